@@ -1,0 +1,47 @@
+// swift-tools-version:6.0
+// Typeset — Markdown to print-quality PDF with a design system's type scale.
+// Depends only on the Swift toolchain and on Debian's C libraries (system-library targets).
+import PackageDescription
+
+let package = Package(
+    name: "Typeset",
+    products: [
+        .executable(name: "typeset", targets: ["typeset"]),
+        .library(name: "Typesetter", targets: ["Typesetter"]),
+    ],
+    targets: [
+        // C libraries from Debian, found with pkg-config.
+        .systemLibrary(
+            name: "CCmarkGFM", pkgConfig: "libcmark-gfm",
+            providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
+        .systemLibrary(
+            name: "CPangoCairo", pkgConfig: "pangocairo",
+            providers: [.apt(["libpango1.0-dev", "libcairo2-dev", "libfontconfig-dev"])]),
+        .systemLibrary(
+            name: "CYAML", pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]),
+
+        // Pure Swift: the type-scale model, the document tree, style resolution, pagination.
+        .target(name: "Typography"),
+        .target(name: "DocumentModel", dependencies: ["Typography"]),
+        .target(name: "MarkdownParser", dependencies: ["DocumentModel", "CCmarkGFM", "CYAML"]),
+        .target(name: "Styling", dependencies: ["DocumentModel", "Typography"]),
+        .target(name: "Layout", dependencies: ["Styling"]),
+        // The only module that touches Pango, Cairo and fontconfig pointers.
+        .target(name: "PangoCairoBackend", dependencies: ["Layout", "CPangoCairo"]),
+        .target(name: "Specimen", dependencies: ["Styling", "Typography"]),
+        .target(
+            name: "Typesetter",
+            dependencies: ["MarkdownParser", "Styling", "Layout", "PangoCairoBackend", "Specimen"]),
+        .executableTarget(name: "typeset", dependencies: ["Typesetter"]),
+
+        .testTarget(name: "TypographyTests", dependencies: ["Typography"]),
+        .testTarget(name: "MarkdownParserTests", dependencies: ["MarkdownParser"]),
+        .testTarget(name: "StylingTests", dependencies: ["Styling", "MarkdownParser"]),
+        .testTarget(name: "LayoutTests", dependencies: ["Layout"]),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["Typesetter"],
+            resources: [.copy("Fixtures")]),
+    ],
+    swiftLanguageModes: [.v6]
+)

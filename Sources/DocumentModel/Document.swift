@@ -1,0 +1,132 @@
+/// Inline content of a paragraph or heading: a tree of runs before styling.
+public indirect enum Inline: Hashable, Sendable {
+    case text(String)
+    /// A line ending inside a paragraph (rendered as a space).
+    case softBreak
+    /// A hard line break (two trailing spaces or a backslash).
+    case lineBreak
+    case emphasis([Inline])
+    case strong([Inline])
+    case strikethrough([Inline])
+    case code(String)
+    case link(destination: String, title: String, children: [Inline])
+    case image(source: String, title: String, alt: [Inline], location: SourceLocation?)
+    /// A bracketed span `[text]{attributes}`.
+    case span(Attributes, [Inline])
+    /// A footnote reference; `number` is its number in order of first use (1-based).
+    case footnoteReference(label: String, number: Int)
+    /// Raw inline HTML: not rendered (the renderer warns).
+    case rawHTML(String, location: SourceLocation?)
+
+    /// The plain text of this inline and its children (alt text, outline titles, slugs).
+    public var plainText: String {
+        switch self {
+        case .text(let s), .code(let s): s
+        case .softBreak, .lineBreak: " "
+        case .emphasis(let c), .strong(let c), .strikethrough(let c), .span(_, let c): c.plainText
+        case .link(_, _, let c): c.plainText
+        case .image(_, _, let alt, _): alt.plainText
+        case .footnoteReference: ""
+        case .rawHTML: ""
+        }
+    }
+}
+
+extension Array where Element == Inline {
+    /// The concatenated plain text of the inlines.
+    public var plainText: String { map(\.plainText).joined() }
+}
+
+/// Column alignment in a GFM table.
+public enum ColumnAlignment: Hashable, Sendable { case none, left, center, right }
+
+/// A GFM table: header cells, body rows, per-column alignment.
+public struct Table: Hashable, Sendable {
+    public var alignments: [ColumnAlignment]
+    public var header: [[Inline]]
+    public var rows: [[[Inline]]]
+    public init(alignments: [ColumnAlignment], header: [[Inline]], rows: [[[Inline]]]) {
+        self.alignments = alignments; self.header = header; self.rows = rows
+    }
+}
+
+/// One item of a list: its blocks and, for a GFM task list item, whether it is checked.
+public struct ListItem: Hashable, Sendable {
+    public var blocks: [Block]
+    /// nil for an ordinary item; true/false for `- [x]` / `- [ ]`.
+    public var task: Bool?
+    public init(blocks: [Block], task: Bool? = nil) { self.blocks = blocks; self.task = task }
+}
+
+/// A bullet or numbered list.
+public struct ListBlock: Hashable, Sendable {
+    public var ordered: Bool
+    /// The first number of an ordered list (CommonMark allows any start, e.g. `3.`).
+    public var start: Int
+    /// A tight list has no blank lines between items (less space between them).
+    public var tight: Bool
+    public var items: [ListItem]
+    public init(ordered: Bool, start: Int = 1, tight: Bool = true, items: [ListItem]) {
+        self.ordered = ordered; self.start = start; self.tight = tight; self.items = items
+    }
+}
+
+/// A block of the document with its attributes and where it starts in the source.
+public struct Block: Hashable, Sendable {
+    public indirect enum Kind: Hashable, Sendable {
+        case paragraph([Inline])
+        case heading(level: Int, [Inline])
+        case list(ListBlock)
+        case blockQuote([Block])
+        /// A fenced or indented code block; `info` is the fence's info string (language).
+        case codeBlock(info: String, text: String)
+        case thematicBreak
+        case table(Table)
+        /// A Pandoc fenced div `::: {attributes}` … `:::`.
+        case div([Block])
+        /// A raw HTML block: not rendered (the renderer shows its text or skips it, and warns).
+        case html(String)
+        /// `\newpage` alone on a line.
+        case pageBreak
+    }
+
+    public var kind: Kind
+    public var attributes: Attributes
+    public var location: SourceLocation?
+
+    public init(_ kind: Kind, attributes: Attributes = .none, location: SourceLocation? = nil) {
+        self.kind = kind; self.attributes = attributes; self.location = location
+    }
+}
+
+/// Document-level settings from YAML front matter (Pandoc/Quarto keys). nil: not given.
+public struct Metadata: Hashable, Sendable {
+    public var title: String?
+    public var subtitle: String?
+    public var author: String?
+    public var date: String?
+    public var lang: String?
+    public var keywords: [String]
+    /// Any other key, as written (theme, paper, margins, header, footer, toc, …), for the
+    /// stages that read them.
+    public var fields: [String: String]
+    public init(title: String? = nil, subtitle: String? = nil, author: String? = nil, date: String? = nil,
+                lang: String? = nil, keywords: [String] = [], fields: [String: String] = [:]) {
+        self.title = title; self.subtitle = subtitle; self.author = author; self.date = date
+        self.lang = lang; self.keywords = keywords; self.fields = fields
+    }
+}
+
+/// A parsed document: pure values, each block knowing where it came from.
+public struct Document: Hashable, Sendable {
+    public var blocks: [Block]
+    public var metadata: Metadata
+    /// Footnote definitions by number (1-based, order of first reference).
+    public var footnotes: [Int: [Block]]
+    /// The source file name used in diagnostics (`-` for standard input).
+    public var file: String
+
+    public init(blocks: [Block], metadata: Metadata = Metadata(), footnotes: [Int: [Block]] = [:], file: String = "-") {
+        self.blocks = blocks; self.metadata = metadata; self.footnotes = footnotes; self.file = file
+    }
+}

@@ -1,0 +1,65 @@
+import Styling
+import Typography
+
+/// A point on the page, pt from the top-left corner (y grows downwards).
+public struct Point: Hashable, Sendable {
+    public var x: Double, y: Double
+    public init(x: Double, y: Double) { self.x = x; self.y = y }
+}
+
+/// A rectangle on the page, pt from the top-left corner.
+public struct Rect: Hashable, Sendable {
+    public var x: Double, y: Double, width: Double, height: Double
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+    public var maxX: Double { x + width }
+    public var maxY: Double { y + height }
+}
+
+/// Something drawn on a page, in absolute page coordinates.
+public enum PageElement {
+    /// A shaped line drawn with its left edge at `x` and its baseline at `baseline`.
+    case text(ShapedLine, x: Double, baseline: Double)
+    case fill(Rect, RGBAColor)
+    /// A straight line of `width` pt.
+    case line(from: Point, to: Point, width: Double, color: RGBAColor)
+    /// A clickable area.
+    case link(Rect, LinkTarget)
+    /// A named destination (`#id` targets), at the top of what it names.
+    case destination(name: String, at: Point)
+    /// A PDF outline (bookmark) entry pointing at `y`.
+    case outline(OutlineEntry, at: Point)
+    /// A PNG/JPEG file drawn scaled into `rect`.
+    case image(path: String, rect: Rect)
+}
+
+/// One laid-out page, ready to draw. Pages are produced one at a time and not kept.
+public struct Page {
+    /// 1-based page number.
+    public var number: Int
+    public var size: PaperSize
+    public var elements: [PageElement]
+    public init(number: Int, size: PaperSize, elements: [PageElement] = []) {
+        self.number = number; self.size = size; self.elements = elements
+    }
+}
+
+/// Document information written into the PDF (`pdfinfo` shows it).
+public struct DocumentInfo: Hashable, Sendable {
+    public var title: String?
+    public var author: String?
+    public var subject: String?
+    public var keywords: [String]
+    public var creator: String
+    public init(title: String? = nil, author: String? = nil, subject: String? = nil, keywords: [String] = [],
+                creator: String = "Typeset") {
+        self.title = title; self.author = author; self.subject = subject; self.keywords = keywords; self.creator = creator
+    }
+}
+
+/// Receives pages as they are laid out (the Cairo PDF writer implements it): nothing is kept
+/// after ``render(_:)`` returns, so memory stays flat as documents grow.
+public protocol PageRenderer: AnyObject {
+    func render(_ page: Page) throws
+}

@@ -1,0 +1,70 @@
+import Styling
+import Typography
+
+/// Vertical metrics of one face at one size, pt, read from the font (OpenType `hhea`/`OS/2`
+/// through the shaper). Ascent and descent are both positive distances from the baseline.
+public struct FontMetrics: Hashable, Sendable {
+    public var ascent: Double
+    public var descent: Double
+    public var xHeight: Double
+    public var capHeight: Double
+    public init(ascent: Double, descent: Double, xHeight: Double, capHeight: Double) {
+        self.ascent = ascent; self.descent = descent; self.xHeight = xHeight; self.capHeight = capHeight
+    }
+    /// ascent + descent: what Pango and Figma call the natural ("Auto") line height.
+    public var naturalHeight: Double { ascent + descent }
+}
+
+/// A link's horizontal extent on one line, pt from the paragraph box's left edge.
+public struct LinkSpan: Hashable, Sendable {
+    public var x: Double
+    public var width: Double
+    public var target: LinkTarget
+    public init(x: Double, width: Double, target: LinkTarget) { self.x = x; self.width = width; self.target = target }
+}
+
+/// One line produced by a ``TextShaper``. The `handle` is the backend's own drawable line (for
+/// Pango, the `PangoLayoutLine` and its layout), so a line is shaped once and drawn as is.
+public struct ShapedLine {
+    /// The backend's drawable line; Layout never looks inside.
+    public var handle: AnyObject?
+    /// Offset of the line's left edge from the paragraph box's left edge, pt (alignment).
+    public var x: Double
+    /// Advance width of the line, pt.
+    public var width: Double
+    /// Largest ascent and descent, pt, among the *primary* faces (first family of each run's
+    /// font request, at its size and weight) of the runs on this line, raised/lowered by any
+    /// baseline offset. Fallback faces (Hangul in Noto Sans CJK KR, emoji) are deliberately not
+    /// counted: that is what keeps the baseline grid true.
+    public var ascent: Double
+    public var descent: Double
+    public var links: [LinkSpan]
+    /// The line's text (for tests with a fake shaper and for diagnostics).
+    public var text: String
+
+    public init(handle: AnyObject?, x: Double, width: Double, ascent: Double, descent: Double,
+                links: [LinkSpan] = [], text: String = "") {
+        self.handle = handle; self.x = x; self.width = width; self.ascent = ascent; self.descent = descent
+        self.links = links; self.text = text
+    }
+}
+
+/// A paragraph broken into lines.
+public struct ShapedParagraph {
+    public var lines: [ShapedLine]
+    public init(lines: [ShapedLine]) { self.lines = lines }
+    /// The widest line's advance width, pt.
+    public var naturalWidth: Double { lines.map(\.width).max() ?? 0 }
+}
+
+/// Shapes and line-breaks styled paragraphs (the Pango backend implements it; tests use a
+/// fixed-advance fake). Implementations are used from one thread at a time.
+public protocol TextShaper: AnyObject {
+    /// Metrics of the first family of `font` (the primary face; fallbacks are not consulted).
+    func metrics(of font: FontSpec) -> FontMetrics
+    /// Breaks `paragraph` into lines no wider than `width` pt (nil: no wrapping, only hard
+    /// breaks), honouring its alignment within `width`, letter spacing, Hangul line-break mode
+    /// and `breakAnywhere`. The paragraph's indents and marker are the caller's business:
+    /// `width` is already the width available to the lines.
+    func shape(_ paragraph: StyledParagraph, width: Double?) -> ShapedParagraph
+}

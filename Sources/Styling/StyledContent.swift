@@ -1,0 +1,201 @@
+import DocumentModel
+import Typography
+
+/// A face request: family fallback list, weight, italic and size (pt). What the shaper turns
+/// into a font description.
+public struct FontSpec: Hashable, Sendable {
+    public var families: [String]
+    public var weight: FontWeight
+    public var italic: Bool
+    /// Em size in pt.
+    public var size: Double
+    public init(families: [String], weight: FontWeight = .regular, italic: Bool = false, size: Double) {
+        self.families = families; self.weight = weight; self.italic = italic; self.size = size
+    }
+}
+
+/// Small-capital forms (Apple `lowercaseSmallCaps()`, `uppercaseSmallCaps()`, `smallCaps()`;
+/// OpenType `smcp`, `c2sc`, both).
+public enum SmallCaps: Hashable, Sendable { case none, lowercase, uppercase, all }
+
+/// Outline text: the glyph outlines stroked under the fill (seed 002's layered approach).
+public struct Stroke: Hashable, Sendable {
+    public var color: RGBAColor
+    /// Line width in pt; half of it shows outside the fill.
+    public var width: Double
+    public init(color: RGBAColor, width: Double) { self.color = color; self.width = width }
+}
+
+/// Where a link goes: a URI, or a named destination in the document (a heading id).
+public enum LinkTarget: Hashable, Sendable {
+    case external(String)
+    case `internal`(String)
+}
+
+/// A fully resolved run style: every value the shaper and renderer need, nothing inherited.
+public struct RunStyle: Hashable, Sendable {
+    public var font: FontSpec
+    /// Space added between characters, pt (tracking, or kerning when no tracking). 0 adds
+    /// nothing and emits no letter-spacing attribute.
+    public var letterSpacing: Double
+    /// OpenType features, e.g. `["tnum", "ss01"]` or `["liga=0"]`.
+    public var features: [String]
+    public var smallCaps: SmallCaps
+    public var color: RGBAColor
+    /// Underline colour, nil for none.
+    public var underline: RGBAColor?
+    /// Strikethrough colour, nil for none.
+    public var strikethrough: RGBAColor?
+    /// Baseline shift in pt; positive raises (Apple `baselineOffset`).
+    public var baselineOffset: Double
+    public var stroke: Stroke?
+    /// Background behind the run's glyphs (inline code), nil for none.
+    public var background: RGBAColor?
+    public var link: LinkTarget?
+
+    public init(font: FontSpec, letterSpacing: Double = 0, features: [String] = [], smallCaps: SmallCaps = .none,
+                color: RGBAColor = .black, underline: RGBAColor? = nil, strikethrough: RGBAColor? = nil,
+                baselineOffset: Double = 0, stroke: Stroke? = nil, background: RGBAColor? = nil, link: LinkTarget? = nil) {
+        self.font = font; self.letterSpacing = letterSpacing; self.features = features; self.smallCaps = smallCaps
+        self.color = color; self.underline = underline; self.strikethrough = strikethrough
+        self.baselineOffset = baselineOffset; self.stroke = stroke; self.background = background; self.link = link
+    }
+}
+
+/// A run of text in one style (Apple: one segment of a concatenated `Text`).
+public struct StyledRun: Hashable, Sendable {
+    public var text: String
+    public var style: RunStyle
+    public init(_ text: String, style: RunStyle) { self.text = text; self.style = style }
+}
+
+/// Horizontal alignment of a paragraph's lines.
+public enum TextAlignment: String, Hashable, Sendable { case left, center, right, justify }
+
+/// Where lines may break in Hangul text.
+public enum HangulLineBreak: Hashable, Sendable {
+    /// Break only between words (eojeol) — CSS `word-break: keep-all`; a word longer than the
+    /// measure still breaks so nothing overflows.
+    case keepAll
+    /// Break between any two syllables (Pango's default).
+    case anywhere
+}
+
+/// A paragraph's settings: the line-height rule and the face it is measured on, alignment,
+/// indents, wrapping.
+public struct ParagraphStyle: Hashable, Sendable {
+    /// The block's face: its natural height (ascent + descent) is what a `.multiple` line height
+    /// multiplies, and its metrics are the minimum a line box holds.
+    public var baseFont: FontSpec
+    /// nil: natural height (× 1).
+    public var lineHeight: LineHeight?
+    public var alignment: TextAlignment
+    /// Indent of every line from the left of the text area, pt.
+    public var leftIndent: Double
+    /// Indent from the right of the text area, pt.
+    public var rightIndent: Double
+    public var hangulLineBreak: HangulLineBreak
+    /// Break anywhere (code): lines break between any characters when a word does not fit.
+    public var breakAnywhere: Bool
+    /// Draw typographic guides (baseline, x-height, cap height, ascent, descent, half-leading
+    /// bands) over each line — specimen sheets.
+    public var guides: Bool
+
+    public init(baseFont: FontSpec, lineHeight: LineHeight? = nil, alignment: TextAlignment = .left,
+                leftIndent: Double = 0, rightIndent: Double = 0, hangulLineBreak: HangulLineBreak = .keepAll,
+                breakAnywhere: Bool = false, guides: Bool = false) {
+        self.baseFont = baseFont; self.lineHeight = lineHeight; self.alignment = alignment
+        self.leftIndent = leftIndent; self.rightIndent = rightIndent; self.hangulLineBreak = hangulLineBreak
+        self.breakAnywhere = breakAnywhere; self.guides = guides
+    }
+}
+
+/// A paragraph ready to shape: runs, paragraph settings, and an optional hanging marker
+/// (a list bullet or number) set to the left of the first line.
+public struct StyledParagraph: Hashable, Sendable {
+    public var runs: [StyledRun]
+    public var style: ParagraphStyle
+    /// Set flush right against the paragraph's left indent, on the first line's baseline.
+    public var marker: [StyledRun]?
+    public init(runs: [StyledRun], style: ParagraphStyle, marker: [StyledRun]? = nil) {
+        self.runs = runs; self.style = style; self.marker = marker
+    }
+    /// The paragraph's text (all runs).
+    public var text: String { runs.map(\.text).joined() }
+}
+
+/// A table ready to lay out: cells are paragraphs; the header row repeats on continued pages.
+public struct StyledTable: Hashable, Sendable {
+    public var alignments: [ColumnAlignment]
+    public var header: [StyledParagraph]
+    public var rows: [[StyledParagraph]]
+    /// Colour of the horizontal rules (booktabs-style: top, below the header, bottom).
+    public var ruleColor: RGBAColor
+    /// Padding inside each cell, pt.
+    public var cellPadding: Double
+    public init(alignments: [ColumnAlignment], header: [StyledParagraph], rows: [[StyledParagraph]],
+                ruleColor: RGBAColor, cellPadding: Double) {
+        self.alignments = alignments; self.header = header; self.rows = rows
+        self.ruleColor = ruleColor; self.cellPadding = cellPadding
+    }
+}
+
+/// A heading's entry in the PDF outline (bookmarks).
+public struct OutlineEntry: Hashable, Sendable {
+    public var title: String
+    /// 1 for h1 …
+    public var level: Int
+    public init(title: String, level: Int) { self.title = title; self.level = level }
+}
+
+/// One block ready for layout, flattened: lists and quotes have become indents, markers and bars.
+public struct StyledBlock: Hashable, Sendable {
+    public enum Content: Hashable, Sendable {
+        case paragraph(StyledParagraph)
+        case table(StyledTable)
+        /// A thematic break: a horizontal rule across the measure (less indents).
+        case rule(color: RGBAColor, thickness: Double)
+        case image(StyledImage)
+        case pageBreak
+    }
+    public var content: Content
+    /// Space above and below, pt. Adjacent spaces collapse to the larger (CSS margin collapsing);
+    /// space at the top of a page is discarded.
+    public var spaceBefore: Double
+    public var spaceAfter: Double
+    /// A heading: never the last thing on a page; it moves with the first lines of what follows.
+    public var keepWithNext: Bool
+    /// Keep the block whole on one page when it fits (images, short code blocks).
+    public var keepTogether: Bool
+    /// x positions (from the text area's left, pt) of block-quote bars drawn beside the block.
+    public var quoteBars: [Double]
+    /// Colour of the quote bars.
+    public var quoteBarColor: RGBAColor
+    /// A panel behind the block's lines (code blocks), with its padding in pt.
+    public var background: RGBAColor?
+    public var backgroundPadding: Double
+    /// Named destination for internal links (`#id`).
+    public var anchor: String?
+    public var outline: OutlineEntry?
+    public var location: SourceLocation?
+
+    public init(_ content: Content, spaceBefore: Double = 0, spaceAfter: Double = 0, keepWithNext: Bool = false,
+                keepTogether: Bool = false, quoteBars: [Double] = [], quoteBarColor: RGBAColor = .black,
+                background: RGBAColor? = nil, backgroundPadding: Double = 0, anchor: String? = nil,
+                outline: OutlineEntry? = nil, location: SourceLocation? = nil) {
+        self.content = content; self.spaceBefore = spaceBefore; self.spaceAfter = spaceAfter
+        self.keepWithNext = keepWithNext; self.keepTogether = keepTogether; self.quoteBars = quoteBars
+        self.quoteBarColor = quoteBarColor; self.background = background; self.backgroundPadding = backgroundPadding
+        self.anchor = anchor; self.outline = outline; self.location = location
+    }
+}
+
+/// An image block: the file (resolved path), its alt text, an optional caption paragraph.
+public struct StyledImage: Hashable, Sendable {
+    public var path: String
+    public var alt: String
+    public var caption: StyledParagraph?
+    public init(path: String, alt: String, caption: StyledParagraph? = nil) {
+        self.path = path; self.alt = alt; self.caption = caption
+    }
+}

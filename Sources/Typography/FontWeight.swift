@@ -1,0 +1,55 @@
+/// A font weight on the OpenType/CSS scale, 1–1000 (400 regular, 700 bold).
+///
+/// Names follow the OpenType `usWeightClass` / CSS `font-weight` table (thin 100 … black 900),
+/// not Apple's `Font.Weight`, whose `ultraLight` is lighter than `thin` (see
+/// typography-reference.md §1.6, "Apple vs CSS weight names").
+public struct FontWeight: RawRepresentable, Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    public var rawValue: Int
+    public init(rawValue: Int) { self.rawValue = min(1000, max(1, rawValue)) }
+    public init(_ value: Int) { self.init(rawValue: value) }
+
+    public static let thin = FontWeight(100)
+    public static let extraLight = FontWeight(200)
+    public static let light = FontWeight(300)
+    public static let regular = FontWeight(400)
+    public static let medium = FontWeight(500)
+    public static let semibold = FontWeight(600)
+    public static let bold = FontWeight(700)
+    public static let extraBold = FontWeight(800)
+    public static let black = FontWeight(900)
+
+    /// The nine named weights, lightest first.
+    public static let named: [FontWeight] = [
+        .thin, .extraLight, .light, .regular, .medium, .semibold, .bold, .extraBold, .black,
+    ]
+
+    /// Reads `thin`, `extralight`/`ultralight`, `light`, `regular`/`normal`/`book`, `medium`,
+    /// `semibold`/`demibold`, `bold`, `extrabold`/`ultrabold`, `black`/`heavy` (case- and
+    /// separator-insensitive) or a number 1–1000. Returns nil for anything else.
+    public init?(name: String) {
+        let key = String(name.lowercased().filter { $0.isLetter || $0.isNumber })
+        if let number = Int(key), (1...1000).contains(number) { self.init(number); return }
+        switch key {
+        case "thin", "hairline": self = .thin
+        case "extralight", "ultralight": self = .extraLight
+        case "light": self = .light
+        case "regular", "normal", "book", "roman": self = .regular
+        case "medium": self = .medium
+        case "semibold", "demibold": self = .semibold
+        case "bold": self = .bold
+        case "extrabold", "ultrabold": self = .extraBold
+        case "black", "heavy": self = .black
+        default: return nil
+        }
+    }
+
+    /// The name of the nearest named weight: `Regular`, `SemiBold`, … as Pretendard's faces are named.
+    public var name: String {
+        let names = ["Thin", "ExtraLight", "Light", "Regular", "Medium", "SemiBold", "Bold", "ExtraBold", "Black"]
+        let index = min(8, max(0, Int((Double(rawValue) / 100).rounded()) - 1))
+        return names[index]
+    }
+
+    public var description: String { "\(name) \(rawValue)" }
+    public static func < (a: FontWeight, b: FontWeight) -> Bool { a.rawValue < b.rawValue }
+}

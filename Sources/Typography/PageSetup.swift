@@ -1,0 +1,71 @@
+import Foundation
+
+/// A paper size in pt (portrait).
+public struct PaperSize: Hashable, Sendable {
+    public var width: Double, height: Double
+    public init(width: Double, height: Double) { self.width = width; self.height = height }
+
+    /// ISO 216 A4, 210 × 297 mm.
+    public static let a4 = PaperSize(width: 595.2756, height: 841.8898)
+    /// ISO 216 A5, 148 × 210 mm.
+    public static let a5 = PaperSize(width: 419.5276, height: 595.2756)
+    /// US Letter, 8.5 × 11 in.
+    public static let letter = PaperSize(width: 612, height: 792)
+    /// US Legal, 8.5 × 14 in.
+    public static let legal = PaperSize(width: 612, height: 1008)
+
+    /// Reads `a4`, `a5`, `letter`, `legal` (any case) or `W x H` with units `mm`, `cm`, `in`,
+    /// `pt` (e.g. `210mm x 297mm`). Returns nil otherwise.
+    public init?(name: String) {
+        switch name.lowercased().trimmingCharacters(in: .whitespaces) {
+        case "a4": self = .a4
+        case "a5": self = .a5
+        case "letter", "us-letter": self = .letter
+        case "legal": self = .legal
+        default:
+            let parts = name.lowercased().split(separator: "x").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, let w = Length.points(parts[0]), let h = Length.points(parts[1]) else { return nil }
+            self.init(width: w, height: h)
+        }
+    }
+}
+
+/// Parsing of lengths written with units.
+public enum Length {
+    /// Converts `12pt`, `12`, `20mm`, `2cm`, `1in`, `16px` (px = pt, as Figma and DTCG values are
+    /// treated in print) to pt. Returns nil for anything else.
+    public static func points(_ text: String) -> Double? {
+        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let units: [(String, Double)] = [("mm", 72 / 25.4), ("cm", 72 / 2.54), ("in", 72), ("pt", 1), ("px", 1)]
+        for (suffix, factor) in units where t.hasSuffix(suffix) {
+            guard let v = Double(t.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)) else { return nil }
+            return v * factor
+        }
+        return Double(t)
+    }
+}
+
+/// Page margins in pt.
+public struct Margins: Hashable, Sendable {
+    public var top: Double, right: Double, bottom: Double, left: Double
+    public init(top: Double, right: Double, bottom: Double, left: Double) {
+        self.top = top; self.right = right; self.bottom = bottom; self.left = left
+    }
+    public init(all: Double) { self.init(top: all, right: all, bottom: all, left: all) }
+}
+
+/// The page a theme sets text on: paper, margins and the vertical rhythm between blocks.
+public struct PageSetup: Hashable, Sendable {
+    public var paper: PaperSize
+    public var margins: Margins
+    /// Space between consecutive blocks (paragraphs, lists, tables), pt.
+    public var blockSpacing: Double
+    public init(paper: PaperSize = .a4, margins: Margins = Margins(top: 64, right: 64, bottom: 72, left: 64), blockSpacing: Double = 8) {
+        self.paper = paper; self.margins = margins; self.blockSpacing = blockSpacing
+    }
+
+    /// The measure: width of the text area, pt.
+    public var measure: Double { paper.width - margins.left - margins.right }
+    /// Height of the text area, pt.
+    public var textHeight: Double { paper.height - margins.top - margins.bottom }
+}

@@ -1,0 +1,56 @@
+/// The ten roles of a design system's type scale, largest first.
+///
+/// Source: the scale in `shared/seeds/001_*` (Display … Caption2), itself modelled on Apple's
+/// HIG text styles. Heading levels map onto roles as ``TextRole/forHeading(level:)`` documents.
+public enum TextRole: String, CaseIterable, Sendable, Hashable, Codable, Comparable {
+    case display, largeTitle, title, title2, title3, subTitle, headline, body, caption, caption2
+
+    /// The role's name as design teams write it: `Display`, `LargeTitle`, … `Caption2`.
+    public var displayName: String {
+        switch self {
+        case .display: "Display"
+        case .largeTitle: "LargeTitle"
+        case .title: "Title"
+        case .title2: "Title2"
+        case .title3: "Title3"
+        case .subTitle: "SubTitle"
+        case .headline: "Headline"
+        case .body: "Body"
+        case .caption: "Caption"
+        case .caption2: "Caption2"
+        }
+    }
+
+    /// Reads a role name case- and separator-insensitively: `largeTitle`, `large-title`,
+    /// `Large Title` and `LARGE_TITLE` all name ``largeTitle``; `subtitle` names ``subTitle``.
+    /// Returns nil for anything else.
+    public init?(name: String) {
+        let key = TextRole.normalizedKey(name)
+        guard let role = TextRole.allCases.first(where: { TextRole.normalizedKey($0.rawValue) == key })
+        else { return nil }
+        self = role
+    }
+
+    /// Lower-cased letters and digits only: the form names are compared in.
+    public static func normalizedKey(_ name: String) -> String {
+        String(name.lowercased().filter { $0.isLetter || $0.isNumber })
+    }
+
+    /// The role a Markdown heading of `level` (1–6) takes, as the seed design system maps them:
+    /// h1 → LargeTitle, h2 → Title, h3 → Title3, h4 → Headline, h5 → Body, h6 → Caption.
+    public static func forHeading(level: Int) -> TextRole {
+        switch level {
+        case ...1: .largeTitle
+        case 2: .title
+        case 3: .title3
+        case 4: .headline
+        case 5: .body
+        default: .caption
+        }
+    }
+
+    /// Scale order: ``display`` is the smallest index (first), ``caption2`` the last.
+    public static func < (a: TextRole, b: TextRole) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}

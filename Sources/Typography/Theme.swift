@@ -1,0 +1,79 @@
+/// A design system's typography: the ten role styles, named colours, the page, and the
+/// monospaced family used for code. A value type; ``Theme/default`` is the built-in print theme.
+public struct Theme: Hashable, Sendable {
+    /// Human-readable name, e.g. `default`, `hig`, `pretendard`.
+    public var name: String
+    /// Named family fallback lists, e.g. `"sans": ["Inter", "Noto Sans CJK KR"]`.
+    public var families: [String: [String]]
+    /// One style per role; every role is present.
+    public var styles: [TextRole: TextStyle]
+    /// Family fallback list for inline and block code.
+    public var monospaceFamilies: [String]
+    /// Named colours (`text`, `secondary`, `accent`, `link`, `rule`, `codeBackground`, …).
+    public var colors: [String: RGBAColor]
+    public var page: PageSetup
+    /// Folders whose font files are registered before layout (fontconfig application fonts).
+    public var fontFolders: [String]
+    /// Notes a theme carries for the user (e.g. "Pretendard not installed; using Inter").
+    public var notes: [String]
+
+    public init(
+        name: String, families: [String: [String]], styles: [TextRole: TextStyle],
+        monospaceFamilies: [String], colors: [String: RGBAColor], page: PageSetup = PageSetup(),
+        fontFolders: [String] = [], notes: [String] = []
+    ) {
+        self.name = name; self.families = families; self.styles = styles
+        self.monospaceFamilies = monospaceFamilies; self.colors = colors; self.page = page
+        self.fontFolders = fontFolders; self.notes = notes
+    }
+
+    /// The style of `role`; falls back to the default theme's when a theme lacks it.
+    public subscript(role: TextRole) -> TextStyle {
+        styles[role] ?? Theme.default.styles[role]!
+    }
+
+    /// The named colour, or nil.
+    public func color(named name: String) -> RGBAColor? { colors[name] }
+
+    /// Text colour (the `text` colour, black when absent).
+    public var textColor: RGBAColor { colors["text"] ?? .black }
+}
+
+extension Theme {
+    static let sans = ["Inter", "Noto Sans CJK KR"]
+    static let mono = ["DejaVu Sans Mono", "Noto Sans Mono CJK KR"]
+
+    /// The built-in print theme: Inter with Noto Sans CJK KR for Hangul, Body 10.5 pt with a
+    /// 1.3 × natural step (about 16.5 pt, a comfortable 1.57 × size for a 66-character measure
+    /// on A4), the other roles on a major-second/perfect-fourth scale.
+    public static let `default`: Theme = {
+        func style(_ size: Double, _ weight: FontWeight, _ lineHeight: Double, tracking: Double? = nil,
+                   relativeTo: DynamicTypeStyle?) -> TextStyle {
+            TextStyle(families: sans, weight: weight, size: size, lineHeight: .multiple(lineHeight),
+                      tracking: tracking.map { .points($0) }, relativeTo: relativeTo)
+        }
+        return Theme(
+            name: "default",
+            families: ["sans": sans, "mono": mono],
+            styles: [
+                .display: style(40, .bold, 1.0, tracking: -0.8, relativeTo: .largeTitle),
+                .largeTitle: style(28, .bold, 1.05, tracking: -0.4, relativeTo: .largeTitle),
+                .title: style(20, .bold, 1.1, tracking: -0.2, relativeTo: .title),
+                .title2: style(17, .semibold, 1.1, tracking: -0.1, relativeTo: .title2),
+                .title3: style(14, .semibold, 1.15, relativeTo: .title3),
+                .subTitle: style(12.5, .semibold, 1.2, relativeTo: .subheadline),
+                .headline: style(11, .semibold, 1.25, relativeTo: .headline),
+                .body: style(10.5, .regular, 1.3, relativeTo: .body),
+                .caption: style(9, .regular, 1.25, relativeTo: .caption),
+                .caption2: style(8, .medium, 1.25, tracking: 0.1, relativeTo: .caption2),
+            ],
+            monospaceFamilies: mono,
+            colors: [
+                "text": RGBAColor(hex: "#1A1A1F")!, "secondary": RGBAColor(hex: "#5C5F66")!,
+                "accent": RGBAColor(hex: "#2F5BD3")!, "link": RGBAColor(hex: "#2350C4")!,
+                "rule": RGBAColor(hex: "#C9CCD3")!, "codeBackground": RGBAColor(hex: "#F3F4F7")!,
+                "quote": RGBAColor(hex: "#8A8F99")!,
+            ],
+            page: PageSetup())
+    }()
+}
