@@ -39,6 +39,7 @@ let package = Package(
         .testTarget(name: "MarkdownParserTests", dependencies: ["MarkdownParser"]),
         .testTarget(name: "StylingTests", dependencies: ["Styling", "MarkdownParser"]),
         .testTarget(name: "LayoutTests", dependencies: ["Layout"]),
+        .testTarget(name: "PangoCairoBackendTests", dependencies: ["PangoCairoBackend"]),
         .testTarget(
             name: "EndToEndTests", dependencies: ["Typesetter"],
             resources: [.copy("Fixtures")]),
