@@ -89,6 +89,8 @@ public struct ParagraphStyle: Hashable, Sendable {
     public var baseFont: FontSpec
     /// nil: natural height (× 1).
     public var lineHeight: LineHeight?
+    /// Added to the step, pt: −2 for `leading=tight`, +2 for `loose` (Apple `Font.Leading`).
+    public var leadingAdjustment: Double
     public var alignment: TextAlignment
     /// Indent of every line from the left of the text area, pt.
     public var leftIndent: Double
@@ -101,10 +103,11 @@ public struct ParagraphStyle: Hashable, Sendable {
     /// bands) over each line — specimen sheets.
     public var guides: Bool
 
-    public init(baseFont: FontSpec, lineHeight: LineHeight? = nil, alignment: TextAlignment = .left,
+    public init(baseFont: FontSpec, lineHeight: LineHeight? = nil, leadingAdjustment: Double = 0, alignment: TextAlignment = .left,
                 leftIndent: Double = 0, rightIndent: Double = 0, hangulLineBreak: HangulLineBreak = .keepAll,
                 breakAnywhere: Bool = false, guides: Bool = false) {
-        self.baseFont = baseFont; self.lineHeight = lineHeight; self.alignment = alignment
+        self.baseFont = baseFont; self.lineHeight = lineHeight; self.leadingAdjustment = leadingAdjustment
+        self.alignment = alignment
         self.leftIndent = leftIndent; self.rightIndent = rightIndent; self.hangulLineBreak = hangulLineBreak
         self.breakAnywhere = breakAnywhere; self.guides = guides
     }
