@@ -1,0 +1,131 @@
+import Styling
+import Typography
+
+/// Turns one styled block into the items of the vertical list: a paragraph into its lines, a
+/// table into its rows, an image into one box.
+struct BlockLayout {
+    let shaper: TextShaper
+    let options: LayoutOptions
+    /// Identifies this block's background panel among its neighbours'.
+    let panelID: Int
+
+    var left: Double { options.page.margins.left }
+    var measure: Double { options.page.measure }
+
+    func items(for block: StyledBlock) -> [Item] {
+        var items: [Item]
+        switch block.content {
+        case .paragraph(let paragraph):
+            items = paragraphItems(paragraph, background: block.background, padding: block.backgroundPadding)
+            if block.keepWithNext { for i in items.indices.dropFirst() { items[i].breakBefore = .avoid } }
+        case .table(let table):
+            items = TableLayout(shaper: shaper, options: options).items(for: table)
+        case .rule(let color, let thickness):
+            items = [Item(height: thickness, elements: [
+                .line(from: Point(x: left, y: thickness / 2), to: Point(x: left + measure, y: thickness / 2), width: thickness, color: color),
+            ])]
+        case .image(let image):
+            items = ImageLayout(shaper: shaper, options: options).items(for: image)
+        case .pageBreak:
+            items = []
+        }
+        guard !items.isEmpty else { return [] }
+        if let anchor = block.anchor {
+            items[0].elements.insert(.destination(name: anchor, at: Point(x: left, y: 0)), at: 0)
+        }
+        if let outline = block.outline {
+            items[0].elements.insert(.outline(outline, at: Point(x: left, y: 0)), at: 0)
+        }
+        if block.keepTogether { for i in items.indices.dropFirst() where items[i].breakBefore == .allowed { items[i].breakBefore = .avoid } }
+        if !block.quoteBars.isEmpty {
+            for i in items.indices { items[i].bars = block.quoteBars.map { left + $0 }; items[i].barColor = block.quoteBarColor }
+        }
+        return items
+    }
+
+    /// The line boxes of a paragraph on the baseline grid its style defines.
+    func paragraphItems(_ paragraph: StyledParagraph, background: RGBAColor?, padding: Double) -> [Item] {
+        let style = paragraph.style
+        let width = max(12, measure - style.leftIndent - style.rightIndent)
+        let shaped = shaper.shape(paragraph, width: width)
+        let boxes = LineGrid(shaper: shaper, style: style).boxes(for: shaped.lines)
+        let x0 = left + style.leftIndent
+        var items: [Item] = []
+        let n = boxes.count
+        for (i, (line, box)) in zip(shaped.lines, boxes).enumerated() {
+            var item = Item(height: box.above + box.below)
+            var baseline = box.above
+            if background != nil {
+                if i == 0 { item.height += padding; baseline += padding }
+                if i == n - 1 { item.height += padding }
+            }
+            item.elements.append(.text(line, x: x0 + line.x, baseline: baseline))
+            for link in line.links {
+                item.elements.append(.link(Rect(x: x0 + link.x, y: baseline - line.ascent, width: link.width, height: line.ascent + line.descent), link.target))
+            }
+            if style.guides { item.elements = GuideLines.elements(for: line, box: box, metrics: shaper.metrics(of: style.baseFont), x: left, width: measure, baseline: baseline) + item.elements }
+            if i == 0, let marker = paragraph.marker {
+                let markerParagraph = StyledParagraph(runs: marker, style: ParagraphStyle(baseFont: style.baseFont))
+                if let markerLine = shaper.shape(markerParagraph, width: nil).lines.first {
+                    let gap = style.baseFont.size * 0.45
+                    item.elements.append(.text(markerLine, x: x0 - gap - markerLine.width, baseline: baseline))
+                }
+            }
+            // Widows and orphans: a page may end before line i only if it leaves enough lines on both sides.
+            if i > 0 { item.breakBefore = (i >= options.orphans && n - i >= options.widows) ? .allowed : .avoid }
+            if let background {
+                item.panel = Panel(id: panelID, color: background, x: x0 - padding, width: width + 2 * padding)
+            }
+            items.append(item)
+        }
+        return items
+    }
+}
+
+/// The line boxes of a paragraph: every line's baseline on the step the paragraph's line
+/// height defines, measured on its base face.
+///
+/// step = lineHeight(size, natural) + leading adjustment, where natural = ascent + descent of
+/// the base face (Apple `lineHeightMultiple` × natural height; Pango `line_height`). The extra
+/// space (step − natural) is split in half above and below each line (half-leading), the first
+/// line included. A line whose runs have larger primary faces grows by exactly the excess of
+/// their ascent/descent; fallback faces never count (``ShapedLine/ascent``).
+struct LineGrid {
+    let shaper: TextShaper
+    let style: ParagraphStyle
+
+    struct Box { var above: Double; var below: Double; var halfLeading: Double }
+
+    func boxes(for lines: [ShapedLine]) -> [Box] {
+        let m = shaper.metrics(of: style.baseFont)
+        let natural = m.naturalHeight
+        let step = (style.lineHeight?.step(size: style.baseFont.size, naturalHeight: natural) ?? natural) + style.leadingAdjustment
+        let half = (step - natural) / 2
+        return lines.map { line in
+            Box(above: max(m.ascent, line.ascent) + half, below: max(m.descent, line.descent) + half, halfLeading: half)
+        }
+    }
+}
+
+/// Typographic guides over a line (specimen `--guides`): baseline, x-height, cap height,
+/// ascent and descent lines, and the half-leading bands above and below the line box.
+enum GuideLines {
+    static func elements(for line: ShapedLine, box: LineGrid.Box, metrics m: FontMetrics, x: Double, width: Double, baseline: Double) -> [PageElement] {
+        func rule(_ y: Double, _ hex: String, _ w: Double = 0.25) -> PageElement {
+            .line(from: Point(x: x, y: y), to: Point(x: x + width, y: y), width: w, color: RGBAColor(hex: hex)!)
+        }
+        var out: [PageElement] = []
+        let top = baseline - box.above, bottom = baseline + box.below
+        if box.halfLeading > 0 {
+            let band = RGBAColor(hex: "#FFE9A833")!
+            out.append(.fill(Rect(x: x, y: top, width: width, height: box.halfLeading), band))
+            out.append(.fill(Rect(x: x, y: bottom - box.halfLeading, width: width, height: box.halfLeading), band))
+        }
+        out += [
+            rule(baseline - m.ascent, "#7FA7E0"), rule(baseline + m.descent, "#7FA7E0"),
+            rule(baseline - m.capHeight, "#E07F7F"), rule(baseline - m.xHeight, "#6CBF84"),
+            rule(baseline, "#D0453A", 0.4),
+        ]
+        return out
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Styling
+import Typography
+
+/// Images: scaled down to the measure (and to the page), kept whole, with an optional caption;
+/// an unreadable or remote image becomes a visible placeholder box with its alt text.
+struct ImageLayout {
+    let shaper: TextShaper
+    let options: LayoutOptions
+
+    func items(for image: StyledImage) -> [Item] {
+        let left = options.page.margins.left, measure = options.page.measure
+        var items: [Item] = []
+        if let size = ImageProbe.pixelSize(ofFile: image.path) {
+            // CSS reference pixel: 1 px = 0.75 pt; never wider than the measure nor taller than
+            // 70% of the text area.
+            var width = Double(size.width) * 0.75, height = Double(size.height) * 0.75
+            let scale = min(1, measure / width, options.page.textHeight * 0.7 / height)
+            width *= scale; height *= scale
+            let x = left + (measure - width) / 2
+            items.append(Item(height: height, elements: [.image(path: image.path, rect: Rect(x: x, y: 0, width: width, height: height))]))
+        } else {
+            let height = 72.0
+            var item = Item(height: height, elements: [
+                .fill(Rect(x: left, y: 0, width: measure, height: height), RGBAColor(hex: "#F1F2F5")!),
+                .line(from: Point(x: left, y: 0), to: Point(x: left + measure, y: height), width: 0.4, color: RGBAColor(hex: "#C9CCD3")!),
+                .line(from: Point(x: left + measure, y: 0), to: Point(x: left, y: height), width: 0.4, color: RGBAColor(hex: "#C9CCD3")!),
+            ])
+            if let caption = image.caption {
+                let label = StyledParagraph(runs: caption.runs.map { StyledRun(($0.text), style: $0.style) }, style: caption.style)
+                if let line = shaper.shape(label, width: measure).lines.first {
+                    item.elements.append(.fill(Rect(x: left + line.x - 6, y: height / 2 - line.ascent - 3, width: line.width + 12, height: line.ascent + line.descent + 6), RGBAColor(hex: "#F1F2F5")!))
+                    item.elements.append(.text(line, x: left + line.x, baseline: height / 2 + (line.ascent - line.descent) / 2))
+                }
+            }
+            items.append(item)
+            return items
+        }
+        if let caption = image.caption {
+            let shaped = shaper.shape(caption, width: measure)
+            for (line, box) in zip(shaped.lines, LineGrid(shaper: shaper, style: caption.style).boxes(for: shaped.lines)) {
+                items.append(Item(height: box.above + box.below, spaceBefore: 0, breakBefore: .avoid,
+                                  elements: [.text(line, x: left + line.x, baseline: box.above)]))
+            }
+            if items.count > 1 { items[1].spaceBefore = 4 }
+        }
+        return items
+    }
+}
+
+/// Reads an image's pixel size from its header (PNG IHDR, JPEG SOFn) without decoding it.
+public enum ImageProbe {
+    /// Pixel width and height of a PNG or JPEG file, or nil when it is neither or unreadable.
+    public static func pixelSize(ofFile path: String) -> (width: Int, height: Int)? {
+        guard !path.isEmpty, let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: 1 << 20), data.count > 24 else { return nil }
+        let b = [UInt8](data)
+        if b.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
+            let w = Int(b[16]) << 24 | Int(b[17]) << 16 | Int(b[18]) << 8 | Int(b[19])
+            let h = Int(b[20]) << 24 | Int(b[21]) << 16 | Int(b[22]) << 8 | Int(b[23])
+            return w > 0 && h > 0 ? (w, h) : nil
+        }
+        if b[0] == 0xFF, b[1] == 0xD8 {
+            var i = 2
+            while i + 9 < b.count {
+                guard b[i] == 0xFF else { i += 1; continue }
+                let marker = b[i + 1]
+                let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
+                if (0xC0...0xCF).contains(marker), marker != 0xC4, marker != 0xC8, marker != 0xCC {
+                    let h = Int(b[i + 5]) << 8 | Int(b[i + 6]), w = Int(b[i + 7]) << 8 | Int(b[i + 8])
+                    return w > 0 && h > 0 ? (w, h) : nil
+                }
+                i += 2 + length
+            }
+        }
+        return nil
+    }
+}

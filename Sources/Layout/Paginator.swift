@@ -1,0 +1,186 @@
+import Styling
+import Typography
+
+/// Page-level settings for layout.
+public struct LayoutOptions {
+    public var page: PageSetup
+    /// Fewest lines of a split paragraph left at the top of the next page (CSS `widows`, 2).
+    public var widows: Int
+    /// Fewest lines of a split paragraph left at the bottom of a page (CSS `orphans`, 2).
+    public var orphans: Int
+    /// The running header and footer of page `n` (1-based), or nil for none; set centred in
+    /// the top and bottom margins.
+    public var header: ((Int) -> StyledParagraph?)?
+    public var footer: ((Int) -> StyledParagraph?)?
+    public init(page: PageSetup, widows: Int = 2, orphans: Int = 2,
+                header: ((Int) -> StyledParagraph?)? = nil, footer: ((Int) -> StyledParagraph?)? = nil) {
+        self.page = page; self.widows = widows; self.orphans = orphans; self.header = header; self.footer = footer
+    }
+}
+
+/// Whether a page may end just before an item.
+enum BreakRule { case allowed, avoid, forced }
+
+/// One unbreakable slice of the vertical list: a line, a table row, an image, a rule. Element
+/// coordinates are absolute in x and relative to the item's top in y.
+struct Item {
+    var height: Double
+    /// Space above, discarded at the top of a page.
+    var spaceBefore: Double = 0
+    var breakBefore: BreakRule = .allowed
+    var elements: [PageElement] = []
+    /// A background panel this item belongs to (code blocks): drawn behind consecutive items of
+    /// one panel on a page as one rectangle.
+    var panel: Panel?
+    /// Block-quote bars (absolute x), drawn beside the item and across the gap above it when the
+    /// previous item on the page has bars too.
+    var bars: [Double] = []
+    var barColor: RGBAColor = .black
+    /// A table's header row, repeated when a page starts inside the table.
+    var repeatedHeader: ItemBox?
+}
+
+final class ItemBox { let item: Item; init(_ item: Item) { self.item = item } }
+
+struct Panel: Equatable {
+    var id: Int
+    var color: RGBAColor
+    var x: Double
+    var width: Double
+}
+
+/// Lays styled blocks out into pages and hands each page to a ``PageRenderer`` as soon as it
+/// is full: the current page is the only one held in memory.
+///
+/// Breaking is first-fit over a vertical list of items, with TeX-like constraints: a page may
+/// not end where an item says `avoid` (inside a heading, after a heading, inside a table header,
+/// where a split paragraph would leave fewer than ``LayoutOptions/orphans`` or
+/// ``LayoutOptions/widows`` lines); when the next item does not fit, the page ends at the last
+/// allowed break and the items after it move on. When no break is allowed (a constraint chain
+/// taller than a page) the page ends before the item that does not fit.
+public final class Paginator {
+    let shaper: TextShaper
+    let options: LayoutOptions
+    let renderer: PageRenderer
+    var placed: [(item: Item, y: Double)] = []
+    var cursor = 0.0
+    public private(set) var pageCount = 0
+    /// The page each named destination landed on (for a table of contents).
+    public private(set) var destinations: [String: Int] = [:]
+    var previous: StyledBlock?
+    var nextPanelID = 0
+    var pendingForcedBreak = false
+
+    public init(shaper: TextShaper, options: LayoutOptions, renderer: PageRenderer) {
+        self.shaper = shaper; self.options = options; self.renderer = renderer
+    }
+
+    var left: Double { options.page.margins.left }
+    var measure: Double { options.page.measure }
+    var textHeight: Double { options.page.textHeight }
+
+    /// Lays out `block` after the previous ones; full pages are rendered immediately.
+    /// - Throws: what the renderer throws.
+    public func add(_ block: StyledBlock) throws {
+        if case .pageBreak = block.content { pendingForcedBreak = true; return }
+        nextPanelID += 1
+        var items = BlockLayout(shaper: shaper, options: options, panelID: nextPanelID).items(for: block)
+        guard !items.isEmpty else { return }
+        let spaceAbove = max(previous?.spaceAfter ?? 0, block.spaceBefore)
+        items[0].spaceBefore = spaceAbove
+        if previous?.keepWithNext == true, items[0].breakBefore == .allowed { items[0].breakBefore = .avoid }
+        if pendingForcedBreak { items[0].breakBefore = .forced; pendingForcedBreak = false }
+        previous = block
+        for item in items { try place(item) }
+    }
+
+    /// Renders the last page. Returns the number of pages.
+    @discardableResult
+    public func finish() throws -> Int {
+        if !placed.isEmpty || pageCount == 0 { try flush() }
+        return pageCount
+    }
+
+    func place(_ item: Item) throws {
+        if item.breakBefore == .forced && !placed.isEmpty { try flush() }
+        if placed.isEmpty, let header = item.repeatedHeader { append(header.item) }
+        let gap = placed.isEmpty ? 0 : item.spaceBefore
+        if placed.isEmpty || cursor + gap + item.height <= textHeight + 0.01 {
+            append(item); return
+        }
+        // The item does not fit: end the page at the last break allowed.
+        var breakIndex = placed.count
+        if item.breakBefore == .avoid {
+            if let k = placed.indices.dropFirst().last(where: { placed[$0].item.breakBefore != .avoid }) { breakIndex = k }
+        }
+        let carried = placed[breakIndex...].map(\.item)
+        placed.removeLast(placed.count - breakIndex)
+        try flush()
+        for c in carried { try place(c) }
+        try place(item)
+    }
+
+    func append(_ item: Item) {
+        let gap = placed.isEmpty ? 0 : item.spaceBefore
+        placed.append((item, cursor + gap))
+        cursor += gap + item.height
+    }
+
+    func flush() throws {
+        pageCount += 1
+        var page = Page(number: pageCount, size: options.page.paper)
+        let top = options.page.margins.top
+        // Panels first (behind text), then bars, then content.
+        var index = 0
+        while index < placed.count {
+            guard let panel = placed[index].item.panel else { index += 1; continue }
+            var end = index
+            while end + 1 < placed.count, placed[end + 1].item.panel?.id == panel.id { end += 1 }
+            let y0 = top + placed[index].y, y1 = top + placed[end].y + placed[end].item.height
+            page.elements.append(.fill(Rect(x: panel.x, y: y0, width: panel.width, height: y1 - y0), panel.color))
+            index = end + 1
+        }
+        for (i, entry) in placed.enumerated() where !entry.item.bars.isEmpty {
+            var y0 = top + entry.y
+            if i > 0, !placed[i - 1].item.bars.isEmpty { y0 = top + placed[i - 1].y + placed[i - 1].item.height }
+            let y1 = top + entry.y + entry.item.height
+            for x in entry.item.bars {
+                page.elements.append(.line(from: Point(x: x, y: y0), to: Point(x: x, y: y1), width: 2, color: entry.item.barColor))
+            }
+        }
+        for entry in placed {
+            for element in entry.item.elements {
+                let moved = element.offset(by: top + entry.y)
+                if case .destination(let name, _) = moved { destinations[name] = pageCount }
+                page.elements.append(moved)
+            }
+        }
+        appendRunningText(options.header?(pageCount), baselineFromTop: options.page.margins.top * 0.5, to: &page)
+        appendRunningText(options.footer?(pageCount), baselineFromTop: options.page.paper.height - options.page.margins.bottom * 0.45, to: &page)
+        placed.removeAll(keepingCapacity: true)
+        cursor = 0
+        try renderer.render(page)
+    }
+
+    func appendRunningText(_ paragraph: StyledParagraph?, baselineFromTop: Double, to page: inout Page) {
+        guard let paragraph else { return }
+        for line in shaper.shape(paragraph, width: measure).lines.prefix(1) {
+            page.elements.append(.text(line, x: left + line.x, baseline: baselineFromTop))
+        }
+    }
+}
+
+extension PageElement {
+    /// The element moved down by `dy` pt.
+    func offset(by dy: Double) -> PageElement {
+        switch self {
+        case .text(let line, let x, let baseline): .text(line, x: x, baseline: baseline + dy)
+        case .fill(let r, let c): .fill(Rect(x: r.x, y: r.y + dy, width: r.width, height: r.height), c)
+        case .line(let a, let b, let w, let c): .line(from: Point(x: a.x, y: a.y + dy), to: Point(x: b.x, y: b.y + dy), width: w, color: c)
+        case .link(let r, let t): .link(Rect(x: r.x, y: r.y + dy, width: r.width, height: r.height), t)
+        case .destination(let name, let p): .destination(name: name, at: Point(x: p.x, y: p.y + dy))
+        case .outline(let e, let p): .outline(e, at: Point(x: p.x, y: p.y + dy))
+        case .image(let path, let r): .image(path: path, rect: Rect(x: r.x, y: r.y + dy, width: r.width, height: r.height))
+        }
+    }
+}

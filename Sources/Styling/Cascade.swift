@@ -1,0 +1,145 @@
+import Foundation
+import Typography
+
+/// The inherited typographic state while walking the document: a role's ``TextStyle`` plus
+/// the run-level settings that are not part of a type-scale style (colour, decorations…).
+struct Cascade {
+    var style: TextStyle
+    var color: RGBAColor
+    var underline: RGBAColor??
+    var strikethrough: RGBAColor??
+    var baselineOffset: Double = 0
+    var smallCaps: SmallCaps = .none
+    var strokeColor: RGBAColor?
+    var strokeWidth: Double?
+    var background: RGBAColor?
+    var link: LinkTarget?
+    var leading: Double = 0
+    var listDepth = 0
+
+    init(theme: Theme, role: TextRole) {
+        style = theme[role]
+        color = theme.textColor
+    }
+
+    /// A role replaces the font settings and keeps the inherited colour and decorations.
+    mutating func apply(role: TextRole, theme: Theme) {
+        style = theme[role]
+    }
+
+    mutating func apply(_ o: StyleOverrides, theme: Theme) {
+        if let role = o.role { apply(role: role, theme: theme) }
+        if let families = o.families {
+            // A swapped family keeps the inherited fallbacks (Hangul still finds its face).
+            style.families = families + style.families.dropFirst().filter { !families.contains($0) }
+        }
+        if o.monospaced { style.families = theme.monospaceFamilies }
+        if let size = o.size {
+            style.lineHeight = style.lineHeight?.scaled(from: style.size, to: size)
+            style.size = size
+        }
+        if let weight = o.weight { style.weight = weight }
+        if let italic = o.italic { style.italic = italic }
+        if o.tracking != nil || o.kerning != nil {
+            // Both at one level: tracking wins (kerning ignored); kerning alone replaces
+            // inherited tracking so that what the author wrote takes effect.
+            style.tracking = o.tracking
+            style.kerning = o.kerning
+        }
+        if let lineHeight = o.lineHeight { style.lineHeight = lineHeight }
+        if let leading = o.leading { self.leading = leading }
+        if let smallCaps = o.smallCaps { self.smallCaps = smallCaps }
+        if o.monospacedDigit { style.features.append("tnum") }
+        style.features += o.features
+        if let color = o.color { self.color = color }
+        if let underline = o.underline { self.underline = underline }
+        if let strikethrough = o.strikethrough { self.strikethrough = strikethrough }
+        if let offset = o.baselineOffset { baselineOffset = offset }
+        if let strokeColor = o.strokeColor { self.strokeColor = strokeColor }
+        if let strokeWidth = o.strokeWidth { self.strokeWidth = strokeWidth }
+    }
+
+    var font: FontSpec {
+        FontSpec(families: style.families, weight: style.weight, italic: style.italic, size: style.size)
+    }
+
+    /// The fully resolved run style. A stroke needs a width or a colour; the other defaults to
+    /// 1 pt or the text colour.
+    var runStyle: RunStyle {
+        var stroke: Stroke?
+        if strokeColor != nil || strokeWidth != nil, (strokeWidth ?? 1) > 0 {
+            stroke = Stroke(color: strokeColor ?? color, width: strokeWidth ?? 1)
+        }
+        return RunStyle(
+            font: font, letterSpacing: style.letterSpacing, features: style.features, smallCaps: smallCaps,
+            color: color, underline: underline.map { $0 ?? color }, strikethrough: strikethrough.map { $0 ?? color },
+            baselineOffset: baselineOffset, stroke: stroke, background: background, link: link)
+    }
+}
+
+/// Run clean-up before shaping.
+enum RunMerger {
+    /// Adjacent runs with equal styles become one (fewer Pango attributes, exact shaping across
+    /// the seam).
+    static func merged(_ runs: [StyledRun]) -> [StyledRun] {
+        var out: [StyledRun] = []
+        for run in runs where !run.text.isEmpty {
+            if let last = out.last, last.style == run.style { out[out.count - 1].text += run.text } else { out.append(run) }
+        }
+        return out
+    }
+
+    /// Leading and trailing white space of a paragraph removed.
+    static func trimmed(_ runs: [StyledRun]) -> [StyledRun] {
+        var runs = runs
+        while let first = runs.first, first.text.allSatisfy({ $0 == " " }) { runs.removeFirst() }
+        while let last = runs.last, last.text.allSatisfy({ $0 == " " }) { runs.removeLast() }
+        if !runs.isEmpty { runs[0].text = String(runs[0].text.drop { $0 == " " }) }
+        if !runs.isEmpty { runs[runs.count - 1].text = String(runs[runs.count - 1].text.reversed().drop { $0 == " " }.reversed()) }
+        return runs
+    }
+}
+
+/// GitHub-style heading ids: lower-cased, punctuation removed, spaces to hyphens, letters of
+/// every script kept (Hangul included); repeats get `-1`, `-2`…
+public struct SlugGenerator: Sendable {
+    var used: [String: Int] = [:]
+    public init() {}
+    public mutating func slug(for title: String) -> String {
+        var base = ""
+        for scalar in title.lowercased().unicodeScalars {
+            if scalar == " " { base.append("-") }
+            else if scalar == "-" || scalar == "_" || scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+                        || scalar.properties.generalCategory == .nonspacingMark {
+                base.unicodeScalars.append(scalar)
+            }
+        }
+        if base.isEmpty { base = "section" }
+        if let n = used[base] { used[base] = n + 1; return "\(base)-\(n + 1)" }
+        used[base] = 0
+        return base
+    }
+}
+
+/// Visible text of raw HTML (tags dropped, common entities decoded): what a reader would see.
+enum HTMLText {
+    static func visibleText(_ html: String) -> String {
+        var out = ""
+        var inTag = false
+        var inComment = false
+        var index = html.startIndex
+        while index < html.endIndex {
+            if html[index...].hasPrefix("<!--") { inComment = true }
+            if inComment {
+                if html[index...].hasPrefix("-->") { inComment = false; index = html.index(index, offsetBy: 3); continue }
+                index = html.index(after: index); continue
+            }
+            let c = html[index]
+            if c == "<" { inTag = true } else if c == ">" && inTag { inTag = false; out.append(" ") } else if !inTag { out.append(c) }
+            index = html.index(after: index)
+        }
+        let entities = ["&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": "\"", "&#39;": "'", "&nbsp;": " "]
+        for (entity, text) in entities { out = out.replacingOccurrences(of: entity, with: text) }
+        return out.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import DocumentModel
+import Typography
+
+/// The typographic settings an attribute list (`{.headline kerning=-0.2 color=secondary}`) can
+/// override, parsed and validated. nil fields inherit.
+///
+/// Keys are read in Swift's camelCase (`lineHeightMultiple`) and kebab-case
+/// (`line-height-multiple`) alike. Semantics are documented on ``Styler`` and in the README.
+struct StyleOverrides {
+    var role: TextRole?
+    var kerning: LetterSpacing?
+    var tracking: LetterSpacing?
+    var lineHeight: LineHeight?
+    var size: Double?
+    var weight: FontWeight?
+    var families: [String]?
+    var italic: Bool?
+    var smallCaps: SmallCaps?
+    var monospacedDigit = false
+    var monospaced = false
+    var features: [String] = []
+    var leading: Double?
+    var color: RGBAColor?
+    var underline: RGBAColor??
+    var strikethrough: RGBAColor??
+    var baselineOffset: Double?
+    var alignment: TextAlignment?
+    var strokeColor: RGBAColor?
+    var strokeWidth: Double?
+    /// Where line-height keys were written (a span's are ignored, with a warning there).
+    var lineHeightLocation: SourceLocation?
+    var alignmentLocation: SourceLocation?
+
+    /// No overrides.
+    init() {}
+
+    var isEmpty: Bool {
+        role == nil && kerning == nil && tracking == nil && lineHeight == nil && size == nil && weight == nil
+            && families == nil && italic == nil && smallCaps == nil && !monospacedDigit && !monospaced
+            && features.isEmpty && leading == nil && color == nil && underline == nil && strikethrough == nil
+            && baselineOffset == nil && alignment == nil && strokeColor == nil && strokeWidth == nil
+    }
+
+    /// The canonical key: lower-cased, separators removed (`line-height-multiple` and
+    /// `lineHeightMultiple` both give `lineheightmultiple`).
+    static func canonicalKey(_ key: String) -> String { TextRole.normalizedKey(key) }
+
+    /// Parses `attributes` against `theme` (roles, colour and family names). Every problem is a
+    /// warning at the pair's location; the offending pair is ignored.
+    init(_ attributes: Attributes, theme: Theme, diagnostics: inout [Diagnostic]) {
+        func warn(_ message: String, _ location: SourceLocation?) {
+            diagnostics.append(Diagnostic(.warning, message, at: location ?? attributes.location))
+        }
+        for name in attributes.classes {
+            if let role = TextRole(name: name) { self.role = role } else {
+                warn("unknown role '.\(name)' (roles: \(TextRole.allCases.map(\.displayName).joined(separator: ", ")))", attributes.location)
+            }
+        }
+        for pair in attributes.pairs {
+            let key = StyleOverrides.canonicalKey(pair.key)
+            let value = pair.value
+            let at = pair.location
+            func number() -> Double? {
+                guard let value, let v = Double(value.trimmingSuffix("pt")) else {
+                    warn("'\(pair.key)' needs a number in pt, not '\(value ?? "")'", at); return nil
+                }
+                return v
+            }
+            func spacing() -> LetterSpacing? {
+                guard let value else { warn("'\(pair.key)' needs a value in pt or %", at); return nil }
+                if value.hasSuffix("%"), let v = Double(value.dropLast()) { return .percentOfSize(v) }
+                if let v = Double(value.trimmingSuffix("pt")) { return .points(v) }
+                warn("'\(pair.key)' needs a value in pt or % of the size, not '\(value)'", at); return nil
+            }
+            func flag() -> Bool? {
+                guard let value else { return true }
+                switch value.lowercased() {
+                case "true", "yes", "1", "on": return true
+                case "false", "no", "0", "off": return false
+                default: warn("'\(pair.key)' is true or false, not '\(value)'", at); return nil
+                }
+            }
+            func color(_ text: String?) -> RGBAColor? {
+                guard let text else { warn("'\(pair.key)' needs a colour", at); return nil }
+                if let c = RGBAColor(hex: text) ?? theme.color(named: text) { return c }
+                warn("'\(pair.key)': '\(text)' is not a colour (#RGB, #RRGGBB, #RRGGBBAA or one of: \(theme.colors.keys.sorted().joined(separator: ", ")))", at)
+                return nil
+            }
+            func decoration() -> RGBAColor?? {
+                guard let value else { return .some(nil) }  // inherit the text colour
+                if let on = ["true", "yes", "on", "1"].contains(value.lowercased()) ? true : (["false", "no", "off", "0", "none"].contains(value.lowercased()) ? false : nil) {
+                    return on ? .some(nil) : .none
+                }
+                return color(value).map { .some($0) } ?? .none
+            }
+            switch key {
+            case "kerning": kerning = spacing()
+            case "tracking", "letterspacing": tracking = spacing()
+            case "lineheightmultiple":
+                if let v = number() {
+                    if v > 0 { lineHeight = .multiple(v); lineHeightLocation = at } else { warn("'\(pair.key)' must be greater than 0", at) }
+                }
+            case "lineheight":
+                if let value, value.hasSuffix("%"), let v = Double(value.dropLast()), v > 0 {
+                    lineHeight = .relativeToSize(v / 100); lineHeightLocation = at
+                } else if let v = number() {
+                    if v > 0 { lineHeight = .absolute(v); lineHeightLocation = at } else { warn("'\(pair.key)' must be greater than 0", at) }
+                }
+            case "size":
+                if let v = number() { if v > 0 { size = v } else { warn("'size' must be greater than 0", at) } }
+            case "weight":
+                if let value, let w = FontWeight(name: value) { weight = w } else {
+                    warn("'weight' is 100–900 or thin, extralight, light, regular, medium, semibold, bold, extrabold, black; not '\(value ?? "")'", at)
+                }
+            case "family":
+                if let value, !value.isEmpty {
+                    families = theme.families[value] ?? value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                } else { warn("'family' needs a family name", at) }
+            case "italic": italic = flag()
+            case "bold": if let b = flag() { weight = b ? .bold : .regular }
+            case "smallcaps": if flag() == true { smallCaps = .all }
+            case "lowercasesmallcaps": if flag() == true { smallCaps = .lowercase }
+            case "uppercasesmallcaps": if flag() == true { smallCaps = .uppercase }
+            case "monospaceddigit": monospacedDigit = flag() ?? false
+            case "monospaced": monospaced = flag() ?? false
+            case "features":
+                if let value { features += value.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init) }
+                else { warn("'features' needs OpenType tags, e.g. features=\"ss01 tnum\"", at) }
+            case "leading":
+                switch value?.lowercased() {
+                case "tight": leading = -2
+                case "standard": leading = 0
+                case "loose": leading = 2
+                default: warn("'leading' is tight, standard or loose, not '\(value ?? "")'", at)
+                }
+            case "color", "colour": self.color = color(value)
+            case "underline": underline = decoration()
+            case "strikethrough": strikethrough = decoration()
+            case "baselineoffset": baselineOffset = number()
+            case "align", "alignment":
+                if let value, let a = TextAlignment(rawValue: value.lowercased()) { alignment = a; alignmentLocation = at } else {
+                    warn("'align' is left, center, right or justify, not '\(value ?? "")'", at)
+                }
+            case "strokecolor": strokeColor = color(value)
+            case "strokewidth":
+                if let v = number() { if v >= 0 { strokeWidth = v } else { warn("'strokeWidth' must not be negative", at) } }
+            case "caption", "width", "lang", "style", "class": break  // accepted for other stages / Pandoc compatibility
+            default:
+                warn("unknown attribute '\(pair.key)'", at)
+            }
+        }
+    }
+}
+
+extension String {
+    func trimmingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+    }
+}

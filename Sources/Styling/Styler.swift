@@ -1,0 +1,393 @@
+import DocumentModel
+import Foundation
+import Typography
+
+/// Options that change how a document is styled (front matter and command line).
+public struct StylingOptions: Sendable {
+    /// Justify body paragraphs (never the last line).
+    public var justify: Bool
+    public var hangulLineBreak: HangulLineBreak
+    /// Folder that relative image paths are resolved against.
+    public var baseDirectory: String
+    public init(justify: Bool = false, hangulLineBreak: HangulLineBreak = .keepAll, baseDirectory: String = ".") {
+        self.justify = justify; self.hangulLineBreak = hangulLineBreak; self.baseDirectory = baseDirectory
+    }
+}
+
+/// The styled form of a document: a flat sequence of blocks ready for layout.
+public struct StyledDocument: Sendable {
+    public var blocks: [StyledBlock]
+    /// The first heading's text (the PDF Title when front matter gives none).
+    public var firstHeading: String?
+    public var diagnostics: [Diagnostic]
+}
+
+/// Resolves a ``Document`` against a ``Theme``: every run gets a fully resolved ``RunStyle``.
+///
+/// The cascade is theme role style → div → block → span (Pandoc attributes). Rules:
+/// - A role (`.headline`) replaces the font settings (family, weight, size, spacing, line
+///   height) but keeps the inherited colour unless the same list sets one.
+/// - Kerning and tracking both add space between characters (pt, or % of the size). When both
+///   are set at one level, tracking applies and kerning is ignored (Core Text; seed 000). A span
+///   that sets only kerning replaces inherited tracking.
+/// - Line height (`lineHeightMultiple`, `lineHeight`, `leading`) and `align` belong to blocks; on
+///   a span they are ignored with a warning: a paragraph's line-height rule applies to all its
+///   lines, whatever runs they hold (seed 000's `concatenate`).
+/// - Markdown: emphasis → italic; strong → CSS `bolder` (≤ 300 → 400, 400–500 → 700, ≥ 600 → 900);
+///   code → the theme's monospaced families; headings h1…h6 → LargeTitle, Title, Title3,
+///   Headline, Body, Caption.
+public struct Styler {
+    public let theme: Theme
+    public let options: StylingOptions
+    var diagnostics: [Diagnostic] = []
+    var slugs = SlugGenerator()
+    var firstHeading: String?
+    var file: String = "-"
+
+    public init(theme: Theme, options: StylingOptions = StylingOptions()) {
+        self.theme = theme; self.options = options
+    }
+
+    /// Styles `document`. Never throws: problems are returned as diagnostics.
+    public static func style(_ document: Document, theme: Theme, options: StylingOptions = StylingOptions()) -> StyledDocument {
+        var styler = Styler(theme: theme, options: options)
+        styler.file = document.file
+        var blocks: [StyledBlock] = []
+        let context = BlockContext(cascade: Cascade(theme: theme, role: .body), indent: 0, rightIndent: 0, quoteBars: [], alignment: options.justify ? .justify : .left)
+        for block in document.blocks { styler.append(block, context: context, to: &blocks) }
+        if !document.footnotes.isEmpty { styler.appendFootnotes(document.footnotes, to: &blocks) }
+        return StyledDocument(blocks: blocks, firstHeading: styler.firstHeading, diagnostics: styler.diagnostics)
+    }
+
+    // MARK: Blocks
+
+    /// What a block inherits from its containers.
+    struct BlockContext {
+        var cascade: Cascade
+        /// Role given by an enclosing div to its paragraphs.
+        var paragraphRole: TextRole?
+        var indent: Double
+        var rightIndent: Double
+        var quoteBars: [Double]
+        var alignment: TextAlignment
+        var tight = false
+    }
+
+    var blockSpacing: Double { theme.page.blockSpacing }
+
+    mutating func append(_ block: Block, context: BlockContext, to blocks: inout [StyledBlock]) {
+        var context = context
+        let overrides = StyleOverrides(block.attributes, theme: theme, diagnostics: &diagnostics)
+        switch block.kind {
+        case .paragraph(let inlines):
+            if let image = soleImage(inlines) {
+                appendImage(image, context: context, location: block.location, to: &blocks); return
+            }
+            if let role = context.paragraphRole { context.cascade.apply(role: role, theme: theme) }
+            context.cascade.apply(overrides, theme: theme)
+            let paragraph = makeParagraph(inlines, context: context, overrides: overrides)
+            let after = context.tight ? blockSpacing * 0.3 : blockSpacing
+            blocks.append(StyledBlock(.paragraph(paragraph), spaceAfter: after, quoteBars: context.quoteBars,
+                                      quoteBarColor: theme.color(named: "quote") ?? .black, location: block.location))
+        case .heading(let level, let inlines):
+            let role = TextRole.forHeading(level: level)
+            context.cascade.apply(role: role, theme: theme)
+            context.cascade.apply(overrides, theme: theme)
+            let paragraph = makeParagraph(inlines, context: context, overrides: overrides)
+            let title = inlines.plainText.trimmingCharacters(in: .whitespaces)
+            if firstHeading == nil, !title.isEmpty { firstHeading = title }
+            let id = block.attributes.id ?? slugs.slug(for: title)
+            let size = context.cascade.style.size
+            blocks.append(StyledBlock(
+                .paragraph(paragraph), spaceBefore: max(blockSpacing * 1.5, size * 1.0), spaceAfter: max(blockSpacing * 0.6, size * 0.4),
+                keepWithNext: true, quoteBars: context.quoteBars, quoteBarColor: theme.color(named: "quote") ?? .black,
+                anchor: id, outline: OutlineEntry(title: title, level: level), location: block.location))
+        case .list(let list):
+            appendList(list, context: context, to: &blocks)
+        case .blockQuote(let children):
+            context.quoteBars.append(context.indent + 1)
+            context.indent += 14
+            if let quote = theme.color(named: "secondary") { context.cascade.color = quote }
+            context.tight = false
+            for child in children { append(child, context: context, to: &blocks) }
+        case .codeBlock(_, let text):
+            appendCode(text, context: context, overrides: overrides, location: block.location, to: &blocks)
+        case .thematicBreak:
+            blocks.append(StyledBlock(.rule(color: theme.color(named: "rule") ?? .black, thickness: 0.6),
+                                      spaceBefore: blockSpacing * 1.5, spaceAfter: blockSpacing * 1.5, location: block.location))
+        case .table(let table):
+            appendTable(table, context: context, location: block.location, to: &blocks)
+        case .div(let children):
+            if let role = overrides.role { context.paragraphRole = role }
+            var divOverrides = overrides
+            divOverrides.role = nil
+            context.cascade.apply(divOverrides, theme: theme)
+            if let a = overrides.alignment { context.alignment = a }
+            for child in children { append(child, context: context, to: &blocks) }
+        case .html(let html):
+            let text = HTMLText.visibleText(html)
+            if text.isEmpty {
+                warn("raw HTML block is not rendered; skipped", block.location)
+            } else {
+                warn("raw HTML block is not rendered; showing its text", block.location)
+                let paragraph = makeParagraph([.text(text)], context: context, overrides: overrides)
+                blocks.append(StyledBlock(.paragraph(paragraph), spaceAfter: blockSpacing, quoteBars: context.quoteBars, location: block.location))
+            }
+        case .pageBreak:
+            blocks.append(StyledBlock(.pageBreak, location: block.location))
+        }
+    }
+
+    mutating func warn(_ message: String, _ location: SourceLocation?) {
+        diagnostics.append(Diagnostic(.warning, message, at: location))
+    }
+
+    func paragraphStyle(_ context: BlockContext, overrides: StyleOverrides) -> ParagraphStyle {
+        let style = context.cascade.style
+        return ParagraphStyle(
+            baseFont: context.cascade.font, lineHeight: style.lineHeight, leadingAdjustment: context.cascade.leading,
+            alignment: overrides.alignment ?? context.alignment, leftIndent: context.indent, rightIndent: context.rightIndent,
+            hangulLineBreak: options.hangulLineBreak)
+    }
+
+    mutating func makeParagraph(_ inlines: [Inline], context: BlockContext, overrides: StyleOverrides) -> StyledParagraph {
+        var runs: [StyledRun] = []
+        appendRuns(inlines, cascade: context.cascade, to: &runs)
+        return StyledParagraph(runs: RunMerger.merged(RunMerger.trimmed(runs)), style: paragraphStyle(context, overrides: overrides))
+    }
+
+    // MARK: Lists
+
+    static let bullets = ["•", "◦", "▪", "–"]
+
+    mutating func appendList(_ list: ListBlock, context: BlockContext, to blocks: inout [StyledBlock]) {
+        let depth = context.cascade.listDepth
+        let font = context.cascade.font
+        let lastNumber = list.start + max(0, list.items.count - 1)
+        let markerWidthEm = list.ordered ? 0.62 * Double(String(lastNumber).count + 1) + 0.6 : 1.3
+        let indentStep = max(font.size * 1.6, font.size * markerWidthEm)
+        for (index, item) in list.items.enumerated() {
+            var itemContext = context
+            itemContext.indent += indentStep
+            itemContext.cascade.listDepth += 1
+            itemContext.tight = list.tight
+            var markerText: String
+            if let checked = item.task {
+                markerText = checked ? "☑" : "☐"
+            } else if list.ordered {
+                markerText = "\(list.start + index)."
+            } else {
+                markerText = Styler.bullets[depth % Styler.bullets.count]
+            }
+            var markerStyle = context.cascade.runStyle
+            markerStyle.font.families += ["DejaVu Sans"]  // bullets and ballot boxes
+            if list.ordered && item.task == nil { markerStyle.features.append("tnum") }
+            markerStyle.link = nil
+            let first = blocks.count
+            for child in item.blocks { append(child, context: itemContext, to: &blocks) }
+            if first < blocks.count, case .paragraph(var paragraph) = blocks[first].content {
+                paragraph.marker = [StyledRun(markerText, style: markerStyle)]
+                blocks[first].content = .paragraph(paragraph)
+            } else {
+                // An empty item, or one starting with a table or code: a marker line of its own.
+                let empty = StyledParagraph(runs: [], style: paragraphStyle(itemContext, overrides: StyleOverrides()),
+                                            marker: [StyledRun(markerText, style: markerStyle)])
+                blocks.insert(StyledBlock(.paragraph(empty), spaceAfter: blockSpacing * 0.3, quoteBars: context.quoteBars), at: first)
+            }
+            if list.tight, let last = blocks.indices.last { blocks[last].spaceAfter = min(blocks[last].spaceAfter, blockSpacing * 0.3) }
+        }
+        if let last = blocks.indices.last { blocks[last].spaceAfter = max(blocks[last].spaceAfter, blockSpacing) }
+    }
+
+    // MARK: Code
+
+    mutating func appendCode(_ text: String, context: BlockContext, overrides: StyleOverrides, location: SourceLocation?, to blocks: inout [StyledBlock]) {
+        var cascade = context.cascade
+        cascade.style.families = theme.monospaceFamilies
+        cascade.style.size = (theme[.body].size * 0.9 * 10).rounded() / 10
+        cascade.style.weight = .regular
+        cascade.style.italic = false
+        cascade.style.tracking = nil
+        cascade.style.kerning = nil
+        cascade.style.lineHeight = .multiple(1.2)
+        cascade.apply(overrides, theme: theme)
+        let padding = 8.0
+        var style = ParagraphStyle(baseFont: cascade.font, lineHeight: cascade.style.lineHeight, alignment: .left,
+                                   leftIndent: context.indent + padding, rightIndent: context.rightIndent + padding,
+                                   hangulLineBreak: .anywhere, breakAnywhere: true)
+        style.leadingAdjustment = cascade.leading
+        var body = text
+        if body.hasSuffix("\n") { body.removeLast() }
+        let paragraph = StyledParagraph(runs: [StyledRun(body, style: cascade.runStyle)], style: style)
+        blocks.append(StyledBlock(.paragraph(paragraph), spaceBefore: blockSpacing * 0.5, spaceAfter: blockSpacing * 1.5,
+                                  quoteBars: context.quoteBars, quoteBarColor: theme.color(named: "quote") ?? .black,
+                                  background: theme.color(named: "codeBackground") ?? RGBAColor(hex: "#F3F4F7")!,
+                                  backgroundPadding: padding, location: location))
+    }
+
+    // MARK: Tables
+
+    mutating func appendTable(_ table: Table, context: BlockContext, location: SourceLocation?, to blocks: inout [StyledBlock]) {
+        var cascade = context.cascade
+        cascade.style.size = max(7, cascade.style.size - 1)
+        cascade.style.lineHeight = .multiple(1.2)
+        var headerCascade = cascade
+        headerCascade.style.weight = .semibold
+        func cell(_ inlines: [Inline], _ column: Int, _ cascade: Cascade) -> StyledParagraph {
+            var runs: [StyledRun] = []
+            appendRuns(inlines, cascade: cascade, to: &runs)
+            let alignment: TextAlignment = switch table.alignments.indices.contains(column) ? table.alignments[column] : .none {
+            case .center: .center
+            case .right: .right
+            default: .left
+            }
+            return StyledParagraph(runs: RunMerger.merged(RunMerger.trimmed(runs)),
+                                   style: ParagraphStyle(baseFont: cascade.font, lineHeight: cascade.style.lineHeight, alignment: alignment,
+                                                         hangulLineBreak: options.hangulLineBreak))
+        }
+        let columns = max(table.header.count, table.rows.map(\.count).max() ?? 0)
+        func row(_ cells: [[Inline]], _ cascade: Cascade) -> [StyledParagraph] {
+            (0..<columns).map { cell($0 < cells.count ? cells[$0] : [], $0, cascade) }
+        }
+        let styled = StyledTable(alignments: table.alignments, header: row(table.header, headerCascade),
+                                 rows: table.rows.map { row($0, cascade) },
+                                 ruleColor: theme.color(named: "rule") ?? .black, cellPadding: 4)
+        var block = StyledBlock(.table(styled), spaceBefore: blockSpacing * 0.5, spaceAfter: blockSpacing * 1.5,
+                                quoteBars: context.quoteBars, location: location)
+        block.quoteBarColor = theme.color(named: "quote") ?? .black
+        blocks.append(block)
+    }
+
+    // MARK: Images
+
+    func soleImage(_ inlines: [Inline]) -> Inline? {
+        let meaningful = inlines.filter { if case .text(let t) = $0 { return !t.trimmingCharacters(in: .whitespaces).isEmpty }; if case .softBreak = $0 { return false }; return true }
+        if meaningful.count == 1, case .image = meaningful[0] { return meaningful[0] }
+        return nil
+    }
+
+    mutating func appendImage(_ image: Inline, context: BlockContext, location: SourceLocation?, to blocks: inout [StyledBlock]) {
+        guard case .image(let source, let title, let alt, let imageLocation) = image else { return }
+        let altText = alt.plainText
+        var path = source.removingPercentEncoding ?? source
+        let isRemote = source.contains("://")
+        if !isRemote && !path.hasPrefix("/") { path = (options.baseDirectory as NSString).appendingPathComponent(path) }
+        if isRemote { warn("remote image '\(source)' is not fetched; drawing a placeholder", imageLocation ?? location) }
+        else if !FileManager.default.isReadableFile(atPath: path) { warn("image '\(source)' not found or unreadable; drawing a placeholder", imageLocation ?? location) }
+        var captionCascade = context.cascade
+        captionCascade.apply(role: .caption, theme: theme)
+        if let secondary = theme.color(named: "secondary") { captionCascade.color = secondary }
+        let captionText = title.isEmpty ? altText : title
+        let caption = captionText.isEmpty ? nil : StyledParagraph(
+            runs: [StyledRun(captionText, style: captionCascade.runStyle)],
+            style: ParagraphStyle(baseFont: captionCascade.font, lineHeight: captionCascade.style.lineHeight, alignment: .center,
+                                  leftIndent: context.indent, hangulLineBreak: options.hangulLineBreak))
+        blocks.append(StyledBlock(.image(StyledImage(path: isRemote ? "" : path, alt: altText, caption: caption)),
+                                  spaceBefore: blockSpacing, spaceAfter: blockSpacing * 1.5, keepTogether: true,
+                                  quoteBars: context.quoteBars, location: location))
+    }
+
+    // MARK: Footnotes
+
+    mutating func appendFootnotes(_ footnotes: [Int: [Block]], to blocks: inout [StyledBlock]) {
+        blocks.append(StyledBlock(.rule(color: theme.color(named: "rule") ?? .black, thickness: 0.5), spaceBefore: blockSpacing * 2, spaceAfter: blockSpacing))
+        var context = BlockContext(cascade: Cascade(theme: theme, role: .caption), indent: 0, rightIndent: 0, quoteBars: [], alignment: .left)
+        context.paragraphRole = .caption
+        context.tight = true
+        for number in footnotes.keys.sorted() {
+            let first = blocks.count
+            for block in footnotes[number] ?? [] { append(block, context: context, to: &blocks) }
+            if first < blocks.count, case .paragraph(var paragraph) = blocks[first].content {
+                var style = context.cascade.runStyle
+                style.font.size *= 0.8
+                style.baselineOffset = context.cascade.font.size * 0.33
+                paragraph.runs.insert(StyledRun("\(number) ", style: style), at: 0)
+                blocks[first].content = .paragraph(paragraph)
+                blocks[first].anchor = "fn-\(number)"
+            }
+        }
+    }
+
+    // MARK: Inlines
+
+    mutating func appendRuns(_ inlines: [Inline], cascade: Cascade, to runs: inout [StyledRun]) {
+        for inline in inlines {
+            switch inline {
+            case .text(let text):
+                runs.append(StyledRun(text, style: cascade.runStyle))
+            case .softBreak:
+                runs.append(StyledRun(" ", style: cascade.runStyle))
+            case .lineBreak:
+                runs.append(StyledRun("\u{2028}", style: cascade.runStyle))
+            case .emphasis(let children):
+                var c = cascade; c.style.italic = true
+                appendRuns(children, cascade: c, to: &runs)
+            case .strong(let children):
+                var c = cascade; c.style.weight = Styler.bolder(c.style.weight)
+                appendRuns(children, cascade: c, to: &runs)
+            case .strikethrough(let children):
+                var c = cascade; c.strikethrough = .some(nil)
+                appendRuns(children, cascade: c, to: &runs)
+            case .code(let code):
+                var c = cascade
+                c.style.families = theme.monospaceFamilies
+                c.style.size = (c.style.size * 0.92 * 10).rounded() / 10
+                c.style.tracking = nil; c.style.kerning = nil
+                c.background = theme.color(named: "codeBackground")
+                runs.append(StyledRun(code, style: c.runStyle))
+            case .link(let destination, _, let children):
+                var c = cascade
+                c.link = destination.hasPrefix("#") ? .internal(String(destination.dropFirst())) : .external(destination)
+                if let link = theme.color(named: "link") { c.color = link }
+                let before = runs.count
+                appendRuns(children, cascade: c, to: &runs)
+                if runs.count == before { runs.append(StyledRun(destination, style: c.runStyle)) }
+            case .image(_, _, let alt, let location):
+                warn("inline image is not drawn; showing its alt text", location)
+                var c = cascade; c.style.italic = true
+                if let secondary = theme.color(named: "secondary") { c.color = secondary }
+                runs.append(StyledRun("[" + alt.plainText + "]", style: c.runStyle))
+            case .span(let attributes, let children):
+                var diagnosticsCopy: [Diagnostic] = []
+                let overrides = StyleOverrides(attributes, theme: theme, diagnostics: &diagnosticsCopy)
+                diagnostics += diagnosticsCopy
+                if overrides.lineHeight != nil || overrides.leading != nil {
+                    warn("line height applies to whole paragraphs; ignored on a span", overrides.lineHeightLocation ?? attributes.location)
+                }
+                if overrides.alignment != nil {
+                    warn("'align' applies to whole paragraphs; ignored on a span", overrides.alignmentLocation ?? attributes.location)
+                }
+                var c = cascade
+                if let role = overrides.role { c.apply(role: role, theme: theme) }
+                var spanOverrides = overrides
+                spanOverrides.role = nil
+                spanOverrides.lineHeight = nil
+                spanOverrides.leading = nil
+                c.apply(spanOverrides, theme: theme)
+                appendRuns(children, cascade: c, to: &runs)
+            case .footnoteReference(_, let number):
+                var c = cascade
+                c.style.size *= 0.7
+                c.baselineOffset += cascade.style.size * 0.33
+                c.link = .internal("fn-\(number)")
+                c.style.features.append("tnum")
+                runs.append(StyledRun("\(number)", style: c.runStyle))
+            case .rawHTML(let html, let location):
+                if html.lowercased().hasPrefix("<br") {
+                    runs.append(StyledRun("\u{2028}", style: cascade.runStyle))
+                } else {
+                    warn("raw HTML '\(html.prefix(40))' is not rendered; skipped", location)
+                }
+            }
+        }
+    }
+
+    /// CSS `font-weight: bolder` (CSS Fonts 4 §2.2 relative weights table).
+    public static func bolder(_ weight: FontWeight) -> FontWeight {
+        switch weight.rawValue {
+        case ..<350: .regular
+        case ..<550: .bold
+        default: .black
+        }
+    }
+}
