@@ -94,3 +94,11 @@ struct TableLayout {
         return widths
     }
 }
+
+extension Paginator {
+    /// Column widths for a table whose columns want `natural` widths (pt) within `available` pt;
+    /// see the table layout rules in the README.
+    public static func columnWidths(natural: [Double], available: Double, minimum: Double) -> [Double] {
+        TableLayout.columnWidths(natural: natural, available: available, minimum: minimum)
+    }
+}
