@@ -1,0 +1,43 @@
+import Foundation
+
+/// Reading Markdown input: a file path or `-` for standard input, strictly UTF-8.
+public enum InputFile {
+    /// The text of `path` (`-`: standard input).
+    /// - Throws: ``TypesetError/unreadableInput(path:reason:)`` for a missing file, a folder or
+    ///   no permission; ``TypesetError/invalidUTF8(path:line:)`` with the first bad line.
+    public static func read(_ path: String) throws -> String {
+        let data: Data
+        if path == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw TypesetError.unreadableInput(path: path, reason: "no such file")
+            }
+            if isDirectory.boolValue { throw TypesetError.unreadableInput(path: path, reason: "it is a folder") }
+            guard let contents = FileManager.default.contents(atPath: path) else {
+                throw TypesetError.unreadableInput(path: path, reason: "permission denied")
+            }
+            data = contents
+        }
+        return try decodeUTF8(data, path: path)
+    }
+
+    /// Decodes UTF-8 (a leading byte-order mark is dropped).
+    /// - Throws: ``TypesetError/invalidUTF8(path:line:)`` naming the first line with a bad sequence.
+    public static func decodeUTF8(_ data: Data, path: String) throws -> String {
+        var bytes = [UInt8](data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        // Find the first line that does not decode.
+        var line = 1
+        var start = 0
+        for (i, byte) in bytes.enumerated() where byte == 0x0A || i == bytes.count - 1 {
+            let end = byte == 0x0A ? i : i + 1
+            if String(validating: bytes[start..<end], as: UTF8.self) == nil { break }
+            line += 1
+            start = i + 1
+        }
+        throw TypesetError.invalidUTF8(path: path, line: line)
+    }
+}

@@ -1,0 +1,32 @@
+import DocumentModel
+
+/// Why a run failed. Each case prints as one line naming the file (and position when known),
+/// which the CLI shows before exiting 1.
+public enum TypesetError: Error, CustomStringConvertible, Equatable {
+    /// The input could not be read (missing, a folder, no permission).
+    case unreadableInput(path: String, reason: String)
+    /// The input is not UTF-8; `line` is the first line holding an invalid byte sequence.
+    case invalidUTF8(path: String, line: Int)
+    /// The output could not be written (missing folder, no permission, disk full).
+    case unwritableOutput(path: String, reason: String)
+    /// A theme or token file is invalid; each problem is `file:line:column: message`.
+    case invalidTheme(problems: [String])
+    /// `--strict` and there were warnings (they have been printed).
+    case warningsAreErrors(count: Int)
+    /// Cairo or Pango failed while writing the PDF.
+    case renderingFailed(String)
+    /// A font folder could not be registered.
+    case fontFolder(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unreadableInput(let path, let reason): "\(path): cannot read input: \(reason)"
+        case .invalidUTF8(let path, let line): "\(path):\(line):1: input is not valid UTF-8"
+        case .unwritableOutput(let path, let reason): "\(path): cannot write output: \(reason)"
+        case .invalidTheme(let problems): problems.joined(separator: "\n")
+        case .warningsAreErrors(let count): "\(count) warning\(count == 1 ? "" : "s") treated as error\(count == 1 ? "" : "s") (--strict); nothing written"
+        case .renderingFailed(let message): "rendering failed: \(message)"
+        case .fontFolder(let path, let reason): "\(path): cannot register font folder: \(reason)"
+        }
+    }
+}
