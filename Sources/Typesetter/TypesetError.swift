@@ -11,8 +11,8 @@ public enum TypesetError: Error, CustomStringConvertible, Equatable {
     case unwritableOutput(path: String, reason: String)
     /// A theme or token file is invalid; each problem is `file:line:column: message`.
     case invalidTheme(problems: [String])
-    /// `--strict` and there were warnings (they have been printed).
-    case warningsAreErrors(count: Int)
+    /// `--strict` and there were warnings: each is printed on its own line, then the verdict.
+    case warningsAreErrors([Diagnostic])
     /// Cairo or Pango failed while writing the PDF.
     case renderingFailed(String)
     /// A font folder could not be registered.
@@ -24,7 +24,8 @@ public enum TypesetError: Error, CustomStringConvertible, Equatable {
         case .invalidUTF8(let path, let line): "\(path):\(line):1: input is not valid UTF-8"
         case .unwritableOutput(let path, let reason): "\(path): cannot write output: \(reason)"
         case .invalidTheme(let problems): problems.joined(separator: "\n")
-        case .warningsAreErrors(let count): "\(count) warning\(count == 1 ? "" : "s") treated as error\(count == 1 ? "" : "s") (--strict); nothing written"
+        case .warningsAreErrors(let diagnostics):
+            (diagnostics.map(\.description) + ["\(diagnostics.count) warning\(diagnostics.count == 1 ? "" : "s") treated as error\(diagnostics.count == 1 ? "" : "s") (--strict); nothing written"]).joined(separator: "\n")
         case .renderingFailed(let message): "rendering failed: \(message)"
         case .fontFolder(let path, let reason): "\(path): cannot register font folder: \(reason)"
         }

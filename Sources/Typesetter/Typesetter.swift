@@ -57,7 +57,7 @@ public enum Typesetter {
         let styled = Styler.style(document, theme: theme, options: styling)
         var diagnostics = parseDiagnostics + styled.diagnostics
         diagnostics += FontCheck.diagnostics(for: styled.blocks, theme: theme)
-        if options.strict, !diagnostics.isEmpty { throw TypesetError.warningsAreErrors(count: diagnostics.count) }
+        if options.strict, !diagnostics.isEmpty { throw TypesetError.warningsAreErrors(diagnostics) }
 
         let outputFile = try OutputFile(target: output)
         do {
