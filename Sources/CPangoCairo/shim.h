@@ -6,6 +6,7 @@
 #include <cairo/cairo-pdf.h>
 #include <cairo/cairo-ft.h>
 #include <fontconfig/fontconfig.h>
+#include <hb-ot.h>
 #include <ft2build.h>
 #include FT_FREETYPE_H
 #include FT_TRUETYPE_TABLES_H

@@ -1,0 +1,106 @@
+import DocumentModel
+
+/// Parses a Pandoc attribute list, `{#id .class key=value key="quoted value" key='v' flag}`
+/// (Pandoc manual, "Extension: attributes"), from UTF-8 bytes.
+///
+/// All syntax characters are ASCII, so the parser works on bytes and never splits a
+/// multi-byte scalar; names and values are decoded back to `String`. It reports byte offsets
+/// so callers can map each key to a source column. Anything it does not understand makes the
+/// whole list invalid (`nil`): the caller then leaves the text literal, as Pandoc does.
+struct AttributeListParser {
+    /// A parsed list with offsets relative to the bytes given to `parse`.
+    struct Parsed: Equatable {
+        struct Pair: Equatable {
+            var key: String
+            var value: String?
+            /// Byte offset of the key's first byte.
+            var offset: Int
+        }
+        var id: String?
+        var classes: [String] = []
+        var pairs: [Pair] = []
+        /// Offset one past the closing `}`.
+        var end: Int = 0
+
+        /// Builds the model value; `location(offset)` maps a byte offset to a source position.
+        func attributes(location: (Int) -> SourceLocation?) -> Attributes {
+            Attributes(
+                id: id, classes: classes,
+                pairs: pairs.map { Attributes.Pair(key: $0.key, value: $0.value, location: location($0.offset)) },
+                location: location(0))
+        }
+    }
+
+    /// Parses the list that starts with `{` at `start`; nil when there is no `{` there, the list
+    /// is unterminated, or it contains something that is not an attribute.
+    static func parse(_ b: [UInt8], at start: Int = 0) -> Parsed? {
+        guard start < b.count, b[start] == ascii("{") else { return nil }
+        var parsed = Parsed()
+        var i = start + 1
+        while true {
+            while i < b.count, isSpace(b[i]) { i += 1 }
+            guard i < b.count else { return nil }  // unterminated
+            let c = b[i]
+            if c == ascii("}") {
+                parsed.end = i + 1 - start
+                return parsed
+            }
+            if c == ascii("#") || c == ascii(".") {
+                let nameStart = i + 1
+                var j = nameStart
+                while j < b.count, isNameByte(b[j]) { j += 1 }
+                guard j > nameStart else { return nil }
+                let name = String(decoding: b[nameStart..<j], as: UTF8.self)
+                if c == ascii("#") { parsed.id = name } else { parsed.classes.append(name) }
+                i = j
+            } else {
+                let keyStart = i
+                var j = i
+                while j < b.count, isNameByte(b[j]) { j += 1 }
+                guard j > keyStart else { return nil }
+                let key = String(decoding: b[keyStart..<j], as: UTF8.self)
+                var value: String?
+                if j < b.count, b[j] == ascii("=") {
+                    j += 1
+                    guard j < b.count else { return nil }
+                    if b[j] == ascii("\"") || b[j] == ascii("'") {
+                        let quote = b[j]
+                        j += 1
+                        var v: [UInt8] = []
+                        while j < b.count, b[j] != quote {
+                            // A backslash escapes the quote or itself.
+                            if b[j] == ascii("\\"), j + 1 < b.count, b[j + 1] == quote || b[j + 1] == ascii("\\") {
+                                j += 1
+                            }
+                            v.append(b[j])
+                            j += 1
+                        }
+                        guard j < b.count else { return nil }  // unterminated quote
+                        j += 1
+                        value = String(decoding: v, as: UTF8.self)
+                    } else {
+                        let valueStart = j
+                        while j < b.count, isValueByte(b[j]) { j += 1 }
+                        guard j > valueStart else { return nil }
+                        value = String(decoding: b[valueStart..<j], as: UTF8.self)
+                    }
+                }
+                parsed.pairs.append(.init(key: key, value: value, offset: keyStart - start))
+                i = j
+            }
+            // Items are separated by whitespace; `}` may follow directly.
+            guard i < b.count, isSpace(b[i]) || b[i] == ascii("}") else { return nil }
+        }
+    }
+
+    @inline(__always) static func ascii(_ s: Unicode.Scalar) -> UInt8 { UInt8(ascii: s) }
+    @inline(__always) static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
+    /// Ids, classes and keys: anything but whitespace and `{ } = " '`.
+    @inline(__always) static func isNameByte(_ c: UInt8) -> Bool {
+        !isSpace(c) && c != ascii("{") && c != ascii("}") && c != ascii("=") && c != ascii("\"") && c != ascii("'")
+    }
+    /// Unquoted values: anything but whitespace and `{ } " '`.
+    @inline(__always) static func isValueByte(_ c: UInt8) -> Bool {
+        !isSpace(c) && c != ascii("{") && c != ascii("}") && c != ascii("\"") && c != ascii("'")
+    }
+}

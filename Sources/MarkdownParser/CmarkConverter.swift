@@ -1,0 +1,389 @@
+internal import CCmarkGFM
+import DocumentModel
+
+/// The cmark-gfm syntax extensions, registered once (registration is not thread-safe, and
+/// Swift runs a `static let` initialiser exactly once — see pango-cairo-notes.md).
+enum CmarkExtensions {
+    struct Handles: @unchecked Sendable {
+        var all: [OpaquePointer]
+        var tasklist: OpaquePointer?
+    }
+
+    static let handles: Handles = {
+        cmark_gfm_core_extensions_ensure_registered()
+        let names = ["table", "strikethrough", "autolink", "tagfilter", "tasklist"]
+        let all = names.compactMap { cmark_find_syntax_extension($0) }
+        return Handles(all: all, tasklist: cmark_find_syntax_extension("tasklist"))
+    }()
+}
+
+/// A parsed cmark-gfm tree, freed with its owner.
+final class CmarkTree {
+    let root: OpaquePointer
+
+    /// Parses `bytes` with CommonMark + GFM extensions and footnotes. Smart punctuation is off:
+    /// quotes stay as written.
+    init?(_ bytes: [UInt8]) {
+        let handles = CmarkExtensions.handles
+        let options = CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES | CMARK_OPT_VALIDATE_UTF8 | CMARK_OPT_UNSAFE
+        guard let parser = cmark_parser_new(options) else { return nil }
+        defer { cmark_parser_free(parser) }
+        for ext in handles.all { cmark_parser_attach_syntax_extension(parser, ext) }
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                if let base = chars.baseAddress { cmark_parser_feed(parser, base, chars.count) }
+            }
+        }
+        guard let root = cmark_parser_finish(parser) else { return nil }
+        self.root = root
+    }
+
+    deinit { cmark_node_free(root) }
+}
+
+/// Converts a cmark-gfm tree into `Document` values, rebuilding fenced divs from the markers of
+/// `SourceText` and recognising Pandoc attribute syntax on the way.
+struct CmarkConverter {
+    let file: String
+    let source: SourceText
+    let syntax: InlineSyntax
+    var diagnostics: [Diagnostic] = []
+    /// Footnote definitions as found (label from the source, blocks).
+    var footnoteDefinitions: [(label: String?, blocks: [Block])] = []
+    /// Footnote numbers by normalised label, from the references.
+    var footnoteNumbers: [String: Int] = [:]
+    private var warnedDepth = false
+
+    /// Deeper containers are flattened to plain text: keeps recursion (ours and the values'
+    /// destructors) well inside a thread's stack whatever the input.
+    static let maxDepth = 64
+
+    init(file: String, source: SourceText) {
+        self.file = file
+        self.source = source
+        self.syntax = InlineSyntax(file: file, lines: source.lines)
+    }
+
+    private func location(_ node: OpaquePointer) -> SourceLocation? {
+        let line = Int(cmark_node_get_start_line(node))
+        guard line > 0 else { return nil }
+        return SourceLocation(file: file, line: line, column: max(1, Int(cmark_node_get_start_column(node))))
+    }
+
+    private static func literal(_ node: OpaquePointer) -> String {
+        guard let p = cmark_node_get_literal(node) else { return "" }
+        return String(cString: p)
+    }
+
+    private static func children(_ node: OpaquePointer) -> [OpaquePointer] {
+        var result: [OpaquePointer] = []
+        var child = cmark_node_first_child(node)
+        while let c = child { result.append(c); child = cmark_node_next(c) }
+        return result
+    }
+
+    /// The text of a subtree without recursion (used past `maxDepth`).
+    private static func plainText(_ node: OpaquePointer) -> String {
+        var result = ""
+        guard let iter = cmark_iter_new(node) else { return result }
+        defer { cmark_iter_free(iter) }
+        while true {
+            let event = cmark_iter_next(iter)
+            if event == CMARK_EVENT_DONE { break }
+            guard event == CMARK_EVENT_ENTER, let n = cmark_iter_get_node(iter) else { continue }
+            let type = cmark_node_get_type(n)
+            if type == CMARK_NODE_TEXT || type == CMARK_NODE_CODE || type == CMARK_NODE_CODE_BLOCK {
+                result += literal(n)
+            } else if type == CMARK_NODE_SOFTBREAK || type == CMARK_NODE_LINEBREAK {
+                result += " "
+            } else if type == CMARK_NODE_PARAGRAPH || type == CMARK_NODE_HEADING, !result.isEmpty {
+                result += " "
+            }
+        }
+        return result
+    }
+
+    private mutating func warnDepth(_ node: OpaquePointer) {
+        guard !warnedDepth else { return }
+        warnedDepth = true
+        diagnostics.append(Diagnostic(
+            .warning, "content nested more than \(Self.maxDepth) levels deep is flattened to plain text",
+            at: location(node)))
+    }
+
+    // MARK: Blocks
+
+    private enum BlockItem {
+        case block(Block)
+        case open(DivFence)
+        case close(DivFence)
+    }
+
+    /// The blocks of a container (document, quote, item, footnote, div), divs rebuilt.
+    mutating func blocks(of parent: OpaquePointer, depth: Int) -> [Block] {
+        var items: [BlockItem] = []
+        for child in Self.children(parent) { convertBlock(child, depth: depth, into: &items) }
+        return nestDivs(items)
+    }
+
+    /// Rebuilds `div` blocks from the fence markers of one container. An unclosed div is closed
+    /// at the end of its container; a closing fence with nothing open is ignored. Both warn.
+    private mutating func nestDivs(_ items: [BlockItem]) -> [Block] {
+        var stack: [(fence: DivFence, attributes: Attributes, blocks: [Block])] = []
+        var top: [Block] = []
+        func append(_ block: Block) {
+            if stack.isEmpty { top.append(block) } else { stack[stack.count - 1].blocks.append(block) }
+        }
+        for item in items {
+            switch item {
+            case .block(let b): append(b)
+            case .open(let fence):
+                guard case .open(let attributes) = fence.kind else { continue }
+                stack.append((fence, attributes, []))
+            case .close(let fence):
+                if let open = stack.popLast() {
+                    append(Block(.div(open.blocks), attributes: open.attributes, location: open.fence.location))
+                } else {
+                    diagnostics.append(Diagnostic(.warning, "closing div fence ':::' without an open div; ignored",
+                                                  at: fence.location))
+                }
+            }
+        }
+        while let open = stack.popLast() {
+            diagnostics.append(Diagnostic(.warning, "div opened here is not closed; closed at the end of its container",
+                                          at: open.fence.location))
+            append(Block(.div(open.blocks), attributes: open.attributes, location: open.fence.location))
+        }
+        return top
+    }
+
+    private mutating func convertBlock(_ node: OpaquePointer, depth: Int, into items: inout [BlockItem]) {
+        let type = cmark_node_get_type(node)
+        let loc = location(node)
+        let isContainer = type == CMARK_NODE_BLOCK_QUOTE || type == CMARK_NODE_LIST || type == CMARK_NODE_ITEM
+            || type == CMARK_NODE_FOOTNOTE_DEFINITION || type == CMARK_NODE_CUSTOM_BLOCK
+        if depth >= Self.maxDepth, isContainer || type == typeset_node_table() {
+            warnDepth(node)
+            items.append(.block(Block(.paragraph([.text(Self.plainText(node))]), location: loc)))
+            return
+        }
+        switch type {
+        case CMARK_NODE_PARAGRAPH:
+            let (inlines, _) = self.inlines(of: node, depth: depth + 1, heading: false)
+            if inlines.count == 1, case .text(let t) = inlines[0], ["\\newpage", "\\pagebreak"].contains(t.trimmingSpaces) {
+                items.append(.block(Block(.pageBreak, location: loc)))
+            } else if !inlines.isEmpty {
+                items.append(.block(Block(.paragraph(inlines), location: loc)))
+            }
+        case CMARK_NODE_HEADING:
+            let (inlines, attributes) = self.inlines(of: node, depth: depth + 1, heading: true)
+            let level = Int(cmark_node_get_heading_level(node))
+            items.append(.block(Block(.heading(level: level, inlines), attributes: attributes ?? .none, location: loc)))
+        case CMARK_NODE_BLOCK_QUOTE:
+            items.append(.block(Block(.blockQuote(blocks(of: node, depth: depth + 1)), location: loc)))
+        case CMARK_NODE_LIST:
+            let ordered = cmark_node_get_list_type(node) == CMARK_ORDERED_LIST
+            var list = ListBlock(
+                ordered: ordered, start: ordered ? Int(cmark_node_get_list_start(node)) : 1,
+                tight: cmark_node_get_list_tight(node) != 0, items: [])
+            for item in Self.children(node) {
+                var task: Bool?
+                if let ext = CmarkExtensions.handles.tasklist, cmark_node_get_syntax_extension(item) == ext {
+                    task = cmark_gfm_extensions_get_tasklist_item_checked(item)
+                }
+                list.items.append(ListItem(blocks: blocks(of: item, depth: depth + 2), task: task))
+            }
+            items.append(.block(Block(.list(list), location: loc)))
+        case CMARK_NODE_ITEM, CMARK_NODE_CUSTOM_BLOCK:
+            // Items only occur in lists; custom blocks have no meaning here: keep their content.
+            for child in Self.children(node) { convertBlock(child, depth: depth + 1, into: &items) }
+        case CMARK_NODE_CODE_BLOCK:
+            let info = cmark_node_get_fence_info(node).map { String(cString: $0) } ?? ""
+            let text = source.restoringFences(in: Self.literal(node))
+            items.append(.block(Block(.codeBlock(info: info, text: text), location: loc)))
+        case CMARK_NODE_HTML_BLOCK:
+            let text = Self.literal(node)
+            if let n = source.markerNumber(in: text), let fence = source.fences[n] {
+                switch fence.kind {
+                case .open: items.append(.open(fence))
+                case .close: items.append(.close(fence))
+                }
+            } else {
+                items.append(.block(Block(.html(source.restoringFences(in: text)), location: loc)))
+            }
+        case CMARK_NODE_THEMATIC_BREAK:
+            items.append(.block(Block(.thematicBreak, location: loc)))
+        case CMARK_NODE_FOOTNOTE_DEFINITION:
+            let label = footnoteDefinitionLabel(node)
+            footnoteDefinitions.append((label, blocks(of: node, depth: depth + 1)))
+        default:
+            if type == typeset_node_table() {
+                items.append(.block(Block(.table(table(node, depth: depth + 1)), location: loc)))
+            } else {
+                for child in Self.children(node) { convertBlock(child, depth: depth + 1, into: &items) }
+            }
+        }
+    }
+
+    private mutating func table(_ node: OpaquePointer, depth: Int) -> Table {
+        let columns = Int(cmark_gfm_extensions_get_table_columns(node))
+        var alignments: [ColumnAlignment] = []
+        if let raw = cmark_gfm_extensions_get_table_alignments(node) {
+            for i in 0..<columns {
+                switch raw[i] {
+                case UInt8(ascii: "l"): alignments.append(.left)
+                case UInt8(ascii: "c"): alignments.append(.center)
+                case UInt8(ascii: "r"): alignments.append(.right)
+                default: alignments.append(.none)
+                }
+            }
+        } else {
+            alignments = Array(repeating: .none, count: columns)
+        }
+        var header: [[Inline]] = []
+        var rows: [[[Inline]]] = []
+        for row in Self.children(node) {
+            let cells = Self.children(row).map { inlines(of: $0, depth: depth + 1, heading: false).0 }
+            if cmark_gfm_extensions_get_table_row_is_header(row) != 0, header.isEmpty {
+                header = cells
+            } else {
+                rows.append(cells)
+            }
+        }
+        return Table(alignments: alignments, header: header, rows: rows)
+    }
+
+    // MARK: Inlines
+
+    mutating func inlines(of parent: OpaquePointer, depth: Int, heading: Bool) -> ([Inline], Attributes?) {
+        var pieces: [InlinePiece] = []
+        for child in Self.children(parent) { convertInline(child, depth: depth, into: &pieces) }
+        return syntax.finish(pieces, heading: heading)
+    }
+
+    private mutating func convertInline(_ node: OpaquePointer, depth: Int, into pieces: inout [InlinePiece]) {
+        let type = cmark_node_get_type(node)
+        let isContainer = type == CMARK_NODE_EMPH || type == CMARK_NODE_STRONG || type == CMARK_NODE_LINK
+            || type == CMARK_NODE_IMAGE || type == typeset_node_strikethrough() || type == CMARK_NODE_CUSTOM_INLINE
+        if depth >= Self.maxDepth, isContainer {
+            warnDepth(node)
+            pieces.append(.node(.text(Self.plainText(node))))
+            return
+        }
+        switch type {
+        case CMARK_NODE_TEXT:
+            let text = Self.literal(node)
+            guard !text.isEmpty else { return }  // autolink leaves empty text nodes
+            pieces.append(.text(TextPiece(
+                text: text, line: Int(cmark_node_get_start_line(node)), column: Int(cmark_node_get_start_column(node)))))
+        case CMARK_NODE_SOFTBREAK: pieces.append(.node(.softBreak))
+        case CMARK_NODE_LINEBREAK: pieces.append(.node(.lineBreak))
+        case CMARK_NODE_CODE: pieces.append(.node(.code(Self.literal(node))))
+        case CMARK_NODE_HTML_INLINE:
+            let html = Self.literal(node)
+            if let n = source.markerNumber(in: html), let fence = source.fences[n] {
+                pieces.append(.node(.text(fence.original)))  // a fence inside a paragraph: literal
+            } else {
+                pieces.append(.node(.rawHTML(html, location: location(node))))
+            }
+        case CMARK_NODE_EMPH:
+            pieces.append(.node(.emphasis(inlines(of: node, depth: depth + 1, heading: false).0)))
+        case CMARK_NODE_STRONG:
+            pieces.append(.node(.strong(inlines(of: node, depth: depth + 1, heading: false).0)))
+        case CMARK_NODE_LINK:
+            let children = inlines(of: node, depth: depth + 1, heading: false).0
+            pieces.append(.node(.link(destination: Self.url(node), title: Self.title(node), children: children)))
+        case CMARK_NODE_IMAGE:
+            let alt = inlines(of: node, depth: depth + 1, heading: false).0
+            pieces.append(.node(.image(source: Self.url(node), title: Self.title(node), alt: alt, location: location(node))))
+        case CMARK_NODE_FOOTNOTE_REFERENCE:
+            let number = Int(Self.literal(node)) ?? (footnoteNumbers.values.max() ?? 0) + 1
+            let label = footnoteReferenceLabel(node) ?? String(number)
+            if footnoteNumbers[Self.normalizedLabel(label)] == nil { footnoteNumbers[Self.normalizedLabel(label)] = number }
+            pieces.append(.node(.footnoteReference(label: label, number: number)))
+        default:
+            if type == typeset_node_strikethrough() {
+                pieces.append(.node(.strikethrough(inlines(of: node, depth: depth + 1, heading: false).0)))
+            } else {
+                for child in Self.children(node) { convertInline(child, depth: depth + 1, into: &pieces) }
+            }
+        }
+    }
+
+    private static func url(_ node: OpaquePointer) -> String {
+        cmark_node_get_url(node).map { String(cString: $0) } ?? ""
+    }
+
+    private static func title(_ node: OpaquePointer) -> String {
+        cmark_node_get_title(node).map { String(cString: $0) } ?? ""
+    }
+
+    // MARK: Footnotes
+
+    /// cmark-gfm replaces a reference's literal with its number; the label is read back from
+    /// the source at the node's position (`[^label]`).
+    private func footnoteReferenceLabel(_ node: OpaquePointer) -> String? {
+        let line = Int(cmark_node_get_start_line(node)), column = Int(cmark_node_get_start_column(node))
+        guard line >= 1, line <= source.lines.count, column >= 1 else { return nil }
+        let bytes = source.lines[line - 1]
+        var i = column - 1
+        guard i + 2 < bytes.count, bytes[i] == UInt8(ascii: "["), bytes[i + 1] == UInt8(ascii: "^") else { return nil }
+        i += 2
+        let start = i
+        while i < bytes.count, bytes[i] != UInt8(ascii: "]") { i += 1 }
+        guard i < bytes.count, i > start else { return nil }
+        return String(decoding: bytes[start..<i], as: UTF8.self)
+    }
+
+    /// A definition node starts at its content; its `[^label]:` is the last one written before
+    /// that position (on the same line, or a line or two above for an empty first line).
+    private func footnoteDefinitionLabel(_ node: OpaquePointer) -> String? {
+        let startLine = Int(cmark_node_get_start_line(node)), startColumn = Int(cmark_node_get_start_column(node))
+        guard startLine >= 1, startLine <= source.lines.count else { return nil }
+        for line in stride(from: startLine, through: max(1, startLine - 3), by: -1) {
+            let bytes = source.lines[line - 1]
+            let limit = line == startLine ? min(bytes.count, max(0, startColumn - 1)) : bytes.count
+            var found: String?
+            var i = 0
+            while i + 1 < limit {
+                if bytes[i] == UInt8(ascii: "["), bytes[i + 1] == UInt8(ascii: "^") {
+                    var j = i + 2
+                    while j < bytes.count, bytes[j] != UInt8(ascii: "]") { j += 1 }
+                    if j + 1 < bytes.count, j > i + 2, bytes[j + 1] == UInt8(ascii: ":") {
+                        found = String(decoding: bytes[(i + 2)..<j], as: UTF8.self)
+                    }
+                    i = j
+                } else {
+                    i += 1
+                }
+            }
+            if let found { return found }
+        }
+        return nil
+    }
+
+    /// Labels match case-insensitively with whitespace collapsed (CommonMark link labels).
+    static func normalizedLabel(_ label: String) -> String {
+        label.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// Definitions by reference number. A definition whose label cannot be read back takes the
+    /// lowest free number (cmark-gfm orders the definitions it moves by number).
+    func footnotes() -> [Int: [Block]] {
+        var result: [Int: [Block]] = [:]
+        var unresolved: [[Block]] = []
+        for definition in footnoteDefinitions {
+            if let label = definition.label, let number = footnoteNumbers[Self.normalizedLabel(label)], result[number] == nil {
+                result[number] = definition.blocks
+            } else {
+                unresolved.append(definition.blocks)
+            }
+        }
+        var next = 1
+        for blocks in unresolved {
+            while result[next] != nil { next += 1 }
+            result[next] = blocks
+        }
+        return result
+    }
+}

@@ -1,0 +1,204 @@
+internal import CYAML
+import DocumentModel
+
+/// YAML front matter → `Metadata`, with libyaml's document loader.
+///
+/// Rules (Pandoc/Quarto keys): `title`, `subtitle`, `date`, `lang` are scalars; `author` is a
+/// string or a list (items may be maps with `name`) joined with ", "; `keywords` is a list or
+/// a comma-separated string. Every other key goes to `Metadata.fields`: scalars as written,
+/// lists joined with ", ", nested maps flattened with dots (`margins: {top: 20mm}` →
+/// `margins.top`). Known keys are matched case- and separator-insensitively
+/// (`sizeCategory`, `size_category` → `size-category`) and stored under their kebab-case
+/// name; an unknown key is stored as written and reported.
+enum FrontMatter {
+    /// Keys the later stages read; anything else is reported as unknown.
+    static let knownKeys: Set<String> = [
+        "title", "subtitle", "author", "date", "lang", "keywords", "theme", "paper", "margins",
+        "header", "footer", "toc", "size-category", "bold-text", "justify", "line-break",
+    ]
+
+    /// Limits recursion into nested YAML (aliases can make a graph deep).
+    static let maxDepth = 16
+
+    /// Parses `text` whose first line is source line `firstLine`.
+    static func parse(_ text: [UInt8], firstLine: Int, file: String, diagnostics: inout [Diagnostic]) -> Metadata {
+        var metadata = Metadata()
+        guard text.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else { return metadata }
+
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) != 0 else {
+            diagnostics.append(Diagnostic(.warning, "could not read front matter (libyaml out of memory)",
+                                          at: SourceLocation(file: file, line: firstLine - 1, column: 1)))
+            return metadata
+        }
+        defer { yaml_parser_delete(&parser) }
+
+        text.withUnsafeBufferPointer { buffer in
+            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+            var document = yaml_document_t()
+            guard yaml_parser_load(&parser, &document) != 0 else {
+                let problem = parser.problem.map { String(cString: $0) } ?? "syntax error"
+                let mark = parser.problem_mark
+                diagnostics.append(Diagnostic(
+                    .warning, "invalid YAML front matter (\(problem)); front matter ignored",
+                    at: SourceLocation(file: file, line: firstLine + Int(mark.line), column: Int(mark.column) + 1)))
+                return
+            }
+            defer { yaml_document_delete(&document) }
+            guard let root = yaml_document_get_root_node(&document) else { return }
+            guard root.pointee.type == YAML_MAPPING_NODE else {
+                diagnostics.append(Diagnostic(
+                    .warning, "front matter is not a mapping of keys to values; ignored",
+                    at: location(root.pointee.start_mark, firstLine: firstLine, file: file)))
+                return
+            }
+            var reader = Reader(document: document)
+            for (keyNode, valueNode) in reader.pairs(root) {
+                guard keyNode.pointee.type == YAML_SCALAR_NODE else {
+                    diagnostics.append(Diagnostic(.warning, "front matter key is not a string; ignored",
+                                                  at: location(keyNode.pointee.start_mark, firstLine: firstLine, file: file)))
+                    continue
+                }
+                let key = Reader.scalar(keyNode)
+                let canonical = canonicalKey(key)
+                switch canonical {
+                case "title": metadata.title = reader.joined(valueNode)
+                case "subtitle": metadata.subtitle = reader.joined(valueNode)
+                case "date": metadata.date = reader.joined(valueNode)
+                case "lang": metadata.lang = reader.joined(valueNode)
+                case "author": metadata.author = reader.authors(valueNode)
+                case "keywords": metadata.keywords = reader.keywords(valueNode)
+                default:
+                    let known = knownKeys.contains(canonical)
+                    if !known {
+                        diagnostics.append(Diagnostic(.warning, "unknown front matter key '\(key)'",
+                                                      at: location(keyNode.pointee.start_mark, firstLine: firstLine, file: file)))
+                    }
+                    reader.flatten(valueNode, key: known ? canonical : key, into: &metadata.fields, depth: 0)
+                }
+            }
+        }
+        return metadata
+    }
+
+    /// `sizeCategory`, `size_category`, `Size-Category` → `size-category`.
+    static func canonicalKey(_ key: String) -> String {
+        var result = ""
+        var previousWasLower = false
+        for c in key {
+            if c == "_" || c == " " { result.append("-"); previousWasLower = false; continue }
+            if c.isUppercase {
+                if previousWasLower { result.append("-") }
+                result += c.lowercased()
+                previousWasLower = false
+            } else {
+                result.append(c)
+                previousWasLower = c.isLowercase || c.isNumber
+            }
+        }
+        return result
+    }
+
+    static func location(_ mark: yaml_mark_t, firstLine: Int, file: String) -> SourceLocation {
+        SourceLocation(file: file, line: firstLine + Int(mark.line), column: Int(mark.column) + 1)
+    }
+
+    /// Reads nodes of a loaded libyaml document (valid only while the document lives).
+    struct Reader {
+        var document: yaml_document_t
+
+        typealias Node = UnsafeMutablePointer<yaml_node_t>
+
+        mutating func node(_ index: Int32) -> Node? { yaml_document_get_node(&document, index) }
+
+        mutating func pairs(_ mapping: Node) -> [(Node, Node)] {
+            var result: [(Node, Node)] = []
+            guard var p = mapping.pointee.data.mapping.pairs.start else { return result }
+            let top = mapping.pointee.data.mapping.pairs.top
+            while p != top {
+                if let k = node(p.pointee.key), let v = node(p.pointee.value) { result.append((k, v)) }
+                p += 1
+            }
+            return result
+        }
+
+        mutating func items(_ sequence: Node) -> [Node] {
+            var result: [Node] = []
+            guard var p = sequence.pointee.data.sequence.items.start else { return result }
+            let top = sequence.pointee.data.sequence.items.top
+            while p != top {
+                if let n = node(p.pointee) { result.append(n) }
+                p += 1
+            }
+            return result
+        }
+
+        static func scalar(_ node: Node) -> String {
+            guard let value = node.pointee.data.scalar.value else { return "" }
+            return String(decoding: UnsafeBufferPointer(start: value, count: node.pointee.data.scalar.length), as: UTF8.self)
+        }
+
+        /// All scalars under `node`, in order.
+        mutating func scalars(_ node: Node, depth: Int = 0) -> [String] {
+            guard depth < FrontMatter.maxDepth else { return [] }
+            switch node.pointee.type {
+            case YAML_SCALAR_NODE:
+                let s = Self.scalar(node)
+                return s.isEmpty ? [] : [s]
+            case YAML_SEQUENCE_NODE:
+                return items(node).flatMap { scalars($0, depth: depth + 1) }
+            case YAML_MAPPING_NODE:
+                return pairs(node).flatMap { scalars($0.1, depth: depth + 1) }
+            default:
+                return []
+            }
+        }
+
+        /// A scalar, or the scalars of a list joined with ", "; nil when empty.
+        mutating func joined(_ node: Node) -> String? {
+            let parts = scalars(node)
+            return parts.isEmpty ? nil : parts.joined(separator: ", ")
+        }
+
+        mutating func authors(_ node: Node) -> String? {
+            guard node.pointee.type == YAML_SEQUENCE_NODE else { return joined(node) }
+            var names: [String] = []
+            for item in items(node) {
+                if item.pointee.type == YAML_MAPPING_NODE,
+                   let name = pairs(item).first(where: { Self.scalar($0.0) == "name" }) {
+                    names += scalars(name.1)
+                } else {
+                    names += scalars(item)
+                }
+            }
+            return names.isEmpty ? nil : names.joined(separator: ", ")
+        }
+
+        mutating func keywords(_ node: Node) -> [String] {
+            let raw = node.pointee.type == YAML_SCALAR_NODE
+                ? Self.scalar(node).split(separator: ",").map(String.init)
+                : scalars(node)
+            return raw.map { $0.trimmingSpaces }.filter { !$0.isEmpty }
+        }
+
+        mutating func flatten(_ node: Node, key: String, into fields: inout [String: String], depth: Int) {
+            guard depth < FrontMatter.maxDepth else { return }
+            if node.pointee.type == YAML_MAPPING_NODE {
+                for (k, v) in pairs(node) {
+                    flatten(v, key: key + "." + Self.scalar(k), into: &fields, depth: depth + 1)
+                }
+            } else {
+                fields[key] = scalars(node).joined(separator: ", ")
+            }
+        }
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var s = Substring(self)
+        while let c = s.first, c.isWhitespace { s.removeFirst() }
+        while let c = s.last, c.isWhitespace { s.removeLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,20 @@
+/// Failures of the Pango/Cairo backend.
+public enum BackendError: Error, CustomStringConvertible, Equatable {
+    /// Cairo could not create the PDF at `path` (`message` is Cairo's status text).
+    case cannotCreate(path: String, message: String)
+    /// Cairo reported an error while drawing or finishing the PDF at `path`.
+    case cairo(path: String, message: String)
+    /// ``CairoPDFRenderer/render(_:)`` was called after ``CairoPDFRenderer/finish()``.
+    case finished(path: String)
+    /// fontconfig could not read the font folder at `path`.
+    case fontFolder(path: String)
+
+    public var description: String {
+        switch self {
+        case .cannotCreate(let path, let message): return "\(path): cannot create PDF: \(message)"
+        case .cairo(let path, let message): return "\(path): PDF writing failed: \(message)"
+        case .finished(let path): return "\(path): page rendered after the PDF was finished"
+        case .fontFolder(let path): return "\(path): cannot read font folder"
+        }
+    }
+}

@@ -1,0 +1,238 @@
+internal import CPangoCairo
+import Foundation
+import Layout
+import Styling
+import Typography
+
+/// Writes pages to a PDF file with Cairo as they arrive (``PageRenderer``): text lines shaped by
+/// ``PangoShaper``, rectangles, rules, images, links, named destinations and outline entries.
+///
+/// The whole document is wrapped in a `Document` structure tag (Cairo 1.16 corrupts link
+/// annotations without one). Call ``finish()`` once after the last page; it reports any error
+/// Cairo deferred (malformed tag attributes, write failures).
+public final class CairoPDFRenderer: PageRenderer {
+    private let path: String
+    private let surface: OpaquePointer
+    private let cr: OpaquePointer
+    private var pageCount = 0
+    private var finished = false
+    /// Open outline entries by level: (level, Cairo outline id).
+    private var outlineStack: [(level: Int, id: Int32)] = []
+
+    /// Creates the PDF at `path` and writes `info` as its metadata. `creationDate` becomes both
+    /// the creation and modification date (pass one derived from `SOURCE_DATE_EPOCH` for
+    /// byte-identical output); nil leaves Cairo's default (now).
+    /// - Throws: ``BackendError/cannotCreate(path:message:)`` when the file cannot be written.
+    public init(path: String, info: DocumentInfo, creationDate: Date?) throws {
+        self.path = path
+        let surface = cairo_pdf_surface_create(path, PaperSize.a4.width, PaperSize.a4.height)!
+        let status = cairo_surface_status(surface)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(surface)
+            throw BackendError.cannotCreate(path: path, message: String(cString: cairo_status_to_string(status)))
+        }
+        self.surface = surface
+        cr = cairo_create(surface)
+        func meta(_ key: cairo_pdf_metadata_t, _ value: String?) {
+            if let value, !value.isEmpty { cairo_pdf_surface_set_metadata(surface, key, value) }
+        }
+        meta(CAIRO_PDF_METADATA_TITLE, info.title)
+        meta(CAIRO_PDF_METADATA_AUTHOR, info.author)
+        meta(CAIRO_PDF_METADATA_SUBJECT, info.subject)
+        meta(CAIRO_PDF_METADATA_KEYWORDS, info.keywords.isEmpty ? nil : info.keywords.joined(separator: ", "))
+        meta(CAIRO_PDF_METADATA_CREATOR, info.creator)
+        if let creationDate {
+            let stamp = Self.iso8601(creationDate)
+            meta(CAIRO_PDF_METADATA_CREATE_DATE, stamp)
+            meta(CAIRO_PDF_METADATA_MOD_DATE, stamp)
+        }
+        cairo_tag_begin(cr, "Document", nil)
+    }
+
+    deinit {
+        if !finished {
+            cairo_tag_end(cr, "Document")
+            cairo_surface_finish(surface)
+        }
+        cairo_destroy(cr)
+        cairo_surface_destroy(surface)
+    }
+
+    /// `YYYY-MM-DDThh:mm:ssZ` in UTC, the form Cairo 1.16 accepts for PDF dates.
+    static func iso8601(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        func two(_ v: Int?) -> String { let s = String(v ?? 0); return s.count < 2 ? "0" + s : s }
+        var year = String(c.year ?? 1970)
+        while year.count < 4 { year = "0" + year }
+        return "\(year)-\(two(c.month))-\(two(c.day))T\(two(c.hour)):\(two(c.minute)):\(two(c.second))Z"
+    }
+
+    /// Draws `page` (sized to `page.size`) and emits it. Unreadable images draw nothing.
+    /// - Throws: ``BackendError/cairo(path:message:)`` when Cairo enters an error state.
+    public func render(_ page: Page) throws {
+        guard !finished else { throw BackendError.finished(path: path) }
+        pageCount += 1
+        cairo_pdf_surface_set_size(surface, page.size.width, page.size.height)
+        for element in page.elements {
+            switch element {
+            case .text(let line, let x, let baseline):
+                drawText(line, x: x, baseline: baseline)
+            case .fill(let rect, let color):
+                setColor(color)
+                cairo_rectangle(cr, rect.x, rect.y, rect.width, rect.height)
+                cairo_fill(cr)
+            case .line(let from, let to, let width, let color):
+                setColor(color)
+                cairo_set_line_width(cr, width)
+                cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
+                cairo_move_to(cr, from.x, from.y)
+                cairo_line_to(cr, to.x, to.y)
+                cairo_stroke(cr)
+            case .link(let rect, let target):
+                let rectText = "rect=[\(PDFNames.number(rect.x)) \(PDFNames.number(rect.y)) "
+                    + "\(PDFNames.number(rect.width)) \(PDFNames.number(rect.height))]"
+                let attributes: String
+                switch target {
+                case .external(let uri): attributes = "uri=\(PDFNames.quoted(PDFNames.encodeURI(uri))) \(rectText)"
+                case .internal(let id): attributes = "dest=\(PDFNames.quoted(PDFNames.destination(for: id))) \(rectText)"
+                }
+                cairo_tag_begin(cr, CAIRO_TAG_LINK, attributes)
+                cairo_tag_end(cr, CAIRO_TAG_LINK)
+            case .destination(let name, let point):
+                let attributes = "name=\(PDFNames.quoted(PDFNames.destination(for: name))) "
+                    + "x=\(PDFNames.number(point.x)) y=\(PDFNames.number(point.y))"
+                cairo_tag_begin(cr, CAIRO_TAG_DEST, attributes)
+                cairo_tag_end(cr, CAIRO_TAG_DEST)
+            case .outline(let entry, let point):
+                addOutline(entry, at: point)
+            case .image(let path, let rect):
+                drawImage(path: path, rect: rect)
+            }
+        }
+        cairo_show_page(cr)
+        let status = cairo_status(cr)
+        if status != CAIRO_STATUS_SUCCESS {
+            throw BackendError.cairo(path: path, message: String(cString: cairo_status_to_string(status)))
+        }
+    }
+
+    /// Closes the `Document` tag and the file.
+    /// - Throws: ``BackendError/cairo(path:message:)`` for any error Cairo reports on finishing.
+    public func finish() throws {
+        guard !finished else { return }
+        finished = true
+        cairo_tag_end(cr, "Document")
+        cairo_surface_finish(surface)
+        var status = cairo_surface_status(surface)
+        if status == CAIRO_STATUS_SUCCESS { status = cairo_status(cr) }
+        if status != CAIRO_STATUS_SUCCESS {
+            throw BackendError.cairo(path: path, message: String(cString: cairo_status_to_string(status)))
+        }
+    }
+
+    // MARK: Drawing
+
+    private func setColor(_ c: RGBAColor) {
+        if c.alpha >= 1 { cairo_set_source_rgb(cr, c.red, c.green, c.blue) }
+        else { cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha) }
+    }
+
+    /// Draws the line with its left edge at `x` and its baseline at `baseline`. Stroked runs get
+    /// their glyph outlines stroked first; the normal fill goes on top, so the text stays
+    /// selectable and half the stroke shows outside the glyphs.
+    private func drawText(_ line: ShapedLine, x: Double, baseline: Double) {
+        guard let handle = line.handle as? PangoLineHandle else { return }
+        if !handle.strokes.isEmpty {
+            cairo_save(cr)
+            for run in handle.strokes {
+                cairo_new_path(cr)
+                cairo_move_to(cr, x + run.x, baseline - run.rise)
+                pango_cairo_glyph_string_path(cr, run.glyphItem.pointee.item.pointee.analysis.font,
+                                              run.glyphItem.pointee.glyphs)
+                setColor(run.stroke.color)
+                cairo_set_line_width(cr, run.stroke.width)
+                cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+                cairo_stroke(cr)
+            }
+            cairo_restore(cr)
+        }
+        cairo_move_to(cr, x, baseline)
+        pango_cairo_show_layout_line(cr, handle.line)
+        cairo_new_path(cr)
+    }
+
+    private func addOutline(_ entry: OutlineEntry, at point: Point) {
+        while let last = outlineStack.last, last.level >= entry.level { outlineStack.removeLast() }
+        let parent = outlineStack.last?.id ?? Int32(CAIRO_PDF_OUTLINE_ROOT)
+        let link = "page=\(pageCount) pos=[\(PDFNames.number(point.x)) \(PDFNames.number(point.y))]"
+        let flags = entry.level <= 1 ? CAIRO_PDF_OUTLINE_FLAG_OPEN : cairo_pdf_outline_flags_t(rawValue: 0)
+        let id = cairo_pdf_surface_add_outline(surface, parent, entry.title, link, flags)
+        outlineStack.append((entry.level, id))
+    }
+
+    private func drawImage(path: String, rect: Rect) {
+        guard rect.width > 0, rect.height > 0, let image = ImageSurface.load(path) else { return }
+        defer { cairo_surface_destroy(image.surface) }
+        cairo_save(cr)
+        cairo_translate(cr, rect.x, rect.y)
+        cairo_scale(cr, rect.width / Double(image.width), rect.height / Double(image.height))
+        cairo_set_source_surface(cr, image.surface, 0, 0)
+        cairo_rectangle(cr, 0, 0, Double(image.width), Double(image.height))
+        cairo_fill(cr)
+        cairo_restore(cr)
+    }
+}
+
+/// Loading PNG and JPEG files as Cairo image surfaces (JPEG bytes are attached as MIME data so
+/// the PDF embeds the original file, not a re-encoded bitmap).
+enum ImageSurface {
+    struct Loaded { var surface: OpaquePointer; var width: Int; var height: Int }
+
+    static func load(_ path: String) -> Loaded? {
+        guard let data = FileManager.default.contents(atPath: path), data.count > 8 else { return nil }
+        let bytes = [UInt8](data)
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
+            guard let surface = cairo_image_surface_create_from_png(path) else { return nil }
+            guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { cairo_surface_destroy(surface); return nil }
+            let w = Int(cairo_image_surface_get_width(surface)), h = Int(cairo_image_surface_get_height(surface))
+            guard w > 0, h > 0 else { cairo_surface_destroy(surface); return nil }
+            return Loaded(surface: surface, width: w, height: h)
+        }
+        if bytes.starts(with: [0xFF, 0xD8]), let (w, h) = jpegSize(bytes), w > 0, h > 0 {
+            guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(w), Int32(h)),
+                  cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { return nil }
+            let copy = malloc(bytes.count)!
+            bytes.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+            let status = cairo_surface_set_mime_data(
+                surface, CAIRO_MIME_TYPE_JPEG, copy.assumingMemoryBound(to: UInt8.self), UInt(bytes.count),
+                { free($0) }, copy)
+            guard status == CAIRO_STATUS_SUCCESS else { free(copy); cairo_surface_destroy(surface); return nil }
+            return Loaded(surface: surface, width: w, height: h)
+        }
+        return nil
+    }
+
+    /// Width and height from a JPEG's first SOF marker (baseline, progressive, lossless…).
+    static func jpegSize(_ b: [UInt8]) -> (Int, Int)? {
+        var i = 2
+        while i + 3 < b.count {
+            guard b[i] == 0xFF else { return nil }
+            let marker = b[i + 1]
+            if marker == 0xFF { i += 1; continue }  // fill byte
+            if marker == 0x01 || (0xD0...0xD7).contains(marker) { i += 2; continue }
+            if marker == 0xD9 || marker == 0xDA { return nil }  // end of image / scan before SOF
+            let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
+            if (0xC0...0xCF).contains(marker), marker != 0xC4, marker != 0xC8, marker != 0xCC {
+                guard i + 8 < b.count else { return nil }
+                let h = Int(b[i + 5]) << 8 | Int(b[i + 6])
+                let w = Int(b[i + 7]) << 8 | Int(b[i + 8])
+                return (w, h)
+            }
+            guard length >= 2 else { return nil }
+            i += 2 + length
+        }
+        return nil
+    }
+}

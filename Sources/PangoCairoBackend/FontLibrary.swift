@@ -1,0 +1,197 @@
+internal import CPangoCairo
+import Foundation
+import Styling
+import Typography
+
+/// One face of an installed family, as Pango lists it.
+public struct FontFaceInfo: Hashable, Sendable {
+    /// The face (style) name, e.g. `"Semi Bold Italic"`.
+    public var name: String
+    /// Weight on the OpenType/CSS scale (Pango weight: 100–1000).
+    public var weight: FontWeight
+    public var italic: Bool
+    /// A face Pango fakes (slanted or emboldened) because the family lacks it.
+    public var synthesized: Bool
+}
+
+/// An installed font family and its faces.
+public struct FontFamilyInfo: Hashable, Sendable {
+    public var name: String
+    public var isMonospace: Bool
+    public var faces: [FontFaceInfo]
+}
+
+/// The face a font request actually gets, and the differences worth a warning.
+public struct ResolvedFace: Hashable, Sendable {
+    /// The first family of the request.
+    public var requestedFamily: String
+    public var requestedWeight: FontWeight
+    public var requestedItalic: Bool
+    /// Family, weight and style of the face fontconfig picked.
+    public var family: String
+    public var weight: FontWeight
+    public var italic: Bool
+    /// The family was found (or was a generic alias such as `sans-serif`).
+    public var familyFound: Bool
+    /// Italic was requested but the face is upright: Pango slants it.
+    public var italicSynthesized: Bool
+    /// Human-readable warnings ("family 'Pretendard' not found; using 'DejaVu Sans'", …).
+    public var warnings: [String] {
+        var result: [String] = []
+        if !familyFound { result.append("family '\(requestedFamily)' not found; using '\(family)'") }
+        if familyFound && weight != requestedWeight {
+            result.append("no weight \(requestedWeight.rawValue) in '\(family)', using \(weight.rawValue)")
+        }
+        if italicSynthesized { result.append("no italic in '\(family)': italic synthesized") }
+        return result
+    }
+}
+
+/// Which family renders one character of a sample.
+public struct GlyphCoverage: Hashable, Sendable {
+    public var character: Character
+    /// The family Pango uses for it through the fallback list; nil when no face has the glyph.
+    public var family: String?
+}
+
+/// Fonts as fontconfig and Pango see them: registering folders, listing families, checking
+/// what a request resolves to and which family covers which character.
+public enum FontLibrary {
+    /// A shared Pango setup for the queries below, guarded by `queryLock`.
+    nonisolated(unsafe) private static var shared: PangoSetup?
+    private static let queryLock = NSLock()
+
+    private static func withSetup<T>(_ body: (PangoSetup) -> T) -> T {
+        FontState.lock.reading {
+            queryLock.lock(); defer { queryLock.unlock() }
+            let setup: PangoSetup
+            if let existing = shared { setup = existing; _ = setup.refreshIfNeeded() }
+            else { setup = PangoSetup(); shared = setup }
+            return body(setup)
+        }
+    }
+
+    /// Makes the fonts in `path` (searched recursively) available to every shaper, including
+    /// ones created before: `FcConfigAppFontAddDir` on the current fontconfig configuration,
+    /// then each Pango font map re-reads it (`pango_fc_font_map_config_changed`) before its
+    /// next use.
+    /// - Throws: ``BackendError/fontFolder(path:)`` when the folder cannot be read.
+    public static func registerFontFolder(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw BackendError.fontFolder(path: path)
+        }
+        let ok = FontState.lock.writing { () -> Bool in
+            let added = FcConfigAppFontAddDir(nil, path) != 0
+            if added { FontState.bump() }
+            return added
+        }
+        if !ok { throw BackendError.fontFolder(path: path) }
+    }
+
+    /// Every family Pango can use (installed and registered), sorted by name, with its faces.
+    public static func families() -> [FontFamilyInfo] {
+        withSetup { setup in
+            var list: UnsafeMutablePointer<UnsafeMutablePointer<PangoFontFamily>?>?
+            var count: Int32 = 0
+            pango_font_map_list_families(setup.fontMapPointer, &list, &count)
+            guard let list else { return [] }
+            defer { g_free(list) }
+            var result: [FontFamilyInfo] = []
+            for i in 0..<Int(count) {
+                guard let family = list[i] else { continue }
+                let name = String(cString: pango_font_family_get_name(family))
+                var faces: UnsafeMutablePointer<UnsafeMutablePointer<PangoFontFace>?>?
+                var faceCount: Int32 = 0
+                pango_font_family_list_faces(family, &faces, &faceCount)
+                var infos: [FontFaceInfo] = []
+                if let faces {
+                    for j in 0..<Int(faceCount) {
+                        guard let face = faces[j] else { continue }
+                        let desc = pango_font_face_describe(face)!
+                        let style = pango_font_description_get_style(desc)
+                        infos.append(FontFaceInfo(
+                            name: pango_font_face_get_face_name(face).map { String(cString: $0) } ?? "",
+                            weight: FontWeight(Int(pango_font_description_get_weight(desc).rawValue)),
+                            italic: style == PANGO_STYLE_ITALIC || style == PANGO_STYLE_OBLIQUE,
+                            synthesized: pango_font_face_is_synthesized(face) != 0))
+                        pango_font_description_free(desc)
+                    }
+                    g_free(faces)
+                }
+                infos.sort { ($0.weight, $0.italic ? 1 : 0, $0.name) < ($1.weight, $1.italic ? 1 : 0, $1.name) }
+                result.append(FontFamilyInfo(name: name, isMonospace: pango_font_family_is_monospace(family) != 0,
+                                             faces: infos))
+            }
+            return result.sorted { $0.name.lowercased() < $1.name.lowercased() }
+        }
+    }
+
+    private static let genericFamilies: Set<String> = [
+        "sans", "sans-serif", "serif", "monospace", "mono", "system-ui", "cursive", "fantasy", "emoji", "math",
+    ]
+
+    /// What the first family of `font` resolves to (loaded alone, without the fallback list).
+    public static func resolve(_ font: FontSpec) -> ResolvedFace {
+        let requested = font.families.first ?? "sans-serif"
+        return withSetup { setup in
+            let desc = FontDescription(families: [requested], weight: font.weight, italic: font.italic, size: font.size)
+            var face = (family: requested, weight: font.weight.rawValue, italic: font.italic)
+            if let loaded = setup.loadFont(desc) {
+                let d = FaceDescription(font: loaded.typed(PangoFont.self))
+                face = (d.family, d.weight, d.italic)
+            }
+            let found = face.family.caseInsensitiveCompare(requested) == .orderedSame
+                || genericFamilies.contains(requested.lowercased())
+            return ResolvedFace(
+                requestedFamily: requested, requestedWeight: font.weight, requestedItalic: font.italic,
+                family: face.family, weight: FontWeight(face.weight), italic: face.italic, familyFound: found,
+                italicSynthesized: font.italic && !face.italic)
+        }
+    }
+
+    /// For each character of `text`, the family that renders it through `font`'s fallback list
+    /// (Pango itemization; nil when the chosen face lacks the glyph and would show a box).
+    public static func coverage(of font: FontSpec, text: String) -> [GlyphCoverage] {
+        guard !text.isEmpty else { return [] }
+        return withSetup { setup in
+            let desc = FontDescription(families: font.families, weight: font.weight, italic: font.italic, size: font.size)
+            let attrs = AttrList()
+            let length = text.utf8.count
+            attrs.insert(pango_attr_font_desc_new(desc.pointer), 0, length)
+            let items = pango_itemize(setup.context.opaque, text, 0, Int32(length), attrs.pointer, nil)
+            defer {
+                var node = items
+                while let n = node { pango_item_free(n.pointee.data.assumingMemoryBound(to: PangoItem.self)); node = n.pointee.next }
+                g_list_free(items)
+            }
+            // (start byte, end byte, font) per item.
+            var spans: [(Int, Int, UnsafeMutablePointer<PangoFont>?, String)] = []
+            var node = items
+            while let n = node {
+                let item = n.pointee.data.assumingMemoryBound(to: PangoItem.self)
+                let f = item.pointee.analysis.font
+                let family = f.map { FaceDescription(font: $0).family } ?? ""
+                spans.append((Int(item.pointee.offset), Int(item.pointee.offset + item.pointee.length), f, family))
+                node = n.pointee.next
+            }
+            var result: [GlyphCoverage] = []
+            var offset = 0
+            var spanIndex = 0
+            for character in text {
+                let width = character.utf8.count
+                while spanIndex < spans.count - 1 && spans[spanIndex].1 <= offset { spanIndex += 1 }
+                let span = spans.isEmpty ? nil : spans[spanIndex]
+                var family: String? = span?.3
+                if let font = span?.2, let scalar = character.unicodeScalars.first,
+                   !scalar.properties.isWhitespace, pango_font_has_char(font, scalar.value) == 0 {
+                    family = nil
+                }
+                if span?.2 == nil { family = nil }
+                result.append(GlyphCoverage(character: character, family: family))
+                offset += width
+            }
+            return result
+        }
+    }
+}

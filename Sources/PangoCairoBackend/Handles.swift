@@ -1,0 +1,143 @@
+internal import CPangoCairo
+import Foundation
+import Styling
+import Typography
+
+// Small owners for C handles: each frees its pointer in `deinit`, so nothing leaks when a
+// shaped line or a renderer goes away. None of them appears in a public signature.
+
+/// Owns one GObject reference (PangoContext, PangoFontMap, PangoLayout, PangoFont).
+final class GObjectRef: @unchecked Sendable {
+    let raw: UnsafeMutableRawPointer
+    /// Takes over a reference the caller already owns.
+    init(owning pointer: UnsafeMutableRawPointer) { raw = pointer }
+    /// Adds a reference of its own.
+    init(retaining pointer: UnsafeMutableRawPointer) { raw = pointer; g_object_ref(pointer) }
+    deinit { g_object_unref(raw) }
+    var opaque: OpaquePointer { OpaquePointer(raw) }
+    func typed<T>(_: T.Type) -> UnsafeMutablePointer<T> { raw.assumingMemoryBound(to: T.self) }
+}
+
+/// Owns a `PangoFontDescription`.
+final class FontDescription {
+    let pointer: OpaquePointer
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
+    deinit { pango_font_description_free(pointer) }
+
+    /// A description for `families` (a fallback list, joined with ","), weight, style and an
+    /// absolute size in pt (1 pt = 1 device unit on a PDF surface; Pango unit = pt × 1024).
+    convenience init(families: [String], weight: FontWeight, italic: Bool, size: Double) {
+        let desc = pango_font_description_new()!
+        let list = families.isEmpty ? "Sans" : families.joined(separator: ",")
+        pango_font_description_set_family(desc, list)
+        pango_font_description_set_weight(desc, PangoWeight(rawValue: UInt32(weight.rawValue)))
+        pango_font_description_set_style(desc, italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)
+        pango_font_description_set_absolute_size(desc, size * Double(PANGO_SCALE))
+        self.init(desc)
+    }
+}
+
+/// Owns a `PangoAttrList` reference.
+final class AttrList {
+    let pointer: OpaquePointer
+    init() { pointer = pango_attr_list_new() }
+    init(copying other: AttrList) { pointer = pango_attr_list_copy(other.pointer) }
+    deinit { pango_attr_list_unref(pointer) }
+    /// Inserts `attribute` over the UTF-8 byte range; the list takes ownership of it.
+    func insert(_ attribute: UnsafeMutablePointer<PangoAttribute>?, _ start: Int, _ end: Int) {
+        guard let attribute else { return }
+        attribute.pointee.start_index = UInt32(start)
+        attribute.pointee.end_index = UInt32(end)
+        pango_attr_list_insert(pointer, attribute)
+    }
+}
+
+/// A reader–writer lock around everything that reads fontconfig's configuration, so that
+/// registering a font folder (which mutates it) never races with shaping on another thread.
+final class FontConfigLock: @unchecked Sendable {
+    private var lock = pthread_rwlock_t()
+    init() { pthread_rwlock_init(&lock, nil) }
+    func reading<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_rwlock_rdlock(&lock); defer { pthread_rwlock_unlock(&lock) }
+        return try body()
+    }
+    func writing<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_rwlock_wrlock(&lock); defer { pthread_rwlock_unlock(&lock) }
+        return try body()
+    }
+}
+
+/// Process-wide font state: the lock and a generation number that changes whenever a folder
+/// is registered, so every shaper refreshes its font map before its next use.
+enum FontState {
+    static let lock = FontConfigLock()
+    nonisolated(unsafe) private static var generationValue = 0
+    /// Read under `lock` (any mode); written under `lock.writing`.
+    static var generation: Int { generationValue }
+    static func bump() { generationValue += 1 }
+}
+
+/// A font map and context set up the way every measurement here needs: 72 dpi (1 pt = 1
+/// Pango layout unit), unhinted metrics, unrounded glyph positions.
+final class PangoSetup {
+    let fontMap: GObjectRef
+    let context: GObjectRef
+    private(set) var generation: Int
+
+    init() {
+        let map = pango_cairo_font_map_new()!
+        fontMap = GObjectRef(owning: UnsafeMutableRawPointer(map))
+        pango_cairo_font_map_set_resolution(fontMap.opaque, 72)
+        let ctx = pango_font_map_create_context(map)!
+        context = GObjectRef(owning: UnsafeMutableRawPointer(ctx))
+        pango_cairo_context_set_resolution(ctx, 72)
+        let options = cairo_font_options_create()
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        pango_cairo_context_set_font_options(ctx, options)
+        cairo_font_options_destroy(options)
+        pango_context_set_round_glyph_positions(ctx, 0)
+        generation = FontState.generation
+    }
+
+    var fontMapPointer: UnsafeMutablePointer<PangoFontMap> { fontMap.typed(PangoFontMap.self) }
+
+    /// Call under `FontState.lock`: when a font folder was registered since the last call, make
+    /// this font map re-read fontconfig. Returns true when it did (callers drop their caches).
+    func refreshIfNeeded() -> Bool {
+        guard generation != FontState.generation else { return false }
+        generation = FontState.generation
+        pango_fc_font_map_config_changed(OpaquePointer(fontMap.raw))
+        pango_context_changed(context.opaque)
+        return true
+    }
+
+    /// Loads the font Pango picks for `description` (the caller owns the returned reference).
+    func loadFont(_ description: FontDescription) -> GObjectRef? {
+        guard let font = pango_font_map_load_font(fontMapPointer, context.opaque, description.pointer) else { return nil }
+        return GObjectRef(owning: UnsafeMutableRawPointer(font))
+    }
+}
+
+/// Family, weight and style of a loaded font as Pango describes it (the face actually used).
+struct FaceDescription {
+    var family: String
+    var weight: Int
+    var italic: Bool
+
+    init(font: UnsafeMutablePointer<PangoFont>) {
+        let desc = pango_font_describe(font)!
+        defer { pango_font_description_free(desc) }
+        family = pango_font_description_get_family(desc).map { String(cString: $0) } ?? ""
+        weight = Int(pango_font_description_get_weight(desc).rawValue)
+        let style = pango_font_description_get_style(desc)
+        italic = style == PANGO_STYLE_ITALIC || style == PANGO_STYLE_OBLIQUE
+    }
+}
+
+extension RGBAColor {
+    var pango16: (UInt16, UInt16, UInt16, UInt16) {
+        func c(_ v: Double) -> UInt16 { UInt16(max(0, min(65535, (v * 65535).rounded()))) }
+        return (c(red), c(green), c(blue), c(alpha))
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// Names and URIs as Cairo 1.16 can write them into a PDF.
+public enum PDFNames {
+    /// An ASCII-only named-destination name for any id (Cairo never matches non-ASCII names).
+    /// Deterministic and injective: `A–Z a–z 0–9 - _ .` are kept, every other UTF-8 byte
+    /// (including `~`) becomes `~XX` (uppercase hex). `"개요"` → `"~EA~B0~9C~EC~9A~94"`.
+    /// Use it for both the destination and every internal link to it.
+    public static func destination(for id: String) -> String {
+        var result = ""
+        result.reserveCapacity(id.utf8.count)
+        for byte in id.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                result += "~" + hex(byte)
+            }
+        }
+        return result
+    }
+
+    /// `uri` percent-encoded to ASCII for a PDF link (Cairo writes URIs unescaped): non-ASCII
+    /// bytes, spaces, controls and `( ) \ ' " < > { } | ^ `` ` become `%XX`; an existing valid
+    /// `%XX` escape is kept, a lone `%` becomes `%25`.
+    public static func encodeURI(_ uri: String) -> String {
+        let bytes = Array(uri.utf8)
+        var result = ""
+        result.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            let byte = bytes[i]
+            if byte == UInt8(ascii: "%") {
+                if i + 2 < bytes.count, isHex(bytes[i + 1]), isHex(bytes[i + 2]) {
+                    result += "%"
+                } else {
+                    result += "%25"
+                }
+            } else if isAllowedInURI(byte) {
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                result += "%" + hex(byte)
+            }
+            i += 1
+        }
+        return result
+    }
+
+    private static func isAllowedInURI(_ b: UInt8) -> Bool {
+        switch b {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"): return true
+        default: return "-._~:/?#[]@!$&*+,;=".utf8.contains(b)
+        }
+    }
+
+    private static func isHex(_ b: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(b)
+            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(b)
+    }
+
+    private static func hex(_ b: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return String([digits[Int(b >> 4)], digits[Int(b & 15)]])
+    }
+
+    /// Quotes a value for a Cairo tag attribute string (`'…'`, with `\` and `'` escaped).
+    static func quoted(_ value: String) -> String {
+        "'" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+    }
+
+    /// A number for a tag attribute string: fixed point, `.` decimal separator.
+    static func number(_ v: Double) -> String {
+        let r = (v * 1000).rounded() / 1000
+        return r == r.rounded() ? String(Int(r)) : String(r)
+    }
+}

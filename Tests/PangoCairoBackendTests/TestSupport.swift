@@ -1,0 +1,98 @@
+import Foundation
+import Layout
+import PangoCairoBackend
+import Styling
+import Typography
+
+/// Helpers shared by the backend tests: temp folders, running poppler/qpdf, reading word boxes.
+enum Support {
+    static let inter = ["Inter"]
+    static let interKR = ["Inter", "Noto Sans CJK KR"]
+
+    static func style(_ families: [String] = inter, size: Double = 17, weight: FontWeight = .regular,
+                      letterSpacing: Double = 0) -> RunStyle {
+        RunStyle(font: FontSpec(families: families, weight: weight, size: size), letterSpacing: letterSpacing)
+    }
+
+    static func paragraph(_ text: String, _ style: RunStyle, hangul: HangulLineBreak = .keepAll,
+                          alignment: TextAlignment = .left) -> StyledParagraph {
+        StyledParagraph(runs: [StyledRun(text, style: style)],
+                        style: ParagraphStyle(baseFont: style.font, alignment: alignment, hangulLineBreak: hangul))
+    }
+
+    static func tempDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("typeset-backend-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Runs a tool; returns (exit status, stdout + stderr).
+    @discardableResult
+    static func run(_ tool: String, _ arguments: [String]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    struct Word { var text: String; var xMin, yMin, xMax, yMax: Double }
+
+    /// Word boxes from `pdftotext -bbox-layout` (all pages).
+    static func words(in pdf: String) throws -> [Word] {
+        let (_, xhtml) = try run("pdftotext", ["-bbox-layout", pdf, "-"])
+        var result: [Word] = []
+        for chunk in xhtml.components(separatedBy: "<word ").dropFirst() {
+            func value(_ key: String) -> Double {
+                guard let r = chunk.range(of: key + "=\"") else { return .nan }
+                let rest = chunk[r.upperBound...]
+                return Double(rest.prefix { $0 != "\"" }) ?? .nan
+            }
+            guard let open = chunk.firstIndex(of: ">"), let close = chunk.range(of: "</word>") else { continue }
+            let text = String(chunk[chunk.index(after: open)..<close.lowerBound])
+            result.append(Word(text: text, xMin: value("xMin"), yMin: value("yMin"), xMax: value("xMax"), yMax: value("yMax")))
+        }
+        return result
+    }
+
+    /// Copy of a TrueType font whose `name` table says `family` (so fontconfig sees a family
+    /// that is installed nowhere else).
+    static func renamedFont(at path: String, family: String) throws -> Data {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        func u16(_ o: Int) -> Int { Int(bytes[o]) << 8 | Int(bytes[o + 1]) }
+        func put32(_ v: Int, at o: Int) { for i in 0..<4 { bytes[o + i] = UInt8((v >> (24 - 8 * i)) & 0xFF) } }
+        let numTables = u16(4)
+        var nameRecord: Int?
+        for i in 0..<numTables {
+            let record = 12 + 16 * i
+            if String(decoding: bytes[record..<record + 4], as: UTF8.self) == "name" { nameRecord = record }
+        }
+        guard let nameRecord else { throw CocoaError(.fileReadCorruptFile) }
+        let postScript = family.replacingOccurrences(of: " ", with: "") + "-Regular"
+        let names: [(Int, String)] = [(1, family), (2, "Regular"), (3, postScript), (4, family + " Regular"), (6, postScript)]
+        var strings: [UInt8] = []
+        var records: [UInt8] = []
+        func be16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        for (id, text) in names {
+            let utf16 = text.utf16.flatMap { be16(Int($0)) }
+            records += be16(3) + be16(1) + be16(0x409) + be16(id) + be16(utf16.count) + be16(strings.count)
+            strings += utf16
+        }
+        let table = be16(0) + be16(names.count) + be16(6 + records.count) + records + strings
+        while bytes.count % 4 != 0 { bytes.append(0) }
+        let offset = bytes.count
+        bytes += table
+        put32(offset, at: nameRecord + 8)
+        put32(table.count, at: nameRecord + 12)
+        return Data(bytes)
+    }
+
+    static let tinyPNG = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAABAAAAAQAgMAAABinRfyAAAACVBMVEXAAAAAgAD///+K/HwIAAAAJUlEQVQI12NYBQQM2IgGBQ4mCIEQW7oyK4phampkGIQAc1G1AQCRxCNbyW92oQAAAABJRU5ErkJggg==")!
+    /// 8 × 4 px red baseline JPEG.
+    static let tinyJPEG = Data(base64Encoded: "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAYEBQYFBAYGBQYHBwYIChAKCgkJChQODwwQFxQYGBcUFhYaHSUfGhsjHBYWICwgIyYnKSopGR8tMC0oMCUoKSj/2wBDAQcHBwoIChMKChMoGhYaKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCj/wAARCAAEAAgDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAf/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFQEBAQAAAAAAAAAAAAAAAAAABgj/xAAUEQEAAAAAAAAAAAAAAAAAAAAA/9oADAMBAAIRAxEAPwCdABykX//Z")!
+}
