@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// The `typeset` executable: exit statuses, one-line messages, and no partial output.
+@Suite(.serialized) struct CommandLineTests {
+    func typeset(_ arguments: [String], stdin: Data? = nil) throws -> (status: Int32, output: String) {
+        try PDFProbe.run(Render.binary, arguments, stdin: stdin)
+    }
+
+    func temporaryFolder() throws -> String {
+        let path = NSTemporaryDirectory() + "typeset-cli-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    func contents(_ folder: String) -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] }
+
+    @Test func rendersAFileAndReportsPages() throws {
+        let dir = try temporaryFolder()
+        try "# Hello\n\n안녕하세요, world.".write(toFile: dir + "/doc.md", atomically: true, encoding: .utf8)
+        let result = try typeset(["render", dir + "/doc.md", "-o", dir + "/doc.pdf"])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("1 page"))
+        #expect(try PDFProbe.text(dir + "/doc.pdf").contains("안녕하세요"))
+        #expect(contents(dir).sorted() == ["doc.md", "doc.pdf"], "no temporary file left")
+    }
+
+    @Test func standardInputToStandardOutput() throws {
+        let result = try PDFProbe.run(Render.binary, ["render", "-", "-o", "-"], stdin: Data("# Piped\n\nText".utf8))
+        #expect(result.status == 0)
+        #expect(result.output.hasPrefix("%PDF-"))
+    }
+
+    @Test func missingInputIsOneLineAndExit1() throws {
+        let dir = try temporaryFolder()
+        let result = try typeset(["render", dir + "/nope.md", "-o", dir + "/nope.pdf"])
+        #expect(result.status == 1)
+        #expect(result.output.split(separator: "\n").count == 1)
+        #expect(result.output.contains("nope.md"))
+        #expect(contents(dir).isEmpty)
+    }
+
+    @Test func missingOutputFolderIsAnErrorAndLeavesNothing() throws {
+        let dir = try temporaryFolder()
+        try "# Hi".write(toFile: dir + "/a.md", atomically: true, encoding: .utf8)
+        let result = try typeset(["render", dir + "/a.md", "-o", dir + "/missing/a.pdf"])
+        #expect(result.status == 1)
+        #expect(result.output.contains("missing"))
+        #expect(contents(dir) == ["a.md"])
+    }
+
+    @Test func invalidUTF8NamesTheLine() throws {
+        let dir = try temporaryFolder()
+        var bytes = Array("# Title\n\nok line\n".utf8)
+        bytes += [0x62, 0x61, 0x64, 0xFF, 0xFE, 0x0A]
+        FileManager.default.createFile(atPath: dir + "/bad.md", contents: Data(bytes))
+        let result = try typeset(["render", dir + "/bad.md", "-o", dir + "/bad.pdf"])
+        #expect(result.status == 1)
+        #expect(result.output.contains("bad.md:4:"), "\(result.output)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/bad.pdf"))
+    }
+
+    @Test func existingOutputSurvivesAFailedRun() throws {
+        let dir = try temporaryFolder()
+        try "old".write(toFile: dir + "/out.pdf", atomically: true, encoding: .utf8)
+        try "Text with [a span]{.nosuchrole}.".write(toFile: dir + "/w.md", atomically: true, encoding: .utf8)
+        let result = try typeset(["render", dir + "/w.md", "-o", dir + "/out.pdf", "--strict"])
+        #expect(result.status == 1)
+        #expect(result.output.contains("w.md:1:"), "\(result.output)")
+        #expect(try String(contentsOfFile: dir + "/out.pdf", encoding: .utf8) == "old")
+        #expect(contents(dir).sorted() == ["out.pdf", "w.md"])
+    }
+
+    @Test func usageErrorsExit2() throws {
+        #expect(try typeset([]).status == 2)
+        #expect(try typeset(["render"]).status == 2)
+        #expect(try typeset(["render", "a.md", "--bogus"]).status == 2)
+        #expect(try typeset(["frobnicate"]).status == 2)
+        #expect(try typeset(["render", "a.md", "--paper", "tabloid-ish"]).status == 2)
+        let help = try typeset(["--help"])
+        #expect(help.status == 0 && help.output.contains("typeset render"))
+        #expect(try typeset(["--version"]).output.hasPrefix("typeset "))
+    }
+}

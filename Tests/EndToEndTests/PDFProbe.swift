@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+import Typesetter
+
+/// Reads a PDF back with poppler-utils and qpdf: what a reader of the file sees, not our
+/// internal state.
+enum PDFProbe {
+    /// A word as `pdftotext -bbox-layout` reports it: page (1-based), text, and its box in pt
+    /// from the page's top-left.
+    struct Word: CustomStringConvertible {
+        var page: Int, text: String, xMin: Double, yMin: Double, xMax: Double, yMax: Double
+        var height: Double { yMax - yMin }
+        var width: Double { xMax - xMin }
+        var description: String { "p\(page) '\(text)' [\(xMin), \(yMin), \(xMax), \(yMax)]" }
+    }
+
+    /// Runs a tool and returns its status and standard output (standard error appended).
+    @discardableResult
+    static func run(_ tool: String, _ arguments: [String], stdin: Data? = nil) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        let input = Pipe()
+        if stdin != nil { process.standardInput = input }
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(stdin); try input.fileHandleForWriting.close() }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    static func words(_ pdf: String) throws -> [Word] {
+        let xml = try run("pdftotext", ["-bbox-layout", pdf, "-"]).output
+        var words: [Word] = []
+        var page = 0
+        let pattern = try NSRegularExpression(pattern: #"<page |<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>"#)
+        let ns = xml as NSString
+        for match in pattern.matches(in: xml, range: NSRange(location: 0, length: ns.length)) {
+            if match.range(at: 1).location == NSNotFound { page += 1; continue }
+            func d(_ i: Int) -> Double { Double(ns.substring(with: match.range(at: i)))! }
+            let text = ns.substring(with: match.range(at: 5))
+                .replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&lt;", with: "<")
+                .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&quot;", with: "\"")
+            words.append(Word(page: page, text: text, xMin: d(1), yMin: d(2), xMax: d(3), yMax: d(4)))
+        }
+        return words
+    }
+
+    /// Plain text in reading order (`pdftotext -layout` off).
+    static func text(_ pdf: String) throws -> String { try run("pdftotext", [pdf, "-"]).output }
+
+    /// `pdfinfo` fields (Title, Pages, Page size, …).
+    static func info(_ pdf: String) throws -> [String: String] {
+        var fields: [String: String] = [:]
+        for line in try run("pdfinfo", [pdf]).output.split(separator: "\n") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            fields[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return fields
+    }
+
+    /// Embedded font names from `pdffonts` without the subset prefix (`Inter-Bold`).
+    static func fonts(_ pdf: String) throws -> [String] {
+        try run("pdffonts", [pdf]).output.split(separator: "\n").dropFirst(2).compactMap { line in
+            guard let name = line.split(separator: " ").first else { return nil }
+            return name.split(separator: "+").last.map(String.init)
+        }
+    }
+
+    /// `qpdf --check` passes with no warning.
+    static func qpdfClean(_ pdf: String) throws -> Bool {
+        let (status, output) = try run("qpdf", ["--check", pdf])
+        return status == 0 && !output.contains("WARNING")
+    }
+
+    /// The uncompressed page content streams (qpdf QDF form), to look for drawing operators.
+    static func contentStreams(_ pdf: String) throws -> String {
+        let qdf = pdf + ".qdf"
+        try run("qpdf", ["--qdf", "--object-streams=disable", pdf, qdf])
+        defer { try? FileManager.default.removeItem(atPath: qdf) }
+        return String(decoding: FileManager.default.contents(atPath: qdf) ?? Data(), as: UTF8.self)
+    }
+}
+
+/// Renders test documents into a fresh temporary folder.
+enum Render {
+    static let folder: String = {
+        let path = NSTemporaryDirectory() + "typeset-e2e-\(ProcessInfo.processInfo.processIdentifier)"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }()
+
+    /// Renders `markdown` to `<folder>/<name>.pdf` with `options`; returns the path and report.
+    static func markdown(_ markdown: String, name: String, options: RenderOptions = RenderOptions()) throws -> (pdf: String, report: RenderReport) {
+        let pdf = folder + "/\(name).pdf"
+        let report = try Typesetter.render(markdown: markdown, file: "\(name).md", to: pdf, options: options)
+        return (pdf, report)
+    }
+
+    /// The package root (for templates/ and README.md).
+    static let packageRoot: String = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().path
+
+    /// The `typeset` executable: `TYPESET_BIN`, else the debug build.
+    static var binary: String {
+        ProcessInfo.processInfo.environment["TYPESET_BIN"] ?? packageRoot + "/.build/debug/typeset"
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import Typesetter
+import Typography
+
+/// Issue 2: real Markdown files rendered end to end and read back from the PDF.
+@Suite(.serialized) struct RenderTests {
+    static let page = PageSetup()
+
+    /// Every word's box lies inside the text area (the footer's page number, in the bottom
+    /// margin, excepted). poppler sizes a word's box from its font's ascent and descent, not its
+    /// ink; Noto Sans CJK KR's box (1.45 em) is taller than Inter's line (1.21 em), so the
+    /// vertical check allows `slack` pt or 12% of the box height, whichever is larger.
+    func assertInsideTextArea(_ words: [PDFProbe.Word], slack: Double = 2.5, sourceLocation: SourceLocation = #_sourceLocation) {
+        let p = RenderTests.page
+        let left = p.margins.left, right = p.paper.width - p.margins.right
+        let top = p.margins.top, bottom = p.paper.height - p.margins.bottom
+        for word in words where word.yMin < bottom + 10 {  // the footer sits well below
+            #expect(word.xMin >= left - 0.5 && word.xMax <= right + 0.5, "\(word) crosses a side margin", sourceLocation: sourceLocation)
+            let allowance = max(slack, 0.12 * word.height)
+            #expect(word.yMin >= top - allowance && word.yMax <= bottom + allowance, "\(word) crosses the top or bottom margin", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func showcaseRendersAsAWellFormedMultiPageDocument() throws {
+        let source = try String(contentsOfFile: Render.packageRoot + "/templates/showcase.md", encoding: .utf8)
+        let (pdf, report) = try Render.markdown(source, name: "showcase")
+        #expect(report.pageCount >= 4)
+        #expect(try PDFProbe.info(pdf)["Pages"] == String(report.pageCount))
+        #expect(try PDFProbe.qpdfClean(pdf))
+        let fonts = try PDFProbe.fonts(pdf)
+        #expect(fonts.contains { $0.hasPrefix("Inter-") }, "\(fonts)")
+        #expect(fonts.contains { $0.hasPrefix("NotoSansCJKkr") }, "\(fonts)")
+        let words = try PDFProbe.words(pdf)
+        assertInsideTextArea(words)
+
+        // Reading order: headings appear in source order in the extracted text.
+        let text = try PDFProbe.text(pdf)
+        let headings = ["Why a type scale belongs in print", "The ten roles", "Code blocks", "Line height, leading", "A longer passage", "Closing"]
+        let positions = headings.map { text.range(of: $0)?.lowerBound }
+        #expect(!positions.contains(nil), "every heading is extractable")
+        #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted(), "headings in source order")
+        #expect(text.contains("타이포그래피는 정보 전달의 기본입니다"))
+
+        // Heading glyphs are larger than body glyphs.
+        let heading = try #require(words.first { $0.text == "Why" })
+        let body = try #require(words.first { $0.text == "contract" })
+        #expect(heading.height > body.height * 1.6)
+    }
+
+    @Test func titleComesFromTheFirstHeadingAndKoreanReadsBack() throws {
+        let (pdf, _) = try Render.markdown("Intro text.\n\n# 보고서: Annual Report\n\nBody.", name: "title")
+        #expect(try PDFProbe.info(pdf)["Title"] == "보고서: Annual Report")
+    }
+
+    @Test func longDocumentPaginatesWithoutCuttingLines() throws {
+        var markdown = "# Long document\n\n"
+        for i in 1...60 {
+            markdown += "## Section \(i)\n\n" + String(repeating: "Paragraph \(i) 문단 text that runs on to fill several lines of the measure. ", count: 6) + "\n\n"
+            if i % 7 == 0 { markdown += "| a | b |\n|---|--:|\n" + (1...12).map { "| row \($0) of \(i) | \($0 * i) |" }.joined(separator: "\n") + "\n\n" }
+            if i % 5 == 0 { markdown += "```\n" + (1...20).map { "let line\($0) = \($0)" }.joined(separator: "\n") + "\n```\n\n" }
+        }
+        let (pdf, report) = try Render.markdown(markdown, name: "long")
+        #expect(report.pageCount > 10)
+        #expect(try PDFProbe.qpdfClean(pdf))
+        let words = try PDFProbe.words(pdf)
+        assertInsideTextArea(words)
+        // No page ends with a heading: the last body line of each page is not a "Section" heading.
+        for page in 1...report.pageCount {
+            let onPage = words.filter { $0.page == page && $0.yMax < RenderTests.page.paper.height - RenderTests.page.margins.bottom + 3 }
+            guard let lastY = onPage.map(\.yMin).max() else { continue }
+            let lastLine = onPage.filter { abs($0.yMin - lastY) < 1 }.map(\.text)
+            #expect(lastLine.first != "Section", "page \(page) ends with a heading: \(lastLine)")
+        }
+    }
+
+    @Test func readmeAndRealWorldFixturesRenderCleanly() throws {
+        var sources = [Render.packageRoot + "/README.md"]
+        let fixtures = Render.packageRoot + "/Tests/EndToEndTests/Fixtures/real"
+        let shared = Render.packageRoot + "/../shared/fixtures/real"
+        for folder in [fixtures, shared] {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasSuffix(".md") && name != "SOURCES.md" {
+                sources.append(folder + "/" + name)
+            }
+        }
+        #expect(sources.count >= 2)
+        for (i, path) in sources.enumerated() {
+            let markdown = try String(contentsOfFile: path, encoding: .utf8)
+            let (pdf, report) = try Render.markdown(markdown, name: "fixture\(i)", options: RenderOptions(baseDirectory: (path as NSString).deletingLastPathComponent))
+            #expect(report.pageCount >= 1, "\(path)")
+            #expect(try PDFProbe.qpdfClean(pdf), "\(path)")
+            assertInsideTextArea(try PDFProbe.words(pdf))
+        }
+    }
+
+    @Test func letterPaperIsHonoured() throws {
+        let (pdf, _) = try Render.markdown("# Letter\n\nText.", name: "letter", options: RenderOptions(paper: .letter))
+        #expect(try PDFProbe.info(pdf)["Page size"]?.hasPrefix("612 x 792") == true)
+    }
+}
