@@ -94,7 +94,7 @@ private struct Importer {
     init(file: String, root: JSONNode) { self.file = file; self.root = root }
 
     mutating func warn(_ position: SourcePosition, _ message: String) {
-        warnings.append(ThemeProblem(file: file, at: position, message).description)
+        warnings.append(ThemeProblem(file: file, at: position, message, severity: .warning).description)
     }
 
     mutating func collect(_ node: JSONNode, path: [String], inheritedType: String?, keyPosition: SourcePosition? = nil) {
