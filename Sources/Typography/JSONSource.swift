@@ -3,10 +3,13 @@ import Foundation
 /// A 1-based line and column in a source text. Columns count Unicode scalars (a Hangul syllable or
 /// an accented letter is one column; a tab is one column).
 public struct SourcePosition: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// 1-based line and column.
     public var line: Int, column: Int
+    /// A position at `line` and `column` (both 1-based).
     public init(line: Int, column: Int) { self.line = line; self.column = column }
     /// `line:column`.
     public var description: String { "\(line):\(column)" }
+    /// Source order: by line, then column.
     public static func < (a: SourcePosition, b: SourcePosition) -> Bool {
         (a.line, a.column) < (b.line, b.column)
     }

@@ -11,6 +11,7 @@ public struct Theme: Hashable, Sendable {
     public var monospaceFamilies: [String]
     /// Named colours (`text`, `secondary`, `accent`, `link`, `rule`, `codeBackground`, …).
     public var colors: [String: RGBAColor]
+    /// Paper, margins and block spacing.
     public var page: PageSetup
     /// Folders whose font files are registered before layout (fontconfig application fonts).
     public var fontFolders: [String]

@@ -7,9 +7,12 @@ public struct ThemeProblem: Hashable, Sendable, CustomStringConvertible {
     /// 1-based line and column (Unicode scalars); 0 when the problem concerns the whole file
     /// (e.g. unreadable).
     public var line: Int, column: Int
+    /// What is wrong, in one line, e.g. `unknown role 'bodyy'; did you mean 'Body'?`.
     public var message: String
+    /// Error (the theme is unusable) or warning.
     public var severity: Severity
 
+    /// A problem at `line`:`column` of `file` (0, 0 for the whole file).
     public init(file: String, line: Int, column: Int, message: String, severity: Severity = .error) {
         self.file = file; self.line = line; self.column = column; self.message = message; self.severity = severity
     }
@@ -30,6 +33,7 @@ public struct ThemeProblem: Hashable, Sendable, CustomStringConvertible {
 public struct ThemeError: Error, CustomStringConvertible, Sendable {
     /// Every problem found (errors first-to-last in source order; warnings included).
     public var problems: [ThemeProblem]
+    /// An error made of `problems` (at least one of them an error).
     public init(problems: [ThemeProblem]) { self.problems = problems }
     /// One `file:line:column: message` line per problem.
     public var description: String { problems.map(\.description).joined(separator: "\n") }
