@@ -103,12 +103,14 @@ struct CmarkConverter {
         return result
     }
 
-    private mutating func warnDepth(_ node: OpaquePointer) {
+    private mutating func warnDepth(_ node: OpaquePointer) { warnDepth(at: location(node)) }
+
+    private mutating func warnDepth(at location: SourceLocation?) {
         guard !warnedDepth else { return }
         warnedDepth = true
         diagnostics.append(Diagnostic(
             .warning, "content nested more than \(Self.maxDepth) levels deep is flattened to plain text",
-            at: location(node)))
+            at: location))
     }
 
     // MARK: Blocks
@@ -131,6 +133,8 @@ struct CmarkConverter {
     private mutating func nestDivs(_ items: [BlockItem]) -> [Block] {
         var stack: [(fence: DivFence, attributes: Attributes, blocks: [Block])] = []
         var top: [Block] = []
+        // Fences beyond the nesting limit stay literal paragraphs (balanced by `ignored`).
+        var ignored = 0
         func append(_ block: Block) {
             if stack.isEmpty { top.append(block) } else { stack[stack.count - 1].blocks.append(block) }
         }
@@ -139,9 +143,18 @@ struct CmarkConverter {
             case .block(let b): append(b)
             case .open(let fence):
                 guard case .open(let attributes) = fence.kind else { continue }
-                stack.append((fence, attributes, []))
+                if stack.count < Self.maxDepth {
+                    stack.append((fence, attributes, []))
+                } else {
+                    ignored += 1
+                    warnDepth(at: fence.location)
+                    append(Block(.paragraph([.text(fence.original)]), location: fence.location))
+                }
             case .close(let fence):
-                if let open = stack.popLast() {
+                if ignored > 0 {
+                    ignored -= 1
+                    append(Block(.paragraph([.text(fence.original)]), location: fence.location))
+                } else if let open = stack.popLast() {
                     append(Block(.div(open.blocks), attributes: open.attributes, location: open.fence.location))
                 } else {
                     diagnostics.append(Diagnostic(.warning, "closing div fence ':::' without an open div; ignored",

@@ -32,6 +32,8 @@ struct InlineSyntax {
 
     /// Longest attribute list looked for after `]` (bounds the work on pathological input).
     static let maxAttributeLength = 2048
+    /// Deepest span nesting recognised.
+    static let maxSpanDepth = 32
 
     /// Converts pieces to inlines: heading attributes (when `heading`) and bracketed spans
     /// recognised, adjacent text merged, empty text dropped.
@@ -173,12 +175,17 @@ struct InlineSyntax {
     func spans(_ tokens: [InlineToken]) -> [Inline] {
         var output: [InlineToken] = []
         var openers: [Int] = []
+        // Brackets beyond the nesting limit stay literal (balanced by `ignored`), so span
+        // nesting, and the recursion over it later, stays bounded.
+        var ignored = 0
         var i = 0
         while i < tokens.count {
             let token = tokens[i]
             if case .byte(let b, _, _, false) = token {
                 if b == UInt8(ascii: "[") {
-                    openers.append(output.count)
+                    if openers.count < Self.maxSpanDepth { openers.append(output.count) } else { ignored += 1 }
+                } else if b == UInt8(ascii: "]"), ignored > 0 {
+                    ignored -= 1
                 } else if b == UInt8(ascii: "]"), let opener = openers.popLast() {
                     if i + 1 < tokens.count, case .byte(UInt8(ascii: "{"), _, _, false) = tokens[i + 1] {
                         let candidate = bytes(tokens, from: i + 1, limit: Self.maxAttributeLength)

@@ -16,6 +16,7 @@ public final class CairoPDFRenderer: PageRenderer {
     private let cr: OpaquePointer
     private var pageCount = 0
     private var finished = false
+    private var documentTagOpen = false
     /// Open outline entries by level: (level, Cairo outline id).
     private var outlineStack: [(level: Int, id: Int32)] = []
 
@@ -46,12 +47,11 @@ public final class CairoPDFRenderer: PageRenderer {
             meta(CAIRO_PDF_METADATA_CREATE_DATE, stamp)
             meta(CAIRO_PDF_METADATA_MOD_DATE, stamp)
         }
-        cairo_tag_begin(cr, "Document", nil)
     }
 
     deinit {
         if !finished {
-            cairo_tag_end(cr, "Document")
+            if documentTagOpen { cairo_tag_end(cr, "Document") }
             cairo_surface_finish(surface)
         }
         cairo_destroy(cr)
@@ -75,6 +75,13 @@ public final class CairoPDFRenderer: PageRenderer {
         guard !finished else { throw BackendError.finished(path: path) }
         pageCount += 1
         cairo_pdf_surface_set_size(surface, page.size.width, page.size.height)
+        if !documentTagOpen {
+            // Opened only after the first page's size is set: Cairo 1.16 writes a broken
+            // structure tree (qpdf: object not found) when the size changes inside the tag
+            // before anything was drawn.
+            cairo_tag_begin(cr, "Document", nil)
+            documentTagOpen = true
+        }
         for element in page.elements {
             switch element {
             case .text(let line, let x, let baseline):
@@ -123,7 +130,7 @@ public final class CairoPDFRenderer: PageRenderer {
     public func finish() throws {
         guard !finished else { return }
         finished = true
-        cairo_tag_end(cr, "Document")
+        if documentTagOpen { cairo_tag_end(cr, "Document") }
         cairo_surface_finish(surface)
         var status = cairo_surface_status(surface)
         if status == CAIRO_STATUS_SUCCESS { status = cairo_status(cr) }

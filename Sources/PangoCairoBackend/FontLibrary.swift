@@ -33,8 +33,10 @@ public struct ResolvedFace: Hashable, Sendable {
     public var italic: Bool
     /// The family was found (or was a generic alias such as `sans-serif`).
     public var familyFound: Bool
-    /// Italic was requested but the face is upright: Pango slants it.
+    /// Italic was requested but the face is upright: fontconfig slants it.
     public var italicSynthesized: Bool
+    /// The weight is faked by emboldening a lighter face.
+    public var boldSynthesized: Bool
     /// Human-readable warnings ("family 'Pretendard' not found; using 'DejaVu Sans'", …).
     public var warnings: [String] {
         var result: [String] = []
@@ -43,6 +45,7 @@ public struct ResolvedFace: Hashable, Sendable {
             result.append("no weight \(requestedWeight.rawValue) in '\(family)', using \(weight.rawValue)")
         }
         if italicSynthesized { result.append("no italic in '\(family)': italic synthesized") }
+        if boldSynthesized { result.append("no bold in '\(family)': bold synthesized") }
         return result
     }
 }
@@ -136,17 +139,17 @@ public enum FontLibrary {
         let requested = font.families.first ?? "sans-serif"
         return withSetup { setup in
             let desc = FontDescription(families: [requested], weight: font.weight, italic: font.italic, size: font.size)
-            var face = (family: requested, weight: font.weight.rawValue, italic: font.italic)
+            var face = (family: requested, weight: font.weight.rawValue, italic: font.italic, slanted: false, bolded: false)
             if let loaded = setup.loadFont(desc) {
                 let d = FaceDescription(font: loaded.typed(PangoFont.self))
-                face = (d.family, d.weight, d.italic)
+                face = (d.family, d.weight, d.italic && !d.slantSynthesized, d.slantSynthesized, d.boldSynthesized)
             }
             let found = face.family.caseInsensitiveCompare(requested) == .orderedSame
                 || genericFamilies.contains(requested.lowercased())
             return ResolvedFace(
                 requestedFamily: requested, requestedWeight: font.weight, requestedItalic: font.italic,
                 family: face.family, weight: FontWeight(face.weight), italic: face.italic, familyFound: found,
-                italicSynthesized: font.italic && !face.italic)
+                italicSynthesized: font.italic && (face.slanted || !face.italic), boldSynthesized: face.bolded)
         }
     }
 

@@ -124,8 +124,21 @@ struct FaceDescription {
     var family: String
     var weight: Int
     var italic: Bool
+    /// fontconfig slants an upright face (a shear in the pattern's matrix).
+    var slantSynthesized = false
+    /// fontconfig emboldens a lighter face.
+    var boldSynthesized = false
 
     init(font: UnsafeMutablePointer<PangoFont>) {
+        // Every font a pangocairo (fontconfig) font map loads is a PangoFcFont.
+        if let pattern = UnsafeMutableRawPointer(font).assumingMemoryBound(to: PangoFcFont.self).pointee.font_pattern {
+            var matrix: UnsafeMutablePointer<FcMatrix>?
+            if FcPatternGetMatrix(pattern, "matrix", 0, &matrix) == FcResultMatch, let m = matrix?.pointee {
+                slantSynthesized = m.xy != 0
+            }
+            var embolden: FcBool = 0
+            if FcPatternGetBool(pattern, "embolden", 0, &embolden) == FcResultMatch { boldSynthesized = embolden != 0 }
+        }
         let desc = pango_font_describe(font)!
         defer { pango_font_description_free(desc) }
         family = pango_font_description_get_family(desc).map { String(cString: $0) } ?? ""

@@ -11,20 +11,39 @@ public struct Theme: Hashable, Sendable {
     public var monospaceFamilies: [String]
     /// Named colours (`text`, `secondary`, `accent`, `link`, `rule`, `codeBackground`, …).
     public var colors: [String: RGBAColor]
+    /// Paper, margins and block spacing.
     public var page: PageSetup
     /// Folders whose font files are registered before layout (fontconfig application fonts).
     public var fontFolders: [String]
     /// Notes a theme carries for the user (e.g. "Pretendard not installed; using Inter").
     public var notes: [String]
+    /// Size adjustment to apply when a role's primary family is swapped to the keyed family
+    /// (seed 003: "the system font gets −2"), used by ``swappingFamily(to:)``. Theme files:
+    /// `sizeAdjust`.
+    public var sizeAdjustments: [String: SizeAdjust]
 
+    /// Every parameter as the stored property of the same name; `sizeAdjustments` was added later
+    /// and defaults to none.
     public init(
         name: String, families: [String: [String]], styles: [TextRole: TextStyle],
         monospaceFamilies: [String], colors: [String: RGBAColor], page: PageSetup = PageSetup(),
-        fontFolders: [String] = [], notes: [String] = []
+        fontFolders: [String] = [], notes: [String] = [], sizeAdjustments: [String: SizeAdjust] = [:]
     ) {
         self.name = name; self.families = families; self.styles = styles
         self.monospaceFamilies = monospaceFamilies; self.colors = colors; self.page = page
-        self.fontFolders = fontFolders; self.notes = notes
+        self.fontFolders = fontFolders; self.notes = notes; self.sizeAdjustments = sizeAdjustments
+    }
+
+    /// Every family name the theme refers to — role fallback lists, the named ``families`` lists
+    /// and ``monospaceFamilies`` — each once, in first-use order (roles largest first). For the
+    /// caller to check against fontconfig ("unknown family" needs the font system).
+    public var familyNames: [String] {
+        var seen = Set<String>(), names: [String] = []
+        func add(_ list: [String]) { for f in list where seen.insert(f).inserted { names.append(f) } }
+        for role in TextRole.allCases { add(self[role].families) }
+        for key in families.keys.sorted() { add(families[key]!) }
+        add(monospaceFamilies)
+        return names
     }
 
     /// The style of `role`; falls back to the default theme's when a theme lacks it.

@@ -1,0 +1,288 @@
+import Foundation
+
+/// A 1-based line and column in a source text. Columns count Unicode scalars (a Hangul syllable or
+/// an accented letter is one column; a tab is one column).
+public struct SourcePosition: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// 1-based line and column.
+    public var line: Int, column: Int
+    /// A position at `line` and `column` (both 1-based).
+    public init(line: Int, column: Int) { self.line = line; self.column = column }
+    /// `line:column`.
+    public var description: String { "\(line):\(column)" }
+    /// Source order: by line, then column.
+    public static func < (a: SourcePosition, b: SourcePosition) -> Bool {
+        (a.line, a.column) < (b.line, b.column)
+    }
+}
+
+/// A JSON value with the source position of every value and object key: what theme and token
+/// files are decoded from so that every problem can name its `file:line:column`.
+///
+/// Parsed by ``JSONSource/parse(_:)``, a strict RFC 8259 recursive-descent parser written for the
+/// purpose (Foundation's `JSONSerialization` gives values but no positions, and on Linux bridges
+/// `true` and `1` to the same `NSNumber`). Numbers are converted with `Double(_:)`, as
+/// `JSONSerialization` does.
+struct JSONNode {
+    /// One object member: key, where the key's opening quote is, and the value.
+    struct Member {
+        var key: String
+        var keyPosition: SourcePosition
+        var value: JSONNode
+    }
+    indirect enum Value {
+        case object([Member])
+        case array([JSONNode])
+        case string(String)
+        case number(Double, literal: String)
+        case bool(Bool)
+        case null
+    }
+    var value: Value
+    /// Where the value starts (its first character).
+    var position: SourcePosition
+
+    /// Object members in source order, or nil when not an object.
+    var members: [Member]? {
+        if case .object(let m) = value { return m }
+        return nil
+    }
+    /// The member named `key` (the last one when repeated), or nil.
+    subscript(key: String) -> JSONNode? { members?.last(where: { $0.key == key })?.value }
+    var string: String? { if case .string(let s) = value { return s }; return nil }
+    var number: Double? { if case .number(let d, _) = value { return d }; return nil }
+    var bool: Bool? { if case .bool(let b) = value { return b }; return nil }
+    var array: [JSONNode]? { if case .array(let a) = value { return a }; return nil }
+    var isNull: Bool { if case .null = value { return true }; return false }
+
+    /// A short name of the value's JSON type for messages: `object`, `array`, `string`, `number`,
+    /// `true`/`false`, `null`.
+    var typeName: String {
+        switch value {
+        case .object: "an object"
+        case .array: "an array"
+        case .string(let s): "the string \"\(s)\""
+        case .number(_, let literal): "the number \(literal)"
+        case .bool(let b): b ? "true" : "false"
+        case .null: "null"
+        }
+    }
+}
+
+/// A JSON syntax error at a position.
+struct JSONSyntaxError: Error {
+    var position: SourcePosition
+    var message: String
+}
+
+/// The JSON position scanner and parser.
+enum JSONSource {
+    /// Parses `data` (UTF-8, an optional BOM skipped) into a positioned tree, or throws the first
+    /// syntax error with its line and column.
+    static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONNode {
+        var parser = Parser(bytes: Array(data))
+        return try parser.document()
+    }
+
+    private struct Parser {
+        let bytes: [UInt8]
+        var i = 0
+        var line = 1, lineStart = 0
+
+        init(bytes: [UInt8]) {
+            self.bytes = bytes
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3; lineStart = 3 }
+        }
+
+        /// Position of byte offset `offset` on the current line (columns count scalars).
+        func position(_ offset: Int? = nil) -> SourcePosition {
+            let end = min(offset ?? i, bytes.count)
+            var column = 1
+            if lineStart < end { for b in bytes[lineStart..<end] where b & 0xC0 != 0x80 { column += 1 } }
+            return SourcePosition(line: line, column: column)
+        }
+
+        func fail(_ message: String, at offset: Int? = nil) -> JSONSyntaxError {
+            JSONSyntaxError(position: position(offset), message: message)
+        }
+
+        var current: UInt8? { i < bytes.count ? bytes[i] : nil }
+
+        func describe(_ b: UInt8?) -> String {
+            guard let b else { return "end of file" }
+            if b >= 0x20 && b < 0x7F { return "'\(Character(UnicodeScalar(b)))'" }
+            if b == 0x0A { return "end of line" }
+            // Decode the scalar starting here for a readable message.
+            let scalarBytes = bytes[i..<min(i + 4, bytes.count)]
+            if let s = String(bytes: scalarBytes.prefix(b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1), encoding: .utf8) {
+                return "'\(s)'"
+            }
+            return String(format: "byte 0x%02X", b)
+        }
+
+        mutating func skipWhitespace() {
+            while let b = current {
+                switch b {
+                case 0x20, 0x09, 0x0D: i += 1
+                case 0x0A: i += 1; line += 1; lineStart = i
+                default: return
+                }
+            }
+        }
+
+        mutating func document() throws(JSONSyntaxError) -> JSONNode {
+            skipWhitespace()
+            if current == nil { throw fail("empty file: expected a JSON value") }
+            let node = try value()
+            skipWhitespace()
+            if current != nil { throw fail("unexpected \(describe(current)) after the end of the JSON value") }
+            return node
+        }
+
+        mutating func value() throws(JSONSyntaxError) -> JSONNode {
+            let start = position()
+            guard let b = current else { throw fail("unexpected end of file: expected a value") }
+            switch b {
+            case UInt8(ascii: "{"): return try object(start)
+            case UInt8(ascii: "["): return try array(start)
+            case UInt8(ascii: "\""): return JSONNode(value: .string(try string()), position: start)
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number(start)
+            case UInt8(ascii: "t"): try literal("true"); return JSONNode(value: .bool(true), position: start)
+            case UInt8(ascii: "f"): try literal("false"); return JSONNode(value: .bool(false), position: start)
+            case UInt8(ascii: "n"): try literal("null"); return JSONNode(value: .null, position: start)
+            case UInt8(ascii: "'"): throw fail("strings must use double quotes (\"), not single quotes")
+            default: throw fail("unexpected \(describe(b)): expected a value")
+            }
+        }
+
+        mutating func literal(_ word: String) throws(JSONSyntaxError) {
+            let w = Array(word.utf8)
+            guard bytes.count >= i + w.count, Array(bytes[i..<i + w.count]) == w else {
+                throw fail("invalid literal: expected '\(word)'")
+            }
+            i += w.count
+        }
+
+        mutating func object(_ start: SourcePosition) throws(JSONSyntaxError) -> JSONNode {
+            i += 1
+            var members: [JSONNode.Member] = []
+            skipWhitespace()
+            if current == UInt8(ascii: "}") { i += 1; return JSONNode(value: .object([]), position: start) }
+            while true {
+                skipWhitespace()
+                guard current == UInt8(ascii: "\"") else {
+                    if current == UInt8(ascii: "}") && !members.isEmpty { throw fail("trailing comma before '}'") }
+                    throw fail("unexpected \(describe(current)): expected a string key in double quotes")
+                }
+                let keyPosition = position()
+                let key = try string()
+                skipWhitespace()
+                guard current == UInt8(ascii: ":") else {
+                    throw fail("unexpected \(describe(current)): expected ':' after key \"\(key)\"")
+                }
+                i += 1
+                skipWhitespace()
+                let v = try value()
+                members.append(JSONNode.Member(key: key, keyPosition: keyPosition, value: v))
+                skipWhitespace()
+                if current == UInt8(ascii: ",") { i += 1; continue }
+                if current == UInt8(ascii: "}") { i += 1; return JSONNode(value: .object(members), position: start) }
+                throw fail("unexpected \(describe(current)): expected ',' or '}' after the value of \"\(key)\"")
+            }
+        }
+
+        mutating func array(_ start: SourcePosition) throws(JSONSyntaxError) -> JSONNode {
+            i += 1
+            var items: [JSONNode] = []
+            skipWhitespace()
+            if current == UInt8(ascii: "]") { i += 1; return JSONNode(value: .array([]), position: start) }
+            while true {
+                skipWhitespace()
+                if current == UInt8(ascii: "]") && !items.isEmpty { throw fail("trailing comma before ']'") }
+                items.append(try value())
+                skipWhitespace()
+                if current == UInt8(ascii: ",") { i += 1; continue }
+                if current == UInt8(ascii: "]") { i += 1; return JSONNode(value: .array(items), position: start) }
+                throw fail("unexpected \(describe(current)): expected ',' or ']' in array")
+            }
+        }
+
+        mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
+            guard i + 4 <= bytes.count, let v = UInt32(String(decoding: bytes[i..<i + 4], as: UTF8.self), radix: 16) else {
+                throw fail("invalid \\u escape: expected four hex digits")
+            }
+            i += 4
+            return v
+        }
+
+        mutating func string() throws(JSONSyntaxError) -> String {
+            let open = i
+            i += 1
+            var out = [UInt8]()
+            while true {
+                guard let b = current else { throw fail("unterminated string (opened here)", at: open) }
+                switch b {
+                case UInt8(ascii: "\""):
+                    i += 1
+                    return String(decoding: out, as: UTF8.self)
+                case UInt8(ascii: "\\"):
+                    i += 1
+                    guard let e = current else { throw fail("unterminated string (opened here)", at: open) }
+                    i += 1
+                    switch e {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
+                    case UInt8(ascii: "b"): out.append(0x08)
+                    case UInt8(ascii: "f"): out.append(0x0C)
+                    case UInt8(ascii: "n"): out.append(0x0A)
+                    case UInt8(ascii: "r"): out.append(0x0D)
+                    case UInt8(ascii: "t"): out.append(0x09)
+                    case UInt8(ascii: "u"):
+                        var code = try hex4()
+                        if (0xD800..<0xDC00).contains(code), current == UInt8(ascii: "\\"),
+                           i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "u") {
+                            i += 2
+                            let low = try hex4()
+                            if (0xDC00..<0xE000).contains(low) { code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00) }
+                        }
+                        out.append(contentsOf: Array(String(UnicodeScalar(code).map(Character.init) ?? "\u{FFFD}").utf8))
+                    default:
+                        throw fail("invalid escape '\\\(Character(UnicodeScalar(e)))' in string", at: i - 2)
+                    }
+                case 0x0A:
+                    throw fail("unterminated string: line break inside a string (opened at \(position(open)))")
+                case 0..<0x20:
+                    throw fail("control character in string: write it as an escape")
+                default:
+                    out.append(b); i += 1
+                }
+            }
+        }
+
+        mutating func number(_ start: SourcePosition) throws(JSONSyntaxError) -> JSONNode {
+            let begin = i
+            func digit(_ b: UInt8?) -> Bool { b.map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
+            if current == UInt8(ascii: "-") { i += 1 }
+            guard digit(current) else { throw fail("invalid number: expected a digit") }
+            if current == UInt8(ascii: "0") {
+                i += 1
+                if digit(current) { throw fail("invalid number: leading zeros are not allowed") }
+            } else { while digit(current) { i += 1 } }
+            if current == UInt8(ascii: ".") {
+                i += 1
+                guard digit(current) else { throw fail("invalid number: expected a digit after '.'") }
+                while digit(current) { i += 1 }
+            }
+            if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+                i += 1
+                if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { i += 1 }
+                guard digit(current) else { throw fail("invalid number: expected a digit in the exponent") }
+                while digit(current) { i += 1 }
+            }
+            let literal = String(decoding: bytes[begin..<i], as: UTF8.self)
+            guard let d = Double(literal) else { throw fail("invalid number '\(literal)'", at: begin) }
+            if let b = current, (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || b == UInt8(ascii: "%") {
+                throw fail("unexpected \(describe(b)) after number \(literal): write values with units as strings, e.g. \"\(literal)pt\"")
+            }
+            return JSONNode(value: .number(d, literal: literal), position: start)
+        }
+    }
+}

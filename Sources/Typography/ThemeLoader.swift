@@ -1,0 +1,380 @@
+import Foundation
+
+/// Reads theme files (JSON) and names built-in themes.
+///
+/// ## Theme file schema
+/// An object; keys starting with `$` (e.g. `"$comment"`, `"$schema"`) are ignored. Every key is
+/// optional; anything not given is inherited from the base theme.
+/// - `name`: string; default: the file name without extension.
+/// - `extends`: a built-in theme name (`default`, `hig`, `pretendard`); default `default`.
+/// - `notes`: array of strings shown to the user (replaces the base's notes).
+/// - `families`: `{"sans": ["Inter", "Noto Sans CJK KR"], "mono": [...]}` — named fallback lists
+///   (a string is a one-family list). Overriding a key the base defines also swaps that list in
+///   every inherited role (and the monospace list) that used the base's list for that key.
+/// - `roles`: keyed by role name, case/separator-insensitive (`body`, `large-title`, `Title 2`;
+///   ``TextRole/init(name:)``); each an object with
+///   - `family`: a `families` key, a literal family name, or an array of either;
+///   - `weight`: 1–1000 or a name (`thin` … `black`, `semibold`, ``FontWeight/init(name:)``);
+///   - `size`: pt, as a number or `"17pt"` / `"17px"` (px = pt);
+///   - `relativeTo`: a Dynamic Type style name (`body`, `largeTitle`, `subheadline`, …) or `"fixed"`;
+///   - `lineHeightMultiple`: factor × natural height (Apple `lineHeightMultiple`), or
+///     `lineHeight`: pt (`22`, `"22pt"`), `"150%"` of the size, or `"normal"`; not both.
+///     When `size` changes and no line height is given, an inherited absolute line height scales
+///     with the size;
+///   - `tracking` (alias `letterSpacing`) and `kerning`: pt (`-0.4`, `"-0.4pt"`), `"-2%"` of the
+///     size or `"-0.02em"`; `null` removes an inherited value;
+///   - `italic`: boolean; `features`: array or space-separated string (`"tnum ss01"`).
+/// - `colors`: name → `"#RGB"`, `"#RRGGBB"` or `"#RRGGBBAA"` (merged over the base's).
+/// - `page`: `paper` (`a4`, `a5`, `letter`, `legal`, `"210mm x 297mm"`), `margins` (a length for
+///   all sides, a CSS-like `"20mm 15mm"` list of 1–4 lengths, or `{top, right, bottom, left}`),
+///   `blockSpacing` (a length). Lengths: a number in pt or a string with `pt`, `px`, `mm`, `cm`, `in`.
+/// - `fontFolders`: paths relative to the theme file (appended to the base's).
+/// - `monospace`: a `families` key, a family name, or an array.
+/// - `sizeAdjust`: family → `-2` / `"-2pt"` (``SizeAdjust/points(_:)``) or
+///   `{"originalRatio": 0.546, "newRatio": 0.52}` (``SizeAdjust/xHeight(originalRatio:newRatio:)``);
+///   used by ``Theme/swappingFamily(to:)``.
+///
+/// Every problem — invalid JSON, unknown role, unknown key, wrong type, bad unit — carries the
+/// `file:line:column` of the offending key or value (``ThemeProblem``). "Unknown family" is not
+/// checked here (it needs fontconfig): check ``Theme/familyNames``.
+public enum ThemeLoader {
+    /// Names of the built-in themes, as ``builtIn(named:)`` accepts them.
+    public static let builtInNames = ["default", "hig", "pretendard"]
+
+    /// The built-in theme `name` (case/separator-insensitive: `default`, `hig`, `pretendard`), or nil.
+    /// Each equals the decoded `templates/themes/<name>.json`.
+    public static func builtIn(named name: String) -> Theme? {
+        switch TextRole.normalizedKey(name) {
+        case "default": .default
+        case "hig": .hig
+        case "pretendard": .pretendard
+        default: nil
+        }
+    }
+
+    /// Reads and decodes the theme file at `path`.
+    /// - Throws: ``ThemeError`` with every error (and warning) found, or with one problem when the
+    ///   file cannot be read.
+    public static func load(contentsOf path: String) throws -> Theme {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw ThemeError(problems: [ThemeProblem(file: path, line: 0, column: 0, message: "cannot read theme file: \(error.localizedDescription)")])
+        }
+        let (theme, problems) = decode(data, file: path)
+        guard let theme, !problems.contains(where: { $0.severity == .error }) else {
+            throw ThemeError(problems: problems)
+        }
+        return theme
+    }
+
+    /// A built-in theme by name, else the theme file at the path.
+    /// - Throws: ``ThemeError`` when `nameOrPath` is neither a built-in name nor a readable, valid
+    ///   theme file (the message lists the built-in names when no such file exists).
+    public static func resolve(nameOrPath: String) throws -> Theme {
+        if let theme = builtIn(named: nameOrPath) { return theme }
+        guard FileManager.default.fileExists(atPath: nameOrPath) else {
+            throw ThemeError(problems: [ThemeProblem(file: nameOrPath, line: 0, column: 0, message: "no such theme: not a built-in theme (\(builtInNames.joined(separator: ", "))) nor an existing file")])
+        }
+        return try load(contentsOf: nameOrPath)
+    }
+
+    /// Decodes theme JSON. `file` names the source in problems and anchors `fontFolders`.
+    /// - Returns: the theme (nil when the JSON is invalid or not an object) and every problem found,
+    ///   in source order. A non-nil theme with error problems is a best-effort result; callers
+    ///   should refuse it (``load(contentsOf:)`` does).
+    public static func decode(_ data: Data, file: String) -> (Theme?, [ThemeProblem]) {
+        let root: JSONNode
+        do { root = try JSONSource.parse(data) } catch {
+            return (nil, [ThemeProblem(file: file, at: error.position, "invalid JSON: \(error.message)")])
+        }
+        var decoder = ThemeDecoder(file: file)
+        let theme = decoder.decode(root)
+        return (theme, decoder.problems.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
+    }
+}
+
+/// Levenshtein distance, for "did you mean" hints.
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    if a.isEmpty { return b.count }
+    var row = Array(0...b.count)
+    for i in 1...a.count {
+        var previous = row[0]; row[0] = i
+        for j in stride(from: 1, through: b.count, by: 1) {
+            let old = row[j]
+            row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+            previous = old
+        }
+    }
+    return row[b.count]
+}
+
+/// `; did you mean 'x'?` when a candidate is close to `word`, else "".
+func suggestion(for word: String, among candidates: [String]) -> String {
+    let key = TextRole.normalizedKey(word)
+    let best = candidates.map { ($0, editDistance(key, TextRole.normalizedKey($0))) }.min { $0.1 < $1.1 }
+    guard let best, best.1 <= max(2, key.count / 3) else { return "" }
+    return "; did you mean '\(best.0)'?"
+}
+
+private struct ThemeDecoder {
+    let file: String
+    var problems: [ThemeProblem] = []
+
+    init(file: String) { self.file = file }
+
+    mutating func error(_ position: SourcePosition, _ message: String) {
+        problems.append(ThemeProblem(file: file, at: position, message))
+    }
+
+    /// Members of an object, reporting unknown keys (keys starting with `$` are ignored).
+    mutating func members(of node: JSONNode, what: String, known: [String]) -> [JSONNode.Member] {
+        guard let members = node.members else {
+            error(node.position, "\(what) must be an object, not \(node.typeName)")
+            return []
+        }
+        var result: [JSONNode.Member] = []
+        for m in members where !m.key.hasPrefix("$") {
+            if known.contains(m.key) { result.append(m) } else {
+                error(m.keyPosition, "unknown key '\(m.key)' in \(what)\(suggestion(for: m.key, among: known)); expected one of: \(known.joined(separator: ", "))")
+            }
+        }
+        return result
+    }
+
+    mutating func string(_ node: JSONNode, _ what: String) -> String? {
+        if let s = node.string { return s }
+        error(node.position, "\(what) must be a string, not \(node.typeName)")
+        return nil
+    }
+
+    mutating func stringList(_ node: JSONNode, _ what: String) -> [String]? {
+        if let s = node.string { return [s] }
+        if let items = node.array {
+            var result: [String] = []
+            for item in items {
+                guard let s = item.string else {
+                    error(item.position, "\(what) must be a list of strings; found \(item.typeName)")
+                    return nil
+                }
+                result.append(s)
+            }
+            if result.isEmpty { error(node.position, "\(what) must not be empty"); return nil }
+            return result
+        }
+        error(node.position, "\(what) must be a string or an array of strings, not \(node.typeName)")
+        return nil
+    }
+
+    mutating func length(_ node: JSONNode, _ what: String) -> Double? {
+        if let v = ValueParsing.points(node, allowRem: false), node.members == nil { return v }
+        error(node.position, "\(what): expected a length — a number in pt or a string with a unit pt, px, mm, cm or in (e.g. \"20mm\") — not \(node.typeName)")
+        return nil
+    }
+
+    static let topKeys = ["name", "extends", "notes", "families", "roles", "colors", "page", "fontFolders", "monospace", "sizeAdjust"]
+    static let roleKeys = ["family", "weight", "size", "relativeTo", "lineHeight", "lineHeightMultiple", "kerning", "tracking", "letterSpacing", "italic", "features"]
+
+    mutating func decode(_ root: JSONNode) -> Theme? {
+        guard root.members != nil else {
+            error(root.position, "a theme must be a JSON object, not \(root.typeName)")
+            return nil
+        }
+        let top = Dictionary(members(of: root, what: "the theme", known: Self.topKeys).map { ($0.key, $0) }, uniquingKeysWith: { $1 })
+
+        var base = Theme.default
+        if let ext = top["extends"]?.value, let name = string(ext, "extends") {
+            if let b = ThemeLoader.builtIn(named: name) { base = b } else {
+                error(ext.position, "unknown built-in theme '\(name)' in extends; built-in themes are \(ThemeLoader.builtInNames.joined(separator: ", "))")
+            }
+        }
+        var theme = base
+        theme.name = top["name"].flatMap { string($0.value, "name") }
+            ?? ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+        if let notes = top["notes"] { theme.notes = stringList(notes.value, "notes") ?? base.notes }
+
+        // Families, and their propagation to inherited roles.
+        if let fams = top["families"] {
+            if fams.value.members == nil { error(fams.value.position, "families must be an object of name → family list, not \(fams.value.typeName)") }
+            for m in fams.value.members ?? [] where !m.key.hasPrefix("$") {
+                guard let list = stringList(m.value, "families.\(m.key)") else { continue }
+                if let old = base.families[m.key] {
+                    for role in TextRole.allCases where theme[role].families == old { theme.styles[role]!.families = list }
+                    if theme.monospaceFamilies == old { theme.monospaceFamilies = list }
+                }
+                theme.families[m.key] = list
+            }
+        }
+        if let mono = top["monospace"], let list = stringList(mono.value, "monospace") {
+            theme.monospaceFamilies = expand(list, theme.families)
+        }
+
+        if let roles = top["roles"] {
+            var seen: [TextRole: SourcePosition] = [:]
+            if roles.value.members == nil { error(roles.value.position, "roles must be an object keyed by role name, not \(roles.value.typeName)") }
+            for m in roles.value.members ?? [] where !m.key.hasPrefix("$") {
+                guard let role = TextRole(name: m.key) else {
+                    let names = TextRole.allCases.map(\.displayName)
+                    error(m.keyPosition, "unknown role '\(m.key)'\(suggestion(for: m.key, among: names)); roles are \(names.joined(separator: ", "))")
+                    continue
+                }
+                if let first = seen[role] {
+                    error(m.keyPosition, "role \(role.displayName) is already defined at \(first)")
+                    continue
+                }
+                seen[role] = m.keyPosition
+                theme.styles[role] = decodeRole(m.value, role: role, base: theme[role], families: theme.families)
+            }
+        }
+
+        if let colors = top["colors"] {
+            if colors.value.members == nil { error(colors.value.position, "colors must be an object of name → \"#RRGGBB\", not \(colors.value.typeName)") }
+            for m in colors.value.members ?? [] where !m.key.hasPrefix("$") {
+                guard let hex = string(m.value, "colors.\(m.key)") else { continue }
+                if let c = RGBAColor(hex: hex) { theme.colors[m.key] = c } else {
+                    error(m.value.position, "colors.\(m.key): invalid colour '\(hex)'; expected #RGB, #RRGGBB or #RRGGBBAA")
+                }
+            }
+        }
+
+        if let page = top["page"] { theme.page = decodePage(page.value, base: theme.page) }
+
+        if let folders = top["fontFolders"], let list = stringList(folders.value, "fontFolders") {
+            let directory = (file as NSString).deletingLastPathComponent
+            theme.fontFolders += list.map { path in
+                path.hasPrefix("/") ? path
+                    : URL(fileURLWithPath: directory.isEmpty ? "." : directory).appendingPathComponent(path).standardizedFileURL.path
+            }
+        }
+
+        if let adjust = top["sizeAdjust"] {
+            if adjust.value.members == nil { error(adjust.value.position, "sizeAdjust must be an object of family → adjustment, not \(adjust.value.typeName)") }
+            for m in adjust.value.members ?? [] where !m.key.hasPrefix("$") {
+                if let pt = ValueParsing.points(m.value, allowRem: false), m.value.members == nil {
+                    theme.sizeAdjustments[m.key] = .points(pt)
+                } else if m.value.members != nil {
+                    let fields = Dictionary(members(of: m.value, what: "sizeAdjust.\(m.key)", known: ["originalRatio", "newRatio"]).map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+                    guard let o = fields["originalRatio"], let n = fields["newRatio"] else {
+                        error(m.value.position, "sizeAdjust.\(m.key): an x-height adjustment needs both originalRatio and newRatio (x-height ÷ em)")
+                        continue
+                    }
+                    guard let ov = o.number, ov > 0 else { error(o.position, "originalRatio must be a positive number (x-height ÷ em)"); continue }
+                    guard let nv = n.number, nv > 0 else { error(n.position, "newRatio must be a positive number (x-height ÷ em)"); continue }
+                    theme.sizeAdjustments[m.key] = .xHeight(originalRatio: ov, newRatio: nv)
+                } else {
+                    error(m.value.position, "sizeAdjust.\(m.key): expected pt to add (e.g. -2 or \"-2pt\") or {\"originalRatio\": …, \"newRatio\": …}, not \(m.value.typeName)")
+                }
+            }
+        }
+        return theme
+    }
+
+    /// Family names with `families` keys replaced by their lists; duplicates dropped.
+    func expand(_ names: [String], _ families: [String: [String]]) -> [String] {
+        var result: [String] = []
+        for n in names { for f in families[n] ?? [n] where !result.contains(f) { result.append(f) } }
+        return result
+    }
+
+    mutating func decodeRole(_ node: JSONNode, role: TextRole, base: TextStyle, families: [String: [String]]) -> TextStyle {
+        let what = "role \(role.displayName)"
+        let fields = Dictionary(members(of: node, what: what, known: Self.roleKeys).map { ($0.key, $0) }, uniquingKeysWith: { $1 })
+        var style = base
+        if let f = fields["family"], let list = stringList(f.value, "\(what): family") { style.families = expand(list, families) }
+        if let w = fields["weight"]?.value {
+            if let n = w.number {
+                if n == n.rounded(), (1...1000).contains(n) { style.weight = FontWeight(Int(n)) } else {
+                    error(w.position, "\(what): weight must be a whole number 1–1000, not \(w.typeName)")
+                }
+            } else if let s = w.string, let fw = FontWeight(name: s) { style.weight = fw } else {
+                error(w.position, "\(what): weight must be 100–900 or a name (thin, extralight, light, regular, medium, semibold, bold, extrabold, black), not \(w.typeName)")
+            }
+        }
+        if let s = fields["size"]?.value {
+            if let pt = ValueParsing.points(s, allowRem: false), s.members == nil, pt > 0, s.number != nil || ["pt", "px", ""].contains(ValueParsing.splitUnit(s.string ?? "")?.1 ?? "?") {
+                if fields["lineHeight"] == nil && fields["lineHeightMultiple"] == nil {
+                    style.lineHeight = style.lineHeight?.scaled(from: style.size, to: pt)
+                }
+                style.size = pt
+            } else {
+                error(s.position, "\(what): size must be a positive size in pt — a number or a string like \"17pt\" or \"17px\" — not \(s.typeName)")
+            }
+        }
+        if let r = fields["relativeTo"]?.value {
+            if r.isNull { style.relativeTo = nil }
+            else if let name = string(r, "\(what): relativeTo") {
+                if ["fixed", "none"].contains(name.lowercased()) { style.relativeTo = nil }
+                else if let st = DynamicTypeStyle(name: name) { style.relativeTo = st }
+                else {
+                    error(r.position, "\(what): relativeTo '\(name)' is not a Dynamic Type style\(suggestion(for: name, among: DynamicTypeStyle.allCases.map(\.rawValue))); expected \(DynamicTypeStyle.allCases.map(\.rawValue).joined(separator: ", ")) or \"fixed\"")
+                }
+            }
+        }
+        if let lh = fields["lineHeight"], let lhm = fields["lineHeightMultiple"] {
+            error(max(lh.keyPosition, lhm.keyPosition), "\(what): set either lineHeight or lineHeightMultiple, not both")
+        } else if let m = fields["lineHeightMultiple"]?.value {
+            if let f = m.number, f > 0 { style.lineHeight = .multiple(f) }
+            else if m.isNull { style.lineHeight = nil }
+            else { error(m.position, "\(what): lineHeightMultiple must be a positive number (factor × the font's natural height), not \(m.typeName)") }
+        } else if let l = fields["lineHeight"]?.value {
+            if l.isNull || ["normal", "auto"].contains(l.string?.lowercased() ?? "") { style.lineHeight = nil }
+            else if let s = l.string, let (v, unit) = ValueParsing.splitUnit(s), unit == "%", v > 0 { style.lineHeight = .relativeToSize(v / 100) }
+            else if let pt = ValueParsing.points(l, allowRem: false), l.members == nil, pt > 0 { style.lineHeight = .absolute(pt) }
+            else { error(l.position, "\(what): lineHeight must be pt (22 or \"22pt\"), a percentage of the size (\"150%\") or \"normal\", not \(l.typeName)") }
+        }
+        if fields["tracking"] != nil, let ls = fields["letterSpacing"] {
+            error(ls.keyPosition, "\(what): letterSpacing is an alias of tracking; set only one")
+        }
+        for key in ["kerning", "tracking", "letterSpacing"] {
+            guard let v = fields[key]?.value else { continue }
+            let spacing: LetterSpacing?
+            if v.isNull { spacing = nil } else if let s = ValueParsing.letterSpacing(v), v.members == nil { spacing = s } else {
+                error(v.position, "\(what): \(key) must be pt (-0.4 or \"-0.4pt\"), a percentage of the size (\"-2%\") or em (\"-0.02em\"), not \(v.typeName)")
+                continue
+            }
+            if key == "kerning" { style.kerning = spacing } else { style.tracking = spacing }
+        }
+        if let i = fields["italic"]?.value {
+            if let b = i.bool { style.italic = b } else { error(i.position, "\(what): italic must be true or false, not \(i.typeName)") }
+        }
+        if let f = fields["features"]?.value {
+            if let list = ValueParsing.features(f) { style.features = list } else {
+                error(f.position, "\(what): features must be an array of strings or a space-separated string (\"tnum ss01\"), not \(f.typeName)")
+            }
+        }
+        return style
+    }
+
+    mutating func decodePage(_ node: JSONNode, base: PageSetup) -> PageSetup {
+        var page = base
+        let fields = Dictionary(members(of: node, what: "page", known: ["paper", "margins", "blockSpacing"]).map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+        if let p = fields["paper"], let name = string(p, "page.paper") {
+            if let size = PaperSize(name: name) { page.paper = size } else {
+                error(p.position, "page.paper: unknown paper '\(name)'; expected a4, a5, letter, legal or \"W x H\" with units (\"210mm x 297mm\")")
+            }
+        }
+        if let m = fields["margins"] {
+            if m.members != nil {
+                let sides = Dictionary(members(of: m, what: "page.margins", known: ["top", "right", "bottom", "left"]).map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+                if let v = sides["top"].flatMap({ length($0, "page.margins.top") }) { page.margins.top = v }
+                if let v = sides["right"].flatMap({ length($0, "page.margins.right") }) { page.margins.right = v }
+                if let v = sides["bottom"].flatMap({ length($0, "page.margins.bottom") }) { page.margins.bottom = v }
+                if let v = sides["left"].flatMap({ length($0, "page.margins.left") }) { page.margins.left = v }
+            } else if let s = m.string {
+                let parts = s.split(separator: " ").map { ValueParsing.points(String($0), allowRem: false) }
+                if (1...4).contains(parts.count), !parts.contains(where: { $0 == nil }) {
+                    let v = parts.map { $0! }
+                    // CSS order: top, right, bottom, left with the usual 1–3 value shorthands.
+                    let (t, r, b, l): (Double, Double, Double, Double) =
+                        v.count == 1 ? (v[0], v[0], v[0], v[0]) : v.count == 2 ? (v[0], v[1], v[0], v[1])
+                        : v.count == 3 ? (v[0], v[1], v[2], v[1]) : (v[0], v[1], v[2], v[3])
+                    page.margins = Margins(top: t, right: r, bottom: b, left: l)
+                } else {
+                    error(m.position, "page.margins: expected 1–4 lengths with units (\"20mm\", \"20mm 15mm\"), not \(m.typeName)")
+                }
+            } else if let v = length(m, "page.margins") { page.margins = Margins(all: v) }
+        }
+        if let b = fields["blockSpacing"], let v = length(b, "page.blockSpacing") { page.blockSpacing = v }
+        return page
+    }
+}

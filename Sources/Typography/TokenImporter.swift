@@ -1,0 +1,281 @@
+import Foundation
+
+/// Imports typography from W3C Design Tokens (DTCG) files and Figma/Tokens Studio exports.
+///
+/// What is read (sources: DTCG Format Module 2025.10 and its 2022 draft, Tokens Studio docs,
+/// tokens-studio/sd-transforms; typography-reference.md §4):
+/// - Tokens: objects with `$value` (DTCG) or `value` plus `type` (Tokens Studio legacy). A token's
+///   type is its `$type`/`type`, else the nearest enclosing group's `$type`. Keys starting with `$`
+///   (`$themes`, `$metadata`, `$description`, …) are not tokens.
+/// - Typography tokens (`typography` type, or an untyped object value with `fontSize`/`fontFamily`):
+///   `fontFamily` (string, comma list or array), `fontSize`, `fontWeight`, `lineHeight`,
+///   `letterSpacing`. Other fields (`textCase`, `textDecoration`, `paragraphSpacing`, …) are
+///   ignored; unknown ones are warned about.
+/// - Aliases `"{group.token}"` anywhere — the whole `$value` or one field — resolved recursively
+///   with cycle detection. A reference matches a token's full path or, when unique, a path ending
+///   in it (Tokens Studio set files refer without the set name: `{fontSize.17}` finds
+///   `global.fontSize.17`). DTCG `{"$ref": "#/json/pointer"}` is followed too.
+/// - Units: px = pt; pt; rem × 16; dimension objects `{"value": 16, "unit": "px"}` (2025.10) and
+///   strings `"16px"` (2022 draft); bare numbers are px. Line height: a number or unitless string
+///   is a multiplier of the font size (DTCG) → ``LineHeight/relativeToSize(_:)``; `"150%"` (Figma,
+///   Tokens Studio) → `.relativeToSize(1.5)`; a dimension → ``LineHeight/absolute(_:)``;
+///   `"AUTO"`/`"normal"` → natural. Letter spacing: px/pt/rem → points, `"-2%"` → % of size,
+///   `"-0.02em"` → −2 %; zero → none. Weight: 1–1000, numeric strings, DTCG names and Figma style
+///   names (`"Semi Bold"`, `"Bold Italic"` → 700 + italic).
+/// - Roles: a token maps to the role named by its last path component, else the one before it
+///   (`typography.body.regular` → Body), compared case/separator-insensitively with synonyms
+///   (``role(forTokenName:)``). `mapping` (full token path or last component → role) wins.
+///
+/// Imported roles replace `base`'s; the token's families are followed by the base role's families
+/// it does not list, so a Latin family keeps the CJK fallback. Roles no token maps to keep `base`'s.
+public enum TokenImporter {
+    /// The role a token name means: a role name (`body`, `large-title`, `largeTitle`, `Title 2`,
+    /// `SubTitle`), an Apple style name (`title1` → Title, `subheadline`/`subhead` → SubTitle,
+    /// `caption1` → Caption) or a heading (`h1` … `h6`, ``TextRole/forHeading(level:)``);
+    /// case/separator-insensitive. nil otherwise.
+    public static func role(forTokenName name: String) -> TextRole? {
+        if let role = TextRole(name: name) { return role }
+        let key = TextRole.normalizedKey(name)
+        switch key {
+        case "title1": return .title
+        case "subheadline", "subhead": return .subTitle
+        case "caption1": return .caption
+        default: break
+        }
+        if key.count == 2, key.first == "h", let level = Int(key.dropFirst()), (1...6).contains(level) {
+            return TextRole.forHeading(level: level)
+        }
+        return nil
+    }
+
+    /// Imports the typography tokens of `data` onto `base`.
+    /// - Parameters:
+    ///   - file: names the source in messages.
+    ///   - mapping: token path (`typography.heading.xl`) or last path component (`xl`) → role;
+    ///     overrides name matching.
+    ///   - base: the theme whose roles, page, colours and families the result starts from.
+    /// - Returns: the theme (named after the file) and warnings as `file:line:column: message`
+    ///   strings: unresolvable or cyclic aliases, bad units, unknown fields, two tokens for one
+    ///   role, and one warning listing the typography tokens that map to no role.
+    /// - Throws: ``ThemeError`` when the data is not valid JSON (with the syntax error's position)
+    ///   or not an object.
+    public static func importTokens(
+        _ data: Data, file: String, mapping: [String: TextRole] = [:], base: Theme = .default
+    ) throws -> (theme: Theme, warnings: [String]) {
+        let root: JSONNode
+        do { root = try JSONSource.parse(data) } catch {
+            throw ThemeError(problems: [ThemeProblem(file: file, at: error.position, "invalid JSON: \(error.message)")])
+        }
+        guard root.members != nil else {
+            throw ThemeError(problems: [ThemeProblem(file: file, at: root.position, "a design-token file must be a JSON object, not \(root.typeName)")])
+        }
+        var importer = Importer(file: file, root: root)
+        importer.collect(root, path: [], inheritedType: nil)
+        let theme = importer.buildTheme(base: base, mapping: mapping)
+        return (theme, importer.warnings)
+    }
+}
+
+private struct Token {
+    var path: [String]
+    var keyPosition: SourcePosition
+    var value: JSONNode
+    var type: String?
+    var name: String { path.joined(separator: ".") }
+}
+
+private struct Importer {
+    let file: String
+    let root: JSONNode
+    var tokens: [Token] = []
+    var byPath: [String: Int] = [:]
+    var warnings: [String] = []
+
+    init(file: String, root: JSONNode) { self.file = file; self.root = root }
+
+    mutating func warn(_ position: SourcePosition, _ message: String) {
+        warnings.append(ThemeProblem(file: file, at: position, message, severity: .warning).description)
+    }
+
+    mutating func collect(_ node: JSONNode, path: [String], inheritedType: String?, keyPosition: SourcePosition? = nil) {
+        guard let members = node.members else { return }
+        if let v = node["$value"] {
+            add(Token(path: path, keyPosition: keyPosition ?? node.position, value: v, type: node["$type"]?.string ?? inheritedType))
+            return
+        }
+        let others = Set(members.map(\.key)).subtracting(["value", "type", "description", "$extensions", "$description"])
+        if let v = node["value"], node["type"] != nil || others.isEmpty {
+            add(Token(path: path, keyPosition: keyPosition ?? node.position, value: v, type: node["type"]?.string ?? inheritedType))
+            return
+        }
+        let groupType = node["$type"]?.string ?? inheritedType
+        for m in members where !m.key.hasPrefix("$") {
+            collect(m.value, path: path + [m.key], inheritedType: groupType, keyPosition: m.keyPosition)
+        }
+    }
+
+    mutating func add(_ token: Token) {
+        byPath[token.name] = tokens.count
+        tokens.append(token)
+    }
+
+    /// The token a `{reference}` names: exact path, else the unique token whose path ends in it.
+    func lookup(_ reference: String) -> Int? {
+        if let i = byPath[reference] { return i }
+        let matches = tokens.indices.filter { tokens[$0].name.hasSuffix("." + reference) }
+        return matches.count == 1 ? matches[0] : nil
+    }
+
+    /// `node` with aliases and `$ref` pointers followed; nil (after a warning) when unresolvable.
+    mutating func resolve(_ node: JSONNode, visiting: [String]) -> JSONNode? {
+        if let s = node.string?.trimmingCharacters(in: .whitespaces), s.hasPrefix("{"), s.hasSuffix("}"),
+           !s.dropFirst().dropLast().contains(where: { "{}".contains($0) }) {
+            let reference = String(s.dropFirst().dropLast())
+            guard let i = lookup(reference) else {
+                warn(node.position, "alias {\(reference)} names no token")
+                return nil
+            }
+            let target = tokens[i]
+            if visiting.contains(target.name) {
+                warn(node.position, "alias cycle: \((visiting + [target.name]).joined(separator: " → "))")
+                return nil
+            }
+            return resolve(target.value, visiting: visiting + [target.name])
+        }
+        if let s = node.string, s.contains("{") {
+            warn(node.position, "unsupported expression '\(s)': only whole-value aliases like {group.token} are resolved")
+            return nil
+        }
+        if let m = node.members, m.count == 1, let ref = node["$ref"]?.string {
+            guard let target = pointer(ref) else {
+                warn(node.position, "$ref '\(ref)' points to nothing")
+                return nil
+            }
+            if visiting.contains(ref) {
+                warn(node.position, "reference cycle: \((visiting + [ref]).joined(separator: " → "))")
+                return nil
+            }
+            return resolve(target, visiting: visiting + [ref])
+        }
+        return node
+    }
+
+    /// RFC 6901 JSON Pointer (`#/a/b/0`) into the document.
+    func pointer(_ ref: String) -> JSONNode? {
+        guard ref.hasPrefix("#") else { return nil }
+        var node = root
+        for raw in ref.dropFirst().split(separator: "/", omittingEmptySubsequences: true) {
+            let part = raw.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            if let next = node[part] { node = next }
+            else if let items = node.array, let i = Int(part), items.indices.contains(i) { node = items[i] }
+            else { return nil }
+        }
+        return node
+    }
+
+    func isTypography(_ token: Token, resolved: JSONNode?) -> Bool {
+        if let type = token.type { return TextRole.normalizedKey(type) == "typography" }
+        guard let r = resolved, r.members != nil else { return false }
+        return r["fontSize"] != nil || r["fontFamily"] != nil
+    }
+
+    mutating func buildTheme(base: Theme, mapping: [String: TextRole]) -> Theme {
+        var theme = base
+        theme.name = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+        var assigned: [TextRole: String] = [:]
+        var unmapped: [String] = []
+        let normalizedMapping = Dictionary(mapping.map { (TextRole.normalizedKey($0.key), $0.value) }, uniquingKeysWith: { a, _ in a })
+        for token in tokens {
+            let typed = token.type.map { TextRole.normalizedKey($0) == "typography" } ?? false
+            // Untyped tokens are only resolved when they could be typography (objects or aliases).
+            guard typed || token.type == nil else { continue }
+            guard token.value.members != nil || token.value.string?.hasPrefix("{") == true else { continue }
+            let resolved = resolve(token.value, visiting: [token.name])
+            guard isTypography(token, resolved: resolved) else { continue }
+            guard let value = resolved else { continue }
+            guard value.members != nil else {
+                warn(token.value.position, "typography token '\(token.name)' must have an object value (fontFamily, fontSize, …), not \(value.typeName)")
+                continue
+            }
+            let role = mapping[token.name]
+                ?? token.path.last.flatMap { normalizedMapping[TextRole.normalizedKey($0)] }
+                ?? token.path.last.flatMap(TokenImporter.role(forTokenName:))
+                ?? (token.path.count >= 2 ? TokenImporter.role(forTokenName: token.path[token.path.count - 2]) : nil)
+            guard let role else { unmapped.append("\(token.name) (\(token.keyPosition))"); continue }
+            if let first = assigned[role] {
+                warn(token.keyPosition, "tokens '\(first)' and '\(token.name)' both map to \(role.displayName); using '\(first)'")
+                continue
+            }
+            assigned[role] = token.name
+            theme.styles[role] = style(from: value, token: token, base: theme[role])
+        }
+        if !unmapped.isEmpty {
+            warnings.append("\(file): warning: typography tokens not mapped to a role (name them after a role or pass a mapping): \(unmapped.joined(separator: ", "))")
+        }
+        return theme
+    }
+
+    static let knownFields: Set<String> = ["fontFamily", "fontSize", "fontWeight", "lineHeight", "letterSpacing",
+        "textCase", "textDecoration", "paragraphSpacing", "paragraphIndent", "fontStyle"]
+
+    mutating func style(from value: JSONNode, token: Token, base: TextStyle) -> TextStyle {
+        var style = base
+        let name = token.name
+        var field: [String: JSONNode] = [:]
+        for m in value.members! where !m.key.hasPrefix("$") {
+            if Self.knownFields.contains(m.key) {
+                if let r = resolve(m.value, visiting: [name]) { field[m.key] = r }
+            } else {
+                warn(m.keyPosition, "token '\(name)': unknown typography field '\(m.key)' ignored")
+            }
+        }
+        if let f = field["fontFamily"] {
+            var families: [String] = []
+            if let s = f.string {
+                families = s.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \"'")) }.filter { !$0.isEmpty }
+            } else if let items = f.array, items.allSatisfy({ $0.string != nil }) {
+                families = items.compactMap(\.string)
+            }
+            if families.isEmpty { warn(f.position, "token '\(name)': fontFamily must be a string or an array of strings, not \(f.typeName)") }
+            else { style.families = families + base.families.filter { !families.contains($0) } }
+        }
+        if let w = field["fontWeight"] {
+            if let n = w.number, (1...1000).contains(n) { style.weight = FontWeight(Int(n.rounded())) }
+            else if let s = w.string, let (weight, italic) = Self.weight(s) {
+                style.weight = weight
+                if italic { style.italic = true }
+            } else { warn(w.position, "token '\(name)': fontWeight must be 1–1000 or a weight name, not \(w.typeName)") }
+        }
+        if let s = field["fontStyle"]?.string?.lowercased(), s == "italic" || s == "oblique" { style.italic = true }
+        if let s = field["fontSize"] {
+            if let pt = ValueParsing.points(s), pt > 0 {
+                if field["lineHeight"] == nil { style.lineHeight = style.lineHeight?.scaled(from: style.size, to: pt) }
+                style.size = pt
+            } else { warn(s.position, "token '\(name)': fontSize must be a dimension (16, \"16px\", \"12pt\", \"1rem\", {\"value\": 16, \"unit\": \"px\"}), not \(s.typeName)") }
+        }
+        if let l = field["lineHeight"] {
+            if let n = l.number, n > 0 { style.lineHeight = .relativeToSize(n) }
+            else if let s = l.string, ["auto", "normal"].contains(s.lowercased()) { style.lineHeight = nil }
+            else if let s = l.string, let (v, unit) = ValueParsing.splitUnit(s), v > 0, unit == "%" || unit == "" {
+                style.lineHeight = .relativeToSize(unit == "%" ? v / 100 : v)
+            } else if let pt = ValueParsing.points(l), pt > 0 { style.lineHeight = .absolute(pt) }
+            else { warn(l.position, "token '\(name)': lineHeight must be a multiplier (1.5), a percentage (\"150%\") or a dimension (\"24px\"), not \(l.typeName)") }
+        }
+        if let ls = field["letterSpacing"] {
+            if let spacing = ValueParsing.letterSpacing(ls) {
+                style.tracking = spacing.points(atSize: 1) == 0 ? nil : spacing
+            } else { warn(ls.position, "token '\(name)': letterSpacing must be a dimension (\"0.5px\") or a percentage (\"-2%\"), not \(ls.typeName)") }
+        }
+        return style
+    }
+
+    /// Weight from a DTCG name, a Figma style name (`Semi Bold`, `Bold Italic`) or a numeric string.
+    static func weight(_ text: String) -> (FontWeight, Bool)? {
+        var key = TextRole.normalizedKey(text)
+        let italic = key.hasSuffix("italic")
+        if italic { key = String(key.dropLast("italic".count)) }
+        if key.isEmpty { return (.regular, italic) }
+        if ["extrablack", "ultrablack"].contains(key) { return (FontWeight(950), italic) }
+        return FontWeight(name: key).map { ($0, italic) }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// Readers for the unit-bearing values of theme and token files, shared by ``ThemeLoader`` and
+/// ``TokenImporter``. px = pt (reference §0 conventions: Figma/DTCG px are treated as pt in a PDF);
+/// rem = 16 pt (DTCG 2025.10: "usually 16 px").
+enum ValueParsing {
+    /// pt per rem (DTCG: the default font size, usually 16 px).
+    static let remInPoints = 16.0
+
+    /// A number with an optional unit suffix, the unit lower-cased ("" when none).
+    static func splitUnit(_ text: String) -> (Double, String)? {
+        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+        var end = t.endIndex
+        while end > t.startIndex, let c = t[t.index(before: end)].unicodeScalars.first,
+              CharacterSet.letters.contains(c) || c == "%" {
+            end = t.index(before: end)
+        }
+        guard let v = Double(t[..<end].trimmingCharacters(in: .whitespaces)) else { return nil }
+        return (v, String(t[end...]))
+    }
+
+    /// A length in pt from `17`, `"17pt"`, `"17px"`, `"1.5rem"`, `"6mm"`, `"0.5cm"`, `"1in"`, or a
+    /// DTCG 2025.10 dimension object `{"value": 16, "unit": "px"}`. nil otherwise.
+    static func points(_ node: JSONNode, allowRem: Bool = true) -> Double? {
+        if let d = node.number { return d }
+        if let s = node.string { return points(s, allowRem: allowRem) }
+        if let m = node.members, let v = node["value"]?.number, let unit = node["unit"]?.string, m.count == 2 {
+            return points("\(v)\(unit)", allowRem: allowRem)
+        }
+        return nil
+    }
+
+    static func points(_ text: String, allowRem: Bool = true) -> Double? {
+        guard let (v, unit) = splitUnit(text) else { return nil }
+        switch unit {
+        case "", "pt", "px": return v
+        case "rem" where allowRem: return v * remInPoints
+        case "mm": return v * 72 / 25.4
+        case "cm": return v * 72 / 2.54
+        case "in": return v * 72
+        default: return nil
+        }
+    }
+
+    /// Letter spacing: a number or `"0.5pt"`/`"0.5px"`/`"0.05rem"` → points; `"-2%"` → % of size;
+    /// `"-0.02em"` → % of size (−2). nil otherwise.
+    static func letterSpacing(_ node: JSONNode) -> LetterSpacing? {
+        if let d = node.number { return .points(d) }
+        if let m = node.members, m.count == 2, let v = node["value"]?.number, let unit = node["unit"]?.string {
+            return letterSpacing("\(v)\(unit)")
+        }
+        guard let s = node.string else { return nil }
+        return letterSpacing(s)
+    }
+
+    static func letterSpacing(_ text: String) -> LetterSpacing? {
+        guard let (v, unit) = splitUnit(text) else { return nil }
+        switch unit {
+        case "%": return .percentOfSize(v)
+        case "em": return .percentOfSize(v * 100)
+        default: return points(text).map { .points($0) }
+        }
+    }
+
+    /// Feature list from an array of strings or one string split at spaces and commas.
+    static func features(_ node: JSONNode) -> [String]? {
+        if let s = node.string {
+            return s.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+        }
+        guard let items = node.array else { return nil }
+        let strings = items.compactMap(\.string)
+        return strings.count == items.count ? strings : nil
+    }
+}

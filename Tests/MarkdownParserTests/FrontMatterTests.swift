@@ -1,0 +1,168 @@
+import DocumentModel
+import Testing
+@testable import MarkdownParser
+
+@Suite struct FrontMatterTests {
+    @Test func knownFieldsAndUnknownKeyWarning() {
+        let md = """
+        ---
+        title: 보고서
+        subtitle: "A: study"
+        author:
+          - Kim Minji
+          - name: Lee Joon
+        date: 2024-05-01
+        lang: ko-KR
+        keywords: [type, 조판]
+        theme: editorial
+        margins:
+          top: 20mm
+          inner: 18mm
+        sizeCategory: large
+        colour: red
+        ---
+        # Heading
+        """
+        let r = parse(md)
+        let m = r.document.metadata
+        #expect(m.title == "보고서")
+        #expect(m.subtitle == "A: study")
+        #expect(m.author == "Kim Minji, Lee Joon")
+        #expect(m.date == "2024-05-01")
+        #expect(m.lang == "ko-KR")
+        #expect(m.keywords == ["type", "조판"])
+        #expect(m.fields["theme"] == "editorial")
+        #expect(m.fields["margins.top"] == "20mm")
+        #expect(m.fields["margins.inner"] == "18mm")
+        #expect(m.fields["size-category"] == "large")
+        #expect(m.fields["colour"] == "red")
+        #expect(r.diagnostics.count == 1)
+        #expect(r.diagnostics.first?.message == "unknown front matter key 'colour'")
+        #expect(r.diagnostics.first?.location == DocumentModel.SourceLocation(file: "t.md", line: 15, column: 1))
+        // Line numbers after the front matter are those of the file.
+        #expect(r.document.blocks.map(\.kind) == [.heading(level: 1, [.text("Heading")])])
+        #expect(r.document.blocks.first?.location?.line == 17)
+    }
+
+    @Test func commaKeywordsAndDotsTerminator() {
+        let r = parse("---\nauthor: Solo\nkeywords: a, b ,c\n...\ntext\n")
+        #expect(r.document.metadata.author == "Solo")
+        #expect(r.document.metadata.keywords == ["a", "b", "c"])
+        #expect(r.document.blocks.first?.location?.line == 5)
+        #expect(r.diagnostics.isEmpty)
+    }
+
+    @Test func invalidYAMLWarnsAndIsIgnored() {
+        let r = parse("---\ntitle: ok\nbad: [unclosed\n---\nbody\n")
+        #expect(r.document.metadata == Metadata())
+        #expect(r.diagnostics.count == 1)
+        let d = r.diagnostics.first
+        #expect(d?.message.hasPrefix("invalid YAML front matter") == true)
+        #expect((d?.location?.line ?? 0) >= 3)
+        #expect(r.document.blocks.map(\.kind) == [.paragraph([.text("body")])])
+    }
+
+    @Test func notAMapping() {
+        let r = parse("---\n- a\n- b\n---\n")
+        #expect(r.diagnostics.count == 1)
+        #expect(r.document.blocks.isEmpty)
+    }
+
+    @Test func leadingThematicBreakIsNotFrontMatter() {
+        let b = blocks("---\n\ntext\n\n---\n")
+        #expect(b.map(\.kind) == [.thematicBreak, .paragraph([.text("text")]), .thematicBreak])
+    }
+
+    @Test func unclosedFrontMatterIsMarkdown() {
+        let r = parse("---\ntitle: x\n")
+        #expect(r.document.metadata.title == nil)
+        #expect(!r.document.blocks.isEmpty)
+    }
+
+    @Test func canonicalKeys() {
+        #expect(FrontMatter.canonicalKey("sizeCategory") == "size-category")
+        #expect(FrontMatter.canonicalKey("bold_text") == "bold-text")
+        #expect(FrontMatter.canonicalKey("line-break") == "line-break")
+    }
+}
+
+@Suite struct RobustnessTests {
+    @Test func oddInputsNeverCrash() {
+        let inputs = [
+            "", "\n", "\0", "\u{FFFD}\u{FEFF}", "---", "---\n---", ":::", "::::::::::", "[", "]{", "[]{}", "{}",
+            String(repeating: ">", count: 5000) + " deep",
+            String(repeating: "- ", count: 3000) + "x",
+            String(repeating: "*", count: 4000) + "a" + String(repeating: "*", count: 4000),
+            String(repeating: "[", count: 5000) + "x" + String(repeating: "]{.a}", count: 5000),
+            String(repeating: "::: a\n", count: 2000),
+            String(repeating: ":::\n", count: 2000),
+            "# " + String(repeating: "{", count: 3000) + "}",
+            "| a | b |\n|---|---|\n" + String(repeating: "| 1 | 2 | 3 |\n", count: 5000),
+            "[^x]\n\n[^x]:\n", "[^]: x", "text[^a]\n\n> [^a]: in quote\n",
+            "---\nk: &a [*a]\n---\n", "---\n" + String(repeating: "[", count: 2000) + "\n---\n",
+            "\r\n# Title {.x}\r\n\r\n::: a\r\nbody\r\n:::\r\n",
+        ]
+        for input in inputs {
+            let r = MarkdownParser.parse(input, file: "odd.md")
+            #expect(r.document.file == "odd.md")
+        }
+    }
+
+    @Test func randomInputsNeverCrash() {
+        var rng = SplitMix64(seed: 0x7E57)
+        let alphabet = Array("abc 가나 \n\n*_`[]{}().#=\"':>-|!^\\<>&;~0123456789")
+        for _ in 0..<400 {
+            let length = Int(rng.next() % 300)
+            let text = String((0..<length).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] })
+            _ = MarkdownParser.parse(text, file: "r.md")
+        }
+    }
+
+    @Test func deepNestingIsFlattenedWithAWarning() {
+        let r = parse(String(repeating: "> ", count: 200) + "deep")
+        #expect(r.diagnostics.contains { $0.message.contains("nested more than") })
+    }
+
+    @Test func nestingStaysBounded() {
+        func depth(_ i: Inline) -> Int {
+            switch i {
+            case .span(_, let c), .emphasis(let c), .strong(let c): 1 + (c.map(depth).max() ?? 0)
+            default: 1
+            }
+        }
+        func depth(_ b: Block) -> Int {
+            switch b.kind {
+            case .div(let c), .blockQuote(let c): 1 + (c.map(depth).max() ?? 0)
+            case .paragraph(let i): 1 + (i.map(depth).max() ?? 0)
+            default: 1
+            }
+        }
+        let n = 20_000
+        let spans = blocks(String(repeating: "[", count: n) + "x" + String(repeating: "]{.a}", count: n))
+        #expect(spans.map(depth).max() ?? 0 <= 40)
+        let divs = parse(String(repeating: "::: a\n", count: n) + "x\n" + String(repeating: ":::\n", count: n))
+        #expect(divs.document.blocks.map(depth).max() ?? 0 <= 80)
+        #expect(divs.diagnostics.count == 1)
+    }
+
+    @Test func windowsLineEndings() {
+        let r = parse("# Title {.x}\r\n\r\n::: a\r\nbody\r\n:::\r\n")
+        #expect(r.document.blocks.first?.attributes.classes == ["x"])
+        guard case .div(let d)? = r.document.blocks.last?.kind else { Issue.record("\(r.document.blocks)"); return }
+        #expect(d.map(\.kind) == [.paragraph([.text("body")])])
+        #expect(r.diagnostics.isEmpty)
+    }
+}
+
+/// A small deterministic generator (SplitMix64) so failures reproduce.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
