@@ -16,6 +16,7 @@ struct Cascade {
     var link: LinkTarget?
     var leading: Double = 0
     var listDepth = 0
+    var guides = false
 
     init(theme: Theme, role: TextRole) {
         style = theme[role]
@@ -57,6 +58,7 @@ struct Cascade {
         if let offset = o.baselineOffset { baselineOffset = offset }
         if let strokeColor = o.strokeColor { self.strokeColor = strokeColor }
         if let strokeWidth = o.strokeWidth { self.strokeWidth = strokeWidth }
+        if let guides = o.guides { self.guides = guides }
     }
 
     var font: FontSpec {

@@ -28,6 +28,8 @@ struct StyleOverrides {
     var alignment: TextAlignment?
     var strokeColor: RGBAColor?
     var strokeWidth: Double?
+    /// Draw typographic guides over the block's lines (specimens).
+    var guides: Bool?
     /// Where line-height keys were written (a span's are ignored, with a warning there).
     var lineHeightLocation: SourceLocation?
     var alignmentLocation: SourceLocation?
@@ -39,7 +41,7 @@ struct StyleOverrides {
         role == nil && kerning == nil && tracking == nil && lineHeight == nil && size == nil && weight == nil
             && families == nil && italic == nil && smallCaps == nil && !monospacedDigit && !monospaced
             && features.isEmpty && leading == nil && color == nil && underline == nil && strikethrough == nil
-            && baselineOffset == nil && alignment == nil && strokeColor == nil && strokeWidth == nil
+            && baselineOffset == nil && alignment == nil && strokeColor == nil && strokeWidth == nil && guides == nil
     }
 
     /// The canonical key: lower-cased, separators removed (`line-height-multiple` and
@@ -145,6 +147,7 @@ struct StyleOverrides {
             case "strokecolor": strokeColor = color(value)
             case "strokewidth":
                 if let v = number() { if v >= 0 { strokeWidth = v } else { warn("'strokeWidth' must not be negative", at) } }
+            case "guides": guides = flag()
             case "caption", "width", "lang", "style", "class": break  // accepted for other stages / Pandoc compatibility
             default:
                 warn("unknown attribute '\(pair.key)'", at)

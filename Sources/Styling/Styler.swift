@@ -147,7 +147,7 @@ public struct Styler {
         return ParagraphStyle(
             baseFont: context.cascade.font, lineHeight: style.lineHeight, leadingAdjustment: context.cascade.leading,
             alignment: overrides.alignment ?? context.alignment, leftIndent: context.indent, rightIndent: context.rightIndent,
-            hangulLineBreak: options.hangulLineBreak)
+            hangulLineBreak: options.hangulLineBreak, guides: context.cascade.guides)
     }
 
     mutating func makeParagraph(_ inlines: [Inline], context: BlockContext, overrides: StyleOverrides) -> StyledParagraph {
