@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "Layout", dependencies: ["Styling"]),
         // The only module that touches Pango, Cairo and fontconfig pointers.
         .target(name: "PangoCairoBackend", dependencies: ["Layout", "CPangoCairo"]),
-        .target(name: "Specimen", dependencies: ["Styling", "Typography"]),
+        .target(name: "Specimen", dependencies: ["Styling", "Typography", "DocumentModel"]),
         .target(
             name: "Typesetter",
             dependencies: ["MarkdownParser", "Styling", "Layout", "PangoCairoBackend", "Specimen"]),
@@ -40,6 +40,7 @@ let package = Package(
         .testTarget(name: "StylingTests", dependencies: ["Styling", "MarkdownParser"]),
         .testTarget(name: "LayoutTests", dependencies: ["Layout"]),
         .testTarget(name: "PangoCairoBackendTests", dependencies: ["PangoCairoBackend"]),
+        .testTarget(name: "SpecimenTests", dependencies: ["Specimen", "Typesetter"]),
         .testTarget(
             name: "EndToEndTests", dependencies: ["Typesetter"],
             resources: [.copy("Fixtures")]),

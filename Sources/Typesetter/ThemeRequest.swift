@@ -1,0 +1,136 @@
+import DocumentModel
+import Foundation
+import Layout
+import PangoCairoBackend
+import Styling
+import Typography
+
+/// How a theme is chosen and adapted before rendering: the command line's `--theme`,
+/// `--fonts`, `--family`, `--size-adjust`, `--size-category` and `--bold-text` (and the same
+/// front matter keys).
+public struct ThemeRequest: Sendable {
+    /// How `--size-adjust` was given.
+    public enum SizeAdjustment: Sendable, Equatable {
+        /// Add this many pt to every role's size.
+        case points(Double)
+        /// Scale each role so the new family's x-height matches the original's (measured from
+        /// the fonts' OS/2 x-height).
+        case matchXHeight
+    }
+
+    /// A built-in theme name (`default`, `hig`, `pretendard`) or a theme JSON path; nil: default.
+    public var theme: String?
+    /// Font folders to register (in addition to the theme's `fontFolders`).
+    public var fontFolders: [String]
+    /// Swap every role's primary family for this one (fallbacks kept).
+    public var family: String?
+    public var sizeAdjustment: SizeAdjustment?
+    /// Dynamic Type size category; nil: Large (the sizes as written).
+    public var sizeCategory: SizeCategory?
+    /// Bold Text: every role one available weight heavier.
+    public var boldText: Bool
+
+    public init(theme: String? = nil, fontFolders: [String] = [], family: String? = nil,
+                sizeAdjustment: SizeAdjustment? = nil, sizeCategory: SizeCategory? = nil, boldText: Bool = false) {
+        self.theme = theme; self.fontFolders = fontFolders; self.family = family
+        self.sizeAdjustment = sizeAdjustment; self.sizeCategory = sizeCategory; self.boldText = boldText
+    }
+}
+
+extension Typesetter {
+    /// Loads and adapts the theme `request` names, in this order: load (built-in or file),
+    /// register font folders, swap the family (with size adjustment), apply the Dynamic Type
+    /// size category, apply Bold Text, then drop families that are not installed so Pango never
+    /// substitutes an arbitrary face for them (each drop is one warning:
+    /// `Body: family 'Pretendard' not found; using 'Inter'`).
+    /// - Returns: the theme and the warnings (not tied to a source position).
+    /// - Throws: ``TypesetError/invalidTheme(problems:)`` for a bad theme file or unknown name,
+    ///   ``TypesetError/fontFolder(path:reason:)`` for a folder that cannot be registered.
+    public static func prepareTheme(_ request: ThemeRequest) throws -> (Theme, [Diagnostic]) {
+        var theme: Theme
+        do {
+            theme = try ThemeLoader.resolve(nameOrPath: request.theme ?? "default")
+        } catch let error as ThemeError {
+            throw TypesetError.invalidTheme(problems: error.problems.map(\.description))
+        } catch {
+            throw TypesetError.invalidTheme(problems: ["\(request.theme ?? "default"): \(error)"])
+        }
+        var warnings: [String] = []
+        for folder in theme.fontFolders + request.fontFolders {
+            do { try FontLibrary.registerFontFolder(folder) } catch {
+                throw TypesetError.fontFolder(path: folder, reason: String(describing: error))
+            }
+        }
+        let installed = FontCatalog()
+        if let family = request.family {
+            if !installed.has(family) { warnings.append("--family: family '\(family)' not found") }
+            switch request.sizeAdjustment {
+            case .points(let points)?:
+                theme = theme.swappingFamily(to: family, sizeAdjust: .points(points))
+            case .matchXHeight?:
+                let shaper = PangoShaper()
+                func ratio(_ families: [String]) -> Double {
+                    let m = shaper.metrics(of: FontSpec(families: families, size: 100))
+                    return m.xHeight / 100
+                }
+                let original = ratio([theme[.body].primaryFamily])
+                theme = theme.swappingFamily(to: family, sizeAdjust: .xHeight(originalRatio: original, newRatio: ratio([family])))
+            case nil:
+                theme = theme.swappingFamily(to: family)
+            }
+        }
+        if let category = request.sizeCategory { theme = theme.applying(sizeCategory: category) }
+        if request.boldText {
+            let (bolder, boldWarnings) = theme.applyingBoldText(availableWeights: { installed.weights(of: $0) })
+            theme = bolder
+            warnings += boldWarnings
+        }
+        warnings += installed.removeMissingFamilies(from: &theme)
+        return (theme, warnings.map { Diagnostic(.warning, $0) })
+    }
+}
+
+/// The installed families (after folders were registered), for existence and weight checks.
+struct FontCatalog {
+    let families: [String: FontFamilyInfo]
+
+    init() {
+        var byName: [String: FontFamilyInfo] = [:]
+        for family in FontLibrary.families() { byName[family.name.lowercased()] = family }
+        families = byName
+    }
+
+    static let generic: Set<String> = ["sans", "sans-serif", "serif", "monospace", "mono", "system-ui", "emoji", "cursive", "fantasy"]
+
+    func has(_ family: String) -> Bool {
+        FontCatalog.generic.contains(family.lowercased()) || families[family.lowercased()] != nil
+    }
+
+    /// The real (not synthesized) upright weights of `family`, lightest first.
+    func weights(of family: String) -> [FontWeight] {
+        let faces = families[family.lowercased()]?.faces.filter { !$0.synthesized && !$0.italic } ?? []
+        return Array(Set(faces.map(\.weight))).sorted()
+    }
+
+    /// Removes uninstalled families from every role and from the monospace list; one warning
+    /// per role whose primary family was missing.
+    func removeMissingFamilies(from theme: inout Theme) -> [String] {
+        var warnings: [String] = []
+        func kept(_ list: [String]) -> [String] {
+            let present = list.filter(has)
+            return present.isEmpty ? ["sans-serif"] : present
+        }
+        for role in TextRole.allCases {
+            var style = theme[role]
+            let present = kept(style.families)
+            if present.first != style.families.first {
+                warnings.append("\(role.displayName): family '\(style.primaryFamily)' not found; using '\(present[0])'")
+            }
+            style.families = present
+            theme.styles[role] = style
+        }
+        theme.monospaceFamilies = kept(theme.monospaceFamilies)
+        for (key, list) in theme.families { theme.families[key] = kept(list) }
+        return warnings
+    }
+}
