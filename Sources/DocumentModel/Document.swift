@@ -110,6 +110,8 @@ public struct Metadata: Hashable, Sendable {
     /// Any other key, as written (theme, paper, margins, header, footer, toc, …), for the
     /// stages that read them.
     public var fields: [String: String]
+    /// Where each of ``fields`` was written (its key), for diagnostics about its value.
+    public var fieldLocations: [String: SourceLocation] = [:]
     public init(title: String? = nil, subtitle: String? = nil, author: String? = nil, date: String? = nil,
                 lang: String? = nil, keywords: [String] = [], fields: [String: String] = [:]) {
         self.title = title; self.subtitle = subtitle; self.author = author; self.date = date

@@ -26,6 +26,8 @@ struct BlockLayout {
             ])]
         case .image(let image):
             items = ImageLayout(shaper: shaper, options: options).items(for: image)
+        case .entry(let text, let trailing):
+            items = entryItems(text, trailing: trailing)
         case .pageBreak:
             items = []
         }
@@ -39,6 +41,29 @@ struct BlockLayout {
         if block.keepTogether { for i in items.indices.dropFirst() where items[i].breakBefore == .allowed { items[i].breakBefore = .avoid } }
         if !block.quoteBars.isEmpty {
             for i in items.indices { items[i].bars = block.quoteBars.map { left + $0 }; items[i].barColor = block.quoteBarColor }
+        }
+        return items
+    }
+
+    /// A contents entry: the text wraps short of the page number, which sits flush right on the
+    /// last line's baseline after a dot leader (dots every 4 pt, aligned across entries).
+    func entryItems(_ text: StyledParagraph, trailing: StyledParagraph) -> [Item] {
+        guard let number = shaper.shape(trailing, width: nil).lines.first else { return paragraphItems(text, background: nil, padding: 0) }
+        var narrowed = text
+        let gap = text.style.baseFont.size * 1.5
+        narrowed.style.rightIndent += number.width + gap
+        var items = paragraphItems(narrowed, background: nil, padding: 0)
+        guard let last = items.indices.last, case .text(let line, let x, let baseline)? = items[last].elements.first(where: {
+            if case .text = $0 { return true } else { return false }
+        }) else { return items }
+        let right = left + measure
+        items[last].elements.append(.text(number, x: right - number.width, baseline: baseline))
+        let dot = max(0.6, text.style.baseFont.size * 0.09)
+        var dotX = (((x + line.width + gap / 3) - left) / 4).rounded(.up) * 4 + left
+        let color = text.runs.first?.style.color ?? .black
+        while dotX + dot < right - number.width - gap / 3 {
+            items[last].elements.append(.fill(Rect(x: dotX, y: baseline - dot, width: dot, height: dot), color))
+            dotX += 4
         }
         return items
     }

@@ -75,6 +75,10 @@ enum FrontMatter {
                                                       at: location(keyNode.pointee.start_mark, firstLine: firstLine, file: file)))
                     }
                     reader.flatten(valueNode, key: known ? canonical : key, into: &metadata.fields, depth: 0)
+                    let at = location(keyNode.pointee.start_mark, firstLine: firstLine, file: file)
+                    for field in metadata.fields.keys where field == (known ? canonical : key) || field.hasPrefix((known ? canonical : key) + ".") {
+                        metadata.fieldLocations[field] = at
+                    }
                 }
             }
         }

@@ -159,6 +159,9 @@ public struct StyledBlock: Hashable, Sendable {
         /// A thematic break: a horizontal rule across the measure (less indents).
         case rule(color: RGBAColor, thickness: Double)
         case image(StyledImage)
+        /// A line of text with a second text set flush right on its last line, joined by a dot
+        /// leader: a table-of-contents entry and its page number.
+        case entry(StyledParagraph, trailing: StyledParagraph)
         case pageBreak
     }
     public var content: Content

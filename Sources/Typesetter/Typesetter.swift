@@ -7,10 +7,14 @@ import Styling
 import Typography
 
 /// How a document is rendered. nil fields fall back to the document's front matter, then to
-/// the theme. Command-line options fill these in.
+/// the theme; the command line fills these in, so it overrides front matter.
 public struct RenderOptions {
-    public var theme: Theme
+    /// Which theme, and how to adapt it (`--theme`, `--fonts`, `--family`, …).
+    public var themeRequest: ThemeRequest
+    /// An already prepared theme (specimens); when set, `themeRequest` is not used.
+    public var theme: Theme?
     public var paper: PaperSize?
+    public var margins: Margins?
     /// Treat every warning as an error: exit 1, nothing written.
     public var strict: Bool
     /// The PDF creation date; nil: `SOURCE_DATE_EPOCH` when set (reproducible builds), else now.
@@ -19,18 +23,27 @@ public struct RenderOptions {
     public var baseDirectory: String?
     public var justify: Bool?
     public var hangulLineBreak: HangulLineBreak?
+    /// Running header and footer templates: `{title}`, `{page}`, `{pages}`, `{date}`.
+    public var header: String?
+    public var footer: String?
+    /// A table of contents with page numbers after the first heading.
+    public var tableOfContents: Bool?
 
-    public init(theme: Theme = .default, paper: PaperSize? = nil, strict: Bool = false, creationDate: Date? = nil,
-                baseDirectory: String? = nil, justify: Bool? = nil, hangulLineBreak: HangulLineBreak? = nil) {
-        self.theme = theme; self.paper = paper; self.strict = strict; self.creationDate = creationDate
-        self.baseDirectory = baseDirectory; self.justify = justify; self.hangulLineBreak = hangulLineBreak
+    public init(themeRequest: ThemeRequest = ThemeRequest(), theme: Theme? = nil, paper: PaperSize? = nil,
+                margins: Margins? = nil, strict: Bool = false, creationDate: Date? = nil, baseDirectory: String? = nil,
+                justify: Bool? = nil, hangulLineBreak: HangulLineBreak? = nil, header: String? = nil,
+                footer: String? = nil, tableOfContents: Bool? = nil) {
+        self.themeRequest = themeRequest; self.theme = theme; self.paper = paper; self.margins = margins
+        self.strict = strict; self.creationDate = creationDate; self.baseDirectory = baseDirectory
+        self.justify = justify; self.hangulLineBreak = hangulLineBreak; self.header = header
+        self.footer = footer; self.tableOfContents = tableOfContents
     }
 }
 
 /// What a successful run produced.
 public struct RenderReport {
     public var pageCount: Int
-    /// Warnings about the input (`file:line:column: warning: …`), in source order.
+    /// Warnings (`file:line:column: warning: …`), parse and style warnings first, then fonts.
     public var diagnostics: [Diagnostic]
 }
 
@@ -38,8 +51,9 @@ public struct RenderReport {
 /// backend. Pages stream to Cairo as they are laid out.
 public enum Typesetter {
     /// Renders `markdown` (named `file` in diagnostics) to the PDF at `output` (`-`: standard
-    /// output). The file appears only when rendering succeeded (temporary file + rename).
-    /// - Throws: ``TypesetError`` (unwritable output, strict-mode warnings, Cairo failure).
+    /// output). Front matter fills in what `options` leaves nil. The file appears only when
+    /// rendering succeeded (temporary file + rename).
+    /// - Throws: ``TypesetError`` (bad theme, unwritable output, strict-mode warnings, Cairo failure).
     public static func render(markdown: String, file: String, to output: String, options: RenderOptions = RenderOptions()) throws -> RenderReport {
         let parsed = MarkdownParser.parse(markdown, file: file)
         return try render(document: parsed.document, diagnostics: parsed.diagnostics, to: output, options: options)
@@ -47,28 +61,52 @@ public enum Typesetter {
 
     /// Renders an already-built document (specimens build theirs from a template).
     public static func render(document: Document, diagnostics parseDiagnostics: [Diagnostic] = [], to output: String,
-                              options: RenderOptions) throws -> RenderReport {
-        var theme = options.theme
+                              options requested: RenderOptions) throws -> RenderReport {
+        var diagnostics = parseDiagnostics
+        let options = FrontMatterSettings.merge(requested, with: document.metadata, diagnostics: &diagnostics)
+        var theme: Theme
+        if let given = options.theme {
+            theme = given
+        } else {
+            let (prepared, themeWarnings) = try prepareTheme(options.themeRequest)
+            theme = prepared
+            diagnostics += themeWarnings
+        }
         if let paper = options.paper { theme.page.paper = paper }
+        if let margins = options.margins { theme.page.margins = margins }
         let baseDirectory = options.baseDirectory
             ?? (document.file == "-" ? FileManager.default.currentDirectoryPath : URL(fileURLWithPath: document.file).deletingLastPathComponent().path)
         let styling = StylingOptions(justify: options.justify ?? false, hangulLineBreak: options.hangulLineBreak ?? .keepAll,
                                      baseDirectory: baseDirectory)
         let styled = Styler.style(document, theme: theme, options: styling)
-        var diagnostics = parseDiagnostics + styled.diagnostics
-        diagnostics += FontCheck.diagnostics(for: styled.blocks, theme: theme)
+        diagnostics += styled.diagnostics
+        diagnostics += FontCheck.diagnostics(for: styled.blocks)
         if options.strict, !diagnostics.isEmpty { throw TypesetError.warningsAreErrors(diagnostics) }
+
+        let title = document.metadata.title ?? styled.firstHeading
+        let running = RunningText(theme: theme, title: title ?? "", date: document.metadata.date ?? "",
+                                  header: options.header, footer: options.footer ?? "{page}")
+        var blocks = styled.blocks
+        let contents = (options.tableOfContents ?? false) ? TableOfContents(theme: theme, blocks: blocks) : nil
+        if let contents { blocks = contents.inserted(into: blocks, pages: [:]) }
+
+        let shaper = PangoShaper()
+        // A first pass that draws nothing, only when something needs the page count or the
+        // pages headings land on: `{pages}` in a running text, or a table of contents.
+        var pageCount: Int?
+        if running.needsPageCount || contents != nil {
+            let counter = PageCounter()
+            let first = try layOut(blocks, theme: theme, shaper: shaper, running: running, pageCount: nil, renderer: counter)
+            pageCount = first.pageCount
+            if let contents { blocks = contents.inserted(into: styled.blocks, pages: first.destinations) }
+        }
 
         let outputFile = try OutputFile(target: output)
         do {
-            let info = DocumentInfo(title: document.metadata.title ?? styled.firstHeading, author: document.metadata.author,
+            let info = DocumentInfo(title: title, author: document.metadata.author,
                                     subject: document.metadata.subtitle, keywords: document.metadata.keywords)
             let renderer = try CairoPDFRenderer(path: outputFile.temporaryPath, info: info, creationDate: options.creationDate ?? defaultCreationDate())
-            let shaper = PangoShaper()
-            let footer = RunningText.pageNumberFooter(theme: theme)
-            let paginator = Paginator(shaper: shaper, options: LayoutOptions(page: theme.page, footer: footer), renderer: renderer)
-            for block in styled.blocks { try paginator.add(block) }
-            let pages = try paginator.finish()
+            let pages = try layOut(blocks, theme: theme, shaper: shaper, running: running, pageCount: pageCount, renderer: renderer).pageCount
             try renderer.finish()
             try outputFile.commit()
             return RenderReport(pageCount: pages, diagnostics: diagnostics)
@@ -77,6 +115,16 @@ public enum Typesetter {
             if let error = error as? TypesetError { throw error }
             throw TypesetError.renderingFailed(String(describing: error))
         }
+    }
+
+    static func layOut(_ blocks: [StyledBlock], theme: Theme, shaper: PangoShaper, running: RunningText, pageCount: Int?,
+                       renderer: PageRenderer) throws -> (pageCount: Int, destinations: [String: Int]) {
+        let layout = LayoutOptions(page: theme.page, header: running.header(pageCount: pageCount),
+                                   footer: running.footer(pageCount: pageCount))
+        let paginator = Paginator(shaper: shaper, options: layout, renderer: renderer)
+        for block in blocks { try paginator.add(block) }
+        let pages = try paginator.finish()
+        return (pages, paginator.destinations)
     }
 
     /// `SOURCE_DATE_EPOCH` (reproducible-builds.org) when set, else now.
@@ -88,23 +136,7 @@ public enum Typesetter {
     }
 }
 
-/// Running heads and feet.
-enum RunningText {
-    /// The page number, centred, in the Caption role and the secondary colour.
-    static func pageNumberFooter(theme: Theme) -> (Int) -> StyledParagraph? {
-        let style = theme[.caption]
-        let font = FontSpec(families: style.families, weight: style.weight, size: style.size)
-        var run = RunStyle(font: font, features: ["tnum"], color: theme.color(named: "secondary") ?? theme.textColor)
-        run.letterSpacing = 0
-        return { page in
-            StyledParagraph(runs: [StyledRun(String(page), style: run)], style: ParagraphStyle(baseFont: font, alignment: .center))
-        }
-    }
-}
-
-/// Warnings for faces that are not what the theme asked for.
-enum FontCheck {
-    static func diagnostics(for blocks: [StyledBlock], theme: Theme) -> [Diagnostic] {
-        []
-    }
+/// Counts pages and forgets them (the first pass of a two-pass layout).
+final class PageCounter: PageRenderer {
+    func render(_ page: Page) throws {}
 }

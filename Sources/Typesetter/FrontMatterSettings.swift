@@ -1,0 +1,78 @@
+import DocumentModel
+import Styling
+import Typography
+
+/// Reads the front matter keys that change rendering (`theme`, `paper`, `margins`, `header`,
+/// `footer`, `toc`, `size-category`, `bold-text`, `justify`, `line-break`) into
+/// ``RenderOptions``, without overriding what the command line set. A bad value is a warning
+/// at its key's position, and is ignored.
+enum FrontMatterSettings {
+    static func merge(_ options: RenderOptions, with metadata: Metadata, diagnostics: inout [Diagnostic]) -> RenderOptions {
+        var options = options
+        let fields = metadata.fields
+        func warn(_ key: String, _ message: String) {
+            diagnostics.append(Diagnostic(.warning, "front matter '\(key)': \(message)", at: metadata.fieldLocations[key]))
+        }
+        func flag(_ key: String) -> Bool? {
+            guard let value = fields[key] else { return nil }
+            switch value.lowercased() {
+            case "true", "yes", "on", "1": return true
+            case "false", "no", "off", "0": return false
+            default: warn(key, "expected true or false, not '\(value)'"); return nil
+            }
+        }
+        if options.themeRequest.theme == nil, let theme = fields["theme"] { options.themeRequest.theme = theme }
+        if options.paper == nil, let paper = fields["paper"] {
+            if let size = PaperSize(name: paper) { options.paper = size } else { warn("paper", "unknown paper size '\(paper)' (a4, a5, letter, legal or 'W x H' with units)") }
+        }
+        if options.margins == nil { options.margins = margins(fields, warn: warn) }
+        if options.header == nil { options.header = fields["header"] }
+        if options.footer == nil { options.footer = fields["footer"] }
+        if options.tableOfContents == nil { options.tableOfContents = flag("toc") }
+        if options.justify == nil { options.justify = flag("justify") }
+        if options.themeRequest.sizeCategory == nil, let category = fields["size-category"] {
+            if let c = SizeCategory(name: category) { options.themeRequest.sizeCategory = c } else { warn("size-category", "unknown size category '\(category)' (xSmall … xxxLarge, AX1 … AX5)") }
+        }
+        if !options.themeRequest.boldText, flag("bold-text") == true { options.themeRequest.boldText = true }
+        if options.hangulLineBreak == nil, let mode = fields["line-break"] {
+            switch mode.lowercased() {
+            case "anywhere": options.hangulLineBreak = .anywhere
+            case "keep-all", "keepall", "normal", "auto": options.hangulLineBreak = .keepAll
+            default: warn("line-break", "expected keep-all or anywhere, not '\(mode)'")
+            }
+        }
+        return options
+    }
+
+    /// `margins: 20mm` (all sides), `margins: 20mm 25mm` (vertical, horizontal, as CSS),
+    /// or `margins: {top: …, right: …, bottom: …, left: …}`; sides not given keep the default.
+    static func margins(_ fields: [String: String], warn: (String, String) -> Void) -> Margins? {
+        let base = PageSetup().margins
+        if let value = fields["margins"] {
+            let parts = value.split(separator: " ").compactMap { Length.points(String($0)) }
+            guard !parts.isEmpty, parts.count == value.split(separator: " ").count else {
+                warn("margins", "expected lengths such as 20mm, not '\(value)'"); return nil
+            }
+            switch parts.count {
+            case 1: return Margins(all: parts[0])
+            case 2: return Margins(top: parts[0], right: parts[1], bottom: parts[0], left: parts[1])
+            case 3: return Margins(top: parts[0], right: parts[1], bottom: parts[2], left: parts[1])
+            default: return Margins(top: parts[0], right: parts[1], bottom: parts[2], left: parts[3])
+            }
+        }
+        var margins = base
+        var any = false
+        for side in ["top", "right", "bottom", "left"] {
+            guard let value = fields["margins.\(side)"] else { continue }
+            guard let points = Length.points(value) else { warn("margins.\(side)", "expected a length such as 20mm, not '\(value)'"); continue }
+            any = true
+            switch side {
+            case "top": margins.top = points
+            case "right": margins.right = points
+            case "bottom": margins.bottom = points
+            default: margins.left = points
+            }
+        }
+        return any ? margins : nil
+    }
+}
