@@ -9,15 +9,12 @@ import Testing
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("shared/fixtures/real")
 
-    @Test func largeDocumentIsQuick() {
+    @Test func largeDocumentParses() {
         let section = "## 제목 {#s .x}\n\nText with [span]{.a k=v} and *em* and `code`.\n\n- [x] one\n- two\n\n| a | b |\n|---|:-:|\n| 1 | 2 |\n\n::: note\nBody.\n:::\n\n"
         let text = String(repeating: section, count: 5000)
-        let start = ContinuousClock.now
         let r = MarkdownParser.parse(text, file: "big.md")
-        let elapsed = ContinuousClock.now - start
         #expect(r.document.blocks.count == 5 * 5000)
         #expect(r.diagnostics.isEmpty)
-        print("parsed \(text.utf8.count) bytes in \(elapsed)")
     }
 
     @Test func realDocumentsParse() throws {
