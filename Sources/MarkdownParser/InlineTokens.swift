@@ -28,7 +28,7 @@ enum InlinePiece {
 struct InlineSyntax {
     let file: String
     /// Source lines as cmark saw them (index = line − 1), to align literals with the source.
-    let lines: [[UInt8]]
+    let lines: SourceLines
 
     /// Longest attribute list looked for after `]` (bounds the work on pathological input).
     static let maxAttributeLength = 2048

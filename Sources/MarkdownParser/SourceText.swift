@@ -25,8 +25,8 @@ struct DivFence {
 struct SourceText {
     /// The text given to cmark-gfm.
     var cmarkInput: [UInt8]
-    /// `cmarkInput` split at `\n` (index = line − 1): for labels and escapes at a position.
-    var lines: [[UInt8]]
+    /// `cmarkInput` by line: for labels and escapes at a position.
+    var lines: SourceLines
     /// Div fences by marker number.
     var fences: [Int: DivFence] = [:]
     /// The marker comment's name, made unique against the input.
@@ -35,36 +35,66 @@ struct SourceText {
     var frontMatter: (text: [UInt8], firstLine: Int)?
 
     init(_ text: String, file: String) {
-        var lines = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { Array($0) }
-        if lines.isEmpty { lines = [[]] }
+        let input = Array(text.utf8)
+        // Line ranges of the input, without their `\n`.
+        var ranges: [Range<Int>] = []
+        var lineStart = 0
+        for (i, b) in input.enumerated() where b == 0x0A {
+            ranges.append(lineStart..<i)
+            lineStart = i + 1
+        }
+        ranges.append(lineStart..<input.count)
 
         var name = "typeset-div"
-        while text.contains(name) { name += "x" }
+        while Self.contains(input, Array(name.utf8)) { name += "x" }
         markerName = name
 
         // Front matter: `---` on the first line, not followed by a blank line (Pandoc's rule, so
         // a document opening with a thematic break is not swallowed), up to a `---`/`...` line.
         var bodyStart = 0
-        if Self.trimmed(lines[0]) == Array("---".utf8), lines.count > 1, !Self.trimmed(lines[1]).isEmpty {
-            if let close = lines.indices.dropFirst().first(where: {
-                let t = Self.trimmed(lines[$0]); return t == Array("---".utf8) || t == Array("...".utf8)
-            }) {
-                let yaml = lines[1..<close].joined(separator: [0x0A])
-                frontMatter = (Array(yaml), 2)
-                for i in 0...close { lines[i] = [] }
-                bodyStart = close + 1
-            }
+        func trimmed(_ line: Int) -> ArraySlice<UInt8> { Self.trimmedEnd(input[ranges[line]]) }
+        if trimmed(0).elementsEqual("---".utf8), ranges.count > 1, !trimmed(1).isEmpty,
+           let close = ranges.indices.dropFirst().first(where: {
+               trimmed($0).elementsEqual("---".utf8) || trimmed($0).elementsEqual("...".utf8)
+           }) {
+            frontMatter = (Array(input[ranges[1].lowerBound..<ranges[close].lowerBound].dropLast()), 2)
+            bodyStart = close + 1
         }
 
+        var output: [UInt8] = []
+        output.reserveCapacity(input.count)
+        var outputRanges: [Range<Int>] = []
+        outputRanges.reserveCapacity(ranges.count)
         var count = 0
-        for index in bodyStart..<lines.count {
-            guard let (prefixLength, fence) = Self.divFence(lines[index], line: index + 1, file: file) else { continue }
-            count += 1
-            fences[count] = fence
-            lines[index] = Array(lines[index][0..<prefixLength]) + Array("<!--\(name):\(count)-->".utf8)
+        for (index, range) in ranges.enumerated() {
+            if index > 0 { output.append(0x0A) }
+            let start = output.count
+            if index < bodyStart {
+                // Front matter: blank line.
+            } else if let (prefixLength, fence) = Self.divFence(input[range], line: index + 1, file: file) {
+                count += 1
+                fences[count] = fence
+                output += input[range.lowerBound..<(range.lowerBound + prefixLength)]
+                output += "<!--\(name):\(count)-->".utf8
+            } else {
+                output += input[range]
+            }
+            outputRanges.append(start..<output.count)
         }
-        self.lines = lines
-        cmarkInput = Array(lines.joined(separator: [0x0A]))
+        cmarkInput = output
+        lines = SourceLines(buffer: output, ranges: outputRanges)
+    }
+
+    /// Whether `needle` occurs in `haystack` (a byte search; no Foundation here).
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first, haystack.count >= needle.count else { return false }
+        var i = 0
+        let last = haystack.count - needle.count
+        while i <= last {
+            if haystack[i] == first, haystack[i..<(i + needle.count)].elementsEqual(needle) { return true }
+            i += 1
+        }
+        return false
     }
 
     /// The marker number if `text` (an HTML block or inline literal) is exactly one marker.
@@ -92,7 +122,11 @@ struct SourceText {
     /// Recognises a fence line: optional container prefix (spaces, tabs, `>`), 3+ colons,
     /// then nothing (close), a word (`::: note`) or an attribute list, optionally followed by
     /// more colons (Pandoc allows `::: note :::`). Returns the prefix length and the fence.
-    static func divFence(_ line: [UInt8], line number: Int, file: String) -> (Int, DivFence)? {
+    static func divFence(_ slice: ArraySlice<UInt8>, line number: Int, file: String) -> (Int, DivFence)? {
+        // Quick rejection first: most lines do not start with `:`, `>` or a space.
+        guard let first = slice.first, first == UInt8(ascii: ":") || first == 0x20 || first == 0x09 || first == UInt8(ascii: ">")
+        else { return nil }
+        let line = Array(slice)
         var i = 0
         while i < line.count, line[i] == 0x20 || line[i] == 0x09 || line[i] == UInt8(ascii: ">") { i += 1 }
         let prefix = i
@@ -101,14 +135,14 @@ struct SourceText {
         guard colons >= 3 else { return nil }
         var rest = Array(line[i...])
         let restStart = i
-        let original = String(decoding: trimmedEnd(Array(line[prefix...])), as: UTF8.self)
+        let original = String(decoding: trimmedEnd(line[prefix...]), as: UTF8.self)
         let location = SourceLocation(file: file, line: number, column: prefix + 1)
         // Leading whitespace of `rest`.
         var lead = 0
         while lead < rest.count, rest[lead] == 0x20 || rest[lead] == 0x09 { lead += 1 }
-        rest = trimmedEnd(rest)
+        rest = Array(trimmedEnd(rest[...]))
         while let last = rest.last, last == UInt8(ascii: ":") { rest.removeLast() }
-        rest = trimmedEnd(rest)
+        rest = Array(trimmedEnd(rest[...]))
         if rest.count <= lead {
             // Only colons: a closing fence (trailing colons of an opening one need a name).
             return (prefix, DivFence(kind: .close, location: location, original: original))
@@ -130,13 +164,21 @@ struct SourceText {
         return (prefix, DivFence(kind: .open(attributes), location: location, original: original))
     }
 
-    static func trimmed(_ b: [UInt8]) -> [UInt8] { trimmedEnd(b) }
-
-    static func trimmedEnd(_ b: [UInt8]) -> [UInt8] {
-        var end = b.count
-        while end > 0, b[end - 1] == 0x20 || b[end - 1] == 0x09 || b[end - 1] == 0x0D { end -= 1 }
-        return Array(b[0..<end])
+    /// `b` without trailing spaces, tabs and carriage returns.
+    static func trimmedEnd(_ b: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var end = b.endIndex
+        while end > b.startIndex, b[end - 1] == 0x20 || b[end - 1] == 0x09 || b[end - 1] == 0x0D { end -= 1 }
+        return b[b.startIndex..<end]
     }
+}
+
+/// Lines of one buffer, by 0-based index (line number − 1), without their `\n`.
+struct SourceLines {
+    var buffer: [UInt8]
+    var ranges: [Range<Int>]
+    var count: Int { ranges.count }
+    /// A copy of line `index` (0-based), indexed from 0.
+    subscript(index: Int) -> [UInt8] { Array(buffer[ranges[index]]) }
 }
 
 extension String {

@@ -117,8 +117,11 @@ public final class PangoShaper: TextShaper {
                 let limit = width.map { $0 * Double(PANGO_SCALE) + 1 }
                 let keep = AttrList(copying: attrs)
                 var added = false
+                // A word certainly fits when even 1.5 em per character (plus tracking) fits:
+                // only the others need the (costly) unwrapped measuring pass.
+                let widest = runs.reduce(0.0) { max($0, $1.style.font.size * 1.5 + abs($1.style.letterSpacing)) }
                 for word in words {
-                    if let limit {
+                    if let limit, Double(word.count) * widest * Double(PANGO_SCALE) > limit {
                         var a = PangoRectangle(), b = PangoRectangle()
                         pango_layout_index_to_pos(layoutPointer, Int32(word.lowerBound), &a)
                         pango_layout_index_to_pos(layoutPointer, Int32(word.upperBound), &b)
@@ -229,6 +232,7 @@ public final class PangoShaper: TextShaper {
         let runs = paragraph.runs
         let bytes = Array(text.utf8)
         let base = primaryMetrics(paragraph.style.baseFont)
+        let linkRuns = runs.indices.filter { runs[$0].style.link != nil && !runs[$0].text.isEmpty }
         var lines: [ShapedLine] = []
         let iter = pango_layout_get_iter(layout.opaque)!
         defer { pango_layout_iter_free(iter) }
@@ -276,7 +280,8 @@ public final class PangoShaper: TextShaper {
 
             let lineX = Double(logical.x) / scale
             var links: [LinkSpan] = []
-            for (index, run) in runs.enumerated() {
+            for index in linkRuns {
+                let run = runs[index]
                 guard let target = run.style.link else { continue }
                 let s = max(starts[index], lineStart)
                 let e = min(starts[index] + run.text.utf8.count, lineEnd)

@@ -17,7 +17,8 @@ import Foundation
 ///   `global.fontSize.17`). DTCG `{"$ref": "#/json/pointer"}` is followed too.
 /// - Units: px = pt; pt; rem × 16; dimension objects `{"value": 16, "unit": "px"}` (2025.10) and
 ///   strings `"16px"` (2022 draft); bare numbers are px. Line height: a number or unitless string
-///   is a multiplier of the font size (DTCG) → ``LineHeight/relativeToSize(_:)``; `"150%"` (Figma,
+///   is a multiplier of the font size (DTCG) → ``LineHeight/relativeToSize(_:)``, except above 5,
+///   which can only be px (Tokens Studio: unitless = px) → ``LineHeight/absolute(_:)``; `"150%"` (Figma,
 ///   Tokens Studio) → `.relativeToSize(1.5)`; a dimension → ``LineHeight/absolute(_:)``;
 ///   `"AUTO"`/`"normal"` → natural. Letter spacing: px/pt/rem → points, `"-2%"` → % of size,
 ///   `"-0.02em"` → −2 %; zero → none. Weight: 1–1000, numeric strings, DTCG names and Figma style
@@ -254,10 +255,12 @@ private struct Importer {
             } else { warn(s.position, "token '\(name)': fontSize must be a dimension (16, \"16px\", \"12pt\", \"1rem\", {\"value\": 16, \"unit\": \"px\"}), not \(s.typeName)") }
         }
         if let l = field["lineHeight"] {
-            if let n = l.number, n > 0 { style.lineHeight = .relativeToSize(n) }
+            // Unitless: a multiplier of fontSize (DTCG); above 5 it can only be px (Tokens Studio
+            // treats unitless as px, and no real multiplier is that large).
+            if let n = l.number, n > 0 { style.lineHeight = n > 5 ? .absolute(n) : .relativeToSize(n) }
             else if let s = l.string, ["auto", "normal"].contains(s.lowercased()) { style.lineHeight = nil }
             else if let s = l.string, let (v, unit) = ValueParsing.splitUnit(s), v > 0, unit == "%" || unit == "" {
-                style.lineHeight = .relativeToSize(unit == "%" ? v / 100 : v)
+                style.lineHeight = unit == "%" ? .relativeToSize(v / 100) : v > 5 ? .absolute(v) : .relativeToSize(v)
             } else if let pt = ValueParsing.points(l), pt > 0 { style.lineHeight = .absolute(pt) }
             else { warn(l.position, "token '\(name)': lineHeight must be a multiplier (1.5), a percentage (\"150%\") or a dimension (\"24px\"), not \(l.typeName)") }
         }

@@ -15,7 +15,7 @@ import Testing
         #expect(display.relativeTo == Theme.default[.display].relativeTo)
 
         #expect(theme[.largeTitle].size == 34)
-        #expect(theme[.largeTitle].lineHeight == .relativeToSize(44))   // unitless string = multiplier (DTCG)
+        #expect(theme[.largeTitle].lineHeight == .absolute(44))         // unitless "44": px, not a multiplier
         #expect(theme[.title2].weight == .semibold)
         #expect(theme[.title2].lineHeight == .absolute(30))
         #expect(theme[.title2].tracking == nil)                        // "0" → none
