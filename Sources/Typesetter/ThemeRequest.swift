@@ -112,23 +112,33 @@ struct FontCatalog {
         return Array(Set(faces.map(\.weight))).sorted()
     }
 
-    /// Removes uninstalled families from every role and from the monospace list; one warning
-    /// per role whose primary family was missing.
+    /// Removes uninstalled families from every role and from the monospace list. One warning
+    /// per distinct substitution, naming the roles it affects (`Body, Caption: family
+    /// 'Pretendard' not found; using 'Inter'`), followed by the theme's notes when any.
     func removeMissingFamilies(from theme: inout Theme) -> [String] {
-        var warnings: [String] = []
         func kept(_ list: [String]) -> [String] {
             let present = list.filter(has)
             return present.isEmpty ? ["sans-serif"] : present
         }
+        var substitutions: [(missing: String, used: String, roles: [TextRole])] = []
         for role in TextRole.allCases {
             var style = theme[role]
             let present = kept(style.families)
             if present.first != style.families.first {
-                warnings.append("\(role.displayName): family '\(style.primaryFamily)' not found; using '\(present[0])'")
+                if let i = substitutions.firstIndex(where: { $0.missing == style.primaryFamily && $0.used == present[0] }) {
+                    substitutions[i].roles.append(role)
+                } else {
+                    substitutions.append((style.primaryFamily, present[0], [role]))
+                }
             }
             style.families = present
             theme.styles[role] = style
         }
+        var warnings = substitutions.map { s in
+            let roles = s.roles.count == TextRole.allCases.count ? "every role" : s.roles.map(\.displayName).joined(separator: ", ")
+            return "\(roles): family '\(s.missing)' not found; using '\(s.used)'"
+        }
+        if !warnings.isEmpty { warnings += theme.notes.map { "theme '\(theme.name)': \($0)" } }
         theme.monospaceFamilies = kept(theme.monospaceFamilies)
         for (key, list) in theme.families { theme.families[key] = kept(list) }
         return warnings

@@ -4,32 +4,20 @@ import Typography
 
 /// `typeset render INPUT [-o OUTPUT] [options]`.
 enum RenderCommand {
-    static let valueOptions: Set<String> = ["--output", "--theme", "--paper", "--fonts", "--family", "--size-adjust", "--size-category"]
-    static let flagOptions: Set<String> = ["--strict", "--quiet", "--bold-text", "--justify"]
-    static let aliases = ["-o": "--output", "-q": "--quiet"]
-
     static func run(_ arguments: [String]) throws {
-        let args = try parseArguments(arguments, valueOptions: valueOptions, flagOptions: flagOptions, aliases: aliases)
+        let args = try parseArguments(arguments, valueOptions: ThemeOptions.valueOptions,
+                                      flagOptions: ThemeOptions.flagOptions.union(["--justify"]), aliases: ThemeOptions.aliases)
         guard args.positional.count == 1 else {
             throw UsageError(args.positional.isEmpty ? "render needs an INPUT file" : "render takes one INPUT file")
         }
         let input = args.positional[0]
-        var options = RenderOptions()
-        if let paper = args.value("--paper") {
-            guard let size = PaperSize(name: paper) else { throw UsageError("unknown paper '\(paper)' (a4, a5, letter, legal or 'W x H')") }
-            options.paper = size
-        }
-        options.strict = args.has("--strict")
+        var options = RenderOptions(themeRequest: try ThemeOptions.request(from: args), paper: try ThemeOptions.paper(from: args),
+                                    strict: args.has("--strict"))
         if args.has("--justify") { options.justify = true }
         let output = args.value("--output") ?? defaultOutput(for: input)
         let text = try InputFile.read(input)
         let report = try Typesetter.render(markdown: text, file: input, to: output, options: options)
-        if !args.has("--quiet") {
-            for diagnostic in report.diagnostics { FileHandle.standardError.write(Data("\(diagnostic)\n".utf8)) }
-        }
-        if output != "-" && !args.has("--quiet") {
-            FileHandle.standardError.write(Data("\(output): \(report.pageCount) page\(report.pageCount == 1 ? "" : "s")\n".utf8))
-        }
+        Messages.report(report, output: output, quiet: args.has("--quiet"))
     }
 
     /// `output/<input name>.pdf` (the folder is created); standard output for standard input.
@@ -38,5 +26,17 @@ enum RenderCommand {
         try? FileManager.default.createDirectory(atPath: "output", withIntermediateDirectories: true)
         let name = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
         return "output/\(name).pdf"
+    }
+}
+
+/// What the CLI prints on standard error.
+enum Messages {
+    static func error(_ line: String) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+
+    /// Each warning on its own line, then `OUTPUT: N pages` (nothing with `--quiet`).
+    static func report(_ report: RenderReport, output: String, quiet: Bool) {
+        guard !quiet else { return }
+        for diagnostic in report.diagnostics { error(diagnostic.description) }
+        if output != "-" { error("\(output): \(report.pageCount) page\(report.pageCount == 1 ? "" : "s")") }
     }
 }

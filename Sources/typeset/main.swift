@@ -47,6 +47,10 @@ do {
         print("typeset \(version)")
     case "render":
         try RenderCommand.run(rest)
+    case "theme":
+        try ThemeCommand.run(rest)
+    case "fonts":
+        try FontsCommand.run(rest)
     default:
         throw UsageError("unknown command '\(command)'")
     }

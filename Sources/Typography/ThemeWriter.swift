@@ -1,0 +1,71 @@
+import Foundation
+
+/// Writes a ``Theme`` as a theme file (the schema ``ThemeLoader`` reads), every role spelled
+/// out, so that `typeset theme import` produces a file a team can read, edit and check in.
+public enum ThemeWriter {
+    /// The theme as pretty-printed JSON text ending in a newline. Decoding the text with
+    /// ``ThemeLoader/decode(_:file:)`` gives back an equal theme (font folders excepted, which
+    /// are written as given).
+    public static func json(for theme: Theme, comment: String? = nil) -> String {
+        func string(_ s: String) -> String {
+            var out = "\""
+            for scalar in s.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\t": out += "\\t"
+                default:
+                    if scalar.value < 0x20 { out += String(format: "\\u%04X", scalar.value) } else { out.unicodeScalars.append(scalar) }
+                }
+            }
+            return out + "\""
+        }
+        func number(_ v: Double) -> String {
+            if v == v.rounded() && abs(v) < 1e9 { return String(Int(v)) }
+            var text = String(format: "%.4f", v)
+            while text.hasSuffix("0") { text.removeLast() }
+            return text
+        }
+        func list(_ items: [String]) -> String { "[" + items.map(string).joined(separator: ", ") + "]" }
+        func spacing(_ s: LetterSpacing) -> String {
+            switch s {
+            case .points(let pt): number(pt)
+            case .percentOfSize(let p): string(number(p) + "%")
+            }
+        }
+        var lines: [String] = ["{"]
+        if let comment { lines.append("  \"$comment\": \(string(comment)),") }
+        lines.append("  \"name\": \(string(theme.name)),")
+        if !theme.notes.isEmpty { lines.append("  \"notes\": \(list(theme.notes)),") }
+        let familyKeys = theme.families.keys.sorted()
+        lines.append("  \"families\": {" + familyKeys.map { "\(string($0)): \(list(theme.families[$0]!))" }.joined(separator: ", ") + "},")
+        lines.append("  \"monospace\": \(list(theme.monospaceFamilies)),")
+        lines.append("  \"roles\": {")
+        let roles = TextRole.allCases.map { role -> String in
+            let style = theme[role]
+            var fields = ["\"family\": \(list(style.families))", "\"weight\": \(style.weight.rawValue)", "\"size\": \(number(style.size))"]
+            switch style.lineHeight {
+            case .multiple(let m)?: fields.append("\"lineHeightMultiple\": \(number(m))")
+            case .relativeToSize(let f)?: fields.append("\"lineHeight\": \(string(number(f * 100) + "%"))")
+            case .absolute(let pt)?: fields.append("\"lineHeight\": \(number(pt))")
+            case nil: break
+            }
+            if let tracking = style.tracking { fields.append("\"tracking\": \(spacing(tracking))") }
+            if let kerning = style.kerning { fields.append("\"kerning\": \(spacing(kerning))") }
+            if style.italic { fields.append("\"italic\": true") }
+            if !style.features.isEmpty { fields.append("\"features\": \(list(style.features))") }
+            fields.append("\"relativeTo\": \(string(style.relativeTo?.rawValue ?? "fixed"))")
+            return "    \(string(role.rawValue)): { " + fields.joined(separator: ", ") + " }"
+        }
+        lines.append(roles.joined(separator: ",\n"))
+        lines.append("  },")
+        lines.append("  \"colors\": {" + theme.colors.keys.sorted().map { "\(string($0)): \(string(theme.colors[$0]!.hex))" }.joined(separator: ", ") + "},")
+        let page = theme.page, m = page.margins
+        lines.append("  \"page\": { \"paper\": \(string("\(number(page.paper.width))pt x \(number(page.paper.height))pt")), "
+            + "\"margins\": { \"top\": \(number(m.top)), \"right\": \(number(m.right)), \"bottom\": \(number(m.bottom)), \"left\": \(number(m.left)) }, "
+            + "\"blockSpacing\": \(number(page.blockSpacing)) }")
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Typesetter
+import Typography
+
+/// `typeset theme import TOKENS -o THEME [--map TOKEN=ROLE]…` and `typeset theme check FILE`.
+enum ThemeCommand {
+    static func run(_ arguments: [String]) throws {
+        guard let sub = arguments.first else { throw UsageError("theme needs 'import' or 'check'") }
+        let args = try parseArguments(Array(arguments.dropFirst()), valueOptions: ["--output", "--map"], flagOptions: ["--quiet"],
+                                      aliases: ["-o": "--output", "-q": "--quiet"])
+        guard args.positional.count == 1 else { throw UsageError("theme \(sub) takes one FILE") }
+        let path = args.positional[0]
+        let data = try read(path)
+        switch sub {
+        case "import":
+            guard let output = args.value("--output") else { throw UsageError("theme import needs -o THEME.json") }
+            var mapping: [String: TextRole] = [:]
+            for pair in args.all("--map") {
+                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2, let role = TextRole(name: parts[1]) else {
+                    throw UsageError("--map takes TOKEN=ROLE with a role such as body or large-title, not '\(pair)'")
+                }
+                mapping[parts[0]] = role
+            }
+            let (theme, warnings) = try load { try TokenImporter.importTokens(data, file: path, mapping: mapping) }
+            if !args.has("--quiet") { warnings.forEach(Messages.error) }
+            let json = ThemeWriter.json(for: theme, comment: "Imported by `typeset theme import` from \((path as NSString).lastPathComponent).")
+            try write(json, to: output)
+            if !args.has("--quiet") { Messages.error("\(output): theme '\(theme.name)' with \(TextRole.allCases.count) roles") }
+        case "check":
+            let problems = check(data, path: path)
+            problems.forEach(Messages.error)
+            if problems.contains(where: { !$0.contains(": warning: ") }) { exit(1) }
+            if !args.has("--quiet") { Messages.error("\(path): ok") }
+        default:
+            throw UsageError("unknown theme command '\(sub)' (import, check)")
+        }
+    }
+
+    /// Every problem of a theme or design-token file, as `file:line:column: message` lines:
+    /// JSON syntax, unknown roles and keys, wrong types and units, and families that are not
+    /// installed. A file with `$type`/`$value` tokens is checked as design tokens.
+    static func check(_ data: Data, path: String) -> [String] {
+        let text = String(decoding: data, as: UTF8.self)
+        if text.contains("\"$value\"") || text.contains("\"$type\"") {
+            do {
+                let (theme, warnings) = try TokenImporter.importTokens(data, file: path)
+                return warnings + missingFamilies(theme, path: path)
+            } catch let error as ThemeError { return error.problems.map(\.description) } catch { return ["\(path): \(error)"] }
+        }
+        let (theme, problems) = ThemeLoader.decode(data, file: path)
+        return problems.map(\.description) + (theme.map { missingFamilies($0, path: path) } ?? [])
+    }
+
+    static func missingFamilies(_ theme: Theme, path: String) -> [String] {
+        let installed = Set(FontListing.familyNames().map { $0.lowercased() })
+        let generic: Set<String> = ["sans", "sans-serif", "serif", "monospace", "mono", "system-ui", "emoji"]
+        return theme.familyNames.filter { !installed.contains($0.lowercased()) && !generic.contains($0.lowercased()) }
+            .map { "\(path): unknown family '\($0)' (not installed; register its folder with fontFolders or --fonts)" }
+    }
+
+    static func load<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as ThemeError {
+            throw TypesetError.invalidTheme(problems: error.problems.map(\.description))
+        }
+    }
+
+    static func read(_ path: String) throws -> Data {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw TypesetError.unreadableInput(path: path, reason: FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file")
+        }
+        return data
+    }
+
+    static func write(_ text: String, to path: String) throws {
+        do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {
+            throw TypesetError.unwritableOutput(path: path, reason: (error as NSError).localizedDescription)
+        }
+    }
+}
+
+/// `typeset fonts [--fonts DIR]…`: every family with its faces.
+enum FontsCommand {
+    static func run(_ arguments: [String]) throws {
+        let args = try parseArguments(arguments, valueOptions: ["--fonts"], flagOptions: [])
+        guard args.positional.isEmpty else { throw UsageError("fonts takes no arguments") }
+        for folder in args.all("--fonts") { try FontListing.register(folder) }
+        for family in FontListing.families() {
+            print("\(family.name)\t\(family.faces)")
+        }
+    }
+}

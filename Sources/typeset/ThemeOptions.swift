@@ -1,0 +1,37 @@
+import Typesetter
+import Typography
+
+/// The options `render` and `specimen` share: which theme and how to adapt it, paper,
+/// strictness, verbosity.
+enum ThemeOptions {
+    static let valueOptions: Set<String> = ["--output", "--theme", "--paper", "--fonts", "--family", "--size-adjust", "--size-category"]
+    static let flagOptions: Set<String> = ["--strict", "--quiet", "--bold-text"]
+    static let aliases = ["-o": "--output", "-q": "--quiet"]
+
+    /// The theme request the options describe.
+    /// - Throws: ``UsageError`` for an unknown size category or a malformed size adjustment.
+    static func request(from args: ParsedArguments) throws -> ThemeRequest {
+        var request = ThemeRequest(theme: args.value("--theme"), fontFolders: args.all("--fonts"),
+                                   family: args.value("--family"), boldText: args.has("--bold-text"))
+        if let category = args.value("--size-category") {
+            guard let c = SizeCategory(name: category) else {
+                throw UsageError("unknown size category '\(category)' (xSmall, small, medium, large, xLarge, xxLarge, xxxLarge, AX1…AX5)")
+            }
+            request.sizeCategory = c
+        }
+        if let adjust = args.value("--size-adjust") {
+            if adjust.lowercased() == "x-height" { request.sizeAdjustment = .matchXHeight }
+            else if let points = Double(adjust.hasSuffix("pt") ? String(adjust.dropLast(2)) : adjust) { request.sizeAdjustment = .points(points) }
+            else { throw UsageError("--size-adjust takes a number of pt or 'x-height', not '\(adjust)'") }
+            if request.family == nil { throw UsageError("--size-adjust goes with --family") }
+        }
+        return request
+    }
+
+    /// `--paper`, if given.
+    static func paper(from args: ParsedArguments) throws -> PaperSize? {
+        guard let paper = args.value("--paper") else { return nil }
+        guard let size = PaperSize(name: paper) else { throw UsageError("unknown paper '\(paper)' (a4, a5, letter, legal or 'W x H' with units)") }
+        return size
+    }
+}
