@@ -174,11 +174,15 @@ public final class PangoShaper: TextShaper {
             list.insert(pango_attr_rise_new(Int32((style.baselineOffset * Double(PANGO_SCALE)).rounded())), start, end)
         }
         var features = style.features
+        // Small caps through Pango's variant attribute: it uses the font's `smcp`/`c2sc` when
+        // the font has them and synthesizes them (upper-cased, scaled by x-height/cap-height)
+        // when not (Pango 1.50 itemize.c). `c2sc` alone has no variant: a font feature, which
+        // fonts without it ignore.
         switch style.smallCaps {
         case .none: break
-        case .lowercase: features.append("smcp")
+        case .lowercase: list.insert(pango_attr_variant_new(PANGO_VARIANT_SMALL_CAPS), start, end)
         case .uppercase: features.append("c2sc")
-        case .all: features.append(contentsOf: ["smcp", "c2sc"])
+        case .all: list.insert(pango_attr_variant_new(PANGO_VARIANT_ALL_SMALL_CAPS), start, end)
         }
         if !features.isEmpty {
             list.insert(pango_attr_font_features_new(features.joined(separator: ", ")), start, end)
