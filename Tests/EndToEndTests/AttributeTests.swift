@@ -1,0 +1,169 @@
+import Foundation
+import Testing
+import Typesetter
+
+/// Issue 3: every attribute measured in the PDF (poppler word boxes, content streams, fonts).
+@Suite(.serialized) struct AttributeTests {
+    /// Inter's descent as a share of its box height (descent 0.2415 em of 1.2103 em): poppler's
+    /// word box spans ascent + descent, so the baseline is yMax − 0.1995 × height.
+    static let interDescentShare = 0.2415 / 1.2103
+
+    func baseline(_ word: PDFProbe.Word) -> Double { word.yMax - word.height * AttributeTests.interDescentShare }
+
+    func render(_ markdown: String, _ name: String) throws -> (words: [PDFProbe.Word], pdf: String, report: RenderReport) {
+        let (pdf, report) = try Render.markdown(markdown, name: "attr-" + name)
+        #expect(try PDFProbe.qpdfClean(pdf))
+        return (try PDFProbe.words(pdf).filter { $0.yMax < 780 }, pdf, report)  // footer excluded
+    }
+
+    /// Baselines of successive lines, from the first word of each line starting with `prefix`.
+    func baselines(_ words: [PDFProbe.Word], prefix: String) -> [Double] {
+        words.filter { $0.text.hasPrefix(prefix) }.map(baseline)
+    }
+
+    @Test func trackingOfThreePointsOnTenGlyphsAddsTwentySevenPoints() throws {
+        let (words, _, _) = try render("ABCDEFGHIJ\n\n[KLMNOPQRST]{tracking=3}\n\n[ABCDEFGHIJ]{tracking=3}\n", "tracking")
+        let plain = try #require(words.first { $0.text == "ABCDEFGHIJ" })
+        // poppler may split tracked text into several words: measure the whole line.
+        let trackedLine = words.filter { $0.yMin > plain.yMin + 30 }
+        let tracked = trackedLine.map(\.xMax).max()! - trackedLine.map(\.xMin).min()!
+        #expect(abs(tracked - plain.width - 27) < 0.05, "tracked \(tracked) plain \(plain.width)")
+    }
+
+    @Test func kerningLetterSpacingAndTheTrackingWinsRule() throws {
+        let (words, _, _) = try render("""
+            AAAAAAAAAA
+
+            [AAAAAAAAAA]{kerning=2}
+
+            [AAAAAAAAAA]{letterSpacing=10%}
+
+            [AAAAAAAAAA]{kerning=5 tracking=1}
+            """, "kerning")
+        // One line per paragraph, top to bottom; poppler may split spaced text into words.
+        let rows = Dictionary(grouping: words, by: { ($0.yMin * 10).rounded() }).sorted { $0.key < $1.key }.map { row in
+            row.value.map(\.xMax).max()! - row.value.map(\.xMin).min()!
+        }
+        #expect(rows.count == 4)
+        // Ten glyphs, nine gaps.
+        #expect(abs(rows[1] - rows[0] - 18) < 0.05)
+        #expect(abs(rows[2] - rows[0] - 9 * 1.05) < 0.05, "10% of 10.5 pt")
+        #expect(abs(rows[3] - rows[0] - 9) < 0.05, "tracking applies, kerning ignored")
+    }
+
+    func stepInDiv(_ attributes: String, _ name: String) throws -> [Double] {
+        let text = String(repeating: "Latin line words fill the measure so this paragraph wraps. ", count: 8)
+        let (words, _, _) = try render("::: {\(attributes)}\n\(text)\n:::\n", name)
+        let lines = Dictionary(grouping: words, by: { ($0.yMin * 10).rounded() }).keys.sorted()
+        let firstWords = lines.map { y in words.filter { ($0.yMin * 10).rounded() == y }.min { $0.xMin < $1.xMin }! }
+        let b = firstWords.map(baseline)
+        return zip(b, b.dropFirst()).map { $1 - $0 }
+    }
+
+    @Test func lineHeightMultipleTwoIsTwiceTheStepOfOne() throws {
+        let one = try stepInDiv("lineHeightMultiple=1", "lhm1")
+        let two = try stepInDiv("lineHeightMultiple=2", "lhm2")
+        #expect(one.count >= 3 && two.count >= 3)
+        for step in one { #expect(abs(step - one[0]) < 0.01) }
+        for step in two { #expect(abs(step - 2 * one[0]) < 0.02, "\(step) vs 2 × \(one[0])") }
+        #expect(abs(one[0] - 10.5 * 1.2103) < 0.05, "natural height of Inter 10.5")
+    }
+
+    @Test func absoluteRelativeAndLeadingLineHeights() throws {
+        for step in try stepInDiv("lineHeight=30", "lh30") { #expect(abs(step - 30) < 0.02) }
+        for step in try stepInDiv("lineHeight=150%", "lh150") { #expect(abs(step - 15.75) < 0.02) }
+        let standard = try stepInDiv("lineHeight=20", "lh20")[0]
+        let tight = try stepInDiv("lineHeight=20 leading=tight", "tight")[0]
+        let loose = try stepInDiv("lineHeight=20 leading=loose", "loose")[0]
+        #expect(abs(standard - 20) < 0.02 && abs(tight - 18) < 0.02 && abs(loose - 22) < 0.02)
+    }
+
+    @Test func hangulLinesKeepTheLatinStep() throws {
+        // Hard line breaks alternate Latin-only lines and lines with Hangul (Noto Sans CJK KR is
+        // 1.45 em tall against Inter's 1.21 em); every line holds a Latin marker word.
+        let lines = (1...8).map { $0 % 2 == 0 ? "mark\($0) 한국어 문장입니다 글자" : "mark\($0) latin only text" }
+        let (words, _, _) = try render("::: {lineHeight=18}\n" + lines.joined(separator: "\\\n") + "\n:::\n", "grid")
+        let b = baselines(words, prefix: "mark")
+        #expect(b.count == 8)
+        for (a, c) in zip(b, b.dropFirst()) { #expect(abs(c - a - 18) < 0.02, "step \(c - a)") }
+        let (plain, _, _) = try render(lines.map { _ in "mark latin only text" }.joined(separator: "\\\n") + "\n", "grid-plain")
+        let pb = baselines(plain, prefix: "mark")
+        let hb = baselines(try render(lines.joined(separator: "\\\n") + "\n", "grid-mixed").words, prefix: "mark")
+        for ((a, c), (d, e)) in zip(zip(pb, pb.dropFirst()), zip(hb, hb.dropFirst())) {
+            #expect(abs((c - a) - (e - d)) < 0.02, "Hangul does not change the natural step")
+        }
+    }
+
+    @Test func mixedRolesShareABaseline() throws {
+        let (words, _, _) = try render("[Display]{.display} body [Caption2]{.caption2} [Headline]{.headline}\n", "mixed")
+        let display = try #require(words.first { $0.text == "Display" })
+        let caption = try #require(words.first { $0.text == "Caption2" })
+        let headline = try #require(words.first { $0.text == "Headline" })
+        #expect(display.height > caption.height * 4)
+        #expect(abs(baseline(display) - baseline(caption)) < 0.25)
+        #expect(abs(baseline(display) - baseline(headline)) < 0.25)
+    }
+
+    @Test func strokeIsDrawnWithItsWidthUnderTheFill() throws {
+        let (words, pdf, _) = try render("[OUTLINE]{.title strokeColor=#FF0000 strokeWidth=2.5 color=#FFFFFF}\n", "stroke")
+        #expect(words.contains { $0.text == "OUTLINE" }, "the outlined text stays extractable")
+        let content = try PDFProbe.contentStreams(pdf)
+        #expect(content.contains("2.5 w"))
+        #expect(content.contains("1 0 0 RG"), "red stroke colour")
+        let strokeAt = try #require(content.range(of: " S\n") ?? content.range(of: " S "))
+        let fillAt = try #require(content.range(of: "Tj") ?? content.range(of: "TJ"))
+        #expect(strokeAt.lowerBound < fillAt.lowerBound, "stroke first, fill on top")
+    }
+
+    @Test func faceAttributesChooseFaces() throws {
+        let (words, pdf, _) = try render("""
+            [light]{weight=300} [black]{weight=black} [ital]{italic} [serif]{family="DejaVu Serif"} [mono]{monospaced} [big]{size=21} small
+            """, "face")
+        let fonts = try PDFProbe.fonts(pdf)
+        for face in ["Inter-Light", "Inter-Black", "Inter-Italic", "DejaVuSerif", "DejaVuSansMono"] {
+            #expect(fonts.contains(face), "\(face) in \(fonts)")
+        }
+        let big = try #require(words.first { $0.text == "big" }), small = try #require(words.first { $0.text == "small" })
+        #expect(abs(big.height / small.height - 2) < 0.01)
+    }
+
+    @Test func monospacedDigitsAreTabular() throws {
+        let (words, _, _) = try render("11111 00000\n\n[11111 00000]{monospacedDigit}\n", "tnum")
+        let ones = words.filter { $0.text == "11111" }, zeros = words.filter { $0.text == "00000" }
+        #expect(ones.count == 2 && zeros.count == 2)
+        #expect(abs(ones[0].width - zeros[0].width) > 1, "proportional figures differ")
+        #expect(abs(ones[1].width - zeros[1].width) < 0.05, "tabular figures are equal")
+    }
+
+    @Test func baselineOffsetRaisesAndColourIsApplied() throws {
+        let (words, pdf, _) = try render("base [up]{baselineOffset=4} [down]{baselineOffset=-3} [blue]{color=#2F5BD3}\n", "offset")
+        let base = try #require(words.first { $0.text == "base" })
+        let up = try #require(words.first { $0.text == "up" }), down = try #require(words.first { $0.text == "down" })
+        #expect(abs((baseline(base) - baseline(up)) - 4) < 0.05)
+        #expect(abs((baseline(down) - baseline(base)) - 3) < 0.05)
+        #expect(try PDFProbe.contentStreams(pdf).contains("0.184314 0.356863 0.827451 rg"))
+    }
+
+    @Test func alignmentAndTrackingKeepRightEdgesFlush() throws {
+        let (words, _, _) = try render("::: {align=right}\n[FLUSH]{tracking=5}\n:::\n\n::: {align=center}\nmiddle\n:::\n", "align")
+        let flush = words.filter { $0.text.contains("H") || $0.text.contains("FLUSH") }
+        let right = try #require(flush.map(\.xMax).max())
+        #expect(abs(right - (595.2756 - 64)) < 0.3, "no trailing tracking after the last glyph: \(right)")
+        let middle = try #require(words.first { $0.text == "middle" })
+        #expect(abs((middle.xMin + middle.xMax) / 2 - 595.2756 / 2) < 0.3)
+    }
+
+    @Test func badAttributesWarnWithPositions() throws {
+        let (_, _, report) = try render("Intro.\n\nText [x]{.nosuch bogus=1 weight=heavyish}.\n\n## Head {lineHeight=abc}\n", "bad")
+        let messages = report.diagnostics.map(\.description)
+        #expect(messages.contains { $0.hasPrefix("attr-bad.md:3:") && $0.contains("unknown role '.nosuch'") }, "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("attr-bad.md:3:") && $0.contains("unknown attribute 'bogus'") })
+        #expect(messages.contains { $0.hasPrefix("attr-bad.md:3:") && $0.contains("weight") })
+        #expect(messages.contains { $0.hasPrefix("attr-bad.md:5:") && $0.contains("lineHeight") })
+    }
+
+    @Test func spanLineHeightIsIgnoredWithAWarning() throws {
+        let (_, _, report) = try render("Text [span]{lineHeightMultiple=3}.\n", "spanlh")
+        #expect(report.diagnostics.contains { $0.description.contains("ignored on a span") })
+    }
+}
