@@ -39,10 +39,28 @@ struct BlockLayout {
             items[0].elements.insert(.outline(outline, at: Point(x: left, y: 0)), at: 0)
         }
         if block.keepTogether { for i in items.indices.dropFirst() where items[i].breakBefore == .allowed { items[i].breakBefore = .avoid } }
+        if !block.footnotes.isEmpty { attachNotes(block.footnotes, to: &items) }
         if !block.quoteBars.isEmpty {
             for i in items.indices { items[i].bars = block.quoteBars.map { left + $0 }; items[i].barColor = block.quoteBarColor }
         }
         return items
+    }
+
+    /// Gives each footnote's lines to the item holding its reference (a link to `fn-<n>`).
+    func attachNotes(_ footnotes: [Int: [StyledParagraph]], to items: inout [Item]) {
+        var remaining = footnotes
+        for i in items.indices {
+            for case .link(_, .internal(let name)) in items[i].elements where name.hasPrefix("fn-") {
+                guard let number = Int(name.dropFirst(3)), let paragraphs = remaining.removeValue(forKey: number) else { continue }
+                var lines = paragraphs.flatMap { paragraphItems($0, background: nil, padding: 0) }
+                lines[0].elements.insert(.destination(name: name, at: Point(x: left, y: 0)), at: 0)
+                items[i].notes += lines
+            }
+        }
+        // A reference Layout could not find on a line (should not happen): keep the note.
+        if let last = items.indices.last {
+            for number in remaining.keys.sorted() { items[last].notes += remaining[number]!.flatMap { paragraphItems($0, background: nil, padding: 0) } }
+        }
     }
 
     /// A contents entry: the text wraps short of the page number, which sits flush right on the

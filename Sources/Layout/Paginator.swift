@@ -38,6 +38,8 @@ struct Item {
     var barColor: RGBAColor = .black
     /// A table's header row, repeated when a page starts inside the table.
     var repeatedHeader: ItemBox?
+    /// Lines of the footnotes referenced on this item, set at the foot of its page.
+    var notes: [Item] = []
 }
 
 final class ItemBox { let item: Item; init(_ item: Item) { self.item = item } }
@@ -105,7 +107,8 @@ public final class Paginator {
         if item.breakBefore == .forced && !placed.isEmpty { try flush() }
         if placed.isEmpty, let header = item.repeatedHeader { append(header.item) }
         let gap = placed.isEmpty ? 0 : item.spaceBefore
-        if placed.isEmpty || cursor + gap + item.height <= textHeight + 0.01 {
+        let notes = Paginator.notesHeight(placed.flatMap(\.item.notes) + item.notes)
+        if placed.isEmpty || cursor + gap + item.height + notes <= textHeight + 0.01 {
             append(item); return
         }
         // The item does not fit: end the page at the last break allowed.
@@ -148,6 +151,18 @@ public final class Paginator {
                 page.elements.append(.line(from: Point(x: x, y: y0), to: Point(x: x, y: y1), width: 2, color: entry.item.barColor))
             }
         }
+        // Footnotes at the foot of the text area, under a short rule.
+        let notes = placed.flatMap(\.item.notes)
+        if !notes.isEmpty {
+            var y = top + textHeight - Paginator.notesHeight(notes)
+            page.elements.append(.line(from: Point(x: left, y: y + Paginator.noteRuleGap / 2), to: Point(x: left + min(144, measure / 3), y: y + Paginator.noteRuleGap / 2),
+                                       width: 0.5, color: RGBAColor(red: 0.6, green: 0.6, blue: 0.62)))
+            y += Paginator.noteRuleGap
+            for note in notes {
+                page.elements += note.elements.map { $0.offset(by: y) }
+                y += note.height
+            }
+        }
         for entry in placed {
             for element in entry.item.elements {
                 let moved = element.offset(by: top + entry.y)
@@ -160,6 +175,14 @@ public final class Paginator {
         placed.removeAll(keepingCapacity: true)
         cursor = 0
         try renderer.render(page)
+    }
+
+    /// Space between the text and the first footnote, holding the footnote rule, pt.
+    static let noteRuleGap = 12.0
+
+    /// Height the footnote lines take at the foot of a page (0 without notes).
+    static func notesHeight(_ notes: [Item]) -> Double {
+        notes.isEmpty ? 0 : noteRuleGap + notes.reduce(0) { $0 + $1.height }
     }
 
     func appendRunningText(_ paragraph: StyledParagraph?, baselineFromTop: Double, to page: inout Page) {

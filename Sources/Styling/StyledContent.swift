@@ -183,6 +183,9 @@ public struct StyledBlock: Hashable, Sendable {
     /// Named destination for internal links (`#id`).
     public var anchor: String?
     public var outline: OutlineEntry?
+    /// Footnotes referenced in this block, by number: set at the foot of the page where the
+    /// line holding the reference lands (the reference is a run linking to `fn-<number>`).
+    public var footnotes: [Int: [StyledParagraph]] = [:]
     public var location: SourceLocation?
 
     public init(_ content: Content, spaceBefore: Double = 0, spaceAfter: Double = 0, keepWithNext: Bool = false,
@@ -203,5 +206,20 @@ public struct StyledImage: Hashable, Sendable {
     public var caption: StyledParagraph?
     public init(path: String, alt: String, caption: StyledParagraph? = nil) {
         self.path = path; self.alt = alt; self.caption = caption
+    }
+}
+
+extension StyledBlock {
+    /// Whether any run of the block links to the internal destination `name`.
+    public func links(to name: String) -> Bool {
+        let target = LinkTarget.internal(name)
+        func has(_ p: StyledParagraph) -> Bool { p.runs.contains { $0.style.link == target } }
+        switch content {
+        case .paragraph(let p): return has(p)
+        case .table(let t): return (t.header + t.rows.flatMap { $0 }).contains(where: has)
+        case .entry(let a, let b): return has(a) || has(b)
+        case .image(let i): return i.caption.map(has) ?? false
+        case .rule, .pageBreak: return false
+        }
     }
 }

@@ -43,6 +43,10 @@ public struct Styler {
     var slugs = SlugGenerator()
     var firstHeading: String?
     var file: String = "-"
+    /// Footnote definitions by number, and the numbers referenced in the block being styled.
+    var footnoteDefinitions: [Int: [Block]] = [:]
+    var referencedNotes: [Int] = []
+    var styledNotes = Set<Int>()
 
     public init(theme: Theme, options: StylingOptions = StylingOptions()) {
         self.theme = theme; self.options = options
@@ -54,8 +58,12 @@ public struct Styler {
         styler.file = document.file
         var blocks: [StyledBlock] = []
         let context = BlockContext(cascade: Cascade(theme: theme, role: .body), indent: 0, rightIndent: 0, quoteBars: [], alignment: options.justify ? .justify : .left)
-        for block in document.blocks { styler.append(block, context: context, to: &blocks) }
-        if !document.footnotes.isEmpty { styler.appendFootnotes(document.footnotes, to: &blocks) }
+        styler.footnoteDefinitions = document.footnotes
+        for block in document.blocks {
+            let first = blocks.count
+            styler.append(block, context: context, to: &blocks)
+            styler.attachFootnotes(to: &blocks, from: first)
+        }
         return StyledDocument(blocks: blocks, firstHeading: styler.firstHeading, diagnostics: styler.diagnostics)
     }
 
@@ -289,23 +297,37 @@ public struct Styler {
 
     // MARK: Footnotes
 
-    mutating func appendFootnotes(_ footnotes: [Int: [Block]], to blocks: inout [StyledBlock]) {
-        blocks.append(StyledBlock(.rule(color: theme.color(named: "rule") ?? .black, thickness: 0.5), spaceBefore: blockSpacing * 2, spaceAfter: blockSpacing))
+    /// Gives the notes referenced since `first` to the block holding each reference, styled in
+    /// the Caption role with their number; a note is set once, at its first reference.
+    mutating func attachFootnotes(to blocks: inout [StyledBlock], from first: Int) {
+        guard !referencedNotes.isEmpty else { return }
+        let numbers = referencedNotes
+        referencedNotes = []
+        for number in numbers where styledNotes.insert(number).inserted {
+            let paragraphs = footnoteParagraphs(number)
+            // The block whose runs link to the note.
+            let holder = blocks.indices.dropFirst(first).last { blocks[$0].links(to: "fn-\(number)") } ?? blocks.indices.last
+            if let holder { blocks[holder].footnotes[number] = paragraphs }
+        }
+    }
+
+    mutating func footnoteParagraphs(_ number: Int) -> [StyledParagraph] {
         var context = BlockContext(cascade: Cascade(theme: theme, role: .caption), indent: 0, rightIndent: 0, quoteBars: [], alignment: .left)
         context.paragraphRole = .caption
         context.tight = true
-        for number in footnotes.keys.sorted() {
-            let first = blocks.count
-            for block in footnotes[number] ?? [] { append(block, context: context, to: &blocks) }
-            if first < blocks.count, case .paragraph(var paragraph) = blocks[first].content {
-                var style = context.cascade.runStyle
-                style.font.size *= 0.8
-                style.baselineOffset = context.cascade.font.size * 0.33
-                paragraph.runs.insert(StyledRun("\(number) ", style: style), at: 0)
-                blocks[first].content = .paragraph(paragraph)
-                blocks[first].anchor = "fn-\(number)"
-            }
+        var noteBlocks: [StyledBlock] = []
+        let saved = referencedNotes
+        for block in footnoteDefinitions[number] ?? [] { append(block, context: context, to: &noteBlocks) }
+        referencedNotes = saved  // references inside notes are not set as notes again
+        var paragraphs = noteBlocks.compactMap { block -> StyledParagraph? in
+            if case .paragraph(let p) = block.content { return p } else { return nil }
         }
+        if paragraphs.isEmpty { paragraphs = [StyledParagraph(runs: [], style: paragraphStyle(context, overrides: StyleOverrides()))] }
+        var numberStyle = context.cascade.runStyle
+        numberStyle.features.append("tnum")
+        paragraphs[0].marker = [StyledRun("\(number)", style: numberStyle)]
+        for i in paragraphs.indices { paragraphs[i].style.leftIndent += context.cascade.style.size * 1.4 }
+        return paragraphs
     }
 
     // MARK: Inlines
@@ -372,6 +394,7 @@ public struct Styler {
                 c.link = .internal("fn-\(number)")
                 c.style.features.append("tnum")
                 runs.append(StyledRun("\(number)", style: c.runStyle))
+                referencedNotes.append(number)
             case .rawHTML(let html, let location):
                 if html.lowercased().hasPrefix("<br") {
                     runs.append(StyledRun("\u{2028}", style: cascade.runStyle))
