@@ -21,10 +21,12 @@ public enum ThemeWriter {
             }
             return out + "\""
         }
-        func number(_ v: Double) -> String {
+        func number(_ value: Double) -> String {
+            let v = (value * 10_000).rounded() / 10_000
             if v == v.rounded() && abs(v) < 1e9 { return String(Int(v)) }
             var text = String(format: "%.4f", v)
             while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
             return text
         }
         func list(_ items: [String]) -> String { "[" + items.map(string).joined(separator: ", ") + "]" }
@@ -49,10 +51,11 @@ public enum ThemeWriter {
             case .multiple(let m)?: fields.append("\"lineHeightMultiple\": \(number(m))")
             case .relativeToSize(let f)?: fields.append("\"lineHeight\": \(string(number(f * 100) + "%"))")
             case .absolute(let pt)?: fields.append("\"lineHeight\": \(number(pt))")
-            case nil: break
+            case nil: fields.append("\"lineHeight\": \"normal\"")
             }
-            if let tracking = style.tracking { fields.append("\"tracking\": \(spacing(tracking))") }
-            if let kerning = style.kerning { fields.append("\"kerning\": \(spacing(kerning))") }
+            // Explicit nulls: a theme file inherits what it leaves out.
+            fields.append("\"tracking\": \(style.tracking.map(spacing) ?? "null")")
+            fields.append("\"kerning\": \(style.kerning.map(spacing) ?? "null")")
             if style.italic { fields.append("\"italic\": true") }
             if !style.features.isEmpty { fields.append("\"features\": \(list(style.features))") }
             fields.append("\"relativeTo\": \(string(style.relativeTo?.rawValue ?? "fixed"))")

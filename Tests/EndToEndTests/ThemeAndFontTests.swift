@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+import Typesetter
+import Typography
+
+/// Issue 4 read back from rendered PDFs: registered font folders, font swap with x-height
+/// adjustment, Dynamic Type, Bold Text, missing faces, theme files and design tokens.
+@Suite(.serialized) struct ThemeAndFontTests {
+    static let fontsFolder = Render.packageRoot + "/Tests/EndToEndTests/Fixtures/fonts"
+
+    func render(_ markdown: String, _ name: String, _ request: ThemeRequest) throws -> (pdf: String, report: RenderReport) {
+        try Render.markdown(markdown, name: "theme-" + name, options: RenderOptions(themeRequest: request))
+    }
+
+    /// Height in pt of the ink (dark pixels) inside `box` on page 1, rasterized at 1200 dpi.
+    func inkHeight(_ pdf: String, in box: PDFProbe.Word) throws -> Double {
+        let dpi = 1200.0, scale = dpi / 72
+        let out = Render.folder + "/ink-\(UUID().uuidString.prefix(6))"
+        try PDFProbe.run("pdftoppm", ["-gray", "-r", "\(Int(dpi))", "-f", "1", "-l", "1", "-singlefile",
+                                      "-x", "\(Int(box.xMin * scale))", "-y", "\(Int(box.yMin * scale))",
+                                      "-W", "\(Int(box.width * scale))", "-H", "\(Int(box.height * scale))", pdf, out])
+        let data = try #require(FileManager.default.contents(atPath: out + ".pgm"))
+        // Binary PGM: "P5\n<w> <h>\n255\n" then one byte per pixel.
+        var fields: [String] = [], index = 0, current = ""
+        while fields.count < 4 {
+            let c = Character(UnicodeScalar(data[index])); index += 1
+            if c.isWhitespace { if !current.isEmpty { fields.append(current); current = "" } } else { current.append(c) }
+        }
+        let width = Int(fields[1])!, height = Int(fields[2])!
+        let pixels = [UInt8](data[index...])
+        let inkRows = (0..<height).filter { y in (0..<width).contains { pixels[y * width + $0] < 128 } }
+        return Double(try #require(inkRows.last) - inkRows.first! + 1) / scale
+    }
+
+    @Test func aRegisteredFontFolderIsUsedAndEmbedded() throws {
+        let (pdf, report) = try render("# Heading\n\nRegistered fonts work.\n", "folder",
+                                       ThemeRequest(fontFolders: [ThemeAndFontTests.fontsFolder], family: "Typeset Test Serif"))
+        #expect(try PDFProbe.fonts(pdf).contains("TypesetTestSerif-Regular"))
+        #expect(!report.diagnostics.contains { $0.message.contains("not found") })
+        // The CLI lists it too.
+        let listing = try PDFProbe.run(Render.binary, ["fonts", "--fonts", ThemeAndFontTests.fontsFolder]).output
+        #expect(listing.contains("Typeset Test Serif"))
+    }
+
+    @Test func xHeightSizeAdjustmentEqualisesXHeights() throws {
+        let text = "xxxxxxxx\n"
+        let (original, _) = try render(text, "xh-inter", ThemeRequest())
+        let (swapped, _) = try render(text, "xh-serif", ThemeRequest(family: "DejaVu Serif", sizeAdjustment: .matchXHeight))
+        let (unadjusted, _) = try render(text, "xh-plain", ThemeRequest(family: "DejaVu Serif"))
+        func xHeight(_ pdf: String) throws -> Double {
+            try inkHeight(pdf, in: try #require(try PDFProbe.words(pdf).first { $0.text == "xxxxxxxx" }))
+        }
+        let a = try xHeight(original), b = try xHeight(swapped), c = try xHeight(unadjusted)
+        #expect(abs(b / a - 1) < 0.02, "x-heights \(a) vs \(b)")
+        #expect(abs(c / a - 1) > 0.02, "without adjustment they differ: \(a) vs \(c)")
+    }
+
+    @Test func sizeAdjustInPointsAddsToEverySize() throws {
+        let (pdf, _) = try render("# Big\n\nbody\n", "adjust-pt", ThemeRequest(family: "DejaVu Sans", sizeAdjustment: .points(-2)))
+        let body = try #require(try PDFProbe.words(pdf).first { $0.text == "body" })
+        // DejaVu Sans box height is 1.164 em (ascent 0.928 + descent 0.236).
+        #expect(abs(body.height / 1.164 - 8.5) < 0.05)
+    }
+
+    @Test func dynamicTypeScalesRelativeRolesByApplesTable() throws {
+        for (category, expected) in [(SizeCategory.xSmall, 14.0), (.large, 17.0), (.accessibility5, 53.0)] {
+            let (pdf, _) = try render("Body words\n", "dt-\(category.rawValue)", ThemeRequest(sizeCategory: category))
+            let word = try #require(try PDFProbe.words(pdf).first { $0.text == "Body" })
+            let size = word.height / 1.2103
+            #expect(abs(size - 10.5 * expected / 17) < 0.05, "\(category): \(size)")
+        }
+    }
+
+    @Test func boldTextMovesToTheNextRealFace() throws {
+        let (inter, _) = try render("Body text\n", "bold-inter", ThemeRequest(boldText: true))
+        #expect(try PDFProbe.fonts(inter).contains("Inter-Medium"), "Inter 400 → 500")
+        // DejaVu Sans has ExtraLight, Book and Bold: 400 → 700.
+        let (dejavu, report) = try render("# Title\n\nBody text\n", "bold-dejavu", ThemeRequest(family: "DejaVu Sans", boldText: true))
+        let fonts = try PDFProbe.fonts(dejavu)
+        #expect(fonts.contains("DejaVuSans-Bold"))
+        #expect(!fonts.contains("DejaVuSans"), "no regular face left: \(fonts)")
+        #expect(report.diagnostics.contains { $0.message.contains("no face heavier") }, "headings at Bold have nothing heavier")
+    }
+
+    @Test func missingFacesAreWarnedOncePerCase() throws {
+        let (_, report) = try render("*한국어 기울임* and *more 기울임* [light]{weight=300 family=\"DejaVu Serif\"}\n", "missing", ThemeRequest())
+        let messages = report.diagnostics.map(\.message)
+        #expect(messages.filter { $0.contains("no italic in 'Noto Sans CJK KR'") }.count == 1, "\(messages)")
+        #expect(messages.contains { $0.contains("no weight 300 in 'DejaVu Serif'") })
+        let (_, themed) = try render("Text\n", "missing-family", ThemeRequest(theme: "pretendard"))
+        #expect(themed.diagnostics.contains { $0.message == "every role: family 'Pretendard' not found; using 'Inter'" })
+    }
+
+    @Test func strictTurnsFaceWarningsIntoErrors() throws {
+        let dir = Render.folder
+        try "*기울임*\n".write(toFile: dir + "/strict.md", atomically: true, encoding: .utf8)
+        let result = try PDFProbe.run(Render.binary, ["render", dir + "/strict.md", "-o", dir + "/strict.pdf", "--strict"])
+        #expect(result.status == 1)
+        #expect(result.output.contains("no italic"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/strict.pdf"))
+    }
+
+    @Test func tokensImportToAThemeThatRenders() throws {
+        let tokens = Render.packageRoot + "/templates/tokens/acme.tokens.json"
+        let theme = Render.folder + "/acme.theme.json"
+        let imported = try PDFProbe.run(Render.binary, ["theme", "import", tokens, "-o", theme])
+        #expect(imported.status == 0)
+        #expect(imported.output.contains("typography.overline"), "the unmapped token is listed")
+        #expect(try PDFProbe.run(Render.binary, ["theme", "check", theme]).status == 0)
+        let (pdf, _) = try Render.markdown("# Title\n\nBody words\n", name: "acme", options: RenderOptions(themeRequest: ThemeRequest(theme: theme)))
+        let words = try PDFProbe.words(pdf)
+        let body = try #require(words.first { $0.text == "Body" }), title = try #require(words.first { $0.text == "Title" })
+        #expect(abs(body.height / 1.2103 - 11) < 0.05, "body 11 px")
+        #expect(abs(title.height / 1.2103 - 34) < 0.1, "h1 → LargeTitle 34 px")
+    }
+
+    @Test func themeCheckReportsPositionsAndExits1() throws {
+        let bad = Render.folder + "/bad-theme.json"
+        try """
+        {
+          "roles": {
+            "bodyy": { "size": 10 },
+            "title": { "weight": "heavyish", "family": "No Such Family" }
+          }
+        }
+        """.write(toFile: bad, atomically: true, encoding: .utf8)
+        let result = try PDFProbe.run(Render.binary, ["theme", "check", bad])
+        #expect(result.status == 1)
+        #expect(result.output.contains("bad-theme.json:3:5: unknown role 'bodyy'"), "\(result.output)")
+        #expect(result.output.contains("bad-theme.json:4:"), "the weight problem with its line")
+        #expect(result.output.contains("unknown family 'No Such Family'"))
+        let syntax = Render.folder + "/syntax-theme.json"
+        try "{\n  \"name\": \"x\",\n}\n".write(toFile: syntax, atomically: true, encoding: .utf8)
+        let broken = try PDFProbe.run(Render.binary, ["theme", "check", syntax])
+        #expect(broken.status == 1 && broken.output.contains("syntax-theme.json:3:1: invalid JSON"), "\(broken.output)")
+        let good = Render.packageRoot + "/templates/themes/pretendard.json"
+        let checked = try PDFProbe.run(Render.binary, ["theme", "check", good])
+        #expect(checked.output.contains("unknown family 'Pretendard'"), "not installed here")
+    }
+}
