@@ -45,7 +45,7 @@ specimens: build
 	for theme in default hig pretendard; do $(BIN) specimen --theme $$theme -o output/specimen-$$theme.pdf || exit 1; done
 
 bench: build
-	$(SWIFT) run -c release typeset-bench 2>&1 | grep -v 'prohibited flag'
+	$(SWIFT) build -c release --product typeset-bench 2>&1 | grep -v "prohibited flag" ; .build/release/typeset-bench
 
 # Noto Sans CJK in every weight (Thin … Black): a large download (~134 MB).
 fonts-extra: deps

@@ -34,6 +34,8 @@ let package = Package(
             name: "Typesetter",
             dependencies: ["MarkdownParser", "Styling", "Layout", "PangoCairoBackend", "Specimen"]),
         .executableTarget(name: "typeset", dependencies: ["Typesetter"]),
+        // `make bench`: pages per second and peak memory on generated documents.
+        .executableTarget(name: "typeset-bench", dependencies: ["Typesetter"]),
 
         .testTarget(name: "TypographyTests", dependencies: ["Typography"]),
         .testTarget(name: "MarkdownParserTests", dependencies: ["MarkdownParser"]),
