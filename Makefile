@@ -45,7 +45,8 @@ specimens: build
 	for theme in default hig pretendard; do $(BIN) specimen --theme $$theme -o output/specimen-$$theme.pdf || exit 1; done
 
 bench: build
-	$(SWIFT) build -c release --product typeset-bench 2>&1 | grep -v "prohibited flag" ; .build/release/typeset-bench
+	$(SWIFT) build -c release --product typeset-bench 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
+	.build/release/typeset-bench
 
 # Noto Sans CJK in every weight (Thin … Black): a large download (~134 MB).
 fonts-extra: deps
