@@ -47,6 +47,7 @@ do {
         print("typeset \(version)")
     case "render":
         try RenderCommand.run(rest)
+    case "specimen": try SpecimenCommand.run(rest)
     default:
         throw UsageError("unknown command '\(command)'")
     }
