@@ -37,7 +37,7 @@ public struct SpecimenBuilder {
     /// The Dynamic Type categories the specimen sets samples in (smallest, default, largest).
     public static let sampleCategories: [SizeCategory] = [.xSmall, .large, .accessibility5]
     /// Point sizes of the body-family waterfall.
-    public static let waterfallSizes: [Double] = [6, 7, 8, 9, 10, 11, 12, 14, 16, 18, 21, 24, 28, 36, 48, 60]
+    public static let waterfallSizes: [Double] = [6, 7, 8, 9, 10, 11, 12, 14, 16, 18, 21, 24, 28, 36, 48]
 
     /// Expands `template` for `theme` (the prepared theme the samples are drawn in).
     /// - Returns: Markdown text and the template names that were not found.
@@ -56,15 +56,15 @@ public struct SpecimenBuilder {
     /// `boldText`, `guides`, `sample`, `hangulSample`, `roles` [role], `waterfall`
     /// (`family`, `face`, `sizes` [`size`, `sizeValue`, `text`]), `dynamicType` (`categories`
     /// [`name`], `rows` [`name`, `style`, `cells` [`value`]], `appleRows` (same shape),
-    /// `fixedRoles`, `samples` [`category`, `roles` [`key`, `name`, `size`, `attributes`]]),
+    /// `fixedRoles`, `samples` [`category`, `roles` [`key`, `name`, `size`, `attributes`, `text`]]),
     /// `boldRows` [`name`, `key`, `regularFace`, `boldFace`, `regularWeight`, `boldWeight`,
-    /// `note`], `coverage` (`rows` [`name`, `font`, `latin`, `hangul`, `digits`, `punctuation`],
+    /// `note`, `sampleAttributes`], `coverage` (`rows` [`name`, `font`, `latin`, `hangul`, `digits`, `punctuation`],
     /// `classes` [`name`, `characters`]).
     /// A role: `name`, `key`, `index`, `family`, `fallbacks`, `families`, `face`, `weight`,
     /// `weightName`, `weightNumber`, `size`, `sizeValue`, `lineHeight`, `lineHeightValue`,
     /// `lineHeightMultiple`, `lineHeightRatio`, `lineHeightRule`, `naturalHeight`, `tracking`,
     /// `trackingPercent`, `kerning`, `kerningPercent`, `letterSpacing`, `relativeTo`,
-    /// `isLarge`, `measure`, `trackings` [`label`, `attributes`].
+    /// `isLarge`, `measure`, `lineSample`, `lineHangulSample` (the samples cut to fit one line), `shortSample` (cut to leave room for a label), `trackings` [`label`, `attributes`].
     public static func context(theme: Theme, settings: Settings, facts: SpecimenFacts) -> TemplateContext {
         var c = TemplateContext()
         let tableSize = min(theme[.caption].size, 9) + 1
@@ -84,7 +84,7 @@ public struct SpecimenBuilder {
         c["sample"] = .text(settings.sample)
         c["hangulSample"] = .text(settings.hangulSample)
         c["roles"] = .list(TextRole.allCases.enumerated().map { index, role in
-            roleContext(role, index: index, theme: theme, facts: facts)
+            roleContext(role, index: index, theme: theme, sample: settings.sample, hangulSample: settings.hangulSample, facts: facts)
         })
         c["waterfall"] = .context(waterfall(theme: theme, settings: settings, facts: facts))
         c["dynamicType"] = .context(dynamicType(base: facts.baseTheme, settings: settings))
@@ -96,6 +96,8 @@ public struct SpecimenBuilder {
                 "regularWeight": .text(String((f?.regularWeight ?? theme[role].weight).rawValue)),
                 "boldWeight": .text(String((f?.boldWeight ?? theme[role].weight).rawValue)),
                 "note": .text(f?.boldNote ?? ""),
+                // Large roles are compared at 28 pt so that both columns fit the measure.
+                "sampleAttributes": .text(theme[role].size > 28 ? " size=28" : ""),
             ])
         })
         c["coverage"] = .context(coverage(theme: theme, facts: facts))
@@ -113,7 +115,7 @@ public struct SpecimenBuilder {
         style.lineHeight?.step(size: style.size, naturalHeight: naturalHeight) ?? naturalHeight
     }
 
-    static func roleContext(_ role: TextRole, index: Int, theme: Theme, facts: SpecimenFacts) -> TemplateContext {
+    static func roleContext(_ role: TextRole, index: Int, theme: Theme, sample: String, hangulSample: String, facts: SpecimenFacts) -> TemplateContext {
         let style = theme[role]
         let f = facts.roles[role]
         let natural = f?.naturalHeight ?? style.size * 1.2
@@ -169,6 +171,9 @@ public struct SpecimenBuilder {
             "isLarge": .bool(style.size >= 24),
             "measure": .text(Format.ascii(readable)),
             "trackings": .list(trackings),
+            "shortSample": .text(Format.truncated(sample, toCharacters: Int((theme.page.measure - 130) / (style.size * 0.55)))),
+            "lineSample": .text(Format.truncated(sample, toCharacters: Int(theme.page.measure / (style.size * 0.56)))),
+            "lineHangulSample": .text(Format.truncated(hangulSample, toCharacters: Int(theme.page.measure / (style.size * 0.98)))),
         ])
     }
 
@@ -228,6 +233,7 @@ public struct SpecimenBuilder {
                 return TemplateContext([
                     "key": .text(role.rawValue), "name": .text(role.displayName),
                     "size": .text("\(Format.number(style.size, decimals: 1)) pt"), "attributes": .text(attributes),
+                    "text": .text(Format.truncated(settings.sample, toCharacters: Int((base.page.measure - 90) / (style.size * 0.55)))),
                 ])
             }
             return TemplateContext(["category": .text(category.rawValue), "roles": .list(roles)])
