@@ -161,16 +161,19 @@ import Typography
         let headerText = String(lines[header])
         let from = headerText.distance(from: headerText.startIndex, to: headerText.range(of: "Hangul")!.lowerBound)
         let to = headerText.distance(from: headerText.startIndex, to: headerText.range(of: "Digits")!.lowerBound)
-        let body = try #require(lines.firstIndex { String($0).hasPrefix("Body") })
+        let fontColumn = headerText.distance(from: headerText.startIndex, to: headerText.range(of: "Font")!.lowerBound)
+        let body = try #require(lines.firstIndex { String($0).trimmingCharacters(in: .whitespaces).hasPrefix("Body ") })
         var cell = ""
-        for line in lines[body...] {
-            if line.isEmpty || (cell != "" && line.first != " ") { break }
+        for (offset, line) in lines[body...].enumerated() {
+            // The row goes on while its Role column is blank (wrapped cells).
+            let roleColumn = String(line[0..<min(fontColumn, line.count)]).trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || (offset > 0 && !roleColumn.isEmpty) { break }
             cell += " " + String(line[min(from, line.count)..<min(to, line.count)])
         }
         cell = Self.collapsed(cell)
         #expect(cell.contains("23 of 23 not in DejaVu Sans Mono"), "Hangul is not in the Body font: \(cell)")
         #expect(cell.contains("→ Noto Sans CJK") && cell.contains("(system fallback)"), "the fallback that draws it is named: \(cell)")
-        let bodyLine = try #require(text.split(separator: "\n").first { $0.hasPrefix("Body") })
+        let bodyLine = String(lines[body])
         #expect(bodyLine.contains("✓ DejaVu"), "Latin is covered by the primary face")
         // Inter roles find Hangul in their theme's own fallback.
         #expect(flat.contains("23 of 23 not in Inter") && flat.contains("(theme fallback)"))
