@@ -45,9 +45,9 @@ do {
         print(usage)
     case "--version":
         print("typeset \(version)")
+    case "specimen": try SpecimenCommand.run(rest)
     case "render":
         try RenderCommand.run(rest)
-    case "specimen": try SpecimenCommand.run(rest)
     default:
         throw UsageError("unknown command '\(command)'")
     }
