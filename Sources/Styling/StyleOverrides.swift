@@ -30,6 +30,8 @@ struct StyleOverrides {
     var strokeWidth: Double?
     /// Draw typographic guides over the block's lines (specimens).
     var guides: Bool?
+    /// A div's text width in pt (`measure=300`): the right indent grows so lines are no wider.
+    var measure: Double?
     /// Where line-height keys were written (a span's are ignored, with a warning there).
     var lineHeightLocation: SourceLocation?
     var alignmentLocation: SourceLocation?
@@ -42,6 +44,7 @@ struct StyleOverrides {
             && families == nil && italic == nil && smallCaps == nil && !monospacedDigit && !monospaced
             && features.isEmpty && leading == nil && color == nil && underline == nil && strikethrough == nil
             && baselineOffset == nil && alignment == nil && strokeColor == nil && strokeWidth == nil && guides == nil
+            && measure == nil
     }
 
     /// The canonical key: lower-cased, separators removed (`line-height-multiple` and
@@ -148,6 +151,8 @@ struct StyleOverrides {
             case "strokewidth":
                 if let v = number() { if v >= 0 { strokeWidth = v } else { warn("'strokeWidth' must not be negative", at) } }
             case "guides": guides = flag()
+            case "measure":
+                if let v = number() { if v > 0 { measure = v } else { warn("'measure' must be greater than 0", at) } }
             case "caption", "width", "lang", "style", "class": break  // accepted for other stages / Pandoc compatibility
             default:
                 warn("unknown attribute '\(pair.key)'", at)

@@ -74,6 +74,9 @@ public struct Styler {
         var cascade: Cascade
         /// Role given by an enclosing div to its paragraphs.
         var paragraphRole: TextRole?
+        /// The other settings of that div and of the divs inside it, re-applied after the role
+        /// (the role would otherwise replace them: `::: {.display tracking=2}`).
+        var paragraphOverrides: [StyleOverrides] = []
         var indent: Double
         var rightIndent: Double
         var quoteBars: [Double]
@@ -91,7 +94,10 @@ public struct Styler {
             if let image = soleImage(inlines) {
                 appendImage(image, context: context, location: block.location, to: &blocks); return
             }
-            if let role = context.paragraphRole { context.cascade.apply(role: role, theme: theme) }
+            if let role = context.paragraphRole {
+                context.cascade.apply(role: role, theme: theme)
+                for divOverrides in context.paragraphOverrides { context.cascade.apply(divOverrides, theme: theme) }
+            }
             context.cascade.apply(overrides, theme: theme)
             let paragraph = makeParagraph(inlines, context: context, overrides: overrides)
             let after = context.tight ? blockSpacing * 0.3 : blockSpacing
@@ -126,11 +132,15 @@ public struct Styler {
         case .table(let table):
             appendTable(table, context: context, location: block.location, to: &blocks)
         case .div(let children):
-            if let role = overrides.role { context.paragraphRole = role }
+            if let role = overrides.role { context.paragraphRole = role; context.paragraphOverrides = [] }
             var divOverrides = overrides
             divOverrides.role = nil
             context.cascade.apply(divOverrides, theme: theme)
+            if context.paragraphRole != nil { context.paragraphOverrides.append(divOverrides) }
             if let a = overrides.alignment { context.alignment = a }
+            if let measure = overrides.measure {
+                context.rightIndent = max(context.rightIndent, theme.page.measure - context.indent - measure)
+            }
             for child in children { append(child, context: context, to: &blocks) }
         case .html(let html):
             let text = HTMLText.visibleText(html)

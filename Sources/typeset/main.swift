@@ -45,6 +45,7 @@ do {
         print(usage)
     case "--version":
         print("typeset \(version)")
+    case "specimen": try SpecimenCommand.run(rest)
     case "render":
         try RenderCommand.run(rest)
     case "theme":

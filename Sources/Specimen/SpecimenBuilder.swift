@@ -1,0 +1,333 @@
+import Foundation
+import Typography
+
+/// Builds a type specimen of a theme: expands a specimen template (``Template``) with the
+/// theme's values into Markdown with Pandoc attributes, which the caller parses and renders
+/// through the ordinary pipeline. The samples name roles (`::: {.display}`), so the Styler
+/// resolves them from the same ``Theme`` the printed numbers are formatted from: one renderer.
+///
+/// The names a template can use are listed in ``context(theme:settings:facts:)`` and in the
+/// header of `templates/specimen.md`.
+public struct SpecimenBuilder {
+    /// What the specimen shows besides the theme.
+    public struct Settings: Sendable {
+        /// The one-line Latin sample (`--text`).
+        public var sample: String
+        /// The one-line Hangul sample.
+        public var hangulSample: String
+        /// Draw guides over the samples (`--guides`).
+        public var guides: Bool
+        /// The date printed on the cover, as the caller formats it.
+        public var date: String
+        /// The Dynamic Type size category the theme was prepared for (nil: Large).
+        public var sizeCategory: SizeCategory?
+        /// The theme was prepared with Bold Text.
+        public var boldText: Bool
+
+        public static let defaultSample = "Sphinx of black quartz, judge my vow"
+        public static let defaultHangulSample = "다람쥐 헌 쳇바퀴에 타고파"
+
+        public init(sample: String = Settings.defaultSample, hangulSample: String = Settings.defaultHangulSample,
+                    guides: Bool = false, date: String, sizeCategory: SizeCategory? = nil, boldText: Bool = false) {
+            self.sample = sample; self.hangulSample = hangulSample; self.guides = guides; self.date = date
+            self.sizeCategory = sizeCategory; self.boldText = boldText
+        }
+    }
+
+    /// The Dynamic Type categories the specimen sets samples in (smallest, default, largest).
+    public static let sampleCategories: [SizeCategory] = [.xSmall, .large, .accessibility5]
+    /// Point sizes of the body-family waterfall.
+    public static let waterfallSizes: [Double] = [6, 7, 8, 9, 10, 11, 12, 14, 16, 18, 21, 24, 28, 36, 48]
+
+    /// Expands `template` for `theme` (the prepared theme the samples are drawn in).
+    /// - Returns: Markdown text and the template names that were not found.
+    /// - Throws: ``TemplateError`` for a malformed template.
+    public static func markdown(theme: Theme, template: String, settings: Settings, facts: SpecimenFacts) throws -> Template.Expansion {
+        var expansion = try Template.expand(template, context: context(theme: theme, settings: settings, facts: facts))
+        // A leading comment block leaves blank lines; front matter must start on line 1.
+        expansion.text = String(expansion.text.drop { $0 == "\n" || $0 == " " })
+        return expansion
+    }
+
+    // MARK: The template context
+
+    /// The names a specimen template can use. Top level: `theme` (`name`, `families`, `paper`,
+    /// `measure`, `tableSize`, `notes` [`note`]), `faces` [`face`], `date`, `sizeCategory`,
+    /// `boldText`, `guides`, `sample`, `hangulSample`, `roles` [role], `waterfall`
+    /// (`family`, `face`, `sizes` [`size`, `sizeValue`, `text`]), `dynamicType` (`categories`
+    /// [`name`], `rows` [`name`, `style`, `cells` [`value`]], `appleRows` (same shape),
+    /// `fixedRoles`, `samples` [`category`, `roles` [`key`, `name`, `size`, `attributes`, `text`]]),
+    /// `boldRows` [`name`, `key`, `regularFace`, `boldFace`, `regularWeight`, `boldWeight`,
+    /// `note`, `sampleAttributes`], `coverage` (`rows` [`name`, `font`, `latin`, `hangul`, `digits`, `punctuation`],
+    /// `classes` [`name`, `characters`]).
+    /// A role: `name`, `key`, `index`, `family`, `fallbacks`, `families`, `face`, `weight`,
+    /// `weightName`, `weightNumber`, `size`, `sizeValue`, `lineHeight`, `lineHeightValue`,
+    /// `lineHeightMultiple`, `lineHeightRatio`, `lineHeightRule`, `naturalHeight`, `tracking`,
+    /// `trackingPercent`, `kerning`, `kerningPercent`, `letterSpacing`, `relativeTo`,
+    /// `isLarge`, `measure`, `lineSample`, `lineHangulSample` (the samples cut to fit one line), `shortSample` (cut to leave room for a label), `trackings` [`label`, `attributes`].
+    public static func context(theme: Theme, settings: Settings, facts: SpecimenFacts) -> TemplateContext {
+        var c = TemplateContext()
+        let tableSize = min(theme[.caption].size, 9) + 1
+        c["theme"] = .context(TemplateContext([
+            "name": .text(theme.name),
+            "families": .text(familyNames(theme).joined(separator: ", ")),
+            "paper": .text("\(Format.number(theme.page.paper.width, decimals: 0)) × \(Format.number(theme.page.paper.height, decimals: 0)) pt"),
+            "measure": .text(Format.ascii(theme.page.measure)),
+            "tableSize": .text(Format.ascii(tableSize)),
+            "notes": .list(theme.notes.map { TemplateContext(["note": .text($0)]) }),
+        ]))
+        c["faces"] = .list(facts.faces.map { TemplateContext(["face": .text($0)]) })
+        c["date"] = .text(settings.date)
+        c["sizeCategory"] = .text(settings.sizeCategory.map { $0.rawValue } ?? "large (default)")
+        c["boldText"] = .text(settings.boldText ? "on" : "off")
+        c["guides"] = .text(settings.guides ? "true" : "false")
+        c["sample"] = .text(settings.sample)
+        c["hangulSample"] = .text(settings.hangulSample)
+        c["roles"] = .list(TextRole.allCases.enumerated().map { index, role in
+            roleContext(role, index: index, theme: theme, sample: settings.sample, hangulSample: settings.hangulSample, facts: facts)
+        })
+        c["waterfall"] = .context(waterfall(theme: theme, settings: settings, facts: facts))
+        c["dynamicType"] = .context(dynamicType(base: facts.baseTheme, settings: settings))
+        c["boldRows"] = .list(TextRole.allCases.map { role in
+            let f = facts.roles[role]
+            return TemplateContext([
+                "name": .text(role.displayName), "key": .text(role.rawValue),
+                "regularFace": .text(f?.regularFace ?? "—"), "boldFace": .text(f?.boldFace ?? "—"),
+                "regularWeight": .text(String((f?.regularWeight ?? theme[role].weight).rawValue)),
+                "boldWeight": .text(String((f?.boldWeight ?? theme[role].weight).rawValue)),
+                "note": .text(f?.boldNote ?? ""),
+                // Large roles are compared at 28 pt so that both columns fit the measure.
+                "sampleAttributes": .text(theme[role].size > 28 ? " size=28" : ""),
+            ])
+        })
+        c["coverage"] = .context(coverage(theme: theme, facts: facts))
+        return c
+    }
+
+    static func familyNames(_ theme: Theme) -> [String] {
+        var seen = Set<String>(), names: [String] = []
+        for role in TextRole.allCases { for f in theme[role].families where seen.insert(f).inserted { names.append(f) } }
+        return names
+    }
+
+    /// The role's line height in pt, from the theme's rule and the face's natural height.
+    public static func lineHeight(of style: TextStyle, naturalHeight: Double) -> Double {
+        style.lineHeight?.step(size: style.size, naturalHeight: naturalHeight) ?? naturalHeight
+    }
+
+    static func roleContext(_ role: TextRole, index: Int, theme: Theme, sample: String, hangulSample: String, facts: SpecimenFacts) -> TemplateContext {
+        let style = theme[role]
+        let f = facts.roles[role]
+        let natural = f?.naturalHeight ?? style.size * 1.2
+        let step = lineHeight(of: style, naturalHeight: natural)
+        let rule: String = switch style.lineHeight {
+        case nil: "natural (ascent + descent)"
+        case .multiple(let m)?: "\(Format.number(m, decimals: 2)) × natural"
+        case .relativeToSize(let r)?: "\(Format.number(r * 100, decimals: 1)) % of size"
+        case .absolute(let pt)?: "\(Format.number(pt, decimals: 2)) pt fixed"
+        }
+        func spacing(_ s: LetterSpacing?) -> (String, String) {
+            guard let s else { return ("none", "") }
+            let pt = s.points(atSize: style.size)
+            return ("\(Format.signed(pt, decimals: 2)) pt", "\(Format.signed(pt / style.size * 100, decimals: 2)) %")
+        }
+        let (tracking, trackingPercent) = spacing(style.tracking)
+        var (kerning, kerningPercent) = spacing(style.kerning)
+        if style.kerning != nil && style.tracking != nil { kerning += " (ignored: tracking wins)" }
+        let applied = style.letterSpacing
+        let wider = applied + style.size * 0.05
+        let trackings: [TemplateContext] = [
+            TemplateContext(["label": .text("theme · \(Format.signed(applied, decimals: 2)) pt"), "attributes": .text("")]),
+            TemplateContext(["label": .text("0 pt"), "attributes": .text(" tracking=0")]),
+            TemplateContext(["label": .text("wider · \(Format.signed(wider, decimals: 2)) pt (+5 % of size)"),
+                             "attributes": .text(" tracking=\(Format.ascii(wider))")]),
+        ]
+        let readable = min(theme.page.measure, max(220, style.size * 30))
+        return TemplateContext([
+            "name": .text(role.displayName),
+            "key": .text(role.rawValue),
+            "index": .text(String(format: "%02d", index + 1)),
+            "family": .text(style.primaryFamily),
+            "fallbacks": .text(style.families.dropFirst().joined(separator: ", ")),
+            "families": .text(style.families.joined(separator: " → ")),
+            "face": .text(f?.face ?? style.primaryFamily),
+            "weight": .text("\(style.weight.name) \(style.weight.rawValue)"),
+            "weightName": .text(style.weight.name),
+            "weightNumber": .text(String(style.weight.rawValue)),
+            "size": .text("\(Format.number(style.size, decimals: 2)) pt"),
+            "sizeValue": .text(Format.ascii(style.size)),
+            "lineHeight": .text("\(Format.number(step, decimals: 2)) pt"),
+            "lineHeightValue": .text(Format.ascii(step)),
+            "lineHeightMultiple": .text("\(Format.number(step / natural, decimals: 2)) × natural"),
+            "lineHeightRatio": .text("\(Format.number(step / style.size, decimals: 2)) × size"),
+            "lineHeightRule": .text(rule),
+            "naturalHeight": .text("\(Format.number(natural, decimals: 2)) pt"),
+            "tracking": .text(tracking),
+            "trackingPercent": .text(trackingPercent),
+            "kerning": .text(kerning),
+            "kerningPercent": .text(kerningPercent),
+            "letterSpacing": .text("\(Format.signed(applied, decimals: 2)) pt"),
+            "relativeTo": .text(style.relativeTo.map { "relative to \($0.rawValue)" } ?? "fixed size"),
+            "isLarge": .bool(style.size >= 24),
+            "measure": .text(Format.ascii(readable)),
+            "trackings": .list(trackings),
+            "shortSample": .text(Format.truncated(sample, toCharacters: Int((theme.page.measure - 130) / (style.size * 0.55)))),
+            "lineSample": .text(Format.truncated(sample, toCharacters: Int(theme.page.measure / (style.size * 0.56)))),
+            "lineHangulSample": .text(Format.truncated(hangulSample, toCharacters: Int(theme.page.measure / (style.size * 0.98)))),
+        ])
+    }
+
+    static func waterfall(theme: Theme, settings: Settings, facts: SpecimenFacts) -> TemplateContext {
+        let body = theme[.body]
+        let text = settings.sample + " " + settings.hangulSample
+        let sizes = waterfallSizes.map { size -> TemplateContext in
+            // Roughly 0.5 em per character plus the label: keep each size on one line.
+            let room = Int((theme.page.measure - 40) / (size * 0.56))
+            return TemplateContext([
+                "size": .text("\(Format.number(size, decimals: 1)) pt"),
+                "sizeValue": .text(Format.ascii(size)),
+                "text": .text(Format.truncated(text, toCharacters: room)),
+            ])
+        }
+        return TemplateContext([
+            "family": .text(body.primaryFamily),
+            "face": .text(facts.roles[.body]?.face ?? body.primaryFamily),
+            "sizes": .list(sizes),
+        ])
+    }
+
+    static func dynamicType(base: Theme, settings: Settings) -> TemplateContext {
+        let categories = SizeCategory.allCases
+        let relative = TextRole.allCases.filter { base[$0].relativeTo != nil }
+        let fixed = TextRole.allCases.filter { base[$0].relativeTo == nil }
+        func cell(_ size: Double, _ category: SizeCategory) -> TemplateContext {
+            let text = Format.number(size, decimals: 1)
+            return TemplateContext(["value": .text(category == .large ? "**\(text)**" : text)])
+        }
+        let rows = relative.map { role -> TemplateContext in
+            let style = base[role]
+            return TemplateContext([
+                "name": .text(role.displayName), "style": .text(style.relativeTo!.rawValue),
+                "cells": .list(categories.map { cell(style.scaled(to: $0).size, $0) }),
+            ])
+        }
+        var styles: [DynamicTypeStyle] = []
+        for role in relative where !styles.contains(base[role].relativeTo!) { styles.append(base[role].relativeTo!) }
+        let appleRows = styles.map { style in
+            TemplateContext([
+                "name": .text(style.rawValue), "style": .text(style.rawValue),
+                "cells": .list(categories.map { cell(DynamicType.size(of: style, in: $0), $0) }),
+            ])
+        }
+        let samples = sampleCategories.map { category -> TemplateContext in
+            let roles = [TextRole.headline, .body].map { role -> TemplateContext in
+                let style = base[role].scaled(to: category)
+                var attributes = "size=\(Format.ascii(style.size))"
+                switch style.lineHeight {
+                case .multiple(let m)?: attributes += " lineHeightMultiple=\(Format.ascii(m))"
+                case .relativeToSize(let r)?: attributes += " lineHeight=\(Format.ascii(r * 100))%"
+                case .absolute(let pt)?: attributes += " lineHeight=\(Format.ascii(pt))"
+                case nil: break
+                }
+                attributes += " tracking=\(Format.ascii(style.letterSpacing))"
+                return TemplateContext([
+                    "key": .text(role.rawValue), "name": .text(role.displayName),
+                    "size": .text("\(Format.number(style.size, decimals: 1)) pt"), "attributes": .text(attributes),
+                    "text": .text(Format.truncated(settings.sample, toCharacters: Int((base.page.measure - 90) / (style.size * 0.55)))),
+                ])
+            }
+            return TemplateContext(["category": .text(category.rawValue), "roles": .list(roles)])
+        }
+        return TemplateContext([
+            "categories": .list(categories.map { TemplateContext(["name": .text($0.rawValue)]) }),
+            "rows": .list(rows),
+            "appleRows": .list(appleRows),
+            "fixedRoles": .text(fixed.map(\.displayName).joined(separator: ", ")),
+            "samples": .list(samples),
+        ])
+    }
+
+    /// One cell of the coverage table: the primary family's name when it covers every
+    /// character; otherwise the fallback families used (theme or system), and how many
+    /// characters no font has.
+    public static func coverageSummary(_ coverage: [CharacterCoverage], style: TextStyle) -> String {
+        let primary = style.primaryFamily.lowercased()
+        let themeFamilies = Set(style.families.map { $0.lowercased() })
+        if coverage.allSatisfy({ $0.family?.lowercased() == primary || $0.character.isWhitespace }) {
+            return "✓ \(style.primaryFamily)"
+        }
+        var fallbacks: [String] = []
+        for c in coverage {
+            if let family = c.family, family.lowercased() != primary, !fallbacks.contains(family) { fallbacks.append(family) }
+        }
+        var parts: [String] = []
+        let notCovered = coverage.filter { $0.family?.lowercased() != primary }.count
+        parts.append("\(notCovered) of \(coverage.count) not in \(style.primaryFamily)")
+        for family in fallbacks {
+            let kind = themeFamilies.contains(family.lowercased()) ? "theme fallback" : "system fallback"
+            parts.append("→ \(family) (\(kind))")
+        }
+        let missing = coverage.filter { $0.family == nil }.count
+        if missing > 0 { parts.append("✗ \(missing) missing") }
+        return parts.joined(separator: "<br>")
+    }
+
+    static func coverage(theme: Theme, facts: SpecimenFacts) -> TemplateContext {
+        let rows = TextRole.allCases.map { role -> TemplateContext in
+            let style = theme[role]
+            var row = TemplateContext([
+                "name": .text(role.displayName),
+                "font": .text(facts.roles[role]?.face ?? style.primaryFamily),
+            ])
+            for sampleClass in SampleClass.allCases {
+                let cov = facts.roles[role]?.coverage[sampleClass] ?? []
+                row[sampleClass.rawValue] = .text(cov.isEmpty ? "not measured" : coverageSummary(cov, style: style))
+            }
+            return row
+        }
+        return TemplateContext([
+            "rows": .list(rows),
+            "classes": .list(SampleClass.allCases.map {
+                TemplateContext(["name": .text($0.displayName), "characters": .text($0.characters)])
+            }),
+        ])
+    }
+}
+
+/// Number formatting for the page (typographic minus, trimmed zeros) and for attributes (ASCII).
+public enum Format {
+    /// `x` with at most `decimals` decimals, trailing zeros removed, U+2212 for negatives: `40`,
+    /// `10.5`, `−0.8`.
+    public static func number(_ x: Double, decimals: Int) -> String {
+        var s = String(format: "%.\(decimals)f", abs(x))
+        if s.contains(".") { while s.hasSuffix("0") { s.removeLast() }; if s.hasSuffix(".") { s.removeLast() } }
+        if s == "0" { return "0" }
+        return (x < 0 ? "\u{2212}" : "") + s
+    }
+
+    /// As ``number(_:decimals:)`` with an explicit `+` for positive values.
+    public static func signed(_ x: Double, decimals: Int) -> String {
+        let s = number(x, decimals: decimals)
+        return s == "0" || s.hasPrefix("\u{2212}") ? s : "+" + s
+    }
+
+    /// Plain ASCII with up to four decimals, for attribute values: `-0.8`, `10.5`.
+    public static func ascii(_ x: Double) -> String {
+        var s = String(format: "%.4f", x)
+        while s.hasSuffix("0") { s.removeLast() }
+        if s.hasSuffix(".") { s.removeLast() }
+        return s == "-0" ? "0" : s
+    }
+
+    /// `text` cut at a word boundary to at most `count` characters.
+    static func truncated(_ text: String, toCharacters count: Int) -> String {
+        guard text.count > count else { return text }
+        var words: [Substring] = [], length = 0
+        for word in text.split(separator: " ") {
+            if length + word.count + (words.isEmpty ? 0 : 1) > count { break }
+            length += word.count + (words.isEmpty ? 0 : 1)
+            words.append(word)
+        }
+        return words.isEmpty ? String(text.prefix(max(1, count))) : words.joined(separator: " ")
+    }
+}

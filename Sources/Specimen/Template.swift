@@ -1,0 +1,234 @@
+import Foundation
+
+/// A value a specimen template can refer to.
+public indirect enum TemplateValue: Sendable {
+    /// Inserted as text; a section over non-empty text renders once.
+    case text(String)
+    /// A section over `true` renders once, over `false` not at all.
+    case bool(Bool)
+    /// A section renders once per item, with the item's names in scope.
+    case list([TemplateContext])
+    /// Names reached with a dot (`theme.name`); a section over it renders once with its names in scope.
+    case context(TemplateContext)
+
+    var isTruthy: Bool {
+        switch self {
+        case .text(let s): !s.isEmpty
+        case .bool(let b): b
+        case .list(let items): !items.isEmpty
+        case .context: true
+        }
+    }
+}
+
+/// Named values for a template (one scope).
+public struct TemplateContext: Sendable {
+    public var values: [String: TemplateValue]
+    public init(_ values: [String: TemplateValue] = [:]) { self.values = values }
+    public subscript(name: String) -> TemplateValue? {
+        get { values[name] }
+        set { values[name] = newValue }
+    }
+}
+
+/// A template that cannot be expanded (an unclosed or stray section tag).
+public struct TemplateError: Error, CustomStringConvertible, Sendable {
+    /// 1-based line of the template where the problem is.
+    public var line: Int
+    public var message: String
+    public var description: String { "line \(line): \(message)" }
+}
+
+/// A small, documented subset of Mustache (mustache.github.io, `mustache(5)`) that expands a
+/// specimen template into Markdown:
+///
+/// - `{{name}}` inserts a value with Markdown punctuation escaped (`\*`, `\_`, `\[`, `\|` …), so
+///   theme names and sample text never turn into markup or break a table row;
+/// - `{{{name}}}` (or `{{& name}}`) inserts it as written — for attribute values such as
+///   `{.body size={{{role.sizeValue}}}}` and for Markdown the builder made on purpose;
+/// - `{{#name}} … {{/name}}` renders its body once per item of a list (the item's names in
+///   scope, outer names still visible), once for `true`, non-empty text or a group, and not at
+///   all for `false`, empty text, an empty list or a missing name;
+/// - `{{^name}} … {{/name}}` renders its body only when `{{#name}}` would not;
+/// - `{{! comment }}` is dropped; `{{!-- comment --}}` (Handlebars) may contain `}}`.
+///
+/// Names may be dotted (`theme.name`, `role.size`): the first part is looked up from the
+/// innermost scope outwards. A section or comment tag alone on its line takes the whole line
+/// with it (Mustache "standalone" tags), so templates can put tags on lines of their own.
+/// An unknown name expands to nothing and is reported in ``Expansion/unknownNames``.
+public enum Template {
+    /// The expanded text and the names that were not found.
+    public struct Expansion: Sendable {
+        public var text: String
+        public var unknownNames: [String]
+    }
+
+    enum Token {
+        case text(String)
+        case variable(String, escaped: Bool, line: Int)
+        case open(String, inverted: Bool, line: Int)
+        case close(String, line: Int)
+    }
+
+    indirect enum Node {
+        case text(String)
+        case variable(String, escaped: Bool)
+        case section(String, inverted: Bool, [Node])
+    }
+
+    /// Expands `template` with `context`.
+    /// - Throws: ``TemplateError`` for an unclosed, mismatched or stray section tag.
+    public static func expand(_ template: String, context: TemplateContext) throws -> Expansion {
+        let nodes = try parse(tokenize(removingStandaloneTagLines(template)))
+        var unknown: [String] = []
+        var out = ""
+        render(nodes, scopes: [context], into: &out, unknown: &unknown)
+        var seen = Set<String>()
+        return Expansion(text: out, unknownNames: unknown.filter { seen.insert($0).inserted })
+    }
+
+    /// Lines holding only one section or comment tag (and white space) keep the tag, lose the
+    /// indentation and line ending.
+    static func removingStandaloneTagLines(_ text: String) -> String {
+        var out = ""
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        if lines.last == "" { lines.removeLast(); }
+        let endsWithNewline = text.hasSuffix("\n")
+        for (index, line) in lines.enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let isLast = index == lines.count - 1
+            if trimmed.hasPrefix("{{"), trimmed.hasSuffix("}}"), let kind = trimmed.dropFirst(2).first, "#^/!".contains(kind),
+               trimmed.dropFirst(2).dropLast(2).firstRange(of: "}}") == nil {
+                out += trimmed
+            } else {
+                out += line
+                if !isLast || endsWithNewline { out += "\n" }
+            }
+        }
+        return out
+    }
+
+    static func tokenize(_ text: String) throws -> [Token] {
+        var tokens: [Token] = []
+        var rest = Substring(text)
+        var line = 1
+        while let open = rest.firstRange(of: "{{") {
+            let before = rest[..<open.lowerBound]
+            if !before.isEmpty { tokens.append(.text(String(before))) }
+            line += before.filter { $0 == "\n" }.count
+            var afterOpen = rest[open.upperBound...]
+            if afterOpen.hasPrefix("!--") {
+                // Handlebars block comment: may contain `}}`, ends at `--}}`.
+                guard let end = afterOpen.firstRange(of: "--}}") else {
+                    throw TemplateError(line: line, message: "'{{!--' without a closing '--}}'")
+                }
+                line += afterOpen[..<end.lowerBound].filter { $0 == "\n" }.count
+                rest = afterOpen[end.upperBound...]
+                continue
+            }
+            let triple = afterOpen.hasPrefix("{")
+            if triple { afterOpen = afterOpen.dropFirst() }
+            let closer = triple ? "}}}" : "}}"
+            guard let close = afterOpen.firstRange(of: closer) else {
+                throw TemplateError(line: line, message: "'{{' without a closing '\(closer)'")
+            }
+            let inside = afterOpen[..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+            let tagLine = line
+            line += afterOpen[..<close.lowerBound].filter { $0 == "\n" }.count
+            rest = afterOpen[close.upperBound...]
+            if triple { tokens.append(.variable(inside, escaped: false, line: tagLine)); continue }
+            guard let first = inside.first else { throw TemplateError(line: tagLine, message: "empty tag '{{}}'") }
+            let name = inside.dropFirst().trimmingCharacters(in: .whitespaces)
+            switch first {
+            case "!": continue
+            case "#": tokens.append(.open(name, inverted: false, line: tagLine))
+            case "^": tokens.append(.open(name, inverted: true, line: tagLine))
+            case "/": tokens.append(.close(name, line: tagLine))
+            case "&": tokens.append(.variable(name, escaped: false, line: tagLine))
+            default: tokens.append(.variable(inside, escaped: true, line: tagLine))
+            }
+        }
+        if !rest.isEmpty { tokens.append(.text(String(rest))) }
+        return tokens
+    }
+
+    static func parse(_ tokens: [Token]) throws -> [Node] {
+        var stack: [(name: String, inverted: Bool, line: Int, nodes: [Node])] = [("", false, 0, [])]
+        for token in tokens {
+            switch token {
+            case .text(let t): stack[stack.count - 1].nodes.append(.text(t))
+            case .variable(let name, let escaped, _): stack[stack.count - 1].nodes.append(.variable(name, escaped: escaped))
+            case .open(let name, let inverted, let line): stack.append((name, inverted, line, []))
+            case .close(let name, let line):
+                guard stack.count > 1 else { throw TemplateError(line: line, message: "'{{/\(name)}}' closes no section") }
+                let section = stack.removeLast()
+                guard section.name == name else {
+                    throw TemplateError(line: line, message: "'{{/\(name)}}' closes '{{#\(section.name)}}' opened on line \(section.line)")
+                }
+                stack[stack.count - 1].nodes.append(.section(name, inverted: section.inverted, section.nodes))
+            }
+        }
+        if stack.count > 1, let open = stack.last {
+            throw TemplateError(line: open.line, message: "'{{#\(open.name)}}' is never closed")
+        }
+        return stack[0].nodes
+    }
+
+    static func lookup(_ name: String, in scopes: [TemplateContext]) -> TemplateValue? {
+        let parts = name.split(separator: ".").map(String.init)
+        guard let head = parts.first else { return nil }
+        for scope in scopes.reversed() {
+            guard var value = scope[head] else { continue }
+            for part in parts.dropFirst() {
+                guard case .context(let inner) = value, let next = inner[part] else { return nil }
+                value = next
+            }
+            return value
+        }
+        return nil
+    }
+
+    static func render(_ nodes: [Node], scopes: [TemplateContext], into out: inout String, unknown: inout [String]) {
+        for node in nodes {
+            switch node {
+            case .text(let t): out += t
+            case .variable(let name, let escaped):
+                guard let value = lookup(name, in: scopes) else { unknown.append(name); continue }
+                let text: String
+                switch value {
+                case .text(let s): text = s
+                case .bool(let b): text = b ? "true" : "false"
+                case .list, .context: unknown.append(name); continue
+                }
+                out += escaped ? markdownEscaped(text) : text
+            case .section(let name, let inverted, let body):
+                let value = lookup(name, in: scopes)
+                if value == nil && !inverted { unknown.append(name) }
+                if inverted {
+                    if !(value?.isTruthy ?? false) { render(body, scopes: scopes, into: &out, unknown: &unknown) }
+                    continue
+                }
+                switch value {
+                case .list(let items)?:
+                    for item in items { render(body, scopes: scopes + [item], into: &out, unknown: &unknown) }
+                case .context(let inner)?:
+                    render(body, scopes: scopes + [inner], into: &out, unknown: &unknown)
+                case let v? where v.isTruthy:
+                    render(body, scopes: scopes, into: &out, unknown: &unknown)
+                default: break
+                }
+            }
+        }
+    }
+
+    /// `text` with the ASCII punctuation that Markdown, Pandoc attributes or GFM tables could
+    /// read as syntax backslash-escaped (CommonMark §2.4: any ASCII punctuation may be escaped).
+    public static func markdownEscaped(_ text: String) -> String {
+        var out = ""
+        for c in text {
+            if "\\`*_{}[]<>#|~".contains(c) { out.append("\\") }
+            out.append(c)
+        }
+        return out
+    }
+}

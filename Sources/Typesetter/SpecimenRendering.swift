@@ -1,0 +1,143 @@
+import DocumentModel
+import Foundation
+import Layout
+import MarkdownParser
+import PangoCairoBackend
+import Specimen
+import Styling
+import Typography
+
+/// How `typeset specimen` renders (besides the theme request).
+public struct SpecimenOptions: Sendable {
+    /// The one-line Latin sample (`--text`); nil: the built-in pangram.
+    public var sample: String?
+    /// Draw baseline, x-height, cap-height, ascent/descent and half-leading guides on the samples.
+    public var guides: Bool
+    /// A specimen template to use instead of `templates/specimen.md`.
+    public var templatePath: String?
+    /// Paper override (`--paper`).
+    public var paper: PaperSize?
+    /// Treat warnings as errors.
+    public var strict: Bool
+    /// The date on the cover and in the PDF; nil: `SOURCE_DATE_EPOCH` when set, else now.
+    public var date: Date?
+
+    public init(sample: String? = nil, guides: Bool = false, templatePath: String? = nil, paper: PaperSize? = nil,
+                strict: Bool = false, date: Date? = nil) {
+        self.sample = sample; self.guides = guides; self.templatePath = templatePath; self.paper = paper
+        self.strict = strict; self.date = date
+    }
+}
+
+extension Typesetter {
+    /// The specimen template that ships with Typeset: `templates/specimen.md`, looked for under
+    /// `TYPESET_TEMPLATES` (a folder), the current folder, the folders above the executable
+    /// (`.build/debug/typeset` → the package), and the package this file was compiled from.
+    /// nil when none exists. No copy is embedded: the template is meant to be edited.
+    public static func defaultSpecimenTemplatePath() -> String? {
+        var candidates: [String] = []
+        if let folder = ProcessInfo.processInfo.environment["TYPESET_TEMPLATES"] { candidates.append(folder + "/specimen.md") }
+        candidates.append(FileManager.default.currentDirectoryPath + "/templates/specimen.md")
+        var dir = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<5 {
+            candidates.append(dir.appendingPathComponent("templates/specimen.md").path)
+            dir = dir.deletingLastPathComponent()
+        }
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        candidates.append(source.appendingPathComponent("templates/specimen.md").path)
+        return candidates.first { FileManager.default.isReadableFile(atPath: $0) }
+    }
+
+    /// Renders a type specimen of the theme `request` names to the PDF at `output`.
+    ///
+    /// The theme is prepared as for `render` (``prepareTheme(_:)``); the fonts are measured
+    /// (natural heights for line heights in pt, faces, glyph coverage per role, the Bold Text
+    /// faces); the template is expanded by ``SpecimenBuilder`` into Markdown, parsed by
+    /// ``MarkdownParser`` and rendered by ``render(document:diagnostics:to:options:)``.
+    /// - Throws: ``TypesetError`` (bad theme, unreadable template, unwritable output, strict).
+    public static func renderSpecimen(request: ThemeRequest, options: SpecimenOptions, to output: String) throws -> RenderReport {
+        let (theme, themeWarnings) = try prepareTheme(request)
+        var baseRequest = request
+        baseRequest.sizeCategory = nil
+        baseRequest.boldText = false
+        let (base, _) = try prepareTheme(baseRequest)
+        var regularRequest = request
+        regularRequest.boldText = false
+        let (regular, _) = try prepareTheme(regularRequest)
+        let catalog = FontCatalog()
+        let (bold, boldWarnings) = regular.applyingBoldText(availableWeights: { catalog.weights(of: $0) })
+
+        guard let templatePath = options.templatePath ?? defaultSpecimenTemplatePath() else {
+            throw TypesetError.unreadableInput(path: "templates/specimen.md", reason: "specimen template not found (give --template PATH)")
+        }
+        let template = try InputFile.read(templatePath)
+
+        let date = options.date ?? defaultCreationDate()
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "d MMMM yyyy"
+
+        let facts = measureSpecimenFacts(theme: theme, regular: regular, bold: bold, boldWarnings: boldWarnings, base: base)
+        let settings = SpecimenBuilder.Settings(
+            sample: options.sample ?? SpecimenBuilder.Settings.defaultSample, guides: options.guides,
+            date: formatter.string(from: date), sizeCategory: request.sizeCategory, boldText: request.boldText)
+        let expansion: Template.Expansion
+        do {
+            expansion = try SpecimenBuilder.markdown(theme: theme, template: template, settings: settings, facts: facts)
+        } catch let error as TemplateError {
+            throw TypesetError.invalidTheme(problems: ["\(templatePath):\(error.line):1: \(error.message)"])
+        }
+        let parsed = MarkdownParser.parse(expansion.text, file: templatePath)
+        var diagnostics = themeWarnings
+        diagnostics += expansion.unknownNames.map { Diagnostic(.warning, "\(templatePath): unknown template name '\($0)'") }
+        diagnostics += parsed.diagnostics
+        var document = parsed.document
+        if document.metadata.title == nil { document.metadata.title = "\(theme.name) — type specimen" }
+        let renderOptions = RenderOptions(theme: theme, paper: options.paper, strict: options.strict, creationDate: date,
+                                          baseDirectory: FileManager.default.currentDirectoryPath)
+        return try render(document: document, diagnostics: diagnostics, to: output, options: renderOptions)
+    }
+
+    /// Measures what the specimen prints about fonts: per role the primary face's metrics at
+    /// its size, the face fontconfig resolves it to, glyph coverage per sample class, and the
+    /// faces without and with Bold Text.
+    static func measureSpecimenFacts(theme: Theme, regular: Theme, bold: Theme, boldWarnings: [String], base: Theme) -> SpecimenFacts {
+        let shaper = PangoShaper()
+        var roles: [TextRole: SpecimenFacts.RoleFacts] = [:]
+        var faces: [String] = []
+        func faceName(_ families: [String], _ weight: FontWeight, italic: Bool = false) -> String {
+            let resolved = FontLibrary.resolve(FontSpec(families: families, weight: weight, italic: italic, size: 12))
+            var name = "\(resolved.family) \(resolved.weight.name)"
+            if resolved.boldSynthesized { name += " (synthesized bold)" }
+            if !resolved.familyFound { name += " (for \(resolved.requestedFamily))" }
+            return name
+        }
+        for role in TextRole.allCases {
+            let style = theme[role]
+            let font = FontSpec(families: style.families, weight: style.weight, italic: style.italic, size: style.size)
+            let m = shaper.metrics(of: font)
+            var coverage: [SampleClass: [CharacterCoverage]] = [:]
+            for sampleClass in SampleClass.allCases {
+                coverage[sampleClass] = FontLibrary.coverage(of: font, text: sampleClass.characters).map {
+                    CharacterCoverage(character: $0.character, family: $0.family)
+                }
+            }
+            let face = faceName(style.families, style.weight)
+            if !faces.contains(face) { faces.append(face) }
+            for family in Set((coverage[.hangul] ?? []).compactMap(\.family)) where family.lowercased() != style.primaryFamily.lowercased() {
+                let hangulFace = "\(family) (Hangul)"
+                if !faces.contains(hangulFace) { faces.append(hangulFace) }
+            }
+            let regularWeight = regular[role].weight, boldWeight = bold[role].weight
+            let note = boldWarnings.first { $0.hasPrefix(role.displayName + ":") }
+                .map { String($0.dropFirst(role.displayName.count + 1)).trimmingCharacters(in: .whitespaces) }
+            roles[role] = SpecimenFacts.RoleFacts(
+                ascent: m.ascent, descent: m.descent, xHeight: m.xHeight, capHeight: m.capHeight, face: face,
+                coverage: coverage, regularWeight: regularWeight, boldWeight: boldWeight,
+                regularFace: faceName(regular[role].families, regularWeight),
+                boldFace: faceName(bold[role].families, boldWeight), boldNote: note)
+        }
+        return SpecimenFacts(roles: roles, baseTheme: base, faces: faces)
+    }
+}
