@@ -17,7 +17,9 @@ struct TableLayout {
         var natural = [Double](repeating: 0, count: columns)
         for row in allRows {
             for (j, cell) in row.enumerated() {
-                natural[j] = max(natural[j], shaper.shape(cell, width: nil).naturalWidth + 2 * pad)
+                // 0.5 pt of slack: Pango rounds widths to its units, and a cell set at exactly its natural
+                // width could otherwise wrap its last word.
+                natural[j] = max(natural[j], shaper.shape(cell, width: nil).naturalWidth + 2 * pad + 0.5)
             }
         }
         let widths = TableLayout.columnWidths(natural: natural, available: options.page.measure, minimum: 2 * pad + 24)
