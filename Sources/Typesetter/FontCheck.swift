@@ -33,14 +33,29 @@ enum FontCheck {
             }
         }
         var messages: [String] = []
+        // Weights a family lacks, gathered into one warning per family.
+        var missingWeights: [(family: String, pairs: [(requested: Int, used: Int)])] = []
         for request in requests {
             let resolved = FontLibrary.resolve(FontSpec(families: [request.family], weight: request.weight, italic: request.italic, size: 10))
             guard resolved.familyFound else { continue }  // missing families were reported with the theme
-            for warning in resolved.warnings where !messages.contains(warning) {
-                let hint = request.family.hasPrefix("Noto Sans CJK") && warning.hasPrefix("no weight")
-                    ? " (Debian's fonts-noto-cjk has Regular and Bold only; `make fonts-extra` installs every weight)" : ""
-                messages.append(warning + hint)
+            if resolved.weight != request.weight {
+                let pair = (request.weight.rawValue, resolved.weight.rawValue)
+                if let i = missingWeights.firstIndex(where: { $0.family == resolved.family }) {
+                    if !missingWeights[i].pairs.contains(where: { $0.requested == pair.0 }) { missingWeights[i].pairs.append(pair) }
+                } else {
+                    missingWeights.append((resolved.family, [pair]))
+                }
             }
+            for warning in resolved.warnings where !warning.hasPrefix("no weight") && !messages.contains(warning) {
+                messages.append(warning)
+            }
+        }
+        for (family, pairs) in missingWeights {
+            let sorted = pairs.sorted { $0.requested < $1.requested }
+            let list = sorted.map { "\($0.requested) → \($0.used)" }.joined(separator: ", ")
+            let hint = family.hasPrefix("Noto Sans CJK")
+                ? " (Debian's fonts-noto-cjk has Regular and Bold only; `make fonts-extra` installs every weight)" : ""
+            messages.insert("'\(family)' lacks weight\(sorted.count == 1 ? "" : "s") \(sorted.map { String($0.requested) }.joined(separator: ", ")); using the nearest: \(list)\(hint)", at: 0)
         }
         return messages.map { Diagnostic(.warning, $0) }
     }

@@ -20,7 +20,7 @@ enum ThemeOptions {
             request.sizeCategory = c
         }
         if let adjust = args.value("--size-adjust") {
-            if adjust.lowercased() == "x-height" { request.sizeAdjustment = .matchXHeight }
+            if ["x-height", "xheight"].contains(adjust.lowercased()) { request.sizeAdjustment = .matchXHeight }
             else if let points = Double(adjust.hasSuffix("pt") ? String(adjust.dropLast(2)) : adjust) { request.sizeAdjustment = .points(points) }
             else { throw UsageError("--size-adjust takes a number of pt or 'x-height', not '\(adjust)'") }
             if request.family == nil { throw UsageError("--size-adjust goes with --family") }

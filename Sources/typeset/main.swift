@@ -29,6 +29,7 @@ render and specimen options:
 specimen only:
   --text TEXT              the sample line
   --guides                 draw baseline, x-height, cap-height, ascent/descent and half-leading guides
+  --template PATH          the specimen template (default templates/specimen.md)
 """
 
 func fail(_ message: String, status: Int32) -> Never {
@@ -56,7 +57,7 @@ do {
         throw UsageError("unknown command '\(command)'")
     }
 } catch let error as UsageError {
-    fail("\(error.description)\n\(usage)", status: 2)
+    fail("\(error.description) (see 'typeset --help')", status: 2)
 } catch let error as TypesetError {
     fail(error.description, status: 1)
 } catch {

@@ -86,7 +86,7 @@ import Typography
         let (_, report) = try render("*한국어 기울임* and *more 기울임* [light]{weight=300 family=\"DejaVu Serif\"}\n", "missing", ThemeRequest())
         let messages = report.diagnostics.map(\.message)
         #expect(messages.filter { $0.contains("no italic in 'Noto Sans CJK KR'") }.count == 1, "\(messages)")
-        #expect(messages.contains { $0.contains("no weight 300 in 'DejaVu Serif'") })
+        #expect(messages.contains { $0.contains("'DejaVu Serif' lacks weight 300; using the nearest: 300 → 400") }, "\(messages)")
         let (_, themed) = try render("Text\n", "missing-family", ThemeRequest(theme: "pretendard"))
         #expect(themed.diagnostics.contains { $0.message == "every role: family 'Pretendard' not found; using 'Inter'" })
     }
