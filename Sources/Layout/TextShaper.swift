@@ -41,6 +41,9 @@ public struct ShapedLine {
     public var links: [LinkSpan]
     /// The line's text (for tests with a fake shaper and for diagnostics).
     public var text: String
+    /// The line continues a line the shaper wrapped (it does not follow a hard break or start
+    /// the paragraph).
+    public var isWrapContinuation: Bool = false
 
     public init(handle: AnyObject?, x: Double, width: Double, ascent: Double, descent: Double,
                 links: [LinkSpan] = [], text: String = "") {

@@ -139,6 +139,9 @@ public final class PangoShaper: TextShaper {
         } else {
             pango_layout_set_width(layoutPointer, -1)
         }
+        if paragraph.style.hangingIndent > 0 {
+            pango_layout_set_indent(layoutPointer, -Int32((paragraph.style.hangingIndent * Double(PANGO_SCALE)).rounded()))
+        }
         switch paragraph.style.alignment {
         case .left: pango_layout_set_alignment(layoutPointer, PANGO_ALIGN_LEFT)
         case .center: pango_layout_set_alignment(layoutPointer, PANGO_ALIGN_CENTER)
@@ -306,8 +309,11 @@ public final class PangoShaper: TextShaper {
 
             let lineText = String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self)
             let handle = PangoLineHandle(layout: layout, line: line, strokes: strokes)
-            lines.append(ShapedLine(handle: handle, x: lineX, width: Double(logical.width) / scale,
-                                    ascent: ascent, descent: descent, links: links, text: lineText))
+            var shaped = ShapedLine(handle: handle, x: lineX, width: Double(logical.width) / scale,
+                                    ascent: ascent, descent: descent, links: links, text: lineText)
+            shaped.isWrapContinuation = line.pointee.is_paragraph_start == 0 && lineStart > 0
+                && bytes[lineStart - 1] != 0x0A && !(lineStart >= 3 && bytes[lineStart - 3..<lineStart] == [0xE2, 0x80, 0xA8])
+            lines.append(shaped)
         } while pango_layout_iter_next_line(iter) != 0
         if lines.isEmpty {
             lines.append(ShapedLine(handle: nil, x: 0, width: 0, ascent: base.ascent, descent: base.descent))

@@ -99,6 +99,9 @@ public struct ParagraphStyle: Hashable, Sendable {
     public var hangulLineBreak: HangulLineBreak
     /// Break anywhere (code): lines break between any characters when a word does not fit.
     public var breakAnywhere: Bool
+    /// Lines that continue a wrapped line start this far (pt) right of the first (Pango's
+    /// negative `indent`): code blocks set it to make room for a continuation mark.
+    public var hangingIndent: Double = 0
     /// Draw typographic guides (baseline, x-height, cap height, ascent, descent, half-leading
     /// bands) over each line — specimen sheets.
     public var guides: Bool

@@ -234,6 +234,7 @@ public struct Styler {
                                    leftIndent: context.indent + padding, rightIndent: context.rightIndent + padding,
                                    hangulLineBreak: .anywhere, breakAnywhere: true)
         style.leadingAdjustment = cascade.leading
+        style.hangingIndent = cascade.font.size * 1.5  // room for the ↪ continuation mark
         var body = text
         if body.hasSuffix("\n") { body.removeLast() }
         let paragraph = StyledParagraph(runs: [StyledRun(body, style: cascade.runStyle)], style: style)
