@@ -106,6 +106,8 @@ public struct Styler {
         case .heading(let level, let inlines):
             let role = TextRole.forHeading(level: level)
             context.cascade.apply(role: role, theme: theme)
+            // Headings are never justified by a document-wide `justify`: only by their own `align`.
+            if context.alignment == .justify { context.alignment = .left }
             context.cascade.apply(overrides, theme: theme)
             let paragraph = makeParagraph(inlines, context: context, overrides: overrides)
             let title = inlines.plainText.trimmingCharacters(in: .whitespaces)

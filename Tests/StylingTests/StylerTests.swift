@@ -1,0 +1,92 @@
+import DocumentModel
+import MarkdownParser
+import Styling
+import Testing
+import Typography
+
+@Suite struct StylerTests {
+    func style(_ markdown: String, options: StylingOptions = StylingOptions()) -> StyledDocument {
+        Styler.style(MarkdownParser.parse(markdown, file: "t.md").document, theme: .default, options: options)
+    }
+
+    func paragraphs(_ doc: StyledDocument) -> [StyledParagraph] {
+        doc.blocks.compactMap { if case .paragraph(let p) = $0.content { return p } else { return nil } }
+    }
+
+    @Test func headingsMapOntoTheScale() {
+        let doc = style("# One\n## Two\n### Three\n#### Four\n##### Five\n###### Six\n\nBody")
+        let sizes = paragraphs(doc).map(\.style.baseFont.size)
+        let theme = Theme.default
+        #expect(sizes == [theme[.largeTitle].size, theme[.title].size, theme[.title3].size, theme[.headline].size,
+                          theme[.body].size, theme[.caption].size, theme[.body].size])
+        #expect(doc.blocks.prefix(6).allSatisfy { $0.keepWithNext })
+        #expect(doc.firstHeading == "One")
+    }
+
+    @Test func justifyLeavesHeadingsAlone() {
+        let doc = style("# Heading\n\nBody text.", options: StylingOptions(justify: true))
+        #expect(paragraphs(doc).map(\.style.alignment) == [.left, .justify])
+        let aligned = style("# Heading {align=justify}\n\nBody.", options: StylingOptions(justify: true))
+        #expect(paragraphs(aligned)[0].style.alignment == .justify)
+    }
+
+    @Test func inlineStylesResolve() {
+        let runs = paragraphs(style("a *b* **c** `d` ~~e~~ [f](https://x.y)"))[0].runs
+        func run(_ text: String) -> RunStyle? { runs.first { $0.text == text }?.style }
+        #expect(run("b")?.font.italic == true)
+        #expect(run("c")?.font.weight == .bold)
+        #expect(run("d")?.font.families == Theme.default.monospaceFamilies)
+        #expect(run("e")?.strikethrough != nil)
+        #expect(run("f")?.link == .external("https://x.y"))
+    }
+
+    @Test func trackingWinsOverKerningAndKerningAloneReplacesInheritedTracking() {
+        let runs = paragraphs(style("[a]{kerning=2 tracking=1} [b]{.display kerning=3} [c]{.display}"))[0].runs
+        func spacing(_ text: String) -> Double? { runs.first { $0.text == text }?.style.letterSpacing }
+        #expect(spacing("a") == 1)
+        #expect(spacing("b") == 3, "kerning set on a span replaces the role's tracking")
+        #expect(spacing("c") == Theme.default[.display].letterSpacing)
+    }
+
+    @Test func spanRoleKeepsInheritedColourUnlessSet() {
+        let runs = paragraphs(style("::: {color=#FF0000}\nx [y]{.headline} [z]{.caption color=#00FF00}\n:::"))[0].runs
+        #expect(runs.first { $0.text == "y" }?.style.color == RGBAColor(hex: "#FF0000"))
+        #expect(runs.first { $0.text == "z" }?.style.color == RGBAColor(hex: "#00FF00"))
+        #expect(runs.first { $0.text == "y" }?.style.font.size == Theme.default[.headline].size)
+    }
+
+    @Test func divRoleGivesItsParagraphsTheRole() {
+        let doc = style("::: {.caption}\nFirst.\n\nSecond.\n:::\n\nAfter.")
+        #expect(paragraphs(doc).map(\.style.baseFont.size) == [9, 9, 10.5])
+    }
+
+    @Test func listsNestWithMarkersAndNumbers() {
+        let doc = style("3. three\n4. four\n   - nested\n     - deeper\n       - deepest\n- [x] done")
+        let ps = paragraphs(doc)
+        #expect(ps.map { $0.marker?.first?.text } == ["3.", "4.", "◦", "▪", "–", "☑"])
+        let indents = ps.map(\.style.leftIndent)
+        #expect(indents[1] < indents[2] && indents[2] < indents[3] && indents[3] < indents[4])
+    }
+
+    @Test func unknownAttributesWarnAndHTMLIsReported() {
+        let doc = style("Text [x]{.nope foo=1}.\n\n<div>shown</div>\n")
+        let messages = doc.diagnostics.map(\.description)
+        #expect(messages.contains { $0.hasPrefix("t.md:1:") && $0.contains("unknown role") })
+        #expect(messages.contains { $0.contains("unknown attribute 'foo'") })
+        #expect(messages.contains { $0.hasPrefix("t.md:3:") && $0.contains("raw HTML") })
+        #expect(paragraphs(doc).contains { $0.text == "shown" })
+    }
+
+    @Test func slugsKeepHangulAndDeduplicate() {
+        var slugs = SlugGenerator()
+        #expect(slugs.slug(for: "한국어 타이포그래피") == "한국어-타이포그래피")
+        #expect(slugs.slug(for: "Hello, World!") == "hello-world")
+        #expect(slugs.slug(for: "Hello, World!") == "hello-world-1")
+    }
+
+    @Test func footnotesAttachToTheBlockHoldingTheReference() {
+        let doc = style("First.\n\nSecond with a note.[^n]\n\n[^n]: The note.")
+        #expect(doc.blocks[0].footnotes.isEmpty)
+        #expect(doc.blocks[1].footnotes[1]?.first?.text == "The note.")
+    }
+}
