@@ -474,17 +474,38 @@ struct QDF {
         var description: String { "[\(minX), \(minY), \(maxX), \(maxY)]" }
     }
 
-    let text: String
+    /// Every line of the file that is text (ASCII); lines of binary stream data are left out.
+    let lines: [String]
     let objects: [Int: String]
 
     init(_ pdf: String) throws {
-        text = try PDFProbe.contentStreams(pdf)
+        let qdf = pdf + ".qdf"
+        try PDFProbe.run("qpdf", ["--qdf", "--object-streams=disable", pdf, qdf])
+        defer { try? FileManager.default.removeItem(atPath: qdf) }
+        let bytes = [UInt8](FileManager.default.contents(atPath: qdf) ?? Data())
+        // One pass over the bytes, `N 0 obj` … `endobj`; image data (not ASCII) is skipped so
+        // that no large binary string is ever built (that took half a minute in debug builds).
+        var lines: [String] = []
         var objects: [Int: String] = [:]
-        let pattern = try NSRegularExpression(pattern: #"(?m)^(\d+) 0 obj\n(.*?)\nendobj$"#, options: [.dotMatchesLineSeparators])
-        let ns = text as NSString
-        for match in pattern.matches(in: text, range: NSRange(location: 0, length: ns.length)) {
-            objects[Int(ns.substring(with: match.range(at: 1)))!] = ns.substring(with: match.range(at: 2))
+        var current: Int?
+        var body: [String] = []
+        var start = 0
+        for i in bytes.indices where bytes[i] == 0x0A {
+            defer { start = i + 1 }
+            let slice = bytes[start..<i]
+            guard slice.count < 4096, !slice.contains(where: { $0 >= 0x80 }) else { continue }
+            let line = String(decoding: slice, as: UTF8.self)
+            lines.append(line)
+            if current == nil {
+                if line.hasSuffix(" 0 obj"), let number = Int(line.dropLast(6)) { current = number; body = [] }
+            } else if line == "endobj" {
+                objects[current!] = body.joined(separator: "\n")
+                current = nil
+            } else {
+                body.append(line)
+            }
         }
+        self.lines = lines
         self.objects = objects
     }
 
@@ -591,7 +612,6 @@ struct QDF {
     /// under Cairo's initial `1 0 0 -1 0 H cm` flip.
     func imagePlacements() -> [Box] {
         var boxes: [Box] = []
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         for (i, line) in lines.enumerated() where line.hasSuffix(" Do") && line.contains("/x") && i > 0 {
             let numbers = lines[i - 1].split(separator: " ")
             guard numbers.last == "cm", numbers.count == 7 else { continue }
