@@ -2,18 +2,21 @@ import Styling
 import Typography
 
 /// A table of contents built from the headings' outline entries: inserted after the first
-/// heading (the document title) under a "Contents" heading, one entry per heading of levels
+/// heading (the document title) under a "Contents" (or "목차") heading, one entry per heading of levels
 /// 2–3 (level 1 too when the document has several), each linking to its heading with the
 /// page number it landed on in a first layout pass.
 struct TableOfContents {
     let theme: Theme
+    /// The heading above the entries: "목차" for Korean documents (`lang: ko`), else "Contents".
+    let title: String
     /// (title, level, anchor) of each heading listed.
     let entries: [(title: String, level: Int, anchor: String)]
     /// Index in the styled blocks after which the contents go.
     let insertionIndex: Int
 
-    init(theme: Theme, blocks: [StyledBlock]) {
+    init(theme: Theme, blocks: [StyledBlock], language: String?) {
         self.theme = theme
+        title = language?.lowercased().hasPrefix("ko") == true ? "목차" : "Contents"
         let headings = blocks.enumerated().compactMap { index, block -> (Int, OutlineEntry, String)? in
             guard let outline = block.outline, let anchor = block.anchor else { return nil }
             return (index, outline, anchor)
@@ -33,7 +36,7 @@ struct TableOfContents {
         let headingStyle = theme[.title3]
         let headingFont = FontSpec(families: headingStyle.families, weight: headingStyle.weight, size: headingStyle.size)
         var contents: [StyledBlock] = [StyledBlock(
-            .paragraph(StyledParagraph(runs: [StyledRun("Contents", style: RunStyle(font: headingFont, letterSpacing: headingStyle.letterSpacing, color: theme.textColor))],
+            .paragraph(StyledParagraph(runs: [StyledRun(title, style: RunStyle(font: headingFont, letterSpacing: headingStyle.letterSpacing, color: theme.textColor))],
                                        style: ParagraphStyle(baseFont: headingFont, lineHeight: headingStyle.lineHeight))),
             spaceBefore: theme.page.blockSpacing * 2, spaceAfter: theme.page.blockSpacing, keepWithNext: true)]
         let body = theme[.body]

@@ -87,7 +87,7 @@ public enum Typesetter {
         let running = RunningText(theme: theme, title: title ?? "", date: document.metadata.date ?? "",
                                   header: options.header, footer: options.footer ?? "{page}")
         var blocks = styled.blocks
-        let contents = (options.tableOfContents ?? false) ? TableOfContents(theme: theme, blocks: blocks) : nil
+        let contents = (options.tableOfContents ?? false) ? TableOfContents(theme: theme, blocks: blocks, language: document.metadata.lang) : nil
         if let contents { blocks = contents.inserted(into: blocks, pages: [:]) }
 
         let shaper = PangoShaper()

@@ -127,6 +127,38 @@ import Typesetter
         #expect(abs(big.height / small.height - 2) < 0.01)
     }
 
+    @Test func boldAndSmallCapsChooseFacesAndForms() throws {
+        let (words, pdf, _) = try render("""
+            [bold]{bold} HHHH [HHHH hhhh]{smallCaps} [hhhh]{lowercaseSmallCaps} [HHHH]{family="Noto Sans Mono" uppercaseSmallCaps} [HHHH]{family="Noto Sans Mono"}
+            """, "caps")
+        #expect(try PDFProbe.fonts(pdf).contains("Inter-Bold"))
+        // The text stays as written (poppler reads the source letters back); the glyphs change.
+        let hs = words.filter { $0.text == "HHHH" }, ls = words.filter { $0.text == "hhhh" }
+        #expect(hs.count == 4 && ls.count == 2, "\(words.map(\.text))")
+        let capHeight = try PDFProbe.inkHeight(pdf, in: hs[0])
+        // Synthesized by Pango (Inter has no smcp/c2sc): capitals scaled to about the x-height.
+        #expect(try PDFProbe.inkHeight(pdf, in: hs[1]) < capHeight * 0.85, "smallCaps shrinks capitals too")
+        for lower in ls { #expect(try PDFProbe.inkHeight(pdf, in: lower) < capHeight * 0.85, "lowercase set as small capitals") }
+        // Noto Sans Mono has c2sc: capitals → small capitals.
+        let c2sc = try PDFProbe.inkHeight(pdf, in: hs[2]), monoCaps = try PDFProbe.inkHeight(pdf, in: hs[3])
+        #expect(c2sc < monoCaps * 0.9)
+    }
+
+    @Test func featuresAndDecorations() throws {
+        let (words, pdf, _) = try render("""
+            11111 00000 [11111 00000]{features="tnum"} [under]{underline=#D0453A} [struck]{strikethrough=#2F5BD3} under
+            """, "features")
+        let ones = words.filter { $0.text == "11111" }, zeros = words.filter { $0.text == "00000" }
+        #expect(abs(ones[1].width - zeros[1].width) < 0.05 && abs(ones[0].width - zeros[0].width) > 1)
+        let content = try PDFProbe.contentStreams(pdf)
+        #expect(content.contains("0.815686 0.270588 0.227451 rg"), "underline colour")
+        #expect(content.contains("0.184314 0.356863 0.827451 rg"), "strikethrough colour")
+        // "under" has no descenders: its underline adds ink below the baseline.
+        let unders = words.filter { $0.text == "under" }
+        let underlined = try PDFProbe.inkHeight(pdf, in: unders[0]), plain = try PDFProbe.inkHeight(pdf, in: unders[1])
+        #expect(underlined > plain + 0.8, "\(underlined) vs \(plain)")
+    }
+
     @Test func monospacedDigitsAreTabular() throws {
         let (words, _, _) = try render("11111 00000\n\n[11111 00000]{monospacedDigit}\n", "tnum")
         let ones = words.filter { $0.text == "11111" }, zeros = words.filter { $0.text == "00000" }

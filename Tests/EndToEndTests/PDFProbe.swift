@@ -76,6 +76,28 @@ enum PDFProbe {
         return status == 0 && !output.contains("WARNING")
     }
 
+    /// Height in pt of the ink (dark pixels) inside `box` on page 1, rasterized at 1200 dpi:
+    /// what a reader sees, independent of how poppler sizes word boxes.
+    static func inkHeight(_ pdf: String, in box: Word) throws -> Double {
+        let dpi = 1200.0, scale = dpi / 72
+        let out = Render.folder + "/ink-\(UUID().uuidString.prefix(6))"
+        try run("pdftoppm", ["-gray", "-r", "\(Int(dpi))", "-f", "\(box.page)", "-l", "\(box.page)", "-singlefile",
+                             "-x", "\(Int(box.xMin * scale))", "-y", "\(Int(box.yMin * scale))",
+                             "-W", "\(Int(box.width * scale))", "-H", "\(Int(box.height * scale))", pdf, out])
+        defer { try? FileManager.default.removeItem(atPath: out + ".pgm") }
+        let data = try #require(FileManager.default.contents(atPath: out + ".pgm"))
+        // Binary PGM: "P5\n<w> <h>\n255\n" then one byte per pixel.
+        var fields: [String] = [], index = 0, current = ""
+        while fields.count < 4 {
+            let c = Character(UnicodeScalar(data[index])); index += 1
+            if c.isWhitespace { if !current.isEmpty { fields.append(current); current = "" } } else { current.append(c) }
+        }
+        let width = Int(fields[1])!, height = Int(fields[2])!
+        let pixels = [UInt8](data[index...])
+        let inkRows = (0..<height).filter { y in (0..<width).contains { pixels[y * width + $0] < 128 } }
+        return Double(try #require(inkRows.last) - inkRows.first! + 1) / scale
+    }
+
     /// The uncompressed page content streams (qpdf QDF form), to look for drawing operators.
     static func contentStreams(_ pdf: String) throws -> String {
         let qdf = pdf + ".qdf"

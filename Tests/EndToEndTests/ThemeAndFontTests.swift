@@ -12,26 +12,6 @@ import Typography
         try Render.markdown(markdown, name: "theme-" + name, options: RenderOptions(themeRequest: request))
     }
 
-    /// Height in pt of the ink (dark pixels) inside `box` on page 1, rasterized at 1200 dpi.
-    func inkHeight(_ pdf: String, in box: PDFProbe.Word) throws -> Double {
-        let dpi = 1200.0, scale = dpi / 72
-        let out = Render.folder + "/ink-\(UUID().uuidString.prefix(6))"
-        try PDFProbe.run("pdftoppm", ["-gray", "-r", "\(Int(dpi))", "-f", "1", "-l", "1", "-singlefile",
-                                      "-x", "\(Int(box.xMin * scale))", "-y", "\(Int(box.yMin * scale))",
-                                      "-W", "\(Int(box.width * scale))", "-H", "\(Int(box.height * scale))", pdf, out])
-        let data = try #require(FileManager.default.contents(atPath: out + ".pgm"))
-        // Binary PGM: "P5\n<w> <h>\n255\n" then one byte per pixel.
-        var fields: [String] = [], index = 0, current = ""
-        while fields.count < 4 {
-            let c = Character(UnicodeScalar(data[index])); index += 1
-            if c.isWhitespace { if !current.isEmpty { fields.append(current); current = "" } } else { current.append(c) }
-        }
-        let width = Int(fields[1])!, height = Int(fields[2])!
-        let pixels = [UInt8](data[index...])
-        let inkRows = (0..<height).filter { y in (0..<width).contains { pixels[y * width + $0] < 128 } }
-        return Double(try #require(inkRows.last) - inkRows.first! + 1) / scale
-    }
-
     @Test func aRegisteredFontFolderIsUsedAndEmbedded() throws {
         let (pdf, report) = try render("# Heading\n\nRegistered fonts work.\n", "folder",
                                        ThemeRequest(fontFolders: [ThemeAndFontTests.fontsFolder], family: "Typeset Test Serif"))
@@ -48,7 +28,7 @@ import Typography
         let (swapped, _) = try render(text, "xh-serif", ThemeRequest(family: "DejaVu Serif", sizeAdjustment: .matchXHeight))
         let (unadjusted, _) = try render(text, "xh-plain", ThemeRequest(family: "DejaVu Serif"))
         func xHeight(_ pdf: String) throws -> Double {
-            try inkHeight(pdf, in: try #require(try PDFProbe.words(pdf).first { $0.text == "xxxxxxxx" }))
+            try PDFProbe.inkHeight(pdf, in: try #require(try PDFProbe.words(pdf).first { $0.text == "xxxxxxxx" }))
         }
         let a = try xHeight(original), b = try xHeight(swapped), c = try xHeight(unadjusted)
         #expect(abs(b / a - 1) < 0.02, "x-heights \(a) vs \(b)")
