@@ -3,7 +3,7 @@ import Styling
 import Typography
 
 /// Reads the front matter keys that change rendering (`theme`, `paper`, `margins`, `header`,
-/// `footer`, `toc`, `size-category`, `bold-text`, `justify`, `line-break`) into
+/// `footer`, `toc`, `size-category`, `bold-text`, `justify`, `line-break`, `widows`, `orphans`) into
 /// ``RenderOptions``, without overriding what the command line set. A bad value is a warning
 /// at its key's position, and is ignored.
 enum FrontMatterSettings {
@@ -34,6 +34,11 @@ enum FrontMatterSettings {
             if let c = SizeCategory(name: category) { options.themeRequest.sizeCategory = c } else { warn("size-category", "unknown size category '\(category)' (xSmall … xxxLarge, AX1 … AX5)") }
         }
         if !options.themeRequest.boldText, flag("bold-text") == true { options.themeRequest.boldText = true }
+        for key in ["widows", "orphans"] {
+            guard let value = fields[key] else { continue }
+            guard let lines = Int(value), (1...10).contains(lines) else { warn(key, "expected a number of lines from 1 to 10, not '\(value)'"); continue }
+            if key == "widows" { options.widows = options.widows ?? lines } else { options.orphans = options.orphans ?? lines }
+        }
         if options.hangulLineBreak == nil, let mode = fields["line-break"] {
             switch mode.lowercased() {
             case "anywhere": options.hangulLineBreak = .anywhere

@@ -28,6 +28,10 @@ public struct RenderOptions {
     public var footer: String?
     /// A table of contents with page numbers after the first heading.
     public var tableOfContents: Bool?
+    /// Fewest lines of a split paragraph at the top / bottom of a page (CSS `widows`,
+    /// `orphans`; default 2 each).
+    public var widows: Int?
+    public var orphans: Int?
 
     public init(themeRequest: ThemeRequest = ThemeRequest(), theme: Theme? = nil, paper: PaperSize? = nil,
                 margins: Margins? = nil, strict: Bool = false, creationDate: Date? = nil, baseDirectory: String? = nil,
@@ -96,7 +100,8 @@ public enum Typesetter {
         var pageCount: Int?
         if running.needsPageCount || contents != nil {
             let counter = PageCounter()
-            let first = try layOut(blocks, theme: theme, shaper: shaper, running: running, pageCount: nil, renderer: counter)
+            let first = try layOut(blocks, theme: theme, shaper: shaper, running: running, pageCount: nil,
+                                 widows: options.widows ?? 2, orphans: options.orphans ?? 2, renderer: counter)
             pageCount = first.pageCount
             if let contents { blocks = contents.inserted(into: styled.blocks, pages: first.destinations) }
         }
@@ -106,7 +111,8 @@ public enum Typesetter {
             let info = DocumentInfo(title: title, author: document.metadata.author,
                                     subject: document.metadata.subtitle, keywords: document.metadata.keywords)
             let renderer = try CairoPDFRenderer(path: outputFile.temporaryPath, info: info, creationDate: options.creationDate ?? defaultCreationDate())
-            let pages = try layOut(blocks, theme: theme, shaper: shaper, running: running, pageCount: pageCount, renderer: renderer).pageCount
+            let pages = try layOut(blocks, theme: theme, shaper: shaper, running: running, pageCount: pageCount,
+                               widows: options.widows ?? 2, orphans: options.orphans ?? 2, renderer: renderer).pageCount
             try renderer.finish()
             try outputFile.commit()
             return RenderReport(pageCount: pages, diagnostics: diagnostics)
@@ -118,9 +124,9 @@ public enum Typesetter {
     }
 
     static func layOut(_ blocks: [StyledBlock], theme: Theme, shaper: PangoShaper, running: RunningText, pageCount: Int?,
-                       renderer: PageRenderer) throws -> (pageCount: Int, destinations: [String: Int]) {
-        let layout = LayoutOptions(page: theme.page, header: running.header(pageCount: pageCount),
-                                   footer: running.footer(pageCount: pageCount))
+                       widows: Int, orphans: Int, renderer: PageRenderer) throws -> (pageCount: Int, destinations: [String: Int]) {
+        let layout = LayoutOptions(page: theme.page, widows: widows, orphans: orphans,
+                                   header: running.header(pageCount: pageCount), footer: running.footer(pageCount: pageCount))
         let paginator = Paginator(shaper: shaper, options: layout, renderer: renderer)
         for block in blocks { try paginator.add(block) }
         let pages = try paginator.finish()
