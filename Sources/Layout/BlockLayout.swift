@@ -107,15 +107,15 @@ struct BlockLayout {
                 item.elements.append(.link(Rect(x: x0 + link.x, y: baseline - line.ascent, width: link.width, height: line.ascent + line.descent), link.target))
             }
             if style.guides { item.elements = GuideLines.elements(for: line, box: box, metrics: shaper.metrics(of: style.baseFont), x: left, width: measure, baseline: baseline) + item.elements }
-            if line.isWrapContinuation, style.hangingIndent > 0, let font = paragraph.runs.first?.style {
+            if line.isWrapContinuation, style.hangingIndent > 0, var markStyle = paragraph.runs.first?.style {
                 // A visible continuation mark in the hanging indent of a wrapped code line.
-                var markStyle = font
-                markStyle.color = RGBAColor(red: font.color.red, green: font.color.green, blue: font.color.blue, alpha: 0.45)
                 markStyle.background = nil
                 markStyle.font.families += ["DejaVu Sans Mono", "DejaVu Sans"]
                 let mark = StyledParagraph(runs: [StyledRun("↪", style: markStyle)], style: ParagraphStyle(baseFont: style.baseFont))
                 if let markLine = shaper.shape(mark, width: nil).lines.first {
-                    item.elements.append(.text(markLine, x: x0 + style.hangingIndent - markLine.width - style.baseFont.size * 0.3, baseline: baseline))
+                    let color = RGBAColor(red: markStyle.color.red, green: markStyle.color.green, blue: markStyle.color.blue, alpha: 0.45)
+                    item.elements.append(.ornament(markLine, x: x0 + style.hangingIndent - markLine.width - style.baseFont.size * 0.3,
+                                                   baseline: baseline, color: color))
                 }
             }
             if i == 0, let marker = paragraph.marker {

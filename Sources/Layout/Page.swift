@@ -21,6 +21,9 @@ public struct Rect: Hashable, Sendable {
 public enum PageElement {
     /// A shaped line drawn with its left edge at `x` and its baseline at `baseline`.
     case text(ShapedLine, x: Double, baseline: Double)
+    /// A shaped line drawn as filled outlines in `color`, not as text: a mark the reader sees
+    /// but that text extraction and search skip (the ↪ of a wrapped code line).
+    case ornament(ShapedLine, x: Double, baseline: Double, color: RGBAColor)
     case fill(Rect, RGBAColor)
     /// A straight line of `width` pt.
     case line(from: Point, to: Point, width: Double, color: RGBAColor)

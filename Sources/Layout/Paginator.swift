@@ -198,6 +198,7 @@ extension PageElement {
     func offset(by dy: Double) -> PageElement {
         switch self {
         case .text(let line, let x, let baseline): .text(line, x: x, baseline: baseline + dy)
+        case .ornament(let line, let x, let baseline, let color): .ornament(line, x: x, baseline: baseline + dy, color: color)
         case .fill(let r, let c): .fill(Rect(x: r.x, y: r.y + dy, width: r.width, height: r.height), c)
         case .line(let a, let b, let w, let c): .line(from: Point(x: a.x, y: a.y + dy), to: Point(x: b.x, y: b.y + dy), width: w, color: c)
         case .link(let r, let t): .link(Rect(x: r.x, y: r.y + dy, width: r.width, height: r.height), t)

@@ -86,6 +86,13 @@ public final class CairoPDFRenderer: PageRenderer {
             switch element {
             case .text(let line, let x, let baseline):
                 drawText(line, x: x, baseline: baseline)
+            case .ornament(let line, let x, let baseline, let color):
+                guard let handle = line.handle as? PangoLineHandle else { break }
+                cairo_new_path(cr)
+                cairo_move_to(cr, x, baseline)
+                pango_cairo_layout_line_path(cr, handle.line)
+                setColor(color)
+                cairo_fill(cr)
             case .fill(let rect, let color):
                 setColor(color)
                 cairo_rectangle(cr, rect.x, rect.y, rect.width, rect.height)

@@ -108,6 +108,11 @@ public final class PangoShaper: TextShaper {
         for (index, run) in runs.enumerated() where !run.text.isEmpty {
             addAttributes(run.style, to: attrs, start: starts[index], end: starts[index] + run.text.utf8.count)
         }
+        if paragraph.style.breakAnywhere, byteCount > 0 {
+            // Code breaks between characters without the hyphen Pango would insert (a hyphen
+            // would read as part of the code); the continuation mark shows the wrap instead.
+            attrs.insert(pango_attr_insert_hyphens_new(0), 0, byteCount)
+        }
         pango_layout_set_attributes(layoutPointer, attrs.pointer)
 
         if paragraph.style.hangulLineBreak == .keepAll {

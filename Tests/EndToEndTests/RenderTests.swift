@@ -93,6 +93,18 @@ import Typography
         }
     }
 
+    @Test func longCodeLinesWrapBehindAContinuationMarkThatIsNotText() throws {
+        let code = String(repeating: "abcdefghij0123456789", count: 6)
+        let (pdf, _) = try Render.markdown("```\n\(code)\nshort\n```\n", name: "codewrap")
+        let words = try PDFProbe.words(pdf).filter { $0.yMax < 780 }
+        assertInsideTextArea(words)
+        let text = try PDFProbe.text(pdf)
+        #expect(!text.contains("↪"), "the mark is drawn, not text")
+        #expect(text.replacingOccurrences(of: "\n", with: "").contains(code), "no hyphen inserted: \(text)")
+        let first = try #require(words.first), second = try #require(words.dropFirst().first)
+        #expect(second.xMin > first.xMin + 10, "the continuation hangs behind the mark")
+    }
+
     @Test func letterPaperIsHonoured() throws {
         let (pdf, _) = try Render.markdown("# Letter\n\nText.", name: "letter", options: RenderOptions(paper: .letter))
         #expect(try PDFProbe.info(pdf)["Page size"]?.hasPrefix("612 x 792") == true)
