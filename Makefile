@@ -6,7 +6,7 @@ BIN = .build/release/typeset
 
 # Debian packages: C libraries (pkg-config), fonts, and the PDF tools the tests read back with.
 APT_PACKAGES = pkg-config libpango1.0-dev libcairo2-dev libfontconfig-dev libfreetype-dev \
-  libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-dev \
+  libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-dev librsvg2-dev \
   fonts-inter fonts-noto-cjk fonts-dejavu-core poppler-utils qpdf time
 STAMP = .build/.deps-installed
 
@@ -34,7 +34,7 @@ test: deps check-layering build
 
 # One module alone touches cmark pointers, one alone Pango/Cairo (shared/design.md).
 check-layering:
-	@bad=$$(grep -rlE '^\s*(@_implementationOnly |internal |public )?import +(CPangoCairo)' Sources | grep -v '^Sources/PangoCairoBackend/'; \
+	@bad=$$(grep -rlE '^\s*(@_implementationOnly |internal |public )?import +(CPangoCairo|CRsvg)' Sources | grep -v '^Sources/PangoCairoBackend/'; \
 	        grep -rlE '^\s*(@_implementationOnly |internal |public )?import +(CCmarkGFM|CYAML)' Sources | grep -v '^Sources/MarkdownParser/'); \
 	if [ -n "$$bad" ]; then echo "C module imported outside its owner: $$bad"; exit 1; else echo "layering: ok"; fi
 

@@ -18,6 +18,9 @@ let package = Package(
             name: "CPangoCairo", pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev", "libcairo2-dev", "libfontconfig-dev"])]),
         .systemLibrary(
+            name: "CRsvg", pkgConfig: "librsvg-2.0",
+            providers: [.apt(["librsvg2-dev"])]),
+        .systemLibrary(
             name: "CYAML", pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]),
 
@@ -28,7 +31,7 @@ let package = Package(
         .target(name: "Styling", dependencies: ["DocumentModel", "Typography"]),
         .target(name: "Layout", dependencies: ["Styling"]),
         // The only module that touches Pango, Cairo and fontconfig pointers.
-        .target(name: "PangoCairoBackend", dependencies: ["Layout", "CPangoCairo"]),
+        .target(name: "PangoCairoBackend", dependencies: ["Layout", "CPangoCairo", "CRsvg"]),
         .target(name: "Specimen", dependencies: ["Styling", "Typography", "DocumentModel"]),
         .target(
             name: "Typesetter",

@@ -48,14 +48,18 @@ struct ImageLayout {
     }
 }
 
-/// Reads an image's pixel size from its header (PNG IHDR, JPEG SOFn) without decoding it.
+/// Reads an image's size from its header (PNG IHDR, JPEG SOFn, the SVG root element) without
+/// decoding it.
 public enum ImageProbe {
-    /// Pixel width and height of a PNG or JPEG file, or nil when it is neither or unreadable.
+    /// Width and height of a PNG or JPEG file in pixels, or of an SVG file in CSS pixels
+    /// (1 px = 0.75 pt; from `width`/`height`, else the `viewBox`); nil when the file is none of
+    /// these or unreadable.
     public static func pixelSize(ofFile path: String) -> (width: Int, height: Int)? {
         guard !path.isEmpty, let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         guard let data = try? handle.read(upToCount: 1 << 20), data.count > 24 else { return nil }
         let b = [UInt8](data)
+        if let size = svgSize(b) { return size }
         if b.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
             let w = Int(b[16]) << 24 | Int(b[17]) << 16 | Int(b[18]) << 8 | Int(b[19])
             let h = Int(b[20]) << 24 | Int(b[21]) << 16 | Int(b[22]) << 8 | Int(b[23])
@@ -75,5 +79,39 @@ public enum ImageProbe {
             }
         }
         return nil
+    }
+
+    /// Whether `path` holds an SVG document (an `<svg` root within its first kilobytes).
+    public static func isSVG(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path), let data = try? handle.read(upToCount: 4096) else { return false }
+        try? handle.close()
+        return String(decoding: data, as: UTF8.self).contains("<svg")
+    }
+
+    static func svgSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+        let head = String(decoding: bytes.prefix(8192), as: UTF8.self)
+        guard let open = head.range(of: "<svg"), let close = head[open.upperBound...].firstIndex(of: ">") else { return nil }
+        let tag = String(head[open.upperBound..<close])
+        func attribute(_ name: String) -> String? {
+            guard let r = tag.range(of: #"(^|\s)"# + name + #"\s*=\s*["']([^"']*)["']"#, options: .regularExpression) else { return nil }
+            let match = tag[r]
+            guard let q = match.firstIndex(where: { $0 == "\"" || $0 == "'" }) else { return nil }
+            return String(match[match.index(after: q)...].dropLast())
+        }
+        /// CSS px from an SVG length (`120`, `120px`, `90pt`, `30mm`, `2in`); nil for `%`.
+        func pixels(_ length: String?) -> Double? {
+            guard let length, !length.hasSuffix("%") else { return nil }
+            if let v = Double(length) { return v }
+            return Length.points(length).map { $0 / 0.75 }
+        }
+        let box = attribute("viewBox")?.split(whereSeparator: { $0 == " " || $0 == "," }).compactMap { Double($0) }
+        var width = pixels(attribute("width")), height = pixels(attribute("height"))
+        if let box, box.count == 4, box[2] > 0, box[3] > 0 {
+            if width == nil && height == nil { width = box[2]; height = box[3] }
+            else if width == nil, let h = height { width = h * box[2] / box[3] }
+            else if height == nil, let w = width { height = w * box[3] / box[2] }
+        }
+        guard let w = width, let h = height, w > 0, h > 0 else { return nil }
+        return (Int(w.rounded()), Int(h.rounded()))
     }
 }

@@ -1,4 +1,5 @@
 internal import CPangoCairo
+internal import CRsvg
 import Foundation
 import Layout
 import Styling
@@ -187,7 +188,9 @@ public final class CairoPDFRenderer: PageRenderer {
     }
 
     private func drawImage(path: String, rect: Rect) {
-        guard rect.width > 0, rect.height > 0, let image = ImageSurface.load(path) else { return }
+        guard rect.width > 0, rect.height > 0 else { return }
+        if ImageProbe.isSVG(path) { drawSVG(path: path, rect: rect); return }
+        guard let image = ImageSurface.load(path) else { return }
         defer { cairo_surface_destroy(image.surface) }
         cairo_save(cr)
         cairo_translate(cr, rect.x, rect.y)
@@ -195,6 +198,19 @@ public final class CairoPDFRenderer: PageRenderer {
         cairo_set_source_surface(cr, image.surface, 0, 0)
         cairo_rectangle(cr, 0, 0, Double(image.width), Double(image.height))
         cairo_fill(cr)
+        cairo_restore(cr)
+    }
+}
+
+extension CairoPDFRenderer {
+    /// SVG through librsvg, drawn as vectors into the PDF (text in the SVG stays text).
+    fileprivate func drawSVG(path: String, rect: Rect) {
+        var error: UnsafeMutablePointer<GError>?
+        guard let handle = rsvg_handle_new_from_file(path, &error) else { if let error { g_error_free(error) }; return }
+        defer { g_object_unref(UnsafeMutableRawPointer(handle)) }
+        var viewport = RsvgRectangle(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+        cairo_save(cr)
+        if rsvg_handle_render_document(handle, cr, &viewport, &error) == 0, let error { g_error_free(error) }
         cairo_restore(cr)
     }
 }
@@ -214,7 +230,7 @@ enum ImageSurface {
             guard w > 0, h > 0 else { cairo_surface_destroy(surface); return nil }
             return Loaded(surface: surface, width: w, height: h)
         }
-        if bytes.starts(with: [0xFF, 0xD8]), let (w, h) = jpegSize(bytes), w > 0, h > 0 {
+        if bytes.starts(with: [0xFF, 0xD8]), let (w, h) = ImageProbe.pixelSize(ofFile: path), w > 0, h > 0 {
             guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(w), Int32(h)),
                   cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { return nil }
             let copy = malloc(bytes.count)!
@@ -228,25 +244,4 @@ enum ImageSurface {
         return nil
     }
 
-    /// Width and height from a JPEG's first SOF marker (baseline, progressive, lossless…).
-    static func jpegSize(_ b: [UInt8]) -> (Int, Int)? {
-        var i = 2
-        while i + 3 < b.count {
-            guard b[i] == 0xFF else { return nil }
-            let marker = b[i + 1]
-            if marker == 0xFF { i += 1; continue }  // fill byte
-            if marker == 0x01 || (0xD0...0xD7).contains(marker) { i += 2; continue }
-            if marker == 0xD9 || marker == 0xDA { return nil }  // end of image / scan before SOF
-            let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
-            if (0xC0...0xCF).contains(marker), marker != 0xC4, marker != 0xC8, marker != 0xCC {
-                guard i + 8 < b.count else { return nil }
-                let h = Int(b[i + 5]) << 8 | Int(b[i + 6])
-                let w = Int(b[i + 7]) << 8 | Int(b[i + 8])
-                return (w, h)
-            }
-            guard length >= 2 else { return nil }
-            i += 2 + length
-        }
-        return nil
-    }
 }

@@ -105,6 +105,23 @@ import Typography
         #expect(second.xMin > first.xMin + 10, "the continuation hangs behind the mark")
     }
 
+    @Test func svgImagesAreDrawnAsVectors() throws {
+        let fixtures = Render.packageRoot + "/Tests/EndToEndTests/Fixtures"
+        let (pdf, report) = try Render.markdown("# Figure\n\n![A vector figure](figure.svg)\n", name: "svg",
+                                                options: RenderOptions(baseDirectory: fixtures))
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
+        #expect(try PDFProbe.qpdfClean(pdf))
+        let words = try PDFProbe.words(pdf)
+        // The SVG's own text is real text in the PDF, not pixels; no raster image is embedded.
+        let vector = try #require(words.first { $0.text == "Vector" })
+        #expect(words.contains { $0.text == "벡터" })
+        #expect(try PDFProbe.run("pdfimages", ["-list", pdf]).output.split(separator: "\n").count == 2, "header lines only")
+        // 480 × 160 CSS px = 360 × 120 pt, centred in the measure.
+        let line = words.filter { abs($0.yMax - vector.yMax) < 2 }
+        #expect(abs((line.map(\.xMin).min()! + line.map(\.xMax).max()!) / 2 - 595.2756 / 2) < 3, "\(line)")
+        assertInsideTextArea(words)
+    }
+
     @Test func letterPaperIsHonoured() throws {
         let (pdf, _) = try Render.markdown("# Letter\n\nText.", name: "letter", options: RenderOptions(paper: .letter))
         #expect(try PDFProbe.info(pdf)["Page size"]?.hasPrefix("612 x 792") == true)

@@ -1,0 +1,4 @@
+#ifndef TYPESET_CRSVG_SHIM_H
+#define TYPESET_CRSVG_SHIM_H
+#include <librsvg/rsvg.h>
+#endif
