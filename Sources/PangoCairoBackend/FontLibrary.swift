@@ -153,6 +153,20 @@ public enum FontLibrary {
         }
     }
 
+    /// Height in pt of the ink of `text` set in `font` (fallbacks included): what the glyphs
+    /// actually cover, e.g. the Hangul syllable box of "한". nil for text with no ink.
+    public static func inkHeight(of text: String, font: FontSpec) -> Double? {
+        withSetup { setup in
+            let layout = GObjectRef(owning: UnsafeMutableRawPointer(pango_layout_new(setup.context.opaque)!))
+            let desc = FontDescription(families: font.families, weight: font.weight, italic: font.italic, size: font.size)
+            pango_layout_set_font_description(layout.opaque, desc.pointer)
+            pango_layout_set_text(layout.opaque, text, Int32(text.utf8.count))
+            var ink = PangoRectangle()
+            pango_layout_get_extents(layout.opaque, &ink, nil)
+            return ink.height > 0 ? Double(ink.height) / Double(PANGO_SCALE) : nil
+        }
+    }
+
     /// For each character of `text`, the family that renders it through `font`'s fallback list
     /// (Pango itemization; nil when the chosen face lacks the glyph and would show a box).
     public static func coverage(of font: FontSpec, text: String) -> [GlyphCoverage] {

@@ -68,13 +68,7 @@ extension Typesetter {
             case .points(let points)?:
                 theme = theme.swappingFamily(to: family, sizeAdjust: .points(points))
             case .matchXHeight?:
-                let shaper = PangoShaper()
-                func ratio(_ families: [String]) -> Double {
-                    let m = shaper.metrics(of: FontSpec(families: families, size: 100))
-                    return m.xHeight / 100
-                }
-                let original = ratio([theme[.body].primaryFamily])
-                theme = theme.swappingFamily(to: family, sizeAdjust: .xHeight(originalRatio: original, newRatio: ratio([family])))
+                theme = theme.swappingFamily(to: family, sizeAdjust: xHeightAdjustment(from: theme[.body].families, to: family))
             case nil:
                 theme = theme.swappingFamily(to: family)
             }
@@ -87,6 +81,26 @@ extension Typesetter {
         }
         warnings += installed.removeMissingFamilies(from: &theme)
         return (theme, warnings.map { Diagnostic(.warning, $0) })
+    }
+}
+
+extension Typesetter {
+    /// The size adjustment that makes `family` look as large as `original` (a fallback list):
+    /// equal x-heights (OS/2 `sxHeight`, read from the faces), or — when `family` has no Latin
+    /// `x`, as in a Hangul-only font — equal Hangul syllable boxes (the ink height of "한"
+    /// in each), measured at 100 pt.
+    static func xHeightAdjustment(from original: [String], to family: String) -> SizeAdjust {
+        let size = 100.0
+        let hasLatin = FontLibrary.coverage(of: FontSpec(families: [family], size: size), text: "x").first?.family == family
+        if hasLatin {
+            let shaper = PangoShaper()
+            let before = shaper.metrics(of: FontSpec(families: [original.first ?? family], size: size)).xHeight
+            let after = shaper.metrics(of: FontSpec(families: [family], size: size)).xHeight
+            return .xHeight(originalRatio: before / size, newRatio: after / size)
+        }
+        let before = FontLibrary.inkHeight(of: "한", font: FontSpec(families: original, size: size)) ?? size
+        let after = FontLibrary.inkHeight(of: "한", font: FontSpec(families: [family], size: size)) ?? size
+        return .xHeight(originalRatio: before / size, newRatio: after / size)
     }
 }
 

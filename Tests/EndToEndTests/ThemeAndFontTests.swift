@@ -35,6 +35,19 @@ import Typography
         #expect(abs(c / a - 1) > 0.02, "without adjustment they differ: \(a) vs \(c)")
     }
 
+    @Test func xHeightAdjustmentOfAHangulOnlyFontMatchesHangulBoxes() throws {
+        let text = "한글가나다\n"
+        let (original, _) = try render(text, "hangul-noto", ThemeRequest())
+        let (swapped, report) = try render(text, "hangul-only", ThemeRequest(fontFolders: [ThemeAndFontTests.fontsFolder],
+                                                                           family: "Typeset Test Hangul", sizeAdjustment: .matchXHeight))
+        #expect(try PDFProbe.fonts(swapped).contains("TypesetTestHangul-Regular"), "\(report.diagnostics)")
+        func box(_ pdf: String) throws -> Double {
+            try PDFProbe.inkHeight(pdf, in: try #require(try PDFProbe.words(pdf).first { $0.text == "한글가나다" }))
+        }
+        let a = try box(original), b = try box(swapped)
+        #expect(abs(b / a - 1) < 0.02, "Hangul boxes \(a) vs \(b)")
+    }
+
     @Test func sizeAdjustInPointsAddsToEverySize() throws {
         let (pdf, _) = try render("# Big\n\nbody\n", "adjust-pt", ThemeRequest(family: "DejaVu Sans", sizeAdjustment: .points(-2)))
         let body = try #require(try PDFProbe.words(pdf).first { $0.text == "body" })
