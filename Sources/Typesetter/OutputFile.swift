@@ -2,43 +2,71 @@ import Foundation
 
 /// Writes a file all-or-nothing: the content goes to a temporary file beside the target, which
 /// is renamed over the target only when complete. `-` means standard output.
+///
+/// A symbolic link is followed (the file it names is replaced, the link kept). A target that is
+/// not a regular file — a device such as `/dev/stdout`, a FIFO — is written through, never
+/// replaced: the temporary file then lives in the temporary folder and its bytes are copied in.
 struct OutputFile {
     let target: String
+    /// Where the finished file goes: the target with symbolic links resolved.
+    let destination: String
     /// Where the renderer writes.
     let temporaryPath: String
+    /// The destination is a device or FIFO: copy into it instead of renaming over it.
+    let writesThrough: Bool
 
     init(target: String) throws {
         self.target = target
+        let fileManager = FileManager.default
         if target == "-" {
+            destination = "/dev/stdout"
+            writesThrough = true
             temporaryPath = NSTemporaryDirectory() + "typeset-\(UUID().uuidString).pdf"
             return
         }
-        let url = URL(fileURLWithPath: target)
-        let folder = url.deletingLastPathComponent().path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw TypesetError.unwritableOutput(path: target, reason: "folder '\(folder)' does not exist")
-        }
-        if FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw TypesetError.unwritableOutput(path: target, reason: "it is a folder")
-        }
-        guard FileManager.default.isWritableFile(atPath: folder) else {
-            throw TypesetError.unwritableOutput(path: target, reason: "folder '\(folder)' is not writable")
-        }
-        temporaryPath = (folder as NSString).appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).tmp")
-    }
-
-    /// Moves the finished temporary file into place (or copies it to standard output).
-    func commit() throws {
-        defer { discard() }
-        if target == "-" {
-            guard let data = FileManager.default.contents(atPath: temporaryPath) else {
-                throw TypesetError.unwritableOutput(path: "-", reason: "temporary file vanished")
+        let resolved = URL(fileURLWithPath: target).resolvingSymlinksInPath()
+        destination = resolved.path
+        let type = (try? fileManager.attributesOfItem(atPath: destination)[.type]) as? FileAttributeType
+        if type == .typeDirectory { throw TypesetError.unwritableOutput(path: target, reason: "it is a folder") }
+        writesThrough = type != nil && type != .typeRegular
+        if writesThrough {
+            guard fileManager.isWritableFile(atPath: destination) else {
+                throw TypesetError.unwritableOutput(path: target, reason: "permission denied")
             }
-            FileHandle.standardOutput.write(data)
+            temporaryPath = NSTemporaryDirectory() + "typeset-\(UUID().uuidString).pdf"
             return
         }
-        if rename(temporaryPath, target) != 0 {
+        let folder = resolved.deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard fileManager.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw TypesetError.unwritableOutput(path: target, reason: "folder '\(folder)' does not exist")
+        }
+        guard fileManager.isWritableFile(atPath: folder) else {
+            throw TypesetError.unwritableOutput(path: target, reason: "folder '\(folder)' is not writable")
+        }
+        temporaryPath = (folder as NSString).appendingPathComponent(".\(resolved.lastPathComponent).\(UUID().uuidString.prefix(8)).tmp")
+    }
+
+    /// Moves the finished temporary file into place (or copies it into a device, FIFO or
+    /// standard output).
+    /// - Throws: ``TypesetError/unwritableOutput(path:reason:)``.
+    func commit() throws {
+        defer { discard() }
+        if writesThrough {
+            guard let data = FileManager.default.contents(atPath: temporaryPath) else {
+                throw TypesetError.unwritableOutput(path: target, reason: "temporary file vanished")
+            }
+            if target == "-" { FileHandle.standardOutput.write(data); return }
+            guard let handle = FileHandle(forWritingAtPath: destination) else {
+                throw TypesetError.unwritableOutput(path: target, reason: "cannot open for writing")
+            }
+            defer { try? handle.close() }
+            do { try handle.write(contentsOf: data) } catch {
+                throw TypesetError.unwritableOutput(path: target, reason: (error as NSError).localizedDescription)
+            }
+            return
+        }
+        if rename(temporaryPath, destination) != 0 {
             throw TypesetError.unwritableOutput(path: target, reason: String(cString: strerror(errno)))
         }
     }

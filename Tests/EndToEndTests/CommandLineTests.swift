@@ -53,7 +53,7 @@ import Testing
         let dir = try temporaryFolder()
         var bytes = Array("# Title\n\nok line\n".utf8)
         bytes += [0x62, 0x61, 0x64, 0xFF, 0xFE, 0x0A]
-        FileManager.default.createFile(atPath: dir + "/bad.md", contents: Data(bytes))
+        #expect(FileManager.default.createFile(atPath: dir + "/bad.md", contents: Data(bytes)))
         let result = try typeset(["render", dir + "/bad.md", "-o", dir + "/bad.pdf"])
         #expect(result.status == 1)
         #expect(result.output.contains("bad.md:4:"), "\(result.output)")
@@ -69,6 +69,22 @@ import Testing
         #expect(result.output.contains("w.md:1:"), "\(result.output)")
         #expect(try String(contentsOfFile: dir + "/out.pdf", encoding: .utf8) == "old")
         #expect(contents(dir).sorted() == ["out.pdf", "w.md"])
+    }
+
+    @Test func symbolicLinksAreFollowedAndDevicesWrittenThrough() throws {
+        let dir = try temporaryFolder()
+        try "# Hi".write(toFile: dir + "/a.md", atomically: true, encoding: .utf8)
+        try "old".write(toFile: dir + "/real.pdf", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: dir + "/link.pdf", withDestinationPath: "real.pdf")
+        #expect(try typeset(["render", dir + "/a.md", "-o", dir + "/link.pdf"]).status == 0)
+        let linkType = try FileManager.default.attributesOfItem(atPath: dir + "/link.pdf")[.type] as? FileAttributeType
+        #expect(linkType == .typeSymbolicLink, "the link survives")
+        #expect(try String(contentsOfFile: dir + "/real.pdf", encoding: .isoLatin1).hasPrefix("%PDF-"), "the file it names is replaced")
+        // A device is written through, never replaced by a regular file.
+        #expect(try typeset(["render", dir + "/a.md", "-o", "/dev/null"]).status == 0)
+        let nullType = try FileManager.default.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType
+        #expect(nullType == .typeCharacterSpecial)
+        #expect(contents(dir).sorted() == ["a.md", "link.pdf", "real.pdf"], "no temporary file left")
     }
 
     @Test func usageErrorsExit2() throws {
