@@ -32,7 +32,8 @@ final class FontDescription {
         pango_font_description_set_family(desc, list)
         pango_font_description_set_weight(desc, PangoWeight(rawValue: UInt32(weight.rawValue)))
         pango_font_description_set_style(desc, italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)
-        pango_font_description_set_absolute_size(desc, size * Double(PANGO_SCALE))
+        // Styling keeps sizes within 1…1000 pt; clamp anyway so no caller can trip Pango.
+        pango_font_description_set_absolute_size(desc, Double(PangoUnits.from(min(max(size, 0.1), 10_000))))
         self.init(desc)
     }
 }
@@ -152,5 +153,15 @@ extension RGBAColor {
     var pango16: (UInt16, UInt16, UInt16, UInt16) {
         func c(_ v: Double) -> UInt16 { UInt16(max(0, min(65535, (v * 65535).rounded()))) }
         return (c(red), c(green), c(blue), c(alpha))
+    }
+}
+
+/// Conversion of pt to Pango units (1 pt = 1024 units at 72 dpi) that never traps: NaN becomes
+/// 0 and values beyond ±2²⁰ pt are clamped (Pango's own fields are 32-bit).
+enum PangoUnits {
+    static func from(_ points: Double, rounding: FloatingPointRoundingRule = .toNearestOrAwayFromZero) -> Int32 {
+        guard points.isFinite else { return points.isNaN ? 0 : (points > 0 ? Int32.max / 2 : Int32.min / 2) }
+        let units = (points * Double(PANGO_SCALE)).rounded(rounding)
+        return Int32(min(max(units, Double(Int32.min / 2)), Double(Int32.max / 2)))
     }
 }

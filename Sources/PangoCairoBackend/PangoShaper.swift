@@ -140,12 +140,12 @@ public final class PangoShaper: TextShaper {
         }
 
         if let width {
-            pango_layout_set_width(layoutPointer, Int32(max(0, (width * Double(PANGO_SCALE)).rounded(.down))))
+            pango_layout_set_width(layoutPointer, max(0, PangoUnits.from(width, rounding: .down)))
         } else {
             pango_layout_set_width(layoutPointer, -1)
         }
         if paragraph.style.hangingIndent > 0 {
-            pango_layout_set_indent(layoutPointer, -Int32((paragraph.style.hangingIndent * Double(PANGO_SCALE)).rounded()))
+            pango_layout_set_indent(layoutPointer, -PangoUnits.from(paragraph.style.hangingIndent))
         }
         switch paragraph.style.alignment {
         case .left: pango_layout_set_alignment(layoutPointer, PANGO_ALIGN_LEFT)
@@ -163,7 +163,7 @@ public final class PangoShaper: TextShaper {
         list.insert(pango_attr_font_desc_new(description(style.font).pointer), start, end)
         if style.letterSpacing != 0 {
             // Any letter-spacing attribute, even 0, turns ligatures off: emit only when non-zero.
-            list.insert(pango_attr_letter_spacing_new(Int32((style.letterSpacing * Double(PANGO_SCALE)).rounded())), start, end)
+            list.insert(pango_attr_letter_spacing_new(PangoUnits.from(style.letterSpacing)), start, end)
         }
         let (r, g, b, a) = style.color.pango16
         list.insert(pango_attr_foreground_new(r, g, b), start, end)
@@ -179,7 +179,7 @@ public final class PangoShaper: TextShaper {
             list.insert(pango_attr_strikethrough_color_new(r, g, b), start, end)
         }
         if style.baselineOffset != 0 {
-            list.insert(pango_attr_rise_new(Int32((style.baselineOffset * Double(PANGO_SCALE)).rounded())), start, end)
+            list.insert(pango_attr_rise_new(PangoUnits.from(style.baselineOffset)), start, end)
         }
         var features = style.features
         // Small caps through Pango's variant attribute: it uses the font's `smcp`/`c2sc` when

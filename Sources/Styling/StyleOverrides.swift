@@ -66,16 +66,21 @@ struct StyleOverrides {
             let key = StyleOverrides.canonicalKey(pair.key)
             let value = pair.value
             let at = pair.location
-            func number() -> Double? {
-                guard let value, let v = Double(value.trimmingSuffix("pt")) else {
+            /// A number in pt within `range` (TypographicLimits), or nil with a warning.
+            func number(_ range: ClosedRange<Double>) -> Double? {
+                guard let value, let v = Double(value.trimmingSuffix("pt")), v.isFinite else {
                     warn("'\(pair.key)' needs a number in pt, not '\(value ?? "")'", at); return nil
                 }
+                if let problem = TypographicLimits.problem("'\(pair.key)'", v, range) { warn(problem, at); return nil }
                 return v
             }
             func spacing() -> LetterSpacing? {
                 guard let value else { warn("'\(pair.key)' needs a value in pt or %", at); return nil }
-                if value.hasSuffix("%"), let v = Double(value.dropLast()) { return .percentOfSize(v) }
-                if let v = Double(value.trimmingSuffix("pt")) { return .points(v) }
+                if value.hasSuffix("%"), let v = Double(value.dropLast()), v.isFinite {
+                    if let problem = TypographicLimits.problem("'\(pair.key)'", v, TypographicLimits.letterSpacingPercent, unit: "%") { warn(problem, at); return nil }
+                    return .percentOfSize(v)
+                }
+                if Double(value.trimmingSuffix("pt")) != nil { return number(TypographicLimits.letterSpacing).map { .points($0) } }
                 warn("'\(pair.key)' needs a value in pt or % of the size, not '\(value)'", at); return nil
             }
             func flag() -> Bool? {
@@ -103,17 +108,19 @@ struct StyleOverrides {
             case "kerning": kerning = spacing()
             case "tracking", "letterspacing": tracking = spacing()
             case "lineheightmultiple":
-                if let v = number() {
-                    if v > 0 { lineHeight = .multiple(v); lineHeightLocation = at } else { warn("'\(pair.key)' must be greater than 0", at) }
-                }
+                if let v = number(TypographicLimits.lineHeightFactor) { lineHeight = .multiple(v); lineHeightLocation = at }
             case "lineheight":
-                if let value, value.hasSuffix("%"), let v = Double(value.dropLast()), v > 0 {
-                    lineHeight = .relativeToSize(v / 100); lineHeightLocation = at
-                } else if let v = number() {
-                    if v > 0 { lineHeight = .absolute(v); lineHeightLocation = at } else { warn("'\(pair.key)' must be greater than 0", at) }
+                if let value, value.hasSuffix("%"), let v = Double(value.dropLast()), v.isFinite {
+                    if let problem = TypographicLimits.problem("'\(pair.key)'", v / 100, TypographicLimits.lineHeightFactor, unit: "× size") {
+                        warn(problem, at)
+                    } else {
+                        lineHeight = .relativeToSize(v / 100); lineHeightLocation = at
+                    }
+                } else if let v = number(TypographicLimits.lineHeight) {
+                    lineHeight = .absolute(v); lineHeightLocation = at
                 }
             case "size":
-                if let v = number() { if v > 0 { size = v } else { warn("'size' must be greater than 0", at) } }
+                if let v = number(TypographicLimits.size) { size = v }
             case "weight":
                 if let value, let w = FontWeight(name: value) { weight = w } else {
                     warn("'weight' is 100–900 or thin, extralight, light, regular, medium, semibold, bold, extrabold, black; not '\(value ?? "")'", at)
@@ -142,17 +149,16 @@ struct StyleOverrides {
             case "color", "colour": self.color = color(value)
             case "underline": underline = decoration()
             case "strikethrough": strikethrough = decoration()
-            case "baselineoffset": baselineOffset = number()
+            case "baselineoffset": baselineOffset = number(TypographicLimits.baselineOffset)
             case "align", "alignment":
                 if let value, let a = TextAlignment(rawValue: value.lowercased()) { alignment = a; alignmentLocation = at } else {
                     warn("'align' is left, center, right or justify, not '\(value ?? "")'", at)
                 }
             case "strokecolor": strokeColor = color(value)
-            case "strokewidth":
-                if let v = number() { if v >= 0 { strokeWidth = v } else { warn("'strokeWidth' must not be negative", at) } }
+            case "strokewidth": strokeWidth = number(TypographicLimits.strokeWidth)
             case "guides": guides = flag()
             case "measure":
-                if let v = number() { if v > 0 { measure = v } else { warn("'measure' must be greater than 0", at) } }
+                measure = number(1...10_000)
             case "caption", "width", "lang", "style", "class": break  // accepted for other stages / Pandoc compatibility
             default:
                 warn("unknown attribute '\(pair.key)'", at)

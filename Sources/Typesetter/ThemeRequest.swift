@@ -55,6 +55,10 @@ extension Typesetter {
         } catch {
             throw TypesetError.invalidTheme(problems: ["\(request.theme ?? "default"): \(error)"])
         }
+        let outOfRange = TextRole.allCases.flatMap { role in theme[role].limitProblems.map { "\(role.displayName): \($0)" } }
+        if !outOfRange.isEmpty {
+            throw TypesetError.invalidTheme(problems: outOfRange.map { "\(request.theme ?? "default"): \($0)" })
+        }
         var warnings: [String] = []
         for folder in theme.fontFolders + request.fontFolders {
             do { try FontLibrary.registerFontFolder(folder) } catch {

@@ -342,6 +342,13 @@ private struct ThemeDecoder {
                 error(f.position, "\(what): features must be an array of strings or a space-separated string (\"tnum ss01\"), not \(f.typeName)")
             }
         }
+        for problem in style.limitProblems {
+            // Point at the key the problem names (size, tracking, …), else at the role.
+            let key = ["size", "tracking", "kerning", "lineHeight"].first { problem.hasPrefix($0) }
+            let keyNode = key.flatMap { fields[$0] ?? ($0 == "tracking" ? fields["letterSpacing"] : nil) }
+                ?? fields["lineHeightMultiple"] ?? fields["lineHeight"]
+            error(keyNode?.value.position ?? fields.values.first?.keyPosition ?? SourcePosition(line: 1, column: 1), "\(what): \(problem)")
+        }
         return style
     }
 

@@ -194,6 +194,17 @@ import Typesetter
         #expect(messages.contains { $0.hasPrefix("attr-bad.md:5:") && $0.contains("lineHeight") })
     }
 
+    @Test func extremeValuesWarnAndAreIgnoredNeverCrash() throws {
+        let values = ["baselineOffset=1e9", "tracking=1e9", "kerning=nan", "size=1e9", "size=inf", "size=1e-9",
+                      "size=0", "size=-5", "tracking=1000", "strokeWidth=-1", "weight=5000", "letterSpacing=1e6%"]
+        for (i, value) in values.enumerated() {
+            let (words, pdf, report) = try render("Plain text [span]{\(value)} after.\n", "extreme\(i)")
+            #expect(report.diagnostics.contains { $0.description.hasPrefix("attr-extreme\(i).md:1:") }, "\(value) warns with its position")
+            #expect(words.contains { $0.text == "span" } && words.contains { $0.text == "after." }, "\(value): nothing lost")
+            #expect(try PDFProbe.info(pdf)["Pages"] == "1")
+        }
+    }
+
     @Test func spanLineHeightIsIgnoredWithAWarning() throws {
         let (_, _, report) = try render("Text [span]{lineHeightMultiple=3}.\n", "spanlh")
         #expect(report.diagnostics.contains { $0.description.contains("ignored on a span") })

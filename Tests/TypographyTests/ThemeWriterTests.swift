@@ -18,6 +18,15 @@ import Testing
         }
     }
 
+    @Test func valuesOutsideTheLimitsAreProblemsWithPositions() {
+        let json = "{\n  \"roles\": {\n    \"body\": { \"size\": 1e9, \"tracking\": 1e12 }\n  }\n}\n"
+        let (_, problems) = ThemeLoader.decode(Data(json.utf8), file: "huge.json")
+        let lines = problems.map(\.description)
+        #expect(lines.contains { $0.hasPrefix("huge.json:3:") && $0.contains("size must be between 1 and 1000 pt") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("huge.json:3:") && $0.contains("tracking must be between") })
+        #expect(Theme.default[.body].limitProblems.isEmpty)
+    }
+
     @Test func fractionalPercentagesAreWrittenCleanly() {
         var theme = Theme.default
         theme.styles[.body]!.lineHeight = .relativeToSize(1.15)

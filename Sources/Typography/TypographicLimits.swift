@@ -1,0 +1,53 @@
+/// The ranges typographic values must lie in. Beyond them text vanishes (a 10⁻⁹ pt size),
+/// leaves the page (10⁹ pt tracking) or overflows the 32-bit fields Pango measures in, so
+/// every value read from a document, theme or token file is checked against them.
+public enum TypographicLimits {
+    /// Font size, pt: 1 pt (below, text is invisible in print) to 1000 pt (a glyph wider than
+    /// any paper).
+    public static let size: ClosedRange<Double> = 1...1000
+    /// Letter spacing (tracking, kerning), pt.
+    public static let letterSpacing: ClosedRange<Double> = -100...100
+    /// Letter spacing as a percentage of the size.
+    public static let letterSpacingPercent: ClosedRange<Double> = -100...1000
+    /// Baseline offset, pt.
+    public static let baselineOffset: ClosedRange<Double> = -500...500
+    /// Line height (step), pt.
+    public static let lineHeight: ClosedRange<Double> = 0.5...2000
+    /// Line-height multiple or percentage factor.
+    public static let lineHeightFactor: ClosedRange<Double> = 0.1...20
+    /// Stroke width, pt.
+    public static let strokeWidth: ClosedRange<Double> = 0...50
+
+    /// "`name` must be between a and b `unit`" when `value` is outside `range` (or not a finite
+    /// number), else nil.
+    public static func problem(_ name: String, _ value: Double, _ range: ClosedRange<Double>, unit: String = "pt") -> String? {
+        guard !value.isFinite || !range.contains(value) else { return nil }
+        func text(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
+        return "\(name) must be between \(text(range.lowerBound)) and \(text(range.upperBound))\(unit.isEmpty ? "" : " " + unit), not \(value)"
+    }
+}
+
+extension TextStyle {
+    /// Every value of this style outside ``TypographicLimits``, as messages naming the key.
+    public var limitProblems: [String] {
+        var problems: [String] = []
+        if let p = TypographicLimits.problem("size", size, TypographicLimits.size) { problems.append(p) }
+        for (name, spacing) in [("tracking", tracking), ("kerning", kerning)] {
+            switch spacing {
+            case .points(let pt)?:
+                if let p = TypographicLimits.problem(name, pt, TypographicLimits.letterSpacing) { problems.append(p) }
+            case .percentOfSize(let percent)?:
+                if let p = TypographicLimits.problem(name, percent, TypographicLimits.letterSpacingPercent, unit: "%") { problems.append(p) }
+            case nil: break
+            }
+        }
+        switch lineHeight {
+        case .absolute(let pt)?:
+            if let p = TypographicLimits.problem("lineHeight", pt, TypographicLimits.lineHeight) { problems.append(p) }
+        case .multiple(let f)?, .relativeToSize(let f)?:
+            if let p = TypographicLimits.problem("line height factor", f, TypographicLimits.lineHeightFactor, unit: "") { problems.append(p) }
+        case nil: break
+        }
+        return problems
+    }
+}
