@@ -85,6 +85,8 @@ public struct Styler {
     }
 
     var blockSpacing: Double { theme.page.blockSpacing }
+    /// The deepest indent lists and quotes reach: half the measure. Deeper levels keep it.
+    var maxIndent: Double { theme.page.measure * 0.5 }
 
     mutating func append(_ block: Block, context: BlockContext, to blocks: inout [StyledBlock]) {
         var context = context
@@ -121,8 +123,11 @@ public struct Styler {
         case .list(let list):
             appendList(list, context: context, to: &blocks)
         case .blockQuote(let children):
-            context.quoteBars.append(context.indent + 1)
-            context.indent += 14
+            // Deep nesting stops indenting at half the measure, so text never runs off the page.
+            if context.indent + 14 <= maxIndent {
+                context.quoteBars.append(context.indent + 1)
+                context.indent += 14
+            }
             if let quote = theme.color(named: "secondary") { context.cascade.color = quote }
             context.tight = false
             for child in children { append(child, context: context, to: &blocks) }
@@ -188,7 +193,7 @@ public struct Styler {
         let indentStep = max(font.size * 1.6, font.size * markerWidthEm)
         for (index, item) in list.items.enumerated() {
             var itemContext = context
-            itemContext.indent += indentStep
+            itemContext.indent = min(maxIndent, itemContext.indent + indentStep)
             itemContext.cascade.listDepth += 1
             itemContext.tight = list.tight
             var markerText: String

@@ -122,6 +122,16 @@ import Typography
         assertInsideTextArea(words)
     }
 
+    @Test func deepNestingKeepsEveryWordInsideTheMargins() throws {
+        let list = (0..<120).map { String(repeating: "  ", count: $0) + "- item\($0)" }.joined(separator: "\n")
+        let quote = String(repeating: ">", count: 120) + " deepest quote"
+        let (pdf, _) = try Render.markdown(list + "\n\n" + quote + "\n", name: "nesting")
+        let words = try PDFProbe.words(pdf)
+        assertInsideTextArea(words)
+        for i in 0..<120 { #expect(words.contains { $0.text == "item\(i)" }, "item\(i) is in the PDF") }
+        #expect(words.contains { $0.text == "deepest" })
+    }
+
     @Test func letterPaperIsHonoured() throws {
         let (pdf, _) = try Render.markdown("# Letter\n\nText.", name: "letter", options: RenderOptions(paper: .letter))
         #expect(try PDFProbe.info(pdf)["Page size"]?.hasPrefix("612 x 792") == true)
