@@ -15,6 +15,8 @@ public enum TypesetError: Error, CustomStringConvertible, Equatable {
     case warningsAreErrors([Diagnostic])
     /// Cairo or Pango failed while writing the PDF.
     case renderingFailed(String)
+    /// The paper and margins leave no room for text.
+    case invalidPage(path: String, message: String)
     /// A font folder could not be registered.
     case fontFolder(path: String, reason: String)
 
@@ -28,6 +30,7 @@ public enum TypesetError: Error, CustomStringConvertible, Equatable {
             (diagnostics.map(\.description) + ["\(diagnostics.count) warning\(diagnostics.count == 1 ? "" : "s") treated as error\(diagnostics.count == 1 ? "" : "s") (--strict); nothing written"]).joined(separator: "\n")
         case .renderingFailed(let message): "rendering failed: \(message)"
         case .fontFolder(let path, let reason): "\(path): cannot register font folder: \(reason)"
+        case .invalidPage(let path, let message): "\(path): \(message)"
         }
     }
 }

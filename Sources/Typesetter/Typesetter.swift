@@ -78,6 +78,12 @@ public enum Typesetter {
         }
         if let paper = options.paper { theme.page.paper = paper }
         if let margins = options.margins { theme.page.margins = margins }
+        let page = theme.page
+        guard page.measure >= 72, page.textHeight >= 72 else {
+            func pt(_ v: Double) -> String { String(Int(v.rounded())) }
+            throw TypesetError.invalidPage(path: document.file, message: "paper \(pt(page.paper.width)) × \(pt(page.paper.height)) pt less its margins leaves a text area of "
+                + "\(pt(page.measure)) × \(pt(page.textHeight)) pt; it must be at least 72 × 72 pt (1 in)")
+        }
         let baseDirectory = options.baseDirectory
             ?? (document.file == "-" ? FileManager.default.currentDirectoryPath : URL(fileURLWithPath: document.file).deletingLastPathComponent().path)
         let styling = StylingOptions(justify: options.justify ?? false, hangulLineBreak: options.hangulLineBreak ?? .keepAll,

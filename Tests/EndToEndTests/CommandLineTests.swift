@@ -87,6 +87,16 @@ import Testing
         #expect(contents(dir).sorted() == ["a.md", "link.pdf", "real.pdf"], "no temporary file left")
     }
 
+    @Test func aPageWithNoRoomForTextIsAnError() throws {
+        let dir = try temporaryFolder()
+        try "---\nmargins: 300mm\n---\n# Hi".write(toFile: dir + "/m.md", atomically: true, encoding: .utf8)
+        let margins = try typeset(["render", dir + "/m.md", "-o", dir + "/m.pdf"])
+        #expect(margins.status == 1 && margins.output.contains("m.md: paper") && margins.output.contains("at least 72 × 72 pt"))
+        let paper = try typeset(["render", dir + "/m.md", "-o", dir + "/m.pdf", "--paper", "1mm x 1mm"])
+        #expect(paper.status == 1)
+        #expect(contents(dir) == ["m.md"])
+    }
+
     @Test func usageErrorsExit2() throws {
         #expect(try typeset([]).status == 2)
         #expect(try typeset(["render"]).status == 2)
