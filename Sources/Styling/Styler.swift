@@ -298,8 +298,8 @@ public struct Styler {
         var path = source.removingPercentEncoding ?? source
         let isRemote = source.contains("://")
         if !isRemote && !path.hasPrefix("/") { path = (options.baseDirectory as NSString).appendingPathComponent(path) }
+        // Local files are checked with the layout's image reader (Typesetter's ImageCheck).
         if isRemote { warn("remote image '\(source)' is not fetched; drawing a placeholder", imageLocation ?? location) }
-        else if !FileManager.default.isReadableFile(atPath: path) { warn("image '\(source)' not found or unreadable; drawing a placeholder", imageLocation ?? location) }
         var captionCascade = context.cascade
         captionCascade.apply(role: .caption, theme: theme)
         if let secondary = theme.color(named: "secondary") { captionCascade.color = secondary }

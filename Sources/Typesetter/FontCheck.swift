@@ -1,4 +1,6 @@
 import DocumentModel
+import Foundation
+import Layout
 import PangoCairoBackend
 import Styling
 import Typography
@@ -58,5 +60,23 @@ enum FontCheck {
             messages.insert("'\(family)' lacks weight\(sorted.count == 1 ? "" : "s") \(sorted.map { String($0.requested) }.joined(separator: ", ")); using the nearest: \(list)\(hint)", at: 0)
         }
         return messages.map { Diagnostic(.warning, $0) }
+    }
+}
+
+/// Warnings for image files that will draw as placeholders: missing, unreadable, or not a PNG,
+/// JPEG or SVG file (checked with the same header reader layout uses to size them).
+enum ImageCheck {
+    static func diagnostics(for blocks: [StyledBlock]) -> [Diagnostic] {
+        blocks.compactMap { block in
+            guard case .image(let image) = block.content, !image.path.isEmpty else { return nil }
+            let name = (image.path as NSString).lastPathComponent
+            if !FileManager.default.isReadableFile(atPath: image.path) {
+                return Diagnostic(.warning, "image '\(name)' not found or unreadable; drawing a placeholder", at: block.location)
+            }
+            if ImageProbe.pixelSize(ofFile: image.path) == nil {
+                return Diagnostic(.warning, "image '\(name)' is not a PNG, JPEG or SVG file it can read; drawing a placeholder", at: block.location)
+            }
+            return nil
+        }
     }
 }

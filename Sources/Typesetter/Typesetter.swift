@@ -90,6 +90,7 @@ public enum Typesetter {
                                      baseDirectory: baseDirectory)
         let styled = Styler.style(document, theme: theme, options: styling)
         diagnostics += styled.diagnostics
+        diagnostics += ImageCheck.diagnostics(for: styled.blocks)
         diagnostics += FontCheck.diagnostics(for: styled.blocks)
         if options.strict, !diagnostics.isEmpty { throw TypesetError.warningsAreErrors(diagnostics) }
 
