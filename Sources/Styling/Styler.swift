@@ -47,6 +47,8 @@ public struct Styler {
     var footnoteDefinitions: [Int: [Block]] = [:]
     var referencedNotes: [Int] = []
     var styledNotes = Set<Int>()
+    /// Where the block being styled starts (inline warnings without a position of their own).
+    var currentLocation: SourceLocation?
 
     public init(theme: Theme, options: StylingOptions = StylingOptions()) {
         self.theme = theme; self.options = options
@@ -64,6 +66,7 @@ public struct Styler {
             styler.append(block, context: context, to: &blocks)
             styler.attachFootnotes(to: &blocks, from: first)
         }
+        styler.checkInternalLinks(blocks)
         return StyledDocument(blocks: blocks, firstHeading: styler.firstHeading, diagnostics: styler.diagnostics)
     }
 
@@ -90,6 +93,7 @@ public struct Styler {
 
     mutating func append(_ block: Block, context: BlockContext, to blocks: inout [StyledBlock]) {
         var context = context
+        if let location = block.location { currentLocation = location }
         let overrides = StyleOverrides(block.attributes, theme: theme, diagnostics: &diagnostics)
         switch block.kind {
         case .paragraph(let inlines):
@@ -163,8 +167,9 @@ public struct Styler {
         }
     }
 
+    /// A warning at `location`, or at the block being styled when the inline has none.
     mutating func warn(_ message: String, _ location: SourceLocation?) {
-        diagnostics.append(Diagnostic(.warning, message, at: location))
+        diagnostics.append(Diagnostic(.warning, message, at: location ?? currentLocation))
     }
 
     func paragraphStyle(_ context: BlockContext, overrides: StyleOverrides) -> ParagraphStyle {
@@ -377,7 +382,7 @@ public struct Styler {
                 runs.append(StyledRun(code, style: c.runStyle))
             case .link(let destination, _, let children):
                 var c = cascade
-                c.link = destination.hasPrefix("#") ? .internal(String(destination.dropFirst())) : .external(destination)
+                c.link = linkTarget(destination)
                 if let link = theme.color(named: "link") { c.color = link }
                 let before = runs.count
                 appendRuns(children, cascade: c, to: &runs)
@@ -419,6 +424,45 @@ public struct Styler {
                 } else {
                     warn("raw HTML '\(html.prefix(40))' is not rendered; skipped", location)
                 }
+            }
+        }
+    }
+
+    /// Schemes a PDF link may open; anything else (`javascript:`, `data:`) is not made clickable.
+    static let linkSchemes: Set<String> = ["http", "https", "mailto", "ftp", "ftps", "tel", "file"]
+
+    /// The target of a Markdown link: `#id` inside the document, a URI with an allowed scheme
+    /// or a relative reference; nil (with a warning) for an empty or unsafe destination.
+    mutating func linkTarget(_ destination: String) -> LinkTarget? {
+        let trimmed = destination.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty { return nil }
+        if trimmed.hasPrefix("#") { return .internal(String(trimmed.dropFirst())) }
+        if let colon = trimmed.firstIndex(of: ":"), !trimmed[..<colon].contains("/") {
+            let scheme = trimmed[..<colon].lowercased()
+            guard Styler.linkSchemes.contains(scheme) else {
+                warn("link '\(trimmed.prefix(60))' uses the scheme '\(scheme):'; it is not made clickable", nil)
+                return nil
+            }
+        }
+        return .external(trimmed)
+    }
+
+    /// A warning for each internal link whose `#id` names no heading or footnote.
+    mutating func checkInternalLinks(_ blocks: [StyledBlock]) {
+        var anchors = Set(blocks.compactMap(\.anchor))
+        for block in blocks { for number in block.footnotes.keys { anchors.insert("fn-\(number)") } }
+        var reported = Set<String>()
+        for block in blocks {
+            var runs: [StyledRun] = []
+            switch block.content {
+            case .paragraph(let p): runs = p.runs
+            case .table(let t): runs = (t.header + t.rows.flatMap { $0 }).flatMap(\.runs)
+            case .entry(let a, let b): runs = a.runs + b.runs
+            case .image(let i): runs = i.caption?.runs ?? []
+            case .rule, .pageBreak: break
+            }
+            for case .internal(let id)? in runs.map(\.style.link) where !anchors.contains(id) && reported.insert(id).inserted {
+                warn("link to '#\(id)' matches no heading id; it goes nowhere", block.location)
             }
         }
     }

@@ -77,6 +77,18 @@ import Typography
         #expect(paragraphs(doc).contains { $0.text == "shown" })
     }
 
+    @Test func danglingAndUnsafeLinksWarn() {
+        let doc = style("# Head\n\n[ok](#head) [bad](#nowhere) [js](javascript:alert(1)) [empty]() [mail](mailto:a@b.c)")
+        let messages = doc.diagnostics.map(\.description)
+        #expect(messages.contains { $0.hasPrefix("t.md:3:") && $0.contains("'#nowhere' matches no heading") }, "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("t.md:3:") && $0.contains("'javascript:'") })
+        #expect(!messages.contains { $0.contains("#head") })
+        let runs = paragraphs(doc)[1].runs
+        #expect(runs.first { $0.text == "js" }?.style.link == nil)
+        #expect(runs.first { $0.text == "empty" }?.style.link == nil)
+        #expect(runs.first { $0.text == "mail" }?.style.link == .external("mailto:a@b.c"))
+    }
+
     @Test func slugsKeepHangulAndDeduplicate() {
         var slugs = SlugGenerator()
         #expect(slugs.slug(for: "한국어 타이포그래피") == "한국어-타이포그래피")
