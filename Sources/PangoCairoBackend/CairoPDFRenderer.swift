@@ -26,6 +26,7 @@ public final class CairoPDFRenderer: PageRenderer {
     /// byte-identical output); nil leaves Cairo's default (now).
     /// - Throws: ``BackendError/cannotCreate(path:message:)`` when the file cannot be written.
     public init(path: String, info: DocumentInfo, creationDate: Date?) throws {
+        FontState.lock.lock(); defer { FontState.lock.unlock() }
         self.path = path
         let surface = cairo_pdf_surface_create(path, PaperSize.a4.width, PaperSize.a4.height)!
         let status = cairo_surface_status(surface)
@@ -51,6 +52,7 @@ public final class CairoPDFRenderer: PageRenderer {
     }
 
     deinit {
+        FontState.lock.lock(); defer { FontState.lock.unlock() }
         if !finished {
             if documentTagOpen { cairo_tag_end(cr, "Document") }
             cairo_surface_finish(surface)
@@ -73,6 +75,10 @@ public final class CairoPDFRenderer: PageRenderer {
     /// Draws `page` (sized to `page.size`) and emits it. Unreadable images draw nothing.
     /// - Throws: ``BackendError/cairo(path:message:)`` when Cairo enters an error state.
     public func render(_ page: Page) throws {
+        try FontState.lock.reading { try renderUnlocked(page) }
+    }
+
+    private func renderUnlocked(_ page: Page) throws {
         guard !finished else { throw BackendError.finished(path: path) }
         pageCount += 1
         cairo_pdf_surface_set_size(surface, page.size.width, page.size.height)
@@ -136,6 +142,10 @@ public final class CairoPDFRenderer: PageRenderer {
     /// Closes the `Document` tag and the file.
     /// - Throws: ``BackendError/cairo(path:message:)`` for any error Cairo reports on finishing.
     public func finish() throws {
+        try FontState.lock.reading { try finishUnlocked() }
+    }
+
+    private func finishUnlocked() throws {
         guard !finished else { return }
         finished = true
         if documentTagOpen { cairo_tag_end(cr, "Document") }

@@ -13,7 +13,7 @@ final class GObjectRef: @unchecked Sendable {
     init(owning pointer: UnsafeMutableRawPointer) { raw = pointer }
     /// Adds a reference of its own.
     init(retaining pointer: UnsafeMutableRawPointer) { raw = pointer; g_object_ref(pointer) }
-    deinit { g_object_unref(raw) }
+    deinit { FontState.lock.reading { g_object_unref(raw) } }
     var opaque: OpaquePointer { OpaquePointer(raw) }
     func typed<T>(_: T.Type) -> UnsafeMutablePointer<T> { raw.assumingMemoryBound(to: T.self) }
 }
@@ -56,16 +56,26 @@ final class AttrList {
 /// A reader–writer lock around everything that reads fontconfig's configuration, so that
 /// registering a font folder (which mutates it) never races with shaping on another thread.
 final class FontConfigLock: @unchecked Sendable {
-    private var lock = pthread_rwlock_t()
-    init() { pthread_rwlock_init(&lock, nil) }
+    // One recursive mutex for all of it: fontconfig's configuration, and Cairo and HarfBuzz
+    // font state shared across Pango font maps, are not safe to use from two threads at once
+    // (two renders in parallel crashed inside libcairo and libharfbuzz). `reading` and
+    // `writing` both take it; they stay separate names to document intent.
+    private var mutex = pthread_mutex_t()
+    init() {
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+        pthread_mutex_init(&mutex, &attributes)
+        pthread_mutexattr_destroy(&attributes)
+    }
     func reading<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_rwlock_rdlock(&lock); defer { pthread_rwlock_unlock(&lock) }
+        pthread_mutex_lock(&mutex); defer { pthread_mutex_unlock(&mutex) }
         return try body()
     }
-    func writing<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_rwlock_wrlock(&lock); defer { pthread_rwlock_unlock(&lock) }
-        return try body()
-    }
+    func writing<T>(_ body: () throws -> T) rethrows -> T { try reading(body) }
+    /// For initializers and deinitializers, which cannot run inside a closure.
+    func lock() { pthread_mutex_lock(&mutex) }
+    func unlock() { pthread_mutex_unlock(&mutex) }
 }
 
 /// Process-wide font state: the lock and a generation number that changes whenever a folder

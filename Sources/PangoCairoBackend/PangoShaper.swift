@@ -347,5 +347,5 @@ final class PangoLineHandle {
         self.line = pango_layout_line_ref(line)
         self.strokes = strokes
     }
-    deinit { pango_layout_line_unref(line) }
+    deinit { FontState.lock.reading { pango_layout_line_unref(line) } }
 }

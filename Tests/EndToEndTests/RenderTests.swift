@@ -147,8 +147,29 @@ import Typography
         #expect(try PDFProbe.text(pdf).contains("Corrupt figure"), "the placeholder shows the alt text")
     }
 
+    @Test func rendersFromSeveralThreadsAtOnce() throws {
+        // The Pango/Cairo stack is serialized inside the backend: parallel renders must not crash.
+        let source = "# 동시에 Concurrent\n\n" + String(repeating: "Text with 한글 and **bold** and `code`. ", count: 40)
+        let failures = Failures()
+        DispatchQueue.concurrentPerform(iterations: 6) { i in
+            do {
+                let (pdf, report) = try Render.markdown(source, name: "parallel\(i)")
+                if report.pageCount < 1 || !(try PDFProbe.qpdfClean(pdf)) { failures.add("render \(i)") }
+            } catch { failures.add("\(error)") }
+        }
+        #expect(failures.list.isEmpty, "\(failures.list)")
+    }
+
     @Test func letterPaperIsHonoured() throws {
         let (pdf, _) = try Render.markdown("# Letter\n\nText.", name: "letter", options: RenderOptions(paper: .letter))
         #expect(try PDFProbe.info(pdf)["Page size"]?.hasPrefix("612 x 792") == true)
     }
+}
+
+/// Failures collected from concurrent work.
+final class Failures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [String] = []
+    func add(_ item: String) { lock.lock(); items.append(item); lock.unlock() }
+    var list: [String] { lock.lock(); defer { lock.unlock() }; return items }
 }
