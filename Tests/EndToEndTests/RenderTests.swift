@@ -154,7 +154,8 @@ import Typography
         DispatchQueue.concurrentPerform(iterations: 6) { i in
             do {
                 let (pdf, report) = try Render.markdown(source, name: "parallel\(i)")
-                if report.pageCount < 1 || !(try PDFProbe.qpdfClean(pdf)) { failures.add("render \(i)") }
+                let clean = try PDFProbe.qpdfClean(pdf)
+                if report.pageCount < 1 || !clean { failures.add("render \(i)") }
             } catch { failures.add("\(error)") }
         }
         #expect(failures.list.isEmpty, "\(failures.list)")
