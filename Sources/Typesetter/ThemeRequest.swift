@@ -66,8 +66,10 @@ extension Typesetter {
             }
         }
         let installed = FontCatalog()
-        if let family = request.family {
-            if !installed.has(family) { warnings.append("--family: family '\(family)' not found") }
+        if let family = request.family, !installed.has(family) {
+            // Swapping in a missing family would hand Latin text to whatever fallback is left.
+            warnings.append("family '\(family)' not found; the theme's families are kept (see `typeset fonts`)")
+        } else if let family = request.family {
             switch request.sizeAdjustment {
             case .points(let points)?:
                 theme = theme.swappingFamily(to: family, sizeAdjust: .points(points))

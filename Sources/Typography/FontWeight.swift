@@ -1,3 +1,5 @@
+import Foundation
+
 /// A font weight on the OpenType/CSS scale, 1–1000 (400 regular, 700 bold).
 ///
 /// Names follow the OpenType `usWeightClass` / CSS `font-weight` table (thin 100 … black 900),
@@ -27,8 +29,12 @@ public struct FontWeight: RawRepresentable, Hashable, Comparable, Sendable, Coda
     /// `semibold`/`demibold`, `bold`, `extrabold`/`ultrabold`, `black`/`heavy` (case- and
     /// separator-insensitive) or a number 1–1000. Returns nil for anything else.
     public init?(name: String) {
-        let key = String(name.lowercased().filter { $0.isLetter || $0.isNumber })
-        if let number = Int(key), (1...1000).contains(number) { self.init(number); return }
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        if let number = Int(trimmed) {
+            guard (1...1000).contains(number) else { return nil }
+            self.init(number); return
+        }
+        let key = String(trimmed.lowercased().filter { $0.isLetter || $0.isNumber })
         switch key {
         case "thin", "hairline": self = .thin
         case "extralight", "ultralight": self = .extraLight

@@ -23,6 +23,9 @@ enum ThemeCommand {
                 mapping[parts[0]] = role
             }
             let (theme, warnings) = try load { try TokenImporter.importTokens(data, file: path, mapping: mapping) }
+            if theme.styles == Theme.default.styles {
+                throw TypesetError.invalidTheme(problems: ["\(path): no typography tokens found (a token with $type \"typography\" and a $value with fontFamily, fontSize, …)"])
+            }
             if !args.has("--quiet") { warnings.forEach(Messages.error) }
             let json = ThemeWriter.json(for: theme, comment: "Imported by `typeset theme import` from \((path as NSString).lastPathComponent).")
             try write(json, to: output)
@@ -73,8 +76,14 @@ enum ThemeCommand {
     }
 
     static func write(_ text: String, to path: String) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw TypesetError.unwritableOutput(path: path, reason: "it is a folder")
+        }
         do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {
-            throw TypesetError.unwritableOutput(path: path, reason: (error as NSError).localizedDescription)
+            let folder = (path as NSString).deletingLastPathComponent
+            let reason = FileManager.default.fileExists(atPath: folder.isEmpty ? "." : folder) ? "permission denied" : "folder '\(folder)' does not exist"
+            throw TypesetError.unwritableOutput(path: path, reason: reason)
         }
     }
 }
