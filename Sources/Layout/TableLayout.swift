@@ -9,29 +9,41 @@ struct TableLayout {
 
     var left: Double { options.page.margins.left }
 
+    /// A column's content widths, pt, padding and slack included: `minimum` is its widest
+    /// unbreakable word (CSS min-content), `maximum` its widest unwrapped cell (max-content).
+    struct ColumnBounds: Equatable {
+        var minimum: Double
+        var maximum: Double
+    }
+
     func items(for table: StyledTable) -> [Item] {
         let pad = table.cellPadding
         let allRows = [table.header] + table.rows
         let columns = allRows.map(\.count).max() ?? 0
         guard columns > 0 else { return [] }
-        var natural = [Double](repeating: 0, count: columns)
-        for row in allRows {
-            for (j, cell) in row.enumerated() {
-                // 0.5 pt of slack: Pango rounds widths to its units, and a cell set at exactly its natural
-                // width could otherwise wrap its last word.
-                natural[j] = max(natural[j], shaper.shape(cell, width: nil).naturalWidth + 2 * pad + 0.5)
-            }
+        let available = options.page.measure
+        var bounds = columnBounds(allRows, columns: columns, padding: pad)
+        // When the minimum widths overflow the measure, side padding gives way before words do.
+        var sidePad = pad
+        let sumMin = bounds.reduce(0) { $0 + $1.minimum }
+        if sumMin > available {
+            sidePad = max(0, pad - (sumMin - available) / (2 * Double(columns)))
+            let cut = 2 * (pad - sidePad)
+            bounds = bounds.map { ColumnBounds(minimum: $0.minimum - cut, maximum: $0.maximum - cut) }
         }
-        let widths = TableLayout.columnWidths(natural: natural, available: options.page.measure, minimum: 2 * pad + 24)
+        let widths = TableLayout.columnWidths(minimum: bounds.map(\.minimum), maximum: bounds.map(\.maximum), available: available)
+        // A column still squeezed below its minimum width loses side padding in the same
+        // proportion, so its text keeps a share of the column and never pokes out of the table.
+        let hpad = zip(widths, bounds).map { width, bound in bound.minimum > width ? sidePad * width / bound.minimum : sidePad }
         let tableWidth = widths.reduce(0, +)
         let strong = 0.8, thin = 0.4
-        var header = row(table.header, widths: widths, padding: pad)
+        var header = row(table.header, widths: widths, padding: pad, sidePadding: hpad)
         header.elements.insert(rule(y: strong / 2, width: tableWidth, thickness: strong, color: table.ruleColor), at: 0)
         header.elements.append(rule(y: header.height - thin / 2, width: tableWidth, thickness: thin, color: table.ruleColor))
         var items = [header]
         let headerBox = ItemBox(header)
         for (i, cells) in table.rows.enumerated() {
-            var item = row(cells, widths: widths, padding: pad)
+            var item = row(cells, widths: widths, padding: pad, sidePadding: hpad)
             let last = i == table.rows.count - 1
             let thickness = last ? strong : 0.25
             let color = last ? table.ruleColor : RGBAColor(red: table.ruleColor.red, green: table.ruleColor.green, blue: table.ruleColor.blue, alpha: 0.6)
@@ -43,13 +55,80 @@ struct TableLayout {
         return items
     }
 
+    /// Min-content and max-content widths of every column (CSS 2.1 §17.5.2.2 steps 1–2): the
+    /// largest over the column's cells. Each cell adds its padding on both sides and a slack of
+    /// max(0.5, its largest letter spacing) pt: Pango rounds widths to its units, and counts the
+    /// trailing half letter-space of a tracked run when it wraps, so a cell set at exactly its
+    /// measured width could otherwise wrap its last word.
+    func columnBounds(_ rows: [[StyledParagraph]], columns: Int, padding: Double) -> [ColumnBounds] {
+        var bounds = [ColumnBounds](repeating: ColumnBounds(minimum: 0, maximum: 0), count: columns)
+        var wordWidths: [[StyledRun]: Double] = [:]
+        for row in rows {
+            for (j, cell) in row.enumerated() {
+                let slack = max(0.5, cell.runs.map(\.style.letterSpacing).max() ?? 0)
+                let maximum = shaper.shape(cell, width: nil).naturalWidth
+                var minimum = 0.0
+                for word in TableLayout.words(of: cell) {
+                    let width: Double
+                    if let cached = wordWidths[word] {
+                        width = cached
+                    } else {
+                        var style = cell.style
+                        style.alignment = .left; style.leftIndent = 0; style.rightIndent = 0; style.hangingIndent = 0
+                        width = shaper.shape(StyledParagraph(runs: word, style: style), width: nil).naturalWidth
+                        wordWidths[word] = width
+                    }
+                    minimum = max(minimum, width)
+                }
+                let extra = 2 * padding + slack
+                bounds[j].minimum = max(bounds[j].minimum, minimum + extra)
+                bounds[j].maximum = max(bounds[j].maximum, max(maximum, minimum) + extra)
+            }
+        }
+        return bounds
+    }
+
+    /// The unbreakable words of a paragraph, each as the runs (styles) that hold its characters:
+    /// text between whitespace, split after a hyphen or dash that is followed by a letter, and
+    /// every Han ideograph or kana on its own (CJK breaks between any two of them). Hangul words
+    /// (eojeol) stay whole.
+    static func words(of paragraph: StyledParagraph) -> [[StyledRun]] {
+        var words: [[StyledRun]] = []
+        var current: [StyledRun] = []
+        func flush() { if !current.isEmpty { words.append(current); current = [] } }
+        let characters = paragraph.runs.flatMap { run in run.text.map { (character: $0, style: run.style) } }
+        for (i, (character, style)) in characters.enumerated() {
+            if character.isWhitespace { flush(); continue }
+            let breaksAround = character.unicodeScalars.first.map(isIdeographic) ?? false
+            if breaksAround { flush() }
+            if let last = current.indices.last, current[last].style == style {
+                current[last].text.append(character)
+            } else {
+                current.append(StyledRun(String(character), style: style))
+            }
+            // A hyphen or dash followed by a letter is a break opportunity ("baseline-to-baseline").
+            let nextIsLetter = i + 1 < characters.count && characters[i + 1].character.isLetter
+            if breaksAround || ("-‐–—".contains(character) && nextIsLetter && current.count + (current.last?.text.count ?? 0) > 1) { flush() }
+        }
+        flush()
+        return words
+    }
+
+    /// Han ideographs, kana and CJK punctuation: a line may break on either side of them.
+    static func isIdeographic(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x3000...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0xFF00...0xFF60, 0x20000...0x3134F: return true
+        default: return false
+        }
+    }
+
     func rule(y: Double, width: Double, thickness: Double, color: RGBAColor) -> PageElement {
         .line(from: Point(x: left, y: y), to: Point(x: left + width, y: y), width: thickness, color: color)
     }
 
-    /// One row: every cell shaped at its column width, lines on the cell's baseline grid,
-    /// the row as tall as its tallest cell plus padding.
-    func row(_ cells: [StyledParagraph], widths: [Double], padding: Double) -> Item {
+    /// One row: every cell shaped at its column width less its side padding, lines on the cell's
+    /// baseline grid, the row as tall as its tallest cell plus padding.
+    func row(_ cells: [StyledParagraph], widths: [Double], padding: Double, sidePadding: [Double]) -> Item {
         var x = left
         var elements: [PageElement] = []
         var height = 0.0
@@ -57,13 +136,13 @@ struct TableLayout {
             defer { x += width }
             guard j < cells.count else { continue }
             let cell = cells[j]
-            let shaped = shaper.shape(cell, width: max(1, width - 2 * padding))
+            let shaped = shaper.shape(cell, width: max(1, width - 2 * sidePadding[j]))
             var y = padding
             for (line, box) in zip(shaped.lines, LineGrid(shaper: shaper, style: cell.style).boxes(for: shaped.lines)) {
                 let baseline = y + box.above
-                elements.append(.text(line, x: x + padding + line.x, baseline: baseline))
+                elements.append(.text(line, x: x + sidePadding[j] + line.x, baseline: baseline))
                 for link in line.links {
-                    elements.append(.link(Rect(x: x + padding + link.x, y: baseline - line.ascent, width: link.width, height: line.ascent + line.descent), link.target))
+                    elements.append(.link(Rect(x: x + sidePadding[j] + link.x, y: baseline - line.ascent, width: link.width, height: line.ascent + line.descent), link.target))
                 }
                 y = baseline + box.below
             }
@@ -72,35 +151,53 @@ struct TableLayout {
         return Item(height: height, elements: elements)
     }
 
-    /// Column widths: natural widths when they fit the measure; otherwise columns narrower than
-    /// an equal share keep their natural width and the rest share what remains in proportion
-    /// to their natural widths (never below `minimum`).
-    static func columnWidths(natural: [Double], available: Double, minimum: Double) -> [Double] {
-        let total = natural.reduce(0, +)
-        if total <= available { return natural }
-        var widths = natural.map { max($0, minimum) }
-        var fixed = Set<Int>()
+    /// Column widths by CSS 2.1 automatic table layout (§17.5.2.2) from each column's
+    /// min-content and max-content widths (pt, padding included) and the `available` measure:
+    /// - Σmax ≤ available: every column gets its maximum (no cell wraps);
+    /// - Σmin ≥ available: the minimums squeezed to fill `available` exactly (words must break;
+    ///   see ``squeezed(_:into:)``);
+    /// - otherwise: min + (max − min) × (available − Σmin) / (Σmax − Σmin) — every column keeps
+    ///   its longest word, and the slack goes to the columns that want it in proportion to how
+    ///   much they want. The sum is then exactly `available`.
+    static func columnWidths(minimum: [Double], maximum: [Double], available: Double) -> [Double] {
+        precondition(minimum.count == maximum.count, "one minimum and one maximum per column")
+        let minimum = minimum.map { max(0, $0) }
+        let maximum = zip(minimum, maximum).map { max($0, $1) }
+        let sumMax = maximum.reduce(0, +), sumMin = minimum.reduce(0, +)
+        guard available > 0, !minimum.isEmpty else { return minimum.map { _ in 0 } }
+        if sumMax <= available { return maximum }
+        if sumMin >= available { return squeezed(minimum, into: available) }
+        let share = (available - sumMin) / (sumMax - sumMin)
+        return zip(minimum, maximum).map { min, max in min + (max - min) * share }
+    }
+
+    /// Minimum widths that overflow `available`, scaled down to fill it exactly. Columns whose
+    /// minimum is at most an equal share of what is left keep it (a short number or word stays
+    /// whole), and the others share the rest in proportion to their minimums — when no column is
+    /// that narrow, plain proportional scaling.
+    static func squeezed(_ minimum: [Double], into available: Double) -> [Double] {
+        var widths = minimum
+        var flexible = Array(minimum.indices)
+        var remaining = available
         while true {
-            let flexible = widths.indices.filter { !fixed.contains($0) }
-            guard !flexible.isEmpty else { break }
-            let remaining = available - fixed.reduce(0) { $0 + widths[$1] }
             let share = remaining / Double(flexible.count)
-            let small = flexible.filter { natural[$0] <= share }
-            if small.isEmpty {
-                let flexibleNatural = flexible.reduce(0) { $0 + natural[$1] }
-                for j in flexible { widths[j] = max(minimum, remaining * natural[j] / flexibleNatural) }
-                break
-            }
-            for j in small { widths[j] = max(minimum, natural[j]); fixed.insert(j) }
+            let narrow = flexible.filter { minimum[$0] <= share }
+            if narrow.isEmpty || narrow.count == flexible.count { break }
+            for j in narrow { remaining -= minimum[j] }
+            flexible.removeAll { minimum[$0] <= share }
         }
+        let total = flexible.reduce(0) { $0 + minimum[$1] }
+        for j in flexible { widths[j] = total > 0 ? minimum[j] * remaining / total : remaining / Double(flexible.count) }
         return widths
     }
 }
 
 extension Paginator {
-    /// Column widths for a table whose columns want `natural` widths (pt) within `available` pt;
-    /// see the table layout rules in the README.
-    public static func columnWidths(natural: [Double], available: Double, minimum: Double) -> [Double] {
-        TableLayout.columnWidths(natural: natural, available: available, minimum: minimum)
+    /// Table column widths (pt) by CSS 2.1 automatic table layout, from each column's
+    /// min-content width (its widest unbreakable word) and max-content width (its widest
+    /// unwrapped cell), padding included, within `available` pt. The result never sums to more
+    /// than `available`.
+    public static func columnWidths(minimum: [Double], maximum: [Double], available: Double) -> [Double] {
+        TableLayout.columnWidths(minimum: minimum, maximum: maximum, available: available)
     }
 }

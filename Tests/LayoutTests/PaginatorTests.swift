@@ -101,14 +101,9 @@ func layout(_ blocks: [StyledBlock], page: PageSetup, widows: Int = 2, orphans: 
     }
 
     @Test func columnWidthsFitTheMeasure() {
-        #expect(TableLayout_columnWidths([50, 60], 200) == [50, 60])
-        let w = TableLayout_columnWidths([40, 400, 300], 300)
+        #expect(Paginator.columnWidths(minimum: [20, 30], maximum: [50, 60], available: 200) == [50, 60])
+        let w = Paginator.columnWidths(minimum: [20, 40, 30], maximum: [40, 400, 300], available: 300)
         #expect(abs(w.reduce(0, +) - 300) < 1e-9)
-        #expect(w[0] == 40)
         #expect(w[1] > w[2])
     }
-}
-
-func TableLayout_columnWidths(_ natural: [Double], _ available: Double) -> [Double] {
-    Paginator.columnWidths(natural: natural, available: available, minimum: 10)
 }
