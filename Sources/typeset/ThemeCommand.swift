@@ -48,18 +48,28 @@ enum ThemeCommand {
         if text.contains("\"$value\"") || text.contains("\"$type\"") {
             do {
                 let (theme, warnings) = try TokenImporter.importTokens(data, file: path)
-                return warnings + missingFamilies(theme, path: path)
+                return warnings + missingFamilies(theme, path: path, text: text)
             } catch let error as ThemeError { return error.problems.map(\.description) } catch { return ["\(path): \(error)"] }
         }
         let (theme, problems) = ThemeLoader.decode(data, file: path)
-        return problems.map(\.description) + (theme.map { missingFamilies($0, path: path) } ?? [])
+        return problems.map(\.description) + (theme.map { missingFamilies($0, path: path, text: text) } ?? [])
     }
 
-    static func missingFamilies(_ theme: Theme, path: String) -> [String] {
+    /// Families the theme names that fontconfig does not know, each at the first place the
+    /// file writes it (`file:line:column`).
+    static func missingFamilies(_ theme: Theme, path: String, text: String) -> [String] {
         let installed = Set(FontListing.familyNames().map { $0.lowercased() })
         let generic: Set<String> = ["sans", "sans-serif", "serif", "monospace", "mono", "system-ui", "emoji"]
-        return theme.familyNames.filter { !installed.contains($0.lowercased()) && !generic.contains($0.lowercased()) }
-            .map { "\(path): unknown family '\($0)' (not installed; register its folder with fontFolders or --fonts)" }
+        return theme.familyNames.filter { !installed.contains($0.lowercased()) && !generic.contains($0.lowercased()) }.map { family in
+            var position = ""
+            if let range = text.range(of: "\"\(family)\"") {
+                let before = text[..<range.lowerBound]
+                let line = before.filter { $0 == "\n" }.count + 1
+                let column = before.distance(from: before.lastIndex(of: "\n").map { before.index(after: $0) } ?? before.startIndex, to: before.endIndex) + 1
+                position = ":\(line):\(column)"
+            }
+            return "\(path)\(position): unknown family '\(family)' (not installed; register its folder with fontFolders or --fonts)"
+        }
     }
 
     static func load<T>(_ body: () throws -> T) throws -> T {
