@@ -59,7 +59,48 @@ enum FontCheck {
                 ? " (Debian's fonts-noto-cjk has Regular and Bold only; `make fonts-extra` installs every weight)" : ""
             messages.insert("'\(family)' lacks weight\(sorted.count == 1 ? "" : "s") \(sorted.map { String($0.requested) }.joined(separator: ", ")); using the nearest: \(list)\(hint)", at: 0)
         }
+        messages += missingGlyphs(in: blocks)
         return messages.map { Diagnostic(.warning, $0) }
+    }
+}
+
+extension FontCheck {
+    /// One warning naming the characters no installed font can draw (they print as boxes, "tofu"):
+    /// each distinct character is checked once per family list through Pango's own fallback.
+    static func missingGlyphs(in blocks: [StyledBlock]) -> [String] {
+        var characters: [[String]: Set<Character>] = [:]
+        func visit(_ paragraph: StyledParagraph) {
+            for run in paragraph.runs + (paragraph.marker ?? []) {
+                for character in run.text where !character.isWhitespace {
+                    guard let scalar = character.unicodeScalars.first,
+                          ![.control, .format, .lineSeparator, .paragraphSeparator, .privateUse].contains(scalar.properties.generalCategory)
+                    else { continue }
+                    characters[run.style.font.families, default: []].insert(character)
+                }
+            }
+        }
+        for block in blocks {
+            switch block.content {
+            case .paragraph(let p): visit(p)
+            case .table(let t): (t.header + t.rows.flatMap { $0 }).forEach(visit)
+            case .image(let image): image.caption.map(visit)
+            case .entry(let left, let right): visit(left); visit(right)
+            case .rule, .pageBreak: break
+            }
+        }
+        var missing = Set<Character>()
+        for (families, set) in characters {
+            let text = String(set.sorted())
+            for result in FontLibrary.coverage(of: FontSpec(families: families, size: 10), text: text) where result.family == nil {
+                missing.insert(result.character)
+            }
+        }
+        guard !missing.isEmpty else { return [] }
+        let list = missing.sorted().prefix(12).map { c in
+            "'\(c)' U+" + String(c.unicodeScalars.first!.value, radix: 16, uppercase: true)
+        }.joined(separator: ", ")
+        let more = missing.count > 12 ? " and \(missing.count - 12) more" : ""
+        return ["no installed font draws \(missing.count) character\(missing.count == 1 ? "" : "s"): \(list)\(more); they print as boxes (install a font that has them, or register one with --fonts)"]
     }
 }
 

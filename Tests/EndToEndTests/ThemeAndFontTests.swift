@@ -84,6 +84,16 @@ import Typography
         #expect(themed.diagnostics.contains { $0.message == "every role: family 'Pretendard' not found; using 'Inter'" })
     }
 
+    @Test func charactersNoFontDrawsAreNamed() throws {
+        let (_, report) = try render("# 🎉 Party\n\nEmoji and 𪚥 but 한글 and Latin are fine.\n", "tofu", ThemeRequest())
+        let tofu = report.diagnostics.filter { $0.message.hasPrefix("no installed font draws") }
+        #expect(tofu.count == 1, "\(report.diagnostics)")
+        #expect(tofu.first?.message.contains("U+1F389") == true && tofu.first?.message.contains("U+2A6A5") == true)
+        #expect(tofu.first?.message.contains("한") == false)
+        let (_, clean) = try render("Latin and 한글 only.\n", "no-tofu", ThemeRequest())
+        #expect(!clean.diagnostics.contains { $0.message.hasPrefix("no installed font draws") })
+    }
+
     @Test func strictTurnsFaceWarningsIntoErrors() throws {
         let dir = Render.folder
         try "*기울임*\n".write(toFile: dir + "/strict.md", atomically: true, encoding: .utf8)
