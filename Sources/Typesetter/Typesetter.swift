@@ -47,7 +47,8 @@ public struct RenderOptions {
 /// What a successful run produced.
 public struct RenderReport {
     public var pageCount: Int
-    /// Warnings (`file:line:column: warning: …`), parse and style warnings first, then fonts.
+    /// Warnings (`file:line:column: warning: …`) in source order; those without a position
+    /// (theme, fonts) last.
     public var diagnostics: [Diagnostic]
 }
 
@@ -85,11 +86,25 @@ public enum Typesetter {
                 + "\(pt(page.measure)) × \(pt(page.textHeight)) pt; it must be at least 72 × 72 pt (1 in)")
         }
         let baseDirectory = options.baseDirectory
-            ?? (document.file == "-" ? FileManager.default.currentDirectoryPath : URL(fileURLWithPath: document.file).deletingLastPathComponent().path)
+            ?? (["-", "<stdin>"].contains(document.file) ? FileManager.default.currentDirectoryPath
+                : URL(fileURLWithPath: document.file).deletingLastPathComponent().path)
         let styling = StylingOptions(justify: options.justify ?? false, hangulLineBreak: options.hangulLineBreak ?? .keepAll,
                                      baseDirectory: baseDirectory)
         let styled = Styler.style(document, theme: theme, options: styling)
         diagnostics += styled.diagnostics
+        if document.blocks.isEmpty {
+            diagnostics.append(Diagnostic(.warning, "the document has no content; the PDF has one empty page",
+                                          at: SourceLocation(file: document.file, line: 1, column: 1)))
+        }
+        // Source order, so a reader can walk the file top to bottom (unpositioned ones last).
+        diagnostics = diagnostics.enumerated().sorted { a, b in
+            switch (a.element.location, b.element.location) {
+            case let (x?, y?) where x.file == y.file: return (x.line, x.column, a.offset) < (y.line, y.column, b.offset)
+            case (nil, _?): return false
+            case (_?, nil): return true
+            default: return a.offset < b.offset
+            }
+        }.map(\.element)
         diagnostics += ImageCheck.diagnostics(for: styled.blocks)
         diagnostics += FontCheck.diagnostics(for: styled.blocks)
         if options.strict, !diagnostics.isEmpty { throw TypesetError.warningsAreErrors(diagnostics) }

@@ -16,7 +16,7 @@ enum RenderCommand {
         if args.has("--justify") { options.justify = true }
         let output = args.value("--output") ?? defaultOutput(for: input)
         let text = try InputFile.read(input)
-        let report = try Typesetter.render(markdown: text, file: input, to: output, options: options)
+        let report = try Typesetter.render(markdown: text, file: input == "-" ? "<stdin>" : input, to: output, options: options)
         Messages.report(report, output: output, quiet: args.has("--quiet"))
     }
 
