@@ -72,6 +72,8 @@ public final class Paginator {
     var previous: StyledBlock?
     var nextPanelID = 0
     var pendingForcedBreak = false
+    /// How many items at the top of the current page are a repeated table header (0 or 1).
+    var repeatedOnPage = 0
 
     public init(shaper: TextShaper, options: LayoutOptions, renderer: PageRenderer) {
         self.shaper = shaper; self.options = options; self.renderer = renderer
@@ -105,16 +107,18 @@ public final class Paginator {
 
     func place(_ item: Item) throws {
         if item.breakBefore == .forced && !placed.isEmpty { try flush() }
-        if placed.isEmpty, let header = item.repeatedHeader { append(header.item) }
+        if placed.isEmpty, let header = item.repeatedHeader { append(header.item); repeatedOnPage = 1 }
         let gap = placed.isEmpty ? 0 : item.spaceBefore
         let notes = Paginator.notesHeight(placed.flatMap(\.item.notes) + item.notes)
-        if placed.isEmpty || cursor + gap + item.height + notes <= textHeight + 0.01 {
+        // A page holding nothing but a repeated table header takes the item whatever its height:
+        // moving it on would only repeat the header forever.
+        if placed.count == repeatedOnPage || cursor + gap + item.height + notes <= textHeight + 0.01 {
             append(item); return
         }
         // The item does not fit: end the page at the last break allowed.
         var breakIndex = placed.count
         if item.breakBefore == .avoid {
-            if let k = placed.indices.dropFirst().last(where: { placed[$0].item.breakBefore != .avoid }) { breakIndex = k }
+            if let k = placed.indices.dropFirst(repeatedOnPage + 1).last(where: { placed[$0].item.breakBefore != .avoid }) { breakIndex = k }
         }
         let carried = placed[breakIndex...].map(\.item)
         placed.removeLast(placed.count - breakIndex)
@@ -173,6 +177,7 @@ public final class Paginator {
         appendRunningText(options.header?(pageCount), baselineFromTop: options.page.margins.top * 0.5, to: &page)
         appendRunningText(options.footer?(pageCount), baselineFromTop: options.page.paper.height - options.page.margins.bottom * 0.45, to: &page)
         placed.removeAll(keepingCapacity: true)
+        repeatedOnPage = 0
         cursor = 0
         try renderer.render(page)
     }

@@ -1,8 +1,9 @@
 import Styling
 import Typography
 
-/// GFM tables: column widths from content and the measure, rows as unbreakable items, the
-/// header row repeated at the top of every continued page, booktabs-style rules.
+/// GFM tables: column widths from content and the measure, rows as unbreakable items (a row
+/// taller than a page is split at line boundaries), the header row repeated at the top of every
+/// continued page, booktabs-style rules.
 struct TableLayout {
     let shaper: TextShaper
     let options: LayoutOptions
@@ -42,17 +43,57 @@ struct TableLayout {
         header.elements.append(rule(y: header.height - thin / 2, width: tableWidth, thickness: thin, color: table.ruleColor))
         var items = [header]
         let headerBox = ItemBox(header)
+        // A row taller than a page (less the repeated header) is the one row that is split.
+        let tallest = options.page.textHeight - header.height - 1
         for (i, cells) in table.rows.enumerated() {
-            var item = row(cells, widths: widths, padding: pad, sidePadding: hpad)
+            var lines: [LineBand] = []
+            let whole = row(cells, widths: widths, padding: pad, sidePadding: hpad, lines: &lines)
+            var slices = whole.height > tallest ? TableLayout.slices(of: whole, lines: lines, maximumHeight: tallest) : [whole]
             let last = i == table.rows.count - 1
             let thickness = last ? strong : 0.25
             let color = last ? table.ruleColor : RGBAColor(red: table.ruleColor.red, green: table.ruleColor.green, blue: table.ruleColor.blue, alpha: 0.6)
-            item.elements.append(rule(y: item.height - thickness / 2, width: tableWidth, thickness: thickness, color: color))
-            item.breakBefore = i == 0 ? .avoid : .allowed
-            item.repeatedHeader = headerBox
-            items.append(item)
+            let end = slices.count - 1
+            slices[end].elements.append(rule(y: slices[end].height - thickness / 2, width: tableWidth, thickness: thickness, color: color))
+            for (k, var slice) in slices.enumerated() {
+                slice.breakBefore = i == 0 && k == 0 ? .avoid : .allowed
+                slice.repeatedHeader = headerBox
+                items.append(slice)
+            }
         }
         return items
+    }
+
+    /// One line of a cell: its box in the row (pt from the row's top) and what it draws.
+    struct LineBand {
+        var top: Double
+        var bottom: Double
+        var elements: [PageElement]
+    }
+
+    /// Cuts a row taller than `maximumHeight` into slices at line boundaries common to all
+    /// cells (a cut inside one cell's line is taken only when no clean cut exists).
+    static func slices(of row: Item, lines: [LineBand], maximumHeight: Double) -> [Item] {
+        var slices: [Item] = []
+        var top = 0.0
+        while row.height - top > maximumHeight {
+            let limit = top + maximumHeight
+            // The lowest line bottom within the limit that no other line straddles.
+            let candidates = lines.map(\.bottom).filter { $0 > top + 1 && $0 <= limit }
+            let clean = candidates.filter { cut in !lines.contains { $0.top < cut - 0.01 && $0.bottom > cut + 0.01 } }
+            let cut = clean.max() ?? candidates.max() ?? limit
+            slices.append(slice(lines, from: top, to: cut))
+            top = cut
+        }
+        var rest = slice(lines, from: top, to: row.height)
+        rest.height = row.height - top
+        slices.append(rest)
+        return slices
+    }
+
+    /// The lines whose middle falls in [from, to), moved up by `from`.
+    static func slice(_ lines: [LineBand], from: Double, to: Double) -> Item {
+        let inside = lines.filter { ($0.top + $0.bottom) / 2 >= from && ($0.top + $0.bottom) / 2 < to }
+        return Item(height: to - from, elements: inside.flatMap { band in band.elements.map { $0.offset(by: -from) } })
     }
 
     /// Min-content and max-content widths of every column (CSS 2.1 §17.5.2.2 steps 1–2): the
@@ -129,6 +170,12 @@ struct TableLayout {
     /// One row: every cell shaped at its column width less its side padding, lines on the cell's
     /// baseline grid, the row as tall as its tallest cell plus padding.
     func row(_ cells: [StyledParagraph], widths: [Double], padding: Double, sidePadding: [Double]) -> Item {
+        var lines: [LineBand] = []
+        return row(cells, widths: widths, padding: padding, sidePadding: sidePadding, lines: &lines)
+    }
+
+    /// A row as one item, and its cells' lines as bands (for splitting a row taller than a page).
+    func row(_ cells: [StyledParagraph], widths: [Double], padding: Double, sidePadding: [Double], lines: inout [LineBand]) -> Item {
         var x = left
         var elements: [PageElement] = []
         var height = 0.0
@@ -140,10 +187,12 @@ struct TableLayout {
             var y = padding
             for (line, box) in zip(shaped.lines, LineGrid(shaper: shaper, style: cell.style).boxes(for: shaped.lines)) {
                 let baseline = y + box.above
-                elements.append(.text(line, x: x + sidePadding[j] + line.x, baseline: baseline))
+                var band: [PageElement] = [.text(line, x: x + sidePadding[j] + line.x, baseline: baseline)]
                 for link in line.links {
-                    elements.append(.link(Rect(x: x + sidePadding[j] + link.x, y: baseline - line.ascent, width: link.width, height: line.ascent + line.descent), link.target))
+                    band.append(.link(Rect(x: x + sidePadding[j] + link.x, y: baseline - line.ascent, width: link.width, height: line.ascent + line.descent), link.target))
                 }
+                elements += band
+                lines.append(LineBand(top: y, bottom: baseline + box.below, elements: band))
                 y = baseline + box.below
             }
             height = max(height, y + padding)

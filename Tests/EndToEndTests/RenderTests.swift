@@ -161,6 +161,18 @@ import Typography
         #expect(failures.list.isEmpty, "\(failures.list)")
     }
 
+    @Test func aRowTallerThanAPageIsSplitAtLineBoundaries() throws {
+        let cell = (0..<120).map { "line\($0) of a very tall cell" }.joined(separator: "<br>")
+        let (pdf, report) = try Render.markdown("| Key | Value |\n|---|---|\n| short | \(cell) |\n| after | row |\n", name: "tallrow")
+        #expect(report.pageCount >= 3)
+        let words = try PDFProbe.words(pdf)
+        assertInsideTextArea(words)
+        for i in 0..<120 { #expect(words.filter { $0.text == "line\(i)" }.count == 1, "line\(i) appears once") }
+        for page in 1...report.pageCount {
+            #expect(words.contains { $0.page == page && $0.text == "Value" }, "header on page \(page)")
+        }
+    }
+
     @Test func letterPaperIsHonoured() throws {
         let (pdf, _) = try Render.markdown("# Letter\n\nText.", name: "letter", options: RenderOptions(paper: .letter))
         #expect(try PDFProbe.info(pdf)["Page size"]?.hasPrefix("612 x 792") == true)
