@@ -19,7 +19,7 @@ struct BlockLayout {
             items = paragraphItems(paragraph, background: block.background, padding: block.backgroundPadding)
             if block.keepWithNext { for i in items.indices.dropFirst() { items[i].breakBefore = .avoid } }
         case .table(let table):
-            items = TableLayout(shaper: shaper, options: options).items(for: table)
+            items = TableLayout(shaper: shaper, options: options, indent: table.leftIndent).items(for: table)
         case .rule(let color, let thickness):
             items = [Item(height: thickness, elements: [
                 .line(from: Point(x: left, y: thickness / 2), to: Point(x: left + measure, y: thickness / 2), width: thickness, color: color),

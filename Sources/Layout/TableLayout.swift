@@ -7,8 +7,10 @@ import Typography
 struct TableLayout {
     let shaper: TextShaper
     let options: LayoutOptions
+    /// The table's indent from the text area's left (inside a list or quote), pt.
+    var indent = 0.0
 
-    var left: Double { options.page.margins.left }
+    var left: Double { options.page.margins.left + indent }
 
     /// A column's content widths, pt, padding and slack included: `minimum` is its widest
     /// unbreakable word (CSS min-content), `maximum` its widest unwrapped cell (max-content).
@@ -22,7 +24,7 @@ struct TableLayout {
         let allRows = [table.header] + table.rows
         let columns = allRows.map(\.count).max() ?? 0
         guard columns > 0 else { return [] }
-        let available = options.page.measure
+        let available = options.page.measure - indent
         var bounds = columnBounds(allRows, columns: columns, padding: pad)
         // When the minimum widths overflow the measure, side padding gives way before words do.
         var sidePad = pad

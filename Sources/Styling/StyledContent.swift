@@ -139,6 +139,8 @@ public struct StyledTable: Hashable, Sendable {
     public var ruleColor: RGBAColor
     /// Padding inside each cell, pt.
     public var cellPadding: Double
+    /// Indent from the left of the text area (a table inside a list or quote), pt.
+    public var leftIndent: Double = 0
     public init(alignments: [ColumnAlignment], header: [StyledParagraph], rows: [[StyledParagraph]],
                 ruleColor: RGBAColor, cellPadding: Double) {
         self.alignments = alignments; self.header = header; self.rows = rows

@@ -42,7 +42,6 @@ public struct Styler {
     var diagnostics: [Diagnostic] = []
     var slugs = SlugGenerator()
     var firstHeading: String?
-    var file: String = "-"
     /// Footnote definitions by number, and the numbers referenced in the block being styled.
     var footnoteDefinitions: [Int: [Block]] = [:]
     var referencedNotes: [Int] = []
@@ -57,7 +56,6 @@ public struct Styler {
     /// Styles `document`. Never throws: problems are returned as diagnostics.
     public static func style(_ document: Document, theme: Theme, options: StylingOptions = StylingOptions()) -> StyledDocument {
         var styler = Styler(theme: theme, options: options)
-        styler.file = document.file
         var blocks: [StyledBlock] = []
         let context = BlockContext(cascade: Cascade(theme: theme, role: .body), indent: 0, rightIndent: 0, quoteBars: [], alignment: options.justify ? .justify : .left)
         styler.footnoteDefinitions = document.footnotes
@@ -88,6 +86,8 @@ public struct Styler {
     }
 
     var blockSpacing: Double { theme.page.blockSpacing }
+    var quoteBarColor: RGBAColor { theme.color(named: "quote") ?? .black }
+    var ruleColor: RGBAColor { theme.color(named: "rule") ?? .black }
     /// The deepest indent lists and quotes reach: half the measure. Deeper levels keep it.
     var maxIndent: Double { theme.page.measure * 0.5 }
 
@@ -108,7 +108,7 @@ public struct Styler {
             let paragraph = makeParagraph(inlines, context: context, overrides: overrides)
             let after = context.tight ? blockSpacing * 0.3 : blockSpacing
             blocks.append(StyledBlock(.paragraph(paragraph), spaceAfter: after, quoteBars: context.quoteBars,
-                                      quoteBarColor: theme.color(named: "quote") ?? .black, location: block.location))
+                                      quoteBarColor: quoteBarColor, location: block.location))
         case .heading(let level, let inlines):
             let role = TextRole.forHeading(level: level)
             context.cascade.apply(role: role, theme: theme)
@@ -122,7 +122,7 @@ public struct Styler {
             let size = context.cascade.style.size
             blocks.append(StyledBlock(
                 .paragraph(paragraph), spaceBefore: max(blockSpacing * 1.5, size * 1.0), spaceAfter: max(blockSpacing * 0.6, size * 0.4),
-                keepWithNext: true, quoteBars: context.quoteBars, quoteBarColor: theme.color(named: "quote") ?? .black,
+                keepWithNext: true, quoteBars: context.quoteBars, quoteBarColor: quoteBarColor,
                 anchor: id, outline: OutlineEntry(title: title, level: level), location: block.location))
         case .list(let list):
             appendList(list, context: context, to: &blocks)
@@ -138,7 +138,7 @@ public struct Styler {
         case .codeBlock(_, let text):
             appendCode(text, context: context, overrides: overrides, location: block.location, to: &blocks)
         case .thematicBreak:
-            blocks.append(StyledBlock(.rule(color: theme.color(named: "rule") ?? .black, thickness: 0.6),
+            blocks.append(StyledBlock(.rule(color: ruleColor, thickness: 0.6),
                                       spaceBefore: blockSpacing * 1.5, spaceAfter: blockSpacing * 1.5, location: block.location))
         case .table(let table):
             appendTable(table, context: context, location: block.location, to: &blocks)
@@ -201,13 +201,12 @@ public struct Styler {
             itemContext.indent = min(maxIndent, itemContext.indent + indentStep)
             itemContext.cascade.listDepth += 1
             itemContext.tight = list.tight
-            var markerText: String
-            if let checked = item.task {
-                markerText = checked ? "☑" : "☐"
+            let markerText: String = if let checked = item.task {
+                checked ? "☑" : "☐"
             } else if list.ordered {
-                markerText = "\(list.start + index)."
+                "\(list.start + index)."
             } else {
-                markerText = Styler.bullets[depth % Styler.bullets.count]
+                Styler.bullets[depth % Styler.bullets.count]
             }
             var markerStyle = context.cascade.runStyle
             markerStyle.font.families += ["DejaVu Sans"]  // bullets and ballot boxes
@@ -251,7 +250,7 @@ public struct Styler {
         if body.hasSuffix("\n") { body.removeLast() }
         let paragraph = StyledParagraph(runs: [StyledRun(body, style: cascade.runStyle)], style: style)
         blocks.append(StyledBlock(.paragraph(paragraph), spaceBefore: blockSpacing * 0.5, spaceAfter: blockSpacing * 1.5,
-                                  quoteBars: context.quoteBars, quoteBarColor: theme.color(named: "quote") ?? .black,
+                                  quoteBars: context.quoteBars, quoteBarColor: quoteBarColor,
                                   background: theme.color(named: "codeBackground") ?? RGBAColor(hex: "#F3F4F7")!,
                                   backgroundPadding: padding, location: location))
     }
@@ -280,13 +279,12 @@ public struct Styler {
         func row(_ cells: [[Inline]], _ cascade: Cascade) -> [StyledParagraph] {
             (0..<columns).map { cell($0 < cells.count ? cells[$0] : [], $0, cascade) }
         }
-        let styled = StyledTable(alignments: table.alignments, header: row(table.header, headerCascade),
+        var styled = StyledTable(alignments: table.alignments, header: row(table.header, headerCascade),
                                  rows: table.rows.map { row($0, cascade) },
-                                 ruleColor: theme.color(named: "rule") ?? .black, cellPadding: 4)
-        var block = StyledBlock(.table(styled), spaceBefore: blockSpacing * 0.5, spaceAfter: blockSpacing * 1.5,
-                                quoteBars: context.quoteBars, location: location)
-        block.quoteBarColor = theme.color(named: "quote") ?? .black
-        blocks.append(block)
+                                 ruleColor: ruleColor, cellPadding: 4)
+        styled.leftIndent = context.indent
+        blocks.append(StyledBlock(.table(styled), spaceBefore: blockSpacing * 0.5, spaceAfter: blockSpacing * 1.5,
+                                  quoteBars: context.quoteBars, quoteBarColor: quoteBarColor, location: location))
     }
 
     // MARK: Images
