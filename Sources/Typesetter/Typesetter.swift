@@ -69,61 +69,38 @@ public enum Typesetter {
                               options requested: RenderOptions) throws -> RenderReport {
         var diagnostics = parseDiagnostics
         let options = FrontMatterSettings.merge(requested, with: document.metadata, diagnostics: &diagnostics)
-        var theme: Theme
-        if let given = options.theme {
-            theme = given
-        } else {
-            let (prepared, themeWarnings) = try prepareTheme(options.themeRequest)
-            theme = prepared
-            diagnostics += themeWarnings
-        }
-        if let paper = options.paper { theme.page.paper = paper }
-        if let margins = options.margins { theme.page.margins = margins }
-        let page = theme.page
-        guard page.measure >= 72, page.textHeight >= 72 else {
-            func pt(_ v: Double) -> String { String(Int(v.rounded())) }
-            throw TypesetError.invalidPage(path: document.file, message: "paper \(pt(page.paper.width)) × \(pt(page.paper.height)) pt less its margins leaves a text area of "
-                + "\(pt(page.measure)) × \(pt(page.textHeight)) pt; it must be at least 72 × 72 pt (1 in)")
-        }
-        let baseDirectory = options.baseDirectory
-            ?? (["-", "<stdin>"].contains(document.file) ? FileManager.default.currentDirectoryPath
-                : URL(fileURLWithPath: document.file).deletingLastPathComponent().path)
-        let styling = StylingOptions(justify: options.justify ?? false, hangulLineBreak: options.hangulLineBreak ?? .keepAll,
-                                     baseDirectory: baseDirectory)
-        let styled = Styler.style(document, theme: theme, options: styling)
+        let theme = try pageTheme(options, file: document.file, diagnostics: &diagnostics)
+        let styled = Styler.style(document, theme: theme, options: stylingOptions(options, file: document.file))
         diagnostics += styled.diagnostics
         if document.blocks.isEmpty {
             diagnostics.append(Diagnostic(.warning, "the document has no content; the PDF has one empty page",
                                           at: SourceLocation(file: document.file, line: 1, column: 1)))
         }
-        // Source order, so a reader can walk the file top to bottom (unpositioned ones last).
-        diagnostics = diagnostics.enumerated().sorted { a, b in
-            switch (a.element.location, b.element.location) {
-            case let (x?, y?) where x.file == y.file: return (x.line, x.column, a.offset) < (y.line, y.column, b.offset)
-            case (nil, _?): return false
-            case (_?, nil): return true
-            default: return a.offset < b.offset
-            }
-        }.map(\.element)
-        diagnostics += ImageCheck.diagnostics(for: styled.blocks)
-        diagnostics += FontCheck.diagnostics(for: styled.blocks)
+        diagnostics = inSourceOrder(diagnostics)
+            + ImageCheck.diagnostics(for: styled.blocks) + FontCheck.diagnostics(for: styled.blocks)
         if options.strict, !diagnostics.isEmpty { throw TypesetError.warningsAreErrors(diagnostics) }
 
         let title = document.metadata.title ?? styled.firstHeading
         let running = RunningText(theme: theme, title: title ?? "", date: document.metadata.date ?? "",
                                   header: options.header, footer: options.footer ?? "{page}")
-        var blocks = styled.blocks
-        let contents = (options.tableOfContents ?? false) ? TableOfContents(theme: theme, blocks: blocks, language: document.metadata.lang) : nil
-        if let contents { blocks = contents.inserted(into: blocks, pages: [:]) }
-
+        let contents = options.tableOfContents == true
+            ? TableOfContents(theme: theme, blocks: styled.blocks, language: document.metadata.lang) : nil
         let shaper = PangoShaper()
+        func layOut(_ blocks: [StyledBlock], pageCount: Int?, into renderer: PageRenderer) throws -> Paginator {
+            let layout = LayoutOptions(page: theme.page, widows: options.widows ?? 2, orphans: options.orphans ?? 2,
+                                       header: running.header(pageCount: pageCount), footer: running.footer(pageCount: pageCount))
+            let paginator = Paginator(shaper: shaper, options: layout, renderer: renderer)
+            for block in blocks { try paginator.add(block) }
+            try paginator.finish()
+            return paginator
+        }
+
+        var blocks = contents?.inserted(into: styled.blocks, pages: [:]) ?? styled.blocks
         // A first pass that draws nothing, only when something needs the page count or the
         // pages headings land on: `{pages}` in a running text, or a table of contents.
         var pageCount: Int?
         if running.needsPageCount || contents != nil {
-            let counter = PageCounter()
-            let first = try layOut(blocks, theme: theme, shaper: shaper, running: running, pageCount: nil,
-                                 widows: options.widows ?? 2, orphans: options.orphans ?? 2, renderer: counter)
+            let first = try layOut(blocks, pageCount: nil, into: PageCounter())
             pageCount = first.pageCount
             if let contents { blocks = contents.inserted(into: styled.blocks, pages: first.destinations) }
         }
@@ -133,8 +110,7 @@ public enum Typesetter {
             let info = DocumentInfo(title: title, author: document.metadata.author,
                                     subject: document.metadata.subtitle, keywords: document.metadata.keywords)
             let renderer = try CairoPDFRenderer(path: outputFile.temporaryPath, info: info, creationDate: options.creationDate ?? defaultCreationDate())
-            let pages = try layOut(blocks, theme: theme, shaper: shaper, running: running, pageCount: pageCount,
-                               widows: options.widows ?? 2, orphans: options.orphans ?? 2, renderer: renderer).pageCount
+            let pages = try layOut(blocks, pageCount: pageCount, into: renderer).pageCount
             try renderer.finish()
             try outputFile.commit()
             return RenderReport(pageCount: pages, diagnostics: diagnostics)
@@ -145,14 +121,48 @@ public enum Typesetter {
         }
     }
 
-    static func layOut(_ blocks: [StyledBlock], theme: Theme, shaper: PangoShaper, running: RunningText, pageCount: Int?,
-                       widows: Int, orphans: Int, renderer: PageRenderer) throws -> (pageCount: Int, destinations: [String: Int]) {
-        let layout = LayoutOptions(page: theme.page, widows: widows, orphans: orphans,
-                                   header: running.header(pageCount: pageCount), footer: running.footer(pageCount: pageCount))
-        let paginator = Paginator(shaper: shaper, options: layout, renderer: renderer)
-        for block in blocks { try paginator.add(block) }
-        let pages = try paginator.finish()
-        return (pages, paginator.destinations)
+    /// The theme to set `file` with: given, or prepared from the request; with the options'
+    /// paper and margins.
+    /// - Throws: ``TypesetError/invalidPage(path:message:)`` when the text area is under 1 in.
+    static func pageTheme(_ options: RenderOptions, file: String, diagnostics: inout [Diagnostic]) throws -> Theme {
+        var theme: Theme
+        if let given = options.theme {
+            theme = given
+        } else {
+            let (prepared, warnings) = try prepareTheme(options.themeRequest)
+            theme = prepared
+            diagnostics += warnings
+        }
+        if let paper = options.paper { theme.page.paper = paper }
+        if let margins = options.margins { theme.page.margins = margins }
+        let page = theme.page
+        guard page.measure >= 72, page.textHeight >= 72 else {
+            func pt(_ v: Double) -> String { String(Int(v.rounded())) }
+            throw TypesetError.invalidPage(path: file, message: "paper \(pt(page.paper.width)) × \(pt(page.paper.height)) pt less its margins "
+                + "leaves a text area of \(pt(page.measure)) × \(pt(page.textHeight)) pt; it must be at least 72 × 72 pt (1 in)")
+        }
+        return theme
+    }
+
+    static func stylingOptions(_ options: RenderOptions, file: String) -> StylingOptions {
+        let baseDirectory = options.baseDirectory
+            ?? (["-", "<stdin>"].contains(file) ? FileManager.default.currentDirectoryPath
+                : URL(fileURLWithPath: file).deletingLastPathComponent().path)
+        return StylingOptions(justify: options.justify ?? false, hangulLineBreak: options.hangulLineBreak ?? .keepAll,
+                              baseDirectory: baseDirectory)
+    }
+
+    /// Diagnostics in source order, so a reader can walk the file top to bottom; those without
+    /// a position keep their order, after the rest.
+    static func inSourceOrder(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        diagnostics.enumerated().sorted { a, b in
+            switch (a.element.location, b.element.location) {
+            case let (x?, y?) where x.file == y.file: return (x.line, x.column, a.offset) < (y.line, y.column, b.offset)
+            case (nil, _?): return false
+            case (_?, nil): return true
+            default: return a.offset < b.offset
+            }
+        }.map(\.element)
     }
 
     /// `SOURCE_DATE_EPOCH` (reproducible-builds.org) when set, else now.
