@@ -39,14 +39,6 @@ struct StyleOverrides {
     /// No overrides.
     init() {}
 
-    var isEmpty: Bool {
-        role == nil && kerning == nil && tracking == nil && lineHeight == nil && size == nil && weight == nil
-            && families == nil && italic == nil && smallCaps == nil && !monospacedDigit && !monospaced
-            && features.isEmpty && leading == nil && color == nil && underline == nil && strikethrough == nil
-            && baselineOffset == nil && alignment == nil && strokeColor == nil && strokeWidth == nil && guides == nil
-            && measure == nil
-    }
-
     /// The canonical key: lower-cased, separators removed (`line-height-multiple` and
     /// `lineHeightMultiple` both give `lineheightmultiple`).
     static func canonicalKey(_ key: String) -> String { TextRole.normalizedKey(key) }

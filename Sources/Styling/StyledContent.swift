@@ -215,16 +215,21 @@ public struct StyledImage: Hashable, Sendable {
 }
 
 extension StyledBlock {
+    /// Every paragraph the block holds: the paragraph itself, a table's cells, a contents
+    /// entry's two parts, an image's caption.
+    public var paragraphs: [StyledParagraph] {
+        switch content {
+        case .paragraph(let p): [p]
+        case .table(let t): t.header + t.rows.flatMap { $0 }
+        case .entry(let a, let b): [a, b]
+        case .image(let i): i.caption.map { [$0] } ?? []
+        case .rule, .pageBreak: []
+        }
+    }
+
     /// Whether any run of the block links to the internal destination `name`.
     public func links(to name: String) -> Bool {
         let target = LinkTarget.internal(name)
-        func has(_ p: StyledParagraph) -> Bool { p.runs.contains { $0.style.link == target } }
-        switch content {
-        case .paragraph(let p): return has(p)
-        case .table(let t): return (t.header + t.rows.flatMap { $0 }).contains(where: has)
-        case .entry(let a, let b): return has(a) || has(b)
-        case .image(let i): return i.caption.map(has) ?? false
-        case .rule, .pageBreak: return false
-        }
+        return paragraphs.contains { $0.runs.contains { $0.style.link == target } }
     }
 }

@@ -451,15 +451,7 @@ public struct Styler {
         for block in blocks { for number in block.footnotes.keys { anchors.insert("fn-\(number)") } }
         var reported = Set<String>()
         for block in blocks {
-            var runs: [StyledRun] = []
-            switch block.content {
-            case .paragraph(let p): runs = p.runs
-            case .table(let t): runs = (t.header + t.rows.flatMap { $0 }).flatMap(\.runs)
-            case .entry(let a, let b): runs = a.runs + b.runs
-            case .image(let i): runs = i.caption?.runs ?? []
-            case .rule, .pageBreak: break
-            }
-            for case .internal(let id)? in runs.map(\.style.link) where !anchors.contains(id) && reported.insert(id).inserted {
+            for case .internal(let id)? in block.paragraphs.flatMap(\.runs).map(\.style.link) where !anchors.contains(id) && reported.insert(id).inserted {
                 warn("link to '#\(id)' matches no heading id; it goes nowhere", block.location)
             }
         }

@@ -25,15 +25,7 @@ enum FontCheck {
                 }
             }
         }
-        for block in blocks {
-            switch block.content {
-            case .paragraph(let p): visit(p)
-            case .table(let t): (t.header + t.rows.flatMap { $0 }).forEach(visit)
-            case .image(let image): image.caption.map(visit)
-            case .entry(let left, let right): visit(left); visit(right)
-            case .rule, .pageBreak: break
-            }
-        }
+        for block in blocks { block.paragraphs.forEach(visit) }
         var messages: [String] = []
         // Weights a family lacks, gathered into one warning per family.
         var missingWeights: [(family: String, pairs: [(requested: Int, used: Int)])] = []
@@ -79,15 +71,7 @@ extension FontCheck {
                 }
             }
         }
-        for block in blocks {
-            switch block.content {
-            case .paragraph(let p): visit(p)
-            case .table(let t): (t.header + t.rows.flatMap { $0 }).forEach(visit)
-            case .image(let image): image.caption.map(visit)
-            case .entry(let left, let right): visit(left); visit(right)
-            case .rule, .pageBreak: break
-            }
-        }
+        for block in blocks { block.paragraphs.forEach(visit) }
         var missing = Set<Character>()
         for (families, set) in characters {
             let text = String(set.sorted())
