@@ -115,6 +115,23 @@ public struct SpecimenBuilder {
         style.lineHeight?.step(size: style.size, naturalHeight: naturalHeight) ?? naturalHeight
     }
 
+    /// Attributes that set a role's sample in `style` when the document is rendered with the
+    /// base theme (Large size, no Bold Text) — so that at `--size-category AX5` the samples
+    /// grow while the sheet's own captions and tables stay readable. Empty when the two agree.
+    static func styleAttributes(_ style: TextStyle, unlike base: TextStyle) -> String {
+        guard style != base else { return "" }
+        var attributes = " family=\"\(style.families.joined(separator: ", "))\" size=\(Format.ascii(style.size)) weight=\(style.weight.rawValue)"
+        switch style.lineHeight {
+        case .multiple(let m)?: attributes += " lineHeightMultiple=\(Format.ascii(m))"
+        case .relativeToSize(let r)?: attributes += " lineHeight=\(Format.ascii(r * 100))%"
+        case .absolute(let pt)?: attributes += " lineHeight=\(Format.ascii(pt))"
+        case nil: attributes += " lineHeightMultiple=1"
+        }
+        attributes += " tracking=\(Format.ascii(style.letterSpacing))"
+        if style.italic != base.italic { attributes += " italic=\(style.italic)" }
+        return attributes
+    }
+
     static func roleContext(_ role: TextRole, index: Int, theme: Theme, sample: String, hangulSample: String, facts: SpecimenFacts) -> TemplateContext {
         let style = theme[role]
         let f = facts.roles[role]
@@ -146,6 +163,7 @@ public struct SpecimenBuilder {
         return TemplateContext([
             "name": .text(role.displayName),
             "key": .text(role.rawValue),
+            "style": .text(styleAttributes(style, unlike: facts.baseTheme[role])),
             "index": .text(String(format: "%02d", index + 1)),
             "family": .text(style.primaryFamily),
             "fallbacks": .text(style.families.dropFirst().joined(separator: ", ")),

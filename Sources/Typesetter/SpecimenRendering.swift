@@ -94,7 +94,9 @@ extension Typesetter {
         diagnostics += parsed.diagnostics
         var document = parsed.document
         if document.metadata.title == nil { document.metadata.title = "\(theme.name) — type specimen" }
-        let renderOptions = RenderOptions(theme: theme, paper: options.paper, strict: options.strict, creationDate: date,
+        // The sheet itself is set in the base theme (Large, no Bold Text); the samples carry
+        // the adapted styles as attributes (SpecimenBuilder.styleAttributes).
+        let renderOptions = RenderOptions(theme: base, paper: options.paper, strict: options.strict, creationDate: date,
                                           baseDirectory: FileManager.default.currentDirectoryPath)
         return try render(document: document, diagnostics: diagnostics, to: output, options: renderOptions)
     }

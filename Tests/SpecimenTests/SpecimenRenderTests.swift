@@ -14,9 +14,9 @@ import Typography
         return path
     }()
 
-    static func render(_ theme: String, guides: Bool = false, name: String? = nil) throws -> (pdf: String, theme: Theme) {
-        let pdf = folder + "/\(name ?? URL(fileURLWithPath: theme).deletingPathExtension().lastPathComponent)\(guides ? "-guides" : "").pdf"
-        let request = ThemeRequest(theme: theme)
+    static func render(_ theme: String, guides: Bool = false, name: String? = nil, sizeCategory: SizeCategory? = nil) throws -> (pdf: String, theme: Theme) {
+        let pdf = folder + "/\(name ?? URL(fileURLWithPath: theme).deletingPathExtension().lastPathComponent)\(guides ? "-guides" : "")\(sizeCategory?.rawValue ?? "").pdf"
+        let request = ThemeRequest(theme: theme, sizeCategory: sizeCategory)
         _ = try Typesetter.renderSpecimen(request: request, options: SpecimenOptions(guides: guides), to: pdf)
         let (prepared, _) = try Typesetter.prepareTheme(request)
         return (pdf, prepared)
@@ -87,6 +87,26 @@ import Typography
                 #expect(abs(measuredSize - style.size) < 0.02 * style.size + 0.05,
                         "\(themeName) \(role.displayName): sample at \(measuredSize) pt, theme says \(style.size)")
             }
+        }
+    }
+
+    /// At a large size category the samples grow with Dynamic Type while the sheet's own
+    /// captions stay at the Large size, so it remains readable.
+    @Test func samplesFollowTheSizeCategoryAndCaptionsDoNot() throws {
+        let (pdf, theme) = try Self.render("hig", sizeCategory: .accessibility3)
+        let large = try Typesetter.prepareTheme(ThemeRequest(theme: "hig")).0
+        let pages = try PDFReader.layout(pdf)
+        for role in [TextRole.title, .body, .caption2] {
+            let style = theme[role]
+            #expect(style.size > large[role].size * 1.5, "AX3 is larger than Large")
+            let index = try #require(Self.page(of: role, in: pages))
+            let ratio = Self.naturalRatio(style)
+            for word in pages[index].words where word.text == "Sphinx" {
+                #expect(abs(word.height / (ratio.ascent + ratio.descent) - style.size) < 0.02 * style.size + 0.05, "\(role.displayName)")
+            }
+            let caption = try #require(pages[index].words.first { $0.text == "Role" })
+            let captionRatio = Self.naturalRatio(large[.caption2])
+            #expect(abs(caption.height / (captionRatio.ascent + captionRatio.descent) - large[.caption2].size) < 0.2, "caption stays at Large")
         }
     }
 
