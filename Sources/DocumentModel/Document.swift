@@ -42,9 +42,13 @@ public enum ColumnAlignment: Hashable, Sendable { case none, left, center, right
 
 /// A GFM table: header cells, body rows, per-column alignment.
 public struct Table: Hashable, Sendable {
+    /// Alignment of each column, one entry per column.
     public var alignments: [ColumnAlignment]
+    /// The header row: one inline list per cell.
     public var header: [[Inline]]
+    /// The body rows, each a list of cells, each cell an inline list.
     public var rows: [[[Inline]]]
+    /// Creates a table from its parts.
     public init(alignments: [ColumnAlignment], header: [[Inline]], rows: [[[Inline]]]) {
         self.alignments = alignments; self.header = header; self.rows = rows
     }
@@ -52,20 +56,25 @@ public struct Table: Hashable, Sendable {
 
 /// One item of a list: its blocks and, for a GFM task list item, whether it is checked.
 public struct ListItem: Hashable, Sendable {
+    /// The item's content, in source order.
     public var blocks: [Block]
     /// nil for an ordinary item; true/false for `- [x]` / `- [ ]`.
     public var task: Bool?
+    /// Creates an item; `task` nil for an ordinary item.
     public init(blocks: [Block], task: Bool? = nil) { self.blocks = blocks; self.task = task }
 }
 
 /// A bullet or numbered list.
 public struct ListBlock: Hashable, Sendable {
+    /// True for a numbered list (`1.`), false for a bullet list (`-`, `*`, `+`).
     public var ordered: Bool
     /// The first number of an ordered list (CommonMark allows any start, e.g. `3.`).
     public var start: Int
     /// A tight list has no blank lines between items (less space between them).
     public var tight: Bool
+    /// The items, in source order.
     public var items: [ListItem]
+    /// Creates a list from its parts.
     public init(ordered: Bool, start: Int = 1, tight: Bool = true, items: [ListItem]) {
         self.ordered = ordered; self.start = start; self.tight = tight; self.items = items
     }
@@ -73,6 +82,7 @@ public struct ListBlock: Hashable, Sendable {
 
 /// A block of the document with its attributes and where it starts in the source.
 public struct Block: Hashable, Sendable {
+    /// What kind of block this is and its content (heading levels are 1…6).
     public indirect enum Kind: Hashable, Sendable {
         case paragraph([Inline])
         case heading(level: Int, [Inline])
@@ -90,10 +100,14 @@ public struct Block: Hashable, Sendable {
         case pageBreak
     }
 
+    /// What the block is and what it contains.
     public var kind: Kind
+    /// Pandoc attributes on a heading or fenced div (`{#id .class key=value}`); ``Attributes/none`` otherwise.
     public var attributes: Attributes
+    /// Where the block starts in the source; nil when unknown.
     public var location: SourceLocation?
 
+    /// Creates a block of `kind`, with no attributes and no location by default.
     public init(_ kind: Kind, attributes: Attributes = .none, location: SourceLocation? = nil) {
         self.kind = kind; self.attributes = attributes; self.location = location
     }
@@ -101,17 +115,24 @@ public struct Block: Hashable, Sendable {
 
 /// Document-level settings from YAML front matter (Pandoc/Quarto keys). nil: not given.
 public struct Metadata: Hashable, Sendable {
+    /// `title:`; the PDF Title and the running text's `{title}`.
     public var title: String?
+    /// `subtitle:`; written as the PDF Subject.
     public var subtitle: String?
+    /// `author:`; several authors (a list, or `name:` entries) joined with `, `; the PDF Author.
     public var author: String?
+    /// `date:` as written; the running text's `{date}`.
     public var date: String?
+    /// `lang:` as written (e.g. `ko`); picks the table of contents' title (`목차` for Korean).
     public var lang: String?
+    /// `keywords:` (a YAML list or comma-separated text), trimmed; the PDF Keywords. Empty when not given.
     public var keywords: [String]
     /// Any other key, as written (theme, paper, margins, header, footer, toc, …), for the
     /// stages that read them.
     public var fields: [String: String]
     /// Where each of ``fields`` was written (its key), for diagnostics about its value.
     public var fieldLocations: [String: SourceLocation] = [:]
+    /// Creates metadata from its parts (nothing given by default).
     public init(title: String? = nil, subtitle: String? = nil, author: String? = nil, date: String? = nil,
                 lang: String? = nil, keywords: [String] = [], fields: [String: String] = [:]) {
         self.title = title; self.subtitle = subtitle; self.author = author; self.date = date
@@ -121,13 +142,16 @@ public struct Metadata: Hashable, Sendable {
 
 /// A parsed document: pure values, each block knowing where it came from.
 public struct Document: Hashable, Sendable {
+    /// Top-level blocks, in source order.
     public var blocks: [Block]
+    /// Front matter; empty when the document has none.
     public var metadata: Metadata
     /// Footnote definitions by number (1-based, order of first reference).
     public var footnotes: [Int: [Block]]
     /// The source file name used in diagnostics (`-` for standard input).
     public var file: String
 
+    /// Creates a document from its parts; `file` defaults to `-` (standard input).
     public init(blocks: [Block], metadata: Metadata = Metadata(), footnotes: [Int: [Block]] = [:], file: String = "-") {
         self.blocks = blocks; self.metadata = metadata; self.footnotes = footnotes; self.file = file
     }

@@ -3,17 +3,23 @@ import Typography
 
 /// A point on the page, pt from the top-left corner (y grows downwards).
 public struct Point: Hashable, Sendable {
+    /// Coordinates in pt: `x` from the left edge, `y` down from the top edge.
     public var x: Double, y: Double
+    /// Creates a point from its coordinates (pt).
     public init(x: Double, y: Double) { self.x = x; self.y = y }
 }
 
 /// A rectangle on the page, pt from the top-left corner.
 public struct Rect: Hashable, Sendable {
+    /// Top-left corner and size, pt (`y` grows downwards).
     public var x: Double, y: Double, width: Double, height: Double
+    /// Creates a rectangle from its top-left corner and size (pt).
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x; self.y = y; self.width = width; self.height = height
     }
+    /// Right edge, pt (`x + width`).
     public var maxX: Double { x + width }
+    /// Bottom edge, pt (`y + height`).
     public var maxY: Double { y + height }
 }
 
@@ -41,8 +47,11 @@ public enum PageElement {
 public struct Page {
     /// 1-based page number.
     public var number: Int
+    /// Paper size of the page, pt.
     public var size: PaperSize
+    /// What is drawn on the page, in drawing order.
     public var elements: [PageElement]
+    /// Creates page `number` (1-based) of `size`, empty by default.
     public init(number: Int, size: PaperSize, elements: [PageElement] = []) {
         self.number = number; self.size = size; self.elements = elements
     }
@@ -50,11 +59,17 @@ public struct Page {
 
 /// Document information written into the PDF (`pdfinfo` shows it).
 public struct DocumentInfo: Hashable, Sendable {
+    /// PDF Title; nil or empty: not written.
     public var title: String?
+    /// PDF Author; nil or empty: not written.
     public var author: String?
+    /// PDF Subject; nil or empty: not written.
     public var subject: String?
+    /// PDF Keywords, written joined with `, `; empty: not written.
     public var keywords: [String]
+    /// PDF Creator (the producing application), `Typeset` by default.
     public var creator: String
+    /// Creates document information from its parts.
     public init(title: String? = nil, author: String? = nil, subject: String? = nil, keywords: [String] = [],
                 creator: String = "Typeset") {
         self.title = title; self.author = author; self.subject = subject; self.keywords = keywords; self.creator = creator

@@ -3,6 +3,7 @@ import Typography
 
 /// Page-level settings for layout.
 public struct LayoutOptions {
+    /// Paper, margins and block spacing (pt) the pages are laid out on.
     public var page: PageSetup
     /// Fewest lines of a split paragraph left at the top of the next page (CSS `widows`, 2).
     public var widows: Int
@@ -11,7 +12,9 @@ public struct LayoutOptions {
     /// The running header and footer of page `n` (1-based), or nil for none; set centred in
     /// the top and bottom margins.
     public var header: ((Int) -> StyledParagraph?)?
+    /// The running footer of page `n` (1-based), or nil for none; see ``header``.
     public var footer: ((Int) -> StyledParagraph?)?
+    /// Creates options; widows and orphans default to 2 (CSS), no header or footer.
     public init(page: PageSetup, widows: Int = 2, orphans: Int = 2,
                 header: ((Int) -> StyledParagraph?)? = nil, footer: ((Int) -> StyledParagraph?)? = nil) {
         self.page = page; self.widows = widows; self.orphans = orphans; self.header = header; self.footer = footer
@@ -66,6 +69,7 @@ public final class Paginator {
     let renderer: PageRenderer
     var placed: [(item: Item, y: Double)] = []
     var cursor = 0.0
+    /// Pages rendered so far; after ``finish()``, the document's page count.
     public private(set) var pageCount = 0
     /// The page each named destination landed on (for a table of contents).
     public private(set) var destinations: [String: Int] = [:]
@@ -75,6 +79,7 @@ public final class Paginator {
     /// How many items at the top of the current page are a repeated table header (0 or 1).
     var repeatedOnPage = 0
 
+    /// Creates a paginator that shapes with `shaper`, lays out per `options` and hands each full page to `renderer`.
     public init(shaper: TextShaper, options: LayoutOptions, renderer: PageRenderer) {
         self.shaper = shaper; self.options = options; self.renderer = renderer
     }

@@ -4,10 +4,15 @@ import Typography
 /// Vertical metrics of one face at one size, pt, read from the font (OpenType `hhea`/`OS/2`
 /// through the shaper). Ascent and descent are both positive distances from the baseline.
 public struct FontMetrics: Hashable, Sendable {
+    /// Height above the baseline, pt.
     public var ascent: Double
+    /// Depth below the baseline, pt (positive).
     public var descent: Double
+    /// Height of lowercase `x`, pt.
     public var xHeight: Double
+    /// Height of capital letters, pt.
     public var capHeight: Double
+    /// Creates metrics from their parts (pt).
     public init(ascent: Double, descent: Double, xHeight: Double, capHeight: Double) {
         self.ascent = ascent; self.descent = descent; self.xHeight = xHeight; self.capHeight = capHeight
     }
@@ -17,9 +22,13 @@ public struct FontMetrics: Hashable, Sendable {
 
 /// A link's horizontal extent on one line, pt from the paragraph box's left edge.
 public struct LinkSpan: Hashable, Sendable {
+    /// Left edge of the link, pt from the paragraph box's left edge.
     public var x: Double
+    /// Width of the link on this line, pt.
     public var width: Double
+    /// Where the link goes.
     public var target: LinkTarget
+    /// Creates a span from its parts (pt).
     public init(x: Double, width: Double, target: LinkTarget) { self.x = x; self.width = width; self.target = target }
 }
 
@@ -37,7 +46,9 @@ public struct ShapedLine {
     /// baseline offset. Fallback faces (Hangul in Noto Sans CJK KR, emoji) are deliberately not
     /// counted: that is what keeps the baseline grid true.
     public var ascent: Double
+    /// Depth below the baseline, pt (positive), measured like ``ascent``.
     public var descent: Double
+    /// Links on this line, left to right.
     public var links: [LinkSpan]
     /// The line's text (for tests with a fake shaper and for diagnostics).
     public var text: String
@@ -45,6 +56,7 @@ public struct ShapedLine {
     /// the paragraph).
     public var isWrapContinuation: Bool = false
 
+    /// Creates a line from its parts (pt); no links and no text by default.
     public init(handle: AnyObject?, x: Double, width: Double, ascent: Double, descent: Double,
                 links: [LinkSpan] = [], text: String = "") {
         self.handle = handle; self.x = x; self.width = width; self.ascent = ascent; self.descent = descent
@@ -54,7 +66,9 @@ public struct ShapedLine {
 
 /// A paragraph broken into lines.
 public struct ShapedParagraph {
+    /// The lines, top to bottom.
     public var lines: [ShapedLine]
+    /// Creates a paragraph from its lines.
     public init(lines: [ShapedLine]) { self.lines = lines }
     /// The widest line's advance width, pt.
     public var naturalWidth: Double { lines.map(\.width).max() ?? 0 }

@@ -9,6 +9,7 @@ public enum BackendError: Error, CustomStringConvertible, Equatable {
     /// fontconfig could not read the font folder at `path`.
     case fontFolder(path: String)
 
+    /// `path: what failed`, one line.
     public var description: String {
         switch self {
         case .cannotCreate(let path, let message): return "\(path): cannot create PDF: \(message)"

@@ -9,6 +9,7 @@ public struct FontFaceInfo: Hashable, Sendable {
     public var name: String
     /// Weight on the OpenType/CSS scale (Pango weight: 100–1000).
     public var weight: FontWeight
+    /// The face is italic or oblique.
     public var italic: Bool
     /// A face Pango fakes (slanted or emboldened) because the family lacks it.
     public var synthesized: Bool
@@ -16,8 +17,11 @@ public struct FontFaceInfo: Hashable, Sendable {
 
 /// An installed font family and its faces.
 public struct FontFamilyInfo: Hashable, Sendable {
+    /// The family name, as fontconfig and Pango report it.
     public var name: String
+    /// Pango reports the family as monospaced.
     public var isMonospace: Bool
+    /// The family's faces, sorted by weight, upright before italic, then by name.
     public var faces: [FontFaceInfo]
 }
 
@@ -25,11 +29,15 @@ public struct FontFamilyInfo: Hashable, Sendable {
 public struct ResolvedFace: Hashable, Sendable {
     /// The first family of the request.
     public var requestedFamily: String
+    /// Weight of the request.
     public var requestedWeight: FontWeight
+    /// Whether italic was requested.
     public var requestedItalic: Bool
     /// Family, weight and style of the face fontconfig picked.
     public var family: String
+    /// Weight of the face fontconfig picked.
     public var weight: FontWeight
+    /// Whether the picked face is really italic (false when the slant is synthesized).
     public var italic: Bool
     /// The family was found (or was a generic alias such as `sans-serif`).
     public var familyFound: Bool
@@ -52,6 +60,7 @@ public struct ResolvedFace: Hashable, Sendable {
 
 /// Which family renders one character of a sample.
 public struct GlyphCoverage: Hashable, Sendable {
+    /// The character, as it appears in the text.
     public var character: Character
     /// The family Pango uses for it through the fallback list; nil when no face has the glyph.
     public var family: String?

@@ -16,6 +16,7 @@ public final class PangoShaper: TextShaper {
     private var descriptions: [FontSpec: FontDescription] = [:]
     private var metricsCache: [FontSpec: FontMetrics] = [:]
 
+    /// Creates a shaper with its own Pango context and pangocairo font map.
     public init() {
         setup = FontState.lock.reading { PangoSetup() }
     }

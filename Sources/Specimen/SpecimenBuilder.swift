@@ -24,9 +24,12 @@ public struct SpecimenBuilder {
         /// The theme was prepared with Bold Text.
         public var boldText: Bool
 
+        /// An English pangram, the default Latin sample.
         public static let defaultSample = "Sphinx of black quartz, judge my vow"
+        /// A Korean pangram (every basic consonant), the default Hangul sample.
         public static let defaultHangulSample = "다람쥐 헌 쳇바퀴에 타고파"
 
+        /// Creates settings; the samples default to the built-in pangrams.
         public init(sample: String = Settings.defaultSample, hangulSample: String = Settings.defaultHangulSample,
                     guides: Bool = false, date: String, sizeCategory: SizeCategory? = nil, boldText: Bool = false) {
             self.sample = sample; self.hangulSample = hangulSample; self.guides = guides; self.date = date

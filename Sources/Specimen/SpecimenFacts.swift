@@ -29,8 +29,11 @@ public enum SampleClass: String, CaseIterable, Sendable, Hashable {
 
 /// Which family renders one character through a role's fallback list (nil: no face has it).
 public struct CharacterCoverage: Hashable, Sendable {
+    /// The character checked.
     public var character: Character
+    /// The family that renders it; nil when no face in the fallback list has it.
     public var family: String?
+    /// Creates a coverage entry from its parts.
     public init(character: Character, family: String?) { self.character = character; self.family = family }
 }
 
@@ -42,8 +45,11 @@ public struct SpecimenFacts: Sendable {
         /// Ascent and descent (positive), x-height and cap height, pt, of the primary face at
         /// the role's size (`PangoShaper.metrics(of:)`).
         public var ascent: Double
+        /// Depth below the baseline, pt (positive).
         public var descent: Double
+        /// Height of lowercase `x`, pt.
         public var xHeight: Double
+        /// Height of capital letters, pt.
         public var capHeight: Double
         /// The face fontconfig resolves the primary family and weight to, e.g. `Inter Bold`.
         public var face: String
@@ -51,9 +57,11 @@ public struct SpecimenFacts: Sendable {
         public var coverage: [SampleClass: [CharacterCoverage]]
         /// Weight without and with Bold Text (``Theme/applyingBoldText(availableWeights:)``).
         public var regularWeight: FontWeight
+        /// The weight with Bold Text applied.
         public var boldWeight: FontWeight
         /// The faces those weights resolve to (`Inter Regular`, `Inter Medium`).
         public var regularFace: String
+        /// The face ``boldWeight`` resolves to.
         public var boldFace: String
         /// Why Bold Text leaves the weight unchanged, when it does.
         public var boldNote: String?
@@ -61,6 +69,7 @@ public struct SpecimenFacts: Sendable {
         /// ascent + descent, pt: the natural line height a `lineHeightMultiple` multiplies.
         public var naturalHeight: Double { ascent + descent }
 
+        /// Creates facts from their parts (pt for the metrics).
         public init(ascent: Double, descent: Double, xHeight: Double, capHeight: Double, face: String,
                     coverage: [SampleClass: [CharacterCoverage]], regularWeight: FontWeight, boldWeight: FontWeight,
                     regularFace: String, boldFace: String, boldNote: String? = nil) {
@@ -78,6 +87,7 @@ public struct SpecimenFacts: Sendable {
     /// Every face the specimen uses, in first-use order, e.g. `Inter Bold`, `Noto Sans CJK KR Regular`.
     public var faces: [String]
 
+    /// Creates facts from their parts.
     public init(roles: [TextRole: RoleFacts], baseTheme: Theme, faces: [String]) {
         self.roles = roles; self.baseTheme = baseTheme; self.faces = faces
     }

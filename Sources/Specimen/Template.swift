@@ -23,8 +23,12 @@ public indirect enum TemplateValue: Sendable {
 
 /// Named values for a template (one scope).
 public struct TemplateContext: Sendable {
+    /// The values by name (undotted; `theme.name` is `theme` here, then `name` inside it).
     public var values: [String: TemplateValue]
+    /// Creates a scope holding `values` (empty by default).
     public init(_ values: [String: TemplateValue] = [:]) { self.values = values }
+    /// The value named `name` in this scope only (outer scopes are not searched); nil when
+    /// absent. Setting nil removes it.
     public subscript(name: String) -> TemplateValue? {
         get { values[name] }
         set { values[name] = newValue }
@@ -35,7 +39,9 @@ public struct TemplateContext: Sendable {
 public struct TemplateError: Error, CustomStringConvertible, Sendable {
     /// 1-based line of the template where the problem is.
     public var line: Int
+    /// What is wrong, e.g. an unclosed section tag.
     public var message: String
+    /// `line N: message`.
     public var description: String { "line \(line): \(message)" }
 }
 
@@ -59,7 +65,9 @@ public struct TemplateError: Error, CustomStringConvertible, Sendable {
 public enum Template {
     /// The expanded text and the names that were not found.
     public struct Expansion: Sendable {
+        /// The expanded Markdown.
         public var text: String
+        /// Names not found (or a list or group used as text), each once, in order of first use.
         public var unknownNames: [String]
     }
 

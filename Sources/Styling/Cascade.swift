@@ -106,7 +106,10 @@ enum RunMerger {
 /// every script kept (Hangul included); repeats get `-1`, `-2`…
 public struct SlugGenerator: Sendable {
     var used: [String: Int] = [:]
+    /// Creates a generator with no slugs handed out yet.
     public init() {}
+    /// The id for a heading titled `title`: its slug (`section` when nothing is left), with
+    /// `-1`, `-2`, … appended to repeats of a slug this generator already returned.
     public mutating func slug(for title: String) -> String {
         var base = ""
         for scalar in title.lowercased().unicodeScalars {

@@ -4,11 +4,15 @@ import Typography
 /// A face request: family fallback list, weight, italic and size (pt). What the shaper turns
 /// into a font description.
 public struct FontSpec: Hashable, Sendable {
+    /// Family names in fallback order; the first is the primary face.
     public var families: [String]
+    /// Weight on the OpenType/CSS scale.
     public var weight: FontWeight
+    /// Request an italic face.
     public var italic: Bool
     /// Em size in pt.
     public var size: Double
+    /// Creates a request: regular, upright by default; `size` in pt.
     public init(families: [String], weight: FontWeight = .regular, italic: Bool = false, size: Double) {
         self.families = families; self.weight = weight; self.italic = italic; self.size = size
     }
@@ -20,9 +24,11 @@ public enum SmallCaps: Hashable, Sendable { case none, lowercase, uppercase, all
 
 /// Outline text: the glyph outlines stroked under the fill (seed 002's layered approach).
 public struct Stroke: Hashable, Sendable {
+    /// Colour of the stroke.
     public var color: RGBAColor
     /// Line width in pt; half of it shows outside the fill.
     public var width: Double
+    /// Creates a stroke of `color`, `width` pt wide.
     public init(color: RGBAColor, width: Double) { self.color = color; self.width = width }
 }
 
@@ -34,13 +40,16 @@ public enum LinkTarget: Hashable, Sendable {
 
 /// A fully resolved run style: every value the shaper and renderer need, nothing inherited.
 public struct RunStyle: Hashable, Sendable {
+    /// The face the run is set in.
     public var font: FontSpec
     /// Space added between characters, pt (tracking, or kerning when no tracking). 0 adds
     /// nothing and emits no letter-spacing attribute.
     public var letterSpacing: Double
     /// OpenType features, e.g. `["tnum", "ss01"]` or `["liga=0"]`.
     public var features: [String]
+    /// Small-capital forms, ``SmallCaps/none`` for none.
     public var smallCaps: SmallCaps
+    /// Colour of the glyphs' fill.
     public var color: RGBAColor
     /// Underline colour, nil for none.
     public var underline: RGBAColor?
@@ -48,11 +57,14 @@ public struct RunStyle: Hashable, Sendable {
     public var strikethrough: RGBAColor?
     /// Baseline shift in pt; positive raises (Apple `baselineOffset`).
     public var baselineOffset: Double
+    /// Glyph outlines stroked under the fill, nil for none.
     public var stroke: Stroke?
     /// Background behind the run's glyphs (inline code), nil for none.
     public var background: RGBAColor?
+    /// Where the run links to, nil for none.
     public var link: LinkTarget?
 
+    /// Creates a run style; everything but `font` defaults to plain black text.
     public init(font: FontSpec, letterSpacing: Double = 0, features: [String] = [], smallCaps: SmallCaps = .none,
                 color: RGBAColor = .black, underline: RGBAColor? = nil, strikethrough: RGBAColor? = nil,
                 baselineOffset: Double = 0, stroke: Stroke? = nil, background: RGBAColor? = nil, link: LinkTarget? = nil) {
@@ -64,8 +76,11 @@ public struct RunStyle: Hashable, Sendable {
 
 /// A run of text in one style (Apple: one segment of a concatenated `Text`).
 public struct StyledRun: Hashable, Sendable {
+    /// The text of the run.
     public var text: String
+    /// How the run is set.
     public var style: RunStyle
+    /// Creates a run of `text` in `style`.
     public init(_ text: String, style: RunStyle) { self.text = text; self.style = style }
 }
 
@@ -91,11 +106,13 @@ public struct ParagraphStyle: Hashable, Sendable {
     public var lineHeight: LineHeight?
     /// Added to the step, pt: −2 for `leading=tight`, +2 for `loose` (Apple `Font.Leading`).
     public var leadingAdjustment: Double
+    /// How lines sit within the measure less the indents.
     public var alignment: TextAlignment
     /// Indent of every line from the left of the text area, pt.
     public var leftIndent: Double
     /// Indent from the right of the text area, pt.
     public var rightIndent: Double
+    /// Where Hangul lines may break.
     public var hangulLineBreak: HangulLineBreak
     /// Break anywhere (code): lines break between any characters when a word does not fit.
     public var breakAnywhere: Bool
@@ -106,6 +123,7 @@ public struct ParagraphStyle: Hashable, Sendable {
     /// bands) over each line — specimen sheets.
     public var guides: Bool
 
+    /// Creates paragraph settings (pt for lengths): natural line height, left-aligned, no indents, keep-all by default.
     public init(baseFont: FontSpec, lineHeight: LineHeight? = nil, leadingAdjustment: Double = 0, alignment: TextAlignment = .left,
                 leftIndent: Double = 0, rightIndent: Double = 0, hangulLineBreak: HangulLineBreak = .keepAll,
                 breakAnywhere: Bool = false, guides: Bool = false) {
@@ -119,10 +137,13 @@ public struct ParagraphStyle: Hashable, Sendable {
 /// A paragraph ready to shape: runs, paragraph settings, and an optional hanging marker
 /// (a list bullet or number) set to the left of the first line.
 public struct StyledParagraph: Hashable, Sendable {
+    /// The paragraph's text, in runs.
     public var runs: [StyledRun]
+    /// Line height, alignment, indents and wrapping.
     public var style: ParagraphStyle
     /// Set flush right against the paragraph's left indent, on the first line's baseline.
     public var marker: [StyledRun]?
+    /// Creates a paragraph from its runs and settings, with no marker by default.
     public init(runs: [StyledRun], style: ParagraphStyle, marker: [StyledRun]? = nil) {
         self.runs = runs; self.style = style; self.marker = marker
     }
@@ -132,8 +153,11 @@ public struct StyledParagraph: Hashable, Sendable {
 
 /// A table ready to lay out: cells are paragraphs; the header row repeats on continued pages.
 public struct StyledTable: Hashable, Sendable {
+    /// Alignment of each column, one entry per column.
     public var alignments: [ColumnAlignment]
+    /// The header row: one paragraph per cell.
     public var header: [StyledParagraph]
+    /// The body rows, each one paragraph per cell.
     public var rows: [[StyledParagraph]]
     /// Colour of the horizontal rules (booktabs-style: top, below the header, bottom).
     public var ruleColor: RGBAColor
@@ -141,6 +165,7 @@ public struct StyledTable: Hashable, Sendable {
     public var cellPadding: Double
     /// Indent from the left of the text area (a table inside a list or quote), pt.
     public var leftIndent: Double = 0
+    /// Creates a table from its parts (`cellPadding` in pt), not indented.
     public init(alignments: [ColumnAlignment], header: [StyledParagraph], rows: [[StyledParagraph]],
                 ruleColor: RGBAColor, cellPadding: Double) {
         self.alignments = alignments; self.header = header; self.rows = rows
@@ -150,14 +175,17 @@ public struct StyledTable: Hashable, Sendable {
 
 /// A heading's entry in the PDF outline (bookmarks).
 public struct OutlineEntry: Hashable, Sendable {
+    /// The heading's plain text, as the bookmark shows it.
     public var title: String
     /// 1 for h1 …
     public var level: Int
+    /// Creates an entry for a heading of `level` (1 for h1).
     public init(title: String, level: Int) { self.title = title; self.level = level }
 }
 
 /// One block ready for layout, flattened: lists and quotes have become indents, markers and bars.
 public struct StyledBlock: Hashable, Sendable {
+    /// What a block draws.
     public enum Content: Hashable, Sendable {
         case paragraph(StyledParagraph)
         case table(StyledTable)
@@ -169,10 +197,12 @@ public struct StyledBlock: Hashable, Sendable {
         case entry(StyledParagraph, trailing: StyledParagraph)
         case pageBreak
     }
+    /// What the block draws.
     public var content: Content
     /// Space above and below, pt. Adjacent spaces collapse to the larger (CSS margin collapsing);
     /// space at the top of a page is discarded.
     public var spaceBefore: Double
+    /// Space below, pt (see ``spaceBefore``).
     public var spaceAfter: Double
     /// A heading: never the last thing on a page; it moves with the first lines of what follows.
     public var keepWithNext: Bool
@@ -184,15 +214,19 @@ public struct StyledBlock: Hashable, Sendable {
     public var quoteBarColor: RGBAColor
     /// A panel behind the block's lines (code blocks), with its padding in pt.
     public var background: RGBAColor?
+    /// Padding between the block's lines and the edge of ``background``, pt.
     public var backgroundPadding: Double
     /// Named destination for internal links (`#id`).
     public var anchor: String?
+    /// The PDF outline (bookmark) entry the block starts, nil for none (headings have one).
     public var outline: OutlineEntry?
     /// Footnotes referenced in this block, by number: set at the foot of the page where the
     /// line holding the reference lands (the reference is a run linking to `fn-<number>`).
     public var footnotes: [Int: [StyledParagraph]] = [:]
+    /// Where the block starts in the source, for diagnostics; nil when unknown.
     public var location: SourceLocation?
 
+    /// Creates a block of `content` (lengths in pt); no spacing, keeps, bars, background, anchor or outline by default.
     public init(_ content: Content, spaceBefore: Double = 0, spaceAfter: Double = 0, keepWithNext: Bool = false,
                 keepTogether: Bool = false, quoteBars: [Double] = [], quoteBarColor: RGBAColor = .black,
                 background: RGBAColor? = nil, backgroundPadding: Double = 0, anchor: String? = nil,
@@ -206,9 +240,13 @@ public struct StyledBlock: Hashable, Sendable {
 
 /// An image block: the file (resolved path), its alt text, an optional caption paragraph.
 public struct StyledImage: Hashable, Sendable {
+    /// The image file: a resolved path.
     public var path: String
+    /// The image's alt text, plain.
     public var alt: String
+    /// A caption set below the image, nil for none.
     public var caption: StyledParagraph?
+    /// Creates an image block from its parts.
     public init(path: String, alt: String, caption: StyledParagraph? = nil) {
         self.path = path; self.alt = alt; self.caption = caption
     }

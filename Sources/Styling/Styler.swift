@@ -6,9 +6,11 @@ import Typography
 public struct StylingOptions: Sendable {
     /// Justify body paragraphs (never the last line).
     public var justify: Bool
+    /// Where Hangul lines may break (front matter `line-break`).
     public var hangulLineBreak: HangulLineBreak
     /// Folder that relative image paths are resolved against.
     public var baseDirectory: String
+    /// Creates options: ragged right, keep-all, images resolved against the current folder by default.
     public init(justify: Bool = false, hangulLineBreak: HangulLineBreak = .keepAll, baseDirectory: String = ".") {
         self.justify = justify; self.hangulLineBreak = hangulLineBreak; self.baseDirectory = baseDirectory
     }
@@ -16,9 +18,11 @@ public struct StylingOptions: Sendable {
 
 /// The styled form of a document: a flat sequence of blocks ready for layout.
 public struct StyledDocument: Sendable {
+    /// Blocks ready for layout, in document order.
     public var blocks: [StyledBlock]
     /// The first heading's text (the PDF Title when front matter gives none).
     public var firstHeading: String?
+    /// Warnings from styling (unknown roles and attributes, bad values, raw HTML), in the order found.
     public var diagnostics: [Diagnostic]
 }
 
@@ -37,7 +41,9 @@ public struct StyledDocument: Sendable {
 ///   code → the theme's monospaced families; headings h1…h6 → LargeTitle, Title, Title3,
 ///   Headline, Body, Caption.
 public struct Styler {
+    /// The theme the document is styled against.
     public let theme: Theme
+    /// Justification, Hangul line breaking and the image folder.
     public let options: StylingOptions
     var diagnostics: [Diagnostic] = []
     var slugs = SlugGenerator()
@@ -49,6 +55,7 @@ public struct Styler {
     /// Where the block being styled starts (inline warnings without a position of their own).
     var currentLocation: SourceLocation?
 
+    /// Creates a styler for `theme`; ``style(_:theme:options:)`` is the usual entry point.
     public init(theme: Theme, options: StylingOptions = StylingOptions()) {
         self.theme = theme; self.options = options
     }

@@ -5,6 +5,7 @@ import Typography
 public enum FontListing {
     /// One family and a readable list of its faces.
     public struct Family {
+        /// The family name.
         public var name: String
         /// `Regular 400, Italic 400, Bold 700, …` (synthesized faces left out).
         public var faces: String

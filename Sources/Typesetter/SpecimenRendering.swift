@@ -22,6 +22,7 @@ public struct SpecimenOptions: Sendable {
     /// The date on the cover and in the PDF; nil: `SOURCE_DATE_EPOCH` when set, else now.
     public var date: Date?
 
+    /// Creates options; nil leaves the built-in sample and template, the theme's paper and the default date.
     public init(sample: String? = nil, guides: Bool = false, templatePath: String? = nil, paper: PaperSize? = nil,
                 strict: Bool = false, date: Date? = nil) {
         self.sample = sample; self.guides = guides; self.templatePath = templatePath; self.paper = paper

@@ -24,12 +24,14 @@ public struct ThemeRequest: Sendable {
     public var fontFolders: [String]
     /// Swap every role's primary family for this one (fallbacks kept).
     public var family: String?
+    /// How role sizes change when ``family`` swaps the family (`--size-adjust`); nil: unchanged.
     public var sizeAdjustment: SizeAdjustment?
     /// Dynamic Type size category; nil: Large (the sizes as written).
     public var sizeCategory: SizeCategory?
     /// Bold Text: every role one available weight heavier.
     public var boldText: Bool
 
+    /// Creates a request; the defaults leave the default theme as written.
     public init(theme: String? = nil, fontFolders: [String] = [], family: String? = nil,
                 sizeAdjustment: SizeAdjustment? = nil, sizeCategory: SizeCategory? = nil, boldText: Bool = false) {
         self.theme = theme; self.fontFolders = fontFolders; self.family = family

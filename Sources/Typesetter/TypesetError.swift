@@ -20,6 +20,7 @@ public enum TypesetError: Error, CustomStringConvertible, Equatable {
     /// A font folder could not be registered.
     case fontFolder(path: String, reason: String)
 
+    /// The message the CLI prints: `path: reason` on one line (theme problems and strict-mode warnings one per line).
     public var description: String {
         switch self {
         case .unreadableInput(let path, let reason): "\(path): cannot read input: \(reason)"

@@ -13,7 +13,9 @@ public struct RenderOptions {
     public var themeRequest: ThemeRequest
     /// An already prepared theme (specimens); when set, `themeRequest` is not used.
     public var theme: Theme?
+    /// Paper size (`--paper`, front matter `paper`); nil: the theme's.
     public var paper: PaperSize?
+    /// Page margins, pt (front matter `margins`); nil: the theme's.
     public var margins: Margins?
     /// Treat every warning as an error: exit 1, nothing written.
     public var strict: Bool
@@ -21,18 +23,23 @@ public struct RenderOptions {
     public var creationDate: Date?
     /// Folder relative image paths resolve against (default: the input file's folder).
     public var baseDirectory: String?
+    /// Justify body paragraphs (`--justify`, front matter `justify`); nil: ragged right.
     public var justify: Bool?
+    /// Where Hangul lines may break (front matter `line-break`); nil: keep-all.
     public var hangulLineBreak: HangulLineBreak?
     /// Running header and footer templates: `{title}`, `{page}`, `{pages}`, `{date}`.
     public var header: String?
+    /// Footer template (see ``header``); nil: `{page}`.
     public var footer: String?
     /// A table of contents with page numbers after the first heading.
     public var tableOfContents: Bool?
     /// Fewest lines of a split paragraph at the top / bottom of a page (CSS `widows`,
     /// `orphans`; default 2 each).
     public var widows: Int?
+    /// See ``widows``; nil: 2.
     public var orphans: Int?
 
+    /// Creates options; nil leaves a setting to front matter, then the theme. Set widows and orphans on the properties.
     public init(themeRequest: ThemeRequest = ThemeRequest(), theme: Theme? = nil, paper: PaperSize? = nil,
                 margins: Margins? = nil, strict: Bool = false, creationDate: Date? = nil, baseDirectory: String? = nil,
                 justify: Bool? = nil, hangulLineBreak: HangulLineBreak? = nil, header: String? = nil,
@@ -46,6 +53,7 @@ public struct RenderOptions {
 
 /// What a successful run produced.
 public struct RenderReport {
+    /// Pages in the PDF written.
     public var pageCount: Int
     /// Warnings (`file:line:column: warning: …`) in source order; those without a position
     /// (theme, fonts) last.

@@ -1,11 +1,15 @@
 /// A colour in sRGB with alpha, each component 0…1.
 public struct RGBAColor: Hashable, Sendable, CustomStringConvertible {
+    /// sRGB components and opacity, each 0…1.
     public var red: Double, green: Double, blue: Double, alpha: Double
+    /// Creates a colour from components 0…1, opaque by default.
     public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
         self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
     }
 
+    /// Opaque black, `#000000`.
     public static let black = RGBAColor(red: 0, green: 0, blue: 0)
+    /// Opaque white, `#FFFFFF`.
     public static let white = RGBAColor(red: 1, green: 1, blue: 1)
 
     /// Parses `#RGB`, `#RRGGBB` or `#RRGGBBAA` (CSS hex notation). Returns nil otherwise.
@@ -29,5 +33,6 @@ public struct RGBAColor: Hashable, Sendable, CustomStringConvertible {
         }
         return "#" + byte(red) + byte(green) + byte(blue) + (alpha < 1 ? byte(alpha) : "")
     }
+    /// The ``hex`` form.
     public var description: String { hex }
 }

@@ -6,18 +6,30 @@ import Foundation
 /// not Apple's `Font.Weight`, whose `ultraLight` is lighter than `thin` (see
 /// typography-reference.md §1.6, "Apple vs CSS weight names").
 public struct FontWeight: RawRepresentable, Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    /// The weight, 1…1000.
     public var rawValue: Int
+    /// Creates a weight, clamping `rawValue` to 1…1000 (so never fails).
     public init(rawValue: Int) { self.rawValue = min(1000, max(1, rawValue)) }
+    /// Creates a weight, clamping `value` to 1…1000.
     public init(_ value: Int) { self.init(rawValue: value) }
 
+    /// 100 (CSS `font-weight` Thin, a.k.a. Hairline).
     public static let thin = FontWeight(100)
+    /// 200 (CSS Extra Light, a.k.a. Ultra Light).
     public static let extraLight = FontWeight(200)
+    /// 300 (CSS Light).
     public static let light = FontWeight(300)
+    /// 400 (CSS Normal / Regular).
     public static let regular = FontWeight(400)
+    /// 500 (CSS Medium).
     public static let medium = FontWeight(500)
+    /// 600 (CSS Semi Bold, a.k.a. Demi Bold).
     public static let semibold = FontWeight(600)
+    /// 700 (CSS Bold).
     public static let bold = FontWeight(700)
+    /// 800 (CSS Extra Bold, a.k.a. Ultra Bold).
     public static let extraBold = FontWeight(800)
+    /// 900 (CSS Black, a.k.a. Heavy).
     public static let black = FontWeight(900)
 
     /// The nine named weights, lightest first.
@@ -56,6 +68,8 @@ public struct FontWeight: RawRepresentable, Hashable, Comparable, Sendable, Coda
         return names[index]
     }
 
+    /// ``name`` and value, e.g. `Bold 700`.
     public var description: String { "\(name) \(rawValue)" }
+    /// Orders weights lightest first (by ``rawValue``).
     public static func < (a: FontWeight, b: FontWeight) -> Bool { a.rawValue < b.rawValue }
 }

@@ -2,7 +2,9 @@ import Foundation
 
 /// A paper size in pt (portrait).
 public struct PaperSize: Hashable, Sendable {
+    /// Width and height in pt.
     public var width: Double, height: Double
+    /// Creates a paper size from its width and height (pt).
     public init(width: Double, height: Double) { self.width = width; self.height = height }
 
     /// ISO 216 A4, 210 × 297 mm.
@@ -47,19 +49,25 @@ public enum Length {
 
 /// Page margins in pt.
 public struct Margins: Hashable, Sendable {
+    /// Margins in pt, from each edge of the paper.
     public var top: Double, right: Double, bottom: Double, left: Double
+    /// Creates margins from each side (pt).
     public init(top: Double, right: Double, bottom: Double, left: Double) {
         self.top = top; self.right = right; self.bottom = bottom; self.left = left
     }
+    /// Creates equal margins of `all` pt on every side.
     public init(all: Double) { self.init(top: all, right: all, bottom: all, left: all) }
 }
 
 /// The page a theme sets text on: paper, margins and the vertical rhythm between blocks.
 public struct PageSetup: Hashable, Sendable {
+    /// Paper size, pt.
     public var paper: PaperSize
+    /// Margins, pt.
     public var margins: Margins
     /// Space between consecutive blocks (paragraphs, lists, tables), pt.
     public var blockSpacing: Double
+    /// Creates a page setup; defaults: A4, 64 pt margins (72 pt at the bottom), 8 pt between blocks.
     public init(paper: PaperSize = .a4, margins: Margins = Margins(top: 64, right: 64, bottom: 72, left: 64), blockSpacing: Double = 8) {
         self.paper = paper; self.margins = margins; self.blockSpacing = blockSpacing
     }

@@ -52,7 +52,9 @@ public struct TextStyle: Hashable, Sendable {
     /// Family names in fallback order, e.g. `["Inter", "Noto Sans CJK KR"]`: Latin from the
     /// first, Hangul from the first family that has it (Pango per-character fallback).
     public var families: [String]
+    /// Weight on the OpenType/CSS scale (1…1000).
     public var weight: FontWeight
+    /// Use an italic face.
     public var italic: Bool
     /// The em size in pt.
     public var size: Double
@@ -69,6 +71,8 @@ public struct TextStyle: Hashable, Sendable {
     /// or nil for a fixed size (`Font.custom(_:fixedSize:)`).
     public var relativeTo: DynamicTypeStyle?
 
+    /// Creates a style from its parts (lengths in pt): regular, upright, natural line height,
+    /// no letter spacing or features, fixed size by default.
     public init(
         families: [String], weight: FontWeight = .regular, italic: Bool = false, size: Double,
         lineHeight: LineHeight? = nil, kerning: LetterSpacing? = nil, tracking: LetterSpacing? = nil,
