@@ -1,15 +1,22 @@
 /// Inline content of a paragraph or heading: a tree of runs before styling.
 public indirect enum Inline: Hashable, Sendable {
+    /// Literal text.
     case text(String)
     /// A line ending inside a paragraph (rendered as a space).
     case softBreak
     /// A hard line break (two trailing spaces or a backslash).
     case lineBreak
+    /// `*emphasis*`: set in the italic face.
     case emphasis([Inline])
+    /// `**strong**`: set bolder.
     case strong([Inline])
+    /// `~~struck~~` (GFM).
     case strikethrough([Inline])
+    /// `` `code` ``: the theme's monospaced family.
     case code(String)
+    /// A link (or autolink); `destination` as written, `#id` for a heading in the document.
     case link(destination: String, title: String, children: [Inline])
+    /// An image; `source` as written (relative to the document's folder), `alt` its description.
     case image(source: String, title: String, alt: [Inline], location: SourceLocation?)
     /// A bracketed span `[text]{attributes}`.
     case span(Attributes, [Inline])
@@ -84,13 +91,19 @@ public struct ListBlock: Hashable, Sendable {
 public struct Block: Hashable, Sendable {
     /// What kind of block this is and its content (heading levels are 1…6).
     public indirect enum Kind: Hashable, Sendable {
+        /// A paragraph of inline content.
         case paragraph([Inline])
+        /// An ATX or setext heading, `level` 1–6.
         case heading(level: Int, [Inline])
+        /// A bullet, numbered or task list.
         case list(ListBlock)
+        /// `> quoted` blocks.
         case blockQuote([Block])
         /// A fenced or indented code block; `info` is the fence's info string (language).
         case codeBlock(info: String, text: String)
+        /// `---`: a rule across the measure.
         case thematicBreak
+        /// A GFM table.
         case table(Table)
         /// A Pandoc fenced div `::: {attributes}` … `:::`.
         case div([Block])

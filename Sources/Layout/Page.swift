@@ -30,6 +30,7 @@ public enum PageElement {
     /// A shaped line drawn as filled outlines in `color`, not as text: a mark the reader sees
     /// but that text extraction and search skip (the ↪ of a wrapped code line).
     case ornament(ShapedLine, x: Double, baseline: Double, color: RGBAColor)
+    /// A filled rectangle (code panels, placeholders, half-leading bands).
     case fill(Rect, RGBAColor)
     /// A straight line of `width` pt.
     case line(from: Point, to: Point, width: Double, color: RGBAColor)

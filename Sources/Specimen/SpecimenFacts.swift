@@ -2,6 +2,7 @@ import Typography
 
 /// The classes of characters a specimen checks each role's fonts for.
 public enum SampleClass: String, CaseIterable, Sendable, Hashable {
+    /// Basic Latin letters, Hangul syllables, ASCII digits, common punctuation.
     case latin, hangul, digits, punctuation
 
     /// The heading the coverage table uses.

@@ -34,7 +34,9 @@ public struct Stroke: Hashable, Sendable {
 
 /// Where a link goes: a URI, or a named destination in the document (a heading id).
 public enum LinkTarget: Hashable, Sendable {
+    /// A URI (percent-encoded when written to the PDF).
     case external(String)
+    /// A heading id or footnote (`fn-N`) in this document.
     case `internal`(String)
 }
 
@@ -187,14 +189,18 @@ public struct OutlineEntry: Hashable, Sendable {
 public struct StyledBlock: Hashable, Sendable {
     /// What a block draws.
     public enum Content: Hashable, Sendable {
+        /// A paragraph, heading, list item or code block: lines on its baseline grid.
         case paragraph(StyledParagraph)
+        /// A table: rows as unbreakable items, header repeated on continued pages.
         case table(StyledTable)
         /// A thematic break: a horizontal rule across the measure (less indents).
         case rule(color: RGBAColor, thickness: Double)
+        /// A figure: an image scaled to the measure, or a placeholder.
         case image(StyledImage)
         /// A line of text with a second text set flush right on its last line, joined by a dot
         /// leader: a table-of-contents entry and its page number.
         case entry(StyledParagraph, trailing: StyledParagraph)
+        /// `\newpage`: the next block starts a page.
         case pageBreak
     }
     /// What the block draws.

@@ -43,11 +43,11 @@ public struct RenderOptions {
     public init(themeRequest: ThemeRequest = ThemeRequest(), theme: Theme? = nil, paper: PaperSize? = nil,
                 margins: Margins? = nil, strict: Bool = false, creationDate: Date? = nil, baseDirectory: String? = nil,
                 justify: Bool? = nil, hangulLineBreak: HangulLineBreak? = nil, header: String? = nil,
-                footer: String? = nil, tableOfContents: Bool? = nil) {
+                footer: String? = nil, tableOfContents: Bool? = nil, widows: Int? = nil, orphans: Int? = nil) {
         self.themeRequest = themeRequest; self.theme = theme; self.paper = paper; self.margins = margins
         self.strict = strict; self.creationDate = creationDate; self.baseDirectory = baseDirectory
         self.justify = justify; self.hangulLineBreak = hangulLineBreak; self.header = header
-        self.footer = footer; self.tableOfContents = tableOfContents
+        self.footer = footer; self.tableOfContents = tableOfContents; self.widows = widows; self.orphans = orphans
     }
 }
 

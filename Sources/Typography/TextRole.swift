@@ -3,6 +3,7 @@
 /// Source: the scale in `shared/seeds/001_*` (Display … Caption2), itself modelled on Apple's
 /// HIG text styles. Heading levels map onto roles as ``TextRole/forHeading(level:)`` documents.
 public enum TextRole: String, CaseIterable, Sendable, Hashable, Codable, Comparable {
+    /// The roles, largest first.
     case display, largeTitle, title, title2, title3, subTitle, headline, body, caption, caption2
 
     /// The role's name as design teams write it: `Display`, `LargeTitle`, … `Caption2`.

@@ -32,7 +32,9 @@ public enum LineHeight: Hashable, Sendable {
 /// Letter spacing as a design tool writes it: points, or a percentage of the font size
 /// (Figma's `letterSpacing` in %, Tokens Studio `-2%`).
 public enum LetterSpacing: Hashable, Sendable {
+    /// Space in pt.
     case points(Double)
+    /// Space as a percentage of the font size (`-2%` at 20 pt is −0.4 pt).
     case percentOfSize(Double)
 
     /// The spacing in pt at a font size of `size` pt.
