@@ -39,7 +39,7 @@ public struct RenderOptions {
     /// See ``widows``; nil: 2.
     public var orphans: Int?
 
-    /// Creates options; nil leaves a setting to front matter, then the theme. Set widows and orphans on the properties.
+    /// Creates options; nil leaves a setting to front matter, then the theme.
     public init(themeRequest: ThemeRequest = ThemeRequest(), theme: Theme? = nil, paper: PaperSize? = nil,
                 margins: Margins? = nil, strict: Bool = false, creationDate: Date? = nil, baseDirectory: String? = nil,
                 justify: Bool? = nil, hangulLineBreak: HangulLineBreak? = nil, header: String? = nil,
