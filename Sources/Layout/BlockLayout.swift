@@ -47,16 +47,25 @@ struct BlockLayout {
     }
 
     /// Gives each footnote's lines to the item holding its reference (a link to `fn-<n>`).
+    /// A note taller than half the text area cannot sit at a page foot: it follows the block
+    /// in the text instead, so nothing is lost or overprinted.
     func attachNotes(_ footnotes: [Int: [StyledParagraph]], to items: inout [Item]) {
         var remaining = footnotes
+        var inline: [Item] = []
         for i in items.indices {
             for case .link(_, .internal(let name)) in items[i].elements where name.hasPrefix("fn-") {
                 guard let number = Int(name.dropFirst(3)), let paragraphs = remaining.removeValue(forKey: number) else { continue }
                 var lines = paragraphs.flatMap { paragraphItems($0, background: nil, padding: 0) }
                 lines[0].elements.insert(.destination(name: name, at: Point(x: left, y: 0)), at: 0)
-                items[i].notes += lines
+                if lines.reduce(0, { $0 + $1.height }) > options.page.textHeight * 0.5 {
+                    lines[0].spaceBefore = options.page.blockSpacing
+                    inline += lines
+                } else {
+                    items[i].notes += lines
+                }
             }
         }
+        items += inline
         // A reference Layout could not find on a line (should not happen): keep the note.
         if let last = items.indices.last {
             for number in remaining.keys.sorted() { items[last].notes += remaining[number]!.flatMap { paragraphItems($0, background: nil, padding: 0) } }

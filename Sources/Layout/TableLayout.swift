@@ -45,12 +45,14 @@ struct TableLayout {
         header.elements.append(rule(y: header.height - thin / 2, width: tableWidth, thickness: thin, color: table.ruleColor))
         var items = [header]
         let headerBox = ItemBox(header)
-        // A row taller than a page (less the repeated header) is the one row that is split.
+        // A row taller than a page (less the repeated header) is the one row that is split, in
+        // slices of at most a quarter page so that the first one fits under the header.
         let tallest = options.page.textHeight - header.height - 1
+        let sliceHeight = min(tallest, options.page.textHeight / 4)
         for (i, cells) in table.rows.enumerated() {
             var lines: [LineBand] = []
             let whole = row(cells, widths: widths, padding: pad, sidePadding: hpad, lines: &lines)
-            var slices = whole.height > tallest ? TableLayout.slices(of: whole, lines: lines, maximumHeight: tallest) : [whole]
+            var slices = whole.height > tallest ? TableLayout.slices(of: whole, lines: lines, maximumHeight: sliceHeight) : [whole]
             let last = i == table.rows.count - 1
             let thickness = last ? strong : 0.25
             let color = last ? table.ruleColor : RGBAColor(red: table.ruleColor.red, green: table.ruleColor.green, blue: table.ruleColor.blue, alpha: 0.6)

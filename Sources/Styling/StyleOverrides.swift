@@ -59,11 +59,11 @@ struct StyleOverrides {
             let value = pair.value
             let at = pair.location
             /// A number in pt within `range` (TypographicLimits), or nil with a warning.
-            func number(_ range: ClosedRange<Double>) -> Double? {
+            func number(_ range: ClosedRange<Double>, unit: String = "pt") -> Double? {
                 guard let value, let v = Double(value.trimmingSuffix("pt")), v.isFinite else {
-                    warn("'\(pair.key)' needs a number in pt, not '\(value ?? "")'", at); return nil
+                    warn("'\(pair.key)' needs a number\(unit == "pt" ? " in pt" : ""), not '\(value ?? "")'", at); return nil
                 }
-                if let problem = TypographicLimits.problem("'\(pair.key)'", v, range) { warn(problem, at); return nil }
+                if let problem = TypographicLimits.problem("'\(pair.key)'", v, range, unit: unit) { warn(problem, at); return nil }
                 return v
             }
             func spacing() -> LetterSpacing? {
@@ -100,7 +100,7 @@ struct StyleOverrides {
             case "kerning": kerning = spacing()
             case "tracking", "letterspacing": tracking = spacing()
             case "lineheightmultiple":
-                if let v = number(TypographicLimits.lineHeightFactor) { lineHeight = .multiple(v); lineHeightLocation = at }
+                if let v = number(TypographicLimits.lineHeightFactor, unit: "× natural height") { lineHeight = .multiple(v); lineHeightLocation = at }
             case "lineheight":
                 if let value, value.hasSuffix("%"), let v = Double(value.dropLast()), v.isFinite {
                     if let problem = TypographicLimits.problem("'\(pair.key)'", v / 100, TypographicLimits.lineHeightFactor, unit: "× size") {

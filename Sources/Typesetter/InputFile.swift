@@ -40,4 +40,25 @@ public enum InputFile {
         }
         throw TypesetError.invalidUTF8(path: path, line: line)
     }
+
+    /// Whether writing to `output` would overwrite the file `input` (symbolic links followed).
+    public static func isSameFile(_ input: String, as output: String) -> Bool {
+        guard input != "-", output != "-" else { return false }
+        let a = OutputFile.followingLinks(URL(fileURLWithPath: input)).standardizedFileURL.path
+        let b = OutputFile.followingLinks(URL(fileURLWithPath: output)).standardizedFileURL.path
+        return a == b
+    }
+}
+
+extension Typesetter {
+    /// Writes `text` to `path` all-or-nothing, like a rendered PDF: a temporary file renamed
+    /// into place, symbolic links followed, devices and FIFOs written through, `-` standard output.
+    /// - Throws: ``TypesetError/unwritableOutput(path:reason:)``.
+    public static func write(_ text: String, to path: String) throws {
+        let output = try OutputFile(target: path)
+        guard FileManager.default.createFile(atPath: output.temporaryPath, contents: Data(text.utf8)) else {
+            throw TypesetError.unwritableOutput(path: path, reason: "cannot create a temporary file")
+        }
+        try output.commit()
+    }
 }

@@ -24,7 +24,7 @@ struct OutputFile {
             temporaryPath = NSTemporaryDirectory() + "typeset-\(UUID().uuidString).pdf"
             return
         }
-        let resolved = URL(fileURLWithPath: target).resolvingSymlinksInPath()
+        let resolved = OutputFile.followingLinks(URL(fileURLWithPath: target))
         destination = resolved.path
         let type = (try? fileManager.attributesOfItem(atPath: destination)[.type]) as? FileAttributeType
         if type == .typeDirectory { throw TypesetError.unwritableOutput(path: target, reason: "it is a folder") }
@@ -69,6 +69,18 @@ struct OutputFile {
         if rename(temporaryPath, destination) != 0 {
             throw TypesetError.unwritableOutput(path: target, reason: String(cString: strerror(errno)))
         }
+    }
+
+    /// `url` with symbolic links followed, even one whose target does not exist yet (writing
+    /// through it creates the target, as a shell redirection does). At most 16 links deep.
+    static func followingLinks(_ url: URL) -> URL {
+        var current = url
+        for _ in 0..<16 {
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current.path) else { break }
+            current = target.hasPrefix("/") ? URL(fileURLWithPath: target)
+                : current.deletingLastPathComponent().appendingPathComponent(target).standardizedFileURL
+        }
+        return current
     }
 
     /// Removes the temporary file (after a failure, or after commit).

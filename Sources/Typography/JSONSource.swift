@@ -138,8 +138,16 @@ enum JSONSource {
             return node
         }
 
+        /// Arrays and objects open around the current value; bounded so that a hostile file
+        /// cannot exhaust the stack (every walker over the tree recurses too).
+        var depth = 0
+        static let maximumDepth = 256
+
         mutating func value() throws(JSONSyntaxError) -> JSONNode {
             let start = position()
+            depth += 1
+            defer { depth -= 1 }
+            guard depth <= Parser.maximumDepth else { throw fail("values nested more than \(Parser.maximumDepth) levels deep") }
             guard let b = current else { throw fail("unexpected end of file: expected a value") }
             switch b {
             case UInt8(ascii: "{"): return try object(start)

@@ -36,14 +36,19 @@ public struct PaperSize: Hashable, Sendable {
 public enum Length {
     /// Converts `12pt`, `12`, `20mm`, `2cm`, `1in`, `16px` (px = pt, as Figma and DTCG values are
     /// treated in print) to pt. Returns nil for anything else.
+    /// Lengths are finite and not negative, and at most 14 400 pt (200 in), the largest page
+    /// side PDF allows: anything else is nil.
     public static func points(_ text: String) -> Double? {
         let t = text.trimmingCharacters(in: .whitespaces).lowercased()
         let units: [(String, Double)] = [("mm", 72 / 25.4), ("cm", 72 / 2.54), ("in", 72), ("pt", 1), ("px", 1)]
-        for (suffix, factor) in units where t.hasSuffix(suffix) {
-            guard let v = Double(t.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)) else { return nil }
-            return v * factor
+        var value: Double?
+        if let (suffix, factor) = units.first(where: { t.hasSuffix($0.0) }) {
+            value = Double(t.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)).map { $0 * factor }
+        } else {
+            value = Double(t)
         }
-        return Double(t)
+        guard let value, value.isFinite, (0...14_400).contains(value) else { return nil }
+        return value
     }
 }
 

@@ -382,6 +382,13 @@ private struct ThemeDecoder {
             } else if let v = length(m, "page.margins") { page.margins = Margins(all: v) }
         }
         if let b = fields["blockSpacing"], let v = length(b, "page.blockSpacing") { page.blockSpacing = v }
+        let m = page.margins
+        if [m.top, m.right, m.bottom, m.left].contains(where: { $0 < 0 }) {
+            error(fields["margins"]?.position ?? node.position, "page.margins: margins must not be negative")
+        } else if page.measure < 72 || page.textHeight < 72 {
+            error(fields["margins"]?.position ?? fields["paper"]?.position ?? node.position,
+                  "page: the paper less its margins leaves \(Int(page.measure)) × \(Int(page.textHeight)) pt; the text area must be at least 72 × 72 pt")
+        }
         return page
     }
 }

@@ -15,14 +15,14 @@ enum ValueParsing {
               CharacterSet.letters.contains(c) || c == "%" {
             end = t.index(before: end)
         }
-        guard let v = Double(t[..<end].trimmingCharacters(in: .whitespaces)) else { return nil }
+        guard let v = Double(t[..<end].trimmingCharacters(in: .whitespaces)), v.isFinite else { return nil }
         return (v, String(t[end...]))
     }
 
     /// A length in pt from `17`, `"17pt"`, `"17px"`, `"1.5rem"`, `"6mm"`, `"0.5cm"`, `"1in"`, or a
     /// DTCG 2025.10 dimension object `{"value": 16, "unit": "px"}`. nil otherwise.
     static func points(_ node: JSONNode, allowRem: Bool = true) -> Double? {
-        if let d = node.number { return d }
+        if let d = node.number { return d.isFinite ? d : nil }
         if let s = node.string { return points(s, allowRem: allowRem) }
         if let m = node.members, let v = node["value"]?.number, let unit = node["unit"]?.string, m.count == 2 {
             return points("\(v)\(unit)", allowRem: allowRem)

@@ -15,6 +15,9 @@ enum RenderCommand {
                                     strict: args.has("--strict"))
         if args.has("--justify") { options.justify = true }
         let output = args.value("--output") ?? defaultOutput(for: input)
+        if InputFile.isSameFile(input, as: output) {
+            throw TypesetError.unwritableOutput(path: output, reason: "it is the input file; choose another output")
+        }
         let text = try InputFile.read(input)
         let report = try Typesetter.render(markdown: text, file: input == "-" ? "<stdin>" : input, to: output, options: options)
         Messages.report(report, output: output, quiet: args.has("--quiet"))

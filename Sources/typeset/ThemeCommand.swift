@@ -28,7 +28,7 @@ enum ThemeCommand {
             }
             if !args.has("--quiet") { warnings.forEach(Messages.error) }
             let json = ThemeWriter.json(for: theme, comment: "Imported by `typeset theme import` from \((path as NSString).lastPathComponent).")
-            try write(json, to: output)
+            try Typesetter.write(json, to: output)
             if !args.has("--quiet") { Messages.error("\(output): theme '\(theme.name)' with \(TextRole.allCases.count) roles") }
         case "check":
             let problems = check(data, path: path)
@@ -79,23 +79,16 @@ enum ThemeCommand {
     }
 
     static func read(_ path: String) throws -> Data {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw TypesetError.unreadableInput(path: path, reason: "it is a folder")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw TypesetError.unreadableInput(path: path, reason: FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file")
         }
         return data
     }
 
-    static func write(_ text: String, to path: String) throws {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw TypesetError.unwritableOutput(path: path, reason: "it is a folder")
-        }
-        do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {
-            let folder = (path as NSString).deletingLastPathComponent
-            let reason = FileManager.default.fileExists(atPath: folder.isEmpty ? "." : folder) ? "permission denied" : "folder '\(folder)' does not exist"
-            throw TypesetError.unwritableOutput(path: path, reason: reason)
-        }
-    }
 }
 
 /// `typeset fonts [--fonts DIR]…`: every family with its faces.

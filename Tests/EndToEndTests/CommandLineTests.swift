@@ -97,6 +97,39 @@ import Testing
         #expect(contents(dir) == ["m.md"])
     }
 
+    @Test func outputSafetyForEveryCommand() throws {
+        let dir = try temporaryFolder()
+        try "# Hi".write(toFile: dir + "/a.md", atomically: true, encoding: .utf8)
+        // The output may not be the input.
+        let same = try typeset(["render", dir + "/a.md", "-o", dir + "/a.md"])
+        #expect(same.status == 1 && same.output.contains("it is the input file"))
+        #expect(try String(contentsOfFile: dir + "/a.md", encoding: .utf8) == "# Hi")
+        // A dangling symbolic link creates its target.
+        try FileManager.default.createSymbolicLink(atPath: dir + "/dangling.pdf", withDestinationPath: "new.pdf")
+        #expect(try typeset(["render", dir + "/a.md", "-o", dir + "/dangling.pdf"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: dir + "/new.pdf"))
+        // theme import writes like render: a device stays a device, `-` is standard output.
+        let tokens = Render.packageRoot + "/templates/tokens/acme.tokens.json"
+        #expect(try typeset(["theme", "import", tokens, "-o", "/dev/null", "-q"]).status == 0)
+        #expect((try FileManager.default.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType) == .typeCharacterSpecial)
+        let piped = try typeset(["theme", "import", tokens, "-o", "-", "-q"])
+        #expect(piped.status == 0 && piped.output.contains("\"roles\""))
+        #expect(!FileManager.default.fileExists(atPath: "-"))
+    }
+
+    @Test func nonFiniteOrHugeLengthsAreRejected() throws {
+        let dir = try temporaryFolder()
+        try "# Hi".write(toFile: dir + "/a.md", atomically: true, encoding: .utf8)
+        #expect(try typeset(["render", dir + "/a.md", "-o", dir + "/a.pdf", "--paper", "nan x 5mm"]).status == 2)
+        #expect(try typeset(["render", dir + "/a.md", "-o", dir + "/a.pdf", "--paper", "1e400mm x 5mm"]).status == 2)
+        try "---\nmargins: nan\n---\n# Hi".write(toFile: dir + "/m.md", atomically: true, encoding: .utf8)
+        let margins = try typeset(["render", dir + "/m.md", "-o", dir + "/m.pdf"])
+        #expect(margins.status == 0 && margins.output.contains("m.md:2:1: warning: front matter 'margins'"))
+        try String(repeating: "[", count: 50_000).write(toFile: dir + "/deep.json", atomically: true, encoding: .utf8)
+        let deep = try typeset(["theme", "check", dir + "/deep.json"])
+        #expect(deep.status == 1 && deep.output.contains("nested more than 256 levels"))
+    }
+
     @Test func usageErrorsExit2() throws {
         #expect(try typeset([]).status == 2)
         #expect(try typeset(["render"]).status == 2)

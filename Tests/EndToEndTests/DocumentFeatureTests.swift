@@ -192,6 +192,15 @@ import Typesetter
 
     // MARK: - Table of contents
 
+    @Test func aNoteTallerThanHalfAPageFollowsItsParagraphAndLosesNothing() throws {
+        let body = (0..<38).map { "Body paragraph \($0) with enough words to fill a line or two of text in the measure." }.joined(separator: "\n\n")
+        let note = (0..<121).map { "fnpar\(String(format: "%03d", $0)) note paragraph text." }.joined(separator: "\n\n    ")
+        let (pdf, _) = try Render.markdown(body + "\n\nMarker here[^big] after.\n\n[^big]: first " + note + "\n", name: "tallnote")
+        let words = try PDFProbe.words(pdf)
+        for i in 0..<121 { #expect(words.filter { $0.text == "fnpar" + String(format: "%03d", i) }.count == 1) }
+        #expect(words.allSatisfy { $0.yMin >= 0 && $0.yMax <= Self.pageHeight }, "nothing off the page")
+    }
+
     @Test func tableOfContentsPrintsThePageOfEachHeading() throws {
         let names = ["Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot", "Golf"]
         var markdown = "---\ntoc: true\n---\n\n# Report\n\n"
