@@ -59,11 +59,22 @@ public enum ImageProbe {
         defer { try? handle.close() }
         guard let data = try? handle.read(upToCount: 1 << 20), data.count > 24 else { return nil }
         let b = [UInt8](data)
-        if let size = svgSize(b) { return size }
+        // The end of the file: a PNG ends with its IEND chunk, a JPEG with EOI, an SVG with
+        // </svg>; a file cut short draws nothing, so it counts as unreadable.
+        let end = (try? handle.seekToEnd()).flatMap { size -> [UInt8]? in
+            try? handle.seek(toOffset: size > 64 ? size - 64 : 0)
+            return (try? handle.readToEnd()).map { [UInt8]($0) }
+        } ?? []
+        if let size = svgSize(b) {
+            return String(decoding: end, as: UTF8.self).contains("</svg>") ? size : nil
+        }
+        if b.starts(with: [0x89, 0x50, 0x4E, 0x47]), !end.suffix(12).starts(with: [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44]) { return nil }
+        if b.starts(with: [0xFF, 0xD8]), !end.suffix(2).elementsEqual([0xFF, 0xD9]) { return nil }
         if b.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
             let w = Int(b[16]) << 24 | Int(b[17]) << 16 | Int(b[18]) << 8 | Int(b[19])
             let h = Int(b[20]) << 24 | Int(b[21]) << 16 | Int(b[22]) << 8 | Int(b[23])
-            return w > 0 && h > 0 ? (w, h) : nil
+            // Cairo decodes PNGs into memory: beyond 30 000 px a side is not an image we can draw.
+            return w > 0 && h > 0 && w <= 30_000 && h <= 30_000 ? (w, h) : nil
         }
         if b[0] == 0xFF, b[1] == 0xD8 {
             var i = 2

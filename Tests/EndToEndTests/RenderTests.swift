@@ -136,13 +136,17 @@ import Typography
         let dir = Render.folder
         try Data((0..<300).map { UInt8(truncatingIfNeeded: $0 &* 37) }).write(to: URL(fileURLWithPath: dir + "/corrupt.png"))
         try "not a jpeg".write(toFile: dir + "/fake.jpg", atomically: true, encoding: .utf8)
-        let (pdf, report) = try Render.markdown("![Corrupt figure](corrupt.png)\n\n![f](fake.jpg)\n\n![m](missing.png)\n\n![r](https://example.com/x.png)\n",
+        // A real PNG cut short: a valid header, no IEND.
+        let png = try Data(contentsOf: URL(fileURLWithPath: Render.packageRoot + "/templates/images/type-scale.png"))
+        try png.prefix(300).write(to: URL(fileURLWithPath: dir + "/truncated.png"))
+        let (pdf, report) = try Render.markdown("![Corrupt figure](corrupt.png)\n\n![f](fake.jpg)\n\n![m](missing.png)\n\n![r](https://example.com/x.png)\n\n![t](truncated.png)\n",
                                                 name: "badimages", options: RenderOptions(baseDirectory: dir))
         let messages = report.diagnostics.map(\.description)
         #expect(messages.contains { $0.hasPrefix("badimages.md:1:1:") && $0.contains("'corrupt.png' is not a PNG, JPEG or SVG") }, "\(messages)")
         #expect(messages.contains { $0.hasPrefix("badimages.md:3:1:") && $0.contains("'fake.jpg'") })
         #expect(messages.contains { $0.hasPrefix("badimages.md:5:1:") && $0.contains("'missing.png' not found") })
         #expect(messages.contains { $0.hasPrefix("badimages.md:7:") && $0.contains("remote image") })
+        #expect(messages.contains { $0.hasPrefix("badimages.md:9:1:") && $0.contains("'truncated.png'") }, "a file cut short")
         #expect(try PDFProbe.qpdfClean(pdf))
         #expect(try PDFProbe.text(pdf).contains("Corrupt figure"), "the placeholder shows the alt text")
     }
