@@ -1,5 +1,6 @@
 internal import CCmarkGFM
 import DocumentModel
+import Foundation
 
 /// The cmark-gfm syntax extensions, registered once (registration is not thread-safe, and
 /// Swift runs a `static let` initialiser exactly once — see pango-cairo-notes.md).
@@ -20,10 +21,16 @@ enum CmarkExtensions {
 /// A parsed cmark-gfm tree, freed with its owner.
 final class CmarkTree {
     let root: OpaquePointer
+    static let lock = NSLock()
 
     /// Parses `bytes` with CommonMark + GFM extensions and footnotes. Smart punctuation is off:
     /// quotes stay as written.
     init?(_ bytes: [UInt8]) {
+        // cmark-gfm keeps the inline parser's special characters in a process-wide table that
+        // attaching an extension adds to and freeing a parser removes from: two parsers at once
+        // on two threads lose `~~strikethrough~~` (seen in parallel tests). One at a time.
+        CmarkTree.lock.lock()
+        defer { CmarkTree.lock.unlock() }
         let handles = CmarkExtensions.handles
         let options = CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES | CMARK_OPT_VALIDATE_UTF8 | CMARK_OPT_UNSAFE
         guard let parser = cmark_parser_new(options) else { return nil }

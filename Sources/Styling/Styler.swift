@@ -71,7 +71,7 @@ public struct Styler {
             styler.append(block, context: context, to: &blocks)
             styler.attachFootnotes(to: &blocks, from: first)
         }
-        styler.checkInternalLinks(blocks)
+        styler.checkInternalLinks(&blocks)
         return StyledDocument(blocks: blocks, firstHeading: styler.firstHeading, diagnostics: styler.diagnostics)
     }
 
@@ -306,10 +306,10 @@ public struct Styler {
         guard case .image(let source, let title, let alt, let imageLocation) = image else { return }
         let altText = alt.plainText
         var path = source.removingPercentEncoding ?? source
-        let isRemote = source.contains("://")
+        let isRemote = source.contains("://") || source.lowercased().hasPrefix("data:")
         if !isRemote && !path.hasPrefix("/") { path = (options.baseDirectory as NSString).appendingPathComponent(path) }
         // Local files are checked with the layout's image reader (Typesetter's ImageCheck).
-        if isRemote { warn("remote image '\(source)' is not fetched; drawing a placeholder", imageLocation ?? location) }
+        if isRemote { warn("remote image '\(source.prefix(60))\(source.count > 60 ? "…" : "")' is not fetched; drawing a placeholder", imageLocation ?? location) }
         var captionCascade = context.cascade
         captionCascade.apply(role: .caption, theme: theme)
         if let secondary = theme.color(named: "secondary") { captionCascade.color = secondary }
@@ -452,15 +452,22 @@ public struct Styler {
         return .external(trimmed)
     }
 
-    /// A warning for each internal link whose `#id` names no heading or footnote.
-    mutating func checkInternalLinks(_ blocks: [StyledBlock]) {
+    /// A warning for each internal link whose `#id` names no heading or footnote; such links
+    /// are left as plain text (a PDF link to a missing destination does nothing).
+    mutating func checkInternalLinks(_ blocks: inout [StyledBlock]) {
         var anchors = Set(blocks.compactMap(\.anchor))
         for block in blocks { for number in block.footnotes.keys { anchors.insert("fn-\(number)") } }
         var reported = Set<String>()
-        for block in blocks {
-            for case .internal(let id)? in block.paragraphs.flatMap(\.runs).map(\.style.link) where !anchors.contains(id) && reported.insert(id).inserted {
-                warn("link to '#\(id)' matches no heading id; it goes nowhere", block.location)
+        for b in blocks.indices {
+            guard case .paragraph(var paragraph) = blocks[b].content else { continue }
+            var changed = false
+            for r in paragraph.runs.indices {
+                guard case .internal(let id)? = paragraph.runs[r].style.link, !anchors.contains(id) else { continue }
+                if reported.insert(id).inserted { warn("link to '#\(id)' matches no heading id; it is not made clickable", blocks[b].location) }
+                paragraph.runs[r].style.link = nil
+                changed = true
             }
+            if changed { blocks[b].content = .paragraph(paragraph) }
         }
     }
 

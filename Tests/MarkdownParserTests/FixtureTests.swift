@@ -28,3 +28,24 @@ import Testing
         }
     }
 }
+
+/// cmark-gfm's inline special characters are process-wide: parsing on many threads at once must
+/// still see every extension's syntax.
+@Suite struct ConcurrentParseTests {
+    @Test func parallelParsesKeepStrikethrough() {
+        final class Count: @unchecked Sendable {
+            let lock = NSLock(); var misses = 0
+            func miss() { lock.lock(); misses += 1; lock.unlock() }
+        }
+        let count = Count()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<40 {
+                let blocks = MarkdownParser.parse("a ~~struck~~ b\n", file: "t.md").document.blocks
+                guard case .paragraph(let inlines)? = blocks.first?.kind,
+                      inlines.contains(where: { if case .strikethrough = $0 { return true } else { return false } })
+                else { count.miss(); continue }
+            }
+        }
+        #expect(count.misses == 0)
+    }
+}

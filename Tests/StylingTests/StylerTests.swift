@@ -81,6 +81,8 @@ import Typography
         let doc = style("# Head\n\n[ok](#head) [bad](#nowhere) [js](javascript:alert(1)) [empty]() [mail](mailto:a@b.c)")
         let messages = doc.diagnostics.map(\.description)
         #expect(messages.contains { $0.hasPrefix("t.md:3:") && $0.contains("'#nowhere' matches no heading") }, "\(messages)")
+        #expect(paragraphs(doc)[1].runs.first { $0.text == "bad" }?.style.link == nil, "a link to nowhere is plain text")
+        #expect(paragraphs(doc)[1].runs.first { $0.text == "ok" }?.style.link == .internal("head"))
         #expect(messages.contains { $0.hasPrefix("t.md:3:") && $0.contains("'javascript:'") })
         #expect(!messages.contains { $0.contains("#head") })
         let runs = paragraphs(doc)[1].runs
