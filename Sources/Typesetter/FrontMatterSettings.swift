@@ -28,6 +28,13 @@ enum FrontMatterSettings {
         if options.margins == nil { options.margins = margins(fields, warn: warn) }
         if options.header == nil { options.header = fields["header"] }
         if options.footer == nil { options.footer = fields["footer"] }
+        for key in ["header", "footer"] {
+            guard let template = fields[key] else { continue }
+            let unknown = RunningText.unknownFields(in: template)
+            if !unknown.isEmpty {
+                warn(key, "unknown field\(unknown.count == 1 ? "" : "s") \(unknown.map { "{\($0)}" }.joined(separator: ", ")) (known: {title}, {page}, {pages}, {date}); printed as written")
+            }
+        }
         if options.tableOfContents == nil { options.tableOfContents = flag("toc") }
         if options.justify == nil { options.justify = flag("justify") }
         if options.themeRequest.sizeCategory == nil, let category = fields["size-category"] {

@@ -37,6 +37,21 @@ struct RunningText {
         }
     }
 
+    /// The fields a template names, `{title}`, `{page}`, `{pages}` and `{date}`.
+    static let fields: Set<String> = ["title", "page", "pages", "date"]
+
+    /// Names in braces in `template` that are not fields (they print as written).
+    static func unknownFields(in template: String) -> [String] {
+        var names: [String] = []
+        var rest = template[...]
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            let name = String(rest[rest.index(after: open)..<close])
+            if !fields.contains(name), !names.contains(name) { names.append(name) }
+            rest = rest[rest.index(after: close)...]
+        }
+        return names
+    }
+
     /// The template with its fields filled in (`{pages}` is `?` before the count is known).
     func expand(_ template: String, page: Int, pages: Int?) -> String {
         template.replacingOccurrences(of: "{title}", with: title)

@@ -441,6 +441,12 @@ import Typesetter
         #expect(customHeading.yMin > 40 * mm - 2 && customHeading.yMin < 40 * mm + 20, "top margin 40 mm: \(customHeading)")
     }
 
+    @Test func unknownRunningTextFieldsWarn() throws {
+        let (pdf, report) = try Render.markdown("---\nfooter: \"{page} of {total}\"\n---\n# Hi\n", name: "feature-footer-field")
+        #expect(report.diagnostics.contains { $0.description.hasPrefix("feature-footer-field.md:2:1:") && $0.message.contains("{total}") })
+        #expect(try PDFProbe.text(pdf).contains("1 of {total}"))
+    }
+
     @Test func unknownFrontMatterKeyIsAWarningNamingItsLine() throws {
         let markdown = "---\ntitle: Keys\nauthor: Someone\ncolour: red\n---\n\nBody.\n"
         let (pdf, report) = try Render.markdown(markdown, name: "feature-unknown-key")
