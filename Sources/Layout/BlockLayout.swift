@@ -47,7 +47,7 @@ struct BlockLayout {
     }
 
     /// Gives each footnote's lines to the item holding its reference (a link to `fn-<n>`).
-    /// A note taller than half the text area cannot sit at a page foot: it follows the block
+    /// Notes that would take more than half the text area at one line's foot follow the block
     /// in the text instead, so nothing is lost or overprinted.
     func attachNotes(_ footnotes: [Int: [StyledParagraph]], to items: inout [Item]) {
         var remaining = footnotes
@@ -57,7 +57,8 @@ struct BlockLayout {
                 guard let number = Int(name.dropFirst(3)), let paragraphs = remaining.removeValue(forKey: number) else { continue }
                 var lines = paragraphs.flatMap { paragraphItems($0, background: nil, padding: 0) }
                 lines[0].elements.insert(.destination(name: name, at: Point(x: left, y: 0)), at: 0)
-                if lines.reduce(0, { $0 + $1.height }) > options.page.textHeight * 0.5 {
+                let height = (items[i].notes + lines).reduce(0) { $0 + $1.height }
+                if height > options.page.textHeight * 0.5 {
                     lines[0].spaceBefore = options.page.blockSpacing
                     inline += lines
                 } else {

@@ -118,6 +118,15 @@ public final class Paginator {
         // A page holding nothing but a repeated table header takes the item whatever its height:
         // moving it on would only repeat the header forever.
         if placed.count == repeatedOnPage || cursor + gap + item.height + notes <= textHeight + 0.01 {
+            if placed.count == repeatedOnPage, cursor + item.height + notes > textHeight, !item.notes.isEmpty {
+                // Even alone on a page the line and its notes do not fit: the notes follow it
+                // in the text rather than overprint it.
+                var bare = item
+                bare.notes = []
+                append(bare)
+                for note in item.notes { try place(note) }
+                return
+            }
             append(item); return
         }
         // The item does not fit: end the page at the last break allowed.

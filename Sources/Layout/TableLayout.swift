@@ -40,15 +40,21 @@ struct TableLayout {
         let hpad = zip(widths, bounds).map { width, bound in bound.minimum > width ? sidePad * width / bound.minimum : sidePad }
         let tableWidth = widths.reduce(0, +)
         let strong = 0.8, thin = 0.4
-        var header = row(table.header, widths: widths, padding: pad, sidePadding: hpad)
+        var headerLines: [LineBand] = []
+        var header = row(table.header, widths: widths, padding: pad, sidePadding: hpad, lines: &headerLines)
         header.elements.insert(rule(y: strong / 2, width: tableWidth, thickness: strong, color: table.ruleColor), at: 0)
         header.elements.append(rule(y: header.height - thin / 2, width: tableWidth, thickness: thin, color: table.ruleColor))
-        var items = [header]
-        let headerBox = ItemBox(header)
+        let textHeight = options.page.textHeight
+        // A header taller than half a page is not repeated (it would leave no room for rows);
+        // one taller than a page is split like any row.
+        let repeatsHeader = header.height <= textHeight / 2
+        var items = header.height > textHeight - 1
+            ? TableLayout.slices(of: header, lines: headerLines, maximumHeight: textHeight / 4) : [header]
+        let headerBox = repeatsHeader ? ItemBox(header) : nil
         // A row taller than a page (less the repeated header) is the one row that is split, in
         // slices of at most a quarter page so that the first one fits under the header.
-        let tallest = options.page.textHeight - header.height - 1
-        let sliceHeight = min(tallest, options.page.textHeight / 4)
+        let tallest = textHeight - (repeatsHeader ? header.height : 0) - 1
+        let sliceHeight = min(tallest, textHeight / 4)
         for (i, cells) in table.rows.enumerated() {
             var lines: [LineBand] = []
             let whole = row(cells, widths: widths, padding: pad, sidePadding: hpad, lines: &lines)
@@ -79,6 +85,8 @@ struct TableLayout {
     static func slices(of row: Item, lines: [LineBand], maximumHeight: Double) -> [Item] {
         var slices: [Item] = []
         var top = 0.0
+        // Never less than a point per slice: the loop must always move down.
+        let maximumHeight = max(maximumHeight, 1)
         while row.height - top > maximumHeight {
             let limit = top + maximumHeight
             // The lowest line bottom within the limit that no other line straddles.

@@ -201,6 +201,24 @@ import Typesetter
         #expect(words.allSatisfy { $0.yMin >= 0 && $0.yMax <= Self.pageHeight }, "nothing off the page")
     }
 
+    @Test func severalLongNotesOnOneLineNeverOverprint() throws {
+        let note = String(repeating: "noteword ", count: 400)
+        let (pdf, _) = try Render.markdown("Line[^1][^2][^3].\n\n[^1]: one \(note)\n\n[^2]: two \(note)\n\n[^3]: three \(note)\n", name: "threenotes")
+        let words = try PDFProbe.words(pdf)
+        #expect(words.filter { $0.text == "noteword" }.count == 1200, "every word of every note is set")
+        #expect(words.allSatisfy { $0.yMin >= Self.top - 8 || $0.yMax < Self.top }, "nothing above the text area")
+        let line = try #require(words.first { $0.text.hasPrefix("Line") })
+        #expect(!words.contains { $0.page == line.page && $0.text == "noteword" && abs($0.yMin - line.yMin) < 3 }, "no note over the line")
+    }
+
+    @Test func aHeaderTallerThanAPageNeitherHangsNorLosesText() throws {
+        let header = String(repeating: "word ", count: 900)
+        let (pdf, _) = try Render.markdown("| \(header)| b |\n|---|---|\n| x | y |\n| z | w |\n", name: "hugeheader")
+        let words = try PDFProbe.words(pdf)
+        #expect(words.filter { $0.text == "word" }.count == 900)
+        #expect(words.contains { $0.text == "x" } && words.contains { $0.text == "w" })
+    }
+
     @Test func tableOfContentsPrintsThePageOfEachHeading() throws {
         let names = ["Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot", "Golf"]
         var markdown = "---\ntoc: true\n---\n\n# Report\n\n"
