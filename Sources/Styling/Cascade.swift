@@ -103,13 +103,17 @@ enum RunMerger {
 }
 
 /// GitHub-style heading ids: lower-cased, punctuation removed, spaces to hyphens, letters of
-/// every script kept (Hangul included); repeats get `-1`, `-2`…
+/// every script kept (Hangul included); repeats get `-1`, `-2`… Every id given out (or
+/// registered as written with `{#id}`) is unique.
 public struct SlugGenerator: Sendable {
-    var used: [String: Int] = [:]
-    /// Creates a generator with no slugs handed out yet.
+    var used: Set<String> = []
+    var next: [String: Int] = [:]
     public init() {}
-    /// The id for a heading titled `title`: its slug (`section` when nothing is left), with
-    /// `-1`, `-2`, … appended to repeats of a slug this generator already returned.
+
+    /// Claims an id written by the author; false when it was already taken.
+    public mutating func register(_ id: String) -> Bool { used.insert(id).inserted }
+
+    /// A fresh id for a heading titled `title`.
     public mutating func slug(for title: String) -> String {
         var base = ""
         for scalar in title.lowercased().unicodeScalars {
@@ -120,9 +124,14 @@ public struct SlugGenerator: Sendable {
             }
         }
         if base.isEmpty { base = "section" }
-        if let n = used[base] { used[base] = n + 1; return "\(base)-\(n + 1)" }
-        used[base] = 0
-        return base
+        var candidate = base
+        while used.contains(candidate) {
+            let n = (next[base] ?? 0) + 1
+            next[base] = n
+            candidate = "\(base)-\(n)"
+        }
+        used.insert(candidate)
+        return candidate
     }
 }
 

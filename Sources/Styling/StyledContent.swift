@@ -271,6 +271,24 @@ extension StyledBlock {
         }
     }
 
+    /// Applies `update` to every paragraph the block holds (see ``paragraphs``), its footnotes
+    /// included.
+    public mutating func updateParagraphs(_ update: (inout StyledParagraph) -> Void) {
+        switch content {
+        case .paragraph(var p): update(&p); content = .paragraph(p)
+        case .table(var t):
+            for i in t.header.indices { update(&t.header[i]) }
+            for r in t.rows.indices { for c in t.rows[r].indices { update(&t.rows[r][c]) } }
+            content = .table(t)
+        case .entry(var a, var b): update(&a); update(&b); content = .entry(a, trailing: b)
+        case .image(var i):
+            if var caption = i.caption { update(&caption); i.caption = caption }
+            content = .image(i)
+        case .rule, .pageBreak: break
+        }
+        for number in footnotes.keys { for i in footnotes[number]!.indices { update(&footnotes[number]![i]) } }
+    }
+
     /// Whether any run of the block links to the internal destination `name`.
     public func links(to name: String) -> Bool {
         let target = LinkTarget.internal(name)

@@ -125,7 +125,11 @@ public struct Styler {
             let paragraph = makeParagraph(inlines, context: context, overrides: overrides)
             let title = inlines.plainText.trimmingCharacters(in: .whitespaces)
             if firstHeading == nil, !title.isEmpty { firstHeading = title }
-            let id = block.attributes.id ?? slugs.slug(for: title)
+            var id: String? = block.attributes.id ?? slugs.slug(for: title)
+            if let written = block.attributes.id, !slugs.register(written) {
+                warn("heading id '#\(written)' is already used; links go to the first heading with it", block.attributes.location ?? block.location)
+                id = nil
+            }
             let size = context.cascade.style.size
             blocks.append(StyledBlock(
                 .paragraph(paragraph), spaceBefore: max(blockSpacing * 1.5, size * 1.0), spaceAfter: max(blockSpacing * 0.6, size * 0.4),
@@ -347,8 +351,10 @@ public struct Styler {
         let saved = referencedNotes
         for block in footnoteDefinitions[number] ?? [] { append(block, context: context, to: &noteBlocks) }
         referencedNotes = saved  // references inside notes are not set as notes again
-        var paragraphs = noteBlocks.compactMap { block -> StyledParagraph? in
-            if case .paragraph(let p) = block.content { return p } else { return nil }
+        var paragraphs: [StyledParagraph] = []
+        for block in noteBlocks {
+            if case .paragraph(let p) = block.content { paragraphs.append(p); continue }
+            warn("footnote \(number): only paragraphs and lists are set in footnotes; a table, image or rule is left out", block.location)
         }
         if paragraphs.isEmpty { paragraphs = [StyledParagraph(runs: [], style: paragraphStyle(context, overrides: StyleOverrides()))] }
         var numberStyle = context.cascade.runStyle
@@ -452,23 +458,29 @@ public struct Styler {
         return .external(trimmed)
     }
 
-    /// A warning for each internal link whose `#id` names no heading or footnote; such links
-    /// are left as plain text (a PDF link to a missing destination does nothing).
+    /// A warning for each internal link whose `#id` names no heading or footnote — in
+    /// paragraphs, table cells, captions and footnotes alike; such links are left as plain
+    /// text (a PDF link to a missing destination does nothing).
     mutating func checkInternalLinks(_ blocks: inout [StyledBlock]) {
         var anchors = Set(blocks.compactMap(\.anchor))
         for block in blocks { for number in block.footnotes.keys { anchors.insert("fn-\(number)") } }
         var reported = Set<String>()
+        var problems: [(String, SourceLocation?)] = []
         for b in blocks.indices {
-            guard case .paragraph(var paragraph) = blocks[b].content else { continue }
-            var changed = false
-            for r in paragraph.runs.indices {
-                guard case .internal(let id)? = paragraph.runs[r].style.link, !anchors.contains(id) else { continue }
-                if reported.insert(id).inserted { warn("link to '#\(id)' matches no heading id; it is not made clickable", blocks[b].location) }
-                paragraph.runs[r].style.link = nil
-                changed = true
+            let location = blocks[b].location
+            blocks[b].updateParagraphs { paragraph in
+                for r in paragraph.runs.indices {
+                    guard case .internal(let id)? = paragraph.runs[r].style.link, !anchors.contains(id) else { continue }
+                    if reported.insert(id).inserted {
+                        problems.append((id.hasPrefix("fn-")
+                            ? "footnote \(id.dropFirst(3)) is referenced only from another footnote; it is not set"
+                            : "link to '#\(id)' matches no heading id; it is not made clickable", location))
+                    }
+                    paragraph.runs[r].style.link = nil
+                }
             }
-            if changed { blocks[b].content = .paragraph(paragraph) }
         }
+        for (message, location) in problems { warn(message, location) }
     }
 
     /// CSS `font-weight: bolder` (CSS Fonts 4 §2.2 relative weights table).

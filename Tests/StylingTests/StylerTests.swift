@@ -96,6 +96,18 @@ import Typography
         #expect(slugs.slug(for: "한국어 타이포그래피") == "한국어-타이포그래피")
         #expect(slugs.slug(for: "Hello, World!") == "hello-world")
         #expect(slugs.slug(for: "Hello, World!") == "hello-world-1")
+        #expect(slugs.slug(for: "Hello World 1") == "hello-world-1-1", "a generated id is never handed out twice")
+        #expect(slugs.register("intro") && !slugs.register("intro"))
+        #expect(slugs.slug(for: "Intro") == "intro-1")
+    }
+
+    @Test func headingIdsAreUniqueAndLinksInTablesAreChecked() {
+        let doc = style("# Intro {#x}\n\n# Other {#x}\n\n# A\n\n# A\n\n| [x](#missing) | y |\n|---|---|\n| 1 | 2 |\n")
+        let anchors = doc.blocks.compactMap(\.anchor)
+        #expect(anchors == ["x", "a", "a-1"], "the second #x gets no destination")
+        let messages = doc.diagnostics.map(\.description)
+        #expect(messages.contains { $0.hasPrefix("t.md:3:") && $0.contains("'#x' is already used") }, "\(messages)")
+        #expect(messages.contains { $0.contains("'#missing'") })
     }
 
     @Test func footnotesAttachToTheBlockHoldingTheReference() {
