@@ -104,13 +104,20 @@ public enum Typesetter {
         }
 
         var blocks = contents?.inserted(into: styled.blocks, pages: [:]) ?? styled.blocks
-        // A first pass that draws nothing, only when something needs the page count or the
-        // pages headings land on: `{pages}` in a running text, or a table of contents.
+        // Passes that draw nothing, only when something needs the page count or the pages
+        // headings land on: `{pages}` in a running text, or a table of contents. The contents'
+        // own page numbers can change its length, so it is laid out again until the pages
+        // headings land on stop changing (at most three passes).
         var pageCount: Int?
         if running.needsPageCount || contents != nil {
-            let first = try layOut(blocks, pageCount: nil, into: PageCounter())
-            pageCount = first.pageCount
-            if let contents { blocks = contents.inserted(into: styled.blocks, pages: first.destinations) }
+            var pages: [String: Int] = [:]
+            for _ in 0..<3 {
+                let pass = try layOut(blocks, pageCount: nil, into: PageCounter())
+                pageCount = pass.pageCount
+                guard let contents, pass.destinations != pages else { break }
+                pages = pass.destinations
+                blocks = contents.inserted(into: styled.blocks, pages: pages)
+            }
         }
 
         let outputFile = try OutputFile(target: output)
