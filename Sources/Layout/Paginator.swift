@@ -9,8 +9,8 @@ public struct LayoutOptions {
     public var widows: Int
     /// Fewest lines of a split paragraph left at the bottom of a page (CSS `orphans`, 2).
     public var orphans: Int
-    /// The running header and footer of page `n` (1-based), or nil for none; set centred in
-    /// the top and bottom margins.
+    /// The running header of page `n` (1-based), or nil for none: one line, set in the middle
+    /// of the top margin with the paragraph's own alignment (only its first line is used).
     public var header: ((Int) -> StyledParagraph?)?
     /// The running footer of page `n` (1-based), or nil for none; see ``header``.
     public var footer: ((Int) -> StyledParagraph?)?
