@@ -153,7 +153,10 @@ struct BlockLayout {
 /// the base face (Apple `lineHeightMultiple` × natural height; Pango `line_height`). The extra
 /// space (step − natural) is split in half above and below each line (half-leading), the first
 /// line included. A line whose runs have larger primary faces grows by exactly the excess of
-/// their ascent/descent; fallback faces never count (``ShapedLine/ascent``).
+/// their ascent/descent; fallback faces never count (``ShapedLine/ascent``). Runs raised or
+/// lowered by a baseline offset (superscripts, footnote markers) may reach into the
+/// half-leading above or below the line without moving it; only what exceeds the line's ascent
+/// or descent plus its half-leading (when positive) grows the line, by exactly that excess.
 struct LineGrid {
     let shaper: TextShaper
     let style: ParagraphStyle
@@ -166,7 +169,10 @@ struct LineGrid {
         let step = (style.lineHeight?.step(size: style.baseFont.size, naturalHeight: natural) ?? natural) + style.leadingAdjustment
         let half = (step - natural) / 2
         return lines.map { line in
-            Box(above: max(m.ascent, line.ascent) + half, below: max(m.descent, line.descent) + half, halfLeading: half)
+            let room = max(half, 0)
+            let above = max(m.ascent, line.ascent, line.shiftedAscent - room)
+            let below = max(m.descent, line.descent, line.shiftedDescent - room)
+            return Box(above: above + half, below: below + half, halfLeading: half)
         }
     }
 }

@@ -42,12 +42,18 @@ public struct ShapedLine {
     /// Advance width of the line, pt.
     public var width: Double
     /// Largest ascent and descent, pt, among the *primary* faces (first family of each run's
-    /// font request, at its size and weight) of the runs on this line, raised/lowered by any
-    /// baseline offset. Fallback faces (Hangul in Noto Sans CJK KR, emoji) are deliberately not
+    /// font request, at its size and weight) of the runs on this line that sit on the baseline
+    /// (shifted runs are in ``shiftedAscent``). Fallback faces (Hangul in Noto Sans CJK KR, emoji) are deliberately not
     /// counted: that is what keeps the baseline grid true.
     public var ascent: Double
     /// Depth below the baseline, pt (positive), measured like ``ascent``.
     public var descent: Double
+    /// Height above the baseline, pt, of the runs shifted by a baseline offset (superscripts,
+    /// footnote markers, `baselineOffset`), primary faces only; 0 when there are none. These
+    /// may reach into the line's half-leading without moving it (``LineGrid``).
+    public var shiftedAscent: Double = 0
+    /// Depth below the baseline, pt (positive), of the shifted runs; 0 when there are none.
+    public var shiftedDescent: Double = 0
     /// Links on this line, left to right.
     public var links: [LinkSpan]
     /// The line's text (for tests with a fake shaper and for diagnostics).

@@ -183,9 +183,11 @@ public final class CairoPDFRenderer: PageRenderer {
             }
             cairo_restore(cr)
         }
-        cairo_move_to(cr, x, baseline)
-        pango_cairo_show_layout_line(cr, handle.line)
-        cairo_new_path(cr)
+        ColorGlyphRuns.draw(handle.line, cr: cr, x: x, baseline: baseline) {
+            cairo_move_to(cr, x, baseline)
+            pango_cairo_show_layout_line(cr, handle.line)
+            cairo_new_path(cr)
+        }
     }
 
     private func addOutline(_ entry: OutlineEntry, at point: Point) {

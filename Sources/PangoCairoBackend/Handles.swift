@@ -24,11 +24,12 @@ final class FontDescription {
     init(_ pointer: OpaquePointer) { self.pointer = pointer }
     deinit { pango_font_description_free(pointer) }
 
-    /// A description for `families` (a fallback list, joined with ","), weight, style and an
-    /// absolute size in pt (1 pt = 1 device unit on a PDF surface; Pango unit = pt × 1024).
+    /// A description for `families` (a fallback list, joined with ","; colour emoji families
+    /// are left to Pango's emoji presentation, ``ColorFonts``), weight, style and an absolute size in pt (1 pt = 1 device unit on a PDF surface; Pango unit = pt × 1024).
     convenience init(families: [String], weight: FontWeight, italic: Bool, size: Double) {
         let desc = pango_font_description_new()!
-        let list = families.isEmpty ? "Sans" : families.joined(separator: ",")
+        let text = ColorFonts.textFamilies(families)
+        let list = text.isEmpty ? "Sans" : text.joined(separator: ",")
         pango_font_description_set_family(desc, list)
         pango_font_description_set_weight(desc, PangoWeight(rawValue: UInt32(weight.rawValue)))
         pango_font_description_set_style(desc, italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)

@@ -258,6 +258,7 @@ public final class PangoShaper: TextShaper {
             let lineEnd = lineStart + Int(line.pointee.length)
 
             var ascent = -Double.infinity, descent = -Double.infinity
+            var shiftedAscent = 0.0, shiftedDescent = 0.0
             var strokes: [PangoLineHandle.StrokeRun] = []
             var x = 0.0
             var node = line.pointee.runs
@@ -265,11 +266,18 @@ public final class PangoShaper: TextShaper {
                 let glyphItem = n.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
                 let item = glyphItem.pointee.item!
                 let runWidth = Double(pango_glyph_string_get_width(glyphItem.pointee.glyphs)) / scale
-                if let index = runIndex(atByte: Int(item.pointee.offset), starts: starts) {
+                let index = runIndex(atByte: Int(item.pointee.offset), starts: starts)
+                BaselineAlignment.place(glyphItem, offset: index.map { runs[$0].style.baselineOffset } ?? 0)
+                if let index {
                     let style = runs[index].style
                     let m = primaryMetrics(style.font)
-                    ascent = max(ascent, m.ascent + style.baselineOffset)
-                    descent = max(descent, m.descent - style.baselineOffset)
+                    if style.baselineOffset == 0 {
+                        ascent = max(ascent, m.ascent)
+                        descent = max(descent, m.descent)
+                    } else {
+                        shiftedAscent = max(shiftedAscent, m.ascent + style.baselineOffset)
+                        shiftedDescent = max(shiftedDescent, m.descent - style.baselineOffset)
+                    }
                     if let stroke = style.stroke {
                         strokes.append(.init(x: x, rise: Double(glyphItem.pointee.y_offset) / scale,
                                              glyphItem: glyphItem, stroke: stroke))
@@ -278,14 +286,18 @@ public final class PangoShaper: TextShaper {
                 x += runWidth
                 node = n.pointee.next
             }
+            if ascent == -.infinity, shiftedAscent > 0 || shiftedDescent > 0 {
+                // Only shifted runs: the line keeps its paragraph's face.
+                ascent = base.ascent; descent = base.descent
+            }
             if ascent == -.infinity {
                 // No glyph runs (empty paragraph or an empty line after a hard break): the
                 // line holds the style of the text just before it, or the paragraph's face.
                 if lineStart > 0, let index = runIndex(atByte: lineStart - 1, starts: starts) {
                     let style = runs[index].style
                     let m = primaryMetrics(style.font)
-                    ascent = m.ascent + style.baselineOffset
-                    descent = m.descent - style.baselineOffset
+                    ascent = m.ascent
+                    descent = m.descent
                 } else {
                     ascent = base.ascent; descent = base.descent
                 }
@@ -317,6 +329,8 @@ public final class PangoShaper: TextShaper {
             let handle = PangoLineHandle(layout: layout, line: line, strokes: strokes)
             var shaped = ShapedLine(handle: handle, x: lineX, width: Double(logical.width) / scale,
                                     ascent: ascent, descent: descent, links: links, text: lineText)
+            shaped.shiftedAscent = shiftedAscent
+            shaped.shiftedDescent = shiftedDescent
             shaped.isWrapContinuation = line.pointee.is_paragraph_start == 0 && lineStart > 0
                 && bytes[lineStart - 1] != 0x0A && !(lineStart >= 3 && bytes[lineStart - 3..<lineStart] == [0xE2, 0x80, 0xA8])
             lines.append(shaped)

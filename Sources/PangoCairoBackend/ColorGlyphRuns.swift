@@ -1,0 +1,88 @@
+internal import CPangoCairo
+import Foundation
+
+/// Colour glyphs (emoji) drawn as images.
+///
+/// Cairo 1.16 writes colour glyphs to PDF as Type 3 fonts whose glyph procedures paint
+/// bitmaps; when one colour glyph is shown more than once on a page it repeats a key in the
+/// page's `/XObject` resources, which `qpdf --check` reports as a damaged file. So the runs of a
+/// line set in a colour font are hidden while Pango draws the line (their glyphs become
+/// `PANGO_GLYPH_EMPTY`, which keeps every other glyph, underline and background where it was),
+/// and each is then drawn through Cairo into an ARGB image at 300 dpi and painted at the run's
+/// place: a crisp image XObject per run, no Type 3 font. The emoji themselves are then not part
+/// of the page's extractable text; the text around them is.
+enum ColorGlyphRuns {
+    /// Image resolution for colour glyphs, pixels per inch.
+    static let resolution = 300.0
+
+    private struct Hidden {
+        var run: UnsafeMutablePointer<PangoGlyphItem>
+        var x: Double
+        var saved: [PangoGlyph]
+    }
+
+    /// Calls `draw` (which draws `line` with its origin at `x`, `baseline`), with the line's
+    /// colour runs hidden, then paints those runs as images. Lines without colour glyphs are
+    /// drawn by `draw` alone.
+    static func draw(_ line: UnsafeMutablePointer<PangoLayoutLine>, cr: OpaquePointer, x: Double, baseline: Double,
+                     draw: () -> Void) {
+        var hidden: [Hidden] = []
+        var runX = 0.0
+        var node = line.pointee.runs
+        while let n = node {
+            let run = n.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+            let glyphs = run.pointee.glyphs!
+            if let font = run.pointee.item.pointee.analysis.font, ColorFonts.isColorFont(font) {
+                let count = Int(glyphs.pointee.num_glyphs)
+                var saved: [PangoGlyph] = []
+                saved.reserveCapacity(count)
+                for i in 0..<count { saved.append(glyphs.pointee.glyphs[i].glyph) }
+                hidden.append(Hidden(run: run, x: runX, saved: saved))
+            }
+            runX += Double(pango_glyph_string_get_width(glyphs)) / Double(PANGO_SCALE)
+            node = n.pointee.next
+        }
+        guard !hidden.isEmpty else { draw(); return }
+        let empty = PangoGlyph(0x0FFF_FFFF)  // PANGO_GLYPH_EMPTY
+        for h in hidden {
+            for i in h.saved.indices { h.run.pointee.glyphs.pointee.glyphs[i].glyph = empty }
+        }
+        draw()
+        for h in hidden {
+            for i in h.saved.indices { h.run.pointee.glyphs.pointee.glyphs[i].glyph = h.saved[i] }
+            paint(h.run, cr: cr, x: x + h.x, baseline: baseline - Double(h.run.pointee.y_offset) / Double(PANGO_SCALE))
+        }
+    }
+
+    /// Draws the glyphs of `run` into an image at ``resolution`` and paints it with the run's
+    /// origin at (`x`, `baseline`), pt.
+    private static func paint(_ run: UnsafeMutablePointer<PangoGlyphItem>, cr: OpaquePointer, x: Double, baseline: Double) {
+        guard let font = run.pointee.item.pointee.analysis.font, let glyphs = run.pointee.glyphs else { return }
+        var ink = PangoRectangle(), logical = PangoRectangle()
+        pango_glyph_string_extents(glyphs, font, &ink, &logical)
+        let unit = Double(PANGO_SCALE)
+        let inkX = Double(ink.x) / unit, inkY = Double(ink.y) / unit
+        let inkWidth = Double(ink.width) / unit, inkHeight = Double(ink.height) / unit
+        guard inkWidth > 0, inkHeight > 0, inkWidth < 2000, inkHeight < 2000 else { return }
+        let scale = resolution / 72
+        let margin = 1.0  // pixels of transparent border, so filtering never clips the edge
+        let width = Int32((inkWidth * scale).rounded(.up) + 2 * margin)
+        let height = Int32((inkHeight * scale).rounded(.up) + 2 * margin)
+        guard let image = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height) else { return }
+        defer { cairo_surface_destroy(image) }
+        guard cairo_surface_status(image) == CAIRO_STATUS_SUCCESS, let icr = cairo_create(image) else { return }
+        cairo_translate(icr, margin, margin)
+        cairo_scale(icr, scale, scale)
+        cairo_move_to(icr, -inkX, -inkY)
+        pango_cairo_show_glyph_string(icr, font, glyphs)
+        cairo_destroy(icr)
+        cairo_surface_flush(image)
+
+        cairo_save(cr)
+        cairo_translate(cr, x + inkX - margin / scale, baseline + inkY - margin / scale)
+        cairo_scale(cr, 1 / scale, 1 / scale)
+        cairo_set_source_surface(cr, image, 0, 0)
+        cairo_paint(cr)
+        cairo_restore(cr)
+    }
+}
