@@ -147,7 +147,8 @@ public enum FontLibrary {
     public static func resolve(_ font: FontSpec) -> ResolvedFace {
         let requested = font.families.first ?? "sans-serif"
         return withSetup { setup in
-            let desc = FontDescription(families: [requested], weight: font.weight, italic: font.italic, size: font.size)
+            let weight = SyntheticBold.weight(for: FontSpec(families: [requested], weight: font.weight, italic: font.italic, size: font.size), setup: setup)
+            let desc = FontDescription(families: [requested], weight: weight, italic: font.italic, size: font.size)
             var face = (family: requested, weight: font.weight.rawValue, italic: font.italic, slanted: false, bolded: false)
             if let loaded = setup.loadFont(desc) {
                 let d = FaceDescription(font: loaded.typed(PangoFont.self))

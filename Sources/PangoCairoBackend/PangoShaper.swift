@@ -42,7 +42,8 @@ public final class PangoShaper: TextShaper {
 
     private func description(_ font: FontSpec) -> FontDescription {
         if let d = descriptions[font] { return d }
-        let d = FontDescription(families: font.families, weight: font.weight, italic: font.italic, size: font.size)
+        let d = FontDescription(families: font.families, weight: SyntheticBold.weight(for: font, setup: setup),
+                                italic: font.italic, size: font.size)
         descriptions[font] = d
         return d
     }

@@ -39,7 +39,7 @@ struct Cascade {
             style.lineHeight = style.lineHeight?.scaled(from: style.size, to: size)
             style.size = size
         }
-        if let weight = o.weight { style.weight = weight }
+        if let weight = o.weight { style.weight = theme.boldTextWeight(weight, families: style.families) }
         if let italic = o.italic { style.italic = italic }
         if o.tracking != nil || o.kerning != nil {
             // Both at one level: tracking wins (kerning ignored); kerning alone replaces

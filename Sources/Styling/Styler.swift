@@ -379,7 +379,7 @@ public struct Styler {
                 var c = cascade; c.style.italic = true
                 appendRuns(children, cascade: c, to: &runs)
             case .strong(let children):
-                var c = cascade; c.style.weight = Styler.bolder(c.style.weight)
+                var c = cascade; c.style.weight = theme.boldTextWeight(Styler.bolder(c.style.weight), families: c.style.families)
                 appendRuns(children, cascade: c, to: &runs)
             case .strikethrough(let children):
                 var c = cascade; c.strikethrough = .some(nil)

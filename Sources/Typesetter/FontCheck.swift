@@ -5,73 +5,119 @@ import PangoCairoBackend
 import Styling
 import Typography
 
-/// Warnings for faces that are not what the styles asked for: a weight the family lacks, an
-/// italic that would be synthesized. One warning per distinct case.
+/// Warnings for every text Typeset draws — body, table cells, captions, footnotes, contents
+/// entries and their title, running heads and feet — whose faces are not what the styles asked
+/// for: a family that is not installed (a `family=` span or div), a weight the family lacks or
+/// that is synthesized, an italic that would be synthesized, characters no installed font draws.
+/// One warning per distinct case, at the source position of the first block that shows it
+/// (running texts have none).
 ///
 /// The primary family is always checked; fallback families only for runs holding characters
 /// beyond Latin (U+2E80 and up: CJK, Hangul), which is where fallbacks are used.
 enum FontCheck {
-    static func diagnostics(for blocks: [StyledBlock]) -> [Diagnostic] {
+    /// The paragraphs to check, each with the source position of its block.
+    static func paragraphs(of blocks: [StyledBlock], running: [StyledParagraph] = []) -> [(StyledParagraph, SourceLocation?)] {
+        var result: [(StyledParagraph, SourceLocation?)] = []
+        for block in blocks {
+            for paragraph in block.paragraphs { result.append((paragraph, block.location)) }
+            for number in block.footnotes.keys.sorted() {
+                for paragraph in block.footnotes[number]! { result.append((paragraph, block.location)) }
+            }
+        }
+        for paragraph in running { result.append((paragraph, nil)) }
+        return result
+    }
+
+    static func diagnostics(for blocks: [StyledBlock], running: [StyledParagraph] = []) -> [Diagnostic] {
         struct Request: Hashable { var family: String; var weight: FontWeight; var italic: Bool }
-        var requests: [Request] = []
+        var requests: [(Request, SourceLocation?)] = []
+        var listOf: [String: [String]] = [:]  // a family list each family was seen in
         var seen = Set<Request>()
-        func visit(_ paragraph: StyledParagraph) {
+        let all = paragraphs(of: blocks, running: running)
+        for (paragraph, location) in all {
             for run in paragraph.runs + (paragraph.marker ?? []) {
                 let font = run.style.font
                 let needsFallback = run.text.unicodeScalars.contains { $0.value >= 0x2E80 }
                 for family in needsFallback ? font.families : Array(font.families.prefix(1)) {
                     let request = Request(family: family, weight: font.weight, italic: font.italic)
-                    if seen.insert(request).inserted { requests.append(request) }
+                    if seen.insert(request).inserted { requests.append((request, location)) }
+                    if listOf[family] == nil { listOf[family] = font.families }
                 }
             }
         }
-        for block in blocks { block.paragraphs.forEach(visit) }
-        var messages: [String] = []
-        // Weights a family lacks, gathered into one warning per family.
-        var missingWeights: [(family: String, pairs: [(requested: Int, used: Int)])] = []
-        for request in requests {
+        var diagnostics: [Diagnostic] = []
+        var messages = Set<String>()
+        func warn(_ message: String, _ location: SourceLocation?) {
+            if messages.insert(message).inserted { diagnostics.append(Diagnostic(.warning, message, at: location)) }
+        }
+        // Weights a family lacks, gathered into one warning per family (real faces used, or
+        // bold synthesized).
+        var missingWeights: [(family: String, pairs: [(requested: Int, used: Int)], location: SourceLocation?)] = []
+        var synthesized: [(family: String, weights: [Int], location: SourceLocation?)] = []
+        for (request, location) in requests {
             let resolved = FontLibrary.resolve(FontSpec(families: [request.family], weight: request.weight, italic: request.italic, size: 10))
-            guard resolved.familyFound else { continue }  // missing families were reported with the theme
-            if resolved.weight != request.weight {
+            guard resolved.familyFound else {
+                // The theme's own families were checked (and dropped) with the theme: what is left
+                // was asked for in the document (a `family=` span or div).
+                let list = listOf[request.family] ?? []
+                let next = list.drop { $0 != request.family }.dropFirst().first {
+                    FontLibrary.resolve(FontSpec(families: [$0], weight: request.weight, size: 10)).familyFound
+                }
+                warn("family '\(request.family)' not found; using '\(next ?? resolved.family)'", location)
+                continue
+            }
+            if resolved.boldSynthesized {
+                if let i = synthesized.firstIndex(where: { $0.family == resolved.family }) {
+                    if !synthesized[i].weights.contains(request.weight.rawValue) { synthesized[i].weights.append(request.weight.rawValue) }
+                } else {
+                    synthesized.append((resolved.family, [request.weight.rawValue], location))
+                }
+            } else if resolved.weight != request.weight {
                 let pair = (request.weight.rawValue, resolved.weight.rawValue)
                 if let i = missingWeights.firstIndex(where: { $0.family == resolved.family }) {
                     if !missingWeights[i].pairs.contains(where: { $0.requested == pair.0 }) { missingWeights[i].pairs.append(pair) }
                 } else {
-                    missingWeights.append((resolved.family, [pair]))
+                    missingWeights.append((resolved.family, [pair], location))
                 }
             }
-            for warning in resolved.warnings where !warning.hasPrefix("no weight") && !messages.contains(warning) {
-                messages.append(warning)
+            for warning in resolved.warnings where !warning.hasPrefix("no weight") && !warning.hasPrefix("no bold") {
+                warn(warning, location)
             }
         }
-        for (family, pairs) in missingWeights {
+        var weightDiagnostics: [Diagnostic] = []
+        for (family, weights, location) in synthesized {
+            let list = weights.sorted().map(String.init).joined(separator: ", ")
+            weightDiagnostics.append(Diagnostic(.warning, "'\(family)' has no face of weight \(list): bold synthesized (its lighter face emboldened)", at: location))
+        }
+        for (family, pairs, location) in missingWeights {
             let sorted = pairs.sorted { $0.requested < $1.requested }
             let list = sorted.map { "\($0.requested) → \($0.used)" }.joined(separator: ", ")
             let hint = family.hasPrefix("Noto Sans CJK")
                 ? " (Debian's fonts-noto-cjk has Regular and Bold only; `make fonts-extra` installs every weight)" : ""
-            messages.insert("'\(family)' lacks weight\(sorted.count == 1 ? "" : "s") \(sorted.map { String($0.requested) }.joined(separator: ", ")); using the nearest: \(list)\(hint)", at: 0)
+            weightDiagnostics.append(Diagnostic(.warning, "'\(family)' lacks weight\(sorted.count == 1 ? "" : "s") \(sorted.map { String($0.requested) }.joined(separator: ", ")); using the nearest: \(list)\(hint)", at: location))
         }
-        messages += missingGlyphs(in: blocks)
-        return messages.map { Diagnostic(.warning, $0) }
+        return weightDiagnostics + diagnostics + missingGlyphs(in: all)
     }
 }
 
 extension FontCheck {
-    /// One warning naming the characters no installed font can draw (they print as boxes, "tofu"):
-    /// each distinct character is checked once per family list through Pango's own fallback.
-    static func missingGlyphs(in blocks: [StyledBlock]) -> [String] {
+    /// Warnings naming the characters no installed font can draw (they print as boxes, "tofu"):
+    /// each distinct character is checked once per family list through Pango's own fallback,
+    /// and reported at the first block that holds it.
+    static func missingGlyphs(in paragraphs: [(StyledParagraph, SourceLocation?)]) -> [Diagnostic] {
         var characters: [[String]: Set<Character>] = [:]
-        func visit(_ paragraph: StyledParagraph) {
+        var firstSeen: [Character: Int] = [:]  // index into `paragraphs`
+        for (index, (paragraph, _)) in paragraphs.enumerated() {
             for run in paragraph.runs + (paragraph.marker ?? []) {
                 for character in run.text where !character.isWhitespace {
                     guard let scalar = character.unicodeScalars.first,
                           ![.control, .format, .lineSeparator, .paragraphSeparator, .privateUse].contains(scalar.properties.generalCategory)
                     else { continue }
                     characters[run.style.font.families, default: []].insert(character)
+                    if firstSeen[character] == nil { firstSeen[character] = index }
                 }
             }
         }
-        for block in blocks { block.paragraphs.forEach(visit) }
         var missing = Set<Character>()
         for (families, set) in characters {
             let text = String(set.sorted())
@@ -80,11 +126,17 @@ extension FontCheck {
             }
         }
         guard !missing.isEmpty else { return [] }
-        let list = missing.sorted().prefix(12).map { c in
-            "'\(c)' U+" + String(c.unicodeScalars.first!.value, radix: 16, uppercase: true)
-        }.joined(separator: ", ")
-        let more = missing.count > 12 ? " and \(missing.count - 12) more" : ""
-        return ["no installed font draws \(missing.count) character\(missing.count == 1 ? "" : "s"): \(list)\(more); they print as boxes (install a font that has them, or register one with --fonts)"]
+        // One warning per source position, in document order.
+        let groups = Dictionary(grouping: missing, by: { firstSeen[$0] ?? 0 })
+        return groups.keys.sorted().map { index in
+            let chars = groups[index]!.sorted()
+            let list = chars.prefix(12).map { c in
+                "'\(c)' U+" + String(c.unicodeScalars.first!.value, radix: 16, uppercase: true)
+            }.joined(separator: ", ")
+            let more = chars.count > 12 ? " and \(chars.count - 12) more" : ""
+            let what = paragraphs[index].1 == nil ? " in a running head or foot" : ""
+            return Diagnostic(.warning, "no installed font draws \(chars.count) character\(chars.count == 1 ? "" : "s")\(what): \(list)\(more); they print as boxes (install a font that has them, or register one with --fonts)", at: paragraphs[index].1)
+        }
     }
 }
 

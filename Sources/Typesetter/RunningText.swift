@@ -37,6 +37,12 @@ struct RunningText {
         }
     }
 
+    /// The header and footer as they print on a first page (page numbers as digits), for the
+    /// font and glyph checks.
+    var samples: [StyledParagraph] {
+        [header(pageCount: 1)?(1), footer(pageCount: 1)?(1)].compactMap { $0 }
+    }
+
     /// The fields a template names, `{title}`, `{page}`, `{pages}` and `{date}`.
     static let fields: Set<String> = ["title", "page", "pages", "date"]
 

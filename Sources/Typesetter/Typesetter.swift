@@ -84,15 +84,16 @@ public enum Typesetter {
             diagnostics.append(Diagnostic(.warning, "the document has no content; the PDF has one empty page",
                                           at: SourceLocation(file: document.file, line: 1, column: 1)))
         }
-        diagnostics = inSourceOrder(diagnostics)
-            + ImageCheck.diagnostics(for: styled.blocks) + FontCheck.diagnostics(for: styled.blocks)
-        if options.strict, !diagnostics.isEmpty { throw TypesetError.warningsAreErrors(diagnostics) }
-
         let title = document.metadata.title ?? styled.firstHeading
         let running = RunningText(theme: theme, title: title ?? "", date: document.metadata.date ?? "",
                                   header: options.header, footer: options.footer ?? "{page}")
         let contents = options.tableOfContents == true
             ? TableOfContents(theme: theme, blocks: styled.blocks, language: document.metadata.lang) : nil
+        // Every text the pages draw is checked: the contents and running texts too.
+        let drawn = contents?.inserted(into: styled.blocks, pages: [:]) ?? styled.blocks
+        diagnostics = inSourceOrder(diagnostics + FontCheck.diagnostics(for: drawn, running: running.samples))
+            + ImageCheck.diagnostics(for: styled.blocks)
+        if options.strict, !diagnostics.isEmpty { throw TypesetError.warningsAreErrors(diagnostics) }
         let shaper = PangoShaper()
         func layOut(_ blocks: [StyledBlock], pageCount: Int?, into renderer: PageRenderer) throws -> Paginator {
             let layout = LayoutOptions(page: theme.page, widows: options.widows ?? 2, orphans: options.orphans ?? 2,

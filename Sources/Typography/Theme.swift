@@ -21,6 +21,10 @@ public struct Theme: Hashable, Sendable {
     /// (seed 003: "the system font gets −2"), used by ``swappingFamily(to:)``. Theme files:
     /// `sizeAdjust`.
     public var sizeAdjustments: [String: SizeAdjust]
+    /// Set by ``applyingBoldText(availableWeights:)``: the real weights of each family the theme
+    /// uses, so runs made heavier inside a role move up too (``boldTextWeight(_:families:)``);
+    /// nil without Bold Text.
+    public var boldTextWeights: [String: [FontWeight]]?
 
     /// Every parameter as the stored property of the same name; `sizeAdjustments` was added later
     /// and defaults to none.
