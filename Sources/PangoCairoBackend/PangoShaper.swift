@@ -108,7 +108,7 @@ public final class PangoShaper: TextShaper {
 
         let attrs = AttrList()
         for (index, run) in runs.enumerated() where !run.text.isEmpty {
-            addAttributes(run.style, to: attrs, start: starts[index], end: starts[index] + run.text.utf8.count)
+            addAttributes(run.style, text: run.text, to: attrs, start: starts[index], end: starts[index] + run.text.utf8.count)
         }
         if paragraph.style.breakAnywhere, byteCount > 0 {
             // Code breaks between characters without the hyphen Pango would insert (a hyphen
@@ -161,11 +161,14 @@ public final class PangoShaper: TextShaper {
         return ShapedParagraph(lines: collectLines(layout: layout, paragraph: paragraph, text: text, starts: starts))
     }
 
-    private func addAttributes(_ style: RunStyle, to list: AttrList, start: Int, end: Int) {
+    private func addAttributes(_ style: RunStyle, text: String, to list: AttrList, start: Int, end: Int) {
         list.insert(pango_attr_font_desc_new(description(style.font).pointer), start, end)
         if style.letterSpacing != 0 {
-            // Any letter-spacing attribute, even 0, turns ligatures off: emit only when non-zero.
-            list.insert(pango_attr_letter_spacing_new(PangoUnits.from(style.letterSpacing)), start, end)
+            // Any letter-spacing attribute, even 0, turns ligatures off: emit only when non-zero,
+            // and never inside cursive scripts, whose letters must stay joined (CSS Text 3 §8.2).
+            for range in CursiveScripts.trackedRanges(of: text, start: start) {
+                list.insert(pango_attr_letter_spacing_new(PangoUnits.from(style.letterSpacing)), range.lowerBound, range.upperBound)
+            }
         }
         let (r, g, b, a) = style.color.pango16
         list.insert(pango_attr_foreground_new(r, g, b), start, end)
