@@ -82,12 +82,13 @@ extension Typesetter {
             }
         }
         if let category = request.sizeCategory { theme = theme.applying(sizeCategory: category) }
+        // Missing families go first, so Bold Text steps by the faces that will really be used.
+        warnings += installed.removeMissingFamilies(from: &theme)
         if request.boldText {
             let (bolder, boldWarnings) = theme.applyingBoldText(availableWeights: { installed.weights(of: $0) })
             theme = bolder
             warnings += boldWarnings
         }
-        warnings += installed.removeMissingFamilies(from: &theme)
         return (theme, warnings.map { Diagnostic(.warning, $0) })
     }
 }

@@ -175,3 +175,25 @@ extension PDFProbe {
         return shows
     }
 }
+
+extension PDFProbe {
+    /// Share (0…1) of dark pixels (< 50 % grey) inside `box`, rasterized at 300 dpi: how heavy
+    /// the ink of a word is, independent of its size for one weight and family.
+    static func inkDensity(_ pdf: String, in box: Word, dpi: Double = 300) throws -> Double {
+        let scale = dpi / 72
+        let out = Render.folder + "/density-\(UUID().uuidString.prefix(6))"
+        try run("pdftoppm", ["-gray", "-r", "\(Int(dpi))", "-f", "\(box.page)", "-l", "\(box.page)", "-singlefile",
+                             "-x", "\(Int(box.xMin * scale))", "-y", "\(Int(box.yMin * scale))",
+                             "-W", "\(Int(box.width * scale))", "-H", "\(Int(box.height * scale))", pdf, out])
+        defer { try? FileManager.default.removeItem(atPath: out + ".pgm") }
+        guard let data = FileManager.default.contents(atPath: out + ".pgm") else { return 0 }
+        var fields: [String] = [], index = 0, current = ""
+        while fields.count < 4 {
+            let c = Character(UnicodeScalar(data[index])); index += 1
+            if c.isWhitespace { if !current.isEmpty { fields.append(current); current = "" } } else { current.append(c) }
+        }
+        let pixels = data[index...]
+        guard !pixels.isEmpty else { return 0 }
+        return Double(pixels.filter { $0 < 128 }.count) / Double(pixels.count)
+    }
+}
