@@ -22,7 +22,7 @@ public struct FontSpec: Hashable, Sendable {
 /// OpenType `smcp`, `c2sc`, both).
 public enum SmallCaps: Hashable, Sendable { case none, lowercase, uppercase, all }
 
-/// Outline text: the glyph outlines stroked under the fill (seed 002's layered approach).
+/// Outline text: the glyph outlines stroked under the fill (a stroke layer under the fill layer, as design tools draw outside strokes).
 public struct Stroke: Hashable, Sendable {
     /// Colour of the stroke.
     public var color: RGBAColor

@@ -32,11 +32,11 @@ public struct StyledDocument: Sendable {
 /// - A role (`.headline`) replaces the font settings (family, weight, size, spacing, line
 ///   height) but keeps the inherited colour unless the same list sets one.
 /// - Kerning and tracking both add space between characters (pt, or % of the size). When both
-///   are set at one level, tracking applies and kerning is ignored (Core Text; seed 000). A span
+///   are set at one level, tracking applies and kerning is ignored (Core Text's rule). A span
 ///   that sets only kerning replaces inherited tracking.
 /// - Line height (`lineHeightMultiple`, `lineHeight`, `leading`) and `align` belong to blocks; on
 ///   a span they are ignored with a warning: a paragraph's line-height rule applies to all its
-///   lines, whatever runs they hold (seed 000's `concatenate`).
+///   lines, whatever runs they hold (as SwiftUI's concatenated `Text` does).
 /// - Markdown: emphasis → italic; strong → CSS `bolder` (≤ 300 → 400, 400–500 → 700, ≥ 600 → 900);
 ///   code → the theme's monospaced families; headings h1…h6 → LargeTitle, Title, Title3,
 ///   Headline, Body, Caption.

@@ -1,15 +1,15 @@
 extension Theme {
-    /// Apple's iOS text styles at the default Large size (HIG Typography › Specifications,
-    /// reference §2.1), for documents that should read like an iOS screen.
+    /// Apple's iOS text styles at the default Large size (HIG Typography › Specifications),
+    /// for documents that should read like an iOS screen.
     ///
     /// - Sizes and weights: LargeTitle 34, Title 28, Title2 22, Title3 20 Regular; Headline 17
     ///   Semibold; SubTitle = HIG Subheadline 15, Body 17, Caption 12, Caption2 11 Regular. Display is
     ///   not an Apple style: our step of 48 pt Bold above LargeTitle, line height 58 (LargeTitle's
     ///   41/34 ratio), tracking +1.2 % of the size (LargeTitle's +12/1000 em).
     /// - Line heights: HIG leading as absolute pt (41, 34, 28, 25, 22, 20, 22, 16, 13) — absolute
-    ///   because Pango's factor multiplies each font's own natural height (reference §2.3, §3.3).
+    ///   because Pango's factor multiplies each font's own natural height (Pango `line_height` attribute).
     /// - Tracking: the SF Pro values the system font applies automatically at those sizes
-    ///   (reference §2.4 tracking table), which custom fonts do not get.
+    ///   (HIG Typography › Specifications, tracking table), which custom fonts do not get.
     /// - `relativeTo`: each role's own Dynamic Type style (Display → largeTitle, SubTitle →
     ///   subheadline); ``Theme/applying(sizeCategory:)`` then reproduces the HIG tables.
     /// - Families: Inter + Noto Sans CJK KR, the free stand-in for SF Pro (SF Pro's licence forbids
@@ -41,18 +41,17 @@ extension Theme {
         return theme
     }()
 
-    /// The seed design system's Pretendard scale (seed 001, "influenced by the HIG scale").
+    /// A Pretendard type scale modelled on the HIG's (README, "Themes").
     ///
-    /// - Weights (seed 001 `fontWeight`): Display, LargeTitle, Title Bold; Title2, SubTitle
+    /// - Weights: Display, LargeTitle, Title Bold; Title2, SubTitle
     ///   SemiBold; Title3, Headline, Caption, Caption2 Medium; Body Regular.
-    /// - Sizes and line heights: the seed elides them (`...`), so this is our scale on the HIG's
+    /// - Sizes and line heights: Typeset's scale on the HIG's
     ///   steps: Display 48/60, LargeTitle 34/44, Title 28/36, Title2 22/30, Title3 20/28,
     ///   SubTitle 18/26, Headline 17/24, Body 16/24, Caption 13/18, Caption2 11/16 (size/line
-    ///   height in pt, absolute for the reason given in ``hig``); no letter spacing (the seed gives
-    ///   none).
+    ///   height in pt, absolute for the reason given in ``hig``); no letter spacing.
     /// - `relativeTo`: as ``hig``.
     /// - Families: `Pretendard, Inter, Noto Sans CJK KR` — Pretendard is built from Inter (Latin)
-    ///   and Source Han Sans = Noto Sans CJK (Hangul) (reference §6.1), so those are what the text
+    ///   and Source Han Sans = Noto Sans CJK (Hangul) (Pretendard's own documentation), so those are what the text
     ///   falls back to when Pretendard is not registered (it is not packaged in Debian).
     /// Page and colours: as ``default``. Equal to `templates/themes/pretendard.json`.
     public static let pretendard: Theme = {

@@ -1,15 +1,15 @@
 /// Apple's Dynamic Type tables for iOS/iPadOS and the scaling rule Typeset applies to roles.
 ///
 /// Source: Apple Human Interface Guidelines › Typography › Specifications, "iOS, iPadOS Dynamic Type
-/// sizes" and "Larger accessibility type sizes" (typography-reference.md §2.2 sizes, §2.3 leading).
-/// The tables are reproduced exactly as published, oddities included (reference §2.6, §8 #9):
+/// sizes" and "Larger accessibility type sizes" (sizes and leading).
+/// The tables are reproduced exactly as published, oddities included:
 /// Subhead xxxLarge leading 28, Caption 1 jumping 11/13 → 12/16 at Large, Caption 2 at 11 pt for
 /// xSmall…Large. Styles Apple does not scale (none) are absent.
 public enum DynamicType {
     /// Column order of the tables: xSmall … xxxLarge, AX1 … AX5 (``SizeCategory/allCases``).
     private static func column(_ category: SizeCategory) -> Int { SizeCategory.allCases.firstIndex(of: category)! }
 
-    /// Font size in pt, HIG iOS table (reference §2.2).
+    /// Font size in pt, HIG iOS table.
     static let sizes: [DynamicTypeStyle: [Double]] = [
         .largeTitle: [31, 32, 33, 34, 36, 38, 40, 44, 48, 52, 56, 60],
         .title: [25, 26, 27, 28, 30, 32, 34, 38, 43, 48, 53, 58],
@@ -24,7 +24,7 @@ public enum DynamicType {
         .caption2: [11, 11, 11, 11, 13, 15, 17, 20, 24, 29, 34, 40],
     ]
 
-    /// Leading (baseline-to-baseline) in pt, HIG iOS table (reference §2.3).
+    /// Leading (baseline-to-baseline) in pt, HIG iOS table.
     static let leadings: [DynamicTypeStyle: [Double]] = [
         .largeTitle: [38, 39, 40, 41, 43, 46, 48, 52, 57, 61, 66, 70],
         .title: [31, 32, 33, 34, 37, 39, 41, 46, 51, 57, 62, 68],
@@ -39,35 +39,35 @@ public enum DynamicType {
         .caption2: [13, 13, 13, 13, 18, 20, 22, 25, 30, 35, 41, 48],
     ]
 
-    /// The font size in pt Apple's system font uses for `style` in `category` (HIG iOS table,
-    /// reference §2.2). Body: 14 at xSmall, 17 at Large, 53 at AX5.
+    /// The font size in pt Apple's system font uses for `style` in `category` (HIG iOS
+    /// table). Body: 14 at xSmall, 17 at Large, 53 at AX5.
     public static func size(of style: DynamicTypeStyle, in category: SizeCategory) -> Double {
         sizes[style]![column(category)]
     }
 
-    /// The leading (baseline-to-baseline step) in pt for `style` in `category` (HIG iOS table,
-    /// reference §2.3). Body: 19 at xSmall, 22 at Large, 62 at AX5. Design targets, not renderer
-    /// output (reference §1.2: SwiftUI measured 218.5 pt for 10 body lines).
+    /// The leading (baseline-to-baseline step) in pt for `style` in `category` (HIG iOS
+    /// table). Body: 19 at xSmall, 22 at Large, 62 at AX5. Design targets: what a renderer
+    /// produces for a font other than SF also depends on that font's own metrics.
     public static func leading(of style: DynamicTypeStyle, in category: SizeCategory) -> Double {
         leadings[style]![column(category)]
     }
 
     /// The factor a size `relativeTo: style` is multiplied by in `category`:
-    /// `size(style, category) / size(style, .large)` — the recipe of reference §2.5 (Apple does not
+    /// `size(style, category) / size(style, .large)` — the ratio of Apple's own sizes (Apple does not
     /// publish its interpolation for custom sizes; the ratio reproduces the per-style curves).
     /// 1 at ``SizeCategory/large``.
     public static func scaleFactor(for style: DynamicTypeStyle, in category: SizeCategory) -> Double {
         size(of: style, in: category) / size(of: style, in: .large)
     }
 
-    /// The weight of Apple's system text style (HIG §2.1): Semibold for Headline, Regular otherwise.
+    /// The weight of Apple's system text style (HIG Typography › Specifications): Semibold for Headline, Regular otherwise.
     /// Unchanged across categories.
     public static func weight(of style: DynamicTypeStyle) -> FontWeight {
         style == .headline ? .semibold : .regular
     }
 
     /// SF Pro tracking in pt that Apple's system font applies automatically at `size` pt (HIG iOS
-    /// tracking table, reference §2.4), or nil for a size the reference does not list
+    /// tracking table), or nil for a size the table does not list
     /// (listed: 11, 12, 13, 14, 15, 16, 17, 20, 22, 24, 28, 34). Custom fonts get no automatic
     /// tracking, so a theme mirroring SF must carry these values itself (the `hig` theme does).
     public static func sfTracking(atSize size: Double) -> Double? {
@@ -84,7 +84,7 @@ extension TextStyle {
     ///
     /// - Fixed styles (``relativeTo`` nil, Apple `Font.custom(_:fixedSize:)`) are returned unchanged.
     /// - Otherwise the size is multiplied by ``DynamicType/scaleFactor(for:in:)`` of ``relativeTo``
-    ///   (reference §2.5, `Font.custom(_:size:relativeTo:)`), not rounded.
+    ///   (Apple `Font.custom(_:size:relativeTo:)`), not rounded.
     /// - Line height: multiples and size-relative factors are unchanged; an absolute step scales
     ///   proportionally (``LineHeight/scaled(from:to:)``) — except when the style *is* Apple's text
     ///   style (its size and absolute leading equal HIG's Large values for ``relativeTo``), where

@@ -1,7 +1,7 @@
-/// How sizes change when a theme's primary family is swapped for another (seed 003: per-font size
-/// adjustment so that different fonts look the same size; e.g. "the system font gets −2").
+/// How sizes change when a theme's primary family is swapped for another (a per-font size
+/// adjustment so that different fonts look the same size, e.g. −2 pt for one family; README, "Fonts and accessibility").
 public enum SizeAdjust: Hashable, Sendable {
-    /// Add this many pt to every role's size (negative shrinks), e.g. `−2` (seed 003).
+    /// Add this many pt to every role's size (negative shrinks), e.g. `−2`.
     case points(Double)
     /// Scale every size by `originalRatio / newRatio`, where each ratio is the family's
     /// x-height ÷ em (measured by the caller from the fonts, e.g. Inter ≈ 0.546): equal x-heights

@@ -3,8 +3,8 @@ import Foundation
 /// A font weight on the OpenType/CSS scale, 1–1000 (400 regular, 700 bold).
 ///
 /// Names follow the OpenType `usWeightClass` / CSS `font-weight` table (thin 100 … black 900),
-/// not Apple's `Font.Weight`, whose `ultraLight` is lighter than `thin` (see
-/// typography-reference.md §1.6, "Apple vs CSS weight names").
+/// not Apple's `Font.Weight`, whose `ultraLight` is lighter than `thin` (Apple
+/// `Font.Weight` documentation; CSS Fonts 4 §2.2 `font-weight`).
 public struct FontWeight: RawRepresentable, Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
     /// The weight, 1…1000.
     public var rawValue: Int

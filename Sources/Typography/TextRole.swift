@@ -1,7 +1,7 @@
 /// The ten roles of a design system's type scale, largest first.
 ///
-/// Source: the scale in `shared/seeds/001_*` (Display … Caption2), itself modelled on Apple's
-/// HIG text styles. Heading levels map onto roles as ``TextRole/forHeading(level:)`` documents.
+/// A design system's scale (Display … Caption2; README, first section), modelled on Apple's HIG
+/// text styles. Heading levels map onto roles as ``TextRole/forHeading(level:)`` documents.
 public enum TextRole: String, CaseIterable, Sendable, Hashable, Codable, Comparable {
     /// The roles, largest first.
     case display, largeTitle, title, title2, title3, subTitle, headline, body, caption, caption2
@@ -37,7 +37,7 @@ public enum TextRole: String, CaseIterable, Sendable, Hashable, Codable, Compara
         String(name.lowercased().filter { $0.isLetter || $0.isNumber })
     }
 
-    /// The role a Markdown heading of `level` (1–6) takes, as the seed design system maps them:
+    /// The role a Markdown heading of `level` (1–6) takes, as design systems modelled on the HIG map them:
     /// h1 → LargeTitle, h2 → Title, h3 → Title3, h4 → Headline, h5 → Body, h6 → Caption.
     public static func forHeading(level: Int) -> TextRole {
         switch level {

@@ -47,7 +47,7 @@ public enum LetterSpacing: Hashable, Sendable {
 }
 
 /// One role's typography: face, size, line height and letter spacing — what a design system's
-/// type scale defines for Display … Caption2 (seeds 000 and 001).
+/// type scale defines for Display … Caption2 (README, "Attributes").
 ///
 /// All lengths are in pt (1/72 in). A value type: modify a copy to override per block or span.
 public struct TextStyle: Hashable, Sendable {
@@ -63,7 +63,7 @@ public struct TextStyle: Hashable, Sendable {
     /// nil: the face's natural line height (equivalent to `.multiple(1)`).
     public var lineHeight: LineHeight?
     /// Apple `kerning(_:)`: space added between characters, pt. Ignored when `tracking` is set
-    /// (Core Text rule, seed 000: "tracking wins").
+    /// (Core Text's rule: when both are set, tracking wins).
     public var kerning: LetterSpacing?
     /// Apple `tracking(_:)`: space added between characters, pt.
     public var tracking: LetterSpacing?

@@ -18,7 +18,7 @@ public struct Theme: Hashable, Sendable {
     /// Notes a theme carries for the user (e.g. "Pretendard not installed; using Inter").
     public var notes: [String]
     /// Size adjustment to apply when a role's primary family is swapped to the keyed family
-    /// (seed 003: "the system font gets −2"), used by ``swappingFamily(to:)``. Theme files:
+    /// (e.g. −2 pt for a family that looks larger), used by ``swappingFamily(to:)``. Theme files:
     /// `sizeAdjust`.
     public var sizeAdjustments: [String: SizeAdjust]
     /// Set by ``applyingBoldText(availableWeights:)``: the real weights of each family the theme

@@ -3,7 +3,7 @@ import Foundation
 /// Imports typography from W3C Design Tokens (DTCG) files and Figma/Tokens Studio exports.
 ///
 /// What is read (sources: DTCG Format Module 2025.10 and its 2022 draft, Tokens Studio docs,
-/// tokens-studio/sd-transforms; typography-reference.md §4):
+/// tokens-studio/sd-transforms):
 /// - Tokens: objects with `$value` (DTCG) or `value` plus `type` (Tokens Studio legacy). A token's
 ///   type is its `$type`/`type`, else the nearest enclosing group's `$type`. Keys starting with `$`
 ///   (`$themes`, `$metadata`, `$description`, …) are not tokens.

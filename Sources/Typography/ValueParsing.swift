@@ -1,7 +1,7 @@
 import Foundation
 
 /// Readers for the unit-bearing values of theme and token files, shared by ``ThemeLoader`` and
-/// ``TokenImporter``. px = pt (reference §0 conventions: Figma/DTCG px are treated as pt in a PDF);
+/// ``TokenImporter``. px = pt (design tools' px are the numbers apps use as pt, so a token of 17 px sets 17 pt);
 /// rem = 16 pt (DTCG 2025.10: "usually 16 px").
 enum ValueParsing {
     /// pt per rem (DTCG: the default font size, usually 16 px).
