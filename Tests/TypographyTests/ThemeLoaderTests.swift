@@ -185,7 +185,7 @@ func decodeTheme(_ json: String) -> (Theme?, [String]) {
         #expect(TextRole(name: "title4") == nil)
     }
 
-    @Test func pretendardThemeFollowsSeed() {
+    @Test func pretendardThemeWeights() {
         let t = Theme.pretendard
         #expect(t[.display].weight == .bold && t[.largeTitle].weight == .bold && t[.title].weight == .bold)
         #expect(t[.title2].weight == .semibold && t[.subTitle].weight == .semibold)

@@ -1,5 +1,5 @@
 /// A Tokens Studio (Figma plugin) multi-set export in its legacy `value`/`type` form, as a team
-/// following seed 001's Pretendard scale would export it: primitives in `global`, composite
+/// following the pretendard theme's scale would export it: primitives in `global`, composite
 /// typography styles in `typography` aliasing them (`{fontFamilies.pretendard}`, `{fontSize.17}`),
 /// Figma-style weights ("Semi Bold"), % line heights and letter spacing, plus `$themes` and
 /// `$metadata`. Embedded as a literal because the test target has no resources (Package.swift is
