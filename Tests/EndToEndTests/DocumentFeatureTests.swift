@@ -6,9 +6,9 @@ import Typesetter
 /// heads, images, long tables, widows and orphans, Korean line breaking, justification, page
 /// breaks, paper and margins — each read back from the PDF with poppler-utils and qpdf.
 @Suite(.serialized) struct DocumentFeatureTests {
-    // A4 with the default theme's margins (64 pt, bottom 72 pt).
+    // A4 with the default theme's margins (125 pt at the sides, 64 pt top, 72 pt bottom).
     static let pageWidth = 595.2756, pageHeight = 841.8898
-    static let left = 64.0, right = 595.2756 - 64, top = 64.0, bottom = 841.8898 - 72
+    static let left = 125.0, right = 595.2756 - 125, top = 64.0, bottom = 841.8898 - 72
 
     // MARK: - Helpers
 
