@@ -22,7 +22,10 @@ struct RunningText {
         [headerTemplate, footerTemplate].contains { $0?.contains("{pages}") == true }
     }
 
-    func header(pageCount: Int?) -> ((Int) -> StyledParagraph?)? { closure(headerTemplate, pageCount: pageCount) }
+    /// The running head of each page; none on the first page, which carries the title block.
+    func header(pageCount: Int?) -> ((Int) -> StyledParagraph?)? {
+        closure(headerTemplate, pageCount: pageCount).map { head in { page in page == 1 ? nil : head(page) } }
+    }
     func footer(pageCount: Int?) -> ((Int) -> StyledParagraph?)? { closure(footerTemplate, pageCount: pageCount) }
 
     private func closure(_ template: String?, pageCount: Int?) -> ((Int) -> StyledParagraph?)? {
@@ -37,10 +40,10 @@ struct RunningText {
         }
     }
 
-    /// The header and footer as they print on a first page (page numbers as digits), for the
+    /// The header and footer as they print on a second page (page numbers as digits), for the
     /// font and glyph checks.
     var samples: [StyledParagraph] {
-        [header(pageCount: 1)?(1), footer(pageCount: 1)?(1)].compactMap { $0 }
+        [header(pageCount: 2)?(2), footer(pageCount: 2)?(2)].compactMap { $0 }
     }
 
     /// The fields a template names, `{title}`, `{page}`, `{pages}` and `{date}`.
