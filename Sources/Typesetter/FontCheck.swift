@@ -16,15 +16,15 @@ import Typography
 /// beyond Latin (U+2E80 and up: CJK, Hangul), which is where fallbacks are used.
 enum FontCheck {
     /// The paragraphs to check, each with the source position of its block.
-    static func paragraphs(of blocks: [StyledBlock], running: [StyledParagraph] = []) -> [(StyledParagraph, SourceLocation?)] {
-        var result: [(StyledParagraph, SourceLocation?)] = []
+    static func paragraphs(of blocks: [StyledBlock], running: [StyledParagraph] = []) -> [(StyledParagraph, SourceLocation?, running: Bool)] {
+        var result: [(StyledParagraph, SourceLocation?, running: Bool)] = []
         for block in blocks {
-            for paragraph in block.paragraphs { result.append((paragraph, block.location)) }
+            for paragraph in block.paragraphs { result.append((paragraph, block.location, false)) }
             for number in block.footnotes.keys.sorted() {
-                for paragraph in block.footnotes[number]! { result.append((paragraph, block.location)) }
+                for paragraph in block.footnotes[number]! { result.append((paragraph, block.location, false)) }
             }
         }
-        for paragraph in running { result.append((paragraph, nil)) }
+        for paragraph in running { result.append((paragraph, nil, true)) }
         return result
     }
 
@@ -34,7 +34,7 @@ enum FontCheck {
         var listOf: [String: [String]] = [:]  // a family list each family was seen in
         var seen = Set<Request>()
         let all = paragraphs(of: blocks, running: running)
-        for (paragraph, location) in all {
+        for (paragraph, location, _) in all {
             for run in paragraph.runs + (paragraph.marker ?? []) {
                 let font = run.style.font
                 let needsFallback = run.text.unicodeScalars.contains { $0.value >= 0x2E80 }
@@ -104,10 +104,10 @@ extension FontCheck {
     /// Warnings naming the characters no installed font can draw (they print as boxes, "tofu"):
     /// each distinct character is checked once per family list through Pango's own fallback,
     /// and reported at the first block that holds it.
-    static func missingGlyphs(in paragraphs: [(StyledParagraph, SourceLocation?)]) -> [Diagnostic] {
+    static func missingGlyphs(in paragraphs: [(StyledParagraph, SourceLocation?, running: Bool)]) -> [Diagnostic] {
         var characters: [[String]: Set<Character>] = [:]
         var firstSeen: [Character: Int] = [:]  // index into `paragraphs`
-        for (index, (paragraph, _)) in paragraphs.enumerated() {
+        for (index, (paragraph, _, _)) in paragraphs.enumerated() {
             for run in paragraph.runs + (paragraph.marker ?? []) {
                 for character in run.text where !character.isWhitespace {
                     guard let scalar = character.unicodeScalars.first,
@@ -134,7 +134,7 @@ extension FontCheck {
                 "'\(c)' U+" + String(c.unicodeScalars.first!.value, radix: 16, uppercase: true)
             }.joined(separator: ", ")
             let more = chars.count > 12 ? " and \(chars.count - 12) more" : ""
-            let what = paragraphs[index].1 == nil ? " in a running head or foot" : ""
+            let what = paragraphs[index].running ? " in a running head or foot" : ""
             return Diagnostic(.warning, "no installed font draws \(chars.count) character\(chars.count == 1 ? "" : "s")\(what): \(list)\(more); they print as boxes (install a font that has them, or register one with --fonts)", at: paragraphs[index].1)
         }
     }
