@@ -78,6 +78,24 @@ import Typography
         #expect(mixed >= 9, "\(theme): lines mixing fonts found: \(mixed)")
     }
 
+    /// The showcase in the default theme (the other themes are covered line by kind above).
+    @Test func everyLineOfTheShowcaseHasOneBaseline() throws {
+        let theme = "default"
+        let source = try String(contentsOfFile: Render.packageRoot + "/templates/showcase.md", encoding: .utf8)
+        var options = RenderOptions(); options.baseDirectory = Render.packageRoot + "/templates"
+        let (pdf, _) = try render(source, "showcase", theme: theme, options: options)
+        var mixed = 0
+        for line in Self.lines(try PDFProbe.textShows(pdf).filter { $0.glyphs > 0 }, tolerance: 1.9) {
+            let size = line.map(\.size).max()!
+            let body = line.filter { abs($0.size - size) < 0.01 }
+            guard Set(body.map(\.font)).count > 1 else { continue }
+            mixed += 1
+            let spread = body.map(\.baseline).max()! - body.map(\.baseline).min()!
+            #expect(spread < 0.01, "\(theme): \(body)")
+        }
+        #expect(mixed > 20, "\(theme): \(mixed) lines mix fonts")
+    }
+
     @Test func koreanParagraphKeepsAnEvenLatinBaselinePitch() throws {
         let sentence = "한국어 문단 Korean paragraph 본문 text 2024 같이 "
         let (pdf, _) = try render(String(repeating: sentence, count: 14) + "\n", "korean-pitch")
