@@ -233,6 +233,8 @@ public struct StyledBlock: Hashable, Sendable {
     /// Footnotes referenced in this block, by number: set at the foot of the page where the
     /// line holding the reference lands (the reference is a run linking to `fn-<number>`).
     public var footnotes: [Int: [StyledParagraph]] = [:]
+    /// Where each of ``footnotes`` is defined in the source (`[^n]: …`), for diagnostics.
+    public var footnoteLocations: [Int: SourceLocation] = [:]
     /// Where the block starts in the source, for diagnostics; nil when unknown.
     public var location: SourceLocation?
 

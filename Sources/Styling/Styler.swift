@@ -341,7 +341,10 @@ public struct Styler {
             let paragraphs = footnoteParagraphs(number)
             // The block whose runs link to the note.
             let holder = blocks.indices.dropFirst(first).last { blocks[$0].links(to: "fn-\(number)") } ?? blocks.indices.last
-            if let holder { blocks[holder].footnotes[number] = paragraphs }
+            if let holder {
+                blocks[holder].footnotes[number] = paragraphs
+                blocks[holder].footnoteLocations[number] = footnoteDefinitions[number]?.first?.location
+            }
         }
     }
 

@@ -21,7 +21,8 @@ enum FontCheck {
         for block in blocks {
             for paragraph in block.paragraphs { result.append((paragraph, block.location, false)) }
             for number in block.footnotes.keys.sorted() {
-                for paragraph in block.footnotes[number]! { result.append((paragraph, block.location, false)) }
+                let location = block.footnoteLocations[number] ?? block.location
+                for paragraph in block.footnotes[number]! { result.append((paragraph, location, false)) }
             }
         }
         for paragraph in running { result.append((paragraph, nil, true)) }
