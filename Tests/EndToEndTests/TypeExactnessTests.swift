@@ -33,6 +33,21 @@ import Typography
 
     // MARK: 1. One baseline for mixed scripts
 
+    /// Expects the runs of each line set at the line's own size (a footnote marker is smaller
+    /// and raised on purpose) to share one baseline; returns how many lines mix fonts.
+    static func expectOneBaselinePerLine(_ lines: [[PDFProbe.TextShow]], _ theme: String) -> Int {
+        var mixed = 0
+        for line in lines {
+            let size = line.map(\.size).max()!
+            let body = line.filter { abs($0.size - size) < 0.01 }
+            guard Set(body.map(\.font)).count > 1 else { continue }
+            mixed += 1
+            let spread = body.map(\.baseline).max()! - body.map(\.baseline).min()!
+            #expect(spread < 0.01, "\(theme): runs of one line on different baselines (\(spread) pt): \(body)")
+        }
+        return mixed
+    }
+
     @Test(arguments: themes) func everyRunOfAMixedScriptLineSitsOnOneBaseline(theme: String) throws {
         let markdown = """
         # 한글 Display Heading 2024 {.display}
@@ -65,16 +80,7 @@ import Typography
         let shows = try PDFProbe.textShows(pdf).filter { $0.glyphs > 0 }
         let fonts = Set(shows.map(\.font))
         #expect(fonts.contains { $0.contains("CJK") }, "Hangul comes from a CJK face: \(fonts)")
-        var mixed = 0
-        for line in Self.lines(shows.filter { $0.size > 8 || $0.font.contains("Mono") || true }) {
-            // Runs of the line's own size (a footnote marker is smaller and raised on purpose).
-            let size = line.map(\.size).max()!
-            let body = line.filter { abs($0.size - size) < 0.01 }
-            guard Set(body.map(\.font)).count > 1 else { continue }
-            mixed += 1
-            let spread = body.map(\.baseline).max()! - body.map(\.baseline).min()!
-            #expect(spread < 0.01, "\(theme): runs of one line on different baselines (\(spread) pt): \(body)")
-        }
+        let mixed = Self.expectOneBaselinePerLine(Self.lines(shows), theme)
         #expect(mixed >= 9, "\(theme): lines mixing fonts found: \(mixed)")
     }
 
@@ -84,15 +90,7 @@ import Typography
         let source = try String(contentsOfFile: Render.packageRoot + "/templates/showcase.md", encoding: .utf8)
         var options = RenderOptions(); options.baseDirectory = Render.packageRoot + "/templates"
         let (pdf, _) = try render(source, "showcase", theme: theme, options: options)
-        var mixed = 0
-        for line in Self.lines(try PDFProbe.textShows(pdf).filter { $0.glyphs > 0 }, tolerance: 1.9) {
-            let size = line.map(\.size).max()!
-            let body = line.filter { abs($0.size - size) < 0.01 }
-            guard Set(body.map(\.font)).count > 1 else { continue }
-            mixed += 1
-            let spread = body.map(\.baseline).max()! - body.map(\.baseline).min()!
-            #expect(spread < 0.01, "\(theme): \(body)")
-        }
+        let mixed = Self.expectOneBaselinePerLine(Self.lines(try PDFProbe.textShows(pdf).filter { $0.glyphs > 0 }, tolerance: 1.9), theme)
         #expect(mixed > 20, "\(theme): \(mixed) lines mix fonts")
     }
 
