@@ -46,6 +46,16 @@ final class CmarkTree {
     }
 
     deinit { cmark_node_free(root) }
+
+    /// The text cmark-gfm makes of `bytes` as the sole content of a paragraph (its first text
+    /// node's literal): how cmark decodes an entity or numeric character reference. nil when
+    /// the parse yields no text.
+    static func inlineText(of bytes: [UInt8]) -> [UInt8]? {
+        guard let tree = CmarkTree(bytes) else { return nil }
+        guard let paragraph = cmark_node_first_child(tree.root), let text = cmark_node_first_child(paragraph),
+              cmark_node_get_type(text) == CMARK_NODE_TEXT, let literal = cmark_node_get_literal(text) else { return nil }
+        return Array(String(cString: literal).utf8)
+    }
 }
 
 /// Converts a cmark-gfm tree into `Document` values, rebuilding fenced divs from the markers of
@@ -219,6 +229,10 @@ struct CmarkConverter {
             for child in Self.children(node) { convertBlock(child, depth: depth + 1, into: &items) }
         case CMARK_NODE_CODE_BLOCK:
             let info = cmark_node_get_fence_info(node).map { String(cString: $0) } ?? ""
+            if let parsed = AttributeListParser.parse(Array(info.utf8)), parsed.raw != nil,
+               info.utf8.dropFirst(parsed.end).allSatisfy(AttributeListParser.isSpace) {
+                return  // ```{=latex}: a raw block for another format, dropped as Pandoc does
+            }
             let text = source.restoringFences(in: Self.literal(node))
             items.append(.block(Block(.codeBlock(info: info, text: text), location: loc)))
         case CMARK_NODE_HTML_BLOCK:
