@@ -146,7 +146,7 @@ struct CmarkConverter {
     }
 
     /// Rebuilds `div` blocks from the fence markers of one container. An unclosed div is closed
-    /// at the end of its container; a closing fence with nothing open is ignored. Both warn.
+    /// at the end of its container; a closing fence with nothing open stays text. Both warn.
     private mutating func nestDivs(_ items: [BlockItem]) -> [Block] {
         var stack: [(fence: DivFence, attributes: Attributes, blocks: [Block])] = []
         var top: [Block] = []
@@ -174,8 +174,10 @@ struct CmarkConverter {
                 } else if let open = stack.popLast() {
                     append(Block(.div(open.blocks), attributes: open.attributes, location: open.fence.location))
                 } else {
-                    diagnostics.append(Diagnostic(.warning, "closing div fence ':::' without an open div; ignored",
+                    // Matched in the source but not in this container (the pair spans containers).
+                    diagnostics.append(Diagnostic(.warning, "closing div fence ':::' without an open div in its container; kept as text",
                                                   at: fence.location))
+                    append(Block(.paragraph([.text(fence.original)]), location: fence.location))
                 }
             }
         }

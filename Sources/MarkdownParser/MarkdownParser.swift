@@ -38,8 +38,8 @@ public enum MarkdownParser {
     /// result. Locations are 1-based lines and UTF-8 byte columns of the original text (front
     /// matter and div fence lines are replaced line for line before cmark-gfm sees the text).
     public static func parse(_ text: String, file: String) -> ParseResult {
-        let source = SourceText(text, file: file)
-        var diagnostics: [Diagnostic] = []
+        var source = SourceText(text, file: file)
+        var diagnostics: [Diagnostic] = source.diagnostics
 
         var metadata = Metadata()
         if let frontMatter = source.frontMatter {
@@ -47,7 +47,26 @@ public enum MarkdownParser {
                                          diagnostics: &diagnostics)
         }
 
-        guard let tree = CmarkTree(source.cmarkInput) else {
+        var parsed = CmarkTree(source.cmarkInput)
+        if !source.candidates.isEmpty, let first = parsed {
+            // Div fences: decided on cmark's block structure, parsing again until it settles.
+            var accepted: Set<Int> = []
+            var tree = first
+            var warnings: [Diagnostic] = []
+            for _ in 0..<3 {
+                let info = DivFences.lineInfo(tree.root, source: source)
+                let decision = DivFences.decide(source.candidates, info: info, current: accepted)
+                warnings = decision.1
+                if decision.0 == accepted { break }
+                accepted = decision.0
+                source.prepare(accepting: accepted)
+                guard let next = CmarkTree(source.cmarkInput) else { break }
+                tree = next
+            }
+            parsed = tree
+            diagnostics += warnings
+        }
+        guard let tree = parsed else {
             diagnostics.append(Diagnostic(.error, "cmark-gfm could not allocate a parser"))
             return ParseResult(document: Document(blocks: [], metadata: metadata, file: file), diagnostics: diagnostics)
         }
