@@ -22,21 +22,22 @@ enum FrontMatter {
 
     /// Why `text` is not front matter, or nil when it is: YAML that loads to a mapping, or
     /// nothing but whitespace (Pandoc manual, "Extension: yaml_metadata_block": "a valid YAML
-    /// object"). libyaml's own problem text when it does not load.
-    static func notFrontMatter(_ text: [UInt8]) -> String? {
+    /// object"). libyaml's own problem text, and its 0-based line in `text`, when it does not load.
+    static func notFrontMatter(_ text: [UInt8]) -> (problem: String, line: Int)? {
         guard text.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else { return nil }
         var parser = yaml_parser_t()
-        guard yaml_parser_initialize(&parser) != 0 else { return "libyaml out of memory" }
+        guard yaml_parser_initialize(&parser) != 0 else { return ("libyaml out of memory", 0) }
         defer { yaml_parser_delete(&parser) }
-        return text.withUnsafeBufferPointer { buffer -> String? in
+        return text.withUnsafeBufferPointer { buffer -> (problem: String, line: Int)? in
             yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
             var document = yaml_document_t()
             guard yaml_parser_load(&parser, &document) != 0 else {
-                return "invalid YAML: " + (parser.problem.map { String(cString: $0) } ?? "syntax error")
+                return ("invalid YAML (" + (parser.problem.map { String(cString: $0) } ?? "syntax error") + ")",
+                        Int(parser.problem_mark.line))
             }
             defer { yaml_document_delete(&document) }
             guard let root = yaml_document_get_root_node(&document) else { return nil }
-            return root.pointee.type == YAML_MAPPING_NODE ? nil : "YAML that is not a mapping of keys to values"
+            return root.pointee.type == YAML_MAPPING_NODE ? nil : ("YAML that is not a mapping of keys to values", 0)
         }
     }
 

@@ -68,10 +68,10 @@ struct SourceText {
                trimmed($0).elementsEqual("---".utf8) || trimmed($0).elementsEqual("...".utf8)
            }) {
             let yaml = Array(input[ranges[1].lowerBound..<ranges[close].lowerBound].dropLast())
-            if let problem = FrontMatter.notFrontMatter(yaml) {
+            if let (problem, line) = FrontMatter.notFrontMatter(yaml) {
                 diagnostics.append(Diagnostic(
                     .warning, "the lines between '---' look like front matter but hold \(problem); read as Markdown",
-                    at: SourceLocation(file: file, line: 1, column: 1)))
+                    at: SourceLocation(file: file, line: 2 + line, column: 1)))
             } else {
                 frontMatter = (yaml, 2)
                 bodyStart = close + 1
