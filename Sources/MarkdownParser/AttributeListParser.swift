@@ -39,9 +39,11 @@ struct AttributeListParser {
     }
 
     /// Parses the list that starts with `{` at `start`; nil when there is no `{` there, the list
-    /// is unterminated, or it contains something that is not an attribute.
-    static func parse(_ b: [UInt8], at start: Int = 0) -> Parsed? {
-        guard start < b.count, b[start] == ascii("{") else { return nil }
+    /// is unterminated within `limit` bytes (or at a 0 byte, which callers use to mark an
+    /// element that is not text), or it contains something that is not an attribute.
+    static func parse(_ bytes: [UInt8], at start: Int = 0, limit: Int = .max) -> Parsed? {
+        guard start < bytes.count, bytes[start] == ascii("{") else { return nil }
+        let b = bytes[..<(start + min(limit, bytes.count - start))]
         var parsed = Parsed()
         var i = start + 1
         // `{=format}`: a raw attribute, alone in its braces.
@@ -88,7 +90,7 @@ struct AttributeListParser {
                         let quote = b[j]
                         j += 1
                         var v: [UInt8] = []
-                        while j < b.count, b[j] != quote {
+                        while j < b.count, b[j] != quote, b[j] != 0 {
                             // A backslash escapes the quote or itself.
                             if b[j] == ascii("\\"), j + 1 < b.count, b[j + 1] == quote || b[j + 1] == ascii("\\") {
                                 j += 1
@@ -96,7 +98,7 @@ struct AttributeListParser {
                             v.append(b[j])
                             j += 1
                         }
-                        guard j < b.count else { return nil }  // unterminated quote
+                        guard j < b.count, b[j] == quote else { return nil }  // unterminated quote
                         j += 1
                         value = String(decoding: v, as: UTF8.self)
                     } else {
@@ -131,10 +133,10 @@ struct AttributeListParser {
     @inline(__always) static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
     /// Ids, classes and keys: anything but whitespace and `{ } = " '`.
     @inline(__always) static func isNameByte(_ c: UInt8) -> Bool {
-        !isSpace(c) && c != ascii("{") && c != ascii("}") && c != ascii("=") && c != ascii("\"") && c != ascii("'")
+        c != 0 && !isSpace(c) && c != ascii("{") && c != ascii("}") && c != ascii("=") && c != ascii("\"") && c != ascii("'")
     }
     /// Unquoted values: anything but whitespace and `{ } " '`.
     @inline(__always) static func isValueByte(_ c: UInt8) -> Bool {
-        !isSpace(c) && c != ascii("{") && c != ascii("}") && c != ascii("\"") && c != ascii("'")
+        c != 0 && !isSpace(c) && c != ascii("{") && c != ascii("}") && c != ascii("\"") && c != ascii("'")
     }
 }

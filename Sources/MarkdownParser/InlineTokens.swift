@@ -55,6 +55,8 @@ struct InlineSyntax {
     /// Longest attribute list looked for after `]`, a link, an image or a code span (bounds the
     /// work on pathological input: each attempt reads at most this many bytes).
     static let maxAttributeLength = 2048
+    /// Farthest a text node's source column is looked for from the column cmark reports.
+    static let maxColumnShift = 128
     /// Deepest span nesting recognised.
     static let maxSpanDepth = 32
 
@@ -134,12 +136,18 @@ struct InlineSyntax {
     /// and has every byte marked inert: it can never be read as syntax.
     func tokenize(_ pieces: [InlinePiece]) -> [InlineToken] {
         var tokens: [InlineToken] = []
+        // Many pieces share a line: copy each line once.
+        var cachedLine = -1
+        var source: [UInt8] = []
         for piece in pieces {
             switch piece {
             case .node(let n): tokens.append(.node(n))
             case .text(let t):
                 let literal = Array(t.text.utf8)
-                let source: [UInt8] = (t.line >= 1 && t.line <= lines.count) ? lines[t.line - 1] : []
+                if t.line != cachedLine {
+                    cachedLine = t.line
+                    source = (t.line >= 1 && t.line <= lines.count) ? lines[t.line - 1] : []
+                }
                 let line = Int32(t.line)
                 if let (start, inert) = align(literal, in: source, reportedColumn: t.column) {
                     // Columns follow the source; an escaped or referenced byte takes the column of
@@ -180,14 +188,14 @@ struct InlineSyntax {
         while prefix < source.count, source[prefix] == 0x20 || source[prefix] == 0x09 || source[prefix] == UInt8(ascii: ">") {
             prefix += 1
         }
-        var candidates: [Int] = []
-        if reported >= 0 { candidates.append(reported) }
-        for d in 1...max(1, max(prefix, reported)) {
-            if reported + d <= reported + prefix { candidates.append(reported + d) }
-            if reported - d >= 0 { candidates.append(reported - d) }
-        }
-        for start in candidates where start >= 0 && start <= source.count {
-            if let inert = alignment(literal, source, from: start) { return (start, inert) }
+        if reported >= 0, let inert = alignment(literal, source, from: reported) { return (reported, inert) }
+        // Shifts: right by up to the stripped indentation, left by up to a container's
+        // content offset (a lazy line), bounded so a long line costs no more than a short one.
+        for d in 1...max(1, min(max(prefix, reported), Self.maxColumnShift)) {
+            if d <= prefix, reported + d <= source.count, let inert = alignment(literal, source, from: reported + d) {
+                return (reported + d, inert)
+            }
+            if reported - d >= 0, let inert = alignment(literal, source, from: reported - d) { return (reported - d, inert) }
         }
         return nil
     }
@@ -257,21 +265,16 @@ struct InlineSyntax {
         return SourceLocation(file: file, line: Int(line), column: Int(column))
     }
 
-    /// Bytes of the run of byte tokens starting at `start`, at most `limit` long.
-    private func bytes(_ tokens: [InlineToken], from start: Int, limit: Int) -> [UInt8] {
-        var result: [UInt8] = []
-        var i = start
-        while i < tokens.count, result.count < limit, case .byte(let b, _, _, _) = tokens[i] {
-            result.append(b); i += 1
-        }
-        return result
+    /// The tokens as one byte array, index for index (an element is a 0 byte, which ends any
+    /// attribute list): built once, so each attempt to parse a list reads it in place.
+    static func flatBytes(_ tokens: [InlineToken]) -> [UInt8] {
+        tokens.map { if case .byte(let b, _, _, _) = $0 { b } else { 0 } }
     }
 
     /// The attribute list whose non-inert `{` is token `index`, and the index past its `}`.
-    private func attributeList(_ tokens: [InlineToken], at index: Int) -> (AttributeListParser.Parsed, Int)? {
+    private func attributeList(_ tokens: [InlineToken], _ flat: [UInt8], at index: Int) -> (AttributeListParser.Parsed, Int)? {
         guard index < tokens.count, case .byte(UInt8(ascii: "{"), _, _, false) = tokens[index] else { return nil }
-        let candidate = bytes(tokens, from: index, limit: Self.maxAttributeLength)
-        guard let parsed = AttributeListParser.parse(candidate),
+        guard let parsed = AttributeListParser.parse(flat, at: index, limit: Self.maxAttributeLength),
               case .byte(_, _, _, false) = tokens[index + parsed.end - 1] else { return nil }
         return (parsed, index + parsed.end)
     }
@@ -284,14 +287,13 @@ struct InlineSyntax {
         while end > 0, case .byte(let b, _, _, _) = tokens[end - 1], AttributeListParser.isSpace(b) { end -= 1 }
         guard end > 0, case .byte(UInt8(ascii: "}"), _, _, false) = tokens[end - 1] else { return nil }
         // Try each `{` from the right: quoted values may hold braces.
+        let flat = Array(Self.flatBytes(tokens)[..<end])
         var k = end - 1
         while k > 0, end - k < Self.maxAttributeLength {
             k -= 1
             guard case .byte(let b, _, _, let inert) = tokens[k] else { return nil }
             guard b == UInt8(ascii: "{"), !inert else { continue }
-            let candidate = bytes(tokens, from: k, limit: end - k)
-            guard candidate.count == end - k, let parsed = AttributeListParser.parse(candidate),
-                  parsed.end == candidate.count, parsed.raw == nil else { continue }
+            guard let parsed = AttributeListParser.parse(flat, at: k), parsed.end == end - k, parsed.raw == nil else { continue }
             let attributes = parsed.attributes { [tokens] offset in location(tokens[k + offset]) }
             tokens.removeSubrange(k...)
             while case .byte(let b, _, _, _)? = tokens.last, AttributeListParser.isSpace(b) { tokens.removeLast() }
@@ -321,6 +323,7 @@ struct InlineSyntax {
     /// a raw inline for another format and is dropped, as Pandoc drops formats it does not
     /// write. Returns the tokens with those folded into nodes.
     func spans(_ tokens: [InlineToken]) -> [InlineToken] {
+        let flat = Self.flatBytes(tokens)
         var output: [InlineToken] = []
         output.reserveCapacity(tokens.count)
         var openers: [Int] = []
@@ -332,7 +335,7 @@ struct InlineSyntax {
             let token = tokens[i]
             switch token {
             case .node(let node) where Self.takesAttributes(node):
-                if let (parsed, next) = attributeList(tokens, at: i + 1) {
+                if let (parsed, next) = attributeList(tokens, flat, at: i + 1) {
                     if let _ = parsed.raw {
                         if case .code = node { i = next; continue }  // a raw inline: not ours
                     } else {
@@ -347,7 +350,7 @@ struct InlineSyntax {
             case .byte(UInt8(ascii: "]"), _, _, false):
                 if ignored > 0 {
                     ignored -= 1
-                } else if let opener = openers.popLast(), let (parsed, next) = attributeList(tokens, at: i + 1), parsed.raw == nil {
+                } else if let opener = openers.popLast(), let (parsed, next) = attributeList(tokens, flat, at: i + 1), parsed.raw == nil {
                     let attributes = parsed.attributes { offset in location(tokens[i + 1 + offset]) }
                     let children = Self.inlines(output[(opener + 1)...])
                     output.removeSubrange(opener...)
