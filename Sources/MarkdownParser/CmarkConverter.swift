@@ -47,6 +47,14 @@ final class CmarkTree {
 
     deinit { cmark_node_free(root) }
 
+    /// cmark-gfm's own plain-text rendering of `text` (`cmark_render_plaintext`, no line
+    /// wrapping): the visible text a document must keep, for tests that compare with the PDF.
+    static func plainText(of text: String) -> String {
+        guard let tree = CmarkTree(Array(text.utf8)), let rendered = cmark_render_plaintext(tree.root, CMARK_OPT_DEFAULT, 0) else { return "" }
+        defer { free(rendered) }
+        return String(cString: rendered)
+    }
+
     /// The text cmark-gfm makes of `bytes` as the sole content of a paragraph (its first text
     /// node's literal): how cmark decodes an entity or numeric character reference. nil when
     /// the parse yields no text.
