@@ -109,7 +109,8 @@ import Typesetter
         var blocks: [Block] = []
         for e in examples {
             blocks.append(Block(.paragraph([.text("SPECEXAMPLE\(e.example)")])))
-            blocks += MarkdownParser.parse(e.markdown, file: "example-\(e.example).md").document.blocks
+            // The spec is CommonMark without smart punctuation: front matter turns it off.
+            blocks += MarkdownParser.parse("---\nsmart: false\n---\n" + e.markdown, file: "example-\(e.example).md").document.blocks
         }
         blocks.append(Block(.paragraph([.text("SPECEXAMPLEEND")])))
         let pdf = Render.folder + "/commonmark-spec.pdf"
