@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Typesetter
+import Typography
 
 /// Pandoc attribute forms read back from the PDF: figure sizes, captions, the text of the
 /// issue's examples, and ids as link destinations.
@@ -27,7 +28,7 @@ import Typesetter
 
         See [the second](#two) and [the span](#sp): [here]{#sp}.
         """, name: "pandoc-figures")
-        let measure = RenderTests.page.measure
+        let measure = Theme.default.page.measure  // the default theme's measure
         let widths = try imageWidths(pdf)
         #expect(widths.count == 3)
         if widths.count == 3 {
