@@ -31,8 +31,20 @@ build: deps
 	$(SWIFT) build $(BUILD_FLAGS) --product typeset 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
 
 # The README's test command: layering check, then every unit and end-to-end test.
-test: deps check-layering build
-	TYPESET_BIN=$(CURDIR)/$(BIN) $(SWIFT) test 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
+test: deps check-layering build $(SPEC_JSON)
+	TYPESET_BIN=$(CURDIR)/$(BIN) TYPESET_COMMONMARK_SPEC=$(CURDIR)/$(SPEC_JSON) TYPESET_REQUIRE_SPEC=1 \
+	  $(SWIFT) test 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
+
+# The CommonMark 0.31.2 spec examples, from the source archive of markdown-it-py on PyPI
+# (fetched once, cached under .build/, never copied into the repository).
+SPEC_JSON = .build/spec/commonmark.json
+SPEC_PACKAGE = markdown-it-py==4.3.0
+$(SPEC_JSON):
+	@mkdir -p .build/spec
+	pip download --quiet --no-deps --no-binary :all: -d .build/spec $(SPEC_PACKAGE)
+	tar xzf .build/spec/markdown_it_py-4.3.0.tar.gz -C .build/spec --strip-components=3 \
+	  markdown_it_py-4.3.0/tests/test_cmark_spec/commonmark.json
+	@test -s $@
 
 # One module alone touches cmark pointers, one alone Pango/Cairo (shared/design.md).
 check-layering:

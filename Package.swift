@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(name: "PangoCairoBackendTests", dependencies: ["PangoCairoBackend"]),
         .testTarget(name: "SpecimenTests", dependencies: ["Specimen", "Typesetter"]),
         .testTarget(
-            name: "EndToEndTests", dependencies: ["Typesetter"],
+            name: "EndToEndTests", dependencies: ["Typesetter", "MarkdownParser"],
             resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]

@@ -18,7 +18,9 @@ public indirect enum Inline: Hashable, Sendable {
     case link(destination: String, title: String, children: [Inline])
     /// An image; `source` as written (relative to the document's folder), `alt` its description.
     case image(source: String, title: String, alt: [Inline], location: SourceLocation?)
-    /// A bracketed span `[text]{attributes}`.
+    /// A bracketed span `[text]{attributes}`; also the carrier of the attributes written after
+    /// a link, image or code span (`[a](u){.x}` is a span holding the link), so those keep
+    /// their own case.
     case span(Attributes, [Inline])
     /// A footnote reference; `number` is its number in order of first use (1-based).
     case footnoteReference(label: String, number: Int)

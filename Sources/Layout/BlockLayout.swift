@@ -39,6 +39,9 @@ struct BlockLayout {
         if let anchor = block.anchor {
             items[0].elements.insert(.destination(name: anchor, at: Point(x: left, y: 0)), at: 0)
         }
+        for anchor in block.extraAnchors {
+            items[0].elements.insert(.destination(name: anchor, at: Point(x: left, y: 0)), at: 0)
+        }
         if let outline = block.outline {
             items[0].elements.insert(.outline(outline, at: Point(x: left, y: 0)), at: 0)
         }

@@ -15,6 +15,7 @@ struct ImageLayout {
             // CSS reference pixel: 1 px = 0.75 pt; never wider than the measure nor taller than
             // 70% of the text area.
             var width = Double(size.width) * 0.75, height = Double(size.height) * 0.75
+            (width, height) = Self.requested(image, natural: (width, height), measure: measure, textHeight: options.page.textHeight)
             let scale = min(1, measure / width, options.page.textHeight * 0.7 / height)
             width *= scale; height *= scale
             let x = left + (measure - width) / 2
@@ -45,6 +46,27 @@ struct ImageLayout {
             if items.count > 1 { items[1].spaceBefore = 4 }
         }
         return items
+    }
+}
+
+extension ImageLayout {
+    /// The size in pt the `width`/`height` attributes ask for: one given keeps the aspect ratio,
+    /// both given set both; a fraction is of the measure (width) or the text area's height.
+    static func requested(_ image: StyledImage, natural: (Double, Double), measure: Double, textHeight: Double) -> (Double, Double) {
+        func points(_ d: ImageDimension?, of whole: Double) -> Double? {
+            switch d {
+            case .points(let v)?: v
+            case .fraction(let f)?: f * whole
+            case nil: nil
+            }
+        }
+        let w = points(image.width, of: measure), h = points(image.height, of: textHeight)
+        switch (w, h) {
+        case let (w?, h?): return (w, h)
+        case let (w?, nil): return (w, natural.1 * w / natural.0)
+        case let (nil, h?): return (natural.0 * h / natural.1, h)
+        case (nil, nil): return natural
+        }
     }
 }
 

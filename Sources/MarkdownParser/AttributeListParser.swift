@@ -1,7 +1,12 @@
 import DocumentModel
 
 /// Parses a Pandoc attribute list, `{#id .class key=value key="quoted value" key='v' flag}`
-/// (Pandoc manual, "Extension: attributes"), from UTF-8 bytes.
+/// (Pandoc manual, "Extension: attributes"), or a raw attribute `{=format}` (Pandoc manual,
+/// "Extension: raw_attribute"), from UTF-8 bytes.
+///
+/// A bare word (`{foo}`) is not an attribute in Pandoc; Typeset accepts one only when it is
+/// one of its documented flags (``flagKeys``: `{italic}`, `{smallCaps}` …), so `{x}`, `${HOME}`
+/// or `{a, b, c}` stay text.
 ///
 /// All syntax characters are ASCII, so the parser works on bytes and never splits a
 /// multi-byte scalar; names and values are decoded back to `String`. It reports byte offsets
@@ -19,6 +24,8 @@ struct AttributeListParser {
         var id: String?
         var classes: [String] = []
         var pairs: [Pair] = []
+        /// The format of a raw attribute `{=latex}`; nil for an ordinary list.
+        var raw: String?
         /// Offset one past the closing `}`.
         var end: Int = 0
 
@@ -32,11 +39,27 @@ struct AttributeListParser {
     }
 
     /// Parses the list that starts with `{` at `start`; nil when there is no `{` there, the list
-    /// is unterminated, or it contains something that is not an attribute.
-    static func parse(_ b: [UInt8], at start: Int = 0) -> Parsed? {
-        guard start < b.count, b[start] == ascii("{") else { return nil }
+    /// is unterminated within `limit` bytes (or at a 0 byte, which callers use to mark an
+    /// element that is not text), or it contains something that is not an attribute.
+    static func parse(_ bytes: [UInt8], at start: Int = 0, limit: Int = .max) -> Parsed? {
+        guard start < bytes.count, bytes[start] == ascii("{") else { return nil }
+        let b = bytes[..<(start + min(limit, bytes.count - start))]
         var parsed = Parsed()
         var i = start + 1
+        // `{=format}`: a raw attribute, alone in its braces.
+        var r = i
+        while r < b.count, isSpace(b[r]) { r += 1 }
+        if r < b.count, b[r] == ascii("=") {
+            var j = r + 1
+            while j < b.count, isNameByte(b[j]) { j += 1 }
+            guard j > r + 1 else { return nil }
+            let format = String(decoding: b[(r + 1)..<j], as: UTF8.self)
+            while j < b.count, isSpace(b[j]) { j += 1 }
+            guard j < b.count, b[j] == ascii("}") else { return nil }
+            parsed.raw = format
+            parsed.end = j + 1 - start
+            return parsed
+        }
         while true {
             while i < b.count, isSpace(b[i]) { i += 1 }
             guard i < b.count else { return nil }  // unterminated
@@ -67,7 +90,7 @@ struct AttributeListParser {
                         let quote = b[j]
                         j += 1
                         var v: [UInt8] = []
-                        while j < b.count, b[j] != quote {
+                        while j < b.count, b[j] != quote, b[j] != 0 {
                             // A backslash escapes the quote or itself.
                             if b[j] == ascii("\\"), j + 1 < b.count, b[j + 1] == quote || b[j + 1] == ascii("\\") {
                                 j += 1
@@ -75,7 +98,7 @@ struct AttributeListParser {
                             v.append(b[j])
                             j += 1
                         }
-                        guard j < b.count else { return nil }  // unterminated quote
+                        guard j < b.count, b[j] == quote else { return nil }  // unterminated quote
                         j += 1
                         value = String(decoding: v, as: UTF8.self)
                     } else {
@@ -84,6 +107,8 @@ struct AttributeListParser {
                         guard j > valueStart else { return nil }
                         value = String(decoding: b[valueStart..<j], as: UTF8.self)
                     }
+                } else if !flagKeys.contains(normalizedFlag(key)) {
+                    return nil  // a bare word that is not one of our flags: text, as in Pandoc
                 }
                 parsed.pairs.append(.init(key: key, value: value, offset: keyStart - start))
                 i = j
@@ -93,14 +118,25 @@ struct AttributeListParser {
         }
     }
 
+    /// Bare words accepted as flags (compared lower-cased, without `-` and `_`): the boolean
+    /// keys of the README's attribute table.
+    static let flagKeys: Set<String> = [
+        "italic", "bold", "smallcaps", "lowercasesmallcaps", "uppercasesmallcaps", "monospaceddigit",
+        "monospaced", "underline", "strikethrough", "guides",
+    ]
+
+    static func normalizedFlag(_ key: String) -> String {
+        String(key.lowercased().filter { $0 != "-" && $0 != "_" })
+    }
+
     @inline(__always) static func ascii(_ s: Unicode.Scalar) -> UInt8 { UInt8(ascii: s) }
     @inline(__always) static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
     /// Ids, classes and keys: anything but whitespace and `{ } = " '`.
     @inline(__always) static func isNameByte(_ c: UInt8) -> Bool {
-        !isSpace(c) && c != ascii("{") && c != ascii("}") && c != ascii("=") && c != ascii("\"") && c != ascii("'")
+        c != 0 && !isSpace(c) && c != ascii("{") && c != ascii("}") && c != ascii("=") && c != ascii("\"") && c != ascii("'")
     }
     /// Unquoted values: anything but whitespace and `{ } " '`.
     @inline(__always) static func isValueByte(_ c: UInt8) -> Bool {
-        !isSpace(c) && c != ascii("{") && c != ascii("}") && c != ascii("\"") && c != ascii("'")
+        c != 0 && !isSpace(c) && c != ascii("{") && c != ascii("}") && c != ascii("\"") && c != ascii("'")
     }
 }

@@ -46,6 +46,24 @@ final class CmarkTree {
     }
 
     deinit { cmark_node_free(root) }
+
+    /// cmark-gfm's own plain-text rendering of `text` (`cmark_render_plaintext`, no line
+    /// wrapping): the visible text a document must keep, for tests that compare with the PDF.
+    static func plainText(of text: String) -> String {
+        guard let tree = CmarkTree(Array(text.utf8)), let rendered = cmark_render_plaintext(tree.root, CMARK_OPT_DEFAULT, 0) else { return "" }
+        defer { free(rendered) }
+        return String(cString: rendered)
+    }
+
+    /// The text cmark-gfm makes of `bytes` as the sole content of a paragraph (its first text
+    /// node's literal): how cmark decodes an entity or numeric character reference. nil when
+    /// the parse yields no text.
+    static func inlineText(of bytes: [UInt8]) -> [UInt8]? {
+        guard let tree = CmarkTree(bytes) else { return nil }
+        guard let paragraph = cmark_node_first_child(tree.root), let text = cmark_node_first_child(paragraph),
+              cmark_node_get_type(text) == CMARK_NODE_TEXT, let literal = cmark_node_get_literal(text) else { return nil }
+        return Array(String(cString: literal).utf8)
+    }
 }
 
 /// Converts a cmark-gfm tree into `Document` values, rebuilding fenced divs from the markers of
@@ -136,7 +154,7 @@ struct CmarkConverter {
     }
 
     /// Rebuilds `div` blocks from the fence markers of one container. An unclosed div is closed
-    /// at the end of its container; a closing fence with nothing open is ignored. Both warn.
+    /// at the end of its container; a closing fence with nothing open stays text. Both warn.
     private mutating func nestDivs(_ items: [BlockItem]) -> [Block] {
         var stack: [(fence: DivFence, attributes: Attributes, blocks: [Block])] = []
         var top: [Block] = []
@@ -164,8 +182,10 @@ struct CmarkConverter {
                 } else if let open = stack.popLast() {
                     append(Block(.div(open.blocks), attributes: open.attributes, location: open.fence.location))
                 } else {
-                    diagnostics.append(Diagnostic(.warning, "closing div fence ':::' without an open div; ignored",
+                    // Matched in the source but not in this container (the pair spans containers).
+                    diagnostics.append(Diagnostic(.warning, "closing div fence ':::' without an open div in its container; kept as text",
                                                   at: fence.location))
+                    append(Block(.paragraph([.text(fence.original)]), location: fence.location))
                 }
             }
         }
@@ -219,6 +239,10 @@ struct CmarkConverter {
             for child in Self.children(node) { convertBlock(child, depth: depth + 1, into: &items) }
         case CMARK_NODE_CODE_BLOCK:
             let info = cmark_node_get_fence_info(node).map { String(cString: $0) } ?? ""
+            if let parsed = AttributeListParser.parse(Array(info.utf8)), parsed.raw != nil,
+               info.utf8.dropFirst(parsed.end).allSatisfy(AttributeListParser.isSpace) {
+                return  // ```{=latex}: a raw block for another format, dropped as Pandoc does
+            }
             let text = source.restoringFences(in: Self.literal(node))
             items.append(.block(Block(.codeBlock(info: info, text: text), location: loc)))
         case CMARK_NODE_HTML_BLOCK:

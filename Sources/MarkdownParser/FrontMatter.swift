@@ -20,6 +20,28 @@ enum FrontMatter {
     /// Limits recursion into nested YAML (aliases can make a graph deep).
     static let maxDepth = 16
 
+    /// Why `text` is not front matter, or nil when it is: YAML that loads to a mapping (Pandoc
+    /// manual, "Extension: yaml_metadata_block": "a valid YAML object"). Unlike Pandoc, YAML
+    /// holding only comments is not front matter either: `---`, `## A heading`, `---` is
+    /// Markdown, so its text is not lost. libyaml's own problem text, and its 0-based line in
+    /// `text`, when it does not load.
+    static func notFrontMatter(_ text: [UInt8]) -> (problem: String, line: Int)? {
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) != 0 else { return ("libyaml out of memory", 0) }
+        defer { yaml_parser_delete(&parser) }
+        return text.withUnsafeBufferPointer { buffer -> (problem: String, line: Int)? in
+            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+            var document = yaml_document_t()
+            guard yaml_parser_load(&parser, &document) != 0 else {
+                return ("invalid YAML (" + (parser.problem.map { String(cString: $0) } ?? "syntax error") + ")",
+                        Int(parser.problem_mark.line))
+            }
+            defer { yaml_document_delete(&document) }
+            guard let root = yaml_document_get_root_node(&document) else { return ("no YAML keys (only comments or nothing)", 0) }
+            return root.pointee.type == YAML_MAPPING_NODE ? nil : ("YAML that is not a mapping of keys to values", 0)
+        }
+    }
+
     /// Parses `text` whose first line is source line `firstLine`.
     static func parse(_ text: [UInt8], firstLine: Int, file: String, diagnostics: inout [Diagnostic]) -> Metadata {
         var metadata = Metadata()

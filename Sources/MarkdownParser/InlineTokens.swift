@@ -3,9 +3,15 @@ import DocumentModel
 /// One piece of an inline sequence while Pandoc syntax is recognised on top of cmark's tree:
 /// a byte of text with where it was written, or an already converted inline.
 ///
-/// cmark-gfm leaves `[`, `]{…}` and trailing `{…}` as text (and merges escaped characters into
-/// the surrounding text node), so bracketed spans and heading attributes are found on a byte
-/// stream of one nesting level. All syntax bytes are ASCII and never split a UTF-8 scalar.
+/// cmark-gfm leaves `[`, `]{…}` and trailing `{…}` as text and has already resolved code spans,
+/// links, autolinks and raw HTML into nodes, so bracketed spans and attribute lists are found on
+/// a byte stream of one nesting level of cmark's tree: nothing inside a code span or a link
+/// destination can ever be read as syntax. cmark merges escaped characters and decoded entities
+/// into the surrounding text node (`cmark_consolidate_text_nodes`), so each text literal is
+/// walked alongside its source line with CommonMark's own rules (spec 0.31.2 §2.4 backslash
+/// escapes, §2.5 entity and numeric character references) to mark the bytes written escaped or
+/// as a reference: those are text, never syntax. All syntax bytes are ASCII and never split a
+/// UTF-8 scalar.
 enum InlineToken {
     /// `inert`: written escaped (`\[`) or as an entity (`&#91;`), so never syntax.
     case byte(UInt8, line: Int32, column: Int32, inert: Bool)
@@ -24,33 +30,62 @@ enum InlinePiece {
     case node(Inline)
 }
 
-/// Span and heading-attribute recognition over inline pieces of one nesting level.
+/// Decodes entity and numeric character references exactly as cmark-gfm does, by asking cmark
+/// (one tiny parse per distinct reference, cached per document).
+final class EntityCache {
+    private var decoded: [[UInt8]: [UInt8]] = [:]
+
+    /// The bytes cmark makes of `reference` (`&amp;`, `&#123;`); the reference itself when
+    /// cmark does not know it (an unknown name stays text).
+    func decode(_ reference: [UInt8]) -> [UInt8] {
+        if let known = decoded[reference] { return known }
+        let result = CmarkTree.inlineText(of: reference) ?? reference
+        decoded[reference] = result
+        return result
+    }
+}
+
+/// Span and attribute recognition over inline pieces of one nesting level.
 struct InlineSyntax {
     let file: String
     /// Source lines as cmark saw them (index = line − 1), to align literals with the source.
     let lines: SourceLines
+    let entities = EntityCache()
 
-    /// Longest attribute list looked for after `]` (bounds the work on pathological input).
+    /// Longest attribute list looked for after `]`, a link, an image or a code span (bounds the
+    /// work on pathological input: each attempt reads at most this many bytes).
     static let maxAttributeLength = 2048
+    /// Farthest a text node's source column is looked for from the column cmark reports.
+    static let maxColumnShift = 128
     /// Deepest span nesting recognised.
     static let maxSpanDepth = 32
 
-    /// Converts pieces to inlines: heading attributes (when `heading`) and bracketed spans
-    /// recognised, adjacent text merged, empty text dropped.
+    /// Converts pieces to inlines: bracketed spans, attributes on links, images and code spans,
+    /// raw inlines (`` `x`{=latex} ``, dropped) and, when `heading`, the heading's trailing
+    /// attribute list (and the closing `#`s before it) recognised; adjacent text merged, empty
+    /// text dropped.
     func finish(_ pieces: [InlinePiece], heading: Bool) -> ([Inline], Attributes?) {
         guard needsTokens(pieces, heading: heading) else { return (Self.merge(pieces), nil) }
-        var tokens = tokenize(pieces)
+        var tokens = spans(tokenize(pieces))
         var attributes: Attributes?
-        if heading { attributes = extractTrailingAttributes(&tokens) }
-        return (spans(tokens), attributes)
+        if heading {
+            attributes = extractTrailingAttributes(&tokens)
+            if attributes != nil { removeClosingHashes(&tokens) }
+        }
+        return (Self.inlines(tokens[...]), attributes)
     }
 
-    /// Fast path: only tokenise when a `]` and a `{` occur, or a heading ends with `}`.
+    /// Fast path: only tokenise when some text holds a `{`, and a `]` or a node that takes
+    /// attributes occurs, or a heading ends with `}`.
     private func needsTokens(_ pieces: [InlinePiece], heading: Bool) -> Bool {
         var close = false, brace = false
-        for case .text(let t) in pieces {
-            for b in t.text.utf8 {
-                if b == UInt8(ascii: "]") { close = true } else if b == UInt8(ascii: "{") { brace = true }
+        for piece in pieces {
+            switch piece {
+            case .text(let t):
+                for b in t.text.utf8 {
+                    if b == UInt8(ascii: "]") { close = true } else if b == UInt8(ascii: "{") { brace = true }
+                }
+            case .node(let n): if Self.takesAttributes(n) { close = true }
             }
         }
         if close && brace { return true }
@@ -58,6 +93,15 @@ struct InlineSyntax {
             return t.text.utf8.reversed().first(where: { !AttributeListParser.isSpace($0) }) == UInt8(ascii: "}")
         }
         return false
+    }
+
+    /// Links (and autolinks), images and code spans take a Pandoc attribute list written
+    /// directly after them.
+    static func takesAttributes(_ inline: Inline) -> Bool {
+        switch inline {
+        case .link, .image, .code: true
+        default: false
+        }
     }
 
     static func merge(_ pieces: [InlinePiece]) -> [Inline] {
@@ -81,87 +125,175 @@ struct InlineSyntax {
         }
     }
 
-    /// Bytes with source columns, recovered by walking the literal alongside its source line:
-    /// `\x` in the source is one escaped byte of the literal, `&…;` an entity.
+    // MARK: Tokens
+
+    /// Bytes with source columns and whether each was written escaped or as a reference.
+    ///
+    /// cmark reports a text node's start column relative to the paragraph's content, which is
+    /// off on continuation lines (stripped indentation, a lazy line, a tab); the literal is
+    /// therefore aligned at the reported column first and then at nearby columns within the
+    /// line's leading whitespace and `>` markers. A literal that aligns nowhere keeps its text
+    /// and has every byte marked inert: it can never be read as syntax.
     func tokenize(_ pieces: [InlinePiece]) -> [InlineToken] {
         var tokens: [InlineToken] = []
+        // Many pieces share a line: copy each line once.
+        var cachedLine = -1
+        var source: [UInt8] = []
         for piece in pieces {
             switch piece {
             case .node(let n): tokens.append(.node(n))
             case .text(let t):
                 let literal = Array(t.text.utf8)
-                let source: [UInt8] = (t.line >= 1 && t.line <= lines.count) ? lines[t.line - 1] : []
-                var s = t.column - 1  // index into source
-                var synced = s >= 0
-                var k = 0
-                while k < literal.count {
-                    let b = literal[k]
-                    let column = Int32(max(s + 1, 1))
-                    if synced, s < source.count, source[s] == b {
-                        tokens.append(.byte(b, line: Int32(t.line), column: column, inert: false))
-                        s += 1; k += 1
-                    } else if synced, s + 1 < source.count, source[s] == UInt8(ascii: "\\"), source[s + 1] == b {
-                        tokens.append(.byte(b, line: Int32(t.line), column: column, inert: true))
-                        s += 2; k += 1
-                    } else if synced, s < source.count, source[s] == UInt8(ascii: "&"),
-                              let semicolon = source[s...].prefix(40).firstIndex(of: UInt8(ascii: ";")) {
-                        // An entity decodes to one scalar (rarely two): mark that scalar inert.
-                        let scalarLength = Self.utf8Length(leading: b)
-                        for j in k..<min(k + scalarLength, literal.count) {
-                            tokens.append(.byte(literal[j], line: Int32(t.line), column: column, inert: true))
+                if t.line != cachedLine {
+                    cachedLine = t.line
+                    source = (t.line >= 1 && t.line <= lines.count) ? lines[t.line - 1] : []
+                }
+                let line = Int32(t.line)
+                if let (start, inert) = align(literal, in: source, reportedColumn: t.column) {
+                    // Columns follow the source; an escaped or referenced byte takes the column of
+                    // its `\` or `&`.
+                    var s = start
+                    var k = 0
+                    while k < literal.count {
+                        let column = Int32(s + 1)
+                        if inert[k] {
+                            if source[s] == UInt8(ascii: "\\") {
+                                tokens.append(.byte(literal[k], line: line, column: column, inert: true))
+                                s += 2; k += 1
+                            } else {
+                                let (length, decoded) = reference(in: source, at: s)!
+                                for j in 0..<decoded.count {
+                                    tokens.append(.byte(literal[k + j], line: line, column: column, inert: true))
+                                }
+                                s += length; k += decoded.count
+                            }
+                        } else {
+                            tokens.append(.byte(literal[k], line: line, column: column, inert: false))
+                            s += 1; k += 1
                         }
-                        k += scalarLength
-                        s = semicolon + 1
-                    } else {
-                        // Lost the alignment (tabs, extension rewrites): keep the line, stop columns.
-                        synced = false
-                        tokens.append(.byte(b, line: Int32(t.line), column: column, inert: false))
-                        k += 1
                     }
+                } else {
+                    for b in literal { tokens.append(.byte(b, line: line, column: 0, inert: true)) }
                 }
             }
         }
         return tokens
     }
 
-    static func utf8Length(leading b: UInt8) -> Int {
-        switch b {
-        case 0..<0x80: 1
-        case 0xC0..<0xE0: 2
-        case 0xE0..<0xF0: 3
-        case 0xF0...: 4
-        default: 1
+    /// Where `literal` starts in `source` and which of its bytes were escaped or references;
+    /// nil when it aligns at no candidate column.
+    func align(_ literal: [UInt8], in source: [UInt8], reportedColumn: Int) -> (Int, [Bool])? {
+        let reported = reportedColumn - 1
+        var prefix = 0
+        while prefix < source.count, source[prefix] == 0x20 || source[prefix] == 0x09 || source[prefix] == UInt8(ascii: ">") {
+            prefix += 1
         }
+        if reported >= 0, let inert = alignment(literal, source, from: reported) { return (reported, inert) }
+        // Shifts: right by up to the stripped indentation, left by up to a container's
+        // content offset (a lazy line), bounded so a long line costs no more than a short one.
+        for d in 1...max(1, min(max(prefix, reported), Self.maxColumnShift)) {
+            if d <= prefix, reported + d <= source.count, let inert = alignment(literal, source, from: reported + d) {
+                return (reported + d, inert)
+            }
+            if reported - d >= 0, let inert = alignment(literal, source, from: reported - d) { return (reported - d, inert) }
+        }
+        return nil
+    }
+
+    /// The CommonMark walk of `source` from `start` that produces `literal`: `\` + ASCII
+    /// punctuation is the punctuation, a known reference its decoded bytes, anything else
+    /// itself. nil when the source does not produce the literal.
+    private func alignment(_ literal: [UInt8], _ source: [UInt8], from start: Int) -> [Bool]? {
+        var inert = [Bool](repeating: false, count: literal.count)
+        var s = start, k = 0
+        while k < literal.count {
+            guard s < source.count else { return nil }
+            let c = source[s]
+            if c == UInt8(ascii: "\\"), s + 1 < source.count, Self.isASCIIPunctuation(source[s + 1]), literal[k] == source[s + 1] {
+                inert[k] = true
+                s += 2; k += 1
+            } else if c == UInt8(ascii: "&"), let (length, decoded) = reference(in: source, at: s),
+                      literal.count - k >= decoded.count, literal[k..<(k + decoded.count)].elementsEqual(decoded) {
+                for j in k..<(k + decoded.count) { inert[j] = true }
+                s += length; k += decoded.count
+            } else if c == literal[k] {
+                s += 1; k += 1
+            } else {
+                return nil
+            }
+        }
+        return inert
+    }
+
+    /// An entity or numeric character reference at `s` that cmark decodes (CommonMark §2.5):
+    /// its length in the source and its decoded bytes.
+    func reference(in source: [UInt8], at s: Int) -> (Int, [UInt8])? {
+        guard s + 2 < source.count, source[s] == UInt8(ascii: "&") else { return nil }
+        var i = s + 1
+        func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+        func isHex(_ b: UInt8) -> Bool { isDigit(b) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x66) }
+        func isAlnum(_ b: UInt8) -> Bool { isDigit(b) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) }
+        if source[i] == UInt8(ascii: "#") {
+            i += 1
+            if i < source.count, source[i] | 0x20 == UInt8(ascii: "x") {
+                i += 1
+                let digits = i
+                while i < source.count, i - digits < 7, isHex(source[i]) { i += 1 }
+                guard i > digits, i - digits <= 6 else { return nil }
+            } else {
+                let digits = i
+                while i < source.count, i - digits < 8, isDigit(source[i]) { i += 1 }
+                guard i > digits, i - digits <= 7 else { return nil }
+            }
+        } else {
+            guard isAlnum(source[i]), !isDigit(source[i]) else { return nil }
+            while i < source.count, i - s <= 33, isAlnum(source[i]) { i += 1 }
+        }
+        guard i < source.count, source[i] == UInt8(ascii: ";") else { return nil }
+        let raw = Array(source[s...i])
+        let decoded = entities.decode(raw)
+        guard decoded != raw else { return nil }
+        return (raw.count, decoded)
+    }
+
+    static func isASCIIPunctuation(_ b: UInt8) -> Bool {
+        (0x21...0x2F).contains(b) || (0x3A...0x40).contains(b) || (0x5B...0x60).contains(b) || (0x7B...0x7E).contains(b)
     }
 
     func location(_ token: InlineToken) -> SourceLocation? {
-        guard case .byte(_, let line, let column, _) = token, line > 0 else { return nil }
+        guard case .byte(_, let line, let column, _) = token, line > 0, column > 0 else { return nil }
         return SourceLocation(file: file, line: Int(line), column: Int(column))
     }
 
-    /// Bytes of the run of byte tokens starting at `start`, at most `limit` long.
-    private func bytes(_ tokens: [InlineToken], from start: Int, limit: Int) -> [UInt8] {
-        var result: [UInt8] = []
-        var i = start
-        while i < tokens.count, result.count < limit, case .byte(let b, _, _, _) = tokens[i] {
-            result.append(b); i += 1
-        }
-        return result
+    /// The tokens as one byte array, index for index (an element is a 0 byte, which ends any
+    /// attribute list): built once, so each attempt to parse a list reads it in place.
+    static func flatBytes(_ tokens: [InlineToken]) -> [UInt8] {
+        tokens.map { if case .byte(let b, _, _, _) = $0 { b } else { 0 } }
     }
+
+    /// The attribute list whose non-inert `{` is token `index`, and the index past its `}`.
+    private func attributeList(_ tokens: [InlineToken], _ flat: [UInt8], at index: Int) -> (AttributeListParser.Parsed, Int)? {
+        guard index < tokens.count, case .byte(UInt8(ascii: "{"), _, _, false) = tokens[index] else { return nil }
+        guard let parsed = AttributeListParser.parse(flat, at: index, limit: Self.maxAttributeLength),
+              case .byte(_, _, _, false) = tokens[index + parsed.end - 1] else { return nil }
+        return (parsed, index + parsed.end)
+    }
+
+    // MARK: Heading attributes
 
     /// Removes a trailing `{…}` (Pandoc heading attributes) and the spaces before it.
     func extractTrailingAttributes(_ tokens: inout [InlineToken]) -> Attributes? {
         var end = tokens.count
         while end > 0, case .byte(let b, _, _, _) = tokens[end - 1], AttributeListParser.isSpace(b) { end -= 1 }
-        guard end > 0, case .byte(UInt8(ascii: "}"), _, _, _) = tokens[end - 1] else { return nil }
+        guard end > 0, case .byte(UInt8(ascii: "}"), _, _, false) = tokens[end - 1] else { return nil }
         // Try each `{` from the right: quoted values may hold braces.
+        let flat = Array(Self.flatBytes(tokens)[..<end])
         var k = end - 1
         while k > 0, end - k < Self.maxAttributeLength {
             k -= 1
             guard case .byte(let b, _, _, let inert) = tokens[k] else { return nil }
             guard b == UInt8(ascii: "{"), !inert else { continue }
-            let candidate = bytes(tokens, from: k, limit: end - k)
-            guard let parsed = AttributeListParser.parse(candidate), parsed.end == candidate.count else { continue }
+            guard let parsed = AttributeListParser.parse(flat, at: k), parsed.end == end - k, parsed.raw == nil else { continue }
             let attributes = parsed.attributes { [tokens] offset in location(tokens[k + offset]) }
             tokens.removeSubrange(k...)
             while case .byte(let b, _, _, _)? = tokens.last, AttributeListParser.isSpace(b) { tokens.removeLast() }
@@ -170,10 +302,30 @@ struct InlineSyntax {
         return nil
     }
 
-    /// Recognises `[…]{attributes}` at this level (nesting with a stack of openers; brackets
-    /// must balance, as in Pandoc) and returns the merged inlines.
-    func spans(_ tokens: [InlineToken]) -> [Inline] {
+    /// Removes an ATX heading's closing sequence left before its attributes
+    /// (`## Text ## {#id}`): `#`s preceded by a space, or the whole content (CommonMark §4.2).
+    func removeClosingHashes(_ tokens: inout [InlineToken]) {
+        var k = tokens.count
+        while k > 0, case .byte(UInt8(ascii: "#"), _, _, false) = tokens[k - 1] { k -= 1 }
+        guard k < tokens.count else { return }
+        if k > 0 {
+            guard case .byte(let b, _, _, _) = tokens[k - 1], AttributeListParser.isSpace(b) else { return }
+        }
+        tokens.removeSubrange(k...)
+        while case .byte(let b, _, _, _)? = tokens.last, AttributeListParser.isSpace(b) { tokens.removeLast() }
+    }
+
+    // MARK: Spans and attributed elements
+
+    /// Recognises, in one pass, `[…]{attributes}` (nesting with a stack of openers; brackets
+    /// must balance, as in Pandoc) and an attribute list written directly after a link, image
+    /// or code span (the element is wrapped in a span carrying the list); `` `x`{=format} `` is
+    /// a raw inline for another format and is dropped, as Pandoc drops formats it does not
+    /// write. Returns the tokens with those folded into nodes.
+    func spans(_ tokens: [InlineToken]) -> [InlineToken] {
+        let flat = Self.flatBytes(tokens)
         var output: [InlineToken] = []
+        output.reserveCapacity(tokens.count)
         var openers: [Int] = []
         // Brackets beyond the nesting limit stay literal (balanced by `ignored`), so span
         // nesting, and the recursion over it later, stays bounded.
@@ -181,30 +333,37 @@ struct InlineSyntax {
         var i = 0
         while i < tokens.count {
             let token = tokens[i]
-            if case .byte(let b, _, _, false) = token {
-                if b == UInt8(ascii: "[") {
-                    if openers.count < Self.maxSpanDepth { openers.append(output.count) } else { ignored += 1 }
-                } else if b == UInt8(ascii: "]"), ignored > 0 {
-                    ignored -= 1
-                } else if b == UInt8(ascii: "]"), let opener = openers.popLast() {
-                    if i + 1 < tokens.count, case .byte(UInt8(ascii: "{"), _, _, false) = tokens[i + 1] {
-                        let candidate = bytes(tokens, from: i + 1, limit: Self.maxAttributeLength)
-                        if let parsed = AttributeListParser.parse(candidate) {
-                            let base = i + 1
-                            let attributes = parsed.attributes { offset in location(tokens[base + offset]) }
-                            let children = Self.inlines(output[(opener + 1)...])
-                            output.removeSubrange(opener...)
-                            output.append(.node(.span(attributes, children)))
-                            i = base + parsed.end
-                            continue
-                        }
+            switch token {
+            case .node(let node) where Self.takesAttributes(node):
+                if let (parsed, next) = attributeList(tokens, flat, at: i + 1) {
+                    if let _ = parsed.raw {
+                        if case .code = node { i = next; continue }  // a raw inline: not ours
+                    } else {
+                        let attributes = parsed.attributes { offset in location(tokens[i + 1 + offset]) }
+                        output.append(.node(.span(attributes, [node])))
+                        i = next
+                        continue
                     }
                 }
+            case .byte(UInt8(ascii: "["), _, _, false):
+                if openers.count < Self.maxSpanDepth { openers.append(output.count) } else { ignored += 1 }
+            case .byte(UInt8(ascii: "]"), _, _, false):
+                if ignored > 0 {
+                    ignored -= 1
+                } else if let opener = openers.popLast(), let (parsed, next) = attributeList(tokens, flat, at: i + 1), parsed.raw == nil {
+                    let attributes = parsed.attributes { offset in location(tokens[i + 1 + offset]) }
+                    let children = Self.inlines(output[(opener + 1)...])
+                    output.removeSubrange(opener...)
+                    output.append(.node(.span(attributes, children)))
+                    i = next
+                    continue
+                }
+            default: break
             }
             output.append(token)
             i += 1
         }
-        return Self.inlines(output[...])
+        return output
     }
 
     /// Tokens back to inlines: byte runs become merged text.

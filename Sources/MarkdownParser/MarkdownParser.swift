@@ -21,16 +21,26 @@ public struct ParseResult: Sendable {
 /// `table`, `strikethrough`, `autolink`, `tasklist`, `tagfilter`, and footnotes). On top of
 /// cmark's tree this layer adds Pandoc syntax (Pandoc manual, "Pandoc's Markdown"):
 ///
-/// - heading attributes, `## Text {.display #intro tracking=-0.5}` → `Block.attributes`;
+/// - heading attributes, `## Text {.display #intro tracking=-0.5}` → `Block.attributes` (an
+///   ATX closing sequence before them is dropped);
 /// - bracketed spans, `[text]{.headline kerning=-0.2}` → `Inline.span` (they nest);
+/// - attributes on links, autolinks, images and code spans, `[a](u){.x}` → an `Inline.span`
+///   around the element; raw inlines and blocks for other formats (`` `x`{=latex} ``,
+///   ```` ```{=html} ````) are dropped, as Pandoc drops formats it does not write;
 /// - fenced divs, `::: {.caption align=center}` or `::: caption` … `:::` → `Block.Kind.div`
-///   (they nest, also inside lists and quotes);
+///   (they nest, also inside lists and quotes), opened only where a block can start and only
+///   with a closing fence; other fence-like lines stay text, with a warning (`DivFences`);
 /// - `\newpage` (or `\pagebreak`) alone in a paragraph → `Block.Kind.pageBreak`;
-/// - YAML front matter between `---` and `---`/`...` on the first lines → `Metadata`.
+/// - YAML front matter between `---` and `---`/`...` on the first lines → `Metadata`, when
+///   the YAML is a mapping; otherwise those lines are Markdown, with a warning.
+///
+/// Syntax is recognised on cmark-gfm's tree, never on the raw text: what CommonMark escapes,
+/// writes as an entity or numeric reference, or puts in code is always text.
 ///
 /// Attribute lists accept `#id`, `.class`, `key=value`, `key="quoted"`, `key='quoted'` and
-/// bare flags (a `Pair` with a nil value); keys are kept as written. Syntax that is not
-/// understood (an unterminated `{`, a malformed list) stays literal text, as in Pandoc.
+/// bare flags (a `Pair` with a nil value; only Typeset's flag keys, `{italic}`); keys are kept
+/// as written. Syntax that is not understood (an unterminated `{`, a malformed list, `{x}`)
+/// stays literal text, as in Pandoc.
 public enum MarkdownParser {
     /// Parses `text`, naming `file` in every source location (`-` for standard input).
     ///
@@ -38,8 +48,8 @@ public enum MarkdownParser {
     /// result. Locations are 1-based lines and UTF-8 byte columns of the original text (front
     /// matter and div fence lines are replaced line for line before cmark-gfm sees the text).
     public static func parse(_ text: String, file: String) -> ParseResult {
-        let source = SourceText(text, file: file)
-        var diagnostics: [Diagnostic] = []
+        var source = SourceText(text, file: file)
+        var diagnostics: [Diagnostic] = source.diagnostics
 
         var metadata = Metadata()
         if let frontMatter = source.frontMatter {
@@ -47,7 +57,26 @@ public enum MarkdownParser {
                                          diagnostics: &diagnostics)
         }
 
-        guard let tree = CmarkTree(source.cmarkInput) else {
+        var parsed = CmarkTree(source.cmarkInput)
+        if !source.candidates.isEmpty, let first = parsed {
+            // Div fences: decided on cmark's block structure, parsing again until it settles.
+            var accepted: Set<Int> = []
+            var tree = first
+            var warnings: [Diagnostic] = []
+            for _ in 0..<3 {
+                let info = DivFences.lineInfo(tree.root, source: source)
+                let decision = DivFences.decide(source.candidates, info: info, current: accepted)
+                warnings = decision.1
+                if decision.0 == accepted { break }
+                accepted = decision.0
+                source.prepare(accepting: accepted)
+                guard let next = CmarkTree(source.cmarkInput) else { break }
+                tree = next
+            }
+            parsed = tree
+            diagnostics += warnings
+        }
+        guard let tree = parsed else {
             diagnostics.append(Diagnostic(.error, "cmark-gfm could not allocate a parser"))
             return ParseResult(document: Document(blocks: [], metadata: metadata, file: file), diagnostics: diagnostics)
         }

@@ -14,7 +14,8 @@ struct DivFence {
 /// cmark reports is a line number of the file.
 ///
 /// - YAML front matter lines are blanked (their text is returned separately).
-/// - Each div fence line keeps its container prefix (`> `, indentation) and has the fence
+/// - Each div fence line that `DivFences` accepts (a matched pair, the opening one where a block
+///   can start) keeps its container prefix (`> `, indentation) and has the fence
 ///   replaced by a one-line HTML comment marker, `<!--typeset-div:N-->`. CommonMark HTML
 ///   blocks of type 2 start with `<!--`, may interrupt a paragraph and end on the line holding
 ///   `-->` (CommonMark spec 0.30, §4.6), so each marker becomes its own `html_block` node in
@@ -33,6 +34,14 @@ struct SourceText {
     var markerName: String
     /// The front matter text between the fences and the source line of its first line.
     var frontMatter: (text: [UInt8], firstLine: Int)?
+    /// Lines that look like div fences, by 0-based line index: candidates for `prepare`.
+    var candidates: [Int: DivFence] = [:]
+    private var input: [UInt8] = []
+    private var ranges: [Range<Int>] = []
+    private var bodyStart = 0
+
+    /// Warnings found while preparing the text (something that looked like front matter).
+    var diagnostics: [Diagnostic] = []
 
     init(_ text: String, file: String) {
         let input = Array(text.utf8)
@@ -50,32 +59,61 @@ struct SourceText {
         markerName = name
 
         // Front matter: `---` on the first line, not followed by a blank line (Pandoc's rule, so
-        // a document opening with a thematic break is not swallowed), up to a `---`/`...` line.
-        var bodyStart = 0
+        // a document opening with a thematic break is not swallowed), up to a `---`/`...` line,
+        // and YAML that loads to a mapping (Pandoc: "a valid YAML object"). Anything else is
+        // Markdown — a rule, a setext heading — with a warning.
         func trimmed(_ line: Int) -> ArraySlice<UInt8> { Self.trimmedEnd(input[ranges[line]]) }
         if trimmed(0).elementsEqual("---".utf8), ranges.count > 1, !trimmed(1).isEmpty,
            let close = ranges.indices.dropFirst().first(where: {
                trimmed($0).elementsEqual("---".utf8) || trimmed($0).elementsEqual("...".utf8)
            }) {
-            frontMatter = (Array(input[ranges[1].lowerBound..<ranges[close].lowerBound].dropLast()), 2)
-            bodyStart = close + 1
+            let yaml = Array(input[ranges[1].lowerBound..<ranges[close].lowerBound].dropLast())
+            if let (problem, line) = FrontMatter.notFrontMatter(yaml) {
+                diagnostics.append(Diagnostic(
+                    .warning, "the lines between '---' look like front matter but hold \(problem); read as Markdown",
+                    at: SourceLocation(file: file, line: 2 + line, column: 1)))
+            } else {
+                frontMatter = (yaml, 2)
+                bodyStart = close + 1
+            }
         }
 
+        var prefixes: [Int: Int] = [:]
+        for (index, range) in ranges.enumerated() where index >= bodyStart {
+            if let (prefixLength, fence) = Self.divFence(input[range], line: index + 1, file: file) {
+                candidates[index] = fence
+                prefixes[index] = prefixLength
+            }
+        }
+        self.input = input
+        self.ranges = ranges
+        self.prefixLengths = prefixes
+        cmarkInput = []
+        lines = SourceLines(buffer: [], ranges: [])
+        prepare(accepting: [])
+    }
+
+    private var prefixLengths: [Int: Int] = [:]
+
+    /// Builds `cmarkInput` with the fences on `accepted` lines (0-based indices of
+    /// ``candidates``) replaced by markers; every other line as written (front matter blank).
+    mutating func prepare(accepting accepted: Set<Int>) {
         var output: [UInt8] = []
-        output.reserveCapacity(input.count)
+        output.reserveCapacity(input.count + accepted.count * 24)
         var outputRanges: [Range<Int>] = []
         outputRanges.reserveCapacity(ranges.count)
+        fences = [:]
         var count = 0
         for (index, range) in ranges.enumerated() {
             if index > 0 { output.append(0x0A) }
             let start = output.count
             if index < bodyStart {
                 // Front matter: blank line.
-            } else if let (prefixLength, fence) = Self.divFence(input[range], line: index + 1, file: file) {
+            } else if accepted.contains(index), let fence = candidates[index], let prefixLength = prefixLengths[index] {
                 count += 1
                 fences[count] = fence
                 output += input[range.lowerBound..<(range.lowerBound + prefixLength)]
-                output += "<!--\(name):\(count)-->".utf8
+                output += "<!--\(markerName):\(count)-->".utf8
             } else {
                 output += input[range]
             }

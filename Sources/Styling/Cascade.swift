@@ -58,6 +58,7 @@ struct Cascade {
         if let offset = o.baselineOffset { baselineOffset = offset }
         if let strokeColor = o.strokeColor { self.strokeColor = strokeColor }
         if let strokeWidth = o.strokeWidth { self.strokeWidth = strokeWidth }
+        if let background = o.background { self.background = background }
         if let guides = o.guides { self.guides = guides }
     }
 

@@ -28,6 +28,8 @@ struct StyleOverrides {
     var alignment: TextAlignment?
     var strokeColor: RGBAColor?
     var strokeWidth: Double?
+    /// A highlight behind the runs (Pandoc's `.mark` class).
+    var background: RGBAColor?
     /// Draw typographic guides over the block's lines (specimens).
     var guides: Bool?
     /// A div's text width in pt (`measure=300`): the right indent grows so lines are no wider.
@@ -38,6 +40,22 @@ struct StyleOverrides {
 
     /// No overrides.
     init() {}
+
+    /// Pandoc's span classes (Pandoc manual, "Extension: bracketed_spans"): `.smallcaps`
+    /// (lowercase to small capitals, OpenType `smcp`, as CSS `font-variant: small-caps`),
+    /// `.underline`, and `.mark` (highlighted: the theme colour `mark`, else #FFF2A8).
+    static let pandocClasses: Set<String> = ["smallcaps", "underline", "mark"]
+
+    /// Applies a Pandoc span class; false when `name` is none of ``pandocClasses``.
+    mutating func applyPandocClass(_ name: String, theme: Theme) -> Bool {
+        switch name.lowercased() {
+        case "smallcaps": smallCaps = .lowercase
+        case "underline": underline = .some(nil)
+        case "mark": background = theme.color(named: "mark") ?? RGBAColor(hex: "#FFF2A8")
+        default: return false
+        }
+        return true
+    }
 
     /// The canonical key: lower-cased, separators removed (`line-height-multiple` and
     /// `lineHeightMultiple` both give `lineheightmultiple`).
@@ -50,7 +68,9 @@ struct StyleOverrides {
             diagnostics.append(Diagnostic(.warning, message, at: location ?? attributes.location))
         }
         for name in attributes.classes {
-            if let role = TextRole(name: name) { self.role = role } else {
+            if let role = TextRole(name: name) { self.role = role } else if applyPandocClass(name, theme: theme) {
+                continue
+            } else {
                 warn("unknown role '.\(name)' (roles: \(TextRole.allCases.map(\.displayName).joined(separator: ", ")))", attributes.location)
             }
         }

@@ -1,3 +1,4 @@
+import Foundation
 import DocumentModel
 import Typography
 
@@ -228,6 +229,9 @@ public struct StyledBlock: Hashable, Sendable {
     public var backgroundPadding: Double
     /// Named destination for internal links (`#id`).
     public var anchor: String?
+    /// Further named destinations at the block's top: the `#id`s of spans inside the block and
+    /// of divs that start with it (Pandoc: every element's identifier is a link target).
+    public var extraAnchors: [String] = []
     /// The PDF outline (bookmark) entry the block starts, nil for none (headings have one).
     public var outline: OutlineEntry?
     /// Footnotes referenced in this block, by number: set at the foot of the page where the
@@ -274,6 +278,10 @@ public struct StyledImage: Hashable, Sendable {
     public var alt: String
     /// A caption set below the image, nil for none.
     public var caption: StyledParagraph?
+    /// The requested width (Pandoc's `width` attribute); nil: from the image's own size.
+    public var width: ImageDimension?
+    /// The requested height (Pandoc's `height` attribute); nil: from the width and the aspect ratio.
+    public var height: ImageDimension?
     /// Creates an image block from its parts.
     public init(path: String, alt: String, caption: StyledParagraph? = nil) {
         self.path = path; self.alt = alt; self.caption = caption
@@ -315,5 +323,31 @@ extension StyledBlock {
     public func links(to name: String) -> Bool {
         let target = LinkTarget.internal(name)
         return paragraphs.contains { $0.runs.contains { $0.style.link == target } }
+    }
+}
+
+/// An image's requested width or height, from Pandoc's `width=`/`height=` attributes (Pandoc
+/// manual, "Extension: link_attributes"): a length in pt, or a fraction of the text area's
+/// width (for `width`) or height (for `height`).
+public enum ImageDimension: Hashable, Sendable {
+    /// A length in pt.
+    case points(Double)
+    /// A fraction (0…1] of the measure (width) or of the text area's height (height).
+    case fraction(Double)
+
+    /// Parses `50%`, `300px` (CSS px: 0.75 pt), a bare number (px, as Pandoc reads it), `200pt`,
+    /// `5cm`, `40mm`, `2in`; nil for anything else, zero, or more than 100%.
+    public init?(_ text: String) {
+        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if t.hasSuffix("%") {
+            guard let v = Double(t.dropLast()), v.isFinite, v > 0, v <= 100 else { return nil }
+            self = .fraction(v / 100)
+        } else if t.hasSuffix("px") || Double(t) != nil {
+            guard let v = Double(t.hasSuffix("px") ? String(t.dropLast(2)) : t), v.isFinite, v > 0, v <= 19_200 else { return nil }
+            self = .points(v * 0.75)
+        } else {
+            guard let v = Length.points(t), v > 0 else { return nil }
+            self = .points(v)
+        }
     }
 }

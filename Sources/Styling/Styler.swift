@@ -51,6 +51,9 @@ public struct Styler {
     /// Footnote definitions by number, and the numbers referenced in the block being styled.
     var footnoteDefinitions: [Int: [Block]] = [:]
     var referencedNotes: [Int] = []
+    /// `#id`s of spans and divs met since the last block was added: destinations at the top of
+    /// the next block.
+    var pendingAnchors: [String] = []
     var styledNotes = Set<Int>()
     /// Where the block being styled starts (inline warnings without a position of their own).
     var currentLocation: SourceLocation?
@@ -102,6 +105,8 @@ public struct Styler {
         var context = context
         if let location = block.location { currentLocation = location }
         let overrides = StyleOverrides(block.attributes, theme: theme, diagnostics: &diagnostics)
+        let firstNew = blocks.count
+        defer { attachPendingAnchors(to: &blocks, from: firstNew) }
         switch block.kind {
         case .paragraph(let inlines):
             if let image = soleImage(inlines) {
@@ -154,6 +159,7 @@ public struct Styler {
         case .table(let table):
             appendTable(table, context: context, location: block.location, to: &blocks)
         case .div(let children):
+            if let id = block.attributes.id { registerAnchor(id, at: block.attributes.location ?? block.location) }
             if let role = overrides.role { context.paragraphRole = role; context.paragraphOverrides = [] }
             var divOverrides = overrides
             divOverrides.role = nil
@@ -176,6 +182,23 @@ public struct Styler {
         case .pageBreak:
             blocks.append(StyledBlock(.pageBreak, location: block.location))
         }
+    }
+
+    /// Records a span's or div's `#id` as a link target (a warning when the id is taken).
+    mutating func registerAnchor(_ id: String, at location: SourceLocation?) {
+        if slugs.register(id) {
+            pendingAnchors.append(id)
+        } else {
+            warn("id '#\(id)' is already used; links go to the first element with it", location)
+        }
+    }
+
+    /// Gives the first block added since `first` the pending span and div ids.
+    mutating func attachPendingAnchors(to blocks: inout [StyledBlock], from first: Int) {
+        guard !pendingAnchors.isEmpty, first < blocks.count else { return }
+        if blocks[first].anchor == nil { blocks[first].anchor = pendingAnchors.removeFirst() }
+        blocks[first].extraAnchors += pendingAnchors
+        pendingAnchors.removeAll()
     }
 
     /// A warning at `location`, or at the block being styled when the inline has none.
@@ -302,14 +325,33 @@ public struct Styler {
 
     // MARK: Images
 
-    func soleImage(_ inlines: [Inline]) -> Inline? {
+    /// The image that is alone in a paragraph (Pandoc's implicit figure), with the attribute
+    /// list written after it (`![alt](pic.png){width=50%}` arrives as a span around the image).
+    func soleImage(_ inlines: [Inline]) -> (image: Inline, attributes: Attributes)? {
         let meaningful = inlines.filter { if case .text(let t) = $0 { return !t.trimmingCharacters(in: .whitespaces).isEmpty }; if case .softBreak = $0 { return false }; return true }
-        if meaningful.count == 1, case .image = meaningful[0] { return meaningful[0] }
+        guard meaningful.count == 1 else { return nil }
+        if case .image = meaningful[0] { return (meaningful[0], .none) }
+        if case .span(let attributes, let children) = meaningful[0], children.count == 1, case .image = children[0] {
+            return (children[0], attributes)
+        }
         return nil
     }
 
-    mutating func appendImage(_ image: Inline, context: BlockContext, location: SourceLocation?, to blocks: inout [StyledBlock]) {
-        guard case .image(let source, let title, let alt, let imageLocation) = image else { return }
+    /// A figure: the image, sized by its `width`/`height` attributes (else its own size), and
+    /// its alt text as the caption (Pandoc's implicit figures; the title is not shown).
+    mutating func appendImage(_ figure: (image: Inline, attributes: Attributes), context: BlockContext, location: SourceLocation?, to blocks: inout [StyledBlock]) {
+        guard case .image(let source, _, let alt, let imageLocation) = figure.image else { return }
+        var dimensions: [String: ImageDimension] = [:]
+        for pair in figure.attributes.pairs {
+            let key = pair.key.lowercased()
+            guard key == "width" || key == "height" else { continue }
+            if let value = pair.value, let dimension = ImageDimension(value) {
+                dimensions[key] = dimension
+            } else {
+                warn("'\(pair.key)' of an image is a length (%, px, pt, mm, cm, in), not '\(pair.value ?? "")'; ignored", pair.location ?? imageLocation)
+            }
+        }
+        if let id = figure.attributes.id { registerAnchor(id, at: figure.attributes.location) }
         let altText = alt.plainText
         var path = source.removingPercentEncoding ?? source
         let isRemote = source.contains("://") || source.lowercased().hasPrefix("data:")
@@ -319,12 +361,15 @@ public struct Styler {
         var captionCascade = context.cascade
         captionCascade.apply(role: .caption, theme: theme)
         if let secondary = theme.color(named: "secondary") { captionCascade.color = secondary }
-        let captionText = title.isEmpty ? altText : title
+        let captionText = altText
         let caption = captionText.isEmpty ? nil : StyledParagraph(
             runs: [StyledRun(captionText, style: captionCascade.runStyle)],
             style: ParagraphStyle(baseFont: captionCascade.font, lineHeight: captionCascade.style.lineHeight, alignment: .center,
                                   leftIndent: context.indent, hangulLineBreak: options.hangulLineBreak))
-        blocks.append(StyledBlock(.image(StyledImage(path: isRemote ? "" : path, alt: altText, caption: caption)),
+        var styledImage = StyledImage(path: isRemote ? "" : path, alt: altText, caption: caption)
+        styledImage.width = dimensions["width"]
+        styledImage.height = dimensions["height"]
+        blocks.append(StyledBlock(.image(styledImage),
                                   spaceBefore: blockSpacing, spaceAfter: blockSpacing * 1.5, keepTogether: true,
                                   quoteBars: context.quoteBars, location: location))
     }
@@ -408,7 +453,17 @@ public struct Styler {
                 var c = cascade; c.style.italic = true
                 if let secondary = theme.color(named: "secondary") { c.color = secondary }
                 runs.append(StyledRun("[" + alt.plainText + "]", style: c.runStyle))
-            case .span(let attributes, let children):
+            case .span(var attributes, let children):
+                if children.count == 1, case .code = children[0] {
+                    // A code span's other classes name its language (Pandoc): not roles.
+                    attributes.classes = attributes.classes.filter {
+                        TextRole(name: $0) != nil || StyleOverrides.pandocClasses.contains($0.lowercased())
+                    }
+                }
+                if children.count == 1, case .image = children[0] {
+                    attributes.pairs.removeAll { ["width", "height"].contains($0.key.lowercased()) }
+                }
+                if let id = attributes.id { registerAnchor(id, at: attributes.location) }
                 var diagnosticsCopy: [Diagnostic] = []
                 let overrides = StyleOverrides(attributes, theme: theme, diagnostics: &diagnosticsCopy)
                 diagnostics += diagnosticsCopy
@@ -467,7 +522,7 @@ public struct Styler {
     /// paragraphs, table cells, captions and footnotes alike; such links are left as plain
     /// text (a PDF link to a missing destination does nothing).
     mutating func checkInternalLinks(_ blocks: inout [StyledBlock]) {
-        var anchors = Set(blocks.compactMap(\.anchor))
+        var anchors = Set(blocks.compactMap(\.anchor) + blocks.flatMap(\.extraAnchors))
         for block in blocks { for number in block.footnotes.keys { anchors.insert("fn-\(number)") } }
         var reported = Set<String>()
         var problems: [(String, SourceLocation?)] = []

@@ -52,20 +52,40 @@ import Testing
         #expect(r.diagnostics.isEmpty)
     }
 
-    @Test func invalidYAMLWarnsAndIsIgnored() {
+    /// Front matter is YAML that loads to a mapping (Pandoc); anything else is Markdown, kept
+    /// whole, with one warning.
+    @Test func invalidYAMLIsMarkdownWithAWarning() {
         let r = parse("---\ntitle: ok\nbad: [unclosed\n---\nbody\n")
         #expect(r.document.metadata == Metadata())
         #expect(r.diagnostics.count == 1)
         let d = r.diagnostics.first
-        #expect(d?.message.hasPrefix("invalid YAML front matter") == true)
+        #expect(d?.message.contains("invalid YAML") == true)
         #expect((d?.location?.line ?? 0) >= 3)
-        #expect(r.document.blocks.map(\.kind) == [.paragraph([.text("body")])])
+        #expect(r.document.blocks.map(\.kind) == [
+            .thematicBreak,
+            .heading(level: 2, [.text("title: ok"), .softBreak, .text("bad: [unclosed")]),
+            .paragraph([.text("body")]),
+        ])
     }
 
-    @Test func notAMapping() {
+    @Test func notAMappingIsMarkdown() {
         let r = parse("---\n- a\n- b\n---\n")
         #expect(r.diagnostics.count == 1)
-        #expect(r.document.blocks.isEmpty)
+        guard r.document.blocks.count == 3, case .list(let list) = r.document.blocks[1].kind else {
+            Issue.record("\(r.document.blocks)"); return
+        }
+        #expect(list.items.count == 2)
+    }
+
+    /// The issue's two examples: a rule and a setext heading; a paragraph between rules.
+    @Test func ruleAndSetextHeadingAreNotFrontMatter() {
+        let r = parse("---\nFoo\n---\nBar\n")
+        #expect(r.document.blocks.map(\.kind) == [.thematicBreak, .heading(level: 2, [.text("Foo")]), .paragraph([.text("Bar")])])
+        #expect(r.diagnostics.count == 1)
+        let s = blocks("---\nnot front matter\n\n---\n\nEnd.\n")
+        #expect(s.map(\.kind) == [.thematicBreak, .paragraph([.text("not front matter")]), .thematicBreak, .paragraph([.text("End.")])])
+        #expect(parse("---\ntitle: T\n---\nBody\n").document.metadata.title == "T")
+        #expect(parse("---\nplain words\n---\nBody\n").document.blocks.count == 3)
     }
 
     @Test func leadingThematicBreakIsNotFrontMatter() {

@@ -1,0 +1,94 @@
+internal import CCmarkGFM
+import DocumentModel
+
+/// Decides which fence-like lines are Pandoc fenced-div fences (Pandoc manual, "Extension:
+/// fenced_divs"), using cmark-gfm's own block structure rather than a guess.
+///
+/// Pandoc's rules, as `pandoc -f markdown` applies them: an opening fence (`::: note`,
+/// `::: {.note}`) opens a div only where a block can start — never on a paragraph's (or
+/// table's) continuation line, nor inside code or an HTML block — and only when a closing fence
+/// (`:::`) follows; a closing fence closes only an open div (it may end the paragraph before
+/// it). Every other fence-like line stays text, with a warning.
+///
+/// The structure comes from parsing: first the text as written, then with the accepted fences
+/// replaced by markers (a line after a fence starts a new block, which can change what follows),
+/// until the decision no longer changes — at most three parses.
+struct DivFences {
+    /// What a parse says about each line (0-based index), for the lines that matter.
+    struct LineInfo {
+        /// Lines inside a paragraph or table after its first line.
+        var continuation: Set<Int> = []
+        /// Last lines of paragraphs and tables.
+        var paragraphEnds: Set<Int> = []
+        /// Lines inside code blocks and HTML blocks other than fence markers.
+        var verbatim: Set<Int> = []
+    }
+
+    /// Walks a parsed tree (of `source.cmarkInput`) and records ``LineInfo``.
+    static func lineInfo(_ root: OpaquePointer, source: SourceText) -> LineInfo {
+        var info = LineInfo()
+        guard let iter = cmark_iter_new(root) else { return info }
+        defer { cmark_iter_free(iter) }
+        while true {
+            let event = cmark_iter_next(iter)
+            if event == CMARK_EVENT_DONE { break }
+            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iter) else { continue }
+            let type = cmark_node_get_type(node)
+            let first = Int(cmark_node_get_start_line(node)) - 1, last = Int(cmark_node_get_end_line(node)) - 1
+            guard first >= 0, last >= first else { continue }
+            if type == CMARK_NODE_PARAGRAPH || type == typeset_node_table() {
+                if last > first { info.continuation.formUnion((first + 1)...last) }
+                info.paragraphEnds.insert(last)
+            } else if type == CMARK_NODE_CODE_BLOCK {
+                info.verbatim.formUnion(first...last)
+            } else if type == CMARK_NODE_HTML_BLOCK {
+                let literal = cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
+                if source.markerNumber(in: literal) == nil { info.verbatim.formUnion(first...last) }
+            }
+        }
+        return info
+    }
+
+    /// The candidate lines that are fences, given what the last parse (with `current` accepted)
+    /// says; and the warnings for the candidates that stay text.
+    static func decide(_ candidates: [Int: DivFence], info: LineInfo, current: Set<Int>) -> (Set<Int>, [Diagnostic]) {
+        var accepted: Set<Int> = []
+        var open: [Int] = []
+        var warnings: [Diagnostic] = []
+        var previousFence = -2
+        for line in candidates.keys.sorted() {
+            guard let fence = candidates[line], !info.verbatim.contains(line) else { continue }
+            switch fence.kind {
+            case .open:
+                // A marker line is its own block in the parse: ask whether the line before it
+                // would have continued a paragraph instead.
+                let continues = current.contains(line)
+                    ? info.paragraphEnds.contains(line - 1) && !current.contains(line - 1)
+                    : info.continuation.contains(line)
+                if !continues || previousFence == line - 1 {
+                    open.append(line)
+                    previousFence = line
+                } else {
+                    warnings.append(Diagnostic(
+                        .warning, "'\(fence.original)' continues a paragraph: text, not a div fence (a div starts where a block can)",
+                        at: fence.location))
+                }
+            case .close:
+                if let opener = open.popLast() {
+                    accepted.insert(opener)
+                    accepted.insert(line)
+                    previousFence = line
+                } else {
+                    warnings.append(Diagnostic(.warning, "'\(fence.original)' closes no open div; kept as text", at: fence.location))
+                }
+            }
+        }
+        for line in open {
+            if let fence = candidates[line] {
+                warnings.append(Diagnostic(.warning, "div fence '\(fence.original)' is never closed; kept as text", at: fence.location))
+            }
+        }
+        warnings.sort { ($0.location?.line ?? 0) < ($1.location?.line ?? 0) }
+        return (accepted, warnings)
+    }
+}

@@ -1,0 +1,126 @@
+import DocumentModel
+import Foundation
+import Testing
+@testable import MarkdownParser
+
+/// The attribute layer against CommonMark and Pandoc: each test is one kind of fault the layer
+/// must never make again, with several members of the kind.
+@Suite struct PandocSyntaxTests {
+    private func paragraph(_ text: String) -> [Inline] {
+        guard case .paragraph(let i)? = blocks(text).first?.kind else { return [] }
+        return i
+    }
+
+    private func heading(_ text: String) -> (inlines: [Inline], attributes: Attributes) {
+        guard let b = blocks(text).first, case .heading(_, let i) = b.kind else { return ([], .none) }
+        return (i, b.attributes)
+    }
+
+    /// Kind 1: what CommonMark escapes or writes as a reference is text, wherever it stands —
+    /// after an entity, after an escaped backslash, as a numeric reference.
+    @Test func escapesAndReferencesAreNeverSyntax() {
+        #expect(paragraph("A &amp; B \\[x\\]{.caption} end.") == [.text("A & B [x]{.caption} end.")])
+        #expect(paragraph("\\\\\\[x\\]{.caption}") == [.text("\\[x]{.caption}")])
+        #expect(paragraph("&lt;&#91;x&#93;{.caption}") == [.text("<[x]{.caption}")])
+        #expect(paragraph("[x]&#123;.caption}") == [.text("[x]{.caption}")])
+        #expect(paragraph("[x]\\{.caption}") == [.text("[x]{.caption}")])
+        #expect(paragraph("&copy; \\& [x]{.caption}") == [.text("© & "), .span(Attributes(classes: ["caption"], location: loc(1, 14)), [.text("x")])])
+        let h = heading("# A &amp; B \\{#id}")
+        #expect(h.inlines == [.text("A & B {#id}")])
+        #expect(h.attributes.isEmpty)
+        #expect(heading("# A &#123;.x}").inlines == [.text("A {.x}")])
+        // An unknown entity stays as written, and what follows still works.
+        #expect(paragraph("&nosuch; [x]{.c}").last == .span(Attributes(classes: ["c"], location: loc(1, 13)), [.text("x")]))
+    }
+
+    /// Code spans are resolved by cmark first: brackets and braces inside code are code.
+    @Test func codeIsNeverSyntax() {
+        #expect(paragraph("`[x]{.c}` and `# {#id}`") == [.code("[x]{.c}"), .text(" and "), .code("# {#id}")])
+        #expect(heading("# Use `{x}`").inlines == [.text("Use "), .code("{x}")])
+    }
+
+    /// Continuation lines (indented, lazy, after a tab) still know their escapes.
+    @Test func escapesOnContinuationLines() {
+        #expect(paragraph("one\n   two \\[x\\]{.c}") == [.text("one"), .softBreak, .text("two [x]{.c}")])
+        #expect(paragraph("one\n\tt \\[x\\]{.c}") == [.text("one"), .softBreak, .text("t [x]{.c}")])
+        guard case .blockQuote(let q)? = blocks("> one\nlazy \\[x\\]{.c}").first?.kind,
+              case .paragraph(let i)? = q.first?.kind else { Issue.record(); return }
+        #expect(i == [.text("one"), .softBreak, .text("lazy [x]{.c}")])
+        let spanned = paragraph("one\n   two [x]{.c}")
+        #expect(spanned.last == .span(Attributes(classes: ["c"], location: loc(2, 11)), [.text("x")]))
+    }
+
+    /// Kind 2 and 8: only a brace group that parses as an attribute list is one.
+    @Test func bracesThatAreNotAttributeListsStay() {
+        #expect(heading("# The set {x}").inlines == [.text("The set {x}")])
+        #expect(heading("## Then use ${HOME}").inlines == [.text("Then use ${HOME}")])
+        #expect(heading("## Sets like {a, b, c}").inlines == [.text("Sets like {a, b, c}")])
+        #expect(paragraph("[a few words]{foo}") == [.text("[a few words]{foo}")])
+        #expect(paragraph("[w]{.a foo}") == [.text("[w]{.a foo}")])
+        #expect(paragraph("[a] {.c}") == [.text("[a] {.c}")])
+        // Typeset's own flags (README) are the bare words that are attributes.
+        #expect(paragraph("[w]{italic}") == [.span(Attributes(pairs: [.init(key: "italic", value: nil, location: loc(1, 5))], location: loc(1, 4)), [.text("w")])])
+        #expect(heading("# T {x=1}").attributes.pairs.map(\.key) == ["x"])
+        #expect(heading("# Title{.x}").attributes.classes == ["x"])
+    }
+
+    /// Kind 3: a heading ending in a span keeps the span; the heading gets no attributes.
+    @Test func headingEndingInASpan() {
+        let h = heading("# Title with [a span]{.caption}")
+        #expect(h.inlines == [.text("Title with "), .span(Attributes(classes: ["caption"], location: loc(1, 22)), [.text("a span")])])
+        #expect(h.attributes.isEmpty)
+        let both = heading("# T [s]{.a} {.b}")
+        #expect(both.attributes.classes == ["b"])
+        #expect(both.inlines.count == 2)
+    }
+
+    /// Kind 5: an ATX closing sequence before the attributes goes, as Pandoc does.
+    @Test func closingHashesBeforeAttributes() {
+        let h = heading("## Heading text ## {#h5}")
+        #expect(h.inlines == [.text("Heading text")])
+        #expect(h.attributes.id == "h5")
+        #expect(heading("# C# {.x}").inlines == [.text("C#")])
+        #expect(heading("# Issue \\# {.x}").inlines == [.text("Issue #")])
+        #expect(heading("# A ##### {.x}").inlines == [.text("A")])
+    }
+
+    /// Kind 7: attributes on links, autolinks, images and code spans; raw inlines and blocks
+    /// for other formats are dropped.
+    @Test func attributesOnElements() {
+        let link = Inline.link(destination: "https://example.com", title: "", children: [.text("a link")])
+        #expect(paragraph("[a link](https://example.com){.external}") == [.span(Attributes(classes: ["external"], location: loc(1, 30)), [link])])
+        #expect(paragraph("`print(1)`{.python}") == [.span(Attributes(classes: ["python"], location: loc(1, 11)), [.code("print(1)")])])
+        guard case .span(let a, let c)? = paragraph("<https://a.b>{#x}").first else { Issue.record(); return }
+        #expect(a.id == "x")
+        #expect(c == [.link(destination: "https://a.b", title: "", children: [.text("https://a.b")])])
+        guard case .span(let ia, let ic)? = paragraph("![cap](pic.png){width=50% height=2in}").first,
+              case .image(let source, _, let alt, _)? = ic.first else { Issue.record(); return }
+        #expect(source == "pic.png")
+        #expect(alt == [.text("cap")])
+        #expect(ia.pairs.map(\.key) == ["width", "height"])
+        #expect(ia.pairs.map(\.value) == ["50%", "2in"])
+        #expect(paragraph("raw `\\\\newpage`{=latex} and `<b>`{=html} end") == [.text("raw  and  end")])
+        #expect(blocks("```{=latex}\n\\clearpage\n```\n\ntext").map(\.kind) == [.paragraph([.text("text")])])
+        // Not directly after: text.
+        #expect(paragraph("`x` {.c}") == [.code("x"), .text(" {.c}")])
+    }
+
+    /// The attribute layer is linear: 40 000 unclosed brackets, brace groups, or bracket-brace
+    /// pairs parse in well under the generous bound (cmark alone takes milliseconds).
+    @Test func linearTime() {
+        for unit in ["[ ", "[]{ ", "]{.a ", "{#x ", "\\[{ ", "&amp;[ ", "`a`{ ", ": ", "[a]{.b} "] {
+            let text = String(repeating: unit, count: 40_000)
+            let start = Date()
+            let r = parse(text)
+            let seconds = Date().timeIntervalSince(start)
+            #expect(seconds < 5, "'\(unit)' × 40 000 took \(seconds) s")
+            #expect(!r.document.blocks.isEmpty)
+        }
+        let heading = "# " + String(repeating: "{a ", count: 20_000) + "}"
+        let start = Date()
+        _ = parse(heading)
+        #expect(Date().timeIntervalSince(start) < 5)
+    }
+}
+
+private func loc(_ line: Int, _ column: Int) -> DocumentModel.SourceLocation { DocumentModel.SourceLocation(file: "t.md", line: line, column: column) }
