@@ -89,7 +89,13 @@ public enum ThemeLoader {
         }
         var decoder = ThemeDecoder(file: file)
         let theme = decoder.decode(root)
-        return (theme, decoder.problems.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
+        var problems = decoder.problems.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
+        // What the file's own keys cannot show (inherited values, the page as a whole) is
+        // caught by the one validation; when the keys already failed, those come first.
+        if let theme, !problems.contains(where: { $0.severity == .error }) {
+            problems += theme.validate(file: file)
+        }
+        return (theme, problems)
     }
 }
 
