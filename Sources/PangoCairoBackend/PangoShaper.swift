@@ -101,7 +101,7 @@ public final class PangoShaper: TextShaper {
 
         let layoutPointer = pango_layout_new(setup.context.opaque)!
         let layout = GObjectRef(owning: UnsafeMutableRawPointer(layoutPointer))
-        pango_layout_set_text(layoutPointer, text, Int32(byteCount))
+        pango_layout_set_text(layoutPointer, PDFText.sameLength(text), Int32(byteCount))
         pango_layout_set_font_description(layoutPointer, description(paragraph.style.baseFont).pointer)
         pango_layout_set_wrap(layoutPointer, PANGO_WRAP_WORD_CHAR)
 
