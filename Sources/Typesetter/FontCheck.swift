@@ -9,26 +9,29 @@ import Typography
 /// italic that would be synthesized. One warning per distinct case.
 ///
 /// The primary family is always checked; fallback families only for runs holding characters
-/// beyond Latin (U+2E80 and up: CJK, Hangul), which is where fallbacks are used.
+/// beyond Latin (U+2E80 and up: CJK, Hangul), which is where fallbacks are used. Each warning
+/// carries the position of the first block whose text needs the face or character.
 enum FontCheck {
     static func diagnostics(for blocks: [StyledBlock]) -> [Diagnostic] {
         struct Request: Hashable { var family: String; var weight: FontWeight; var italic: Bool }
         var requests: [Request] = []
         var seen = Set<Request>()
+        var firstUse: [Request: SourceLocation] = [:]
+        var location: SourceLocation?
         func visit(_ paragraph: StyledParagraph) {
             for run in paragraph.runs + (paragraph.marker ?? []) {
                 let font = run.style.font
                 let needsFallback = run.text.unicodeScalars.contains { $0.value >= 0x2E80 }
                 for family in needsFallback ? font.families : Array(font.families.prefix(1)) {
                     let request = Request(family: family, weight: font.weight, italic: font.italic)
-                    if seen.insert(request).inserted { requests.append(request) }
+                    if seen.insert(request).inserted { requests.append(request); firstUse[request] = location }
                 }
             }
         }
-        for block in blocks { block.paragraphs.forEach(visit) }
-        var messages: [String] = []
+        for block in blocks { location = block.location; block.paragraphs.forEach(visit) }
+        var messages: [(String, SourceLocation?)] = []
         // Weights a family lacks, gathered into one warning per family.
-        var missingWeights: [(family: String, pairs: [(requested: Int, used: Int)])] = []
+        var missingWeights: [(family: String, pairs: [(requested: Int, used: Int)], at: SourceLocation?)] = []
         for request in requests {
             let resolved = FontLibrary.resolve(FontSpec(families: [request.family], weight: request.weight, italic: request.italic, size: 10))
             guard resolved.familyFound else { continue }  // missing families were reported with the theme
@@ -37,41 +40,45 @@ enum FontCheck {
                 if let i = missingWeights.firstIndex(where: { $0.family == resolved.family }) {
                     if !missingWeights[i].pairs.contains(where: { $0.requested == pair.0 }) { missingWeights[i].pairs.append(pair) }
                 } else {
-                    missingWeights.append((resolved.family, [pair]))
+                    missingWeights.append((resolved.family, [pair], firstUse[request]))
                 }
             }
-            for warning in resolved.warnings where !warning.hasPrefix("no weight") && !messages.contains(warning) {
-                messages.append(warning)
+            for warning in resolved.warnings where !warning.hasPrefix("no weight") && !messages.contains(where: { $0.0 == warning }) {
+                messages.append((warning, firstUse[request]))
             }
         }
-        for (family, pairs) in missingWeights {
+        for (family, pairs, at) in missingWeights {
             let sorted = pairs.sorted { $0.requested < $1.requested }
             let list = sorted.map { "\($0.requested) → \($0.used)" }.joined(separator: ", ")
             let hint = family.hasPrefix("Noto Sans CJK")
                 ? " (Debian's fonts-noto-cjk has Regular and Bold only; `make fonts-extra` installs every weight)" : ""
-            messages.insert("'\(family)' lacks weight\(sorted.count == 1 ? "" : "s") \(sorted.map { String($0.requested) }.joined(separator: ", ")); using the nearest: \(list)\(hint)", at: 0)
+            messages.insert(("'\(family)' lacks weight\(sorted.count == 1 ? "" : "s") \(sorted.map { String($0.requested) }.joined(separator: ", ")); using the nearest: \(list)\(hint)", at), at: 0)
         }
-        messages += missingGlyphs(in: blocks)
-        return messages.map { Diagnostic(.warning, $0) }
+        return messages.map { Diagnostic(.warning, $0.0, at: $0.1) } + missingGlyphs(in: blocks)
     }
 }
 
 extension FontCheck {
     /// One warning naming the characters no installed font can draw (they print as boxes, "tofu"):
     /// each distinct character is checked once per family list through Pango's own fallback.
-    static func missingGlyphs(in blocks: [StyledBlock]) -> [String] {
+    /// The warning carries the position of the first block holding one of them.
+    static func missingGlyphs(in blocks: [StyledBlock]) -> [Diagnostic] {
         var characters: [[String]: Set<Character>] = [:]
+        var firstUse: [Character: SourceLocation] = [:]
+        var location: SourceLocation?
         func visit(_ paragraph: StyledParagraph) {
             for run in paragraph.runs + (paragraph.marker ?? []) {
                 for character in run.text where !character.isWhitespace {
                     guard let scalar = character.unicodeScalars.first,
                           ![.control, .format, .lineSeparator, .paragraphSeparator, .privateUse].contains(scalar.properties.generalCategory)
                     else { continue }
-                    characters[run.style.font.families, default: []].insert(character)
+                    if characters[run.style.font.families, default: []].insert(character).inserted, firstUse[character] == nil {
+                        firstUse[character] = location
+                    }
                 }
             }
         }
-        for block in blocks { block.paragraphs.forEach(visit) }
+        for block in blocks { location = block.location; block.paragraphs.forEach(visit) }
         var missing = Set<Character>()
         for (families, set) in characters {
             let text = String(set.sorted())
@@ -84,7 +91,8 @@ extension FontCheck {
             "'\(c)' U+" + String(c.unicodeScalars.first!.value, radix: 16, uppercase: true)
         }.joined(separator: ", ")
         let more = missing.count > 12 ? " and \(missing.count - 12) more" : ""
-        return ["no installed font draws \(missing.count) character\(missing.count == 1 ? "" : "s"): \(list)\(more); they print as boxes (install a font that has them, or register one with --fonts)"]
+        let first = missing.compactMap { firstUse[$0] }.min { ($0.line, $0.column) < ($1.line, $1.column) }
+        return [Diagnostic(.warning, "no installed font draws \(missing.count) character\(missing.count == 1 ? "" : "s"): \(list)\(more); they print as boxes (install a font that has them, or register one with --fonts)", at: first)]
     }
 }
 

@@ -57,8 +57,8 @@ public enum ThemeLoader {
     ///   file cannot be read.
     public static func load(contentsOf path: String) throws -> Theme {
         let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw ThemeError(problems: [ThemeProblem(file: path, line: 0, column: 0, message: "cannot read theme file: \(error.localizedDescription)")])
+        do { data = try FileReader.read(path) } catch {
+            throw ThemeError(problems: [ThemeProblem(file: path, line: 0, column: 0, message: "cannot read theme file: \(error.reason)")])
         }
         let (theme, problems) = decode(data, file: path)
         guard let theme, !problems.contains(where: { $0.severity == .error }) else {

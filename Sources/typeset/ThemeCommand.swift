@@ -89,14 +89,9 @@ enum ThemeCommand {
     }
 
     static func read(_ path: String) throws -> Data {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw TypesetError.unreadableInput(path: path, reason: "it is a folder")
+        do { return try FileReader.read(path) } catch {
+            throw TypesetError.unreadableInput(path: path, reason: error.reason)
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw TypesetError.unreadableInput(path: path, reason: FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file")
-        }
-        return data
     }
 
 }
