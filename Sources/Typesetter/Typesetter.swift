@@ -86,6 +86,7 @@ public enum Typesetter {
         }
         diagnostics = inSourceOrder(diagnostics)
             + ImageCheck.diagnostics(for: styled.blocks) + FontCheck.diagnostics(for: styled.blocks)
+            + SizeCheck.diagnostics(for: styled.blocks, page: theme.page)
         if options.strict, !diagnostics.isEmpty { throw TypesetError.warningsAreErrors(diagnostics) }
 
         let title = document.metadata.title ?? styled.firstHeading
