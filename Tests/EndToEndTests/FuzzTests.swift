@@ -193,6 +193,9 @@ enum FuzzCampaign {
     }
 }
 
+/// A noncharacter as a string (Swift literals may not hold them).
+func noncharacter(_ value: UInt32) -> String { String(Character(Unicode.Scalar(value)!)) }
+
 /// One generated input.
 struct FuzzInput {
     enum Kind: String { case markdown, theme, tokens }
@@ -233,7 +236,7 @@ struct FuzzInput {
         "[", "]", "{", "}", "{.display}", "{size=1000}", "{size=1e308}", "{tracking=1e9}", "{weight=950}", "{.nosuch}",
         "*", "**", "_", "`", "```", "\n", "\n\n", "#", "## ", "> ", "- ", "1. ", "| a | b |\n|---|---|\n| c | d |\n",
         ":::", "::: {.caption}\n", "\\newpage", "<!--", "-->", "<b>", "&#xD800;", "&#0;", "&amp;", "[^9]", "[^1]",
-        "\u{FFFF}", "\u{FFFE}", "\u{FDD0}", "\u{10FFFF}", "\u{0}", "\u{1}", "\u{7F}", "\u{85}", "\u{2028}", "\u{200D}",
+        noncharacter(0xFFFF), noncharacter(0xFFFE), noncharacter(0xFDD0), noncharacter(0x10FFFF), "\u{0}", "\u{1}", "\u{7F}", "\u{85}", "\u{2028}", "\u{200D}",
         "\u{301}", "\u{FE0F}", "😀", "👩‍👩‍👧", "한", "글자", "漢字", "ا", "שלום", "\u{202E}", "\t", "\r\n",
         "![x](flipped-press.jpg)", "![y](truncated-line-height.png)", "![z](broken.svg)", "![e](empty.png)",
         "![s](figure.svg)", "[w](#nowhere)", "<https://example.com/a(b)>", "---\n", "~~~", "$$", "\\",
@@ -279,7 +282,7 @@ struct FuzzInput {
     static let tokenSeed = (try? String(contentsOfFile: Render.packageRoot + "/templates/tokens/acme.tokens.json", encoding: .utf8)) ?? "{}"
 
     static let jsonFragments = ["1e308", "-1e308", "0", "-1", "2000", "\"1e400px\"", "null", "true", "[]", "{}", "\"\"",
-                                "\"{typography.body}\"", "\"{a}\"", "\"-200%\"", "\"NaNpx\"", "\"\u{FFFF}\"", "\"Nowhere Sans\"",
+                                "\"{typography.body}\"", "\"{a}\"", "\"-200%\"", "\"NaNpx\"", "\"" + noncharacter(0xFFFF) + "\"", "\"Nowhere Sans\"",
                                 ",", ":", "\"", "{", "}", "[", "]", "\\u0000", "\"bold\"", "\"100%\"", "9007199254740993"]
 
     /// Replaces numbers and strings with hostile values, or inserts syntax.
