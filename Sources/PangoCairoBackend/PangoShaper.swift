@@ -148,7 +148,10 @@ public final class PangoShaper: TextShaper {
         let attrs = AttrList()
         for (index, run) in runs.enumerated() where !run.text.isEmpty {
             let s = max(starts[index], range.lowerBound), e = min(starts[index] + run.text.utf8.count, range.upperBound)
-            if s < e { addAttributes(run.style, to: attrs, start: s - base, end: e - base) }
+            guard s < e else { continue }
+            let variantRanges = run.style.smallCaps == .lowercase || run.style.smallCaps == .all
+                ? Self.rangesWithoutEmoji(bytes, s..<e).map { ($0.lowerBound - base)..<($0.upperBound - base) } : []
+            addAttributes(run.style, to: attrs, start: s - base, end: e - base, variantRanges: variantRanges)
         }
         if paragraph.style.breakAnywhere, byteCount > 0 {
             // Code breaks between characters without the hyphen Pango would insert (a hyphen
@@ -204,7 +207,31 @@ public final class PangoShaper: TextShaper {
         return lines
     }
 
-    private func addAttributes(_ style: RunStyle, to list: AttrList, start: Int, end: Int) {
+    /// `range` of `bytes` less its emoji (pictographs, their joiners and presentation
+    /// selectors). Pango 1.50 synthesizes small caps by scaling with the face's cap height; a
+    /// color-emoji face has none, so the scale is not finite, Pango is handed a negative size
+    /// and Cairo fails the whole PDF ("invalid matrix"): small caps never cover emoji.
+    static func rangesWithoutEmoji(_ bytes: [UInt8], _ range: Range<Int>) -> [Range<Int>] {
+        var result: [Range<Int>] = []
+        var start = range.lowerBound, position = range.lowerBound
+        for scalar in String(decoding: bytes[range], as: UTF8.self).unicodeScalars {
+            let width = UTF8.width(scalar)
+            let v = scalar.value
+            let emoji = (scalar.properties.isEmoji && (scalar.properties.isEmojiPresentation || v >= 0x1F000))
+                || v == 0x200D || v == 0xFE0F || v == 0x20E3 || (0x1F3FB...0x1F3FF).contains(v) || (0xE0020...0xE007F).contains(v)
+            if emoji {
+                if start < position { result.append(start..<position) }
+                start = position + width
+            }
+            position += width
+        }
+        if start < position { result.append(start..<position) }
+        return result
+    }
+
+    /// Inserts the run's attributes over `start..<end`; a small-caps variant only over
+    /// `variantRanges` (the run less its emoji, ``rangesWithoutEmoji(_:_:)``).
+    private func addAttributes(_ style: RunStyle, to list: AttrList, start: Int, end: Int, variantRanges: [Range<Int>] = []) {
         list.insert(pango_attr_font_desc_new(description(style.font).pointer), start, end)
         if style.letterSpacing != 0 {
             // Any letter-spacing attribute, even 0, turns ligatures off: emit only when non-zero.
@@ -233,9 +260,9 @@ public final class PangoShaper: TextShaper {
         // fonts without it ignore.
         switch style.smallCaps {
         case .none: break
-        case .lowercase: list.insert(pango_attr_variant_new(PANGO_VARIANT_SMALL_CAPS), start, end)
+        case .lowercase: for r in variantRanges { list.insert(pango_attr_variant_new(PANGO_VARIANT_SMALL_CAPS), r.lowerBound, r.upperBound) }
         case .uppercase: features.append("c2sc")
-        case .all: list.insert(pango_attr_variant_new(PANGO_VARIANT_ALL_SMALL_CAPS), start, end)
+        case .all: for r in variantRanges { list.insert(pango_attr_variant_new(PANGO_VARIANT_ALL_SMALL_CAPS), r.lowerBound, r.upperBound) }
         }
         if !features.isEmpty {
             list.insert(pango_attr_font_features_new(features.joined(separator: ", ")), start, end)

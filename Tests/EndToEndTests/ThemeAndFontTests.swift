@@ -131,7 +131,7 @@ import Typography
         #expect(result.status == 1)
         #expect(result.output.contains("bad-theme.json:3:5: unknown role 'bodyy'"), "\(result.output)")
         #expect(result.output.contains("bad-theme.json:4:"), "the weight problem with its line")
-        #expect(result.output.contains("bad-theme.json:4:50: role Title: family 'No Such Family' is not installed"), "\(result.output)")
+        #expect(result.output.contains("bad-theme.json:4:48: role Title: family 'No Such Family' is not installed"), "\(result.output)")
         let syntax = Render.folder + "/syntax-theme.json"
         try "{\n  \"name\": \"x\",\n}\n".write(toFile: syntax, atomically: true, encoding: .utf8)
         let broken = try PDFProbe.run(Render.binary, ["theme", "check", syntax])
