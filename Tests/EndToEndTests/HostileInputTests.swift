@@ -97,6 +97,18 @@ import Typography
         #expect(!report.diagnostics.contains { $0.message.contains("alias") })
     }
 
+    /// Found by the fuzz test: small caps over an emoji failed the whole PDF (Pango scaled by
+    /// a color-emoji face's missing cap height), and a missing image's placeholder kept only the
+    /// first line of a long caption.
+    @Test func fuzzFindsStayFixed() throws {
+        let (pdf, _) = try Render.markdown("[Small😀 caps words]{smallCaps} and [all😀]{lowercaseSmallCaps}\n", name: "hostile-smallcaps")
+        #expect(try PDFProbe.qpdfClean(pdf))
+        let long = (0..<40).map { "cap\($0)x" }.joined(separator: " ")
+        let (placeholder, _) = try Render.markdown("![\(long)](nowhere.png)\n", name: "hostile-placeholder")
+        let text = FuzzCampaign.normalized(try PDFProbe.text(placeholder))
+        #expect((0..<40).allSatisfy { text.contains("cap\($0)x") })
+    }
+
     /// Font warnings carry the position of the first text that needs the face or character.
     @Test func fontWarningsCarryAPosition() throws {
         let markdown = "# Title\n\nPlain text.\n\n[한국어 굵게]{weight=600}\n\nx \u{1D800} y\n"
