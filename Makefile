@@ -12,7 +12,7 @@ APT_PACKAGES = pkg-config libpango1.0-dev libcairo2-dev libfontconfig-dev libfre
   poppler-utils qpdf time
 STAMP = .build/.deps-installed
 
-.PHONY: all deps build test showcase specimens bench fonts-extra clean check-layering
+.PHONY: all deps build test showcase specimens bench fuzz fonts-extra clean check-layering
 
 all: build
 
@@ -61,6 +61,13 @@ specimens: build
 bench: build
 	$(SWIFT) build -c release --product typeset-bench 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
 	.build/release/typeset-bench
+
+# The fuzz test's generator unseeded, for SECONDS seconds (default 600) on every shard at once;
+# each failing input is saved to fuzz/failures/ with a one-line reproduction.
+SECONDS ?= 600
+fuzz: deps build
+	mkdir -p fuzz/failures
+	FUZZ_SEED=random FUZZ_SECONDS=$(SECONDS) TYPESET_BIN=$(CURDIR)/$(BIN) $(SWIFT) test --filter FuzzTests 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
 
 # Noto Sans CJK in every weight (Thin … Black): a large download (~134 MB).
 fonts-extra: deps

@@ -21,18 +21,24 @@ struct ImageLayout {
             let x = left + (measure - width) / 2
             items.append(Item(height: height, elements: [.image(path: image.path, rect: Rect(x: x, y: 0, width: width, height: height))]))
         } else {
-            let height = 72.0
+            // The placeholder holds the whole caption (every line: a long alt text is never
+            // cut to its first line), at least 72 pt tall.
+            let label = image.caption.map { caption in
+                StyledParagraph(runs: caption.runs.map { StyledRun(($0.text), style: $0.style) }, style: caption.style)
+            }
+            let lines = label.map { shaper.shape($0, width: max(1, measure - 12)).lines } ?? []
+            let textHeight = lines.reduce(0) { $0 + $1.ascent + $1.descent }
+            let height = max(72.0, textHeight + 12)
             var item = Item(height: height, elements: [
                 .fill(Rect(x: left, y: 0, width: measure, height: height), RGBAColor(hex: "#F1F2F5")!),
                 .line(from: Point(x: left, y: 0), to: Point(x: left + measure, y: height), width: 0.4, color: RGBAColor(hex: "#C9CCD3")!),
                 .line(from: Point(x: left + measure, y: 0), to: Point(x: left, y: height), width: 0.4, color: RGBAColor(hex: "#C9CCD3")!),
             ])
-            if let caption = image.caption {
-                let label = StyledParagraph(runs: caption.runs.map { StyledRun(($0.text), style: $0.style) }, style: caption.style)
-                if let line = shaper.shape(label, width: measure).lines.first {
-                    item.elements.append(.fill(Rect(x: left + line.x - 6, y: height / 2 - line.ascent - 3, width: line.width + 12, height: line.ascent + line.descent + 6), RGBAColor(hex: "#F1F2F5")!))
-                    item.elements.append(.text(line, x: left + line.x, baseline: height / 2 + (line.ascent - line.descent) / 2))
-                }
+            var top = (height - textHeight) / 2
+            for line in lines {
+                item.elements.append(.fill(Rect(x: left + 6 + line.x - 6, y: top - 3, width: line.width + 12, height: line.ascent + line.descent + 6), RGBAColor(hex: "#F1F2F5")!))
+                item.elements.append(.text(line, x: left + 6 + line.x, baseline: top + line.ascent))
+                top += line.ascent + line.descent
             }
             items.append(item)
             return items

@@ -56,6 +56,12 @@ enum FrontMatter {
         defer { yaml_parser_delete(&parser) }
 
         text.withUnsafeBufferPointer { buffer in
+            if let problem = YAMLAliasBudget.check(buffer) {
+                diagnostics.append(Diagnostic(
+                    .warning, "invalid YAML front matter (\(problem.message)); front matter ignored",
+                    at: SourceLocation(file: file, line: firstLine + problem.line, column: problem.column + 1)))
+                return
+            }
             yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
             var document = yaml_document_t()
             guard yaml_parser_load(&parser, &document) != 0 else {

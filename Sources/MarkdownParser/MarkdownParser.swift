@@ -47,9 +47,22 @@ public enum MarkdownParser {
     /// Never throws and never traps on content: problems become `Diagnostic` warnings in the
     /// result. Locations are 1-based lines and UTF-8 byte columns of the original text (front
     /// matter and div fence lines are replaced line for line before cmark-gfm sees the text).
+    ///
+    /// Characters no PDF or YAML library accepts (noncharacters such as U+FFFF, control
+    /// characters; ``TextSanitizer``) are replaced by U+FFFD first, with one warning at the
+    /// first of them: the rest of the document is set as written.
     public static func parse(_ text: String, file: String) -> ParseResult {
+        var diagnostics: [Diagnostic] = []
+        let (text, replaced) = TextSanitizer.sanitize(text)
+        if let replaced {
+            let before = text.utf8.prefix(replaced.firstOffset)
+            let line = before.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+            let column = replaced.firstOffset - (before.lastIndex(of: 0x0A).map { before.distance(from: before.startIndex, to: $0) + 1 } ?? 0) + 1
+            let what = replaced.count == 1 ? "a character" : "\(replaced.count) characters"
+            diagnostics.append(Diagnostic(.warning, "\(what) no PDF can hold (the first \(TextSanitizer.codePoint(replaced.first)), a noncharacter or control character) replaced by U+FFFD", at: SourceLocation(file: file, line: line, column: column)))
+        }
         var source = SourceText(text, file: file)
-        var diagnostics: [Diagnostic] = source.diagnostics
+        diagnostics += source.diagnostics
 
         var metadata = Metadata()
         if let frontMatter = source.frontMatter {

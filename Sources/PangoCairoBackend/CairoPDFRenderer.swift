@@ -37,7 +37,7 @@ public final class CairoPDFRenderer: PageRenderer {
         self.surface = surface
         cr = cairo_create(surface)
         func meta(_ key: cairo_pdf_metadata_t, _ value: String?) {
-            if let value, !value.isEmpty { cairo_pdf_surface_set_metadata(surface, key, value) }
+            if let value, !value.isEmpty { cairo_pdf_surface_set_metadata(surface, key, PDFText.safe(value)) }
         }
         meta(CAIRO_PDF_METADATA_TITLE, info.title)
         meta(CAIRO_PDF_METADATA_AUTHOR, info.author)
@@ -195,7 +195,7 @@ public final class CairoPDFRenderer: PageRenderer {
         let parent = outlineStack.last?.id ?? Int32(CAIRO_PDF_OUTLINE_ROOT)
         let link = "page=\(pageCount) pos=[\(PDFNames.number(point.x)) \(PDFNames.number(point.y))]"
         let flags = entry.level <= 1 ? CAIRO_PDF_OUTLINE_FLAG_OPEN : cairo_pdf_outline_flags_t(rawValue: 0)
-        let id = cairo_pdf_surface_add_outline(surface, parent, entry.title, link, flags)
+        let id = cairo_pdf_surface_add_outline(surface, parent, PDFText.safe(entry.title), link, flags)
         outlineStack.append((entry.level, id))
     }
 

@@ -170,7 +170,7 @@ public enum FontLibrary {
             let layout = GObjectRef(owning: UnsafeMutableRawPointer(pango_layout_new(setup.context.opaque)!))
             let desc = FontDescription(families: font.families, weight: font.weight, italic: font.italic, size: font.size)
             pango_layout_set_font_description(layout.opaque, desc.pointer)
-            pango_layout_set_text(layout.opaque, text, Int32(text.utf8.count))
+            pango_layout_set_text(layout.opaque, PDFText.sameLength(text), Int32(text.utf8.count))
             var ink = PangoRectangle()
             pango_layout_get_extents(layout.opaque, &ink, nil)
             return ink.height > 0 ? Double(ink.height) / Double(PANGO_SCALE) : nil

@@ -99,16 +99,61 @@ public final class PangoShaper: TextShaper {
             offset += run.text.utf8.count
         }
         let byteCount = offset
+        let bytes = Array(text.utf8)
+        let pieces = ParagraphPieces(runs: runs, starts: starts, bytes: bytes, wraps: width != nil)
+        var lines: [ShapedLine] = []
+        var start = 0
+        repeat {
+            // Pango measures in 32-bit units (2³¹ / 1024 ≈ 2,097,152 pt: past that a layout keeps
+            // its first line only) and its line breaking slows down faster than linearly on
+            // long items: lay the paragraph out in bounded pieces. Each piece's last line is
+            // laid out again at the head of the next piece (Pango breaks lines first-fit, so a
+            // line depends only on the text from its start): the lines are those of one layout.
+            let end = pieces.end(from: start)
+            let isLast = end == byteCount
+            var piece = shapeRange(start..<end, paragraph: paragraph, bytes: bytes, starts: starts, width: width)
+            if !isLast, width != nil, piece.count > 1, let restart = piece.last?.startByte, restart > start {
+                piece.removeLast()
+                start = restart
+            } else {
+                start = end
+            }
+            lines += piece.map(\.line)
+        } while start < byteCount
+        if lines.isEmpty {
+            let base = primaryMetrics(paragraph.style.baseFont)
+            lines.append(ShapedLine(handle: nil, x: 0, width: 0, ascent: base.ascent, descent: base.descent))
+        }
+        return ShapedParagraph(lines: lines)
+    }
+
+    /// Lays out the bytes `range` of the paragraph's text (a whole paragraph, or one piece of a
+    /// long one) in one `PangoLayout`; each line with the byte its text starts at.
+    private func shapeRange(_ range: Range<Int>, paragraph: StyledParagraph, bytes: [UInt8], starts: [Int],
+                            width: Double?) -> [(line: ShapedLine, startByte: Int)] {
+        let runs = paragraph.runs
+        let base = range.lowerBound
+        let text = String(decoding: bytes[range], as: UTF8.self)
+        let byteCount = range.count
+        // A piece after the first continues a wrapped line: every line of it takes the hanging
+        // indent that Pango gives only to lines after a layout's first.
+        let continuing = base > 0 && bytes[base - 1] != 0x0A
+        let hanging = paragraph.style.hangingIndent
 
         let layoutPointer = pango_layout_new(setup.context.opaque)!
         let layout = GObjectRef(owning: UnsafeMutableRawPointer(layoutPointer))
-        pango_layout_set_text(layoutPointer, text, Int32(byteCount))
+        pango_layout_set_text(layoutPointer, PDFText.sameLength(text), Int32(byteCount))
         pango_layout_set_font_description(layoutPointer, description(paragraph.style.baseFont).pointer)
         pango_layout_set_wrap(layoutPointer, PANGO_WRAP_WORD_CHAR)
 
         let attrs = AttrList()
         for (index, run) in runs.enumerated() where !run.text.isEmpty {
-            addAttributes(run.style, text: run.text, to: attrs, start: starts[index], end: starts[index] + run.text.utf8.count)
+            let s = max(starts[index], range.lowerBound), e = min(starts[index] + run.text.utf8.count, range.upperBound)
+            guard s < e else { continue }
+            let variantRanges = run.style.smallCaps == .lowercase || run.style.smallCaps == .all
+                ? Self.rangesWithoutEmoji(bytes, s..<e).map { ($0.lowerBound - base)..<($0.upperBound - base) } : []
+            addAttributes(run.style, text: String(decoding: bytes[s..<e], as: UTF8.self), to: attrs, start: s - base, end: e - base,
+                          variantRanges: variantRanges)
         }
         if paragraph.style.breakAnywhere, byteCount > 0 {
             // Code breaks between characters without the hyphen Pango would insert (a hyphen
@@ -141,13 +186,14 @@ public final class PangoShaper: TextShaper {
             }
         }
 
+        let shift = continuing && hanging > 0 ? hanging : 0
         if let width {
-            pango_layout_set_width(layoutPointer, max(0, PangoUnits.from(width, rounding: .down)))
+            pango_layout_set_width(layoutPointer, max(0, PangoUnits.from(width - shift, rounding: .down)))
         } else {
             pango_layout_set_width(layoutPointer, -1)
         }
-        if paragraph.style.hangingIndent > 0 {
-            pango_layout_set_indent(layoutPointer, -PangoUnits.from(paragraph.style.hangingIndent))
+        if hanging > 0 && !continuing {
+            pango_layout_set_indent(layoutPointer, -PangoUnits.from(hanging))
         }
         switch paragraph.style.alignment {
         case .left: pango_layout_set_alignment(layoutPointer, PANGO_ALIGN_LEFT)
@@ -158,10 +204,36 @@ public final class PangoShaper: TextShaper {
             pango_layout_set_justify(layoutPointer, 1)
         }
 
-        return ShapedParagraph(lines: collectLines(layout: layout, paragraph: paragraph, text: text, starts: starts))
+        var lines = collectLines(layout: layout, paragraph: paragraph, bytes: bytes, base: base, starts: starts)
+        if shift > 0 { for i in lines.indices { lines[i].line.x += shift } }
+        return lines
     }
 
-    private func addAttributes(_ style: RunStyle, text: String, to list: AttrList, start: Int, end: Int) {
+    /// `range` of `bytes` less its emoji (pictographs, their joiners and presentation
+    /// selectors). Pango 1.50 synthesizes small caps by scaling with the face's cap height; a
+    /// color-emoji face has none, so the scale is not finite, Pango is handed a negative size
+    /// and Cairo fails the whole PDF ("invalid matrix"): small caps never cover emoji.
+    static func rangesWithoutEmoji(_ bytes: [UInt8], _ range: Range<Int>) -> [Range<Int>] {
+        var result: [Range<Int>] = []
+        var start = range.lowerBound, position = range.lowerBound
+        for scalar in String(decoding: bytes[range], as: UTF8.self).unicodeScalars {
+            let width = UTF8.width(scalar)
+            let v = scalar.value
+            let emoji = (scalar.properties.isEmoji && (scalar.properties.isEmojiPresentation || v >= 0x1F000))
+                || v == 0x200D || v == 0xFE0F || v == 0x20E3 || (0x1F3FB...0x1F3FF).contains(v) || (0xE0020...0xE007F).contains(v)
+            if emoji {
+                if start < position { result.append(start..<position) }
+                start = position + width
+            }
+            position += width
+        }
+        if start < position { result.append(start..<position) }
+        return result
+    }
+
+    /// Inserts the run's attributes over `start..<end`; a small-caps variant only over
+    /// `variantRanges` (the run less its emoji, ``rangesWithoutEmoji(_:_:)``).
+    private func addAttributes(_ style: RunStyle, text: String, to list: AttrList, start: Int, end: Int, variantRanges: [Range<Int>] = []) {
         list.insert(pango_attr_font_desc_new(description(style.font).pointer), start, end)
         if style.letterSpacing != 0 {
             // Any letter-spacing attribute, even 0, turns ligatures off: emit only when non-zero,
@@ -193,9 +265,9 @@ public final class PangoShaper: TextShaper {
         // fonts without it ignore.
         switch style.smallCaps {
         case .none: break
-        case .lowercase: list.insert(pango_attr_variant_new(PANGO_VARIANT_SMALL_CAPS), start, end)
+        case .lowercase: for r in variantRanges { list.insert(pango_attr_variant_new(PANGO_VARIANT_SMALL_CAPS), r.lowerBound, r.upperBound) }
         case .uppercase: features.append("c2sc")
-        case .all: list.insert(pango_attr_variant_new(PANGO_VARIANT_ALL_SMALL_CAPS), start, end)
+        case .all: for r in variantRanges { list.insert(pango_attr_variant_new(PANGO_VARIANT_ALL_SMALL_CAPS), r.lowerBound, r.upperBound) }
         }
         if !features.isEmpty {
             list.insert(pango_attr_font_features_new(features.joined(separator: ", ")), start, end)
@@ -244,13 +316,14 @@ public final class PangoShaper: TextShaper {
         return low == 0 ? nil : low - 1
     }
 
-    private func collectLines(layout: GObjectRef, paragraph: StyledParagraph, text: String,
-                              starts: [Int]) -> [ShapedLine] {
+    /// The lines of `layout`, which holds the paragraph's bytes from `offset` on (`bytes` is the
+    /// whole paragraph, `starts` its runs' byte offsets); each with the byte its text starts at.
+    private func collectLines(layout: GObjectRef, paragraph: StyledParagraph, bytes: [UInt8], base offset: Int,
+                              starts: [Int]) -> [(line: ShapedLine, startByte: Int)] {
         let runs = paragraph.runs
-        let bytes = Array(text.utf8)
         let base = primaryMetrics(paragraph.style.baseFont)
         let linkRuns = runs.indices.filter { runs[$0].style.link != nil && !runs[$0].text.isEmpty }
-        var lines: [ShapedLine] = []
+        var lines: [(line: ShapedLine, startByte: Int)] = []
         let iter = pango_layout_get_iter(layout.opaque)!
         defer { pango_layout_iter_free(iter) }
         let scale = Double(PANGO_SCALE)
@@ -258,7 +331,7 @@ public final class PangoShaper: TextShaper {
             guard let line = pango_layout_iter_get_line_readonly(iter) else { break }
             var logical = PangoRectangle()
             pango_layout_iter_get_line_extents(iter, nil, &logical)
-            let lineStart = Int(line.pointee.start_index)
+            let lineStart = offset + Int(line.pointee.start_index)
             let lineEnd = lineStart + Int(line.pointee.length)
 
             var ascent = -Double.infinity, descent = -Double.infinity
@@ -270,7 +343,7 @@ public final class PangoShaper: TextShaper {
                 let glyphItem = n.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
                 let item = glyphItem.pointee.item!
                 let runWidth = Double(pango_glyph_string_get_width(glyphItem.pointee.glyphs)) / scale
-                let index = runIndex(atByte: Int(item.pointee.offset), starts: starts)
+                let index = runIndex(atByte: offset + Int(item.pointee.offset), starts: starts)
                 BaselineAlignment.place(glyphItem, offset: index.map { runs[$0].style.baselineOffset } ?? 0)
                 if let index {
                     let style = runs[index].style
@@ -318,8 +391,8 @@ public final class PangoShaper: TextShaper {
                 var last = e - 1
                 while last > s && (bytes[last] & 0xC0) == 0x80 { last -= 1 }
                 var x1: Int32 = 0, x2: Int32 = 0
-                pango_layout_line_index_to_x(line, Int32(s), 0, &x1)
-                pango_layout_line_index_to_x(line, Int32(last), 1, &x2)
+                pango_layout_line_index_to_x(line, Int32(s - offset), 0, &x1)
+                pango_layout_line_index_to_x(line, Int32(last - offset), 1, &x2)
                 let left = Double(min(x1, x2)) / scale, right = Double(max(x1, x2)) / scale
                 if let previous = links.last, previous.target == target,
                    abs(previous.x + previous.width - (lineX + left)) < 0.01 {
@@ -335,13 +408,10 @@ public final class PangoShaper: TextShaper {
                                     ascent: ascent, descent: descent, links: links, text: lineText)
             shaped.shiftedAscent = shiftedAscent
             shaped.shiftedDescent = shiftedDescent
-            shaped.isWrapContinuation = line.pointee.is_paragraph_start == 0 && lineStart > 0
+            shaped.isWrapContinuation = (line.pointee.is_paragraph_start == 0 || lineStart == offset) && lineStart > 0
                 && bytes[lineStart - 1] != 0x0A && !(lineStart >= 3 && bytes[lineStart - 3..<lineStart] == [0xE2, 0x80, 0xA8])
-            lines.append(shaped)
+            lines.append((shaped, lineStart))
         } while pango_layout_iter_next_line(iter) != 0
-        if lines.isEmpty {
-            lines.append(ShapedLine(handle: nil, x: 0, width: 0, ascent: base.ascent, descent: base.descent))
-        }
         return lines
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Typography
 
 /// Reading Markdown input: a file path or `-` for standard input, strictly UTF-8.
 public enum InputFile {
@@ -10,15 +11,9 @@ public enum InputFile {
         if path == "-" {
             data = FileHandle.standardInput.readDataToEndOfFile()
         } else {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw TypesetError.unreadableInput(path: path, reason: "no such file")
+            do { data = try FileReader.read(path) } catch {
+                throw TypesetError.unreadableInput(path: path, reason: error.reason)
             }
-            if isDirectory.boolValue { throw TypesetError.unreadableInput(path: path, reason: "it is a folder") }
-            guard let contents = FileManager.default.contents(atPath: path) else {
-                throw TypesetError.unreadableInput(path: path, reason: "permission denied")
-            }
-            data = contents
         }
         return try decodeUTF8(data, path: path)
     }

@@ -22,6 +22,7 @@ struct OutputFile {
             destination = "/dev/stdout"
             writesThrough = true
             temporaryPath = NSTemporaryDirectory() + "typeset-\(UUID().uuidString).pdf"
+            TemporaryFiles.register(temporaryPath)
             return
         }
         let resolved = OutputFile.followingLinks(URL(fileURLWithPath: target))
@@ -34,6 +35,7 @@ struct OutputFile {
                 throw TypesetError.unwritableOutput(path: target, reason: "permission denied")
             }
             temporaryPath = NSTemporaryDirectory() + "typeset-\(UUID().uuidString).pdf"
+            TemporaryFiles.register(temporaryPath)
             return
         }
         let folder = resolved.deletingLastPathComponent().path
@@ -45,6 +47,7 @@ struct OutputFile {
             throw TypesetError.unwritableOutput(path: target, reason: "folder '\(folder)' is not writable")
         }
         temporaryPath = (folder as NSString).appendingPathComponent(".\(resolved.lastPathComponent).\(UUID().uuidString.prefix(8)).tmp")
+        TemporaryFiles.register(temporaryPath)
     }
 
     /// Moves the finished temporary file into place (or copies it into a device, FIFO or
@@ -84,5 +87,8 @@ struct OutputFile {
     }
 
     /// Removes the temporary file (after a failure, or after commit).
-    func discard() { try? FileManager.default.removeItem(atPath: temporaryPath) }
+    func discard() {
+        try? FileManager.default.removeItem(atPath: temporaryPath)
+        TemporaryFiles.forget(temporaryPath)
+    }
 }

@@ -100,7 +100,7 @@ public enum Typesetter {
         // Every text the pages draw is checked: title block, contents and running texts too.
         let drawn = contents?.inserted(into: body, pages: [:]) ?? body
         diagnostics = inSourceOrder(diagnostics + FontCheck.diagnostics(for: drawn, running: running.samples))
-            + ImageCheck.diagnostics(for: styled.blocks)
+            + ImageCheck.diagnostics(for: styled.blocks) + SizeCheck.diagnostics(for: styled.blocks, page: theme.page)
         if options.strict, !diagnostics.isEmpty { throw TypesetError.warningsAreErrors(diagnostics) }
         let shaper = PangoShaper()
         func layOut(_ blocks: [StyledBlock], pageCount: Int?, into renderer: PageRenderer) throws -> Paginator {

@@ -96,9 +96,21 @@ enum JSONSource {
         /// Position of byte offset `offset` on the current line (columns count scalars).
         func position(_ offset: Int? = nil) -> SourcePosition {
             let end = min(offset ?? i, bytes.count)
-            var column = 1
-            if lineStart < end { for b in bytes[lineStart..<end] where b & 0xC0 != 0x80 { column += 1 } }
+            var column = 1, from = lineStart
+            if counted.lineStart == lineStart, counted.offset <= end { column = counted.column; from = counted.offset }
+            if from < end { for b in bytes[from..<end] where b & 0xC0 != 0x80 { column += 1 } }
             return SourcePosition(line: line, column: column)
+        }
+
+        /// The last column counted on the current line, so that positions on one long line (a
+        /// minified file) cost O(1) each, not O(line length): parsing stays linear.
+        var counted = (lineStart: -1, offset: 0, column: 1)
+
+        /// The position of the current byte, remembered for the next call.
+        mutating func here() -> SourcePosition {
+            let p = position()
+            counted = (lineStart, min(i, bytes.count), p.column)
+            return p
         }
 
         func fail(_ message: String, at offset: Int? = nil) -> JSONSyntaxError {
@@ -144,7 +156,7 @@ enum JSONSource {
         static let maximumDepth = 256
 
         mutating func value() throws(JSONSyntaxError) -> JSONNode {
-            let start = position()
+            let start = here()
             depth += 1
             defer { depth -= 1 }
             guard depth <= Parser.maximumDepth else { throw fail("values nested more than \(Parser.maximumDepth) levels deep") }
@@ -181,7 +193,7 @@ enum JSONSource {
                     if current == UInt8(ascii: "}") && !members.isEmpty { throw fail("trailing comma before '}'") }
                     throw fail("unexpected \(describe(current)): expected a string key in double quotes")
                 }
-                let keyPosition = position()
+                let keyPosition = here()
                 let key = try string()
                 skipWhitespace()
                 guard current == UInt8(ascii: ":") else {

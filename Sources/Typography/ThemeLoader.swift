@@ -57,8 +57,8 @@ public enum ThemeLoader {
     ///   file cannot be read.
     public static func load(contentsOf path: String) throws -> Theme {
         let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw ThemeError(problems: [ThemeProblem(file: path, line: 0, column: 0, message: "cannot read theme file: \(error.localizedDescription)")])
+        do { data = try FileReader.read(path) } catch {
+            throw ThemeError(problems: [ThemeProblem(file: path, line: 0, column: 0, message: "cannot read theme file: \(error.reason)")])
         }
         let (theme, problems) = decode(data, file: path)
         guard let theme, !problems.contains(where: { $0.severity == .error }) else {
@@ -89,7 +89,13 @@ public enum ThemeLoader {
         }
         var decoder = ThemeDecoder(file: file)
         let theme = decoder.decode(root)
-        return (theme, decoder.problems.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
+        var problems = decoder.problems.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
+        // What the file's own keys cannot show (inherited values, the page as a whole) is
+        // caught by the one validation; when the keys already failed, those come first.
+        if let theme, !problems.contains(where: { $0.severity == .error }) {
+            problems += theme.validate(file: file)
+        }
+        return (theme, problems)
     }
 }
 

@@ -59,7 +59,9 @@ public enum TokenImporter {
     ///   strings: unresolvable or cyclic aliases, bad units, unknown fields, two tokens for one
     ///   role, and one warning listing the typography tokens that map to no role.
     /// - Throws: ``ThemeError`` when the data is not valid JSON (with the syntax error's position)
-    ///   or not an object.
+    ///   or not an object, or when a token sets a value outside ``TypographicLimits`` or the
+    ///   resulting theme fails ``Theme/validate(file:isFamilyAvailable:)`` (a theme Typeset
+    ///   would refuse is never imported; problems at the token's value, warnings included).
     public static func importTokens(
         _ data: Data, file: String, mapping: [String: TextRole] = [:], base: Theme = .default
     ) throws -> (theme: Theme, warnings: [String]) {
@@ -73,6 +75,10 @@ public enum TokenImporter {
         var importer = Importer(file: file, root: root)
         importer.collect(root, path: [], inheritedType: nil)
         let theme = importer.buildTheme(base: base, mapping: mapping)
+        if importer.errors.isEmpty { importer.errors = theme.validate(file: file).filter { $0.severity == .error } }
+        if !importer.errors.isEmpty {
+            throw ThemeError(problems: (importer.errors + importer.problems).sorted { ($0.line, $0.column) < ($1.line, $1.column) })
+        }
         return (theme, importer.warnings)
     }
 }
@@ -90,12 +96,23 @@ private struct Importer {
     let root: JSONNode
     var tokens: [Token] = []
     var byPath: [String: Int] = [:]
-    var warnings: [String] = []
+    /// Warnings, in the order found.
+    var problems: [ThemeProblem] = []
+    /// Values no theme may hold (``TypographicLimits``): the import is refused.
+    var errors: [ThemeProblem] = []
+    /// Each token's fully resolved value (nil: unresolvable), so an alias chain of n tokens
+    /// costs O(n) in all, not O(n²) per token.
+    var resolvedTokens: [Int: JSONNode?] = [:]
+    /// Suffix index for references that name a token without its set prefix: every proper
+    /// suffix of every token path → the token indices ending in it.
+    var bySuffix: [String: [Int]] = [:]
 
     init(file: String, root: JSONNode) { self.file = file; self.root = root }
 
+    var warnings: [String] { problems.map(\.description) }
+
     mutating func warn(_ position: SourcePosition, _ message: String) {
-        warnings.append(ThemeProblem(file: file, at: position, message, severity: .warning).description)
+        problems.append(ThemeProblem(file: file, at: position, message, severity: .warning))
     }
 
     mutating func collect(_ node: JSONNode, path: [String], inheritedType: String?, keyPosition: SourcePosition? = nil) {
@@ -117,48 +134,77 @@ private struct Importer {
 
     mutating func add(_ token: Token) {
         byPath[token.name] = tokens.count
+        for start in 1..<max(1, token.path.count) {
+            bySuffix[token.path[start...].joined(separator: "."), default: []].append(tokens.count)
+        }
         tokens.append(token)
     }
 
     /// The token a `{reference}` names: exact path, else the unique token whose path ends in it.
     func lookup(_ reference: String) -> Int? {
         if let i = byPath[reference] { return i }
-        let matches = tokens.indices.filter { tokens[$0].name.hasSuffix("." + reference) }
+        let matches = bySuffix[reference] ?? []
         return matches.count == 1 ? matches[0] : nil
     }
 
+    /// Token `i`'s value with every alias followed, computed once (memoized); nil when it
+    /// cannot be resolved (a warning was given) or lies on a cycle.
+    mutating func resolvedValue(of i: Int) -> JSONNode? {
+        if let done = resolvedTokens[i] { return done }
+        return follow(tokens[i].value, through: [i], visiting: [])
+    }
+
     /// `node` with aliases and `$ref` pointers followed; nil (after a warning) when unresolvable.
+    /// `visiting` names what led here, for the cycle message.
     mutating func resolve(_ node: JSONNode, visiting: [String]) -> JSONNode? {
-        if let s = node.string?.trimmingCharacters(in: .whitespaces), s.hasPrefix("{"), s.hasSuffix("}"),
-           !s.dropFirst().dropLast().contains(where: { "{}".contains($0) }) {
-            let reference = String(s.dropFirst().dropLast())
-            guard let i = lookup(reference) else {
-                warn(node.position, "alias {\(reference)} names no token")
-                return nil
-            }
-            let target = tokens[i]
-            if visiting.contains(target.name) {
-                warn(node.position, "alias cycle: \((visiting + [target.name]).joined(separator: " → "))")
-                return nil
-            }
-            return resolve(target.value, visiting: visiting + [target.name])
+        follow(node, through: [], visiting: visiting)
+    }
+
+    /// Follows `node` down its chain of aliases and pointers in a loop (no recursion: a chain of
+    /// 100 000 aliases needs no stack), then records the result for every token on the chain
+    /// (`pending`), so each token is resolved once: O(n) for n tokens however they chain.
+    mutating func follow(_ node: JSONNode, through pending: [Int], visiting: [String]) -> JSONNode? {
+        var node = node, pending = pending, onChain = Set(pending), references = Set<String>()
+        var result: JSONNode?? = nil
+        func chainText(_ last: String) -> String {
+            let names = visiting + pending.map { tokens[$0].name }
+            return (names.count > 8 ? ["…"] + names.suffix(7) : names).joined(separator: " → ") + " → " + last
         }
-        if let s = node.string, s.contains("{") {
-            warn(node.position, "unsupported expression '\(s)': only whole-value aliases like {group.token} are resolved")
-            return nil
-        }
-        if let m = node.members, m.count == 1, let ref = node["$ref"]?.string {
-            guard let target = pointer(ref) else {
-                warn(node.position, "$ref '\(ref)' points to nothing")
-                return nil
+        while result == nil {
+            if let s = node.string?.trimmingCharacters(in: .whitespaces), s.hasPrefix("{"), s.hasSuffix("}"),
+               !s.dropFirst().dropLast().contains(where: { "{}".contains($0) }) {
+                let reference = String(s.dropFirst().dropLast())
+                guard let i = lookup(reference) else {
+                    warn(node.position, "alias {\(reference)} names no token")
+                    result = .some(nil); break
+                }
+                if let done = resolvedTokens[i] { result = .some(done); break }
+                if onChain.contains(i) || visiting.last == tokens[i].name {
+                    warn(node.position, "alias cycle: \(chainText(tokens[i].name))")
+                    result = .some(nil); break
+                }
+                pending.append(i); onChain.insert(i)
+                node = tokens[i].value
+            } else if let s = node.string, s.contains("{") {
+                warn(node.position, "unsupported expression '\(s)': only whole-value aliases like {group.token} are resolved")
+                result = .some(nil)
+            } else if let m = node.members, m.count == 1, let ref = node["$ref"]?.string {
+                guard let target = pointer(ref) else {
+                    warn(node.position, "$ref '\(ref)' points to nothing")
+                    result = .some(nil); break
+                }
+                if !references.insert(ref).inserted || visiting.contains(ref) {
+                    warn(node.position, "reference cycle: \(chainText(ref))")
+                    result = .some(nil); break
+                }
+                node = target
+            } else {
+                result = .some(node)
             }
-            if visiting.contains(ref) {
-                warn(node.position, "reference cycle: \((visiting + [ref]).joined(separator: " → "))")
-                return nil
-            }
-            return resolve(target, visiting: visiting + [ref])
         }
-        return node
+        let value = result ?? nil
+        for i in pending { resolvedTokens[i] = .some(value) }
+        return value
     }
 
     /// RFC 6901 JSON Pointer (`#/a/b/0`) into the document.
@@ -186,12 +232,12 @@ private struct Importer {
         var assigned: [TextRole: String] = [:]
         var unmapped: [String] = []
         let normalizedMapping = Dictionary(mapping.map { (TextRole.normalizedKey($0.key), $0.value) }, uniquingKeysWith: { a, _ in a })
-        for token in tokens {
+        for (index, token) in tokens.enumerated() {
             let typed = token.type.map { TextRole.normalizedKey($0) == "typography" } ?? false
             // Untyped tokens are only resolved when they could be typography (objects or aliases).
             guard typed || token.type == nil else { continue }
             guard token.value.members != nil || token.value.string?.hasPrefix("{") == true else { continue }
-            let resolved = resolve(token.value, visiting: [token.name])
+            let resolved = resolvedValue(of: index)
             guard isTypography(token, resolved: resolved) else { continue }
             guard let value = resolved else { continue }
             guard value.members != nil else {
@@ -211,7 +257,7 @@ private struct Importer {
             theme.styles[role] = style(from: value, token: token, base: theme[role])
         }
         if !unmapped.isEmpty {
-            warnings.append("\(file): warning: typography tokens not mapped to a role (name them after a role or pass a mapping): \(unmapped.joined(separator: ", "))")
+            problems.append(ThemeProblem(file: file, line: 0, column: 0, message: "typography tokens not mapped to a role (name them after a role or pass a mapping): \(unmapped.joined(separator: ", "))", severity: .warning))
         }
         return theme
     }
@@ -268,6 +314,13 @@ private struct Importer {
             if let spacing = ValueParsing.letterSpacing(ls) {
                 style.tracking = spacing.points(atSize: 1) == 0 ? nil : spacing
             } else { warn(ls.position, "token '\(name)': letterSpacing must be a dimension (\"0.5px\") or a percentage (\"-2%\"), not \(ls.typeName)") }
+        }
+        // The limits every theme obeys (Theme.validate): a value outside them is an error at
+        // the field that set it, so `theme check` and `theme import` agree.
+        for problem in style.limitProblems {
+            let key = problem.hasPrefix("size") ? "fontSize" : problem.hasPrefix("tracking") ? "letterSpacing" : "lineHeight"
+            let position = field[key]?.position ?? value.members?.first(where: { $0.key == key })?.value.position ?? token.keyPosition
+            errors.append(ThemeProblem(file: file, at: position, "token '\(name)': \(problem)"))
         }
         return style
     }

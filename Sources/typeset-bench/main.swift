@@ -1,9 +1,12 @@
 import Foundation
 import Typesetter
+import Typography
 
 // `make bench`: renders generated documents of about 10, 100 and 500 pages and prints pages
 // per second and peak memory. Each size runs in a child process so that peak memory (getrusage
-// ru_maxrss) belongs to that size alone. A benchmark, not a test: it asserts nothing.
+// ru_maxrss) belongs to that size alone. Then the scaling rows: hostile and huge inputs, each
+// with its time per megabyte of input and that time as a multiple of the ordinary 100-page
+// document's (linear stages stay within about 3×). A benchmark, not a test: it asserts nothing.
 
 /// A document of `sections` sections, each about one A4 page with the default theme: a heading,
 /// mixed Korean/English paragraphs, a list, and every third section a table and a code block.
@@ -29,8 +32,42 @@ func peakMemoryMiB() -> Double {
     return Double(usage.ru_maxrss) / 1024  // Linux reports KiB
 }
 
+/// The scaling inputs: name → (input text, whether it is a design-token file rather than Markdown).
+func scalingInput(_ name: String) -> (text: String, tokens: Bool) {
+    switch name {
+    case "ordinary": return (document(sections: 135), false)
+    case "paragraph-1MB": return (String(repeating: "words set in one paragraph ", count: 1_000_000 / 27), false)
+    case "word-100k": return (String(repeating: "x", count: 100_000), false)
+    case "korean-500KB":
+        let words = ["한국어", "문단은", "어절", "단위로", "줄을", "바꾼다"]
+        var text = "", i = 0
+        while text.utf8.count < 500_000 { text += words[i % words.count] + " "; i += 1 }
+        return (text, false)
+    case "brackets-40k": return (String(repeating: "[ ", count: 40_000), false)
+    case "table-10k-rows":
+        return ("| Key | Value | Note |\n|:--|--:|:--|\n" + (1...10_000).map { "| k\($0) | \($0 * 7) | 설명 \($0) |" }.joined(separator: "\n") + "\n", false)
+    default:   // "alias-chain-2000"
+        var groups = [#""s0": {"$type": "dimension", "$value": "16px"}"#]
+        for i in 1..<2_000 { groups.append(#""s\#(i)": {"$type": "dimension", "$value": "{size.s\#(i - 1)}"}"#) }
+        return (#"{"size": {\#(groups.joined(separator: ", "))}, "typography": {"body": {"$type": "typography", "$value": {"fontFamily": "Inter", "fontSize": "{size.s1999}"}}}}"#, true)
+    }
+}
+
+let scalingNames = ["ordinary", "paragraph-1MB", "word-100k", "korean-500KB", "brackets-40k", "table-10k-rows", "alias-chain-2000"]
+
 let arguments = CommandLine.arguments
-if arguments.count == 3, arguments[1] == "--sections", let sections = Int(arguments[2]) {
+if arguments.count == 3, arguments[1] == "--scaling" {
+    let (text, tokens) = scalingInput(arguments[2])
+    let output = NSTemporaryDirectory() + "typeset-bench-\(arguments[2]).pdf"
+    let start = Date()
+    if tokens { _ = try TokenImporter.importTokens(Data(text.utf8), file: "chain.tokens.json") } else {
+        _ = try Typesetter.render(markdown: text, file: "bench.md", to: output)
+    }
+    let seconds = Date().timeIntervalSince(start)
+    try? FileManager.default.removeItem(atPath: output)
+    let megabytes = Double(text.utf8.count) / 1_000_000
+    FileHandle.standardOutput.write(Data("\(String(format: "%.3f", megabytes))\t\(String(format: "%.2f", seconds))\t\(String(format: "%.2f", seconds / megabytes))\t\(String(format: "%.1f", peakMemoryMiB()))\n".utf8))
+} else if arguments.count == 3, arguments[1] == "--sections", let sections = Int(arguments[2]) {
     let markdown = document(sections: sections)
     let output = NSTemporaryDirectory() + "typeset-bench-\(sections).pdf"
     let start = Date()
@@ -47,5 +84,24 @@ if arguments.count == 3, arguments[1] == "--sections", let sections = Int(argume
         child.arguments = ["--sections", String(sections)]
         try child.run()
         child.waitUntilExit()
+    }
+    // Scaling rows: time per MB of input, and as a multiple of the ordinary document's.
+    FileHandle.standardOutput.write(Data("\ninput\tMB\tseconds\ts/MB\t× ordinary\tpeak MiB\n".utf8))
+    var ordinary: Double?
+    for name in scalingNames {
+        let child = Process(), pipe = Pipe()
+        child.executableURL = URL(fileURLWithPath: arguments[0])
+        child.arguments = ["--scaling", name]
+        child.standardOutput = pipe
+        try child.run()
+        let line = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .newlines)
+        child.waitUntilExit()
+        let fields = line.split(separator: "\t").map(String.init)
+        guard fields.count == 4, let perMB = Double(fields[2]) else {
+            FileHandle.standardOutput.write(Data("\(name)\tfailed (status \(child.terminationStatus))\n".utf8)); continue
+        }
+        if name == "ordinary" { ordinary = perMB }
+        let ratio = ordinary.map { String(format: "%.2f", perMB / $0) } ?? "-"
+        FileHandle.standardOutput.write(Data("\(name)\t\(fields[0])\t\(fields[1])\t\(fields[2])\t\(ratio)\t\(fields[3])\n".utf8))
     }
 }

@@ -41,34 +41,44 @@ enum ThemeCommand {
     }
 
     /// Every problem of a theme or design-token file, as `file:line:column: message` lines:
-    /// JSON syntax, unknown roles and keys, wrong types and units, and families that are not
-    /// installed. A file with `$type`/`$value` tokens is checked as design tokens.
+    /// JSON syntax, unknown roles and keys, wrong types and units, then the one validation every
+    /// theme passes (``Theme/validate(file:isFamilyAvailable:)``: limits, page, families — a
+    /// family that is not installed is a warning naming its fallback, a list with no installed
+    /// family an error). A file with `$type`/`$value` tokens is checked as design tokens, by
+    /// importing it: what `theme import` would refuse, this reports as an error.
     static func check(_ data: Data, path: String) -> [String] {
         let text = String(decoding: data, as: UTF8.self)
+        let installed = Set(FontListing.familyNames().map { $0.lowercased() })
         if text.contains("\"$value\"") || text.contains("\"$type\"") {
             do {
-                let (theme, warnings) = try TokenImporter.importTokens(data, file: path)
-                return warnings + missingFamilies(theme, path: path, text: text)
+                let (imported, warnings) = try TokenImporter.importTokens(data, file: path)
+                return warnings + located(imported.validate(file: path, isFamilyAvailable: { installed.contains($0.lowercased()) })
+                    .filter { $0.message.contains("install") }, text: text).map(\.description)
             } catch let error as ThemeError { return error.problems.map(\.description) } catch { return ["\(path): \(error)"] }
         }
-        let (theme, problems) = ThemeLoader.decode(data, file: path)
-        return problems.map(\.description) + (theme.map { missingFamilies($0, path: path, text: text) } ?? [])
+        let decoded = ThemeLoader.decode(data, file: path)
+        guard let theme = decoded.0 else { return decoded.1.map(\.description) }
+        let problems = decoded.1
+        // decode already ran the validation without fonts; add only the font checks.
+        let fontProblems = theme.validate(file: path, isFamilyAvailable: { installed.contains($0.lowercased()) })
+            .filter { problem in !problems.contains { $0.message == problem.message } }
+        return (problems + located(fontProblems, text: text)).map(\.description)
     }
 
-    /// Families the theme names that fontconfig does not know, each at the first place the
-    /// file writes it (`file:line:column`).
-    static func missingFamilies(_ theme: Theme, path: String, text: String) -> [String] {
-        let installed = Set(FontListing.familyNames().map { $0.lowercased() })
-        let generic: Set<String> = ["sans", "sans-serif", "serif", "monospace", "mono", "system-ui", "emoji"]
-        return theme.familyNames.filter { !installed.contains($0.lowercased()) && !generic.contains($0.lowercased()) }.map { family in
-            var position = ""
-            if let range = text.range(of: "\"\(family)\"") {
-                let before = text[..<range.lowerBound]
-                let line = before.filter { $0 == "\n" }.count + 1
-                let column = before.distance(from: before.lastIndex(of: "\n").map { before.index(after: $0) } ?? before.startIndex, to: before.endIndex) + 1
-                position = ":\(line):\(column)"
-            }
-            return "\(path)\(position): unknown family '\(family)' (not installed; register its folder with fontFolders or --fonts)"
+    /// `problems` without a position, each placed at the first place `text` writes the family
+    /// (or the role) its message names in quotes.
+    static func located(_ problems: [ThemeProblem], text: String) -> [ThemeProblem] {
+        problems.map { problem in
+            guard problem.line == 0 else { return problem }
+            let quoted = problem.message.split(separator: "'", omittingEmptySubsequences: false)
+            let needle = quoted.count >= 3 ? String(quoted[1])
+                : problem.message.hasPrefix("role ") ? String(problem.message.dropFirst(5).prefix { $0 != ":" }) : ""
+            guard !needle.isEmpty, let range = text.range(of: "\"\(needle)\"") else { return problem }
+            let before = text[..<range.lowerBound]
+            var located = problem
+            located.line = before.filter { $0 == "\n" }.count + 1
+            located.column = before.distance(from: before.lastIndex(of: "\n").map { before.index(after: $0) } ?? before.startIndex, to: before.endIndex) + 1
+            return located
         }
     }
 
@@ -79,14 +89,9 @@ enum ThemeCommand {
     }
 
     static func read(_ path: String) throws -> Data {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw TypesetError.unreadableInput(path: path, reason: "it is a folder")
+        do { return try FileReader.read(path) } catch {
+            throw TypesetError.unreadableInput(path: path, reason: error.reason)
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw TypesetError.unreadableInput(path: path, reason: FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file")
-        }
-        return data
     }
 
 }

@@ -38,6 +38,8 @@ func fail(_ message: String, status: Int32) -> Never {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+// Ctrl-C or `timeout` removes the temporary output and exits 130 / 143.
+Typesetter.removeTemporaryFilesOnSignals()
 do {
     guard let command = arguments.first else { throw UsageError("no command given") }
     let rest = Array(arguments.dropFirst())

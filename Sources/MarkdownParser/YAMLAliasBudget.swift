@@ -1,0 +1,74 @@
+internal import CYAML
+import DocumentModel
+
+/// Checks YAML aliases before libyaml's document loader builds the node graph, so that front
+/// matter can neither recurse forever nor multiply ("billion laughs": nine aliases of nine
+/// aliases … of one string is 10⁹ values in a few hundred bytes).
+///
+/// One pass over libyaml's event stream (O(n) in the text): every value's size is the number
+/// of values it holds once every alias is expanded; an alias to a collection that is still open
+/// is recursive; a stream whose expanded size passes ``budget`` is refused. Both name the line
+/// and column of the alias.
+enum YAMLAliasBudget {
+    /// The most values (scalars and collections, aliases expanded) front matter may hold: far
+    /// beyond any real front matter, and read in milliseconds.
+    static let budget = 100_000
+
+    /// A refused alias: what is wrong and where (0-based libyaml marks).
+    struct Problem: Error {
+        var message: String
+        var line: Int, column: Int
+    }
+
+    /// nil when `text` is safe to load (or not valid YAML, which the loader then reports).
+    static func check(_ text: UnsafeBufferPointer<UInt8>) -> Problem? {
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) != 0 else { return nil }
+        defer { yaml_parser_delete(&parser) }
+        yaml_parser_set_input_string(&parser, text.baseAddress, text.count)
+
+        var sizes: [String: Int] = [:]                  // anchor → expanded size of its value
+        var open: [(anchor: String?, size: Int)] = []   // collections being read
+        var total = 0, grand = 0                       // grand: every value so far, aliases expanded
+        func anchorName(_ p: UnsafeMutablePointer<yaml_char_t>?) -> String? { p.map { String(cString: $0) } }
+        func add(_ size: Int) {
+            if open.isEmpty { total = total &+ size } else { open[open.count - 1].size = open[open.count - 1].size &+ size }
+        }
+        while true {
+            var event = yaml_event_t()
+            guard yaml_parser_parse(&parser, &event) != 0 else { return nil }
+            defer { yaml_event_delete(&event) }
+            let mark = event.start_mark
+            switch event.type {
+            case YAML_STREAM_END_EVENT:
+                return nil
+            case YAML_SCALAR_EVENT:
+                if let a = anchorName(event.data.scalar.anchor) { sizes[a] = 1 }
+                add(1); grand += 1
+            case YAML_SEQUENCE_START_EVENT:
+                open.append((anchorName(event.data.sequence_start.anchor), 1)); grand += 1
+            case YAML_MAPPING_START_EVENT:
+                open.append((anchorName(event.data.mapping_start.anchor), 1)); grand += 1
+            case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+                guard let done = open.popLast() else { break }
+                if let a = done.anchor { sizes[a] = done.size }
+                add(done.size)
+            case YAML_ALIAS_EVENT:
+                let name = anchorName(event.data.alias.anchor) ?? ""
+                if open.contains(where: { $0.anchor == name }) {
+                    return Problem(message: "alias *\(name) refers to a value that contains it (a recursive alias)",
+                                   line: Int(mark.line), column: Int(mark.column))
+                }
+                // An undefined alias is the loader's error to report.
+                let size = sizes[name] ?? 1
+                add(size); grand = grand &+ size
+            default:
+                break
+            }
+            if grand > budget || grand < 0 {
+                return Problem(message: "aliases expand the front matter past \(budget) values (an alias bomb?)",
+                               line: Int(mark.line), column: Int(mark.column))
+            }
+        }
+    }
+}

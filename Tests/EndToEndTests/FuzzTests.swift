@@ -1,0 +1,364 @@
+import DocumentModel
+import Foundation
+import MarkdownParser
+import Testing
+import Typesetter
+import Typography
+
+/// Mutation fuzzing through the library, in-process: Markdown with attributes, front matter,
+/// tables, footnotes and images; theme and design-token JSON; image files.
+///
+/// Oracle, per case: no crash; no hang (a per-case time limit); the render succeeds or throws
+/// one line naming a file (a theme or token file that cannot be used fails with its
+/// problems, each `file:line:column: message`); every PDF written passes `qpdf --check`; every
+/// word of the document's visible text is in the PDF. Themes a decode accepts are written back
+/// with `ThemeWriter` and must decode and validate clean.
+///
+/// `make test` runs a fixed seed (``FuzzCampaign/defaultSeed``, about 300 cases). `make fuzz
+/// SECONDS=600` runs the same generator with a fresh seed until the time is up
+/// (`FUZZ_SECONDS`, `FUZZ_SEED`), saving each failing input to `fuzz/failures/` with a
+/// one-line command that reproduces it; a case that crashes the process is left there as
+/// `pending-…` (it is written before it runs).
+@Suite struct FuzzTests {
+    @Test(arguments: 0..<FuzzCampaign.shards)
+    func mutatedInputsNeverLoseTextOrTheDocument(shard: Int) throws {
+        let campaign = FuzzCampaign.fromEnvironment()
+        var failures: [String] = []
+        var count = 0
+        let deadline = Date().addingTimeInterval(campaign.seconds ?? .infinity)
+        var index = shard
+        if let only = ProcessInfo.processInfo.environment["FUZZ_CASE"].flatMap(Int.init) {
+            // Reproducing one case: the shard it belongs to runs it alone.
+            guard only % FuzzCampaign.shards == shard else { return }
+            let failure = try FuzzCampaign.run(seed: campaign.seed, index: only, saving: true)
+            #expect(failure == nil, "\(failure ?? "")")
+            return
+        }
+        while campaign.seconds == nil ? index < FuzzCampaign.cases : Date() < deadline {
+            if let failure = try FuzzCampaign.run(seed: campaign.seed, index: index, saving: campaign.saves) { failures.append(failure) }
+            count += 1
+            index += FuzzCampaign.shards
+        }
+        if campaign.seconds != nil { print("fuzz shard \(shard): seed \(campaign.seed), \(count) cases, \(failures.count) failures") }
+        #expect(failures.isEmpty, "\(failures.count) of \(count) cases failed:\n\(failures.prefix(10).joined(separator: "\n"))")
+    }
+}
+
+/// The generator and the oracle.
+enum FuzzCampaign {
+    /// Cases per `make test` run, split over ``shards`` parallel tests.
+    static let cases = 300
+    /// Parallel test cases (Swift Testing runs parameterized cases concurrently).
+    static let shards = 4
+    /// The seed `make test` uses.
+    static let defaultSeed: UInt64 = 0x7E57_5E7
+
+    /// Per-case time limit, s: generous for a debug build on a shared machine; a quadratic
+    /// stage on these inputs takes minutes.
+    static let timeLimit = 30.0
+
+    struct Settings { var seed: UInt64; var seconds: Double?; var saves: Bool }
+
+    /// `FUZZ_SEED` (a number; `random` for a fresh one), `FUZZ_SECONDS` (run until then),
+    /// `FUZZ_SAVE` (save failures to `fuzz/failures/`, on with `FUZZ_SECONDS`).
+    static func fromEnvironment() -> Settings {
+        let env = ProcessInfo.processInfo.environment
+        var seed = defaultSeed
+        if let s = env["FUZZ_SEED"] { seed = s == "random" ? fixedRandomSeed : UInt64(s) ?? defaultSeed }
+        let seconds = env["FUZZ_SECONDS"].flatMap(Double.init)
+        return Settings(seed: seed, seconds: seconds, saves: seconds != nil || env["FUZZ_SAVE"] != nil)
+    }
+
+    /// One fresh seed per process, shared by the shards.
+    static let fixedRandomSeed = UInt64.random(in: 1...UInt64.max / 2)
+
+    static let failureFolder = Render.packageRoot + "/fuzz/failures"
+
+    /// Runs case `index` of `seed`; nil when the oracle holds, else a one-line failure with its
+    /// reproduction.
+    static func run(seed: UInt64, index: Int, saving: Bool) throws -> String? {
+        var rng = SplitMix(seed: seed ^ (UInt64(index) &* 0x9E37_79B9_7F4A_7C15))
+        let input = FuzzInput.generate(&rng, index: index)
+        let name = "fuzz-\(seed)-\(index)"
+        let repro = "FUZZ_SEED=\(seed) FUZZ_CASE=\(index) swift test --filter FuzzTests"
+        let pending = failureFolder + "/pending-\(name).\(input.fileExtension)"
+        if saving {
+            try? FileManager.default.createDirectory(atPath: failureFolder, withIntermediateDirectories: true)
+            try? input.text.write(toFile: pending, atomically: false, encoding: .utf8)
+        }
+        let start = Date()
+        let problem = check(input, name: name)
+        let elapsed = Date().timeIntervalSince(start)
+        let verdict = problem ?? (elapsed > timeLimit ? "took \(Int(elapsed)) s (limit \(Int(timeLimit)) s)" : nil)
+        if saving { try? FileManager.default.removeItem(atPath: pending) }
+        guard let verdict else { return nil }
+        if saving {
+            let saved = failureFolder + "/\(name).\(input.fileExtension)"
+            try? input.text.write(toFile: saved, atomically: true, encoding: .utf8)
+            try? "\(verdict)\nreproduce: \(repro)   (input: \(saved))\n".write(toFile: saved + ".txt", atomically: true, encoding: .utf8)
+        }
+        return "\(name) [\(input.kind)]: \(verdict) — reproduce: \(repro)"
+    }
+
+    /// The oracle for one input; nil when it holds.
+    static func check(_ input: FuzzInput, name: String) -> String? {
+        switch input.kind {
+        case .markdown: return checkMarkdown(input.text, name: name, theme: nil)
+        case .theme, .tokens:
+            let file = name + "." + input.fileExtension
+            let theme: Theme?
+            if input.kind == .tokens {
+                do { theme = try TokenImporter.importTokens(Data(input.text.utf8), file: file).theme } catch let error as ThemeError {
+                    guard error.problems.allSatisfy({ $0.file == file && !$0.message.contains("\n") }) else { return "bad token error: \(error)" }
+                    return nil
+                } catch { return "unexpected error \(error)" }
+            } else {
+                let (decoded, problems) = ThemeLoader.decode(Data(input.text.utf8), file: file)
+                guard problems.allSatisfy({ !$0.message.contains("\n") }) else { return "multi-line problem" }
+                theme = problems.contains { $0.severity == .error } ? nil : decoded
+            }
+            guard let theme else { return nil }
+            // Everything Typeset accepts it can write, and what it writes reads back clean.
+            let written = ThemeWriter.json(for: theme)
+            let (reread, problems) = ThemeLoader.decode(Data(written.utf8), file: "written.json")
+            if reread == nil || problems.contains(where: { $0.severity == .error }) {
+                return "accepted theme written back fails: \(problems.prefix(2))"
+            }
+            return checkMarkdown("# Heading text\n\nBody words [span words]{.caption} and `code words`.\n\n| cell | more |\n|---|---|\n| alpha | beta |\n",
+                                 name: name, theme: theme)
+        }
+    }
+
+    static func checkMarkdown(_ markdown: String, name: String, theme: Theme?) -> String? {
+        let pdf = Render.folder + "/\(name).pdf"
+        try? FileManager.default.removeItem(atPath: pdf)
+        var options = RenderOptions(theme: theme, creationDate: Date(timeIntervalSince1970: 0), baseDirectory: FuzzInput.imageFolder)
+        options.strict = false
+        do {
+            _ = try Typesetter.render(markdown: markdown, file: "\(name).md", to: pdf, options: options)
+        } catch let error as TypesetError {
+            let text = error.description
+            // A document never fails; only a page the front matter makes impossible may.
+            if case .invalidPage = error, !text.contains("\n") { return nil }
+            return "render failed: \(text.prefix(300))"
+        } catch {
+            return "render failed: \(error)"
+        }
+        guard (try? PDFProbe.qpdfClean(pdf)) == true else { return "qpdf --check fails" }
+        let expected = visibleWords(MarkdownParser.parse(markdown, file: "\(name).md").document)
+        guard !expected.isEmpty else { return nil }
+        let raw = (try? PDFProbe.run("pdftotext", ["-raw", pdf, "-"]).output) ?? ""
+        // A character no font draws is a box showing its code point in hex digits (Pango's
+        // hex box), extracted as lines of 2–3 digits: not text of the document.
+        let hexBox = try? NSRegularExpression(pattern: "^[0-9A-F]{2,3}$", options: .anchorsMatchLines)
+        let text = hexBox?.stringByReplacingMatches(in: raw, range: NSRange(raw.startIndex..., in: raw), withTemplate: "") ?? raw
+        let found = letters(text)
+        let foundLetters = Array(found.utf8)
+        let missing = expected.filter { !found.contains(letters($0)) && !interrupted(Array(letters($0).utf8), in: foundLetters) }
+        try? FileManager.default.removeItem(atPath: pdf)
+        return missing.isEmpty ? nil : "\(missing.count) of \(expected.count) words missing from the PDF, e.g. \(missing.prefix(5))"
+    }
+
+    /// Lower-cased, with whitespace and hyphens (line-break hyphens, soft hyphens) removed.
+    static func normalized(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.lowercased().unicodeScalars.filter {
+            !$0.properties.isWhitespace && !["-", "\u{AD}", "\u{2010}", "\u{21B5}", "\u{21AA}"].contains($0)
+        }))
+    }
+
+    /// Whether `word` is in `text` with at most 2,000 other letters between its letters: a word
+    /// split by a page break has the foot of one page (footnotes) and the head of the next (the
+    /// running head) between its halves, and a table row split across pages has its other
+    /// cells' slices. Anchored on its first 12 letters.
+    static func interrupted(_ word: [UInt8], in text: [UInt8]) -> Bool {
+        let anchor = Array(word.prefix(12))
+        guard !anchor.isEmpty, text.count >= word.count else { return false }
+        var start = 0
+        while start + anchor.count <= text.count {
+            if text[start..<start + anchor.count].elementsEqual(anchor) {
+                var i = start + anchor.count, j = anchor.count, skipped = 0
+                while j < word.count, i < text.count, skipped <= 2_000 {
+                    if text[i] == word[j] { j += 1 } else { skipped += 1 }
+                    i += 1
+                }
+                if j == word.count { return true }
+            }
+            start += 1
+        }
+        return false
+    }
+
+    /// Only the ASCII letters, lower-cased: what the oracle compares. List markers, page
+    /// numbers and footnote marks drawn between two lines of one word (the PDF's content order)
+    /// do not split it.
+    static func letters(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.lowercased().unicodeScalars.filter { $0.isASCII && $0.properties.isAlphabetic }))
+    }
+
+    /// ASCII words of three or more letters in the text a reader should see:
+    /// headings, paragraphs, lists, quotes, code, tables, divs, footnotes, image captions.
+    static func visibleWords(_ document: Document) -> [String] {
+        var words: [String] = []
+        func add(_ text: String) {
+            var current = ""
+            for c in text.unicodeScalars {
+                if c.isASCII, c.properties.isAlphabetic { current.unicodeScalars.append(c) } else {
+                    if current.count >= 3 { words.append(current) }
+                    current = ""
+                }
+            }
+            if current.count >= 3 { words.append(current) }
+        }
+        // An inline image shows its alt text in brackets ("[alt]"): a word of its own.
+        func text(_ inlines: [Inline]) -> String {
+            inlines.map { inline -> String in
+                switch inline {
+                case .image(_, _, let alt, _): " " + text(alt) + " "
+                case .emphasis(let c), .strong(let c), .strikethrough(let c), .span(_, let c), .link(_, _, let c): text(c)
+                default: inline.plainText
+                }
+            }.joined()
+        }
+        func visit(_ block: Block) {
+            switch block.kind {
+            case .paragraph(let inlines), .heading(_, let inlines): add(text(inlines))
+            case .list(let list): list.items.forEach { $0.blocks.forEach(visit) }
+            case .blockQuote(let blocks), .div(let blocks): blocks.forEach(visit)
+            case .codeBlock(_, let text): add(text)
+            case .table(let table):
+                table.header.forEach { add(text($0)) }
+                table.rows.forEach { $0.forEach { add(text($0)) } }
+            case .thematicBreak, .html, .pageBreak: break
+            }
+        }
+        document.blocks.forEach(visit)
+        document.footnotes.values.forEach { $0.forEach(visit) }
+        return words
+    }
+}
+
+/// A noncharacter as a string (Swift literals may not hold them).
+func noncharacter(_ value: UInt32) -> String { String(Character(Unicode.Scalar(value)!)) }
+
+/// One generated input.
+struct FuzzInput {
+    enum Kind: String { case markdown, theme, tokens }
+    var kind: Kind
+    var text: String
+    var fileExtension: String { kind == .markdown ? "md" : "json" }
+
+    /// A folder of image files for `![…](…)`: good ones and damaged copies.
+    static let imageFolder: String = {
+        let folder = Render.folder + "/fuzz-images"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let source = Render.packageRoot + "/templates/images/"
+        for name in ["line-height.png", "press.jpg"] {
+            guard let data = FileManager.default.contents(atPath: source + name) else { continue }
+            FileManager.default.createFile(atPath: folder + "/" + name, contents: data)
+            FileManager.default.createFile(atPath: folder + "/truncated-" + name, contents: data.prefix(data.count / 3))
+            var flipped = [UInt8](data)
+            for i in stride(from: 16, to: flipped.count, by: max(1, flipped.count / 40)) { flipped[i] ^= 0x5A }
+            FileManager.default.createFile(atPath: folder + "/flipped-" + name, contents: Data(flipped))
+        }
+        let svg = Render.packageRoot + "/Tests/EndToEndTests/Fixtures/figure.svg"
+        if let data = FileManager.default.contents(atPath: svg) {
+            FileManager.default.createFile(atPath: folder + "/figure.svg", contents: data)
+            FileManager.default.createFile(atPath: folder + "/broken.svg", contents: data.prefix(data.count / 2))
+        }
+        FileManager.default.createFile(atPath: folder + "/empty.png", contents: Data())
+        return folder
+    }()
+
+    static let seeds: [String] = [
+        "---\ntitle: Fuzz title\nauthor: [Ann, Bob]\nmargins: 20mm\nheader: \"{title} {page}/{pages}\"\ntoc: true\n---\n\n# First heading {#top}\n\nA paragraph with *emphasis*, **strong words**, `inline code`, ~~struck~~ and a [link](https://example.com) to [the top](#top).\n\n## Second heading {.display tracking=-0.5}\n\nText with [headline words]{.headline kerning=-0.2} and [outlined]{strokeColor=#2F5BD3 strokeWidth=0.8}.[^1]\n\n[^1]: A footnote with words.\n",
+        "# 한국어 제목\n\n한국어 문단은 단어 단위로 줄을 바꾼다 keep all 규칙을 따른다.\n\n- item one\n- item two\n  1. nested number\n  2. another nested\n- [x] done task\n- [ ] open task\n\n> A quote with words\n> and more words\n",
+        "| Left | Center | Right |\n|:--|:-:|--:|\n| alpha | beta | gamma |\n| delta with longer words | epsilon | 12345 |\n\n::: {.caption align=center}\nA centred caption div.\n:::\n\n```swift\nlet code = \"block\"\nprint(code)\n```\n",
+        "Intro paragraph.\n\n![An image caption](line-height.png)\n\n![Missing image](nowhere.png)\n\n![Vector figure](figure.svg)\n\n\\newpage\n\nAfter the break {size=30}.\n\n---\n\n[Small caps words]{smallCaps} and [big]{size=200} and [tiny]{size=1}.\n",
+    ]
+
+    static let fragments: [String] = [
+        "[", "]", "{", "}", "{.display}", "{size=1000}", "{size=1e308}", "{tracking=1e9}", "{weight=950}", "{.nosuch}",
+        "*", "**", "_", "`", "```", "\n", "\n\n", "#", "## ", "> ", "- ", "1. ", "| a | b |\n|---|---|\n| c | d |\n",
+        ":::", "::: {.caption}\n", "\\newpage", "<!--", "-->", "<b>", "&#xD800;", "&#0;", "&amp;", "[^9]", "[^1]",
+        noncharacter(0xFFFF), noncharacter(0xFFFE), noncharacter(0xFDD0), noncharacter(0x10FFFF), "\u{0}", "\u{1}", "\u{7F}", "\u{85}", "\u{2028}", "\u{200D}",
+        "\u{301}", "\u{FE0F}", "😀", "👩‍👩‍👧", "한", "글자", "漢字", "ا", "שלום", "\u{202E}", "\t", "\r\n",
+        "![x](flipped-press.jpg)", "![y](truncated-line-height.png)", "![z](broken.svg)", "![e](empty.png)",
+        "![s](figure.svg)", "[w](#nowhere)", "<https://example.com/a(b)>", "---\n", "~~~", "$$", "\\",
+        "---\ntitle: [a, b\n---\n", "---\na: &a [*a, *a]\n---\n", "---\nmargins: 1e400mm\n---\n", "---\npaper: 1mm x 1mm\n---\n",
+    ]
+
+    static let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
+                        "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango"]
+
+    static func generate(_ rng: inout SplitMix, index: Int) -> FuzzInput {
+        switch index % 10 {
+        case 8: return FuzzInput(kind: .theme, text: mutateJSON(themeSeed, &rng))
+        case 9: return FuzzInput(kind: .tokens, text: mutateJSON(tokenSeed, &rng))
+        default: break
+        }
+        var text = Array(seeds[rng.below(seeds.count)].unicodeScalars)
+        for _ in 0..<(1 + rng.below(8)) {
+            let at = rng.below(text.count + 1)
+            switch rng.below(7) {
+            case 0, 1: text.insert(contentsOf: fragments[rng.below(fragments.count)].unicodeScalars, at: at)
+            case 2:   // delete a span
+                let end = min(text.count, at + rng.below(30))
+                text.removeSubrange(at..<end)
+            case 3:   // duplicate a span
+                let end = min(text.count, at + rng.below(60))
+                text.insert(contentsOf: text[at..<end], at: at)
+            case 4:   // a long word or a long run of words
+                let word = words[rng.below(words.count)]
+                let piece = rng.below(2) == 0 ? String(repeating: word, count: 20 + rng.below(200))
+                    : Array(repeating: word, count: 50 + rng.below(400)).joined(separator: " ")
+                text.insert(contentsOf: (" " + piece + " ").unicodeScalars, at: at)
+            case 5:   // a random scalar
+                let value = UInt32(rng.below(0x3_0000))
+                if let scalar = Unicode.Scalar(value) { text.insert(scalar, at: at) }
+            default:  // swap in a word
+                text.insert(contentsOf: (" " + words[rng.below(words.count)] + " ").unicodeScalars, at: at)
+            }
+        }
+        return FuzzInput(kind: .markdown, text: String(String.UnicodeScalarView(text)))
+    }
+
+    static let themeSeed = (try? String(contentsOfFile: Render.packageRoot + "/templates/themes/pretendard.json", encoding: .utf8)) ?? "{}"
+    static let tokenSeed = (try? String(contentsOfFile: Render.packageRoot + "/templates/tokens/acme.tokens.json", encoding: .utf8)) ?? "{}"
+
+    static let jsonFragments = ["1e308", "-1e308", "0", "-1", "2000", "\"1e400px\"", "null", "true", "[]", "{}", "\"\"",
+                                "\"{typography.body}\"", "\"{a}\"", "\"-200%\"", "\"NaNpx\"", "\"" + noncharacter(0xFFFF) + "\"", "\"Nowhere Sans\"",
+                                ",", ":", "\"", "{", "}", "[", "]", "\\u0000", "\"bold\"", "\"100%\"", "9007199254740993"]
+
+    /// Replaces numbers and strings with hostile values, or inserts syntax.
+    static func mutateJSON(_ seed: String, _ rng: inout SplitMix) -> String {
+        var text = Array(seed.unicodeScalars)
+        for _ in 0..<(1 + rng.below(4)) {
+            let at = rng.below(text.count + 1)
+            if rng.below(3) == 0 {
+                text.insert(contentsOf: jsonFragments[rng.below(jsonFragments.count)].unicodeScalars, at: at)
+                continue
+            }
+            // Replace the value after the next ':' with a hostile one.
+            guard let colon = text[at...].firstIndex(of: ":") else { continue }
+            var end = colon + 1
+            while end < text.count, ![",", "}", "\n"].contains(text[end]) { end += 1 }
+            text.replaceSubrange((colon + 1)..<end, with: (" " + jsonFragments[rng.below(jsonFragments.count)]).unicodeScalars)
+        }
+        return String(String.UnicodeScalarView(text))
+    }
+}
+
+/// SplitMix64 (Steele, Lea, Flood 2014): a small seeded generator, the same on every machine.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    /// A number in 0..<n (n > 0).
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(1, n))) }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+@testable import Typography
+
+/// `Theme.validate` is the one validation of themes, theme files and token imports (issue: theme
+/// check, theme import and themes in code must agree, and nothing written may fail it).
+@Suite struct ThemeValidationTests {
+    @Test func builtInThemesAreValid() {
+        for name in ThemeLoader.builtInNames {
+            let theme = ThemeLoader.builtIn(named: name)!
+            #expect(theme.validate().isEmpty, "\(name): \(theme.validate())")
+        }
+    }
+
+    @Test func everyKindOfBadValueIsAnError() {
+        var theme = Theme.default
+        theme.styles[.body]!.size = .infinity
+        theme.styles[.title]!.size = 2000
+        theme.styles[.caption]!.tracking = .points(.nan)
+        theme.styles[.headline]!.lineHeight = .multiple(0)
+        theme.styles[.display]!.families = []
+        theme.page.margins.left = -.infinity
+        theme.page.blockSpacing = 1e308
+        theme.sizeAdjustments["Inter"] = .xHeight(originalRatio: 0, newRatio: 0.5)
+        let messages = theme.validate(file: "t.json").map(\.description)
+        #expect(messages.contains("t.json: role Body: size must be between 1 and 1000 pt, not inf"), "\(messages)")
+        #expect(messages.contains("t.json: role Title: size must be between 1 and 1000 pt, not 2000.0"))
+        #expect(messages.contains { $0.contains("role Caption: tracking must be between") })
+        #expect(messages.contains { $0.contains("role Headline: line height factor") })
+        #expect(messages.contains { $0.contains("role Display: family must name at least one family") })
+        #expect(messages.contains { $0.contains("page.margins: margins must be finite") })
+        #expect(messages.contains { $0.contains("page.blockSpacing must be between 0 and 1000 pt") })
+        #expect(messages.contains { $0.contains("sizeAdjust.Inter") })
+        #expect(theme.validate().allSatisfy { $0.severity == .error })
+    }
+
+    @Test func missingFamiliesWarnWithTheirFallbackOrFailWhenNoneIsLeft() {
+        let installed: Set<String> = ["Inter", "Noto Sans CJK KR", "DejaVu Sans Mono", "Noto Sans Mono CJK KR"]
+        let pretendard = Theme.pretendard.validate(isFamilyAvailable: installed.contains)
+        #expect(pretendard.map(\.message) == ["family 'Pretendard' is not installed; its text is set in 'Inter' (register the font with fontFolders or --fonts)"])
+        #expect(pretendard.allSatisfy { $0.severity == .warning })
+        var theme = Theme.default
+        theme.styles[.body]!.families = ["Nowhere Sans", "sans-serif"]           // generic names always resolve
+        theme.styles[.caption]!.families = ["Nowhere Sans", "Nowhere Serif"]
+        let problems = theme.validate(isFamilyAvailable: installed.contains)
+        #expect(problems.filter { $0.severity == .error }.map(\.message) == ["role Caption: family 'Nowhere Sans', 'Nowhere Serif' is not installed, nor any other in its list (register the font with fontFolders or --fonts)"])
+        #expect(problems.contains { $0.severity == .warning && $0.message.hasPrefix("family 'Nowhere Sans' is not installed; its text is set in 'sans-serif'") })
+    }
+
+    @Test func themeFilesRunTheValidation() {
+        // Nothing in the file is out of range by itself, but the page it leaves is: a problem the
+        // keys alone cannot show.
+        let json = #"{"page": {"paper": "100pt x 100pt"}}"#
+        let (_, problems) = ThemeLoader.decode(Data(json.utf8), file: "p.json")
+        #expect(problems.contains { $0.severity == .error && $0.message.contains("text area") }, "\(problems)")
+    }
+
+    @Test func tokenImportRefusesWhatThemeCheckRefuses() throws {
+        for size in ["1e308", "2000", "0.5", "\"1e400px\""] {
+            let json = #"{"typography": {"body": {"$type": "typography", "$value": {"fontFamily": "Inter", "fontSize": \#(size)}}}}"#
+            do {
+                let (theme, _) = try TokenImporter.importTokens(Data(json.utf8), file: "t.json")
+                // Accepted only when it is a theme Typeset can write and render.
+                #expect(theme.validate().isEmpty, "fontSize \(size)")
+                #expect(!ThemeWriter.json(for: theme).contains("inf"))
+            } catch let error as ThemeError {
+                #expect(error.problems.contains { $0.line == 1 && $0.message.contains("token 'typography.body'") }, "\(error)")
+            }
+        }
+        // The exact case of the report: 1e308 is refused with the token's position.
+        let json = #"{"typography": {"body": {"$type": "typography", "$value": {"fontSize": 1e308}}}}"#
+        #expect(throws: ThemeError.self) { try TokenImporter.importTokens(Data(json.utf8), file: "t.json") }
+    }
+
+    @Test func aliasChainsResolveInLinearTime() throws {
+        var seconds: [Double] = []
+        for n in [2_000, 20_000] {
+            var groups = [#""s0": {"$type": "dimension", "$value": "16px"}"#]
+            for i in 1..<n { groups.append(#""s\#(i)": {"$type": "dimension", "$value": "{size.s\#(i - 1)}"}"#) }
+            // One line, as minified exports are: positions on a long line must be O(1) each too.
+            let json = #"{"size": {\#(groups.joined(separator: ", "))}, "typography": {"body": {"$type": "typography", "$value": {"fontFamily": "Inter", "fontSize": "{size.s\#(n - 1)}"}}}}"#
+            let start = Date()
+            let (theme, warnings) = try TokenImporter.importTokens(Data(json.utf8), file: "chain.json")
+            seconds.append(Date().timeIntervalSince(start))
+            #expect(theme[.body].size == 16 && warnings.isEmpty, "\(warnings.prefix(3))")
+        }
+        // Ten times the chain: linear is ~10× the time, quadratic 100×. (2,000 aliases took
+        // 7.7 s before, 20,000 would have taken hours.)
+        #expect(seconds[1] < max(0.5, seconds[0]) * 30, "\(seconds)")
+        let cycle = #"{"a": {"$value": "{b}"}, "b": {"$value": "{c}"}, "c": {"$value": "{a}"}, "typography": {"body": {"$type": "typography", "$value": {"fontSize": "{a}"}}}}"#
+        let (_, warnings) = try TokenImporter.importTokens(Data(cycle.utf8), file: "c.json")
+        #expect(warnings.contains { $0.contains("alias cycle") }, "\(warnings)")
+    }
+}
