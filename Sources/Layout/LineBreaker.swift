@@ -84,6 +84,10 @@ public struct LineBreaker: Sendable {
         /// so the badness measures how far the line falls short (TeX's ragged-right
         /// \rightskip = 0pt plus 2em, with rigid spaces).
         public var raggedStretch: Double? = nil
+        /// A line with nothing to stretch (a word broken by the emergency pass, unspaced text)
+        /// is rated as if it could stretch this fraction of the measure: its badness grows with
+        /// its shortfall instead of being infinite.
+        public var rigidLineStretch = 0.05
         /// Creates the defaults.
         public init() {}
     }
@@ -213,7 +217,7 @@ public struct LineBreaker: Sendable {
                 } else if forced || natural >= available - 1e-9 {
                     ratio = 0   // a last line, or one before a hard break, is set at its natural width
                 } else {
-                    ratio = stretch > 0 ? (available - natural) / stretch : .infinity
+                    ratio = (available - natural) / (stretch > 0 ? stretch : width * p.rigidLineStretch)
                 }
                 if ratio < -1 {
                     // Overfull from here on: this node can never start a line reaching further.

@@ -15,6 +15,11 @@ public final class PangoShaper: TextShaper {
     let setup: PangoSetup
     private var descriptions: [FontSpec: FontDescription] = [:]
     private var metricsCache: [FontSpec: FontMetrics] = [:]
+    /// Width of a hyphen per face, pt (the composer's hyphenation penalties).
+    var hyphenWidths: [FontSpec: Double] = [:]
+    /// Paragraphs that needed the composer's emergency pass (a word wider than the measure
+    /// broken between letters); the caller warns when it grows.
+    public internal(set) var emergencyCount = 0
 
     /// Creates a shaper with its own Pango context and pangocairo font map.
     public init() {
@@ -37,10 +42,11 @@ public final class PangoShaper: TextShaper {
         if setup.refreshIfNeeded() {
             descriptions.removeAll()
             metricsCache.removeAll()
+            hyphenWidths.removeAll()
         }
     }
 
-    private func description(_ font: FontSpec) -> FontDescription {
+    func description(_ font: FontSpec) -> FontDescription {
         if let d = descriptions[font] { return d }
         let d = FontDescription(families: font.families, weight: font.weight, italic: font.italic, size: font.size)
         descriptions[font] = d
@@ -75,9 +81,11 @@ public final class PangoShaper: TextShaper {
 
     // MARK: Shaping
 
-    /// Breaks `paragraph` into lines (see ``TextShaper/shape(_:width:)``). Wrapping is always
-    /// `PANGO_WRAP_WORD_CHAR` so a long word or URL breaks rather than overflowing; Hangul words
-    /// are kept whole under `.keepAll` when they fit the width.
+    /// Breaks `paragraph` into lines (see ``TextShaper/shape(_:width:)``). With a width, the
+    /// total-fit composer chooses the breaks (Knuth–Plass, hyphenation, keep-all, KLREQ
+    /// justification, hanging punctuation; see ``ParagraphComposer``); code blocks and text
+    /// without a width use Pango's `PANGO_WRAP_WORD_CHAR`, so a long line of code breaks rather
+    /// than overflowing.
     public func shape(_ paragraph: StyledParagraph, width: Double?) -> ShapedParagraph {
         FontState.lock.reading {
             refresh()
@@ -86,6 +94,11 @@ public final class PangoShaper: TextShaper {
     }
 
     private func shapeLocked(_ paragraph: StyledParagraph, width: Double?) -> ShapedParagraph {
+        // Paragraphs with a measure go through the total-fit composer; code (break anywhere,
+        // continuation indent) and unwrapped text keep Pango's own line breaking.
+        if let width, !paragraph.style.breakAnywhere, paragraph.style.hangingIndent == 0 {
+            return composeLocked(paragraph, width: width)
+        }
         let runs = paragraph.runs
         // Byte offsets of each run in the concatenated UTF-8 text.
         var starts: [Int] = []
@@ -160,7 +173,7 @@ public final class PangoShaper: TextShaper {
         return ShapedParagraph(lines: collectLines(layout: layout, paragraph: paragraph, text: text, starts: starts))
     }
 
-    private func addAttributes(_ style: RunStyle, to list: AttrList, start: Int, end: Int) {
+    func addAttributes(_ style: RunStyle, to list: AttrList, start: Int, end: Int) {
         list.insert(pango_attr_font_desc_new(description(style.font).pointer), start, end)
         if style.letterSpacing != 0 {
             // Any letter-spacing attribute, even 0, turns ligatures off: emit only when non-zero.
@@ -240,7 +253,7 @@ public final class PangoShaper: TextShaper {
         return low == 0 ? nil : low - 1
     }
 
-    private func collectLines(layout: GObjectRef, paragraph: StyledParagraph, text: String,
+    func collectLines(layout: GObjectRef, paragraph: StyledParagraph, text: String,
                               starts: [Int]) -> [ShapedLine] {
         let runs = paragraph.runs
         let bytes = Array(text.utf8)
