@@ -94,11 +94,16 @@ public enum ParagraphComposer {
     /// Word spaces stretch by half and shrink by a third of their width (TeX's Computer Modern
     /// interword glue, 3.33 pt plus 1.67 minus 1.11 at 10 pt).
     static let spaceStretch = 0.5, spaceShrink = 1.0 / 3.0
-    /// Capacity of one Hangul inter-syllable gap, em: what KLREQ justification may add between
-    /// syllables once word spaces have taken their share.
-    static let syllableStretch = 0.2
-    /// Word spaces take this much stretch (× their width) before Hangul syllables are spread.
-    static let spaceShareBeforeSyllables = 0.45
+    /// Hangul inter-syllable spacing (W3C KLREQ inter-character justification), em per gap:
+    /// up to `syllableQuiet` the gap stays below the 0.1 em at which PDF text extraction
+    /// (poppler) starts a new word, so copied text keeps its words; up to `syllableMost` only
+    /// when word spaces would otherwise pass `spaceMost`.
+    static let syllableQuiet = 0.08, syllableMost = 0.25
+    /// What one gap offers the line breaker, em (between the two limits above).
+    static let syllableStretch = 0.15
+    /// Word spaces grow to these factors of their width before, and between, the two steps
+    /// of syllable spacing.
+    static let spaceFirst = 0.45, spaceMost = 0.55
 
     /// Chooses the lines of `paragraph` at `width` pt from its prepared measurements.
     /// `hyphenate(word, language)` returns the hyphenation points of a lower-case word as
@@ -247,8 +252,9 @@ public enum ParagraphComposer {
                     items.append(.penalty(cost: 500, hang: 0, emergency: true, position: i))
                 } else {
                     let explicit = before == "-" || before == "\u{2010}"
+                    let codeBefore = runs[p.runIndex[i - 1]].style.isCode
                     items.append(.penalty(cost: explicit ? 50 : 0, flagged: explicit,
-                                          hang: hang ? p.advances[i - 1] * overhang(before) : 0, position: i))
+                                          hang: hang && !codeBefore ? p.advances[i - 1] * overhang(before) : 0, position: i))
                 }
                 boxStart = i
             }
@@ -258,7 +264,8 @@ public enum ParagraphComposer {
                 let rigid = style.isCode || !justified
                 if !allowed[i + 1] { items.append(.penalty(cost: .infinity, position: i)) }
                 let before = i > 0 ? p.scalars[i - 1] : " "
-                let hangWidth = hang && i > 0 ? p.advances[i - 1] * overhang(before) : 0
+                let codeBefore = i > 0 && runs[p.runIndex[i - 1]].style.isCode
+                let hangWidth = hang && i > 0 && !codeBefore ? p.advances[i - 1] * overhang(before) : 0
                 items.append(.glue(w, stretch: rigid ? 0 : w * spaceStretch, shrink: rigid ? 0 : w * spaceShrink,
                                    hang: hangWidth, position: i))
                 boxStart = i + 1
@@ -299,7 +306,7 @@ public enum ParagraphComposer {
                 let s = p.scalars[i]
                 let style = paragraph.runs[p.runIndex[i]].style
                 if isBreakingSpace(s) && !style.isCode { spaceWidth += p.advances[i] }
-                if isHangul(s) && i + 1 < end && isHangul(p.scalars[i + 1]) { gaps += 1; gapSize += syllableStretch * style.font.size }
+                if isHangul(s) && i + 1 < end && isHangul(p.scalars[i + 1]) { gaps += 1; gapSize += style.font.size }
             }
             var spaceFactor = 0.0, syllable = 0.0
             let stretches = justified && ending != .end && ending != .separator
@@ -309,14 +316,18 @@ public enum ParagraphComposer {
                 if extra < 0 {
                     spaceFactor = spaceWidth > 0 ? max(extra / spaceWidth, -spaceShrink) : 0
                 } else {
-                    // KLREQ: word spaces first, then between syllables, then spaces again.
-                    let first = min(extra, spaceWidth * spaceShareBeforeSyllables)
-                    extra -= first
-                    let toGaps = gaps > 0 ? min(extra, gapSize) : 0
-                    extra -= toGaps
-                    syllable = gaps > 0 ? toGaps / Double(gaps) : 0
-                    spaceFactor = spaceWidth > 0 ? (first + extra) / spaceWidth : 0
-                    if spaceWidth == 0 && gaps > 0 { syllable = (toGaps + extra) / Double(gaps) }
+                    // KLREQ: word spaces first, then between syllables, in two steps, then spaces again.
+                    // `gapSize` is the sum of the gaps' em sizes.
+                    var spaces = 0.0, perEm = 0.0
+                    func take(_ available: Double) -> Double { let t = min(extra, max(0, available)); extra -= t; return t }
+                    if spaceWidth > 0 { spaces += take(spaceWidth * spaceFirst) }
+                    if gaps > 0 { perEm += take(gapSize * syllableQuiet) / gapSize }
+                    if spaceWidth > 0 { spaces += take(spaceWidth * (spaceMost - spaceFirst)) }
+                    if gaps > 0 { perEm += take(gapSize * (syllableMost - syllableQuiet)) / gapSize }
+                    if spaceWidth > 0 { spaces += extra; extra = 0 }
+                    else if gaps > 0 { perEm += extra / gapSize; extra = 0 }
+                    spaceFactor = spaceWidth > 0 ? spaces / spaceWidth : 0
+                    syllable = perEm * (gaps > 0 ? gapSize / Double(gaps) : 0)
                 }
             }
             let finalWidth = line.naturalWidth + spaceFactor * spaceWidth + syllable * Double(gaps)

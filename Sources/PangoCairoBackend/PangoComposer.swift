@@ -28,7 +28,7 @@ extension PangoShaper {
             let natural = Double(logical.width) / scale
             if natural <= width + 0.001 {
                 var lines = collectLines(layout: measured, paragraph: paragraph, text: text, starts: starts)
-                for i in lines.indices { lines[i].x += alignmentOffset(paragraph.style.alignment, width: width, line: lines[i].width) }
+                for i in lines.indices { shift(&lines[i], by: alignmentOffset(paragraph.style.alignment, width: width, line: lines[i].width)) }
                 return ShapedParagraph(lines: lines)
             }
         }
@@ -45,10 +45,31 @@ extension PangoShaper {
         justify(layout, composition: composition, spaces: lineSet.stretchableSpace, gaps: lineSet.syllableGap)
         var lines = collectLines(layout: layout, paragraph: lineSet.paragraph, text: lineSet.text, starts: lineSet.starts)
         for i in lines.indices where i < composition.lines.count {
-            lines[i].x += composition.lines[i].x
+            let composed = composition.lines[i]
+            shift(&lines[i], by: composed.x)
+            // Pango computed the line's extents before the glyphs were widened (its cache
+            // cannot be invalidated): the composer's own width is the drawn advance.
+            lines[i].width = composed.width
             lines[i].isWrapContinuation = i > 0 && composition.lines[i - 1].ending != .separator
+            // The line's source text: what it holds, with the space it ends at (as Pango's
+            // wrapped lines have), and its hyphen.
+            let end = i + 1 < composition.lines.count ? composition.lines[i + 1].start : prepared.scalars.count
+            var view = String.UnicodeScalarView()
+            view.append(contentsOf: prepared.scalars[composed.start..<max(composed.start, composed.ending == .separator ? composed.end : end)])
+            if composed.ending == .hyphen {
+                if view.last == "\u{AD}" { view.removeLast() }
+                view.append("-")
+            }
+            lines[i].text = String(view)
         }
         return ShapedParagraph(lines: lines)
+    }
+
+    /// Moves a line and its link rectangles right by `dx` pt.
+    private func shift(_ line: inout ShapedLine, by dx: Double) {
+        guard dx != 0 else { return }
+        line.x += dx
+        for k in line.links.indices { line.links[k].x += dx }
     }
 
     private func alignmentOffset(_ alignment: TextAlignment, width: Double, line: Double) -> Double {
@@ -205,8 +226,9 @@ extension PangoShaper {
     }
 
     /// Widens the glyphs of stretchable word spaces (by the line's space factor × their own
-    /// advance) and of Hangul syllables (by the line's syllable spacing), before Pango computes
-    /// any extents, so drawing, underlines and link rectangles all follow.
+    /// advance) and of Hangul syllables (by the line's syllable spacing). Drawing, underlines,
+    /// backgrounds and link rectangles follow the glyph widths; Pango's cached line extents do
+    /// not, so line widths come from the composer.
     private func justify(_ layout: GObjectRef, composition: Composition, spaces: [Bool], gaps: [Bool]) {
         let scale = Double(PANGO_SCALE)
         var node = pango_layout_get_lines_readonly(layout.opaque)
