@@ -74,6 +74,7 @@ enum WordSpacing {
     @Test func justifiedEnglishHasEvenWordSpacesAndHyphens() throws {
         let source = "---\n\(Self.narrow)justify: true\n---\n\n" + (try Self.englishProse())
         let (pdf, _) = try Render.markdown(source, name: "compose-en")
+        #expect(try PDFProbe.qpdfClean(pdf))
         let lines = WordSpacing.lines(try PDFProbe.words(pdf))
         let stretches = WordSpacing.stretches(lines, natural: { _ in Self.interSpace })
         #expect(stretches.count > 30)
