@@ -312,7 +312,9 @@ public enum ParagraphComposer {
             let stretches = justified && ending != .end && ending != .separator
             let available = width + (stretches ? line.hang : 0)
             var extra = available - line.naturalWidth
-            if stretches && spaceWidth + gapSize > 0 {
+            // A last line (or one before a hard break) is never stretched, but it is shrunk
+            // when the breaker chose it at less than its natural width.
+            if justified && extra < 0 || stretches && spaceWidth + gapSize > 0 {
                 if extra < 0 {
                     spaceFactor = spaceWidth > 0 ? max(extra / spaceWidth, -spaceShrink) : 0
                 } else {
