@@ -79,7 +79,7 @@ public struct LineBreaker: Sendable {
         /// ``shortLastLineDemerits`` (a "runt").
         public var shortLastLine: Double = 0.15
         /// Demerits of a runt last line.
-        public var shortLastLineDemerits: Double = 5000
+        public var shortLastLineDemerits: Double = 15000
         /// Ragged text: lines are not justified; each line's stretch is this fixed amount (pt),
         /// so the badness measures how far the line falls short (TeX's ragged-right
         /// \rightskip = 0pt plus 2em, with rigid spaces).

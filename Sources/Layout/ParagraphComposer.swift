@@ -135,7 +135,14 @@ public enum ParagraphComposer {
     /// A space that may break and (outside code) stretch: not the no-break spaces U+00A0,
     /// U+202F and U+2007, which keep their width.
     public static func isBreakingSpace(_ s: Unicode.Scalar) -> Bool {
-        s == " " || (s.properties.isWhitespace && !isSeparator(s) && s != "\u{A0}" && s != "\u{202F}" && s != "\u{2007}")
+        if s.value < 0x80 { return s == " " || s == "\t" }
+        return s.properties.isWhitespace && !isSeparator(s) && s != "\u{A0}" && s != "\u{202F}" && s != "\u{2007}"
+    }
+
+    /// Unicode White_Space, with an ASCII fast path.
+    static func isWhitespace(_ s: Unicode.Scalar) -> Bool {
+        if s.value < 0x80 { return s == " " || (0x09...0x0D).contains(s.value) }
+        return s.properties.isWhitespace
     }
 
     /// Latin letters that the hyphenation patterns cover.
@@ -162,6 +169,7 @@ public enum ParagraphComposer {
     static func collect(_ paragraph: StyledParagraph, prepared p: PreparedParagraph, width: Double,
                         limits: HyphenationLimits, hyphenate: (String, String) -> [Int]) -> [LineBreaker.Item] {
         let runs = paragraph.runs
+        let isCode = runs.map(\.style.isCode)
         let n = p.scalars.count
         let justified = paragraph.style.alignment == .justify
         let keepAll = paragraph.style.hangulLineBreak == .keepAll
@@ -171,7 +179,7 @@ public enum ParagraphComposer {
         var allowed = [Bool](repeating: false, count: n + 1)
         for i in 1..<max(1, n) where p.lineBreakBefore[i] {
             let a = p.scalars[i - 1], b = p.scalars[i]
-            if keepAll, !a.properties.isWhitespace, !b.properties.isWhitespace, isHangul(a) || isHangul(b) { continue }
+            if keepAll, isHangul(a) || isHangul(b), !isWhitespace(a), !isWhitespace(b) { continue }
             allowed[i] = true
         }
         // Emergency breaks: grapheme boundaries inside a piece (between allowed breaks and
@@ -195,7 +203,8 @@ public enum ParagraphComposer {
         // Hyphenation points (before scalar i), per space-delimited token.
         var hyphenAt = [Bool](repeating: false, count: n + 1)
         var tokenStart = 0
-        for i in 0...n where i == n || isBreakingSpace(p.scalars[i]) || isSeparator(p.scalars[i]) {
+        let wanted = runs.contains { ($0.style.hyphenate ?? justified) && !$0.style.isCode }
+        for i in 0...n where wanted && (i == n || isBreakingSpace(p.scalars[i]) || isSeparator(p.scalars[i])) {
             if i > tokenStart { hyphenateToken(tokenStart..<i) }
             tokenStart = i + 1
         }
@@ -203,7 +212,7 @@ public enum ParagraphComposer {
             // Never in words with digits, URLs, e-mail addresses or paths; never in code or Hangul.
             for i in range {
                 let s = p.scalars[i]
-                if s.properties.numericType != nil || s == "/" || s == "@" || s == "\\" || s == "_" { return }
+                if ("0"..."9").contains(s) || (s.value >= 0x80 && s.properties.numericType != nil) || s == "/" || s == "@" || s == "\\" || s == "_" { return }
                 if s == "." && i + 1 < range.upperBound && isLatinLetter(p.scalars[i + 1]) { return }
             }
             var i = range.lowerBound
@@ -235,14 +244,13 @@ public enum ParagraphComposer {
         }
         for i in 0..<n {
             let s = p.scalars[i]
-            let style = runs[p.runIndex[i]].style
             if isSeparator(s) {
                 flushBox()
                 items.append(.penalty(cost: -.infinity, position: i))
                 boxStart = i + 1
                 continue
             }
-            if i > 0 && (allowed[i] || hyphenAt[i] || emergencyAt[i]) && !p.scalars[i - 1].properties.isWhitespace {
+            if i > 0 && (allowed[i] || hyphenAt[i] || emergencyAt[i]) && !isWhitespace(p.scalars[i - 1]) {
                 flushBox()
                 let before = p.scalars[i - 1]
                 if before == "\u{AD}" || hyphenAt[i] {
@@ -252,7 +260,7 @@ public enum ParagraphComposer {
                     items.append(.penalty(cost: 500, hang: 0, emergency: true, position: i))
                 } else {
                     let explicit = before == "-" || before == "\u{2010}"
-                    let codeBefore = runs[p.runIndex[i - 1]].style.isCode
+                    let codeBefore = isCode[p.runIndex[i - 1]]
                     items.append(.penalty(cost: explicit ? 50 : 0, flagged: explicit,
                                           hang: hang && !codeBefore ? p.advances[i - 1] * overhang(before) : 0, position: i))
                 }
@@ -261,10 +269,10 @@ public enum ParagraphComposer {
             if isBreakingSpace(s) {
                 flushBox()
                 let w = p.advances[i]
-                let rigid = style.isCode || !justified
+                let rigid = isCode[p.runIndex[i]] || !justified
                 if !allowed[i + 1] { items.append(.penalty(cost: .infinity, position: i)) }
                 let before = i > 0 ? p.scalars[i - 1] : " "
-                let codeBefore = i > 0 && runs[p.runIndex[i - 1]].style.isCode
+                let codeBefore = i > 0 && isCode[p.runIndex[i - 1]]
                 let hangWidth = hang && i > 0 && !codeBefore ? p.advances[i - 1] * overhang(before) : 0
                 items.append(.glue(w, stretch: rigid ? 0 : w * spaceStretch, shrink: rigid ? 0 : w * spaceShrink,
                                    hang: hangWidth, position: i))
@@ -273,7 +281,7 @@ public enum ParagraphComposer {
             }
             boxWidth += p.advances[i]
             if justified && isHangul(s) && i + 1 < n && isHangul(p.scalars[i + 1]) {
-                boxStretch += syllableStretch * style.font.size
+                boxStretch += syllableStretch * runs[p.runIndex[i]].style.font.size
             }
         }
         flushBox()
@@ -287,6 +295,8 @@ public enum ParagraphComposer {
                          prepared p: PreparedParagraph, width: Double) -> [ComposedLine] {
         let n = p.scalars.count
         let justified = paragraph.style.alignment == .justify
+        let isCode = paragraph.runs.map(\.style.isCode)
+        let sizes = paragraph.runs.map(\.style.font.size)
         var lines: [ComposedLine] = []
         var start = 0
         for line in result.lines {
@@ -304,9 +314,8 @@ public enum ParagraphComposer {
             var spaceWidth = 0.0, gaps = 0, gapSize = 0.0
             for i in start..<max(start, end) {
                 let s = p.scalars[i]
-                let style = paragraph.runs[p.runIndex[i]].style
-                if isBreakingSpace(s) && !style.isCode { spaceWidth += p.advances[i] }
-                if isHangul(s) && i + 1 < end && isHangul(p.scalars[i + 1]) { gaps += 1; gapSize += style.font.size }
+                if isBreakingSpace(s) && !isCode[p.runIndex[i]] { spaceWidth += p.advances[i] }
+                if isHangul(s) && i + 1 < end && isHangul(p.scalars[i + 1]) { gaps += 1; gapSize += sizes[p.runIndex[i]] }
             }
             var spaceFactor = 0.0, syllable = 0.0
             let stretches = justified && ending != .end && ending != .separator

@@ -173,6 +173,7 @@ extension PangoShaper {
         var gapFlags: [(run: Int, offset: Int)] = []
         var runCounts = [Int](repeating: 0, count: paragraph.runs.count)
         let justified = paragraph.style.alignment == .justify
+        let isCode = paragraph.runs.map(\.style.isCode)
         func append(_ s: Unicode.Scalar, run: Int) { runTexts[run].append(s); runCounts[run] += 1 }
         for (index, line) in composition.lines.enumerated() {
             let last = index == composition.lines.count - 1
@@ -181,7 +182,7 @@ extension PangoShaper {
                 let s = p.scalars[i]
                 let run = p.runIndex[i]
                 if line.ending == .hyphen && i == line.end - 1 && s == "\u{AD}" { append("-", run: run); i += 1; continue }
-                if justified && ParagraphComposer.isBreakingSpace(s) && !paragraph.runs[run].style.isCode { spaceFlags.append((run, runCounts[run])) }
+                if justified && ParagraphComposer.isBreakingSpace(s) && !isCode[run] { spaceFlags.append((run, runCounts[run])) }
                 if justified && ParagraphComposer.isHangul(s) && i + 1 < line.end && ParagraphComposer.isHangul(p.scalars[i + 1]) {
                     gapFlags.append((run, runCounts[run]))
                 }
