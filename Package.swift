@@ -23,6 +23,8 @@ let package = Package(
         .systemLibrary(
             name: "CYAML", pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]),
+        // libhyphen has no pkg-config file: the module map links -lhyphen.
+        .systemLibrary(name: "CHyphen", providers: [.apt(["libhyphen-dev"])]),
 
         // Pure Swift: the type-scale model, the document tree, style resolution, pagination.
         .target(name: "Typography"),
@@ -31,7 +33,7 @@ let package = Package(
         .target(name: "Styling", dependencies: ["DocumentModel", "Typography"]),
         .target(name: "Layout", dependencies: ["Styling"]),
         // The only module that touches Pango, Cairo and fontconfig pointers.
-        .target(name: "PangoCairoBackend", dependencies: ["Layout", "CPangoCairo", "CRsvg"]),
+        .target(name: "PangoCairoBackend", dependencies: ["Layout", "CPangoCairo", "CRsvg", "CHyphen"]),
         .target(name: "Specimen", dependencies: ["Styling", "Typography", "DocumentModel"]),
         .target(
             name: "Typesetter",

@@ -15,6 +15,11 @@ public final class PangoShaper: TextShaper {
     let setup: PangoSetup
     private var descriptions: [FontSpec: FontDescription] = [:]
     private var metricsCache: [FontSpec: FontMetrics] = [:]
+    /// Width of a hyphen per face, pt (the composer's hyphenation penalties).
+    var hyphenWidths: [FontSpec: Double] = [:]
+    /// Paragraphs that needed the composer's emergency pass (a word wider than the measure
+    /// broken between letters); the caller warns when it grows.
+    public internal(set) var emergencyCount = 0
 
     /// Creates a shaper with its own Pango context and pangocairo font map.
     public init() {
@@ -37,10 +42,11 @@ public final class PangoShaper: TextShaper {
         if setup.refreshIfNeeded() {
             descriptions.removeAll()
             metricsCache.removeAll()
+            hyphenWidths.removeAll()
         }
     }
 
-    private func description(_ font: FontSpec) -> FontDescription {
+    func description(_ font: FontSpec) -> FontDescription {
         if let d = descriptions[font] { return d }
         let d = FontDescription(families: font.families, weight: SyntheticBold.weight(for: font, setup: setup),
                                 italic: font.italic, size: font.size)
@@ -76,9 +82,11 @@ public final class PangoShaper: TextShaper {
 
     // MARK: Shaping
 
-    /// Breaks `paragraph` into lines (see ``TextShaper/shape(_:width:)``). Wrapping is always
-    /// `PANGO_WRAP_WORD_CHAR` so a long word or URL breaks rather than overflowing; Hangul words
-    /// are kept whole under `.keepAll` when they fit the width.
+    /// Breaks `paragraph` into lines (see ``TextShaper/shape(_:width:)``). With a width, the
+    /// total-fit composer chooses the breaks (Knuth–Plass, hyphenation, keep-all, KLREQ
+    /// justification, hanging punctuation; see ``ParagraphComposer``); code blocks and text
+    /// without a width use Pango's `PANGO_WRAP_WORD_CHAR`, so a long line of code breaks rather
+    /// than overflowing.
     public func shape(_ paragraph: StyledParagraph, width: Double?) -> ShapedParagraph {
         FontState.lock.reading {
             refresh()
@@ -86,7 +94,19 @@ public final class PangoShaper: TextShaper {
         }
     }
 
+    /// The longest paragraph, in UTF-8 bytes, the total-fit composer sets in one layout; longer
+    /// ones stay under Pango's 2³¹-unit limit by being laid out first-fit in pieces.
+    static let composedLength = 60_000
+
     private func shapeLocked(_ paragraph: StyledParagraph, width: Double?) -> ShapedParagraph {
+        // Paragraphs with a measure go through the total-fit composer; code (break anywhere,
+        // continuation indent) and unwrapped text keep Pango's own line breaking.
+        // Paragraphs longer than ``composedLength`` bytes (far past any real paragraph) are laid
+        // out by Pango in bounded pieces instead: one layout could not hold them.
+        if let width, !paragraph.style.breakAnywhere, paragraph.style.hangingIndent == 0,
+           paragraph.runs.reduce(0, { $0 + $1.text.utf8.count }) <= Self.composedLength {
+            return composeLocked(paragraph, width: width)
+        }
         let runs = paragraph.runs
         // Byte offsets of each run in the concatenated UTF-8 text.
         var starts: [Int] = []
@@ -233,7 +253,7 @@ public final class PangoShaper: TextShaper {
 
     /// Inserts the run's attributes over `start..<end`; a small-caps variant only over
     /// `variantRanges` (the run less its emoji, ``rangesWithoutEmoji(_:_:)``).
-    private func addAttributes(_ style: RunStyle, text: String, to list: AttrList, start: Int, end: Int, variantRanges: [Range<Int>] = []) {
+    func addAttributes(_ style: RunStyle, text: String, to list: AttrList, start: Int, end: Int, variantRanges: [Range<Int>] = []) {
         list.insert(pango_attr_font_desc_new(description(style.font).pointer), start, end)
         if style.letterSpacing != 0 {
             // Any letter-spacing attribute, even 0, turns ligatures off: emit only when non-zero,
@@ -318,7 +338,7 @@ public final class PangoShaper: TextShaper {
 
     /// The lines of `layout`, which holds the paragraph's bytes from `offset` on (`bytes` is the
     /// whole paragraph, `starts` its runs' byte offsets); each with the byte its text starts at.
-    private func collectLines(layout: GObjectRef, paragraph: StyledParagraph, bytes: [UInt8], base offset: Int,
+    func collectLines(layout: GObjectRef, paragraph: StyledParagraph, bytes: [UInt8], base offset: Int,
                               starts: [Int]) -> [(line: ShapedLine, startByte: Int)] {
         let runs = paragraph.runs
         let base = primaryMetrics(paragraph.style.baseFont)

@@ -17,6 +17,9 @@ struct Cascade {
     var leading: Double = 0
     var listDepth = 0
     var guides = false
+    /// Language (BCP 47) and hyphenation setting inherited by runs; nil: the document's.
+    var language: String?
+    var hyphenate: Bool?
 
     init(theme: Theme, role: TextRole) {
         style = theme[role]
@@ -60,6 +63,8 @@ struct Cascade {
         if let strokeWidth = o.strokeWidth { self.strokeWidth = strokeWidth }
         if let background = o.background { self.background = background }
         if let guides = o.guides { self.guides = guides }
+        if let language = o.language { self.language = language }
+        if let hyphenate = o.hyphenate { self.hyphenate = hyphenate }
     }
 
     var font: FontSpec {
@@ -73,10 +78,13 @@ struct Cascade {
         if strokeColor != nil || strokeWidth != nil, (strokeWidth ?? 1) > 0 {
             stroke = Stroke(color: strokeColor ?? color, width: strokeWidth ?? 1)
         }
-        return RunStyle(
+        var run = RunStyle(
             font: font, letterSpacing: style.letterSpacing, features: style.features, smallCaps: smallCaps,
             color: color, underline: underline.map { $0 ?? color }, strikethrough: strikethrough.map { $0 ?? color },
             baselineOffset: baselineOffset, stroke: stroke, background: background, link: link)
+        run.language = language
+        run.hyphenate = hyphenate
+        return run
     }
 }
 

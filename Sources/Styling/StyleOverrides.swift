@@ -32,6 +32,10 @@ struct StyleOverrides {
     var background: RGBAColor?
     /// Draw typographic guides over the block's lines (specimens).
     var guides: Bool?
+    /// `lang=de`: the text's language (Pandoc's attribute), for hyphenation.
+    var language: String?
+    /// `hyphenate=false`: turn hyphenation off (or on) for the span or div.
+    var hyphenate: Bool?
     /// A div's text width in pt (`measure=300`): the right indent grows so lines are no wider.
     var measure: Double?
     /// Where line-height keys were written (a span's are ignored, with a warning there).
@@ -171,7 +175,10 @@ struct StyleOverrides {
             case "guides": guides = flag()
             case "measure":
                 measure = number(1...10_000)
-            case "caption", "width", "lang", "style", "class": break  // accepted for other stages / Pandoc compatibility
+            case "lang":
+                if let value, !value.isEmpty { language = value } else { warn("'lang' needs a language tag such as en or de", at) }
+            case "hyphenate", "hyphens": hyphenate = flag()
+            case "caption", "width", "style", "class": break  // accepted for other stages / Pandoc compatibility
             default:
                 warn("unknown attribute '\(pair.key)'", at)
             }

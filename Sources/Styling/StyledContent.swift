@@ -66,6 +66,14 @@ public struct RunStyle: Hashable, Sendable {
     public var background: RGBAColor?
     /// Where the run links to, nil for none.
     public var link: LinkTarget?
+    /// Code (inline code): its spaces never stretch or shrink and it is never hyphenated.
+    public var isCode: Bool = false
+    /// BCP 47 language of the text (`en`, `de-CH`, `ko`), nil for the document's default
+    /// (English for Latin text): chooses the hyphenation patterns.
+    public var language: String? = nil
+    /// Hyphenate this run's words: true, false, or nil for automatic (hyphenate justified
+    /// paragraphs only, as Typst's `hyphenate: auto`).
+    public var hyphenate: Bool? = nil
 
     /// Creates a run style; everything but `font` defaults to plain black text.
     public init(font: FontSpec, letterSpacing: Double = 0, features: [String] = [], smallCaps: SmallCaps = .none,
@@ -125,6 +133,9 @@ public struct ParagraphStyle: Hashable, Sendable {
     /// Draw typographic guides (baseline, x-height, cap height, ascent, descent, half-leading
     /// bands) over each line — specimen sheets.
     public var guides: Bool
+    /// Justified lines let a final hyphen, period, comma, colon or quote hang into the right
+    /// margin by part of its width (optical margin alignment), so the edge looks straight.
+    public var hangingPunctuation: Bool = true
 
     /// Creates paragraph settings (pt for lengths): natural line height, left-aligned, no indents, keep-all by default.
     public init(baseFont: FontSpec, lineHeight: LineHeight? = nil, leadingAdjustment: Double = 0, alignment: TextAlignment = .left,

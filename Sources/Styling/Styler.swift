@@ -10,6 +10,10 @@ public struct StylingOptions: Sendable {
     public var hangulLineBreak: HangulLineBreak
     /// Folder that relative image paths are resolved against.
     public var baseDirectory: String
+    /// The document's language (front matter `lang`, BCP 47), nil for English: hyphenation patterns.
+    public var language: String? = nil
+    /// Hyphenate (front matter `hyphenate`); nil: justified paragraphs only.
+    public var hyphenate: Bool? = nil
     /// Creates options: ragged right, keep-all, images resolved against the current folder by default.
     public init(justify: Bool = false, hangulLineBreak: HangulLineBreak = .keepAll, baseDirectory: String = ".") {
         self.justify = justify; self.hangulLineBreak = hangulLineBreak; self.baseDirectory = baseDirectory
@@ -67,7 +71,10 @@ public struct Styler {
     public static func style(_ document: Document, theme: Theme, options: StylingOptions = StylingOptions()) -> StyledDocument {
         var styler = Styler(theme: theme, options: options)
         var blocks: [StyledBlock] = []
-        let context = BlockContext(cascade: Cascade(theme: theme, role: .body), indent: 0, rightIndent: 0, quoteBars: [], alignment: options.justify ? .justify : .left)
+        var bodyCascade = Cascade(theme: theme, role: .body)
+        bodyCascade.language = options.language
+        bodyCascade.hyphenate = options.hyphenate
+        let context = BlockContext(cascade: bodyCascade, indent: 0, rightIndent: 0, quoteBars: [], alignment: options.justify ? .justify : .left)
         styler.footnoteDefinitions = document.footnotes
         for block in document.blocks {
             let first = blocks.count
@@ -394,7 +401,10 @@ public struct Styler {
     }
 
     mutating func footnoteParagraphs(_ number: Int) -> [StyledParagraph] {
-        var context = BlockContext(cascade: Cascade(theme: theme, role: .caption), indent: 0, rightIndent: 0, quoteBars: [], alignment: .left)
+        var noteCascade = Cascade(theme: theme, role: .caption)
+        noteCascade.language = options.language
+        noteCascade.hyphenate = options.hyphenate
+        var context = BlockContext(cascade: noteCascade, indent: 0, rightIndent: 0, quoteBars: [], alignment: .left)
         context.paragraphRole = .caption
         context.tight = true
         var noteBlocks: [StyledBlock] = []
@@ -440,7 +450,9 @@ public struct Styler {
                 c.style.size = (c.style.size * 0.92 * 10).rounded() / 10
                 c.style.tracking = nil; c.style.kerning = nil
                 c.background = theme.color(named: "codeBackground")
-                runs.append(StyledRun(code, style: c.runStyle))
+                var style = c.runStyle
+                style.isCode = true
+                runs.append(StyledRun(code, style: style))
             case .link(let destination, _, let children):
                 var c = cascade
                 c.link = linkTarget(destination)

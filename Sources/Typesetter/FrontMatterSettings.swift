@@ -37,6 +37,7 @@ enum FrontMatterSettings {
         }
         if options.tableOfContents == nil { options.tableOfContents = flag("toc") }
         if options.justify == nil { options.justify = flag("justify") }
+        if options.hyphenate == nil { options.hyphenate = flag("hyphenate") }
         if options.themeRequest.sizeCategory == nil, let category = fields["size-category"] {
             if let c = SizeCategory(name: category) { options.themeRequest.sizeCategory = c } else { warn("size-category", "unknown size category '\(category)' (xSmall … xxxLarge, AX1 … AX5)") }
         }

@@ -38,6 +38,8 @@ public struct RenderOptions {
     public var widows: Int?
     /// See ``widows``; nil: 2.
     public var orphans: Int?
+    /// Hyphenate words at line ends (front matter `hyphenate`); nil: justified paragraphs only.
+    public var hyphenate: Bool?
     /// Set the front matter's title, subtitle, author and date as a title block at the top of
     /// the first page (``true``, the default); specimens, which draw their own cover, turn it off.
     public var titleBlock: Bool = true
@@ -81,7 +83,10 @@ public enum Typesetter {
         var diagnostics = parseDiagnostics
         let options = FrontMatterSettings.merge(requested, with: document.metadata, diagnostics: &diagnostics)
         let theme = try pageTheme(options, file: document.file, diagnostics: &diagnostics)
-        let styled = Styler.style(document, theme: theme, options: stylingOptions(options, file: document.file))
+        var styling = stylingOptions(options, file: document.file)
+        styling.language = document.metadata.lang
+        styling.hyphenate = options.hyphenate
+        let styled = Styler.style(document, theme: theme, options: styling)
         diagnostics += styled.diagnostics
         if document.blocks.isEmpty {
             diagnostics.append(Diagnostic(.warning, "the document has no content; the PDF has one empty page",
@@ -103,11 +108,19 @@ public enum Typesetter {
             + ImageCheck.diagnostics(for: styled.blocks) + SizeCheck.diagnostics(for: styled.blocks, page: theme.page)
         if options.strict, !diagnostics.isEmpty { throw TypesetError.warningsAreErrors(diagnostics) }
         let shaper = PangoShaper()
+        var layoutDiagnostics: [Diagnostic] = []
         func layOut(_ blocks: [StyledBlock], pageCount: Int?, into renderer: PageRenderer) throws -> Paginator {
             let layout = LayoutOptions(page: theme.page, widows: options.widows ?? 2, orphans: options.orphans ?? 2,
                                        header: running.header(pageCount: pageCount), footer: running.footer(pageCount: pageCount))
             let paginator = Paginator(shaper: shaper, options: layout, renderer: renderer)
-            for block in blocks { try paginator.add(block) }
+            for block in blocks {
+                let emergencies = shaper.emergencyCount
+                try paginator.add(block)
+                if shaper.emergencyCount > emergencies, renderer is CairoPDFRenderer {
+                    layoutDiagnostics.append(Diagnostic(.warning, "a word is wider than the measure: broken between letters",
+                                                        at: block.location))
+                }
+            }
             try paginator.finish()
             return paginator
         }
@@ -135,6 +148,8 @@ public enum Typesetter {
                                     subject: document.metadata.subtitle, keywords: document.metadata.keywords)
             let renderer = try CairoPDFRenderer(path: outputFile.temporaryPath, info: info, creationDate: options.creationDate ?? defaultCreationDate())
             let pages = try layOut(blocks, pageCount: pageCount, into: renderer).pageCount
+            if options.strict, !layoutDiagnostics.isEmpty { throw TypesetError.warningsAreErrors(layoutDiagnostics) }
+            diagnostics += layoutDiagnostics
             try renderer.finish()
             try outputFile.commit()
             return RenderReport(pageCount: pages, diagnostics: diagnostics)

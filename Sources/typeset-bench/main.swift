@@ -6,7 +6,8 @@ import Typography
 // per second and peak memory. Each size runs in a child process so that peak memory (getrusage
 // ru_maxrss) belongs to that size alone. Then the scaling rows: hostile and huge inputs, each
 // with its time per megabyte of input and that time as a multiple of the ordinary 100-page
-// document's (linear stages stay within about 3×). A benchmark, not a test: it asserts nothing.
+// document's (linear stages stay within about 3×); then a justified document's word-space
+// stretch (composition). A benchmark, not a test: it asserts nothing.
 
 /// A document of `sections` sections, each about one A4 page with the default theme: a heading,
 /// mixed Korean/English paragraphs, a list, and every third section a table and a code block.
@@ -104,4 +105,87 @@ if arguments.count == 3, arguments[1] == "--scaling" {
         let ratio = ordinary.map { String(format: "%.2f", perMB / $0) } ?? "-"
         FileHandle.standardOutput.write(Data("\(name)\t\(fields[0])\t\(fields[1])\t\(fields[2])\t\(ratio)\t\(fields[3])\n".utf8))
     }
+    // Composition: word-space stretch of a justified document, read back from its PDF.
+    let output = NSTemporaryDirectory() + "typeset-bench-justified.pdf"
+    let start = Date()
+    let report = try Typesetter.render(markdown: justifiedDocument(paragraphs: 60), file: "justified.md", to: output)
+    let seconds = Date().timeIntervalSince(start)
+    let f = try compositionFigures(output)
+    try? FileManager.default.removeItem(atPath: output)
+    FileHandle.standardOutput.write(Data("""
+        justified 90 mm, Inter 10.5 pt: \(report.pageCount) pages in \(String(format: "%.2f", seconds)) s; \(f.lines) justified lines, \
+        word-space stretch p95 \(String(format: "%.2f", f.p95))×, max \(String(format: "%.2f", f.max))×, \
+        \(f.loose) lines over 1.5×, \(f.hyphenated) hyphenated line ends
+
+        """.utf8))
+}
+
+// MARK: Composition figures
+
+/// A justified English document at a 90 mm measure (A4, 60 mm side margins; Body is Inter
+/// 10.5 pt in the default theme): `paragraphs` paragraphs of about 120 words drawn from a
+/// fixed vocabulary with a fixed pseudo-random sequence, so every run sets the same text.
+func justifiedDocument(paragraphs: Int) -> String {
+    let vocabulary = """
+    the of and a to in is that for it as with was on be by this are or from at which an have not \
+    they but one all were can there been if more when will would who so no out up into than them \
+    typography paragraph measure baseline justification hyphenation interword spacing composition \
+    document printed reader letters between words language pattern dictionary optimal breaking \
+    demerits penalty stretch shrink glue box algorithm considered everything together previously \
+    independent representation characteristics international understanding typesetting beautiful \
+    consistent proportional particularly information experience development responsibility
+    """.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
+    var state: UInt64 = 0x2545F4914F6CDD1D
+    func next(_ n: Int) -> Int {
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        return Int((state >> 33) % UInt64(n))
+    }
+    var text = "---\ntitle: Composition\nmargins: 20mm 60mm\njustify: true\n---\n\n"
+    for _ in 0..<paragraphs {
+        var words: [String] = []
+        for w in 0..<(100 + next(40)) {
+            var word = vocabulary[next(vocabulary.count)]
+            if w == 0 { word = word.prefix(1).uppercased() + word.dropFirst() }
+            words.append(word + (next(12) == 0 ? "," : ""))
+        }
+        text += words.joined(separator: " ") + ".\n\n"
+    }
+    return text
+}
+
+/// Word-space stretch of the justified lines of `pdf`, read back with `pdftotext -bbox-layout`:
+/// per line, the mean gap between neighbouring words ÷ the natural word space (the median gap
+/// of the lines that stop short of the right edge, which are set at natural width).
+func compositionFigures(_ pdf: String) throws -> (lines: Int, p95: Double, max: Double, loose: Int, hyphenated: Int) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["pdftotext", "-bbox-layout", pdf, "-"]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let xml = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    var lines: [[(x0: Double, x1: Double, text: String)]] = []
+    let linePattern = try NSRegularExpression(pattern: #"<line [^>]*>(.*?)</line>"#, options: [.dotMatchesLineSeparators])
+    let wordPattern = try NSRegularExpression(pattern: #"<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)</word>"#)
+    let ns = xml as NSString
+    for match in linePattern.matches(in: xml, range: NSRange(location: 0, length: ns.length)) {
+        let body = ns.substring(with: match.range(at: 1)) as NSString
+        lines.append(wordPattern.matches(in: body as String, range: NSRange(location: 0, length: body.length)).map {
+            (Double(body.substring(with: $0.range(at: 1)))!, Double(body.substring(with: $0.range(at: 2)))!, body.substring(with: $0.range(at: 3)))
+        })
+    }
+    let multi = lines.filter { $0.count > 1 }
+    let rights = multi.map { $0.last!.x1 }.sorted()
+    guard !rights.isEmpty else { return (0, 0, 0, 0, 0) }
+    let edge = rights[rights.count / 2]
+    func gaps(_ line: [(x0: Double, x1: Double, text: String)]) -> [Double] { zip(line, line.dropFirst()).map { $1.x0 - $0.x1 } }
+    let natural = multi.filter { $0.last!.x1 < edge - 3 }.flatMap(gaps).sorted()
+    let space = natural.isEmpty ? 1 : natural[natural.count / 2]
+    let justified = multi.filter { $0.last!.x1 >= edge - 1 }
+    let stretches = justified.map { gaps($0).reduce(0, +) / Double($0.count - 1) / space }.sorted()
+    guard !stretches.isEmpty else { return (0, 0, 0, 0, 0) }
+    let hyphenated = justified.filter { $0.last!.text.hasSuffix("-") }.count
+    return (stretches.count, stretches[Int(0.95 * Double(stretches.count - 1))], stretches.last!,
+            stretches.filter { $0 > 1.5 }.count, hyphenated)
 }

@@ -404,19 +404,26 @@ import Typesetter
         let (ragged, _) = try Render.markdown(body, name: "feature-ragged")
         let justifiedLines = Self.lines(Self.bodyWords(try PDFProbe.words(justified))).filter { Self.paragraphIndex($0[0].text) != nil }
         let raggedLines = Self.lines(Self.bodyWords(try PDFProbe.words(ragged))).filter { Self.paragraphIndex($0[0].text) != nil }
-        #expect(justifiedLines.count == raggedLines.count, "justification does not change line breaks")
+        // Natural word space: the commonest gap of the ragged rendering.
+        let raggedGaps = raggedLines.flatMap { zip($0, $0.dropFirst()).map { ($1.xMin - $0.xMax) } }.sorted()
+        let natural = raggedGaps[raggedGaps.count / 2]
         for i in 1...6 {
             let paragraph = justifiedLines.filter { Self.paragraphIndex($0[0].text) == i }
-            let raggedParagraph = raggedLines.filter { Self.paragraphIndex($0[0].text) == i }
             #expect(paragraph.count >= 2)
             for line in paragraph.dropLast() {
-                #expect(abs(line.last!.xMax - Self.right) <= 0.5, "paragraph \(i): line ends at \(line.last!.xMax), not \(Self.right)")
+                // Flush with the margin; a final period, comma or hyphen hangs past it by part of its width.
+                let hangs = [".", ",", "-"].contains(line.last!.text.last!)
+                #expect(line.last!.xMax >= Self.right - 0.5 && line.last!.xMax <= Self.right + (hangs ? 3 : 0.5),
+                        "paragraph \(i): line ends at \(line.last!.xMax), not \(Self.right)")
                 #expect(abs(line.first!.xMin - Self.left) <= 0.5)
             }
-            // The last line is set as in ragged-right text: not stretched.
-            let last = try #require(paragraph.last), raggedLast = try #require(raggedParagraph.last)
-            #expect(abs(last.last!.xMax - raggedLast.last!.xMax) < 0.5, "paragraph \(i)'s last line is not stretched")
-            #expect(last.last!.xMax < Self.right - 5, "paragraph \(i)'s last line stops short of the margin")
+            // The last line is never stretched (natural word spaces, or shrunk when the line
+            // breaker chose to fit one more word) and never passes the margin.
+            let last = try #require(paragraph.last)
+            for (a, b) in zip(last, last.dropFirst()) {
+                #expect((b.xMin - a.xMax) - natural < 0.3, "paragraph \(i)'s last line is not stretched")
+            }
+            #expect(last.last!.xMax <= Self.right + 0.5, "paragraph \(i)'s last line stays inside the margin")
         }
         // The ragged rendering really is ragged, so the comparison above means something.
         #expect(raggedLines.dropLast().contains { $0.last!.xMax < Self.right - 5 })

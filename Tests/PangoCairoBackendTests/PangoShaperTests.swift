@@ -107,7 +107,11 @@ import Typography
         let text = String(repeating: "Justified text fills the measure exactly. ", count: 4)
         let shaped = shaper.shape(Support.paragraph(text, Support.style(), alignment: .justify), width: 200)
         #expect(shaped.lines.count > 2)
-        for line in shaped.lines.dropLast() { #expect(abs(line.width - 200) < 0.5, "\(line.width)") }
+        for line in shaped.lines.dropLast() {
+            // A final hyphen or period hangs into the margin by part of its width (at most 0.3 em).
+            let hangs = [".", ",", "-"].contains(line.text.trimmingCharacters(in: .whitespaces).last ?? " ")
+            #expect(line.width >= 199.99 && line.width <= (hangs ? 200 + 0.3 * 17 : 200.01), "\(line.width) \(line.text)")
+        }
         #expect(shaped.lines.last!.width < 199)
     }
 

@@ -1,0 +1,285 @@
+/// Total-fit line breaking: Knuth & Plass, "Breaking Paragraphs into Lines", Software—Practice
+/// and Experience 11 (1981). The paragraph is a list of boxes (rigid material), glue (word
+/// spaces that may stretch and shrink) and penalties (break opportunities with a cost, such as
+/// hyphenation points); the breaker chooses the breaks that minimise the total demerits of
+/// the whole paragraph, instead of filling each line in turn as a first-fit breaker does.
+///
+/// Pure Swift and independent of any font: the backend measures (widths from the shaper's glyph
+/// advances) and this type decides. Time is linear in the paragraph's length: an active break
+/// is dropped as soon as a line from it would be overfull, so the active list never holds more
+/// than about one line's worth of breaks.
+public struct LineBreaker: Sendable {
+    /// One element of the paragraph, in pt.
+    public struct Item: Sendable {
+        /// What kind of element the item is.
+        public enum Kind: Sendable, Equatable {
+            /// Rigid material (letters, a word or part of one). `stretch` is extra room the box
+            /// may take when the line is justified (Hangul inter-syllable spacing, W3C KLREQ
+            /// §3.8); it is never a break opportunity.
+            case box
+            /// A word space: a break opportunity when it follows a box; at a break it vanishes.
+            case glue
+            /// A break opportunity with a cost; `width` is what the line gains when it breaks
+            /// here (a hyphen). Not a break opportunity when `cost` is `infinity`; a forced
+            /// break when `cost` is `-infinity`.
+            case penalty
+        }
+        /// Box, glue or penalty.
+        public var kind: Kind
+        /// Natural width, pt (for a penalty: the width added when breaking there).
+        public var width: Double
+        /// How far the item may grow, pt, when the line is short.
+        public var stretch: Double
+        /// How far it may shrink, pt, when the line is long.
+        public var shrink: Double
+        /// Penalty cost (TeX's \penalty values: 50 for a hyphen, 10000 = never).
+        public var cost: Double
+        /// A flagged penalty (a hyphen): two flagged breaks in a row cost ``Parameters/doubleHyphenDemerits``
+        /// and at most ``Parameters/maxConsecutiveHyphens`` may follow one another.
+        public var flagged: Bool
+        /// Width that may hang into the right margin when the line ends here (optical margin
+        /// alignment of a final period, comma, quote or hyphen), pt.
+        public var hang: Double
+        /// Only for the emergency pass (a break inside a word wider than the measure).
+        public var emergency: Bool
+        /// The caller's position for the item (the backend's byte offset in the text).
+        public var position: Int
+
+        /// A box of `width` pt that may stretch by `stretch` pt when justified.
+        public static func box(_ width: Double, stretch: Double = 0, position: Int = 0) -> Item {
+            Item(kind: .box, width: width, stretch: stretch, shrink: 0, cost: 0, flagged: false, hang: 0, emergency: false, position: position)
+        }
+        /// Glue of `width` pt that may stretch by `stretch` and shrink by `shrink` pt; `hang` pt
+        /// of the material before it may hang into the margin when a line ends here.
+        public static func glue(_ width: Double, stretch: Double, shrink: Double, hang: Double = 0, position: Int = 0) -> Item {
+            Item(kind: .glue, width: width, stretch: stretch, shrink: shrink, cost: 0, flagged: false, hang: hang, emergency: false, position: position)
+        }
+        /// A penalty: a break costing `cost`, adding `width` pt (a hyphen) when taken.
+        public static func penalty(_ width: Double = 0, cost: Double, flagged: Bool = false, hang: Double = 0,
+                                   emergency: Bool = false, position: Int = 0) -> Item {
+            Item(kind: .penalty, width: width, stretch: 0, shrink: 0, cost: cost, flagged: flagged, hang: hang, emergency: emergency, position: position)
+        }
+    }
+
+    /// The knobs of the search; defaults are TeX's plain-format values where TeX has one.
+    public struct Parameters: Sendable {
+        /// Largest adjustment ratio accepted on the first pass (1 = every space at its full stretch).
+        public var tolerance: Double = 2
+        /// Added to every line's badness before squaring (TeX \linepenalty = 10).
+        public var linePenalty: Double = 10
+        /// Two hyphenated lines in a row (TeX \doublehyphendemerits = 10000).
+        public var doubleHyphenDemerits: Double = 10000
+        /// A hyphen on the second-last line (TeX \finalhyphendemerits = 5000).
+        public var finalHyphenDemerits: Double = 5000
+        /// Adjacent lines of incompatible fitness, e.g. a very loose line after a tight one (TeX \adjdemerits = 10000).
+        public var adjacentDemerits: Double = 10000
+        /// At most this many hyphenated lines follow one another.
+        public var maxConsecutiveHyphens: Int = 2
+        /// A last line narrower than this fraction of the measure holding a single word costs
+        /// ``shortLastLineDemerits`` (a "runt").
+        public var shortLastLine: Double = 0.15
+        /// Demerits of a runt last line.
+        public var shortLastLineDemerits: Double = 15000
+        /// Ragged text: lines are not justified; each line's stretch is this fixed amount (pt),
+        /// so the badness measures how far the line falls short (TeX's ragged-right
+        /// \rightskip = 0pt plus 2em, with rigid spaces).
+        public var raggedStretch: Double? = nil
+        /// A line with nothing to stretch (a word broken by the emergency pass, unspaced text)
+        /// is rated as if it could stretch this fraction of the measure: its badness grows with
+        /// its shortfall instead of being infinite.
+        public var rigidLineStretch = 0.05
+        /// Creates the defaults.
+        public init() {}
+    }
+
+    /// The result: where lines end, and how each line is adjusted.
+    public struct Line: Sendable, Equatable {
+        /// Index of the item at which the line ends (a glue, a penalty, or the last item).
+        public var breakIndex: Int
+        /// Index of the first item of the line (after discarded glue and penalties).
+        public var start: Int
+        /// Adjustment ratio: > 0 the stretch used (1 = all), < 0 the shrink used; 0 for a last
+        /// line or a line ended by a forced break.
+        public var ratio: Double
+        /// Natural width of the line, pt (hyphen included).
+        public var naturalWidth: Double
+        /// The line ends at a flagged penalty (a hyphen).
+        public var hyphenated: Bool
+        /// Width hanging into the margin at the line's end, pt.
+        public var hang: Double
+    }
+
+    /// The chosen lines and whether the emergency pass was needed.
+    public struct Result: Sendable {
+        /// The lines, top to bottom.
+        public var lines: [Line]
+        /// The first passes found no feasible set of breaks: the emergency pass broke inside a
+        /// word wider than the measure, or a line is overfull.
+        public var emergency: Bool
+        /// Some line is wider than the measure even at full shrink (only when a single
+        /// unbreakable piece is wider than the measure).
+        public var overfull: Bool
+    }
+
+    /// The search parameters.
+    public var parameters: Parameters
+    /// Creates a breaker with `parameters`.
+    public init(parameters: Parameters = Parameters()) { self.parameters = parameters }
+
+    private struct Node {
+        var position: Int       // item index of the break (-1 for the paragraph start)
+        var line: Int
+        var fitness: Int
+        var hyphens: Int        // consecutive hyphenated lines ending here
+        var totalWidth: Double, totalStretch: Double, totalShrink: Double  // sums after the break
+        var demerits: Double
+        var previous: Int       // index into `nodes`, -1 for none
+        var ratio: Double
+        var hyphenated: Bool
+    }
+
+    /// Breaks `items` into lines of `width` pt. The last item should be a forced break
+    /// (`penalty(cost: -infinity)`); one is assumed when missing. Never fails: a first pass
+    /// accepts lines up to ``Parameters/tolerance``; a second any looseness; a third (the
+    /// emergency pass) also breaks at emergency penalties, and as a last resort leaves a line
+    /// overfull.
+    public func breakLines(_ items: [Item], width: Double) -> Result {
+        var items = items
+        if items.last.map({ !($0.kind == .penalty && $0.cost == -.infinity) }) ?? true {
+            items.append(.penalty(cost: -.infinity, position: items.last.map { $0.position } ?? 0))
+        }
+        if let lines = search(items, width: width, tolerance: parameters.tolerance, emergency: false)
+            ?? search(items, width: width, tolerance: .infinity, emergency: false) {
+            return Result(lines: lines, emergency: false, overfull: false)
+        }
+        let lines = search(items, width: width, tolerance: .infinity, emergency: true)!
+        let overfull = lines.contains { $0.naturalWidth - width - $0.hang > 0.01 && $0.ratio <= -1 }
+        return Result(lines: lines, emergency: true, overfull: overfull)
+    }
+
+    private func fitness(_ r: Double) -> Int { r < -0.5 ? 3 : r <= 0.5 ? 2 : r <= 1 ? 1 : 0 }
+
+    /// The first item of a line that starts after a break at `i`: glue and penalties vanish
+    /// at a line start (up to the next box or forced break).
+    private func lineStart(after i: Int, _ items: [Item]) -> Int {
+        var j = i
+        if items[j].kind != .box { j += 1 }
+        while j < items.count, items[j].kind != .box, !(items[j].kind == .penalty && items[j].cost == -.infinity) { j += 1 }
+        return j
+    }
+
+    /// One pass of the search; nil when no feasible breaks exist (never nil when `emergency`).
+    private func search(_ items: [Item], width: Double, tolerance: Double, emergency: Bool) -> [Line]? {
+        let p = parameters
+        let count = items.count
+        // Running sums before each item.
+        var sumWidth = [Double](repeating: 0, count: count + 1)
+        var sumStretch = sumWidth, sumShrink = sumWidth
+        for i in 0..<count {
+            let item = items[i]
+            let counts = item.kind != .penalty
+            sumWidth[i + 1] = sumWidth[i] + (counts ? item.width : 0)
+            sumStretch[i + 1] = sumStretch[i] + (counts ? item.stretch : 0)
+            sumShrink[i + 1] = sumShrink[i] + (counts ? item.shrink : 0)
+        }
+        var nodes: [Node] = [Node(position: -1, line: 0, fitness: 2, hyphens: 0, totalWidth: 0, totalStretch: 0,
+                                  totalShrink: 0, demerits: 0, previous: -1, ratio: 0, hyphenated: false)]
+        var active: [Int] = [0]
+        var survivors: [Int] = []
+        var lastResort: Int? = nil   // the most recent node dropped, for an overfull line
+        let slots = 4 * 3            // fitness class × consecutive hyphens (0, 1, 2+)
+        var best = [(demerits: Double, from: Int, ratio: Double)](repeating: (.infinity, -1, 0), count: slots)
+
+        for i in 0..<count {
+            let item = items[i]
+            switch item.kind {
+            case .box: continue
+            case .glue: if i == 0 || items[i - 1].kind != .box { continue }
+            case .penalty: if item.cost >= 10000 || (item.emergency && !emergency) { continue }
+            }
+            let isPenalty = item.kind == .penalty
+            let breakWidth = isPenalty ? item.width : 0
+            let forced = isPenalty && item.cost == -.infinity
+            let isLast = i == count - 1
+            let hyphenated = isPenalty && item.flagged
+            for k in 0..<slots { best[k] = (.infinity, -1, 0) }
+            var found = false
+            survivors.removeAll(keepingCapacity: true)
+            for a in active {
+                let node = nodes[a]
+                let natural = sumWidth[i] - node.totalWidth + breakWidth
+                let available = width + item.hang
+                let stretch = p.raggedStretch ?? (sumStretch[i] - node.totalStretch)
+                let shrink = p.raggedStretch == nil ? sumShrink[i] - node.totalShrink : 0
+                var ratio: Double
+                if natural > available + 1e-9 {
+                    ratio = shrink > 0 ? (available - natural) / shrink : -.infinity
+                } else if forced || natural >= available - 1e-9 {
+                    ratio = 0   // a last line, or one before a hard break, is set at its natural width
+                } else {
+                    ratio = (available - natural) / (stretch > 0 ? stretch : width * p.rigidLineStretch)
+                }
+                if ratio < -1 {
+                    // Overfull from here on: this node can never start a line reaching further.
+                    lastResort = a
+                    continue
+                }
+                survivors.append(a)
+                if ratio > tolerance { continue }
+                let hyphens = hyphenated ? node.hyphens + 1 : 0
+                if hyphens > p.maxConsecutiveHyphens && !emergency { continue }
+                let badness = ratio.isInfinite ? 1e7 : min(1e7, 100 * pow3(abs(ratio)))
+                var demerits = (p.linePenalty + badness) * (p.linePenalty + badness)
+                if isPenalty && item.cost > 0 { demerits += item.cost * item.cost }
+                else if isPenalty && item.cost < 0 && !forced { demerits -= item.cost * item.cost }
+                if hyphenated && node.hyphenated { demerits += p.doubleHyphenDemerits }
+                if isLast && node.hyphenated { demerits += p.finalHyphenDemerits }
+                let f = fitness(ratio)
+                if abs(f - node.fitness) > 1 { demerits += p.adjacentDemerits }
+                if isLast && node.position >= 0 && natural < width * p.shortLastLine
+                    && !(node.position + 1..<i).contains(where: { items[$0].kind == .glue }) {
+                    demerits += p.shortLastLineDemerits
+                }
+                demerits += node.demerits
+                let key = f * 3 + min(hyphens, 2)
+                if demerits < best[key].demerits { best[key] = (demerits, a, ratio); found = true }
+            }
+            swap(&active, &survivors)
+            if !found && active.isEmpty && emergency, let a = lastResort {
+                // Nothing fits: leave one line overfull from the last dropped node.
+                best[2 * 3] = (nodes[a].demerits + 1e8, a, -1); found = true
+            }
+            if !found { continue }
+            let after = lineStart(after: i, items)
+            if forced { active.removeAll(keepingCapacity: true) }  // nothing reaches across a forced break
+            for key in 0..<slots where best[key].from >= 0 {
+                let candidate = best[key]
+                nodes.append(Node(position: i, line: nodes[candidate.from].line + 1, fitness: key / 3, hyphens: key % 3,
+                                  totalWidth: sumWidth[after], totalStretch: sumStretch[after], totalShrink: sumShrink[after],
+                                  demerits: candidate.demerits, previous: candidate.from, ratio: candidate.ratio,
+                                  hyphenated: hyphenated))
+                active.append(nodes.count - 1)
+            }
+        }
+        // The best node at the end.
+        guard let end = active.filter({ nodes[$0].position == count - 1 }).min(by: { nodes[$0].demerits < nodes[$1].demerits })
+        else { return nil }
+        var chain: [Int] = []
+        var n = end
+        while n > 0 { chain.append(n); n = nodes[n].previous }
+        var lines: [Line] = []
+        var start = 0
+        for n in chain.reversed() {
+            let node = nodes[n]
+            let i = node.position
+            let item = items[i]
+            let natural = sumWidth[i] - sumWidth[start] + (item.kind == .penalty ? item.width : 0)
+            lines.append(Line(breakIndex: i, start: start, ratio: node.ratio.isFinite ? node.ratio : 0,
+                              naturalWidth: natural, hyphenated: node.hyphenated, hang: item.hang))
+            start = lineStart(after: i, items)
+        }
+        return lines
+    }
+
+    private func pow3(_ x: Double) -> Double { x * x * x }
+}

@@ -1,0 +1,271 @@
+internal import CPangoCairo
+import Foundation
+import Layout
+import Styling
+
+/// The backend's half of paragraph composition: shape the paragraph once, unwrapped, and read
+/// back what ``ParagraphComposer`` needs (glyph-cluster advances from HarfBuzz, break
+/// opportunities from Pango's log attributes, hyphen widths); then build the chosen lines as
+/// one `PangoLayout` with a line separator (U+2028) at each chosen break and a hyphen at each
+/// chosen hyphenation point, and justify by widening the glyphs of word spaces and Hangul
+/// syllables in place — so code spaces, no-break spaces and tracking keep their widths.
+extension PangoShaper {
+    /// A paragraph that fits on one line is shaped once; a longer one a second time at its
+    /// chosen breaks (the composer measures candidate lines and never shapes them).
+    func composeLocked(_ paragraph: StyledParagraph, width: Double) -> ShapedParagraph {
+        let runs = paragraph.runs
+        var starts: [Int] = []
+        starts.reserveCapacity(runs.count)
+        var text = ""
+        for run in runs { starts.append(text.utf8.count); text += run.text }
+        let measured = unwrappedLayout(text: text, paragraph: paragraph, starts: starts)
+        let scale = Double(PANGO_SCALE)
+
+        // One line that fits: draw the measured layout as it is.
+        var logical = PangoRectangle()
+        if pango_layout_get_line_count(measured.opaque) == 1 {
+            pango_layout_get_extents(measured.opaque, nil, &logical)
+            let natural = Double(logical.width) / scale
+            if natural <= width + 0.001 {
+                var lines = collectLines(layout: measured, paragraph: paragraph, bytes: Array(text.utf8), base: 0, starts: starts).map(\.line)
+                for i in lines.indices { shift(&lines[i], by: alignmentOffset(paragraph.style.alignment, width: width, line: lines[i].width)) }
+                return ShapedParagraph(lines: lines)
+            }
+        }
+
+        let prepared = prepare(measured, text: text, paragraph: paragraph)
+        let composition = ParagraphComposer.compose(paragraph, prepared: prepared, width: width,
+                                                    hyphenate: { word, language in
+            // Latin words in a language without patterns (Korean) are hyphenated as English.
+            Hyphenator.points(in: word, language: Hyphenator.hasPatterns(for: language) ? language : "en")
+        })
+        if composition.emergency { emergencyCount += 1 }
+        let lineSet = build(composition, prepared: prepared, paragraph: paragraph)
+        let layout = unwrappedLayout(text: lineSet.text, paragraph: lineSet.paragraph, starts: lineSet.starts)
+        justify(layout, composition: composition, spaces: lineSet.stretchableSpace, gaps: lineSet.syllableGap)
+        var lines = collectLines(layout: layout, paragraph: lineSet.paragraph, bytes: Array(lineSet.text.utf8), base: 0,
+                                 starts: lineSet.starts).map(\.line)
+        for i in lines.indices where i < composition.lines.count {
+            let composed = composition.lines[i]
+            shift(&lines[i], by: composed.x)
+            // Pango computed the line's extents before the glyphs were widened (its cache
+            // cannot be invalidated): the composer's own width is the drawn advance.
+            lines[i].width = composed.width
+            lines[i].isWrapContinuation = i > 0 && composition.lines[i - 1].ending != .separator
+            // The line's source text: what it holds, with the space it ends at (as Pango's
+            // wrapped lines have), and its hyphen.
+            let end = i + 1 < composition.lines.count ? composition.lines[i + 1].start : prepared.scalars.count
+            var view = String.UnicodeScalarView()
+            view.append(contentsOf: prepared.scalars[composed.start..<max(composed.start, composed.ending == .separator ? composed.end : end)])
+            if composed.ending == .hyphen {
+                if view.last == "\u{AD}" { view.removeLast() }
+                view.append("-")
+            }
+            lines[i].text = String(view)
+        }
+        return ShapedParagraph(lines: lines)
+    }
+
+    /// Moves a line and its link rectangles right by `dx` pt.
+    private func shift(_ line: inout ShapedLine, by dx: Double) {
+        guard dx != 0 else { return }
+        line.x += dx
+        for k in line.links.indices { line.links[k].x += dx }
+    }
+
+    private func alignmentOffset(_ alignment: TextAlignment, width: Double, line: Double) -> Double {
+        switch alignment {
+        case .center: max(0, (width - line) / 2)
+        case .right: max(0, width - line)
+        case .left, .justify: 0
+        }
+    }
+
+    /// A layout of `text` with the runs' attributes, no wrapping, left-aligned.
+    private func unwrappedLayout(text: String, paragraph: StyledParagraph, starts: [Int]) -> GObjectRef {
+        let byteCount = text.utf8.count
+        let pointer = pango_layout_new(setup.context.opaque)!
+        let layout = GObjectRef(owning: UnsafeMutableRawPointer(pointer))
+        pango_layout_set_text(pointer, PDFText.sameLength(text), Int32(byteCount))
+        pango_layout_set_font_description(pointer, description(paragraph.style.baseFont).pointer)
+        let attrs = AttrList()
+        let bytes = Array(text.utf8)
+        for (index, run) in paragraph.runs.enumerated() where !run.text.isEmpty {
+            let range = starts[index]..<(starts[index] + run.text.utf8.count)
+            let variantRanges = run.style.smallCaps == .lowercase || run.style.smallCaps == .all ? Self.rangesWithoutEmoji(bytes, range) : []
+            addAttributes(run.style, text: run.text, to: attrs, start: range.lowerBound, end: range.upperBound, variantRanges: variantRanges)
+        }
+        pango_layout_set_attributes(pointer, attrs.pointer)
+        pango_layout_set_width(pointer, -1)
+        pango_layout_set_alignment(pointer, PANGO_ALIGN_LEFT)
+        return layout
+    }
+
+    /// Per-scalar advances and break opportunities of the measured (unwrapped) layout.
+    private func prepare(_ layout: GObjectRef, text: String, paragraph: StyledParagraph) -> PreparedParagraph {
+        let byteCount = text.utf8.count
+        var advanceAtByte = [Int32](repeating: 0, count: byteCount + 1)
+        var node = pango_layout_get_lines_readonly(layout.opaque)
+        while let lineNode = node {
+            let line = lineNode.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self)
+            var runNode = line.pointee.runs
+            while let r = runNode {
+                let glyphItem = r.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+                let offset = Int(glyphItem.pointee.item.pointee.offset)
+                let glyphs = glyphItem.pointee.glyphs!
+                for j in 0..<Int(glyphs.pointee.num_glyphs) {
+                    let byte = offset + Int(glyphs.pointee.log_clusters[j])
+                    if byte <= byteCount { advanceAtByte[byte] += glyphs.pointee.glyphs[j].geometry.width }
+                }
+                runNode = r.pointee.next
+            }
+            node = lineNode.pointee.next
+        }
+        var attrCount: Int32 = 0
+        let attrs = pango_layout_get_log_attrs_readonly(layout.opaque, &attrCount)!
+        var scalars: [Unicode.Scalar] = []
+        scalars.reserveCapacity(byteCount)
+        var runIndex: [Int] = [], advances: [Double] = []
+        runIndex.reserveCapacity(byteCount); advances.reserveCapacity(byteCount)
+        for (index, run) in paragraph.runs.enumerated() {
+            for s in run.text.unicodeScalars { scalars.append(s); runIndex.append(index) }
+        }
+        var byte = 0
+        let scale = Double(PANGO_SCALE)
+        for s in scalars { advances.append(Double(advanceAtByte[byte]) / scale); byte += UTF8.width(s) }
+        let count = min(Int(attrCount), scalars.count + 1)
+        var lineBreak = [Bool](repeating: false, count: scalars.count + 1)
+        var charBreak = lineBreak
+        for i in 0..<count {
+            lineBreak[i] = attrs[i].is_line_break != 0
+            charBreak[i] = attrs[i].is_char_break != 0
+        }
+        let hyphens = paragraph.runs.map { hyphenWidth($0.style) }
+        return PreparedParagraph(scalars: scalars, runIndex: runIndex, advances: advances, lineBreakBefore: lineBreak,
+                                 charBreakBefore: charBreak, hyphenWidths: hyphens)
+    }
+
+    /// Width of "-" in the run's face, pt (cached per face).
+    private func hyphenWidth(_ style: RunStyle) -> Double {
+        if let w = hyphenWidths[style.font] { return w }
+        let pointer = pango_layout_new(setup.context.opaque)!
+        let layout = GObjectRef(owning: UnsafeMutableRawPointer(pointer))
+        pango_layout_set_text(pointer, "-", 1)
+        pango_layout_set_font_description(pointer, description(style.font).pointer)
+        var logical = PangoRectangle()
+        pango_layout_get_extents(layout.opaque, nil, &logical)
+        let w = Double(logical.width) / Double(PANGO_SCALE)
+        hyphenWidths[style.font] = w
+        return w
+    }
+
+    private struct LineSet {
+        var text: String
+        var starts: [Int]
+        var paragraph: StyledParagraph
+        /// Per byte of `text`: a word space that justification widens.
+        var stretchableSpace: [Bool]
+        /// Per byte of `text`: a Hangul syllable followed by another on its line.
+        var syllableGap: [Bool]
+    }
+
+    /// The text of the chosen lines: a U+2028 line separator at each break (replacing the word
+    /// space there), a hyphen at each hyphenation break (replacing a soft hyphen).
+    private func build(_ composition: Composition, prepared p: PreparedParagraph, paragraph: StyledParagraph) -> LineSet {
+        var runTexts = [String.UnicodeScalarView](repeating: String.UnicodeScalarView(), count: paragraph.runs.count)
+        var spaceFlags: [(run: Int, offset: Int)] = []   // (run, scalar index within the run's new text)
+        var gapFlags: [(run: Int, offset: Int)] = []
+        var runCounts = [Int](repeating: 0, count: paragraph.runs.count)
+        let justified = paragraph.style.alignment == .justify
+        let isCode = paragraph.runs.map(\.style.isCode)
+        func append(_ s: Unicode.Scalar, run: Int) { runTexts[run].append(s); runCounts[run] += 1 }
+        for (index, line) in composition.lines.enumerated() {
+            let last = index == composition.lines.count - 1
+            var i = line.start
+            while i < line.end {
+                let s = p.scalars[i]
+                let run = p.runIndex[i]
+                if line.ending == .hyphen && i == line.end - 1 && s == "\u{AD}" { append("-", run: run); i += 1; continue }
+                if justified && ParagraphComposer.isBreakingSpace(s) && !isCode[run] { spaceFlags.append((run, runCounts[run])) }
+                if justified && ParagraphComposer.isHangul(s) && i + 1 < line.end && ParagraphComposer.isHangul(p.scalars[i + 1]) {
+                    gapFlags.append((run, runCounts[run]))
+                }
+                append(s, run: run)
+                i += 1
+            }
+            let lastRun = line.end > line.start ? p.runIndex[line.end - 1] : p.runIndex[min(line.start, p.scalars.count - 1)]
+            if line.ending == .hyphen && !(line.end > 0 && p.scalars[line.end - 1] == "\u{AD}") { append("-", run: lastRun) }
+            if last { break }
+            if line.ending == .separator { append(p.scalars[line.end], run: p.runIndex[line.end]) }
+            else { append("\u{2028}", run: line.ending == .space ? p.runIndex[line.end] : lastRun) }
+            // Scalars skipped between this line's end and the next line's start (extra spaces) are dropped.
+        }
+        var finalParagraph = paragraph
+        var starts: [Int] = []
+        var text = ""
+        for index in paragraph.runs.indices {
+            starts.append(text.utf8.count)
+            let t = String(runTexts[index])
+            finalParagraph.runs[index].text = t
+            text += t
+        }
+        let byteCount = text.utf8.count
+        var spaces = [Bool](repeating: false, count: byteCount + 1)
+        var gaps = spaces
+        // Scalar offsets within runs → byte offsets in the text.
+        func byteOffsets(_ flags: [(run: Int, offset: Int)], into array: inout [Bool]) {
+            var cache: [Int: [Int]] = [:]
+            for flag in flags {
+                if cache[flag.run] == nil {
+                    var offsets: [Int] = []
+                    var b = starts[flag.run]
+                    for s in runTexts[flag.run] { offsets.append(b); b += UTF8.width(s) }
+                    cache[flag.run] = offsets
+                }
+                array[cache[flag.run]![flag.offset]] = true
+            }
+        }
+        byteOffsets(spaceFlags, into: &spaces)
+        byteOffsets(gapFlags, into: &gaps)
+        return LineSet(text: text, starts: starts, paragraph: finalParagraph, stretchableSpace: spaces, syllableGap: gaps)
+    }
+
+    /// Widens the glyphs of stretchable word spaces (by the line's space factor × their own
+    /// advance) and of Hangul syllables (by the line's syllable spacing). Drawing, underlines,
+    /// backgrounds and link rectangles follow the glyph widths; Pango's cached line extents do
+    /// not, so line widths come from the composer.
+    private func justify(_ layout: GObjectRef, composition: Composition, spaces: [Bool], gaps: [Bool]) {
+        let scale = Double(PANGO_SCALE)
+        var node = pango_layout_get_lines_readonly(layout.opaque)
+        var index = 0
+        while let lineNode = node, index < composition.lines.count {
+            let composed = composition.lines[index]
+            if composed.spaceFactor != 0 || composed.syllableSpacing != 0 {
+                let line = lineNode.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self)
+                var runNode = line.pointee.runs
+                while let r = runNode {
+                    let glyphItem = r.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+                    let offset = Int(glyphItem.pointee.item.pointee.offset)
+                    let glyphs = glyphItem.pointee.glyphs!
+                    var previousCluster: Int32 = -1
+                    for j in 0..<Int(glyphs.pointee.num_glyphs) {
+                        let cluster = glyphs.pointee.log_clusters[j]
+                        defer { previousCluster = cluster }
+                        guard cluster != previousCluster else { continue }
+                        let byte = offset + Int(cluster)
+                        guard byte < spaces.count else { continue }
+                        if spaces[byte] {
+                            let w = Double(glyphs.pointee.glyphs[j].geometry.width)
+                            glyphs.pointee.glyphs[j].geometry.width += Int32((w * composed.spaceFactor).rounded())
+                        } else if gaps[byte] {
+                            glyphs.pointee.glyphs[j].geometry.width += Int32((composed.syllableSpacing * scale).rounded())
+                        }
+                    }
+                    runNode = r.pointee.next
+                }
+            }
+            index += 1
+            node = lineNode.pointee.next
+        }
+    }
+}

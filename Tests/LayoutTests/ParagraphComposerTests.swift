@@ -1,0 +1,109 @@
+import Layout
+import Styling
+import Testing
+import Typography
+
+/// A prepared paragraph measured like the fake shaper: every scalar 5 pt wide; breaks after
+/// spaces and between Hangul syllables (as Pango's UAX #14 log attributes); grapheme breaks everywhere.
+func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
+    var scalars: [Unicode.Scalar] = [], runIndex: [Int] = []
+    for (i, run) in runs.enumerated() { for s in run.text.unicodeScalars { scalars.append(s); runIndex.append(i) } }
+    let n = scalars.count
+    var lineBreak = [Bool](repeating: false, count: n + 1)
+    for i in 1..<max(1, n) {
+        let a = scalars[i - 1], b = scalars[i]
+        lineBreak[i] = (a == " " && b != " ") || (ParagraphComposer.isHangul(a) && ParagraphComposer.isHangul(b)) || a == "-"
+    }
+    return PreparedParagraph(scalars: scalars, runIndex: runIndex, advances: scalars.map { $0 == "\u{AD}" ? 0 : 5 },
+                             lineBreakBefore: lineBreak, charBreakBefore: [Bool](repeating: true, count: n + 1),
+                             hyphenWidths: runs.map { _ in 5 })
+}
+
+@Suite struct ParagraphComposerTests {
+    let font = FontSpec(families: ["X"], size: 10)
+    func paragraph(_ runs: [StyledRun], alignment: TextAlignment = .justify, hangul: HangulLineBreak = .keepAll) -> StyledParagraph {
+        StyledParagraph(runs: runs, style: ParagraphStyle(baseFont: font, alignment: alignment, hangulLineBreak: hangul))
+    }
+    func text(_ s: String, code: Bool = false) -> StyledRun {
+        var style = RunStyle(font: font)
+        style.isCode = code
+        return StyledRun(s, style: style)
+    }
+    func lineTexts(_ c: Composition, _ p: PreparedParagraph) -> [String] {
+        c.lines.map { String(String.UnicodeScalarView(p.scalars[$0.start..<$0.end])) }
+    }
+
+    @Test func keepAllBreaksKoreanOnlyBetweenWords() {
+        let korean = "한국어 문장은 어절 단위로 줄을 바꾸며 긴 문장도 단어 중간에서 끊기지 않습니다 타이포그래피는 글자를 배열하는 기술입니다"
+        let words = Set(korean.split(separator: " ").map(String.init))
+        let runs = [text(korean)]
+        let p = prepared(runs)
+        let kept = ParagraphComposer.compose(paragraph(runs), prepared: p, width: 120, hyphenate: { _, _ in [] })
+        #expect(lineTexts(kept, p).allSatisfy { $0.split(separator: " ").allSatisfy { words.contains(String($0)) } })
+        let anywhere = ParagraphComposer.compose(paragraph(runs, hangul: .anywhere), prepared: p, width: 120, hyphenate: { _, _ in [] })
+        #expect(lineTexts(anywhere, p).contains { !$0.split(separator: " ").allSatisfy { words.contains(String($0)) } })
+        // Justified keep-all lines spread syllables as well as spaces (KLREQ).
+        #expect(kept.lines.dropLast().contains { $0.syllableSpacing > 0 })
+    }
+
+    @Test func codeSpacesDoNotCountAsStretch() {
+        // Lines whose only spaces are inside code are set at natural width.
+        let runs = [text("aaaa"), text(" "), text("b b b b b b b b b b b b b b b b b b b b b b b b", code: true), text(" "), text("cccc")]
+        let p = prepared(runs)
+        let c = ParagraphComposer.compose(paragraph(runs), prepared: p, width: 100, hyphenate: { _, _ in [] })
+        for line in c.lines {
+            let hasPlainSpace = (line.start..<line.end).contains { p.scalars[$0] == " " && !runs[p.runIndex[$0]].style.isCode }
+            if !hasPlainSpace { #expect(line.spaceFactor == 0 && line.width == line.naturalWidth) }
+        }
+    }
+
+    @Test func hyphenationPolicySkipsCodeDigitsAddressesCapitalsAndShortWords() {
+        var asked: [String] = []
+        let runs = [text("representation abc123def example.com/path NASA tiny "), text("typography", code: true),
+                    text(" 타이포그래피 characteristics")]
+        let p = prepared(runs)
+        _ = ParagraphComposer.compose(paragraph(runs), prepared: p, width: 60, hyphenate: { word, _ in asked.append(word); return [2, 5] })
+        #expect(Set(asked) == ["representation", "characteristics"])
+    }
+
+    @Test func hyphenationPointsRespectTheMinimumsAndTheLanguage() {
+        var languages: [String] = []
+        var style = RunStyle(font: font)
+        style.language = "de"
+        let runs = [StyledRun("Silbentrennung Silbentrennung Silbentrennung", style: style)]
+        let p = prepared(runs)
+        // Points offered at 1 (too close to the start) and 12 (too close to the end) are ignored.
+        let c = ParagraphComposer.compose(paragraph(runs), prepared: p, width: 50, hyphenate: { _, language in
+            languages.append(language); return [1, 6, 12] })
+        #expect(Set(languages) == ["de"])
+        let texts = lineTexts(c, p)
+        for (line, t) in zip(c.lines, texts) where line.ending == .hyphen { #expect(t.hasSuffix("Silben")) }
+        #expect(c.lines.contains { $0.ending == .hyphen })
+    }
+
+    @Test func raggedTextIsNeverHyphenatedByDefaultButCanBe() {
+        let runs = [text("representation representation representation representation")]
+        let p = prepared(runs)
+        var asked = 0
+        _ = ParagraphComposer.compose(paragraph(runs, alignment: .left), prepared: p, width: 90, hyphenate: { _, _ in asked += 1; return [] })
+        #expect(asked == 0)
+        var style = RunStyle(font: font)
+        style.hyphenate = true
+        let on = [StyledRun("representation representation", style: style)]
+        _ = ParagraphComposer.compose(paragraph(on, alignment: .left), prepared: prepared(on), width: 90, hyphenate: { _, _ in asked += 1; return [] })
+        #expect(asked > 0)
+    }
+
+    @Test func alignmentAndHangingPunctuation() {
+        let runs = [text("one two three four five six seven eight nine ten eleven twelve.")]
+        let p = prepared(runs)
+        let centred = ParagraphComposer.compose(paragraph(runs, alignment: .center), prepared: p, width: 100, hyphenate: { _, _ in [] })
+        for line in centred.lines { #expect(abs(line.x - (100 - line.width) / 2) < 1e-9) }
+        // Justified: a line ending in a comma or period may hang 80 % of it (4 pt) past the measure.
+        let hung = [text("aaaa, bbbb, cccc, dddd, eeee, ffff, gggg, hhhh, iiii, jjjj, kkkk, llll.")]
+        let q = prepared(hung)
+        let c = ParagraphComposer.compose(paragraph(hung), prepared: q, width: 100, hyphenate: { _, _ in [] })
+        for line in c.lines.dropLast() { #expect(line.width >= 100 - 1e-9 && line.width <= 104 + 1e-9) }
+        #expect(c.lines.dropLast().contains { $0.hang > 0 })
+    }
+}
