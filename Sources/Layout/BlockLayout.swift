@@ -32,7 +32,7 @@ struct BlockLayout {
             items = []
         }
         guard !items.isEmpty else { return [] }
-        if let anchor = block.anchor {
+        for anchor in ([block.anchor].compactMap { $0 } + block.inlineAnchors).reversed() {
             items[0].elements.insert(.destination(name: anchor, at: Point(x: left, y: 0)), at: 0)
         }
         if let outline = block.outline {

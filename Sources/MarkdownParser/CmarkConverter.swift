@@ -59,6 +59,8 @@ struct CmarkConverter {
     var footnoteDefinitions: [(label: String?, blocks: [Block])] = []
     /// Footnote numbers by normalised label, from the references.
     var footnoteNumbers: [String: Int] = [:]
+    /// Raw HTML blocks and inline tags become document values here (its warnings included).
+    var html: RawHTML
     private var warnedDepth = false
 
     /// Deeper containers are flattened to plain text: keeps recursion (ours and the values'
@@ -69,6 +71,7 @@ struct CmarkConverter {
         self.file = file
         self.source = source
         self.syntax = InlineSyntax(file: file, lines: source.lines)
+        self.html = RawHTML(file: file)
     }
 
     private func location(_ node: OpaquePointer) -> SourceLocation? {
@@ -229,7 +232,7 @@ struct CmarkConverter {
                 case .close: items.append(.close(fence))
                 }
             } else {
-                items.append(.block(Block(.html(source.restoringFences(in: text)), location: loc)))
+                items += html.blocks(source.restoringFences(in: text), location: loc).map { .block($0) }
             }
         case CMARK_NODE_THEMATIC_BREAK:
             items.append(.block(Block(.thematicBreak, location: loc)))
@@ -278,7 +281,8 @@ struct CmarkConverter {
     mutating func inlines(of parent: OpaquePointer, depth: Int, heading: Bool) -> ([Inline], Attributes?) {
         var pieces: [InlinePiece] = []
         for child in Self.children(parent) { convertInline(child, depth: depth, into: &pieces) }
-        return syntax.finish(pieces, heading: heading)
+        let (inlines, attributes) = syntax.finish(pieces, heading: heading)
+        return (html.nest(inlines), attributes)
     }
 
     private mutating func convertInline(_ node: OpaquePointer, depth: Int, into pieces: inout [InlinePiece]) {

@@ -15,6 +15,7 @@ enum FrontMatter {
     static let knownKeys: Set<String> = [
         "title", "subtitle", "author", "date", "lang", "keywords", "theme", "paper", "margins",
         "header", "footer", "toc", "size-category", "bold-text", "justify", "line-break", "widows", "orphans",
+        "tab-size",
     ]
 
     /// Limits recursion into nested YAML (aliases can make a graph deep).

@@ -53,7 +53,7 @@ public enum MarkdownParser {
         }
         var converter = CmarkConverter(file: file, source: source)
         let blocks = converter.blocks(of: tree.root, depth: 0)
-        diagnostics += converter.diagnostics
+        diagnostics += converter.diagnostics + converter.html.diagnostics
         let document = Document(blocks: blocks, metadata: metadata, footnotes: converter.footnotes(), file: file)
         return ParseResult(document: document, diagnostics: diagnostics)
     }

@@ -32,6 +32,8 @@ struct StyleOverrides {
     var guides: Bool?
     /// A div's text width in pt (`measure=300`): the right indent grows so lines are no wider.
     var measure: Double?
+    /// Columns between tab stops in code (`tab-size=2`, CSS `tab-size`).
+    var tabSize: Int?
     /// Where line-height keys were written (a span's are ignored, with a warning there).
     var lineHeightLocation: SourceLocation?
     var alignmentLocation: SourceLocation?
@@ -151,6 +153,8 @@ struct StyleOverrides {
             case "guides": guides = flag()
             case "measure":
                 measure = number(1...10_000)
+            case "tabsize":
+                if let value, let n = Int(value), (1...16).contains(n) { tabSize = n } else { warn("'\(pair.key)' is a whole number of columns from 1 to 16, not '\(value ?? "")'", at) }
             case "caption", "width", "lang", "style", "class": break  // accepted for other stages / Pandoc compatibility
             default:
                 warn("unknown attribute '\(pair.key)'", at)

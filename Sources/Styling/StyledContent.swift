@@ -224,6 +224,9 @@ public struct StyledBlock: Hashable, Sendable {
     public var backgroundPadding: Double
     /// Named destination for internal links (`#id`).
     public var anchor: String?
+    /// More named destinations at the block's top: anchors written in its text (`<a id="x">`)
+    /// or alone just before it.
+    public var inlineAnchors: [String] = []
     /// The PDF outline (bookmark) entry the block starts, nil for none (headings have one).
     public var outline: OutlineEntry?
     /// Footnotes referenced in this block, by number: set at the foot of the page where the
@@ -252,6 +255,11 @@ public struct StyledImage: Hashable, Sendable {
     public var alt: String
     /// A caption set below the image, nil for none.
     public var caption: StyledParagraph?
+    /// A width asked for in the source (`<img width>`), pt; nil: the image's natural width.
+    public var width: Double?
+    /// A height asked for in the source (`<img height>`), pt; nil: the image's natural height
+    /// (or the asked width's proportion).
+    public var height: Double?
     /// Creates an image block from its parts.
     public init(path: String, alt: String, caption: StyledParagraph? = nil) {
         self.path = path; self.alt = alt; self.caption = caption
