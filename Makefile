@@ -7,7 +7,7 @@ BIN = .build/release/typeset
 # Debian packages: C libraries (pkg-config), fonts, and the PDF tools the tests read back with.
 APT_PACKAGES = pkg-config libpango1.0-dev libcairo2-dev libfontconfig-dev libfreetype-dev \
   libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-dev librsvg2-dev \
-  libhyphen-dev hyphen-en-us hyphen-de hyphen-fr libqpdf-dev libxml2-dev libgdk-pixbuf-2.0-dev \
+  libhyphen-dev hyphen-en-us hyphen-de hyphen-fr libqpdf-dev libxml2-dev libgdk-pixbuf-2.0-dev webp-pixbuf-loader imagemagick \
   fonts-inter fonts-noto-cjk fonts-noto-mono fonts-dejavu-core fonts-noto-color-emoji \
   poppler-utils qpdf time
 STAMP = .build/.deps-installed

@@ -251,6 +251,8 @@ public struct StyledBlock: Hashable, Sendable {
 public struct StyledImage: Hashable, Sendable {
     /// The image file: a resolved path.
     public var path: String
+    /// The path as written in the document (for messages); empty when unknown.
+    public var source: String = ""
     /// The image's alt text, plain.
     public var alt: String
     /// A caption set below the image, nil for none.

@@ -458,6 +458,7 @@ public struct Styler {
             style: ParagraphStyle(baseFont: captionCascade.font, lineHeight: captionCascade.style.lineHeight, alignment: .center,
                                   leftIndent: context.indent, hangulLineBreak: options.hangulLineBreak))
         var styled = StyledImage(path: isRemote ? "" : path, alt: altText, caption: caption)
+        styled.source = source
         let measure = theme.page.measure - context.indent - context.rightIndent
         styled.width = Styler.imageLength(asked.width, whole: measure)
         styled.height = Styler.imageLength(asked.height, whole: theme.page.textHeight)
