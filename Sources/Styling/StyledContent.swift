@@ -181,6 +181,9 @@ public struct OutlineEntry: Hashable, Sendable {
     public var title: String
     /// 1 for h1 …
     public var level: Int
+    /// The heading's styled runs, so a table of contents can keep its inline formatting (code,
+    /// emphasis, strikethrough); empty when unknown. Bookmarks use ``title``.
+    public var runs: [StyledRun] = []
     /// Creates an entry for a heading of `level` (1 for h1).
     public init(title: String, level: Int) { self.title = title; self.level = level }
 }

@@ -168,10 +168,12 @@ public struct Styler {
                 id = nil
             }
             let size = context.cascade.style.size
+            var outline = OutlineEntry(title: title, level: level)
+            outline.runs = paragraph.runs
             blocks.append(StyledBlock(
                 .paragraph(paragraph), spaceBefore: max(blockSpacing * 1.5, size * 1.0), spaceAfter: max(blockSpacing * 0.6, size * 0.4),
                 keepWithNext: true, quoteBars: context.quoteBars, quoteBarColor: quoteBarColor,
-                anchor: id, outline: OutlineEntry(title: title, level: level), location: block.location))
+                anchor: id, outline: outline, location: block.location))
         case .list(let list):
             appendList(list, context: context, to: &blocks)
         case .blockQuote(let children):
