@@ -198,29 +198,6 @@ public final class CairoPDFRenderer: PageRenderer {
     }
 
     private func drawImage(path: String, rect: Rect) {
-        guard rect.width > 0, rect.height > 0 else { return }
-        if ImageProbe.isSVG(path) { drawSVG(path: path, rect: rect); return }
-        guard let image = ImageDecoder.surface(ofFile: path) else { return }
-        defer { cairo_surface_destroy(image.surface) }
-        cairo_save(cr)
-        cairo_translate(cr, rect.x, rect.y)
-        cairo_scale(cr, rect.width / Double(image.width), rect.height / Double(image.height))
-        cairo_set_source_surface(cr, image.surface, 0, 0)
-        cairo_rectangle(cr, 0, 0, Double(image.width), Double(image.height))
-        cairo_fill(cr)
-        cairo_restore(cr)
-    }
-}
-
-extension CairoPDFRenderer {
-    /// SVG through librsvg, drawn as vectors into the PDF (text in the SVG stays text).
-    fileprivate func drawSVG(path: String, rect: Rect) {
-        var error: UnsafeMutablePointer<GError>?
-        guard let handle = rsvg_handle_new_from_file(path, &error) else { if let error { g_error_free(error) }; return }
-        defer { g_object_unref(UnsafeMutableRawPointer(handle)) }
-        var viewport = RsvgRectangle(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
-        cairo_save(cr)
-        if rsvg_handle_render_document(handle, cr, &viewport, &error) == 0, let error { g_error_free(error) }
-        cairo_restore(cr)
+        ImageDecoder.draw(path, in: rect, on: cr)
     }
 }

@@ -19,6 +19,7 @@ public final class PangoShaper: TextShaper {
     /// Creates a shaper with its own Pango context and pangocairo font map.
     public init() {
         setup = FontState.lock.reading { PangoSetup() }
+        InlineImageShapes.install(on: setup.context.opaque)
     }
 
     // MARK: Metrics
@@ -162,6 +163,9 @@ public final class PangoShaper: TextShaper {
 
     private func addAttributes(_ style: RunStyle, to list: AttrList, start: Int, end: Int) {
         list.insert(pango_attr_font_desc_new(description(style.font).pointer), start, end)
+        if let image = style.inlineImage {
+            list.insert(InlineImageShapes.attribute(image, box: InlineImageShapes.box(image, shaper: self, style: style)), start, end)
+        }
         if style.letterSpacing != 0 {
             // Any letter-spacing attribute, even 0, turns ligatures off: emit only when non-zero.
             list.insert(pango_attr_letter_spacing_new(PangoUnits.from(style.letterSpacing)), start, end)
@@ -270,6 +274,9 @@ public final class PangoShaper: TextShaper {
                     let m = primaryMetrics(style.font)
                     ascent = max(ascent, m.ascent + style.baselineOffset)
                     descent = max(descent, m.descent - style.baselineOffset)
+                    if let image = style.inlineImage {
+                        ascent = max(ascent, InlineImageShapes.box(image, shaper: self, style: style).height + style.baselineOffset)
+                    }
                     if let stroke = style.stroke {
                         strokes.append(.init(x: x, rise: Double(glyphItem.pointee.y_offset) / scale,
                                              glyphItem: glyphItem, stroke: stroke))

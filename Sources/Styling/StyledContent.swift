@@ -65,6 +65,8 @@ public struct RunStyle: Hashable, Sendable {
     public var background: RGBAColor?
     /// Where the run links to, nil for none.
     public var link: LinkTarget?
+    /// The picture this run stands for (its text is one U+FFFC), nil for text.
+    public var inlineImage: InlineImage?
 
     /// Creates a run style; everything but `font` defaults to plain black text.
     public init(font: FontSpec, letterSpacing: Double = 0, features: [String] = [], smallCaps: SmallCaps = .none,

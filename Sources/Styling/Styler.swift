@@ -403,12 +403,27 @@ public struct Styler {
         return Length.points(t).flatMap { $0 > 0 ? $0 : nil }
     }
 
+    /// A run drawing the local image `source` inside a line (one U+FFFC carrying the image),
+    /// nil when the file cannot be read (the caller shows the alt text).
+    func inlineImageRun(_ source: String, cascade: Cascade, asked: (width: String?, height: String?)) -> StyledRun? {
+        var path = source.removingPercentEncoding ?? source
+        if !path.hasPrefix("/") { path = (options.baseDirectory as NSString).appendingPathComponent(path) }
+        guard FileManager.default.isReadableFile(atPath: path) else { return nil }
+        var style = cascade.runStyle
+        style.inlineImage = InlineImage(path: path, width: Styler.imageLength(asked.width, whole: theme.page.measure),
+                                        height: Styler.imageLength(asked.height, whole: theme.page.textHeight))
+        style.background = nil
+        style.underline = nil
+        style.strikethrough = nil
+        return StyledRun("\u{FFFC}", style: style)
+    }
+
     /// Names the images set as alt text inside lines, once for the whole document.
     mutating func warnInlineImages() {
         let (local, remote, first) = inlineImages
         guard local + remote > 0 else { return }
         var parts: [String] = []
-        if local > 0 { parts.append("\(local) image\(local == 1 ? "" : "s") inside lines of text") }
+        if local > 0 { parts.append("\(local) image\(local == 1 ? "" : "s") inside lines of text that could not be read") }
         if remote > 0 { parts.append("\(remote) remote image\(remote == 1 ? "" : "s") (not fetched)") }
         warn("\(parts.joined(separator: " and ")) shown as alt text", first)
     }
@@ -543,6 +558,9 @@ public struct Styler {
                 if runs.count == before { runs.append(StyledRun(destination, style: c.runStyle)) }
             case .image(let source, _, let alt, let location):
                 let remote = source.contains("://") || source.lowercased().hasPrefix("data:")
+                if !remote, let run = inlineImageRun(source, cascade: cascade, asked: (nil, nil)) {
+                    runs.append(run); continue
+                }
                 if remote { inlineImages.remote += 1 } else { inlineImages.local += 1 }
                 if inlineImages.first == nil { inlineImages.first = location ?? currentLocation }
                 var c = cascade
@@ -556,7 +574,12 @@ public struct Styler {
             case .presentation(let presentation, let children):
                 appendRuns(children, cascade: presented(presentation, cascade), to: &runs)
             case .span(let attributes, let children) where Styler.sizedImage(attributes, children) != nil:
-                appendRuns(children, cascade: cascade, to: &runs)
+                if let sized = Styler.sizedImage(attributes, children), case .image(let source, _, _, _) = sized.image,
+                   let run = inlineImageRun(source, cascade: cascade, asked: (sized.width, sized.height)) {
+                    runs.append(run)
+                } else {
+                    appendRuns(children, cascade: cascade, to: &runs)
+                }
             case .span(let attributes, let children):
                 var diagnosticsCopy: [Diagnostic] = []
                 let overrides = StyleOverrides(attributes, theme: theme, diagnostics: &diagnosticsCopy)
