@@ -77,8 +77,11 @@ struct RawHTML {
             case "h1", "h2", "h3", "h4", "h5", "h6":
                 let level = Int(String(name.dropFirst())) ?? 1
                 let content = Self.trimmed(inlines(children, location: location, depth: depth + 1))
-                let id = attributes["id"].map { Attributes(id: $0) } ?? .none
-                builder.blocks.append(Block(.heading(level: level, content), attributes: id, location: location))
+                var headingAttributes = Attributes(id: attributes["id"], location: location)
+                if let align = attributes["align"]?.lowercased(), ["left", "center", "right"].contains(align) {
+                    headingAttributes.pairs.append(.init(key: "align", value: align, location: location))
+                }
+                builder.blocks.append(Block(.heading(level: level, content), attributes: headingAttributes, location: location))
             case "details":
                 // Paper cannot fold: the summary is a bold line, the body follows.
                 var inner = BlockBuilder(location: location)

@@ -116,3 +116,57 @@ import Typography
         #expect(doc.blocks[1].footnotes[1]?.first?.text == "The note.")
     }
 }
+
+/// READMEs as people write them: tabs, anchors, GitHub-style fragments, empty headings,
+/// inline HTML presentation.
+@Suite struct ReadmeStylingTests {
+    func style(_ markdown: String) -> StyledDocument {
+        Styler.style(MarkdownParser.parse(markdown, file: "t.md").document, theme: .default)
+    }
+    func texts(_ doc: StyledDocument) -> [String] {
+        doc.blocks.compactMap { if case .paragraph(let p) = $0.content { return p.text } else { return nil } }
+    }
+
+    @Test func tabsAreSpacesInTextAndStopsInCode() {
+        #expect(texts(style("a\tb\t\tc"))[0] == "a b  c")
+        #expect(texts(style("```\na\tb\nab\tc\nabcd\te\n```"))[0] == "a   b\nab  c\nabcd    e")
+        #expect(texts(style("---\ntab-size: 2\n---\n```\na\tb\n\tc\n```"))[0] == "a b\n  c")
+        #expect(texts(style("::: {tab-size=8}\n```\na\tb\n```\n:::"))[0] == "a       b")
+    }
+
+    @Test func fragmentsResolveAsGitHubDoes() {
+        let doc = style("# Usage Notes\n\n## Déjà vu\n\n[a](#usage-notes) [b](#Usage-Notes) [c](<#Usage Notes>) [d](#Usage%20Notes) [e](#déjà-vu) [f](#nowhere)")
+        let links = doc.blocks.flatMap(\.paragraphs).flatMap(\.runs).compactMap(\.style.link)
+        #expect(links == Array(repeating: .internal("usage-notes"), count: 4) + [.internal("déjà-vu")], "\(links)")
+        #expect(doc.diagnostics.map(\.message).filter { $0.contains("#nowhere") }.count == 1)
+    }
+
+    @Test func anchorsLandOnTheNextBlockAndCountForLinks() {
+        let doc = style("<a id=\"install\"></a>\n## Install\n\nSee [x](#install) and [y](#inline).\n\nText <a name=\"inline\"></a>here.")
+        #expect(doc.diagnostics.isEmpty, "\(doc.diagnostics)")
+        #expect(doc.blocks[0].inlineAnchors == ["install"] && doc.blocks[0].anchor == "install")
+        #expect(doc.blocks[2].inlineAnchors == ["inline"])
+        #expect(texts(doc).count == 3, "an anchor alone makes no empty paragraph")
+    }
+
+    @Test func emptyHeadingsWarnAndLeaveNoBookmark() {
+        for source in ["##\n\nText", "# \n\nText", "### ###\n\nText"] {
+            let doc = style(source)
+            #expect(doc.blocks.allSatisfy { $0.outline == nil }, "\(source)")
+            #expect(doc.diagnostics.contains { $0.message.contains("empty heading") && $0.location?.line == 1 }, "\(source)")
+        }
+    }
+
+    @Test func presentationsAndHTMLRuns() {
+        let doc = style("x<sup>2</sup> H<sub>2</sub> <kbd>K</kbd> <mark>m</mark> <small>s</small> <ins>i</ins>")
+        let runs = doc.blocks[0].paragraphs[0].runs
+        func run(_ text: String) -> RunStyle? { runs.first { $0.text == text }?.style }
+        let body = Theme.default[.body].size
+        #expect(run("2")!.baselineOffset > 0 && run("2")!.font.size < body)
+        #expect(runs.filter { $0.text == "2" }.count == 2 || runs.contains { $0.style.baselineOffset < 0 })
+        #expect(run("K")?.font.families == Theme.default.monospaceFamilies && run("K")?.background != nil)
+        #expect(run("m")?.background != nil)
+        #expect(run("s")!.font.size < body)
+        #expect(run("i")?.underline != nil)
+    }
+}

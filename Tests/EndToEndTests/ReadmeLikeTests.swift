@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+import Typesetter
+
+/// `templates/readme-like.md` — a README as GitHub projects write them — rendered with
+/// pictures generated here, and read back from the PDF: links and destinations (qpdf), image
+/// boxes and orientation (pdfimages and the placing matrix), text, and the warnings.
+@Suite(.serialized) struct ReadmeLikeTests {
+    /// A folder holding the fixture and its generated `readme-images/`.
+    static let folder: String = {
+        let folder = Render.folder + "/readme-like"
+        let images = folder + "/readme-images"
+        try? FileManager.default.createDirectory(atPath: images, withIntermediateDirectories: true)
+        try? FileManager.default.removeItem(atPath: folder + "/readme-like.md")
+        try? FileManager.default.copyItem(atPath: Render.packageRoot + "/templates/readme-like.md", toPath: folder + "/readme-like.md")
+        ImageFiles.make(in: images)
+        return folder
+    }()
+
+    /// The PDF and the warnings' messages.
+    static let rendered: (pdf: String, messages: [String])? = {
+        let source = folder + "/readme-like.md"
+        guard let markdown = try? String(contentsOfFile: source, encoding: .utf8),
+              let (pdf, report) = try? Render.markdown(markdown, name: "readme-like", options: RenderOptions(baseDirectory: folder)) else { return nil }
+        return (pdf, report.diagnostics.map(\.message))
+    }()
+
+    /// The PDF uncompressed (qpdf QDF form), read once for the tests below.
+    static let qdf: String? = rendered.flatMap { try? PDFProbe.contentStreams($0.pdf) }
+
+    @Test func rendersCleanWithOnlyTheWarningsItDeserves() throws {
+        let (pdf, messages) = try #require(Self.rendered)
+        #expect(try PDFProbe.qpdfClean(pdf))
+        // Comments (four of them, one spanning lines) say nothing; neither do anchors, entities,
+        // <details>, <table>, <div>, <kbd>… — only what really is not rendered.
+        #expect(!messages.contains { $0.contains("comment") || $0.contains("raw HTML") }, "\(messages)")
+        #expect(messages.filter { $0.contains("<blink>") }.count == 1, "one warning for two <blink>: \(messages)")
+        #expect(messages.filter { $0.contains("remote image") }.count == 1)
+        #expect(messages.contains { $0.contains("2 remote images") }, "\(messages)")
+        #expect(messages.contains { $0.contains("CHANGELOG.md#v2") && $0.contains("another Markdown file") })
+        #expect(messages.contains { $0.contains("empty heading") })
+        #expect(!messages.contains { $0.contains("matches no heading") }, "every internal link resolves: \(messages)")
+        #expect(messages.count == 4, "\(messages)")
+    }
+
+    @Test func textOfEntitiesAndHTMLBlocks() throws {
+        let (pdf, _) = try #require(Self.rendered)
+        let text = try PDFProbe.text(pdf).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("It is written in Cé — no, in C — and © 2026 its authors."), "\(text.prefix(400))")
+        #expect(text.contains("if a < b then the meter is dark; if b > a it is bright."))
+        #expect(text.contains("Build from source Clone the repository"))
+        #expect(text.contains("CO2 is not measured"))
+        #expect(text.contains("old markup and more of it keep their text"))
+        #expect(text.contains("license MIT"), "a remote badge shows its alt text")
+        #expect(text.contains("a handle & an error"))
+        #expect(text.contains("Tabs in a paragraph are spaces."))
+        #expect(!text.contains("introduced_in") && !text.contains("<!--") && !text.contains("&eacute;"))
+    }
+
+    @Test func linksAndDestinationsResolve() throws {
+        let qdf = try #require(Self.qdf)
+        let dests = Set(try NSRegularExpression(pattern: #"/Dest \(([^)]*)\)"#).matches(in: qdf, range: NSRange(qdf.startIndex..., in: qdf))
+            .map { (qdf as NSString).substring(with: $0.range(at: 1)) })
+        #expect(dests.isSuperset(of: ["install", "usage", "api-reference", "frequently-asked-questions"]), "\(dests)")
+        let named = try NSRegularExpression(pattern: #"\(([a-z-]+)\)\s*\[\s*\d+ 0 R\s*/XYZ"#).matches(in: qdf, range: NSRange(qdf.startIndex..., in: qdf))
+            .map { (qdf as NSString).substring(with: $0.range(at: 1)) }
+        #expect(Set(named).isSuperset(of: ["install", "usage"]), "the <a id> and <a name> anchors are named destinations: \(named)")
+        for uri in ["https://ci.example.com/lumen", "mailto:help@example.com", "tel:+15555550100", "CHANGELOG.md#v2"] {
+            #expect(qdf.contains("/URI (\(uri))"), "link to \(uri)")
+        }
+    }
+
+    @Test func imagesArePlacedUprightAtTheirResolution() throws {
+        let (pdf, _) = try #require(Self.rendered)
+        let list = try PDFProbe.run("pdfimages", ["-list", pdf]).output
+        let rows = list.split(separator: "\n").dropFirst(2).map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
+        func row(_ w: Int, _ h: Int) -> [String]? { rows.first { $0.count > 13 && $0[3] == "\(w)" && $0[4] == "\(h)" } }
+        // The photo is stored 240 × 120 px with EXIF "rotate 90° clockwise": placed upright.
+        let photo = try #require(row(120, 240), "\(list)")
+        #expect(photo[12] == "96", "untagged: 96 dpi")
+        // 600 × 300 px tagged 300 dpi: 144 × 72 pt, so 300 ppi on the page.
+        let chart = try #require(row(600, 300))
+        #expect(chart[12] == "300" && chart[13] == "300")
+        #expect(row(200, 100) != nil, "the WebP is drawn")
+        #expect(row(120, 28) != nil, "the GIF badge is drawn")
+        #expect(row(128, 128) != nil, "the logo is drawn")
+
+        let streams = try #require(Self.qdf)
+        let placed = try NSRegularExpression(pattern: #"([\d.]+) 0 0 -([\d.]+) ([\d.]+) ([\d.]+) cm\s*/a0 gs /x\d+ Do"#)
+            .matches(in: streams, range: NSRange(streams.startIndex..., in: streams)).map { m in
+                (1...4).map { Double((streams as NSString).substring(with: m.range(at: $0)))! }
+            }
+        func has(_ w: Double, _ h: Double) -> Bool { placed.contains { abs($0[0] - w) < 0.01 && abs($0[1] - h) < 0.01 } }
+        #expect(has(90, 180), "the photo is 90 pt wide × 180 pt high: \(placed)")
+        #expect(has(144, 72), "the 300 dpi chart is 144 × 72 pt")
+        #expect(has(72, 72), "the logo asks width=96 (CSS px): 72 pt")
+        // The badge (120 × 28 px = 90 × 21 pt) is taller than 1.5 lines: scaled to the line.
+        #expect(placed.contains { $0[1] > 10 && $0[1] < 16 && abs($0[0] / $0[1] - 120.0 / 28) < 0.01 }, "\(placed)")
+
+        // Upright: the stored pixels have blue (the picture's top) at the left, red at the right.
+        let page = try #require(Int(photo[0]))
+        let prefix = Render.folder + "/readme-photo"
+        try PDFProbe.run("pdfimages", ["-f", "\(page)", "-l", "\(page)", pdf, prefix])
+        let files = try FileManager.default.contentsOfDirectory(atPath: Render.folder).filter { $0.hasPrefix("readme-photo") }
+        let images = files.compactMap { PPM(path: Render.folder + "/" + $0) }
+        for file in files { try? FileManager.default.removeItem(atPath: Render.folder + "/" + file) }
+        let stored = try #require(images.first { $0.width == 120 && $0.height == 240 })
+        let left = stored.pixel(x: 5, y: 120), right = stored.pixel(x: 114, y: 120)
+        #expect(left.b > 200 && left.r < 60, "left is blue: \(left)")
+        #expect(right.r > 200 && right.b < 60, "right is red: \(right)")
+    }
+
+    @Test func uprightJPEGStaysJPEGAndRotatedIsRedrawn() throws {
+        let folder = Self.folder + "/readme-images"
+        let (pdf, report) = try Render.markdown("![upright](upright.jpg)\n\n![turned](photo.jpg)\n\n![bmp](plain.bmp)\n\n![tiff](scan.tif)\n",
+                                                 name: "jpeg-kinds", options: RenderOptions(baseDirectory: folder))
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
+        let list = try PDFProbe.run("pdfimages", ["-list", pdf]).output
+        let rows = list.split(separator: "\n").dropFirst(2).map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
+        #expect(rows.first { $0[3] == "200" && $0[4] == "100" }?[8] == "jpeg", "an upright JPEG is embedded as JPEG: \(list)")
+        #expect(rows.first { $0[3] == "120" && $0[4] == "240" }?[8] == "image", "a turned one is redrawn")
+        #expect(rows.contains { $0[3] == "40" && $0[4] == "20" }, "BMP drawn")
+        #expect(rows.first { $0[3] == "300" && $0[4] == "150" }?[12] == "150", "TIFF at its 150 dpi")
+    }
+
+    @Test func missingImageNamesThePathWrittenAndThePathTried() throws {
+        let (_, report) = try Render.markdown("![gone](pictures/gone.png)\n", name: "missing-image",
+                                              options: RenderOptions(baseDirectory: Self.folder))
+        let message = try #require(report.diagnostics.first?.message)
+        #expect(message.contains("'pictures/gone.png'") && message.contains(Self.folder + "/pictures/gone.png"), "\(message)")
+    }
+}
+
+/// The pictures the fixture shows, made at test time with ImageMagick (`convert`), and one
+/// EXIF orientation tag written here.
+enum ImageFiles {
+    static func make(in folder: String) {
+        func convert(_ arguments: [String]) { _ = try? PDFProbe.run("convert", arguments) }
+        convert(["-size", "128x128", "xc:#2F5BD3", "-fill", "white", "-draw", "circle 64,64 64,20", folder + "/logo.png"])
+        convert(["-size", "120x28", "xc:#44CC11", folder + "/badge.gif"])
+        convert(["-size", "600x300", "xc:green", "-units", "PixelsPerInch", "-density", "300", folder + "/chart.png"])
+        convert(["-size", "200x100", "xc:purple", folder + "/screen.webp"])
+        convert(["-size", "200x100", "xc:gray", folder + "/upright.jpg"])
+        convert(["-size", "40x20", "xc:yellow", folder + "/plain.bmp"])
+        convert(["-size", "300x150", "xc:teal", "-units", "PixelsPerInch", "-density", "150", folder + "/scan.tif"])
+        // 240 × 120 px, red at the top, blue at the bottom; EXIF orientation 6 ("rotate 90° CW").
+        convert(["-size", "240x120", "gradient:red-blue", folder + "/photo-raw.jpg"])
+        if let raw = FileManager.default.contents(atPath: folder + "/photo-raw.jpg") {
+            FileManager.default.createFile(atPath: folder + "/photo.jpg", contents: withOrientation(6, jpeg: raw))
+        }
+    }
+
+    /// `jpeg` with an APP1 Exif segment holding one IFD0 entry: Orientation (tag 0x0112, SHORT)
+    /// = `orientation` (Exif 2.32 §4.6.4).
+    static func withOrientation(_ orientation: UInt8, jpeg: Data) -> Data {
+        var app1: [UInt8] = [0xFF, 0xE1, 0, 34] + Array("Exif".utf8) + [0, 0]
+        app1 += [0x4D, 0x4D, 0, 0x2A, 0, 0, 0, 8]                 // big-endian TIFF header, IFD at 8
+        app1 += [0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, orientation, 0, 0, 0, 0, 0, 0]
+        return jpeg.prefix(2) + Data(app1) + jpeg.dropFirst(2)
+    }
+}
+
+/// A binary PPM (P6) as pdfimages writes it.
+struct PPM {
+    var width: Int, height: Int, pixels: [UInt8]
+
+    init?(path: String) {
+        guard let data = FileManager.default.contents(atPath: path), data.count > 15, data.prefix(2) == Data("P6".utf8) else { return nil }
+        var fields: [String] = [], current = "", index = 0
+        while fields.count < 4, index < data.count {
+            let c = Character(UnicodeScalar(data[data.startIndex + index])); index += 1
+            if c.isWhitespace { if !current.isEmpty { fields.append(current); current = "" } } else { current.append(c) }
+        }
+        guard fields.count == 4, let w = Int(fields[1]), let h = Int(fields[2]) else { return nil }
+        width = w; height = h
+        pixels = [UInt8](data.dropFirst(index))
+        guard pixels.count >= w * h * 3 else { return nil }
+    }
+
+    func pixel(x: Int, y: Int) -> (r: Int, g: Int, b: Int) {
+        let i = (y * width + x) * 3
+        return (Int(pixels[i]), Int(pixels[i + 1]), Int(pixels[i + 2]))
+    }
+}
