@@ -135,7 +135,7 @@ struct CmarkConverter {
     mutating func blocks(of parent: OpaquePointer, depth: Int) -> [Block] {
         var items: [BlockItem] = []
         for child in Self.children(parent) { convertBlock(child, depth: depth, into: &items) }
-        return nestDivs(items)
+        return RawHTML.nestContainers(nestDivs(items))
     }
 
     /// Rebuilds `div` blocks from the fence markers of one container. An unclosed div is closed

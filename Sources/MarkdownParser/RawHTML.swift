@@ -42,11 +42,79 @@ struct RawHTML {
 
     // MARK: Blocks
 
-    /// The blocks of one HTML block (`location`: where it starts).
+    /// The blocks of one HTML block (`location`: where it starts). A `<div>`, `<center>` or
+    /// `<details>` left open at the end of the block (its Markdown content follows, its closing
+    /// tag comes in a later HTML block) adds a marker that ``nestContainers(_:)`` resolves.
     mutating func blocks(_ html: String, location: SourceLocation?) -> [Block] {
         var builder = BlockBuilder(location: location)
-        appendBlocks(HTMLFragment.parse(html), to: &builder, location: location, depth: 0)
-        return builder.finish()
+        let nodes = HTMLFragment.parse(html)
+        appendBlocks(nodes, to: &builder, location: location, depth: 0)
+        var result = builder.finish()
+        let balance = Self.containerBalance(html)
+        for (name, count) in balance where count < 0 {
+            result += Array(repeating: Block(.html(Self.closeMarker + name), location: location), count: -count)
+        }
+        for (name, count) in balance where count > 0 {
+            // The attributes of the last such element libxml2 saw (it closed it at the end).
+            var attributes: [String: String] = [:]
+            func find(_ nodes: [HTMLNode]) {
+                for case .element(let n, let a, let c) in nodes { if n == name { attributes = a }; find(c) }
+            }
+            find(nodes)
+            let align = name == "center" ? "center" : attributes["align"]?.lowercased()
+            var marker = Attributes(location: location)
+            if let align, ["left", "center", "right", "justify"].contains(align) {
+                marker.pairs.append(.init(key: "align", value: align, location: location))
+            }
+            result += Array(repeating: Block(.html(Self.openMarker + name), attributes: marker, location: location), count: count)
+        }
+        return result
+    }
+
+    static let openMarker = "\u{0}open ", closeMarker = "\u{0}close "
+    static let containers = ["div", "center", "details"]
+
+    /// Opening minus closing tags of each container element in `html`, comments aside (the
+    /// parser closes what is left open, so the count is read from the source's tags).
+    static func containerBalance(_ html: String) -> [(String, Int)] {
+        let lower = html.lowercased()
+        guard containers.contains(where: { lower.contains("<" + $0) || lower.contains("</" + $0) }) else { return [] }
+        let text = lower.replacingOccurrences(of: #"<!--[\s\S]*?-->"#, with: "", options: .regularExpression)
+        return containers.compactMap { name in
+            let opens = text.components(separatedBy: "<" + name).dropFirst().filter { $0.first.map { $0 == ">" || $0.isWhitespace || $0 == "/" } ?? false }.count
+            let closes = text.components(separatedBy: "</" + name).dropFirst().filter { $0.first.map { $0 == ">" || $0.isWhitespace } ?? false }.count
+            return opens == closes ? nil : (name, opens - closes)
+        }
+    }
+
+    /// Resolves the markers of ``blocks(_:location:)`` in one container's blocks: what lies
+    /// between an opening and its closing HTML block goes inside — a div carrying the opening
+    /// tag's `align` (GitHub centres a README's `<div align="center">` content), or simply in
+    /// place. An element never closed ends with its container; a stray closing tag is dropped.
+    static func nestContainers(_ blocks: [Block]) -> [Block] {
+        guard blocks.contains(where: { if case .html(let h) = $0.kind { h.hasPrefix("\u{0}") } else { false } }) else { return blocks }
+        var stack: [(name: String, attributes: Attributes, location: SourceLocation?, blocks: [Block])] = [("", .none, nil, [])]
+        func close() {
+            let frame = stack.removeLast()
+            if frame.attributes.pairs.isEmpty || frame.blocks.isEmpty {
+                stack[stack.count - 1].blocks += frame.blocks
+            } else {
+                stack[stack.count - 1].blocks.append(Block(.div(frame.blocks), attributes: frame.attributes, location: frame.location))
+            }
+        }
+        for block in blocks {
+            if case .html(let h) = block.kind, h.hasPrefix(openMarker) {
+                stack.append((String(h.dropFirst(openMarker.count)), block.attributes, block.location, []))
+            } else if case .html(let h) = block.kind, h.hasPrefix(closeMarker) {
+                let name = String(h.dropFirst(closeMarker.count))
+                guard let index = stack.lastIndex(where: { $0.name == name }), index > 0 else { continue }
+                while stack.count > index { close() }
+            } else {
+                stack[stack.count - 1].blocks.append(block)
+            }
+        }
+        while stack.count > 1 { close() }
+        return stack[0].blocks
     }
 
     /// Collects blocks, and the inline run of the paragraph being built.
@@ -117,6 +185,10 @@ struct RawHTML {
                 builder.blocks.append(Block(.blockQuote(inner.finish()), location: location))
             case "hr":
                 builder.blocks.append(Block(.thematicBreak, location: location))
+            case "summary":
+                // A summary in an HTML block of its own (its <details> opened in another).
+                let content = Self.trimmed(inlines(children, location: location, depth: depth + 1))
+                if !content.isEmpty { builder.blocks.append(Block(.paragraph([.strong(content)]), location: location)) }
             default:
                 // p, div, center and the other flow containers: their content as paragraphs,
                 // aligned as `align` (or <center>) says.
@@ -138,7 +210,7 @@ struct RawHTML {
     }
 
     private func isBlockElement(_ name: String) -> Bool {
-        Self.blockContainers.contains(name) || ["h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol", "pre", "blockquote", "hr"].contains(name)
+        Self.blockContainers.contains(name) || ["h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol", "pre", "blockquote", "hr", "summary"].contains(name)
     }
 
     /// A table of simple rows (`tr` of `th`/`td`, directly or under `thead`/`tbody`/`tfoot`):

@@ -63,6 +63,8 @@ public struct Styler {
     /// Images inside lines of text (badges, icons) shown as their alt text: counted, and named
     /// in one warning per document with where the first one was.
     var inlineImages: (local: Int, remote: Int, first: SourceLocation?) = (0, 0, nil)
+    /// Links into other Markdown files (`other.md#part`): counted, one warning per document.
+    var otherFileLinks: (count: Int, first: (String, SourceLocation?)?) = (0, nil)
 
     /// Creates a styler for `theme`; ``style(_:theme:options:)`` is the usual entry point.
     public init(theme: Theme, options: StylingOptions = StylingOptions()) {
@@ -86,6 +88,10 @@ public struct Styler {
             styler.attachFootnotes(to: &blocks, from: first)
         }
         styler.warnInlineImages()
+        if let (first, location) = styler.otherFileLinks.first {
+            let n = styler.otherFileLinks.count
+            styler.warn("\(n == 1 ? "a link" : "\(n) links") into other Markdown files (the first: '\(first)'), which are not part of this PDF; kept as relative links", location)
+        }
         styler.checkInternalLinks(&blocks)
         return StyledDocument(blocks: blocks, firstHeading: styler.firstHeading, diagnostics: styler.diagnostics)
     }
@@ -363,6 +369,7 @@ public struct Styler {
             switch $0 {
             case .text(let t): !t.trimmingCharacters(in: .whitespaces).isEmpty
             case .softBreak, .anchor: false
+            case .image(let source, _, _, _): !Styler.isDarkModeOnly(source)
             default: true
             }
         }
@@ -406,7 +413,7 @@ public struct Styler {
     /// A run drawing the local image `source` inside a line (one U+FFFC carrying the image),
     /// nil when the file cannot be read (the caller shows the alt text).
     func inlineImageRun(_ source: String, cascade: Cascade, asked: (width: String?, height: String?)) -> StyledRun? {
-        var path = source.removingPercentEncoding ?? source
+        var path = Styler.localImagePath(source)
         if !path.hasPrefix("/") { path = (options.baseDirectory as NSString).appendingPathComponent(path) }
         guard FileManager.default.isReadableFile(atPath: path) else { return nil }
         var style = cascade.runStyle
@@ -417,6 +424,17 @@ public struct Styler {
         style.strikethrough = nil
         return StyledRun("\u{FFFC}", style: style)
     }
+
+    /// A local image path as written, percent-escapes decoded and a `#fragment` dropped
+    /// (GitHub's `#gh-light-mode-only` and the like name no part of a file).
+    static func localImagePath(_ source: String) -> String {
+        let path = source.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? source
+        return path.removingPercentEncoding ?? path
+    }
+
+    /// GitHub shows an image whose address ends in `#gh-dark-mode-only` only on a dark page:
+    /// paper is light, so it is left out (its `#gh-light-mode-only` twin is shown).
+    static func isDarkModeOnly(_ source: String) -> Bool { source.hasSuffix("#gh-dark-mode-only") }
 
     /// Names the images set as alt text inside lines, once for the whole document.
     mutating func warnInlineImages() {
@@ -459,9 +477,9 @@ public struct Styler {
         if case .span(let a, let c) = image, let sized = Styler.sizedImage(a, c) {
             image = sized.image; asked = (sized.width, sized.height)
         }
-        guard case .image(let source, let title, let alt, let imageLocation) = image else { return }
+        guard case .image(let source, let title, let alt, let imageLocation) = image, !Styler.isDarkModeOnly(source) else { return }
         let altText = alt.plainText
-        var path = source.removingPercentEncoding ?? source
+        var path = Styler.localImagePath(source)
         let isRemote = source.contains("://") || source.lowercased().hasPrefix("data:")
         if !isRemote && !path.hasPrefix("/") { path = (options.baseDirectory as NSString).appendingPathComponent(path) }
         // Local files are checked with the layout's image reader (Typesetter's ImageCheck).
@@ -556,6 +574,8 @@ public struct Styler {
                 let before = runs.count
                 appendRuns(children, cascade: c, to: &runs)
                 if runs.count == before { runs.append(StyledRun(destination, style: c.runStyle)) }
+            case .image(let source, _, _, _) where Styler.isDarkModeOnly(source):
+                continue
             case .image(let source, _, let alt, let location):
                 let remote = source.contains("://") || source.lowercased().hasPrefix("data:")
                 if !remote, let run = inlineImageRun(source, cascade: cascade, asked: (nil, nil)) {
@@ -627,7 +647,8 @@ public struct Styler {
         if trimmed.hasPrefix("#") { return .internal(String(trimmed.dropFirst())) }
         if !trimmed.contains(":"), let path = trimmed.split(separator: "#", maxSplits: 1).first,
            ["md", "markdown", "mdown", "mkd"].contains((String(path) as NSString).pathExtension.lowercased()) {
-            warn("link to '\(trimmed.prefix(60))' points into another Markdown file, which is not part of this PDF; kept as a relative link", nil)
+            otherFileLinks.count += 1
+            if otherFileLinks.first == nil { otherFileLinks.first = (String(trimmed.prefix(60)), currentLocation) }
         }
         if let colon = trimmed.firstIndex(of: ":"), !trimmed[..<colon].contains("/") {
             let scheme = trimmed[..<colon].lowercased()

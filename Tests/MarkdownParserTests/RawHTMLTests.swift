@@ -88,4 +88,20 @@ import Testing
         #expect(heading.first?.kind == .heading(level: 1, [.text("Lumen")]))
         #expect(heading.first?.attributes.id == "top")
     }
+
+    @Test func containersOpenedAndClosedInSeparateHTMLBlocks() {
+        let b = blocks("<div align=\"center\">\n\n# Title\n\nText.\n\n</div>\n\nAfter.")
+        guard case .div(let inner) = b.first?.kind else { Issue.record("\(b)"); return }
+        #expect(b.first?.attributes.pairs.first.map { [$0.key, $0.value] } == ["align", "center"])
+        #expect(inner.map(\.kind) == [.heading(level: 1, [.text("Title")]), .paragraph([.text("Text.")])])
+        #expect(b.last?.kind == .paragraph([.text("After.")]))
+        // <center>, <details> with its summary in a block of its own, a stray and an unclosed tag.
+        #expect(blocks("<center>\n\nMid\n\n</center>").first?.attributes.pairs.first?.value == "center")
+        #expect(blocks("<details>\n\n<summary>Sum</summary>\n\nBody\n\n</details>").map(\.kind)
+                == [.paragraph([.strong([.text("Sum")])]), .paragraph([.text("Body")])])
+        #expect(blocks("Text\n\n</div>\n\nMore").map(\.kind) == [.paragraph([.text("Text")]), .paragraph([.text("More")])])
+        guard case .div(let open) = blocks("<div align=\"right\">\n\nNever closed").first?.kind else { Issue.record("unclosed"); return }
+        #expect(open.map(\.kind) == [.paragraph([.text("Never closed")])])
+        #expect(parse("<div align=\"center\">\n\nx\n\n</div>").diagnostics.isEmpty)
+    }
 }

@@ -169,4 +169,19 @@ import Typography
         #expect(run("s")!.font.size < body)
         #expect(run("i")?.underline != nil)
     }
+
+    @Test func darkModeImagesAreLeftOutAndFragmentsDropped() {
+        let doc = style("![T](/logo.svg#gh-light-mode-only)\n![T](/logo-white.svg#gh-dark-mode-only)")
+        guard case .image(let image) = doc.blocks.first?.content else { Issue.record("\(doc.blocks)"); return }
+        #expect(image.path == "/logo.svg" && image.source == "/logo.svg#gh-light-mode-only")
+        #expect(doc.blocks.count == 1)
+    }
+
+    @Test func linksIntoOtherMarkdownFilesWarnOnce() {
+        let doc = style("[a](a.md) [b](docs/b.md#part) [c](c.markdown)\n\n[d](https://x.y/d.md)")
+        let messages = doc.diagnostics.map(\.message)
+        #expect(messages.count == 1 && messages[0].contains("3 links into other Markdown files"), "\(messages)")
+        let links = doc.blocks[0].paragraphs[0].runs.compactMap(\.style.link)
+        #expect(links.contains(.external("docs/b.md#part")))
+    }
 }
