@@ -90,7 +90,8 @@ public struct Styler {
         styler.warnInlineImages()
         if let (first, location) = styler.otherFileLinks.first {
             let n = styler.otherFileLinks.count
-            styler.warn("\(n == 1 ? "a link" : "\(n) links") into other Markdown files (the first: '\(first)'), which are not part of this PDF; kept as relative links", location)
+            styler.warn(n == 1 ? "a link into another Markdown file ('\(first)'), which is not part of this PDF; kept as a relative link"
+                               : "\(n) links into other Markdown files (the first: '\(first)'), which are not part of this PDF; kept as relative links", location)
         }
         styler.checkInternalLinks(&blocks)
         return StyledDocument(blocks: blocks, firstHeading: styler.firstHeading, diagnostics: styler.diagnostics)

@@ -37,7 +37,7 @@ import Typesetter
         #expect(messages.filter { $0.contains("<blink>") }.count == 1, "one warning for two <blink>: \(messages)")
         #expect(messages.filter { $0.contains("remote image") }.count == 1)
         #expect(messages.contains { $0.contains("2 remote images") }, "\(messages)")
-        #expect(messages.contains { $0.contains("a link into other Markdown files") && $0.contains("CHANGELOG.md#v2") })
+        #expect(messages.contains { $0.contains("a link into another Markdown file") && $0.contains("CHANGELOG.md#v2") })
         #expect(messages.contains { $0.contains("empty heading") })
         #expect(!messages.contains { $0.contains("matches no heading") }, "every internal link resolves: \(messages)")
         #expect(messages.count == 4, "\(messages)")
