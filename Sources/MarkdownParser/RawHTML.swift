@@ -344,9 +344,9 @@ struct RawHTML {
                     append(self.inlines(node, location: location, depth: 0))
                 } else if isBlockElement(name) || name == "li" {
                     append([.lineBreak])  // a block tag inside a paragraph: a line of its own
-                } else {
+                } else if stack.count <= Self.maxInlineDepth {
                     stack.append((name, attributes, location, []))
-                }
+                }  // deeper: the tag is dropped, its text kept (bounds the tree's depth)
             }
         }
         while stack.count > 1 {
@@ -355,6 +355,10 @@ struct RawHTML {
         }
         return stack[0].content
     }
+
+    /// Inline elements nested deeper than this (`<b><b><b>…` never closed) are not nested
+    /// further: recursion over the tree stays shallow whatever the input.
+    static let maxInlineDepth = 32
 
     /// HTML's void elements: they have no closing tag.
     static let voidElements: Set<String> = ["br", "img", "hr", "wbr", "source", "input", "meta", "link", "col", "area", "base", "embed", "track", "param"]

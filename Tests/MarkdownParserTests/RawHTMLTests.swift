@@ -104,4 +104,13 @@ import Testing
         #expect(open.map(\.kind) == [.paragraph([.text("Never closed")])])
         #expect(parse("<div align=\"center\">\n\nx\n\n</div>").diagnostics.isEmpty)
     }
+
+    @Test func unclosedInlineTagsNestNoDeeperThanTheLimit() {
+        let i = paragraphInlines(String(repeating: "<b>", count: 5000) + "deep")
+        func depth(_ inlines: [Inline]) -> Int {
+            inlines.map { if case .strong(let c) = $0 { 1 + depth(c) } else { 0 } }.max() ?? 0
+        }
+        #expect(depth(i) <= RawHTML.maxInlineDepth + 1)
+        #expect(i.plainText == "deep")
+    }
 }
