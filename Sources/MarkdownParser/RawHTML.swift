@@ -296,20 +296,20 @@ struct RawHTML {
         }
     }
 
-    /// `<img src alt title width height>`: an image; a size given in `width`/`height` (CSS
-    /// pixels, or `%`) wraps it in a span carrying those attributes, as Pandoc's
-    /// `![alt](src){width=…}` does.
+    /// `<img src alt title width height>`: an image in a span carrying `caption=none` (GitHub
+    /// shows an HTML image without a caption) and any `width`/`height` (CSS pixels, or `%`), as
+    /// Pandoc's `![alt](src){width=…}` carries them.
     static func image(_ attributes: [String: String], location: SourceLocation?) -> Inline {
         let alt = attributes["alt"] ?? ""
         let image = Inline.image(source: attributes["src"] ?? "", title: attributes["title"] ?? "",
                                  alt: alt.isEmpty ? [] : [.text(alt)], location: location)
-        var pairs: [Attributes.Pair] = []
+        var pairs: [Attributes.Pair] = [.init(key: "caption", value: "none", location: location)]
         for key in ["width", "height"] {
             guard var value = attributes[key]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { continue }
             if Double(value) != nil { value += "px" }  // HTML's bare numbers are CSS pixels
             pairs.append(.init(key: key, value: value, location: location))
         }
-        return pairs.isEmpty ? image : .span(Attributes(pairs: pairs, location: location), [image])
+        return .span(Attributes(pairs: pairs, location: location), [image])
     }
 
     // MARK: Inline HTML from cmark-gfm

@@ -393,12 +393,14 @@ public struct Styler {
         return anchors > 0
     }
 
-    /// An image wrapped in a span that only sizes it (`<img width=… height=…>`): the image and
-    /// the `width` and `height` values as written; nil for any other span.
-    static func sizedImage(_ attributes: Attributes, _ children: [Inline]) -> (image: Inline, width: String?, height: String?)? {
+    /// An image wrapped in a span that only sizes it or drops its caption (`<img width=…
+    /// height=…>`, `caption=none`): the image, the `width` and `height` values as written, and
+    /// whether it takes a caption; nil for any other span.
+    static func sizedImage(_ attributes: Attributes, _ children: [Inline]) -> (image: Inline, width: String?, height: String?, captioned: Bool)? {
         guard children.count == 1, case .image = children[0], attributes.id == nil, attributes.classes.isEmpty,
-              !attributes.pairs.isEmpty, attributes.pairs.allSatisfy({ ["width", "height"].contains($0.key) }) else { return nil }
-        return (children[0], attributes.pairs.last { $0.key == "width" }?.value, attributes.pairs.last { $0.key == "height" }?.value)
+              !attributes.pairs.isEmpty, attributes.pairs.allSatisfy({ ["width", "height", "caption"].contains($0.key) }) else { return nil }
+        func value(_ key: String) -> String? { attributes.pairs.last { $0.key == key }?.value }
+        return (children[0], value("width"), value("height"), value("caption")?.lowercased() != "none")
     }
 
     /// A length asked for an image, pt: CSS pixels (1 px = 0.75 pt), `%` of `whole`, or a length
@@ -475,8 +477,9 @@ public struct Styler {
     mutating func appendImage(_ image: Inline, context: BlockContext, location: SourceLocation?, to blocks: inout [StyledBlock]) {
         var image = image
         var asked: (width: String?, height: String?) = (nil, nil)
+        var captioned = true
         if case .span(let a, let c) = image, let sized = Styler.sizedImage(a, c) {
-            image = sized.image; asked = (sized.width, sized.height)
+            image = sized.image; asked = (sized.width, sized.height); captioned = sized.captioned
         }
         guard case .image(let source, let title, let alt, let imageLocation) = image, !Styler.isDarkModeOnly(source) else { return }
         let altText = alt.plainText
@@ -489,7 +492,7 @@ public struct Styler {
         captionCascade.apply(role: .caption, theme: theme)
         if let secondary = theme.color(named: "secondary") { captionCascade.color = secondary }
         let captionText = title.isEmpty ? altText : title
-        let caption = captionText.isEmpty ? nil : StyledParagraph(
+        let caption = captionText.isEmpty || !captioned ? nil : StyledParagraph(
             runs: [StyledRun(captionText, style: captionCascade.runStyle)],
             style: ParagraphStyle(baseFont: captionCascade.font, lineHeight: captionCascade.style.lineHeight, alignment: .center,
                                   leftIndent: context.indent, hangulLineBreak: options.hangulLineBreak))

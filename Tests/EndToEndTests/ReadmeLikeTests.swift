@@ -54,6 +54,8 @@ import Typesetter
         #expect(text.contains("license MIT"), "a remote badge shows its alt text")
         #expect(text.contains("a handle & an error"))
         #expect(text.contains("Tabs in a paragraph are spaces."))
+        #expect(text.contains("A photo of the meter, taken on its side"), "a Markdown image is captioned with its alt text")
+        #expect(!text.contains("Lumen logo") && !text.contains("A 300 dpi chart"), "an HTML <img> is not, as on GitHub")
         #expect(!text.contains("introduced_in") && !text.contains("<!--") && !text.contains("&eacute;"))
     }
 

@@ -80,7 +80,7 @@ import Testing
         let centred = blocks("<p align=\"center\">\n  <img src=\"logo.png\" alt=\"Logo\" width=\"96\">\n</p>")
         #expect(centred.first?.attributes.pairs.first?.value == "center")
         guard case .paragraph(let i) = centred.first?.kind, case .span(let a, let c) = i.first else { Issue.record("\(centred)"); return }
-        #expect(a.pairs.map(\.key) == ["width"] && a.pairs[0].value == "96px")
+        #expect(a.pairs.map(\.key) == ["caption", "width"] && a.pairs[1].value == "96px")
         guard case .image(let src, _, let alt, _) = c.first else { Issue.record("no image"); return }
         #expect(src == "logo.png" && alt == [.text("Logo")])
 
