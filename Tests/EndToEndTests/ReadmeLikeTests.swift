@@ -1,6 +1,8 @@
 import Foundation
+import Styling
 import Testing
-import Typesetter
+import Typography
+@testable import Typesetter
 
 /// `templates/readme-like.md` — a README as GitHub projects write them — rendered with
 /// pictures generated here, and read back from the PDF: links and destinations (qpdf), image
@@ -182,5 +184,47 @@ struct PPM {
     func pixel(x: Int, y: Int) -> (r: Int, g: Int, b: Int) {
         let i = (y * width + x) * 3
         return (Int(pixels[i]), Int(pixels[i + 1]), Int(pixels[i + 2]))
+    }
+}
+
+/// The table of contents keeps the inline formatting of headings; bookmarks stay plain text.
+@Suite struct ContentsFormattingTests {
+    @Test func entriesKeepCodeItalicAndStrikethrough() throws {
+        let (pdf, report) = try Render.markdown("---\ntoc: true\n---\n# Manual\n\n## Using `render` *quickly*\n\n## ~~Old~~ New\n\n## Plain[^1]\n\n[^1]: A note.\n",
+                                                 name: "toc-format")
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
+        let text = try PDFProbe.text(pdf)
+        #expect(text.contains("Using render quickly") && text.contains("Old New"))
+        // Bookmarks: plain titles.
+        let qdf = try PDFProbe.contentStreams(pdf)
+        #expect(qdf.contains("/Title (Using render quickly)") && qdf.contains("/Title (Old New)") && qdf.contains("/Title (Plain)"), "plain bookmarks")
+        // The contents page sets `render` in the monospaced face: its words sit in two faces on
+        // the first page, once in the entry and once in the heading (both on page 1 here).
+        let words = try PDFProbe.words(pdf).filter { $0.text == "render" }
+        #expect(words.count == 2)
+        #expect(try PDFProbe.fonts(pdf).contains { $0.hasPrefix("DejaVuSansMono") })
+    }
+
+    @Test func entryRunsFollowTheHeadingsRuns() {
+        let theme = Theme.default
+        let body = RunStyle(font: FontSpec(families: theme[.title].families, size: 20))
+        var code = body; code.font.families = theme.monospaceFamilies; code.background = RGBAColor(hex: "#EEEEEE")
+        var italic = body; italic.font.italic = true
+        var struck = body; struck.strikethrough = .black
+        var note = body; note.link = .internal("fn-1")
+        var outline = OutlineEntry(title: "Using render quickly Old", level: 2)
+        outline.runs = [StyledRun("Using ", style: body), StyledRun("render", style: code), StyledRun(" quickly ", style: italic),
+                        StyledRun("Old", style: struck), StyledRun("1", style: note)]
+        let heading = StyledBlock(.paragraph(StyledParagraph(runs: outline.runs, style: ParagraphStyle(baseFont: body.font))),
+                                  anchor: "using", outline: outline)
+        let toc = TableOfContents(theme: theme, blocks: [heading], language: nil, insertionIndex: 0, titleIndex: nil)
+        let blocks = toc.inserted(into: [heading], pages: ["using": 3])
+        guard let entry = blocks.lazy.compactMap({ block -> StyledParagraph? in
+            if case .entry(let text, _) = block.content { return text } else { return nil } }).first else { Issue.record("no entry"); return }
+        #expect(entry.runs.map(\.text) == ["Using ", "render", " quickly ", "Old"], "the footnote marker is left out")
+        #expect(entry.runs[1].style.font.families == theme.monospaceFamilies && entry.runs[1].style.background != nil)
+        #expect(entry.runs[0].style.font.families == theme[.body].families && entry.runs[0].style.font.size == theme[.body].size)
+        #expect(entry.runs[2].style.font.italic && entry.runs[3].style.strikethrough != nil)
+        #expect(entry.runs.allSatisfy { $0.style.link == .internal("using") })
     }
 }
