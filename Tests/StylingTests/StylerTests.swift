@@ -186,4 +186,62 @@ import Typography
         let links = doc.blocks[0].paragraphs[0].runs.compactMap(\.style.link)
         #expect(links.contains(.external("docs/b.md#part")))
     }
+
+    /// An API reference as Node.js writes its documentation (written for this test): YAML in
+    /// comments, `<a id>` anchors, reference links to slugged headings, a box-drawing diagram.
+    static let apiReference = #"""
+# File system
+
+<!--introduced_in=v0.10.0-->
+
+> Stability: 2 - Stable
+
+<!-- source_link=lib/fs.js -->
+
+See [`fs.access()`][] and [the callback API](#callback-api).
+
+## Callback API
+
+<!-- YAML
+added: v0.11.15
+changes:
+  - version: v6.3.0
+    pr-url: https://github.com/nodejs/node/pull/6534
+    description: The constants are now deprecated.
+-->
+
+### `fs.access(path[, mode], callback)`
+
+<!-- YAML
+added: v0.11.15
+-->
+
+* `path` {string|Buffer|URL}
+* `mode` {integer} **Default:** `fs.constants.F_OK`
+
+<a id="DEP0001"></a>
+### DEP0001: `http.OutgoingMessage.prototype.flush`
+
+Deprecated, see [DEP0001](#DEP0001).
+
+```text
+   ┌─────────────────────────────────────────────────────────────────────────────────────────────┐
+   │                                              href                                              │
+   ├──────────┬──┬─────────────────────┬────────────────────────┬───────────────────────────┬───────┤
+   │ protocol │  │        auth         │          host          │           path            │ hash  │
+   └──────────┴──┴─────────────────────┴────────────────────────┴───────────────────────────┴───────┘
+```
+
+[`fs.access()`]: #fsaccesspath-mode-callback
+"""#
+
+    @Test func apiReferenceWithCommentsAndAnchorsHasNothingToWarnAbout() {
+        let parsed = MarkdownParser.parse(Self.apiReference, file: "fs.md")
+        let doc = Styler.style(parsed.document, theme: .default)
+        #expect(parsed.diagnostics.isEmpty && doc.diagnostics.isEmpty, "\(parsed.diagnostics + doc.diagnostics)")
+        let links = doc.blocks.flatMap(\.paragraphs).flatMap(\.runs).compactMap(\.style.link)
+        #expect(Set(links) == [.internal("fsaccesspath-mode-callback"), .internal("callback-api"), .internal("DEP0001")], "\(links)")
+        let text = doc.blocks.flatMap(\.paragraphs).map(\.text).joined(separator: "\n")
+        #expect(!text.contains("YAML") && !text.contains("introduced_in") && !text.contains("pr-url"))
+    }
 }
