@@ -64,14 +64,44 @@ public enum ImageDecoder {
         let name = gdk_pixbuf_format_get_name(format).map { p -> String in defer { g_free(p) }; return String(cString: p) } ?? ""
         // A PNG or JPEG cut short (no IEND, no EOI) or absurdly large counts as unreadable.
         if name == "png" || name == "jpeg", ImageProbe.pixelSize(ofFile: path) == nil { return nil }
-        // The options (resolution, orientation) are set while decoding.
-        guard let pixbuf = load(path) else { return nil }
+        // The options (resolution, orientation) are set on the pixbuf as soon as a loader has read
+        // the header: feed the file until then, not through the whole picture.
+        guard let pixbuf = header(path) else { return nil }
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
         func option(_ key: String) -> String? { gdk_pixbuf_get_option(pixbuf, key).map { String(cString: $0) } }
         func dpi(_ key: String) -> Double? { option(key).flatMap(Double.init).flatMap { $0 > 1 && $0 < 100_000 ? $0 : nil } }
         let orientation = option("orientation").flatMap { Int($0) }.flatMap { (1...8).contains($0) ? $0 : nil } ?? 1
         return Info(pixelWidth: Int(gdk_pixbuf_get_width(pixbuf)), pixelHeight: Int(gdk_pixbuf_get_height(pixbuf)),
                     dpiX: dpi("x-dpi"), dpiY: dpi("y-dpi"), orientation: orientation, format: name)
+    }
+
+    /// The pixbuf a loader has made once it has read the file's header (its pixels not yet
+    /// decoded), holding the options; a reference the caller releases. Loaders that make their
+    /// pixbuf only at the end (TIFF) are fed the whole file.
+    private static func header(_ path: String) -> OpaquePointer? {
+        guard let handle = FileHandle(forReadingAtPath: path), let loader = gdk_pixbuf_loader_new() else { return nil }
+        defer {
+            try? handle.close()
+            var error: UnsafeMutablePointer<GError>?
+            _ = gdk_pixbuf_loader_close(loader, &error)  // early: an "incomplete image" error, expected
+            if let error { g_error_free(error) }
+            g_object_unref(UnsafeMutableRawPointer(loader))
+        }
+        var error: UnsafeMutablePointer<GError>?
+        while let chunk = try? handle.read(upToCount: 64 * 1024), !chunk.isEmpty {
+            let ok = chunk.withUnsafeBytes { bytes in
+                gdk_pixbuf_loader_write(loader, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt(bytes.count), &error)
+            }
+            if ok == 0 { if let error { g_error_free(error) }; return nil }
+            if let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) {
+                g_object_ref(UnsafeMutableRawPointer(pixbuf))
+                return pixbuf
+            }
+        }
+        guard gdk_pixbuf_loader_close(loader, &error) != 0 else { if let error { g_error_free(error) }; return nil }
+        guard let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else { return nil }
+        g_object_ref(UnsafeMutableRawPointer(pixbuf))
+        return pixbuf
     }
 
     private static func load(_ path: String) -> OpaquePointer? {

@@ -121,7 +121,9 @@ import Typography
         #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
         let list = try PDFProbe.run("pdfimages", ["-list", pdf]).output
         let rows = list.split(separator: "\n").dropFirst(2).map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
-        #expect(rows.first { $0[3] == "200" && $0[4] == "100" }?[8] == "jpeg", "an upright JPEG is embedded as JPEG: \(list)")
+        let upright = rows.first { $0[3] == "200" && $0[4] == "100" }
+        #expect(upright?[8] == "jpeg", "an upright JPEG is embedded as JPEG: \(list)")
+        #expect(upright?[12] == "144", "at its JFIF density, 144 dpi")
         #expect(rows.first { $0[3] == "120" && $0[4] == "240" }?[8] == "image", "a turned one is redrawn")
         #expect(rows.contains { $0[3] == "40" && $0[4] == "20" }, "BMP drawn")
         #expect(rows.first { $0[3] == "300" && $0[4] == "150" }?[12] == "150", "TIFF at its 150 dpi")
@@ -144,7 +146,7 @@ enum ImageFiles {
         convert(["-size", "120x28", "xc:#44CC11", folder + "/badge.gif"])
         convert(["-size", "600x300", "xc:green", "-units", "PixelsPerInch", "-density", "300", folder + "/chart.png"])
         convert(["-size", "200x100", "xc:purple", folder + "/screen.webp"])
-        convert(["-size", "200x100", "xc:gray", folder + "/upright.jpg"])
+        convert(["-size", "200x100", "xc:gray", "-units", "PixelsPerInch", "-density", "144", folder + "/upright.jpg"])
         convert(["-size", "40x20", "xc:yellow", folder + "/plain.bmp"])
         convert(["-size", "300x150", "xc:teal", "-units", "PixelsPerInch", "-density", "150", folder + "/scan.tif"])
         // 240 × 120 px, red at the top, blue at the bottom; EXIF orientation 6 ("rotate 90° CW").
