@@ -7,7 +7,7 @@ BIN = .build/release/typeset
 # Debian packages: C libraries (pkg-config), fonts, and the PDF tools the tests read back with.
 APT_PACKAGES = pkg-config libpango1.0-dev libcairo2-dev libfontconfig-dev libfreetype-dev \
   libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-dev librsvg2-dev \
-  libhyphen-dev hyphen-en-us hyphen-de hyphen-fr libqpdf-dev libxml2-dev libgdk-pixbuf-2.0-dev \
+  libhyphen-dev hyphen-en-us hyphen-de hyphen-fr libqpdf-dev libxml2-dev libgdk-pixbuf-2.0-dev webp-pixbuf-loader imagemagick \
   fonts-inter fonts-noto-cjk fonts-noto-mono fonts-dejavu-core fonts-noto-color-emoji \
   poppler-utils qpdf time
 STAMP = .build/.deps-installed
@@ -46,10 +46,10 @@ $(SPEC_JSON):
 	  markdown_it_py-4.3.0/tests/test_cmark_spec/commonmark.json
 	@test -s $@
 
-# One module alone touches cmark pointers, one alone Pango/Cairo (shared/design.md).
+# One module alone touches cmark, libyaml and libxml2 pointers, one alone Pango/Cairo and librsvg.
 check-layering:
 	@bad=$$(grep -rlE '^\s*(@_implementationOnly |internal |public )?import +(CPangoCairo|CRsvg|CHyphen)' Sources | grep -v '^Sources/PangoCairoBackend/'; \
-	        grep -rlE '^\s*(@_implementationOnly |internal |public )?import +(CCmarkGFM|CYAML)' Sources | grep -v '^Sources/MarkdownParser/'); \
+	        grep -rlE '^\s*(@_implementationOnly |internal |public )?import +(CCmarkGFM|CYAML|CLibXML2)' Sources | grep -v '^Sources/MarkdownParser/'); \
 	if [ -n "$$bad" ]; then echo "C module imported outside its owner: $$bad"; exit 1; else echo "layering: ok"; fi
 
 showcase: build

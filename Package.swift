@@ -21,6 +21,9 @@ let package = Package(
             name: "CRsvg", pkgConfig: "librsvg-2.0",
             providers: [.apt(["librsvg2-dev"])]),
         .systemLibrary(
+            name: "CLibXML2", pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(
             name: "CYAML", pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]),
         // libhyphen has no pkg-config file: the module map links -lhyphen.
@@ -29,7 +32,7 @@ let package = Package(
         // Pure Swift: the type-scale model, the document tree, style resolution, pagination.
         .target(name: "Typography"),
         .target(name: "DocumentModel", dependencies: ["Typography"]),
-        .target(name: "MarkdownParser", dependencies: ["DocumentModel", "CCmarkGFM", "CYAML"]),
+        .target(name: "MarkdownParser", dependencies: ["DocumentModel", "CCmarkGFM", "CYAML", "CLibXML2"]),
         .target(name: "Styling", dependencies: ["DocumentModel", "Typography"]),
         .target(name: "Layout", dependencies: ["Styling"]),
         // The only module that touches Pango, Cairo and fontconfig pointers.

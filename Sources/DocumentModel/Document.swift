@@ -26,17 +26,22 @@ public indirect enum Inline: Hashable, Sendable {
     case footnoteReference(label: String, number: Int)
     /// Raw inline HTML: not rendered (the renderer warns).
     case rawHTML(String, location: SourceLocation?)
+    /// A named destination inside running text (`<a id="x">` or `<a name="x">`): links to `#x`
+    /// land here.
+    case anchor(String)
+    /// Text presented as an HTML element Markdown has no syntax for (`<sup>`, `<kbd>`, `<mark>`…).
+    case presentation(InlinePresentation, [Inline])
 
     /// The plain text of this inline and its children (alt text, outline titles, slugs).
     public var plainText: String {
         switch self {
         case .text(let s), .code(let s): s
         case .softBreak, .lineBreak: " "
-        case .emphasis(let c), .strong(let c), .strikethrough(let c), .span(_, let c): c.plainText
+        case .emphasis(let c), .strong(let c), .strikethrough(let c), .span(_, let c), .presentation(_, let c): c.plainText
         case .link(_, _, let c): c.plainText
         case .image(_, _, let alt, _): alt.plainText
         case .footnoteReference: ""
-        case .rawHTML: ""
+        case .rawHTML, .anchor: ""
         }
     }
 }

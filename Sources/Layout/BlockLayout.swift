@@ -36,7 +36,7 @@ struct BlockLayout {
             items = []
         }
         guard !items.isEmpty else { return [] }
-        if let anchor = block.anchor {
+        for anchor in ([block.anchor].compactMap { $0 } + block.extraAnchors).reversed() {
             items[0].elements.insert(.destination(name: anchor, at: Point(x: left, y: 0)), at: 0)
         }
         for anchor in block.extraAnchors {

@@ -11,10 +11,11 @@ struct ImageLayout {
     func items(for image: StyledImage) -> [Item] {
         let left = options.page.margins.left, measure = options.page.measure
         var items: [Item] = []
-        if let size = ImageProbe.pixelSize(ofFile: image.path) {
-            // CSS reference pixel: 1 px = 0.75 pt; never wider than the measure nor taller than
-            // 70% of the text area.
-            var width = Double(size.width) * 0.75, height = Double(size.height) * 0.75
+        if let size = shaper.imageSize(ofFile: image.path), size.width > 0, size.height > 0 {
+            // The natural size (the file's resolution, else 1 px = 0.75 pt), or the size the
+            // source asks for (one side given: the other in proportion); never wider than the
+            // measure nor taller than 70% of the text area.
+            var width = size.width, height = size.height
             (width, height) = Self.requested(image, natural: (width, height), measure: measure, textHeight: options.page.textHeight)
             let scale = min(1, measure / width, options.page.textHeight * 0.7 / height)
             width *= scale; height *= scale

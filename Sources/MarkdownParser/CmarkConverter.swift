@@ -77,6 +77,8 @@ struct CmarkConverter {
     var footnoteDefinitions: [(label: String?, blocks: [Block])] = []
     /// Footnote numbers by normalised label, from the references.
     var footnoteNumbers: [String: Int] = [:]
+    /// Raw HTML blocks and inline tags become document values here (its warnings included).
+    var html: RawHTML
     private var warnedDepth = false
 
     /// Deeper containers are flattened to plain text: keeps recursion (ours and the values'
@@ -87,6 +89,7 @@ struct CmarkConverter {
         self.file = file
         self.source = source
         self.syntax = InlineSyntax(file: file, lines: source.lines)
+        self.html = RawHTML(file: file)
     }
 
     private func location(_ node: OpaquePointer) -> SourceLocation? {
@@ -150,7 +153,7 @@ struct CmarkConverter {
     mutating func blocks(of parent: OpaquePointer, depth: Int) -> [Block] {
         var items: [BlockItem] = []
         for child in Self.children(parent) { convertBlock(child, depth: depth, into: &items) }
-        return nestDivs(items)
+        return RawHTML.nestContainers(nestDivs(items))
     }
 
     /// Rebuilds `div` blocks from the fence markers of one container. An unclosed div is closed
@@ -253,7 +256,7 @@ struct CmarkConverter {
                 case .close: items.append(.close(fence))
                 }
             } else {
-                items.append(.block(Block(.html(source.restoringFences(in: text)), location: loc)))
+                items += html.blocks(source.restoringFences(in: text), location: loc).map { .block($0) }
             }
         case CMARK_NODE_THEMATIC_BREAK:
             items.append(.block(Block(.thematicBreak, location: loc)))
@@ -302,7 +305,8 @@ struct CmarkConverter {
     mutating func inlines(of parent: OpaquePointer, depth: Int, heading: Bool) -> ([Inline], Attributes?) {
         var pieces: [InlinePiece] = []
         for child in Self.children(parent) { convertInline(child, depth: depth, into: &pieces) }
-        return syntax.finish(pieces, heading: heading)
+        let (inlines, attributes) = syntax.finish(pieces, heading: heading)
+        return (html.nest(inlines), attributes)
     }
 
     private mutating func convertInline(_ node: OpaquePointer, depth: Int, into pieces: inout [InlinePiece]) {

@@ -16,6 +16,7 @@ enum FrontMatter {
         "title", "subtitle", "author", "date", "lang", "keywords", "theme", "paper", "margins",
         "header", "footer", "toc", "size-category", "bold-text", "justify", "line-break", "smart", "widows", "orphans",
         "hyphenate",
+        "tab-size",
     ]
 
     /// Limits recursion into nested YAML (aliases can make a graph deep).

@@ -95,7 +95,7 @@ public enum MarkdownParser {
         }
         var converter = CmarkConverter(file: file, source: source)
         let blocks = converter.blocks(of: tree.root, depth: 0)
-        diagnostics += converter.diagnostics
+        diagnostics += converter.diagnostics + converter.html.diagnostics
         var document = Document(blocks: blocks, metadata: metadata, footnotes: converter.footnotes(), file: file)
         if smartPunctuation(metadata, diagnostics: &diagnostics) { document = SmartPunctuation.apply(to: document) }
         return ParseResult(document: document, diagnostics: diagnostics)

@@ -160,8 +160,10 @@ struct TextCollector {
             case .softBreak, .lineBreak:
                 segments.append(" ")
                 atomsBefore.append(false)
-            case .emphasis(let c), .strong(let c), .strikethrough(let c), .span(_, let c), .link(_, _, let c):
+            case .emphasis(let c), .strong(let c), .strikethrough(let c), .span(_, let c), .link(_, _, let c), .presentation(_, let c):
                 collect(c)
+            case .anchor:
+                break  // a destination, not something on the line
             default:  // code, an image (its alt text pairs its own quotes), a footnote mark, raw HTML
                 atomsBefore[atomsBefore.count - 1] = true
             }
@@ -183,6 +185,7 @@ struct TextCollector {
             case .strong(let c): return .strong(rebuild(c, texts: texts, next: &next))
             case .strikethrough(let c): return .strikethrough(rebuild(c, texts: texts, next: &next))
             case .span(let a, let c): return .span(a, rebuild(c, texts: texts, next: &next))
+            case .presentation(let p, let c): return .presentation(p, rebuild(c, texts: texts, next: &next))
             case .link(let d, let t, let c): return .link(destination: d, title: t, children: rebuild(c, texts: texts, next: &next))
             case .image(let s, let t, let alt, let l): return .image(source: s, title: t, alt: SmartPunctuation.apply(alt), location: l)
             default: return inline

@@ -200,60 +200,6 @@ public final class CairoPDFRenderer: PageRenderer {
     }
 
     private func drawImage(path: String, rect: Rect) {
-        guard rect.width > 0, rect.height > 0 else { return }
-        if ImageProbe.isSVG(path) { drawSVG(path: path, rect: rect); return }
-        guard let image = ImageSurface.load(path) else { return }
-        defer { cairo_surface_destroy(image.surface) }
-        cairo_save(cr)
-        cairo_translate(cr, rect.x, rect.y)
-        cairo_scale(cr, rect.width / Double(image.width), rect.height / Double(image.height))
-        cairo_set_source_surface(cr, image.surface, 0, 0)
-        cairo_rectangle(cr, 0, 0, Double(image.width), Double(image.height))
-        cairo_fill(cr)
-        cairo_restore(cr)
+        ImageDecoder.draw(path, in: rect, on: cr)
     }
-}
-
-extension CairoPDFRenderer {
-    /// SVG through librsvg, drawn as vectors into the PDF (text in the SVG stays text).
-    fileprivate func drawSVG(path: String, rect: Rect) {
-        var error: UnsafeMutablePointer<GError>?
-        guard let handle = rsvg_handle_new_from_file(path, &error) else { if let error { g_error_free(error) }; return }
-        defer { g_object_unref(UnsafeMutableRawPointer(handle)) }
-        var viewport = RsvgRectangle(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
-        cairo_save(cr)
-        if rsvg_handle_render_document(handle, cr, &viewport, &error) == 0, let error { g_error_free(error) }
-        cairo_restore(cr)
-    }
-}
-
-/// Loading PNG and JPEG files as Cairo image surfaces (JPEG bytes are attached as MIME data so
-/// the PDF embeds the original file, not a re-encoded bitmap).
-enum ImageSurface {
-    struct Loaded { var surface: OpaquePointer; var width: Int; var height: Int }
-
-    static func load(_ path: String) -> Loaded? {
-        guard let data = FileManager.default.contents(atPath: path), data.count > 8 else { return nil }
-        let bytes = [UInt8](data)
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
-            guard let surface = cairo_image_surface_create_from_png(path) else { return nil }
-            guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { cairo_surface_destroy(surface); return nil }
-            let w = Int(cairo_image_surface_get_width(surface)), h = Int(cairo_image_surface_get_height(surface))
-            guard w > 0, h > 0 else { cairo_surface_destroy(surface); return nil }
-            return Loaded(surface: surface, width: w, height: h)
-        }
-        if bytes.starts(with: [0xFF, 0xD8]), let (w, h) = ImageProbe.pixelSize(ofFile: path), w > 0, h > 0 {
-            guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(w), Int32(h)),
-                  cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { return nil }
-            let copy = malloc(bytes.count)!
-            bytes.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
-            let status = cairo_surface_set_mime_data(
-                surface, CAIRO_MIME_TYPE_JPEG, copy.assumingMemoryBound(to: UInt8.self), UInt(bytes.count),
-                { free($0) }, copy)
-            guard status == CAIRO_STATUS_SUCCESS else { free(copy); cairo_surface_destroy(surface); return nil }
-            return Loaded(surface: surface, width: w, height: h)
-        }
-        return nil
-    }
-
 }

@@ -24,6 +24,7 @@ public final class PangoShaper: TextShaper {
     /// Creates a shaper with its own Pango context and pangocairo font map.
     public init() {
         setup = FontState.lock.reading { PangoSetup() }
+        InlineImageShapes.install(on: setup.context.opaque)
     }
 
     // MARK: Metrics
@@ -255,6 +256,9 @@ public final class PangoShaper: TextShaper {
     /// `variantRanges` (the run less its emoji, ``rangesWithoutEmoji(_:_:)``).
     func addAttributes(_ style: RunStyle, text: String, to list: AttrList, start: Int, end: Int, variantRanges: [Range<Int>] = []) {
         list.insert(pango_attr_font_desc_new(description(style.font).pointer), start, end)
+        if let image = style.inlineImage {
+            list.insert(InlineImageShapes.attribute(image, box: InlineImageShapes.box(image, shaper: self, style: style)), start, end)
+        }
         if style.letterSpacing != 0 {
             // Any letter-spacing attribute, even 0, turns ligatures off: emit only when non-zero,
             // and never inside cursive scripts, whose letters must stay joined (CSS Text 3 §8.2).
@@ -368,11 +372,15 @@ public final class PangoShaper: TextShaper {
                 if let index {
                     let style = runs[index].style
                     let m = primaryMetrics(style.font)
+                    var primaryAscent = m.ascent
+                    if let image = style.inlineImage {
+                        primaryAscent = max(primaryAscent, InlineImageShapes.box(image, shaper: self, style: style).height)
+                    }
                     if style.baselineOffset == 0 {
-                        ascent = max(ascent, m.ascent)
+                        ascent = max(ascent, primaryAscent)
                         descent = max(descent, m.descent)
                     } else {
-                        shiftedAscent = max(shiftedAscent, m.ascent + style.baselineOffset)
+                        shiftedAscent = max(shiftedAscent, primaryAscent + style.baselineOffset)
                         shiftedDescent = max(shiftedDescent, m.descent - style.baselineOffset)
                     }
                     if let stroke = style.stroke {

@@ -38,6 +38,8 @@ struct StyleOverrides {
     var hyphenate: Bool?
     /// A div's text width in pt (`measure=300`): the right indent grows so lines are no wider.
     var measure: Double?
+    /// Columns between tab stops in code (`tab-size=2`, CSS `tab-size`).
+    var tabSize: Int?
     /// Where line-height keys were written (a span's are ignored, with a warning there).
     var lineHeightLocation: SourceLocation?
     var alignmentLocation: SourceLocation?
@@ -178,6 +180,8 @@ struct StyleOverrides {
             case "lang":
                 if let value, !value.isEmpty { language = value } else { warn("'lang' needs a language tag such as en or de", at) }
             case "hyphenate", "hyphens": hyphenate = flag()
+            case "tabsize":
+                if let value, let n = Int(value), (1...16).contains(n) { tabSize = n } else { warn("'\(pair.key)' is a whole number of columns from 1 to 16, not '\(value ?? "")'", at) }
             case "caption", "width", "style", "class": break  // accepted for other stages / Pandoc compatibility
             default:
                 warn("unknown attribute '\(pair.key)'", at)

@@ -74,6 +74,8 @@ public struct RunStyle: Hashable, Sendable {
     /// Hyphenate this run's words: true, false, or nil for automatic (hyphenate justified
     /// paragraphs only, as Typst's `hyphenate: auto`).
     public var hyphenate: Bool? = nil
+    /// The picture this run stands for (its text is one U+FFFC), nil for text.
+    public var inlineImage: InlineImage?
 
     /// Creates a run style; everything but `font` defaults to plain black text.
     public init(font: FontSpec, letterSpacing: Double = 0, features: [String] = [], smallCaps: SmallCaps = .none,
@@ -193,6 +195,9 @@ public struct OutlineEntry: Hashable, Sendable {
     public var title: String
     /// 1 for h1 …
     public var level: Int
+    /// The heading's styled runs, so a table of contents can keep its inline formatting (code,
+    /// emphasis, strikethrough); empty when unknown. Bookmarks use ``title``.
+    public var runs: [StyledRun] = []
     /// Creates an entry for a heading of `level` (1 for h1).
     public init(title: String, level: Int) { self.title = title; self.level = level }
 }
@@ -285,6 +290,8 @@ public enum CodeBlockRules {
 public struct StyledImage: Hashable, Sendable {
     /// The image file: a resolved path.
     public var path: String
+    /// The path as written in the document (for messages); empty when unknown.
+    public var source: String = ""
     /// The image's alt text, plain.
     public var alt: String
     /// A caption set below the image, nil for none.

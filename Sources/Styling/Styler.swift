@@ -55,12 +55,21 @@ public struct Styler {
     /// Footnote definitions by number, and the numbers referenced in the block being styled.
     var footnoteDefinitions: [Int: [Block]] = [:]
     var referencedNotes: [Int] = []
-    /// `#id`s of spans and divs met since the last block was added: destinations at the top of
-    /// the next block.
+    /// `#id`s of spans and divs, and anchors written in text (`<a id>`), met since the last block
+    /// was added: destinations at the top of the block being built (or the next one, when they
+    /// stand alone).
     var pendingAnchors: [String] = []
     var styledNotes = Set<Int>()
     /// Where the block being styled starts (inline warnings without a position of their own).
     var currentLocation: SourceLocation?
+    /// Columns between tab stops in code blocks (front matter `tab-size`; CSS's default is 8,
+    /// code editors' and CommonMark's block-structure tab stop 4).
+    var tabSize = 4
+    /// Images inside lines of text (badges, icons) shown as their alt text: counted, and named
+    /// in one warning per document with where the first one was.
+    var inlineImages: (local: Int, remote: Int, first: SourceLocation?) = (0, 0, nil)
+    /// Links into other Markdown files (`other.md#part`): counted, one warning per document.
+    var otherFileLinks: (count: Int, first: (String, SourceLocation?)?) = (0, nil)
 
     /// Creates a styler for `theme`; ``style(_:theme:options:)`` is the usual entry point.
     public init(theme: Theme, options: StylingOptions = StylingOptions()) {
@@ -76,10 +85,21 @@ public struct Styler {
         bodyCascade.hyphenate = options.hyphenate
         let context = BlockContext(cascade: bodyCascade, indent: 0, rightIndent: 0, quoteBars: [], alignment: options.justify ? .justify : .left)
         styler.footnoteDefinitions = document.footnotes
+        if let written = document.metadata.fields["tab-size"] {
+            if let n = Int(written), (1...16).contains(n) { styler.tabSize = n } else {
+                styler.warn("front matter 'tab-size' is a whole number of columns from 1 to 16, not '\(written)'", document.metadata.fieldLocations["tab-size"])
+            }
+        }
         for block in document.blocks {
             let first = blocks.count
             styler.append(block, context: context, to: &blocks)
             styler.attachFootnotes(to: &blocks, from: first)
+        }
+        styler.warnInlineImages()
+        if let (first, location) = styler.otherFileLinks.first {
+            let n = styler.otherFileLinks.count
+            styler.warn(n == 1 ? "a link into another Markdown file ('\(first)'), which is not part of this PDF; kept as a relative link"
+                               : "\(n) links into other Markdown files (the first: '\(first)'), which are not part of this PDF; kept as relative links", location)
         }
         styler.checkInternalLinks(&blocks)
         return StyledDocument(blocks: blocks, firstHeading: styler.firstHeading, diagnostics: styler.diagnostics)
@@ -100,6 +120,8 @@ public struct Styler {
         var quoteBars: [Double]
         var alignment: TextAlignment
         var tight = false
+        /// Columns between tab stops in code, set by an enclosing div (`tab-size=2`).
+        var tabSize: Int?
     }
 
     var blockSpacing: Double { theme.page.blockSpacing }
@@ -116,6 +138,11 @@ public struct Styler {
         defer { attachPendingAnchors(to: &blocks, from: firstNew) }
         switch block.kind {
         case .paragraph(let inlines):
+            if Styler.onlyAnchors(inlines) {
+                // `<a id="x"></a>` alone: a destination for the next block, no empty line.
+                for case .anchor(let id) in inlines { pendingAnchors.append(id) }
+                return
+            }
             if let image = soleImage(inlines) {
                 appendImage(image, context: context, location: block.location, to: &blocks); return
             }
@@ -137,16 +164,25 @@ public struct Styler {
             let paragraph = makeParagraph(inlines, context: context, overrides: overrides)
             let title = inlines.plainText.trimmingCharacters(in: .whitespaces)
             if firstHeading == nil, !title.isEmpty { firstHeading = title }
+            if title.isEmpty {
+                // `##` alone: nothing to show in bookmarks or the contents.
+                warn("empty heading (level \(level)): no bookmark or contents entry", block.location)
+                for case .anchor(let id) in inlines { pendingAnchors.append(id) }
+                if let written = block.attributes.id, slugs.register(written) { pendingAnchors.append(written) }
+                return
+            }
             var id: String? = block.attributes.id ?? slugs.slug(for: title)
             if let written = block.attributes.id, !slugs.register(written) {
                 warn("heading id '#\(written)' is already used; links go to the first heading with it", block.attributes.location ?? block.location)
                 id = nil
             }
             let size = context.cascade.style.size
+            var outline = OutlineEntry(title: title, level: level)
+            outline.runs = paragraph.runs
             blocks.append(StyledBlock(
                 .paragraph(paragraph), spaceBefore: max(blockSpacing * 1.5, size * 1.0), spaceAfter: max(blockSpacing * 0.6, size * 0.4),
                 keepWithNext: true, quoteBars: context.quoteBars, quoteBarColor: quoteBarColor,
-                anchor: id, outline: OutlineEntry(title: title, level: level), location: block.location))
+                anchor: id, outline: outline, location: block.location))
         case .list(let list):
             appendList(list, context: context, to: &blocks)
         case .blockQuote(let children):
@@ -173,6 +209,7 @@ public struct Styler {
             context.cascade.apply(divOverrides, theme: theme)
             if context.paragraphRole != nil { context.paragraphOverrides.append(divOverrides) }
             if let a = overrides.alignment { context.alignment = a }
+            if let tab = overrides.tabSize { context.tabSize = tab }
             if let measure = overrides.measure {
                 context.rightIndent = max(context.rightIndent, theme.page.measure - context.indent - measure)
             }
@@ -287,7 +324,7 @@ public struct Styler {
                                    hangulLineBreak: .anywhere, breakAnywhere: true)
         style.leadingAdjustment = cascade.leading
         style.hangingIndent = cascade.font.size * 1.5  // room for the ↪ continuation mark
-        var body = text
+        var body = Styler.expandingTabs(text, size: overrides.tabSize ?? context.tabSize ?? tabSize)
         if body.hasSuffix("\n") { body.removeLast() }
         let paragraph = StyledParagraph(runs: [StyledRun(body, style: cascade.runStyle)], style: style)
         var block = StyledBlock(.paragraph(paragraph), spaceBefore: blockSpacing * 0.5, spaceAfter: blockSpacing * 1.5,
@@ -296,6 +333,24 @@ public struct Styler {
                                 backgroundPadding: padding, location: location)
         block.isCode = true
         blocks.append(block)
+    }
+
+    /// `text` with each tab replaced by the spaces that reach the next stop, every `size`
+    /// columns (a column is a character).
+    static func expandingTabs(_ text: String, size: Int) -> String {
+        guard text.contains("\t") else { return text }
+        var out = ""
+        var column = 0
+        for c in text {
+            if c == "\t" {
+                let n = size - column % size
+                out += String(repeating: " ", count: n); column += n
+            } else {
+                out.append(c)
+                column = c.isNewline ? 0 : column + 1
+            }
+        }
+        return out
     }
 
     // MARK: Tables
@@ -335,7 +390,14 @@ public struct Styler {
     /// The image that is alone in a paragraph (Pandoc's implicit figure), with the attribute
     /// list written after it (`![alt](pic.png){width=50%}` arrives as a span around the image).
     func soleImage(_ inlines: [Inline]) -> (image: Inline, attributes: Attributes)? {
-        let meaningful = inlines.filter { if case .text(let t) = $0 { return !t.trimmingCharacters(in: .whitespaces).isEmpty }; if case .softBreak = $0 { return false }; return true }
+        let meaningful = inlines.filter {
+            switch $0 {
+            case .text(let t): !t.trimmingCharacters(in: .whitespaces).isEmpty
+            case .softBreak, .anchor: false
+            case .image(let source, _, _, _): !Styler.isDarkModeOnly(source)
+            default: true
+            }
+        }
         guard meaningful.count == 1 else { return nil }
         if case .image = meaningful[0] { return (meaningful[0], .none) }
         if case .span(let attributes, let children) = meaningful[0], children.count == 1, case .image = children[0] {
@@ -344,10 +406,107 @@ public struct Styler {
         return nil
     }
 
+    /// Whether `inlines` hold nothing but anchors and white space.
+    static func onlyAnchors(_ inlines: [Inline]) -> Bool {
+        var anchors = 0
+        for inline in inlines {
+            switch inline {
+            case .anchor: anchors += 1
+            case .text(let t) where t.allSatisfy(\.isWhitespace): continue
+            case .softBreak, .lineBreak: continue
+            default: return false
+            }
+        }
+        return anchors > 0
+    }
+
+    /// An image wrapped in a span that only sizes it or drops its caption (`<img width=…
+    /// height=…>`, `caption=none`): the image, the `width` and `height` values as written, and
+    /// whether it takes a caption; nil for any other span.
+    static func sizedImage(_ attributes: Attributes, _ children: [Inline]) -> (image: Inline, width: String?, height: String?, captioned: Bool)? {
+        guard children.count == 1, case .image = children[0], attributes.id == nil, attributes.classes.isEmpty,
+              !attributes.pairs.isEmpty, attributes.pairs.allSatisfy({ ["width", "height", "caption"].contains($0.key) }) else { return nil }
+        func value(_ key: String) -> String? { attributes.pairs.last { $0.key == key }?.value }
+        return (children[0], value("width"), value("height"), value("caption")?.lowercased() != "none")
+    }
+
+    /// A length asked for an image, pt: CSS pixels (1 px = 0.75 pt), `%` of `whole`, or a length
+    /// with a unit (`pt`, `mm`, `cm`, `in`); nil when it is none of these.
+    static func imageLength(_ text: String?, whole: Double) -> Double? {
+        guard let t = text?.trimmingCharacters(in: .whitespaces).lowercased(), !t.isEmpty else { return nil }
+        if t.hasSuffix("%"), let v = Double(t.dropLast()), v > 0, v.isFinite { return whole * min(v, 100) / 100 }
+        if t.hasSuffix("px"), let v = Double(t.dropLast(2)), v > 0, v.isFinite { return v * 0.75 }
+        if let v = Double(t), v > 0, v.isFinite { return v * 0.75 }
+        return Length.points(t).flatMap { $0 > 0 ? $0 : nil }
+    }
+
+    /// A run drawing the local image `source` inside a line (one U+FFFC carrying the image),
+    /// nil when the file cannot be read (the caller shows the alt text).
+    func inlineImageRun(_ source: String, cascade: Cascade, asked: (width: String?, height: String?)) -> StyledRun? {
+        var path = Styler.localImagePath(source)
+        if !path.hasPrefix("/") { path = (options.baseDirectory as NSString).appendingPathComponent(path) }
+        guard FileManager.default.isReadableFile(atPath: path) else { return nil }
+        var style = cascade.runStyle
+        style.inlineImage = InlineImage(path: path, width: Styler.imageLength(asked.width, whole: theme.page.measure),
+                                        height: Styler.imageLength(asked.height, whole: theme.page.textHeight))
+        style.background = nil
+        style.underline = nil
+        style.strikethrough = nil
+        return StyledRun("\u{FFFC}", style: style)
+    }
+
+    /// A local image path as written, percent-escapes decoded and a `#fragment` dropped
+    /// (GitHub's `#gh-light-mode-only` and the like name no part of a file).
+    static func localImagePath(_ source: String) -> String {
+        let path = source.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? source
+        return path.removingPercentEncoding ?? path
+    }
+
+    /// GitHub shows an image whose address ends in `#gh-dark-mode-only` only on a dark page:
+    /// paper is light, so it is left out (its `#gh-light-mode-only` twin is shown).
+    static func isDarkModeOnly(_ source: String) -> Bool { source.hasSuffix("#gh-dark-mode-only") }
+
+    /// Names the images set as alt text inside lines, once for the whole document.
+    mutating func warnInlineImages() {
+        let (local, remote, first) = inlineImages
+        guard local + remote > 0 else { return }
+        var parts: [String] = []
+        if local > 0 { parts.append("\(local) image\(local == 1 ? "" : "s") inside lines of text that could not be read") }
+        if remote > 0 { parts.append("\(remote) remote image\(remote == 1 ? "" : "s") (not fetched)") }
+        warn("\(parts.joined(separator: " and ")) shown as alt text", first)
+    }
+
+    /// The cascade for text presented as an HTML element (sizes after CSS's `smaller` and the
+    /// HTML Living Standard's rendering section: `sup`/`sub` at about 0.7 em).
+    func presented(_ presentation: InlinePresentation, _ cascade: Cascade) -> Cascade {
+        var c = cascade
+        let size = c.style.size
+        switch presentation {
+        case .superscript:
+            c.style.size = size * 0.7; c.baselineOffset += size * 0.33
+        case .subscript:
+            c.style.size = size * 0.7; c.baselineOffset -= size * 0.15
+        case .keyboard:
+            c.style.families = theme.monospaceFamilies
+            c.style.size = (size * 0.85 * 10).rounded() / 10
+            c.style.tracking = nil; c.style.kerning = nil
+            c.background = theme.color(named: "keyBackground") ?? RGBAColor(hex: "#E6E8EC")
+        case .highlight:
+            c.background = theme.color(named: "highlight") ?? RGBAColor(hex: "#FFF0A0")
+        case .small:
+            c.style.size = (size / 1.2 * 10).rounded() / 10
+        case .underline:
+            c.underline = .some(nil)
+        }
+        return c
+    }
+
     /// A figure: the image, sized by its `width`/`height` attributes (else its own size), and
     /// its alt text as the caption (Pandoc's implicit figures; the title is not shown).
     mutating func appendImage(_ figure: (image: Inline, attributes: Attributes), context: BlockContext, location: SourceLocation?, to blocks: inout [StyledBlock]) {
-        guard case .image(let source, _, let alt, let imageLocation) = figure.image else { return }
+        guard case .image(let source, _, let alt, let imageLocation) = figure.image, !Styler.isDarkModeOnly(source) else { return }
+        // `<img>` in HTML arrives as a span that may ask for no caption (`caption=none`), as GitHub shows it.
+        let captioned = figure.attributes.pairs.last { $0.key == "caption" }?.value?.lowercased() != "none"
         var dimensions: [String: ImageDimension] = [:]
         for pair in figure.attributes.pairs {
             let key = pair.key.lowercased()
@@ -360,7 +519,7 @@ public struct Styler {
         }
         if let id = figure.attributes.id { registerAnchor(id, at: figure.attributes.location) }
         let altText = alt.plainText
-        var path = source.removingPercentEncoding ?? source
+        var path = Styler.localImagePath(source)
         let isRemote = source.contains("://") || source.lowercased().hasPrefix("data:")
         if !isRemote && !path.hasPrefix("/") { path = (options.baseDirectory as NSString).appendingPathComponent(path) }
         // Local files are checked with the layout's image reader (Typesetter's ImageCheck).
@@ -369,11 +528,12 @@ public struct Styler {
         captionCascade.apply(role: .caption, theme: theme)
         if let secondary = theme.color(named: "secondary") { captionCascade.color = secondary }
         let captionText = altText
-        let caption = captionText.isEmpty ? nil : StyledParagraph(
+        let caption = captionText.isEmpty || !captioned ? nil : StyledParagraph(
             runs: [StyledRun(captionText, style: captionCascade.runStyle)],
             style: ParagraphStyle(baseFont: captionCascade.font, lineHeight: captionCascade.style.lineHeight, alignment: .center,
                                   leftIndent: context.indent, hangulLineBreak: options.hangulLineBreak))
         var styledImage = StyledImage(path: isRemote ? "" : path, alt: altText, caption: caption)
+        styledImage.source = source
         styledImage.width = dimensions["width"]
         styledImage.height = dimensions["height"]
         blocks.append(StyledBlock(.image(styledImage),
@@ -430,7 +590,8 @@ public struct Styler {
         for inline in inlines {
             switch inline {
             case .text(let text):
-                runs.append(StyledRun(text, style: cascade.runStyle))
+                // A tab in running text is white space like any other (CommonMark §2.2).
+                runs.append(StyledRun(text.contains("\t") ? text.replacingOccurrences(of: "\t", with: " ") : text, style: cascade.runStyle))
             case .softBreak:
                 runs.append(StyledRun(" ", style: cascade.runStyle))
             case .lineBreak:
@@ -460,11 +621,32 @@ public struct Styler {
                 let before = runs.count
                 appendRuns(children, cascade: c, to: &runs)
                 if runs.count == before { runs.append(StyledRun(destination, style: c.runStyle)) }
-            case .image(_, _, let alt, let location):
-                warn("inline image is not drawn; showing its alt text", location)
-                var c = cascade; c.style.italic = true
+            case .image(let source, _, _, _) where Styler.isDarkModeOnly(source):
+                continue
+            case .image(let source, _, let alt, let location):
+                let remote = source.contains("://") || source.lowercased().hasPrefix("data:")
+                if !remote, let run = inlineImageRun(source, cascade: cascade, asked: (nil, nil)) {
+                    runs.append(run); continue
+                }
+                if remote { inlineImages.remote += 1 } else { inlineImages.local += 1 }
+                if inlineImages.first == nil { inlineImages.first = location ?? currentLocation }
+                var c = cascade
+                c.style.size = (c.style.size * 0.85 * 10).rounded() / 10
                 if let secondary = theme.color(named: "secondary") { c.color = secondary }
-                runs.append(StyledRun("[" + alt.plainText + "]", style: c.runStyle))
+                c.background = theme.color(named: "codeBackground") ?? RGBAColor(hex: "#F3F4F7")
+                let text = alt.plainText.trimmingCharacters(in: .whitespaces)
+                runs.append(StyledRun(text.isEmpty ? "image" : text, style: c.runStyle))
+            case .anchor(let id):
+                pendingAnchors.append(id)
+            case .presentation(let presentation, let children):
+                appendRuns(children, cascade: presented(presentation, cascade), to: &runs)
+            case .span(let attributes, let children) where Styler.sizedImage(attributes, children) != nil:
+                if let sized = Styler.sizedImage(attributes, children), case .image(let source, _, _, _) = sized.image,
+                   let run = inlineImageRun(source, cascade: cascade, asked: (sized.width, sized.height)) {
+                    runs.append(run)
+                } else {
+                    appendRuns(children, cascade: cascade, to: &runs)
+                }
             case .span(var attributes, let children):
                 if children.count == 1, case .code = children[0] {
                     // A code span's other classes name its language (Pandoc): not roles.
@@ -520,6 +702,11 @@ public struct Styler {
         let trimmed = destination.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty { return nil }
         if trimmed.hasPrefix("#") { return .internal(String(trimmed.dropFirst())) }
+        if !trimmed.contains(":"), let path = trimmed.split(separator: "#", maxSplits: 1).first,
+           ["md", "markdown", "mdown", "mkd"].contains((String(path) as NSString).pathExtension.lowercased()) {
+            otherFileLinks.count += 1
+            if otherFileLinks.first == nil { otherFileLinks.first = (String(trimmed.prefix(60)), currentLocation) }
+        }
         if let colon = trimmed.firstIndex(of: ":"), !trimmed[..<colon].contains("/") {
             let scheme = trimmed[..<colon].lowercased()
             guard Styler.linkSchemes.contains(scheme) else {
@@ -530,12 +717,14 @@ public struct Styler {
         return .external(trimmed)
     }
 
-    /// A warning for each internal link whose `#id` names no heading or footnote — in
+    /// A warning for each internal link whose `#id` names no heading, anchor or footnote — in
     /// paragraphs, table cells, captions and footnotes alike; such links are left as plain
-    /// text (a PDF link to a missing destination does nothing).
+    /// text (a PDF link to a missing destination does nothing). A fragment that matches no id
+    /// as written is tried as GitHub resolves it (see ``AnchorMatcher``).
     mutating func checkInternalLinks(_ blocks: inout [StyledBlock]) {
         var anchors = Set(blocks.compactMap(\.anchor) + blocks.flatMap(\.extraAnchors))
         for block in blocks { for number in block.footnotes.keys { anchors.insert("fn-\(number)") } }
+        let matcher = AnchorMatcher(anchors: anchors)
         var reported = Set<String>()
         var problems: [(String, SourceLocation?)] = []
         for b in blocks.indices {
@@ -543,10 +732,14 @@ public struct Styler {
             blocks[b].updateParagraphs { paragraph in
                 for r in paragraph.runs.indices {
                     guard case .internal(let id)? = paragraph.runs[r].style.link, !anchors.contains(id) else { continue }
+                    if let found = matcher.match(id) {
+                        paragraph.runs[r].style.link = .internal(found)
+                        continue
+                    }
                     if reported.insert(id).inserted {
                         problems.append((id.hasPrefix("fn-")
                             ? "footnote \(id.dropFirst(3)) is referenced only from another footnote; it is not set"
-                            : "link to '#\(id)' matches no heading id; it is not made clickable", location))
+                            : "link to '#\(id)' matches no heading id or anchor; it is not made clickable", location))
                     }
                     paragraph.runs[r].style.link = nil
                 }

@@ -141,18 +141,20 @@ extension FontCheck {
     }
 }
 
-/// Warnings for image files that will draw as placeholders: missing, unreadable, or not a PNG,
-/// JPEG or SVG file (checked with the same header reader layout uses to size them).
+/// Warnings for image files that will draw as placeholders: missing, unreadable, or in a
+/// format no image loader reads (checked with the decoder that sizes and draws them). The
+/// warning names the path as written and the path tried.
 enum ImageCheck {
     static func diagnostics(for blocks: [StyledBlock]) -> [Diagnostic] {
         blocks.compactMap { block in
             guard case .image(let image) = block.content, !image.path.isEmpty else { return nil }
-            let name = (image.path as NSString).lastPathComponent
+            let written = image.source.isEmpty ? (image.path as NSString).lastPathComponent : image.source
+            let tried = written == image.path ? "" : " (tried \(image.path))"
             if !FileManager.default.isReadableFile(atPath: image.path) {
-                return Diagnostic(.warning, "image '\(name)' not found or unreadable; drawing a placeholder", at: block.location)
+                return Diagnostic(.warning, "image '\(written)' not found or unreadable\(tried); drawing a placeholder", at: block.location)
             }
-            if ImageProbe.pixelSize(ofFile: image.path) == nil {
-                return Diagnostic(.warning, "image '\(name)' is not a PNG, JPEG or SVG file it can read; drawing a placeholder", at: block.location)
+            if ImageProbe.isSVG(image.path) ? ImageProbe.pixelSize(ofFile: image.path) == nil : ImageDecoder.info(ofFile: image.path) == nil {
+                return Diagnostic(.warning, "image '\(written)'\(tried) is not an image it can read (PNG, JPEG, GIF, WebP, BMP, TIFF or SVG); drawing a placeholder", at: block.location)
             }
             return nil
         }

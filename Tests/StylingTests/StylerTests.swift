@@ -69,12 +69,14 @@ import Typography
     }
 
     @Test func unknownAttributesWarnAndHTMLIsReported() {
-        let doc = style("Text [x]{.nope foo=1}.\n\n<div>shown</div>\n")
+        let doc = style("Text [x]{.nope foo=1}.\n\n<div>shown</div>\n\n<marquee>moving</marquee>\n")
         let messages = doc.diagnostics.map(\.description)
         #expect(messages.contains { $0.hasPrefix("t.md:1:") && $0.contains("unknown role") })
         #expect(messages.contains { $0.contains("unknown attribute 'foo'") })
-        #expect(messages.contains { $0.hasPrefix("t.md:3:") && $0.contains("raw HTML") })
-        #expect(paragraphs(doc).contains { $0.text == "shown" })
+        #expect(!messages.contains { $0.hasPrefix("t.md:3:") }, "a <div> is rendered: nothing to report")
+        let parsed = MarkdownParser.parse("<marquee>moving</marquee>\n", file: "t.md").diagnostics.map(\.description)
+        #expect(parsed.contains { $0.hasPrefix("t.md:1:") && $0.contains("<marquee>") }, "\(parsed)")
+        #expect(paragraphs(doc).contains { $0.text == "shown" } && paragraphs(doc).contains { $0.text == "moving" })
     }
 
     @Test func danglingAndUnsafeLinksWarn() {
@@ -114,5 +116,132 @@ import Typography
         let doc = style("First.\n\nSecond with a note.[^n]\n\n[^n]: The note.")
         #expect(doc.blocks[0].footnotes.isEmpty)
         #expect(doc.blocks[1].footnotes[1]?.first?.text == "The note.")
+    }
+}
+
+/// READMEs as people write them: tabs, anchors, GitHub-style fragments, empty headings,
+/// inline HTML presentation.
+@Suite struct ReadmeStylingTests {
+    func style(_ markdown: String) -> StyledDocument {
+        Styler.style(MarkdownParser.parse(markdown, file: "t.md").document, theme: .default)
+    }
+    func texts(_ doc: StyledDocument) -> [String] {
+        doc.blocks.compactMap { if case .paragraph(let p) = $0.content { return p.text } else { return nil } }
+    }
+
+    @Test func tabsAreSpacesInTextAndStopsInCode() {
+        #expect(texts(style("a\tb\t\tc"))[0] == "a b  c")
+        #expect(texts(style("```\na\tb\nab\tc\nabcd\te\n```"))[0] == "a   b\nab  c\nabcd    e")
+        #expect(texts(style("---\ntab-size: 2\n---\n```\na\tb\n\tc\n```"))[0] == "a b\n  c")
+        #expect(texts(style("::: {tab-size=8}\n```\na\tb\n```\n:::"))[0] == "a       b")
+    }
+
+    @Test func fragmentsResolveAsGitHubDoes() {
+        let doc = style("# Usage Notes\n\n## Déjà vu\n\n[a](#usage-notes) [b](#Usage-Notes) [c](<#Usage Notes>) [d](#Usage%20Notes) [e](#déjà-vu) [f](#nowhere)")
+        let links = doc.blocks.flatMap(\.paragraphs).flatMap(\.runs).compactMap(\.style.link)
+        #expect(links == Array(repeating: .internal("usage-notes"), count: 4) + [.internal("déjà-vu")], "\(links)")
+        #expect(doc.diagnostics.map(\.message).filter { $0.contains("#nowhere") }.count == 1)
+    }
+
+    @Test func anchorsLandOnTheNextBlockAndCountForLinks() {
+        let doc = style("<a id=\"install\"></a>\n## Install\n\nSee [x](#install) and [y](#inline).\n\nText <a name=\"inline\"></a>here.")
+        #expect(doc.diagnostics.isEmpty, "\(doc.diagnostics)")
+        #expect(doc.blocks[0].extraAnchors == ["install"] && doc.blocks[0].anchor == "install")
+        #expect(doc.blocks[2].extraAnchors == ["inline"])
+        #expect(texts(doc).count == 3, "an anchor alone makes no empty paragraph")
+    }
+
+    @Test func emptyHeadingsWarnAndLeaveNoBookmark() {
+        for source in ["##\n\nText", "# \n\nText", "### ###\n\nText"] {
+            let doc = style(source)
+            #expect(doc.blocks.allSatisfy { $0.outline == nil }, "\(source)")
+            #expect(doc.diagnostics.contains { $0.message.contains("empty heading") && $0.location?.line == 1 }, "\(source)")
+        }
+    }
+
+    @Test func presentationsAndHTMLRuns() {
+        let doc = style("x<sup>2</sup> H<sub>2</sub> <kbd>K</kbd> <mark>m</mark> <small>s</small> <ins>i</ins>")
+        let runs = doc.blocks[0].paragraphs[0].runs
+        func run(_ text: String) -> RunStyle? { runs.first { $0.text == text }?.style }
+        let body = Theme.default[.body].size
+        #expect(run("2")!.baselineOffset > 0 && run("2")!.font.size < body)
+        #expect(runs.filter { $0.text == "2" }.count == 2 || runs.contains { $0.style.baselineOffset < 0 })
+        #expect(run("K")?.font.families == Theme.default.monospaceFamilies && run("K")?.background != nil)
+        #expect(run("m")?.background != nil)
+        #expect(run("s")!.font.size < body)
+        #expect(run("i")?.underline != nil)
+    }
+
+    @Test func darkModeImagesAreLeftOutAndFragmentsDropped() {
+        let doc = style("![T](/logo.svg#gh-light-mode-only)\n![T](/logo-white.svg#gh-dark-mode-only)")
+        guard case .image(let image) = doc.blocks.first?.content else { Issue.record("\(doc.blocks)"); return }
+        #expect(image.path == "/logo.svg" && image.source == "/logo.svg#gh-light-mode-only")
+        #expect(doc.blocks.count == 1)
+    }
+
+    @Test func linksIntoOtherMarkdownFilesWarnOnce() {
+        let doc = style("[a](a.md) [b](docs/b.md#part) [c](c.markdown)\n\n[d](https://x.y/d.md)")
+        let messages = doc.diagnostics.map(\.message)
+        #expect(messages.count == 1 && messages[0].contains("3 links into other Markdown files"), "\(messages)")
+        let links = doc.blocks[0].paragraphs[0].runs.compactMap(\.style.link)
+        #expect(links.contains(.external("docs/b.md#part")))
+    }
+
+    /// An API reference as Node.js writes its documentation (written for this test): YAML in
+    /// comments, `<a id>` anchors, reference links to slugged headings, a box-drawing diagram.
+    static let apiReference = #"""
+# File system
+
+<!--introduced_in=v0.10.0-->
+
+> Stability: 2 - Stable
+
+<!-- source_link=lib/fs.js -->
+
+See [`fs.access()`][] and [the callback API](#callback-api).
+
+## Callback API
+
+<!-- YAML
+added: v0.11.15
+changes:
+  - version: v6.3.0
+    pr-url: https://github.com/nodejs/node/pull/6534
+    description: The constants are now deprecated.
+-->
+
+### `fs.access(path[, mode], callback)`
+
+<!-- YAML
+added: v0.11.15
+-->
+
+* `path` {string|Buffer|URL}
+* `mode` {integer} **Default:** `fs.constants.F_OK`
+
+<a id="DEP0001"></a>
+### DEP0001: `http.OutgoingMessage.prototype.flush`
+
+Deprecated, see [DEP0001](#DEP0001).
+
+```text
+   ┌─────────────────────────────────────────────────────────────────────────────────────────────┐
+   │                                              href                                              │
+   ├──────────┬──┬─────────────────────┬────────────────────────┬───────────────────────────┬───────┤
+   │ protocol │  │        auth         │          host          │           path            │ hash  │
+   └──────────┴──┴─────────────────────┴────────────────────────┴───────────────────────────┴───────┘
+```
+
+[`fs.access()`]: #fsaccesspath-mode-callback
+"""#
+
+    @Test func apiReferenceWithCommentsAndAnchorsHasNothingToWarnAbout() {
+        let parsed = MarkdownParser.parse(Self.apiReference, file: "fs.md")
+        let doc = Styler.style(parsed.document, theme: .default)
+        #expect(parsed.diagnostics.isEmpty && doc.diagnostics.isEmpty, "\(parsed.diagnostics + doc.diagnostics)")
+        let links = doc.blocks.flatMap(\.paragraphs).flatMap(\.runs).compactMap(\.style.link)
+        #expect(Set(links) == [.internal("fsaccesspath-mode-callback"), .internal("callback-api"), .internal("DEP0001")], "\(links)")
+        let text = doc.blocks.flatMap(\.paragraphs).map(\.text).joined(separator: "\n")
+        #expect(!text.contains("YAML") && !text.contains("introduced_in") && !text.contains("pr-url"))
     }
 }

@@ -1,0 +1,16 @@
+#ifndef TYPESET_CLIBXML2_SHIM_H
+#define TYPESET_CLIBXML2_SHIM_H
+#include <libxml/xmlversion.h>
+// Debian's libxml2 is built with ICU and its encoding header then includes ICU's, which clash
+// with the ICU copy inside Foundation. Nothing here uses the ICU converter fields.
+#undef LIBXML_ICU_ENABLED
+#include <libxml/HTMLparser.h>
+#include <libxml/tree.h>
+#include <libxml/parser.h>
+
+/// libxml2's HTML parser options used for fragments: no error output, no network, no implied
+/// <html>/<body> elements. (The option enum's values as one int, for Swift.)
+static inline int typeset_html_options(void) {
+    return HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET | HTML_PARSE_NOIMPLIED;
+}
+#endif

@@ -1,0 +1,433 @@
+import DocumentModel
+import Foundation
+
+/// Raw HTML as GitHub READMEs write it, turned into document values: the subset GitHub's own
+/// renderer shows (comments, anchors, links, text-level elements, images, `<p align>`,
+/// `<details>`, simple tables) becomes paragraphs, headings, tables and styled inlines; any
+/// other element keeps its text and is named in **one** warning per element per document.
+///
+/// HTML blocks are parsed whole with libxml2's HTML parser (``HTMLFragment``). Inline HTML
+/// reaches us from cmark-gfm one tag at a time (`<b>`, text, `</b>`), so tags are paired here
+/// over one inline sequence and each opening tag's attributes are read by the same parser.
+struct RawHTML {
+    let file: String
+    /// Warnings so far, in the order found.
+    var diagnostics: [Diagnostic] = []
+    /// Element names already warned about (one warning per kind per document).
+    private var warned: Set<String> = []
+
+    init(file: String) { self.file = file }
+
+    // MARK: Element kinds
+
+    /// Text-level elements with a presentation of their own.
+    static let presentations: [String: InlinePresentation] = [
+        "sup": .superscript, "sub": .subscript, "kbd": .keyboard, "mark": .highlight, "small": .small,
+        "ins": .underline, "u": .underline,
+    ]
+    /// Elements whose content is simply their text: shown as is, no warning.
+    static let transparent: Set<String> = ["span", "abbr", "picture", "font", "nobr", "bdi", "bdo", "time", "data", "q", "label", "var", "dfn", "cite"]
+    /// Elements that hold no text a reader sees (`<source>` of a picture, `<wbr>`): dropped silently.
+    static let silent: Set<String> = ["source", "wbr", "track", "col", "colgroup", "caption-side"]
+    /// Elements whose content is never shown in a browser: dropped, with the one warning.
+    static let invisible: Set<String> = ["script", "style", "template", "head", "title", "meta", "link", "noscript", "iframe", "object", "embed", "video", "audio", "svg", "math", "canvas", "input", "button", "select", "textarea", "form"]
+    /// Elements that start blocks (HTML Living Standard "flow content" containers GitHub keeps).
+    static let blockContainers: Set<String> = ["p", "div", "center", "section", "article", "header", "footer", "main", "nav", "aside", "figure", "figcaption", "address", "details", "dl", "dd", "dt", "body", "html"]
+
+    private mutating func warnUnsupported(_ name: String, at location: SourceLocation?, shown: Bool) {
+        guard warned.insert(name).inserted else { return }
+        let what = shown ? "its text is shown" : "it is left out"
+        diagnostics.append(Diagnostic(.warning, "HTML element <\(name)> is not supported; \(what) (one warning for every <\(name)> in the document)", at: location))
+    }
+
+    // MARK: Blocks
+
+    /// The blocks of one HTML block (`location`: where it starts). A `<div>`, `<center>` or
+    /// `<details>` left open at the end of the block (its Markdown content follows, its closing
+    /// tag comes in a later HTML block) adds a marker that ``nestContainers(_:)`` resolves.
+    mutating func blocks(_ html: String, location: SourceLocation?) -> [Block] {
+        var builder = BlockBuilder(location: location)
+        let nodes = HTMLFragment.parse(html)
+        appendBlocks(nodes, to: &builder, location: location, depth: 0)
+        var result = builder.finish()
+        let balance = Self.containerBalance(html)
+        for (name, count) in balance where count < 0 {
+            result += Array(repeating: Block(.html(Self.closeMarker + name), location: location), count: -count)
+        }
+        for (name, count) in balance where count > 0 {
+            // The attributes of the last such element libxml2 saw (it closed it at the end).
+            var attributes: [String: String] = [:]
+            func find(_ nodes: [HTMLNode]) {
+                for case .element(let n, let a, let c) in nodes { if n == name { attributes = a }; find(c) }
+            }
+            find(nodes)
+            let align = name == "center" ? "center" : attributes["align"]?.lowercased()
+            var marker = Attributes(location: location)
+            if let align, ["left", "center", "right", "justify"].contains(align) {
+                marker.pairs.append(.init(key: "align", value: align, location: location))
+            }
+            result += Array(repeating: Block(.html(Self.openMarker + name), attributes: marker, location: location), count: count)
+        }
+        return result
+    }
+
+    static let openMarker = "\u{0}open ", closeMarker = "\u{0}close "
+    static let containers = ["div", "center", "details"]
+
+    /// Opening minus closing tags of each container element in `html`, comments aside (the
+    /// parser closes what is left open, so the count is read from the source's tags).
+    static func containerBalance(_ html: String) -> [(String, Int)] {
+        let lower = html.lowercased()
+        guard containers.contains(where: { lower.contains("<" + $0) || lower.contains("</" + $0) }) else { return [] }
+        let text = lower.replacingOccurrences(of: #"<!--[\s\S]*?-->"#, with: "", options: .regularExpression)
+        return containers.compactMap { name in
+            let opens = text.components(separatedBy: "<" + name).dropFirst().filter { $0.first.map { $0 == ">" || $0.isWhitespace || $0 == "/" } ?? false }.count
+            let closes = text.components(separatedBy: "</" + name).dropFirst().filter { $0.first.map { $0 == ">" || $0.isWhitespace } ?? false }.count
+            return opens == closes ? nil : (name, opens - closes)
+        }
+    }
+
+    /// Resolves the markers of ``blocks(_:location:)`` in one container's blocks: what lies
+    /// between an opening and its closing HTML block goes inside — a div carrying the opening
+    /// tag's `align` (GitHub centres a README's `<div align="center">` content), or simply in
+    /// place. An element never closed ends with its container; a stray closing tag is dropped.
+    static func nestContainers(_ blocks: [Block]) -> [Block] {
+        guard blocks.contains(where: { if case .html(let h) = $0.kind { h.hasPrefix("\u{0}") } else { false } }) else { return blocks }
+        var stack: [(name: String, attributes: Attributes, location: SourceLocation?, blocks: [Block])] = [("", .none, nil, [])]
+        func close() {
+            let frame = stack.removeLast()
+            if frame.attributes.pairs.isEmpty || frame.blocks.isEmpty {
+                stack[stack.count - 1].blocks += frame.blocks
+            } else {
+                stack[stack.count - 1].blocks.append(Block(.div(frame.blocks), attributes: frame.attributes, location: frame.location))
+            }
+        }
+        for block in blocks {
+            if case .html(let h) = block.kind, h.hasPrefix(openMarker) {
+                stack.append((String(h.dropFirst(openMarker.count)), block.attributes, block.location, []))
+            } else if case .html(let h) = block.kind, h.hasPrefix(closeMarker) {
+                let name = String(h.dropFirst(closeMarker.count))
+                guard let index = stack.lastIndex(where: { $0.name == name }), index > 0 else { continue }
+                while stack.count > index { close() }
+            } else {
+                stack[stack.count - 1].blocks.append(block)
+            }
+        }
+        while stack.count > 1 { close() }
+        return stack[0].blocks
+    }
+
+    /// Collects blocks, and the inline run of the paragraph being built.
+    struct BlockBuilder {
+        var blocks: [Block] = []
+        var inlines: [Inline] = []
+        var location: SourceLocation?
+        var attributes: Attributes = .none
+
+        mutating func flush() {
+            let trimmed = RawHTML.trimmed(inlines)
+            inlines = []
+            guard !trimmed.isEmpty else { return }
+            blocks.append(Block(.paragraph(trimmed), attributes: attributes, location: location))
+        }
+
+        mutating func finish() -> [Block] { flush(); return blocks }
+    }
+
+    private mutating func appendBlocks(_ nodes: [HTMLNode], to builder: inout BlockBuilder, location: SourceLocation?, depth: Int) {
+        for node in nodes {
+            guard case .element(let name, let attributes, let children) = node, isBlockElement(name) else {
+                builder.inlines += inlines(node, location: location, depth: depth + 1)
+                continue
+            }
+            builder.flush()
+            switch name {
+            case "h1", "h2", "h3", "h4", "h5", "h6":
+                let level = Int(String(name.dropFirst())) ?? 1
+                let content = Self.trimmed(inlines(children, location: location, depth: depth + 1))
+                var headingAttributes = Attributes(id: attributes["id"], location: location)
+                if let align = attributes["align"]?.lowercased(), ["left", "center", "right"].contains(align) {
+                    headingAttributes.pairs.append(.init(key: "align", value: align, location: location))
+                }
+                builder.blocks.append(Block(.heading(level: level, content), attributes: headingAttributes, location: location))
+            case "details":
+                // Paper cannot fold: the summary is a bold line, the body follows.
+                var inner = BlockBuilder(location: location)
+                for child in children {
+                    if case .element("summary", _, let summary) = child {
+                        inner.flush()
+                        let content = Self.trimmed(inlines(summary, location: location, depth: depth + 1))
+                        if !content.isEmpty { inner.blocks.append(Block(.paragraph([.strong(content)]), location: location)) }
+                    } else {
+                        appendBlocks([child], to: &inner, location: location, depth: depth + 1)
+                    }
+                }
+                builder.blocks += inner.finish()
+            case "table":
+                if let table = table(children, location: location, depth: depth) {
+                    builder.blocks.append(Block(.table(table), location: location))
+                }
+            case "ul", "ol":
+                var list = ListBlock(ordered: name == "ol", start: attributes["start"].flatMap { Int($0) } ?? 1, tight: true, items: [])
+                for case .element(let childName, _, let itemChildren) in children where childName == "li" {
+                    var item = BlockBuilder(location: location)
+                    appendBlocks(itemChildren, to: &item, location: location, depth: depth + 1)
+                    list.items.append(ListItem(blocks: item.finish()))
+                }
+                if !list.items.isEmpty { builder.blocks.append(Block(.list(list), location: location)) }
+            case "pre":
+                var text = Self.text(children)
+                if text.hasPrefix("\n") { text.removeFirst() }  // HTML drops a newline right after <pre>
+                builder.blocks.append(Block(.codeBlock(info: "", text: text), location: location))
+            case "blockquote":
+                var inner = BlockBuilder(location: location)
+                appendBlocks(children, to: &inner, location: location, depth: depth + 1)
+                builder.blocks.append(Block(.blockQuote(inner.finish()), location: location))
+            case "hr":
+                builder.blocks.append(Block(.thematicBreak, location: location))
+            case "summary":
+                // A summary in an HTML block of its own (its <details> opened in another).
+                let content = Self.trimmed(inlines(children, location: location, depth: depth + 1))
+                if !content.isEmpty { builder.blocks.append(Block(.paragraph([.strong(content)]), location: location)) }
+            default:
+                // p, div, center and the other flow containers: their content as paragraphs,
+                // aligned as `align` (or <center>) says.
+                var inner = BlockBuilder(location: location)
+                let align = name == "center" ? "center" : attributes["align"]?.lowercased()
+                if let align, ["left", "center", "right", "justify"].contains(align) {
+                    inner.attributes = Attributes(pairs: [.init(key: "align", value: align, location: location)], location: location)
+                }
+                if let id = attributes["id"] { inner.inlines.append(.anchor(id)) }
+                appendBlocks(children, to: &inner, location: location, depth: depth + 1)
+                let content = inner.finish()
+                if inner.attributes.isEmpty || content.allSatisfy({ if case .paragraph = $0.kind { return true }; return false }) {
+                    builder.blocks += content
+                } else {
+                    builder.blocks.append(Block(.div(content), attributes: inner.attributes, location: location))
+                }
+            }
+        }
+    }
+
+    private func isBlockElement(_ name: String) -> Bool {
+        Self.blockContainers.contains(name) || ["h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol", "pre", "blockquote", "hr", "summary"].contains(name)
+    }
+
+    /// A table of simple rows (`tr` of `th`/`td`, directly or under `thead`/`tbody`/`tfoot`):
+    /// a first row of header cells is the header.
+    private mutating func table(_ children: [HTMLNode], location: SourceLocation?, depth: Int) -> Table? {
+        var rows: [(header: Bool, cells: [[Inline]])] = []
+        func collect(_ nodes: [HTMLNode]) {
+            for case .element(let name, _, let inner) in nodes {
+                switch name {
+                case "thead", "tbody", "tfoot": collect(inner)
+                case "tr":
+                    var cells: [[Inline]] = []
+                    var allHeader = true
+                    for case .element(let cellName, _, let content) in inner where cellName == "td" || cellName == "th" {
+                        if cellName == "td" { allHeader = false }
+                        cells.append(Self.trimmed(inlines(content, location: location, depth: depth + 2)))
+                    }
+                    if !cells.isEmpty { rows.append((allHeader, cells)) }
+                default: break
+                }
+            }
+        }
+        collect(children)
+        guard !rows.isEmpty else { return nil }
+        let columns = rows.map(\.cells.count).max() ?? 0
+        func padded(_ cells: [[Inline]]) -> [[Inline]] { cells + Array(repeating: [], count: columns - cells.count) }
+        let header = rows[0].header ? padded(rows[0].cells) : Array(repeating: [], count: columns)
+        let body = rows.dropFirst(rows[0].header ? 1 : 0).map { padded($0.cells) }
+        return Table(alignments: Array(repeating: .none, count: columns), header: header, rows: Array(body))
+    }
+
+    // MARK: Inlines
+
+    /// The inlines of HTML nodes inside a block (whitespace collapsed as HTML does).
+    private mutating func inlines(_ nodes: [HTMLNode], location: SourceLocation?, depth: Int) -> [Inline] {
+        nodes.flatMap { inlines($0, location: location, depth: depth) }
+    }
+
+    private mutating func inlines(_ node: HTMLNode, location: SourceLocation?, depth: Int) -> [Inline] {
+        switch node {
+        case .hidden: return []
+        case .text(let text): return [.text(Self.collapsed(text))]
+        case .element(let name, let attributes, let children):
+            if isBlockElement(name) || name == "li" || name == "tr" || name == "td" || name == "th" {
+                // A block inside text (or table parts out of place): its text, on a line of its own.
+                return [.lineBreak] + inlines(children, location: location, depth: depth + 1) + [.lineBreak]
+            }
+            return element(name, attributes, content: inlines(children, location: location, depth: depth + 1), location: location)
+        }
+    }
+
+    /// The inline form of a text-level element `name` around `content`.
+    private mutating func element(_ name: String, _ attributes: [String: String], content: [Inline], location: SourceLocation?) -> [Inline] {
+        switch name {
+        case "b", "strong": return [.strong(content)]
+        case "i", "em": return [.emphasis(content)]
+        case "s", "del", "strike": return [.strikethrough(content)]
+        case "code", "tt", "samp": return [.code(content.plainText)]
+        case "br": return [.lineBreak]
+        case "img": return [Self.image(attributes, location: location)]
+        case "a":
+            var result: [Inline] = []
+            if let id = attributes["id"] ?? attributes["name"], !id.isEmpty { result.append(.anchor(id)) }
+            if let href = attributes["href"] {
+                result.append(.link(destination: href, title: attributes["title"] ?? "", children: content))
+            } else {
+                result += content
+            }
+            return result
+        default:
+            if let presentation = Self.presentations[name] { return [.presentation(presentation, content)] }
+            if Self.transparent.contains(name) {
+                if let id = attributes["id"] { return [.anchor(id)] + content }
+                return content
+            }
+            if Self.silent.contains(name) { return [] }
+            if Self.invisible.contains(name) {
+                warnUnsupported(name, at: location, shown: false)
+                return []
+            }
+            warnUnsupported(name, at: location, shown: true)
+            return content
+        }
+    }
+
+    /// `<img src alt title width height>`: an image in a span carrying `caption=none` (GitHub
+    /// shows an HTML image without a caption) and any `width`/`height` (CSS pixels, or `%`), as
+    /// Pandoc's `![alt](src){width=…}` carries them.
+    static func image(_ attributes: [String: String], location: SourceLocation?) -> Inline {
+        let alt = attributes["alt"] ?? ""
+        let image = Inline.image(source: attributes["src"] ?? "", title: attributes["title"] ?? "",
+                                 alt: alt.isEmpty ? [] : [.text(alt)], location: location)
+        var pairs: [Attributes.Pair] = [.init(key: "caption", value: "none", location: location)]
+        for key in ["width", "height"] {
+            guard var value = attributes[key]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { continue }
+            if Double(value) != nil { value += "px" }  // HTML's bare numbers are CSS pixels
+            pairs.append(.init(key: key, value: value, location: location))
+        }
+        return .span(Attributes(pairs: pairs, location: location), [image])
+    }
+
+    // MARK: Inline HTML from cmark-gfm
+
+    /// Pairs the inline HTML tags of one inline sequence: `<b>`…`</b>` becomes `.strong`, an
+    /// `<a id>` an anchor, a comment nothing. Unclosed elements close at the end of the
+    /// sequence (as in a browser); a closing tag with nothing open is dropped.
+    mutating func nest(_ inlines: [Inline]) -> [Inline] {
+        guard inlines.contains(where: { if case .rawHTML = $0 { return true }; return false }) else { return inlines }
+        var stack: [(name: String, attributes: [String: String], location: SourceLocation?, content: [Inline])] = [("", [:], nil, [])]
+        func append(_ items: [Inline]) { stack[stack.count - 1].content += items }
+        for inline in inlines {
+            guard case .rawHTML(let html, let location) = inline else { append([inline]); continue }
+            let tag = html.trimmingCharacters(in: .whitespacesAndNewlines)
+            if tag.hasPrefix("</") {
+                let name = String(tag.dropFirst(2).prefix { $0.isLetter || $0.isNumber || $0 == "-" }).lowercased()
+                guard let open = stack.lastIndex(where: { $0.name == name }), open > 0 else { continue }
+                while stack.count > open {
+                    let frame = stack.removeLast()
+                    append(element(frame.name, frame.attributes, content: frame.content, location: frame.location))
+                }
+                continue
+            }
+            // A comment, declaration or processing instruction parses to no element: dropped.
+            // Text inside an inline tag (`<span>x</span>` on one node) is kept.
+            for node in HTMLFragment.parse(tag) {
+                guard case .element(let name, let attributes, let children) = node else {
+                    if case .text(let t) = node { append([.text(t)]) }
+                    continue
+                }
+                if Self.voidElements.contains(name) || !children.isEmpty || tag.hasSuffix("/>") {
+                    append(self.inlines(node, location: location, depth: 0))
+                } else if isBlockElement(name) || name == "li" {
+                    append([.lineBreak])  // a block tag inside a paragraph: a line of its own
+                } else if stack.count <= Self.maxInlineDepth {
+                    stack.append((name, attributes, location, []))
+                }  // deeper: the tag is dropped, its text kept (bounds the tree's depth)
+            }
+        }
+        while stack.count > 1 {
+            let frame = stack.removeLast()
+            append(element(frame.name, frame.attributes, content: frame.content, location: frame.location))
+        }
+        return stack[0].content
+    }
+
+    /// Inline elements nested deeper than this (`<b><b><b>…` never closed) are not nested
+    /// further: recursion over the tree stays shallow whatever the input.
+    static let maxInlineDepth = 32
+
+    /// HTML's void elements: they have no closing tag.
+    static let voidElements: Set<String> = ["br", "img", "hr", "wbr", "source", "input", "meta", "link", "col", "area", "base", "embed", "track", "param"]
+
+    // MARK: Text
+
+    /// HTML white space collapsing: every run of spaces, tabs and line endings is one space.
+    static func collapsed(_ text: String) -> String {
+        var out = ""
+        var space = false
+        for scalar in text.unicodeScalars {
+            if scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" || scalar == "\u{0C}" {
+                space = true
+            } else {
+                if space { out.append(" "); space = false }
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        if space { out.append(" ") }
+        return out
+    }
+
+    /// The inlines without white space at either end (and without collapsed doubles between
+    /// text pieces); empty when there is nothing to see but anchors.
+    static func trimmed(_ inlines: [Inline]) -> [Inline] {
+        var result: [Inline] = []
+        for inline in inlines {
+            if case .text(let t) = inline {
+                if case .text(let previous)? = result.last {
+                    var joined = previous + t
+                    if previous.hasSuffix(" ") && t.hasPrefix(" ") { joined = previous + t.dropFirst() }
+                    result[result.count - 1] = .text(joined)
+                    continue
+                }
+                if t.isEmpty { continue }
+            }
+            result.append(inline)
+        }
+        while case .lineBreak? = result.first { result.removeFirst() }
+        while case .lineBreak? = result.last { result.removeLast() }
+        if case .text(let t)? = result.first {
+            let s = String(t.drop { $0 == " " })
+            if s.isEmpty { result.removeFirst() } else { result[0] = .text(s) }
+        }
+        if case .text(let t)? = result.last {
+            let s = String(t.reversed().drop { $0 == " " }.reversed())
+            if s.isEmpty { result.removeLast() } else { result[result.count - 1] = .text(s) }
+        }
+        // Spaces next to a line break are not shown.
+        for i in result.indices {
+            guard case .text(let t) = result[i] else { continue }
+            var s = t
+            if i > 0, case .lineBreak = result[i - 1] { s = String(s.drop { $0 == " " }) }
+            if i + 1 < result.count, case .lineBreak = result[i + 1] { s = String(s.reversed().drop { $0 == " " }.reversed()) }
+            result[i] = .text(s)
+        }
+        result.removeAll { if case .text("") = $0 { return true }; return false }
+        return result
+    }
+
+    /// The text of nodes as written (a `<pre>`'s content: white space kept).
+    static func text(_ nodes: [HTMLNode]) -> String {
+        nodes.map { node -> String in
+            switch node {
+            case .text(let t): t
+            case .element("br", _, _): "\n"
+            case .element(_, _, let children): text(children)
+            case .hidden: ""
+            }
+        }.joined()
+    }
+}

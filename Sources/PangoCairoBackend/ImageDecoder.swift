@@ -1,0 +1,180 @@
+internal import CPangoCairo
+internal import CRsvg
+import Foundation
+import Layout
+
+/// Raster images through gdk-pixbuf: PNG, JPEG, GIF (its first frame), WebP (with Debian's
+/// `webp-pixbuf-loader`), BMP and TIFF — whatever loaders gdk-pixbuf has.
+///
+/// - The natural size follows the file's own resolution (PNG `pHYs`, JPEG JFIF density, TIFF
+///   resolution, read by gdk-pixbuf as its `x-dpi`/`y-dpi` options): 600 × 300 px at 300 dpi
+///   is 144 × 72 pt. Files that say nothing are 96 dpi (the CSS reference pixel, 0.75 pt).
+/// - JPEG EXIF orientation (gdk-pixbuf's `orientation` option, EXIF tag 0x0112) is honoured:
+///   orientations 5–8 swap width and height, and the pixels are turned upright before drawing.
+/// - A JPEG that needs no turning is embedded as the original JPEG bytes (Cairo
+///   `CAIRO_MIME_TYPE_JPEG`), never re-encoded.
+public enum ImageDecoder {
+    /// What the file says about itself.
+    public struct Info: Sendable, Equatable {
+        /// Pixels across and down, as stored (before orientation).
+        public var pixelWidth: Int, pixelHeight: Int
+        /// Dots per inch across and down; nil when the file gives none.
+        public var dpiX: Double?, dpiY: Double?
+        /// EXIF orientation 1–8 (1: upright as stored).
+        public var orientation: Int
+        /// gdk-pixbuf's name of the format (`png`, `jpeg`, `gif`, `webp`, `bmp`, `tiff` …).
+        public var format: String
+
+        /// Whether the image is drawn turned a quarter (EXIF orientations 5–8).
+        public var swapsAxes: Bool { (5...8).contains(orientation) }
+
+        /// The natural size in pt, upright: pixels at the file's resolution (96 dpi when it
+        /// gives none).
+        public var naturalSize: (width: Double, height: Double) {
+            let w = Double(pixelWidth) * 72 / (dpiX ?? 96), h = Double(pixelHeight) * 72 / (dpiY ?? dpiX ?? 96)
+            return swapsAxes ? (h, w) : (w, h)
+        }
+    }
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var cache: [String: Info?] = [:]
+
+    /// Pixel count beyond which an image is not decoded (a 16 000 × 16 000 px photo would need
+    /// 1 GB of memory as a Cairo surface).
+    static let maxPixels = 100_000_000
+
+    /// What gdk-pixbuf reads from `path` (cached per path for the process); nil when no
+    /// loader can read it.
+    public static func info(ofFile path: String) -> Info? {
+        lock.lock()
+        if let cached = cache[path] { lock.unlock(); return cached }
+        lock.unlock()
+        let info = readInfo(path)
+        lock.lock()
+        cache[path] = info
+        lock.unlock()
+        return info
+    }
+
+    private static func readInfo(_ path: String) -> Info? {
+        guard !path.isEmpty, FileManager.default.isReadableFile(atPath: path) else { return nil }
+        var w: Int32 = 0, h: Int32 = 0
+        guard let format = gdk_pixbuf_get_file_info(path, &w, &h), w > 0, h > 0,
+              Int(w) * Int(h) <= maxPixels else { return nil }
+        let name = gdk_pixbuf_format_get_name(format).map { p -> String in defer { g_free(p) }; return String(cString: p) } ?? ""
+        // A PNG or JPEG cut short (no IEND, no EOI) or absurdly large counts as unreadable.
+        if name == "png" || name == "jpeg", ImageProbe.pixelSize(ofFile: path) == nil { return nil }
+        // The options (resolution, orientation) are set on the pixbuf as soon as a loader has read
+        // the header: feed the file until then, not through the whole picture.
+        guard let pixbuf = header(path) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+        func option(_ key: String) -> String? { gdk_pixbuf_get_option(pixbuf, key).map { String(cString: $0) } }
+        func dpi(_ key: String) -> Double? { option(key).flatMap(Double.init).flatMap { $0 > 1 && $0 < 100_000 ? $0 : nil } }
+        let orientation = option("orientation").flatMap { Int($0) }.flatMap { (1...8).contains($0) ? $0 : nil } ?? 1
+        return Info(pixelWidth: Int(gdk_pixbuf_get_width(pixbuf)), pixelHeight: Int(gdk_pixbuf_get_height(pixbuf)),
+                    dpiX: dpi("x-dpi"), dpiY: dpi("y-dpi"), orientation: orientation, format: name)
+    }
+
+    /// The pixbuf a loader has made once it has read the file's header (its pixels not yet
+    /// decoded), holding the options; a reference the caller releases. Loaders that make their
+    /// pixbuf only at the end (TIFF) are fed the whole file.
+    private static func header(_ path: String) -> OpaquePointer? {
+        guard let handle = FileHandle(forReadingAtPath: path), let loader = gdk_pixbuf_loader_new() else { return nil }
+        defer {
+            try? handle.close()
+            var error: UnsafeMutablePointer<GError>?
+            _ = gdk_pixbuf_loader_close(loader, &error)  // early: an "incomplete image" error, expected
+            if let error { g_error_free(error) }
+            g_object_unref(UnsafeMutableRawPointer(loader))
+        }
+        var error: UnsafeMutablePointer<GError>?
+        while let chunk = try? handle.read(upToCount: 64 * 1024), !chunk.isEmpty {
+            let ok = chunk.withUnsafeBytes { bytes in
+                gdk_pixbuf_loader_write(loader, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt(bytes.count), &error)
+            }
+            if ok == 0 { if let error { g_error_free(error) }; return nil }
+            if let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) {
+                g_object_ref(UnsafeMutableRawPointer(pixbuf))
+                return pixbuf
+            }
+        }
+        guard gdk_pixbuf_loader_close(loader, &error) != 0 else { if let error { g_error_free(error) }; return nil }
+        guard let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else { return nil }
+        g_object_ref(UnsafeMutableRawPointer(pixbuf))
+        return pixbuf
+    }
+
+    private static func load(_ path: String) -> OpaquePointer? {
+        var error: UnsafeMutablePointer<GError>?
+        let pixbuf = gdk_pixbuf_new_from_file(path, &error)
+        if let error { g_error_free(error) }
+        return pixbuf
+    }
+
+    /// A Cairo image surface of the upright picture; the caller destroys it. A JPEG needing no
+    /// turning carries its original bytes as MIME data, which the PDF embeds as is.
+    static func surface(ofFile path: String) -> (surface: OpaquePointer, width: Int, height: Int)? {
+        guard let info = info(ofFile: path) else { return nil }
+        if info.format == "jpeg", info.orientation == 1, let jpeg = jpegSurface(path, info) { return jpeg }
+        guard let loaded = load(path) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(loaded)) }
+        // gdk_pixbuf_apply_embedded_orientation returns a new reference (or the same, reffed).
+        guard let upright = gdk_pixbuf_apply_embedded_orientation(loaded) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(upright)) }
+        return cairoSurface(upright)
+    }
+
+    private static func jpegSurface(_ path: String, _ info: Info) -> (surface: OpaquePointer, width: Int, height: Int)? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        let w = info.pixelWidth, h = info.pixelHeight
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(w), Int32(h)) else { return nil }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { cairo_surface_destroy(surface); return nil }
+        let copy = malloc(data.count)!
+        data.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: data.count) }
+        let status = cairo_surface_set_mime_data(
+            surface, CAIRO_MIME_TYPE_JPEG, copy.assumingMemoryBound(to: UInt8.self), UInt(data.count), { free($0) }, copy)
+        guard status == CAIRO_STATUS_SUCCESS else { free(copy); cairo_surface_destroy(surface); return nil }
+        return (surface, w, h)
+    }
+
+    /// Copies a pixbuf (RGB or RGBA, 8 bits, straight alpha) into a Cairo ARGB32 surface
+    /// (native-endian, premultiplied alpha — Cairo's `cairo_format_t` documentation).
+    private static func cairoSurface(_ pixbuf: OpaquePointer) -> (surface: OpaquePointer, width: Int, height: Int)? {
+        let w = Int(gdk_pixbuf_get_width(pixbuf)), h = Int(gdk_pixbuf_get_height(pixbuf))
+        let channels = Int(gdk_pixbuf_get_n_channels(pixbuf)), stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
+        guard w > 0, h > 0, channels >= 3, gdk_pixbuf_get_bits_per_sample(pixbuf) == 8,
+              let source = gdk_pixbuf_read_pixels(pixbuf) else { return nil }
+        let alpha = gdk_pixbuf_get_has_alpha(pixbuf) != 0 && channels == 4
+        guard let surface = cairo_image_surface_create(alpha ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_RGB24, Int32(w), Int32(h)) else { return nil }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let target = cairo_image_surface_get_data(surface) else {
+            cairo_surface_destroy(surface); return nil
+        }
+        cairo_surface_flush(surface)
+        let targetStride = Int(cairo_image_surface_get_stride(surface))
+        for y in 0..<h {
+            let row = source + y * stride
+            let out = UnsafeMutableRawPointer(target + y * targetStride).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<w {
+                let p = row + x * channels
+                var r = UInt32(p[0]), g = UInt32(p[1]), b = UInt32(p[2])
+                var a: UInt32 = 255
+                if alpha {
+                    a = UInt32(p[3])
+                    r = (r * a + 127) / 255; g = (g * a + 127) / 255; b = (b * a + 127) / 255
+                }
+                out[x] = a << 24 | r << 16 | g << 8 | b
+            }
+        }
+        cairo_surface_mark_dirty(surface)
+        return (surface, w, h)
+    }
+}
+
+extension PangoShaper {
+    /// The natural size of the image at `path` in pt, upright, from gdk-pixbuf (SVG: from its
+    /// `width`/`height`/`viewBox`, 1 px = 0.75 pt); nil when it cannot be read.
+    public func imageSize(ofFile path: String) -> (width: Double, height: Double)? {
+        if ImageProbe.isSVG(path) { return ImageProbe.pixelSize(ofFile: path).map { (Double($0.width) * 0.75, Double($0.height) * 0.75) } }
+        return ImageDecoder.info(ofFile: path)?.naturalSize
+    }
+}

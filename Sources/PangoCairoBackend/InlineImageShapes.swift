@@ -1,0 +1,88 @@
+internal import CPangoCairo
+internal import CRsvg
+import Foundation
+import Layout
+import Styling
+
+/// Images inside lines of text through Pango shape attributes: the run's U+FFFC gets a
+/// `pango_attr_shape_new_with_data` box the size of the picture (its bottom on the baseline),
+/// so line breaking, alignment and links treat it like a glyph; when the line is drawn, Pango's
+/// Cairo renderer calls the shape renderer set on the context
+/// (`pango_cairo_context_set_shape_renderer`) with the current point at the box's baseline
+/// origin, and the picture is drawn there.
+enum InlineImageShapes {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var paths: [String] = [""]
+    nonisolated(unsafe) private static var ids: [String: Int] = [:]
+
+    /// A small non-zero number naming `path` in a shape attribute's data pointer.
+    static func id(for path: String) -> Int {
+        lock.lock(); defer { lock.unlock() }
+        if let id = ids[path] { return id }
+        paths.append(path)
+        ids[path] = paths.count - 1
+        return paths.count - 1
+    }
+
+    static func path(for id: Int) -> String? {
+        lock.lock(); defer { lock.unlock() }
+        return paths.indices.contains(id) && id > 0 ? paths[id] : nil
+    }
+
+    /// Installs the shape renderer on a Pango context (once per context).
+    static func install(on context: OpaquePointer) {
+        pango_cairo_context_set_shape_renderer(context, { cr, attr, doPath, _ in
+            // Outline passes (`pango_cairo_layout_path`) draw no pictures.
+            guard doPath == 0, let cr, let attr, let data = attr.pointee.data,
+                  let path = InlineImageShapes.path(for: Int(bitPattern: data)) else { return }
+            var x = 0.0, y = 0.0
+            cairo_get_current_point(cr, &x, &y)
+            let r = attr.pointee.logical_rect
+            let scale = Double(PANGO_SCALE)
+            let rect = Rect(x: x + Double(r.x) / scale, y: y + Double(r.y) / scale,
+                            width: Double(r.width) / scale, height: Double(r.height) / scale)
+            ImageDecoder.draw(path, in: rect, on: cr)
+        }, nil, nil)
+    }
+
+    /// The box of an inline image in a run of `style`, pt: its width and its height above the
+    /// baseline.
+    static func box(_ image: InlineImage, shaper: PangoShaper, style: RunStyle) -> (width: Double, height: Double) {
+        let m = shaper.primaryMetrics(style.font)
+        let natural = shaper.imageSize(ofFile: image.path) ?? (m.ascent, m.ascent)
+        return image.size(natural: natural, lineHeight: m.ascent + m.descent)
+    }
+
+    /// A shape attribute holding the picture's box over `start..<end`.
+    static func attribute(_ image: InlineImage, box: (width: Double, height: Double)) -> UnsafeMutablePointer<PangoAttribute>? {
+        var rect = PangoRectangle(x: 0, y: -PangoUnits.from(box.height), width: PangoUnits.from(box.width),
+                                  height: PangoUnits.from(box.height))
+        var ink = rect
+        return pango_attr_shape_new_with_data(&ink, &rect, UnsafeMutableRawPointer(bitPattern: id(for: image.path)), nil, nil)
+    }
+}
+
+extension ImageDecoder {
+    /// Draws the picture at `path` (raster or SVG) scaled into `rect` on `cr`.
+    static func draw(_ path: String, in rect: Rect, on cr: OpaquePointer) {
+        guard rect.width > 0, rect.height > 0 else { return }
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        if ImageProbe.isSVG(path) {
+            var error: UnsafeMutablePointer<GError>?
+            guard let handle = rsvg_handle_new_from_file(path, &error) else { if let error { g_error_free(error) }; return }
+            defer { g_object_unref(UnsafeMutableRawPointer(handle)) }
+            var viewport = RsvgRectangle(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+            if rsvg_handle_render_document(handle, cr, &viewport, &error) == 0, let error { g_error_free(error) }
+            return
+        }
+        guard let image = surface(ofFile: path) else { return }
+        defer { cairo_surface_destroy(image.surface) }
+        cairo_translate(cr, rect.x, rect.y)
+        cairo_scale(cr, rect.width / Double(image.width), rect.height / Double(image.height))
+        cairo_set_source_surface(cr, image.surface, 0, 0)
+        cairo_new_path(cr)
+        cairo_rectangle(cr, 0, 0, Double(image.width), Double(image.height))
+        cairo_fill(cr)
+    }
+}

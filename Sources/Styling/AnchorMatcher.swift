@@ -1,0 +1,32 @@
+import Foundation
+
+/// Resolves the fragment of an internal link (`#Heading Text`, `#heading-text`,
+/// `#Usage%20Notes`) to a destination of the document the way GitHub's Markdown renderer
+/// does: percent-escapes decoded, Unicode normalized (NFC), then compared as written, without
+/// regard to case, and as a heading slug (lower case, punctuation dropped, spaces to hyphens —
+/// the rule ``SlugGenerator`` gives headings).
+struct AnchorMatcher {
+    /// Destinations by normalized form; the first destination wins a tie.
+    private var byKey: [String: String] = [:]
+
+    init(anchors: Set<String>) {
+        for anchor in anchors.sorted() {
+            for key in Self.keys(anchor) where byKey[key] == nil { byKey[key] = anchor }
+        }
+    }
+
+    /// The destination `fragment` names, nil when none does.
+    func match(_ fragment: String) -> String? {
+        for key in Self.keys(fragment) { if let found = byKey[key] { return found } }
+        return nil
+    }
+
+    /// The forms a fragment is compared in, strictest first.
+    static func keys(_ text: String) -> [String] {
+        let decoded = (text.removingPercentEncoding ?? text).precomposedStringWithCanonicalMapping
+        let lower = decoded.lowercased()
+        var slugs = SlugGenerator()
+        let slug = slugs.slug(for: decoded.trimmingCharacters(in: .whitespaces))
+        return [decoded, lower, slug]
+    }
+}

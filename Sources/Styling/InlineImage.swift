@@ -1,0 +1,30 @@
+/// An image set inside a line of text (a badge, an icon): its run's text is one U+FFFC
+/// OBJECT REPLACEMENT CHARACTER that the shaper sizes and the renderer draws as the picture,
+/// standing on the baseline.
+public struct InlineImage: Hashable, Sendable {
+    /// The image file: a resolved path.
+    public var path: String
+    /// A width asked for in the source, pt; nil: from the height and the image's proportion.
+    public var width: Double?
+    /// A height asked for in the source, pt; nil: the natural height, scaled down to the line's
+    /// height (the face's ascent + descent) when taller than 1.5 times it.
+    public var height: Double?
+    /// Creates an inline image of the file at `path`, sized as asked (pt) or naturally.
+    public init(path: String, width: Double? = nil, height: Double? = nil) {
+        self.path = path; self.width = width; self.height = height
+    }
+
+    /// The box the image takes on its line, pt: `natural` (the file's own size) scaled as
+    /// asked, or down to `lineHeight` when taller than 1.5 × `lineHeight`.
+    public func size(natural: (width: Double, height: Double), lineHeight: Double) -> (width: Double, height: Double) {
+        let ratio = natural.width / max(natural.height, 0.001)
+        switch (width, height) {
+        case let (w?, h?): return (w, h)
+        case let (w?, nil): return (w, w / max(ratio, 0.001))
+        case let (nil, h?): return (h * ratio, h)
+        case (nil, nil):
+            if natural.height > lineHeight * 1.5 { return (lineHeight * ratio, lineHeight) }
+            return natural
+        }
+    }
+}

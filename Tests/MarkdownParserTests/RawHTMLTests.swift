@@ -1,0 +1,116 @@
+import DocumentModel
+import Testing
+@testable import MarkdownParser
+
+/// Raw HTML as READMEs write it: parsed by libxml2's HTML parser into document values.
+@Suite struct RawHTMLTests {
+    func paragraphInlines(_ text: String) -> [Inline] {
+        for block in blocks(text) { if case .paragraph(let i) = block.kind { return i } }
+        return []
+    }
+
+    @Test func commentsVanishWithoutAWord() {
+        for source in ["<!-- introduced_in=v0.10.0 -->\n\nText.", "Text <!-- inline --> more.", "<!--\nmany\nlines\n-->\n\nText.",
+                       "<!-- TOC -->\n- item\n<!-- /TOC -->"] {
+            let result = parse(source)
+            #expect(result.diagnostics.isEmpty, "\(source): \(result.diagnostics)")
+            #expect(!result.document.blocks.contains { if case .html = $0.kind { true } else { false } })
+            let text = result.document.blocks.map { block -> String in
+                switch block.kind {
+                case .paragraph(let i): i.plainText
+                case .list(let l): l.items.flatMap(\.blocks).map { if case .paragraph(let i) = $0.kind { i.plainText } else { "" } }.joined()
+                default: ""
+                }
+            }.joined()
+            #expect(!text.contains("introduced") && !text.contains("TOC") && !text.contains("inline"), "\(text)")
+        }
+    }
+
+    @Test func anchorsFromIdAndName() {
+        #expect(blocks("<a id=\"install\"></a>\n## Install")[0].kind == .paragraph([.anchor("install")]))
+        #expect(paragraphInlines("Go <a name=\"here\">here</a> now.") == [.text("Go "), .anchor("here"), .text("here"), .text(" now.")])
+        #expect(paragraphInlines("<a href=\"https://x.y\" id=\"l\">x</a>") == [.anchor("l"), .link(destination: "https://x.y", title: "", children: [.text("x")])])
+        guard case .heading(_, let inlines) = blocks("## <a id=\"h\"></a>Head")[0].kind else { Issue.record("no heading"); return }
+        #expect(inlines.first == .anchor("h"))
+    }
+
+    @Test func textLevelElements() {
+        let i = paragraphInlines("<b>b</b> <strong>s</strong> <i>i</i> <em>e</em> <code>c</code> <kbd>K</kbd> <sup>2</sup> <sub>n</sub> <s>x</s> <del>d</del> <ins>n</ins> <mark>m</mark> <small>f</small> a<br>b")
+        let kinds = i.filter { if case .text = $0 { false } else { true } }
+        #expect(kinds == [.strong([.text("b")]), .strong([.text("s")]), .emphasis([.text("i")]), .emphasis([.text("e")]), .code("c"),
+                          .presentation(.keyboard, [.text("K")]), .presentation(.superscript, [.text("2")]), .presentation(.subscript, [.text("n")]),
+                          .strikethrough([.text("x")]), .strikethrough([.text("d")]), .presentation(.underline, [.text("n")]),
+                          .presentation(.highlight, [.text("m")]), .presentation(.small, [.text("f")]), .lineBreak])
+        // Markdown inside HTML inline elements stays Markdown; an unclosed element closes at the end.
+        #expect(paragraphInlines("<b>**x** y") == [.strong([.strong([.text("x")]), .text(" y")])])
+    }
+
+    @Test func entitiesDecodedInHTMLBlocks() {
+        let b = blocks("<p>&eacute; &mdash; &#8212; &#x41; &copy; &amp; &nbsp;end</p>")
+        #expect(b[0].kind == .paragraph([.text("é — — A © & \u{A0}end")]))
+    }
+
+    @Test func aBareLessThanKeepsTheRestOfTheBlock() {
+        for (source, expected) in [("<div>\nif a < b then c\n</div>", "if a < b then c"),
+                                   ("<div>\n1 < 2 and 3 > 2, x << 1\n</div>", "1 < 2 and 3 > 2, x << 1"),
+                                   ("<p>a <= b\nand more</p>", "a <= b and more")] {
+            #expect(blocks(source).first?.kind == .paragraph([.text(expected)]), "\(source)")
+        }
+    }
+
+    @Test func oneWarningPerUnsupportedKind() {
+        let result = parse("<blink>a</blink> and <blink>b</blink>\n\n<marquee>m</marquee>\n\n<div><blink>c</blink><script>x()</script></div>\n")
+        let messages = result.diagnostics.map(\.message)
+        #expect(messages.count == 3, "\(messages)")
+        #expect(messages.filter { $0.contains("<blink>") }.count == 1)
+        #expect(messages.contains { $0.contains("<marquee>") && $0.contains("text is shown") })
+        #expect(messages.contains { $0.contains("<script>") && $0.contains("left out") })
+        #expect(paragraphInlines("<blink>a</blink> and <blink>b</blink>").plainText == "a and b")
+    }
+
+    @Test func detailsTablesAlignedBlocksAndImages() {
+        let details = blocks("<details>\n<summary>More</summary>\nBody text\n</details>")
+        #expect(details.map(\.kind) == [.paragraph([.strong([.text("More")])]), .paragraph([.text("Body text")])])
+
+        let table = blocks("<table>\n<tr><th>A</th><th>B</th></tr>\n<tr><td>1</td><td><b>2</b></td></tr>\n</table>")
+        guard case .table(let t) = table.first?.kind else { Issue.record("no table: \(table)"); return }
+        #expect(t.header == [[.text("A")], [.text("B")]])
+        #expect(t.rows == [[[.text("1")], [.strong([.text("2")])]]])
+
+        let centred = blocks("<p align=\"center\">\n  <img src=\"logo.png\" alt=\"Logo\" width=\"96\">\n</p>")
+        #expect(centred.first?.attributes.pairs.first?.value == "center")
+        guard case .paragraph(let i) = centred.first?.kind, case .span(let a, let c) = i.first else { Issue.record("\(centred)"); return }
+        #expect(a.pairs.map(\.key) == ["caption", "width"] && a.pairs[1].value == "96px")
+        guard case .image(let src, _, let alt, _) = c.first else { Issue.record("no image"); return }
+        #expect(src == "logo.png" && alt == [.text("Logo")])
+
+        let heading = blocks("<h1 align=\"center\" id=\"top\">Lumen</h1>")
+        #expect(heading.first?.kind == .heading(level: 1, [.text("Lumen")]))
+        #expect(heading.first?.attributes.id == "top")
+    }
+
+    @Test func containersOpenedAndClosedInSeparateHTMLBlocks() {
+        let b = blocks("<div align=\"center\">\n\n# Title\n\nText.\n\n</div>\n\nAfter.")
+        guard case .div(let inner) = b.first?.kind else { Issue.record("\(b)"); return }
+        #expect(b.first?.attributes.pairs.first.map { [$0.key, $0.value] } == ["align", "center"])
+        #expect(inner.map(\.kind) == [.heading(level: 1, [.text("Title")]), .paragraph([.text("Text.")])])
+        #expect(b.last?.kind == .paragraph([.text("After.")]))
+        // <center>, <details> with its summary in a block of its own, a stray and an unclosed tag.
+        #expect(blocks("<center>\n\nMid\n\n</center>").first?.attributes.pairs.first?.value == "center")
+        #expect(blocks("<details>\n\n<summary>Sum</summary>\n\nBody\n\n</details>").map(\.kind)
+                == [.paragraph([.strong([.text("Sum")])]), .paragraph([.text("Body")])])
+        #expect(blocks("Text\n\n</div>\n\nMore").map(\.kind) == [.paragraph([.text("Text")]), .paragraph([.text("More")])])
+        guard case .div(let open) = blocks("<div align=\"right\">\n\nNever closed").first?.kind else { Issue.record("unclosed"); return }
+        #expect(open.map(\.kind) == [.paragraph([.text("Never closed")])])
+        #expect(parse("<div align=\"center\">\n\nx\n\n</div>").diagnostics.isEmpty)
+    }
+
+    @Test func unclosedInlineTagsNestNoDeeperThanTheLimit() {
+        let i = paragraphInlines(String(repeating: "<b>", count: 5000) + "deep")
+        func depth(_ inlines: [Inline]) -> Int {
+            inlines.map { if case .strong(let c) = $0 { 1 + depth(c) } else { 0 } }.max() ?? 0
+        }
+        #expect(depth(i) <= RawHTML.maxInlineDepth + 1)
+        #expect(i.plainText == "deep")
+    }
+}
