@@ -8,7 +8,7 @@ import Typography
 
 /// How a document is rendered. nil fields fall back to the document's front matter, then to
 /// the theme; the command line fills these in, so it overrides front matter.
-public struct RenderOptions {
+public struct RenderOptions: Sendable {
     /// Which theme, and how to adapt it (`--theme`, `--fonts`, `--family`, …).
     public var themeRequest: ThemeRequest
     /// An already prepared theme (specimens); when set, `themeRequest` is not used.
@@ -52,7 +52,7 @@ public struct RenderOptions {
 }
 
 /// What a successful run produced.
-public struct RenderReport {
+public struct RenderReport: Sendable {
     /// Pages in the PDF written.
     public var pageCount: Int
     /// Warnings (`file:line:column: warning: …`) in source order; those without a position
@@ -142,7 +142,9 @@ public enum Typesetter {
     static func pageTheme(_ options: RenderOptions, file: String, diagnostics: inout [Diagnostic]) throws -> Theme {
         var theme: Theme
         if let given = options.theme {
-            theme = given
+            let (checked, warnings) = try checkTheme(given)
+            theme = checked
+            diagnostics += warnings
         } else {
             let (prepared, warnings) = try prepareTheme(options.themeRequest)
             theme = prepared
