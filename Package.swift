@@ -40,7 +40,9 @@ let package = Package(
             dependencies: ["MarkdownParser", "Styling", "Layout", "PangoCairoBackend", "Specimen"]),
         // One import for clients: re-exports Typesetter, Typography and DocumentModel.
         .target(name: "Typeset", dependencies: ["Typesetter"]),
-        .executableTarget(name: "typeset", dependencies: ["Typesetter"]),
+        // The commit `typeset --version` prints (the Makefile writes Sources/CBuildInfo/commit.h).
+        .target(name: "CBuildInfo"),
+        .executableTarget(name: "typeset", dependencies: ["Typesetter", "CBuildInfo"]),
         // `make bench`: pages per second and peak memory on generated documents.
         .executableTarget(name: "typeset-bench", dependencies: ["Typesetter"]),
 
