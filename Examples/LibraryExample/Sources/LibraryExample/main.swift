@@ -32,7 +32,9 @@ let document = Document(blocks: [
 ])
 let results = try await withThrowingTaskGroup(of: RenderedPDF.self) { group in
     for _ in 0..<8 { group.addTask { try Typesetter.render(document: document) } }
-    return try await group.reduce(into: [RenderedPDF]()) { $0.append($1) }
+    var all: [RenderedPDF] = []
+    for try await pdf in group { all.append(pdf) }
+    return all
 }
 precondition(results.count == 8 && results.allSatisfy { $0.pageCount == 1 })
 print("task group: \(results.count) PDFs")
