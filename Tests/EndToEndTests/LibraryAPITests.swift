@@ -47,6 +47,14 @@ import DocumentModel
             theme.styles[role]?.size = size
             #expect(throws: TypesetError.self) { try Typesetter.render(markdown: "Text", options: RenderOptions(theme: theme)) }
         }
+        var hopeless = Theme.default
+        hopeless.styles[.body]?.families = ["No Such Family Anywhere"]
+        let none = #expect(throws: TypesetError.self) { try Typesetter.render(markdown: "Text", options: RenderOptions(theme: hopeless)) }
+        #expect(none?.problems.first?.message.contains("not installed") == true, "\(String(describing: none))")
+        var tiny = Theme.default
+        tiny.page.paper = PaperSize(width: 50, height: 50)
+        let small = #expect(throws: TypesetError.self) { try Typesetter.render(markdown: "Text", options: RenderOptions(theme: tiny)) }
+        #expect(small?.problems.first?.message.contains("page.paper width") == true, "\(String(describing: small))")
         var theme = Theme.default
         theme.styles[.body]?.families = ["No Such Family Anywhere", "Inter"]
         let pdf = try Typesetter.render(markdown: "Text", options: RenderOptions(theme: theme))
