@@ -4,6 +4,7 @@
 #include <pango/pangofc-fontmap.h>
 #include <pango/pangofc-font.h>
 #include <cairo/cairo-pdf.h>
+#include <cairo/cairo-svg.h>
 #include <cairo/cairo-ft.h>
 #include <fontconfig/fontconfig.h>
 #include <hb-ot.h>

@@ -38,6 +38,9 @@ public struct RenderOptions: Sendable {
     public var widows: Int?
     /// See ``widows``; nil: 2.
     public var orphans: Int?
+    /// Pictures instead of a PDF (`--format png|svg`): one file per selected page, named after
+    /// the output (`out.png` → `out-1.png`, `out-2.png`…); nil: the PDF.
+    public var preview: PagePreview? = nil
 
     /// Creates options; nil leaves a setting to front matter, then the theme.
     public init(themeRequest: ThemeRequest = ThemeRequest(), theme: Theme? = nil, paper: PaperSize? = nil,
@@ -58,6 +61,8 @@ public struct RenderReport: Sendable {
     /// Warnings (`file:line:column: warning: …`) in source order; those without a position
     /// (theme, fonts) last.
     public var diagnostics: [Diagnostic]
+    /// With ``RenderOptions/preview``: the picture files written, in page order.
+    public var files: [String] = []
 }
 
 /// The facade: Markdown text → PDF file, wiring parser, styling, layout and the Pango/Cairo
@@ -125,10 +130,11 @@ public enum Typesetter {
             let info = DocumentInfo(title: title, author: document.metadata.author,
                                     subject: document.metadata.subtitle, keywords: document.metadata.keywords)
             let renderer = try CairoPDFRenderer(path: outputFile.temporaryPath, info: info, creationDate: options.creationDate ?? defaultCreationDate())
+            if let preview = options.preview { renderer.startPreview(preview, base: outputFile.destination) }
             let pages = try layOut(blocks, pageCount: pageCount, into: renderer).pageCount
             try renderer.finish()
-            try outputFile.commit()
-            return RenderReport(pageCount: pages, diagnostics: diagnostics)
+            if options.preview == nil { try outputFile.commit() } else { outputFile.discard() }
+            return RenderReport(pageCount: pages, diagnostics: diagnostics, files: renderer.previewFiles)
         } catch {
             outputFile.discard()
             if let error = error as? TypesetError { throw error }

@@ -65,6 +65,10 @@ enum OptionTable {
         OptionSpec(name: "--output", short: "-o", value: "PATH", help: "the output file, '-' for standard output, or a folder (DIR/ or an existing folder)", choices: ["files"]),
         OptionSpec(name: "--output-dir", value: "DIR", help: "write each INPUT to DIR/<name>.pdf (default: output/)", choices: ["dirs"]),
         OptionSpec(name: "--jobs", short: "-j", value: "N", help: "render N files at once (default: the number of cores)"),
+        OptionSpec(name: "--format", short: "-f", value: "FORMAT", help: "pdf (default), or png or svg: one picture per page, OUTPUT-1.png, OUTPUT-2.png…",
+                   choices: ["pdf", "png", "svg"]),
+        OptionSpec(name: "--pages", value: "LIST", help: "with png or svg: the pages to write, e.g. 1-3,7 or 2- (default: all)"),
+        OptionSpec(name: "--dpi", value: "N", help: "with png: pixels per inch (default 96; a page is ⌈size in pt × N / 72⌉ pixels)"),
     ]
 
     static let commands: [CommandSpec] = [

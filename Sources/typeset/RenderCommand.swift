@@ -1,4 +1,5 @@
 import Foundation
+import PangoCairoBackend
 import Typesetter
 import Typography
 
@@ -30,8 +31,9 @@ enum RenderCommand {
             return
         }
         let input = inputs[0]
-        var target = output ?? defaultOutput(for: input)
-        if target != "-", isFolder(target) { target = try inFolder(target, for: input) }
+        var target = output ?? defaultOutput(for: input, format: options.preview?.format.rawValue ?? "pdf")
+        if target != "-", isFolder(target) { target = try inFolder(target, for: input, format: options.preview?.format.rawValue ?? "pdf") }
+        if target == "-", options.preview != nil { throw UsageError("--format png and svg write one file per page; name them with -o NAME, not -o -") }
         if target == "-", isatty(STDOUT_FILENO) == 1 {
             throw TypesetError.unwritableOutput(path: "-", reason: "standard output is a terminal; redirect it (> file.pdf) or name a file with -o")
         }
@@ -61,6 +63,23 @@ enum RenderCommand {
         }
         options.header = args.value("--header")
         options.footer = args.value("--footer")
+        let format = args.value("--format") ?? "pdf"
+        if format != "pdf" {
+            guard let f = PagePreview.Format(rawValue: format) else { throw UsageError("--format takes pdf, png or svg, not '\(format)'") }
+            var preview = PagePreview(format: f)
+            if let pages = args.value("--pages") {
+                guard let set = PagePreview.pages(pages) else { throw UsageError("--pages takes page numbers and ranges such as 1-3,7 or 2-, not '\(pages)'") }
+                preview.pages = set
+            }
+            if let dpi = args.value("--dpi") {
+                guard let d = Double(dpi), (1...2400).contains(d) else { throw UsageError("--dpi takes a resolution from 1 to 2400, not '\(dpi)'") }
+                if f != .png { throw UsageError("--dpi goes with --format png") }
+                preview.dpi = d
+            }
+            options.preview = preview
+        } else if args.value("--pages") != nil || args.value("--dpi") != nil {
+            throw UsageError("--pages and --dpi go with --format png or svg")
+        }
         if let folder = args.value("--resource-path") {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -105,19 +124,19 @@ enum RenderCommand {
         return path.hasSuffix("/") || (FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue)
     }
 
-    /// `FOLDER/<input name>.pdf`; the folder is created when missing.
-    static func inFolder(_ folder: String, for input: String) throws -> String {
+    /// `FOLDER/<input name>.pdf` (or `.png`, `.svg`); the folder is created when missing.
+    static func inFolder(_ folder: String, for input: String, format: String = "pdf") throws -> String {
         do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
             throw TypesetError.unwritableOutput(path: folder, reason: "cannot create the folder: \((error as NSError).localizedDescription)")
         }
         let name = input == "-" ? "stdin" : URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
-        return (folder as NSString).appendingPathComponent(name + ".pdf")
+        return (folder as NSString).appendingPathComponent(name + "." + format)
     }
 
     /// `output/<input name>.pdf` (the folder is created); standard output for standard input.
-    static func defaultOutput(for input: String) -> String {
-        if input == "-" { return "-" }
-        return (try? inFolder("output", for: input)) ?? "output/\(URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent).pdf"
+    static func defaultOutput(for input: String, format: String = "pdf") -> String {
+        if input == "-" { return format == "pdf" ? "-" : "output/stdin.\(format)" }
+        return (try? inFolder("output", for: input, format: format)) ?? "output/\(URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent).\(format)"
     }
 }
 
@@ -168,7 +187,9 @@ enum Messages {
         guard !quiet else { return }
         if format == .json { for d in report.diagnostics { error(json(TypesetProblem(d))) }; return }
         for diagnostic in report.diagnostics { error(diagnostic.description) }
-        if output != "-" { error("\(output): \(report.pageCount) page\(report.pageCount == 1 ? "" : "s")") }
+        if !report.files.isEmpty {
+            error("\(report.files.joined(separator: ", ")): \(report.files.count) of \(report.pageCount) page\(report.pageCount == 1 ? "" : "s")")
+        } else if output != "-" { error("\(output): \(report.pageCount) page\(report.pageCount == 1 ? "" : "s")") }
     }
 
     /// A failure: its problems as JSON lines, or its one-line (per problem) description. Strict
