@@ -5,6 +5,7 @@
 #include <pango/pangofc-font.h>
 #include <cairo/cairo-pdf.h>
 #include <cairo/cairo-svg.h>
+#include <gio/gio.h>
 #include <cairo/cairo-ft.h>
 #include <fontconfig/fontconfig.h>
 #include <hb-ot.h>

@@ -42,6 +42,8 @@ do {
     case "specimen": try SpecimenCommand.run(rest)
     case "render":
         try RenderCommand.run(rest)
+    case "watch":
+        try WatchCommand.run(rest)
     case "theme":
         try ThemeCommand.run(rest)
     case "fonts":
