@@ -29,8 +29,10 @@ public final class FileWatcher {
             if let error { g_error_free(error) }
             guard let monitor else { continue }
             let callback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, GFileMonitorEvent, UnsafeMutableRawPointer?) -> Void = {
-                _, file, _, event, data in
-                guard let data, let file else { return }
+                _, file, otherFile, event, data in
+                // A save by rename (write a temporary file, rename it over the watched one)
+                // reports the temporary name as `file` and the watched name as `otherFile`.
+                guard let data, let file = event == G_FILE_MONITOR_EVENT_RENAMED ? (otherFile ?? file) : file else { return }
                 // Attribute-only changes (touch without writing, permissions) do not re-render.
                 guard event != G_FILE_MONITOR_EVENT_ATTRIBUTE_CHANGED, event != G_FILE_MONITOR_EVENT_PRE_UNMOUNT else { return }
                 let box = Unmanaged<ChangeBox>.fromOpaque(data).takeUnretainedValue()

@@ -81,7 +81,7 @@ enum OptionTable {
                     """),
         CommandSpec(name: "watch", synopsis: "INPUT [-o OUTPUT] [options]", summary: "render, then render again whenever the document, its images, theme or fonts change",
                     options: [output[0], output[3], output[4], output[5]] + theme + document + reporting
-                        + [OptionSpec(name: "--renders", value: "N", help: "stop after N renders (for scripts and tests; default: until interrupted)"), help],
+                        + [OptionSpec(name: "--renders", value: "N", help: "stop after N renders, failed ones included (for scripts and tests; default: until interrupted)"), help],
                     notes: "Each render is written atomically; errors are printed and watching goes on. Stop with Ctrl-C."),
         CommandSpec(name: "specimen", synopsis: "[-o OUTPUT] [options]", summary: "a specimen sheet of a theme's type scale",
                     options: [output[0]] + theme + [

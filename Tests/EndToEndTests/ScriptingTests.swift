@@ -29,7 +29,7 @@ import Testing
         return abs(size.width - width) < 0.1 && abs(size.height - height) < 0.1
     }
 
-    @Test(arguments: [(["render"], "--output-dir"), (["specimen"], "--guides"), (["theme", "import"], "--map"),
+    @Test(arguments: [(["render"], "--output-dir"), (["watch"], "--renders"), (["specimen"], "--guides"), (["theme", "import"], "--map"),
                       (["theme", "check"], "--quiet"), (["theme", "list"], "--help"), (["theme", "show"], "--help"),
                       (["fonts"], "--fonts"), (["completions"], "--help")])
     func everyCommandAnswersHelp(command: [String], option: String) throws {
@@ -199,5 +199,98 @@ import Testing
             #expect(check.status == 0, "the printed theme is a valid theme file: \(check.output)")
         }
         #expect(try typeset(["theme", "show", "nope"]).status == 2)
+    }
+}
+
+/// Previews and watch mode through the binary.
+@Suite(.serialized) struct PreviewAndWatchTests {
+    func folder() throws -> String {
+        let path = NSTemporaryDirectory() + "typeset-preview-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// Width and height from a PNG's IHDR chunk (bytes 16–23, big-endian).
+    func pngSize(_ path: String) throws -> (Int, Int) {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)).prefix(24))
+        guard bytes.count == 24, bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) else { return (0, 0) }
+        func be(_ i: Int) -> Int { bytes[i..<i + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return (be(16), be(20))
+    }
+
+    @Test func pngPagesAreThePageSizeAtTheRequestedResolution() throws {
+        let dir = try folder()
+        let text = "# One\n\nFirst page.\n\n\\newpage\n\n# Two\n\nSecond page.\n\n\\newpage\n\n# Three\n\nThird page."
+        try text.write(toFile: dir + "/doc.md", atomically: true, encoding: .utf8)
+        for (paper, dpi, width, height) in [("a5", 150, 875, 1240), ("letter", 72, 612, 792), ("a4 landscape", 30, 351, 249)] {
+            let out = dir + "/\(dpi)/page.png"
+            try FileManager.default.createDirectory(atPath: dir + "/\(dpi)", withIntermediateDirectories: true)
+            let result = try PDFProbe.run(Render.binary, ["render", dir + "/doc.md", "-o", out, "-f", "png", "--dpi", String(dpi),
+                                                          "--pages", "2-3", "--paper", paper])
+            #expect(result.status == 0, "\(result.output)")
+            let files = try FileManager.default.contentsOfDirectory(atPath: dir + "/\(dpi)").sorted()
+            #expect(files == ["page-2.png", "page-3.png"], "only the selected pages")
+            // ⌈side in pt × dpi / 72⌉: A5 419.53 pt at 150 dpi is 874.02 → 875 px.
+            let size = try pngSize(dir + "/\(dpi)/page-2.png")
+            #expect(abs(size.0 - width) <= 1 && abs(size.1 - height) <= 1, "\(paper) at \(dpi) dpi: \(size)")
+        }
+        // The picture is the page: ink where the text is, white elsewhere (ImageMagick's mean).
+        let mean = try PDFProbe.run("convert", [dir + "/150/page-2.png", "-colorspace", "gray", "-format", "%[fx:mean]", "info:"])
+        let value = Double(mean.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #expect(value > 0.9 && value < 0.9999, "mostly white with some ink: \(mean.output)")
+    }
+
+    @Test func svgPagesAreVectorsInPoints() throws {
+        let dir = try folder()
+        try "# Vector\n\nText as glyph outlines.".write(toFile: dir + "/v.md", atomically: true, encoding: .utf8)
+        let result = try PDFProbe.run(Render.binary, ["render", dir + "/v.md", "-o", dir + "/", "--format", "svg", "--paper", "a5"])
+        #expect(result.status == 0, "\(result.output)")
+        let svg = try String(contentsOfFile: dir + "/v-1.svg", encoding: .utf8)
+        #expect(svg.contains(#"width="419.527"#) && svg.contains("<path"), "\(svg.prefix(300))")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/v.pdf"))
+        #expect(try PDFProbe.run(Render.binary, ["render", dir + "/v.md", "-f", "svg", "-o", "-"]).status == 2)
+        #expect(try PDFProbe.run(Render.binary, ["render", dir + "/v.md", "--pages", "1"]).status == 2, "--pages needs png or svg")
+        #expect(try PDFProbe.run(Render.binary, ["render", dir + "/v.md", "-f", "png", "--pages", "3-1"]).status == 2)
+    }
+
+    /// Starts `typeset watch`, edits the document and its image, and waits (bounded) for each
+    /// new PDF; an invalid edit is reported and watching goes on.
+    @Test func watchRendersAgainOnEveryChange() throws {
+        let dir = try folder()
+        let doc = dir + "/doc.md", pdf = dir + "/doc.pdf"
+        try "# Watch\n\nVersion one.".write(toFile: doc, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Render.binary)
+        process.arguments = ["watch", doc, "-o", pdf, "--renders", "5"]
+        let log = Pipe()
+        process.standardError = log
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        func waitFor(_ what: String, _ condition: () -> Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline { if condition() { return true }; usleep(50_000) }
+            Issue.record("timed out waiting for \(what)")
+            return false
+        }
+        func pdfText() -> String { (try? PDFProbe.text(pdf)) ?? "" }
+        #expect(waitFor("the first render") { pdfText().contains("Version one") })
+        usleep(300_000)
+        try "# Watch\n\nVersion two.".write(toFile: doc, atomically: true, encoding: .utf8)
+        #expect(waitFor("the edit") { pdfText().contains("Version two") })
+        usleep(300_000)
+        #expect(FileManager.default.createFile(atPath: doc, contents: Data("# Broken \u{FF}".utf8) + Data([0xFF])))
+        usleep(600_000)
+        #expect(pdfText().contains("Version two"), "a failed render leaves the last PDF")
+        try "# Watch\n\n![a picture](pic.png)\n".write(toFile: doc, atomically: true, encoding: .utf8)
+        #expect(waitFor("the image reference") { pdfText().contains("a picture") })
+        usleep(300_000)
+        try FileManager.default.copyItem(atPath: Render.packageRoot + "/templates/images/type-scale.png", toPath: dir + "/pic.png")
+        #expect(waitFor("watch to stop after 5 renders (one failed)") { !process.isRunning })
+        let output = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(output.contains("doc.md changed") && output.contains("pic.png changed"), "\(output)")
+        #expect(output.contains("not valid UTF-8") && output.contains("watching for the next change"), "\(output)")
+        #expect(process.terminationStatus == 0)
     }
 }
