@@ -15,6 +15,10 @@ struct BlockLayout {
     func items(for block: StyledBlock) -> [Item] {
         var items: [Item]
         switch block.content {
+        case .paragraph(let paragraph) where block.isCode:
+            let fitted = fittedCode(paragraph, padding: block.backgroundPadding)
+            items = paragraphItems(fitted, background: block.background, padding: block.backgroundPadding)
+            applyCodeBreaks(to: &items, paragraph: fitted, padding: block.backgroundPadding)
         case .paragraph(let paragraph):
             items = paragraphItems(paragraph, background: block.background, padding: block.backgroundPadding)
             if block.keepWithNext { for i in items.indices.dropFirst() { items[i].breakBefore = .avoid } }
