@@ -148,10 +148,9 @@ enum OptionTable {
 
     /// `typeset help`, `typeset --help`.
     static func overview(version: String) -> String {
-        let width = commands.map(\.name.count).max() ?? 0
         var text = "typeset \(version) — Markdown to print-quality PDF with a design system's type scale\n\nusage: typeset COMMAND [options]\n\ncommands:\n"
         for command in commands {
-            text += "  " + command.name + String(repeating: " ", count: width - command.name.count + 2) + command.summary + "\n"
+            text += "  " + usageLine(command) + "\n      " + command.summary + "\n"
         }
         text += "\n'typeset COMMAND --help' lists a command's options; 'typeset --version' prints the version and commit.\n"
         return text
