@@ -43,7 +43,10 @@ extension PaperSize {
         let aliases = ["us-letter": "letter", "usletter": "letter", "us-legal": "legal", "b5-jis": "jis-b5", "b4-jis": "jis-b4",
                        "jisb5": "jis-b5", "jisb4": "jis-b4", "jis b5": "jis-b5", "jis b4": "jis-b4"]
         let name = aliases[rest] ?? rest
-        if let entry = PaperSize.named.first(where: { $0.name == name }) {
+        let constants: [String: PaperSize] = ["a4": .a4, "a5": .a5, "letter": .letter, "legal": .legal]
+        if let constant = constants[name] {
+            size = constant  // the same values as the named constants, to the last digit
+        } else if let entry = PaperSize.named.first(where: { $0.name == name }) {
             size = PaperSize(width: entry.width * 72 / 25.4, height: entry.height * 72 / 25.4)
         } else if rest.contains("x") {
             let parts = rest.split(separator: "x", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }

@@ -19,6 +19,13 @@ import DocumentModel
         #expect(try PDFProbe.qpdfClean(path))
     }
 
+    @Test func facadeTypesResolveThroughTheEnum() {
+        // The enum shadows its module's name; its aliases keep `Typesetter.X` spellings working.
+        let options: Typesetter.Options = RenderOptions(paper: .a5)
+        let report: Typesetter.Report? = nil
+        #expect(options.paper == .a5 && report == nil)
+    }
+
     @Test func rendersIntoAFileHandle() throws {
         let path = Render.folder + "/handle.pdf"
         FileManager.default.createFile(atPath: path, contents: nil)

@@ -17,7 +17,7 @@ struct PaperSizeTests {
 
     @Test func namedSizesMatchTheConstants() throws {
         for (name, size) in [("A4", PaperSize.a4), ("a5", .a5), ("letter", .letter), ("US-Letter", .letter), ("legal", .legal)] {
-            #expect(close(try PaperSize(parsing: name), size), "\(name)")
+            #expect(try PaperSize(parsing: name) == size, "\(name)")
         }
     }
 
