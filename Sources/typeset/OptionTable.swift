@@ -59,6 +59,7 @@ enum OptionTable {
         OptionSpec(name: "--footer", value: "TEMPLATE", help: "running footer (default '{page}')"),
         OptionSpec(name: "--lang", value: "LANG", help: "the document's language (ko titles the contents 목차)"),
         OptionSpec(name: "--variable", short: "-V", value: "KEY=VALUE", help: "set any front-matter key (repeatable; wins over the document's)"),
+        OptionSpec(name: "--metadata", short: "-M", value: "KEY=VALUE", help: "the same as -V (Pandoc's spelling for metadata)"),
         OptionSpec(name: "--resource-path", value: "DIR", help: "the folder relative paths resolve against (default: the input's folder)", choices: ["dirs"]),
     ]
     static let output: [OptionSpec] = [

@@ -90,9 +90,9 @@ enum RenderCommand {
         return options
     }
 
-    /// `-V KEY=VALUE` pairs in order, then `--lang`.
+    /// `-V`/`-M KEY=VALUE` pairs in order, then `--lang`.
     static func variables(from args: ParsedArguments) throws -> [(String, String)] {
-        var pairs: [(String, String)] = try args.all("--variable").map { pair in
+        var pairs: [(String, String)] = try (args.all("--variable") + args.all("--metadata")).map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, !parts[0].isEmpty else { throw UsageError("-V takes KEY=VALUE, not '\(pair)'") }
             return (parts[0], parts[1])

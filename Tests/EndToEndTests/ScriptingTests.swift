@@ -138,7 +138,7 @@ import Testing
         let dir = try folder()
         try write("# Chapter one\n\nBody text.\n\n\\newpage\n\n## Section\n\nMore.", dir + "/fm.md")
         let result = try typeset(["render", dir + "/fm.md", "-o", dir + "/fm.pdf", "--toc", "--lang", "ko", "--header", "{title} head",
-                                  "--footer", "page {page} of {pages}", "--margins", "1in", "-V", "title=Set by V", "-V", "author=Ann"])
+                                  "--footer", "page {page} of {pages}", "--margins", "1in", "-V", "title=Set by V", "-M", "author=Ann"])
         #expect(result.status == 0, "\(result.output)")
         let text = try PDFProbe.text(dir + "/fm.pdf")
         #expect(text.contains("목차"), "--toc with --lang ko")
