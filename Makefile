@@ -12,7 +12,7 @@ APT_PACKAGES = pkg-config libpango1.0-dev libcairo2-dev libfontconfig-dev libfre
   poppler-utils qpdf time
 STAMP = .build/.deps-installed
 
-.PHONY: all deps build test showcase specimens bench fuzz fonts-extra clean check-layering
+.PHONY: all deps build test showcase specimens bench fuzz fonts-extra clean check-layering commit-info library-example install
 
 all: build
 
@@ -27,11 +27,16 @@ $(STAMP): Makefile
 	fi
 	@mkdir -p .build && touch $(STAMP)
 
-build: deps
+build: deps commit-info
 	$(SWIFT) build $(BUILD_FLAGS) --product typeset 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
 
+# The commit `typeset --version` prints: rewritten (and build_info.c touched) only when it changes.
+commit-info:
+	@c="#define TYPESET_COMMIT \"$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$$(git diff --quiet HEAD -- 2>/dev/null || echo -dirty)\""; \
+	f=Sources/CBuildInfo/commit.h; if [ "$$(cat $$f 2>/dev/null)" != "$$c" ]; then echo "$$c" > $$f; touch Sources/CBuildInfo/build_info.c; fi
+
 # The README's test command: layering check, then every unit and end-to-end test.
-test: deps check-layering build $(SPEC_JSON)
+test: deps check-layering build library-example $(SPEC_JSON)
 	TYPESET_BIN=$(CURDIR)/$(BIN) TYPESET_COMMONMARK_SPEC=$(CURDIR)/$(SPEC_JSON) TYPESET_REQUIRE_SPEC=1 \
 	  $(SWIFT) test 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
 
@@ -46,10 +51,21 @@ $(SPEC_JSON):
 	  markdown_it_py-4.3.0/tests/test_cmark_spec/commonmark.json
 	@test -s $@
 
+# The README's Library example, built and run as a package of its own that depends on this
+# checkout by path; the README must quote its main.swift verbatim.
+# SwiftPM 6.3 notices a source file added to a path dependency only on the build after the one
+# that first sees it (the first fails with "cannot find … in scope"), so a failure is retried once.
+library-example: deps
+	cd Examples/LibraryExample && { $(SWIFT) build >/dev/null 2>&1 || $(SWIFT) build 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}; }
+	cd Examples/LibraryExample && .build/debug/LibraryExample
+	@python3 -c 'import sys; sys.exit(0 if open("Examples/LibraryExample/Sources/LibraryExample/main.swift").read() in open("README.md").read() else 1)' \
+	  || { echo "README.md does not quote Examples/LibraryExample/Sources/LibraryExample/main.swift"; exit 1; }
+
 # One module alone touches cmark, libyaml and libxml2 pointers, one alone Pango/Cairo and librsvg.
 check-layering:
 	@bad=$$(grep -rlE '^\s*(@_implementationOnly |internal |public )?import +(CPangoCairo|CRsvg|CHyphen)' Sources | grep -v '^Sources/PangoCairoBackend/'; \
-	        grep -rlE '^\s*(@_implementationOnly |internal |public )?import +(CCmarkGFM|CYAML|CLibXML2)' Sources | grep -v '^Sources/MarkdownParser/'); \
+	        grep -rlE '^\s*(@_implementationOnly |internal |public )?import +(CCmarkGFM|CYAML|CLibXML2)' Sources | grep -v '^Sources/MarkdownParser/'; \
+	        grep -rlE '^\s*(@_implementationOnly |internal |public )?import +CBuildInfo' Sources | grep -v '^Sources/typeset/'); \
 	if [ -n "$$bad" ]; then echo "C module imported outside its owner: $$bad"; exit 1; else echo "layering: ok"; fi
 
 showcase: build
@@ -61,6 +77,22 @@ specimens: build
 bench: build
 	$(SWIFT) build -c release --product typeset-bench 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
 	.build/release/typeset-bench
+	@# Eight documents rendered one at a time, then by -j (one process per file, every core).
+	@d=$$(mktemp -d); for i in 1 2 3 4 5 6 7 8; do cp templates/showcase.md $$d/doc$$i.md; done; cp -r templates/images $$d/; \
+	one=$$( { /usr/bin/time -f %e $(BIN) render -q -j 1 --output-dir $$d/a $$d/*.md; } 2>&1 | tail -1 ); \
+	all=$$( { /usr/bin/time -f %e $(BIN) render -q --output-dir $$d/b $$d/*.md; } 2>&1 | tail -1 ); \
+	awk -v one=$$one -v all=$$all -v n=$$(nproc) 'BEGIN { printf "8 documents: -j 1 %.2f s, -j %d %.2f s (%.2f x sequential)\n", one, n, all, all / one }'; \
+	rm -rf $$d
+
+# The binary, its man page and bash/zsh completions (all generated from the option table) under PREFIX.
+PREFIX ?= /usr/local
+install: build
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/typeset
+	$(BIN) help man > $(DESTDIR)$(PREFIX)/share/man/man1/typeset.1
+	$(BIN) completions bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/typeset
+	$(BIN) completions zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_typeset
 
 # The fuzz test's generator unseeded, for SECONDS seconds (default 600) on every shard at once;
 # each failing input is saved to fuzz/failures/ with a one-line reproduction.

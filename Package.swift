@@ -8,6 +8,8 @@ let package = Package(
     products: [
         .executable(name: "typeset", targets: ["typeset"]),
         .library(name: "Typesetter", targets: ["Typesetter"]),
+        // The library for Swift programs: `import Typeset` brings every type the API takes or returns.
+        .library(name: "Typeset", targets: ["Typeset"]),
     ],
     targets: [
         // C libraries from Debian, found with pkg-config.
@@ -41,7 +43,11 @@ let package = Package(
         .target(
             name: "Typesetter",
             dependencies: ["MarkdownParser", "Styling", "Layout", "PangoCairoBackend", "Specimen"]),
-        .executableTarget(name: "typeset", dependencies: ["Typesetter"]),
+        // One import for clients: re-exports Typesetter, Typography and DocumentModel.
+        .target(name: "Typeset", dependencies: ["Typesetter"]),
+        // The commit `typeset --version` prints (the Makefile writes Sources/CBuildInfo/commit.h).
+        .target(name: "CBuildInfo"),
+        .executableTarget(name: "typeset", dependencies: ["Typesetter", "CBuildInfo"]),
         // `make bench`: pages per second and peak memory on generated documents.
         .executableTarget(name: "typeset-bench", dependencies: ["Typesetter"]),
 

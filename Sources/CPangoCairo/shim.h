@@ -4,6 +4,8 @@
 #include <pango/pangofc-fontmap.h>
 #include <pango/pangofc-font.h>
 #include <cairo/cairo-pdf.h>
+#include <cairo/cairo-svg.h>
+#include <gio/gio.h>
 #include <cairo/cairo-ft.h>
 #include <fontconfig/fontconfig.h>
 #include <hb-ot.h>

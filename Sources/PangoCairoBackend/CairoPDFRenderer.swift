@@ -13,10 +13,13 @@ import Typography
 /// Cairo deferred (malformed tag attributes, write failures).
 public final class CairoPDFRenderer: PageRenderer {
     private let path: String
-    private let surface: OpaquePointer
-    private let cr: OpaquePointer
+    /// The PDF surface, or the current page's picture surface in preview mode.
+    var surface: OpaquePointer
+    var cr: OpaquePointer
     private var pageCount = 0
     private var finished = false
+    /// Set by ``startPreview(_:base:)``: each page goes to its own PNG or SVG file instead.
+    var previewSink: PreviewSink?
     private var documentTagOpen = false
     /// Open outline entries by level: (level, Cairo outline id).
     private var outlineStack: [(level: Int, id: Int32)] = []
@@ -81,7 +84,11 @@ public final class CairoPDFRenderer: PageRenderer {
     private func renderUnlocked(_ page: Page) throws {
         guard !finished else { throw BackendError.finished(path: path) }
         pageCount += 1
-        cairo_pdf_surface_set_size(surface, page.size.width, page.size.height)
+        if previewSink != nil {
+            guard try beginPreviewPage(pageCount, size: page.size) else { return }
+        } else {
+            cairo_pdf_surface_set_size(surface, page.size.width, page.size.height)
+        }
         if !documentTagOpen {
             // Opened only after the first page's size is set: Cairo 1.16 writes a broken
             // structure tree (qpdf: object not found) when the size changes inside the tag
@@ -132,7 +139,7 @@ public final class CairoPDFRenderer: PageRenderer {
                 drawImage(path: path, rect: rect)
             }
         }
-        cairo_show_page(cr)
+        if previewSink != nil { try endPreviewPage() } else { cairo_show_page(cr) }
         let status = cairo_status(cr)
         if status != CAIRO_STATUS_SUCCESS {
             throw BackendError.cairo(path: path, message: String(cString: cairo_status_to_string(status)))
@@ -191,6 +198,7 @@ public final class CairoPDFRenderer: PageRenderer {
     }
 
     private func addOutline(_ entry: OutlineEntry, at point: Point) {
+        guard previewSink == nil else { return }
         while let last = outlineStack.last, last.level >= entry.level { outlineStack.removeLast() }
         let parent = outlineStack.last?.id ?? Int32(CAIRO_PDF_OUTLINE_ROOT)
         let link = "page=\(pageCount) pos=[\(PDFNames.number(point.x)) \(PDFNames.number(point.y))]"

@@ -1,4 +1,5 @@
 import DocumentModel
+import Foundation
 import Styling
 import Typography
 
@@ -21,9 +22,11 @@ enum FrontMatterSettings {
             default: warn(key, "expected true or false, not '\(value)'"); return nil
             }
         }
-        if options.themeRequest.theme == nil, let theme = fields["theme"] { options.themeRequest.theme = theme }
+        if options.themeRequest.theme == nil, let theme = fields["theme"] {
+            options.themeRequest.theme = besideDocument(theme, options: options, file: metadata.fieldLocations["theme"]?.file)
+        }
         if options.paper == nil, let paper = fields["paper"] {
-            if let size = PaperSize(name: paper) { options.paper = size } else { warn("paper", "unknown paper size '\(paper)' (a4, a5, letter, legal or 'W x H' with units)") }
+            do { options.paper = try PaperSize(parsing: paper) } catch { warn("paper", error.description) }
         }
         if options.margins == nil { options.margins = margins(fields, warn: warn) }
         if options.header == nil { options.header = fields["header"] }
@@ -55,6 +58,16 @@ enum FrontMatterSettings {
             }
         }
         return options
+    }
+
+    /// A theme file named in front matter, relative to the document's folder (or to
+    /// ``RenderOptions/baseDirectory`` when set), as images are; built-in names and absolute
+    /// paths unchanged.
+    static func besideDocument(_ theme: String, options: RenderOptions, file: String?) -> String {
+        guard !ThemeLoader.builtInNames.contains(theme), !theme.hasPrefix("/") else { return theme }
+        let folder = options.baseDirectory ?? file.flatMap { ["-", "<stdin>", "<memory>"].contains($0) ? nil : ($0 as NSString).deletingLastPathComponent }
+        guard let folder, !folder.isEmpty else { return theme }
+        return (folder as NSString).appendingPathComponent(theme)
     }
 
     /// `margins: 20mm` (all sides), `margins: 20mm 25mm` (vertical, horizontal, as CSS),

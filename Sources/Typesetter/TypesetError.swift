@@ -11,7 +11,7 @@ public enum TypesetError: Error, CustomStringConvertible, Equatable {
     case unwritableOutput(path: String, reason: String)
     /// A theme or token file is invalid; each problem is `file:line:column: message`.
     case invalidTheme(problems: [String])
-    /// `--strict` and there were warnings: each is printed on its own line, then the verdict.
+    /// Strict mode (``RenderOptions/strict``) and there were warnings: each is printed on its own line, then the verdict.
     case warningsAreErrors([Diagnostic])
     /// Cairo or Pango failed while writing the PDF.
     case renderingFailed(String)
@@ -28,7 +28,7 @@ public enum TypesetError: Error, CustomStringConvertible, Equatable {
         case .unwritableOutput(let path, let reason): "\(path): cannot write output: \(reason)"
         case .invalidTheme(let problems): problems.joined(separator: "\n")
         case .warningsAreErrors(let diagnostics):
-            (diagnostics.map(\.description) + ["\(diagnostics.count) warning\(diagnostics.count == 1 ? "" : "s") treated as error\(diagnostics.count == 1 ? "" : "s") (--strict); nothing written"]).joined(separator: "\n")
+            (diagnostics.map(\.description) + ["\(diagnostics.count) warning\(diagnostics.count == 1 ? "" : "s") treated as error\(diagnostics.count == 1 ? "" : "s") (strict mode); nothing written"]).joined(separator: "\n")
         case .renderingFailed(let message): "rendering failed: \(message)"
         case .fontFolder(let path, let reason): "\(path): cannot register font folder: \(reason)"
         case .invalidPage(let path, let message): "\(path): \(message)"

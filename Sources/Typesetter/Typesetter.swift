@@ -8,7 +8,7 @@ import Typography
 
 /// How a document is rendered. nil fields fall back to the document's front matter, then to
 /// the theme; the command line fills these in, so it overrides front matter.
-public struct RenderOptions {
+public struct RenderOptions: Sendable {
     /// Which theme, and how to adapt it (`--theme`, `--fonts`, `--family`, …).
     public var themeRequest: ThemeRequest
     /// An already prepared theme (specimens); when set, `themeRequest` is not used.
@@ -40,6 +40,9 @@ public struct RenderOptions {
     public var orphans: Int?
     /// Hyphenate words at line ends (front matter `hyphenate`); nil: justified paragraphs only.
     public var hyphenate: Bool?
+    /// Pictures instead of a PDF (`--format png|svg`): one file per selected page, named after
+    /// the output (`out.png` → `out-1.png`, `out-2.png`…); nil: the PDF.
+    public var preview: PagePreview? = nil
     /// Set the front matter's title, subtitle, author and date as a title block at the top of
     /// the first page (``true``, the default); specimens, which draw their own cover, turn it off.
     public var titleBlock: Bool = true
@@ -57,12 +60,14 @@ public struct RenderOptions {
 }
 
 /// What a successful run produced.
-public struct RenderReport {
+public struct RenderReport: Sendable {
     /// Pages in the PDF written.
     public var pageCount: Int
     /// Warnings (`file:line:column: warning: …`) in source order; those without a position
     /// (theme, fonts) last.
     public var diagnostics: [Diagnostic]
+    /// With ``RenderOptions/preview``: the picture files written, in page order.
+    public var files: [String] = []
 }
 
 /// The facade: Markdown text → PDF file, wiring parser, styling, layout and the Pango/Cairo
@@ -147,12 +152,13 @@ public enum Typesetter {
             let info = DocumentInfo(title: title, author: document.metadata.author,
                                     subject: document.metadata.subtitle, keywords: document.metadata.keywords)
             let renderer = try CairoPDFRenderer(path: outputFile.temporaryPath, info: info, creationDate: options.creationDate ?? defaultCreationDate())
+            if let preview = options.preview { renderer.startPreview(preview, base: outputFile.destination) }
             let pages = try layOut(blocks, pageCount: pageCount, into: renderer).pageCount
             if options.strict, !layoutDiagnostics.isEmpty { throw TypesetError.warningsAreErrors(layoutDiagnostics) }
             diagnostics += layoutDiagnostics
             try renderer.finish()
-            try outputFile.commit()
-            return RenderReport(pageCount: pages, diagnostics: diagnostics)
+            if options.preview == nil { try outputFile.commit() } else { outputFile.discard() }
+            return RenderReport(pageCount: pages, diagnostics: diagnostics, files: renderer.previewFiles)
         } catch {
             outputFile.discard()
             if let error = error as? TypesetError { throw error }
@@ -166,7 +172,9 @@ public enum Typesetter {
     static func pageTheme(_ options: RenderOptions, file: String, diagnostics: inout [Diagnostic]) throws -> Theme {
         var theme: Theme
         if let given = options.theme {
-            theme = given
+            let (checked, warnings) = try checkTheme(given)
+            theme = checked
+            diagnostics += warnings
         } else {
             let (prepared, warnings) = try prepareTheme(options.themeRequest)
             theme = prepared

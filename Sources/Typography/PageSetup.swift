@@ -16,19 +16,11 @@ public struct PaperSize: Hashable, Sendable {
     /// US Legal, 8.5 × 14 in.
     public static let legal = PaperSize(width: 612, height: 1008)
 
-    /// Reads `a4`, `a5`, `letter`, `legal` (any case) or `W x H` with units `mm`, `cm`, `in`,
-    /// `pt` (e.g. `210mm x 297mm`). Returns nil otherwise.
+    /// Reads a paper size as ``init(parsing:)`` does (named ISO, JIS and US sizes, `landscape`,
+    /// or `W x H` with units). Returns nil otherwise.
     public init?(name: String) {
-        switch name.lowercased().trimmingCharacters(in: .whitespaces) {
-        case "a4": self = .a4
-        case "a5": self = .a5
-        case "letter", "us-letter": self = .letter
-        case "legal": self = .legal
-        default:
-            let parts = name.lowercased().split(separator: "x").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.count == 2, let w = Length.points(parts[0]), let h = Length.points(parts[1]) else { return nil }
-            self.init(width: w, height: h)
-        }
+        guard let size = try? PaperSize(parsing: name) else { return nil }
+        self = size
     }
 }
 

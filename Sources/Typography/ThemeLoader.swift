@@ -362,9 +362,7 @@ private struct ThemeDecoder {
         var page = base
         let fields = Dictionary(members(of: node, what: "page", known: ["paper", "margins", "blockSpacing"]).map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
         if let p = fields["paper"], let name = string(p, "page.paper") {
-            if let size = PaperSize(name: name) { page.paper = size } else {
-                error(p.position, "page.paper: unknown paper '\(name)'; expected a4, a5, letter, legal or \"W x H\" with units (\"210mm x 297mm\")")
-            }
+            do { page.paper = try PaperSize(parsing: name) } catch { self.error(p.position, "page.paper: \(error.description)") }
         }
         if let m = fields["margins"] {
             if m.members != nil {

@@ -1,45 +1,207 @@
 import Foundation
+import PangoCairoBackend
 import Typesetter
 import Typography
 
-/// `typeset render INPUT [-o OUTPUT] [options]`.
+/// `typeset render INPUT… [-o OUTPUT] [options]`: one input in this process; several in
+/// parallel, one child process per file (Pango and Cairo work is serialized inside a process,
+/// so processes are what use every core).
 enum RenderCommand {
+    static let spec = OptionTable.command("render")
+
     static func run(_ arguments: [String]) throws {
-        let args = try parseArguments(arguments, valueOptions: ThemeOptions.valueOptions,
-                                      flagOptions: ThemeOptions.flagOptions.union(["--justify"]), aliases: ThemeOptions.aliases)
-        guard args.positional.count == 1 else {
-            throw UsageError(args.positional.isEmpty ? "render needs an INPUT file" : "render takes one INPUT file")
+        let args = try OptionTable.parse(arguments, for: spec)
+        if args.has("--help") { print(OptionTable.helpText(spec), terminator: ""); return }
+        let inputs = args.positional
+        guard !inputs.isEmpty else { throw UsageError("render needs an INPUT file (see 'typeset render --help')") }
+        var options = try renderOptions(from: args)
+        let variables = try variables(from: args)
+        let format = try Messages.Format(args)
+
+        let output = args.value("--output")
+        let outputDir = args.value("--output-dir")
+        if inputs.count > 1 || outputDir != nil {
+            if inputs.contains("-") { throw UsageError("standard input ('-') cannot be one of several INPUTs") }
+            if let output, !isFolder(output) {
+                throw UsageError("-o names one file; for several INPUTs give a folder (-o DIR/) or --output-dir DIR")
+            }
+            let folder = outputDir ?? output ?? "output"
+            let jobs = try jobCount(args)
+            try Batch.run(inputs: inputs, folder: folder, jobs: jobs, forwarded: forwardedArguments(args), quiet: args.has("--quiet"), format: format)
+            return
         }
-        let input = args.positional[0]
+        let input = inputs[0]
+        var target = output ?? defaultOutput(for: input, format: options.preview?.format.rawValue ?? "pdf")
+        if target != "-", isFolder(target) { target = try inFolder(target, for: input, format: options.preview?.format.rawValue ?? "pdf") }
+        if target == "-", options.preview != nil { throw UsageError("--format png and svg write one file per page; name them with -o NAME, not -o -") }
+        if target == "-", isatty(STDOUT_FILENO) == 1 {
+            throw TypesetError.unwritableOutput(path: "-", reason: "standard output is a terminal; redirect it (> file.pdf) or name a file with -o")
+        }
+        if InputFile.isSameFile(input, as: target) {
+            throw TypesetError.unwritableOutput(path: target, reason: "it is the input file; choose another output")
+        }
+        if input == "-", options.baseDirectory == nil { options.baseDirectory = FileManager.default.currentDirectoryPath }
+        let text = try InputFile.read(input)
+        var parsed = Typesetter.parse(markdown: text, file: input == "-" ? "<stdin>" : input)
+        for (key, value) in variables { parsed.document.metadata.set(key, to: value) }
+        let report = try Typesetter.render(document: parsed.document, diagnostics: parsed.diagnostics, to: target, options: options)
+        Messages.report(report, output: target, quiet: args.has("--quiet"), format: format)
+    }
+
+    /// The render options the flags set (front matter fills in the rest).
+    /// - Throws: ``UsageError`` for a malformed value.
+    static func renderOptions(from args: ParsedArguments) throws -> RenderOptions {
         var options = RenderOptions(themeRequest: try ThemeOptions.request(from: args), paper: try ThemeOptions.paper(from: args),
                                     strict: args.has("--strict"))
         if args.has("--justify") { options.justify = true }
-        let output = args.value("--output") ?? defaultOutput(for: input)
-        if InputFile.isSameFile(input, as: output) {
-            throw TypesetError.unwritableOutput(path: output, reason: "it is the input file; choose another output")
+        if args.has("--toc") { options.tableOfContents = true }
+        if let margins = args.value("--margins") {
+            guard let m = Margins(css: margins) else {
+                throw UsageError("--margins takes 1 to 4 lengths with units as CSS margin ('20mm', '20mm 25mm'), not '\(margins)'")
+            }
+            options.margins = m
         }
-        let text = try InputFile.read(input)
-        let report = try Typesetter.render(markdown: text, file: input == "-" ? "<stdin>" : input, to: output, options: options)
-        Messages.report(report, output: output, quiet: args.has("--quiet"))
+        options.header = args.value("--header")
+        options.footer = args.value("--footer")
+        let format = args.value("--format") ?? "pdf"
+        if format != "pdf" {
+            guard let f = PagePreview.Format(rawValue: format) else { throw UsageError("--format takes pdf, png or svg, not '\(format)'") }
+            var preview = PagePreview(format: f)
+            if let pages = args.value("--pages") {
+                guard let set = PagePreview.pages(pages) else { throw UsageError("--pages takes page numbers and ranges such as 1-3,7 or 2-, not '\(pages)'") }
+                preview.pages = set
+            }
+            if let dpi = args.value("--dpi") {
+                guard let d = Double(dpi), (1...2400).contains(d) else { throw UsageError("--dpi takes a resolution from 1 to 2400, not '\(dpi)'") }
+                if f != .png { throw UsageError("--dpi goes with --format png") }
+                preview.dpi = d
+            }
+            options.preview = preview
+        } else if args.value("--pages") != nil || args.value("--dpi") != nil {
+            throw UsageError("--pages and --dpi go with --format png or svg")
+        }
+        if let folder = args.value("--resource-path") {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw UsageError("--resource-path '\(folder)' is not a folder")
+            }
+            options.baseDirectory = folder
+        }
+        return options
+    }
+
+    /// `-V`/`-M KEY=VALUE` pairs in order, then `--lang`.
+    static func variables(from args: ParsedArguments) throws -> [(String, String)] {
+        var pairs: [(String, String)] = try (args.all("--variable") + args.all("--metadata")).map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty else { throw UsageError("-V takes KEY=VALUE, not '\(pair)'") }
+            return (parts[0], parts[1])
+        }
+        if let lang = args.value("--lang") { pairs.append(("lang", lang)) }
+        return pairs
+    }
+
+    static func jobCount(_ args: ParsedArguments) throws -> Int {
+        guard let text = args.value("--jobs") else { return ProcessInfo.processInfo.activeProcessorCount }
+        guard let n = Int(text), (1...256).contains(n) else { throw UsageError("-j takes a number of jobs from 1 to 256, not '\(text)'") }
+        return n
+    }
+
+    /// The options a child process gets: every option given, except those that choose outputs
+    /// and jobs (the parent chooses one output per child).
+    static func forwardedArguments(_ args: ParsedArguments) -> [String] {
+        var forwarded: [String] = []
+        for option in spec.options where !["--output", "--output-dir", "--jobs", "--help"].contains(option.name) {
+            if option.value != nil { for value in args.all(option.name) { forwarded += [option.name, value] } }
+            else if args.has(option.name) { forwarded.append(option.name) }
+        }
+        return forwarded
+    }
+
+    /// An output naming a folder: ends with `/` or is an existing folder.
+    static func isFolder(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return path.hasSuffix("/") || (FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue)
+    }
+
+    /// `FOLDER/<input name>.pdf` (or `.png`, `.svg`); the folder is created when missing.
+    static func inFolder(_ folder: String, for input: String, format: String = "pdf") throws -> String {
+        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+            throw TypesetError.unwritableOutput(path: folder, reason: "cannot create the folder: \((error as NSError).localizedDescription)")
+        }
+        let name = input == "-" ? "stdin" : URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
+        return (folder as NSString).appendingPathComponent(name + "." + format)
     }
 
     /// `output/<input name>.pdf` (the folder is created); standard output for standard input.
-    static func defaultOutput(for input: String) -> String {
-        if input == "-" { return "-" }
-        try? FileManager.default.createDirectory(atPath: "output", withIntermediateDirectories: true)
-        let name = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
-        return "output/\(name).pdf"
+    static func defaultOutput(for input: String, format: String = "pdf") -> String {
+        if input == "-" { return format == "pdf" ? "-" : "output/stdin.\(format)" }
+        return (try? inFolder("output", for: input, format: format)) ?? "output/\(URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent).\(format)"
     }
 }
 
-/// What the CLI prints on standard error.
+/// What the CLI prints on standard error: text lines, or JSON lines with `--diagnostics json`.
 enum Messages {
+    /// How diagnostics are printed.
+    enum Format: Equatable {
+        case text, json
+        init(_ args: ParsedArguments) throws {
+            switch args.value("--diagnostics") ?? "text" {
+            case "text": self = .text
+            case "json": self = .json
+            case let other: throw UsageError("--diagnostics takes text or json, not '\(other)'")
+            }
+        }
+        /// From the raw command line (for errors thrown before options are parsed).
+        static func of(_ arguments: [String]) -> Format {
+            for (i, a) in arguments.enumerated() {
+                if a == "--diagnostics=json" || (a == "--diagnostics" && arguments.indices.contains(i + 1) && arguments[i + 1] == "json") { return .json }
+            }
+            return .text
+        }
+    }
+
     static func error(_ line: String) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
 
-    /// Each warning on its own line, then `OUTPUT: N pages` (nothing with `--quiet`).
-    static func report(_ report: RenderReport, output: String, quiet: Bool) {
+    /// One JSON object: file, line, column (null when unknown), severity, message.
+    static func json(_ problem: TypesetProblem) -> String {
+        struct Line: Encodable {
+            var file: String?, line: Int?, column: Int?, severity: String, kind: String, message: String
+            func encode(to encoder: Encoder) throws {
+                var c = encoder.container(keyedBy: CodingKeys.self)
+                try c.encode(file, forKey: .file); try c.encode(line, forKey: .line); try c.encode(column, forKey: .column)
+                try c.encode(severity, forKey: .severity); try c.encode(kind, forKey: .kind); try c.encode(message, forKey: .message)
+            }
+            enum CodingKeys: String, CodingKey { case file, line, column, severity, kind, message }
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let value = Line(file: problem.file, line: problem.line, column: problem.column, severity: problem.severity.rawValue,
+                         kind: problem.kind.rawValue, message: problem.message)
+        return String(decoding: (try? encoder.encode(value)) ?? Data("{}".utf8), as: UTF8.self)
+    }
+
+    /// Each warning on its own line, then `OUTPUT: N pages` (nothing with `--quiet`; only the
+    /// JSON lines with `--diagnostics json`).
+    static func report(_ report: RenderReport, output: String, quiet: Bool, format: Format = .text) {
         guard !quiet else { return }
+        if format == .json { for d in report.diagnostics { error(json(TypesetProblem(d))) }; return }
         for diagnostic in report.diagnostics { error(diagnostic.description) }
-        if output != "-" { error("\(output): \(report.pageCount) page\(report.pageCount == 1 ? "" : "s")") }
+        if !report.files.isEmpty {
+            error("\(report.files.joined(separator: ", ")): \(report.files.count) of \(report.pageCount) page\(report.pageCount == 1 ? "" : "s")")
+        } else if output != "-" { error("\(output): \(report.pageCount) page\(report.pageCount == 1 ? "" : "s")") }
+    }
+
+    /// A failure: its problems as JSON lines, or its one-line (per problem) description. Strict
+    /// mode's verdict names the flag.
+    static func failure(_ error: TypesetError, format: Format) {
+        if format == .json { for p in error.problems { self.error(json(p)) }; return }
+        if case .warningsAreErrors(let diagnostics) = error {
+            for d in diagnostics { self.error(d.description) }
+            let n = diagnostics.count
+            self.error("\(n) warning\(n == 1 ? "" : "s") treated as error\(n == 1 ? "" : "s") (--strict); nothing written")
+            return
+        }
+        self.error(error.description)
     }
 }

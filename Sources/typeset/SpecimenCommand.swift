@@ -5,8 +5,9 @@ import Typography
 /// `typeset specimen [--theme NAME|PATH] [-o OUTPUT] [--text TEXT] [--guides] [--template PATH] [options]`.
 enum SpecimenCommand {
     static func run(_ arguments: [String]) throws {
-        let args = try parseArguments(arguments, valueOptions: ThemeOptions.valueOptions.union(["--text", "--template"]),
-                                      flagOptions: ThemeOptions.flagOptions.union(["--guides"]), aliases: ThemeOptions.aliases)
+        let spec = OptionTable.command("specimen")
+        let args = try OptionTable.parse(arguments, for: spec)
+        if args.has("--help") { print(OptionTable.helpText(spec), terminator: ""); return }
         guard args.positional.isEmpty else { throw UsageError("specimen takes no INPUT (unexpected '\(args.positional[0])')") }
         let request = try ThemeOptions.request(from: args)
         var options = SpecimenOptions(sample: args.value("--text"), guides: args.has("--guides"), templatePath: args.value("--template"),
@@ -15,7 +16,7 @@ enum SpecimenCommand {
         if let text = options.sample, text.trimmingCharacters(in: .whitespaces).isEmpty { throw UsageError("--text needs a non-empty sample") }
         let output = args.value("--output") ?? defaultOutput(theme: request.theme)
         let report = try Typesetter.renderSpecimen(request: request, options: options, to: output)
-        Messages.report(report, output: output, quiet: args.has("--quiet"))
+        Messages.report(report, output: output, quiet: args.has("--quiet"), format: try Messages.Format(args))
     }
 
     /// `output/specimen-<theme name>.pdf` (the folder is created); for a theme file, its file name.

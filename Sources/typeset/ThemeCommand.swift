@@ -5,9 +5,34 @@ import Typography
 /// `typeset theme import TOKENS -o THEME [--map TOKEN=ROLE]…` and `typeset theme check FILE`.
 enum ThemeCommand {
     static func run(_ arguments: [String]) throws {
-        guard let sub = arguments.first else { throw UsageError("theme needs 'import' or 'check'") }
-        let args = try parseArguments(Array(arguments.dropFirst()), valueOptions: ["--output", "--map"], flagOptions: ["--quiet"],
-                                      aliases: ["-o": "--output", "-q": "--quiet"])
+        guard let sub = arguments.first, ["import", "check", "list", "show"].contains(sub) else {
+            if let sub = arguments.first, sub != "--help", sub != "-h" { throw UsageError("unknown theme command '\(sub)' (import, check, list, show)") }
+            if arguments.first == nil { throw UsageError("theme needs 'import', 'check', 'list' or 'show'") }
+            print(["import", "check", "list", "show"].map { OptionTable.helpText(OptionTable.command("theme " + $0)) }.joined(separator: "\n"), terminator: "")
+            return
+        }
+        let spec = OptionTable.command("theme " + sub)
+        let args = try OptionTable.parse(Array(arguments.dropFirst()), for: spec)
+        if args.has("--help") { print(OptionTable.helpText(spec), terminator: ""); return }
+        switch sub {
+        case "list":
+            guard args.positional.isEmpty else { throw UsageError("theme list takes no arguments") }
+            for name in ThemeLoader.builtInNames {
+                let theme = ThemeLoader.builtIn(named: name)!
+                let body = theme[.body]
+                print("\(name)\t\(body.primaryFamily) \(String(format: "%g", body.size)) pt Body")
+            }
+            return
+        case "show":
+            guard args.positional.count == 1 else { throw UsageError("theme show takes one NAME (\(ThemeLoader.builtInNames.joined(separator: ", ")))") }
+            let name = args.positional[0]
+            guard let theme = ThemeLoader.builtIn(named: name) else {
+                throw UsageError("unknown built-in theme '\(name)' (\(ThemeLoader.builtInNames.joined(separator: ", ")))")
+            }
+            print(ThemeWriter.json(for: theme, comment: "The built-in theme '\(name)', printed by `typeset theme show \(name)`."), terminator: "")
+            return
+        default: break
+        }
         guard args.positional.count == 1 else { throw UsageError("theme \(sub) takes one FILE") }
         let path = args.positional[0]
         let data = try read(path)
@@ -36,7 +61,7 @@ enum ThemeCommand {
             if problems.contains(where: { !$0.contains(": warning: ") }) { exit(1) }
             if !args.has("--quiet") { Messages.error("\(path): ok") }
         default:
-            throw UsageError("unknown theme command '\(sub)' (import, check)")
+            break
         }
     }
 
@@ -99,7 +124,9 @@ enum ThemeCommand {
 /// `typeset fonts [--fonts DIR]…`: every family with its faces.
 enum FontsCommand {
     static func run(_ arguments: [String]) throws {
-        let args = try parseArguments(arguments, valueOptions: ["--fonts"], flagOptions: [])
+        let spec = OptionTable.command("fonts")
+        let args = try OptionTable.parse(arguments, for: spec)
+        if args.has("--help") { print(OptionTable.helpText(spec), terminator: ""); return }
         guard args.positional.isEmpty else { throw UsageError("fonts takes no arguments") }
         for folder in args.all("--fonts") { try FontListing.register(folder) }
         for family in FontListing.families() {

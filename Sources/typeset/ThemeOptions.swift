@@ -4,10 +4,6 @@ import Typography
 /// The options `render` and `specimen` share: which theme and how to adapt it, paper,
 /// strictness, verbosity.
 enum ThemeOptions {
-    static let valueOptions: Set<String> = ["--output", "--theme", "--paper", "--fonts", "--family", "--size-adjust", "--size-category"]
-    static let flagOptions: Set<String> = ["--strict", "--quiet", "--bold-text"]
-    static let aliases = ["-o": "--output", "-q": "--quiet"]
-
     /// The theme request the options describe.
     /// - Throws: ``UsageError`` for an unknown size category or a malformed size adjustment.
     static func request(from args: ParsedArguments) throws -> ThemeRequest {
@@ -31,7 +27,6 @@ enum ThemeOptions {
     /// `--paper`, if given.
     static func paper(from args: ParsedArguments) throws -> PaperSize? {
         guard let paper = args.value("--paper") else { return nil }
-        guard let size = PaperSize(name: paper) else { throw UsageError("unknown paper '\(paper)' (a4, a5, letter, legal or 'W x H' with units)") }
-        return size
+        do { return try PaperSize(parsing: paper) } catch { throw UsageError("--paper: \(error.description)") }
     }
 }

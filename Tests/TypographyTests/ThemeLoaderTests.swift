@@ -120,7 +120,7 @@ func decodeTheme(_ json: String) -> (Theme?, [String]) {
             "caption": {"lineHeight": 14, "lineHeightMultiple": 1.2, "family": 12, "weight": 450.5}
           },
           "colors": {"text": "red"},
-          "page": {"paper": "b7", "margins": {"top": "1parsec"}, "blockSpacing": true},
+          "page": {"paper": "q7", "margins": {"top": "1parsec"}, "blockSpacing": true},
           "fontFolders": 3
         }
         """
@@ -137,7 +137,7 @@ func decodeTheme(_ json: String) -> (Theme?, [String]) {
             "t.json:6:72: role Caption: family must be a string or an array of strings, not the number 12",
             "t.json:6:86: role Caption: weight must be a whole number 1–1000, not the number 450.5",
             "t.json:8:22: colors.text: invalid colour 'red'",
-            "t.json:9:21: page.paper: unknown paper 'b7'",
+            "t.json:9:21: page.paper: unknown paper 'q7'",
             "t.json:9:46: page.margins.top: expected a length",
             "t.json:9:74: page.blockSpacing: expected a length",
             "t.json:10:18: fontFolders must be a string or an array of strings, not the number 3",

@@ -1,0 +1,52 @@
+import DocumentModel
+import Foundation
+import Typography
+
+extension Typesetter {
+    /// The files a render of `document` reads besides the document itself, for `typeset watch`:
+    /// its local images (resolved as the renderer resolves them), the theme file (from the
+    /// options, else front matter, beside the document) and its `extends` chain's file, and the
+    /// font folders (the request's and the theme's). Paths that do not exist are included, so a
+    /// missing image that appears triggers a render.
+    public static func dependencies(of document: Document, options requested: RenderOptions) -> [String] {
+        var scratch: [Diagnostic] = []
+        let options = FrontMatterSettings.merge(requested, with: document.metadata, diagnostics: &scratch)
+        let base = stylingOptions(options, file: document.file).baseDirectory
+        var paths: [String] = []
+        func inlines(_ list: [Inline]) {
+            for inline in list {
+                switch inline {
+                case .image(let source, _, let alt, _):
+                    let lower = source.lowercased()
+                    if !lower.hasPrefix("http:"), !lower.hasPrefix("https:"), !lower.hasPrefix("data:"), !source.isEmpty {
+                        let path = source.removingPercentEncoding ?? source
+                        paths.append(path.hasPrefix("/") ? path : (base as NSString).appendingPathComponent(path))
+                    }
+                    inlines(alt)
+                case .emphasis(let c), .strong(let c), .strikethrough(let c), .span(_, let c), .link(_, _, let c): inlines(c)
+                default: break
+                }
+            }
+        }
+        func blocks(_ list: [Block]) {
+            for block in list {
+                switch block.kind {
+                case .paragraph(let c), .heading(_, let c): inlines(c)
+                case .list(let l): for item in l.items { blocks(item.blocks) }
+                case .blockQuote(let b), .div(let b): blocks(b)
+                case .table(let t): for cell in t.header + t.rows.flatMap({ $0 }) { inlines(cell) }
+                default: break
+                }
+            }
+        }
+        blocks(document.blocks)
+        for number in document.footnotes.keys.sorted() { blocks(document.footnotes[number]!) }
+        if let theme = options.themeRequest.theme, ThemeLoader.builtIn(named: theme) == nil {
+            paths.append(theme)
+            if let loaded = try? ThemeLoader.resolve(nameOrPath: theme) { paths += loaded.fontFolders }
+        }
+        paths += options.themeRequest.fontFolders
+        var seen = Set<String>()
+        return paths.filter { seen.insert($0).inserted }
+    }
+}

@@ -1,0 +1,79 @@
+import DocumentModel
+import Foundation
+import MarkdownParser
+import Typography
+
+/// A rendered PDF held in memory, with what the run reported.
+public struct RenderedPDF: Sendable {
+    /// The PDF file's bytes (`%PDF-1.5` …).
+    public var data: Data
+    /// Pages in the PDF.
+    public var pageCount: Int
+    /// Warnings in source order (see ``RenderReport/diagnostics``).
+    public var diagnostics: [Diagnostic]
+
+    /// Creates a rendered PDF from its parts.
+    public init(data: Data, pageCount: Int, diagnostics: [Diagnostic]) {
+        self.data = data; self.pageCount = pageCount; self.diagnostics = diagnostics
+    }
+
+    /// Writes ``data`` to `path` all-or-nothing (a temporary file beside it, renamed into place;
+    /// symbolic links followed; `-` is standard output).
+    /// - Throws: ``TypesetError/unwritableOutput(path:reason:)``.
+    public func write(to path: String) throws {
+        let output = try OutputFile(target: path)
+        guard FileManager.default.createFile(atPath: output.temporaryPath, contents: data) else {
+            throw TypesetError.unwritableOutput(path: path, reason: "cannot create a temporary file")
+        }
+        try output.commit()
+    }
+}
+
+extension Typesetter {
+    /// The facade's types under its own name, so `Typesetter.RenderOptions` resolves in a
+    /// program that imports the `Typesetter` module (whose name the enum shadows).
+    public typealias Options = RenderOptions
+    /// See ``RenderReport``.
+    public typealias Report = RenderReport
+
+    /// Renders Markdown to PDF bytes in memory. `file` names the text in diagnostics and is the
+    /// folder relative image paths resolve against (unless ``RenderOptions/baseDirectory`` is
+    /// set); the default, `<memory>`, resolves them against the current folder.
+    ///
+    /// Pages still stream: Cairo writes them to a temporary file as they are laid out, and the
+    /// finished file is read back once, so memory holds one page plus the finished PDF.
+    /// - Throws: ``TypesetError`` (invalid theme, strict mode with warnings, Cairo failure).
+    public static func render(markdown: String, file: String = "<memory>", options: RenderOptions = RenderOptions()) throws -> RenderedPDF {
+        let parsed = MarkdownParser.parse(markdown, file: file)
+        return try render(document: parsed.document, diagnostics: parsed.diagnostics, options: options)
+    }
+
+    /// Renders a document built in code (or parsed earlier) to PDF bytes in memory.
+    /// - Throws: ``TypesetError``, as ``render(markdown:file:options:)``.
+    public static func render(document: Document, diagnostics: [Diagnostic] = [], options: RenderOptions = RenderOptions()) throws -> RenderedPDF {
+        var options = options
+        if options.baseDirectory == nil, ["<memory>", "-", "<stdin>"].contains(document.file) {
+            options.baseDirectory = FileManager.default.currentDirectoryPath
+        }
+        let path = NSTemporaryDirectory() + "typeset-\(UUID().uuidString).pdf"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let report = try render(document: document, diagnostics: diagnostics, to: path, options: options)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw TypesetError.renderingFailed("the finished PDF could not be read back from \(path)")
+        }
+        return RenderedPDF(data: data, pageCount: report.pageCount, diagnostics: report.diagnostics)
+    }
+
+    /// Renders Markdown and writes the PDF into `handle` (an open file, a pipe, a socket) once it
+    /// is complete: a failed run writes nothing.
+    /// - Throws: ``TypesetError``; ``TypesetError/unwritableOutput(path:reason:)`` when writing
+    ///   to the handle fails.
+    public static func render(markdown: String, file: String = "<memory>", into handle: FileHandle,
+                              options: RenderOptions = RenderOptions()) throws -> RenderReport {
+        let pdf = try render(markdown: markdown, file: file, options: options)
+        do { try handle.write(contentsOf: pdf.data) } catch {
+            throw TypesetError.unwritableOutput(path: "file handle \(handle.fileDescriptor)", reason: (error as NSError).localizedDescription)
+        }
+        return RenderReport(pageCount: pdf.pageCount, diagnostics: pdf.diagnostics)
+    }
+}

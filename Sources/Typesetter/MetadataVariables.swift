@@ -1,0 +1,32 @@
+import DocumentModel
+import MarkdownParser
+
+extension Metadata {
+    /// Sets front-matter `key` to `value` as if the document had written it — Pandoc's
+    /// `-V`/`--metadata KEY=VALUE`. `title`, `subtitle`, `author`, `date`, `lang` and
+    /// `keywords` (comma-separated) fill their properties; any other key goes to ``fields``
+    /// (`toc`, `paper`, `margins`, `header`, …), where the stages that read front matter find it.
+    public mutating func set(_ key: String, to value: String) {
+        switch key {
+        case "title": title = value
+        case "subtitle": subtitle = value
+        case "author": author = value
+        case "date": date = value
+        case "lang": lang = value
+        case "keywords": keywords = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        default:
+            fields[key] = value
+            fieldLocations[key] = nil
+        }
+    }
+}
+
+extension Typesetter {
+    /// Parses Markdown (front matter, CommonMark with GitHub's extensions, Pandoc attributes)
+    /// into a ``Document`` without rendering it, for programs that edit the document or its
+    /// metadata first. Never throws: content problems are the returned diagnostics.
+    public static func parse(markdown: String, file: String = "<memory>") -> (document: Document, diagnostics: [Diagnostic]) {
+        let parsed = MarkdownParser.parse(markdown, file: file)
+        return (parsed.document, parsed.diagnostics)
+    }
+}

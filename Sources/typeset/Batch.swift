@@ -1,0 +1,81 @@
+import Foundation
+import Typesetter
+
+/// Several inputs rendered at once: each file by a child `typeset render` process, at most
+/// `jobs` at a time. Inside one process all Pango and Cairo work is serialized by one lock,
+/// so separate processes are what put every core to work.
+enum Batch {
+    struct Outcome: Sendable { var input: String; var output: String; var status: Int32; var messages: String; var seconds: Double }
+
+    static func run(inputs: [String], folder: String, jobs: Int, forwarded: [String], quiet: Bool, format: Messages.Format) throws {
+        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+            throw TypesetError.unwritableOutput(path: folder, reason: "cannot create the folder: \((error as NSError).localizedDescription)")
+        }
+        // One output per input: two inputs named alike would overwrite each other.
+        var seen: [String: String] = [:]
+        var outputs: [String] = []
+        for input in inputs {
+            let output = (folder as NSString).appendingPathComponent(URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent + ".pdf")
+            if let first = seen[output] { throw UsageError("'\(first)' and '\(input)' would both be written to \(output)") }
+            seen[output] = input
+            outputs.append(output)
+        }
+        let executable = executablePath()
+        let start = Date()
+        let lock = NSLock()
+        nonisolated(unsafe) var done = 0
+        nonisolated(unsafe) var failed: [String] = []
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = jobs
+        for (input, output) in zip(inputs, outputs) {
+            queue.addOperation {
+                let outcome = render(input, to: output, executable: executable, forwarded: forwarded)
+                lock.lock(); defer { lock.unlock() }
+                done += 1
+                if outcome.status != 0 { failed.append(input) }
+                let messages = outcome.messages.trimmingCharacters(in: .newlines)
+                if format == .json || quiet {
+                    if !messages.isEmpty, outcome.status != 0 || format == .json { Messages.error(messages) }
+                    return
+                }
+                // Child's warnings (or error), then one progress line.
+                let lines = messages.split(separator: "\n").map(String.init).filter { !$0.hasPrefix(output + ": ") }
+                for line in lines { Messages.error(line) }
+                let pages = messages.split(separator: "\n").last { $0.hasPrefix(output + ": ") }.map { String($0.dropFirst(output.count + 2)) }
+                let verdict = outcome.status == 0 ? "\(output): \(pages ?? "written")" : "failed"
+                Messages.error("[\(done)/\(inputs.count)] \(input) → \(verdict) (\(String(format: "%.2f", outcome.seconds)) s)")
+            }
+        }
+        queue.waitUntilAllOperationsAreFinished()
+        let seconds = Date().timeIntervalSince(start)
+        if format == .text, !quiet || !failed.isEmpty {
+            Messages.error("\(inputs.count) file\(inputs.count == 1 ? "" : "s") in \(String(format: "%.2f", seconds)) s (\(jobs) job\(jobs == 1 ? "" : "s")): "
+                + "\(inputs.count - failed.count) written, \(failed.count) failed")
+        }
+        if !failed.isEmpty { exit(1) }
+    }
+
+    /// Runs `typeset render INPUT -o OUTPUT OPTIONS…` and collects what it printed.
+    static func render(_ input: String, to output: String, executable: String, forwarded: [String]) -> Outcome {
+        let start = Date()
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: executable)
+        child.arguments = ["render", input, "-o", output] + forwarded
+        let pipe = Pipe()
+        child.standardError = pipe
+        child.standardOutput = FileHandle.nullDevice
+        child.standardInput = FileHandle.nullDevice
+        do { try child.run() } catch {
+            return Outcome(input: input, output: output, status: 1, messages: "typeset: cannot start \(executable): \(error)", seconds: 0)
+        }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        child.waitUntilExit()
+        return Outcome(input: input, output: output, status: child.terminationStatus, messages: String(decoding: data, as: UTF8.self),
+                       seconds: Date().timeIntervalSince(start))
+    }
+
+    /// This program's own file (`/proc/self/exe`), so children run the same build.
+    static func executablePath() -> String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import PangoCairoBackend
+import Typesetter
+
+/// `typeset watch INPUT [-o OUTPUT] [options]`: renders, then renders again whenever the
+/// document, its images, its theme or its font folders change, until interrupted.
+enum WatchCommand {
+    static let spec = OptionTable.command("watch")
+
+    static func run(_ arguments: [String]) throws {
+        let args = try OptionTable.parse(arguments, for: spec)
+        if args.has("--help") { print(OptionTable.helpText(spec), terminator: ""); return }
+        guard args.positional.count == 1, args.positional[0] != "-" else { throw UsageError("watch takes one INPUT file (not standard input)") }
+        let input = args.positional[0]
+        let options = try RenderCommand.renderOptions(from: args)
+        let variables = try RenderCommand.variables(from: args)
+        let format = try Messages.Format(args)
+        let ext = options.preview?.format.rawValue ?? "pdf"
+        var target = args.value("--output") ?? RenderCommand.defaultOutput(for: input, format: ext)
+        if RenderCommand.isFolder(target) { target = try RenderCommand.inFolder(target, for: input, format: ext) }
+        if InputFile.isSameFile(input, as: target) {
+            throw TypesetError.unwritableOutput(path: target, reason: "it is the input file; choose another output")
+        }
+        let limit = args.value("--renders").flatMap(Int.init)
+        var renders = 0
+        var changed: [String] = []
+        while true {
+            let start = Date()
+            var watched = [input]
+            do {
+                let text = try InputFile.read(input)
+                var parsed = Typesetter.parse(markdown: text, file: input)
+                for (key, value) in variables { parsed.document.metadata.set(key, to: value) }
+                watched += Typesetter.dependencies(of: parsed.document, options: options)
+                let report = try Typesetter.render(document: parsed.document, diagnostics: parsed.diagnostics, to: target, options: options)
+                Messages.report(report, output: target, quiet: args.has("--quiet"), format: format)
+                if format == .text {
+                    let why = changed.isEmpty ? "" : "\(changed.map(shortName).joined(separator: ", ")) changed; "
+                    Messages.error("[\(clock())] \(why)rendered in \(String(format: "%.2f", Date().timeIntervalSince(start))) s; watching \(watched.count) file\(watched.count == 1 ? "" : "s")")
+                }
+            } catch let error as TypesetError {
+                Messages.failure(error, format: format)
+                if format == .text { Messages.error("[\(clock())] not rendered; watching for the next change") }
+            }
+            renders += 1
+            if let limit, renders >= limit { return }
+            let watcher = FileWatcher(paths: watched)
+            changed = []
+            while changed.isEmpty { changed = watcher.waitForChanges() }
+        }
+    }
+
+    static func shortName(_ path: String) -> String {
+        let cwd = FileManager.default.currentDirectoryPath + "/"
+        return path.hasPrefix(cwd) ? String(path.dropFirst(cwd.count)) : path
+    }
+
+    static func clock() -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm:ss"
+        return formatter.string(from: Date())
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+import Typesetter
+import Typography
+import DocumentModel
+
+/// The library API: PDF bytes in memory, a FileHandle, documents built in code, themes built in
+/// code checked like theme files, typed problems, and concurrent renders.
+@Suite(.serialized) struct LibraryAPITests {
+    let fixed = Date(timeIntervalSince1970: 1_700_000_000)
+
+    @Test func rendersMarkdownToDataThatReadsBack() throws {
+        let pdf = try Typesetter.render(markdown: "# In memory\n\nHello, 세계.", options: RenderOptions(creationDate: fixed))
+        #expect(pdf.data.starts(with: Array("%PDF-".utf8)))
+        let path = Render.folder + "/in-memory.pdf"
+        try pdf.write(to: path)
+        #expect(try PDFProbe.info(path)["Pages"] == String(pdf.pageCount))
+        #expect(try PDFProbe.text(path).contains("세계"))
+        #expect(try PDFProbe.qpdfClean(path))
+    }
+
+    @Test func facadeTypesResolveThroughTheEnum() {
+        // The enum shadows its module's name; its aliases keep `Typesetter.X` spellings working.
+        let options: Typesetter.Options = RenderOptions(paper: .a5)
+        let report: Typesetter.Report? = nil
+        #expect(options.paper == .a5 && report == nil)
+    }
+
+    @Test func rendersIntoAFileHandle() throws {
+        let path = Render.folder + "/handle.pdf"
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        let report = try Typesetter.render(markdown: "# Handle\n\nText.", into: handle)
+        try handle.close()
+        #expect(report.pageCount == 1)
+        #expect(try PDFProbe.text(path).contains("Handle"))
+    }
+
+    @Test func rendersADocumentBuiltInCode() throws {
+        var document = Document(blocks: [Block(.heading(level: 1, [.text("Built")])), Block(.paragraph([.text("In code.")]))])
+        document.metadata.set("title", to: "Coded")
+        document.metadata.set("paper", to: "a5")
+        let pdf = try Typesetter.render(document: document)
+        let path = Render.folder + "/coded.pdf"
+        try pdf.write(to: path)
+        let info = try PDFProbe.info(path)
+        #expect(info["Title"] == "Coded")
+        #expect(info["Page size"]?.hasPrefix("419.528 x 595.276") == true, "\(info)")
+    }
+
+    @Test func themesBuiltInCodeAreChecked() throws {
+        for (role, size) in [(TextRole.body, -5.0), (.caption, 0.0), (.display, 5000)] {
+            var theme = Theme.default
+            theme.styles[role]?.size = size
+            #expect(throws: TypesetError.self) { try Typesetter.render(markdown: "Text", options: RenderOptions(theme: theme)) }
+        }
+        var hopeless = Theme.default
+        hopeless.styles[.body]?.families = ["No Such Family Anywhere"]
+        let none = #expect(throws: TypesetError.self) { try Typesetter.render(markdown: "Text", options: RenderOptions(theme: hopeless)) }
+        #expect(none?.problems.first?.message.contains("not installed") == true, "\(String(describing: none))")
+        var tiny = Theme.default
+        tiny.page.paper = PaperSize(width: 50, height: 50)
+        let small = #expect(throws: TypesetError.self) { try Typesetter.render(markdown: "Text", options: RenderOptions(theme: tiny)) }
+        #expect(small?.problems.first?.message.contains("page.paper width") == true, "\(String(describing: small))")
+        var theme = Theme.default
+        theme.styles[.body]?.families = ["No Such Family Anywhere", "Inter"]
+        let pdf = try Typesetter.render(markdown: "Text", options: RenderOptions(theme: theme))
+        #expect(pdf.diagnostics.contains { $0.message.contains("No Such Family Anywhere") }, "\(pdf.diagnostics)")
+    }
+
+    @Test func errorsAreTypedProblems() throws {
+        var theme = Theme.default
+        theme.styles[.body]?.size = -5
+        do { _ = try Typesetter.render(markdown: "x", options: RenderOptions(theme: theme)); Issue.record("rendered") } catch let error as TypesetError {
+            #expect(error.problems.map(\.kind) == [.invalidTheme])
+            #expect(error.problems[0].message.contains("size"))
+        }
+        do { _ = try Typesetter.render(markdown: "*x*[y]{.nosuch}", options: RenderOptions(strict: true)); Issue.record("rendered") } catch let error as TypesetError {
+            let problem = try #require(error.problems.first)
+            #expect(problem.kind == .content && problem.severity == .error && problem.line == 1, "\(problem)")
+            #expect(!error.description.contains("--strict"), "library errors carry no command-line wording")
+        }
+        let utf8 = TypesetError.invalidUTF8(path: "a.md", line: 4).problems
+        #expect(utf8 == [TypesetProblem(kind: .invalidUTF8, file: "a.md", line: 4, column: 1, message: "input is not valid UTF-8")])
+        let themeFile = TypesetError.invalidTheme(problems: ["t.json:3:5: unknown role 'bodyy'"]).problems[0]
+        #expect(themeFile.file == "t.json" && themeFile.line == 3 && themeFile.column == 5 && themeFile.message == "unknown role 'bodyy'")
+    }
+
+    /// Eight renders in a task group all succeed and give byte-identical PDFs (a fixed creation
+    /// date); the time is printed against eight in a row (one lock serializes Pango and Cairo).
+    @Test func eightConcurrentRendersInATaskGroup() async throws {
+        let markdown = try String(contentsOfFile: Render.packageRoot + "/templates/showcase.md", encoding: .utf8)
+        let options = RenderOptions(creationDate: fixed, baseDirectory: Render.packageRoot + "/templates")
+        var start = Date()
+        var sequential: [RenderedPDF] = []
+        for _ in 0..<8 { sequential.append(try Typesetter.render(markdown: markdown, options: options)) }
+        let sequentialSeconds = Date().timeIntervalSince(start)
+        start = Date()
+        let concurrent = try await withThrowingTaskGroup(of: RenderedPDF.self) { group in
+            for _ in 0..<8 { group.addTask { try Typesetter.render(markdown: markdown, options: options) } }
+            var all: [RenderedPDF] = []
+            for try await pdf in group { all.append(pdf) }
+            return all
+        }
+        let concurrentSeconds = Date().timeIntervalSince(start)
+        #expect(concurrent.count == 8)
+        #expect(Set(concurrent.map(\.data)).count == 1, "every concurrent render gives the same bytes")
+        #expect(concurrent[0].data == sequential[0].data)
+        print("8 renders of showcase.md (\(sequential[0].pageCount) pages): in a row \(String(format: "%.2f", sequentialSeconds)) s, "
+              + "task group \(String(format: "%.2f", concurrentSeconds)) s")
+    }
+}
