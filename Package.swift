@@ -21,6 +21,9 @@ let package = Package(
             name: "CRsvg", pkgConfig: "librsvg-2.0",
             providers: [.apt(["librsvg2-dev"])]),
         .systemLibrary(
+            name: "CQPDF", pkgConfig: "libqpdf",
+            providers: [.apt(["libqpdf-dev"])]),
+        .systemLibrary(
             name: "CYAML", pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]),
 
@@ -30,8 +33,8 @@ let package = Package(
         .target(name: "MarkdownParser", dependencies: ["DocumentModel", "CCmarkGFM", "CYAML"]),
         .target(name: "Styling", dependencies: ["DocumentModel", "Typography"]),
         .target(name: "Layout", dependencies: ["Styling"]),
-        // The only module that touches Pango, Cairo and fontconfig pointers.
-        .target(name: "PangoCairoBackend", dependencies: ["Layout", "CPangoCairo", "CRsvg"]),
+        // The only module that touches Pango, Cairo, fontconfig, librsvg and qpdf pointers.
+        .target(name: "PangoCairoBackend", dependencies: ["Layout", "CPangoCairo", "CRsvg", "CQPDF"]),
         .target(name: "Specimen", dependencies: ["Styling", "Typography", "DocumentModel"]),
         .target(
             name: "Typesetter",

@@ -8,8 +8,12 @@ struct ImageLayout {
     let shaper: TextShaper
     let options: LayoutOptions
 
-    func items(for image: StyledImage) -> [Item] {
+    /// `path` ends in the image's `Figure` element; the caption is its sibling `Caption`, a
+    /// placeholder's box an artifact and its text the figure's.
+    func items(for image: StyledImage, path: [StructureElement]) -> [Item] {
         let left = options.page.margins.left, measure = options.page.measure
+        let id = path.last?.id ?? 0
+        let captionPath = path.last?.role == .figure ? Array(path.dropLast()) + [StructureElement(.caption, id: id)] : path
         var items: [Item] = []
         if let size = ImageProbe.pixelSize(ofFile: image.path) {
             // CSS reference pixel: 1 px = 0.75 pt; never wider than the measure nor taller than
@@ -18,10 +22,11 @@ struct ImageLayout {
             let scale = min(1, measure / width, options.page.textHeight * 0.7 / height)
             width *= scale; height *= scale
             let x = left + (measure - width) / 2
-            items.append(Item(height: height, elements: [.image(path: image.path, rect: Rect(x: x, y: 0, width: width, height: height))]))
+            items.append(Item(height: height, elements: [.structure(path), .image(path: image.path, rect: Rect(x: x, y: 0, width: width, height: height))]))
         } else {
             let height = 72.0
             var item = Item(height: height, elements: [
+                .structure([.artifact]),
                 .fill(Rect(x: left, y: 0, width: measure, height: height), RGBAColor(hex: "#F1F2F5")!),
                 .line(from: Point(x: left, y: 0), to: Point(x: left + measure, y: height), width: 0.4, color: RGBAColor(hex: "#C9CCD3")!),
                 .line(from: Point(x: left + measure, y: 0), to: Point(x: left, y: height), width: 0.4, color: RGBAColor(hex: "#C9CCD3")!),
@@ -30,6 +35,7 @@ struct ImageLayout {
                 let label = StyledParagraph(runs: caption.runs.map { StyledRun(($0.text), style: $0.style) }, style: caption.style)
                 if let line = shaper.shape(label, width: measure).lines.first {
                     item.elements.append(.fill(Rect(x: left + line.x - 6, y: height / 2 - line.ascent - 3, width: line.width + 12, height: line.ascent + line.descent + 6), RGBAColor(hex: "#F1F2F5")!))
+                    item.elements.append(.structure(path))
                     item.elements.append(.text(line, x: left + line.x, baseline: height / 2 + (line.ascent - line.descent) / 2))
                 }
             }
@@ -40,7 +46,7 @@ struct ImageLayout {
             let shaped = shaper.shape(caption, width: measure)
             for (line, box) in zip(shaped.lines, LineGrid(shaper: shaper, style: caption.style).boxes(for: shaped.lines)) {
                 items.append(Item(height: box.above + box.below, spaceBefore: 0, breakBefore: .avoid,
-                                  elements: [.text(line, x: left + line.x, baseline: box.above)]))
+                                  elements: [.structure(captionPath), .text(line, x: left + line.x, baseline: box.above)]))
             }
             if items.count > 1 { items[1].spaceBefore = 4 }
         }

@@ -38,6 +38,9 @@ public struct RenderOptions {
     public var widows: Int?
     /// See ``widows``; nil: 2.
     public var orphans: Int?
+    /// Write a tagged, accessible PDF (structure tree, `/Lang`, `/Alt`, artifacts); false
+    /// (`--no-tags`): only links, for the smallest files.
+    public var tagged: Bool = true
 
     /// Creates options; nil leaves a setting to front matter, then the theme.
     public init(themeRequest: ThemeRequest = ThemeRequest(), theme: Theme? = nil, paper: PaperSize? = nil,
@@ -86,6 +89,10 @@ public enum Typesetter {
         }
         diagnostics = inSourceOrder(diagnostics)
             + ImageCheck.diagnostics(for: styled.blocks) + FontCheck.diagnostics(for: styled.blocks)
+        if let lang = document.metadata.lang, !FrontMatterSettings.isLanguageTag(lang.trimmingCharacters(in: .whitespaces)) {
+            diagnostics.append(Diagnostic(.warning, "lang '\(lang.prefix(40))' is not a BCP 47 language tag; the PDF says 'en'",
+                                          at: SourceLocation(file: document.file, line: 1, column: 1)))
+        }
         if options.strict, !diagnostics.isEmpty { throw TypesetError.warningsAreErrors(diagnostics) }
 
         let title = document.metadata.title ?? styled.firstHeading
@@ -124,7 +131,9 @@ public enum Typesetter {
         do {
             let info = DocumentInfo(title: title, author: document.metadata.author,
                                     subject: document.metadata.subtitle, keywords: document.metadata.keywords)
-            let renderer = try CairoPDFRenderer(path: outputFile.temporaryPath, info: info, creationDate: options.creationDate ?? defaultCreationDate())
+            let tagging = options.tagged ? PDFTagging(language: FrontMatterSettings.language(document.metadata.lang)) : nil
+            let renderer = try CairoPDFRenderer(path: outputFile.temporaryPath, info: info, creationDate: options.creationDate ?? defaultCreationDate(),
+                                                tagging: tagging)
             let pages = try layOut(blocks, pageCount: pageCount, into: renderer).pageCount
             try renderer.finish()
             try outputFile.commit()

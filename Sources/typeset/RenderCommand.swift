@@ -6,7 +6,7 @@ import Typography
 enum RenderCommand {
     static func run(_ arguments: [String]) throws {
         let args = try parseArguments(arguments, valueOptions: ThemeOptions.valueOptions,
-                                      flagOptions: ThemeOptions.flagOptions.union(["--justify"]), aliases: ThemeOptions.aliases)
+                                      flagOptions: ThemeOptions.flagOptions.union(["--justify", "--no-tags"]), aliases: ThemeOptions.aliases)
         guard args.positional.count == 1 else {
             throw UsageError(args.positional.isEmpty ? "render needs an INPUT file" : "render takes one INPUT file")
         }
@@ -14,6 +14,7 @@ enum RenderCommand {
         var options = RenderOptions(themeRequest: try ThemeOptions.request(from: args), paper: try ThemeOptions.paper(from: args),
                                     strict: args.has("--strict"))
         if args.has("--justify") { options.justify = true }
+        if args.has("--no-tags") { options.tagged = false }
         let output = args.value("--output") ?? defaultOutput(for: input)
         if InputFile.isSameFile(input, as: output) {
             throw TypesetError.unwritableOutput(path: output, reason: "it is the input file; choose another output")

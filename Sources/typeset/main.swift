@@ -23,7 +23,8 @@ render and specimen options:
   --size-adjust N|x-height add N pt to every size, or match x-heights, after --family
   --size-category CAT      Dynamic Type size: xSmall … xxxLarge, AX1 … AX5 (default large)
   --bold-text              Bold Text: every role one available weight heavier
-  --justify                justify paragraphs
+  --justify                justify paragraphs (render)
+  --no-tags                no structure tags, language or alt text: a smaller, inaccessible PDF (render)
   --strict                 treat warnings as errors (exit 1, nothing written)
   -q, --quiet              print no warnings
 specimen only:
