@@ -8,8 +8,8 @@ struct ImageLayout {
     let shaper: TextShaper
     let options: LayoutOptions
 
-    /// `path` ends in the image's `Figure` element; the caption is its sibling `Caption`, a
-    /// placeholder's box an artifact and its text the figure's.
+    /// `path` ends in the image's `Figure` element; the caption is its sibling `Caption`; a
+    /// placeholder (box and alt text) stands for the figure.
     func items(for image: StyledImage, path: [StructureElement]) -> [Item] {
         let left = options.page.margins.left, measure = options.page.measure
         let id = path.last?.id ?? 0
@@ -26,7 +26,7 @@ struct ImageLayout {
         } else {
             let height = 72.0
             var item = Item(height: height, elements: [
-                .structure([.artifact]),
+                .structure(path),
                 .fill(Rect(x: left, y: 0, width: measure, height: height), RGBAColor(hex: "#F1F2F5")!),
                 .line(from: Point(x: left, y: 0), to: Point(x: left + measure, y: height), width: 0.4, color: RGBAColor(hex: "#C9CCD3")!),
                 .line(from: Point(x: left + measure, y: 0), to: Point(x: left, y: height), width: 0.4, color: RGBAColor(hex: "#C9CCD3")!),
@@ -35,7 +35,6 @@ struct ImageLayout {
                 let label = StyledParagraph(runs: caption.runs.map { StyledRun(($0.text), style: $0.style) }, style: caption.style)
                 if let line = shaper.shape(label, width: measure).lines.first {
                     item.elements.append(.fill(Rect(x: left + line.x - 6, y: height / 2 - line.ascent - 3, width: line.width + 12, height: line.ascent + line.descent + 6), RGBAColor(hex: "#F1F2F5")!))
-                    item.elements.append(.structure(path))
                     item.elements.append(.text(line, x: left + line.x, baseline: height / 2 + (line.ascent - line.descent) / 2))
                 }
             }
