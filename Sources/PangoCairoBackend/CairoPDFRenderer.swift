@@ -70,7 +70,15 @@ public final class CairoPDFRenderer: PageRenderer {
 
     deinit {
         FontState.lock.lock(); defer { FontState.lock.unlock() }
+        if tagging != nil, cairo_status(cr) != CAIRO_STATUS_SUCCESS {
+            // Cairo 1.16 crashes finishing a tagged surface that has failed (a tag error):
+            // the surface is left unfinished (its memory is not reclaimed; the temporary file
+            // is removed by the caller).
+            cairo_destroy(cr)
+            return
+        }
         if !finished {
+            for element in openElements.reversed() { cairo_tag_end(cr, Self.tagName(element)) }
             if documentTagOpen { cairo_tag_end(cr, "Document") }
             cairo_surface_finish(surface)
         }
@@ -156,6 +164,9 @@ public final class CairoPDFRenderer: PageRenderer {
         }
         cairo_show_page(cr)
         let status = cairo_status(cr)
+        if status == CAIRO_STATUS_TAG_ERROR, tagging != nil {
+            throw BackendError.tagging(path: path, message: String(cString: cairo_status_to_string(status)))
+        }
         if status != CAIRO_STATUS_SUCCESS {
             throw BackendError.cairo(path: path, message: String(cString: cairo_status_to_string(status)))
         }
@@ -183,7 +194,7 @@ public final class CairoPDFRenderer: PageRenderer {
             do {
                 try PDFAccessibility.complete(path: path, records: records, tagging: tagging, info: info, claimsUA: claimsUA)
             } catch {
-                throw BackendError.cairo(path: path, message: String(describing: error))
+                throw BackendError.tagging(path: path, message: String(describing: error))
             }
         }
     }

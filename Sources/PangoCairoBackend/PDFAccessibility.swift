@@ -38,6 +38,8 @@ struct TagRecord {
 ///   `dc:language`, and the PDF/UA-1 identifier `pdfuaid:part 1` when `claimsUA`); pages with
 ///   annotations get `/Tabs /S` (tab order follows the structure; PDF/UA-1 ISO 14289-1 §7.18.3).
 enum PDFAccessibility {
+    static let lock = NSLock()
+
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
@@ -46,6 +48,9 @@ enum PDFAccessibility {
     /// - Throws: ``Failure`` when qpdf cannot read or write the file, or when the structure tree
     ///   does not match `records` (then the file is left as Cairo wrote it).
     static func complete(path: String, records: [TagRecord], tagging: PDFTagging, info: DocumentInfo, claimsUA: Bool) throws {
+        // One file at a time: qpdf's C API keeps per-handle state only, but its crypto
+        // provider (for the deterministic /ID) and logger are process-wide.
+        lock.lock(); defer { lock.unlock() }
         var q: qpdf_data? = qpdf_init()
         defer { qpdf_cleanup(&q) }
         qpdf_set_suppress_warnings(q, 1)

@@ -131,11 +131,24 @@ public enum Typesetter {
         do {
             let info = DocumentInfo(title: title, author: document.metadata.author,
                                     subject: document.metadata.subtitle, keywords: document.metadata.keywords)
-            let tagging = options.tagged ? PDFTagging(language: FrontMatterSettings.language(document.metadata.lang)) : nil
-            let renderer = try CairoPDFRenderer(path: outputFile.temporaryPath, info: info, creationDate: options.creationDate ?? defaultCreationDate(),
-                                                tagging: tagging)
-            let pages = try layOut(blocks, pageCount: pageCount, into: renderer).pageCount
-            try renderer.finish()
+            func write(tagged: Bool) throws -> Int {
+                let tagging = tagged ? PDFTagging(language: FrontMatterSettings.language(document.metadata.lang)) : nil
+                let renderer = try CairoPDFRenderer(path: outputFile.temporaryPath, info: info, creationDate: options.creationDate ?? defaultCreationDate(),
+                                                    tagging: tagging)
+                let pages = try layOut(blocks, pageCount: pageCount, into: renderer).pageCount
+                try renderer.finish()
+                return pages
+            }
+            let pages: Int
+            do {
+                pages = try write(tagged: options.tagged)
+            } catch BackendError.tagging(_, let message) {
+                // What Cairo or qpdf could not tag is still printed: untagged, with a warning.
+                let warning = Diagnostic(.warning, "the PDF could not be tagged for accessibility (\(message)); it is written untagged", at: nil)
+                if options.strict { throw TypesetError.warningsAreErrors([warning]) }
+                diagnostics.append(warning)
+                pages = try write(tagged: false)
+            }
             try outputFile.commit()
             return RenderReport(pageCount: pages, diagnostics: diagnostics)
         } catch {

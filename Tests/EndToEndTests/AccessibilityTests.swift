@@ -260,3 +260,17 @@ import Typesetter
         #expect(try Self.catalogAndAlts(pdf).catalog["/Lang"] as? String == "u:en")
     }
 }
+
+/// What Cairo 1.16 cannot tag (a colour emoji opening a line fails its tag checks) is still
+/// written: untagged, with a warning, never a crash.
+@Suite struct TaggingFallbackTests {
+    @Test func whatCannotBeTaggedIsWrittenUntaggedWithAWarning() throws {
+        let (pdf, report) = try Render.markdown("# 🎉 Party\n\n🎉 opens this line.\n", name: "emoji-first")
+        #expect(try PDFProbe.qpdfClean(pdf))
+        #expect(try PDFProbe.info(pdf)["Pages"] == "1")
+        let fellBack = report.diagnostics.contains { $0.message.contains("could not be tagged") }
+        let names = try AccessibilityTests.structure(pdf).all.map(\.name)
+        #expect(fellBack ? !names.contains("H1") : names.contains("H1"))
+        #expect(try PDFProbe.text(pdf).contains("Party"))
+    }
+}
