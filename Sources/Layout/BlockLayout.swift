@@ -138,6 +138,7 @@ struct BlockLayout {
         let width = max(12, measure - style.leftIndent - style.rightIndent)
         let shaped = shaper.shape(paragraph, width: width)
         let split = StructureMarks.needsSpans(shaped.lines)
+        var segment = 0
         let boxes = LineGrid(shaper: shaper, style: style).boxes(for: shaped.lines)
         let x0 = left + style.leftIndent
         var items: [Item] = []
@@ -159,7 +160,8 @@ struct BlockLayout {
                     item.elements.append(.text(markerLine, x: x0 - gap - markerLine.width, baseline: baseline))
                 }
             }
-            item.elements += StructureMarks.line(line, x: x0, baseline: baseline, path: path, lineIndex: i, split: split)
+            item.elements += StructureMarks.line(line, x: x0, baseline: baseline, path: path, segment: segment, split: split)
+            segment += line.links.count
             if style.guides {
                 item.elements = [.structure([.artifact])]
                     + GuideLines.elements(for: line, box: box, metrics: shaper.metrics(of: style.baseFont), x: left, width: measure, baseline: baseline)

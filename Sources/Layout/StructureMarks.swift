@@ -7,11 +7,14 @@ enum StructureMarks {
     /// The elements of one line of text whose measure starts at `x` (pt): the text in `path`'s element — or, when the block
     /// also holds links (`split`), in a `Span` of its own, since a PDF element holding child
     /// elements cannot hold text directly in Cairo's tagging — then each link in `path`.
-    static func line(_ line: ShapedLine, x: Double, baseline: Double, path: [StructureElement], lineIndex: Int,
+    ///
+    /// `segment` counts the links in the block's lines before this one: lines with no link
+    /// between them share one `Span`.
+    static func line(_ line: ShapedLine, x: Double, baseline: Double, path: [StructureElement], segment: Int,
                      split: Bool) -> [PageElement] {
-        var elements: [PageElement] = [.structure(textPath(path, lineIndex: lineIndex, split: split)), .text(line, x: x + line.x, baseline: baseline)]
+        var elements: [PageElement] = [.structure(textPath(path, lineIndex: segment, split: split)), .text(line, x: x + line.x, baseline: baseline)]
         for (k, link) in line.links.enumerated() {
-            elements.append(.structure(linkPath(path, target: link.target, lineIndex: lineIndex, linkIndex: k)))
+            elements.append(.structure(linkPath(path, target: link.target, lineIndex: segment, linkIndex: k)))
             elements.append(.link(Rect(x: x + link.x, y: baseline - line.ascent, width: link.width, height: line.ascent + line.descent), link.target))
         }
         return elements

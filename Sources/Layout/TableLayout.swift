@@ -210,9 +210,11 @@ struct TableLayout {
             let cellPath = path.isEmpty ? [] : path + [StructureElement(cellRole, id: path.last!.id, index: firstCell + j)]
             let split = StructureMarks.needsSpans(shaped.lines)
             var y = padding
-            for (k, (line, box)) in zip(shaped.lines, LineGrid(shaper: shaper, style: cell.style).boxes(for: shaped.lines)).enumerated() {
+            var segment = 0
+            for (line, box) in zip(shaped.lines, LineGrid(shaper: shaper, style: cell.style).boxes(for: shaped.lines)) {
                 let baseline = y + box.above
-                let band = StructureMarks.line(line, x: x + sidePadding[j], baseline: baseline, path: cellPath, lineIndex: k, split: split)
+                let band = StructureMarks.line(line, x: x + sidePadding[j], baseline: baseline, path: cellPath, segment: segment, split: split)
+                segment += line.links.count
                 elements += band
                 lines.append(LineBand(top: y, bottom: baseline + box.below, elements: band))
                 y = baseline + box.below

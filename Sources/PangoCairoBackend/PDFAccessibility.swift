@@ -66,10 +66,10 @@ enum PDFAccessibility {
 
         // The elements, depth first, with the index of their parent element.
         var elements: [(handle: qpdf_oh, parent: Int?)] = []
+        /// A structure element: a dictionary with /S (marked-content and object references
+        /// have none).
         func isElement(_ oh: qpdf_oh) -> Bool {
             qpdf_oh_is_dictionary(q, oh) != 0 && qpdf_oh_has_key(q, oh, "/S") != 0
-                && qpdf_oh_is_name_and_equals(q, qpdf_oh_get_key(q, oh, "/Type"), "/MCR") == 0
-                && qpdf_oh_is_name_and_equals(q, qpdf_oh_get_key(q, oh, "/Type"), "/OBJR") == 0
         }
         func kids(_ oh: qpdf_oh) -> [qpdf_oh] {
             let k = qpdf_oh_get_key(q, oh, "/K")
@@ -93,18 +93,11 @@ enum PDFAccessibility {
         var replacement: [Int32: qpdf_oh?] = [:]
         var first: [String: Int] = [:]
         func objectID(_ oh: qpdf_oh) -> Int32 { qpdf_oh_get_object_id(q, oh) }
-        func remove(_ oh: qpdf_oh, fromParentOf child: qpdf_oh) {
-            let parent = qpdf_oh_get_key(q, child, "/P")
-            let k = qpdf_oh_get_key(q, parent, "/K")
-            if qpdf_oh_is_array(q, k) != 0 {
-                let id = objectID(oh)
-                for i in (0..<qpdf_oh_get_array_n_items(q, k)).reversed() where objectID(qpdf_oh_get_array_item(q, k, i)) == id {
-                    qpdf_oh_erase_item(q, k, i)
-                }
-            } else if objectID(k) == objectID(oh) {
-                qpdf_oh_replace_key(q, parent, "/K", qpdf_oh_new_array(q))
-            }
-        }
+        /// Elements that go (merged or artifacts), removed from their parents' /K in one pass
+        /// at the end (their /P then names the element they finally sit in).
+        var removed: [qpdf_oh] = []
+        var removedIDs = Set<Int32>()
+        func remove(_ oh: qpdf_oh) { removed.append(oh); removedIDs.insert(objectID(oh)) }
         /// The element's /K as an array whose marked-content ids carry their page (MCR).
         func kidArray(_ oh: qpdf_oh) -> qpdf_oh {
             let array = qpdf_oh_new_array(q)
@@ -122,11 +115,10 @@ enum PDFAccessibility {
             }
             return array
         }
-        var artifacts: [qpdf_oh] = []
         for (i, record) in records.enumerated() {
             let element = elements[i].handle
             if record.name == "Private" {
-                artifacts.append(element)
+                remove(element)
                 replacement[objectID(element)] = .some(nil)
                 continue
             }
@@ -142,10 +134,19 @@ enum PDFAccessibility {
             let moved = kidArray(element)
             for n in 0..<qpdf_oh_get_array_n_items(q, moved) { qpdf_oh_append_item(q, merged, qpdf_oh_get_array_item(q, moved, n)) }
             qpdf_oh_replace_key(q, target, "/K", merged)
-            remove(element, fromParentOf: element)
+            remove(element)
             replacement[objectID(element)] = .some(target)
         }
-        for artifact in artifacts { remove(artifact, fromParentOf: artifact) }
+        var parents: [Int32: qpdf_oh] = [:]
+        for element in removed {
+            let parent = qpdf_oh_get_key(q, element, "/P")
+            parents[objectID(parent)] = parent
+        }
+        for parent in parents.values {
+            let kept = qpdf_oh_new_array(q)
+            for kid in kids(parent) where !removedIDs.contains(objectID(kid)) { qpdf_oh_append_item(q, kept, kid) }
+            qpdf_oh_replace_key(q, parent, "/K", kept)
+        }
         fixParentTree(q, qpdf_oh_get_key(q, tree, "/ParentTree"), replacement)
         try markArtifacts(q)
 
@@ -173,6 +174,7 @@ enum PDFAccessibility {
         defer { unlink(written) }
         try check(qpdf_init_write(q, written), "qpdf cannot write the PDF")
         qpdf_set_object_stream_mode(q, qpdf_o_generate)
+        qpdf_set_decode_level(q, qpdf_dl_none)
         qpdf_set_deterministic_ID(q, 1)
         qpdf_set_minimum_pdf_version(q, "1.7")
         try check(qpdf_write(q), "qpdf cannot write the PDF")
@@ -209,8 +211,8 @@ enum PDFAccessibility {
         fix(parentTree)
     }
 
-    /// Rewrites the marked content of every page's content streams and form XObjects
-    /// (``ArtifactMarks``).
+    /// Rewrites the marked content of every page's content streams and of the form XObjects
+    /// the pages use (``ArtifactMarks``).
     static func markArtifacts(_ q: qpdf_data?) throws {
         var streams: [qpdf_oh] = []
         for n in 0..<qpdf_get_num_pages(q) {
@@ -221,15 +223,18 @@ enum PDFAccessibility {
                 streams.append(contents)
             }
         }
-        let size = qpdf_oh_get_int_value_as_int(q, qpdf_oh_get_key(q, qpdf_get_trailer(q), "/Size"))
-        if size > 0 {
-            for id in 1..<size {
-                let object = qpdf_get_object_by_id(q, id, 0)
-                if qpdf_oh_is_stream(q, object) != 0,
+        // Form XObjects the pages use (Cairo draws groups and some glyphs through them).
+        var seen = Set<Int32>()
+        for n in 0..<qpdf_get_num_pages(q) {
+            let xobjects = qpdf_oh_get_key(q, qpdf_oh_get_key(q, qpdf_get_page_n(q, Int(n)), "/Resources"), "/XObject")
+            guard qpdf_oh_is_dictionary(q, xobjects) != 0 else { continue }
+            qpdf_oh_begin_dict_key_iter(q, xobjects)
+            while qpdf_oh_dict_more_keys(q) != 0 {
+                let object = qpdf_oh_get_key(q, xobjects, qpdf_oh_dict_next_key(q))
+                if qpdf_oh_is_stream(q, object) != 0, seen.insert(qpdf_oh_get_object_id(q, object)).inserted,
                    qpdf_oh_is_name_and_equals(q, qpdf_oh_get_key(q, qpdf_oh_get_dict(q, object), "/Subtype"), "/Form") != 0 {
                     streams.append(object)
                 }
-                qpdf_oh_release(q, object)
             }
         }
         for stream in streams {
