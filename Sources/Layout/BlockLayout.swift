@@ -16,6 +16,10 @@ struct BlockLayout {
         var items: [Item]
         let path = block.structure.isEmpty ? defaultStructure(for: block) : block.structure
         switch block.content {
+        case .paragraph(let paragraph) where block.isCode:
+            let fitted = fittedCode(paragraph, padding: block.backgroundPadding)
+            items = paragraphItems(fitted, background: block.background, padding: block.backgroundPadding, path: path)
+            applyCodeBreaks(to: &items, paragraph: fitted, padding: block.backgroundPadding)
         case .paragraph(let paragraph):
             items = paragraphItems(paragraph, background: block.background, padding: block.backgroundPadding, path: path)
             if block.keepWithNext { for i in items.indices.dropFirst() { items[i].breakBefore = .avoid } }

@@ -39,7 +39,8 @@ struct Item {
     /// previous item on the page has bars too.
     var bars: [Double] = []
     var barColor: RGBAColor = .black
-    /// A table's header row, repeated when a page starts inside the table.
+    /// Set at the top of a page that starts with this item: a table's header row, a code
+    /// block's `(continued)` cue.
     var repeatedHeader: ItemBox?
     /// Lines of the footnotes referenced on this item, set at the foot of its page.
     var notes: [Item] = []

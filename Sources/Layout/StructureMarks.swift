@@ -54,11 +54,11 @@ enum StructureMarks {
 }
 
 extension Item {
-    /// The item drawn as furniture: every structure mark replaced by an artifact mark (a table
-    /// header repeated on a continued page is not read a second time).
+    /// The item drawn as furniture: marked as an artifact throughout (a table header repeated
+    /// on a continued page, a code block's `(continued)` cue are not read).
     var asArtifact: Item {
         var copy = self
-        copy.elements = elements.map { if case .structure = $0 { .structure([.artifact]) } else { $0 } }
+        copy.elements = [.structure([.artifact])] + elements.map { if case .structure = $0 { .structure([.artifact]) } else { $0 } }
         return copy
     }
 }

@@ -14,7 +14,7 @@ enum FrontMatter {
     /// Keys the later stages read; anything else is reported as unknown.
     static let knownKeys: Set<String> = [
         "title", "subtitle", "author", "date", "lang", "keywords", "theme", "paper", "margins",
-        "header", "footer", "toc", "size-category", "bold-text", "justify", "line-break", "widows", "orphans",
+        "header", "footer", "toc", "size-category", "bold-text", "justify", "line-break", "smart", "widows", "orphans",
     ]
 
     /// Limits recursion into nested YAML (aliases can make a graph deep).

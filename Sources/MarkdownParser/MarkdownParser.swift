@@ -54,7 +54,21 @@ public enum MarkdownParser {
         var converter = CmarkConverter(file: file, source: source)
         let blocks = converter.blocks(of: tree.root, depth: 0)
         diagnostics += converter.diagnostics
-        let document = Document(blocks: blocks, metadata: metadata, footnotes: converter.footnotes(), file: file)
+        var document = Document(blocks: blocks, metadata: metadata, footnotes: converter.footnotes(), file: file)
+        if smartPunctuation(metadata, diagnostics: &diagnostics) { document = SmartPunctuation.apply(to: document) }
         return ParseResult(document: document, diagnostics: diagnostics)
+    }
+
+    /// Front matter `smart`: true (the default) or false; anything else warns and keeps the default.
+    static func smartPunctuation(_ metadata: Metadata, diagnostics: inout [Diagnostic]) -> Bool {
+        guard let value = metadata.fields["smart"] else { return true }
+        switch value.lowercased() {
+        case "true", "yes", "on": return true
+        case "false", "no", "off": return false
+        default:
+            diagnostics.append(Diagnostic(.warning, "front matter 'smart' is '\(value)'; expected true or false (smart punctuation stays on)",
+                                          at: metadata.fieldLocations["smart"]))
+            return true
+        }
     }
 }

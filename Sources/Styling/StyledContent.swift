@@ -214,6 +214,10 @@ public struct StyledBlock: Hashable, Sendable {
     public var keepWithNext: Bool
     /// Keep the block whole on one page when it fits (images, short code blocks).
     public var keepTogether: Bool
+    /// A code block: widened into the margins, then set smaller (down to
+    /// ``CodeBlockRules/smallestScale``) when a line is wider than the measure; kept whole up to ``CodeBlockRules/keptWholeLines`` lines, otherwise split
+    /// with at least ``CodeBlockRules/linesAtSplit`` lines on each side and a `(continued)` cue.
+    public var isCode: Bool = false
     /// x positions (from the text area's left, pt) of block-quote bars drawn beside the block.
     public var quoteBars: [Double]
     /// Colour of the quote bars.
@@ -246,6 +250,22 @@ public struct StyledBlock: Hashable, Sendable {
         self.quoteBarColor = quoteBarColor; self.background = background; self.backgroundPadding = backgroundPadding
         self.anchor = anchor; self.outline = outline; self.location = location
     }
+}
+
+/// How code blocks are set and broken across pages (see ``StyledBlock/isCode``). Diagrams and
+/// tables drawn in text keep their columns only when their lines are not wrapped, so a wide
+/// block first widens into the margins, then is set smaller; a short listing reads best on one
+/// page.
+public enum CodeBlockRules {
+    /// The smallest size a code block is scaled to so its longest line fits the measure, as a
+    /// fraction of its own size (70 %); lines still too long wrap behind a ↪ mark.
+    public static let smallestScale = 0.7
+    /// The narrowest page margin a wide code block leaves when it widens into the margins, pt.
+    public static let smallestMargin = 48.0
+    /// Code blocks of up to this many lines are kept whole on one page (when they fit a page).
+    public static let keptWholeLines = 12
+    /// Fewest lines of a split code block on either side of a page break.
+    public static let linesAtSplit = 3
 }
 
 /// An image block: the file (resolved path), its alt text, an optional caption paragraph.

@@ -279,11 +279,13 @@ public struct Styler {
         var body = text
         if body.hasSuffix("\n") { body.removeLast() }
         let paragraph = StyledParagraph(runs: [StyledRun(body, style: cascade.runStyle)], style: style)
-        blocks.append(StyledBlock(.paragraph(paragraph), spaceBefore: blockSpacing * 0.5, spaceAfter: blockSpacing * 1.5,
-                                  quoteBars: context.quoteBars, quoteBarColor: quoteBarColor,
-                                  background: theme.color(named: "codeBackground") ?? RGBAColor(hex: "#F3F4F7")!,
-                                  backgroundPadding: padding, location: location))
-        blocks[blocks.count - 1].structure = context.structure + [newElement(.code)]
+        var block = StyledBlock(.paragraph(paragraph), spaceBefore: blockSpacing * 0.5, spaceAfter: blockSpacing * 1.5,
+                                quoteBars: context.quoteBars, quoteBarColor: quoteBarColor,
+                                background: theme.color(named: "codeBackground") ?? RGBAColor(hex: "#F3F4F7")!,
+                                backgroundPadding: padding, location: location)
+        block.isCode = true
+        block.structure = context.structure + [newElement(.code)]
+        blocks.append(block)
     }
 
     // MARK: Tables

@@ -22,7 +22,10 @@ struct RunningText {
         [headerTemplate, footerTemplate].contains { $0?.contains("{pages}") == true }
     }
 
-    func header(pageCount: Int?) -> ((Int) -> StyledParagraph?)? { closure(headerTemplate, pageCount: pageCount) }
+    /// The running head of each page; none on the first page, which carries the title block.
+    func header(pageCount: Int?) -> ((Int) -> StyledParagraph?)? {
+        closure(headerTemplate, pageCount: pageCount).map { head in { page in page == 1 ? nil : head(page) } }
+    }
     func footer(pageCount: Int?) -> ((Int) -> StyledParagraph?)? { closure(footerTemplate, pageCount: pageCount) }
 
     private func closure(_ template: String?, pageCount: Int?) -> ((Int) -> StyledParagraph?)? {

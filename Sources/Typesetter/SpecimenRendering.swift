@@ -97,8 +97,9 @@ extension Typesetter {
         if document.metadata.title == nil { document.metadata.title = "\(theme.name) — type specimen" }
         // The sheet itself is set in the base theme (Large, no Bold Text); the samples carry
         // the adapted styles as attributes (SpecimenBuilder.styleAttributes).
-        let renderOptions = RenderOptions(theme: base, paper: options.paper, strict: options.strict, creationDate: date,
+        var renderOptions = RenderOptions(theme: base, paper: options.paper, strict: options.strict, creationDate: date,
                                           baseDirectory: FileManager.default.currentDirectoryPath)
+        renderOptions.titleBlock = false
         return try render(document: document, diagnostics: diagnostics, to: output, options: renderOptions)
     }
 

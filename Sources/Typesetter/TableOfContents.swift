@@ -1,31 +1,29 @@
 import Styling
 import Typography
 
-/// A table of contents built from the headings' outline entries: inserted after the first
-/// heading (the document title) under a "Contents" (or "목차") heading, one entry per heading of levels
-/// 2–3 (level 1 too when the document has several), each linking to its heading with the
-/// page number it landed on in a first layout pass.
+/// A table of contents built from the headings' outline entries: inserted after the front
+/// page's title block (``TitleBlock``) under a "Contents" (or "목차") heading, one entry per
+/// heading of levels 1–3 other than the title, each linking to its heading with the page number
+/// it landed on in a first layout pass.
 struct TableOfContents {
     let theme: Theme
     /// The heading above the entries: "목차" for Korean documents (`lang: ko`), else "Contents".
     let title: String
     /// (title, level, anchor) of each heading listed.
     let entries: [(title: String, level: Int, anchor: String)]
-    /// Index in the styled blocks after which the contents go.
+    /// Index in the styled blocks before which the contents go.
     let insertionIndex: Int
 
-    init(theme: Theme, blocks: [StyledBlock], language: String?) {
+    /// Lists the headings of `blocks` except the one at `titleIndex` (the document's title), to
+    /// be inserted at `insertionIndex`.
+    init(theme: Theme, blocks: [StyledBlock], language: String?, insertionIndex: Int, titleIndex: Int?) {
         self.theme = theme
         title = language?.lowercased().hasPrefix("ko") == true ? "목차" : "Contents"
-        let headings = blocks.enumerated().compactMap { index, block -> (Int, OutlineEntry, String)? in
-            guard let outline = block.outline, let anchor = block.anchor else { return nil }
-            return (index, outline, anchor)
+        self.insertionIndex = insertionIndex
+        entries = blocks.enumerated().compactMap { index, block in
+            guard index != titleIndex, let outline = block.outline, let anchor = block.anchor, outline.level <= 3 else { return nil }
+            return (outline.title, outline.level, anchor)
         }
-        let topLevelCount = headings.filter { $0.1.level == 1 }.count
-        let first = headings.first
-        insertionIndex = first.map { $0.0 + 1 } ?? 0
-        let listed = headings.dropFirst(first?.1.level == 1 ? 1 : 0).filter { $0.1.level <= 3 && ($0.1.level > 1 || topLevelCount > 1) }
-        entries = listed.map { ($0.1.title, $0.1.level, $0.2) }
     }
 
     /// The structure id of the contents' elements (apart from the styled blocks' ids).
@@ -36,12 +34,8 @@ struct TableOfContents {
         guard !entries.isEmpty else { return blocks }
         var blocks = blocks
         let minLevel = entries.map(\.level).min() ?? 1
-        let headingStyle = theme[.title3]
-        let headingFont = FontSpec(families: headingStyle.families, weight: headingStyle.weight, size: headingStyle.size)
-        var contents: [StyledBlock] = [StyledBlock(
-            .paragraph(StyledParagraph(runs: [StyledRun(title, style: RunStyle(font: headingFont, letterSpacing: headingStyle.letterSpacing, color: theme.textColor))],
-                                       style: ParagraphStyle(baseFont: headingFont, lineHeight: headingStyle.lineHeight))),
-            spaceBefore: theme.page.blockSpacing * 2, spaceAfter: theme.page.blockSpacing, keepWithNext: true)]
+        var contents = [theme.paragraphBlock(title, role: .title3, color: theme.textColor, spaceBefore: theme.page.blockSpacing * 2,
+                                             spaceAfter: theme.page.blockSpacing, keepWithNext: true)]
         // Tagged as a level-2 heading, then a TOC of TOCI entries (ids apart from styled blocks').
         contents[0].structure = [StructureElement(.heading2, id: TableOfContents.structureID)]
         let toc = StructureElement(.toc, id: TableOfContents.structureID)

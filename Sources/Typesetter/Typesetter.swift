@@ -41,6 +41,9 @@ public struct RenderOptions {
     /// Write a tagged, accessible PDF (structure tree, `/Lang`, `/Alt`, artifacts); false
     /// (`--no-tags`): only links, for the smallest files.
     public var tagged: Bool = true
+    /// Set the front matter's title, subtitle, author and date as a title block at the top of
+    /// the first page (``true``, the default); specimens, which draw their own cover, turn it off.
+    public var titleBlock: Bool = true
 
     /// Creates options; nil leaves a setting to front matter, then the theme.
     public init(themeRequest: ThemeRequest = ThemeRequest(), theme: Theme? = nil, paper: PaperSize? = nil,
@@ -98,8 +101,13 @@ public enum Typesetter {
         let title = document.metadata.title ?? styled.firstHeading
         let running = RunningText(theme: theme, title: title ?? "", date: document.metadata.date ?? "",
                                   header: options.header, footer: options.footer ?? "{page}")
+        let titleBlock = options.titleBlock
+            ? TitleBlock(theme: theme, metadata: document.metadata, blocks: styled.blocks) : nil
+        let body = titleBlock?.inserted(into: styled.blocks) ?? styled.blocks
         let contents = options.tableOfContents == true
-            ? TableOfContents(theme: theme, blocks: styled.blocks, language: document.metadata.lang) : nil
+            ? TableOfContents(theme: theme, blocks: body, language: document.metadata.lang,
+                              insertionIndex: titleBlock.map { $0.insertionIndex + $0.blocks.count } ?? 0,
+                              titleIndex: titleBlock?.titleHeadingIndex) : nil
         let shaper = PangoShaper()
         func layOut(_ blocks: [StyledBlock], pageCount: Int?, into renderer: PageRenderer) throws -> Paginator {
             let layout = LayoutOptions(page: theme.page, widows: options.widows ?? 2, orphans: options.orphans ?? 2,
@@ -110,7 +118,7 @@ public enum Typesetter {
             return paginator
         }
 
-        var blocks = contents?.inserted(into: styled.blocks, pages: [:]) ?? styled.blocks
+        var blocks = contents?.inserted(into: body, pages: [:]) ?? body
         // Passes that draw nothing, only when something needs the page count or the pages
         // headings land on: `{pages}` in a running text, or a table of contents. The contents'
         // own page numbers can change its length, so it is laid out again until the pages
@@ -123,7 +131,7 @@ public enum Typesetter {
                 pageCount = pass.pageCount
                 guard let contents, pass.destinations != pages else { break }
                 pages = pass.destinations
-                blocks = contents.inserted(into: styled.blocks, pages: pages)
+                blocks = contents.inserted(into: body, pages: pages)
             }
         }
 

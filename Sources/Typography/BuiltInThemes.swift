@@ -14,7 +14,8 @@ extension Theme {
     ///   subheadline); ``Theme/applying(sizeCategory:)`` then reproduces the HIG tables.
     /// - Families: Inter + Noto Sans CJK KR, the free stand-in for SF Pro (SF Pro's licence forbids
     ///   use off Apple platforms; Inter is metrically close and in Debian as `fonts-inter`).
-    /// Page and colours: as ``default``. Equal to `templates/themes/hig.json`.
+    /// Colours: as ``default``. Page: A4 with 40 pt side margins, so Body's 17 pt still sets
+    /// about 64 characters a line. Equal to `templates/themes/hig.json`.
     public static let hig: Theme = {
         func style(_ size: Double, _ weight: FontWeight, leading: Double, tracking: LetterSpacing,
                    _ relativeTo: DynamicTypeStyle) -> TextStyle {
@@ -35,6 +36,7 @@ extension Theme {
             .caption: style(12, .regular, leading: 16, tracking: .points(0), .caption),
             .caption2: style(11, .regular, leading: 13, tracking: .points(0.06), .caption2),
         ]
+        theme.page.margins = Theme.wideMeasureMargins
         theme.notes = [
             "Apple's iOS text styles at the Large size (HIG). SF Pro is not free to use off Apple platforms: Inter with Noto Sans CJK KR stands in for it; SF's automatic tracking is written out per role.",
         ]
@@ -54,7 +56,8 @@ extension Theme {
     /// - Families: `Pretendard, Inter, Noto Sans CJK KR` — Pretendard is built from Inter (Latin)
     ///   and Source Han Sans = Noto Sans CJK (Hangul) (reference §6.1), so those are what the text
     ///   falls back to when Pretendard is not registered (it is not packaged in Debian).
-    /// Page and colours: as ``default``. Equal to `templates/themes/pretendard.json`.
+    /// Colours: as ``default``. Page: A4 with 40 pt side margins (about 64 characters of 16 pt
+    /// Body a line). Equal to `templates/themes/pretendard.json`.
     public static let pretendard: Theme = {
         let families = ["Pretendard", "Inter", "Noto Sans CJK KR"]
         func style(_ size: Double, _ weight: FontWeight, _ leading: Double, _ relativeTo: DynamicTypeStyle) -> TextStyle {
@@ -75,6 +78,7 @@ extension Theme {
             .caption: style(13, .medium, 18, .caption),
             .caption2: style(11, .medium, 16, .caption2),
         ]
+        theme.page.margins = Theme.wideMeasureMargins
         theme.notes = [
             "Pretendard is built from Inter (Latin) and Source Han Sans, which Debian ships as Noto Sans CJK KR (Hangul): when Pretendard is not registered (it is not packaged in Debian; add its folder to fontFolders), text is set in Inter with Noto Sans CJK KR, with slightly different metrics.",
         ]

@@ -60,11 +60,15 @@ public struct Theme: Hashable, Sendable {
 
 extension Theme {
     static let sans = ["Inter", "Noto Sans CJK KR"]
+    /// Margins for the 16–17 pt Body of ``hig`` and ``pretendard``: a 515 pt measure on A4.
+    static let wideMeasureMargins = Margins(top: 56, right: 40, bottom: 64, left: 40)
     static let mono = ["DejaVu Sans Mono", "Noto Sans Mono CJK KR"]
 
     /// The built-in print theme: Inter with Noto Sans CJK KR for Hangul, Body 10.5 pt with a
-    /// 1.3 × natural step (about 16.5 pt, a comfortable 1.57 × size for a 66-character measure
-    /// on A4), the other roles on a major-second/perfect-fourth scale.
+    /// 1.3 × natural step (about 16.5 pt, a comfortable 1.57 × size), the other roles on a
+    /// major-second/perfect-fourth scale. A4 with 125 pt side margins: a 345 pt measure, about
+    /// 68 characters of Latin body text a line (Bringhurst's 45–75; LaTeX's `article` class sets
+    /// the same 345 pt at 10 pt).
     public static let `default`: Theme = {
         func style(_ size: Double, _ weight: FontWeight, _ lineHeight: Double, tracking: Double? = nil,
                    relativeTo: DynamicTypeStyle?) -> TextStyle {
@@ -93,6 +97,6 @@ extension Theme {
                 "rule": RGBAColor(hex: "#C9CCD3")!, "codeBackground": RGBAColor(hex: "#F3F4F7")!,
                 "quote": RGBAColor(hex: "#8A8F99")!,
             ],
-            page: PageSetup())
+            page: PageSetup(margins: Margins(top: 64, right: 125, bottom: 72, left: 125)))
     }()
 }

@@ -6,9 +6,9 @@ import Typesetter
 /// heads, images, long tables, widows and orphans, Korean line breaking, justification, page
 /// breaks, paper and margins — each read back from the PDF with poppler-utils and qpdf.
 @Suite(.serialized) struct DocumentFeatureTests {
-    // A4 with the default theme's margins (64 pt, bottom 72 pt).
+    // A4 with the default theme's margins (125 pt at the sides, 64 pt top, 72 pt bottom).
     static let pageWidth = 595.2756, pageHeight = 841.8898
-    static let left = 64.0, right = 595.2756 - 64, top = 64.0, bottom = 841.8898 - 72
+    static let left = 125.0, right = 595.2756 - 125, top = 64.0, bottom = 841.8898 - 72
 
     // MARK: - Helpers
 
@@ -245,7 +245,7 @@ import Typesetter
 
     // MARK: - Running heads
 
-    @Test func headerAndFooterTemplatesAppearOnEveryPage() throws {
+    @Test func headerAndFooterTemplatesAppearOnEveryPageButTheFirstHasNoHeader() throws {
         var markdown = "---\ntitle: Zeta Running Title\nheader: \"{title}\"\nfooter: \"{page} / {pages}\"\n---\n\n# Body\n\n"
         for i in 1...40 { markdown += Self.taggedParagraph(i, words: 70) + "\n\n" }
         let (pdf, report) = try Render.markdown(markdown, name: "feature-running")
@@ -254,7 +254,8 @@ import Typesetter
         let words = try PDFProbe.words(pdf)
         for page in 1...pages {
             let head = words.filter { $0.page == page && $0.yMax < Self.top }.map(\.text)
-            #expect(head == ["Zeta", "Running", "Title"], "page \(page) header: \(head)")
+            // The first page carries the title block instead of a running head.
+            #expect(head == (page == 1 ? [] : ["Zeta", "Running", "Title"]), "page \(page) header: \(head)")
             let foot = words.filter { $0.page == page && $0.yMin > Self.bottom }.sorted { $0.xMin < $1.xMin }.map(\.text)
             #expect(foot == ["\(page)", "/", "\(pages)"], "page \(page) footer: \(foot)")
         }
@@ -493,10 +494,11 @@ import Typesetter
         #expect(images.count == 3, "\(images)")
         let imageWarnings = report.diagnostics.filter { "\($0)".contains("image") }
         #expect(imageWarnings.count == 1, "\(imageWarnings)")
-        // Every page carries the running head and folio.
+        // Every page carries the folio, and every page but the first (the title block) the running head.
         let words = try PDFProbe.words(pdf)
         for page in 1...report.pageCount {
-            #expect(words.contains { $0.page == page && $0.yMax < Self.top && $0.text == "핸드북" }, "header on page \(page)")
+            let head = words.contains { $0.page == page && $0.yMax < Self.top && $0.text == "핸드북" }
+            #expect(head == (page > 1), "header on page \(page)")
             #expect(words.contains { $0.page == page && $0.yMin > Self.bottom && $0.text == "\(page)" }, "folio on page \(page)")
         }
         // Headings and outline: every chapter is a bookmark.

@@ -4,7 +4,7 @@ import Typesetter
 
 /// Table column widths (CSS 2.1 automatic table layout) read back from the PDF.
 @Suite(.serialized) struct TableWidthTests {
-    static let left = 64.0, right = 595.2756 - 64
+    static let left = 125.0, right = 595.2756 - 125
 
     @Test func shortWordsStayWholeWhileProseWraps() throws {
         let prose = "Distance from the baseline to the top of the tallest glyphs of the primary face, measured in points"

@@ -1,0 +1,192 @@
+import DocumentModel
+
+/// Smart punctuation: straight quotes become curly, `--` and `---` en and em dashes, `...` an
+/// ellipsis — the rules of CommonMark's smart extension as cmark-gfm implements them
+/// (`CMARK_OPT_SMART`, cmark's `inlines.c`), applied to a converted document.
+///
+/// cmark-gfm applies them while it parses, which rewrites the text the attribute layer aligns
+/// with the source; applying the same rules to the finished document keeps Pandoc attributes
+/// (`key="quoted value"`) exact. Only text is touched: code spans, code blocks, raw HTML, link
+/// destinations and attribute values never change.
+///
+/// - Quotes: a quote that can open (left-flanking and not right-flanking, CommonMark §6.2) and is
+///   later matched by one of the same kind that can close becomes the opening quote (‘ “), its
+///   partner the closing one (’ ”). An unmatched `'` is an apostrophe (’); an unmatched `"` is
+///   ” when it can close, else “. Flanking is judged across inline boundaries (`"*word*"`).
+/// - Dashes: a run of n hyphens (n ≥ 2) becomes em dashes when n is a multiple of 3, else en
+///   dashes when n is even, else as many em dashes as fit with one or two en dashes.
+/// - Ellipsis: every `...` becomes `…`.
+public enum SmartPunctuation {
+    /// `document` with smart punctuation in every block's and footnote's text.
+    public static func apply(to document: Document) -> Document {
+        var document = document
+        document.blocks = document.blocks.map(apply)
+        for number in document.footnotes.keys { document.footnotes[number] = document.footnotes[number]!.map(apply) }
+        return document
+    }
+
+    static func apply(_ block: Block) -> Block {
+        var block = block
+        switch block.kind {
+        case .paragraph(let inlines): block.kind = .paragraph(apply(inlines))
+        case .heading(let level, let inlines): block.kind = .heading(level: level, apply(inlines))
+        case .list(var list):
+            for i in list.items.indices { list.items[i].blocks = list.items[i].blocks.map(apply) }
+            block.kind = .list(list)
+        case .blockQuote(let blocks): block.kind = .blockQuote(blocks.map(apply))
+        case .div(let blocks): block.kind = .div(blocks.map(apply))
+        case .table(var table):
+            table.header = table.header.map(apply)
+            table.rows = table.rows.map { $0.map(apply) }
+            block.kind = .table(table)
+        default: break
+        }
+        return block
+    }
+
+    /// One inline sequence (a paragraph, a heading, a table cell): quotes pair within it.
+    static func apply(_ inlines: [Inline]) -> [Inline] {
+        var texts = TextCollector()
+        texts.collect(inlines)
+        guard !texts.segments.isEmpty else { return inlines }
+        var segments = texts.segments.map { Array($0.unicodeScalars) }
+        let replacements = quoteReplacements(segments: segments, atoms: texts.atomsBefore)
+        for (position, scalar) in replacements { segments[position.segment][position.index] = scalar }
+        var next = 0
+        return TextCollector.rebuild(inlines, texts: segments.map { dashesAndEllipses(String(String.UnicodeScalarView($0))) }, next: &next)
+    }
+
+    struct Position: Hashable { var segment: Int; var index: Int }
+
+    /// The curly quote each straight quote becomes, by position.
+    static func quoteReplacements(segments: [[Unicode.Scalar]], atoms: [Bool]) -> [Position: Unicode.Scalar] {
+        // The characters around a position, across segment boundaries; an inline that is not
+        // text (code, an image) counts as a letter, a line break as a space.
+        func neighbour(_ p: Position, _ step: Int) -> Unicode.Scalar? {
+            var segment = p.segment, index = p.index + step
+            while true {
+                if index >= 0, index < segments[segment].count { return segments[segment][index] }
+                let boundary = step < 0 ? segment : segment + 1
+                if boundary < atoms.count, atoms[boundary] { return "a" }
+                segment += step
+                guard segment >= 0, segment < segments.count else { return nil }
+                index = step < 0 ? segments[segment].count - 1 : 0
+            }
+        }
+        var result: [Position: Unicode.Scalar] = [:]
+        var openers: [(position: Position, quote: Unicode.Scalar)] = []
+        for (s, scalars) in segments.enumerated() {
+            for (i, c) in scalars.enumerated() where c == "'" || c == "\"" {
+                let p = Position(segment: s, index: i)
+                let before = neighbour(p, -1), after = neighbour(p, 1)
+                let (left, right) = flanking(before: before, after: after)
+                var canOpen = left && !right
+                let canClose = right
+                if let before, before == "]" || before == ")" { canOpen = false }
+                if canClose, let k = openers.lastIndex(where: { $0.quote == c }) {
+                    result[openers[k].position] = c == "'" ? "\u{2018}" : "\u{201C}"
+                    result[p] = c == "'" ? "\u{2019}" : "\u{201D}"
+                    openers.remove(at: k)
+                } else {
+                    result[p] = c == "'" ? "\u{2019}" : (canClose ? "\u{201D}" : "\u{201C}")
+                    if canOpen { openers.append((p, c)) }
+                }
+            }
+        }
+        return result
+    }
+
+    /// CommonMark §6.2 left- and right-flanking for a delimiter run of one character between
+    /// `before` and `after` (nil: the start or end of the text, which counts as whitespace).
+    static func flanking(before: Unicode.Scalar?, after: Unicode.Scalar?) -> (left: Bool, right: Bool) {
+        func isSpace(_ c: Unicode.Scalar?) -> Bool { c.map { $0.properties.isWhitespace } ?? true }
+        func isPunctuation(_ c: Unicode.Scalar?) -> Bool {
+            guard let c else { return false }
+            switch c.properties.generalCategory {
+            case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation,
+                 .finalPunctuation, .otherPunctuation, .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol: return true
+            default: return false
+            }
+        }
+        let left = !isSpace(after) && (!isPunctuation(after) || isSpace(before) || isPunctuation(before))
+        let right = !isSpace(before) && (!isPunctuation(before) || isSpace(after) || isPunctuation(after))
+        return (left, right)
+    }
+
+    /// Runs of hyphens to en and em dashes, `...` to an ellipsis.
+    static func dashesAndEllipses(_ text: String) -> String {
+        guard text.contains("--") || text.contains("...") else { return text }
+        var out = String.UnicodeScalarView()
+        let scalars = Array(text.unicodeScalars)
+        var i = 0
+        while i < scalars.count {
+            if scalars[i] == "-" {
+                var n = 0
+                while i + n < scalars.count, scalars[i + n] == "-" { n += 1 }
+                if n == 1 { out.append("-") } else {
+                    let (ems, ens): (Int, Int) = n % 3 == 0 ? (n / 3, 0) : n % 2 == 0 ? (0, n / 2)
+                        : n % 3 == 2 ? ((n - 2) / 3, 1) : ((n - 4) / 3, 2)
+                    for _ in 0..<ems { out.append("\u{2014}") }
+                    for _ in 0..<ens { out.append("\u{2013}") }
+                }
+                i += n
+            } else if scalars[i] == ".", i + 2 < scalars.count, scalars[i + 1] == ".", scalars[i + 2] == "." {
+                out.append("\u{2026}")
+                i += 3
+            } else {
+                out.append(scalars[i])
+                i += 1
+            }
+        }
+        return String(out)
+    }
+}
+
+/// The text of an inline sequence in reading order, and where non-text inlines sit between its
+/// pieces; rebuilds the sequence with new text.
+struct TextCollector {
+    /// Each `.text` inline's string, in order.
+    var segments: [String] = []
+    /// `atomsBefore[k]`: a non-text inline (code, image, footnote mark) stands just before
+    /// segment k (k == segments.count: after the last). Line breaks count as spaces.
+    var atomsBefore: [Bool] = [false]
+
+    mutating func collect(_ inlines: [Inline]) {
+        for inline in inlines {
+            switch inline {
+            case .text(let s):
+                segments.append(s)
+                atomsBefore.append(false)
+            case .softBreak, .lineBreak:
+                segments.append(" ")
+                atomsBefore.append(false)
+            case .emphasis(let c), .strong(let c), .strikethrough(let c), .span(_, let c), .link(_, _, let c):
+                collect(c)
+            default:  // code, an image (its alt text pairs its own quotes), a footnote mark, raw HTML
+                atomsBefore[atomsBefore.count - 1] = true
+            }
+        }
+    }
+
+    /// `inlines` with each `.text` replaced, in collection order, by the next of `texts` (line
+    /// breaks take their place in the order and stay line breaks).
+    static func rebuild(_ inlines: [Inline], texts: [String], next: inout Int) -> [Inline] {
+        inlines.map { inline in
+            switch inline {
+            case .text:
+                next += 1
+                return .text(texts[next - 1])
+            case .softBreak, .lineBreak:
+                next += 1
+                return inline
+            case .emphasis(let c): return .emphasis(rebuild(c, texts: texts, next: &next))
+            case .strong(let c): return .strong(rebuild(c, texts: texts, next: &next))
+            case .strikethrough(let c): return .strikethrough(rebuild(c, texts: texts, next: &next))
+            case .span(let a, let c): return .span(a, rebuild(c, texts: texts, next: &next))
+            case .link(let d, let t, let c): return .link(destination: d, title: t, children: rebuild(c, texts: texts, next: &next))
+            case .image(let s, let t, let alt, let l): return .image(source: s, title: t, alt: SmartPunctuation.apply(alt), location: l)
+            default: return inline
+            }
+        }
+    }
+}

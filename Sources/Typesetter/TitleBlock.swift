@@ -1,0 +1,65 @@
+import DocumentModel
+import Styling
+import Typography
+
+/// The front page's title block, from the front matter: the title (LargeTitle role), then the
+/// subtitle (SubTitle role), then the author and the date (Body role, secondary colour), as a
+/// book's or an article's title page orders them (Pandoc's and LaTeX's `\maketitle` do the
+/// same). The table of contents follows it.
+///
+/// When the document itself opens with a level-1 heading that is the title (no `title` in the
+/// front matter, or the same text), that heading is the title and only the lines after it are
+/// added.
+struct TitleBlock {
+    /// The blocks to insert, in order.
+    let blocks: [StyledBlock]
+    /// Where in the document's styled blocks they go (0, or after the opening heading).
+    let insertionIndex: Int
+    /// Index of the heading that is the document's title, if the document opens with one: the
+    /// table of contents does not list it.
+    let titleHeadingIndex: Int?
+
+    init(theme: Theme, metadata: Metadata, blocks document: [StyledBlock]) {
+        let opening = document.first.flatMap { block in block.outline?.level == 1 ? block.outline?.title : nil }
+        let title = metadata.title.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+        var blocks: [StyledBlock] = []
+        let spacing = theme.page.blockSpacing
+        let secondary = theme.color(named: "secondary") ?? theme.textColor
+        if let title, title != opening {
+            blocks.append(theme.paragraphBlock(title, role: .largeTitle, color: theme.textColor, spaceAfter: spacing))
+            titleHeadingIndex = nil
+            insertionIndex = 0
+        } else {
+            titleHeadingIndex = opening == nil ? nil : 0
+            insertionIndex = opening == nil ? 0 : 1
+        }
+        if let subtitle = metadata.subtitle, !subtitle.isEmpty {
+            blocks.append(theme.paragraphBlock(subtitle, role: .subTitle, color: secondary, spaceAfter: spacing))
+        }
+        for line in [metadata.author, metadata.date] {
+            if let line, !line.isEmpty { blocks.append(theme.paragraphBlock(line, role: .body, color: secondary, spaceAfter: 0)) }
+        }
+        if let last = blocks.indices.last { blocks[last].spaceAfter = spacing * 3 }
+        self.blocks = blocks
+    }
+
+    /// `blocks` with the title block inserted.
+    func inserted(into document: [StyledBlock]) -> [StyledBlock] {
+        guard !blocks.isEmpty else { return document }
+        var document = document
+        document.insert(contentsOf: blocks, at: insertionIndex)
+        return document
+    }
+}
+
+extension Theme {
+    /// One left-aligned paragraph of `text` in `role`'s face, size, tracking and line height.
+    func paragraphBlock(_ text: String, role: TextRole, color: RGBAColor, spaceBefore: Double = 0, spaceAfter: Double,
+                        keepWithNext: Bool = false) -> StyledBlock {
+        let style = self[role]
+        let font = FontSpec(families: style.families, weight: style.weight, italic: style.italic, size: style.size)
+        let run = RunStyle(font: font, letterSpacing: style.letterSpacing, color: color)
+        let paragraph = StyledParagraph(runs: [StyledRun(text, style: run)], style: ParagraphStyle(baseFont: font, lineHeight: style.lineHeight))
+        return StyledBlock(.paragraph(paragraph), spaceBefore: spaceBefore, spaceAfter: spaceAfter, keepWithNext: keepWithNext)
+    }
+}
