@@ -36,7 +36,8 @@ struct TagRecord {
 /// - figures get `/Alt`, spans `/Lang`; the catalog gets `/Lang`, `/MarkInfo << /Marked true >>`,
 ///   `/ViewerPreferences << /DisplayDocTitle true >>` and XMP metadata (`dc:title`,
 ///   `dc:language`, and the PDF/UA-1 identifier `pdfuaid:part 1` when `claimsUA`); pages with
-///   annotations get `/Tabs /S` (tab order follows the structure; PDF/UA-1 ISO 14289-1 §7.18.3).
+///   annotations get `/Tabs /S` (tab order follows the structure; PDF/UA-1 ISO 14289-1 §7.18.3),
+///   links a `/Contents` description (§7.18.5), notes an `/ID` (§7.9).
 enum PDFAccessibility {
     static let lock = NSLock()
 
@@ -124,6 +125,10 @@ enum PDFAccessibility {
             }
             if let text = record.alternativeText, !text.isEmpty { qpdf_oh_replace_key(q, element, "/Alt", qpdf_oh_new_unicode_string(q, text)) }
             if let language = record.language { qpdf_oh_replace_key(q, element, "/Lang", qpdf_oh_new_unicode_string(q, language)) }
+            if record.name == "Note", first[record.key] == nil {
+                // PDF/UA-1 §7.9: every Note has a unique /ID.
+                qpdf_oh_replace_key(q, element, "/ID", qpdf_oh_new_string(q, "note-\(i)"))
+            }
             guard let j = first[record.key] else { first[record.key] = i; continue }
             // Element i continues element j: its content moves to j, and i goes.
             let target = elements[j].handle
@@ -167,7 +172,18 @@ enum PDFAccessibility {
         qpdf_oh_replace_key(q, root, "/Metadata", metadata)
         for n in 0..<qpdf_get_num_pages(q) {
             let page = qpdf_get_page_n(q, Int(n))
-            if qpdf_oh_has_key(q, page, "/Annots") != 0 { qpdf_oh_replace_key(q, page, "/Tabs", qpdf_oh_new_name(q, "/S")) }
+            let annotations = qpdf_oh_get_key(q, page, "/Annots")
+            guard qpdf_oh_is_array(q, annotations) != 0 else { continue }
+            qpdf_oh_replace_key(q, page, "/Tabs", qpdf_oh_new_name(q, "/S"))
+            // PDF/UA-1 §7.18.5: links describe themselves (/Contents).
+            for k in 0..<qpdf_oh_get_array_n_items(q, annotations) {
+                let annotation = qpdf_oh_get_array_item(q, annotations, k)
+                guard qpdf_oh_is_name_and_equals(q, qpdf_oh_get_key(q, annotation, "/Subtype"), "/Link") != 0,
+                      qpdf_oh_has_key(q, annotation, "/Contents") == 0 else { continue }
+                let uri = qpdf_oh_get_key(q, qpdf_oh_get_key(q, annotation, "/A"), "/URI")
+                let text = qpdf_oh_is_string(q, uri) != 0 ? "Link to " + String(cString: qpdf_oh_get_utf8_value(q, uri)) : "Link within the document"
+                qpdf_oh_replace_key(q, annotation, "/Contents", qpdf_oh_new_unicode_string(q, text))
+            }
         }
 
         let written = path + ".tagged"

@@ -185,6 +185,10 @@ import Typesetter
         #expect(xmp.contains("<dc:language><rdf:Bag><rdf:li>ko</rdf:li>"))
         #expect(xmp.contains("<pdfuaid:part>1</pdfuaid:part>"))
         #expect(try Self.contentContains(pdf, "/Artifact BMC") && !Self.contentContains(pdf, "/Private"))
+        // PDF/UA-1 details: notes carry an /ID, links a /Contents description.
+        let json = try PDFProbe.run("qpdf", ["--json", "--json-key=qpdf", pdf]).output
+        #expect(json.components(separatedBy: "\"/ID\": \"u:note-").count - 1 == expected.footnotes)
+        #expect(json.contains("\"/Contents\": \"u:Link within the document\""))
     }
 
     @Test func aParagraphAndATableContinuedOnTheNextPageStayOneElement() throws {
