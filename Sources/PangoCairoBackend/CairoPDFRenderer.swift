@@ -37,9 +37,9 @@ public final class CairoPDFRenderer: PageRenderer {
 
     /// Creates the PDF at `path` and writes `info` as its metadata. `creationDate` becomes both
     /// the creation and modification date (pass one derived from `SOURCE_DATE_EPOCH` for
-    /// byte-identical output); nil leaves Cairo's default (now).
+    /// byte-identical output); nil leaves Cairo's default (now). `tagging` nil writes an
+    /// untagged PDF (only `Document` and links).
     /// - Throws: ``BackendError/cannotCreate(path:message:)`` when the file cannot be written.
-    /// `tagging` nil writes an untagged PDF (only `Document` and links).
     public init(path: String, info: DocumentInfo, creationDate: Date?, tagging: PDFTagging? = nil) throws {
         FontState.lock.lock(); defer { FontState.lock.unlock() }
         self.path = path
@@ -98,7 +98,8 @@ public final class CairoPDFRenderer: PageRenderer {
     }
 
     /// Draws `page` (sized to `page.size`) and emits it. Unreadable images draw nothing.
-    /// - Throws: ``BackendError/cairo(path:message:)`` when Cairo enters an error state.
+    /// - Throws: ``BackendError/cairo(path:message:)`` when Cairo enters an error state,
+    ///   ``BackendError/tagging(path:message:)`` when it rejects the structure tags.
     public func render(_ page: Page) throws {
         try FontState.lock.reading { try renderUnlocked(page) }
     }
@@ -172,8 +173,10 @@ public final class CairoPDFRenderer: PageRenderer {
         }
     }
 
-    /// Closes the `Document` tag and the file.
-    /// - Throws: ``BackendError/cairo(path:message:)`` for any error Cairo reports on finishing.
+    /// Closes the `Document` tag and the file; a tagged PDF is then completed by
+    /// ``PDFAccessibility``.
+    /// - Throws: ``BackendError/cairo(path:message:)`` for any error Cairo reports on finishing;
+    ///   ``BackendError/tagging(path:message:)`` when the tagged file cannot be completed.
     public func finish() throws {
         try FontState.lock.reading { try finishUnlocked() }
     }
@@ -208,7 +211,6 @@ public final class CairoPDFRenderer: PageRenderer {
     private func enter(_ requested: [StructureElement]) {
         var path = requested
         if path.last?.role == .artifact { path = Array(openElements.dropLast()) + [.artifact] }
-        if openElements.last?.role == .artifact, path.last?.role == .artifact, openElements.count == path.count { return }
         var common = 0
         while common < openElements.count, common < path.count, openElements[common] == path[common] { common += 1 }
         for element in openElements[common...].reversed() { cairo_tag_end(cr, Self.tagName(element)) }
