@@ -52,6 +52,14 @@ enum PDFAccessibility {
         // One file at a time: qpdf's C API keeps per-handle state only, but its crypto
         // provider (for the deterministic /ID) and logger are process-wide.
         lock.lock(); defer { lock.unlock() }
+        // The file is read whole and parsed from memory: qpdf reads objects lazily, and from a
+        // file every object costs seeks.
+        guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else {
+            throw Failure(description: "cannot read \(path)")
+        }
+        let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: data.count)
+        defer { buffer.deallocate() }
+        data.withUnsafeBytes { buffer.update(from: $0.bindMemory(to: CChar.self).baseAddress!, count: data.count) }
         var q: qpdf_data? = qpdf_init()
         defer { qpdf_cleanup(&q) }
         qpdf_set_suppress_warnings(q, 1)
@@ -60,7 +68,7 @@ enum PDFAccessibility {
             let message = qpdf_has_error(q) != 0 ? String(cString: qpdf_get_error_full_text(q, qpdf_get_error(q))) : what
             throw Failure(description: "\(what): \(message)")
         }
-        try check(qpdf_read(q, path, nil), "qpdf cannot read the PDF")
+        try check(qpdf_read_memory(q, path, buffer, UInt64(data.count), nil), "qpdf cannot read the PDF")
         let root = qpdf_get_root(q)
         let tree = qpdf_oh_get_key(q, root, "/StructTreeRoot")
         guard qpdf_oh_is_dictionary(q, tree) != 0 else { throw Failure(description: "the PDF has no structure tree") }
