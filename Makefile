@@ -63,7 +63,7 @@ library-example: deps
 
 # One module alone touches cmark, libyaml and libxml2 pointers, one alone Pango/Cairo and librsvg.
 check-layering:
-	@bad=$$(grep -rlE '^\s*(@_implementationOnly |internal |public )?import +(CPangoCairo|CRsvg|CHyphen)' Sources | grep -v '^Sources/PangoCairoBackend/'; \
+	@bad=$$(grep -rlE '^\s*(@_implementationOnly |internal |public )?import +(CPangoCairo|CRsvg|CHyphen|CQPDF)' Sources | grep -v '^Sources/PangoCairoBackend/'; \
 	        grep -rlE '^\s*(@_implementationOnly |internal |public )?import +(CCmarkGFM|CYAML|CLibXML2)' Sources | grep -v '^Sources/MarkdownParser/'; \
 	        grep -rlE '^\s*(@_implementationOnly |internal |public )?import +CBuildInfo' Sources | grep -v '^Sources/typeset/'); \
 	if [ -n "$$bad" ]; then echo "C module imported outside its owner: $$bad"; exit 1; else echo "layering: ok"; fi

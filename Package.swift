@@ -26,6 +26,9 @@ let package = Package(
             name: "CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(
+            name: "CQPDF", pkgConfig: "libqpdf",
+            providers: [.apt(["libqpdf-dev"])]),
+        .systemLibrary(
             name: "CYAML", pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]),
         // libhyphen has no pkg-config file: the module map links -lhyphen.
@@ -37,8 +40,8 @@ let package = Package(
         .target(name: "MarkdownParser", dependencies: ["DocumentModel", "CCmarkGFM", "CYAML", "CLibXML2"]),
         .target(name: "Styling", dependencies: ["DocumentModel", "Typography"]),
         .target(name: "Layout", dependencies: ["Styling"]),
-        // The only module that touches Pango, Cairo and fontconfig pointers.
-        .target(name: "PangoCairoBackend", dependencies: ["Layout", "CPangoCairo", "CRsvg", "CHyphen"]),
+        // The only module that touches Pango, Cairo, fontconfig, librsvg, libhyphen and qpdf pointers.
+        .target(name: "PangoCairoBackend", dependencies: ["Layout", "CPangoCairo", "CRsvg", "CHyphen", "CQPDF"]),
         .target(name: "Specimen", dependencies: ["Styling", "Typography", "DocumentModel"]),
         .target(
             name: "Typesetter",

@@ -14,24 +14,26 @@ struct BlockLayout {
 
     func items(for block: StyledBlock) -> [Item] {
         var items: [Item]
+        let path = block.structure.isEmpty ? defaultStructure(for: block) : block.structure
         switch block.content {
         case .paragraph(let paragraph) where block.isCode:
             let fitted = fittedCode(paragraph, padding: block.backgroundPadding)
-            items = paragraphItems(fitted, background: block.background, padding: block.backgroundPadding)
+            items = paragraphItems(fitted, background: block.background, padding: block.backgroundPadding, path: path)
             applyCodeBreaks(to: &items, paragraph: fitted, padding: block.backgroundPadding)
         case .paragraph(let paragraph):
-            items = paragraphItems(paragraph, background: block.background, padding: block.backgroundPadding)
+            items = paragraphItems(paragraph, background: block.background, padding: block.backgroundPadding, path: path)
             if block.keepWithNext { for i in items.indices.dropFirst() { items[i].breakBefore = .avoid } }
         case .table(let table):
-            items = TableLayout(shaper: shaper, options: options, indent: table.leftIndent).items(for: table)
+            items = TableLayout(shaper: shaper, options: options, indent: table.leftIndent).items(for: table, path: path)
         case .rule(let color, let thickness):
             items = [Item(height: thickness, elements: [
+                .structure([.artifact]),
                 .line(from: Point(x: left, y: thickness / 2), to: Point(x: left + measure, y: thickness / 2), width: thickness, color: color),
             ])]
         case .image(let image):
-            items = ImageLayout(shaper: shaper, options: options).items(for: image)
+            items = ImageLayout(shaper: shaper, options: options).items(for: image, path: path)
         case .entry(let text, let trailing):
-            items = entryItems(text, trailing: trailing)
+            items = entryItems(text, trailing: trailing, path: path)
         case .pageBreak:
             items = []
         }
@@ -46,7 +48,8 @@ struct BlockLayout {
             items[0].elements.insert(.outline(outline, at: Point(x: left, y: 0)), at: 0)
         }
         if block.keepTogether { for i in items.indices.dropFirst() where items[i].breakBefore == .allowed { items[i].breakBefore = .avoid } }
-        if !block.footnotes.isEmpty { attachNotes(block.footnotes, to: &items) }
+        for i in items.indices { items[i].structure = path }
+        if !block.footnotes.isEmpty { attachNotes(block.footnotes, to: &items, path: path) }
         if !block.quoteBars.isEmpty {
             for i in items.indices { items[i].bars = block.quoteBars.map { left + $0 }; items[i].barColor = block.quoteBarColor }
         }
@@ -56,17 +59,26 @@ struct BlockLayout {
     /// Gives each footnote's lines to the item holding its reference (a link to `fn-<n>`).
     /// Notes that would take more than half the text area at one line's foot follow the block
     /// in the text instead, so nothing is lost or overprinted.
-    func attachNotes(_ footnotes: [Int: [StyledParagraph]], to items: inout [Item]) {
+    ///
+    /// Note lines carry structure paths relative to their `Note`: the paginator places them
+    /// after the citing block's element (`path`) on the page; notes that follow in the text
+    /// become the block's siblings here.
+    func attachNotes(_ footnotes: [Int: [StyledParagraph]], to items: inout [Item], path: [StructureElement]) {
         var remaining = footnotes
         var inline: [Item] = []
         for i in items.indices {
             for case .link(_, .internal(let name)) in items[i].elements where name.hasPrefix("fn-") {
                 guard let number = Int(name.dropFirst(3)), let paragraphs = remaining.removeValue(forKey: number) else { continue }
-                var lines = paragraphs.flatMap { paragraphItems($0, background: nil, padding: 0) }
+                var lines = noteItems(number, paragraphs)
                 lines[0].elements.insert(.destination(name: name, at: Point(x: left, y: 0)), at: 0)
                 let height = (items[i].notes + lines).reduce(0) { $0 + $1.height }
                 if height > options.page.textHeight * 0.5 {
                     lines[0].spaceBefore = options.page.blockSpacing
+                    let parent = Array(path.dropLast())
+                    for k in lines.indices {
+                        lines[k].elements = lines[k].elements.map { $0.underStructure(parent) }
+                        lines[k].structure = path
+                    }
                     inline += lines
                 } else {
                     items[i].notes += lines
@@ -76,23 +88,46 @@ struct BlockLayout {
         items += inline
         // A reference Layout could not find on a line (should not happen): keep the note.
         if let last = items.indices.last {
-            for number in remaining.keys.sorted() { items[last].notes += remaining[number]!.flatMap { paragraphItems($0, background: nil, padding: 0) } }
+            for number in remaining.keys.sorted() { items[last].notes += noteItems(number, remaining[number]!) }
+        }
+    }
+
+    /// The lines of footnote `number`, marked `Note` > `P` (relative paths).
+    func noteItems(_ number: Int, _ paragraphs: [StyledParagraph]) -> [Item] {
+        paragraphs.enumerated().flatMap { k, paragraph in
+            paragraphItems(paragraph, background: nil, padding: 0, path: StructureMarks.notePath(number: number, paragraph: k))
+        }
+    }
+
+    /// The structure of a block that styling did not tag (contents entries, specimen parts):
+    /// by what it draws, with an id apart from styled blocks'.
+    func defaultStructure(for block: StyledBlock) -> [StructureElement] {
+        let id = 1_000_000_000 + panelID
+        switch block.content {
+        case .paragraph: return [StructureElement(.paragraph, id: id)]
+        case .table: return [StructureElement(.table, id: id)]
+        case .image(let image): return [StructureElement(.figure, id: id, alternativeText: image.alt)]
+        case .entry: return [StructureElement(.tocItem, id: id)]
+        case .rule, .pageBreak: return [.artifact]
         }
     }
 
     /// A contents entry: the text wraps short of the page number, which sits flush right on the
     /// last line's baseline after a dot leader (dots every 4 pt, aligned across entries).
-    func entryItems(_ text: StyledParagraph, trailing: StyledParagraph) -> [Item] {
-        guard let number = shaper.shape(trailing, width: nil).lines.first else { return paragraphItems(text, background: nil, padding: 0) }
+    func entryItems(_ text: StyledParagraph, trailing: StyledParagraph, path: [StructureElement]) -> [Item] {
+        guard let number = shaper.shape(trailing, width: nil).lines.first else { return paragraphItems(text, background: nil, padding: 0, path: path) }
         var narrowed = text
         let gap = text.style.baseFont.size * 1.5
         narrowed.style.rightIndent += number.width + gap
-        var items = paragraphItems(narrowed, background: nil, padding: 0)
+        var items = paragraphItems(narrowed, background: nil, padding: 0, path: path)
         guard let last = items.indices.last, case .text(let line, let x, let baseline)? = items[last].elements.first(where: {
             if case .text = $0 { return true } else { return false }
         }) else { return items }
         let right = left + measure
+        let split = items.contains { $0.elements.contains { if case .link = $0 { true } else { false } } }
+        items[last].elements.append(.structure(StructureMarks.textPath(path, lineIndex: 99_999, split: split)))
         items[last].elements.append(.text(number, x: right - number.width, baseline: baseline))
+        items[last].elements.append(.structure([.artifact]))
         let dot = max(0.6, text.style.baseFont.size * 0.09)
         var dotX = (((x + line.width + gap / 3) - left) / 4).rounded(.up) * 4 + left
         let color = text.runs.first?.style.color ?? .black
@@ -104,10 +139,13 @@ struct BlockLayout {
     }
 
     /// The line boxes of a paragraph on the baseline grid its style defines.
-    func paragraphItems(_ paragraph: StyledParagraph, background: RGBAColor?, padding: Double) -> [Item] {
+    /// Each line's text is marked as `path`'s element (see ``StructureMarks``).
+    func paragraphItems(_ paragraph: StyledParagraph, background: RGBAColor?, padding: Double, path: [StructureElement]) -> [Item] {
         let style = paragraph.style
         let width = max(12, measure - style.leftIndent - style.rightIndent)
         let shaped = shaper.shape(paragraph, width: width)
+        let split = StructureMarks.needsSpans(shaped.lines)
+        var segment = 0
         let boxes = LineGrid(shaper: shaper, style: style).boxes(for: shaped.lines)
         let x0 = left + style.leftIndent
         var items: [Item] = []
@@ -119,11 +157,23 @@ struct BlockLayout {
                 if i == 0 { item.height += padding; baseline += padding }
                 if i == n - 1 { item.height += padding }
             }
-            item.elements.append(.text(line, x: x0 + line.x, baseline: baseline))
-            for link in line.links {
-                item.elements.append(.link(Rect(x: x0 + link.x, y: baseline - line.ascent, width: link.width, height: line.ascent + line.descent), link.target))
+            if i == 0, let marker = paragraph.marker {
+                // The marker first: a list item's label is read before its body.
+                let markerParagraph = StyledParagraph(runs: marker, style: ParagraphStyle(baseFont: style.baseFont))
+                if let markerLine = shaper.shape(markerParagraph, width: nil).lines.first {
+                    let gap = style.baseFont.size * 0.45
+                    let label = StructureMarks.labelPath(path)
+                    item.elements.append(.structure(label != path ? label : StructureMarks.textPath(path, lineIndex: -1, split: split)))
+                    item.elements.append(.text(markerLine, x: x0 - gap - markerLine.width, baseline: baseline))
+                }
             }
-            if style.guides { item.elements = GuideLines.elements(for: line, box: box, metrics: shaper.metrics(of: style.baseFont), x: left, width: measure, baseline: baseline) + item.elements }
+            item.elements += StructureMarks.line(line, x: x0, baseline: baseline, path: path, segment: segment, split: split)
+            segment += line.links.count
+            if style.guides {
+                item.elements = [.structure([.artifact])]
+                    + GuideLines.elements(for: line, box: box, metrics: shaper.metrics(of: style.baseFont), x: left, width: measure, baseline: baseline)
+                    + item.elements
+            }
             if line.isWrapContinuation, style.hangingIndent > 0, var markStyle = paragraph.runs.first?.style {
                 // A visible continuation mark in the hanging indent of a wrapped code line.
                 markStyle.background = nil
@@ -131,15 +181,9 @@ struct BlockLayout {
                 let mark = StyledParagraph(runs: [StyledRun("↪", style: markStyle)], style: ParagraphStyle(baseFont: style.baseFont))
                 if let markLine = shaper.shape(mark, width: nil).lines.first {
                     let color = RGBAColor(red: markStyle.color.red, green: markStyle.color.green, blue: markStyle.color.blue, alpha: 0.45)
+                    item.elements.append(.structure([.artifact]))
                     item.elements.append(.ornament(markLine, x: x0 + style.hangingIndent - markLine.width - style.baseFont.size * 0.3,
                                                    baseline: baseline, color: color))
-                }
-            }
-            if i == 0, let marker = paragraph.marker {
-                let markerParagraph = StyledParagraph(runs: marker, style: ParagraphStyle(baseFont: style.baseFont))
-                if let markerLine = shaper.shape(markerParagraph, width: nil).lines.first {
-                    let gap = style.baseFont.size * 0.45
-                    item.elements.append(.text(markerLine, x: x0 - gap - markerLine.width, baseline: baseline))
                 }
             }
             // Widows and orphans: a page may end before line i only if it leaves enough lines on both sides.

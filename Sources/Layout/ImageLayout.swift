@@ -8,8 +8,12 @@ struct ImageLayout {
     let shaper: TextShaper
     let options: LayoutOptions
 
-    func items(for image: StyledImage) -> [Item] {
+    /// `path` ends in the image's `Figure` element; the caption is its sibling `Caption`; a
+    /// placeholder (box and alt text) stands for the figure.
+    func items(for image: StyledImage, path: [StructureElement]) -> [Item] {
         let left = options.page.margins.left, measure = options.page.measure
+        let id = path.last?.id ?? 0
+        let captionPath = path.last?.role == .figure ? Array(path.dropLast()) + [StructureElement(.caption, id: id)] : path
         var items: [Item] = []
         if let size = shaper.imageSize(ofFile: image.path), size.width > 0, size.height > 0 {
             // The natural size (the file's resolution, else 1 px = 0.75 pt), or the size the
@@ -20,7 +24,7 @@ struct ImageLayout {
             let scale = min(1, measure / width, options.page.textHeight * 0.7 / height)
             width *= scale; height *= scale
             let x = left + (measure - width) / 2
-            items.append(Item(height: height, elements: [.image(path: image.path, rect: Rect(x: x, y: 0, width: width, height: height))]))
+            items.append(Item(height: height, elements: [.structure(path), .image(path: image.path, rect: Rect(x: x, y: 0, width: width, height: height))]))
         } else {
             // The placeholder holds the whole caption (every line: a long alt text is never
             // cut to its first line), at least 72 pt tall.
@@ -31,6 +35,7 @@ struct ImageLayout {
             let textHeight = lines.reduce(0) { $0 + $1.ascent + $1.descent }
             let height = max(72.0, textHeight + 12)
             var item = Item(height: height, elements: [
+                .structure(path),
                 .fill(Rect(x: left, y: 0, width: measure, height: height), RGBAColor(hex: "#F1F2F5")!),
                 .line(from: Point(x: left, y: 0), to: Point(x: left + measure, y: height), width: 0.4, color: RGBAColor(hex: "#C9CCD3")!),
                 .line(from: Point(x: left + measure, y: 0), to: Point(x: left, y: height), width: 0.4, color: RGBAColor(hex: "#C9CCD3")!),
@@ -48,7 +53,7 @@ struct ImageLayout {
             let shaped = shaper.shape(caption, width: measure)
             for (line, box) in zip(shaped.lines, LineGrid(shaper: shaper, style: caption.style).boxes(for: shaped.lines)) {
                 items.append(Item(height: box.above + box.below, spaceBefore: 0, breakBefore: .avoid,
-                                  elements: [.text(line, x: left + line.x, baseline: box.above)]))
+                                  elements: [.structure(captionPath), .text(line, x: left + line.x, baseline: box.above)]))
             }
             if items.count > 1 { items[1].spaceBefore = 4 }
         }

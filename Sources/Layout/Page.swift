@@ -42,6 +42,10 @@ public enum PageElement {
     case outline(OutlineEntry, at: Point)
     /// A PNG/JPEG file drawn scaled into `rect`.
     case image(path: String, rect: Rect)
+    /// What is drawn from here on belongs to the last element of `path`, a structure path from
+    /// the document root (tagged PDF); `[.artifact]` marks page furniture. Layout starts every
+    /// group of elements it emits with one, so groups may be drawn in any order.
+    case structure([StructureElement])
 }
 
 /// One laid-out page, ready to draw. Pages are produced one at a time and not kept.

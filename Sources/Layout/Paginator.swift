@@ -44,6 +44,8 @@ struct Item {
     var repeatedHeader: ItemBox?
     /// Lines of the footnotes referenced on this item, set at the foot of its page.
     var notes: [Item] = []
+    /// The structure path of the block the item belongs to (its notes are read after it).
+    var structure: [StructureElement] = []
 }
 
 final class ItemBox { let item: Item; init(_ item: Item) { self.item = item } }
@@ -113,7 +115,7 @@ public final class Paginator {
 
     func place(_ item: Item) throws {
         if item.breakBefore == .forced && !placed.isEmpty { try flush() }
-        if placed.isEmpty, let header = item.repeatedHeader { append(header.item); repeatedOnPage = 1 }
+        if placed.isEmpty, let header = item.repeatedHeader { append(header.item.asArtifact); repeatedOnPage = 1 }
         let gap = placed.isEmpty ? 0 : item.spaceBefore
         let notes = Paginator.notesHeight(placed.flatMap(\.item.notes) + item.notes)
         // A page holding nothing but a repeated table header takes the item whatever its height:
@@ -152,7 +154,8 @@ public final class Paginator {
         pageCount += 1
         var page = Page(number: pageCount, size: options.page.paper)
         let top = options.page.margins.top
-        // Panels first (behind text), then bars, then content.
+        // Panels first (behind text), then bars, then content: all but the content are artifacts.
+        page.elements.append(.structure([.artifact]))
         var index = 0
         while index < placed.count {
             guard let panel = placed[index].item.panel else { index += 1; continue }
@@ -170,24 +173,32 @@ public final class Paginator {
                 page.elements.append(.line(from: Point(x: x, y: y0), to: Point(x: x, y: y1), width: 2, color: entry.item.barColor))
             }
         }
-        // Footnotes at the foot of the text area, under a short rule.
+        // Footnotes at the foot of the text area, under a short rule; drawn (and so read) after
+        // the last line on the page of the block that cites them.
         let notes = placed.flatMap(\.item.notes)
+        var notesAfter: [Int: [PageElement]] = [:]
         if !notes.isEmpty {
             var y = top + textHeight - Paginator.notesHeight(notes)
             page.elements.append(.line(from: Point(x: left, y: y + Paginator.noteRuleGap / 2), to: Point(x: left + min(144, measure / 3), y: y + Paginator.noteRuleGap / 2),
                                        width: 0.5, color: RGBAColor(red: 0.6, green: 0.6, blue: 0.62)))
             y += Paginator.noteRuleGap
-            for note in notes {
-                page.elements += note.elements.map { $0.offset(by: y) }
-                y += note.height
+            for (i, entry) in placed.enumerated() where !entry.item.notes.isEmpty {
+                let block = entry.item.structure
+                let last = placed.indices.last { $0 >= i && Paginator.sameBlock(placed[$0].item.structure, block) } ?? i
+                let parent = Array(block.dropLast())
+                for note in entry.item.notes {
+                    notesAfter[last, default: []] += note.elements.map { $0.offset(by: y).underStructure(parent) }
+                    y += note.height
+                }
             }
         }
-        for entry in placed {
+        for (i, entry) in placed.enumerated() {
             for element in entry.item.elements {
                 let moved = element.offset(by: top + entry.y)
                 if case .destination(let name, _) = moved { destinations[name] = pageCount }
                 page.elements.append(moved)
             }
+            if let notes = notesAfter[i] { page.elements += notes }
         }
         appendRunningText(options.header?(pageCount), baselineFromTop: options.page.margins.top * 0.5, to: &page)
         appendRunningText(options.footer?(pageCount), baselineFromTop: options.page.paper.height - options.page.margins.bottom * 0.45, to: &page)
@@ -205,8 +216,15 @@ public final class Paginator {
         notes.isEmpty ? 0 : noteRuleGap + notes.reduce(0) { $0 + $1.height }
     }
 
+    /// Whether two structure paths end in the same element (items of one block).
+    static func sameBlock(_ a: [StructureElement], _ b: [StructureElement]) -> Bool {
+        guard let x = a.last, let y = b.last else { return a.isEmpty && b.isEmpty }
+        return x.isSame(as: y)
+    }
+
     func appendRunningText(_ paragraph: StyledParagraph?, baselineFromTop: Double, to page: inout Page) {
         guard let paragraph else { return }
+        page.elements.append(.structure([.artifact]))
         for line in shaper.shape(paragraph, width: measure).lines.prefix(1) {
             page.elements.append(.text(line, x: left + line.x, baseline: baselineFromTop))
         }
@@ -225,6 +243,7 @@ extension PageElement {
         case .destination(let name, let p): .destination(name: name, at: Point(x: p.x, y: p.y + dy))
         case .outline(let e, let p): .outline(e, at: Point(x: p.x, y: p.y + dy))
         case .image(let path, let r): .image(path: path, rect: Rect(x: r.x, y: r.y + dy, width: r.width, height: r.height))
+        case .structure: self
         }
     }
 }

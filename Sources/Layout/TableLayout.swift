@@ -19,7 +19,9 @@ struct TableLayout {
         var maximum: Double
     }
 
-    func items(for table: StyledTable) -> [Item] {
+    /// `path` ends in the table's `Table` element: rows are marked `TR`, header cells `TH`,
+    /// others `TD`, rules are artifacts.
+    func items(for table: StyledTable, path: [StructureElement]) -> [Item] {
         let pad = table.cellPadding
         let allRows = [table.header] + table.rows
         let columns = allRows.map(\.count).max() ?? 0
@@ -41,8 +43,12 @@ struct TableLayout {
         let tableWidth = widths.reduce(0, +)
         let strong = 0.8, thin = 0.4
         var headerLines: [LineBand] = []
-        var header = row(table.header, widths: widths, padding: pad, sidePadding: hpad, lines: &headerLines)
-        header.elements.insert(rule(y: strong / 2, width: tableWidth, thickness: strong, color: table.ruleColor), at: 0)
+        let id = path.last?.id ?? 0
+        func rowPath(_ r: Int) -> [StructureElement] { path + [StructureElement(.tableRow, id: id, index: r)] }
+        var header = row(table.header, widths: widths, padding: pad, sidePadding: hpad, lines: &headerLines,
+                         path: rowPath(0), cellRole: .tableHeader, firstCell: 0)
+        header.elements.insert(contentsOf: [.structure([.artifact]), rule(y: strong / 2, width: tableWidth, thickness: strong, color: table.ruleColor)], at: 0)
+        header.elements.append(.structure([.artifact]))
         header.elements.append(rule(y: header.height - thin / 2, width: tableWidth, thickness: thin, color: table.ruleColor))
         let textHeight = options.page.textHeight
         // A header taller than half a page is not repeated (it would leave no room for rows);
@@ -57,12 +63,14 @@ struct TableLayout {
         let sliceHeight = min(tallest, textHeight / 4)
         for (i, cells) in table.rows.enumerated() {
             var lines: [LineBand] = []
-            let whole = row(cells, widths: widths, padding: pad, sidePadding: hpad, lines: &lines)
+            let whole = row(cells, widths: widths, padding: pad, sidePadding: hpad, lines: &lines,
+                            path: rowPath(i + 1), cellRole: .tableData, firstCell: (i + 1) * columns)
             var slices = whole.height > tallest ? TableLayout.slices(of: whole, lines: lines, maximumHeight: sliceHeight) : [whole]
             let last = i == table.rows.count - 1
             let thickness = last ? strong : 0.25
             let color = last ? table.ruleColor : RGBAColor(red: table.ruleColor.red, green: table.ruleColor.green, blue: table.ruleColor.blue, alpha: 0.6)
             let end = slices.count - 1
+            slices[end].elements.append(.structure([.artifact]))
             slices[end].elements.append(rule(y: slices[end].height - thickness / 2, width: tableWidth, thickness: thickness, color: color))
             for (k, var slice) in slices.enumerated() {
                 slice.breakBefore = i == 0 && k == 0 ? .avoid : .allowed
@@ -183,11 +191,14 @@ struct TableLayout {
     /// baseline grid, the row as tall as its tallest cell plus padding.
     func row(_ cells: [StyledParagraph], widths: [Double], padding: Double, sidePadding: [Double]) -> Item {
         var lines: [LineBand] = []
-        return row(cells, widths: widths, padding: padding, sidePadding: sidePadding, lines: &lines)
+        return row(cells, widths: widths, padding: padding, sidePadding: sidePadding, lines: &lines, path: [], cellRole: .tableData, firstCell: 0)
     }
 
     /// A row as one item, and its cells' lines as bands (for splitting a row taller than a page).
-    func row(_ cells: [StyledParagraph], widths: [Double], padding: Double, sidePadding: [Double], lines: inout [LineBand]) -> Item {
+    /// Each cell is marked as a `cellRole` element (part `firstCell + column` of the table) in
+    /// the row's `path`.
+    func row(_ cells: [StyledParagraph], widths: [Double], padding: Double, sidePadding: [Double], lines: inout [LineBand],
+             path: [StructureElement], cellRole: StructureElement.Role, firstCell: Int) -> Item {
         var x = left
         var elements: [PageElement] = []
         var height = 0.0
@@ -196,13 +207,14 @@ struct TableLayout {
             guard j < cells.count else { continue }
             let cell = cells[j]
             let shaped = shaper.shape(cell, width: max(1, width - 2 * sidePadding[j]))
+            let cellPath = path.isEmpty ? [] : path + [StructureElement(cellRole, id: path.last!.id, index: firstCell + j)]
+            let split = StructureMarks.needsSpans(shaped.lines)
             var y = padding
+            var segment = 0
             for (line, box) in zip(shaped.lines, LineGrid(shaper: shaper, style: cell.style).boxes(for: shaped.lines)) {
                 let baseline = y + box.above
-                var band: [PageElement] = [.text(line, x: x + sidePadding[j] + line.x, baseline: baseline)]
-                for link in line.links {
-                    band.append(.link(Rect(x: x + sidePadding[j] + link.x, y: baseline - line.ascent, width: link.width, height: line.ascent + line.descent), link.target))
-                }
+                let band = StructureMarks.line(line, x: x + sidePadding[j], baseline: baseline, path: cellPath, segment: segment, split: split)
+                segment += line.links.count
                 elements += band
                 lines.append(LineBand(top: y, bottom: baseline + box.below, elements: band))
                 y = baseline + box.below

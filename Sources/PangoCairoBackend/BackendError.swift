@@ -4,6 +4,9 @@ public enum BackendError: Error, CustomStringConvertible, Equatable {
     case cannotCreate(path: String, message: String)
     /// Cairo reported an error while drawing or finishing the PDF at `path`.
     case cairo(path: String, message: String)
+    /// The PDF at `path` could not be tagged (Cairo rejected the structure tags, or qpdf could
+    /// not complete them); an untagged PDF can still be written.
+    case tagging(path: String, message: String)
     /// ``CairoPDFRenderer/render(_:)`` was called after ``CairoPDFRenderer/finish()``.
     case finished(path: String)
     /// fontconfig could not read the font folder at `path`.
@@ -14,6 +17,7 @@ public enum BackendError: Error, CustomStringConvertible, Equatable {
         switch self {
         case .cannotCreate(let path, let message): return "\(path): cannot create PDF: \(message)"
         case .cairo(let path, let message): return "\(path): PDF writing failed: \(message)"
+        case .tagging(let path, let message): return "\(path): PDF tagging failed: \(message)"
         case .finished(let path): return "\(path): page rendered after the PDF was finished"
         case .fontFolder(let path): return "\(path): cannot read font folder"
         }

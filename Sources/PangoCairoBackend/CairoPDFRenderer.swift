@@ -11,6 +11,11 @@ import Typography
 /// The whole document is wrapped in a `Document` structure tag (Cairo 1.16 corrupts link
 /// annotations without one). Call ``finish()`` once after the last page; it reports any error
 /// Cairo deferred (malformed tag attributes, write failures).
+///
+/// With ``PDFTagging`` the PDF is tagged (PDF 1.7 §14.8): the structure marks layout puts on
+/// the page (``PageElement/structure(_:)``) open and close Cairo structure tags, and
+/// ``finish()`` completes the file with qpdf (``PDFAccessibility``). Without it only the
+/// `Document` tag and links are written.
 public final class CairoPDFRenderer: PageRenderer {
     private let path: String
     /// The PDF surface, or the current page's picture surface in preview mode.
@@ -23,14 +28,26 @@ public final class CairoPDFRenderer: PageRenderer {
     private var documentTagOpen = false
     /// Open outline entries by level: (level, Cairo outline id).
     private var outlineStack: [(level: Int, id: Int32)] = []
+    private let info: DocumentInfo
+    private let tagging: PDFTagging?
+    /// The structure elements open under `Document`, outermost first.
+    private var openElements: [StructureElement] = []
+    /// Every structure tag begun, in order (``PDFAccessibility`` matches them to the tree).
+    private var records: [TagRecord] = []
+    private var linkCount = 0
+    /// Whether every figure had alternative text (a condition of claiming PDF/UA).
+    private var figuresHaveAlt = true
 
     /// Creates the PDF at `path` and writes `info` as its metadata. `creationDate` becomes both
     /// the creation and modification date (pass one derived from `SOURCE_DATE_EPOCH` for
-    /// byte-identical output); nil leaves Cairo's default (now).
+    /// byte-identical output); nil leaves Cairo's default (now). `tagging` nil writes an
+    /// untagged PDF (only `Document` and links).
     /// - Throws: ``BackendError/cannotCreate(path:message:)`` when the file cannot be written.
-    public init(path: String, info: DocumentInfo, creationDate: Date?) throws {
+    public init(path: String, info: DocumentInfo, creationDate: Date?, tagging: PDFTagging? = nil) throws {
         FontState.lock.lock(); defer { FontState.lock.unlock() }
         self.path = path
+        self.info = info
+        self.tagging = tagging
         let surface = cairo_pdf_surface_create(path, PaperSize.a4.width, PaperSize.a4.height)!
         let status = cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else {
@@ -56,7 +73,15 @@ public final class CairoPDFRenderer: PageRenderer {
 
     deinit {
         FontState.lock.lock(); defer { FontState.lock.unlock() }
+        if tagging != nil, cairo_status(cr) != CAIRO_STATUS_SUCCESS {
+            // Cairo 1.16 crashes finishing a tagged surface that has failed (a tag error):
+            // the surface is left unfinished (its memory is not reclaimed; the temporary file
+            // is removed by the caller).
+            cairo_destroy(cr)
+            return
+        }
         if !finished {
+            for element in openElements.reversed() { cairo_tag_end(cr, Self.tagName(element)) }
             if documentTagOpen { cairo_tag_end(cr, "Document") }
             cairo_surface_finish(surface)
         }
@@ -76,7 +101,8 @@ public final class CairoPDFRenderer: PageRenderer {
     }
 
     /// Draws `page` (sized to `page.size`) and emits it. Unreadable images draw nothing.
-    /// - Throws: ``BackendError/cairo(path:message:)`` when Cairo enters an error state.
+    /// - Throws: ``BackendError/cairo(path:message:)`` when Cairo enters an error state,
+    ///   ``BackendError/tagging(path:message:)`` when it rejects the structure tags.
     public func render(_ page: Page) throws {
         try FontState.lock.reading { try renderUnlocked(page) }
     }
@@ -94,6 +120,7 @@ public final class CairoPDFRenderer: PageRenderer {
             // structure tree (qpdf: object not found) when the size changes inside the tag
             // before anything was drawn.
             cairo_tag_begin(cr, "Document", nil)
+            records.append(TagRecord(name: "Document", key: "Document"))
             documentTagOpen = true
         }
         for element in page.elements {
@@ -128,6 +155,8 @@ public final class CairoPDFRenderer: PageRenderer {
                 }
                 cairo_tag_begin(cr, CAIRO_TAG_LINK, attributes)
                 cairo_tag_end(cr, CAIRO_TAG_LINK)
+                linkCount += 1
+                records.append(TagRecord(name: "Link", key: "Link \(linkCount)"))
             case .destination(let name, let point):
                 let attributes = "name=\(PDFNames.quoted(PDFNames.destination(for: name))) "
                     + "x=\(PDFNames.number(point.x)) y=\(PDFNames.number(point.y))"
@@ -137,17 +166,24 @@ public final class CairoPDFRenderer: PageRenderer {
                 addOutline(entry, at: point)
             case .image(let path, let rect):
                 drawImage(path: path, rect: rect)
+            case .structure(let path):
+                if tagging != nil { enter(path) }
             }
         }
         if previewSink != nil { try endPreviewPage() } else { cairo_show_page(cr) }
         let status = cairo_status(cr)
+        if status == CAIRO_STATUS_TAG_ERROR, tagging != nil {
+            throw BackendError.tagging(path: path, message: String(cString: cairo_status_to_string(status)))
+        }
         if status != CAIRO_STATUS_SUCCESS {
             throw BackendError.cairo(path: path, message: String(cString: cairo_status_to_string(status)))
         }
     }
 
-    /// Closes the `Document` tag and the file.
-    /// - Throws: ``BackendError/cairo(path:message:)`` for any error Cairo reports on finishing.
+    /// Closes the `Document` tag and the file; a tagged PDF is then completed by
+    /// ``PDFAccessibility``.
+    /// - Throws: ``BackendError/cairo(path:message:)`` for any error Cairo reports on finishing;
+    ///   ``BackendError/tagging(path:message:)`` when the tagged file cannot be completed.
     public func finish() throws {
         try FontState.lock.reading { try finishUnlocked() }
     }
@@ -155,6 +191,7 @@ public final class CairoPDFRenderer: PageRenderer {
     private func finishUnlocked() throws {
         guard !finished else { return }
         finished = true
+        if tagging != nil { enter([]) }
         if documentTagOpen { cairo_tag_end(cr, "Document") }
         cairo_surface_finish(surface)
         var status = cairo_surface_status(surface)
@@ -162,6 +199,43 @@ public final class CairoPDFRenderer: PageRenderer {
         if status != CAIRO_STATUS_SUCCESS {
             throw BackendError.cairo(path: path, message: String(cString: cairo_status_to_string(status)))
         }
+        if let tagging, documentTagOpen {
+            let claimsUA = figuresHaveAlt && !(info.title ?? "").isEmpty
+            do {
+                try PDFAccessibility.complete(path: path, records: records, tagging: tagging, info: info, claimsUA: claimsUA)
+            } catch {
+                throw BackendError.tagging(path: path, message: String(describing: error))
+            }
+        }
+    }
+
+    // MARK: Structure
+
+    /// Makes `path` the open structure (closing what it leaves, opening what it adds). An
+    /// artifact opens beside the element being drawn into, under its parent: its parent holds
+    /// elements already, so its own content stays marked (Cairo 1.16 marks content only in
+    /// elements without children).
+    private func enter(_ requested: [StructureElement]) {
+        var path = requested
+        if path.last?.role == .artifact { path = Array(openElements.dropLast()) + [.artifact] }
+        var common = 0
+        while common < openElements.count, common < path.count, openElements[common] == path[common] { common += 1 }
+        for element in openElements[common...].reversed() { cairo_tag_end(cr, Self.tagName(element)) }
+        openElements.removeLast(openElements.count - common)
+        for element in path[common...] {
+            let name = Self.tagName(element)
+            cairo_tag_begin(cr, name, nil)
+            let key = element.role == .artifact ? "Artifact" : "\(element.role.rawValue) \(element.id) \(element.index)"
+            records.append(TagRecord(name: name, key: key, alternativeText: element.alternativeText, language: element.language))
+            if element.role == .figure, (element.alternativeText ?? "").trimmingCharacters(in: .whitespaces).isEmpty { figuresHaveAlt = false }
+            openElements.append(element)
+        }
+    }
+
+    /// The Cairo tag for an element: its standard type; artifacts go in `Private` elements,
+    /// which ``PDFAccessibility`` turns into artifacts.
+    static func tagName(_ element: StructureElement) -> String {
+        element.role == .artifact ? "Private" : element.role.rawValue
     }
 
     // MARK: Drawing

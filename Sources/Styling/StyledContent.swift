@@ -257,6 +257,10 @@ public struct StyledBlock: Hashable, Sendable {
     public var footnoteLocations: [Int: SourceLocation] = [:]
     /// Where the block starts in the source, for diagnostics; nil when unknown.
     public var location: SourceLocation?
+    /// The tagged-PDF structure path from the document root to the block's own element (last):
+    /// `[L, LI, LBody, P]` for a list item's paragraph, `[artifact]` for a thematic break.
+    /// Empty: layout tags the block by its content (`P`, `Table`, `Figure`, `TOCI`).
+    public var structure: [StructureElement] = []
 
     /// Creates a block of `content` (lengths in pt); no spacing, keeps, bars, background, anchor or outline by default.
     public init(_ content: Content, spaceBefore: Double = 0, spaceAfter: Double = 0, keepWithNext: Bool = false,

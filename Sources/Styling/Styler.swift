@@ -70,6 +70,8 @@ public struct Styler {
     var inlineImages: (local: Int, remote: Int, first: SourceLocation?) = (0, 0, nil)
     /// Links into other Markdown files (`other.md#part`): counted, one warning per document.
     var otherFileLinks: (count: Int, first: (String, SourceLocation?)?) = (0, nil)
+    /// The last structure element id handed out (``newElement(_:alternativeText:)``).
+    var nextStructureID = 0
 
     /// Creates a styler for `theme`; ``style(_:theme:options:)`` is the usual entry point.
     public init(theme: Theme, options: StylingOptions = StylingOptions()) {
@@ -122,6 +124,14 @@ public struct Styler {
         var tight = false
         /// Columns between tab stops in code, set by an enclosing div (`tab-size=2`).
         var tabSize: Int?
+        /// Structure elements the block sits in (lists, items, quotes), from the root.
+        var structure: [StructureElement] = []
+    }
+
+    /// A new structure element of `role` for the next block (ids count blocks from 1).
+    mutating func newElement(_ role: StructureElement.Role, alternativeText: String? = nil) -> StructureElement {
+        nextStructureID += 1
+        return StructureElement(role, id: nextStructureID, alternativeText: alternativeText)
     }
 
     var blockSpacing: Double { theme.page.blockSpacing }
@@ -155,6 +165,7 @@ public struct Styler {
             let after = context.tight ? blockSpacing * 0.3 : blockSpacing
             blocks.append(StyledBlock(.paragraph(paragraph), spaceAfter: after, quoteBars: context.quoteBars,
                                       quoteBarColor: quoteBarColor, location: block.location))
+            blocks[blocks.count - 1].structure = context.structure + [newElement(.paragraph)]
         case .heading(let level, let inlines):
             let role = TextRole.forHeading(level: level)
             context.cascade.apply(role: role, theme: theme)
@@ -183,6 +194,7 @@ public struct Styler {
                 .paragraph(paragraph), spaceBefore: max(blockSpacing * 1.5, size * 1.0), spaceAfter: max(blockSpacing * 0.6, size * 0.4),
                 keepWithNext: true, quoteBars: context.quoteBars, quoteBarColor: quoteBarColor,
                 anchor: id, outline: outline, location: block.location))
+            blocks[blocks.count - 1].structure = context.structure + [newElement(.heading(level: level))]
         case .list(let list):
             appendList(list, context: context, to: &blocks)
         case .blockQuote(let children):
@@ -193,12 +205,14 @@ public struct Styler {
             }
             if let quote = theme.color(named: "secondary") { context.cascade.color = quote }
             context.tight = false
+            context.structure.append(newElement(.blockQuote))
             for child in children { append(child, context: context, to: &blocks) }
         case .codeBlock(_, let text):
             appendCode(text, context: context, overrides: overrides, location: block.location, to: &blocks)
         case .thematicBreak:
             blocks.append(StyledBlock(.rule(color: ruleColor, thickness: 0.6),
                                       spaceBefore: blockSpacing * 1.5, spaceAfter: blockSpacing * 1.5, location: block.location))
+            blocks[blocks.count - 1].structure = [.artifact]
         case .table(let table):
             appendTable(table, context: context, location: block.location, to: &blocks)
         case .div(let children):
@@ -222,6 +236,7 @@ public struct Styler {
                 warn("raw HTML block is not rendered; showing its text", block.location)
                 let paragraph = makeParagraph([.text(text)], context: context, overrides: overrides)
                 blocks.append(StyledBlock(.paragraph(paragraph), spaceAfter: blockSpacing, quoteBars: context.quoteBars, location: block.location))
+                blocks[blocks.count - 1].structure = context.structure + [newElement(.paragraph)]
             }
         case .pageBreak:
             blocks.append(StyledBlock(.pageBreak, location: block.location))
@@ -274,8 +289,11 @@ public struct Styler {
         let lastNumber = list.start + max(0, list.items.count - 1)
         let markerWidthEm = list.ordered ? 0.62 * Double(String(lastNumber).count + 1) + 0.6 : 1.3
         let indentStep = max(font.size * 1.6, font.size * markerWidthEm)
+        let listElement = newElement(.list)
         for (index, item) in list.items.enumerated() {
             var itemContext = context
+            let itemElement = newElement(.listItem)
+            itemContext.structure += [listElement, itemElement, StructureElement(.listBody, id: itemElement.id)]
             itemContext.indent = min(maxIndent, itemContext.indent + indentStep)
             itemContext.cascade.listDepth += 1
             itemContext.tight = list.tight
@@ -300,6 +318,7 @@ public struct Styler {
                 let empty = StyledParagraph(runs: [], style: paragraphStyle(itemContext, overrides: StyleOverrides()),
                                             marker: [StyledRun(markerText, style: markerStyle)])
                 blocks.insert(StyledBlock(.paragraph(empty), spaceAfter: blockSpacing * 0.3, quoteBars: context.quoteBars), at: first)
+                blocks[first].structure = itemContext.structure + [newElement(.paragraph)]
             }
             if list.tight, let last = blocks.indices.last { blocks[last].spaceAfter = min(blocks[last].spaceAfter, blockSpacing * 0.3) }
         }
@@ -332,6 +351,7 @@ public struct Styler {
                                 background: theme.color(named: "codeBackground") ?? RGBAColor(hex: "#F3F4F7")!,
                                 backgroundPadding: padding, location: location)
         block.isCode = true
+        block.structure = context.structure + [newElement(.code)]
         blocks.append(block)
     }
 
@@ -383,6 +403,7 @@ public struct Styler {
         styled.leftIndent = context.indent
         blocks.append(StyledBlock(.table(styled), spaceBefore: blockSpacing * 0.5, spaceAfter: blockSpacing * 1.5,
                                   quoteBars: context.quoteBars, quoteBarColor: quoteBarColor, location: location))
+        blocks[blocks.count - 1].structure = context.structure + [newElement(.table)]
     }
 
     // MARK: Images
@@ -504,7 +525,7 @@ public struct Styler {
     /// A figure: the image, sized by its `width`/`height` attributes (else its own size), and
     /// its alt text as the caption (Pandoc's implicit figures; the title is not shown).
     mutating func appendImage(_ figure: (image: Inline, attributes: Attributes), context: BlockContext, location: SourceLocation?, to blocks: inout [StyledBlock]) {
-        guard case .image(let source, _, let alt, let imageLocation) = figure.image, !Styler.isDarkModeOnly(source) else { return }
+        guard case .image(let source, let title, let alt, let imageLocation) = figure.image, !Styler.isDarkModeOnly(source) else { return }
         // `<img>` in HTML arrives as a span that may ask for no caption (`caption=none`), as GitHub shows it.
         let captioned = figure.attributes.pairs.last { $0.key == "caption" }?.value?.lowercased() != "none"
         var dimensions: [String: ImageDimension] = [:]
@@ -519,6 +540,9 @@ public struct Styler {
         }
         if let id = figure.attributes.id { registerAnchor(id, at: figure.attributes.location) }
         let altText = alt.plainText
+        if altText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            warn("image '\(source.prefix(60))' has no alt text; screen readers can only say that there is a figure", imageLocation ?? location)
+        }
         var path = Styler.localImagePath(source)
         let isRemote = source.contains("://") || source.lowercased().hasPrefix("data:")
         if !isRemote && !path.hasPrefix("/") { path = (options.baseDirectory as NSString).appendingPathComponent(path) }
@@ -539,6 +563,7 @@ public struct Styler {
         blocks.append(StyledBlock(.image(styledImage),
                                   spaceBefore: blockSpacing, spaceAfter: blockSpacing * 1.5, keepTogether: true,
                                   quoteBars: context.quoteBars, location: location))
+        blocks[blocks.count - 1].structure = context.structure + [newElement(.figure, alternativeText: altText.isEmpty ? title : altText)]
     }
 
     // MARK: Footnotes

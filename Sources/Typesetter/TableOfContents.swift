@@ -26,6 +26,9 @@ struct TableOfContents {
         }
     }
 
+    /// The structure id of the contents' elements (apart from the styled blocks' ids).
+    static let structureID = 900_000_000
+
     /// `blocks` with the contents inserted; `pages` maps anchors to page numbers (missing → "–").
     func inserted(into blocks: [StyledBlock], pages: [String: Int]) -> [StyledBlock] {
         guard !entries.isEmpty else { return blocks }
@@ -33,6 +36,9 @@ struct TableOfContents {
         let minLevel = entries.map(\.level).min() ?? 1
         var contents = [theme.paragraphBlock(title, role: .title3, color: theme.textColor, spaceBefore: theme.page.blockSpacing * 2,
                                              spaceAfter: theme.page.blockSpacing, keepWithNext: true)]
+        // Tagged as a level-2 heading, then a TOC of TOCI entries (ids apart from styled blocks').
+        contents[0].structure = [StructureElement(.heading2, id: TableOfContents.structureID)]
+        let toc = StructureElement(.toc, id: TableOfContents.structureID)
         let body = theme[.body]
         for entry in entries {
             let depth = entry.level - minLevel
@@ -47,6 +53,7 @@ struct TableOfContents {
             contents.append(StyledBlock(.entry(StyledParagraph(runs: entryRuns(entry.runs, title: entry.title, style: run), style: style),
                                                trailing: StyledParagraph(runs: [StyledRun(page, style: numberRun)], style: style)),
                                         spaceBefore: depth == 0 ? theme.page.blockSpacing * 0.6 : 0, spaceAfter: 1))
+            contents[contents.count - 1].structure = [toc, StructureElement(.tocItem, id: TableOfContents.structureID, index: contents.count)]
         }
         contents[contents.count - 1].spaceAfter = theme.page.blockSpacing * 2
         blocks.insert(contentsOf: contents, at: insertionIndex)

@@ -43,6 +43,9 @@ public struct RenderOptions: Sendable {
     /// Pictures instead of a PDF (`--format png|svg`): one file per selected page, named after
     /// the output (`out.png` → `out-1.png`, `out-2.png`…); nil: the PDF.
     public var preview: PagePreview? = nil
+    /// Write a tagged, accessible PDF (structure tree, `/Lang`, `/Alt`, artifacts); false
+    /// (`--no-tags`): only links, for the smallest files.
+    public var tagged: Bool = true
     /// Set the front matter's title, subtitle, author and date as a title block at the top of
     /// the first page (``true``, the default); specimens, which draw their own cover, turn it off.
     public var titleBlock: Bool = true
@@ -95,6 +98,10 @@ public enum Typesetter {
         diagnostics += styled.diagnostics
         if document.blocks.isEmpty {
             diagnostics.append(Diagnostic(.warning, "the document has no content; the PDF has one empty page",
+                                          at: SourceLocation(file: document.file, line: 1, column: 1)))
+        }
+        if let lang = document.metadata.lang, !FrontMatterSettings.isLanguageTag(lang.trimmingCharacters(in: .whitespaces)) {
+            diagnostics.append(Diagnostic(.warning, "lang '\(lang.prefix(40))' is not a BCP 47 language tag; the PDF says 'en'",
                                           at: SourceLocation(file: document.file, line: 1, column: 1)))
         }
         let title = document.metadata.title ?? styled.firstHeading
@@ -151,14 +158,30 @@ public enum Typesetter {
         do {
             let info = DocumentInfo(title: title, author: document.metadata.author,
                                     subject: document.metadata.subtitle, keywords: document.metadata.keywords)
-            let renderer = try CairoPDFRenderer(path: outputFile.temporaryPath, info: info, creationDate: options.creationDate ?? defaultCreationDate())
-            if let preview = options.preview { renderer.startPreview(preview, base: outputFile.destination) }
-            let pages = try layOut(blocks, pageCount: pageCount, into: renderer).pageCount
+            func write(tagged: Bool) throws -> (pages: Int, renderer: CairoPDFRenderer) {
+                layoutDiagnostics = []
+                let tagging = tagged && options.preview == nil ? PDFTagging(language: FrontMatterSettings.language(document.metadata.lang)) : nil
+                let renderer = try CairoPDFRenderer(path: outputFile.temporaryPath, info: info, creationDate: options.creationDate ?? defaultCreationDate(),
+                                                    tagging: tagging)
+                if let preview = options.preview { renderer.startPreview(preview, base: outputFile.destination) }
+                let pages = try layOut(blocks, pageCount: pageCount, into: renderer).pageCount
+                try renderer.finish()
+                return (pages, renderer)
+            }
+            var written: (pages: Int, renderer: CairoPDFRenderer)
+            do {
+                written = try write(tagged: options.tagged)
+            } catch BackendError.tagging(_, let message) {
+                // What Cairo or qpdf could not tag is still printed: untagged, with a warning.
+                let warning = Diagnostic(.warning, "the PDF could not be tagged for accessibility (\(message)); it is written untagged", at: nil)
+                if options.strict { throw TypesetError.warningsAreErrors([warning]) }
+                diagnostics.append(warning)
+                written = try write(tagged: false)
+            }
             if options.strict, !layoutDiagnostics.isEmpty { throw TypesetError.warningsAreErrors(layoutDiagnostics) }
             diagnostics += layoutDiagnostics
-            try renderer.finish()
             if options.preview == nil { try outputFile.commit() } else { outputFile.discard() }
-            return RenderReport(pageCount: pages, diagnostics: diagnostics, files: renderer.previewFiles)
+            return RenderReport(pageCount: written.pages, diagnostics: diagnostics, files: written.renderer.previewFiles)
         } catch {
             outputFile.discard()
             if let error = error as? TypesetError { throw error }

@@ -54,6 +54,7 @@ enum RenderCommand {
         var options = RenderOptions(themeRequest: try ThemeOptions.request(from: args), paper: try ThemeOptions.paper(from: args),
                                     strict: args.has("--strict"))
         if args.has("--justify") { options.justify = true }
+        if args.has("--no-tags") { options.tagged = false }
         if args.has("--toc") { options.tableOfContents = true }
         if let margins = args.value("--margins") {
             guard let m = Margins(css: margins) else {

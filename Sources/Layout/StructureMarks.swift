@@ -1,0 +1,73 @@
+import Styling
+
+/// How layout marks what it draws with structure paths (``PageElement/structure(_:)``), so the
+/// renderer can tag the PDF: text lines belong to their block's element, links to a `Link`
+/// inside it (footnote markers to a `Reference`), furniture to artifacts.
+enum StructureMarks {
+    /// The elements of one line of text whose measure starts at `x` (pt): the text in `path`'s element — or, when the block
+    /// also holds links (`split`), in a `Span` of its own, since a PDF element holding child
+    /// elements cannot hold text directly in Cairo's tagging — then each link in `path`.
+    ///
+    /// `segment` counts the links in the block's lines before this one: lines with no link
+    /// between them share one `Span`.
+    static func line(_ line: ShapedLine, x: Double, baseline: Double, path: [StructureElement], segment: Int,
+                     split: Bool) -> [PageElement] {
+        var elements: [PageElement] = [.structure(textPath(path, lineIndex: segment, split: split)), .text(line, x: x + line.x, baseline: baseline)]
+        for (k, link) in line.links.enumerated() {
+            elements.append(.structure(linkPath(path, target: link.target, lineIndex: segment, linkIndex: k)))
+            elements.append(.link(Rect(x: x + link.x, y: baseline - line.ascent, width: link.width, height: line.ascent + line.descent), link.target))
+        }
+        return elements
+    }
+
+    /// Where a line's text goes: the block's element, or a per-line `Span` in it.
+    static func textPath(_ path: [StructureElement], lineIndex: Int, split: Bool) -> [StructureElement] {
+        guard split, let leaf = path.last, leaf.role != .artifact else { return path }
+        return path + [StructureElement(.span, id: leaf.id, index: leaf.index * 1_000_000 + lineIndex + 1)]
+    }
+
+    /// The parent a link's `Link` element opens in: the block's element, or a `Reference`
+    /// for a footnote marker (a link to `fn-N`).
+    static func linkPath(_ path: [StructureElement], target: LinkTarget, lineIndex: Int, linkIndex: Int) -> [StructureElement] {
+        guard let leaf = path.last, leaf.role != .artifact else { return path }
+        if case .internal(let name) = target, name.hasPrefix("fn-") {
+            return path + [StructureElement(.reference, id: leaf.id, index: (leaf.index * 1_000_000 + lineIndex + 1) * 1000 + linkIndex)]
+        }
+        return path
+    }
+
+    /// Whether a paragraph's text must go in spans: some line holds a link.
+    static func needsSpans(_ lines: [ShapedLine]) -> Bool { lines.contains { !$0.links.isEmpty } }
+
+    /// The path of a list marker: the item's `Lbl` when the block is the first of an item
+    /// (`[…, LI, LBody, P]`), else the block itself (a footnote's number).
+    static func labelPath(_ path: [StructureElement]) -> [StructureElement] {
+        guard path.count >= 3, path[path.count - 2].role == .listBody else { return path }
+        return Array(path.dropLast(2)) + [StructureElement(.label, id: path[path.count - 2].id)]
+    }
+
+    /// A path whose elements are relative to a footnote: `Note` > `P` for the note's
+    /// paragraph `paragraph` (ids of notes are negative, apart from blocks').
+    static func notePath(number: Int, paragraph: Int) -> [StructureElement] {
+        [StructureElement(.note, id: -number), StructureElement(.paragraph, id: -number, index: paragraph)]
+    }
+}
+
+extension Item {
+    /// The item drawn as furniture: marked as an artifact throughout (a table header repeated
+    /// on a continued page, a code block's `(continued)` cue are not read).
+    var asArtifact: Item {
+        var copy = self
+        copy.elements = [.structure([.artifact])] + elements.map { if case .structure = $0 { .structure([.artifact]) } else { $0 } }
+        return copy
+    }
+}
+
+extension PageElement {
+    /// A structure mark with `base` put in front of its path (footnotes, laid out relative to
+    /// their note, placed after the element that cites them); other elements unchanged.
+    func underStructure(_ base: [StructureElement]) -> PageElement {
+        if case .structure(let path) = self, path != [.artifact] { return .structure(base + path) }
+        return self
+    }
+}

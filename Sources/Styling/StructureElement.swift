@@ -1,0 +1,68 @@
+/// One element of a tagged PDF's logical structure: what a screen reader announces and reads
+/// in order. Roles are the standard structure types of PDF 1.7 (ISO 32000-1 §14.8.4).
+///
+/// Elements travel as values from styling through layout to the renderer: a block carries the
+/// path of elements from the document root to its own element (``StyledBlock/structure``), and
+/// layout marks what it draws with such paths. `id` names the block an element comes from and
+/// `index` the part inside it (a table row, a cell, a line), so two marks with the same role,
+/// `id` and `index` are one element, even when its content runs onto the next page.
+public struct StructureElement: Hashable, Sendable {
+    /// PDF 1.7 standard structure types (ISO 32000-1 Tables 333–338), plus ``artifact``.
+    public enum Role: String, Hashable, Sendable, CaseIterable {
+        /// `P`: a paragraph.
+        case paragraph = "P"
+        /// `H1` … `H6`: headings by level.
+        case heading1 = "H1", heading2 = "H2", heading3 = "H3", heading4 = "H4", heading5 = "H5", heading6 = "H6"
+        /// `L`: a list; `LI` an item, `Lbl` its bullet or number, `LBody` its content.
+        case list = "L", listItem = "LI", label = "Lbl", listBody = "LBody"
+        /// `BlockQuote`: a quoted block.
+        case blockQuote = "BlockQuote"
+        /// `Code`: a code block.
+        case code = "Code"
+        /// `Table`, `TR` a row, `TH` a header cell, `TD` a data cell.
+        case table = "Table", tableRow = "TR", tableHeader = "TH", tableData = "TD"
+        /// `Figure`: an image (with alternative text); `Caption` its caption.
+        case figure = "Figure", caption = "Caption"
+        /// `Note`: a footnote; `Reference`: its marker in the text.
+        case note = "Note", reference = "Reference"
+        /// `TOC`: a table of contents; `TOCI` one entry.
+        case toc = "TOC", tocItem = "TOCI"
+        /// `Span`: a run of text inside a block (a line that sits beside links, or text in
+        /// another language).
+        case span = "Span"
+        /// Not content: page furniture (running heads, page numbers, rules, panels) that
+        /// assistive technology skips — PDF 1.7 §14.8.2.2 artifacts. Never has children.
+        case artifact = "Artifact"
+
+        /// The heading role for level 1…6 (levels outside clamp).
+        public static func heading(level: Int) -> Role {
+            [.heading1, .heading2, .heading3, .heading4, .heading5, .heading6][min(6, max(1, level)) - 1]
+        }
+    }
+
+    /// The structure type.
+    public var role: Role
+    /// The block the element belongs to (unique in a document).
+    public var id: Int
+    /// The part of the block (row, cell, line), 0 for the block's own element.
+    public var index: Int
+    /// Alternative text (`/Alt`): what a figure shows, in words.
+    public var alternativeText: String?
+    /// The language of the element's text (`/Lang`, a BCP 47 tag) when it differs from the
+    /// document's.
+    public var language: String?
+
+    /// Creates an element of `role` for block `id`, part `index`.
+    public init(_ role: Role, id: Int, index: Int = 0, alternativeText: String? = nil, language: String? = nil) {
+        self.role = role; self.id = id; self.index = index
+        self.alternativeText = alternativeText; self.language = language
+    }
+
+    /// Page furniture: not read aloud, not in the structure tree.
+    public static let artifact = StructureElement(.artifact, id: 0)
+
+    /// Whether `other` is the same element (role, block and part), whatever else it carries.
+    public func isSame(as other: StructureElement) -> Bool {
+        role == other.role && id == other.id && index == other.index
+    }
+}

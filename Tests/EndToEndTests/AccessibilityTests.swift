@@ -1,0 +1,280 @@
+import DocumentModel
+import Foundation
+import MarkdownParser
+import Testing
+import Typesetter
+
+/// Issue 16: tagged PDF read back with poppler (`pdfinfo -struct-text`) and qpdf (`--json`):
+/// the structure tree follows the source, furniture stays out of it, figures carry `/Alt`, the
+/// catalog carries `/Lang`, `/MarkInfo`, `/ViewerPreferences` and XMP metadata.
+@Suite(.serialized) struct AccessibilityTests {
+    /// One element of `pdfinfo -struct-text`: its type, its text lines, its children.
+    final class Node {
+        let name: String
+        var texts: [String] = []
+        var children: [Node] = []
+        weak var parent: Node?
+        init(_ name: String, parent: Node?) { self.name = name; self.parent = parent }
+        /// All text below the node, whitespace removed (poppler joins lines without spaces).
+        lazy var text: String = (texts + children.map(\.text)).joined().filter { !$0.isWhitespace }
+        /// The node and its descendants, depth first.
+        var all: [Node] { [self] + children.flatMap(\.all) }
+        var depthInLists: Int { (parent?.depthInLists ?? 0) + (name == "L" ? 1 : 0) }
+    }
+
+    /// Parses `pdfinfo -struct-text` (two spaces of indent per level; text lines in quotes).
+    static func structure(_ pdf: String) throws -> Node {
+        let output = try PDFProbe.run("pdfinfo", ["-struct-text", pdf]).output
+        let root = Node("root", parent: nil)
+        var stack: [(indent: Int, node: Node)] = [(-1, root)]
+        for line in output.split(separator: "\n", omittingEmptySubsequences: true) {
+            let indent = line.prefix { $0 == " " }.count
+            let body = line.dropFirst(indent)
+            while let last = stack.last, last.indent >= indent { stack.removeLast() }
+            let parent = stack.last!.node
+            if body.hasPrefix("\"") {
+                parent.texts.append(String(body.dropFirst().dropLast()))
+            } else if !body.hasPrefix("Object ") {
+                let node = Node(String(body.split(separator: " ").first ?? ""), parent: parent)
+                parent.children.append(node)
+                stack.append((indent, node))
+            }
+        }
+        return root
+    }
+
+    /// The catalog, the `/Alt` of every figure in structure-tree order, and the XMP metadata,
+    /// from `qpdf --json` (strings there read `u:text`).
+    static func catalogAndAlts(_ pdf: String) throws -> (catalog: [String: Any], alts: [String], xmp: String) {
+        let json = try PDFProbe.run("qpdf", ["--json", "--json-key=qpdf", pdf]).output
+        let top = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let parts = try #require(top["qpdf"] as? [Any])
+        let objects = try #require(parts.last as? [String: Any])
+        func resolve(_ value: Any?) -> Any? {
+            guard let reference = value as? String, reference.hasSuffix(" R") else { return value }
+            let object = objects["obj:" + reference] as? [String: Any]
+            return object?["value"] ?? (object?["stream"] as? [String: Any])?["dict"]
+        }
+        let trailer = (objects["trailer"] as? [String: Any])?["value"] as? [String: Any]
+        let catalog = resolve(trailer?["/Root"]) as? [String: Any] ?? [:]
+        var alts: [String] = []
+        func walk(_ value: Any?) {
+            if let array = resolve(value) as? [Any] { array.forEach(walk); return }
+            guard let element = resolve(value) as? [String: Any], element["/S"] != nil else { return }
+            if element["/S"] as? String == "/Figure" { alts.append(String((element["/Alt"] as? String ?? "").dropFirst(2))) }
+            walk(element["/K"])
+        }
+        walk((resolve(catalog["/StructTreeRoot"]) as? [String: Any])?["/K"])
+        var xmp = ""
+        if let reference = catalog["/Metadata"] as? String, let number = reference.split(separator: " ").first {
+            xmp = try PDFProbe.run("qpdf", ["--show-object=\(number)", "--filtered-stream-data", pdf]).output
+        }
+        return (catalog, alts, xmp)
+    }
+
+    /// Whether the uncompressed content streams hold `marker` (bytes, not text: fonts are binary).
+    static func contentContains(_ pdf: String, _ marker: String) throws -> Bool {
+        let qdf = pdf + ".qdf"
+        try PDFProbe.run("qpdf", ["--qdf", "--object-streams=disable", pdf, qdf])
+        defer { try? FileManager.default.removeItem(atPath: qdf) }
+        return try Data(contentsOf: URL(fileURLWithPath: qdf)).range(of: Data(marker.utf8)) != nil
+    }
+
+    /// What the source says the tree must hold, in order.
+    struct Expected {
+        var headings: [(level: Int, text: String)] = []
+        var tableHeaders: [[String]] = []
+        var figures: [String] = []
+        var deepestList = 0
+        var footnotes = 0
+    }
+
+    static func expected(from document: Document) -> Expected {
+        var expected = Expected()
+        expected.footnotes = document.footnotes.count
+        func walk(_ blocks: [Block], listDepth: Int) {
+            for block in blocks {
+                switch block.kind {
+                case .heading(let level, let inlines): expected.headings.append((level, inlines.plainText))
+                case .table(let table): expected.tableHeaders.append(table.header.map { $0.plainText })
+                case .paragraph(let inlines):
+                    if inlines.count == 1, case .image(_, _, let alt, _) = inlines[0] { expected.figures.append(alt.plainText) }
+                case .list(let list):
+                    expected.deepestList = max(expected.deepestList, listDepth + 1)
+                    for item in list.items { walk(item.blocks, listDepth: listDepth + 1) }
+                case .blockQuote(let children), .div(let children): walk(children, listDepth: listDepth)
+                default: break
+                }
+            }
+        }
+        walk(document.blocks, listDepth: 0)
+        return expected
+    }
+
+    static func squeezed(_ s: String) -> String { s.filter { !$0.isWhitespace } }
+
+    @Test func handbookStructureFollowsItsSource() throws {
+        let path = Render.packageRoot + "/templates/handbook.md"
+        let source = try String(contentsOfFile: path, encoding: .utf8)
+        let pdf = Render.folder + "/handbook-tagged.pdf"
+        _ = try Typesetter.render(markdown: source, file: path, to: pdf)
+        #expect(try PDFProbe.qpdfClean(pdf))
+        let tree = try Self.structure(pdf)
+        let document = try #require(tree.children.first)
+        #expect(document.name == "Document" && tree.children.count == 1)
+        let expected = Self.expected(from: MarkdownParser.parse(source, file: path).document)
+        let nodes = document.all
+
+        // Headings: every source heading, in order, at its level, with its text (the contents'
+        // own title, not in the source, aside).
+        let headings = nodes.filter { $0.name.count == 2 && $0.name.hasPrefix("H") && $0.text != "목차" }
+        #expect(headings.map { Int($0.name.dropFirst())! } == expected.headings.map(\.level))
+        #expect(headings.map(\.text) == expected.headings.map { Self.squeezed($0.text) })
+        #expect(expected.headings.count > 30)
+
+        // The contents: a TOC whose entries are the listed headings.
+        let toc = try #require(nodes.first { $0.name == "TOC" })
+        #expect(toc.children.count > 20 && toc.children.allSatisfy { $0.name == "TOCI" })
+
+        // Lists nest as deep as the source's, every item a label and a body.
+        #expect(nodes.map(\.depthInLists).max() == expected.deepestList && expected.deepestList >= 3)
+        for item in nodes where item.name == "LI" {
+            #expect(item.children.map(\.name).prefix(2) == ["Lbl", "LBody"], "list item \(item.text)")
+        }
+
+        // Tables: one Table per source table (never split by a page), header cells TH by row.
+        let tables = nodes.filter { $0.name == "Table" }
+        #expect(tables.count == expected.tableHeaders.count)
+        for (table, header) in zip(tables, expected.tableHeaders) {
+            let rows = table.children.filter { $0.name == "TR" }
+            #expect(rows.first?.children.map(\.name) == Array(repeating: "TH", count: header.count))
+            #expect(rows.first?.children.map(\.text) == header.map(Self.squeezed))
+            // A header repeated on a continued page is an artifact: no second TH row.
+            #expect(rows.dropFirst().allSatisfy { $0.children.allSatisfy { $0.name == "TD" } })
+        }
+        // A table row by row: the dynamic-type table's second row.
+        let dynamic = try #require(tables.first { $0.children.first?.children.first?.text == "Category" })
+        #expect(dynamic.children[1].children.map(\.text) == ["xSmall", "14", "14", "25", "11"])
+
+        // Figures with their alt text, each followed by its caption.
+        let figures = nodes.filter { $0.name == "Figure" }
+        #expect(figures.count == expected.figures.count && !figures.isEmpty)
+        let (catalog, alts, xmp) = try Self.catalogAndAlts(pdf)
+        #expect(alts == expected.figures)
+
+        // Notes: one per footnote, each right after the element holding its reference.
+        let notes = nodes.filter { $0.name == "Note" }
+        #expect(notes.count == expected.footnotes && expected.footnotes > 0)
+        for note in notes {
+            let siblings = try #require(note.parent?.children)
+            let index = try #require(siblings.firstIndex { $0 === note })
+            let before = siblings[..<index].last { $0.name != "Note" }
+            #expect(before?.all.contains { $0.name == "Reference" } == true, "note \(note.text.prefix(30)) follows its reference")
+        }
+
+        // Page furniture is not in the tree: running head (the title), folios "n / N".
+        #expect(nodes.filter { $0.text == Self.squeezed("Typeset 조판 핸드북") }.map(\.name) == ["H1"])
+        #expect(!nodes.contains { $0.texts.contains { $0.range(of: #"^\d+ / \d+$"#, options: .regularExpression) != nil } })
+        #expect(!nodes.contains { $0.name == "Private" || $0.name == "Artifact" })
+
+        // Document level.
+        #expect(catalog["/Lang"] as? String == "u:ko")
+        #expect((catalog["/MarkInfo"] as? [String: Any])?["/Marked"] as? Bool == true)
+        #expect((catalog["/ViewerPreferences"] as? [String: Any])?["/DisplayDocTitle"] as? Bool == true)
+        #expect(xmp.contains("<dc:title><rdf:Alt><rdf:li xml:lang=\"x-default\">Typeset 조판 핸드북</rdf:li>"))
+        #expect(xmp.contains("<dc:language><rdf:Bag><rdf:li>ko</rdf:li>"))
+        #expect(xmp.contains("<pdfuaid:part>1</pdfuaid:part>"))
+        #expect(try Self.contentContains(pdf, "/Artifact BMC") && !Self.contentContains(pdf, "/Private"))
+        // PDF/UA-1 details: notes carry an /ID, links a /Contents description.
+        let json = try PDFProbe.run("qpdf", ["--json", "--json-key=qpdf", pdf]).output
+        #expect(json.components(separatedBy: "\"/ID\": \"u:note-").count - 1 == expected.footnotes)
+        #expect(json.contains("\"/Contents\": \"u:Link within the document\""))
+    }
+
+    @Test func aParagraphAndATableContinuedOnTheNextPageStayOneElement() throws {
+        let long = String(repeating: "A paragraph long enough to cross the page, 문단은 다음 쪽으로 이어집니다. ", count: 60)
+        let rows = (1...70).map { "| row \($0) | value \($0) |" }.joined(separator: "\n")
+        let markdown = "# Continued\n\n\(long)\n\n| Name | Value |\n|---|---|\n\(rows)\n\nAfter.\n"
+        let (pdf, report) = try Render.markdown(markdown, name: "continued")
+        #expect(report.pageCount >= 3)
+        #expect(try PDFProbe.qpdfClean(pdf))
+        let document = try #require(try Self.structure(pdf).children.first)
+        #expect(document.children.map(\.name) == ["H1", "P", "Table", "P"])
+        #expect(document.children[1].text == Self.squeezed(long))
+        let table = document.children[2]
+        #expect(table.children.count == 71)
+        #expect(table.all.filter { $0.name == "TH" }.count == 2)
+        #expect(table.children.last?.children.map(\.text) == ["row70", "value70"])
+    }
+
+    @Test func quotesCodeAndLinksAreTaggedAndLanguageDefaultsToEnglish() throws {
+        let markdown = """
+            # Title
+
+            > A quoted paragraph with a [link](https://example.com) inside.
+
+            ```
+            let x = 1
+            ```
+
+            1. first
+            2. second
+
+            ---
+
+            ![](missing.png)
+            """
+        let (pdf, report) = try Render.markdown(markdown, name: "tagged-kinds")
+        #expect(report.diagnostics.contains { $0.message.contains("has no alt text") })
+        let document = try #require(try Self.structure(pdf).children.first)
+        #expect(document.children.map(\.name) == ["H1", "BlockQuote", "Code", "L", "Figure"])
+        let quote = document.children[1]
+        #expect(quote.all.map(\.name).contains("Link") && quote.children.first?.name == "P")
+        #expect(quote.text == "Aquotedparagraphwithalinkinside.")
+        #expect(document.children[3].children.map { $0.children.first?.text } == ["1.", "2."])
+        #expect(try Self.catalogAndAlts(pdf).catalog["/Lang"] as? String == "u:en")
+        // A figure without alt text: no PDF/UA claim.
+        let (_, alts, xmp) = try Self.catalogAndAlts(pdf)
+        #expect(alts == [""] && xmp.contains("<dc:title>") && !xmp.contains("pdfuaid:part"))
+    }
+
+    @Test func noTagsWritesOnlyLinksAndNoLanguage() throws {
+        let markdown = "---\nlang: de\n---\n# Titel\n\nEin [Link](https://example.com).\n"
+        var options = RenderOptions()
+        options.tagged = false
+        let (plain, _) = try Render.markdown(markdown, name: "untagged", options: options)
+        let (tagged, _) = try Render.markdown(markdown, name: "tagged-de")
+        #expect(try PDFProbe.qpdfClean(plain) && PDFProbe.qpdfClean(tagged))
+        let plainTree = try #require(try Self.structure(plain).children.first)
+        #expect(plainTree.all.map(\.name) == ["Document", "Link"])
+        #expect(try Self.catalogAndAlts(plain).catalog["/Lang"] == nil)
+        #expect(try Self.catalogAndAlts(tagged).catalog["/Lang"] as? String == "u:de")
+        // The command line's flag.
+        let out = Render.folder + "/cli-untagged.pdf"
+        let md = Render.folder + "/cli-untagged.md"
+        try markdown.write(toFile: md, atomically: true, encoding: .utf8)
+        let (status, _) = try PDFProbe.run(Render.binary, ["render", md, "-o", out, "--no-tags", "-q"])
+        #expect(status == 0)
+        #expect(try Self.structure(out).children.first?.all.map(\.name) == ["Document", "Link"])
+    }
+
+    @Test func aMalformedLanguageWarnsAndFallsBackToEnglish() throws {
+        let (pdf, report) = try Render.markdown("---\nlang: \"not a tag!\"\n---\nText.\n", name: "bad-lang")
+        #expect(report.diagnostics.contains { $0.message.contains("not a BCP 47 language tag") })
+        #expect(try Self.catalogAndAlts(pdf).catalog["/Lang"] as? String == "u:en")
+    }
+}
+
+/// What Cairo 1.16 cannot tag (a colour emoji opening a line fails its tag checks) is still
+/// written: untagged, with a warning, never a crash.
+@Suite struct TaggingFallbackTests {
+    @Test func whatCannotBeTaggedIsWrittenUntaggedWithAWarning() throws {
+        let (pdf, report) = try Render.markdown("# 🎉 Party\n\n🎉 opens this line.\n", name: "emoji-first")
+        #expect(try PDFProbe.qpdfClean(pdf))
+        #expect(try PDFProbe.info(pdf)["Pages"] == "1")
+        let fellBack = report.diagnostics.contains { $0.message.contains("could not be tagged") }
+        let names = try AccessibilityTests.structure(pdf).all.map(\.name)
+        #expect(fellBack ? !names.contains("H1") : names.contains("H1"))
+        #expect(try PDFProbe.text(pdf).contains("Party"))
+    }
+}
