@@ -116,6 +116,7 @@ public enum ImageDecoder {
     static func surface(ofFile path: String) -> (surface: OpaquePointer, width: Int, height: Int)? {
         guard let info = info(ofFile: path) else { return nil }
         if info.format == "jpeg", info.orientation == 1, let jpeg = jpegSurface(path, info) { return jpeg }
+        // A JPEG that needs turning or whose data is damaged is decoded and embedded as pixels.
         guard let loaded = load(path) else { return nil }
         defer { g_object_unref(UnsafeMutableRawPointer(loaded)) }
         // gdk_pixbuf_apply_embedded_orientation returns a new reference (or the same, reffed).
@@ -125,7 +126,7 @@ public enum ImageDecoder {
     }
 
     private static func jpegSurface(_ path: String, _ info: Info) -> (surface: OpaquePointer, width: Int, height: Int)? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: path), isWellFormedJPEG([UInt8](data)) else { return nil }
         let w = info.pixelWidth, h = info.pixelHeight
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(w), Int32(h)) else { return nil }
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { cairo_surface_destroy(surface); return nil }
@@ -135,6 +136,39 @@ public enum ImageDecoder {
             surface, CAIRO_MIME_TYPE_JPEG, copy.assumingMemoryBound(to: UInt8.self), UInt(data.count), { free($0) }, copy)
         guard status == CAIRO_STATUS_SUCCESS else { free(copy); cairo_surface_destroy(surface); return nil }
         return (surface, w, h)
+    }
+
+    /// Whether a JPEG's marker structure is sound (ITU-T T.81 annex B): segments with their
+    /// lengths up to each scan, inside entropy-coded data only stuffed bytes (FF 00), restart
+    /// markers and fill bytes, tables or another scan between scans, and an EOI at the end. Its
+    /// bytes are embedded as they are, so a damaged file would make a damaged PDF.
+    static func isWellFormedJPEG(_ b: [UInt8]) -> Bool {
+        guard b.count > 4, b[0] == 0xFF, b[1] == 0xD8 else { return false }
+        var i = 2
+        var inScan = false
+        while i + 1 < b.count {
+            guard b[i] == 0xFF else {
+                if inScan { i += 1; continue }
+                return false
+            }
+            let marker = b[i + 1]
+            switch marker {
+            case 0x00 where inScan, 0xD0...0xD7 where inScan: i += 2
+            case 0xFF: i += 1
+            case 0xD9: return true
+            case 0x01, 0xD0...0xD8, 0x00: return false
+            default:
+                if inScan, !(marker == 0xC4 || marker == 0xDA || marker == 0xDB || marker == 0xDD || marker == 0xFE || (0xE0...0xEF).contains(marker)) {
+                    return false
+                }
+                guard i + 3 < b.count else { return false }
+                let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
+                guard length >= 2 else { return false }
+                i += 2 + length
+                inScan = marker == 0xDA || inScan
+            }
+        }
+        return false
     }
 
     /// Copies a pixbuf (RGB or RGBA, 8 bits, straight alpha) into a Cairo ARGB32 surface

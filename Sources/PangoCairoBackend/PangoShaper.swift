@@ -96,8 +96,17 @@ public final class PangoShaper: TextShaper {
     }
 
     /// The longest paragraph, in UTF-8 bytes, the total-fit composer sets in one layout; longer
-    /// ones stay under Pango's 2³¹-unit limit by being laid out first-fit in pieces.
+    /// or wider ones (``composedWidth``) stay under Pango's 2³¹-unit limit by being laid out
+    /// first-fit in pieces.
     static let composedLength = 60_000
+    /// The widest unwrapped paragraph, pt, the composer lays out in one line: well inside
+    /// Pango's 2³¹ units (≈ 2,097,152 pt).
+    static let composedWidth = 1_000_000.0
+
+    /// An upper bound of the paragraph's unwrapped width, pt: 2 em a character plus tracking.
+    static func unwrappedWidthBound(_ paragraph: StyledParagraph) -> Double {
+        paragraph.runs.reduce(0) { $0 + Double($1.text.unicodeScalars.count) * ($1.style.font.size * 2 + abs($1.style.letterSpacing)) }
+    }
 
     private func shapeLocked(_ paragraph: StyledParagraph, width: Double?) -> ShapedParagraph {
         // Paragraphs with a measure go through the total-fit composer; code (break anywhere,
@@ -105,7 +114,8 @@ public final class PangoShaper: TextShaper {
         // Paragraphs longer than ``composedLength`` bytes (far past any real paragraph) are laid
         // out by Pango in bounded pieces instead: one layout could not hold them.
         if let width, !paragraph.style.breakAnywhere, paragraph.style.hangingIndent == 0,
-           paragraph.runs.reduce(0, { $0 + $1.text.utf8.count }) <= Self.composedLength {
+           paragraph.runs.reduce(0, { $0 + $1.text.utf8.count }) <= Self.composedLength,
+           Self.unwrappedWidthBound(paragraph) < Self.composedWidth {
             return composeLocked(paragraph, width: width)
         }
         let runs = paragraph.runs

@@ -34,6 +34,9 @@ import Typesetter
         484: "a link with no text shows its destination, so it stays visible and clickable",
         517: "an inline image is shown as [alt]", 531: "an inline image is shown as [alt]",
         579: "an inline image is shown as [alt]", 587: "an inline image is shown as [alt]",
+        475: "an HTML <img> whose file cannot be read shows its alt text, or 'image' when it has none",
+        476: "an HTML <a href> with no text shows its destination (as 484)", 477: "as 476",
+        642: "an HTML <a href> with no text shows its destination (as 484)", 643: "as 642",
     ]
 
     static func specPath() -> String? {

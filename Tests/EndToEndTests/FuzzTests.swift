@@ -209,11 +209,15 @@ enum FuzzCampaign {
             }
             if current.count >= 3 { words.append(current) }
         }
-        // An inline image shows its alt text in brackets ("[alt]"): a word of its own.
+        // An image inside a line is drawn there (its alt text is not text on the page; an
+        // unreadable one shows it as extra); an image alone in a paragraph is a figure whose
+        // caption is its alt text.
         func text(_ inlines: [Inline]) -> String {
-            inlines.map { inline -> String in
+            let meaningful = inlines.filter { if case .text(let t) = $0 { return !t.allSatisfy(\.isWhitespace) }; if case .softBreak = $0 { return false }; return true }
+            if meaningful.count == 1, case .image(_, _, let alt, _) = meaningful[0] { return text(alt) }
+            return inlines.map { inline -> String in
                 switch inline {
-                case .image(_, _, let alt, _): " " + text(alt) + " "
+                case .image: " "
                 case .emphasis(let c), .strong(let c), .strikethrough(let c), .span(_, let c), .link(_, _, let c): text(c)
                 default: inline.plainText
                 }
