@@ -353,7 +353,7 @@ struct FuzzInput {
 }
 
 /// SplitMix64 (Steele, Lea, Flood 2014): a small seeded generator, the same on every machine.
-struct SplitMix {
+struct SplitMix: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

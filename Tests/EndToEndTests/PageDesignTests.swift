@@ -18,17 +18,7 @@ import Typography
     }.joined(separator: "\n\n")
 
     /// Lines of body text: words grouped by page and baseline, left to right.
-    static func lines(_ words: [PDFProbe.Word]) -> [[PDFProbe.Word]] {
-        var result: [[PDFProbe.Word]] = []
-        for word in words.sorted(by: { ($0.page, $0.yMax, $0.xMin) < ($1.page, $1.yMax, $1.xMin) }) {
-            if let last = result.last?.last, last.page == word.page, abs(last.yMax - word.yMax) < 2 {
-                result[result.count - 1].append(word)
-            } else {
-                result.append([word])
-            }
-        }
-        return result
-    }
+    static func lines(_ words: [PDFProbe.Word]) -> [[PDFProbe.Word]] { DocumentFeatureTests.lines(words) }
 
     @Test(arguments: ["default", "hig", "pretendard"])
     func builtInThemesSetSixtyToSeventyFiveCharactersALine(theme: String) throws {

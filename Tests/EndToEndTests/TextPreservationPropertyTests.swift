@@ -13,16 +13,6 @@ import Typesetter
 /// a bare word that is not one of Typeset's flags; a `:::` line with a word after it has two),
 /// so no syntax is meant to disappear: all of cmark's text must be set.
 @Suite struct TextPreservationPropertyTests {
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     static let words = ["alpha", "beta", "gamma", "delta", "kappa", "omega", "x1", "Ünï"]
     static let pieces = [
@@ -31,7 +21,7 @@ import Typesetter
         "{", "}", "[", "]", "]{", "[]", ":", "::", ":::", "1:2", "#", "##", "=", ".",
     ]
 
-    static func document(_ rng: inout SplitMix64) -> String {
+    static func document(_ rng: inout SplitMix) -> String {
         var lines: [String] = []
         for _ in 0..<Int.random(in: 1...8, using: &rng) {
             var tokens: [String] = []
@@ -63,7 +53,7 @@ import Typesetter
     }
 
     @Test func everyCharacterOfCmarksPlainTextIsSet() throws {
-        var rng = SplitMix64(state: 0x7E57_5E7)
+        var rng = SplitMix(seed: 0x7E57_5E7)
         let documents = (0..<150).map { _ in Self.document(&rng) }
         var blocks: [Block] = []
         for (n, markdown) in documents.enumerated() {
