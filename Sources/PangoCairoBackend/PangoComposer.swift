@@ -107,17 +107,11 @@ extension PangoShaper {
         var advanceAtByte = [Int32](repeating: 0, count: byteCount + 1)
         var node = pango_layout_get_lines_readonly(layout.opaque)
         while let lineNode = node {
-            let line = lineNode.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self)
-            var runNode = line.pointee.runs
-            while let r = runNode {
-                let glyphItem = r.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
-                let offset = Int(glyphItem.pointee.item.pointee.offset)
-                let glyphs = glyphItem.pointee.glyphs!
+            Self.forEachGlyphRun(of: lineNode.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self)) { offset, glyphs in
                 for j in 0..<Int(glyphs.pointee.num_glyphs) {
                     let byte = offset + Int(glyphs.pointee.log_clusters[j])
                     if byte <= byteCount { advanceAtByte[byte] += glyphs.pointee.glyphs[j].geometry.width }
                 }
-                runNode = r.pointee.next
             }
             node = lineNode.pointee.next
         }
@@ -241,12 +235,7 @@ extension PangoShaper {
         while let lineNode = node, index < composition.lines.count {
             let composed = composition.lines[index]
             if composed.spaceFactor != 0 || composed.syllableSpacing != 0 {
-                let line = lineNode.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self)
-                var runNode = line.pointee.runs
-                while let r = runNode {
-                    let glyphItem = r.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
-                    let offset = Int(glyphItem.pointee.item.pointee.offset)
-                    let glyphs = glyphItem.pointee.glyphs!
+                Self.forEachGlyphRun(of: lineNode.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self)) { offset, glyphs in
                     var previousCluster: Int32 = -1
                     for j in 0..<Int(glyphs.pointee.num_glyphs) {
                         let cluster = glyphs.pointee.log_clusters[j]
@@ -261,11 +250,22 @@ extension PangoShaper {
                             glyphs.pointee.glyphs[j].geometry.width += Int32((composed.syllableSpacing * scale).rounded())
                         }
                     }
-                    runNode = r.pointee.next
                 }
             }
             index += 1
             node = lineNode.pointee.next
+        }
+    }
+
+    /// Calls `body` with each glyph run of `line`: the byte offset of its item in the layout's
+    /// text and its glyph string (whose widths `body` may change in place).
+    private static func forEachGlyphRun(of line: UnsafeMutablePointer<PangoLayoutLine>,
+                                        _ body: (Int, UnsafeMutablePointer<PangoGlyphString>) -> Void) {
+        var runNode = line.pointee.runs
+        while let r = runNode {
+            let glyphItem = r.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+            body(Int(glyphItem.pointee.item.pointee.offset), glyphItem.pointee.glyphs!)
+            runNode = r.pointee.next
         }
     }
 }
