@@ -35,11 +35,6 @@ commit-info:
 	@c="#define TYPESET_COMMIT \"$$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$$(git diff --quiet HEAD -- 2>/dev/null || echo -dirty)\""; \
 	f=Sources/CBuildInfo/commit.h; if [ "$$(cat $$f 2>/dev/null)" != "$$c" ]; then echo "$$c" > $$f; touch Sources/CBuildInfo/build_info.c; fi
 
-# The README's test command: layering check, then every unit and end-to-end test.
-test: deps check-layering build library-example $(SPEC_JSON)
-	TYPESET_BIN=$(CURDIR)/$(BIN) TYPESET_COMMONMARK_SPEC=$(CURDIR)/$(SPEC_JSON) TYPESET_REQUIRE_SPEC=1 \
-	  $(SWIFT) test 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
-
 # The CommonMark 0.31.2 spec examples, from the source archive of markdown-it-py on PyPI
 # (fetched once, cached under .build/, never copied into the repository).
 SPEC_JSON = .build/spec/commonmark.json
@@ -50,6 +45,11 @@ $(SPEC_JSON):
 	tar xzf .build/spec/markdown_it_py-4.3.0.tar.gz -C .build/spec --strip-components=3 \
 	  markdown_it_py-4.3.0/tests/test_cmark_spec/commonmark.json
 	@test -s $@
+
+# The README's test command: layering check, then every unit and end-to-end test.
+test: deps check-layering build library-example $(SPEC_JSON)
+	TYPESET_BIN=$(CURDIR)/$(BIN) TYPESET_COMMONMARK_SPEC=$(CURDIR)/$(SPEC_JSON) TYPESET_REQUIRE_SPEC=1 \
+	  $(SWIFT) test 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
 
 # The README's Library example, built and run as a package of its own that depends on this
 # checkout by path; the README must quote its main.swift verbatim.

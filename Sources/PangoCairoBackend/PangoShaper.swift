@@ -95,12 +95,8 @@ public final class PangoShaper: TextShaper {
         }
     }
 
-    /// The longest paragraph, in UTF-8 bytes, the total-fit composer sets in one layout; longer
-    /// or wider ones (``composedWidth``) stay under Pango's 2³¹-unit limit by being laid out
-    /// first-fit in pieces.
-    static let composedLength = 60_000
-    /// The widest unwrapped paragraph, pt, the composer lays out in one line: well inside
-    /// Pango's 2³¹ units (≈ 2,097,152 pt).
+    /// The widest unwrapped paragraph, pt, the total-fit composer lays out in one line: well
+    /// inside Pango's 2³¹ units (≈ 2,097,152 pt). Wider ones are laid out first-fit in pieces.
     static let composedWidth = 1_000_000.0
 
     /// An upper bound of the paragraph's unwrapped width, pt: 2 em a character plus tracking.
@@ -111,10 +107,9 @@ public final class PangoShaper: TextShaper {
     private func shapeLocked(_ paragraph: StyledParagraph, width: Double?) -> ShapedParagraph {
         // Paragraphs with a measure go through the total-fit composer; code (break anywhere,
         // continuation indent) and unwrapped text keep Pango's own line breaking.
-        // Paragraphs longer than ``composedLength`` bytes (far past any real paragraph) are laid
-        // out by Pango in bounded pieces instead: one layout could not hold them.
+        // Paragraphs wider unwrapped than ``composedWidth`` (far past any real paragraph) are
+        // laid out by Pango in bounded pieces instead: one layout could not hold them.
         if let width, !paragraph.style.breakAnywhere, paragraph.style.hangingIndent == 0,
-           paragraph.runs.reduce(0, { $0 + $1.text.utf8.count }) <= Self.composedLength,
            Self.unwrappedWidthBound(paragraph) < Self.composedWidth {
             return composeLocked(paragraph, width: width)
         }
