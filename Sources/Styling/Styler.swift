@@ -44,7 +44,7 @@ public struct StyledDocument: Sendable {
 /// - Markdown: emphasis → italic; strong → CSS `bolder` (≤ 300 → 400, 400–500 → 700, ≥ 600 → 900);
 ///   code → the theme's monospaced families; headings h1…h6 → LargeTitle, Title, Title3,
 ///   Headline, Body, Caption.
-public struct Styler {
+public struct Styler: Sendable {
     /// The theme the document is styled against.
     public let theme: Theme
     /// Justification, Hangul line breaking and the image folder.
@@ -80,29 +80,10 @@ public struct Styler {
 
     /// Styles `document`. Never throws: problems are returned as diagnostics.
     public static func style(_ document: Document, theme: Theme, options: StylingOptions = StylingOptions()) -> StyledDocument {
-        var styler = Styler(theme: theme, options: options)
+        var stream = StyleStream(document, theme: theme, options: options)
         var blocks: [StyledBlock] = []
-        var bodyCascade = Cascade(theme: theme, role: .body)
-        bodyCascade.language = options.language
-        bodyCascade.hyphenate = options.hyphenate
-        let context = BlockContext(cascade: bodyCascade, indent: 0, rightIndent: 0, quoteBars: [], alignment: options.justify ? .justify : .left)
-        styler.footnoteDefinitions = document.footnotes
-        if let written = document.metadata.fields["tab-size"] {
-            if let n = Int(written), (1...16).contains(n) { styler.tabSize = n } else {
-                styler.warn("front matter 'tab-size' is a whole number of columns from 1 to 16, not '\(written)'", document.metadata.fieldLocations["tab-size"])
-            }
-        }
-        for block in document.blocks {
-            let first = blocks.count
-            styler.append(block, context: context, to: &blocks)
-            styler.attachFootnotes(to: &blocks, from: first)
-        }
-        styler.warnInlineImages()
-        if let (first, location) = styler.otherFileLinks.first {
-            let n = styler.otherFileLinks.count
-            styler.warn(n == 1 ? "a link into another Markdown file ('\(first)'), which is not part of this PDF; kept as a relative link"
-                               : "\(n) links into other Markdown files (the first: '\(first)'), which are not part of this PDF; kept as relative links", location)
-        }
+        while let next = stream.next() { blocks += next }
+        var styler = stream.styler
         styler.checkInternalLinks(&blocks)
         return StyledDocument(blocks: blocks, firstHeading: styler.firstHeading, diagnostics: styler.diagnostics)
     }
@@ -762,9 +743,7 @@ public struct Styler {
                         continue
                     }
                     if reported.insert(id).inserted {
-                        problems.append((id.hasPrefix("fn-")
-                            ? "footnote \(id.dropFirst(3)) is referenced only from another footnote; it is not set"
-                            : "link to '#\(id)' matches no heading id or anchor; it is not made clickable", location))
+                        problems.append((Styler.missingDestinationMessage(id), location))
                     }
                     paragraph.runs[r].style.link = nil
                 }

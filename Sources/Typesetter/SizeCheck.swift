@@ -13,9 +13,14 @@ import Typography
 /// passes the text area's height.
 enum SizeCheck {
     static func diagnostics(for blocks: [StyledBlock], page: PageSetup) -> [Diagnostic] {
+        blocks.flatMap { diagnostics(for: $0, page: page) }
+    }
+
+    /// The warnings for one block.
+    static func diagnostics(for block: StyledBlock, page: PageSetup) -> [Diagnostic] {
         let largest = min(page.measure / 1.4, page.textHeight / 1.5)
         var result: [Diagnostic] = []
-        for block in blocks {
+        do {
             var reported = Set<Double>()
             for paragraph in block.paragraphs {
                 for run in paragraph.runs + (paragraph.marker ?? []) where run.style.font.size > largest {

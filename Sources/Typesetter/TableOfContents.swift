@@ -9,8 +9,10 @@ struct TableOfContents {
     let theme: Theme
     /// The heading above the entries: "목차" for Korean documents (`lang: ko`), else "Contents".
     let title: String
+    /// A heading listed: its title, level, anchor and runs.
+    typealias Entry = (title: String, level: Int, anchor: String, runs: [StyledRun])
     /// (title, level, anchor, the heading's runs) of each heading listed.
-    let entries: [(title: String, level: Int, anchor: String, runs: [StyledRun])]
+    let entries: [Entry]
     /// Index in the styled blocks before which the contents go.
     let insertionIndex: Int
 
@@ -20,10 +22,22 @@ struct TableOfContents {
         self.theme = theme
         title = language?.lowercased().hasPrefix("ko") == true ? "목차" : "Contents"
         self.insertionIndex = insertionIndex
-        entries = blocks.enumerated().compactMap { index, block in
-            guard index != titleIndex, let outline = block.outline, let anchor = block.anchor, outline.level <= 3 else { return nil }
-            return (outline.title, outline.level, anchor, outline.runs)
-        }
+        entries = blocks.enumerated().compactMap { index, block in index == titleIndex ? nil : TableOfContents.entry(for: block) }
+    }
+
+    /// Lists `entries` (gathered with ``entry(for:)`` as the document streams, the title's
+    /// heading left out), to be inserted at `insertionIndex`.
+    init(theme: Theme, entries: [Entry], language: String?, insertionIndex: Int) {
+        self.theme = theme
+        title = language?.lowercased().hasPrefix("ko") == true ? "목차" : "Contents"
+        self.insertionIndex = insertionIndex
+        self.entries = entries
+    }
+
+    /// The entry `block` gives the contents: a heading of level 1–3 with an id; nil otherwise.
+    static func entry(for block: StyledBlock) -> Entry? {
+        guard let outline = block.outline, let anchor = block.anchor, outline.level <= 3 else { return nil }
+        return (outline.title, outline.level, anchor, outline.runs)
     }
 
     /// The structure id of the contents' elements (apart from the styled blocks' ids).
@@ -33,6 +47,14 @@ struct TableOfContents {
     func inserted(into blocks: [StyledBlock], pages: [String: Int]) -> [StyledBlock] {
         guard !entries.isEmpty else { return blocks }
         var blocks = blocks
+        blocks.insert(contentsOf: self.blocks(pages: pages), at: insertionIndex)
+        return blocks
+    }
+
+    /// The contents' blocks — its heading, then one entry per heading listed — with the page
+    /// numbers of `pages` (anchor → page; missing → "–"); none when no heading is listed.
+    func blocks(pages: [String: Int]) -> [StyledBlock] {
+        guard !entries.isEmpty else { return [] }
         let minLevel = entries.map(\.level).min() ?? 1
         var contents = [theme.paragraphBlock(title, role: .title3, color: theme.textColor, spaceBefore: theme.page.blockSpacing * 2,
                                              spaceAfter: theme.page.blockSpacing, keepWithNext: true)]
@@ -56,8 +78,7 @@ struct TableOfContents {
             contents[contents.count - 1].structure = [toc, StructureElement(.tocItem, id: TableOfContents.structureID, index: contents.count)]
         }
         contents[contents.count - 1].spaceAfter = theme.page.blockSpacing * 2
-        blocks.insert(contentsOf: contents, at: insertionIndex)
-        return blocks
+        return contents
     }
 
     /// An entry's text in the entry's `style`, keeping what the heading's runs mark inline: the

@@ -94,8 +94,12 @@ public enum Typesetter {
         var styling = stylingOptions(options, file: document.file)
         styling.language = document.metadata.lang
         styling.hyphenate = options.hyphenate
-        let styled = Styler.style(document, theme: theme, options: styling)
-        diagnostics += styled.diagnostics
+        // The document streams: a survey styles it block by block and keeps only what layout
+        // needs to know first; each layout pass styles it again, block by block, on a second
+        // thread (`TYPESET_THREADS=1`: on this one, for comparison).
+        let threaded = ProcessInfo.processInfo.environment["TYPESET_THREADS"] != "1"
+        let survey = DocumentSurvey(document, theme: theme, options: styling, threaded: threaded)
+        diagnostics += survey.stylingDiagnostics
         if document.blocks.isEmpty {
             diagnostics.append(Diagnostic(.warning, "the document has no content; the PDF has one empty page",
                                           at: SourceLocation(file: document.file, line: 1, column: 1)))
@@ -104,53 +108,66 @@ public enum Typesetter {
             diagnostics.append(Diagnostic(.warning, "lang '\(lang.prefix(40))' is not a BCP 47 language tag; the PDF says 'en'",
                                           at: SourceLocation(file: document.file, line: 1, column: 1)))
         }
-        let title = document.metadata.title ?? styled.firstHeading
+        let title = document.metadata.title ?? survey.firstHeading
         let running = RunningText(theme: theme, title: title ?? "", date: document.metadata.date ?? "",
                                   header: options.header, footer: options.footer ?? "{page}")
         let titleBlock = options.titleBlock
-            ? TitleBlock(theme: theme, metadata: document.metadata, blocks: styled.blocks) : nil
-        let body = titleBlock?.inserted(into: styled.blocks) ?? styled.blocks
+            ? TitleBlock(theme: theme, metadata: document.metadata, blocks: survey.firstBlock.map { [$0] } ?? []) : nil
+        // The title block, then the contents, go before this styled block.
+        let insertionIndex = titleBlock?.insertionIndex ?? 0
         let contents = options.tableOfContents == true
-            ? TableOfContents(theme: theme, blocks: body, language: document.metadata.lang,
-                              insertionIndex: titleBlock.map { $0.insertionIndex + $0.blocks.count } ?? 0,
-                              titleIndex: titleBlock?.titleHeadingIndex) : nil
-        // Every text the pages draw is checked: title block, contents and running texts too.
-        let drawn = contents?.inserted(into: body, pages: [:]) ?? body
-        diagnostics = inSourceOrder(diagnostics + FontCheck.diagnostics(for: drawn, running: running.samples))
-            + ImageCheck.diagnostics(for: styled.blocks) + SizeCheck.diagnostics(for: styled.blocks, page: theme.page)
+            ? TableOfContents(theme: theme, entries: survey.contentsEntries(excluding: titleBlock?.titleHeadingIndex),
+                              language: document.metadata.lang, insertionIndex: insertionIndex + (titleBlock?.blocks.count ?? 0)) : nil
+        func front(pages: [String: Int]) -> [StyledBlock] {
+            (titleBlock?.blocks ?? []) + (contents?.blocks(pages: pages) ?? [])
+        }
+        // Every text the pages draw is checked: title block, contents and running texts too,
+        // in the order they print.
+        var fonts = FontCheck()
+        var frontFonts = FontCheck()
+        for block in front(pages: [:]) { frontFonts.visit(block) }
+        if insertionIndex == 0 { fonts = frontFonts; fonts.append(survey.fontsOfFirstBlock) } else {
+            fonts = survey.fontsOfFirstBlock; fonts.append(frontFonts)
+        }
+        fonts.append(survey.fontsOfRest)
+        for paragraph in running.samples { fonts.visit(paragraph, at: nil, running: true) }
+        diagnostics = inSourceOrder(diagnostics + fonts.diagnostics()) + survey.imageDiagnostics + survey.sizeDiagnostics
         if options.strict, !diagnostics.isEmpty { throw TypesetError.warningsAreErrors(diagnostics) }
         let shaper = PangoShaper()
         var layoutDiagnostics: [Diagnostic] = []
-        func layOut(_ blocks: [StyledBlock], pageCount: Int?, into renderer: PageRenderer) throws -> Paginator {
+        func layOut(pages: [String: Int], pageCount: Int?, into renderer: PageRenderer) throws -> Paginator {
             let layout = LayoutOptions(page: theme.page, widows: options.widows ?? 2, orphans: options.orphans ?? 2,
                                        header: running.header(pageCount: pageCount), footer: running.footer(pageCount: pageCount))
             let paginator = Paginator(shaper: shaper, options: layout, renderer: renderer)
-            for block in blocks {
-                let emergencies = shaper.emergencyCount
-                try paginator.add(block)
-                if shaper.emergencyCount > emergencies, renderer is CairoPDFRenderer {
-                    layoutDiagnostics.append(Diagnostic(.warning, "a word is wider than the measure: broken between letters",
-                                                        at: block.location))
+            let blocks = LayoutBlocks(stream: StyleStream(document, theme: theme, options: styling), links: survey.links,
+                                      front: front(pages: pages), insertionIndex: insertionIndex)
+            _ = try StyledBlockPipe.forEach(blocks, threaded: threaded) { chunk in
+                for block in chunk {
+                    let emergencies = shaper.emergencyCount
+                    try paginator.add(block)
+                    if shaper.emergencyCount > emergencies, renderer is CairoPDFRenderer {
+                        layoutDiagnostics.append(Diagnostic(.warning, "a word is wider than the measure: broken between letters",
+                                                            at: block.location))
+                    }
                 }
             }
             try paginator.finish()
             return paginator
         }
 
-        var blocks = contents?.inserted(into: body, pages: [:]) ?? body
         // Passes that draw nothing, only when something needs the page count or the pages
         // headings land on: `{pages}` in a running text, or a table of contents. The contents'
         // own page numbers can change its length, so it is laid out again until the pages
-        // headings land on stop changing (at most three passes).
+        // headings land on stop changing (at most three passes). They keep only numbers: the
+        // page count and the page of each destination.
         var pageCount: Int?
+        var pages: [String: Int] = [:]
         if running.needsPageCount || contents != nil {
-            var pages: [String: Int] = [:]
             for _ in 0..<3 {
-                let pass = try layOut(blocks, pageCount: nil, into: PageCounter())
+                let pass = try layOut(pages: pages, pageCount: nil, into: PageCounter())
                 pageCount = pass.pageCount
-                guard let contents, pass.destinations != pages else { break }
+                guard contents != nil, pass.destinations != pages else { break }
                 pages = pass.destinations
-                blocks = contents.inserted(into: body, pages: pages)
             }
         }
 
@@ -164,9 +181,9 @@ public enum Typesetter {
                 let renderer = try CairoPDFRenderer(path: outputFile.temporaryPath, info: info, creationDate: options.creationDate ?? defaultCreationDate(),
                                                     tagging: tagging)
                 if let preview = options.preview { renderer.startPreview(preview, base: outputFile.destination) }
-                let pages = try layOut(blocks, pageCount: pageCount, into: renderer).pageCount
+                let count = try layOut(pages: pages, pageCount: pageCount, into: renderer).pageCount
                 try renderer.finish()
-                return (pages, renderer)
+                return (count, renderer)
             }
             var written: (pages: Int, renderer: CairoPDFRenderer)
             do {

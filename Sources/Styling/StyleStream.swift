@@ -1,0 +1,157 @@
+import DocumentModel
+import Typography
+
+/// Styles a document one top-level block at a time, so that a caller can lay out and release
+/// each block before the next is styled: memory holds the document and one block's styled
+/// form, never the whole styled document.
+///
+/// The blocks are exactly those ``Styler/style(_:theme:options:)`` produces (it is built on
+/// this stream), except that internal links are not yet checked: that needs every destination
+/// of the document (links may point forward). Collect them with a ``LinkSurvey`` on a first
+/// pass, then apply its ``LinkSurvey/Resolution`` to each block of a later pass.
+///
+/// A value type: a copy taken between two calls of ``next()`` resumes from the same place, with
+/// the same heading ids, footnote numbers, structure ids and warnings so far; two streams over
+/// the same document give the same blocks.
+public struct StyleStream: Sendable {
+    var styler: Styler
+    let blocks: [Block]
+    let context: Styler.BlockContext
+    /// Index of the next top-level block.
+    public private(set) var position = 0
+    private var finished = false
+
+    /// A stream over `document`'s top-level blocks, styled against `theme`.
+    public init(_ document: Document, theme: Theme, options: StylingOptions = StylingOptions()) {
+        styler = Styler(theme: theme, options: options)
+        var bodyCascade = Cascade(theme: theme, role: .body)
+        bodyCascade.language = options.language
+        bodyCascade.hyphenate = options.hyphenate
+        context = Styler.BlockContext(cascade: bodyCascade, indent: 0, rightIndent: 0, quoteBars: [],
+                                      alignment: options.justify ? .justify : .left)
+        styler.footnoteDefinitions = document.footnotes
+        if let written = document.metadata.fields["tab-size"] {
+            if let n = Int(written), (1...16).contains(n) { styler.tabSize = n } else {
+                styler.warn("front matter 'tab-size' is a whole number of columns from 1 to 16, not '\(written)'", document.metadata.fieldLocations["tab-size"])
+            }
+        }
+        blocks = document.blocks
+    }
+
+    /// The styled blocks of the next top-level block (a list or quote gives several, an empty
+    /// raw HTML block none), its footnotes attached; nil after the last. The first nil also adds
+    /// the warnings that sum up the whole document (images inside lines, links into other
+    /// Markdown files) to ``diagnostics``.
+    public mutating func next() -> [StyledBlock]? {
+        guard position < blocks.count else {
+            if !finished { finishDocument() }
+            return nil
+        }
+        var styled: [StyledBlock] = []
+        styler.append(blocks[position], context: context, to: &styled)
+        // A block that sets nothing (an empty heading of a note reference alone) leaves its
+        // notes to the next block that does.
+        if !styled.isEmpty { styler.attachFootnotes(to: &styled, from: 0) }
+        position += 1
+        return styled
+    }
+
+    private mutating func finishDocument() {
+        finished = true
+        styler.warnInlineImages()
+        if let (first, location) = styler.otherFileLinks.first {
+            let n = styler.otherFileLinks.count
+            styler.warn(n == 1 ? "a link into another Markdown file ('\(first)'), which is not part of this PDF; kept as a relative link"
+                               : "\(n) links into other Markdown files (the first: '\(first)'), which are not part of this PDF; kept as relative links", location)
+        }
+    }
+
+    /// The first heading's plain text so far.
+    public var firstHeading: String? { styler.firstHeading }
+    /// Warnings so far, in the order found (internal links not included: see ``LinkSurvey``).
+    public var diagnostics: [Diagnostic] { styler.diagnostics }
+    /// Where the last block styled starts (the position of warnings that have none of their own).
+    public var currentLocation: SourceLocation? { styler.currentLocation }
+}
+
+/// The internal links of a document and the destinations they may reach, gathered one styled
+/// block at a time: only strings are kept (each destination, and each distinct link target with
+/// where it is first used), never the blocks.
+///
+/// After the last block, ``resolution`` says what each link that names no destination as
+/// written becomes — the destination GitHub's rules match (``AnchorMatcher``) or plain text —
+/// and ``warnings`` names those that become plain text, as ``Styler/style(_:theme:options:)``
+/// does.
+public struct LinkSurvey: Sendable {
+    /// Named destinations so far: heading and element ids, `<a id>` anchors, footnotes `fn-N`.
+    public private(set) var anchors = Set<String>()
+    /// Each internal link target, once, with the position of the block first linking to it.
+    private var targets: [(id: String, location: SourceLocation?)] = []
+    private var seenTargets = Set<String>()
+
+    /// An empty survey.
+    public init() {}
+
+    /// Notes the destinations `block` provides and the internal links its runs hold
+    /// (paragraphs, cells, captions, entries, footnotes).
+    public mutating func visit(_ block: StyledBlock) {
+        if let anchor = block.anchor { anchors.insert(anchor) }
+        for anchor in block.extraAnchors { anchors.insert(anchor) }
+        for number in block.footnotes.keys { anchors.insert("fn-\(number)") }
+        func note(_ paragraph: StyledParagraph) {
+            for run in paragraph.runs {
+                if case .internal(let id)? = run.style.link, seenTargets.insert(id).inserted { targets.append((id, block.location)) }
+            }
+        }
+        for paragraph in block.paragraphs { note(paragraph) }
+        for number in block.footnotes.keys.sorted() { for paragraph in block.footnotes[number]! { note(paragraph) } }
+    }
+
+    /// What each link target that is not a destination as written becomes: a matched
+    /// destination, or nil for plain text. Applied with ``Resolution/apply(to:)``.
+    public struct Resolution: Sendable {
+        /// Target → the destination it is rewritten to (nil: the link is dropped).
+        let rewrites: [String: String?]
+        /// Rewrites the internal links of `block`; does nothing when every link resolved as written.
+        public func apply(to block: inout StyledBlock) {
+            guard !rewrites.isEmpty else { return }
+            block.updateParagraphs { paragraph in
+                for r in paragraph.runs.indices {
+                    guard case .internal(let id)? = paragraph.runs[r].style.link, let rewrite = rewrites[id] else { continue }
+                    paragraph.runs[r].style.link = rewrite.map { .internal($0) }
+                }
+            }
+        }
+    }
+
+    /// The resolution of every target seen (call after the last block).
+    public var resolution: Resolution {
+        let missing = targets.filter { !anchors.contains($0.id) }
+        guard !missing.isEmpty else { return Resolution(rewrites: [:]) }
+        let matcher = AnchorMatcher(anchors: anchors)
+        var rewrites: [String: String?] = [:]
+        for (id, _) in missing { rewrites[id] = .some(matcher.match(id)) }
+        return Resolution(rewrites: rewrites)
+    }
+
+    /// Warnings for the targets no destination matches, in the order first linked; a target
+    /// without a position takes `fallback` (the last block's position).
+    public func warnings(fallback: SourceLocation?) -> [Diagnostic] {
+        let missing = targets.filter { !anchors.contains($0.id) }
+        guard !missing.isEmpty else { return [] }
+        let matcher = AnchorMatcher(anchors: anchors)
+        return missing.compactMap { id, location in
+            guard matcher.match(id) == nil else { return nil }
+            return Diagnostic(.warning, Styler.missingDestinationMessage(id), at: location ?? fallback)
+        }
+    }
+}
+
+extension Styler {
+    /// The warning for an internal link to `id` that matches no destination.
+    static func missingDestinationMessage(_ id: String) -> String {
+        id.hasPrefix("fn-")
+            ? "footnote \(id.dropFirst(3)) is referenced only from another footnote; it is not set"
+            : "link to '#\(id)' matches no heading id or anchor; it is not made clickable"
+    }
+}

@@ -1,0 +1,112 @@
+import DocumentModel
+import Styling
+import Typography
+
+/// A first pass over a document that styles it block by block and keeps only what must be
+/// known before any page is laid out — every destination and link target (links may point
+/// forward), the first heading and first styled block (the title and the title block), the
+/// headings a table of contents lists, and every warning (so `--strict` writes nothing) — then
+/// drops each block. Layout passes style the document again, block by block
+/// (``LayoutBlocks``): memory holds the document tree and a bounded window of styled blocks,
+/// never the whole styled document.
+struct DocumentSurvey {
+    /// Styling warnings, internal links to missing destinations included, in the order found.
+    let stylingDiagnostics: [Diagnostic]
+    /// The first heading's plain text.
+    let firstHeading: String?
+    /// The first styled block (the title block looks for an opening title heading).
+    let firstBlock: StyledBlock?
+    /// Headings a table of contents lists, with their index among the styled blocks.
+    let headings: [(index: Int, entry: TableOfContents.Entry)]
+    /// What each internal link becomes (a matched destination, or plain text).
+    let links: LinkSurvey.Resolution
+    /// Image files that will draw as placeholders, and text too large for the page.
+    let imageDiagnostics: [Diagnostic]
+    let sizeDiagnostics: [Diagnostic]
+    /// Faces and characters of the first styled block, and of the rest: the title block and
+    /// contents print between them or before both.
+    let fontsOfFirstBlock: FontCheck
+    let fontsOfRest: FontCheck
+
+    /// Surveys `document` styled against `theme`; the styling runs on a producer thread when
+    /// `threaded`, the checks on this one.
+    init(_ document: Document, theme: Theme, options: StylingOptions, threaded: Bool) {
+        var links = LinkSurvey()
+        var first: StyledBlock?
+        var headings: [(index: Int, entry: TableOfContents.Entry)] = []
+        var images: [Diagnostic] = [], sizes: [Diagnostic] = []
+        var fontsOfFirstBlock = FontCheck(), fontsOfRest = FontCheck()
+        var index = 0
+        let source = SurveyBlocks(stream: StyleStream(document, theme: theme, options: options))
+        // The closure never throws, so neither does the pipe.
+        let ended = try! StyledBlockPipe.forEach(source, threaded: threaded) { chunk in
+            for block in chunk {
+                links.visit(block)
+                if index == 0 {
+                    first = block
+                    fontsOfFirstBlock.visit(block)
+                } else {
+                    fontsOfRest.visit(block)
+                }
+                if block.outline != nil, let entry = TableOfContents.entry(for: block) { headings.append((index, entry)) }
+                if let warning = ImageCheck.diagnostic(for: block) { images.append(warning) }
+                sizes += SizeCheck.diagnostics(for: block, page: theme.page)
+                index += 1
+            }
+        }
+        stylingDiagnostics = ended.stream.diagnostics + links.warnings(fallback: ended.stream.currentLocation)
+        firstHeading = ended.stream.firstHeading
+        firstBlock = first
+        self.headings = headings
+        self.links = links.resolution
+        imageDiagnostics = images
+        sizeDiagnostics = sizes
+        self.fontsOfFirstBlock = fontsOfFirstBlock
+        self.fontsOfRest = fontsOfRest
+    }
+
+    /// The contents' entries, without the heading at `titleIndex` (the document's title).
+    func contentsEntries(excluding titleIndex: Int?) -> [TableOfContents.Entry] {
+        headings.filter { $0.index != titleIndex }.map(\.entry)
+    }
+}
+
+/// The survey's source: the styled blocks as styled, links unchecked.
+struct SurveyBlocks: StyledBlockSource {
+    var stream: StyleStream
+    mutating func next() -> [StyledBlock]? { stream.next() }
+}
+
+/// A layout pass's source: the document styled again block by block, each block's internal
+/// links resolved as the survey found, and the front matter's blocks (title block, contents)
+/// inserted before the styled block at `insertionIndex` — the same sequence of blocks the
+/// whole styled document would give.
+struct LayoutBlocks: StyledBlockSource {
+    var stream: StyleStream
+    let links: LinkSurvey.Resolution
+    let front: [StyledBlock]
+    let insertionIndex: Int
+    private var index = 0
+    private var inserted = false
+
+    init(stream: StyleStream, links: LinkSurvey.Resolution, front: [StyledBlock], insertionIndex: Int) {
+        self.stream = stream; self.links = links; self.front = front; self.insertionIndex = insertionIndex
+        inserted = front.isEmpty
+    }
+
+    mutating func next() -> [StyledBlock]? {
+        guard var chunk = stream.next() else {
+            guard !inserted else { return nil }
+            inserted = true
+            return front
+        }
+        for i in chunk.indices { links.apply(to: &chunk[i]) }
+        let start = index
+        index += chunk.count
+        if !inserted, insertionIndex < index {
+            chunk.insert(contentsOf: front, at: max(0, insertionIndex - start))
+            inserted = true
+        }
+        return chunk
+    }
+}
