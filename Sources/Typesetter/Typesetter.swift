@@ -88,6 +88,14 @@ public enum Typesetter {
     /// Renders an already-built document (specimens build theirs from a template).
     public static func render(document: Document, diagnostics parseDiagnostics: [Diagnostic] = [], to output: String,
                               options requested: RenderOptions) throws -> RenderReport {
+        try render(document: document, diagnostics: parseDiagnostics, to: output, options: requested,
+                   threaded: ProcessInfo.processInfo.environment["TYPESET_THREADS"] != "1")
+    }
+
+    /// Renders `document`, styling it on a producer thread beside layout and drawing when
+    /// `threaded` (the same PDF either way; `TYPESET_THREADS=1` turns the thread off).
+    static func render(document: Document, diagnostics parseDiagnostics: [Diagnostic], to output: String,
+                       options requested: RenderOptions, threaded: Bool) throws -> RenderReport {
         var diagnostics = parseDiagnostics
         let options = FrontMatterSettings.merge(requested, with: document.metadata, diagnostics: &diagnostics)
         let theme = try pageTheme(options, file: document.file, diagnostics: &diagnostics)
@@ -95,11 +103,10 @@ public enum Typesetter {
         styling.language = document.metadata.lang
         styling.hyphenate = options.hyphenate
         // The document streams: a survey styles it block by block and keeps only what layout
-        // needs to know first; each layout pass styles it again, block by block, on a second
-        // thread (`TYPESET_THREADS=1`: on this one, for comparison).
-        let threaded = ProcessInfo.processInfo.environment["TYPESET_THREADS"] != "1"
+        // needs to know first; each layout pass styles it again, block by block.
         let survey = DocumentSurvey(document, theme: theme, options: styling, threaded: threaded)
         diagnostics += survey.stylingDiagnostics
+        FreedMemory.release()
         if document.blocks.isEmpty {
             diagnostics.append(Diagnostic(.warning, "the document has no content; the PDF has one empty page",
                                           at: SourceLocation(file: document.file, line: 1, column: 1)))
@@ -169,6 +176,7 @@ public enum Typesetter {
                 guard contents != nil, pass.destinations != pages else { break }
                 pages = pass.destinations
             }
+            FreedMemory.release()
         }
 
         let outputFile = try OutputFile(target: output)
