@@ -175,10 +175,12 @@ try Data(emptyInput.text.utf8).write(to: URL(fileURLWithPath: emptyPath))
 let emptySeconds = medianSeconds(renderArguments(emptyPath, output: "\(scratch)/empty.pdf"), runs: 5)
 
 say("Typeset beside the Pango + Cairo floor, \(ProcessInfo.processInfo.activeProcessorCount) cores, load \(loadAverage()) at the start.")
-say("Corpus rows: runs in pairs (Typeset, floor, Typeset, floor …); times are medians, × floor the median of the per-pair")
-say("ratios; peak = the largest resident set of any run. Typeset renders A4 with 25 mm margins (the floor's measure,")
-say("453.5 pt), tagged unless the row says --no-tags. s/MB: seconds per megabyte of input net of start-up (an empty")
-say("document: \(String(format: "%.3f", emptySeconds)) s; for tokens, a one-alias file); × large s/MB: that over the large document's.")
+say("Documents: in pairs (Typeset, floor, Typeset, floor …); times are medians, × floor the median of the per-pair ratios;")
+say("peak = the largest resident set of any run. Typeset renders A4 with 25 mm margins (the floor's 453.5 pt measure),")
+say("tagged unless the row says --no-tags. s/MB: seconds per megabyte of input net of start-up (an empty document,")
+say("\(String(format: "%.3f", emptySeconds)) s; for tokens, a one-alias file). × large s/MB: that over the large document's — for the")
+say("scaling rows the median of per-pair ratios, each input run beside a render of large (runs = pairs; an input under 3 s")
+say("is run 3 times a pair).")
 say("")
 say(BenchRow.header())
 
@@ -215,20 +217,8 @@ for row in corpusRows where selected(row.id) {
 // MARK: Scaling rows
 
 let scalingSelected = scalingInputs.filter { selected(scalingID($0)) }
-if !scalingSelected.isEmpty, largeSecondsPerMB == nil {
-    // The reference the ratios need: one render of the large document, Typeset alone.
-    let markdown = "\(corpus)/large.md"
-    if FileManager.default.fileExists(atPath: markdown) {
-        let run = mustRun(renderArguments(markdown, output: "\(scratch)/large.pdf"))
-        let bytes = fileSize(markdown)
-        var reference = BenchRow(input: "large (Typeset alone, reference)", megabytes: Double(bytes) / 1e6, pages: typesetPages(run),
-                                 runs: 1, seconds: run.seconds, peakMiB: run.peakMiB)
-        largeSecondsPerMB = PairedStatistics.secondsPerMegabyte(seconds: run.seconds, bytes: bytes, baselineSeconds: emptySeconds, baselineBytes: 0)
-        reference.secondsPerMegabyte = largeSecondsPerMB
-        reference.timesLarge = 1
-        say(reference.markdown)
-    }
-}
+let largeMarkdown = "\(corpus)/large.md"
+let largeBytes = fileSize(largeMarkdown)
 var tokenBaselines: [ScalingInput.Command: Double] = [:]
 for input in scalingSelected {
     let path = "\(scratch)/\(input.fileName)"
@@ -249,16 +239,32 @@ for input in scalingSelected {
         baselineSeconds = tokenBaselines[input.command]!
         baselineBytes = baseline.bytes
     }
-    // One run first: those that take seconds are not repeated unless --pairs asks.
-    var runs = [mustRun(argv(path))]
-    let wanted = pairsOverride ?? (runs[0].seconds < 3 ? 3 : 1)
-    while runs.count < wanted { runs.append(mustRun(argv(path))) }
-    let seconds = PairedStatistics.median(runs.map(\.seconds)) ?? 0
+    // In pairs with the ordinary large document (input, large, input, large …), so the ratio of
+    // their times per megabyte is measured side by side. An input under 3 s is run three times
+    // in each pair and its median taken, so start-up noise does not swamp it.
+    var inputRuns: [Run] = [], inputSeconds: [Double] = [], largeSeconds: [Double] = []
+    for _ in 0..<(pairsOverride ?? 1) {
+        var pair = [mustRun(argv(path))]
+        if pair[0].seconds < 3 { pair += [mustRun(argv(path)), mustRun(argv(path))] }
+        inputRuns += pair
+        inputSeconds.append(PairedStatistics.median(pair.map(\.seconds)) ?? 0)
+        if largeBytes > 0 { largeSeconds.append(mustRun(renderArguments(largeMarkdown, output: "\(scratch)/large.pdf")).seconds) }
+    }
+    let seconds = PairedStatistics.median(inputSeconds) ?? 0
     var result = BenchRow(input: input.command == .render ? input.name : "\(input.name) (\(input.command.rawValue))",
-                          megabytes: Double(input.bytes) / 1e6, pages: input.command == .render ? runs.last.flatMap(typesetPages) : nil,
-                          runs: runs.count, seconds: seconds, peakMiB: runs.map(\.peakMiB).max() ?? 0)
-    result.secondsPerMegabyte = PairedStatistics.secondsPerMegabyte(seconds: seconds, bytes: input.bytes, baselineSeconds: baselineSeconds, baselineBytes: baselineBytes)
-    result.timesLarge = quotient(result.secondsPerMegabyte, largeSecondsPerMB)
+                          megabytes: Double(input.bytes) / 1e6, pages: input.command == .render ? inputRuns.last.flatMap(typesetPages) : nil,
+                          runs: inputSeconds.count, seconds: seconds, peakMiB: inputRuns.map(\.peakMiB).max() ?? 0)
+    func perMB(_ seconds: Double) -> Double? {
+        PairedStatistics.secondsPerMegabyte(seconds: seconds, bytes: input.bytes, baselineSeconds: baselineSeconds, baselineBytes: baselineBytes)
+    }
+    func largePerMB(_ seconds: Double) -> Double? {
+        PairedStatistics.secondsPerMegabyte(seconds: seconds, bytes: largeBytes, baselineSeconds: emptySeconds, baselineBytes: 0)
+    }
+    result.secondsPerMegabyte = perMB(seconds)
+    let inputPerMB = inputSeconds.compactMap(perMB), largePerMBs = largeSeconds.compactMap(largePerMB)
+    if inputPerMB.count == inputSeconds.count, largePerMBs.count == largeSeconds.count {
+        result.timesLarge = PairedStatistics.medianOfRatios(inputPerMB, largePerMBs)
+    }
     say(result.markdown)
 }
 
