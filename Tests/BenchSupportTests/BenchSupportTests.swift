@@ -38,7 +38,7 @@ import Testing
         #expect(word.count == 100_001 && !word.dropLast().contains(" "))
         let korean = inputs["korean-500KB render"]!.text
         #expect((500_000..<500_040).contains(korean.utf8.count))
-        #expect(korean.unicodeScalars.filter { (0xAC00...0xD7A3).contains($0.value) }.count > 150_000)
+        #expect(korean.unicodeScalars.filter { (0xAC00...0xD7A3).contains($0.value) }.count > 140_000)   // 3 bytes each: over 84 % of the bytes
         #expect(inputs["brackets-40k render"]!.text == String(repeating: "[ ", count: 40_000) + "\n")
         #expect(inputs["table-10k-rows render"]!.text.split(separator: "\n").count == 10_002)
         #expect(inputs["list-5k-items render"]!.text.split(separator: "\n").filter { $0.hasPrefix("- ") }.count == 5_000)
