@@ -99,6 +99,10 @@ public struct StyledTableRows: RandomAccessCollection, Hashable, Sendable, Expre
         for row in self { hasher.combine(row) }
     }
 
+    /// How many distinct run styles and paragraph styles are stored.
+    var runStyleCount: Int { runStyles.count }
+    var paragraphStyleCount: Int { paragraphStyles.count }
+
     /// The number of cells in all rows.
     var cellCount: Int { cells.count }
 
