@@ -175,24 +175,44 @@ struct TableLayout {
     /// every Han ideograph or kana on its own (CJK breaks between any two of them). Hangul words
     /// (eojeol) stay whole.
     static func words(of paragraph: StyledParagraph) -> [[StyledRun]] {
+        // One walk over each run's characters; a word's text is taken as slices of its runs,
+        // never a character at a time (this runs over every cell of a table).
         var words: [[StyledRun]] = []
         var current: [StyledRun] = []
-        func flush() { if !current.isEmpty { words.append(current); current = [] } }
-        let characters = paragraph.runs.flatMap { run in run.text.map { (character: $0, style: run.style) } }
-        for (i, (character, style)) in characters.enumerated() {
-            if character.isWhitespace { flush(); continue }
-            let breaksAround = character.unicodeScalars.first.map(isIdeographic) ?? false
-            if breaksAround { flush() }
-            if let last = current.indices.last, current[last].style == style {
-                current[last].text.append(character)
-            } else {
-                current.append(StyledRun(String(character), style: style))
+        let runs = paragraph.runs
+        for (r, run) in runs.enumerated() {
+            let text = run.text
+            var start: String.Index?
+            func close(upTo end: String.Index) {
+                guard let from = start else { return }
+                start = nil
+                if let last = current.indices.last, current[last].style == run.style {
+                    current[last].text += text[from..<end]
+                } else {
+                    current.append(StyledRun(String(text[from..<end]), style: run.style))
+                }
             }
-            // A hyphen or dash followed by a letter is a break opportunity ("baseline-to-baseline").
-            let nextIsLetter = i + 1 < characters.count && characters[i + 1].character.isLetter
-            if breaksAround || ("-‐–—".contains(character) && nextIsLetter && current.count + (current.last?.text.count ?? 0) > 1) { flush() }
+            func flush() { if !current.isEmpty { words.append(current); current = [] } }
+            var i = text.startIndex
+            while i < text.endIndex {
+                let character = text[i]
+                let next = text.index(after: i)
+                defer { i = next }
+                if character.isWhitespace { close(upTo: i); flush(); continue }
+                let breaksAround = character.unicodeScalars.first.map(isIdeographic) ?? false
+                if breaksAround { close(upTo: i); flush() }
+                if start == nil { start = i }
+                // A hyphen or dash followed by a letter is a break opportunity ("baseline-to-baseline").
+                var breaksAfter = breaksAround
+                if !breaksAround, "-‐–—".contains(character) {
+                    let following = next < text.endIndex ? text[next] : runs[(r + 1)...].lazy.compactMap(\.text.first).first
+                    breaksAfter = following?.isLetter == true
+                }
+                if breaksAfter { close(upTo: next); flush() }
+            }
+            close(upTo: text.endIndex)
         }
-        flush()
+        if !current.isEmpty { words.append(current) }
         return words
     }
 

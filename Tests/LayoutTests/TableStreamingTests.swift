@@ -73,3 +73,48 @@ import Typography
         }
     }
 }
+
+/// The words a column's min-content width is measured on, found in one walk over each run,
+/// are those of the character-by-character definition: text between whitespace, split after a
+/// hyphen or dash followed by a letter, each CJK ideograph alone, each word as the runs
+/// (styles) holding its characters.
+@Suite struct TableWordTests {
+    static func reference(_ paragraph: StyledParagraph) -> [[StyledRun]] {
+        var words: [[StyledRun]] = []
+        var current: [StyledRun] = []
+        func flush() { if !current.isEmpty { words.append(current); current = [] } }
+        let characters = paragraph.runs.flatMap { run in run.text.map { (character: $0, style: run.style) } }
+        for (i, (character, style)) in characters.enumerated() {
+            if character.isWhitespace { flush(); continue }
+            let breaksAround = character.unicodeScalars.first.map(TableLayout.isIdeographic) ?? false
+            if breaksAround { flush() }
+            if let last = current.indices.last, current[last].style == style {
+                current[last].text.append(character)
+            } else {
+                current.append(StyledRun(String(character), style: style))
+            }
+            let nextIsLetter = i + 1 < characters.count && characters[i + 1].character.isLetter
+            if breaksAround || ("-‐–—".contains(character) && nextIsLetter) { flush() }
+        }
+        flush()
+        return words
+    }
+
+    @Test func wordsMatchTheCharacterByCharacterDefinition() {
+        let plain = RunStyle(font: FontSpec(families: ["X"], size: 10))
+        var bold = plain; bold.font.weight = .bold
+        let pieces = ["ab", "c", " ", "-", "—", "x-y", "漢字", "한국어", "  ", "e\u{301}", "9", "–z", "", "-1", "é-"]
+        var state: UInt64 = 0x9E3779B97F4A7C15
+        func random(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(n))
+        }
+        for _ in 0..<500 {
+            let runs = (0..<(1 + random(5))).map { _ in
+                StyledRun((0..<random(4)).map { _ in pieces[random(pieces.count)] }.joined(), style: random(3) == 0 ? bold : plain)
+            }
+            let paragraph = StyledParagraph(runs: runs, style: ParagraphStyle(baseFont: plain.font))
+            #expect(TableLayout.words(of: paragraph) == Self.reference(paragraph), "\(runs.map(\.text))")
+        }
+    }
+}
