@@ -33,8 +33,7 @@ public final class CairoPDFRenderer: PageRenderer {
     /// The structure elements open under `Document`, outermost first.
     private var openElements: [StructureElement] = []
     /// Every structure tag begun, in order (``PDFAccessibility`` matches them to the tree).
-    private var records: [TagRecord] = []
-    private var linkCount = 0
+    private var records = TagRecords()
     /// Whether every figure had alternative text (a condition of claiming PDF/UA).
     private var figuresHaveAlt = true
 
@@ -120,7 +119,7 @@ public final class CairoPDFRenderer: PageRenderer {
             // structure tree (qpdf: object not found) when the size changes inside the tag
             // before anything was drawn.
             cairo_tag_begin(cr, "Document", nil)
-            records.append(TagRecord(name: "Document", key: "Document"))
+            records.append(.document)
             documentTagOpen = true
         }
         for element in page.elements {
@@ -155,8 +154,7 @@ public final class CairoPDFRenderer: PageRenderer {
                 }
                 cairo_tag_begin(cr, CAIRO_TAG_LINK, attributes)
                 cairo_tag_end(cr, CAIRO_TAG_LINK)
-                linkCount += 1
-                records.append(TagRecord(name: "Link", key: "Link \(linkCount)"))
+                records.append(.link)
             case .destination(let name, let point):
                 let attributes = "name=\(PDFNames.quoted(PDFNames.destination(for: name))) "
                     + "x=\(PDFNames.number(point.x)) y=\(PDFNames.number(point.y))"
@@ -225,8 +223,12 @@ public final class CairoPDFRenderer: PageRenderer {
         for element in path[common...] {
             let name = Self.tagName(element)
             cairo_tag_begin(cr, name, nil)
-            let key = element.role == .artifact ? "Artifact" : "\(element.role.rawValue) \(element.id) \(element.index)"
-            records.append(TagRecord(name: name, key: key, alternativeText: element.alternativeText, language: element.language))
+            if element.role == .artifact {
+                records.append(.artifact)
+            } else {
+                records.append(.element(element.role), block: element.id, part: element.index,
+                               alternativeText: element.alternativeText, language: element.language)
+            }
             if element.role == .figure, (element.alternativeText ?? "").trimmingCharacters(in: .whitespaces).isEmpty { figuresHaveAlt = false }
             openElements.append(element)
         }

@@ -1,6 +1,7 @@
 internal import CQPDF
 import Foundation
 import Layout
+import Styling
 
 /// Settings of a tagged PDF: what Cairo 1.16 cannot write itself and ``PDFAccessibility``
 /// adds to the finished file.
@@ -11,19 +12,57 @@ public struct PDFTagging: Hashable, Sendable {
     public init(language: String = "en") { self.language = language }
 }
 
-/// One structure element as the renderer began it (in order), so the finished file's
-/// structure tree can be matched against it: Cairo writes elements in the order their tags
-/// begin, depth first.
-struct TagRecord {
-    /// The structure type Cairo was given (`P`, `Link`, `Private` for an artifact…).
-    var name: String
-    /// Elements with the same key are one element split by Cairo (a paragraph continued on the
-    /// next page, a table around furniture): the later ones are merged into the first.
-    var key: String
-    /// `/Alt` to add.
-    var alternativeText: String?
-    /// `/Lang` to add.
-    var language: String?
+/// One structure tag as the renderer began it (in order), so the finished file's structure
+/// tree can be matched against it: Cairo writes elements in the order their tags begin, depth
+/// first. Sixteen bytes, no heap storage: a document's records grow by one per element, so
+/// what an element carries beyond its identity (`/Alt`, `/Lang`) is kept apart, in
+/// ``TagRecords``, for the few elements that have it.
+struct TagRecord: Equatable {
+    /// The tag Cairo was given.
+    enum Name: Equatable {
+        /// `Document`, the one element around everything.
+        case document
+        /// `Link`, one per link annotation (never split).
+        case link
+        /// `Private`: an artifact, which leaves the structure tree.
+        case artifact
+        /// A standard structure type (`P`, `TD`…).
+        case element(StructureElement.Role)
+
+        /// The structure type as Cairo wrote it in `/S`.
+        var structureType: String {
+            switch self {
+            case .document: return "Document"
+            case .link: return "Link"
+            case .artifact: return "Private"
+            case .element(let role): return role.rawValue
+            }
+        }
+    }
+
+    var name: Name
+    /// With ``part``, which element this is (``StructureElement/id``, ``StructureElement/index``):
+    /// elements with the same name, block and part are one element split by Cairo (a paragraph
+    /// continued on the next page, a table around furniture); the later ones are merged into the
+    /// first. Unused for the document, links and artifacts.
+    var block: Int
+    var part: Int32
+}
+
+/// The structure tags a renderer began, in order, with the alternative text and language of
+/// the few that carry them.
+struct TagRecords {
+    private(set) var items: [TagRecord] = []
+    /// `/Alt` and `/Lang` by index in ``items``.
+    private(set) var attributes: [Int: (alternativeText: String?, language: String?)] = [:]
+
+    var count: Int { items.count }
+
+    mutating func append(_ name: TagRecord.Name, block: Int = 0, part: Int = 0,
+                         alternativeText: String? = nil, language: String? = nil) {
+        if alternativeText != nil || language != nil { attributes[items.count] = (alternativeText, language) }
+        items.append(TagRecord(name: name, block: block, part: Int32(clamping: part)))
+    }
 }
 
 /// Completes a tagged PDF written by Cairo 1.16 with qpdf's C API (qpdf 11), rewriting the
@@ -38,6 +77,13 @@ struct TagRecord {
 ///   `dc:language`, and the PDF/UA-1 identifier `pdfuaid:part 1` when `claimsUA`); pages with
 ///   annotations get `/Tabs /S` (tab order follows the structure; PDF/UA-1 ISO 14289-1 §7.18.3),
 ///   links a `/Contents` description (§7.18.5), notes an `/ID` (§7.9).
+///
+/// Memory: qpdf holds every object it has parsed until the end (about 1.7 KB for each
+/// structure element, measured with qpdf 11.3), so the pass costs in proportion to the
+/// document's elements. Beyond that it keeps little: the file is mapped, not copied; the C
+/// API's object handles are released as soon as they are used (each one costs a map entry
+/// until released); rewritten content streams are held compressed, as Cairo wrote them, and
+/// streams without artifacts are left as they are (the writer copies them without decoding).
 enum PDFAccessibility {
     static let lock = NSLock()
 
@@ -48,18 +94,15 @@ enum PDFAccessibility {
     /// Post-processes the PDF at `path`.
     /// - Throws: ``Failure`` when qpdf cannot read or write the file, or when the structure tree
     ///   does not match `records` (then the file is left as Cairo wrote it).
-    static func complete(path: String, records: [TagRecord], tagging: PDFTagging, info: DocumentInfo, claimsUA: Bool) throws {
+    static func complete(path: String, records: TagRecords, tagging: PDFTagging, info: DocumentInfo, claimsUA: Bool) throws {
         // One file at a time: qpdf's C API keeps per-handle state only, but its crypto
         // provider (for the deterministic /ID) and logger are process-wide.
         lock.lock(); defer { lock.unlock() }
-        // The file is read whole and parsed from memory: qpdf reads objects lazily, and from a
-        // file every object costs seeks.
-        guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else {
-            throw Failure(description: "cannot read \(path)")
-        }
-        let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: data.count)
-        defer { buffer.deallocate() }
-        data.withUnsafeBytes { buffer.update(from: $0.bindMemory(to: CChar.self).baseAddress!, count: data.count) }
+        // The file is mapped and parsed from memory: qpdf reads objects lazily, and from a file
+        // every object costs seeks (for `large`, 590,000 lseek calls and 0.2 s). The mapping
+        // outlives the rename below (it holds the old file).
+        let file = try MappedFile(path: path)
+        defer { file.unmap() }
         var q: qpdf_data? = qpdf_init()
         defer { qpdf_cleanup(&q) }
         qpdf_set_suppress_warnings(q, 1)
@@ -68,136 +111,193 @@ enum PDFAccessibility {
             let message = qpdf_has_error(q) != 0 ? String(cString: qpdf_get_error_full_text(q, qpdf_get_error(q))) : what
             throw Failure(description: "\(what): \(message)")
         }
-        try check(qpdf_read_memory(q, path, buffer, UInt64(data.count), nil), "qpdf cannot read the PDF")
+        try check(qpdf_read_memory(q, path, file.bytes, UInt64(file.count), nil), "qpdf cannot read the PDF")
         let root = qpdf_get_root(q)
         let tree = qpdf_oh_get_key(q, root, "/StructTreeRoot")
         guard qpdf_oh_is_dictionary(q, tree) != 0 else { throw Failure(description: "the PDF has no structure tree") }
 
-        // The elements, depth first, with the index of their parent element.
-        var elements: [(handle: qpdf_oh, parent: Int?)] = []
+        // The elements, depth first: one handle each, kept until the tree is done; every other
+        // handle is released once read.
+        var elements: [qpdf_oh] = []
+        elements.reserveCapacity(records.count)
         /// A structure element: a dictionary with /S (marked-content and object references
         /// have none).
         func isElement(_ oh: qpdf_oh) -> Bool {
             qpdf_oh_is_dictionary(q, oh) != 0 && qpdf_oh_has_key(q, oh, "/S") != 0
         }
-        func kids(_ oh: qpdf_oh) -> [qpdf_oh] {
+        /// Calls `body` with each item of `oh`'s /K (an array, or one object), then releases the
+        /// items `body` does not keep (it returns true to keep one).
+        func forEachKid(_ oh: qpdf_oh, _ body: (qpdf_oh) -> Bool) {
             let k = qpdf_oh_get_key(q, oh, "/K")
-            if qpdf_oh_is_array(q, k) != 0 { return (0..<qpdf_oh_get_array_n_items(q, k)).map { qpdf_oh_get_array_item(q, k, $0) } }
-            return qpdf_oh_is_null(q, k) != 0 ? [] : [k]
+            if qpdf_oh_is_array(q, k) != 0 {
+                for i in 0..<qpdf_oh_get_array_n_items(q, k) {
+                    let kid = qpdf_oh_get_array_item(q, k, i)
+                    if !body(kid) { qpdf_oh_release(q, kid) }
+                }
+                qpdf_oh_release(q, k)
+            } else if qpdf_oh_is_null(q, k) != 0 || !body(k) {
+                qpdf_oh_release(q, k)
+            }
         }
-        func visit(_ oh: qpdf_oh, parent: Int?) {
-            let index = elements.count
-            elements.append((oh, parent))
-            for kid in kids(oh) where isElement(kid) { visit(kid, parent: index) }
+        func visit(_ oh: qpdf_oh) {
+            elements.append(oh)
+            forEachKid(oh) { kid in
+                guard isElement(kid) else { return false }
+                visit(kid)
+                return true
+            }
         }
-        for top in kids(tree) where isElement(top) { visit(top, parent: nil) }
+        forEachKid(tree) { top in
+            guard isElement(top) else { return false }
+            visit(top)
+            return true
+        }
         guard elements.count == records.count else {
             throw Failure(description: "the structure tree has \(elements.count) elements, \(records.count) were tagged")
         }
-        for (element, record) in zip(elements, records) where qpdf_oh_is_name_and_equals(q, qpdf_oh_get_key(q, element.handle, "/S"), "/" + record.name) == 0 {
-            throw Failure(description: "structure element \(record.name) not found in the PDF's structure tree")
+        for (element, record) in zip(elements, records.items) {
+            let type = qpdf_oh_get_key(q, element, "/S")
+            defer { qpdf_oh_release(q, type) }
+            guard qpdf_oh_is_name_and_equals(q, type, "/" + record.name.structureType) != 0 else {
+                throw Failure(description: "structure element \(record.name.structureType) not found in the PDF's structure tree")
+            }
         }
 
         // Merge split elements; drop artifacts. `replacement` maps object ids for the parent tree.
         var replacement: [Int32: qpdf_oh?] = [:]
-        var first: [String: Int] = [:]
+        struct Key: Hashable { var role: StructureElement.Role; var block: Int; var part: Int32 }
+        var first: [Key: Int] = [:]
         func objectID(_ oh: qpdf_oh) -> Int32 { qpdf_oh_get_object_id(q, oh) }
-        /// Elements that go (merged or artifacts), removed from their parents' /K in one pass
-        /// at the end (their /P then names the element they finally sit in).
-        var removed: [qpdf_oh] = []
+        /// Parents of elements that go (merged or artifacts), by object id: their /K is rewritten
+        /// without those elements in one pass at the end (an element's /P then names the element
+        /// it finally sits in).
+        var parents: [Int32: qpdf_oh] = [:]
         var removedIDs = Set<Int32>()
-        func remove(_ oh: qpdf_oh) { removed.append(oh); removedIDs.insert(objectID(oh)) }
-        /// The element's /K as an array whose marked-content ids carry their page (MCR).
-        func kidArray(_ oh: qpdf_oh) -> qpdf_oh {
-            let array = qpdf_oh_new_array(q)
+        func remove(_ oh: qpdf_oh) {
+            removedIDs.insert(objectID(oh))
+            let parent = qpdf_oh_get_key(q, oh, "/P")
+            if parents[objectID(parent)] == nil { parents[objectID(parent)] = parent } else { qpdf_oh_release(q, parent) }
+        }
+        /// Appends the element's kids to `array`, its marked-content ids as references that
+        /// carry their page (MCR).
+        func appendKids(of oh: qpdf_oh, to array: qpdf_oh) {
             let page = qpdf_oh_get_key(q, oh, "/Pg")
-            for kid in kids(oh) {
+            defer { qpdf_oh_release(q, page) }
+            forEachKid(oh) { kid in
                 if qpdf_oh_is_integer(q, kid) != 0 {
                     let mcr = qpdf_oh_new_dictionary(q)
-                    qpdf_oh_replace_key(q, mcr, "/Type", qpdf_oh_new_name(q, "/MCR"))
+                    let type = qpdf_oh_new_name(q, "/MCR")
+                    qpdf_oh_replace_key(q, mcr, "/Type", type)
                     if qpdf_oh_is_null(q, page) == 0 { qpdf_oh_replace_key(q, mcr, "/Pg", page) }
                     qpdf_oh_replace_key(q, mcr, "/MCID", kid)
                     qpdf_oh_append_item(q, array, mcr)
+                    qpdf_oh_release(q, type); qpdf_oh_release(q, mcr)
                 } else {
                     qpdf_oh_append_item(q, array, kid)
                 }
+                return false
             }
-            return array
         }
-        for (i, record) in records.enumerated() {
-            let element = elements[i].handle
-            if record.name == "Private" {
+        /// Sets `key` of `oh` to `value` and releases `value`'s handle.
+        func set(_ oh: qpdf_oh, _ key: String, _ value: qpdf_oh) {
+            qpdf_oh_replace_key(q, oh, key, value)
+            qpdf_oh_release(q, value)
+        }
+        for (i, record) in records.items.enumerated() {
+            let element = elements[i]
+            let role: StructureElement.Role
+            switch record.name {
+            case .document, .link: continue
+            case .artifact:
                 remove(element)
                 replacement[objectID(element)] = .some(nil)
                 continue
+            case .element(let r): role = r
             }
-            if let text = record.alternativeText, !text.isEmpty { qpdf_oh_replace_key(q, element, "/Alt", qpdf_oh_new_unicode_string(q, text)) }
-            if let language = record.language { qpdf_oh_replace_key(q, element, "/Lang", qpdf_oh_new_unicode_string(q, language)) }
-            if record.name == "Note", first[record.key] == nil {
+            if let (alternativeText, language) = records.attributes[i] {
+                if let alternativeText, !alternativeText.isEmpty { set(element, "/Alt", qpdf_oh_new_unicode_string(q, alternativeText)) }
+                if let language { set(element, "/Lang", qpdf_oh_new_unicode_string(q, language)) }
+            }
+            let key = Key(role: role, block: record.block, part: record.part)
+            guard let j = first[key] else {
+                first[key] = i
                 // PDF/UA-1 §7.9: every Note has a unique /ID.
-                qpdf_oh_replace_key(q, element, "/ID", qpdf_oh_new_string(q, "note-\(i)"))
+                if role == .note { set(element, "/ID", qpdf_oh_new_string(q, "note-\(i)")) }
+                continue
             }
-            guard let j = first[record.key] else { first[record.key] = i; continue }
             // Element i continues element j: its content moves to j, and i goes.
-            let target = elements[j].handle
-            let merged = kidArray(target)
-            for kid in kids(element) {
+            let target = elements[j]
+            let merged = qpdf_oh_new_array(q)
+            appendKids(of: target, to: merged)
+            forEachKid(element) { kid in
                 if isElement(kid) { qpdf_oh_replace_key(q, kid, "/P", target) }
+                return false
             }
-            let moved = kidArray(element)
-            for n in 0..<qpdf_oh_get_array_n_items(q, moved) { qpdf_oh_append_item(q, merged, qpdf_oh_get_array_item(q, moved, n)) }
-            qpdf_oh_replace_key(q, target, "/K", merged)
+            appendKids(of: element, to: merged)
+            set(target, "/K", merged)
             remove(element)
             replacement[objectID(element)] = .some(target)
         }
-        var parents: [Int32: qpdf_oh] = [:]
-        for element in removed {
-            let parent = qpdf_oh_get_key(q, element, "/P")
-            parents[objectID(parent)] = parent
-        }
         for parent in parents.values {
             let kept = qpdf_oh_new_array(q)
-            for kid in kids(parent) where !removedIDs.contains(objectID(kid)) { qpdf_oh_append_item(q, kept, kid) }
-            qpdf_oh_replace_key(q, parent, "/K", kept)
+            forEachKid(parent) { kid in
+                if !removedIDs.contains(objectID(kid)) { qpdf_oh_append_item(q, kept, kid) }
+                return false
+            }
+            set(parent, "/K", kept)
         }
-        fixParentTree(q, qpdf_oh_get_key(q, tree, "/ParentTree"), replacement)
+        let parentTree = qpdf_oh_get_key(q, tree, "/ParentTree")
+        fixParentTree(q, parentTree, replacement)
+        // The tree is done: every handle goes (the objects stay in qpdf's document).
+        qpdf_oh_release_all(q)
         try markArtifacts(q)
+        qpdf_oh_release_all(q)
 
         // Document-level entries.
-        qpdf_oh_replace_key(q, root, "/Lang", qpdf_oh_new_unicode_string(q, tagging.language))
+        let catalog = qpdf_get_root(q)
+        set(catalog, "/Lang", qpdf_oh_new_unicode_string(q, tagging.language))
         let markInfo = qpdf_oh_new_dictionary(q)
-        qpdf_oh_replace_key(q, markInfo, "/Marked", qpdf_oh_new_bool(q, 1))
-        qpdf_oh_replace_key(q, root, "/MarkInfo", markInfo)
+        set(markInfo, "/Marked", qpdf_oh_new_bool(q, 1))
+        set(catalog, "/MarkInfo", markInfo)
         let preferences = qpdf_oh_new_dictionary(q)
-        qpdf_oh_replace_key(q, preferences, "/DisplayDocTitle", qpdf_oh_new_bool(q, 1))
-        qpdf_oh_replace_key(q, root, "/ViewerPreferences", preferences)
+        set(preferences, "/DisplayDocTitle", qpdf_oh_new_bool(q, 1))
+        set(catalog, "/ViewerPreferences", preferences)
         let metadata = qpdf_oh_new_stream(q)
         let dictionary = qpdf_oh_get_dict(q, metadata)
-        qpdf_oh_replace_key(q, dictionary, "/Type", qpdf_oh_new_name(q, "/Metadata"))
-        qpdf_oh_replace_key(q, dictionary, "/Subtype", qpdf_oh_new_name(q, "/XML"))
+        set(dictionary, "/Type", qpdf_oh_new_name(q, "/Metadata"))
+        set(dictionary, "/Subtype", qpdf_oh_new_name(q, "/XML"))
         let xmp = Array(XMP.packet(info: info, language: tagging.language, claimsUA: claimsUA).utf8)
         xmp.withUnsafeBufferPointer { qpdf_oh_replace_stream_data(q, metadata, $0.baseAddress, $0.count, qpdf_oh_new_null(q), qpdf_oh_new_null(q)) }
-        qpdf_oh_replace_key(q, root, "/Metadata", metadata)
+        qpdf_oh_replace_key(q, catalog, "/Metadata", metadata)
+        qpdf_oh_release_all(q)
         for n in 0..<qpdf_get_num_pages(q) {
             let page = qpdf_get_page_n(q, Int(n))
             let annotations = qpdf_oh_get_key(q, page, "/Annots")
+            defer { qpdf_oh_release(q, annotations); qpdf_oh_release(q, page) }
             guard qpdf_oh_is_array(q, annotations) != 0 else { continue }
-            qpdf_oh_replace_key(q, page, "/Tabs", qpdf_oh_new_name(q, "/S"))
+            set(page, "/Tabs", qpdf_oh_new_name(q, "/S"))
             // PDF/UA-1 §7.18.5: links describe themselves (/Contents).
             for k in 0..<qpdf_oh_get_array_n_items(q, annotations) {
                 let annotation = qpdf_oh_get_array_item(q, annotations, k)
-                guard qpdf_oh_is_name_and_equals(q, qpdf_oh_get_key(q, annotation, "/Subtype"), "/Link") != 0,
+                let subtype = qpdf_oh_get_key(q, annotation, "/Subtype")
+                defer { qpdf_oh_release(q, subtype); qpdf_oh_release(q, annotation) }
+                guard qpdf_oh_is_name_and_equals(q, subtype, "/Link") != 0,
                       qpdf_oh_has_key(q, annotation, "/Contents") == 0 else { continue }
-                let uri = qpdf_oh_get_key(q, qpdf_oh_get_key(q, annotation, "/A"), "/URI")
+                let action = qpdf_oh_get_key(q, annotation, "/A")
+                let uri = qpdf_oh_get_key(q, action, "/URI")
                 let text = qpdf_oh_is_string(q, uri) != 0 ? "Link to " + String(cString: qpdf_oh_get_utf8_value(q, uri)) : "Link within the document"
-                qpdf_oh_replace_key(q, annotation, "/Contents", qpdf_oh_new_unicode_string(q, text))
+                qpdf_oh_release(q, uri); qpdf_oh_release(q, action)
+                set(annotation, "/Contents", qpdf_oh_new_unicode_string(q, text))
             }
         }
+        qpdf_oh_release_all(q)
 
         let written = path + ".tagged"
         defer { unlink(written) }
         try check(qpdf_init_write(q, written), "qpdf cannot write the PDF")
         qpdf_set_object_stream_mode(q, qpdf_o_generate)
+        // Streams are copied as they are (fonts, images and content streams stay compressed as
+        // Cairo wrote them; the rewritten content streams are compressed already).
         qpdf_set_decode_level(q, qpdf_dl_none)
         qpdf_set_deterministic_ID(q, 1)
         qpdf_set_minimum_pdf_version(q, "1.7")
@@ -211,15 +311,19 @@ enum PDFAccessibility {
         guard !replacement.isEmpty else { return }
         func fix(_ node: qpdf_oh) {
             let nums = qpdf_oh_get_key(q, node, "/Nums")
+            defer { qpdf_oh_release(q, nums) }
             if qpdf_oh_is_array(q, nums) != 0 {
                 var n: Int32 = 1
                 while n < qpdf_oh_get_array_n_items(q, nums) {
                     let value = qpdf_oh_get_array_item(q, nums, n)
+                    defer { qpdf_oh_release(q, value) }
                     if qpdf_oh_is_array(q, value) != 0 {
                         for i in 0..<qpdf_oh_get_array_n_items(q, value) {
-                            if let new = replacement[qpdf_oh_get_object_id(q, qpdf_oh_get_array_item(q, value, i))] {
+                            let item = qpdf_oh_get_array_item(q, value, i)
+                            if let new = replacement[qpdf_oh_get_object_id(q, item)] {
                                 qpdf_oh_set_array_item(q, value, i, new ?? qpdf_oh_new_null(q))
                             }
+                            qpdf_oh_release(q, item)
                         }
                     } else if let new = replacement[qpdf_oh_get_object_id(q, value)] {
                         qpdf_oh_set_array_item(q, nums, n, new ?? qpdf_oh_new_null(q))
@@ -228,50 +332,106 @@ enum PDFAccessibility {
                 }
             }
             let kids = qpdf_oh_get_key(q, node, "/Kids")
+            defer { qpdf_oh_release(q, kids) }
             if qpdf_oh_is_array(q, kids) != 0 {
-                for i in 0..<qpdf_oh_get_array_n_items(q, kids) { fix(qpdf_oh_get_array_item(q, kids, i)) }
+                for i in 0..<qpdf_oh_get_array_n_items(q, kids) {
+                    let kid = qpdf_oh_get_array_item(q, kids, i)
+                    fix(kid)
+                    qpdf_oh_release(q, kid)
+                }
             }
         }
         fix(parentTree)
     }
 
     /// Rewrites the marked content of every page's content streams and of the form XObjects
-    /// the pages use (``ArtifactMarks``).
+    /// the pages use (``ArtifactMarks``), a page at a time. A rewritten stream is stored
+    /// compressed (``Deflate``), so what waits for the writer is as small as Cairo's own
+    /// streams; a stream without artifact marks is left untouched.
     static func markArtifacts(_ q: qpdf_data?) throws {
-        var streams: [qpdf_oh] = []
+        var seen = Set<Int32>()
         for n in 0..<qpdf_get_num_pages(q) {
-            let contents = qpdf_oh_get_key(q, qpdf_get_page_n(q, Int(n)), "/Contents")
+            let page = qpdf_get_page_n(q, Int(n))
+            var streams: [qpdf_oh] = []
+            let contents = qpdf_oh_get_key(q, page, "/Contents")
             if qpdf_oh_is_array(q, contents) != 0 {
                 streams += (0..<qpdf_oh_get_array_n_items(q, contents)).map { qpdf_oh_get_array_item(q, contents, $0) }
             } else if qpdf_oh_is_stream(q, contents) != 0 {
                 streams.append(contents)
             }
-        }
-        // Form XObjects the pages use (Cairo draws groups and some glyphs through them).
-        var seen = Set<Int32>()
-        for n in 0..<qpdf_get_num_pages(q) {
-            let xobjects = qpdf_oh_get_key(q, qpdf_oh_get_key(q, qpdf_get_page_n(q, Int(n)), "/Resources"), "/XObject")
-            guard qpdf_oh_is_dictionary(q, xobjects) != 0 else { continue }
-            qpdf_oh_begin_dict_key_iter(q, xobjects)
-            while qpdf_oh_dict_more_keys(q) != 0 {
-                let object = qpdf_oh_get_key(q, xobjects, qpdf_oh_dict_next_key(q))
-                if qpdf_oh_is_stream(q, object) != 0, seen.insert(qpdf_oh_get_object_id(q, object)).inserted,
-                   qpdf_oh_is_name_and_equals(q, qpdf_oh_get_key(q, qpdf_oh_get_dict(q, object), "/Subtype"), "/Form") != 0 {
-                    streams.append(object)
+            // Form XObjects the page uses (Cairo draws groups and some glyphs through them).
+            let resources = qpdf_oh_get_key(q, page, "/Resources")
+            let xobjects = qpdf_oh_get_key(q, resources, "/XObject")
+            if qpdf_oh_is_dictionary(q, xobjects) != 0 {
+                qpdf_oh_begin_dict_key_iter(q, xobjects)
+                while qpdf_oh_dict_more_keys(q) != 0 {
+                    let object = qpdf_oh_get_key(q, xobjects, qpdf_oh_dict_next_key(q))
+                    if qpdf_oh_is_stream(q, object) != 0, seen.insert(qpdf_oh_get_object_id(q, object)).inserted,
+                       qpdf_oh_is_name_and_equals(q, qpdf_oh_get_key(q, qpdf_oh_get_dict(q, object), "/Subtype"), "/Form") != 0 {
+                        streams.append(object)
+                    }
                 }
             }
+            for stream in streams { try rewrite(q, stream) }
+            qpdf_oh_release_all(q)
         }
-        for stream in streams {
-            var filtered: QPDF_BOOL = 0
-            var buffer: UnsafeMutablePointer<UInt8>?
-            var length = 0
-            guard qpdf_oh_get_stream_data(q, stream, qpdf_dl_generalized, &filtered, &buffer, &length) & QPDF_ERRORS == 0,
-                  filtered != 0, let buffer else { continue }
-            defer { free(buffer) }
-            let bytes = UnsafeBufferPointer(start: buffer, count: length)
-            guard let rewritten = ArtifactMarks.rewritten(bytes) else { continue }
-            rewritten.withUnsafeBufferPointer { qpdf_oh_replace_stream_data(q, stream, $0.baseAddress, $0.count, qpdf_oh_new_null(q), qpdf_oh_new_null(q)) }
+    }
+
+    /// Rewrites one stream's artifact marks, storing the result compressed.
+    static func rewrite(_ q: qpdf_data?, _ stream: qpdf_oh) throws {
+        var filtered: QPDF_BOOL = 0
+        var buffer: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        guard qpdf_oh_get_stream_data(q, stream, qpdf_dl_generalized, &filtered, &buffer, &length) & QPDF_ERRORS == 0,
+              filtered != 0, let buffer else { return }
+        defer { free(buffer) }
+        guard let rewritten = ArtifactMarks.rewritten(UnsafeBufferPointer(start: buffer, count: length)) else { return }
+        guard let compressed = Deflate.compressed(rewritten) else {
+            throw Failure(description: "zlib cannot compress a content stream")
         }
+        compressed.withUnsafeBufferPointer {
+            qpdf_oh_replace_stream_data(q, stream, $0.baseAddress, $0.count, qpdf_oh_new_name(q, "/FlateDecode"), qpdf_oh_new_null(q))
+        }
+    }
+}
+
+/// A file mapped read-only into memory (POSIX `mmap`), for qpdf to parse in place.
+struct MappedFile {
+    let bytes: UnsafePointer<CChar>
+    let count: Int
+
+    /// - Throws: ``PDFAccessibility/Failure`` when the file cannot be opened, is empty or
+    ///   cannot be mapped.
+    init(path: String) throws {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw PDFAccessibility.Failure(description: "cannot read \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_size > 0 else { throw PDFAccessibility.Failure(description: "cannot read \(path)") }
+        let count = Int(status.st_size)
+        guard let mapped = mmap(nil, count, PROT_READ, MAP_PRIVATE, fd, 0), mapped != UnsafeMutableRawPointer(bitPattern: -1) else {
+            throw PDFAccessibility.Failure(description: "cannot map \(path): \(String(cString: strerror(errno)))")
+        }
+        bytes = UnsafePointer(mapped.assumingMemoryBound(to: CChar.self))
+        self.count = count
+    }
+
+    func unmap() { munmap(UnsafeMutableRawPointer(mutating: bytes), count) }
+}
+
+/// zlib's deflate at its default level, the compression Cairo and qpdf use for content streams
+/// (`/FlateDecode`, PDF 1.7 §7.4.4).
+enum Deflate {
+    /// `bytes` compressed as a zlib stream (RFC 1950); nil when zlib fails.
+    static func compressed(_ bytes: [UInt8]) -> [UInt8]? {
+        var size = compressBound(uLong(bytes.count))
+        var out = [UInt8](repeating: 0, count: Int(size))
+        let status = out.withUnsafeMutableBufferPointer { target in
+            bytes.withUnsafeBufferPointer { compress2(target.baseAddress, &size, $0.baseAddress, uLong($0.count), Z_DEFAULT_COMPRESSION) }
+        }
+        guard status == Z_OK else { return nil }
+        out.removeLast(out.count - Int(size))
+        return out
     }
 }
 
