@@ -141,7 +141,7 @@ extension PangoShaper {
 
     /// Width of "-" in the run's face, pt (cached per face).
     private func hyphenWidth(_ style: RunStyle) -> Double {
-        if let w = hyphenWidths[style.font] { return w }
+        if let w = setup.cache.hyphenWidths[style.font] { return w }
         let pointer = pango_layout_new(setup.context.opaque)!
         let layout = GObjectRef(owning: UnsafeMutableRawPointer(pointer))
         pango_layout_set_text(pointer, "-", 1)
@@ -149,7 +149,7 @@ extension PangoShaper {
         var logical = PangoRectangle()
         pango_layout_get_extents(layout.opaque, nil, &logical)
         let w = Double(logical.width) / Double(PANGO_SCALE)
-        hyphenWidths[style.font] = w
+        setup.cache.hyphenWidths[style.font] = w
         return w
     }
 

@@ -31,7 +31,9 @@ enum FontCheck {
 
     static func diagnostics(for blocks: [StyledBlock], running: [StyledParagraph] = []) -> [Diagnostic] {
         struct Request: Hashable { var family: String; var weight: FontWeight; var italic: Bool }
-        var requests: [(Request, SourceLocation?)] = []
+        // Each request with the first run style that made it: the lookups then share the
+        // fontconfig work shaping does for that style (see `FontLibrary.resolve`).
+        var requests: [(Request, SourceLocation?, FontSpec)] = []
         var listOf: [String: [String]] = [:]  // a family list each family was seen in
         var seen = Set<Request>()
         let all = paragraphs(of: blocks, running: running)
@@ -41,7 +43,11 @@ enum FontCheck {
                 let needsFallback = run.text.unicodeScalars.contains { $0.value >= 0x2E80 }
                 for family in needsFallback ? font.families : Array(font.families.prefix(1)) {
                     let request = Request(family: family, weight: font.weight, italic: font.italic)
-                    if seen.insert(request).inserted { requests.append((request, location)) }
+                    if seen.insert(request).inserted {
+                        let spec = FontSpec(families: Array(font.families.drop { $0 != family }), weight: font.weight,
+                                            italic: font.italic, size: font.size)
+                        requests.append((request, location, spec))
+                    }
                     if listOf[family] == nil { listOf[family] = font.families }
                 }
             }
@@ -55,8 +61,8 @@ enum FontCheck {
         // bold synthesized).
         var missingWeights: [(family: String, pairs: [(requested: Int, used: Int)], location: SourceLocation?)] = []
         var synthesized: [(family: String, weights: [Int], location: SourceLocation?)] = []
-        for (request, location) in requests {
-            let resolved = FontLibrary.resolve(FontSpec(families: [request.family], weight: request.weight, italic: request.italic, size: 10))
+        for (request, location, spec) in requests {
+            let resolved = FontLibrary.resolve(spec)
             guard resolved.familyFound else {
                 // The theme's own families were checked (and dropped) with the theme: what is left
                 // was asked for in the document (a `family=` span or div).
@@ -107,6 +113,7 @@ extension FontCheck {
     /// and reported at the first block that holds it.
     static func missingGlyphs(in paragraphs: [(StyledParagraph, SourceLocation?, running: Bool)]) -> [Diagnostic] {
         var characters: [[String]: Set<Character>] = [:]
+        var styles: [[String]: FontSpec] = [:]  // the first run style of each family list
         var firstSeen: [Character: Int] = [:]  // index into `paragraphs`
         for (index, (paragraph, _, _)) in paragraphs.enumerated() {
             for run in paragraph.runs + (paragraph.marker ?? []) {
@@ -115,6 +122,7 @@ extension FontCheck {
                           ![.control, .format, .lineSeparator, .paragraphSeparator, .privateUse].contains(scalar.properties.generalCategory)
                     else { continue }
                     characters[run.style.font.families, default: []].insert(character)
+                    if styles[run.style.font.families] == nil { styles[run.style.font.families] = run.style.font }
                     if firstSeen[character] == nil { firstSeen[character] = index }
                 }
             }
@@ -122,7 +130,8 @@ extension FontCheck {
         var missing = Set<Character>()
         for (families, set) in characters {
             let text = String(set.sorted())
-            for result in FontLibrary.coverage(of: FontSpec(families: families, size: 10), text: text) where result.family == nil {
+            let style = styles[families] ?? FontSpec(families: families, size: 10)
+            for result in FontLibrary.coverage(of: style, text: text) where result.family == nil {
                 missing.insert(result.character)
             }
         }
