@@ -103,3 +103,15 @@ extension PangoSetup {
         return result
     }
 }
+
+extension PangoSetup {
+    /// Ascent and descent of the first family of `font` as `pango_font_get_metrics` reports
+    /// them, pt: the reference ``metrics(_:)`` must equal (tests compare the two). Call under
+    /// `FontState.lock`.
+    func pangoFontMetrics(_ font: FontSpec) -> (ascent: Double, descent: Double)? {
+        guard let face = primaryFace(font), let m = pango_font_get_metrics(face.typed(PangoFont.self), nil) else { return nil }
+        defer { pango_font_metrics_unref(m) }
+        let scale = Double(PANGO_SCALE)
+        return (Double(pango_font_metrics_get_ascent(m)) / scale, Double(pango_font_metrics_get_descent(m)) / scale)
+    }
+}
