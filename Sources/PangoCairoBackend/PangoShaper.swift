@@ -63,8 +63,8 @@ public final class PangoShaper: TextShaper {
         }
     }
 
-    /// The widest unwrapped paragraph, pt, the total-fit composer lays out in one line: well
-    /// inside Pango's 2³¹ units (≈ 2,097,152 pt). Wider ones are laid out first-fit in pieces.
+    /// The widest unwrapped paragraph, pt, the total-fit composer measures in one layout: well
+    /// inside Pango's 2³¹ units (≈ 2,097,152 pt). Wider ones are measured in pieces.
     static let composedWidth = 1_000_000.0
 
     /// An upper bound of the paragraph's unwrapped width, pt: 2 em a character plus tracking.
@@ -73,12 +73,11 @@ public final class PangoShaper: TextShaper {
     }
 
     private func shapeLocked(_ paragraph: StyledParagraph, width: Double?) -> ShapedParagraph {
-        // Paragraphs with a measure go through the total-fit composer; code (break anywhere,
-        // continuation indent) and unwrapped text keep Pango's own line breaking.
-        // Paragraphs wider unwrapped than ``composedWidth`` (far past any real paragraph) are
-        // laid out by Pango in bounded pieces instead: one layout could not hold them.
-        if let width, !paragraph.style.breakAnywhere, paragraph.style.hangingIndent == 0,
-           Self.unwrappedWidthBound(paragraph) < Self.composedWidth {
+        // Paragraphs with a measure go through the total-fit composer, however long (it
+        // measures those wider than ``composedWidth`` in pieces); code (break anywhere,
+        // continuation indent) and unwrapped text keep Pango's own line breaking, in bounded
+        // pieces.
+        if let width, !paragraph.style.breakAnywhere, paragraph.style.hangingIndent == 0 {
             return composeLocked(paragraph, width: width)
         }
         let runs = paragraph.runs
