@@ -99,6 +99,15 @@ extension PangoShaper {
             let variantRanges = run.style.smallCaps == .lowercase || run.style.smallCaps == .all ? Self.rangesWithoutEmoji(bytes, range) : []
             addAttributes(run.style, text: run.text, to: attrs, start: range.lowerBound, end: range.upperBound, variantRanges: variantRanges)
         }
+        // Each line separator (U+2028, the breaks the composer sets) as an empty box: no face
+        // has a glyph for it, and looking one up makes Pango size a missing-glyph box in a
+        // monospace face of its own size — another fontconfig sort per size. Pango draws the
+        // separator as nothing either way.
+        var empty = PangoRectangle()
+        for i in 0..<max(0, bytes.count - 2) where bytes[i] == 0xE2 && bytes[i + 1] == 0x80 && bytes[i + 2] == 0xA8 {
+            var ink = empty
+            attrs.insert(pango_attr_shape_new(&ink, &empty), i, i + 3)
+        }
         pango_layout_set_attributes(pointer, attrs.pointer)
         pango_layout_set_width(pointer, -1)
         pango_layout_set_alignment(pointer, PANGO_ALIGN_LEFT)
