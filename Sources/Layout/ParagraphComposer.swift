@@ -262,7 +262,9 @@ public enum ParagraphComposer {
                     let w = p.hyphenWidths[p.runIndex[i - 1]]
                     items.append(.penalty(w, cost: 50, flagged: true, hang: hang ? w * overhang("-") : 0, position: i))
                 } else if emergencyAt[i] && !allowed[i] {
-                    items.append(.penalty(cost: 500, hang: 0, emergency: true, position: i))
+                    // After a space an emergency break costs what a word break does: a piece
+                    // is broken at its spaces before it is broken between letters.
+                    items.append(.penalty(cost: isWhitespace(before) ? 0 : 500, hang: 0, emergency: true, position: i))
                 } else {
                     let explicit = before == "-" || before == "\u{2010}"
                     let codeBefore = isCode[p.runIndex[i - 1]]
