@@ -117,12 +117,12 @@ extension FontCheck {
         var firstSeen: [Character: Int] = [:]  // index into `paragraphs`
         for (index, (paragraph, _, _)) in paragraphs.enumerated() {
             for run in paragraph.runs + (paragraph.marker ?? []) {
+                if styles[run.style.font.families] == nil { styles[run.style.font.families] = run.style.font }
                 for character in run.text where !character.isWhitespace {
                     guard let scalar = character.unicodeScalars.first,
                           ![.control, .format, .lineSeparator, .paragraphSeparator, .privateUse].contains(scalar.properties.generalCategory)
                     else { continue }
                     characters[run.style.font.families, default: []].insert(character)
-                    if styles[run.style.font.families] == nil { styles[run.style.font.families] = run.style.font }
                     if firstSeen[character] == nil { firstSeen[character] = index }
                 }
             }
