@@ -183,18 +183,23 @@ public enum ParagraphComposer {
             allowed[i] = true
         }
         // Emergency breaks: grapheme boundaries inside a piece (between allowed breaks and
-        // spaces) wider than the measure.
+        // spaces a break may follow) wider than the measure — after a space rather than before
+        // it. A space no break may follow (UAX #14 LB14: "[ [ [" is one unbreakable piece)
+        // belongs to its piece.
         var emergencyAt = [Bool](repeating: false, count: n + 1)
         var pieceStart = 0, pieceWidth = 0.0
         func endPiece(_ end: Int) {
             if pieceWidth > width {
-                for k in pieceStart + 1..<max(pieceStart + 1, end) where p.charBreakBefore[k] && !allowed[k] { emergencyAt[k] = true }
+                for k in pieceStart + 1..<max(pieceStart + 1, end)
+                where p.charBreakBefore[k] && !allowed[k] && !isBreakingSpace(p.scalars[k]) { emergencyAt[k] = true }
             }
             pieceWidth = 0
         }
         for i in 0..<n {
             let s = p.scalars[i]
-            if isBreakingSpace(s) || isSeparator(s) { endPiece(i); pieceStart = i + 1; continue }
+            if isSeparator(s) || isBreakingSpace(s) && (i + 1 >= n || allowed[i + 1] || isSeparator(p.scalars[i + 1])) {
+                endPiece(i); pieceStart = i + 1; continue
+            }
             if allowed[i] && i > pieceStart { endPiece(i); pieceStart = i }
             pieceWidth += p.advances[i]
         }
@@ -250,14 +255,16 @@ public enum ParagraphComposer {
                 boxStart = i + 1
                 continue
             }
-            if i > 0 && (allowed[i] || hyphenAt[i] || emergencyAt[i]) && !isWhitespace(p.scalars[i - 1]) {
+            if i > 0 && (allowed[i] || hyphenAt[i] || emergencyAt[i]) && (!isWhitespace(p.scalars[i - 1]) || emergencyAt[i]) {
                 flushBox()
                 let before = p.scalars[i - 1]
                 if before == "\u{AD}" || hyphenAt[i] {
                     let w = p.hyphenWidths[p.runIndex[i - 1]]
                     items.append(.penalty(w, cost: 50, flagged: true, hang: hang ? w * overhang("-") : 0, position: i))
                 } else if emergencyAt[i] && !allowed[i] {
-                    items.append(.penalty(cost: 500, hang: 0, emergency: true, position: i))
+                    // After a space an emergency break costs what a word break does: a piece
+                    // is broken at its spaces before it is broken between letters.
+                    items.append(.penalty(cost: isWhitespace(before) ? 0 : 500, hang: 0, emergency: true, position: i))
                 } else {
                     let explicit = before == "-" || before == "\u{2010}"
                     let codeBefore = isCode[p.runIndex[i - 1]]

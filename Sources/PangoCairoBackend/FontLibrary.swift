@@ -69,16 +69,12 @@ public struct GlyphCoverage: Hashable, Sendable {
 /// Fonts as fontconfig and Pango see them: registering folders, listing families, checking
 /// what a request resolves to and which family covers which character.
 public enum FontLibrary {
-    /// A shared Pango setup for the queries below, guarded by `queryLock`.
-    nonisolated(unsafe) private static var shared: PangoSetup?
-    private static let queryLock = NSLock()
-
+    /// The queries below run on the process's Pango setup (``PangoSetup/shared``), the one
+    /// shapers use, so a face resolved for a query is not resolved again for shaping.
     private static func withSetup<T>(_ body: (PangoSetup) -> T) -> T {
         FontState.lock.reading {
-            queryLock.lock(); defer { queryLock.unlock() }
-            let setup: PangoSetup
-            if let existing = shared { setup = existing; _ = setup.refreshIfNeeded() }
-            else { setup = PangoSetup(); shared = setup }
+            let setup = PangoSetup.shared
+            setup.refreshIfNeeded()
             return body(setup)
         }
     }
@@ -143,23 +139,28 @@ public enum FontLibrary {
         "sans", "sans-serif", "serif", "monospace", "mono", "system-ui", "cursive", "fantasy", "emoji", "math",
     ]
 
-    /// What the first family of `font` resolves to (loaded alone, without the fallback list).
+    /// What the first family of `font` resolves to by itself (as if loaded without the rest of
+    /// the list). Passing the whole list and the size the text is set at lets the lookup reuse
+    /// the fontconfig work shaping does for that request; the answer is the same. Resolved once
+    /// per process for each request.
     public static func resolve(_ font: FontSpec) -> ResolvedFace {
         let requested = font.families.first ?? "sans-serif"
         return withSetup { setup in
-            let weight = SyntheticBold.weight(for: FontSpec(families: [requested], weight: font.weight, italic: font.italic, size: font.size), setup: setup)
-            let desc = FontDescription(families: [requested], weight: weight, italic: font.italic, size: font.size)
+            if let known = setup.cache.resolved[font] { return known }
+            let request = font.families.isEmpty ? FontSpec(families: [requested], weight: font.weight, italic: font.italic, size: font.size) : font
             var face = (family: requested, weight: font.weight.rawValue, italic: font.italic, slanted: false, bolded: false)
-            if let loaded = setup.loadFont(desc) {
+            if let loaded = setup.primaryFace(request) {
                 let d = FaceDescription(font: loaded.typed(PangoFont.self))
                 face = (d.family, d.weight, d.italic && !d.slantSynthesized, d.slantSynthesized, d.boldSynthesized)
             }
             let found = face.family.caseInsensitiveCompare(requested) == .orderedSame
                 || genericFamilies.contains(requested.lowercased())
-            return ResolvedFace(
+            let result = ResolvedFace(
                 requestedFamily: requested, requestedWeight: font.weight, requestedItalic: font.italic,
                 family: face.family, weight: FontWeight(face.weight), italic: face.italic, familyFound: found,
                 italicSynthesized: font.italic && (face.slanted || !face.italic), boldSynthesized: face.bolded)
+            setup.cache.resolved[font] = result
+            return result
         }
     }
 
@@ -168,7 +169,7 @@ public enum FontLibrary {
     public static func inkHeight(of text: String, font: FontSpec) -> Double? {
         withSetup { setup in
             let layout = GObjectRef(owning: UnsafeMutableRawPointer(pango_layout_new(setup.context.opaque)!))
-            let desc = FontDescription(families: font.families, weight: font.weight, italic: font.italic, size: font.size)
+            let desc = setup.description(font)
             pango_layout_set_font_description(layout.opaque, desc.pointer)
             pango_layout_set_text(layout.opaque, PDFText.sameLength(text), Int32(text.utf8.count))
             var ink = PangoRectangle()
@@ -179,10 +180,12 @@ public enum FontLibrary {
 
     /// For each character of `text`, the family that renders it through `font`'s fallback list
     /// (Pango itemization; nil when the chosen face lacks the glyph and would show a box).
+    /// Passing the weight, style and size the text is set at lets the check reuse the fontset
+    /// shaping loads (no fontconfig sort of its own).
     public static func coverage(of font: FontSpec, text: String) -> [GlyphCoverage] {
         guard !text.isEmpty else { return [] }
         return withSetup { setup in
-            let desc = FontDescription(families: font.families, weight: font.weight, italic: font.italic, size: font.size)
+            let desc = setup.description(font)
             let attrs = AttrList()
             let length = text.utf8.count
             attrs.insert(pango_attr_font_desc_new(desc.pointer), 0, length)

@@ -91,11 +91,30 @@ enum FontState {
 
 /// A font map and context set up the way every measurement here needs: 72 dpi (1 pt = 1
 /// Pango layout unit), unhinted metrics, unrounded glyph positions.
+///
+/// The process has one (``shared``): Pango resolves each distinct font description through
+/// fontconfig once per font map (a match and a sort of every installed face, several million
+/// instructions each, in `pango_fc_patterns_new`), so shapers, font queries and the coverage
+/// check share one map and its caches. Every use is serialized by `FontState.lock`. The
+/// backend's own per-description caches (``FontCache``) live here too and are dropped with
+/// Pango's when a font folder is registered.
 final class PangoSetup {
     let fontMap: GObjectRef
     let context: GObjectRef
     private(set) var generation: Int
+    /// Descriptions, first faces, metrics and hyphen widths per ``FontSpec``.
+    let cache = FontCache()
 
+    /// The process's setup, created on first use. Call under `FontState.lock`.
+    static var shared: PangoSetup {
+        if let existing = sharedValue { return existing }
+        let setup = PangoSetup()
+        sharedValue = setup
+        return setup
+    }
+    nonisolated(unsafe) private static var sharedValue: PangoSetup?
+
+    /// A setup of its own (tests compare it with ``shared``); everything else uses ``shared``.
     init() {
         let map = pango_cairo_font_map_new()!
         fontMap = GObjectRef(owning: UnsafeMutableRawPointer(map))
@@ -109,23 +128,34 @@ final class PangoSetup {
         pango_cairo_context_set_font_options(ctx, options)
         cairo_font_options_destroy(options)
         pango_context_set_round_glyph_positions(ctx, 0)
+        // The language layouts itemize with when the context names none (Pango's default, from
+        // the locale), named on the context so that `pango_font_map_load_font` — which would
+        // otherwise ask fontconfig without a language — asks for the pattern layouts ask for,
+        // and fontconfig sorts the installed faces once for both.
+        pango_context_set_language(ctx, pango_language_get_default())
+        InlineImageShapes.install(on: ctx)
         generation = FontState.generation
     }
 
     var fontMapPointer: UnsafeMutablePointer<PangoFontMap> { fontMap.typed(PangoFontMap.self) }
 
     /// Call under `FontState.lock`: when a font folder was registered since the last call, make
-    /// this font map re-read fontconfig. Returns true when it did (callers drop their caches).
+    /// this font map re-read fontconfig and empty ``cache``. Returns true when it did.
+    @discardableResult
     func refreshIfNeeded() -> Bool {
         guard generation != FontState.generation else { return false }
         generation = FontState.generation
         pango_fc_font_map_config_changed(OpaquePointer(fontMap.raw))
         pango_context_changed(context.opaque)
+        cache.removeAll()
         return true
     }
 
-    /// Loads the font Pango picks for `description` (the caller owns the returned reference).
+    /// Loads the font Pango picks for `description` (the caller owns the returned reference):
+    /// the first face of the description's fontset. Each call is counted in
+    /// ``FontCache/fontLoads``.
     func loadFont(_ description: FontDescription) -> GObjectRef? {
+        FontCache.fontLoads += 1
         guard let font = pango_font_map_load_font(fontMapPointer, context.opaque, description.pointer) else { return nil }
         return GObjectRef(owning: UnsafeMutableRawPointer(font))
     }

@@ -18,12 +18,15 @@ extension PangoShaper {
         starts.reserveCapacity(runs.count)
         var text = ""
         for run in runs { starts.append(text.utf8.count); text += run.text }
-        let measured = unwrappedLayout(text: text, paragraph: paragraph, starts: starts)
+        // A paragraph too wide for one unwrapped layout (past ``composedWidth`` at 2 em a
+        // character) is measured in pieces; it cannot fit on one line.
+        let wide = Self.unwrappedWidthBound(paragraph) >= Self.composedWidth
+        let measured = wide ? nil : unwrappedLayout(text: text, paragraph: paragraph, starts: starts)
         let scale = Double(PANGO_SCALE)
 
         // One line that fits: draw the measured layout as it is.
         var logical = PangoRectangle()
-        if pango_layout_get_line_count(measured.opaque) == 1 {
+        if let measured, pango_layout_get_line_count(measured.opaque) == 1 {
             pango_layout_get_extents(measured.opaque, nil, &logical)
             let natural = Double(logical.width) / scale
             if natural <= width + 0.001 {
@@ -33,7 +36,8 @@ extension PangoShaper {
             }
         }
 
-        let prepared = prepare(measured, text: text, paragraph: paragraph)
+        let prepared = measured.map { prepare($0, text: text, paragraph: paragraph) }
+            ?? prepareInPieces(text: text, paragraph: paragraph, starts: starts)
         let composition = ParagraphComposer.compose(paragraph, prepared: prepared, width: width,
                                                     hyphenate: { word, language in
             // Latin words in a language without patterns (Korean) are hyphenated as English.
@@ -95,6 +99,15 @@ extension PangoShaper {
             let variantRanges = run.style.smallCaps == .lowercase || run.style.smallCaps == .all ? Self.rangesWithoutEmoji(bytes, range) : []
             addAttributes(run.style, text: run.text, to: attrs, start: range.lowerBound, end: range.upperBound, variantRanges: variantRanges)
         }
+        // Each line separator (U+2028, the breaks the composer sets) as an empty box: no face
+        // has a glyph for it, and looking one up makes Pango size a missing-glyph box in a
+        // monospace face of its own size — another fontconfig sort per size. Pango draws the
+        // separator as nothing either way.
+        var empty = PangoRectangle()
+        for i in 0..<max(0, bytes.count - 2) where bytes[i] == 0xE2 && bytes[i + 1] == 0x80 && bytes[i + 2] == 0xA8 {
+            var ink = empty
+            attrs.insert(pango_attr_shape_new(&ink, &empty), i, i + 3)
+        }
         pango_layout_set_attributes(pointer, attrs.pointer)
         pango_layout_set_width(pointer, -1)
         pango_layout_set_alignment(pointer, PANGO_ALIGN_LEFT)
@@ -103,20 +116,68 @@ extension PangoShaper {
 
     /// Per-scalar advances and break opportunities of the measured (unwrapped) layout.
     private func prepare(_ layout: GObjectRef, text: String, paragraph: StyledParagraph) -> PreparedParagraph {
-        let byteCount = text.utf8.count
-        var advanceAtByte = [Int32](repeating: 0, count: byteCount + 1)
+        var advanceAtByte = [Int32](repeating: 0, count: text.utf8.count + 1)
+        Self.addAdvances(of: layout, at: 0, to: &advanceAtByte)
+        var attrCount: Int32 = 0
+        let attrs = pango_layout_get_log_attrs_readonly(layout.opaque, &attrCount)!
+        return prepared(paragraph, advanceAtByte: advanceAtByte, breaks: UnsafeBufferPointer(start: attrs, count: Int(attrCount)))
+    }
+
+    /// ``prepare(_:text:paragraph:)`` for a paragraph too wide for one layout: each piece
+    /// (``ParagraphPieces``, cut after a space where there is one) is shaped unwrapped in a
+    /// layout of its own and released; the break opportunities are Pango's for the whole text
+    /// (`pango_get_log_attrs`, UAX #14), which no cut changes. Time and memory stay linear in
+    /// the paragraph's length.
+    private func prepareInPieces(text: String, paragraph: StyledParagraph, starts: [Int]) -> PreparedParagraph {
+        let bytes = Array(text.utf8)
+        var advanceAtByte = [Int32](repeating: 0, count: bytes.count + 1)
+        let pieces = ParagraphPieces(runs: paragraph.runs, starts: starts, bytes: bytes, wraps: false)
+        var start = 0
+        while start < bytes.count {
+            let end = max(start + 1, pieces.end(from: start))
+            var piece = paragraph
+            piece.runs = []
+            var pieceStarts: [Int] = []
+            for (index, run) in paragraph.runs.enumerated() {
+                let s = max(starts[index], start), e = min(starts[index] + run.text.utf8.count, end)
+                guard s < e else { continue }
+                var clipped = run
+                clipped.text = String(decoding: bytes[s..<e], as: UTF8.self)
+                pieceStarts.append(s - start)
+                piece.runs.append(clipped)
+            }
+            let layout = unwrappedLayout(text: String(decoding: bytes[start..<end], as: UTF8.self), paragraph: piece, starts: pieceStarts)
+            Self.addAdvances(of: layout, at: start, to: &advanceAtByte)
+            start = end
+        }
+        let scalarCount = paragraph.runs.reduce(0) { $0 + $1.text.unicodeScalars.count }
+        var attrs = [PangoLogAttr](repeating: PangoLogAttr(), count: scalarCount + 1)
+        let safe = PDFText.sameLength(text)
+        pango_get_log_attrs(safe, Int32(bytes.count), -1, pango_context_get_language(setup.context.opaque), &attrs, Int32(attrs.count))
+        return attrs.withUnsafeBufferPointer { prepared(paragraph, advanceAtByte: advanceAtByte, breaks: $0) }
+    }
+
+    /// Adds the glyph advances of every line of `layout` (whose text starts at byte `offset`
+    /// of the paragraph's) to `advanceAtByte`, each at the byte its cluster starts at.
+    private static func addAdvances(of layout: GObjectRef, at offset: Int, to advanceAtByte: inout [Int32]) {
+        let byteCount = advanceAtByte.count - 1
         var node = pango_layout_get_lines_readonly(layout.opaque)
         while let lineNode = node {
-            Self.forEachGlyphRun(of: lineNode.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self)) { offset, glyphs in
+            forEachGlyphRun(of: lineNode.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self)) { itemOffset, glyphs in
                 for j in 0..<Int(glyphs.pointee.num_glyphs) {
-                    let byte = offset + Int(glyphs.pointee.log_clusters[j])
+                    let byte = offset + itemOffset + Int(glyphs.pointee.log_clusters[j])
                     if byte <= byteCount { advanceAtByte[byte] += glyphs.pointee.glyphs[j].geometry.width }
                 }
             }
             node = lineNode.pointee.next
         }
-        var attrCount: Int32 = 0
-        let attrs = pango_layout_get_log_attrs_readonly(layout.opaque, &attrCount)!
+    }
+
+    /// The composer's view of the paragraph: its scalars with their runs and advances (pt), and
+    /// the break opportunities before each (`breaks`: Pango log attributes, one per scalar and
+    /// one for the end).
+    private func prepared(_ paragraph: StyledParagraph, advanceAtByte: [Int32], breaks attrs: UnsafeBufferPointer<PangoLogAttr>) -> PreparedParagraph {
+        let byteCount = advanceAtByte.count - 1
         var scalars: [Unicode.Scalar] = []
         scalars.reserveCapacity(byteCount)
         var runIndex: [Int] = [], advances: [Double] = []
@@ -127,7 +188,7 @@ extension PangoShaper {
         var byte = 0
         let scale = Double(PANGO_SCALE)
         for s in scalars { advances.append(Double(advanceAtByte[byte]) / scale); byte += UTF8.width(s) }
-        let count = min(Int(attrCount), scalars.count + 1)
+        let count = min(attrs.count, scalars.count + 1)
         var lineBreak = [Bool](repeating: false, count: scalars.count + 1)
         var charBreak = lineBreak
         for i in 0..<count {
@@ -141,7 +202,7 @@ extension PangoShaper {
 
     /// Width of "-" in the run's face, pt (cached per face).
     private func hyphenWidth(_ style: RunStyle) -> Double {
-        if let w = hyphenWidths[style.font] { return w }
+        if let w = setup.cache.hyphenWidths[style.font] { return w }
         let pointer = pango_layout_new(setup.context.opaque)!
         let layout = GObjectRef(owning: UnsafeMutableRawPointer(pointer))
         pango_layout_set_text(pointer, "-", 1)
@@ -149,7 +210,7 @@ extension PangoShaper {
         var logical = PangoRectangle()
         pango_layout_get_extents(layout.opaque, nil, &logical)
         let w = Double(logical.width) / Double(PANGO_SCALE)
-        hyphenWidths[style.font] = w
+        setup.cache.hyphenWidths[style.font] = w
         return w
     }
 

@@ -4,34 +4,34 @@ import Layout
 import Styling
 import Typography
 
-/// The Pango implementation of ``TextShaper``: one Pango context (pangocairo font map at 72 dpi,
-/// unhinted metrics, unrounded glyph positions), font descriptions and metrics cached per
-/// ``FontSpec``, one `PangoLayout` per paragraph. Each ``ShapedLine`` keeps its layout alive, so
-/// ``CairoPDFRenderer`` draws exactly what was measured.
+/// The Pango implementation of ``TextShaper``: the process's Pango context (pangocairo font
+/// map at 72 dpi, unhinted metrics, unrounded glyph positions; ``PangoSetup/shared``), font
+/// descriptions and metrics resolved once per ``FontSpec`` (``FontCache``), one `PangoLayout`
+/// per paragraph. Each ``ShapedLine`` keeps its layout alive, so ``CairoPDFRenderer`` draws
+/// exactly what was measured.
 ///
-/// Use one instance from one thread at a time (Pango objects are not thread-safe). Several
-/// shapers may work in parallel; each owns its font map.
+/// Every Pango call is serialized by one process-wide lock, so shapers on several threads are
+/// safe but take turns.
 public final class PangoShaper: TextShaper {
     let setup: PangoSetup
-    private var descriptions: [FontSpec: FontDescription] = [:]
-    private var metricsCache: [FontSpec: FontMetrics] = [:]
-    /// Width of a hyphen per face, pt (the composer's hyphenation penalties).
-    var hyphenWidths: [FontSpec: Double] = [:]
     /// Paragraphs that needed the composer's emergency pass (a word wider than the measure
     /// broken between letters); the caller warns when it grows.
     public internal(set) var emergencyCount = 0
 
-    /// Creates a shaper with its own Pango context and pangocairo font map.
+    /// Creates a shaper on the process's Pango context and pangocairo font map
+    /// (``PangoSetup/shared``), so fonts, metrics and fontconfig's answers are shared with
+    /// every other shaper and font query.
     public init() {
-        setup = FontState.lock.reading { PangoSetup() }
-        InlineImageShapes.install(on: setup.context.opaque)
+        setup = FontState.lock.reading { PangoSetup.shared }
     }
 
     // MARK: Metrics
 
     /// Metrics of the first family of `font` alone at its size, weight and style: ascent and
-    /// descent from `pango_font_get_metrics`, x-height and cap height from the face's OS/2
-    /// table (HarfBuzz `hb_ot_metrics`, which falls back to measuring glyphs).
+    /// descent from the face's horizontal extents (HarfBuzz, the values
+    /// `pango_font_get_metrics` reports), x-height and cap height from the face's OS/2 table
+    /// (HarfBuzz `hb_ot_metrics`, which falls back to measuring glyphs). Resolved once per
+    /// process for each request (``FontCache``).
     public func metrics(of font: FontSpec) -> FontMetrics {
         FontState.lock.reading {
             refresh()
@@ -40,46 +40,14 @@ public final class PangoShaper: TextShaper {
     }
 
     private func refresh() {
-        if setup.refreshIfNeeded() {
-            descriptions.removeAll()
-            metricsCache.removeAll()
-            hyphenWidths.removeAll()
-        }
-    }
-
-    func description(_ font: FontSpec) -> FontDescription {
-        if let d = descriptions[font] { return d }
-        let d = FontDescription(families: font.families, weight: SyntheticBold.weight(for: font, setup: setup),
-                                italic: font.italic, size: font.size)
-        descriptions[font] = d
-        return d
+        setup.refreshIfNeeded()
     }
 
     /// Call under the font lock.
-    func primaryMetrics(_ font: FontSpec) -> FontMetrics {
-        let key = FontSpec(families: Array(font.families.prefix(1)), weight: font.weight, italic: font.italic, size: font.size)
-        if let m = metricsCache[key] { return m }
-        var result = FontMetrics(ascent: font.size * 0.8, descent: font.size * 0.2, xHeight: font.size * 0.5,
-                                 capHeight: font.size * 0.7)
-        if let loaded = setup.loadFont(description(key)) {
-            let pangoFont = loaded.typed(PangoFont.self)
-            if let pm = pango_font_get_metrics(pangoFont, nil) {
-                result.ascent = Double(pango_font_metrics_get_ascent(pm)) / Double(PANGO_SCALE)
-                result.descent = Double(pango_font_metrics_get_descent(pm)) / Double(PANGO_SCALE)
-                pango_font_metrics_unref(pm)
-            }
-            if let hb = pango_font_get_hb_font(pangoFont) {
-                // Pango scales its hb_font to Pango units of the device size.
-                var position: hb_position_t = 0
-                hb_ot_metrics_get_position_with_fallback(hb, HB_OT_METRICS_TAG_X_HEIGHT, &position)
-                result.xHeight = Double(position) / Double(PANGO_SCALE)
-                hb_ot_metrics_get_position_with_fallback(hb, HB_OT_METRICS_TAG_CAP_HEIGHT, &position)
-                result.capHeight = Double(position) / Double(PANGO_SCALE)
-            }
-        }
-        metricsCache[key] = result
-        return result
-    }
+    func description(_ font: FontSpec) -> FontDescription { setup.description(font) }
+
+    /// Call under the font lock.
+    func primaryMetrics(_ font: FontSpec) -> FontMetrics { setup.metrics(font) }
 
     // MARK: Shaping
 
@@ -95,8 +63,8 @@ public final class PangoShaper: TextShaper {
         }
     }
 
-    /// The widest unwrapped paragraph, pt, the total-fit composer lays out in one line: well
-    /// inside Pango's 2³¹ units (≈ 2,097,152 pt). Wider ones are laid out first-fit in pieces.
+    /// The widest unwrapped paragraph, pt, the total-fit composer measures in one layout: well
+    /// inside Pango's 2³¹ units (≈ 2,097,152 pt). Wider ones are measured in pieces.
     static let composedWidth = 1_000_000.0
 
     /// An upper bound of the paragraph's unwrapped width, pt: 2 em a character plus tracking.
@@ -105,12 +73,11 @@ public final class PangoShaper: TextShaper {
     }
 
     private func shapeLocked(_ paragraph: StyledParagraph, width: Double?) -> ShapedParagraph {
-        // Paragraphs with a measure go through the total-fit composer; code (break anywhere,
-        // continuation indent) and unwrapped text keep Pango's own line breaking.
-        // Paragraphs wider unwrapped than ``composedWidth`` (far past any real paragraph) are
-        // laid out by Pango in bounded pieces instead: one layout could not hold them.
-        if let width, !paragraph.style.breakAnywhere, paragraph.style.hangingIndent == 0,
-           Self.unwrappedWidthBound(paragraph) < Self.composedWidth {
+        // Paragraphs with a measure go through the total-fit composer, however long (it
+        // measures those wider than ``composedWidth`` in pieces); code (break anywhere,
+        // continuation indent) and unwrapped text keep Pango's own line breaking, in bounded
+        // pieces.
+        if let width, !paragraph.style.breakAnywhere, paragraph.style.hangingIndent == 0 {
             return composeLocked(paragraph, width: width)
         }
         let runs = paragraph.runs

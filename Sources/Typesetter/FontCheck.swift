@@ -21,7 +21,11 @@ import Typography
 /// checks of consecutive parts of a document join with ``append(_:)``.
 struct FontCheck {
     struct Request: Hashable { var family: String; var weight: FontWeight; var italic: Bool }
-    private var requests: [(Request, SourceLocation?)] = []
+    /// Each request with the first run style that made it: the lookups then share the
+    /// fontconfig work shaping does for that style (see `FontLibrary.resolve`).
+    private var requests: [(Request, SourceLocation?, FontSpec)] = []
+    /// The first run style of each family list (coverage is asked with it).
+    private var styles: [[String]: FontSpec] = [:]
     private var seen = Set<Request>()
     /// A family list each family was seen in.
     private var listOf: [String: [String]] = [:]
@@ -69,6 +73,7 @@ struct FontCheck {
 
     private mutating func visit(_ run: StyledRun, _ index: Int, _ location: SourceLocation?, _ running: Bool) {
         let font = run.style.font
+        if styles[font.families] == nil { styles[font.families] = font }
         var allASCII = true
         var low: UInt64 = 0, high: UInt64 = 0
         for byte in run.text.utf8 {
@@ -81,7 +86,11 @@ struct FontCheck {
         let needsFallback = !allASCII && run.text.unicodeScalars.contains { $0.value >= 0x2E80 }
         for family in needsFallback ? font.families[...] : font.families.prefix(1) {
             let request = Request(family: family, weight: font.weight, italic: font.italic)
-            if seen.insert(request).inserted { requests.append((request, location)) }
+            if seen.insert(request).inserted {
+                let spec = FontSpec(families: Array(font.families.drop { $0 != family }), weight: font.weight,
+                                    italic: font.italic, size: font.size)
+                requests.append((request, location, spec))
+            }
             if listOf[family] == nil { listOf[family] = font.families }
         }
         if allASCII {
@@ -116,7 +125,8 @@ struct FontCheck {
 
     /// Adds what `other` saw, as if its paragraphs were visited after this check's.
     mutating func append(_ other: FontCheck) {
-        for (request, location) in other.requests where seen.insert(request).inserted { requests.append((request, location)) }
+        for (request, location, spec) in other.requests where seen.insert(request).inserted { requests.append((request, location, spec)) }
+        styles.merge(other.styles) { mine, _ in mine }
         for (family, list) in other.listOf where listOf[family] == nil { listOf[family] = list }
         for (families, set) in other.characters { characters[families, default: []].formUnion(set) }
         for (families, bits) in other.ascii {
@@ -142,8 +152,8 @@ struct FontCheck {
         // bold synthesized).
         var missingWeights: [(family: String, pairs: [(requested: Int, used: Int)], location: SourceLocation?)] = []
         var synthesized: [(family: String, weights: [Int], location: SourceLocation?)] = []
-        for (request, location) in requests {
-            let resolved = FontLibrary.resolve(FontSpec(families: [request.family], weight: request.weight, italic: request.italic, size: 10))
+        for (request, location, spec) in requests {
+            let resolved = FontLibrary.resolve(spec)
             guard resolved.familyFound else {
                 // The theme's own families were checked (and dropped) with the theme: what is left
                 // was asked for in the document (a `family=` span or div).
@@ -203,7 +213,8 @@ extension FontCheck {
         var missing = Set<Character>()
         for (families, set) in characters {
             let text = String(set.sorted())
-            for result in FontLibrary.coverage(of: FontSpec(families: families, size: 10), text: text) where result.family == nil {
+            let style = styles[families] ?? FontSpec(families: families, size: 10)
+            for result in FontLibrary.coverage(of: style, text: text) where result.family == nil {
                 missing.insert(result.character)
             }
         }
