@@ -86,16 +86,23 @@ public enum Typesetter {
     }
 
     /// Renders an already-built document (specimens build theirs from a template).
+    /// - Throws: ``TypesetError/invalidInput(_:)`` when `parseDiagnostics` holds an error (the
+    ///   parser's verdict that the document cannot be set), before anything is written; and
+    ///   as ``render(markdown:file:to:options:)``.
     public static func render(document: Document, diagnostics parseDiagnostics: [Diagnostic] = [], to output: String,
                               options requested: RenderOptions) throws -> RenderReport {
+        let errors = parseDiagnostics.filter { $0.severity == .error }
+        if !errors.isEmpty { throw TypesetError.invalidInput(errors) }
         var diagnostics = parseDiagnostics
         let options = FrontMatterSettings.merge(requested, with: document.metadata, diagnostics: &diagnostics)
         let theme = try pageTheme(options, file: document.file, diagnostics: &diagnostics)
         var styling = stylingOptions(options, file: document.file)
         styling.language = document.metadata.lang
         styling.hyphenate = options.hyphenate
-        let styled = Styler.style(document, theme: theme, options: styling)
+        var styled = Styler.style(document, theme: theme, options: styling)
         diagnostics += styled.diagnostics
+        let sized = SizeCheck.fit(styled.blocks, page: theme.page)
+        styled.blocks = sized.blocks
         if document.blocks.isEmpty {
             diagnostics.append(Diagnostic(.warning, "the document has no content; the PDF has one empty page",
                                           at: SourceLocation(file: document.file, line: 1, column: 1)))
@@ -117,7 +124,7 @@ public enum Typesetter {
         // Every text the pages draw is checked: title block, contents and running texts too.
         let drawn = contents?.inserted(into: body, pages: [:]) ?? body
         diagnostics = inSourceOrder(diagnostics + FontCheck.diagnostics(for: drawn, running: running.samples))
-            + ImageCheck.diagnostics(for: styled.blocks) + SizeCheck.diagnostics(for: styled.blocks, page: theme.page)
+            + ImageCheck.diagnostics(for: styled.blocks) + sized.diagnostics
         if options.strict, !diagnostics.isEmpty { throw TypesetError.warningsAreErrors(diagnostics) }
         let shaper = PangoShaper()
         var layoutDiagnostics: [Diagnostic] = []
