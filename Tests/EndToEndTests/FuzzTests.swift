@@ -26,7 +26,9 @@ import Typography
         let campaign = FuzzCampaign.fromEnvironment()
         var failures: [String] = []
         var count = 0
-        let deadline = Date().addingTimeInterval(campaign.seconds ?? .infinity)
+        // One deadline for every shard: shards that wait for a core still stop on time, so
+        // `FUZZ_SECONDS` is the campaign's wall time.
+        let deadline = FuzzCampaign.started.addingTimeInterval(campaign.seconds ?? .infinity)
         var index = shard
         if let only = ProcessInfo.processInfo.environment["FUZZ_CASE"].flatMap(Int.init) {
             // Reproducing one case: the shard it belongs to runs it alone.
@@ -69,6 +71,9 @@ enum FuzzCampaign {
         let seconds = env["FUZZ_SECONDS"].flatMap(Double.init)
         return Settings(seed: seed, seconds: seconds, saves: seconds != nil || env["FUZZ_SAVE"] != nil)
     }
+
+    /// When the first shard started (the campaign's clock).
+    static let started = Date()
 
     /// One fresh seed per process, shared by the shards.
     static let fixedRandomSeed = UInt64.random(in: 1...UInt64.max / 2)
