@@ -12,7 +12,7 @@ APT_PACKAGES = pkg-config libpango1.0-dev libcairo2-dev libfontconfig-dev libfre
   poppler-utils qpdf time
 STAMP = .build/.deps-installed
 
-.PHONY: all deps build test showcase specimens bench fuzz fonts-extra clean check-layering commit-info library-example install
+.PHONY: all deps build test showcase specimens bench bench-dir fuzz fonts-extra clean check-layering commit-info library-example install
 
 all: build
 
@@ -74,11 +74,26 @@ showcase: build
 specimens: build
 	for theme in default hig pretendard; do $(BIN) specimen --theme $$theme -o output/specimen-$$theme.pdf || exit 1; done
 
-bench: build
+# The benchmark folder beside the project: floor.c (the least a Pango + Cairo program costs for
+# the same text) and make_corpus.py (the documents), built and generated into .build/bench.
+# BENCH_ARGS narrows a run: BENCH_ARGS='--pairs 5 --only large' (typeset-bench --help lists rows).
+BENCH_DIR ?= ../shared/bench
+BENCH_OUT = .build/bench
+BENCH_ARGS ?=
+bench-dir:
+	@if [ ! -f "$(BENCH_DIR)/floor.c" ] || [ ! -f "$(BENCH_DIR)/make_corpus.py" ]; then \
+	  echo "make bench: BENCH_DIR=$(BENCH_DIR) has no floor.c and make_corpus.py; set BENCH_DIR to the benchmark folder" >&2; exit 1; fi
+bench: bench-dir build
+	@mkdir -p $(BENCH_OUT)/corpus
+	@[ $(BENCH_OUT)/floor -nt "$(BENCH_DIR)/floor.c" ] || { echo "building the floor: $(BENCH_OUT)/floor"; \
+	  cc -O2 -o $(BENCH_OUT)/floor "$(BENCH_DIR)/floor.c" $$(pkg-config --cflags --libs pangocairo); }
+	@[ $(BENCH_OUT)/corpus/book.txt -nt "$(BENCH_DIR)/make_corpus.py" ] || { echo "generating the corpus: $(BENCH_OUT)/corpus"; \
+	  python3 "$(BENCH_DIR)/make_corpus.py" --out $(BENCH_OUT)/corpus >/dev/null && \
+	  python3 "$(BENCH_DIR)/make_corpus.py" --out $(BENCH_OUT)/corpus --sections 1050 --name book >/dev/null; }
 	$(SWIFT) build -c release --product typeset-bench 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
-	.build/release/typeset-bench
-	@# Eight documents rendered one at a time, then by -j (one process per file, every core).
-	@d=$$(mktemp -d); for i in 1 2 3 4 5 6 7 8; do cp templates/showcase.md $$d/doc$$i.md; done; cp -r templates/images $$d/; \
+	.build/release/typeset-bench --typeset $(BIN) --floor $(BENCH_OUT)/floor --corpus $(BENCH_OUT)/corpus $(BENCH_ARGS)
+	@# Eight documents rendered one at a time, then by -j (one process per file, every core); not when BENCH_ARGS narrows the run.
+	@[ -z "$(BENCH_ARGS)" ] || exit 0; d=$$(mktemp -d); for i in 1 2 3 4 5 6 7 8; do cp templates/showcase.md $$d/doc$$i.md; done; cp -r templates/images $$d/; \
 	one=$$( { /usr/bin/time -f %e $(BIN) render -q -j 1 --output-dir $$d/a $$d/*.md; } 2>&1 | tail -1 ); \
 	all=$$( { /usr/bin/time -f %e $(BIN) render -q --output-dir $$d/b $$d/*.md; } 2>&1 | tail -1 ); \
 	awk -v one=$$one -v all=$$all -v n=$$(nproc) 'BEGIN { printf "8 documents: -j 1 %.2f s, -j %d %.2f s (%.2f x sequential)\n", one, n, all, all / one }'; \

@@ -51,13 +51,15 @@ let package = Package(
         // The commit `typeset --version` prints (the Makefile writes Sources/CBuildInfo/commit.h).
         .target(name: "CBuildInfo"),
         .executableTarget(name: "typeset", dependencies: ["Typesetter", "CBuildInfo"]),
-        // `make bench`: pages per second and peak memory on generated documents.
-        .executableTarget(name: "typeset-bench", dependencies: ["Typesetter"]),
+        // `make bench`: Typeset beside the Pango + Cairo floor, in pairs; scaling rows; the composer's figures.
+        .target(name: "BenchSupport"),
+        .executableTarget(name: "typeset-bench", dependencies: ["BenchSupport"]),
 
         .testTarget(name: "TypographyTests", dependencies: ["Typography"]),
         .testTarget(name: "MarkdownParserTests", dependencies: ["MarkdownParser"]),
         .testTarget(name: "StylingTests", dependencies: ["Styling", "MarkdownParser"]),
         .testTarget(name: "LayoutTests", dependencies: ["Layout"]),
+        .testTarget(name: "BenchSupportTests", dependencies: ["BenchSupport"]),
         .testTarget(name: "PangoCairoBackendTests", dependencies: ["PangoCairoBackend"]),
         .testTarget(name: "SpecimenTests", dependencies: ["Specimen", "Typesetter"]),
         .testTarget(

@@ -12,83 +12,137 @@ struct BlockLayout {
     var left: Double { options.page.margins.left }
     var measure: Double { options.page.measure }
 
+    /// The block's items, all at once (see ``layOut(_:emit:)``).
     func items(for block: StyledBlock) -> [Item] {
-        var items: [Item]
-        let path = block.structure.isEmpty ? defaultStructure(for: block) : block.structure
-        switch block.content {
-        case .paragraph(let paragraph) where block.isCode:
-            let fitted = fittedCode(paragraph, padding: block.backgroundPadding)
-            items = paragraphItems(fitted, background: block.background, padding: block.backgroundPadding, path: path)
-            applyCodeBreaks(to: &items, paragraph: fitted, padding: block.backgroundPadding)
-        case .paragraph(let paragraph):
-            items = paragraphItems(paragraph, background: block.background, padding: block.backgroundPadding, path: path)
-            if block.keepWithNext { for i in items.indices.dropFirst() { items[i].breakBefore = .avoid } }
-        case .table(let table):
-            items = TableLayout(shaper: shaper, options: options, indent: table.leftIndent).items(for: table, path: path)
-        case .rule(let color, let thickness):
-            items = [Item(height: thickness, elements: [
-                .structure([.artifact]),
-                .line(from: Point(x: left, y: thickness / 2), to: Point(x: left + measure, y: thickness / 2), width: thickness, color: color),
-            ])]
-        case .image(let image):
-            items = ImageLayout(shaper: shaper, options: options).items(for: image, path: path)
-        case .entry(let text, let trailing):
-            items = entryItems(text, trailing: trailing, path: path)
-        case .pageBreak:
-            items = []
-        }
-        guard !items.isEmpty else { return [] }
-        for anchor in ([block.anchor].compactMap { $0 } + block.extraAnchors).reversed() {
-            items[0].elements.insert(.destination(name: anchor, at: Point(x: left, y: 0)), at: 0)
-        }
-        for anchor in block.extraAnchors {
-            items[0].elements.insert(.destination(name: anchor, at: Point(x: left, y: 0)), at: 0)
-        }
-        if let outline = block.outline {
-            items[0].elements.insert(.outline(outline, at: Point(x: left, y: 0)), at: 0)
-        }
-        if block.keepTogether { for i in items.indices.dropFirst() where items[i].breakBefore == .allowed { items[i].breakBefore = .avoid } }
-        for i in items.indices { items[i].structure = path }
-        if !block.footnotes.isEmpty { attachNotes(block.footnotes, to: &items, path: path) }
-        if !block.quoteBars.isEmpty {
-            for i in items.indices { items[i].bars = block.quoteBars.map { left + $0 }; items[i].barColor = block.quoteBarColor }
-        }
+        var items: [Item] = []
+        layOut(block) { items.append($0) }
         return items
     }
 
-    /// Gives each footnote's lines to the item holding its reference (a link to `fn-<n>`).
-    /// Notes that would take more than half the text area at one line's foot follow the block
-    /// in the text instead, so nothing is lost or overprinted.
+    /// Hands the block's items to `emit` in order. A table's rows are laid out one at a time and
+    /// handed on as each is made, so a table holds only the rows of the page being filled, not
+    /// all of its rows at once; other blocks are laid out whole, then handed on.
+    /// - Throws: what `emit` throws.
+    func layOut(_ block: StyledBlock, emit: (Item) throws -> Void) rethrows {
+        let path = block.structure.isEmpty ? defaultStructure(for: block) : block.structure
+        var finishing = ItemFinishing(layout: self, block: block, path: path)
+        switch block.content {
+        case .table(let table):
+            try TableLayout(shaper: shaper, options: options, indent: table.leftIndent).layOut(table, path: path) { item in
+                try finishing.add(item, emit: emit)
+            }
+        case .paragraph(let paragraph) where block.isCode:
+            let fitted = fittedCode(paragraph, padding: block.backgroundPadding)
+            var items = paragraphItems(fitted, background: block.background, padding: block.backgroundPadding, path: path)
+            applyCodeBreaks(to: &items, paragraph: fitted, padding: block.backgroundPadding)
+            for item in items { try finishing.add(item, emit: emit) }
+        case .paragraph(let paragraph):
+            var items = paragraphItems(paragraph, background: block.background, padding: block.backgroundPadding, path: path)
+            if block.keepWithNext { for i in items.indices.dropFirst() { items[i].breakBefore = .avoid } }
+            for item in items { try finishing.add(item, emit: emit) }
+        case .rule(let color, let thickness):
+            try finishing.add(Item(height: thickness, elements: [
+                .structure([.artifact]),
+                .line(from: Point(x: left, y: thickness / 2), to: Point(x: left + measure, y: thickness / 2), width: thickness, color: color),
+            ]), emit: emit)
+        case .image(let image):
+            for item in ImageLayout(shaper: shaper, options: options).items(for: image, path: path) { try finishing.add(item, emit: emit) }
+        case .entry(let text, let trailing):
+            for item in entryItems(text, trailing: trailing, path: path) { try finishing.add(item, emit: emit) }
+        case .pageBreak:
+            break
+        }
+        try finishing.finish(emit: emit)
+    }
+
+    /// What every item of a block gets as it passes on to the page: the block's anchors and
+    /// outline entry on its first item, keep-together, its structure path, its footnotes, its
+    /// quote bars. One item is held back until the next arrives, because notes whose reference
+    /// was not found go to the block's last item.
+    struct ItemFinishing {
+        let layout: BlockLayout
+        let block: StyledBlock
+        let path: [StructureElement]
+        var first = true
+        var held: Item?
+        var remainingNotes: [Int: [StyledParagraph]]
+        /// Notes too tall for a page's foot: they follow the block in the text.
+        var inlineNotes: [Item] = []
+
+        init(layout: BlockLayout, block: StyledBlock, path: [StructureElement]) {
+            self.layout = layout; self.block = block; self.path = path; remainingNotes = block.footnotes
+        }
+
+        mutating func add(_ item: Item, emit: (Item) throws -> Void) rethrows {
+            var item = item
+            let left = layout.left
+            if first {
+                first = false
+                for anchor in ([block.anchor].compactMap { $0 } + block.extraAnchors).reversed() {
+                    item.elements.insert(.destination(name: anchor, at: Point(x: left, y: 0)), at: 0)
+                }
+                for anchor in block.extraAnchors {
+                    item.elements.insert(.destination(name: anchor, at: Point(x: left, y: 0)), at: 0)
+                }
+                if let outline = block.outline {
+                    item.elements.insert(.outline(outline, at: Point(x: left, y: 0)), at: 0)
+                }
+            } else if block.keepTogether, item.breakBefore == .allowed {
+                item.breakBefore = .avoid
+            }
+            item.structure = path
+            if !remainingNotes.isEmpty { layout.attachNotes(to: &item, remaining: &remainingNotes, inline: &inlineNotes, path: path) }
+            if let previous = held { try emit(barred(previous)) }
+            held = item
+        }
+
+        mutating func finish(emit: (Item) throws -> Void) rethrows {
+            guard var last = held else { return }
+            held = nil
+            // A reference Layout could not find on a line (should not happen): keep the note,
+            // on the last item the block passes on.
+            let lost = remainingNotes.keys.sorted().flatMap { layout.noteItems($0, remainingNotes[$0]!) }
+            remainingNotes = [:]
+            if inlineNotes.isEmpty { last.notes += lost } else { inlineNotes[inlineNotes.count - 1].notes += lost }
+            try emit(barred(last))
+            for note in inlineNotes { try emit(barred(note)) }
+            inlineNotes = []
+        }
+
+        func barred(_ item: Item) -> Item {
+            guard !block.quoteBars.isEmpty else { return item }
+            var item = item
+            item.bars = block.quoteBars.map { layout.left + $0 }
+            item.barColor = block.quoteBarColor
+            return item
+        }
+    }
+
+    /// Gives each footnote's lines to the item holding its reference (a link to `fn-<n>`),
+    /// taking them out of `remaining`. Notes that would take more than half the text area at
+    /// one line's foot follow the block in the text instead (added to `inline`), so nothing is
+    /// lost or overprinted.
     ///
     /// Note lines carry structure paths relative to their `Note`: the paginator places them
     /// after the citing block's element (`path`) on the page; notes that follow in the text
     /// become the block's siblings here.
-    func attachNotes(_ footnotes: [Int: [StyledParagraph]], to items: inout [Item], path: [StructureElement]) {
-        var remaining = footnotes
-        var inline: [Item] = []
-        for i in items.indices {
-            for case .link(_, .internal(let name)) in items[i].elements where name.hasPrefix("fn-") {
-                guard let number = Int(name.dropFirst(3)), let paragraphs = remaining.removeValue(forKey: number) else { continue }
-                var lines = noteItems(number, paragraphs)
-                lines[0].elements.insert(.destination(name: name, at: Point(x: left, y: 0)), at: 0)
-                let height = (items[i].notes + lines).reduce(0) { $0 + $1.height }
-                if height > options.page.textHeight * 0.5 {
-                    lines[0].spaceBefore = options.page.blockSpacing
-                    let parent = Array(path.dropLast())
-                    for k in lines.indices {
-                        lines[k].elements = lines[k].elements.map { $0.underStructure(parent) }
-                        lines[k].structure = path
-                    }
-                    inline += lines
-                } else {
-                    items[i].notes += lines
+    func attachNotes(to item: inout Item, remaining: inout [Int: [StyledParagraph]], inline: inout [Item], path: [StructureElement]) {
+        for case .link(_, .internal(let name)) in item.elements where name.hasPrefix("fn-") {
+            guard let number = Int(name.dropFirst(3)), let paragraphs = remaining.removeValue(forKey: number) else { continue }
+            var lines = noteItems(number, paragraphs)
+            lines[0].elements.insert(.destination(name: name, at: Point(x: left, y: 0)), at: 0)
+            let height = (item.notes + lines).reduce(0) { $0 + $1.height }
+            if height > options.page.textHeight * 0.5 {
+                lines[0].spaceBefore = options.page.blockSpacing
+                let parent = Array(path.dropLast())
+                for k in lines.indices {
+                    lines[k].elements = lines[k].elements.map { $0.underStructure(parent) }
+                    lines[k].structure = path
                 }
+                inline += lines
+            } else {
+                item.notes += lines
             }
-        }
-        items += inline
-        // A reference Layout could not find on a line (should not happen): keep the note.
-        if let last = items.indices.last {
-            for number in remaining.keys.sorted() { items[last].notes += noteItems(number, remaining[number]!) }
         }
     }
 

@@ -96,14 +96,21 @@ public final class Paginator {
     public func add(_ block: StyledBlock) throws {
         if case .pageBreak = block.content { pendingForcedBreak = true; return }
         nextPanelID += 1
-        var items = BlockLayout(shaper: shaper, options: options, panelID: nextPanelID).items(for: block)
-        guard !items.isEmpty else { return }
         let spaceAbove = max(previous?.spaceAfter ?? 0, block.spaceBefore)
-        items[0].spaceBefore = spaceAbove
-        if previous?.keepWithNext == true, items[0].breakBefore == .allowed { items[0].breakBefore = .avoid }
-        if pendingForcedBreak { items[0].breakBefore = .forced; pendingForcedBreak = false }
-        previous = block
-        for item in items { try place(item) }
+        var first = true
+        // Items are placed as the block's layout makes them (a table row by row), so a page's
+        // items are the only ones held.
+        try BlockLayout(shaper: shaper, options: options, panelID: nextPanelID).layOut(block) { item in
+            var item = item
+            if first {
+                first = false
+                item.spaceBefore = spaceAbove
+                if previous?.keepWithNext == true, item.breakBefore == .allowed { item.breakBefore = .avoid }
+                if pendingForcedBreak { item.breakBefore = .forced; pendingForcedBreak = false }
+                previous = block
+            }
+            try place(item)
+        }
     }
 
     /// Renders the last page. Returns the number of pages.

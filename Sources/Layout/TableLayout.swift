@@ -19,15 +19,27 @@ struct TableLayout {
         var maximum: Double
     }
 
+    /// The table's items, all at once (see ``layOut(_:path:emit:)``).
+    func items(for table: StyledTable, path: [StructureElement]) -> [Item] {
+        var items: [Item] = []
+        layOut(table, path: path) { items.append($0) }
+        return items
+    }
+
+    /// Lays the table out and hands its items to `emit` in order: the header row first, then
+    /// each body row (or its slices) as soon as it is made. Column widths come from one measuring
+    /// pass over every cell that keeps only numbers per column; each row is then shaped, handed
+    /// on and forgotten, so memory does not grow with the number of rows.
+    ///
     /// `path` ends in the table's `Table` element: rows are marked `TR`, header cells `TH`,
     /// others `TD`, rules are artifacts.
-    func items(for table: StyledTable, path: [StructureElement]) -> [Item] {
+    /// - Throws: what `emit` throws.
+    func layOut(_ table: StyledTable, path: [StructureElement], emit: (Item) throws -> Void) rethrows {
         let pad = table.cellPadding
-        let allRows = [table.header] + table.rows
-        let columns = allRows.map(\.count).max() ?? 0
-        guard columns > 0 else { return [] }
+        let columns = max(table.header.count, table.rows.columnCount)
+        guard columns > 0 else { return }
         let available = options.page.measure - indent
-        var bounds = columnBounds(allRows, columns: columns, padding: pad)
+        var bounds = columnBounds(header: table.header, rows: table.rows, columns: columns, padding: pad)
         // When the minimum widths overflow the measure, side padding gives way before words do.
         var sidePad = pad
         let sumMin = bounds.reduce(0) { $0 + $1.minimum }
@@ -54,19 +66,20 @@ struct TableLayout {
         // A header taller than half a page is not repeated (it would leave no room for rows);
         // one taller than a page is split like any row.
         let repeatsHeader = header.height <= textHeight / 2
-        var items = header.height > textHeight - 1
-            ? TableLayout.slices(of: header, lines: headerLines, maximumHeight: textHeight / 4) : [header]
+        for item in header.height > textHeight - 1
+            ? TableLayout.slices(of: header, lines: headerLines, maximumHeight: textHeight / 4) : [header] { try emit(item) }
         let headerBox = repeatsHeader ? ItemBox(header) : nil
         // A row taller than a page (less the repeated header) is the one row that is split, in
         // slices of at most a quarter page so that the first one fits under the header.
         let tallest = textHeight - (repeatsHeader ? header.height : 0) - 1
         let sliceHeight = min(tallest, textHeight / 4)
+        let rowCount = table.rows.count
         for (i, cells) in table.rows.enumerated() {
             var lines: [LineBand] = []
             let whole = row(cells, widths: widths, padding: pad, sidePadding: hpad, lines: &lines,
                             path: rowPath(i + 1), cellRole: .tableData, firstCell: (i + 1) * columns)
             var slices = whole.height > tallest ? TableLayout.slices(of: whole, lines: lines, maximumHeight: sliceHeight) : [whole]
-            let last = i == table.rows.count - 1
+            let last = i == rowCount - 1
             let thickness = last ? strong : 0.25
             let color = last ? table.ruleColor : RGBAColor(red: table.ruleColor.red, green: table.ruleColor.green, blue: table.ruleColor.blue, alpha: 0.6)
             let end = slices.count - 1
@@ -75,10 +88,9 @@ struct TableLayout {
             for (k, var slice) in slices.enumerated() {
                 slice.breakBefore = i == 0 && k == 0 ? .avoid : .allowed
                 slice.repeatedHeader = headerBox
-                items.append(slice)
+                try emit(slice)
             }
         }
-        return items
     }
 
     /// One line of a cell: its box in the row (pt from the row's top) and what it draws.
@@ -121,10 +133,14 @@ struct TableLayout {
     /// max(0.5, its largest letter spacing) pt: Pango rounds widths to its units, and counts the
     /// trailing half letter-space of a tracked run when it wraps, so a cell set at exactly its
     /// measured width could otherwise wrap its last word.
-    func columnBounds(_ rows: [[StyledParagraph]], columns: Int, padding: Double) -> [ColumnBounds] {
+    ///
+    /// Word widths are remembered for repeated words; the memory is emptied when it holds
+    /// ``wordMemory`` words, so a table of ever-new words (numbers, ids) does not grow it.
+    func columnBounds(header: [StyledParagraph], rows: some Sequence<[StyledParagraph]>, columns: Int, padding: Double) -> [ColumnBounds] {
         var bounds = [ColumnBounds](repeating: ColumnBounds(minimum: 0, maximum: 0), count: columns)
         var wordWidths: [[StyledRun]: Double] = [:]
-        for row in rows {
+        func measure(_ row: [StyledParagraph]) {
+            if wordWidths.count >= TableLayout.wordMemory { wordWidths.removeAll(keepingCapacity: true) }
             for (j, cell) in row.enumerated() {
                 let slack = max(0.5, cell.runs.map(\.style.letterSpacing).max() ?? 0)
                 let maximum = shaper.shape(cell, width: nil).naturalWidth
@@ -146,32 +162,57 @@ struct TableLayout {
                 bounds[j].maximum = max(bounds[j].maximum, max(maximum, minimum) + extra)
             }
         }
+        measure(header)
+        for row in rows { measure(row) }
         return bounds
     }
+
+    /// How many measured word widths ``columnBounds(header:rows:columns:padding:)`` keeps at most.
+    static let wordMemory = 4096
 
     /// The unbreakable words of a paragraph, each as the runs (styles) that hold its characters:
     /// text between whitespace, split after a hyphen or dash that is followed by a letter, and
     /// every Han ideograph or kana on its own (CJK breaks between any two of them). Hangul words
     /// (eojeol) stay whole.
     static func words(of paragraph: StyledParagraph) -> [[StyledRun]] {
+        // One walk over each run's characters; a word's text is taken as slices of its runs,
+        // never a character at a time (this runs over every cell of a table).
         var words: [[StyledRun]] = []
         var current: [StyledRun] = []
-        func flush() { if !current.isEmpty { words.append(current); current = [] } }
-        let characters = paragraph.runs.flatMap { run in run.text.map { (character: $0, style: run.style) } }
-        for (i, (character, style)) in characters.enumerated() {
-            if character.isWhitespace { flush(); continue }
-            let breaksAround = character.unicodeScalars.first.map(isIdeographic) ?? false
-            if breaksAround { flush() }
-            if let last = current.indices.last, current[last].style == style {
-                current[last].text.append(character)
-            } else {
-                current.append(StyledRun(String(character), style: style))
+        let runs = paragraph.runs
+        for (r, run) in runs.enumerated() {
+            let text = run.text
+            var start: String.Index?
+            func close(upTo end: String.Index) {
+                guard let from = start else { return }
+                start = nil
+                if let last = current.indices.last, current[last].style == run.style {
+                    current[last].text += text[from..<end]
+                } else {
+                    current.append(StyledRun(String(text[from..<end]), style: run.style))
+                }
             }
-            // A hyphen or dash followed by a letter is a break opportunity ("baseline-to-baseline").
-            let nextIsLetter = i + 1 < characters.count && characters[i + 1].character.isLetter
-            if breaksAround || ("-‐–—".contains(character) && nextIsLetter && current.count + (current.last?.text.count ?? 0) > 1) { flush() }
+            func flush() { if !current.isEmpty { words.append(current); current = [] } }
+            var i = text.startIndex
+            while i < text.endIndex {
+                let character = text[i]
+                let next = text.index(after: i)
+                defer { i = next }
+                if character.isWhitespace { close(upTo: i); flush(); continue }
+                let breaksAround = character.unicodeScalars.first.map(isIdeographic) ?? false
+                if breaksAround { close(upTo: i); flush() }
+                if start == nil { start = i }
+                // A hyphen or dash followed by a letter is a break opportunity ("baseline-to-baseline").
+                var breaksAfter = breaksAround
+                if !breaksAround, "-‐–—".contains(character) {
+                    let following = next < text.endIndex ? text[next] : runs[(r + 1)...].lazy.compactMap(\.text.first).first
+                    breaksAfter = following?.isLetter == true
+                }
+                if breaksAfter { close(upTo: next); flush() }
+            }
+            close(upTo: text.endIndex)
         }
-        flush()
+        if !current.isEmpty { words.append(current) }
         return words
     }
 

@@ -173,8 +173,8 @@ public struct StyledTable: Hashable, Sendable {
     public var alignments: [ColumnAlignment]
     /// The header row: one paragraph per cell.
     public var header: [StyledParagraph]
-    /// The body rows, each one paragraph per cell.
-    public var rows: [[StyledParagraph]]
+    /// The body rows, each one paragraph per cell, stored compactly (see ``StyledTableRows``).
+    public var rows: StyledTableRows
     /// Colour of the horizontal rules (booktabs-style: top, below the header, bottom).
     public var ruleColor: RGBAColor
     /// Padding inside each cell, pt.
@@ -182,10 +182,15 @@ public struct StyledTable: Hashable, Sendable {
     /// Indent from the left of the text area (a table inside a list or quote), pt.
     public var leftIndent: Double = 0
     /// Creates a table from its parts (`cellPadding` in pt), not indented.
-    public init(alignments: [ColumnAlignment], header: [StyledParagraph], rows: [[StyledParagraph]],
+    public init(alignments: [ColumnAlignment], header: [StyledParagraph], rows: StyledTableRows,
                 ruleColor: RGBAColor, cellPadding: Double) {
         self.alignments = alignments; self.header = header; self.rows = rows
         self.ruleColor = ruleColor; self.cellPadding = cellPadding
+    }
+    /// Creates a table from rows given as arrays of paragraphs (`cellPadding` in pt), not indented.
+    public init(alignments: [ColumnAlignment], header: [StyledParagraph], rows: [[StyledParagraph]],
+                ruleColor: RGBAColor, cellPadding: Double) {
+        self.init(alignments: alignments, header: header, rows: StyledTableRows(rows), ruleColor: ruleColor, cellPadding: cellPadding)
     }
 }
 
@@ -311,15 +316,15 @@ public struct StyledImage: Hashable, Sendable {
 }
 
 extension StyledBlock {
-    /// Every paragraph the block holds: the paragraph itself, a table's cells, a contents
-    /// entry's two parts, an image's caption.
-    public var paragraphs: [StyledParagraph] {
+    /// Every paragraph the block holds: the paragraph itself, a table's cells (header first, a
+    /// row at a time), a contents entry's two parts, an image's caption.
+    public var paragraphs: BlockParagraphs {
         switch content {
-        case .paragraph(let p): [p]
-        case .table(let t): t.header + t.rows.flatMap { $0 }
-        case .entry(let a, let b): [a, b]
-        case .image(let i): i.caption.map { [$0] } ?? []
-        case .rule, .pageBreak: []
+        case .paragraph(let p): BlockParagraphs([p])
+        case .table(let t): BlockParagraphs(t)
+        case .entry(let a, let b): BlockParagraphs([a, b])
+        case .image(let i): BlockParagraphs(i.caption.map { [$0] } ?? [])
+        case .rule, .pageBreak: BlockParagraphs([])
         }
     }
 
@@ -329,8 +334,9 @@ extension StyledBlock {
         switch content {
         case .paragraph(var p): update(&p); content = .paragraph(p)
         case .table(var t):
+            content = .pageBreak  // the table is held once, by `t`, while it is updated
             for i in t.header.indices { update(&t.header[i]) }
-            for r in t.rows.indices { for c in t.rows[r].indices { update(&t.rows[r][c]) } }
+            t.rows.updateEach(update)
             content = .table(t)
         case .entry(var a, var b): update(&a); update(&b); content = .entry(a, trailing: b)
         case .image(var i):
@@ -371,5 +377,26 @@ public enum ImageDimension: Hashable, Sendable {
             guard let v = Length.points(t), v > 0 else { return nil }
             self = .points(v)
         }
+    }
+}
+
+/// The paragraphs of a block (see ``StyledBlock/paragraphs``), numbered from 0: a table's
+/// header cells, then its body cells row by row. A table's cells are rebuilt from their compact
+/// storage one at a time as they are read, never all at once.
+public struct BlockParagraphs: RandomAccessCollection {
+    private let listed: [StyledParagraph]
+    private let rows: StyledTableRows?
+
+    init(_ paragraphs: [StyledParagraph]) { listed = paragraphs; rows = nil }
+    init(_ table: StyledTable) { listed = table.header; rows = table.rows }
+
+    /// The first paragraph.
+    public var startIndex: Int { 0 }
+    /// One past the last paragraph.
+    public var endIndex: Int { listed.count + (rows?.cellCount ?? 0) }
+
+    /// Paragraph `index`.
+    public subscript(index: Int) -> StyledParagraph {
+        index < listed.count ? listed[index] : rows!.paragraph(atCell: index - listed.count)
     }
 }

@@ -394,13 +394,15 @@ public struct Styler {
                                    style: ParagraphStyle(baseFont: cascade.font, lineHeight: cascade.style.lineHeight, alignment: alignment,
                                                          hangulLineBreak: options.hangulLineBreak))
         }
-        let columns = max(table.header.count, table.rows.map(\.count).max() ?? 0)
+        let columns = table.rows.reduce(table.header.count) { max($0, $1.count) }
         func row(_ cells: [[Inline]], _ cascade: Cascade) -> [StyledParagraph] {
             (0..<columns).map { cell($0 < cells.count ? cells[$0] : [], $0, cascade) }
         }
+        // Row by row into compact storage: a long table never exists as paragraphs all at once.
+        var rows = StyledTableRows()
+        for cells in table.rows { rows.append(row(cells, cascade)) }
         var styled = StyledTable(alignments: table.alignments, header: row(table.header, headerCascade),
-                                 rows: table.rows.map { row($0, cascade) },
-                                 ruleColor: ruleColor, cellPadding: 4)
+                                 rows: rows, ruleColor: ruleColor, cellPadding: 4)
         styled.leftIndent = context.indent
         blocks.append(StyledBlock(.table(styled), spaceBefore: blockSpacing * 0.5, spaceAfter: blockSpacing * 1.5,
                                   quoteBars: context.quoteBars, quoteBarColor: quoteBarColor, location: location))

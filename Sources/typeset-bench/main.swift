@@ -1,191 +1,294 @@
+import BenchSupport
 import Foundation
-import Typesetter
-import Typography
 
-// `make bench`: renders generated documents of about 10, 100 and 500 pages and prints pages
-// per second and peak memory. Each size runs in a child process so that peak memory (getrusage
-// ru_maxrss) belongs to that size alone. Then the scaling rows: hostile and huge inputs, each
-// with its time per megabyte of input and that time as a multiple of the ordinary 100-page
-// document's (linear stages stay within about 3×); then a justified document's word-space
-// stretch (composition). A benchmark, not a test: it asserts nothing.
+// `make bench`: Typeset beside the least any Pango + Cairo program costs for the same text.
+//
+//     typeset-bench --typeset BIN --floor BIN --corpus DIR [--pairs N] [--only NAME,…] [--list]
+//
+// The Makefile builds the floor program (one PangoLayout per paragraph on a shared context,
+// naive pagination, cairo_pdf_surface_create; no Markdown, no styling; 25 mm margins on A4)
+// and generates a deterministic corpus of Markdown documents with plain-text twins into DIR.
+// Each document is rendered in pairs — typeset on NAME.md, the floor on NAME.txt, typeset,
+// floor, … — and the ratio is the median of the per-pair time ratios: on a shared, busy
+// machine only times measured side by side mean anything. Typeset renders with the floor's
+// page (`--paper a4 --margins 25mm`), tagged (the default) unless the row says `--no-tags`.
+// Every run is a child process, so its peak resident set (`wait4`'s rusage, ru_maxrss) is
+// that run's alone. Then the scaling rows: huge and hostile inputs generated here, each with
+// its time per megabyte net of start-up beside the `large` document's. Last, the paragraph
+// composer's figures: the word-space stretch of a justified document, read from its PDF.
+//
+// A benchmark, not a test: it asserts nothing, and exits non-zero only when a run fails.
 
-/// A document of `sections` sections, each about one A4 page with the default theme: a heading,
-/// mixed Korean/English paragraphs, a list, and every third section a table and a code block.
-func document(sections: Int) -> String {
-    var text = "---\ntitle: Benchmark\nfooter: \"{page}\"\n---\n\n"
-    let latin = "Typeset places every baseline on the grid its line height defines, whatever fonts the line holds. "
-    let korean = "한국어 문장은 어절 단위로 줄을 바꾸며, 긴 문장도 단어 중간에서 끊기지 않습니다. "
-    for i in 1...sections {
-        text += "## Section \(i)\n\n"
-        for p in 0..<4 { text += String(repeating: p % 2 == 0 ? latin : korean, count: 4) + "\n\n" }
-        text += "- First point with **strong** text\n- Second point with `code`\n  - Nested point\n\n"
-        if i % 3 == 0 {
-            text += "| Key | Value | Note |\n|:--|--:|:--|\n" + (1...6).map { "| k\($0) | \($0 * i) | 설명 \($0) |" }.joined(separator: "\n") + "\n\n"
-            text += "```swift\nlet scale = TypeScale(body: 10.5, ratio: 1.25)\nprint(scale.size(of: .title))\n```\n\n"
-        }
-    }
-    return text
+/// One child process run: wall time, peak resident set, exit status, standard error.
+struct Run {
+    var seconds: Double
+    var peakMiB: Double
+    var status: Int32
+    var stderr: String
 }
 
-func peakMemoryMiB() -> Double {
+/// Runs `argv` with standard output discarded and standard error captured to a file, and
+/// measures its wall time (CLOCK_MONOTONIC) and peak resident set (ru_maxrss, KiB on Linux).
+func spawn(_ argv: [String]) -> Run {
+    let errPath = NSTemporaryDirectory() + "typeset-bench-\(getpid()).err"
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+    defer { for p in cArgs { free(p) } }
+    var pid: pid_t = 0
+    var start = timespec(), end = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &start)
+    let spawned = posix_spawn(&pid, argv[0], &actions, nil, &cArgs, environ)
+    guard spawned == 0 else {
+        return Run(seconds: 0, peakMiB: 0, status: -1, stderr: "cannot run \(argv[0]): \(String(cString: strerror(spawned)))")
+    }
+    var status: Int32 = 0
     var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Double(usage.ru_maxrss) / 1024  // Linux reports KiB
+    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    clock_gettime(CLOCK_MONOTONIC, &end)
+    let seconds = Double(end.tv_sec - start.tv_sec) + Double(end.tv_nsec - start.tv_nsec) / 1e9
+    let text = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+    try? FileManager.default.removeItem(atPath: errPath)
+    // Exit status: WEXITSTATUS when it exited, else 128 + the signal.
+    let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    return Run(seconds: seconds, peakMiB: Double(usage.ru_maxrss) / 1024, status: exit, stderr: text)
 }
 
-/// The scaling inputs: name → (input text, whether it is a design-token file rather than Markdown).
-func scalingInput(_ name: String) -> (text: String, tokens: Bool) {
-    switch name {
-    case "ordinary": return (document(sections: 135), false)
-    case "paragraph-1MB": return (String(repeating: "words set in one paragraph ", count: 1_000_000 / 27), false)
-    case "word-100k": return (String(repeating: "x", count: 100_000), false)
-    case "korean-500KB":
-        let words = ["한국어", "문단은", "어절", "단위로", "줄을", "바꾼다"]
-        var text = "", i = 0
-        while text.utf8.count < 500_000 { text += words[i % words.count] + " "; i += 1 }
-        return (text, false)
-    case "brackets-40k": return (String(repeating: "[ ", count: 40_000), false)
-    case "table-10k-rows":
-        return ("| Key | Value | Note |\n|:--|--:|:--|\n" + (1...10_000).map { "| k\($0) | \($0 * 7) | 설명 \($0) |" }.joined(separator: "\n") + "\n", false)
-    default:   // "alias-chain-2000"
-        var groups = [#""s0": {"$type": "dimension", "$value": "16px"}"#]
-        for i in 1..<2_000 { groups.append(#""s\#(i)": {"$type": "dimension", "$value": "{size.s\#(i - 1)}"}"#) }
-        return (#"{"size": {\#(groups.joined(separator: ", "))}, "typography": {"body": {"$type": "typography", "$value": {"fontFamily": "Inter", "fontSize": "{size.s1999}"}}}}"#, true)
-    }
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("typeset-bench: \(message)\n".utf8))
+    exit(1)
 }
 
-let scalingNames = ["ordinary", "paragraph-1MB", "word-100k", "korean-500KB", "brackets-40k", "table-10k-rows", "alias-chain-2000"]
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
 
-let arguments = CommandLine.arguments
-if arguments.count == 3, arguments[1] == "--scaling" {
-    let (text, tokens) = scalingInput(arguments[2])
-    let output = NSTemporaryDirectory() + "typeset-bench-\(arguments[2]).pdf"
-    let start = Date()
-    if tokens { _ = try TokenImporter.importTokens(Data(text.utf8), file: "chain.tokens.json") } else {
-        _ = try Typesetter.render(markdown: text, file: "bench.md", to: output)
+/// A run that must succeed: on failure, the command, its status and the end of its errors.
+func mustRun(_ argv: [String]) -> Run {
+    let run = spawn(argv)
+    guard run.status == 0 else {
+        fail("\(argv.joined(separator: " ")) failed (exit \(run.status)): \(run.stderr.suffix(600))")
     }
-    let seconds = Date().timeIntervalSince(start)
-    try? FileManager.default.removeItem(atPath: output)
-    let megabytes = Double(text.utf8.count) / 1_000_000
-    FileHandle.standardOutput.write(Data("\(String(format: "%.3f", megabytes))\t\(String(format: "%.2f", seconds))\t\(String(format: "%.2f", seconds / megabytes))\t\(String(format: "%.1f", peakMemoryMiB()))\n".utf8))
-} else if arguments.count == 3, arguments[1] == "--sections", let sections = Int(arguments[2]) {
-    let markdown = document(sections: sections)
-    let output = NSTemporaryDirectory() + "typeset-bench-\(sections).pdf"
-    let start = Date()
-    let report = try Typesetter.render(markdown: markdown, file: "bench.md", to: output)
-    let seconds = Date().timeIntervalSince(start)
-    try? FileManager.default.removeItem(atPath: output)
-    FileHandle.standardOutput.write(Data("\(report.pageCount)\t\(String(format: "%.2f", seconds))\t\(String(format: "%.0f", Double(report.pageCount) / seconds))\t\(String(format: "%.1f", peakMemoryMiB()))\n".utf8))
-} else {
-    FileHandle.standardOutput.write(Data("pages\tseconds\tpages/s\tpeak MiB\n".utf8))
-    // About 0.74 page a section: 13, 135 and 680 sections give about 10, 100 and 500 pages.
-    for sections in [13, 135, 680] {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: arguments[0])
-        child.arguments = ["--sections", String(sections)]
-        try child.run()
-        child.waitUntilExit()
+    return run
+}
+
+/// Typeset's page count from its last line on standard error, `OUTPUT: N pages`.
+func typesetPages(_ run: Run) -> Int? {
+    guard let last = run.stderr.split(separator: "\n").last else { return nil }
+    let words = last.split(separator: " ")
+    guard words.count >= 2, words.last!.hasPrefix("page") else { return nil }
+    return Int(words[words.count - 2])
+}
+
+/// The floor's page count from its `pages=N paragraphs=M` line.
+func floorPages(_ run: Run) -> Int? {
+    run.stderr.split(whereSeparator: { $0 == " " || $0 == "\n" }).first { $0.hasPrefix("pages=") }.flatMap { Int($0.dropFirst(6)) }
+}
+
+func fileSize(_ path: String) -> Int {
+    ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+}
+
+/// `a ÷ b` when both are known and `b` is above zero.
+func quotient(_ a: Double?, _ b: Double?) -> Double? {
+    guard let a, let b, b > 0 else { return nil }
+    return a / b
+}
+
+func loadAverage() -> String {
+    var loads = [Double](repeating: 0, count: 3)
+    return getloadavg(&loads, 3) == 3 ? String(format: "%.1f", loads[0]) : "?"
+}
+
+// MARK: Arguments
+
+/// The corpus documents in order of size, with the pairs each gets by default (fewer for the
+/// long ones, so a full run takes a few minutes on 2 cores).
+let corpusRows: [(id: String, document: String, pairs: Int, extra: [String])] = [
+    ("one", "one", 7, []), ("medium", "medium", 3, []), ("large", "large", 3, []),
+    ("large-no-tags", "large", 2, ["--no-tags"]), ("book", "book", 1, []),
+]
+let scalingInputs = ScalingInput.all()
+func scalingID(_ input: ScalingInput) -> String {
+    switch input.command {
+    case .render: return input.name
+    case .themeImport: return input.name + "-import"
+    case .themeCheck: return input.name + "-check"
     }
-    // Scaling rows: time per MB of input, and as a multiple of the ordinary document's.
-    FileHandle.standardOutput.write(Data("\ninput\tMB\tseconds\ts/MB\t× ordinary\tpeak MiB\n".utf8))
-    var ordinary: Double?
-    for name in scalingNames {
-        let child = Process(), pipe = Pipe()
-        child.executableURL = URL(fileURLWithPath: arguments[0])
-        child.arguments = ["--scaling", name]
-        child.standardOutput = pipe
-        try child.run()
-        let line = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .newlines)
-        child.waitUntilExit()
-        let fields = line.split(separator: "\t").map(String.init)
-        guard fields.count == 4, let perMB = Double(fields[2]) else {
-            FileHandle.standardOutput.write(Data("\(name)\tfailed (status \(child.terminationStatus))\n".utf8)); continue
+}
+let allIDs = corpusRows.map(\.id) + scalingInputs.map(scalingID) + ["composer"]
+let usage = "usage: typeset-bench --typeset BIN --floor BIN --corpus DIR [--pairs N] [--only NAME,…] [--list]"
+
+var typesetPath = "", floorPath = "", corpus = ""
+var pairsOverride: Int?
+var only: Set<String>?
+var arguments = CommandLine.arguments.dropFirst().makeIterator()
+while let argument = arguments.next() {
+    func value() -> String {
+        guard let v = arguments.next() else { fail("\(argument) needs a value; \(usage)") }
+        return v
+    }
+    switch argument {
+    case "--typeset": typesetPath = value()
+    case "--floor": floorPath = value()
+    case "--corpus": corpus = value()
+    case "--pairs", "--runs", "--rounds":
+        guard let n = Int(value()), n > 0 else { fail("\(argument) needs a whole number above 0") }
+        pairsOverride = n
+    case "--only":
+        var names = Set(value().split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) })
+        if names.remove("corpus") != nil { names.formUnion(corpusRows.map(\.id)) }
+        if names.remove("scaling") != nil { names.formUnion(scalingInputs.map(scalingID)) }
+        let unknown = names.subtracting(allIDs)
+        guard unknown.isEmpty else { fail("unknown row \(unknown.sorted().joined(separator: ", ")); rows: corpus, scaling, \(allIDs.joined(separator: ", "))") }
+        only = names
+    case "--list": say(allIDs.joined(separator: "\n")); exit(0)
+    case "-h", "--help": say(usage + "\nrows (for --only; also the groups corpus and scaling): " + allIDs.joined(separator: ", ")); exit(0)
+    default: fail("unknown argument \(argument); \(usage)")
+    }
+}
+guard !typesetPath.isEmpty, !floorPath.isEmpty, !corpus.isEmpty else { fail("\(usage) (make bench passes them)") }
+@MainActor func selected(_ id: String) -> Bool { only?.contains(id) ?? true }
+
+let scratch = NSTemporaryDirectory() + "typeset-bench-\(getpid())"
+try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(atPath: scratch) }
+let page = ["--paper", "a4", "--margins", "25mm"]
+
+@MainActor func renderArguments(_ input: String, output: String, extra: [String] = []) -> [String] {
+    [typesetPath, "render", input, "-o", output] + page + extra
+}
+
+// MARK: Start-up baseline
+
+/// Median wall time of `runs` runs of `argv` (each must succeed).
+func medianSeconds(_ argv: [String], runs: Int) -> Double {
+    PairedStatistics.median((0..<runs).map { _ in mustRun(argv).seconds }) ?? 0
+}
+
+let emptyInput = ScalingInput.baseline(for: .render)
+let emptyPath = "\(scratch)/\(emptyInput.fileName)"
+try Data(emptyInput.text.utf8).write(to: URL(fileURLWithPath: emptyPath))
+let emptySeconds = medianSeconds(renderArguments(emptyPath, output: "\(scratch)/empty.pdf"), runs: 5)
+
+say("Typeset beside the Pango + Cairo floor, \(ProcessInfo.processInfo.activeProcessorCount) cores, load \(loadAverage()) at the start.")
+say("Documents: in pairs (Typeset, floor, Typeset, floor …); times are medians, × floor the median of the per-pair ratios;")
+say("peak = the largest resident set of any run. Typeset renders A4 with 25 mm margins (the floor's 453.5 pt measure),")
+say("tagged unless the row says --no-tags. s/MB: seconds per megabyte of input net of start-up (an empty document,")
+say("\(String(format: "%.3f", emptySeconds)) s; for tokens, a one-alias file). × large s/MB: that over the large document's — for the")
+say("scaling rows the median of per-pair ratios, each input run beside a render of large (runs = pairs; an input under 3 s")
+say("is run 3 times a pair).")
+say("")
+say(BenchRow.header())
+
+// MARK: Corpus, in pairs
+
+var failed = false
+var largeSecondsPerMB: Double?
+for row in corpusRows where selected(row.id) {
+    let markdown = "\(corpus)/\(row.document).md", text = "\(corpus)/\(row.document).txt"
+    guard FileManager.default.fileExists(atPath: markdown), FileManager.default.fileExists(atPath: text) else {
+        say("| \(row.id) missing from \(corpus) |"); failed = true; continue
+    }
+    let pairs = pairsOverride ?? row.pairs
+    var typesetRuns: [Run] = [], floorRuns: [Run] = []
+    for _ in 0..<pairs {
+        typesetRuns.append(mustRun(renderArguments(markdown, output: "\(scratch)/\(row.id).pdf", extra: row.extra)))
+        floorRuns.append(mustRun([floorPath, text, "\(scratch)/\(row.id)-floor.pdf"]))
+    }
+    let bytes = fileSize(markdown)
+    let seconds = PairedStatistics.median(typesetRuns.map(\.seconds)) ?? 0
+    var result = BenchRow(input: row.extra.isEmpty ? row.id : "\(row.document) \(row.extra.joined(separator: " "))",
+                          megabytes: Double(bytes) / 1e6, pages: typesetRuns.last.flatMap(typesetPages), runs: pairs,
+                          seconds: seconds, peakMiB: typesetRuns.map(\.peakMiB).max() ?? 0)
+    result.floorSeconds = PairedStatistics.median(floorRuns.map(\.seconds))
+    result.floorPages = floorRuns.last.flatMap(floorPages)
+    result.ratio = PairedStatistics.medianOfRatios(typesetRuns.map(\.seconds), floorRuns.map(\.seconds))
+    result.floorPeakMiB = floorRuns.map(\.peakMiB).max()
+    result.secondsPerMegabyte = PairedStatistics.secondsPerMegabyte(seconds: seconds, bytes: bytes, baselineSeconds: emptySeconds, baselineBytes: 0)
+    if row.id == "large" { largeSecondsPerMB = result.secondsPerMegabyte }
+    result.timesLarge = quotient(result.secondsPerMegabyte, largeSecondsPerMB)
+    say(result.markdown)
+}
+
+// MARK: Scaling rows
+
+let scalingSelected = scalingInputs.filter { selected(scalingID($0)) }
+let largeMarkdown = "\(corpus)/large.md"
+let largeBytes = fileSize(largeMarkdown)
+var tokenBaselines: [ScalingInput.Command: Double] = [:]
+for input in scalingSelected {
+    let path = "\(scratch)/\(input.fileName)"
+    try Data(input.text.utf8).write(to: URL(fileURLWithPath: path))
+    func argv(_ file: String) -> [String] {
+        switch input.command {
+        case .render: return renderArguments(file, output: "\(scratch)/\(input.name).pdf")
+        case .themeImport: return [typesetPath, "theme", "import", file, "-o", "\(scratch)/\(input.name).theme.json"]
+        case .themeCheck: return [typesetPath, "theme", "check", file]
         }
-        if name == "ordinary" { ordinary = perMB }
-        let ratio = ordinary.map { String(format: "%.2f", perMB / $0) } ?? "-"
-        FileHandle.standardOutput.write(Data("\(name)\t\(fields[0])\t\(fields[1])\t\(fields[2])\t\(ratio)\t\(fields[3])\n".utf8))
     }
-    // Composition: word-space stretch of a justified document, read back from its PDF.
-    let output = NSTemporaryDirectory() + "typeset-bench-justified.pdf"
-    let start = Date()
-    let report = try Typesetter.render(markdown: justifiedDocument(paragraphs: 60), file: "justified.md", to: output)
-    let seconds = Date().timeIntervalSince(start)
-    let f = try compositionFigures(output)
-    try? FileManager.default.removeItem(atPath: output)
-    FileHandle.standardOutput.write(Data("""
-        justified 90 mm, Inter 10.5 pt: \(report.pageCount) pages in \(String(format: "%.2f", seconds)) s; \(f.lines) justified lines, \
-        word-space stretch p95 \(String(format: "%.2f", f.p95))×, max \(String(format: "%.2f", f.max))×, \
-        \(f.loose) lines over 1.5×, \(f.hyphenated) hyphenated line ends
-
-        """.utf8))
+    var baselineSeconds = emptySeconds, baselineBytes = 0
+    if input.command != .render {
+        let baseline = ScalingInput.baseline(for: input.command)
+        let baselinePath = "\(scratch)/\(baseline.fileName)"
+        try Data(baseline.text.utf8).write(to: URL(fileURLWithPath: baselinePath))
+        if tokenBaselines[input.command] == nil { tokenBaselines[input.command] = medianSeconds(argv(baselinePath), runs: 3) }
+        baselineSeconds = tokenBaselines[input.command]!
+        baselineBytes = baseline.bytes
+    }
+    // In pairs with the ordinary large document (input, large, input, large …), so the ratio of
+    // their times per megabyte is measured side by side. An input under 3 s is run three times
+    // in each pair and its median taken, so start-up noise does not swamp it.
+    var inputRuns: [Run] = [], inputSeconds: [Double] = [], largeSeconds: [Double] = []
+    for _ in 0..<(pairsOverride ?? 1) {
+        var pair = [mustRun(argv(path))]
+        if pair[0].seconds < 3 { pair += [mustRun(argv(path)), mustRun(argv(path))] }
+        inputRuns += pair
+        inputSeconds.append(PairedStatistics.median(pair.map(\.seconds)) ?? 0)
+        if largeBytes > 0 { largeSeconds.append(mustRun(renderArguments(largeMarkdown, output: "\(scratch)/large.pdf")).seconds) }
+    }
+    let seconds = PairedStatistics.median(inputSeconds) ?? 0
+    var result = BenchRow(input: input.command == .render ? input.name : "\(input.name) (\(input.command.rawValue))",
+                          megabytes: Double(input.bytes) / 1e6, pages: input.command == .render ? inputRuns.last.flatMap(typesetPages) : nil,
+                          runs: inputSeconds.count, seconds: seconds, peakMiB: inputRuns.map(\.peakMiB).max() ?? 0)
+    func perMB(_ seconds: Double) -> Double? {
+        PairedStatistics.secondsPerMegabyte(seconds: seconds, bytes: input.bytes, baselineSeconds: baselineSeconds, baselineBytes: baselineBytes)
+    }
+    func largePerMB(_ seconds: Double) -> Double? {
+        PairedStatistics.secondsPerMegabyte(seconds: seconds, bytes: largeBytes, baselineSeconds: emptySeconds, baselineBytes: 0)
+    }
+    result.secondsPerMegabyte = perMB(seconds)
+    let inputPerMB = inputSeconds.compactMap(perMB), largePerMBs = largeSeconds.compactMap(largePerMB)
+    if inputPerMB.count == inputSeconds.count, largePerMBs.count == largeSeconds.count {
+        result.timesLarge = PairedStatistics.medianOfRatios(inputPerMB, largePerMBs)
+    }
+    say(result.markdown)
 }
 
-// MARK: Composition figures
+// MARK: The composer's figures
 
-/// A justified English document at a 90 mm measure (A4, 60 mm side margins; Body is Inter
-/// 10.5 pt in the default theme): `paragraphs` paragraphs of about 120 words drawn from a
-/// fixed vocabulary with a fixed pseudo-random sequence, so every run sets the same text.
-func justifiedDocument(paragraphs: Int) -> String {
-    let vocabulary = """
-    the of and a to in is that for it as with was on be by this are or from at which an have not \
-    they but one all were can there been if more when will would who so no out up into than them \
-    typography paragraph measure baseline justification hyphenation interword spacing composition \
-    document printed reader letters between words language pattern dictionary optimal breaking \
-    demerits penalty stretch shrink glue box algorithm considered everything together previously \
-    independent representation characteristics international understanding typesetting beautiful \
-    consistent proportional particularly information experience development responsibility
-    """.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
-    var state: UInt64 = 0x2545F4914F6CDD1D
-    func next(_ n: Int) -> Int {
-        state = state &* 6364136223846793005 &+ 1442695040888963407
-        return Int((state >> 33) % UInt64(n))
-    }
-    var text = "---\ntitle: Composition\nmargins: 20mm 60mm\njustify: true\n---\n\n"
-    for _ in 0..<paragraphs {
-        var words: [String] = []
-        for w in 0..<(100 + next(40)) {
-            var word = vocabulary[next(vocabulary.count)]
-            if w == 0 { word = word.prefix(1).uppercased() + word.dropFirst() }
-            words.append(word + (next(12) == 0 ? "," : ""))
-        }
-        text += words.joined(separator: " ") + ".\n\n"
-    }
-    return text
-}
-
-/// Word-space stretch of the justified lines of `pdf`, read back with `pdftotext -bbox-layout`:
-/// per line, the mean gap between neighbouring words ÷ the natural word space (the median gap
-/// of the lines that stop short of the right edge, which are set at natural width).
-func compositionFigures(_ pdf: String) throws -> (lines: Int, p95: Double, max: Double, loose: Int, hyphenated: Int) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["pdftotext", "-bbox-layout", pdf, "-"]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
+if selected("composer") {
+    let path = "\(scratch)/justified.md", output = "\(scratch)/justified.pdf"
+    try Data(CompositionFigures.justifiedDocument(paragraphs: 60).utf8).write(to: URL(fileURLWithPath: path))
+    let run = mustRun([typesetPath, "render", path, "-o", output])
+    let pdftotext = Process(), pipe = Pipe()
+    pdftotext.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    pdftotext.arguments = ["pdftotext", "-bbox-layout", output, "-"]
+    pdftotext.standardOutput = pipe
+    try pdftotext.run()
     let xml = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    var lines: [[(x0: Double, x1: Double, text: String)]] = []
-    let linePattern = try NSRegularExpression(pattern: #"<line [^>]*>(.*?)</line>"#, options: [.dotMatchesLineSeparators])
-    let wordPattern = try NSRegularExpression(pattern: #"<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)</word>"#)
-    let ns = xml as NSString
-    for match in linePattern.matches(in: xml, range: NSRange(location: 0, length: ns.length)) {
-        let body = ns.substring(with: match.range(at: 1)) as NSString
-        lines.append(wordPattern.matches(in: body as String, range: NSRange(location: 0, length: body.length)).map {
-            (Double(body.substring(with: $0.range(at: 1)))!, Double(body.substring(with: $0.range(at: 2)))!, body.substring(with: $0.range(at: 3)))
-        })
-    }
-    let multi = lines.filter { $0.count > 1 }
-    let rights = multi.map { $0.last!.x1 }.sorted()
-    guard !rights.isEmpty else { return (0, 0, 0, 0, 0) }
-    let edge = rights[rights.count / 2]
-    func gaps(_ line: [(x0: Double, x1: Double, text: String)]) -> [Double] { zip(line, line.dropFirst()).map { $1.x0 - $0.x1 } }
-    let natural = multi.filter { $0.last!.x1 < edge - 3 }.flatMap(gaps).sorted()
-    let space = natural.isEmpty ? 1 : natural[natural.count / 2]
-    let justified = multi.filter { $0.last!.x1 >= edge - 1 }
-    let stretches = justified.map { gaps($0).reduce(0, +) / Double($0.count - 1) / space }.sorted()
-    guard !stretches.isEmpty else { return (0, 0, 0, 0, 0) }
-    let hyphenated = justified.filter { $0.last!.text.hasSuffix("-") }.count
-    return (stretches.count, stretches[Int(0.95 * Double(stretches.count - 1))], stretches.last!,
-            stretches.filter { $0 > 1.5 }.count, hyphenated)
+    pdftotext.waitUntilExit()
+    let f = CompositionFigures(pdftotextXML: xml)
+    say("")
+    say("""
+        Composer: justified 90 mm, Inter 10.5 pt: \(typesetPages(run).map(String.init) ?? "?") pages in \(String(format: "%.2f", run.seconds)) s; \
+        \(f.lines) justified lines, word-space stretch p95 \(String(format: "%.2f", f.p95))×, max \(String(format: "%.2f", f.max))×, \
+        \(f.loose) lines over 1.5×, \(f.hyphenated) hyphenated line ends
+        """)
 }
+say("")
+say("Load \(loadAverage()) at the end.")
+if failed { exit(1) }

@@ -1,0 +1,120 @@
+@testable import Layout
+import Styling
+import Testing
+import Typography
+
+/// Tables stream like paragraphs: a row is shaped, placed and released before the next one is
+/// made, so a long table holds only the rows of the page being filled.
+@Suite struct TableStreamingTests {
+    /// Counts the shaper's calls: `wrapped` are the calls at a width (laying out a cell),
+    /// the others measure (column widths).
+    final class CountingShaper: TextShaper {
+        let inner = FakeShaper()
+        var wrapped = 0
+        func metrics(of font: FontSpec) -> FontMetrics { inner.metrics(of: font) }
+        func shape(_ paragraph: StyledParagraph, width: Double?) -> ShapedParagraph {
+            if width != nil { wrapped += 1 }
+            return inner.shape(paragraph, width: width)
+        }
+    }
+
+    /// Records, as each page is drawn, how many cells had been laid out.
+    final class Recorder: PageRenderer {
+        let shaper: CountingShaper
+        var cellsAtPage: [Int] = []
+        var rowsOnPage: [Int] = []
+        init(_ shaper: CountingShaper) { self.shaper = shaper }
+        func render(_ page: Page) throws {
+            cellsAtPage.append(shaper.wrapped)
+            rowsOnPage.append(page.elements.filter { if case .text(let line, _, _) = $0 { line.text.hasPrefix("r") } else { false } }.count)
+        }
+    }
+
+    func cell(_ text: String) -> StyledParagraph {
+        let font = FontSpec(families: ["X"], size: 10)
+        return StyledParagraph(runs: [StyledRun(text, style: RunStyle(font: font))], style: ParagraphStyle(baseFont: font))
+    }
+
+    @Test(arguments: [200, 2_000])
+    func rowsAreLaidOutOnlyAsThePagesNeedThem(rows: Int) throws {
+        let table = StyledTable(alignments: [.left, .right], header: [cell("Name"), cell("Value")],
+                                rows: (1...rows).map { [cell("r\($0)"), cell("\($0)")] }, ruleColor: .black, cellPadding: 2)
+        let shaper = CountingShaper()
+        let recorder = Recorder(shaper)
+        let paginator = Paginator(shaper: shaper, options: LayoutOptions(page: smallPage(lines: 20)), renderer: recorder)
+        try paginator.add(StyledBlock(.table(table)))
+        try paginator.finish()
+        #expect(recorder.rowsOnPage.reduce(0, +) == rows, "every row is drawn once")
+        let perPage = recorder.rowsOnPage.max() ?? 0
+        #expect(recorder.cellsAtPage.count > rows / perPage - 1)
+        // When page n is drawn, the rows laid out are those of pages 1…n, the row that did not
+        // fit and the one held back behind it (2 cells a row, the header's 2 cells once) — not
+        // the whole table.
+        var drawn = 0
+        for (n, cells) in recorder.cellsAtPage.enumerated().dropLast() {
+            drawn += recorder.rowsOnPage[n]
+            #expect(cells <= 2 + 2 * (drawn + 2), "page \(n + 1): \(cells) cells laid out for \(drawn) rows drawn")
+        }
+        #expect(recorder.cellsAtPage.last == 2 + 2 * rows)
+    }
+
+    /// A table's items are the same whether taken at once or one at a time, and the same as a
+    /// table built from arrays (the compact rows change nothing).
+    @Test func streamedItemsMatchTheWholeTable() throws {
+        let rows = (1...40).map { i in [cell("row \(i) " + String(repeating: "word ", count: i % 7)), cell("\(i * 37)")] }
+        let table = StyledTable(alignments: [.left, .right], header: [cell("Name"), cell("Value")], rows: rows, ruleColor: .black, cellPadding: 4)
+        let layout = TableLayout(shaper: FakeShaper(), options: LayoutOptions(page: smallPage(lines: 20)))
+        var streamed: [Item] = []
+        layout.layOut(table, path: []) { streamed.append($0) }
+        let whole = layout.items(for: table, path: [])
+        #expect(streamed.count == whole.count && streamed.count == 41)
+        for (a, b) in zip(streamed, whole) {
+            #expect(a.height == b.height && a.breakBefore == b.breakBefore && a.elements.count == b.elements.count)
+        }
+    }
+}
+
+/// The words a column's min-content width is measured on, found in one walk over each run,
+/// are those of the character-by-character definition: text between whitespace, split after a
+/// hyphen or dash followed by a letter, each CJK ideograph alone, each word as the runs
+/// (styles) holding its characters.
+@Suite struct TableWordTests {
+    static func reference(_ paragraph: StyledParagraph) -> [[StyledRun]] {
+        var words: [[StyledRun]] = []
+        var current: [StyledRun] = []
+        func flush() { if !current.isEmpty { words.append(current); current = [] } }
+        let characters = paragraph.runs.flatMap { run in run.text.map { (character: $0, style: run.style) } }
+        for (i, (character, style)) in characters.enumerated() {
+            if character.isWhitespace { flush(); continue }
+            let breaksAround = character.unicodeScalars.first.map(TableLayout.isIdeographic) ?? false
+            if breaksAround { flush() }
+            if let last = current.indices.last, current[last].style == style {
+                current[last].text.append(character)
+            } else {
+                current.append(StyledRun(String(character), style: style))
+            }
+            let nextIsLetter = i + 1 < characters.count && characters[i + 1].character.isLetter
+            if breaksAround || ("-‐–—".contains(character) && nextIsLetter) { flush() }
+        }
+        flush()
+        return words
+    }
+
+    @Test func wordsMatchTheCharacterByCharacterDefinition() {
+        let plain = RunStyle(font: FontSpec(families: ["X"], size: 10))
+        var bold = plain; bold.font.weight = .bold
+        let pieces = ["ab", "c", " ", "-", "—", "x-y", "漢字", "한국어", "  ", "e\u{301}", "9", "–z", "", "-1", "é-"]
+        var state: UInt64 = 0x9E3779B97F4A7C15
+        func random(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(n))
+        }
+        for _ in 0..<500 {
+            let runs = (0..<(1 + random(5))).map { _ in
+                StyledRun((0..<random(4)).map { _ in pieces[random(pieces.count)] }.joined(), style: random(3) == 0 ? bold : plain)
+            }
+            let paragraph = StyledParagraph(runs: runs, style: ParagraphStyle(baseFont: plain.font))
+            #expect(TableLayout.words(of: paragraph) == Self.reference(paragraph), "\(runs.map(\.text))")
+        }
+    }
+}
