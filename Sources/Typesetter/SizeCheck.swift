@@ -38,9 +38,12 @@ enum SizeCheck {
         return (fitted, diagnostics)
     }
 
-    /// Makes one block fit `page`; the warnings it needed.
+    /// Makes one block fit `page`; the warnings it needed. A block that fits is only read (a
+    /// long table's compact rows are not rebuilt).
     static func fit(_ block: inout StyledBlock, page: PageSetup) -> [Diagnostic] {
         var fitter = Fitter(page: page)
+        guard block.paragraphs.contains(where: fitter.needsFit)
+              || block.footnotes.values.contains(where: { $0.contains(where: fitter.needsFit) }) else { return [] }
         let notes = block.footnotes
         block.footnotes = [:]
         let location = block.location
@@ -71,6 +74,19 @@ enum SizeCheck {
             if reported.insert(key + (location?.description ?? "")).inserted { diagnostics.append(Diagnostic(.warning, message, at: location)) }
         }
 
+        /// Whether `paragraph` has a size, line step or inline picture ``fit(_:at:)`` may change.
+        func needsFit(_ paragraph: StyledParagraph) -> Bool {
+            if paragraph.style.baseFont.size > largest || step(paragraph.style) > page.textHeight { return true }
+            return (paragraph.runs + (paragraph.marker ?? [])).contains { $0.style.font.size > largest || $0.style.inlineImage != nil }
+        }
+
+        /// The estimated line step of `style`, pt (the natural height an upper estimate).
+        func step(_ style: ParagraphStyle) -> Double {
+            let size = style.baseFont.size
+            return (style.lineHeight?.step(size: size, naturalHeight: SizeCheck.naturalHeight * size)
+                    ?? SizeCheck.naturalHeight * size) + style.leadingAdjustment
+        }
+
         mutating func fit(_ paragraph: inout StyledParagraph, at location: SourceLocation?) {
             for i in paragraph.runs.indices { fit(&paragraph.runs[i], at: location) }
             if paragraph.marker != nil { for i in paragraph.marker!.indices { fit(&paragraph.marker![i], at: location) } }
@@ -79,9 +95,7 @@ enum SizeCheck {
                 style.lineHeight = style.lineHeight?.scaled(from: style.baseFont.size, to: largest)
                 style.baseFont.size = largest
             }
-            let size = style.baseFont.size
-            let step = (style.lineHeight?.step(size: size, naturalHeight: SizeCheck.naturalHeight * size)
-                        ?? SizeCheck.naturalHeight * size) + style.leadingAdjustment
+            let step = step(style)
             if step > page.textHeight {
                 style.lineHeight = .absolute(page.textHeight - style.leadingAdjustment)
                 warn("step", "a line height of \(Self.pt(step)) pt is taller than \(area): set at \(Self.pt(page.textHeight)) pt", location)
