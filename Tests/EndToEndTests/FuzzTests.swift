@@ -171,7 +171,10 @@ enum FuzzCampaign {
         let raw = (try? PDFProbe.run("pdftotext", ["-raw", pdf, "-"]).output) ?? ""
         // A character no font draws is a box showing its code point in hex digits (Pango's
         // hex box), extracted as lines of 2–3 digits: not text of the document.
-        let hexBox = try? NSRegularExpression(pattern: "^[0-9A-F]{2,3}$", options: .anchorsMatchLines)
+        // pdftotext may also put a row of the box on the line of the text beside it
+        // (`.pn 01C 565 M` for U+1C565 between "pn" and "M"): a 2–3 character token of hex
+        // digits holding a digit is taken for a box row too.
+        let hexBox = try? NSRegularExpression(pattern: "^[0-9A-F]{2,3}$|(?<![0-9A-Za-z])(?=[0-9A-F]{0,2}[0-9])[0-9A-F]{2,3}(?![0-9A-Za-z])", options: .anchorsMatchLines)
         let text = hexBox?.stringByReplacingMatches(in: raw, range: NSRange(raw.startIndex..., in: raw), withTemplate: "") ?? raw
         let found = letters(text)
         let foundLetters = Array(found.utf8)
