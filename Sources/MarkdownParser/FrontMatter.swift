@@ -44,7 +44,10 @@ enum FrontMatter {
         }
     }
 
-    /// Parses `text` whose first line is source line `firstLine`.
+    /// Parses `text` whose first line is source line `firstLine`. Problems are warnings, except
+    /// YAML aliases that recur or expand past ``YAMLAliasBudget/budget`` values: an
+    /// error-severity diagnostic at the alias (the front matter is not read), which makes the
+    /// render fail (``ParseResult/diagnostics``).
     static func parse(_ text: [UInt8], firstLine: Int, file: String, diagnostics: inout [Diagnostic]) -> Metadata {
         var metadata = Metadata()
         guard text.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else { return metadata }
@@ -59,8 +62,10 @@ enum FrontMatter {
 
         text.withUnsafeBufferPointer { buffer in
             if let problem = YAMLAliasBudget.check(buffer) {
+                // An error, not a warning: the document cannot be set as its author meant
+                // (its title, theme, paper… are in the refused front matter).
                 diagnostics.append(Diagnostic(
-                    .warning, "invalid YAML front matter (\(problem.message)); front matter ignored",
+                    .error, "front matter: \(problem.message)",
                     at: SourceLocation(file: file, line: firstLine + problem.line, column: problem.column + 1)))
                 return
             }

@@ -6,6 +6,8 @@ public struct ParseResult: Sendable {
     public var document: Document
     /// Warnings about the content (unknown front matter keys, invalid YAML, unclosed or stray
     /// div fences, over-deep nesting), each with a `file:line:column` location where known.
+    /// A diagnostic of severity `.error` means the document cannot be set as written (a
+    /// recursive or exploding YAML alias in the front matter): renderers refuse it.
     public var diagnostics: [Diagnostic]
 
     /// Creates a result.
@@ -45,7 +47,8 @@ public enum MarkdownParser {
     /// Parses `text`, naming `file` in every source location (`-` for standard input).
     ///
     /// Never throws and never traps on content: problems become `Diagnostic` warnings in the
-    /// result. Locations are 1-based lines and UTF-8 byte columns of the original text (front
+    /// result (errors only for front matter aliases that recur or explode, see
+    /// ``ParseResult/diagnostics``). Locations are 1-based lines and UTF-8 byte columns of the original text (front
     /// matter and div fence lines are replaced line for line before cmark-gfm sees the text).
     ///
     /// Characters no PDF or YAML library accepts (noncharacters such as U+FFFF, control

@@ -9,22 +9,29 @@ public struct InlineImage: Hashable, Sendable {
     /// A height asked for in the source, pt; nil: the natural height, scaled down to the line's
     /// height (the face's ascent + descent) when taller than 1.5 times it.
     public var height: Double?
+    /// The widest the image may be drawn, pt (the measure), nil: unbounded.
+    public var maxWidth: Double?
+    /// The tallest the image may be drawn, pt (about the text area's height), nil: unbounded.
+    public var maxHeight: Double?
+
     /// Creates an inline image of the file at `path`, sized as asked (pt) or naturally.
     public init(path: String, width: Double? = nil, height: Double? = nil) {
         self.path = path; self.width = width; self.height = height
     }
 
     /// The box the image takes on its line, pt: `natural` (the file's own size) scaled as
-    /// asked, or down to `lineHeight` when taller than 1.5 × `lineHeight`.
+    /// asked, or down to `lineHeight` when taller than 1.5 × `lineHeight`; then scaled down,
+    /// its proportion kept, to ``maxWidth`` and ``maxHeight``.
     public func size(natural: (width: Double, height: Double), lineHeight: Double) -> (width: Double, height: Double) {
         let ratio = natural.width / max(natural.height, 0.001)
+        let box: (width: Double, height: Double)
         switch (width, height) {
-        case let (w?, h?): return (w, h)
-        case let (w?, nil): return (w, w / max(ratio, 0.001))
-        case let (nil, h?): return (h * ratio, h)
-        case (nil, nil):
-            if natural.height > lineHeight * 1.5 { return (lineHeight * ratio, lineHeight) }
-            return natural
+        case let (w?, h?): box = (w, h)
+        case let (w?, nil): box = (w, w / max(ratio, 0.001))
+        case let (nil, h?): box = (h * ratio, h)
+        case (nil, nil): box = natural.height > lineHeight * 1.5 ? (lineHeight * ratio, lineHeight) : natural
         }
+        let scale = min(1, maxWidth.map { $0 / max(box.width, 0.001) } ?? 1, maxHeight.map { $0 / max(box.height, 0.001) } ?? 1)
+        return (box.width * scale, box.height * scale)
     }
 }

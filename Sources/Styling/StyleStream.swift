@@ -39,13 +39,18 @@ public struct StyleStream: Sendable {
     }
 
     /// The styled blocks of the next top-level block (a list or quote gives several, an empty
-    /// raw HTML block none), its footnotes attached; nil after the last. The first nil also adds
+    /// raw HTML block none), its footnotes attached; after the last, the notes no drawn marker
+    /// cites (once, if any); then nil. The end of the document also adds
     /// the warnings that sum up the whole document (images inside lines, links into other
     /// Markdown files) to ``diagnostics``.
     public mutating func next() -> [StyledBlock]? {
         guard position < blocks.count else {
-            if !finished { finishDocument() }
-            return nil
+            guard !finished else { return nil }
+            // Notes whose marker is never drawn are set after the last block, with a warning.
+            var notes: [StyledBlock] = []
+            styler.attachUnreachedFootnotes(to: &notes, context: context)
+            finishDocument()
+            return notes.isEmpty ? nil : notes
         }
         var styled: [StyledBlock] = []
         styler.append(blocks[position], context: context, to: &styled)

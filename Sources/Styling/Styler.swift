@@ -552,23 +552,48 @@ public struct Styler: Sendable {
     // MARK: Footnotes
 
     /// Gives the notes referenced since `first` to the block holding each reference, styled in
-    /// the Caption role with their number; a note is set once, at its first reference.
+    /// the Caption role with their number; a note is set once, at its first reference. A note
+    /// cited inside another note is set with it, at the foot of the same page.
     mutating func attachFootnotes(to blocks: inout [StyledBlock], from first: Int) {
         guard !referencedNotes.isEmpty else { return }
-        let numbers = referencedNotes
+        var queue: [(number: Int, holder: Int?)] = referencedNotes.map { ($0, nil) }
         referencedNotes = []
-        for number in numbers where styledNotes.insert(number).inserted {
-            let paragraphs = footnoteParagraphs(number)
-            // The block whose runs link to the note.
-            let holder = blocks.indices.dropFirst(first).last { blocks[$0].links(to: "fn-\(number)") } ?? blocks.indices.last
+        var next = 0
+        while next < queue.count {
+            let (number, parentHolder) = queue[next]
+            next += 1
+            guard styledNotes.insert(number).inserted else { continue }
+            let (paragraphs, nested) = footnoteParagraphs(number)
+            // The block whose runs link to the note (for a nested note, its parent's block).
+            let holder = parentHolder
+                ?? blocks.indices.dropFirst(first).last { blocks[$0].links(to: "fn-\(number)") } ?? blocks.indices.last
             if let holder {
                 blocks[holder].footnotes[number] = paragraphs
                 blocks[holder].footnoteLocations[number] = footnoteDefinitions[number]?.first?.location
             }
+            queue += nested.map { ($0, holder) }
         }
     }
 
-    mutating func footnoteParagraphs(_ number: Int) -> [StyledParagraph] {
+    /// Notes whose marker is never drawn — cited only from their own text, or from an image's
+    /// alt text (a caption or alt text is plain text) — are set at the foot of the last page,
+    /// with a warning at the definition: a note is never dropped in silence.
+    mutating func attachUnreachedFootnotes(to blocks: inout [StyledBlock], context: BlockContext) {
+        let left = footnoteDefinitions.keys.sorted().filter { !styledNotes.contains($0) }
+        guard !left.isEmpty else { return }
+        if blocks.isEmpty {
+            blocks.append(StyledBlock(.paragraph(StyledParagraph(runs: [], style: paragraphStyle(context, overrides: StyleOverrides())))))
+        }
+        for number in left where !styledNotes.contains(number) {
+            warn("footnote \(number) is cited only where no marker is drawn (in its own text or an image's alt text); it is set at the foot of the last page",
+                 footnoteDefinitions[number]?.first?.location)
+        }
+        referencedNotes = left
+        attachFootnotes(to: &blocks, from: blocks.count - 1)
+    }
+
+    /// A note's paragraphs, and the numbers of the notes cited inside it.
+    mutating func footnoteParagraphs(_ number: Int) -> (paragraphs: [StyledParagraph], nested: [Int]) {
         var noteCascade = Cascade(theme: theme, role: .caption)
         noteCascade.language = options.language
         noteCascade.hyphenate = options.hyphenate
@@ -577,8 +602,10 @@ public struct Styler: Sendable {
         context.tight = true
         var noteBlocks: [StyledBlock] = []
         let saved = referencedNotes
+        referencedNotes = []
         for block in footnoteDefinitions[number] ?? [] { append(block, context: context, to: &noteBlocks) }
-        referencedNotes = saved  // references inside notes are not set as notes again
+        let nested = referencedNotes
+        referencedNotes = saved
         var paragraphs: [StyledParagraph] = []
         for block in noteBlocks {
             if case .paragraph(let p) = block.content { paragraphs.append(p); continue }
@@ -589,7 +616,7 @@ public struct Styler: Sendable {
         numberStyle.features.append("tnum")
         paragraphs[0].marker = [StyledRun("\(number)", style: numberStyle)]
         for i in paragraphs.indices { paragraphs[i].style.leftIndent += context.cascade.style.size * 1.4 }
-        return paragraphs
+        return (paragraphs, nested)
     }
 
     // MARK: Inlines

@@ -40,7 +40,9 @@ struct DocumentSurvey {
         let source = SurveyBlocks(stream: StyleStream(document, theme: theme, options: options))
         // The closure never throws, so neither does the pipe.
         let ended = try! StyledBlockPipe.forEach(source, threaded: threaded) { chunk in
-            for block in chunk {
+            for var block in chunk {
+                // Made to fit the page as each layout pass will (``LayoutBlocks``); the warnings once, here.
+                sizes += SizeCheck.fit(&block, page: theme.page)
                 links.visit(block)
                 if index == 0 {
                     first = block
@@ -50,7 +52,6 @@ struct DocumentSurvey {
                 }
                 if block.outline != nil, let entry = TableOfContents.entry(for: block) { headings.append((index, entry)) }
                 if let warning = ImageCheck.diagnostic(for: block) { images.append(warning) }
-                sizes += SizeCheck.diagnostics(for: block, page: theme.page)
                 index += 1
             }
         }
@@ -84,13 +85,15 @@ struct SurveyBlocks: StyledBlockSource {
 struct LayoutBlocks: StyledBlockSource {
     var stream: StyleStream
     let links: LinkSurvey.Resolution
+    /// The page each block is made to fit (``SizeCheck``).
+    let page: PageSetup
     let front: [StyledBlock]
     let insertionIndex: Int
     private var index = 0
     private var inserted = false
 
-    init(stream: StyleStream, links: LinkSurvey.Resolution, front: [StyledBlock], insertionIndex: Int) {
-        self.stream = stream; self.links = links; self.front = front; self.insertionIndex = insertionIndex
+    init(stream: StyleStream, links: LinkSurvey.Resolution, page: PageSetup, front: [StyledBlock], insertionIndex: Int) {
+        self.stream = stream; self.links = links; self.page = page; self.front = front; self.insertionIndex = insertionIndex
         inserted = front.isEmpty
     }
 
@@ -100,7 +103,10 @@ struct LayoutBlocks: StyledBlockSource {
             inserted = true
             return front
         }
-        for i in chunk.indices { links.apply(to: &chunk[i]) }
+        for i in chunk.indices {
+            links.apply(to: &chunk[i])
+            _ = SizeCheck.fit(&chunk[i], page: page)
+        }
         let start = index
         index += chunk.count
         if !inserted, insertionIndex < index {

@@ -19,6 +19,10 @@ public enum TypesetError: Error, CustomStringConvertible, Equatable {
     case invalidPage(path: String, message: String)
     /// A font folder could not be registered.
     case fontFolder(path: String, reason: String)
+    /// The document cannot be set as written (a front-matter YAML alias that recurs or
+    /// expands past the budget): the parser's error-severity diagnostics, each printed
+    /// `file:line:column: error: message`.
+    case invalidInput([Diagnostic])
 
     /// The message the CLI prints: `path: reason` on one line (theme problems and strict-mode warnings one per line).
     public var description: String {
@@ -32,6 +36,7 @@ public enum TypesetError: Error, CustomStringConvertible, Equatable {
         case .renderingFailed(let message): "rendering failed: \(message)"
         case .fontFolder(let path, let reason): "\(path): cannot register font folder: \(reason)"
         case .invalidPage(let path, let message): "\(path): \(message)"
+        case .invalidInput(let diagnostics): diagnostics.map(\.description).joined(separator: "\n")
         }
     }
 }

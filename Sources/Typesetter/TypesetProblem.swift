@@ -23,6 +23,8 @@ public struct TypesetProblem: Hashable, Sendable, CustomStringConvertible {
         case invalidPage
         /// A font folder could not be registered.
         case fontFolder
+        /// The document cannot be set as written (a recursive or exploding YAML alias).
+        case invalidInput
     }
 
     /// The stage that found it.
@@ -98,6 +100,8 @@ extension TypesetError {
             [TypesetProblem(kind: .invalidPage, file: path, message: message)]
         case .fontFolder(let path, let reason):
             [TypesetProblem(kind: .fontFolder, file: path, message: "cannot register font folder: \(reason)")]
+        case .invalidInput(let diagnostics):
+            diagnostics.map { var p = TypesetProblem($0); p.kind = .invalidInput; p.severity = .error; return p }
         }
     }
 }

@@ -86,6 +86,9 @@ public enum Typesetter {
     }
 
     /// Renders an already-built document (specimens build theirs from a template).
+    /// - Throws: ``TypesetError/invalidInput(_:)`` when `parseDiagnostics` holds an error (the
+    ///   parser's verdict that the document cannot be set), before anything is written; and
+    ///   as ``render(markdown:file:to:options:)``.
     public static func render(document: Document, diagnostics parseDiagnostics: [Diagnostic] = [], to output: String,
                               options requested: RenderOptions) throws -> RenderReport {
         try render(document: document, diagnostics: parseDiagnostics, to: output, options: requested,
@@ -96,6 +99,8 @@ public enum Typesetter {
     /// `threaded` (the same PDF either way; `TYPESET_THREADS=1` turns the thread off).
     static func render(document: Document, diagnostics parseDiagnostics: [Diagnostic], to output: String,
                        options requested: RenderOptions, threaded: Bool) throws -> RenderReport {
+        let errors = parseDiagnostics.filter { $0.severity == .error }
+        if !errors.isEmpty { throw TypesetError.invalidInput(errors) }
         var diagnostics = parseDiagnostics
         let options = FrontMatterSettings.merge(requested, with: document.metadata, diagnostics: &diagnostics)
         let theme = try pageTheme(options, file: document.file, diagnostics: &diagnostics)
@@ -146,7 +151,7 @@ public enum Typesetter {
             let layout = LayoutOptions(page: theme.page, widows: options.widows ?? 2, orphans: options.orphans ?? 2,
                                        header: running.header(pageCount: pageCount), footer: running.footer(pageCount: pageCount))
             let paginator = Paginator(shaper: shaper, options: layout, renderer: renderer)
-            let blocks = LayoutBlocks(stream: StyleStream(document, theme: theme, options: styling), links: survey.links,
+            let blocks = LayoutBlocks(stream: StyleStream(document, theme: theme, options: styling), links: survey.links, page: theme.page,
                                       front: front(pages: pages), insertionIndex: insertionIndex)
             _ = try StyledBlockPipe.forEach(blocks, threaded: threaded) { chunk in
                 for block in chunk {

@@ -59,6 +59,8 @@ do {
 } catch let error as TypesetError {
     if diagnosticsFormat == .json { Messages.failure(error, format: .json); exit(1) }
     if case .warningsAreErrors = error { Messages.failure(error, format: .text); exit(1) }
+    // `file:line:column: error: …` first on the line, as compilers print it, for editors.
+    if case .invalidInput = error { Messages.failure(error, format: .text); exit(1) }
     fail(error.description, status: 1)
 } catch {
     fail(String(describing: error), status: 1)

@@ -10,7 +10,8 @@ import Typography
 ///
 /// Oracle, per case: no crash; no hang (a per-case time limit); the render succeeds or throws
 /// one line naming a file (a theme or token file that cannot be used fails with its
-/// problems, each `file:line:column: message`); every PDF written passes `qpdf --check`; every
+/// problems, each `file:line:column: message`; front matter with a recursive or exploding
+/// YAML alias fails at the alias); every PDF written passes `qpdf --check`; every
 /// word of the document's visible text is in the PDF. Themes a decode accepts are written back
 /// with `ThemeWriter` and must decode and validate clean.
 ///
@@ -25,7 +26,9 @@ import Typography
         let campaign = FuzzCampaign.fromEnvironment()
         var failures: [String] = []
         var count = 0
-        let deadline = Date().addingTimeInterval(campaign.seconds ?? .infinity)
+        // One deadline for every shard: shards that wait for a core still stop on time, so
+        // `FUZZ_SECONDS` is the campaign's wall time.
+        let deadline = FuzzCampaign.started.addingTimeInterval(campaign.seconds ?? .infinity)
         var index = shard
         if let only = ProcessInfo.processInfo.environment["FUZZ_CASE"].flatMap(Int.init) {
             // Reproducing one case: the shard it belongs to runs it alone.
@@ -41,6 +44,18 @@ import Typography
         }
         if campaign.seconds != nil { print("fuzz shard \(shard): seed \(campaign.seed), \(count) cases, \(failures.count) failures") }
         #expect(failures.isEmpty, "\(failures.count) of \(count) cases failed:\n\(failures.prefix(10).joined(separator: "\n"))")
+    }
+}
+
+/// The oracle's own mistakes, found by `make fuzz`: words it expected that are rightly not
+/// on the page.
+@Suite struct FuzzOracleTests {
+    /// An image alone in a setext heading is drawn in the heading's line, so its alt text is
+    /// not on the page; alone in a paragraph it is a figure captioned with its alt text.
+    @Test func altTextIsVisibleOnlyAsAFigureCaption() {
+        let markdown = "![Vector figure](figure.svg)\n---\n\n![Caption words](figure.svg)\n\n| ![Cell alt](figure.svg) |\n|---|\n"
+        let document = MarkdownParser.parse(markdown, file: "oracle.md").document
+        #expect(FuzzCampaign.visibleWords(document) == ["Caption", "words"])
     }
 }
 
@@ -68,6 +83,9 @@ enum FuzzCampaign {
         let seconds = env["FUZZ_SECONDS"].flatMap(Double.init)
         return Settings(seed: seed, seconds: seconds, saves: seconds != nil || env["FUZZ_SAVE"] != nil)
     }
+
+    /// When the first shard started (the campaign's clock).
+    static let started = Date()
 
     /// One fresh seed per process, shared by the shards.
     static let fixedRandomSeed = UInt64.random(in: 1...UInt64.max / 2)
@@ -140,6 +158,9 @@ enum FuzzCampaign {
             let text = error.description
             // A document never fails; only a page the front matter makes impossible may.
             if case .invalidPage = error, !text.contains("\n") { return nil }
+            // …or front matter whose YAML aliases recur or explode: an error at the alias.
+            if case .invalidInput(let errors) = error,
+               errors.allSatisfy({ $0.location?.file == "\(name).md" && $0.message.contains("alias") && !$0.message.contains("\n") }) { return nil }
             return "render failed: \(text.prefix(300))"
         } catch {
             return "render failed: \(error)"
@@ -150,7 +171,10 @@ enum FuzzCampaign {
         let raw = (try? PDFProbe.run("pdftotext", ["-raw", pdf, "-"]).output) ?? ""
         // A character no font draws is a box showing its code point in hex digits (Pango's
         // hex box), extracted as lines of 2–3 digits: not text of the document.
-        let hexBox = try? NSRegularExpression(pattern: "^[0-9A-F]{2,3}$", options: .anchorsMatchLines)
+        // pdftotext may also put a row of the box on the line of the text beside it
+        // (`.pn 01C 565 M` for U+1C565 between "pn" and "M"): a 2–3 character token of hex
+        // digits holding a digit is taken for a box row too.
+        let hexBox = try? NSRegularExpression(pattern: "^[0-9A-F]{2,3}$|(?<![0-9A-Za-z])(?=[0-9A-F]{0,2}[0-9])[0-9A-F]{2,3}(?![0-9A-Za-z])", options: .anchorsMatchLines)
         let text = hexBox?.stringByReplacingMatches(in: raw, range: NSRange(raw.startIndex..., in: raw), withTemplate: "") ?? raw
         let found = letters(text)
         let foundLetters = Array(found.utf8)
@@ -210,11 +234,12 @@ enum FuzzCampaign {
             if current.count >= 3 { words.append(current) }
         }
         // An image inside a line is drawn there (its alt text is not text on the page; an
-        // unreadable one shows it as extra); an image alone in a paragraph is a figure whose
-        // caption is its alt text.
-        func text(_ inlines: [Inline]) -> String {
+        // unreadable one shows it as extra); an image alone in a paragraph — not in a heading
+        // or a table cell, where it is drawn in the line — is a figure whose caption is its
+        // alt text.
+        func text(_ inlines: [Inline], paragraph: Bool = false) -> String {
             let meaningful = inlines.filter { if case .text(let t) = $0 { return !t.allSatisfy(\.isWhitespace) }; if case .softBreak = $0 { return false }; return true }
-            if meaningful.count == 1, case .image(_, _, let alt, _) = meaningful[0] { return text(alt) }
+            if paragraph, meaningful.count == 1, case .image(_, _, let alt, _) = meaningful[0] { return text(alt) }
             return inlines.map { inline -> String in
                 switch inline {
                 case .image: " "
@@ -225,7 +250,8 @@ enum FuzzCampaign {
         }
         func visit(_ block: Block) {
             switch block.kind {
-            case .paragraph(let inlines), .heading(_, let inlines): add(text(inlines))
+            case .paragraph(let inlines): add(text(inlines, paragraph: true))
+            case .heading(_, let inlines): add(text(inlines))
             case .list(let list): list.items.forEach { $0.blocks.forEach(visit) }
             case .blockQuote(let blocks), .div(let blocks): blocks.forEach(visit)
             case .codeBlock(_, let text): add(text)

@@ -77,33 +77,49 @@ import Typography
         #expect(try PDFProbe.qpdfClean(pdf))
     }
 
-    /// YAML aliases: recursive and exploding ones are reported at their line in milliseconds,
-    /// the front matter is ignored and the body is set.
-    @Test func yamlAliasBombsAreRefusedQuickly() throws {
+    /// YAML aliases: a recursive or exploding one is an error at its line and column, in
+    /// milliseconds, and nothing is written; ordinary aliases still work.
+    @Test func yamlAliasBombsAreErrors() throws {
         var laughs = ["a0: &a0 lol"]
         for i in 1...8 { laughs.append("a\(i): &a\(i) [\(Array(repeating: "*a\(i - 1)", count: 9).joined(separator: ","))]") }
-        // The bomb passes 100,000 values at a6 (9⁶ strings), on line 8.
-        let cases = [("recursive", "a: &a [*a, *a, *a, *a]", 2), ("laughs", laughs.joined(separator: "\n"), 8)]
-        for (name, yaml, line) in cases {
+        // The bomb passes 100,000 values at a6 (9⁶ strings), on line 8; a recursive mapping and
+        // a recursion two levels down are the same kind.
+        let cases = [("recursive", "a: &a [*a, *a, *a, *a]", 2, 8), ("laughs", laughs.joined(separator: "\n"), 8, 10),
+                     ("mapping", "m: &m\n  k: *m", 3, 6), ("nested", "outer: &o\n  - [1, [2, *o]]", 3, 13)]
+        for (name, yaml, line, column) in cases {
+            let pdf = Render.folder + "/hostile-yaml-\(name).pdf"
+            try? FileManager.default.removeItem(atPath: pdf)
             let start = Date()
-            let (pdf, report) = try Render.markdown("---\n\(yaml)\ntitle: x\n---\n\nBody words\n", name: "hostile-yaml-\(name)")
-            #expect(Date().timeIntervalSince(start) < 5)
-            let warning = report.diagnostics.first { $0.message.contains("alias") }
-            #expect(warning?.location?.line == line, "\(name): \(report.diagnostics)")
-            #expect(try PDFProbe.text(pdf).contains("Body words"))
+            do {
+                _ = try Render.markdown("---\n\(yaml)\ntitle: x\n---\n\nBody words\n", name: "hostile-yaml-\(name)")
+                Issue.record("\(name): rendered")
+            } catch let error as TypesetError {
+                guard case .invalidInput(let errors) = error else { Issue.record("\(name): \(error)"); continue }
+                #expect(errors.count == 1 && errors[0].location?.line == line && errors[0].location?.column == column, "\(name): \(errors)")
+                #expect(error.description.hasPrefix("hostile-yaml-\(name).md:\(line):\(column): error: front matter: "), "\(error)")
+                #expect(!error.description.contains("\n"))
+                #expect(error.problems.map(\.kind) == [.invalidInput])
+            }
+            #expect(Date().timeIntervalSince(start) < 2, "\(name): \(Date().timeIntervalSince(start)) s")
+            #expect(!FileManager.default.fileExists(atPath: pdf))
         }
-        // Ordinary aliases still work.
-        let (_, report) = try Render.markdown("---\nbase: &m 20mm\nmargins: *m\n---\n\nBody\n", name: "hostile-yaml-ok")
-        #expect(!report.diagnostics.contains { $0.message.contains("alias") })
+        // Ordinary aliases still work: a scalar, a list, a mapping used twice.
+        let ok = "---\nbase: &m 20mm\nmargins: *m\nnames: &n [Ann, Bob]\nauthor: *n\nbox: &b {top: 30mm}\nother: *b\n---\n\nBody\n"
+        let (pdf, report) = try Render.markdown(ok, name: "hostile-yaml-ok")
+        #expect(!report.diagnostics.contains { $0.message.contains("alias") }, "\(report.diagnostics)")
+        #expect(try PDFProbe.info(pdf)["Author"] == "Ann, Bob")
+        let body = try PDFProbe.words(pdf).first { $0.text == "Body" }
+        #expect(body.map { abs($0.xMin - 20 * 72 / 25.4) < 1 } == true, "\(String(describing: body))")
     }
 
     /// Found by the fuzz test: small caps over an emoji failed the whole PDF (Pango scaled by
     /// a color-emoji face's missing cap height), and a missing image's placeholder kept only the
     /// first line of a long caption.
     @Test func fuzzFindsStayFixed() throws {
-        // One emoji per document: the same color-emoji glyph drawn from two layouts makes
-        // Cairo 1.16 write a duplicated /xN key (a qpdf warning; a separate, open problem).
-        for (i, markdown) in ["[Small😀 caps words]{smallCaps}\n", "[all😀 words]{lowercaseSmallCaps}\n"].enumerated() {
+        // The same colour-emoji glyph drawn from several layouts once made Cairo 1.16 write a
+        // duplicated /xN XObject key (a qpdf --check warning); colour glyphs are now images.
+        let several = "[Small😀 caps words]{smallCaps}\n\n[all😀 words]{lowercaseSmallCaps}\n\n# Head 😀\n\n| 😀 | 😀 |\n|---|---|\n| 😀 words |\n"
+        for (i, markdown) in ["[Small😀 caps words]{smallCaps}\n", "[all😀 words]{lowercaseSmallCaps}\n", several].enumerated() {
             let (pdf, _) = try Render.markdown(markdown, name: "hostile-smallcaps-\(i)")
             #expect(try PDFProbe.qpdfClean(pdf))
             #expect(try PDFProbe.text(pdf).lowercased().contains("words"))
@@ -112,6 +128,90 @@ import Typography
         let (placeholder, _) = try Render.markdown("![\(long)](nowhere.png)\n", name: "hostile-placeholder")
         let text = FuzzCampaign.normalized(try PDFProbe.text(placeholder))
         #expect((0..<40).allSatisfy { text.contains("cap\($0)x") })
+    }
+
+    /// Found by the fuzz test: a note cited only from its own text lost its words. Every note
+    /// cmark-gfm keeps is set: one cited in another note with it, at the foot of the same page;
+    /// one whose only citation is never drawn (its own text, an image's alt text) at the foot
+    /// of the last page, with a warning at its definition.
+    @Test func everyFootnoteIsSet() throws {
+        let cases: [(markdown: String, words: [String], warningLine: Int?)] = [
+            ("Body.\n\n[^1]: Selfish note words.[^1]\n", ["Body", "Selfish note words"], 3),
+            ("Body[^1].\n\n[^1]: First note[^2].\n\n[^2]: Second nested words[^3].\n\n[^3]: Third level.\n",
+             ["First note", "Second nested words", "Third level"], nil),
+            ("Text.\n\n![Alt with ref[^2]](nowhere.png)\n\n[^2]: Alt note words.\n", ["Text", "Alt note words"], 5),
+            ("[^1]: Lonely note words.[^1]\n", ["Lonely note words"], 1),
+        ]
+        for (i, c) in cases.enumerated() {
+            let (pdf, report) = try Render.markdown(c.markdown, name: "hostile-notes-\(i)")
+            let text = FuzzCampaign.letters(try PDFProbe.text(pdf))
+            for word in c.words { #expect(text.contains(FuzzCampaign.letters(word)), "case \(i): '\(word)' missing") }
+            let warnings = report.diagnostics.filter { $0.message.contains("footnote") }
+            if let line = c.warningLine {
+                #expect(warnings.count == 1 && warnings.first?.location?.line == line, "case \(i): \(report.diagnostics)")
+            } else {
+                #expect(warnings.isEmpty, "case \(i): \(report.diagnostics)")
+                // Nested notes share their citing note's page.
+                #expect(Set(try PDFProbe.words(pdf).filter { ["First", "Second", "Third"].contains($0.text) }.map(\.page)) == [1])
+            }
+        }
+    }
+
+    /// Issue 10 item 6: text, line heights and inline pictures too large for the page are made
+    /// to fit it, each with a warning at its position. Every word is found in the PDF (a glyph
+    /// whose origin is off the page is not), no glyph box and no picture leaves the media box.
+    @Test(arguments: [
+        ("before [z]{size=1000} after\n", "text at 1000 pt", 1, ["before", "z", "after"]),
+        ("# Big {size=600}\n\nafter\n", "text at 600 pt", 1, ["Big", "after"]),
+        ("Intro.\n\n| head | two |\n|---|---|\n| [W]{size=900} | cell |\n", "text at 900 pt", 3, ["Intro", "head", "W", "cell"]),
+        ("Body[^1] text.\n\n[^1]: Note [M]{size=800} words.\n", "text at 800 pt", 3, ["Body", "text", "Note", "M", "words"]),
+        ("::: {lineHeight=2000}\nTall line words.\n:::\n", "a line height of 2000 pt", 2, ["Tall line words"]),
+        ("::: {size=200 lineHeightMultiple=20}\nStep\n:::\n", "a line height of", 2, ["Step"]),
+        ("Text ![pic](line-height.png){width=2000pt height=3000pt} more.\n", "an image inside a line (2000 × 3000 pt)", 1, ["Text", "more"]),
+        ("Wide ![pic](line-height.png){height=400pt} picture.\n", "an image inside a line", 1, ["Wide", "picture"]),
+        ("# Typesetting {.display tracking=40}\n\nafter\n", "wider than the measure", 1, ["Typesetting", "after"]),
+    ] as [(String, String, Int, [String])])
+    func oversizedContentFitsThePage(markdown: String, warning: String, line: Int, words: [String]) throws {
+        let name = "hostile-oversized-\(markdown.utf8.reduce(0) { ($0 &* 31 &+ Int($1)) & 0xFFFFF })"
+        var options = RenderOptions(baseDirectory: Render.packageRoot + "/templates/images")
+        options.creationDate = Date(timeIntervalSince1970: 0)
+        let (pdf, report) = try Render.markdown(markdown, name: name, options: options)
+        let found = report.diagnostics.first { $0.message.contains(warning) }
+        #expect(found?.location?.line == line, "\(report.diagnostics)")
+        let text = FuzzCampaign.letters(try PDFProbe.text(pdf))
+        for word in words { #expect(text.contains(FuzzCampaign.letters(word)), "'\(word)' missing: \(text)") }
+        let paper = Theme.default.page.paper
+        let outside = try Self.glyphBoxes(pdf).filter { $0.x0 < -0.5 || $0.y0 < -0.5 || $0.x1 > paper.width + 0.5 || $0.y1 > paper.height + 0.5 }
+        #expect(outside.isEmpty, "\(outside)")
+        let pictures = try Self.pictureBoxes(pdf, name: name)
+        #expect(pictures.allSatisfy { $0.x0 >= -0.5 && $0.y0 >= -0.5 && $0.x1 <= paper.width + 0.5 && $0.y1 <= paper.height + 0.5 }, "\(pictures)")
+        if markdown.contains("![") { #expect(!pictures.isEmpty) }
+        #expect(try PDFProbe.qpdfClean(pdf))
+    }
+
+    /// Every word box pdftotext reports, pt from the page's top left (negative when it starts
+    /// above or left of the page).
+    static func glyphBoxes(_ pdf: String) throws -> [(text: String, x0: Double, y0: Double, x1: Double, y1: Double)] {
+        let xml = try PDFProbe.run("pdftotext", ["-bbox", pdf, "-"]).output
+        let pattern = try NSRegularExpression(pattern: #"<word xMin="([-\d.]+)" yMin="([-\d.]+)" xMax="([-\d.]+)" yMax="([-\d.]+)">([^<]*)</word>"#)
+        return pattern.matches(in: xml, range: NSRange(xml.startIndex..., in: xml)).map { m in
+            func d(_ i: Int) -> Double { Double(xml[Range(m.range(at: i), in: xml)!])! }
+            return (String(xml[Range(m.range(at: 5), in: xml)!]), d(1), d(2), d(3), d(4))
+        }
+    }
+
+    /// The clip rectangle Cairo sets around each picture it draws (`x y w h re W n`, then the
+    /// picture's matrix, then `Do`), pt from the page's top left, read from an uncompressed
+    /// copy of the PDF (`qpdf --qdf`).
+    static func pictureBoxes(_ pdf: String, name: String) throws -> [(x0: Double, y0: Double, x1: Double, y1: Double)] {
+        let plain = Render.folder + "/\(name)-qdf.pdf"
+        _ = try PDFProbe.run("qpdf", ["--qdf", "--object-streams=disable", pdf, plain])
+        let content = String(decoding: FileManager.default.contents(atPath: plain) ?? Data(), as: UTF8.self)
+        let pattern = try NSRegularExpression(pattern: #"([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) re W n\n[^\n]* cm\n[^\n]*Do"#)
+        return pattern.matches(in: content, range: NSRange(content.startIndex..., in: content)).map { m in
+            func d(_ i: Int) -> Double { Double(content[Range(m.range(at: i), in: content)!])! }
+            return (d(1), d(2), d(1) + d(3), d(2) + d(4))
+        }
     }
 
     /// Font warnings carry the position of the first text that needs the face or character.
@@ -153,6 +253,20 @@ import Typography
         #expect(process.terminationStatus == status)
         let left = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0 != "long.md" }
         #expect(left.isEmpty, "\(left)")
+    }
+
+    /// A recursive YAML alias on the command line: exit 1, one line `file:line:column: error:
+    /// …` (nothing before the file, as compilers print it), no PDF.
+    @Test func yamlAliasErrorIsOneLine() throws {
+        let folder = Render.folder + "/messages-yaml"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try "---\na: &a [*a, *a]\n---\n\nBody\n".write(toFile: folder + "/bomb.md", atomically: true, encoding: .utf8)
+        try? FileManager.default.removeItem(atPath: folder + "/bomb.pdf")
+        let result = try typeset(["render", folder + "/bomb.md", "-o", folder + "/bomb.pdf"])
+        #expect(result.status == 1)
+        let lines = result.output.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix(folder + "/bomb.md:2:8: error: front matter: alias *a"), "\(result.output)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/bomb.pdf"))
     }
 
     /// Messages that say what is wrong with a theme path.

@@ -3,6 +3,21 @@ import Testing
 @testable import MarkdownParser
 
 @Suite struct FrontMatterTests {
+    /// Recursive and exploding aliases are errors at the alias, and the front matter is not
+    /// read; an alias used twice is ordinary YAML.
+    @Test func aliasBombsAreErrorsAndAliasesWork() {
+        for (yaml, line, column) in [("a: &a [*a]", 2, 8), ("m: &m {k: [*m]}", 2, 12),
+                                     ("x: &x [1,1,1,1,1,1,1,1,1,1]\ny: &y [*x,*x,*x,*x,*x,*x,*x,*x,*x,*x]\nz: &z [*y,*y,*y,*y,*y,*y,*y,*y,*y,*y]\nw: &w [*z,*z,*z,*z,*z,*z,*z,*z,*z,*z]\nv: [*w,*w,*w,*w,*w,*w,*w,*w,*w,*w,*w]", 6, 26)] {
+            let r = parse("---\n\(yaml)\ntitle: T\n---\n\nBody\n")
+            let errors = r.diagnostics.filter { $0.severity == .error }
+            #expect(errors.count == 1 && errors.first?.location == SourceLocation(file: "t.md", line: line, column: column), "\(r.diagnostics)")
+            #expect(r.document.metadata.title == nil)
+        }
+        let r = parse("---\ntitle: &f Inter\nsubtitle: *f\n---\n\nBody\n")
+        #expect(r.diagnostics.isEmpty, "\(r.diagnostics)")
+        #expect(r.document.metadata.title == "Inter" && r.document.metadata.subtitle == "Inter")
+    }
+
     @Test func knownFieldsAndUnknownKeyWarning() {
         let md = """
         ---
