@@ -86,8 +86,11 @@ import Typography
             let styling = StylingOptions()
             // The whole-document path.
             let styled = Styler.style(document, theme: theme, options: styling)
-            let titleBlock = TitleBlock(theme: theme, metadata: document.metadata, blocks: styled.blocks)
-            let body = titleBlock.inserted(into: styled.blocks)
+            // Each block made to fit the page, as the streamed passes do.
+            var fitted = styled.blocks
+            for i in fitted.indices { _ = SizeCheck.fit(&fitted[i], page: theme.page) }
+            let titleBlock = TitleBlock(theme: theme, metadata: document.metadata, blocks: fitted)
+            let body = titleBlock.inserted(into: fitted)
             let contents = TableOfContents(theme: theme, blocks: body, language: nil,
                                            insertionIndex: titleBlock.insertionIndex + titleBlock.blocks.count,
                                            titleIndex: titleBlock.titleHeadingIndex)
@@ -98,7 +101,7 @@ import Typography
             let streamedTitle = TitleBlock(theme: theme, metadata: document.metadata, blocks: survey.firstBlock.map { [$0] } ?? [])
             let streamedContents = TableOfContents(theme: theme, entries: survey.contentsEntries(excluding: streamedTitle.titleHeadingIndex),
                                                    language: nil, insertionIndex: 0)
-            let source = LayoutBlocks(stream: StyleStream(document, theme: theme, options: styling), links: survey.links,
+            let source = LayoutBlocks(stream: StyleStream(document, theme: theme, options: styling), links: survey.links, page: theme.page,
                                       front: streamedTitle.blocks + streamedContents.blocks(pages: pages),
                                       insertionIndex: streamedTitle.insertionIndex)
             var streamed: [StyledBlock] = []
