@@ -584,7 +584,7 @@ public struct Styler: Sendable {
         if blocks.isEmpty {
             blocks.append(StyledBlock(.paragraph(StyledParagraph(runs: [], style: paragraphStyle(context, overrides: StyleOverrides())))))
         }
-        for number in left where !styledNotes.contains(number) {
+        for number in left {
             warn("footnote \(number) is cited only where no marker is drawn (in its own text or an image's alt text); it is set at the foot of the last page",
                  footnoteDefinitions[number]?.first?.location)
         }

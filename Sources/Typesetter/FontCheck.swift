@@ -40,14 +40,6 @@ struct FontCheck {
     private var sites: [Int: (location: SourceLocation?, running: Bool)] = [:]
     private var count = 0
 
-    /// The warnings for `blocks` in order, then the running texts.
-    static func diagnostics(for blocks: [StyledBlock], running: [StyledParagraph] = []) -> [Diagnostic] {
-        var check = FontCheck()
-        for block in blocks { check.visit(block) }
-        for paragraph in running { check.visit(paragraph, at: nil, running: true) }
-        return check.diagnostics()
-    }
-
     /// Notes every paragraph `block` holds, its footnotes (at their definitions) after it.
     mutating func visit(_ block: StyledBlock) {
         switch block.content {
