@@ -44,11 +44,17 @@ extension PangoShaper {
             Hyphenator.points(in: word, language: Hyphenator.hasPatterns(for: language) ? language : "en")
         })
         if composition.emergency { emergencyCount += 1 }
-        let lineSet = build(composition, prepared: prepared, paragraph: paragraph)
-        let layout = unwrappedLayout(text: lineSet.text, paragraph: lineSet.paragraph, starts: lineSet.starts)
-        justify(layout, composition: composition, spaces: lineSet.stretchableSpace, gaps: lineSet.syllableGap)
-        var lines = collectLines(layout: layout, paragraph: lineSet.paragraph, bytes: Array(lineSet.text.utf8), base: 0,
+        var lines: [ShapedLine]
+        if let measured, cutsMeasuredLines, let cut = linesFromMeasurement(measured, composition: composition, prepared: prepared, paragraph: paragraph,
+                                                        bytes: Array(text.utf8), starts: starts) {
+            lines = cut
+        } else {
+            let lineSet = build(composition, prepared: prepared, paragraph: paragraph)
+            let layout = unwrappedLayout(text: lineSet.text, paragraph: lineSet.paragraph, starts: lineSet.starts)
+            justify(layout, composition: composition, spaces: lineSet.stretchableSpace, gaps: lineSet.syllableGap)
+            lines = collectLines(layout: layout, paragraph: lineSet.paragraph, bytes: Array(lineSet.text.utf8), base: 0,
                                  starts: lineSet.starts).map(\.line)
+        }
         for i in lines.indices where i < composition.lines.count {
             let composed = composition.lines[i]
             shift(&lines[i], by: composed.x)
@@ -86,7 +92,7 @@ extension PangoShaper {
     }
 
     /// A layout of `text` with the runs' attributes, no wrapping, left-aligned.
-    private func unwrappedLayout(text: String, paragraph: StyledParagraph, starts: [Int]) -> GObjectRef {
+    func unwrappedLayout(text: String, paragraph: StyledParagraph, starts: [Int]) -> GObjectRef {
         let byteCount = text.utf8.count
         let pointer = pango_layout_new(setup.context.opaque)!
         let layout = GObjectRef(owning: UnsafeMutableRawPointer(pointer))

@@ -17,6 +17,10 @@ public final class PangoShaper: TextShaper {
     /// Paragraphs that needed the composer's emergency pass (a word wider than the measure
     /// broken between letters); the caller warns when it grows.
     public internal(set) var emergencyCount = 0
+    /// Composed lines are cut from the paragraph's measured glyphs (``linesFromMeasurement``);
+    /// false lays each composed paragraph out a second time at its chosen breaks, as Typeset
+    /// did before (for tests that compare the two).
+    var cutsMeasuredLines = true
 
     /// Creates a shaper on the process's Pango context and pangocairo font map
     /// (``PangoSetup/shared``), so fonts, metrics and fontconfig's answers are shared with
@@ -316,9 +320,7 @@ public final class PangoShaper: TextShaper {
     /// whole paragraph, `starts` its runs' byte offsets); each with the byte its text starts at.
     func collectLines(layout: GObjectRef, paragraph: StyledParagraph, bytes: [UInt8], base offset: Int,
                               starts: [Int]) -> [(line: ShapedLine, startByte: Int)] {
-        let runs = paragraph.runs
-        let base = primaryMetrics(paragraph.style.baseFont)
-        let linkRuns = runs.indices.filter { runs[$0].style.link != nil && !runs[$0].text.isEmpty }
+        let linkRuns = paragraph.runs.indices.filter { paragraph.runs[$0].style.link != nil && !paragraph.runs[$0].text.isEmpty }
         var lines: [(line: ShapedLine, startByte: Int)] = []
         let iter = pango_layout_get_iter(layout.opaque)!
         defer { pango_layout_iter_free(iter) }
@@ -328,91 +330,108 @@ public final class PangoShaper: TextShaper {
             var logical = PangoRectangle()
             pango_layout_iter_get_line_extents(iter, nil, &logical)
             let lineStart = offset + Int(line.pointee.start_index)
-            let lineEnd = lineStart + Int(line.pointee.length)
-
-            var ascent = -Double.infinity, descent = -Double.infinity
-            var shiftedAscent = 0.0, shiftedDescent = 0.0
-            var strokes: [PangoLineHandle.StrokeRun] = []
-            var x = 0.0
-            var node = line.pointee.runs
-            while let n = node {
-                let glyphItem = n.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
-                let item = glyphItem.pointee.item!
-                let runWidth = Double(pango_glyph_string_get_width(glyphItem.pointee.glyphs)) / scale
-                let index = runIndex(atByte: offset + Int(item.pointee.offset), starts: starts)
-                BaselineAlignment.place(glyphItem, offset: index.map { runs[$0].style.baselineOffset } ?? 0)
-                if let index {
-                    let style = runs[index].style
-                    let m = primaryMetrics(style.font)
-                    var primaryAscent = m.ascent
-                    if let image = style.inlineImage {
-                        primaryAscent = max(primaryAscent, InlineImageShapes.box(image, shaper: self, style: style).height)
-                    }
-                    if style.baselineOffset == 0 {
-                        ascent = max(ascent, primaryAscent)
-                        descent = max(descent, m.descent)
-                    } else {
-                        shiftedAscent = max(shiftedAscent, primaryAscent + style.baselineOffset)
-                        shiftedDescent = max(shiftedDescent, m.descent - style.baselineOffset)
-                    }
-                    if let stroke = style.stroke {
-                        strokes.append(.init(x: x, rise: Double(glyphItem.pointee.y_offset) / scale,
-                                             glyphItem: glyphItem, stroke: stroke))
-                    }
-                }
-                x += runWidth
-                node = n.pointee.next
-            }
-            if ascent == -.infinity, shiftedAscent > 0 || shiftedDescent > 0 {
-                // Only shifted runs: the line keeps its paragraph's face.
-                ascent = base.ascent; descent = base.descent
-            }
-            if ascent == -.infinity {
-                // No glyph runs (empty paragraph or an empty line after a hard break): the
-                // line holds the style of the text just before it, or the paragraph's face.
-                if lineStart > 0, let index = runIndex(atByte: lineStart - 1, starts: starts) {
-                    let style = runs[index].style
-                    let m = primaryMetrics(style.font)
-                    ascent = m.ascent
-                    descent = m.descent
-                } else {
-                    ascent = base.ascent; descent = base.descent
-                }
-            }
-
-            let lineX = Double(logical.x) / scale
-            var links: [LinkSpan] = []
-            for index in linkRuns {
-                let run = runs[index]
-                guard let target = run.style.link else { continue }
-                let s = max(starts[index], lineStart)
-                let e = min(starts[index] + run.text.utf8.count, lineEnd)
-                guard s < e else { continue }
-                var last = e - 1
-                while last > s && (bytes[last] & 0xC0) == 0x80 { last -= 1 }
-                var x1: Int32 = 0, x2: Int32 = 0
-                pango_layout_line_index_to_x(line, Int32(s - offset), 0, &x1)
-                pango_layout_line_index_to_x(line, Int32(last - offset), 1, &x2)
-                let left = Double(min(x1, x2)) / scale, right = Double(max(x1, x2)) / scale
-                if let previous = links.last, previous.target == target,
-                   abs(previous.x + previous.width - (lineX + left)) < 0.01 {
-                    links[links.count - 1].width = lineX + right - previous.x
-                } else {
-                    links.append(LinkSpan(x: lineX + left, width: right - left, target: target))
-                }
-            }
-
-            let lineText = String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self)
-            let handle = PangoLineHandle(layout: layout, line: line, strokes: strokes)
-            var shaped = ShapedLine(handle: handle, x: lineX, width: Double(logical.width) / scale,
-                                    ascent: ascent, descent: descent, links: links, text: lineText)
-            shaped.shiftedAscent = shiftedAscent
-            shaped.shiftedDescent = shiftedDescent
+            var shaped = describe(line, owner: layout, x: Double(logical.x) / scale, width: Double(logical.width) / scale,
+                                  paragraph: paragraph, bytes: bytes, base: offset, starts: starts, linkRuns: linkRuns)
             shaped.isWrapContinuation = (line.pointee.is_paragraph_start == 0 || lineStart == offset) && lineStart > 0
                 && bytes[lineStart - 1] != 0x0A && !(lineStart >= 3 && bytes[lineStart - 3..<lineStart] == [0xE2, 0x80, 0xA8])
             lines.append((shaped, lineStart))
         } while pango_layout_iter_next_line(iter) != 0
         return lines
+    }
+
+    /// One drawable line: `line` (whose layout holds the paragraph's bytes from `offset` on)
+    /// with its left edge at `x` and its advance `width`, pt; ascent and descent from the
+    /// primary faces of its runs, its link rectangles (`linkRuns`: indices of the runs with a
+    /// link) and its text. Each run is put on the alphabetic baseline (``BaselineAlignment``).
+    /// `owner` and `carrier` are kept alive with the line.
+    func describe(_ line: UnsafeMutablePointer<PangoLayoutLine>, owner: GObjectRef, carrier: GObjectRef? = nil,
+                  x lineX: Double, width: Double, paragraph: StyledParagraph, bytes: [UInt8], base offset: Int,
+                  starts: [Int], linkRuns: [Int]) -> ShapedLine {
+        let runs = paragraph.runs
+        let scale = Double(PANGO_SCALE)
+        let lineStart = offset + Int(line.pointee.start_index)
+        let lineEnd = lineStart + Int(line.pointee.length)
+
+        var ascent = -Double.infinity, descent = -Double.infinity
+        var shiftedAscent = 0.0, shiftedDescent = 0.0
+        var strokes: [PangoLineHandle.StrokeRun] = []
+        var x = 0.0
+        var node = line.pointee.runs
+        while let n = node {
+            let glyphItem = n.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+            let item = glyphItem.pointee.item!
+            let runWidth = Double(pango_glyph_string_get_width(glyphItem.pointee.glyphs)) / scale
+            let index = runIndex(atByte: offset + Int(item.pointee.offset), starts: starts)
+            BaselineAlignment.place(glyphItem, offset: index.map { runs[$0].style.baselineOffset } ?? 0)
+            if let index {
+                let style = runs[index].style
+                let m = primaryMetrics(style.font)
+                var primaryAscent = m.ascent
+                if let image = style.inlineImage {
+                    primaryAscent = max(primaryAscent, InlineImageShapes.box(image, shaper: self, style: style).height)
+                }
+                if style.baselineOffset == 0 {
+                    ascent = max(ascent, primaryAscent)
+                    descent = max(descent, m.descent)
+                } else {
+                    shiftedAscent = max(shiftedAscent, primaryAscent + style.baselineOffset)
+                    shiftedDescent = max(shiftedDescent, m.descent - style.baselineOffset)
+                }
+                if let stroke = style.stroke {
+                    strokes.append(.init(x: x, rise: Double(glyphItem.pointee.y_offset) / scale,
+                                         glyphItem: glyphItem, stroke: stroke))
+                }
+            }
+            x += runWidth
+            node = n.pointee.next
+        }
+        if ascent == -.infinity, shiftedAscent > 0 || shiftedDescent > 0 {
+            // Only shifted runs: the line keeps its paragraph's face.
+            let base = primaryMetrics(paragraph.style.baseFont)
+            ascent = base.ascent; descent = base.descent
+        }
+        if ascent == -.infinity {
+            // No glyph runs (empty paragraph or an empty line after a hard break): the
+            // line holds the style of the text just before it, or the paragraph's face.
+            if lineStart > 0, let index = runIndex(atByte: lineStart - 1, starts: starts) {
+                let style = runs[index].style
+                let m = primaryMetrics(style.font)
+                ascent = m.ascent
+                descent = m.descent
+            } else {
+                let base = primaryMetrics(paragraph.style.baseFont)
+                ascent = base.ascent; descent = base.descent
+            }
+        }
+
+        var links: [LinkSpan] = []
+        for index in linkRuns {
+            let run = runs[index]
+            guard let target = run.style.link else { continue }
+            let s = max(starts[index], lineStart)
+            let e = min(starts[index] + run.text.utf8.count, lineEnd)
+            guard s < e else { continue }
+            var last = e - 1
+            while last > s && (bytes[last] & 0xC0) == 0x80 { last -= 1 }
+            var x1: Int32 = 0, x2: Int32 = 0
+            pango_layout_line_index_to_x(line, Int32(s - offset), 0, &x1)
+            pango_layout_line_index_to_x(line, Int32(last - offset), 1, &x2)
+            let left = Double(min(x1, x2)) / scale, right = Double(max(x1, x2)) / scale
+            if let previous = links.last, previous.target == target,
+               abs(previous.x + previous.width - (lineX + left)) < 0.01 {
+                links[links.count - 1].width = lineX + right - previous.x
+            } else {
+                links.append(LinkSpan(x: lineX + left, width: right - left, target: target))
+            }
+        }
+
+        let lineText = String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self)
+        let handle = PangoLineHandle(layout: owner, line: line, strokes: strokes, carrier: carrier)
+        var shaped = ShapedLine(handle: handle, x: lineX, width: width,
+                                ascent: ascent, descent: descent, links: links, text: lineText)
+        shaped.shiftedAscent = shiftedAscent
+        shaped.shiftedDescent = shiftedDescent
+        return shaped
     }
 }
 
@@ -430,11 +449,15 @@ final class PangoLineHandle {
     let layout: GObjectRef
     let line: UnsafeMutablePointer<PangoLayoutLine>
     let strokes: [StrokeRun]
+    /// The layout that allocated `line` when it is not `layout` (a line cut from a measured
+    /// layout, ``PangoShaper/linesFromMeasurement``): kept alive, as it releases the line.
+    let carrier: GObjectRef?
 
-    init(layout: GObjectRef, line: UnsafeMutablePointer<PangoLayoutLine>, strokes: [StrokeRun]) {
+    init(layout: GObjectRef, line: UnsafeMutablePointer<PangoLayoutLine>, strokes: [StrokeRun], carrier: GObjectRef? = nil) {
         self.layout = layout
         self.line = pango_layout_line_ref(line)
         self.strokes = strokes
+        self.carrier = carrier
     }
     deinit { FontState.lock.reading { pango_layout_line_unref(line) } }
 }

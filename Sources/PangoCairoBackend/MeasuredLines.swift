@@ -1,0 +1,349 @@
+internal import CPangoCairo
+import Layout
+import Styling
+
+/// Drawing a composed paragraph from its measurement: the lines the composer chose are cut
+/// out of the glyphs HarfBuzz produced for the unwrapped paragraph, so the paragraph is
+/// shaped once (Typst's *line* stage; Pango 1.50's own line breaking likewise keeps a shaped
+/// item whole when it fits and reshapes only at a break).
+///
+/// Each line is a `PangoLayoutLine` whose runs are slices of the measured glyph items
+/// (`PangoGlyphItem`: the item split with `pango_item_split`, the glyphs copied by cluster),
+/// and whose `layout` is the measured layout, so `pango_cairo_show_layout_line` draws it with
+/// its colours, underlines, backgrounds and inline shapes, and embeds its text, exactly as for
+/// a line Pango broke itself. The line structures come from a *carrier* layout of empty
+/// lines (Pango allocates them; a line is released by the layout that made it).
+///
+/// A line is shaped again on its own (as before, in a layout of its text) where cutting would
+/// change the glyphs: at a hyphenation break (the hyphen is new text), and where a break falls
+/// inside a glyph cluster (a ligature). A paragraph with right-to-left runs (its glyphs are in
+/// visual order) or tabs (their widths depend on where the line starts) is not cut at all.
+///
+/// What cutting keeps of Pango's per-line processing (`pango_layout_line_postprocess`): the
+/// letter spacing before a line's first cluster is trimmed (`adjust_line_letter_spacing`, half
+/// the tracking on each side of a cluster, none at the line's edge); each run's baseline is set
+/// by ``BaselineAlignment`` when the line is described.
+extension PangoShaper {
+    /// One glyph item of the measured layout and what it tells about letter spacing there.
+    private struct MeasuredRun {
+        let item: UnsafeMutablePointer<PangoGlyphItem>
+        /// Byte range in the paragraph's text.
+        let start: Int, end: Int
+        /// Pango already trimmed the letter spacing before its first glyph (the first run of a
+        /// measured line, or one whose first glyph is empty; `adjust_line_letter_spacing`).
+        let trimmedLeft: Bool
+    }
+
+    /// The composed lines cut from `measured` (the unwrapped layout of the paragraph's whole
+    /// text, `bytes`), justified, each described as ``describe(_:owner:carrier:x:width:paragraph:bytes:base:starts:linkRuns:)``
+    /// does with its left edge at 0 (the caller shifts and sizes it). Nil when the paragraph
+    /// must be laid out again instead: right-to-left runs or tabs.
+    func linesFromMeasurement(_ measured: GObjectRef, composition: Composition, prepared p: PreparedParagraph,
+                              paragraph: StyledParagraph, bytes: [UInt8], starts: [Int]) -> [ShapedLine]? {
+        if bytes.contains(0x09) { return nil }
+        var runs: [MeasuredRun] = []
+        var lineNode = pango_layout_get_lines_readonly(measured.opaque)
+        while let l = lineNode {
+            let line = l.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self)
+            var runNode = line.pointee.runs
+            var first = true
+            while let r = runNode {
+                let glyphItem = r.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+                let item = glyphItem.pointee.item.pointee
+                if item.analysis.level % 2 != 0 { return nil }
+                let glyphs = glyphItem.pointee.glyphs.pointee
+                let emptyFirst = glyphs.num_glyphs > 0 && glyphs.glyphs[0].geometry.width == 0
+                runs.append(MeasuredRun(item: glyphItem, start: Int(item.offset), end: Int(item.offset + item.length),
+                                        trimmedLeft: first || emptyFirst))
+                first = false
+                runNode = r.pointee.next
+            }
+            lineNode = l.pointee.next
+        }
+
+        // Byte offsets of the lines' scalar boundaries (asked in increasing order).
+        var cursor = 0, cursorByte = 0
+        func byte(_ scalar: Int) -> Int {
+            while cursor < scalar { cursorByte += UTF8.width(p.scalars[cursor]); cursor += 1 }
+            return cursorByte
+        }
+        // Whether a line may start or end at byte `b`: not inside a glyph cluster.
+        var boundaryRun = 0
+        func isClusterBoundary(_ b: Int) -> Bool {
+            while boundaryRun < runs.count, runs[boundaryRun].end <= b { boundaryRun += 1 }
+            guard boundaryRun < runs.count, runs[boundaryRun].start < b else { return true }
+            let run = runs[boundaryRun]
+            let glyphs = run.item.pointee.glyphs.pointee
+            let cluster = Int32(b - run.start)
+            var low = 0, high = Int(glyphs.num_glyphs)
+            while low < high {
+                let mid = (low + high) / 2
+                if glyphs.log_clusters[mid] < cluster { low = mid + 1 } else { high = mid }
+            }
+            return low < Int(glyphs.num_glyphs) && glyphs.log_clusters[low] == cluster
+        }
+
+        struct Plan { var start: Int; var end: Int; var reshape: Bool }
+        var plans: [Plan] = []
+        plans.reserveCapacity(composition.lines.count)
+        for line in composition.lines {
+            let start = byte(line.start)
+            let end = byte(line.ending == .separator ? min(line.end + 1, p.scalars.count) : line.end)
+            let reshape = line.ending == .hyphen || !isClusterBoundary(start) || !isClusterBoundary(end)
+            plans.append(Plan(start: start, end: max(start, end), reshape: reshape))
+        }
+
+        // The carrier: one empty line for each line that is cut.
+        let cutCount = plans.reduce(0) { $0 + ($1.reshape ? 0 : 1) }
+        var carrier: GObjectRef?
+        var carrierLines: UnsafeMutablePointer<GSList>?
+        if cutCount > 0 {
+            let pointer = pango_layout_new(setup.context.opaque)!
+            carrier = GObjectRef(owning: UnsafeMutableRawPointer(pointer))
+            let newlines = String(repeating: "\n", count: cutCount - 1)
+            pango_layout_set_text(pointer, newlines, Int32(cutCount - 1))
+            // The paragraph's face: Pango measures each empty line as it makes it.
+            pango_layout_set_font_description(pointer, description(paragraph.style.baseFont).pointer)
+            // Not `_readonly`: Pango has cached each empty line's extents (its line-breaking
+            // pass ends by measuring the layout); a line handed out this way is measured
+            // afresh whenever asked (`pango_layout_line_leaked`), so backgrounds are drawn at
+            // the height of the runs it is given.
+            carrierLines = pango_layout_get_lines(pointer)
+            guard g_slist_length(carrierLines) == UInt32(cutCount) else { return nil }
+        }
+
+        // Chars (UTF-8 lead bytes) between two byte offsets, for `pango_item_split`.
+        func chars(_ from: Int, _ to: Int) -> Int32 {
+            var count: Int32 = 0
+            for i in from..<to where bytes[i] & 0xC0 != 0x80 { count += 1 }
+            return count
+        }
+        // Per measured run: the part of its item not yet handed to a line (owned copy).
+        var rest = [UnsafeMutablePointer<PangoItem>?](repeating: nil, count: runs.count)
+        defer { for item in rest { if let item { pango_item_free(item) } } }
+        var firstRun = 0
+        // Per measured run: the first glyph not yet handed to a line.
+        var nextGlyph = [Int](repeating: 0, count: runs.count)
+
+        let linkRuns = paragraph.runs.indices.filter { paragraph.runs[$0].style.link != nil && !paragraph.runs[$0].text.isEmpty }
+        let justified = paragraph.style.alignment == .justify
+        let isCode = justified ? paragraph.runs.map(\.style.isCode) : []
+        var result: [ShapedLine] = []
+        result.reserveCapacity(plans.count)
+        for (index, plan) in plans.enumerated() {
+            let composed = composition.lines[index]
+            if plan.reshape {
+                result.append(reshapedLine(composed, prepared: p, paragraph: paragraph))
+                continue
+            }
+            // The pieces of the measured runs inside the line.
+            var pieces: [UnsafeMutablePointer<PangoGlyphItem>] = []
+            while firstRun < runs.count, runs[firstRun].end <= plan.start { firstRun += 1 }
+            var r = firstRun
+            while r < runs.count, runs[r].start < plan.end {
+                let run = runs[r]
+                let a = max(plan.start, run.start), b = min(plan.end, run.end)
+                let source = run.item.pointee.glyphs.pointee
+                var g0 = nextGlyph[r]
+                while g0 < Int(source.num_glyphs), Int(source.log_clusters[g0]) + run.start < a { g0 += 1 }
+                var g1 = g0
+                while g1 < Int(source.num_glyphs), Int(source.log_clusters[g1]) + run.start < b { g1 += 1 }
+                nextGlyph[r] = g1
+                if g1 > g0 {
+                    if rest[r] == nil { rest[r] = pango_item_copy(run.item.pointee.item) }
+                    var tail = rest[r]!
+                    if a > Int(tail.pointee.offset) {
+                        let head = pango_item_split(tail, Int32(a) - tail.pointee.offset, chars(Int(tail.pointee.offset), a))
+                        pango_item_free(head)
+                    }
+                    let item: UnsafeMutablePointer<PangoItem>
+                    if b < Int(tail.pointee.offset + tail.pointee.length) {
+                        item = pango_item_split(tail, Int32(b - a), chars(a, b))
+                    } else {
+                        item = tail
+                        rest[r] = nil
+                        tail = item
+                    }
+                    let glyphs = pango_glyph_string_new()!
+                    pango_glyph_string_set_size(glyphs, Int32(g1 - g0))
+                    glyphs.pointee.glyphs.update(from: source.glyphs + g0, count: g1 - g0)
+                    let shift = Int32(a - run.start)
+                    for j in 0..<(g1 - g0) { glyphs.pointee.log_clusters[j] = source.log_clusters[g0 + j] - shift }
+                    let piece = g_slice_alloc0(gsize(MemoryLayout<PangoGlyphItem>.stride))!.assumingMemoryBound(to: PangoGlyphItem.self)
+                    piece.pointee.item = item
+                    piece.pointee.glyphs = glyphs
+                    piece.pointee.y_offset = run.item.pointee.y_offset
+                    piece.pointee.start_x_offset = a == run.start ? run.item.pointee.start_x_offset : 0
+                    piece.pointee.end_x_offset = b == run.end ? run.item.pointee.end_x_offset : 0
+                    if pieces.isEmpty && !(a == run.start && run.trimmedLeft) {
+                        Self.padLeft(glyphs, by: -Self.letterSpacing(of: item).left)
+                    }
+                    if b < run.end, glyphs.pointee.glyphs[g1 - g0 - 1].geometry.width == 0 {
+                        Self.padRight(glyphs, by: -Self.letterSpacing(of: item).right)
+                    }
+                    pieces.append(piece)
+                }
+                if run.end > plan.end { break }
+                r += 1
+            }
+            if justified && (composed.spaceFactor != 0 || composed.syllableSpacing != 0) {
+                justify(pieces, composed, prepared: p, isCode: isCode, startByte: plan.start)
+            }
+
+            // Hand the pieces to the next carrier line.
+            let line = carrierLines!.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self)
+            carrierLines = carrierLines!.pointee.next
+            var list: UnsafeMutablePointer<GSList>?
+            for piece in pieces.reversed() { list = g_slist_prepend(list, piece) }
+            line.pointee.layout = measured.opaque
+            line.pointee.start_index = Int32(plan.start)
+            line.pointee.length = Int32(plan.end - plan.start)
+            line.pointee.runs = list
+            line.pointee.is_paragraph_start = plan.start == 0 || bytes[plan.start - 1] == 0x0A ? 1 : 0
+            line.pointee.resolved_dir = PANGO_DIRECTION_LTR.rawValue
+            result.append(describe(line, owner: measured, carrier: carrier, x: 0, width: composed.width, paragraph: paragraph,
+                                   bytes: bytes, base: 0, starts: starts, linkRuns: linkRuns))
+        }
+        return result
+    }
+
+    /// A line laid out again on its own, as its text reads on the page (a hyphen added at a
+    /// hyphenation break, a soft hyphen there turned into it), justified as composed.
+    private func reshapedLine(_ composed: ComposedLine, prepared p: PreparedParagraph, paragraph: StyledParagraph) -> ShapedLine {
+        var single = paragraph
+        single.runs = []
+        var sourceRun: [Int] = []
+        var text = String.UnicodeScalarView()
+        func append(_ s: Unicode.Scalar, run: Int) {
+            if sourceRun.last != run {
+                var clipped = paragraph.runs[run]
+                clipped.text = ""
+                single.runs.append(clipped)
+                sourceRun.append(run)
+            }
+            single.runs[single.runs.count - 1].text.unicodeScalars.append(s)
+            text.append(s)
+        }
+        let end = composed.ending == .separator ? min(composed.end + 1, p.scalars.count) : composed.end
+        for i in composed.start..<max(composed.start, end) {
+            if composed.ending == .hyphen && i == composed.end - 1 && p.scalars[i] == "\u{AD}" { append("-", run: p.runIndex[i]); continue }
+            append(p.scalars[i], run: p.runIndex[i])
+        }
+        if composed.ending == .hyphen && !(composed.end > 0 && p.scalars[composed.end - 1] == "\u{AD}") {
+            append("-", run: p.runIndex[max(0, min(composed.end, p.scalars.count) - 1)])
+        }
+        if single.runs.isEmpty { single.runs = [StyledRun("", style: paragraph.runs.first?.style ?? RunStyle(font: paragraph.style.baseFont))] }
+        var starts: [Int] = []
+        var offset = 0
+        for run in single.runs { starts.append(offset); offset += run.text.utf8.count }
+        let string = String(text)
+        let layout = unwrappedLayout(text: string, paragraph: single, starts: starts)
+        if paragraph.style.alignment == .justify, composed.spaceFactor != 0 || composed.syllableSpacing != 0,
+           let first = pango_layout_get_lines_readonly(layout.opaque) {
+            // Scalars of the line's own text, with the paragraph's code flags.
+            let scalars = Array(string.unicodeScalars)
+            var runOf: [Int] = []
+            for (k, run) in single.runs.enumerated() { runOf += Array(repeating: sourceRun[k], count: run.text.unicodeScalars.count) }
+            let isCode = paragraph.runs.map(\.style.isCode)
+            var b = 0, i = 0
+            Self.widen(first.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self), composed) { byte in
+                while i < scalars.count, b < byte { b += UTF8.width(scalars[i]); i += 1 }
+                guard b == byte, i < scalars.count else { return (false, false) }
+                let s = scalars[i]
+                return (ParagraphComposer.isBreakingSpace(s) && !isCode[runOf[i]],
+                        ParagraphComposer.isHangul(s) && i + 1 < scalars.count && ParagraphComposer.isHangul(scalars[i + 1]))
+            }
+        }
+        return collectLines(layout: layout, paragraph: single, bytes: Array(string.utf8), base: 0, starts: starts)[0].line
+    }
+
+    /// Justifies the cut pieces of one line: word spaces and Hangul syllable gaps, scalar by
+    /// scalar as the composer counted them (``ParagraphComposer``'s stretchable spaces, gaps
+    /// between two Hangul syllables of the line).
+    private func justify(_ pieces: [UnsafeMutablePointer<PangoGlyphItem>], _ composed: ComposedLine,
+                         prepared p: PreparedParagraph, isCode: [Bool], startByte: Int) {
+        var scalar = composed.start, byte = startByte
+        for piece in pieces {
+            Self.widenRun(piece.pointee.glyphs, offset: Int(piece.pointee.item.pointee.offset), composed) { b in
+                while scalar < p.scalars.count, byte < b { byte += UTF8.width(p.scalars[scalar]); scalar += 1 }
+                guard byte == b, scalar < composed.end else { return (false, false) }
+                let s = p.scalars[scalar]
+                return (ParagraphComposer.isBreakingSpace(s) && !isCode[p.runIndex[scalar]],
+                        ParagraphComposer.isHangul(s) && scalar + 1 < composed.end && ParagraphComposer.isHangul(p.scalars[scalar + 1]))
+            }
+        }
+    }
+
+    /// Widens, on every run of `line`, the glyphs of the clusters `stretch(byte)` marks (by the
+    /// byte offset of the cluster in the layout's text): a word space by the line's space
+    /// factor × its own advance, a Hangul syllable by the line's syllable spacing.
+    static func widen(_ line: UnsafeMutablePointer<PangoLayoutLine>, _ composed: ComposedLine,
+                      stretch: (Int) -> (space: Bool, gap: Bool)) {
+        var runNode = line.pointee.runs
+        while let r = runNode {
+            let glyphItem = r.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+            widenRun(glyphItem.pointee.glyphs, offset: Int(glyphItem.pointee.item.pointee.offset), composed, stretch: stretch)
+            runNode = r.pointee.next
+        }
+    }
+
+    /// ``widen(_:_:stretch:)`` for one glyph string whose item starts at byte `offset`.
+    static func widenRun(_ glyphs: UnsafeMutablePointer<PangoGlyphString>, offset: Int, _ composed: ComposedLine,
+                         stretch: (Int) -> (space: Bool, gap: Bool)) {
+        let scale = Double(PANGO_SCALE)
+        var previousCluster: Int32 = -1
+        for j in 0..<Int(glyphs.pointee.num_glyphs) {
+            let cluster = glyphs.pointee.log_clusters[j]
+            defer { previousCluster = cluster }
+            guard cluster != previousCluster else { continue }
+            let (space, gap) = stretch(offset + Int(cluster))
+            if space {
+                let w = Double(glyphs.pointee.glyphs[j].geometry.width)
+                glyphs.pointee.glyphs[j].geometry.width += Int32((w * composed.spaceFactor).rounded())
+            } else if gap {
+                glyphs.pointee.glyphs[j].geometry.width += Int32((composed.syllableSpacing * scale).rounded())
+            }
+        }
+    }
+
+    /// The letter spacing of `item` split as Pango splits it around a cluster
+    /// (`distribute_letter_spacing`: half before, the rest after; whole points when the
+    /// spacing is a whole number of points), Pango units.
+    private static func letterSpacing(of item: UnsafeMutablePointer<PangoItem>) -> (left: Int32, right: Int32) {
+        var spacing: Int32 = 0
+        var node = item.pointee.analysis.extra_attrs
+        while let n = node {
+            let attribute = n.pointee.data.assumingMemoryBound(to: PangoAttribute.self)
+            if attribute.pointee.klass.pointee.type == PANGO_ATTR_LETTER_SPACING {
+                spacing = n.pointee.data.assumingMemoryBound(to: PangoAttrInt.self).pointee.value
+            }
+            node = n.pointee.next
+        }
+        guard spacing != 0 else { return (0, 0) }
+        var left = spacing / 2
+        if spacing & (PANGO_SCALE - 1) == 0 { left = (left + (PANGO_SCALE >> 1)) & ~(PANGO_SCALE - 1) }
+        return (left, spacing - left)
+    }
+
+    /// Pango's `pad_glyphstring_left`: adds `adjustment` to the first glyph with a width (its
+    /// advance and its offset).
+    private static func padLeft(_ glyphs: UnsafeMutablePointer<PangoGlyphString>, by adjustment: Int32) {
+        guard adjustment != 0 else { return }
+        let count = Int(glyphs.pointee.num_glyphs)
+        var g = 0
+        while g < count, glyphs.pointee.glyphs[g].geometry.width == 0 { g += 1 }
+        guard g < count else { return }
+        glyphs.pointee.glyphs[g].geometry.width += adjustment
+        glyphs.pointee.glyphs[g].geometry.x_offset += adjustment
+    }
+
+    /// Pango's `pad_glyphstring_right`: adds `adjustment` to the advance of the last glyph with
+    /// a width (never below 0).
+    private static func padRight(_ glyphs: UnsafeMutablePointer<PangoGlyphString>, by adjustment: Int32) {
+        guard adjustment != 0 else { return }
+        var g = Int(glyphs.pointee.num_glyphs) - 1
+        while g >= 0, glyphs.pointee.glyphs[g].geometry.width == 0 { g -= 1 }
+        guard g >= 0 else { return }
+        glyphs.pointee.glyphs[g].geometry.width = max(0, glyphs.pointee.glyphs[g].geometry.width + adjustment)
+    }
+}
