@@ -105,8 +105,12 @@ enum RunMerger {
         var runs = runs
         while let first = runs.first, first.text.allSatisfy({ $0 == " " }) { runs.removeFirst() }
         while let last = runs.last, last.text.allSatisfy({ $0 == " " }) { runs.removeLast() }
-        if !runs.isEmpty { runs[0].text = String(runs[0].text.drop { $0 == " " }) }
-        if !runs.isEmpty { runs[runs.count - 1].text = String(runs[runs.count - 1].text.reversed().drop { $0 == " " }.reversed()) }
+        // Only a run that starts or ends with a space is rebuilt (a space never joins the
+        // character before it, so a last byte 0x20 is a last character " ").
+        if !runs.isEmpty, runs[0].text.utf8.first == 0x20 { runs[0].text = String(runs[0].text.drop { $0 == " " }) }
+        if let last = runs.indices.last, runs[last].text.utf8.last == 0x20 {
+            while runs[last].text.last == " " { runs[last].text.removeLast() }
+        }
         return runs
     }
 }

@@ -394,17 +394,28 @@ public struct Styler: Sendable {
     /// The image that is alone in a paragraph (Pandoc's implicit figure), with the attribute
     /// list written after it (`![alt](pic.png){width=50%}` arrives as a span around the image).
     func soleImage(_ inlines: [Inline]) -> (image: Inline, attributes: Attributes)? {
-        let meaningful = inlines.filter {
-            switch $0 {
-            case .text(let t): !t.trimmingCharacters(in: .whitespaces).isEmpty
-            case .softBreak, .anchor: false
-            case .image(let source, _, _, _): !Styler.isDarkModeOnly(source)
-            default: true
+        // One pass that stops at the second meaningful inline; a text is meaningful when it
+        // holds anything but spaces and tabs (Foundation's `CharacterSet.whitespaces`: Unicode
+        // Zs and U+0009), which its first letter usually shows.
+        var sole: Inline?
+        for inline in inlines {
+            let meaningful: Bool
+            switch inline {
+            case .text(let t):
+                meaningful = t.unicodeScalars.contains {
+                    $0.value < 0x80 ? $0 != " " && $0 != "\t" : $0.properties.generalCategory != .spaceSeparator
+                }
+            case .softBreak, .anchor: meaningful = false
+            case .image(let source, _, _, _): meaningful = !Styler.isDarkModeOnly(source)
+            default: meaningful = true
             }
+            guard meaningful else { continue }
+            if sole != nil { return nil }
+            sole = inline
         }
-        guard meaningful.count == 1 else { return nil }
-        if case .image = meaningful[0] { return (meaningful[0], .none) }
-        if case .span(let attributes, let children) = meaningful[0], children.count == 1, case .image = children[0] {
+        guard let sole else { return nil }
+        if case .image = sole { return (sole, .none) }
+        if case .span(let attributes, let children) = sole, children.count == 1, case .image = children[0] {
             return (children[0], attributes)
         }
         return nil
