@@ -637,7 +637,7 @@ public struct Styler: Sendable {
             switch inline {
             case .text(let text):
                 // A tab in running text is white space like any other (CommonMark §2.2).
-                runs.append(StyledRun(text.contains("\t") ? text.replacingOccurrences(of: "\t", with: " ") : text, style: cascade.runStyle))
+                runs.append(StyledRun(text.utf8.contains(0x09) ? text.replacingOccurrences(of: "\t", with: " ") : text, style: cascade.runStyle))
             case .softBreak:
                 runs.append(StyledRun(" ", style: cascade.runStyle))
             case .lineBreak:
