@@ -103,6 +103,23 @@ enum PDFAccessibility {
         // outlives the rename below (it holds the old file).
         let file = try MappedFile(path: path)
         defer { file.unmap() }
+        let written = path + ".tagged"
+        defer { unlink(written) }
+        do {
+            try TaggedPDFRewriter.rewrite(source: UnsafeBufferPointer(start: UnsafeRawPointer(file.bytes).assumingMemoryBound(to: UInt8.self), count: file.count),
+                                          to: written, records: records, tagging: tagging, info: info, claimsUA: claimsUA)
+            guard rename(written, path) == 0 else { throw Failure(description: "cannot replace \(path): \(String(cString: strerror(errno)))") }
+            return
+        } catch is CairoPDFFile.Unsupported {
+            // Not Cairo's regular layout: qpdf reads whatever it is.
+        }
+        try completeWithQPDF(file: file, path: path, written: written, records: records, tagging: tagging, info: info, claimsUA: claimsUA)
+    }
+
+    /// The same pass with qpdf, for a file ``TaggedPDFRewriter`` cannot read: qpdf holds every
+    /// object it parses, so memory grows with the document's elements.
+    static func completeWithQPDF(file: MappedFile, path: String, written: String, records: TagRecords, tagging: PDFTagging,
+                                 info: DocumentInfo, claimsUA: Bool) throws {
         var q: qpdf_data? = qpdf_init()
         defer { qpdf_cleanup(&q) }
         qpdf_set_suppress_warnings(q, 1)
@@ -292,8 +309,6 @@ enum PDFAccessibility {
         }
         qpdf_oh_release_all(q)
 
-        let written = path + ".tagged"
-        defer { unlink(written) }
         try check(qpdf_init_write(q, written), "qpdf cannot write the PDF")
         qpdf_set_object_stream_mode(q, qpdf_o_generate)
         // Streams are copied as they are (fonts, images and content streams stay compressed as
