@@ -260,6 +260,9 @@ struct CairoPDFFile {
     struct Unsupported: Error, CustomStringConvertible { var description: String }
 
     let bytes: UnsafeBufferPointer<UInt8>
+    /// Bytes read since the mapped file's pages were last dropped.
+    private final class Residency { var read = 0 }
+    private let residency = Residency()
     /// The trailer's `/Size`: objects are numbered 1..<size.
     let size: Int32
     let root: Int32
@@ -352,6 +355,13 @@ struct CairoPDFFile {
             guard p.keyword("endstream") else { throw Unsupported(description: "stream \(n) has no endstream") }
         }
         guard p.keyword("endobj") else { throw Unsupported(description: "object \(n) has no endobj") }
+        // A mapped file's pages that were read are dropped every megabyte (they are read again
+        // from the page cache if needed), so the file does not stay resident as it is read.
+        residency.read += p.index - offset
+        if residency.read > 1 << 20 {
+            madvise(UnsafeMutableRawPointer(mutating: bytes.baseAddress!), bytes.count, Int32(MADV_DONTNEED))
+            residency.read = 0
+        }
         return Object(value: value, valueRange: start..<valueEnd, streamData: data, range: offset..<p.index)
     }
 

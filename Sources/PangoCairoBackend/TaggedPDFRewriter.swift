@@ -212,20 +212,11 @@ enum TaggedPDFRewriter {
         xmp.withUnsafeBytes {
             writer.addStream(metadata, dictionary: .dictionary([("Type", .name("Metadata")), ("Subtype", .name("XML"))]), data: $0)
         }
-        // Mapped pages that were read are dropped every few megabytes, so the file's pages do
-        // not stay resident as the pass moves through it.
-        var readSinceRelease = 0
-        let base = UnsafeMutableRawPointer(mutating: source.baseAddress!)
         for n in 1..<file.size {
             guard file.offset(n) != nil else { continue }
             let k = kind[Int(n)]
             if k == .removed { continue }
             let object = try file.object(n)
-            readSinceRelease += object.range.count
-            if readSinceRelease > 8 << 20 {
-                madvise(base, source.count, Int32(MADV_DONTNEED))
-                readSinceRelease = 0
-            }
             switch k {
             case .removed: continue
             case .copy:
