@@ -65,8 +65,9 @@ struct TagRecords {
     }
 }
 
-/// Completes a tagged PDF written by Cairo 1.16 with qpdf's C API (qpdf 11), rewriting the
-/// file in place through a temporary file:
+/// Completes a tagged PDF written by Cairo 1.16, rewriting the file in place through a
+/// temporary file (``TaggedPDFRewriter``; with qpdf's C API, qpdf 11, for a file not in Cairo's
+/// regular layout):
 ///
 /// - structure elements Cairo split (one per run of content between other tags, e.g. a
 ///   paragraph on two pages with a running footer between) are merged back into one;
@@ -78,12 +79,11 @@ struct TagRecords {
 ///   annotations get `/Tabs /S` (tab order follows the structure; PDF/UA-1 ISO 14289-1 §7.18.3),
 ///   links a `/Contents` description (§7.18.5), notes an `/ID` (§7.9).
 ///
-/// Memory: qpdf holds every object it has parsed until the end (about 1.7 KB for each
-/// structure element, measured with qpdf 11.3), so the pass costs in proportion to the
-/// document's elements. Beyond that it keeps little: the file is mapped, not copied; the C
-/// API's object handles are released as soon as they are used (each one costs a map entry
-/// until released); rewritten content streams are held compressed, as Cairo wrote them, and
-/// streams without artifacts are left as they are (the writer copies them without decoding).
+/// Memory: ``TaggedPDFRewriter`` reads and writes one object at a time and keeps a few integers
+/// per object and per element, so the pass does not grow with the document's pages. The qpdf
+/// fallback holds every object it has parsed until the end (about 1.7 KB for each structure
+/// element, measured with qpdf 11.3); beyond that it keeps little: the file is mapped, not
+/// copied, and the C API's object handles are released as soon as they are used.
 enum PDFAccessibility {
     static let lock = NSLock()
 
