@@ -72,6 +72,14 @@ import Testing
         #expect(cell.location?.line == inCell.line && cell.location?.column == inCell.column, "\(cell)")
     }
 
+    @Test func linkTextInANestedListItem() throws {
+        let markdown = "- outer item\n\n  1. see <https://example.com/a> and [the *한국어 링크*](https://example.com/b) end\n"
+        let (_, report) = try Render.markdown(markdown, name: "position-link-text")
+        let found = try #require(warning(report, "no italic in 'Noto Sans CJK KR'"), "\(report.diagnostics)")
+        let expected = position(of: "한", in: markdown)
+        #expect(found.location?.line == expected.line && found.location?.column == expected.column, "\(found)")
+    }
+
     @Test func aHangulWordInAFootnote() throws {
         let markdown = "Body text with a note.[^n]\n\nMore body.\n\n[^n]: See *‘quoted’ 한글 기울임* here.\n"
         let (_, report) = try Render.markdown(markdown, name: "position-footnote")
