@@ -170,6 +170,9 @@ public struct Document: Hashable, Sendable {
     public var footnotes: [Int: [Block]]
     /// The source file name used in diagnostics (`-` for standard input).
     public var file: String
+    /// The text the document was parsed from, for diagnostics that name the line and column of
+    /// a character (empty for a document built in code; not part of the document's value).
+    public var source = SourcePositions()
 
     /// Creates a document from its parts; `file` defaults to `-` (standard input).
     public init(blocks: [Block], metadata: Metadata = Metadata(), footnotes: [Int: [Block]] = [:], file: String = "-") {

@@ -144,8 +144,10 @@ struct TableLayout {
             for (j, cell) in row.enumerated() {
                 let slack = max(0.5, cell.runs.map(\.style.letterSpacing).max() ?? 0)
                 let maximum = shaper.shape(cell, width: nil).naturalWidth
-                var minimum = 0.0
-                for word in TableLayout.words(of: cell) {
+                let words = TableLayout.words(of: cell)
+                // A cell of one word (a number, a key) cannot wrap: its widest word is the cell.
+                var minimum = words.count == 1 && cell.marker == nil ? maximum : 0.0
+                for word in words where words.count > 1 || cell.marker != nil {
                     let width: Double
                     if let cached = wordWidths[word] {
                         width = cached
@@ -204,7 +206,7 @@ struct TableLayout {
                 if start == nil { start = i }
                 // A hyphen or dash followed by a letter is a break opportunity ("baseline-to-baseline").
                 var breaksAfter = breaksAround
-                if !breaksAround, "-‐–—".contains(character) {
+                if !breaksAround, TableLayout.isDash(character) {
                     let following = next < text.endIndex ? text[next] : runs[(r + 1)...].lazy.compactMap(\.text.first).first
                     breaksAfter = following?.isLetter == true
                 }
@@ -214,6 +216,14 @@ struct TableLayout {
         }
         if !current.isEmpty { words.append(current) }
         return words
+    }
+
+    /// A hyphen or dash after which a word may break: U+002D, U+2010, U+2013, U+2014.
+    static func isDash(_ character: Character) -> Bool {
+        switch character {
+        case "-", "\u{2010}", "\u{2013}", "\u{2014}": true
+        default: false
+        }
     }
 
     /// Han ideographs, kana and CJK punctuation: a line may break on either side of them.

@@ -96,6 +96,9 @@ enum FrontMatter {
                 }
                 let key = Reader.scalar(keyNode)
                 let canonical = canonicalKey(key)
+                if ["title", "subtitle", "author", "date"].contains(canonical) {
+                    metadata.fieldLocations[canonical] = location(keyNode.pointee.start_mark, firstLine: firstLine, file: file)
+                }
                 switch canonical {
                 case "title": metadata.title = reader.joined(valueNode)
                 case "subtitle": metadata.subtitle = reader.joined(valueNode)

@@ -100,6 +100,7 @@ public enum MarkdownParser {
         let blocks = converter.blocks(of: tree.root, depth: 0)
         diagnostics += converter.diagnostics + converter.html.diagnostics
         var document = Document(blocks: blocks, metadata: metadata, footnotes: converter.footnotes(), file: file)
+        document.source = SourcePositions(text) { CmarkTree.inlineText(of: $0) }
         if smartPunctuation(metadata, diagnostics: &diagnostics) { document = SmartPunctuation.apply(to: document) }
         return ParseResult(document: document, diagnostics: diagnostics)
     }

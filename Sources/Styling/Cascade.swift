@@ -100,16 +100,17 @@ enum RunMerger {
         return out
     }
 
-    /// Leading and trailing white space of a paragraph removed.
+    /// Leading and trailing white space of a paragraph removed. A run's text is copied only
+    /// when it has spaces to lose (this runs for every paragraph and table cell).
     static func trimmed(_ runs: [StyledRun]) -> [StyledRun] {
         var runs = runs
         while let first = runs.first, first.text.allSatisfy({ $0 == " " }) { runs.removeFirst() }
         while let last = runs.last, last.text.allSatisfy({ $0 == " " }) { runs.removeLast() }
-        // Only a run that starts or ends with a space is rebuilt (a space never joins the
-        // character before it, so a last byte 0x20 is a last character " ").
-        if !runs.isEmpty, runs[0].text.utf8.first == 0x20 { runs[0].text = String(runs[0].text.drop { $0 == " " }) }
-        if let last = runs.indices.last, runs[last].text.utf8.last == 0x20 {
-            while runs[last].text.last == " " { runs[last].text.removeLast() }
+        if let text = runs.first?.text, text.first == " " { runs[0].text = String(text.drop { $0 == " " }) }
+        if let text = runs.last?.text, text.last == " " {
+            var end = text.endIndex
+            while end > text.startIndex, text[text.index(before: end)] == " " { end = text.index(before: end) }
+            runs[runs.count - 1].text = String(text[..<end])
         }
         return runs
     }

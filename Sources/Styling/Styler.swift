@@ -339,7 +339,7 @@ public struct Styler: Sendable {
     /// `text` with each tab replaced by the spaces that reach the next stop, every `size`
     /// columns (a column is a character).
     static func expandingTabs(_ text: String, size: Int) -> String {
-        guard text.contains("\t") else { return text }
+        guard text.utf8.contains(0x09) else { return text }
         var out = ""
         var column = 0
         for c in text {
@@ -637,6 +637,7 @@ public struct Styler: Sendable {
             switch inline {
             case .text(let text):
                 // A tab in running text is white space like any other (CommonMark §2.2).
+                // (A byte test: `String.contains(String)` is Foundation's locale-aware search.)
                 runs.append(StyledRun(text.utf8.contains(0x09) ? text.replacingOccurrences(of: "\t", with: " ") : text, style: cascade.runStyle))
             case .softBreak:
                 runs.append(StyledRun(" ", style: cascade.runStyle))

@@ -35,7 +35,7 @@ struct DocumentSurvey {
         var first: StyledBlock?
         var headings: [(index: Int, entry: TableOfContents.Entry)] = []
         var images: [Diagnostic] = [], sizes: [Diagnostic] = []
-        var fontsOfFirstBlock = FontCheck(), fontsOfRest = FontCheck()
+        var fontsOfFirstBlock = FontCheck(source: document.source), fontsOfRest = FontCheck(source: document.source)
         var index = 0
         let source = SurveyBlocks(stream: StyleStream(document, theme: theme, options: options))
         // The closure never throws, so neither does the pipe.

@@ -9,61 +9,120 @@ import Typography
 /// entries and their title, running heads and feet — whose faces are not what the styles asked
 /// for: a family that is not installed (a `family=` span or div), a weight the family lacks or
 /// that is synthesized, an italic that would be synthesized, characters no installed font draws.
-/// One warning per distinct case, at the source position of the first block that shows it
-/// (running texts have none).
+///
+/// Each warning names the place in the source of the first text that needs the face or the
+/// character: the first character of the first run set in it (for a fallback family, the
+/// run's first character that needs the fallback), found with a ``SourceCursor`` from the
+/// block's start. A missing weight or an unknown family is warned about once, where it is
+/// first needed; characters no font draws once per block that first shows them, at the first
+/// of them. A running head or foot, the title block and the contents have no text of their own
+/// in the document: a running text names the front matter field it came from, when it did,
+/// and the title block its field.
 ///
 /// The primary family is always checked; fallback families only for runs holding characters
 /// beyond Latin (U+2E80 and up: CJK, Hangul), which is where fallbacks are used.
 ///
-/// Paragraphs are visited one at a time, in the order they print (``visit(_:)``), and only
-/// what the warnings need is kept — the distinct face requests, the distinct characters per
-/// family list, and where each was first seen — so a document is checked as it streams. Two
-/// checks of consecutive parts of a document join with ``append(_:)``.
+/// Paragraphs are visited one block at a time, in the order they print (``visit(_:)``); each
+/// new face request is resolved as it is met and each block's new characters are looked up
+/// together once the block is read, so a document is checked as it streams and only the
+/// warnings and the distinct requests and characters are kept. Two checks of consecutive parts
+/// of a document join with ``append(_:)``.
 struct FontCheck {
     struct Request: Hashable { var family: String; var weight: FontWeight; var italic: Bool }
-    /// Each request with the first run style that made it: the lookups then share the
-    /// fontconfig work shaping does for that style (see `FontLibrary.resolve`).
-    private var requests: [(Request, SourceLocation?, FontSpec)] = []
-    /// The first run style of each family list (coverage is asked with it).
-    private var styles: [[String]: FontSpec] = [:]
+    /// The document's source, where warnings find the text's line and column.
+    var source = SourcePositions()
+
+    /// Requests that warn: the request, where it is first needed, the run style that made it
+    /// (the lookups share the fontconfig work shaping does for that style, see
+    /// `FontLibrary.resolve`), and what it resolved to.
+    private var problems: [(request: Request, location: SourceLocation?, spec: FontSpec, resolved: ResolvedFace)] = []
+    /// Every request met, warning or not.
     private var seen = Set<Request>()
     /// A family list each family was seen in.
     private var listOf: [String: [String]] = [:]
-    /// Distinct characters per family list; printable ASCII as a 94-bit set (most text is
-    /// ASCII, and a bit test is far cheaper than hashing a `Character`).
-    private var characters: [[String]: Set<Character>] = [:]
-    private var ascii: [[String]: (UInt64, UInt64)] = [:]
-    private var asciiSeen: (UInt64, UInt64) = (0, 0)
-    /// The paragraph (by visiting order) each character was first seen in, and where that
-    /// paragraph is.
-    private var firstSeen: [Character: Int] = [:]
-    private var sites: [Int: (location: SourceLocation?, running: Bool)] = [:]
-    private var count = 0
+    /// The first run style of each family list (coverage is asked with it).
+    private var styles: [[String]: FontSpec] = [:]
+    /// Characters already looked up, per family list; printable ASCII as a 94-bit set (most text
+    /// is ASCII, and a bit test is far cheaper than hashing a `Character`).
+    private var checked: [[String]: Set<Character>] = [:]
+    private var checkedASCII: [[String]: (UInt64, UInt64)] = [:]
+    /// Characters no font draws, one entry per block that first shows some of them.
+    private var missing: [(characters: [Character], location: SourceLocation?, running: Bool)] = []
+    private var missingSet = Set<Character>()
+
+    init(source: SourcePositions = SourcePositions()) { self.source = source }
 
     /// Notes every paragraph `block` holds, its footnotes (at their definitions) after it.
     mutating func visit(_ block: StyledBlock) {
         switch block.content {
-        case .paragraph(let paragraph): visit(paragraph, at: block.location, running: false)
+        case .paragraph(let paragraph): visit(CollectionOfOne(paragraph), at: block.location, running: false)
         case .rule, .pageBreak: break
-        default: for paragraph in block.paragraphs { visit(paragraph, at: block.location, running: false) }
+        default: visit(block.paragraphs, at: block.location, running: false)
         }
         guard !block.footnotes.isEmpty else { return }
         for number in block.footnotes.keys.sorted() {
-            let location = block.footnoteLocations[number] ?? block.location
-            for paragraph in block.footnotes[number]! { visit(paragraph, at: location, running: false) }
+            visit(block.footnotes[number]!, at: block.footnoteLocations[number] ?? block.location, running: false)
         }
     }
 
-    /// Notes the faces and characters of `paragraph`, which prints at `location` (nil for a
-    /// running head or foot, `running`).
+    /// Notes the faces and characters of `paragraph`, which prints at `location` (a running
+    /// head or foot, `running`: the front matter field it came from, or nil; its text is not
+    /// looked for in the source).
     mutating func visit(_ paragraph: StyledParagraph, at location: SourceLocation?, running: Bool) {
-        let index = count
-        count += 1
-        for run in paragraph.runs { visit(run, index, location, running) }
-        for run in paragraph.marker ?? [] { visit(run, index, location, running) }
+        visit(CollectionOfOne(paragraph), at: location, running: running)
     }
 
-    private mutating func visit(_ run: StyledRun, _ index: Int, _ location: SourceLocation?, _ running: Bool) {
+    /// A place in the text of one visit: the UTF-8 offset into its paragraphs' runs, read in
+    /// order (markers not counted: they are not in the source).
+    private typealias Offset = Int
+
+    /// What one visit found new: requests that warn and characters to look up, each with the
+    /// offset of the text that first needs it (nil: a marker, placed at the block).
+    private struct Findings {
+        var problems: [(Request, FontSpec, ResolvedFace, Offset?)] = []
+        var characters: [[String]: [(Character, Offset?)]] = [:]
+    }
+
+    private mutating func visit<C: Collection<StyledParagraph>>(_ paragraphs: C, at location: SourceLocation?, running: Bool) {
+        var findings = Findings()
+        var offset = 0
+        for paragraph in paragraphs {
+            for run in paragraph.runs {
+                note(run, at: offset, into: &findings)
+                offset += run.text.utf8.count
+            }
+            for run in paragraph.marker ?? [] { note(run, at: nil, into: &findings) }
+        }
+        guard !findings.problems.isEmpty || !findings.characters.isEmpty else { return }
+        // The characters met for the first time, looked up together (per family list).
+        var missingHere: [(Character, Offset?)] = []
+        for (families, characters) in findings.characters {
+            let style = styles[families] ?? FontSpec(families: families, size: 10)
+            var offsets: [Character: Offset?] = [:]
+            for (character, offset) in characters where offsets[character] == nil { offsets[character] = offset }
+            for result in FontLibrary.coverage(of: style, text: String(characters.map(\.0))) where result.family == nil {
+                guard !missingSet.contains(result.character) else { continue }
+                missingHere.append((result.character, offsets[result.character] ?? nil))
+            }
+        }
+        // Where the text that needs each was written.
+        let wanted = findings.problems.compactMap(\.3) + missingHere.compactMap(\.1)
+        let places = running ? [:] : positions(of: Set(wanted), in: paragraphs, from: location)
+        func place(_ offset: Offset?) -> SourceLocation? { offset.flatMap { places[$0] } ?? location }
+        for (request, spec, resolved, at) in findings.problems {
+            problems.append((request, place(at), spec, resolved))
+        }
+        if !missingHere.isEmpty {
+            var unique: [(Character, Offset?)] = []
+            for entry in missingHere where missingSet.insert(entry.0).inserted { unique.append(entry) }
+            let first = unique.min { ($0.1 ?? .max) < ($1.1 ?? .max) }
+            missing.append((unique.map(\.0).sorted(), place(first?.1), running))
+        }
+    }
+
+    /// Notes `run`'s face requests and characters met for the first time; `offset` is where its
+    /// text starts in the visit (nil for a marker).
+    private mutating func note(_ run: StyledRun, at offset: Offset?, into findings: inout Findings) {
         let font = run.style.font
         if styles[font.families] == nil { styles[font.families] = font }
         var allASCII = true
@@ -76,61 +135,107 @@ struct FontCheck {
             }
         }
         let needsFallback = !allASCII && run.text.unicodeScalars.contains { $0.value >= 0x2E80 }
-        for family in needsFallback ? font.families[...] : font.families.prefix(1) {
-            let request = Request(family: family, weight: font.weight, italic: font.italic)
-            if seen.insert(request).inserted {
-                let spec = FontSpec(families: Array(font.families.drop { $0 != family }), weight: font.weight,
-                                    italic: font.italic, size: font.size)
-                requests.append((request, location, spec))
-            }
+        for (position, family) in (needsFallback ? font.families[...] : font.families.prefix(1)).enumerated() {
             if listOf[family] == nil { listOf[family] = font.families }
+            let request = Request(family: family, weight: font.weight, italic: font.italic)
+            guard seen.insert(request).inserted else { continue }
+            let spec = FontSpec(families: Array(font.families.drop { $0 != family }), weight: font.weight,
+                                italic: font.italic, size: font.size)
+            let resolved = FontLibrary.resolve(spec)
+            guard !resolved.warnings.isEmpty else { continue }
+            // The primary family is needed from the run's first letter on; a fallback from its
+            // first character beyond Latin.
+            let first: String.Index? = position == 0
+                ? run.text.utf8.firstIndex { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A }
+                : run.text.unicodeScalars.firstIndex { $0.value >= 0x2E80 }
+            let at = offset.map { $0 + run.text.utf8.distance(from: run.text.utf8.startIndex, to: first ?? run.text.utf8.startIndex) }
+            findings.problems.append((request, spec, resolved, at))
         }
         if allASCII {
-            if low | high == 0 { return }
-            let old = ascii[font.families] ?? (0, 0)
-            if old.0 | low != old.0 || old.1 | high != old.1 { ascii[font.families] = (old.0 | low, old.1 | high) }
-            let new = (low & ~asciiSeen.0, high & ~asciiSeen.1)
-            if new.0 | new.1 != 0 {
-                asciiSeen = (asciiSeen.0 | low, asciiSeen.1 | high)
-                for byte in UInt8(0x21)..<UInt8(0x7F) {
-                    let bit = byte < 64 ? new.0 & (1 << UInt64(byte)) : new.1 & (1 << UInt64(byte - 64))
-                    if bit != 0 { firstSeen[Character(Unicode.Scalar(byte))] = index }
+            guard low | high != 0 else { return }
+            let old = checkedASCII[font.families] ?? (0, 0)
+            let new = (low & ~old.0, high & ~old.1)
+            guard new.0 | new.1 != 0 else { return }
+            checkedASCII[font.families] = (old.0 | low, old.1 | high)
+            // The first place of each new character in this run.
+            var pending = new
+            for (i, byte) in run.text.utf8.enumerated() where byte > 0x20 && byte < 0x7F {
+                let bit: UInt64 = byte < 64 ? 1 << UInt64(byte) : 1 << UInt64(byte - 64)
+                if byte < 64 ? pending.0 & bit != 0 : pending.1 & bit != 0 {
+                    if byte < 64 { pending.0 &= ~bit } else { pending.1 &= ~bit }
+                    findings.characters[font.families, default: []].append((Character(Unicode.Scalar(byte)), offset.map { $0 + i }))
+                    if pending.0 | pending.1 == 0 { break }
                 }
-                sites[index] = (location, running)
             }
             return
         }
-        for character in run.text where !character.isWhitespace {
-            guard let scalar = character.unicodeScalars.first,
+        var index = run.text.utf8.startIndex
+        for character in run.text {
+            defer { index = run.text.utf8.index(index, offsetBy: character.utf8.count) }
+            guard !character.isWhitespace, let scalar = character.unicodeScalars.first,
                   ![.control, .format, .lineSeparator, .paragraphSeparator, .privateUse].contains(scalar.properties.generalCategory)
             else { continue }
-            characters[font.families, default: []].insert(character)
-            if firstSeen[character] == nil {
-                firstSeen[character] = index
-                sites[index] = (location, running)
-                if character.isASCII, let byte = character.asciiValue {
-                    if byte < 64 { asciiSeen.0 |= 1 << UInt64(byte) } else { asciiSeen.1 |= 1 << UInt64(byte - 64) }
+            if character.isASCII, let byte = character.asciiValue {
+                let old = checkedASCII[font.families] ?? (0, 0)
+                let bit: UInt64 = byte < 64 ? 1 << UInt64(byte) : 1 << UInt64(byte - 64)
+                if (byte < 64 ? old.0 : old.1) & bit != 0 { continue }
+                checkedASCII[font.families] = byte < 64 ? (old.0 | bit, old.1) : (old.0, old.1 | bit)
+            } else {
+                guard checked[font.families, default: []].insert(character).inserted else { continue }
+            }
+            let at = offset.map { $0 + run.text.utf8.distance(from: run.text.utf8.startIndex, to: index) }
+            findings.characters[font.families, default: []].append((character, at))
+        }
+    }
+
+    /// The source location of the text at each of `offsets` in `paragraphs`, read beside the
+    /// source from `start` (see ``SourceCursor``); an offset not found is left out.
+    private func positions<C: Collection<StyledParagraph>>(of offsets: Set<Offset>, in paragraphs: C, from start: SourceLocation?) -> [Offset: SourceLocation] {
+        guard let last = offsets.max(), let start, var cursor = SourceCursor(source, at: start) else { return [:] }
+        var result: [Offset: SourceLocation] = [:]
+        var offset = 0
+        outer: for paragraph in paragraphs {
+            for run in paragraph.runs {
+                guard offset <= last else { break outer }
+                defer { offset += run.text.utf8.count }
+                if case .internal(let name)? = run.style.link, name.hasPrefix("fn-"), run.text.allSatisfy(\.isNumber) {
+                    // A footnote reference's number: its `[^label]`.
+                    let found = cursor.findFootnoteReference()
+                    if offsets.contains(offset) { result[offset] = found }
+                    continue
+                }
+                if run.style.inlineImage != nil {
+                    let found = cursor.findPicture()
+                    if offsets.contains(offset) { result[offset] = found }
+                    continue
+                }
+                var at = offset
+                for character in run.text {
+                    let found = cursor.find(character)
+                    if offsets.contains(at) { result[at] = found }
+                    at += character.utf8.count
+                    if at > last { break }
                 }
             }
         }
+        return result
     }
 
     /// Adds what `other` saw, as if its paragraphs were visited after this check's.
     mutating func append(_ other: FontCheck) {
-        for (request, location, spec) in other.requests where seen.insert(request).inserted { requests.append((request, location, spec)) }
+        for problem in other.problems where !seen.contains(problem.request) { problems.append(problem) }
+        seen.formUnion(other.seen)
         styles.merge(other.styles) { mine, _ in mine }
         for (family, list) in other.listOf where listOf[family] == nil { listOf[family] = list }
-        for (families, set) in other.characters { characters[families, default: []].formUnion(set) }
-        for (families, bits) in other.ascii {
-            let old = ascii[families] ?? (0, 0)
-            ascii[families] = (old.0 | bits.0, old.1 | bits.1)
+        for (families, set) in other.checked { checked[families, default: []].formUnion(set) }
+        for (families, bits) in other.checkedASCII {
+            let old = checkedASCII[families] ?? (0, 0)
+            checkedASCII[families] = (old.0 | bits.0, old.1 | bits.1)
         }
-        asciiSeen = (asciiSeen.0 | other.asciiSeen.0, asciiSeen.1 | other.asciiSeen.1)
-        for (character, index) in other.firstSeen where firstSeen[character] == nil {
-            firstSeen[character] = count + index
-            sites[count + index] = other.sites[index]
+        for entry in other.missing {
+            let characters = entry.characters.filter { missingSet.insert($0).inserted }
+            if !characters.isEmpty { missing.append((characters, entry.location, entry.running)) }
         }
-        count += other.count
     }
 
     /// The warnings for everything visited.
@@ -140,12 +245,7 @@ struct FontCheck {
         func warn(_ message: String, _ location: SourceLocation?) {
             if messages.insert(message).inserted { diagnostics.append(Diagnostic(.warning, message, at: location)) }
         }
-        // Weights a family lacks, gathered into one warning per family (real faces used, or
-        // bold synthesized).
-        var missingWeights: [(family: String, pairs: [(requested: Int, used: Int)], location: SourceLocation?)] = []
-        var synthesized: [(family: String, weights: [Int], location: SourceLocation?)] = []
-        for (request, location, spec) in requests {
-            let resolved = FontLibrary.resolve(spec)
+        for (request, location, _, resolved) in problems {
             guard resolved.familyFound else {
                 // The theme's own families were checked (and dropped) with the theme: what is left
                 // was asked for in the document (a `family=` span or div).
@@ -156,72 +256,26 @@ struct FontCheck {
                 warn("family '\(request.family)' not found; using '\(next ?? resolved.family)'", location)
                 continue
             }
+            // A weight the family lacks: one warning per weight, where it is first needed.
             if resolved.boldSynthesized {
-                if let i = synthesized.firstIndex(where: { $0.family == resolved.family }) {
-                    if !synthesized[i].weights.contains(request.weight.rawValue) { synthesized[i].weights.append(request.weight.rawValue) }
-                } else {
-                    synthesized.append((resolved.family, [request.weight.rawValue], location))
-                }
+                warn("'\(resolved.family)' has no face of weight \(request.weight.rawValue): bold synthesized (its lighter face emboldened)", location)
             } else if resolved.weight != request.weight {
-                let pair = (request.weight.rawValue, resolved.weight.rawValue)
-                if let i = missingWeights.firstIndex(where: { $0.family == resolved.family }) {
-                    if !missingWeights[i].pairs.contains(where: { $0.requested == pair.0 }) { missingWeights[i].pairs.append(pair) }
-                } else {
-                    missingWeights.append((resolved.family, [pair], location))
-                }
+                let hint = resolved.family.hasPrefix("Noto Sans CJK")
+                    ? " (Debian's fonts-noto-cjk has Regular and Bold only; `make fonts-extra` installs every weight)" : ""
+                warn("'\(resolved.family)' lacks weight \(request.weight.rawValue); using the nearest: \(request.weight.rawValue) → \(resolved.weight.rawValue)\(hint)", location)
             }
             for warning in resolved.warnings where !warning.hasPrefix("no weight") && !warning.hasPrefix("no bold") {
                 warn(warning, location)
             }
         }
-        var weightDiagnostics: [Diagnostic] = []
-        for (family, weights, location) in synthesized {
-            let list = weights.sorted().map(String.init).joined(separator: ", ")
-            weightDiagnostics.append(Diagnostic(.warning, "'\(family)' has no face of weight \(list): bold synthesized (its lighter face emboldened)", at: location))
-        }
-        for (family, pairs, location) in missingWeights {
-            let sorted = pairs.sorted { $0.requested < $1.requested }
-            let list = sorted.map { "\($0.requested) → \($0.used)" }.joined(separator: ", ")
-            let hint = family.hasPrefix("Noto Sans CJK")
-                ? " (Debian's fonts-noto-cjk has Regular and Bold only; `make fonts-extra` installs every weight)" : ""
-            weightDiagnostics.append(Diagnostic(.warning, "'\(family)' lacks weight\(sorted.count == 1 ? "" : "s") \(sorted.map { String($0.requested) }.joined(separator: ", ")); using the nearest: \(list)\(hint)", at: location))
-        }
-        return weightDiagnostics + diagnostics + missingGlyphs()
-    }
-}
-
-extension FontCheck {
-    /// Warnings naming the characters no installed font can draw (they print as boxes, "tofu"):
-    /// each distinct character is checked once per family list through Pango's own fallback,
-    /// and reported at the first block that holds it.
-    private func missingGlyphs() -> [Diagnostic] {
-        var characters = self.characters
-        for (families, (low, high)) in ascii {
-            for byte in UInt8(0x21)..<UInt8(0x7F) {
-                let bit = byte < 64 ? low & (1 << UInt64(byte)) : high & (1 << UInt64(byte - 64))
-                if bit != 0 { characters[families, default: []].insert(Character(Unicode.Scalar(byte))) }
-            }
-        }
-        var missing = Set<Character>()
-        for (families, set) in characters {
-            let text = String(set.sorted())
-            let style = styles[families] ?? FontSpec(families: families, size: 10)
-            for result in FontLibrary.coverage(of: style, text: text) where result.family == nil {
-                missing.insert(result.character)
-            }
-        }
-        guard !missing.isEmpty else { return [] }
-        // One warning per source position, in document order.
-        let groups = Dictionary(grouping: missing, by: { firstSeen[$0] ?? 0 })
-        return groups.keys.sorted().map { index in
-            let chars = groups[index]!.sorted()
-            let list = chars.prefix(12).map { c in
+        return diagnostics + missing.map { entry in
+            let list = entry.characters.prefix(12).map { c in
                 "'\(c)' U+" + String(c.unicodeScalars.first!.value, radix: 16, uppercase: true)
             }.joined(separator: ", ")
-            let more = chars.count > 12 ? " and \(chars.count - 12) more" : ""
-            let site = sites[index]
-            let what = site?.running == true ? " in a running head or foot" : ""
-            return Diagnostic(.warning, "no installed font draws \(chars.count) character\(chars.count == 1 ? "" : "s")\(what): \(list)\(more); they print as boxes (install a font that has them, or register one with --fonts)", at: site?.location ?? nil)
+            let more = entry.characters.count > 12 ? " and \(entry.characters.count - 12) more" : ""
+            let what = entry.running ? " in a running head or foot" : ""
+            let count = entry.characters.count
+            return Diagnostic(.warning, "no installed font draws \(count) character\(count == 1 ? "" : "s")\(what): \(list)\(more); they print as boxes (install a font that has them, or register one with --fonts)", at: entry.location)
         }
     }
 }

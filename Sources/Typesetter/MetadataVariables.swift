@@ -7,6 +7,7 @@ extension Metadata {
     /// `keywords` (comma-separated) fill their properties; any other key goes to ``fields``
     /// (`toc`, `paper`, `margins`, `header`, …), where the stages that read front matter find it.
     public mutating func set(_ key: String, to value: String) {
+        fieldLocations[key] = nil
         switch key {
         case "title": title = value
         case "subtitle": subtitle = value
@@ -16,7 +17,6 @@ extension Metadata {
         case "keywords": keywords = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         default:
             fields[key] = value
-            fieldLocations[key] = nil
         }
     }
 }

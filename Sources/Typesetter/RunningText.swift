@@ -40,12 +40,6 @@ struct RunningText {
         }
     }
 
-    /// The header and footer as they print on a second page (page numbers as digits), for the
-    /// font and glyph checks.
-    var samples: [StyledParagraph] {
-        [header(pageCount: 2)?(2), footer(pageCount: 2)?(2)].compactMap { $0 }
-    }
-
     /// The fields a template names, `{title}`, `{page}`, `{pages}` and `{date}`.
     static let fields: Set<String> = ["title", "page", "pages", "date"]
 

@@ -27,6 +27,7 @@ struct TitleBlock {
         let secondary = theme.color(named: "secondary") ?? theme.textColor
         if let title, title != opening {
             blocks.append(theme.paragraphBlock(title, role: .largeTitle, color: theme.textColor, spaceAfter: spacing))
+            blocks[blocks.count - 1].location = metadata.fieldLocations["title"]
             titleHeadingIndex = nil
             insertionIndex = 0
         } else {
@@ -35,9 +36,13 @@ struct TitleBlock {
         }
         if let subtitle = metadata.subtitle, !subtitle.isEmpty {
             blocks.append(theme.paragraphBlock(subtitle, role: .subTitle, color: secondary, spaceAfter: spacing))
+            blocks[blocks.count - 1].location = metadata.fieldLocations["subtitle"]
         }
-        for line in [metadata.author, metadata.date] {
-            if let line, !line.isEmpty { blocks.append(theme.paragraphBlock(line, role: .body, color: secondary, spaceAfter: 0)) }
+        for (line, key) in [(metadata.author, "author"), (metadata.date, "date")] {
+            if let line, !line.isEmpty {
+                blocks.append(theme.paragraphBlock(line, role: .body, color: secondary, spaceAfter: 0))
+                blocks[blocks.count - 1].location = metadata.fieldLocations[key]
+            }
         }
         if let last = blocks.indices.last { blocks[last].spaceAfter = spacing * 3 }
         self.blocks = blocks

@@ -143,7 +143,10 @@ public enum Typesetter {
             fonts = survey.fontsOfFirstBlock; fonts.append(frontFonts)
         }
         fonts.append(survey.fontsOfRest)
-        for paragraph in running.samples { fonts.visit(paragraph, at: nil, running: true) }
+        // A running text is placed at the front matter field it came from, if it did.
+        for (sample, key, given) in [(running.header(pageCount: 2)?(2), "header", requested.header), (running.footer(pageCount: 2)?(2), "footer", requested.footer)] {
+            if let sample { fonts.visit(sample, at: given == nil ? document.metadata.fieldLocations[key] : nil, running: true) }
+        }
         diagnostics = inSourceOrder(diagnostics + fonts.diagnostics()) + survey.imageDiagnostics + survey.sizeDiagnostics
         if options.strict, !diagnostics.isEmpty { throw TypesetError.warningsAreErrors(diagnostics) }
         let shaper = PangoShaper()

@@ -5,8 +5,9 @@ import Testing
 import Typesetter
 import Typography
 
-/// Mutation fuzzing through the library, in-process: Markdown with attributes, front matter,
-/// tables, footnotes and images; theme and design-token JSON; image files.
+/// Mutation fuzzing through the library, in-process: Markdown with attributes (noncharacters in
+/// their names and values too), front matter, tables and lists (long ones of 40–300 rows or
+/// items), footnotes and images; theme and design-token JSON; image files.
 ///
 /// Oracle, per case: no crash; no hang (a per-case time limit); the render succeeds or throws
 /// one line naming a file (a theme or token file that cannot be used fails with its
@@ -315,6 +316,9 @@ struct FuzzInput {
         "![x](flipped-press.jpg)", "![y](truncated-line-height.png)", "![z](broken.svg)", "![e](empty.png)",
         "![s](figure.svg)", "[w](#nowhere)", "<https://example.com/a(b)>", "---\n", "~~~", "$$", "\\",
         "---\ntitle: [a, b\n---\n", "---\na: &a [*a, *a]\n---\n", "---\nmargins: 1e400mm\n---\n", "---\npaper: 1mm x 1mm\n---\n",
+        // Noncharacters and controls inside attribute lists, names and values.
+        "[w]{title=\"" + noncharacter(0xFFFF) + "\"}", "{#id" + noncharacter(0xFDD0) + "}", "[w]{family=\"" + noncharacter(0xFFFE) + "\"}",
+        "{." + noncharacter(0x10FFFF) + " key=\u{1}}", "![a" + noncharacter(0xFFFF) + "](figure.svg){width=\"" + noncharacter(0xFDEF) + "\"}",
     ]
 
     static let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
@@ -329,7 +333,7 @@ struct FuzzInput {
         var text = Array(seeds[rng.below(seeds.count)].unicodeScalars)
         for _ in 0..<(1 + rng.below(8)) {
             let at = rng.below(text.count + 1)
-            switch rng.below(7) {
+            switch rng.below(8) {
             case 0, 1: text.insert(contentsOf: fragments[rng.below(fragments.count)].unicodeScalars, at: at)
             case 2:   // delete a span
                 let end = min(text.count, at + rng.below(30))
@@ -342,6 +346,13 @@ struct FuzzInput {
                 let piece = rng.below(2) == 0 ? String(repeating: word, count: 20 + rng.below(200))
                     : Array(repeating: word, count: 50 + rng.below(400)).joined(separator: " ")
                 text.insert(contentsOf: (" " + piece + " ").unicodeScalars, at: at)
+            case 6:   // a long table or a long list, of the input's own words
+                let rows = 40 + rng.below(260)
+                func word() -> String { words[rng.below(words.count)] }
+                let piece = rng.below(2) == 0
+                    ? "| \(word()) | n |\n|:--|--:|\n" + (0..<rows).map { "| \(word()) \($0) | \($0 * 7) |\n" }.joined()
+                    : (0..<rows).map { "\(rng.below(3) == 0 ? "  " : "")- \(word()) item \($0)\n" }.joined()
+                text.insert(contentsOf: ("\n\n" + piece + "\n").unicodeScalars, at: at)
             case 5:   // a random scalar
                 let value = UInt32(rng.below(0x3_0000))
                 if let scalar = Unicode.Scalar(value) { text.insert(scalar, at: at) }

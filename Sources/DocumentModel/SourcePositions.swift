@@ -1,0 +1,274 @@
+/// The text a document was parsed from, kept so that a diagnostic about some text — a face a
+/// run needs, a character no font draws — can name the line and column where that text was
+/// written, not only where its block starts.
+///
+/// Blocks know their start (cmark-gfm's block positions); inline text does not, so a
+/// ``SourceCursor`` walks the block's printed text and its source side by side: see there for
+/// the rules. It is not part of the document's value: two documents with the same content are
+/// equal whatever text they came from.
+public struct SourcePositions: Hashable, Sendable {
+    /// The source as parsed (after characters no PDF can hold were replaced, so columns agree
+    /// with the blocks' locations); empty when unknown (a document built in code).
+    let text: String
+    /// UTF-8 offset of each line's first byte; line `n` (1-based) starts at `lineStarts[n − 1]`.
+    let lineStarts: [UInt32]
+    /// Decodes an entity or numeric character reference (`&amp;`, `&#x1F600;`) as the parser
+    /// does; nil when it is not one.
+    let decodeReference: (@Sendable ([UInt8]) -> [UInt8]?)?
+
+    /// No source: every lookup gives nil (the block's own location is used).
+    public init() { text = ""; lineStarts = []; decodeReference = nil }
+
+    /// The source `text` (the bytes the parser read, line for line), with the parser's decoder of
+    /// character references. Costs one pass over the bytes and 4 bytes per line.
+    public init(_ text: String, decodeReference: @escaping @Sendable ([UInt8]) -> [UInt8]?) {
+        var starts: [UInt32] = [0]
+        var offset: UInt32 = 0
+        for byte in text.utf8 {
+            offset &+= 1
+            if byte == 0x0A { starts.append(offset) }
+        }
+        self.text = text
+        self.lineStarts = starts
+        self.decodeReference = decodeReference
+    }
+
+    /// Whether a source is known.
+    public var isEmpty: Bool { lineStarts.isEmpty }
+
+    /// Always equal: the source is not part of a document's value.
+    public static func == (lhs: SourcePositions, rhs: SourcePositions) -> Bool { true }
+    /// Hashes nothing (see ``==(_:_:)``).
+    public func hash(into hasher: inout Hasher) {}
+
+    /// The UTF-8 offset of `location` (1-based line, 1-based byte column); nil when it is
+    /// outside the text.
+    func offset(of location: SourceLocation) -> Int? {
+        guard location.line >= 1, location.line <= lineStarts.count, location.column >= 1 else { return nil }
+        let offset = Int(lineStarts[location.line - 1]) + location.column - 1
+        return offset <= text.utf8.count ? offset : nil
+    }
+
+    /// The 1-based line and byte column of UTF-8 offset `offset`.
+    func location(ofOffset offset: Int, file: String) -> SourceLocation {
+        // The last line starting at or before `offset` (binary search).
+        var low = 0, high = lineStarts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if Int(lineStarts[middle]) <= offset { low = middle } else { high = middle - 1 }
+        }
+        return SourceLocation(file: file, line: low + 1, column: offset - Int(lineStarts[low]) + 1)
+    }
+}
+
+/// Finds where the characters of a block's printed text were written, reading the block's text
+/// in order beside its source from the block's start. Each character is looked for at or after
+/// the place the last one was found, as the Markdown syntax can have written it:
+///
+/// - as itself, or escaped with a backslash (CommonMark 0.31.2 §2.4);
+/// - as an entity or numeric character reference, `&amp;` `&#x1F600;` (§2.5);
+/// - as straight quotes, `--`, `---` or `...` where smart punctuation made ‘ ’ “ ” – — …;
+/// - U+FFFD for a character no PDF can hold, or a reference to none;
+/// - a line break or space for any white space (a soft line break and the next line's
+///   indentation or `>` markers print as one space).
+///
+/// What never prints is stepped over: emphasis and code markers, link destinations and titles
+/// (`](…)`), reference labels (`][…]`), footnote references (`[^…]`), Pandoc attribute lists
+/// (`]{…}`, `){…}`, `` `{…} ``), HTML tags and comments. A footnote reference's number and an
+/// inline picture (U+FFFC) are found at their `[^` and `![` / `<img`.
+///
+/// A character found nowhere within ``window`` bytes gives nil and leaves the cursor where it
+/// was (text Typeset added, such as a list number set from the item's start). The walk is
+/// linear in the source it passes over.
+public struct SourceCursor {
+    private let source: SourcePositions
+    private let file: String
+    private var position: Int
+    private var decoded: [[UInt8]: [UInt8]] = [:]
+    /// Farthest a character is looked for past the last one found, bytes.
+    public static let window = 4096
+
+    /// A cursor at `start` (a block's location) in `source`; nil when the source is unknown or
+    /// `start` is outside it.
+    public init?(_ source: SourcePositions, at start: SourceLocation) {
+        guard !source.isEmpty, let offset = source.offset(of: start) else { return nil }
+        self.source = source
+        file = start.file
+        position = offset
+    }
+
+    /// Where `character` of the printed text was written, at or after the last character found;
+    /// nil for white space and for a character not found (the cursor then stays put).
+    public mutating func find(_ character: Character) -> SourceLocation? {
+        guard !character.isWhitespace else { return nil }
+        let target = Array(String(character).utf8)
+        return source.text.utf8.withContiguousStorageIfAvailable { bytes in
+            find(target, in: bytes, kind: .text)
+        } ?? nil
+    }
+
+    /// Where a footnote reference (`[^label]`) was written, the cursor moved past it.
+    public mutating func findFootnoteReference() -> SourceLocation? {
+        source.text.utf8.withContiguousStorageIfAvailable { find([], in: $0, kind: .footnote) } ?? nil
+    }
+
+    /// Where an inline picture (`![…](…)` or `<img …>`) was written, the cursor moved to its alt text.
+    public mutating func findPicture() -> SourceLocation? {
+        source.text.utf8.withContiguousStorageIfAvailable { find([], in: $0, kind: .picture) } ?? nil
+    }
+
+    private enum Kind { case text, footnote, picture }
+
+    private mutating func find(_ target: [UInt8], in s: UnsafeBufferPointer<UInt8>, kind: Kind) -> SourceLocation? {
+        let end = min(s.count, position + Self.window)
+        var i = position
+        while i < end {
+            let b = s[i]
+            switch kind {
+            case .footnote:
+                if b == 0x5B, i + 1 < s.count, s[i + 1] == 0x5E { return found(at: i, length: closing(0x5D, in: s, from: i + 2) - i) }
+                i += 1; continue
+            case .picture:
+                if b == 0x21, i + 1 < s.count, s[i + 1] == 0x5B { return found(at: i, length: 2) }
+                if b == 0x3C, i + 4 < s.count, (s[i + 1] | 0x20) == 0x69, (s[i + 2] | 0x20) == 0x6D, (s[i + 3] | 0x20) == 0x67 {
+                    return found(at: i, length: closing(0x3E, in: s, from: i + 4) - i)
+                }
+                i += 1; continue
+            case .text: break
+            }
+            let first = target[0]
+            // Syntax that never prints: stepped over whole unless it is what is looked for.
+            if let skip = syntaxLength(in: s, at: i, lookingFor: first) { i += skip; continue }
+            if b == 0x5C, i + 1 < s.count, Self.isASCIIPunctuation(s[i + 1]) {
+                // `\*`: the escaped character.
+                if target.count == 1, s[i + 1] == first { return found(at: i, length: 2) }
+                i += 2; continue
+            }
+            if b == 0x26, let (length, text) = reference(in: s, at: i) {
+                if text.starts(with: target) || (text.isEmpty && target == Self.replacement) { return found(at: i, length: length) }
+                i += length; continue
+            }
+            if let length = smartPunctuation(target, in: s, at: i) { return found(at: i, length: length) }
+            if b == first, i + target.count <= s.count, (1..<target.count).allSatisfy({ s[i + $0] == target[$0] }) {
+                return found(at: i, length: target.count)
+            }
+            if target == Self.replacement, let length = Self.unprintable(in: s, at: i) { return found(at: i, length: length) }
+            i += 1
+        }
+        return nil
+    }
+
+    private mutating func found(at offset: Int, length: Int) -> SourceLocation {
+        position = offset + max(1, length)
+        return source.location(ofOffset: offset, file: file)
+    }
+
+    static let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
+
+    /// One past the first `byte` at or after `from` on the same paragraph (a blank line ends the
+    /// search), or `from` when there is none within the window.
+    private func closing(_ byte: UInt8, in s: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
+        var i = from
+        let end = min(s.count, from + Self.window)
+        while i < end {
+            if s[i] == byte { return i + 1 }
+            if s[i] == 0x0A, i + 1 < s.count, s[i + 1] == 0x0A { break }
+            i += 1
+        }
+        return from
+    }
+
+    /// The length of non-printing syntax starting at `i`: a link destination `](…)`, a
+    /// reference label `][…]`, a footnote reference `[^…]`, an attribute list after `]`, `)` or
+    /// a backquote, an HTML tag or comment. nil when none starts there, or when its first byte
+    /// is the byte looked for and it could be text.
+    private func syntaxLength(in s: UnsafeBufferPointer<UInt8>, at i: Int, lookingFor first: UInt8) -> Int? {
+        let b = s[i]
+        let next = i + 1 < s.count ? s[i + 1] : 0
+        switch b {
+        case 0x5D where next == 0x28 && first != 0x28:  // ](destination "title")
+            var depth = 0, j = i + 1
+            let end = min(s.count, i + Self.window)
+            while j < end {
+                if s[j] == 0x5C { j += 2; continue }
+                if s[j] == 0x28 { depth += 1 } else if s[j] == 0x29 { depth -= 1; if depth == 0 { return j + 1 - i } }
+                j += 1
+            }
+            return nil
+        case 0x5D where next == 0x5B && first != 0x5B:  // ][label]
+            let close = closing(0x5D, in: s, from: i + 2)
+            return close > i + 2 ? close - i : nil
+        case 0x5B where next == 0x5E && first != 0x5B:  // [^label]
+            let close = closing(0x5D, in: s, from: i + 2)
+            return close > i + 2 ? close - i : nil
+        case 0x7B where first != 0x7B && i > 0 && [0x5D, 0x29, 0x60, 0x20].contains(s[i - 1]) && (s[i - 1] != 0x20 || next == 0x23 || next == 0x2E):
+            // {#id .class key=value} after `]`, `)`, a code span, or a heading's text.
+            let close = closing(0x7D, in: s, from: i + 1)
+            return close > i + 1 ? close - i : nil
+        case 0x3C where first != 0x3C:
+            if next == 0x21, i + 3 < s.count, s[i + 2] == 0x2D, s[i + 3] == 0x2D {  // <!-- … -->
+                var j = i + 4
+                let end = min(s.count, i + Self.window)
+                while j + 2 < end { if s[j] == 0x2D, s[j + 1] == 0x2D, s[j + 2] == 0x3E { return j + 3 - i }; j += 1 }
+                return nil
+            }
+            // A tag (`<kbd>`, `</b>`, `<br/>`); an autolink (`<https://…>`, `<a@b.c>`) prints its text.
+            var j = i + 1
+            if j < s.count, s[j] == 0x2F { j += 1 }
+            guard j < s.count, Self.isLetter(s[j]) else { return nil }
+            while j < s.count, Self.isLetter(s[j]) || (s[j] >= 0x30 && s[j] <= 0x39) || s[j] == 0x2D { j += 1 }
+            guard j < s.count, [0x20, 0x09, 0x0A, 0x3E, 0x2F].contains(s[j]) else { return nil }
+            let close = closing(0x3E, in: s, from: j)
+            return close > j ? close - i : nil
+        default:
+            return nil
+        }
+    }
+
+    /// A character reference at `i` and what it decodes to (empty: decodes to U+FFFD or nothing).
+    private mutating func reference(in s: UnsafeBufferPointer<UInt8>, at i: Int) -> (Int, [UInt8])? {
+        var j = i + 1
+        let end = min(s.count, i + 40)
+        while j < end, s[j] != 0x3B {
+            guard Self.isLetter(s[j]) || (s[j] >= 0x30 && s[j] <= 0x39) || s[j] == 0x23 else { return nil }
+            j += 1
+        }
+        guard j < end, j > i + 1 else { return nil }
+        let bytes = Array(s[i...j])
+        let text: [UInt8]
+        if let known = decoded[bytes] { text = known } else {
+            guard let result = source.decodeReference?(bytes), result != bytes else { return nil }
+            decoded[bytes] = result
+            text = result
+        }
+        return (j + 1 - i, text == Self.replacement ? [] : text)
+    }
+
+    /// The length of the straight punctuation at `i` that smart punctuation turns into `target`.
+    private func smartPunctuation(_ target: [UInt8], in s: UnsafeBufferPointer<UInt8>, at i: Int) -> Int? {
+        let b = s[i]
+        func hyphens() -> Int { var j = i; while j < s.count, s[j] == 0x2D { j += 1 }; return j - i }
+        switch target {
+        case [0xE2, 0x80, 0x98], [0xE2, 0x80, 0x99]: return b == 0x27 ? 1 : nil  // ‘ ’
+        case [0xE2, 0x80, 0x9C], [0xE2, 0x80, 0x9D]: return b == 0x22 ? 1 : nil  // “ ”
+        case [0xE2, 0x80, 0x93]: return b == 0x2D && hyphens() >= 2 ? 2 : nil  // –
+        case [0xE2, 0x80, 0x94]: return b == 0x2D && hyphens() >= 2 ? min(3, hyphens()) : nil  // —
+        case [0xE2, 0x80, 0xA6]: return b == 0x2E && i + 2 < s.count && s[i + 1] == 0x2E && s[i + 2] == 0x2E ? 3 : nil  // …
+        default: return nil
+        }
+    }
+
+    /// The length of a noncharacter or control character at `i` (printed as U+FFFD), else nil.
+    static func unprintable(in s: UnsafeBufferPointer<UInt8>, at i: Int) -> Int? {
+        let b = s[i]
+        if b < 0x20 { return b == 0x09 || b == 0x0A || b == 0x0D ? nil : 1 }
+        if b == 0x7F { return 1 }
+        return nil
+    }
+
+    static func isASCIIPunctuation(_ b: UInt8) -> Bool {
+        (0x21...0x2F).contains(b) || (0x3A...0x40).contains(b) || (0x5B...0x60).contains(b) || (0x7B...0x7E).contains(b)
+    }
+
+    static func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
+}

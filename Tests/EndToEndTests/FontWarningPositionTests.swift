@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+@testable import Typeset
+
+/// Face and glyph warnings name the line and column of the first character that needs the
+/// face, in every kind of text — headings, list items, table cells, footnotes — and count
+/// columns as every other diagnostic does (UTF-8 bytes, 1-based) across escapes, entities,
+/// smart punctuation and soft line breaks written before that character.
+@Suite struct FontWarningPositionTests {
+    /// An emoji of Unicode 16 (U+1FAE9, face with bags under eyes): no font Debian 12 installs draws it.
+    static let undrawn = "\u{1FAE9}"
+
+    /// Line and 1-based UTF-8 column of the first `needle` in `markdown` at or after `after`.
+    func position(of needle: String, in markdown: String, after: String = "") -> (line: Int, column: Int) {
+        let from = after.isEmpty ? markdown.startIndex : markdown.range(of: after)!.upperBound
+        let found = markdown.range(of: needle, range: from..<markdown.endIndex)!.lowerBound
+        let before = markdown[..<found]
+        let line = before.filter { $0 == "\n" }.count + 1
+        let lineStart = before.lastIndex(of: "\n").map { markdown.index(after: $0) } ?? markdown.startIndex
+        return (line, markdown[lineStart..<found].utf8.count + 1)
+    }
+
+    func warning(_ report: RenderReport, _ fragment: String) -> Diagnostic? {
+        report.diagnostics.first { $0.message.contains(fragment) }
+    }
+
+    @Test func aWeightTheFamilyLacksInAHeading() throws {
+        // DejaVu Serif has no Light face; the span is the heading's second run.
+        let markdown = "# Intro \\[1\\] &amp; [light words]{weight=300 family=\"DejaVu Serif\"}\n\nBody.\n"
+        let (_, report) = try Render.markdown(markdown, name: "position-heading-weight")
+        let found = try #require(warning(report, "'DejaVu Serif' lacks weight 300"), "\(report.diagnostics)")
+        let expected = position(of: "light", in: markdown)
+        #expect(found.location?.line == expected.line && found.location?.column == expected.column, "\(found)")
+    }
+
+    @Test func aFallbackFaceIsPlacedAtItsFirstCharacter() throws {
+        // A Headline (semibold) is Latin up to the Hangul word: Noto Sans CJK KR (Regular and Bold
+        // only) is needed from there.
+        let markdown = "Text first.\n\n#### \"Quoted\" -- and... then 한국어 제목\n"
+        let (_, report) = try Render.markdown(markdown, name: "position-heading-fallback")
+        let found = try #require(warning(report, "'Noto Sans CJK KR' lacks weight"), "\(report.diagnostics)")
+        let expected = position(of: "한", in: markdown)
+        #expect(found.location?.line == expected.line && found.location?.column == expected.column, "\(found)")
+    }
+
+    @Test func anEmojiInAListItemAndInATableCell() throws {
+        let markdown = """
+            Intro paragraph.
+
+            - first item
+            - second *item* with `code` and
+              a soft break, then \(Self.undrawn) here
+
+            | Name | Note |
+            | --- | --- |
+            | a [link](https://example.com/\(Self.undrawn)) | plain |
+            | b | x &lt; y \(Self.undrawn)\(Self.undrawn) |
+
+            """
+        let (_, report) = try Render.markdown(markdown, name: "position-emoji")
+        let tofu = report.diagnostics.filter { $0.message.hasPrefix("no installed font draws") }
+        // The list item is the first block that shows it: one warning, at the character.
+        #expect(tofu.count == 1, "\(report.diagnostics)")
+        let expected = position(of: Self.undrawn, in: markdown)
+        #expect(tofu.first?.location?.line == expected.line && tofu.first?.location?.column == expected.column, "\(tofu)")
+
+        // Alone in a table, it is placed in its cell (not in the link's destination).
+        let table = "Intro.\n\n| Name | Note |\n| --- | --- |\n| a [link](https://example.com/\(Self.undrawn)) | plain |\n| b | x &lt; y \(Self.undrawn) |\n"
+        let (_, tableReport) = try Render.markdown(table, name: "position-emoji-table")
+        let cell = try #require(warning(tableReport, "no installed font draws"), "\(tableReport.diagnostics)")
+        let inCell = position(of: Self.undrawn, in: table, after: "x &lt; y")
+        #expect(cell.location?.line == inCell.line && cell.location?.column == inCell.column, "\(cell)")
+    }
+
+    @Test func linkTextInANestedListItem() throws {
+        let markdown = "- outer item\n\n  1. see <https://example.com/a> and [the *한국어 링크*](https://example.com/b) end\n"
+        let (_, report) = try Render.markdown(markdown, name: "position-link-text")
+        let found = try #require(warning(report, "no italic in 'Noto Sans CJK KR'"), "\(report.diagnostics)")
+        let expected = position(of: "한", in: markdown)
+        #expect(found.location?.line == expected.line && found.location?.column == expected.column, "\(found)")
+    }
+
+    @Test func aHangulWordInAFootnote() throws {
+        let markdown = "Body text with a note.[^n]\n\nMore body.\n\n[^n]: See *‘quoted’ 한글 기울임* here.\n"
+        let (_, report) = try Render.markdown(markdown, name: "position-footnote")
+        let found = try #require(warning(report, "no italic in 'Noto Sans CJK KR'"), "\(report.diagnostics)")
+        let expected = position(of: "한글", in: markdown)
+        #expect(found.location?.line == expected.line && found.location?.column == expected.column, "\(found)")
+    }
+
+    @Test func aRunningFootNamesItsFrontMatterField() throws {
+        let markdown = "---\nfooter: \"{page} \(Self.undrawn)\"\n---\n\nBody.\n"
+        let (_, report) = try Render.markdown(markdown, name: "position-footer")
+        let found = try #require(warning(report, "in a running head or foot"), "\(report.diagnostics)")
+        #expect(found.location?.line == 2, "\(found)")
+    }
+}
