@@ -57,7 +57,7 @@ enum SizeCheck {
 
         init(page: PageSetup) { self.page = page; largest = SizeCheck.largestSize(for: page) }
 
-        static func pt(_ v: Double) -> String { v.isFinite ? String(Int(v.rounded())) : String(v) }
+        static func pt(_ v: Double) -> String { v.wholePointsText }
 
         var area: String { "the text area (\(Self.pt(page.measure)) × \(Self.pt(page.textHeight)) pt)" }
 

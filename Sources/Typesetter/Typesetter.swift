@@ -241,7 +241,7 @@ public enum Typesetter {
         if let margins = options.margins { theme.page.margins = margins }
         let page = theme.page
         guard page.measure >= 72, page.textHeight >= 72, page.paper.width <= 14_400, page.paper.height <= 14_400 else {
-            func pt(_ v: Double) -> String { v.isFinite ? String(Int(v.rounded())) : String(v) }
+            func pt(_ v: Double) -> String { v.wholePointsText }
             throw TypesetError.invalidPage(path: file, message: "paper \(pt(page.paper.width)) × \(pt(page.paper.height)) pt less its margins "
                 + "leaves a text area of \(pt(page.measure)) × \(pt(page.textHeight)) pt; the text area must be at least 72 × 72 pt (1 in) "
                 + "and the paper at most 14 400 pt (200 in) a side")

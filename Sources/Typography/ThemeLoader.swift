@@ -391,7 +391,7 @@ private struct ThemeDecoder {
             error(fields["margins"]?.position ?? node.position, "page.margins: margins must not be negative")
         } else if page.measure < 72 || page.textHeight < 72 {
             error(fields["margins"]?.position ?? fields["paper"]?.position ?? node.position,
-                  "page: the paper less its margins leaves \(Int(page.measure)) × \(Int(page.textHeight)) pt; the text area must be at least 72 × 72 pt")
+                  "page: the paper less its margins leaves \(page.measure.wholePointsText) × \(page.textHeight.wholePointsText) pt; the text area must be at least 72 × 72 pt")
         }
         return page
     }

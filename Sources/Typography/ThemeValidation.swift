@@ -50,7 +50,7 @@ extension Theme {
         if [m.top, m.right, m.bottom, m.left].contains(where: { !$0.isFinite || $0 < 0 }) {
             add("page.margins: margins must be finite and not negative")
         } else if paper.width.isFinite, paper.height.isFinite, !(page.measure >= 72 && page.textHeight >= 72) {
-            add("page: the paper less its margins leaves \(Int(page.measure.rounded())) × \(Int(page.textHeight.rounded())) pt; the text area must be at least 72 × 72 pt")
+            add("page: the paper less its margins leaves \(page.measure.wholePointsText) × \(page.textHeight.wholePointsText) pt; the text area must be at least 72 × 72 pt")
         }
         if let p = TypographicLimits.problem("page.blockSpacing", page.blockSpacing, 0...1000) { add(p) }
 

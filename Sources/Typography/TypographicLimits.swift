@@ -51,3 +51,13 @@ extension TextStyle {
         return problems
     }
 }
+
+extension Double {
+    /// This length in whole points for a message (`595`), or as Swift writes it (`-1e+300`,
+    /// `inf`, `nan`) when it has no whole-number form an `Int` can hold: a message about an
+    /// absurd value must never trap while it is being written.
+    public var wholePointsText: String {
+        let r = rounded()
+        return r.isFinite && abs(r) < 1e15 ? String(Int(r)) : String(self)
+    }
+}

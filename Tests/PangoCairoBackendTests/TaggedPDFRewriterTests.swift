@@ -64,17 +64,10 @@ import Testing
         }
     }
 
+    /// Runs a tool through the suite's shared helper, naming the result's parts.
     static func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/" + tool)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let (status, output) = try Support.run(tool, arguments)
+        return (status, output)
     }
 
     static func temporaryPath(_ name: String) -> String {

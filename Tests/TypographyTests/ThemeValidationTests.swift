@@ -55,6 +55,26 @@ import Testing
         #expect(problems.contains { $0.severity == .error && $0.message.contains("text area") }, "\(problems)")
     }
 
+    /// A margin or paper too large for any whole number of points is an error with its value,
+    /// never a trap while the message is written (a fuzzed theme had `"right": 1e308`).
+    @Test(arguments: [#"{"page": {"margins": {"top": 56, "right": 1e308, "bottom": 64, "left": 40}}}"#,
+                      #"{"page": {"margins": -1e300}}"#,
+                      #"{"page": {"margins": "1e300pt 2pt"}}"#])
+    func absurdMarginsAreErrorsNotTraps(json: String) {
+        let (_, problems) = ThemeLoader.decode(Data(json.utf8), file: "p.json")
+        #expect(problems.contains { $0.severity == .error && $0.message.hasPrefix("page") }, "\(problems)")
+        var theme = Theme.default
+        theme.page.margins = Margins(top: 10, right: 1e308, bottom: 10, left: 10)
+        #expect(theme.validate().contains { $0.message.contains("-1e+308") }, "the text area's width, as written")
+    }
+
+    @Test func wholePointsTextNeverTraps() {
+        #expect(595.3.wholePointsText == "595")
+        #expect((-1e308).wholePointsText == "-1e+308")
+        #expect(Double.infinity.wholePointsText == "inf")
+        #expect(Double.nan.wholePointsText == "nan")
+    }
+
     @Test func tokenImportRefusesWhatThemeCheckRefuses() throws {
         for size in ["1e308", "2000", "0.5", "\"1e400px\""] {
             let json = #"{"typography": {"body": {"$type": "typography", "$value": {"fontFamily": "Inter", "fontSize": \#(size)}}}}"#
