@@ -143,9 +143,12 @@ public enum Typesetter {
             fonts = survey.fontsOfFirstBlock; fonts.append(frontFonts)
         }
         fonts.append(survey.fontsOfRest)
-        // A running text is placed at the front matter field it came from, if it did.
-        for (sample, key, given) in [(running.header(pageCount: 2)?(2), "header", requested.header), (running.footer(pageCount: 2)?(2), "footer", requested.footer)] {
-            if let sample { fonts.visit(sample, at: given == nil ? document.metadata.fieldLocations[key] : nil, running: true) }
+        // A running text is placed at the front matter field it came from, if it did (not when
+        // the render options gave it).
+        let runningSamples = [(running.header(pageCount: 2)?(2), "header", requested.header),
+                              (running.footer(pageCount: 2)?(2), "footer", requested.footer)]
+        for case let (sample?, key, given) in runningSamples {
+            fonts.visit(sample, at: given == nil ? document.metadata.fieldLocations[key] : nil, running: true)
         }
         diagnostics = inSourceOrder(diagnostics + fonts.diagnostics()) + survey.imageDiagnostics + survey.sizeDiagnostics
         if options.strict, !diagnostics.isEmpty { throw TypesetError.warningsAreErrors(diagnostics) }
