@@ -395,15 +395,16 @@ public struct Styler: Sendable {
     /// list written after it (`![alt](pic.png){width=50%}` arrives as a span around the image).
     func soleImage(_ inlines: [Inline]) -> (image: Inline, attributes: Attributes)? {
         // One pass that stops at the second meaningful inline; a text is meaningful when it
-        // holds anything but spaces and tabs (Foundation's `CharacterSet.whitespaces`: Unicode
-        // Zs and U+0009), which its first letter usually shows.
+        // holds anything but white space (Unicode's White_Space property: spaces, tabs and the
+        // line and paragraph separators U+2028 and U+2029, which print nothing), which its
+        // first letter usually shows.
         var sole: Inline?
         for inline in inlines {
             let meaningful: Bool
             switch inline {
             case .text(let t):
                 meaningful = t.unicodeScalars.contains {
-                    $0.value < 0x80 ? $0 != " " && $0 != "\t" : $0.properties.generalCategory != .spaceSeparator
+                    $0.value < 0x80 ? $0 != " " && $0 != "\t" && !(0x0A...0x0D).contains($0.value) : !$0.properties.isWhitespace
                 }
             case .softBreak, .anchor: meaningful = false
             case .image(let source, _, _, _): meaningful = !Styler.isDarkModeOnly(source)

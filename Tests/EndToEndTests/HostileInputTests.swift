@@ -130,6 +130,16 @@ import Typography
         #expect((0..<40).allSatisfy { text.contains("cap\($0)x") })
     }
 
+    /// Found by the fuzz test: a picture whose paragraph holds only white space besides it is a
+    /// figure, its alt text set as the caption, whatever the white space (a line separator
+    /// U+2028 before it once made it an inline picture, its alt text unseen).
+    @Test(arguments: ["\u{2028}", "\u{2029}", "\u{A0}", " \u{3000}"])
+    func whiteSpaceBesideAPictureLeavesAFigure(space: String) throws {
+        let svg = Render.packageRoot + "/Tests/EndToEndTests/Fixtures/figure.svg"
+        let (pdf, _) = try Render.markdown("\(space)![Caption words here](\(svg))\(space)\n", name: "hostile-figure-space")
+        #expect(FuzzCampaign.normalized(try PDFProbe.text(pdf)).contains("captionwordshere"))
+    }
+
     /// Found by the fuzz test: a note cited only from its own text lost its words. Every note
     /// cmark-gfm keeps is set: one cited in another note with it, at the foot of the same page;
     /// one whose only citation is never drawn (its own text, an image's alt text) at the foot
