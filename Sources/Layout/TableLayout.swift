@@ -143,7 +143,7 @@ struct TableLayout {
             if wordWidths.count >= TableLayout.wordMemory { wordWidths.removeAll(keepingCapacity: true) }
             for (j, cell) in row.enumerated() {
                 let slack = max(0.5, cell.runs.map(\.style.letterSpacing).max() ?? 0)
-                let maximum = shaper.shape(cell, width: nil).naturalWidth
+                let maximum = shaper.naturalWidth(of: cell)
                 let words = TableLayout.words(of: cell)
                 // A cell of one word (a number, a key) cannot wrap: its widest word is the cell.
                 var minimum = words.count == 1 && cell.marker == nil ? maximum : 0.0
@@ -154,7 +154,7 @@ struct TableLayout {
                     } else {
                         var style = cell.style
                         style.alignment = .left; style.leftIndent = 0; style.rightIndent = 0; style.hangingIndent = 0
-                        width = shaper.shape(StyledParagraph(runs: word, style: style), width: nil).naturalWidth
+                        width = shaper.naturalWidth(of: StyledParagraph(runs: word, style: style))
                         wordWidths[word] = width
                     }
                     minimum = max(minimum, width)

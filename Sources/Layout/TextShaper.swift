@@ -90,6 +90,10 @@ public protocol TextShaper: AnyObject {
     /// and `breakAnywhere`. The paragraph's indents and marker are the caller's business:
     /// `width` is already the width available to the lines.
     func shape(_ paragraph: StyledParagraph, width: Double?) -> ShapedParagraph
+    /// The natural width of `paragraph`, pt: its widest line unwrapped, exactly
+    /// `shape(paragraph, width: nil).naturalWidth` (the default), which a backend may answer
+    /// without building drawable lines (a table measures every cell this way).
+    func naturalWidth(of paragraph: StyledParagraph) -> Double
     /// The natural size of the image file at `path`, pt, upright (its own resolution and
     /// orientation applied); nil when it cannot be read. The default reads PNG, JPEG and SVG
     /// headers at 96 dpi (``ImageProbe``).
@@ -97,6 +101,9 @@ public protocol TextShaper: AnyObject {
 }
 
 extension TextShaper {
+    /// `shape(paragraph, width: nil).naturalWidth`.
+    public func naturalWidth(of paragraph: StyledParagraph) -> Double { shape(paragraph, width: nil).naturalWidth }
+
     /// PNG, JPEG and SVG sizes from their headers, 1 px = 0.75 pt (the CSS reference pixel).
     public func imageSize(ofFile path: String) -> (width: Double, height: Double)? {
         ImageProbe.pixelSize(ofFile: path).map { (Double($0.width) * 0.75, Double($0.height) * 0.75) }
