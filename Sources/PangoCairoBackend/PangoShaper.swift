@@ -21,6 +21,8 @@ public final class PangoShaper: TextShaper {
     /// false lays each composed paragraph out a second time at its chosen breaks, as Typeset
     /// did before (for tests that compare the two).
     var cutsMeasuredLines = true
+    /// Cells measured for a table, kept for drawing (``naturalWidth(of:keepingLayout:)``).
+    var keptCells = KeptCells()
 
     /// Creates a shaper on the process's Pango context and pangocairo font map
     /// (``PangoSetup/shared``), so fonts, metrics and fontconfig's answers are shared with
@@ -44,7 +46,7 @@ public final class PangoShaper: TextShaper {
     }
 
     private func refresh() {
-        setup.refreshIfNeeded()
+        if setup.refreshIfNeeded() { keptCells.removeAll() }
     }
 
     /// Call under the font lock.

@@ -1,5 +1,5 @@
 import Layout
-import PangoCairoBackend
+@testable import PangoCairoBackend
 import Styling
 import Testing
 import Typography
@@ -53,6 +53,60 @@ import Typography
             let measured = shaper.naturalWidth(of: cell)
             #expect(measured == full, "\(cell.runs.map(\.text).joined()): \(measured) pt, shaped \(full) pt")
         }
+    }
+
+    @Test func keptMeasuringAgreesWithShapingUnwrapped() {
+        let shaper = PangoShaper()
+        for cell in Self.cells() {
+            let full = PangoShaper().shape(cell, width: nil).naturalWidth
+            let measured = shaper.naturalWidth(of: cell, keepingLayout: true)
+            #expect(measured == full, "\(cell.runs.map(\.text).joined()): kept \(measured) pt, shaped \(full) pt")
+        }
+        shaper.forgetKeptLayouts()
+    }
+
+    /// Lines compared as they draw: position, width, metrics, text and every glyph.
+    static func drawn(_ paragraph: ShapedParagraph) -> [String] {
+        paragraph.lines.map { line in
+            "\(line.x) \(line.width) \(line.ascent) \(line.descent) \(line.links.map(\.x)) \(line.text) \(PangoShaper.glyphSummary(of: line))"
+        }
+    }
+
+    /// A cell drawn from the layout its measuring kept is drawn as one shaped afresh, at the
+    /// width it fits in and at narrower ones (wrapped, or cut from the kept layout's glyphs).
+    @Test func keptCellsDrawAsCellsShapedAfresh() {
+        for width in [400.0, 60.0, 25.0] {
+            let keeping = PangoShaper(), fresh = PangoShaper()
+            fresh.keptCells.removeAll()
+            let cells = Self.cells()
+            for cell in cells { _ = keeping.naturalWidth(of: cell, keepingLayout: true) }
+            // All but the two keep-all Hangul cells, the line separator, the empty, code and hanging ones.
+            #expect(keeping.keptCells.count == cells.count - 6, "\(keeping.keptCells.count) of \(cells.count) kept")
+            for cell in cells {
+                let kept = Self.drawn(keeping.shape(cell, width: width))
+                let again = Self.drawn(fresh.shape(cell, width: width))
+                #expect(kept == again, "\(cell.runs.map(\.text).joined()) at \(width) pt")
+                #expect(!kept.isEmpty)
+            }
+            #expect(keeping.keptCells.count == 0, "every kept layout is drawn once")
+            keeping.forgetKeptLayouts()
+        }
+    }
+
+    /// A kept layout is handed only to an equal paragraph, once: the same text in another
+    /// size or tracking, or drawn a second time, is shaped afresh — never a stale cell.
+    @Test func keptLayoutNeverServesAnotherCell() {
+        let keeping = PangoShaper(), fresh = PangoShaper()
+        let small = Support.paragraph("k12345", Support.style(Support.interKR, size: 10.5))
+        let large = Support.paragraph("k12345", Support.style(Support.interKR, size: 21))
+        let tracked = Support.paragraph("k12345", Support.style(Support.interKR, size: 10.5, letterSpacing: 2))
+        _ = keeping.naturalWidth(of: small, keepingLayout: true)
+        for other in [large, tracked, small, small] {
+            #expect(Self.drawn(keeping.shape(other, width: 300)) == Self.drawn(fresh.shape(other, width: 300)))
+        }
+        let a = fresh.shape(small, width: 300).naturalWidth, b = fresh.shape(large, width: 300).naturalWidth
+        #expect(abs(b - 2 * a) < 0.05)
+        keeping.forgetKeptLayouts()
     }
 
     /// The same text in another style or at another width is measured afresh: nothing is
