@@ -188,13 +188,8 @@ public struct LineBreaker: Sendable {
         // The active breaks in groups: the nodes made at one break (consecutive in `nodes`)
         // share their position and totals, so a line from any of them has the same width,
         // ratio and badness: computed once per group. In order, as the nodes were made.
-        struct Group {
-            var nodes: Range<Int>
-            var position: Int
-            var totalWidth: Double, totalStretch: Double, totalShrink: Double
-        }
-        var active: [Group] = [Group(nodes: 0..<1, position: -1, totalWidth: 0, totalStretch: 0, totalShrink: 0)]
-        var survivors: [Group] = []
+        var active: [Range<Int>] = [0..<1]
+        var survivors: [Range<Int>] = []
         var lastResort: Int? = nil   // the most recent node dropped, for an overfull line
         let slots = 4 * 3            // fitness class × consecutive hyphens (0, 1, 2+)
         var best = [(demerits: Double, from: Int, ratio: Double)](repeating: (.infinity, -1, 0), count: slots)
@@ -214,12 +209,12 @@ public struct LineBreaker: Sendable {
             for k in 0..<slots { best[k] = (.infinity, -1, 0) }
             var found = false
             survivors.removeAll(keepingCapacity: true)
-            let widthBefore = sumWidth[i], stretchBefore = sumStretch[i], shrinkBefore = sumShrink[i]
-            let available = width + item.hang
             for group in active {
-                let natural = widthBefore - group.totalWidth + breakWidth
-                let stretch = p.raggedStretch ?? (stretchBefore - group.totalStretch)
-                let shrink = p.raggedStretch == nil ? shrinkBefore - group.totalShrink : 0
+                let head = nodes[group.lowerBound]
+                let natural = sumWidth[i] - head.totalWidth + breakWidth
+                let available = width + item.hang
+                let stretch = p.raggedStretch ?? (sumStretch[i] - head.totalStretch)
+                let shrink = p.raggedStretch == nil ? sumShrink[i] - head.totalShrink : 0
                 var ratio: Double
                 if natural > available + 1e-9 {
                     ratio = shrink > 0 ? (available - natural) / shrink : -.infinity
@@ -230,7 +225,7 @@ public struct LineBreaker: Sendable {
                 }
                 if ratio < -1 {
                     // Overfull from here on: these nodes can never start a line reaching further.
-                    lastResort = group.nodes.upperBound - 1
+                    lastResort = group.upperBound - 1
                     continue
                 }
                 survivors.append(group)
@@ -240,9 +235,9 @@ public struct LineBreaker: Sendable {
                 if isPenalty && item.cost > 0 { lineDemerits += item.cost * item.cost }
                 else if isPenalty && item.cost < 0 && !forced { lineDemerits -= item.cost * item.cost }
                 let f = fitness(ratio)
-                let runt = isLast && group.position >= 0 && natural < width * p.shortLastLine
-                    && !(group.position + 1..<i).contains(where: { items[$0].kind == .glue })
-                for a in group.nodes where !dominated[a] {
+                let runt = isLast && head.position >= 0 && natural < width * p.shortLastLine
+                    && !(head.position + 1..<i).contains(where: { items[$0].kind == .glue })
+                for a in group where !dominated[a] {
                     let node = nodes[a]
                     let hyphens = hyphenated ? node.hyphens + 1 : 0
                     if hyphens > p.maxConsecutiveHyphens && !emergency { continue }
@@ -284,13 +279,12 @@ public struct LineBreaker: Sendable {
                     break
                 }
             }
-            active.append(Group(nodes: first..<nodes.count, position: i, totalWidth: sumWidth[after],
-                                totalStretch: sumStretch[after], totalShrink: sumShrink[after]))
+            active.append(first..<nodes.count)
         }
         // The best node at the end (the first of the least demerits).
         var end: Int?
-        for group in active where group.position == count - 1 {
-            for a in group.nodes where end.map({ nodes[a].demerits < nodes[$0].demerits }) ?? true { end = a }
+        for group in active where nodes[group.lowerBound].position == count - 1 {
+            for a in group where end.map({ nodes[a].demerits < nodes[$0].demerits }) ?? true { end = a }
         }
         guard let end else { return nil }
         var chain: [Int] = []
