@@ -82,9 +82,9 @@ extension PangoShaper {
 /// with its rows: the first rows are kept, the rest shaped again when drawn.
 struct KeptCells {
     /// At most this many layouts are kept.
-    static let maximumCount = 1024
+    static let maximumCount = 512
     /// At most this much text (UTF-8 bytes) is kept.
-    static let maximumBytes = 256 * 1024
+    static let maximumBytes = 128 * 1024
 
     private var layouts: [StyledParagraph: GObjectRef] = [:]
     private var bytes = 0
