@@ -85,6 +85,12 @@ final class ContentRewrites: @unchecked Sendable {
         return outcome
     }
 
+    /// Results rewritten ahead and not yet taken (at most ``window``).
+    var waiting: Int {
+        condition.lock(); defer { condition.unlock() }
+        return results.count
+    }
+
     /// Stops the thread and waits for it (before the mapped file is released).
     func stop() {
         condition.lock()
