@@ -49,11 +49,41 @@ public enum SmartPunctuation {
         var texts = TextCollector()
         texts.collect(inlines)
         guard !texts.segments.isEmpty else { return inlines }
-        var segments = texts.segments.map { Array($0.unicodeScalars) }
-        let replacements = quoteReplacements(segments: segments, atoms: texts.atomsBefore)
-        for (position, scalar) in replacements { segments[position.segment][position.index] = scalar }
+        // Most text has nothing to change: the sequence is kept as it is, without decoding it.
+        // The characters the rules read are ASCII, so they are found in the UTF-8 bytes (no
+        // byte of a multi-byte sequence is ASCII).
+        let quoted = texts.segments.contains { $0.utf8.contains { $0 == UInt8(ascii: "'") || $0 == UInt8(ascii: "\"") } }
+        guard quoted || texts.segments.contains(where: hasDashesOrEllipsis) else { return inlines }
+        var curly = texts.segments
+        if quoted {
+            var segments = texts.segments.map { Array($0.unicodeScalars) }
+            let replacements = quoteReplacements(segments: segments, atoms: texts.atomsBefore)
+            for (position, scalar) in replacements { segments[position.segment][position.index] = scalar }
+            curly = segments.map(string)
+        }
         var next = 0
-        return TextCollector.rebuild(inlines, texts: segments.map { dashesAndEllipses(String(String.UnicodeScalarView($0))) }, next: &next)
+        return TextCollector.rebuild(inlines, texts: curly.map(dashesAndEllipses), next: &next)
+    }
+
+    /// The string of `scalars`, encoded straight to UTF-8 (appending scalars to a
+    /// `String.UnicodeScalarView` one at a time is several times slower).
+    static func string(_ scalars: [Unicode.Scalar]) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(scalars.count)
+        for scalar in scalars { UTF8.encode(scalar) { bytes.append($0) } }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether `text` holds `--` or `...`, read in its UTF-8 bytes.
+    static func hasDashesOrEllipsis(_ text: String) -> Bool {
+        var previous: UInt8 = 0, dots = 0
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "-"), previous == UInt8(ascii: "-") { return true }
+            dots = byte == UInt8(ascii: ".") ? dots + 1 : 0
+            if dots == 3 { return true }
+            previous = byte
+        }
+        return false
     }
 
     struct Position: Hashable { var segment: Int; var index: Int }
@@ -114,31 +144,36 @@ public enum SmartPunctuation {
     }
 
     /// Runs of hyphens to en and em dashes, `...` to an ellipsis.
+    /// Works on the UTF-8 bytes: `-` and `.` are ASCII, so they never occur inside a
+    /// multi-byte sequence, and every other byte is copied as it is.
     static func dashesAndEllipses(_ text: String) -> String {
-        guard text.contains("--") || text.contains("...") else { return text }
-        var out = String.UnicodeScalarView()
-        let scalars = Array(text.unicodeScalars)
+        guard hasDashesOrEllipsis(text) else { return text }
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 8)
+        let emDash: [UInt8] = [0xE2, 0x80, 0x94], enDash: [UInt8] = [0xE2, 0x80, 0x93], ellipsis: [UInt8] = [0xE2, 0x80, 0xA6]
+        let hyphen = UInt8(ascii: "-"), dot = UInt8(ascii: ".")
         var i = 0
-        while i < scalars.count {
-            if scalars[i] == "-" {
+        while i < bytes.count {
+            if bytes[i] == hyphen {
                 var n = 0
-                while i + n < scalars.count, scalars[i + n] == "-" { n += 1 }
-                if n == 1 { out.append("-") } else {
+                while i + n < bytes.count, bytes[i + n] == hyphen { n += 1 }
+                if n == 1 { out.append(hyphen) } else {
                     let (ems, ens): (Int, Int) = n % 3 == 0 ? (n / 3, 0) : n % 2 == 0 ? (0, n / 2)
                         : n % 3 == 2 ? ((n - 2) / 3, 1) : ((n - 4) / 3, 2)
-                    for _ in 0..<ems { out.append("\u{2014}") }
-                    for _ in 0..<ens { out.append("\u{2013}") }
+                    for _ in 0..<ems { out.append(contentsOf: emDash) }
+                    for _ in 0..<ens { out.append(contentsOf: enDash) }
                 }
                 i += n
-            } else if scalars[i] == ".", i + 2 < scalars.count, scalars[i + 1] == ".", scalars[i + 2] == "." {
-                out.append("\u{2026}")
+            } else if bytes[i] == dot, i + 2 < bytes.count, bytes[i + 1] == dot, bytes[i + 2] == dot {
+                out.append(contentsOf: ellipsis)
                 i += 3
             } else {
-                out.append(scalars[i])
+                out.append(bytes[i])
                 i += 1
             }
         }
-        return String(out)
+        return String(decoding: out, as: UTF8.self)
     }
 }
 

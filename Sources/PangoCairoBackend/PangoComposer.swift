@@ -45,8 +45,9 @@ extension PangoShaper {
         })
         if composition.emergency { emergencyCount += 1 }
         var lines: [ShapedLine]
+        let bytes = Array(text.utf8)
         if let measured, cutsMeasuredLines, let cut = linesFromMeasurement(measured, composition: composition, prepared: prepared, paragraph: paragraph,
-                                                        bytes: Array(text.utf8), starts: starts) {
+                                                        bytes: bytes, starts: starts) {
             lines = cut
         } else {
             let lineSet = build(composition, prepared: prepared, paragraph: paragraph)
@@ -54,6 +55,13 @@ extension PangoShaper {
             justify(layout, composition: composition, spaces: lineSet.stretchableSpace, gaps: lineSet.syllableGap)
             lines = collectLines(layout: layout, paragraph: lineSet.paragraph, bytes: Array(lineSet.text.utf8), base: 0,
                                  starts: lineSet.starts).map(\.line)
+        }
+        // Byte offsets of scalar offsets, walked from the last one asked (lines ask in order).
+        var cursor = 0, cursorByte = 0
+        func byte(_ scalar: Int) -> Int {
+            while cursor < scalar { cursorByte += UTF8.width(prepared.scalars[cursor]); cursor += 1 }
+            while cursor > scalar { cursor -= 1; cursorByte -= UTF8.width(prepared.scalars[cursor]) }
+            return cursorByte
         }
         for i in lines.indices where i < composition.lines.count {
             let composed = composition.lines[i]
@@ -64,14 +72,18 @@ extension PangoShaper {
             lines[i].isWrapContinuation = i > 0 && composition.lines[i - 1].ending != .separator
             // The line's source text: what it holds, with the space it ends at (as Pango's
             // wrapped lines have), and its hyphen.
+            // Sliced from the paragraph's UTF-8 bytes (the scalars are the text's), not rebuilt
+            // scalar by scalar.
             let end = i + 1 < composition.lines.count ? composition.lines[i + 1].start : prepared.scalars.count
-            var view = String.UnicodeScalarView()
-            view.append(contentsOf: prepared.scalars[composed.start..<max(composed.start, composed.ending == .separator ? composed.end : end)])
+            let first = byte(composed.start)
+            var last = byte(max(composed.start, composed.ending == .separator ? composed.end : end))
             if composed.ending == .hyphen {
-                if view.last == "\u{AD}" { view.removeLast() }
-                view.append("-")
+                // A soft hyphen (U+00AD, C2 AD) the line ends at is printed as "-".
+                if last - first >= 2, bytes[last - 2] == 0xC2, bytes[last - 1] == 0xAD { last -= 2 }
+                lines[i].text = String(decoding: bytes[first..<last], as: UTF8.self) + "-"
+            } else {
+                lines[i].text = String(decoding: bytes[first..<last], as: UTF8.self)
             }
-            lines[i].text = String(view)
         }
         return ShapedParagraph(lines: lines)
     }

@@ -20,8 +20,11 @@ enum TaggedPDFRewriter {
     /// - Throws: ``CairoPDFFile/Unsupported`` when the file is not in Cairo's regular layout
     ///   (the caller falls back to qpdf); ``PDFAccessibility/Failure`` when the structure tree
     ///   does not match `records`, or the file cannot be written.
+    /// `threaded`: the content streams are rewritten ahead on a second thread (the same file
+    /// either way; `TYPESET_THREADS=1` turns it off, as it does the styling thread).
     static func rewrite(source: UnsafeBufferPointer<UInt8>, to output: String, records: TagRecords,
-                        tagging: PDFTagging, info: DocumentInfo, claimsUA: Bool) throws {
+                        tagging: PDFTagging, info: DocumentInfo, claimsUA: Bool,
+                        threaded: Bool = ProcessInfo.processInfo.environment["TYPESET_THREADS"] != "1") throws {
         let file = try CairoPDFFile(bytes: source)
         let size = Int(file.size)
         var kind = [Kind](repeating: .copy, count: size)
@@ -205,6 +208,13 @@ enum TaggedPDFRewriter {
             return result
         }
 
+        // The content streams are rewritten ahead, on a second thread (``ContentRewrites``).
+        var contentJobs: [(number: Int32, object: CairoPDFFile.Object)] = []
+        for n in 1..<file.size where kind[Int(n)] == .content && file.offset(n) != nil { contentJobs.append((n, try file.object(n))) }
+        let contents = ContentRewrites(contentJobs, source: source, threaded: threaded)
+        defer { contents.stop() }
+        var nextContent = 0
+
         // Write every object in number order, each as soon as it is read.
         let writer = try PDFStreamWriter(path: output, size: file.size)
         let metadata = writer.newNumber()
@@ -231,7 +241,14 @@ enum TaggedPDFRewriter {
             case .element:
                 writer.add(n, try element(Int(indexOf[Int(n)]), object.value))
             case .content:
-                try rewriteContent(n, object, source: source, writer: writer)
+                let outcome = contents.outcome(nextContent)
+                nextContent += 1
+                switch outcome {
+                case .copy where object.streamData == nil: writer.add(n, body: raw(source, object.valueRange))
+                case .copy: writer.copy(n, raw(source, object.range))
+                case .stream(let dictionary, let compressed): compressed.withUnsafeBytes { writer.addStream(n, dictionary: dictionary, data: $0) }
+                case .failed: throw PDFAccessibility.Failure(description: "zlib cannot compress a content stream")
+                }
             case .page:
                 writer.add(n, object.value.setting("Tabs", .name("S")))
             case .link:
@@ -250,37 +267,6 @@ enum TaggedPDFRewriter {
         }
         do { try writer.finish(root: file.root, info: file.info) } catch { throw PDFAccessibility.Failure(description: "\(error)") }
 
-    }
-
-    /// Writes a content stream or form XObject with its artifact marks rewritten
-    /// (``ArtifactMarks``), compressed; unchanged streams, and streams in a filter other than
-    /// `/FlateDecode`, are copied as they are.
-    private static func rewriteContent(_ n: Int32, _ object: CairoPDFFile.Object, source: UnsafeBufferPointer<UInt8>,
-                                       writer: PDFStreamWriter) throws {
-        guard let data = object.streamData else {
-            writer.add(n, body: raw(source, object.valueRange))
-            return
-        }
-        let bytes = UnsafeBufferPointer(rebasing: source[data])
-        var rewritten: [UInt8]?
-        switch object.value["Filter"] {
-        case nil where object.value["DecodeParms"] == nil:
-            rewritten = ArtifactMarks.rewritten(bytes)
-        case .name("FlateDecode")? where object.value["DecodeParms"] == nil:
-            guard let plain = Inflate.decompressed(bytes) else { break }
-            rewritten = plain.withUnsafeBufferPointer { ArtifactMarks.rewritten($0) }
-        default:
-            break
-        }
-        guard let rewritten else {
-            writer.copy(n, raw(source, object.range))
-            return
-        }
-        guard let compressed = Deflate.compressed(rewritten) else {
-            throw PDFAccessibility.Failure(description: "zlib cannot compress a content stream")
-        }
-        let dictionary = object.value.removing(["Length", "Filter", "DecodeParms"]).setting("Filter", .name("FlateDecode"))
-        compressed.withUnsafeBytes { writer.addStream(n, dictionary: dictionary, data: $0) }
     }
 }
 

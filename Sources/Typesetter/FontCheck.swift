@@ -169,19 +169,31 @@ struct FontCheck {
             }
             return
         }
+        // The family list's checked characters are looked up once for the run, not once per
+        // character (hashing the list each time cost more than the check itself).
+        let oldASCII = checkedASCII[font.families]
+        var ascii = oldASCII ?? (0, 0)
+        var others = checked.removeValue(forKey: font.families)
+        defer {
+            if ascii != oldASCII ?? (0, 0) { checkedASCII[font.families] = ascii }
+            if let others { checked[font.families] = others }
+        }
         var index = run.text.utf8.startIndex
         for character in run.text {
             defer { index = run.text.utf8.index(index, offsetBy: character.utf8.count) }
-            guard !character.isWhitespace, let scalar = character.unicodeScalars.first,
-                  ![.control, .format, .lineSeparator, .paragraphSeparator, .privateUse].contains(scalar.properties.generalCategory)
-            else { continue }
+            guard !character.isWhitespace, let scalar = character.unicodeScalars.first else { continue }
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator, .privateUse: continue
+            default: break
+            }
             if character.isASCII, let byte = character.asciiValue {
-                let old = checkedASCII[font.families] ?? (0, 0)
                 let bit: UInt64 = byte < 64 ? 1 << UInt64(byte) : 1 << UInt64(byte - 64)
-                if (byte < 64 ? old.0 : old.1) & bit != 0 { continue }
-                checkedASCII[font.families] = byte < 64 ? (old.0 | bit, old.1) : (old.0, old.1 | bit)
+                if (byte < 64 ? ascii.0 : ascii.1) & bit != 0 { continue }
+                if byte < 64 { ascii.0 |= bit } else { ascii.1 |= bit }
+            } else if others == nil {
+                others = [character]
             } else {
-                guard checked[font.families, default: []].insert(character).inserted else { continue }
+                guard others!.insert(character).inserted else { continue }
             }
             let at = offset.map { $0 + run.text.utf8.distance(from: run.text.utf8.startIndex, to: index) }
             findings.characters[font.families, default: []].append((character, at))

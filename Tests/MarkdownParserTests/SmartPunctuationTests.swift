@@ -39,6 +39,19 @@ import Testing
         #expect(text("a-b stays") == "a-b stays")
     }
 
+    /// The rules read ASCII bytes only, so text in other scripts around them is kept intact,
+    /// and text with nothing to change is returned as it was.
+    @Test func dashesEllipsesAndQuotesBesideOtherScripts() {
+        #expect(text("한글--글자 é---x 日本...語 ü-ü") == "한글\u{2013}글자 é\u{2014}x 日本\u{2026}語 ü-ü")
+        #expect(text("\"한국어\" 'é' 😀--😀") == "\u{201C}한국어\u{201D} \u{2018}é\u{2019} 😀\u{2013}😀")
+        #expect(text("a.b..c -x- ‐‐ — …") == "a.b..c -x- ‐‐ — …")
+        #expect(SmartPunctuation.hasDashesOrEllipsis("x--") && SmartPunctuation.hasDashesOrEllipsis("...")
+            && !SmartPunctuation.hasDashesOrEllipsis("-.-.") && !SmartPunctuation.hasDashesOrEllipsis(".. ."))
+        let inlines: [Inline] = [.text("plain 한글 text"), .emphasis([.text("no marks")])]
+        #expect(SmartPunctuation.apply(inlines) == inlines)
+        #expect(SmartPunctuation.string(Array("é😀a".unicodeScalars)) == "é😀a")
+    }
+
     @Test func codeAndAttributesAreNeverChanged() {
         #expect(text("Use `\"x\" -- ...` here") == "Use \"x\" -- ... here")
         #expect(text("```\n\"quoted\" -- ...\n```\n") == "\"quoted\" -- ...\n")

@@ -24,6 +24,24 @@ import Typography
         return shaped
     }
 
+    /// Each composed line's text is its slice of the paragraph (Latin with accents, Hangul,
+    /// emoji: one to four UTF-8 bytes a character), a hyphenated line's with "-" in place of
+    /// the soft hyphen it breaks at.
+    @Test func composedLinesCarryTheirSliceOfTheText() {
+        let text = "Typographic extraordinarily com\u{AD}prehensive café résumé 한국어 문장을 😀 incomprehensibilities "
+            + "naïveté über\u{AD}zeugend internationalization 🇰🇷 representativeness characteristically 가나다라마바사"
+        let paragraph = Support.paragraph(text, Support.style(Support.interKR, size: 11), alignment: .justify)
+        let shaped = shaper.shape(paragraph, width: 120)
+        #expect(shaped.lines.count > 5)
+        let hyphenated = shaped.lines.filter { $0.text.hasSuffix("-") }
+        #expect(!hyphenated.isEmpty, "\(shaped.lines.map(\.text))")
+        let rebuilt = shaped.lines.map { $0.text.hasSuffix("-") ? String($0.text.dropLast()) : $0.text }.joined()
+        func letters(_ s: String) -> String { s.replacingOccurrences(of: "\u{AD}", with: "").filter { !$0.isWhitespace } }
+        #expect(letters(rebuilt) == letters(text),
+                "\(shaped.lines.map(\.text))")
+        #expect(shaped.lines.allSatisfy { !$0.text.contains("\u{AD}-") })
+    }
+
     @Test func spacesNoBreakMayFollowAreBrokenAtInAnEmergency() {
         // UAX #14 LB14 (OP SP* ×): "[ [ [" has no break opportunity at all; the emergency pass
         // breaks after its spaces instead of leaving one line running off the page.

@@ -129,6 +129,46 @@ import Testing
         #expect(!text.contains("/ActualText <feff0020>"))
     }
 
+    /// Content streams rewritten ahead on a second thread give the file rewritten in line,
+    /// byte for byte, and no more than the window of results waits for the writer.
+    @Test func contentStreamsRewrittenAheadGiveTheSameFileInBoundedMemory() throws {
+        let made = CairoLayoutPDF.make(pages: 60, paragraphs: 3)
+        var outputs: [[UInt8]] = []
+        for threaded in [false, true] {
+            let path = Self.temporaryPath("ahead-\(threaded)")
+            defer { unlink(path) }
+            try made.bytes.withUnsafeBufferPointer {
+                try TaggedPDFRewriter.rewrite(source: $0, to: path, records: made.records, tagging: PDFTagging(),
+                                              info: DocumentInfo(title: "Ahead"), claimsUA: true, threaded: threaded)
+            }
+            outputs.append(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+            #expect(try Self.run("qpdf", ["--check", path]).status == 0)
+        }
+        #expect(outputs[0] == outputs[1])
+
+        try made.bytes.withUnsafeBufferPointer { source in
+            let file = try CairoPDFFile(bytes: source)
+            var jobs: [(number: Int32, object: CairoPDFFile.Object)] = []
+            for n in 1..<file.size { let object = try file.object(n); if object.streamData != nil { jobs.append((n, object)) } }
+            #expect(jobs.count == 60)
+            let ahead = ContentRewrites(jobs, source: source, threaded: true)
+            defer { ahead.stop() }
+            // The thread runs ahead until the window is full, and no further.
+            let deadline = Date().addingTimeInterval(5)
+            while ahead.waiting < ContentRewrites.window, Date() < deadline { usleep(1000) }
+            usleep(50_000)
+            #expect(ahead.waiting == ContentRewrites.window)
+            for i in jobs.indices {
+                let inLine = ContentRewrites.rewrite(jobs[i].object, source: source)
+                switch (ahead.outcome(i), inLine) {
+                case (.stream(let d1, let b1), .stream(let d2, let b2)): #expect(b1 == b2 && "\(d1)" == "\(d2)")
+                default: Issue.record("stream \(i) was not rewritten both ways")
+                }
+                #expect(ahead.waiting <= ContentRewrites.window)
+            }
+        }
+    }
+
     @Test func aFileNotInCairosLayoutIsCompletedByQPDF() throws {
         // The same file with its objects in qpdf's layout (object streams, a cross-reference
         // stream): the pass falls back to qpdf and still completes it.

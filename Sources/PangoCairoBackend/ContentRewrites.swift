@@ -1,0 +1,121 @@
+import Foundation
+
+/// The tagging pass's content streams (``TaggedPDFRewriter``) rewritten on a second thread,
+/// ahead of the writer: each page's stream is inflated, its artifact marks rewritten
+/// (``ArtifactMarks``) and deflated again — pure work on the mapped file's bytes — while the
+/// writer copies and edits the other objects in number order. The writer takes the results in
+/// the order of ``numbers``; a stream not yet begun when the writer needs it is rewritten in
+/// line, so both threads work and the output is the same as rewriting each in turn. At most
+/// ``window`` results wait, so memory does not grow with the document's pages.
+final class ContentRewrites: @unchecked Sendable {
+    /// What a content stream becomes.
+    enum Outcome {
+        /// Unchanged (no artifact marks, or a filter other than `/FlateDecode`): copied as it is.
+        case copy
+        /// The new dictionary (no `/Length`, `/FlateDecode`) and compressed data.
+        case stream(PDFValue, [UInt8])
+        /// zlib could not compress it.
+        case failed
+    }
+
+    /// Results that may wait for the writer.
+    static let window = 16
+
+    /// Object numbers of the content streams, in increasing order.
+    let numbers: [Int32]
+    private let objects: [CairoPDFFile.Object]
+    private let source: UnsafeBufferPointer<UInt8>
+    private let condition = NSCondition()
+    private var results: [Int: Outcome] = [:]
+    private var claimed = 0, consumed = 0
+    private var stopped = false, running = false
+
+    /// The content streams `jobs` (number and object as read) of `source`, in increasing order
+    /// of number; `threaded`: one is rewritten ahead on a thread of its own.
+    init(_ jobs: [(number: Int32, object: CairoPDFFile.Object)], source: UnsafeBufferPointer<UInt8>, threaded: Bool) {
+        numbers = jobs.map(\.number)
+        objects = jobs.map(\.object)
+        self.source = source
+        guard threaded, jobs.count > 1 else { return }
+        running = true
+        let thread = Thread { [self] in work() }
+        thread.start()
+    }
+
+    private func work() {
+        while true {
+            condition.lock()
+            while claimed - consumed >= Self.window && !stopped { condition.wait() }
+            guard !stopped, claimed < objects.count else {
+                running = false
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+            let i = claimed
+            claimed += 1
+            condition.unlock()
+            let outcome = Self.rewrite(objects[i], source: source)
+            condition.lock()
+            results[i] = outcome
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+
+    /// The outcome of the `i`-th stream; asked in increasing order of `i`.
+    func outcome(_ i: Int) -> Outcome {
+        condition.lock()
+        if i >= claimed {
+            // Not begun: rewritten here (the thread claims in order, so `i == claimed`).
+            claimed = i + 1
+            condition.unlock()
+            let outcome = Self.rewrite(objects[i], source: source)
+            condition.lock()
+            consumed = i + 1
+            condition.broadcast()
+            condition.unlock()
+            return outcome
+        }
+        while results[i] == nil { condition.wait() }
+        let outcome = results.removeValue(forKey: i)!
+        consumed = i + 1
+        condition.broadcast()
+        condition.unlock()
+        return outcome
+    }
+
+    /// Results rewritten ahead and not yet taken (at most ``window``).
+    var waiting: Int {
+        condition.lock(); defer { condition.unlock() }
+        return results.count
+    }
+
+    /// Stops the thread and waits for it (before the mapped file is released).
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        while running { condition.wait() }
+        condition.unlock()
+    }
+
+    /// Content stream `object` with its artifact marks rewritten, compressed.
+    static func rewrite(_ object: CairoPDFFile.Object, source: UnsafeBufferPointer<UInt8>) -> Outcome {
+        guard let data = object.streamData else { return .copy }
+        let bytes = UnsafeBufferPointer(rebasing: source[data])
+        var rewritten: [UInt8]?
+        switch object.value["Filter"] {
+        case nil where object.value["DecodeParms"] == nil:
+            rewritten = ArtifactMarks.rewritten(bytes)
+        case .name("FlateDecode")? where object.value["DecodeParms"] == nil:
+            guard let plain = Inflate.decompressed(bytes) else { break }
+            rewritten = plain.withUnsafeBufferPointer { ArtifactMarks.rewritten($0) }
+        default:
+            break
+        }
+        guard let rewritten else { return .copy }
+        guard let compressed = Deflate.compressed(rewritten) else { return .failed }
+        return .stream(object.value.removing(["Length", "Filter", "DecodeParms"]).setting("Filter", .name("FlateDecode")), compressed)
+    }
+}
