@@ -60,10 +60,15 @@ public struct Table: Hashable, Sendable {
     public var alignments: [ColumnAlignment]
     /// The header row: one inline list per cell.
     public var header: [[Inline]]
-    /// The body rows, each a list of cells, each cell an inline list.
-    public var rows: [[[Inline]]]
+    /// The body rows, each a list of cells, each cell an inline list; a parsed table's rows
+    /// are made one at a time as they are read (``ElementList``).
+    public var rows: TableRows
     /// Creates a table from its parts.
     public init(alignments: [ColumnAlignment], header: [[Inline]], rows: [[[Inline]]]) {
+        self.alignments = alignments; self.header = header; self.rows = TableRows(rows)
+    }
+    /// Creates a table whose rows are held or made on demand.
+    public init(alignments: [ColumnAlignment], header: [[Inline]], rows: TableRows) {
         self.alignments = alignments; self.header = header; self.rows = rows
     }
 }
@@ -161,9 +166,13 @@ public struct Metadata: Hashable, Sendable {
 }
 
 /// A parsed document: pure values, each block knowing where it came from.
+///
+/// A parsed document makes its top-level blocks (and its tables' rows) on demand from the
+/// parser's tree (``ElementList``): each pass over ``blocks`` converts one block at a time and
+/// drops it after, so memory holds the parser's tree, not a second copy of the document.
 public struct Document: Hashable, Sendable {
-    /// Top-level blocks, in source order.
-    public var blocks: [Block]
+    /// Top-level blocks, in source order; held, or made one at a time as they are read.
+    public var blocks: BlockList
     /// Front matter; empty when the document has none.
     public var metadata: Metadata
     /// Footnote definitions by number (1-based, order of first reference).
@@ -173,6 +182,10 @@ public struct Document: Hashable, Sendable {
 
     /// Creates a document from its parts; `file` defaults to `-` (standard input).
     public init(blocks: [Block], metadata: Metadata = Metadata(), footnotes: [Int: [Block]] = [:], file: String = "-") {
-        self.blocks = blocks; self.metadata = metadata; self.footnotes = footnotes; self.file = file
+        self.blocks = BlockList(blocks); self.metadata = metadata; self.footnotes = footnotes; self.file = file
+    }
+    /// Creates a document whose top-level blocks are held or made on demand (a parser's).
+    public init(blockList: BlockList, metadata: Metadata = Metadata(), footnotes: [Int: [Block]] = [:], file: String = "-") {
+        self.blocks = blockList; self.metadata = metadata; self.footnotes = footnotes; self.file = file
     }
 }

@@ -69,9 +69,23 @@ final class CmarkTree {
 /// Converts a cmark-gfm tree into `Document` values, rebuilding fenced divs from the markers of
 /// `SourceText` and recognising Pandoc attribute syntax on the way.
 struct CmarkConverter {
+    /// How tables are converted and what is kept.
+    enum Mode {
+        /// Every value at once (tables hold their rows).
+        case eager
+        /// The first pass over the tree: every diagnostic and footnote found, tables' rows
+        /// converted one at a time and dropped, the tables made lazy (``ConvertedTree``).
+        case scan
+        /// A later conversion of part of the tree: values only (diagnostics were given by the
+        /// scan and are dropped), footnote definitions skipped, tables lazy.
+        case replay
+    }
     let file: String
     let source: SourceText
     let syntax: InlineSyntax
+    let mode: Mode
+    /// The tree the lazy tables convert their rows from (not for ``Mode/eager``).
+    weak var owner: ConvertedTree?
     var diagnostics: [Diagnostic] = []
     /// Footnote definitions as found (label from the source, blocks).
     var footnoteDefinitions: [(label: String?, blocks: [Block])] = []
@@ -85,9 +99,11 @@ struct CmarkConverter {
     /// destructors) well inside a thread's stack whatever the input.
     static let maxDepth = 64
 
-    init(file: String, source: SourceText) {
+    init(file: String, source: SourceText, mode: Mode = .eager, owner: ConvertedTree? = nil) {
         self.file = file
         self.source = source
+        self.mode = mode
+        self.owner = owner
         self.syntax = InlineSyntax(file: file, lines: source.lines)
         self.html = RawHTML(file: file)
     }
@@ -261,6 +277,7 @@ struct CmarkConverter {
         case CMARK_NODE_THEMATIC_BREAK:
             items.append(.block(Block(.thematicBreak, location: loc)))
         case CMARK_NODE_FOOTNOTE_DEFINITION:
+            guard mode != .replay else { return }  // kept from the scan
             let label = footnoteDefinitionLabel(node)
             footnoteDefinitions.append((label, blocks(of: node, depth: depth + 1)))
         default:
@@ -289,15 +306,104 @@ struct CmarkConverter {
         }
         var header: [[Inline]] = []
         var rows: [[[Inline]]] = []
+        var lazyRows: [OpaquePointer] = []
         for row in Self.children(node) {
-            let cells = Self.children(row).map { inlines(of: $0, depth: depth + 1, heading: false).0 }
             if cmark_gfm_extensions_get_table_row_is_header(row) != 0, header.isEmpty {
-                header = cells
+                header = cells(of: row, depth: depth)
+            } else if mode == .eager || owner == nil {
+                rows.append(cells(of: row, depth: depth))
             } else {
-                rows.append(cells)
+                // Converted when read; the scan converts each row once for its diagnostics and
+                // footnote references, and drops it.
+                if mode == .scan { _ = cells(of: row, depth: depth) }
+                lazyRows.append(row)
             }
         }
+        if let owner, !lazyRows.isEmpty {
+            return Table(alignments: alignments, header: header, rows: TableRows(LazyTableRows(tree: owner, rows: lazyRows, depth: depth)))
+        }
         return Table(alignments: alignments, header: header, rows: rows)
+    }
+
+    /// The cells of a table row, one inline list each.
+    mutating func cells(of row: OpaquePointer, depth: Int) -> [[Inline]] {
+        Self.children(row).map { inlines(of: $0, depth: depth + 1, heading: false).0 }
+    }
+
+    // MARK: Top-level segments
+
+    /// Whether the div fences and HTML container markers seen so far at the top level are all
+    /// closed: where a run of top-level nodes converts to blocks independently of what follows
+    /// (``nestDivs(_:)`` and ``RawHTML/nestContainers(_:)`` then carry no state across it).
+    private struct TopLevelNesting {
+        var divs = 0, ignored = 0
+        var html: [String] = []
+        var balanced: Bool { divs == 0 && ignored == 0 && html.isEmpty }
+
+        /// Follows `item` as ``nestDivs(_:)`` and then ``RawHTML/nestContainers(_:)`` would.
+        mutating func advance(over item: BlockItem) {
+            switch item {
+            case .open: if divs < CmarkConverter.maxDepth { divs += 1 } else { ignored += 1 }
+            case .close: if ignored > 0 { ignored -= 1 } else if divs > 0 { divs -= 1 }
+            case .block(let block):
+                guard divs == 0, ignored == 0, case .html(let h) = block.kind else { return }
+                if h.hasPrefix(RawHTML.openMarker) {
+                    html.append(String(h.dropFirst(RawHTML.openMarker.count)))
+                } else if h.hasPrefix(RawHTML.closeMarker), let index = html.lastIndex(of: String(h.dropFirst(RawHTML.closeMarker.count))) {
+                    html.removeSubrange(index...)
+                }
+            }
+        }
+    }
+
+    /// The scan: converts the document's top-level nodes one run at a time (a run ends where
+    /// every div and HTML container opened at the top level is closed), keeping only where each
+    /// run starts, how many nodes it spans and how many blocks it makes — and every diagnostic
+    /// and footnote, as ``blocks(of:depth:)`` finds them on the whole document.
+    mutating func scanSegments(of root: OpaquePointer) -> (segments: [ConvertedTree.Segment], blockCount: Int) {
+        var segments: [ConvertedTree.Segment] = []
+        var topLevelWarnings: [Diagnostic] = []
+        var items: [BlockItem] = []
+        var nesting = TopLevelNesting()
+        var first: OpaquePointer?
+        var nodes = 0, blockCount = 0
+        func flush(_ converter: inout CmarkConverter) {
+            guard let start = first else { return }
+            let before = converter.diagnostics.count
+            let made = RawHTML.nestContainers(converter.nestDivs(items)).count
+            // The whole-document conversion nests the top level's divs after converting
+            // everything: its warnings come after the others, as there.
+            topLevelWarnings += converter.diagnostics[before...]
+            converter.diagnostics.removeSubrange(before...)
+            if made > 0 { segments.append(.init(first: start, nodes: nodes, firstBlock: blockCount)) }
+            blockCount += made
+            items = []; first = nil; nodes = 0
+        }
+        var child = cmark_node_first_child(root)
+        while let node = child {
+            if first == nil { first = node }
+            let start = items.count
+            convertBlock(node, depth: 0, into: &items)
+            nodes += 1
+            for item in items[start...] { nesting.advance(over: item) }
+            if nesting.balanced { flush(&self) }
+            child = cmark_node_next(node)
+        }
+        flush(&self)
+        diagnostics += topLevelWarnings
+        return (segments, blockCount)
+    }
+
+    /// The blocks of the `nodes` top-level nodes from `first` (a segment of the scan), made again.
+    mutating func blocks(from first: OpaquePointer, nodes: Int) -> [Block] {
+        var items: [BlockItem] = []
+        var child: OpaquePointer? = first
+        for _ in 0..<nodes {
+            guard let node = child else { break }
+            convertBlock(node, depth: 0, into: &items)
+            child = cmark_node_next(node)
+        }
+        return RawHTML.nestContainers(nestDivs(items))
     }
 
     // MARK: Inlines

@@ -54,7 +54,17 @@ public enum MarkdownParser {
     /// Characters no PDF or YAML library accepts (noncharacters such as U+FFFF, control
     /// characters; ``TextSanitizer``) are replaced by U+FFFD first, with one warning at the
     /// first of them: the rest of the document is set as written.
+    ///
+    /// The document keeps cmark-gfm's tree and converts its top-level blocks (and its tables'
+    /// rows) as they are read, one at a time (``Document/blocks``); every diagnostic is found
+    /// here, once, by a scan that converts each block and drops it.
     public static func parse(_ text: String, file: String) -> ParseResult {
+        parse(text, file: file, lazily: true)
+    }
+
+    /// ``parse(_:file:)``, or with `lazily` false every block converted at once (the reference
+    /// the lazy conversion is tested against).
+    static func parse(_ text: String, file: String, lazily: Bool) -> ParseResult {
         var diagnostics: [Diagnostic] = []
         let (text, replaced) = TextSanitizer.sanitize(text)
         if let replaced {
@@ -96,10 +106,22 @@ public enum MarkdownParser {
             diagnostics.append(Diagnostic(.error, "cmark-gfm could not allocate a parser"))
             return ParseResult(document: Document(blocks: [], metadata: metadata, file: file), diagnostics: diagnostics)
         }
-        var converter = CmarkConverter(file: file, source: source)
-        let blocks = converter.blocks(of: tree.root, depth: 0)
-        diagnostics += converter.diagnostics + converter.html.diagnostics
-        var document = Document(blocks: blocks, metadata: metadata, footnotes: converter.footnotes(), file: file)
+        var document: Document
+        if lazily {
+            // One scan gives every diagnostic and footnote and where each top-level block
+            // starts; the blocks (and tables' rows) are converted again as each pass reads them.
+            let owner = ConvertedTree(tree: tree, file: file, source: source.forConversion)
+            var converter = CmarkConverter(file: file, source: source, mode: .scan, owner: owner)
+            let (segments, count) = converter.scanSegments(of: tree.root)
+            diagnostics += converter.diagnostics + converter.html.diagnostics
+            document = Document(blockList: BlockList(TopLevelBlocks(tree: owner, segments: segments, count: count)),
+                                metadata: metadata, footnotes: converter.footnotes(), file: file)
+        } else {
+            var converter = CmarkConverter(file: file, source: source)
+            let blocks = converter.blocks(of: tree.root, depth: 0)
+            diagnostics += converter.diagnostics + converter.html.diagnostics
+            document = Document(blocks: blocks, metadata: metadata, footnotes: converter.footnotes(), file: file)
+        }
         if smartPunctuation(metadata, diagnostics: &diagnostics) { document = SmartPunctuation.apply(to: document) }
         return ParseResult(document: document, diagnostics: diagnostics)
     }
