@@ -62,14 +62,22 @@ public struct Table: Hashable, Sendable {
     public var header: [[Inline]]
     /// The body rows, each a list of cells, each cell an inline list; a parsed table's rows
     /// are made one at a time as they are read (``ElementList``).
-    public var rows: TableRows
+    /// Setting held rows updates ``widestRow``; rows made on demand keep the figure given
+    /// when the table was made (a transform of them must keep each row's cells).
+    public var rows: TableRows {
+        didSet { if !rows.isProvided { widestRow = rows.map(\.count).max() ?? 0 } }
+    }
+    /// The most cells any body row has (0 without rows): known without making the rows.
+    public private(set) var widestRow: Int
     /// Creates a table from its parts.
     public init(alignments: [ColumnAlignment], header: [[Inline]], rows: [[[Inline]]]) {
         self.alignments = alignments; self.header = header; self.rows = TableRows(rows)
+        widestRow = rows.map(\.count).max() ?? 0
     }
-    /// Creates a table whose rows are held or made on demand.
-    public init(alignments: [ColumnAlignment], header: [[Inline]], rows: TableRows) {
-        self.alignments = alignments; self.header = header; self.rows = rows
+    /// Creates a table whose rows are held or made on demand; `widestRow` is the most cells
+    /// any of them has.
+    public init(alignments: [ColumnAlignment], header: [[Inline]], rows: TableRows, widestRow: Int) {
+        self.alignments = alignments; self.header = header; self.rows = rows; self.widestRow = widestRow
     }
 }
 
@@ -184,6 +192,11 @@ public struct Document: Hashable, Sendable {
     public init(blocks: [Block], metadata: Metadata = Metadata(), footnotes: [Int: [Block]] = [:], file: String = "-") {
         self.blocks = BlockList(blocks); self.metadata = metadata; self.footnotes = footnotes; self.file = file
     }
+    /// Frees what a parsed document holds to make its blocks and can make again (cmark-gfm's
+    /// tree, parsed anew if the blocks are read again): for a renderer that has read its last
+    /// pass. The document's value does not change.
+    public func releaseSource() { blocks.releaseSource() }
+
     /// Creates a document whose top-level blocks are held or made on demand (a parser's).
     public init(blockList: BlockList, metadata: Metadata = Metadata(), footnotes: [Int: [Block]] = [:], file: String = "-") {
         self.blocks = blockList; self.metadata = metadata; self.footnotes = footnotes; self.file = file

@@ -12,6 +12,14 @@ public protocol ElementProvider<Element>: AnyObject, Sendable {
     var count: Int { get }
     /// Element `index`, `0 ..< count`, built now.
     func element(at index: Int) -> Element
+    /// Frees what the provider holds to make elements and can make again (a parser's tree,
+    /// parsed anew on the next read); the elements stay the same. Default: nothing.
+    func releaseSource()
+}
+
+extension ElementProvider {
+    /// Holds nothing it could free.
+    public func releaseSource() {}
 }
 
 /// A random-access list whose elements are either held (an array) or made on demand by an
@@ -66,6 +74,13 @@ public struct ElementList<Element: Hashable & Sendable>: RandomAccessCollection,
         }
     }
 
+    /// Frees what a provided list holds to make its elements and can make again (see
+    /// ``ElementProvider/releaseSource()``): call when a pass is done and memory is needed
+    /// elsewhere; the list's elements stay the same. Does nothing for a held list.
+    public func releaseSource() {
+        if case .provided(let provider) = storage { provider.releaseSource() }
+    }
+
     /// Equal when they have the same elements in the same order.
     public static func == (a: ElementList, b: ElementList) -> Bool {
         switch (a.storage, b.storage) {
@@ -91,6 +106,7 @@ private final class MappedProvider<Element: Sendable>: ElementProvider {
     }
     var count: Int { base.count }
     func element(at index: Int) -> Element { transform(base.element(at: index)) }
+    func releaseSource() { base.releaseSource() }
 }
 
 /// A document's top-level blocks, held or made on demand (see ``ElementList``).

@@ -86,6 +86,8 @@ struct CmarkConverter {
     let mode: Mode
     /// The tree the lazy tables convert their rows from (not for ``Mode/eager``).
     weak var owner: ConvertedTree?
+    /// Index of the top-level node being converted (scan and replay), for the paths of lazy tables.
+    var topLevelIndex = 0
     var diagnostics: [Diagnostic] = []
     /// Footnote definitions as found (label from the source, blocks).
     var footnoteDefinitions: [(label: String?, blocks: [Block])] = []
@@ -320,9 +322,32 @@ struct CmarkConverter {
             }
         }
         if let owner, !lazyRows.isEmpty {
-            return Table(alignments: alignments, header: header, rows: TableRows(LazyTableRows(tree: owner, rows: lazyRows, depth: depth)))
+            let rows = LazyTableRows(tree: owner, path: path(of: node), rows: lazyRows, depth: depth)
+            let widest = lazyRows.map { row in
+                var cells = 0
+                var cell = cmark_node_first_child(row)
+                while let c = cell { cells += 1; cell = cmark_node_next(c) }
+                return cells
+            }.max() ?? 0
+            return Table(alignments: alignments, header: header, rows: TableRows(rows), widestRow: widest)
         }
         return Table(alignments: alignments, header: header, rows: rows)
+    }
+
+    /// Where `node` is in the tree: its top-level node's index, then its index among its
+    /// siblings in each container down to it (found again in a new parse of the same text).
+    private func path(of node: OpaquePointer) -> [Int] {
+        var path: [Int] = []
+        var current = node
+        while let parent = cmark_node_parent(current), cmark_node_parent(parent) != nil {
+            var index = 0
+            var sibling = cmark_node_previous(current)
+            while let s = sibling { index += 1; sibling = cmark_node_previous(s) }
+            path.append(index)
+            current = parent
+        }
+        path.append(topLevelIndex)
+        return path.reversed()
     }
 
     /// The cells of a table row, one inline list each.
@@ -365,7 +390,7 @@ struct CmarkConverter {
         var topLevelWarnings: [Diagnostic] = []
         var items: [BlockItem] = []
         var nesting = TopLevelNesting()
-        var first: OpaquePointer?
+        var first: Int?
         var nodes = 0, blockCount = 0
         func flush(_ converter: inout CmarkConverter) {
             guard let start = first else { return }
@@ -380,8 +405,11 @@ struct CmarkConverter {
             items = []; first = nil; nodes = 0
         }
         var child = cmark_node_first_child(root)
+        var index = 0
         while let node = child {
-            if first == nil { first = node }
+            if first == nil { first = index }
+            topLevelIndex = index
+            index += 1
             let start = items.count
             convertBlock(node, depth: 0, into: &items)
             nodes += 1
@@ -394,12 +422,14 @@ struct CmarkConverter {
         return (segments, blockCount)
     }
 
-    /// The blocks of the `nodes` top-level nodes from `first` (a segment of the scan), made again.
-    mutating func blocks(from first: OpaquePointer, nodes: Int) -> [Block] {
+    /// The blocks of the `nodes` top-level nodes from `first` (node `index`; a segment of the
+    /// scan), made again.
+    mutating func blocks(from first: OpaquePointer, index: Int, nodes: Int) -> [Block] {
         var items: [BlockItem] = []
         var child: OpaquePointer? = first
-        for _ in 0..<nodes {
+        for offset in 0..<nodes {
             guard let node = child else { break }
+            topLevelIndex = index + offset
             convertBlock(node, depth: 0, into: &items)
             child = cmark_node_next(node)
         }

@@ -11,32 +11,105 @@ import Foundation
 /// writes a NUL-terminated copy into the node the first time it is asked). The tree is freed
 /// with the last document value that reads it.
 final class ConvertedTree: @unchecked Sendable {
-    /// A run of top-level nodes that converts to blocks on its own: its first node, how many
-    /// nodes it spans, and the index of its first block in the document.
+    /// A run of top-level nodes that converts to blocks on its own: the index of its first
+    /// node, how many nodes it spans, and the index of its first block in the document.
     struct Segment {
-        let first: OpaquePointer
+        let first: Int
         let nodes: Int
         let firstBlock: Int
     }
 
-    private let tree: CmarkTree
+    /// The text cmark-gfm parsed (shares its storage with the converter's source lines), to
+    /// parse again after ``release()``.
+    private let input: [UInt8]
+    private var tree: CmarkTree?
+    /// Bumped by every ``release()``: node pointers taken under an older generation are stale.
+    private(set) var generation = 0
+    /// The last top-level node looked up, so that reading in order walks the tree once.
+    private var cursor: (index: Int, node: OpaquePointer)?
     private let lock = NSLock()
     /// Converts again what the scan converted; its diagnostics are dropped (the scan gave them).
     private var converter: CmarkConverter
+
     init(tree: CmarkTree, file: String, source: SourceText) {
         self.tree = tree
-        converter = CmarkConverter(file: file, source: source, mode: .replay)
+        input = source.cmarkInput
+        converter = CmarkConverter(file: file, source: source.forConversion, mode: .replay)
         converter.owner = self
     }
 
-    /// Runs `body` with the tree's converter, alone; drops the diagnostics it gathered.
-    func converting<T>(_ body: (inout CmarkConverter) -> T) -> T {
+    /// Frees cmark-gfm's tree; a later read parses the same text again (same tree, same blocks).
+    func release() {
         lock.lock()
         defer { lock.unlock() }
-        let result = body(&converter)
+        if tree != nil { generation += 1 }
+        tree = nil
+        cursor = nil
+    }
+
+    /// The root, parsing the text again if the tree was released. Call with the lock held.
+    private func root() -> OpaquePointer {
+        if let tree { return tree.root }
+        guard let parsed = CmarkTree(input) else { fatalError("cmark-gfm could not allocate a parser") }
+        tree = parsed
+        return parsed.root
+    }
+
+    /// Top-level node `index`, walking on from the last one looked up. Call with the lock held.
+    private func topLevelNode(_ index: Int) -> OpaquePointer? {
+        let root = root()
+        var (i, node): (Int, OpaquePointer?) = cursor.map { $0.index <= index ? ($0.index, $0.node) : (0, cmark_node_first_child(root)) }
+            ?? (0, cmark_node_first_child(root))
+        while i < index, let n = node { node = cmark_node_next(n); i += 1 }
+        if let node { cursor = (index, node) }
+        return node
+    }
+
+    /// The node at `path` (``CmarkConverter``'s path of a node). Call with the lock held.
+    private func node(at path: [Int]) -> OpaquePointer? {
+        guard let first = path.first, var node = topLevelNode(first) else { return nil }
+        for index in path.dropFirst() {
+            var child = cmark_node_first_child(node)
+            for _ in 0..<index { child = child.flatMap(cmark_node_next) }
+            guard let c = child else { return nil }
+            node = c
+        }
+        return node
+    }
+
+    /// The blocks of `segment`, converted now.
+    func blocks(of segment: Segment) -> [Block] {
+        lock.lock()
+        defer { lock.unlock(); dropDiagnostics() }
+        guard let first = topLevelNode(segment.first) else { return [] }
+        return converter.blocks(from: first, index: segment.first, nodes: segment.nodes)
+    }
+
+    /// The cells of body row `index` of the table at `path`, converted now; `rows` holds the
+    /// row nodes of `generation`, found again when the tree was parsed anew.
+    func cells(ofRow index: Int, rows: inout (generation: Int, nodes: [OpaquePointer]), path: [Int], depth: Int) -> [[Inline]] {
+        lock.lock()
+        defer { lock.unlock(); dropDiagnostics() }
+        if rows.generation != generation || tree == nil {
+            _ = root()
+            var nodes: [OpaquePointer] = []
+            if let table = node(at: path) {
+                var row = cmark_node_first_child(table)
+                var sawHeader = false
+                while let r = row {
+                    if !sawHeader, cmark_gfm_extensions_get_table_row_is_header(r) != 0 { sawHeader = true } else { nodes.append(r) }
+                    row = cmark_node_next(r)
+                }
+            }
+            rows = (generation, nodes)
+        }
+        guard index < rows.nodes.count else { return [] }
+        return converter.cells(of: rows.nodes[index], depth: depth)
+    }
+
+    private func dropDiagnostics() {
         converter.diagnostics = []
         converter.html.diagnostics = []
-        return result
     }
 }
 
@@ -70,26 +143,40 @@ final class TopLevelBlocks: ElementProvider, @unchecked Sendable {
         defer { lock.unlock() }
         if let cached, cached.segment == low { return cached.blocks[index - segment.firstBlock] }
         cached = nil  // drop the previous segment before converting the next
-        let blocks = tree.converting { $0.blocks(from: segment.first, nodes: segment.nodes) }
+        let blocks = tree.blocks(of: segment)
         cached = (low, blocks)
         return blocks[index - segment.firstBlock]
+    }
+
+    func releaseSource() {
+        lock.lock()
+        cached = nil
+        lock.unlock()
+        tree.release()
     }
 }
 
 /// A parsed table's body rows, converted from the cmark tree one row at a time as they are read.
 final class LazyTableRows: ElementProvider, @unchecked Sendable {
     let tree: ConvertedTree
-    let rows: [OpaquePointer]
+    let path: [Int]
     let depth: Int
+    let count: Int
+    /// The row nodes and the tree generation they belong to; guarded by `lock`.
+    private var rows: (generation: Int, nodes: [OpaquePointer])
+    private let lock = NSLock()
 
-    init(tree: ConvertedTree, rows: [OpaquePointer], depth: Int) {
-        self.tree = tree; self.rows = rows; self.depth = depth
+    init(tree: ConvertedTree, path: [Int], rows: [OpaquePointer], depth: Int) {
+        self.tree = tree; self.path = path; self.depth = depth
+        count = rows.count
+        self.rows = (tree.generation, rows)
     }
-
-    var count: Int { rows.count }
 
     func element(at index: Int) -> [[Inline]] {
-        let row = rows[index], depth = depth
-        return tree.converting { $0.cells(of: row, depth: depth) }
+        lock.lock()
+        defer { lock.unlock() }
+        return tree.cells(ofRow: index, rows: &rows, path: path, depth: depth)
     }
+
+    func releaseSource() { tree.release() }
 }

@@ -110,7 +110,7 @@ public enum MarkdownParser {
         if lazily {
             // One scan gives every diagnostic and footnote and where each top-level block
             // starts; the blocks (and tables' rows) are converted again as each pass reads them.
-            let owner = ConvertedTree(tree: tree, file: file, source: source.forConversion)
+            let owner = ConvertedTree(tree: tree, file: file, source: source)
             var converter = CmarkConverter(file: file, source: source, mode: .scan, owner: owner)
             let (segments, count) = converter.scanSegments(of: tree.root)
             diagnostics += converter.diagnostics + converter.html.diagnostics

@@ -374,7 +374,7 @@ public struct Styler: Sendable {
                                    style: ParagraphStyle(baseFont: cascade.font, lineHeight: cascade.style.lineHeight, alignment: alignment,
                                                          hangulLineBreak: options.hangulLineBreak))
         }
-        let columns = table.rows.reduce(table.header.count) { max($0, $1.count) }
+        let columns = max(table.header.count, table.widestRow)
         func row(_ cells: [[Inline]], _ cascade: Cascade) -> [StyledParagraph] {
             (0..<columns).map { cell($0 < cells.count ? cells[$0] : [], $0, cascade) }
         }

@@ -195,6 +195,9 @@ public enum Typesetter {
                                                     tagging: tagging)
                 if let preview = options.preview { renderer.startPreview(preview, base: outputFile.destination) }
                 let count = try layOut(pages: pages, pageCount: pageCount, into: renderer).pageCount
+                // The last pass has read the document: cmark-gfm's tree goes before Cairo
+                // finishes the file (parsed again only if an untagged retry reads it).
+                document.releaseSource()
                 try renderer.finish()
                 return (count, renderer)
             }

@@ -93,6 +93,23 @@ import Testing
         #expect(again.diagnostics == before)
     }
 
+    @Test func releasedTreeIsParsedAgainWithTheSameBlocks() {
+        let text = "- item\n\n  | a | b |\n  |---|---|\n  | 1 | \"2\" |\n  | 3 | 4 |\n\n" + Self.constructed[11] + Self.constructed[0]
+        let eager = MarkdownParser.parse(text, file: "r.md", lazily: false).document
+        let lazy = MarkdownParser.parse(text, file: "r.md").document
+        // A block (and its lazy table rows) kept from before the release still reads alike after it.
+        let kept = lazy.blocks[0]
+        guard case .table(let keptTable)? = lazy.blocks[1].kind else { Issue.record("no table"); return }
+        lazy.releaseSource()
+        #expect(kept == eager.blocks[0])
+        #expect(Array(keptTable.rows).count == 300)
+        guard case .table(let eagerTable) = eager.blocks[1].kind else { Issue.record("no eager table"); return }
+        #expect(Array(keptTable.rows) == Array(eagerTable.rows))
+        #expect(Array(lazy.blocks) == Array(eager.blocks))
+        lazy.releaseSource()
+        #expect(Array(lazy.blocks.reversed()) == Array(eager.blocks.reversed()))
+    }
+
     @Test func concurrentReadersGetTheSameBlocks() async {
         let text = Self.fixtures().joined(separator: "\n\n") + Self.constructed[0] + Self.constructed[11]
         let document = MarkdownParser.parse(text, file: "c.md").document
