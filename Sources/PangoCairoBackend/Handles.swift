@@ -113,6 +113,9 @@ final class PangoSetup {
         return setup
     }
     nonisolated(unsafe) private static var sharedValue: PangoSetup?
+    /// The process's setup when one exists (tests of ``FontLibrary/startLoading()``). Call
+    /// under `FontState.lock`.
+    static var sharedIfCreated: PangoSetup? { sharedValue }
 
     /// A setup of its own (tests compare it with ``shared``); everything else uses ``shared``.
     init() {

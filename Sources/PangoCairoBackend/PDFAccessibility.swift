@@ -65,8 +65,9 @@ struct TagRecords {
     }
 }
 
-/// Completes a tagged PDF written by Cairo 1.16 with qpdf's C API (qpdf 11), rewriting the
-/// file in place through a temporary file:
+/// Completes a tagged PDF written by Cairo 1.16, rewriting the file in place through a
+/// temporary file (``TaggedPDFRewriter``; with qpdf's C API, qpdf 11, for a file not in Cairo's
+/// regular layout):
 ///
 /// - structure elements Cairo split (one per run of content between other tags, e.g. a
 ///   paragraph on two pages with a running footer between) are merged back into one;
@@ -78,12 +79,11 @@ struct TagRecords {
 ///   annotations get `/Tabs /S` (tab order follows the structure; PDF/UA-1 ISO 14289-1 §7.18.3),
 ///   links a `/Contents` description (§7.18.5), notes an `/ID` (§7.9).
 ///
-/// Memory: qpdf holds every object it has parsed until the end (about 1.7 KB for each
-/// structure element, measured with qpdf 11.3), so the pass costs in proportion to the
-/// document's elements. Beyond that it keeps little: the file is mapped, not copied; the C
-/// API's object handles are released as soon as they are used (each one costs a map entry
-/// until released); rewritten content streams are held compressed, as Cairo wrote them, and
-/// streams without artifacts are left as they are (the writer copies them without decoding).
+/// Memory: ``TaggedPDFRewriter`` reads and writes one object at a time and keeps a few integers
+/// per object and per element, so the pass does not grow with the document's pages. The qpdf
+/// fallback holds every object it has parsed until the end (about 1.7 KB for each structure
+/// element, measured with qpdf 11.3); beyond that it keeps little: the file is mapped, not
+/// copied, and the C API's object handles are released as soon as they are used.
 enum PDFAccessibility {
     static let lock = NSLock()
 
@@ -103,6 +103,23 @@ enum PDFAccessibility {
         // outlives the rename below (it holds the old file).
         let file = try MappedFile(path: path)
         defer { file.unmap() }
+        let written = path + ".tagged"
+        defer { unlink(written) }
+        do {
+            try TaggedPDFRewriter.rewrite(source: UnsafeBufferPointer(start: UnsafeRawPointer(file.bytes).assumingMemoryBound(to: UInt8.self), count: file.count),
+                                          to: written, records: records, tagging: tagging, info: info, claimsUA: claimsUA)
+            guard rename(written, path) == 0 else { throw Failure(description: "cannot replace \(path): \(String(cString: strerror(errno)))") }
+            return
+        } catch is CairoPDFFile.Unsupported {
+            // Not Cairo's regular layout: qpdf reads whatever it is.
+        }
+        try completeWithQPDF(file: file, path: path, written: written, records: records, tagging: tagging, info: info, claimsUA: claimsUA)
+    }
+
+    /// The same pass with qpdf, for a file ``TaggedPDFRewriter`` cannot read: qpdf holds every
+    /// object it parses, so memory grows with the document's elements.
+    static func completeWithQPDF(file: MappedFile, path: String, written: String, records: TagRecords, tagging: PDFTagging,
+                                 info: DocumentInfo, claimsUA: Bool) throws {
         var q: qpdf_data? = qpdf_init()
         defer { qpdf_cleanup(&q) }
         qpdf_set_suppress_warnings(q, 1)
@@ -292,8 +309,6 @@ enum PDFAccessibility {
         }
         qpdf_oh_release_all(q)
 
-        let written = path + ".tagged"
-        defer { unlink(written) }
         try check(qpdf_init_write(q, written), "qpdf cannot write the PDF")
         qpdf_set_object_stream_mode(q, qpdf_o_generate)
         // Streams are copied as they are (fonts, images and content streams stay compressed as

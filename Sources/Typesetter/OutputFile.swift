@@ -27,9 +27,12 @@ struct OutputFile {
         }
         let resolved = OutputFile.followingLinks(URL(fileURLWithPath: target))
         destination = resolved.path
-        let type = (try? fileManager.attributesOfItem(atPath: destination)[.type]) as? FileAttributeType
-        if type == .typeDirectory { throw TypesetError.unwritableOutput(path: target, reason: "it is a folder") }
-        writesThrough = type != nil && type != .typeRegular
+        // The file type from POSIX `lstat` (what `FileManager.attributesOfItem` reads too,
+        // without also looking up the owner's user and group names in /etc/passwd and /etc/group).
+        var status = stat()
+        let type: mode_t? = lstat(destination, &status) == 0 ? status.st_mode & S_IFMT : nil
+        if type == S_IFDIR { throw TypesetError.unwritableOutput(path: target, reason: "it is a folder") }
+        writesThrough = type != nil && type != S_IFREG
         if writesThrough {
             guard fileManager.isWritableFile(atPath: destination) else {
                 throw TypesetError.unwritableOutput(path: target, reason: "permission denied")

@@ -81,6 +81,7 @@ public enum Typesetter {
     /// rendering succeeded (temporary file + rename).
     /// - Throws: ``TypesetError`` (bad theme, unwritable output, strict-mode warnings, Cairo failure).
     public static func render(markdown: String, file: String, to output: String, options: RenderOptions = RenderOptions()) throws -> RenderReport {
+        startLoadingFonts(for: options)
         let parsed = MarkdownParser.parse(markdown, file: file)
         return try render(document: parsed.document, diagnostics: parsed.diagnostics, to: output, options: options)
     }

@@ -41,6 +41,7 @@ enum RenderCommand {
             throw TypesetError.unwritableOutput(path: target, reason: "it is the input file; choose another output")
         }
         if input == "-", options.baseDirectory == nil { options.baseDirectory = FileManager.default.currentDirectoryPath }
+        Typesetter.startLoadingFonts(for: options)
         let text = try InputFile.read(input)
         var parsed = Typesetter.parse(markdown: text, file: input == "-" ? "<stdin>" : input)
         for (key, value) in variables { parsed.document.metadata.set(key, to: value) }

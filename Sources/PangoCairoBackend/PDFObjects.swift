@@ -1,0 +1,405 @@
+internal import CQPDF
+import Foundation
+
+/// One PDF object (PDF 1.7 §7.3), as read from a file Cairo wrote: numbers, strings and names
+/// keep the bytes they were written with, so an object read and written again is unchanged.
+indirect enum PDFValue {
+    case null
+    case bool(Bool)
+    case integer(Int)
+    /// A real number, as written.
+    case real([UInt8])
+    /// A name without its solidus, as written (with any `#xx` escapes).
+    case name(String)
+    /// A literal `( … )` or hexadecimal `< … >` string token, delimiters included.
+    case string([UInt8])
+    case array([PDFValue])
+    /// A dictionary, its entries in file order.
+    case dictionary([(key: String, value: PDFValue)])
+    /// An indirect reference `n 0 R` (Cairo writes generation 0 only).
+    case reference(Int32)
+
+    /// The value of `key` in a dictionary; nil for a missing key or another kind of value.
+    subscript(key: String) -> PDFValue? {
+        guard case .dictionary(let entries) = self else { return nil }
+        return entries.first { $0.key == key }?.value
+    }
+
+    /// A dictionary with `key` set to `value` (replaced in place, or appended).
+    func setting(_ key: String, _ value: PDFValue) -> PDFValue {
+        guard case .dictionary(var entries) = self else { return self }
+        if let i = entries.firstIndex(where: { $0.key == key }) { entries[i].value = value } else { entries.append((key, value)) }
+        return .dictionary(entries)
+    }
+
+    /// A dictionary without `keys`.
+    func removing(_ keys: Set<String>) -> PDFValue {
+        guard case .dictionary(let entries) = self else { return self }
+        return .dictionary(entries.filter { !keys.contains($0.key) })
+    }
+
+    /// The name's text, or nil.
+    var nameValue: String? { if case .name(let n) = self { return n } else { return nil } }
+
+    /// `text` as a PDF text string (PDF 1.7 §7.9.2.2): a literal string when it is printable
+    /// ASCII, otherwise UTF-16BE with a byte-order mark, written in hexadecimal.
+    static func text(_ text: String) -> PDFValue {
+        if text.utf8.allSatisfy({ (0x20..<0x7F).contains($0) }) {
+            var bytes: [UInt8] = [0x28]
+            for b in text.utf8 {
+                if b == 0x28 || b == 0x29 || b == 0x5C { bytes.append(0x5C) }
+                bytes.append(b)
+            }
+            bytes.append(0x29)
+            return .string(bytes)
+        }
+        let digits = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = Array("<FEFF".utf8)
+        for unit in text.utf16 {
+            for shift in [12, 8, 4, 0] { bytes.append(digits[Int(unit >> UInt16(shift)) & 0xF]) }
+        }
+        bytes.append(0x3E)
+        return .string(bytes)
+    }
+
+    /// A literal string token's text (escapes of PDF 1.7 §7.3.4.2 resolved, bytes read as
+    /// Latin-1, which covers the ASCII URIs Cairo writes); nil for a hexadecimal string.
+    var literalText: String? {
+        guard case .string(let raw) = self, raw.first == 0x28, raw.count >= 2 else { return nil }
+        var out: [UInt8] = []
+        var i = 1
+        let end = raw.count - 1
+        while i < end {
+            let b = raw[i]
+            guard b == 0x5C, i + 1 < end else { out.append(b); i += 1; continue }
+            let e = raw[i + 1]
+            i += 2
+            switch e {
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case 0x0A: break
+            case 0x30...0x37:
+                var v = Int(e - 0x30), n = 1
+                while n < 3, i < end, (0x30...0x37).contains(raw[i]) { v = v * 8 + Int(raw[i] - 0x30); i += 1; n += 1 }
+                out.append(UInt8(truncatingIfNeeded: v))
+            default: out.append(e)
+            }
+        }
+        return String(decoding: out.map { UInt16($0) }, as: UTF16.self)
+    }
+
+    /// Appends the object's PDF syntax to `out`.
+    func write(to out: inout [UInt8]) {
+        switch self {
+        case .null: out.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+        case .bool(let b): out.append(contentsOf: Array((b ? "true" : "false").utf8))
+        case .integer(let n): out.append(contentsOf: Array(String(n).utf8))
+        case .real(let raw), .string(let raw): out.append(contentsOf: raw)
+        case .name(let n): out.append(0x2F); out.append(contentsOf: Array(n.utf8))
+        case .reference(let n): out.append(contentsOf: Array("\(n) 0 R".utf8))
+        case .array(let items):
+            out.append(0x5B)
+            for (k, item) in items.enumerated() {
+                if k > 0 { out.append(0x20) }
+                item.write(to: &out)
+            }
+            out.append(0x5D)
+        case .dictionary(let entries):
+            out.append(contentsOf: [0x3C, 0x3C])
+            for (key, value) in entries {
+                out.append(0x2F); out.append(contentsOf: Array(key.utf8)); out.append(0x20)
+                value.write(to: &out)
+                out.append(0x20)
+            }
+            out.append(contentsOf: [0x3E, 0x3E])
+        }
+    }
+}
+
+/// The syntax of PDF objects (PDF 1.7 §7.2–7.3) over bytes: whitespace, comments, and the
+/// eight kinds of object plus references.
+struct PDFParser {
+    struct Malformed: Error {}
+
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index: Int
+
+    static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 || b == 0x0C || b == 0x00 }
+    static func isDelimiter(_ b: UInt8) -> Bool {
+        b == 0x28 || b == 0x29 || b == 0x3C || b == 0x3E || b == 0x5B || b == 0x5D || b == 0x7B || b == 0x7D || b == 0x2F || b == 0x25
+    }
+
+    mutating func skipSpace() {
+        while index < bytes.count {
+            let b = bytes[index]
+            if Self.isSpace(b) { index += 1 } else if b == 0x25 {
+                while index < bytes.count, bytes[index] != 0x0A, bytes[index] != 0x0D { index += 1 }
+            } else { return }
+        }
+    }
+
+    /// Whether the bytes at the current position (after whitespace) are `keyword`; if so,
+    /// moves past it.
+    mutating func keyword(_ keyword: StaticString) -> Bool {
+        skipSpace()
+        let n = keyword.utf8CodeUnitCount
+        guard index + n <= bytes.count else { return false }
+        let k = keyword.utf8Start
+        for j in 0..<n where bytes[index + j] != k[j] { return false }
+        if index + n < bytes.count, !Self.isSpace(bytes[index + n]), !Self.isDelimiter(bytes[index + n]) { return false }
+        index += n
+        return true
+    }
+
+    /// A regular token (a number, keyword or name body) starting at the current position.
+    mutating func token() -> Range<Int> {
+        let start = index
+        while index < bytes.count, !Self.isSpace(bytes[index]), !Self.isDelimiter(bytes[index]) { index += 1 }
+        return start..<index
+    }
+
+    mutating func integer() -> Int? {
+        let saved = index
+        let range = token()
+        var value = 0
+        guard !range.isEmpty else { index = saved; return nil }
+        for k in range {
+            let b = bytes[k]
+            guard (0x30...0x39).contains(b) else { index = saved; return nil }
+            value = value &* 10 &+ Int(b - 0x30)
+        }
+        return value
+    }
+
+    /// The next object.
+    /// - Throws: ``Malformed`` at anything that is not PDF object syntax.
+    mutating func value() throws -> PDFValue {
+        skipSpace()
+        guard index < bytes.count else { throw Malformed() }
+        switch bytes[index] {
+        case 0x2F:
+            index += 1
+            let range = token()
+            return .name(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
+        case 0x3C where index + 1 < bytes.count && bytes[index + 1] == 0x3C:
+            index += 2
+            var entries: [(key: String, value: PDFValue)] = []
+            while true {
+                skipSpace()
+                guard index + 1 < bytes.count else { throw Malformed() }
+                if bytes[index] == 0x3E, bytes[index + 1] == 0x3E { index += 2; return .dictionary(entries) }
+                guard case .name(let key) = try value() else { throw Malformed() }
+                entries.append((key, try value()))
+            }
+        case 0x3C:
+            let start = index
+            while index < bytes.count, bytes[index] != 0x3E { index += 1 }
+            guard index < bytes.count else { throw Malformed() }
+            index += 1
+            return .string(Array(bytes[start..<index]))
+        case 0x28:
+            let start = index
+            var depth = 0
+            while index < bytes.count {
+                let b = bytes[index]
+                if b == 0x5C { index += 2; continue }
+                if b == 0x28 { depth += 1 } else if b == 0x29 { depth -= 1; if depth == 0 { index += 1; return .string(Array(bytes[start..<index])) } }
+                index += 1
+            }
+            throw Malformed()
+        case 0x5B:
+            index += 1
+            var items: [PDFValue] = []
+            while true {
+                skipSpace()
+                guard index < bytes.count else { throw Malformed() }
+                if bytes[index] == 0x5D { index += 1; return .array(items) }
+                items.append(try value())
+            }
+        default:
+            if let n = integer() {
+                // `n g R` is a reference.
+                let saved = index
+                skipSpace()
+                if integer() != nil {
+                    skipSpace()
+                    if index < bytes.count, bytes[index] == 0x52,
+                       index + 1 >= bytes.count || Self.isSpace(bytes[index + 1]) || Self.isDelimiter(bytes[index + 1]) {
+                        index += 1
+                        return .reference(Int32(clamping: n))
+                    }
+                }
+                index = saved
+                return .integer(n)
+            }
+            let range = token()
+            guard !range.isEmpty else { throw Malformed() }
+            let raw = Array(bytes[range])
+            switch raw {
+            case Array("true".utf8): return .bool(true)
+            case Array("false".utf8): return .bool(false)
+            case Array("null".utf8): return .null
+            default:
+                guard raw.allSatisfy({ (0x30...0x39).contains($0) || $0 == 0x2E || $0 == 0x2D || $0 == 0x2B }) else { throw Malformed() }
+                return .real(raw)
+            }
+        }
+    }
+}
+
+/// A PDF file in the regular layout Cairo 1.16 writes, read one object at a time: one
+/// cross-reference table of one section (PDF 1.7 §7.5.4, fixed 20-byte entries, read in place
+/// when an object is asked for) and a trailer without `/Prev` or `/Encrypt`. Nothing is
+/// cached: each call parses the object again.
+struct CairoPDFFile {
+    /// The file's layout is not the one described (another producer, an update appended):
+    /// the caller falls back to a general PDF library.
+    struct Unsupported: Error, CustomStringConvertible { var description: String }
+
+    let bytes: UnsafeBufferPointer<UInt8>
+    /// Bytes read since the mapped file's pages were last dropped.
+    private final class Residency { var read = 0 }
+    private let residency = Residency()
+    /// The trailer's `/Size`: objects are numbered 1..<size.
+    let size: Int32
+    let root: Int32
+    let info: Int32?
+    private let entries: Int
+
+    init(bytes: UnsafeBufferPointer<UInt8>) throws {
+        self.bytes = bytes
+        // startxref, from the end.
+        let tail = max(0, bytes.count - 64)
+        var start: Int?
+        let marker = Array("startxref".utf8)
+        var k = bytes.count - marker.count
+        while k >= tail {
+            if bytes[k] == marker[0], Array(bytes[k..<(k + marker.count)]) == marker { start = k + marker.count; break }
+            k -= 1
+        }
+        guard let start else { throw Unsupported(description: "no startxref") }
+        var parser = PDFParser(bytes: bytes, index: start)
+        parser.skipSpace()
+        guard let xref = parser.integer(), xref < bytes.count else { throw Unsupported(description: "no cross-reference offset") }
+        parser.index = xref
+        guard parser.keyword("xref") else { throw Unsupported(description: "not a cross-reference table") }
+        parser.skipSpace()
+        guard parser.integer() == 0 else { throw Unsupported(description: "cross-reference section not from 0") }
+        parser.skipSpace()
+        guard let count = parser.integer(), count > 0 else { throw Unsupported(description: "empty cross-reference section") }
+        parser.skipSpace()
+        entries = parser.index
+        parser.index = entries + 20 * count
+        guard parser.keyword("trailer") else { throw Unsupported(description: "more than one cross-reference section") }
+        let trailer = try parser.value()
+        guard case .integer(let size)? = trailer["Size"], size == count, case .reference(let root)? = trailer["Root"],
+              trailer["Prev"] == nil, trailer["Encrypt"] == nil, trailer["XRefStm"] == nil else {
+            throw Unsupported(description: "trailer is not Cairo's")
+        }
+        self.size = Int32(size)
+        self.root = root
+        if case .reference(let info)? = trailer["Info"] { self.info = info } else { info = nil }
+    }
+
+    /// The byte offset of object `n`, nil when it is free or out of range.
+    func offset(_ n: Int32) -> Int? {
+        guard n > 0, n < size else { return nil }
+        let e = entries + 20 * Int(n)
+        guard e + 20 <= bytes.count, bytes[e + 17] == 0x6E else { return nil }
+        var value = 0
+        for k in e..<(e + 10) { value = value * 10 + Int(bytes[k] &- 0x30) }
+        return value < bytes.count ? value : nil
+    }
+
+    /// An object read at its offset: its value, where a stream's data lies, and the end of
+    /// `endobj`.
+    struct Object {
+        var value: PDFValue
+        /// Where the value's own syntax lies (for copying it unchanged).
+        var valueRange: Range<Int>
+        var streamData: Range<Int>?
+        /// The whole object, `n 0 obj` to `endobj`.
+        var range: Range<Int>
+    }
+
+    /// - Throws: ``Unsupported`` when object `n` is missing or is not well formed.
+    func object(_ n: Int32) throws -> Object {
+        guard let offset = offset(n) else { throw Unsupported(description: "object \(n) is missing") }
+        var p = PDFParser(bytes: bytes, index: offset)
+        guard p.integer() == Int(n) else { throw Unsupported(description: "object \(n) is not at its offset") }
+        p.skipSpace()
+        guard p.integer() == 0, p.keyword("obj") else { throw Unsupported(description: "object \(n) has no header") }
+        p.skipSpace()
+        let start = p.index
+        let value: PDFValue
+        do { value = try p.value() } catch { throw Unsupported(description: "object \(n) is malformed") }
+        let valueEnd = p.index
+        var data: Range<Int>?
+        if p.keyword("stream") {
+            if p.index < bytes.count, bytes[p.index] == 0x0D { p.index += 1 }
+            if p.index < bytes.count, bytes[p.index] == 0x0A { p.index += 1 }
+            let length: Int
+            switch value["Length"] {
+            case .integer(let l)?: length = l
+            case .reference(let r)?:
+                guard case .integer(let l) = try object(r).value else { throw Unsupported(description: "stream \(n) has no length") }
+                length = l
+            default: throw Unsupported(description: "stream \(n) has no length")
+            }
+            guard length >= 0, p.index + length <= bytes.count else { throw Unsupported(description: "stream \(n) is cut short") }
+            data = p.index..<(p.index + length)
+            p.index += length
+            guard p.keyword("endstream") else { throw Unsupported(description: "stream \(n) has no endstream") }
+        }
+        guard p.keyword("endobj") else { throw Unsupported(description: "object \(n) has no endobj") }
+        // A mapped file's pages that were read are dropped every megabyte (they are read again
+        // from the page cache if needed), so the file does not stay resident as it is read.
+        residency.read += p.index - offset
+        if residency.read > 1 << 20 {
+            madvise(UnsafeMutableRawPointer(mutating: bytes.baseAddress!), bytes.count, Int32(MADV_DONTNEED))
+            residency.read = 0
+        }
+        return Object(value: value, valueRange: start..<valueEnd, streamData: data, range: offset..<p.index)
+    }
+
+    /// A reference's target value (one level), or the value itself.
+    func resolved(_ value: PDFValue?) throws -> PDFValue? {
+        if case .reference(let r)? = value { return try object(r).value }
+        return value
+    }
+}
+
+/// zlib's inflate for `/FlateDecode` streams (PDF 1.7 §7.4.4).
+enum Inflate {
+    /// `bytes` decompressed; nil when they are not a zlib stream.
+    static func decompressed(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var stream = z_stream()
+        guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
+        defer { inflateEnd(&stream) }
+        var out = [UInt8](repeating: 0, count: max(4096, bytes.count * 4))
+        var produced = 0
+        stream.next_in = UnsafeMutablePointer(mutating: bytes.baseAddress)
+        stream.avail_in = uInt(bytes.count)
+        while true {
+            if produced == out.count { out.append(contentsOf: repeatElement(0, count: out.count)) }
+            let status = out.withUnsafeMutableBufferPointer { buffer -> Int32 in
+                stream.next_out = buffer.baseAddress! + produced
+                stream.avail_out = uInt(buffer.count - produced)
+                let status = inflate(&stream, Z_NO_FLUSH)
+                produced = buffer.count - Int(stream.avail_out)
+                return status
+            }
+            if status == Z_STREAM_END { break }
+            guard status == Z_OK || (status == Z_BUF_ERROR && produced == out.count) else {
+                // Input ended without the stream's end: keep what was inflated, as readers do.
+                if status == Z_BUF_ERROR, stream.avail_in == 0 { break }
+                return nil
+            }
+        }
+        out.removeLast(out.count - produced)
+        return out
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+@testable import PangoCairoBackend
+import Styling
+import Testing
+import Typography
+
+/// ``FontLibrary/startLoading()`` sets up the process's font map on a thread of its own; what
+/// font queries answer afterwards is what they answer on a font map set up on demand.
+@Suite struct EarlyFontLoadingTests {
+    @Test func theFlagIsSetOnce() {
+        let flag = OnceFlag()
+        #expect(flag.swap(true) == false)
+        #expect(flag.swap(true) == true)
+        #expect(flag.swap(true) == true)
+    }
+
+    @Test func startingEarlySetsUpTheSharedFontMap() throws {
+        FontLibrary.startLoading()
+        FontLibrary.startLoading()
+        // The thread takes the font lock for the set-up; wait (at most 10 s) until it is done.
+        var ready = false
+        for _ in 0..<1000 where !ready {
+            ready = FontState.lock.reading { PangoSetup.sharedIfCreated != nil }
+            if !ready { usleep(10_000) }
+        }
+        #expect(ready)
+    }
+
+    @Test func queriesAnswerAsOnAFontMapSetUpOnDemand() {
+        FontLibrary.startLoading()
+        let fresh = FontState.lock.reading { PangoSetup() }
+        for (spec, family) in [(FontSpec(families: ["Inter", "Noto Sans CJK KR"], size: 10.5), "Inter"),
+                               (FontSpec(families: ["Inter", "Noto Sans CJK KR"], weight: .bold, size: 20), "Inter"),
+                               (FontSpec(families: ["DejaVu Sans Mono", "Noto Sans Mono CJK KR"], size: 9.7), "DejaVu Sans Mono")] {
+            let resolved = FontLibrary.resolve(spec)
+            #expect(resolved.familyFound)
+            #expect(resolved.family == family)
+            #expect(resolved.weight == spec.weight)
+            // Ascent, descent, x-height and cap height, pt: the same from the early map as from a
+            // map set up on demand.
+            let metrics = FontState.lock.reading { (PangoSetup.shared.metrics(spec), fresh.metrics(spec)) }
+            #expect(metrics.0 == metrics.1)
+            #expect(metrics.0.ascent > spec.size * 0.5)
+        }
+    }
+}
