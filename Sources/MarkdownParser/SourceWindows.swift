@@ -1,0 +1,239 @@
+internal import CCmarkGFM
+import DocumentModel
+import Foundation
+
+/// A parsed document's top-level blocks, made again from the source text a window of
+/// top-level segments at a time as they are read, so that neither cmark-gfm's tree of the
+/// whole document nor a Swift copy of it is held after the parse.
+///
+/// The parse's scan learns where each segment (a run of top-level nodes that converts to
+/// blocks on its own: every div fence and HTML container opened in it is closed in it) starts
+/// and ends in the source, by line. A window is a run of whole segments of about
+/// ``MarkdownParser/windowBytes`` bytes of source; reading a block of it parses the window's
+/// lines again, after a prefix holding the document's link reference and footnote definitions
+/// (so links and notes resolve as in the whole document), converts the window's nodes and keeps
+/// its blocks until a block of another window is read. Line numbers are offset back to the
+/// file's, so every source location is the one the whole-document parse gives.
+///
+/// When a window's parse does not give the scan's nodes (its node count or a segment's first
+/// line differ), or a note reference's label cannot be read back, that window is converted
+/// from a parse of the whole document instead: slower, never different.
+final class SourceWindows: ElementProvider, @unchecked Sendable {
+    /// A run of top-level nodes (footnote definitions not counted: cmark-gfm moves them to the
+    /// end) that converts to blocks on its own.
+    struct Segment {
+        /// Index of its first node among the document's top-level nodes.
+        var firstNode: Int
+        /// How many top-level nodes it spans.
+        var nodes: Int
+        /// First and last line (1-based, of the text given to cmark-gfm) of its nodes.
+        var firstLine: Int
+        var lastLine: Int
+        /// Index of its first block in the document and how many blocks it makes.
+        var firstBlock: Int
+        var blocks: Int
+    }
+
+    /// A run of whole segments parsed together.
+    struct Window {
+        var segments: Range<Int>
+        var firstBlock: Int
+        var blocks: Int
+    }
+
+    private let file: String
+    private let source: SourceText
+    private let segments: [Segment]
+    private let windows: [Window]
+    /// The definitions every window's parse starts with, and its line count.
+    private let prefix: [UInt8]
+    private let prefixLines: Int
+    /// Footnote numbers by normalised label, as the whole-document parse gives them.
+    private let footnoteNumbers: [String: Int]
+    /// False when cmark-gfm counts lines other than the `\n` lines (a lone carriage return):
+    /// every window is then converted from the whole document.
+    private let windowed: Bool
+    /// The number of top-level blocks.
+    let count: Int
+    private let lock = NSLock()
+    /// The last window converted and its blocks; guarded by `lock`.
+    private var cached: (window: Int, blocks: [Block])?
+    /// Windows converted from a whole-document parse (tests read it); guarded by `lock`.
+    private(set) var wholeDocumentParses = 0
+
+    /// `source` must be the text the scan parsed (``SourceText/forConversion``); `windowBytes`
+    /// is the source size a window grows to (0: one segment a window).
+    init(file: String, source: SourceText, segments: [Segment], prefix: (bytes: [UInt8], lines: Int),
+         footnoteNumbers: [String: Int], windowBytes: Int) {
+        self.file = file
+        self.source = source
+        self.segments = segments
+        self.prefix = prefix.bytes
+        self.prefixLines = prefix.lines
+        self.footnoteNumbers = footnoteNumbers
+        let buffer = source.lines.buffer
+        var loneCR = false
+        for (i, b) in buffer.enumerated() where b == 0x0D && (i + 1 == buffer.count || buffer[i + 1] != 0x0A) {
+            loneCR = true
+            break
+        }
+        windowed = !loneCR
+        // The prefix is parsed with every window: let a window be at least twice as long.
+        let target = windowBytes == 0 ? 0 : max(windowBytes, 2 * prefix.bytes.count)
+        var windows: [Window] = []
+        var start = 0
+        let ranges = source.lines.ranges
+        func offset(_ line: Int) -> Int { ranges[max(0, min(line, ranges.count) - 1)].lowerBound }
+        for (i, segment) in segments.enumerated() {
+            let size = offset(segment.lastLine) - offset(segments[start].firstLine)
+            if i + 1 == segments.count || size >= target {
+                let run = segments[start...i]
+                let blocks = run.reduce(0) { $0 + $1.blocks }
+                if blocks > 0 { windows.append(Window(segments: start..<(i + 1), firstBlock: run.first!.firstBlock, blocks: blocks)) }
+                start = i + 1
+            }
+        }
+        self.windows = windows
+        count = windows.last.map { $0.firstBlock + $0.blocks } ?? 0
+    }
+
+    /// Block `index`, made from its window (parsed again unless it is the last one read).
+    func element(at index: Int) -> Block {
+        precondition(index >= 0 && index < count, "block index out of range")
+        var low = 0, high = windows.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if windows[mid].firstBlock <= index { low = mid } else { high = mid - 1 }
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        if let cached, cached.window == low { return cached.blocks[index - windows[low].firstBlock] }
+        cached = nil  // drop the previous window before making the next
+        let window = windows[low]
+        let blocks = windowBlocks(window) ?? wholeDocumentBlocks(window)
+        cached = (low, blocks)
+        return blocks[index - window.firstBlock]
+    }
+
+    /// Drops the window kept; the blocks stay the same.
+    func releaseSource() {
+        lock.lock()
+        cached = nil
+        lock.unlock()
+    }
+
+    /// The number of windows (tests).
+    var windowCount: Int { windows.count }
+
+    /// The window's blocks from a parse of its lines after the prefix; nil when that parse does
+    /// not give the scan's nodes. Call with the lock held.
+    private func windowBlocks(_ window: Window) -> [Block]? {
+        guard windowed else { return nil }
+        let run = segments[window.segments]
+        let firstLine = run.first!.firstLine, lastLine = min(run.last!.lastLine, source.lines.count)
+        guard firstLine >= 1, firstLine <= lastLine else { return nil }
+        let lines = source.lines
+        var bytes = prefix
+        bytes.reserveCapacity(prefix.count + lines.ranges[lastLine - 1].upperBound - lines.ranges[firstLine - 1].lowerBound + 1)
+        bytes += lines.buffer[lines.ranges[firstLine - 1].lowerBound..<lines.ranges[lastLine - 1].upperBound]
+        bytes.append(0x0A)
+        guard let tree = CmarkTree(bytes) else { return nil }
+        let delta = firstLine - prefixLines - 1
+        var nodes: [OpaquePointer] = []
+        var child = cmark_node_first_child(tree.root)
+        while let node = child {
+            child = cmark_node_next(node)
+            guard cmark_node_get_type(node) != CMARK_NODE_FOOTNOTE_DEFINITION else { continue }
+            let line = Int(cmark_node_get_start_line(node))
+            guard line + delta >= firstLine else { continue }  // the prefix's
+            nodes.append(node)
+        }
+        guard nodes.count == run.reduce(0, { $0 + $1.nodes }) else { return nil }
+        var converter = CmarkConverter(file: file, source: source, mode: .replay)
+        converter.lineDelta = delta
+        converter.footnoteLabels = footnoteNumbers
+        var blocks: [Block] = []
+        var next = 0
+        for segment in run {
+            let part = Array(nodes[next..<(next + segment.nodes)])
+            next += segment.nodes
+            guard Int(cmark_node_get_start_line(part[0])) + delta == segment.firstLine else { return nil }
+            let made = converter.blocks(ofTopLevel: part)
+            guard made.count == segment.blocks else { return nil }
+            blocks += made
+        }
+        guard !converter.unresolvedFootnote else { return nil }
+        return blocks
+    }
+
+    /// The window's blocks from a parse of the whole document (what ``windowBlocks(_:)`` could
+    /// not give). Call with the lock held.
+    private func wholeDocumentBlocks(_ window: Window) -> [Block] {
+        wholeDocumentParses += 1
+        guard let tree = CmarkTree(source.lines.buffer) else { return [] }
+        var nodes: [OpaquePointer] = []
+        var child = cmark_node_first_child(tree.root)
+        while let node = child {
+            child = cmark_node_next(node)
+            if cmark_node_get_type(node) != CMARK_NODE_FOOTNOTE_DEFINITION { nodes.append(node) }
+        }
+        var converter = CmarkConverter(file: file, source: source, mode: .replay)
+        var blocks: [Block] = []
+        for segment in segments[window.segments] {
+            let end = min(nodes.count, segment.firstNode + segment.nodes)
+            guard segment.firstNode < end else { continue }
+            blocks += converter.blocks(ofTopLevel: Array(nodes[segment.firstNode..<end]))
+        }
+        return blocks
+    }
+
+    /// The definitions a window's parse starts with: every run of lines outside the top-level
+    /// nodes that holds text (link reference and footnote definitions: cmark-gfm makes no node of
+    /// the first, and moves the second), and every top-level paragraph, quote or list whose text
+    /// holds `]:` (a definition inside it), in source order; each run followed by a blank line,
+    /// the whole closed by an HTML comment at column 1 (which ends any container left open, so
+    /// that the window's first line starts a block as in the document). `root` is the scan's tree.
+    static func prefix(root: OpaquePointer, lines: SourceLines) -> (bytes: [UInt8], lines: Int) {
+        var runs: [ClosedRange<Int>] = []  // 1-based lines
+        var covered = 0  // lines 1...covered are inside or before a node seen
+        func isBlank(_ line: Int) -> Bool {
+            lines.buffer[lines.ranges[line - 1]].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+        }
+        func gap(_ range: ClosedRange<Int>) {
+            if range.contains(where: { !isBlank($0) }) { runs.append(range) }
+        }
+        func holdsDefinition(_ range: ClosedRange<Int>) -> Bool {
+            let bytes = lines.buffer[lines.ranges[range.lowerBound - 1].lowerBound..<lines.ranges[range.upperBound - 1].upperBound]
+            var previous: UInt8 = 0
+            for b in bytes {
+                if previous == UInt8(ascii: "]"), b == UInt8(ascii: ":") { return true }
+                previous = b
+            }
+            return false
+        }
+        var child = cmark_node_first_child(root)
+        while let node = child {
+            child = cmark_node_next(node)
+            let type = cmark_node_get_type(node)
+            guard type != CMARK_NODE_FOOTNOTE_DEFINITION else { continue }
+            let start = Int(cmark_node_get_start_line(node)), end = min(Int(cmark_node_get_end_line(node)), lines.count)
+            guard start >= 1, start <= end else { continue }
+            if start > covered + 1 { gap((covered + 1)...(start - 1)) }
+            if type == CMARK_NODE_PARAGRAPH || type == CMARK_NODE_BLOCK_QUOTE || type == CMARK_NODE_LIST, holdsDefinition(start...end) {
+                runs.append(start...end)
+            }
+            covered = max(covered, end)
+        }
+        if covered < lines.count { gap((covered + 1)...lines.count) }
+        var bytes: [UInt8] = []
+        var count = 0
+        for run in runs {
+            bytes += lines.buffer[lines.ranges[run.lowerBound - 1].lowerBound..<lines.ranges[run.upperBound - 1].upperBound]
+            bytes += [0x0A, 0x0A]
+            count += run.count + 1
+        }
+        bytes += Array("<!-- -->\n\n".utf8)
+        count += 2
+        return (bytes, count)
+    }
+}
