@@ -61,9 +61,10 @@ public struct ElementList<Element: Hashable & Sendable>: RandomAccessCollection,
         }
     }
 
-    /// The provider that makes the elements; nil for a held list.
+    /// The provider that makes the elements (under any ``mapped(_:)`` transform); nil for a held list.
     public var provider: (any ElementProvider<Element>)? {
-        if case .provided(let provider) = storage { provider } else { nil }
+        guard case .provided(let provider) = storage else { return nil }
+        return (provider as? MappedProvider<Element>)?.base ?? provider
     }
 
     /// Whether the elements are made on demand rather than held.

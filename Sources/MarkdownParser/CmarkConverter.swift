@@ -169,7 +169,7 @@ struct CmarkConverter {
 
     // MARK: Blocks
 
-    private enum BlockItem {
+    enum BlockItem {
         case block(Block)
         case open(DivFence)
         case close(DivFence)
@@ -336,7 +336,7 @@ struct CmarkConverter {
     /// Whether the div fences and HTML container markers seen so far at the top level are all
     /// closed: where a run of top-level nodes converts to blocks independently of what follows
     /// (``nestDivs(_:)`` and ``RawHTML/nestContainers(_:)`` then carry no state across it).
-    private struct TopLevelNesting {
+    struct TopLevelNesting {
         var divs = 0, ignored = 0
         var html: [String] = []
         var balanced: Bool { divs == 0 && ignored == 0 && html.isEmpty }
@@ -357,52 +357,77 @@ struct CmarkConverter {
         }
     }
 
-    /// The scan: converts the document's top-level nodes one run at a time (a run ends where
-    /// every div and HTML container opened at the top level is closed), keeping only where each
-    /// run starts and ends, how many nodes it spans and how many blocks it makes — and every
-    /// diagnostic and footnote, as ``blocks(of:depth:)`` finds them on the whole document.
-    /// Footnote definitions (cmark-gfm moves them to the end) are converted but belong to no run.
-    mutating func scanSegments(of root: OpaquePointer) -> [SourceWindows.Segment] {
+    /// What a scan has learnt so far (``scan(_:)``).
+    struct SegmentScan {
         var segments: [SourceWindows.Segment] = []
         var topLevelWarnings: [Diagnostic] = []
         var items: [BlockItem] = []
         var nesting = TopLevelNesting()
         var current: SourceWindows.Segment?
         var blockCount = 0
-        func flush(_ converter: inout CmarkConverter) {
-            guard var segment = current else { return }
-            let before = converter.diagnostics.count
-            let made = RawHTML.nestContainers(converter.nestDivs(items)).count
-            // The whole-document conversion nests the top level's divs after converting
-            // everything: its warnings come after the others, as there.
-            topLevelWarnings += converter.diagnostics[before...]
-            converter.diagnostics.removeSubrange(before...)
-            segment.firstBlock = blockCount
-            segment.blocks = made
-            segments.append(segment)
-            blockCount += made
-            items = []; current = nil
-        }
+        var nodes = 0
+    }
+    private var segmentScan = SegmentScan()
+
+    /// The scan: converts the document's top-level nodes one run at a time (a run ends where
+    /// every div and HTML container opened at the top level is closed), keeping only where each
+    /// run starts and ends, how many nodes it spans and how many blocks it makes — and every
+    /// diagnostic and footnote, as ``blocks(of:depth:)`` finds them on the whole document.
+    /// Footnote definitions (cmark-gfm moves them to the end) are converted but belong to no run.
+    mutating func scanSegments(of root: OpaquePointer) -> [SourceWindows.Segment] {
         var child = cmark_node_first_child(root)
-        var index = 0
         while let node = child {
             child = cmark_node_next(node)
-            let start = items.count
-            convertBlock(node, depth: 0, into: &items)
-            guard cmark_node_get_type(node) != CMARK_NODE_FOOTNOTE_DEFINITION else { continue }
-            let first = Int(cmark_node_get_start_line(node)), last = Int(cmark_node_get_end_line(node))
-            if current == nil {
-                current = SourceWindows.Segment(firstNode: index, nodes: 0, firstLine: first, lastLine: last, firstBlock: 0, blocks: 0)
-            }
-            current!.nodes += 1
-            current!.lastLine = max(current!.lastLine, last)
-            index += 1
-            for item in items[start...] { nesting.advance(over: item) }
-            if nesting.balanced { flush(&self) }
+            scan(node)
         }
-        flush(&self)
-        diagnostics += topLevelWarnings
+        return finishScan()
+    }
+
+    /// Feeds the scan the document's next top-level node (of the whole tree or of a window,
+    /// with ``lineDelta`` set).
+    mutating func scan(_ node: OpaquePointer) {
+        var items = segmentScan.items
+        segmentScan.items = []
+        let start = items.count
+        convertBlock(node, depth: 0, into: &items)
+        segmentScan.items = items
+        guard cmark_node_get_type(node) != CMARK_NODE_FOOTNOTE_DEFINITION else { return }
+        // (cmark-gfm may end an HTML block's range a line early, even before its start.)
+        let first = startLine(node), last = max(first, Int(cmark_node_get_end_line(node)) + lineDelta)
+        if segmentScan.current == nil {
+            segmentScan.current = SourceWindows.Segment(firstNode: segmentScan.nodes, nodes: 0, firstLine: first, lastLine: last,
+                                                        firstBlock: 0, blocks: 0)
+        }
+        segmentScan.current!.nodes += 1
+        segmentScan.current!.lastLine = max(segmentScan.current!.lastLine, last)
+        segmentScan.nodes += 1
+        for item in segmentScan.items[start...] { segmentScan.nesting.advance(over: item) }
+        if segmentScan.nesting.balanced { flushSegment() }
+    }
+
+    /// Ends the scan: the segments, in order; the diagnostics are complete.
+    mutating func finishScan() -> [SourceWindows.Segment] {
+        flushSegment()
+        diagnostics += segmentScan.topLevelWarnings
+        let segments = segmentScan.segments
+        segmentScan = SegmentScan()
         return segments
+    }
+
+    private mutating func flushSegment() {
+        guard var segment = segmentScan.current else { return }
+        let before = diagnostics.count
+        let made = RawHTML.nestContainers(nestDivs(segmentScan.items)).count
+        // The whole-document conversion nests the top level's divs after converting
+        // everything: its warnings come after the others, as there.
+        segmentScan.topLevelWarnings += diagnostics[before...]
+        diagnostics.removeSubrange(before...)
+        segment.firstBlock = segmentScan.blockCount
+        segment.blocks = made
+        segmentScan.segments.append(segment)
+        segmentScan.blockCount += made
+        segmentScan.items = []
+        segmentScan.current = nil
     }
 
     /// The blocks of `nodes`, top-level nodes that make one segment or a run of whole segments

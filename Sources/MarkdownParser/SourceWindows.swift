@@ -71,13 +71,7 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
         self.prefix = prefix.bytes
         self.prefixLines = prefix.lines
         self.footnoteNumbers = footnoteNumbers
-        let buffer = source.lines.buffer
-        var loneCR = false
-        for (i, b) in buffer.enumerated() where b == 0x0D && (i + 1 == buffer.count || buffer[i + 1] != 0x0A) {
-            loneCR = true
-            break
-        }
-        windowed = !loneCR
+        windowed = Self.countsNewlines(source.lines)
         // The prefix is parsed with every window: let a window be at least twice as long.
         let target = windowBytes == 0 ? 0 : max(windowBytes, 2 * prefix.bytes.count)
         var windows: [Window] = []
@@ -130,13 +124,16 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
     private func windowBlocks(_ window: Window) -> [Block]? {
         guard windowed else { return nil }
         let run = segments[window.segments]
-        let firstLine = run.first!.firstLine, lastLine = min(run.last!.lastLine, source.lines.count)
+        // To the line before the next segment (cmark-gfm may end a node's range before its last
+        // line, as an HTML block's closing line), or to the end of the text.
+        let nextLine = window.segments.upperBound < segments.count ? segments[window.segments.upperBound].firstLine : source.lines.count + 1
+        let firstLine = run.first!.firstLine, lastLine = min(max(run.last!.lastLine, nextLine - 1), source.lines.count)
         guard firstLine >= 1, firstLine <= lastLine else { return nil }
         let lines = source.lines
         var bytes = prefix
         bytes.reserveCapacity(prefix.count + lines.ranges[lastLine - 1].upperBound - lines.ranges[firstLine - 1].lowerBound + 1)
         bytes += lines.buffer[lines.ranges[firstLine - 1].lowerBound..<lines.ranges[lastLine - 1].upperBound]
-        bytes.append(0x0A)
+        if lastLine < lines.count { bytes.append(0x0A) }  // the text's own end, as written, at the last
         guard let tree = CmarkTree(bytes) else { return nil }
         let delta = firstLine - prefixLines - 1
         var nodes: [OpaquePointer] = []
@@ -187,44 +184,143 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
         return blocks
     }
 
-    /// The definitions a window's parse starts with: every run of lines outside the top-level
-    /// nodes that holds text (link reference and footnote definitions: cmark-gfm makes no node of
-    /// the first, and moves the second), and every top-level paragraph, quote or list whose text
-    /// holds `]:` (a definition inside it), in source order; each run followed by a blank line,
-    /// the whole closed by an HTML comment at column 1 (which ends any container left open, so
-    /// that the window's first line starts a block as in the document). `root` is the scan's tree.
-    static func prefix(root: OpaquePointer, lines: SourceLines) -> (bytes: [UInt8], lines: Int) {
-        var runs: [ClosedRange<Int>] = []  // 1-based lines
-        var covered = 0  // lines 1...covered are inside or before a node seen
-        func isBlank(_ line: Int) -> Bool {
-            lines.buffer[lines.ranges[line - 1]].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
-        }
-        func gap(_ range: ClosedRange<Int>) {
-            if range.contains(where: { !isBlank($0) }) { runs.append(range) }
-        }
-        func holdsDefinition(_ range: ClosedRange<Int>) -> Bool {
-            let bytes = lines.buffer[lines.ranges[range.lowerBound - 1].lowerBound..<lines.ranges[range.upperBound - 1].upperBound]
-            var previous: UInt8 = 0
-            for b in bytes {
-                if previous == UInt8(ascii: "]"), b == UInt8(ascii: ":") { return true }
-                previous = b
-            }
-            return false
-        }
+    /// Where a top-level node lies: its first and last line (1-based, of the text given to
+    /// cmark-gfm), and whether it may hold a link reference definition (a paragraph, heading,
+    /// table, quote or list).
+    struct NodeLines: Equatable {
+        var first: Int
+        var last: Int
+        var mayHoldDefinition: Bool
+    }
+
+    /// The top-level nodes of `root` but footnote definitions, their lines offset by `lineDelta`.
+    static func nodeLines(of root: OpaquePointer, lineDelta: Int, lineCount: Int) -> [NodeLines] {
+        var result: [NodeLines] = []
         var child = cmark_node_first_child(root)
         while let node = child {
             child = cmark_node_next(node)
             let type = cmark_node_get_type(node)
             guard type != CMARK_NODE_FOOTNOTE_DEFINITION else { continue }
-            let start = Int(cmark_node_get_start_line(node)), end = min(Int(cmark_node_get_end_line(node)), lines.count)
-            guard start >= 1, start <= end else { continue }
-            if start > covered + 1 { gap((covered + 1)...(start - 1)) }
-            if type == CMARK_NODE_PARAGRAPH || type == CMARK_NODE_BLOCK_QUOTE || type == CMARK_NODE_LIST, holdsDefinition(start...end) {
-                runs.append(start...end)
-            }
-            covered = max(covered, end)
+            let start = Int(cmark_node_get_start_line(node))
+            guard start >= 1, start + lineDelta <= lineCount else { continue }
+            // (cmark-gfm may end an HTML block's range a line early, even before its start.)
+            let end = min(max(start, Int(cmark_node_get_end_line(node))) + lineDelta, lineCount)
+            let mayHold = type == CMARK_NODE_PARAGRAPH || type == CMARK_NODE_HEADING || type == CMARK_NODE_BLOCK_QUOTE
+                || type == CMARK_NODE_LIST || type == typeset_node_table()
+            result.append(NodeLines(first: start + lineDelta, last: max(start + lineDelta, end), mayHoldDefinition: mayHold))
         }
-        if covered < lines.count { gap((covered + 1)...lines.count) }
+        return result
+    }
+
+    /// Lines `first...last` of `lines` (1-based) as cmark-gfm reads them: each with its line
+    /// ending, the text's last line as written.
+    static func text(_ lines: SourceLines, _ first: Int, _ last: Int) -> ArraySlice<UInt8> {
+        let end = last < lines.count ? lines.ranges[last - 1].upperBound + 1 : lines.buffer.count
+        return lines.buffer[lines.ranges[first - 1].lowerBound..<end]
+    }
+
+    /// Whether cmark-gfm counts the `\n` lines of `lines` (no lone carriage return).
+    static func countsNewlines(_ lines: SourceLines) -> Bool {
+        let buffer = lines.buffer
+        for (i, b) in buffer.enumerated() where b == 0x0D && (i + 1 == buffer.count || buffer[i + 1] != 0x0A) { return false }
+        return true
+    }
+
+    /// The top-level nodes of the whole text, from parses of chunks of about `chunkBytes` that
+    /// each start where a node starts: every node of a chunk but its last is final (what
+    /// follows a node never changes it once the next node has started), so the next chunk
+    /// starts at the last node. nil when cmark-gfm cannot allocate a parser.
+    static func topLevelNodes(_ lines: SourceLines, chunkBytes: Int) -> [NodeLines]? {
+        var result: [NodeLines] = []
+        var start = 1
+        var size = max(chunkBytes, 1)
+        while start <= lines.count {
+            var end = start
+            let base = lines.ranges[start - 1].lowerBound
+            while end < lines.count, lines.ranges[end - 1].upperBound - base < size { end += 1 }
+            guard let tree = CmarkTree(Array(text(lines, start, end))) else { return nil }
+            let nodes = nodeLines(of: tree.root, lineDelta: start - 1, lineCount: lines.count)
+            if end == lines.count {
+                result += nodes
+                break
+            }
+            if nodes.count >= 2 {
+                result += nodes.dropLast()
+                start = nodes.last!.first
+                size = max(chunkBytes, 1)
+            } else if nodes.isEmpty, (start...end).allSatisfy({ lines.ranges[$0 - 1].isEmpty || isBlank(lines, $0) }) {
+                start = end + 1
+            } else {
+                size *= 2  // one node longer than the chunk: a longer chunk
+            }
+        }
+        return result
+    }
+
+    private static func isBlank(_ lines: SourceLines, _ line: Int) -> Bool {
+        lines.buffer[lines.ranges[line - 1]].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+    }
+
+    /// The scan without cmark-gfm's tree of the whole text: the top-level nodes from parses of
+    /// bounded chunks, the definitions' prefix from them, then each window of nodes parsed after
+    /// the prefix and fed to `converter`'s scan in order (``CmarkConverter/scan(_:)``). nil when
+    /// a window's parse does not give the chunks' nodes, or cmark-gfm counts lines otherwise:
+    /// the caller then scans the whole tree (with a new converter).
+    static func scanInWindows(_ converter: inout CmarkConverter, lines: SourceLines, windowBytes: Int)
+        -> (segments: [Segment], prefix: (bytes: [UInt8], lines: Int))? {
+        guard countsNewlines(lines), let nodes = topLevelNodes(lines, chunkBytes: windowBytes) else { return nil }
+        let prefix = self.prefix(nodes: nodes, lines: lines)
+        let target = max(windowBytes, 2 * prefix.bytes.count)
+        var i = 0
+        while i < nodes.count {
+            var j = i
+            let base = lines.ranges[nodes[i].first - 1].lowerBound
+            while j + 1 < nodes.count, lines.ranges[nodes[j + 1].first - 1].lowerBound - base < target { j += 1 }
+            let firstLine = nodes[i].first
+            let lastLine = j + 1 < nodes.count ? nodes[j + 1].first - 1 : lines.count
+            guard let tree = CmarkTree(prefix.bytes + text(lines, firstLine, lastLine)) else { return nil }
+            let delta = firstLine - prefix.lines - 1
+            var found: [OpaquePointer] = []
+            var child = cmark_node_first_child(tree.root)
+            while let node = child {
+                child = cmark_node_next(node)
+                guard cmark_node_get_type(node) != CMARK_NODE_FOOTNOTE_DEFINITION,
+                      Int(cmark_node_get_start_line(node)) + delta >= firstLine else { continue }
+                found.append(node)
+            }
+            guard found.count == j - i + 1,
+                  zip(found, nodes[i...j]).allSatisfy({ Int(cmark_node_get_start_line($0.0)) + delta == $0.1.first }) else { return nil }
+            converter.lineDelta = delta
+            for node in found { converter.scan(node) }
+            i = j + 1
+        }
+        converter.lineDelta = 0
+        return (converter.finishScan(), prefix)
+    }
+
+    /// The definitions a window's parse starts with: every run of lines outside the top-level
+    /// nodes that holds `]:` (link reference and footnote definitions: cmark-gfm makes no node of
+    /// the first, and moves the second), and every top-level paragraph, heading, table, quote or
+    /// list whose text holds `]:` (a definition inside it), in source order; each run followed
+    /// by a blank line, the whole closed by an HTML comment at column 1 (which ends any container
+    /// left open, so that the window's first line starts a block as in the document).
+    static func prefix(nodes: [NodeLines], lines: SourceLines) -> (bytes: [UInt8], lines: Int) {
+        var runs: [ClosedRange<Int>] = []  // 1-based lines
+        var covered = 0  // lines 1...covered are inside or before a node seen
+        func holdsDefinition(_ range: ClosedRange<Int>) -> Bool {
+            var previous: UInt8 = 0
+            for b in text(lines, range.lowerBound, range.upperBound) {
+                if previous == UInt8(ascii: "]"), b == UInt8(ascii: ":") { return true }
+                previous = b
+            }
+            return false
+        }
+        for node in nodes {
+            if node.first > covered + 1, holdsDefinition((covered + 1)...(node.first - 1)) { runs.append((covered + 1)...(node.first - 1)) }
+            if node.mayHoldDefinition, holdsDefinition(node.first...node.last) { runs.append(node.first...node.last) }
+            covered = max(covered, node.last)
+        }
+        if covered < lines.count, holdsDefinition((covered + 1)...lines.count) { runs.append((covered + 1)...lines.count) }
         var bytes: [UInt8] = []
         var count = 0
         for run in runs {
@@ -235,5 +331,10 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
         bytes += Array("<!-- -->\n\n".utf8)
         count += 2
         return (bytes, count)
+    }
+
+    /// ``prefix(nodes:lines:)`` of a whole tree.
+    static func prefix(root: OpaquePointer, lines: SourceLines) -> (bytes: [UInt8], lines: Int) {
+        prefix(nodes: nodeLines(of: root, lineDelta: 0, lineCount: lines.count), lines: lines)
     }
 }
