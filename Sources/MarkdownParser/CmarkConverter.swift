@@ -366,6 +366,9 @@ struct CmarkConverter {
         var current: SourceWindows.Segment?
         var blockCount = 0
         var nodes = 0
+        /// The blocks of segments of more than ``SourceWindows/heldSegmentBytes`` of source, by
+        /// segment index: kept rather than parsed again during layout.
+        var held: [Int: [Block]] = [:]
     }
     private var segmentScan = SegmentScan()
 
@@ -410,14 +413,25 @@ struct CmarkConverter {
         flushSegment()
         diagnostics += segmentScan.topLevelWarnings
         let segments = segmentScan.segments
+        heldSegments = segmentScan.held
         segmentScan = SegmentScan()
         return segments
     }
 
+    /// After ``finishScan()``: the blocks of the segments too long to parse again during
+    /// layout, by segment index (see ``SourceWindows/heldSegmentBytes``).
+    var heldSegments: [Int: [Block]] = [:]
+
     private mutating func flushSegment() {
         guard var segment = segmentScan.current else { return }
         let before = diagnostics.count
-        let made = RawHTML.nestContainers(nestDivs(segmentScan.items)).count
+        let blocks = RawHTML.nestContainers(nestDivs(segmentScan.items))
+        let made = blocks.count
+        let ranges = source.lines.ranges
+        if segment.firstLine >= 1, segment.firstLine <= ranges.count,
+           ranges[min(segment.lastLine, ranges.count) - 1].upperBound - ranges[segment.firstLine - 1].lowerBound > SourceWindows.heldSegmentBytes {
+            segmentScan.held[segmentScan.segments.count] = blocks
+        }
         // The whole-document conversion nests the top level's divs after converting
         // everything: its warnings come after the others, as there.
         segmentScan.topLevelWarnings += diagnostics[before...]

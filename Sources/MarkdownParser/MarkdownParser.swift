@@ -116,7 +116,8 @@ public enum MarkdownParser {
                                                                     windowBytes: windowBytes) else { return nil }
         diagnostics += converter.diagnostics + converter.html.diagnostics
         let windows = SourceWindows(file: file, source: source.forConversion, segments: segments, prefix: prefix,
-                                    footnoteNumbers: converter.footnoteNumbers, windowBytes: windowBytes)
+                                    footnoteNumbers: converter.footnoteNumbers, windowBytes: windowBytes,
+                                    held: converter.heldSegments)
         return Document(blockList: BlockList(windows), metadata: metadata, footnotes: converter.footnotes(), file: file)
     }
 
@@ -153,7 +154,8 @@ public enum MarkdownParser {
             diagnostics += converter.diagnostics + converter.html.diagnostics
             let windows = SourceWindows(file: file, source: source.forConversion, segments: segments,
                                         prefix: SourceWindows.prefix(root: tree.root, lines: source.lines),
-                                        footnoteNumbers: converter.footnoteNumbers, windowBytes: windowBytes)
+                                        footnoteNumbers: converter.footnoteNumbers, windowBytes: windowBytes,
+                                    held: converter.heldSegments)
             return Document(blockList: BlockList(windows), metadata: metadata, footnotes: converter.footnotes(), file: file)
         } else {
             var converter = CmarkConverter(file: file, source: source)

@@ -39,7 +39,16 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
         var segments: Range<Int>
         var firstBlock: Int
         var blocks: Int
+        /// The blocks of a segment too long to parse again (its own window), kept from the scan.
+        var held: [Block]?
     }
+
+    /// A segment of more source than this, bytes, keeps the blocks the scan made instead of
+    /// being parsed again on every pass: its cmark-gfm tree (about 12 bytes per byte of prose,
+    /// 50 per byte of a table) would otherwise stack on layout's memory while a pass parses it
+    /// (a 10,000-row table, 0.32 MB: 18 MiB), whereas its blocks are held as before. Parsed once,
+    /// before layout, it costs what the whole-document parse did.
+    static let heldSegmentBytes = 128 * 1024
 
     private let file: String
     private let source: SourceText
@@ -64,7 +73,7 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
     /// `source` must be the text the scan parsed (``SourceText/forConversion``); `windowBytes`
     /// is the source size a window grows to (0: one segment a window).
     init(file: String, source: SourceText, segments: [Segment], prefix: (bytes: [UInt8], lines: Int),
-         footnoteNumbers: [String: Int], windowBytes: Int) {
+         footnoteNumbers: [String: Int], windowBytes: Int, held: [Int: [Block]] = [:]) {
         self.file = file
         self.source = source
         self.segments = segments
@@ -78,14 +87,22 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
         var start = 0
         let ranges = source.lines.ranges
         func offset(_ line: Int) -> Int { ranges[max(0, min(line, ranges.count) - 1)].lowerBound }
+        func close(_ end: Int) {  // segments start..<end as a window
+            guard start < end else { return }
+            let run = segments[start..<end]
+            let blocks = run.reduce(0) { $0 + $1.blocks }
+            if blocks > 0 { windows.append(Window(segments: start..<end, firstBlock: run.first!.firstBlock, blocks: blocks)) }
+            start = end
+        }
         for (i, segment) in segments.enumerated() {
-            let size = offset(segment.lastLine) - offset(segments[start].firstLine)
-            if i + 1 == segments.count || size >= target {
-                let run = segments[start...i]
-                let blocks = run.reduce(0) { $0 + $1.blocks }
-                if blocks > 0 { windows.append(Window(segments: start..<(i + 1), firstBlock: run.first!.firstBlock, blocks: blocks)) }
+            if let kept = held[i] {
+                close(i)
+                if !kept.isEmpty { windows.append(Window(segments: i..<(i + 1), firstBlock: segment.firstBlock, blocks: kept.count, held: kept)) }
                 start = i + 1
+                continue
             }
+            let size = offset(segment.lastLine) - offset(segments[start].firstLine)
+            if i + 1 == segments.count || size >= target { close(i + 1) }
         }
         self.windows = windows
         count = windows.last.map { $0.firstBlock + $0.blocks } ?? 0
@@ -99,6 +116,7 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
             let mid = (low + high + 1) / 2
             if windows[mid].firstBlock <= index { low = mid } else { high = mid - 1 }
         }
+        if let held = windows[low].held { return held[index - windows[low].firstBlock] }
         lock.lock()
         defer { lock.unlock() }
         if let cached, cached.window == low { return cached.blocks[index - windows[low].firstBlock] }
@@ -118,6 +136,8 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
 
     /// The number of windows (tests).
     var windowCount: Int { windows.count }
+    /// The number of windows that keep the scan's blocks (tests).
+    var heldWindowCount: Int { windows.filter { $0.held != nil }.count }
 
     /// The window's blocks from a parse of its lines after the prefix; nil when that parse does
     /// not give the scan's nodes. Call with the lock held.

@@ -133,6 +133,24 @@ import Testing
         }
     }
 
+    /// A segment longer than ``SourceWindows/heldSegmentBytes`` (a 12,000-row table) keeps the
+    /// scan's blocks instead of being parsed again during layout; the blocks are the same.
+    @Test func longSegmentsKeepTheScansBlocks() {
+        let table = "| a | b |\n|---|--:|\n" + (0..<12_000).map { "| row \($0) *e* | \($0) |\n" }.joined()
+        let text = "---\nsmart: false\n---\n\n# Before\n\n" + table + "\nafter\n\n::: note\ninside\n:::\n"
+        #expect(table.utf8.count > SourceWindows.heldSegmentBytes)
+        for size in [0, MarkdownParser.windowBytes] {
+            let lazy = MarkdownParser.parse(text, file: "h.md", lazily: true, windowBytes: size)
+            let eager = MarkdownParser.parse(text, file: "h.md", lazily: false)
+            #expect(Array(lazy.document.blocks) == Array(eager.document.blocks))
+            #expect(lazy.diagnostics == eager.diagnostics)
+            #expect(Self.windows(lazy.document)?.heldWindowCount == 1)
+        }
+        let plain = MarkdownParser.parse("# Before\n\n" + table, file: "p.md", lazily: true, windowBytes: 0)
+        #expect(Self.windows(plain.document)?.heldWindowCount == 1)
+        #expect(Array(plain.document.blocks) == Array(MarkdownParser.parse("# Before\n\n" + table, file: "p.md", lazily: false).document.blocks))
+    }
+
     @Test func diagnosticsComeOnceWhateverIsRead() {
         let text = "::: a\ntext\n\n<marquee>x</marquee>\n\n:::\n:::\n\n<marquee>y</marquee>\n"
         let r = MarkdownParser.parse(text, file: "d.md", lazily: true, windowBytes: 0)
