@@ -1,7 +1,9 @@
 # Typeset — build, test and sample renders. Every target installs the Debian packages it needs.
 SHELL := /bin/bash
 SWIFT ?= swift
-BUILD_FLAGS ?= -c release
+# The Swift runtime and Foundation are linked into the binary (--static-swift-stdlib): the
+# dynamic loader then binds a dozen fewer libraries at every start (README: Performance, "One page").
+BUILD_FLAGS ?= -c release --static-swift-stdlib
 BIN = .build/release/typeset
 
 # Debian packages: C libraries (pkg-config), fonts, and the PDF tools the tests read back with.
@@ -91,7 +93,7 @@ bench: bench-dir build
 	@[ $(BENCH_OUT)/corpus/book.txt -nt "$(BENCH_DIR)/make_corpus.py" ] || { echo "generating the corpus: $(BENCH_OUT)/corpus"; \
 	  python3 "$(BENCH_DIR)/make_corpus.py" --out $(BENCH_OUT)/corpus >/dev/null && \
 	  python3 "$(BENCH_DIR)/make_corpus.py" --out $(BENCH_OUT)/corpus --sections 1050 --name book >/dev/null; }
-	$(SWIFT) build -c release --product typeset-bench 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
+	$(SWIFT) build $(BUILD_FLAGS) --product typeset-bench 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
 	.build/release/typeset-bench --typeset $(BIN) --floor $(BENCH_OUT)/floor --corpus $(BENCH_OUT)/corpus $(BENCH_ARGS)
 	@# Eight documents rendered one at a time, then by -j (one process per file, every core); not when BENCH_ARGS narrows the run.
 	@[ -z "$(BENCH_ARGS)" ] || exit 0; d=$$(mktemp -d); for i in 1 2 3 4 5 6 7 8; do cp templates/showcase.md $$d/doc$$i.md; done; cp -r templates/images $$d/; \

@@ -20,14 +20,12 @@ let package = Package(
             name: "CPangoCairo", pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev", "libcairo2-dev", "libfontconfig-dev"])]),
         .systemLibrary(
-            name: "CRsvg", pkgConfig: "librsvg-2.0",
-            providers: [.apt(["librsvg2-dev"])]),
-        .systemLibrary(
             name: "CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]),
-        .systemLibrary(
-            name: "CQPDF", pkgConfig: "libqpdf",
-            providers: [.apt(["libqpdf-dev"])]),
+        // qpdf (the tagging pass's fallback) and gdk-pixbuf/librsvg (pictures) are loaded with dlopen
+        // when first needed, not linked: C targets whose functions load the library on first call.
+        .target(name: "CQPDF", linkerSettings: [.linkedLibrary("z")]),
+        .target(name: "CRsvg", dependencies: ["CPangoCairo"]),
         .systemLibrary(
             name: "CYAML", pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]),

@@ -120,6 +120,10 @@ enum PDFAccessibility {
     /// object it parses, so memory grows with the document's elements.
     static func completeWithQPDF(file: MappedFile, path: String, written: String, records: TagRecords, tagging: PDFTagging,
                                  info: DocumentInfo, claimsUA: Bool) throws {
+        // libqpdf is loaded on first use, here (CQPDF.h): without it the file stays as Cairo wrote it.
+        guard typeset_qpdf_load() != 0 else {
+            throw Failure(description: "qpdf cannot be loaded: " + (typeset_qpdf_load_error().map { String(cString: $0) } ?? "unknown error"))
+        }
         var q: qpdf_data? = qpdf_init()
         defer { qpdf_cleanup(&q) }
         qpdf_set_suppress_warnings(q, 1)
