@@ -184,8 +184,12 @@ public struct LineBreaker: Sendable {
         }
         var nodes: [Node] = [Node(position: -1, line: 0, fitness: 2, hyphens: 0, totalWidth: 0, totalStretch: 0,
                                   totalShrink: 0, demerits: 0, previous: -1, ratio: 0, hyphenated: false)]
-        var active: [Int] = [0]
-        var survivors: [Int] = []
+        var dominated: [Bool] = [false]
+        // The active breaks in groups: the nodes made at one break (consecutive in `nodes`)
+        // share their position and totals, so a line from any of them has the same width,
+        // ratio and badness: computed once per group. In order, as the nodes were made.
+        var active: [Range<Int>] = [0..<1]
+        var survivors: [Range<Int>] = []
         var lastResort: Int? = nil   // the most recent node dropped, for an overfull line
         let slots = 4 * 3            // fitness class × consecutive hyphens (0, 1, 2+)
         var best = [(demerits: Double, from: Int, ratio: Double)](repeating: (.infinity, -1, 0), count: slots)
@@ -205,12 +209,12 @@ public struct LineBreaker: Sendable {
             for k in 0..<slots { best[k] = (.infinity, -1, 0) }
             var found = false
             survivors.removeAll(keepingCapacity: true)
-            for a in active {
-                let node = nodes[a]
-                let natural = sumWidth[i] - node.totalWidth + breakWidth
+            for group in active {
+                let head = nodes[group.lowerBound]
+                let natural = sumWidth[i] - head.totalWidth + breakWidth
                 let available = width + item.hang
-                let stretch = p.raggedStretch ?? (sumStretch[i] - node.totalStretch)
-                let shrink = p.raggedStretch == nil ? sumShrink[i] - node.totalShrink : 0
+                let stretch = p.raggedStretch ?? (sumStretch[i] - head.totalStretch)
+                let shrink = p.raggedStretch == nil ? sumShrink[i] - head.totalShrink : 0
                 var ratio: Double
                 if natural > available + 1e-9 {
                     ratio = shrink > 0 ? (available - natural) / shrink : -.infinity
@@ -220,29 +224,33 @@ public struct LineBreaker: Sendable {
                     ratio = (available - natural) / (stretch > 0 ? stretch : width * p.rigidLineStretch)
                 }
                 if ratio < -1 {
-                    // Overfull from here on: this node can never start a line reaching further.
-                    lastResort = a
+                    // Overfull from here on: these nodes can never start a line reaching further.
+                    lastResort = group.upperBound - 1
                     continue
                 }
-                survivors.append(a)
+                survivors.append(group)
                 if ratio > tolerance { continue }
-                let hyphens = hyphenated ? node.hyphens + 1 : 0
-                if hyphens > p.maxConsecutiveHyphens && !emergency { continue }
                 let badness = ratio.isInfinite ? 1e7 : min(1e7, 100 * pow3(abs(ratio)))
-                var demerits = (p.linePenalty + badness) * (p.linePenalty + badness)
-                if isPenalty && item.cost > 0 { demerits += item.cost * item.cost }
-                else if isPenalty && item.cost < 0 && !forced { demerits -= item.cost * item.cost }
-                if hyphenated && node.hyphenated { demerits += p.doubleHyphenDemerits }
-                if isLast && node.hyphenated { demerits += p.finalHyphenDemerits }
+                var lineDemerits = (p.linePenalty + badness) * (p.linePenalty + badness)
+                if isPenalty && item.cost > 0 { lineDemerits += item.cost * item.cost }
+                else if isPenalty && item.cost < 0 && !forced { lineDemerits -= item.cost * item.cost }
                 let f = fitness(ratio)
-                if abs(f - node.fitness) > 1 { demerits += p.adjacentDemerits }
-                if isLast && node.position >= 0 && natural < width * p.shortLastLine
-                    && !(node.position + 1..<i).contains(where: { items[$0].kind == .glue }) {
-                    demerits += p.shortLastLineDemerits
+                let runt = isLast && head.position >= 0 && natural < width * p.shortLastLine
+                    && !(head.position + 1..<i).contains(where: { items[$0].kind == .glue })
+                for a in group where !dominated[a] {
+                    let node = nodes[a]
+                    let hyphens = hyphenated ? node.hyphens + 1 : 0
+                    if hyphens > p.maxConsecutiveHyphens && !emergency { continue }
+                    // The same additions in the same order as for one node at a time.
+                    var demerits = lineDemerits
+                    if hyphenated && node.hyphenated { demerits += p.doubleHyphenDemerits }
+                    if isLast && node.hyphenated { demerits += p.finalHyphenDemerits }
+                    if abs(f - node.fitness) > 1 { demerits += p.adjacentDemerits }
+                    if runt { demerits += p.shortLastLineDemerits }
+                    demerits += node.demerits
+                    let key = f * 3 + min(hyphens, 2)
+                    if demerits < best[key].demerits { best[key] = (demerits, a, ratio); found = true }
                 }
-                demerits += node.demerits
-                let key = f * 3 + min(hyphens, 2)
-                if demerits < best[key].demerits { best[key] = (demerits, a, ratio); found = true }
             }
             swap(&active, &survivors)
             if !found && active.isEmpty && emergency, let a = lastResort {
@@ -252,18 +260,33 @@ public struct LineBreaker: Sendable {
             if !found { continue }
             let after = lineStart(after: i, items)
             if forced { active.removeAll(keepingCapacity: true) }  // nothing reaches across a forced break
+            let first = nodes.count
             for key in 0..<slots where best[key].from >= 0 {
                 let candidate = best[key]
                 nodes.append(Node(position: i, line: nodes[candidate.from].line + 1, fitness: key / 3, hyphens: key % 3,
                                   totalWidth: sumWidth[after], totalStretch: sumStretch[after], totalShrink: sumShrink[after],
                                   demerits: candidate.demerits, previous: candidate.from, ratio: candidate.ratio,
                                   hyphenated: hyphenated))
-                active.append(nodes.count - 1)
+                dominated.append(false)
             }
+            // A node of the group that costs more than another with the same hyphen count plus
+            // the most the fitness classes can add (``Parameters/adjacentDemerits``) never ends a
+            // best line: every line from either adds the same demerits but for that term.
+            for a in first..<nodes.count {
+                for b in first..<nodes.count where b != a && nodes[b].hyphens == nodes[a].hyphens
+                    && nodes[b].demerits + p.adjacentDemerits < nodes[a].demerits {
+                    dominated[a] = true
+                    break
+                }
+            }
+            active.append(first..<nodes.count)
         }
-        // The best node at the end.
-        guard let end = active.filter({ nodes[$0].position == count - 1 }).min(by: { nodes[$0].demerits < nodes[$1].demerits })
-        else { return nil }
+        // The best node at the end (the first of the least demerits).
+        var end: Int?
+        for group in active where nodes[group.lowerBound].position == count - 1 {
+            for a in group where end.map({ nodes[a].demerits < nodes[$0].demerits }) ?? true { end = a }
+        }
+        guard let end else { return nil }
         var chain: [Int] = []
         var n = end
         while n > 0 { chain.append(n); n = nodes[n].previous }

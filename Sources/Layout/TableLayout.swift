@@ -38,6 +38,8 @@ struct TableLayout {
         let pad = table.cellPadding
         let columns = max(table.header.count, table.rows.columnCount)
         guard columns > 0 else { return }
+        // The measuring pass may keep the first rows' shaped cells for drawing them.
+        defer { shaper.forgetKeptLayouts() }
         let available = options.page.measure - indent
         var bounds = columnBounds(header: table.header, rows: table.rows, columns: columns, padding: pad)
         // When the minimum widths overflow the measure, side padding gives way before words do.
@@ -134,6 +136,9 @@ struct TableLayout {
     /// trailing half letter-space of a tracked run when it wraps, so a cell set at exactly its
     /// measured width could otherwise wrap its last word.
     ///
+    /// Each cell is measured keeping its layout where the shaper can (``TextShaper/naturalWidth(of:keepingLayout:)``):
+    /// the first rows, drawn first, are then shaped once.
+    ///
     /// Word widths are remembered for repeated words; the memory is emptied when it holds
     /// ``wordMemory`` words, so a table of ever-new words (numbers, ids) does not grow it.
     func columnBounds(header: [StyledParagraph], rows: some Sequence<[StyledParagraph]>, columns: Int, padding: Double) -> [ColumnBounds] {
@@ -143,7 +148,7 @@ struct TableLayout {
             if wordWidths.count >= TableLayout.wordMemory { wordWidths.removeAll(keepingCapacity: true) }
             for (j, cell) in row.enumerated() {
                 let slack = max(0.5, cell.runs.map(\.style.letterSpacing).max() ?? 0)
-                let maximum = shaper.shape(cell, width: nil).naturalWidth
+                let maximum = shaper.naturalWidth(of: cell, keepingLayout: true)
                 let words = TableLayout.words(of: cell)
                 // A cell of one word (a number, a key) cannot wrap: its widest word is the cell.
                 var minimum = words.count == 1 && cell.marker == nil ? maximum : 0.0
@@ -154,7 +159,7 @@ struct TableLayout {
                     } else {
                         var style = cell.style
                         style.alignment = .left; style.leftIndent = 0; style.rightIndent = 0; style.hangingIndent = 0
-                        width = shaper.shape(StyledParagraph(runs: word, style: style), width: nil).naturalWidth
+                        width = shaper.naturalWidth(of: StyledParagraph(runs: word, style: style))
                         wordWidths[word] = width
                     }
                     minimum = max(minimum, width)

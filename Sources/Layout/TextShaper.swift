@@ -90,6 +90,15 @@ public protocol TextShaper: AnyObject {
     /// and `breakAnywhere`. The paragraph's indents and marker are the caller's business:
     /// `width` is already the width available to the lines.
     func shape(_ paragraph: StyledParagraph, width: Double?) -> ShapedParagraph
+    /// The natural width of `paragraph`, pt: its widest line unwrapped, exactly
+    /// `shape(paragraph, width: nil).naturalWidth` (the default), which a backend may answer
+    /// without building drawable lines (a table measures every cell this way). With
+    /// `keepingLayout`, the backend may keep what it shaped, within a bound of its own, for the
+    /// next `shape(_:width:)` of an equal paragraph (a table's cell drawn after its columns are
+    /// measured), until ``forgetKeptLayouts()``.
+    func naturalWidth(of paragraph: StyledParagraph, keepingLayout: Bool) -> Double
+    /// Releases whatever ``naturalWidth(of:keepingLayout:)`` kept and no `shape` call took.
+    func forgetKeptLayouts()
     /// The natural size of the image file at `path`, pt, upright (its own resolution and
     /// orientation applied); nil when it cannot be read. The default reads PNG, JPEG and SVG
     /// headers at 96 dpi (``ImageProbe``).
@@ -97,6 +106,13 @@ public protocol TextShaper: AnyObject {
 }
 
 extension TextShaper {
+    /// `shape(paragraph, width: nil).naturalWidth`; nothing is kept.
+    public func naturalWidth(of paragraph: StyledParagraph, keepingLayout: Bool) -> Double { shape(paragraph, width: nil).naturalWidth }
+    /// Nothing is kept by default.
+    public func forgetKeptLayouts() {}
+    /// The natural width of `paragraph`, pt, keeping nothing (``naturalWidth(of:keepingLayout:)``).
+    public func naturalWidth(of paragraph: StyledParagraph) -> Double { naturalWidth(of: paragraph, keepingLayout: false) }
+
     /// PNG, JPEG and SVG sizes from their headers, 1 px = 0.75 pt (the CSS reference pixel).
     public func imageSize(ofFile path: String) -> (width: Double, height: Double)? {
         ImageProbe.pixelSize(ofFile: path).map { (Double($0.width) * 0.75, Double($0.height) * 0.75) }

@@ -21,7 +21,7 @@ extension PangoShaper {
         // A paragraph too wide for one unwrapped layout (past ``composedWidth`` at 2 em a
         // character) is measured in pieces; it cannot fit on one line.
         let wide = Self.unwrappedWidthBound(paragraph) >= Self.composedWidth
-        let measured = wide ? nil : unwrappedLayout(text: text, paragraph: paragraph, starts: starts)
+        let measured = wide ? nil : keptCells.take(paragraph) ?? unwrappedLayout(text: text, paragraph: paragraph, starts: starts)
         let scale = Double(PANGO_SCALE)
 
         // One line that fits: draw the measured layout as it is.

@@ -21,6 +21,8 @@ public final class PangoShaper: TextShaper {
     /// false lays each composed paragraph out a second time at its chosen breaks, as Typeset
     /// did before (for tests that compare the two).
     var cutsMeasuredLines = true
+    /// Cells measured for a table, kept for drawing (``naturalWidth(of:keepingLayout:)``).
+    var keptCells = KeptCells()
 
     /// Creates a shaper on the process's Pango context and pangocairo font map
     /// (``PangoSetup/shared``), so fonts, metrics and fontconfig's answers are shared with
@@ -44,7 +46,7 @@ public final class PangoShaper: TextShaper {
     }
 
     private func refresh() {
-        setup.refreshIfNeeded()
+        if setup.refreshIfNeeded() { keptCells.removeAll() }
     }
 
     /// Call under the font lock.
@@ -76,7 +78,7 @@ public final class PangoShaper: TextShaper {
         paragraph.runs.reduce(0) { $0 + Double($1.text.unicodeScalars.count) * ($1.style.font.size * 2 + abs($1.style.letterSpacing)) }
     }
 
-    private func shapeLocked(_ paragraph: StyledParagraph, width: Double?) -> ShapedParagraph {
+    func shapeLocked(_ paragraph: StyledParagraph, width: Double?) -> ShapedParagraph {
         // Paragraphs with a measure go through the total-fit composer, however long (it
         // measures those wider than ``composedWidth`` in pieces); code (break anywhere,
         // continuation indent) and unwrapped text keep Pango's own line breaking, in bounded
@@ -128,6 +130,17 @@ public final class PangoShaper: TextShaper {
     /// long one) in one `PangoLayout`; each line with the byte its text starts at.
     private func shapeRange(_ range: Range<Int>, paragraph: StyledParagraph, bytes: [UInt8], starts: [Int],
                             width: Double?) -> [(line: ShapedLine, startByte: Int)] {
+        let (layout, shift) = rangeLayout(range, paragraph: paragraph, bytes: bytes, starts: starts, width: width)
+        var lines = collectLines(layout: layout, paragraph: paragraph, bytes: bytes, base: range.lowerBound, starts: starts)
+        if shift > 0 { for i in lines.indices { lines[i].line.x += shift } }
+        return lines
+    }
+
+    /// The `PangoLayout` that ``shapeRange(_:paragraph:bytes:starts:width:)`` lays the bytes
+    /// `range` out in, and how far its lines move right (the hanging indent of a piece that
+    /// continues a wrapped line), pt.
+    func rangeLayout(_ range: Range<Int>, paragraph: StyledParagraph, bytes: [UInt8], starts: [Int],
+                     width: Double?) -> (layout: GObjectRef, shift: Double) {
         let runs = paragraph.runs
         let base = range.lowerBound
         let text = String(decoding: bytes[range], as: UTF8.self)
@@ -201,9 +214,7 @@ public final class PangoShaper: TextShaper {
             pango_layout_set_justify(layoutPointer, 1)
         }
 
-        var lines = collectLines(layout: layout, paragraph: paragraph, bytes: bytes, base: base, starts: starts)
-        if shift > 0 { for i in lines.indices { lines[i].line.x += shift } }
-        return lines
+        return (layout, shift)
     }
 
     /// `range` of `bytes` less its emoji (pictographs, their joiners and presentation

@@ -1,0 +1,140 @@
+internal import CPangoCairo
+import Layout
+import Styling
+
+/// Measuring without drawing: the natural (unwrapped) width of a paragraph, as
+/// ``PangoShaper/shape(_:width:)`` with no width reports it, without building the drawable
+/// lines — no line handles, line texts or link rectangles, which a table's measuring pass
+/// would make for every cell and throw away — and, for the first cells of a table, the
+/// measured layout kept so that drawing the cell does not shape it again.
+extension PangoShaper {
+    /// The widest line of `paragraph` laid out without wrapping, pt: the same number as
+    /// `shape(paragraph, width: nil).naturalWidth`, to the bit. A paragraph laid out in several
+    /// pieces (wider than one layout can measure), or with a hanging indent, takes that full
+    /// path.
+    ///
+    /// With `keepingLayout`, a paragraph that the total-fit composer would measure in one
+    /// unwrapped layout is measured in exactly that layout (``unwrappedLayout(text:paragraph:starts:)``),
+    /// which is kept — while fewer than ``KeptCells/maximumCount`` layouts and
+    /// ``KeptCells/maximumBytes`` of text are — for the next `shape(_:width:)` of an equal
+    /// paragraph, at any width: the unwrapped layout does not depend on the width. Keep-all
+    /// Hangul and line separators change that layout's breaks, so such paragraphs are not kept.
+    public func naturalWidth(of paragraph: StyledParagraph, keepingLayout: Bool) -> Double {
+        FontState.lock.reading {
+            if setup.refreshIfNeeded() { keptCells.removeAll() }
+            return naturalWidthLocked(paragraph, keep: keepingLayout)
+        }
+    }
+
+    /// Releases the layouts ``naturalWidth(of:keepingLayout:)`` kept that no `shape` call took.
+    public func forgetKeptLayouts() {
+        FontState.lock.reading { keptCells.removeAll() }
+    }
+
+    private func naturalWidthLocked(_ paragraph: StyledParagraph, keep: Bool) -> Double {
+        let runs = paragraph.runs
+        var starts: [Int] = []
+        starts.reserveCapacity(runs.count)
+        var bytes: [UInt8] = []
+        for run in runs {
+            starts.append(bytes.count)
+            bytes.append(contentsOf: run.text.utf8)
+        }
+        let pieces = ParagraphPieces(runs: runs, starts: starts, bytes: bytes, wraps: false)
+        guard !bytes.isEmpty, paragraph.style.hangingIndent == 0, pieces.end(from: 0) == bytes.count else {
+            return shapeLocked(paragraph, width: nil).naturalWidth
+        }
+        let layout: GObjectRef
+        if keep, keptCells.hasRoom(for: bytes.count), canKeep(paragraph, bytes: bytes) {
+            layout = unwrappedLayout(text: String(decoding: bytes, as: UTF8.self), paragraph: paragraph, starts: starts)
+            keptCells.keep(layout, for: paragraph, bytes: bytes.count)
+        } else {
+            layout = rangeLayout(0..<bytes.count, paragraph: paragraph, bytes: bytes, starts: starts, width: nil).layout
+        }
+        var widest: Int32 = 0
+        var node = pango_layout_get_lines_readonly(layout.opaque)
+        while let lineNode = node {
+            var logical = PangoRectangle()
+            pango_layout_line_get_extents(lineNode.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self), nil, &logical)
+            widest = max(widest, logical.width)
+            node = lineNode.pointee.next
+        }
+        return Double(widest) / Double(PANGO_SCALE)
+    }
+
+    /// Whether the composer's unwrapped layout of `paragraph` is the layout `shape(_:width: nil)`
+    /// measures, but for alignment (which moves lines, not their widths): a paragraph the
+    /// composer takes (not code, no hanging indent) in one layout, with no keep-all Hangul
+    /// (whose unbreakable words are attributes of their own) and no line separator (an
+    /// empty box in the composer's layout).
+    private func canKeep(_ paragraph: StyledParagraph, bytes: [UInt8]) -> Bool {
+        guard !paragraph.style.breakAnywhere, Self.unwrappedWidthBound(paragraph) < Self.composedWidth else { return false }
+        for i in 0..<max(0, bytes.count - 2) where bytes[i] == 0xE2 && bytes[i + 1] == 0x80 && bytes[i + 2] == 0xA8 { return false }
+        if paragraph.style.hangulLineBreak == .keepAll,
+           paragraph.runs.contains(where: { $0.text.unicodeScalars.contains(where: ParagraphComposer.isHangul) }) { return false }
+        return true
+    }
+}
+
+/// The unwrapped layouts of table cells measured and not yet drawn (``PangoShaper/naturalWidth(of:keepingLayout:)``),
+/// by paragraph — text and every style, so a cell is only ever drawn from its own shaping —
+/// and the font generation they were shaped in. Bounded, so a table's memory does not grow
+/// with its rows: the first rows are kept, the rest shaped again when drawn.
+struct KeptCells {
+    /// At most this many layouts are kept.
+    static let maximumCount = 512
+    /// At most this much text (UTF-8 bytes) is kept.
+    static let maximumBytes = 128 * 1024
+
+    private var layouts: [StyledParagraph: GObjectRef] = [:]
+    private var bytes = 0
+    private var generation = 0
+
+    /// How many layouts are kept.
+    var count: Int { layouts.count }
+
+    func hasRoom(for count: Int) -> Bool { layouts.count < Self.maximumCount && bytes + count <= Self.maximumBytes }
+
+    mutating func keep(_ layout: GObjectRef, for paragraph: StyledParagraph, bytes count: Int) {
+        if layouts.isEmpty { generation = FontState.generation }
+        guard generation == FontState.generation else { return }
+        if layouts.updateValue(layout, forKey: paragraph) == nil { bytes += count }
+    }
+
+    /// The layout kept for `paragraph`, given up (each is drawn once); nil when none is.
+    mutating func take(_ paragraph: StyledParagraph) -> GObjectRef? {
+        guard !layouts.isEmpty, generation == FontState.generation else { return nil }
+        return layouts.removeValue(forKey: paragraph)
+    }
+
+    mutating func removeAll() {
+        layouts.removeAll()
+        bytes = 0
+    }
+}
+
+extension PangoShaper {
+    /// What a line draws, glyph by glyph: for each run, its byte offset and length, then each
+    /// glyph's id, advance and offsets (Pango units) and cluster. Two lines with equal
+    /// summaries draw the same glyphs at the same places (for tests and diagnostics).
+    static func glyphSummary(of line: ShapedLine) -> [Int64] {
+        guard let handle = line.handle as? PangoLineHandle else { return [] }
+        return FontState.lock.reading {
+            var summary: [Int64] = [Int64(handle.line.pointee.start_index), Int64(handle.line.pointee.length)]
+            var node = handle.line.pointee.runs
+            while let n = node {
+                let run = n.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+                let item = run.pointee.item.pointee
+                summary += [Int64(item.offset), Int64(item.length), Int64(run.pointee.y_offset)]
+                let glyphs = run.pointee.glyphs.pointee
+                for g in 0..<Int(glyphs.num_glyphs) {
+                    let info = glyphs.glyphs[g]
+                    summary += [Int64(info.glyph), Int64(info.geometry.width), Int64(info.geometry.x_offset),
+                                Int64(info.geometry.y_offset), Int64(glyphs.log_clusters[g])]
+                }
+                node = n.pointee.next
+            }
+            return summary
+        }
+    }
+}

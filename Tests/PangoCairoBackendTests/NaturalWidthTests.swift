@@ -1,0 +1,124 @@
+import Layout
+@testable import PangoCairoBackend
+import Styling
+import Testing
+import Typography
+
+/// The table's measuring call (`naturalWidth(of:)`, no drawable lines) against the full path
+/// it replaces (`shape(_:width: nil).naturalWidth`): the same number to the bit for every kind
+/// of cell, so column widths — and the drawn table — cannot change.
+@Suite struct NaturalWidthTests {
+    static func cells() -> [StyledParagraph] {
+        let body = Support.style(Support.interKR, size: 10.5)
+        var bold = Support.style(Support.interKR, size: 10.5, weight: .bold)
+        bold.underline = RGBAColor(red: 0, green: 0, blue: 1, alpha: 1)
+        let tracked = Support.style(Support.interKR, size: 12, letterSpacing: 0.6)
+        var code = Support.style(["Noto Sans Mono"], size: 9.5)
+        code.isCode = true
+        var smallCaps = Support.style(Support.interKR, size: 10.5)
+        smallCaps.smallCaps = .lowercase
+        var linked = Support.style(Support.interKR, size: 10.5)
+        linked.link = .external("https://example.com/a")
+        var raised = Support.style(Support.interKR, size: 8)
+        raised.baselineOffset = 3
+        var cells: [StyledParagraph] = [
+            Support.paragraph("k1", body),
+            Support.paragraph("70", body, alignment: .right),
+            Support.paragraph("설명 1", body),
+            Support.paragraph("설명이 긴 한국어 셀 keep-all", body, hangul: .keepAll),
+            Support.paragraph("설명이 긴 한국어 셀", body, hangul: .anywhere),
+            Support.paragraph("centered and tracked", tracked, alignment: .center),
+            Support.paragraph("line one\u{2028}a longer line two\nthree", body),
+            Support.paragraph("", body),
+            Support.paragraph("emoji 😀 and small caps", smallCaps),
+            Support.paragraph("baseline-to-baseline — dashes", body, alignment: .justify),
+            StyledParagraph(runs: [StyledRun("plain ", style: body), StyledRun("bold link", style: bold), StyledRun(" x", style: raised),
+                                   StyledRun(" site", style: linked)],
+                            style: ParagraphStyle(baseFont: body.font)),
+        ]
+        var codeCell = Support.paragraph("let x = compute(value) // a code cell", code)
+        codeCell.style.breakAnywhere = true
+        cells.append(codeCell)
+        var hanging = Support.paragraph("a hanging indent takes the full path", body)
+        hanging.style.hangingIndent = 12
+        cells.append(hanging)
+        cells.append(Support.paragraph(String(repeating: "abcdefghij", count: 300), body))
+        return cells
+    }
+
+    @Test func measuringCallAgreesWithShapingUnwrapped() {
+        let shaper = PangoShaper()
+        for cell in Self.cells() {
+            let full = shaper.shape(cell, width: nil).naturalWidth
+            let measured = shaper.naturalWidth(of: cell)
+            #expect(measured == full, "\(cell.runs.map(\.text).joined()): \(measured) pt, shaped \(full) pt")
+        }
+    }
+
+    @Test func keptMeasuringAgreesWithShapingUnwrapped() {
+        let shaper = PangoShaper()
+        for cell in Self.cells() {
+            let full = PangoShaper().shape(cell, width: nil).naturalWidth
+            let measured = shaper.naturalWidth(of: cell, keepingLayout: true)
+            #expect(measured == full, "\(cell.runs.map(\.text).joined()): kept \(measured) pt, shaped \(full) pt")
+        }
+        shaper.forgetKeptLayouts()
+    }
+
+    /// Lines compared as they draw: position, width, metrics, text and every glyph.
+    static func drawn(_ paragraph: ShapedParagraph) -> [String] {
+        paragraph.lines.map { line in
+            "\(line.x) \(line.width) \(line.ascent) \(line.descent) \(line.links.map(\.x)) \(line.text) \(PangoShaper.glyphSummary(of: line))"
+        }
+    }
+
+    /// A cell drawn from the layout its measuring kept is drawn as one shaped afresh, at the
+    /// width it fits in and at narrower ones (wrapped, or cut from the kept layout's glyphs).
+    @Test func keptCellsDrawAsCellsShapedAfresh() {
+        for width in [400.0, 60.0, 25.0] {
+            let keeping = PangoShaper(), fresh = PangoShaper()
+            fresh.keptCells.removeAll()
+            let cells = Self.cells()
+            for cell in cells { _ = keeping.naturalWidth(of: cell, keepingLayout: true) }
+            // All but the two keep-all Hangul cells, the line separator, the empty, code and hanging ones.
+            #expect(keeping.keptCells.count == cells.count - 6, "\(keeping.keptCells.count) of \(cells.count) kept")
+            for cell in cells {
+                let kept = Self.drawn(keeping.shape(cell, width: width))
+                let again = Self.drawn(fresh.shape(cell, width: width))
+                #expect(kept == again, "\(cell.runs.map(\.text).joined()) at \(width) pt")
+                #expect(!kept.isEmpty)
+            }
+            #expect(keeping.keptCells.count == 0, "every kept layout is drawn once")
+            keeping.forgetKeptLayouts()
+        }
+    }
+
+    /// A kept layout is handed only to an equal paragraph, once: the same text in another
+    /// size or tracking, or drawn a second time, is shaped afresh — never a stale cell.
+    @Test func keptLayoutNeverServesAnotherCell() {
+        let keeping = PangoShaper(), fresh = PangoShaper()
+        let small = Support.paragraph("k12345", Support.style(Support.interKR, size: 10.5))
+        let large = Support.paragraph("k12345", Support.style(Support.interKR, size: 21))
+        let tracked = Support.paragraph("k12345", Support.style(Support.interKR, size: 10.5, letterSpacing: 2))
+        _ = keeping.naturalWidth(of: small, keepingLayout: true)
+        for other in [large, tracked, small, small] {
+            #expect(Self.drawn(keeping.shape(other, width: 300)) == Self.drawn(fresh.shape(other, width: 300)))
+        }
+        let a = fresh.shape(small, width: 300).naturalWidth, b = fresh.shape(large, width: 300).naturalWidth
+        #expect(abs(b - 2 * a) < 0.05)
+        keeping.forgetKeptLayouts()
+    }
+
+    /// The same text in another style or at another width is measured afresh: nothing is
+    /// remembered between calls that could hand back a stale width.
+    @Test func sameTextInAnotherStyleIsMeasuredAfresh() {
+        let shaper = PangoShaper()
+        let small = Support.paragraph("k12345", Support.style(Support.interKR, size: 10.5))
+        let large = Support.paragraph("k12345", Support.style(Support.interKR, size: 21))
+        let tracked = Support.paragraph("k12345", Support.style(Support.interKR, size: 10.5, letterSpacing: 2))
+        let a = shaper.naturalWidth(of: small), b = shaper.naturalWidth(of: large), c = shaper.naturalWidth(of: tracked)
+        #expect(abs(b - 2 * a) < 0.05, "\(a) pt at 10.5 pt, \(b) pt at 21 pt")
+        #expect(abs(c - (a + 5 * 2)) < 0.05, "five gaps of 2 pt tracking: \(a) → \(c) pt")
+        #expect(shaper.naturalWidth(of: small) == a)
+    }
+}
