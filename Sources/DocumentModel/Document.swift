@@ -161,9 +161,13 @@ public struct Metadata: Hashable, Sendable {
 }
 
 /// A parsed document: pure values, each block knowing where it came from.
+///
+/// A parsed document makes its top-level blocks on demand from the
+/// parser's text (``ElementList``): each pass over ``blocks`` parses and converts a window of
+/// blocks at a time and drops it after, so memory holds the text, not the document's tree.
 public struct Document: Hashable, Sendable {
-    /// Top-level blocks, in source order.
-    public var blocks: [Block]
+    /// Top-level blocks, in source order; held, or made one at a time as they are read.
+    public var blocks: BlockList
     /// Front matter; empty when the document has none.
     public var metadata: Metadata
     /// Footnote definitions by number (1-based, order of first reference).
@@ -176,6 +180,14 @@ public struct Document: Hashable, Sendable {
 
     /// Creates a document from its parts; `file` defaults to `-` (standard input).
     public init(blocks: [Block], metadata: Metadata = Metadata(), footnotes: [Int: [Block]] = [:], file: String = "-") {
-        self.blocks = blocks; self.metadata = metadata; self.footnotes = footnotes; self.file = file
+        self.blocks = BlockList(blocks); self.metadata = metadata; self.footnotes = footnotes; self.file = file
+    }
+    /// Frees what a parsed document keeps between reads of its blocks (the last window made):
+    /// for a renderer that has read its last pass. The document's value does not change.
+    public func releaseSource() { blocks.releaseSource() }
+
+    /// Creates a document whose top-level blocks are held or made on demand (a parser's).
+    public init(blockList: BlockList, metadata: Metadata = Metadata(), footnotes: [Int: [Block]] = [:], file: String = "-") {
+        self.blocks = blockList; self.metadata = metadata; self.footnotes = footnotes; self.file = file
     }
 }

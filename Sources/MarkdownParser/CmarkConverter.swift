@@ -69,9 +69,28 @@ final class CmarkTree {
 /// Converts a cmark-gfm tree into `Document` values, rebuilding fenced divs from the markers of
 /// `SourceText` and recognising Pandoc attribute syntax on the way.
 struct CmarkConverter {
+    /// What a conversion is for.
+    enum Mode {
+        /// The whole tree at once.
+        case eager
+        /// The first pass over the whole tree: every diagnostic and footnote found, where each
+        /// top-level segment starts and ends (``scanSegments(of:)``); the blocks are dropped.
+        case scan
+        /// A later conversion of part of the document (``SourceWindows``): values only
+        /// (diagnostics were given by the scan and are dropped), footnote definitions skipped.
+        case replay
+    }
     let file: String
     let source: SourceText
     let syntax: InlineSyntax
+    let mode: Mode
+    /// Added to every line cmark-gfm reports: a window parsed after a prefix gives the file's lines.
+    var lineDelta = 0
+    /// In a window, footnote numbers come from the scan by label (cmark-gfm numbers the
+    /// window's references only); nil: cmark-gfm's numbers.
+    var footnoteLabels: [String: Int]?
+    /// Set when a window's note reference has a label the scan did not number.
+    var unresolvedFootnote = false
     var diagnostics: [Diagnostic] = []
     /// Footnote definitions as found (label from the source, blocks).
     var footnoteDefinitions: [(label: String?, blocks: [Block])] = []
@@ -85,15 +104,22 @@ struct CmarkConverter {
     /// destructors) well inside a thread's stack whatever the input.
     static let maxDepth = 64
 
-    init(file: String, source: SourceText) {
+    init(file: String, source: SourceText, mode: Mode = .eager) {
         self.file = file
         self.source = source
+        self.mode = mode
         self.syntax = InlineSyntax(file: file, lines: source.lines)
         self.html = RawHTML(file: file)
     }
 
-    private func location(_ node: OpaquePointer) -> SourceLocation? {
+    /// The file's line where `node` starts (0 when cmark-gfm does not know).
+    private func startLine(_ node: OpaquePointer) -> Int {
         let line = Int(cmark_node_get_start_line(node))
+        return line > 0 ? line + lineDelta : line
+    }
+
+    private func location(_ node: OpaquePointer) -> SourceLocation? {
+        let line = startLine(node)
         guard line > 0 else { return nil }
         return SourceLocation(file: file, line: line, column: max(1, Int(cmark_node_get_start_column(node))))
     }
@@ -143,7 +169,7 @@ struct CmarkConverter {
 
     // MARK: Blocks
 
-    private enum BlockItem {
+    enum BlockItem {
         case block(Block)
         case open(DivFence)
         case close(DivFence)
@@ -261,6 +287,7 @@ struct CmarkConverter {
         case CMARK_NODE_THEMATIC_BREAK:
             items.append(.block(Block(.thematicBreak, location: loc)))
         case CMARK_NODE_FOOTNOTE_DEFINITION:
+            guard mode != .replay else { return }  // kept from the scan
             let label = footnoteDefinitionLabel(node)
             footnoteDefinitions.append((label, blocks(of: node, depth: depth + 1)))
         default:
@@ -290,14 +317,139 @@ struct CmarkConverter {
         var header: [[Inline]] = []
         var rows: [[[Inline]]] = []
         for row in Self.children(node) {
-            let cells = Self.children(row).map { inlines(of: $0, depth: depth + 1, heading: false).0 }
             if cmark_gfm_extensions_get_table_row_is_header(row) != 0, header.isEmpty {
-                header = cells
+                header = cells(of: row, depth: depth)
             } else {
-                rows.append(cells)
+                rows.append(cells(of: row, depth: depth))
             }
         }
         return Table(alignments: alignments, header: header, rows: rows)
+    }
+
+    /// The cells of a table row, one inline list each.
+    mutating func cells(of row: OpaquePointer, depth: Int) -> [[Inline]] {
+        Self.children(row).map { inlines(of: $0, depth: depth + 1, heading: false).0 }
+    }
+
+    // MARK: Top-level segments
+
+    /// Whether the div fences and HTML container markers seen so far at the top level are all
+    /// closed: where a run of top-level nodes converts to blocks independently of what follows
+    /// (``nestDivs(_:)`` and ``RawHTML/nestContainers(_:)`` then carry no state across it).
+    struct TopLevelNesting {
+        var divs = 0, ignored = 0
+        var html: [String] = []
+        var balanced: Bool { divs == 0 && ignored == 0 && html.isEmpty }
+
+        /// Follows `item` as ``nestDivs(_:)`` and then ``RawHTML/nestContainers(_:)`` would.
+        mutating func advance(over item: BlockItem) {
+            switch item {
+            case .open: if divs < CmarkConverter.maxDepth { divs += 1 } else { ignored += 1 }
+            case .close: if ignored > 0 { ignored -= 1 } else if divs > 0 { divs -= 1 }
+            case .block(let block):
+                guard divs == 0, ignored == 0, case .html(let h) = block.kind else { return }
+                if h.hasPrefix(RawHTML.openMarker) {
+                    html.append(String(h.dropFirst(RawHTML.openMarker.count)))
+                } else if h.hasPrefix(RawHTML.closeMarker), let index = html.lastIndex(of: String(h.dropFirst(RawHTML.closeMarker.count))) {
+                    html.removeSubrange(index...)
+                }
+            }
+        }
+    }
+
+    /// What a scan has learnt so far (``scan(_:)``).
+    struct SegmentScan {
+        var segments: [SourceWindows.Segment] = []
+        var topLevelWarnings: [Diagnostic] = []
+        var items: [BlockItem] = []
+        var nesting = TopLevelNesting()
+        var current: SourceWindows.Segment?
+        var blockCount = 0
+        var nodes = 0
+        /// The blocks of segments of more than ``SourceWindows/heldSegmentBytes`` of source, by
+        /// segment index: kept rather than parsed again during layout.
+        var held: [Int: [Block]] = [:]
+    }
+    private var segmentScan = SegmentScan()
+
+    /// The scan: converts the document's top-level nodes one run at a time (a run ends where
+    /// every div and HTML container opened at the top level is closed), keeping only where each
+    /// run starts and ends, how many nodes it spans and how many blocks it makes — and every
+    /// diagnostic and footnote, as ``blocks(of:depth:)`` finds them on the whole document.
+    /// Footnote definitions (cmark-gfm moves them to the end) are converted but belong to no run.
+    mutating func scanSegments(of root: OpaquePointer) -> [SourceWindows.Segment] {
+        var child = cmark_node_first_child(root)
+        while let node = child {
+            child = cmark_node_next(node)
+            scan(node)
+        }
+        return finishScan()
+    }
+
+    /// Feeds the scan the document's next top-level node (of the whole tree or of a window,
+    /// with ``lineDelta`` set).
+    mutating func scan(_ node: OpaquePointer) {
+        var items = segmentScan.items
+        segmentScan.items = []
+        let start = items.count
+        convertBlock(node, depth: 0, into: &items)
+        segmentScan.items = items
+        guard cmark_node_get_type(node) != CMARK_NODE_FOOTNOTE_DEFINITION else { return }
+        // (cmark-gfm may end an HTML block's range a line early, even before its start.)
+        let first = startLine(node), last = max(first, Int(cmark_node_get_end_line(node)) + lineDelta)
+        if segmentScan.current == nil {
+            segmentScan.current = SourceWindows.Segment(firstNode: segmentScan.nodes, nodes: 0, firstLine: first, lastLine: last,
+                                                        firstBlock: 0, blocks: 0)
+        }
+        segmentScan.current!.nodes += 1
+        segmentScan.current!.lastLine = max(segmentScan.current!.lastLine, last)
+        segmentScan.nodes += 1
+        for item in segmentScan.items[start...] { segmentScan.nesting.advance(over: item) }
+        if segmentScan.nesting.balanced { flushSegment() }
+    }
+
+    /// Ends the scan: the segments, in order; the diagnostics are complete.
+    mutating func finishScan() -> [SourceWindows.Segment] {
+        flushSegment()
+        diagnostics += segmentScan.topLevelWarnings
+        let segments = segmentScan.segments
+        heldSegments = segmentScan.held
+        segmentScan = SegmentScan()
+        return segments
+    }
+
+    /// After ``finishScan()``: the blocks of the segments too long to parse again during
+    /// layout, by segment index (see ``SourceWindows/heldSegmentBytes``).
+    var heldSegments: [Int: [Block]] = [:]
+
+    private mutating func flushSegment() {
+        guard var segment = segmentScan.current else { return }
+        let before = diagnostics.count
+        let blocks = RawHTML.nestContainers(nestDivs(segmentScan.items))
+        let made = blocks.count
+        let ranges = source.lines.ranges
+        if segment.firstLine >= 1, segment.firstLine <= ranges.count,
+           ranges[min(segment.lastLine, ranges.count) - 1].upperBound - ranges[segment.firstLine - 1].lowerBound > SourceWindows.heldSegmentBytes {
+            segmentScan.held[segmentScan.segments.count] = blocks
+        }
+        // The whole-document conversion nests the top level's divs after converting
+        // everything: its warnings come after the others, as there.
+        segmentScan.topLevelWarnings += diagnostics[before...]
+        diagnostics.removeSubrange(before...)
+        segment.firstBlock = segmentScan.blockCount
+        segment.blocks = made
+        segmentScan.segments.append(segment)
+        segmentScan.blockCount += made
+        segmentScan.items = []
+        segmentScan.current = nil
+    }
+
+    /// The blocks of `nodes`, top-level nodes that make one segment or a run of whole segments
+    /// of the scan, made again.
+    mutating func blocks(ofTopLevel nodes: [OpaquePointer]) -> [Block] {
+        var items: [BlockItem] = []
+        for node in nodes { convertBlock(node, depth: 0, into: &items) }
+        return RawHTML.nestContainers(nestDivs(items))
     }
 
     // MARK: Inlines
@@ -323,7 +475,7 @@ struct CmarkConverter {
             let text = Self.literal(node)
             guard !text.isEmpty else { return }  // autolink leaves empty text nodes
             pieces.append(.text(TextPiece(
-                text: text, line: Int(cmark_node_get_start_line(node)), column: Int(cmark_node_get_start_column(node)))))
+                text: text, line: startLine(node), column: Int(cmark_node_get_start_column(node)))))
         case CMARK_NODE_SOFTBREAK: pieces.append(.node(.softBreak))
         case CMARK_NODE_LINEBREAK: pieces.append(.node(.lineBreak))
         case CMARK_NODE_CODE: pieces.append(.node(.code(Self.literal(node))))
@@ -345,8 +497,11 @@ struct CmarkConverter {
             let alt = inlines(of: node, depth: depth + 1, heading: false).0
             pieces.append(.node(.image(source: Self.url(node), title: Self.title(node), alt: alt, location: location(node))))
         case CMARK_NODE_FOOTNOTE_REFERENCE:
-            let number = Int(Self.literal(node)) ?? (footnoteNumbers.values.max() ?? 0) + 1
+            var number = Int(Self.literal(node)) ?? (footnoteNumbers.values.max() ?? 0) + 1
             let label = footnoteReferenceLabel(node) ?? String(number)
+            if let labels = footnoteLabels {
+                if let known = labels[Self.normalizedLabel(label)] { number = known } else { unresolvedFootnote = true }
+            }
             if footnoteNumbers[Self.normalizedLabel(label)] == nil { footnoteNumbers[Self.normalizedLabel(label)] = number }
             pieces.append(.node(.footnoteReference(label: label, number: number)))
         default:
@@ -371,7 +526,7 @@ struct CmarkConverter {
     /// cmark-gfm replaces a reference's literal with its number; the label is read back from
     /// the source at the node's position (`[^label]`).
     private func footnoteReferenceLabel(_ node: OpaquePointer) -> String? {
-        let line = Int(cmark_node_get_start_line(node)), column = Int(cmark_node_get_start_column(node))
+        let line = startLine(node), column = Int(cmark_node_get_start_column(node))
         guard line >= 1, line <= source.lines.count, column >= 1 else { return nil }
         let bytes = source.lines[line - 1]
         var i = column - 1
@@ -386,11 +541,11 @@ struct CmarkConverter {
     /// A definition node starts at its content; its `[^label]:` is the last one written before
     /// that position (on the same line, or a line or two above for an empty first line).
     private func footnoteDefinitionLabel(_ node: OpaquePointer) -> String? {
-        let startLine = Int(cmark_node_get_start_line(node)), startColumn = Int(cmark_node_get_start_column(node))
-        guard startLine >= 1, startLine <= source.lines.count else { return nil }
-        for line in stride(from: startLine, through: max(1, startLine - 3), by: -1) {
+        let first = startLine(node), startColumn = Int(cmark_node_get_start_column(node))
+        guard first >= 1, first <= source.lines.count else { return nil }
+        for line in stride(from: first, through: max(1, first - 3), by: -1) {
             let bytes = source.lines[line - 1]
-            let limit = line == startLine ? min(bytes.count, max(0, startColumn - 1)) : bytes.count
+            let limit = line == first ? min(bytes.count, max(0, startColumn - 1)) : bytes.count
             var found: String?
             var i = 0
             while i + 1 < limit {

@@ -54,7 +54,22 @@ public enum MarkdownParser {
     /// Characters no PDF or YAML library accepts (noncharacters such as U+FFFF, control
     /// characters; ``TextSanitizer``) are replaced by U+FFFD first, with one warning at the
     /// first of them: the rest of the document is set as written.
+    ///
+    /// The document holds the text, not its blocks: each pass over ``Document/blocks`` parses
+    /// the text again one window of top-level blocks (about ``windowBytes`` of source) at a time
+    /// and drops it after; every diagnostic is found here, once, by a scan that converts each
+    /// block and drops it.
     public static func parse(_ text: String, file: String) -> ParseResult {
+        parse(text, file: file, lazily: true)
+    }
+
+    /// The source a window of blocks grows to, bytes (about 1.5 MiB of cmark-gfm nodes and as
+    /// much of blocks, measured on prose).
+    static let windowBytes = 128 * 1024
+
+    /// ``parse(_:file:)``, or with `lazily` false every block converted at once (the reference
+    /// the windowed conversion is tested against); `windowBytes` 0 makes each segment a window.
+    static func parse(_ text: String, file: String, lazily: Bool, windowBytes: Int = windowBytes) -> ParseResult {
         var diagnostics: [Diagnostic] = []
         let (text, replaced) = TextSanitizer.sanitize(text)
         if let replaced {
@@ -73,6 +88,43 @@ public enum MarkdownParser {
                                          diagnostics: &diagnostics)
         }
 
+        var document: Document
+        if lazily, let windowed = windowedScan(source, file: file, metadata: metadata, windowBytes: windowBytes, diagnostics: &diagnostics) {
+            document = windowed
+        } else {
+            guard let whole = wholeTreeParse(&source, file: file, metadata: metadata, lazily: lazily, windowBytes: windowBytes,
+                                             diagnostics: &diagnostics) else {
+                diagnostics.append(Diagnostic(.error, "cmark-gfm could not allocate a parser"))
+                return ParseResult(document: Document(blocks: [], metadata: metadata, file: file), diagnostics: diagnostics)
+            }
+            document = whole
+        }
+        document.source = SourcePositions(text) { CmarkTree.inlineText(of: $0) }
+        if smartPunctuation(metadata, diagnostics: &diagnostics) { document = SmartPunctuation.apply(to: document) }
+        return ParseResult(document: document, diagnostics: diagnostics)
+    }
+
+    /// The scan in windows, without cmark-gfm's tree of the whole text
+    /// (``SourceWindows/scanInWindows(_:lines:windowBytes:)``), for text with no div fence and no
+    /// footnote (whose numbers and fences are decided on the whole tree); nil otherwise or when a
+    /// window does not parse as the chunks did.
+    static func windowedScan(_ source: SourceText, file: String, metadata: Metadata, windowBytes: Int,
+                             diagnostics: inout [Diagnostic]) -> Document? {
+        guard source.candidates.isEmpty, !SourceText.contains(source.cmarkInput, Array("[^".utf8)) else { return nil }
+        var converter = CmarkConverter(file: file, source: source, mode: .scan)
+        guard let (segments, prefix) = SourceWindows.scanInWindows(&converter, lines: source.lines,
+                                                                    windowBytes: windowBytes) else { return nil }
+        diagnostics += converter.diagnostics + converter.html.diagnostics
+        let windows = SourceWindows(file: file, source: source.forConversion, segments: segments, prefix: prefix,
+                                    footnoteNumbers: converter.footnoteNumbers, windowBytes: windowBytes,
+                                    held: converter.heldSegments)
+        return Document(blockList: BlockList(windows), metadata: metadata, footnotes: converter.footnotes(), file: file)
+    }
+
+    /// The parse with cmark-gfm's tree of the whole text (div fences decided on it), scanned
+    /// for windows when `lazily`, else converted at once. nil when cmark-gfm cannot allocate a parser.
+    static func wholeTreeParse(_ source: inout SourceText, file: String, metadata: Metadata, lazily: Bool, windowBytes: Int,
+                               diagnostics: inout [Diagnostic]) -> Document? {
         var parsed = CmarkTree(source.cmarkInput)
         if !source.candidates.isEmpty, let first = parsed {
             // Div fences: decided on cmark's block structure, parsing again until it settles.
@@ -92,17 +144,25 @@ public enum MarkdownParser {
             parsed = tree
             diagnostics += warnings
         }
-        guard let tree = parsed else {
-            diagnostics.append(Diagnostic(.error, "cmark-gfm could not allocate a parser"))
-            return ParseResult(document: Document(blocks: [], metadata: metadata, file: file), diagnostics: diagnostics)
+        guard let tree = parsed else { return nil }
+        if lazily {
+            // One scan gives every diagnostic and footnote and where each top-level segment
+            // starts and ends; each pass over the blocks parses the text again, one window of
+            // segments at a time (``SourceWindows``), and cmark-gfm's tree is freed on return.
+            var converter = CmarkConverter(file: file, source: source, mode: .scan)
+            let segments = converter.scanSegments(of: tree.root)
+            diagnostics += converter.diagnostics + converter.html.diagnostics
+            let windows = SourceWindows(file: file, source: source.forConversion, segments: segments,
+                                        prefix: SourceWindows.prefix(root: tree.root, lines: source.lines),
+                                        footnoteNumbers: converter.footnoteNumbers, windowBytes: windowBytes,
+                                    held: converter.heldSegments)
+            return Document(blockList: BlockList(windows), metadata: metadata, footnotes: converter.footnotes(), file: file)
+        } else {
+            var converter = CmarkConverter(file: file, source: source)
+            let blocks = converter.blocks(of: tree.root, depth: 0)
+            diagnostics += converter.diagnostics + converter.html.diagnostics
+            return Document(blocks: blocks, metadata: metadata, footnotes: converter.footnotes(), file: file)
         }
-        var converter = CmarkConverter(file: file, source: source)
-        let blocks = converter.blocks(of: tree.root, depth: 0)
-        diagnostics += converter.diagnostics + converter.html.diagnostics
-        var document = Document(blocks: blocks, metadata: metadata, footnotes: converter.footnotes(), file: file)
-        document.source = SourcePositions(text) { CmarkTree.inlineText(of: $0) }
-        if smartPunctuation(metadata, diagnostics: &diagnostics) { document = SmartPunctuation.apply(to: document) }
-        return ParseResult(document: document, diagnostics: diagnostics)
     }
 
     /// Front matter `smart`: true (the default) or false; anything else warns and keeps the default.

@@ -17,10 +17,11 @@ import DocumentModel
 ///   dashes when n is even, else as many em dashes as fit with one or two en dashes.
 /// - Ellipsis: every `...` becomes `…`.
 public enum SmartPunctuation {
-    /// `document` with smart punctuation in every block's and footnote's text.
+    /// `document` with smart punctuation in every block's and footnote's text (blocks made on
+    /// demand get it as each is made).
     public static func apply(to document: Document) -> Document {
         var document = document
-        document.blocks = document.blocks.map(apply)
+        document.blocks = document.blocks.mapped { apply($0) }
         for number in document.footnotes.keys { document.footnotes[number] = document.footnotes[number]!.map(apply) }
         return document
     }

@@ -95,6 +95,18 @@ struct SourceText {
 
     private var prefixLengths: [Int: Int] = [:]
 
+    /// What converting cmark's tree still reads (lines, fences, the marker name), without the
+    /// input copies the parse needed: kept as long as the document converts its blocks lazily.
+    var forConversion: SourceText {
+        var kept = self
+        kept.cmarkInput = []
+        kept.input = []
+        kept.ranges = []
+        kept.candidates = [:]
+        kept.frontMatter = nil
+        return kept
+    }
+
     /// Builds `cmarkInput` with the fences on `accepted` lines (0-based indices of
     /// ``candidates``) replaced by markers; every other line as written (front matter blank).
     mutating func prepare(accepting accepted: Set<Int>) {

@@ -15,7 +15,7 @@ import Typography
 /// the same document give the same blocks.
 public struct StyleStream: Sendable {
     var styler: Styler
-    let blocks: [Block]
+    let blocks: BlockList
     let context: Styler.BlockContext
     /// Index of the next top-level block.
     public private(set) var position = 0

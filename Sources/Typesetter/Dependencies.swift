@@ -28,7 +28,7 @@ extension Typesetter {
                 }
             }
         }
-        func blocks(_ list: [Block]) {
+        func blocks(_ list: some Collection<Block>) {
             for block in list {
                 switch block.kind {
                 case .paragraph(let c), .heading(_, let c): inlines(c)

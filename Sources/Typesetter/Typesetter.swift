@@ -202,6 +202,9 @@ public enum Typesetter {
                                                     tagging: tagging)
                 if let preview = options.preview { renderer.startPreview(preview, base: outputFile.destination) }
                 let count = try layOut(pages: pages, pageCount: pageCount, into: renderer).pageCount
+                // The last pass has read the document: its last window of blocks goes before
+                // Cairo finishes the file.
+                document.releaseSource()
                 try renderer.finish()
                 return (count, renderer)
             }

@@ -107,7 +107,7 @@ import Typesetter
                 }
             }
         }
-        walk(document.blocks, listDepth: 0)
+        walk(Array(document.blocks), listDepth: 0)
         return expected
     }
 

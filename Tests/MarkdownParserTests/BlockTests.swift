@@ -3,7 +3,7 @@ import Testing
 @testable import MarkdownParser
 
 func parse(_ text: String) -> ParseResult { MarkdownParser.parse(text, file: "t.md") }
-func blocks(_ text: String) -> [Block] { parse(text).document.blocks }
+func blocks(_ text: String) -> [Block] { Array(parse(text).document.blocks) }
 
 @Suite struct BlockTests {
     @Test func headingLevels() {

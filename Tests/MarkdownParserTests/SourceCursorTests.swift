@@ -60,7 +60,7 @@ import Testing
 
     @Test func aDocumentBuiltInCodeHasNoSource() {
         let parsed = MarkdownParser.parse("x\n", file: "t.md").document
-        let built = Document(blocks: parsed.blocks, metadata: parsed.metadata, footnotes: parsed.footnotes, file: "t.md")
+        let built = Document(blocks: Array(parsed.blocks), metadata: parsed.metadata, footnotes: parsed.footnotes, file: "t.md")
         #expect(SourceCursor(built.source, at: built.blocks[0].location!) == nil)
         #expect(SourceCursor(parsed.source, at: parsed.blocks[0].location!) != nil)
         #expect(parsed == built, "the source is not part of the document's value")

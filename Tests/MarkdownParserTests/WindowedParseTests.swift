@@ -1,0 +1,185 @@
+import DocumentModel
+import Foundation
+import Testing
+@testable import MarkdownParser
+
+/// A parsed document holds its text, not its blocks: each read parses the text again one
+/// window of top-level segments at a time (``SourceWindows``). It must give exactly the
+/// blocks, footnotes and diagnostics of converting the whole tree at once
+/// (`parse(_:file:lazily: false)`), with windows of one segment (every boundary a window
+/// boundary) and of the default size, read forwards and backwards, on any thread.
+@Suite struct WindowedParseTests {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Documents that exercise what spans top-level nodes or windows: div fences (nested,
+    /// unclosed, stray, over the nesting limit, spanning many blocks), HTML containers across
+    /// blocks, footnotes defined before and after use and holding code, link reference
+    /// definitions at the end and inside a quote or list, tables, smart punctuation on and off,
+    /// front matter, deep nesting, line endings.
+    static let constructed: [String] = [
+        "# Title {#t .x}\n\n::: note\nOne \"quoted\" -- text...\n\n| a | b |\n|---|:-:|\n| 1 | 'two' |\n| 3 | 4 |\n:::\n\nAfter.\n",
+        "::: outer\n::: inner\ntext\n:::\nmore\n",  // unclosed outer
+        "text\n\n:::\n\nstray close\n\n::: a\n\n::: b\n\nx\n\n:::\n\n:::\n",
+        "<div align=\"center\">\n\n# Centered\n\ntext\n\n</div>\n\nafter\n\n<details>\n<summary>S</summary>\n\nhidden\n\n</details>\n",
+        "<div>\n\nopen never closed\n\n- item\n",
+        "Note[^a] and again[^b] and [^a].\n\n[^a]: First \"note\".\n\n    code in note\n\n[^b]: Second.\n\n| x |\n|---|\n| [^a] |\n",
+        "[^early]: Defined before use.\n\n    indented code after a note\n\nUse[^early] then[^late].\n\n[^late]: Defined after.\n\n    code\n",
+        "See [one][] and [two] and [three][x].\n\n> quote\n\n[one]: /one \"One\"\n\n- item\n\n  [two]: </two>\n\n> [x]: /three\n> more quote\n",
+        "[ref]: /at-start\n\n[ref] here.\n\n[ref]: /duplicate-ignored\n\n    indented code\n",
+        "Para [a]: not a definition.\n\n[a]\n\n[a]: /later\n",
+        "---\nsmart: false\ntitle: T\n---\n\n\"straight\" -- quotes...\n\n| a |\n|---|\n| \"b\" |\n",
+        "---\nsmart: maybe\n---\n\ntext\n",
+        String(repeating: "> ", count: 80) + "deep\n\n" + String(repeating: "::: d\n", count: 70) + "x\n" + String(repeating: ":::\n", count: 70),
+        "\\newpage\n\n```{=latex}\n\\foo\n```\n\n<!-- comment -->\n\n<b>bold</b> and <sup>1</sup>\n\n<script>x</script>\n",
+        "- a\n- b\n\n  ::: box\n  inside item\n  :::\n\n1. one\n2. two\n",
+        "::: wide\n" + (0..<40).map { "## Part \($0)\n\nText of part \($0) with *emphasis*.\n\n<div>\n\nraw \($0)\n\n</div>\n" }.joined() + ":::\n\nafter the div\n",
+        "| h1 | h2 |\n|----|----|\n" + (0..<300).map { "| r\($0) *e* | [l](#t) |\n" }.joined() + "\nend\n",
+        "Lines\r\nwith CR LF\r\n\r\n# Heading\r\n\r\n- item\r\n",
+        "Lone\rcarriage\rreturns\r\r# Heading\r\rtext\n\nand [^n]\n\n[^n]: note\n",
+        "```\nunclosed fence\n\n# not a heading\n",
+        "<!--\nunclosed comment\n\n# not a heading\n",
+        "",
+        "   \n\n",
+    ]
+
+    static func specExamples() -> [String] {
+        let path = ProcessInfo.processInfo.environment["TYPESET_COMMONMARK_SPEC"] ?? root.path + "/.build/spec/commonmark.json"
+        guard let data = FileManager.default.contents(atPath: path),
+              let json = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else { return [] }
+        return json.compactMap { $0["markdown"] as? String }
+    }
+
+    static func fixtures() -> [String] {
+        let folders = [root.path + "/templates", root.deletingLastPathComponent().path + "/shared/fixtures/real",
+                       root.path + "/Tests/EndToEndTests/Fixtures"]
+        var texts: [String] = []
+        for folder in folders {
+            for name in ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted() where name.hasSuffix(".md") {
+                if let text = try? String(contentsOfFile: folder + "/" + name, encoding: .utf8) { texts.append(text) }
+            }
+        }
+        return texts
+    }
+
+    static func windows(_ document: Document) -> SourceWindows? { document.blocks.provider as? SourceWindows }
+
+    /// Windowed (one segment a window, and the default size) and eager parses of `text` agree:
+    /// blocks, footnotes, metadata, diagnostics. Returns how many windows had to be made from
+    /// a whole-document parse.
+    @discardableResult
+    static func expectSame(_ text: String, _ name: String) -> Int {
+        let eager = MarkdownParser.parse(text, file: name, lazily: false)
+        var fallbacks = 0
+        for size in [0, MarkdownParser.windowBytes] {
+            let lazy = MarkdownParser.parse(text, file: name, lazily: true, windowBytes: size)
+            #expect(Array(lazy.document.blocks) == Array(eager.document.blocks), "\(name) window \(size)")
+            #expect(lazy.document == eager.document, "\(name)")
+            #expect(lazy.diagnostics == eager.diagnostics, "\(name): \(lazy.diagnostics) vs \(eager.diagnostics)")
+            // Read backwards: every window made again.
+            #expect(Array(lazy.document.blocks.reversed()) == Array(eager.document.blocks.reversed()), "\(name)")
+            if size == 0 { fallbacks = windows(lazy.document)?.wholeDocumentParses ?? 0 }
+        }
+        return fallbacks
+    }
+
+    @Test func specExamplesConvertAlike() {
+        let examples = Self.specExamples()
+        if ProcessInfo.processInfo.environment["TYPESET_REQUIRE_SPEC"] == "1" { #expect(examples.count > 600) }
+        var fallbacks = 0
+        for (i, markdown) in examples.enumerated() { fallbacks += Self.expectSame(markdown, "example-\(i + 1).md") }
+        // Windows parse on their own: a whole-document parse is the rare exception.
+        #expect(fallbacks * 20 < max(examples.count, 1), "\(fallbacks) whole-document parses")
+    }
+
+    @Test func fixturesAndConstructedDocumentsConvertAlike() {
+        let texts = Self.fixtures()
+        #expect(texts.count >= 3)
+        for (i, text) in (texts + Self.constructed).enumerated() {
+            let fallbacks = Self.expectSame(text, "doc-\(i).md")
+            // Only lone carriage returns (cmark-gfm counts other lines) and the specimen template
+            // (its setext headings of template comments) need the whole document.
+            if !text.contains("\rc"), !text.contains("Typeset type specimen template") { #expect(fallbacks == 0, "doc-\(i): \(fallbacks) whole-document parses") }
+        }
+    }
+
+    @Test func parsedDocumentsHoldWindowsNotBlocks() {
+        // (Smart punctuation off: its transform would wrap the windows.)
+        let text = "---\nsmart: false\n---\n\n" + (0..<2_000).map { "## Heading \($0)\n\nA paragraph with *emphasis* and `code` number \($0).\n" }.joined(separator: "\n")
+        let r = MarkdownParser.parse(text, file: "w.md")
+        #expect(r.document.blocks.isProvided)
+        #expect(r.document.blocks.count == 4_000)
+        let windows = Self.windows(r.document)
+        #expect((windows?.windowCount ?? 0) >= 1)
+        let small = Self.windows(MarkdownParser.parse(text, file: "w.md", lazily: true, windowBytes: 4_096).document)
+        #expect((small?.windowCount ?? 0) > 20, "\(small?.windowCount ?? 0) windows of 4 KB")
+        guard case .heading(_, let inlines) = r.document.blocks[3_998].kind else { Issue.record("no heading"); return }
+        #expect(inlines == [.text("Heading 1999")])
+        #expect(r.document.blocks[3_999].location == SourceLocation(file: "w.md", line: 8_003, column: 1))
+    }
+
+    /// Text without div fences or footnotes is scanned without cmark-gfm's tree of the whole
+    /// text: chunks find the top-level nodes, windows convert them (one node a window here).
+    @Test func textWithoutFencesOrNotesIsScannedInWindows() {
+        let texts = Self.fixtures().filter { !$0.contains(":::") && !$0.contains("[^") && !$0.contains("Typeset type specimen template") }
+            + [Self.constructed[7], Self.constructed[8], Self.constructed[9], Self.constructed[13], Self.constructed[16], Self.constructed[17],
+               Self.constructed[19], Self.constructed[20], (0..<300).map { "## H\($0)\n\ntext \($0) [r]\n" }.joined(separator: "\n") + "\n[r]: /end\n"]
+        #expect(texts.count >= 10)
+        for (i, text) in texts.enumerated() {
+            var diagnostics: [Diagnostic] = []
+            let source = SourceText(text, file: "s.md")
+            let windowed = MarkdownParser.windowedScan(source, file: "s.md", metadata: Metadata(), windowBytes: 0, diagnostics: &diagnostics)
+            #expect(windowed != nil, "text \(i) was scanned whole")
+        }
+    }
+
+    /// A segment longer than ``SourceWindows/heldSegmentBytes`` (a 12,000-row table) keeps the
+    /// scan's blocks instead of being parsed again during layout; the blocks are the same.
+    @Test func longSegmentsKeepTheScansBlocks() {
+        let table = "| a | b |\n|---|--:|\n" + (0..<12_000).map { "| row \($0) *e* | \($0) |\n" }.joined()
+        let text = "---\nsmart: false\n---\n\n# Before\n\n" + table + "\nafter\n\n::: note\ninside\n:::\n"
+        #expect(table.utf8.count > SourceWindows.heldSegmentBytes)
+        for size in [0, MarkdownParser.windowBytes] {
+            let lazy = MarkdownParser.parse(text, file: "h.md", lazily: true, windowBytes: size)
+            let eager = MarkdownParser.parse(text, file: "h.md", lazily: false)
+            #expect(Array(lazy.document.blocks) == Array(eager.document.blocks))
+            #expect(lazy.diagnostics == eager.diagnostics)
+            #expect(Self.windows(lazy.document)?.heldWindowCount == 1)
+        }
+        let plain = MarkdownParser.parse("# Before\n\n" + table, file: "p.md", lazily: true, windowBytes: 0)
+        #expect(Self.windows(plain.document)?.heldWindowCount == 1)
+        #expect(Array(plain.document.blocks) == Array(MarkdownParser.parse("# Before\n\n" + table, file: "p.md", lazily: false).document.blocks))
+    }
+
+    @Test func diagnosticsComeOnceWhateverIsRead() {
+        let text = "::: a\ntext\n\n<marquee>x</marquee>\n\n:::\n:::\n\n<marquee>y</marquee>\n"
+        let r = MarkdownParser.parse(text, file: "d.md", lazily: true, windowBytes: 0)
+        let before = r.diagnostics
+        #expect(before.count == 2, "\(before)")  // the stray fence and the one <marquee> warning
+        for _ in 0..<2 { _ = Array(r.document.blocks) }
+        let again = MarkdownParser.parse(text, file: "d.md")
+        #expect(again.diagnostics == before)
+    }
+
+    @Test func releasedWindowIsMadeAgainAlike() {
+        let text = Self.constructed[0] + Self.constructed[16] + Self.constructed[5]
+        let eager = MarkdownParser.parse(text, file: "r.md", lazily: false).document
+        let lazy = MarkdownParser.parse(text, file: "r.md", lazily: true, windowBytes: 0).document
+        let kept = lazy.blocks[0]
+        lazy.releaseSource()
+        #expect(kept == eager.blocks[0])
+        #expect(Array(lazy.blocks) == Array(eager.blocks))
+        lazy.releaseSource()
+        #expect(Array(lazy.blocks.reversed()) == Array(eager.blocks.reversed()))
+    }
+
+    @Test func concurrentReadersGetTheSameBlocks() async {
+        let text = Self.fixtures().joined(separator: "\n\n") + Self.constructed[0] + Self.constructed[16]
+        let document = MarkdownParser.parse(text, file: "c.md", lazily: true, windowBytes: 2_048).document
+        let expected = MarkdownParser.parse(text, file: "c.md", lazily: false).document
+        await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<4 { group.addTask { document == expected } }
+            for await same in group { #expect(same) }
+        }
+    }
+}
