@@ -39,8 +39,8 @@ import Typography
     }
 
     /// Linear time: one long word, a long heading and a long keep-all Korean paragraph at two
-    /// lengths, 4× apart. Linear is ~4× the time, quadratic ~16×; the bound is 8× (plus a
-    /// second for noise on a shared machine). Before: 10,000 characters 0.42 s, 40,000 5.4 s.
+    /// lengths, 4× apart, best of two runs each. Linear is ~4× the time, quadratic ~16×; the bound
+    /// is 8× (plus a second for noise on a shared machine). Before: 10,000 characters 0.42 s, 40,000 5.4 s.
     @Test(arguments: ["word", "heading", "korean"])
     func timeIsLinearInLength(kind: String) throws {
         func document(_ n: Int) -> String {
@@ -52,9 +52,14 @@ import Typography
         }
         var seconds: [Double] = []
         for n in [10_000, 40_000] {
-            let start = Date()
-            let (pdf, _) = try Render.markdown(document(n), name: "hostile-time-\(kind)-\(n)")
-            seconds.append(Date().timeIntervalSince(start))
+            // Best of two runs, so one stall of a busy machine does not decide the bound.
+            var best = Double.infinity, pdf = ""
+            for _ in 0..<2 {
+                let start = Date()
+                pdf = try Render.markdown(document(n), name: "hostile-time-\(kind)-\(n)").0
+                best = min(best, Date().timeIntervalSince(start))
+            }
+            seconds.append(best)
             let text = FuzzCampaign.normalized(try PDFProbe.text(pdf))
             if kind == "word" { #expect(text.components(separatedBy: "x").count - 1 == n) }
             if kind == "korean" { #expect(text.components(separatedBy: "한국어").count - 1 == n / 12) }
