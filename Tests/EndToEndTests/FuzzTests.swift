@@ -58,6 +58,15 @@ import Typography
         let document = MarkdownParser.parse(markdown, file: "oracle.md").document
         #expect(FuzzCampaign.visibleWords(document) == ["Caption", "words"])
     }
+
+    /// A word broken between letters across a page (text too large for the measure) is found
+    /// with the page's foot and the next head between its halves; its letters scattered are not.
+    @Test func aWordSplitOnceAcrossAPageIsFoundAndScatteredLettersAreNot() {
+        let text = Array("andal2fuzztitle3/3inkto".utf8)
+        #expect(FuzzCampaign.interrupted(Array("link".utf8), in: text))
+        #expect(!FuzzCampaign.interrupted(Array("lank".utf8), in: Array("lxaxnxk".utf8)))
+        #expect(!FuzzCampaign.interrupted(Array("link".utf8), in: Array("lxxinxk".utf8)))
+    }
 }
 
 /// The generator and the oracle.
@@ -194,8 +203,10 @@ enum FuzzCampaign {
     /// Whether `word` is in `text` with at most 2,000 other letters between its letters: a word
     /// split by a page break has the foot of one page (footnotes) and the head of the next (the
     /// running head) between its halves, and a table row split across pages has its other
-    /// cells' slices. Anchored on its first 12 letters.
+    /// cells' slices. Anchored on its first 12 letters; a shorter word (set so large that a page
+    /// holds only its first letters) may instead be split once, anywhere, its two halves whole.
     static func interrupted(_ word: [UInt8], in text: [UInt8]) -> Bool {
+        if word.count <= 12, splitOnce(word, in: text) { return true }
         let anchor = Array(word.prefix(12))
         guard !anchor.isEmpty, text.count >= word.count else { return false }
         var start = 0
@@ -209,6 +220,22 @@ enum FuzzCampaign {
                 if j == word.count { return true }
             }
             start += 1
+        }
+        return false
+    }
+
+    /// Whether `word` is in `text` as two whole halves with at most 2,000 other letters between.
+    static func splitOnce(_ word: [UInt8], in text: [UInt8]) -> Bool {
+        for cut in 1..<max(word.count, 1) {
+            let head = word[..<cut], tail = word[cut...]
+            var start = 0
+            while start + head.count <= text.count {
+                if text[start..<start + head.count].elementsEqual(head) {
+                    let from = start + head.count, to = min(text.count, from + 2_000 + tail.count)
+                    if from + tail.count <= to, (from...(to - tail.count)).contains(where: { text[$0..<$0 + tail.count].elementsEqual(tail) }) { return true }
+                }
+                start += 1
+            }
         }
         return false
     }
