@@ -53,15 +53,17 @@ let package = Package(
         .target(name: "BenchSupport"),
         .executableTarget(name: "typeset-bench", dependencies: ["BenchSupport"]),
 
+        // Test-only helpers shared by the test targets (a seeded random number generator).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TypographyTests", dependencies: ["Typography"]),
-        .testTarget(name: "MarkdownParserTests", dependencies: ["MarkdownParser"]),
+        .testTarget(name: "MarkdownParserTests", dependencies: ["MarkdownParser", "TestSupport"]),
         .testTarget(name: "StylingTests", dependencies: ["Styling", "MarkdownParser"]),
-        .testTarget(name: "LayoutTests", dependencies: ["Layout"]),
+        .testTarget(name: "LayoutTests", dependencies: ["Layout", "TestSupport"]),
         .testTarget(name: "BenchSupportTests", dependencies: ["BenchSupport"]),
         .testTarget(name: "PangoCairoBackendTests", dependencies: ["PangoCairoBackend"]),
         .testTarget(name: "SpecimenTests", dependencies: ["Specimen", "Typesetter"]),
         .testTarget(
-            name: "EndToEndTests", dependencies: ["Typesetter", "MarkdownParser"],
+            name: "EndToEndTests", dependencies: ["Typesetter", "MarkdownParser", "TestSupport"],
             resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]

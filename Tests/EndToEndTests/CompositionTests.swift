@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import Typesetter
 
@@ -261,10 +262,9 @@ enum WordSpacing {
 
     @Test func aLongParagraphComposesInLinearTime() throws {
         // About 100,000 characters in one paragraph.
-        var seed: UInt64 = 12
+        var random = SeededRandom(seed: 12)
         let words = (0..<14_000).map { _ -> String in
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            return String(repeating: "abcdefghij".randomElement()!, count: 2 + Int(seed >> 60) % 9)
+            String(repeating: "abcdefghij".randomElement(using: &random)!, count: 2 + random.below(9))
         }
         let source = "---\njustify: true\n---\n\n" + words.joined(separator: " ") + "\n"
         #expect(source.count > 90_000)

@@ -1,6 +1,7 @@
 import DocumentModel
 import Foundation
 import MarkdownParser
+import TestSupport
 import Testing
 import Typesetter
 import Typography
@@ -105,7 +106,7 @@ enum FuzzCampaign {
     /// Runs case `index` of `seed`; nil when the oracle holds, else a one-line failure with its
     /// reproduction.
     static func run(seed: UInt64, index: Int, saving: Bool) throws -> String? {
-        var rng = SplitMix(seed: seed ^ (UInt64(index) &* 0x9E37_79B9_7F4A_7C15))
+        var rng = SeededRandom(seed: seed ^ (UInt64(index) &* 0x9E37_79B9_7F4A_7C15))
         let input = FuzzInput.generate(&rng, index: index)
         let name = "fuzz-\(seed)-\(index)"
         let repro = "FUZZ_SEED=\(seed) FUZZ_CASE=\(index) swift test --filter FuzzTests"
@@ -351,7 +352,7 @@ struct FuzzInput {
     static let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
                         "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango"]
 
-    static func generate(_ rng: inout SplitMix, index: Int) -> FuzzInput {
+    static func generate(_ rng: inout SeededRandom, index: Int) -> FuzzInput {
         switch index % 10 {
         case 8: return FuzzInput(kind: .theme, text: mutateJSON(themeSeed, &rng))
         case 9: return FuzzInput(kind: .tokens, text: mutateJSON(tokenSeed, &rng))
@@ -398,7 +399,7 @@ struct FuzzInput {
                                 ",", ":", "\"", "{", "}", "[", "]", "\\u0000", "\"bold\"", "\"100%\"", "9007199254740993"]
 
     /// Replaces numbers and strings with hostile values, or inserts syntax.
-    static func mutateJSON(_ seed: String, _ rng: inout SplitMix) -> String {
+    static func mutateJSON(_ seed: String, _ rng: inout SeededRandom) -> String {
         var text = Array(seed.unicodeScalars)
         for _ in 0..<(1 + rng.below(4)) {
             let at = rng.below(text.count + 1)
@@ -414,19 +415,4 @@ struct FuzzInput {
         }
         return String(String.UnicodeScalarView(text))
     }
-}
-
-/// SplitMix64 (Steele, Lea, Flood 2014): a small seeded generator, the same on every machine.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// A number in 0..<n (n > 0).
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(1, n))) }
 }

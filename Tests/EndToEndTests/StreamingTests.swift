@@ -2,6 +2,7 @@ import DocumentModel
 import Foundation
 import MarkdownParser
 import Styling
+import TestSupport
 import Testing
 @testable import Typesetter
 import Typography
@@ -206,19 +207,15 @@ import Typography
     }
 }
 
-/// Plain English-like paragraphs from a fixed seed (a linear congruential generator), with
-/// emphasis and code as real documents have.
+/// Plain English-like paragraphs from a fixed seed, with emphasis and code as real documents have.
 struct SeededWords {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
+    var generator: SeededRandom
+    init(seed: UInt64) { generator = SeededRandom(seed: seed) }
     static let words = ["glyph", "stream", "result", "clear", "measure", "editor", "language", "uniform", "line", "scales",
                         "machine", "memory", "table", "ligature", "curve", "pattern", "spacing", "height", "raster",
                         "schedule", "reader", "quote", "pixel", "baseline", "index", "engine", "section", "heading",
                         "stroke", "margin", "structure", "origin", "template", "ratio", "page", "cluster", "paragraph"]
-    mutating func next(_ n: Int) -> Int {
-        state = state &* 6364136223846793005 &+ 1442695040888963407
-        return Int((state >> 33) % UInt64(n))
-    }
+    mutating func next(_ n: Int) -> Int { generator.below(n) }
     mutating func paragraph() -> String {
         (0..<(60 + next(60))).map { i in
             let word = Self.words[next(Self.words.count)]

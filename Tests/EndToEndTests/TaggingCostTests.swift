@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Issue 15: what tagging (the default) costs in peak memory. The release binary renders one
@@ -9,7 +10,7 @@ import Testing
     /// with emphasis and code, one link a section, bullet lists, tables and quotes — the
     /// elements whose structure the tagged PDF records, about 30 of them a page.
     static func manual(sections: Int) -> String {
-        var rng = SplitMix(seed: 15)
+        var rng = SeededRandom(seed: 15)
         let vocabulary = ["glyph", "baseline", "measure", "leading", "kerning", "tracking", "face", "family", "weight",
                           "run", "line", "page", "column", "margin", "figure", "table", "note", "reader", "stream",
                           "proof", "scale", "role", "display", "caption", "body", "title", "ascent", "descent"]

@@ -1,8 +1,9 @@
-import Foundation
-import Testing
 import DocumentModel
-import Typesetter
+import Foundation
 @testable import MarkdownParser
+import TestSupport
+import Testing
+import Typesetter
 
 /// A property of the whole pipeline: for random documents built from text, backslash escapes,
 /// entity and numeric references, braces, brackets, colons and hashes, the PDF's text holds
@@ -21,7 +22,7 @@ import Typesetter
         "{", "}", "[", "]", "]{", "[]", ":", "::", ":::", "1:2", "#", "##", "=", ".",
     ]
 
-    static func document(_ rng: inout SplitMix) -> String {
+    static func document(_ rng: inout SeededRandom) -> String {
         var lines: [String] = []
         for _ in 0..<Int.random(in: 1...8, using: &rng) {
             var tokens: [String] = []
@@ -53,7 +54,7 @@ import Typesetter
     }
 
     @Test func everyCharacterOfCmarksPlainTextIsSet() throws {
-        var rng = SplitMix(seed: 0x7E57_5E7)
+        var rng = SeededRandom(seed: 0x7E57_5E7)
         let documents = (0..<150).map { _ in Self.document(&rng) }
         var blocks: [Block] = []
         for (n, markdown) in documents.enumerated() {

@@ -1,4 +1,5 @@
 @testable import Layout
+import TestSupport
 import Testing
 
 /// The search visits the active breaks a group at a time (the nodes made at one break share
@@ -7,21 +8,7 @@ import Testing
 /// kept as a reference, over seeded random paragraphs of words, hyphens, emergency breaks,
 /// forced breaks and hanging punctuation, justified and ragged, on every pass.
 @Suite struct LineBreakerGroupingTests {
-    /// A small deterministic generator (SplitMix64), so failures reproduce.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    }
-
-    static func paragraph(_ random: inout Random) -> [LineBreaker.Item] {
+    static func paragraph(_ random: inout SeededRandom) -> [LineBreaker.Item] {
         var items: [LineBreaker.Item] = []
         let words = 1 + random.below(80)
         for w in 0..<words {
@@ -43,7 +30,7 @@ import Testing
     }
 
     @Test func groupedSearchEqualsNodeAtATimeSearch() {
-        var random = Random(state: 20_261_201)
+        var random = SeededRandom(seed: 20_261_201)
         for case_ in 0..<100 {
             let items = Self.paragraph(&random)
             var parameters = LineBreaker.Parameters()

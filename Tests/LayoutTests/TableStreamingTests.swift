@@ -1,5 +1,6 @@
 @testable import Layout
 import Styling
+import TestSupport
 import Testing
 import Typography
 
@@ -104,11 +105,8 @@ import Typography
         let plain = RunStyle(font: FontSpec(families: ["X"], size: 10))
         var bold = plain; bold.font.weight = .bold
         let pieces = ["ab", "c", " ", "-", "—", "x-y", "漢字", "한국어", "  ", "e\u{301}", "9", "–z", "", "-1", "é-"]
-        var state: UInt64 = 0x9E3779B97F4A7C15
-        func random(_ n: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Int((state >> 33) % UInt64(n))
-        }
+        var generator = SeededRandom(seed: 0x9E37_79B9_7F4A_7C15)
+        func random(_ n: Int) -> Int { generator.below(n) }
         for _ in 0..<500 {
             let runs = (0..<(1 + random(5))).map { _ in
                 StyledRun((0..<random(4)).map { _ in pieces[random(pieces.count)] }.joined(), style: random(3) == 0 ? bold : plain)

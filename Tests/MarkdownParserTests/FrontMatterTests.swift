@@ -1,6 +1,7 @@
 import DocumentModel
-import Testing
 @testable import MarkdownParser
+import TestSupport
+import Testing
 
 @Suite struct FrontMatterTests {
     /// Recursive and exploding aliases are errors at the alias, and the front matter is not
@@ -144,7 +145,7 @@ import Testing
     }
 
     @Test func randomInputsNeverCrash() {
-        var rng = SplitMix64(seed: 0x7E57)
+        var rng = SeededRandom(seed: 0x7E57)
         let alphabet = Array("abc 가나 \n\n*_`[]{}().#=\"':>-|!^\\<>&;~0123456789")
         for _ in 0..<400 {
             let length = Int(rng.next() % 300)
@@ -189,15 +190,3 @@ import Testing
     }
 }
 
-/// A small deterministic generator (SplitMix64) so failures reproduce.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
