@@ -53,15 +53,16 @@ let package = Package(
         .target(name: "BenchSupport"),
         .executableTarget(name: "typeset-bench", dependencies: ["BenchSupport"]),
 
-        // Test-only helpers shared by the test targets (a seeded random number generator).
+        // Test-only helpers shared by the test targets: a seeded random number generator, running
+        // poppler-utils and qpdf, and reading word boxes back from a PDF.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TypographyTests", dependencies: ["Typography"]),
         .testTarget(name: "MarkdownParserTests", dependencies: ["MarkdownParser", "TestSupport"]),
         .testTarget(name: "StylingTests", dependencies: ["Styling", "MarkdownParser"]),
         .testTarget(name: "LayoutTests", dependencies: ["Layout", "TestSupport"]),
         .testTarget(name: "BenchSupportTests", dependencies: ["BenchSupport"]),
-        .testTarget(name: "PangoCairoBackendTests", dependencies: ["PangoCairoBackend"]),
-        .testTarget(name: "SpecimenTests", dependencies: ["Specimen", "Typesetter"]),
+        .testTarget(name: "PangoCairoBackendTests", dependencies: ["PangoCairoBackend", "TestSupport"]),
+        .testTarget(name: "SpecimenTests", dependencies: ["Specimen", "Typesetter", "TestSupport"]),
         .testTarget(
             name: "EndToEndTests", dependencies: ["Typesetter", "MarkdownParser", "TestSupport"],
             resources: [.copy("Fixtures")]),

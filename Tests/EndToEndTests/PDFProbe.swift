@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import Typesetter
 
@@ -7,47 +8,15 @@ import Typesetter
 enum PDFProbe {
     /// A word as `pdftotext -bbox-layout` reports it: page (1-based), text, and its box in pt
     /// from the page's top-left.
-    struct Word: CustomStringConvertible {
-        var page: Int, text: String, xMin: Double, yMin: Double, xMax: Double, yMax: Double
-        var height: Double { yMax - yMin }
-        var width: Double { xMax - xMin }
-        var description: String { "p\(page) '\(text)' [\(xMin), \(yMin), \(xMax), \(yMax)]" }
-    }
+    typealias Word = PDFWord
 
     /// Runs a tool and returns its status and standard output (standard error appended).
     @discardableResult
     static func run(_ tool: String, _ arguments: [String], stdin: Data? = nil) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        let input = Pipe()
-        if stdin != nil { process.standardInput = input }
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin); try input.fileHandleForWriting.close() }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try ExternalTool.run(tool, arguments, stdin: stdin)
     }
 
-    static func words(_ pdf: String) throws -> [Word] {
-        let xml = try run("pdftotext", ["-bbox-layout", pdf, "-"]).output
-        var words: [Word] = []
-        var page = 0
-        let pattern = try NSRegularExpression(pattern: #"<page |<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>"#)
-        let ns = xml as NSString
-        for match in pattern.matches(in: xml, range: NSRange(location: 0, length: ns.length)) {
-            if match.range(at: 1).location == NSNotFound { page += 1; continue }
-            func d(_ i: Int) -> Double { Double(ns.substring(with: match.range(at: i)))! }
-            let text = ns.substring(with: match.range(at: 5))
-                .replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&lt;", with: "<")
-                .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&quot;", with: "\"")
-            words.append(Word(page: page, text: text, xMin: d(1), yMin: d(2), xMax: d(3), yMax: d(4)))
-        }
-        return words
-    }
+    static func words(_ pdf: String) throws -> [Word] { try PDFWord.read(pdf) }
 
     /// Plain text in reading order (`pdftotext -layout` off).
     static func text(_ pdf: String) throws -> String { try run("pdftotext", [pdf, "-"]).output }

@@ -2,6 +2,7 @@ import Foundation
 import Layout
 import PangoCairoBackend
 import Styling
+import TestSupport
 import Typography
 
 /// Helpers shared by the backend tests: temp folders, running poppler/qpdf, reading word boxes.
@@ -29,36 +30,13 @@ enum Support {
     /// Runs a tool; returns (exit status, stdout + stderr).
     @discardableResult
     static func run(_ tool: String, _ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try ExternalTool.run(tool, arguments)
     }
 
-    struct Word { var text: String; var xMin, yMin, xMax, yMax: Double }
+    typealias Word = PDFWord
 
     /// Word boxes from `pdftotext -bbox-layout` (all pages).
-    static func words(in pdf: String) throws -> [Word] {
-        let (_, xhtml) = try run("pdftotext", ["-bbox-layout", pdf, "-"])
-        var result: [Word] = []
-        for chunk in xhtml.components(separatedBy: "<word ").dropFirst() {
-            func value(_ key: String) -> Double {
-                guard let r = chunk.range(of: key + "=\"") else { return .nan }
-                let rest = chunk[r.upperBound...]
-                return Double(rest.prefix { $0 != "\"" }) ?? .nan
-            }
-            guard let open = chunk.firstIndex(of: ">"), let close = chunk.range(of: "</word>") else { continue }
-            let text = String(chunk[chunk.index(after: open)..<close.lowerBound])
-            result.append(Word(text: text, xMin: value("xMin"), yMin: value("yMin"), xMax: value("xMax"), yMax: value("yMax")))
-        }
-        return result
-    }
+    static func words(in pdf: String) throws -> [Word] { try PDFWord.read(pdf) }
 
     /// Copy of a TrueType font whose `name` table says `family` (so fontconfig sees a family
     /// that is installed nowhere else).

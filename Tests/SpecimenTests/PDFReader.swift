@@ -1,23 +1,16 @@
 import Foundation
+import TestSupport
 
 /// Runs poppler-utils and qpdf on rendered specimens and parses what they print.
 enum PDFReader {
-    struct Word { var text: String; var xMin, yMin, xMax, yMax: Double; var height: Double { yMax - yMin } }
+    typealias Word = PDFWord
     struct Line { var words: [Word]; var text: String { words.map(\.text).joined(separator: " ") } }
     struct Page { var lines: [Line]; var words: [Word] { lines.flatMap(\.words) } }
 
+    /// Runs a tool; returns its status and standard output (standard error discarded).
     @discardableResult
     static func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = Pipe()
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try ExternalTool.run(tool, arguments, standardErrorToo: false)
     }
 
     /// `pdftotext -layout` of one page (1-based).
@@ -27,28 +20,16 @@ enum PDFReader {
 
     /// Pages → lines → words with boxes (`pdftotext -bbox-layout`; y from the top of the page).
     static func layout(_ pdf: String) throws -> [Page] {
-        let xml = try run("pdftotext", ["-bbox-layout", pdf, "-"]).output
-        let wordPattern = try NSRegularExpression(pattern: #"<word xMin="([-\d.]+)" yMin="([-\d.]+)" xMax="([-\d.]+)" yMax="([-\d.]+)">([^<]*)</word>"#)
-        var pages: [Page] = []
-        for pageChunk in xml.components(separatedBy: "<page ").dropFirst() {
-            var lines: [Line] = []
-            for lineChunk in pageChunk.components(separatedBy: "<line ").dropFirst() {
-                let ns = lineChunk as NSString
-                let words = wordPattern.matches(in: lineChunk, range: NSRange(location: 0, length: ns.length)).map { m in
-                    Word(text: unescape(ns.substring(with: m.range(at: 5))),
-                         xMin: Double(ns.substring(with: m.range(at: 1)))!, yMin: Double(ns.substring(with: m.range(at: 2)))!,
-                         xMax: Double(ns.substring(with: m.range(at: 3)))!, yMax: Double(ns.substring(with: m.range(at: 4)))!)
-                }
-                lines.append(Line(words: words))
-            }
-            pages.append(Page(lines: lines))
+        let words = try PDFWord.read(pdf)
+        let pageCount = try Int(run("pdfinfo", [pdf]).output.split(separator: "\n")
+            .first { $0.hasPrefix("Pages:") }?.split(separator: " ").last ?? "") ?? words.last?.page ?? 0
+        var pages = [Page](repeating: Page(lines: []), count: max(pageCount, words.last?.page ?? 0))
+        var lastLine = -1
+        for word in words {
+            if word.line != lastLine { pages[word.page - 1].lines.append(Line(words: [])); lastLine = word.line }
+            pages[word.page - 1].lines[pages[word.page - 1].lines.count - 1].words.append(word)
         }
         return pages
-    }
-
-    static func unescape(_ s: String) -> String {
-        s.replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&lt;", with: "<")
-            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
     }
 
     /// A horizontal stroked segment `x y m x2 y l S` with the stroking colour set before it.
