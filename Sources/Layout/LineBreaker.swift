@@ -7,7 +7,9 @@
 /// Pure Swift and independent of any font: the backend measures (widths from the shaper's glyph
 /// advances) and this type decides. Time is linear in the paragraph's length: an active break
 /// is dropped as soon as a line from it would be overfull, so the active list never holds more
-/// than about one line's worth of breaks.
+/// than about one line's worth of breaks. Memory beyond the items is about one break per line:
+/// the search keeps running sums, not sums per item, and drops the breaks no best path can
+/// pass through any more.
 public struct LineBreaker: Sendable {
     /// One element of the paragraph, in pt.
     public struct Item: Sendable {
@@ -24,8 +26,15 @@ public struct LineBreaker: Sendable {
             /// break when `cost` is `-infinity`.
             case penalty
         }
+        // The one-byte properties come first: an item is 56 bytes, not 72 (a paragraph of a
+        // megabyte has about half a million items).
         /// Box, glue or penalty.
         public var kind: Kind
+        /// A flagged penalty (a hyphen): two flagged breaks in a row cost ``Parameters/doubleHyphenDemerits``
+        /// and at most ``Parameters/maxConsecutiveHyphens`` may follow one another.
+        public var flagged: Bool
+        /// Only for the emergency pass (a break inside a word wider than the measure).
+        public var emergency: Bool
         /// Natural width, pt (for a penalty: the width added when breaking there).
         public var width: Double
         /// How far the item may grow, pt, when the line is short.
@@ -34,30 +43,25 @@ public struct LineBreaker: Sendable {
         public var shrink: Double
         /// Penalty cost (TeX's \penalty values: 50 for a hyphen, 10000 = never).
         public var cost: Double
-        /// A flagged penalty (a hyphen): two flagged breaks in a row cost ``Parameters/doubleHyphenDemerits``
-        /// and at most ``Parameters/maxConsecutiveHyphens`` may follow one another.
-        public var flagged: Bool
         /// Width that may hang into the right margin when the line ends here (optical margin
         /// alignment of a final period, comma, quote or hyphen), pt.
         public var hang: Double
-        /// Only for the emergency pass (a break inside a word wider than the measure).
-        public var emergency: Bool
         /// The caller's position for the item (the backend's byte offset in the text).
         public var position: Int
 
         /// A box of `width` pt that may stretch by `stretch` pt when justified.
         public static func box(_ width: Double, stretch: Double = 0, position: Int = 0) -> Item {
-            Item(kind: .box, width: width, stretch: stretch, shrink: 0, cost: 0, flagged: false, hang: 0, emergency: false, position: position)
+            Item(kind: .box, flagged: false, emergency: false, width: width, stretch: stretch, shrink: 0, cost: 0, hang: 0, position: position)
         }
         /// Glue of `width` pt that may stretch by `stretch` and shrink by `shrink` pt; `hang` pt
         /// of the material before it may hang into the margin when a line ends here.
         public static func glue(_ width: Double, stretch: Double, shrink: Double, hang: Double = 0, position: Int = 0) -> Item {
-            Item(kind: .glue, width: width, stretch: stretch, shrink: shrink, cost: 0, flagged: false, hang: hang, emergency: false, position: position)
+            Item(kind: .glue, flagged: false, emergency: false, width: width, stretch: stretch, shrink: shrink, cost: 0, hang: hang, position: position)
         }
         /// A penalty: a break costing `cost`, adding `width` pt (a hyphen) when taken.
         public static func penalty(_ width: Double = 0, cost: Double, flagged: Bool = false, hang: Double = 0,
                                    emergency: Bool = false, position: Int = 0) -> Item {
-            Item(kind: .penalty, width: width, stretch: 0, shrink: 0, cost: cost, flagged: flagged, hang: hang, emergency: emergency, position: position)
+            Item(kind: .penalty, flagged: flagged, emergency: emergency, width: width, stretch: 0, shrink: 0, cost: cost, hang: hang, position: position)
         }
     }
 
@@ -126,12 +130,19 @@ public struct LineBreaker: Sendable {
     /// Creates a breaker with `parameters`.
     public init(parameters: Parameters = Parameters()) { self.parameters = parameters }
 
+    /// How many nodes the search holds before it drops those no active break descends from and
+    /// sets aside the breaks every active one descends from (then again whenever it holds twice
+    /// what was left, and at least this many): enough that an ordinary paragraph never
+    /// compacts; tests set it low. The result is the same at any value.
+    var compactionThreshold = 4096
+
     private struct Node {
         var position: Int       // item index of the break (-1 for the paragraph start)
         var line: Int
         var fitness: Int
         var hyphens: Int        // consecutive hyphenated lines ending here
         var totalWidth: Double, totalStretch: Double, totalShrink: Double  // sums after the break
+        var widthBefore: Double // the sum of widths before the break's item (where its line ends)
         var demerits: Double
         var previous: Int       // index into `nodes`, -1 for none
         var ratio: Double
@@ -172,18 +183,15 @@ public struct LineBreaker: Sendable {
     private func search(_ items: [Item], width: Double, tolerance: Double, emergency: Bool) -> [Line]? {
         let p = parameters
         let count = items.count
-        // Running sums before each item.
-        var sumWidth = [Double](repeating: 0, count: count + 1)
-        var sumStretch = sumWidth, sumShrink = sumWidth
-        for i in 0..<count {
-            let item = items[i]
-            let counts = item.kind != .penalty
-            sumWidth[i + 1] = sumWidth[i] + (counts ? item.width : 0)
-            sumStretch[i + 1] = sumStretch[i] + (counts ? item.stretch : 0)
-            sumShrink[i + 1] = sumShrink[i] + (counts ? item.shrink : 0)
-        }
+        // Running sums of the items before item `i` (boxes and glue; penalties count only at a
+        // break), kept as the loop goes, not as arrays over the whole paragraph: a node keeps
+        // the sums it needs. The additions are made in item order, so each sum is the same
+        // double however it is reached.
+        var sumWidth = 0.0, sumStretch = 0.0, sumShrink = 0.0
         var nodes: [Node] = [Node(position: -1, line: 0, fitness: 2, hyphens: 0, totalWidth: 0, totalStretch: 0,
-                                  totalShrink: 0, demerits: 0, previous: -1, ratio: 0, hyphenated: false)]
+                                  totalShrink: 0, widthBefore: 0, demerits: 0, previous: -1, ratio: 0, hyphenated: false)]
+        var nodeLimit = compactionThreshold
+        var settled: [Node] = []   // the breaks every active break descends from, in order (see `compact`)
         var dominated: [Bool] = [false]
         // The active breaks in groups: the nodes made at one break (consecutive in `nodes`)
         // share their position and totals, so a line from any of them has the same width,
@@ -196,6 +204,10 @@ public struct LineBreaker: Sendable {
 
         for i in 0..<count {
             let item = items[i]
+            let widthBefore = sumWidth, stretchBefore = sumStretch, shrinkBefore = sumShrink
+            if item.kind != .penalty {
+                sumWidth += item.width; sumStretch += item.stretch; sumShrink += item.shrink
+            }
             switch item.kind {
             case .box: continue
             case .glue: if i == 0 || items[i - 1].kind != .box { continue }
@@ -211,10 +223,10 @@ public struct LineBreaker: Sendable {
             survivors.removeAll(keepingCapacity: true)
             for group in active {
                 let head = nodes[group.lowerBound]
-                let natural = sumWidth[i] - head.totalWidth + breakWidth
+                let natural = widthBefore - head.totalWidth + breakWidth
                 let available = width + item.hang
-                let stretch = p.raggedStretch ?? (sumStretch[i] - head.totalStretch)
-                let shrink = p.raggedStretch == nil ? sumShrink[i] - head.totalShrink : 0
+                let stretch = p.raggedStretch ?? (stretchBefore - head.totalStretch)
+                let shrink = p.raggedStretch == nil ? shrinkBefore - head.totalShrink : 0
                 var ratio: Double
                 if natural > available + 1e-9 {
                     ratio = shrink > 0 ? (available - natural) / shrink : -.infinity
@@ -258,15 +270,21 @@ public struct LineBreaker: Sendable {
                 best[2 * 3] = (nodes[a].demerits + 1e8, a, -1); found = true
             }
             if !found { continue }
+            // The sums before the next line's first item: those before this one plus the items
+            // from here to there, added in order.
             let after = lineStart(after: i, items)
+            var afterWidth = widthBefore, afterStretch = stretchBefore, afterShrink = shrinkBefore
+            for k in i..<after where items[k].kind != .penalty {
+                afterWidth += items[k].width; afterStretch += items[k].stretch; afterShrink += items[k].shrink
+            }
             if forced { active.removeAll(keepingCapacity: true) }  // nothing reaches across a forced break
             let first = nodes.count
             for key in 0..<slots where best[key].from >= 0 {
                 let candidate = best[key]
                 nodes.append(Node(position: i, line: nodes[candidate.from].line + 1, fitness: key / 3, hyphens: key % 3,
-                                  totalWidth: sumWidth[after], totalStretch: sumStretch[after], totalShrink: sumShrink[after],
-                                  demerits: candidate.demerits, previous: candidate.from, ratio: candidate.ratio,
-                                  hyphenated: hyphenated))
+                                  totalWidth: afterWidth, totalStretch: afterStretch, totalShrink: afterShrink,
+                                  widthBefore: widthBefore, demerits: candidate.demerits, previous: candidate.from,
+                                  ratio: candidate.ratio, hyphenated: hyphenated))
                 dominated.append(false)
             }
             // A node of the group that costs more than another with the same hyphen count plus
@@ -280,6 +298,10 @@ public struct LineBreaker: Sendable {
                 }
             }
             active.append(first..<nodes.count)
+            if nodes.count >= nodeLimit {
+                compact(&nodes, dominated: &dominated, active: &active, lastResort: &lastResort, settled: &settled)
+                nodeLimit = max(compactionThreshold, 2 * nodes.count)
+            }
         }
         // The best node at the end (the first of the least demerits).
         var end: Int?
@@ -291,17 +313,70 @@ public struct LineBreaker: Sendable {
         var n = end
         while n > 0 { chain.append(n); n = nodes[n].previous }
         var lines: [Line] = []
-        var start = 0
-        for n in chain.reversed() {
-            let node = nodes[n]
+        lines.reserveCapacity(settled.count + chain.count)
+        var start = 0, startWidth = 0.0
+        for node in settled + chain.reversed().map({ nodes[$0] }) {
             let i = node.position
             let item = items[i]
-            let natural = sumWidth[i] - sumWidth[start] + (item.kind == .penalty ? item.width : 0)
+            let natural = node.widthBefore - startWidth + (item.kind == .penalty ? item.width : 0)
             lines.append(Line(breakIndex: i, start: start, ratio: node.ratio.isFinite ? node.ratio : 0,
                               naturalWidth: natural, hyphenated: node.hyphenated, hang: item.hang))
             start = lineStart(after: i, items)
+            startWidth = node.totalWidth
         }
         return lines
+    }
+
+    /// Drops the nodes that neither an active break nor ``search``'s last resort descends from
+    /// (the breaks no best path can pass through any more), keeping the others in their order
+    /// so that every later comparison and tie is the same; and moves the breaks all of those
+    /// descend from — lines that are settled whatever follows — to `settled`, their last one
+    /// staying as the new first node. A paragraph of a megabyte made 800,000 nodes and kept
+    /// them all (69 MB); what remains is the few thousand nodes of the last lines.
+    private func compact(_ nodes: inout [Node], dominated: inout [Bool], active: inout [Range<Int>], lastResort: inout Int?,
+                         settled: inout [Node]) {
+        // The deepest break every kept node descends from (`line` counts the breaks from the start).
+        var common = active[0].lowerBound
+        func meet(_ other: Int) {
+            var a = common, b = other
+            while a != b {
+                if nodes[a].line >= nodes[b].line { a = nodes[a].previous } else { b = nodes[b].previous }
+            }
+            common = a
+        }
+        for group in active { for a in group { meet(a) } }
+        if let lastResort { meet(lastResort) }
+        // The breaks from the present first node (settled already, or the paragraph's start) to
+        // `common`, settled now.
+        var path: [Int] = []
+        var n = common
+        while n > 0 { path.append(n); n = nodes[n].previous }
+        settled += path.reversed().map { nodes[$0] }
+
+        var kept = [Bool](repeating: false, count: nodes.count)
+        kept[common] = true
+        func keep(_ start: Int) {
+            var n = start
+            while n >= 0, !kept[n] { kept[n] = true; n = nodes[n].previous }
+        }
+        for group in active { for a in group { keep(a) } }
+        if let lastResort { keep(lastResort) }
+        var newIndex = [Int](repeating: -1, count: nodes.count)
+        var compacted: [Node] = []
+        var compactedDominated: [Bool] = []
+        // `common` is the first kept node (the others descend from it, so were made after it).
+        for n in common..<nodes.count where kept[n] {
+            newIndex[n] = compacted.count
+            var node = nodes[n]
+            node.previous = n == common ? -1 : newIndex[node.previous]
+            compacted.append(node)
+            compactedDominated.append(dominated[n])
+        }
+        // An active group's nodes are all kept, so it stays one run of consecutive nodes.
+        active = active.map { newIndex[$0.lowerBound]..<(newIndex[$0.lowerBound] + $0.count) }
+        lastResort = lastResort.map { newIndex[$0] }
+        nodes = compacted
+        dominated = compactedDominated
     }
 
     private func pow3(_ x: Double) -> Double { x * x * x }

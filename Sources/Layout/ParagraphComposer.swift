@@ -239,60 +239,67 @@ public enum ParagraphComposer {
             }
         }
 
-        // Items.
-        var items: [LineBreaker.Item] = []
-        items.reserveCapacity(n / 3 + 8)
-        var boxWidth = 0.0, boxStretch = 0.0, boxStart = 0
-        func flushBox() {
-            if boxWidth > 0 || boxStretch > 0 { items.append(.box(boxWidth, stretch: boxStretch, position: boxStart)) }
-            boxWidth = 0; boxStretch = 0
-        }
-        for i in 0..<n {
-            let s = p.scalars[i]
-            if isSeparator(s) {
-                flushBox()
-                items.append(.penalty(cost: -.infinity, position: i))
-                boxStart = i + 1
-                continue
+        // Items, made twice: counted, then stored in an array of exactly that capacity (a
+        // megabyte of prose makes about half a million items of 56 bytes; an array that grows
+        // by doubling holds the old and the new buffer at once).
+        func makeItems(_ add: (LineBreaker.Item) -> Void) {
+            var boxWidth = 0.0, boxStretch = 0.0, boxStart = 0
+            func flushBox() {
+                if boxWidth > 0 || boxStretch > 0 { add(.box(boxWidth, stretch: boxStretch, position: boxStart)) }
+                boxWidth = 0; boxStretch = 0
             }
-            if i > 0 && (allowed[i] || hyphenAt[i] || emergencyAt[i]) && (!isWhitespace(p.scalars[i - 1]) || emergencyAt[i]) {
-                flushBox()
-                let before = p.scalars[i - 1]
-                if before == "\u{AD}" || hyphenAt[i] {
-                    let w = p.hyphenWidths[p.runIndex[i - 1]]
-                    items.append(.penalty(w, cost: 50, flagged: true, hang: hang ? w * overhang("-") : 0, position: i))
-                } else if emergencyAt[i] && !allowed[i] {
-                    // After a space an emergency break costs what a word break does: a piece
-                    // is broken at its spaces before it is broken between letters.
-                    items.append(.penalty(cost: isWhitespace(before) ? 0 : 500, hang: 0, emergency: true, position: i))
-                } else {
-                    let explicit = before == "-" || before == "\u{2010}"
-                    let codeBefore = isCode[p.runIndex[i - 1]]
-                    items.append(.penalty(cost: explicit ? 50 : 0, flagged: explicit,
-                                          hang: hang && !codeBefore ? p.advances[i - 1] * overhang(before) : 0, position: i))
+            for i in 0..<n {
+                let s = p.scalars[i]
+                if isSeparator(s) {
+                    flushBox()
+                    add(.penalty(cost: -.infinity, position: i))
+                    boxStart = i + 1
+                    continue
                 }
-                boxStart = i
+                if i > 0 && (allowed[i] || hyphenAt[i] || emergencyAt[i]) && (!isWhitespace(p.scalars[i - 1]) || emergencyAt[i]) {
+                    flushBox()
+                    let before = p.scalars[i - 1]
+                    if before == "\u{AD}" || hyphenAt[i] {
+                        let w = p.hyphenWidths[p.runIndex[i - 1]]
+                        add(.penalty(w, cost: 50, flagged: true, hang: hang ? w * overhang("-") : 0, position: i))
+                    } else if emergencyAt[i] && !allowed[i] {
+                        // After a space an emergency break costs what a word break does: a piece
+                        // is broken at its spaces before it is broken between letters.
+                        add(.penalty(cost: isWhitespace(before) ? 0 : 500, hang: 0, emergency: true, position: i))
+                    } else {
+                        let explicit = before == "-" || before == "\u{2010}"
+                        let codeBefore = isCode[p.runIndex[i - 1]]
+                        add(.penalty(cost: explicit ? 50 : 0, flagged: explicit,
+                                     hang: hang && !codeBefore ? p.advances[i - 1] * overhang(before) : 0, position: i))
+                    }
+                    boxStart = i
+                }
+                if isBreakingSpace(s) {
+                    flushBox()
+                    let w = p.advances[i]
+                    let rigid = isCode[p.runIndex[i]] || !justified
+                    if !allowed[i + 1] { add(.penalty(cost: .infinity, position: i)) }
+                    let before = i > 0 ? p.scalars[i - 1] : " "
+                    let codeBefore = i > 0 && isCode[p.runIndex[i - 1]]
+                    let hangWidth = hang && i > 0 && !codeBefore ? p.advances[i - 1] * overhang(before) : 0
+                    add(.glue(w, stretch: rigid ? 0 : w * spaceStretch, shrink: rigid ? 0 : w * spaceShrink,
+                              hang: hangWidth, position: i))
+                    boxStart = i + 1
+                    continue
+                }
+                boxWidth += p.advances[i]
+                if justified && isHangul(s) && i + 1 < n && isHangul(p.scalars[i + 1]) {
+                    boxStretch += syllableStretch * runs[p.runIndex[i]].style.font.size
+                }
             }
-            if isBreakingSpace(s) {
-                flushBox()
-                let w = p.advances[i]
-                let rigid = isCode[p.runIndex[i]] || !justified
-                if !allowed[i + 1] { items.append(.penalty(cost: .infinity, position: i)) }
-                let before = i > 0 ? p.scalars[i - 1] : " "
-                let codeBefore = i > 0 && isCode[p.runIndex[i - 1]]
-                let hangWidth = hang && i > 0 && !codeBefore ? p.advances[i - 1] * overhang(before) : 0
-                items.append(.glue(w, stretch: rigid ? 0 : w * spaceStretch, shrink: rigid ? 0 : w * spaceShrink,
-                                   hang: hangWidth, position: i))
-                boxStart = i + 1
-                continue
-            }
-            boxWidth += p.advances[i]
-            if justified && isHangul(s) && i + 1 < n && isHangul(p.scalars[i + 1]) {
-                boxStretch += syllableStretch * runs[p.runIndex[i]].style.font.size
-            }
+            flushBox()
+            add(.penalty(cost: -.infinity, position: n))
         }
-        flushBox()
-        items.append(.penalty(cost: -.infinity, position: n))
+        var count = 0
+        makeItems { _ in count += 1 }
+        var items: [LineBreaker.Item] = []
+        items.reserveCapacity(count)
+        makeItems { items.append($0) }
         return items
     }
 

@@ -36,32 +36,31 @@ extension PangoShaper {
             }
         }
 
-        let prepared = measured.map { prepare($0, text: text, paragraph: paragraph) }
+        // Optional only so that it can be released before the chosen lines are laid out: for a
+        // long paragraph its per-character arrays (22 bytes a character) and the layout of the
+        // lines would otherwise be held at once.
+        var prepared: PreparedParagraph? = measured.map { prepare($0, text: text, paragraph: paragraph) }
             ?? prepareInPieces(text: text, paragraph: paragraph, starts: starts)
-        let composition = ParagraphComposer.compose(paragraph, prepared: prepared, width: width,
+        let composition = ParagraphComposer.compose(paragraph, prepared: prepared!, width: width,
                                                     hyphenate: { word, language in
             // Latin words in a language without patterns (Korean) are hyphenated as English.
             Hyphenator.points(in: word, language: Hyphenator.hasPatterns(for: language) ? language : "en")
         })
         if composition.emergency { emergencyCount += 1 }
-        var lines: [ShapedLine]
         let bytes = Array(text.utf8)
-        if let measured, cutsMeasuredLines, let cut = linesFromMeasurement(measured, composition: composition, prepared: prepared, paragraph: paragraph,
+        // Each line's source text, as UTF-8 byte offsets (see below), found while the scalars are at hand.
+        let textRanges = Self.sourceTextRanges(composition, scalars: prepared!.scalars)
+        var lines: [ShapedLine]
+        if let measured, cutsMeasuredLines, let cut = linesFromMeasurement(measured, composition: composition, prepared: prepared!, paragraph: paragraph,
                                                         bytes: bytes, starts: starts) {
             lines = cut
         } else {
-            let lineSet = build(composition, prepared: prepared, paragraph: paragraph)
+            let lineSet = build(composition, prepared: prepared!, paragraph: paragraph)
+            prepared = nil
             let layout = unwrappedLayout(text: lineSet.text, paragraph: lineSet.paragraph, starts: lineSet.starts)
             justify(layout, composition: composition, spaces: lineSet.stretchableSpace, gaps: lineSet.syllableGap)
             lines = collectLines(layout: layout, paragraph: lineSet.paragraph, bytes: Array(lineSet.text.utf8), base: 0,
                                  starts: lineSet.starts).map(\.line)
-        }
-        // Byte offsets of scalar offsets, walked from the last one asked (lines ask in order).
-        var cursor = 0, cursorByte = 0
-        func byte(_ scalar: Int) -> Int {
-            while cursor < scalar { cursorByte += UTF8.width(prepared.scalars[cursor]); cursor += 1 }
-            while cursor > scalar { cursor -= 1; cursorByte -= UTF8.width(prepared.scalars[cursor]) }
-            return cursorByte
         }
         for i in lines.indices where i < composition.lines.count {
             let composed = composition.lines[i]
@@ -70,22 +69,43 @@ extension PangoShaper {
             // cannot be invalidated): the composer's own width is the drawn advance.
             lines[i].width = composed.width
             lines[i].isWrapContinuation = i > 0 && composition.lines[i - 1].ending != .separator
-            // The line's source text: what it holds, with the space it ends at (as Pango's
-            // wrapped lines have), and its hyphen.
             // Sliced from the paragraph's UTF-8 bytes (the scalars are the text's), not rebuilt
             // scalar by scalar.
-            let end = i + 1 < composition.lines.count ? composition.lines[i + 1].start : prepared.scalars.count
-            let first = byte(composed.start)
-            var last = byte(max(composed.start, composed.ending == .separator ? composed.end : end))
+            let range = textRanges[i]
+            var last = range.upperBound
             if composed.ending == .hyphen {
                 // A soft hyphen (U+00AD, C2 AD) the line ends at is printed as "-".
-                if last - first >= 2, bytes[last - 2] == 0xC2, bytes[last - 1] == 0xAD { last -= 2 }
-                lines[i].text = String(decoding: bytes[first..<last], as: UTF8.self) + "-"
+                if last - range.lowerBound >= 2, bytes[last - 2] == 0xC2, bytes[last - 1] == 0xAD { last -= 2 }
+                lines[i].text = String(decoding: bytes[range.lowerBound..<last], as: UTF8.self) + "-"
             } else {
-                lines[i].text = String(decoding: bytes[first..<last], as: UTF8.self)
+                lines[i].text = String(decoding: bytes[range.lowerBound..<last], as: UTF8.self)
             }
         }
         return ShapedParagraph(lines: lines)
+    }
+
+    /// The UTF-8 byte range of each composed line's source text (what the PDF embeds for
+    /// copying) in the paragraph whose scalars are `scalars`: what the line holds, with the
+    /// space it ends at (as Pango's wrapped lines have), up to the next line's start; a line
+    /// ending at a separator stops before it. A line ending at a hyphen still includes a soft
+    /// hyphen it ends at (the caller prints it as "-").
+    static func sourceTextRanges(_ composition: Composition, scalars: [Unicode.Scalar]) -> [Range<Int>] {
+        // Byte offsets of scalar offsets, walked from the last one asked (lines ask in order).
+        var cursor = 0, cursorByte = 0
+        func byte(_ scalar: Int) -> Int {
+            while cursor < scalar { cursorByte += UTF8.width(scalars[cursor]); cursor += 1 }
+            while cursor > scalar { cursor -= 1; cursorByte -= UTF8.width(scalars[cursor]) }
+            return cursorByte
+        }
+        var ranges: [Range<Int>] = []
+        ranges.reserveCapacity(composition.lines.count)
+        for (i, composed) in composition.lines.enumerated() {
+            let end = i + 1 < composition.lines.count ? composition.lines[i + 1].start : scalars.count
+            let first = byte(composed.start)
+            let last = byte(max(composed.start, composed.ending == .separator ? composed.end : end))
+            ranges.append(first..<last)
+        }
+        return ranges
     }
 
     /// Moves a line and its link rectangles right by `dx` pt.

@@ -23,14 +23,15 @@ import Testing
         "# List\n\n" + (0..<items).map { i in "- item \(i) \(words[i % 10]) \(words[(i * 3) % 10])\n" }.joined() + "\nlast line\n"
     }
 
-    /// Renders `markdown` with the `typeset` executable; its peak RSS in MiB and wall time in s.
-    static func peak(_ markdown: String, name: String) throws -> (mebibytes: Double, seconds: Double, pdf: String) {
+    /// Renders `markdown` with the `typeset` executable (and `options`, e.g. a page size); its
+    /// peak RSS in MiB and wall time in s.
+    static func peak(_ markdown: String, name: String, options: [String] = []) throws -> (mebibytes: Double, seconds: Double, pdf: String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("typeset-memory-\(getpid())").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let input = folder + "/\(name).md", pdf = folder + "/\(name).pdf", report = folder + "/\(name).time"
         try markdown.write(toFile: input, atomically: true, encoding: .utf8)
         let start = Date()
-        let run = try PDFProbe.run("time", ["-f", "%M", "-o", report, Render.binary, "render", input, "-q", "--no-tags", "-o", pdf])
+        let run = try PDFProbe.run("time", ["-f", "%M", "-o", report, Render.binary, "render", input, "-q", "--no-tags", "-o", pdf] + options)
         let seconds = Date().timeIntervalSince(start)
         #expect(run.status == 0, "\(run.output)")
         let lines = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n")

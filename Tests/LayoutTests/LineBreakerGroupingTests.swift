@@ -44,6 +44,33 @@ import Testing
         }
     }
 
+    /// The search drops the nodes no active break descends from once it has made
+    /// ``LineBreaker/compactionThreshold`` of them (a paragraph of a megabyte made 800,000 and
+    /// kept them all). Compacting after every few nodes — renumbering the survivors, the
+    /// active groups and the last resort of an overfull line — must not change a single break,
+    /// ratio or width: checked against the reference on random paragraphs, long ones among
+    /// them, on every pass (emergency breaks and overfull lines included).
+    @Test func compactedSearchEqualsReference() {
+        var random = SeededRandom(seed: 15_000_001)
+        for case_ in 0..<120 {
+            var items = Self.paragraph(&random)
+            if case_ % 4 == 0 {
+                // A long paragraph: several random ones run together (forced breaks inside).
+                for _ in 0..<6 { items.removeLast(); items += [.glue(3.5, stretch: 1.5, shrink: 1)] + Self.paragraph(&random) }
+            }
+            var parameters = LineBreaker.Parameters()
+            if case_ % 2 == 1 { parameters.raggedStretch = 20 }
+            if case_ % 5 == 0 { parameters.tolerance = 1 }
+            let width = 40 + Double(random.below(400))
+            var breaker = LineBreaker(parameters: parameters)
+            breaker.compactionThreshold = 1 + random.below(24)
+            let result = breaker.breakLines(items, width: width)
+            let reference = ReferenceLineBreaker(parameters: parameters).breakLines(items, width: width)
+            #expect(result.lines == reference.lines, "case \(case_), width \(width), threshold \(breaker.compactionThreshold)")
+            #expect(result.emergency == reference.emergency && result.overfull == reference.overfull, "case \(case_)")
+        }
+    }
+
     /// A 3,000-letter word (an emergency break between every two letters) is broken into full
     /// lines, the last one short, as the reference search breaks it.
     @Test func longWordBreaksLikeTheReference() {
