@@ -12,9 +12,10 @@ import Typography
 /// Pango 1.50 resolves every new description through fontconfig (`FcFontSetMatch` and
 /// `FcFontSetSort` over every installed face, several million instructions each) and keys
 /// that work by the whole pattern — family list, weight, slant, size and language — so two
-/// requests that differ in any of those cost two sorts. The lookups here go through the
-/// description shaping uses (the whole family list at the run's size) whenever that gives the
-/// same answer as a narrower request, so a document costs one sort per distinct run style.
+/// requests that differ in any of those cost two sorts. Text the first family's face has is
+/// shaped with that family alone — the pattern Pango's own metrics lay their sample text out
+/// in — and the lookups here go through that pattern too, so a document costs one sort per
+/// face and size it draws, plus one per style whose text needs the fallbacks.
 ///
 /// Owned by ``PangoSetup``; read and written under `FontState.lock`; emptied when a font
 /// folder is registered.
@@ -33,11 +34,22 @@ final class FontCache {
     /// ``SyntheticBold`` weights, keyed by the request at size 0 (the answer does not depend on size).
     var boldWeights: [FontSpec: FontWeight] = [:]
     var resolved: [FontSpec: ResolvedFace] = [:]
+    /// Per request with a family list: its first family alone (``FirstFamily``), or nil when the
+    /// list must stay whole (colour families in it, or a first family that is not installed).
+    var firstFamilies: [FontSpec: FirstFamily?] = [:]
 
     func removeAll() {
         descriptions.removeAll(); firstFaces.removeAll(); missingFaces.removeAll(); metrics.removeAll()
-        hyphenWidths.removeAll(); boldWeights.removeAll(); resolved.removeAll()
+        hyphenWidths.removeAll(); boldWeights.removeAll(); resolved.removeAll(); firstFamilies.removeAll()
     }
+}
+
+/// The first family of a request's list, alone: its description, its face, and whether that
+/// face has every printable ASCII character (U+0020…U+007E).
+struct FirstFamily {
+    var description: FontDescription
+    var face: GObjectRef
+    var coversASCII: Bool
 }
 
 extension PangoSetup {
@@ -62,12 +74,17 @@ extension PangoSetup {
         return face
     }
 
-    /// The face the first family of `font` resolves to by itself: the first face of the whole
-    /// list when that face is of the first family (the fontset shaping loads, so no second
-    /// fontconfig sort), else the first family loaded alone (a family that is not installed, or
-    /// a generic name such as `sans-serif`). Call under `FontState.lock`.
+    /// The face the first family of `font` resolves to by itself: loaded as the first family
+    /// alone, the pattern shaping asks for whenever that face has the text
+    /// (``shapingDescription(_:for:)``) and Pango's own metrics ask for anyway, so no second
+    /// fontconfig sort. A list with colour families keeps the earlier way: the first face of the
+    /// whole list when it is of the first family, else the first family alone (a family that is
+    /// not installed, or a generic name such as `sans-serif`). Call under `FontState.lock`.
     func primaryFace(_ font: FontSpec) -> GObjectRef? {
         guard let first = font.families.first else { return firstFace(font) }
+        if font.families.count > 1, ColorFonts.textFamilies(font.families) == font.families {
+            return firstFace(FontSpec(families: [first], weight: font.weight, italic: font.italic, size: font.size))
+        }
         if font.families.count > 1, let face = firstFace(font),
            FaceDescription(font: face.typed(PangoFont.self)).family.caseInsensitiveCompare(first) == .orderedSame {
             return face
@@ -105,6 +122,63 @@ extension PangoSetup {
 }
 
 extension PangoSetup {
+    /// The description to shape `text` with in `font`: the first family alone when its face
+    /// has every character of `text` that Pango picks a face for, else the whole list
+    /// (``description(_:)``). Call under `FontState.lock`.
+    ///
+    /// Both give every character the same face — Pango's fontset takes the first face that has
+    /// a character, and the list's first face is its first family's (Pango 1.50
+    /// `pango_fc_fontset_foreach`; spaces, controls and separators take a neighbour's face,
+    /// `itemize.c`) — but not the same fontconfig pattern, and Pango sorts every installed face
+    /// once per pattern (`FcFontSetSort`, several million instructions). A face's metrics
+    /// (`pango_font_get_metrics`, which Pango's line breaking asks for every face a layout
+    /// uses) lay out a sample text in the face's own family alone, so a run described by its
+    /// first family alone costs one sort where the whole list costs two.
+    func shapingDescription(_ font: FontSpec, for text: some StringProtocol) -> FontDescription {
+        guard let first = firstFamily(font), first.covers(text) else { return description(font) }
+        return first.description
+    }
+
+    /// The first family of `font`'s list alone, when that can stand for the list: the list has
+    /// more than one family and no colour family, and the first family's own face is of that
+    /// family. Call under `FontState.lock`.
+    func firstFamily(_ font: FontSpec) -> FirstFamily? {
+        if let known = cache.firstFamilies[font] { return known }
+        var result: FirstFamily?
+        if font.families.count > 1, ColorFonts.textFamilies(font.families) == font.families, let name = font.families.first {
+            let alone = FontSpec(families: [name], weight: font.weight, italic: font.italic, size: font.size)
+            if let face = firstFace(alone),
+               FaceDescription(font: face.typed(PangoFont.self)).family.caseInsensitiveCompare(name) == .orderedSame {
+                let pointer = face.typed(PangoFont.self)
+                let ascii = (0x20...0x7E).allSatisfy { pango_font_has_char(pointer, gunichar($0)) != 0 }
+                result = FirstFamily(description: description(alone), face: face, coversASCII: ascii)
+            }
+        }
+        cache.firstFamilies[font] = result
+        return result
+    }
+}
+
+extension FirstFamily {
+    /// True when the face has every character of `text` Pango picks a face for: all but the
+    /// C0 and C1 controls, DEL and the line and paragraph separators (U+2028, U+2029), which
+    /// take the face of the text beside them (Pango 1.50 `itemize.c`).
+    func covers(_ text: some StringProtocol) -> Bool {
+        let font = face.typed(PangoFont.self)
+        for scalar in text.unicodeScalars {
+            let v = scalar.value
+            if v < 0x20 || (v >= 0x7F && v <= 0x9F) || v == 0x2028 || v == 0x2029 { continue }
+            if v < 0x7F {
+                if coversASCII { continue }
+                return false
+            }
+            if pango_font_has_char(font, v) == 0 { return false }
+        }
+        return true
+    }
+}
+
+extension PangoSetup {
     /// Ascent and descent of the first family of `font` as `pango_font_get_metrics` reports
     /// them, pt: the reference ``metrics(_:)`` must equal (tests compare the two). Call under
     /// `FontState.lock`.
@@ -113,5 +187,52 @@ extension PangoSetup {
         defer { pango_font_metrics_unref(m) }
         let scale = Double(PANGO_SCALE)
         return (Double(pango_font_metrics_get_ascent(m)) / scale, Double(pango_font_metrics_get_descent(m)) / scale)
+    }
+}
+
+extension PangoSetup {
+    /// The description `pango_font_get_metrics` lays its sample text out in for the face
+    /// shaping uses for `font` (`pango_font_describe_with_absolute_size` of that face, Pango
+    /// 1.50 `_pango_cairo_font_get_metrics`): what ``shapingDescription(_:for:)`` must equal
+    /// for text that face covers, so that Pango's metrics sort no pattern of their own (tests
+    /// compare the two). nil when no face loads. Call under `FontState.lock`.
+    func metricsSampleDescription(_ font: FontSpec) -> FontDescription? {
+        guard let face = primaryFace(font), let described = pango_font_describe_with_absolute_size(face.typed(PangoFont.self)) else {
+            return nil
+        }
+        return FontDescription(described)
+    }
+
+    /// True when a run measured in the PDF context (`pictures` false) or the picture context
+    /// (true) and drawn on a Cairo PDF surface is drawn through the very scaled font it was
+    /// measured with, so its glyphs are not loaded a second time
+    /// (``pdfGlyphOptions()``). For tests. Call under `FontState.lock`.
+    func drawsOnPDFWithMeasuredScaledFont(_ font: FontSpec, pictures: Bool) -> Bool {
+        let layout = GObjectRef(owning: UnsafeMutableRawPointer(pango_layout_new(context(forPictures: pictures).opaque)!))
+        pango_layout_set_font_description(layout.opaque, shapingDescription(font, for: "Typeset").pointer)
+        pango_layout_set_text(layout.opaque, "Typeset", -1)
+        guard let line = pango_layout_get_line_readonly(layout.opaque, 0), let runs = line.pointee.runs,
+              let run = runs.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self),
+              let measured = pango_cairo_font_get_scaled_font(OpaquePointer(run.pointee.item.pointee.analysis.font)) else { return false }
+        let surface = cairo_pdf_surface_create_for_stream(nil, nil, 100, 100)
+        let cr = cairo_create(surface)
+        defer { cairo_destroy(cr); cairo_surface_destroy(surface) }
+        // What Pango's renderer does before showing the run's glyphs; Cairo then merges the
+        // surface's options under the font's and looks the scaled font up again.
+        cairo_set_scaled_font(cr, measured)
+        return cairo_get_scaled_font(cr) == measured
+    }
+}
+
+extension FontDescription {
+    /// Pango's equality of two descriptions (`pango_font_description_equal`: family, style,
+    /// variant, weight, stretch, size and gravity).
+    func isEqual(to other: FontDescription) -> Bool { pango_font_description_equal(pointer, other.pointer) != 0 }
+
+    /// The description as Pango writes it (`pango_font_description_to_string`), for messages.
+    var text: String {
+        guard let c = pango_font_description_to_string(pointer) else { return "" }
+        defer { g_free(c) }
+        return String(cString: c)
     }
 }

@@ -186,7 +186,7 @@ public enum FontLibrary {
     public static func inkHeight(of text: String, font: FontSpec) -> Double? {
         withSetup { setup in
             let layout = GObjectRef(owning: UnsafeMutableRawPointer(pango_layout_new(setup.context.opaque)!))
-            let desc = setup.description(font)
+            let desc = setup.shapingDescription(font, for: text)
             pango_layout_set_font_description(layout.opaque, desc.pointer)
             pango_layout_set_text(layout.opaque, PDFText.sameLength(text), Int32(text.utf8.count))
             var ink = PangoRectangle()
@@ -198,11 +198,12 @@ public enum FontLibrary {
     /// For each character of `text`, the family that renders it through `font`'s fallback list
     /// (Pango itemization; nil when the chosen face lacks the glyph and would show a box).
     /// Passing the weight, style and size the text is set at lets the check reuse the fontset
-    /// shaping loads (no fontconfig sort of its own).
+    /// shaping loads (no fontconfig sort of its own): text the first family's face has all of
+    /// is itemized with that family alone, as shaping does (``PangoSetup/shapingDescription(_:for:)``).
     public static func coverage(of font: FontSpec, text: String) -> [GlyphCoverage] {
         guard !text.isEmpty else { return [] }
         return withSetup { setup in
-            let desc = setup.description(font)
+            let desc = setup.shapingDescription(font, for: text)
             let attrs = AttrList()
             let length = text.utf8.count
             attrs.insert(pango_attr_font_desc_new(desc.pointer), 0, length)

@@ -100,7 +100,18 @@ enum FontState {
 /// Pango's when a font folder is registered.
 final class PangoSetup {
     let fontMap: GObjectRef
+    /// The context PDF pages are measured in, and font queries made: its glyph options are
+    /// the PDF surface's own (``pdfGlyphOptions``).
     let context: GObjectRef
+    /// The context pages drawn as pictures (PNG or SVG, ``PagePreview``) are measured in,
+    /// made on first use: unhinted metrics and outlines, Cairo's defaults otherwise.
+    var pictureContext: GObjectRef {
+        if let made = pictureContextValue { return made }
+        let made = Self.makeContext(fontMap.typed(PangoFontMap.self), options: nil)
+        pictureContextValue = made
+        return made
+    }
+    private var pictureContextValue: GObjectRef?
     private(set) var generation: Int
     /// Descriptions, first faces, metrics and hyphen widths per ``FontSpec``.
     let cache = FontCache()
@@ -122,14 +133,49 @@ final class PangoSetup {
         let map = pango_cairo_font_map_new()!
         fontMap = GObjectRef(owning: UnsafeMutableRawPointer(map))
         pango_cairo_font_map_set_resolution(fontMap.opaque, 72)
-        let ctx = pango_font_map_create_context(map)!
-        context = GObjectRef(owning: UnsafeMutableRawPointer(ctx))
-        pango_cairo_context_set_resolution(ctx, 72)
-        let options = cairo_font_options_create()
+        let options = Self.pdfGlyphOptions()
+        context = Self.makeContext(map, options: options)
+        cairo_font_options_destroy(options)
+        generation = FontState.generation
+    }
+
+    /// The glyph options of Cairo's PDF surface (`cairo_surface_get_font_options` on one; Cairo
+    /// 1.16 `_cairo_pdf_surface_get_font_options`: no hinting, unhinted metrics, grey
+    /// antialiasing, unrounded glyph positions); the caller destroys them.
+    ///
+    /// Drawing on a surface merges its options under the font's (`cairo_set_scaled_font`, then
+    /// `_cairo_gstate_ensure_scaled_font`): a font measured with other options is drawn through a
+    /// second scaled font whose glyphs FreeType loads again (8 million instructions on a
+    /// one-page document). Measured with the surface's own options, the drawing finds the
+    /// scaled font, and the glyphs, that measuring loaded. Metrics are unhinted either way, so
+    /// every advance and so every PDF byte is the same.
+    static func pdfGlyphOptions() -> OpaquePointer {
+        let options = cairo_font_options_create()!
+        let surface = cairo_pdf_surface_create_for_stream(nil, nil, 1, 1)
+        cairo_surface_get_font_options(surface, options)
+        cairo_surface_destroy(surface)
+        // The two the measurements rely on, whatever the surface says.
         cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
         cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
-        pango_cairo_context_set_font_options(ctx, options)
-        cairo_font_options_destroy(options)
+        return options
+    }
+
+    /// A context on `map` at 72 dpi with unrounded glyph positions, glyph `options` (nil:
+    /// unhinted metrics and outlines, Cairo's defaults otherwise), the default language and
+    /// inline-image shapes.
+    private static func makeContext(_ map: UnsafeMutablePointer<PangoFontMap>, options given: OpaquePointer?) -> GObjectRef {
+        let ctx = pango_font_map_create_context(map)!
+        let context = GObjectRef(owning: UnsafeMutableRawPointer(ctx))
+        pango_cairo_context_set_resolution(ctx, 72)
+        if let given {
+            pango_cairo_context_set_font_options(ctx, given)
+        } else {
+            let options = cairo_font_options_create()
+            cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+            cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+            pango_cairo_context_set_font_options(ctx, options)
+            cairo_font_options_destroy(options)
+        }
         pango_context_set_round_glyph_positions(ctx, 0)
         // The language layouts itemize with when the context names none (Pango's default, from
         // the locale), named on the context so that `pango_font_map_load_font` — which would
@@ -137,8 +183,11 @@ final class PangoSetup {
         // and fontconfig sorts the installed faces once for both.
         pango_context_set_language(ctx, pango_language_get_default())
         InlineImageShapes.install(on: ctx)
-        generation = FontState.generation
+        return context
     }
+
+    /// The context to measure lines drawn on PDF pages (false) or pictures (true) in.
+    func context(forPictures pictures: Bool) -> GObjectRef { pictures ? pictureContext : context }
 
     var fontMapPointer: UnsafeMutablePointer<PangoFontMap> { fontMap.typed(PangoFontMap.self) }
 
@@ -150,6 +199,7 @@ final class PangoSetup {
         generation = FontState.generation
         pango_fc_font_map_config_changed(OpaquePointer(fontMap.raw))
         pango_context_changed(context.opaque)
+        if let pictureContextValue { pango_context_changed(pictureContextValue.opaque) }
         cache.removeAll()
         return true
     }

@@ -98,12 +98,12 @@ extension PangoShaper {
         var carrier: GObjectRef?
         var carrierLines: UnsafeMutablePointer<GSList>?
         if cutCount > 0 {
-            let pointer = pango_layout_new(setup.context.opaque)!
+            let pointer = pango_layout_new(context.opaque)!
             carrier = GObjectRef(owning: UnsafeMutableRawPointer(pointer))
             let newlines = String(repeating: "\n", count: cutCount - 1)
             pango_layout_set_text(pointer, newlines, Int32(cutCount - 1))
             // The paragraph's face: Pango measures each empty line as it makes it.
-            pango_layout_set_font_description(pointer, description(paragraph.style.baseFont).pointer)
+            pango_layout_set_font_description(pointer, setup.shapingDescription(paragraph.style.baseFont, for: newlines).pointer)
             // Not `_readonly`: Pango has cached each empty line's extents (its line-breaking
             // pass ends by measuring the layout); a line handed out this way is measured
             // afresh whenever asked (`pango_layout_line_leaked`), so backgrounds are drawn at

@@ -126,10 +126,10 @@ extension PangoShaper {
     /// A layout of `text` with the runs' attributes, no wrapping, left-aligned.
     func unwrappedLayout(text: String, paragraph: StyledParagraph, starts: [Int]) -> GObjectRef {
         let byteCount = text.utf8.count
-        let pointer = pango_layout_new(setup.context.opaque)!
+        let pointer = pango_layout_new(context.opaque)!
         let layout = GObjectRef(owning: UnsafeMutableRawPointer(pointer))
         pango_layout_set_text(pointer, PDFText.sameLength(text), Int32(byteCount))
-        pango_layout_set_font_description(pointer, description(paragraph.style.baseFont).pointer)
+        pango_layout_set_font_description(pointer, setup.shapingDescription(paragraph.style.baseFont, for: text).pointer)
         let attrs = AttrList()
         let bytes = Array(text.utf8)
         for (index, run) in paragraph.runs.enumerated() where !run.text.isEmpty {
@@ -191,7 +191,7 @@ extension PangoShaper {
         let scalarCount = paragraph.runs.reduce(0) { $0 + $1.text.unicodeScalars.count }
         var attrs = [PangoLogAttr](repeating: PangoLogAttr(), count: scalarCount + 1)
         let safe = PDFText.sameLength(text)
-        pango_get_log_attrs(safe, Int32(bytes.count), -1, pango_context_get_language(setup.context.opaque), &attrs, Int32(attrs.count))
+        pango_get_log_attrs(safe, Int32(bytes.count), -1, pango_context_get_language(context.opaque), &attrs, Int32(attrs.count))
         return attrs.withUnsafeBufferPointer { prepared(paragraph, advanceAtByte: advanceAtByte, breaks: $0) }
     }
 
@@ -241,10 +241,10 @@ extension PangoShaper {
     /// Width of "-" in the run's face, pt (cached per face).
     private func hyphenWidth(_ style: RunStyle) -> Double {
         if let w = setup.cache.hyphenWidths[style.font] { return w }
-        let pointer = pango_layout_new(setup.context.opaque)!
+        let pointer = pango_layout_new(context.opaque)!
         let layout = GObjectRef(owning: UnsafeMutableRawPointer(pointer))
         pango_layout_set_text(pointer, "-", 1)
-        pango_layout_set_font_description(pointer, description(style.font).pointer)
+        pango_layout_set_font_description(pointer, setup.shapingDescription(style.font, for: "-").pointer)
         var logical = PangoRectangle()
         pango_layout_get_extents(layout.opaque, nil, &logical)
         let w = Double(logical.width) / Double(PANGO_SCALE)

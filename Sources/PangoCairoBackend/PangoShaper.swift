@@ -23,12 +23,22 @@ public final class PangoShaper: TextShaper {
     var cutsMeasuredLines = true
     /// Cells measured for a table, kept for drawing (``naturalWidth(of:keepingLayout:)``).
     var keptCells = KeptCells()
+    /// The Pango context this shaper's layouts are made in (``PangoSetup/context(forPictures:)``).
+    let context: GObjectRef
 
-    /// Creates a shaper on the process's Pango context and pangocairo font map
-    /// (``PangoSetup/shared``), so fonts, metrics and fontconfig's answers are shared with
-    /// every other shaper and font query.
-    public init() {
-        setup = FontState.lock.reading { PangoSetup.shared }
+    /// Creates a shaper on the process's pangocairo font map (``PangoSetup/shared``), so fonts,
+    /// metrics and fontconfig's answers are shared with every other shaper and font query.
+    ///
+    /// - Parameter pictures: true when the lines will be drawn as pictures (PNG or SVG pages,
+    ///   ``PagePreview``) rather than on PDF pages. A PDF shaper measures with the glyph options
+    ///   of Cairo's PDF surface, so drawing reuses the glyphs measuring loaded; a picture shaper
+    ///   with unhinted metrics and Cairo's defaults otherwise, which the picture surfaces then
+    ///   complete (pixel rounding and antialiasing of PNG pages). The measurements are the same.
+    public init(pictures: Bool = false) {
+        (setup, context) = FontState.lock.reading {
+            let setup = PangoSetup.shared
+            return (setup, setup.context(forPictures: pictures))
+        }
     }
 
     // MARK: Metrics
@@ -150,10 +160,10 @@ public final class PangoShaper: TextShaper {
         let continuing = base > 0 && bytes[base - 1] != 0x0A
         let hanging = paragraph.style.hangingIndent
 
-        let layoutPointer = pango_layout_new(setup.context.opaque)!
+        let layoutPointer = pango_layout_new(context.opaque)!
         let layout = GObjectRef(owning: UnsafeMutableRawPointer(layoutPointer))
         pango_layout_set_text(layoutPointer, PDFText.sameLength(text), Int32(byteCount))
-        pango_layout_set_font_description(layoutPointer, description(paragraph.style.baseFont).pointer)
+        pango_layout_set_font_description(layoutPointer, setup.shapingDescription(paragraph.style.baseFont, for: text).pointer)
         pango_layout_set_wrap(layoutPointer, PANGO_WRAP_WORD_CHAR)
 
         let attrs = AttrList()
@@ -242,7 +252,7 @@ public final class PangoShaper: TextShaper {
     /// Inserts the run's attributes over `start..<end`; a small-caps variant only over
     /// `variantRanges` (the run less its emoji, ``rangesWithoutEmoji(_:_:)``).
     func addAttributes(_ style: RunStyle, text: String, to list: AttrList, start: Int, end: Int, variantRanges: [Range<Int>] = []) {
-        list.insert(pango_attr_font_desc_new(description(style.font).pointer), start, end)
+        list.insert(pango_attr_font_desc_new(setup.shapingDescription(style.font, for: text).pointer), start, end)
         if let image = style.inlineImage {
             list.insert(InlineImageShapes.attribute(image, box: InlineImageShapes.box(image, shaper: self, style: style)), start, end)
         }

@@ -13,25 +13,25 @@ import Typography
 /// ``FontLibrary/resolve(_:)``.
 enum SyntheticBold {
     /// The weight to ask Pango for when `font` asks for `weight`, decided once per family list,
-    /// weight and style (``FontCache``). The probe is the request itself — the description
-    /// shaping loads when nothing is synthesized, so it costs no fontconfig sort of its own —
-    /// and the first family alone only when the list's first face is another family's. Call
-    /// under `FontState.lock`.
+    /// weight and style (``FontCache``). The probe is the first family alone — the description
+    /// shaping loads for text that family's face has, so it costs no fontconfig sort of its
+    /// own; a lone family that is not installed keeps the requested weight. Call under
+    /// `FontState.lock`.
     static func weight(for font: FontSpec, setup: PangoSetup) -> FontWeight {
         guard font.weight.rawValue >= 600, font.weight.rawValue < 700,
               let family = ColorFonts.textFamilies(font.families).first else { return font.weight }
         let key = FontSpec(families: font.families, weight: font.weight, italic: font.italic, size: 0)
         if let known = setup.cache.boldWeights[key] { return known }
-        var face: FaceDescription?
-        let families = ColorFonts.textFamilies(font.families)
-        let listed = FontDescription(families: families, weight: font.weight, italic: font.italic, size: font.size)
-        if let loaded = setup.loadFont(listed) {
-            let d = FaceDescription(font: loaded.typed(PangoFont.self))
-            if d.family.caseInsensitiveCompare(family) == .orderedSame { face = d }
-        }
-        if face == nil, families.count > 1 {
-            let alone = FontDescription(families: [family], weight: font.weight, italic: font.italic, size: font.size)
-            face = setup.loadFont(alone).map { FaceDescription(font: $0.typed(PangoFont.self)) }
+        // The first family alone: the pattern shaping asks for whenever that family's face has
+        // the text (``PangoSetup/shapingDescription(_:for:)``). When the family is installed,
+        // its face is the list's first face too.
+        let alone = FontDescription(families: [family], weight: font.weight, italic: font.italic, size: font.size)
+        var face = setup.loadFont(alone).map { FaceDescription(font: $0.typed(PangoFont.self)) }
+        // A family that is not installed decides nothing by itself; in a list, the face
+        // fontconfig falls back to does, as before.
+        if let found = face, found.family.caseInsensitiveCompare(family) != .orderedSame,
+           ColorFonts.textFamilies(font.families).count == 1 {
+            face = nil
         }
         let result = face.map { $0.weight < 600 && !$0.boldSynthesized ? FontWeight.bold : font.weight } ?? font.weight
         setup.cache.boldWeights[key] = result

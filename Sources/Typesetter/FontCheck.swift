@@ -42,6 +42,11 @@ struct FontCheck {
     private var listOf: [String: [String]] = [:]
     /// The first run style of each family list (coverage is asked with it).
     private var styles: [[String]: FontSpec] = [:]
+    /// The first run style of each family list that needs a face beyond the first family
+    /// (characters from U+2E80 on): coverage is asked with it when there is one, so the check
+    /// loads the whole list at a size and weight shaping loads it at anyway — text the first
+    /// family's face has is shaped with that family alone (`FontLibrary.coverage`).
+    private var fallbackStyles: [[String]: FontSpec] = [:]
     /// Characters already looked up, per family list; printable ASCII as a 94-bit set (most text
     /// is ASCII, and a bit test is far cheaper than hashing a `Character`).
     private var checked: [[String]: Set<Character>] = [:]
@@ -97,7 +102,7 @@ struct FontCheck {
         // The characters met for the first time, looked up together (per family list).
         var missingHere: [(Character, Offset?)] = []
         for (families, characters) in findings.characters {
-            let style = styles[families] ?? FontSpec(families: families, size: 10)
+            let style = fallbackStyles[families] ?? styles[families] ?? FontSpec(families: families, size: 10)
             var offsets: [Character: Offset?] = [:]
             for (character, offset) in characters where offsets[character] == nil { offsets[character] = offset }
             for result in FontLibrary.coverage(of: style, text: String(characters.map(\.0))) where result.family == nil {
@@ -135,6 +140,7 @@ struct FontCheck {
             }
         }
         let needsFallback = !allASCII && run.text.unicodeScalars.contains { $0.value >= 0x2E80 }
+        if needsFallback, fallbackStyles[font.families] == nil { fallbackStyles[font.families] = font }
         for (position, family) in (needsFallback ? font.families[...] : font.families.prefix(1)).enumerated() {
             if listOf[family] == nil { listOf[family] = font.families }
             let request = Request(family: family, weight: font.weight, italic: font.italic)

@@ -152,7 +152,7 @@ public enum Typesetter {
         }
         diagnostics = inSourceOrder(diagnostics + fonts.diagnostics()) + survey.imageDiagnostics + survey.sizeDiagnostics
         if options.strict, !diagnostics.isEmpty { throw TypesetError.warningsAreErrors(diagnostics) }
-        let shaper = PangoShaper()
+        let shaper = PangoShaper(pictures: options.preview != nil)
         var layoutDiagnostics: [Diagnostic] = []
         func layOut(pages: [String: Int], pageCount: Int?, into renderer: PageRenderer) throws -> Paginator {
             let layout = LayoutOptions(page: theme.page, widows: options.widows ?? 2, orphans: options.orphans ?? 2,

@@ -85,3 +85,77 @@ import Typography
         #expect(!resolved.familyFound && resolved.family != "Noto Sans CJK KR")
     }
 }
+
+/// Text the first family's face has is shaped with that family alone — the fontconfig pattern
+/// Pango's own metrics ask for — and PDF lines are measured with the PDF surface's glyph
+/// options, so a one-page document sorts the installed faces and loads its glyphs no more
+/// often than it must (README: Performance, "One page").
+@Suite struct SharedFontPatternTests {
+    private let latin = "Typeset sets 12 \"quoted\" words, (parenthesized) & more."
+
+    @Test func latinTextAsksForThePatternPangosMetricsAsk() {
+        // Faces that are what they were asked for (Pango's metrics describe the face itself: a
+        // family whose italic is named Oblique, or a semibold drawn from the bold face, is
+        // described as that face, which is another pattern either way).
+        let setup = FontState.lock.reading { PangoSetup.shared }
+        var specs: [FontSpec] = []
+        for weight in [FontWeight.regular, .semibold, .bold] {
+            for italic in [false, true] {
+                for size in [9.0, 10.5, 28] {
+                    specs.append(FontSpec(families: ["Inter", "Noto Sans CJK KR"], weight: weight, italic: italic, size: size))
+                }
+            }
+        }
+        for weight in [FontWeight.regular, .bold] {
+            specs.append(FontSpec(families: ["DejaVu Sans Mono", "Noto Sans Mono CJK KR"], weight: weight, size: 9.7))
+            specs.append(FontSpec(families: ["DejaVu Serif", "Noto Sans CJK KR"], weight: weight, size: 12))
+        }
+        for spec in specs {
+            FontState.lock.reading {
+                let shaping = setup.shapingDescription(spec, for: latin)
+                guard let sample = setup.metricsSampleDescription(spec) else { Issue.record("no face for \(spec)"); return }
+                #expect(shaping.isEqual(to: sample), "\(spec): shaping '\(shaping.text)', metrics '\(sample.text)'")
+                #expect(!shaping.isEqual(to: setup.description(spec)), "\(spec): not the whole list")
+            }
+        }
+    }
+
+    @Test func textBeyondTheFirstFaceKeepsTheWholeList() {
+        let setup = FontState.lock.reading { PangoSetup.shared }
+        FontState.lock.reading {
+            let listed = FontSpec(families: ["Inter", "Noto Sans CJK KR"], size: 10.5)
+            let whole = setup.description(listed)
+            // Hangul (Inter has none), a line separator beside it changes nothing.
+            #expect(setup.shapingDescription(listed, for: "Typeset 한글\u{2028}").isEqual(to: whole))
+            #expect(!setup.shapingDescription(listed, for: "Typeset\u{2028}\n").isEqual(to: whole))
+            // A first family that is not installed: its fallback is not the list's.
+            let missing = FontSpec(families: ["No Such Family 15", "Noto Sans CJK KR"], size: 10.5)
+            #expect(setup.shapingDescription(missing, for: latin).isEqual(to: setup.description(missing)))
+            // A single family is its own list.
+            let alone = FontSpec(families: ["Inter"], size: 10.5)
+            #expect(setup.shapingDescription(alone, for: "한글").isEqual(to: setup.description(alone)))
+        }
+    }
+
+    @Test func whatACharacterIsSetInIsTheSameEitherWay() {
+        // Coverage through the whole list and through the description shaping picks agree.
+        let spec = FontSpec(families: ["Inter", "Noto Sans CJK KR"], weight: .bold, size: 10.5)
+        let mixed = FontLibrary.coverage(of: spec, text: latin + " 한글")
+        let latinOnly = FontLibrary.coverage(of: spec, text: latin)
+        #expect(Array(mixed.prefix(latinOnly.count)) == latinOnly)
+        #expect(latinOnly.allSatisfy { $0.family == "Inter" })
+        #expect(mixed.suffix(2).allSatisfy { $0.family == "Noto Sans CJK KR" })
+    }
+
+    @Test func pdfLinesAreDrawnWithTheScaledFontTheyWereMeasuredWith() {
+        let setup = FontState.lock.reading { PangoSetup.shared }
+        for spec in [FontSpec(families: ["Inter", "Noto Sans CJK KR"], size: 10.5),
+                     FontSpec(families: ["DejaVu Sans Mono"], weight: .bold, size: 9.7)] {
+            FontState.lock.reading {
+                #expect(setup.drawsOnPDFWithMeasuredScaledFont(spec, pictures: false), "\(spec)")
+                // The check can fail: the picture context's options are not the PDF surface's.
+                #expect(!setup.drawsOnPDFWithMeasuredScaledFont(spec, pictures: true), "\(spec) (picture context)")
+            }
+        }
+    }
+}
