@@ -88,6 +88,23 @@ import Testing
         #expect(contents(dir) == ["long.md"])
     }
 
+    /// A write error (`/dev/full`: ENOSPC), named or as standard output: status 1, the error
+    /// named, no temporary file left.
+    @Test func aWriteErrorLeavesNoTemporaryFile() throws {
+        let dir = try folder("full")
+        let temporary = try folder("full-tmp")
+        try "# Full\n\nNo room.\n".write(toFile: dir + "/doc.md", atomically: true, encoding: .utf8)
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        for (target, output) in [("/dev/full", FileHandle.nullDevice), ("-", full)] {
+            let process = try start(["render", dir + "/doc.md", "-o", target], temporary: temporary, output: output)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .exit && process.terminationStatus == 1, "\(target)")
+            #expect(contents(temporary).isEmpty, "\(target): \(contents(temporary))")
+        }
+        try full.close()
+        #expect(contents(dir) == ["doc.md"])
+    }
+
     /// `/dev/stdout`, `/dev/fd/1` and `/proc/self/fd/1` are written through when standard
     /// output is a pipe (they name no file that can be replaced) and when it is a file.
     @Test(arguments: ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"])
