@@ -27,18 +27,95 @@ enum HTMLFragment {
 
     /// The top-level nodes of `html`; empty for an empty fragment or one libxml2 cannot parse.
     static func parse(_ html: String) -> [HTMLNode] {
+        parseChecked(html).nodes
+    }
+
+    /// The top-level nodes of `html`, and whether libxml2 gave up part-way (`complete` false):
+    /// a fatal error such as its nesting limit ("Excessive depth in document: 256", without
+    /// `XML_PARSE_HUGE`) or its 10,000,000-byte text node limit (`XML_MAX_TEXT_LENGTH`) halts
+    /// the parser, and the tree then lacks the rest of the fragment. An incomplete fragment's
+    /// nodes are its text with the tags stripped (``strippedText(_:)``), so no word is lost.
+    static func parseChecked(_ html: String) -> (nodes: [HTMLNode], complete: Bool) {
         _ = initialised
         var bytes = Array(html.utf8)
-        guard !bytes.isEmpty, bytes.count < Int(Int32.max) else { return [] }
+        guard !bytes.isEmpty else { return ([], true) }
+        guard bytes.count < Int(Int32.max) else { return ([.text(strippedText(html))], false) }
         bytes.append(0)
+        guard let context = htmlNewParserCtxt() else { return ([.text(strippedText(html))], false) }
+        defer { htmlFreeParserCtxt(context) }
         let doc: htmlDocPtr? = bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
-                htmlReadMemory(chars.baseAddress, Int32(chars.count - 1), nil, "UTF-8", typeset_html_options())
+                htmlCtxtReadMemory(context, chars.baseAddress, Int32(chars.count - 1), nil, "UTF-8", typeset_html_options())
             }
         }
-        guard let doc else { return [] }
-        defer { xmlFreeDoc(doc) }
-        return nodes(doc.pointee.children, depth: 0)
+        defer { if let doc { xmlFreeDoc(doc) } }
+        // A halted parser has SAX disabled; an HTML parser's ordinary complaints (an unknown
+        // tag, a stray end tag) are errors it recovers from, never fatal ones.
+        let halted = context.pointee.disableSAX != 0 || xmlCtxtGetLastError(UnsafeMutableRawPointer(context))?.pointee.level == XML_ERR_FATAL
+        guard let doc, !halted else { return ([.text(strippedText(html))], false) }
+        return (nodes(doc.pointee.children, depth: 0), true)
+    }
+
+    /// The text of `html` with its tags and comments removed and the character references
+    /// `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;`, `&nbsp;` and `&#N;`/`&#xH;` decoded: what a
+    /// fragment libxml2 could not parse shows instead (a `<` that starts no tag stays text).
+    static func strippedText(_ html: String) -> String {
+        var out = String.UnicodeScalarView()
+        let scalars = Array(html.unicodeScalars)
+        var i = 0
+        func starts(_ text: String, at index: Int) -> Bool {
+            let pattern = Array(text.unicodeScalars)
+            guard index + pattern.count <= scalars.count else { return false }
+            return (0..<pattern.count).allSatisfy { scalars[index + $0] == pattern[$0] }
+        }
+        while i < scalars.count {
+            let c = scalars[i]
+            if c == "<", starts("<!--", at: i) {
+                var j = i + 4
+                while j < scalars.count, !starts("-->", at: j) { j += 1 }
+                i = min(scalars.count, j + 3)
+                continue
+            }
+            if c == "<", i + 1 < scalars.count, scalars[i + 1].properties.isAlphabetic || ["/", "!", "?"].contains(scalars[i + 1]) {
+                var j = i + 1
+                var quote: Unicode.Scalar?
+                while j < scalars.count {
+                    let d = scalars[j]
+                    if let q = quote { if d == q { quote = nil } } else if d == "\"" || d == "'" { quote = d } else if d == ">" { break }
+                    j += 1
+                }
+                out.append(" ")  // a tag may separate words (`a<br>b`)
+                i = j + 1
+                continue
+            }
+            if c == "&", let semicolon = scalars[i...].prefix(12).firstIndex(of: ";") {
+                let name = String(String.UnicodeScalarView(scalars[(i + 1)..<semicolon]))
+                if let decoded = decodedReference(name) {
+                    out.append(decoded)
+                    i = semicolon + 1
+                    continue
+                }
+            }
+            out.append(c)
+            i += 1
+        }
+        return String(out)
+    }
+
+    private static func decodedReference(_ name: String) -> Unicode.Scalar? {
+        switch name {
+        case "amp": return "&"
+        case "lt": return "<"
+        case "gt": return ">"
+        case "quot": return "\""
+        case "apos": return "'"
+        case "nbsp": return "\u{A0}"
+        default:
+            guard name.hasPrefix("#") else { return nil }
+            let digits = name.dropFirst()
+            let value = digits.lowercased().hasPrefix("x") ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
+            return value.flatMap(Unicode.Scalar.init)
+        }
     }
 
     private static func string(_ p: UnsafePointer<xmlChar>?) -> String {

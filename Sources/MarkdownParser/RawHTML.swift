@@ -40,6 +40,13 @@ struct RawHTML {
         diagnostics.append(Diagnostic(.warning, "HTML element <\(name)> is not supported; \(what) (one warning for every <\(name)> in the document)", at: location))
     }
 
+    /// The one warning for HTML libxml2 gave up on (nested too deep, a text node too long):
+    /// its text is shown without its markup.
+    private mutating func warnUnparsed(at location: SourceLocation?) {
+        guard warned.insert("\u{0}unparsed").inserted else { return }
+        diagnostics.append(Diagnostic(.warning, "raw HTML the HTML parser cannot read (nested too deep or too long): its text is shown without its markup (one warning for every such HTML block in the document)", at: location))
+    }
+
     // MARK: Blocks
 
     /// The blocks of one HTML block (`location`: where it starts). A `<div>`, `<center>` or
@@ -47,7 +54,8 @@ struct RawHTML {
     /// tag comes in a later HTML block) adds a marker that ``nestContainers(_:)`` resolves.
     mutating func blocks(_ html: String, location: SourceLocation?) -> [Block] {
         var builder = BlockBuilder(location: location)
-        let nodes = HTMLFragment.parse(html)
+        let (nodes, complete) = HTMLFragment.parseChecked(html)
+        if !complete { warnUnparsed(at: location) }
         appendBlocks(nodes, to: &builder, location: location, depth: 0)
         var result = builder.finish()
         let balance = Self.containerBalance(html)
@@ -335,7 +343,9 @@ struct RawHTML {
             }
             // A comment, declaration or processing instruction parses to no element: dropped.
             // Text inside an inline tag (`<span>x</span>` on one node) is kept.
-            for node in HTMLFragment.parse(tag) {
+            let (nodes, complete) = HTMLFragment.parseChecked(tag)
+            if !complete { warnUnparsed(at: location) }
+            for node in nodes {
                 guard case .element(let name, let attributes, let children) = node else {
                     if case .text(let t) = node { append([.text(t)]) }
                     continue

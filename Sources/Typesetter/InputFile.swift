@@ -36,12 +36,17 @@ public enum InputFile {
         throw TypesetError.invalidUTF8(path: path, line: line)
     }
 
-    /// Whether writing to `output` would overwrite the file `input` (symbolic links followed).
+    /// Whether writing to `output` would overwrite the file `input`: the same path once
+    /// symbolic links are followed, or — both existing — the same file (POSIX `stat` device and
+    /// inode numbers: a hard link, a bind mount, `/dev/fd/N` of the input's descriptor).
     public static func isSameFile(_ input: String, as output: String) -> Bool {
         guard input != "-", output != "-" else { return false }
-        let a = OutputFile.followingLinks(URL(fileURLWithPath: input)).standardizedFileURL.path
-        let b = OutputFile.followingLinks(URL(fileURLWithPath: output)).standardizedFileURL.path
-        return a == b
+        var a = stat(), b = stat()
+        if stat(input, &a) == 0, stat(output, &b) == 0, a.st_dev == b.st_dev, a.st_ino == b.st_ino,
+           a.st_mode & S_IFMT == S_IFREG { return true }
+        let first = OutputFile.followingLinks(URL(fileURLWithPath: input)).standardizedFileURL.path
+        let second = OutputFile.followingLinks(URL(fileURLWithPath: output)).standardizedFileURL.path
+        return first == second
     }
 }
 

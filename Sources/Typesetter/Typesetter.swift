@@ -192,6 +192,11 @@ public enum Typesetter {
         }
 
         let outputFile = try OutputFile(target: output)
+        // A preview's per-page files are written as `.NAME-N.png.tmp` and renamed: an
+        // interrupted run removes the one being written.
+        let previewTemporaries = options.preview.map { Self.temporaryFiles(of: $0, base: outputFile.destination) }
+        if let previewTemporaries { TemporaryFiles.register(pattern: previewTemporaries) }
+        defer { if let previewTemporaries { TemporaryFiles.forget(pattern: previewTemporaries) } }
         do {
             let info = DocumentInfo(title: title, author: document.metadata.author,
                                     subject: document.metadata.subtitle, keywords: document.metadata.keywords)
@@ -227,6 +232,16 @@ public enum Typesetter {
             if let error = error as? TypesetError { throw error }
             throw TypesetError.renderingFailed(String(describing: error))
         }
+    }
+
+    /// The temporary files a preview of `base` writes, one per page before it is renamed to
+    /// ``PagePreview/path(for:page:)``: `.NAME-N.png.tmp` beside each picture.
+    static func temporaryFiles(of preview: PagePreview, base: String) -> TemporaryFiles.Pattern {
+        let first = preview.path(for: base, page: 1) as NSString
+        let folder = first.deletingLastPathComponent
+        let name = first.lastPathComponent
+        let stem = name.dropLast("1.\(preview.format.rawValue)".count)
+        return TemporaryFiles.Pattern(folder: folder.isEmpty ? "." : folder, prefix: ".\(stem)", suffix: ".\(preview.format.rawValue).tmp")
     }
 
     /// The theme to set `file` with: given, or prepared from the request; with the options'

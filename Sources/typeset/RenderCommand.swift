@@ -1,3 +1,4 @@
+import DocumentModel
 import Foundation
 import PangoCairoBackend
 import Typesetter
@@ -37,16 +38,37 @@ enum RenderCommand {
         if target == "-", isatty(STDOUT_FILENO) == 1 {
             throw TypesetError.unwritableOutput(path: "-", reason: "standard output is a terminal; redirect it (> file.pdf) or name a file with -o")
         }
-        if InputFile.isSameFile(input, as: target) {
-            throw TypesetError.unwritableOutput(path: target, reason: "it is the input file; choose another output")
-        }
+        try OutputTargets.refuseOverwriting([(input, "the input file"), (args.value("--theme"), "the theme file")], with: target)
         if input == "-", options.baseDirectory == nil { options.baseDirectory = FileManager.default.currentDirectoryPath }
         Typesetter.startLoadingFonts(for: options)
         let text = try InputFile.read(input)
         var parsed = Typesetter.parse(markdown: text, file: input == "-" ? "<stdin>" : input)
         for (key, value) in variables { parsed.document.metadata.set(key, to: value) }
-        let report = try Typesetter.render(document: parsed.document, diagnostics: parsed.diagnostics, to: target, options: options)
+        var report = try Typesetter.render(document: parsed.document, diagnostics: parsed.diagnostics, to: target, options: options)
+        if let text = args.value("--pages"), let selected = options.preview?.pages {
+            let name = input == "-" ? "standard input" : input
+            if let warning = try pageSelectionWarning(text, selected: selected, pageCount: report.pageCount, written: report.files.count, document: name) {
+                report.diagnostics.append(warning)
+            }
+        }
         Messages.report(report, output: target, quiet: args.has("--quiet"), format: format)
+    }
+
+    /// Checks `--pages TEXT` (the page numbers `selected`) against the document's `pageCount`
+    /// once it is laid out. A selection that writes no page is a usage error, never a silent
+    /// exit 0; pages past the end (not counting an open range `N-`) are a warning.
+    /// - Throws: ``UsageError`` when `written` is 0.
+    static func pageSelectionWarning(_ text: String, selected: Set<Int>, pageCount: Int, written: Int, document: String) throws -> Diagnostic? {
+        let pages = "\(pageCount) page\(pageCount == 1 ? "" : "s")"
+        guard written > 0 else {
+            throw UsageError("--pages \(text) selects no page: \(document) has \(pages); nothing written")
+        }
+        let openStart = text.split(separator: ",").filter { $0.trimmingCharacters(in: .whitespaces).hasSuffix("-") }
+            .compactMap { Int($0.trimmingCharacters(in: .whitespaces).dropLast()) }.min()
+        let missing = selected.filter { page in page > pageCount && openStart.map { page < $0 } ?? true }
+        guard let first = missing.min(), let last = missing.max() else { return nil }
+        let which = first == last ? "page \(first) does" : "pages \(first)–\(last) do"
+        return Diagnostic(.warning, "--pages \(text): \(document) has \(pages); \(which) not exist and \(first == last ? "is" : "are") not written")
     }
 
     /// The render options the flags set (front matter fills in the rest).

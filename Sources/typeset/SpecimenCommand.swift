@@ -14,7 +14,9 @@ enum SpecimenCommand {
                                       strict: args.has("--strict"))
         options.paper = try ThemeOptions.paper(from: args)
         if let text = options.sample, text.trimmingCharacters(in: .whitespaces).isEmpty { throw UsageError("--text needs a non-empty sample") }
-        let output = args.value("--output") ?? defaultOutput(theme: request.theme)
+        let output = try OutputTargets.file(args.value("--output") ?? defaultOutput(theme: request.theme),
+                                            named: "specimen-" + URL(fileURLWithPath: request.theme ?? "default").deletingPathExtension().lastPathComponent, ext: "pdf")
+        try OutputTargets.refuseOverwriting([(request.theme, "the theme file"), (options.templatePath, "the template")], with: output)
         let report = try Typesetter.renderSpecimen(request: request, options: options, to: output)
         Messages.report(report, output: output, quiet: args.has("--quiet"), format: try Messages.Format(args))
     }

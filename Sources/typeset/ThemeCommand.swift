@@ -38,7 +38,9 @@ enum ThemeCommand {
         let data = try read(path)
         switch sub {
         case "import":
-            guard let output = args.value("--output") else { throw UsageError("theme import needs -o THEME.json") }
+            guard let given = args.value("--output") else { throw UsageError("theme import needs -o THEME.json") }
+            let output = try OutputTargets.file(given, named: path, ext: "json")
+            try OutputTargets.refuseOverwriting([(path, "the tokens file being imported")], with: output)
             var mapping: [String: TextRole] = [:]
             for pair in args.all("--map") {
                 let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)

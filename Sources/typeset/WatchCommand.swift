@@ -3,7 +3,9 @@ import PangoCairoBackend
 import Typesetter
 
 /// `typeset watch INPUT [-o OUTPUT] [options]`: renders, then renders again whenever the
-/// document, its images, its theme or its font folders change, until interrupted.
+/// document, its images, its theme or its font folders change, until interrupted. An INPUT
+/// that cannot be read at the start is an error (status 1); one that goes missing later is
+/// watched for.
 enum WatchCommand {
     static let spec = OptionTable.command("watch")
 
@@ -18,9 +20,7 @@ enum WatchCommand {
         let ext = options.preview?.format.rawValue ?? "pdf"
         var target = args.value("--output") ?? RenderCommand.defaultOutput(for: input, format: ext)
         if RenderCommand.isFolder(target) { target = try RenderCommand.inFolder(target, for: input, format: ext) }
-        if InputFile.isSameFile(input, as: target) {
-            throw TypesetError.unwritableOutput(path: target, reason: "it is the input file; choose another output")
-        }
+        try OutputTargets.refuseOverwriting([(input, "the input file"), (args.value("--theme"), "the theme file")], with: target)
         let limit = args.value("--renders").flatMap(Int.init)
         var renders = 0
         var changed: [String] = []
@@ -39,6 +39,9 @@ enum WatchCommand {
                     Messages.error("[\(clock())] \(why)rendered in \(String(format: "%.2f", Date().timeIntervalSince(start))) s; watching \(watched.count) file\(watched.count == 1 ? "" : "s")")
                 }
             } catch let error as TypesetError {
+                // A file missing or unreadable from the start is a mistake in the command, not
+                // an edit in progress: stop as `render` does (status 1).
+                if renders == 0, case .unreadableInput = error { throw error }
                 Messages.failure(error, format: format)
                 if format == .text { Messages.error("[\(clock())] not rendered; watching for the next change") }
             }

@@ -12,7 +12,10 @@ func fail(_ message: String, status: Int32) -> Never {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-// Ctrl-C or `timeout` removes the temporary output and exits 130 / 143.
+// Ctrl-C, `timeout`, a closed terminal or SIGQUIT removes the temporary output and exits
+// 128 + the signal. A reader that closes a pipe ends the process by SIGPIPE (status 141), as
+// `cat` ends, even when the parent ignored it: the temporary file is unlinked before writing.
+signal(SIGPIPE, SIG_DFL)
 Typesetter.removeTemporaryFilesOnSignals()
 let diagnosticsFormat = Messages.Format.of(arguments)
 do {

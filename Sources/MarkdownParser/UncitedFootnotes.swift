@@ -1,0 +1,54 @@
+internal import CCmarkGFM
+import DocumentModel
+
+/// Footnote definitions that no marker cites. cmark-gfm removes such a definition from its tree
+/// (as Pandoc drops an uncited note: a note is set where a marker cites it, and a definition
+/// alone has no such place), so nothing of it would reach the PDF; this finds each one in the
+/// source so that it is named in a warning instead of lost in silence.
+enum UncitedFootnotes {
+    /// One warning per `[^label]:` definition in `lines` (cmark-gfm's input, one entry per
+    /// source line) whose label is not in `cited` (labels normalised as
+    /// ``CmarkConverter/normalizedLabel(_:)``), at the definition's `[` (1-based line, UTF-8
+    /// byte column). Lines inside code and HTML blocks of `root` (cmark-gfm's tree of the same
+    /// lines) are text, not definitions. A definition may follow block quote markers and
+    /// indentation (inside a quote or list item).
+    static func diagnostics(root: OpaquePointer, lines: SourceLines, cited: Set<String>, file: String) -> [Diagnostic] {
+        var candidates: [(label: String, line: Int, column: Int)] = []
+        let bytes = lines.buffer
+        for index in 0..<lines.count {
+            let range = lines.ranges[index]
+            var i = range.lowerBound
+            while i < range.upperBound, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == UInt8(ascii: ">") { i += 1 }
+            guard i + 2 < range.upperBound, bytes[i] == UInt8(ascii: "["), bytes[i + 1] == UInt8(ascii: "^") else { continue }
+            var j = i + 2
+            while j < range.upperBound, bytes[j] != UInt8(ascii: "]") { j += 1 }
+            guard j > i + 2, j + 1 < range.upperBound, bytes[j + 1] == UInt8(ascii: ":") else { continue }
+            let label = String(decoding: bytes[(i + 2)..<j], as: UTF8.self)
+            guard !cited.contains(CmarkConverter.normalizedLabel(label)) else { continue }
+            candidates.append((label, index + 1, i - range.lowerBound + 1))
+        }
+        guard !candidates.isEmpty else { return [] }
+        let literal = literalLines(root)
+        return candidates.filter { candidate in !literal.contains { $0.contains(candidate.line) } }.map { candidate in
+            Diagnostic(.warning, "footnote [^\(candidate.label)] is never cited, so it is not set (a note is set where a marker [^\(candidate.label)] cites it)",
+                       at: SourceLocation(file: file, line: candidate.line, column: candidate.column))
+        }
+    }
+
+    /// The line ranges of the code blocks and HTML blocks under `root`.
+    private static func literalLines(_ root: OpaquePointer) -> [ClosedRange<Int>] {
+        var result: [ClosedRange<Int>] = []
+        guard let iter = cmark_iter_new(root) else { return result }
+        defer { cmark_iter_free(iter) }
+        while true {
+            let event = cmark_iter_next(iter)
+            if event == CMARK_EVENT_DONE { break }
+            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iter) else { continue }
+            let type = cmark_node_get_type(node)
+            guard type == CMARK_NODE_CODE_BLOCK || type == CMARK_NODE_HTML_BLOCK else { continue }
+            let start = Int(cmark_node_get_start_line(node)), end = Int(cmark_node_get_end_line(node))
+            if start > 0, end >= start { result.append(start...end) }
+        }
+        return result
+    }
+}

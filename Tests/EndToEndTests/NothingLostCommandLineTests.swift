@@ -1,0 +1,220 @@
+import Foundation
+import Testing
+
+/// The command line never loses output in silence nor damages a file: every way a render ends
+/// early removes its temporary files, writing through `/dev/stdout` works on pipes, no command
+/// overwrites its own input, a page selection that selects nothing is an error, a missing
+/// watched file is an error at the start.
+@Suite(.serialized) struct NothingLostCommandLineTests {
+    func typeset(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        try PDFProbe.run(Render.binary, arguments)
+    }
+
+    /// A fresh folder of its own (nothing else writes there, so "nothing left" is checkable).
+    func folder(_ name: String) throws -> String {
+        let path = Render.folder + "/lost-\(name)-\(UUID().uuidString.prefix(6))"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    func contents(_ folder: String) -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted() }
+
+    /// A document of about 60 pages: long enough that a render is still under way when killed.
+    func longDocument(in folder: String) throws -> String {
+        let path = folder + "/long.md"
+        let paragraph = String(repeating: "Words that fill a long page of text. ", count: 40)
+        try Array(repeating: paragraph, count: 400).joined(separator: "\n\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// `typeset ARGUMENTS` started with `TMPDIR` set to `temporary` (so the temporary folder's
+    /// files of this run alone are seen), standard output to `output`.
+    func start(_ arguments: [String], temporary: String, output: Any = FileHandle.nullDevice) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Render.binary)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = temporary + "/"
+        process.environment = environment
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Waits (at most 60 s) until `condition` holds or the process ended.
+    func wait(for process: Process, until condition: () -> Bool) {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, process.isRunning, !condition() { usleep(10_000) }
+    }
+
+    /// SIGHUP, SIGQUIT, SIGINT and SIGTERM during a render: 128 + the signal, nothing left
+    /// beside the target (a PDF) nor in the temporary folder (a PNG preview's page files).
+    @Test(arguments: [(SIGHUP, Int32(129)), (SIGQUIT, Int32(131)), (SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func everySignalRemovesTheTemporaryFiles(signal: Int32, status: Int32) throws {
+        for format in ["pdf", "png"] {
+            let dir = try folder("signal-\(signal)-\(format)")
+            let temporary = try folder("signal-tmp-\(signal)-\(format)")
+            let input = try longDocument(in: dir)
+            let process = try start(["render", input, "-o", dir + "/out.\(format)", "-f", format, "-q"], temporary: temporary)
+            // Under way: the PDF's temporary file, or the first page picture, exists.
+            wait(for: process) { contents(dir).contains { $0.hasSuffix(".tmp") || $0.hasSuffix(".png") } }
+            #expect(process.isRunning, "the render ended before the signal (\(format))")
+            kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .exit && process.terminationStatus == status, "\(format): \(process.terminationStatus)")
+            #expect(!contents(dir).contains { $0.hasSuffix(".tmp") }, "\(format): \(contents(dir))")
+            #expect(contents(temporary).isEmpty, "\(format): \(contents(temporary))")
+        }
+    }
+
+    /// A reader that closes the pipe after 10 bytes (`| head -c 10`), whether the PDF goes to
+    /// `-`, `/dev/stdout` or `/dev/fd/1`: the process ends by SIGPIPE, as `cat` would, and leaves
+    /// no temporary file.
+    @Test(arguments: ["-", "/dev/stdout", "/dev/fd/1"])
+    func aClosedPipeLeavesNoTemporaryFile(target: String) throws {
+        let dir = try folder("pipe")
+        let temporary = try folder("pipe-tmp")
+        let input = try longDocument(in: dir)
+        let pipe = Pipe()
+        let process = try start(["render", input, "-o", target, "-q"], temporary: temporary, output: pipe)
+        let head = pipe.fileHandleForReading.readData(ofLength: 10)
+        try pipe.fileHandleForReading.close()
+        process.waitUntilExit()
+        #expect(String(decoding: head, as: UTF8.self).hasPrefix("%PDF-"))
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGPIPE,
+                "\(process.terminationReason) \(process.terminationStatus)")
+        #expect(contents(temporary).isEmpty, "\(contents(temporary))")
+        #expect(contents(dir) == ["long.md"])
+    }
+
+    /// A write error (`/dev/full`: ENOSPC), named or as standard output: status 1, the error
+    /// named, no temporary file left.
+    @Test func aWriteErrorLeavesNoTemporaryFile() throws {
+        let dir = try folder("full")
+        let temporary = try folder("full-tmp")
+        try "# Full\n\nNo room.\n".write(toFile: dir + "/doc.md", atomically: true, encoding: .utf8)
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        for (target, output) in [("/dev/full", FileHandle.nullDevice), ("-", full)] {
+            let process = try start(["render", dir + "/doc.md", "-o", target], temporary: temporary, output: output)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .exit && process.terminationStatus == 1, "\(target)")
+            #expect(contents(temporary).isEmpty, "\(target): \(contents(temporary))")
+        }
+        try full.close()
+        #expect(contents(dir) == ["doc.md"])
+    }
+
+    /// `/dev/stdout`, `/dev/fd/1` and `/proc/self/fd/1` are written through when standard
+    /// output is a pipe (they name no file that can be replaced) and when it is a file.
+    @Test(arguments: ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"])
+    func standardOutputByNameIsWrittenThrough(target: String) throws {
+        let dir = try folder("stdout")
+        let temporary = try folder("stdout-tmp")
+        try "# Through\n\nA pipe or a file.\n".write(toFile: dir + "/doc.md", atomically: true, encoding: .utf8)
+        // A pipe.
+        let pipe = Pipe()
+        let piped = try start(["render", dir + "/doc.md", "-o", target], temporary: temporary, output: pipe)
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        piped.waitUntilExit()
+        #expect(piped.terminationStatus == 0)
+        #expect(FileManager.default.createFile(atPath: dir + "/piped.pdf", contents: data))
+        #expect(try PDFProbe.qpdfClean(dir + "/piped.pdf"))
+        #expect(try PDFProbe.text(dir + "/piped.pdf").contains("A pipe or a file."))
+        // A file.
+        #expect(FileManager.default.createFile(atPath: dir + "/file.pdf", contents: nil))
+        let handle = try #require(FileHandle(forWritingAtPath: dir + "/file.pdf"))
+        let filed = try start(["render", dir + "/doc.md", "-o", target], temporary: temporary, output: handle)
+        filed.waitUntilExit()
+        try handle.close()
+        #expect(filed.terminationStatus == 0)
+        #expect(try PDFProbe.qpdfClean(dir + "/file.pdf"))
+        #expect(contents(temporary).isEmpty)
+        #expect(contents(dir) == ["doc.md", "file.pdf", "piped.pdf"], "nothing beside the targets: \(contents(dir))")
+    }
+
+    /// `theme import` never overwrites the tokens file it reads — by the same path, through a
+    /// symbolic link, or a hard link — and `-o FOLDER/` writes `FOLDER/<tokens name>.json`.
+    @Test func themeImportNeverOverwritesItsInput() throws {
+        let dir = try folder("import")
+        let tokens = dir + "/tokens.json"
+        try FileManager.default.copyItem(atPath: Render.packageRoot + "/templates/tokens/acme.tokens.json", toPath: tokens)
+        let original = try Data(contentsOf: URL(fileURLWithPath: tokens))
+        try FileManager.default.createSymbolicLink(atPath: dir + "/link.json", withDestinationPath: tokens)
+        try FileManager.default.linkItem(atPath: tokens, toPath: dir + "/hard.json")
+        for target in [tokens, dir + "/link.json", dir + "/hard.json", dir + "/./tokens.json", dir + "/"] {
+            let result = try typeset(["theme", "import", tokens, "-o", target])
+            #expect(result.status == 1 && result.output.contains("it is the tokens file being imported"), "\(target): \(result.output)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: tokens)) == original, "\(target) damaged the tokens")
+        }
+        try FileManager.default.createDirectory(atPath: dir + "/themes", withIntermediateDirectories: true)
+        for target in [dir + "/themes", dir + "/themes/", dir + "/new/"] {
+            let result = try typeset(["theme", "import", tokens, "-o", target])
+            #expect(result.status == 0, "\(target): \(result.output)")
+            let written = (target.hasSuffix("/") ? target : target + "/") + "tokens.json"
+            #expect(try typeset(["theme", "check", written]).status == 0, "\(written)")
+            try FileManager.default.removeItem(atPath: written)
+        }
+        #expect(!contents(dir).contains { $0.hasSuffix(".tmp") })
+    }
+
+    /// `render` and `specimen` refuse to write over the theme file they read; a specimen to a
+    /// folder goes inside it; a render target ending in `/` never becomes a file of that name.
+    @Test func renderAndSpecimenNeverOverwriteTheirInputs() throws {
+        let dir = try folder("inputs")
+        let theme = dir + "/theme.json"
+        let show = try typeset(["theme", "show", "default"])  // the JSON alone: nothing on standard error
+        #expect(show.status == 0)
+        let shown = show.output
+        try shown.write(toFile: theme, atomically: true, encoding: .utf8)
+        try "# Doc\n".write(toFile: dir + "/doc.md", atomically: true, encoding: .utf8)
+        let render = try typeset(["render", dir + "/doc.md", "--theme", theme, "-o", theme])
+        #expect(render.status == 1 && render.output.contains("it is the theme file"), "\(render.output)")
+        let specimen = try typeset(["specimen", "--theme", theme, "-o", theme])
+        #expect(specimen.status == 1 && specimen.output.contains("it is the theme file"), "\(specimen.output)")
+        #expect(try String(contentsOfFile: theme, encoding: .utf8) == shown)
+        let inFolder = try typeset(["specimen", "-o", dir + "/specimens/", "-q"])
+        #expect(inFolder.status == 0, "\(inFolder.output)")
+        #expect(contents(dir + "/specimens") == ["specimen-default.pdf"])
+    }
+
+    /// A page selection that selects no page is a usage error (status 2) naming the page count,
+    /// for PNG and SVG, and writes nothing; one partly past the end writes what exists and warns.
+    @Test(arguments: ["png", "svg"])
+    func pageSelectionsPastTheEnd(format: String) throws {
+        let dir = try folder("pages-\(format)")
+        try "# One\n\n\\newpage\n\n# Two\n\n\\newpage\n\n# Three\n".write(toFile: dir + "/doc.md", atomically: true, encoding: .utf8)
+        let all = try typeset(["render", dir + "/doc.md", "-f", format, "-o", dir + "/all.\(format)"])
+        #expect(all.status == 0 && all.output.contains("3 of 3 pages"), "\(all.output)")
+        for pages in ["9", "4-7", "5,8"] {
+            let none = try typeset(["render", dir + "/doc.md", "-f", format, "--pages", pages, "-o", dir + "/none.\(format)"])
+            #expect(none.status == 2 && none.output.contains("--pages \(pages) selects no page") && none.output.contains("has 3 pages"), "\(none.output)")
+        }
+        #expect(!contents(dir).contains { $0.hasPrefix("none") || $0.hasSuffix(".tmp") }, "\(contents(dir))")
+        let part = try typeset(["render", dir + "/doc.md", "-f", format, "--pages", "2-5", "-o", dir + "/part.\(format)"])
+        #expect(part.status == 0 && part.output.contains("warning: --pages 2-5") && part.output.contains("pages 4–5 do not exist"), "\(part.output)")
+        #expect(contents(dir).filter { $0.hasPrefix("part") } == ["part-2.\(format)", "part-3.\(format)"])
+        let open = try typeset(["render", dir + "/doc.md", "-f", format, "--pages", "3-", "-o", dir + "/open.\(format)"])
+        #expect(open.status == 0 && !open.output.contains("warning"), "an open range past the end is no mistake: \(open.output)")
+    }
+
+    /// `watch` of a file that is missing (or a folder) at the start ends at once with status 1,
+    /// as `render` does, instead of waiting for it.
+    @Test func watchOfAMissingFileIsAnError() throws {
+        let dir = try folder("watch")
+        for input in [dir + "/nosuch.md", dir] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Render.binary)
+            process.arguments = ["watch", input, "-o", dir + "/out.pdf"]
+            let log = Pipe()
+            process.standardError = log
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            wait(for: process) { false }
+            if process.isRunning { process.terminate(); Issue.record("watch \(input) kept running") }
+            process.waitUntilExit()
+            let output = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(process.terminationStatus == 1 && output.contains("cannot read input"), "\(output)")
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import DocumentModel
+import Testing
+@testable import MarkdownParser
+
+/// Markdown the parser cannot set whole still loses no word in silence: raw HTML libxml2 gives
+/// up on shows its text with a warning; a footnote definition nothing cites is named.
+@Suite struct NothingLostTests {
+    /// Every text of the blocks, in order, inline markup dropped.
+    func text(_ blocks: [Block]) -> String {
+        blocks.map { block -> String in
+            switch block.kind {
+            case .paragraph(let inlines), .heading(_, let inlines): inlines.plainText
+            case .div(let inner), .blockQuote(let inner): text(inner)
+            case .list(let list): list.items.map { text($0.blocks) }.joined(separator: " ")
+            default: ""
+            }
+        }.joined(separator: " ")
+    }
+
+    func unparsedWarnings(_ result: ParseResult) -> [Diagnostic] {
+        result.diagnostics.filter { $0.message.contains("HTML parser cannot read") }
+    }
+
+    /// libxml2 halts past 256 nested elements (without XML_PARSE_HUGE): the text inside, and
+    /// after, is kept, with one warning at the HTML block's line and column.
+    @Test(arguments: [300, 5_000])
+    func deeplyNestedBlockHTMLKeepsItsText(depth: Int) {
+        let html = String(repeating: "<div>", count: depth) + "deepword" + String(repeating: "</div>", count: depth)
+        for source in [html + "\n", "Before.\n\n" + html + "\n\nAfter paragraph.\n"] {
+            let result = parse(source)
+            let shown = text(Array(result.document.blocks))
+            #expect(shown.contains("deepword"), "\(depth): \(shown.prefix(200))")
+            if source.hasPrefix("Before") { #expect(shown.contains("Before.") && shown.contains("After paragraph.")) }
+            let warnings = unparsedWarnings(result)
+            #expect(warnings.count == 1, "\(result.diagnostics)")
+            let line = source.hasPrefix("Before") ? 3 : 1
+            #expect(warnings.first?.location == SourceLocation(file: "t.md", line: line, column: 1))
+        }
+    }
+
+    /// Inline tags arrive one at a time: nesting of any depth keeps the text, and needs no warning.
+    @Test(arguments: [300, 5_000])
+    func deeplyNestedInlineHTMLKeepsItsText(depth: Int) {
+        let source = "Lead " + String(repeating: "<span><b>", count: depth) + "innerword" + String(repeating: "</b></span>", count: depth) + " tail.\n"
+        let result = parse(source)
+        let shown = text(Array(result.document.blocks))
+        #expect(shown.contains("Lead") && shown.contains("innerword") && shown.contains("tail."), "\(shown.prefix(200))")
+    }
+
+    /// A text node past libxml2's 10,000,000-byte limit (XML_MAX_TEXT_LENGTH) halts the parser:
+    /// the fragment is read as its stripped text instead, every word and entity kept.
+    @Test func hugeTextNodeFallsBackToItsText() {
+        let body = String(repeating: "longtext ", count: 1_200_000)  // 10.8 MB
+        let html = "<div><p>start &amp; " + body + "endword</p></div>"
+        let parsed = HTMLFragment.parseChecked(html)
+        #expect(!parsed.complete)
+        guard case .text(let shown)? = parsed.nodes.first else { Issue.record("no text node"); return }
+        #expect(shown.hasPrefix("  start & longtext") && shown.hasSuffix("endword  "), "\(shown.prefix(40))")
+        #expect(shown.components(separatedBy: "longtext").count - 1 == 1_200_000)
+    }
+
+    /// What libxml2 reads whole is reported complete (no fallback, no warning).
+    @Test func ordinaryHTMLIsComplete() {
+        for html in ["<p>a <b>b</b></p>", "<details><summary>S</summary>body</details>", "if a < b", "<unknown-tag>x</unknown-tag>",
+                     String(repeating: "<div>", count: 200) + "x" + String(repeating: "</div>", count: 200)] {
+            #expect(HTMLFragment.parseChecked(html).complete, "\(html.prefix(40))")
+        }
+        #expect(parse("<div>\n<p>Fine <em>HTML</em></p>\n</div>\n").diagnostics.isEmpty)
+    }
+
+    /// The fallback text: tags and comments out, references decoded, a lone `<` kept.
+    @Test func strippedText() {
+        #expect(HTMLFragment.strippedText("<p title=\"a>b\">x &lt; y &#233;&#x41;</p><!-- c -->z") == " x < y éA z")
+        #expect(HTMLFragment.strippedText("a < b <br/>c") == "a < b  c")
+    }
+
+    /// An uncited definition is named at its `[` — at the top level, in a quote, in a list
+    /// item — and a cited one, or one inside a code block, is not.
+    @Test func uncitedFootnotesAreNamed() {
+        let source = [
+            "Cited[^a] and Cited again[^B].", "", "[^a]: first note.", "", "[^b]: second note.", "",  // lines 1–6
+            "[^unused]: never cited.", "", "```", "[^code]: a code line", "```", "",                 // lines 7–12
+            "> [^quoted]: in a quote", "", "    [^indented]: indented code", "", "- item", "",       // lines 13–18
+            "  [^listed]: in a list",                                                                // line 19
+        ].joined(separator: "\n") + "\n"
+        let result = parse(source)
+        let notes = result.diagnostics.filter { $0.message.contains("never cited") }
+        #expect(notes.map(\.location) == [SourceLocation(file: "t.md", line: 7, column: 1), SourceLocation(file: "t.md", line: 13, column: 3),
+                                          SourceLocation(file: "t.md", line: 19, column: 3)], "\(result.diagnostics)")
+        #expect(notes.first?.message.contains("[^unused]") == true)
+        #expect(result.document.footnotes.count == 2)
+        #expect(parse("Text[^1].\n\n[^1]: note.\n").diagnostics.isEmpty)
+    }
+}
