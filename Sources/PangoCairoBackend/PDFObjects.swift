@@ -3,7 +3,10 @@ import Foundation
 
 /// One PDF object (PDF 1.7 §7.3), as read from a file Cairo wrote: numbers, strings and names
 /// keep the bytes they were written with, so an object read and written again is unchanged.
-indirect enum PDFValue {
+/// Not `indirect`: arrays and dictionaries already hold their items in heap buffers, and an
+/// indirect enum would box every integer, name and reference as well (one allocation per value
+/// read, for the tens of thousands of structure elements a long table has).
+enum PDFValue {
     case null
     case bool(Bool)
     case integer(Int)
@@ -438,13 +441,7 @@ struct CairoPDFFile {
             guard p.keyword("endstream") else { throw Unsupported(description: "stream \(n) has no endstream") }
         }
         guard p.keyword("endobj") else { throw Unsupported(description: "object \(n) has no endobj") }
-        // A mapped file's pages that were read are dropped every megabyte (they are read again
-        // from the page cache if needed), so the file does not stay resident as it is read.
-        residency.read += p.index - offset
-        if residency.read > 1 << 20 {
-            madvise(UnsafeMutableRawPointer(mutating: bytes.baseAddress!), bytes.count, Int32(MADV_DONTNEED))
-            residency.read = 0
-        }
+        noteRead(p.index - offset)
         return Object(value: value, valueRange: start..<valueEnd, streamData: data, range: offset..<p.index)
     }
 
@@ -482,7 +479,19 @@ struct CairoPDFFile {
         } catch {
             throw Unsupported(description: "object \(n) is malformed")
         }
+        noteRead(p.index - offset)
         return found
+    }
+
+    /// Counts `count` bytes read. A mapped file's pages that were read are dropped every
+    /// megabyte (they are read again from the page cache if needed), so the file does not stay
+    /// resident as it is read.
+    private func noteRead(_ count: Int) {
+        residency.read += count
+        if residency.read > 1 << 20 {
+            madvise(UnsafeMutableRawPointer(mutating: bytes.baseAddress!), bytes.count, Int32(MADV_DONTNEED))
+            residency.read = 0
+        }
     }
 
     /// A reference's target value (one level), or the value itself.

@@ -221,8 +221,10 @@ enum TaggedPDFRewriter {
 
         // The elements to write, each read and written to bytes ahead on another thread
         // (``WorkAhead``), which reads the file through a reader of its own.
+        // (Every element was read by the walk, so it has an offset: the cross-reference table is
+        // not read here, which would keep all of it resident before the writer starts.)
         var elementNumbers: [Int32] = []
-        for n in 1..<file.size where kind[Int(n)] == .element && file.offset(n) != nil { elementNumbers.append(n) }
+        for n in 1..<file.size where kind[Int(n)] == .element { elementNumbers.append(n) }
         let threadFile = try CairoPDFFile(bytes: source)
         let bodies = WorkAhead<Result<[UInt8], Error>>(count: elementNumbers.count, threaded: threaded) { j, onThread in
             let reader = onThread ? threadFile : file
