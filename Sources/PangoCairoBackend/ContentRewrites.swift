@@ -119,3 +119,93 @@ final class ContentRewrites: @unchecked Sendable {
         return .stream(object.value.removing(["Length", "Filter", "DecodeParms"]).setting("Filter", .name("FlateDecode")), compressed)
     }
 }
+
+/// Results made ahead of a writer on a second thread: result `i` of `0..<count` is made by
+/// `work(i, onThread)` (`onThread` tells which thread asks, so that each can use readers of
+/// its own), and the writer takes them in increasing order of `i`. A result not yet begun
+/// when the writer asks for it is made in line, so both threads work and the results are the
+/// ones made in turn. At most ``window`` results wait, so memory does not grow with `count`.
+/// `work` must be safe to call from two threads at once for different `i`.
+final class WorkAhead<Outcome>: @unchecked Sendable {
+    /// Results that may wait for the writer.
+    static var window: Int { 64 }
+
+    /// How many results there are.
+    let count: Int
+    private let work: (Int, Bool) -> Outcome
+    private let condition = NSCondition()
+    private var results: [Int: Outcome] = [:]
+    private var claimed = 0, consumed = 0
+    private var stopped = false, running = false
+    /// How many results the second thread made (for tests).
+    private var madeOnThread = 0
+
+    /// `threaded`: results are made ahead on a thread of their own (with more than one).
+    init(count: Int, threaded: Bool, work: @escaping (_ index: Int, _ onThread: Bool) -> Outcome) {
+        self.count = count
+        self.work = work
+        guard threaded, count > 1 else { return }
+        running = true
+        let thread = Thread { [self] in run() }
+        thread.start()
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while claimed - consumed >= Self.window && !stopped { condition.wait() }
+            guard !stopped, claimed < count else {
+                running = false
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+            let i = claimed
+            claimed += 1
+            condition.unlock()
+            let outcome = work(i, true)
+            condition.lock()
+            results[i] = outcome
+            madeOnThread += 1
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+
+    /// Result `i`; asked in increasing order of `i`.
+    func outcome(_ i: Int) -> Outcome {
+        condition.lock()
+        if i >= claimed {
+            // Not begun: made here (the thread claims in order, so `i == claimed`).
+            claimed = i + 1
+            condition.unlock()
+            let outcome = work(i, false)
+            condition.lock()
+            consumed = i + 1
+            condition.broadcast()
+            condition.unlock()
+            return outcome
+        }
+        while results[i] == nil { condition.wait() }
+        let outcome = results.removeValue(forKey: i)!
+        consumed = i + 1
+        condition.broadcast()
+        condition.unlock()
+        return outcome
+    }
+
+    /// How many results the second thread made so far.
+    var madeAhead: Int {
+        condition.lock(); defer { condition.unlock() }
+        return madeOnThread
+    }
+
+    /// Stops the thread and waits for it (before what `work` reads is released).
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        while running { condition.wait() }
+        condition.unlock()
+    }
+}

@@ -3,7 +3,10 @@ import Foundation
 
 /// One PDF object (PDF 1.7 §7.3), as read from a file Cairo wrote: numbers, strings and names
 /// keep the bytes they were written with, so an object read and written again is unchanged.
-indirect enum PDFValue {
+/// Not `indirect`: arrays and dictionaries already hold their items in heap buffers, and an
+/// indirect enum would box every integer, name and reference as well (one allocation per value
+/// read, for the tens of thousands of structure elements a long table has).
+enum PDFValue {
     case null
     case bool(Bool)
     case integer(Int)
@@ -91,15 +94,20 @@ indirect enum PDFValue {
         return String(decoding: out.map { UInt16($0) }, as: UTF16.self)
     }
 
-    /// Appends the object's PDF syntax to `out`.
+    /// Appends the object's PDF syntax to `out`. Integers and references are written digit by
+    /// digit and names from their UTF-8 view, with no string or array made per value: the
+    /// tagging pass writes every structure element of a document through here (40,000 for a
+    /// 10,000-row table).
     func write(to out: inout [UInt8]) {
         switch self {
         case .null: out.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
-        case .bool(let b): out.append(contentsOf: Array((b ? "true" : "false").utf8))
-        case .integer(let n): out.append(contentsOf: Array(String(n).utf8))
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .integer(let n): Self.writeDecimal(n, to: &out)
         case .real(let raw), .string(let raw): out.append(contentsOf: raw)
-        case .name(let n): out.append(0x2F); out.append(contentsOf: Array(n.utf8))
-        case .reference(let n): out.append(contentsOf: Array("\(n) 0 R".utf8))
+        case .name(let n): out.append(0x2F); out.append(contentsOf: n.utf8)
+        case .reference(let n):
+            Self.writeDecimal(Int(n), to: &out)
+            out.append(contentsOf: [0x20, 0x30, 0x20, 0x52])
         case .array(let items):
             out.append(0x5B)
             for (k, item) in items.enumerated() {
@@ -110,11 +118,27 @@ indirect enum PDFValue {
         case .dictionary(let entries):
             out.append(contentsOf: [0x3C, 0x3C])
             for (key, value) in entries {
-                out.append(0x2F); out.append(contentsOf: Array(key.utf8)); out.append(0x20)
+                out.append(0x2F); out.append(contentsOf: key.utf8); out.append(0x20)
                 value.write(to: &out)
                 out.append(0x20)
             }
             out.append(contentsOf: [0x3E, 0x3E])
+        }
+    }
+
+    /// Appends `n` in decimal, as `String(n)` spells it (a minus sign, no leading zeros).
+    static func writeDecimal(_ n: Int, to out: inout [UInt8]) {
+        if n < 0 { out.append(0x2D) }
+        var magnitude = n.magnitude
+        // At most 20 digits (UInt64.max); written from the right into a fixed buffer.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var i = 20
+            repeat {
+                i -= 1
+                digits[i] = 0x30 + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[i..<20]))
         }
     }
 }
@@ -250,6 +274,68 @@ struct PDFParser {
     }
 }
 
+extension PDFParser {
+    /// Moves past the next object without building it (as ``value()`` reads it: a reference
+    /// `n g R` is one object).
+    /// - Throws: ``Malformed`` at anything that is not PDF object syntax.
+    mutating func skipValue() throws {
+        skipSpace()
+        guard index < bytes.count else { throw Malformed() }
+        switch bytes[index] {
+        case 0x2F:
+            index += 1
+            _ = token()
+        case 0x3C where index + 1 < bytes.count && bytes[index + 1] == 0x3C:
+            index += 2
+            while true {
+                skipSpace()
+                guard index + 1 < bytes.count else { throw Malformed() }
+                if bytes[index] == 0x3E, bytes[index + 1] == 0x3E { index += 2; return }
+                guard bytes[index] == 0x2F else { throw Malformed() }
+                try skipValue()
+                try skipValue()
+            }
+        case 0x3C:
+            while index < bytes.count, bytes[index] != 0x3E { index += 1 }
+            guard index < bytes.count else { throw Malformed() }
+            index += 1
+        case 0x28:
+            var depth = 0
+            while index < bytes.count {
+                let b = bytes[index]
+                if b == 0x5C { index += 2; continue }
+                if b == 0x28 { depth += 1 } else if b == 0x29 { depth -= 1; if depth == 0 { index += 1; return } }
+                index += 1
+            }
+            throw Malformed()
+        case 0x5B:
+            index += 1
+            while true {
+                skipSpace()
+                guard index < bytes.count else { throw Malformed() }
+                if bytes[index] == 0x5D { index += 1; return }
+                try skipValue()
+            }
+        default:
+            if integer() != nil {
+                let saved = index
+                skipSpace()
+                if integer() != nil {
+                    skipSpace()
+                    if index < bytes.count, bytes[index] == 0x52,
+                       index + 1 >= bytes.count || Self.isSpace(bytes[index + 1]) || Self.isDelimiter(bytes[index + 1]) {
+                        index += 1
+                        return
+                    }
+                }
+                index = saved
+                return
+            }
+            guard !token().isEmpty else { throw Malformed() }
+        }
+    }
+}
+
 /// A PDF file in the regular layout Cairo 1.16 writes, read one object at a time: one
 /// cross-reference table of one section (PDF 1.7 §7.5.4, fixed 20-byte entries, read in place
 /// when an object is asked for) and a trailer without `/Prev` or `/Encrypt`. Nothing is
@@ -355,14 +441,57 @@ struct CairoPDFFile {
             guard p.keyword("endstream") else { throw Unsupported(description: "stream \(n) has no endstream") }
         }
         guard p.keyword("endobj") else { throw Unsupported(description: "object \(n) has no endobj") }
-        // A mapped file's pages that were read are dropped every megabyte (they are read again
-        // from the page cache if needed), so the file does not stay resident as it is read.
-        residency.read += p.index - offset
+        noteRead(p.index - offset)
+        return Object(value: value, valueRange: start..<valueEnd, streamData: data, range: offset..<p.index)
+    }
+
+    /// The values of `keys` in dictionary object `n`, in the order of `keys` (nil for a key it
+    /// lacks); nil when the object is not a dictionary. The other entries are skipped, not
+    /// built: the tagging pass walks every structure element for its `/S` and `/K` this way
+    /// before it reads each one whole to write it.
+    /// - Throws: ``Unsupported`` when object `n` is missing or is not well formed.
+    func entries(of n: Int32, _ keys: [StaticString]) throws -> [PDFValue?]? {
+        guard let offset = offset(n) else { throw Unsupported(description: "object \(n) is missing") }
+        var p = PDFParser(bytes: bytes, index: offset)
+        guard p.integer() == Int(n) else { throw Unsupported(description: "object \(n) is not at its offset") }
+        p.skipSpace()
+        guard p.integer() == 0, p.keyword("obj") else { throw Unsupported(description: "object \(n) has no header") }
+        p.skipSpace()
+        guard p.index + 1 < bytes.count, bytes[p.index] == 0x3C, bytes[p.index + 1] == 0x3C else { return nil }
+        p.index += 2
+        var found = [PDFValue?](repeating: nil, count: keys.count)
+        do {
+            while true {
+                p.skipSpace()
+                guard p.index + 1 < bytes.count else { throw PDFParser.Malformed() }
+                if bytes[p.index] == 0x3E, bytes[p.index + 1] == 0x3E { break }
+                guard bytes[p.index] == 0x2F else { throw PDFParser.Malformed() }
+                p.index += 1
+                let key = UnsafeBufferPointer(rebasing: bytes[p.token()])
+                // The first of repeated keys counts, as in ``PDFValue/subscript(_:)``.
+                if let k = keys.firstIndex(where: { UnsafeBufferPointer(start: $0.utf8Start, count: $0.utf8CodeUnitCount).elementsEqual(key) }),
+                   found[k] == nil {
+                    found[k] = try p.value()
+                } else {
+                    try p.skipValue()
+                }
+            }
+        } catch {
+            throw Unsupported(description: "object \(n) is malformed")
+        }
+        noteRead(p.index - offset)
+        return found
+    }
+
+    /// Counts `count` bytes read. A mapped file's pages that were read are dropped every
+    /// megabyte (they are read again from the page cache if needed), so the file does not stay
+    /// resident as it is read.
+    private func noteRead(_ count: Int) {
+        residency.read += count
         if residency.read > 1 << 20 {
             madvise(UnsafeMutableRawPointer(mutating: bytes.baseAddress!), bytes.count, Int32(MADV_DONTNEED))
             residency.read = 0
         }
-        return Object(value: value, valueRange: start..<valueEnd, streamData: data, range: offset..<p.index)
     }
 
     /// A reference's target value (one level), or the value itself.

@@ -20,7 +20,8 @@ enum TaggedPDFRewriter {
     /// - Throws: ``CairoPDFFile/Unsupported`` when the file is not in Cairo's regular layout
     ///   (the caller falls back to qpdf); ``PDFAccessibility/Failure`` when the structure tree
     ///   does not match `records`, or the file cannot be written.
-    /// `threaded`: the content streams are rewritten ahead on a second thread (the same file
+    /// `threaded`: the content streams are rewritten ahead on a second thread, and the object
+    /// streams compressed on a third while the writer goes on (the same file
     /// either way; `TYPESET_THREADS=1` turns it off, as it does the styling thread).
     static func rewrite(source: UnsafeBufferPointer<UInt8>, to output: String, records: TagRecords,
                         tagging: PDFTagging, info: DocumentInfo, claimsUA: Bool,
@@ -39,24 +40,27 @@ enum TaggedPDFRewriter {
         objectNumber.reserveCapacity(records.count)
         var indexOf = [Int32](repeating: -1, count: size)
         var mismatch: String?
-        func kids(_ value: PDFValue) -> [PDFValue] {
-            switch value["K"] {
+        func kids(_ value: PDFValue) -> [PDFValue] { kidsOf(value["K"]) }
+        func kidsOf(_ k: PDFValue?) -> [PDFValue] {
+            switch k {
             case .array(let items)?: return items
             case let k?: return [k]
             case nil: return []
             }
         }
-        /// Visits object `n` if it is a structure element (a dictionary with /S).
+        /// Visits object `n` if it is a structure element (a dictionary with /S): only its /S
+        /// and /K are read here.
         func visit(_ n: Int32) throws {
-            guard n > 0, Int(n) < size, indexOf[Int(n)] < 0, let value = try? file.object(n).value, value["S"] != nil else { return }
+            guard n > 0, Int(n) < size, indexOf[Int(n)] < 0, let found = (try? file.entries(of: n, ["S", "K"])) ?? nil,
+                  let type = found[0] else { return }
             let i = objectNumber.count
-            if i < records.count, mismatch == nil, value["S"]?.nameValue != records.items[i].name.structureType {
+            if i < records.count, mismatch == nil, type.nameValue != records.items[i].name.structureType {
                 mismatch = "structure element \(records.items[i].name.structureType) not found in the PDF's structure tree"
             }
             objectNumber.append(n)
             indexOf[Int(n)] = Int32(i)
             kind[Int(n)] = .element
-            for kid in kids(value) { if case .reference(let r) = kid { try visit(r) } }
+            for kid in kidsOf(found[1]) { if case .reference(let r) = kid { try visit(r) } }
         }
         for top in kids(tree) { if case .reference(let r) = top { try visit(r) } }
         guard objectNumber.count == records.count else {
@@ -164,8 +168,8 @@ enum TaggedPDFRewriter {
 
         /// Element `i` as it is finally written: its parts' kids gathered (marked-content ids as
         /// references that carry their page), merged and removed kids left out, /Alt, /Lang and
-        /// a note's /ID added.
-        func element(_ i: Int, _ value: PDFValue) throws -> PDFValue {
+        /// a note's /ID added. Later parts are read from `file` (each thread has its own reader).
+        func element(_ i: Int, _ value: PDFValue, in file: CairoPDFFile) throws -> PDFValue {
             let merged = next[i] >= 0
             var gathered: [PDFValue] = []
             var changed = merged
@@ -215,8 +219,27 @@ enum TaggedPDFRewriter {
         defer { contents.stop() }
         var nextContent = 0
 
+        // The elements to write, each read and written to bytes ahead on another thread
+        // (``WorkAhead``), which reads the file through a reader of its own.
+        // (Every element was read by the walk, so it has an offset: the cross-reference table is
+        // not read here, which would keep all of it resident before the writer starts.)
+        var elementNumbers: [Int32] = []
+        for n in 1..<file.size where kind[Int(n)] == .element { elementNumbers.append(n) }
+        let threadFile = try CairoPDFFile(bytes: source)
+        let bodies = WorkAhead<Result<[UInt8], Error>>(count: elementNumbers.count, threaded: threaded) { j, onThread in
+            let reader = onThread ? threadFile : file
+            let n = elementNumbers[j]
+            return Result {
+                var body: [UInt8] = []
+                try element(Int(indexOf[Int(n)]), try reader.object(n).value, in: reader).write(to: &body)
+                return body
+            }
+        }
+        defer { bodies.stop() }
+        var nextElement = 0
+
         // Write every object in number order, each as soon as it is read.
-        let writer = try PDFStreamWriter(path: output, size: file.size)
+        let writer = try PDFStreamWriter(path: output, size: file.size, threaded: threaded)
         let metadata = writer.newNumber()
         let xmp = Array(XMP.packet(info: info, language: tagging.language, claimsUA: claimsUA).utf8)
         xmp.withUnsafeBytes {
@@ -226,6 +249,12 @@ enum TaggedPDFRewriter {
             guard file.offset(n) != nil else { continue }
             let k = kind[Int(n)]
             if k == .removed { continue }
+            if k == .element {
+                let body = try bodies.outcome(nextElement).get()
+                nextElement += 1
+                body.withUnsafeBytes { writer.add(n, body: $0) }
+                continue
+            }
             let object = try file.object(n)
             switch k {
             case .removed: continue
@@ -238,8 +267,7 @@ enum TaggedPDFRewriter {
             case .mapReferences:
                 guard object.streamData == nil else { throw CairoPDFFile.Unsupported(description: "a stream in the parent tree") }
                 writer.add(n, mapped(object.value))
-            case .element:
-                writer.add(n, try element(Int(indexOf[Int(n)]), object.value))
+            case .element: continue
             case .content:
                 let outcome = contents.outcome(nextContent)
                 nextContent += 1
