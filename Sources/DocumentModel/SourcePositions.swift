@@ -7,9 +7,11 @@
 /// the rules. It is not part of the document's value: two documents with the same content are
 /// equal whatever text they came from.
 public struct SourcePositions: Hashable, Sendable {
-    /// The source as parsed (after characters no PDF can hold were replaced, so columns agree
-    /// with the blocks' locations); empty when unknown (a document built in code).
-    let text: String
+    /// The source's UTF-8 bytes as parsed (after characters no PDF can hold were replaced, so
+    /// columns agree with the blocks' locations); empty when unknown (a document built in code).
+    /// The parser hands over the buffer its windows of blocks are parsed again from, so a
+    /// document holds its source once.
+    let bytes: [UInt8]
     /// UTF-8 offset of each line's first byte; line `n` (1-based) starts at `lineStarts[n − 1]`.
     let lineStarts: [UInt32]
     /// Decodes an entity or numeric character reference (`&amp;`, `&#x1F600;`) as the parser
@@ -17,18 +19,25 @@ public struct SourcePositions: Hashable, Sendable {
     let decodeReference: (@Sendable ([UInt8]) -> [UInt8]?)?
 
     /// No source: every lookup gives nil (the block's own location is used).
-    public init() { text = ""; lineStarts = []; decodeReference = nil }
+    public init() { bytes = []; lineStarts = []; decodeReference = nil }
 
     /// The source `text` (the bytes the parser read, line for line), with the parser's decoder of
-    /// character references. Costs one pass over the bytes and 4 bytes per line.
+    /// character references. Costs one pass over the bytes, a copy of them and 4 bytes per line.
     public init(_ text: String, decodeReference: @escaping @Sendable ([UInt8]) -> [UInt8]?) {
+        self.init(bytes: Array(text.utf8), decodeReference: decodeReference)
+    }
+
+    /// The source as UTF-8 `bytes` (the bytes the parser read, line for line), kept without a
+    /// copy (an array shares its storage), with the parser's decoder of character references.
+    /// Costs one pass over the bytes and 4 bytes per line.
+    public init(bytes: [UInt8], decodeReference: @escaping @Sendable ([UInt8]) -> [UInt8]?) {
         var starts: [UInt32] = [0]
         var offset: UInt32 = 0
-        for byte in text.utf8 {
+        for byte in bytes {
             offset &+= 1
             if byte == 0x0A { starts.append(offset) }
         }
-        self.text = text
+        self.bytes = bytes
         self.lineStarts = starts
         self.decodeReference = decodeReference
     }
@@ -46,7 +55,7 @@ public struct SourcePositions: Hashable, Sendable {
     func offset(of location: SourceLocation) -> Int? {
         guard location.line >= 1, location.line <= lineStarts.count, location.column >= 1 else { return nil }
         let offset = Int(lineStarts[location.line - 1]) + location.column - 1
-        return offset <= text.utf8.count ? offset : nil
+        return offset <= bytes.count ? offset : nil
     }
 
     /// The 1-based line and byte column of UTF-8 offset `offset`.
@@ -102,19 +111,20 @@ public struct SourceCursor {
     public mutating func find(_ character: Character) -> SourceLocation? {
         guard !character.isWhitespace else { return nil }
         let target = Array(String(character).utf8)
-        return source.text.utf8.withContiguousStorageIfAvailable { bytes in
-            find(target, in: bytes, kind: .text)
-        } ?? nil
+        let bytes = source.bytes
+        return bytes.withUnsafeBufferPointer { find(target, in: $0, kind: .text) }
     }
 
     /// Where a footnote reference (`[^label]`) was written, the cursor moved past it.
     public mutating func findFootnoteReference() -> SourceLocation? {
-        source.text.utf8.withContiguousStorageIfAvailable { find([], in: $0, kind: .footnote) } ?? nil
+        let bytes = source.bytes
+        return bytes.withUnsafeBufferPointer { find([], in: $0, kind: .footnote) }
     }
 
     /// Where an inline picture (`![…](…)` or `<img …>`) was written, the cursor moved to its alt text.
     public mutating func findPicture() -> SourceLocation? {
-        source.text.utf8.withContiguousStorageIfAvailable { find([], in: $0, kind: .picture) } ?? nil
+        let bytes = source.bytes
+        return bytes.withUnsafeBufferPointer { find([], in: $0, kind: .picture) }
     }
 
     private enum Kind { case text, footnote, picture }

@@ -99,7 +99,10 @@ public enum MarkdownParser {
             }
             document = whole
         }
-        document.source = SourcePositions(text) { CmarkTree.inlineText(of: $0) }
+        // The positions read the buffer the windows parse again when it is the text as given,
+        // so the document holds its source once.
+        let sourceBytes = source.isInputAsGiven ? source.lines.buffer : Array(text.utf8)
+        document.source = SourcePositions(bytes: sourceBytes) { CmarkTree.inlineText(of: $0) }
         if smartPunctuation(metadata, diagnostics: &diagnostics) { document = SmartPunctuation.apply(to: document) }
         return ParseResult(document: document, diagnostics: diagnostics)
     }

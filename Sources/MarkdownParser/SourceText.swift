@@ -95,6 +95,10 @@ struct SourceText {
 
     private var prefixLengths: [Int: Int] = [:]
 
+    /// Whether ``lines`` holds the input as given, byte for byte (no front matter blanked, no
+    /// fence replaced by a marker): the buffer can then stand for the source text itself.
+    var isInputAsGiven: Bool { bodyStart == 0 && fences.isEmpty }
+
     /// What converting cmark's tree still reads (lines, fences, the marker name), without the
     /// input copies the parse needed: kept as long as the document converts its blocks lazily.
     var forConversion: SourceText {
@@ -110,6 +114,13 @@ struct SourceText {
     /// Builds `cmarkInput` with the fences on `accepted` lines (0-based indices of
     /// ``candidates``) replaced by markers; every other line as written (front matter blank).
     mutating func prepare(accepting accepted: Set<Int>) {
+        if bodyStart == 0, accepted.isEmpty {
+            // Every line as written: the input itself, its storage shared rather than copied.
+            fences = [:]
+            cmarkInput = input
+            lines = SourceLines(buffer: input, ranges: ranges)
+            return
+        }
         var output: [UInt8] = []
         output.reserveCapacity(input.count + accepted.count * 24)
         var outputRanges: [Range<Int>] = []

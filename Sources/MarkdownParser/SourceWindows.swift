@@ -136,6 +136,8 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
 
     /// The number of windows (tests).
     var windowCount: Int { windows.count }
+    /// The buffer the windows are parsed again from (tests).
+    var sourceBuffer: [UInt8] { source.lines.buffer }
     /// The number of windows that keep the scan's blocks (tests).
     var heldWindowCount: Int { windows.filter { $0.held != nil }.count }
 

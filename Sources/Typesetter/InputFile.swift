@@ -18,12 +18,13 @@ public enum InputFile {
         return try decodeUTF8(data, path: path)
     }
 
-    /// Decodes UTF-8 (a leading byte-order mark is dropped).
+    /// Decodes UTF-8 (a leading byte-order mark is dropped), straight from `data`: no
+    /// intermediate copy of the bytes, which for a 20 MB file was 20 MB more while it was read.
     /// - Throws: ``TypesetError/invalidUTF8(path:line:)`` naming the first line with a bad sequence.
     public static func decodeUTF8(_ data: Data, path: String) throws -> String {
-        var bytes = [UInt8](data)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
+        if let text = String(validating: body, as: UTF8.self) { return text }
+        let bytes = [UInt8](body)
         // Find the first line that does not decode.
         var line = 1
         var start = 0

@@ -41,8 +41,8 @@ enum RenderCommand {
         try OutputTargets.refuseOverwriting([(input, "the input file"), (args.value("--theme"), "the theme file")], with: target)
         if input == "-", options.baseDirectory == nil { options.baseDirectory = FileManager.default.currentDirectoryPath }
         Typesetter.startLoadingFonts(for: options)
-        let text = try InputFile.read(input)
-        var parsed = Typesetter.parse(markdown: text, file: input == "-" ? "<stdin>" : input)
+        // The text is not kept past the parse: the document holds its own copy of the source.
+        var parsed = Typesetter.parse(markdown: try InputFile.read(input), file: input == "-" ? "<stdin>" : input)
         for (key, value) in variables { parsed.document.metadata.set(key, to: value) }
         var report = try Typesetter.render(document: parsed.document, diagnostics: parsed.diagnostics, to: target, options: options)
         if let text = args.value("--pages"), let selected = options.preview?.pages {

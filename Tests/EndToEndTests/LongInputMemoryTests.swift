@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import Typesetter
+
+/// A long input is held once. The text was held twice for the whole render (the decoded
+/// string and the parser's buffer, ≈ 2 bytes a byte: 40 MB of a 20 MB file) and copied twice
+/// more while it was read and parsed; now the parser's buffer is the only copy that outlives
+/// the parse (the document's windows and its source positions share it), and the read makes no
+/// intermediate copy.
+///
+/// The input is mostly raw LaTeX blocks (` ```{=latex} `), which are dropped as Pandoc drops
+/// formats it does not write: megabytes of source, a few pages. The peak resident size (a
+/// subprocess's own, ``HugeTableMemoryTests/peak(_:name:options:)``) of 13 MB is set beside
+/// 1 MB's: it grew by about 3 MiB per MiB added before and by about 1.5 now (the string and
+/// the parser's buffer meet only while the text is parsed).
+@Suite(.serialized) struct LongInputMemoryTests {
+    /// Twenty sections of prose, about `megabytes` MB of raw LaTeX blocks, and a last paragraph.
+    static func document(megabytes: Double) -> String {
+        var text = DocumentLengthMemoryTests.prose(sections: 20)
+        let line = "\\newcommand{\\glyph}{" + DocumentLengthMemoryTests.words.joined(separator: " ") + "}\n"
+        let block = "```{=latex}\n" + String(repeating: line, count: 100) + "```\n\n"
+        text += String(repeating: block, count: Int(megabytes * 1_000_000) / block.utf8.count)
+        return text + "Last paragraph.\n"
+    }
+
+    @Test func thirteenTimesTheInputIsNotHeldThirteenTimes() throws {
+        let one = Self.document(megabytes: 1), thirteen = Self.document(megabytes: 13)
+        let added = Double(thirteen.utf8.count - one.utf8.count) / 1_048_576
+        #expect(added > 11)
+        let small = try HugeTableMemoryTests.peak(one, name: "input-1MB")
+        let large = try HugeTableMemoryTests.peak(thirteen, name: "input-13MB")
+        let perMiB = (large.mebibytes - small.mebibytes) / added
+        #expect(perMiB < 2, "1 MB \(small.mebibytes) MiB, 13 MB \(large.mebibytes) MiB: \(perMiB) MiB per MiB added")
+        let text = try PDFProbe.run("pdftotext", [large.pdf, "-"]).output
+        #expect(text.contains("Last paragraph."), "what follows the raw blocks is drawn")
+        #expect(!text.contains("newcommand"), "raw LaTeX is not drawn")
+    }
+
+    /// The file's bytes are decoded without a copy of them: a byte-order mark is still dropped,
+    /// and a bad sequence still named by its line (counted after the mark).
+    @Test func decodingDropsAByteOrderMarkAndNamesABadLine() throws {
+        let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        #expect(try InputFile.decodeUTF8(Data(mark + Array("# Title\n".utf8)), path: "a.md") == "# Title\n")
+        #expect(try InputFile.decodeUTF8(Data(Array("a\u{FEFF}b".utf8)), path: "a.md") == "a\u{FEFF}b", "only a leading mark is dropped")
+        let bad = Data(mark + Array("one\ntwo\n".utf8) + [0x62, 0xFF, 0x0A, 0x63])
+        do {
+            _ = try InputFile.decodeUTF8(bad, path: "a.md")
+            Issue.record("invalid UTF-8 decoded")
+        } catch let error as TypesetError {
+            guard case .invalidUTF8(let path, let line) = error else { Issue.record("\(error)"); return }
+            #expect(path == "a.md" && line == 3)
+        }
+    }
+}
