@@ -116,40 +116,59 @@ public enum FontLibrary {
 
     /// Every family Pango can use (installed and registered), sorted by name, with its faces.
     public static func families() -> [FontFamilyInfo] {
+        withFamilies { list in list.map(info(of:)) }.sorted { $0.name.lowercased() < $1.name.lowercased() }
+    }
+
+    /// The names of every family Pango can use (installed and registered), unsorted: the list
+    /// without each family's faces, which Pango (1.50 `PangoFcFamily`) finds by going through
+    /// every installed face once per family.
+    public static func familyNames() -> [String] {
+        withFamilies { list in list.map { String(cString: pango_font_family_get_name($0)) } }
+    }
+
+    /// The family named `name` exactly (as ``familyNames()`` gives it), with its faces; nil
+    /// when there is none.
+    public static func family(named name: String) -> FontFamilyInfo? {
+        withFamilies { list in
+            list.first { String(cString: pango_font_family_get_name($0)) == name }.map(info(of:))
+        }
+    }
+
+    /// `body` with the font map's families, under the font lock.
+    private static func withFamilies<T>(_ body: ([UnsafeMutablePointer<PangoFontFamily>]) -> T) -> T {
         withSetup { setup in
             var list: UnsafeMutablePointer<UnsafeMutablePointer<PangoFontFamily>?>?
             var count: Int32 = 0
             pango_font_map_list_families(setup.fontMapPointer, &list, &count)
-            guard let list else { return [] }
+            guard let list else { return body([]) }
             defer { g_free(list) }
-            var result: [FontFamilyInfo] = []
-            for i in 0..<Int(count) {
-                guard let family = list[i] else { continue }
-                let name = String(cString: pango_font_family_get_name(family))
-                var faces: UnsafeMutablePointer<UnsafeMutablePointer<PangoFontFace>?>?
-                var faceCount: Int32 = 0
-                pango_font_family_list_faces(family, &faces, &faceCount)
-                var infos: [FontFaceInfo] = []
-                if let faces {
-                    for j in 0..<Int(faceCount) {
-                        guard let face = faces[j] else { continue }
-                        let desc = pango_font_face_describe(face)!
-                        let style = pango_font_description_get_style(desc)
-                        infos.append(FontFaceInfo(
-                            name: pango_font_face_get_face_name(face).map { String(cString: $0) } ?? "",
-                            weight: FontWeight(Int(pango_font_description_get_weight(desc).rawValue)),
-                            italic: style == PANGO_STYLE_ITALIC || style == PANGO_STYLE_OBLIQUE,
-                            synthesized: pango_font_face_is_synthesized(face) != 0))
-                        pango_font_description_free(desc)
-                    }
-                    g_free(faces)
-                }
-                infos.sort { ($0.weight, $0.italic ? 1 : 0, $0.name) < ($1.weight, $1.italic ? 1 : 0, $1.name) }
-                result.append(FontFamilyInfo(name: name, isMonospace: pango_font_family_is_monospace(family) != 0,
-                                             faces: infos))
-            }
-            return result.sorted { $0.name.lowercased() < $1.name.lowercased() }
+            return body((0..<Int(count)).compactMap { list[$0] })
         }
+    }
+
+    /// A family's name, whether it is monospace, and its faces, lightest first.
+    private static func info(of family: UnsafeMutablePointer<PangoFontFamily>) -> FontFamilyInfo {
+        let name = String(cString: pango_font_family_get_name(family))
+        var faces: UnsafeMutablePointer<UnsafeMutablePointer<PangoFontFace>?>?
+        var faceCount: Int32 = 0
+        pango_font_family_list_faces(family, &faces, &faceCount)
+        var infos: [FontFaceInfo] = []
+        if let faces {
+            for j in 0..<Int(faceCount) {
+                guard let face = faces[j] else { continue }
+                let desc = pango_font_face_describe(face)!
+                let style = pango_font_description_get_style(desc)
+                infos.append(FontFaceInfo(
+                    name: pango_font_face_get_face_name(face).map { String(cString: $0) } ?? "",
+                    weight: FontWeight(Int(pango_font_description_get_weight(desc).rawValue)),
+                    italic: style == PANGO_STYLE_ITALIC || style == PANGO_STYLE_OBLIQUE,
+                    synthesized: pango_font_face_is_synthesized(face) != 0))
+                pango_font_description_free(desc)
+            }
+            g_free(faces)
+        }
+        infos.sort { ($0.weight, $0.italic ? 1 : 0, $0.name) < ($1.weight, $1.italic ? 1 : 0, $1.name) }
+        return FontFamilyInfo(name: name, isMonospace: pango_font_family_is_monospace(family) != 0, faces: infos)
     }
 
     private static let genericFamilies: Set<String> = [

@@ -25,7 +25,7 @@ enum TaggedPDFRewriter {
     /// either way; `TYPESET_THREADS=1` turns it off, as it does the styling thread).
     static func rewrite(source: UnsafeBufferPointer<UInt8>, to output: String, records: TagRecords,
                         tagging: PDFTagging, info: DocumentInfo, claimsUA: Bool,
-                        threaded: Bool = ProcessInfo.processInfo.environment["TYPESET_THREADS"] != "1") throws {
+                        threaded: Bool = getenv("TYPESET_THREADS").map({ String(cString: $0) }) != "1") throws {
         let file = try CairoPDFFile(bytes: source)
         let size = Int(file.size)
         var kind = [Kind](repeating: .copy, count: size)

@@ -37,7 +37,7 @@ extension Typesetter {
     /// nil when none exists. No copy is embedded: the template is meant to be edited.
     public static func defaultSpecimenTemplatePath() -> String? {
         var candidates: [String] = []
-        if let folder = ProcessInfo.processInfo.environment["TYPESET_TEMPLATES"] { candidates.append(folder + "/specimen.md") }
+        if let folder = getenv("TYPESET_TEMPLATES").map({ String(cString: $0) }) { candidates.append(folder + "/specimen.md") }
         candidates.append(FileManager.default.currentDirectoryPath + "/templates/specimen.md")
         var dir = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath().deletingLastPathComponent()
         for _ in 0..<5 {

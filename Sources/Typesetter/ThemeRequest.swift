@@ -115,23 +115,25 @@ extension Typesetter {
 
 /// The installed families (after folders were registered), for existence and weight checks.
 struct FontCatalog {
-    let families: [String: FontFamilyInfo]
+    /// Every installed family's name, by its name in lower case (fontconfig matches family
+    /// names without regard to case). Faces are looked up only for the families asked about.
+    let names: [String: String]
 
     init() {
-        var byName: [String: FontFamilyInfo] = [:]
-        for family in FontLibrary.families() { byName[family.name.lowercased()] = family }
-        families = byName
+        var byName: [String: String] = [:]
+        for name in FontLibrary.familyNames() { byName[name.lowercased()] = name }
+        names = byName
     }
 
     static let generic: Set<String> = ["sans", "sans-serif", "serif", "monospace", "mono", "system-ui", "emoji", "cursive", "fantasy"]
 
     func has(_ family: String) -> Bool {
-        FontCatalog.generic.contains(family.lowercased()) || families[family.lowercased()] != nil
+        FontCatalog.generic.contains(family.lowercased()) || names[family.lowercased()] != nil
     }
 
     /// The real (not synthesized) upright weights of `family`, lightest first.
     func weights(of family: String) -> [FontWeight] {
-        let faces = families[family.lowercased()]?.faces.filter { !$0.synthesized && !$0.italic } ?? []
+        let faces = names[family.lowercased()].flatMap(FontLibrary.family(named:))?.faces.filter { !$0.synthesized && !$0.italic } ?? []
         return Array(Set(faces.map(\.weight))).sorted()
     }
 

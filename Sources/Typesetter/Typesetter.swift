@@ -93,7 +93,7 @@ public enum Typesetter {
     public static func render(document: Document, diagnostics parseDiagnostics: [Diagnostic] = [], to output: String,
                               options requested: RenderOptions) throws -> RenderReport {
         try render(document: document, diagnostics: parseDiagnostics, to: output, options: requested,
-                   threaded: ProcessInfo.processInfo.environment["TYPESET_THREADS"] != "1")
+                   threaded: getenv("TYPESET_THREADS").map({ String(cString: $0) }) != "1")
     }
 
     /// Renders `document`, styling it on a producer thread beside layout and drawing when
@@ -293,7 +293,7 @@ public enum Typesetter {
 
     /// `SOURCE_DATE_EPOCH` (reproducible-builds.org) when set, else now.
     static func defaultCreationDate() -> Date {
-        if let epoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], let seconds = TimeInterval(epoch) {
+        if let epoch = getenv("SOURCE_DATE_EPOCH").map({ String(cString: $0) }), let seconds = TimeInterval(epoch) {
             return Date(timeIntervalSince1970: seconds)
         }
         return Date()
