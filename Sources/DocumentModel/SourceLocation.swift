@@ -28,10 +28,11 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     public init(_ severity: Severity = .warning, _ message: String, at location: SourceLocation? = nil) {
         self.severity = severity; self.message = message; self.location = location
     }
-    /// `file:line:column: warning: message` (the location omitted when unknown), the form
-    /// compilers use so editors can jump to it.
+    /// `file:line:column: warning: message` for a warning and `file:line:column: message` for an
+    /// error (the location omitted when unknown): the one form every message of Typeset takes,
+    /// theme problems and failures included, so editors can jump to it.
     public var description: String {
         let prefix = location.map { "\($0): " } ?? ""
-        return "\(prefix)\(severity.rawValue): \(message)"
+        return "\(prefix)\(severity == .warning ? "warning: " : "")\(message)"
     }
 }

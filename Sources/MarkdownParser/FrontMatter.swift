@@ -96,7 +96,7 @@ enum FrontMatter {
                 }
                 let key = Reader.scalar(keyNode)
                 let canonical = canonicalKey(key)
-                if ["title", "subtitle", "author", "date"].contains(canonical) {
+                if ["title", "subtitle", "author", "date", "lang", "keywords"].contains(canonical) {
                     metadata.fieldLocations[canonical] = location(keyNode.pointee.start_mark, firstLine: firstLine, file: file)
                 }
                 switch canonical {

@@ -39,10 +39,16 @@ public struct TemplateContext: Sendable {
 public struct TemplateError: Error, CustomStringConvertible, Sendable {
     /// 1-based line of the template where the problem is.
     public var line: Int
+    /// 1-based column (characters) of the tag's `{{` on that line.
+    public var column: Int
     /// What is wrong, e.g. an unclosed section tag.
     public var message: String
-    /// `line N: message`.
-    public var description: String { "line \(line): \(message)" }
+    /// `line:column: message`, to follow the template's path.
+    public var description: String { "\(line):\(column): \(message)" }
+
+    init(_ position: Template.Position, message: String) {
+        self.line = position.line; self.column = position.column; self.message = message
+    }
 }
 
 /// A small, documented subset of Mustache (mustache.github.io, `mustache(5)`) that expands a
@@ -69,36 +75,54 @@ public enum Template {
         public var text: String
         /// Names not found (or a list or group used as text), each once, in order of first use.
         public var unknownNames: [String]
+        /// Where each of ``unknownNames`` is first used in the template (same order).
+        public var unknownNamePositions: [Position]
+    }
+
+    /// A 1-based line and column (characters) in the template as written.
+    public struct Position: Hashable, Sendable {
+        /// 1-based line.
+        public var line: Int
+        /// 1-based column, in characters.
+        public var column: Int
     }
 
     enum Token {
         case text(String)
-        case variable(String, escaped: Bool, line: Int)
-        case open(String, inverted: Bool, line: Int)
-        case close(String, line: Int)
+        case variable(String, escaped: Bool, at: Position)
+        case open(String, inverted: Bool, at: Position)
+        case close(String, at: Position)
     }
 
     indirect enum Node {
         case text(String)
-        case variable(String, escaped: Bool)
-        case section(String, inverted: Bool, [Node])
+        case variable(String, escaped: Bool, at: Position)
+        case section(String, inverted: Bool, [Node], at: Position)
     }
 
     /// Expands `template` with `context`.
     /// - Throws: ``TemplateError`` for an unclosed, mismatched or stray section tag.
     public static func expand(_ template: String, context: TemplateContext) throws -> Expansion {
-        let nodes = try parse(tokenize(removingStandaloneTagLines(template)))
-        var unknown: [String] = []
+        let (text, positions) = removingStandaloneTagLines(template)
+        let nodes = try parse(tokenize(text, positions: positions))
+        var unknown: [(String, Position)] = []
         var out = ""
         render(nodes, scopes: [context], into: &out, unknown: &unknown)
         var seen = Set<String>()
-        return Expansion(text: out, unknownNames: unknown.filter { seen.insert($0).inserted })
+        let firsts = unknown.filter { seen.insert($0.0).inserted }
+        return Expansion(text: out, unknownNames: firsts.map(\.0), unknownNamePositions: firsts.map(\.1))
     }
 
     /// Lines holding only one section or comment tag (and white space) keep the tag, lose the
-    /// indentation and line ending.
-    static func removingStandaloneTagLines(_ text: String) -> String {
+    /// indentation and line ending. Also returns, for each character of the result, its line
+    /// and column in `text`, so messages point at the template as written.
+    static func removingStandaloneTagLines(_ text: String) -> (String, [Position]) {
         var out = ""
+        var positions: [Position] = []
+        func append(_ piece: Substring, line: Int, firstColumn: Int) {
+            out += piece
+            positions += (0..<piece.count).map { Position(line: line, column: firstColumn + $0) }
+        }
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         if lines.last == "" { lines.removeLast(); }
         let endsWithNewline = text.hasSuffix("\n")
@@ -107,53 +131,56 @@ public enum Template {
             let isLast = index == lines.count - 1
             if trimmed.hasPrefix("{{"), trimmed.hasSuffix("}}"), let kind = trimmed.dropFirst(2).first, "#^/!".contains(kind),
                trimmed.dropFirst(2).dropLast(2).firstRange(of: "}}") == nil {
-                out += trimmed
+                let indent = line.prefix { $0 == " " || $0 == "\t" }.count
+                append(Substring(trimmed), line: index + 1, firstColumn: indent + 1)
             } else {
-                out += line
-                if !isLast || endsWithNewline { out += "\n" }
+                append(line, line: index + 1, firstColumn: 1)
+                if !isLast || endsWithNewline { append("\n", line: index + 1, firstColumn: line.count + 1) }
             }
         }
-        return out
+        return (out, positions)
     }
 
-    static func tokenize(_ text: String) throws -> [Token] {
+    static func tokenize(_ text: String, positions: [Position]) throws -> [Token] {
         var tokens: [Token] = []
         var rest = Substring(text)
-        var line = 1
+        var offset = 0   // characters of `text` before `rest`
         while let open = rest.firstRange(of: "{{") {
             let before = rest[..<open.lowerBound]
             if !before.isEmpty { tokens.append(.text(String(before))) }
-            line += before.filter { $0 == "\n" }.count
+            offset += before.count
+            let position = offset < positions.count ? positions[offset] : Position(line: 1, column: 1)
             var afterOpen = rest[open.upperBound...]
+            offset += 2
             if afterOpen.hasPrefix("!--") {
                 // Handlebars block comment: may contain `}}`, ends at `--}}`.
                 guard let end = afterOpen.firstRange(of: "--}}") else {
-                    throw TemplateError(line: line, message: "'{{!--' without a closing '--}}'")
+                    throw TemplateError(position, message: "'{{!--' without a closing '--}}'")
                 }
-                line += afterOpen[..<end.lowerBound].filter { $0 == "\n" }.count
+                offset += afterOpen[..<end.upperBound].count
                 rest = afterOpen[end.upperBound...]
                 continue
             }
             let triple = afterOpen.hasPrefix("{")
-            if triple { afterOpen = afterOpen.dropFirst() }
+            if triple { afterOpen = afterOpen.dropFirst(); offset += 1 }
             let closer = triple ? "}}}" : "}}"
             guard let close = afterOpen.firstRange(of: closer) else {
-                throw TemplateError(line: line, message: "'{{' without a closing '\(closer)'")
+                throw TemplateError(position, message: "'{{' without a closing '\(closer)'")
             }
             let inside = afterOpen[..<close.lowerBound].trimmingCharacters(in: .whitespaces)
-            let tagLine = line
-            line += afterOpen[..<close.lowerBound].filter { $0 == "\n" }.count
+            let tagLine = position
+            offset += afterOpen[..<close.upperBound].count
             rest = afterOpen[close.upperBound...]
-            if triple { tokens.append(.variable(inside, escaped: false, line: tagLine)); continue }
-            guard let first = inside.first else { throw TemplateError(line: tagLine, message: "empty tag '{{}}'") }
+            if triple { tokens.append(.variable(inside, escaped: false, at: tagLine)); continue }
+            guard let first = inside.first else { throw TemplateError(tagLine, message: "empty tag '{{}}'") }
             let name = inside.dropFirst().trimmingCharacters(in: .whitespaces)
             switch first {
             case "!": continue
-            case "#": tokens.append(.open(name, inverted: false, line: tagLine))
-            case "^": tokens.append(.open(name, inverted: true, line: tagLine))
-            case "/": tokens.append(.close(name, line: tagLine))
-            case "&": tokens.append(.variable(name, escaped: false, line: tagLine))
-            default: tokens.append(.variable(inside, escaped: true, line: tagLine))
+            case "#": tokens.append(.open(name, inverted: false, at: tagLine))
+            case "^": tokens.append(.open(name, inverted: true, at: tagLine))
+            case "/": tokens.append(.close(name, at: tagLine))
+            case "&": tokens.append(.variable(name, escaped: false, at: tagLine))
+            default: tokens.append(.variable(inside, escaped: true, at: tagLine))
             }
         }
         if !rest.isEmpty { tokens.append(.text(String(rest))) }
@@ -161,23 +188,23 @@ public enum Template {
     }
 
     static func parse(_ tokens: [Token]) throws -> [Node] {
-        var stack: [(name: String, inverted: Bool, line: Int, nodes: [Node])] = [("", false, 0, [])]
+        var stack: [(name: String, inverted: Bool, at: Position, nodes: [Node])] = [("", false, Position(line: 1, column: 1), [])]
         for token in tokens {
             switch token {
             case .text(let t): stack[stack.count - 1].nodes.append(.text(t))
-            case .variable(let name, let escaped, _): stack[stack.count - 1].nodes.append(.variable(name, escaped: escaped))
-            case .open(let name, let inverted, let line): stack.append((name, inverted, line, []))
-            case .close(let name, let line):
-                guard stack.count > 1 else { throw TemplateError(line: line, message: "'{{/\(name)}}' closes no section") }
+            case .variable(let name, let escaped, let at): stack[stack.count - 1].nodes.append(.variable(name, escaped: escaped, at: at))
+            case .open(let name, let inverted, let at): stack.append((name, inverted, at, []))
+            case .close(let name, let at):
+                guard stack.count > 1 else { throw TemplateError(at, message: "'{{/\(name)}}' closes no section") }
                 let section = stack.removeLast()
                 guard section.name == name else {
-                    throw TemplateError(line: line, message: "'{{/\(name)}}' closes '{{#\(section.name)}}' opened on line \(section.line)")
+                    throw TemplateError(at, message: "'{{/\(name)}}' closes '{{#\(section.name)}}' opened on line \(section.at.line)")
                 }
-                stack[stack.count - 1].nodes.append(.section(name, inverted: section.inverted, section.nodes))
+                stack[stack.count - 1].nodes.append(.section(name, inverted: section.inverted, section.nodes, at: section.at))
             }
         }
         if stack.count > 1, let open = stack.last {
-            throw TemplateError(line: open.line, message: "'{{#\(open.name)}}' is never closed")
+            throw TemplateError(open.at, message: "'{{#\(open.name)}}' is never closed")
         }
         return stack[0].nodes
     }
@@ -196,22 +223,22 @@ public enum Template {
         return nil
     }
 
-    static func render(_ nodes: [Node], scopes: [TemplateContext], into out: inout String, unknown: inout [String]) {
+    static func render(_ nodes: [Node], scopes: [TemplateContext], into out: inout String, unknown: inout [(String, Position)]) {
         for node in nodes {
             switch node {
             case .text(let t): out += t
-            case .variable(let name, let escaped):
-                guard let value = lookup(name, in: scopes) else { unknown.append(name); continue }
+            case .variable(let name, let escaped, let at):
+                guard let value = lookup(name, in: scopes) else { unknown.append((name, at)); continue }
                 let text: String
                 switch value {
                 case .text(let s): text = s
                 case .bool(let b): text = b ? "true" : "false"
-                case .list, .context: unknown.append(name); continue
+                case .list, .context: unknown.append((name, at)); continue
                 }
                 out += escaped ? markdownEscaped(text) : text
-            case .section(let name, let inverted, let body):
+            case .section(let name, let inverted, let body, let at):
                 let value = lookup(name, in: scopes)
-                if value == nil && !inverted { unknown.append(name) }
+                if value == nil && !inverted { unknown.append((name, at)) }
                 if inverted {
                     if !(value?.isTruthy ?? false) { render(body, scopes: scopes, into: &out, unknown: &unknown) }
                     continue

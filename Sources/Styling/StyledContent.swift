@@ -378,6 +378,25 @@ public enum ImageDimension: Hashable, Sendable {
             self = .points(v)
         }
     }
+
+    /// Why `text` is not a dimension ``init(_:)`` accepts, in words for a warning about the
+    /// attribute `key` (`width` or `height`): a percentage past 100 % or not above 0, a length
+    /// that is 0 or negative, or not a length at all.
+    public static func problem(_ text: String, key: String) -> String {
+        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let whole = key.lowercased() == "height" ? "the text area's height" : "the measure"
+        if t.hasSuffix("%"), Double(t.dropLast())?.isFinite == true {
+            return "'\(key)' of an image is a share of \(whole), more than 0% and at most 100%, not '\(text)'; ignored"
+        }
+        if let v = Double(t.hasSuffix("px") ? String(t.dropLast(2)) : t), v.isFinite, v > 19_200 {
+            return "'\(key)' of an image is at most 19200 px, not '\(text)'; ignored"
+        }
+        let number = t.prefix { "+-.0123456789eE".contains($0) }
+        if let v = Double(number), v <= 0 {
+            return "'\(key)' of an image must be more than 0, not '\(text)'; ignored"
+        }
+        return "'\(key)' of an image is a length (%, px, pt, mm, cm, in), not '\(text)'; ignored"
+    }
 }
 
 /// The paragraphs of a block (see ``StyledBlock/paragraphs``), numbered from 0: a table's

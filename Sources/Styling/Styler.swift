@@ -530,7 +530,7 @@ public struct Styler: Sendable {
             if let value = pair.value, let dimension = ImageDimension(value) {
                 dimensions[key] = dimension
             } else {
-                warn("'\(pair.key)' of an image is a length (%, px, pt, mm, cm, in), not '\(pair.value ?? "")'; ignored", pair.location ?? imageLocation)
+                warn(ImageDimension.problem(pair.value ?? "", key: pair.key), pair.location ?? imageLocation)
             }
         }
         if let id = figure.attributes.id { registerAnchor(id, at: figure.attributes.location) }

@@ -6,13 +6,18 @@ import Typography
 /// Reads the front matter keys that change rendering (`theme`, `paper`, `margins`, `header`,
 /// `footer`, `toc`, `size-category`, `bold-text`, `justify`, `line-break`, `widows`, `orphans`) into
 /// ``RenderOptions``, without overriding what the command line set. A bad value is a warning
-/// at its key's position, and is ignored.
+/// at its key's position, and is ignored — except `paper`, `margins` (and `margins.top` …) and
+/// `size-category`, which are judged as `--paper`, `--margins` and `--size-category` are: a bad
+/// value is an error at the key (the render stops; an option that sets the same key wins first).
 enum FrontMatterSettings {
     static func merge(_ options: RenderOptions, with metadata: Metadata, diagnostics: inout [Diagnostic]) -> RenderOptions {
         var options = options
         let fields = metadata.fields
         func warn(_ key: String, _ message: String) {
             diagnostics.append(Diagnostic(.warning, "front matter '\(key)': \(message)", at: metadata.fieldLocations[key]))
+        }
+        func refuse(_ key: String, _ message: String) {
+            diagnostics.append(Diagnostic(.error, "front matter '\(key)': \(message)", at: metadata.fieldLocations[key]))
         }
         func flag(_ key: String) -> Bool? {
             guard let value = fields[key] else { return nil }
@@ -26,9 +31,9 @@ enum FrontMatterSettings {
             options.themeRequest.theme = besideDocument(theme, options: options, file: metadata.fieldLocations["theme"]?.file)
         }
         if options.paper == nil, let paper = fields["paper"] {
-            do { options.paper = try PaperSize(parsing: paper) } catch { warn("paper", error.description) }
+            do { options.paper = try PaperSize(parsing: paper) } catch { refuse("paper", error.description) }
         }
-        if options.margins == nil { options.margins = margins(fields, warn: warn) }
+        if options.margins == nil { options.margins = margins(fields, warn: refuse) }
         if options.header == nil { options.header = fields["header"] }
         if options.footer == nil { options.footer = fields["footer"] }
         for key in ["header", "footer"] {
@@ -42,7 +47,7 @@ enum FrontMatterSettings {
         if options.justify == nil { options.justify = flag("justify") }
         if options.hyphenate == nil { options.hyphenate = flag("hyphenate") }
         if options.themeRequest.sizeCategory == nil, let category = fields["size-category"] {
-            if let c = SizeCategory(name: category) { options.themeRequest.sizeCategory = c } else { warn("size-category", "unknown size category '\(category)' (xSmall … xxxLarge, AX1 … AX5)") }
+            if let c = SizeCategory(name: category) { options.themeRequest.sizeCategory = c } else { refuse("size-category", "unknown size category '\(category)' (xSmall … xxxLarge, AX1 … AX5)") }
         }
         if !options.themeRequest.boldText, flag("bold-text") == true { options.themeRequest.boldText = true }
         for key in ["widows", "orphans"] {
@@ -75,22 +80,17 @@ enum FrontMatterSettings {
     static func margins(_ fields: [String: String], warn: (String, String) -> Void) -> Margins? {
         let base = PageSetup().margins
         if let value = fields["margins"] {
-            let parts = value.split(separator: " ").compactMap { Length.points(String($0)) }
-            guard !parts.isEmpty, parts.count == value.split(separator: " ").count else {
-                warn("margins", "expected lengths such as 20mm, not '\(value)'"); return nil
+            // The same reading as --margins and -V margins: 1 to 4 lengths, each with a unit.
+            guard let margins = Margins(css: value) else {
+                warn("margins", "expected 1 to 4 lengths, each with a unit (mm, cm, in, pt), such as 20mm, not '\(value)'"); return nil
             }
-            switch parts.count {
-            case 1: return Margins(all: parts[0])
-            case 2: return Margins(top: parts[0], right: parts[1], bottom: parts[0], left: parts[1])
-            case 3: return Margins(top: parts[0], right: parts[1], bottom: parts[2], left: parts[1])
-            default: return Margins(top: parts[0], right: parts[1], bottom: parts[2], left: parts[3])
-            }
+            return margins
         }
         var margins = base
         var any = false
         for side in ["top", "right", "bottom", "left"] {
             guard let value = fields["margins.\(side)"] else { continue }
-            guard let points = Length.points(value) else { warn("margins.\(side)", "expected a length such as 20mm, not '\(value)'"); continue }
+            guard let points = Length.pointsWithUnit(value) else { warn("margins.\(side)", "expected a length with a unit (mm, cm, in, pt) such as 20mm, not '\(value)'"); continue }
             any = true
             switch side {
             case "top": margins.top = points

@@ -87,11 +87,13 @@ extension Typesetter {
         do {
             expansion = try SpecimenBuilder.markdown(theme: theme, template: template, settings: settings, facts: facts)
         } catch let error as TemplateError {
-            throw TypesetError.invalidTheme(problems: ["\(templatePath):\(error.line):1: \(error.message)"])
+            throw TypesetError.invalidTheme(problems: ["\(templatePath):\(error.line):\(error.column): \(error.message)"])
         }
         let parsed = MarkdownParser.parse(expansion.text, file: templatePath)
         var diagnostics = themeWarnings
-        diagnostics += expansion.unknownNames.map { Diagnostic(.warning, "\(templatePath): unknown template name '\($0)'") }
+        diagnostics += zip(expansion.unknownNames, expansion.unknownNamePositions).map { name, at in
+            Diagnostic(.warning, "unknown template name '\(name)'", at: SourceLocation(file: templatePath, line: at.line, column: at.column))
+        }
         diagnostics += parsed.diagnostics
         var document = parsed.document
         if document.metadata.title == nil { document.metadata.title = "\(theme.name) — type specimen" }

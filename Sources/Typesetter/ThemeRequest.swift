@@ -82,6 +82,14 @@ extension Typesetter {
             }
         }
         if let category = request.sizeCategory { theme = theme.applying(sizeCategory: category) }
+        // The adapted sizes obey the same limits as the theme's own (1–1000 pt): a size
+        // adjustment or category that pushes a role past them is refused, not rendered.
+        let adaptedOutOfRange = TextRole.allCases.flatMap { role in theme[role].limitProblems.map { "\(role.displayName): \($0)" } }
+        if !adaptedOutOfRange.isEmpty {
+            let how = [request.family.map { "family '\($0)'" }, request.sizeCategory.map { "size category \($0.rawValue)" }].compactMap { $0 }.joined(separator: " with ")
+            throw TypesetError.invalidTheme(problems: ["\(request.theme ?? "default") adapted to \(how): \(adaptedOutOfRange[0])"
+                + (adaptedOutOfRange.count > 1 ? " (and \(adaptedOutOfRange.count - 1) more)" : "")])
+        }
         // Missing families go first, so Bold Text steps by the faces that will really be used.
         warnings += installed.removeMissingFamilies(from: &theme)
         if request.boldText {

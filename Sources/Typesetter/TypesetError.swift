@@ -21,7 +21,7 @@ public enum TypesetError: Error, CustomStringConvertible, Equatable {
     case fontFolder(path: String, reason: String)
     /// The document cannot be set as written (a front-matter YAML alias that recurs or
     /// expands past the budget): the parser's error-severity diagnostics, each printed
-    /// `file:line:column: error: message`.
+    /// `file:line:column: message`.
     case invalidInput([Diagnostic])
 
     /// The message the CLI prints: `path: reason` on one line (theme problems and strict-mode warnings one per line).

@@ -104,7 +104,35 @@ public enum Typesetter {
         if !errors.isEmpty { throw TypesetError.invalidInput(errors) }
         var diagnostics = parseDiagnostics
         let options = FrontMatterSettings.merge(requested, with: document.metadata, diagnostics: &diagnostics)
-        let theme = try pageTheme(options, file: document.file, diagnostics: &diagnostics)
+        let settingErrors = diagnostics.filter { $0.severity == .error }
+        if !settingErrors.isEmpty { throw TypesetError.invalidInput(settingErrors) }
+        let theme: Theme
+        do { theme = try pageTheme(options, file: document.file, diagnostics: &diagnostics) } catch TypesetError.invalidPage(let path, let message)
+            where requested.paper == nil || requested.margins == nil {
+            // Paper or margins from the front matter: the key that set them, as for a bad value.
+            let key = ["margins", "paper", "margins.top", "margins.right", "margins.bottom", "margins.left"].first {
+                (($0 == "paper") ? requested.paper == nil : requested.margins == nil) && document.metadata.fieldLocations[$0] != nil
+            }
+            guard let key, let at = document.metadata.fieldLocations[key] else { throw TypesetError.invalidPage(path: path, message: message) }
+            throw TypesetError.invalidInput([Diagnostic(.error, "front matter '\(key)': \(message)", at: at)])
+        } catch TypesetError.invalidTheme(let problems)
+            where requested.theme == nil && requested.themeRequest.theme == nil && options.themeRequest.theme != nil {
+            // The theme came from the front matter: a problem with the theme as a whole (no such
+            // theme, unreadable) is reported at the `theme:` line that named it.
+            guard let at = document.metadata.fieldLocations["theme"], let first = problems.first,
+                  first.range(of: #"^[^\n]*?:\d+:\d+: "#, options: .regularExpression) == nil else { throw TypesetError.invalidTheme(problems: problems) }
+            throw TypesetError.invalidTheme(problems: ["\(at): front matter 'theme': \(first)"] + problems.dropFirst())
+        }
+        if let preview = options.preview, preview.format == .png {
+            // Cairo's image surfaces hold at most 32 767 pixels a side (cairo-image-surface.c,
+            // MAX_IMAGE_SIZE); past that Cairo fails with its own words, so say it first.
+            let width = (theme.page.paper.width * preview.dpi / 72).rounded(.up), height = (theme.page.paper.height * preview.dpi / 72).rounded(.up)
+            if max(width, height) > 32_767 {
+                let largest = (32_767 * 72 / max(theme.page.paper.width, theme.page.paper.height)).rounded(.down)
+                throw TypesetError.invalidPage(path: document.file, message: "a \(theme.page.paper.width.wholePointsText) × \(theme.page.paper.height.wholePointsText) pt page at --dpi \(preview.dpi.wholePointsText) "
+                    + "is \(Int(width)) × \(Int(height)) px; a PNG page can be at most 32767 px a side (Cairo's image limit): use --dpi \(Int(largest)) or less")
+            }
+        }
         var styling = stylingOptions(options, file: document.file)
         styling.language = document.metadata.lang
         styling.hyphenate = options.hyphenate
@@ -114,12 +142,17 @@ public enum Typesetter {
         diagnostics += survey.stylingDiagnostics
         FreedMemory.release()
         if document.blocks.isEmpty {
-            diagnostics.append(Diagnostic(.warning, "the document has no content; the PDF has one empty page",
+            // True to the page: with a title block (front matter title, subtitle, author or
+            // date and the title block on) the page is not empty.
+            let titled = options.titleBlock && [document.metadata.title, document.metadata.subtitle, document.metadata.author, document.metadata.date]
+                .contains { !($0?.trimmingCharacters(in: .whitespaces).isEmpty ?? true) }
+            diagnostics.append(Diagnostic(.warning, titled ? "the document has no content after its front matter; the PDF has one page with only the title block"
+                                                           : "the document has no content; the PDF has one empty page",
                                           at: SourceLocation(file: document.file, line: 1, column: 1)))
         }
         if let lang = document.metadata.lang, !FrontMatterSettings.isLanguageTag(lang.trimmingCharacters(in: .whitespaces)) {
             diagnostics.append(Diagnostic(.warning, "lang '\(lang.prefix(40))' is not a BCP 47 language tag; the PDF says 'en'",
-                                          at: SourceLocation(file: document.file, line: 1, column: 1)))
+                                          at: document.metadata.fieldLocations["lang"] ?? SourceLocation(file: document.file, line: 1, column: 1)))
         }
         let title = document.metadata.title ?? survey.firstHeading
         let running = RunningText(theme: theme, title: title ?? "", date: document.metadata.date ?? "",

@@ -42,6 +42,15 @@ public enum Length {
         guard let value, value.isFinite, (0...14_400).contains(value) else { return nil }
         return value
     }
+
+    /// ``points(_:)`` for page geometry (paper sides, margins), where a length needs a unit
+    /// (`20mm`, `1in`, `36pt`), as in Typst and CSS: a bare number other than 0 (CSS allows a
+    /// unitless zero) is nil rather than read as pt.
+    public static func pointsWithUnit(_ text: String) -> Double? {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        if let bare = Double(t), bare != 0 { return nil }
+        return points(t)
+    }
 }
 
 /// Page margins in pt.

@@ -70,11 +70,11 @@ extension PaperSize {
 extension Margins {
     /// Reads margins written as CSS `margin`: one length (every side), two (top and bottom,
     /// left and right), three (top, left and right, bottom) or four (top, right, bottom, left),
-    /// each with a unit as ``Length/points(_:)`` reads it (`20mm`, `1in`, `36pt`). Returns nil
-    /// for anything else.
+    /// each with a unit as ``Length/pointsWithUnit(_:)`` reads it (`20mm`, `1in`, `36pt`; a
+    /// bare number other than 0 is refused, as in Typst). Returns nil for anything else.
     public init?(css text: String) {
         let words = text.split(whereSeparator: { $0 == " " || $0 == "," })
-        let parts = words.compactMap { Length.points(String($0)) }
+        let parts = words.compactMap { Length.pointsWithUnit(String($0)) }
         guard !parts.isEmpty, parts.count == words.count, parts.count <= 4 else { return nil }
         switch parts.count {
         case 1: self.init(all: parts[0])

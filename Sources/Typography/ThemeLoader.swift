@@ -247,10 +247,19 @@ private struct ThemeDecoder {
 
         if let folders = top["fontFolders"], let list = stringList(folders.value, "fontFolders") {
             let directory = (file as NSString).deletingLastPathComponent
-            theme.fontFolders += list.map { path in
+            let resolved = list.map { path in
                 path.hasPrefix("/") ? path
                     : URL(fileURLWithPath: directory.isEmpty ? "." : directory).appendingPathComponent(path).standardizedFileURL.path
             }
+            // A folder that is not there would fail only when rendering registers it; say so
+            // here, at the entry, so `theme check`, `theme import --base` and render agree.
+            for (index, path) in resolved.enumerated() {
+                var isDirectory: ObjCBool = false
+                guard !(FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue) else { continue }
+                let position = folders.value.array.map { $0.indices.contains(index) ? $0[index].position : folders.value.position } ?? folders.value.position
+                error(position, "fontFolders: '\(list[index])' is not a folder (\(path) \(FileManager.default.fileExists(atPath: path) ? "is a file" : "does not exist"); paths are relative to the theme file)")
+            }
+            theme.fontFolders += resolved
         }
 
         if let adjust = top["sizeAdjust"] {

@@ -55,13 +55,17 @@ public enum TokenImporter {
     ///   - mapping: token path (`typography.heading.xl`) or last path component (`xl`) → role;
     ///     overrides name matching.
     ///   - base: the theme whose roles, page, colours and families the result starts from.
-    /// - Returns: the theme (named after the file) and warnings as `file:line:column: message`
-    ///   strings: unresolvable or cyclic aliases, bad units, unknown fields, two tokens for one
-    ///   role, and one warning listing the typography tokens that map to no role.
+    /// - Returns: the theme (named after the file) and warnings as `file:line:column: warning: message`
+    ///   strings: unknown fields, two tokens for one role, an unresolvable alias in a token
+    ///   that has no `$type` (it may not be typography), and one warning listing the typography
+    ///   tokens that map to no role.
     /// - Throws: ``ThemeError`` when the data is not valid JSON (with the syntax error's position)
-    ///   or not an object, or when a token sets a value outside ``TypographicLimits`` or the
-    ///   resulting theme fails ``Theme/validate(file:isFamilyAvailable:)`` (a theme Typeset
-    ///   would refuse is never imported; problems at the token's value, warnings included).
+    ///   or not an object; when a typography token has a value it cannot use (a size that is no
+    ///   dimension or not positive — `"12furlong"`, `"-3px"` —, a weight that is neither 1–1000
+    ///   nor a weight name, a bad line height, letter spacing or family list, an alias that names
+    ///   nothing or lies on a cycle); when a token sets a value outside ``TypographicLimits``; or
+    ///   when the resulting theme fails ``Theme/validate(file:isFamilyAvailable:)``. A theme
+    ///   Typeset would refuse is never imported; problems at the token's value, warnings included.
     public static func importTokens(
         _ data: Data, file: String, mapping: [String: TextRole] = [:], base: Theme = .default
     ) throws -> (theme: Theme, warnings: [String]) {
@@ -113,6 +117,21 @@ private struct Importer {
 
     mutating func warn(_ position: SourcePosition, _ message: String) {
         problems.append(ThemeProblem(file: file, at: position, message, severity: .warning))
+    }
+
+    /// A value a typography token cannot use (wrong type or unit, a name that is no weight, an
+    /// alias that resolves to nothing or to itself): the import is refused, as a theme file
+    /// with the same value would be (README, Checking).
+    mutating func refuse(_ position: SourcePosition, _ message: String) {
+        errors.append(ThemeProblem(file: file, at: position, message))
+    }
+
+    /// Whether an unresolvable alias met now is an error (it feeds a typography token or one of
+    /// its fields) or a warning (an untyped token that might not be typography at all).
+    var aliasesAreErrors = false
+
+    mutating func aliasProblem(_ position: SourcePosition, _ message: String) {
+        if aliasesAreErrors { refuse(position, message) } else { warn(position, message) }
     }
 
     mutating func collect(_ node: JSONNode, path: [String], inheritedType: String?, keyPosition: SourcePosition? = nil) {
@@ -175,26 +194,26 @@ private struct Importer {
                !s.dropFirst().dropLast().contains(where: { "{}".contains($0) }) {
                 let reference = String(s.dropFirst().dropLast())
                 guard let i = lookup(reference) else {
-                    warn(node.position, "alias {\(reference)} names no token")
+                    aliasProblem(node.position, "alias {\(reference)} names no token")
                     result = .some(nil); break
                 }
                 if let done = resolvedTokens[i] { result = .some(done); break }
                 if onChain.contains(i) || visiting.last == tokens[i].name {
-                    warn(node.position, "alias cycle: \(chainText(tokens[i].name))")
+                    aliasProblem(node.position, "alias cycle: \(chainText(tokens[i].name))")
                     result = .some(nil); break
                 }
                 pending.append(i); onChain.insert(i)
                 node = tokens[i].value
             } else if let s = node.string, s.contains("{") {
-                warn(node.position, "unsupported expression '\(s)': only whole-value aliases like {group.token} are resolved")
+                aliasProblem(node.position, "unsupported expression '\(s)': only whole-value aliases like {group.token} are resolved")
                 result = .some(nil)
             } else if let m = node.members, m.count == 1, let ref = node["$ref"]?.string {
                 guard let target = pointer(ref) else {
-                    warn(node.position, "$ref '\(ref)' points to nothing")
+                    aliasProblem(node.position, "$ref '\(ref)' points to nothing")
                     result = .some(nil); break
                 }
                 if !references.insert(ref).inserted || visiting.contains(ref) {
-                    warn(node.position, "reference cycle: \(chainText(ref))")
+                    aliasProblem(node.position, "reference cycle: \(chainText(ref))")
                     result = .some(nil); break
                 }
                 node = target
@@ -231,24 +250,31 @@ private struct Importer {
         theme.name = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
         var assigned: [TextRole: String] = [:]
         var unmapped: [String] = []
+        var firstUnmapped: SourcePosition?
         let normalizedMapping = Dictionary(mapping.map { (TextRole.normalizedKey($0.key), $0.value) }, uniquingKeysWith: { a, _ in a })
         for (index, token) in tokens.enumerated() {
             let typed = token.type.map { TextRole.normalizedKey($0) == "typography" } ?? false
             // Untyped tokens are only resolved when they could be typography (objects or aliases).
             guard typed || token.type == nil else { continue }
             guard token.value.members != nil || token.value.string?.hasPrefix("{") == true else { continue }
+            aliasesAreErrors = typed
             let resolved = resolvedValue(of: index)
+            aliasesAreErrors = true
             guard isTypography(token, resolved: resolved) else { continue }
             guard let value = resolved else { continue }
             guard value.members != nil else {
-                warn(token.value.position, "typography token '\(token.name)' must have an object value (fontFamily, fontSize, …), not \(value.typeName)")
+                refuse(token.value.position, "typography token '\(token.name)' must have an object value (fontFamily, fontSize, …), not \(value.typeName)")
                 continue
             }
             let role = mapping[token.name]
                 ?? token.path.last.flatMap { normalizedMapping[TextRole.normalizedKey($0)] }
                 ?? token.path.last.flatMap(TokenImporter.role(forTokenName:))
                 ?? (token.path.count >= 2 ? TokenImporter.role(forTokenName: token.path[token.path.count - 2]) : nil)
-            guard let role else { unmapped.append("\(token.name) (\(token.keyPosition))"); continue }
+            guard let role else {
+                unmapped.append("\(token.name) (\(token.keyPosition))")
+                firstUnmapped = firstUnmapped ?? token.keyPosition
+                continue
+            }
             if let first = assigned[role] {
                 warn(token.keyPosition, "tokens '\(first)' and '\(token.name)' both map to \(role.displayName); using '\(first)'")
                 continue
@@ -256,8 +282,9 @@ private struct Importer {
             assigned[role] = token.name
             theme.styles[role] = style(from: value, token: token, base: theme[role])
         }
-        if !unmapped.isEmpty {
-            problems.append(ThemeProblem(file: file, line: 0, column: 0, message: "typography tokens not mapped to a role (name them after a role or pass a mapping): \(unmapped.joined(separator: ", "))", severity: .warning))
+        if let firstUnmapped {
+            // At the first such token, so the line reads `file:line:column: warning: …` like every other.
+            problems.append(ThemeProblem(file: file, line: firstUnmapped.line, column: firstUnmapped.column, message: "typography tokens not mapped to a role (name them after a role or pass a mapping): \(unmapped.joined(separator: ", "))", severity: .warning))
         }
         return theme
     }
@@ -283,7 +310,7 @@ private struct Importer {
             } else if let items = f.array, items.allSatisfy({ $0.string != nil }) {
                 families = items.compactMap(\.string)
             }
-            if families.isEmpty { warn(f.position, "token '\(name)': fontFamily must be a string or an array of strings, not \(f.typeName)") }
+            if families.isEmpty { refuse(f.position, "token '\(name)': fontFamily must be a string or an array of strings, not \(f.typeName)") }
             else { style.families = families + base.families.filter { !families.contains($0) } }
         }
         if let w = field["fontWeight"] {
@@ -291,14 +318,16 @@ private struct Importer {
             else if let s = w.string, let (weight, italic) = Self.weight(s) {
                 style.weight = weight
                 if italic { style.italic = true }
-            } else { warn(w.position, "token '\(name)': fontWeight must be 1–1000 or a weight name, not \(w.typeName)") }
+            } else { refuse(w.position, "token '\(name)': fontWeight must be 1–1000 or a weight name, not \(w.typeName)") }
         }
         if let s = field["fontStyle"]?.string?.lowercased(), s == "italic" || s == "oblique" { style.italic = true }
         if let s = field["fontSize"] {
             if let pt = ValueParsing.points(s), pt > 0 {
                 if field["lineHeight"] == nil { style.lineHeight = style.lineHeight?.scaled(from: style.size, to: pt) }
                 style.size = pt
-            } else { warn(s.position, "token '\(name)': fontSize must be a dimension (16, \"16px\", \"12pt\", \"1rem\", {\"value\": 16, \"unit\": \"px\"}), not \(s.typeName)") }
+            } else if ValueParsing.points(s) != nil {
+                refuse(s.position, "token '\(name)': fontSize must be more than 0, not \(s.typeName)")
+            } else { refuse(s.position, "token '\(name)': fontSize must be a dimension (16, \"16px\", \"12pt\", \"1rem\", {\"value\": 16, \"unit\": \"px\"}), not \(s.typeName)") }
         }
         if let l = field["lineHeight"] {
             // Unitless: a multiplier of fontSize (DTCG); above 5 it can only be px (Tokens Studio
@@ -308,12 +337,12 @@ private struct Importer {
             else if let s = l.string, let (v, unit) = ValueParsing.splitUnit(s), v > 0, unit == "%" || unit == "" {
                 style.lineHeight = unit == "%" ? .relativeToSize(v / 100) : v > 5 ? .absolute(v) : .relativeToSize(v)
             } else if let pt = ValueParsing.points(l), pt > 0 { style.lineHeight = .absolute(pt) }
-            else { warn(l.position, "token '\(name)': lineHeight must be a multiplier (1.5), a percentage (\"150%\") or a dimension (\"24px\"), not \(l.typeName)") }
+            else { refuse(l.position, "token '\(name)': lineHeight must be a multiplier (1.5), a percentage (\"150%\") or a dimension (\"24px\"), not \(l.typeName)") }
         }
         if let ls = field["letterSpacing"] {
             if let spacing = ValueParsing.letterSpacing(ls) {
                 style.tracking = spacing.points(atSize: 1) == 0 ? nil : spacing
-            } else { warn(ls.position, "token '\(name)': letterSpacing must be a dimension (\"0.5px\") or a percentage (\"-2%\"), not \(ls.typeName)") }
+            } else { refuse(ls.position, "token '\(name)': letterSpacing must be a dimension (\"0.5px\") or a percentage (\"-2%\"), not \(ls.typeName)") }
         }
         // The limits every theme obeys (Theme.validate): a value outside them is an error at
         // the field that set it, so `theme check` and `theme import` agree.

@@ -7,7 +7,8 @@ import Typesetter
 enum Batch {
     struct Outcome: Sendable { var input: String; var output: String; var status: Int32; var messages: String; var seconds: Double }
 
-    static func run(inputs: [String], folder: String, jobs: Int, forwarded: [String], quiet: Bool, format: Messages.Format) throws {
+    static func run(inputs: [String], folder: String, jobs: Int, forwarded: [String], quiet: Bool, format: Messages.Format,
+                    fileExtension: String = "pdf") throws {
         do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
             throw TypesetError.unwritableOutput(path: folder, reason: "cannot create the folder: \((error as NSError).localizedDescription)")
         }
@@ -15,7 +16,7 @@ enum Batch {
         var seen: [String: String] = [:]
         var outputs: [String] = []
         for input in inputs {
-            let output = (folder as NSString).appendingPathComponent(URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent + ".pdf")
+            let output = (folder as NSString).appendingPathComponent(URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent + "." + fileExtension)
             if let first = seen[output] { throw UsageError("'\(first)' and '\(input)' would both be written to \(output)") }
             seen[output] = input
             outputs.append(output)
@@ -39,10 +40,12 @@ enum Batch {
                     return
                 }
                 // Child's warnings (or error), then one progress line.
-                let lines = messages.split(separator: "\n").map(String.init).filter { !$0.hasPrefix(output + ": ") }
+                // A child that succeeded ends with its report, naming the files it actually
+                // wrote (`DIR/a-1.png, DIR/a-2.png: 2 of 2 pages` for page images).
+                var lines = messages.split(separator: "\n").map(String.init)
+                let written = outcome.status == 0 && !lines.isEmpty ? lines.removeLast() : nil
                 for line in lines { Messages.error(line) }
-                let pages = messages.split(separator: "\n").last { $0.hasPrefix(output + ": ") }.map { String($0.dropFirst(output.count + 2)) }
-                let verdict = outcome.status == 0 ? "\(output): \(pages ?? "written")" : "failed"
+                let verdict = outcome.status == 0 ? written ?? "\(output): written" : "failed"
                 Messages.error("[\(done)/\(inputs.count)] \(input) → \(verdict) (\(String(format: "%.2f", outcome.seconds)) s)")
             }
         }

@@ -53,9 +53,9 @@ enum OptionTable {
     ]
     static let document: [OptionSpec] = [
         OptionSpec(name: "--justify", help: "justify paragraphs (never the last line)"),
-        OptionSpec(name: "--toc", help: "a table of contents after the title block"),
+        OptionSpec(name: "--toc", help: "a table of contents after the title block (or at the top when there is none)"),
         OptionSpec(name: "--no-tags", help: "no structure tags, language or alt text: a smaller, inaccessible PDF"),
-        OptionSpec(name: "--margins", value: "LENGTHS", help: "page margins as CSS: '20mm', '20mm 25mm', '20mm 25mm 30mm 25mm'"),
+        OptionSpec(name: "--margins", value: "LENGTHS", help: "page margins as CSS, each with a unit: '20mm', '20mm 25mm', '20mm 25mm 30mm 25mm'"),
         OptionSpec(name: "--header", value: "TEMPLATE", help: "running header: {title}, {page}, {pages}, {date}"),
         OptionSpec(name: "--footer", value: "TEMPLATE", help: "running footer (default '{page}')"),
         OptionSpec(name: "--lang", value: "LANG", help: "the document's language (ko titles the contents 목차)"),

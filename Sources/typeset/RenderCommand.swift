@@ -21,14 +21,22 @@ enum RenderCommand {
 
         let output = args.value("--output")
         let outputDir = args.value("--output-dir")
+        // Every option is judged whatever the number of inputs.
+        let jobs = try jobCount(args)
+        if output != nil, outputDir != nil {
+            throw UsageError("-o and --output-dir both name where to write; give one of them")
+        }
         if inputs.count > 1 || outputDir != nil {
-            if inputs.contains("-") { throw UsageError("standard input ('-') cannot be one of several INPUTs") }
+            if inputs.contains("-") {
+                throw UsageError(inputs.count > 1 ? "standard input ('-') cannot be one of several INPUTs"
+                                 : "standard input ('-') has no name to write into --output-dir; name the output with -o FILE")
+            }
             if let output, !isFolder(output) {
                 throw UsageError("-o names one file; for several INPUTs give a folder (-o DIR/) or --output-dir DIR")
             }
             let folder = outputDir ?? output ?? "output"
-            let jobs = try jobCount(args)
-            try Batch.run(inputs: inputs, folder: folder, jobs: jobs, forwarded: forwardedArguments(args), quiet: args.has("--quiet"), format: format)
+            try Batch.run(inputs: inputs, folder: folder, jobs: jobs, forwarded: forwardedArguments(args), quiet: args.has("--quiet"), format: format,
+                          fileExtension: options.preview?.format.rawValue ?? "pdf")
             return
         }
         let input = inputs[0]
@@ -79,12 +87,7 @@ enum RenderCommand {
         if args.has("--justify") { options.justify = true }
         if args.has("--no-tags") { options.tagged = false }
         if args.has("--toc") { options.tableOfContents = true }
-        if let margins = args.value("--margins") {
-            guard let m = Margins(css: margins) else {
-                throw UsageError("--margins takes 1 to 4 lengths with units as CSS margin ('20mm', '20mm 25mm'), not '\(margins)'")
-            }
-            options.margins = m
-        }
+        if let margins = args.value("--margins") { options.margins = try self.margins(margins, from: "--margins") }
         options.header = args.value("--header")
         options.footer = args.value("--footer")
         let format = args.value("--format") ?? "pdf"
@@ -111,15 +114,54 @@ enum RenderCommand {
             }
             options.baseDirectory = folder
         }
+        try checkPage(paper: options.paper, margins: options.margins, theme: args.value("--theme"),
+                      named: [args.value("--paper").map { "--paper '\($0)'" }, args.value("--margins").map { "--margins '\($0)'" }].compactMap { $0 })
         return options
     }
 
-    /// `-V`/`-M KEY=VALUE` pairs in order, then `--lang`.
+    /// Margins written as CSS `margin` (1 to 4 lengths, each with a unit: Typst and CSS want
+    /// units, and a bare number is refused rather than guessed), from an option or `-V`.
+    static func margins(_ text: String, from source: String) throws -> Margins {
+        guard let m = Margins(css: text) else {
+            throw UsageError("\(source) takes 1 to 4 lengths, each with a unit (mm, cm, in, pt), as CSS margin ('20mm', '20mm 25mm'), not '\(text)'")
+        }
+        return m
+    }
+
+    /// Paper and margins given on the command line must leave a text area, as every theme's
+    /// page must (at least 72 × 72 pt, the paper at most 14 400 pt a side): a usage error
+    /// naming the options, not the input file.
+    static func checkPage(paper: PaperSize?, margins: Margins?, theme: String?, named: [String]) throws {
+        guard paper != nil || margins != nil, var page = (try? ThemeLoader.resolve(nameOrPath: theme ?? "default"))?.page else { return }
+        if let paper { page.paper = paper }
+        if let margins { page.margins = margins }
+        guard !(page.measure >= 72 && page.textHeight >= 72 && page.paper.width <= 14_400 && page.paper.height <= 14_400) else { return }
+        let m = page.margins
+        throw UsageError("\(named.joined(separator: " with ")): paper \(page.paper.width.wholePointsText) × \(page.paper.height.wholePointsText) pt less margins "
+            + "\([m.top, m.right, m.bottom, m.left].map(\.wholePointsText).joined(separator: " ")) pt leaves a text area of "
+            + "\(page.measure.wholePointsText) × \(page.textHeight.wholePointsText) pt; it must be at least 72 × 72 pt (1 in)")
+    }
+
+    /// `-V`/`-M KEY=VALUE` pairs in order, then `--lang`. `paper` and `margins` are judged as
+    /// `--paper` and `--margins` are (a bad value is a usage error), whichever way they come.
     static func variables(from args: ParsedArguments) throws -> [(String, String)] {
         var pairs: [(String, String)] = try (args.all("--variable") + args.all("--metadata")).map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, !parts[0].isEmpty else { throw UsageError("-V takes KEY=VALUE, not '\(pair)'") }
             return (parts[0], parts[1])
+        }
+        var paper: PaperSize?, margins: Margins?
+        for (key, value) in pairs {
+            switch key.lowercased() {
+            case "paper":
+                do { paper = try PaperSize(parsing: value) } catch { throw UsageError("-V paper: \(error.description)") }
+            case "margins": margins = try self.margins(value, from: "-V margins")
+            default: break
+            }
+        }
+        if args.value("--paper") == nil, args.value("--margins") == nil {
+            try checkPage(paper: paper, margins: margins, theme: args.value("--theme"),
+                          named: [paper.map { _ in "-V paper" }, margins.map { _ in "-V margins" }].compactMap { $0 })
         }
         if let lang = args.value("--lang") { pairs.append(("lang", lang)) }
         return pairs

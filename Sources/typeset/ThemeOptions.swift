@@ -17,9 +17,21 @@ enum ThemeOptions {
         }
         if let adjust = args.value("--size-adjust") {
             if ["x-height", "xheight"].contains(adjust.lowercased()) { request.sizeAdjustment = .matchXHeight }
-            else if let points = Double(adjust.hasSuffix("pt") ? String(adjust.dropLast(2)) : adjust) { request.sizeAdjustment = .points(points) }
+            else if let points = Double(adjust.hasSuffix("pt") ? String(adjust.dropLast(2)) : adjust), points.isFinite { request.sizeAdjustment = .points(points) }
             else { throw UsageError("--size-adjust takes a number of pt or 'x-height', not '\(adjust)'") }
             if request.family == nil { throw UsageError("--size-adjust goes with --family") }
+            if case .points(let points)? = request.sizeAdjustment,
+               let theme = try? ThemeLoader.resolve(nameOrPath: request.theme ?? "default") {
+                // Every role's size must stay within the limits every theme obeys (1–1000 pt),
+                // rather than be clamped to 1 pt or run past 1000 pt.
+                let sizes = TextRole.allCases.map { theme[$0].size }
+                let smallest = sizes.min() ?? 1, largest = sizes.max() ?? 1
+                if smallest + points < TypographicLimits.size.lowerBound || largest + points > TypographicLimits.size.upperBound {
+                    let low = TypographicLimits.size.lowerBound - smallest, high = TypographicLimits.size.upperBound - largest
+                    throw UsageError("--size-adjust \(adjust) would set sizes from \((smallest + points).wholePointsText) to \((largest + points).wholePointsText) pt; "
+                        + "every role's size must stay within 1–1000 pt, so with this theme N must be from \(low.wholePointsText) to \(high.wholePointsText)")
+                }
+            }
         }
         return request
     }

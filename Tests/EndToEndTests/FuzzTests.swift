@@ -13,7 +13,8 @@ import Typography
 /// Oracle, per case: no crash; no hang (a per-case time limit); the render succeeds or throws
 /// one line naming a file (a theme or token file that cannot be used fails with its
 /// problems, each `file:line:column: message`; front matter with a recursive or exploding
-/// YAML alias fails at the alias); every PDF written passes `qpdf --check`; every
+/// YAML alias fails at the alias, and a bad `paper`, `margins` or `size-category` — judged as
+/// the options are — at its key); every PDF written passes `qpdf --check`; every
 /// word of the document's visible text is in the PDF. Themes a decode accepts are written back
 /// with `ThemeWriter` and must decode and validate clean.
 ///
@@ -172,6 +173,10 @@ enum FuzzCampaign {
             // …or front matter whose YAML aliases recur or explode: an error at the alias.
             if case .invalidInput(let errors) = error,
                errors.allSatisfy({ $0.location?.file == "\(name).md" && $0.message.contains("alias") && !$0.message.contains("\n") }) { return nil }
+            // …or a page setting refused as its option would be: an error at its key.
+            let pageKeys = ["paper", "margins", "size-category"].map { "front matter '\($0)" }
+            if case .invalidInput(let errors) = error,
+               errors.allSatisfy({ e in e.location?.file == "\(name).md" && (e.location?.line ?? 0) > 0 && pageKeys.contains { e.message.hasPrefix($0) } && !e.message.contains("\n") }) { return nil }
             return "render failed: \(text.prefix(300))"
         } catch {
             return "render failed: \(error)"

@@ -101,7 +101,7 @@ import Typography
             } catch let error as TypesetError {
                 guard case .invalidInput(let errors) = error else { Issue.record("\(name): \(error)"); continue }
                 #expect(errors.count == 1 && errors[0].location?.line == line && errors[0].location?.column == column, "\(name): \(errors)")
-                #expect(error.description.hasPrefix("hostile-yaml-\(name).md:\(line):\(column): error: front matter: "), "\(error)")
+                #expect(error.description.hasPrefix("hostile-yaml-\(name).md:\(line):\(column): front matter: "), "\(error)")
                 #expect(!error.description.contains("\n"))
                 #expect(error.problems.map(\.kind) == [.invalidInput])
             }
@@ -280,7 +280,7 @@ import Typography
         let result = try typeset(["render", folder + "/bomb.md", "-o", folder + "/bomb.pdf"])
         #expect(result.status == 1)
         let lines = result.output.split(separator: "\n")
-        #expect(lines.count == 1 && lines[0].hasPrefix(folder + "/bomb.md:2:8: error: front matter: alias *a"), "\(result.output)")
+        #expect(lines.count == 1 && lines[0].hasPrefix(folder + "/bomb.md:2:8: front matter: alias *a"), "\(result.output)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/bomb.pdf"))
     }
 

@@ -36,6 +36,21 @@ import Typography
         #expect(throws: TemplateError.self) { try Template.expand("{{name", context: context) }
     }
 
+    /// Problems point at the tag's `{{` in the template as written — line and column, standalone
+    /// tag lines (which expansion joins to the next line) included.
+    @Test func problemsCarryTheTagsLineAndColumn() throws {
+        let e = try Template.expand("Intro\n\n  {{#items}}\n# {{nosuch}} here {{v}}\n{{/items}}\ntail {{gone}}\n", context: context)
+        #expect(e.unknownNames == ["nosuch", "gone"])
+        #expect(e.unknownNamePositions == [Template.Position(line: 4, column: 3), Template.Position(line: 6, column: 6)])
+        func error(_ text: String) -> String? {
+            do { _ = try Template.expand(text, context: context); return nil } catch { return "\(error)" }
+        }
+        #expect(error("Intro\n\nText {{ open") == "3:6: '{{' without a closing '}}'")
+        #expect(error("a\n  {{#items}}\nb") == "2:3: '{{#items}}' is never closed")
+        #expect(error("a {{#items}}\nb {{/yes}}") == "2:3: '{{/yes}}' closes '{{#items}}' opened on line 1")
+        #expect(error("x\n\n  {{/items}}") == "3:3: '{{/items}}' closes no section")
+    }
+
     @Test func numbersUseTypographicMinusOnThePageAndASCIIInAttributes() {
         #expect(Format.number(-0.8, decimals: 2) == "\u{2212}0.8")
         #expect(Format.number(40, decimals: 2) == "40")

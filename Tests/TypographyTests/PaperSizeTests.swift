@@ -48,6 +48,9 @@ struct PaperSizeTests {
         #expect(Margins(css: "10pt 20pt 30pt") == Margins(top: 10, right: 20, bottom: 30, left: 20))
         #expect(Margins(css: "1pt 2pt 3pt 4pt") == Margins(top: 1, right: 2, bottom: 3, left: 4))
         #expect(Margins(css: "wide") == nil)
+        #expect(Margins(css: "20") == nil)   // a length needs a unit, as in Typst
+        #expect(Margins(css: "20mm 5") == nil)
+        #expect(Margins(css: "0 20mm") == Margins(top: 0, right: 20 * 72 / 25.4, bottom: 0, left: 20 * 72 / 25.4))   // CSS: a bare 0
         #expect(Margins(css: "1pt 2pt 3pt 4pt 5pt") == nil)
     }
 }

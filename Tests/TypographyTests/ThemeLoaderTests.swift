@@ -37,7 +37,7 @@ func decodeTheme(_ json: String) -> (Theme?, [String]) {
           },
           "colors": {"accent": "#f00"},
           "page": {"paper": "a5", "margins": "10mm 20pt", "blockSpacing": "6pt"},
-          "fontFolders": ["fonts", "/abs/fonts"],
+          "fontFolders": [".", "/tmp"],
           "monospace": ["Inter"],
           "sizeAdjust": {"Nanum Gothic": -2, "Other": {"originalRatio": 0.546, "newRatio": 0.5}}
         }
@@ -62,7 +62,7 @@ func decodeTheme(_ json: String) -> (Theme?, [String]) {
         #expect(t.page.paper == .a5)
         #expect(t.page.margins == Margins(top: 10 * 72 / 25.4, right: 20, bottom: 10 * 72 / 25.4, left: 20))
         #expect(t.page.blockSpacing == 6)
-        #expect(t.fontFolders == [FileManager.default.currentDirectoryPath + "/fonts", "/abs/fonts"])
+        #expect(t.fontFolders == [URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path, "/tmp"])
         #expect(t.monospaceFamilies == ["Inter"])
         #expect(t.sizeAdjustments == ["Nanum Gothic": .points(-2), "Other": .xHeight(originalRatio: 0.546, newRatio: 0.5)])
         #expect(t.familyNames.contains("Noto Serif"))
@@ -161,9 +161,22 @@ func decodeTheme(_ json: String) -> (Theme?, [String]) {
         #expect(throws: ThemeError.self) { try ThemeLoader.load(contentsOf: dir.appendingPathComponent("missing.json").path) }
         let good = dir.appendingPathComponent("good.json").path
         try Data(#"{"extends": "pretendard", "fontFolders": ["fonts"]}"#.utf8).write(to: URL(fileURLWithPath: good))
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("fonts"), withIntermediateDirectories: true)
         let theme = try ThemeLoader.resolve(nameOrPath: good)
         #expect(theme.fontFolders == [dir.appendingPathComponent("fonts").standardizedFileURL.path])
         #expect(theme[.body] == Theme.pretendard[.body])
+    }
+
+    /// A font folder that is not there is found by the shared validation, at its entry, rather
+    /// than by the render that registers it (without a position).
+    @Test func missingFontFolderIsAnErrorAtItsEntry() throws {
+        let (theme, problems) = decodeTheme(#"{"fontFolders": ["/tmp", "/nonexistent-typeset-fonts"]}"#)
+        #expect(theme != nil)
+        #expect(problems == ["t.json:1:26: fontFolders: '/nonexistent-typeset-fonts' is not a folder (/nonexistent-typeset-fonts does not exist; paths are relative to the theme file)"])
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("typeset-ff-\(getpid()).json").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try Data(#"{"fontFolders": "nofolder"}"#.utf8).write(to: URL(fileURLWithPath: file))
+        #expect(throws: ThemeError.self) { try ThemeLoader.load(contentsOf: file) }
     }
 
     @Test func resolveBuiltInsAndUnknowns() throws {

@@ -32,17 +32,52 @@ import Testing
         #expect(theme[.title] == Theme.default[.title])                 // no token: base kept
 
         // Unmapped tokens are listed, not resolved (Code's broken alias is reported only when used).
-        #expect(warnings == ["tokens.json: warning: typography tokens not mapped to a role (name them after a role or pass a mapping): global.typography.Overline (73:7), global.typography.Code (80:7)"])
+        #expect(warnings == ["tokens.json:73:7: warning: typography tokens not mapped to a role (name them after a role or pass a mapping): global.typography.Overline (73:7), global.typography.Code (80:7)"])
     }
 
     @Test func explicitMappingWins() throws {
         let (theme, warnings) = try TokenImporter.importTokens(
             Data(tokensStudioExport.utf8), file: "tokens.json",
-            mapping: ["global.typography.Overline": .caption, "Code": .headline])
+            mapping: ["global.typography.Overline": .caption])
         #expect(theme[.caption].tracking == .percentOfSize(8))
         #expect(theme[.caption].weight == .semibold)
-        #expect(theme[.headline].families.first == "JetBrains Mono")
-        #expect(warnings == ["tokens.json:83:54: warning: alias {lineHeights.missing} names no token"])
+        #expect(warnings.count == 1 && warnings[0].contains("global.typography.Code (80:7)"))
+        // Mapped, the Code token's broken line-height alias would give a theme that silently
+        // keeps a default: the import is refused at the alias.
+        do {
+            _ = try TokenImporter.importTokens(Data(tokensStudioExport.utf8), file: "tokens.json", mapping: ["Code": .headline])
+            Issue.record("expected ThemeError")
+        } catch let error as ThemeError {
+            #expect(error.problems.filter { $0.severity == .error }.map(\.description) == ["tokens.json:83:54: alias {lineHeights.missing} names no token"])
+        }
+    }
+
+    /// Every value a typography token cannot use is an error at the value (import refused, as
+    /// `theme check` reports it), not a warning that leaves the default in place.
+    @Test(arguments: [
+        (#""fontSize": "-3px""#, "fontSize must be more than 0, not the string \"-3px\""),
+        (#""fontSize": "12furlong""#, "fontSize must be a dimension"),
+        (#""fontWeight": "heavyish""#, "fontWeight must be 1–1000 or a weight name, not the string \"heavyish\""),
+        (#""lineHeight": "tall""#, "lineHeight must be"),
+        (#""letterSpacing": true"#, "letterSpacing must be"),
+        (#""fontFamily": 7"#, "fontFamily must be"),
+        (#""fontSize": "{a}""#, "alias cycle: typography.body → a → b → a"),
+        (#""fontSize": "{nowhere}""#, "alias {nowhere} names no token"),
+    ])
+    func unusableValuesAreErrors(field: String, message: String) {
+        let json = "{ \"a\": { \"$type\": \"dimension\", \"$value\": \"{b}\" }, \"b\": { \"$type\": \"dimension\", \"$value\": \"{a}\" },\n"
+            + "  \"typography\": { \"body\": { \"$type\": \"typography\", \"$value\": { \(field) } } } }"
+        do {
+            _ = try TokenImporter.importTokens(Data(json.utf8), file: "t.json")
+            Issue.record("expected ThemeError for \(field)")
+        } catch let error as ThemeError {
+            let errors = error.problems.filter { $0.severity == .error }
+            #expect(errors.count == 1)
+            // At the value, not the token; a cycle where it closes (b's value, on line 1).
+            #expect(errors.first.map { message.hasPrefix("alias cycle") ? $0.line == 1 && $0.column > 60 : $0.line == 2 && $0.column > 60 } == true, "\(errors)")
+            #expect(errors.first?.message.contains(message) == true, "\(errors)")
+            #expect(error.description.split(separator: "\n").allSatisfy { $0.range(of: #"^t\.json:\d+:\d+: "#, options: .regularExpression) != nil })
+        } catch { Issue.record("unexpected \(error)") }
     }
 
     @Test func dtcg2025Objects() throws {
@@ -57,8 +92,8 @@ import Testing
         #expect(theme[.body].tracking == nil)
         #expect(theme[.headline].size == 16)                             // $ref pointer
         #expect(theme[.headline].lineHeight == .absolute(22))
-        #expect(theme[.caption].size == Theme.default[.caption].size)    // cycle: size kept
-        #expect(warnings.contains { $0.hasPrefix("dtcg.tokens.json:12:48: warning: alias cycle: type.caption → base.loopA → base.loopB → base.loopA") })
+        #expect(theme[.caption].size == Theme.default[.caption].size)    // no fontSize: size kept
+        #expect(!warnings.contains { $0.contains("loopA") })             // a cycle among dimension tokens nothing uses
         #expect(warnings.contains { $0.contains("unknown typography field 'fontStretch'") })
         #expect(warnings.contains { $0.contains("type.footnote") && $0.contains("not mapped") })
     }

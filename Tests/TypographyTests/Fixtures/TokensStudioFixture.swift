@@ -137,7 +137,7 @@ let dtcgTokens = #"""
     },
     "caption": {
       "$value": {
-        "fontFamily": "Inter", "fontSize": "{base.loopA}", "fontWeight": 400,
+        "fontFamily": "Inter", "fontWeight": 400,
         "letterSpacing": "0px", "lineHeight": 1.3, "fontStretch": "condensed"
       }
     },
