@@ -23,82 +23,26 @@ final class ContentRewrites: @unchecked Sendable {
 
     /// Object numbers of the content streams, in increasing order.
     let numbers: [Int32]
-    private let objects: [CairoPDFFile.Object]
-    private let source: UnsafeBufferPointer<UInt8>
-    private let condition = NSCondition()
-    private var results: [Int: Outcome] = [:]
-    private var claimed = 0, consumed = 0
-    private var stopped = false, running = false
+    private let ahead: WorkAhead<Outcome>
 
     /// The content streams `jobs` (number and object as read) of `source`, in increasing order
     /// of number; `threaded`: one is rewritten ahead on a thread of its own.
     init(_ jobs: [(number: Int32, object: CairoPDFFile.Object)], source: UnsafeBufferPointer<UInt8>, threaded: Bool) {
         numbers = jobs.map(\.number)
-        objects = jobs.map(\.object)
-        self.source = source
-        guard threaded, jobs.count > 1 else { return }
-        running = true
-        let thread = Thread { [self] in work() }
-        thread.start()
-    }
-
-    private func work() {
-        while true {
-            condition.lock()
-            while claimed - consumed >= Self.window && !stopped { condition.wait() }
-            guard !stopped, claimed < objects.count else {
-                running = false
-                condition.broadcast()
-                condition.unlock()
-                return
-            }
-            let i = claimed
-            claimed += 1
-            condition.unlock()
-            let outcome = Self.rewrite(objects[i], source: source)
-            condition.lock()
-            results[i] = outcome
-            condition.broadcast()
-            condition.unlock()
+        let objects = jobs.map(\.object)
+        ahead = WorkAhead(count: objects.count, window: Self.window, threaded: threaded) { i, _ in
+            Self.rewrite(objects[i], source: source)
         }
     }
 
     /// The outcome of the `i`-th stream; asked in increasing order of `i`.
-    func outcome(_ i: Int) -> Outcome {
-        condition.lock()
-        if i >= claimed {
-            // Not begun: rewritten here (the thread claims in order, so `i == claimed`).
-            claimed = i + 1
-            condition.unlock()
-            let outcome = Self.rewrite(objects[i], source: source)
-            condition.lock()
-            consumed = i + 1
-            condition.broadcast()
-            condition.unlock()
-            return outcome
-        }
-        while results[i] == nil { condition.wait() }
-        let outcome = results.removeValue(forKey: i)!
-        consumed = i + 1
-        condition.broadcast()
-        condition.unlock()
-        return outcome
-    }
+    func outcome(_ i: Int) -> Outcome { ahead.outcome(i) }
 
     /// Results rewritten ahead and not yet taken (at most ``window``).
-    var waiting: Int {
-        condition.lock(); defer { condition.unlock() }
-        return results.count
-    }
+    var waiting: Int { ahead.waiting }
 
     /// Stops the thread and waits for it (before the mapped file is released).
-    func stop() {
-        condition.lock()
-        stopped = true
-        condition.broadcast()
-        while running { condition.wait() }
-        condition.unlock()
-    }
+    func stop() { ahead.stop() }
 
     /// Content stream `object` with its artifact marks rewritten, compressed.
     static func rewrite(_ object: CairoPDFFile.Object, source: UnsafeBufferPointer<UInt8>) -> Outcome {
@@ -127,11 +71,13 @@ final class ContentRewrites: @unchecked Sendable {
 /// ones made in turn. At most ``window`` results wait, so memory does not grow with `count`.
 /// `work` must be safe to call from two threads at once for different `i`.
 final class WorkAhead<Outcome>: @unchecked Sendable {
-    /// Results that may wait for the writer.
+    /// Results that may wait for the writer, unless the initializer names another number.
     static var window: Int { 64 }
 
     /// How many results there are.
     let count: Int
+    /// How many results may wait for the writer.
+    let window: Int
     private let work: (Int, Bool) -> Outcome
     private let condition = NSCondition()
     private var results: [Int: Outcome] = [:]
@@ -140,9 +86,12 @@ final class WorkAhead<Outcome>: @unchecked Sendable {
     /// How many results the second thread made (for tests).
     private var madeOnThread = 0
 
-    /// `threaded`: results are made ahead on a thread of their own (with more than one).
-    init(count: Int, threaded: Bool, work: @escaping (_ index: Int, _ onThread: Bool) -> Outcome) {
+    /// `threaded`: results are made ahead on a thread of their own (with more than one), at
+    /// most `window` of them waiting.
+    init(count: Int, window: Int = WorkAhead.window, threaded: Bool,
+         work: @escaping (_ index: Int, _ onThread: Bool) -> Outcome) {
         self.count = count
+        self.window = window
         self.work = work
         guard threaded, count > 1 else { return }
         running = true
@@ -153,7 +102,7 @@ final class WorkAhead<Outcome>: @unchecked Sendable {
     private func run() {
         while true {
             condition.lock()
-            while claimed - consumed >= Self.window && !stopped { condition.wait() }
+            while claimed - consumed >= window && !stopped { condition.wait() }
             guard !stopped, claimed < count else {
                 running = false
                 condition.broadcast()
@@ -192,6 +141,12 @@ final class WorkAhead<Outcome>: @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
         return outcome
+    }
+
+    /// Results made ahead and not yet taken (at most ``window``).
+    var waiting: Int {
+        condition.lock(); defer { condition.unlock() }
+        return results.count
     }
 
     /// How many results the second thread made so far.
