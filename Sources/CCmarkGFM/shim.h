@@ -5,7 +5,7 @@
 #include <cmark-gfm-core-extensions.h>
 
 // Exported by libcmark-gfm-extensions but declared in no installed header; 0 until the
-// core extensions are registered (see pango-cairo-notes.md).
+// core extensions are registered (cmark_gfm_core_extensions_ensure_registered sets them).
 extern cmark_node_type CMARK_NODE_TABLE;
 extern cmark_node_type CMARK_NODE_TABLE_ROW;
 extern cmark_node_type CMARK_NODE_TABLE_CELL;

@@ -3,7 +3,7 @@ import DocumentModel
 import Foundation
 
 /// The cmark-gfm syntax extensions, registered once (registration is not thread-safe, and
-/// Swift runs a `static let` initialiser exactly once — see pango-cairo-notes.md).
+/// Swift runs a `static let` initialiser exactly once, on first use).
 enum CmarkExtensions {
     struct Handles: @unchecked Sendable {
         var all: [OpaquePointer]
@@ -139,12 +139,7 @@ struct CmarkConverter {
     /// The text of a subtree without recursion (used past `maxDepth`).
     private static func plainText(_ node: OpaquePointer) -> String {
         var result = ""
-        guard let iter = cmark_iter_new(node) else { return result }
-        defer { cmark_iter_free(iter) }
-        while true {
-            let event = cmark_iter_next(iter)
-            if event == CMARK_EVENT_DONE { break }
-            guard event == CMARK_EVENT_ENTER, let n = cmark_iter_get_node(iter) else { continue }
+        CmarkTree.forEachNode(under: node) { n in
             let type = cmark_node_get_type(n)
             if type == CMARK_NODE_TEXT || type == CMARK_NODE_CODE || type == CMARK_NODE_CODE_BLOCK {
                 result += literal(n)
@@ -588,5 +583,19 @@ struct CmarkConverter {
             result[next] = blocks
         }
         return result
+    }
+}
+
+extension CmarkTree {
+    /// Calls `body` with every node under `root` (`root` included) in document order, as
+    /// cmark-gfm's iterator (`cmark_iter_next`) enters it: no recursion, so any depth.
+    static func forEachNode(under root: OpaquePointer, _ body: (OpaquePointer) -> Void) {
+        guard let iter = cmark_iter_new(root) else { return }
+        defer { cmark_iter_free(iter) }
+        while true {
+            let event = cmark_iter_next(iter)
+            if event == CMARK_EVENT_DONE { break }
+            if event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iter) { body(node) }
+        }
     }
 }

@@ -27,15 +27,10 @@ struct DivFences {
     /// Walks a parsed tree (of `source.cmarkInput`) and records ``LineInfo``.
     static func lineInfo(_ root: OpaquePointer, source: SourceText) -> LineInfo {
         var info = LineInfo()
-        guard let iter = cmark_iter_new(root) else { return info }
-        defer { cmark_iter_free(iter) }
-        while true {
-            let event = cmark_iter_next(iter)
-            if event == CMARK_EVENT_DONE { break }
-            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iter) else { continue }
+        CmarkTree.forEachNode(under: root) { node in
             let type = cmark_node_get_type(node)
             let first = Int(cmark_node_get_start_line(node)) - 1, last = Int(cmark_node_get_end_line(node)) - 1
-            guard first >= 0, last >= first else { continue }
+            guard first >= 0, last >= first else { return }
             if type == CMARK_NODE_PARAGRAPH || type == typeset_node_table() {
                 if last > first { info.continuation.formUnion((first + 1)...last) }
                 info.paragraphEnds.insert(last)

@@ -38,14 +38,9 @@ enum UncitedFootnotes {
     /// The line ranges of the code blocks and HTML blocks under `root`.
     private static func literalLines(_ root: OpaquePointer) -> [ClosedRange<Int>] {
         var result: [ClosedRange<Int>] = []
-        guard let iter = cmark_iter_new(root) else { return result }
-        defer { cmark_iter_free(iter) }
-        while true {
-            let event = cmark_iter_next(iter)
-            if event == CMARK_EVENT_DONE { break }
-            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iter) else { continue }
+        CmarkTree.forEachNode(under: root) { node in
             let type = cmark_node_get_type(node)
-            guard type == CMARK_NODE_CODE_BLOCK || type == CMARK_NODE_HTML_BLOCK else { continue }
+            guard type == CMARK_NODE_CODE_BLOCK || type == CMARK_NODE_HTML_BLOCK else { return }
             let start = Int(cmark_node_get_start_line(node)), end = Int(cmark_node_get_end_line(node))
             if start > 0, end >= start { result.append(start...end) }
         }
