@@ -69,6 +69,23 @@ import Typography
         #expect(!FuzzCampaign.interrupted(Array("lank".utf8), in: Array("lxaxnxk".utf8)))
         #expect(!FuzzCampaign.interrupted(Array("link".utf8), in: Array("lxxinxk".utf8)))
     }
+
+    /// After a right-to-left override (U+202E) the rest of the paragraph is drawn right to
+    /// left: a word is found reversed, or as two runs read in swapped order, only when the
+    /// input holds the override; its letters scattered are not. The case the 600 s run on 01a08d6 flagged: a list item
+    /// `n\u{202E}ested number` continued by `2.[w](#nowhere)her nested`.
+    @Test func aWordAfterARightToLeftOverrideIsFoundReversed() throws {
+        let markdown = " 1. n\u{202E}ested number\n  2.[w](#nowhere)her nested\n"
+        let pdf = Render.folder + "/oracle-rlo.pdf"
+        _ = try Typesetter.render(markdown: markdown, file: "oracle-rlo.md", to: pdf, options: RenderOptions())
+        let found = FuzzCampaign.letters(try PDFProbe.run("pdftotext", ["-raw", pdf, "-"]).output)
+        #expect(!found.contains("wher"), "\(found)")
+        #expect(FuzzCampaign.isDrawn("wher", in: found, Array(found.utf8), reversible: true))
+        #expect(!FuzzCampaign.isDrawn("wher", in: found, Array(found.utf8), reversible: false))
+        #expect(FuzzCampaign.checkMarkdown(markdown, name: "oracle-rlo-check", theme: nil) == nil)
+        #expect(FuzzCampaign.isDrawn("whe", in: "xehwx", Array("xehwx".utf8), reversible: true))
+        #expect(!FuzzCampaign.isDrawn("whe", in: "xhwex", Array("xhwex".utf8), reversible: true))
+    }
 }
 
 /// The generator and the oracle.
@@ -194,9 +211,25 @@ enum FuzzCampaign {
         let text = hexBox?.stringByReplacingMatches(in: raw, range: NSRange(raw.startIndex..., in: raw), withTemplate: "") ?? raw
         let found = letters(text)
         let foundLetters = Array(found.utf8)
-        let missing = expected.filter { !found.contains(letters($0)) && !interrupted(Array(letters($0).utf8), in: foundLetters) }
+        let reverses = markdown.unicodeScalars.contains("\u{202E}")
+        let missing = expected.filter { !isDrawn(letters($0), in: found, foundLetters, reversible: reverses) }
         try? FileManager.default.removeItem(atPath: pdf)
         return missing.isEmpty ? nil : "\(missing.count) of \(expected.count) words missing from the PDF, e.g. \(missing.prefix(5))"
+    }
+
+    /// Whether `word` (its letters) is in the PDF's letters `found` (`foundLetters`: their
+    /// UTF-8), whole or ``interrupted(_:in:)``. With `reversible` — the input holds a
+    /// right-to-left override (U+202E), which sets the rest of its paragraph right to left,
+    /// each word's letters in reverse order (Unicode bidirectional algorithm, UAX #9 rules
+    /// X4–X6 and L2) — its reversal counts too.
+    static func isDrawn(_ word: String, in found: String, _ foundLetters: [UInt8], reversible: Bool) -> Bool {
+        if found.contains(word) || interrupted(Array(word.utf8), in: foundLetters) { return true }
+        guard reversible else { return false }
+        // Reversed within one glyph run, or two runs (a link in the word) drawn right to left,
+        // each read forwards: the second half before the first.
+        let reversed = String(word.reversed())
+        return found.contains(reversed) || interrupted(Array(reversed.utf8), in: foundLetters)
+            || splitOnce(Array(word.utf8), in: foundLetters, halvesSwapped: true)
     }
 
     /// Lower-cased, with whitespace and hyphens (line-break hyphens, soft hyphens) removed.
@@ -230,10 +263,11 @@ enum FuzzCampaign {
         return false
     }
 
-    /// Whether `word` is in `text` as two whole halves with at most 2,000 other letters between.
-    static func splitOnce(_ word: [UInt8], in text: [UInt8]) -> Bool {
+    /// Whether `word` is in `text` as two whole halves with at most 2,000 other letters between
+    /// (`halvesSwapped`: the second half first).
+    static func splitOnce(_ word: [UInt8], in text: [UInt8], halvesSwapped: Bool = false) -> Bool {
         for cut in 1..<max(word.count, 1) {
-            let head = word[..<cut], tail = word[cut...]
+            let (head, tail) = halvesSwapped ? (word[cut...], word[..<cut]) : (word[..<cut], word[cut...])
             var start = 0
             while start + head.count <= text.count {
                 if text[start..<start + head.count].elementsEqual(head) {
