@@ -245,19 +245,7 @@ struct PDFParser {
             }
         default:
             if let n = integer() {
-                // `n g R` is a reference.
-                let saved = index
-                skipSpace()
-                if integer() != nil {
-                    skipSpace()
-                    if index < bytes.count, bytes[index] == 0x52,
-                       index + 1 >= bytes.count || Self.isSpace(bytes[index + 1]) || Self.isDelimiter(bytes[index + 1]) {
-                        index += 1
-                        return .reference(Int32(clamping: n))
-                    }
-                }
-                index = saved
-                return .integer(n)
+                return skippedReferenceTail() ? .reference(Int32(clamping: n)) : .integer(n)
             }
             let range = token()
             guard !range.isEmpty else { throw Malformed() }
@@ -318,21 +306,28 @@ extension PDFParser {
             }
         default:
             if integer() != nil {
-                let saved = index
-                skipSpace()
-                if integer() != nil {
-                    skipSpace()
-                    if index < bytes.count, bytes[index] == 0x52,
-                       index + 1 >= bytes.count || Self.isSpace(bytes[index + 1]) || Self.isDelimiter(bytes[index + 1]) {
-                        index += 1
-                        return
-                    }
-                }
-                index = saved
+                _ = skippedReferenceTail()
                 return
             }
             guard !token().isEmpty else { throw Malformed() }
         }
+    }
+
+    /// After an integer `n`: whether ` g R` follows, making `n g R` a reference (PDF 1.7
+    /// §7.3.10), and if so moves past it; otherwise leaves the position where it was.
+    private mutating func skippedReferenceTail() -> Bool {
+        let saved = index
+        skipSpace()
+        if integer() != nil {
+            skipSpace()
+            if index < bytes.count, bytes[index] == 0x52,
+               index + 1 >= bytes.count || Self.isSpace(bytes[index + 1]) || Self.isDelimiter(bytes[index + 1]) {
+                index += 1
+                return true
+            }
+        }
+        index = saved
+        return false
     }
 }
 
