@@ -406,14 +406,21 @@ struct CairoPDFFile {
         var range: Range<Int>
     }
 
-    /// - Throws: ``Unsupported`` when object `n` is missing or is not well formed.
-    func object(_ n: Int32) throws -> Object {
+    /// A parser at the value of object `n`, past its `n 0 obj` header, and the object's offset.
+    /// - Throws: ``Unsupported`` when object `n` is missing or its header is not at its offset.
+    private func parserAfterHeader(of n: Int32) throws -> (PDFParser, offset: Int) {
         guard let offset = offset(n) else { throw Unsupported(description: "object \(n) is missing") }
         var p = PDFParser(bytes: bytes, index: offset)
         guard p.integer() == Int(n) else { throw Unsupported(description: "object \(n) is not at its offset") }
         p.skipSpace()
         guard p.integer() == 0, p.keyword("obj") else { throw Unsupported(description: "object \(n) has no header") }
         p.skipSpace()
+        return (p, offset)
+    }
+
+    /// - Throws: ``Unsupported`` when object `n` is missing or is not well formed.
+    func object(_ n: Int32) throws -> Object {
+        var (p, offset) = try parserAfterHeader(of: n)
         let start = p.index
         let value: PDFValue
         do { value = try p.value() } catch { throw Unsupported(description: "object \(n) is malformed") }
@@ -446,12 +453,7 @@ struct CairoPDFFile {
     /// before it reads each one whole to write it.
     /// - Throws: ``Unsupported`` when object `n` is missing or is not well formed.
     func entries(of n: Int32, _ keys: [StaticString]) throws -> [PDFValue?]? {
-        guard let offset = offset(n) else { throw Unsupported(description: "object \(n) is missing") }
-        var p = PDFParser(bytes: bytes, index: offset)
-        guard p.integer() == Int(n) else { throw Unsupported(description: "object \(n) is not at its offset") }
-        p.skipSpace()
-        guard p.integer() == 0, p.keyword("obj") else { throw Unsupported(description: "object \(n) has no header") }
-        p.skipSpace()
+        var (p, offset) = try parserAfterHeader(of: n)
         guard p.index + 1 < bytes.count, bytes[p.index] == 0x3C, bytes[p.index + 1] == 0x3C else { return nil }
         p.index += 2
         var found = [PDFValue?](repeating: nil, count: keys.count)
