@@ -4,14 +4,10 @@ import Testing
 /// The `typeset` executable: exit statuses, one-line messages, and no partial output.
 @Suite(.serialized) struct CommandLineTests {
     func typeset(_ arguments: [String], stdin: Data? = nil) throws -> (status: Int32, output: String) {
-        try PDFProbe.run(Render.binary, arguments, stdin: stdin)
+        try Render.typeset(arguments, stdin: stdin)
     }
 
-    func temporaryFolder() throws -> String {
-        let path = NSTemporaryDirectory() + "typeset-cli-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    func temporaryFolder() throws -> String { try Render.scratchFolder("cli") }
 
     func contents(_ folder: String) -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] }
 

@@ -242,9 +242,7 @@ import Typography
 
 /// The command line: signals and messages.
 @Suite struct HostileCommandLineTests {
-    func typeset(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        try PDFProbe.run(Render.binary, arguments)
-    }
+    func typeset(_ arguments: [String]) throws -> (status: Int32, output: String) { try Render.typeset(arguments) }
 
     /// SIGTERM and SIGINT remove the temporary output and exit 143 / 130.
     @Test(arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130))])

@@ -6,9 +6,7 @@ import Testing
 /// overwrites its own input, a page selection that selects nothing is an error, a missing
 /// watched file is an error at the start.
 @Suite(.serialized) struct NothingLostCommandLineTests {
-    func typeset(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        try PDFProbe.run(Render.binary, arguments)
-    }
+    func typeset(_ arguments: [String]) throws -> (status: Int32, output: String) { try Render.typeset(arguments) }
 
     /// A fresh folder of its own (nothing else writes there, so "nothing left" is checkable).
     func folder(_ name: String) throws -> String {

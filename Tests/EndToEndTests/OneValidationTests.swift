@@ -7,14 +7,10 @@ import Testing
 /// status" and "Checking").
 @Suite(.serialized) struct OneValidationTests {
     func typeset(_ arguments: [String], stdin: Data? = nil) throws -> (status: Int32, output: String) {
-        try PDFProbe.run(Render.binary, arguments, stdin: stdin)
+        try Render.typeset(arguments, stdin: stdin)
     }
 
-    func folder() throws -> String {
-        let path = NSTemporaryDirectory() + "typeset-one-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    func folder() throws -> String { try Render.scratchFolder("one") }
 
     func write(_ text: String, _ path: String) throws { try text.write(toFile: path, atomically: true, encoding: .utf8) }
 

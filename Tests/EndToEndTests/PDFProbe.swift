@@ -99,4 +99,18 @@ enum Render {
     static var binary: String {
         ProcessInfo.processInfo.environment["TYPESET_BIN"] ?? packageRoot + "/.build/debug/typeset"
     }
+
+    /// Runs the `typeset` executable with `arguments` (and `stdin`, if given); returns its exit
+    /// status and its standard output and error together.
+    static func typeset(_ arguments: [String], stdin: Data? = nil) throws -> (status: Int32, output: String) {
+        try PDFProbe.run(binary, arguments, stdin: stdin)
+    }
+
+    /// A new, empty folder `<temporary folder>/typeset-<prefix>-<8 random hex digits>` that no
+    /// other test writes to, so "nothing is left behind" can be checked in it.
+    static func scratchFolder(_ prefix: String) throws -> String {
+        let path = NSTemporaryDirectory() + "typeset-\(prefix)-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
 }

@@ -6,14 +6,10 @@ import Testing
 /// diagnostics, built-in themes, version.
 @Suite(.serialized) struct ScriptingTests {
     func typeset(_ arguments: [String], stdin: Data? = nil) throws -> (status: Int32, output: String) {
-        try PDFProbe.run(Render.binary, arguments, stdin: stdin)
+        try Render.typeset(arguments, stdin: stdin)
     }
 
-    func folder() throws -> String {
-        let path = NSTemporaryDirectory() + "typeset-script-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    func folder() throws -> String { try Render.scratchFolder("script") }
 
     func write(_ text: String, _ path: String) throws { try text.write(toFile: path, atomically: true, encoding: .utf8) }
 
@@ -204,11 +200,7 @@ import Testing
 
 /// Previews and watch mode through the binary.
 @Suite(.serialized) struct PreviewAndWatchTests {
-    func folder() throws -> String {
-        let path = NSTemporaryDirectory() + "typeset-preview-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    func folder() throws -> String { try Render.scratchFolder("preview") }
 
     /// Width and height from a PNG's IHDR chunk (bytes 16–23, big-endian).
     func pngSize(_ path: String) throws -> (Int, Int) {
