@@ -51,7 +51,11 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
     static let heldSegmentBytes = 128 * 1024
 
     private let file: String
+    /// The text the scan parsed, its bytes moved to ``buffer`` (lines, fences, the marker name).
     private let source: SourceText
+    /// The bytes of `source`'s lines, shared with the document's positions when they are the
+    /// text as given; set aside by ``releaseSource()``.
+    let buffer: SourceBuffer
     private let segments: [Segment]
     private let windows: [Window]
     /// The definitions every window's parse starts with, and its line count.
@@ -75,7 +79,10 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
     init(file: String, source: SourceText, segments: [Segment], prefix: (bytes: [UInt8], lines: Int),
          footnoteNumbers: [String: Int], windowBytes: Int, held: [Int: [Block]] = [:]) {
         self.file = file
-        self.source = source
+        buffer = SourceBuffer(source.lines.buffer)
+        var kept = source
+        kept.lines.buffer = []  // held by `buffer` alone, so that setting it aside frees it
+        self.source = kept
         self.segments = segments
         self.prefix = prefix.bytes
         self.prefixLines = prefix.lines
@@ -122,28 +129,38 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
         if let cached, cached.window == low { return cached.blocks[index - windows[low].firstBlock] }
         cached = nil  // drop the previous window before making the next
         let window = windows[low]
-        let blocks = windowBlocks(window) ?? wholeDocumentBlocks(window)
+        let source = sourceWithBytes()
+        let blocks = windowBlocks(window, source: source) ?? wholeDocumentBlocks(window, source: source)
         cached = (low, blocks)
         return blocks[index - window.firstBlock]
     }
 
-    /// Drops the window kept; the blocks stay the same.
+    /// Drops the window kept and sets the source's bytes aside (``SourceBuffer/setAside()``);
+    /// the blocks stay the same: a later read reads the bytes back.
     func releaseSource() {
         lock.lock()
         cached = nil
         lock.unlock()
+        buffer.setAside()
+    }
+
+    /// `source` with its bytes, read back if they were set aside.
+    private func sourceWithBytes() -> SourceText {
+        var text = source
+        text.lines.buffer = buffer.bytes
+        return text
     }
 
     /// The number of windows (tests).
     var windowCount: Int { windows.count }
     /// The buffer the windows are parsed again from (tests).
-    var sourceBuffer: [UInt8] { source.lines.buffer }
+    var sourceBuffer: [UInt8] { buffer.bytes }
     /// The number of windows that keep the scan's blocks (tests).
     var heldWindowCount: Int { windows.filter { $0.held != nil }.count }
 
     /// The window's blocks from a parse of its lines after the prefix; nil when that parse does
     /// not give the scan's nodes. Call with the lock held.
-    private func windowBlocks(_ window: Window) -> [Block]? {
+    private func windowBlocks(_ window: Window, source: SourceText) -> [Block]? {
         guard windowed else { return nil }
         let run = segments[window.segments]
         // To the line before the next segment (cmark-gfm may end a node's range before its last
@@ -187,7 +204,7 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
 
     /// The window's blocks from a parse of the whole document (what ``windowBlocks(_:)`` could
     /// not give). Call with the lock held.
-    private func wholeDocumentBlocks(_ window: Window) -> [Block] {
+    private func wholeDocumentBlocks(_ window: Window, source: SourceText) -> [Block] {
         wholeDocumentParses += 1
         guard let tree = CmarkTree(source.lines.buffer) else { return [] }
         var nodes: [OpaquePointer] = []

@@ -240,9 +240,12 @@ public enum Typesetter {
                                                     tagging: tagging)
                 if let preview = options.preview { renderer.startPreview(preview, base: outputFile.destination) }
                 let count = try layOut(pages: pages, pageCount: pageCount, into: renderer).pageCount
-                // The last pass has read the document: its last window of blocks goes before
-                // Cairo finishes the file.
+                // The last pass has read the document: its last window of blocks and its source
+                // text (set aside in a temporary file, read back only if the document is
+                // rendered again) go before Cairo finishes the file, and so do the heap pages
+                // layout freed, on which Cairo's finish and the tagging pass would stack.
                 document.releaseSource()
+                FreedMemory.release()
                 try renderer.finish()
                 return (count, renderer)
             }

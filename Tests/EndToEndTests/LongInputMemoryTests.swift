@@ -1,3 +1,4 @@
+@testable import DocumentModel
 import Foundation
 import Testing
 import Typesetter
@@ -50,5 +51,26 @@ import Typesetter
             guard case .invalidUTF8(let path, let line) = error else { Issue.record("\(error)"); return }
             #expect(path == "a.md" && line == 3)
         }
+    }
+
+    /// A render sets a long source aside before Cairo finishes the file (whose font subsetting
+    /// and structure tree stack on what is still held: at 20 MB, 20 MB of source), and the
+    /// same document renders again the same, its source read back.
+    @Test func aLongSourceIsSetAsideBeforeTheFileIsFinished() throws {
+        let text = "한국어 문단. Korean text.\n\n" + Self.document(megabytes: 1.2)
+        let parsed = Typesetter.parse(markdown: text, file: "long-source.md")
+        let buffer = try #require(parsed.document.source.storage)
+        #expect(!buffer.isSetAside)
+        var pdfs: [String] = []
+        for run in 1...2 {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("typeset-long-source-\(getpid())-\(run).pdf").path
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let report = try Typesetter.render(document: parsed.document, diagnostics: parsed.diagnostics, to: path, options: RenderOptions())
+            #expect(report.pageCount > 1)
+            #expect(buffer.isSetAside, "run \(run): the source is in a file once the pages are drawn")
+            pdfs.append(try PDFProbe.run("pdftotext", [path, "-"]).output)
+        }
+        #expect(pdfs[0].contains("Last paragraph.") && pdfs[0].contains("한국어"))
+        #expect(pdfs[1] == pdfs[0], "rendered again from the source read back")
     }
 }
