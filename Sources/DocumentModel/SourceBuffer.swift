@@ -47,9 +47,20 @@ public final class SourceBuffer: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let held { return held }
-        let read = Self.read(count, from: file) ?? []
+        let read = Self.read(count, at: 0, from: file) ?? []
         held = read
         return read
+    }
+
+    /// The bytes in `range` (offsets into the source), read from the file without holding the
+    /// rest when the bytes are set aside: what a window of blocks reads during layout. Empty
+    /// when the file cannot be read.
+    public func bytes(in range: Range<Int>) -> [UInt8] {
+        lock.lock()
+        defer { lock.unlock() }
+        let range = range.clamped(to: 0..<count)
+        if let held { return Array(held[range]) }
+        return Self.read(range.count, at: range.lowerBound, from: file) ?? []
     }
 
     /// Whether the bytes are in the file rather than in memory (tests).
@@ -102,14 +113,14 @@ public final class SourceBuffer: @unchecked Sendable {
         }
     }
 
-    /// `count` bytes from the start of `file`; nil when they cannot all be read.
-    private static func read(_ count: Int, from file: Int32) -> [UInt8]? {
+    /// `count` bytes of `file` from `offset`; nil when they cannot all be read.
+    private static func read(_ count: Int, at offset: Int, from file: Int32) -> [UInt8]? {
         guard file >= 0 else { return nil }
         var complete = true
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             var done = 0
             while done < count {
-                let n = pread(file, buffer.baseAddress! + done, count - done, off_t(done))
+                let n = pread(file, buffer.baseAddress! + done, count - done, off_t(offset + done))
                 if n < 0, errno == EINTR { continue }
                 guard n > 0 else { break }
                 done += n

@@ -129,8 +129,7 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
         if let cached, cached.window == low { return cached.blocks[index - windows[low].firstBlock] }
         cached = nil  // drop the previous window before making the next
         let window = windows[low]
-        let source = sourceWithBytes()
-        let blocks = windowBlocks(window, source: source) ?? wholeDocumentBlocks(window, source: source)
+        let blocks = windowBlocks(window) ?? wholeDocumentBlocks(window)
         cached = (low, blocks)
         return blocks[index - window.firstBlock]
     }
@@ -144,12 +143,6 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
         buffer.setAside()
     }
 
-    /// `source` with its bytes, read back if they were set aside.
-    private func sourceWithBytes() -> SourceText {
-        var text = source
-        text.lines.buffer = buffer.bytes
-        return text
-    }
 
     /// The number of windows (tests).
     var windowCount: Int { windows.count }
@@ -159,8 +152,10 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
     var heldWindowCount: Int { windows.filter { $0.held != nil }.count }
 
     /// The window's blocks from a parse of its lines after the prefix; nil when that parse does
-    /// not give the scan's nodes. Call with the lock held.
-    private func windowBlocks(_ window: Window, source: SourceText) -> [Block]? {
+    /// not give the scan's nodes, or its conversion read a line outside the window. Only the
+    /// window's bytes are read (from the file, when the source is set aside). Call with the
+    /// lock held.
+    private func windowBlocks(_ window: Window) -> [Block]? {
         guard windowed else { return nil }
         let run = segments[window.segments]
         // To the line before the next segment (cmark-gfm may end a node's range before its last
@@ -168,11 +163,16 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
         let nextLine = window.segments.upperBound < segments.count ? segments[window.segments.upperBound].firstLine : source.lines.count + 1
         let firstLine = run.first!.firstLine, lastLine = min(max(run.last!.lastLine, nextLine - 1), source.lines.count)
         guard firstLine >= 1, firstLine <= lastLine else { return nil }
-        let lines = source.lines
+        let ranges = source.lines.ranges
+        let start = ranges[firstLine - 1].lowerBound
+        let text = buffer.bytes(in: start..<ranges[lastLine - 1].upperBound)
+        guard text.count == ranges[lastLine - 1].upperBound - start else { return nil }
+        var source = source
+        source.lines = .window(text, base: start, ranges: ranges)
         var bytes = prefix
-        bytes.reserveCapacity(prefix.count + lines.ranges[lastLine - 1].upperBound - lines.ranges[firstLine - 1].lowerBound + 1)
-        bytes += lines.buffer[lines.ranges[firstLine - 1].lowerBound..<lines.ranges[lastLine - 1].upperBound]
-        if lastLine < lines.count { bytes.append(0x0A) }  // the text's own end, as written, at the last
+        bytes.reserveCapacity(prefix.count + text.count + 1)
+        bytes += text
+        if lastLine < ranges.count { bytes.append(0x0A) }  // the text's own end, as written, at the last
         guard let tree = CmarkTree(bytes) else { return nil }
         let delta = firstLine - prefixLines - 1
         var nodes: [OpaquePointer] = []
@@ -198,14 +198,16 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
             guard made.count == segment.blocks else { return nil }
             blocks += made
         }
-        guard !converter.unresolvedFootnote else { return nil }
+        guard !converter.unresolvedFootnote, source.lines.outside?.happened != true else { return nil }
         return blocks
     }
 
     /// The window's blocks from a parse of the whole document (what ``windowBlocks(_:)`` could
     /// not give). Call with the lock held.
-    private func wholeDocumentBlocks(_ window: Window, source: SourceText) -> [Block] {
+    private func wholeDocumentBlocks(_ window: Window) -> [Block] {
         wholeDocumentParses += 1
+        var source = source
+        source.lines.buffer = buffer.bytes(in: 0..<buffer.count)  // not held again once set aside
         guard let tree = CmarkTree(source.lines.buffer) else { return [] }
         var nodes: [OpaquePointer] = []
         var child = cmark_node_first_child(tree.root)

@@ -140,6 +140,9 @@ public enum Typesetter {
         // needs to know first; each layout pass styles it again, block by block.
         let survey = DocumentSurvey(document, theme: theme, options: styling, threaded: threaded)
         diagnostics += survey.stylingDiagnostics
+        // The survey has named every position: layout reads only its windows of blocks, each
+        // from the source set aside (a long document's text is not held while pages are drawn).
+        document.releaseSource()
         FreedMemory.release()
         if document.blocks.isEmpty {
             // True to the page: with a title block (front matter title, subtitle, author or

@@ -80,10 +80,27 @@ import Testing
         #expect(document.blocks[count - 1] == last)
         #expect(document.blocks[0] == first)
         #expect(document.blocks[count / 2] == middle)
+        #expect(windows.buffer.isSetAside, "a window reads its own bytes from the file, not the whole text back")
+        #expect(windows.wholeDocumentParses == 0)
         let location = try #require(last.location)
         var cursor = try #require(SourceCursor(document.source, at: location))
         let found = cursor.find("ü")
         #expect(found?.line == location.line)
         #expect(found?.column == 6, "byte column of 'ü' in 'Last ünïcode'")
+    }
+
+    /// A window's lines hold only the window's bytes; a line outside them reads as empty and is
+    /// recorded, so the window is made from the whole text instead.
+    @Test func aWindowsLinesRecordAReadOutsideThem() {
+        let text = Array("zero\none\ntwo\nthree\n".utf8)
+        let whole = SourceText(String(decoding: text, as: UTF8.self), file: "w.md").lines
+        let start = whole.ranges[1].lowerBound, end = whole.ranges[2].upperBound
+        let window = SourceLines.window(Array(text[start..<end]), base: start, ranges: whole.ranges)
+        #expect(window[1] == Array("one".utf8))
+        #expect(window[2] == Array("two".utf8))
+        #expect(window.outside?.happened == false)
+        #expect(window[3] == [], "outside the window")
+        #expect(window.outside?.happened == true)
+        #expect(whole[3] == Array("three".utf8))
     }
 }
