@@ -138,7 +138,8 @@ public enum Typesetter {
         styling.hyphenate = options.hyphenate
         // The document streams: a survey styles it block by block and keeps only what layout
         // needs to know first; each layout pass styles it again, block by block.
-        let survey = DocumentSurvey(document, theme: theme, options: styling, threaded: threaded)
+        let survey = DocumentSurvey(document, theme: theme, options: styling, threaded: threaded,
+                                    listsHeadings: options.tableOfContents == true)
         diagnostics += survey.stylingDiagnostics
         // The survey has named every position: layout reads only its windows of blocks, each
         // from the source set aside (a long document's text is not held while pages are drawn).
