@@ -182,9 +182,14 @@ public struct Document: Hashable, Sendable {
     public init(blocks: [Block], metadata: Metadata = Metadata(), footnotes: [Int: [Block]] = [:], file: String = "-") {
         self.blocks = BlockList(blocks); self.metadata = metadata; self.footnotes = footnotes; self.file = file
     }
-    /// Frees what a parsed document keeps between reads of its blocks (the last window made):
-    /// for a renderer that has read its last pass. The document's value does not change.
-    public func releaseSource() { blocks.releaseSource() }
+    /// Frees what a parsed document keeps between reads of its blocks (the last window made)
+    /// and sets its source text aside in a temporary file (``SourceBuffer/setAside()``, a
+    /// source of 1 MiB or more): for a renderer that has read its last pass. Reading the
+    /// blocks or the positions again reads the text back; the document's value does not change.
+    public func releaseSource() {
+        blocks.releaseSource()
+        source.setAside()
+    }
 
     /// Creates a document whose top-level blocks are held or made on demand (a parser's).
     public init(blockList: BlockList, metadata: Metadata = Metadata(), footnotes: [Int: [Block]] = [:], file: String = "-") {

@@ -8,10 +8,13 @@
 /// equal whatever text they came from.
 public struct SourcePositions: Hashable, Sendable {
     /// The source's UTF-8 bytes as parsed (after characters no PDF can hold were replaced, so
-    /// columns agree with the blocks' locations); empty when unknown (a document built in code).
+    /// columns agree with the blocks' locations); nil when unknown (a document built in code).
     /// The parser hands over the buffer its windows of blocks are parsed again from, so a
-    /// document holds its source once.
-    let bytes: [UInt8]
+    /// document holds its source once, and a renderer can set it aside once laid out
+    /// (``setAside()``).
+    let storage: SourceBuffer?
+    /// The source's bytes (read back if they were set aside); empty when unknown.
+    var bytes: [UInt8] { storage?.bytes ?? [] }
     /// UTF-8 offset of each line's first byte; line `n` (1-based) starts at `lineStarts[n − 1]`.
     let lineStarts: [UInt32]
     /// Decodes an entity or numeric character reference (`&amp;`, `&#x1F600;`) as the parser
@@ -19,7 +22,7 @@ public struct SourcePositions: Hashable, Sendable {
     let decodeReference: (@Sendable ([UInt8]) -> [UInt8]?)?
 
     /// No source: every lookup gives nil (the block's own location is used).
-    public init() { bytes = []; lineStarts = []; decodeReference = nil }
+    public init() { storage = nil; lineStarts = []; decodeReference = nil }
 
     /// The source `text` (the bytes the parser read, line for line), with the parser's decoder of
     /// character references. Costs one pass over the bytes, a copy of them and 4 bytes per line.
@@ -31,19 +34,30 @@ public struct SourcePositions: Hashable, Sendable {
     /// copy (an array shares its storage), with the parser's decoder of character references.
     /// Costs one pass over the bytes and 4 bytes per line.
     public init(bytes: [UInt8], decodeReference: @escaping @Sendable ([UInt8]) -> [UInt8]?) {
+        self.init(buffer: SourceBuffer(bytes), decodeReference: decodeReference)
+    }
+
+    /// The source in `buffer` (shared, not copied: the parser's windows of blocks read the same
+    /// one), with the parser's decoder of character references. Costs one pass over the bytes
+    /// and 4 bytes per line.
+    public init(buffer: SourceBuffer, decodeReference: @escaping @Sendable ([UInt8]) -> [UInt8]?) {
         var starts: [UInt32] = [0]
         var offset: UInt32 = 0
-        for byte in bytes {
+        for byte in buffer.bytes {
             offset &+= 1
             if byte == 0x0A { starts.append(offset) }
         }
-        self.bytes = bytes
+        self.storage = buffer
         self.lineStarts = starts
         self.decodeReference = decodeReference
     }
 
     /// Whether a source is known.
     public var isEmpty: Bool { lineStarts.isEmpty }
+
+    /// Sets the source's bytes aside until they are read again (``SourceBuffer/setAside()``);
+    /// the line starts stay, so positions are still found.
+    public func setAside() { storage?.setAside() }
 
     /// Always equal: the source is not part of a document's value.
     public static func == (lhs: SourcePositions, rhs: SourcePositions) -> Bool { true }
@@ -55,7 +69,7 @@ public struct SourcePositions: Hashable, Sendable {
     func offset(of location: SourceLocation) -> Int? {
         guard location.line >= 1, location.line <= lineStarts.count, location.column >= 1 else { return nil }
         let offset = Int(lineStarts[location.line - 1]) + location.column - 1
-        return offset <= bytes.count ? offset : nil
+        return offset <= (storage?.count ?? 0) ? offset : nil
     }
 
     /// The 1-based line and byte column of UTF-8 offset `offset`.

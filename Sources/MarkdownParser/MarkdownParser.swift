@@ -101,8 +101,9 @@ public enum MarkdownParser {
         }
         // The positions read the buffer the windows parse again when it is the text as given,
         // so the document holds its source once.
-        let sourceBytes = source.isInputAsGiven ? source.lines.buffer : Array(text.utf8)
-        document.source = SourcePositions(bytes: sourceBytes) { CmarkTree.inlineText(of: $0) }
+        let windows = document.blocks.provider as? SourceWindows
+        let buffer = source.isInputAsGiven ? windows?.buffer ?? SourceBuffer(source.lines.buffer) : SourceBuffer(Array(text.utf8))
+        document.source = SourcePositions(buffer: buffer) { CmarkTree.inlineText(of: $0) }
         if smartPunctuation(metadata, diagnostics: &diagnostics) { document = SmartPunctuation.apply(to: document) }
         return ParseResult(document: document, diagnostics: diagnostics)
     }

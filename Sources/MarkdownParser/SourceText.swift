@@ -235,11 +235,44 @@ struct SourceText {
 
 /// Lines of one buffer, by 0-based index (line number − 1), without their `\n`.
 struct SourceLines {
+    /// The text's bytes; for a window's lines (``window(_:base:)``) only those from `base` on.
     var buffer: [UInt8]
+    /// Each line's bytes in the text (offsets into the whole text, also for a window's lines).
     var ranges: [Range<Int>]
+    /// The offset in the text of `buffer[0]`: 0 but for a window's lines.
+    private(set) var base = 0
+    /// For a window's lines: set when a line outside the buffer was asked for.
+    private(set) var outside: OutsideReads?
     var count: Int { ranges.count }
+
+    init(buffer: [UInt8], ranges: [Range<Int>]) {
+        self.buffer = buffer
+        self.ranges = ranges
+    }
+
+    /// A class so that reading a line (a non-mutating subscript) can record a miss.
+    final class OutsideReads { var happened = false }
+
+    /// The lines of a window of the text: `bytes` are the text's from offset `base`, the
+    /// ranges the whole text's. A line outside them reads as empty and marks ``outside``, so a
+    /// caller can tell its result may differ and read the whole text instead.
+    static func window(_ bytes: [UInt8], base: Int, ranges: [Range<Int>]) -> SourceLines {
+        var lines = SourceLines(buffer: bytes, ranges: ranges)
+        lines.base = base
+        lines.outside = OutsideReads()
+        return lines
+    }
+
     /// A copy of line `index` (0-based), indexed from 0.
-    subscript(index: Int) -> [UInt8] { Array(buffer[ranges[index]]) }
+    subscript(index: Int) -> [UInt8] {
+        let range = ranges[index]
+        guard let outside else { return Array(buffer[range]) }
+        guard range.lowerBound >= base, range.upperBound <= base + buffer.count else {
+            outside.happened = true
+            return []
+        }
+        return Array(buffer[(range.lowerBound - base)..<(range.upperBound - base)])
+    }
 }
 
 extension String {

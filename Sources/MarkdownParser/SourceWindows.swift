@@ -51,7 +51,11 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
     static let heldSegmentBytes = 128 * 1024
 
     private let file: String
+    /// The text the scan parsed, its bytes moved to ``buffer`` (lines, fences, the marker name).
     private let source: SourceText
+    /// The bytes of `source`'s lines, shared with the document's positions when they are the
+    /// text as given; set aside by ``releaseSource()``.
+    let buffer: SourceBuffer
     private let segments: [Segment]
     private let windows: [Window]
     /// The definitions every window's parse starts with, and its line count.
@@ -75,7 +79,10 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
     init(file: String, source: SourceText, segments: [Segment], prefix: (bytes: [UInt8], lines: Int),
          footnoteNumbers: [String: Int], windowBytes: Int, held: [Int: [Block]] = [:]) {
         self.file = file
-        self.source = source
+        buffer = SourceBuffer(source.lines.buffer)
+        var kept = source
+        kept.lines.buffer = []  // held by `buffer` alone, so that setting it aside frees it
+        self.source = kept
         self.segments = segments
         self.prefix = prefix.bytes
         self.prefixLines = prefix.lines
@@ -127,22 +134,27 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
         return blocks[index - window.firstBlock]
     }
 
-    /// Drops the window kept; the blocks stay the same.
+    /// Drops the window kept and sets the source's bytes aside (``SourceBuffer/setAside()``);
+    /// the blocks stay the same: a later read reads the bytes back.
     func releaseSource() {
         lock.lock()
         cached = nil
         lock.unlock()
+        buffer.setAside()
     }
+
 
     /// The number of windows (tests).
     var windowCount: Int { windows.count }
     /// The buffer the windows are parsed again from (tests).
-    var sourceBuffer: [UInt8] { source.lines.buffer }
+    var sourceBuffer: [UInt8] { buffer.bytes }
     /// The number of windows that keep the scan's blocks (tests).
     var heldWindowCount: Int { windows.filter { $0.held != nil }.count }
 
     /// The window's blocks from a parse of its lines after the prefix; nil when that parse does
-    /// not give the scan's nodes. Call with the lock held.
+    /// not give the scan's nodes, or its conversion read a line outside the window. Only the
+    /// window's bytes are read (from the file, when the source is set aside). Call with the
+    /// lock held.
     private func windowBlocks(_ window: Window) -> [Block]? {
         guard windowed else { return nil }
         let run = segments[window.segments]
@@ -151,11 +163,16 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
         let nextLine = window.segments.upperBound < segments.count ? segments[window.segments.upperBound].firstLine : source.lines.count + 1
         let firstLine = run.first!.firstLine, lastLine = min(max(run.last!.lastLine, nextLine - 1), source.lines.count)
         guard firstLine >= 1, firstLine <= lastLine else { return nil }
-        let lines = source.lines
+        let ranges = source.lines.ranges
+        let start = ranges[firstLine - 1].lowerBound
+        let text = buffer.bytes(in: start..<ranges[lastLine - 1].upperBound)
+        guard text.count == ranges[lastLine - 1].upperBound - start else { return nil }
+        var source = source
+        source.lines = .window(text, base: start, ranges: ranges)
         var bytes = prefix
-        bytes.reserveCapacity(prefix.count + lines.ranges[lastLine - 1].upperBound - lines.ranges[firstLine - 1].lowerBound + 1)
-        bytes += lines.buffer[lines.ranges[firstLine - 1].lowerBound..<lines.ranges[lastLine - 1].upperBound]
-        if lastLine < lines.count { bytes.append(0x0A) }  // the text's own end, as written, at the last
+        bytes.reserveCapacity(prefix.count + text.count + 1)
+        bytes += text
+        if lastLine < ranges.count { bytes.append(0x0A) }  // the text's own end, as written, at the last
         guard let tree = CmarkTree(bytes) else { return nil }
         let delta = firstLine - prefixLines - 1
         var nodes: [OpaquePointer] = []
@@ -181,7 +198,7 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
             guard made.count == segment.blocks else { return nil }
             blocks += made
         }
-        guard !converter.unresolvedFootnote else { return nil }
+        guard !converter.unresolvedFootnote, source.lines.outside?.happened != true else { return nil }
         return blocks
     }
 
@@ -189,6 +206,8 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
     /// not give). Call with the lock held.
     private func wholeDocumentBlocks(_ window: Window) -> [Block] {
         wholeDocumentParses += 1
+        var source = source
+        source.lines.buffer = buffer.bytes(in: 0..<buffer.count)  // not held again once set aside
         guard let tree = CmarkTree(source.lines.buffer) else { return [] }
         var nodes: [OpaquePointer] = []
         var child = cmark_node_first_child(tree.root)

@@ -40,13 +40,21 @@ struct TagRecord: Equatable {
         }
     }
 
-    var name: Name
+    // Stored largest first: Swift lays fields out in declaration order, so a one-byte name
+    // before the 8-byte block would pad the record to 24 bytes a record (20 bytes, stride 24).
     /// With ``part``, which element this is (``StructureElement/id``, ``StructureElement/index``):
     /// elements with the same name, block and part are one element split by Cairo (a paragraph
     /// continued on the next page, a table around furniture); the later ones are merged into the
     /// first. Unused for the document, links and artifacts.
     var block: Int
     var part: Int32
+    var name: Name
+
+    init(name: Name, block: Int, part: Int32) {
+        self.block = block
+        self.part = part
+        self.name = name
+    }
 }
 
 /// The structure tags a renderer began, in order, with the alternative text and language of

@@ -138,8 +138,12 @@ public enum Typesetter {
         styling.hyphenate = options.hyphenate
         // The document streams: a survey styles it block by block and keeps only what layout
         // needs to know first; each layout pass styles it again, block by block.
-        let survey = DocumentSurvey(document, theme: theme, options: styling, threaded: threaded)
+        let survey = DocumentSurvey(document, theme: theme, options: styling, threaded: threaded,
+                                    listsHeadings: options.tableOfContents == true)
         diagnostics += survey.stylingDiagnostics
+        // The survey has named every position: layout reads only its windows of blocks, each
+        // from the source set aside (a long document's text is not held while pages are drawn).
+        document.releaseSource()
         FreedMemory.release()
         if document.blocks.isEmpty {
             // True to the page: with a title block (front matter title, subtitle, author or
@@ -240,9 +244,12 @@ public enum Typesetter {
                                                     tagging: tagging)
                 if let preview = options.preview { renderer.startPreview(preview, base: outputFile.destination) }
                 let count = try layOut(pages: pages, pageCount: pageCount, into: renderer).pageCount
-                // The last pass has read the document: its last window of blocks goes before
-                // Cairo finishes the file.
+                // The last pass has read the document: its last window of blocks and its source
+                // text (set aside in a temporary file, read back only if the document is
+                // rendered again) go before Cairo finishes the file, and so do the heap pages
+                // layout freed, on which Cairo's finish and the tagging pass would stack.
                 document.releaseSource()
+                FreedMemory.release()
                 try renderer.finish()
                 return (count, renderer)
             }

@@ -1,3 +1,4 @@
+@testable import DocumentModel
 import Foundation
 import Testing
 import Typesetter
@@ -50,5 +51,53 @@ import Typesetter
             guard case .invalidUTF8(let path, let line) = error else { Issue.record("\(error)"); return }
             #expect(path == "a.md" && line == 3)
         }
+    }
+
+    /// Paragraphs, each followed by a 10 KB HTML comment (kept in the source, drawing nothing):
+    /// about `megabytes` MB of source on a few hundred pages, with a Korean line so that the
+    /// CJK face is subset when the file is finished.
+    static func commentedDocument(megabytes: Double) -> String {
+        let paragraph = DocumentLengthMemoryTests.words.map { String(repeating: $0 + " ", count: 6) }.joined() + "end.\n\n"
+        let comment = "<!--\n" + String(repeating: "\\newcommand{\\glyph}{" + DocumentLengthMemoryTests.words.joined(separator: " ") + "}\n", count: 100) + "-->\n\n"
+        let unit = paragraph + comment
+        return "한국어 문단. Korean text.\n\n" + String(repeating: unit, count: Int(megabytes * 1_000_000) / unit.utf8.count) + "Last paragraph.\n"
+    }
+
+    /// The source is not held while the pages are drawn nor when Cairo finishes the file: the
+    /// peak of 13 MB of source on about 230 pages is set beside 1 MB's. Held (before), it grew
+    /// by about 1.3 MiB per MiB added; set aside, about 0.2 (what layout draws, and the
+    /// parse, which still holds the text and its decoded string at once).
+    @Test func aLongSourceIsNotHeldWhilePagesAreDrawn() throws {
+        let one = Self.commentedDocument(megabytes: 1), thirteen = Self.commentedDocument(megabytes: 13)
+        let added = Double(thirteen.utf8.count - one.utf8.count) / 1_048_576
+        #expect(added > 11)
+        let small = try HugeTableMemoryTests.peak(one, name: "commented-1MB")
+        let large = try HugeTableMemoryTests.peak(thirteen, name: "commented-13MB")
+        let perMiB = (large.mebibytes - small.mebibytes) / added
+        #expect(perMiB < 0.6, "1 MB \(small.mebibytes) MiB, 13 MB \(large.mebibytes) MiB: \(perMiB) MiB per MiB added")
+        let text = try PDFProbe.run("pdftotext", [large.pdf, "-"]).output
+        #expect(text.contains("Last paragraph.") && text.contains("한국어"), "the whole document is drawn")
+        #expect(!text.contains("newcommand"), "comments are not drawn")
+    }
+
+    /// A render sets a long source aside before Cairo finishes the file (whose font subsetting
+    /// and structure tree stack on what is still held: at 20 MB, 20 MB of source), and the
+    /// same document renders again the same, its source read back.
+    @Test func aLongSourceIsSetAsideBeforeTheFileIsFinished() throws {
+        let text = "한국어 문단. Korean text.\n\n" + Self.document(megabytes: 1.2)
+        let parsed = Typesetter.parse(markdown: text, file: "long-source.md")
+        let buffer = try #require(parsed.document.source.storage)
+        #expect(!buffer.isSetAside)
+        var pdfs: [String] = []
+        for run in 1...2 {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("typeset-long-source-\(getpid())-\(run).pdf").path
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let report = try Typesetter.render(document: parsed.document, diagnostics: parsed.diagnostics, to: path, options: RenderOptions())
+            #expect(report.pageCount > 1)
+            #expect(buffer.isSetAside, "run \(run): the source is in a file once the pages are drawn")
+            pdfs.append(try PDFProbe.run("pdftotext", [path, "-"]).output)
+        }
+        #expect(pdfs[0].contains("Last paragraph.") && pdfs[0].contains("한국어"))
+        #expect(pdfs[1] == pdfs[0], "rendered again from the source read back")
     }
 }

@@ -108,6 +108,12 @@ import Typography
             var streamed: [StyledBlock] = []
             var chunks = 0
             _ = try StyledBlockPipe.forEach(source, threaded: threaded) { streamed += $0; chunks += 1 }
+            // Without a table of contents the survey keeps no headings (their styled text would
+            // stay until the file is finished), and knows the same of everything else.
+            let unlisted = DocumentSurvey(document, theme: theme, options: styling, threaded: threaded, listsHeadings: false)
+            #expect(unlisted.headings.isEmpty)
+            #expect(unlisted.firstHeading == survey.firstHeading && unlisted.firstBlock == survey.firstBlock, "\(name)")
+            #expect(unlisted.stylingDiagnostics == survey.stylingDiagnostics, "\(name)")
             #expect(streamed.count == whole.count, "\(name)")
             #expect(streamed == whole, "\(name): first difference at \(zip(streamed, whole).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? -1)")
             #expect(survey.stylingDiagnostics == styled.diagnostics, "\(name)")

@@ -39,4 +39,68 @@ import Testing
         let windows = try #require(Self.windows(document))
         #expect(windows.sourceBuffer != Array(text.utf8), "cmark-gfm reads the front matter blanked")
     }
+
+    /// A buffer set aside reads back the same bytes, and holds them again until set aside anew.
+    @Test func aSetAsideSourceIsReadBackUnchanged() throws {
+        let bytes = Array("# Title\n\nÜber *text*, 한국어.\n".utf8) + (0..<100_000).map { UInt8(truncatingIfNeeded: $0 % 251) }
+        let buffer = SourceBuffer(bytes, setAsideMinimum: 0)
+        #expect(!buffer.isSetAside)
+        buffer.setAside()
+        #expect(buffer.isSetAside, "moved to a file")
+        #expect(buffer.count == bytes.count)
+        #expect(buffer.bytes == bytes)
+        #expect(!buffer.isSetAside, "held again once read")
+        buffer.setAside()
+        #expect(buffer.isSetAside)
+        #expect(buffer.bytes == bytes, "the file written once still holds them")
+    }
+
+    /// A source under the minimum stays in memory: a file would cost more than it saves.
+    @Test func aSmallSourceStaysInMemory() {
+        let buffer = SourceBuffer(Array("Short.\n".utf8))
+        buffer.setAside()
+        #expect(!buffer.isSetAside)
+        #expect(buffer.bytes == Array("Short.\n".utf8))
+    }
+
+    /// A document of a megabyte or more, released after its last pass (before Cairo finishes a
+    /// file), sets its one buffer aside — windows and positions alike — and reads it back when
+    /// its blocks or positions are read again: the same blocks, the same positions.
+    @Test func releasingALongDocumentSetsItsSourceAsideAndReadsItBack() throws {
+        let paragraph = "A paragraph with *emphasis*, `code` and [a link](https://example.com) in it.\n\n"
+        let text = "# Title\n\n" + String(repeating: paragraph, count: 1_100_000 / paragraph.utf8.count) + "Last ünïcode paragraph.\n"
+        #expect(text.utf8.count >= 1 << 20)
+        let document = MarkdownParser.parse(text, file: "long.md").document
+        let windows = try #require(Self.windows(document))
+        #expect(windows.buffer === document.source.storage, "one buffer for both")
+        let count = document.blocks.count
+        let first = document.blocks[0], middle = document.blocks[count / 2], last = document.blocks[count - 1]
+        document.releaseSource()
+        #expect(windows.buffer.isSetAside, "the source is in a file, not in memory")
+        #expect(document.blocks[count - 1] == last)
+        #expect(document.blocks[0] == first)
+        #expect(document.blocks[count / 2] == middle)
+        #expect(windows.buffer.isSetAside, "a window reads its own bytes from the file, not the whole text back")
+        #expect(windows.wholeDocumentParses == 0)
+        let location = try #require(last.location)
+        var cursor = try #require(SourceCursor(document.source, at: location))
+        let found = cursor.find("ü")
+        #expect(found?.line == location.line)
+        #expect(found?.column == 6, "byte column of 'ü' in 'Last ünïcode'")
+    }
+
+    /// A window's lines hold only the window's bytes; a line outside them reads as empty and is
+    /// recorded, so the window is made from the whole text instead.
+    @Test func aWindowsLinesRecordAReadOutsideThem() {
+        let text = Array("zero\none\ntwo\nthree\n".utf8)
+        let whole = SourceText(String(decoding: text, as: UTF8.self), file: "w.md").lines
+        let start = whole.ranges[1].lowerBound, end = whole.ranges[2].upperBound
+        let window = SourceLines.window(Array(text[start..<end]), base: start, ranges: whole.ranges)
+        #expect(window[1] == Array("one".utf8))
+        #expect(window[2] == Array("two".utf8))
+        #expect(window.outside?.happened == false)
+        #expect(window[3] == [], "outside the window")
+        #expect(window.outside?.happened == true)
+        #expect(whole[3] == Array("three".utf8))
+    }
 }
