@@ -223,6 +223,9 @@ public enum Typesetter {
             }
             FreedMemory.release()
         }
+        // Cairo's large copies while drawing and finishing (each embedded CFF table, twice)
+        // land on huge pages: thousands of page faults fewer.
+        HugePageHeap.prepare()
 
         let outputFile = try OutputFile(target: output)
         // A preview's per-page files are written as `.NAME-N.png.tmp` and renamed: an
@@ -243,6 +246,11 @@ public enum Typesetter {
                 // The last pass has read the document: its last window of blocks goes before
                 // Cairo finishes the file.
                 document.releaseSource()
+                // What drawing freed goes back (Cairo's first copy of each CFF table among it),
+                // and the heap's top is on huge pages again for the second, which finishing
+                // allocates (``HugePageHeap``).
+                FreedMemory.release()
+                HugePageHeap.prepare()
                 try renderer.finish()
                 return (count, renderer)
             }
