@@ -84,6 +84,8 @@ enum RenderCommand {
     static func renderOptions(from args: ParsedArguments) throws -> RenderOptions {
         var options = RenderOptions(themeRequest: try ThemeOptions.request(from: args), paper: try ThemeOptions.paper(from: args),
                                     strict: args.has("--strict"))
+        // The command owns its process (RenderOptions.tunesHeap).
+        options.tunesHeap = true
         if args.has("--justify") { options.justify = true }
         if args.has("--no-tags") { options.tagged = false }
         if args.has("--toc") { options.tableOfContents = true }
