@@ -108,11 +108,11 @@ import Testing
     /// The attribute layer is linear: 40 000 unclosed brackets, brace groups, or bracket-brace
     /// pairs parse in time linear in their count (cmark alone takes milliseconds).
     @Test func linearTime() {
-        // Time of 4N ≤ 8 × time of N (best of two runs each; quadratic work would take 16 ×),
-        // so the bound holds on a busy machine as well as an idle one.
+        // Time of 4N ≤ 10 × time of N (best of three runs each; quadratic work would take
+        // 16 ×), so the bound holds on a busy machine as well as an idle one.
         func seconds(_ text: String) -> Double {
             var best = Double.infinity
-            for _ in 0..<2 {
+            for _ in 0..<3 {
                 let start = Date()
                 let r = parse(text)
                 best = min(best, Date().timeIntervalSince(start))
@@ -123,11 +123,11 @@ import Testing
         for unit in ["[ ", "[]{ ", "]{.a ", "{#x ", "\\[{ ", "&amp;[ ", "`a`{ ", ": ", "[a]{.b} "] {
             let t1 = seconds(String(repeating: unit, count: 10_000))
             let t4 = seconds(String(repeating: unit, count: 40_000))
-            #expect(t4 <= 8 * t1 + 0.1, "'\(unit)': × 10 000 \(t1) s, × 40 000 \(t4) s")
+            #expect(t4 <= 10 * t1 + 0.1, "'\(unit)': × 10 000 \(t1) s, × 40 000 \(t4) s")
         }
         let t1 = seconds("# " + String(repeating: "{a ", count: 5_000) + "}")
         let t4 = seconds("# " + String(repeating: "{a ", count: 20_000) + "}")
-        #expect(t4 <= 8 * t1 + 0.1, "heading: \(t1) s, \(t4) s")
+        #expect(t4 <= 10 * t1 + 0.1, "heading: \(t1) s, \(t4) s")
     }
 }
 
