@@ -161,7 +161,8 @@ import Typography
 
     /// Measuring a table's columns shapes each cell once — its words are read from that
     /// shaping, not laid out one by one — and drawing a row takes one more layout per cell at
-    /// most (none for the first cells, whose measured layouts are kept).
+    /// most (none for the first cells, whose measured layouts are kept). Measuring each word
+    /// alone, as before, took one more layout for every new word (600 here).
     @Test func aTableIsShapedOncePerCellToMeasureAndOnceToDraw() {
         let shaper = PangoShaper()
         let body = Support.style(Support.interKR, size: 10.5)
@@ -184,6 +185,8 @@ import Typography
         table.layOut(styled, path: []) { _ in items += 1 }
         #expect(items == rows.count + 1)
         let made = shaper.layoutsMade - start
-        #expect(made <= 2 * 3 * (rows.count + 1) - KeptCells.maximumCount, "\(made) layouts to measure and draw \(3 * (rows.count + 1)) cells")
+        // Fewer when the first cells' measured layouts are kept (not when another test
+        // registers a font folder meanwhile: kept layouts are then dropped).
+        #expect(made <= 2 * 3 * (rows.count + 1), "\(made) layouts to measure and draw \(3 * (rows.count + 1)) cells")
     }
 }
