@@ -136,11 +136,12 @@ struct TableLayout {
     /// trailing half letter-space of a tracked run when it wraps, so a cell set at exactly its
     /// measured width could otherwise wrap its last word.
     ///
-    /// Each cell is measured keeping its layout where the shaper can (``TextShaper/naturalWidth(of:keepingLayout:)``):
-    /// the first rows, drawn first, are then shaped once.
-    ///
-    /// Word widths are remembered for repeated words; the memory is emptied when it holds
-    /// ``wordMemory`` words, so a table of ever-new words (numbers, ids) does not grow it.
+    /// Each cell is measured once, keeping its layout where the shaper can
+    /// (``TextShaper/naturalWidths(of:words:keepingLayout:)``): the first rows, drawn first, are
+    /// then shaped once, and a cell's words are read from its own shaping where the shaper
+    /// reports them. Where it does not, each word is measured alone, and those widths are
+    /// remembered for repeated words; the memory is emptied when it holds ``wordMemory`` words,
+    /// so a table of ever-new words (numbers, ids) does not grow it.
     func columnBounds(header: [StyledParagraph], rows: some Sequence<[StyledParagraph]>, columns: Int, padding: Double) -> [ColumnBounds] {
         var bounds = [ColumnBounds](repeating: ColumnBounds(minimum: 0, maximum: 0), count: columns)
         var wordWidths: [[StyledRun]: Double] = [:]
@@ -148,21 +149,28 @@ struct TableLayout {
             if wordWidths.count >= TableLayout.wordMemory { wordWidths.removeAll(keepingCapacity: true) }
             for (j, cell) in row.enumerated() {
                 let slack = max(0.5, cell.runs.map(\.style.letterSpacing).max() ?? 0)
-                let maximum = shaper.naturalWidth(of: cell, keepingLayout: true)
-                let words = TableLayout.words(of: cell)
+                let ranges = TableLayout.wordRanges(of: cell)
                 // A cell of one word (a number, a key) cannot wrap: its widest word is the cell.
-                var minimum = words.count == 1 && cell.marker == nil ? maximum : 0.0
-                for word in words where words.count > 1 || cell.marker != nil {
-                    let width: Double
-                    if let cached = wordWidths[word] {
-                        width = cached
-                    } else {
-                        var style = cell.style
-                        style.alignment = .left; style.leftIndent = 0; style.rightIndent = 0; style.hangingIndent = 0
-                        width = shaper.naturalWidth(of: StyledParagraph(runs: word, style: style))
-                        wordWidths[word] = width
+                let single = ranges.count == 1 && cell.marker == nil
+                let measured = shaper.naturalWidths(of: cell, words: single ? [] : ranges, keepingLayout: true)
+                let maximum = measured.paragraph
+                var minimum = single ? maximum : 0.0
+                if !single, let widths = measured.words {
+                    minimum = widths.max() ?? 0
+                } else if !single {
+                    for range in ranges {
+                        let word = TableLayout.runs(of: cell, in: range)
+                        let width: Double
+                        if let cached = wordWidths[word] {
+                            width = cached
+                        } else {
+                            var style = cell.style
+                            style.alignment = .left; style.leftIndent = 0; style.rightIndent = 0; style.hangingIndent = 0
+                            width = shaper.naturalWidth(of: StyledParagraph(runs: word, style: style))
+                            wordWidths[word] = width
+                        }
+                        minimum = max(minimum, width)
                     }
-                    minimum = max(minimum, width)
                 }
                 let extra = 2 * padding + slack
                 bounds[j].minimum = max(bounds[j].minimum, minimum + extra)
@@ -177,50 +185,72 @@ struct TableLayout {
     /// How many measured word widths ``columnBounds(header:rows:columns:padding:)`` keeps at most.
     static let wordMemory = 4096
 
-    /// The unbreakable words of a paragraph, each as the runs (styles) that hold its characters:
-    /// text between whitespace, split after a hyphen or dash that is followed by a letter, and
-    /// every Han ideograph or kana on its own (CJK breaks between any two of them). Hangul words
-    /// (eojeol) stay whole.
+    /// The unbreakable words of a paragraph, each as the runs (styles) that hold its characters
+    /// (adjacent pieces of one style joined): the words of ``wordRanges(of:)``.
     static func words(of paragraph: StyledParagraph) -> [[StyledRun]] {
-        // One walk over each run's characters; a word's text is taken as slices of its runs,
-        // never a character at a time (this runs over every cell of a table).
-        var words: [[StyledRun]] = []
-        var current: [StyledRun] = []
+        wordRanges(of: paragraph).map { runs(of: paragraph, in: $0) }
+    }
+
+    /// The unbreakable words of a paragraph as UTF-8 byte ranges of its text (its runs' text
+    /// joined), in order: text between whitespace, split after a hyphen or dash that is followed
+    /// by a letter, and every Han ideograph or kana on its own (CJK breaks between any two of
+    /// them). Hangul words (eojeol) stay whole.
+    static func wordRanges(of paragraph: StyledParagraph) -> [Range<Int>] {
+        // One walk over each run's characters, counting bytes; no text is copied (this runs
+        // over every cell of a table).
+        var ranges: [Range<Int>] = []
+        var start: Int?
+        var offset = 0
         let runs = paragraph.runs
         for (r, run) in runs.enumerated() {
             let text = run.text
-            var start: String.Index?
-            func close(upTo end: String.Index) {
-                guard let from = start else { return }
-                start = nil
-                if let last = current.indices.last, current[last].style == run.style {
-                    current[last].text += text[from..<end]
-                } else {
-                    current.append(StyledRun(String(text[from..<end]), style: run.style))
-                }
-            }
-            func flush() { if !current.isEmpty { words.append(current); current = [] } }
             var i = text.startIndex
             while i < text.endIndex {
                 let character = text[i]
                 let next = text.index(after: i)
-                defer { i = next }
-                if character.isWhitespace { close(upTo: i); flush(); continue }
+                let end = offset + character.utf8.count
+                defer { i = next; offset = end }
+                if character.isWhitespace {
+                    if let from = start { ranges.append(from..<offset); start = nil }
+                    continue
+                }
                 let breaksAround = character.unicodeScalars.first.map(isIdeographic) ?? false
-                if breaksAround { close(upTo: i); flush() }
-                if start == nil { start = i }
+                if breaksAround, let from = start { ranges.append(from..<offset); start = nil }
+                if start == nil { start = offset }
                 // A hyphen or dash followed by a letter is a break opportunity ("baseline-to-baseline").
                 var breaksAfter = breaksAround
                 if !breaksAround, TableLayout.isDash(character) {
                     let following = next < text.endIndex ? text[next] : runs[(r + 1)...].lazy.compactMap(\.text.first).first
                     breaksAfter = following?.isLetter == true
                 }
-                if breaksAfter { close(upTo: next); flush() }
+                if breaksAfter, let from = start { ranges.append(from..<end); start = nil }
             }
-            close(upTo: text.endIndex)
         }
-        if !current.isEmpty { words.append(current) }
-        return words
+        if let from = start { ranges.append(from..<offset) }
+        return ranges
+    }
+
+    /// The runs holding the UTF-8 bytes `range` of `paragraph`'s text (its runs' text joined),
+    /// cut to the range; adjacent pieces of one style are joined. `range` must fall on
+    /// character boundaries (``wordRanges(of:)``).
+    static func runs(of paragraph: StyledParagraph, in range: Range<Int>) -> [StyledRun] {
+        var pieces: [StyledRun] = []
+        var offset = 0
+        for run in paragraph.runs {
+            let count = run.text.utf8.count
+            defer { offset += count }
+            let low = max(range.lowerBound, offset), high = min(range.upperBound, offset + count)
+            guard low < high else { continue }
+            let utf8 = run.text.utf8
+            let from = utf8.index(utf8.startIndex, offsetBy: low - offset)
+            let to = utf8.index(from, offsetBy: high - low)
+            if let last = pieces.indices.last, pieces[last].style == run.style {
+                pieces[last].text += run.text[from..<to]
+            } else {
+                pieces.append(StyledRun(String(run.text[from..<to]), style: run.style))
+            }
+        }
+        return pieces
     }
 
     /// A hyphen or dash after which a word may break: U+002D, U+2010, U+2013, U+2014.

@@ -80,6 +80,21 @@ public struct ShapedParagraph {
     public var naturalWidth: Double { lines.map(\.width).max() ?? 0 }
 }
 
+/// What ``TextShaper/naturalWidths(of:words:keepingLayout:)`` measures of one paragraph, pt.
+public struct NaturalWidths: Equatable, Sendable {
+    /// The paragraph's widest line unwrapped (``TextShaper/naturalWidth(of:keepingLayout:)``).
+    public var paragraph: Double
+    /// Each asked word's advance width as set in the paragraph, in the order asked; nil when
+    /// the shaper leaves measuring words to the caller.
+    public var words: [Double]?
+
+    /// Widths in pt: `paragraph`'s natural width, and its words' (nil: not measured).
+    public init(paragraph: Double, words: [Double]?) {
+        self.paragraph = paragraph
+        self.words = words
+    }
+}
+
 /// Shapes and line-breaks styled paragraphs (the Pango backend implements it; tests use a
 /// fixed-advance fake). Implementations are used from one thread at a time.
 public protocol TextShaper: AnyObject {
@@ -97,6 +112,14 @@ public protocol TextShaper: AnyObject {
     /// next `shape(_:width:)` of an equal paragraph (a table's cell drawn after its columns are
     /// measured), until ``forgetKeptLayouts()``.
     func naturalWidth(of paragraph: StyledParagraph, keepingLayout: Bool) -> Double
+    /// The natural width of `paragraph` (as ``naturalWidth(of:keepingLayout:)``, keeping alike)
+    /// and, where the backend can read them from that same unwrapped shaping, the advance
+    /// widths of `words`, pt: each a UTF-8 byte range of the paragraph's text (its runs' text
+    /// joined), measured as the glyphs of those bytes are set in the paragraph — one shaping
+    /// per paragraph instead of one per word. ``NaturalWidths/words`` is nil when the backend
+    /// does not (the default; letter-spaced text, whose word ends Pango trims only alone): the
+    /// caller then measures each word alone.
+    func naturalWidths(of paragraph: StyledParagraph, words: [Range<Int>], keepingLayout: Bool) -> NaturalWidths
     /// Releases whatever ``naturalWidth(of:keepingLayout:)`` kept and no `shape` call took.
     func forgetKeptLayouts()
     /// The natural size of the image file at `path`, pt, upright (its own resolution and
@@ -108,6 +131,10 @@ public protocol TextShaper: AnyObject {
 extension TextShaper {
     /// `shape(paragraph, width: nil).naturalWidth`; nothing is kept.
     public func naturalWidth(of paragraph: StyledParagraph, keepingLayout: Bool) -> Double { shape(paragraph, width: nil).naturalWidth }
+    /// The natural width alone (``naturalWidth(of:keepingLayout:)``); no word widths.
+    public func naturalWidths(of paragraph: StyledParagraph, words: [Range<Int>], keepingLayout: Bool) -> NaturalWidths {
+        NaturalWidths(paragraph: naturalWidth(of: paragraph, keepingLayout: keepingLayout), words: nil)
+    }
     /// Nothing is kept by default.
     public func forgetKeptLayouts() {}
     /// The natural width of `paragraph`, pt, keeping nothing (``naturalWidth(of:keepingLayout:)``).

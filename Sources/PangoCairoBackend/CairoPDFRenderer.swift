@@ -122,7 +122,8 @@ public final class CairoPDFRenderer: PageRenderer {
             records.append(.document)
             documentTagOpen = true
         }
-        for element in page.elements {
+        let rules = RuleBatches(page.elements)
+        for (index, element) in page.elements.enumerated() where !rules.skipped.contains(index) {
             switch element {
             case .text(let line, let x, let baseline):
                 drawText(line, x: x, baseline: baseline)
@@ -141,8 +142,10 @@ public final class CairoPDFRenderer: PageRenderer {
                 setColor(color)
                 cairo_set_line_width(cr, width)
                 cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
-                cairo_move_to(cr, from.x, from.y)
-                cairo_line_to(cr, to.x, to.y)
+                for segment in rules.batches[index] ?? [(from, to)] {
+                    cairo_move_to(cr, segment.from.x, segment.from.y)
+                    cairo_line_to(cr, segment.to.x, segment.to.y)
+                }
                 cairo_stroke(cr)
             case .link(let rect, let target):
                 let rectText = "rect=[\(PDFNames.number(rect.x)) \(PDFNames.number(rect.y)) "

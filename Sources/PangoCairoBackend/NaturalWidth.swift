@@ -26,12 +26,64 @@ extension PangoShaper {
         }
     }
 
+    /// The natural width of `paragraph`, to the bit as ``naturalWidth(of:keepingLayout:)``
+    /// measures (and keeps) it, and the advance width of each of `words` (UTF-8 byte ranges of
+    /// the paragraph's text) read from that same layout: the sum of the widths of the glyphs
+    /// whose clusters start in the range (Pango units, then pt). A word is shaped in its
+    /// paragraph exactly as alone where nothing joins it to its neighbours: a space or a break
+    /// between them, no letter spacing — Pango 1.50 trims a tracked run's outer half spaces
+    /// only at a line's ends (`pango_layout_line_postprocess`), so letter-spaced paragraphs,
+    /// and paragraphs too wide for one layout or with a hanging indent, report no word widths
+    /// (nil: the caller measures each word alone).
+    public func naturalWidths(of paragraph: StyledParagraph, words: [Range<Int>], keepingLayout: Bool) -> NaturalWidths {
+        FontState.lock.reading {
+            if setup.refreshIfNeeded() { keptCells.removeAll() }
+            var widths: [Double]? = nil
+            let natural = naturalWidthLocked(paragraph, keep: keepingLayout) { layout, byteCount in
+                guard !words.isEmpty, !paragraph.runs.contains(where: { $0.style.letterSpacing != 0 }) else { return }
+                widths = Self.advanceWidths(of: words, in: layout, byteCount: byteCount)
+            }
+            return NaturalWidths(paragraph: natural, words: words.isEmpty ? [] : widths)
+        }
+    }
+
+    /// The advance width of each UTF-8 byte range of `layout`'s text, pt: the glyphs whose
+    /// clusters start in it, over all lines. `ranges` are sorted and disjoint, within `byteCount`.
+    static func advanceWidths(of ranges: [Range<Int>], in layout: GObjectRef, byteCount: Int) -> [Double] {
+        // Which range each byte belongs to (-1: none), so that runs in any direction sum alike.
+        var owner = [Int32](repeating: -1, count: byteCount + 1)
+        for (k, range) in ranges.enumerated() where range.upperBound <= byteCount {
+            for b in range { owner[b] = Int32(k) }
+        }
+        var sums = [Int](repeating: 0, count: ranges.count)
+        var node = pango_layout_get_lines_readonly(layout.opaque)
+        while let lineNode = node {
+            var runNode = lineNode.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self).pointee.runs
+            while let r = runNode {
+                let run = r.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+                let offset = Int(run.pointee.item.pointee.offset)
+                let glyphs = run.pointee.glyphs.pointee
+                for g in 0..<Int(glyphs.num_glyphs) {
+                    let byte = offset + Int(glyphs.log_clusters[g])
+                    guard byte >= 0, byte < byteCount, owner[byte] >= 0 else { continue }
+                    sums[Int(owner[byte])] += Int(glyphs.glyphs[g].geometry.width)
+                }
+                runNode = r.pointee.next
+            }
+            node = lineNode.pointee.next
+        }
+        return sums.map { Double($0) / Double(PANGO_SCALE) }
+    }
+
     /// Releases the layouts ``naturalWidth(of:keepingLayout:)`` kept that no `shape` call took.
     public func forgetKeptLayouts() {
         FontState.lock.reading { keptCells.removeAll() }
     }
 
-    private func naturalWidthLocked(_ paragraph: StyledParagraph, keep: Bool) -> Double {
+    /// `measured` sees the layout measured, with its text's length in bytes, when the
+    /// paragraph is measured in one layout of its own text.
+    private func naturalWidthLocked(_ paragraph: StyledParagraph, keep: Bool,
+                                    measured: (GObjectRef, Int) -> Void = { _, _ in }) -> Double {
         let runs = paragraph.runs
         var starts: [Int] = []
         starts.reserveCapacity(runs.count)
@@ -59,6 +111,7 @@ extension PangoShaper {
             widest = max(widest, logical.width)
             node = lineNode.pointee.next
         }
+        measured(layout, bytes.count)
         return Double(widest) / Double(PANGO_SCALE)
     }
 

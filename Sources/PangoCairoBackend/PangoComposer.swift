@@ -127,6 +127,7 @@ extension PangoShaper {
     func unwrappedLayout(text: String, paragraph: StyledParagraph, starts: [Int]) -> GObjectRef {
         let byteCount = text.utf8.count
         let pointer = pango_layout_new(context.opaque)!
+        layoutsMade += 1
         let layout = GObjectRef(owning: UnsafeMutableRawPointer(pointer))
         pango_layout_set_text(pointer, PDFText.sameLength(text), Int32(byteCount))
         pango_layout_set_font_description(pointer, setup.shapingDescription(paragraph.style.baseFont, for: text).pointer)

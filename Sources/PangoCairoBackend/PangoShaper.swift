@@ -23,6 +23,10 @@ public final class PangoShaper: TextShaper {
     var cutsMeasuredLines = true
     /// Cells measured for a table, kept for drawing (``naturalWidth(of:keepingLayout:)``).
     var keptCells = KeptCells()
+    /// How many `PangoLayout`s this shaper has made for text (``unwrappedLayout(text:paragraph:starts:)``,
+    /// ``rangeLayout(_:paragraph:bytes:starts:width:)``): for tests that count the shaping a
+    /// stage does.
+    var layoutsMade = 0
     /// The Pango context this shaper's layouts are made in (``PangoSetup/context(forPictures:)``).
     let context: GObjectRef
 
@@ -161,6 +165,7 @@ public final class PangoShaper: TextShaper {
         let hanging = paragraph.style.hangingIndent
 
         let layoutPointer = pango_layout_new(context.opaque)!
+        layoutsMade += 1
         let layout = GObjectRef(owning: UnsafeMutableRawPointer(layoutPointer))
         pango_layout_set_text(layoutPointer, PDFText.sameLength(text), Int32(byteCount))
         pango_layout_set_font_description(layoutPointer, setup.shapingDescription(paragraph.style.baseFont, for: text).pointer)

@@ -1,4 +1,4 @@
-import Layout
+@testable import Layout
 @testable import PangoCairoBackend
 import Styling
 import Testing
@@ -120,5 +120,73 @@ import Typography
         #expect(abs(b - 2 * a) < 0.05, "\(a) pt at 10.5 pt, \(b) pt at 21 pt")
         #expect(abs(c - (a + 5 * 2)) < 0.05, "five gaps of 2 pt tracking: \(a) → \(c) pt")
         #expect(shaper.naturalWidth(of: small) == a)
+    }
+
+    /// A cell's words read from its own measured layout are as wide as each word laid out
+    /// alone (what the table measured before, one layout per word): to the bit, so min-content
+    /// widths — and the drawn table — cannot change. Letter-spaced cells, cells measured in
+    /// pieces and hanging indents report none (the table then measures each word alone).
+    @Test func wordWidthsFromTheCellAgreeWithWordsSetAlone() {
+        let shaper = PangoShaper()
+        let body = Support.style(Support.interKR, size: 10.5)
+        let extra: [StyledParagraph] = [
+            Support.paragraph("AV Wa To Ty “curly” «quotes» (parenthesised) x² 1,234.56 e.g.", body),
+            Support.paragraph("한국어 설명이 길게 이어지는 문장입니다 漢字かなカナ混じり文", body, hangul: .anywhere),
+            Support.paragraph("super-cali-fragilistic — well-known typography's rules", body),
+        ]
+        var measuredCells = 0
+        for cell in Self.cells() + extra {
+            let ranges = TableLayout.wordRanges(of: cell)
+            let measured = shaper.naturalWidths(of: cell, words: ranges, keepingLayout: false)
+            #expect(measured.paragraph == shaper.naturalWidth(of: cell))
+            let tracked = cell.runs.contains { $0.style.letterSpacing != 0 }
+            guard let widths = measured.words else {
+                #expect(tracked || cell.style.hangingIndent != 0 || cell.runs.map(\.text.utf8.count).reduce(0, +) > 1_000,
+                        "\(cell.runs.map(\.text).joined()): no word widths")
+                continue
+            }
+            #expect(!tracked)
+            measuredCells += 1
+            #expect(widths.count == ranges.count)
+            var style = cell.style
+            style.alignment = .left; style.leftIndent = 0; style.rightIndent = 0; style.hangingIndent = 0
+            for (range, width) in zip(ranges, widths) {
+                let word = TableLayout.runs(of: cell, in: range)
+                let alone = shaper.naturalWidth(of: StyledParagraph(runs: word, style: style))
+                #expect(width == alone, "'\(word.map(\.text).joined())' in '\(cell.runs.map(\.text).joined())': \(width) pt, alone \(alone) pt")
+            }
+        }
+        #expect(measuredCells >= 10)
+    }
+
+    /// Measuring a table's columns shapes each cell once — its words are read from that
+    /// shaping, not laid out one by one — and drawing a row takes one more layout per cell at
+    /// most (none for the first cells, whose measured layouts are kept). Measuring each word
+    /// alone, as before, took one more layout for every new word (600 here).
+    @Test func aTableIsShapedOncePerCellToMeasureAndOnceToDraw() {
+        let shaper = PangoShaper()
+        let body = Support.style(Support.interKR, size: 10.5)
+        func cell(_ text: String, _ alignment: TextAlignment = .left) -> StyledParagraph {
+            Support.paragraph(text, body, hangul: .anywhere, alignment: alignment)
+        }
+        let header = [cell("Key"), cell("Value", .right), cell("Note")]
+        let rows = (1...600).map { [cell("k\($0)"), cell("\($0 * 7)", .right), cell("설명 \($0) more words")] }
+        let page = PageSetup(paper: PaperSize(width: 595, height: 842), margins: Margins(all: 72), blockSpacing: 0)
+        let table = TableLayout(shaper: shaper, options: LayoutOptions(page: page))
+        let before = shaper.layoutsMade
+        let bounds = table.columnBounds(header: header, rows: rows, columns: 3, padding: 4)
+        #expect(shaper.layoutsMade - before == 3 * (rows.count + 1), "\(shaper.layoutsMade - before) layouts for \(3 * (rows.count + 1)) cells")
+        #expect(bounds[2].minimum < bounds[2].maximum, "the note's widest word is narrower than its widest cell")
+        shaper.forgetKeptLayouts()
+
+        let styled = StyledTable(alignments: [.left, .right, .left], header: header, rows: rows, ruleColor: .black, cellPadding: 4)
+        let start = shaper.layoutsMade
+        var items = 0
+        table.layOut(styled, path: []) { _ in items += 1 }
+        #expect(items == rows.count + 1)
+        let made = shaper.layoutsMade - start
+        // Fewer when the first cells' measured layouts are kept (not when another test
+        // registers a font folder meanwhile: kept layouts are then dropped).
+        #expect(made <= 2 * 3 * (rows.count + 1), "\(made) layouts to measure and draw \(3 * (rows.count + 1)) cells")
     }
 }
