@@ -24,15 +24,22 @@ import Typesetter
         return text + "Last paragraph.\n"
     }
 
-    @Test func thirteenTimesTheInputIsNotHeldThirteenTimes() throws {
-        let one = Self.document(megabytes: 1), thirteen = Self.document(megabytes: 13)
+    /// The peak of `document` at 13 MB set beside its peak at 1 MB, in MiB per MiB of input
+    /// added, with a description of both peaks and the 13 MB PDF's text.
+    static func growth(of document: (Double) -> String, name: String) throws -> (perMiB: Double, peaks: String, text: String) {
+        let one = document(1), thirteen = document(13)
         let added = Double(thirteen.utf8.count - one.utf8.count) / 1_048_576
         #expect(added > 11)
-        let small = try HugeTableMemoryTests.peak(one, name: "input-1MB")
-        let large = try HugeTableMemoryTests.peak(thirteen, name: "input-13MB")
+        let small = try HugeTableMemoryTests.peak(one, name: name + "-1MB")
+        let large = try HugeTableMemoryTests.peak(thirteen, name: name + "-13MB")
         let perMiB = (large.mebibytes - small.mebibytes) / added
-        #expect(perMiB < 2, "1 MB \(small.mebibytes) MiB, 13 MB \(large.mebibytes) MiB: \(perMiB) MiB per MiB added")
-        let text = try PDFProbe.run("pdftotext", [large.pdf, "-"]).output
+        let peaks = "1 MB \(small.mebibytes) MiB, 13 MB \(large.mebibytes) MiB: \(perMiB) MiB per MiB added"
+        return (perMiB, peaks, try PDFProbe.run("pdftotext", [large.pdf, "-"]).output)
+    }
+
+    @Test func thirteenTimesTheInputIsNotHeldThirteenTimes() throws {
+        let (perMiB, peaks, text) = try Self.growth(of: { Self.document(megabytes: $0) }, name: "input")
+        #expect(perMiB < 2, "\(peaks)")
         #expect(text.contains("Last paragraph."), "what follows the raw blocks is drawn")
         #expect(!text.contains("newcommand"), "raw LaTeX is not drawn")
     }
@@ -68,14 +75,8 @@ import Typesetter
     /// by about 1.3 MiB per MiB added; set aside, about 0.2 (what layout draws, and the
     /// parse, which still holds the text and its decoded string at once).
     @Test func aLongSourceIsNotHeldWhilePagesAreDrawn() throws {
-        let one = Self.commentedDocument(megabytes: 1), thirteen = Self.commentedDocument(megabytes: 13)
-        let added = Double(thirteen.utf8.count - one.utf8.count) / 1_048_576
-        #expect(added > 11)
-        let small = try HugeTableMemoryTests.peak(one, name: "commented-1MB")
-        let large = try HugeTableMemoryTests.peak(thirteen, name: "commented-13MB")
-        let perMiB = (large.mebibytes - small.mebibytes) / added
-        #expect(perMiB < 0.6, "1 MB \(small.mebibytes) MiB, 13 MB \(large.mebibytes) MiB: \(perMiB) MiB per MiB added")
-        let text = try PDFProbe.run("pdftotext", [large.pdf, "-"]).output
+        let (perMiB, peaks, text) = try Self.growth(of: { Self.commentedDocument(megabytes: $0) }, name: "commented")
+        #expect(perMiB < 0.6, "\(peaks)")
         #expect(text.contains("Last paragraph.") && text.contains("한국어"), "the whole document is drawn")
         #expect(!text.contains("newcommand"), "comments are not drawn")
     }
