@@ -34,6 +34,21 @@ public final class CairoPDFRenderer: PageRenderer {
     private var openElements: [StructureElement] = []
     /// Every structure tag begun, in order (``PDFAccessibility`` matches them to the tree).
     private var records = TagRecords()
+    /// Called before Cairo shows a page that is the first to draw a face whose `CFF ` table is
+    /// at least ``largeFontTable`` bytes: Cairo 1.16 copies that whole table when it shows the
+    /// page (to tell whether the face is CID-keyed) and again when it finishes the file (to
+    /// subset it). nil: nothing is called.
+    public var beforeLargeFontTableCopy: (() -> Void)?
+    /// Whether a page drew a face with a `CFF ` table of at least ``largeFontTable`` bytes, so
+    /// that finishing the file copies it again (``beforeLargeFontTableCopy``).
+    public private(set) var drewLargeFontTable = false
+    /// What counts as a large `CFF ` table, bytes: 4 MiB (Noto Sans CJK's is 15.5 MiB; a Latin
+    /// face's well under 1 MiB).
+    public static let largeFontTable = 4 << 20
+    /// The fonts drawn so far (Pango's font objects, which its font map keeps), each looked at once.
+    private var fontsSeen: Set<UnsafeMutableRawPointer> = []
+    /// The page being drawn is the first to draw a face with a large `CFF ` table.
+    private var pageDrawsNewLargeFontTable = false
     /// Whether every figure had alternative text (a condition of claiming PDF/UA).
     private var figuresHaveAlt = true
 
@@ -171,6 +186,11 @@ public final class CairoPDFRenderer: PageRenderer {
                 if tagging != nil { enter(path) }
             }
         }
+        if pageDrawsNewLargeFontTable {
+            pageDrawsNewLargeFontTable = false
+            drewLargeFontTable = true
+            beforeLargeFontTableCopy?()
+        }
         if previewSink != nil { try endPreviewPage() } else { cairo_show_page(cr) }
         let status = cairo_status(cr)
         if status == CAIRO_STATUS_TAG_ERROR, tagging != nil {
@@ -269,11 +289,36 @@ public final class CairoPDFRenderer: PageRenderer {
             }
             cairo_restore(cr)
         }
+        if previewSink == nil { noteFonts(of: handle.line) }
         ColorGlyphRuns.draw(handle.line, cr: cr, x: x, baseline: baseline) {
             cairo_move_to(cr, x, baseline)
             pango_cairo_show_layout_line(cr, handle.line)
             cairo_new_path(cr)
         }
+    }
+
+    /// Looks at each font of `line` not drawn before: one with a large `CFF ` table marks the
+    /// page (``beforeLargeFontTableCopy``).
+    private func noteFonts(of line: UnsafeMutablePointer<PangoLayoutLine>) {
+        var node = line.pointee.runs
+        while let n = node {
+            let run = n.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+            if let font = run.pointee.item.pointee.analysis.font, fontsSeen.insert(UnsafeMutableRawPointer(font)).inserted,
+               Self.cffTableBytes(font) >= Self.largeFontTable {
+                pageDrawsNewLargeFontTable = true
+            }
+            node = n.pointee.next
+        }
+    }
+
+    /// The length of `font`'s `CFF ` table, bytes (0: none), as HarfBuzz reads it from the
+    /// face's file (a view of the mapped file, not a copy).
+    static func cffTableBytes(_ font: UnsafeMutablePointer<PangoFont>) -> Int {
+        guard let hb = pango_font_get_hb_font(font), let face = hb_font_get_face(hb) else { return 0 }
+        // HB_TAG('C','F','F',' ')
+        let blob = hb_face_reference_table(face, 0x4346_4620)
+        defer { hb_blob_destroy(blob) }
+        return Int(hb_blob_get_length(blob))
     }
 
     private func addOutline(_ entry: OutlineEntry, at point: Point) {

@@ -22,9 +22,12 @@ import Foundation
 /// from an arena of its own; huge pages never or always; another C library, which lacks
 /// `mallopt`) it does nothing. The output is the same either way.
 ///
-/// A render asks twice: before the pages are drawn, and before the file is finished, after
-/// handing back what drawing freed (`malloc_trim`, ``FreedMemory``, which also shrinks the heap
-/// to its last block in use), so the second copy does not stack on the first.
+/// A render asks only when it draws a face with a large `CFF ` table
+/// (``CairoPDFRenderer/beforeLargeFontTableCopy``): before Cairo shows the first page that
+/// draws it, and before the file is finished, after handing back what drawing freed
+/// (`malloc_trim`, ``FreedMemory``, which also shrinks the heap to its last block in use), so
+/// the second copy does not stack on the first. A document without such a face keeps 4 KiB
+/// pages: small blocks spread over huge pages would only make it hold more memory.
 enum HugePageHeap {
     /// How much the heap grows by at once, bytes: room for the two copies of the largest
     /// installed CFF table beside what drawing keeps.
@@ -60,7 +63,7 @@ enum HugePageHeap {
 
     /// Grows the heap's top by ``reserve`` on huge pages (see the type's description); returns
     /// the bytes asked for huge pages, 0 when it did nothing. Call on the thread that draws the
-    /// pages, after the last `malloc_trim` (``FreedMemory``) before drawing.
+    /// pages, before Cairo makes its large copies.
     @discardableResult
     static func prepare() -> Int {
         guard isMainThread, hugePagesOnRequest,

@@ -233,9 +233,6 @@ public enum Typesetter {
             }
             FreedMemory.release()
         }
-        // Cairo's large copies while drawing and finishing (each embedded CFF table, twice)
-        // land on huge pages: thousands of page faults fewer.
-        if options.tunesHeap { HugePageHeap.prepare() }
 
         let outputFile = try OutputFile(target: output)
         // A preview's per-page files are written as `.NAME-N.png.tmp` and renamed: an
@@ -252,6 +249,11 @@ public enum Typesetter {
                 let renderer = try CairoPDFRenderer(path: outputFile.temporaryPath, info: info, creationDate: options.creationDate ?? defaultCreationDate(),
                                                     tagging: tagging)
                 if let preview = options.preview { renderer.startPreview(preview, base: outputFile.destination) }
+                // Cairo's copies of a large CFF table (a CJK face's, twice: when the first page
+                // that draws it is shown, and when the file is finished) land on huge pages:
+                // thousands of page faults fewer. Documents without such a face leave the heap
+                // as it is.
+                if options.tunesHeap { renderer.beforeLargeFontTableCopy = { HugePageHeap.prepare() } }
                 let count = try layOut(pages: pages, pageCount: pageCount, into: renderer).pageCount
                 // The last pass has read the document: its last window of blocks and its source
                 // text (set aside in a temporary file, read back only if the document is
@@ -259,9 +261,9 @@ public enum Typesetter {
                 // layout freed, on which Cairo's finish and the tagging pass would stack.
                 document.releaseSource()
                 FreedMemory.release()
-                // The heap's top is on huge pages again for Cairo's second copy of each CFF
-                // table, which finishing allocates (``HugePageHeap``).
-                if options.tunesHeap { HugePageHeap.prepare() }
+                // The heap's top is on huge pages again for Cairo's second copy of each large
+                // CFF table, which finishing allocates (``HugePageHeap``).
+                if options.tunesHeap, renderer.drewLargeFontTable { HugePageHeap.prepare() }
                 try renderer.finish()
                 return (count, renderer)
             }

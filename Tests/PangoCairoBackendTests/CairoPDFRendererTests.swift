@@ -134,6 +134,27 @@ import Typography
         #expect(try Support.words(in: pdf).contains { $0.text == "Outline" })
     }
 
+    /// The renderer calls ``CairoPDFRenderer/beforeLargeFontTableCopy`` once, before the first
+    /// page that draws a face with a large `CFF ` table (the Hangul fallback, Noto Sans CJK) is
+    /// shown, and never for pages of Latin text alone.
+    @Test func aLargeFontTableIsAnnouncedBeforeItsFirstPage() throws {
+        let dir = try Support.tempDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let latin = shaper.shape(Support.paragraph("Latin text alone", Support.style(Support.interKR, size: 12)), width: nil).lines[0]
+        let hangul = shaper.shape(Support.paragraph("한국어 문장 and Latin", Support.style(Support.interKR, size: 12)), width: nil).lines[0]
+        let renderer = try CairoPDFRenderer(path: dir.appendingPathComponent("large.pdf").path, info: DocumentInfo(), creationDate: nil)
+        var calls: [Int] = []
+        var page = 0
+        renderer.beforeLargeFontTableCopy = { calls.append(page) }
+        for line in [latin, latin, hangul, hangul, latin] {
+            page += 1
+            try renderer.render(Page(number: page, size: .a5, elements: [.text(line, x: 40, baseline: 100)]))
+            #expect(renderer.drewLargeFontTable == (page >= 3), "page \(page)")
+        }
+        try renderer.finish()
+        #expect(calls == [3])
+    }
+
     @Test func unwritablePathThrows() {
         #expect(throws: BackendError.self) {
             _ = try CairoPDFRenderer(path: "/nonexistent-dir/x.pdf", info: DocumentInfo(), creationDate: nil)
