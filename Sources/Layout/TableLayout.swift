@@ -41,19 +41,26 @@ struct TableLayout {
         // The measuring pass may keep the first rows' shaped cells for drawing them.
         defer { shaper.forgetKeptLayouts() }
         let available = options.page.measure - indent
-        var bounds = columnBounds(header: table.header, rows: table.rows, columns: columns, padding: pad)
-        // When the minimum widths overflow the measure, side padding gives way before words do.
-        var sidePad = pad
+        let bounds = columnBounds(header: table.header, rows: table.rows, columns: columns, padding: pad)
+        // When the minimum widths overflow the measure, side padding gives way first, but only
+        // down to half of it: adjacent columns' text keeps a gap of at least the padding. Then
+        // the words give way (the content part of each minimum is squeezed into what the
+        // padding leaves, and a word wider than its cell breaks between letters, the paragraph
+        // composer's emergency break), as in CSS 2.1, where padding is never squeezed
+        // (§17.5.2.2), and LaTeX's tabularx, which keeps `\tabcolsep`. Only when even that
+        // padding would not leave each column room for a letter (about an em; dozens of
+        // columns) does it shrink further, the same in every column.
         let sumMin = bounds.reduce(0) { $0 + $1.minimum }
+        var sidePad = pad
         if sumMin > available {
-            sidePad = max(0, pad - (sumMin - available) / (2 * Double(columns)))
-            let cut = 2 * (pad - sidePad)
-            bounds = bounds.map { ColumnBounds(minimum: $0.minimum - cut, maximum: $0.maximum - cut) }
+            let em = table.header.map(\.style.baseFont.size).max() ?? 0
+            let least = TableLayout.sidePadding(pad / 2, content: bounds.map { min(em, max(0, $0.minimum - 2 * pad)) }, available: available)
+            sidePad = max(least, pad - (sumMin - available) / (2 * Double(columns)))
         }
-        let widths = TableLayout.columnWidths(minimum: bounds.map(\.minimum), maximum: bounds.map(\.maximum), available: available)
-        // A column still squeezed below its minimum width loses side padding in the same
-        // proportion, so its text keeps a share of the column and never pokes out of the table.
-        let hpad = zip(widths, bounds).map { width, bound in bound.minimum > width ? sidePad * width / bound.minimum : sidePad }
+        let cut = 2 * (pad - sidePad)
+        let widths = TableLayout.columnWidths(minimum: bounds.map { $0.minimum - cut }, maximum: bounds.map { $0.maximum - cut },
+                                              available: available, padding: sidePad)
+        let hpad = [Double](repeating: sidePad, count: columns)
         let tableWidth = widths.reduce(0, +)
         let strong = 0.8, thin = 0.4
         var headerLines: [LineBand] = []
@@ -328,6 +335,31 @@ struct TableLayout {
         if sumMin >= available { return squeezed(minimum, into: available) }
         let share = (available - sumMin) / (sumMax - sumMin)
         return zip(minimum, maximum).map { min, max in min + (max - min) * share }
+    }
+
+    /// The side padding of each cell, pt: the table's `padding`, unless that would leave less
+    /// than `content` pt (each column's least room for its text: about a letter) within
+    /// `available` pt — then what leaves exactly that, the same in every column (never negative).
+    static func sidePadding(_ padding: Double, content: [Double], available: Double) -> Double {
+        guard !content.isEmpty else { return padding }
+        let needed = content.reduce(0, +)
+        return max(0, min(padding, (available - needed) / (2 * Double(content.count))))
+    }
+
+    /// ``columnWidths(minimum:maximum:available:)`` for columns whose minimum and maximum
+    /// widths (pt) include `padding` pt on each side that must survive: when the minimums
+    /// overflow `available`, only their content parts (minimum − 2 × padding) are squeezed
+    /// (``squeezed(_:into:)``) into `available` less the padding of every column, and the
+    /// padding is added back. Otherwise the same as without padding.
+    static func columnWidths(minimum: [Double], maximum: [Double], available: Double, padding: Double) -> [Double] {
+        let sumMin = minimum.reduce(0) { $0 + max(0, $1) }
+        guard sumMin > available, available > 0, !minimum.isEmpty else {
+            return columnWidths(minimum: minimum, maximum: maximum, available: available)
+        }
+        let sides = 2 * padding
+        let content = minimum.map { max(0, $0 - sides) }
+        let room = max(0, available - sides * Double(minimum.count))
+        return squeezed(content, into: room).map { $0 + sides }
     }
 
     /// Minimum widths that overflow `available`, scaled down to fill it exactly. Columns whose

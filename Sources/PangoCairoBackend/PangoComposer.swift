@@ -31,7 +31,11 @@ extension PangoShaper {
             let natural = Double(logical.width) / scale
             if natural <= width + 0.001 {
                 var lines = collectLines(layout: measured, paragraph: paragraph, bytes: Array(text.utf8), base: 0, starts: starts).map(\.line)
-                for i in lines.indices { shift(&lines[i], by: alignmentOffset(paragraph.style.alignment, width: width, line: lines[i].width)) }
+                let rightToLeft = Self.rightToLeftLines(measured)
+                for i in lines.indices {
+                    let alignment = Self.alignment(paragraph.style.alignment, rightToLeft: i < rightToLeft.count && rightToLeft[i])
+                    place(&lines[i], at: alignmentOffset(alignment, width: width, line: lines[i].width))
+                }
                 return ShapedParagraph(lines: lines)
             }
         }
@@ -51,6 +55,9 @@ extension PangoShaper {
         // Each line's source text, as UTF-8 byte offsets (see below), found while the scalars are at hand.
         let textRanges = Self.sourceTextRanges(composition, scalars: prepared!.scalars)
         var lines: [ShapedLine]
+        // Lines cut from the measurement are left-to-right (a paragraph with right-to-left runs
+        // is laid out again).
+        var rightToLeft: [Bool] = []
         if let measured, cutsMeasuredLines, let cut = linesFromMeasurement(measured, composition: composition, prepared: prepared!, paragraph: paragraph,
                                                         bytes: bytes, starts: starts) {
             lines = cut
@@ -59,12 +66,19 @@ extension PangoShaper {
             prepared = nil
             let layout = unwrappedLayout(text: lineSet.text, paragraph: lineSet.paragraph, starts: lineSet.starts)
             justify(layout, composition: composition, spaces: lineSet.stretchableSpace, gaps: lineSet.syllableGap)
+            rightToLeft = Self.rightToLeftLines(layout)
             lines = collectLines(layout: layout, paragraph: lineSet.paragraph, bytes: Array(lineSet.text.utf8), base: 0,
                                  starts: lineSet.starts).map(\.line)
         }
         for i in lines.indices where i < composition.lines.count {
             let composed = composition.lines[i]
-            shift(&lines[i], by: composed.x)
+            if i < rightToLeft.count, rightToLeft[i], Self.alignment(paragraph.style.alignment, rightToLeft: true) != paragraph.style.alignment {
+                // A start-aligned line of a right-to-left paragraph: flush right (a justified
+                // line filling the measure stays at 0).
+                place(&lines[i], at: alignmentOffset(.right, width: width, line: composed.width))
+            } else {
+                place(&lines[i], at: composed.x)
+            }
             // Pango computed the line's extents before the glyphs were widened (its cache
             // cannot be invalidated): the composer's own width is the drawn advance.
             lines[i].width = composed.width
@@ -108,11 +122,43 @@ extension PangoShaper {
         return ranges
     }
 
+    /// Puts a line's left edge (and its link rectangles with it) at `x` pt from the paragraph
+    /// box's left edge, whatever offset Pango gave it: the composer's alignment is the only
+    /// one. Pango aligns each line of a layout within the layout's width, and with automatic
+    /// base direction (`pango_layout_set_auto_dir`, the default) it flips `PANGO_ALIGN_LEFT`
+    /// to the right for a right-to-left paragraph — so a line of a right-to-left paragraph
+    /// shorter than the layout's widest line comes back already moved right, and adding the
+    /// composer's offset to that would push a right-aligned or centred line past the measure.
+    private func place(_ line: inout ShapedLine, at x: Double) {
+        shift(&line, by: x - line.x)
+    }
+
     /// Moves a line and its link rectangles right by `dx` pt.
     private func shift(_ line: inout ShapedLine, by dx: Double) {
         guard dx != 0 else { return }
         line.x += dx
         for k in line.links.indices { line.links[k].x += dx }
+    }
+
+    /// Whether each line of `layout`, in order, belongs to a right-to-left paragraph (its
+    /// resolved base direction, from the first strong character with automatic direction).
+    static func rightToLeftLines(_ layout: GObjectRef) -> [Bool] {
+        var result: [Bool] = []
+        var node = pango_layout_get_lines_readonly(layout.opaque)
+        while let n = node {
+            let line = n.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self)
+            result.append(line.pointee.resolved_dir == PANGO_DIRECTION_RTL.rawValue)
+            node = n.pointee.next
+        }
+        return result
+    }
+
+    /// The alignment a line is set with: left and justify mean the start edge, which is the
+    /// right for a line of a right-to-left paragraph (as Pango's automatic direction flips
+    /// `PANGO_ALIGN_LEFT`, `pango_layout_set_auto_dir`; CSS `text-align: start`); right and
+    /// centre are the same in either direction.
+    static func alignment(_ alignment: TextAlignment, rightToLeft: Bool) -> TextAlignment {
+        rightToLeft && (alignment == .left || alignment == .justify) ? .right : alignment
     }
 
     private func alignmentOffset(_ alignment: TextAlignment, width: Double, line: Double) -> Double {

@@ -56,4 +56,29 @@ import Typesetter
         #expect(tracked.map(\.text).joined() == "TYPESETTING", "\(words)")
         #expect(Set(tracked.map { ($0.yMin * 10).rounded() }).count == 1, "one line: \(tracked)")
     }
+
+    /// Squeezed tables (their widest words overflow the measure) of several shapes: cells
+    /// without spaces, so every word on a line is in a column of its own. Adjacent columns' text
+    /// keeps a gap of at least the cell padding (4 pt) — the long word breaks instead — and
+    /// nothing crosses the margins.
+    @Test(arguments: [
+        "| a | b | c |\n|---|---|---|\n| aaa | `longish_identifier_name_longish_identifier_name_longish_identifier` | ital |",
+        "| one | two |\n|---|---|\n| Donaudampfschifffahrtsgesellschaftskapitänswitwe | Rindfleischetikettierungsüberwachungsaufgabenübertragungsgesetz |",
+        "| a | b | c | d | e | f | g | h |\n|---|---|---|---|---|---|---|---|\n| internationalization | localization | `configuration_value` | typesetting | 12345.678 | hyphenation | justification | composition |",
+        "| 가 | 나 | 다 |\n|---|---|---|\n| 가나 | 대한민국헌법제일조대한민국은민주공화국이다대한민국의주권은국민에게있고모든권력은국민으로부터나온다 | 끝 |",
+    ])
+    func squeezedColumnsKeepTheirGap(markdown: String) throws {
+        let (pdf, _) = try Render.markdown(markdown, name: "table-squeezed-gap", options: RenderOptions())
+        let words = try PDFProbe.words(pdf).filter { $0.yMax < 780 }
+        var byLine: [Int: [PDFProbe.Word]] = [:]
+        for word in words { byLine[Int(word.yMin.rounded()), default: []].append(word) }
+        #expect(byLine.count >= 3, "the long word wraps: \(words)")
+        for line in byLine.values {
+            let sorted = line.sorted { $0.xMin < $1.xMin }
+            for (a, b) in zip(sorted, sorted.dropFirst()) {
+                #expect(b.xMin - a.xMax >= 4 - 0.5, "gap between '\(a.text)' and '\(b.text)': \(b.xMin - a.xMax)")
+            }
+        }
+        for word in words { #expect(word.xMin >= Self.left - 0.5 && word.xMax <= Self.right + 0.5, "\(word)") }
+    }
 }

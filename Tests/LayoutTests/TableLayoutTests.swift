@@ -97,4 +97,37 @@ import Typography
         #expect(words == ["ab", "cdef", "gh-", "ij", "漢", "字"])
         #expect(TableLayout.words(of: paragraph)[1].map(\.style) == [regular, big], "a word keeps the style of each of its runs")
     }
+
+    @Test func squeezedColumnsKeepTheirPaddingAndSqueezeTheirText() {
+        // Minimums include 4 pt of padding on each side; the content parts (12 and 292 pt) are
+        // squeezed into 200 − 2 × 8 pt and the padding is added back.
+        let w = TableLayout.columnWidths(minimum: [20, 300], maximum: [40, 400], available: 200, padding: 4)
+        #expect(abs(w[0] - 20) < 1e-9 && abs(w[1] - 180) < 1e-9, "\(w)")
+        // Fitting minimums are laid out as without padding.
+        #expect(TableLayout.columnWidths(minimum: [20, 30], maximum: [50, 60], available: 200, padding: 4) == [50, 60])
+        // The padding shrinks only when it would leave less than each column's least content.
+        #expect(TableLayout.sidePadding(2, content: [10, 10], available: 100) == 2)
+        #expect(abs(TableLayout.sidePadding(2, content: Array(repeating: 4, count: 20), available: 120) - 1) < 1e-9)
+        #expect(TableLayout.sidePadding(2, content: Array(repeating: 10, count: 20), available: 120) == 0)
+    }
+
+    @Test func squeezedTableKeepsAGapOfThePaddingBetweenColumns() throws {
+        let page = smallPage(lines: 60)  // measure 260 pt
+        let long = String(repeating: "identifier_", count: 8)  // 88 characters, 440 pt
+        let result = try layoutTable(["a", "b", "c"], [["aaa", long, "ital"], ["bb", long + long, "x"]], page: page)
+        expectInsideMeasure(result, page: page)
+        // Every drawn line, by column (its left edge), as its span on the page.
+        var spans: [Double: [(Double, Double)]] = [:]
+        for p in result.pages {
+            for case .text(let line, let x, _) in p.elements { spans[x, default: []].append((x, x + line.width)) }
+        }
+        let columns = spans.keys.sorted()
+        #expect(columns.count == 3, "\(columns)")
+        for (a, b) in zip(columns, columns.dropFirst()) {
+            let end = spans[a]!.map(\.1).max()!
+            #expect(b - end >= 4 - 1e-9, "gap between columns at \(a) and \(b): \(b - end)")
+        }
+        // The long word is broken, every character of it drawn.
+        #expect(result.lines.map(\.text).filter { long.hasPrefix($0) || long.contains($0) }.count > 2)
+    }
 }
