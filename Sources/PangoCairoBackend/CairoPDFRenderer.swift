@@ -21,6 +21,8 @@ public final class CairoPDFRenderer: PageRenderer {
     /// The PDF surface, or the current page's picture surface in preview mode.
     var surface: OpaquePointer
     var cr: OpaquePointer
+    /// The file the PDF surface writes into (``PDFFileSink``).
+    private let sink: PDFFileSink
     private var pageCount = 0
     private var finished = false
     /// Set by ``startPreview(_:base:)``: each page goes to its own PNG or SVG file instead.
@@ -62,7 +64,10 @@ public final class CairoPDFRenderer: PageRenderer {
         self.path = path
         self.info = info
         self.tagging = tagging
-        let surface = cairo_pdf_surface_create(path, PaperSize.a4.width, PaperSize.a4.height)!
+        let sink = try PDFFileSink(path: path)
+        self.sink = sink
+        let surface = cairo_pdf_surface_create_for_stream(PDFFileSink.writeFunction, Unmanaged.passUnretained(sink).toOpaque(),
+                                                          PaperSize.a4.width, PaperSize.a4.height)!
         let status = cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else {
             cairo_surface_destroy(surface)
@@ -90,7 +95,11 @@ public final class CairoPDFRenderer: PageRenderer {
         if tagging != nil, cairo_status(cr) != CAIRO_STATUS_SUCCESS {
             // Cairo 1.16 crashes finishing a tagged surface that has failed (a tag error):
             // the surface is left unfinished (its memory is not reclaimed; the temporary file
-            // is removed by the caller).
+            // is removed or rewritten by the caller). Its file is closed here with what Cairo
+            // still buffered dropped, and the sink outlives it, refusing every later write: the
+            // abandoned surface can never write into the file again.
+            sink.abandon()
+            _ = Unmanaged.passRetained(sink)
             cairo_destroy(cr)
             return
         }
@@ -101,6 +110,7 @@ public final class CairoPDFRenderer: PageRenderer {
         }
         cairo_destroy(cr)
         cairo_surface_destroy(surface)
+        sink.close()
     }
 
     /// `YYYY-MM-DDThh:mm:ssZ` in UTC, the form Cairo 1.16 accepts for PDF dates.
@@ -191,6 +201,11 @@ public final class CairoPDFRenderer: PageRenderer {
             drewLargeFontTable = true
             beforeLargeFontTableCopy?()
         }
+        if unbalancesNextPageForTesting {
+            unbalancesNextPageForTesting = false
+            cairo_tag_end(cr, "Document")
+            cairo_tag_end(cr, "Document")
+        }
         if previewSink != nil { try endPreviewPage() } else { cairo_show_page(cr) }
         let status = cairo_status(cr)
         if status == CAIRO_STATUS_TAG_ERROR, tagging != nil {
@@ -220,6 +235,10 @@ public final class CairoPDFRenderer: PageRenderer {
         if status != CAIRO_STATUS_SUCCESS {
             throw BackendError.cairo(path: path, message: String(cString: cairo_status_to_string(status)))
         }
+        // The PDF is complete in the file before qpdf reads it.
+        guard sink.close() else {
+            throw BackendError.cairo(path: path, message: String(cString: strerror(sink.failure)))
+        }
         if let tagging, documentTagOpen {
             let claimsUA = figuresHaveAlt && !(info.title ?? "").isEmpty
             do {
@@ -229,6 +248,11 @@ public final class CairoPDFRenderer: PageRenderer {
             }
         }
     }
+
+    /// For tests of the untagged fallback: the next page ends the `Document` tag twice, a
+    /// nesting Cairo rejects when it emits the page, as it rejects any invalid tag; that
+    /// ``render(_:)`` then throws ``BackendError/tagging(path:message:)``.
+    var unbalancesNextPageForTesting = false
 
     // MARK: Structure
 

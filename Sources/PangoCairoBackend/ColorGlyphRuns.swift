@@ -82,7 +82,14 @@ enum ColorGlyphRuns {
         cairo_translate(cr, x + inkX - margin / scale, baseline + inkY - margin / scale)
         cairo_scale(cr, 1 / scale, 1 / scale)
         cairo_set_source_surface(cr, image, 0, 0)
-        cairo_paint(cr)
+        // A filled rectangle, never `cairo_paint`: Cairo 1.16's recording surface (behind every
+        // PDF page) treats an unclipped OVER paint on a page with nothing drawn yet as covering
+        // the page and drops every command recorded before it — the open structure tags, so
+        // their ends no longer match (CAIRO_STATUS_TAG_ERROR), and the page's destinations
+        // and links (`_cairo_recording_surface_paint`, "optimize_clears").
+        cairo_new_path(cr)
+        cairo_rectangle(cr, 0, 0, Double(width), Double(height))
+        cairo_fill(cr)
         cairo_restore(cr)
     }
 }

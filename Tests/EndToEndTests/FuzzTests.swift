@@ -14,8 +14,8 @@ import Typography
 /// one line naming a file (a theme or token file that cannot be used fails with its
 /// problems, each `file:line:column: message`; front matter with a recursive or exploding
 /// YAML alias fails at the alias, and a bad `paper`, `margins` or `size-category` — judged as
-/// the options are — at its key); every PDF written passes `qpdf --check`; every
-/// word of the document's visible text is in the PDF. Themes a decode accepts are written back
+/// the options are — at its key); every PDF written passes `qpdf --check` and is tagged (no
+/// untagged fallback); every word of the document's visible text is in the PDF. Themes a decode accepts are written back
 /// with `ThemeWriter` and must decode and validate clean.
 ///
 /// `make test` runs a fixed seed (``FuzzCampaign/defaultSeed``, about 300 cases). `make fuzz
@@ -181,8 +181,9 @@ enum FuzzCampaign {
         try? FileManager.default.removeItem(atPath: pdf)
         var options = RenderOptions(theme: theme, creationDate: Date(timeIntervalSince1970: 0), baseDirectory: FuzzInput.imageFolder)
         options.strict = false
+        let report: RenderReport
         do {
-            _ = try Typesetter.render(markdown: markdown, file: "\(name).md", to: pdf, options: options)
+            report = try Typesetter.render(markdown: markdown, file: "\(name).md", to: pdf, options: options)
         } catch let error as TypesetError {
             let text = error.description
             // A document never fails; only a page the front matter makes impossible may.
@@ -199,6 +200,10 @@ enum FuzzCampaign {
             return "render failed: \(error)"
         }
         guard (try? PDFProbe.qpdfClean(pdf)) == true else { return "qpdf --check fails" }
+        // What is drawn is tagged: the untagged fallback is for what Cairo cannot tag.
+        if let fallback = report.diagnostics.first(where: { $0.message.contains("could not be tagged") }) {
+            return "tagged render fell back: \(fallback.message.prefix(200))"
+        }
         let expected = visibleWords(MarkdownParser.parse(markdown, file: "\(name).md").document)
         guard !expected.isEmpty else { return nil }
         let raw = (try? PDFProbe.run("pdftotext", ["-raw", pdf, "-"]).output) ?? ""
