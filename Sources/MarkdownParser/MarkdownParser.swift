@@ -51,6 +51,9 @@ public enum MarkdownParser {
     /// ``ParseResult/diagnostics``). Locations are 1-based lines and UTF-8 byte columns of the original text (front
     /// matter and div fence lines are replaced line for line before cmark-gfm sees the text).
     ///
+    /// A carriage return not followed by a line feed ends a line, as `\n` and `\r\n` do
+    /// (CommonMark spec 0.30, §2.1): it is read as a line feed by every layer (``LineEndings``).
+    ///
     /// Characters no PDF or YAML library accepts (noncharacters such as U+FFFF, control
     /// characters; ``TextSanitizer``) are replaced by U+FFFD first, with one warning at the
     /// first of them: the rest of the document is set as written.
@@ -71,7 +74,7 @@ public enum MarkdownParser {
     /// the windowed conversion is tested against); `windowBytes` 0 makes each segment a window.
     static func parse(_ text: String, file: String, lazily: Bool, windowBytes: Int = windowBytes) -> ParseResult {
         var diagnostics: [Diagnostic] = []
-        let (text, replaced) = TextSanitizer.sanitize(text)
+        let (text, replaced) = TextSanitizer.sanitize(LineEndings.normalizingLoneCarriageReturns(text))
         if let replaced {
             let before = text.utf8.prefix(replaced.firstOffset)
             let line = before.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
