@@ -133,22 +133,23 @@ public enum MarkdownParser {
     static func wholeTreeParse(_ source: inout SourceText, file: String, metadata: Metadata, lazily: Bool, windowBytes: Int,
                                diagnostics: inout [Diagnostic]) -> Document? {
         var parsed = CmarkTree(source.cmarkInput)
-        if !source.candidates.isEmpty, let first = parsed {
+        if !source.candidates.isEmpty, parsed != nil {
             // Div fences: decided on cmark's block structure, parsing again until it settles.
+            // Each tree is freed before the next parse: cmark-gfm's tree of the whole text is
+            // about 28 bytes per source byte, and two at once were the parse's peak.
             var accepted: Set<Int> = []
-            var tree = first
             var warnings: [Diagnostic] = []
             for _ in 0..<3 {
-                let info = DivFences.lineInfo(tree.root, source: source)
-                let decision = DivFences.decide(source.candidates, info: info, current: accepted)
+                guard let decision = parsed.map({
+                    DivFences.decide(source.candidates, info: DivFences.lineInfo($0.root, source: source), current: accepted)
+                }) else { break }
                 warnings = decision.1
                 if decision.0 == accepted { break }
                 accepted = decision.0
                 source.prepare(accepting: accepted)
-                guard let next = CmarkTree(source.cmarkInput) else { break }
-                tree = next
+                parsed = nil
+                parsed = CmarkTree(source.cmarkInput)
             }
-            parsed = tree
             diagnostics += warnings
         }
         guard let tree = parsed else { return nil }
