@@ -49,4 +49,19 @@ import Typesetter
         #expect(located(mac.report) == located(lf.report))
         #expect(located(lf.report).contains { $0.hasPrefix("7:24 ") && $0.contains("bogus") }, "\(located(lf.report))")
     }
+
+    /// A bad UTF-8 sequence is named by its line counted as the parser counts lines: a lone
+    /// carriage return ends one, `\r\n` is one line ending.
+    @Test func aBadSequenceIsNamedByItsClassicMacLine() throws {
+        for (bytes, line) in [(Array("one\rtwo\rb".utf8) + [0xFF], 3), (Array("one\r\ntwo\r\n".utf8) + [0xFF], 3),
+                              (Array("a\rb\nc\r".utf8) + [0xFF, 0x0D], 4)] {
+            do {
+                _ = try InputFile.decodeUTF8(Data(bytes), path: "a.md")
+                Issue.record("invalid UTF-8 decoded")
+            } catch let error as TypesetError {
+                guard case .invalidUTF8(_, let found) = error else { Issue.record("\(error)"); continue }
+                #expect(found == line, "\(bytes)")
+            }
+        }
+    }
 }
