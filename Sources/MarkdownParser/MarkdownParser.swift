@@ -51,6 +51,9 @@ public enum MarkdownParser {
     /// ``ParseResult/diagnostics``). Locations are 1-based lines and UTF-8 byte columns of the original text (front
     /// matter and div fence lines are replaced line for line before cmark-gfm sees the text).
     ///
+    /// A carriage return not followed by a line feed ends a line, as `\n` and `\r\n` do
+    /// (CommonMark spec 0.30, §2.1): it is read as a line feed by every layer (``LineEndings``).
+    ///
     /// Characters no PDF or YAML library accepts (noncharacters such as U+FFFF, control
     /// characters; ``TextSanitizer``) are replaced by U+FFFD first, with one warning at the
     /// first of them: the rest of the document is set as written.
@@ -71,7 +74,7 @@ public enum MarkdownParser {
     /// the windowed conversion is tested against); `windowBytes` 0 makes each segment a window.
     static func parse(_ text: String, file: String, lazily: Bool, windowBytes: Int = windowBytes) -> ParseResult {
         var diagnostics: [Diagnostic] = []
-        let (text, replaced) = TextSanitizer.sanitize(text)
+        let (text, replaced) = TextSanitizer.sanitize(LineEndings.normalizingLoneCarriageReturns(text))
         if let replaced {
             let before = text.utf8.prefix(replaced.firstOffset)
             let line = before.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
@@ -130,22 +133,23 @@ public enum MarkdownParser {
     static func wholeTreeParse(_ source: inout SourceText, file: String, metadata: Metadata, lazily: Bool, windowBytes: Int,
                                diagnostics: inout [Diagnostic]) -> Document? {
         var parsed = CmarkTree(source.cmarkInput)
-        if !source.candidates.isEmpty, let first = parsed {
+        if !source.candidates.isEmpty, parsed != nil {
             // Div fences: decided on cmark's block structure, parsing again until it settles.
+            // Each tree is freed before the next parse: cmark-gfm's tree of the whole text is
+            // about 28 bytes per source byte, and two at once were the parse's peak.
             var accepted: Set<Int> = []
-            var tree = first
             var warnings: [Diagnostic] = []
             for _ in 0..<3 {
-                let info = DivFences.lineInfo(tree.root, source: source)
-                let decision = DivFences.decide(source.candidates, info: info, current: accepted)
+                guard let decision = parsed.map({
+                    DivFences.decide(source.candidates, info: DivFences.lineInfo($0.root, source: source), current: accepted)
+                }) else { break }
                 warnings = decision.1
                 if decision.0 == accepted { break }
                 accepted = decision.0
                 source.prepare(accepting: accepted)
-                guard let next = CmarkTree(source.cmarkInput) else { break }
-                tree = next
+                parsed = nil
+                parsed = CmarkTree(source.cmarkInput)
             }
-            parsed = tree
             diagnostics += warnings
         }
         guard let tree = parsed else { return nil }

@@ -29,13 +29,13 @@ struct SourceText {
     /// `cmarkInput` by line: for labels and escapes at a position.
     var lines: SourceLines
     /// Div fences by marker number.
-    var fences: [Int: DivFence] = [:]
+    var fences = SortedTable<DivFence>()
     /// The marker comment's name, made unique against the input.
     var markerName: String
     /// The front matter text between the fences and the source line of its first line.
     var frontMatter: (text: [UInt8], firstLine: Int)?
     /// Lines that look like div fences, by 0-based line index: candidates for `prepare`.
-    var candidates: [Int: DivFence] = [:]
+    var candidates = SortedTable<DivFence>()
     private var input: [UInt8] = []
     private var ranges: [Range<Int>] = []
     private var bodyStart = 0
@@ -78,11 +78,11 @@ struct SourceText {
             }
         }
 
-        var prefixes: [Int: Int] = [:]
+        var prefixes = SortedTable<Int>()
         for (index, range) in ranges.enumerated() where index >= bodyStart {
             if let (prefixLength, fence) = Self.divFence(input[range], line: index + 1, file: file) {
-                candidates[index] = fence
-                prefixes[index] = prefixLength
+                candidates.append(fence, at: index)
+                prefixes.append(prefixLength, at: index)
             }
         }
         self.input = input
@@ -93,7 +93,7 @@ struct SourceText {
         prepare(accepting: [])
     }
 
-    private var prefixLengths: [Int: Int] = [:]
+    private var prefixLengths = SortedTable<Int>()
 
     /// Whether ``lines`` holds the input as given, byte for byte (no front matter blanked, no
     /// fence replaced by a marker): the buffer can then stand for the source text itself.
@@ -106,7 +106,8 @@ struct SourceText {
         kept.cmarkInput = []
         kept.input = []
         kept.ranges = []
-        kept.candidates = [:]
+        kept.candidates = SortedTable()
+        kept.prefixLengths = SortedTable()
         kept.frontMatter = nil
         return kept
     }
@@ -116,7 +117,7 @@ struct SourceText {
     mutating func prepare(accepting accepted: Set<Int>) {
         if bodyStart == 0, accepted.isEmpty {
             // Every line as written: the input itself, its storage shared rather than copied.
-            fences = [:]
+            fences = SortedTable()
             cmarkInput = input
             lines = SourceLines(buffer: input, ranges: ranges)
             return
@@ -125,7 +126,7 @@ struct SourceText {
         output.reserveCapacity(input.count + accepted.count * 24)
         var outputRanges: [Range<Int>] = []
         outputRanges.reserveCapacity(ranges.count)
-        fences = [:]
+        fences = SortedTable()
         var count = 0
         for (index, range) in ranges.enumerated() {
             if index > 0 { output.append(0x0A) }
@@ -134,7 +135,7 @@ struct SourceText {
                 // Front matter: blank line.
             } else if accepted.contains(index), let fence = candidates[index], let prefixLength = prefixLengths[index] {
                 count += 1
-                fences[count] = fence
+                fences.append(fence, at: count)
                 output += input[range.lowerBound..<(range.lowerBound + prefixLength)]
                 output += "<!--\(markerName):\(count)-->".utf8
             } else {
@@ -174,7 +175,7 @@ struct SourceText {
     func restoringFences(in text: String) -> String {
         guard !fences.isEmpty, text.contains("<!--\(markerName):") else { return text }
         var result = text
-        for (n, fence) in fences {
+        for (n, fence) in fences.entries {
             result = result.replacingAll("<!--\(markerName):\(n)-->", with: fence.original)
         }
         return result
@@ -289,4 +290,49 @@ extension String {
         result += rest
         return result
     }
+}
+
+/// Values by ascending integer key (a line index, a marker number), in two dense arrays: a
+/// dictionary of fences cost about 370 bytes per fence (buckets at most three quarters full,
+/// each the size of a whole `DivFence`), the parse's largest cost for a text of many divs.
+/// Keys are added in ascending order; a lookup is a binary search.
+struct SortedTable<Value> {
+    /// The keys, ascending.
+    private(set) var keys: [Int] = []
+    /// The value of each key, in the same order.
+    private(set) var values: [Value] = []
+
+    var isEmpty: Bool { keys.isEmpty }
+    var count: Int { keys.count }
+
+    /// Adds `value` at `key`, which must be greater than every key already held.
+    mutating func append(_ value: Value, at key: Int) {
+        precondition(keys.last.map { $0 < key } ?? true, "keys are added in ascending order")
+        keys.append(key)
+        values.append(value)
+    }
+
+    /// The index in ``keys`` of the first key not less than `key`.
+    private func lowerBound(_ key: Int) -> Int {
+        var low = 0, high = keys.count
+        while low < high {
+            let mid = (low + high) / 2
+            if keys[mid] < key { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// The value at `key`, nil when there is none.
+    subscript(key: Int) -> Value? {
+        let i = lowerBound(key)
+        return i < keys.count && keys[i] == key ? values[i] : nil
+    }
+
+    /// The keys within `range`, ascending.
+    func keys(in range: ClosedRange<Int>) -> ArraySlice<Int> {
+        keys[lowerBound(range.lowerBound)..<lowerBound(range.upperBound + 1)]
+    }
+
+    /// Every key with its value, ascending.
+    var entries: Zip2Sequence<[Int], [Value]> { zip(keys, values) }
 }

@@ -566,25 +566,50 @@ public struct Styler: Sendable {
     /// Gives the notes referenced since `first` to the block holding each reference, styled in
     /// the Caption role with their number; a note is set once, at its first reference. A note
     /// cited inside another note is set with it, at the foot of the same page.
+    ///
+    /// The block linking to each note is looked up in one pass over `blocks[first...]`
+    /// (``lastLinkingBlocks(_:from:)``), not one pass per note: a div holding thousands of
+    /// blocks and notes is one top-level block, and a pass per note made it quadratic.
     mutating func attachFootnotes(to blocks: inout [StyledBlock], from first: Int) {
         guard !referencedNotes.isEmpty else { return }
         var queue: [(number: Int, holder: Int?)] = referencedNotes.map { ($0, nil) }
         referencedNotes = []
         var next = 0
+        // Attaching a note changes a block's `footnotes`, never its `paragraphs`: the
+        // destinations found once hold for the whole call.
+        var linking: [String: Int]?
         while next < queue.count {
             let (number, parentHolder) = queue[next]
             next += 1
             guard styledNotes.insert(number).inserted else { continue }
             let (paragraphs, nested) = footnoteParagraphs(number)
-            // The block whose runs link to the note (for a nested note, its parent's block).
-            let holder = parentHolder
-                ?? blocks.indices.dropFirst(first).last { blocks[$0].links(to: "fn-\(number)") } ?? blocks.indices.last
+            // The last block whose runs link to the note (for a nested note, its parent's block).
+            var holder = parentHolder
+            if holder == nil {
+                if linking == nil { linking = Self.lastLinkingBlocks(blocks, from: first) }
+                holder = linking?["fn-\(number)"] ?? blocks.indices.last
+            }
             if let holder {
                 blocks[holder].footnotes[number] = paragraphs
                 blocks[holder].footnoteLocations[number] = footnoteDefinitions[number]?.first?.location
             }
             queue += nested.map { ($0, holder) }
         }
+    }
+
+    /// For each internal destination (`fn-N`, a heading id) a run of `blocks[first...]` links
+    /// to, the index of the last block holding such a run (``StyledBlock/paragraphs``, not
+    /// its footnotes). One pass over the runs.
+    static func lastLinkingBlocks(_ blocks: [StyledBlock], from first: Int) -> [String: Int] {
+        var result: [String: Int] = [:]
+        for index in blocks.indices.dropFirst(first) {
+            for paragraph in blocks[index].paragraphs {
+                for run in paragraph.runs {
+                    if case .internal(let name)? = run.style.link { result[name] = index }
+                }
+            }
+        }
+        return result
     }
 
     /// Notes whose marker is never drawn — cited only from their own text, or from an image's

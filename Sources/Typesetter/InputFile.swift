@@ -20,7 +20,8 @@ public enum InputFile {
 
     /// Decodes UTF-8 (a leading byte-order mark is dropped), straight from `data`: no
     /// intermediate copy of the bytes, which for a 20 MB file was 20 MB more while it was read.
-    /// - Throws: ``TypesetError/invalidUTF8(path:line:)`` naming the first line with a bad sequence.
+    /// - Throws: ``TypesetError/invalidUTF8(path:line:)`` naming the first line with a bad
+    ///   sequence; lines end at LF, CR LF or a lone CR (CommonMark spec 0.30, §2.1), as the parser reads them.
     public static func decodeUTF8(_ data: Data, path: String) throws -> String {
         let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
         if let text = String(validating: body, as: UTF8.self) { return text }
@@ -28,8 +29,11 @@ public enum InputFile {
         // Find the first line that does not decode.
         var line = 1
         var start = 0
-        for (i, byte) in bytes.enumerated() where byte == 0x0A || i == bytes.count - 1 {
-            let end = byte == 0x0A ? i : i + 1
+        func endsLine(_ i: Int) -> Bool {
+            bytes[i] == 0x0A || (bytes[i] == 0x0D && (i + 1 == bytes.count || bytes[i + 1] != 0x0A))
+        }
+        for i in bytes.indices where endsLine(i) || i == bytes.count - 1 {
+            let end = endsLine(i) ? i : i + 1
             if String(validating: bytes[start..<end], as: UTF8.self) == nil { break }
             line += 1
             start = i + 1

@@ -1,0 +1,38 @@
+/// Line endings as CommonMark defines them (spec 0.30, §2.1 "Characters and lines"): a line
+/// ending is a line feed (U+000A), a carriage return (U+000D) not followed by a line feed, or a
+/// carriage return and a line feed.
+///
+/// cmark-gfm reads all three, but the layers around it (front matter, div fences, attribute
+/// lists, raw HTML, footnote checks, source positions) split lines at line feeds. The parser
+/// therefore rewrites each lone carriage return — the line ending of classic Mac OS text — as a
+/// line feed before anything else reads the text: one byte for one byte, so every UTF-8 offset,
+/// line and column stays that of the file as written, and every layer sees the same lines
+/// cmark-gfm does. `\r\n` is kept as written.
+enum LineEndings {
+    /// `text` with every carriage return that is not followed by a line feed replaced by a line
+    /// feed; the text itself (not copied) when it has none. One pass over the UTF-8 bytes, O(n).
+    static func normalizingLoneCarriageReturns(_ text: String) -> String {
+        var text = text
+        let count = text.utf8.count
+        let first: Int? = text.withUTF8 { bytes in
+            var i = 0
+            while i < bytes.count {
+                if bytes[i] == 0x0D, i + 1 == bytes.count || bytes[i + 1] != 0x0A { return i }
+                i += 1
+            }
+            return nil
+        }
+        guard let first else { return text }
+        return text.withUTF8 { source in
+            String(unsafeUninitializedCapacity: count) { output in
+                _ = output.initialize(from: source)
+                var i = first
+                while i < count {
+                    if output[i] == 0x0D, i + 1 == count || output[i + 1] != 0x0A { output[i] = 0x0A }
+                    i += 1
+                }
+                return count
+            }
+        }
+    }
+}

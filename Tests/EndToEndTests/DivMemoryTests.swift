@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// A document of many `:::` divs is parsed on cmark-gfm's tree of the whole text (fences are
+/// decided on its block structure), then again with the accepted fences replaced by markers.
+/// The first tree was still held while the second was built, and every fence was held in
+/// dictionaries (each bucket a whole fence, about 370 bytes a fence, twice): 1.2 MB more of
+/// sections with a small div each added about 44 MiB per MiB, against 5 without the divs. Now
+/// one tree at a time, fences in sorted arrays: about 8 against 6. The peaks (a subprocess's own,
+/// ``HugeTableMemoryTests/peak(_:name:options:)``) of four times the sections are set beside
+/// one time's, with and without the divs, in MiB per MiB of input added.
+@Suite(.serialized) struct DivMemoryTests {
+    /// `sections` sections of headings with attributes, a paragraph, a list, a table, code, a
+    /// quote, raw HTML, and (when `divs`) a small div each; otherwise its text as a paragraph.
+    static func document(sections: Int, divs: Bool) -> String {
+        var text = ""
+        for i in 0..<sections {
+            let k = String(format: "%05d", i)
+            text += """
+                ## Section s\(k) {#sec\(k) tracking=0.5}
+
+                Paragraph p\(k) with *emph\(k)* and **strong\(k)** and `code\(k)` and a [link\(k)](#sec\(k)). 한글\(k) 단어.
+
+                - item\(k)a
+                - item\(k)b
+                  1. sub\(k)c
+
+                | colA\(k) | colB\(k) |
+                |:--|--:|
+                | a\(k) | b\(k) |
+
+                ```
+                codeblock\(k) line
+                ```
+
+                > quote\(k) text
+
+
+                """
+            text += divs ? "::: {.caption}\ndiv\(k) content\n:::\n\n" : "div\(k) content\n\n"
+            text += "<b>html\(k)</b> raw\n\n"
+        }
+        return text + "Last paragraph.\n"
+    }
+
+    /// Growth of the peak from `sections` to four times as many, MiB per MiB added.
+    func growth(divs: Bool) throws -> (perMiB: Double, peaks: String, pdf: String) {
+        let one = Self.document(sections: 900, divs: divs), four = Self.document(sections: 3_600, divs: divs)
+        let added = Double(four.utf8.count - one.utf8.count) / 1_048_576
+        let name = divs ? "divs" : "no-divs"
+        let small = try HugeTableMemoryTests.peak(one, name: name + "-1")
+        let large = try HugeTableMemoryTests.peak(four, name: name + "-4")
+        let perMiB = (large.mebibytes - small.mebibytes) / added
+        return (perMiB, "\(name): \(small.mebibytes) MiB, × 4 \(large.mebibytes) MiB, \(perMiB) MiB per MiB added", large.pdf)
+    }
+
+    @Test func manyDivsCostLittleMoreThanTheirText() throws {
+        let plain = try growth(divs: false)
+        let divs = try growth(divs: true)
+        // Measured: about 6 MiB per MiB without divs, 8 with (44 before).
+        #expect(divs.perMiB < 2 * plain.perMiB + 4, "\(plain.peaks); \(divs.peaks)")
+        let text = try PDFProbe.run("pdftotext", [divs.pdf, "-"]).output
+        #expect(text.contains("div03599 content") && text.contains("Last paragraph."))
+        #expect(!text.contains(":::"), "every fence is read as a fence")
+    }
+}
