@@ -135,8 +135,11 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
     }
 
     /// Drops the window kept and sets the source's bytes aside (``SourceBuffer/setAside()``);
-    /// the blocks stay the same: a later read reads the bytes back.
+    /// the blocks stay the same: a later read reads the bytes back. A source too short to be set
+    /// aside keeps its window: dropping it would only make the next pass parse it again (a
+    /// one-window document, parsed by the survey, again by layout).
     func releaseSource() {
+        guard buffer.count >= buffer.setAsideMinimum else { return }
         lock.lock()
         cached = nil
         lock.unlock()
@@ -146,6 +149,12 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
 
     /// The number of windows (tests).
     var windowCount: Int { windows.count }
+    /// Whether the last window made is kept (tests).
+    var keepsAWindow: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return cached != nil
+    }
     /// The buffer the windows are parsed again from (tests).
     var sourceBuffer: [UInt8] { buffer.bytes }
     /// The number of windows that keep the scan's blocks (tests).
