@@ -179,4 +179,30 @@ import Testing
         #expect(readme.contains("still writes an empty `/StructTreeRoot`"))
         #expect(readme.contains("each length needs a unit") && help.contains("each with a unit"))
     }
+    /// A message that quotes a value holding line breaks (a YAML list, block or quoted scalar
+    /// in front matter) is still one line: the breaks are written as `\\n`. Found by
+    /// `make fuzz` (a `margins:` list whose items continue on further lines).
+    @Test func aQuotedMultiLineValueKeepsItsMessageOnOneLine() throws {
+        let dir = try folder()
+        let cases: [(String, Int32)] = [
+            ("margins:\n\n- delta item 0\n- romeo\n  item 1\n  - juliet item 7\n", 1),
+            ("paper: |\n  a4\n  letter\n", 1),
+            ("widows: \"3\\n4\"\n", 0),
+            ("line-break: \"keep\\r\\nall\\u2028x\"\n", 0),
+            ("size-category: >-\n  large\n\n  larger\n", 1),
+        ]
+        for (i, (yaml, status)) in cases.enumerated() {
+            let path = dir + "/case-\(i).md"
+            try write("---\n" + yaml + "---\n\nBody text.\n", path)
+            let pdf = dir + "/case-\(i).pdf"
+            let run = try typeset(["render", path, "-o", pdf])
+            #expect(run.status == status, "case \(i): \(run.output)")
+            // The message, and on success the page count line.
+            let lines = run.output.split(separator: "\n").filter { !$0.hasPrefix(pdf + ": ") }
+            #expect(lines.count == 1, "case \(i): \(run.output)")
+            #expect(allPositioned(lines.joined(separator: "\n"), in: path), "case \(i): \(run.output)")
+            // (The list of case 0 is joined with commas: YAML folds its items' continuation lines.)
+            if i > 0 { #expect(lines.first?.contains("\\n") == true || lines.first?.contains("\\r") == true, "case \(i): the break is shown as an escape") }
+        }
+    }
 }
