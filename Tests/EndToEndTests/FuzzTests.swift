@@ -86,6 +86,32 @@ import Typography
         #expect(FuzzCampaign.isDrawn("whe", in: "xehwx", Array("xehwx".utf8), reversible: true))
         #expect(!FuzzCampaign.isDrawn("whe", in: "xhwex", Array("xhwex".utf8), reversible: true))
     }
+
+    /// A long word after a right-to-left override, broken between letters over several lines of
+    /// a narrow measure with a run of another size inside it, is drawn whole (every line its
+    /// piece reversed) though pdftotext reads its glyphs out of order: the oracle finds all its
+    /// letters in one stretch, and misses a word that lost one letter or its run. The case
+    /// `make fuzz SECONDS=600` flagged on d3f2769 (seed 2941924922166634672, case 205).
+    @Test func aLongWordBrokenOverRightToLeftLinesIsFoundByItsLetters() throws {
+        let word = String(repeating: "kilo", count: 75)
+        let markdown = "lead \u{202E}[w]{size=14}\(word) tail\n"
+        let pdf = Render.folder + "/oracle-rlo-broken.pdf"
+        let report = try Typesetter.render(markdown: markdown, file: "oracle-rlo-broken.md", to: pdf, options: RenderOptions())
+        #expect(report.diagnostics.contains { $0.message.contains("broken between letters") })
+        let found = FuzzCampaign.letters(try PDFProbe.run("pdftotext", ["-raw", pdf, "-"]).output)
+        let target = "w" + word
+        #expect(FuzzCampaign.isDrawn(target, in: found, Array(found.utf8), reversible: true))
+        #expect(FuzzCampaign.checkMarkdown(markdown, name: "oracle-rlo-broken-check", theme: nil) == nil)
+        // One letter fewer in the PDF, or the run lost: not found.
+        let lessOneO = String(found.replacingOccurrences(of: "o", with: "", options: [], range: found.range(of: "o")))
+        #expect(!FuzzCampaign.isDrawn(target, in: lessOneO, Array(lessOneO.utf8), reversible: true))
+        let lessTheRun = found.replacingOccurrences(of: "w", with: "")
+        #expect(!FuzzCampaign.isDrawn(target, in: lessTheRun, Array(lessTheRun.utf8), reversible: true))
+        // Order is kept for short words and without the override.
+        #expect(!FuzzCampaign.isDrawn("whe", in: "xhwex", Array("xhwex".utf8), reversible: true))
+        let sorted = String(target.sorted())
+        #expect(!FuzzCampaign.isDrawn(target, in: sorted, Array(sorted.utf8), reversible: false))
+    }
 }
 
 /// The generator and the oracle.
@@ -235,6 +261,34 @@ enum FuzzCampaign {
         let reversed = String(word.reversed())
         return found.contains(reversed) || interrupted(Array(reversed.utf8), in: foundLetters)
             || splitOnce(Array(word.utf8), in: foundLetters, halvesSwapped: true)
+            || (word.utf8.count >= brokenWordLength && allLetters(Array(word.utf8), within: foundLetters))
+    }
+
+    /// Letters from which a word drawn right to left may be broken between letters over several
+    /// lines: each line's piece set right to left, its runs in visual order, and pdftotext may
+    /// read such glyphs one per line in any order. Shorter words keep their letter order.
+    static let brokenWordLength = 24
+
+    /// Whether every letter of `word`, as many times as it occurs, is in one stretch of `text`
+    /// no longer than the word plus 2,000 letters (the interruptions ``interrupted(_:in:)``
+    /// allows), in any order: a letter or run lost from the word is missing from every stretch.
+    /// Linear in `text` (a sliding window of letter counts).
+    static func allLetters(_ word: [UInt8], within text: [UInt8]) -> Bool {
+        var short = [Int](repeating: 0, count: 256)
+        for letter in word { short[Int(letter)] += 1 }
+        var lacking = short.filter { $0 > 0 }.count
+        let width = word.count + 2_000
+        for (i, letter) in text.enumerated() {
+            short[Int(letter)] -= 1
+            if short[Int(letter)] == 0 { lacking -= 1 }
+            if i >= width {
+                let leaving = Int(text[i - width])
+                if short[leaving] == 0 { lacking += 1 }
+                short[leaving] += 1
+            }
+            if lacking == 0 { return true }
+        }
+        return false
     }
 
     /// Lower-cased, with whitespace and hyphens (line-break hyphens, soft hyphens) removed.
