@@ -361,6 +361,8 @@ struct CmarkConverter {
         var current: SourceWindows.Segment?
         var blockCount = 0
         var nodes = 0
+        /// Nodes without a position (``hasPosition(_:)``) waiting for the next node's segment.
+        var unplaced = 0
         /// The blocks of segments of more than ``SourceWindows/heldSegmentBytes`` of source, by
         /// segment index: kept rather than parsed again during layout.
         var held: [Int: [Block]] = [:]
@@ -390,21 +392,46 @@ struct CmarkConverter {
         convertBlock(node, depth: 0, into: &items)
         segmentScan.items = items
         guard cmark_node_get_type(node) != CMARK_NODE_FOOTNOTE_DEFINITION else { return }
+        segmentScan.nodes += 1
+        guard Self.hasPosition(node) else {
+            // The paragraph cmark-gfm splits off before a table's header row has no position:
+            // it belongs to the segment of the table that follows it.
+            segmentScan.unplaced += 1
+            return
+        }
         // (cmark-gfm may end an HTML block's range a line early, even before its start.)
         let first = startLine(node), last = max(first, Int(cmark_node_get_end_line(node)) + lineDelta)
         if segmentScan.current == nil {
-            segmentScan.current = SourceWindows.Segment(firstNode: segmentScan.nodes, nodes: 0, firstLine: first, lastLine: last,
-                                                        firstBlock: 0, blocks: 0)
+            segmentScan.current = SourceWindows.Segment(firstNode: segmentScan.nodes - 1 - segmentScan.unplaced, nodes: segmentScan.unplaced,
+                                                        firstLine: first, lastLine: last, firstBlock: 0, blocks: 0)
+        } else {
+            segmentScan.current!.nodes += segmentScan.unplaced
         }
+        segmentScan.unplaced = 0
         segmentScan.current!.nodes += 1
         segmentScan.current!.lastLine = max(segmentScan.current!.lastLine, last)
-        segmentScan.nodes += 1
         for item in segmentScan.items[start...] { segmentScan.nesting.advance(over: item) }
         if segmentScan.nesting.balanced { flushSegment() }
     }
 
+    /// Whether cmark-gfm gave `node` a source position: every node of the source has one, but
+    /// the paragraph the table extension (cmark-gfm 0.29) splits off before a table's header
+    /// row, when the paragraph held lines above it, has line 0.
+    static func hasPosition(_ node: OpaquePointer) -> Bool { cmark_node_get_start_line(node) > 0 }
+
     /// Ends the scan: the segments, in order; the diagnostics are complete.
     mutating func finishScan() -> [SourceWindows.Segment] {
+        if segmentScan.unplaced > 0 {
+            // (Never expected: a split paragraph is followed by its table.) Kept in a segment of
+            // its own, which no window parse matches: it is converted from the whole document.
+            let line = segmentScan.segments.last?.lastLine ?? 1
+            if segmentScan.current == nil {
+                segmentScan.current = SourceWindows.Segment(firstNode: segmentScan.nodes - segmentScan.unplaced, nodes: 0,
+                                                            firstLine: 0, lastLine: line, firstBlock: 0, blocks: 0)
+            }
+            segmentScan.current!.nodes += segmentScan.unplaced
+            segmentScan.unplaced = 0
+        }
         flushSegment()
         diagnostics += segmentScan.topLevelWarnings
         let segments = segmentScan.segments

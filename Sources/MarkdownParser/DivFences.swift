@@ -24,13 +24,52 @@ struct DivFences {
         var verbatim: Set<Int> = []
     }
 
+    /// Decides the fences of `source` and prepares it with them (``SourceText/prepare(accepting:)``):
+    /// `lineInfo` reads the structure of the text as prepared so far; the decision is made again
+    /// on the text it gives until it no longer changes, at most three times. Returns the warnings
+    /// for the candidates that stay text; nil when `lineInfo` gives nil (no parser).
+    static func settle(_ source: inout SourceText, lineInfo: (SourceText) -> LineInfo?) -> [Diagnostic]? {
+        var accepted: Set<Int> = []
+        var warnings: [Diagnostic] = []
+        for _ in 0..<3 {
+            guard let info = lineInfo(source) else { return nil }
+            let decision = decide(source.candidates, info: info, current: accepted)
+            warnings = decision.1
+            if decision.0 == accepted { break }
+            accepted = decision.0
+            source.prepare(accepting: accepted)
+        }
+        return warnings
+    }
+
     /// Walks a parsed tree (of `source.cmarkInput`) and records ``LineInfo``.
     static func lineInfo(_ root: OpaquePointer, source: SourceText) -> LineInfo {
         var info = LineInfo()
+        add(root, lineDelta: 0, source: source, to: &info)
+        return info
+    }
+
+    /// Walks the nodes of a chunk's tree in parses of chunks
+    /// (``SourceWindows/topLevelNodes(_:chunkBytes:visit:)``) and records ``LineInfo``; with
+    /// the final nodes of every chunk, ``decide(_:info:current:)`` takes what it takes from
+    /// the whole text's tree, without that tree.
+    static func lineInfoInChunks(source: SourceText, chunkBytes: Int) -> LineInfo? {
+        var info = LineInfo()
+        let nodes = SourceWindows.topLevelNodes(source.lines, chunkBytes: chunkBytes) { node, delta in
+            add(node, lineDelta: delta, source: source, to: &info)
+        }
+        return nodes == nil ? nil : info
+    }
+
+    /// Records what the nodes under `root` (`root` included) say about candidate lines, their
+    /// lines offset by `lineDelta`.
+    private static func add(_ root: OpaquePointer, lineDelta: Int, source: SourceText, to info: inout LineInfo) {
         CmarkTree.forEachNode(under: root) { node in
             let type = cmark_node_get_type(node)
-            let first = Int(cmark_node_get_start_line(node)) - 1, last = Int(cmark_node_get_end_line(node)) - 1
-            guard first >= 0, last >= first else { return }
+            // (A node without a position, as some inline nodes, has line 0.)
+            let start = Int(cmark_node_get_start_line(node)), end = Int(cmark_node_get_end_line(node))
+            guard start >= 1, end >= start else { return }
+            let first = start - 1 + lineDelta, last = end - 1 + lineDelta
             // Only candidate lines are ever looked up (and the line before one, for
             // `paragraphEnds`): a set of every line of every paragraph and code block was
             // 2 to 3 bytes per source byte.
@@ -45,7 +84,6 @@ struct DivFences {
                 if source.markerNumber(in: literal) == nil { info.verbatim.formUnion(candidates(first...last)) }
             }
         }
-        return info
     }
 
     /// The candidate lines that are fences, given what the last parse (with `current` accepted)

@@ -92,7 +92,7 @@ public enum MarkdownParser {
         }
 
         var document: Document
-        if lazily, let windowed = windowedScan(source, file: file, metadata: metadata, windowBytes: windowBytes, diagnostics: &diagnostics) {
+        if lazily, let windowed = windowedScan(&source, file: file, metadata: metadata, windowBytes: windowBytes, diagnostics: &diagnostics) {
             document = windowed
         } else {
             guard let whole = wholeTreeParse(&source, file: file, metadata: metadata, lazily: lazily, windowBytes: windowBytes,
@@ -105,23 +105,32 @@ public enum MarkdownParser {
         // The positions read the buffer the windows parse again when it is the text as given,
         // so the document holds its source once.
         let windows = document.blocks.provider as? SourceWindows
-        let buffer = source.isInputAsGiven ? windows?.buffer ?? SourceBuffer(source.lines.buffer) : SourceBuffer(Array(text.utf8))
+        let buffer = source.isInputAsGiven ? windows?.buffer ?? SourceBuffer(source.lines.buffer) : SourceBuffer(source.inputBytes)
         document.source = SourcePositions(buffer: buffer) { CmarkTree.inlineText(of: $0) }
         if smartPunctuation(metadata, diagnostics: &diagnostics) { document = SmartPunctuation.apply(to: document) }
         return ParseResult(document: document, diagnostics: diagnostics)
     }
 
     /// The scan in windows, without cmark-gfm's tree of the whole text
-    /// (``SourceWindows/scanInWindows(_:lines:windowBytes:)``), for text with no div fence and no
-    /// footnote (whose numbers and fences are decided on the whole tree); nil otherwise or when a
-    /// window does not parse as the chunks did.
-    static func windowedScan(_ source: SourceText, file: String, metadata: Metadata, windowBytes: Int,
+    /// (``SourceWindows/scanInWindows(_:lines:windowBytes:)``), div fences decided on the trees
+    /// of chunks (``DivFences/lineInfoInChunks(source:chunkBytes:)``), for text with no
+    /// footnote (whose numbers are decided on the whole tree); nil otherwise or when a window
+    /// does not parse as the chunks did. `source` is left prepared with the fences decided.
+    static func windowedScan(_ source: inout SourceText, file: String, metadata: Metadata, windowBytes: Int,
                              diagnostics: inout [Diagnostic]) -> Document? {
-        guard source.candidates.isEmpty, !SourceText.contains(source.cmarkInput, Array("[^".utf8)) else { return nil }
+        guard !SourceText.contains(source.cmarkInput, Array("[^".utf8)) else { return nil }
+        var fenceWarnings: [Diagnostic] = []
+        if !source.candidates.isEmpty {
+            // Div fences decided on the chunks' trees, as on the whole text's.
+            guard let warnings = DivFences.settle(&source, lineInfo: {
+                DivFences.lineInfoInChunks(source: $0, chunkBytes: windowBytes)
+            }) else { return nil }
+            fenceWarnings = warnings
+        }
         var converter = CmarkConverter(file: file, source: source, mode: .scan)
         guard let (segments, prefix) = SourceWindows.scanInWindows(&converter, lines: source.lines,
                                                                     windowBytes: windowBytes) else { return nil }
-        diagnostics += converter.diagnostics + converter.html.diagnostics
+        diagnostics += fenceWarnings + converter.diagnostics + converter.html.diagnostics
         let windows = SourceWindows(file: file, source: source.forConversion, segments: segments, prefix: prefix,
                                     footnoteNumbers: converter.footnoteNumbers, windowBytes: windowBytes,
                                     held: converter.heldSegments)
@@ -132,27 +141,16 @@ public enum MarkdownParser {
     /// for windows when `lazily`, else converted at once. nil when cmark-gfm cannot allocate a parser.
     static func wholeTreeParse(_ source: inout SourceText, file: String, metadata: Metadata, lazily: Bool, windowBytes: Int,
                                diagnostics: inout [Diagnostic]) -> Document? {
-        var parsed = CmarkTree(source.cmarkInput)
-        if !source.candidates.isEmpty, parsed != nil {
+        if !source.candidates.isEmpty {
             // Div fences: decided on cmark's block structure, parsing again until it settles.
             // Each tree is freed before the next parse: cmark-gfm's tree of the whole text is
             // about 28 bytes per source byte, and two at once were the parse's peak.
-            var accepted: Set<Int> = []
-            var warnings: [Diagnostic] = []
-            for _ in 0..<3 {
-                guard let decision = parsed.map({
-                    DivFences.decide(source.candidates, info: DivFences.lineInfo($0.root, source: source), current: accepted)
-                }) else { break }
-                warnings = decision.1
-                if decision.0 == accepted { break }
-                accepted = decision.0
-                source.prepare(accepting: accepted)
-                parsed = nil
-                parsed = CmarkTree(source.cmarkInput)
-            }
+            guard let warnings = DivFences.settle(&source, lineInfo: { prepared in
+                CmarkTree(prepared.cmarkInput).map { DivFences.lineInfo($0.root, source: prepared) }
+            }) else { return nil }
             diagnostics += warnings
         }
-        guard let tree = parsed else { return nil }
+        guard let tree = CmarkTree(source.cmarkInput) else { return nil }
         if lazily {
             // One scan gives every diagnostic and footnote and where each top-level segment
             // starts and ends; each pass over the blocks parses the text again, one window of

@@ -95,6 +95,9 @@ struct SourceText {
 
     private var prefixLengths = SortedTable<Int>()
 
+    /// The input's bytes, as given (front matter and fences as written).
+    var inputBytes: [UInt8] { input }
+
     /// Whether ``lines`` holds the input as given, byte for byte (no front matter blanked, no
     /// fence replaced by a marker): the buffer can then stand for the source text itself.
     var isInputAsGiven: Bool { bodyStart == 0 && fences.isEmpty }

@@ -184,15 +184,7 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
         if lastLine < ranges.count { bytes.append(0x0A) }  // the text's own end, as written, at the last
         guard let tree = CmarkTree(bytes) else { return nil }
         let delta = firstLine - prefixLines - 1
-        var nodes: [OpaquePointer] = []
-        var child = cmark_node_first_child(tree.root)
-        while let node = child {
-            child = cmark_node_next(node)
-            guard cmark_node_get_type(node) != CMARK_NODE_FOOTNOTE_DEFINITION else { continue }
-            let line = Int(cmark_node_get_start_line(node))
-            guard line + delta >= firstLine else { continue }  // the prefix's
-            nodes.append(node)
-        }
+        let nodes = Self.windowNodes(of: tree.root, lineDelta: delta, firstLine: firstLine)
         guard nodes.count == run.reduce(0, { $0 + $1.nodes }) else { return nil }
         var converter = CmarkConverter(file: file, source: source, mode: .replay)
         converter.lineDelta = delta
@@ -202,13 +194,35 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
         for segment in run {
             let part = Array(nodes[next..<(next + segment.nodes)])
             next += segment.nodes
-            guard Int(cmark_node_get_start_line(part[0])) + delta == segment.firstLine else { return nil }
+            guard let placed = part.first(where: CmarkConverter.hasPosition),
+                  Int(cmark_node_get_start_line(placed)) + delta == segment.firstLine else { return nil }
             let made = converter.blocks(ofTopLevel: part)
             guard made.count == segment.blocks else { return nil }
             blocks += made
         }
         guard !converter.unresolvedFootnote, source.lines.outside?.happened != true else { return nil }
         return blocks
+    }
+
+    /// The top-level nodes of a window's tree (`root`, the prefix's lines then the window's,
+    /// `lineDelta` added to give the file's) but footnote definitions: those at or after
+    /// `firstLine`, each with the nodes without a position just before it (the paragraph
+    /// cmark-gfm splits off above a table, ``CmarkConverter/hasPosition(_:)``).
+    static func windowNodes(of root: OpaquePointer, lineDelta: Int, firstLine: Int) -> [OpaquePointer] {
+        var nodes: [OpaquePointer] = []
+        var unplaced: [OpaquePointer] = []
+        var child = cmark_node_first_child(root)
+        while let node = child {
+            child = cmark_node_next(node)
+            guard cmark_node_get_type(node) != CMARK_NODE_FOOTNOTE_DEFINITION else { continue }
+            guard CmarkConverter.hasPosition(node) else {
+                unplaced.append(node)
+                continue
+            }
+            if Int(cmark_node_get_start_line(node)) + lineDelta >= firstLine { nodes += unplaced + [node] }  // else the prefix's
+            unplaced = []
+        }
+        return nodes
     }
 
     /// The window's blocks from a parse of the whole document (what ``windowBlocks(_:)`` could
@@ -280,10 +294,23 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
     /// each start where a node starts: every node of a chunk but its last is final (what
     /// follows a node never changes it once the next node has started), so the next chunk
     /// starts at the last node. nil when cmark-gfm cannot allocate a parser.
-    static func topLevelNodes(_ lines: SourceLines, chunkBytes: Int) -> [NodeLines]? {
+    ///
+    /// `visit` is called with each final top-level node of a chunk's tree (footnote definitions
+    /// included) and the chunk's line offset, in chunk order: what it reads of the node's block
+    /// structure is what the whole text's tree has there.
+    static func topLevelNodes(_ lines: SourceLines, chunkBytes: Int,
+                              visit: ((_ node: OpaquePointer, _ lineDelta: Int) -> Void)? = nil) -> [NodeLines]? {
         var result: [NodeLines] = []
         var start = 1
         var size = max(chunkBytes, 1)
+        func visitNodes(of root: OpaquePointer, before limit: Int) {
+            guard let visit else { return }
+            var child = cmark_node_first_child(root)
+            while let node = child {
+                child = cmark_node_next(node)
+                if Int(cmark_node_get_start_line(node)) + start - 1 < limit { visit(node, start - 1) }
+            }
+        }
         while start <= lines.count {
             var end = start
             let base = lines.ranges[start - 1].lowerBound
@@ -291,10 +318,12 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
             guard let tree = CmarkTree(Array(text(lines, start, end))) else { return nil }
             let nodes = nodeLines(of: tree.root, lineDelta: start - 1, lineCount: lines.count)
             if end == lines.count {
+                visitNodes(of: tree.root, before: Int.max)
                 result += nodes
                 break
             }
             if nodes.count >= 2 {
+                visitNodes(of: tree.root, before: nodes.last!.first)
                 result += nodes.dropLast()
                 start = nodes.last!.first
                 size = max(chunkBytes, 1)
@@ -330,16 +359,10 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
             let lastLine = j + 1 < nodes.count ? nodes[j + 1].first - 1 : lines.count
             guard let tree = CmarkTree(prefix.bytes + text(lines, firstLine, lastLine)) else { return nil }
             let delta = firstLine - prefix.lines - 1
-            var found: [OpaquePointer] = []
-            var child = cmark_node_first_child(tree.root)
-            while let node = child {
-                child = cmark_node_next(node)
-                guard cmark_node_get_type(node) != CMARK_NODE_FOOTNOTE_DEFINITION,
-                      Int(cmark_node_get_start_line(node)) + delta >= firstLine else { continue }
-                found.append(node)
-            }
-            guard found.count == j - i + 1,
-                  zip(found, nodes[i...j]).allSatisfy({ Int(cmark_node_get_start_line($0.0)) + delta == $0.1.first }) else { return nil }
+            let found = windowNodes(of: tree.root, lineDelta: delta, firstLine: firstLine)
+            let placed = found.filter(CmarkConverter.hasPosition)
+            guard placed.count == j - i + 1,
+                  zip(placed, nodes[i...j]).allSatisfy({ Int(cmark_node_get_start_line($0.0)) + delta == $0.1.first }) else { return nil }
             converter.lineDelta = delta
             for node in found { converter.scan(node) }
             i = j + 1

@@ -42,16 +42,42 @@ final class FontDescription {
 /// Owns a `PangoAttrList` reference.
 final class AttrList {
     let pointer: OpaquePointer
+    /// The last attribute inserted of each type that does not change shaping (colours, lines,
+    /// backgrounds), by type: the next one equal to it and starting where it ends extends it.
+    private var lastDrawn: [UInt32: UnsafeMutablePointer<PangoAttribute>] = [:]
     init() { pointer = pango_attr_list_new() }
     init(copying other: AttrList) { pointer = pango_attr_list_copy(other.pointer) }
     deinit { pango_attr_list_unref(pointer) }
+
     /// Inserts `attribute` over the UTF-8 byte range; the list takes ownership of it.
+    ///
+    /// An attribute that only changes how glyphs are drawn (a colour, an underline, a
+    /// strikethrough, a background), equal to the last one of its type and starting where that
+    /// one ends, extends it instead: Pango applies such attributes to each run of each line by
+    /// walking the list from its start (`pango_glyph_item_apply_attrs`, Pango 1.50), so a
+    /// paragraph of n runs, each with its own copy of one colour, cost n² steps (20,000 runs of
+    /// `**b** `: 6.7 s). Merged, the list holds one attribute per change of colour.
     func insert(_ attribute: UnsafeMutablePointer<PangoAttribute>?, _ start: Int, _ end: Int) {
         guard let attribute else { return }
         attribute.pointee.start_index = UInt32(start)
         attribute.pointee.end_index = UInt32(end)
+        let type = attribute.pointee.klass.pointee.type
+        if Self.drawnOnly.contains(type.rawValue) {
+            if let last = lastDrawn[type.rawValue], last.pointee.end_index == UInt32(start), pango_attribute_equal(last, attribute) != 0 {
+                last.pointee.end_index = UInt32(end)
+                pango_attribute_destroy(attribute)
+                return
+            }
+            lastDrawn[type.rawValue] = attribute
+        }
         pango_attr_list_insert(pointer, attribute)
     }
+
+    /// Attribute types that change only how glyphs are drawn, not how they are shaped.
+    private static let drawnOnly: Set<UInt32> = [
+        PANGO_ATTR_FOREGROUND, PANGO_ATTR_FOREGROUND_ALPHA, PANGO_ATTR_BACKGROUND, PANGO_ATTR_BACKGROUND_ALPHA,
+        PANGO_ATTR_UNDERLINE, PANGO_ATTR_UNDERLINE_COLOR, PANGO_ATTR_STRIKETHROUGH, PANGO_ATTR_STRIKETHROUGH_COLOR,
+    ].reduce(into: []) { $0.insert($1.rawValue) }
 }
 
 /// A reader–writer lock around everything that reads fontconfig's configuration, so that
