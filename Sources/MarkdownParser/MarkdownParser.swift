@@ -158,7 +158,7 @@ public enum MarkdownParser {
             var converter = CmarkConverter(file: file, source: source, mode: .scan)
             let segments = converter.scanSegments(of: tree.root)
             diagnostics += converter.diagnostics + converter.html.diagnostics
-                + UncitedFootnotes.diagnostics(root: tree.root, lines: source.lines, cited: Set(converter.footnoteNumbers.keys), file: file)
+                + UnsetFootnotes.diagnostics(root: tree.root, lines: source.lines, cited: Set(converter.footnoteNumbers.keys), file: file)
             let windows = SourceWindows(file: file, source: source.forConversion, segments: segments,
                                         prefix: SourceWindows.prefix(root: tree.root, lines: source.lines),
                                         footnoteNumbers: converter.footnoteNumbers, windowBytes: windowBytes,
@@ -168,7 +168,7 @@ public enum MarkdownParser {
             var converter = CmarkConverter(file: file, source: source)
             let blocks = converter.blocks(of: tree.root, depth: 0)
             diagnostics += converter.diagnostics + converter.html.diagnostics
-                + UncitedFootnotes.diagnostics(root: tree.root, lines: source.lines, cited: Set(converter.footnoteNumbers.keys), file: file)
+                + UnsetFootnotes.diagnostics(root: tree.root, lines: source.lines, cited: Set(converter.footnoteNumbers.keys), file: file)
             return Document(blocks: blocks, metadata: metadata, footnotes: converter.footnotes(), file: file)
         }
     }

@@ -53,6 +53,7 @@ struct RawHTML {
     /// `<details>` left open at the end of the block (its Markdown content follows, its closing
     /// tag comes in a later HTML block) adds a marker that ``nestContainers(_:)`` resolves.
     mutating func blocks(_ html: String, location: SourceLocation?) -> [Block] {
+        warnIfUnclosedComment(html, at: location)
         var builder = BlockBuilder(location: location)
         let (nodes, complete) = HTMLFragment.parseChecked(html)
         if !complete { warnUnparsed(at: location) }
@@ -77,6 +78,20 @@ struct RawHTML {
             result += Array(repeating: Block(.html(Self.openMarker + name), attributes: marker, location: location), count: count)
         }
         return result
+    }
+
+    /// An HTML block that opens a comment (`<!--`) without closing it runs to the end of its
+    /// container — the document, or the quote or list item it is in (CommonMark 0.30 §4.6, HTML
+    /// block type 2) — and a comment is never shown: every line after it would be lost in
+    /// silence. Warns with the number of lines hidden, at the `<!--`.
+    private mutating func warnIfUnclosedComment(_ html: String, at location: SourceLocation?) {
+        let trimmed = html.drop { $0 == " " || $0 == "\t" }
+        guard trimmed.hasPrefix("<!--"), !trimmed.contains("-->") else { return }
+        let hidden = max(0, html.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+                                - (html.hasSuffix("\n") ? 1 : 0))
+        guard hidden > 0 else { return }
+        let lines = hidden == 1 ? "the line" : "the \(hidden) lines"
+        diagnostics.append(Diagnostic(.warning, "HTML comment '<!--' is never closed: \(lines) after it, to the end of the document or of the block it is in, are part of the comment and not set (close it with '-->')", at: location))
     }
 
     static let openMarker = "\u{0}open ", closeMarker = "\u{0}close "

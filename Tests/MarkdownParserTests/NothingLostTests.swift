@@ -91,4 +91,46 @@ import Testing
         #expect(result.document.footnotes.count == 2)
         #expect(parse("Text[^1].\n\n[^1]: note.\n").diagnostics.isEmpty)
     }
+
+    /// A label defined again (at the top level, in a list item, in a quote, in another case) is
+    /// named at the later definition with the line of the first, which is the one set.
+    @Test func aSecondDefinitionOfALabelIsNamed() {
+        let source = [
+            "One[^a], two[^d] and three[^A].", "",               // lines 1–2
+            "- item", "", "  [^d]: first d, in a list.", "",     // lines 3–6
+            "[^d]: second d.", "",                               // lines 7–8
+            "[^a]: first a.", "",                                // lines 9–10
+            "> [^A]: second a, in a quote", "",                  // lines 11–12
+            "[^d]: third d.",                                    // line 13
+        ].joined(separator: "\n") + "\n"
+        let result = parse(source)
+        let again = result.diagnostics.filter { $0.message.contains("defined again") }
+        #expect(again.map(\.location) == [SourceLocation(file: "t.md", line: 7, column: 1), SourceLocation(file: "t.md", line: 11, column: 3),
+                                          SourceLocation(file: "t.md", line: 13, column: 1)], "\(result.diagnostics)")
+        #expect(again.first?.message.contains("line 5") == true)
+        #expect(again.dropFirst().first?.message.contains("line 9") == true)
+        #expect(!result.diagnostics.contains { $0.message.contains("never cited") })
+        // The first definitions are the notes set.
+        let notes = result.document.footnotes.values.map { "\($0)" }
+        #expect(notes.contains { $0.contains("first d") } && notes.contains { $0.contains("first a") }, "\(notes)")
+        #expect(!notes.contains { $0.contains("second") || $0.contains("third") })
+    }
+
+    /// A comment opened by an HTML block and never closed runs to the end of its container and
+    /// hides everything in it: named at its `<!--` with the lines it hides — at the top level,
+    /// in a quote, in a list item; a closed comment, even over several lines, is not.
+    @Test func anUnclosedCommentIsNamed() {
+        func warnings(_ text: String) -> [Diagnostic] { parse(text).diagnostics.filter { $0.message.contains("never closed") } }
+        let top = warnings("Before.\n\n<!-- forgot to close\n\nImportant one.\n\n## Heading\n\nImportant two.\n")
+        #expect(top.map(\.location) == [SourceLocation(file: "t.md", line: 3, column: 1)])
+        #expect(top.first?.message.contains("the 6 lines after it") == true, "\(top)")
+        let quoted = warnings("> quote\n> <!-- open\n> hidden\n\nafter the quote\n")
+        #expect(quoted.map(\.location) == [SourceLocation(file: "t.md", line: 2, column: 3)])
+        #expect(parse("> quote\n> <!-- open\n> hidden\n\nafter the quote\n").document.blocks.count == 2)
+        let listed = warnings("- item\n\n  <!-- open\n  hidden\n")
+        #expect(listed.map(\.location) == [SourceLocation(file: "t.md", line: 3, column: 3)])
+        #expect(warnings("a\n\n<!-- closed -->\n\nb\n").isEmpty)
+        #expect(warnings("a\n\n<!-- over\nseveral\n\nlines -->\n\nb\n").isEmpty)
+        #expect(warnings("a\n\n<!-- at the very end").isEmpty)
+    }
 }

@@ -1,0 +1,63 @@
+internal import CCmarkGFM
+import DocumentModel
+
+/// Footnote definitions that are never set, each named in a warning instead of lost in
+/// silence:
+///
+/// - a definition no marker cites: cmark-gfm removes it from its tree (as Pandoc drops an
+///   uncited note: a note is set where a marker cites it, and a definition alone has no such
+///   place);
+/// - a second definition of a label already defined: a label names one note, and cmark-gfm
+///   keeps the first definition (CommonMark's rule for link reference definitions, which GFM
+///   footnotes follow).
+enum UnsetFootnotes {
+    /// One warning per `[^label]:` definition in `lines` (cmark-gfm's input, one entry per
+    /// source line) whose label is not in `cited` (labels normalised as
+    /// ``CmarkConverter/normalizedLabel(_:)``) or was defined on an earlier line, at the
+    /// definition's `[` (1-based line, UTF-8 byte column), in line order. Lines inside code and
+    /// HTML blocks of `root` (cmark-gfm's tree of the same lines) are text, not definitions. A
+    /// definition may follow block quote markers and indentation (inside a quote or list item).
+    static func diagnostics(root: OpaquePointer, lines: SourceLines, cited: Set<String>, file: String) -> [Diagnostic] {
+        var candidates: [(label: String, line: Int, column: Int)] = []
+        let bytes = lines.buffer
+        for index in 0..<lines.count {
+            let range = lines.ranges[index]
+            var i = range.lowerBound
+            while i < range.upperBound, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == UInt8(ascii: ">") { i += 1 }
+            guard i + 2 < range.upperBound, bytes[i] == UInt8(ascii: "["), bytes[i + 1] == UInt8(ascii: "^") else { continue }
+            var j = i + 2
+            while j < range.upperBound, bytes[j] != UInt8(ascii: "]") { j += 1 }
+            guard j > i + 2, j + 1 < range.upperBound, bytes[j + 1] == UInt8(ascii: ":") else { continue }
+            candidates.append((String(decoding: bytes[(i + 2)..<j], as: UTF8.self), index + 1, i - range.lowerBound + 1))
+        }
+        guard !candidates.isEmpty else { return [] }
+        let literal = literalLines(root)
+        var firstLine: [String: Int] = [:]
+        var result: [Diagnostic] = []
+        for candidate in candidates where !literal.contains(where: { $0.contains(candidate.line) }) {
+            let label = CmarkConverter.normalizedLabel(candidate.label)
+            let at = SourceLocation(file: file, line: candidate.line, column: candidate.column)
+            if let first = firstLine[label] {
+                result.append(Diagnostic(.warning, "footnote [^\(candidate.label)] is defined again: only its first definition (line \(first)) is set (a label names one note)", at: at))
+            } else {
+                firstLine[label] = candidate.line
+                if !cited.contains(label) {
+                    result.append(Diagnostic(.warning, "footnote [^\(candidate.label)] is never cited, so it is not set (a note is set where a marker [^\(candidate.label)] cites it)", at: at))
+                }
+            }
+        }
+        return result
+    }
+
+    /// The line ranges of the code blocks and HTML blocks under `root`.
+    private static func literalLines(_ root: OpaquePointer) -> [ClosedRange<Int>] {
+        var result: [ClosedRange<Int>] = []
+        CmarkTree.forEachNode(under: root) { node in
+            let type = cmark_node_get_type(node)
+            guard type == CMARK_NODE_CODE_BLOCK || type == CMARK_NODE_HTML_BLOCK else { return }
+            let start = Int(cmark_node_get_start_line(node)), end = Int(cmark_node_get_end_line(node))
+            if start > 0, end >= start { result.append(start...end) }
+        }
+        return result
+    }
+}
