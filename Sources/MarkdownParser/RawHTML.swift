@@ -237,9 +237,19 @@ struct RawHTML {
     }
 
     /// A table of simple rows (`tr` of `th`/`td`, directly or under `thead`/`tbody`/`tfoot`):
-    /// a first row of header cells is the header.
+    /// a first row of header cells is the header. A cell spanning columns or rows (`colspan`,
+    /// `rowspan`) keeps the grid the HTML table model gives (HTML Living Standard §4.9.12,
+    /// "forming a table"): its text is set in the first slot it covers, the others stay empty,
+    /// so every later cell lands in its own column; one warning says the span is not drawn.
     private mutating func table(_ children: [HTMLNode], location: SourceLocation?, depth: Int) -> Table? {
         var rows: [(header: Bool, cells: [[Inline]])] = []
+        // Columns still covered by a cell of an earlier row spanning rows: rows left to cover.
+        var covered: [Int: Int] = [:]
+        var spans = false
+        func span(_ attributes: [String: String], _ name: String, limit: Int) -> Int {
+            guard let value = attributes[name].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) else { return 1 }
+            return min(max(value, 1), limit)
+        }
         func collect(_ nodes: [HTMLNode]) {
             for case .element(let name, _, let inner) in nodes {
                 switch name {
@@ -247,9 +257,27 @@ struct RawHTML {
                 case "tr":
                     var cells: [[Inline]] = []
                     var allHeader = true
-                    for case .element(let cellName, _, let content) in inner where cellName == "td" || cellName == "th" {
+                    func skipCovered() {
+                        while let left = covered[cells.count], left > 0 {
+                            covered[cells.count] = left - 1
+                            cells.append([])
+                        }
+                    }
+                    for case .element(let cellName, let attributes, let content) in inner where cellName == "td" || cellName == "th" {
                         if cellName == "td" { allHeader = false }
-                        cells.append(Self.trimmed(inlines(content, location: location, depth: depth + 2)))
+                        skipCovered()
+                        // (HTML caps colspan at 1,000 and rowspan at 65,534.)
+                        let columns = span(attributes, "colspan", limit: 1_000), rows = span(attributes, "rowspan", limit: 65_534)
+                        if columns > 1 || rows > 1 { spans = true }
+                        for c in 0..<columns {
+                            if rows > 1 { covered[cells.count] = rows - 1 }
+                            cells.append(c == 0 ? Self.trimmed(inlines(content, location: location, depth: depth + 2)) : [])
+                        }
+                    }
+                    // Covered slots past the row's last cell are the row's too.
+                    while let last = covered.filter({ $0.value > 0 }).keys.max(), last >= cells.count {
+                        if let left = covered[cells.count], left > 0 { covered[cells.count] = left - 1 }
+                        cells.append([])
                     }
                     if !cells.isEmpty { rows.append((allHeader, cells)) }
                 default: break
@@ -257,6 +285,9 @@ struct RawHTML {
             }
         }
         collect(children)
+        if spans, warned.insert("\u{0}span").inserted {
+            diagnostics.append(Diagnostic(.warning, "an HTML table cell spans columns or rows (colspan, rowspan): its text is set in the first cell it covers and the others are left empty, so every cell stays in its column (one warning for every such table in the document)", at: location))
+        }
         guard !rows.isEmpty else { return nil }
         let columns = rows.map(\.cells.count).max() ?? 0
         func padded(_ cells: [[Inline]]) -> [[Inline]] { cells + Array(repeating: [], count: columns - cells.count) }

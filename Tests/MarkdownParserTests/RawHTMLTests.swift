@@ -89,6 +89,28 @@ import Testing
         #expect(heading.first?.attributes.id == "top")
     }
 
+    /// Cells spanning rows and columns keep every other cell in its own column (the HTML table
+    /// model's grid): the span's text in its first slot, the slots it covers empty, one warning.
+    @Test func spanningCellsKeepTheGrid() {
+        func table(_ html: String) -> Table? {
+            guard case .table(let t) = blocks(html).first?.kind else { return nil }
+            return t
+        }
+        let t = table("<table>\n<tr><th>Name</th><th>Value</th></tr>\n<tr><td rowspan=\"2\">span</td><td>first</td></tr>\n<tr><td>second</td></tr>\n<tr><td colspan=\"2\">wide</td></tr>\n</table>")
+        #expect(t?.header == [[.text("Name")], [.text("Value")]])
+        #expect(t?.rows == [[[.text("span")], [.text("first")]], [[], [.text("second")]], [[.text("wide")], []]])
+        // A span in the middle, over three rows, past the row's last cell, and a colspan in the header.
+        let u = table("<table><tr><th colspan=3>Head</th></tr><tr><td>a</td><td rowspan=3>m</td><td>c</td></tr><tr><td>d</td><td>f</td></tr><tr><td>g</td></tr><tr><td>j</td><td>k</td><td>l</td></tr></table>")
+        #expect(u?.header == [[.text("Head")], [], []])
+        #expect(u?.rows == [[[.text("a")], [.text("m")], [.text("c")]], [[.text("d")], [], [.text("f")]], [[.text("g")], [], []],
+                            [[.text("j")], [.text("k")], [.text("l")]]])
+        // Absurd spans are capped; spans of 1 or less are ordinary cells, with no warning.
+        #expect(table("<table><tr><td colspan=99999>x</td></tr></table>")?.rows.first?.count == 1_000)
+        let warnings = parse("<table><tr><td rowspan=2 colspan=2>x</td></tr><tr><td>y</td></tr></table>\n\n<table><tr><td colspan=2>z</td></tr></table>\n").diagnostics
+        #expect(warnings.filter { $0.message.contains("spans columns or rows") }.count == 1, "\(warnings)")
+        #expect(parse("<table><tr><td colspan=1 rowspan=0>x</td></tr></table>\n").diagnostics.isEmpty)
+    }
+
     @Test func containersOpenedAndClosedInSeparateHTMLBlocks() {
         let b = blocks("<div align=\"center\">\n\n# Title\n\nText.\n\n</div>\n\nAfter.")
         guard case .div(let inner) = b.first?.kind else { Issue.record("\(b)"); return }
