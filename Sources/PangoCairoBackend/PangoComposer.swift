@@ -20,7 +20,8 @@ extension PangoShaper {
         for run in runs { starts.append(text.utf8.count); text += run.text }
         // A paragraph too wide for one unwrapped layout (past ``composedWidth`` at 2 em a
         // character) is measured in pieces; it cannot fit on one line.
-        let wide = Self.unwrappedWidthBound(paragraph) >= Self.composedWidth
+        // So is one of more runs than a layout takes in linear time (``ParagraphPieces/maximumRuns``).
+        let wide = runs.count > ParagraphPieces.maximumRuns || Self.unwrappedWidthBound(paragraph) >= Self.composedWidth
         let measured = wide ? nil : keptCells.take(paragraph) ?? unwrappedLayout(text: text, paragraph: paragraph, starts: starts)
         let scale = Double(PANGO_SCALE)
 
@@ -62,13 +63,18 @@ extension PangoShaper {
                                                         bytes: bytes, starts: starts) {
             lines = cut
         } else {
-            let lineSet = build(composition, prepared: prepared!, paragraph: paragraph)
+            // The chosen lines in one layout, or a layout per group of lines holding at most
+            // ``ParagraphPieces/maximumRuns`` runs (time linear in the runs, as in measuring).
+            lines = []
+            for group in Self.lineGroups(composition, prepared: prepared!) {
+                let lineSet = build(composition, lines: group, prepared: prepared!, paragraph: paragraph)
+                let layout = unwrappedLayout(text: lineSet.text, paragraph: lineSet.paragraph, starts: lineSet.starts)
+                justify(layout, lines: composition.lines[group], spaces: lineSet.stretchableSpace, gaps: lineSet.syllableGap)
+                rightToLeft += Self.rightToLeftLines(layout)
+                lines += collectLines(layout: layout, paragraph: lineSet.paragraph, bytes: Array(lineSet.text.utf8), base: 0,
+                                      starts: lineSet.starts).map(\.line)
+            }
             prepared = nil
-            let layout = unwrappedLayout(text: lineSet.text, paragraph: lineSet.paragraph, starts: lineSet.starts)
-            justify(layout, composition: composition, spaces: lineSet.stretchableSpace, gaps: lineSet.syllableGap)
-            rightToLeft = Self.rightToLeftLines(layout)
-            lines = collectLines(layout: layout, paragraph: lineSet.paragraph, bytes: Array(lineSet.text.utf8), base: 0,
-                                 starts: lineSet.starts).map(\.line)
         }
         for i in lines.indices where i < composition.lines.count {
             let composed = composition.lines[i]
@@ -309,26 +315,56 @@ extension PangoShaper {
         var syllableGap: [Bool]
     }
 
-    /// The text of the chosen lines: a U+2028 line separator at each break (replacing the word
-    /// space there), a hyphen at each hyphenation break (replacing a soft hyphen).
-    private func build(_ composition: Composition, prepared p: PreparedParagraph, paragraph: StyledParagraph) -> LineSet {
-        var runTexts = [String.UnicodeScalarView](repeating: String.UnicodeScalarView(), count: paragraph.runs.count)
-        var spaceFlags: [(run: Int, offset: Int)] = []   // (run, scalar index within the run's new text)
+    /// The composition's lines in groups (ranges of line indices) whose lines hold at most
+    /// ``ParagraphPieces/maximumRuns`` runs together (a line of more is a group of its own):
+    /// one group of every line for a paragraph of no more runs.
+    static func lineGroups(_ composition: Composition, prepared p: PreparedParagraph) -> [Range<Int>] {
+        let count = composition.lines.count
+        guard let lastRun = p.runIndex.last, lastRun >= ParagraphPieces.maximumRuns else { return [0..<count] }
+        var groups: [Range<Int>] = []
+        var start = 0
+        for (index, line) in composition.lines.enumerated() where index > start {
+            let first = p.runIndex[min(composition.lines[start].start, p.runIndex.count - 1)]
+            if p.runIndex[min(line.end, p.runIndex.count - 1)] - first >= ParagraphPieces.maximumRuns {
+                groups.append(start..<index)
+                start = index
+            }
+        }
+        groups.append(start..<count)
+        return groups
+    }
+
+    /// The text of the chosen lines `lines` (indices into the composition's; all of them by
+    /// default): a U+2028 line separator at each break (replacing the word space there), a
+    /// hyphen at each hyphenation break (replacing a soft hyphen). For some of the lines, the
+    /// paragraph holds only the runs they touch.
+    private func build(_ composition: Composition, lines group: Range<Int>, prepared p: PreparedParagraph,
+                       paragraph: StyledParagraph) -> LineSet {
+        // The runs the group's text comes from: every run when the group is every line.
+        var runRange = paragraph.runs.indices
+        if group != composition.lines.indices, !p.runIndex.isEmpty {
+            let last = composition.lines[group.upperBound - 1]
+            runRange = p.runIndex[min(composition.lines[group.lowerBound].start, p.runIndex.count - 1)]..<(p.runIndex[min(last.end, p.runIndex.count - 1)] + 1)
+        }
+        let base = runRange.lowerBound
+        var runTexts = [String.UnicodeScalarView](repeating: String.UnicodeScalarView(), count: runRange.count)
+        var spaceFlags: [(run: Int, offset: Int)] = []   // (run − base, scalar index within the run's new text)
         var gapFlags: [(run: Int, offset: Int)] = []
-        var runCounts = [Int](repeating: 0, count: paragraph.runs.count)
+        var runCounts = [Int](repeating: 0, count: runRange.count)
         let justified = paragraph.style.alignment == .justify
         let isCode = paragraph.runs.map(\.style.isCode)
-        func append(_ s: Unicode.Scalar, run: Int) { runTexts[run].append(s); runCounts[run] += 1 }
-        for (index, line) in composition.lines.enumerated() {
-            let last = index == composition.lines.count - 1
+        func append(_ s: Unicode.Scalar, run: Int) { runTexts[run - base].append(s); runCounts[run - base] += 1 }
+        for index in group {
+            let line = composition.lines[index]
+            let last = index == group.upperBound - 1
             var i = line.start
             while i < line.end {
                 let s = p.scalars[i]
                 let run = p.runIndex[i]
                 if line.ending == .hyphen && i == line.end - 1 && s == "\u{AD}" { append("-", run: run); i += 1; continue }
-                if justified && ParagraphComposer.isBreakingSpace(s) && !isCode[run] { spaceFlags.append((run, runCounts[run])) }
+                if justified && ParagraphComposer.isBreakingSpace(s) && !isCode[run] { spaceFlags.append((run - base, runCounts[run - base])) }
                 if justified && ParagraphComposer.isHangul(s) && i + 1 < line.end && ParagraphComposer.isHangul(p.scalars[i + 1]) {
-                    gapFlags.append((run, runCounts[run]))
+                    gapFlags.append((run - base, runCounts[run - base]))
                 }
                 append(s, run: run)
                 i += 1
@@ -341,9 +377,10 @@ extension PangoShaper {
             // Scalars skipped between this line's end and the next line's start (extra spaces) are dropped.
         }
         var finalParagraph = paragraph
+        if runRange != paragraph.runs.indices { finalParagraph.runs = Array(paragraph.runs[runRange]) }
         var starts: [Int] = []
         var text = ""
-        for index in paragraph.runs.indices {
+        for index in finalParagraph.runs.indices {
             starts.append(text.utf8.count)
             let t = String(runTexts[index])
             finalParagraph.runs[index].text = t
@@ -374,12 +411,12 @@ extension PangoShaper {
     /// advance) and of Hangul syllables (by the line's syllable spacing). Drawing, underlines,
     /// backgrounds and link rectangles follow the glyph widths; Pango's cached line extents do
     /// not, so line widths come from the composer.
-    private func justify(_ layout: GObjectRef, composition: Composition, spaces: [Bool], gaps: [Bool]) {
+    private func justify(_ layout: GObjectRef, lines: ArraySlice<ComposedLine>, spaces: [Bool], gaps: [Bool]) {
         let scale = Double(PANGO_SCALE)
         var node = pango_layout_get_lines_readonly(layout.opaque)
-        var index = 0
-        while let lineNode = node, index < composition.lines.count {
-            let composed = composition.lines[index]
+        var index = lines.startIndex
+        while let lineNode = node, index < lines.endIndex {
+            let composed = lines[index]
             if composed.spaceFactor != 0 || composed.syllableSpacing != 0 {
                 Self.forEachGlyphRun(of: lineNode.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self)) { offset, glyphs in
                     var previousCluster: Int32 = -1

@@ -2,7 +2,7 @@ import Styling
 
 /// Where a long paragraph is cut into the pieces ``PangoShaper`` lays out one at a time.
 ///
-/// A piece holds at most ``maximumWidth`` pt of text at an upper bound of 2 em + tracking per
+/// A piece holds at most ``maximumWidth`` pt of text (and, unwrapped, ``maximumRuns`` runs) at an upper bound of 2 em + tracking per
 /// byte — far inside the 2³¹ Pango units (≈ 2,097,152 pt at 1024 units per pt) a layout can
 /// measure — and, when lines wrap, at most ``maximumBytes`` of UTF-8 text: Pango 1.50 shapes
 /// the rest of an item again after every line it breaks, so one layout costs O(n²) in its
@@ -17,6 +17,12 @@ struct ParagraphPieces {
     static let maximumUnwrappedBytes = 1 << 20
     /// Estimated unwrapped width per piece, pt.
     static let maximumWidth = 1_000_000.0
+    /// Runs per piece when lines do not wrap: Pango applies a layout's colours, underlines and
+    /// backgrounds to each run by walking its attribute list from the start
+    /// (`pango_glyph_item_apply_attrs`, Pango 1.50), so one layout of n runs that differ in
+    /// colour (a paragraph of links) costs O(n²); a piece of at most this many keeps it O(n).
+    /// Also the runs of one layout of chosen lines (``PangoShaper/composeLocked(_:width:)``).
+    static let maximumRuns = 256
 
     let runs: [StyledRun]
     let starts: [Int]
@@ -30,9 +36,10 @@ struct ParagraphPieces {
     /// combining mark, joiner or variation selector).
     func end(from start: Int) -> Int {
         var limit = min(bytes.count, start + (wraps ? Self.maximumBytes : Self.maximumUnwrappedBytes))
+        var index = runIndex(atByte: start)
+        if !wraps, index + Self.maximumRuns < starts.count { limit = min(limit, max(start + 1, starts[index + Self.maximumRuns])) }
         // The width bound, run by run.
         var width = 0.0
-        var index = runIndex(atByte: start)
         var position = start
         while position < limit, index < runs.count {
             let runEnd = index + 1 < starts.count ? starts[index + 1] : bytes.count

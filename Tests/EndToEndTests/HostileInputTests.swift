@@ -38,15 +38,20 @@ import Typography
         #expect(boxes.allSatisfy { $0.xMax <= Self.rightEdge + 1 }, "\(boxes.filter { $0.xMax > Self.rightEdge + 1 }.prefix(3))")
     }
 
-    /// Linear time: one long word, a long heading and a long keep-all Korean paragraph at two
-    /// lengths, 4× apart, best of two runs each. Linear is ~4× the time, quadratic ~16×; the bound
-    /// is 8× (plus a second for noise on a shared machine). Before: 10,000 characters 0.42 s, 40,000 5.4 s.
-    @Test(arguments: ["word", "heading", "korean"])
+    /// Linear time: one long word, a long heading, a long keep-all Korean paragraph, and one
+    /// paragraph of many links or of many styled runs, at two lengths 4× apart, best of two runs
+    /// each. Linear is ~4× the time, quadratic ~16×; the bound is 8× (plus a second for noise on
+    /// a shared machine). Before: 10,000 characters 0.42 s, 40,000 5.4 s; 5,000 links 0.8 s,
+    /// 20,000 9.0 s; `**b** ` × 5,000 0.49 s, × 20,000 6.66 s (Pango walked the colour
+    /// attributes from the paragraph's start for each run).
+    @Test(arguments: ["word", "heading", "korean", "links", "styled"])
     func timeIsLinearInLength(kind: String) throws {
         func document(_ n: Int) -> String {
             switch kind {
             case "word": String(repeating: "x", count: n)
             case "heading": "# " + String(repeating: "W", count: n / 4)
+            case "links": String(repeating: "[l](https://example.com) ", count: n / 2)
+            case "styled": String(repeating: "**b** ", count: n / 2)
             default: (0..<(n / 12)).map { i in "한국어\(["문단은", "단어를", "지킨다"][i % 3])" }.joined(separator: " ")
             }
         }
@@ -63,6 +68,7 @@ import Typography
             let text = FuzzCampaign.normalized(try PDFProbe.text(pdf))
             if kind == "word" { #expect(text.components(separatedBy: "x").count - 1 == n) }
             if kind == "korean" { #expect(text.components(separatedBy: "한국어").count - 1 == n / 12) }
+            if kind == "links" || kind == "styled" { #expect(text.filter { $0 == (kind == "links" ? "l" : "b") }.count == n / 2) }
         }
         #expect(seconds[1] < 8 * seconds[0] + 1, "\(kind): \(seconds) s for 10,000 and 40,000 characters")
     }
