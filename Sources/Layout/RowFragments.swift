@@ -7,10 +7,11 @@ import Typography
 /// Each cell breaks on its own, at the last of its line boundaries that fits on the page, and
 /// its remaining lines start at the top of the next fragment — the cells' baselines need not
 /// line up at a common cut (with cells of different line heights, a common cut may not exist
-/// short of a page). Browsers fragment a table row the same way (CSS Table Module Level 3,
-/// "Fragmentation"): each cell's content breaks independently, and a row fragment is as tall
-/// as its tallest cell fragment. A fragment ends at the bottom of its last whole line and the
-/// next starts with its first (no padding repeated at a break, CSS Fragmentation Level 3
+/// short of a page). CSS 2.1 §13.3.3 allows a page break between any two line boxes, inside
+/// table cells too, and browsers that split a row (Chromium's table fragmentation) break each
+/// cell's content on its own, top-aligned, the row fragment as tall as its tallest cell
+/// fragment. A fragment ends at the bottom of its last whole line and the next starts with
+/// its first (no padding repeated at a break, CSS Fragmentation Level 3
 /// `box-decoration-break: slice`): a split row fills the page as far as whole lines of its
 /// cells fit.
 ///
