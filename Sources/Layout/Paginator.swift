@@ -5,9 +5,11 @@ import Typography
 public struct LayoutOptions {
     /// Paper, margins and block spacing (pt) the pages are laid out on.
     public var page: PageSetup
-    /// Fewest lines of a split paragraph left at the top of the next page (CSS `widows`, 2).
+    /// Fewest lines of a split paragraph (or table cell) left at the top of the next page
+    /// (CSS `widows`, 2).
     public var widows: Int
-    /// Fewest lines of a split paragraph left at the bottom of a page (CSS `orphans`, 2).
+    /// Fewest lines of a split paragraph (or table cell) left at the bottom of a page (CSS
+    /// `orphans`, 2).
     public var orphans: Int
     /// The running header of page `n` (1-based), or nil for none: one line, set in the middle
     /// of the top margin with the paragraph's own alignment (only its first line is used).
@@ -24,7 +26,8 @@ public struct LayoutOptions {
 /// Whether a page may end just before an item.
 enum BreakRule { case allowed, avoid, forced }
 
-/// One unbreakable slice of the vertical list: a line, a table row, an image, a rule. Element
+/// One unbreakable slice of the vertical list: a line, a table row, an image, a rule (only a
+/// table row taller than a page is split, by ``Paginator/split(_:gap:placedNotes:)``). Element
 /// coordinates are absolute in x and relative to the item's top in y.
 struct Item {
     var height: Double
@@ -46,6 +49,9 @@ struct Item {
     var notes: [Item] = []
     /// The structure path of the block the item belongs to (its notes are read after it).
     var structure: [StructureElement] = []
+    /// Set on a table row taller than a page: its lines by cell, so the page it does not fit
+    /// on ends where whole lines stop fitting (``split(within:widows:orphans:strict:)``).
+    var fragments: RowFragments?
 }
 
 final class ItemBox { let item: Item; init(_ item: Item) { self.item = item } }
@@ -122,12 +128,21 @@ public final class Paginator {
 
     func place(_ item: Item) throws {
         if item.breakBefore == .forced && !placed.isEmpty { try flush() }
-        if placed.isEmpty, let header = item.repeatedHeader { append(header.item.asArtifact); repeatedOnPage = 1 }
+        if placed.isEmpty, let header = item.repeatedHeader { append(Paginator.furniture(header.item, above: item)); repeatedOnPage = 1 }
         let gap = placed.isEmpty ? 0 : item.spaceBefore
-        let notes = Paginator.notesHeight(placed.flatMap(\.item.notes) + item.notes)
+        let placedNotes = placed.flatMap(\.item.notes)
+        let notes = Paginator.notesHeight(placedNotes + item.notes)
+        let fits = cursor + gap + item.height + notes <= textHeight + 0.01
+        // A row taller than a page fills this one as far as whole lines of its cells fit.
+        if !fits, item.fragments != nil, let parts = split(item, gap: gap, placedNotes: placedNotes) {
+            append(parts.head)
+            try flush()
+            try place(parts.rest)
+            return
+        }
         // A page holding nothing but a repeated table header takes the item whatever its height:
         // moving it on would only repeat the header forever.
-        if placed.count == repeatedOnPage || cursor + gap + item.height + notes <= textHeight + 0.01 {
+        if placed.count == repeatedOnPage || fits {
             if placed.count == repeatedOnPage, cursor + item.height + notes > textHeight, !item.notes.isEmpty {
                 // Even alone on a page the line and its notes do not fit: the notes follow it
                 // in the text rather than overprint it.
@@ -149,6 +164,35 @@ public final class Paginator {
         try flush()
         for c in carried { try place(c) }
         try place(item)
+    }
+
+    /// `item` (a row taller than a page) split where this page ends: its first part fits in
+    /// what is left of the text area, with the footnotes it cites. Widows and orphans are kept
+    /// in each cell; at the top of a page, where moving the row on would gain nothing, any
+    /// line boundary that fits will do. Nil when no line fits.
+    func split(_ item: Item, gap: Double, placedNotes: [Item]) -> (head: Item, rest: Item)? {
+        let room = textHeight + 0.01 - cursor - gap
+        for strict in placed.count == repeatedOnPage ? [true, false] : [true] {
+            func attempt(_ room: Double) -> (head: Item, rest: Item)? {
+                item.split(within: room, widows: options.widows, orphans: options.orphans, strict: strict)
+            }
+            guard let first = attempt(room - Paginator.notesHeight(placedNotes)) else { continue }
+            if first.head.notes.isEmpty { return first }
+            // The notes the first part cites take room at the page's foot: split again above
+            // them (citing no more notes than before, so they still fit).
+            if let parts = attempt(room - Paginator.notesHeight(placedNotes + first.head.notes)) { return parts }
+        }
+        return nil
+    }
+
+    /// A repeated table header or code cue (`header`) as drawn at the top of a page above
+    /// `item`: furniture (an artifact), with `item`'s quote bars, so that a quote's bar runs
+    /// beside the whole of its content on the page, as it does where the block begins.
+    static func furniture(_ header: Item, above item: Item) -> Item {
+        var furniture = header.asArtifact
+        furniture.bars = item.bars
+        furniture.barColor = item.barColor
+        return furniture
     }
 
     func append(_ item: Item) {

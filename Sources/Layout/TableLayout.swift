@@ -2,8 +2,9 @@ import Styling
 import Typography
 
 /// GFM tables: column widths from content and the measure, rows as unbreakable items (a row
-/// taller than a page is split at line boundaries), the header row repeated at the top of every
-/// continued page, booktabs-style rules.
+/// taller than a page is split where the page ends, each cell at a line boundary:
+/// ``RowFragments``), the header row repeated at the top of every continued page,
+/// booktabs-style rules.
 struct TableLayout {
     let shaper: TextShaper
     let options: LayoutOptions
@@ -27,9 +28,11 @@ struct TableLayout {
     }
 
     /// Lays the table out and hands its items to `emit` in order: the header row first, then
-    /// each body row (or its slices) as soon as it is made. Column widths come from one measuring
-    /// pass over every cell that keeps only numbers per column; each row is then shaped, handed
-    /// on and forgotten, so memory does not grow with the number of rows.
+    /// each body row as soon as it is made (a row taller than a page carries its lines by
+    /// cell, ``Item/fragments``, for the paginator to split where a page ends). Column widths
+    /// come from one measuring pass over every cell that keeps only numbers per column; each
+    /// row is then shaped, handed on and forgotten, so memory does not grow with the number
+    /// of rows.
     ///
     /// `path` ends in the table's `Table` element: rows are marked `TR`, header cells `TH`,
     /// others `TD`, rules are artifacts.
@@ -69,72 +72,46 @@ struct TableLayout {
         var header = row(table.header, widths: widths, padding: pad, sidePadding: hpad, lines: &headerLines,
                          path: rowPath(0), cellRole: .tableHeader, firstCell: 0)
         header.elements.insert(contentsOf: [.structure([.artifact]), rule(y: strong / 2, width: tableWidth, thickness: strong, color: table.ruleColor)], at: 0)
-        header.elements.append(.structure([.artifact]))
-        header.elements.append(rule(y: header.height - thin / 2, width: tableWidth, thickness: thin, color: table.ruleColor))
+        let headerRule = [PageElement.structure([.artifact]), rule(y: -thin / 2, width: tableWidth, thickness: thin, color: table.ruleColor)]
+        header.elements += headerRule.map { $0.offset(by: header.height) }
         let textHeight = options.page.textHeight
         // A header taller than half a page is not repeated (it would leave no room for rows);
         // one taller than a page is split like any row.
         let repeatsHeader = header.height <= textHeight / 2
-        for item in header.height > textHeight - 1
-            ? TableLayout.slices(of: header, lines: headerLines, maximumHeight: textHeight / 4) : [header] { try emit(item) }
+        if header.height > textHeight - 1 {
+            header.fragments = RowFragments(lines: headerLines, columns: columns, bottomPadding: pad, closing: headerRule)
+        }
+        try emit(header)
         let headerBox = repeatsHeader ? ItemBox(header) : nil
-        // A row taller than a page (less the repeated header) is the one row that is split, in
-        // slices of at most a quarter page so that the first one fits under the header.
+        // A row taller than a page (less the repeated header) is the one row that is split:
+        // the paginator ends its first part where the page ends (``RowFragments``).
         let tallest = textHeight - (repeatsHeader ? header.height : 0) - 1
-        let sliceHeight = min(tallest, textHeight / 4)
         let rowCount = table.rows.count
         for (i, cells) in table.rows.enumerated() {
             var lines: [LineBand] = []
-            let whole = row(cells, widths: widths, padding: pad, sidePadding: hpad, lines: &lines,
-                            path: rowPath(i + 1), cellRole: .tableData, firstCell: (i + 1) * columns)
-            var slices = whole.height > tallest ? TableLayout.slices(of: whole, lines: lines, maximumHeight: sliceHeight) : [whole]
+            var item = row(cells, widths: widths, padding: pad, sidePadding: hpad, lines: &lines,
+                           path: rowPath(i + 1), cellRole: .tableData, firstCell: (i + 1) * columns)
             let last = i == rowCount - 1
             let thickness = last ? strong : 0.25
             let color = last ? table.ruleColor : RGBAColor(red: table.ruleColor.red, green: table.ruleColor.green, blue: table.ruleColor.blue, alpha: 0.6)
-            let end = slices.count - 1
-            slices[end].elements.append(.structure([.artifact]))
-            slices[end].elements.append(rule(y: slices[end].height - thickness / 2, width: tableWidth, thickness: thickness, color: color))
-            for (k, var slice) in slices.enumerated() {
-                slice.breakBefore = i == 0 && k == 0 ? .avoid : .allowed
-                slice.repeatedHeader = headerBox
-                try emit(slice)
+            let closing = [PageElement.structure([.artifact]), rule(y: -thickness / 2, width: tableWidth, thickness: thickness, color: color)]
+            item.elements += closing.map { $0.offset(by: item.height) }
+            if item.height > tallest {
+                item.fragments = RowFragments(lines: lines, columns: columns, bottomPadding: pad, closing: closing)
             }
+            item.breakBefore = i == 0 ? .avoid : .allowed
+            item.repeatedHeader = headerBox
+            try emit(item)
         }
     }
 
-    /// One line of a cell: its box in the row (pt from the row's top) and what it draws.
+    /// One line of a cell: its box in the row (pt from the row's top), the cell's column and
+    /// what the line draws.
     struct LineBand {
         var top: Double
         var bottom: Double
+        var column: Int
         var elements: [PageElement]
-    }
-
-    /// Cuts a row taller than `maximumHeight` into slices at line boundaries common to all
-    /// cells (a cut inside one cell's line is taken only when no clean cut exists).
-    static func slices(of row: Item, lines: [LineBand], maximumHeight: Double) -> [Item] {
-        var slices: [Item] = []
-        var top = 0.0
-        // Never less than a point per slice: the loop must always move down.
-        let maximumHeight = max(maximumHeight, 1)
-        while row.height - top > maximumHeight {
-            let limit = top + maximumHeight
-            // The lowest line bottom within the limit that no other line straddles.
-            let candidates = lines.map(\.bottom).filter { $0 > top + 1 && $0 <= limit }
-            let clean = candidates.filter { cut in !lines.contains { $0.top < cut - 0.01 && $0.bottom > cut + 0.01 } }
-            let cut = clean.max() ?? candidates.max() ?? limit
-            slices.append(slice(lines, from: top, to: cut))
-            top = cut
-        }
-        var rest = slice(lines, from: top, to: row.height)
-        rest.height = row.height - top
-        slices.append(rest)
-        return slices
-    }
-
-    /// The lines whose middle falls in [from, to), moved up by `from`.
-    static func slice(_ lines: [LineBand], from: Double, to: Double) -> Item {
-        let inside = lines.filter { ($0.top + $0.bottom) / 2 >= from && ($0.top + $0.bottom) / 2 < to }
-        return Item(height: to - from, elements: inside.flatMap { band in band.elements.map { $0.offset(by: -from) } })
     }
 
     /// Min-content and max-content widths of every column (CSS 2.1 §17.5.2.2 steps 1–2): the
@@ -309,7 +286,7 @@ struct TableLayout {
                 let band = StructureMarks.line(line, x: x + sidePadding[j], baseline: baseline, path: cellPath, segment: segment, split: split)
                 segment += line.links.count
                 elements += band
-                lines.append(LineBand(top: y, bottom: baseline + box.below, elements: band))
+                lines.append(LineBand(top: y, bottom: baseline + box.below, column: j, elements: band))
                 y = baseline + box.below
             }
             height = max(height, y + padding)

@@ -216,7 +216,8 @@ public struct Styler: Sendable {
             } else {
                 warn("raw HTML block is not rendered; showing its text", block.location)
                 let paragraph = makeParagraph([.text(text)], context: context, overrides: overrides)
-                blocks.append(StyledBlock(.paragraph(paragraph), spaceAfter: blockSpacing, quoteBars: context.quoteBars, location: block.location))
+                blocks.append(StyledBlock(.paragraph(paragraph), spaceAfter: blockSpacing, quoteBars: context.quoteBars,
+                                          quoteBarColor: quoteBarColor, location: block.location))
                 blocks[blocks.count - 1].structure = context.structure + [newElement(.paragraph)]
             }
         case .pageBreak:
@@ -298,7 +299,8 @@ public struct Styler: Sendable {
                 // An empty item, or one starting with a table or code: a marker line of its own.
                 let empty = StyledParagraph(runs: [], style: paragraphStyle(itemContext, overrides: StyleOverrides()),
                                             marker: [StyledRun(markerText, style: markerStyle)])
-                blocks.insert(StyledBlock(.paragraph(empty), spaceAfter: blockSpacing * 0.3, quoteBars: context.quoteBars), at: first)
+                blocks.insert(StyledBlock(.paragraph(empty), spaceAfter: blockSpacing * 0.3, quoteBars: context.quoteBars,
+                                          quoteBarColor: quoteBarColor), at: first)
                 blocks[first].structure = itemContext.structure + [newElement(.paragraph)]
             }
             if list.tight, let last = blocks.indices.last { blocks[last].spaceAfter = min(blocks[last].spaceAfter, blockSpacing * 0.3) }
@@ -557,7 +559,7 @@ public struct Styler: Sendable {
         styledImage.height = dimensions["height"]
         blocks.append(StyledBlock(.image(styledImage),
                                   spaceBefore: blockSpacing, spaceAfter: blockSpacing * 1.5, keepTogether: true,
-                                  quoteBars: context.quoteBars, location: location))
+                                  quoteBars: context.quoteBars, quoteBarColor: quoteBarColor, location: location))
         blocks[blocks.count - 1].structure = context.structure + [newElement(.figure, alternativeText: altText.isEmpty ? title : altText)]
     }
 

@@ -117,6 +117,33 @@ import Typography
         #expect(doc.blocks[0].footnotes.isEmpty)
         #expect(doc.blocks[1].footnotes[1]?.first?.text == "The note.")
     }
+
+    /// Every block a quote holds draws its bar in the theme's `quote` colour — an image, the
+    /// text shown for a raw HTML block, a list item's marker line above a table — not only
+    /// paragraphs, headings, code and tables.
+    @Test func everyQuotedBlockHasTheQuoteBarColour() throws {
+        let markdown = """
+            > Text.
+            >
+            > ![Figure](missing.png)
+            >
+            > <div>raw html</div>
+            >
+            > - | a | b |
+            >   |---|---|
+            >   | 1 | 2 |
+            >
+            > ```
+            > code
+            > ```
+            """
+        let doc = style(markdown)
+        let quote = try #require(Theme.default.color(named: "quote"))
+        let barred = doc.blocks.filter { !$0.quoteBars.isEmpty }
+        #expect(barred.count >= 6, "\(barred.map(\.content))")
+        #expect(barred.contains { if case .image = $0.content { true } else { false } })
+        for block in barred { #expect(block.quoteBarColor == quote, "\(block.content)") }
+    }
 }
 
 /// READMEs as people write them: tabs, anchors, GitHub-style fragments, empty headings,

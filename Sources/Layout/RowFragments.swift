@@ -1,0 +1,161 @@
+import Styling
+import Typography
+
+/// The lines of a table row taller than a page, kept by cell so that the paginator can split
+/// the row where the page ends rather than at a height fixed in advance.
+///
+/// Each cell breaks on its own, at the last of its line boundaries that fits on the page, and
+/// its remaining lines start at the top of the next fragment — the cells' baselines need not
+/// line up at a common cut (with cells of different line heights, a common cut may not exist
+/// short of a page). CSS 2.1 §13.3.3 allows a page break between any two line boxes, inside
+/// table cells too, and browsers that split a row (Chromium's table fragmentation) break each
+/// cell's content on its own, top-aligned, the row fragment as tall as its tallest cell
+/// fragment. A fragment ends at the bottom of its last whole line and the next starts with
+/// its first (no padding repeated at a break, CSS Fragmentation Level 3
+/// `box-decoration-break: slice`): a split row fills the page as far as whole lines of its
+/// cells fit.
+///
+/// Widows and orphans apply per cell, as to a paragraph (``LayoutOptions/widows``,
+/// ``LayoutOptions/orphans``): a cell split across pages leaves at least `orphans` of its
+/// lines on the first page and at least `widows` on the last.
+struct RowFragments {
+    /// One cell's lines still to place.
+    struct Cell {
+        /// The cell's lines not yet placed, pt from the top of the fragment they are in.
+        var lines: [TableLayout.LineBand]
+        /// How many of the cell's lines went on earlier pages.
+        var placedBefore = 0
+        /// All of the cell's lines, wherever they are placed.
+        var count: Int { placedBefore + lines.count }
+    }
+
+    /// The cells, in column order (a cell with no lines left is empty).
+    var cells: [Cell]
+    /// Space below the cells' last lines in the row's last fragment (the cell padding), pt.
+    var bottomPadding: Double
+    /// Drawn at the foot of the row's last fragment (its bottom rule), y relative to the
+    /// fragment's bottom edge.
+    var closing: [PageElement]
+    /// How many elements at the end of the item's `elements` are this row's: its cells' lines
+    /// then ``closing``. What comes before them (the header's top rule, the block's anchors)
+    /// belongs to the first fragment.
+    var ownElements: Int
+
+    /// The fragments of a row whose cells' lines are `lines` (``TableLayout/LineBand/column``
+    /// says whose), its content ending `bottomPadding` pt above its bottom edge.
+    init(lines: [TableLayout.LineBand], columns: Int, bottomPadding: Double, closing: [PageElement]) {
+        var cells = [Cell](repeating: Cell(lines: []), count: columns)
+        for line in lines where line.column < columns { cells[line.column].lines.append(line) }
+        self.init(cells: cells, bottomPadding: bottomPadding, closing: closing)
+    }
+
+    init(cells: [Cell], bottomPadding: Double, closing: [PageElement]) {
+        self.cells = cells; self.bottomPadding = bottomPadding; self.closing = closing
+        ownElements = cells.reduce(0) { $0 + $1.lines.reduce(0) { $0 + $1.elements.count } } + closing.count
+    }
+
+    /// The height of the row from here on, pt: its tallest cell plus the padding below.
+    var height: Double { (cells.compactMap(\.lines.last?.bottom).max() ?? 0) + bottomPadding }
+
+    /// The elements of the row from here on: every cell's lines, then ``closing`` at the bottom.
+    var elements: [PageElement] {
+        let height = height
+        return cells.flatMap { $0.lines.flatMap(\.elements) } + closing.map { $0.offset(by: height) }
+    }
+
+    /// How many of each cell's lines fit within `room` pt of the fragment's top.
+    ///
+    /// With `strict`, a cell split leaves at least `orphans` lines before the break and
+    /// `widows` after it (counting the cell's lines on earlier pages), and every cell with
+    /// lines left starts on this page; without, any line boundary that fits will do. When
+    /// every line fits but the row does not (the padding below its lines, or the footnotes it
+    /// cites, take the rest), the lowest line moves on, and what widows then require. Nil when
+    /// no line fits.
+    func counts(within room: Double, widows: Int, orphans: Int, strict: Bool) -> [Int]? {
+        var room = room
+        for _ in 0..<2 {
+            var counts: [Int] = []
+            for cell in cells {
+                var k = 0
+                while k < cell.lines.count, cell.lines[k].bottom <= room { k += 1 }
+                if strict {
+                    // A break before the cell's line i (from its first) is allowed as in a paragraph.
+                    while k > 0, k < cell.lines.count, !(cell.placedBefore + k >= orphans && cell.count - (cell.placedBefore + k) >= widows) { k -= 1 }
+                    if k == 0, !cell.lines.isEmpty { return nil }
+                }
+                counts.append(k)
+            }
+            guard counts.contains(where: { $0 > 0 }) else { return nil }
+            if zip(cells, counts).contains(where: { $0.lines.count > $1 }) { return counts }
+            room = (cells.compactMap(\.lines.last?.bottom).max() ?? 0) - 0.01
+        }
+        return nil
+    }
+
+    /// The first `counts[j]` lines of each cell `j` (positions unchanged), and the rest of the
+    /// row with each cell's remaining lines moved up to start at the fragment's top.
+    func split(at counts: [Int]) -> (head: [PageElement], headHeight: Double, rest: RowFragments) {
+        var head: [PageElement] = []
+        var headHeight = 0.0
+        var rest = cells
+        for (j, k) in counts.enumerated() {
+            let taken = cells[j].lines.prefix(k)
+            head += taken.flatMap(\.elements)
+            if let last = taken.last { headHeight = max(headHeight, last.bottom) }
+            let remaining = cells[j].lines.dropFirst(k)
+            let shift = remaining.first?.top ?? 0
+            rest[j].lines = remaining.map { band in
+                TableLayout.LineBand(top: band.top - shift, bottom: band.bottom - shift, column: band.column,
+                                     elements: band.elements.map { $0.offset(by: -shift) })
+            }
+            rest[j].placedBefore += k
+        }
+        return (head, headHeight, RowFragments(cells: rest, bottomPadding: bottomPadding, closing: closing))
+    }
+}
+
+extension Item {
+    /// The item split so that its first part fits in `room` pt, for an item that holds a row
+    /// taller than a page (``fragments``); nil when it cannot be split there (see
+    /// ``RowFragments/counts(within:widows:orphans:strict:)``).
+    ///
+    /// The first part keeps what the item carries before the row's own elements (anchors, a
+    /// header's top rule), its space above and its break rule; the rest starts a page
+    /// (no space above, a break allowed before it) and may be split again. Both keep the
+    /// item's quote bars, panel, structure and repeated header; each footnote goes with the
+    /// part that holds its reference.
+    func split(within room: Double, widows: Int, orphans: Int, strict: Bool) -> (head: Item, rest: Item)? {
+        guard let fragments, let counts = fragments.counts(within: room, widows: widows, orphans: orphans, strict: strict) else { return nil }
+        let parts = fragments.split(at: counts)
+        var head = self
+        head.elements = Array(elements.dropLast(fragments.ownElements)) + parts.head
+        head.height = parts.headHeight
+        head.fragments = nil
+        var rest = self
+        rest.elements = parts.rest.elements
+        rest.height = parts.rest.height
+        rest.fragments = parts.rest
+        rest.spaceBefore = 0
+        rest.breakBefore = .allowed
+        if !notes.isEmpty {
+            let cited = Set(head.elements.compactMap { element -> String? in
+                if case .link(_, .internal(let name)) = element, name.hasPrefix("fn-") { return name }
+                return nil
+            })
+            (head.notes, rest.notes) = Item.partition(notes, cited: cited)
+        }
+        return (head, rest)
+    }
+
+    /// Footnote lines (`notes`, each note's first line holding its `fn-N` destination) split
+    /// into the notes whose names are in `cited` and the others, each note's lines kept together.
+    static func partition(_ notes: [Item], cited: Set<String>) -> (cited: [Item], others: [Item]) {
+        var (inCited, others): ([Item], [Item]) = ([], [])
+        var current = false
+        for line in notes {
+            for case .destination(let name, _) in line.elements where name.hasPrefix("fn-") { current = cited.contains(name) }
+            if current { inCited.append(line) } else { others.append(line) }
+        }
+        return (inCited, others)
+    }
+}
