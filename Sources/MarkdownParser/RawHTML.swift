@@ -375,8 +375,20 @@ struct RawHTML {
         guard inlines.contains(where: { if case .rawHTML = $0 { return true }; return false }) else { return inlines }
         var stack: [(name: String, attributes: [String: String], location: SourceLocation?, content: [Inline])] = [("", [:], nil, [])]
         func append(_ items: [Inline]) { stack[stack.count - 1].content += items }
+        // Set after a tag that leaves nothing (a comment): a space on both sides of it is one
+        // space, as a browser collapses white space (`Text <!-- c --> more`).
+        var droppedAfterSpace = false
         for inline in inlines {
-            guard case .rawHTML(let html, let location) = inline else { append([inline]); continue }
+            guard case .rawHTML(let html, let location) = inline else {
+                if droppedAfterSpace, case .text(let t) = inline, t.hasPrefix(" ") {
+                    if t.count > 1 { append([.text(String(t.dropFirst()))]) }
+                } else {
+                    append([inline])
+                }
+                droppedAfterSpace = false
+                continue
+            }
+            droppedAfterSpace = false
             let tag = html.trimmingCharacters(in: .whitespacesAndNewlines)
             if tag.hasPrefix("</") {
                 let name = String(tag.dropFirst(2).prefix { $0.isLetter || $0.isNumber || $0 == "-" }).lowercased()
@@ -391,6 +403,14 @@ struct RawHTML {
             // Text inside an inline tag (`<span>x</span>` on one node) is kept.
             let (nodes, complete) = HTMLFragment.parseChecked(tag)
             if !complete { warnUnparsed(at: location) }
+            let leavesNothing = !nodes.contains {
+                switch $0 {
+                case .element: return true
+                case .text(let t): return !t.isEmpty
+                default: return false
+                }
+            }
+            if leavesNothing, case .text(let t)? = stack[stack.count - 1].content.last, t.hasSuffix(" ") { droppedAfterSpace = true }
             for node in nodes {
                 guard case .element(let name, let attributes, let children) = node else {
                     if case .text(let t) = node { append([.text(t)]) }

@@ -24,6 +24,13 @@ import Testing
             }.joined()
             #expect(!text.contains("introduced") && !text.contains("TOC") && !text.contains("inline"), "\(text)")
         }
+        // A comment between two spaces leaves one space, as a browser collapses white space;
+        // one against a word leaves the words as written.
+        #expect(paragraphInlines("Text <!-- c --> upsilon").plainText == "Text upsilon")
+        #expect(paragraphInlines("a <!-- c --><!-- d --> b").plainText == "a b")
+        #expect(paragraphInlines("a<!-- c --> b").plainText == "a b")
+        #expect(paragraphInlines("a <!-- c -->b").plainText == "a b")
+        #expect(paragraphInlines("a <b>x</b> <!-- c --> <i>y</i>").plainText == "a x y")
     }
 
     @Test func anchorsFromIdAndName() {
