@@ -91,6 +91,10 @@ struct CmarkConverter {
     var footnoteLabels: [String: Int]?
     /// Set when a window's note reference has a label the scan did not number.
     var unresolvedFootnote = false
+    /// A scan in windows numbers the notes itself, by first reference in document order (as
+    /// cmark-gfm numbers them in the whole text when no note cites another): each window's
+    /// parse numbers only its own references.
+    var numbersNotesInOrder = false
     var diagnostics: [Diagnostic] = []
     /// Footnote definitions as found (label from the source, blocks).
     var footnoteDefinitions: [(label: String?, blocks: [Block])] = []
@@ -523,6 +527,9 @@ struct CmarkConverter {
             let label = footnoteReferenceLabel(node) ?? String(number)
             if let labels = footnoteLabels {
                 if let known = labels[Self.normalizedLabel(label)] { number = known } else { unresolvedFootnote = true }
+            } else if numbersNotesInOrder {
+                if footnoteReferenceLabel(node) == nil { unresolvedFootnote = true }
+                number = footnoteNumbers[Self.normalizedLabel(label)] ?? footnoteNumbers.count + 1
             }
             if footnoteNumbers[Self.normalizedLabel(label)] == nil { footnoteNumbers[Self.normalizedLabel(label)] = number }
             pieces.append(.node(.footnoteReference(label: label, number: number)))

@@ -112,13 +112,13 @@ public enum MarkdownParser {
     }
 
     /// The scan in windows, without cmark-gfm's tree of the whole text
-    /// (``SourceWindows/scanInWindows(_:lines:windowBytes:)``), div fences decided on the trees
-    /// of chunks (``DivFences/lineInfoInChunks(source:chunkBytes:)``), for text with no
-    /// footnote (whose numbers are decided on the whole tree); nil otherwise or when a window
-    /// does not parse as the chunks did. `source` is left prepared with the fences decided.
+    /// (``SourceWindows/scanInWindows(_:lines:windowBytes:literalLines:)``), div fences decided
+    /// on the trees of chunks (``DivFences/lineInfoInChunks(source:chunkBytes:)``), notes
+    /// numbered in document order; nil when a window does not parse as the chunks did or a note
+    /// cites another (the caller then parses the whole text). `source` is left prepared with
+    /// the fences decided.
     static func windowedScan(_ source: inout SourceText, file: String, metadata: Metadata, windowBytes: Int,
                              diagnostics: inout [Diagnostic]) -> Document? {
-        guard !SourceText.contains(source.cmarkInput, Array("[^".utf8)) else { return nil }
         var fenceWarnings: [Diagnostic] = []
         if !source.candidates.isEmpty {
             // Div fences decided on the chunks' trees, as on the whole text's.
@@ -128,9 +128,14 @@ public enum MarkdownParser {
             fenceWarnings = warnings
         }
         var converter = CmarkConverter(file: file, source: source, mode: .scan)
-        guard let (segments, prefix) = SourceWindows.scanInWindows(&converter, lines: source.lines,
-                                                                    windowBytes: windowBytes) else { return nil }
+        var literalLines: [ClosedRange<Int>]? = SourceText.contains(source.cmarkInput, Array("[^".utf8)) ? [] : nil
+        guard let (segments, prefix) = SourceWindows.scanInWindows(&converter, lines: source.lines, windowBytes: windowBytes,
+                                                                    literalLines: &literalLines) else { return nil }
         diagnostics += fenceWarnings + converter.diagnostics + converter.html.diagnostics
+        if let literalLines {
+            diagnostics += UnsetFootnotes.diagnostics(literalLines: { literalLines }, lines: source.lines,
+                                                      cited: Set(converter.footnoteNumbers.keys), file: file)
+        }
         let windows = SourceWindows(file: file, source: source.forConversion, segments: segments, prefix: prefix,
                                     footnoteNumbers: converter.footnoteNumbers, windowBytes: windowBytes,
                                     held: converter.heldSegments)

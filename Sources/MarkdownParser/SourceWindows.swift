@@ -345,10 +345,30 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
     /// the prefix and fed to `converter`'s scan in order (``CmarkConverter/scan(_:)``). nil when
     /// a window's parse does not give the chunks' nodes, or cmark-gfm counts lines otherwise:
     /// the caller then scans the whole tree (with a new converter).
-    static func scanInWindows(_ converter: inout CmarkConverter, lines: SourceLines, windowBytes: Int)
+    ///
+    /// Notes: the windows' references are numbered in document order
+    /// (``CmarkConverter/numbersNotesInOrder``), then the notes cited are converted from one
+    /// parse of the definitions alone, in number order, after every other node — as the whole
+    /// text's parse gives them. nil (the whole tree decides) when a note cites another (the whole
+    /// text's numbering then depends on where its definition stands) or a reference's label
+    /// cannot be read back. `literalLines`, when given, gathers the line ranges of the code and
+    /// HTML blocks scanned (for ``UnsetFootnotes``).
+    static func scanInWindows(_ converter: inout CmarkConverter, lines: SourceLines, windowBytes: Int,
+                              literalLines: inout [ClosedRange<Int>]?)
         -> (segments: [Segment], prefix: (bytes: [UInt8], lines: Int))? {
         guard countsNewlines(lines), let nodes = topLevelNodes(lines, chunkBytes: windowBytes) else { return nil }
-        let prefix = self.prefix(nodes: nodes, lines: lines)
+        let runs = definitionRuns(nodes: nodes, lines: lines)
+        let prefix = self.prefix(runs: runs, lines: lines)
+        converter.numbersNotesInOrder = true
+        func gatherLiteralLines(_ node: OpaquePointer, _ delta: Int) {
+            guard literalLines != nil else { return }
+            CmarkTree.forEachNode(under: node) { n in
+                let type = cmark_node_get_type(n)
+                guard type == CMARK_NODE_CODE_BLOCK || type == CMARK_NODE_HTML_BLOCK else { return }
+                let start = Int(cmark_node_get_start_line(n)), end = Int(cmark_node_get_end_line(n))
+                if start > 0, end >= start { literalLines!.append((start + delta)...(end + delta)) }
+            }
+        }
         let target = max(windowBytes, 2 * prefix.bytes.count)
         var i = 0
         while i < nodes.count {
@@ -364,8 +384,38 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
             guard placed.count == j - i + 1,
                   zip(placed, nodes[i...j]).allSatisfy({ Int(cmark_node_get_start_line($0.0)) + delta == $0.1.first }) else { return nil }
             converter.lineDelta = delta
-            for node in found { converter.scan(node) }
+            for node in found {
+                converter.scan(node)
+                gatherLiteralLines(node, delta)
+            }
             i = j + 1
+        }
+        guard !converter.unresolvedFootnote else { return nil }
+        if !converter.footnoteNumbers.isEmpty {
+            // The definitions alone, each cited once in number order: cmark-gfm moves them to
+            // the end in that order, the uncited ones dropped, as in the whole text's tree.
+            let cited = converter.footnoteNumbers.sorted { $0.value < $1.value }.map { "[^\($0.key)]" }.joined()
+            guard let tree = CmarkTree(prefix.bytes + Array((cited + "\n").utf8)) else { return nil }
+            var runStarts: [Int] = []  // the prefix line each run starts at
+            var line = 1
+            for run in runs { runStarts.append(line); line += run.count + 1 }
+            var definitions = 0
+            var child = cmark_node_first_child(tree.root)
+            while let node = child {
+                child = cmark_node_next(node)
+                guard cmark_node_get_type(node) == CMARK_NODE_FOOTNOTE_DEFINITION else { continue }
+                let start = Int(cmark_node_get_start_line(node))
+                guard let k = runStarts.lastIndex(where: { $0 <= start }), start < runStarts[k] + runs[k].count else { return nil }
+                var citesANote = false
+                CmarkTree.forEachNode(under: node) { if cmark_node_get_type($0) == CMARK_NODE_FOOTNOTE_REFERENCE { citesANote = true } }
+                guard !citesANote else { return nil }
+                let delta = runs[k].lowerBound - runStarts[k]
+                converter.lineDelta = delta
+                converter.scan(node)
+                gatherLiteralLines(node, delta)
+                definitions += 1
+            }
+            guard definitions == converter.footnoteNumbers.count else { return nil }
         }
         converter.lineDelta = 0
         return (converter.finishScan(), prefix)
@@ -378,6 +428,11 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
     /// by a blank line, the whole closed by an HTML comment at column 1 (which ends any container
     /// left open, so that the window's first line starts a block as in the document).
     static func prefix(nodes: [NodeLines], lines: SourceLines) -> (bytes: [UInt8], lines: Int) {
+        prefix(runs: definitionRuns(nodes: nodes, lines: lines), lines: lines)
+    }
+
+    /// The runs of lines (1-based) ``prefix(nodes:lines:)`` is made of, in source order.
+    static func definitionRuns(nodes: [NodeLines], lines: SourceLines) -> [ClosedRange<Int>] {
         var runs: [ClosedRange<Int>] = []  // 1-based lines
         var covered = 0  // lines 1...covered are inside or before a node seen
         func holdsDefinition(_ range: ClosedRange<Int>) -> Bool {
@@ -394,6 +449,13 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
             covered = max(covered, node.last)
         }
         if covered < lines.count, holdsDefinition((covered + 1)...lines.count) { runs.append((covered + 1)...lines.count) }
+        return runs
+    }
+
+    /// The prefix of `runs` (``definitionRuns(nodes:lines:)``): each run followed by a blank
+    /// line, the whole closed by an HTML comment at column 1. Run `k` starts at prefix line
+    /// 1 + Σ (length + 1) of the runs before it.
+    static func prefix(runs: [ClosedRange<Int>], lines: SourceLines) -> (bytes: [UInt8], lines: Int) {
         var bytes: [UInt8] = []
         var count = 0
         for run in runs {

@@ -18,6 +18,12 @@ enum UnsetFootnotes {
     /// HTML blocks of `root` (cmark-gfm's tree of the same lines) are text, not definitions. A
     /// definition may follow block quote markers and indentation (inside a quote or list item).
     static func diagnostics(root: OpaquePointer, lines: SourceLines, cited: Set<String>, file: String) -> [Diagnostic] {
+        diagnostics(literalLines: { literalLines(root) }, lines: lines, cited: cited, file: file)
+    }
+
+    /// ``diagnostics(root:lines:cited:file:)`` with the code and HTML blocks' line ranges given
+    /// (read only when a line looks like a definition).
+    static func diagnostics(literalLines: () -> [ClosedRange<Int>], lines: SourceLines, cited: Set<String>, file: String) -> [Diagnostic] {
         var candidates: [(label: String, line: Int, column: Int)] = []
         let bytes = lines.buffer
         for index in 0..<lines.count {
@@ -31,7 +37,7 @@ enum UnsetFootnotes {
             candidates.append((String(decoding: bytes[(i + 2)..<j], as: UTF8.self), index + 1, i - range.lowerBound + 1))
         }
         guard !candidates.isEmpty else { return [] }
-        let literal = literalLines(root)
+        let literal = literalLines()
         var firstLine: [String: Int] = [:]
         var result: [Diagnostic] = []
         for candidate in candidates where !literal.contains(where: { $0.contains(candidate.line) }) {

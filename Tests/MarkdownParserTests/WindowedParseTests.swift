@@ -59,6 +59,33 @@ import Testing
         ]
     }()
 
+    /// Notes far apart, so that windows end between references and definitions: defined after
+    /// use and before, at the end, inside a quote and a list item, holding code, a list and raw
+    /// HTML, cited from a table, a heading and a div, cited twice and in another case, uncited,
+    /// defined twice, a label with spaces.
+    static let notes: [String] = {
+        let filler = (0..<50).map { "Filler paragraph \($0) with *some* words." }.joined(separator: "\n\n")
+        return [
+            "First[^a] then[^b].\n\n" + filler + "\n\nAgain[^A] and [^b].\n\n[^a]: Note a.\n\n    code in a\n\n[^b]: Note b with <b>bold</b>.\n",
+            "[^early]: Early note.\n\n" + filler + "\n\nUse[^early].\n\n" + filler + "\n\n| t |\n|---|\n| cell[^t] |\n\n[^t]: Table note.\n",
+            "# Heading[^h]\n\n" + filler + "\n\n::: note\nIn a div[^d].\n:::\n\n> [^h]: Quoted heading note.\n\n- item\n\n  [^d]: Listed div note.\n",
+            "One[^x].\n\n[^x]: First x.\n\n" + filler + "\n\n[^x]: Second x.\n\n[^unused]: Never cited.\n\n[^my label]: Spaced.\n\nSpaced[^My  Label].\n",
+            (0..<200).map { "Paragraph \($0) cites[^n\($0)].\n\n[^n\($0)]: Note \($0) with `code` and a list:\n\n    - one\n    - two\n" }.joined(separator: "\n"),
+        ]
+    }()
+
+    /// A note citing another, and one whose citation is drawn only in another note: numbered
+    /// by where definitions stand in the whole text, so the whole text decides.
+    @Test func notesCitingNotesAreNumberedOnTheWholeText() {
+        for text in ["A[^1] b[^2].\n\n[^1]: Cites[^3].\n\n[^2]: Two.\n\n[^3]: Three.\n",
+                     "A[^1].\n\n" + String(repeating: "filler\n\n", count: 50) + "[^1]: One[^2].\n\n[^2]: Two.\n"] {
+            var diagnostics: [Diagnostic] = []
+            var source = SourceText(text, file: "n.md")
+            #expect(MarkdownParser.windowedScan(&source, file: "n.md", metadata: Metadata(), windowBytes: 0, diagnostics: &diagnostics) == nil)
+            Self.expectSame(text, "n.md")
+        }
+    }
+
     /// A paragraph whose last line is a table's header row: cmark-gfm makes a table of that
     /// line on and splits the lines above it off as a paragraph without a source position; at
     /// the top level, in a div, a quote and a list item, once and many times over, far apart.
@@ -126,7 +153,7 @@ import Testing
     @Test func fixturesAndConstructedDocumentsConvertAlike() {
         let texts = Self.fixtures()
         #expect(texts.count >= 3)
-        for (i, text) in (texts + Self.constructed + Self.fences + Self.splitParagraphs).enumerated() {
+        for (i, text) in (texts + Self.constructed + Self.fences + Self.splitParagraphs + Self.notes).enumerated() {
             let fallbacks = Self.expectSame(text, "doc-\(i).md")
             // Only lone carriage returns (cmark-gfm counts other lines) and the specimen template
             // (its setext headings of template comments) need the whole document.
@@ -149,15 +176,16 @@ import Testing
         #expect(r.document.blocks[3_999].location == SourceLocation(file: "w.md", line: 8_003, column: 1))
     }
 
-    /// Text without footnotes is scanned without cmark-gfm's tree of the whole text: chunks
-    /// find the top-level nodes and decide the div fences, windows convert them (one node a
-    /// window here).
-    @Test func textWithoutNotesIsScannedInWindows() {
-        let texts = Self.fixtures().filter { !$0.contains("[^") && !$0.contains("Typeset type specimen template") }
-            + [0, 1, 2, 7, 8, 9, 12, 13, 14, 15, 16, 17, 19, 20].map { Self.constructed[$0] } + Self.fences
+    /// Text is scanned without cmark-gfm's tree of the whole text — chunks find the top-level
+    /// nodes and decide the div fences, windows convert them (one node a window here), one parse
+    /// of the definitions converts the notes — unless a note cites another.
+    @Test func textIsScannedInWindows() {
+        let texts = Self.fixtures().filter { !$0.contains("Typeset type specimen template") }
+            + [0, 1, 2, 5, 6, 7, 8, 9, 12, 13, 14, 15, 16, 17, 19, 20].map { Self.constructed[$0] } + Self.fences + Self.notes
             + [(0..<300).map { "## H\($0)\n\ntext \($0) [r]\n" }.joined(separator: "\n") + "\n[r]: /end\n"]
         #expect(texts.count >= 20)
         #expect(texts.filter { $0.contains(":::") }.count >= 10)
+        #expect(texts.filter { $0.contains("[^") }.count >= 8)
         for (i, text) in texts.enumerated() {
             var diagnostics: [Diagnostic] = []
             var source = SourceText(text, file: "s.md")
