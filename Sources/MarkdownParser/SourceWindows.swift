@@ -351,8 +351,8 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
     /// parse of the definitions alone, in number order, after every other node — as the whole
     /// text's parse gives them. nil (the whole tree decides) when a note cites another (the whole
     /// text's numbering then depends on where its definition stands) or a reference's label
-    /// cannot be read back. `literalLines`, when given, gathers the line ranges of the code and
-    /// HTML blocks scanned (for ``UnsetFootnotes``).
+    /// cannot be read back. `literalLines`, given when the text may hold notes (`[^`), gathers
+    /// the line ranges of the code and HTML blocks scanned (for ``UnsetFootnotes``).
     static func scanInWindows(_ converter: inout CmarkConverter, lines: SourceLines, windowBytes: Int,
                               literalLines: inout [ClosedRange<Int>]?)
         -> (segments: [Segment], prefix: (bytes: [UInt8], lines: Int))? {
@@ -391,9 +391,11 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
             i = j + 1
         }
         guard !converter.unresolvedFootnote else { return nil }
-        if !converter.footnoteNumbers.isEmpty {
+        if literalLines != nil || !converter.footnoteNumbers.isEmpty {
             // The definitions alone, each cited once in number order: cmark-gfm moves them to
-            // the end in that order, the uncited ones dropped, as in the whole text's tree.
+            // the end in that order, the uncited ones dropped, as in the whole text's tree. A
+            // definition kept but not cited by the text (cited only in a note) and one citing
+            // a note leave the numbering to the whole text.
             let cited = converter.footnoteNumbers.sorted { $0.value < $1.value }.map { "[^\($0.key)]" }.joined()
             guard let tree = CmarkTree(prefix.bytes + Array((cited + "\n").utf8)) else { return nil }
             var runStarts: [Int] = []  // the prefix line each run starts at

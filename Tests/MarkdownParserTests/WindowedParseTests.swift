@@ -74,11 +74,12 @@ import Testing
         ]
     }()
 
-    /// A note citing another, and one whose citation is drawn only in another note: numbered
-    /// by where definitions stand in the whole text, so the whole text decides.
+    /// A note citing another, one cited only by itself, one whose only citation is in an uncited
+    /// note: numbered by where definitions stand in the whole text, so the whole text decides.
     @Test func notesCitingNotesAreNumberedOnTheWholeText() {
         for text in ["A[^1] b[^2].\n\n[^1]: Cites[^3].\n\n[^2]: Two.\n\n[^3]: Three.\n",
-                     "A[^1].\n\n" + String(repeating: "filler\n\n", count: 50) + "[^1]: One[^2].\n\n[^2]: Two.\n"] {
+                     "A[^1].\n\n" + String(repeating: "filler\n\n", count: 50) + "[^1]: One[^2].\n\n[^2]: Two.\n",
+                     "Body.\n\n[^1]: Cited only by itself.[^1]\n", "[^1]: Uncited, citing[^2].\n\n[^2]: Two.\n"] {
             var diagnostics: [Diagnostic] = []
             var source = SourceText(text, file: "n.md")
             #expect(MarkdownParser.windowedScan(&source, file: "n.md", metadata: Metadata(), windowBytes: 0, diagnostics: &diagnostics) == nil)
