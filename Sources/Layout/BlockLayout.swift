@@ -150,6 +150,10 @@ struct BlockLayout {
     func noteItems(_ number: Int, _ paragraphs: [StyledParagraph]) -> [Item] {
         paragraphs.enumerated().flatMap { k, paragraph in
             paragraphItems(paragraph, background: nil, padding: 0, path: StructureMarks.notePath(number: number, paragraph: k))
+        }.map { line in
+            var line = line
+            line.noteNumber = number
+            return line
         }
     }
 

@@ -47,6 +47,8 @@ struct Item {
     var repeatedHeader: ItemBox?
     /// Lines of the footnotes referenced on this item, set at the foot of its page.
     var notes: [Item] = []
+    /// On a footnote's line: the note's number, by which a page's notes are ordered at its foot.
+    var noteNumber = 0
     /// The structure path of the block the item belongs to (its notes are read after it).
     var structure: [StructureElement] = []
     /// Set on a table row taller than a page: its lines by cell, so the page it does not fit
@@ -233,13 +235,23 @@ public final class Paginator {
             page.elements.append(.line(from: Point(x: left, y: y + Paginator.noteRuleGap / 2), to: Point(x: left + min(144, measure / 3), y: y + Paginator.noteRuleGap / 2),
                                        width: 0.5, color: RGBAColor(red: 0.6, green: 0.6, blue: 0.62)))
             y += Paginator.noteRuleGap
+            // Set in the order of their numbers (a note cited inside another one is attached
+            // with it, and may come before a lower number cited later on the page), read after
+            // the block that cites them.
+            let order = notes.indices.sorted { (notes[$0].noteNumber, $0) < (notes[$1].noteNumber, $1) }
+            var top = [Double](repeating: 0, count: notes.count)
+            for k in order {
+                top[k] = y
+                y += notes[k].height
+            }
+            var k = 0
             for (i, entry) in placed.enumerated() where !entry.item.notes.isEmpty {
                 let block = entry.item.structure
                 let last = placed.indices.last { $0 >= i && Paginator.sameBlock(placed[$0].item.structure, block) } ?? i
                 let parent = Array(block.dropLast())
                 for note in entry.item.notes {
-                    notesAfter[last, default: []] += note.elements.map { $0.offset(by: y).underStructure(parent) }
-                    y += note.height
+                    notesAfter[last, default: []] += note.elements.map { $0.offset(by: top[k]).underStructure(parent) }
+                    k += 1
                 }
             }
         }

@@ -66,15 +66,16 @@ extension PangoShaper {
             // The chosen lines in one layout, or a layout per group of lines holding at most
             // ``ParagraphPieces/maximumRuns`` runs (time linear in the runs, as in measuring).
             lines = []
-            for group in Self.lineGroups(composition, prepared: prepared!) {
+            let groups = Self.lineGroups(composition, prepared: prepared!)
+            for group in groups {
                 let lineSet = build(composition, lines: group, prepared: prepared!, paragraph: paragraph)
+                if group == groups.last { prepared = nil }  // released before the last layout is made
                 let layout = unwrappedLayout(text: lineSet.text, paragraph: lineSet.paragraph, starts: lineSet.starts)
                 justify(layout, lines: composition.lines[group], spaces: lineSet.stretchableSpace, gaps: lineSet.syllableGap)
                 rightToLeft += Self.rightToLeftLines(layout)
                 lines += collectLines(layout: layout, paragraph: lineSet.paragraph, bytes: Array(lineSet.text.utf8), base: 0,
                                       starts: lineSet.starts).map(\.line)
             }
-            prepared = nil
         }
         for i in lines.indices where i < composition.lines.count {
             let composed = composition.lines[i]

@@ -190,6 +190,26 @@ import Typesetter
         }
     }
 
+    /// A page's notes are set in the order of their numbers, whichever cites them: a note cited
+    /// inside an earlier note (attached with it) comes after a lower number cited later on the
+    /// page, at the top level, in a list and in a quote.
+    @Test func notesAtTheFootAreInNumberOrder() throws {
+        // Numbers by first citation in document order, a note's own citations where its
+        // definition stands: the expected order at the foot.
+        let cases = [
+            ("Alpha[^a].\n\nBeta[^b].\n\n[^a]: Noteaa cites[^c].\n[^b]: Notebb.\n[^c]: Notecc.\n", ["Noteaa", "Notebb", "Notecc"]),
+            ("- Alpha[^a]\n- Beta[^b] and Gamma[^d]\n\n[^a]: Noteaa cites[^c] and[^e].\n[^b]: Notebb.\n[^c]: Notecc.\n[^d]: Notedd.\n[^e]: Noteee.\n",
+             ["Noteaa", "Notebb", "Notedd", "Notecc", "Noteee"]),
+            ("> Alpha[^a]\n>\n> Beta[^b]\n\n[^a]: Noteaa cites[^c].\n[^b]: Notebb.\n[^c]: Notecc.\n", ["Noteaa", "Notebb", "Notecc"]),
+        ]
+        for (i, (markdown, expected)) in cases.enumerated() {
+            let (pdf, _) = try Render.markdown(markdown, name: "feature-note-order-\(i)")
+            let words = try PDFProbe.words(pdf)
+            let notes = words.filter { $0.text.hasPrefix("Note") }.sorted { $0.yMin < $1.yMin }.map { String($0.text.prefix(6)) }
+            #expect(notes == expected, "case \(i): \(notes)")
+        }
+    }
+
     // MARK: - Table of contents
 
     @Test func aNoteTallerThanHalfAPageFollowsItsParagraphAndLosesNothing() throws {
