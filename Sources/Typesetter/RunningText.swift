@@ -1,4 +1,5 @@
 import Foundation
+import Layout
 import Styling
 import Typography
 
@@ -38,6 +39,39 @@ struct RunningText {
             let text = self.expand(template, page: page, pages: pageCount)
             return text.isEmpty ? nil : StyledParagraph(runs: [StyledRun(text, style: run)], style: paragraphStyle)
         }
+    }
+
+    /// This running text with `{title}` shortened at a word and ended with an ellipsis (…), as
+    /// a running head is cut in print (CSS `text-overflow: ellipsis` does the same on one
+    /// line), so that every template set with four-digit page numbers fits one line of
+    /// `measure` pt; a page draws only the first line of a running text. Returns the templates
+    /// ("header", "footer") whose title was shortened, and those that still take more than one
+    /// line (their text beyond the first line is not set).
+    func fitted(to measure: Double, shaper: TextShaper) -> (running: RunningText, shortened: [String], overlong: [String]) {
+        func lines(_ running: RunningText, _ key: String) -> Int {
+            let closure = key == "header" ? running.closure(running.headerTemplate, pageCount: 8_888) : running.closure(running.footerTemplate, pageCount: 8_888)
+            guard let paragraph = closure?(8_888) else { return 0 }
+            return shaper.shape(paragraph, width: measure).lines.count
+        }
+        func titled(_ title: String) -> RunningText {
+            RunningText(theme: theme, title: title, date: date, header: headerTemplate, footer: footerTemplate)
+        }
+        var fitted = self
+        var shortened: [String] = []
+        let words = title.split(separator: " ", omittingEmptySubsequences: true)
+        for (key, template) in [("header", headerTemplate), ("footer", footerTemplate)] {
+            guard let template, template.contains("{title}"), lines(fitted, key) > 1 else { continue }
+            // The most words that fit (binary search: fewer words never take more lines).
+            var low = 0, high = words.count - 1
+            while low < high {
+                let mid = (low + high + 1) / 2
+                if lines(titled(words[..<mid].joined(separator: " ") + "…"), key) <= 1 { low = mid } else { high = mid - 1 }
+            }
+            fitted = titled(words[..<low].joined(separator: " ") + "…")
+            shortened.append(key)
+        }
+        let overlong = ["header", "footer"].filter { lines(fitted, $0) > 1 }
+        return (fitted, shortened, overlong)
     }
 
     /// The fields a template names, `{title}`, `{page}`, `{pages}` and `{date}`.

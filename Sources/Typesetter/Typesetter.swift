@@ -165,8 +165,20 @@ public enum Typesetter {
                                           at: document.metadata.fieldLocations["lang"] ?? SourceLocation(file: document.file, line: 1, column: 1)))
         }
         let title = document.metadata.title ?? survey.firstHeading
-        let running = RunningText(theme: theme, title: title ?? "", date: document.metadata.date ?? "",
+        let shaper = PangoShaper(pictures: options.preview != nil)
+        var running = RunningText(theme: theme, title: title ?? "", date: document.metadata.date ?? "",
                                   header: options.header, footer: options.footer ?? "{page}")
+        // A page sets one line of running text: a title too long for it is shortened with an
+        // ellipsis; a text that still takes more lines is named.
+        let fit = running.fitted(to: theme.page.measure, shaper: shaper)
+        running = fit.running
+        for key in Set(fit.shortened + fit.overlong).sorted() {
+            let location = (key == "header" ? requested.header : requested.footer) == nil ? document.metadata.fieldLocations[key] : nil
+            let what = fit.overlong.contains(key)
+                ? "is wider than the measure (\(theme.page.measure.wholePointsText) pt) even with its title shortened: only its first line is set"
+                : "is wider than the measure (\(theme.page.measure.wholePointsText) pt): its {title} is shortened with an ellipsis (…)"
+            diagnostics.append(Diagnostic(.warning, "the running \(key) \(what)", at: location))
+        }
         let titleBlock = options.titleBlock
             ? TitleBlock(theme: theme, metadata: document.metadata, blocks: survey.firstBlock.map { [$0] } ?? []) : nil
         // The title block, then the contents, go before this styled block.
@@ -195,7 +207,6 @@ public enum Typesetter {
         }
         diagnostics = inSourceOrder(diagnostics + fonts.diagnostics()) + survey.imageDiagnostics + survey.sizeDiagnostics
         if options.strict, !diagnostics.isEmpty { throw TypesetError.warningsAreErrors(diagnostics) }
-        let shaper = PangoShaper(pictures: options.preview != nil)
         var layoutDiagnostics: [Diagnostic] = []
         func layOut(pages: [String: Int], pageCount: Int?, into renderer: PageRenderer) throws -> Paginator {
             let layout = LayoutOptions(page: theme.page, widows: options.widows ?? 2, orphans: options.orphans ?? 2,

@@ -493,6 +493,32 @@ import Typesetter
         #expect(try PDFProbe.text(pdf).contains("1 of {total}"))
     }
 
+    /// A running text takes one line: a title too long for it is shortened at a word with an
+    /// ellipsis, in a header and in a footer, with a warning at the front matter field; a long
+    /// text without a title is named; a short one is left alone.
+    @Test func aRunningTitleTooLongForItsLineEndsWithAnEllipsis() throws {
+        let title = (0..<60).map { "word\($0)" }.joined(separator: " ")
+        let body = (0..<30).map { "Paragraph \($0) " + String(repeating: "text ", count: 80) }.joined(separator: "\n\n")
+        for (key, template) in [("header", "{title}"), ("footer", "{page} of {pages} — {title}")] {
+            let (pdf, report) = try Render.markdown("---\ntitle: \(title)\n\(key): \"\(template)\"\n---\n\n\(body)\n", name: "feature-running-\(key)")
+            let warning = report.diagnostics.first { $0.message.contains("running \(key)") }
+            #expect(warning?.location?.line == 3 && warning?.message.contains("ellipsis") == true, "\(report.diagnostics)")
+            // The last page: the title block's lines of this long title fill the first pages.
+            let all = try PDFProbe.words(pdf)
+            let last = all.map(\.page).max() ?? 1
+            let words = all.filter { $0.page == last && $0.text.hasPrefix("word") }
+            let runningLine = Set(words.map { ($0.yMin * 10).rounded() })
+            #expect(runningLine.count == 1, "one line of running text: \(words.prefix(3))")
+            #expect(words.last?.text.hasSuffix("…") == true, "\(words.last?.text ?? "")")
+            #expect(words.allSatisfy { $0.xMax <= HostileInputTests.rightEdge + 1 })
+        }
+        let (_, short) = try Render.markdown("---\ntitle: Short\nheader: \"{title}\"\n---\n\n\(body)\n", name: "feature-running-short")
+        #expect(!short.diagnostics.contains { $0.message.contains("running") })
+        let long = String(repeating: "literal ", count: 80)
+        let (_, literal) = try Render.markdown("---\nfooter: \"\(long){page}\"\n---\n\n\(body)\n", name: "feature-running-literal")
+        #expect(literal.diagnostics.contains { $0.message.contains("running footer") && $0.message.contains("only its first line") }, "\(literal.diagnostics)")
+    }
+
     @Test func unknownFrontMatterKeyIsAWarningNamingItsLine() throws {
         let markdown = "---\ntitle: Keys\nauthor: Someone\ncolour: red\n---\n\nBody.\n"
         let (pdf, report) = try Render.markdown(markdown, name: "feature-unknown-key")
