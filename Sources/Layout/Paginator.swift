@@ -1,3 +1,4 @@
+import DocumentModel
 import Styling
 import Typography
 
@@ -54,6 +55,28 @@ struct Item {
     /// Set on a table row taller than a page: its lines by cell, so the page it does not fit
     /// on ends where whole lines stop fitting (``split(within:widows:orphans:strict:)``).
     var fragments: RowFragments?
+    /// Where the item's block starts in the source, for warnings.
+    var source: SourceLocation?
+    /// How far the item draws beyond its box, once the paginator has measured it.
+    var ink: Overhang?
+}
+
+/// How far an item's drawing reaches beyond its box, pt: above its top and below its bottom
+/// (0 when inside). A line whose step is smaller than its glyphs (`lineHeight=20` on 200 pt
+/// type) draws past its box.
+struct Overhang: Equatable {
+    var above = 0.0, below = 0.0
+}
+
+/// Text whose drawing still crosses the text area: alone at the top of a page, its glyphs reach
+/// further down than the text area's bottom.
+public struct InkOverflow: Sendable {
+    /// The block's position in the source, when it has one.
+    public var location: SourceLocation?
+    /// How far the glyphs reach below the text area, pt.
+    public var excess: Double
+    /// Whether they also reach past the page's bottom edge (and so are cut).
+    public var crossesPageEdge: Bool
 }
 
 final class ItemBox { let item: Item; init(_ item: Item) { self.item = item } }
@@ -74,12 +97,32 @@ struct Panel: Equatable {
 /// ``LayoutOptions/widows`` lines); when the next item does not fit, the page ends at the last
 /// allowed break and the items after it move on. When no break is allowed (a constraint chain
 /// taller than a page) the page ends before the item that does not fit.
+///
+/// No glyph crosses the text area where a line box is smaller than its glyphs (a line height
+/// far below the face's natural height, `lineHeight=20` on 200 pt type). As TeX's `\topskip`
+/// keeps a page's first baseline at least the first box's height (its glyphs' height) below
+/// the top of the text area, a page whose ink (``TextShaper/extent(of:)``) would reach above
+/// the text area is moved down until its highest ink starts at the text area's top; and an
+/// item fits at the bottom of a page only when its ink, not just its box, ends above the text
+/// area's bottom (and the footnotes). Text whose boxes hold their ink is placed exactly as
+/// before. What cannot fit even alone on a page is listed in ``inkOverflows``; a running head
+/// or foot is moved just enough to keep its ink on the page.
 public final class Paginator {
     let shaper: TextShaper
     let options: LayoutOptions
     let renderer: PageRenderer
-    var placed: [(item: Item, y: Double)] = []
+    /// The items on the current page, each with its top (pt below the text area's top, before
+    /// ``lead``) and how far it draws beyond its box.
+    var placed: [(item: Item, y: Double, ink: Overhang)] = []
     var cursor = 0.0
+    /// How far the current page's items are moved down so that no glyph reaches above the text
+    /// area, pt.
+    var lead = 0.0
+    /// The lowest point the current page's glyphs reach, pt below the text area's top (before
+    /// ``lead``): at least ``cursor``.
+    var inkBottom = 0.0
+    /// Text that reached beyond the text area even alone on a page, in the order placed.
+    public private(set) var inkOverflows: [InkOverflow] = []
     /// Pages rendered so far; after ``finish()``, the document's page count.
     public private(set) var pageCount = 0
     /// The page each named destination landed on (for a table of contents).
@@ -110,6 +153,7 @@ public final class Paginator {
         // items are the only ones held.
         try BlockLayout(shaper: shaper, options: options, panelID: nextPanelID).layOut(block) { item in
             var item = item
+            item.source = block.location
             if first {
                 first = false
                 item.spaceBefore = spaceAbove
@@ -129,17 +173,34 @@ public final class Paginator {
     }
 
     func place(_ item: Item) throws {
+        var item = item
+        measureInk(of: &item)
         if item.breakBefore == .forced && !placed.isEmpty { try flush() }
-        if placed.isEmpty, let header = item.repeatedHeader { append(Paginator.furniture(header.item, above: item)); repeatedOnPage = 1 }
+        if placed.isEmpty, let header = item.repeatedHeader {
+            var furniture = Paginator.furniture(header.item, above: item)
+            measureInk(of: &furniture)
+            append(furniture, ink: furniture.ink ?? Overhang()); repeatedOnPage = 1
+        }
         let gap = placed.isEmpty ? 0 : item.spaceBefore
         let placedNotes = placed.flatMap(\.item.notes)
         let notes = Paginator.notesHeight(placedNotes + item.notes)
-        let fits = cursor + gap + item.height + notes <= textHeight + 0.01
+        let ink = item.ink ?? Overhang()
+        // With the item, the page's glyphs reach from −lead to bottom (pt below the text area's
+        // top): both must stay inside it, above the footnotes.
+        let y = cursor + gap
+        let lead = max(self.lead, ink.above - y)
+        let bottom = max(inkBottom, y + item.height + ink.below)
+        let fits = lead + bottom + notes <= textHeight + 0.01
         // A row taller than a page fills this one as far as whole lines of its cells fit.
         if !fits, item.fragments != nil, let parts = split(item, gap: gap, placedNotes: placedNotes) {
-            append(parts.head)
+            // (Each part's ink is its own, not the whole row's measured above.)
+            var head = parts.head, rest = parts.rest
+            head.ink = nil
+            rest.ink = nil
+            measureInk(of: &head)
+            append(head, ink: head.ink ?? Overhang())
             try flush()
-            try place(parts.rest)
+            try place(rest)
             return
         }
         // A page holding nothing but a repeated table header takes the item whatever its height:
@@ -150,11 +211,16 @@ public final class Paginator {
                 // in the text rather than overprint it.
                 var bare = item
                 bare.notes = []
-                append(bare)
+                append(bare, ink: ink)
                 for note in item.notes { try place(note) }
                 return
             }
-            append(item); return
+            if placed.count == repeatedOnPage, ink != Overhang(), lead + bottom > textHeight + 0.01 {
+                let excess = lead + bottom - textHeight
+                inkOverflows.append(InkOverflow(location: item.source, excess: excess,
+                                                crossesPageEdge: excess > options.page.margins.bottom + 0.01))
+            }
+            append(item, ink: ink); return
         }
         // The item does not fit: end the page at the last break allowed.
         var breakIndex = placed.count
@@ -163,6 +229,8 @@ public final class Paginator {
         }
         let carried = placed[breakIndex...].map(\.item)
         placed.removeLast(placed.count - breakIndex)
+        self.lead = placed.map { $0.ink.above - $0.y }.max().map { max(0, $0) } ?? 0
+        self.inkBottom = placed.map { $0.y + $0.item.height + $0.ink.below }.max() ?? 0
         try flush()
         for c in carried { try place(c) }
         try place(item)
@@ -197,16 +265,41 @@ public final class Paginator {
         return furniture
     }
 
-    func append(_ item: Item) {
+    func append(_ item: Item, ink: Overhang) {
         let gap = placed.isEmpty ? 0 : item.spaceBefore
-        placed.append((item, cursor + gap))
+        let y = cursor + gap
+        placed.append((item, y, ink))
         cursor += gap + item.height
+        lead = max(lead, ink.above - y)
+        inkBottom = max(inkBottom, cursor + ink.below)
+    }
+
+    /// Measures how far `item` and its footnotes draw beyond their boxes, once.
+    func measureInk(of item: inout Item) {
+        if item.ink == nil { item.ink = overhang(of: item) }
+        for k in item.notes.indices where item.notes[k].ink == nil { item.notes[k].ink = overhang(of: item.notes[k]) }
+    }
+
+    /// How far `item`'s lines draw beyond its box (``TextShaper/extent(of:)``), pt.
+    func overhang(of item: Item) -> Overhang {
+        var top = 0.0, bottom = item.height
+        for element in item.elements {
+            let line: ShapedLine, baseline: Double
+            switch element {
+            case .text(let l, _, let b), .ornament(let l, _, let b, _): line = l; baseline = b
+            default: continue
+            }
+            let extent = shaper.extent(of: line)
+            top = min(top, baseline - extent.above)
+            bottom = max(bottom, baseline + extent.below)
+        }
+        return Overhang(above: -top, below: bottom - item.height)
     }
 
     func flush() throws {
         pageCount += 1
         var page = Page(number: pageCount, size: options.page.paper)
-        let top = options.page.margins.top
+        let top = options.page.margins.top + lead
         // Panels first (behind text), then bars, then content: all but the content are artifacts.
         page.elements.append(.structure([.artifact]))
         var index = 0
@@ -231,17 +324,17 @@ public final class Paginator {
         let notes = placed.flatMap(\.item.notes)
         var notesAfter: [Int: [PageElement]] = [:]
         if !notes.isEmpty {
-            var y = top + textHeight - Paginator.notesHeight(notes)
+            var y = options.page.margins.top + textHeight - Paginator.notesHeight(notes)
             page.elements.append(.line(from: Point(x: left, y: y + Paginator.noteRuleGap / 2), to: Point(x: left + min(144, measure / 3), y: y + Paginator.noteRuleGap / 2),
                                        width: 0.5, color: RGBAColor(red: 0.6, green: 0.6, blue: 0.62)))
-            y += Paginator.noteRuleGap
             // Set in the order of their numbers (a note cited inside another one is attached
             // with it, and may come before a lower number cited later on the page), read after
             // the block that cites them.
             let order = notes.indices.sorted { (notes[$0].noteNumber, $0) < (notes[$1].noteNumber, $1) }
-            var top = [Double](repeating: 0, count: notes.count)
+            y += Paginator.noteRuleGap + Paginator.notesInk(order.map { notes[$0] }).above
+            var noteTop = [Double](repeating: 0, count: notes.count)
             for k in order {
-                top[k] = y
+                noteTop[k] = y
                 y += notes[k].height
             }
             var k = 0
@@ -250,7 +343,7 @@ public final class Paginator {
                 let last = placed.indices.last { $0 >= i && Paginator.sameBlock(placed[$0].item.structure, block) } ?? i
                 let parent = Array(block.dropLast())
                 for note in entry.item.notes {
-                    notesAfter[last, default: []] += note.elements.map { $0.offset(by: top[k]).underStructure(parent) }
+                    notesAfter[last, default: []] += note.elements.map { $0.offset(by: noteTop[k]).underStructure(parent) }
                     k += 1
                 }
             }
@@ -268,15 +361,33 @@ public final class Paginator {
         placed.removeAll(keepingCapacity: true)
         repeatedOnPage = 0
         cursor = 0
+        lead = 0
+        inkBottom = 0
         try renderer.render(page)
     }
 
     /// Space between the text and the first footnote, holding the footnote rule, pt.
     static let noteRuleGap = 12.0
 
-    /// Height the footnote lines take at the foot of a page (0 without notes).
+    /// Height the footnote lines take at the foot of a page (0 without notes): the rule's gap,
+    /// then the lines' boxes and whatever ink reaches beyond them (measured notes only).
     static func notesHeight(_ notes: [Item]) -> Double {
-        notes.isEmpty ? 0 : noteRuleGap + notes.reduce(0) { $0 + $1.height }
+        guard !notes.isEmpty else { return 0 }
+        let ink = notesInk(notes)
+        return noteRuleGap + ink.above + notes.reduce(0) { $0 + $1.height } + ink.below
+    }
+
+    /// How far the ink of footnote lines stacked one under the other reaches above the first
+    /// box's top and below the last box's bottom, pt (0 when inside).
+    static func notesInk(_ notes: [Item]) -> Overhang {
+        var y = 0.0, top = 0.0, bottom = 0.0
+        for note in notes {
+            let ink = note.ink ?? Overhang()
+            top = min(top, y - ink.above)
+            y += note.height
+            bottom = max(bottom, y + ink.below)
+        }
+        return Overhang(above: -top, below: bottom - y)
     }
 
     /// Whether two structure paths end in the same element (items of one block).
@@ -285,11 +396,16 @@ public final class Paginator {
         return x.isSame(as: y)
     }
 
+    /// Draws the first line of a running head or foot on `baselineFromTop`, moved just enough
+    /// to keep its glyphs on the page (``TextShaper/extent(of:)``) when the margin is too small
+    /// for them.
     func appendRunningText(_ paragraph: StyledParagraph?, baselineFromTop: Double, to page: inout Page) {
         guard let paragraph else { return }
         page.elements.append(.structure([.artifact]))
         for line in shaper.shape(paragraph, width: measure).lines.prefix(1) {
-            page.elements.append(.text(line, x: left + line.x, baseline: baselineFromTop))
+            let extent = shaper.extent(of: line)
+            let baseline = max(extent.above, min(baselineFromTop, options.page.paper.height - extent.below))
+            page.elements.append(.text(line, x: left + line.x, baseline: baseline))
         }
     }
 }

@@ -70,6 +70,17 @@ public struct ShapedLine {
     }
 }
 
+/// How far what a line draws reaches from its baseline, pt: ``above`` up, ``below`` down (both
+/// positive when the drawing lies on that side of the baseline).
+public struct LineExtent: Hashable, Sendable {
+    /// Reach above the baseline, pt.
+    public var above: Double
+    /// Reach below the baseline, pt.
+    public var below: Double
+    /// Creates an extent from its reach above and below the baseline (pt).
+    public init(above: Double, below: Double) { self.above = above; self.below = below }
+}
+
 /// A paragraph broken into lines.
 public struct ShapedParagraph {
     /// The lines, top to bottom.
@@ -126,6 +137,13 @@ public protocol TextShaper: AnyObject {
     /// orientation applied); nil when it cannot be read. The default reads PNG, JPEG and SVG
     /// headers at 96 dpi (``ImageProbe``).
     func imageSize(ofFile path: String) -> (width: Double, height: Double)?
+    /// How far `line`'s ink reaches above and below its baseline, pt: its glyphs' outlines in
+    /// every face (fallback faces included, raised and lowered runs where they are drawn) and
+    /// the pictures set inside it. The paginator keeps this inside the text area at a page's
+    /// top and bottom, where a line box may be smaller than its glyphs (a line height below
+    /// the face's natural height). The default, for shapers that cannot see ink, takes the
+    /// line's ascent and descent (shifted runs included) for its ink.
+    func extent(of line: ShapedLine) -> LineExtent
 }
 
 extension TextShaper {
@@ -137,6 +155,10 @@ extension TextShaper {
     }
     /// Nothing is kept by default.
     public func forgetKeptLayouts() {}
+    /// The line's ascent and descent, shifted runs included, stand in for its ink.
+    public func extent(of line: ShapedLine) -> LineExtent {
+        LineExtent(above: max(line.ascent, line.shiftedAscent), below: max(line.descent, line.shiftedDescent))
+    }
     /// The natural width of `paragraph`, pt, keeping nothing (``naturalWidth(of:keepingLayout:)``).
     public func naturalWidth(of paragraph: StyledParagraph) -> Double { naturalWidth(of: paragraph, keepingLayout: false) }
 

@@ -59,6 +59,35 @@ public final class PangoShaper: TextShaper {
         }
     }
 
+    /// How far `line`'s ink reaches from its baseline, pt: the ink of every glyph run on it as
+    /// `pango_glyph_string_extents` reads it from the faces' glyph outlines — fallback faces
+    /// included, each run at its baseline offset (`y_offset`, positive up), widened by half the
+    /// stroke of outlined runs — and the pictures set inside it. A line without a drawable
+    /// handle draws nothing: (0, 0).
+    public func extent(of line: ShapedLine) -> LineExtent {
+        guard let handle = line.handle as? PangoLineHandle else { return LineExtent(above: 0, below: 0) }
+        var extent = LineExtent(above: handle.pictureHeight, below: 0)
+        let scale = Double(PANGO_SCALE)
+        FontState.lock.reading {
+            var node = handle.line.pointee.runs
+            while let n = node {
+                let run = n.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+                if let font = run.pointee.item.pointee.analysis.font, let glyphs = run.pointee.glyphs {
+                    var ink = PangoRectangle()
+                    pango_glyph_string_extents(glyphs, font, &ink, nil)
+                    if ink.height > 0 {
+                        let rise = Double(run.pointee.y_offset) / scale
+                        let stroke = handle.strokes.first { $0.glyphItem == run }.map { $0.stroke.width / 2 } ?? 0
+                        extent.above = max(extent.above, -Double(ink.y) / scale + rise + stroke)
+                        extent.below = max(extent.below, Double(ink.y + ink.height) / scale - rise + stroke)
+                    }
+                }
+                node = n.pointee.next
+            }
+        }
+        return extent
+    }
+
     private func refresh() {
         if setup.refreshIfNeeded() { keptCells.removeAll() }
     }
@@ -381,6 +410,7 @@ public final class PangoShaper: TextShaper {
         var ascent = -Double.infinity, descent = -Double.infinity
         var shiftedAscent = 0.0, shiftedDescent = 0.0
         var strokes: [PangoLineHandle.StrokeRun] = []
+        var pictureHeight = 0.0
         var x = 0.0
         var node = line.pointee.runs
         while let n = node {
@@ -394,7 +424,9 @@ public final class PangoShaper: TextShaper {
                 let m = primaryMetrics(style.font)
                 var primaryAscent = m.ascent
                 if let image = style.inlineImage {
-                    primaryAscent = max(primaryAscent, InlineImageShapes.box(image, shaper: self, style: style).height)
+                    let height = InlineImageShapes.box(image, shaper: self, style: style).height
+                    primaryAscent = max(primaryAscent, height)
+                    pictureHeight = max(pictureHeight, height + style.baselineOffset)
                 }
                 if style.baselineOffset == 0 {
                     ascent = max(ascent, primaryAscent)
@@ -452,7 +484,7 @@ public final class PangoShaper: TextShaper {
         }
 
         let lineText = String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self)
-        let handle = PangoLineHandle(layout: owner, line: line, strokes: strokes, carrier: carrier)
+        let handle = PangoLineHandle(layout: owner, line: line, strokes: strokes, carrier: carrier, pictureHeight: pictureHeight)
         var shaped = ShapedLine(handle: handle, x: lineX, width: width,
                                 ascent: ascent, descent: descent, links: links, text: lineText)
         shaped.shiftedAscent = shiftedAscent
@@ -478,12 +510,16 @@ final class PangoLineHandle {
     /// The layout that allocated `line` when it is not `layout` (a line cut from a measured
     /// layout, ``PangoShaper/linesFromMeasurement``): kept alive, as it releases the line.
     let carrier: GObjectRef?
+    /// How far the tallest picture set inside the line reaches above its baseline, pt (0: none).
+    let pictureHeight: Double
 
-    init(layout: GObjectRef, line: UnsafeMutablePointer<PangoLayoutLine>, strokes: [StrokeRun], carrier: GObjectRef? = nil) {
+    init(layout: GObjectRef, line: UnsafeMutablePointer<PangoLayoutLine>, strokes: [StrokeRun], carrier: GObjectRef? = nil,
+         pictureHeight: Double = 0) {
         self.layout = layout
         self.line = pango_layout_line_ref(line)
         self.strokes = strokes
         self.carrier = carrier
+        self.pictureHeight = pictureHeight
     }
     deinit { FontState.lock.reading { pango_layout_line_unref(line) } }
 }

@@ -225,6 +225,12 @@ public enum Typesetter {
                 }
             }
             try paginator.finish()
+            if renderer is CairoPDFRenderer {
+                var seen = Set<String>()
+                for overflow in paginator.inkOverflows where seen.insert(overflow.location?.description ?? "").inserted {
+                    layoutDiagnostics.append(Self.diagnostic(for: overflow))
+                }
+            }
             return paginator
         }
 
@@ -301,6 +307,14 @@ public enum Typesetter {
 
     /// The temporary files a preview of `base` writes, one per page before it is renamed to
     /// ``PagePreview/path(for:page:)``: `.NAME-N.png.tmp` beside each picture.
+    /// The warning for text whose glyphs reach past the text area even alone at the top of a
+    /// page (a line height far below the glyphs' height, a tall stack of marks), at its block.
+    static func diagnostic(for overflow: InkOverflow) -> Diagnostic {
+        let reach = overflow.crossesPageEdge ? "past the bottom edge of the page, where they are cut" : "into the bottom margin"
+        return Diagnostic(.warning, "glyphs taller than the text area: even at the top of a page they reach \(overflow.excess.wholePointsText) pt "
+                          + "below it, \(reach); a larger line height or a smaller size fits them", at: overflow.location)
+    }
+
     static func temporaryFiles(of preview: PagePreview, base: String) -> TemporaryFiles.Pattern {
         let first = preview.path(for: base, page: 1) as NSString
         let folder = first.deletingLastPathComponent
