@@ -75,4 +75,13 @@ import Typesetter
         }
         #expect(try PDFProbe.qpdfClean(pdf))
     }
+
+    @Test func aHangingMarkerTooLargeForThePageIsMadeToFit() throws {
+        // The div's size reaches the marker; the code block sets its own size.
+        let (pdf, report) = try Render.markdown("::: {size=900}\n- ```\n  code\n  ```\n:::\n", name: "huge-hanging-marker")
+        defer { try? FileManager.default.removeItem(atPath: pdf) }
+        let bullet = try #require(try PDFProbe.words(pdf).first { $0.text == "•" })
+        #expect(bullet.height < 841.8898 - 64 - 72, "\(bullet)")
+        #expect(report.diagnostics.contains { $0.message.contains("too large") })
+    }
 }
