@@ -78,6 +78,7 @@ struct BlockLayout {
             let left = layout.left
             if first {
                 first = false
+                layout.hang(block.hangingMarkers, beside: &item)
                 for anchor in ([block.anchor].compactMap { $0 } + block.extraAnchors).reversed() {
                     item.elements.insert(.destination(name: anchor, at: Point(x: left, y: 0)), at: 0)
                 }
@@ -155,6 +156,29 @@ struct BlockLayout {
             line.noteNumber = number
             return line
         }
+    }
+
+    /// Sets list markers outside the block whose first item is `item` (``HangingMarker``):
+    /// each flush right 0.45 em of its size before its item's content edge, on the baseline of
+    /// the item's first line of text (a code block's first line, a table's first cell), or
+    /// with its top at the item's top when the item holds no text (a figure). The marker is
+    /// drawn first, as its item's `Lbl`, so it is read before the item's body; the item grows
+    /// to hold a marker taller than itself.
+    func hang(_ markers: [HangingMarker], beside item: inout Item) {
+        guard !markers.isEmpty else { return }
+        let firstBaseline = item.elements.lazy.compactMap { element -> Double? in
+            if case .text(_, _, let baseline) = element { baseline } else { nil }
+        }.first
+        var drawn: [PageElement] = []
+        for marker in markers {
+            guard let font = marker.runs.first?.style.font,
+                  let line = shaper.shape(StyledParagraph(runs: marker.runs, style: ParagraphStyle(baseFont: font)), width: nil).lines.first
+            else { continue }
+            let baseline = firstBaseline ?? line.ascent
+            drawn += [.structure(marker.structure), .text(line, x: left + marker.edge - font.size * 0.45 - line.width, baseline: baseline)]
+            item.height = max(item.height, baseline + line.descent)
+        }
+        item.elements.insert(contentsOf: drawn, at: 0)
     }
 
     /// The structure of a block that styling did not tag (contents entries, specimen parts):

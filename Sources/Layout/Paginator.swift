@@ -92,7 +92,8 @@ struct Panel: Equatable {
 /// is full: the current page is the only one held in memory.
 ///
 /// Breaking is first-fit over a vertical list of items, with TeX-like constraints: a page may
-/// not end where an item says `avoid` (inside a heading, after a heading, inside a table header,
+/// not end where an item says `avoid` (inside a heading, after a heading or before the second
+/// line that follows it, inside a table header,
 /// where a split paragraph would leave fewer than ``LayoutOptions/orphans`` or
 /// ``LayoutOptions/widows`` lines); when the next item does not fit, the page ends at the last
 /// allowed break and the items after it move on. When no break is allowed (a constraint chain
@@ -132,6 +133,16 @@ public final class Paginator {
     var pendingForcedBreak = false
     /// How many items at the top of the current page are a repeated table header (0 or 1).
     var repeatedOnPage = 0
+    /// Lines of what follows a heading that must still share the heading's page: a heading
+    /// keeps with the first ``keptLines`` lines after it, across the blocks they belong to (a
+    /// list of one-line items, a `<details>` summary and its body, a quote or div opening
+    /// with a list), not only with the first block's first line.
+    var keptLinesToCome = 0
+
+    /// How many lines that follow a heading stay on its page (README, Markdown: "headings keep
+    /// with the first two lines that follow"; CSS Fragmentation 3's `break-after: avoid` over
+    /// as many lines as the default `orphans`).
+    static let keptLines = 2
 
     /// Creates a paginator that shapes with `shaper`, lays out per `options` and hands each full page to `renderer`.
     public init(shaper: TextShaper, options: LayoutOptions, renderer: PageRenderer) {
@@ -148,6 +159,9 @@ public final class Paginator {
         if case .pageBreak = block.content { pendingForcedBreak = true; return }
         nextPanelID += 1
         let spaceAbove = max(previous?.spaceAfter ?? 0, block.spaceBefore)
+        // A heading ends the keep of the section before it (that section was shorter than the
+        // lines kept): only a heading right after a heading stays with it.
+        if block.keepWithNext, previous?.keepWithNext != true { keptLinesToCome = 0 }
         var first = true
         // Items are placed as the block's layout makes them (a table row by row), so a page's
         // items are the only ones held.
@@ -157,11 +171,26 @@ public final class Paginator {
             if first {
                 first = false
                 item.spaceBefore = spaceAbove
-                if previous?.keepWithNext == true, item.breakBefore == .allowed { item.breakBefore = .avoid }
                 if pendingForcedBreak { item.breakBefore = .forced; pendingForcedBreak = false }
                 previous = block
             }
+            if keptLinesToCome > 0 {
+                if item.breakBefore == .allowed { item.breakBefore = .avoid }
+                keptLinesToCome -= Paginator.linesKept(by: block)
+            }
             try place(item)
+        }
+        if block.keepWithNext { keptLinesToCome = Paginator.keptLines }
+    }
+
+    /// How much of a heading's keep one item of `block` fulfils: a line of text is one line; a
+    /// table row or a figure fulfils it whole (a table keeps its header with its first row, a
+    /// figure with its caption); a rule is no text and fulfils none of it.
+    static func linesKept(by block: StyledBlock) -> Int {
+        switch block.content {
+        case .paragraph, .entry: 1
+        case .table, .image: keptLines
+        case .rule, .pageBreak: 0
         }
     }
 

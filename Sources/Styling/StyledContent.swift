@@ -262,6 +262,11 @@ public struct StyledBlock: Hashable, Sendable {
     public var footnoteLocations: [Int: SourceLocation] = [:]
     /// Where the block starts in the source, for diagnostics; nil when unknown.
     public var location: SourceLocation?
+    /// List markers hung outside the block, beside its first line: the block opens a list item
+    /// but is no paragraph at the item's edge (a code block, a quote, a table, a figure, a
+    /// nested list), so the marker cannot be the paragraph's own (``StyledParagraph/marker``).
+    /// Outermost item first.
+    public var hangingMarkers: [HangingMarker] = []
     /// The tagged-PDF structure path from the document root to the block's own element (last):
     /// `[L, LI, LBody, P]` for a list item's paragraph, `[artifact]` for a thematic break.
     /// Empty: layout tags the block by its content (`P`, `Table`, `Figure`, `TOCI`).
@@ -276,6 +281,24 @@ public struct StyledBlock: Hashable, Sendable {
         self.keepWithNext = keepWithNext; self.keepTogether = keepTogether; self.quoteBars = quoteBars
         self.quoteBarColor = quoteBarColor; self.background = background; self.backgroundPadding = backgroundPadding
         self.anchor = anchor; self.outline = outline; self.location = location
+    }
+}
+
+/// A list item's marker set outside the block that opens the item, as CSS
+/// `list-style-position: outside` sets it (CSS Lists 3 §3.1): flush right a gap short of the
+/// item's content edge, so it is never inside a code block's panel or beside a quote's bar, and
+/// on the baseline of the block's first line of text (the top of a figure, which has none).
+public struct HangingMarker: Hashable, Sendable {
+    /// The marker's text (a bullet, a number, a task box) in the item's run style.
+    public var runs: [StyledRun]
+    /// The list item's content edge, pt from the left of the text area: the marker ends
+    /// 0.45 em of its size before it.
+    public var edge: Double
+    /// The tagged-PDF structure path of the marker: `[…, L, LI, Lbl]`.
+    public var structure: [StructureElement]
+    /// Creates a marker of `runs` ending before `edge` (pt), tagged as `structure`.
+    public init(runs: [StyledRun], edge: Double, structure: [StructureElement]) {
+        self.runs = runs; self.edge = edge; self.structure = structure
     }
 }
 

@@ -292,11 +292,19 @@ public struct Styler: Sendable {
             markerStyle.link = nil
             let first = blocks.count
             for child in item.blocks { append(child, context: itemContext, to: &blocks) }
-            if first < blocks.count, case .paragraph(var paragraph) = blocks[first].content {
-                paragraph.marker = [StyledRun(markerText, style: markerStyle)]
+            let marker = [StyledRun(markerText, style: markerStyle)]
+            if first < blocks.count, case .paragraph(var paragraph) = blocks[first].content, !blocks[first].isCode,
+               paragraph.style.leftIndent == itemContext.indent, blocks[first].hangingMarkers.isEmpty {
+                paragraph.marker = marker
                 blocks[first].content = .paragraph(paragraph)
+            } else if first < blocks.count, Styler.canHangMarker(beside: blocks[first]) {
+                // A code block, quote, table, figure or nested list opens the item: the marker
+                // hangs outside it, not inside its panel or bar.
+                let label = StructureElement(.label, id: itemElement.id)
+                blocks[first].hangingMarkers.insert(HangingMarker(runs: marker, edge: itemContext.indent,
+                                                                  structure: context.structure + [listElement, itemElement, label]), at: 0)
             } else {
-                // An empty item, or one starting with a table or code: a marker line of its own.
+                // An empty item, or one starting with a rule: a marker line of its own.
                 let empty = StyledParagraph(runs: [], style: paragraphStyle(itemContext, overrides: StyleOverrides()),
                                             marker: [StyledRun(markerText, style: markerStyle)])
                 blocks.insert(StyledBlock(.paragraph(empty), spaceAfter: blockSpacing * 0.3, quoteBars: context.quoteBars,
@@ -306,6 +314,15 @@ public struct Styler: Sendable {
             if list.tight, let last = blocks.indices.last { blocks[last].spaceAfter = min(blocks[last].spaceAfter, blockSpacing * 0.3) }
         }
         if let last = blocks.indices.last { blocks[last].spaceAfter = max(blocks[last].spaceAfter, blockSpacing) }
+    }
+
+    /// Whether a list marker can hang beside `block`'s first line (``HangingMarker``): a
+    /// block with a first line or a top to align it with — not a rule or a page break.
+    static func canHangMarker(beside block: StyledBlock) -> Bool {
+        switch block.content {
+        case .paragraph, .table, .image: true
+        case .rule, .pageBreak, .entry: false
+        }
     }
 
     // MARK: Code

@@ -59,6 +59,10 @@ struct FontCheck {
 
     /// Notes every paragraph `block` holds, its footnotes (at their definitions) after it.
     mutating func visit(_ block: StyledBlock) {
+        for marker in block.hangingMarkers where !marker.runs.isEmpty {
+            visit(StyledParagraph(runs: [], style: ParagraphStyle(baseFont: marker.runs[0].style.font), marker: marker.runs),
+                  at: block.location, running: false)
+        }
         switch block.content {
         case .paragraph(let paragraph): visit(CollectionOfOne(paragraph), at: block.location, running: false)
         case .rule, .pageBreak: break

@@ -34,11 +34,15 @@ enum SizeCheck {
     static func fit(_ block: inout StyledBlock, page: PageSetup) -> [Diagnostic] {
         var fitter = Fitter(page: page)
         guard block.paragraphs.contains(where: fitter.needsFit)
+              || block.hangingMarkers.contains(where: { $0.runs.contains { $0.style.font.size > fitter.largest } })
               || block.footnotes.values.contains(where: { $0.contains(where: fitter.needsFit) }) else { return [] }
         let notes = block.footnotes
         block.footnotes = [:]
         let location = block.location
         block.updateParagraphs { fitter.fit(&$0, at: location) }
+        for i in block.hangingMarkers.indices {
+            for k in block.hangingMarkers[i].runs.indices { fitter.fit(&block.hangingMarkers[i].runs[k], at: location) }
+        }
         for number in notes.keys.sorted() {
             var paragraphs = notes[number]!
             let at = block.footnoteLocations[number] ?? location
