@@ -37,10 +37,27 @@ enum UnsetFootnotes {
             candidates.append((String(decoding: bytes[(i + 2)..<j], as: UTF8.self), index + 1, i - range.lowerBound + 1))
         }
         guard !candidates.isEmpty else { return [] }
-        let literal = literalLines()
+        // The code and HTML blocks' lines as sorted, disjoint ranges, searched by halves: a div's
+        // fences are HTML blocks, thousands in a long document.
+        var literal: [ClosedRange<Int>] = []
+        for range in literalLines().sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = literal.last, range.lowerBound <= last.upperBound + 1 {
+                literal[literal.count - 1] = last.lowerBound...max(last.upperBound, range.upperBound)
+            } else {
+                literal.append(range)
+            }
+        }
+        func isLiteral(_ line: Int) -> Bool {
+            var low = 0, high = literal.count
+            while low < high {
+                let mid = (low + high) / 2
+                if literal[mid].upperBound < line { low = mid + 1 } else { high = mid }
+            }
+            return low < literal.count && literal[low].contains(line)
+        }
         var firstLine: [String: Int] = [:]
         var result: [Diagnostic] = []
-        for candidate in candidates where !literal.contains(where: { $0.contains(candidate.line) }) {
+        for candidate in candidates where !isLiteral(candidate.line) {
             let label = CmarkConverter.normalizedLabel(candidate.label)
             let at = SourceLocation(file: file, line: candidate.line, column: candidate.column)
             if let first = firstLine[label] {
