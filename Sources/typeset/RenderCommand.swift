@@ -47,6 +47,7 @@ enum RenderCommand {
             throw TypesetError.unwritableOutput(path: "-", reason: "standard output is a terminal; redirect it (> file.pdf) or name a file with -o")
         }
         try OutputTargets.refuseOverwriting([(input, "the input file"), (args.value("--theme"), "the theme file")], with: target)
+        try checkOutputExtension(output, format: options.preview?.format.rawValue ?? "pdf", explicit: args.value("--format") != nil)
         if input == "-", options.baseDirectory == nil { options.baseDirectory = FileManager.default.currentDirectoryPath }
         Typesetter.startLoadingFonts(for: options)
         // The text is not kept past the parse: the document holds its own copy of the source.
@@ -92,7 +93,14 @@ enum RenderCommand {
         if let margins = args.value("--margins") { options.margins = try self.margins(margins, from: "--margins") }
         options.header = args.value("--header")
         options.footer = args.value("--footer")
-        let format = args.value("--format") ?? "pdf"
+        for name in ["--header", "--footer"] {
+            guard let template = args.value(name) else { continue }
+            let unknown = Typesetter.unknownRunningFields(in: template)
+            if !unknown.isEmpty {
+                throw UsageError("\(name) '\(template)': unknown field\(unknown.count == 1 ? "" : "s") \(unknown.map { "{\($0)}" }.joined(separator: ", ")); a running text takes {title}, {page}, {pages} and {date}")
+            }
+        }
+        let format = outputFormat(args)
         if format != "pdf" {
             guard let f = PagePreview.Format(rawValue: format) else { throw UsageError("--format takes pdf, png or svg, not '\(format)'") }
             var preview = PagePreview(format: f)
@@ -119,6 +127,38 @@ enum RenderCommand {
         try checkPage(paper: options.paper, margins: options.margins, theme: args.value("--theme"),
                       named: [args.value("--paper").map { "--paper '\($0)'" }, args.value("--margins").map { "--margins '\($0)'" }].compactMap { $0 })
         return options
+    }
+
+    /// The formats `-f` takes; an output named with one of them as its extension is written in
+    /// that format when `-f` is not given.
+    static let formats = ["pdf", "png", "svg"]
+
+    /// The format to write: `-f`'s, else the one `-o FILE`'s extension names (`shot.png` → png,
+    /// as Typst and ImageMagick infer it), else pdf (no `-o`, `-o -`, a folder, a name with no
+    /// extension or one no format has — refused later by ``checkOutputExtension(_:format:)``).
+    static func outputFormat(_ args: ParsedArguments) -> String {
+        if let given = args.value("--format") { return given }
+        guard let output = args.value("--output"), output != "-", !isFolder(output) else { return "pdf" }
+        let ext = (output as NSString).pathExtension.lowercased()
+        return formats.contains(ext) ? ext : "pdf"
+    }
+
+    /// Refuses an output file whose extension says another format than the one written: one
+    /// that contradicts `-f` (`-f svg -o a.png`), or one no format has (`-o a.jpg`). A name with
+    /// no extension (`/dev/stdout`, `-o out`) is written in the chosen format.
+    /// - Parameters:
+    ///   - target: the `-o` value as given (`-` and folders are not checked).
+    ///   - format: the format being written (pdf, png or svg).
+    ///   - explicit: `-f` was given (the extension then contradicts it, rather than naming no format).
+    /// - Throws: ``UsageError`` naming the extension and what is accepted.
+    static func checkOutputExtension(_ target: String?, format: String, explicit: Bool) throws {
+        guard let target, target != "-", !isFolder(target) else { return }
+        let ext = (target as NSString).pathExtension
+        guard !ext.isEmpty, ext.lowercased() != format else { return }
+        if explicit {
+            throw UsageError("-o \(target) names a .\(ext) file but -f asks for \(format); name it .\(format), or drop -f to write what the extension names")
+        }
+        throw UsageError("-o \(target): .\(ext) is not a format typeset writes; name the file .pdf, .png or .svg (the format follows the extension), or give -f")
     }
 
     /// Margins written as CSS `margin` (1 to 4 lengths, each with a unit: Typst and CSS want
@@ -249,23 +289,41 @@ enum Messages {
         return String(decoding: (try? encoder.encode(value)) ?? Data("{}".utf8), as: UTF8.self)
     }
 
-    /// Each warning on its own line, then `OUTPUT: N pages` (nothing with `--quiet`; only the
-    /// JSON lines with `--diagnostics json`).
+    /// One run's diagnostics in source order: by file, line and column, ties in the order found
+    /// (a stable sort); those with no position — from the command line, the theme, the fonts —
+    /// first, as the run met them before the document.
+    static func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        func key(_ d: Diagnostic) -> (String, Int, Int) { (d.location?.file ?? "", d.location?.line ?? 0, d.location?.column ?? 0) }
+        return diagnostics.enumerated().sorted { a, b in
+            let (ka, kb) = (key(a.element), key(b.element))
+            return ka != kb ? ka < kb : a.offset < b.offset
+        }.map(\.element)
+    }
+
+    /// The line printed for `diagnostic`: `file:line:column: warning: …`, or for one with no
+    /// position `typeset: warning: …`, so every line says where it comes from.
+    static func line(_ diagnostic: Diagnostic) -> String {
+        diagnostic.location == nil ? "typeset: \(diagnostic.description)" : diagnostic.description
+    }
+
+    /// Each warning on its own line in source order, then `OUTPUT: N pages` (nothing with
+    /// `--quiet`; only the JSON lines with `--diagnostics json`).
     static func report(_ report: RenderReport, output: String, quiet: Bool, format: Format = .text) {
         guard !quiet else { return }
-        if format == .json { for d in report.diagnostics { error(json(TypesetProblem(d))) }; return }
-        for diagnostic in report.diagnostics { error(diagnostic.description) }
+        if format == .json { for d in sorted(report.diagnostics) { error(json(TypesetProblem(d))) }; return }
+        for diagnostic in sorted(report.diagnostics) { error(line(diagnostic)) }
         if !report.files.isEmpty {
             error("\(report.files.joined(separator: ", ")): \(report.files.count) of \(report.pageCount) page\(report.pageCount == 1 ? "" : "s")")
         } else if output != "-" { error("\(output): \(report.pageCount) page\(report.pageCount == 1 ? "" : "s")") }
     }
 
     /// A failure: its problems as JSON lines, or its one-line (per problem) description. Strict
-    /// mode's verdict names the flag.
+    /// mode's verdict names the flag. Printed whatever `--quiet` says: quiet silences warnings,
+    /// never the errors `--strict` makes of them.
     static func failure(_ error: TypesetError, format: Format) {
         if format == .json { for p in error.problems { self.error(json(p)) }; return }
         if case .warningsAreErrors(let diagnostics) = error {
-            for d in diagnostics { self.error(d.description) }
+            for d in sorted(diagnostics) { self.error(line(d)) }
             let n = diagnostics.count
             self.error("\(n) warning\(n == 1 ? "" : "s") treated as error\(n == 1 ? "" : "s") (--strict); nothing written")
             return
