@@ -94,11 +94,7 @@ enum RenderCommand {
         options.header = args.value("--header")
         options.footer = args.value("--footer")
         for name in ["--header", "--footer"] {
-            guard let template = args.value(name) else { continue }
-            let unknown = Typesetter.unknownRunningFields(in: template)
-            if !unknown.isEmpty {
-                throw UsageError("\(name) '\(template)': unknown field\(unknown.count == 1 ? "" : "s") \(unknown.map { "{\($0)}" }.joined(separator: ", ")); a running text takes {title}, {page}, {pages} and {date}")
-            }
+            if let template = args.value(name) { try checkRunningTemplate(template, from: name) }
         }
         let format = outputFormat(args)
         if format != "pdf" {
@@ -161,6 +157,15 @@ enum RenderCommand {
         throw UsageError("-o \(target): .\(ext) is not a format typeset writes; name the file .pdf, .png or .svg (the format follows the extension), or give -f")
     }
 
+    /// A running head or foot template given on the command line (`--header`, `-V footer=`):
+    /// a `{name}` that is none of its fields would print as written, so it is refused.
+    /// - Throws: ``UsageError`` naming the unknown fields and the four there are.
+    static func checkRunningTemplate(_ template: String, from source: String) throws {
+        let unknown = Typesetter.unknownRunningFields(in: template)
+        guard !unknown.isEmpty else { return }
+        throw UsageError("\(source) '\(template)': unknown field\(unknown.count == 1 ? "" : "s") \(unknown.map { "{\($0)}" }.joined(separator: ", ")); a running text takes {title}, {page}, {pages} and {date}")
+    }
+
     /// Margins written as CSS `margin` (1 to 4 lengths, each with a unit: Typst and CSS want
     /// units, and a bare number is refused rather than guessed), from an option or `-V`.
     static func margins(_ text: String, from source: String) throws -> Margins {
@@ -184,8 +189,9 @@ enum RenderCommand {
             + "\(page.measure.wholePointsText) × \(page.textHeight.wholePointsText) pt; it must be at least 72 × 72 pt (1 in)")
     }
 
-    /// `-V`/`-M KEY=VALUE` pairs in order, then `--lang`. `paper` and `margins` are judged as
-    /// `--paper` and `--margins` are (a bad value is a usage error), whichever way they come.
+    /// `-V`/`-M KEY=VALUE` pairs in order, then `--lang`. `paper`, `margins`, `header` and
+    /// `footer` are judged as `--paper`, `--margins` and `--header` are (a bad value is a usage
+    /// error), whichever way they come.
     static func variables(from args: ParsedArguments) throws -> [(String, String)] {
         var pairs: [(String, String)] = try (args.all("--variable") + args.all("--metadata")).map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
@@ -198,6 +204,7 @@ enum RenderCommand {
             case "paper":
                 do { paper = try PaperSize(parsing: value) } catch { throw UsageError("-V paper: \(error.description)") }
             case "margins": margins = try self.margins(value, from: "-V margins")
+            case "header", "footer": try checkRunningTemplate(value, from: "-V \(key.lowercased())")
             default: break
             }
         }
@@ -321,7 +328,15 @@ enum Messages {
     /// mode's verdict names the flag. Printed whatever `--quiet` says: quiet silences warnings,
     /// never the errors `--strict` makes of them.
     static func failure(_ error: TypesetError, format: Format) {
-        if format == .json { for p in error.problems { self.error(json(p)) }; return }
+        if format == .json {
+            // In source order too (stable: ties keep the order found).
+            let problems = error.problems.enumerated().sorted { a, b in
+                let (ka, kb) = ((a.element.file ?? "", a.element.line ?? 0, a.element.column ?? 0), (b.element.file ?? "", b.element.line ?? 0, b.element.column ?? 0))
+                return ka != kb ? ka < kb : a.offset < b.offset
+            }
+            for p in problems { self.error(json(p.element)) }
+            return
+        }
         if case .warningsAreErrors(let diagnostics) = error {
             for d in sorted(diagnostics) { self.error(line(d)) }
             let n = diagnostics.count

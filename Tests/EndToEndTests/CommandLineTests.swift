@@ -188,8 +188,9 @@ import Testing
     @Test func commandLineValuesNamingNothingAreRefused() throws {
         let dir = try temporaryFolder()
         try "# Hi\n".write(toFile: dir + "/a.md", atomically: true, encoding: .utf8)
-        for option in ["--header", "--footer"] {
-            let result = try typeset(["render", dir + "/a.md", "-o", dir + "/a.pdf", option, "{page} {nope}"])
+        for option in [["--header"], ["--footer"], ["-V", "header="], ["-V", "footer="]] {
+            let given = option.count == 1 ? option + ["{page} {nope}"] : [option[0], option[1] + "{page} {nope}"]
+            let result = try typeset(["render", dir + "/a.md", "-o", dir + "/a.pdf"] + given)
             #expect(result.status == 2 && result.output.contains("unknown field {nope}") && result.output.contains("{title}"), "\(result.output)")
         }
         #expect(try typeset(["render", dir + "/a.md", "-o", dir + "/a.pdf", "--header", "{title} {page}/{pages} {date}"]).status == 0)
@@ -205,10 +206,11 @@ import Testing
         let dir = try temporaryFolder()
         // The image's warning is found after the attribute's (layout checks images later).
         try "---\ntitle: A\n---\n\n![x](missing.png)\n\n[x]{weight=heavyish}\n".write(toFile: dir + "/o.md", atomically: true, encoding: .utf8)
-        let result = try typeset(["render", dir + "/o.md", "-o", dir + "/o.pdf", "-V", "header={nope}", "-V", "widows=0"])
+        let result = try typeset(["render", dir + "/o.md", "-o", dir + "/o.pdf", "-V", "toc=maybe", "-V", "widows=0", "--lang", "x!!"])
         #expect(result.status == 0, "\(result.output)")
         let lines = result.output.split(separator: "\n").map(String.init).filter { !$0.hasPrefix(dir + "/o.pdf: ") }
-        #expect(lines.contains { $0.hasPrefix("typeset: warning: -V header: unknown field {nope}") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("typeset: warning: -V toc: expected true or false") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("typeset: warning: --lang/-V lang 'x!!' is not a BCP 47") }, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("typeset: warning: -V widows:") }, "\(lines)")
         #expect(lines.allSatisfy { $0.hasPrefix("typeset: ") || $0.hasPrefix(dir + "/o.md:") }, "\(lines)")
         let positioned = lines.compactMap { line -> Int? in
