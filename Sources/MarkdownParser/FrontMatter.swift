@@ -88,6 +88,9 @@ enum FrontMatter {
                 return
             }
             var reader = Reader(document: document)
+            // YAML 1.2 §3.2.1.1 requires mapping keys to be unique; libyaml accepts a repeat and
+            // the later value wins here: said at the repeat, with the first one's line.
+            var firstLines: [String: Int] = [:]
             for (keyNode, valueNode) in reader.pairs(root) {
                 guard keyNode.pointee.type == YAML_SCALAR_NODE else {
                     diagnostics.append(Diagnostic(.warning, "front matter key is not a string; ignored",
@@ -96,6 +99,13 @@ enum FrontMatter {
                 }
                 let key = Reader.scalar(keyNode)
                 let canonical = canonicalKey(key)
+                let keyLocation = location(keyNode.pointee.start_mark, firstLine: firstLine, file: file)
+                if let first = firstLines[canonical] {
+                    diagnostics.append(Diagnostic(.warning, "front matter key '\(key)' is given again (first at line \(first)); this later value is used",
+                                                  at: keyLocation))
+                } else {
+                    firstLines[canonical] = keyLocation.line
+                }
                 if ["title", "subtitle", "author", "date", "lang", "keywords"].contains(canonical) {
                     metadata.fieldLocations[canonical] = location(keyNode.pointee.start_mark, firstLine: firstLine, file: file)
                 }

@@ -34,10 +34,21 @@ struct RawHTML {
     /// Elements that start blocks (HTML Living Standard "flow content" containers GitHub keeps).
     static let blockContainers: Set<String> = ["p", "div", "center", "section", "article", "header", "footer", "main", "nav", "aside", "figure", "figcaption", "address", "details", "dl", "dd", "dt", "body", "html"]
 
-    private mutating func warnUnsupported(_ name: String, at location: SourceLocation?, shown: Bool) {
-        guard warned.insert(name).inserted else { return }
-        let what = shown ? "its text is shown" : "it is left out"
-        diagnostics.append(Diagnostic(.warning, "HTML element <\(name)> is not supported; \(what) (one warning for every <\(name)> in the document)", at: location))
+    /// What becomes of an unsupported element's text, as its warning says.
+    private enum Fate: String {
+        /// Its text is set, without the element's presentation.
+        case shown = "its text is shown"
+        /// Its content is dropped, as a browser hides it (an ``invisible`` element).
+        case hidden = "it and its content are left out"
+        /// An ``invisible`` element with no content in its HTML block (`<textarea>` alone, the
+        /// Markdown after a blank line): the element is dropped, the Markdown blocks inside are set.
+        case tagsOnly = "it is left out, but the Markdown blocks between its tags are shown"
+    }
+
+    /// One warning per element name and fate, so the words are true of every such element.
+    private mutating func warnUnsupported(_ name: String, at location: SourceLocation?, fate: Fate) {
+        guard warned.insert(name + "\u{0}" + fate.rawValue).inserted else { return }
+        diagnostics.append(Diagnostic(.warning, "HTML element <\(name)> is not supported; \(fate.rawValue) (one warning for all <\(name)> elements treated so)", at: location))
     }
 
     /// The one warning for HTML libxml2 gave up on (nested too deep, a text node too long):
@@ -312,6 +323,12 @@ struct RawHTML {
                 // A block inside text (or table parts out of place): its text, on a line of its own.
                 return [.lineBreak] + inlines(children, location: location, depth: depth + 1) + [.lineBreak]
             }
+            if Self.invisible.contains(name) {
+                // Not descended into: nothing inside is shown, so nothing inside is warned about.
+                let empty = Self.text(children).allSatisfy(\.isWhitespace)
+                warnUnsupported(name, at: location, fate: empty ? .tagsOnly : .hidden)
+                return []
+            }
             return element(name, attributes, content: inlines(children, location: location, depth: depth + 1), location: location)
         }
     }
@@ -342,10 +359,10 @@ struct RawHTML {
             }
             if Self.silent.contains(name) { return [] }
             if Self.invisible.contains(name) {
-                warnUnsupported(name, at: location, shown: false)
+                warnUnsupported(name, at: location, fate: content.plainText.allSatisfy(\.isWhitespace) ? .tagsOnly : .hidden)
                 return []
             }
-            warnUnsupported(name, at: location, shown: true)
+            warnUnsupported(name, at: location, fate: .shown)
             return content
         }
     }
@@ -395,6 +412,8 @@ struct RawHTML {
                 guard let open = stack.lastIndex(where: { $0.name == name }), open > 0 else { continue }
                 while stack.count > open {
                     let frame = stack.removeLast()
+                    // Inside an invisible element everything is dropped with it: no warning.
+                    if stack.contains(where: { Self.invisible.contains($0.name) }) { append(frame.content); continue }
                     append(element(frame.name, frame.attributes, content: frame.content, location: frame.location))
                 }
                 continue
@@ -427,6 +446,7 @@ struct RawHTML {
         }
         while stack.count > 1 {
             let frame = stack.removeLast()
+            if stack.contains(where: { Self.invisible.contains($0.name) }) { append(frame.content); continue }
             append(element(frame.name, frame.attributes, content: frame.content, location: frame.location))
         }
         return stack[0].content

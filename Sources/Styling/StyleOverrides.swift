@@ -155,8 +155,14 @@ struct StyleOverrides {
             case "monospaceddigit": monospacedDigit = flag() ?? false
             case "monospaced": monospaced = flag() ?? false
             case "features":
-                if let value { features += value.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init) }
-                else { warn("'features' needs OpenType tags, e.g. features=\"ss01 tnum\"", at) }
+                if let value {
+                    let settings = value.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+                    let bad = settings.filter { !ValueParsing.isFeatureSetting($0) }
+                    if !bad.isEmpty {
+                        warn("'features' takes OpenType feature settings: a 4-character tag, +tag or -tag, or tag=value (\"ss01 tnum -liga\"); '\(bad.joined(separator: "', '"))' ignored", at)
+                    }
+                    features += settings.filter { ValueParsing.isFeatureSetting($0) }
+                } else { warn("'features' needs OpenType tags, e.g. features=\"ss01 tnum\"", at) }
             case "leading":
                 switch value?.lowercased() {
                 case "tight": leading = -2

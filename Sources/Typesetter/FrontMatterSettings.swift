@@ -13,11 +13,16 @@ enum FrontMatterSettings {
     static func merge(_ options: RenderOptions, with metadata: Metadata, diagnostics: inout [Diagnostic]) -> RenderOptions {
         var options = options
         let fields = metadata.fields
+        // A key with no position was set on the command line (`-V KEY=VALUE`, Metadata.set):
+        // the message names the option, and carries no file position.
+        func source(_ key: String) -> String {
+            metadata.fieldLocations[key] == nil ? "-V \(key)" : "front matter '\(key)'"
+        }
         func warn(_ key: String, _ message: String) {
-            diagnostics.append(Diagnostic(.warning, "front matter '\(key)': \(message)", at: metadata.fieldLocations[key]))
+            diagnostics.append(Diagnostic(.warning, "\(source(key)): \(message)", at: metadata.fieldLocations[key]))
         }
         func refuse(_ key: String, _ message: String) {
-            diagnostics.append(Diagnostic(.error, "front matter '\(key)': \(message)", at: metadata.fieldLocations[key]))
+            diagnostics.append(Diagnostic(.error, "\(source(key)): \(message)", at: metadata.fieldLocations[key]))
         }
         func flag(_ key: String) -> Bool? {
             guard let value = fields[key] else { return nil }
@@ -32,6 +37,9 @@ enum FrontMatterSettings {
         }
         if options.paper == nil, let paper = fields["paper"] {
             do { options.paper = try PaperSize(parsing: paper) } catch { refuse("paper", error.description) }
+        }
+        for key in fields.keys.sorted() where key.hasPrefix("margins.") && !["top", "right", "bottom", "left"].contains(String(key.dropFirst(8))) {
+            warn(key, "unknown side '\(key.dropFirst(8))'; margins takes top, right, bottom and left (ignored)")
         }
         if options.margins == nil { options.margins = margins(fields, warn: refuse) }
         if options.header == nil { options.header = fields["header"] }

@@ -97,3 +97,12 @@ struct RunningText {
             .replacingOccurrences(of: "{date}", with: date)
     }
 }
+
+extension Typesetter {
+    /// The names in braces in a running head or foot `template` that are none of its fields
+    /// (`{title}`, `{page}`, `{pages}`, `{date}`), in order of first use: they would print as
+    /// written. For checking `--header`/`--footer` before rendering.
+    public static func unknownRunningFields(in template: String) -> [String] {
+        RunningText.unknownFields(in: template)
+    }
+}

@@ -1,3 +1,4 @@
+import DocumentModel
 import Styling
 import Typography
 
@@ -9,8 +10,8 @@ struct TableOfContents {
     let theme: Theme
     /// The heading above the entries: "목차" for Korean documents (`lang: ko`), else "Contents".
     let title: String
-    /// A heading listed: its title, level, anchor and runs.
-    typealias Entry = (title: String, level: Int, anchor: String, runs: [StyledRun])
+    /// A heading listed: its title, level, anchor, runs and where the heading is (its warnings point there).
+    typealias Entry = (title: String, level: Int, anchor: String, runs: [StyledRun], location: SourceLocation?)
     /// (title, level, anchor, the heading's runs) of each heading listed.
     let entries: [Entry]
     /// Index in the styled blocks before which the contents go.
@@ -37,7 +38,7 @@ struct TableOfContents {
     /// The entry `block` gives the contents: a heading of level 1–3 with an id; nil otherwise.
     static func entry(for block: StyledBlock) -> Entry? {
         guard let outline = block.outline, let anchor = block.anchor, outline.level <= 3 else { return nil }
-        return (outline.title, outline.level, anchor, outline.runs)
+        return (outline.title, outline.level, anchor, outline.runs, block.location)
     }
 
     /// The structure id of the contents' elements (apart from the styled blocks' ids).
@@ -75,6 +76,8 @@ struct TableOfContents {
             contents.append(StyledBlock(.entry(StyledParagraph(runs: entryRuns(entry.runs, title: entry.title, style: run), style: style),
                                                trailing: StyledParagraph(runs: [StyledRun(page, style: numberRun)], style: style)),
                                         spaceBefore: depth == 0 ? theme.page.blockSpacing * 0.6 : 0, spaceAfter: 1))
+            // An entry's warnings (a face or character its font lacks) point at its heading.
+            contents[contents.count - 1].location = entry.location
             contents[contents.count - 1].structure = [toc, StructureElement(.tocItem, id: TableOfContents.structureID, index: contents.count)]
         }
         contents[contents.count - 1].spaceAfter = theme.page.blockSpacing * 2

@@ -161,8 +161,10 @@ public enum Typesetter {
                                           at: SourceLocation(file: document.file, line: 1, column: 1)))
         }
         if let lang = document.metadata.lang, !FrontMatterSettings.isLanguageTag(lang.trimmingCharacters(in: .whitespaces)) {
-            diagnostics.append(Diagnostic(.warning, "lang '\(lang.prefix(40))' is not a BCP 47 language tag; the PDF says 'en'",
-                                          at: document.metadata.fieldLocations["lang"] ?? SourceLocation(file: document.file, line: 1, column: 1)))
+            // No position: set by --lang or -V lang, named as such rather than at line 1.
+            let at = document.metadata.fieldLocations["lang"]
+            diagnostics.append(Diagnostic(.warning, "\(at == nil ? "--lang/-V lang" : "lang") '\(lang.prefix(40))' is not a BCP 47 language tag; the PDF says 'en'",
+                                          at: at))
         }
         let title = document.metadata.title ?? survey.firstHeading
         let shaper = PangoShaper(pictures: options.preview != nil)

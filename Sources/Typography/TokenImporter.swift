@@ -85,6 +85,29 @@ public enum TokenImporter {
         }
         return (theme, importer.warnings)
     }
+
+    /// The keys of `mapping` that name no typography token of `data`: neither a token's full
+    /// path (`typography.heading.xl`) nor the last component of one (`xl`), compared as
+    /// ``importTokens(_:file:mapping:base:)`` compares them. Empty when `data` is not a token file
+    /// (importing it reports that).
+    public static func unmatchedMappings(_ mapping: [String: TextRole], in data: Data) -> [String] {
+        guard !mapping.isEmpty, let root = try? JSONSource.parse(data), root.members != nil else { return [] }
+        var importer = Importer(file: "", root: root)
+        importer.collect(root, path: [], inheritedType: nil)
+        _ = importer.buildTheme(base: .default, mapping: [:])
+        let names = Set(importer.typographyNames)
+        let lastComponents = Set(importer.typographyNames.compactMap { $0.split(separator: ".").last.map { TextRole.normalizedKey(String($0)) } })
+        return mapping.keys.sorted().filter { !names.contains($0) && !lastComponents.contains(TextRole.normalizedKey($0)) }
+    }
+
+    /// The full paths of `data`'s typography tokens, in file order (for naming what `--map` can take).
+    public static func typographyTokenNames(in data: Data) -> [String] {
+        guard let root = try? JSONSource.parse(data), root.members != nil else { return [] }
+        var importer = Importer(file: "", root: root)
+        importer.collect(root, path: [], inheritedType: nil)
+        _ = importer.buildTheme(base: .default, mapping: [:])
+        return importer.typographyNames
+    }
 }
 
 private struct Token {
@@ -104,6 +127,8 @@ private struct Importer {
     var problems: [ThemeProblem] = []
     /// Values no theme may hold (``TypographicLimits``): the import is refused.
     var errors: [ThemeProblem] = []
+    /// The full paths of the typography tokens ``buildTheme(base:mapping:)`` met, in order.
+    var typographyNames: [String] = []
     /// Each token's fully resolved value (nil: unresolvable), so an alias chain of n tokens
     /// costs O(n) in all, not O(n²) per token.
     var resolvedTokens: [Int: JSONNode?] = [:]
@@ -266,6 +291,7 @@ private struct Importer {
                 refuse(token.value.position, "typography token '\(token.name)' must have an object value (fontFamily, fontSize, …), not \(value.typeName)")
                 continue
             }
+            typographyNames.append(token.name)
             let role = mapping[token.name]
                 ?? token.path.last.flatMap { normalizedMapping[TextRole.normalizedKey($0)] }
                 ?? token.path.last.flatMap(TokenImporter.role(forTokenName:))

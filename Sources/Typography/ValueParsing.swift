@@ -3,7 +3,7 @@ import Foundation
 /// Readers for the unit-bearing values of theme and token files, shared by ``ThemeLoader`` and
 /// ``TokenImporter``. px = pt (design tools' px are the numbers apps use as pt, so a token of 17 px sets 17 pt);
 /// rem = 16 pt (DTCG 2025.10: "usually 16 px").
-enum ValueParsing {
+public enum ValueParsing {
     /// pt per rem (DTCG: the default font size, usually 16 px).
     static let remInPoints = 16.0
 
@@ -60,6 +60,24 @@ enum ValueParsing {
         case "em": return .percentOfSize(v * 100)
         default: return points(text).map { .points($0) }
         }
+    }
+
+    /// Whether `setting` is one OpenType feature setting as HarfBuzz's `hb_feature_from_string`
+    /// and CSS `font-feature-settings` write it: a 4-character tag of printable ASCII (OpenType
+    /// spec, "Tag" data type), optionally preceded by `+` or `-` or followed by `=` and a
+    /// whole number, `on` or `off` (`tnum`, `-liga`, `ss01=1`, `cv01=3`).
+    public static func isFeatureSetting(_ setting: some StringProtocol) -> Bool {
+        var rest = Substring(setting)
+        if rest.first == "+" || rest.first == "-" { rest = rest.dropFirst() }
+        var value: Substring?
+        if let eq = rest.firstIndex(of: "=") {
+            value = rest[rest.index(after: eq)...]
+            rest = rest[..<eq]
+            if setting.first == "+" || setting.first == "-" { return false }
+        }
+        guard rest.unicodeScalars.count == 4, rest.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else { return false }
+        guard let value else { return true }
+        return ["on", "off"].contains(value.lowercased()) || (!value.isEmpty && value.allSatisfy(\.isASCII) && UInt32(value) != nil)
     }
 
     /// Feature list from an array of strings or one string split at spaces and commas.

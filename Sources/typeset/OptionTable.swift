@@ -48,7 +48,7 @@ enum OptionTable {
     static let reporting: [OptionSpec] = [
         OptionSpec(name: "--strict", help: "treat warnings as errors (exit 1, nothing written)"),
         OptionSpec(name: "--quiet", short: "-q", help: "print no warnings or progress"),
-        OptionSpec(name: "--diagnostics", value: "FORMAT", help: "text (default) or json: one JSON object per line {file, line, column, severity, message}",
+        OptionSpec(name: "--diagnostics", value: "FORMAT", help: "text (default) or json: one JSON object per line {file, line, column, severity, kind, message}",
                    choices: ["text", "json"]),
     ]
     static let document: [OptionSpec] = [
@@ -109,18 +109,29 @@ enum OptionTable {
     static func command(_ name: String) -> CommandSpec { commands.first { $0.name == name }! }
 
     /// Parses `arguments` for `command`: value options, flags and aliases come from its table.
-    /// - Throws: ``UsageError`` for an unknown option or a missing value.
+    /// - Throws: ``UsageError`` for an unknown option, a missing value, or an empty path given to
+    ///   an option that takes a file or folder (`-o ''`, `--output-dir ''`).
     static func parse(_ arguments: [String], for command: CommandSpec) throws -> ParsedArguments {
         var values = Set<String>(), flags = Set<String>(), aliases: [String: String] = [:]
         for option in command.options {
             if option.value != nil { values.insert(option.name) } else { flags.insert(option.name) }
             if let short = option.short { aliases[short] = option.name }
         }
+        let parsed: ParsedArguments
         do {
-            return try parseArguments(arguments, valueOptions: values, flagOptions: flags, aliases: aliases)
+            parsed = try parseArguments(arguments, valueOptions: values, flagOptions: flags, aliases: aliases)
         } catch let error as UsageError {
             throw UsageError("\(error.description) (see 'typeset \(command.name) --help')")
         }
+        // An empty path names no file: said as such, before any file system call answers with
+        // a misleading reason ("no such file", "it is a folder").
+        for option in command.options {
+            guard let placeholder = option.value, placeholder.contains("PATH") || placeholder.contains("DIR"),
+                  parsed.all(option.name).contains("") else { continue }
+            let what = placeholder == "DIR" ? "a folder" : placeholder.hasPrefix("NAME") ? "a theme or a file" : "a file"
+            throw UsageError("\(option.short.map { "\($0)/" } ?? "")\(option.name) is an empty path; name \(what)")
+        }
+        return parsed
     }
 
     // MARK: Help, man page, completions — generated from the table

@@ -47,6 +47,7 @@ enum RenderCommand {
             throw TypesetError.unwritableOutput(path: "-", reason: "standard output is a terminal; redirect it (> file.pdf) or name a file with -o")
         }
         try OutputTargets.refuseOverwriting([(input, "the input file"), (args.value("--theme"), "the theme file")], with: target)
+        try checkOutputExtension(output, format: options.preview?.format.rawValue ?? "pdf", explicit: args.value("--format") != nil)
         if input == "-", options.baseDirectory == nil { options.baseDirectory = FileManager.default.currentDirectoryPath }
         Typesetter.startLoadingFonts(for: options)
         // The text is not kept past the parse: the document holds its own copy of the source.
@@ -92,7 +93,10 @@ enum RenderCommand {
         if let margins = args.value("--margins") { options.margins = try self.margins(margins, from: "--margins") }
         options.header = args.value("--header")
         options.footer = args.value("--footer")
-        let format = args.value("--format") ?? "pdf"
+        for name in ["--header", "--footer"] {
+            if let template = args.value(name) { try checkRunningTemplate(template, from: name) }
+        }
+        let format = outputFormat(args)
         if format != "pdf" {
             guard let f = PagePreview.Format(rawValue: format) else { throw UsageError("--format takes pdf, png or svg, not '\(format)'") }
             var preview = PagePreview(format: f)
@@ -121,6 +125,47 @@ enum RenderCommand {
         return options
     }
 
+    /// The formats `-f` takes; an output named with one of them as its extension is written in
+    /// that format when `-f` is not given.
+    static let formats = ["pdf", "png", "svg"]
+
+    /// The format to write: `-f`'s, else the one `-o FILE`'s extension names (`shot.png` → png,
+    /// as Typst and ImageMagick infer it), else pdf (no `-o`, `-o -`, a folder, a name with no
+    /// extension or one no format has — refused later by ``checkOutputExtension(_:format:)``).
+    static func outputFormat(_ args: ParsedArguments) -> String {
+        if let given = args.value("--format") { return given }
+        guard let output = args.value("--output"), output != "-", !isFolder(output) else { return "pdf" }
+        let ext = (output as NSString).pathExtension.lowercased()
+        return formats.contains(ext) ? ext : "pdf"
+    }
+
+    /// Refuses an output file whose extension says another format than the one written: one
+    /// that contradicts `-f` (`-f svg -o a.png`), or one no format has (`-o a.jpg`). A name with
+    /// no extension (`/dev/stdout`, `-o out`) is written in the chosen format.
+    /// - Parameters:
+    ///   - target: the `-o` value as given (`-` and folders are not checked).
+    ///   - format: the format being written (pdf, png or svg).
+    ///   - explicit: `-f` was given (the extension then contradicts it, rather than naming no format).
+    /// - Throws: ``UsageError`` naming the extension and what is accepted.
+    static func checkOutputExtension(_ target: String?, format: String, explicit: Bool) throws {
+        guard let target, target != "-", !isFolder(target) else { return }
+        let ext = (target as NSString).pathExtension
+        guard !ext.isEmpty, ext.lowercased() != format else { return }
+        if explicit {
+            throw UsageError("-o \(target) names a .\(ext) file but -f asks for \(format); name it .\(format), or drop -f to write what the extension names")
+        }
+        throw UsageError("-o \(target): .\(ext) is not a format typeset writes; name the file .pdf, .png or .svg (the format follows the extension), or give -f")
+    }
+
+    /// A running head or foot template given on the command line (`--header`, `-V footer=`):
+    /// a `{name}` that is none of its fields would print as written, so it is refused.
+    /// - Throws: ``UsageError`` naming the unknown fields and the four there are.
+    static func checkRunningTemplate(_ template: String, from source: String) throws {
+        let unknown = Typesetter.unknownRunningFields(in: template)
+        guard !unknown.isEmpty else { return }
+        throw UsageError("\(source) '\(template)': unknown field\(unknown.count == 1 ? "" : "s") \(unknown.map { "{\($0)}" }.joined(separator: ", ")); a running text takes {title}, {page}, {pages} and {date}")
+    }
+
     /// Margins written as CSS `margin` (1 to 4 lengths, each with a unit: Typst and CSS want
     /// units, and a bare number is refused rather than guessed), from an option or `-V`.
     static func margins(_ text: String, from source: String) throws -> Margins {
@@ -144,8 +189,9 @@ enum RenderCommand {
             + "\(page.measure.wholePointsText) × \(page.textHeight.wholePointsText) pt; it must be at least 72 × 72 pt (1 in)")
     }
 
-    /// `-V`/`-M KEY=VALUE` pairs in order, then `--lang`. `paper` and `margins` are judged as
-    /// `--paper` and `--margins` are (a bad value is a usage error), whichever way they come.
+    /// `-V`/`-M KEY=VALUE` pairs in order, then `--lang`. `paper`, `margins`, `header` and
+    /// `footer` are judged as `--paper`, `--margins` and `--header` are (a bad value is a usage
+    /// error), whichever way they come.
     static func variables(from args: ParsedArguments) throws -> [(String, String)] {
         var pairs: [(String, String)] = try (args.all("--variable") + args.all("--metadata")).map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
@@ -158,6 +204,7 @@ enum RenderCommand {
             case "paper":
                 do { paper = try PaperSize(parsing: value) } catch { throw UsageError("-V paper: \(error.description)") }
             case "margins": margins = try self.margins(value, from: "-V margins")
+            case "header", "footer": try checkRunningTemplate(value, from: "-V \(key.lowercased())")
             default: break
             }
         }
@@ -249,23 +296,49 @@ enum Messages {
         return String(decoding: (try? encoder.encode(value)) ?? Data("{}".utf8), as: UTF8.self)
     }
 
-    /// Each warning on its own line, then `OUTPUT: N pages` (nothing with `--quiet`; only the
-    /// JSON lines with `--diagnostics json`).
+    /// One run's diagnostics in source order: by file, line and column, ties in the order found
+    /// (a stable sort); those with no position — from the command line, the theme, the fonts —
+    /// first, as the run met them before the document.
+    static func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        func key(_ d: Diagnostic) -> (String, Int, Int) { (d.location?.file ?? "", d.location?.line ?? 0, d.location?.column ?? 0) }
+        return diagnostics.enumerated().sorted { a, b in
+            let (ka, kb) = (key(a.element), key(b.element))
+            return ka != kb ? ka < kb : a.offset < b.offset
+        }.map(\.element)
+    }
+
+    /// The line printed for `diagnostic`: `file:line:column: warning: …`, or for one with no
+    /// position `typeset: warning: …`, so every line says where it comes from.
+    static func line(_ diagnostic: Diagnostic) -> String {
+        diagnostic.location == nil ? "typeset: \(diagnostic.description)" : diagnostic.description
+    }
+
+    /// Each warning on its own line in source order, then `OUTPUT: N pages` (nothing with
+    /// `--quiet`; only the JSON lines with `--diagnostics json`).
     static func report(_ report: RenderReport, output: String, quiet: Bool, format: Format = .text) {
         guard !quiet else { return }
-        if format == .json { for d in report.diagnostics { error(json(TypesetProblem(d))) }; return }
-        for diagnostic in report.diagnostics { error(diagnostic.description) }
+        if format == .json { for d in sorted(report.diagnostics) { error(json(TypesetProblem(d))) }; return }
+        for diagnostic in sorted(report.diagnostics) { error(line(diagnostic)) }
         if !report.files.isEmpty {
             error("\(report.files.joined(separator: ", ")): \(report.files.count) of \(report.pageCount) page\(report.pageCount == 1 ? "" : "s")")
         } else if output != "-" { error("\(output): \(report.pageCount) page\(report.pageCount == 1 ? "" : "s")") }
     }
 
     /// A failure: its problems as JSON lines, or its one-line (per problem) description. Strict
-    /// mode's verdict names the flag.
+    /// mode's verdict names the flag. Printed whatever `--quiet` says: quiet silences warnings,
+    /// never the errors `--strict` makes of them.
     static func failure(_ error: TypesetError, format: Format) {
-        if format == .json { for p in error.problems { self.error(json(p)) }; return }
+        if format == .json {
+            // In source order too (stable: ties keep the order found).
+            let problems = error.problems.enumerated().sorted { a, b in
+                let (ka, kb) = ((a.element.file ?? "", a.element.line ?? 0, a.element.column ?? 0), (b.element.file ?? "", b.element.line ?? 0, b.element.column ?? 0))
+                return ka != kb ? ka < kb : a.offset < b.offset
+            }
+            for p in problems { self.error(json(p.element)) }
+            return
+        }
         if case .warningsAreErrors(let diagnostics) = error {
-            for d in diagnostics { self.error(d.description) }
+            for d in sorted(diagnostics) { self.error(line(d)) }
             let n = diagnostics.count
             self.error("\(n) warning\(n == 1 ? "" : "s") treated as error\(n == 1 ? "" : "s") (--strict); nothing written")
             return

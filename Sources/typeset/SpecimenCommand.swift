@@ -17,6 +17,11 @@ enum SpecimenCommand {
         let output = try OutputTargets.file(args.value("--output") ?? defaultOutput(theme: request.theme),
                                             named: "specimen-" + URL(fileURLWithPath: request.theme ?? "default").deletingPathExtension().lastPathComponent, ext: "pdf")
         try OutputTargets.refuseOverwriting([(request.theme, "the theme file"), (options.templatePath, "the template")], with: output)
+        // A specimen is a PDF: a name saying otherwise (`-o sheet.png`) is refused, not obeyed in silence.
+        let ext = (output as NSString).pathExtension
+        if output != "-", !ext.isEmpty, ext.lowercased() != "pdf" {
+            throw UsageError("-o \(output): specimen writes a PDF, not .\(ext); name the file .pdf")
+        }
         let report = try Typesetter.renderSpecimen(request: request, options: options, to: output)
         Messages.report(report, output: output, quiet: args.has("--quiet"), format: try Messages.Format(args))
     }

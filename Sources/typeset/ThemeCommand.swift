@@ -49,6 +49,12 @@ enum ThemeCommand {
                 }
                 mapping[parts[0]] = role
             }
+            // A mapping that names no token would change nothing: refused, naming what is there.
+            if let unmatched = TokenImporter.unmatchedMappings(mapping, in: data).first {
+                let names = TokenImporter.typographyTokenNames(in: data)
+                let list = names.prefix(8).joined(separator: ", ") + (names.count > 8 ? ", …" : "")
+                throw UsageError("--map \(unmatched)=…: \(path) has no typography token '\(unmatched)' (a token path or its last part; its tokens: \(names.isEmpty ? "none" : list))")
+            }
             let (theme, warnings) = try load { try TokenImporter.importTokens(data, file: path, mapping: mapping) }
             if theme.styles == Theme.default.styles {
                 throw TypesetError.invalidTheme(problems: ["\(path): no typography tokens found (a token with $type \"typography\" and a $value with fontFamily, fontSize, …)"])

@@ -21,6 +21,7 @@ enum WatchCommand {
         var target = args.value("--output") ?? RenderCommand.defaultOutput(for: input, format: ext)
         if RenderCommand.isFolder(target) { target = try RenderCommand.inFolder(target, for: input, format: ext) }
         try OutputTargets.refuseOverwriting([(input, "the input file"), (args.value("--theme"), "the theme file")], with: target)
+        try RenderCommand.checkOutputExtension(args.value("--output"), format: ext, explicit: args.value("--format") != nil)
         let limit = args.value("--renders").flatMap(Int.init)
         var renders = 0
         var changed: [String] = []

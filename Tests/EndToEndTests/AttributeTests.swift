@@ -21,6 +21,20 @@ import Typesetter
         words.filter { $0.text.hasPrefix(prefix) }.map(baseline)
     }
 
+    /// What would be accepted in silence is a warning at its position naming what is accepted:
+    /// a `features` value that is no OpenType feature setting (the valid ones still apply), and a
+    /// `margins` side that does not exist.
+    @Test func featureSyntaxAndUnknownMarginSidesAreWarned() throws {
+        let markdown = "---\nmargins: {top: 20mm, bogus: 3mm}\n---\n\n[ok]{features=\"tnum -liga ss01=1 cv01=on\"}\n\n[bad]{features=\"zzzzz tnum +ss01=1\"}\n"
+        let (_, _, report) = try render(markdown, "feature-syntax")
+        let features = report.diagnostics.filter { $0.message.contains("'features'") }
+        #expect(features.count == 1 && features.first?.location?.line == 7, "\(report.diagnostics)")
+        #expect(features.first?.message.contains("'zzzzz', '+ss01=1' ignored") == true && features.first?.message.contains("4-character tag") == true, "\(features)")
+        let side = report.diagnostics.filter { $0.message.contains("margins.bogus") }
+        #expect(side.count == 1 && side.first?.location?.line == 2 && side.first?.message.contains("top, right, bottom and left") == true, "\(report.diagnostics)")
+        #expect(report.diagnostics.count == 2, "\(report.diagnostics)")
+    }
+
     @Test func trackingOfThreePointsOnTenGlyphsAddsTwentySevenPoints() throws {
         let (words, _, _) = try render("ABCDEFGHIJ\n\n[KLMNOPQRST]{tracking=3}\n\n[ABCDEFGHIJ]{tracking=3}\n", "tracking")
         let plain = try #require(words.first { $0.text == "ABCDEFGHIJ" })

@@ -128,6 +128,98 @@ import Testing
         #expect(deep.status == 1 && deep.output.contains("nested more than 256 levels"))
     }
 
+    /// `--quiet` silences warnings, never the errors `--strict` makes of them: the run that
+    /// fails says why.
+    @Test func quietStillPrintsStrictErrors() throws {
+        let dir = try temporaryFolder()
+        try "# Hi\n\n![x](missing.png)\n".write(toFile: dir + "/w.md", atomically: true, encoding: .utf8)
+        for extra in [["-q"], ["-q", "--diagnostics", "json"]] {
+            let result = try typeset(["render", dir + "/w.md", "-o", dir + "/w.pdf", "--strict"] + extra)
+            #expect(result.status == 1, "\(extra)")
+            #expect(result.output.contains("missing.png"), "\(extra): \(result.output)")
+        }
+        #expect(try typeset(["render", dir + "/w.md", "-o", dir + "/w.pdf", "--strict", "-q"]).output.contains("treated as error"))
+        #expect(contents(dir) == ["w.md"])
+        // Quiet without --strict: the warning is silenced and the PDF written.
+        let quiet = try typeset(["render", dir + "/w.md", "-o", dir + "/w.pdf", "-q"])
+        #expect(quiet.status == 0 && quiet.output.isEmpty, "\(quiet.output)")
+    }
+
+    /// The format follows `-o`'s extension when `-f` is not given; an extension that no format
+    /// has, or that contradicts `-f`, is a one-line usage error and nothing is written.
+    @Test func outputFormatFollowsTheExtension() throws {
+        let dir = try temporaryFolder()
+        try "# Hi\n".write(toFile: dir + "/a.md", atomically: true, encoding: .utf8)
+        let png = try typeset(["render", dir + "/a.md", "-o", dir + "/shot.png"])
+        #expect(png.status == 0, "\(png.output)")
+        let pngBytes = try Data(contentsOf: URL(fileURLWithPath: dir + "/shot-1.png"))
+        #expect(pngBytes.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG, not a PDF named .png")
+        #expect(try typeset(["render", dir + "/a.md", "-o", dir + "/pic.svg"]).status == 0)
+        #expect(try String(contentsOfFile: dir + "/pic-1.svg", encoding: .utf8).contains("<svg"))
+        #expect(try typeset(["render", dir + "/a.md", "-o", dir + "/doc.PDF"]).status == 0)
+        #expect(try String(decoding: Data(contentsOf: URL(fileURLWithPath: dir + "/doc.PDF")).prefix(5), as: UTF8.self) == "%PDF-")
+        let before = Set(contents(dir))
+        for (arguments, fragment) in [(["-o", dir + "/shot.jpg"], ".jpg is not a format typeset writes"),
+                                      (["-f", "svg", "-o", dir + "/x.png"], "names a .png file but -f asks for svg"),
+                                      (["-f", "pdf", "-o", dir + "/x.png"], "names a .png file but -f asks for pdf")] {
+            let result = try typeset(["render", dir + "/a.md"] + arguments)
+            #expect(result.status == 2, "\(arguments): \(result.output)")
+            #expect(result.output.contains(fragment) && result.output.split(separator: "\n").count == 1, "\(arguments): \(result.output)")
+        }
+        #expect(Set(contents(dir)) == before, "nothing written")
+        let specimen = try typeset(["specimen", "-o", dir + "/sheet.png"])
+        #expect(specimen.status == 2 && specimen.output.contains("specimen writes a PDF"), "\(specimen.output)")
+    }
+
+    /// An empty path is named as such, not as a missing file or a folder.
+    @Test func anEmptyPathIsSaidToBeEmpty() throws {
+        let dir = try temporaryFolder()
+        try "# Hi\n".write(toFile: dir + "/a.md", atomically: true, encoding: .utf8)
+        for arguments in [["render", dir + "/a.md", "--output-dir", ""], ["render", dir + "/a.md", "-o", ""],
+                          ["render", dir + "/a.md", "-f", "png", "-o", ""], ["specimen", "-o", ""], ["render", dir + "/a.md", "--theme", ""]] {
+            let result = try typeset(arguments)
+            #expect(result.status == 2 && result.output.contains("is an empty path"), "\(arguments): \(result.output)")
+            #expect(!result.output.contains("doesn’t exist") && !result.output.contains("folder:"), "\(result.output)")
+        }
+    }
+
+    /// Command-line values that would be accepted in silence are usage errors naming what is
+    /// accepted: a running text's unknown field, a `--map` naming no token.
+    @Test func commandLineValuesNamingNothingAreRefused() throws {
+        let dir = try temporaryFolder()
+        try "# Hi\n".write(toFile: dir + "/a.md", atomically: true, encoding: .utf8)
+        for option in [["--header"], ["--footer"], ["-V", "header="], ["-V", "footer="]] {
+            let given = option.count == 1 ? option + ["{page} {nope}"] : [option[0], option[1] + "{page} {nope}"]
+            let result = try typeset(["render", dir + "/a.md", "-o", dir + "/a.pdf"] + given)
+            #expect(result.status == 2 && result.output.contains("unknown field {nope}") && result.output.contains("{title}"), "\(result.output)")
+        }
+        #expect(try typeset(["render", dir + "/a.md", "-o", dir + "/a.pdf", "--header", "{title} {page}/{pages} {date}"]).status == 0)
+        let tokens = Render.packageRoot + "/templates/tokens/acme.tokens.json"
+        let bad = try typeset(["theme", "import", tokens, "-o", dir + "/t.json", "--map", "typography.nope=display"])
+        #expect(bad.status == 2 && bad.output.contains("no typography token 'typography.nope'"), "\(bad.output)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/t.json"))
+    }
+
+    /// Values `-V` sets name the option (no file position, the `typeset:` prefix), and one run's
+    /// warnings are printed in source order.
+    @Test func commandLineWarningsAreNamedAndWarningsAreInSourceOrder() throws {
+        let dir = try temporaryFolder()
+        // The image's warning is found after the attribute's (layout checks images later).
+        try "---\ntitle: A\n---\n\n![x](missing.png)\n\n[x]{weight=heavyish}\n".write(toFile: dir + "/o.md", atomically: true, encoding: .utf8)
+        let result = try typeset(["render", dir + "/o.md", "-o", dir + "/o.pdf", "-V", "toc=maybe", "-V", "widows=0", "--lang", "x!!"])
+        #expect(result.status == 0, "\(result.output)")
+        let lines = result.output.split(separator: "\n").map(String.init).filter { !$0.hasPrefix(dir + "/o.pdf: ") }
+        #expect(lines.contains { $0.hasPrefix("typeset: warning: -V toc: expected true or false") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("typeset: warning: --lang/-V lang 'x!!' is not a BCP 47") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("typeset: warning: -V widows:") }, "\(lines)")
+        #expect(lines.allSatisfy { $0.hasPrefix("typeset: ") || $0.hasPrefix(dir + "/o.md:") }, "\(lines)")
+        let positioned = lines.compactMap { line -> Int? in
+            guard line.hasPrefix(dir + "/o.md:") else { return nil }
+            return Int(line.dropFirst(dir.count + 6).prefix { $0.isNumber })
+        }
+        #expect(positioned.count >= 2 && positioned == positioned.sorted(), "\(lines)")
+    }
+
     @Test func usageErrorsExit2() throws {
         #expect(try typeset([]).status == 2)
         #expect(try typeset(["render"]).status == 2)

@@ -24,6 +24,17 @@ import Testing
         report.diagnostics.first { $0.message.contains(fragment) }
     }
 
+    /// A contents entry's warning (a character its font lacks, met first in the contents, which
+    /// come before the heading) points at the heading it lists.
+    @Test func aContentsEntryWarnsAtItsHeading() throws {
+        let markdown = "# Title\n\nIntro.\n\n## Faces \(Self.undrawn) here\n\nBody.\n"
+        var options = RenderOptions()
+        options.tableOfContents = true
+        let (_, report) = try Render.markdown(markdown, name: "position-contents", options: options)
+        let tofu = report.diagnostics.filter { $0.message.hasPrefix("no installed font draws") }
+        #expect(!tofu.isEmpty && tofu.allSatisfy { $0.location?.line == 5 }, "\(report.diagnostics)")
+    }
+
     @Test func aWeightTheFamilyLacksInAHeading() throws {
         // DejaVu Serif has no Light face; the span is the heading's second run.
         let markdown = "# Intro \\[1\\] &amp; [light words]{weight=300 family=\"DejaVu Serif\"}\n\nBody.\n"

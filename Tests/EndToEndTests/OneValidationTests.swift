@@ -178,6 +178,18 @@ import Testing
         #expect(readme.contains("| `--toc` | a table of contents after the title block") && help.contains("a table of contents after the title block"))
         #expect(readme.contains("still writes an empty `/StructTreeRoot`"))
         #expect(readme.contains("each length needs a unit") && help.contains("each with a unit"))
+        // The JSON report's fields: the README's row and the help's braces list the same, in order.
+        let row = try #require(readme.split(separator: "\n").first { $0.hasPrefix("| `--diagnostics json` |") })
+        let readmeFields = row.split(separator: "|").last!.split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        let braces = try #require(help.range(of: #"\{file, [a-z, ]+\}"#, options: .regularExpression))
+        let helpFields = help[braces].dropFirst().dropLast().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(readmeFields == helpFields && helpFields.contains("kind"), "README \(readmeFields), help \(helpFields)")
+        // And the fields are those a JSON line really has.
+        let dir = try folder()
+        try write("![x](missing.png)\n", dir + "/j.md")
+        let json = try typeset(["render", dir + "/j.md", "-o", dir + "/j.pdf", "--diagnostics", "json"]).output
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.split(separator: "\n")[0].utf8)) as? [String: Any])
+        #expect(Set(object.keys) == Set(helpFields), "\(object.keys)")
     }
     /// A message that quotes a value holding line breaks (a YAML list, block or quoted scalar
     /// in front matter) is still one line: the breaks are written as `\\n`. Found by

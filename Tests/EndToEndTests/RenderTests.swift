@@ -141,10 +141,20 @@ import Typography
         // A real PNG cut short: a valid header, no IEND.
         let png = try Data(contentsOf: URL(fileURLWithPath: Render.packageRoot + "/templates/images/type-scale.png"))
         try png.prefix(300).write(to: URL(fileURLWithPath: dir + "/truncated.png"))
-        let (pdf, report) = try Render.markdown("![Corrupt figure](corrupt.png)\n\n![f](fake.jpg)\n\n![m](missing.png)\n\n![r](https://example.com/x.png)\n\n![t](truncated.png)\n",
+        // Each says what is wrong, not "cannot read": empty, no size, cut short.
+        try Data().write(to: URL(fileURLWithPath: dir + "/empty.png"))
+        try #"<svg xmlns="http://www.w3.org/2000/svg"><rect x="1" y="1" width="8" height="8"/></svg>"#.write(toFile: dir + "/nosize.svg", atomically: true, encoding: .utf8)
+        try #"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="8" height="8"/>"#.write(toFile: dir + "/cut.svg", atomically: true, encoding: .utf8)
+        let (pdf, report) = try Render.markdown("![Corrupt figure](corrupt.png)\n\n![f](fake.jpg)\n\n![m](missing.png)\n\n![r](https://example.com/x.png)\n\n![t](truncated.png)\n"
+                                                + "\n![e](empty.png)\n\n![n](nosize.svg)\n\n![c](cut.svg)\n",
                                                 name: "badimages", options: RenderOptions(baseDirectory: dir))
         let messages = report.diagnostics.map(\.description)
-        #expect(messages.contains { $0.hasPrefix("badimages.md:1:1:") && $0.contains("'corrupt.png'") && $0.contains("is not an image it can read") }, "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("badimages.md:1:1:") && $0.contains("'corrupt.png'") && $0.contains("is not in a format it reads") }, "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("badimages.md:9:1:") && $0.contains("'truncated.png'") && $0.contains("is a PNG cut short") }, "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("badimages.md:11:1:") && $0.contains("'empty.png'") && $0.contains("is empty (0 bytes)") }, "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("badimages.md:13:1:") && $0.contains("'nosize.svg'") && $0.contains("is an SVG with no size")
+            && $0.contains("viewBox") && !$0.contains("read") }, "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("badimages.md:15:1:") && $0.contains("'cut.svg'") && $0.contains("is an SVG cut short") }, "\(messages)")
         #expect(messages.contains { $0.hasPrefix("badimages.md:3:1:") && $0.contains("'fake.jpg'") })
         #expect(messages.contains { $0.hasPrefix("badimages.md:5:1:") && $0.contains("'missing.png' not found") })
         #expect(messages.contains { $0.hasPrefix("badimages.md:7:") && $0.contains("remote image") })

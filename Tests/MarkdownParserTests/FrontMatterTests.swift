@@ -19,6 +19,18 @@ import Testing
         #expect(r.document.metadata.title == "Inter" && r.document.metadata.subtitle == "Inter")
     }
 
+    /// A key given twice (libyaml accepts it) is a warning at the second, naming the first's
+    /// line; the later value is used. Spellings of one key (`bold_text`, `bold-text`) count as one.
+    @Test func aRepeatedKeyIsWarnedAtTheRepeat() {
+        let r = parse("---\ntitle: First\ndate: 2024\ntitle: Second\nbold_text: true\nbold-text: false\n---\n\nBody\n")
+        let repeats = r.diagnostics.filter { $0.message.contains("is given again") }
+        #expect(repeats.map(\.location) == [SourceLocation(file: "t.md", line: 4, column: 1), SourceLocation(file: "t.md", line: 6, column: 1)], "\(r.diagnostics)")
+        #expect(repeats.first?.message == "front matter key 'title' is given again (first at line 2); this later value is used")
+        #expect(repeats.last?.message.contains("first at line 5") == true)
+        #expect(r.document.metadata.title == "Second")
+        #expect(parse("---\ntitle: A\nmargins: {top: 1mm, left: 2mm}\n---\n\nBody\n").diagnostics.isEmpty)
+    }
+
     @Test func knownFieldsAndUnknownKeyWarning() {
         let md = """
         ---

@@ -75,6 +75,31 @@ import Testing
         #expect(paragraphInlines("<blink>a</blink> and <blink>b</blink>").plainText == "a and b")
     }
 
+    /// Every "not supported" warning says what is drawn: an invisible element with its content
+    /// in the same HTML block is left out whole; one alone on its line (the Markdown after a
+    /// blank line is set) loses only its tags; an element inside an invisible one is not
+    /// warned about as "shown", since nothing inside is.
+    @Test func unsupportedWarningsSayWhatIsDrawn() {
+        let own = parse("<textarea>\n\nSHOWN text\n\n</textarea>\n")
+        #expect(own.document.blocks.contains { $0.kind == .paragraph([.text("SHOWN text")]) }, "\(own.document.blocks)")
+        #expect(own.diagnostics.map(\.message).contains { $0.contains("<textarea>") && $0.contains("it is left out, but the Markdown blocks between its tags are shown") },
+                "\(own.diagnostics)")
+        #expect(!own.diagnostics.contains { $0.message.contains("it and its content are left out") })
+
+        let inline = parse("Inline <textarea>gone</textarea> x\n")
+        #expect(!paragraphInlines("Inline <textarea>gone</textarea> x").plainText.contains("gone"))
+        #expect(inline.diagnostics.map(\.message) == ["HTML element <textarea> is not supported; it and its content are left out (one warning for all <textarea> elements treated so)"])
+
+        for source in ["<select><option>OPT</option></select>\n", "Pick <select><option>OPT</option></select> now\n"] {
+            let nested = parse(source)
+            #expect(!nested.diagnostics.contains { $0.message.contains("<option>") }, "\(source): \(nested.diagnostics)")
+            #expect(nested.diagnostics.contains { $0.message.contains("<select>") && $0.message.contains("left out") }, "\(source)")
+        }
+        // Both fates in one document: a warning for each, so neither says something untrue.
+        let both = parse("<video>\n\nCaption\n\n</video>\n\n<video>clip</video>\n")
+        #expect(both.diagnostics.filter { $0.message.contains("<video>") }.count == 2, "\(both.diagnostics)")
+    }
+
     @Test func detailsTablesAlignedBlocksAndImages() {
         let details = blocks("<details>\n<summary>More</summary>\nBody text\n</details>")
         #expect(details.map(\.kind) == [.paragraph([.strong([.text("More")])]), .paragraph([.text("Body text")])])
