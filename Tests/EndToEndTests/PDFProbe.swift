@@ -49,10 +49,16 @@ enum PDFProbe {
     /// what a reader sees, independent of how poppler sizes word boxes.
     static func inkHeight(_ pdf: String, in box: Word) throws -> Double {
         let dpi = 1200.0, scale = dpi / 72
+        let inkRows = try rowsWithInk(pdf, page: box.page, dpi: dpi, crop: ["-x", "\(Int(box.xMin * scale))", "-y", "\(Int(box.yMin * scale))",
+                                                                   "-W", "\(Int(box.width * scale))", "-H", "\(Int(box.height * scale))"])
+        return Double(try #require(inkRows.last) - inkRows.first! + 1) / scale
+    }
+
+    /// The pixel rows (from the top) holding ink — a pixel greyer than `threshold` — of `page`
+    /// rendered in grey at `dpi` by pdftoppm, `crop` its crop options (`-x`, `-y`, `-W`, `-H`).
+    static func rowsWithInk(_ pdf: String, page: Int, dpi: Double, crop: [String] = [], threshold: UInt8 = 128) throws -> [Int] {
         let out = Render.folder + "/ink-\(UUID().uuidString.prefix(6))"
-        try run("pdftoppm", ["-gray", "-r", "\(Int(dpi))", "-f", "\(box.page)", "-l", "\(box.page)", "-singlefile",
-                             "-x", "\(Int(box.xMin * scale))", "-y", "\(Int(box.yMin * scale))",
-                             "-W", "\(Int(box.width * scale))", "-H", "\(Int(box.height * scale))", pdf, out])
+        try run("pdftoppm", ["-gray", "-r", "\(Int(dpi))", "-f", "\(page)", "-l", "\(page)", "-singlefile"] + crop + [pdf, out])
         defer { try? FileManager.default.removeItem(atPath: out + ".pgm") }
         let data = try #require(FileManager.default.contents(atPath: out + ".pgm"))
         // Binary PGM: "P5\n<w> <h>\n255\n" then one byte per pixel.
@@ -63,8 +69,7 @@ enum PDFProbe {
         }
         let width = Int(fields[1])!, height = Int(fields[2])!
         let pixels = [UInt8](data[index...])
-        let inkRows = (0..<height).filter { y in (0..<width).contains { pixels[y * width + $0] < 128 } }
-        return Double(try #require(inkRows.last) - inkRows.first! + 1) / scale
+        return (0..<height).filter { y in (0..<width).contains { pixels[y * width + $0] < threshold } }
     }
 
     /// The uncompressed page content streams (qpdf QDF form), to look for drawing operators.

@@ -26,18 +26,7 @@ import Typography
     /// from a 144 dpi rendering; nil for a blank page.
     static func inkRows(_ pdf: String, page: Int) throws -> (first: Double, last: Double)? {
         let dpi = 144.0
-        let out = Render.folder + "/edge-\(UUID().uuidString.prefix(6))"
-        try PDFProbe.run("pdftoppm", ["-gray", "-r", "\(Int(dpi))", "-f", "\(page)", "-l", "\(page)", "-singlefile", pdf, out])
-        defer { try? FileManager.default.removeItem(atPath: out + ".pgm") }
-        let data = try #require(FileManager.default.contents(atPath: out + ".pgm"))
-        var fields: [String] = [], index = 0, current = ""
-        while fields.count < 4 {
-            let c = Character(UnicodeScalar(data[index])); index += 1
-            if c.isWhitespace { if !current.isEmpty { fields.append(current); current = "" } } else { current.append(c) }
-        }
-        let width = Int(fields[1])!, height = Int(fields[2])!
-        let pixels = [UInt8](data[index...])
-        let rows = (0..<height).filter { y in (0..<width).contains { pixels[y * width + $0] < 128 } }
+        let rows = try PDFProbe.rowsWithInk(pdf, page: page, dpi: dpi)
         guard let first = rows.first, let last = rows.last else { return nil }
         return (Double(first) * 72 / dpi, Double(last + 1) * 72 / dpi)
     }

@@ -94,20 +94,8 @@ import Typesetter
     /// the strip `xMin`…`xMax` of `page`, rasterized at 144 dpi; nil when it is blank.
     static func inkRows(_ pdf: String, page: Int, xMin: Double, xMax: Double, threshold: UInt8 = 200) throws -> (top: Double, bottom: Double)? {
         let scale = 2.0
-        let out = Render.folder + "/strip-\(UUID().uuidString.prefix(6))"
-        try PDFProbe.run("pdftoppm", ["-gray", "-r", "144", "-f", "\(page)", "-l", "\(page)", "-singlefile",
-                                      "-x", "\(Int(xMin * scale))", "-y", "0", "-W", "\(max(1, Int((xMax - xMin) * scale)))",
-                                      "-H", "\(Int(pageHeight * scale))", pdf, out])
-        defer { try? FileManager.default.removeItem(atPath: out + ".pgm") }
-        let data = try #require(FileManager.default.contents(atPath: out + ".pgm"))
-        var fields: [String] = [], index = 0, current = ""
-        while fields.count < 4 {
-            let c = Character(UnicodeScalar(data[index])); index += 1
-            if c.isWhitespace { if !current.isEmpty { fields.append(current); current = "" } } else { current.append(c) }
-        }
-        let width = Int(fields[1])!, height = Int(fields[2])!
-        let pixels = [UInt8](data[index...])
-        let rows = (0..<height).filter { y in (0..<width).contains { pixels[y * width + $0] < threshold } }
+        let rows = try PDFProbe.rowsWithInk(pdf, page: page, dpi: 144, crop: ["-x", "\(Int(xMin * scale))", "-y", "0", "-W", "\(max(1, Int((xMax - xMin) * scale)))",
+                                                                        "-H", "\(Int(pageHeight * scale))"], threshold: threshold)
         guard let first = rows.first, let last = rows.last else { return nil }
         return (Double(first) / scale, Double(last + 1) / scale)
     }
