@@ -217,6 +217,7 @@ public struct Styler: Sendable {
                 warn("raw HTML block is not rendered; skipped", block.location)
             } else {
                 warn("raw HTML block is not rendered; showing its text", block.location)
+                context.cascade = paragraphCascade(context)
                 let paragraph = makeParagraph([.text(text)], context: context, overrides: overrides)
                 blocks.append(StyledBlock(.paragraph(paragraph), spaceAfter: blockSpacing, quoteBars: context.quoteBars, location: block.location))
                 blocks[blocks.count - 1].structure = context.structure + [newElement(.paragraph)]
@@ -279,7 +280,9 @@ public struct Styler: Sendable {
 
     mutating func appendList(_ list: ListBlock, context: BlockContext, to blocks: inout [StyledBlock]) {
         let depth = context.cascade.listDepth
-        let font = context.cascade.font
+        // Markers and indents follow the items' text (a `.caption` div's list is Caption).
+        let textCascade = paragraphCascade(context)
+        let font = textCascade.font
         let lastNumber = list.start + max(0, list.items.count - 1)
         let markerWidthEm = list.ordered ? 0.62 * Double(String(lastNumber).count + 1) + 0.6 : 1.3
         let indentStep = max(font.size * 1.6, font.size * markerWidthEm)
@@ -298,7 +301,7 @@ public struct Styler: Sendable {
             } else {
                 Styler.bullets[depth % Styler.bullets.count]
             }
-            var markerStyle = context.cascade.runStyle
+            var markerStyle = textCascade.runStyle
             markerStyle.font.families += ["DejaVu Sans"]  // bullets and ballot boxes
             if list.ordered && item.task == nil { markerStyle.features.append("tnum") }
             markerStyle.link = nil
@@ -378,7 +381,9 @@ public struct Styler: Sendable {
     // MARK: Tables
 
     mutating func appendTable(_ table: Table, context: BlockContext, location: SourceLocation?, to blocks: inout [StyledBlock]) {
-        var cascade = context.cascade
+        // Cells are set from the paragraphs around the table (a `.caption` div's role), a
+        // point smaller.
+        var cascade = paragraphCascade(context)
         cascade.style.size = max(7, cascade.style.size - 1)
         cascade.style.lineHeight = .multiple(1.2)
         var headerCascade = cascade

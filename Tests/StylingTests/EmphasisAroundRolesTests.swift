@@ -162,3 +162,39 @@ import Typography
         #expect(codeSize(doc.blocks.flatMap(\.paragraphs).flatMap(\.runs)) == [8.1, 12.6])
     }
 }
+
+/// A div's role reaches every block inside it, as a footnote's Caption does: list markers and
+/// table cells follow the paragraphs' size; a div without a role changes nothing.
+@Suite struct BlocksInRoleDivsTests {
+    func style(_ markdown: String) -> StyledDocument {
+        Styler.style(MarkdownParser.parse(markdown, file: "t.md").document, theme: .default)
+    }
+
+    @Test func listMarkersAndIndentsFollowTheDivsRole() throws {
+        let caption = Theme.default[.caption].size
+        let inDiv = style("::: {.caption}\n- one\n- two\n:::\n").blocks.flatMap(\.paragraphs)
+        let plain = style("- one\n- two\n").blocks.flatMap(\.paragraphs)
+        let markers = inDiv.compactMap(\.marker).flatMap { $0 }
+        #expect(markers.count == 2 && markers.allSatisfy { $0.style.font.size == caption }, "\(markers.map(\.style.font.size))")
+        #expect(inDiv.flatMap(\.runs).allSatisfy { $0.style.font.size == caption })
+        let indent = try #require(inDiv.first).style.leftIndent, bodyIndent = try #require(plain.first).style.leftIndent
+        #expect(indent < bodyIndent, "the indent step is in the items' em: \(indent) vs \(bodyIndent)")
+    }
+
+    func cellSizes(_ doc: StyledDocument) throws -> (header: [Double], body: [Double]) {
+        let block = try #require(doc.blocks.first { if case .table = $0.content { true } else { false } })
+        guard case .table(let table) = block.content else { return ([], []) }
+        let body = block.paragraphs.flatMap(\.runs).map(\.style.font.size)
+        return (table.header.flatMap(\.runs).map(\.style.font.size), body)
+    }
+
+    @Test func tableCellsAreAPointSmallerThanTheDivsParagraphs() throws {
+        let table = "| h |\n|---|\n| cell |\n"
+        let caption = try cellSizes(style("::: {.caption}\n\(table):::\n"))
+        #expect(caption.header == [8] && caption.body.allSatisfy { $0 == 8 }, "Caption 9 pt − 1: \(caption)")
+        let sized = try cellSizes(style("::: {size=14}\n\(table):::\n"))
+        #expect(sized.header == [13], "\(sized)")
+        let plain = try cellSizes(style(table))
+        #expect(plain.header == [9.5], "Body 10.5 pt − 1: \(plain)")
+    }
+}
