@@ -20,19 +20,54 @@ struct Cascade {
     /// Language (BCP 47) and hyphenation setting inherited by runs; nil: the document's.
     var language: String?
     var hyphenate: Bool?
+    /// Markdown strong emphasis around this point since the last explicit weight: each level is
+    /// one CSS `bolder` step, applied again on top of the weight of any role set inside it.
+    var bolderSteps = 0
+    /// Inside Markdown emphasis (and not cancelled by `italic=false`): text stays italic
+    /// whatever role a span inside sets.
+    var emphasized = false
 
     init(theme: Theme, role: TextRole) {
         style = theme[role]
         color = theme.textColor
     }
 
-    /// A role replaces the font settings and keeps the inherited colour and decorations.
+    /// A role replaces the font settings (family, weight, size, spacing, line height) and keeps
+    /// the inherited colour and decorations, and the emphasis around it: as HTML `<strong>` or
+    /// `<em>` around a `<span>` whose class sets a font, strong is a relative `bolder` applied
+    /// on top of the role's own weight and emphasis keeps it italic.
     mutating func apply(role: TextRole, theme: Theme) {
         style = theme[role]
+        reapplyEmphasis(theme: theme)
     }
 
+    /// Markdown strong emphasis: one CSS `bolder` step (CSS Fonts 4 §2.2), then the Bold Text
+    /// setting's next heavier face.
+    mutating func embolden(theme: Theme) {
+        bolderSteps += 1
+        style.weight = theme.boldTextWeight(Styler.bolder(style.weight), families: style.families)
+    }
+
+    /// Markdown emphasis: the family's italic face.
+    mutating func emphasize() {
+        emphasized = true
+        style.italic = true
+    }
+
+    /// The strong and emphasis around this point applied to a weight and slant a role has just
+    /// set.
+    mutating func reapplyEmphasis(theme: Theme) {
+        for _ in 0..<bolderSteps {
+            style.weight = theme.boldTextWeight(Styler.bolder(style.weight), families: style.families)
+        }
+        if emphasized { style.italic = true }
+    }
+
+    /// Applies an attribute list: its role first, then each setting it names. A `weight` (or
+    /// `bold`) written in the list wins over the strong around it, and `italic=false` over the
+    /// emphasis around it.
     mutating func apply(_ o: StyleOverrides, theme: Theme) {
-        if let role = o.role { apply(role: role, theme: theme) }
+        if let role = o.role { style = theme[role] }
         if let families = o.families {
             // A swapped family keeps the inherited fallbacks (Hangul still finds its face).
             style.families = families + style.families.dropFirst().filter { !families.contains($0) }
@@ -42,8 +77,17 @@ struct Cascade {
             style.lineHeight = style.lineHeight?.scaled(from: style.size, to: size)
             style.size = size
         }
-        if let weight = o.weight { style.weight = theme.boldTextWeight(weight, families: style.families) }
-        if let italic = o.italic { style.italic = italic }
+        if let weight = o.weight {
+            style.weight = theme.boldTextWeight(weight, families: style.families)
+            bolderSteps = 0
+        }
+        if let italic = o.italic {
+            style.italic = italic
+            if !italic { emphasized = false }
+        }
+        // The role's weight and slant with the emphasis around it (none left when the list set
+        // them), after `family` so Bold Text looks for a heavier face in the families used.
+        if o.role != nil { reapplyEmphasis(theme: theme) }
         if o.tracking != nil || o.kerning != nil {
             // Both at one level: tracking wins (kerning ignored); kerning alone replaces
             // inherited tracking so that what the author wrote takes effect.

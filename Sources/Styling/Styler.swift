@@ -44,6 +44,11 @@ public struct StyledDocument: Sendable {
 /// - Markdown: emphasis → italic; strong → CSS `bolder` (≤ 300 → 400, 400–500 → 700, ≥ 600 → 900);
 ///   code → the theme's monospaced families; headings h1…h6 → LargeTitle, Title, Title3,
 ///   Headline, Body, Caption.
+/// - Emphasis around a role span is kept, as HTML `<strong>`/`<em>` around a `<span>` whose
+///   class sets a font: each strong around it is one `bolder` step on the role's own weight,
+///   emphasis keeps it italic. A `weight`/`bold` or `italic=false` on the span wins.
+/// - Code blocks are 0.9 of the size of the paragraphs around them (Body, a div's role, a
+///   footnote's Caption), as inline code is 0.92 of its line.
 public struct Styler: Sendable {
     /// The theme the document is styled against.
     public let theme: Theme
@@ -137,10 +142,7 @@ public struct Styler: Sendable {
             if let image = soleImage(inlines) {
                 appendImage(image, context: context, location: block.location, to: &blocks); return
             }
-            if let role = context.paragraphRole {
-                context.cascade.apply(role: role, theme: theme)
-                for divOverrides in context.paragraphOverrides { context.cascade.apply(divOverrides, theme: theme) }
-            }
+            context.cascade = paragraphCascade(context)
             context.cascade.apply(overrides, theme: theme)
             let paragraph = makeParagraph(inlines, context: context, overrides: overrides)
             let after = context.tight ? blockSpacing * 0.3 : blockSpacing
@@ -215,6 +217,7 @@ public struct Styler: Sendable {
                 warn("raw HTML block is not rendered; skipped", block.location)
             } else {
                 warn("raw HTML block is not rendered; showing its text", block.location)
+                context.cascade = paragraphCascade(context)
                 let paragraph = makeParagraph([.text(text)], context: context, overrides: overrides)
                 blocks.append(StyledBlock(.paragraph(paragraph), spaceAfter: blockSpacing, quoteBars: context.quoteBars,
                                           quoteBarColor: quoteBarColor, location: block.location))
@@ -247,6 +250,17 @@ public struct Styler: Sendable {
         diagnostics.append(Diagnostic(.warning, message, at: location ?? currentLocation))
     }
 
+    /// The cascade of a paragraph in `context`: the role an enclosing div gives its paragraphs,
+    /// then that div's other settings (a footnote's paragraphs are Caption).
+    func paragraphCascade(_ context: BlockContext) -> Cascade {
+        var cascade = context.cascade
+        if let role = context.paragraphRole {
+            cascade.apply(role: role, theme: theme)
+            for divOverrides in context.paragraphOverrides { cascade.apply(divOverrides, theme: theme) }
+        }
+        return cascade
+    }
+
     func paragraphStyle(_ context: BlockContext, overrides: StyleOverrides) -> ParagraphStyle {
         let style = context.cascade.style
         return ParagraphStyle(
@@ -267,7 +281,9 @@ public struct Styler: Sendable {
 
     mutating func appendList(_ list: ListBlock, context: BlockContext, to blocks: inout [StyledBlock]) {
         let depth = context.cascade.listDepth
-        let font = context.cascade.font
+        // Markers and indents follow the items' text (a `.caption` div's list is Caption).
+        let textCascade = paragraphCascade(context)
+        let font = textCascade.font
         let lastNumber = list.start + max(0, list.items.count - 1)
         let markerWidthEm = list.ordered ? 0.62 * Double(String(lastNumber).count + 1) + 0.6 : 1.3
         let indentStep = max(font.size * 1.6, font.size * markerWidthEm)
@@ -286,7 +302,7 @@ public struct Styler: Sendable {
             } else {
                 Styler.bullets[depth % Styler.bullets.count]
             }
-            var markerStyle = context.cascade.runStyle
+            var markerStyle = textCascade.runStyle
             markerStyle.font.families += ["DejaVu Sans"]  // bullets and ballot boxes
             if list.ordered && item.task == nil { markerStyle.features.append("tnum") }
             markerStyle.link = nil
@@ -330,7 +346,9 @@ public struct Styler: Sendable {
     mutating func appendCode(_ text: String, context: BlockContext, overrides: StyleOverrides, location: SourceLocation?, to blocks: inout [StyledBlock]) {
         var cascade = context.cascade
         cascade.style.families = theme.monospaceFamilies
-        cascade.style.size = (theme[.body].size * 0.9 * 10).rounded() / 10
+        // 0.9 of the text around the block, as inline code is 0.92 of its line (CSS sizes
+        // `pre` in `em`): 9.5 pt beside 10.5 pt Body, 8.1 pt in a 9 pt Caption footnote.
+        cascade.style.size = Styler.codeBlockSize(besideTextOf: paragraphCascade(context).style.size)
         cascade.style.weight = .regular
         cascade.style.italic = false
         cascade.style.tracking = nil
@@ -355,6 +373,12 @@ public struct Styler: Sendable {
         blocks.append(block)
     }
 
+    /// The size of a code block's text, pt: 0.9 of `textSize`, the size of the paragraphs
+    /// around it, to a tenth of a point (9.5 pt beside the default theme's 10.5 pt Body).
+    static func codeBlockSize(besideTextOf textSize: Double) -> Double {
+        (textSize * 0.9 * 10).rounded() / 10
+    }
+
     /// `text` with each tab replaced by the spaces that reach the next stop, every `size`
     /// columns (a column is a character).
     static func expandingTabs(_ text: String, size: Int) -> String {
@@ -376,7 +400,9 @@ public struct Styler: Sendable {
     // MARK: Tables
 
     mutating func appendTable(_ table: Table, context: BlockContext, location: SourceLocation?, to blocks: inout [StyledBlock]) {
-        var cascade = context.cascade
+        // Cells are set from the paragraphs around the table (a `.caption` div's role), a
+        // point smaller.
+        var cascade = paragraphCascade(context)
         cascade.style.size = max(7, cascade.style.size - 1)
         cascade.style.lineHeight = .multiple(1.2)
         var headerCascade = cascade
@@ -689,10 +715,10 @@ public struct Styler: Sendable {
             case .lineBreak:
                 runs.append(StyledRun("\u{2028}", style: cascade.runStyle))
             case .emphasis(let children):
-                var c = cascade; c.style.italic = true
+                var c = cascade; c.emphasize()
                 appendRuns(children, cascade: c, to: &runs)
             case .strong(let children):
-                var c = cascade; c.style.weight = theme.boldTextWeight(Styler.bolder(c.style.weight), families: c.style.families)
+                var c = cascade; c.embolden(theme: theme)
                 appendRuns(children, cascade: c, to: &runs)
             case .strikethrough(let children):
                 var c = cascade; c.strikethrough = .some(nil)
@@ -760,9 +786,7 @@ public struct Styler: Sendable {
                     warn("'align' applies to whole paragraphs; ignored on a span", overrides.alignmentLocation ?? attributes.location)
                 }
                 var c = cascade
-                if let role = overrides.role { c.apply(role: role, theme: theme) }
                 var spanOverrides = overrides
-                spanOverrides.role = nil
                 spanOverrides.lineHeight = nil
                 spanOverrides.leading = nil
                 c.apply(spanOverrides, theme: theme)
