@@ -353,7 +353,7 @@ extension PangoShaper {
         var gapFlags: [(run: Int, offset: Int)] = []
         var runCounts = [Int](repeating: 0, count: runRange.count)
         let justified = paragraph.style.alignment == .justify
-        let isCode = paragraph.runs.map(\.style.isCode)
+        let isCode = paragraph.runs[runRange].map(\.style.isCode)  // by run − base
         func append(_ s: Unicode.Scalar, run: Int) { runTexts[run - base].append(s); runCounts[run - base] += 1 }
         for index in group {
             let line = composition.lines[index]
@@ -363,7 +363,7 @@ extension PangoShaper {
                 let s = p.scalars[i]
                 let run = p.runIndex[i]
                 if line.ending == .hyphen && i == line.end - 1 && s == "\u{AD}" { append("-", run: run); i += 1; continue }
-                if justified && ParagraphComposer.isBreakingSpace(s) && !isCode[run] { spaceFlags.append((run - base, runCounts[run - base])) }
+                if justified && ParagraphComposer.isBreakingSpace(s) && !isCode[run - base] { spaceFlags.append((run - base, runCounts[run - base])) }
                 if justified && ParagraphComposer.isHangul(s) && i + 1 < line.end && ParagraphComposer.isHangul(p.scalars[i + 1]) {
                     gapFlags.append((run - base, runCounts[run - base]))
                 }
