@@ -178,6 +178,13 @@ public enum MarkdownParser {
         }
     }
 
+    /// Whether the document's front matter leaves smart punctuation on (`smart`, README: front
+    /// matter): true unless it says `false`, `no` or `off`.
+    public static func smartPunctuation(_ metadata: Metadata) -> Bool {
+        var ignored: [Diagnostic] = []
+        return smartPunctuation(metadata, diagnostics: &ignored)
+    }
+
     /// Front matter `smart`: true (the default) or false; anything else warns and keeps the default.
     static func smartPunctuation(_ metadata: Metadata, diagnostics: inout [Diagnostic]) -> Bool {
         guard let value = metadata.fields["smart"] else { return true }

@@ -19,15 +19,24 @@ struct TitleBlock {
     /// table of contents does not list it.
     let titleHeadingIndex: Int?
 
-    init(theme: Theme, metadata: Metadata, blocks document: [StyledBlock]) {
+    /// `smart`: the document's smart punctuation setting, for the values read as Markdown
+    /// (``FrontMatterText``).
+    init(theme: Theme, metadata: Metadata, smart: Bool, blocks document: [StyledBlock]) {
         let opening = document.first.flatMap { block in block.outline?.level == 1 ? block.outline?.title : nil }
         let title = metadata.title.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
         var blocks: [StyledBlock] = []
         let spacing = theme.page.blockSpacing
         let secondary = theme.color(named: "secondary") ?? theme.textColor
-        if let title, title != opening {
-            blocks.append(theme.paragraphBlock(title, role: .largeTitle, color: theme.textColor, spaceAfter: spacing))
-            blocks[blocks.count - 1].location = metadata.fieldLocations["title"]
+        func line(_ value: String, role: TextRole, color: RGBAColor, spaceAfter: Double, key: String) {
+            if let paragraph = FrontMatterText.paragraph(value, smart: smart, role: role, color: color, theme: theme) {
+                blocks.append(StyledBlock(.paragraph(paragraph), spaceAfter: spaceAfter))
+            } else {
+                blocks.append(theme.paragraphBlock(value, role: role, color: color, spaceAfter: spaceAfter))
+            }
+            blocks[blocks.count - 1].location = metadata.fieldLocations[key]
+        }
+        if let title, FrontMatterText.plain(title, smart: smart) != opening {
+            line(title, role: .largeTitle, color: theme.textColor, spaceAfter: spacing, key: "title")
             titleHeadingIndex = nil
             insertionIndex = 0
         } else {
@@ -35,14 +44,10 @@ struct TitleBlock {
             insertionIndex = opening == nil ? 0 : 1
         }
         if let subtitle = metadata.subtitle, !subtitle.isEmpty {
-            blocks.append(theme.paragraphBlock(subtitle, role: .subTitle, color: secondary, spaceAfter: spacing))
-            blocks[blocks.count - 1].location = metadata.fieldLocations["subtitle"]
+            line(subtitle, role: .subTitle, color: secondary, spaceAfter: spacing, key: "subtitle")
         }
-        for (line, key) in [(metadata.author, "author"), (metadata.date, "date")] {
-            if let line, !line.isEmpty {
-                blocks.append(theme.paragraphBlock(line, role: .body, color: secondary, spaceAfter: 0))
-                blocks[blocks.count - 1].location = metadata.fieldLocations[key]
-            }
+        for (value, key) in [(metadata.author, "author"), (metadata.date, "date")] {
+            if let value, !value.isEmpty { line(value, role: .body, color: secondary, spaceAfter: 0, key: key) }
         }
         if let last = blocks.indices.last { blocks[last].spaceAfter = spacing * 3 }
         self.blocks = blocks

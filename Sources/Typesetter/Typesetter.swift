@@ -166,7 +166,10 @@ public enum Typesetter {
             diagnostics.append(Diagnostic(.warning, "\(at == nil ? "--lang/-V lang" : "lang") '\(lang.prefix(40))' is not a BCP 47 language tag; the PDF says 'en'",
                                           at: at))
         }
-        let title = document.metadata.title ?? survey.firstHeading
+        // Front matter text values read as Markdown: the PDF's metadata and running heads take
+        // their plain text (``FrontMatterText``).
+        let smart = MarkdownParser.smartPunctuation(document.metadata)
+        let title = document.metadata.title.map { FrontMatterText.plain($0, smart: smart) } ?? survey.firstHeading
         let shaper = PangoShaper(pictures: options.preview != nil)
         var running = RunningText(theme: theme, title: title ?? "", date: document.metadata.date ?? "",
                                   header: options.header, footer: options.footer ?? "{page}")
@@ -182,7 +185,7 @@ public enum Typesetter {
             diagnostics.append(Diagnostic(.warning, "the running \(key) \(what)", at: location))
         }
         let titleBlock = options.titleBlock
-            ? TitleBlock(theme: theme, metadata: document.metadata, blocks: survey.firstBlock.map { [$0] } ?? []) : nil
+            ? TitleBlock(theme: theme, metadata: document.metadata, smart: smart, blocks: survey.firstBlock.map { [$0] } ?? []) : nil
         // The title block, then the contents, go before this styled block.
         let insertionIndex = titleBlock?.insertionIndex ?? 0
         let contents = options.tableOfContents == true
@@ -260,8 +263,9 @@ public enum Typesetter {
         if let previewTemporaries { TemporaryFiles.register(pattern: previewTemporaries) }
         defer { if let previewTemporaries { TemporaryFiles.forget(pattern: previewTemporaries) } }
         do {
-            let info = DocumentInfo(title: title, author: document.metadata.author,
-                                    subject: document.metadata.subtitle, keywords: document.metadata.keywords)
+            let info = DocumentInfo(title: title, author: document.metadata.author.map { FrontMatterText.plain($0, smart: smart) },
+                                    subject: document.metadata.subtitle.map { FrontMatterText.plain($0, smart: smart) },
+                                    keywords: document.metadata.keywords)
             func write(tagged: Bool) throws -> (pages: Int, renderer: CairoPDFRenderer) {
                 layoutDiagnostics = []
                 let tagging = tagged && options.preview == nil ? PDFTagging(language: FrontMatterSettings.language(document.metadata.lang)) : nil

@@ -519,6 +519,30 @@ import Typesetter
         #expect(literal.diagnostics.contains { $0.message.contains("running footer") && $0.message.contains("only its first line") }, "\(literal.diagnostics)")
     }
 
+    /// Front matter text values read as Markdown inline text, as Pandoc reads metadata: the
+    /// title block sets their emphasis and code, the PDF's metadata and a running head take
+    /// their plain text; smart punctuation follows the document's setting; a value that is not
+    /// one paragraph is set as written.
+    @Test func frontMatterTitlesReadAsMarkdown() throws {
+        let body = (0..<20).map { "Paragraph \($0) " + String(repeating: "text ", count: 80) }.joined(separator: "\n\n")
+        let markdown = "---\ntitle: \"A *styled* title with `code`\"\nsubtitle: \"It's **bold**\"\nauthor: \"Ann *Author*\"\nheader: \"{title}\"\n---\n\n\(body)\n"
+        let (pdf, _) = try Render.markdown(markdown, name: "feature-title-markdown")
+        let info = try PDFProbe.info(pdf)
+        #expect(info["Title"] == "A styled title with code", "\(info)")
+        #expect(info["Subject"] == "It\u{2019}s bold" && info["Author"] == "Ann Author", "\(info)")
+        let first = try PDFProbe.run("pdftotext", ["-f", "1", "-l", "1", pdf, "-"]).output
+        #expect(first.contains("A styled title with code") && !first.contains("*"), "\(first)")
+        let fonts = try PDFProbe.run("pdffonts", [pdf]).output
+        #expect(fonts.contains("Italic") && fonts.contains("Mono"), "\(fonts)")
+        let second = try PDFProbe.run("pdftotext", ["-f", "2", "-l", "2", pdf, "-"]).output
+        #expect(second.hasPrefix("A styled title with code"), "the running head: \(second.prefix(60))")
+        // Straight quotes kept with smart punctuation off; a value that reads as a heading is
+        // set as written.
+        let (plain, _) = try Render.markdown("---\nsmart: false\ntitle: \"# It's *one*\"\n---\n\nBody.\n", name: "feature-title-plain")
+        #expect(try PDFProbe.info(plain)["Title"] == "# It's *one*")
+        #expect(try PDFProbe.run("pdftotext", ["-f", "1", "-l", "1", plain, "-"]).output.contains("# It's *one*"))
+    }
+
     @Test func unknownFrontMatterKeyIsAWarningNamingItsLine() throws {
         let markdown = "---\ntitle: Keys\nauthor: Someone\ncolour: red\n---\n\nBody.\n"
         let (pdf, report) = try Render.markdown(markdown, name: "feature-unknown-key")

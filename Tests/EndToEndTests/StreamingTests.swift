@@ -90,7 +90,7 @@ import Typography
             // Each block made to fit the page, as the streamed passes do.
             var fitted = styled.blocks
             for i in fitted.indices { _ = SizeCheck.fit(&fitted[i], page: theme.page) }
-            let titleBlock = TitleBlock(theme: theme, metadata: document.metadata, blocks: fitted)
+            let titleBlock = TitleBlock(theme: theme, metadata: document.metadata, smart: true, blocks: fitted)
             let body = titleBlock.inserted(into: fitted)
             let contents = TableOfContents(theme: theme, blocks: body, language: nil,
                                            insertionIndex: titleBlock.insertionIndex + titleBlock.blocks.count,
@@ -99,7 +99,7 @@ import Typography
             let whole = contents.inserted(into: body, pages: pages)
             // The streamed path.
             let survey = DocumentSurvey(document, theme: theme, options: styling, threaded: threaded)
-            let streamedTitle = TitleBlock(theme: theme, metadata: document.metadata, blocks: survey.firstBlock.map { [$0] } ?? [])
+            let streamedTitle = TitleBlock(theme: theme, metadata: document.metadata, smart: true, blocks: survey.firstBlock.map { [$0] } ?? [])
             let streamedContents = TableOfContents(theme: theme, entries: survey.contentsEntries(excluding: streamedTitle.titleHeadingIndex),
                                                    language: nil, insertionIndex: 0)
             let source = LayoutBlocks(stream: StyleStream(document, theme: theme, options: styling), links: survey.links, page: theme.page,
