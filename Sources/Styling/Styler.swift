@@ -139,6 +139,13 @@ public struct Styler: Sendable {
                 for case .anchor(let id) in inlines { pendingAnchors.append(id) }
                 return
             }
+            var ids: [String] = []
+            if Styler.showsNothing(inlines, ids: &ids) {
+                // `[]{.headline}`, `**` around nothing: no line, as an empty `<p>` takes no room
+                // (CSS 2.1 §9.4.1, §8.3.1); its ids name the next block.
+                pendingAnchors += ids
+                return
+            }
             if let image = soleImage(inlines) {
                 appendImage(image, context: context, location: block.location, to: &blocks); return
             }
@@ -465,6 +472,26 @@ public struct Styler: Sendable {
             return (children[0], attributes)
         }
         return nil
+    }
+
+    /// Whether `inlines` print nothing: collapsible white space (spaces, tabs, line ends — not a
+    /// no-break space), anchors, and spans, emphasis, strong or struck text and links around
+    /// nothing else. `ids` gathers the anchors and the spans' `#id`s met.
+    static func showsNothing(_ inlines: [Inline], ids: inout [String]) -> Bool {
+        for inline in inlines {
+            switch inline {
+            case .anchor(let id): ids.append(id)
+            case .text(let t) where t.unicodeScalars.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }): continue
+            case .softBreak: continue
+            case .span(let attributes, let children):
+                if let id = attributes.id { ids.append(id) }
+                if !showsNothing(children, ids: &ids) { return false }
+            case .emphasis(let children), .strong(let children), .strikethrough(let children), .link(_, _, let children):
+                if !showsNothing(children, ids: &ids) { return false }
+            default: return false
+            }
+        }
+        return true
     }
 
     /// Whether `inlines` hold nothing but anchors and white space.

@@ -179,6 +179,21 @@ import Typography
         #expect(texts(doc).count == 3, "an anchor alone makes no empty paragraph")
     }
 
+    /// A paragraph that prints nothing — an empty span with a role, emphasis or a link around
+    /// nothing — takes no line, as an empty `<p>` takes no room; its span's `#id` names the next
+    /// block. A no-break space prints (a line kept), as in a browser.
+    @Test func aParagraphThatPrintsNothingTakesNoLine() {
+        for source in ["[]{.headline}", "[ ]{.caption}", "*[]{.caption}*", "[](https://example.com)", "**[]{.title}**"] {
+            let doc = style("Before.\n\n\(source)\n\nAfter.")
+            #expect(texts(doc) == ["Before.", "After."], "\(source): \(texts(doc))")
+        }
+        let doc = style("Before.\n\n[]{#here .headline}\n\nAfter, see [it](#here).")
+        #expect(doc.diagnostics.isEmpty, "\(doc.diagnostics)")
+        #expect(texts(doc).count == 2)
+        #expect(doc.blocks[1].anchor == "here" || doc.blocks[1].extraAnchors.contains("here"))
+        #expect(texts(style("Before.\n\n&nbsp;\n\nAfter.")).count == 3, "a no-break space is a line")
+    }
+
     @Test func emptyHeadingsWarnAndLeaveNoBookmark() {
         for source in ["##\n\nText", "# \n\nText", "### ###\n\nText"] {
             let doc = style(source)
