@@ -85,13 +85,39 @@ extension ImageLayout {
 /// Reads an image's size from its header (PNG IHDR, JPEG SOFn, the SVG root element) without
 /// decoding it.
 public enum ImageProbe {
+    /// The longest side, pixels, of a PNG drawn: Cairo decodes PNGs into memory, and beyond
+    /// this a picture is not one we can draw.
+    public static let maxSide = 30_000
+    /// The most pixels a picture may have to be decoded (a 16 000 × 16 000 px photo would need
+    /// 1 GB of memory as a Cairo surface).
+    public static let maxPixels = 100_000_000
+
     /// Width and height of a PNG or JPEG file in pixels, or of an SVG file in CSS pixels
     /// (1 px = 0.75 pt; from `width`/`height`, else the `viewBox`); nil when the file is none of
-    /// these or unreadable.
+    /// these or unreadable (``problem(ofFile:)`` says why).
     public static func pixelSize(ofFile path: String) -> (width: Int, height: Int)? {
-        guard !path.isEmpty, let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        if case .size(let width, let height) = examine(path) { return (width, height) }
+        return nil
+    }
+
+    /// Why ``pixelSize(ofFile:)`` gives no size, in words that say what to fix (to follow "image
+    /// 'x'"): an empty file, an SVG with no size (neither `width`/`height` nor a `viewBox`: SVG
+    /// 1.1 §7.7 gives it no intrinsic size), a PNG, JPEG or SVG cut short (no IEND chunk, EOI
+    /// marker or `</svg>` at its end), a picture too large to draw, or a format it does not
+    /// read; nil when it gives one.
+    public static func problem(ofFile path: String) -> String? {
+        if case .problem(let text) = examine(path) { return text }
+        return nil
+    }
+
+    private enum Examination { case size(Int, Int), problem(String) }
+
+    /// The file's header (its first mebibyte) and end (its last 64 bytes), read once: the size,
+    /// or what is wrong.
+    private static func examine(_ path: String) -> Examination {
+        guard !path.isEmpty, let handle = FileHandle(forReadingAtPath: path) else { return .problem("cannot be read") }
         defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: 1 << 20), data.count > 24 else { return nil }
+        guard let data = try? handle.read(upToCount: 1 << 20), !data.isEmpty else { return .problem("is empty (0 bytes)") }
         let b = [UInt8](data)
         // The end of the file: a PNG ends with its IEND chunk, a JPEG with EOI, an SVG with
         // </svg>; a file cut short draws nothing, so it counts as unreadable.
@@ -99,18 +125,25 @@ public enum ImageProbe {
             try? handle.seek(toOffset: size > 64 ? size - 64 : 0)
             return (try? handle.readToEnd()).map { [UInt8]($0) }
         } ?? []
-        if let size = svgSize(b) {
-            return String(decoding: end, as: UTF8.self).contains("</svg>") ? size : nil
+        let other = Examination.problem("is not in a format it reads (PNG, JPEG, GIF, WebP, BMP, TIFF or SVG) or is damaged")
+        if String(decoding: b.prefix(4096), as: UTF8.self).contains("<svg") {
+            guard String(decoding: end, as: UTF8.self).contains("</svg>") else { return .problem("is an SVG cut short (no </svg> at its end)") }
+            guard let size = svgSize(b) else { return .problem("is an SVG with no size: give its <svg> element width and height (not in %), or a viewBox") }
+            return .size(size.width, size.height)
         }
-        if b.starts(with: [0x89, 0x50, 0x4E, 0x47]), !end.suffix(12).starts(with: [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44]) { return nil }
-        if b.starts(with: [0xFF, 0xD8]), !end.suffix(2).elementsEqual([0xFF, 0xD9]) { return nil }
+        guard b.count > 24 else { return other }
         if b.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
+            guard end.suffix(12).starts(with: [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44]) else { return .problem("is a PNG cut short (no IEND chunk at its end)") }
             let w = Int(b[16]) << 24 | Int(b[17]) << 16 | Int(b[18]) << 8 | Int(b[19])
             let h = Int(b[20]) << 24 | Int(b[21]) << 16 | Int(b[22]) << 8 | Int(b[23])
-            // Cairo decodes PNGs into memory: beyond 30 000 px a side is not an image we can draw.
-            return w > 0 && h > 0 && w <= 30_000 && h <= 30_000 ? (w, h) : nil
+            guard w > 0, h > 0 else { return other }
+            guard w <= maxSide, h <= maxSide else {
+                return .problem("is a PNG of \(w) × \(h) pixels, too large to draw (at most \(maxSide) a side and \(maxPixels / 1_000_000) million in all)")
+            }
+            return .size(w, h)
         }
         if b[0] == 0xFF, b[1] == 0xD8 {
+            guard end.suffix(2).elementsEqual([0xFF, 0xD9]) else { return .problem("is a JPEG cut short (no end-of-image marker)") }
             var i = 2
             while i + 9 < b.count {
                 guard b[i] == 0xFF else { i += 1; continue }
@@ -118,12 +151,12 @@ public enum ImageProbe {
                 let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
                 if (0xC0...0xCF).contains(marker), marker != 0xC4, marker != 0xC8, marker != 0xCC {
                     let h = Int(b[i + 5]) << 8 | Int(b[i + 6]), w = Int(b[i + 7]) << 8 | Int(b[i + 8])
-                    return w > 0 && h > 0 ? (w, h) : nil
+                    return w > 0 && h > 0 ? .size(w, h) : other
                 }
                 i += 2 + length
             }
         }
-        return nil
+        return other
     }
 
     /// Whether `path` holds an SVG document (an `<svg` root within its first kilobytes).

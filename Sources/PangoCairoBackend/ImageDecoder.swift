@@ -39,9 +39,8 @@ public enum ImageDecoder {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var cache: [String: Info?] = [:]
 
-    /// Pixel count beyond which an image is not decoded (a 16 000 × 16 000 px photo would need
-    /// 1 GB of memory as a Cairo surface).
-    static let maxPixels = 100_000_000
+    /// Pixel count beyond which an image is not decoded (``ImageProbe/maxPixels``).
+    static let maxPixels = ImageProbe.maxPixels
 
     /// What gdk-pixbuf reads from `path` (cached per path for the process); nil when no
     /// loader can read it.

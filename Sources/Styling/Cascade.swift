@@ -45,6 +45,10 @@ struct Cascade {
     /// setting's next heavier face.
     mutating func embolden(theme: Theme) {
         bolderSteps += 1
+        applyBolder(theme: theme)
+    }
+
+    private mutating func applyBolder(theme: Theme) {
         style.weight = theme.boldTextWeight(Styler.bolder(style.weight), families: style.families)
     }
 
@@ -57,9 +61,7 @@ struct Cascade {
     /// The strong and emphasis around this point applied to a weight and slant a role has just
     /// set.
     mutating func reapplyEmphasis(theme: Theme) {
-        for _ in 0..<bolderSteps {
-            style.weight = theme.boldTextWeight(Styler.bolder(style.weight), families: style.families)
-        }
+        for _ in 0..<bolderSteps { applyBolder(theme: theme) }
         if emphasized { style.italic = true }
     }
 

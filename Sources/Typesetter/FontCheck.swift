@@ -324,34 +324,14 @@ enum ImageCheck {
             return nil
     }
 
-    /// What is wrong with an image file the decoder refused, in words that say what to fix: an
-    /// empty file, an SVG with no size (neither `width`/`height` nor a `viewBox`: SVG 1.1 §7.7
-    /// gives no intrinsic size then), a PNG, JPEG or SVG cut short (no IEND chunk, EOI marker or
-    /// `</svg>` at its end), a picture larger than can be drawn, or a format no loader reads.
+    /// What is wrong with an image file the decoder refused, in words that say what to fix
+    /// (``ImageProbe/problem(ofFile:)``); a picture whose header gives a size has too many
+    /// pixels to decode, or is damaged inside.
     static func problem(ofFile path: String) -> String {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return "cannot be read" }
-        defer { try? handle.close() }
-        let size = (try? handle.seekToEnd()) ?? 0
-        if size == 0 { return "is empty (0 bytes)" }
-        try? handle.seek(toOffset: 0)
-        let head = [UInt8]((try? handle.read(upToCount: 32)) ?? Data())
-        try? handle.seek(toOffset: size > 64 ? size - 64 : 0)
-        let tail = [UInt8]((try? handle.readToEnd()) ?? Data())
-        if ImageProbe.isSVG(path) {
-            if !String(decoding: tail, as: UTF8.self).contains("</svg>") { return "is an SVG cut short (no </svg> at its end)" }
-            return "is an SVG with no size: give its <svg> element width and height (not in %), or a viewBox"
+        if let problem = ImageProbe.problem(ofFile: path) { return problem }
+        if let size = ImageProbe.pixelSize(ofFile: path), size.width * size.height > ImageProbe.maxPixels {
+            return "is a picture of \(size.width) × \(size.height) pixels, too large to draw (at most \(ImageProbe.maxPixels / 1_000_000) million in all)"
         }
-        if head.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
-            if !tail.suffix(12).starts(with: [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44]) { return "is a PNG cut short (no IEND chunk at its end)" }
-            if head.count >= 24 {
-                let w = Int(head[16]) << 24 | Int(head[17]) << 16 | Int(head[18]) << 8 | Int(head[19])
-                let h = Int(head[20]) << 24 | Int(head[21]) << 16 | Int(head[22]) << 8 | Int(head[23])
-                if w > 30_000 || h > 30_000 || w * h > 100_000_000 {
-                    return "is a PNG of \(w) × \(h) pixels, too large to draw (at most 30 000 a side and 100 million in all)"
-                }
-            }
-        }
-        if head.starts(with: [0xFF, 0xD8]), !tail.suffix(2).elementsEqual([0xFF, 0xD9]) { return "is a JPEG cut short (no end-of-image marker)" }
-        return "is not in a format it reads (PNG, JPEG, GIF, WebP, BMP, TIFF or SVG) or is damaged"
+        return "is damaged: no loader can decode it"
     }
 }
