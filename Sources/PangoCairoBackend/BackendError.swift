@@ -4,7 +4,7 @@ public enum BackendError: Error, CustomStringConvertible, Equatable {
     case cannotCreate(path: String, message: String)
     /// Cairo reported an error while drawing or finishing the PDF at `path`.
     case cairo(path: String, message: String)
-    /// The PDF at `path` could not be tagged (Cairo rejected the structure tags, or qpdf could
+    /// The PDF at `path` could not be tagged (Cairo rejected the tags, or the tagging pass could
     /// not complete them); an untagged PDF can still be written.
     case tagging(path: String, message: String)
     /// ``CairoPDFRenderer/render(_:)`` was called after ``CairoPDFRenderer/finish()``.

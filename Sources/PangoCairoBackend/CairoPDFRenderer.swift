@@ -13,9 +13,9 @@ import Typography
 /// Cairo deferred (malformed tag attributes, write failures).
 ///
 /// With ``PDFTagging`` the PDF is tagged (PDF 1.7 §14.8): the structure marks layout puts on
-/// the page (``PageElement/structure(_:)``) open and close Cairo structure tags, and
-/// ``finish()`` completes the file with qpdf (``PDFAccessibility``). Without it only the
-/// `Document` tag and links are written.
+/// the page (``PageElement/structure(_:)``) become elements of ``StructureRecords``, each run
+/// of content they hold begins with a ``ContentMarker``, and ``finish()`` completes the file
+/// (``PDFAccessibility``). Without it only the `Document` tag and links are written.
 public final class CairoPDFRenderer: PageRenderer {
     private let path: String
     /// The PDF surface, or the current page's picture surface in preview mode.
@@ -32,15 +32,33 @@ public final class CairoPDFRenderer: PageRenderer {
     private var outlineStack: [(level: Int, id: Int32)] = []
     private let info: DocumentInfo
     private let tagging: PDFTagging?
-    /// The structure elements open under `Document`, outermost first.
+    /// The document's structure as drawn so far (tagged PDFs only).
+    private var structure = StructureRecords()
+    /// The structure elements open under `Document`, outermost first, and their indices in
+    /// ``structure``.
     private var openElements: [StructureElement] = []
-    /// Every structure tag begun, in order (``PDFAccessibility`` matches them to the tree).
-    private var records = TagRecords()
+    private var openIndices: [Int32] = []
+    /// The element the content drawn now belongs to (0: the document; -1: an artifact).
+    private var contentOwner: Int32 = 0
+    /// Whether the current page has a run open for ``contentOwner``.
+    private var runOpen = false
+    /// Content markers drawn on the current page.
+    private var markersOnPage = 0
+    /// Elements entered lately, by identity (role, block, part), with the page each was last
+    /// entered on: an element entered again (a paragraph after the running foot, a list after
+    /// a footnote) goes on, as one element. Entries untouched for ``reentryPages`` pages go.
+    private var recentElements: [ElementKey: (index: Int32, page: Int)] = [:]
+    /// How many pages an element can be left before it is entered again as one element.
+    static let reentryPages = 8
     /// Called before Cairo shows a page that is the first to draw a face whose `CFF ` table is
     /// at least ``largeFontTable`` bytes: Cairo 1.16 copies that whole table when it shows the
     /// page (to tell whether the face is CID-keyed) and again when it finishes the file (to
     /// subset it). nil: nothing is called.
     public var beforeLargeFontTableCopy: (() -> Void)?
+    /// Called after Cairo has finished a tagged file and before the tagging pass reads it:
+    /// the memory Cairo freed finishing it (its copies of the fonts it subset) can go back to
+    /// the system first. nil: nothing is called.
+    public var beforeTaggingPass: (() -> Void)?
     /// Whether a page drew a face with a `CFF ` table of at least ``largeFontTable`` bytes, so
     /// that finishing the file copies it again (``beforeLargeFontTableCopy``).
     public private(set) var drewLargeFontTable = false
@@ -104,7 +122,6 @@ public final class CairoPDFRenderer: PageRenderer {
             return
         }
         if !finished {
-            for element in openElements.reversed() { cairo_tag_end(cr, Self.tagName(element)) }
             if documentTagOpen { cairo_tag_end(cr, "Document") }
             cairo_surface_finish(surface)
         }
@@ -144,26 +161,30 @@ public final class CairoPDFRenderer: PageRenderer {
             // structure tree (qpdf: object not found) when the size changes inside the tag
             // before anything was drawn.
             cairo_tag_begin(cr, "Document", nil)
-            records.append(.document)
             documentTagOpen = true
         }
+        if tagging != nil { beginStructurePage() }
         let rules = RuleBatches(page.elements)
         for (index, element) in page.elements.enumerated() where !rules.skipped.contains(index) {
             switch element {
             case .text(let line, let x, let baseline):
+                markContent()
                 drawText(line, x: x, baseline: baseline)
             case .ornament(let line, let x, let baseline, let color):
                 guard let handle = line.handle as? PangoLineHandle else { break }
+                markContent()
                 cairo_new_path(cr)
                 cairo_move_to(cr, x, baseline)
                 pango_cairo_layout_line_path(cr, handle.line)
                 setColor(color)
                 cairo_fill(cr)
             case .fill(let rect, let color):
+                markContent()
                 setColor(color)
                 cairo_rectangle(cr, rect.x, rect.y, rect.width, rect.height)
                 cairo_fill(cr)
             case .line(let from, let to, let width, let color):
+                markContent()
                 setColor(color)
                 cairo_set_line_width(cr, width)
                 cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
@@ -182,7 +203,7 @@ public final class CairoPDFRenderer: PageRenderer {
                 }
                 cairo_tag_begin(cr, CAIRO_TAG_LINK, attributes)
                 cairo_tag_end(cr, CAIRO_TAG_LINK)
-                records.append(.link)
+                if tagging != nil { addLink() }
             case .destination(let name, let point):
                 let attributes = "name=\(PDFNames.quoted(PDFNames.destination(for: name))) "
                     + "x=\(PDFNames.number(point.x)) y=\(PDFNames.number(point.y))"
@@ -191,6 +212,7 @@ public final class CairoPDFRenderer: PageRenderer {
             case .outline(let entry, let point):
                 addOutline(entry, at: point)
             case .image(let path, let rect):
+                markContent()
                 drawImage(path: path, rect: rect)
             case .structure(let path):
                 if tagging != nil { enter(path) }
@@ -227,7 +249,6 @@ public final class CairoPDFRenderer: PageRenderer {
     private func finishUnlocked() throws {
         guard !finished else { return }
         finished = true
-        if tagging != nil { enter([]) }
         if documentTagOpen { cairo_tag_end(cr, "Document") }
         cairo_surface_finish(surface)
         var status = cairo_surface_status(surface)
@@ -235,19 +256,26 @@ public final class CairoPDFRenderer: PageRenderer {
         if status != CAIRO_STATUS_SUCCESS {
             throw BackendError.cairo(path: path, message: String(cString: cairo_status_to_string(status)))
         }
-        // The PDF is complete in the file before qpdf reads it.
+        // The PDF is complete in the file before the tagging pass reads it.
         guard sink.close() else {
             throw BackendError.cairo(path: path, message: String(cString: strerror(sink.failure)))
         }
-        if let tagging, documentTagOpen {
+        if let tagging, documentTagOpen, completesTagging {
+            beforeTaggingPass?()
             let claimsUA = figuresHaveAlt && !(info.title ?? "").isEmpty
             do {
-                try PDFAccessibility.complete(path: path, records: records, tagging: tagging, info: info, claimsUA: claimsUA)
+                try PDFAccessibility.complete(path: path, structure: structure, tagging: tagging, info: info, claimsUA: claimsUA)
             } catch {
                 throw BackendError.tagging(path: path, message: String(describing: error))
             }
         }
     }
+
+    /// For tests of the tagging pass: false leaves a tagged file as Cairo wrote it, markers and
+    /// all, for ``PDFAccessibility`` to complete with ``recordedStructure``.
+    var completesTagging = true
+    /// The structure recorded so far (tagged PDFs only).
+    var recordedStructure: StructureRecords { structure }
 
     /// For tests of the untagged fallback: the next page ends the `Document` tag twice, a
     /// nesting Cairo rejects when it emits the page, as it rejects any invalid tag; that
@@ -256,35 +284,83 @@ public final class CairoPDFRenderer: PageRenderer {
 
     // MARK: Structure
 
-    /// Makes `path` the open structure (closing what it leaves, opening what it adds). An
-    /// artifact opens beside the element being drawn into, under its parent: its parent holds
-    /// elements already, so its own content stays marked (Cairo 1.16 marks content only in
-    /// elements without children).
+    /// Identity of an element: two marks with the same role, block and part are one element.
+    struct ElementKey: Hashable {
+        var role: StructureElement.Role
+        var id: Int
+        var index: Int
+        init(_ element: StructureElement) { role = element.role; id = element.id; index = element.index }
+    }
+
+    /// Makes `requested` the open path: elements it leaves close, elements it adds open (an
+    /// element entered lately goes on as the same element). An artifact leaves the open
+    /// elements as they are: the furniture drawn next belongs to none of them.
     private func enter(_ requested: [StructureElement]) {
-        var path = requested
-        if path.last?.role == .artifact { path = Array(openElements.dropLast()) + [.artifact] }
+        if requested.last?.role == .artifact {
+            setContentOwner(-1)
+            return
+        }
         var common = 0
-        while common < openElements.count, common < path.count, openElements[common] == path[common] { common += 1 }
-        for element in openElements[common...].reversed() { cairo_tag_end(cr, Self.tagName(element)) }
+        while common < openElements.count, common < requested.count, openElements[common].isSame(as: requested[common]) { common += 1 }
         openElements.removeLast(openElements.count - common)
-        for element in path[common...] {
-            let name = Self.tagName(element)
-            cairo_tag_begin(cr, name, nil)
-            if element.role == .artifact {
-                records.append(.artifact)
+        openIndices.removeLast(openIndices.count - common)
+        for element in requested[common...] {
+            let key = ElementKey(element)
+            let index: Int32
+            if let recent = recentElements[key] {
+                index = recent.index
             } else {
-                records.append(.element(element.role), block: element.id, part: element.index,
-                               alternativeText: element.alternativeText, language: element.language)
+                index = structure.addElement(.role(element.role), parent: openIndices.last ?? 0,
+                                             alternativeText: element.alternativeText, language: element.language)
+                if element.role == .figure, (element.alternativeText ?? "").trimmingCharacters(in: .whitespaces).isEmpty { figuresHaveAlt = false }
             }
-            if element.role == .figure, (element.alternativeText ?? "").trimmingCharacters(in: .whitespaces).isEmpty { figuresHaveAlt = false }
+            recentElements[key] = (index, pageCount)
             openElements.append(element)
+            openIndices.append(index)
+        }
+        setContentOwner(openIndices.last ?? 0)
+    }
+
+    private func setContentOwner(_ owner: Int32) {
+        guard owner != contentOwner else { return }
+        contentOwner = owner
+        runOpen = false
+    }
+
+    /// A new page: its first content opens a run again; elements left for
+    /// ``reentryPages`` pages are forgotten.
+    private func beginStructurePage() {
+        structure.beginPage()
+        runOpen = false
+        markersOnPage = 0
+        for element in openElements { recentElements[ElementKey(element)]?.page = pageCount }
+        if pageCount % Self.reentryPages == 0 {
+            recentElements = recentElements.filter { $0.value.page > pageCount - Self.reentryPages }
         }
     }
 
-    /// The Cairo tag for an element: its standard type; artifacts go in `Private` elements,
-    /// which ``PDFAccessibility`` turns into artifacts.
-    static func tagName(_ element: StructureElement) -> String {
-        element.role == .artifact ? "Private" : element.role.rawValue
+    /// A `Link` for the link annotation just tagged, in the element open (Cairo's `Link` tag
+    /// writes its own empty marked content, which takes the link's run).
+    private func addLink() {
+        let link = structure.addLink(parent: openIndices.last ?? 0)
+        structure.addRun(owner: link)
+        runOpen = false
+    }
+
+    /// Before drawing: when no run is open for the content's owner, opens one with a
+    /// ``ContentMarker``.
+    private func markContent() {
+        guard tagging != nil, !runOpen else { return }
+        runOpen = true
+        structure.addRun(owner: contentOwner)
+        let corner = ContentMarker.position(markersOnPage)
+        markersOnPage += 1
+        cairo_save(cr)
+        cairo_new_path(cr)
+        cairo_set_source_rgb(cr, 0, 0, 0)
+        cairo_rectangle(cr, corner.x, corner.y, ContentMarker.side, ContentMarker.side)
+        cairo_fill(cr)
+        cairo_restore(cr)
     }
 
     // MARK: Drawing
@@ -359,3 +435,4 @@ public final class CairoPDFRenderer: PageRenderer {
         ImageDecoder.draw(path, in: rect, on: cr)
     }
 }
+

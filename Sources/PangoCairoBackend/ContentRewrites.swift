@@ -1,21 +1,22 @@
 import Foundation
 
 /// The tagging pass's content streams (``TaggedPDFRewriter``) rewritten on a second thread,
-/// ahead of the writer: each page's stream is inflated, its artifact marks rewritten
-/// (``ArtifactMarks``) and deflated again — pure work on the mapped file's bytes — while the
-/// writer copies and edits the other objects in number order. The writer takes the results in
-/// the order of ``numbers``; a stream not yet begun when the writer needs it is rewritten in
+/// ahead of the writer: each page's stream is inflated, its marked content rewritten
+/// (``MarkedContentRewrite``) and deflated again — pure work on the mapped file's bytes — while
+/// the writer copies and edits the other objects in number order. The writer takes the results
+/// in the order of ``numbers``; a stream not yet begun when the writer needs it is rewritten in
 /// line, so both threads work and the output is the same as rewriting each in turn. At most
 /// ``window`` results wait, so memory does not grow with the document's pages.
 final class ContentRewrites: @unchecked Sendable {
     /// What a content stream becomes.
     enum Outcome {
-        /// Unchanged (no artifact marks, or a filter other than `/FlateDecode`): copied as it is.
+        /// Unchanged (a filter other than `/FlateDecode`, which only a page without runs may
+        /// keep): copied as it is.
         case copy
         /// The new dictionary (no `/Length`, `/FlateDecode`) and compressed data.
         case stream(PDFValue, [UInt8])
-        /// zlib could not compress it.
-        case failed
+        /// The stream could not be rewritten: why.
+        case failed(String)
     }
 
     /// Results that may wait for the writer.
@@ -25,13 +26,15 @@ final class ContentRewrites: @unchecked Sendable {
     let numbers: [Int32]
     private let ahead: WorkAhead<Outcome>
 
-    /// The content streams `jobs` (number and object as read) of `source`, in increasing order
-    /// of number; `threaded`: one is rewritten ahead on a thread of its own.
-    init(_ jobs: [(number: Int32, object: CairoPDFFile.Object)], source: UnsafeBufferPointer<UInt8>, threaded: Bool) {
+    /// The content streams `jobs` (number, object as read, and the index of the page they draw)
+    /// of `source`, in increasing order of number, to be rewritten for the page's runs in
+    /// `structure`; `threaded`: one is rewritten ahead on a thread of its own.
+    init(_ jobs: [(number: Int32, object: CairoPDFFile.Object, page: Int)], source: UnsafeBufferPointer<UInt8>,
+         structure: StructureRecords, threaded: Bool) {
         numbers = jobs.map(\.number)
-        let objects = jobs.map(\.object)
+        let objects = jobs.map { ($0.object, $0.page) }
         ahead = WorkAhead(count: objects.count, window: Self.window, threaded: threaded) { i, _ in
-            Self.rewrite(objects[i], source: source)
+            Self.rewrite(objects[i].0, source: source, runs: structure.runs(onPage: objects[i].1), structure: structure)
         }
     }
 
@@ -44,22 +47,28 @@ final class ContentRewrites: @unchecked Sendable {
     /// Stops the thread and waits for it (before the mapped file is released).
     func stop() { ahead.stop() }
 
-    /// Content stream `object` with its artifact marks rewritten, compressed.
-    static func rewrite(_ object: CairoPDFFile.Object, source: UnsafeBufferPointer<UInt8>) -> Outcome {
+    /// Content stream `object` with its marked content rewritten for `runs`, compressed.
+    static func rewrite(_ object: CairoPDFFile.Object, source: UnsafeBufferPointer<UInt8>, runs: Range<Int>,
+                        structure: StructureRecords) -> Outcome {
         guard let data = object.streamData else { return .copy }
         let bytes = UnsafeBufferPointer(rebasing: source[data])
-        var rewritten: [UInt8]?
+        var plain: [UInt8]?
         switch object.value["Filter"] {
         case nil where object.value["DecodeParms"] == nil:
-            rewritten = ArtifactMarks.rewritten(bytes)
+            plain = Array(bytes)
         case .name("FlateDecode")? where object.value["DecodeParms"] == nil:
-            guard let plain = Inflate.decompressed(bytes) else { break }
-            rewritten = plain.withUnsafeBufferPointer { ArtifactMarks.rewritten($0) }
+            plain = Inflate.decompressed(bytes)
         default:
             break
         }
-        guard let rewritten else { return .copy }
-        guard let compressed = Deflate.compressed(rewritten) else { return .failed }
+        guard let plain else { return runs.isEmpty ? .copy : .failed("a content stream cannot be decoded") }
+        let rewritten: [UInt8]
+        do {
+            rewritten = try plain.withUnsafeBufferPointer { try MarkedContentRewrite.rewritten($0, runs: runs, structure: structure) }
+        } catch {
+            return .failed(String(describing: error))
+        }
+        guard let compressed = Deflate.compressed(rewritten) else { return .failed("zlib cannot compress a content stream") }
         return .stream(object.value.removing(["Length", "Filter", "DecodeParms"]).setting("Filter", .name("FlateDecode")), compressed)
     }
 }

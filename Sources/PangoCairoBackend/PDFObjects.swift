@@ -447,44 +447,12 @@ struct CairoPDFFile {
         return Object(value: value, valueRange: start..<valueEnd, streamData: data, range: offset..<p.index)
     }
 
-    /// The values of `keys` in dictionary object `n`, in the order of `keys` (nil for a key it
-    /// lacks); nil when the object is not a dictionary. The other entries are skipped, not
-    /// built: the tagging pass walks every structure element for its `/S` and `/K` this way
-    /// before it reads each one whole to write it.
-    /// - Throws: ``Unsupported`` when object `n` is missing or is not well formed.
-    func entries(of n: Int32, _ keys: [StaticString]) throws -> [PDFValue?]? {
-        var (p, offset) = try parserAfterHeader(of: n)
-        guard p.index + 1 < bytes.count, bytes[p.index] == 0x3C, bytes[p.index + 1] == 0x3C else { return nil }
-        p.index += 2
-        var found = [PDFValue?](repeating: nil, count: keys.count)
-        do {
-            while true {
-                p.skipSpace()
-                guard p.index + 1 < bytes.count else { throw PDFParser.Malformed() }
-                if bytes[p.index] == 0x3E, bytes[p.index + 1] == 0x3E { break }
-                guard bytes[p.index] == 0x2F else { throw PDFParser.Malformed() }
-                p.index += 1
-                let key = UnsafeBufferPointer(rebasing: bytes[p.token()])
-                // The first of repeated keys counts, as in ``PDFValue/subscript(_:)``.
-                if let k = keys.firstIndex(where: { UnsafeBufferPointer(start: $0.utf8Start, count: $0.utf8CodeUnitCount).elementsEqual(key) }),
-                   found[k] == nil {
-                    found[k] = try p.value()
-                } else {
-                    try p.skipValue()
-                }
-            }
-        } catch {
-            throw Unsupported(description: "object \(n) is malformed")
-        }
-        noteRead(p.index - offset)
-        return found
-    }
-
-    /// Counts `count` bytes read. A mapped file's pages that were read are dropped every
-    /// megabyte (they are read again from the page cache if needed), so the file does not stay
-    /// resident as it is read.
-    private func noteRead(_ count: Int) {
-        residency.read += count
+    /// Counts `count` bytes read (objects parsed here, stream data its callers copy or
+    /// decode), each read at least a page of 4 KiB (small objects far apart each bring a page
+    /// in). A mapped file's pages that were read are dropped every megabyte (they are read
+    /// again from the page cache if needed), so the file does not stay resident as it is read.
+    func noteRead(_ count: Int) {
+        residency.read += max(count, 4096)
         if residency.read > 1 << 20 {
             madvise(UnsafeMutableRawPointer(mutating: bytes.baseAddress!), bytes.count, Int32(MADV_DONTNEED))
             residency.read = 0

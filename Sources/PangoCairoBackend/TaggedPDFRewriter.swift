@@ -4,129 +4,103 @@ import Layout
 import Styling
 
 /// ``PDFAccessibility``'s pass over a file in Cairo's regular layout, in memory that does not
-/// grow with the document's pages: objects are read one at a time from the mapped file
-/// (``CairoPDFFile``), changed where the tagged PDF needs it, and written as soon as each is
-/// final (``PDFStreamWriter``, a full rewrite with object streams). What it keeps for the whole
-/// file is a few integers per object and per structure element (about 30 bytes per element,
-/// against about 1.7 KB for a general PDF library's parsed object), plus one object at a time.
+/// grow with the document's pages beyond a few integers per object, element and run: objects
+/// are read one at a time from the mapped file (``CairoPDFFile``), changed where the tagged PDF
+/// needs it, and written as soon as each is final (``PDFStreamWriter``, a full rewrite with
+/// object streams).
+///
+/// Cairo's own structure tree holds only `Document` and the `Link` elements of the link
+/// annotations; the pass replaces it with the tree the renderer recorded
+/// (``StructureRecords``): each page's content markers become marked content
+/// (``MarkedContentRewrite``), the elements are written with their kids (PDF 1.7 §14.7.2), the
+/// parent tree maps each page's MCIDs and each annotation back to its element (§14.7.4.4), and
+/// each link annotation joins its `Link` element (an object reference, §14.7.4.3).
 enum TaggedPDFRewriter {
     /// What happens to each object number.
     private enum Kind: UInt8 {
-        case copy = 0, element, mapReferences, content, page, link, catalog, removed
+        case copy = 0, content, page, link, catalog, treeRoot, removed
     }
 
-    /// Rewrites `source` (a tagged PDF as Cairo wrote it) into a new file at `output`, completing
-    /// it as ``PDFAccessibility`` describes.
-    /// - Throws: ``CairoPDFFile/Unsupported`` when the file is not in Cairo's regular layout
-    ///   (the caller falls back to qpdf); ``PDFAccessibility/Failure`` when the structure tree
-    ///   does not match `records`, or the file cannot be written.
+    /// Parent-tree entries per number-tree leaf (PDF 1.7 §7.9.7).
+    static let parentTreeLeaf = 64
+
+    /// Rewrites `source` (a PDF as Cairo wrote it with `Document` and `Link` tags and the
+    /// renderer's content markers) into a new file at `output`, completing it as
+    /// ``PDFAccessibility`` describes.
+    /// - Throws: ``CairoPDFFile/Unsupported`` when the file is not in Cairo's regular layout;
+    ///   ``PDFAccessibility/Failure`` when the file does not match `structure` (its links or
+    ///   its pages' marked content), or cannot be written.
     /// `threaded`: the content streams are rewritten ahead on a second thread, and the object
     /// streams compressed on a third while the writer goes on (the same file
     /// either way; `TYPESET_THREADS=1` turns it off, as it does the styling thread).
-    static func rewrite(source: UnsafeBufferPointer<UInt8>, to output: String, records: TagRecords,
+    static func rewrite(source: UnsafeBufferPointer<UInt8>, to output: String, structure: StructureRecords,
                         tagging: PDFTagging, info: DocumentInfo, claimsUA: Bool,
                         threaded: Bool = getenv("TYPESET_THREADS").map({ String(cString: $0) }) != "1") throws {
         let file = try CairoPDFFile(bytes: source)
         let size = Int(file.size)
         var kind = [Kind](repeating: .copy, count: size)
         let catalog = try file.object(file.root).value
-        guard case .reference(let treeNumber)? = catalog["StructTreeRoot"], let tree = try? file.object(treeNumber).value else {
+        guard case .reference(let treeNumber)? = catalog["StructTreeRoot"], Int(treeNumber) < size,
+              let tree = try? file.object(treeNumber).value else {
             throw PDFAccessibility.Failure(description: "the PDF has no structure tree")
         }
         kind[Int(file.root)] = .catalog
+        kind[Int(treeNumber)] = .treeRoot
 
-        // The elements, depth first, as Cairo wrote them in the order their tags began.
-        var objectNumber: [Int32] = []
-        objectNumber.reserveCapacity(records.count)
-        var indexOf = [Int32](repeating: -1, count: size)
-        var mismatch: String?
-        func kids(_ value: PDFValue) -> [PDFValue] { kidsOf(value["K"]) }
-        func kidsOf(_ k: PDFValue?) -> [PDFValue] {
-            switch k {
+        // Cairo's tree: `Document` and its `Link` elements, in the order their tags began; each
+        // link's annotation is in its /K (an object reference). All of it goes.
+        func kids(_ value: PDFValue?) -> [PDFValue] {
+            switch value?["K"] {
             case .array(let items)?: return items
             case let k?: return [k]
             case nil: return []
             }
         }
-        /// Visits object `n` if it is a structure element (a dictionary with /S): only its /S
-        /// and /K are read here.
-        func visit(_ n: Int32) throws {
-            guard n > 0, Int(n) < size, indexOf[Int(n)] < 0, let found = (try? file.entries(of: n, ["S", "K"])) ?? nil,
-                  let type = found[0] else { return }
-            let i = objectNumber.count
-            if i < records.count, mismatch == nil, type.nameValue != records.items[i].name.structureType {
-                mismatch = "structure element \(records.items[i].name.structureType) not found in the PDF's structure tree"
-            }
-            objectNumber.append(n)
-            indexOf[Int(n)] = Int32(i)
-            kind[Int(n)] = .element
-            for kid in kidsOf(found[1]) { if case .reference(let r) = kid { try visit(r) } }
+        func remove(_ value: PDFValue) {
+            if case .reference(let r) = value, Int(r) < size { kind[Int(r)] = .removed }
         }
-        for top in kids(tree) { if case .reference(let r) = top { try visit(r) } }
-        guard objectNumber.count == records.count else {
-            throw PDFAccessibility.Failure(description: "the structure tree has \(objectNumber.count) elements, \(records.count) were tagged")
-        }
-        if let mismatch { throw PDFAccessibility.Failure(description: mismatch) }
-
-        // Elements Cairo split are merged into the first of their kind (same role, block and
-        // part); artifacts leave the tree. `target` is the element each one ends up as (itself,
-        // the first part, or -1 for none); `next` chains the parts.
-        let count = records.count
-        var target = [Int32](repeating: -1, count: count)
-        var next = [Int32](repeating: -1, count: count)
-        do {
-            struct Key: Hashable { var role: StructureElement.Role; var block: Int; var part: Int32 }
-            var groups: [Key: (first: Int32, last: Int32)] = [:]
-            for (i, record) in records.items.enumerated() {
-                switch record.name {
-                case .document, .link: target[i] = Int32(i)
-                case .artifact: kind[Int(objectNumber[i])] = .removed
-                case .element(let role):
-                    let key = Key(role: role, block: record.block, part: record.part)
-                    if let group = groups[key] {
-                        target[i] = group.first
-                        next[Int(group.last)] = Int32(i)
-                        groups[key] = (group.first, Int32(i))
-                        kind[Int(objectNumber[i])] = .removed
-                    } else {
-                        target[i] = Int32(i)
-                        groups[key] = (Int32(i), Int32(i))
+        var annotationLink: [Int32: Int32] = [:]
+        var linkCount = 0
+        for top in kids(tree) {
+            guard case .reference(let d) = top, Int(d) < size else { continue }
+            remove(top)
+            for link in kids(try file.object(d).value) {
+                guard case .reference(let l) = link, Int(l) < size else { continue }
+                remove(link)
+                let value = try file.object(l).value
+                guard value["S"]?.nameValue == "Link" else {
+                    throw PDFAccessibility.Failure(description: "Cairo's structure tree holds a \(value["S"]?.nameValue ?? "?") element")
+                }
+                for kid in kids(value) {
+                    if case .reference(let a)? = kid["Obj"], linkCount < structure.links.count {
+                        annotationLink[a] = Int32(linkCount)
                     }
                 }
+                linkCount += 1
             }
         }
-        /// A reference with merged elements replaced by the element they joined, artifacts by null.
-        func mapped(_ value: PDFValue) -> PDFValue {
-            switch value {
-            case .reference(let r):
-                guard Int(r) < size, case let i = indexOf[Int(r)], i >= 0, target[Int(i)] != i else { return value }
-                return target[Int(i)] < 0 ? .null : .reference(objectNumber[Int(target[Int(i)])])
-            case .array(let items): return .array(items.map(mapped))
-            case .dictionary(let entries): return .dictionary(entries.map { ($0.key, mapped($0.value)) })
-            default: return value
-            }
+        guard linkCount == structure.links.count else {
+            throw PDFAccessibility.Failure(description: "the PDF has \(linkCount) links, \(structure.links.count) were drawn")
         }
-
-        // The parent tree (PDF 1.7 §14.7.4.4) and its arrays point at elements.
-        kind[Int(treeNumber)] = .mapReferences
-        func markParentTree(_ value: PDFValue?) throws {
+        func removeParentTree(_ value: PDFValue?) throws {
             guard let value else { return }
             var node = value
             if case .reference(let r) = value {
                 guard Int(r) < size, kind[Int(r)] == .copy else { return }
-                kind[Int(r)] = .mapReferences
+                kind[Int(r)] = .removed
                 node = try file.object(r).value
             }
+            // Its values: each page's array of elements by MCID, and the links (gone already).
             if case .array(let nums)? = node["Nums"] {
-                for (k, item) in nums.enumerated() where k % 2 == 1 {
-                    if case .reference(let r) = item, Int(r) < size, indexOf[Int(r)] < 0, kind[Int(r)] == .copy { kind[Int(r)] = .mapReferences }
-                }
+                for (k, item) in nums.enumerated() where k % 2 == 1 { remove(item) }
             }
-            if case .array(let kids)? = node["Kids"] { for kid in kids { try markParentTree(kid) } }
+            if case .array(let kids)? = node["Kids"] { for kid in kids { try removeParentTree(kid) } }
         }
-        try markParentTree(tree["ParentTree"])
+        try removeParentTree(tree["ParentTree"])
 
-        // Pages: content streams and form XObjects to rewrite, pages with annotations, links.
+        // Pages, in order: each has one content stream, rewritten for the page's runs.
+        var pages: [Int32] = []
+        var contentJobs: [(number: Int32, object: CairoPDFFile.Object, page: Int)] = []
         func markPages(_ reference: PDFValue?) throws {
             guard case .reference(let n)? = reference, Int(n) < size else { throw CairoPDFFile.Unsupported(description: "page tree") }
             let node = try file.object(n).value
@@ -135,155 +109,80 @@ enum TaggedPDFRewriter {
                 for kid in kids { try markPages(kid) }
                 return
             }
-            func markContent(_ value: PDFValue) throws {
-                guard case .reference(let r) = value, Int(r) < size else { throw CairoPDFFile.Unsupported(description: "content stream") }
-                let object = try file.object(r)
-                if object.streamData != nil { kind[Int(r)] = .content } else if case .array(let items) = object.value {
-                    for item in items { try markContent(item) }
-                }
+            kind[Int(n)] = .page
+            guard case .reference(let c)? = node["Contents"], Int(c) < size else {
+                throw CairoPDFFile.Unsupported(description: "a page without one content stream")
             }
-            switch node["Contents"] {
-            case .array(let items)?: for item in items { try markContent(item) }
-            case let contents?: try markContent(contents)
-            case nil: break
-            }
-            if case .dictionary(let xobjects)? = try file.resolved(try file.resolved(node["Resources"])?["XObject"]) {
-                for (_, value) in xobjects {
-                    guard case .reference(let r) = value, Int(r) < size, kind[Int(r)] == .copy else { continue }
-                    if try file.object(r).value["Subtype"]?.nameValue == "Form" { kind[Int(r)] = .content }
-                }
-            }
+            let object = try file.object(c)
+            guard object.streamData != nil else { throw CairoPDFFile.Unsupported(description: "content stream") }
+            kind[Int(c)] = .content
+            contentJobs.append((c, object, pages.count))
+            pages.append(n)
             if case .array(let annotations)? = try file.resolved(node["Annots"]) {
-                kind[Int(n)] = .page
                 for annotation in annotations {
                     guard case .reference(let a) = annotation, Int(a) < size else {
                         throw CairoPDFFile.Unsupported(description: "an annotation written in its page")
                     }
-                    let value = try file.object(a).value
-                    if value["Subtype"]?.nameValue == "Link", value["Contents"] == nil { kind[Int(a)] = .link }
+                    if annotationLink[a] != nil { kind[Int(a)] = .link }
                 }
             }
         }
         try markPages(catalog["Pages"])
-
-        /// Element `i` as it is finally written: its parts' kids gathered (marked-content ids as
-        /// references that carry their page), merged and removed kids left out, /Alt, /Lang and
-        /// a note's /ID added. Later parts are read from `file` (each thread has its own reader).
-        func element(_ i: Int, _ value: PDFValue, in file: CairoPDFFile) throws -> PDFValue {
-            let merged = next[i] >= 0
-            var gathered: [PDFValue] = []
-            var changed = merged
-            var part = i
-            var partValue = value
-            var wasArray = false
-            while true {
-                let page = partValue["Pg"]
-                if case .array? = partValue["K"] { wasArray = true }
-                for kid in kids(partValue) {
-                    switch kid {
-                    case .integer where merged:
-                        var mcr: [(key: String, value: PDFValue)] = [("Type", .name("MCR"))]
-                        if let page { mcr.append(("Pg", page)) }
-                        mcr.append(("MCID", kid))
-                        gathered.append(.dictionary(mcr))
-                    case .reference(let r) where Int(r) < size && indexOf[Int(r)] >= 0 && target[Int(indexOf[Int(r)])] != indexOf[Int(r)]:
-                        changed = true
-                    default:
-                        gathered.append(kid)
-                    }
-                }
-                part = Int(next[part])
-                guard part >= 0 else { break }
-                partValue = try file.object(objectNumber[part]).value
-            }
-            guard case .dictionary(let entries) = value else { return value }
-            var result = PDFValue.dictionary(entries.filter { $0.key != "K" }.map { ($0.key, mapped($0.value)) })
-            if changed || wasArray || gathered.count != 1 {
-                if !gathered.isEmpty || value["K"] != nil { result = result.setting("K", .array(gathered)) }
-            } else {
-                result = result.setting("K", gathered[0])
-            }
-            if let (alternativeText, language) = records.attributes[i] {
-                if let alternativeText, !alternativeText.isEmpty { result = result.setting("Alt", .text(alternativeText)) }
-                if let language { result = result.setting("Lang", .text(language)) }
-            }
-            // PDF/UA-1 §7.9: every Note has a unique /ID.
-            if case .element(.note) = records.items[i].name { result = result.setting("ID", .text("note-\(i)")) }
-            return result
+        guard pages.count == structure.pageCount else {
+            throw PDFAccessibility.Failure(description: "the PDF has \(pages.count) pages, \(structure.pageCount) were drawn")
         }
-
-        // The content streams are rewritten ahead, on a second thread (``ContentRewrites``).
-        var contentJobs: [(number: Int32, object: CairoPDFFile.Object)] = []
-        for n in 1..<file.size where kind[Int(n)] == .content && file.offset(n) != nil { contentJobs.append((n, try file.object(n))) }
-        let contents = ContentRewrites(contentJobs, source: source, threaded: threaded)
+        contentJobs.sort { $0.number < $1.number }
+        let contents = ContentRewrites(contentJobs, source: source, structure: structure, threaded: threaded)
         defer { contents.stop() }
         var nextContent = 0
 
-        // The elements to write, each read and written to bytes ahead on another thread
-        // (``WorkAhead``), which reads the file through a reader of its own.
-        // (Every element was read by the walk, so it has an offset: the cross-reference table is
-        // not read here, which would keep all of it resident before the writer starts.)
-        var elementNumbers: [Int32] = []
-        for n in 1..<file.size where kind[Int(n)] == .element { elementNumbers.append(n) }
-        let threadFile = try CairoPDFFile(bytes: source)
-        let bodies = WorkAhead<Result<[UInt8], Error>>(count: elementNumbers.count, threaded: threaded) { j, onThread in
-            let reader = onThread ? threadFile : file
-            let n = elementNumbers[j]
-            return Result {
-                var body: [UInt8] = []
-                try element(Int(indexOf[Int(n)]), try reader.object(n).value, in: reader).write(to: &body)
-                return body
-            }
-        }
-        defer { bodies.stop() }
-        var nextElement = 0
-
-        // Write every object in number order, each as soon as it is read.
+        // Write every object in number order, each as soon as it is read; the new structure
+        // tree follows, its elements numbered from `firstElement`.
         let writer = try PDFStreamWriter(path: output, size: file.size, threaded: threaded)
         let metadata = writer.newNumber()
+        let firstElement = writer.nextNumber
+        for _ in 0..<structure.elementCount { _ = writer.newNumber() }
+        func element(_ e: Int32) -> PDFValue { .reference(firstElement + e) }
         let xmp = Array(XMP.packet(info: info, language: tagging.language, claimsUA: claimsUA).utf8)
         xmp.withUnsafeBytes {
             writer.addStream(metadata, dictionary: .dictionary([("Type", .name("Metadata")), ("Subtype", .name("XML"))]), data: $0)
         }
+        var pageIndex: [Int32: Int] = [:]
+        for (p, n) in pages.enumerated() { pageIndex[n] = p }
         for n in 1..<file.size {
             guard file.offset(n) != nil else { continue }
             let k = kind[Int(n)]
-            if k == .removed { continue }
-            if k == .element {
-                let body = try bodies.outcome(nextElement).get()
-                nextElement += 1
-                body.withUnsafeBytes { writer.add(n, body: $0) }
-                continue
-            }
+            if k == .removed || k == .treeRoot { continue }
             let object = try file.object(n)
+            // Stream data copied or rewritten counts as read: the file does not stay resident.
+            if let data = object.streamData { file.noteRead(data.count) }
             switch k {
-            case .removed: continue
+            case .removed, .treeRoot: continue
             case .copy:
                 if object.streamData != nil {
                     writer.copy(n, raw(source, object.range))
                 } else {
                     writer.add(n, body: raw(source, object.valueRange))
                 }
-            case .mapReferences:
-                guard object.streamData == nil else { throw CairoPDFFile.Unsupported(description: "a stream in the parent tree") }
-                writer.add(n, mapped(object.value))
-            case .element: continue
             case .content:
                 let outcome = contents.outcome(nextContent)
                 nextContent += 1
                 switch outcome {
-                case .copy where object.streamData == nil: writer.add(n, body: raw(source, object.valueRange))
                 case .copy: writer.copy(n, raw(source, object.range))
                 case .stream(let dictionary, let compressed): compressed.withUnsafeBytes { writer.addStream(n, dictionary: dictionary, data: $0) }
-                case .failed: throw PDFAccessibility.Failure(description: "zlib cannot compress a content stream")
+                case .failed(let reason): throw PDFAccessibility.Failure(description: reason)
                 }
             case .page:
-                writer.add(n, object.value.setting("Tabs", .name("S")))
+                // PDF/UA-1 §7.18.3: pages with annotations take their tab order from the structure.
+                var page = object.value.setting("StructParents", .integer(pageIndex[n] ?? 0))
+                if object.value["Annots"] != nil { page = page.setting("Tabs", .name("S")) }
+                writer.add(n, page)
             case .link:
                 var text = "Link within the document"
                 if let uri = try file.resolved(try file.resolved(object.value["A"])?["URI"])?.literalText { text = "Link to " + uri }
                 // PDF/UA-1 §7.18.5: links describe themselves (/Contents).
-                writer.add(n, object.value.setting("Contents", .text(text)))
+                let key = pages.count + Int(annotationLink[n] ?? 0)
+                writer.add(n, object.value.setting("Contents", .text(text)).setting("StructParent", .integer(key)))
             case .catalog:
                 let completed = object.value
                     .setting("Lang", .text(tagging.language))
@@ -293,8 +192,89 @@ enum TaggedPDFRewriter {
                 writer.add(n, completed)
             }
         }
-        do { try writer.finish(root: file.root, info: file.info) } catch { throw PDFAccessibility.Failure(description: "\(error)") }
 
+        // The elements, each with its kids in the order they were added (a counting sort of
+        // the kid records by owner).
+        var kidStart = [Int32](repeating: 0, count: structure.elementCount + 1)
+        for owner in structure.kidOwner where owner >= 0 { kidStart[Int(owner) + 1] += 1 }
+        for e in 0..<structure.elementCount { kidStart[e + 1] += kidStart[e] }
+        var sortedKids = [Int32](repeating: 0, count: Int(kidStart[structure.elementCount]))
+        do {
+            var fill = kidStart
+            for (owner, value) in zip(structure.kidOwner, structure.kidValue) where owner >= 0 {
+                sortedKids[Int(fill[Int(owner)])] = value
+                fill[Int(owner)] += 1
+            }
+        }
+        var runPage = [Int32](repeating: 0, count: structure.runCount)
+        for p in 0..<structure.pageCount { for r in structure.runs(onPage: p) { runPage[r] = Int32(p) } }
+        var linkAnnotation = [Int32](repeating: 0, count: structure.links.count)
+        for (annotation, link) in annotationLink { linkAnnotation[Int(link)] = annotation }
+        var linkOrder: [Int32: Int] = [:]
+        for (k, e) in structure.links.enumerated() { linkOrder[e] = k }
+        for e in 0..<structure.elementCount {
+            let type = structure.types[e]
+            var entries: [(key: String, value: PDFValue)] = [("Type", .name("StructElem")), ("S", .name(type.structureType))]
+            let parent = structure.parents[e]
+            entries.append(("P", parent < 0 ? .reference(treeNumber) : element(parent)))
+            var items: [PDFValue] = []
+            var firstPage: Int32?
+            if type == .link, let k = linkOrder[Int32(e)] {
+                items.append(.dictionary([("Type", .name("OBJR")), ("Obj", .reference(linkAnnotation[k]))]))
+            }
+            for kid in sortedKids[Int(kidStart[e])..<Int(kidStart[e + 1])] {
+                if kid >= 0 { items.append(element(kid)); continue }
+                let run = Int(-1 - kid)
+                let page = runPage[run]
+                let mcid = PDFValue.integer(Int(structure.runMCID[run]))
+                if firstPage == nil { firstPage = page }
+                if page == firstPage {
+                    items.append(mcid)
+                } else {
+                    items.append(.dictionary([("Type", .name("MCR")), ("Pg", .reference(pages[Int(page)])), ("MCID", mcid)]))
+                }
+            }
+            if let firstPage { entries.append(("Pg", .reference(pages[Int(firstPage)]))) }
+            if items.count == 1 { entries.append(("K", items[0])) } else if !items.isEmpty { entries.append(("K", .array(items))) }
+            if let (alternativeText, language) = structure.attributes[Int32(e)] {
+                if let alternativeText, !alternativeText.isEmpty { entries.append(("Alt", .text(alternativeText))) }
+                if let language { entries.append(("Lang", .text(language))) }
+            }
+            // PDF/UA-1 §7.9: every Note has a unique /ID.
+            if type == .role(.note) { entries.append(("ID", .text("note-\(e)"))) }
+            writer.add(firstElement + Int32(e), .dictionary(entries))
+        }
+
+        // The parent tree: page p's MCIDs under key p, link k's annotation under key pages + k.
+        var leaves: [(number: Int32, first: Int, last: Int)] = []
+        var nums: [PDFValue] = []
+        var leafFirst = 0
+        func flushLeaf(last: Int) {
+            guard !nums.isEmpty else { return }
+            let number = writer.newNumber()
+            writer.add(number, .dictionary([("Limits", .array([.integer(leafFirst), .integer(last)])), ("Nums", .array(nums))]))
+            leaves.append((number, leafFirst, last))
+            nums.removeAll(keepingCapacity: true)
+        }
+        let keys = pages.count + structure.links.count
+        for key in 0..<keys {
+            if nums.isEmpty { leafFirst = key }
+            nums.append(.integer(key))
+            if key < pages.count {
+                var owners: [PDFValue] = []
+                for r in structure.runs(onPage: key) where structure.runOwner[r] >= 0 { owners.append(element(structure.runOwner[r])) }
+                nums.append(.array(owners))
+            } else {
+                nums.append(element(structure.links[key - pages.count]))
+            }
+            if nums.count == 2 * parentTreeLeaf { flushLeaf(last: key) }
+        }
+        flushLeaf(last: keys - 1)
+        let parentTree = writer.newNumber()
+        writer.add(parentTree, .dictionary([("Kids", .array(leaves.map { .reference($0.number) }))]))
+        writer.add(treeNumber, .dictionary([("Type", .name("StructTreeRoot")), ("K", element(0)),
+                                            ("ParentTree", .reference(parentTree)), ("ParentTreeNextKey", .integer(keys))]))
+        do { try writer.finish(root: file.root, info: file.info) } catch { throw PDFAccessibility.Failure(description: "\(error)") }
     }
 }
 

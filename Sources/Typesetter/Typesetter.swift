@@ -277,6 +277,7 @@ public enum Typesetter {
                 // thousands of page faults fewer. Documents without such a face leave the heap
                 // as it is.
                 if options.tunesHeap { renderer.beforeLargeFontTableCopy = { HugePageHeap.prepare() } }
+                renderer.beforeTaggingPass = { FreedMemory.release() }
                 let count = try layOut(pages: pages, pageCount: pageCount, into: renderer).pageCount
                 // The last pass has read the document: its last window of blocks and its source
                 // text (set aside in a temporary file, read back only if the document is

@@ -1,0 +1,208 @@
+import Foundation
+
+/// Where a run of marked content begins, as the renderer draws it into a page's content
+/// stream: a filled square of 1/256 pt (Cairo's smallest fill that is not dropped, written
+/// `x y 0.004 0.004 re f`) at the top left of the page. ``MarkedContentRewrite`` replaces each
+/// with the run's `BDC` (PDF 1.7 §14.6), so no marker is left in a tagged file; a page whose
+/// markers are not all found, in order, fails the tagging pass (and the document is written
+/// untagged, with a warning). Only a tagged PDF's pages carry markers.
+///
+/// The `k`-th marker of a page sits at ``position(_:)``: one of 64 × 64 places a quarter point
+/// apart within 17 pt of the corner, so the rewrite also checks the order.
+enum ContentMarker {
+    /// The square's side, pt.
+    static let side = 1.0 / 256
+    /// The side as Cairo 1.16 prints it in the content stream.
+    static let printedSide = Array("0.004".utf8)
+
+    /// The top left corner of the page's `k`-th marker, pt from the page's top left.
+    static func position(_ k: Int) -> (x: Double, y: Double) {
+        (0.5 + Double(k % 64) * 0.25, 0.5 + Double(k / 64 % 64) * 0.25)
+    }
+}
+
+/// The tagging pass's rewrite of one page's content stream (``TaggedPDFRewriter``):
+/// - each ``ContentMarker`` becomes the `BDC` of the page's next run (`/P << /MCID 3 >> BDC`,
+///   or `/Artifact BMC` for furniture), after an `EMC` closing the run before it;
+/// - Cairo's `/Link << /MCID n >> BDC` takes the MCID of the page's next run (a `Link`);
+/// - Cairo's `/Document << /MCID n >> BDC` and its `EMC` go (the document holds no content
+///   of its own);
+/// - `/Span << /ActualText <feff0020> >> BDC EMC` goes: Cairo writes this empty marked content
+///   for the space Pango leaves at a line's end; it holds no glyph, and inside a run it ends
+///   that run early for readers that pair `EMC` with the nearest `BDC`.
+///
+/// The stream is read token by token (strings, names, arrays and dictionaries skipped as PDF
+/// 1.7 §7.2 reads them), so glyph codes in a string never pass for an operator.
+enum MarkedContentRewrite {
+    struct Mismatch: Error, CustomStringConvertible { var description: String }
+
+    /// `bytes` (a page's decoded content stream) rewritten for `runs` of `structure`.
+    /// - Throws: ``Mismatch`` when the markers and links found are not the page's runs.
+    static func rewritten(_ bytes: UnsafeBufferPointer<UInt8>, runs: Range<Int>, structure: StructureRecords) throws -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + runs.count * 24)
+        var copied = 0
+        func replace(_ range: Range<Int>, with replacement: [UInt8]) {
+            out.append(contentsOf: bytes[copied..<range.lowerBound])
+            out.append(contentsOf: replacement)
+            copied = range.upperBound
+        }
+        enum Open { case dropped, link, kept }
+        var stack: [Open] = []
+        var cursor = runs.lowerBound
+        var markers = 0
+        var runOpen = false
+        /// Takes the next run, which must be a link (`link`) or not.
+        func nextRun(link: Bool) throws -> [UInt8] {
+            guard cursor < runs.upperBound else {
+                throw Mismatch(description: "a page has more marked content than was drawn (\(runs.count) runs)")
+            }
+            let owner = structure.runOwner[cursor]
+            let isLink = owner >= 0 && structure.types[Int(owner)] == .link
+            guard isLink == link else {
+                throw Mismatch(description: "a page's marked content is out of order at run \(cursor - runs.lowerBound)")
+            }
+            var text = runOpen ? "EMC\n" : ""
+            if owner < 0 {
+                text += "/Artifact BMC\n"
+            } else {
+                text += "/\(structure.types[Int(owner)].structureType) << /MCID \(structure.runMCID[cursor]) >> BDC\n"
+            }
+            cursor += 1
+            return Array(text.utf8)
+        }
+
+        var lexer = ContentLexer(bytes)
+        var operands: [Range<Int>] = []
+        /// The operands of the last operator when it was `re`, and where they began.
+        var rectangle: (operands: [Range<Int>], start: Int)?
+        while let token = lexer.next() {
+            guard token.isOperator else {
+                operands.append(token.range)
+                continue
+            }
+            let start = operands.first?.lowerBound ?? token.range.lowerBound
+            let whole = start..<token.range.upperBound
+            defer { operands.removeAll(keepingCapacity: true) }
+            let previous = rectangle
+            rectangle = nil
+            switch lexer.text(token.range) {
+            case "re":
+                rectangle = (operands, start)
+            case "f":
+                guard let previous, previous.operands.count == 4, operands.isEmpty,
+                      lexer.equals(previous.operands[2], ContentMarker.printedSide),
+                      lexer.equals(previous.operands[3], ContentMarker.printedSide) else { break }
+                let expected = ContentMarker.position(markers)
+                guard let x = lexer.number(previous.operands[0]), let y = lexer.number(previous.operands[1]),
+                      abs(x - expected.x) < 0.01, abs(y - expected.y) < 0.01 else {
+                    throw Mismatch(description: "a page's content marker \(markers) is out of place")
+                }
+                markers += 1
+                replace(previous.start..<token.range.upperBound, with: try nextRun(link: false))
+                runOpen = true
+            case "BDC":
+                let tag = operands.first.map { lexer.text($0) } ?? ""
+                if tag == "/Document" {
+                    replace(whole, with: [])
+                    stack.append(.dropped)
+                } else if tag == "/Link" {
+                    replace(whole, with: Array(try nextRun(link: true).dropLast()))
+                    runOpen = false
+                    stack.append(.link)
+                } else if tag == "/Span", operands.count == 5, lexer.text(operands[2]) == "/ActualText",
+                          lexer.text(operands[3]) == "<feff0020>", let end = lexer.skipping("EMC") {
+                    replace(start..<end, with: [])
+                } else {
+                    stack.append(.kept)
+                }
+            case "BMC":
+                stack.append(.kept)
+            case "EMC":
+                guard let open = stack.popLast() else { throw Mismatch(description: "a page's content has an EMC without BDC") }
+                if open == .dropped { replace(token.range, with: []) }
+            default:
+                break
+            }
+        }
+        guard cursor == runs.upperBound else {
+            throw Mismatch(description: "a page has \(runs.count) runs of content, \(cursor - runs.lowerBound) were found")
+        }
+        out.append(contentsOf: bytes[copied...])
+        if runOpen { out.append(contentsOf: Array("\nEMC\n".utf8)) }
+        return out
+    }
+}
+
+/// The tokens of a content stream (PDF 1.7 §7.2, §7.8.2): operators, and operands (numbers,
+/// names, strings, `[`, `]`, `<<`, `>>`, `true`, `false`, `null`).
+struct ContentLexer {
+    struct Token { var range: Range<Int>; var isOperator: Bool }
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var i = 0
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    mutating func next() -> Token? {
+        let n = bytes.count
+        while i < n {
+            let c = bytes[i]
+            if PDFParser.isSpace(c) { i += 1; continue }
+            if c == 0x25 { while i < n, bytes[i] != 0x0A, bytes[i] != 0x0D { i += 1 }; continue }  // % comment
+            let start = i
+            switch c {
+            case 0x28:  // ( literal string, balanced parentheses, backslash escapes
+                var depth = 0
+                while i < n {
+                    let b = bytes[i]
+                    if b == 0x5C { i += 2; continue }
+                    if b == 0x28 { depth += 1 } else if b == 0x29 { depth -= 1; if depth == 0 { i += 1; break } }
+                    i += 1
+                }
+                return Token(range: start..<min(i, n), isOperator: false)
+            case 0x3C:  // << or <hex>
+                if i + 1 < n, bytes[i + 1] == 0x3C { i += 2 } else {
+                    while i < n, bytes[i] != 0x3E { i += 1 }
+                    i = min(i + 1, n)
+                }
+                return Token(range: start..<i, isOperator: false)
+            case 0x3E:  // >>
+                i = min(i + 2, n)
+                return Token(range: start..<i, isOperator: false)
+            case 0x5B, 0x5D, 0x7B, 0x7D:  // [ ] { }
+                i += 1
+                return Token(range: start..<i, isOperator: false)
+            case 0x2F:  // /name
+                i += 1
+                while i < n, !PDFParser.isSpace(bytes[i]), !PDFParser.isDelimiter(bytes[i]) { i += 1 }
+                return Token(range: start..<i, isOperator: false)
+            default:
+                while i < n, !PDFParser.isSpace(bytes[i]), !PDFParser.isDelimiter(bytes[i]) { i += 1 }
+                if i == start { i += 1 }
+                let isNumber = (0x30...0x39).contains(c) || c == 0x2D || c == 0x2B || c == 0x2E
+                let isOperand = isNumber || ["true", "false", "null"].contains(text(start..<i))
+                return Token(range: start..<i, isOperator: !isOperand)
+            }
+        }
+        return nil
+    }
+
+    /// The token's bytes as text.
+    func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+
+    /// Whether the token's bytes are `pattern`.
+    func equals(_ range: Range<Int>, _ pattern: [UInt8]) -> Bool {
+        range.count == pattern.count && zip(bytes[range], pattern).allSatisfy { $0 == $1 }
+    }
+
+    /// The token as a number.
+    func number(_ range: Range<Int>) -> Double? { Double(text(range)) }
+
+    /// When the next token is the operator `keyword`: moves past it and gives where it ends.
+    mutating func skipping(_ keyword: String) -> Int? {
+        var copy = self
+        guard let token = copy.next(), token.isOperator, text(token.range) == keyword else { return nil }
+        self = copy
+        return token.range.upperBound
+    }
+}

@@ -1,0 +1,114 @@
+import Styling
+
+/// A tagged PDF's logical structure (PDF 1.7 §14.7) as the renderer draws it, kept compactly
+/// (a few integers an element and a run) until ``TaggedPDFRewriter`` writes it into the file.
+///
+/// Cairo 1.16 keeps a structure tag of its own for every element until the file is finished
+/// (about 170 bytes each: 32 MiB for a document of 7,000 pages), so elements are not Cairo
+/// tags: the renderer marks where marked content begins with a ``ContentMarker`` and records
+/// here which element each run of content belongs to. Only `Document` and `Link` are Cairo
+/// tags (Cairo writes the link annotations, and needs `Document` around them).
+///
+/// - An *element* has a role, a parent (`-1` for the document element, index 0) and optional
+///   `/Alt` and `/Lang`.
+/// - A *run* is one marked-content sequence on one page (`/P << /MCID 3 >> BDC … EMC`), owned
+///   by an element, or an artifact (`/Artifact BMC … EMC`, owner `-1`, no MCID).
+/// - An element's kids (`/K`), in order, are elements and the runs it owns.
+struct StructureRecords {
+    /// What an element is.
+    enum ElementType: Equatable {
+        /// `Document`, element 0, around everything.
+        case document
+        /// `Link`: one link annotation and the (empty) marked content Cairo writes for it.
+        case link
+        /// A standard structure type (`P`, `TD`…).
+        case role(StructureElement.Role)
+
+        /// The structure type written in `/S` and in the marked content's tag.
+        var structureType: String {
+            switch self {
+            case .document: return "Document"
+            case .link: return "Link"
+            case .role(let role): return role.rawValue
+            }
+        }
+    }
+
+    /// Each element's type.
+    private(set) var types: [ElementType] = []
+    /// Each element's parent, `-1` for the document element.
+    private(set) var parents: [Int32] = []
+    /// `/Alt` and `/Lang` by element, for the few elements that carry them.
+    private(set) var attributes: [Int32: (alternativeText: String?, language: String?)] = [:]
+    /// Kids in the order they were added: `kidOwner[k]` gains `kidValue[k]`, an element index
+    /// (`>= 0`) or a run (`-1 - run`).
+    private(set) var kidOwner: [Int32] = []
+    private(set) var kidValue: [Int32] = []
+    /// Each run's owner (`-1`: an artifact) and marked-content id on its page (`-1` for an
+    /// artifact).
+    private(set) var runOwner: [Int32] = []
+    private(set) var runMCID: [Int32] = []
+    /// The first run of each page: page `p`'s runs are `pageRuns[p]..<pageRuns[p + 1]` (or to
+    /// the end for the last page).
+    private(set) var pageRuns: [Int32] = []
+    /// The `Link` elements in the order their Cairo `Link` tags began (one annotation each).
+    private(set) var links: [Int32] = []
+    /// MCIDs given on the current page.
+    private var nextMCID: Int32 = 0
+
+    /// The document element (index 0), created with the records.
+    init() {
+        types.append(.document)
+        parents.append(-1)
+    }
+
+    var elementCount: Int { types.count }
+    var runCount: Int { runOwner.count }
+    var pageCount: Int { pageRuns.count }
+
+    /// A new element of `type` under `parent`, with `/Alt` and `/Lang` when given.
+    mutating func addElement(_ type: ElementType, parent: Int32, alternativeText: String? = nil,
+                             language: String? = nil) -> Int32 {
+        let e = Int32(types.count)
+        types.append(type)
+        parents.append(parent)
+        if alternativeText != nil || language != nil { attributes[e] = (alternativeText, language) }
+        kidOwner.append(parent)
+        kidValue.append(e)
+        return e
+    }
+
+    /// A new `Link` element under `parent` (its annotation joins it in the file).
+    mutating func addLink(parent: Int32) -> Int32 {
+        let e = addElement(.link, parent: parent)
+        links.append(e)
+        return e
+    }
+
+    /// Starts a page: its runs follow.
+    mutating func beginPage() {
+        pageRuns.append(Int32(runOwner.count))
+        nextMCID = 0
+    }
+
+    /// A new run on the current page owned by `owner` (`-1`: an artifact); returns its index.
+    @discardableResult
+    mutating func addRun(owner: Int32) -> Int32 {
+        let run = Int32(runOwner.count)
+        runOwner.append(owner)
+        if owner >= 0 {
+            runMCID.append(nextMCID)
+            nextMCID += 1
+            kidOwner.append(owner)
+            kidValue.append(-1 - run)
+        } else {
+            runMCID.append(-1)
+        }
+        return run
+    }
+
+    /// The runs of page `p`.
+    func runs(onPage p: Int) -> Range<Int> {
+        Int(pageRuns[p])..<(p + 1 < pageRuns.count ? Int(pageRuns[p + 1]) : runOwner.count)
+    }
+}
