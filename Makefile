@@ -9,7 +9,7 @@ BIN = .build/release/typeset
 # Debian packages: C libraries (pkg-config), fonts, and the PDF tools the tests read back with.
 APT_PACKAGES = pkg-config libpango1.0-dev libcairo2-dev libfontconfig-dev libfreetype-dev \
   libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-dev librsvg2-dev \
-  libhyphen-dev hyphen-en-us hyphen-de hyphen-fr libqpdf-dev libxml2-dev libgdk-pixbuf-2.0-dev webp-pixbuf-loader imagemagick \
+  libhyphen-dev hyphen-en-us hyphen-de hyphen-fr zlib1g-dev libxml2-dev libgdk-pixbuf-2.0-dev webp-pixbuf-loader imagemagick \
   fonts-inter fonts-noto-cjk fonts-noto-mono fonts-dejavu-core fonts-noto-color-emoji \
   poppler-utils qpdf time
 STAMP = .build/.deps-installed
@@ -66,7 +66,7 @@ library-example: deps
 
 # One module alone touches cmark, libyaml and libxml2 pointers, one alone Pango/Cairo and librsvg.
 check-layering:
-	@bad=$$(grep -rlE '^\s*(@_implementationOnly |internal |public )?import +(CPangoCairo|CRsvg|CHyphen|CQPDF)' Sources | grep -v '^Sources/PangoCairoBackend/'; \
+	@bad=$$(grep -rlE '^\s*(@_implementationOnly |internal |public )?import +(CPangoCairo|CRsvg|CHyphen|CZlib)' Sources | grep -v '^Sources/PangoCairoBackend/'; \
 	        grep -rlE '^\s*(@_implementationOnly |internal |public )?import +(CCmarkGFM|CYAML|CLibXML2)' Sources | grep -v '^Sources/MarkdownParser/'; \
 	        grep -rlE '^\s*(@_implementationOnly |internal |public )?import +CBuildInfo' Sources | grep -v '^Sources/typeset/'); \
 	if [ -n "$$bad" ]; then echo "C module imported outside its owner: $$bad"; exit 1; else echo "layering: ok"; fi

@@ -22,9 +22,10 @@ let package = Package(
         .systemLibrary(
             name: "CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]),
-        // qpdf (the tagging pass's fallback) and gdk-pixbuf/librsvg (pictures) are loaded with dlopen
-        // when first needed, not linked: C targets whose functions load the library on first call.
-        .target(name: "CQPDF", linkerSettings: [.linkedLibrary("z")]),
+        // zlib has no pkg-config file on every system: the module map links -lz.
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // gdk-pixbuf/librsvg (pictures) are loaded with dlopen when first needed, not linked: a C
+        // target whose functions load the library on first call.
         .target(name: "CRsvg", dependencies: ["CPangoCairo"]),
         .systemLibrary(
             name: "CYAML", pkgConfig: "yaml-0.1",
@@ -38,8 +39,8 @@ let package = Package(
         .target(name: "MarkdownParser", dependencies: ["DocumentModel", "CCmarkGFM", "CYAML", "CLibXML2"]),
         .target(name: "Styling", dependencies: ["DocumentModel", "Typography"]),
         .target(name: "Layout", dependencies: ["Styling"]),
-        // The only module that touches Pango, Cairo, fontconfig, librsvg, libhyphen and qpdf pointers.
-        .target(name: "PangoCairoBackend", dependencies: ["Layout", "CPangoCairo", "CRsvg", "CHyphen", "CQPDF"]),
+        // The only module that touches Pango, Cairo, fontconfig, librsvg, libhyphen and zlib pointers.
+        .target(name: "PangoCairoBackend", dependencies: ["Layout", "CPangoCairo", "CRsvg", "CHyphen", "CZlib"]),
         .target(name: "Specimen", dependencies: ["Styling", "Typography", "DocumentModel"]),
         .target(
             name: "Typesetter",

@@ -1,4 +1,4 @@
-internal import CQPDF
+internal import CZlib
 import Foundation
 import Layout
 import Styling

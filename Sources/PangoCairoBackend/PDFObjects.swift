@@ -1,4 +1,4 @@
-internal import CQPDF
+internal import CZlib
 import Foundation
 
 /// One PDF object (PDF 1.7 §7.3), as read from a file Cairo wrote: numbers, strings and names

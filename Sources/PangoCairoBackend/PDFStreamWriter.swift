@@ -1,4 +1,4 @@
-internal import CQPDF
+internal import CZlib
 import Foundation
 
 /// Writes a PDF file object by object as each one is final (PDF 1.7 §7.5): streams go straight

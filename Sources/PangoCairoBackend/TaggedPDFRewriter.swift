@@ -1,4 +1,4 @@
-internal import CQPDF
+internal import CZlib
 import Foundation
 import Layout
 import Styling
@@ -212,6 +212,8 @@ enum TaggedPDFRewriter {
         for (annotation, link) in annotationLink { linkAnnotation[Int(link)] = annotation }
         var linkOrder: [Int32: Int] = [:]
         for (k, e) in structure.links.enumerated() { linkOrder[e] = k }
+        /// Elements with an /ID, for the tree's ID tree (PDF 1.7 Table 322).
+        var identified: [(id: String, element: Int32)] = []
         for e in 0..<structure.elementCount {
             let type = structure.types[e]
             var entries: [(key: String, value: PDFValue)] = [("Type", .name("StructElem")), ("S", .name(type.structureType))]
@@ -241,7 +243,10 @@ enum TaggedPDFRewriter {
                 if let language { entries.append(("Lang", .text(language))) }
             }
             // PDF/UA-1 §7.9: every Note has a unique /ID.
-            if type == .role(.note) { entries.append(("ID", .text("note-\(e)"))) }
+            if type == .role(.note) {
+                entries.append(("ID", .text("note-\(e)")))
+                identified.append(("note-\(e)", Int32(e)))
+            }
             writer.add(firstElement + Int32(e), .dictionary(entries))
         }
 
@@ -272,8 +277,16 @@ enum TaggedPDFRewriter {
         flushLeaf(last: keys - 1)
         let parentTree = writer.newNumber()
         writer.add(parentTree, .dictionary([("Kids", .array(leaves.map { .reference($0.number) }))]))
-        writer.add(treeNumber, .dictionary([("Type", .name("StructTreeRoot")), ("K", element(0)),
-                                            ("ParentTree", .reference(parentTree)), ("ParentTreeNextKey", .integer(keys))]))
+        var root: [(key: String, value: PDFValue)] = [("Type", .name("StructTreeRoot")), ("K", element(0)),
+                                                      ("ParentTree", .reference(parentTree)), ("ParentTreeNextKey", .integer(keys))]
+        if !identified.isEmpty {
+            // A name tree's keys in byte order (PDF 1.7 §7.9.6): note-10 before note-9.
+            let names = identified.sorted { Array($0.id.utf8).lexicographicallyPrecedes(Array($1.id.utf8)) }
+            let idTree = writer.newNumber()
+            writer.add(idTree, .dictionary([("Names", .array(names.flatMap { [PDFValue.text($0.id), element($0.element)] }))]))
+            root.append(("IDTree", .reference(idTree)))
+        }
+        writer.add(treeNumber, .dictionary(root))
         do { try writer.finish(root: file.root, info: file.info) } catch { throw PDFAccessibility.Failure(description: "\(error)") }
     }
 }

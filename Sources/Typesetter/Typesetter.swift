@@ -295,7 +295,7 @@ public enum Typesetter {
             do {
                 written = try write(tagged: options.tagged)
             } catch BackendError.tagging(_, let message) {
-                // What Cairo or qpdf could not tag is still printed: untagged, with a warning.
+                // What could not be tagged is still printed: untagged, with a warning.
                 let warning = Diagnostic(.warning, "the PDF could not be tagged for accessibility (\(message)); it is written untagged", at: nil)
                 if options.strict { throw TypesetError.warningsAreErrors([warning]) }
                 diagnostics.append(warning)

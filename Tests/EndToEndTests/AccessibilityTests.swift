@@ -188,6 +188,9 @@ import Typesetter
         // PDF/UA-1 details: notes carry an /ID, links a /Contents description.
         let json = try PDFProbe.run("qpdf", ["--json", "--json-key=qpdf", pdf]).output
         #expect(json.components(separatedBy: "\"/ID\": \"u:note-").count - 1 == expected.footnotes)
+        // …and the structure tree's ID tree names each of them (PDF 1.7 Table 322).
+        #expect(json.components(separatedBy: "\"u:note-").count - 1 == 2 * expected.footnotes, "each ID in its note and in the ID tree")
+        #expect(json.contains("\"/IDTree\""))
         #expect(json.contains("\"/Contents\": \"u:Link within the document\""))
     }
 
