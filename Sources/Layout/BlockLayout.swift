@@ -206,8 +206,7 @@ struct BlockLayout {
             if case .text = $0 { return true } else { return false }
         }) else { return items }
         let right = left + measure
-        let split = items.contains { $0.elements.contains { if case .link = $0 { true } else { false } } }
-        items[last].elements.append(.structure(StructureMarks.textPath(path, lineIndex: 99_999, split: split)))
+        items[last].elements.append(.structure(path))
         items[last].elements.append(.text(number, x: right - number.width, baseline: baseline))
         items[last].elements.append(.structure([.artifact]))
         let dot = max(0.6, text.style.baseFont.size * 0.09)
@@ -226,8 +225,7 @@ struct BlockLayout {
         let style = paragraph.style
         let width = max(12, measure - style.leftIndent - style.rightIndent)
         let shaped = shaper.shape(paragraph, width: width)
-        let split = StructureMarks.needsSpans(shaped.lines)
-        var segment = 0
+        var linksBefore = 0
         let boxes = LineGrid(shaper: shaper, style: style).boxes(for: shaped.lines)
         let x0 = left + style.leftIndent
         var items: [Item] = []
@@ -244,13 +242,12 @@ struct BlockLayout {
                 let markerParagraph = StyledParagraph(runs: marker, style: ParagraphStyle(baseFont: style.baseFont))
                 if let markerLine = shaper.shape(markerParagraph, width: nil).lines.first {
                     let gap = style.baseFont.size * 0.45
-                    let label = StructureMarks.labelPath(path)
-                    item.elements.append(.structure(label != path ? label : StructureMarks.textPath(path, lineIndex: -1, split: split)))
+                    item.elements.append(.structure(StructureMarks.labelPath(path)))
                     item.elements.append(.text(markerLine, x: x0 - gap - markerLine.width, baseline: baseline))
                 }
             }
-            item.elements += StructureMarks.line(line, x: x0, baseline: baseline, path: path, segment: segment, split: split)
-            segment += line.links.count
+            item.elements += StructureMarks.line(line, x: x0, baseline: baseline, path: path, linksBefore: linksBefore)
+            linksBefore += line.links.count
             if style.guides {
                 item.elements = [.structure([.artifact])]
                     + GuideLines.elements(for: line, box: box, metrics: shaper.metrics(of: style.baseFont), x: left, width: measure, baseline: baseline)

@@ -4,40 +4,31 @@ import Styling
 /// renderer can tag the PDF: text lines belong to their block's element, links to a `Link`
 /// inside it (footnote markers to a `Reference`), furniture to artifacts.
 enum StructureMarks {
-    /// The elements of one line of text whose measure starts at `x` (pt): the text in `path`'s element — or, when the block
-    /// also holds links (`split`), in a `Span` of its own, since a PDF element holding child
-    /// elements cannot hold text directly in Cairo's tagging — then each link in `path`.
+    /// The elements of one line of text whose measure starts at `x` (pt): the text in `path`'s
+    /// element, then each link in a `Link` inside it (a footnote marker's `Link` inside a
+    /// `Reference`). An element may hold both text and child elements (PDF 1.7 §14.7.2: its
+    /// `/K` mixes marked content and elements), so the text needs no element of its own.
     ///
-    /// `segment` counts the links in the block's lines before this one: lines with no link
-    /// between them share one `Span`.
-    static func line(_ line: ShapedLine, x: Double, baseline: Double, path: [StructureElement], segment: Int,
-                     split: Bool) -> [PageElement] {
-        var elements: [PageElement] = [.structure(textPath(path, lineIndex: segment, split: split)), .text(line, x: x + line.x, baseline: baseline)]
+    /// `linksBefore` counts the links in the block's lines before this one: each footnote
+    /// marker's `Reference` is an element of its own.
+    static func line(_ line: ShapedLine, x: Double, baseline: Double, path: [StructureElement], linksBefore: Int) -> [PageElement] {
+        var elements: [PageElement] = [.structure(path), .text(line, x: x + line.x, baseline: baseline)]
         for (k, link) in line.links.enumerated() {
-            elements.append(.structure(linkPath(path, target: link.target, lineIndex: segment, linkIndex: k)))
+            elements.append(.structure(linkPath(path, target: link.target, linkIndex: linksBefore + k)))
             elements.append(.link(Rect(x: x + link.x, y: baseline - line.ascent, width: link.width, height: line.ascent + line.descent), link.target))
         }
         return elements
     }
 
-    /// Where a line's text goes: the block's element, or a per-line `Span` in it.
-    static func textPath(_ path: [StructureElement], lineIndex: Int, split: Bool) -> [StructureElement] {
-        guard split, let leaf = path.last, leaf.role != .artifact else { return path }
-        return path + [StructureElement(.span, id: leaf.id, index: leaf.index * 1_000_000 + lineIndex + 1)]
-    }
-
     /// The parent a link's `Link` element opens in: the block's element, or a `Reference`
-    /// for a footnote marker (a link to `fn-N`).
-    static func linkPath(_ path: [StructureElement], target: LinkTarget, lineIndex: Int, linkIndex: Int) -> [StructureElement] {
+    /// for a footnote marker (a link to `fn-N`), the block's `linkIndex`-th link.
+    static func linkPath(_ path: [StructureElement], target: LinkTarget, linkIndex: Int) -> [StructureElement] {
         guard let leaf = path.last, leaf.role != .artifact else { return path }
         if case .internal(let name) = target, name.hasPrefix("fn-") {
-            return path + [StructureElement(.reference, id: leaf.id, index: (leaf.index * 1_000_000 + lineIndex + 1) * 1000 + linkIndex)]
+            return path + [StructureElement(.reference, id: leaf.id, index: leaf.index * 1_000_000 + linkIndex + 1)]
         }
         return path
     }
-
-    /// Whether a paragraph's text must go in spans: some line holds a link.
-    static func needsSpans(_ lines: [ShapedLine]) -> Bool { lines.contains { !$0.links.isEmpty } }
 
     /// The path of a list marker: the item's `Lbl` when the block is the first of an item
     /// (`[…, LI, LBody, P]`), else the block itself (a footnote's number).

@@ -278,13 +278,12 @@ struct TableLayout {
             let cell = cells[j]
             let shaped = shaper.shape(cell, width: max(1, width - 2 * sidePadding[j]))
             let cellPath = path.isEmpty ? [] : path + [StructureElement(cellRole, id: path.last!.id, index: firstCell + j)]
-            let split = StructureMarks.needsSpans(shaped.lines)
             var y = padding
-            var segment = 0
+            var linksBefore = 0
             for (line, box) in zip(shaped.lines, LineGrid(shaper: shaper, style: cell.style).boxes(for: shaped.lines)) {
                 let baseline = y + box.above
-                let band = StructureMarks.line(line, x: x + sidePadding[j], baseline: baseline, path: cellPath, segment: segment, split: split)
-                segment += line.links.count
+                let band = StructureMarks.line(line, x: x + sidePadding[j], baseline: baseline, path: cellPath, linksBefore: linksBefore)
+                linksBefore += line.links.count
                 elements += band
                 lines.append(LineBand(top: y, bottom: baseline + box.below, column: j, elements: band))
                 y = baseline + box.below

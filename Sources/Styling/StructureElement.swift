@@ -27,8 +27,7 @@ public struct StructureElement: Hashable, Sendable {
         case note = "Note", reference = "Reference"
         /// `TOC`: a table of contents; `TOCI` one entry.
         case toc = "TOC", tocItem = "TOCI"
-        /// `Span`: a run of text inside a block (a line that sits beside links, or text in
-        /// another language).
+        /// `Span`: a run of text inside a block.
         case span = "Span"
         /// Not content: page furniture (running heads, page numbers, rules, panels) that
         /// assistive technology skips — PDF 1.7 §14.8.2.2 artifacts. Never has children.
