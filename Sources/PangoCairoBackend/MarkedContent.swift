@@ -8,7 +8,8 @@ import Foundation
 /// untagged, with a warning). Only a tagged PDF's pages carry markers.
 ///
 /// The `k`-th marker of a page sits at ``position(_:)``: one of 64 × 64 places a quarter point
-/// apart within 17 pt of the corner, so the rewrite also checks the order.
+/// apart within 17 pt of the corner. A square of that size anywhere else, or inside a nested
+/// graphics state (a dot in an SVG picture, drawn inside `q … Q`), is content, not a marker.
 enum ContentMarker {
     /// The square's side, pt.
     static let side = 1.0 / 256
@@ -23,7 +24,9 @@ enum ContentMarker {
 
 /// The tagging pass's rewrite of one page's content stream (``TaggedPDFRewriter``):
 /// - each ``ContentMarker`` becomes the `BDC` of the page's next run (`/P << /MCID 3 >> BDC`,
-///   or `/Artifact BMC` for furniture), after an `EMC` closing the run before it;
+///   or `/Artifact BMC` for furniture), after an `EMC` closing the run before it; a run open at
+///   the `Q` that ends the graphics state it began in is closed before it (marked content and
+///   `q … Q` nest);
 /// - Cairo's `/Link << /MCID n >> BDC` takes the MCID of the page's next run (a `Link`);
 /// - Cairo's `/Document << /MCID n >> BDC` and its `EMC` go (the document holds no content
 ///   of its own);
@@ -52,6 +55,8 @@ enum MarkedContentRewrite {
         var cursor = runs.lowerBound
         var markers = 0
         var runOpen = false
+        /// The graphics-state depth (`q` … `Q`), and the depth at which the open run began.
+        var depth = 0, runDepth = 0
         /// Takes the next run, which must be a link (`link`) or not.
         func nextRun(link: Bool) throws -> [UInt8] {
             guard cursor < runs.upperBound else {
@@ -90,17 +95,29 @@ enum MarkedContentRewrite {
             case "re":
                 rectangle = (operands, start)
             case "f":
-                guard let previous, previous.operands.count == 4, operands.isEmpty,
-                      lexer.equals(previous.operands[2], ContentMarker.printedSide),
-                      lexer.equals(previous.operands[3], ContentMarker.printedSide) else { break }
+                // A marker: the square, at the page's own graphics state (a picture's content is
+                // drawn inside `q … Q`), where the page's next marker goes. Anything else of that
+                // size (a dot in an SVG picture) is content.
                 let expected = ContentMarker.position(markers)
-                guard let x = lexer.number(previous.operands[0]), let y = lexer.number(previous.operands[1]),
-                      abs(x - expected.x) < 0.01, abs(y - expected.y) < 0.01 else {
-                    throw Mismatch(description: "a page's content marker \(markers) is out of place")
-                }
+                guard let previous, previous.operands.count == 4, operands.isEmpty, depth <= 1,
+                      lexer.equals(previous.operands[2], ContentMarker.printedSide),
+                      lexer.equals(previous.operands[3], ContentMarker.printedSide),
+                      let x = lexer.number(previous.operands[0]), let y = lexer.number(previous.operands[1]),
+                      abs(x - expected.x) < 0.01, abs(y - expected.y) < 0.01 else { break }
                 markers += 1
                 replace(previous.start..<token.range.upperBound, with: try nextRun(link: false))
                 runOpen = true
+                runDepth = depth
+            case "q":
+                depth += 1
+            case "Q":
+                // A run ends inside the `q … Q` it began in (the page's last run, before the
+                // page's closing `Q`): marked content and graphics states nest.
+                if runOpen, depth == runDepth {
+                    replace(token.range.lowerBound..<token.range.lowerBound, with: Array("EMC\n".utf8))
+                    runOpen = false
+                }
+                depth -= 1
             case "BDC":
                 let tag = operands.first.map { lexer.text($0) } ?? ""
                 if tag == "/Document" {

@@ -194,6 +194,60 @@ import Typesetter
         #expect(json.contains("\"/Contents\": \"u:Link within the document\""))
     }
 
+    /// Marked content in every content stream of `pdf` (`qpdf --qdf`): each `BDC`/`BMC` closed
+    /// by an `EMC` inside the `q … Q` it opened in, no MCID inside another. Returns what is
+    /// wrong, or nil.
+    static func markedContentNestingProblem(_ pdf: String) throws -> String? {
+        let qdf = pdf + ".qdf"
+        defer { unlink(qdf) }
+        _ = try PDFProbe.run("qpdf", ["--qdf", "--object-streams=disable", pdf, qdf])
+        let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: qdf)), as: UTF8.self)
+        for stream in text.components(separatedBy: "stream\n").dropFirst() {
+            let body = stream.components(separatedBy: "endstream").first ?? ""
+            // Strings out of the way, then one token per word.
+            let plain = body.replacingOccurrences(of: #"\((?:\\.|[^\\)])*\)"#, with: "()", options: .regularExpression)
+            var open: [(depth: Int, mcid: Bool)] = []
+            var depth = 0, lastMCID = false
+            for token in plain.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
+                switch token {
+                case "q": depth += 1
+                case "Q":
+                    if let last = open.last, last.depth == depth { return "a marked-content sequence crosses a Q" }
+                    depth -= 1
+                case "/MCID": lastMCID = true
+                case "BDC", "BMC":
+                    let mcid = token == "BDC" && lastMCID
+                    if mcid, open.contains(where: \.mcid) { return "an MCID inside another" }
+                    open.append((depth, mcid))
+                    lastMCID = false
+                case "EMC":
+                    guard let last = open.popLast() else { return "an EMC without BDC" }
+                    if last.depth != depth { return "a marked-content sequence crosses a q" }
+                default: break
+                }
+            }
+            if !open.isEmpty { return "a marked-content sequence left open" }
+        }
+        return nil
+    }
+
+    /// A picture whose drawing holds squares of a content marker's size — one where a marker
+    /// would go — is content: the document stays tagged, and marked content nests with the
+    /// graphics states on every page.
+    @Test func squaresOfAMarkersSizeInAPictureAreContent() throws {
+        let svg = Render.folder + "/marker-sized.svg"
+        let rects = ["0.5", "0.75", "3", "12"].map { "<rect x=\"\($0)\" y=\"0.5\" width=\"0.00533\" height=\"0.00533\"/>" }
+        try "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"40\" height=\"20\">\(rects.joined())</svg>"
+            .write(toFile: svg, atomically: true, encoding: .utf8)
+        let markdown = "# Dots\n\n![Four dots](\(svg))\n\nA [link](https://example.com) after.\n\n" + String(repeating: "Words and more words. ", count: 400)
+        let (pdf, report) = try Render.markdown(markdown, name: "marker-sized")
+        #expect(!report.diagnostics.contains { $0.message.contains("could not be tagged") }, "\(report.diagnostics)")
+        let tree = try Self.structure(pdf).all
+        #expect(tree.contains { $0.name == "Figure" } && tree.contains { $0.name == "Link" })
+        #expect(try Self.markedContentNestingProblem(pdf) == nil)
+        #expect(try PDFProbe.info(pdf)["Pages"] != "1", "the text runs onto a second page")
+    }
+
     @Test func aParagraphAndATableContinuedOnTheNextPageStayOneElement() throws {
         let long = String(repeating: "A paragraph long enough to cross the page, 문단은 다음 쪽으로 이어집니다. ", count: 60)
         let rows = (1...70).map { "| row \($0) | value \($0) |" }.joined(separator: "\n")

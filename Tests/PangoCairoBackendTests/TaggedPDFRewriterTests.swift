@@ -207,7 +207,9 @@ import Typography
     }
 
     /// The rewrite reads a content stream token by token: glyph codes in a string that spell a
-    /// marker or an operator are left alone, and a marker out of place is an error.
+    /// marker or an operator are left alone, and so is a square of a marker's size that is not
+    /// one (out of place, or inside a picture's `q … Q`). A run ends before the `Q` closing the
+    /// graphics state it began in. Markers missing are an error.
     @Test func markersAreFoundByTokenNotByBytes() throws {
         var structure = StructureRecords()
         let p = structure.addElement(.role(.paragraph), parent: 0)
@@ -221,8 +223,9 @@ import Typography
             }, as: UTF8.self)
         }
         let text = "BT [(0.5 0.5 0.004 0.004 re f) (EMC BDC)] TJ ET"
-        let out = try rewritten("0.5 0.5 0.004 0.004 re f\n\(text)\n0.75 0.5 0.004 0.004 re f\n1 2 3 4 re f\n")
-        #expect(out == "/P << /MCID 0 >> BDC\n\n\(text)\nEMC\n/Artifact BMC\n\n1 2 3 4 re f\n\nEMC\n")
+        let picture = "q 1 0 0 1 0 0 cm 0.75 0.5 0.004 0.004 re f Q"
+        let out = try rewritten("q\n0.5 0.5 0.004 0.004 re f\n\(text)\n\(picture)\n9 9 0.004 0.004 re f\n0.75 0.5 0.004 0.004 re f\n1 2 3 4 re f\nQ\n")
+        #expect(out == "q\n/P << /MCID 0 >> BDC\n\n\(text)\n\(picture)\n9 9 0.004 0.004 re f\nEMC\n/Artifact BMC\n\n1 2 3 4 re f\nEMC\nQ\n")
         #expect(throws: MarkedContentRewrite.Mismatch.self) { try rewritten("0.75 0.5 0.004 0.004 re f\n0.5 0.5 0.004 0.004 re f\n") }
         #expect(throws: MarkedContentRewrite.Mismatch.self) { try rewritten("0.5 0.5 0.004 0.004 re f\n") }
     }
