@@ -91,10 +91,10 @@ enum MarkedContentRewrite {
             defer { operands.removeAll(keepingCapacity: true) }
             let previous = rectangle
             rectangle = nil
-            switch lexer.text(token.range) {
-            case "re":
+            switch lexer.operatorName(token.range) {
+            case .re:
                 rectangle = (operands, start)
-            case "f":
+            case .f:
                 // A marker: the square, at the page's own graphics state (a picture's content is
                 // drawn inside `q … Q`), where the page's next marker goes. Anything else of that
                 // size (a dot in an SVG picture) is content.
@@ -108,9 +108,9 @@ enum MarkedContentRewrite {
                 replace(previous.start..<token.range.upperBound, with: try nextRun(link: false))
                 runOpen = true
                 runDepth = depth
-            case "q":
+            case .q:
                 depth += 1
-            case "Q":
+            case .Q:
                 // A run ends inside the `q … Q` it began in (the page's last run, before the
                 // page's closing `Q`): marked content and graphics states nest.
                 if runOpen, depth == runDepth {
@@ -118,7 +118,7 @@ enum MarkedContentRewrite {
                     runOpen = false
                 }
                 depth -= 1
-            case "BDC":
+            case .BDC:
                 let tag = operands.first.map { lexer.text($0) } ?? ""
                 if tag == "/Document" {
                     replace(whole, with: [])
@@ -133,12 +133,12 @@ enum MarkedContentRewrite {
                 } else {
                     stack.append(.kept)
                 }
-            case "BMC":
+            case .BMC:
                 stack.append(.kept)
-            case "EMC":
+            case .EMC:
                 guard let open = stack.popLast() else { throw Mismatch(description: "a page's content has an EMC without BDC") }
                 if open == .dropped { replace(token.range, with: []) }
-            default:
+            case nil:
                 break
             }
         }
@@ -197,11 +197,44 @@ struct ContentLexer {
                 while i < n, !PDFParser.isSpace(bytes[i]), !PDFParser.isDelimiter(bytes[i]) { i += 1 }
                 if i == start { i += 1 }
                 let isNumber = (0x30...0x39).contains(c) || c == 0x2D || c == 0x2B || c == 0x2E
-                let isOperand = isNumber || ["true", "false", "null"].contains(text(start..<i))
+                let isOperand = isNumber || equals(start..<i, Self.trueBytes) || equals(start..<i, Self.falseBytes)
+                    || equals(start..<i, Self.nullBytes)
                 return Token(range: start..<i, isOperator: !isOperand)
             }
         }
         return nil
+    }
+
+    private static let trueBytes = Array("true".utf8), falseBytes = Array("false".utf8), nullBytes = Array("null".utf8)
+
+    /// The operators the rewrite acts on (PDF 1.7 Tables 59, 320).
+    enum Operator { case re, f, q, Q, BDC, BMC, EMC }
+
+    /// The operator token at `range` when it is one the rewrite acts on, read from its bytes
+    /// (no string is made for the thousands of other operators a page has).
+    func operatorName(_ range: Range<Int>) -> Operator? {
+        let b = bytes
+        switch range.count {
+        case 1:
+            switch b[range.lowerBound] {
+            case 0x66: return .f        // f
+            case 0x71: return .q        // q
+            case 0x51: return .Q        // Q
+            default: return nil
+            }
+        case 2:
+            return b[range.lowerBound] == 0x72 && b[range.lowerBound + 1] == 0x65 ? .re : nil  // re
+        case 3:
+            guard b[range.lowerBound + 2] == 0x43 else { return nil }  // ..C
+            switch (b[range.lowerBound], b[range.lowerBound + 1]) {
+            case (0x42, 0x44): return .BDC
+            case (0x42, 0x4D): return .BMC
+            case (0x45, 0x4D): return .EMC
+            default: return nil
+            }
+        default:
+            return nil
+        }
     }
 
     /// The token's bytes as text.
@@ -218,7 +251,7 @@ struct ContentLexer {
     /// When the next token is the operator `keyword`: moves past it and gives where it ends.
     mutating func skipping(_ keyword: String) -> Int? {
         var copy = self
-        guard let token = copy.next(), token.isOperator, text(token.range) == keyword else { return nil }
+        guard let token = copy.next(), token.isOperator, equals(token.range, Array(keyword.utf8)) else { return nil }
         self = copy
         return token.range.upperBound
     }
