@@ -84,9 +84,9 @@ enum ColorGlyphRuns {
         cairo_set_source_surface(cr, image, 0, 0)
         // A filled rectangle, never `cairo_paint`: Cairo 1.16's recording surface (behind every
         // PDF page) treats an unclipped OVER paint on a page with nothing drawn yet as covering
-        // the page and drops every command recorded before it — the open structure tags, so
-        // their ends no longer match (CAIRO_STATUS_TAG_ERROR), and the page's destinations
-        // and links (`_cairo_recording_surface_paint`, "optimize_clears").
+        // the page and drops every command recorded before it — the open `Document` tag, so
+        // its end no longer matches (CAIRO_STATUS_TAG_ERROR), the page's content markers, and
+        // its destinations and links (`_cairo_recording_surface_paint`, "optimize_clears").
         cairo_new_path(cr)
         cairo_rectangle(cr, 0, 0, Double(width), Double(height))
         cairo_fill(cr)
