@@ -208,10 +208,8 @@ enum TaggedPDFRewriter {
         }
         var runPage = [Int32](repeating: 0, count: structure.runCount)
         for p in 0..<structure.pageCount { for r in structure.runs(onPage: p) { runPage[r] = Int32(p) } }
-        var linkAnnotation = [Int32](repeating: 0, count: structure.links.count)
-        for (annotation, link) in annotationLink { linkAnnotation[Int(link)] = annotation }
-        var linkOrder: [Int32: Int] = [:]
-        for (k, e) in structure.links.enumerated() { linkOrder[e] = k }
+        var annotationOfLink: [Int32: Int32] = [:]
+        for (annotation, k) in annotationLink { annotationOfLink[structure.links[Int(k)]] = annotation }
         /// Elements with an /ID, for the tree's ID tree (PDF 1.7 Table 322).
         var identified: [(id: String, element: Int32)] = []
         for e in 0..<structure.elementCount {
@@ -221,8 +219,8 @@ enum TaggedPDFRewriter {
             entries.append(("P", parent < 0 ? .reference(treeNumber) : element(parent)))
             var items: [PDFValue] = []
             var firstPage: Int32?
-            if type == .link, let k = linkOrder[Int32(e)] {
-                items.append(.dictionary([("Type", .name("OBJR")), ("Obj", .reference(linkAnnotation[k]))]))
+            if let annotation = annotationOfLink[Int32(e)] {
+                items.append(.dictionary([("Type", .name("OBJR")), ("Obj", .reference(annotation))]))
             }
             for kid in sortedKids[Int(kidStart[e])..<Int(kidStart[e + 1])] {
                 if kid >= 0 { items.append(element(kid)); continue }
