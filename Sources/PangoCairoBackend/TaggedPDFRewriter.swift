@@ -110,8 +110,8 @@ enum TaggedPDFRewriter {
                 return
             }
             kind[Int(n)] = .page
-            guard case .reference(let c)? = node["Contents"], Int(c) < size else {
-                throw CairoPDFFile.Unsupported(description: "a page without one content stream")
+            guard case .reference(let c)? = node["Contents"], Int(c) < size, kind[Int(c)] == .copy else {
+                throw CairoPDFFile.Unsupported(description: "a page without a content stream of its own")
             }
             let object = try file.object(c)
             guard object.streamData != nil else { throw CairoPDFFile.Unsupported(description: "content stream") }
@@ -249,14 +249,14 @@ enum TaggedPDFRewriter {
         }
 
         // The parent tree: page p's MCIDs under key p, link k's annotation under key pages + k.
-        var leaves: [(number: Int32, first: Int, last: Int)] = []
+        var leaves: [Int32] = []
         var nums: [PDFValue] = []
         var leafFirst = 0
         func flushLeaf(last: Int) {
             guard !nums.isEmpty else { return }
             let number = writer.newNumber()
             writer.add(number, .dictionary([("Limits", .array([.integer(leafFirst), .integer(last)])), ("Nums", .array(nums))]))
-            leaves.append((number, leafFirst, last))
+            leaves.append(number)
             nums.removeAll(keepingCapacity: true)
         }
         let keys = pages.count + structure.links.count
@@ -274,7 +274,7 @@ enum TaggedPDFRewriter {
         }
         flushLeaf(last: keys - 1)
         let parentTree = writer.newNumber()
-        writer.add(parentTree, .dictionary([("Kids", .array(leaves.map { .reference($0.number) }))]))
+        writer.add(parentTree, .dictionary([("Kids", .array(leaves.map { .reference($0) }))]))
         var root: [(key: String, value: PDFValue)] = [("Type", .name("StructTreeRoot")), ("K", element(0)),
                                                       ("ParentTree", .reference(parentTree)), ("ParentTreeNextKey", .integer(keys))]
         if !identified.isEmpty {
