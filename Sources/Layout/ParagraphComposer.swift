@@ -244,6 +244,11 @@ public enum ParagraphComposer {
         // by doubling holds the old and the new buffer at once).
         func makeItems(_ add: (LineBreaker.Item) -> Void) {
             var boxWidth = 0.0, boxStretch = 0.0, boxStart = 0
+            // Whether a line may break at the run of breaking spaces being read: UAX #14 allows a
+            // break after the run (LB7, LB18), never between its spaces, so the break goes at the
+            // run's first space (the glue a box precedes), and the rest are dropped at the next
+            // line's start. Found once a run, when its first space is read.
+            var runBreaks = false
             func flushBox() {
                 if boxWidth > 0 || boxStretch > 0 { add(.box(boxWidth, stretch: boxStretch, position: boxStart)) }
                 boxWidth = 0; boxStretch = 0
@@ -278,7 +283,12 @@ public enum ParagraphComposer {
                     flushBox()
                     let w = p.advances[i]
                     let rigid = isCode[p.runIndex[i]] || !justified
-                    if !allowed[i + 1] { add(.penalty(cost: .infinity, position: i)) }
+                    if i == 0 || !isBreakingSpace(p.scalars[i - 1]) {
+                        var end = i + 1
+                        while end < n, isBreakingSpace(p.scalars[end]) { end += 1 }
+                        runBreaks = allowed[end]
+                    }
+                    if !runBreaks { add(.penalty(cost: .infinity, position: i)) }
                     let before = i > 0 ? p.scalars[i - 1] : " "
                     let codeBefore = i > 0 && isCode[p.runIndex[i - 1]]
                     let hangWidth = hang && i > 0 && !codeBefore ? p.advances[i - 1] * overhang(before) : 0
@@ -368,7 +378,7 @@ public enum ParagraphComposer {
             // The next line starts after the dropped space or separator, and any spaces after it.
             var next = end
             if ending == .space || ending == .separator { next += 1 }
-            while next < n, ending == .space, p.scalars[next] == " " { next += 1 }
+            while next < n, ending == .space, isBreakingSpace(p.scalars[next]) { next += 1 }
             start = next
         }
         return lines

@@ -46,6 +46,20 @@ func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
         #expect(kept.lines.dropLast().contains { $0.syllableSpacing > 0 })
     }
 
+    /// A run of spaces is one break opportunity (UAX #14: a break after the spaces, none between
+    /// them): the line breaks at the run's first space and the next line starts after the last.
+    /// Two spaces between words used to be no break at all, and a word too wide for the rest of
+    /// the line ran past the measure (and off the page). Members: two and three spaces, a tab
+    /// among them, ragged and justified, and a word too long for the rest of any line.
+    @Test(arguments: ["  ", "   ", " \t "], [TextAlignment.left, .justify])
+    func aRunOfSpacesIsABreakOpportunity(_ spaces: String, _ alignment: TextAlignment) {
+        let runs = [text("aaaaaaaaaa\(spaces)bbbbbbbbbb\(spaces)cccccccccc")]
+        let p = prepared(runs)
+        let c = ParagraphComposer.compose(paragraph(runs, alignment: alignment), prepared: p, width: 80, hyphenate: { _, _ in [] })
+        #expect(lineTexts(c, p) == ["aaaaaaaaaa", "bbbbbbbbbb", "cccccccccc"], "\(lineTexts(c, p))")
+        #expect(c.lines.allSatisfy { $0.naturalWidth <= 80 })
+    }
+
     @Test func codeSpacesDoNotCountAsStretch() {
         // Lines whose only spaces are inside code are set at natural width.
         let runs = [text("aaaa"), text(" "), text("b b b b b b b b b b b b b b b b b b b b b b b b", code: true), text(" "), text("cccc")]
