@@ -17,6 +17,14 @@ import Testing
         }.joined(separator: " ")
     }
 
+    /// Parses `lines` (joined, one per source line) and gives the result and the warnings whose
+    /// message holds `phrase`, with their positions (`file:line:column`).
+    func warnings(_ lines: [String], containing phrase: String) -> (result: ParseResult, found: [Diagnostic], at: [String]) {
+        let result = parse(lines.joined(separator: "\n") + "\n")
+        let found = result.diagnostics.filter { $0.message.contains(phrase) }
+        return (result, found, found.map { $0.location.map { "\($0.file):\($0.line):\($0.column)" } ?? "nowhere" })
+    }
+
     func unparsedWarnings(_ result: ParseResult) -> [Diagnostic] {
         result.diagnostics.filter { $0.message.contains("HTML parser cannot read") }
     }
@@ -77,16 +85,13 @@ import Testing
     /// An uncited definition is named at its `[` — at the top level, in a quote, in a list
     /// item — and a cited one, or one inside a code block, is not.
     @Test func uncitedFootnotesAreNamed() {
-        let source = [
+        let (result, notes, at) = warnings([
             "Cited[^a] and Cited again[^B].", "", "[^a]: first note.", "", "[^b]: second note.", "",  // lines 1–6
             "[^unused]: never cited.", "", "```", "[^code]: a code line", "```", "",                 // lines 7–12
             "> [^quoted]: in a quote", "", "    [^indented]: indented code", "", "- item", "",       // lines 13–18
             "  [^listed]: in a list",                                                                // line 19
-        ].joined(separator: "\n") + "\n"
-        let result = parse(source)
-        let notes = result.diagnostics.filter { $0.message.contains("never cited") }
-        #expect(notes.map(\.location) == [SourceLocation(file: "t.md", line: 7, column: 1), SourceLocation(file: "t.md", line: 13, column: 3),
-                                          SourceLocation(file: "t.md", line: 19, column: 3)], "\(result.diagnostics)")
+        ], containing: "never cited")
+        #expect(at == ["t.md:7:1", "t.md:13:3", "t.md:19:3"], "\(result.diagnostics)")
         #expect(notes.first?.message.contains("[^unused]") == true)
         #expect(result.document.footnotes.count == 2)
         #expect(parse("Text[^1].\n\n[^1]: note.\n").diagnostics.isEmpty)
@@ -95,18 +100,15 @@ import Testing
     /// A label defined again (at the top level, in a list item, in a quote, in another case) is
     /// named at the later definition with the line of the first, which is the one set.
     @Test func aSecondDefinitionOfALabelIsNamed() {
-        let source = [
+        let (result, again, at) = warnings([
             "One[^a], two[^d] and three[^A].", "",               // lines 1–2
             "- item", "", "  [^d]: first d, in a list.", "",     // lines 3–6
             "[^d]: second d.", "",                               // lines 7–8
             "[^a]: first a.", "",                                // lines 9–10
             "> [^A]: second a, in a quote", "",                  // lines 11–12
             "[^d]: third d.",                                    // line 13
-        ].joined(separator: "\n") + "\n"
-        let result = parse(source)
-        let again = result.diagnostics.filter { $0.message.contains("defined again") }
-        #expect(again.map(\.location) == [SourceLocation(file: "t.md", line: 7, column: 1), SourceLocation(file: "t.md", line: 11, column: 3),
-                                          SourceLocation(file: "t.md", line: 13, column: 1)], "\(result.diagnostics)")
+        ], containing: "defined again")
+        #expect(at == ["t.md:7:1", "t.md:11:3", "t.md:13:1"], "\(result.diagnostics)")
         #expect(again.first?.message.contains("line 5") == true)
         #expect(again.dropFirst().first?.message.contains("line 9") == true)
         #expect(!result.diagnostics.contains { $0.message.contains("never cited") })
