@@ -1,5 +1,5 @@
 // swift-tools-version:6.0
-// The README's Library example as a package of its own, depending on the Typeset checkout by
+// The README's library example as a package of its own, depending on the Typeset checkout by
 // path. `make test` builds and runs it, so the example cannot drift from the API.
 import PackageDescription
 

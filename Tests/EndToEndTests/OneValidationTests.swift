@@ -171,19 +171,20 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("Sans\talias of ") } || !lines.contains { $0.hasPrefix("Sans\t") })
     }
 
-    /// README and `--help` say the same of `--toc`, `--no-tags` and `--margins`.
-    @Test func readmeAndHelpAgree() throws {
-        let readme = try String(contentsOfFile: Render.packageRoot + "/README.md", encoding: .utf8)
+    /// The command-line documentation (`docs/command-line.md`) and `--help` say the same of
+    /// `--toc`, `--no-tags`, `--margins` and the JSON diagnostics' fields.
+    @Test func commandLineDocumentationAndHelpAgree() throws {
+        let readme = try String(contentsOfFile: Render.packageRoot + "/docs/command-line.md", encoding: .utf8)
         let help = try typeset(["render", "--help"]).output
         #expect(readme.contains("| `--toc` | a table of contents after the title block") && help.contains("a table of contents after the title block"))
         #expect(readme.contains("still writes an empty `/StructTreeRoot`"))
         #expect(readme.contains("each length needs a unit") && help.contains("each with a unit"))
-        // The JSON report's fields: the README's row and the help's braces list the same, in order.
+        // The JSON report's fields: the documentation's row and the help's braces list the same, in order.
         let row = try #require(readme.split(separator: "\n").first { $0.hasPrefix("| `--diagnostics json` |") })
-        let readmeFields = row.split(separator: "|").last!.split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        let documentedFields = row.split(separator: "|").last!.split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
         let braces = try #require(help.range(of: #"\{file, [a-z, ]+\}"#, options: .regularExpression))
         let helpFields = help[braces].dropFirst().dropLast().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        #expect(readmeFields == helpFields && helpFields.contains("kind"), "README \(readmeFields), help \(helpFields)")
+        #expect(documentedFields == helpFields && helpFields.contains("kind"), "docs \(documentedFields), help \(helpFields)")
         // And the fields are those a JSON line really has.
         let dir = try folder()
         try write("![x](missing.png)\n", dir + "/j.md")

@@ -74,8 +74,14 @@ import Typography
         }
     }
 
-    @Test func readmeAndRealWorldFixturesRenderCleanly() throws {
+    /// The README, every file under `docs/` and the real-world documents render with a clean
+    /// `qpdf --check` and every word inside the text area.
+    @Test func documentationAndRealWorldFixturesRenderCleanly() throws {
         var sources = [Render.packageRoot + "/README.md"]
+        let docs = Render.packageRoot + "/docs"
+        let documentation = try FileManager.default.contentsOfDirectory(atPath: docs).filter { $0.hasSuffix(".md") }.sorted()
+        #expect(documentation.count >= 8, "\(documentation)")
+        sources += documentation.map { docs + "/" + $0 }
         let fixtures = Render.packageRoot + "/Tests/EndToEndTests/Fixtures/real"
         let shared = Render.packageRoot + "/../shared/fixtures/real"
         for folder in [fixtures, shared] {
@@ -83,7 +89,7 @@ import Typography
                 sources.append(folder + "/" + name)
             }
         }
-        #expect(sources.count >= 2)
+        #expect(sources.count >= 10)
         for (i, path) in sources.enumerated() {
             let markdown = try String(contentsOfFile: path, encoding: .utf8)
             let (pdf, report) = try Render.markdown(markdown, name: "fixture\(i)", options: RenderOptions(baseDirectory: (path as NSString).deletingLastPathComponent))
