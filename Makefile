@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 # The Swift runtime and Foundation are linked into the binary (--static-swift-stdlib): the
-# dynamic loader then binds a dozen fewer libraries at every start (README: Performance, "One page").
+# dynamic loader then binds a dozen fewer libraries at every start (docs/performance.md, "One page").
 BUILD_FLAGS ?= -c release --static-swift-stdlib
 BIN = .build/release/typeset
 

@@ -139,7 +139,7 @@ public final class Paginator {
     /// with a list), not only with the first block's first line.
     var keptLinesToCome = 0
 
-    /// How many lines that follow a heading stay on its page (README, Markdown: "headings keep
+    /// How many lines that follow a heading stay on its page (docs/markdown.md: "headings keep
     /// with the first two lines that follow"; CSS Fragmentation 3's `break-after: avoid` over
     /// as many lines as the default `orphans`).
     static let keptLines = 2

@@ -119,7 +119,7 @@ struct AttributeListParser {
     }
 
     /// Bare words accepted as flags (compared lower-cased, without `-` and `_`): the boolean
-    /// keys of the README's attribute table.
+    /// keys of the attribute table in docs/markdown.md.
     static let flagKeys: Set<String> = [
         "italic", "bold", "smallcaps", "lowercasesmallcaps", "uppercasesmallcaps", "monospaceddigit",
         "monospaced", "underline", "strikethrough", "guides",

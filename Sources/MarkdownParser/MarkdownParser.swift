@@ -178,8 +178,8 @@ public enum MarkdownParser {
         }
     }
 
-    /// Whether the document's front matter leaves smart punctuation on (`smart`, README: front
-    /// matter): true unless it says `false`, `no` or `off`.
+    /// Whether the document's front matter leaves smart punctuation on (`smart`, docs/markdown.md:
+    /// "Front matter"): true unless it says `false`, `no` or `off`.
     public static func smartPunctuation(_ metadata: Metadata) -> Bool {
         var ignored: [Diagnostic] = []
         return smartPunctuation(metadata, diagnostics: &ignored)

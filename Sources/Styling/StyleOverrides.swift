@@ -6,7 +6,7 @@ import Typography
 /// override, parsed and validated. nil fields inherit.
 ///
 /// Keys are read in Swift's camelCase (`lineHeightMultiple`) and kebab-case
-/// (`line-height-multiple`) alike. Semantics are documented on ``Styler`` and in the README.
+/// (`line-height-multiple`) alike. Semantics are documented on ``Styler`` and in docs/markdown.md.
 struct StyleOverrides {
     var role: TextRole?
     var kerning: LetterSpacing?

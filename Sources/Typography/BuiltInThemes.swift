@@ -43,7 +43,7 @@ extension Theme {
         return theme
     }()
 
-    /// A Pretendard type scale modelled on the HIG's (README, "Themes").
+    /// A Pretendard type scale modelled on the HIG's (docs/themes.md).
     ///
     /// - Weights: Display, LargeTitle, Title Bold; Title2, SubTitle
     ///   SemiBold; Title3, Headline, Caption, Caption2 Medium; Body Regular.

@@ -1,5 +1,6 @@
 /// How sizes change when a theme's primary family is swapped for another (a per-font size
-/// adjustment so that different fonts look the same size, e.g. −2 pt for one family; README, "Fonts and accessibility").
+/// adjustment so that different fonts look the same size, e.g. −2 pt for one family;
+/// docs/themes.md, "Fonts, Dynamic Type and Bold Text").
 public enum SizeAdjust: Hashable, Sendable {
     /// Add this many pt to every role's size (negative shrinks), e.g. `−2`.
     case points(Double)

@@ -47,7 +47,7 @@ public enum LetterSpacing: Hashable, Sendable {
 }
 
 /// One role's typography: face, size, line height and letter spacing — what a design system's
-/// type scale defines for Display … Caption2 (README, "Attributes").
+/// type scale defines for Display … Caption2 (docs/markdown.md, "Attributes").
 ///
 /// All lengths are in pt (1/72 in). A value type: modify a copy to override per block or span.
 public struct TextStyle: Hashable, Sendable {

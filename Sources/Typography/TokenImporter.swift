@@ -146,7 +146,7 @@ private struct Importer {
 
     /// A value a typography token cannot use (wrong type or unit, a name that is no weight, an
     /// alias that resolves to nothing or to itself): the import is refused, as a theme file
-    /// with the same value would be (README, Checking).
+    /// with the same value would be (docs/themes.md, "Checking").
     mutating func refuse(_ position: SourcePosition, _ message: String) {
         errors.append(ThemeProblem(file: file, at: position, message))
     }

@@ -187,7 +187,7 @@ enum OptionTable {
             }
             if !command.notes.isEmpty { page += ".PP\n\(roff(command.notes))\n" }
         }
-        page += ".SH EXIT STATUS\n0 success, 1 an input, output, theme or font error, 2 a usage error.\n.SH SEE ALSO\nThe README of the Typeset source.\n"
+        page += ".SH EXIT STATUS\n0 success, 1 an input, output, theme or font error, 2 a usage error.\n.SH SEE ALSO\nThe README and the docs/ folder of the Typeset source.\n"
         return page
     }
 

@@ -21,7 +21,7 @@ import Typesetter
         var section: String
     }
 
-    /// Sections whose examples are raw HTML: Typeset does not render HTML (README, "raw HTML":
+    /// Sections whose examples are raw HTML: Typeset does not render HTML (docs/markdown.md, "Raw HTML":
     /// an HTML block shows its text with a warning, inline HTML is skipped), so these are
     /// compared and listed separately, not failed.
     static let rawHTMLSections: Set<String> = ["HTML blocks", "Raw HTML"]

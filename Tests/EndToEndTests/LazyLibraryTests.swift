@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// gdk-pixbuf (raster pictures) and librsvg (SVG pictures) are not linked into `typeset`: each is
-/// loaded with `dlopen` the first time a document needs it (README: Performance, "One page");
+/// loaded with `dlopen` the first time a document needs it (docs/performance.md, "One page");
 /// qpdf's library (and GnuTLS behind it) is never loaded: the tagging pass is Typeset's own. Read from the outside: the dynamic loader's own log
 /// (glibc `LD_DEBUG=files`) of what a run of the binary opens, and the PDF it writes.
 @Suite(.serialized) struct LazyLibraryTests {

@@ -3,8 +3,8 @@ import Testing
 
 /// One validation and one message format, through the `typeset` executable: a value is judged
 /// the same wherever it comes from (design tokens, theme files, front matter, `-V`, options), and
-/// every failure or warning is one `file:line:column: [warning: ]message` line (README, "Exit
-/// status" and "Checking").
+/// every failure or warning is one `file:line:column: [warning: ]message` line (docs/command-line.md,
+/// "Exit status and messages"; docs/themes.md, "Checking").
 @Suite(.serialized) struct OneValidationTests {
     func typeset(_ arguments: [String], stdin: Data? = nil) throws -> (status: Int32, output: String) {
         try Render.typeset(arguments, stdin: stdin)

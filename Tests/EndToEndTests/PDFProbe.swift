@@ -96,7 +96,7 @@ enum Render {
         return (pdf, report)
     }
 
-    /// The package root (for templates/ and README.md).
+    /// The package root (for templates/, README.md and docs/).
     static let packageRoot: String = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().path
 

@@ -130,7 +130,7 @@ import Typography
         for step in withMarkers {
             #expect(abs(step - reference[0]) < 0.015, "\(theme): line steps \(withMarkers), plain \(reference[0])")
         }
-        // A run raised beyond the half-leading grows its line by exactly the excess (README,
+        // A run raised beyond the half-leading grows its line by exactly the excess (docs/markdown.md,
         // "Line height and the baseline grid"): Body in the default theme is Inter 10.5 pt,
         // natural height 20.574/17 em.
         if theme == "default" {

@@ -1,7 +1,7 @@
 import DocumentModel
 import Testing
 
-/// A diagnostic is one line whatever value it quotes (README, "Exit status").
+/// A diagnostic is one line whatever value it quotes (docs/command-line.md, "Exit status and messages").
 @Suite struct DiagnosticLineTests {
     @Test func lineBreaksAndControlsInAMessageAreEscaped() {
         let d = Diagnostic(.error, "unknown paper 'a4\nletter\r\nx\ty\u{1B}z\u{2028}w\u{85}v'", at: SourceLocation(file: "a.md", line: 2, column: 1))

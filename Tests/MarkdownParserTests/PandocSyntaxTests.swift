@@ -58,7 +58,7 @@ import Testing
         #expect(paragraph("[a few words]{foo}") == [.text("[a few words]{foo}")])
         #expect(paragraph("[w]{.a foo}") == [.text("[w]{.a foo}")])
         #expect(paragraph("[a] {.c}") == [.text("[a] {.c}")])
-        // Typeset's own flags (README) are the bare words that are attributes.
+        // Typeset's own flags (docs/markdown.md) are the bare words that are attributes.
         #expect(paragraph("[w]{italic}") == [.span(Attributes(pairs: [.init(key: "italic", value: nil, location: loc(1, 5))], location: loc(1, 4)), [.text("w")])])
         #expect(heading("# T {x=1}").attributes.pairs.map(\.key) == ["x"])
         #expect(heading("# Title{.x}").attributes.classes == ["x"])

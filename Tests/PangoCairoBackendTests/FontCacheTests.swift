@@ -89,7 +89,7 @@ import Typography
 /// Text the first family's face has is shaped with that family alone — the fontconfig pattern
 /// Pango's own metrics ask for — and PDF lines are measured with the PDF surface's glyph
 /// options, so a one-page document sorts the installed faces and loads its glyphs no more
-/// often than it must (README: Performance, "One page").
+/// often than it must (docs/performance.md, "One page").
 @Suite struct SharedFontPatternTests {
     private let latin = "Typeset sets 12 \"quoted\" words, (parenthesized) & more."
 
