@@ -47,9 +47,10 @@ import Testing
     @Test func readmeSynopsisNamesEveryCommand() throws {
         let help = try Render.typeset(["help"])
         #expect(help.status == 0)
+        // Command lines are indented two spaces; their descriptions, six.
         let commands = help.output.split(separator: "\n")
+            .filter { $0.hasPrefix("  typeset ") }
             .map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { $0.hasPrefix("typeset ") }
             .compactMap { line -> String? in
                 let words = line.split(separator: " ").dropFirst()
                 guard let first = words.first else { return nil }
