@@ -14,9 +14,10 @@ import TestSupport
         ("mixed", "\u{3000}\u{2003} \u{2002}\u{205F}\u{2000}"),
     ]
 
-    /// The words each document sets, in order.
+    /// The words each document sets, in order (but for the table's second cell, which a reader
+    /// may place before the first's second line).
     static let expected = ["xstart", "after", "mid", "one", "xmiddle", "after", "end", "one", "xend", "xitem", "after",
-                           "xhead", "after", "xcell", "after", "two", "xbreak", "after"]
+                           "xhead", "after", "xcell", "after", "xbreak", "after"]
 
     /// Paragraphs, a list item, a heading, a table cell and a line after a hard break, each
     /// with the run at its start, middle or end.
@@ -58,10 +59,16 @@ import TestSupport
             let run = String(repeating: space, count: count)
             let (words, warnings) = try wordsOnThePage(Self.document(run: run), name: "space-run-\(name)-\(count)")
             // The expected words in order, among the others (the table header, a bullet, the
-            // page number, U+1680's visible marks).
-            var remaining = Self.expected[...]
-            for word in words where remaining.first.map({ word.hasSuffix($0) }) ?? false { remaining.removeFirst() }
-            #expect(remaining.isEmpty, "\(name) × \(count): missing from \(remaining.first ?? ""); set: \(words)")
+            // page number, U+1680's visible marks); poppler may join two words a narrow space
+            // separates into one.
+            let text = words.joined(separator: " ")
+            var position = text.startIndex
+            var missing: String? = nil
+            for word in Self.expected {
+                guard let found = text.range(of: word, range: position..<text.endIndex) else { missing = word; break }
+                position = found.upperBound
+            }
+            #expect(missing == nil, "\(name) × \(count): missing from \(missing ?? ""); set: \(text)")
             #expect(!warnings.contains { $0.contains("wider than the measure") }, "\(name) × \(count): \(warnings)")
         }
     }
@@ -80,8 +87,9 @@ import TestSupport
         for index in 0..<80 {
             let left = words.first { holds($0, "left\(index)") }
             let right = words.first { holds($0, "right\(index)") }
-            #expect(left != nil && right != nil && left?.line == right?.line, "pair \(index): \(String(describing: left)), \(String(describing: right))")
+            let sameLine = left.flatMap { left in right.map { left.page == $0.page && abs(left.yMax - $0.yMax) < 0.5 } } ?? false
+            #expect(sameLine, "pair \(index): \(String(describing: left)), \(String(describing: right))")
         }
-        #expect(Set(words.map(\.line)).count > 5, "the paragraph takes several lines")
+        #expect(Set(words.map { Int($0.yMax) }).count > 5, "the paragraph takes several lines")
     }
 }
