@@ -20,19 +20,20 @@ import Testing
         ("link of words", 5_000, "here", { "[" + Array(repeating: "word", count: $0).joined(separator: " ") + "](https://example.com) here\n" }),
     ]
 
-    /// Renders `markdown` with the typeset command (tagged, as by default): wall time, s, and
-    /// peak resident size, MiB (GNU time), and the PDF's text.
+    /// Renders `markdown` with the typeset command (tagged, as by default): processor time (user
+    /// and system, s: unlike the time on the clock, not stretched by other processes on a busy
+    /// machine) and peak resident size, MiB (GNU time), and the PDF's text.
     func render(_ markdown: String, name: String) throws -> (seconds: Double, mebibytes: Double, text: String) {
         let folder = try Render.scratchFolder("paragraph-scaling")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let input = folder + "/\(name).md", pdf = folder + "/\(name).pdf", report = folder + "/\(name).time"
         try markdown.write(toFile: input, atomically: true, encoding: .utf8)
-        let start = Date()
-        let run = try PDFProbe.run("time", ["-f", "%M", "-o", report, Render.binary, "render", input, "-q", "-o", pdf])
-        let seconds = Date().timeIntervalSince(start)
+        let run = try PDFProbe.run("time", ["-f", "%M %U %S", "-o", report, Render.binary, "render", input, "-q", "-o", pdf])
         #expect(run.status == 0, "\(name): \(run.output)")
-        let kib = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n").last.flatMap { Double(String($0)) }
-        return (seconds, (kib ?? .infinity) / 1024, try PDFProbe.text(pdf))
+        let figures = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n").last?
+            .split(separator: " ").compactMap { Double(String($0)) } ?? []
+        guard figures.count == 3 else { return (.infinity, .infinity, try PDFProbe.text(pdf)) }
+        return (figures[1] + figures[2], figures[0] / 1024, try PDFProbe.text(pdf))
     }
 
     @Test(arguments: 0..<kinds.count)
@@ -47,5 +48,29 @@ import Testing
         #expect(large.mebibytes <= 10 * small.mebibytes, "\(figures)")
         let words = large.text.split(whereSeparator: \.isWhitespace)
         #expect(words.contains { $0.hasPrefix(last) }, "\(name): the word after the paragraph's long part is set")
+    }
+
+    /// A link wrapped over many lines and pages is one annotation a page, whose quadrilaterals
+    /// cover each of its lines there, and the URI is whole in each.
+    @Test func aWrappedLinkIsOneAnnotationAPage() throws {
+        // Short enough for one line of the file QDF reads (4 KB), after paragraphs that fill
+        // most of the first page, so that the link runs on to the second.
+        let letters = String(repeating: "a", count: 3_500)
+        let filler = String(repeating: "Filler.\n\n", count: 30)
+        let (pdf, report) = try Render.markdown(filler + "See <https://example.com/\(letters)> here.\n", name: "wrapped-link")
+        let linked = try PDFProbe.words(pdf).filter { $0.text.contains("aaaa") }
+        let pages = Set(linked.map(\.page))
+        #expect(pages.count >= 2, "the link runs over \(pages.count) of \(report.pageCount) pages")
+        let links = try QDF(pdf).objects.values.filter { $0.contains("/Subtype /Link") }
+        #expect(links.count == pages.count, "\(links.count) annotations for a link on \(pages.count) pages")
+        #expect(links.allSatisfy { $0.contains("/URI (https://example.com/\(letters))") })
+        // Eight numbers a quadrilateral, one quadrilateral a line of the link.
+        let quadrilaterals = links.reduce(0) { count, link in
+            guard let start = link.range(of: "/QuadPoints"), let open = link[start.upperBound...].firstIndex(of: "["),
+                  let close = link[open...].firstIndex(of: "]") else { return count }
+            return count + link[link.index(after: open)..<close].split(whereSeparator: \.isWhitespace).count / 8
+        }
+        let lines = Set(linked.map { "\($0.page) \(Int($0.yMax))" })
+        #expect(lines.count > 20 && quadrilaterals == lines.count, "\(quadrilaterals) quadrilaterals, \(lines.count) lines")
     }
 }
