@@ -67,12 +67,15 @@ enum PDFValue {
 
     /// A literal string token's text (escapes of PDF 1.7 §7.3.4.2 resolved, bytes read as
     /// Latin-1, which covers the ASCII URIs Cairo writes); nil for a hexadecimal string.
-    var literalText: String? {
+    var literalText: String? { literalText(limit: .max) }
+
+    /// ``literalText``, of at most `limit` bytes of the token's text (the rest is not read).
+    func literalText(limit: Int) -> String? {
         guard case .string(let raw) = self, raw.first == 0x28, raw.count >= 2 else { return nil }
         var out: [UInt8] = []
         var i = 1
         let end = raw.count - 1
-        while i < end {
+        while i < end, out.count < limit {
             let b = raw[i]
             guard b == 0x5C, i + 1 < end else { out.append(b); i += 1; continue }
             let e = raw[i + 1]

@@ -122,6 +122,7 @@ public final class PangoShaper: TextShaper {
     }
 
     func shapeLocked(_ paragraph: StyledParagraph, width: Double?) -> ShapedParagraph {
+        let paragraph = paragraph.collapsingSoftHyphenRuns()
         // Paragraphs with a measure go through the total-fit composer, however long (it
         // measures those wider than ``composedWidth`` in pieces); code (break anywhere,
         // continuation indent) and unwrapped text keep Pango's own line breaking, in bounded
@@ -463,7 +464,15 @@ public final class PangoShaper: TextShaper {
         }
 
         var links: [LinkSpan] = []
-        for index in linkRuns {
+        // The link runs that end after the line's start, up to the first that starts at or
+        // after its end (`linkRuns` is in text order): a line looks at its own links only.
+        var low = 0, high = linkRuns.count
+        while low < high {
+            let mid = (low + high) / 2
+            if starts[linkRuns[mid]] + runs[linkRuns[mid]].text.utf8.count <= lineStart { low = mid + 1 } else { high = mid }
+        }
+        for index in linkRuns[low...] {
+            guard starts[index] < lineEnd else { break }
             let run = runs[index]
             guard let target = run.style.link else { continue }
             let s = max(starts[index], lineStart)
@@ -471,9 +480,8 @@ public final class PangoShaper: TextShaper {
             guard s < e else { continue }
             var last = e - 1
             while last > s && (bytes[last] & 0xC0) == 0x80 { last -= 1 }
-            var x1: Int32 = 0, x2: Int32 = 0
-            pango_layout_line_index_to_x(line, Int32(s - offset), 0, &x1)
-            pango_layout_line_index_to_x(line, Int32(last - offset), 1, &x2)
+            let x1 = Self.x(ofByte: s - offset, trailing: false, in: line)
+            let x2 = Self.x(ofByte: last - offset, trailing: true, in: line)
             let left = Double(min(x1, x2)) / scale, right = Double(max(x1, x2)) / scale
             if let previous = links.last, previous.target == target,
                abs(previous.x + previous.width - (lineX + left)) < 0.01 {
@@ -490,6 +498,36 @@ public final class PangoShaper: TextShaper {
         shaped.shiftedAscent = shiftedAscent
         shaped.shiftedDescent = shiftedDescent
         return shaped
+    }
+}
+
+extension PangoShaper {
+    /// The x of the leading (or, `trailing`, the trailing) edge of the character at byte
+    /// `index` of the layout's text from the left edge of `line`, Pango units: the advances of
+    /// the glyph runs before the run holding it plus its place in that run
+    /// (`pango_glyph_string_index_to_x`, which reads the run's own text only). Pango 1.50's
+    /// `pango_layout_line_index_to_x` does the same but first counts the characters of the
+    /// layout's text up to `index` (`g_utf8_pointer_to_offset`), so a link wrapped over many
+    /// lines of one layout cost time quadratic in its length. The line's advance when no run
+    /// holds `index`, as Pango gives.
+    static func x(ofByte index: Int, trailing: Bool, in line: UnsafeMutablePointer<PangoLayoutLine>) -> Int32 {
+        guard let text = pango_layout_get_text(line.pointee.layout) else { return 0 }
+        var before: Int32 = 0
+        var node = line.pointee.runs
+        while let runNode = node {
+            let glyphItem = runNode.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+            let item = glyphItem.pointee.item!
+            let start = Int(item.pointee.offset), length = Int(item.pointee.length)
+            if index >= start, index < start + length {
+                var position: Int32 = 0
+                pango_glyph_string_index_to_x(glyphItem.pointee.glyphs, text + start, Int32(length),
+                                              &item.pointee.analysis, Int32(index - start), trailing ? 1 : 0, &position)
+                return before + position
+            }
+            before += pango_glyph_string_get_width(glyphItem.pointee.glyphs)
+            node = runNode.pointee.next
+        }
+        return before
     }
 }
 
