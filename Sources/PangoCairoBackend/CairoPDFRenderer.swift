@@ -3,6 +3,7 @@ internal import CRsvg
 import Foundation
 import Layout
 import Styling
+import TaggedPDF
 import Typography
 
 /// Writes pages to a PDF file with Cairo as they arrive (``PageRenderer``): text lines shaped by

@@ -10,14 +10,14 @@ import Foundation
 /// The `k`-th marker of a page sits at ``position(_:)``: one of 64 × 64 places a quarter point
 /// apart within 17 pt of the corner. A square of that size anywhere else, or inside a nested
 /// graphics state (a dot in an SVG picture, drawn inside `q … Q`), is content, not a marker.
-enum ContentMarker {
+package enum ContentMarker {
     /// The square's side, pt.
-    static let side = 1.0 / 256
+    package static let side = 1.0 / 256
     /// The side as Cairo 1.16 prints it in the content stream.
-    static let printedSide = Array("0.004".utf8)
+    package static let printedSide = Array("0.004".utf8)
 
     /// The top left corner of the page's `k`-th marker, pt from the page's top left.
-    static func position(_ k: Int) -> (x: Double, y: Double) {
+    package static func position(_ k: Int) -> (x: Double, y: Double) {
         (0.5 + Double(k % 64) * 0.25, 0.5 + Double(k / 64 % 64) * 0.25)
     }
 }
