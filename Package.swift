@@ -69,6 +69,7 @@ let package = Package(
         .testTarget(name: "StylingTests", dependencies: ["Styling", "MarkdownParser"]),
         .testTarget(name: "LayoutTests", dependencies: ["Layout", "TestSupport"]),
         .testTarget(name: "BenchSupportTests", dependencies: ["BenchSupport"]),
+        .testTarget(name: "TaggedPDFTests", dependencies: ["TaggedPDF"]),
         .testTarget(name: "PangoCairoBackendTests", dependencies: ["PangoCairoBackend", "TaggedPDF", "TestSupport"]),
         .testTarget(name: "SpecimenTests", dependencies: ["Specimen", "Typesetter", "TestSupport"]),
         .testTarget(
