@@ -39,19 +39,24 @@ let package = Package(
 
         // Pure Swift: the type-scale model, the document tree, style resolution, pagination.
         .target(name: "Typography"),
+        // A bounded queue handing work from one thread to another in order (the styling thread,
+        // the tagging pass's content streams and object-stream compression).
+        .target(name: "WorkQueues"),
         .target(name: "DocumentModel", dependencies: ["Typography"]),
         .target(name: "MarkdownParser", dependencies: ["DocumentModel", "CCmarkGFM", "CYAML", "CLibXML2"]),
         .target(name: "Styling", dependencies: ["DocumentModel", "Typography"]),
         .target(name: "Layout", dependencies: ["Styling"]),
         // Reads the PDF Cairo wrote and writes the tagged PDF: the structure tree, PDF/UA. Pure
         // Swift over bytes (zlib for the streams): no Pango or Cairo call.
-        .target(name: "TaggedPDF", dependencies: ["Styling", "CZlib"]),
+        .target(name: "TaggedPDF", dependencies: ["Styling", "WorkQueues", "CZlib"]),
         // The only module that touches Pango, Cairo, fontconfig, librsvg and libhyphen pointers.
         .target(name: "PangoCairoBackend", dependencies: ["Layout", "TaggedPDF", "CPangoCairo", "CRsvg", "CHyphen"]),
         .target(name: "Specimen", dependencies: ["Styling", "Typography", "DocumentModel"]),
         .target(
             name: "Typesetter",
-            dependencies: ["MarkdownParser", "Styling", "Layout", "TaggedPDF", "PangoCairoBackend", "Specimen"]),
+            dependencies: [
+                "MarkdownParser", "Styling", "Layout", "TaggedPDF", "PangoCairoBackend", "Specimen", "WorkQueues",
+            ]),
         // One import for clients: re-exports Typesetter, Typography and DocumentModel.
         .target(name: "Typeset", dependencies: ["Typesetter"]),
         // The commit `typeset --version` prints (the Makefile writes Sources/CBuildInfo/commit.h).
@@ -65,6 +70,7 @@ let package = Package(
         // poppler-utils and qpdf, and reading word boxes back from a PDF.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TypographyTests", dependencies: ["Typography"]),
+        .testTarget(name: "WorkQueuesTests", dependencies: ["WorkQueues"]),
         .testTarget(name: "MarkdownParserTests", dependencies: ["MarkdownParser", "TestSupport"]),
         .testTarget(name: "StylingTests", dependencies: ["Styling", "MarkdownParser"]),
         .testTarget(name: "LayoutTests", dependencies: ["Layout", "TestSupport"]),
