@@ -42,6 +42,9 @@ let package = Package(
         // A bounded queue handing work from one thread to another in order (the styling thread,
         // the tagging pass's content streams and object-stream compression).
         .target(name: "WorkQueues"),
+        // The C heap's tuning for a process that renders (glibc's malloc_trim, mallopt and
+        // transparent huge pages), looked up at run time.
+        .target(name: "ProcessMemory"),
         .target(name: "DocumentModel", dependencies: ["Typography"]),
         .target(name: "MarkdownParser", dependencies: ["DocumentModel", "CCmarkGFM", "CYAML", "CLibXML2"]),
         .target(name: "Styling", dependencies: ["DocumentModel", "Typography"]),
@@ -56,6 +59,7 @@ let package = Package(
             name: "Typesetter",
             dependencies: [
                 "MarkdownParser", "Styling", "Layout", "TaggedPDF", "PangoCairoBackend", "Specimen", "WorkQueues",
+                "ProcessMemory",
             ]),
         // One import for clients: re-exports Typesetter, Typography and DocumentModel.
         .target(name: "Typeset", dependencies: ["Typesetter"]),

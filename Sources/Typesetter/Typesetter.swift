@@ -3,6 +3,7 @@ import Foundation
 import Layout
 import MarkdownParser
 internal import PangoCairoBackend
+internal import ProcessMemory
 import Styling
 internal import TaggedPDF
 import Typography
