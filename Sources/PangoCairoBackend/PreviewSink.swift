@@ -127,7 +127,8 @@ extension CairoPDFRenderer {
     func endPreviewPage() throws {
         let status = cairo_status(cr)
         guard status == CAIRO_STATUS_SUCCESS else {
-            throw BackendError.cairo(path: previewSink?.currentPath ?? "", message: String(cString: cairo_status_to_string(status)))
+            let message = String(cString: cairo_status_to_string(status))
+            throw BackendError.cairo(path: previewSink?.currentPath ?? "", message: message)
         }
         try previewSink?.end()
         let scratch = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1)!

@@ -20,7 +20,8 @@ package enum CairoPDFLayout {
     ///   not in the layout the pass reads or does not hold the marker as the pass reads it.
     package static func check(version: String, sample: UnsafeBufferPointer<UInt8>) throws {
         guard version == series || version.hasPrefix(series + ".") else {
-            throw Unsupported(description: "Cairo \(version) is not Cairo \(series), whose PDF layout the tagging pass reads")
+            throw Unsupported(
+                description: "Cairo \(version) is not Cairo \(series), whose PDF layout the tagging pass reads")
         }
         let marker = ContentMarker.position(0)
         let printed = String(decoding: ContentMarker.printedSide, as: UTF8.self)

@@ -160,8 +160,9 @@ struct PDFLexer {
         guard index + length <= bytes.count else { return false }
         let expected = keyword.utf8Start
         for offset in 0..<length where bytes[index + offset] != expected[offset] { return false }
-        if index + length < bytes.count, !Self.isSpace(bytes[index + length]), !Self.isDelimiter(bytes[index + length]) {
-            return false
+        if index + length < bytes.count {
+            let after = bytes[index + length]
+            guard Self.isSpace(after) || Self.isDelimiter(after) else { return false }
         }
         index += length
         return true

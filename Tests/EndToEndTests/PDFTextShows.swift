@@ -3,9 +3,10 @@ import Foundation
 
 /// Every text-showing operator (`Tj`, `TJ`, `'`, `"`) on the pages of a PDF, with the font it
 /// uses and the baseline it sits on: read from the uncompressed content streams (qpdf's QDF
-/// form, read with the tagging pass's object reader and lexer, ``PDFLexer``) by following the graphics state (`q`/`Q`/`cm`) and the text matrices (`Tm`, `Td`,
-/// `TD`, `T*`) as PDF 1.7 §9.4.2 defines them. A run of glyphs shown by one operator shares
-/// one baseline, so this gives the baseline of every glyph by font, exactly.
+/// form, read with the tagging pass's object reader and lexer, ``PDFLexer``) by following the
+/// graphics state (`q`/`Q`/`cm`) and the text matrices (`Tm`, `Td`, `TD`, `T*`) as PDF 1.7
+/// §9.4.2 defines them. A run of glyphs shown by one operator shares one baseline, so this
+/// gives the baseline of every glyph by font, exactly.
 extension PDFProbe {
     struct TextShow: CustomStringConvertible {
         /// Page, 1-based.
@@ -67,7 +68,9 @@ extension PDFProbe {
             }
             var content: [UInt8] = []
             for stream in contents {
-                guard case .reference(let number) = stream, let data = try file.object(number).streamData else { continue }
+                guard case .reference(let number) = stream, let data = try file.object(number).streamData else {
+                    continue
+                }
                 content += file.bytes[data]
                 content.append(0x0A)
             }
@@ -76,7 +79,9 @@ extension PDFProbe {
                let bottom = box[1].numberValue, let top = box[3].numberValue {
                 height = top - bottom
             }
-            shows += content.withUnsafeBufferPointer { parseContent($0, page: pageIndex + 1, fonts: fonts, pageHeight: height) }
+            shows += content.withUnsafeBufferPointer {
+                parseContent($0, page: pageIndex + 1, fonts: fonts, pageHeight: height)
+            }
         }
         return shows
     }
@@ -139,7 +144,10 @@ extension PDFProbe {
                     font = fonts[String(operands[operands.count - 2].dropFirst())] ?? operands[operands.count - 2]
                     fontSize = number(1)
                 case "Tj", "TJ", "'", "\"":
-                    if token.range.count == 1 { tlm = Matrix(e: 0, f: -leading).then(tlm); tm = tlm }
+                    if token.range.count == 1 {
+                        tlm = Matrix(e: 0, f: -leading).then(tlm)
+                        tm = tlm
+                    }
                     record()
                 default: break
                 }
