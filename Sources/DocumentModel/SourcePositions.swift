@@ -12,7 +12,7 @@ public struct SourcePositions: Hashable, Sendable {
     /// The parser hands over the buffer its windows of blocks are parsed again from, so a
     /// document holds its source once, and a renderer can set it aside once laid out
     /// (``setAside()``).
-    let storage: SourceBuffer?
+    let storage: (any SourceBytes)?
     /// The source's bytes (read back if they were set aside); empty when unknown.
     var bytes: [UInt8] { storage?.bytes ?? [] }
     /// UTF-8 offset of each line's first byte; line `n` (1-based) starts at `lineStarts[n − 1]`.
@@ -34,13 +34,13 @@ public struct SourcePositions: Hashable, Sendable {
     /// copy (an array shares its storage), with the parser's decoder of character references.
     /// Costs one pass over the bytes and 4 bytes per line.
     public init(bytes: [UInt8], decodeReference: @escaping @Sendable ([UInt8]) -> [UInt8]?) {
-        self.init(buffer: SourceBuffer(bytes), decodeReference: decodeReference)
+        self.init(buffer: HeldSourceBytes(bytes), decodeReference: decodeReference)
     }
 
     /// The source in `buffer` (shared, not copied: the parser's windows of blocks read the same
     /// one), with the parser's decoder of character references. Costs one pass over the bytes
     /// and 4 bytes per line.
-    public init(buffer: SourceBuffer, decodeReference: @escaping @Sendable ([UInt8]) -> [UInt8]?) {
+    public init(buffer: any SourceBytes, decodeReference: @escaping @Sendable ([UInt8]) -> [UInt8]?) {
         var starts: [UInt32] = [0]
         var offset: UInt32 = 0
         for byte in buffer.bytes {
@@ -55,7 +55,7 @@ public struct SourcePositions: Hashable, Sendable {
     /// Whether a source is known.
     public var isEmpty: Bool { lineStarts.isEmpty }
 
-    /// Sets the source's bytes aside until they are read again (``SourceBuffer/setAside()``);
+    /// Sets the source's bytes aside until they are read again (``SourceBytes/setAside()``);
     /// the line starts stay, so positions are still found.
     public func setAside() { storage?.setAside() }
 

@@ -3,6 +3,7 @@ internal import CRsvg
 import Foundation
 import Layout
 import Styling
+import TaggedPDF
 import Typography
 
 /// Writes pages to a PDF file with Cairo as they arrive (``PageRenderer``): text lines shaped by
@@ -78,12 +79,19 @@ public final class CairoPDFRenderer: PageRenderer {
     /// the creation and modification date (pass one derived from `SOURCE_DATE_EPOCH` for
     /// byte-identical output); nil leaves Cairo's default (now). `tagging` nil writes an
     /// untagged PDF (only `Document` and links).
-    /// - Throws: ``BackendError/cannotCreate(path:message:)`` when the file cannot be written.
+    /// - Throws: ``BackendError/cannotCreate(path:message:)`` when the file cannot be written;
+    ///   ``BackendError/tagging(path:message:)`` with `tagging` when this Cairo does not write
+    ///   the PDF the tagging pass reads (``CairoLayoutCheck``).
     public init(path: String, info: DocumentInfo, creationDate: Date?, tagging: PDFTagging? = nil) throws {
         FontState.lock.lock(); defer { FontState.lock.unlock() }
         self.path = path
         self.info = info
         self.tagging = tagging
+        // The tagging pass reads the file Cairo writes: a Cairo that writes another is told
+        // before anything is drawn.
+        if tagging != nil, let problem = CairoLayoutCheck.problem {
+            throw BackendError.tagging(path: path, message: problem)
+        }
         let sink = try PDFFileSink(path: path)
         self.sink = sink
         let surface = cairo_pdf_surface_create_for_stream(PDFFileSink.writeFunction, Unmanaged.passUnretained(sink).toOpaque(),

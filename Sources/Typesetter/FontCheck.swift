@@ -1,7 +1,7 @@
 import DocumentModel
 import Foundation
 import Layout
-import PangoCairoBackend
+internal import PangoCairoBackend
 import Styling
 import Typography
 

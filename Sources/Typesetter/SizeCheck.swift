@@ -1,6 +1,6 @@
 import DocumentModel
 import Layout
-import PangoCairoBackend
+internal import PangoCairoBackend
 import Styling
 import Typography
 

@@ -2,7 +2,7 @@ import DocumentModel
 import Foundation
 import Layout
 import MarkdownParser
-import PangoCairoBackend
+internal import PangoCairoBackend
 import Specimen
 import Styling
 import Typography

@@ -2,8 +2,10 @@ import DocumentModel
 import Foundation
 import Layout
 import MarkdownParser
-import PangoCairoBackend
+internal import PangoCairoBackend
+internal import ProcessMemory
 import Styling
+internal import TaggedPDF
 import Typography
 
 /// How a document is rendered. nil fields fall back to the document's front matter, then to

@@ -1,6 +1,5 @@
 import DocumentModel
 import Foundation
-import PangoCairoBackend
 import Typesetter
 import Typography
 

@@ -1,5 +1,4 @@
 import Foundation
-import PangoCairoBackend
 import Typesetter
 
 /// `typeset watch INPUT [-o OUTPUT] [options]`: renders, then renders again whenever the

@@ -1,6 +1,7 @@
 import Foundation
 import Layout
 @testable import PangoCairoBackend
+@testable import TaggedPDF
 import Testing
 
 /// Issue 10 (the 10,000-row table within 3× `large`'s time per megabyte): the tagging pass

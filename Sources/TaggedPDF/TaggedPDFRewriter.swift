@@ -1,6 +1,5 @@
 internal import CZlib
 import Foundation
-import Layout
 import Styling
 
 /// ``PDFAccessibility``'s pass over a file in Cairo's regular layout, in memory that does not
