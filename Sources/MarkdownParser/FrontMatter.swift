@@ -55,7 +55,7 @@ enum FrontMatter {
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) != 0 else {
             diagnostics.append(Diagnostic(.warning, "could not read front matter (libyaml out of memory)",
-                                          at: SourceLocation(file: file, line: firstLine - 1, column: 1)))
+                                          at: SourceLocation(file: file, line: firstLine - 1, column: 1), kind: .frontMatter))
             return metadata
         }
         defer { yaml_parser_delete(&parser) }
@@ -66,7 +66,7 @@ enum FrontMatter {
                 // (its title, theme, paper… are in the refused front matter).
                 diagnostics.append(Diagnostic(
                     .error, "front matter: \(problem.message)",
-                    at: SourceLocation(file: file, line: firstLine + problem.line, column: problem.column + 1)))
+                    at: SourceLocation(file: file, line: firstLine + problem.line, column: problem.column + 1), kind: .frontMatter))
                 return
             }
             yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
@@ -76,7 +76,7 @@ enum FrontMatter {
                 let mark = parser.problem_mark
                 diagnostics.append(Diagnostic(
                     .warning, "invalid YAML front matter (\(problem)); front matter ignored",
-                    at: SourceLocation(file: file, line: firstLine + Int(mark.line), column: Int(mark.column) + 1)))
+                    at: SourceLocation(file: file, line: firstLine + Int(mark.line), column: Int(mark.column) + 1), kind: .frontMatter))
                 return
             }
             defer { yaml_document_delete(&document) }
@@ -84,7 +84,7 @@ enum FrontMatter {
             guard root.pointee.type == YAML_MAPPING_NODE else {
                 diagnostics.append(Diagnostic(
                     .warning, "front matter is not a mapping of keys to values; ignored",
-                    at: location(root.pointee.start_mark, firstLine: firstLine, file: file)))
+                    at: location(root.pointee.start_mark, firstLine: firstLine, file: file), kind: .frontMatter))
                 return
             }
             var reader = Reader(document: document)
@@ -94,7 +94,7 @@ enum FrontMatter {
             for (keyNode, valueNode) in reader.pairs(root) {
                 guard keyNode.pointee.type == YAML_SCALAR_NODE else {
                     diagnostics.append(Diagnostic(.warning, "front matter key is not a string; ignored",
-                                                  at: location(keyNode.pointee.start_mark, firstLine: firstLine, file: file)))
+                                                  at: location(keyNode.pointee.start_mark, firstLine: firstLine, file: file), kind: .frontMatter))
                     continue
                 }
                 let key = Reader.scalar(keyNode)
@@ -102,7 +102,7 @@ enum FrontMatter {
                 let keyLocation = location(keyNode.pointee.start_mark, firstLine: firstLine, file: file)
                 if let first = firstLines[canonical] {
                     diagnostics.append(Diagnostic(.warning, "front matter key '\(key)' is given again (first at line \(first)); this later value is used",
-                                                  at: keyLocation))
+                                                  at: keyLocation, kind: .frontMatter))
                 } else {
                     firstLines[canonical] = keyLocation.line
                 }
@@ -120,7 +120,7 @@ enum FrontMatter {
                     let known = knownKeys.contains(canonical)
                     if !known {
                         diagnostics.append(Diagnostic(.warning, "unknown front matter key '\(key)'",
-                                                      at: location(keyNode.pointee.start_mark, firstLine: firstLine, file: file)))
+                                                      at: location(keyNode.pointee.start_mark, firstLine: firstLine, file: file), kind: .frontMatter))
                     }
                     reader.flatten(valueNode, key: known ? canonical : key, into: &metadata.fields, depth: 0)
                     let at = location(keyNode.pointee.start_mark, firstLine: firstLine, file: file)

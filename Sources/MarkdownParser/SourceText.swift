@@ -71,7 +71,7 @@ struct SourceText {
             if let (problem, line) = FrontMatter.notFrontMatter(yaml) {
                 diagnostics.append(Diagnostic(
                     .warning, "the lines between '---' look like front matter but hold \(problem); read as Markdown",
-                    at: SourceLocation(file: file, line: 2 + line, column: 1)))
+                    at: SourceLocation(file: file, line: 2 + line, column: 1), kind: .frontMatter))
             } else {
                 frontMatter = (yaml, 2)
                 bodyStart = close + 1

@@ -71,7 +71,7 @@ struct StyleOverrides {
     /// warning at the pair's location; the offending pair is ignored.
     init(_ attributes: Attributes, theme: Theme, diagnostics: inout [Diagnostic]) {
         func warn(_ message: String, _ location: SourceLocation?) {
-            diagnostics.append(Diagnostic(.warning, message, at: location ?? attributes.location))
+            diagnostics.append(Diagnostic(.warning, message, at: location ?? attributes.location, kind: .attribute))
         }
         for name in attributes.classes {
             if let role = TextRole(name: name) { self.role = role } else if applyPandocClass(name, theme: theme) {

@@ -265,7 +265,7 @@ struct FontCheck {
         var diagnostics: [Diagnostic] = []
         var messages = Set<String>()
         func warn(_ message: String, _ location: SourceLocation?) {
-            if messages.insert(message).inserted { diagnostics.append(Diagnostic(.warning, message, at: location)) }
+            if messages.insert(message).inserted { diagnostics.append(Diagnostic(.warning, message, at: location, kind: .font)) }
         }
         for (request, location, _, resolved) in problems {
             guard resolved.familyFound else {
@@ -297,7 +297,7 @@ struct FontCheck {
             let more = entry.characters.count > 12 ? " and \(entry.characters.count - 12) more" : ""
             let what = entry.running ? " in a running head or foot" : ""
             let count = entry.characters.count
-            return Diagnostic(.warning, "no installed font draws \(count) character\(count == 1 ? "" : "s")\(what): \(list)\(more); they print as boxes (install a font that has them, or register one with --fonts)", at: entry.location)
+            return Diagnostic(.warning, "no installed font draws \(count) character\(count == 1 ? "" : "s")\(what): \(list)\(more); they print as boxes (install a font that has them, or register one with --fonts)", at: entry.location, kind: .font)
         }
     }
 }
@@ -316,10 +316,10 @@ enum ImageCheck {
             let written = image.source.isEmpty ? (image.path as NSString).lastPathComponent : image.source
             let tried = written == image.path ? "" : " (tried \(image.path))"
             if !FileManager.default.isReadableFile(atPath: image.path) {
-                return Diagnostic(.warning, "image '\(written)' not found or unreadable\(tried); drawing a placeholder", at: block.location)
+                return Diagnostic(.warning, "image '\(written)' not found or unreadable\(tried); drawing a placeholder", at: block.location, kind: .image)
             }
             if ImageProbe.isSVG(image.path) ? ImageProbe.pixelSize(ofFile: image.path) == nil : ImageDecoder.info(ofFile: image.path) == nil {
-                return Diagnostic(.warning, "image '\(written)'\(tried) \(problem(ofFile: image.path)); drawing a placeholder", at: block.location)
+                return Diagnostic(.warning, "image '\(written)'\(tried) \(problem(ofFile: image.path)); drawing a placeholder", at: block.location, kind: .image)
             }
             return nil
     }

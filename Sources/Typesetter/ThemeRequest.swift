@@ -97,7 +97,7 @@ extension Typesetter {
             theme = bolder
             warnings += boldWarnings
         }
-        return (theme, warnings.map { Diagnostic(.warning, $0) })
+        return (theme, warnings.map { Diagnostic(.warning, $0, kind: .theme) })
     }
 }
 

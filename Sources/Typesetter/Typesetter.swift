@@ -120,7 +120,7 @@ public enum Typesetter {
                 (($0 == "paper") ? requested.paper == nil : requested.margins == nil) && document.metadata.fieldLocations[$0] != nil
             }
             guard let key, let at = document.metadata.fieldLocations[key] else { throw TypesetError.invalidPage(path: path, message: message) }
-            throw TypesetError.invalidInput([Diagnostic(.error, "front matter '\(key)': \(message)", at: at)])
+            throw TypesetError.invalidInput([Diagnostic(.error, "front matter '\(key)': \(message)", at: at, kind: .frontMatter)])
         } catch TypesetError.invalidTheme(let problems)
             where requested.theme == nil && requested.themeRequest.theme == nil && options.themeRequest.theme != nil {
             // The theme came from the front matter: a problem with the theme as a whole (no such
@@ -158,13 +158,13 @@ public enum Typesetter {
                 .contains { !($0?.trimmingCharacters(in: .whitespaces).isEmpty ?? true) }
             diagnostics.append(Diagnostic(.warning, titled ? "the document has no content after its front matter; the PDF has one page with only the title block"
                                                            : "the document has no content; the PDF has one empty page",
-                                          at: SourceLocation(file: document.file, line: 1, column: 1)))
+                                          at: SourceLocation(file: document.file, line: 1, column: 1), kind: .structure))
         }
         if let lang = document.metadata.lang, !FrontMatterSettings.isLanguageTag(lang.trimmingCharacters(in: .whitespaces)) {
             // No position: set by --lang or -V lang, named as such rather than at line 1.
             let at = document.metadata.fieldLocations["lang"]
             diagnostics.append(Diagnostic(.warning, "\(at == nil ? "--lang/-V lang" : "lang") '\(lang.prefix(40))' is not a BCP 47 language tag; the PDF says 'en'",
-                                          at: at))
+                                          at: at, kind: .frontMatter))
         }
         // Front matter text values read as Markdown: the PDF's metadata and running heads take
         // their plain text (``FrontMatterText``).
@@ -182,7 +182,7 @@ public enum Typesetter {
             let what = fit.overlong.contains(key)
                 ? "is wider than the measure (\(theme.page.measure.wholePointsText) pt) even with its title shortened: only its first line is set"
                 : "is wider than the measure (\(theme.page.measure.wholePointsText) pt): its {title} is shortened with an ellipsis (…)"
-            diagnostics.append(Diagnostic(.warning, "the running \(key) \(what)", at: location))
+            diagnostics.append(Diagnostic(.warning, "the running \(key) \(what)", at: location, kind: .overfull))
         }
         let titleBlock = options.titleBlock
             ? TitleBlock(theme: theme, metadata: document.metadata, smart: smart, blocks: survey.firstBlock.map { [$0] } ?? []) : nil
@@ -210,8 +210,9 @@ public enum Typesetter {
         for case let (sample?, key, given) in runningSamples {
             fonts.visit(sample, at: given == nil ? document.metadata.fieldLocations[key] : nil, running: true)
         }
-        diagnostics = inSourceOrder(diagnostics + fonts.diagnostics()) + survey.imageDiagnostics + survey.sizeDiagnostics
-        if options.strict, !diagnostics.isEmpty { throw TypesetError.warningsAreErrors(diagnostics) }
+        diagnostics = inSourceOrder(document.source.placingSubjects(of: diagnostics + fonts.diagnostics()))
+            + survey.imageDiagnostics + survey.sizeDiagnostics
+        if options.strict, !diagnostics.isEmpty { throw TypesetError.warningsAreErrors(Diagnostic.coalesced(diagnostics)) }
         var layoutDiagnostics: [Diagnostic] = []
         func layOut(pages: [String: Int], pageCount: Int?, into renderer: PageRenderer) throws -> Paginator {
             let layout = LayoutOptions(page: theme.page, widows: options.widows ?? 2, orphans: options.orphans ?? 2,
@@ -225,7 +226,7 @@ public enum Typesetter {
                     try paginator.add(block)
                     if shaper.emergencyCount > emergencies, renderer is CairoPDFRenderer {
                         layoutDiagnostics.append(Diagnostic(.warning, "a word is wider than the measure: broken between letters",
-                                                            at: block.location))
+                                                            at: block.location, kind: .overfull))
                     }
                 }
             }
@@ -296,15 +297,20 @@ public enum Typesetter {
                 written = try write(tagged: options.tagged)
             } catch BackendError.tagging(_, let message) {
                 // What could not be tagged is still printed: untagged, with a warning.
-                let warning = Diagnostic(.warning, "the PDF could not be tagged for accessibility (\(message)); it is written untagged", at: nil)
+                let warning = Diagnostic(.warning, "the PDF could not be tagged for accessibility (\(message)); it is written untagged", at: nil, kind: .output)
                 if options.strict { throw TypesetError.warningsAreErrors([warning]) }
                 diagnostics.append(warning)
                 written = try write(tagged: false)
             }
-            if options.strict, !layoutDiagnostics.isEmpty { throw TypesetError.warningsAreErrors(layoutDiagnostics) }
+            layoutDiagnostics = document.source.placingSubjects(of: layoutDiagnostics)
+            if options.strict, !layoutDiagnostics.isEmpty {
+                throw TypesetError.warningsAreErrors(Diagnostic.coalesced(layoutDiagnostics))
+            }
             diagnostics += layoutDiagnostics
             if options.preview == nil { try outputFile.commit() } else { outputFile.discard() }
-            return RenderReport(pageCount: written.pages, diagnostics: diagnostics, files: written.renderer.previewFiles)
+            // Warnings that say the same thing are said once, with their count.
+            return RenderReport(pageCount: written.pages, diagnostics: Diagnostic.coalesced(diagnostics),
+                                files: written.renderer.previewFiles)
         } catch {
             outputFile.discard()
             if let error = error as? TypesetError { throw error }
@@ -319,7 +325,7 @@ public enum Typesetter {
     static func diagnostic(for overflow: InkOverflow) -> Diagnostic {
         let reach = overflow.crossesPageEdge ? "past the bottom edge of the page, where they are cut" : "into the bottom margin"
         return Diagnostic(.warning, "glyphs taller than the text area: even at the top of a page they reach \(overflow.excess.wholePointsText) pt "
-                          + "below it, \(reach); a larger line height or a smaller size fits them", at: overflow.location)
+                          + "below it, \(reach); a larger line height or a smaller size fits them", at: overflow.location, kind: .overfull)
     }
 
     static func temporaryFiles(of preview: PagePreview, base: String) -> TemporaryFiles.Pattern {
