@@ -260,8 +260,21 @@ struct FontCheck {
         }
     }
 
-    /// The warnings for everything visited.
-    func diagnostics() -> [Diagnostic] {
+    /// The weights `theme`'s own cascade asks for: each role's weight, and those `**strong**`
+    /// text makes of them (CSS `bolder`, twice for strong inside strong).
+    static func cascadeWeights(of theme: Theme) -> Set<FontWeight> {
+        var weights = Set(TextRole.allCases.map { theme[$0].weight })
+        for _ in 0..<2 { weights.formUnion(weights.map { Styler.bolder($0) }) }
+        return weights
+    }
+
+    /// The warnings for everything visited. A weight `theme`'s own cascade asks of one of its
+    /// own families (a semibold heading's inline code in the monospaced family) is not the
+    /// document's doing and is not warned about here: the nearest weight is used, and
+    /// `typeset theme check` names it once for the theme.
+    func diagnostics(theme: Theme? = nil) -> [Diagnostic] {
+        let themeFamilies = Set(theme?.familyNames ?? [])
+        let themeWeights = theme.map(Self.cascadeWeights(of:)) ?? []
         var diagnostics: [Diagnostic] = []
         var messages = Set<String>()
         func warn(_ message: String, _ location: SourceLocation?) {
@@ -279,7 +292,10 @@ struct FontCheck {
                 continue
             }
             // A weight the family lacks: one warning per weight, where it is first needed.
-            if resolved.boldSynthesized {
+            let fromTheme = themeFamilies.contains(request.family) && themeWeights.contains(request.weight)
+            if fromTheme, resolved.boldSynthesized || resolved.weight != request.weight {
+                // The theme's own request: said by `theme check`, not by every document.
+            } else if resolved.boldSynthesized {
                 warn("'\(resolved.family)' has no face of weight \(request.weight.rawValue): bold synthesized (its lighter face emboldened)", location)
             } else if resolved.weight != request.weight {
                 let hint = resolved.family.hasPrefix("Noto Sans CJK")

@@ -210,7 +210,7 @@ public enum Typesetter {
         for case let (sample?, key, given) in runningSamples {
             fonts.visit(sample, at: given == nil ? document.metadata.fieldLocations[key] : nil, running: true)
         }
-        diagnostics = inSourceOrder(document.source.placingSubjects(of: diagnostics + fonts.diagnostics()))
+        diagnostics = inSourceOrder(document.source.placingSubjects(of: diagnostics + fonts.diagnostics(theme: theme)))
             + survey.imageDiagnostics + survey.sizeDiagnostics
         if options.strict, !diagnostics.isEmpty { throw TypesetError.warningsAreErrors(Diagnostic.coalesced(diagnostics)) }
         var layoutDiagnostics: [Diagnostic] = []
@@ -225,8 +225,8 @@ public enum Typesetter {
                     let emergencies = shaper.emergencyCount
                     try paginator.add(block)
                     if shaper.emergencyCount > emergencies, renderer is CairoPDFRenderer {
-                        layoutDiagnostics.append(Diagnostic(.warning, "a word is wider than the measure: broken between letters",
-                                                            at: block.location, kind: .overfull))
+                        layoutDiagnostics.append(Self.overfullWord(shaper.lastEmergencyWord, measure: theme.page.measure,
+                                                                   at: block.location))
                     }
                 }
             }
@@ -372,6 +372,17 @@ public enum Typesetter {
 
     /// Diagnostics in source order, so a reader can walk the file top to bottom; those without
     /// a position keep their order, after the rest.
+    /// The warning for a word wider than the measure, quoting it (its first 60 characters) and
+    /// placed where it is written (its first 24 characters are looked for in the source).
+    static func overfullWord(_ word: String?, measure: Double, at location: SourceLocation?) -> Diagnostic {
+        guard let word, !word.isEmpty else {
+            return Diagnostic(.warning, "a word is wider than the measure: broken between letters", at: location, kind: .overfull)
+        }
+        let shown = word.count > 60 ? word.prefix(60) + "…" : Substring(word)
+        return Diagnostic(.warning, "a word is wider than the measure (\(measure.wholePointsText) pt): '\(shown)' is broken "
+                          + "between letters", at: location, kind: .overfull, subject: String(word.prefix(24)))
+    }
+
     static func inSourceOrder(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
         diagnostics.enumerated().sorted { a, b in
             switch (a.element.location, b.element.location) {
