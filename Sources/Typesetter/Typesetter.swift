@@ -163,7 +163,7 @@ public enum Typesetter {
         if let lang = document.metadata.lang, !FrontMatterSettings.isLanguageTag(lang.trimmingCharacters(in: .whitespaces)) {
             // No position: set by --lang or -V lang, named as such rather than at line 1.
             let at = document.metadata.fieldLocations["lang"]
-            diagnostics.append(Diagnostic(.warning, "\(at == nil ? "--lang/-V lang" : "lang") '\(lang.prefix(40))' is not a BCP 47 language tag; the PDF says 'en'",
+            diagnostics.append(Diagnostic(.warning, "\(at == nil ? "--lang/-V lang" : "lang"): \(LanguageTag.problem(lang)); the PDF says 'en'",
                                           at: at, kind: .frontMatter))
         }
         // Front matter text values read as Markdown: the PDF's metadata and running heads take
