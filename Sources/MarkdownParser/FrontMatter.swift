@@ -19,6 +19,26 @@ enum FrontMatter {
         "tab-size",
     ]
 
+    /// Known keys that take one value (a scalar; a list only where joined): a mapping given to
+    /// one of them is reported and ignored.
+    static let scalarKeys: Set<String> = [
+        "title", "subtitle", "date", "lang", "theme", "paper", "header", "footer", "toc", "size-category",
+        "bold-text", "justify", "line-break", "smart", "widows", "orphans", "hyphenate", "tab-size",
+    ]
+
+    /// Why a `lang` value is not a language tag (``LanguageTag``), or nil when it is: a list,
+    /// an empty value, a YAML boolean written plain (`lang: true`), a malformed tag.
+    static func languageProblem(_ node: Reader.Node, reader: inout Reader) -> String? {
+        guard node.pointee.type == YAML_SCALAR_NODE else { return "a language tag is one value, not a list" }
+        let value = Reader.scalar(node).trimmingSpaces
+        if value.isEmpty { return "the value is empty (a language tag such as en, de-CH or zh-Hant)" }
+        let plain = node.pointee.data.scalar.style == YAML_PLAIN_SCALAR_STYLE
+        if plain, ["true", "false", "yes", "no", "on", "off"].contains(value.lowercased()) {
+            return "'\(value)' is a YAML boolean, not a BCP 47 language tag (such as en, de-CH or zh-Hant)"
+        }
+        return LanguageTag.isWellFormed(value) ? nil : LanguageTag.problem(value)
+    }
+
     /// Limits recursion into nested YAML (aliases can make a graph deep).
     static let maxDepth = 16
 
@@ -105,6 +125,17 @@ enum FrontMatter {
                                                   at: keyLocation, kind: .frontMatter))
                 } else {
                     firstLines[canonical] = keyLocation.line
+                }
+                if Self.scalarKeys.contains(canonical), valueNode.pointee.type == YAML_MAPPING_NODE {
+                    diagnostics.append(Diagnostic(
+                        .warning, "front matter '\(key)' takes one value, not a mapping of keys to values; ignored",
+                        at: location(valueNode.pointee.start_mark, firstLine: firstLine, file: file), kind: .frontMatter))
+                    continue
+                }
+                if canonical == "lang", let problem = Self.languageProblem(valueNode, reader: &reader) {
+                    diagnostics.append(Diagnostic(.warning, "front matter 'lang': \(problem); the PDF says 'en'",
+                                                  at: keyLocation, kind: .frontMatter))
+                    continue
                 }
                 if ["title", "subtitle", "author", "date", "lang", "keywords"].contains(canonical) {
                     metadata.fieldLocations[canonical] = location(keyNode.pointee.start_mark, firstLine: firstLine, file: file)
