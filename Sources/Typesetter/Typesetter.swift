@@ -125,8 +125,15 @@ public enum Typesetter {
             where requested.theme == nil && requested.themeRequest.theme == nil && options.themeRequest.theme != nil {
             // The theme came from the front matter: a problem with the theme as a whole (no such
             // theme, unreadable) is reported at the `theme:` line that named it.
-            guard let at = document.metadata.fieldLocations["theme"], let first = problems.first,
-                  first.range(of: #"^[^\n]*?:\d+:\d+: "#, options: .regularExpression) == nil else { throw TypesetError.invalidTheme(problems: problems) }
+            guard let at = document.metadata.fieldLocations["theme"], let first = problems.first else {
+                throw TypesetError.invalidTheme(problems: problems)
+            }
+            guard first.range(of: #"^[^\n]*?:\d+:\d+: "#, options: .regularExpression) == nil else {
+                // Problems inside the file it named: said to be the theme's, then each at its place.
+                let name = options.themeRequest.theme ?? ""
+                throw TypesetError.invalidTheme(problems: ["\(at): front matter 'theme': '\(name)' is read as the theme, "
+                                                           + "and it is not a usable theme:"] + problems)
+            }
             throw TypesetError.invalidTheme(problems: ["\(at): front matter 'theme': \(first)"] + problems.dropFirst())
         }
         if let preview = options.preview, preview.format == .png {
