@@ -48,7 +48,9 @@ public enum LanguageTag {
         let subtags = tag.split(separator: "-", omittingEmptySubsequences: false)
         guard let primary = subtags.first, (2...8).contains(primary.count),
               primary.allSatisfy({ $0.isASCII && $0.isLetter }) else { return false }
-        return subtags.allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
+        return subtags.allSatisfy { subtag in
+            (1...8).contains(subtag.count) && subtag.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        }
     }
 
     /// Why `tag` is refused, in the words every place that reads a tag uses.

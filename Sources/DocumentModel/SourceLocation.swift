@@ -129,7 +129,8 @@ extension Diagnostic {
                 order.append(index)
                 continue
             }
-            let key = Key(kind: diagnostic.kind, file: diagnostic.location?.file, template: template(diagnostic.message))
+            let key = Key(kind: diagnostic.kind, file: diagnostic.location?.file,
+                          template: template(diagnostic.message))
             if groups[key] == nil { order.append(index) }
             groups[key, default: []].append(index)
         }
@@ -145,7 +146,8 @@ extension Diagnostic {
             var first = diagnostics[group[0]]
             let others = group.dropFirst().prefix(3).compactMap { diagnostics[$0].location }
                 .map { "\($0.line):\($0.column)" }
-            let also = others.isEmpty ? "" : "; also at " + others.joined(separator: ", ") + (group.count > 4 ? " …" : "")
+            let more = group.count > 4 ? " …" : ""
+            let also = others.isEmpty ? "" : "; also at " + others.joined(separator: ", ") + more
             first.message += " (\(group.count) like this in all\(also))"
             return first
         }

@@ -79,7 +79,9 @@ public struct SourcePositions: Hashable, Sendable {
     /// One not found keeps its location. Reads the source once (back from where it was set
     /// aside, if it was), only when some diagnostic has a subject.
     public func placingSubjects(of diagnostics: [Diagnostic], window: Int = 1 << 20) -> [Diagnostic] {
-        guard !isEmpty, diagnostics.contains(where: { $0.subject != nil && $0.location != nil }) else { return diagnostics }
+        guard !isEmpty, diagnostics.contains(where: { $0.subject != nil && $0.location != nil }) else {
+            return diagnostics
+        }
         let text = bytes
         var resumeAt: [SourceLocation: Int] = [:]
         return diagnostics.map { diagnostic in

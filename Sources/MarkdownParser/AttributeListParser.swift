@@ -39,7 +39,9 @@ struct AttributeListParser {
                 id: id, classes: classes,
                 pairs: pairs.map { Attributes.Pair(key: $0.key, value: $0.value, location: location($0.offset)) },
                 location: location(0))
-            attributes.replacedIDs = replacedIDs.map { Attributes.Pair(key: $0.key, value: nil, location: location($0.offset)) }
+            attributes.replacedIDs = replacedIDs.map {
+                Attributes.Pair(key: $0.key, value: nil, location: location($0.offset))
+            }
             return attributes
         }
     }
@@ -81,7 +83,9 @@ struct AttributeListParser {
                 guard j > nameStart else { return nil }
                 let name = String(decoding: b[nameStart..<j], as: UTF8.self)
                 if c == ascii("#") {
-                    if let earlier = parsed.id { parsed.replacedIDs.append(.init(key: earlier, value: nil, offset: parsed.idOffset)) }
+                    if let earlier = parsed.id {
+                        parsed.replacedIDs.append(.init(key: earlier, value: nil, offset: parsed.idOffset))
+                    }
                     parsed.id = name
                     parsed.idOffset = i - start
                 } else {

@@ -855,7 +855,8 @@ public struct Styler: Sendable {
         if let colon = trimmed.firstIndex(of: ":"), !trimmed[..<colon].contains("/") {
             let scheme = trimmed[..<colon].lowercased()
             guard Styler.linkSchemes.contains(scheme) else {
-                warn("link '\(trimmed.prefix(60))' uses the scheme '\(scheme):'; it is not made clickable", nil, kind: .link, subject: trimmed)
+                warn("link '\(trimmed.prefix(60))' uses the scheme '\(scheme):'; it is not made clickable", nil,
+                     kind: .link, subject: trimmed)
                 return nil
             }
         }

@@ -24,8 +24,10 @@ public enum ThemeJudgement {
             do {
                 let (theme, warnings) = try TokenImporter.importTokens(data, file: file, mapping: mapping)
                 if theme.styles == Theme.default.styles {
-                    let problem = ThemeProblem(file: file, line: 1, column: 1, message: "no typography tokens found (a token with "
-                        + "$type \"typography\" and a $value with fontFamily, fontSize, …)")
+                    let problem = ThemeProblem(
+                        file: file, line: 1, column: 1,
+                        message: "no typography tokens found (a token with $type \"typography\" and a $value with "
+                            + "fontFamily, fontSize, …)")
                     return (nil, warnings.map { parse($0, file: file) } + [problem])
                 }
                 // The importer has already held the values to the theme's limits.
@@ -80,9 +82,9 @@ public enum ThemeJudgement {
                 valid = String(validating: bytes[index..<(index + length)], as: UTF8.self) != nil
             }
             guard valid else {
+                let hex = String(byte, radix: 16, uppercase: true)
                 return ThemeProblem(file: file, line: line, column: column,
-                                    message: "the file is not UTF-8 (byte 0x\(String(byte, radix: 16, uppercase: true)) here); "
-                                        + "a theme is JSON, which is UTF-8")
+                                    message: "the file is not UTF-8 (byte 0x\(hex) here); a theme is JSON, which is UTF-8")
             }
             if byte == 0x0A {
                 line += 1
@@ -121,7 +123,9 @@ public enum ThemeJudgement {
             } else {
                 needle = ""
             }
-            guard !needle.isEmpty, let range = text.range(of: "\"\(needle)\"", options: .caseInsensitive) else { return problem }
+            guard !needle.isEmpty, let range = text.range(of: "\"\(needle)\"", options: .caseInsensitive) else {
+                return problem
+            }
             let before = text[..<range.lowerBound]
             var placed = problem
             placed.line = before.filter { $0 == "\n" }.count + 1

@@ -86,7 +86,8 @@ extension Typesetter {
         }
         let installed = FontCatalog()
         if let file {
-            let fonts = ThemeJudgement.fontProblems(of: theme, file: file.path, text: file.text, isFamilyAvailable: installed.has)
+            let fonts = ThemeJudgement.fontProblems(of: theme, file: file.path, text: file.text,
+                                                    isFamilyAvailable: installed.has)
             if fonts.contains(where: { $0.severity == .error }) {
                 throw TypesetError.invalidTheme(problems: (fileWarnings + fonts).map(\.description))
             }

@@ -71,7 +71,8 @@ public struct TypesetProblem: Hashable, Sendable, CustomStringConvertible {
 
     /// A diagnostic as a problem of the kind of the same name (``Diagnostic/kind``).
     public init(_ diagnostic: Diagnostic) {
-        self.init(kind: Kind(rawValue: diagnostic.kind.rawValue) ?? .content, severity: diagnostic.severity, file: diagnostic.location?.file,
+        self.init(kind: Kind(rawValue: diagnostic.kind.rawValue) ?? .content, severity: diagnostic.severity,
+                  file: diagnostic.location?.file,
                   line: diagnostic.location?.line, column: diagnostic.location?.column, message: diagnostic.message)
     }
 

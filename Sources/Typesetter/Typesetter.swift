@@ -219,7 +219,9 @@ public enum Typesetter {
         }
         diagnostics = inSourceOrder(document.source.placingSubjects(of: diagnostics + fonts.diagnostics(theme: theme)))
             + survey.imageDiagnostics + survey.sizeDiagnostics
-        if options.strict, !diagnostics.isEmpty { throw TypesetError.warningsAreErrors(Diagnostic.coalesced(diagnostics)) }
+        if options.strict, !diagnostics.isEmpty {
+            throw TypesetError.warningsAreErrors(Diagnostic.coalesced(diagnostics))
+        }
         var layoutDiagnostics: [Diagnostic] = []
         func layOut(pages: [String: Int], pageCount: Int?, into renderer: PageRenderer) throws -> Paginator {
             let layout = LayoutOptions(page: theme.page, widows: options.widows ?? 2, orphans: options.orphans ?? 2,
@@ -232,8 +234,8 @@ public enum Typesetter {
                     let emergencies = shaper.emergencyCount
                     try paginator.add(block)
                     if shaper.emergencyCount > emergencies, renderer is CairoPDFRenderer {
-                        layoutDiagnostics.append(Self.overfullWord(shaper.lastEmergencyWord, measure: theme.page.measure,
-                                                                   at: block.location))
+                        let word = shaper.lastEmergencyWord
+                        layoutDiagnostics.append(Self.overfullWord(word, measure: theme.page.measure, at: block.location))
                     }
                 }
             }
@@ -383,11 +385,13 @@ public enum Typesetter {
     /// placed where it is written (its first 24 characters are looked for in the source).
     static func overfullWord(_ word: String?, measure: Double, at location: SourceLocation?) -> Diagnostic {
         guard let word, !word.isEmpty else {
-            return Diagnostic(.warning, "a word is wider than the measure: broken between letters", at: location, kind: .overfull)
+            return Diagnostic(.warning, "a word is wider than the measure: broken between letters", at: location,
+                              kind: .overfull)
         }
         let shown = word.count > 60 ? word.prefix(60) + "…" : Substring(word)
-        return Diagnostic(.warning, "a word is wider than the measure (\(measure.wholePointsText) pt): '\(shown)' is broken "
-                          + "between letters", at: location, kind: .overfull, subject: String(word.prefix(24)))
+        let message = "a word is wider than the measure (\(measure.wholePointsText) pt): '\(shown)' is broken "
+            + "between letters"
+        return Diagnostic(.warning, message, at: location, kind: .overfull, subject: String(word.prefix(24)))
     }
 
     static func inSourceOrder(_ diagnostics: [Diagnostic]) -> [Diagnostic] {

@@ -58,9 +58,12 @@ enum ThemeCommand {
             // The judgement `theme check` and `render` make: what one refuses, all refuse.
             let (read, problems) = ThemeJudgement.read(data, file: path, mapping: mapping)
             guard let theme = read else { throw TypesetError.invalidTheme(problems: problems.map(\.description)) }
-            let all = problems + ThemeJudgement.fontProblems(of: theme, file: path, text: String(decoding: data, as: UTF8.self),
-                                                             isFamilyAvailable: ThemeJudgement.installedFamilies())
-            if all.contains(where: { $0.severity == .error }) { throw TypesetError.invalidTheme(problems: all.map(\.description)) }
+            let fonts = ThemeJudgement.fontProblems(of: theme, file: path, text: String(decoding: data, as: UTF8.self),
+                                                    isFamilyAvailable: ThemeJudgement.installedFamilies())
+            let all = problems + fonts
+            if all.contains(where: { $0.severity == .error }) {
+                throw TypesetError.invalidTheme(problems: all.map(\.description))
+            }
             let warnings = all.map(\.description)
             if !args.has("--quiet") { warnings.forEach(Messages.error) }
             let json = ThemeWriter.json(for: theme, comment: "Imported by `typeset theme import` from \((path as NSString).lastPathComponent).")
