@@ -153,11 +153,10 @@ enum FrontMatter {
                         diagnostics.append(Diagnostic(.warning, "unknown front matter key '\(key)'",
                                                       at: location(keyNode.pointee.start_mark, firstLine: firstLine, file: file), kind: .frontMatter))
                     }
-                    reader.flatten(valueNode, key: known ? canonical : key, into: &metadata.fields, depth: 0)
-                    let at = location(keyNode.pointee.start_mark, firstLine: firstLine, file: file)
-                    for field in metadata.fields.keys where field == (known ? canonical : key) || field.hasPrefix((known ? canonical : key) + ".") {
-                        metadata.fieldLocations[field] = at
-                    }
+                    // Only the fields this key set are placed at it: time linear in the keys.
+                    var added: [String] = []
+                    reader.flatten(valueNode, key: known ? canonical : key, into: &metadata.fields, added: &added, depth: 0)
+                    for field in added { metadata.fieldLocations[field] = keyLocation }
                 }
             }
         }
@@ -264,14 +263,18 @@ enum FrontMatter {
             return raw.map { $0.trimmingSpaces }.filter { !$0.isEmpty }
         }
 
-        mutating func flatten(_ node: Node, key: String, into fields: inout [String: String], depth: Int) {
+        /// Stores `node` under `key` (a mapping's entries under `key.entry`), appending each key
+        /// set to `added`.
+        mutating func flatten(_ node: Node, key: String, into fields: inout [String: String], added: inout [String],
+                              depth: Int) {
             guard depth < FrontMatter.maxDepth else { return }
             if node.pointee.type == YAML_MAPPING_NODE {
                 for (k, v) in pairs(node) {
-                    flatten(v, key: key + "." + Self.scalar(k), into: &fields, depth: depth + 1)
+                    flatten(v, key: key + "." + Self.scalar(k), into: &fields, added: &added, depth: depth + 1)
                 }
             } else {
                 fields[key] = scalars(node).joined(separator: ", ")
+                added.append(key)
             }
         }
     }
