@@ -12,15 +12,18 @@ import Typography
 /// it names against the installed fonts (a family that is not installed is a warning naming the
 /// one its text is set in; a list none of whose families is installed is an error).
 public enum ThemeJudgement {
-    /// The theme `data` describes and every problem of the file itself, in source order; the
-    /// theme is nil when some problem is an error. A file with `$type` or `$value` members is
-    /// read as design tokens (``TokenImporter``, with `mapping` from token names to roles);
-    /// one that yields no typography token at all is refused, as `theme import` refuses it.
-    /// Problems with no position of their own are placed where the file writes what they name.
-    public static func read(_ data: Data, file: String, mapping: [String: TextRole] = [:]) -> (Theme?, [ThemeProblem]) {
+    /// The theme `data` describes and every problem of the file itself, in source order. The
+    /// file must not be used when some problem is an error; the theme is still given when it
+    /// could be read, so that its families can be judged too (nil: it could not be read). A file
+    /// with `$type` or `$value` members, or any file when `asTokens`, is read as design tokens
+    /// (``TokenImporter``, with `mapping` from token names to roles); one that yields no
+    /// typography token at all is refused, as `theme import` refuses it. Problems with no
+    /// position of their own are placed where the file writes what they name.
+    public static func read(_ data: Data, file: String, asTokens: Bool = false,
+                            mapping: [String: TextRole] = [:]) -> (Theme?, [ThemeProblem]) {
         if let problem = encodingProblem(data, file: file) { return (nil, [problem]) }
         let text = String(decoding: data, as: UTF8.self)
-        if isDesignTokens(text) {
+        if asTokens || isDesignTokens(text) {
             do {
                 let (theme, warnings) = try TokenImporter.importTokens(data, file: file, mapping: mapping)
                 if theme.styles == Theme.default.styles {
@@ -44,7 +47,7 @@ public enum ThemeJudgement {
             // Most often a file named as the theme by mistake (a Markdown file): said so.
             placed[0].message += " (the file was read as a theme, which is a JSON object)"
         }
-        return (placed.contains { $0.severity == .error } ? nil : theme, placed)
+        return (theme, placed)
     }
 
     /// The problems of the families `theme` names, placed where `text` (the file) writes them:
@@ -123,7 +126,7 @@ public enum ThemeJudgement {
             } else {
                 needle = ""
             }
-            guard !needle.isEmpty, let range = text.range(of: "\"\(needle)\"", options: .caseInsensitive) else {
+            guard !needle.isEmpty, let range = text.range(of: "\"\(needle)\"") else {
                 return problem
             }
             let before = text[..<range.lowerBound]

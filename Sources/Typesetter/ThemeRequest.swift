@@ -69,7 +69,9 @@ extension Typesetter {
                 throw TypesetError.invalidTheme(problems: ["\(name): cannot read theme file: \(error.reason)"])
             }
             let (read, problems) = ThemeJudgement.read(data, file: name)
-            guard let read else { throw TypesetError.invalidTheme(problems: problems.map(\.description)) }
+            guard let read, !problems.contains(where: { $0.severity == .error }) else {
+                throw TypesetError.invalidTheme(problems: problems.map(\.description))
+            }
             theme = read
             fileWarnings = problems
             file = (name, String(decoding: data, as: UTF8.self))

@@ -56,8 +56,10 @@ enum ThemeCommand {
                 throw UsageError("--map \(unmatched)=…: \(path) has no typography token '\(unmatched)' (a token path or its last part; its tokens: \(names.isEmpty ? "none" : list))")
             }
             // The judgement `theme check` and `render` make: what one refuses, all refuse.
-            let (read, problems) = ThemeJudgement.read(data, file: path, mapping: mapping)
-            guard let theme = read else { throw TypesetError.invalidTheme(problems: problems.map(\.description)) }
+            let (read, problems) = ThemeJudgement.read(data, file: path, asTokens: true, mapping: mapping)
+            guard let theme = read, !problems.contains(where: { $0.severity == .error }) else {
+                throw TypesetError.invalidTheme(problems: problems.map(\.description))
+            }
             let fonts = ThemeJudgement.fontProblems(of: theme, file: path, text: String(decoding: data, as: UTF8.self),
                                                     isFamilyAvailable: ThemeJudgement.installedFamilies())
             let all = problems + fonts
