@@ -28,7 +28,14 @@ import Typography
 /// warnings and the distinct requests and characters are kept. Two checks of consecutive parts
 /// of a document join with ``append(_:)``.
 struct FontCheck {
-    struct Request: Hashable { var family: String; var weight: FontWeight; var italic: Bool }
+    struct Request: Hashable {
+        var family: String
+        var weight: FontWeight
+        var italic: Bool
+        /// The weight is the paragraph's own (its role's), or what `**strong**` makes of it
+        /// (CSS `bolder`, once or twice): the theme's cascade asked for it, not an attribute.
+        var ownCascade: Bool
+    }
     /// The document's source, where warnings find the text's line and column.
     var source = SourcePositions()
 
@@ -97,10 +104,12 @@ struct FontCheck {
         var offset = 0
         for paragraph in paragraphs {
             for run in paragraph.runs {
-                note(run, at: offset, into: &findings)
+                note(run, at: offset, paragraphWeight: paragraph.style.baseFont.weight, into: &findings)
                 offset += run.text.utf8.count
             }
-            for run in paragraph.marker ?? [] { note(run, at: nil, into: &findings) }
+            for run in paragraph.marker ?? [] {
+                note(run, at: nil, paragraphWeight: paragraph.style.baseFont.weight, into: &findings)
+            }
         }
         guard !findings.problems.isEmpty || !findings.characters.isEmpty else { return }
         // The characters met for the first time, looked up together (per family list).
@@ -131,7 +140,10 @@ struct FontCheck {
 
     /// Notes `run`'s face requests and characters met for the first time; `offset` is where its
     /// text starts in the visit (nil for a marker).
-    private mutating func note(_ run: StyledRun, at offset: Offset?, into findings: inout Findings) {
+    private mutating func note(_ run: StyledRun, at offset: Offset?, paragraphWeight: FontWeight,
+                               into findings: inout Findings) {
+        let strong = Styler.bolder(paragraphWeight)
+        let cascade = [paragraphWeight, strong, Styler.bolder(strong)].contains(run.style.font.weight)
         let font = run.style.font
         if styles[font.families] == nil { styles[font.families] = font }
         var allASCII = true
@@ -147,7 +159,7 @@ struct FontCheck {
         if needsFallback, fallbackStyles[font.families] == nil { fallbackStyles[font.families] = font }
         for (position, family) in (needsFallback ? font.families[...] : font.families.prefix(1)).enumerated() {
             if listOf[family] == nil { listOf[family] = font.families }
-            let request = Request(family: family, weight: font.weight, italic: font.italic)
+            let request = Request(family: family, weight: font.weight, italic: font.italic, ownCascade: cascade)
             guard seen.insert(request).inserted else { continue }
             let spec = FontSpec(families: Array(font.families.drop { $0 != family }), weight: font.weight,
                                 italic: font.italic, size: font.size)
@@ -260,21 +272,12 @@ struct FontCheck {
         }
     }
 
-    /// The weights `theme`'s own cascade asks for: each role's weight, and those `**strong**`
-    /// text makes of them (CSS `bolder`, twice for strong inside strong).
-    static func cascadeWeights(of theme: Theme) -> Set<FontWeight> {
-        var weights = Set(TextRole.allCases.map { theme[$0].weight })
-        for _ in 0..<2 { weights.formUnion(weights.map { Styler.bolder($0) }) }
-        return weights
-    }
-
     /// The warnings for everything visited. A weight `theme`'s own cascade asks of one of its
-    /// own families (a semibold heading's inline code in the monospaced family) is not the
-    /// document's doing and is not warned about here: the nearest weight is used, and
-    /// `typeset theme check` names it once for the theme.
+    /// own families — a semibold heading's or table header's inline code in the monospaced
+    /// family, Hangul in a semibold role — is not the document's doing and is not warned about
+    /// in every document: the nearest weight is used. A weight an attribute asks for is.
     func diagnostics(theme: Theme? = nil) -> [Diagnostic] {
         let themeFamilies = Set(theme?.familyNames ?? [])
-        let themeWeights = theme.map(Self.cascadeWeights(of:)) ?? []
         var diagnostics: [Diagnostic] = []
         var messages = Set<String>()
         func warn(_ message: String, _ location: SourceLocation?) {
@@ -292,7 +295,7 @@ struct FontCheck {
                 continue
             }
             // A weight the family lacks: one warning per weight, where it is first needed.
-            let fromTheme = themeFamilies.contains(request.family) && themeWeights.contains(request.weight)
+            let fromTheme = request.ownCascade && themeFamilies.contains(request.family)
             if fromTheme, resolved.boldSynthesized || resolved.weight != request.weight {
                 // The theme's own request: said by `theme check`, not by every document.
             } else if resolved.boldSynthesized {
