@@ -72,6 +72,44 @@ public struct SourcePositions: Hashable, Sendable {
         return offset <= (storage?.count ?? 0) ? offset : nil
     }
 
+    /// `diagnostics` with each one that quotes a ``Diagnostic/subject`` moved from its location
+    /// (the start of its block) to where that text is written: its first occurrence at or after
+    /// the location, within `window` bytes, and after the place found for the diagnostic before
+    /// it with the same location (two links in one paragraph are found one after the other).
+    /// One not found keeps its location. Reads the source once (back from where it was set
+    /// aside, if it was), only when some diagnostic has a subject.
+    public func placingSubjects(of diagnostics: [Diagnostic], window: Int = 1 << 20) -> [Diagnostic] {
+        guard !isEmpty, diagnostics.contains(where: { $0.subject != nil && $0.location != nil }) else {
+            return diagnostics
+        }
+        let text = bytes
+        var resumeAt: [SourceLocation: Int] = [:]
+        return diagnostics.map { diagnostic in
+            guard let subject = diagnostic.subject, !subject.isEmpty, let location = diagnostic.location,
+                  let start = offset(of: location) else { return diagnostic }
+            let needle = Array(subject.utf8)
+            let from = max(start, resumeAt[location] ?? start)
+            let end = min(text.count, from + window)
+            guard let found = Self.firstIndex(of: needle, in: text, from: from, to: end) else { return diagnostic }
+            resumeAt[location] = found + needle.count
+            var placed = diagnostic
+            placed.location = self.location(ofOffset: found, file: location.file)
+            return placed
+        }
+    }
+
+    /// The first offset in `from..<to` where `needle` starts in `text`; nil when none.
+    static func firstIndex(of needle: [UInt8], in text: [UInt8], from: Int, to: Int) -> Int? {
+        guard let first = needle.first, to - from >= needle.count else { return nil }
+        var index = from
+        let last = to - needle.count
+        while index <= last {
+            if text[index] == first, text[index..<(index + needle.count)].elementsEqual(needle) { return index }
+            index += 1
+        }
+        return nil
+    }
+
     /// The 1-based line and byte column of UTF-8 offset `offset`.
     func location(ofOffset offset: Int, file: String) -> SourceLocation {
         // The last line starting at or before `offset` (binary search).

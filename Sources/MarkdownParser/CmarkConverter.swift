@@ -163,7 +163,7 @@ struct CmarkConverter {
         warnedDepth = true
         diagnostics.append(Diagnostic(
             .warning, "content nested more than \(Self.maxDepth) levels deep is flattened to plain text",
-            at: location))
+            at: location, kind: .structure))
     }
 
     // MARK: Blocks
@@ -212,14 +212,14 @@ struct CmarkConverter {
                 } else {
                     // Matched in the source but not in this container (the pair spans containers).
                     diagnostics.append(Diagnostic(.warning, "closing div fence ':::' without an open div in its container; kept as text",
-                                                  at: fence.location))
+                                                  at: fence.location, kind: .structure))
                     append(Block(.paragraph([.text(fence.original)]), location: fence.location))
                 }
             }
         }
         while let open = stack.popLast() {
             diagnostics.append(Diagnostic(.warning, "div opened here is not closed; closed at the end of its container",
-                                          at: open.fence.location))
+                                          at: open.fence.location, kind: .structure))
             append(Block(.div(open.blocks), attributes: open.attributes, location: open.fence.location))
         }
         return top

@@ -48,14 +48,14 @@ struct RawHTML {
     /// One warning per element name and fate, so the words are true of every such element.
     private mutating func warnUnsupported(_ name: String, at location: SourceLocation?, fate: Fate) {
         guard warned.insert(name + "\u{0}" + fate.rawValue).inserted else { return }
-        diagnostics.append(Diagnostic(.warning, "HTML element <\(name)> is not supported; \(fate.rawValue) (one warning for all <\(name)> elements treated so)", at: location))
+        diagnostics.append(Diagnostic(.warning, "HTML element <\(name)> is not supported; \(fate.rawValue) (one warning for all <\(name)> elements treated so)", at: location, kind: .html))
     }
 
     /// The one warning for HTML libxml2 gave up on (nested too deep, a text node too long):
     /// its text is shown without its markup.
     private mutating func warnUnparsed(at location: SourceLocation?) {
         guard warned.insert("\u{0}unparsed").inserted else { return }
-        diagnostics.append(Diagnostic(.warning, "raw HTML the HTML parser cannot read (nested too deep or too long): its text is shown without its markup (one warning for every such HTML block in the document)", at: location))
+        diagnostics.append(Diagnostic(.warning, "raw HTML the HTML parser cannot read (nested too deep or too long): its text is shown without its markup (one warning for every such HTML block in the document)", at: location, kind: .html))
     }
 
     // MARK: Blocks
@@ -102,7 +102,7 @@ struct RawHTML {
                                 - (html.hasSuffix("\n") ? 1 : 0))
         guard hidden > 0 else { return }
         let lines = hidden == 1 ? "the line" : "the \(hidden) lines"
-        diagnostics.append(Diagnostic(.warning, "HTML comment '<!--' is never closed: \(lines) after it, to the end of the document or of the block it is in, are part of the comment and not set (close it with '-->')", at: location))
+        diagnostics.append(Diagnostic(.warning, "HTML comment '<!--' is never closed: \(lines) after it, to the end of the document or of the block it is in, are part of the comment and not set (close it with '-->')", at: location, kind: .html))
     }
 
     static let openMarker = "\u{0}open ", closeMarker = "\u{0}close "
@@ -297,7 +297,7 @@ struct RawHTML {
         }
         collect(children)
         if spans, warned.insert("\u{0}span").inserted {
-            diagnostics.append(Diagnostic(.warning, "an HTML table cell spans columns or rows (colspan, rowspan): its text is set in the first cell it covers and the others are left empty, so every cell stays in its column (one warning for every such table in the document)", at: location))
+            diagnostics.append(Diagnostic(.warning, "an HTML table cell spans columns or rows (colspan, rowspan): its text is set in the first cell it covers and the others are left empty, so every cell stays in its column (one warning for every such table in the document)", at: location, kind: .html))
         }
         guard !rows.isEmpty else { return nil }
         let columns = rows.map(\.cells.count).max() ?? 0

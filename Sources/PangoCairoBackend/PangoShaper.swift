@@ -17,6 +17,9 @@ public final class PangoShaper: TextShaper {
     /// Paragraphs that needed the composer's emergency pass (a word wider than the measure
     /// broken between letters); the caller warns when it grows.
     public internal(set) var emergencyCount = 0
+    /// The word the last emergency pass broke between letters (or left overfull), as printed;
+    /// nil when it could not be told. Read with ``emergencyCount``.
+    public internal(set) var lastEmergencyWord: String?
     /// Composed lines are cut from the paragraph's measured glyphs (``linesFromMeasurement``);
     /// false lays each composed paragraph out a second time at its chosen breaks, as Typeset
     /// did before (for tests that compare the two).

@@ -92,7 +92,7 @@ extension Typesetter {
         let parsed = MarkdownParser.parse(expansion.text, file: templatePath)
         var diagnostics = themeWarnings
         diagnostics += zip(expansion.unknownNames, expansion.unknownNamePositions).map { name, at in
-            Diagnostic(.warning, "unknown template name '\(name)'", at: SourceLocation(file: templatePath, line: at.line, column: at.column))
+            Diagnostic(.warning, "unknown template name '\(name)'", at: SourceLocation(file: templatePath, line: at.line, column: at.column), kind: .structure)
         }
         diagnostics += parsed.diagnostics
         var document = parsed.document

@@ -76,7 +76,7 @@ enum RenderCommand {
         let missing = selected.filter { page in page > pageCount && openStart.map { page < $0 } ?? true }
         guard let first = missing.min(), let last = missing.max() else { return nil }
         let which = first == last ? "page \(first) does" : "pages \(first)–\(last) do"
-        return Diagnostic(.warning, "--pages \(text): \(document) has \(pages); \(which) not exist and \(first == last ? "is" : "are") not written")
+        return Diagnostic(.warning, "--pages \(text): \(document) has \(pages); \(which) not exist and \(first == last ? "is" : "are") not written", kind: .output)
     }
 
     /// The render options the flags set (front matter fills in the rest).

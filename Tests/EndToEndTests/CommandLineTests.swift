@@ -210,7 +210,7 @@ import Testing
         #expect(result.status == 0, "\(result.output)")
         let lines = result.output.split(separator: "\n").map(String.init).filter { !$0.hasPrefix(dir + "/o.pdf: ") }
         #expect(lines.contains { $0.hasPrefix("typeset: warning: -V toc: expected true or false") }, "\(lines)")
-        #expect(lines.contains { $0.hasPrefix("typeset: warning: --lang/-V lang 'x!!' is not a BCP 47") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("typeset: warning: --lang/-V lang: 'x!!' is not a BCP 47") }, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("typeset: warning: -V widows:") }, "\(lines)")
         #expect(lines.allSatisfy { $0.hasPrefix("typeset: ") || $0.hasPrefix(dir + "/o.md:") }, "\(lines)")
         let positioned = lines.compactMap { line -> Int? in

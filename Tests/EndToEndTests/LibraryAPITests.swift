@@ -77,7 +77,7 @@ import DocumentModel
         }
         do { _ = try Typesetter.render(markdown: "*x*[y]{.nosuch}", options: RenderOptions(strict: true)); Issue.record("rendered") } catch let error as TypesetError {
             let problem = try #require(error.problems.first)
-            #expect(problem.kind == .content && problem.severity == .error && problem.line == 1, "\(problem)")
+            #expect(problem.kind == .attribute && problem.severity == .error && problem.line == 1, "\(problem)")
             #expect(!error.description.contains("--strict"), "library errors carry no command-line wording")
         }
         let utf8 = TypesetError.invalidUTF8(path: "a.md", line: 4).problems
