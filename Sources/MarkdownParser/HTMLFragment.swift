@@ -22,6 +22,14 @@ enum HTMLFragment {
         return true
     }()
 
+    /// The elements that never have content: HTML Living Standard §13.1.2 "void elements", with
+    /// the obsolete ones its parser still treats so (§13.2.6.4.7: `basefont`, `bgsound`,
+    /// `frame`, `keygen`, `param`).
+    static let voidElements: Set<String> = [
+        "area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr", "img", "input", "keygen", "link",
+        "meta", "param", "source", "track", "wbr",
+    ]
+
     /// Elements nested deeper than this are flattened to their text (bounds recursion).
     static let maxDepth = 64
 
@@ -184,7 +192,15 @@ enum HTMLFragment {
                 let children = depth < maxDepth
                     ? nodes(n.pointee.children, depth: depth + 1)
                     : [.text(plainText(n.pointee.children))]
-                result.append(.element(name: name, attributes: attributes, children: children))
+                if voidElements.contains(name) {
+                    // A void element libxml2's HTML 4 rules do not know (`<wbr>`, `<source>`,
+                    // `<track>`, `<embed>`) holds what follows it up to its parent's end: that
+                    // content is its parent's, after it.
+                    result.append(.element(name: name, attributes: attributes, children: []))
+                    result += children
+                } else {
+                    result.append(.element(name: name, attributes: attributes, children: children))
+                }
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
                 result.append(.text(string(n.pointee.content)))
             case XML_COMMENT_NODE, XML_PI_NODE, XML_DTD_NODE:

@@ -559,7 +559,7 @@ struct RawHTML {
     static let maxInlineDepth = 32
 
     /// HTML's void elements: they have no closing tag.
-    static let voidElements: Set<String> = ["br", "img", "hr", "wbr", "source", "input", "meta", "link", "col", "area", "base", "embed", "track", "param"]
+    static let voidElements = HTMLFragment.voidElements
 
     // MARK: Text
 
