@@ -116,7 +116,8 @@ enum HTMLFragment {
     /// Whether a `<` followed by `byte` starts a tag, an end tag, a declaration or a processing
     /// instruction (HTML's tag names start with an ASCII letter).
     private static func startsTag(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
             || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "!") || byte == UInt8(ascii: "?")
     }
 
@@ -250,7 +251,8 @@ enum HTMLFragment {
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
                 words += string(node.pointee.content).split { $0.isWhitespace }.map(String.init)
             case XML_ELEMENT_NODE:
-                guard !hidden.contains(string(node.pointee.name).lowercased()), let child = node.pointee.children else { continue }
+                let name = string(node.pointee.name).lowercased()
+                guard !hidden.contains(name), let child = node.pointee.children else { continue }
                 stack.append(child)
             default:
                 continue

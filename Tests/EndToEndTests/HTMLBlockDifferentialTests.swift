@@ -14,17 +14,22 @@ import Typesetter
     /// them); `W` stands for a word, every one different.
     static let pieces = [
         "<h1 align=\"center\">W W</h1>\n<p align=\"center\">W W W</p>",
-        "<h1 align=\"center\">\n  <img src=\"logo.png\" alt=\"W\" width=\"96\"><br>\n  W\n</h1>\n\n<p align=\"center\"><b>W</b> W</p>",
+        "<h1 align=\"center\">\n  <img src=\"logo.png\" alt=\"W\" width=\"96\"><br>\n  W\n</h1>\n\n"
+            + "<p align=\"center\"><b>W</b> W</p>",
         "<p align=\"center\">\n  <a href=\"https://ci.example.com\"><img src=\"ci.svg\" alt=\"W\"></a>\n"
             + "  <a href=\"https://example.com/l\"><img src=\"l.svg\" alt=\"W\"></a>\n</p>\n<p>W W</p>",
-        "<a href=\"https://example.com\"><img src=\"a.svg\"></a> <a href=\"https://example.com/b\"><img src=\"b.svg\"></a>\nW W",
+        "<a href=\"https://example.com\"><img src=\"a.svg\"></a> "
+            + "<a href=\"https://example.com/b\"><img src=\"b.svg\"></a>\nW W",
         "<details>\n<summary>W W</summary>\n\nW W W\n\n</details>",
         "<details><summary>W</summary>W <i>W</i></details>\n<p>W</p>",
         "<hr>\n<p>W W</p>", "<br>\n<p>W</p>", "<img src=\"x.png\" alt=\"W\">\n<p>W</p>", "<wbr>\n<p>W W</p>",
-        "<source srcset=\"a.webp\">\n<p>W</p>", "<p>W</p>\n<!-- W W -->\n<p>W</p>", "<!-- W -->\n<p>W W</p>\n<!-- W -->\nW",
+        "<source srcset=\"a.webp\">\n<p>W</p>", "<p>W</p>\n<!-- W W -->\n<p>W</p>",
+        "<!-- W -->\n<p>W W</p>\n<!-- W -->\nW",
         "<ul>\n<li>W\n<ul><li>W</li><li>W</li></ul>\n</li>\n<li>W</li>\n</ul>\nW",
-        "<ul><li>W</li><ul><li>W</li></ul>W</ul>W", "<ol start=\"3\"><li>W</li><li><p>W</p><p>W</p></li></ol>\n<p>W</p>",
-        "<table>\n<thead><tr><th>W</th><th>W</th></tr></thead>\n<tbody><tr><td>W</td><td>W</td></tr></tbody>\n</table>\nW",
+        "<ul><li>W</li><ul><li>W</li></ul>W</ul>W",
+        "<ol start=\"3\"><li>W</li><li><p>W</p><p>W</p></li></ol>\n<p>W</p>",
+        "<table>\n<thead><tr><th>W</th><th>W</th></tr></thead>\n"
+            + "<tbody><tr><td>W</td><td>W</td></tr></tbody>\n</table>\nW",
         "<table><caption>W W</caption><tr><td>W</td></tr></table>\n<p>W</p>",
         "<blockquote>W W</blockquote>\n<p>W</p>", "<blockquote><p>W</p><p>W</p></blockquote>W",
         "<pre>W W\nW</pre>\n<p>W</p>", "<center>W</center>W", "<div align=\"center\">\n\n# W W\n\nW\n\n</div>",
@@ -107,13 +112,16 @@ import Typesetter
         for (number, markdown) in documents.enumerated() {
             let expected = Self.expectedWords(markdown)
             compared += expected.count
-            if expected.isEmpty { failures.append("document \(number) has no words to compare: \(markdown.debugDescription)") }
-            if let missing = Self.firstMissing(expected, in: actual[number] ?? "") {
-                failures.append("document \(number): '\(missing)' of \(expected) missing from '\(actual[number] ?? "")'\n  \(markdown.debugDescription)")
+            let source = markdown.debugDescription
+            if expected.isEmpty { failures.append("document \(number) has no words to compare: \(source)") }
+            let set = actual[number] ?? ""
+            if let missing = Self.firstMissing(expected, in: set) {
+                failures.append("document \(number): '\(missing)' of \(expected) missing from '\(set)'\n  \(source)")
             }
         }
         #expect(compared > 1_000, "words compared: \(compared)")
-        #expect(failures.isEmpty, "\(failures.count) of \(documents.count) documents lose words:\n\(failures.prefix(6).joined(separator: "\n"))")
+        let shown = failures.prefix(6).joined(separator: "\n")
+        #expect(failures.isEmpty, "\(failures.count) of \(documents.count) documents lose words:\n\(shown)")
     }
 
     /// The opening of many READMEs, read back from the PDF: the heading is set larger than the
@@ -143,7 +151,8 @@ import Typesetter
         let plain = try line("Plain words after the rule.")
         #expect(heading.map(\.text) == ["Lumen"], "the heading is alone on its line: \(heading)")
         #expect(paragraph.map(\.text).joined(separator: " ") == "Measures light from the command line.")
-        #expect(heading[0].height > paragraph[0].height * 1.3, "heading \(heading[0].height) pt, paragraph \(paragraph[0].height) pt")
+        #expect(heading[0].height > paragraph[0].height * 1.3,
+                "heading \(heading[0].height) pt, paragraph \(paragraph[0].height) pt")
         #expect(heading[0].yMax < paragraph[0].yMin, "the heading is above the paragraph")
         // Centred: the line's middle is the measure's middle, which plain text's left edge and
         // the widest line show (the page's margins are equal by default).
@@ -163,12 +172,14 @@ import Typesetter
     @Test func renderTimeAndMemoryGrowLinearlyWithHTMLBlocks() throws {
         let folder = try Render.scratchFolder("html-scaling")
         let small = 12_000
-        for ((name, smallMarkdown), (_, largeMarkdown)) in zip(Self.shapes(bytes: small), Self.shapes(bytes: small * 8)) {
+        let pairs = zip(Self.shapes(bytes: small), Self.shapes(bytes: small * 8))
+        for ((name, smallMarkdown), (_, largeMarkdown)) in pairs {
             func measure(_ markdown: String, _ label: String) throws -> (seconds: Double, mebibytes: Double) {
                 let input = folder + "/\(label).md"
                 let report = folder + "/\(label).time"
                 try markdown.write(toFile: input, atomically: true, encoding: .utf8)
-                let arguments = ["-f", "%U %S %M", "-o", report, Render.binary, "render", input, "-q", "-o", folder + "/\(label).pdf"]
+                let arguments = ["-f", "%U %S %M", "-o", report, Render.binary, "render", input, "-q",
+                                 "-o", folder + "/\(label).pdf"]
                 let run = try PDFProbe.run("time", arguments)
                 #expect(run.status == 0, "\(run.output)")
                 let fields = try String(contentsOfFile: report, encoding: .utf8)
