@@ -204,9 +204,12 @@ struct TableLayout {
             return TableFit(scale: 1, parts: [Array(0..<columns)], bounds: natural, naturalSize: naturalSize)
         }
         let floor = min(1, table.smallestTextSize / naturalSize)
-        // Widths are proportional to the size (glyph positions are not rounded): a hair
-        // under the exact factor, so that rounding never breaks a word.
-        let scale = max(floor, min(1, (available - least) / needed * 0.99))
+        // Text widths are proportional to the size (glyph positions are not rounded), the
+        // half point of slack each column keeps is not: a hair under the exact factor, so that
+        // rounding never breaks a word.
+        let slack = 0.5 * Double(columns)
+        let wanted = (available - least - slack) / max(needed - slack, 1) * 0.99
+        let scale = max(floor, min(1, wanted))
         var bounds = natural
         if scale < 1 {
             shaper.forgetKeptLayouts()
@@ -215,7 +218,9 @@ struct TableLayout {
                                   columns: columns, padding: pad)
         }
         let widths = legible(bounds, em: naturalSize * scale).map { $0 + pad }
-        guard widths.reduce(0, +) > available, columns > 2 else {
+        // Set smaller, the table fits (to within rounding, which the column widths absorb);
+        // only at the smallest size is it split.
+        guard wanted < floor, widths.reduce(0, +) > available, columns > 2 else {
             return TableFit(scale: scale, parts: [Array(0..<columns)], bounds: bounds, naturalSize: naturalSize)
         }
         let stub = widths[0] <= available / 2 ? [0] : []
