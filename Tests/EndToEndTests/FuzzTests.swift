@@ -543,7 +543,9 @@ struct FuzzInput {
             return (0..<count).map { _ in word() + breaks[rng.below(breaks.count)] }.joined() + "end"
         case 3:
             let space = Character(otherSpaces[rng.below(otherSpaces.count)])
-            return String(repeating: space, count: 1 + rng.below(80)) + "x\(word()) after \(word())"
+            // Enough of them, at the start of a paragraph or after a word, to be wider than the measure.
+            let run = String(repeating: space, count: 1 + rng.below(200))
+            return (rng.below(2) == 0 ? "" : word()) + run + "x\(word()) after \(word())"
         case 4: return word() + String(repeating: "\u{301}", count: 1 + rng.below(3_000)) + " \(word())"
         case 5: return Array(repeating: word(), count: 2 + rng.below(3_000)).joined(separator: "\u{AD}")
         case 6:

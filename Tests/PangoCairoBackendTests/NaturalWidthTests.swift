@@ -189,4 +189,26 @@ import Typography
         // registers a font folder meanwhile: kept layouts are then dropped).
         #expect(made <= 2 * 3 * (rows.count + 1), "\(made) layouts to measure and draw \(3 * (rows.count + 1)) cells")
     }
+
+    /// A list sets the same bullet (and an empty item the same empty line) thousands of
+    /// times: a short paragraph is shaped once per width and its lines reused; another text,
+    /// width or style, or a longer paragraph, is shaped anew.
+    @Test func aShortParagraphIsShapedOncePerWidth() {
+        let shaper = PangoShaper()
+        let body = Support.style(Support.interKR, size: 10.5)
+        let bullet = Support.paragraph("•", body)
+        let first = shaper.shape(bullet, width: nil)
+        let start = shaper.layoutsMade
+        for _ in 0..<100 { #expect(shaper.shape(bullet, width: nil).lines.map(\.width) == first.lines.map(\.width)) }
+        #expect(shaper.layoutsMade == start, "the bullet is not shaped again")
+        _ = shaper.shape(bullet, width: 200)
+        _ = shaper.shape(Support.paragraph("12.", body), width: nil)
+        _ = shaper.shape(Support.paragraph("•", Support.style(Support.interKR, size: 12)), width: nil)
+        #expect(shaper.layoutsMade - start == 3, "a new width, text or size is shaped")
+        let long = Support.paragraph("a longer paragraph of words", body)
+        _ = shaper.shape(long, width: 300)
+        let afterLong = shaper.layoutsMade
+        _ = shaper.shape(long, width: 300)
+        #expect(shaper.layoutsMade > afterLong, "longer paragraphs are shaped each time")
+    }
 }
