@@ -109,15 +109,15 @@ public final class PangoShaper: TextShaper {
     /// without a width use Pango's `PANGO_WRAP_WORD_CHAR`, so a long line of code breaks rather
     /// than overflowing.
     ///
-    /// A short paragraph of at most one run (a list marker, an empty list item, a number) is
-    /// shaped once and its lines reused while this shaper has shaped at most
-    /// ``ShortParagraphs/capacity`` distinct ones: a list of 100,000 items sets the same
-    /// bullet 100,000 times. The lines are drawn as they are, never changed, so one layout
-    /// serves every place it is drawn.
+    /// A short unwrapped paragraph of at most one run (a list marker, a number) is shaped once
+    /// and its lines reused while this shaper has shaped at most ``ShortParagraphs/capacity``
+    /// distinct ones: a list of 100,000 items sets the same bullet 100,000 times. The lines
+    /// are drawn as they are, never changed, so one layout serves every place it is drawn.
+    /// Paragraphs set to a width (table cells, mostly all different) are shaped each time.
     public func shape(_ paragraph: StyledParagraph, width: Double?) -> ShapedParagraph {
         FontState.lock.reading {
             refresh()
-            let remembered = ShortParagraphs.isShort(paragraph)
+            let remembered = width == nil && ShortParagraphs.isShort(paragraph)
             let key = ShortParagraphs.Key(paragraph: paragraph, width: width)
             if remembered, let known = shortParagraphs.shaped[key] {
                 emergencyCount += known.emergencies
