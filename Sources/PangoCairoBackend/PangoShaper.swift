@@ -92,7 +92,10 @@ public final class PangoShaper: TextShaper {
     }
 
     private func refresh() {
-        if setup.refreshIfNeeded() { keptCells.removeAll() }
+        if setup.refreshIfNeeded() {
+            keptCells.removeAll()
+            shortParagraphs = ShortParagraphs()
+        }
     }
 
     /// Call under the font lock.
@@ -108,12 +111,30 @@ public final class PangoShaper: TextShaper {
     /// justification, hanging punctuation; see ``ParagraphComposer``); code blocks and text
     /// without a width use Pango's `PANGO_WRAP_WORD_CHAR`, so a long line of code breaks rather
     /// than overflowing.
+    ///
+    /// A short unwrapped paragraph of at most one run (a list marker, a number) is shaped once
+    /// and its lines reused while this shaper has shaped at most ``ShortParagraphs/capacity``
+    /// distinct ones: a list of 100,000 items sets the same bullet 100,000 times. The lines
+    /// are drawn as they are, never changed, so one layout serves every place it is drawn.
+    /// Paragraphs set to a width (table cells, mostly all different) are shaped each time.
     public func shape(_ paragraph: StyledParagraph, width: Double?) -> ShapedParagraph {
         FontState.lock.reading {
             refresh()
-            return shapeLocked(paragraph, width: width)
+            let remembered = width == nil && ShortParagraphs.isShort(paragraph)
+            let key = ShortParagraphs.Key(paragraph: paragraph, width: width)
+            if remembered, let known = shortParagraphs.shaped[key] {
+                emergencyCount += known.emergencies
+                return known.shaped
+            }
+            let before = emergencyCount
+            let shaped = shapeLocked(paragraph, width: width)
+            if remembered { shortParagraphs.remember(shaped, emergencies: emergencyCount - before, for: key) }
+            return shaped
         }
     }
+
+    /// Short paragraphs shaped, by paragraph and width (``shape(_:width:)``).
+    var shortParagraphs = ShortParagraphs()
 
     /// The widest unwrapped paragraph, pt, the total-fit composer measures in one layout: well
     /// inside Pango's 2³¹ units (≈ 2,097,152 pt). Wider ones are measured in pieces.
@@ -563,4 +584,34 @@ final class PangoLineHandle {
         self.pictureHeight = pictureHeight
     }
     deinit { FontState.lock.reading { pango_layout_line_unref(line) } }
+}
+
+/// The lines of short paragraphs already shaped (markers, empty items, numbers), so that a
+/// long list shapes its bullet once. Holds at most ``capacity`` paragraphs and is emptied
+/// when full; the font lock guards it with the shaper that owns it.
+struct ShortParagraphs {
+    /// A paragraph and the width it was shaped at (nil: unwrapped).
+    struct Key: Hashable {
+        var paragraph: StyledParagraph
+        var width: Double?
+    }
+
+    /// Paragraphs kept at most.
+    static let capacity = 256
+    /// The longest text, in UTF-8 bytes, of a paragraph kept.
+    static let longestText = 8
+
+    var shaped: [Key: (shaped: ShapedParagraph, emergencies: Int)] = [:]
+
+    /// Whether `paragraph` is short enough to keep: at most one run of at most ``longestText``
+    /// bytes, and no marker.
+    static func isShort(_ paragraph: StyledParagraph) -> Bool {
+        paragraph.marker == nil && paragraph.runs.count <= 1 && (paragraph.runs.first?.text.utf8.count ?? 0) <= longestText
+            && paragraph.runs.first?.style.inlineImage == nil
+    }
+
+    mutating func remember(_ paragraph: ShapedParagraph, emergencies: Int, for key: Key) {
+        if shaped.count >= Self.capacity { shaped.removeAll(keepingCapacity: true) }
+        shaped[key] = (paragraph, emergencies)
+    }
 }

@@ -181,6 +181,10 @@ public struct StyledTable: Hashable, Sendable {
     public var cellPadding: Double
     /// Indent from the left of the text area (a table inside a list or quote), pt.
     public var leftIndent: Double = 0
+    /// The smallest size its text may be set at, pt, when the table is too wide for the
+    /// measure: it is set smaller down to this size before its columns are split into parts
+    /// (the theme's Caption2 size, never below 6 pt; README, "Tables").
+    public var smallestTextSize: Double = 6
     /// Creates a table from its parts (`cellPadding` in pt), not indented.
     public init(alignments: [ColumnAlignment], header: [StyledParagraph], rows: StyledTableRows,
                 ruleColor: RGBAColor, cellPadding: Double) {

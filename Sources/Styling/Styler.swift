@@ -438,6 +438,9 @@ public struct Styler: Sendable {
         var styled = StyledTable(alignments: table.alignments, header: row(table.header, headerCascade),
                                  rows: rows, ruleColor: ruleColor, cellPadding: 4)
         styled.leftIndent = context.indent
+        // A table too wide for the measure is set no smaller than the theme's smallest role,
+        // Caption2 (it follows the size category), and never below 6 pt.
+        styled.smallestTextSize = max(6, theme[.caption2].size)
         blocks.append(StyledBlock(.table(styled), spaceBefore: blockSpacing * 0.5, spaceAfter: blockSpacing * 1.5,
                                   quoteBars: context.quoteBars, quoteBarColor: quoteBarColor, location: location))
         blocks[blocks.count - 1].structure = context.structure + [newElement(.table)]

@@ -247,6 +247,9 @@ public enum Typesetter {
                 for overflow in paginator.inkOverflows where seen.insert(overflow.location?.description ?? "").inserted {
                     layoutDiagnostics.append(Self.diagnostic(for: overflow))
                 }
+                for adjustment in paginator.tableAdjustments {
+                    layoutDiagnostics.append(Diagnostic(.warning, adjustment.message, at: adjustment.location))
+                }
             }
             return paginator
         }
