@@ -3,6 +3,7 @@ internal import CRsvg
 import Foundation
 import Layout
 import Styling
+import Typography
 
 /// Images inside lines of text through Pango shape attributes: the run's U+FFFC gets a
 /// `pango_attr_shape_new_with_data` box the size of the picture (its bottom on the baseline),
@@ -63,26 +64,68 @@ enum InlineImageShapes {
 }
 
 extension ImageDecoder {
-    /// Draws the picture at `path` (raster or SVG) scaled into `rect` on `cr`.
+    /// Draws the picture at `path` (raster or SVG) scaled into `rect` on `cr`. Each file is
+    /// read and decoded (an SVG: drawn by librsvg into a Cairo recording surface) once per
+    /// render, however often it occurs; the PDF embeds it once.
     static func draw(_ path: String, in rect: Rect, on cr: OpaquePointer) {
-        guard rect.width > 0, rect.height > 0 else { return }
+        guard rect.width > 0, rect.height > 0, rect.width.isFinite, rect.height.isFinite else { return }
+        guard let image = ImageProbe.isSVG(path) ? svgSurface(ofFile: path) : surface(ofFile: path) else { return }
         cairo_save(cr)
         defer { cairo_restore(cr) }
-        if ImageProbe.isSVG(path) {
-            var error: UnsafeMutablePointer<GError>?
-            guard let handle = rsvg_handle_new_from_file(path, &error) else { if let error { g_error_free(error) }; return }
-            defer { g_object_unref(UnsafeMutableRawPointer(handle)) }
-            var viewport = RsvgRectangle(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
-            if rsvg_handle_render_document(handle, cr, &viewport, &error) == 0, let error { g_error_free(error) }
-            return
-        }
-        guard let image = surface(ofFile: path) else { return }
-        defer { cairo_surface_destroy(image.surface) }
         cairo_translate(cr, rect.x, rect.y)
         cairo_scale(cr, rect.width / Double(image.width), rect.height / Double(image.height))
         cairo_set_source_surface(cr, image.surface, 0, 0)
         cairo_new_path(cr)
         cairo_rectangle(cr, 0, 0, Double(image.width), Double(image.height))
         cairo_fill(cr)
+    }
+
+    nonisolated(unsafe) private static var drawnSVGs: [String: Decoded?] = [:]
+    private static let svgLock = NSLock()
+
+    /// The SVG at `path` drawn by librsvg, once, into a recording surface of its natural size
+    /// in CSS px (``ImageProbe/pixelSize(ofFile:)``), which stays vector in a PDF; nil when it
+    /// cannot be read or is refused (too large, too much work: ``ImageProbe/problem(ofFile:)``).
+    static func svgSurface(ofFile path: String) -> Decoded? {
+        svgLock.lock()
+        if let known = drawnSVGs[path] { svgLock.unlock(); return known }
+        svgLock.unlock()
+        let made = recordSVG(path)
+        svgLock.lock()
+        drawnSVGs[path] = made
+        svgLock.unlock()
+        return made
+    }
+
+    /// Lets go of the SVG drawings ``svgSurface(ofFile:)`` kept.
+    static func releaseDrawnSVGs() {
+        svgLock.lock()
+        drawnSVGs = [:]
+        svgLock.unlock()
+    }
+
+    private static func recordSVG(_ path: String) -> Decoded? {
+        guard ImageProbe.problem(ofFile: path) == nil, let size = ImageProbe.pixelSize(ofFile: path),
+              let bytes = try? FileReader.read(path, limit: FileReader.svgLimit, what: "an SVG image") else { return nil }
+        var error: UnsafeMutablePointer<GError>?
+        let handle = bytes.withUnsafeBytes { all in
+            rsvg_handle_new_from_data(all.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt(all.count), &error)
+        }
+        if let error { g_error_free(error) }
+        guard let handle else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(handle)) }
+        var extents = cairo_rectangle_t(x: 0, y: 0, width: Double(size.width), height: Double(size.height))
+        guard let recording = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &extents) else { return nil }
+        let context = cairo_create(recording)
+        var viewport = RsvgRectangle(x: 0, y: 0, width: Double(size.width), height: Double(size.height))
+        var renderError: UnsafeMutablePointer<GError>?
+        let drawn = rsvg_handle_render_document(handle, context, &viewport, &renderError)
+        if let renderError { g_error_free(renderError) }
+        cairo_destroy(context)
+        guard drawn != 0, cairo_surface_status(recording) == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(recording)
+            return nil
+        }
+        return Decoded(surface: recording, width: size.width, height: size.height)
     }
 }

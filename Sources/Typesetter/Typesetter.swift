@@ -138,6 +138,13 @@ public enum Typesetter {
                 throw TypesetError.invalidPage(path: document.file, message: "a \(theme.page.paper.width.wholePointsText) × \(theme.page.paper.height.wholePointsText) pt page at --dpi \(preview.dpi.wholePointsText) "
                     + "is \(Int(width)) × \(Int(height)) px; a PNG page can be at most 32767 px a side (Cairo's image limit): use --dpi \(Int(largest)) or less")
             }
+            // A page is drawn whole in memory, 4 bytes a pixel, before it is compressed.
+            if width * height > Double(PagePreview.maxPixels) {
+                let largest = (72 * (Double(PagePreview.maxPixels) / (theme.page.paper.width * theme.page.paper.height)).squareRoot()).rounded(.down)
+                throw TypesetError.invalidPage(path: document.file, message: "a \(theme.page.paper.width.wholePointsText) × \(theme.page.paper.height.wholePointsText) pt page at --dpi \(preview.dpi.wholePointsText) "
+                    + "is \(Int(width)) × \(Int(height)) px, \(Int((width * height / 1_000_000).rounded())) million pixels; a PNG page can have at most "
+                    + "\(PagePreview.maxPixels / 1_000_000) million (\(PagePreview.maxPixels * 4 >> 20) MB drawn): use --dpi \(Int(largest)) or less")
+            }
         }
         var styling = stylingOptions(options, file: document.file)
         styling.language = document.metadata.lang
@@ -323,11 +330,8 @@ public enum Typesetter {
     }
 
     static func temporaryFiles(of preview: PagePreview, base: String) -> TemporaryFiles.Pattern {
-        let first = preview.path(for: base, page: 1) as NSString
-        let folder = first.deletingLastPathComponent
-        let name = first.lastPathComponent
-        let stem = name.dropLast("1.\(preview.format.rawValue)".count)
-        return TemporaryFiles.Pattern(folder: folder.isEmpty ? "." : folder, prefix: ".\(stem)", suffix: ".\(preview.format.rawValue).tmp")
+        let (folder, prefix) = preview.temporaryPrefix(for: base)
+        return TemporaryFiles.Pattern(folder: folder.isEmpty ? "." : folder, prefix: prefix, suffix: ".\(preview.format.rawValue).tmp")
     }
 
     /// The theme to set `file` with: given, or prepared from the request; with the options'
