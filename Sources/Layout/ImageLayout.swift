@@ -128,7 +128,7 @@ public enum ImageProbe {
             (try? handle.read(upToCount: 64)).map { [UInt8]($0) }
         } ?? []
         let other = Examination.problem("is not in a format it reads (PNG, JPEG, GIF, WebP, BMP, TIFF or SVG) or is damaged")
-        if String(decoding: b.prefix(4096), as: UTF8.self).contains("<svg") {
+        if containsSVGTag(b.prefix(4096)) {
             guard file.size <= FileReader.svgLimit else {
                 return .problem("is an SVG of \(FileReader.megabytes(file.size)), more than the \(FileReader.megabytes(FileReader.svgLimit)) an SVG image may have")
             }
@@ -175,7 +175,20 @@ public enum ImageProbe {
         guard let file = try? FileReader.open(path, limit: FileReader.imageLimit) else { return false }
         let handle = FileHandle(fileDescriptor: file.descriptor, closeOnDealloc: true)
         guard let data = try? handle.read(upToCount: 4096) else { return false }
-        return String(decoding: data, as: UTF8.self).contains("<svg")
+        return containsSVGTag(data)
+    }
+
+    /// Whether `bytes` hold `<svg` (a byte search: a PNG's or JPEG's binary header is not
+    /// decoded as text).
+    static func containsSVGTag<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) || bytes.starts(with: [0xFF, 0xD8]) { return false }
+        let tag = Array("<svg".utf8)
+        var matched = 0
+        for byte in bytes {
+            matched = byte == tag[matched] ? matched + 1 : (byte == tag[0] ? 1 : 0)
+            if matched == tag.count { return true }
+        }
+        return false
     }
 
     /// A reader's failure as words to follow "image 'x'": `is a folder`, `is a FIFO (named

@@ -143,7 +143,7 @@ public enum Typesetter {
                 let largest = (72 * (Double(PagePreview.maxPixels) / (theme.page.paper.width * theme.page.paper.height)).squareRoot()).rounded(.down)
                 throw TypesetError.invalidPage(path: document.file, message: "a \(theme.page.paper.width.wholePointsText) × \(theme.page.paper.height.wholePointsText) pt page at --dpi \(preview.dpi.wholePointsText) "
                     + "is \(Int(width)) × \(Int(height)) px, \(Int((width * height / 1_000_000).rounded())) million pixels; a PNG page can have at most "
-                    + "\(PagePreview.maxPixels / 1_000_000) million (\(PagePreview.maxPixels * 4 >> 20) MB drawn): use --dpi \(Int(largest)) or less")
+                    + "\(PagePreview.maxPixels / 1_000_000) million (\((PagePreview.maxPixels * 4) >> 20) MB drawn): use --dpi \(Int(largest)) or less")
             }
         }
         var styling = stylingOptions(options, file: document.file)

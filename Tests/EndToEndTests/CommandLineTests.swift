@@ -62,6 +62,19 @@ import Testing
         #expect(strict.status == 1 && strict.output.contains("bad.md:4:7:"), "\(strict.output)")
     }
 
+    /// Theme and token files stay strict: a bad UTF-8 sequence is an error at its line and
+    /// column (columns count characters, as every JSON position does).
+    @Test func invalidUTF8InAThemeIsAnErrorAtItsPlace() throws {
+        let dir = try temporaryFolder()
+        for (bytes, position) in [(Array("{\n  \"name\": \"b".utf8) + [0xFF] + Array("ad\"\n}".utf8), "2:13"),
+                                  (Array("{\"name\": \"é".utf8) + [0xE2, 0x82] + Array("\"}".utf8), "1:12"),
+                                  ([0xEF, 0xBB, 0xBF] + Array("{\"name\": \"".utf8) + [0xC0, 0xAF] + Array("\"}".utf8), "1:11")] {
+            #expect(FileManager.default.createFile(atPath: dir + "/t.json", contents: Data(bytes)))
+            let check = try typeset(["theme", "check", dir + "/t.json"])
+            #expect(check.status == 1 && check.output.contains("t.json:\(position): invalid JSON: invalid UTF-8"), "\(check.output)")
+        }
+    }
+
     @Test func existingOutputSurvivesAFailedRun() throws {
         let dir = try temporaryFolder()
         try "old".write(toFile: dir + "/out.pdf", atomically: true, encoding: .utf8)

@@ -3,16 +3,22 @@
 /// lead byte followed by the longest run of bytes that could continue it is one bad sequence;
 /// a byte that can start no sequence (0x80–0xC1, 0xF5–0xFF) is one. Swift's
 /// `String(decoding:as:)` replaces exactly these with U+FFFD.
-enum UTF8Repair {
+public enum UTF8Repair {
     /// The count of bad sequences and the 1-based line and column (bytes) of the first.
-    struct Scan: Equatable {
-        var count = 0
-        var firstLine = 1
-        var firstColumn = 1
+    public struct Scan: Equatable, Sendable {
+        /// How many bad sequences there are.
+        public var count = 0
+        /// The 1-based line of the first.
+        public var firstLine = 1
+        /// The 1-based column of the first, in bytes.
+        public var firstColumn = 1
+        /// The byte offset of the first, and of the start of its line.
+        public var firstOffset = 0, firstLineStart = 0
     }
 
-    /// Scans `bytes` once. Lines end at LF, CR LF or a lone CR.
-    static func scan(_ bytes: UnsafeRawBufferPointer) -> Scan {
+    /// Scans `bytes` once. Lines end at LF, CR LF or (when `loneCarriageReturnEndsLine`, as in
+    /// CommonMark) a lone CR.
+    public static func scan(_ bytes: UnsafeRawBufferPointer, loneCarriageReturnEndsLine: Bool = true) -> Scan {
         var result = Scan()
         var line = 1
         var lineStart = 0
@@ -21,7 +27,7 @@ enum UTF8Repair {
         while index < end {
             let lead = bytes[index]
             if lead < 0x80 {
-                if lead == 0x0A || (lead == 0x0D && (index + 1 == end || bytes[index + 1] != 0x0A)) {
+                if lead == 0x0A || (loneCarriageReturnEndsLine && lead == 0x0D && (index + 1 == end || bytes[index + 1] != 0x0A)) {
                     line += 1
                     lineStart = index + 1
                 }
@@ -36,6 +42,8 @@ enum UTF8Repair {
             if result.count == 0 {
                 result.firstLine = line
                 result.firstColumn = index - lineStart + 1
+                result.firstOffset = index
+                result.firstLineStart = lineStart
             }
             result.count += 1
             index += length.bytes
@@ -45,7 +53,7 @@ enum UTF8Repair {
 
     /// The length of the sequence starting at `index` (a byte ≥ 0x80) and whether it is well
     /// formed; an ill-formed one's length is its maximal subpart (at least 1).
-    static func sequenceLength(_ bytes: UnsafeRawBufferPointer, at index: Int) -> (bytes: Int, isWellFormed: Bool) {
+    public static func sequenceLength(_ bytes: UnsafeRawBufferPointer, at index: Int) -> (bytes: Int, isWellFormed: Bool) {
         let lead = bytes[index]
         // The allowed range of the second byte and the number of continuation bytes.
         let second: ClosedRange<UInt8>
