@@ -120,7 +120,9 @@ public enum ImageProbe {
             return .problem(phrase(error))
         }
         let handle = FileHandle(fileDescriptor: file.descriptor, closeOnDealloc: true)
-        guard file.size > 0, let data = try? handle.read(upToCount: 1 << 20), !data.isEmpty else { return .problem("is empty (0 bytes)") }
+        guard file.size > 0, let data = try? handle.read(upToCount: 1 << 20), !data.isEmpty else {
+            return .problem("is empty (0 bytes)")
+        }
         let b = [UInt8](data)
         // The end of the file: a PNG ends with its IEND chunk, a JPEG with EOI, an SVG with
         // </svg>; a file cut short draws nothing, so it counts as unreadable.
@@ -130,13 +132,17 @@ public enum ImageProbe {
         let other = Examination.problem("is not in a format it reads (PNG, JPEG, GIF, WebP, BMP, TIFF or SVG) or is damaged")
         if containsSVGTag(b.prefix(4096)) {
             guard file.size <= FileReader.svgLimit else {
-                return .problem("is an SVG of \(FileReader.megabytes(file.size)), more than the \(FileReader.megabytes(FileReader.svgLimit)) an SVG image may have")
+                let limit = FileReader.megabytes(FileReader.svgLimit)
+                return .problem("is an SVG of \(FileReader.megabytes(file.size)), more than the \(limit) an SVG image may have")
             }
             guard String(decoding: end, as: UTF8.self).contains("</svg>") else { return .problem("is an SVG cut short (no </svg> at its end)") }
-            guard let whole = try? FileReader.read(path, limit: FileReader.svgLimit, what: "an SVG image") else { return other }
+            guard let whole = try? FileReader.read(path, limit: FileReader.svgLimit, what: "an SVG image") else {
+                return other
+            }
             let expanded = SVGWork.expandedElementCount([UInt8](whole), limit: SVGWork.maxElements)
             guard expanded <= SVGWork.maxElements else {
-                return .problem("is an SVG whose elements, with what its <use> references repeat, are more than \(SVGWork.maxElements), too many to draw")
+                return .problem("is an SVG whose elements, with what its <use> references repeat, are more than "
+                                + "\(SVGWork.maxElements), too many to draw")
             }
             guard let size = svgSize(b) else { return .problem("is an SVG with no size: give its <svg> element width and height (not in %), or a viewBox") }
             return .size(size.width, size.height)

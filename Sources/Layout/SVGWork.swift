@@ -53,7 +53,9 @@ public enum SVGWork {
         func skip(past terminator: [UInt8], from start: Int) -> Int {
             var position = start
             while position + terminator.count <= end {
-                if bytes[position..<position + terminator.count].elementsEqual(terminator) { return position + terminator.count }
+                if bytes[position..<position + terminator.count].elementsEqual(terminator) {
+                    return position + terminator.count
+                }
                 position += 1
             }
             return end
@@ -66,9 +68,13 @@ public enum SVGWork {
             let next = bytes[index + 1]
             if next == UInt8(ascii: "!") {
                 let rest = bytes[index...].prefix(9)
-                if rest.starts(with: Array("<!--".utf8)) { index = skip(past: Array("-->".utf8), from: index + 4) }
-                else if rest.starts(with: Array("<![CDATA[".utf8)) { index = skip(past: Array("]]>".utf8), from: index + 9) }
-                else { index = skip(past: [UInt8(ascii: ">")], from: index + 2) }
+                if rest.starts(with: Array("<!--".utf8)) {
+                    index = skip(past: Array("-->".utf8), from: index + 4)
+                } else if rest.starts(with: Array("<![CDATA[".utf8)) {
+                    index = skip(past: Array("]]>".utf8), from: index + 9)
+                } else {
+                    index = skip(past: [UInt8(ascii: ">")], from: index + 2)
+                }
                 continue
             }
             if next == UInt8(ascii: "?") {

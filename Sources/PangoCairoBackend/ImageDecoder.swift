@@ -62,7 +62,8 @@ public enum ImageDecoder {
         let probed = ImageProbe.pixelSize(ofFile: path)
         if let probed, probed.width * probed.height > maxPixels { return nil }
         guard let bytes = try? FileReader.read(path, limit: FileReader.imageLimit, what: "an image") else { return nil }
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) || bytes.starts(with: [0xFF, 0xD8]), probed == nil { return nil }
+        let isPNGOrJPEG = bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) || bytes.starts(with: [0xFF, 0xD8])
+        if isPNGOrJPEG, probed == nil { return nil }
         // The options (resolution, orientation) are set on the pixbuf as soon as a loader has read
         // the header: feed the file until then, not through the whole picture.
         guard let (pixbuf, name) = header(bytes) else { return nil }
@@ -99,7 +100,8 @@ public enum ImageDecoder {
         while offset < bytes.count {
             let count = min(64 * 1024, bytes.count - offset)
             let ok = bytes.withUnsafeBytes { all in
-                gdk_pixbuf_loader_write(loader, all.baseAddress!.assumingMemoryBound(to: UInt8.self) + offset, UInt(count), &error)
+                let start = all.baseAddress!.assumingMemoryBound(to: UInt8.self) + offset
+                return gdk_pixbuf_loader_write(loader, start, UInt(count), &error)
             }
             if ok == 0 { if let error { g_error_free(error) }; return nil }
             offset += count
@@ -120,7 +122,8 @@ public enum ImageDecoder {
         defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
         var error: UnsafeMutablePointer<GError>?
         let written = bytes.withUnsafeBytes { all in
-            gdk_pixbuf_loader_write(loader, all.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt(all.count), &error)
+            let start = all.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            return gdk_pixbuf_loader_write(loader, start, UInt(all.count), &error)
         }
         if let error { g_error_free(error) }
         error = nil

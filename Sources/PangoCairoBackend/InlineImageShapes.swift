@@ -65,16 +65,28 @@ enum InlineImageShapes {
 
 extension ImageDecoder {
     /// Draws the picture at `path` (raster or SVG) scaled into `rect` on `cr`. Each file is
-    /// read and decoded (an SVG: drawn by librsvg into a Cairo recording surface) once per
-    /// render, however often it occurs; the PDF embeds it once.
+    /// read and decoded (an SVG: parsed by librsvg) once per render, however often it occurs;
+    /// a raster picture is embedded in the PDF once.
     static func draw(_ path: String, in rect: Rect, on cr: OpaquePointer) {
         guard rect.width > 0, rect.height > 0, rect.width.isFinite, rect.height.isFinite else { return }
-        guard let image = ImageProbe.isSVG(path) ? svgSurface(ofFile: path) : surface(ofFile: path) else { return }
+        if ImageProbe.isSVG(path) {
+            // Drawn by librsvg on the page itself, so its text stays text (Pango's glyphs).
+            guard let document = svgDocument(ofFile: path) else { return }
+            cairo_save(cr)
+            defer { cairo_restore(cr) }
+            var viewport = RsvgRectangle(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+            var error: UnsafeMutablePointer<GError>?
+            let drawn = rsvg_handle_render_document(document.handle, cr, &viewport, &error)
+            if drawn == 0, let error { g_error_free(error) }
+            return
+        }
+        guard let image = surface(ofFile: path) else { return }
         cairo_save(cr)
         defer { cairo_restore(cr) }
         // Cairo 1.16 lists a page's image XObject once per use in the page's resources, a
-        // dictionary with repeated keys (PDF 32000-1 §7.3.7 wants them unique): each use on a PDF
-        // page is wrapped in a group (a form XObject of its own, a few bytes) that lists it once.
+        // dictionary with repeated keys (PDF 32000-1 §7.3.7 wants them unique): each use on a
+        // PDF page is wrapped in a group (a form XObject of its own, a few bytes) that lists it
+        // once.
         let grouped = cairo_surface_get_type(cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_PDF
         if grouped { cairo_push_group(cr) }
         cairo_translate(cr, rect.x, rect.y)
@@ -89,52 +101,50 @@ extension ImageDecoder {
         }
     }
 
-    nonisolated(unsafe) private static var drawnSVGs: [String: Decoded?] = [:]
+    /// An SVG document parsed by librsvg, shared by every occurrence of its file in a render.
+    final class SVGDocument: @unchecked Sendable {
+        let handle: OpaquePointer
+        init(handle: OpaquePointer) { self.handle = handle }
+        deinit { g_object_unref(UnsafeMutableRawPointer(handle)) }
+    }
+
+    nonisolated(unsafe) private static var parsedSVGs: [String: SVGDocument?] = [:]
     private static let svgLock = NSLock()
 
-    /// The SVG at `path` drawn by librsvg, once, into a recording surface of its natural size
-    /// in CSS px (``ImageProbe/pixelSize(ofFile:)``), which stays vector in a PDF; nil when it
-    /// cannot be read or is refused (too large, too much work: ``ImageProbe/problem(ofFile:)``).
-    static func svgSurface(ofFile path: String) -> Decoded? {
+    /// The SVG at `path` parsed by librsvg from its bytes, once until ``releaseDrawnSVGs()``;
+    /// nil when it cannot be read or is refused (too large, too much work:
+    /// ``ImageProbe/problem(ofFile:)``). Files the SVG refers to are not read.
+    static func svgDocument(ofFile path: String) -> SVGDocument? {
         svgLock.lock()
-        if let known = drawnSVGs[path] { svgLock.unlock(); return known }
+        if let known = parsedSVGs[path] {
+            svgLock.unlock()
+            return known
+        }
         svgLock.unlock()
-        let made = recordSVG(path)
+        let made = parseSVG(path)
         svgLock.lock()
-        drawnSVGs[path] = made
+        parsedSVGs[path] = made
         svgLock.unlock()
         return made
     }
 
-    /// Lets go of the SVG drawings ``svgSurface(ofFile:)`` kept.
+    /// Lets go of the SVG documents ``svgDocument(ofFile:)`` kept.
     static func releaseDrawnSVGs() {
         svgLock.lock()
-        drawnSVGs = [:]
+        parsedSVGs = [:]
         svgLock.unlock()
     }
 
-    private static func recordSVG(_ path: String) -> Decoded? {
-        guard ImageProbe.problem(ofFile: path) == nil, let size = ImageProbe.pixelSize(ofFile: path),
-              let bytes = try? FileReader.read(path, limit: FileReader.svgLimit, what: "an SVG image") else { return nil }
+    private static func parseSVG(_ path: String) -> SVGDocument? {
+        guard ImageProbe.problem(ofFile: path) == nil,
+              let bytes = try? FileReader.read(path, limit: FileReader.svgLimit, what: "an SVG image") else {
+            return nil
+        }
         var error: UnsafeMutablePointer<GError>?
         let handle = bytes.withUnsafeBytes { all in
             rsvg_handle_new_from_data(all.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt(all.count), &error)
         }
         if let error { g_error_free(error) }
-        guard let handle else { return nil }
-        defer { g_object_unref(UnsafeMutableRawPointer(handle)) }
-        var extents = cairo_rectangle_t(x: 0, y: 0, width: Double(size.width), height: Double(size.height))
-        guard let recording = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &extents) else { return nil }
-        let context = cairo_create(recording)
-        var viewport = RsvgRectangle(x: 0, y: 0, width: Double(size.width), height: Double(size.height))
-        var renderError: UnsafeMutablePointer<GError>?
-        let drawn = rsvg_handle_render_document(handle, context, &viewport, &renderError)
-        if let renderError { g_error_free(renderError) }
-        cairo_destroy(context)
-        guard drawn != 0, cairo_surface_status(recording) == CAIRO_STATUS_SUCCESS else {
-            cairo_surface_destroy(recording)
-            return nil
-        }
-        return Decoded(surface: recording, width: size.width, height: size.height)
+        return handle.map(SVGDocument.init)
     }
 }

@@ -397,7 +397,8 @@ public enum ImageDimension: Hashable, Sendable {
             guard let v = Double(t.dropLast()), TypographicLimits.imageShare.contains(v) else { return nil }
             self = .fraction(v / 100)
         } else if t.hasSuffix("px") || Double(t) != nil {
-            guard let v = Double(t.hasSuffix("px") ? String(t.dropLast(2)) : t), TypographicLimits.imageSide.contains(v * 0.75) else {
+            let pixels = Double(t.hasSuffix("px") ? String(t.dropLast(2)) : t)
+            guard let v = pixels, TypographicLimits.imageSide.contains(v * 0.75) else {
                 return nil
             }
             self = .points(v * 0.75)
@@ -423,10 +424,12 @@ public enum ImageDimension: Hashable, Sendable {
         let whole = key.lowercased() == "height" ? "the text area's height" : "the measure"
         let share = TypographicLimits.imageShare
         if t.hasSuffix("%"), Double(t.dropLast()) != nil {
-            return "'\(key)' of an image is a share of \(whole), at least \(share.lowerBound)% and at most 100%, not '\(text)'; ignored"
+            return "'\(key)' of an image is a share of \(whole), at least \(share.lowerBound)% and at most 100%, "
+                + "not '\(text)'; ignored"
         }
         let side = TypographicLimits.imageSide
-        let range = "between \(Int(side.lowerBound)) pt and \(Int(side.upperBound)) pt (\(Int(side.upperBound / 0.75)) px)"
+        let pixels = Int(side.upperBound / 0.75)
+        let range = "between \(Int(side.lowerBound)) pt and \(Int(side.upperBound)) pt (\(pixels) px)"
         let number = t.prefix { "+-.0123456789eEinfa".contains($0) }
         if let v = Double(number) {
             if v.isNaN { return "'\(key)' of an image is not a number ('\(text)'); ignored" }

@@ -84,7 +84,8 @@ struct OutputFile {
         guard fileManager.isWritableFile(atPath: folder) else {
             throw TypesetError.unwritableOutput(path: target, reason: "folder '\(folder)' is not writable")
         }
-        let temporaryName = TemporaryName.hidden(resolved.lastPathComponent, suffix: ".\(UUID().uuidString.prefix(8)).tmp")
+        let tag = UUID().uuidString.prefix(8)
+        let temporaryName = TemporaryName.hidden(resolved.lastPathComponent, suffix: ".\(tag).tmp")
         temporaryPath = (folder as NSString).appendingPathComponent(temporaryName)
         TemporaryFiles.register(temporaryPath)
     }

@@ -139,11 +139,16 @@ public enum Typesetter {
                     + "is \(Int(width)) × \(Int(height)) px; a PNG page can be at most 32767 px a side (Cairo's image limit): use --dpi \(Int(largest)) or less")
             }
             // A page is drawn whole in memory, 4 bytes a pixel, before it is compressed.
-            if width * height > Double(PagePreview.maxPixels) {
-                let largest = (72 * (Double(PagePreview.maxPixels) / (theme.page.paper.width * theme.page.paper.height)).squareRoot()).rounded(.down)
-                throw TypesetError.invalidPage(path: document.file, message: "a \(theme.page.paper.width.wholePointsText) × \(theme.page.paper.height.wholePointsText) pt page at --dpi \(preview.dpi.wholePointsText) "
-                    + "is \(Int(width)) × \(Int(height)) px, \(Int((width * height / 1_000_000).rounded())) million pixels; a PNG page can have at most "
-                    + "\(PagePreview.maxPixels / 1_000_000) million (\((PagePreview.maxPixels * 4) >> 20) MB drawn): use --dpi \(Int(largest)) or less")
+            let limit = Double(PagePreview.maxPixels)
+            if width * height > limit {
+                let paper = theme.page.paper
+                let largest = (72 * (limit / (paper.width * paper.height)).squareRoot()).rounded(.down)
+                let millions = Int((width * height / 1_000_000).rounded())
+                let page = "a \(paper.width.wholePointsText) × \(paper.height.wholePointsText) pt page"
+                let message = "\(page) at --dpi \(preview.dpi.wholePointsText) is \(Int(width)) × \(Int(height)) px, "
+                    + "\(millions) million pixels; a PNG page can have at most \(PagePreview.maxPixels / 1_000_000) million "
+                    + "(\((PagePreview.maxPixels * 4) >> 20) MB drawn): use --dpi \(Int(largest)) or less"
+                throw TypesetError.invalidPage(path: document.file, message: message)
             }
         }
         var styling = stylingOptions(options, file: document.file)
@@ -331,7 +336,8 @@ public enum Typesetter {
 
     static func temporaryFiles(of preview: PagePreview, base: String) -> TemporaryFiles.Pattern {
         let (folder, prefix) = preview.temporaryPrefix(for: base)
-        return TemporaryFiles.Pattern(folder: folder.isEmpty ? "." : folder, prefix: prefix, suffix: ".\(preview.format.rawValue).tmp")
+        let suffix = ".\(preview.format.rawValue).tmp"
+        return TemporaryFiles.Pattern(folder: folder.isEmpty ? "." : folder, prefix: prefix, suffix: suffix)
     }
 
     /// The theme to set `file` with: given, or prepared from the request; with the options'

@@ -91,7 +91,9 @@ public enum FileReader {
     /// or `limit` bytes, whichever comes first; more is refused. A device that is not a
     /// terminal (`/dev/zero`, `/dev/urandom`) is refused at once; `/dev/null` reads as empty.
     /// - Throws: ``FileReader/Failure``.
-    public static func readStream(_ path: String, limit: Int = markdownLimit, what: String = "a file") throws(Failure) -> Data {
+    public static func readStream(
+        _ path: String, limit: Int = markdownLimit, what: String = "a file"
+    ) throws(Failure) -> Data {
         var descriptor: Int32 = STDIN_FILENO
         if path != "-" {
             var info = stat()
@@ -99,7 +101,8 @@ public enum FileReader {
             let type = info.st_mode & S_IFMT
             if path == "/dev/null" { return Data() }
             if type == S_IFREG || type == S_IFDIR || type == S_IFBLK || type == S_IFSOCK
-                || (type == S_IFCHR && !isStandardInput(path)) {
+                || (type == S_IFCHR && !isStandardInput(path))
+            {
                 return try read(path, limit: limit, what: what)
             }
             descriptor = Foundation.open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
@@ -109,7 +112,8 @@ public enum FileReader {
         var info = stat()
         if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
             guard Int(info.st_size) <= limit else {
-                throw Failure(reason: "it is \(megabytes(Int(info.st_size))), more than the \(megabytes(limit)) \(what) may have")
+                throw Failure(
+                    reason: "it is \(megabytes(Int(info.st_size))), more than the \(megabytes(limit)) \(what) may have")
             }
         }
         var data = Data()
@@ -140,7 +144,9 @@ public enum FileReader {
         var data = Data(count: count)
         var filled = 0
         while filled < count {
-            let got = data.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress! + filled, count - filled) }
+            let got = data.withUnsafeMutableBytes {
+                Foundation.read(descriptor, $0.baseAddress! + filled, count - filled)
+            }
             if got < 0 {
                 if errno == EINTR { continue }
                 throw Failure(reason: reason(errno))

@@ -57,8 +57,10 @@ public enum FontFolderScan {
         }
     }
 
-    private static func walk(_ folder: String, depth: Int, identity: FileIdentity, visited: inout Set<FileIdentity>,
-                             entries: inout Int, into result: inout Result) {
+    private static func walk(
+        _ folder: String, depth: Int, identity: FileIdentity, visited: inout Set<FileIdentity>,
+        entries: inout Int, into result: inout Result
+    ) {
         guard visited.insert(identity).inserted else { return }
         guard depth <= maxDepth else {
             result.truncated = true
@@ -77,7 +79,9 @@ public enum FontFolderScan {
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
                 guard systemFolder(path) == nil else { continue }
-                walk(path, depth: depth + 1, identity: FileIdentity(info), visited: &visited, entries: &entries, into: &result)
+                walk(
+                    path, depth: depth + 1, identity: FileIdentity(info), visited: &visited, entries: &entries,
+                    into: &result)
             case S_IFREG:
                 if Int(info.st_size) <= FileReader.fontLimit, Int(info.st_size) > 0 { result.files.append(path) }
             default:

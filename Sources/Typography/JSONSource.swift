@@ -87,8 +87,8 @@ enum JSONSource {
             let column = before.reduce(1) { $1 & 0xC0 != 0x80 ? $0 + 1 : $0 }
             let byte = String(format: "0x%02X", data[data.startIndex + scan.firstOffset])
             let many = scan.count == 1 ? "" : " (\(scan.count) in the file)"
-            throw JSONSyntaxError(position: SourcePosition(line: scan.firstLine, column: column),
-                                  message: "invalid UTF-8: a bad byte sequence starting with byte \(byte)\(many); JSON text is UTF-8")
+            let message = "invalid UTF-8: a bad byte sequence starting with byte \(byte)\(many); JSON text is UTF-8"
+            throw JSONSyntaxError(position: SourcePosition(line: scan.firstLine, column: column), message: message)
         }
         var parser = Parser(bytes: Array(data))
         return try parser.document()

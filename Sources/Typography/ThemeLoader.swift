@@ -257,7 +257,8 @@ private struct ThemeDecoder {
                 var isDirectory: ObjCBool = false
                 let position = folders.value.array.map { $0.indices.contains(index) ? $0[index].position : folders.value.position } ?? folders.value.position
                 if let system = FontFolderScan.systemFolder(path) {
-                    error(position, "fontFolders: '\(list[index])' is in \(system), the kernel's files, not a folder of fonts")
+                    let entry = list[index]
+                    error(position, "fontFolders: '\(entry)' is in \(system), the kernel's files, not a folder of fonts")
                     continue
                 }
                 guard !(FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue) else { continue }

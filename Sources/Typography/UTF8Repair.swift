@@ -27,7 +27,9 @@ public enum UTF8Repair {
         while index < end {
             let lead = bytes[index]
             if lead < 0x80 {
-                if lead == 0x0A || (loneCarriageReturnEndsLine && lead == 0x0D && (index + 1 == end || bytes[index + 1] != 0x0A)) {
+                if lead == 0x0A
+                    || (loneCarriageReturnEndsLine && lead == 0x0D && (index + 1 == end || bytes[index + 1] != 0x0A))
+                {
                     line += 1
                     lineStart = index + 1
                 }
@@ -53,19 +55,35 @@ public enum UTF8Repair {
 
     /// The length of the sequence starting at `index` (a byte ≥ 0x80) and whether it is well
     /// formed; an ill-formed one's length is its maximal subpart (at least 1).
-    public static func sequenceLength(_ bytes: UnsafeRawBufferPointer, at index: Int) -> (bytes: Int, isWellFormed: Bool) {
+    public static func sequenceLength(
+        _ bytes: UnsafeRawBufferPointer, at index: Int
+    ) -> (bytes: Int, isWellFormed: Bool) {
         let lead = bytes[index]
         // The allowed range of the second byte and the number of continuation bytes.
         let second: ClosedRange<UInt8>
         let continuations: Int
         switch lead {
-        case 0xC2...0xDF: second = 0x80...0xBF; continuations = 1
-        case 0xE0: second = 0xA0...0xBF; continuations = 2
-        case 0xE1...0xEC, 0xEE...0xEF: second = 0x80...0xBF; continuations = 2
-        case 0xED: second = 0x80...0x9F; continuations = 2
-        case 0xF0: second = 0x90...0xBF; continuations = 3
-        case 0xF1...0xF3: second = 0x80...0xBF; continuations = 3
-        case 0xF4: second = 0x80...0x8F; continuations = 3
+        case 0xC2...0xDF:
+            second = 0x80...0xBF
+            continuations = 1
+        case 0xE0:
+            second = 0xA0...0xBF
+            continuations = 2
+        case 0xE1...0xEC, 0xEE...0xEF:
+            second = 0x80...0xBF
+            continuations = 2
+        case 0xED:
+            second = 0x80...0x9F
+            continuations = 2
+        case 0xF0:
+            second = 0x90...0xBF
+            continuations = 3
+        case 0xF1...0xF3:
+            second = 0x80...0xBF
+            continuations = 3
+        case 0xF4:
+            second = 0x80...0x8F
+            continuations = 3
         default: return (1, false)
         }
         var taken = 1

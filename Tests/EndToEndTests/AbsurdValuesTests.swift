@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Numbers and names at and past their limits: absurd image lengths warn at their attribute
 /// and fall back, output names of 250 bytes get temporary names within 255, a picture drawn
@@ -14,7 +14,9 @@ import TestSupport
     /// A PNG picture of a page of text (Typeset's own `-f png`), at `path`.
     func picture(in dir: String, dpi: Int = 24) throws -> String {
         try "# Picture\n\nSome text to draw.\n".write(toFile: dir + "/picture.md", atomically: true, encoding: .utf8)
-        let made = try typeset(["render", dir + "/picture.md", "-f", "png", "--dpi", "\(dpi)", "-o", dir + "/picture.png"])
+        let made = try typeset([
+            "render", dir + "/picture.md", "-f", "png", "--dpi", "\(dpi)", "-o", dir + "/picture.png",
+        ])
         #expect(made.status == 0, "\(made.output)")
         return dir + "/picture-1.png"
     }
@@ -26,15 +28,19 @@ import TestSupport
     @Test(arguments: absurd) func absurdImageLengthsWarnAndFallBack(value: String) throws {
         let dir = try Render.scratchFolder("absurd-image")
         let png = try picture(in: dir)
-        let markdown = "Before.\n\n![figure](\(png)){width=\(value)}\n\nInline [![pic](\(png))]{height=\(value)} after.\n"
+        let markdown =
+            "Before.\n\n![figure](\(png)){width=\(value)}\n\nInline [![pic](\(png))]{height=\(value)} after.\n"
         try markdown.write(toFile: dir + "/a.md", atomically: true, encoding: .utf8)
         let result = try typeset(["render", dir + "/a.md", "-o", dir + "/a.pdf"])
         #expect(result.status == 0, "\(value): \(result.output)")
         #expect(result.output.contains("a.md:3:"), "\(value): the figure's warning at its line: \(result.output)")
         #expect(result.output.contains("'width' of an image"), "\(result.output)")
-        #expect(result.output.contains("a.md:5:"), "\(value): the inline picture's warning at its line: \(result.output)")
+        #expect(
+            result.output.contains("a.md:5:"), "\(value): the inline picture's warning at its line: \(result.output)")
         #expect(result.output.contains("'height' of an image"), "\(result.output)")
-        #expect(!result.output.contains("invalid matrix") && !result.output.contains("rendering failed"), "\(result.output)")
+        #expect(
+            !result.output.contains("invalid matrix") && !result.output.contains("rendering failed"), "\(result.output)"
+        )
         let check = try ExternalTool.run("qpdf", ["--check", dir + "/a.pdf"])
         #expect(check.status == 0, "\(check.output)")
         let text = try PDFProbe.text(dir + "/a.pdf")
@@ -46,7 +52,9 @@ import TestSupport
     /// Span sizes and tracking past their ranges warn and fall back, never fail the render.
     @Test func absurdSpanLengthsWarn() throws {
         let dir = try Render.scratchFolder("absurd-span")
-        let spans = Self.absurd.enumerated().map { "Word\($0.offset) [big]{size=\($0.element)} [wide]{tracking=\($0.element)} end." }
+        let spans = Self.absurd.enumerated().map {
+            "Word\($0.offset) [big]{size=\($0.element)} [wide]{tracking=\($0.element)} end."
+        }
         try spans.joined(separator: "\n\n").write(toFile: dir + "/a.md", atomically: true, encoding: .utf8)
         let result = try typeset(["render", dir + "/a.md", "-o", dir + "/a.pdf"])
         #expect(result.status == 0, "\(result.output)")
@@ -63,14 +71,19 @@ import TestSupport
         let dir = try Render.scratchFolder("absurd-page")
         try "# Hi\n".write(toFile: dir + "/a.md", atomically: true, encoding: .utf8)
         let option = try typeset(["render", dir + "/a.md", "-o", dir + "/a.pdf", "-V", "margins=\(value)"])
-        #expect(option.status != 0 && option.output.contains("-V margins") && option.output.contains(value), "\(option.output)")
+        #expect(
+            option.status != 0 && option.output.contains("-V margins") && option.output.contains(value),
+            "\(option.output)")
         try "---\nmargins: \(value)\n---\n\n# Hi\n".write(toFile: dir + "/b.md", atomically: true, encoding: .utf8)
         let front = try typeset(["render", dir + "/b.md", "-o", dir + "/b.pdf"])
         #expect(front.status != 0 && front.output.contains("b.md:2:1: front matter 'margins'"), "\(front.output)")
-        try "{\"roles\": {\"body\": {\"size\": \"\(value)\"}}}".write(toFile: dir + "/t.json", atomically: true, encoding: .utf8)
+        try "{\"roles\": {\"body\": {\"size\": \"\(value)\"}}}".write(
+            toFile: dir + "/t.json", atomically: true, encoding: .utf8)
         let theme = try typeset(["render", dir + "/a.md", "-o", dir + "/c.pdf", "--theme", dir + "/t.json"])
         #expect(theme.status == 1 && theme.output.contains("t.json:1:29: role Body: size"), "\(theme.output)")
-        #expect(!FileManager.default.fileExists(atPath: dir + "/a.pdf") && !FileManager.default.fileExists(atPath: dir + "/c.pdf"))
+        #expect(
+            !FileManager.default.fileExists(atPath: dir + "/a.pdf")
+                && !FileManager.default.fileExists(atPath: dir + "/c.pdf"))
     }
 
     /// Output names of 250 bytes (the limit is 255): the temporary file beside each output is
@@ -93,7 +106,8 @@ import TestSupport
         try "# Input\n".write(toFile: dir + "/" + inputName, atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(atPath: dir + "/out", withIntermediateDirectories: true)
         let folder = try typeset(["render", dir + "/" + inputName, "-o", dir + "/out/"])
-        let intoFolder = folder.status == 0 ? folder : try typeset(["render", dir + "/" + inputName, "--output-dir", dir + "/out"])
+        let intoFolder =
+            folder.status == 0 ? folder : try typeset(["render", dir + "/" + inputName, "--output-dir", dir + "/out"])
         #expect(intoFolder.status == 0, "\(intoFolder.output)")
         let specimenName = String(repeating: "s", count: 246) + ".pdf"
         let specimen = try typeset(["specimen", "-o", dir + "/" + specimenName])
@@ -117,16 +131,20 @@ import TestSupport
             times.append(Date().timeIntervalSince(start))
             #expect(result.status == 0, "\(result.output)")
             let list = try ExternalTool.run("pdfimages", ["-list", dir + "/copies\(count).pdf"]).output
-            let objects = Set(list.split(separator: "\n").dropFirst(2).compactMap { line -> String? in
-                let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-                return fields.count > 11 ? String(fields[10]) : nil
-            })
+            let objects = Set(
+                list.split(separator: "\n").dropFirst(2).compactMap { line -> String? in
+                    let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+                    return fields.count > 11 ? String(fields[10]) : nil
+                })
             #expect(list.split(separator: "\n").dropFirst(2).count == count, "every copy drawn: \(list)")
             #expect(objects.count == 1, "\(count) copies, \(objects.count) image objects: \(objects)")
-            sizes.append(try FileManager.default.attributesOfItem(atPath: dir + "/copies\(count).pdf")[.size] as? Int ?? 0)
+            sizes.append(
+                try FileManager.default.attributesOfItem(atPath: dir + "/copies\(count).pdf")[.size] as? Int ?? 0)
         }
         let pictureBytes = try FileManager.default.attributesOfItem(atPath: png)[.size] as? Int ?? 0
-        #expect((sizes[1] - sizes[0]) / 70 < pictureBytes / 10, "70 more copies add \(sizes[1] - sizes[0]) bytes; the picture is \(pictureBytes)")
+        #expect(
+            (sizes[1] - sizes[0]) / 70 < pictureBytes / 10,
+            "70 more copies add \(sizes[1] - sizes[0]) bytes; the picture is \(pictureBytes)")
         let check = try ExternalTool.run("qpdf", ["--check", dir + "/copies80.pdf"])
         #expect(check.status == 0, "no resource listed twice: \(check.output)")
         #expect(times[1] < times[0] * 10, "\(times)")
@@ -138,18 +156,24 @@ import TestSupport
         let dir = try Render.scratchFolder("svg-bomb")
         var levels = ["<g id=\"l0\"><rect width=\"1\" height=\"1\"/></g>"]
         for level in 1...9 {
-            levels.append("<g id=\"l\(level)\">" + String(repeating: "<use href=\"#l\(level - 1)\"/>", count: 10) + "</g>")
+            levels.append(
+                "<g id=\"l\(level)\">" + String(repeating: "<use href=\"#l\(level - 1)\"/>", count: 10) + "</g>")
         }
-        let bomb = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"100\"><defs>"
+        let bomb =
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"100\"><defs>"
             + levels.joined() + "</defs><use href=\"#l9\"/></svg>\n"
         try bomb.write(toFile: dir + "/bomb.svg", atomically: true, encoding: .utf8)
-        let few = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"100\"><defs>" + levels[0]
+        let few =
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"100\"><defs>" + levels[0]
             + "</defs><use href=\"#l0\"/><use href=\"#l0\" x=\"5\"/></svg>\n"
         try few.write(toFile: dir + "/few.svg", atomically: true, encoding: .utf8)
-        try "Text.\n\n![bomb](bomb.svg)\n\n![few](few.svg)\n\nAfter.\n".write(toFile: dir + "/a.md", atomically: true, encoding: .utf8)
+        try "Text.\n\n![bomb](bomb.svg)\n\n![few](few.svg)\n\nAfter.\n".write(
+            toFile: dir + "/a.md", atomically: true, encoding: .utf8)
         let result = try typeset(["render", dir + "/a.md", "-o", dir + "/a.pdf"])
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.output.contains("a.md:3:1: warning: image 'bomb.svg'") && result.output.contains("too many to draw"), "\(result.output)")
+        #expect(
+            result.output.contains("a.md:3:1: warning: image 'bomb.svg'") && result.output.contains("too many to draw"),
+            "\(result.output)")
         #expect(!result.output.contains("few.svg"), "\(result.output)")
         #expect(try PDFProbe.text(dir + "/a.pdf").contains("After."))
     }

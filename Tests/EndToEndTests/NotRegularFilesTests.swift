@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Files that are not regular files — devices, FIFOs, folders, the kernel's /proc — given as
 /// images, themes, font folders or the input: refused at once with what they are, never read
@@ -34,11 +34,14 @@ import TestSupport
             (dir + "/pictures", "is a folder"),
         ]
         for (index, item) in cases.enumerated() {
-            let markdown = "Before \(index).\n\n![figure \(index)](\(item.path))\n\nInline ![pic](\(item.path)) after.\n"
+            let markdown =
+                "Before \(index).\n\n![figure \(index)](\(item.path))\n\nInline ![pic](\(item.path)) after.\n"
             try markdown.write(toFile: dir + "/a\(index).md", atomically: true, encoding: .utf8)
             let result = try typeset(["render", dir + "/a\(index).md", "-o", dir + "/a\(index).pdf"])
             #expect(result.status == 0, "\(item.path): \(result.output)")
-            #expect(result.output.contains("a\(index).md:3:1: warning: image '\(item.path)' \(item.words)"), "\(result.output)")
+            #expect(
+                result.output.contains("a\(index).md:3:1: warning: image '\(item.path)' \(item.words)"),
+                "\(result.output)")
             let text = try PDFProbe.text(dir + "/a\(index).pdf")
             #expect(text.contains("Before \(index).") && text.contains("after."), "\(text)")
         }
@@ -50,12 +53,18 @@ import TestSupport
         let dir = try folder("not-files-themes")
         let pipe = try fifo(dir + "/theme.json")
         try "# Hi\n".write(toFile: dir + "/a.md", atomically: true, encoding: .utf8)
-        for (theme, words) in [("/dev/zero", "character device"), ("/dev/urandom", "character device"), (pipe, "FIFO (named pipe)")] {
+        for (theme, words) in [
+            ("/dev/zero", "character device"), ("/dev/urandom", "character device"), (pipe, "FIFO (named pipe)"),
+        ] {
             let option = try typeset(["render", dir + "/a.md", "-o", dir + "/a.pdf", "--theme", theme])
-            #expect(option.status == 1 && option.output.contains("it is a \(words), not a regular file"), "\(option.output)")
+            #expect(
+                option.status == 1 && option.output.contains("it is a \(words), not a regular file"), "\(option.output)"
+            )
             try "---\ntheme: \(theme)\n---\n\n# Hi\n".write(toFile: dir + "/b.md", atomically: true, encoding: .utf8)
             let front = try typeset(["render", dir + "/b.md", "-o", dir + "/b.pdf"])
-            #expect(front.status == 1 && front.output.contains("b.md:2:") && front.output.contains(words), "\(front.output)")
+            #expect(
+                front.status == 1 && front.output.contains("b.md:2:") && front.output.contains(words), "\(front.output)"
+            )
             let check = try typeset(["theme", "check", theme])
             #expect(check.status == 1 && check.output.contains(words), "\(check.output)")
         }
@@ -67,12 +76,15 @@ import TestSupport
         let dir = try folder("not-files-input")
         for device in ["/dev/zero", "/dev/urandom"] {
             let result = try typeset(["render", device, "-o", dir + "/a.pdf"])
-            #expect(result.status == 1 && result.output.contains("it is a character device, not a regular file"), "\(result.output)")
+            #expect(
+                result.status == 1 && result.output.contains("it is a character device, not a regular file"),
+                "\(result.output)")
         }
         let piped = try typeset(["render", "-", "-o", dir + "/b.pdf"], stdin: Data("# Piped\n".utf8))
         #expect(piped.status == 0, "\(piped.output)")
         #expect(try PDFProbe.text(dir + "/b.pdf").contains("Piped"))
-        let substituted = try ExternalTool.run("timeout", ["60", "bash", "-c", "'\(Render.binary)' render <(printf '# Substituted\\n') -o '\(dir)/c.pdf'"])
+        let substituted = try ExternalTool.run(
+            "timeout", ["60", "bash", "-c", "'\(Render.binary)' render <(printf '# Substituted\\n') -o '\(dir)/c.pdf'"])
         #expect(substituted.status == 0, "\(substituted.output)")
         #expect(try PDFProbe.text(dir + "/c.pdf").contains("Substituted"))
     }
@@ -85,10 +97,13 @@ import TestSupport
         try "# Hi\n".write(toFile: dir + "/a.md", atomically: true, encoding: .utf8)
         for system in ["/proc/self", "/sys", "/dev"] {
             let render = try typeset(["render", dir + "/a.md", "-o", dir + "/a.pdf", "--fonts", system])
-            #expect(render.status == 1 && render.output.contains("the kernel's files, not a folder of fonts"), "\(render.output)")
+            #expect(
+                render.status == 1 && render.output.contains("the kernel's files, not a folder of fonts"),
+                "\(render.output)")
             let fonts = try typeset(["fonts", "--fonts", system])
             #expect(fonts.status == 1 && fonts.output.contains("not a folder of fonts"), "\(fonts.output)")
-            try "{\"fontFolders\": [\"\(system)\"]}".write(toFile: dir + "/theme.json", atomically: true, encoding: .utf8)
+            try "{\"fontFolders\": [\"\(system)\"]}".write(
+                toFile: dir + "/theme.json", atomically: true, encoding: .utf8)
             let theme = try typeset(["render", dir + "/a.md", "-o", dir + "/a.pdf", "--theme", dir + "/theme.json"])
             #expect(theme.status == 1 && theme.output.contains("theme.json:1:18: fontFolders:"), "\(theme.output)")
         }
@@ -99,7 +114,8 @@ import TestSupport
         try FileManager.default.createSymbolicLink(atPath: fonts + "/zero.ttf", withDestinationPath: "/dev/zero")
         try FileManager.default.createSymbolicLink(atPath: fonts + "/proc", withDestinationPath: "/proc")
         let bundled = Render.packageRoot + "/Tests/EndToEndTests/Fixtures/fonts"
-        for name in try FileManager.default.contentsOfDirectory(atPath: bundled) where name.hasSuffix(".ttf") || name.hasSuffix(".otf") {
+        for name in try FileManager.default.contentsOfDirectory(atPath: bundled)
+        where name.hasSuffix(".ttf") || name.hasSuffix(".otf") {
             try FileManager.default.copyItem(atPath: bundled + "/" + name, toPath: fonts + "/sub/" + name)
         }
         let listed = try typeset(["fonts", "--fonts", fonts])
@@ -116,6 +132,8 @@ import TestSupport
         #expect(truncate(theme, 40 << 20) == 0, "a sparse 40 MB file")
         try "# Hi\n".write(toFile: dir + "/a.md", atomically: true, encoding: .utf8)
         let result = try typeset(["render", dir + "/a.md", "-o", dir + "/a.pdf", "--theme", theme])
-        #expect(result.status == 1 && result.output.contains("it is 40.0 MB, more than the 16.0 MB a theme file may have"), "\(result.output)")
+        #expect(
+            result.status == 1 && result.output.contains("it is 40.0 MB, more than the 16.0 MB a theme file may have"),
+            "\(result.output)")
     }
 }
