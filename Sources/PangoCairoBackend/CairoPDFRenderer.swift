@@ -268,6 +268,9 @@ public final class CairoPDFRenderer: PageRenderer {
         finished = true
         if documentTagOpen { cairo_tag_end(cr, "Document") }
         cairo_surface_finish(surface)
+        // The pictures drawn are in the file: the next render reads its files afresh.
+        ImageDecoder.releaseDecoded()
+        ImageDecoder.releaseDrawnSVGs()
         var status = cairo_surface_status(surface)
         if status == CAIRO_STATUS_SUCCESS { status = cairo_status(cr) }
         if status != CAIRO_STATUS_SUCCESS {

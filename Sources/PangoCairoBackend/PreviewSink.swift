@@ -14,15 +14,18 @@ public struct PictureOutput: Sendable {
     public var wants: @Sendable (Int) -> Bool
     /// The file page `n` (1-based) is written to.
     public var path: @Sendable (Int) -> String
+    /// Where page `n` is written before it is renamed to `path(n)`.
+    public var temporaryPath: @Sendable (Int) -> String
 
     /// Pictures of the pages `wants` selects, PNG at `dpi` or SVG (`isVector`), page `n` in the
-    /// file `path(n)`.
+    /// file `path(n)`, written first to `temporaryPath(n)`.
     public init(isVector: Bool, dpi: Double, wants: @escaping @Sendable (Int) -> Bool,
-                path: @escaping @Sendable (Int) -> String) {
+                path: @escaping @Sendable (Int) -> String, temporaryPath: @escaping @Sendable (Int) -> String) {
         self.isVector = isVector
         self.dpi = dpi
         self.wants = wants
         self.path = path
+        self.temporaryPath = temporaryPath
     }
 }
 
@@ -41,8 +44,7 @@ final class PreviewSink {
     /// on white (PNG) — the caller destroys the previous pair.
     func begin(page number: Int, width: Double, height: Double) throws -> (surface: OpaquePointer, cr: OpaquePointer) {
         let path = preview.path(number)
-        let temporary = (path as NSString).deletingLastPathComponent.isEmpty ? ".\(path).tmp"
-            : ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(".\((path as NSString).lastPathComponent).tmp")
+        let temporary = preview.temporaryPath(number)
         let surface: OpaquePointer
         switch preview.isVector ? Format.svg : Format.png {
         case .png:

@@ -525,12 +525,9 @@ public struct Styler: Sendable {
 
     /// A length asked for an image, pt: CSS pixels (1 px = 0.75 pt), `%` of `whole`, or a length
     /// with a unit (`pt`, `mm`, `cm`, `in`); nil when it is none of these.
+    /// Read as ``ImageDimension`` reads a figure's: nil outside its ranges.
     static func imageLength(_ text: String?, whole: Double) -> Double? {
-        guard let t = text?.trimmingCharacters(in: .whitespaces).lowercased(), !t.isEmpty else { return nil }
-        if t.hasSuffix("%"), let v = Double(t.dropLast()), v > 0, v.isFinite { return whole * min(v, 100) / 100 }
-        if t.hasSuffix("px"), let v = Double(t.dropLast(2)), v > 0, v.isFinite { return v * 0.75 }
-        if let v = Double(t), v > 0, v.isFinite { return v * 0.75 }
-        return Length.points(t).flatMap { $0 > 0 ? $0 : nil }
+        text.flatMap(ImageDimension.init)?.points(whole: whole)
     }
 
     /// A run drawing the local image `source` inside a line (one U+FFFC carrying the image),
@@ -538,7 +535,9 @@ public struct Styler: Sendable {
     func inlineImageRun(_ source: String, cascade: Cascade, asked: (width: String?, height: String?)) -> StyledRun? {
         var path = Styler.localImagePath(source)
         if !path.hasPrefix("/") { path = (options.baseDirectory as NSString).appendingPathComponent(path) }
-        guard FileManager.default.isReadableFile(atPath: path) else { return nil }
+        // Only a regular file can be a picture: a folder, FIFO or device is refused unopened.
+        guard let file = try? FileReader.open(path, limit: FileReader.imageLimit, what: "an image") else { return nil }
+        close(file.descriptor)
         var style = cascade.runStyle
         style.inlineImage = InlineImage(path: path, width: Styler.imageLength(asked.width, whole: theme.page.measure),
                                         height: Styler.imageLength(asked.height, whole: theme.page.textHeight))
@@ -791,6 +790,10 @@ public struct Styler: Sendable {
             case .presentation(let presentation, let children):
                 appendRuns(children, cascade: presented(presentation, cascade), to: &runs)
             case .span(let attributes, let children) where Styler.sizedImage(attributes, children) != nil:
+                for pair in attributes.pairs where ["width", "height"].contains(pair.key) {
+                    if let value = pair.value, ImageDimension(value) != nil { continue }
+                    warn(ImageDimension.problem(pair.value ?? "", key: pair.key), pair.location ?? attributes.location)
+                }
                 if let sized = Styler.sizedImage(attributes, children), case .image(let source, _, _, _) = sized.image,
                    let run = inlineImageRun(source, cascade: cascade, asked: (sized.width, sized.height)) {
                     runs.append(run)

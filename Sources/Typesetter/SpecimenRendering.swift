@@ -71,7 +71,7 @@ extension Typesetter {
         guard let templatePath = options.templatePath ?? defaultSpecimenTemplatePath() else {
             throw TypesetError.unreadableInput(path: "templates/specimen.md", reason: "specimen template not found (give --template PATH)")
         }
-        let template = try InputFile.read(templatePath)
+        let template = try InputFile.read(templatePath).text
 
         let date = options.date ?? defaultCreationDate()
         let formatter = DateFormatter()

@@ -8,8 +8,6 @@ public struct TypesetProblem: Hashable, Sendable, CustomStringConvertible {
     public enum Kind: String, Hashable, Sendable {
         /// The input could not be read.
         case unreadableInput
-        /// The input is not UTF-8.
-        case invalidUTF8
         /// The output could not be written.
         case unwritableOutput
         /// A theme or design-token file (or a theme built in code) is invalid.
@@ -112,8 +110,6 @@ extension TypesetError {
         switch self {
         case .unreadableInput(let path, let reason):
             [TypesetProblem(kind: .unreadableInput, file: path, message: "cannot read input: \(reason)")]
-        case .invalidUTF8(let path, let line):
-            [TypesetProblem(kind: .invalidUTF8, file: path, line: line, column: 1, message: "input is not valid UTF-8")]
         case .unwritableOutput(let path, let reason):
             [TypesetProblem(kind: .unwritableOutput, file: path, message: "cannot write output: \(reason)")]
         case .invalidTheme(let problems):

@@ -147,6 +147,18 @@ public enum Typesetter {
                 throw TypesetError.invalidPage(path: document.file, message: "a \(theme.page.paper.width.wholePointsText) × \(theme.page.paper.height.wholePointsText) pt page at --dpi \(preview.dpi.wholePointsText) "
                     + "is \(Int(width)) × \(Int(height)) px; a PNG page can be at most 32767 px a side (Cairo's image limit): use --dpi \(Int(largest)) or less")
             }
+            // A page is drawn whole in memory, 4 bytes a pixel, before it is compressed.
+            let limit = Double(PagePreview.maxPixels)
+            if width * height > limit {
+                let paper = theme.page.paper
+                let largest = (72 * (limit / (paper.width * paper.height)).squareRoot()).rounded(.down)
+                let millions = Int((width * height / 1_000_000).rounded())
+                let page = "a \(paper.width.wholePointsText) × \(paper.height.wholePointsText) pt page"
+                let message = "\(page) at --dpi \(preview.dpi.wholePointsText) is \(Int(width)) × \(Int(height)) px, "
+                    + "\(millions) million pixels; a PNG page can have at most \(PagePreview.maxPixels / 1_000_000) million "
+                    + "(\((PagePreview.maxPixels * 4) >> 20) MB drawn): use --dpi \(Int(largest)) or less"
+                throw TypesetError.invalidPage(path: document.file, message: message)
+            }
         }
         var styling = stylingOptions(options, file: document.file)
         styling.language = document.metadata.lang
@@ -343,11 +355,9 @@ public enum Typesetter {
     }
 
     static func temporaryFiles(of preview: PagePreview, base: String) -> TemporaryFiles.Pattern {
-        let first = preview.path(for: base, page: 1) as NSString
-        let folder = first.deletingLastPathComponent
-        let name = first.lastPathComponent
-        let stem = name.dropLast("1.\(preview.format.rawValue)".count)
-        return TemporaryFiles.Pattern(folder: folder.isEmpty ? "." : folder, prefix: ".\(stem)", suffix: ".\(preview.format.rawValue).tmp")
+        let (folder, prefix) = preview.temporaryPrefix(for: base)
+        let suffix = ".\(preview.format.rawValue).tmp"
+        return TemporaryFiles.Pattern(folder: folder.isEmpty ? "." : folder, prefix: prefix, suffix: suffix)
     }
 
     /// The theme to set `file` with: given, or prepared from the request; with the options'

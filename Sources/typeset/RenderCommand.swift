@@ -50,7 +50,9 @@ enum RenderCommand {
         if input == "-", options.baseDirectory == nil { options.baseDirectory = FileManager.default.currentDirectoryPath }
         Typesetter.startLoadingFonts(for: options)
         // The text is not kept past the parse: the document holds its own copy of the source.
-        var parsed = Typesetter.parse(markdown: try InputFile.read(input), file: input == "-" ? "<stdin>" : input)
+        let read = try InputFile.read(input)
+        var parsed = Typesetter.parse(markdown: read.text, file: input == "-" ? "<stdin>" : input)
+        parsed.diagnostics = read.diagnostics + parsed.diagnostics
         for (key, value) in variables { parsed.document.metadata.set(key, to: value) }
         var report = try Typesetter.render(document: parsed.document, diagnostics: parsed.diagnostics, to: target, options: options)
         if let text = args.value("--pages"), let selected = options.preview?.pages {

@@ -102,7 +102,7 @@ enum ThemeCommand {
     }
 
     static func read(_ path: String) throws -> Data {
-        do { return try FileReader.read(path) } catch {
+        do { return try FileReader.read(path, limit: FileReader.themeLimit, what: "a theme or token file") } catch {
             throw TypesetError.unreadableInput(path: path, reason: error.reason)
         }
     }
