@@ -1,5 +1,5 @@
 import Foundation
-import PangoCairoBackend
+internal import PangoCairoBackend
 import Typography
 
 /// The one judgement of a theme or design-token file, shared by `typeset theme check`,
