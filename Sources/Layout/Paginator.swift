@@ -93,7 +93,8 @@ public struct TableAdjustment: Sendable, Equatable {
             let tenths = (value * 10).rounded() / 10
             return tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
         }
-        var what = "a table of \(columns) columns is too wide for the measure (\(points(measure)) pt) at \(points(styledSize)) pt: "
+        var what = "a table of \(columns) columns is too wide for the measure (\(points(measure)) pt) "
+            + "at \(points(styledSize)) pt: "
         if size < styledSize - 0.05 { what += "its text is set at \(points(size)) pt" }
         if parts > 1 {
             if size < styledSize - 0.05 { what += " (the smallest size for a table) and " }
@@ -206,8 +207,9 @@ public final class Paginator {
             var item = item
             item.source = block.location
             if let fit = item.tableFit {
-                tableAdjustments.append(TableAdjustment(location: block.location, columns: fit.columns, styledSize: fit.naturalSize,
-                                                        size: fit.size, parts: fit.parts, measure: fit.measure))
+                tableAdjustments.append(TableAdjustment(location: block.location, columns: fit.columns,
+                                                        styledSize: fit.naturalSize, size: fit.size, parts: fit.parts,
+                                                        measure: fit.measure))
             }
             if first {
                 first = false

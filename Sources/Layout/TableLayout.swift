@@ -53,8 +53,9 @@ struct TableLayout {
         let split = fit.parts.count > 1
         for (number, part) in fit.parts.enumerated() {
             var first = true
-            try layOutPart(table, columns: part, scale: fit.scale, bounds: part.map { fit.bounds[$0] }, partNumber: number,
-                           path: path, available: available) { item in
+            let bounds = part.map { fit.bounds[$0] }
+            try layOutPart(table, columns: part, scale: fit.scale, bounds: bounds, partNumber: number, path: path,
+                           available: available) { item in
                 var item = item
                 if first, number == 0, fit.scale < 1 || split {
                     item.tableFit = TableFit.Notice(columns: columns, naturalSize: fit.naturalSize,
@@ -78,7 +79,9 @@ struct TableLayout {
         func cells(_ row: [StyledParagraph]) -> [StyledParagraph] {
             // A row shorter than the table has empty cells at its end.
             part.map { column in
-                guard column < row.count else { return StyledParagraph(runs: [], style: (row.first ?? table.header[0]).style) }
+                guard column < row.count else {
+                    return StyledParagraph(runs: [], style: (row.first ?? table.header[0]).style)
+                }
                 return TableLayout.scaled(row[column], by: scale)
             }
         }
@@ -101,7 +104,8 @@ struct TableLayout {
         }
         let cut = 2 * (pad - sidePad)
         let widths = TableLayout.columnWidths(minimum: bounds.map { $0.minimum - cut }, maximum: bounds.map { $0.maximum - cut },
-                                              available: available, padding: sidePad, legibleWord: TableLayout.legibleWordEms * em)
+                                              available: available, padding: sidePad,
+                                              legibleWord: TableLayout.legibleWordEms * em)
         let hpad = [Double](repeating: sidePad, count: columns)
         let tableWidth = widths.reduce(0, +)
         let strong = 0.8, thin = 0.4
@@ -110,8 +114,11 @@ struct TableLayout {
         let rowCount = table.rows.count
         // Each part's rows and cells are elements of their own in the one `Table`.
         let firstRow = partNumber * (rowCount + 1)
-        func rowPath(_ r: Int) -> [StructureElement] { path + [StructureElement(.tableRow, id: id, index: firstRow + r)] }
-        if let label = partLabel(partNumber, of: table, columns: part, totalColumns: totalColumns, scale: scale, path: path) {
+        func rowPath(_ row: Int) -> [StructureElement] {
+            path + [StructureElement(.tableRow, id: id, index: firstRow + row)]
+        }
+        if let label = partLabel(partNumber, of: table, columns: part, totalColumns: totalColumns, scale: scale,
+                                 path: path) {
             try emit(label)
         }
         var header = row(cells(table.header), widths: widths, padding: pad, sidePadding: hpad, lines: &headerLines,
@@ -135,7 +142,8 @@ struct TableLayout {
         for (i, row) in table.rows.enumerated() {
             var lines: [LineBand] = []
             var item = self.row(cells(row), widths: widths, padding: pad, sidePadding: hpad, lines: &lines,
-                                path: rowPath(i + 1), cellRole: .tableData, firstCell: (firstRow + i + 1) * totalColumns)
+                                path: rowPath(i + 1), cellRole: .tableData,
+                                firstCell: (firstRow + i + 1) * totalColumns)
             let last = i == rowCount - 1
             let thickness = last ? strong : 0.25
             let color = last ? table.ruleColor : RGBAColor(red: table.ruleColor.red, green: table.ruleColor.green, blue: table.ruleColor.blue, alpha: 0.6)
@@ -273,16 +281,15 @@ struct TableLayout {
     /// one part.
     func partLabel(_ number: Int, of table: StyledTable, columns part: [Int], totalColumns: Int, scale: Double,
                    path: [StructureElement]) -> Item? {
-        guard part.count < totalColumns, let own = part.last else { return nil }
-        let first = part.first(where: { $0 > 0 }) ?? own
-        let range = first == own ? "\(own + 1)" : "\(first + 1)\u{2013}\(own + 1)"
-        let text: String
-        if number == 0 {
-            text = "Columns \(part.contains(0) && first > 0 ? "1\u{2013}\(own + 1)" : range) of \(totalColumns); the table continues below."
-        } else {
-            text = "Continued: columns \(part.contains(0) ? "1 and " : "")\(range) of \(totalColumns)."
-        }
-        let base = table.header.first ?? StyledParagraph(runs: [], style: ParagraphStyle(baseFont: FontSpec(families: [], size: 8)))
+        guard part.count < totalColumns, let last = part.last else { return nil }
+        // Columns are numbered from 1, as a reader counts them; the first part starts at 1.
+        let first = number == 0 ? 0 : part.first(where: { $0 > 0 }) ?? last
+        let range = first == last ? "\(last + 1)" : "\(first + 1)\u{2013}\(last + 1)"
+        let text = number == 0
+            ? "Columns \(range) of \(totalColumns); the table continues below."
+            : "Continued: columns \(part.contains(0) ? "1 and " : "")\(range) of \(totalColumns)."
+        let fallback = ParagraphStyle(baseFont: FontSpec(families: [], size: 8))
+        let base = table.header.first ?? StyledParagraph(runs: [], style: fallback)
         var font = base.style.baseFont
         font.size *= scale
         font.weight = .regular
@@ -294,7 +301,8 @@ struct TableLayout {
         style.underline = nil
         style.strikethrough = nil
         style.letterSpacing *= scale
-        let paragraph = StyledParagraph(runs: [StyledRun(text, style: style)], style: ParagraphStyle(baseFont: font, lineHeight: base.style.lineHeight))
+        let paragraph = StyledParagraph(runs: [StyledRun(text, style: style)],
+                                        style: ParagraphStyle(baseFont: font, lineHeight: base.style.lineHeight))
         let width = max(12, options.page.measure - indent)
         let shaped = shaper.shape(paragraph, width: width)
         let id = path.last?.id ?? 0
@@ -302,9 +310,11 @@ struct TableLayout {
         var item = Item(height: 0)
         var y = table.cellPadding
         var linksBefore = 0
-        for (line, box) in zip(shaped.lines, LineGrid(shaper: shaper, style: paragraph.style).boxes(for: shaped.lines)) {
+        let boxes = LineGrid(shaper: shaper, style: paragraph.style).boxes(for: shaped.lines)
+        for (line, box) in zip(shaped.lines, boxes) {
             let baseline = y + box.above
-            item.elements += StructureMarks.line(line, x: left, baseline: baseline, path: labelPath, linksBefore: linksBefore)
+            item.elements += StructureMarks.line(line, x: left, baseline: baseline, path: labelPath,
+                                                 linksBefore: linksBefore)
             linksBefore += line.links.count
             y = baseline + box.below
         }

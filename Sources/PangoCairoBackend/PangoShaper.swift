@@ -606,7 +606,8 @@ struct ShortParagraphs {
     /// Whether `paragraph` is short enough to keep: at most one run of at most ``longestText``
     /// bytes, and no marker.
     static func isShort(_ paragraph: StyledParagraph) -> Bool {
-        paragraph.marker == nil && paragraph.runs.count <= 1 && (paragraph.runs.first?.text.utf8.count ?? 0) <= longestText
+        paragraph.marker == nil && paragraph.runs.count <= 1
+            && (paragraph.runs.first?.text.utf8.count ?? 0) <= longestText
             && paragraph.runs.first?.style.inlineImage == nil
     }
 

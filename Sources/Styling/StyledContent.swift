@@ -183,7 +183,7 @@ public struct StyledTable: Hashable, Sendable {
     public var leftIndent: Double = 0
     /// The smallest size its text may be set at, pt, when the table is too wide for the
     /// measure: it is set smaller down to this size before its columns are split into parts
-    /// (the theme's Caption2 size, never below 6 pt; README, "Tables").
+    /// (the theme's Caption2 size, never below 6 pt).
     public var smallestTextSize: Double = 6
     /// Creates a table from its parts (`cellPadding` in pt), not indented.
     public init(alignments: [ColumnAlignment], header: [StyledParagraph], rows: StyledTableRows,

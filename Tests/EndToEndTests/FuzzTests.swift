@@ -200,7 +200,8 @@ enum FuzzCampaign {
                 return "invalid UTF-8 refuses the document: \(String(describing: error).prefix(200))"
             }
             let lossy = String(decoding: input.data, as: UTF8.self)
-            guard text.unicodeScalars.filter({ $0 != "\u{FFFD}" }).elementsEqual(lossy.unicodeScalars.filter { $0 != "\u{FFFD}" }) else {
+            func valid(_ text: String) -> [Unicode.Scalar] { text.unicodeScalars.filter { $0 != "\u{FFFD}" } }
+            guard valid(text) == valid(lossy) else {
                 return "invalid UTF-8 decoded to other text than U+FFFD for each bad sequence"
             }
             return checkMarkdown(text, name: name, theme: nil)
@@ -505,9 +506,11 @@ struct FuzzInput {
         "{." + noncharacter(0x10FFFF) + " key=\u{1}}", "![a" + noncharacter(0xFFFF) + "](figure.svg){width=\"" + noncharacter(0xFDEF) + "\"}",
         // HTML blocks whose void or closing elements are followed by more elements, and the
         // openings of READMEs.
-        "<hr>\n<p>second paragraph words</p>\n", "<br>\n<p>after break words</p>\n", "<img src=\"figure.svg\">\n<p>after image words</p>\n",
-        "<ul><li>listed</li></ul>\n<p>after list words</p>\n", "<table><tr><td>cell</td></tr></table>\n<p>after table words</p>\n",
-        "<h1 align=center>Title words</h1>\n<p align=center>Intro words</p>\n", "<blockquote>quoted words</blockquote>\n<p>following words</p>\n",
+        "<hr>\n<p>second paragraph words</p>\n", "<br>\n<p>after break words</p>\n",
+        "<img src=\"figure.svg\">\n<p>after image words</p>\n", "<ul><li>listed</li></ul>\n<p>after list words</p>\n",
+        "<table><tr><td>cell</td></tr></table>\n<p>after table words</p>\n",
+        "<h1 align=center>Title words</h1>\n<p align=center>Intro words</p>\n",
+        "<blockquote>quoted words</blockquote>\n<p>following words</p>\n",
         "<details><summary>Summary words</summary>\n\nBody words\n</details>\n", "<br/><hr/><img alt=x>\n",
         // Image paths that are not regular files, and absurd lengths.
         "![zero](/dev/zero)", "![random](/dev/urandom)", "![folder](.)", "![folder](/tmp)", "![null](/dev/null)",
@@ -525,7 +528,8 @@ struct FuzzInput {
     /// surrogate, truncated sequences, bytes that never occur, a code point past U+10FFFF.
     static let invalidSequences: [[UInt8]] = [
         [0x80], [0xBF], [0xC0, 0xAF], [0xC1, 0xBF], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80], [0xED, 0xBF, 0xBF],
-        [0xE2, 0x82], [0xF0, 0x9F, 0x98], [0xF4, 0x90, 0x80, 0x80], [0xF5], [0xF8, 0x88, 0x80, 0x80, 0x80], [0xFE], [0xFF],
+        [0xE2, 0x82], [0xF0, 0x9F, 0x98], [0xF4, 0x90, 0x80, 0x80], [0xF5], [0xF8, 0x88, 0x80, 0x80, 0x80],
+        [0xFE], [0xFF],
         [0xC3], [0xC3, 0x28], [0xE2, 0x28, 0xA1],
     ]
 
@@ -554,11 +558,15 @@ struct FuzzInput {
         case 7:
             let local = (0..<(20 + rng.below(1_000))).map { _ in word() }.joined(separator: ".")
             return rng.below(2) == 0 ? "<\(local)@example.com>" : "mail \(local)@example.com now"
-        case 8: return "[\((0..<count).map { _ in word() }.joined(separator: " "))](https://example.com/" + String(repeating: "a", count: rng.below(5_000)) + ")"
+        case 8:
+            let text = (0..<count).map { _ in word() }.joined(separator: " ")
+            return "[\(text)](https://example.com/" + String(repeating: "a", count: rng.below(5_000)) + ")"
         default:
             // Void and closing elements in one HTML block, with text between them.
-            let elements = ["<hr>", "<br>", "<img src=\"figure.svg\">", "</ul>", "</ol>", "</table>", "<p>\(word()) words</p>", "<wbr>"]
-            return (0..<(2 + rng.below(20))).map { _ in elements[rng.below(elements.count)] + "\n" }.joined() + "<p>closing \(word())</p>"
+            let elements = ["<hr>", "<br>", "<img src=\"figure.svg\">", "</ul>", "</ol>", "</table>",
+                            "<p>\(word()) words</p>", "<wbr>"]
+            let block = (0..<(2 + rng.below(20))).map { _ in elements[rng.below(elements.count)] + "\n" }.joined()
+            return block + "<p>closing \(word())</p>"
         }
     }
 

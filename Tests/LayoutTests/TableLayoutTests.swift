@@ -114,8 +114,8 @@ import Typography
         #expect(split.parts.count > 1 && abs(split.scale - 0.6) < 1e-9, "\(split.parts) at \(split.scale)")
         #expect(split.parts.dropFirst().allSatisfy { $0.first == 0 })
         #expect(split.parts.flatMap { $0.filter { $0 > 0 } } == Array(1..<20), "every other column once, in order")
-        let narrow = StyledTable(alignments: [.left, .left], header: [cell("a"), cell("b")], rows: [[cell("c"), cell("d")]],
-                                 ruleColor: .black, cellPadding: 4)
+        let narrow = StyledTable(alignments: [.left, .left], header: [cell("a"), cell("b")],
+                                 rows: [[cell("c"), cell("d")]], ruleColor: .black, cellPadding: 4)
         let fits = layout.fit(narrow, columns: 2, available: page.measure)
         #expect(fits.scale == 1 && fits.parts == [[0, 1]])
     }
@@ -165,11 +165,14 @@ import Typography
 
     /// The warning's words: what was too wide and what was done.
     @Test func theWarningSaysWhatWasDone() {
-        var adjustment = TableAdjustment(location: nil, columns: 30, styledSize: 9.5, size: 8.6, parts: 1, measure: 345.3)
-        #expect(adjustment.message == "a table of 30 columns is too wide for the measure (345.3 pt) at 9.5 pt: its text is set at 8.6 pt")
+        var adjustment = TableAdjustment(location: nil, columns: 30, styledSize: 9.5, size: 8.6, parts: 1,
+                                         measure: 345.3)
+        #expect(adjustment.message == "a table of 30 columns is too wide for the measure (345.3 pt) at 9.5 pt: "
+                + "its text is set at 8.6 pt")
         adjustment.size = 8
         adjustment.parts = 4
-        #expect(adjustment.message.hasSuffix("its text is set at 8 pt (the smallest size for a table) and its columns are split into 4 parts, "
-                                             + "one after another, each repeating the first column"))
+        #expect(adjustment.message.hasSuffix("its text is set at 8 pt (the smallest size for a table) and "
+                                             + "its columns are split into 4 parts, one after another, "
+                                             + "each repeating the first column"))
     }
 }
