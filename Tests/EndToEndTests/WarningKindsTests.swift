@@ -179,4 +179,17 @@ import Testing
                 "\(result.output)")
         #expect(result.output.contains(dir + "/other.md:1:1: invalid JSON"), "\(result.output)")
     }
+
+    /// A design-token file whose only tokens are an alias cycle: `theme check` and
+    /// `theme import` both refuse it, with the same lines.
+    @Test func checkAndImportJudgeTokensAlike() throws {
+        let dir = try folder()
+        try write("{\n  \"a\": {\"$value\": \"{b}\"},\n  \"b\": {\"$value\": \"{a}\"}\n}\n", dir + "/t.json")
+        let checked = try Render.typeset(["theme", "check", dir + "/t.json"])
+        let imported = try Render.typeset(["theme", "import", dir + "/t.json", "-o", dir + "/out.json"])
+        #expect(checked.status == 1 && imported.status == 1, "\(checked.output)\n\(imported.output)")
+        #expect(checked.output.contains("alias cycle: a → b → a") && checked.output.contains("no typography tokens found"),
+                "\(checked.output)")
+        #expect(checked.output == imported.output, "\(checked.output)\n\(imported.output)")
+    }
 }
