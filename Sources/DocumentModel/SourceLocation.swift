@@ -113,9 +113,10 @@ extension Diagnostic {
     /// `diagnostics` with the warnings that say the same thing — one ``kind``, one file, one
     /// message once the values it quotes (`'…'`) and its numbers are set aside — said once:
     /// the first of them in source order stands for all, at its own position and quoting its
-    /// own value, and its message ends with how many there are and where the next few are
-    /// (`(52 like this in all; also at 14:3, 15:9, 20:1 …)`). Errors are kept as they are, and
-    /// so is the order of the first of each group.
+    /// own value, and its message ends with how many there are and where the next few are,
+    /// with the value each quotes when it differs from the first's
+    /// (`(52 like this in all; also at 14:3 'irc://b', 15:9, 20:1 …)`). Errors are kept as they
+    /// are, and so is the order of the first of each group.
     public static func coalesced(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
         struct Key: Hashable {
             var kind: Kind
@@ -144,13 +145,26 @@ extension Diagnostic {
         return order.map { index in
             guard let group = members[index], group.count > 1 else { return diagnostics[index] }
             var first = diagnostics[group[0]]
-            let others = group.dropFirst().prefix(3).compactMap { diagnostics[$0].location }
-                .map { "\($0.line):\($0.column)" }
+            let firstQuote = quote(in: first.message)
+            let others = group.dropFirst().prefix(3).compactMap { member -> String? in
+                guard let location = diagnostics[member].location else { return nil }
+                let quoted = quote(in: diagnostics[member].message)
+                return "\(location.line):\(location.column)" + (quoted == firstQuote ? "" : " '\(quoted ?? "")'")
+            }
             let more = group.count > 4 ? " …" : ""
             let also = others.isEmpty ? "" : "; also at " + others.joined(separator: ", ") + more
             first.message += " (\(group.count) like this in all\(also))"
             return first
         }
+    }
+
+    /// The first value `message` quotes (`'…'`, at most 40 characters), or nil.
+    static func quote(in message: String) -> String? {
+        guard let open = message.firstIndex(of: "'") else { return nil }
+        let rest = message[message.index(after: open)...]
+        guard let close = rest.firstIndex(of: "'") else { return nil }
+        let value = rest[..<close]
+        return value.count > 40 ? value.prefix(40) + "…" : String(value)
     }
 
     /// `message` with every quoted value (`'…'`) and every run of digits replaced by a
