@@ -13,21 +13,35 @@ public enum SVGWork {
     /// (the result is then `limit + 1`). A reference cycle counts its elements once.
     public static func expandedElementCount(_ bytes: [UInt8], limit: Int) -> Int {
         let tree = scan(bytes)
+        // Counted without recursion (a chain of 100,000 references or nested groups would
+        // overflow the stack): each node is finished after every node it needs, children and
+        // referenced element alike, on an explicit stack.
         var memo = [Int?](repeating: nil, count: tree.nodes.count)
-        var visiting = Set<Int>()
-        func count(_ node: Int) -> Int {
-            if let known = memo[node] { return known }
-            guard visiting.insert(node).inserted else { return 0 }
-            defer { visiting.remove(node) }
-            var total = 1
-            for child in tree.nodes[node].children {
-                total = min(limit + 1, total + count(child))
+        var visiting = [Bool](repeating: false, count: tree.nodes.count)
+        func needs(_ node: Int) -> [Int] {
+            var list = tree.nodes[node].children
+            if let target = tree.nodes[node].reference, let referenced = tree.ids[target] { list.append(referenced) }
+            return list
+        }
+        func count(_ root: Int) -> Int {
+            var stack = [root]
+            while let node = stack.last {
+                if memo[node] != nil {
+                    stack.removeLast()
+                    continue
+                }
+                if !visiting[node] {
+                    visiting[node] = true
+                    // A node being counted that is needed again closes a cycle: it counts 0 there.
+                    for next in needs(node) where memo[next] == nil && !visiting[next] { stack.append(next) }
+                    continue
+                }
+                var total = 1
+                for next in needs(node) { total = min(limit + 1, total + (memo[next] ?? 0)) }
+                memo[node] = total
+                stack.removeLast()
             }
-            if let target = tree.nodes[node].reference, let referenced = tree.ids[target] {
-                total = min(limit + 1, total + count(referenced))
-            }
-            memo[node] = total
-            return total
+            return memo[root] ?? 0
         }
         var total = 0
         for root in tree.roots {
