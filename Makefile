@@ -14,7 +14,7 @@ APT_PACKAGES = pkg-config libpango1.0-dev libcairo2-dev libfontconfig-dev libfre
   poppler-utils qpdf time
 STAMP = .build/.deps-installed
 
-.PHONY: all deps build test showcase specimens bench bench-dir fuzz fonts-extra clean check-layering commit-info library-example install
+.PHONY: all deps build test test-fast showcase specimens bench bench-dir fuzz fonts-extra clean check-layering commit-info library-example install format lint
 
 all: build
 
@@ -77,6 +77,18 @@ check-layering:
 	        grep -rlE '$(IMPORT)(CBuildInfo|CGio)\b' Sources | grep -v '^Sources/typeset/'; \
 	        grep -rlE '$(IMPORT)PangoCairoBackend\b' Sources | grep -v '^Sources/Typesetter/'); \
 	if [ -n "$$bad" ]; then echo "imported outside its owner: $$bad"; exit 1; else echo "layering: ok"; fi
+
+# The formatter: swift-format (part of the toolchain) with the committed .swift-format: 120
+# columns, 4-space indentation, one statement a line. `make lint` fails on anything it would
+# change, and on a line over 120 characters it cannot break (a long string or comment).
+SWIFT_SOURCES = Package.swift Sources Tests Examples/LibraryExample/Package.swift Examples/LibraryExample/Sources
+format:
+	$(SWIFT) format format --in-place --recursive --parallel $(SWIFT_SOURCES)
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_SOURCES)
+	@python3 -c 'import pathlib, sys; \
+	  long = [f"{p}:{n}: line of {len(l)} characters (at most 120)" for root in sys.argv[1:] for p in sorted(pathlib.Path(root).rglob("*.swift")) if ".build" not in p.parts for n, l in enumerate(p.read_text().splitlines(), 1) if len(l) > 120]; \
+	  print("\n".join(long)) if long else print("lint: ok"); sys.exit(1 if long else 0)' Sources Tests Examples/LibraryExample/Sources
 
 showcase: build
 	$(BIN) render templates/showcase.md -o output/showcase.pdf
