@@ -14,7 +14,7 @@ APT_PACKAGES = pkg-config libpango1.0-dev libcairo2-dev libfontconfig-dev libfre
   poppler-utils qpdf time
 STAMP = .build/.deps-installed
 
-.PHONY: all deps build test test-fast showcase specimens bench bench-dir fuzz fonts-extra clean check-layering commit-info library-example install format lint
+.PHONY: all deps build test test-fast corpus-check showcase specimens bench bench-dir fuzz fonts-extra clean check-layering commit-info library-example install format lint
 
 all: build
 
@@ -89,6 +89,14 @@ lint:
 	@python3 -c 'import pathlib, sys; \
 	  long = [f"{p}:{n}: line of {len(l)} characters (at most 120)" for root in sys.argv[1:] for p in sorted(pathlib.Path(root).rglob("*.swift")) if ".build" not in p.parts for n, l in enumerate(p.read_text().splitlines(), 1) if len(l) > 120]; \
 	  print("\n".join(long)) if long else print("lint: ok"); sys.exit(1 if long else 0)' Sources Tests Examples/LibraryExample/Sources
+
+# Every Markdown file under CORPUS (default: the machine's /usr/share/doc) rendered and read back:
+# each word of cmark-gfm's plain text must be in the PDF's text, in order (a footnote's anywhere).
+CORPUS ?= /usr/share/doc
+corpus-check: build
+	@dpkg-query -W -f='$${Status}' cmark-gfm 2>/dev/null | grep -q 'install ok installed' || \
+	  { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq cmark-gfm >/dev/null; }
+	python3 Tests/Scripts/nothing-lost-corpus.py $(BIN) $(CORPUS)
 
 showcase: build
 	$(BIN) render templates/showcase.md -o output/showcase.pdf

@@ -65,7 +65,7 @@ extension Typesetter {
                 }
             }
             let data: Data
-            do { data = try FileReader.read(name) } catch {
+            do { data = try FileReader.read(name, limit: FileReader.themeLimit, what: "a theme file") } catch {
                 throw TypesetError.invalidTheme(problems: ["\(name): cannot read theme file: \(error.reason)"])
             }
             let (read, problems) = ThemeJudgement.read(data, file: name)

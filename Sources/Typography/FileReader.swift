@@ -34,7 +34,7 @@ public enum FileReader {
     /// - Throws: ``FileReader/Failure`` with a one-line reason: `no such file`, `it is a folder`,
     ///   `it is a character device, not a regular file`, `it is 20.0 MB, more than the 16.0 MB
     ///   a theme may have`, `permission denied`, or the system's message (`strerror`).
-    public static func read(_ path: String, limit: Int = themeLimit, what: String = "a file") throws(Failure) -> Data {
+    public static func read(_ path: String, limit: Int = themeLimit, what: String) throws(Failure) -> Data {
         let file = try open(path, limit: limit, what: what)
         defer { close(file.descriptor) }
         return try readAll(file.descriptor, count: file.size, path: path)

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Renders every Markdown file under the given folders and checks that no word is lost: each word
+of cmark-gfm's own plain-text rendering (`cmark-gfm -t plaintext`, with GFM's table,
+strikethrough and autolink extensions) must appear in the PDF's text (`pdftotext`), in order.
+
+Usage: nothing-lost-corpus.py TYPESET_BIN FOLDER... ; prints one line per file that loses words
+and a closing line 'N passed, N failed'. Words are compared with spaces and hyphens removed, so
+line breaks, hyphenation and justification do not count; HTML tags, which cmark passes through as
+text, are dropped from the expected words."""
+import os, re, subprocess, sys, tempfile, unicodedata
+
+def normalize(text):
+    text = unicodedata.normalize("NFKC", text)
+    text = re.sub(r"[\u00ad\u200b-\u200d\u2060\ufeff]", "", text)
+    # Smart punctuation (CommonMark's, on by default) curls quotes: compare them as straight ones.
+    text = re.sub(r"[\u2018\u2019\u201a\u201b\u2032]", "'", text)
+    return re.sub(r"[\u201c\u201d\u201e\u201f\u2033]", '"', text)
+
+def words(text):
+    text = re.sub(r"<[^>\n]*>", " ", text)  # raw HTML cmark passes through
+    # cmark-gfm's plain text keeps footnote references ([^1]) and strikethrough's tildes as text:
+    # on paper they are a superscript number and a line through the words.
+    text = re.sub(r"\[\^[^\]\s]+\]:?", " ", text).replace("~", "")
+    return [w for w in re.split(r"\s+", normalize(text)) if w]
+
+def squeeze(word):
+    return re.sub(r"[\s\-\u2010\u2011\u2012\u2013\u2014]", "", word)
+
+def main():
+    typeset, folders = sys.argv[1], sys.argv[2:]
+    files = sorted(os.path.join(root, name) for folder in folders for root, _, names in os.walk(folder)
+                   for name in names if name.endswith(".md") and os.path.isfile(os.path.join(root, name)))
+    passed = failed = compared = 0
+    with tempfile.TemporaryDirectory() as scratch:
+        for path in files:
+            pdf = os.path.join(scratch, "out.pdf")
+            source = open(path, "rb").read()
+            # YAML front matter is metadata, not text: cmark-gfm knows none, so it is not compared.
+            matter = re.match(rb"---[ \t]*\r?\n(.*?\r?\n)?(---|\.\.\.)[ \t]*(\r?\n|$)", source, re.S)
+            if matter:
+                source = source[matter.end():]
+            # A footnote's text is set at the foot of the page that cites it, not where it is
+            # defined: its words are looked for anywhere in the PDF, the rest in order.
+            notes = re.compile(rb"^ {0,3}\[\^[^\]\s]+\]:[^\n]*(\n(?:    |\t)[^\n]*|\n[ \t]*(?=\n(?:    |\t)))*", re.M)
+            note_words = [squeeze(w) for m in notes.finditer(source) for w in words(m.group(0).decode("utf-8", "replace"))]
+            source = notes.sub(b"", source)
+            plain = subprocess.run(["cmark-gfm", "-t", "plaintext", "--width", "0", "-e", "table", "-e",
+                                    "strikethrough", "-e", "autolink"], input=source, capture_output=True)
+            expected = [squeeze(w) for w in words(plain.stdout.decode("utf-8", "replace"))]
+            # A table's pipes are its rules on paper: words of punctuation alone are not compared.
+            expected = [w for w in expected if re.search(r"\w", w)]
+            run = subprocess.run([typeset, "render", "-q", path, "-o", pdf],
+                                 capture_output=True, timeout=120)
+            if run.returncode != 0:
+                failed += 1
+                print(f"{path}: typeset failed ({run.returncode}): {run.stderr.decode()[:200]}")
+                continue
+            text = subprocess.run(["pdftotext", "-raw", pdf, "-"], capture_output=True).stdout.decode("utf-8", "replace")
+            haystack = squeeze("".join(normalize(text).split()))
+            position, lost = 0, []
+            for word in expected:
+                # A word is looked for near where the last one was found (a footnote's text moves
+                # to its page's foot), so one lost word cannot match far ahead and hide the rest.
+                found = haystack.find(word, position, position + 4000 + 4 * len(word))
+                if found < 0:
+                    lost.append(word)
+                else:
+                    position = found + len(word)
+            lost += [w for w in note_words if re.search(r"\w", w) and w not in haystack]
+            compared += len(expected) + len(note_words)
+            if lost:
+                failed += 1
+                print(f"{path}: {len(lost)} of {len(expected)} words not found in order, first: {lost[:5]}")
+            else:
+                passed += 1
+    print(f"{len(files)} files, {compared} words compared")
+    print(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+main()
