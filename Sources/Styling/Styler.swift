@@ -280,8 +280,12 @@ public struct Styler: Sendable {
 
     mutating func makeParagraph(_ inlines: [Inline], context: BlockContext, overrides: StyleOverrides) -> StyledParagraph {
         var runs: [StyledRun] = []
+        // One run an inline, mostly (a paragraph of links: a run each and one for each space
+        // between): room made once rather than by doubling.
+        runs.reserveCapacity(inlines.count)
         appendRuns(inlines, cascade: context.cascade, to: &runs)
-        return StyledParagraph(runs: RunMerger.merged(RunMerger.trimmed(runs)), style: paragraphStyle(context, overrides: overrides))
+        RunMerger.tidy(&runs)
+        return StyledParagraph(runs: runs, style: paragraphStyle(context, overrides: overrides))
     }
 
     // MARK: Lists
@@ -424,7 +428,8 @@ public struct Styler: Sendable {
             case .right: .right
             default: .left
             }
-            return StyledParagraph(runs: RunMerger.merged(RunMerger.trimmed(runs)),
+            RunMerger.tidy(&runs)
+            return StyledParagraph(runs: runs,
                                    style: ParagraphStyle(baseFont: cascade.font, lineHeight: cascade.style.lineHeight, alignment: alignment,
                                                          hangulLineBreak: options.hangulLineBreak))
         }
