@@ -312,18 +312,26 @@ extension PangoShaper {
         var advanceAtByte = [Int32](repeating: 0, count: bytes.count + 1)
         let pieces = ParagraphPieces(runs: paragraph.runs, starts: starts, bytes: bytes, wraps: false)
         var start = 0
+        // The first run that ends after the piece's start: each piece looks at its own runs
+        // only (walking every run for every piece cost time quadratic in a paragraph of links).
+        var firstRun = 0
+        var piece = paragraph
+        piece.runs = []
         while start < bytes.count {
             let end = max(start + 1, pieces.end(from: start))
-            var piece = paragraph
-            piece.runs = []
+            piece.runs.removeAll(keepingCapacity: true)
             var pieceStarts: [Int] = []
-            for (index, run) in paragraph.runs.enumerated() {
-                let s = max(starts[index], start), e = min(starts[index] + run.text.utf8.count, end)
-                guard s < e else { continue }
-                var clipped = run
-                clipped.text = String(decoding: bytes[s..<e], as: UTF8.self)
-                pieceStarts.append(s - start)
-                piece.runs.append(clipped)
+            while firstRun < paragraph.runs.count, starts[firstRun] + paragraph.runs[firstRun].text.utf8.count <= start { firstRun += 1 }
+            var index = firstRun
+            while index < paragraph.runs.count, starts[index] < end {
+                let s = max(starts[index], start), e = min(starts[index] + paragraph.runs[index].text.utf8.count, end)
+                if s < e {
+                    var clipped = paragraph.runs[index]
+                    clipped.text = String(decoding: bytes[s..<e], as: UTF8.self)
+                    pieceStarts.append(s - start)
+                    piece.runs.append(clipped)
+                }
+                index += 1
             }
             let layout = unwrappedLayout(text: String(decoding: bytes[start..<end], as: UTF8.self), paragraph: piece, starts: pieceStarts)
             Self.addAdvances(of: layout, at: start, to: &advanceAtByte)
