@@ -196,7 +196,7 @@ enum FuzzCampaign {
             FileManager.default.createFile(atPath: path, contents: input.data)
             defer { try? FileManager.default.removeItem(atPath: path) }
             let text: String
-            do { text = try InputFile.read(path) } catch {
+            do { text = try InputFile.read(path).text } catch {
                 return "invalid UTF-8 refuses the document: \(String(describing: error).prefix(200))"
             }
             let lossy = String(decoding: input.data, as: UTF8.self)
