@@ -40,7 +40,8 @@ struct BlockLayout {
             // Line by line as the shaper makes them: a long paragraph's lines are placed (and
             // its full pages drawn) a group at a time.
             var isFirst = true
-            try paragraphItems(paragraph, background: block.background, padding: block.backgroundPadding, path: path) { item in
+            let padding = block.backgroundPadding
+            try paragraphItems(paragraph, background: block.background, padding: padding, path: path) { item in
                 var item = item
                 if block.keepWithNext, !isFirst { item.breakBefore = .avoid }
                 isFirst = false
@@ -251,9 +252,9 @@ struct BlockLayout {
 
     /// The items of one group of a paragraph's lines (see ``paragraphItems(_:background:padding:path:emit:)``);
     /// `linksBefore` counts the links of the paragraph's lines before the group.
-    private func groupItems(_ group: ShapedLineGroup, boxes: [LineGrid.Box], paragraph: StyledParagraph, background: RGBAColor?,
-                            padding: Double, path: [StructureElement], x0: Double, width: Double, linksBefore: inout Int,
-                            emit: (Item) throws -> Void) rethrows {
+    private func groupItems(_ group: ShapedLineGroup, boxes: [LineGrid.Box], paragraph: StyledParagraph,
+                            background: RGBAColor?, padding: Double, path: [StructureElement], x0: Double,
+                            width: Double, linksBefore: inout Int, emit: (Item) throws -> Void) rethrows {
         let style = paragraph.style
         let n = group.lineCount
         for (k, (line, box)) in zip(group.lines, boxes).enumerated() {

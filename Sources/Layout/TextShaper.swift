@@ -152,7 +152,8 @@ public protocol TextShaper: AnyObject {
     /// one group, not of the whole paragraph. The lines are those `shape(paragraph, width:
     /// width)` returns. The default hands every line over in one group.
     /// - Throws: what `body` throws; the lines after it are not made.
-    func shape(_ paragraph: StyledParagraph, width: Double, inGroups body: (ShapedLineGroup) throws -> Void) rethrows
+    func shape(_ paragraph: StyledParagraph, width: Double,
+                      inGroups body: (ShapedLineGroup) throws -> Void) rethrows
     /// Releases whatever ``naturalWidth(of:keepingLayout:)`` kept and no `shape` call took.
     func forgetKeptLayouts()
     /// The natural size of the image file at `path`, pt, upright (its own resolution and
@@ -176,7 +177,8 @@ extension TextShaper {
         NaturalWidths(paragraph: naturalWidth(of: paragraph, keepingLayout: keepingLayout), words: nil)
     }
     /// Every line of `shape(paragraph, width: width)` in one group.
-    public func shape(_ paragraph: StyledParagraph, width: Double, inGroups body: (ShapedLineGroup) throws -> Void) rethrows {
+    public func shape(_ paragraph: StyledParagraph, width: Double,
+                      inGroups body: (ShapedLineGroup) throws -> Void) rethrows {
         let lines = shape(paragraph, width: width).lines
         try body(ShapedLineGroup(lines: lines, first: 0, lineCount: lines.count))
     }

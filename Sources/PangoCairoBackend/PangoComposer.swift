@@ -99,10 +99,11 @@ extension PangoShaper {
         let textRanges = Self.sourceTextRanges(composition, scalars: prepared.scalars)
         // Lines cut from the measurement are left-to-right (a paragraph with right-to-left runs
         // is laid out again).
-        if let measured, cutsMeasuredLines, var lines = linesFromMeasurement(measured, composition: composition, prepared: prepared,
-                                                                               paragraph: paragraph, bytes: bytes, starts: starts) {
-            finish(&lines, first: 0, count: composition.lines.count, rightToLeft: [], composition: composition, paragraph: paragraph,
-                   width: width, bytes: bytes, textRanges: textRanges)
+        if let measured, cutsMeasuredLines,
+           var lines = linesFromMeasurement(measured, composition: composition, prepared: prepared,
+                                            paragraph: paragraph, bytes: bytes, starts: starts) {
+            finish(&lines, first: 0, count: composition.lines.count, rightToLeft: [], composition: composition,
+                   paragraph: paragraph, width: width, bytes: bytes, textRanges: textRanges)
             return .whole(ShapedParagraph(lines: lines))
         }
         // Laying the lines out needs only the scalars and their runs: the advances and break
@@ -138,12 +139,14 @@ extension PangoShaper {
     /// Places, sizes and labels `lines`, the composition's lines from index `first` (at most
     /// `count` of them; `rightToLeft` by line of `lines`, empty when all are left-to-right):
     /// each at the composer's offset and width, with its source text.
-    private func finish(_ lines: inout [ShapedLine], first: Int, count: Int, rightToLeft: [Bool], composition: Composition,
-                        paragraph: StyledParagraph, width: Double, bytes: [UInt8], textRanges: [Range<Int>]) {
+    private func finish(_ lines: inout [ShapedLine], first: Int, count: Int, rightToLeft: [Bool],
+                        composition: Composition, paragraph: StyledParagraph, width: Double, bytes: [UInt8],
+                        textRanges: [Range<Int>]) {
+        let startAligned = Self.alignment(paragraph.style.alignment, rightToLeft: true) != paragraph.style.alignment
         for k in lines.indices where k < count {
             let i = first + k
             let composed = composition.lines[i]
-            if k < rightToLeft.count, rightToLeft[k], Self.alignment(paragraph.style.alignment, rightToLeft: true) != paragraph.style.alignment {
+            if k < rightToLeft.count, rightToLeft[k], startAligned {
                 // A start-aligned line of a right-to-left paragraph: flush right (a justified
                 // line filling the measure stays at 0).
                 place(&lines[k], at: alignmentOffset(.right, width: width, line: composed.width))
@@ -321,7 +324,10 @@ extension PangoShaper {
             let end = max(start + 1, pieces.end(from: start))
             piece.runs.removeAll(keepingCapacity: true)
             var pieceStarts: [Int] = []
-            while firstRun < paragraph.runs.count, starts[firstRun] + paragraph.runs[firstRun].text.utf8.count <= start { firstRun += 1 }
+            while firstRun < paragraph.runs.count,
+                  starts[firstRun] + paragraph.runs[firstRun].text.utf8.count <= start {
+                firstRun += 1
+            }
             var index = firstRun
             while index < paragraph.runs.count, starts[index] < end {
                 let s = max(starts[index], start), e = min(starts[index] + paragraph.runs[index].text.utf8.count, end)

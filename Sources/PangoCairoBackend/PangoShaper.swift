@@ -141,7 +141,8 @@ public final class PangoShaper: TextShaper {
     /// Paragraphs whose lines are cut from their measurement, and those Pango breaks itself
     /// (code), come in one group.
     /// - Throws: what `body` throws.
-    public func shape(_ paragraph: StyledParagraph, width: Double, inGroups body: (ShapedLineGroup) throws -> Void) rethrows {
+    public func shape(_ paragraph: StyledParagraph, width: Double,
+                      inGroups body: (ShapedLineGroup) throws -> Void) rethrows {
         let composed: ComposedLines = FontState.lock.reading {
             refresh()
             let collapsed = paragraph.collapsingSoftHyphenRuns()

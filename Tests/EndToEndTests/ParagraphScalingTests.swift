@@ -96,9 +96,11 @@ import Testing
         let ordinary = try render(Self.prose(bytes: long.utf8.count), name: "\(slug)-prose")
         let ratio = paragraph.mebibytes / ordinary.mebibytes
         let figures = "\(name), \(long.utf8.count) bytes: \(Int(paragraph.mebibytes)) MiB, "
-            + "an ordinary document of as many bytes \(Int(ordinary.mebibytes)) MiB (\(String(format: "%.2f", ratio))×)"
+            + "an ordinary document of as many bytes \(Int(ordinary.mebibytes)) MiB "
+            + "(\(String(format: "%.2f", ratio))×)"
         #expect(ratio <= 2.5, "\(figures)")
-        #expect(paragraph.text.split(whereSeparator: \.isWhitespace).contains { $0.hasPrefix(last) }, "\(name): the last word is set")
+        let words = paragraph.text.split(whereSeparator: \.isWhitespace)
+        #expect(words.contains { $0.hasPrefix(last) }, "\(name): the last word is set")
     }
 
     /// A link wrapped over many lines and pages is one annotation a page, whose quadrilaterals

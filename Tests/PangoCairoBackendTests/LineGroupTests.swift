@@ -28,7 +28,8 @@ import Typography
             runs.append(StyledRun(" ", style: style))
         }
         let breaks = (0..<12_000).map { "w\($0)" }.joined(separator: "\u{2028}")
-        let hyphenated = Array(repeating: "extra\u{AD}ordinary compre\u{AD}hensive", count: 2_000).joined(separator: " ")
+        let hyphenated = Array(repeating: "extra\u{AD}ordinary compre\u{AD}hensive", count: 2_000)
+            .joined(separator: " ")
         return [
             ("words", Support.paragraph(words, style)),
             ("links", StyledParagraph(runs: runs, style: ParagraphStyle(baseFont: style.font))),
@@ -40,8 +41,9 @@ import Typography
     @Test(arguments: 0..<4)
     func groupsHoldTheParagraphsLinesInBoundedRuns(kind: Int) {
         let (name, paragraph) = Self.paragraphs()[kind]
-        #expect(paragraph.runs.count > ParagraphPieces.maximumRuns
-                || PangoShaper.unwrappedWidthBound(paragraph) >= PangoShaper.composedWidth, "\(name) is measured in pieces")
+        let inPieces = paragraph.runs.count > ParagraphPieces.maximumRuns
+            || PangoShaper.unwrappedWidthBound(paragraph) >= PangoShaper.composedWidth
+        #expect(inPieces, "\(name) is measured in pieces")
         let whole = shaper.shape(paragraph, width: Self.measure).lines
         var grouped: [ShapedLine] = []
         var groupSizes: [Int] = []
