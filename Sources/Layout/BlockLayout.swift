@@ -37,9 +37,16 @@ struct BlockLayout {
             applyCodeBreaks(to: &items, paragraph: fitted, padding: block.backgroundPadding)
             for item in items { try finishing.add(item, emit: emit) }
         case .paragraph(let paragraph):
-            var items = paragraphItems(paragraph, background: block.background, padding: block.backgroundPadding, path: path)
-            if block.keepWithNext { for i in items.indices.dropFirst() { items[i].breakBefore = .avoid } }
-            for item in items { try finishing.add(item, emit: emit) }
+            // Line by line as the shaper makes them: a long paragraph's lines are placed (and
+            // its full pages drawn) a group at a time.
+            var isFirst = true
+            let padding = block.backgroundPadding
+            try paragraphItems(paragraph, background: block.background, padding: padding, path: path) { item in
+                var item = item
+                if block.keepWithNext, !isFirst { item.breakBefore = .avoid }
+                isFirst = false
+                try finishing.add(item, emit: emit)
+            }
         case .rule(let color, let thickness):
             try finishing.add(Item(height: thickness, elements: [
                 .structure([.artifact]),
@@ -222,15 +229,36 @@ struct BlockLayout {
     /// The line boxes of a paragraph on the baseline grid its style defines.
     /// Each line's text is marked as `path`'s element (see ``StructureMarks``).
     func paragraphItems(_ paragraph: StyledParagraph, background: RGBAColor?, padding: Double, path: [StructureElement]) -> [Item] {
+        var items: [Item] = []
+        paragraphItems(paragraph, background: background, padding: padding, path: path) { items.append($0) }
+        return items
+    }
+
+    /// Hands the line boxes of ``paragraphItems(_:background:padding:path:)`` to `emit` in
+    /// order, each group of lines as the shaper makes it (``TextShaper/shape(_:width:inGroups:)``).
+    /// - Throws: what `emit` throws.
+    func paragraphItems(_ paragraph: StyledParagraph, background: RGBAColor?, padding: Double, path: [StructureElement],
+                        emit: (Item) throws -> Void) rethrows {
         let style = paragraph.style
         let width = max(12, measure - style.leftIndent - style.rightIndent)
-        let shaped = shaper.shape(paragraph, width: width)
         var linksBefore = 0
-        let boxes = LineGrid(shaper: shaper, style: style).boxes(for: shaped.lines)
+        let grid = LineGrid(shaper: shaper, style: style)
         let x0 = left + style.leftIndent
-        var items: [Item] = []
-        let n = boxes.count
-        for (i, (line, box)) in zip(shaped.lines, boxes).enumerated() {
+        try shaper.shape(paragraph, width: width) { group in
+            try groupItems(group, boxes: grid.boxes(for: group.lines), paragraph: paragraph, background: background,
+                           padding: padding, path: path, x0: x0, width: width, linksBefore: &linksBefore, emit: emit)
+        }
+    }
+
+    /// The items of one group of a paragraph's lines (see ``paragraphItems(_:background:padding:path:emit:)``);
+    /// `linksBefore` counts the links of the paragraph's lines before the group.
+    private func groupItems(_ group: ShapedLineGroup, boxes: [LineGrid.Box], paragraph: StyledParagraph,
+                            background: RGBAColor?, padding: Double, path: [StructureElement], x0: Double,
+                            width: Double, linksBefore: inout Int, emit: (Item) throws -> Void) rethrows {
+        let style = paragraph.style
+        let n = group.lineCount
+        for (k, (line, box)) in zip(group.lines, boxes).enumerated() {
+            let i = group.first + k
             var item = Item(height: box.above + box.below)
             var baseline = box.above
             if background != nil {
@@ -270,9 +298,8 @@ struct BlockLayout {
             if let background {
                 item.panel = Panel(id: panelID, color: background, x: x0 - padding, width: width + 2 * padding)
             }
-            items.append(item)
+            try emit(item)
         }
-        return items
     }
 }
 

@@ -91,6 +91,21 @@ public struct ShapedParagraph {
     public var naturalWidth: Double { lines.map(\.width).max() ?? 0 }
 }
 
+/// Consecutive lines of a paragraph, as ``TextShaper/shape(_:width:inGroups:)`` hands them
+/// over: a long paragraph's lines are made, placed and drawn a group at a time.
+public struct ShapedLineGroup {
+    /// The group's lines, top to bottom.
+    public var lines: [ShapedLine]
+    /// Index of the group's first line among the paragraph's lines.
+    public var first: Int
+    /// How many lines the whole paragraph has (known before its first group is made).
+    public var lineCount: Int
+    /// Creates a group of `lines` starting at line `first` of a paragraph of `lineCount` lines.
+    public init(lines: [ShapedLine], first: Int, lineCount: Int) {
+        self.lines = lines; self.first = first; self.lineCount = lineCount
+    }
+}
+
 /// What ``TextShaper/naturalWidths(of:words:keepingLayout:)`` measures of one paragraph, pt.
 public struct NaturalWidths: Equatable, Sendable {
     /// The paragraph's widest line unwrapped (``TextShaper/naturalWidth(of:keepingLayout:)``).
@@ -131,6 +146,14 @@ public protocol TextShaper: AnyObject {
     /// does not (the default; letter-spaced text, whose word ends Pango trims only alone): the
     /// caller then measures each word alone.
     func naturalWidths(of paragraph: StyledParagraph, words: [Range<Int>], keepingLayout: Bool) -> NaturalWidths
+    /// Breaks `paragraph` into lines no wider than `width` pt, as ``shape(_:width:)`` does, and
+    /// hands them to `body` in order a group at a time (``ShapedLineGroup``), so that a caller
+    /// which places and draws each group before asking for the next holds the drawable lines of
+    /// one group, not of the whole paragraph. The lines are those `shape(paragraph, width:
+    /// width)` returns. The default hands every line over in one group.
+    /// - Throws: what `body` throws; the lines after it are not made.
+    func shape(_ paragraph: StyledParagraph, width: Double,
+                      inGroups body: (ShapedLineGroup) throws -> Void) rethrows
     /// Releases whatever ``naturalWidth(of:keepingLayout:)`` kept and no `shape` call took.
     func forgetKeptLayouts()
     /// The natural size of the image file at `path`, pt, upright (its own resolution and
@@ -152,6 +175,12 @@ extension TextShaper {
     /// The natural width alone (``naturalWidth(of:keepingLayout:)``); no word widths.
     public func naturalWidths(of paragraph: StyledParagraph, words: [Range<Int>], keepingLayout: Bool) -> NaturalWidths {
         NaturalWidths(paragraph: naturalWidth(of: paragraph, keepingLayout: keepingLayout), words: nil)
+    }
+    /// Every line of `shape(paragraph, width: width)` in one group.
+    public func shape(_ paragraph: StyledParagraph, width: Double,
+                      inGroups body: (ShapedLineGroup) throws -> Void) rethrows {
+        let lines = shape(paragraph, width: width).lines
+        try body(ShapedLineGroup(lines: lines, first: 0, lineCount: lines.count))
     }
     /// Nothing is kept by default.
     public func forgetKeptLayouts() {}

@@ -13,6 +13,48 @@ extension PangoShaper {
     /// A paragraph that fits on one line is shaped once; a longer one a second time at its
     /// chosen breaks (the composer measures candidate lines and never shapes them).
     func composeLocked(_ paragraph: StyledParagraph, width: Double) -> ShapedParagraph {
+        switch composeInGroupsLocked(paragraph, width: width) {
+        case .whole(let shaped):
+            return shaped
+        case .pending(var pending):
+            var lines: [ShapedLine] = []
+            while let group = nextGroupLocked(&pending) { lines += group.lines }
+            return ShapedParagraph(lines: lines)
+        }
+    }
+
+    /// A composed paragraph: its lines all made (one that fits on one line, or lines cut from
+    /// the measurement), or chosen and still to be laid out a group at a time.
+    enum ComposedLines {
+        case whole(ShapedParagraph)
+        case pending(PendingLines)
+    }
+
+    /// The chosen lines of a paragraph still to be laid out, a group of lines at a time
+    /// (``PangoShaper/lineGroups(_:prepared:)``, ``PangoShaper/nextGroupLocked(_:)``): what
+    /// each group needs of the paragraph, and no Pango object, so a caller holds the drawable
+    /// lines of one group only.
+    struct PendingLines {
+        let paragraph: StyledParagraph
+        let width: Double
+        let composition: Composition
+        /// The composer's scalars and their runs (the rest of the measurements released); nil
+        /// once the last group is built.
+        var prepared: PreparedParagraph?
+        /// The paragraph's text, UTF-8.
+        let bytes: [UInt8]
+        /// Each line's source text (``PangoShaper/sourceTextRanges(_:scalars:)``).
+        let textRanges: [Range<Int>]
+        /// Line index ranges, in order.
+        let groups: [Range<Int>]
+        /// The next group to lay out.
+        var next = 0
+    }
+
+    /// Measures and composes `paragraph` (call under the font lock): a paragraph that fits on
+    /// one line, or one whose lines are cut from its measurement, comes back whole; the others
+    /// as chosen lines to lay out with ``nextGroupLocked(_:)``.
+    func composeInGroupsLocked(_ paragraph: StyledParagraph, width: Double) -> ComposedLines {
         let runs = paragraph.runs
         var starts: [Int] = []
         starts.reserveCapacity(runs.count)
@@ -37,62 +79,84 @@ extension PangoShaper {
                     let alignment = Self.alignment(paragraph.style.alignment, rightToLeft: i < rightToLeft.count && rightToLeft[i])
                     place(&lines[i], at: alignmentOffset(alignment, width: width, line: lines[i].width))
                 }
-                return ShapedParagraph(lines: lines)
+                return .whole(ShapedParagraph(lines: lines))
             }
         }
 
-        // Optional only so that it can be released before the chosen lines are laid out: for a
-        // long paragraph its per-character arrays (22 bytes a character) and the layout of the
-        // lines would otherwise be held at once.
-        var prepared: PreparedParagraph? = measured.map { prepare($0, text: text, paragraph: paragraph) }
+        var prepared = measured.map { prepare($0, text: text, paragraph: paragraph) }
             ?? prepareInPieces(text: text, paragraph: paragraph, starts: starts)
-        let composition = ParagraphComposer.compose(paragraph, prepared: prepared!, width: width,
+        let composition = ParagraphComposer.compose(paragraph, prepared: prepared, width: width,
                                                     hyphenate: { word, language in
             // Latin words in a language without patterns (Korean) are hyphenated as English.
             Hyphenator.points(in: word, language: Hyphenator.hasPatterns(for: language) ? language : "en")
         })
         if composition.emergency {
             emergencyCount += 1
-            lastEmergencyWord = Self.brokenWord(composition, scalars: prepared!.scalars, width: width)
+            lastEmergencyWord = Self.brokenWord(composition, scalars: prepared.scalars, width: width)
         }
         let bytes = Array(text.utf8)
         // Each line's source text, as UTF-8 byte offsets (see below), found while the scalars are at hand.
-        let textRanges = Self.sourceTextRanges(composition, scalars: prepared!.scalars)
-        var lines: [ShapedLine]
+        let textRanges = Self.sourceTextRanges(composition, scalars: prepared.scalars)
         // Lines cut from the measurement are left-to-right (a paragraph with right-to-left runs
         // is laid out again).
-        var rightToLeft: [Bool] = []
-        if let measured, cutsMeasuredLines, let cut = linesFromMeasurement(measured, composition: composition, prepared: prepared!, paragraph: paragraph,
-                                                        bytes: bytes, starts: starts) {
-            lines = cut
-        } else {
-            // The chosen lines in one layout, or a layout per group of lines holding at most
-            // ``ParagraphPieces/maximumRuns`` runs (time linear in the runs, as in measuring).
-            lines = []
-            let groups = Self.lineGroups(composition, prepared: prepared!)
-            for group in groups {
-                let lineSet = build(composition, lines: group, prepared: prepared!, paragraph: paragraph)
-                if group == groups.last { prepared = nil }  // released before the last layout is made
-                let layout = unwrappedLayout(text: lineSet.text, paragraph: lineSet.paragraph, starts: lineSet.starts)
-                justify(layout, lines: composition.lines[group], spaces: lineSet.stretchableSpace, gaps: lineSet.syllableGap)
-                rightToLeft += Self.rightToLeftLines(layout)
-                lines += collectLines(layout: layout, paragraph: lineSet.paragraph, bytes: Array(lineSet.text.utf8), base: 0,
-                                      starts: lineSet.starts).map(\.line)
-            }
+        if let measured, cutsMeasuredLines,
+           var lines = linesFromMeasurement(measured, composition: composition, prepared: prepared,
+                                            paragraph: paragraph, bytes: bytes, starts: starts) {
+            finish(&lines, first: 0, count: composition.lines.count, rightToLeft: [], composition: composition,
+                   paragraph: paragraph, width: width, bytes: bytes, textRanges: textRanges)
+            return .whole(ShapedParagraph(lines: lines))
         }
-        for i in lines.indices where i < composition.lines.count {
+        // Laying the lines out needs only the scalars and their runs: the advances and break
+        // opportunities (17 bytes a character) are released before the first layout is made.
+        prepared.advances = []
+        prepared.lineBreakBefore = []
+        prepared.charBreakBefore = []
+        let groups = Self.lineGroups(composition, prepared: prepared)
+        return .pending(PendingLines(paragraph: paragraph, width: width, composition: composition, prepared: prepared,
+                                     bytes: bytes, textRanges: textRanges, groups: groups))
+    }
+
+    /// Lays out the next group of `pending`'s chosen lines (call under the font lock), or nil
+    /// when all are made: the group's lines in one layout, a line separator (U+2028) at each
+    /// break, justified, placed and sized as composed.
+    func nextGroupLocked(_ pending: inout PendingLines) -> ShapedLineGroup? {
+        guard pending.next < pending.groups.count, let prepared = pending.prepared else { return nil }
+        let group = pending.groups[pending.next]
+        pending.next += 1
+        let composition = pending.composition
+        let lineSet = build(composition, lines: group, prepared: prepared, paragraph: pending.paragraph)
+        if pending.next == pending.groups.count { pending.prepared = nil }  // released before the last layout is made
+        let layout = unwrappedLayout(text: lineSet.text, paragraph: lineSet.paragraph, starts: lineSet.starts)
+        justify(layout, lines: composition.lines[group], spaces: lineSet.stretchableSpace, gaps: lineSet.syllableGap)
+        let rightToLeft = Self.rightToLeftLines(layout)
+        var lines = collectLines(layout: layout, paragraph: lineSet.paragraph, bytes: Array(lineSet.text.utf8), base: 0,
+                                 starts: lineSet.starts).map(\.line)
+        finish(&lines, first: group.lowerBound, count: group.count, rightToLeft: rightToLeft, composition: composition,
+               paragraph: pending.paragraph, width: pending.width, bytes: pending.bytes, textRanges: pending.textRanges)
+        return ShapedLineGroup(lines: lines, first: group.lowerBound, lineCount: composition.lines.count)
+    }
+
+    /// Places, sizes and labels `lines`, the composition's lines from index `first` (at most
+    /// `count` of them; `rightToLeft` by line of `lines`, empty when all are left-to-right):
+    /// each at the composer's offset and width, with its source text.
+    private func finish(_ lines: inout [ShapedLine], first: Int, count: Int, rightToLeft: [Bool],
+                        composition: Composition, paragraph: StyledParagraph, width: Double, bytes: [UInt8],
+                        textRanges: [Range<Int>]) {
+        let startAligned = Self.alignment(paragraph.style.alignment, rightToLeft: true) != paragraph.style.alignment
+        for k in lines.indices where k < count {
+            let i = first + k
             let composed = composition.lines[i]
-            if i < rightToLeft.count, rightToLeft[i], Self.alignment(paragraph.style.alignment, rightToLeft: true) != paragraph.style.alignment {
+            if k < rightToLeft.count, rightToLeft[k], startAligned {
                 // A start-aligned line of a right-to-left paragraph: flush right (a justified
                 // line filling the measure stays at 0).
-                place(&lines[i], at: alignmentOffset(.right, width: width, line: composed.width))
+                place(&lines[k], at: alignmentOffset(.right, width: width, line: composed.width))
             } else {
-                place(&lines[i], at: composed.x)
+                place(&lines[k], at: composed.x)
             }
             // Pango computed the line's extents before the glyphs were widened (its cache
             // cannot be invalidated): the composer's own width is the drawn advance.
-            lines[i].width = composed.width
-            lines[i].isWrapContinuation = i > 0 && composition.lines[i - 1].ending != .separator
+            lines[k].width = composed.width
+            lines[k].isWrapContinuation = i > 0 && composition.lines[i - 1].ending != .separator
             // Sliced from the paragraph's UTF-8 bytes (the scalars are the text's), not rebuilt
             // scalar by scalar.
             let range = textRanges[i]
@@ -100,12 +164,11 @@ extension PangoShaper {
             if composed.ending == .hyphen {
                 // A soft hyphen (U+00AD, C2 AD) the line ends at is printed as "-".
                 if last - range.lowerBound >= 2, bytes[last - 2] == 0xC2, bytes[last - 1] == 0xAD { last -= 2 }
-                lines[i].text = String(decoding: bytes[range.lowerBound..<last], as: UTF8.self) + "-"
+                lines[k].text = String(decoding: bytes[range.lowerBound..<last], as: UTF8.self) + "-"
             } else {
-                lines[i].text = String(decoding: bytes[range.lowerBound..<last], as: UTF8.self)
+                lines[k].text = String(decoding: bytes[range.lowerBound..<last], as: UTF8.self)
             }
         }
-        return ShapedParagraph(lines: lines)
     }
 
     /// The UTF-8 byte range of each composed line's source text (what the PDF embeds for
@@ -258,18 +321,29 @@ extension PangoShaper {
         var advanceAtByte = [Int32](repeating: 0, count: bytes.count + 1)
         let pieces = ParagraphPieces(runs: paragraph.runs, starts: starts, bytes: bytes, wraps: false)
         var start = 0
+        // The first run that ends after the piece's start: each piece looks at its own runs
+        // only (walking every run for every piece cost time quadratic in a paragraph of links).
+        var firstRun = 0
+        var piece = paragraph
+        piece.runs = []
         while start < bytes.count {
             let end = max(start + 1, pieces.end(from: start))
-            var piece = paragraph
-            piece.runs = []
+            piece.runs.removeAll(keepingCapacity: true)
             var pieceStarts: [Int] = []
-            for (index, run) in paragraph.runs.enumerated() {
-                let s = max(starts[index], start), e = min(starts[index] + run.text.utf8.count, end)
-                guard s < e else { continue }
-                var clipped = run
-                clipped.text = String(decoding: bytes[s..<e], as: UTF8.self)
-                pieceStarts.append(s - start)
-                piece.runs.append(clipped)
+            while firstRun < paragraph.runs.count,
+                  starts[firstRun] + paragraph.runs[firstRun].text.utf8.count <= start {
+                firstRun += 1
+            }
+            var index = firstRun
+            while index < paragraph.runs.count, starts[index] < end {
+                let s = max(starts[index], start), e = min(starts[index] + paragraph.runs[index].text.utf8.count, end)
+                if s < e {
+                    var clipped = paragraph.runs[index]
+                    clipped.text = String(decoding: bytes[s..<e], as: UTF8.self)
+                    pieceStarts.append(s - start)
+                    piece.runs.append(clipped)
+                }
+                index += 1
             }
             let layout = unwrappedLayout(text: String(decoding: bytes[start..<end], as: UTF8.self), paragraph: piece, starts: pieceStarts)
             Self.addAdvances(of: layout, at: start, to: &advanceAtByte)
@@ -349,17 +423,27 @@ extension PangoShaper {
         var syllableGap: [Bool]
     }
 
-    /// The composition's lines in groups (ranges of line indices) whose lines hold at most
-    /// ``ParagraphPieces/maximumRuns`` runs together (a line of more is a group of its own):
-    /// one group of every line for a paragraph of no more runs.
+    /// The composition's lines in groups (ranges of line indices), each laid out in a layout of
+    /// its own and handed on before the next is made: a group holds at most
+    /// ``ParagraphPieces/maximumRuns`` runs (time linear in the runs, as in measuring),
+    /// ``maximumGroupLines`` lines and ``maximumGroupScalars`` scalars (the drawable lines held
+    /// at once, about 3 KB a line, stay bounded whatever the paragraph's length); a line over a
+    /// limit is a group of its own. A paragraph within every limit is one group.
     static func lineGroups(_ composition: Composition, prepared p: PreparedParagraph) -> [Range<Int>] {
         let count = composition.lines.count
-        guard let lastRun = p.runIndex.last, lastRun >= ParagraphPieces.maximumRuns else { return [0..<count] }
+        guard let lastRun = p.runIndex.last else { return [0..<count] }
+        let withinLimits = lastRun < ParagraphPieces.maximumRuns && count <= maximumGroupLines
+            && p.scalars.count <= maximumGroupScalars
+        if withinLimits { return [0..<count] }
         var groups: [Range<Int>] = []
         var start = 0
         for (index, line) in composition.lines.enumerated() where index > start {
-            let first = p.runIndex[min(composition.lines[start].start, p.runIndex.count - 1)]
-            if p.runIndex[min(line.end, p.runIndex.count - 1)] - first >= ParagraphPieces.maximumRuns {
+            let startScalar = composition.lines[start].start
+            let first = p.runIndex[min(startScalar, p.runIndex.count - 1)]
+            let runsFull = p.runIndex[min(line.end, p.runIndex.count - 1)] - first >= ParagraphPieces.maximumRuns
+            let linesFull = index - start >= maximumGroupLines
+            let textFull = line.end - startScalar > maximumGroupScalars
+            if runsFull || linesFull || textFull {
                 groups.append(start..<index)
                 start = index
             }
@@ -367,6 +451,11 @@ extension PangoShaper {
         groups.append(start..<count)
         return groups
     }
+
+    /// Most lines in one group of ``lineGroups(_:prepared:)``: about a page of Body text.
+    static let maximumGroupLines = 64
+    /// Most scalars in one group of ``lineGroups(_:prepared:)``.
+    static let maximumGroupScalars = 8192
 
     /// The text of the chosen lines `lines` (indices into the composition's; all of them by
     /// default): a U+2028 line separator at each break (replacing the word space there), a

@@ -133,6 +133,32 @@ public final class PangoShaper: TextShaper {
         }
     }
 
+    /// Breaks `paragraph` into lines at `width` pt as ``shape(_:width:)`` does, handing them to
+    /// `body` a group at a time: the breaks are chosen for the whole paragraph first (the
+    /// total-fit composer weighs all of it), then each group of chosen lines
+    /// (``lineGroups(_:prepared:)``) is laid out under the font lock and handed on outside it,
+    /// so that what the caller places and draws is released before the next group is made.
+    /// Paragraphs whose lines are cut from their measurement, and those Pango breaks itself
+    /// (code), come in one group.
+    /// - Throws: what `body` throws.
+    public func shape(_ paragraph: StyledParagraph, width: Double,
+                      inGroups body: (ShapedLineGroup) throws -> Void) rethrows {
+        let composed: ComposedLines = FontState.lock.reading {
+            refresh()
+            let collapsed = paragraph.collapsingSoftHyphenRuns()
+            guard !collapsed.style.breakAnywhere, collapsed.style.hangingIndent == 0 else {
+                return .whole(shapeLocked(paragraph, width: width))
+            }
+            return composeInGroupsLocked(collapsed, width: width)
+        }
+        switch composed {
+        case .whole(let shaped):
+            try body(ShapedLineGroup(lines: shaped.lines, first: 0, lineCount: shaped.lines.count))
+        case .pending(var pending):
+            while let group = FontState.lock.reading({ nextGroupLocked(&pending) }) { try body(group) }
+        }
+    }
+
     /// Short paragraphs shaped, by paragraph and width (``shape(_:width:)``).
     var shortParagraphs = ShortParagraphs()
 

@@ -136,21 +136,36 @@ struct Cascade {
 
 /// Run clean-up before shaping.
 enum RunMerger {
+    /// Leading and trailing white space of a paragraph removed (``trim(_:)``), then adjacent
+    /// runs with equal styles made one (``merge(_:)``), in the runs' own storage: a paragraph
+    /// of 100,000 runs (links) holds one array of them, not three.
+    static func tidy(_ runs: inout [StyledRun]) {
+        trim(&runs)
+        merge(&runs)
+    }
+
     /// Adjacent runs with equal styles become one (fewer Pango attributes, exact shaping across
-    /// the seam).
-    static func merged(_ runs: [StyledRun]) -> [StyledRun] {
-        var out: [StyledRun] = []
-        for run in runs where !run.text.isEmpty {
-            if let last = out.last, last.style == run.style { out[out.count - 1].text += run.text } else { out.append(run) }
+    /// the seam); empty runs are dropped.
+    static func merge(_ runs: inout [StyledRun]) {
+        var kept = 0
+        for index in runs.indices where !runs[index].text.isEmpty {
+            if kept > 0, runs[kept - 1].style == runs[index].style {
+                let text = runs[index].text
+                runs[kept - 1].text += text
+            } else {
+                // Every run between `kept` and `index` was empty or merged: move this one down.
+                if kept != index { runs.swapAt(kept, index) }
+                kept += 1
+            }
         }
-        return out
+        runs.removeSubrange(kept...)
     }
 
     /// Leading and trailing white space of a paragraph removed. A run's text is copied only
     /// when it has spaces to lose (this runs for every paragraph and table cell).
-    static func trimmed(_ runs: [StyledRun]) -> [StyledRun] {
-        var runs = runs
-        while let first = runs.first, first.text.allSatisfy({ $0 == " " }) { runs.removeFirst() }
+    static func trim(_ runs: inout [StyledRun]) {
+        let blank = runs.prefix { $0.text.allSatisfy { $0 == " " } }.count
+        if blank > 0 { runs.removeFirst(blank) }
         while let last = runs.last, last.text.allSatisfy({ $0 == " " }) { runs.removeLast() }
         if let text = runs.first?.text, text.first == " " { runs[0].text = String(text.drop { $0 == " " }) }
         if let text = runs.last?.text, text.last == " " {
@@ -158,7 +173,6 @@ enum RunMerger {
             while end > text.startIndex, text[text.index(before: end)] == " " { end = text.index(before: end) }
             runs[runs.count - 1].text = String(text[..<end])
         }
-        return runs
     }
 }
 

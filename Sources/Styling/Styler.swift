@@ -281,7 +281,8 @@ public struct Styler: Sendable {
     mutating func makeParagraph(_ inlines: [Inline], context: BlockContext, overrides: StyleOverrides) -> StyledParagraph {
         var runs: [StyledRun] = []
         appendRuns(inlines, cascade: context.cascade, to: &runs)
-        return StyledParagraph(runs: RunMerger.merged(RunMerger.trimmed(runs)), style: paragraphStyle(context, overrides: overrides))
+        RunMerger.tidy(&runs)
+        return StyledParagraph(runs: runs, style: paragraphStyle(context, overrides: overrides))
     }
 
     // MARK: Lists
@@ -424,7 +425,8 @@ public struct Styler: Sendable {
             case .right: .right
             default: .left
             }
-            return StyledParagraph(runs: RunMerger.merged(RunMerger.trimmed(runs)),
+            RunMerger.tidy(&runs)
+            return StyledParagraph(runs: runs,
                                    style: ParagraphStyle(baseFont: cascade.font, lineHeight: cascade.style.lineHeight, alignment: alignment,
                                                          hangulLineBreak: options.hangulLineBreak))
         }
@@ -734,17 +736,29 @@ public struct Styler: Sendable {
 
     // MARK: Inlines
 
+    /// Appends `run`, joining it to the last run when both hold text in one style (as
+    /// ``RunMerger/merge(_:)`` would later): lines of text between hard breaks make one run,
+    /// not two runs of some 400 bytes each a line.
+    static func append(_ run: StyledRun, to runs: inout [StyledRun]) {
+        if !run.text.isEmpty, let last = runs.last, !last.text.isEmpty, last.style == run.style {
+            runs[runs.count - 1].text += run.text
+        } else {
+            runs.append(run)
+        }
+    }
+
     mutating func appendRuns(_ inlines: [Inline], cascade: Cascade, to runs: inout [StyledRun]) {
         for inline in inlines {
             switch inline {
             case .text(let text):
                 // A tab in running text is white space like any other (CommonMark §2.2).
                 // (A byte test: `String.contains(String)` is Foundation's locale-aware search.)
-                runs.append(StyledRun(text.utf8.contains(0x09) ? text.replacingOccurrences(of: "\t", with: " ") : text, style: cascade.runStyle))
+                Self.append(StyledRun(text.utf8.contains(0x09) ? text.replacingOccurrences(of: "\t", with: " ") : text,
+                                      style: cascade.runStyle), to: &runs)
             case .softBreak:
-                runs.append(StyledRun(" ", style: cascade.runStyle))
+                Self.append(StyledRun(" ", style: cascade.runStyle), to: &runs)
             case .lineBreak:
-                runs.append(StyledRun("\u{2028}", style: cascade.runStyle))
+                Self.append(StyledRun("\u{2028}", style: cascade.runStyle), to: &runs)
             case .emphasis(let children):
                 var c = cascade; c.emphasize()
                 appendRuns(children, cascade: c, to: &runs)
@@ -767,9 +781,12 @@ public struct Styler: Sendable {
                 var c = cascade
                 c.link = linkTarget(destination)
                 if let link = theme.color(named: "link") { c.color = link }
-                let before = runs.count
+                let before = runs.count, lastLength = runs.last?.text.utf8.count
                 appendRuns(children, cascade: c, to: &runs)
-                if runs.count == before { runs.append(StyledRun(destination, style: c.runStyle)) }
+                // No text from the children (text may have joined the last run, ``append(_:to:)``).
+                if runs.count == before, runs.last?.text.utf8.count == lastLength {
+                    runs.append(StyledRun(destination, style: c.runStyle))
+                }
             case .image(let source, _, _, _) where Styler.isDarkModeOnly(source):
                 continue
             case .image(let source, _, let alt, let location):

@@ -72,7 +72,9 @@ enum SizeCheck {
         /// Whether `paragraph` has a size, line step or inline picture ``fit(_:at:)`` may change.
         func needsFit(_ paragraph: StyledParagraph) -> Bool {
             if paragraph.style.baseFont.size > largest || step(paragraph.style) > page.textHeight { return true }
-            return (paragraph.runs + (paragraph.marker ?? [])).contains { $0.style.font.size > largest || $0.style.inlineImage != nil }
+            // Each list read where it is (joining them copied every run, some 400 bytes each).
+            let changes = { (run: StyledRun) in run.style.font.size > largest || run.style.inlineImage != nil }
+            return paragraph.runs.contains(where: changes) || (paragraph.marker ?? []).contains(where: changes)
         }
 
         /// The estimated line step of `style`, pt (the natural height an upper estimate).
