@@ -14,7 +14,7 @@ APT_PACKAGES = pkg-config libpango1.0-dev libcairo2-dev libfontconfig-dev libfre
   poppler-utils qpdf time
 STAMP = .build/.deps-installed
 
-.PHONY: all deps build test showcase specimens bench bench-dir fuzz fonts-extra clean check-layering commit-info library-example install
+.PHONY: all deps build test test-fast showcase specimens bench bench-dir fuzz fonts-extra clean check-layering commit-info library-example install
 
 all: build
 
@@ -51,6 +51,12 @@ $(SPEC_JSON):
 # The README's test command: layering check, then every unit and end-to-end test.
 test: deps check-layering build library-example $(SPEC_JSON)
 	TYPESET_BIN=$(CURDIR)/$(BIN) TYPESET_COMMONMARK_SPEC=$(CURDIR)/$(SPEC_JSON) TYPESET_REQUIRE_SPEC=1 \
+	  $(SWIFT) test 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
+
+# Every test but those marked `.slow` (scaling, memory peaks, fuzzing, huge inputs): the
+# layering check, the release binary and the suites, without the library example.
+test-fast: deps check-layering build $(SPEC_JSON)
+	TYPESET_BIN=$(CURDIR)/$(BIN) TYPESET_COMMONMARK_SPEC=$(CURDIR)/$(SPEC_JSON) TYPESET_SKIP_SLOW=1 \
 	  $(SWIFT) test 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
 
 # The README's Library example, built and run as a package of its own that depends on this

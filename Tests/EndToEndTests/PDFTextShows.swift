@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Every text-showing operator (`Tj`, `TJ`, `'`, `"`) on the pages of a PDF, with the font it
 /// uses and the baseline it sits on: read from the uncompressed content streams (qpdf's QDF

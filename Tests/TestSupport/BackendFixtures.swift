@@ -1,46 +1,38 @@
 import Foundation
 import Layout
-import PangoCairoBackend
 import Styling
-import TestSupport
 import Typography
 
-/// Helpers shared by the backend tests: temp folders, running poppler/qpdf, reading word boxes.
-enum Support {
-    static let inter = ["Inter"]
-    static let interKR = ["Inter", "Noto Sans CJK KR"]
+/// Inputs for the backend's own tests (PangoCairoBackendTests): run styles and paragraphs in
+/// Inter (and Noto Sans CJK KR), a scratch folder, a font renamed to a family installed
+/// nowhere, and tiny PNG and JPEG images.
+public enum Support {
+    /// The family list of Latin text.
+    public static let inter = ["Inter"]
+    /// The family list of mixed Latin and Korean text.
+    public static let interKR = ["Inter", "Noto Sans CJK KR"]
 
-    static func style(_ families: [String] = inter, size: Double = 17, weight: FontWeight = .regular,
+    /// A run style: `families` at `size` pt in `weight`, with `letterSpacing` pt of tracking.
+    public static func style(_ families: [String] = inter, size: Double = 17, weight: FontWeight = .regular,
                       letterSpacing: Double = 0) -> RunStyle {
         RunStyle(font: FontSpec(families: families, weight: weight, size: size), letterSpacing: letterSpacing)
     }
 
-    static func paragraph(_ text: String, _ style: RunStyle, hangul: HangulLineBreak = .keepAll,
+    /// A paragraph of one run of `text` in `style`.
+    public static func paragraph(_ text: String, _ style: RunStyle, hangul: HangulLineBreak = .keepAll,
                           alignment: TextAlignment = .left) -> StyledParagraph {
         StyledParagraph(runs: [StyledRun(text, style: style)],
                         style: ParagraphStyle(baseFont: style.font, alignment: alignment, hangulLineBreak: hangul))
     }
 
-    static func tempDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("typeset-backend-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+    /// A new, empty folder of its own (`Render.scratchFolder("backend")`) as a file URL.
+    public static func tempDirectory() throws -> URL {
+        URL(fileURLWithPath: try Render.scratchFolder("backend"), isDirectory: true)
     }
-
-    /// Runs a tool; returns (exit status, stdout + stderr).
-    @discardableResult
-    static func run(_ tool: String, _ arguments: [String]) throws -> (Int32, String) {
-        try ExternalTool.run(tool, arguments)
-    }
-
-    typealias Word = PDFWord
-
-    /// Word boxes from `pdftotext -bbox-layout` (all pages).
-    static func words(in pdf: String) throws -> [Word] { try PDFWord.read(pdf) }
 
     /// Copy of a TrueType font whose `name` table says `family` (so fontconfig sees a family
-    /// that is installed nowhere else).
-    static func renamedFont(at path: String, family: String) throws -> Data {
+    /// that is installed nowhere else). Throws when the file cannot be read or has no `name` table.
+    public static func renamedFont(at path: String, family: String) throws -> Data {
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         func u16(_ o: Int) -> Int { Int(bytes[o]) << 8 | Int(bytes[o + 1]) }
         func put32(_ v: Int, at o: Int) { for i in 0..<4 { bytes[o + i] = UInt8((v >> (24 - 8 * i)) & 0xFF) } }
@@ -70,7 +62,8 @@ enum Support {
         return Data(bytes)
     }
 
-    static let tinyPNG = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAABAAAAAQAgMAAABinRfyAAAACVBMVEXAAAAAgAD///+K/HwIAAAAJUlEQVQI12NYBQQM2IgGBQ4mCIEQW7oyK4phampkGIQAc1G1AQCRxCNbyW92oQAAAABJRU5ErkJggg==")!
+    /// 16 × 16 px two-colour PNG.
+    public static let tinyPNG = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAABAAAAAQAgMAAABinRfyAAAACVBMVEXAAAAAgAD///+K/HwIAAAAJUlEQVQI12NYBQQM2IgGBQ4mCIEQW7oyK4phampkGIQAc1G1AQCRxCNbyW92oQAAAABJRU5ErkJggg==")!
     /// 8 × 4 px red baseline JPEG.
-    static let tinyJPEG = Data(base64Encoded: "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAYEBQYFBAYGBQYHBwYIChAKCgkJChQODwwQFxQYGBcUFhYaHSUfGhsjHBYWICwgIyYnKSopGR8tMC0oMCUoKSj/2wBDAQcHBwoIChMKChMoGhYaKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCj/wAARCAAEAAgDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAf/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFQEBAQAAAAAAAAAAAAAAAAAABgj/xAAUEQEAAAAAAAAAAAAAAAAAAAAA/9oADAMBAAIRAxEAPwCdABykX//Z")!
+    public static let tinyJPEG = Data(base64Encoded: "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAYEBQYFBAYGBQYHBwYIChAKCgkJChQODwwQFxQYGBcUFhYaHSUfGhsjHBYWICwgIyYnKSopGR8tMC0oMCUoKSj/2wBDAQcHBwoIChMKChMoGhYaKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCj/wAARCAAEAAgDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAf/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFQEBAQAAAAAAAAAAAAAAAAAABgj/xAAUEQEAAAAAAAAAAAAAAAAAAAAA/9oADAMBAAIRAxEAPwCdABykX//Z")!
 }
