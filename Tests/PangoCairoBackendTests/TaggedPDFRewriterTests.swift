@@ -243,14 +243,15 @@ import Typography
         return status("VmHWM") - before
     }
 
-    /// The pass's peak on 200 pages (8,600 elements and runs) and on 600 pages differs by under
-    /// 10 MiB, measured in a child process.
+    /// The pass's peak on 600 pages is under twice its peak on 200 pages (8,600 elements and
+    /// runs), measured in a child process: about 2 MiB each (×0.9 to ×1.05); a pass that held
+    /// every page would take three times as much.
     @Test(.slow) func thePostPassPeakDoesNotGrowWithPages() async {
         await #expect(processExitsWith: .success) {
             let one = try TaggedPDFRewriterTests.postPassPeakKiB(pages: 200)
             let three = try TaggedPDFRewriterTests.postPassPeakKiB(pages: 600)
             FileHandle.standardError.write(Data("post-pass peak: 200 pages \(one) KiB, 600 pages \(three) KiB\n".utf8))
-            if three - one >= 10 * 1024 { exit(1) }
+            if three >= 2 * one { exit(1) }
         }
     }
 }
