@@ -14,7 +14,7 @@ APT_PACKAGES = pkg-config libpango1.0-dev libcairo2-dev libfontconfig-dev libfre
   poppler-utils qpdf time
 STAMP = .build/.deps-installed
 
-.PHONY: all deps build test test-fast showcase specimens bench bench-dir fuzz fonts-extra clean check-layering commit-info library-example install
+.PHONY: all deps build test test-fast showcase specimens bench bench-dir fuzz fonts-extra clean check-layering commit-info library-example install format lint
 
 all: build
 
@@ -70,12 +70,31 @@ library-example: deps
 	@python3 -c 'import sys; sys.exit(0 if open("Examples/LibraryExample/Sources/LibraryExample/main.swift").read() in open("README.md").read() else 1)' \
 	  || { echo "README.md does not quote Examples/LibraryExample/Sources/LibraryExample/main.swift"; exit 1; }
 
-# One module alone touches cmark, libyaml and libxml2 pointers, one alone Pango/Cairo and librsvg.
+# The module table: one module alone touches cmark, libyaml and libxml2 pointers (MarkdownParser),
+# one alone Pango/Cairo, librsvg and libhyphen (PangoCairoBackend), one alone zlib (TaggedPDF, which
+# reads and writes PDF with no Pango or Cairo call), and GIO's file monitor is the command line's.
+# The pure modules never import the backend; the command line and the `Typeset` library depend on
+# `Typesetter` and the value modules, never on the backend.
+IMPORT = ^\s*(@_implementationOnly |@_exported |@testable |internal |package |public )?import +
 check-layering:
-	@bad=$$(grep -rlE '^\s*(@_implementationOnly |internal |public )?import +(CPangoCairo|CRsvg|CHyphen|CZlib)' Sources | grep -v '^Sources/PangoCairoBackend/'; \
-	        grep -rlE '^\s*(@_implementationOnly |internal |public )?import +(CCmarkGFM|CYAML|CLibXML2)' Sources | grep -v '^Sources/MarkdownParser/'; \
-	        grep -rlE '^\s*(@_implementationOnly |internal |public )?import +CBuildInfo' Sources | grep -v '^Sources/typeset/'); \
-	if [ -n "$$bad" ]; then echo "C module imported outside its owner: $$bad"; exit 1; else echo "layering: ok"; fi
+	@bad=$$(grep -rlE '$(IMPORT)(CPangoCairo|CRsvg|CHyphen)\b' Sources | grep -v '^Sources/PangoCairoBackend/'; \
+	        grep -rlE '$(IMPORT)CZlib\b' Sources | grep -v '^Sources/TaggedPDF/'; \
+	        grep -rlE '$(IMPORT)(CCmarkGFM|CYAML|CLibXML2)\b' Sources | grep -v '^Sources/MarkdownParser/'; \
+	        grep -rlE '$(IMPORT)(CBuildInfo|CGio)\b' Sources | grep -v '^Sources/typeset/'; \
+	        grep -rlE '$(IMPORT)PangoCairoBackend\b' Sources | grep -v '^Sources/Typesetter/'); \
+	if [ -n "$$bad" ]; then echo "imported outside its owner: $$bad"; exit 1; else echo "layering: ok"; fi
+
+# The formatter: swift-format (part of the toolchain) with the committed .swift-format: 120
+# columns, 4-space indentation, one statement a line. `make lint` fails on anything it would
+# change, and on a line over 120 characters it cannot break (a long string or comment).
+SWIFT_SOURCES = Package.swift Sources Tests Examples/LibraryExample/Package.swift Examples/LibraryExample/Sources
+format:
+	$(SWIFT) format format --in-place --recursive --parallel $(SWIFT_SOURCES)
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_SOURCES)
+	@python3 -c 'import pathlib, sys; \
+	  long = [f"{p}:{n}: line of {len(l)} characters (at most 120)" for root in sys.argv[1:] for p in sorted(pathlib.Path(root).rglob("*.swift")) if ".build" not in p.parts for n, l in enumerate(p.read_text().splitlines(), 1) if len(l) > 120]; \
+	  print("\n".join(long)) if long else print("lint: ok"); sys.exit(1 if long else 0)' Sources Tests Examples/LibraryExample/Sources
 
 showcase: build
 	$(BIN) render templates/showcase.md -o output/showcase.pdf

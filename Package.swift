@@ -22,6 +22,10 @@ let package = Package(
         .systemLibrary(
             name: "CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]),
+        // GIO's file monitor, for `typeset watch`.
+        .systemLibrary(
+            name: "CGio", pkgConfig: "gio-2.0",
+            providers: [.apt(["libglib2.0-dev"])]),
         // zlib has no pkg-config file on every system: the module map links -lz.
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // gdk-pixbuf/librsvg (pictures) are loaded with dlopen when first needed, not linked: a C
@@ -35,21 +39,33 @@ let package = Package(
 
         // Pure Swift: the type-scale model, the document tree, style resolution, pagination.
         .target(name: "Typography"),
+        // A bounded queue handing work from one thread to another in order (the styling thread,
+        // the tagging pass's content streams and object-stream compression).
+        .target(name: "WorkQueues"),
+        // The C heap's tuning for a process that renders (glibc's malloc_trim, mallopt and
+        // transparent huge pages), looked up at run time.
+        .target(name: "ProcessMemory"),
         .target(name: "DocumentModel", dependencies: ["Typography"]),
         .target(name: "MarkdownParser", dependencies: ["DocumentModel", "CCmarkGFM", "CYAML", "CLibXML2"]),
         .target(name: "Styling", dependencies: ["DocumentModel", "Typography"]),
         .target(name: "Layout", dependencies: ["Styling"]),
-        // The only module that touches Pango, Cairo, fontconfig, librsvg, libhyphen and zlib pointers.
-        .target(name: "PangoCairoBackend", dependencies: ["Layout", "CPangoCairo", "CRsvg", "CHyphen", "CZlib"]),
+        // Reads the PDF Cairo wrote and writes the tagged PDF: the structure tree, PDF/UA. Pure
+        // Swift over bytes (zlib for the streams): no Pango or Cairo call.
+        .target(name: "TaggedPDF", dependencies: ["Styling", "WorkQueues", "CZlib"]),
+        // The only module that touches Pango, Cairo, fontconfig, librsvg and libhyphen pointers.
+        .target(name: "PangoCairoBackend", dependencies: ["Layout", "TaggedPDF", "CPangoCairo", "CRsvg", "CHyphen"]),
         .target(name: "Specimen", dependencies: ["Styling", "Typography", "DocumentModel"]),
         .target(
             name: "Typesetter",
-            dependencies: ["MarkdownParser", "Styling", "Layout", "PangoCairoBackend", "Specimen"]),
+            dependencies: [
+                "MarkdownParser", "Styling", "Layout", "TaggedPDF", "PangoCairoBackend", "Specimen", "WorkQueues",
+                "ProcessMemory",
+            ]),
         // One import for clients: re-exports Typesetter, Typography and DocumentModel.
         .target(name: "Typeset", dependencies: ["Typesetter"]),
         // The commit `typeset --version` prints (the Makefile writes Sources/CBuildInfo/commit.h).
         .target(name: "CBuildInfo"),
-        .executableTarget(name: "typeset", dependencies: ["Typesetter", "CBuildInfo"]),
+        .executableTarget(name: "typeset", dependencies: ["Typesetter", "CBuildInfo", "CGio"]),
         // `make bench`: Typeset beside the Pango + Cairo floor, in pairs; scaling rows; the composer's figures.
         .target(name: "BenchSupport"),
         .executableTarget(name: "typeset-bench", dependencies: ["BenchSupport"]),
@@ -62,14 +78,16 @@ let package = Package(
             name: "TestSupport", dependencies: ["Typesetter", "Layout", "Styling", "Typography"],
             path: "Tests/TestSupport"),
         .testTarget(name: "TypographyTests", dependencies: ["Typography", "TestSupport"]),
+        .testTarget(name: "WorkQueuesTests", dependencies: ["WorkQueues"]),
         .testTarget(name: "MarkdownParserTests", dependencies: ["MarkdownParser", "TestSupport"]),
         .testTarget(name: "StylingTests", dependencies: ["Styling", "MarkdownParser", "TestSupport"]),
         .testTarget(name: "LayoutTests", dependencies: ["Layout", "TestSupport"]),
         .testTarget(name: "BenchSupportTests", dependencies: ["BenchSupport"]),
-        .testTarget(name: "PangoCairoBackendTests", dependencies: ["PangoCairoBackend", "TestSupport"]),
+        .testTarget(name: "TaggedPDFTests", dependencies: ["TaggedPDF"]),
+        .testTarget(name: "PangoCairoBackendTests", dependencies: ["PangoCairoBackend", "TaggedPDF", "TestSupport"]),
         .testTarget(name: "SpecimenTests", dependencies: ["Specimen", "Typesetter", "TestSupport"]),
         .testTarget(
-            name: "EndToEndTests", dependencies: ["Typesetter", "MarkdownParser", "TestSupport"],
+            name: "EndToEndTests", dependencies: ["Typesetter", "MarkdownParser", "TaggedPDF", "TestSupport"],
             resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]

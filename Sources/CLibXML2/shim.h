@@ -8,9 +8,11 @@
 #include <libxml/tree.h>
 #include <libxml/parser.h>
 
-/// libxml2's HTML parser options used for fragments: no error output, no network, no implied
-/// <html>/<body> elements. (The option enum's values as one int, for Swift.)
+/// libxml2's HTML parser options used for fragments: no error output, no network. The implied
+/// <html>, <head> and <body> elements are kept: without them libxml2 puts every node after the
+/// fragment's first element inside that element (after `<hr>`, inside the `<hr>`). (The option
+/// enum's values as one int, for Swift.)
 static inline int typeset_html_options(void) {
-    return HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET | HTML_PARSE_NOIMPLIED;
+    return HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET;
 }
 #endif

@@ -46,9 +46,7 @@ int typeset_rsvg_is_loaded(void) { return __atomic_load_n(&rsvg.handle, __ATOMIC
         return fn ? fn args : (ret)0;                                              \
     }
 
-LAZY(gdk_pixbuf, GdkPixbufFormat *, gdk_pixbuf_get_file_info, (const gchar *filename, gint *width, gint *height), (filename, width, height))
 LAZY(gdk_pixbuf, gchar *, gdk_pixbuf_format_get_name, (GdkPixbufFormat *format), (format))
-LAZY(gdk_pixbuf, GdkPixbuf *, gdk_pixbuf_new_from_file, (const char *filename, GError **error), (filename, error))
 LAZY(gdk_pixbuf, GdkPixbuf *, gdk_pixbuf_apply_embedded_orientation, (GdkPixbuf *src), (src))
 LAZY(gdk_pixbuf, const gchar *, gdk_pixbuf_get_option, (GdkPixbuf *pixbuf, const gchar *key), (pixbuf, key))
 LAZY(gdk_pixbuf, int, gdk_pixbuf_get_width, (const GdkPixbuf *pixbuf), (pixbuf))
@@ -62,6 +60,7 @@ LAZY(gdk_pixbuf, GdkPixbufLoader *, gdk_pixbuf_loader_new, (void), ())
 LAZY(gdk_pixbuf, gboolean, gdk_pixbuf_loader_write, (GdkPixbufLoader *loader, const guchar *buf, gsize count, GError **error), (loader, buf, count, error))
 LAZY(gdk_pixbuf, gboolean, gdk_pixbuf_loader_close, (GdkPixbufLoader *loader, GError **error), (loader, error))
 LAZY(gdk_pixbuf, GdkPixbuf *, gdk_pixbuf_loader_get_pixbuf, (GdkPixbufLoader *loader), (loader))
+LAZY(gdk_pixbuf, GdkPixbufFormat *, gdk_pixbuf_loader_get_format, (GdkPixbufLoader *loader), (loader))
 
-LAZY(rsvg, RsvgHandle *, rsvg_handle_new_from_file, (const gchar *filename, GError **error), (filename, error))
+LAZY(rsvg, RsvgHandle *, rsvg_handle_new_from_data, (const guint8 *data, gsize data_len, GError **error), (data, data_len, error))
 LAZY(rsvg, gboolean, rsvg_handle_render_document, (RsvgHandle *handle, cairo_t *cr, const RsvgRectangle *viewport, GError **error), (handle, cr, viewport, error))

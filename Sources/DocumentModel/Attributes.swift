@@ -23,6 +23,9 @@ public struct Attributes: Hashable, Sendable {
     public var pairs: [Pair]
     /// Where the opening `{` was written.
     public var location: SourceLocation?
+    /// Ids written before the last in one list (`{#a #b}` names `b`; `a` is here, with where
+    /// it was written): an element has one id, so these are reported and not used.
+    public var replacedIDs: [Pair] = []
 
     /// Creates an attribute list from its parts (all empty by default).
     public init(id: String? = nil, classes: [String] = [], pairs: [Pair] = [], location: SourceLocation? = nil) {
@@ -33,4 +36,25 @@ public struct Attributes: Hashable, Sendable {
     public static let none = Attributes()
     /// True when there is no id, class or pair (``location`` is not considered).
     public var isEmpty: Bool { id == nil && classes.isEmpty && pairs.isEmpty }
+}
+
+/// BCP 47 language tags (RFC 5646), as the front matter's `lang`, `--lang` and a span's or
+/// div's `lang=` give them: one judgement for all three.
+public enum LanguageTag {
+    /// Whether `tag` has the shape of a BCP 47 language tag (RFC 5646 §2.1): subtags of 1–8
+    /// ASCII letters or digits joined by hyphens, the first 2–8 letters (`en`, `de-CH`,
+    /// `zh-Hant-TW`); `../../etc/passwd`, `en_US` and the empty string are not.
+    public static func isWellFormed(_ tag: String) -> Bool {
+        let subtags = tag.split(separator: "-", omittingEmptySubsequences: false)
+        guard let primary = subtags.first, (2...8).contains(primary.count),
+              primary.allSatisfy({ $0.isASCII && $0.isLetter }) else { return false }
+        return subtags.allSatisfy { subtag in
+            (1...8).contains(subtag.count) && subtag.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        }
+    }
+
+    /// Why `tag` is refused, in the words every place that reads a tag uses.
+    public static func problem(_ tag: String) -> String {
+        "'\(tag.prefix(40))' is not a BCP 47 language tag (such as en, de-CH or zh-Hant)"
+    }
 }

@@ -182,10 +182,11 @@ public struct Document: Hashable, Sendable {
     public init(blocks: [Block], metadata: Metadata = Metadata(), footnotes: [Int: [Block]] = [:], file: String = "-") {
         self.blocks = BlockList(blocks); self.metadata = metadata; self.footnotes = footnotes; self.file = file
     }
-    /// For a source of 1 MiB or more (``SourceBuffer/setAside()``), frees what a parsed
-    /// document keeps between reads of its blocks (the last window made) and sets its source
-    /// text aside in a temporary file: for a renderer that has read its last pass. Reading the
-    /// blocks or the positions again reads the text back; the document's value does not change.
+    /// Frees what a parsed document keeps between reads of its blocks (the last window made)
+    /// and lets its source text leave memory (``SourceBytes/setAside()``; a parser sets a
+    /// source of 1 MiB or more aside in a temporary file): for a renderer that has read its
+    /// last pass. Reading the blocks or the positions again reads the text back; the
+    /// document's value does not change.
     public func releaseSource() {
         blocks.releaseSource()
         source.setAside()

@@ -18,16 +18,63 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
 public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     /// How serious a diagnostic is.
     public enum Severity: String, Sendable { case warning, error }
+
+    /// What a diagnostic is about: a stable set of names (the `kind` of `--diagnostics json`)
+    /// that scripts select by.
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
+        /// A family, weight or style the text asks for is not installed, or a character no
+        /// installed font draws.
+        case font
+        /// A link that is not made clickable or goes nowhere (a scheme other than the web's,
+        /// a `#fragment` that names nothing).
+        case link
+        /// Text wider than the measure or taller than the text area.
+        case overfull
+        /// An image that is missing, unreadable, remote, without alt text or of a bad size.
+        case image
+        /// An attribute list (`{#id .class key=value}`): unknown, repeated or invalid entries.
+        case attribute
+        /// YAML front matter: invalid, not closed, unknown or repeated keys, values of the
+        /// wrong type.
+        case frontMatter = "front-matter"
+        /// Bytes or characters that are not text (invalid UTF-8, controls, noncharacters).
+        case encoding
+        /// Raw HTML that is not rendered, or rendered without some of its markup.
+        case html
+        /// A theme or design-token file.
+        case theme
+        /// A footnote defined twice, never cited, or set elsewhere than cited.
+        case footnote
+        /// The document's structure: div fences, nesting too deep, empty headings, repeated
+        /// ids, a document with no content.
+        case structure
+        /// The PDF itself (untagged output) or the pages asked for on the command line.
+        case output
+        /// Anything else found in the content.
+        case content
+    }
+
     /// Warning (the default) or error.
     public var severity: Severity
+    /// What the diagnostic is about (``Kind/content`` unless said).
+    public var kind: Kind
+    /// The text of the source the diagnostic is about, when it quotes one (a link's
+    /// destination, an overfull word): a renderer that knows the source moves ``location``
+    /// from the start of the block to where this text is written.
+    public var subject: String?
     /// What is wrong, in one line, without the location.
     public var message: String
     /// Where the problem is; nil when it has no position (theme, fonts).
     public var location: SourceLocation?
     /// Creates a diagnostic; a warning with no location by default. `message` is kept on one
     /// line (``oneLine(_:)``): a value it quotes from the input may hold a line break.
-    public init(_ severity: Severity = .warning, _ message: String, at location: SourceLocation? = nil) {
-        self.severity = severity; self.message = Self.oneLine(message); self.location = location
+    public init(_ severity: Severity = .warning, _ message: String, at location: SourceLocation? = nil,
+                kind: Kind = .content, subject: String? = nil) {
+        self.severity = severity
+        self.message = Self.oneLine(message)
+        self.location = location
+        self.kind = kind
+        self.subject = subject
     }
 
     /// `text` with every line ending and other control character (Unicode general category
@@ -59,5 +106,94 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         let prefix = location.map { "\($0): " } ?? ""
         return "\(prefix)\(severity == .warning ? "warning: " : "")\(message)"
+    }
+}
+
+extension Diagnostic {
+    /// `diagnostics` with the warnings that say the same thing — one ``kind``, one file, one
+    /// message once the values it quotes (`'…'`) and its numbers are set aside — said once:
+    /// the first of them in source order stands for all, at its own position and quoting its
+    /// own value, and its message ends with how many there are and where the next few are,
+    /// with the value each quotes when it differs from the first's
+    /// (`(52 like this in all; also at 14:3 'irc://b', 15:9, 20:1 …)`). Errors are kept as they
+    /// are, and so is the order of the first of each group.
+    public static func coalesced(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        struct Key: Hashable {
+            var kind: Kind
+            var file: String?
+            var template: String
+        }
+        var groups: [Key: [Int]] = [:]
+        var order: [Int] = []
+        for (index, diagnostic) in diagnostics.enumerated() {
+            guard diagnostic.severity == .warning else {
+                order.append(index)
+                continue
+            }
+            let key = Key(kind: diagnostic.kind, file: diagnostic.location?.file,
+                          template: template(diagnostic.message))
+            if groups[key] == nil { order.append(index) }
+            groups[key, default: []].append(index)
+        }
+        var members: [Int: [Int]] = [:]
+        for indices in groups.values {
+            members[indices[0]] = indices.sorted { lhs, rhs in
+                let left = diagnostics[lhs].location, right = diagnostics[rhs].location
+                return (left?.line ?? 0, left?.column ?? 0, lhs) < (right?.line ?? 0, right?.column ?? 0, rhs)
+            }
+        }
+        return order.map { index in
+            guard let group = members[index], group.count > 1 else { return diagnostics[index] }
+            var first = diagnostics[group[0]]
+            let firstQuote = quote(in: first.message)
+            let others = group.dropFirst().prefix(3).compactMap { member -> String? in
+                guard let location = diagnostics[member].location else { return nil }
+                let quoted = quote(in: diagnostics[member].message)
+                return "\(location.line):\(location.column)" + (quoted == firstQuote ? "" : " '\(quoted ?? "")'")
+            }
+            let more = group.count > 4 ? " …" : ""
+            let also = others.isEmpty ? "" : "; also at " + others.joined(separator: ", ") + more
+            first.message += " (\(group.count) like this in all\(also))"
+            return first
+        }
+    }
+
+    /// The first value `message` quotes (`'…'`, at most 40 characters), or nil.
+    static func quote(in message: String) -> String? {
+        guard let open = message.firstIndex(of: "'") else { return nil }
+        let rest = message[message.index(after: open)...]
+        guard let close = rest.firstIndex(of: "'") else { return nil }
+        let value = rest[..<close]
+        return value.count > 40 ? value.prefix(40) + "…" : String(value)
+    }
+
+    /// `message` with every quoted value (`'…'`) and every run of digits replaced by a
+    /// placeholder: what messages that differ only in what they quote have in common.
+    static func template(_ message: String) -> String {
+        var result = ""
+        var quoted = false
+        var inNumber = false
+        var previous: Character = " "
+        for character in message {
+            defer { previous = character }
+            if character == "'" {
+                // An apostrophe inside a word (`document's`) is not a quote.
+                let opens = !quoted && !(previous.isLetter)
+                if opens || quoted {
+                    quoted.toggle()
+                    result.append(quoted ? "'" : "…'")
+                    continue
+                }
+            }
+            if quoted { continue }
+            if character.isNumber {
+                if !inNumber { result.append("#") }
+                inNumber = true
+                continue
+            }
+            inNumber = false
+            result.append(character)
+        }
+        return result
     }
 }

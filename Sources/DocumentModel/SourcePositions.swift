@@ -12,7 +12,7 @@ public struct SourcePositions: Hashable, Sendable {
     /// The parser hands over the buffer its windows of blocks are parsed again from, so a
     /// document holds its source once, and a renderer can set it aside once laid out
     /// (``setAside()``).
-    let storage: SourceBuffer?
+    let storage: (any SourceBytes)?
     /// The source's bytes (read back if they were set aside); empty when unknown.
     var bytes: [UInt8] { storage?.bytes ?? [] }
     /// UTF-8 offset of each line's first byte; line `n` (1-based) starts at `lineStarts[n − 1]`.
@@ -34,13 +34,13 @@ public struct SourcePositions: Hashable, Sendable {
     /// copy (an array shares its storage), with the parser's decoder of character references.
     /// Costs one pass over the bytes and 4 bytes per line.
     public init(bytes: [UInt8], decodeReference: @escaping @Sendable ([UInt8]) -> [UInt8]?) {
-        self.init(buffer: SourceBuffer(bytes), decodeReference: decodeReference)
+        self.init(buffer: HeldSourceBytes(bytes), decodeReference: decodeReference)
     }
 
     /// The source in `buffer` (shared, not copied: the parser's windows of blocks read the same
     /// one), with the parser's decoder of character references. Costs one pass over the bytes
     /// and 4 bytes per line.
-    public init(buffer: SourceBuffer, decodeReference: @escaping @Sendable ([UInt8]) -> [UInt8]?) {
+    public init(buffer: any SourceBytes, decodeReference: @escaping @Sendable ([UInt8]) -> [UInt8]?) {
         var starts: [UInt32] = [0]
         var offset: UInt32 = 0
         for byte in buffer.bytes {
@@ -55,7 +55,7 @@ public struct SourcePositions: Hashable, Sendable {
     /// Whether a source is known.
     public var isEmpty: Bool { lineStarts.isEmpty }
 
-    /// Sets the source's bytes aside until they are read again (``SourceBuffer/setAside()``);
+    /// Sets the source's bytes aside until they are read again (``SourceBytes/setAside()``);
     /// the line starts stay, so positions are still found.
     public func setAside() { storage?.setAside() }
 
@@ -70,6 +70,44 @@ public struct SourcePositions: Hashable, Sendable {
         guard location.line >= 1, location.line <= lineStarts.count, location.column >= 1 else { return nil }
         let offset = Int(lineStarts[location.line - 1]) + location.column - 1
         return offset <= (storage?.count ?? 0) ? offset : nil
+    }
+
+    /// `diagnostics` with each one that quotes a ``Diagnostic/subject`` moved from its location
+    /// (the start of its block) to where that text is written: its first occurrence at or after
+    /// the location, within `window` bytes, and after the place found for the diagnostic before
+    /// it with the same location (two links in one paragraph are found one after the other).
+    /// One not found keeps its location. Reads the source once (back from where it was set
+    /// aside, if it was), only when some diagnostic has a subject.
+    public func placingSubjects(of diagnostics: [Diagnostic], window: Int = 1 << 20) -> [Diagnostic] {
+        guard !isEmpty, diagnostics.contains(where: { $0.subject != nil && $0.location != nil }) else {
+            return diagnostics
+        }
+        let text = bytes
+        var resumeAt: [SourceLocation: Int] = [:]
+        return diagnostics.map { diagnostic in
+            guard let subject = diagnostic.subject, !subject.isEmpty, let location = diagnostic.location,
+                  let start = offset(of: location) else { return diagnostic }
+            let needle = Array(subject.utf8)
+            let from = max(start, resumeAt[location] ?? start)
+            let end = min(text.count, from + window)
+            guard let found = Self.firstIndex(of: needle, in: text, from: from, to: end) else { return diagnostic }
+            resumeAt[location] = found + needle.count
+            var placed = diagnostic
+            placed.location = self.location(ofOffset: found, file: location.file)
+            return placed
+        }
+    }
+
+    /// The first offset in `from..<to` where `needle` starts in `text`; nil when none.
+    static func firstIndex(of needle: [UInt8], in text: [UInt8], from: Int, to: Int) -> Int? {
+        guard let first = needle.first, to - from >= needle.count else { return nil }
+        var index = from
+        let last = to - needle.count
+        while index <= last {
+            if text[index] == first, text[index..<(index + needle.count)].elementsEqual(needle) { return index }
+            index += 1
+        }
+        return nil
     }
 
     /// The 1-based line and byte column of UTF-8 offset `offset`.

@@ -115,19 +115,35 @@ public enum ImageProbe {
     /// The file's header (its first mebibyte) and end (its last 64 bytes), read once: the size,
     /// or what is wrong.
     private static func examine(_ path: String) -> Examination {
-        guard !path.isEmpty, let handle = FileHandle(forReadingAtPath: path) else { return .problem("cannot be read") }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: 1 << 20), !data.isEmpty else { return .problem("is empty (0 bytes)") }
+        let file: FileReader.OpenFile
+        do { file = try FileReader.open(path, limit: FileReader.imageLimit, what: "an image") } catch {
+            return .problem(phrase(error))
+        }
+        let handle = FileHandle(fileDescriptor: file.descriptor, closeOnDealloc: true)
+        guard file.size > 0, let data = try? handle.read(upToCount: 1 << 20), !data.isEmpty else {
+            return .problem("is empty (0 bytes)")
+        }
         let b = [UInt8](data)
         // The end of the file: a PNG ends with its IEND chunk, a JPEG with EOI, an SVG with
         // </svg>; a file cut short draws nothing, so it counts as unreadable.
-        let end = (try? handle.seekToEnd()).flatMap { size -> [UInt8]? in
-            try? handle.seek(toOffset: size > 64 ? size - 64 : 0)
-            return (try? handle.readToEnd()).map { [UInt8]($0) }
+        let end = (try? handle.seek(toOffset: UInt64(max(0, file.size - 64)))).flatMap { _ in
+            (try? handle.read(upToCount: 64)).map { [UInt8]($0) }
         } ?? []
         let other = Examination.problem("is not in a format it reads (PNG, JPEG, GIF, WebP, BMP, TIFF or SVG) or is damaged")
-        if String(decoding: b.prefix(4096), as: UTF8.self).contains("<svg") {
+        if containsSVGTag(b.prefix(4096)) {
+            guard file.size <= FileReader.svgLimit else {
+                let limit = FileReader.megabytes(FileReader.svgLimit)
+                return .problem("is an SVG of \(FileReader.megabytes(file.size)), more than the \(limit) an SVG image may have")
+            }
             guard String(decoding: end, as: UTF8.self).contains("</svg>") else { return .problem("is an SVG cut short (no </svg> at its end)") }
+            guard let whole = try? FileReader.read(path, limit: FileReader.svgLimit, what: "an SVG image") else {
+                return other
+            }
+            let expanded = SVGWork.expandedElementCount([UInt8](whole), limit: SVGWork.maxElements)
+            guard expanded <= SVGWork.maxElements else {
+                return .problem("is an SVG whose elements, with what its <use> references repeat, are more than "
+                                + "\(SVGWork.maxElements), too many to draw")
+            }
             guard let size = svgSize(b) else { return .problem("is an SVG with no size: give its <svg> element width and height (not in %), or a viewBox") }
             return .size(size.width, size.height)
         }
@@ -159,11 +175,32 @@ public enum ImageProbe {
         return other
     }
 
-    /// Whether `path` holds an SVG document (an `<svg` root within its first kilobytes).
+    /// Whether `path` holds an SVG document (an `<svg` root within its first kilobytes); false
+    /// for anything but a regular file.
     public static func isSVG(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path), let data = try? handle.read(upToCount: 4096) else { return false }
-        try? handle.close()
-        return String(decoding: data, as: UTF8.self).contains("<svg")
+        guard let file = try? FileReader.open(path, limit: FileReader.imageLimit) else { return false }
+        let handle = FileHandle(fileDescriptor: file.descriptor, closeOnDealloc: true)
+        guard let data = try? handle.read(upToCount: 4096) else { return false }
+        return containsSVGTag(data)
+    }
+
+    /// Whether `bytes` hold `<svg` (a byte search: a PNG's or JPEG's binary header is not
+    /// decoded as text).
+    static func containsSVGTag<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) || bytes.starts(with: [0xFF, 0xD8]) { return false }
+        let tag = Array("<svg".utf8)
+        var matched = 0
+        for byte in bytes {
+            matched = byte == tag[matched] ? matched + 1 : (byte == tag[0] ? 1 : 0)
+            if matched == tag.count { return true }
+        }
+        return false
+    }
+
+    /// A reader's failure as words to follow "image 'x'": `is a folder`, `is a FIFO (named
+    /// pipe), not a regular file`, `cannot be read: no such file`.
+    static func phrase(_ failure: FileReader.Failure) -> String {
+        failure.reason.hasPrefix("it is ") ? String(failure.reason.dropFirst(3)) : "cannot be read: \(failure.reason)"
     }
 
     static func svgSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {

@@ -57,6 +57,9 @@ struct Item {
     var fragments: RowFragments?
     /// Where the item's block starts in the source, for warnings.
     var source: SourceLocation?
+    /// On a table's first item: how a table too wide for the measure was set (smaller, in
+    /// parts), for the warning.
+    var tableFit: TableLayout.TableFit.Notice?
     /// How far the item draws beyond its box, once the paginator has measured it.
     var ink: Overhang?
 }
@@ -66,6 +69,39 @@ struct Item {
 /// type) draws past its box.
 struct Overhang: Equatable {
     var above = 0.0, below = 0.0
+}
+
+/// A table too wide for the measure at its styled size, and how it was set instead: smaller,
+/// and when still too wide, its columns split into parts that each repeat the first column.
+public struct TableAdjustment: Sendable, Equatable {
+    /// The table's position in the source, when it has one.
+    public var location: SourceLocation?
+    /// Columns in the table.
+    public var columns: Int
+    /// The size its text was styled at, pt (its header's).
+    public var styledSize: Double
+    /// The size it is set at, pt: `styledSize` unless it was set smaller.
+    public var size: Double
+    /// Parts its columns are split into, one after another; 1 when not split.
+    public var parts: Int
+    /// The width it had to fit, pt.
+    public var measure: Double
+
+    /// The warning's text: what was too wide and what was done.
+    public var message: String {
+        func points(_ value: Double) -> String {
+            let tenths = (value * 10).rounded() / 10
+            return tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
+        }
+        var what = "a table of \(columns) columns is too wide for the measure (\(points(measure)) pt) "
+            + "at \(points(styledSize)) pt: "
+        if size < styledSize - 0.05 { what += "its text is set at \(points(size)) pt" }
+        if parts > 1 {
+            if size < styledSize - 0.05 { what += " (the smallest size for a table) and " }
+            what += "its columns are split into \(parts) parts, one after another, each repeating the first column"
+        }
+        return what
+    }
 }
 
 /// Text whose drawing still crosses the text area: alone at the top of a page, its glyphs reach
@@ -124,6 +160,8 @@ public final class Paginator {
     var inkBottom = 0.0
     /// Text that reached beyond the text area even alone on a page, in the order placed.
     public private(set) var inkOverflows: [InkOverflow] = []
+    /// Tables set smaller or split into parts of columns to fit the measure, in order.
+    public private(set) var tableAdjustments: [TableAdjustment] = []
     /// Pages rendered so far; after ``finish()``, the document's page count.
     public private(set) var pageCount = 0
     /// The page each named destination landed on (for a table of contents).
@@ -168,6 +206,11 @@ public final class Paginator {
         try BlockLayout(shaper: shaper, options: options, panelID: nextPanelID).layOut(block) { item in
             var item = item
             item.source = block.location
+            if let fit = item.tableFit {
+                tableAdjustments.append(TableAdjustment(location: block.location, columns: fit.columns,
+                                                        styledSize: fit.naturalSize, size: fit.size, parts: fit.parts,
+                                                        measure: fit.measure))
+            }
             if first {
                 first = false
                 item.spaceBefore = spaceAbove

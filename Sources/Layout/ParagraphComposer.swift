@@ -195,9 +195,16 @@ public enum ParagraphComposer {
             }
             pieceWidth = 0
         }
+        // Whether the run of breaking spaces being read ends a piece: it does when a break may
+        // follow the run, or nothing but a separator or the paragraph's end does.
+        var spacesEndPiece = false
         for i in 0..<n {
             let s = p.scalars[i]
-            if isSeparator(s) || isBreakingSpace(s) && (i + 1 >= n || allowed[i + 1] || isSeparator(p.scalars[i + 1])) {
+            if isBreakingSpace(s) && (i == 0 || !isBreakingSpace(p.scalars[i - 1])) {
+                let end = spaceRunEnd(from: i, p.scalars)
+                spacesEndPiece = end >= n || allowed[end] || isSeparator(p.scalars[end])
+            }
+            if isSeparator(s) || isBreakingSpace(s) && spacesEndPiece {
                 endPiece(i); pieceStart = i + 1; continue
             }
             if allowed[i] && i > pieceStart { endPiece(i); pieceStart = i }
@@ -249,6 +256,10 @@ public enum ParagraphComposer {
             // run's first space (the glue a box precedes), and the rest are dropped at the next
             // line's start. Found once a run, when its first space is read.
             var runBreaks = false
+            // The run of breaking spaces being read ends the paragraph or its line (it stands
+            // before a separator): it adds no width, as a browser hangs spaces at a line's end
+            // (CSS Text 3 §4.1.3), so it neither widens nor overfills the line.
+            var runTrails = false
             func flushBox() {
                 if boxWidth > 0 || boxStretch > 0 { add(.box(boxWidth, stretch: boxStretch, position: boxStart)) }
                 boxWidth = 0; boxStretch = 0
@@ -284,10 +295,18 @@ public enum ParagraphComposer {
                     let w = p.advances[i]
                     let rigid = isCode[p.runIndex[i]] || !justified
                     if i == 0 || !isBreakingSpace(p.scalars[i - 1]) {
-                        var end = i + 1
-                        while end < n, isBreakingSpace(p.scalars[end]) { end += 1 }
-                        runBreaks = allowed[end]
+                        let end = spaceRunEnd(from: i, p.scalars)
+                        runBreaks = end < n && allowed[end]
+                        runTrails = end >= n || isSeparator(p.scalars[end])
+                        // A run that opens the paragraph or a line after a separator is kept (an
+                        // indent, as U+3000 opens a Japanese paragraph) but may break like any
+                        // other: after an empty box, so that a run wider than the measure takes
+                        // a line of its own and the text after it starts the next.
+                        if !runTrails && runBreaks && (i == 0 || isSeparator(p.scalars[i - 1])) {
+                            add(.box(0, position: i))
+                        }
                     }
+                    if runTrails { boxStart = i + 1; continue }
                     if !runBreaks { add(.penalty(cost: .infinity, position: i)) }
                     let before = i > 0 ? p.scalars[i - 1] : " "
                     let codeBefore = i > 0 && isCode[p.runIndex[i - 1]]
@@ -311,6 +330,13 @@ public enum ParagraphComposer {
         items.reserveCapacity(count)
         makeItems { items.append($0) }
         return items
+    }
+
+    /// The index after the run of breaking spaces that starts at `start`.
+    static func spaceRunEnd(from start: Int, _ scalars: [Unicode.Scalar]) -> Int {
+        var end = start + 1
+        while end < scalars.count, isBreakingSpace(scalars[end]) { end += 1 }
+        return end
     }
 
     // MARK: Finalize: justification, alignment, hanging punctuation

@@ -34,46 +34,99 @@ struct TableLayout {
     /// row is then shaped, handed on and forgotten, so memory does not grow with the number
     /// of rows.
     ///
+    /// A table too wide to set legibly (``fit(_:columns:available:)``) is set smaller, down to
+    /// its ``StyledTable/smallestTextSize``, and when still too wide, its columns are split
+    /// into parts set one after another, each repeating the first column and labelled
+    /// (``partLabel(_:of:columns:)``); the first item then carries what was done
+    /// (``Item/tableFit``) for the warning.
+    ///
     /// `path` ends in the table's `Table` element: rows are marked `TR`, header cells `TH`,
-    /// others `TD`, rules are artifacts.
+    /// others `TD`, part labels `Caption`, rules are artifacts.
     /// - Throws: what `emit` throws.
     func layOut(_ table: StyledTable, path: [StructureElement], emit: (Item) throws -> Void) rethrows {
-        let pad = table.cellPadding
         let columns = max(table.header.count, table.rows.columnCount)
         guard columns > 0 else { return }
         // The measuring pass may keep the first rows' shaped cells for drawing them.
         defer { shaper.forgetKeptLayouts() }
         let available = options.page.measure - indent
-        let bounds = columnBounds(header: table.header, rows: table.rows, columns: columns, padding: pad)
+        let fit = fit(table, columns: columns, available: available)
+        let split = fit.parts.count > 1
+        for (number, part) in fit.parts.enumerated() {
+            var first = true
+            let bounds = part.map { fit.bounds[$0] }
+            try layOutPart(table, columns: part, scale: fit.scale, bounds: bounds, partNumber: number, path: path,
+                           available: available) { item in
+                var item = item
+                if first, number == 0, fit.scale < 1 || split {
+                    item.tableFit = TableFit.Notice(columns: columns, naturalSize: fit.naturalSize,
+                                                    size: fit.naturalSize * fit.scale, parts: fit.parts.count,
+                                                    measure: available)
+                }
+                first = false
+                try emit(item)
+            }
+        }
+    }
+
+    /// The columns `columns` of `table` (indices into each row), with their bounds at `scale`
+    /// (`bounds`, one per listed column), laid out as one table: part `partNumber` of the
+    /// table's ``TableFit/parts`` (labelled when there are several).
+    func layOutPart(_ table: StyledTable, columns part: [Int], scale: Double, bounds: [ColumnBounds], partNumber: Int,
+                    path: [StructureElement], available: Double, emit: (Item) throws -> Void) rethrows {
+        let pad = table.cellPadding
+        let columns = part.count
+        let totalColumns = max(table.header.count, table.rows.columnCount)
+        func cells(_ row: [StyledParagraph]) -> [StyledParagraph] {
+            // A row shorter than the table has empty cells at its end.
+            part.map { column in
+                guard column < row.count else {
+                    return StyledParagraph(runs: [], style: (row.first ?? table.header[0]).style)
+                }
+                return TableLayout.scaled(row[column], by: scale)
+            }
+        }
         // When the minimum widths overflow the measure, side padding gives way first, but only
         // down to half of it: adjacent columns' text keeps a gap of at least the padding. Then
         // the words give way (the content part of each minimum is squeezed into what the
         // padding leaves, and a word wider than its cell breaks between letters, the paragraph
         // composer's emergency break), as in CSS 2.1, where padding is never squeezed
-        // (§17.5.2.2), and LaTeX's tabularx, which keeps `\tabcolsep`. Only when even that
-        // padding would not leave each column room for a letter (about an em; dozens of
-        // columns) does it shrink further, the same in every column.
+        // (§17.5.2.2), and LaTeX's tabularx, which keeps `\tabcolsep`: words up to
+        // ``legibleWordEms`` ems keep their width where the columns' sum allows, longer ones
+        // share what is left. Only when even that padding would not leave each column room for
+        // a letter (about an em; dozens of columns) does it shrink further, the same in every
+        // column.
         let sumMin = bounds.reduce(0) { $0 + $1.minimum }
+        let em = (table.header.map(\.style.baseFont.size).max() ?? 0) * scale
         var sidePad = pad
         if sumMin > available {
-            let em = table.header.map(\.style.baseFont.size).max() ?? 0
             let least = TableLayout.sidePadding(pad / 2, content: bounds.map { min(em, max(0, $0.minimum - 2 * pad)) }, available: available)
             sidePad = max(least, pad - (sumMin - available) / (2 * Double(columns)))
         }
         let cut = 2 * (pad - sidePad)
         let widths = TableLayout.columnWidths(minimum: bounds.map { $0.minimum - cut }, maximum: bounds.map { $0.maximum - cut },
-                                              available: available, padding: sidePad)
+                                              available: available, padding: sidePad,
+                                              legibleWord: TableLayout.legibleWordEms * em)
         let hpad = [Double](repeating: sidePad, count: columns)
         let tableWidth = widths.reduce(0, +)
         let strong = 0.8, thin = 0.4
         var headerLines: [LineBand] = []
         let id = path.last?.id ?? 0
-        func rowPath(_ r: Int) -> [StructureElement] { path + [StructureElement(.tableRow, id: id, index: r)] }
-        var header = row(table.header, widths: widths, padding: pad, sidePadding: hpad, lines: &headerLines,
-                         path: rowPath(0), cellRole: .tableHeader, firstCell: 0)
+        let rowCount = table.rows.count
+        // Each part's rows and cells are elements of their own in the one `Table`.
+        let firstRow = partNumber * (rowCount + 1)
+        func rowPath(_ row: Int) -> [StructureElement] {
+            path + [StructureElement(.tableRow, id: id, index: firstRow + row)]
+        }
+        if let label = partLabel(partNumber, of: table, columns: part, totalColumns: totalColumns, scale: scale,
+                                 path: path) {
+            try emit(label)
+        }
+        var header = row(cells(table.header), widths: widths, padding: pad, sidePadding: hpad, lines: &headerLines,
+                         path: rowPath(0), cellRole: .tableHeader, firstCell: firstRow * totalColumns)
         header.elements.insert(contentsOf: [.structure([.artifact]), rule(y: strong / 2, width: tableWidth, thickness: strong, color: table.ruleColor)], at: 0)
         let headerRule = [PageElement.structure([.artifact]), rule(y: -thin / 2, width: tableWidth, thickness: thin, color: table.ruleColor)]
         header.elements += headerRule.map { $0.offset(by: header.height) }
+        if partNumber > 0 { header.breakBefore = .avoid }
         let textHeight = options.page.textHeight
         // A header taller than half a page is not repeated (it would leave no room for rows);
         // one taller than a page is split like any row.
@@ -86,11 +139,11 @@ struct TableLayout {
         // A row taller than a page (less the repeated header) is the one row that is split:
         // the paginator ends its first part where the page ends (``RowFragments``).
         let tallest = textHeight - (repeatsHeader ? header.height : 0) - 1
-        let rowCount = table.rows.count
-        for (i, cells) in table.rows.enumerated() {
+        for (i, row) in table.rows.enumerated() {
             var lines: [LineBand] = []
-            var item = row(cells, widths: widths, padding: pad, sidePadding: hpad, lines: &lines,
-                           path: rowPath(i + 1), cellRole: .tableData, firstCell: (i + 1) * columns)
+            var item = self.row(cells(row), widths: widths, padding: pad, sidePadding: hpad, lines: &lines,
+                                path: rowPath(i + 1), cellRole: .tableData,
+                                firstCell: (firstRow + i + 1) * totalColumns)
             let last = i == rowCount - 1
             let thickness = last ? strong : 0.25
             let color = last ? table.ruleColor : RGBAColor(red: table.ruleColor.red, green: table.ruleColor.green, blue: table.ruleColor.blue, alpha: 0.6)
@@ -103,6 +156,171 @@ struct TableLayout {
             item.repeatedHeader = headerBox
             try emit(item)
         }
+    }
+
+    /// How a table is set: at what fraction of its size, in which parts of columns, and its
+    /// columns' bounds at that size.
+    struct TableFit {
+        /// The factor its text sizes are multiplied by (1: as styled).
+        var scale: Double
+        /// Column indices of each part, in order; one part holding every column when the
+        /// table is not split.
+        var parts: [[Int]]
+        /// Every column's bounds at ``scale``.
+        var bounds: [ColumnBounds]
+        /// The size its header is styled at, pt.
+        var naturalSize: Double
+
+        /// What was done to a table too wide for the measure, for the warning.
+        struct Notice: Equatable {
+            /// Columns in the table.
+            var columns: Int
+            /// The header's size as styled, and as set, pt.
+            var naturalSize: Double
+            var size: Double
+            /// Parts its columns are split into (1: not split).
+            var parts: Int
+            /// The measure it had to fit, pt.
+            var measure: Double
+        }
+    }
+
+    /// How wide, in ems of its text, a word may be and still be kept whole by a table that
+    /// does not fit: longer words (identifiers, URLs, compounds) break between letters in
+    /// their column rather than make the whole table smaller or split it. About 14–16
+    /// letters of a text face, the width of a narrow `p{}` column in LaTeX.
+    static let legibleWordEms = 8.0
+
+    /// How `table` is set legibly within `available` pt. Each column needs its widest word, up
+    /// to ``legibleWordEms`` ems, plus the least padding (half the cell padding on each side,
+    /// so that adjacent columns' text keeps a gap of the padding). When the columns need more
+    /// than `available` at the styled size, the text is set smaller, in proportion, down to
+    /// ``StyledTable/smallestTextSize``. When it still does not fit there, its columns are
+    /// split into parts, each as many columns as fit beside the first column, which every part
+    /// repeats as its stub (as wide-table packages do); a first column that needs more than
+    /// half of `available` is not repeated. A table of one or two columns is never split.
+    func fit(_ table: StyledTable, columns: Int, available: Double) -> TableFit {
+        let pad = table.cellPadding
+        let natural = columnBounds(header: table.header, rows: table.rows, columns: columns, padding: pad)
+        let naturalSize = table.header.map(\.style.baseFont.size).max() ?? 0
+        func legible(_ bounds: [ColumnBounds], em: Double) -> [Double] {
+            bounds.map { min(max(0, $0.minimum - 2 * pad), TableLayout.legibleWordEms * em) }
+        }
+        let least = Double(columns) * pad
+        let needed = legible(natural, em: naturalSize).reduce(0, +)
+        guard needed + least > available, needed > 0, naturalSize > 0 else {
+            return TableFit(scale: 1, parts: [Array(0..<columns)], bounds: natural, naturalSize: naturalSize)
+        }
+        let floor = min(1, table.smallestTextSize / naturalSize)
+        // Text widths are proportional to the size (glyph positions are not rounded), the
+        // half point of slack each column keeps is not: a hair under the exact factor, so that
+        // rounding never breaks a word.
+        let slack = 0.5 * Double(columns)
+        let wanted = (available - least - slack) / max(needed - slack, 1) * 0.99
+        let scale = max(floor, min(1, wanted))
+        var bounds = natural
+        if scale < 1 {
+            shaper.forgetKeptLayouts()
+            bounds = columnBounds(header: table.header.map { TableLayout.scaled($0, by: scale) },
+                                  rows: table.rows.lazy.map { $0.map { TableLayout.scaled($0, by: scale) } },
+                                  columns: columns, padding: pad)
+        }
+        let widths = legible(bounds, em: naturalSize * scale).map { $0 + pad }
+        // Set smaller, the table fits (to within rounding, which the column widths absorb);
+        // only at the smallest size is it split.
+        guard wanted < floor, widths.reduce(0, +) > available, columns > 2 else {
+            return TableFit(scale: scale, parts: [Array(0..<columns)], bounds: bounds, naturalSize: naturalSize)
+        }
+        let stub = widths[0] <= available / 2 ? [0] : []
+        let stubWidth = stub.isEmpty ? 0 : widths[0]
+        var parts: [[Int]] = []
+        var current = [0]
+        var width = widths[0]
+        for column in 1..<columns {
+            if current.count > stub.count, width + widths[column] > available {
+                parts.append(current)
+                current = stub
+                width = stubWidth
+            }
+            current.append(column)
+            width += widths[column]
+        }
+        parts.append(current)
+        return TableFit(scale: scale, parts: parts, bounds: bounds, naturalSize: naturalSize)
+    }
+
+    /// A cell set at `scale` times its size: every run's size, letter spacing and baseline
+    /// offset, and the paragraph's indents (line heights are multiples of the size, or scaled
+    /// when absolute).
+    static func scaled(_ paragraph: StyledParagraph, by scale: Double) -> StyledParagraph {
+        guard scale != 1 else { return paragraph }
+        var scaled = paragraph
+        scaled.style.baseFont.size *= scale
+        scaled.style.leftIndent *= scale
+        scaled.style.rightIndent *= scale
+        scaled.style.hangingIndent *= scale
+        if case .absolute(let step)? = scaled.style.lineHeight { scaled.style.lineHeight = .absolute(step * scale) }
+        func resize(_ runs: inout [StyledRun]) {
+            for k in runs.indices {
+                runs[k].style.font.size *= scale
+                runs[k].style.letterSpacing *= scale
+                runs[k].style.baselineOffset *= scale
+            }
+        }
+        resize(&scaled.runs)
+        if var marker = scaled.marker {
+            resize(&marker)
+            scaled.marker = marker
+        }
+        return scaled
+    }
+
+    /// The line above part `number` of a table split into parts of columns, in its header's
+    /// face and colour, italic, at its size: which of the table's columns the part holds, and
+    /// that it continues (the first part) or is continued (the others); nil when the table is
+    /// one part.
+    func partLabel(_ number: Int, of table: StyledTable, columns part: [Int], totalColumns: Int, scale: Double,
+                   path: [StructureElement]) -> Item? {
+        guard part.count < totalColumns, let last = part.last else { return nil }
+        // Columns are numbered from 1, as a reader counts them; the first part starts at 1.
+        let first = number == 0 ? 0 : part.first(where: { $0 > 0 }) ?? last
+        let range = first == last ? "\(last + 1)" : "\(first + 1)\u{2013}\(last + 1)"
+        let text = number == 0
+            ? "Columns \(range) of \(totalColumns); the table continues below."
+            : "Continued: columns \(part.contains(0) ? "1 and " : "")\(range) of \(totalColumns)."
+        let fallback = ParagraphStyle(baseFont: FontSpec(families: [], size: 8))
+        let base = table.header.first ?? StyledParagraph(runs: [], style: fallback)
+        var font = base.style.baseFont
+        font.size *= scale
+        font.weight = .regular
+        font.italic = true
+        var style = base.runs.first?.style ?? RunStyle(font: font)
+        style.font = font
+        style.link = nil
+        style.background = nil
+        style.underline = nil
+        style.strikethrough = nil
+        style.letterSpacing *= scale
+        let paragraph = StyledParagraph(runs: [StyledRun(text, style: style)],
+                                        style: ParagraphStyle(baseFont: font, lineHeight: base.style.lineHeight))
+        let width = max(12, options.page.measure - indent)
+        let shaped = shaper.shape(paragraph, width: width)
+        let id = path.last?.id ?? 0
+        let labelPath = path + [StructureElement(.caption, id: id, index: number + 1)]
+        var item = Item(height: 0)
+        var y = table.cellPadding
+        var linksBefore = 0
+        let boxes = LineGrid(shaper: shaper, style: paragraph.style).boxes(for: shaped.lines)
+        for (line, box) in zip(shaped.lines, boxes) {
+            let baseline = y + box.above
+            item.elements += StructureMarks.line(line, x: left, baseline: baseline, path: labelPath,
+                                                 linksBefore: linksBefore)
+            linksBefore += line.links.count
+            y = baseline + box.below
+        }
+        item.height = y + table.cellPadding / 2
+        item.spaceBefore = number == 0 ? 0 : options.page.blockSpacing
+        return item
     }
 
     /// One line of a cell: its box in the row (pt from the row's top), the cell's column and
@@ -327,7 +545,12 @@ struct TableLayout {
     /// overflow `available`, only their content parts (minimum − 2 × padding) are squeezed
     /// (``squeezed(_:into:)``) into `available` less the padding of every column, and the
     /// padding is added back. Otherwise the same as without padding.
-    static func columnWidths(minimum: [Double], maximum: [Double], available: Double, padding: Double) -> [Double] {
+    ///
+    /// `legibleWord` (pt): when every column's content minimum, counted up to this width, fits
+    /// the room, columns keep their minimum up to it whole and only the wider ones share what
+    /// is left (``legiblySqueezed(_:keeping:into:)``); infinite by default.
+    static func columnWidths(minimum: [Double], maximum: [Double], available: Double, padding: Double,
+                             legibleWord: Double = .infinity) -> [Double] {
         let sumMin = minimum.reduce(0) { $0 + max(0, $1) }
         guard sumMin > available, available > 0, !minimum.isEmpty else {
             return columnWidths(minimum: minimum, maximum: maximum, available: available)
@@ -335,7 +558,20 @@ struct TableLayout {
         let sides = 2 * padding
         let content = minimum.map { max(0, $0 - sides) }
         let room = max(0, available - sides * Double(minimum.count))
-        return squeezed(content, into: room).map { $0 + sides }
+        return legiblySqueezed(content, keeping: legibleWord, into: room).map { $0 + sides }
+    }
+
+    /// Minimum widths that overflow `available`, fitted into it: each column keeps its minimum
+    /// up to `kept` pt, and the columns wider than that share what is left in proportion to
+    /// how much wider they are. When even the kept widths overflow, ``squeezed(_:into:)``.
+    static func legiblySqueezed(_ minimum: [Double], keeping kept: Double, into available: Double) -> [Double] {
+        let whole = minimum.map { min($0, kept) }
+        let wholeSum = whole.reduce(0, +)
+        guard wholeSum <= available else { return squeezed(minimum, into: available) }
+        let excess = zip(minimum, whole).map { $0 - $1 }
+        let excessSum = excess.reduce(0, +)
+        let share = excessSum > 0 ? min(1, (available - wholeSum) / excessSum) : 0
+        return zip(whole, excess).map { $0 + $1 * share }
     }
 
     /// Minimum widths that overflow `available`, scaled down to fill it exactly. Columns whose

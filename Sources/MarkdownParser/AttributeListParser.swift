@@ -22,6 +22,10 @@ struct AttributeListParser {
             var offset: Int
         }
         var id: String?
+        /// Offset of the `#` of ``id``.
+        var idOffset = 0
+        /// Ids written before the last one (`{#a #b}`), with their offsets.
+        var replacedIDs: [Pair] = []
         var classes: [String] = []
         var pairs: [Pair] = []
         /// The format of a raw attribute `{=latex}`; nil for an ordinary list.
@@ -31,10 +35,14 @@ struct AttributeListParser {
 
         /// Builds the model value; `location(offset)` maps a byte offset to a source position.
         func attributes(location: (Int) -> SourceLocation?) -> Attributes {
-            Attributes(
+            var attributes = Attributes(
                 id: id, classes: classes,
                 pairs: pairs.map { Attributes.Pair(key: $0.key, value: $0.value, location: location($0.offset)) },
                 location: location(0))
+            attributes.replacedIDs = replacedIDs.map {
+                Attributes.Pair(key: $0.key, value: nil, location: location($0.offset))
+            }
+            return attributes
         }
     }
 
@@ -74,7 +82,15 @@ struct AttributeListParser {
                 while j < b.count, isNameByte(b[j]) { j += 1 }
                 guard j > nameStart else { return nil }
                 let name = String(decoding: b[nameStart..<j], as: UTF8.self)
-                if c == ascii("#") { parsed.id = name } else { parsed.classes.append(name) }
+                if c == ascii("#") {
+                    if let earlier = parsed.id {
+                        parsed.replacedIDs.append(.init(key: earlier, value: nil, offset: parsed.idOffset))
+                    }
+                    parsed.id = name
+                    parsed.idOffset = i - start
+                } else {
+                    parsed.classes.append(name)
+                }
                 i = j
             } else {
                 let keyStart = i

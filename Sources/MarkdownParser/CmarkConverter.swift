@@ -55,6 +55,26 @@ final class CmarkTree {
         return String(cString: rendered)
     }
 
+    /// The words a reader must find in the PDF of `text`, in order, for tests that compare the
+    /// two: of each top-level block, cmark-gfm's own plain-text rendering
+    /// (`cmark_render_plaintext`), or for a raw HTML block the words `html` gives for its
+    /// literal (libxml2's text of it, ``HTMLFragment/libxmlWords(of:hidden:)``).
+    static func visibleWords(of text: String, html: (String) -> [String]) -> [String] {
+        guard let tree = CmarkTree(Array(text.utf8)) else { return [] }
+        var words: [String] = []
+        var node = cmark_node_first_child(tree.root)
+        while let block = node {
+            node = cmark_node_next(block)
+            if cmark_node_get_type(block) == CMARK_NODE_HTML_BLOCK {
+                words += html(cmark_node_get_literal(block).map { String(cString: $0) } ?? "")
+            } else if let rendered = cmark_render_plaintext(block, CMARK_OPT_DEFAULT, 0) {
+                words += String(cString: rendered).split { $0.isWhitespace }.map(String.init)
+                free(rendered)
+            }
+        }
+        return words
+    }
+
     /// The text cmark-gfm makes of `bytes` as the sole content of a paragraph (its first text
     /// node's literal): how cmark decodes an entity or numeric character reference. nil when
     /// the parse yields no text.
@@ -163,7 +183,7 @@ struct CmarkConverter {
         warnedDepth = true
         diagnostics.append(Diagnostic(
             .warning, "content nested more than \(Self.maxDepth) levels deep is flattened to plain text",
-            at: location))
+            at: location, kind: .structure))
     }
 
     // MARK: Blocks
@@ -212,14 +232,14 @@ struct CmarkConverter {
                 } else {
                     // Matched in the source but not in this container (the pair spans containers).
                     diagnostics.append(Diagnostic(.warning, "closing div fence ':::' without an open div in its container; kept as text",
-                                                  at: fence.location))
+                                                  at: fence.location, kind: .structure))
                     append(Block(.paragraph([.text(fence.original)]), location: fence.location))
                 }
             }
         }
         while let open = stack.popLast() {
             diagnostics.append(Diagnostic(.warning, "div opened here is not closed; closed at the end of its container",
-                                          at: open.fence.location))
+                                          at: open.fence.location, kind: .structure))
             append(Block(.div(open.blocks), attributes: open.attributes, location: open.fence.location))
         }
         return top

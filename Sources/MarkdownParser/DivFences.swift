@@ -108,7 +108,7 @@ struct DivFences {
                 } else {
                     warnings.append(Diagnostic(
                         .warning, "'\(fence.original)' continues a paragraph: text, not a div fence (a div starts where a block can)",
-                        at: fence.location))
+                        at: fence.location, kind: .structure))
                 }
             case .close:
                 if let opener = open.popLast() {
@@ -116,13 +116,13 @@ struct DivFences {
                     accepted.insert(line)
                     previousFence = line
                 } else {
-                    warnings.append(Diagnostic(.warning, "'\(fence.original)' closes no open div; kept as text", at: fence.location))
+                    warnings.append(Diagnostic(.warning, "'\(fence.original)' closes no open div; kept as text", at: fence.location, kind: .structure))
                 }
             }
         }
         for line in open {
             if let fence = candidates[line] {
-                warnings.append(Diagnostic(.warning, "div fence '\(fence.original)' is never closed; kept as text", at: fence.location))
+                warnings.append(Diagnostic(.warning, "div fence '\(fence.original)' is never closed; kept as text", at: fence.location, kind: .structure))
             }
         }
         warnings.sort { ($0.location?.line ?? 0) < ($1.location?.line ?? 0) }

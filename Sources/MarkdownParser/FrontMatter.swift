@@ -19,6 +19,26 @@ enum FrontMatter {
         "tab-size",
     ]
 
+    /// Known keys that take one value (a scalar; a list only where joined): a mapping given to
+    /// one of them is reported and ignored.
+    static let scalarKeys: Set<String> = [
+        "title", "subtitle", "date", "lang", "theme", "paper", "header", "footer", "toc", "size-category",
+        "bold-text", "justify", "line-break", "smart", "widows", "orphans", "hyphenate", "tab-size",
+    ]
+
+    /// Why a `lang` value is not a language tag (``LanguageTag``), or nil when it is: a list,
+    /// an empty value, a YAML boolean written plain (`lang: true`), a malformed tag.
+    static func languageProblem(_ node: Reader.Node, reader: inout Reader) -> String? {
+        guard node.pointee.type == YAML_SCALAR_NODE else { return "a language tag is one value, not a list" }
+        let value = Reader.scalar(node).trimmingSpaces
+        if value.isEmpty { return "the value is empty (a language tag such as en, de-CH or zh-Hant)" }
+        let plain = node.pointee.data.scalar.style == YAML_PLAIN_SCALAR_STYLE
+        if plain, ["true", "false", "yes", "no", "on", "off"].contains(value.lowercased()) {
+            return "'\(value)' is a YAML boolean, not a BCP 47 language tag (such as en, de-CH or zh-Hant)"
+        }
+        return LanguageTag.isWellFormed(value) ? nil : LanguageTag.problem(value)
+    }
+
     /// Limits recursion into nested YAML (aliases can make a graph deep).
     static let maxDepth = 16
 
@@ -55,7 +75,7 @@ enum FrontMatter {
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) != 0 else {
             diagnostics.append(Diagnostic(.warning, "could not read front matter (libyaml out of memory)",
-                                          at: SourceLocation(file: file, line: firstLine - 1, column: 1)))
+                                          at: SourceLocation(file: file, line: firstLine - 1, column: 1), kind: .frontMatter))
             return metadata
         }
         defer { yaml_parser_delete(&parser) }
@@ -66,7 +86,7 @@ enum FrontMatter {
                 // (its title, theme, paper… are in the refused front matter).
                 diagnostics.append(Diagnostic(
                     .error, "front matter: \(problem.message)",
-                    at: SourceLocation(file: file, line: firstLine + problem.line, column: problem.column + 1)))
+                    at: SourceLocation(file: file, line: firstLine + problem.line, column: problem.column + 1), kind: .frontMatter))
                 return
             }
             yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
@@ -76,7 +96,7 @@ enum FrontMatter {
                 let mark = parser.problem_mark
                 diagnostics.append(Diagnostic(
                     .warning, "invalid YAML front matter (\(problem)); front matter ignored",
-                    at: SourceLocation(file: file, line: firstLine + Int(mark.line), column: Int(mark.column) + 1)))
+                    at: SourceLocation(file: file, line: firstLine + Int(mark.line), column: Int(mark.column) + 1), kind: .frontMatter))
                 return
             }
             defer { yaml_document_delete(&document) }
@@ -84,7 +104,7 @@ enum FrontMatter {
             guard root.pointee.type == YAML_MAPPING_NODE else {
                 diagnostics.append(Diagnostic(
                     .warning, "front matter is not a mapping of keys to values; ignored",
-                    at: location(root.pointee.start_mark, firstLine: firstLine, file: file)))
+                    at: location(root.pointee.start_mark, firstLine: firstLine, file: file), kind: .frontMatter))
                 return
             }
             var reader = Reader(document: document)
@@ -94,7 +114,7 @@ enum FrontMatter {
             for (keyNode, valueNode) in reader.pairs(root) {
                 guard keyNode.pointee.type == YAML_SCALAR_NODE else {
                     diagnostics.append(Diagnostic(.warning, "front matter key is not a string; ignored",
-                                                  at: location(keyNode.pointee.start_mark, firstLine: firstLine, file: file)))
+                                                  at: location(keyNode.pointee.start_mark, firstLine: firstLine, file: file), kind: .frontMatter))
                     continue
                 }
                 let key = Reader.scalar(keyNode)
@@ -102,9 +122,20 @@ enum FrontMatter {
                 let keyLocation = location(keyNode.pointee.start_mark, firstLine: firstLine, file: file)
                 if let first = firstLines[canonical] {
                     diagnostics.append(Diagnostic(.warning, "front matter key '\(key)' is given again (first at line \(first)); this later value is used",
-                                                  at: keyLocation))
+                                                  at: keyLocation, kind: .frontMatter))
                 } else {
                     firstLines[canonical] = keyLocation.line
+                }
+                if Self.scalarKeys.contains(canonical), valueNode.pointee.type == YAML_MAPPING_NODE {
+                    diagnostics.append(Diagnostic(
+                        .warning, "front matter '\(key)' takes one value, not a mapping of keys to values; ignored",
+                        at: location(valueNode.pointee.start_mark, firstLine: firstLine, file: file), kind: .frontMatter))
+                    continue
+                }
+                if canonical == "lang", let problem = Self.languageProblem(valueNode, reader: &reader) {
+                    diagnostics.append(Diagnostic(.warning, "front matter 'lang': \(problem); the PDF says 'en'",
+                                                  at: keyLocation, kind: .frontMatter))
+                    continue
                 }
                 if ["title", "subtitle", "author", "date", "lang", "keywords"].contains(canonical) {
                     metadata.fieldLocations[canonical] = location(keyNode.pointee.start_mark, firstLine: firstLine, file: file)
@@ -120,13 +151,12 @@ enum FrontMatter {
                     let known = knownKeys.contains(canonical)
                     if !known {
                         diagnostics.append(Diagnostic(.warning, "unknown front matter key '\(key)'",
-                                                      at: location(keyNode.pointee.start_mark, firstLine: firstLine, file: file)))
+                                                      at: location(keyNode.pointee.start_mark, firstLine: firstLine, file: file), kind: .frontMatter))
                     }
-                    reader.flatten(valueNode, key: known ? canonical : key, into: &metadata.fields, depth: 0)
-                    let at = location(keyNode.pointee.start_mark, firstLine: firstLine, file: file)
-                    for field in metadata.fields.keys where field == (known ? canonical : key) || field.hasPrefix((known ? canonical : key) + ".") {
-                        metadata.fieldLocations[field] = at
-                    }
+                    // Only the fields this key set are placed at it: time linear in the keys.
+                    var added: [String] = []
+                    reader.flatten(valueNode, key: known ? canonical : key, into: &metadata.fields, added: &added, depth: 0)
+                    for field in added { metadata.fieldLocations[field] = keyLocation }
                 }
             }
         }
@@ -233,14 +263,18 @@ enum FrontMatter {
             return raw.map { $0.trimmingSpaces }.filter { !$0.isEmpty }
         }
 
-        mutating func flatten(_ node: Node, key: String, into fields: inout [String: String], depth: Int) {
+        /// Stores `node` under `key` (a mapping's entries under `key.entry`), appending each key
+        /// set to `added`.
+        mutating func flatten(_ node: Node, key: String, into fields: inout [String: String], added: inout [String],
+                              depth: Int) {
             guard depth < FrontMatter.maxDepth else { return }
             if node.pointee.type == YAML_MAPPING_NODE {
                 for (k, v) in pairs(node) {
-                    flatten(v, key: key + "." + Self.scalar(k), into: &fields, depth: depth + 1)
+                    flatten(v, key: key + "." + Self.scalar(k), into: &fields, added: &added, depth: depth + 1)
                 }
             } else {
                 fields[key] = scalars(node).joined(separator: ", ")
+                added.append(key)
             }
         }
     }

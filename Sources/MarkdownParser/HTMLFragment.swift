@@ -22,6 +22,14 @@ enum HTMLFragment {
         return true
     }()
 
+    /// The elements that never have content: HTML Living Standard §13.1.2 "void elements", with
+    /// the obsolete ones its parser still treats so (§13.2.6.4.7: `basefont`, `bgsound`,
+    /// `frame`, `keygen`, `param`).
+    static let voidElements: Set<String> = [
+        "area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr", "img", "input", "keygen", "link",
+        "meta", "param", "source", "track", "wbr",
+    ]
+
     /// Elements nested deeper than this are flattened to their text (bounds recursion).
     static let maxDepth = 64
 
@@ -30,7 +38,8 @@ enum HTMLFragment {
         parseChecked(html).nodes
     }
 
-    /// The top-level nodes of `html`, and whether libxml2 gave up part-way (`complete` false):
+    /// The top-level nodes of `html` (what the implied `<html>`, `<head>` and `<body>` hold, in
+    /// source order), and whether libxml2 gave up part-way (`complete` false):
     /// a fatal error such as its nesting limit ("Excessive depth in document: 256", without
     /// `XML_PARSE_HUGE`) or its 10,000,000-byte text node limit (`XML_MAX_TEXT_LENGTH`) halts
     /// the parser, and the tree then lacks the rest of the fragment. An incomplete fragment's
@@ -59,47 +68,85 @@ enum HTMLFragment {
     /// The text of `html` with its tags and comments removed and the character references
     /// `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;`, `&nbsp;` and `&#N;`/`&#xH;` decoded: what a
     /// fragment libxml2 could not parse shows instead (a `<` that starts no tag stays text).
+    /// One pass over the UTF-8 bytes: time and memory linear in the fragment's length.
     static func strippedText(_ html: String) -> String {
-        var out = String.UnicodeScalarView()
-        let scalars = Array(html.unicodeScalars)
-        var i = 0
-        func starts(_ text: String, at index: Int) -> Bool {
-            let pattern = Array(text.unicodeScalars)
-            guard index + pattern.count <= scalars.count else { return false }
-            return (0..<pattern.count).allSatisfy { scalars[index + $0] == pattern[$0] }
-        }
-        while i < scalars.count {
-            let c = scalars[i]
-            if c == "<", starts("<!--", at: i) {
-                var j = i + 4
-                while j < scalars.count, !starts("-->", at: j) { j += 1 }
-                i = min(scalars.count, j + 3)
+        let bytes = Array(html.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "<"), starts(bytes, with: "<!--", at: index) {
+                index = end(of: "-->", in: bytes, from: index + 4)
                 continue
             }
-            if c == "<", i + 1 < scalars.count, scalars[i + 1].properties.isAlphabetic || ["/", "!", "?"].contains(scalars[i + 1]) {
-                var j = i + 1
-                var quote: Unicode.Scalar?
-                while j < scalars.count {
-                    let d = scalars[j]
-                    if let q = quote { if d == q { quote = nil } } else if d == "\"" || d == "'" { quote = d } else if d == ">" { break }
-                    j += 1
-                }
-                out.append(" ")  // a tag may separate words (`a<br>b`)
-                i = j + 1
+            if byte == UInt8(ascii: "<"), index + 1 < bytes.count, startsTag(bytes[index + 1]) {
+                index = tagEnd(bytes, from: index + 1)
+                out.append(UInt8(ascii: " "))  // a tag may separate words (`a<br>b`)
                 continue
             }
-            if c == "&", let semicolon = scalars[i...].prefix(12).firstIndex(of: ";") {
-                let name = String(String.UnicodeScalarView(scalars[(i + 1)..<semicolon]))
-                if let decoded = decodedReference(name) {
-                    out.append(decoded)
-                    i = semicolon + 1
-                    continue
-                }
+            if byte == UInt8(ascii: "&"), let (scalar, next) = reference(in: bytes, at: index) {
+                out.append(contentsOf: Array(String(Character(scalar)).utf8))
+                index = next
+                continue
             }
-            out.append(c)
-            i += 1
+            out.append(byte)
+            index += 1
         }
-        return String(out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Whether `bytes` holds `text` (ASCII) at `index`.
+    private static func starts(_ bytes: [UInt8], with text: StaticString, at index: Int) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard index + count <= bytes.count else { return false }
+        return (0..<count).allSatisfy { bytes[index + $0] == text.utf8Start[$0] }
+    }
+
+    /// The index just past the first `terminator` at or after `start`, or the end of `bytes`.
+    private static func end(of terminator: StaticString, in bytes: [UInt8], from start: Int) -> Int {
+        var index = start
+        while index < bytes.count {
+            if starts(bytes, with: terminator, at: index) { return index + terminator.utf8CodeUnitCount }
+            index += 1
+        }
+        return bytes.count
+    }
+
+    /// Whether a `<` followed by `byte` starts a tag, an end tag, a declaration or a processing
+    /// instruction (HTML's tag names start with an ASCII letter).
+    private static func startsTag(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+            || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "!") || byte == UInt8(ascii: "?")
+    }
+
+    /// The index just past the `>` that ends the tag whose name starts at `start` (a `>` inside
+    /// a quoted attribute value does not end it), or the end of `bytes`.
+    private static func tagEnd(_ bytes: [UInt8], from start: Int) -> Int {
+        var quote: UInt8?
+        var index = start
+        while index < bytes.count {
+            let byte = bytes[index]
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: ">") {
+                return index + 1
+            }
+            index += 1
+        }
+        return bytes.count
+    }
+
+    /// The character reference starting with the `&` at `index` (its name at most 11 bytes,
+    /// then `;`): the character, and the index past the `;`. nil when it is not one.
+    private static func reference(in bytes: [UInt8], at index: Int) -> (Unicode.Scalar, Int)? {
+        let limit = min(bytes.count, index + 12)
+        guard let semicolon = bytes[index..<limit].firstIndex(of: UInt8(ascii: ";")) else { return nil }
+        let name = String(decoding: bytes[(index + 1)..<semicolon], as: UTF8.self)
+        return decodedReference(name).map { ($0, semicolon + 1) }
     }
 
     private static func decodedReference(_ name: String) -> Unicode.Scalar? {
@@ -129,6 +176,9 @@ enum HTMLFragment {
         while let n = node {
             defer { node = n.pointee.next }
             switch n.pointee.type {
+            case XML_ELEMENT_NODE where isDocumentElement(n):
+                // The implied (or written) <html>, <head> and <body>: their content in place.
+                result += nodes(n.pointee.children, depth: depth + 1)
             case XML_ELEMENT_NODE:
                 let name = string(n.pointee.name).lowercased()
                 var attributes: [String: String] = [:]
@@ -143,7 +193,15 @@ enum HTMLFragment {
                 let children = depth < maxDepth
                     ? nodes(n.pointee.children, depth: depth + 1)
                     : [.text(plainText(n.pointee.children))]
-                result.append(.element(name: name, attributes: attributes, children: children))
+                if voidElements.contains(name) {
+                    // A void element libxml2's HTML 4 rules do not know (`<wbr>`, `<source>`,
+                    // `<track>`, `<embed>`) holds what follows it up to its parent's end: that
+                    // content is its parent's, after it.
+                    result.append(.element(name: name, attributes: attributes, children: []))
+                    result += children
+                } else {
+                    result.append(.element(name: name, attributes: attributes, children: children))
+                }
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
                 result.append(.text(string(n.pointee.content)))
             case XML_COMMENT_NODE, XML_PI_NODE, XML_DTD_NODE:
@@ -155,6 +213,52 @@ enum HTMLFragment {
             }
         }
         return result
+    }
+
+    /// Whether `node` is an `<html>`, `<head>` or `<body>` element: libxml2 adds them around a
+    /// fragment (and keeps written ones, or nests one after `</html>`); a fragment's nodes are
+    /// what they hold, in source order.
+    private static func isDocumentElement(_ node: UnsafeMutablePointer<xmlNode>) -> Bool {
+        guard let name = node.pointee.name else { return false }
+        let lowered = string(name).lowercased()
+        return lowered == "html" || lowered == "head" || lowered == "body"
+    }
+
+    /// The words of libxml2's own text of `html` (its text nodes, parsed with the options
+    /// ``parseChecked(_:)`` uses), leaving out the content of the elements named in `hidden`
+    /// (lower-case names): what a reader must find in the PDF, for tests that compare the two.
+    /// Read from libxml2's tree directly, not from ``HTMLNode`` values. Each text node's words
+    /// are split at white space; words of neighbouring text nodes stay apart (`<b>bo</b>ld`
+    /// gives `bo`, `ld`).
+    static func libxmlWords(of html: String, hidden: Set<String>) -> [String] {
+        _ = initialised
+        let bytes = Array(html.utf8)
+        guard !bytes.isEmpty, let context = htmlNewParserCtxt() else { return [] }
+        defer { htmlFreeParserCtxt(context) }
+        let doc: htmlDocPtr? = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                htmlCtxtReadMemory(context, chars.baseAddress, Int32(chars.count), nil, "UTF-8", typeset_html_options())
+            }
+        }
+        guard let doc else { return [] }
+        defer { xmlFreeDoc(doc) }
+        var words: [String] = []
+        var stack: [UnsafeMutablePointer<xmlNode>] = []
+        if let first = doc.pointee.children { stack.append(first) }
+        while let node = stack.popLast() {
+            if let next = node.pointee.next { stack.append(next) }
+            switch node.pointee.type {
+            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+                words += string(node.pointee.content).split { $0.isWhitespace }.map(String.init)
+            case XML_ELEMENT_NODE:
+                let name = string(node.pointee.name).lowercased()
+                guard !hidden.contains(name), let child = node.pointee.children else { continue }
+                stack.append(child)
+            default:
+                continue
+            }
+        }
+        return words
     }
 
     /// The text under `first` without recursion into Swift values (past ``maxDepth``).

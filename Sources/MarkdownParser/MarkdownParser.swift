@@ -80,7 +80,7 @@ public enum MarkdownParser {
             let line = before.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
             let column = replaced.firstOffset - (before.lastIndex(of: 0x0A).map { before.distance(from: before.startIndex, to: $0) + 1 } ?? 0) + 1
             let what = replaced.count == 1 ? "a character" : "\(replaced.count) characters"
-            diagnostics.append(Diagnostic(.warning, "\(what) no PDF can hold (the first \(TextSanitizer.codePoint(replaced.first)), a noncharacter or control character) replaced by U+FFFD", at: SourceLocation(file: file, line: line, column: column)))
+            diagnostics.append(Diagnostic(.warning, "\(what) no PDF can hold (the first \(TextSanitizer.codePoint(replaced.first)), a noncharacter or control character) replaced by U+FFFD", at: SourceLocation(file: file, line: line, column: column), kind: .encoding))
         }
         var source = SourceText(text, file: file)
         diagnostics += source.diagnostics
@@ -193,7 +193,7 @@ public enum MarkdownParser {
         case "false", "no", "off": return false
         default:
             diagnostics.append(Diagnostic(.warning, "front matter 'smart' is '\(value)'; expected true or false (smart punctuation stays on)",
-                                          at: metadata.fieldLocations["smart"]))
+                                          at: metadata.fieldLocations["smart"], kind: .frontMatter))
             return true
         }
     }

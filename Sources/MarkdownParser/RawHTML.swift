@@ -48,14 +48,14 @@ struct RawHTML {
     /// One warning per element name and fate, so the words are true of every such element.
     private mutating func warnUnsupported(_ name: String, at location: SourceLocation?, fate: Fate) {
         guard warned.insert(name + "\u{0}" + fate.rawValue).inserted else { return }
-        diagnostics.append(Diagnostic(.warning, "HTML element <\(name)> is not supported; \(fate.rawValue) (one warning for all <\(name)> elements treated so)", at: location))
+        diagnostics.append(Diagnostic(.warning, "HTML element <\(name)> is not supported; \(fate.rawValue) (one warning for all <\(name)> elements treated so)", at: location, kind: .html))
     }
 
     /// The one warning for HTML libxml2 gave up on (nested too deep, a text node too long):
     /// its text is shown without its markup.
     private mutating func warnUnparsed(at location: SourceLocation?) {
         guard warned.insert("\u{0}unparsed").inserted else { return }
-        diagnostics.append(Diagnostic(.warning, "raw HTML the HTML parser cannot read (nested too deep or too long): its text is shown without its markup (one warning for every such HTML block in the document)", at: location))
+        diagnostics.append(Diagnostic(.warning, "raw HTML the HTML parser cannot read (nested too deep or too long): its text is shown without its markup (one warning for every such HTML block in the document)", at: location, kind: .html))
     }
 
     // MARK: Blocks
@@ -98,11 +98,11 @@ struct RawHTML {
     private mutating func warnIfUnclosedComment(_ html: String, at location: SourceLocation?) {
         let trimmed = html.drop { $0 == " " || $0 == "\t" }
         guard trimmed.hasPrefix("<!--"), !trimmed.contains("-->") else { return }
-        let hidden = max(0, html.split(separator: "\n", omittingEmptySubsequences: false).count - 1
-                                - (html.hasSuffix("\n") ? 1 : 0))
+        let lineEnds = html.utf8.reduce(0) { count, byte in byte == 0x0A ? count + 1 : count }
+        let hidden = max(0, lineEnds - (html.utf8.last == 0x0A ? 1 : 0))
         guard hidden > 0 else { return }
         let lines = hidden == 1 ? "the line" : "the \(hidden) lines"
-        diagnostics.append(Diagnostic(.warning, "HTML comment '<!--' is never closed: \(lines) after it, to the end of the document or of the block it is in, are part of the comment and not set (close it with '-->')", at: location))
+        diagnostics.append(Diagnostic(.warning, "HTML comment '<!--' is never closed: \(lines) after it, to the end of the document or of the block it is in, are part of the comment and not set (close it with '-->')", at: location, kind: .html))
     }
 
     static let openMarker = "\u{0}open ", closeMarker = "\u{0}close "
@@ -111,14 +111,47 @@ struct RawHTML {
     /// Opening minus closing tags of each container element in `html`, comments aside (the
     /// parser closes what is left open, so the count is read from the source's tags).
     static func containerBalance(_ html: String) -> [(String, Int)] {
-        let lower = html.lowercased()
-        guard containers.contains(where: { lower.contains("<" + $0) || lower.contains("</" + $0) }) else { return [] }
-        let text = lower.replacingOccurrences(of: #"<!--[\s\S]*?-->"#, with: "", options: .regularExpression)
-        return containers.compactMap { name in
-            let opens = text.components(separatedBy: "<" + name).dropFirst().filter { $0.first.map { $0 == ">" || $0.isWhitespace || $0 == "/" } ?? false }.count
-            let closes = text.components(separatedBy: "</" + name).dropFirst().filter { $0.first.map { $0 == ">" || $0.isWhitespace } ?? false }.count
-            return opens == closes ? nil : (name, opens - closes)
+        let bytes = Array(html.utf8)
+        var balance: [String: Int] = [:]
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "<") else {
+                index += 1
+                continue
+            }
+            if bytes[index...].starts(with: "<!--".utf8) {
+                // A comment's tags are not tags: skip to its end (or the fragment's).
+                var end = index + 4
+                while end < bytes.count, !bytes[end...].starts(with: "-->".utf8) { end += 1 }
+                index = end + 3
+                continue
+            }
+            let closing = index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "/")
+            var nameEnd = index + (closing ? 2 : 1)
+            let nameStart = nameEnd
+            while nameEnd < bytes.count, isASCIILetterOrDigit(bytes[nameEnd]) { nameEnd += 1 }
+            index = max(nameEnd, index + 1)
+            guard nameEnd > nameStart, nameEnd < bytes.count else { continue }
+            let next = bytes[nameEnd]
+            let ends = next == UInt8(ascii: ">") || isASCIISpace(next) || (!closing && next == UInt8(ascii: "/"))
+            let name = String(decoding: bytes[nameStart..<nameEnd].map { $0 | 0x20 }, as: UTF8.self)
+            guard ends, containers.contains(name) else { continue }
+            balance[name, default: 0] += closing ? -1 : 1
         }
+        return containers.compactMap { name in
+            guard let count = balance[name], count != 0 else { return nil }
+            return (name, count)
+        }
+    }
+
+    private static func isASCIILetterOrDigit(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+    }
+
+    private static func isASCIISpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C
     }
 
     /// Resolves the markers of ``blocks(_:location:)`` in one container's blocks: what lies
@@ -198,17 +231,23 @@ struct RawHTML {
                 }
                 builder.blocks += inner.finish()
             case "table":
-                if let table = table(children, location: location, depth: depth) {
+                let parts = table(children, location: location, depth: depth)
+                // A browser sets the caption above the table, centred, and moves content that
+                // is in no cell ahead of the table (HTML Living Standard §13.2.6.1, "foster
+                // parenting").
+                var caption = BlockBuilder(location: location)
+                caption.attributes = Attributes(pairs: [.init(key: "align", value: "center", location: location)],
+                                                location: location)
+                appendBlocks(parts.caption, to: &caption, location: location, depth: depth + 1)
+                builder.blocks += caption.finish()
+                appendBlocks(parts.outsideCells, to: &builder, location: location, depth: depth + 1)
+                builder.flush()
+                if let table = parts.table {
                     builder.blocks.append(Block(.table(table), location: location))
                 }
             case "ul", "ol":
-                var list = ListBlock(ordered: name == "ol", start: attributes["start"].flatMap { Int($0) } ?? 1, tight: true, items: [])
-                for case .element(let childName, _, let itemChildren) in children where childName == "li" {
-                    var item = BlockBuilder(location: location)
-                    appendBlocks(itemChildren, to: &item, location: location, depth: depth + 1)
-                    list.items.append(ListItem(blocks: item.finish()))
-                }
-                if !list.items.isEmpty { builder.blocks.append(Block(.list(list), location: location)) }
+                appendList(name: name, attributes: attributes, children: children, to: &builder,
+                           location: location, depth: depth)
             case "pre":
                 var text = Self.text(children)
                 if text.hasPrefix("\n") { text.removeFirst() }  // HTML drops a newline right after <pre>
@@ -234,13 +273,59 @@ struct RawHTML {
                 if let id = attributes["id"] { inner.inlines.append(.anchor(id)) }
                 appendBlocks(children, to: &inner, location: location, depth: depth + 1)
                 let content = inner.finish()
-                if inner.attributes.isEmpty || content.allSatisfy({ if case .paragraph = $0.kind { return true }; return false }) {
+                let onlyParagraphs = content.allSatisfy { block in
+                    if case .paragraph = block.kind { true } else { false }
+                }
+                if inner.attributes.isEmpty {
                     builder.blocks += content
+                } else if onlyParagraphs {
+                    // Paragraphs of their own (`<div align><p>…</p></div>`) take the container's
+                    // alignment unless they have one.
+                    builder.blocks += content.map { paragraph in
+                        var aligned = paragraph
+                        if !aligned.attributes.pairs.contains(where: { $0.key == "align" }) {
+                            aligned.attributes.pairs += inner.attributes.pairs
+                        }
+                        return aligned
+                    }
                 } else {
                     builder.blocks.append(Block(.div(content), attributes: inner.attributes, location: location))
                 }
             }
         }
+    }
+
+    /// A `<ul>` or `<ol>`: each `<li>` an item. What stands in the list outside any `<li>` (text,
+    /// a list nested directly in a list, as hand-written HTML often has it) is shown where a
+    /// browser shows it: before the first item it comes before the list, after an item it joins
+    /// that item.
+    private mutating func appendList(name: String, attributes: [String: String], children: [HTMLNode],
+                                     to builder: inout BlockBuilder, location: SourceLocation?, depth: Int) {
+        let start = attributes["start"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 1
+        var list = ListBlock(ordered: name == "ol", start: start, tight: true, items: [])
+        var outside = BlockBuilder(location: location)
+        func placeOutside() {
+            let blocks = outside.finish()
+            outside = BlockBuilder(location: location)
+            guard !blocks.isEmpty else { return }
+            if list.items.isEmpty {
+                builder.blocks += blocks
+            } else {
+                list.items[list.items.count - 1].blocks += blocks
+            }
+        }
+        for child in children {
+            guard case .element("li", _, let itemChildren) = child else {
+                appendBlocks([child], to: &outside, location: location, depth: depth + 1)
+                continue
+            }
+            placeOutside()
+            var item = BlockBuilder(location: location)
+            appendBlocks(itemChildren, to: &item, location: location, depth: depth + 1)
+            list.items.append(ListItem(blocks: item.finish()))
+        }
+        placeOutside()
+        if !list.items.isEmpty { builder.blocks.append(Block(.list(list), location: location)) }
     }
 
     private func isBlockElement(_ name: String) -> Bool {
@@ -252,8 +337,14 @@ struct RawHTML {
     /// `rowspan`) keeps the grid the HTML table model gives (HTML Living Standard §4.9.12,
     /// "forming a table"): its text is set in the first slot it covers, the others stay empty,
     /// so every later cell lands in its own column; one warning says the span is not drawn.
-    private mutating func table(_ children: [HTMLNode], location: SourceLocation?, depth: Int) -> Table? {
+    ///
+    /// Returns the table (nil without a cell), the caption's nodes, and the nodes that stand in
+    /// the table outside any cell (text, or an element where only rows or cells belong).
+    private mutating func table(_ children: [HTMLNode], location: SourceLocation?, depth: Int)
+        -> (table: Table?, caption: [HTMLNode], outsideCells: [HTMLNode]) {
         var rows: [(header: Bool, cells: [[Inline]])] = []
+        var caption: [HTMLNode] = []
+        var outsideCells: [HTMLNode] = []
         // Columns still covered by a cell of an earlier row spanning rows: rows left to cover.
         var covered: [Int: Int] = [:]
         var spans = false
@@ -262,9 +353,15 @@ struct RawHTML {
             return min(max(value, 1), limit)
         }
         func collect(_ nodes: [HTMLNode]) {
-            for case .element(let name, _, let inner) in nodes {
+            for node in nodes {
+                guard case .element(let name, _, let inner) = node else {
+                    outsideCells.append(node)
+                    continue
+                }
                 switch name {
                 case "thead", "tbody", "tfoot": collect(inner)
+                case "caption": caption += inner
+                case "col", "colgroup": break
                 case "tr":
                     var cells: [[Inline]] = []
                     var allHeader = true
@@ -274,7 +371,12 @@ struct RawHTML {
                             cells.append([])
                         }
                     }
-                    for case .element(let cellName, let attributes, let content) in inner where cellName == "td" || cellName == "th" {
+                    for cell in inner {
+                        guard case .element(let cellName, let attributes, let content) = cell,
+                              cellName == "td" || cellName == "th" else {
+                            outsideCells.append(cell)
+                            continue
+                        }
                         if cellName == "td" { allHeader = false }
                         skipCovered()
                         // (HTML caps colspan at 1,000 and rowspan at 65,534.)
@@ -291,20 +393,21 @@ struct RawHTML {
                         cells.append([])
                     }
                     if !cells.isEmpty { rows.append((allHeader, cells)) }
-                default: break
+                default: outsideCells.append(node)
                 }
             }
         }
         collect(children)
         if spans, warned.insert("\u{0}span").inserted {
-            diagnostics.append(Diagnostic(.warning, "an HTML table cell spans columns or rows (colspan, rowspan): its text is set in the first cell it covers and the others are left empty, so every cell stays in its column (one warning for every such table in the document)", at: location))
+            diagnostics.append(Diagnostic(.warning, "an HTML table cell spans columns or rows (colspan, rowspan): its text is set in the first cell it covers and the others are left empty, so every cell stays in its column (one warning for every such table in the document)", at: location, kind: .html))
         }
-        guard !rows.isEmpty else { return nil }
+        guard !rows.isEmpty else { return (nil, caption, outsideCells) }
         let columns = rows.map(\.cells.count).max() ?? 0
         func padded(_ cells: [[Inline]]) -> [[Inline]] { cells + Array(repeating: [], count: columns - cells.count) }
         let header = rows[0].header ? padded(rows[0].cells) : Array(repeating: [], count: columns)
         let body = rows.dropFirst(rows[0].header ? 1 : 0).map { padded($0.cells) }
-        return Table(alignments: Array(repeating: .none, count: columns), header: header, rows: Array(body))
+        let table = Table(alignments: Array(repeating: .none, count: columns), header: header, rows: Array(body))
+        return (table, caption, outsideCells)
     }
 
     // MARK: Inlines
@@ -457,61 +560,102 @@ struct RawHTML {
     static let maxInlineDepth = 32
 
     /// HTML's void elements: they have no closing tag.
-    static let voidElements: Set<String> = ["br", "img", "hr", "wbr", "source", "input", "meta", "link", "col", "area", "base", "embed", "track", "param"]
+    static let voidElements = HTMLFragment.voidElements
 
     // MARK: Text
 
     /// HTML white space collapsing: every run of spaces, tabs and line endings is one space.
+    /// (HTML's white space is ASCII, so the UTF-8 bytes are read one at a time: linear time.)
     static func collapsed(_ text: String) -> String {
-        var out = ""
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
         var space = false
-        for scalar in text.unicodeScalars {
-            if scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" || scalar == "\u{0C}" {
+        for byte in text.utf8 {
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C {
                 space = true
-            } else {
-                if space { out.append(" "); space = false }
-                out.unicodeScalars.append(scalar)
+                continue
             }
+            if space {
+                out.append(0x20)
+                space = false
+            }
+            out.append(byte)
         }
-        if space { out.append(" ") }
-        return out
+        if space { out.append(0x20) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `text` without the spaces (U+0020) at its start (`leading`) and its end (`trailing`).
+    static func droppingSpaces(_ text: String, leading: Bool, trailing: Bool) -> String {
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        var end = utf8.endIndex
+        if leading {
+            while start < end, utf8[start] == 0x20 { start = utf8.index(after: start) }
+        }
+        if trailing {
+            while end > start, utf8[utf8.index(before: end)] == 0x20 { end = utf8.index(before: end) }
+        }
+        if start == utf8.startIndex, end == utf8.endIndex { return text }
+        return String(Substring(utf8[start..<end]))
     }
 
     /// The inlines without white space at either end (and without collapsed doubles between
-    /// text pieces); empty when there is nothing to see but anchors.
+    /// text pieces); empty when there is nothing to see but anchors. Neighbouring text pieces
+    /// are joined into one by appending, so the time is linear in the length of the text.
     static func trimmed(_ inlines: [Inline]) -> [Inline] {
         var result: [Inline] = []
+        var text = ""
+        var hasText = false
+        func endText() {
+            if hasText, !text.isEmpty { result.append(.text(text)) }
+            text = ""
+            hasText = false
+        }
         for inline in inlines {
-            if case .text(let t) = inline {
-                if case .text(let previous)? = result.last {
-                    var joined = previous + t
-                    if previous.hasSuffix(" ") && t.hasPrefix(" ") { joined = previous + t.dropFirst() }
-                    result[result.count - 1] = .text(joined)
-                    continue
-                }
-                if t.isEmpty { continue }
+            guard case .text(let piece) = inline else {
+                endText()
+                result.append(inline)
+                continue
             }
-            result.append(inline)
+            if hasText, text.utf8.last == 0x20, piece.utf8.first == 0x20 {
+                text += Substring(piece.utf8.dropFirst())
+            } else {
+                text += piece
+            }
+            hasText = true
         }
-        while case .lineBreak? = result.first { result.removeFirst() }
-        while case .lineBreak? = result.last { result.removeLast() }
-        if case .text(let t)? = result.first {
-            let s = String(t.drop { $0 == " " })
-            if s.isEmpty { result.removeFirst() } else { result[0] = .text(s) }
+        endText()
+        // No line break, and no space, at either end.
+        while true {
+            if case .lineBreak? = result.first {
+                result.removeFirst()
+            } else if case .text(let first)? = result.first {
+                let kept = droppingSpaces(first, leading: true, trailing: false)
+                if kept.isEmpty { result.removeFirst() } else { result[0] = .text(kept); break }
+            } else {
+                break
+            }
         }
-        if case .text(let t)? = result.last {
-            let s = String(t.reversed().drop { $0 == " " }.reversed())
-            if s.isEmpty { result.removeLast() } else { result[result.count - 1] = .text(s) }
+        while true {
+            if case .lineBreak? = result.last {
+                result.removeLast()
+            } else if case .text(let last)? = result.last {
+                let kept = droppingSpaces(last, leading: false, trailing: true)
+                if kept.isEmpty { result.removeLast() } else { result[result.count - 1] = .text(kept); break }
+            } else {
+                break
+            }
         }
         // Spaces next to a line break are not shown.
-        for i in result.indices {
-            guard case .text(let t) = result[i] else { continue }
-            var s = t
-            if i > 0, case .lineBreak = result[i - 1] { s = String(s.drop { $0 == " " }) }
-            if i + 1 < result.count, case .lineBreak = result[i + 1] { s = String(s.reversed().drop { $0 == " " }.reversed()) }
-            result[i] = .text(s)
+        for index in result.indices {
+            guard case .text(let piece) = result[index] else { continue }
+            let afterBreak = index > 0 && result[index - 1] == .lineBreak
+            let beforeBreak = index + 1 < result.count && result[index + 1] == .lineBreak
+            guard afterBreak || beforeBreak else { continue }
+            result[index] = .text(droppingSpaces(piece, leading: afterBreak, trailing: beforeBreak))
         }
-        result.removeAll { if case .text("") = $0 { return true }; return false }
+        result.removeAll { $0 == .text("") }
         return result
     }
 

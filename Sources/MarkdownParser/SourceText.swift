@@ -71,11 +71,18 @@ struct SourceText {
             if let (problem, line) = FrontMatter.notFrontMatter(yaml) {
                 diagnostics.append(Diagnostic(
                     .warning, "the lines between '---' look like front matter but hold \(problem); read as Markdown",
-                    at: SourceLocation(file: file, line: 2 + line, column: 1)))
+                    at: SourceLocation(file: file, line: 2 + line, column: 1), kind: .frontMatter))
             } else {
                 frontMatter = (yaml, 2)
                 bodyStart = close + 1
             }
+        } else if trimmed(0).elementsEqual("---".utf8), ranges.count > 1, Self.looksLikeYAMLKey(trimmed(1)) {
+            // `---` then `key: value` and no closing line: set as Markdown (a rule, a setext
+            // heading…), but said, since its author most likely meant front matter.
+            diagnostics.append(Diagnostic(
+                .warning, "front matter opened by '---' is not closed (a line '---' or '...' after its keys closes it); "
+                    + "the lines are set as Markdown",
+                at: SourceLocation(file: file, line: 1, column: 1), kind: .frontMatter))
         }
 
         var prefixes = SortedTable<Int>()
@@ -91,6 +98,20 @@ struct SourceText {
         cmarkInput = []
         lines = SourceLines(buffer: [], ranges: [])
         prepare(accepting: [])
+    }
+
+    /// Whether `line` reads as a YAML mapping entry, `key:` or `key: value` (a key of letters,
+    /// digits, `-` and `_`, starting with a letter or `_`).
+    static func looksLikeYAMLKey(_ line: ArraySlice<UInt8>) -> Bool {
+        guard let first = line.first, (first | 0x20) >= 0x61 && (first | 0x20) <= 0x7A || first == 0x5F,
+              let colon = line.firstIndex(of: 0x3A) else { return false }
+        let key = line[line.startIndex..<colon]
+        let isKeyByte: (UInt8) -> Bool = {
+            ((($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x5F)
+        }
+        guard key.allSatisfy(isKeyByte) else { return false }
+        let after = colon + 1
+        return after == line.endIndex || line[after] == 0x20 || line[after] == 0x09
     }
 
     private var prefixLengths = SortedTable<Int>()

@@ -61,11 +61,11 @@ enum UnsetFootnotes {
             let label = CmarkConverter.normalizedLabel(candidate.label)
             let at = SourceLocation(file: file, line: candidate.line, column: candidate.column)
             if let first = firstLine[label] {
-                result.append(Diagnostic(.warning, "footnote [^\(candidate.label)] is defined again: only its first definition (line \(first)) is set (a label names one note)", at: at))
+                result.append(Diagnostic(.warning, "footnote [^\(candidate.label)] is defined again: only its first definition (line \(first)) is set (a label names one note)", at: at, kind: .footnote))
             } else {
                 firstLine[label] = candidate.line
                 if !cited.contains(label) {
-                    result.append(Diagnostic(.warning, "footnote [^\(candidate.label)] is never cited, so it is not set (a note is set where a marker [^\(candidate.label)] cites it)", at: at))
+                    result.append(Diagnostic(.warning, "footnote [^\(candidate.label)] is never cited, so it is not set (a note is set where a marker [^\(candidate.label)] cites it)", at: at, kind: .footnote))
                 }
             }
         }

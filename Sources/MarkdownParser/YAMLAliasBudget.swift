@@ -7,11 +7,12 @@ import DocumentModel
 ///
 /// One pass over libyaml's event stream (O(n) in the text): every value's size is the number
 /// of values it holds once every alias is expanded; an alias to a collection that is still open
-/// is recursive; a stream whose expanded size passes ``budget`` is refused. Both name the line
-/// and column of the alias.
+/// is recursive; a stream whose aliases together stand for more than ``budget`` values is
+/// refused. Values written out cost what their text costs and are not counted: 60,000 plain
+/// keys are front matter, not a bomb. Both refusals name the line and column of the alias.
 enum YAMLAliasBudget {
-    /// The most values (scalars and collections, aliases expanded) front matter may hold: far
-    /// beyond any real front matter, and read in milliseconds.
+    /// The most values (scalars and collections) the aliases of one front matter may stand
+    /// for once expanded: far beyond any real front matter, and read in milliseconds.
     static let budget = 100_000
 
     /// A refused alias: what is wrong and where (0-based libyaml marks).
@@ -29,7 +30,7 @@ enum YAMLAliasBudget {
 
         var sizes: [String: Int] = [:]                  // anchor → expanded size of its value
         var open: [(anchor: String?, size: Int)] = []   // collections being read
-        var total = 0, grand = 0                       // grand: every value so far, aliases expanded
+        var total = 0, expanded = 0                    // expanded: the values aliases stand for so far
         func anchorName(_ p: UnsafeMutablePointer<yaml_char_t>?) -> String? { p.map { String(cString: $0) } }
         func add(_ size: Int) {
             if open.isEmpty { total = total &+ size } else { open[open.count - 1].size = open[open.count - 1].size &+ size }
@@ -44,11 +45,11 @@ enum YAMLAliasBudget {
                 return nil
             case YAML_SCALAR_EVENT:
                 if let a = anchorName(event.data.scalar.anchor) { sizes[a] = 1 }
-                add(1); grand += 1
+                add(1)
             case YAML_SEQUENCE_START_EVENT:
-                open.append((anchorName(event.data.sequence_start.anchor), 1)); grand += 1
+                open.append((anchorName(event.data.sequence_start.anchor), 1))
             case YAML_MAPPING_START_EVENT:
-                open.append((anchorName(event.data.mapping_start.anchor), 1)); grand += 1
+                open.append((anchorName(event.data.mapping_start.anchor), 1))
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                 guard let done = open.popLast() else { break }
                 if let a = done.anchor { sizes[a] = done.size }
@@ -61,12 +62,14 @@ enum YAMLAliasBudget {
                 }
                 // An undefined alias is the loader's error to report.
                 let size = sizes[name] ?? 1
-                add(size); grand = grand &+ size
+                add(size)
+                expanded = expanded &+ size
             default:
                 break
             }
-            if grand > budget || grand < 0 {
-                return Problem(message: "aliases expand the front matter past \(budget) values (an alias bomb?)",
+            if expanded > budget || expanded < 0 {
+                return Problem(message: "aliases expand to more than \(budget) values (an alias bomb?); "
+                                   + "write the values out, or use fewer aliases",
                                line: Int(mark.line), column: Int(mark.column))
             }
         }

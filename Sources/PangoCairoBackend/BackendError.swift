@@ -10,7 +10,7 @@ public enum BackendError: Error, CustomStringConvertible, Equatable {
     /// ``CairoPDFRenderer/render(_:)`` was called after ``CairoPDFRenderer/finish()``.
     case finished(path: String)
     /// fontconfig could not read the font folder at `path`.
-    case fontFolder(path: String)
+    case fontFolder(path: String, reason: String)
 
     /// `path: what failed`, one line.
     public var description: String {
@@ -19,7 +19,7 @@ public enum BackendError: Error, CustomStringConvertible, Equatable {
         case .cairo(let path, let message): return "\(path): PDF writing failed: \(message)"
         case .tagging(let path, let message): return "\(path): PDF tagging failed: \(message)"
         case .finished(let path): return "\(path): page rendered after the PDF was finished"
-        case .fontFolder(let path): return "\(path): cannot read font folder"
+        case .fontFolder(_, let reason): return reason
         }
     }
 }

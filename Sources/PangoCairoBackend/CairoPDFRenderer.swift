@@ -3,6 +3,7 @@ internal import CRsvg
 import Foundation
 import Layout
 import Styling
+import TaggedPDF
 import Typography
 
 /// Writes pages to a PDF file with Cairo as they arrive (``PageRenderer``): text lines shaped by
@@ -25,6 +26,8 @@ public final class CairoPDFRenderer: PageRenderer {
     private let sink: PDFFileSink
     private var pageCount = 0
     private var finished = false
+    /// The last external link target and its URI as a tag attribute value.
+    private var lastURI = (uri: "", attribute: "''")
     /// Set by ``startPreview(_:base:)``: each page goes to its own PNG or SVG file instead.
     var previewSink: PreviewSink?
     private var documentTagOpen = false
@@ -76,12 +79,19 @@ public final class CairoPDFRenderer: PageRenderer {
     /// the creation and modification date (pass one derived from `SOURCE_DATE_EPOCH` for
     /// byte-identical output); nil leaves Cairo's default (now). `tagging` nil writes an
     /// untagged PDF (only `Document` and links).
-    /// - Throws: ``BackendError/cannotCreate(path:message:)`` when the file cannot be written.
+    /// - Throws: ``BackendError/cannotCreate(path:message:)`` when the file cannot be written;
+    ///   ``BackendError/tagging(path:message:)`` with `tagging` when this Cairo does not write
+    ///   the PDF the tagging pass reads (``CairoLayoutCheck``).
     public init(path: String, info: DocumentInfo, creationDate: Date?, tagging: PDFTagging? = nil) throws {
         FontState.lock.lock(); defer { FontState.lock.unlock() }
         self.path = path
         self.info = info
         self.tagging = tagging
+        // The tagging pass reads the file Cairo writes: a Cairo that writes another is told
+        // before anything is drawn.
+        if tagging != nil, let problem = CairoLayoutCheck.problem {
+            throw BackendError.tagging(path: path, message: problem)
+        }
         let sink = try PDFFileSink(path: path)
         self.sink = sink
         let surface = cairo_pdf_surface_create_for_stream(PDFFileSink.writeFunction, Unmanaged.passUnretained(sink).toOpaque(),
@@ -165,6 +175,7 @@ public final class CairoPDFRenderer: PageRenderer {
         }
         if tagging != nil { beginStructurePage() }
         let rules = RuleBatches(page.elements)
+        let linkAreas = Self.linkAreas(page.elements)
         for (index, element) in page.elements.enumerated() where !rules.skipped.contains(index) {
             switch element {
             case .text(let line, let x, let baseline):
@@ -193,12 +204,18 @@ public final class CairoPDFRenderer: PageRenderer {
                     cairo_line_to(cr, segment.to.x, segment.to.y)
                 }
                 cairo_stroke(cr)
-            case .link(let rect, let target):
-                let rectText = "rect=[\(PDFNames.number(rect.x)) \(PDFNames.number(rect.y)) "
-                    + "\(PDFNames.number(rect.width)) \(PDFNames.number(rect.height))]"
+            case .link(_, let target):
+                // One annotation for the rectangles of a link's lines on this page.
+                guard let rects = linkAreas[index] else { break }
+                let rectText = "rect=[" + rects.map {
+                    "\(PDFNames.number($0.x)) \(PDFNames.number($0.y)) \(PDFNames.number($0.width)) \(PDFNames.number($0.height))"
+                }.joined(separator: " ") + "]"
                 let attributes: String
                 switch target {
-                case .external(let uri): attributes = "uri=\(PDFNames.quoted(PDFNames.encodeURI(uri))) \(rectText)"
+                case .external(let uri):
+                    // Encoded once for the annotations of its pages.
+                    if uri != lastURI.uri { lastURI = (uri, PDFNames.quoted(PDFNames.encodeURI(uri))) }
+                    attributes = "uri=\(lastURI.attribute) \(rectText)"
                 case .internal(let id): attributes = "dest=\(PDFNames.quoted(PDFNames.destination(for: id))) \(rectText)"
                 }
                 cairo_tag_begin(cr, CAIRO_TAG_LINK, attributes)
@@ -251,6 +268,9 @@ public final class CairoPDFRenderer: PageRenderer {
         finished = true
         if documentTagOpen { cairo_tag_end(cr, "Document") }
         cairo_surface_finish(surface)
+        // The pictures drawn are in the file: the next render reads its files afresh.
+        ImageDecoder.releaseDecoded()
+        ImageDecoder.releaseDrawnSVGs()
         var status = cairo_surface_status(surface)
         if status == CAIRO_STATUS_SUCCESS { status = cairo_status(cr) }
         if status != CAIRO_STATUS_SUCCESS {
@@ -337,6 +357,35 @@ public final class CairoPDFRenderer: PageRenderer {
         if pageCount % Self.reentryPages == 0 {
             recentElements = recentElements.filter { $0.value.page > pageCount - Self.reentryPages }
         }
+    }
+
+    /// The rectangles of each link annotation of a page, by the index of its first `.link`
+    /// element: a link element and those following it to the same target in the same
+    /// structure element, with no other link between them (the lines of one link wrapped over
+    /// several lines) are one annotation (Cairo's `rect` array, written as the annotation's
+    /// `/QuadPoints`). A link's URI is then written once a page, not once a line: a URI of
+    /// n bytes wrapped over n / c lines cost time and a file quadratic in n.
+    static func linkAreas(_ elements: [PageElement]) -> [Int: [Rect]] {
+        var areas: [Int: [Rect]] = [:]
+        var open: (index: Int, target: LinkTarget, path: [StructureElement])? = nil
+        var path: [StructureElement] = []
+        for (index, element) in elements.enumerated() {
+            switch element {
+            case .link(let rect, let target):
+                if let current = open, current.target == target, current.path == path {
+                    areas[current.index]!.append(rect)
+                } else {
+                    areas[index] = [rect]
+                    open = (index, target, path)
+                }
+            case .structure(let next):
+                path = next
+                if let current = open, current.path != next { open = nil }
+            default:
+                continue
+            }
+        }
+        return areas
     }
 
     /// A `Link` for the link annotation just tagged, in the element open (Cairo's `Link` tag

@@ -96,22 +96,24 @@ public enum FontLibrary {
     }
     private static let loadingStarted = OnceFlag()
 
-    /// Makes the fonts in `path` (searched recursively) available to every shaper, including
-    /// ones created before: `FcConfigAppFontAddDir` on the current fontconfig configuration,
-    /// then each Pango font map re-reads it (`pango_fc_font_map_config_changed`) before its
-    /// next use.
-    /// - Throws: ``BackendError/fontFolder(path:)`` when the folder cannot be read.
+    /// Makes the fonts in `path` (searched recursively, as ``FontFolderScan`` walks: regular
+    /// files only, never into /proc, /sys or /dev, each folder once) available to every shaper,
+    /// including ones created before: `FcConfigAppFontAddFile` for each file on the current
+    /// fontconfig configuration, then each Pango font map re-reads it
+    /// (`pango_fc_font_map_config_changed`) before its next use. Files fontconfig cannot read as
+    /// fonts are passed over, as its own folder scan does.
+    /// - Throws: ``BackendError/fontFolder(path:reason:)`` when the folder cannot be read or
+    ///   is no folder of fonts.
     public static func registerFontFolder(_ path: String) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw BackendError.fontFolder(path: path)
+        let found: FontFolderScan.Result
+        do { found = try FontFolderScan.scan(path) } catch {
+            throw BackendError.fontFolder(path: path, reason: error.reason)
         }
-        let ok = FontState.lock.writing { () -> Bool in
-            let added = FcConfigAppFontAddDir(nil, path) != 0
+        FontState.lock.writing {
+            var added = false
+            for file in found.files where FcConfigAppFontAddFile(nil, file) != 0 { added = true }
             if added { FontState.bump() }
-            return added
         }
-        if !ok { throw BackendError.fontFolder(path: path) }
     }
 
     /// Every family Pango can use (installed and registered), sorted by name, with its faces.

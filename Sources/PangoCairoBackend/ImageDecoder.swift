@@ -2,6 +2,7 @@ internal import CPangoCairo
 internal import CRsvg
 import Foundation
 import Layout
+import Typography
 
 /// Raster images through gdk-pixbuf: PNG, JPEG, GIF (its first frame), WebP (with Debian's
 /// `webp-pixbuf-loader`), BMP and TIFF — whatever loaders gdk-pixbuf has.
@@ -56,67 +57,136 @@ public enum ImageDecoder {
     }
 
     private static func readInfo(_ path: String) -> Info? {
-        guard !path.isEmpty, FileManager.default.isReadableFile(atPath: path) else { return nil }
-        var w: Int32 = 0, h: Int32 = 0
-        guard let format = gdk_pixbuf_get_file_info(path, &w, &h), w > 0, h > 0,
-              Int(w) * Int(h) <= maxPixels else { return nil }
-        let name = gdk_pixbuf_format_get_name(format).map { p -> String in defer { g_free(p) }; return String(cString: p) } ?? ""
-        // A PNG or JPEG cut short (no IEND, no EOI) or absurdly large counts as unreadable.
-        if name == "png" || name == "jpeg", ImageProbe.pixelSize(ofFile: path) == nil { return nil }
+        // A PNG or JPEG cut short (no IEND, no EOI) or absurdly large counts as unreadable; its
+        // header gives its size before anything is decoded.
+        let probed = ImageProbe.pixelSize(ofFile: path)
+        if let probed, probed.width * probed.height > maxPixels { return nil }
+        guard let bytes = try? FileReader.read(path, limit: FileReader.imageLimit, what: "an image") else { return nil }
+        let isPNGOrJPEG = bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) || bytes.starts(with: [0xFF, 0xD8])
+        if isPNGOrJPEG, probed == nil { return nil }
         // The options (resolution, orientation) are set on the pixbuf as soon as a loader has read
         // the header: feed the file until then, not through the whole picture.
-        guard let pixbuf = header(path) else { return nil }
+        guard let (pixbuf, name) = header(bytes) else { return nil }
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+        let width = Int(gdk_pixbuf_get_width(pixbuf)), height = Int(gdk_pixbuf_get_height(pixbuf))
+        guard width > 0, height > 0, width * height <= maxPixels else { return nil }
         func option(_ key: String) -> String? { gdk_pixbuf_get_option(pixbuf, key).map { String(cString: $0) } }
         func dpi(_ key: String) -> Double? { option(key).flatMap(Double.init).flatMap { $0 > 1 && $0 < 100_000 ? $0 : nil } }
         let orientation = option("orientation").flatMap { Int($0) }.flatMap { (1...8).contains($0) ? $0 : nil } ?? 1
-        return Info(pixelWidth: Int(gdk_pixbuf_get_width(pixbuf)), pixelHeight: Int(gdk_pixbuf_get_height(pixbuf)),
+        return Info(pixelWidth: width, pixelHeight: height,
                     dpiX: dpi("x-dpi"), dpiY: dpi("y-dpi"), orientation: orientation, format: name)
     }
 
-    /// The pixbuf a loader has made once it has read the file's header (its pixels not yet
-    /// decoded), holding the options; a reference the caller releases. Loaders that make their
-    /// pixbuf only at the end (TIFF) are fed the whole file.
-    private static func header(_ path: String) -> OpaquePointer? {
-        guard let handle = FileHandle(forReadingAtPath: path), let loader = gdk_pixbuf_loader_new() else { return nil }
+    /// The pixbuf a loader has made once it has read the header of `bytes` (its pixels not yet
+    /// decoded), holding the options, and the format's name; a reference the caller releases.
+    /// Loaders that make their pixbuf only at the end (TIFF) are fed the whole file.
+    private static func header(_ bytes: Data) -> (OpaquePointer, String)? {
+        guard let loader = gdk_pixbuf_loader_new() else { return nil }
         defer {
-            try? handle.close()
             var error: UnsafeMutablePointer<GError>?
             _ = gdk_pixbuf_loader_close(loader, &error)  // early: an "incomplete image" error, expected
             if let error { g_error_free(error) }
             g_object_unref(UnsafeMutableRawPointer(loader))
         }
+        func formatName() -> String {
+            guard let format = gdk_pixbuf_loader_get_format(loader) else { return "" }
+            return gdk_pixbuf_format_get_name(format).map { name -> String in
+                defer { g_free(name) }
+                return String(cString: name)
+            } ?? ""
+        }
         var error: UnsafeMutablePointer<GError>?
-        while let chunk = try? handle.read(upToCount: 64 * 1024), !chunk.isEmpty {
-            let ok = chunk.withUnsafeBytes { bytes in
-                gdk_pixbuf_loader_write(loader, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt(bytes.count), &error)
+        var offset = 0
+        while offset < bytes.count {
+            let count = min(64 * 1024, bytes.count - offset)
+            let ok = bytes.withUnsafeBytes { all in
+                let start = all.baseAddress!.assumingMemoryBound(to: UInt8.self) + offset
+                return gdk_pixbuf_loader_write(loader, start, UInt(count), &error)
             }
             if ok == 0 { if let error { g_error_free(error) }; return nil }
+            offset += count
             if let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) {
                 g_object_ref(UnsafeMutableRawPointer(pixbuf))
-                return pixbuf
+                return (pixbuf, formatName())
             }
         }
         guard gdk_pixbuf_loader_close(loader, &error) != 0 else { if let error { g_error_free(error) }; return nil }
         guard let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else { return nil }
         g_object_ref(UnsafeMutableRawPointer(pixbuf))
-        return pixbuf
+        return (pixbuf, formatName())
     }
 
-    private static func load(_ path: String) -> OpaquePointer? {
+    /// The whole picture of `bytes`, decoded; a reference the caller releases.
+    private static func load(_ bytes: Data) -> OpaquePointer? {
+        guard let loader = gdk_pixbuf_loader_new() else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
         var error: UnsafeMutablePointer<GError>?
-        let pixbuf = gdk_pixbuf_new_from_file(path, &error)
+        let written = bytes.withUnsafeBytes { all in
+            let start = all.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            return gdk_pixbuf_loader_write(loader, start, UInt(all.count), &error)
+        }
         if let error { g_error_free(error) }
+        error = nil
+        let closed = gdk_pixbuf_loader_close(loader, &error)
+        if let error { g_error_free(error) }
+        guard written != 0, closed != 0, let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else { return nil }
+        g_object_ref(UnsafeMutableRawPointer(pixbuf))
         return pixbuf
     }
 
-    /// A Cairo image surface of the upright picture; the caller destroys it. A JPEG needing no
-    /// turning carries its original bytes as MIME data, which the PDF embeds as is.
-    static func surface(ofFile path: String) -> (surface: OpaquePointer, width: Int, height: Int)? {
-        guard let info = info(ofFile: path) else { return nil }
-        if info.format == "jpeg", info.orientation == 1, let jpeg = jpegSurface(path, info) { return jpeg }
+    /// A decoded picture, shared: every occurrence of one file in a render draws this one Cairo
+    /// surface, which a PDF surface embeds once (one image XObject) however often it is drawn.
+    final class Decoded: @unchecked Sendable {
+        let surface: OpaquePointer
+        let width: Int
+        let height: Int
+        init(surface: OpaquePointer, width: Int, height: Int) {
+            self.surface = surface
+            self.width = width
+            self.height = height
+        }
+        deinit { cairo_surface_destroy(surface) }
+    }
+
+    nonisolated(unsafe) private static var decoded: [String: Decoded?] = [:]
+    nonisolated(unsafe) private static var decodedBytes = 0
+    /// The most bytes of decoded pictures kept for reuse; a picture beyond it is decoded for
+    /// each occurrence.
+    static let decodedBudget = 512 << 20
+
+    /// The upright picture at `path` as a Cairo image surface, decoded once until
+    /// ``releaseDecoded()``. A JPEG needing no turning carries its original bytes as MIME data,
+    /// which the PDF embeds as is.
+    static func surface(ofFile path: String) -> Decoded? {
+        lock.lock()
+        if let known = decoded[path] { lock.unlock(); return known }
+        lock.unlock()
+        let made = decode(path).map { Decoded(surface: $0.surface, width: $0.width, height: $0.height) }
+        let size = made.map { $0.width * $0.height * 4 } ?? 0
+        lock.lock()
+        if decodedBytes + size <= decodedBudget {
+            decoded[path] = made
+            decodedBytes += size
+        }
+        lock.unlock()
+        return made
+    }
+
+    /// Lets go of the pictures ``surface(ofFile:)`` kept (a render has finished: the next may
+    /// find its files changed).
+    public static func releaseDecoded() {
+        lock.lock()
+        decoded = [:]
+        decodedBytes = 0
+        lock.unlock()
+    }
+
+    private static func decode(_ path: String) -> (surface: OpaquePointer, width: Int, height: Int)? {
+        guard let info = info(ofFile: path),
+              let bytes = try? FileReader.read(path, limit: FileReader.imageLimit, what: "an image") else { return nil }
+        if info.format == "jpeg", info.orientation == 1, let jpeg = jpegSurface(bytes, info) { return jpeg }
         // A JPEG that needs turning or whose data is damaged is decoded and embedded as pixels.
-        guard let loaded = load(path) else { return nil }
+        guard let loaded = load(bytes) else { return nil }
         defer { g_object_unref(UnsafeMutableRawPointer(loaded)) }
         // gdk_pixbuf_apply_embedded_orientation returns a new reference (or the same, reffed).
         guard let upright = gdk_pixbuf_apply_embedded_orientation(loaded) else { return nil }
@@ -124,8 +194,8 @@ public enum ImageDecoder {
         return cairoSurface(upright)
     }
 
-    private static func jpegSurface(_ path: String, _ info: Info) -> (surface: OpaquePointer, width: Int, height: Int)? {
-        guard let data = FileManager.default.contents(atPath: path), isWellFormedJPEG([UInt8](data)) else { return nil }
+    private static func jpegSurface(_ data: Data, _ info: Info) -> (surface: OpaquePointer, width: Int, height: Int)? {
+        guard isWellFormedJPEG([UInt8](data)) else { return nil }
         let w = info.pixelWidth, h = info.pixelHeight
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(w), Int32(h)) else { return nil }
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { cairo_surface_destroy(surface); return nil }

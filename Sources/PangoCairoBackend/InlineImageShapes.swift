@@ -3,6 +3,7 @@ internal import CRsvg
 import Foundation
 import Layout
 import Styling
+import Typography
 
 /// Images inside lines of text through Pango shape attributes: the run's U+FFFC gets a
 /// `pango_attr_shape_new_with_data` box the size of the picture (its bottom on the baseline),
@@ -63,26 +64,87 @@ enum InlineImageShapes {
 }
 
 extension ImageDecoder {
-    /// Draws the picture at `path` (raster or SVG) scaled into `rect` on `cr`.
+    /// Draws the picture at `path` (raster or SVG) scaled into `rect` on `cr`. Each file is
+    /// read and decoded (an SVG: parsed by librsvg) once per render, however often it occurs;
+    /// a raster picture is embedded in the PDF once.
     static func draw(_ path: String, in rect: Rect, on cr: OpaquePointer) {
-        guard rect.width > 0, rect.height > 0 else { return }
-        cairo_save(cr)
-        defer { cairo_restore(cr) }
+        guard rect.width > 0, rect.height > 0, rect.width.isFinite, rect.height.isFinite else { return }
         if ImageProbe.isSVG(path) {
-            var error: UnsafeMutablePointer<GError>?
-            guard let handle = rsvg_handle_new_from_file(path, &error) else { if let error { g_error_free(error) }; return }
-            defer { g_object_unref(UnsafeMutableRawPointer(handle)) }
+            // Drawn by librsvg on the page itself, so its text stays text (Pango's glyphs).
+            guard let document = svgDocument(ofFile: path) else { return }
+            cairo_save(cr)
+            defer { cairo_restore(cr) }
             var viewport = RsvgRectangle(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
-            if rsvg_handle_render_document(handle, cr, &viewport, &error) == 0, let error { g_error_free(error) }
+            var error: UnsafeMutablePointer<GError>?
+            let drawn = rsvg_handle_render_document(document.handle, cr, &viewport, &error)
+            if drawn == 0, let error { g_error_free(error) }
             return
         }
         guard let image = surface(ofFile: path) else { return }
-        defer { cairo_surface_destroy(image.surface) }
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        // Cairo 1.16 lists a page's image XObject once per use in the page's resources, a
+        // dictionary with repeated keys (PDF 32000-1 §7.3.7 wants them unique): each use on a
+        // PDF page is wrapped in a group (a form XObject of its own, a few bytes) that lists it
+        // once.
+        let grouped = cairo_surface_get_type(cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_PDF
+        if grouped { cairo_push_group(cr) }
         cairo_translate(cr, rect.x, rect.y)
         cairo_scale(cr, rect.width / Double(image.width), rect.height / Double(image.height))
         cairo_set_source_surface(cr, image.surface, 0, 0)
         cairo_new_path(cr)
         cairo_rectangle(cr, 0, 0, Double(image.width), Double(image.height))
         cairo_fill(cr)
+        if grouped {
+            cairo_pop_group_to_source(cr)
+            cairo_paint(cr)
+        }
+    }
+
+    /// An SVG document parsed by librsvg, shared by every occurrence of its file in a render.
+    final class SVGDocument: @unchecked Sendable {
+        let handle: OpaquePointer
+        init(handle: OpaquePointer) { self.handle = handle }
+        deinit { g_object_unref(UnsafeMutableRawPointer(handle)) }
+    }
+
+    nonisolated(unsafe) private static var parsedSVGs: [String: SVGDocument?] = [:]
+    private static let svgLock = NSLock()
+
+    /// The SVG at `path` parsed by librsvg from its bytes, once until ``releaseDrawnSVGs()``;
+    /// nil when it cannot be read or is refused (too large, too much work:
+    /// ``ImageProbe/problem(ofFile:)``). Files the SVG refers to are not read.
+    static func svgDocument(ofFile path: String) -> SVGDocument? {
+        svgLock.lock()
+        if let known = parsedSVGs[path] {
+            svgLock.unlock()
+            return known
+        }
+        svgLock.unlock()
+        let made = parseSVG(path)
+        svgLock.lock()
+        parsedSVGs[path] = made
+        svgLock.unlock()
+        return made
+    }
+
+    /// Lets go of the SVG documents ``svgDocument(ofFile:)`` kept.
+    static func releaseDrawnSVGs() {
+        svgLock.lock()
+        parsedSVGs = [:]
+        svgLock.unlock()
+    }
+
+    private static func parseSVG(_ path: String) -> SVGDocument? {
+        guard ImageProbe.problem(ofFile: path) == nil,
+              let bytes = try? FileReader.read(path, limit: FileReader.svgLimit, what: "an SVG image") else {
+            return nil
+        }
+        var error: UnsafeMutablePointer<GError>?
+        let handle = bytes.withUnsafeBytes { all in
+            rsvg_handle_new_from_data(all.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt(all.count), &error)
+        }
+        if let error { g_error_free(error) }
+        return handle.map(SVGDocument.init)
     }
 }

@@ -40,7 +40,10 @@ extension PangoShaper {
             if setup.refreshIfNeeded() { keptCells.removeAll() }
             var widths: [Double]? = nil
             let natural = naturalWidthLocked(paragraph, keep: keepingLayout) { layout, byteCount in
-                guard !words.isEmpty, !paragraph.runs.contains(where: { $0.style.letterSpacing != 0 }) else { return }
+                // A paragraph measured with its soft-hyphen runs cut (``StyledParagraph/collapsingSoftHyphenRuns()``)
+                // has other byte offsets than `words`: no word widths.
+                guard !words.isEmpty, !paragraph.runs.contains(where: { $0.style.letterSpacing != 0 }),
+                      byteCount == paragraph.runs.reduce(0, { $0 + $1.text.utf8.count }) else { return }
                 widths = Self.advanceWidths(of: words, in: layout, byteCount: byteCount)
             }
             return NaturalWidths(paragraph: natural, words: words.isEmpty ? [] : widths)
@@ -84,6 +87,7 @@ extension PangoShaper {
     /// paragraph is measured in one layout of its own text.
     private func naturalWidthLocked(_ paragraph: StyledParagraph, keep: Bool,
                                     measured: (GObjectRef, Int) -> Void = { _, _ in }) -> Double {
+        let paragraph = paragraph.collapsingSoftHyphenRuns()
         let runs = paragraph.runs
         var starts: [Int] = []
         starts.reserveCapacity(runs.count)

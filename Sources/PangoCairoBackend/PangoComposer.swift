@@ -51,7 +51,10 @@ extension PangoShaper {
             // Latin words in a language without patterns (Korean) are hyphenated as English.
             Hyphenator.points(in: word, language: Hyphenator.hasPatterns(for: language) ? language : "en")
         })
-        if composition.emergency { emergencyCount += 1 }
+        if composition.emergency {
+            emergencyCount += 1
+            lastEmergencyWord = Self.brokenWord(composition, scalars: prepared!.scalars, width: width)
+        }
         let bytes = Array(text.utf8)
         // Each line's source text, as UTF-8 byte offsets (see below), found while the scalars are at hand.
         let textRanges = Self.sourceTextRanges(composition, scalars: prepared!.scalars)
@@ -110,6 +113,36 @@ extension PangoShaper {
     /// space it ends at (as Pango's wrapped lines have), up to the next line's start; a line
     /// ending at a separator stops before it. A line ending at a hyphen still includes a soft
     /// hyphen it ends at (the caller prints it as "-").
+    /// The word an emergency composition broke: around the end of its first overfull line, else
+    /// of its first line that ends between two letters or digits, else inside a word; nil when
+    /// there is none.
+    static func brokenWord(_ composition: Composition, scalars: [Unicode.Scalar], width: Double) -> String? {
+        func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+            !scalar.properties.isWhitespace && scalar.value != 0x2028 && scalar.value != 0xAD
+        }
+        func isLetter(_ index: Int) -> Bool {
+            scalars.indices.contains(index) && scalars[index].value < 0x2E80
+                && (scalars[index].properties.isAlphabetic || scalars[index].properties.numericType != nil)
+        }
+        let lines = composition.lines.dropLast()
+        let overfull = composition.lines.first { $0.naturalWidth > width + 0.5 }
+        let broken = lines.first { $0.ending == .opportunity && isLetter($0.end - 1) && isLetter($0.end) }
+        // Code is often broken after punctuation (`cluster.setupPrimary(`): any break inside a word.
+        let inWord = lines.first { line in
+            line.ending == .opportunity && line.end > 0 && line.end < scalars.count
+                && isWordScalar(scalars[line.end - 1]) && isWordScalar(scalars[line.end])
+        }
+        guard let line = overfull ?? broken ?? inWord else { return nil }
+        var start = min(max(line.end - 1, line.start), scalars.count - 1)
+        guard start >= 0, isWordScalar(scalars[start]) else { return nil }
+        while start > 0, isWordScalar(scalars[start - 1]) { start -= 1 }
+        var end = start
+        while end < scalars.count, isWordScalar(scalars[end]) { end += 1 }
+        var word = String.UnicodeScalarView()
+        word.append(contentsOf: scalars[start..<end])
+        return String(word)
+    }
+
     static func sourceTextRanges(_ composition: Composition, scalars: [Unicode.Scalar]) -> [Range<Int>] {
         // Byte offsets of scalar offsets, walked from the last one asked (lines ask in order).
         var cursor = 0, cursorByte = 0

@@ -17,6 +17,9 @@ public final class PangoShaper: TextShaper {
     /// Paragraphs that needed the composer's emergency pass (a word wider than the measure
     /// broken between letters); the caller warns when it grows.
     public internal(set) var emergencyCount = 0
+    /// The word the last emergency pass broke between letters (or left overfull), as printed;
+    /// nil when it could not be told. Read with ``emergencyCount``.
+    public internal(set) var lastEmergencyWord: String?
     /// Composed lines are cut from the paragraph's measured glyphs (``linesFromMeasurement``);
     /// false lays each composed paragraph out a second time at its chosen breaks, as Typeset
     /// did before (for tests that compare the two).
@@ -89,7 +92,10 @@ public final class PangoShaper: TextShaper {
     }
 
     private func refresh() {
-        if setup.refreshIfNeeded() { keptCells.removeAll() }
+        if setup.refreshIfNeeded() {
+            keptCells.removeAll()
+            shortParagraphs = ShortParagraphs()
+        }
     }
 
     /// Call under the font lock.
@@ -105,12 +111,30 @@ public final class PangoShaper: TextShaper {
     /// justification, hanging punctuation; see ``ParagraphComposer``); code blocks and text
     /// without a width use Pango's `PANGO_WRAP_WORD_CHAR`, so a long line of code breaks rather
     /// than overflowing.
+    ///
+    /// A short unwrapped paragraph of at most one run (a list marker, a number) is shaped once
+    /// and its lines reused while this shaper has shaped at most ``ShortParagraphs/capacity``
+    /// distinct ones: a list of 100,000 items sets the same bullet 100,000 times. The lines
+    /// are drawn as they are, never changed, so one layout serves every place it is drawn.
+    /// Paragraphs set to a width (table cells, mostly all different) are shaped each time.
     public func shape(_ paragraph: StyledParagraph, width: Double?) -> ShapedParagraph {
         FontState.lock.reading {
             refresh()
-            return shapeLocked(paragraph, width: width)
+            let remembered = width == nil && ShortParagraphs.isShort(paragraph)
+            let key = ShortParagraphs.Key(paragraph: paragraph, width: width)
+            if remembered, let known = shortParagraphs.shaped[key] {
+                emergencyCount += known.emergencies
+                return known.shaped
+            }
+            let before = emergencyCount
+            let shaped = shapeLocked(paragraph, width: width)
+            if remembered { shortParagraphs.remember(shaped, emergencies: emergencyCount - before, for: key) }
+            return shaped
         }
     }
+
+    /// Short paragraphs shaped, by paragraph and width (``shape(_:width:)``).
+    var shortParagraphs = ShortParagraphs()
 
     /// The widest unwrapped paragraph, pt, the total-fit composer measures in one layout: well
     /// inside Pango's 2³¹ units (≈ 2,097,152 pt). Wider ones are measured in pieces.
@@ -122,6 +146,7 @@ public final class PangoShaper: TextShaper {
     }
 
     func shapeLocked(_ paragraph: StyledParagraph, width: Double?) -> ShapedParagraph {
+        let paragraph = paragraph.collapsingSoftHyphenRuns()
         // Paragraphs with a measure go through the total-fit composer, however long (it
         // measures those wider than ``composedWidth`` in pieces); code (break anywhere,
         // continuation indent) and unwrapped text keep Pango's own line breaking, in bounded
@@ -463,7 +488,15 @@ public final class PangoShaper: TextShaper {
         }
 
         var links: [LinkSpan] = []
-        for index in linkRuns {
+        // The link runs that end after the line's start, up to the first that starts at or
+        // after its end (`linkRuns` is in text order): a line looks at its own links only.
+        var low = 0, high = linkRuns.count
+        while low < high {
+            let mid = (low + high) / 2
+            if starts[linkRuns[mid]] + runs[linkRuns[mid]].text.utf8.count <= lineStart { low = mid + 1 } else { high = mid }
+        }
+        for index in linkRuns[low...] {
+            guard starts[index] < lineEnd else { break }
             let run = runs[index]
             guard let target = run.style.link else { continue }
             let s = max(starts[index], lineStart)
@@ -471,9 +504,8 @@ public final class PangoShaper: TextShaper {
             guard s < e else { continue }
             var last = e - 1
             while last > s && (bytes[last] & 0xC0) == 0x80 { last -= 1 }
-            var x1: Int32 = 0, x2: Int32 = 0
-            pango_layout_line_index_to_x(line, Int32(s - offset), 0, &x1)
-            pango_layout_line_index_to_x(line, Int32(last - offset), 1, &x2)
+            let x1 = Self.x(ofByte: s - offset, trailing: false, in: line)
+            let x2 = Self.x(ofByte: last - offset, trailing: true, in: line)
             let left = Double(min(x1, x2)) / scale, right = Double(max(x1, x2)) / scale
             if let previous = links.last, previous.target == target,
                abs(previous.x + previous.width - (lineX + left)) < 0.01 {
@@ -490,6 +522,36 @@ public final class PangoShaper: TextShaper {
         shaped.shiftedAscent = shiftedAscent
         shaped.shiftedDescent = shiftedDescent
         return shaped
+    }
+}
+
+extension PangoShaper {
+    /// The x of the leading (or, `trailing`, the trailing) edge of the character at byte
+    /// `index` of the layout's text from the left edge of `line`, Pango units: the advances of
+    /// the glyph runs before the run holding it plus its place in that run
+    /// (`pango_glyph_string_index_to_x`, which reads the run's own text only). Pango 1.50's
+    /// `pango_layout_line_index_to_x` does the same but first counts the characters of the
+    /// layout's text up to `index` (`g_utf8_pointer_to_offset`), so a link wrapped over many
+    /// lines of one layout cost time quadratic in its length. The line's advance when no run
+    /// holds `index`, as Pango gives.
+    static func x(ofByte index: Int, trailing: Bool, in line: UnsafeMutablePointer<PangoLayoutLine>) -> Int32 {
+        guard let text = pango_layout_get_text(line.pointee.layout) else { return 0 }
+        var before: Int32 = 0
+        var node = line.pointee.runs
+        while let runNode = node {
+            let glyphItem = runNode.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+            let item = glyphItem.pointee.item!
+            let start = Int(item.pointee.offset), length = Int(item.pointee.length)
+            if index >= start, index < start + length {
+                var position: Int32 = 0
+                pango_glyph_string_index_to_x(glyphItem.pointee.glyphs, text + start, Int32(length),
+                                              &item.pointee.analysis, Int32(index - start), trailing ? 1 : 0, &position)
+                return before + position
+            }
+            before += pango_glyph_string_get_width(glyphItem.pointee.glyphs)
+            node = runNode.pointee.next
+        }
+        return before
     }
 }
 
@@ -522,4 +584,35 @@ final class PangoLineHandle {
         self.pictureHeight = pictureHeight
     }
     deinit { FontState.lock.reading { pango_layout_line_unref(line) } }
+}
+
+/// The lines of short paragraphs already shaped (markers, empty items, numbers), so that a
+/// long list shapes its bullet once. Holds at most ``capacity`` paragraphs and is emptied
+/// when full; the font lock guards it with the shaper that owns it.
+struct ShortParagraphs {
+    /// A paragraph and the width it was shaped at (nil: unwrapped).
+    struct Key: Hashable {
+        var paragraph: StyledParagraph
+        var width: Double?
+    }
+
+    /// Paragraphs kept at most.
+    static let capacity = 256
+    /// The longest text, in UTF-8 bytes, of a paragraph kept.
+    static let longestText = 8
+
+    var shaped: [Key: (shaped: ShapedParagraph, emergencies: Int)] = [:]
+
+    /// Whether `paragraph` is short enough to keep: at most one run of at most ``longestText``
+    /// bytes, and no marker.
+    static func isShort(_ paragraph: StyledParagraph) -> Bool {
+        paragraph.marker == nil && paragraph.runs.count <= 1
+            && (paragraph.runs.first?.text.utf8.count ?? 0) <= longestText
+            && paragraph.runs.first?.style.inlineImage == nil
+    }
+
+    mutating func remember(_ paragraph: ShapedParagraph, emergencies: Int, for key: Key) {
+        if shaped.count >= Self.capacity { shaped.removeAll(keepingCapacity: true) }
+        shaped[key] = (paragraph, emergencies)
+    }
 }

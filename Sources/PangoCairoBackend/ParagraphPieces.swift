@@ -32,8 +32,9 @@ struct ParagraphPieces {
 
     /// The end (exclusive) of the piece that starts at byte `start`: the whole rest when it is
     /// within both limits, else a cut just after a space when there is one in the piece's second
-    /// half, else a cut between two characters (never inside a UTF-8 sequence, never before a
-    /// combining mark, joiner or variation selector).
+    /// half, else a cut between two characters there (never inside a UTF-8 sequence, never
+    /// before a combining mark, joiner or variation selector), else (one cluster fills the
+    /// piece's second half) a cut between two scalars of that cluster.
     func end(from start: Int) -> Int {
         var limit = min(bytes.count, start + (wraps ? Self.maximumBytes : Self.maximumUnwrappedBytes))
         var index = runIndex(atByte: start)
@@ -54,11 +55,19 @@ struct ParagraphPieces {
             index += 1
         }
         guard limit < bytes.count else { return bytes.count }
+        // Each search looks back at most half the piece, so every piece but the last holds at
+        // least half its limit and the cuts cost time linear in the text.
+        let floor = start + (limit - start) / 2
         var cut = limit
-        while cut > start + (limit - start) / 2, bytes[cut - 1] != 0x20 { cut -= 1 }
+        while cut > floor, bytes[cut - 1] != 0x20 { cut -= 1 }
         if bytes[cut - 1] == 0x20, cut > start { return cut }
         cut = limit
-        while cut > start + 1, !isBoundary(cut) { cut -= 1 }
+        while cut > floor, !isBoundary(cut) { cut -= 1 }
+        if cut > floor { return cut }
+        // One cluster longer than half the piece (a letter with thousands of combining marks):
+        // cut it between two of its scalars.
+        cut = limit
+        while cut > start + 1, bytes[cut] & 0xC0 == 0x80 { cut -= 1 }
         return cut
     }
 
@@ -66,9 +75,9 @@ struct ParagraphPieces {
     /// combining mark, zero-width joiner or variation selector.
     private func isBoundary(_ byte: Int) -> Bool {
         guard bytes[byte] & 0xC0 != 0x80 else { return false }
-        var end = byte + 1
-        while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
-        guard let scalar = String(decoding: bytes[byte..<end], as: UTF8.self).unicodeScalars.first else { return true }
+        var iterator = bytes[byte..<min(bytes.count, byte + 4)].makeIterator()
+        var decoder = UTF8()
+        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return true }
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .spacingMark, .enclosingMark: return false
         default: return !(scalar.value == 0x200D || (0xFE00...0xFE0F).contains(scalar.value) || (0xE0100...0xE01EF).contains(scalar.value))

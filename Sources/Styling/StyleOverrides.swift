@@ -71,17 +71,38 @@ struct StyleOverrides {
     /// warning at the pair's location; the offending pair is ignored.
     init(_ attributes: Attributes, theme: Theme, diagnostics: inout [Diagnostic]) {
         func warn(_ message: String, _ location: SourceLocation?) {
-            diagnostics.append(Diagnostic(.warning, message, at: location ?? attributes.location))
+            diagnostics.append(Diagnostic(.warning, message, at: location ?? attributes.location, kind: .attribute))
         }
+        for replaced in attributes.replacedIDs {
+            warn("id '#\(replaced.key)' is replaced by '#\(attributes.id ?? "")' later in the same attribute list "
+                 + "(an element has one id); '#\(replaced.key)' is not used", replaced.location)
+        }
+        var firstRole: String?
         for name in attributes.classes {
-            if let role = TextRole(name: name) { self.role = role } else if applyPandocClass(name, theme: theme) {
+            if let role = TextRole(name: name) {
+                if let firstRole {
+                    warn("role '.\(name)' replaces '.\(firstRole)' given earlier in the same attribute list "
+                         + "(an element has one role)", attributes.location)
+                } else {
+                    firstRole = name
+                }
+                self.role = role
+            } else if applyPandocClass(name, theme: theme) {
                 continue
             } else {
                 warn("unknown role '.\(name)' (roles: \(TextRole.allCases.map(\.displayName).joined(separator: ", ")))", attributes.location)
             }
         }
+        var firstPairs: [String: Attributes.Pair] = [:]
         for pair in attributes.pairs {
             let key = StyleOverrides.canonicalKey(pair.key)
+            if let first = firstPairs[key] {
+                let written = { (pair: Attributes.Pair) in pair.value.map { "\(pair.key)=\($0)" } ?? pair.key }
+                warn("'\(pair.key)' is given again in the same attribute list (first '\(written(first))'); "
+                     + "the later '\(written(pair))' is used", pair.location)
+            } else {
+                firstPairs[key] = pair
+            }
             let value = pair.value
             let at = pair.location
             /// A number in pt within `range` (TypographicLimits), or nil with a warning.
@@ -184,7 +205,11 @@ struct StyleOverrides {
             case "measure":
                 measure = number(1...10_000)
             case "lang":
-                if let value, !value.isEmpty { language = value } else { warn("'lang' needs a language tag such as en or de", at) }
+                if let value, LanguageTag.isWellFormed(value) {
+                    language = value
+                } else {
+                    warn("'lang': \(LanguageTag.problem(value ?? "")); ignored", at)
+                }
             case "hyphenate", "hyphens": hyphenate = flag()
             case "tabsize":
                 if let value, let n = Int(value), (1...16).contains(n) { tabSize = n } else { warn("'\(pair.key)' is a whole number of columns from 1 to 16, not '\(value ?? "")'", at) }

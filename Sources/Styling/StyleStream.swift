@@ -32,7 +32,8 @@ public struct StyleStream: Sendable {
         styler.footnoteDefinitions = document.footnotes
         if let written = document.metadata.fields["tab-size"] {
             if let n = Int(written), (1...16).contains(n) { styler.tabSize = n } else {
-                styler.warn("front matter 'tab-size' is a whole number of columns from 1 to 16, not '\(written)'", document.metadata.fieldLocations["tab-size"])
+                styler.warn("front matter 'tab-size' is a whole number of columns from 1 to 16, not '\(written)'", document.metadata.fieldLocations["tab-size"],
+                            kind: .frontMatter)
             }
         }
         blocks = document.blocks
@@ -67,7 +68,8 @@ public struct StyleStream: Sendable {
         if let (first, location) = styler.otherFileLinks.first {
             let n = styler.otherFileLinks.count
             styler.warn(n == 1 ? "a link into another Markdown file ('\(first)'), which is not part of this PDF; kept as a relative link"
-                               : "\(n) links into other Markdown files (the first: '\(first)'), which are not part of this PDF; kept as relative links", location)
+                               : "\(n) links into other Markdown files (the first: '\(first)'), which are not part of this PDF; kept as relative links", location,
+                        kind: .link)
         }
     }
 
@@ -147,7 +149,7 @@ public struct LinkSurvey: Sendable {
         let matcher = AnchorMatcher(anchors: anchors)
         return missing.compactMap { id, location in
             guard matcher.match(id) == nil else { return nil }
-            return Diagnostic(.warning, Styler.missingDestinationMessage(id), at: location ?? fallback)
+            return Diagnostic(.warning, Styler.missingDestinationMessage(id), at: location ?? fallback, kind: .link)
         }
     }
 }

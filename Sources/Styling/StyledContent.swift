@@ -181,6 +181,10 @@ public struct StyledTable: Hashable, Sendable {
     public var cellPadding: Double
     /// Indent from the left of the text area (a table inside a list or quote), pt.
     public var leftIndent: Double = 0
+    /// The smallest size its text may be set at, pt, when the table is too wide for the
+    /// measure: it is set smaller down to this size before its columns are split into parts
+    /// (the theme's Caption2 size, never below 6 pt).
+    public var smallestTextSize: Double = 6
     /// Creates a table from its parts (`cellPadding` in pt), not indented.
     public init(alignments: [ColumnAlignment], header: [StyledParagraph], rows: StyledTableRows,
                 ruleColor: RGBAColor, cellPadding: Double) {
@@ -387,18 +391,32 @@ public enum ImageDimension: Hashable, Sendable {
     case fraction(Double)
 
     /// Parses `50%`, `300px` (CSS px: 0.75 pt), a bare number (px, as Pandoc reads it), `200pt`,
-    /// `5cm`, `40mm`, `2in`; nil for anything else, zero, or more than 100%.
+    /// `5cm`, `40mm`, `2in`; nil for anything else, a length outside
+    /// ``TypographicLimits/imageSide`` (1 pt to 14 400 pt, 200 in), or a share outside
+    /// ``TypographicLimits/imageShare`` (0.1 % to 100 %): a picture drawn a trillionth of a
+    /// point wide cannot be scaled to (Cairo: "invalid matrix").
     public init?(_ text: String) {
         let t = text.trimmingCharacters(in: .whitespaces).lowercased()
         if t.hasSuffix("%") {
-            guard let v = Double(t.dropLast()), v.isFinite, v > 0, v <= 100 else { return nil }
+            guard let v = Double(t.dropLast()), TypographicLimits.imageShare.contains(v) else { return nil }
             self = .fraction(v / 100)
         } else if t.hasSuffix("px") || Double(t) != nil {
-            guard let v = Double(t.hasSuffix("px") ? String(t.dropLast(2)) : t), v.isFinite, v > 0, v <= 19_200 else { return nil }
+            let pixels = Double(t.hasSuffix("px") ? String(t.dropLast(2)) : t)
+            guard let v = pixels, TypographicLimits.imageSide.contains(v * 0.75) else {
+                return nil
+            }
             self = .points(v * 0.75)
         } else {
-            guard let v = Length.points(t), v > 0 else { return nil }
+            guard let v = Length.points(t), TypographicLimits.imageSide.contains(v) else { return nil }
             self = .points(v)
+        }
+    }
+
+    /// This dimension in pt: a share of `whole` (the measure or the text area's height).
+    public func points(whole: Double) -> Double {
+        switch self {
+        case .points(let points): points
+        case .fraction(let fraction): whole * fraction
         }
     }
 
@@ -408,15 +426,19 @@ public enum ImageDimension: Hashable, Sendable {
     public static func problem(_ text: String, key: String) -> String {
         let t = text.trimmingCharacters(in: .whitespaces).lowercased()
         let whole = key.lowercased() == "height" ? "the text area's height" : "the measure"
-        if t.hasSuffix("%"), Double(t.dropLast())?.isFinite == true {
-            return "'\(key)' of an image is a share of \(whole), more than 0% and at most 100%, not '\(text)'; ignored"
+        let share = TypographicLimits.imageShare
+        if t.hasSuffix("%"), Double(t.dropLast()) != nil {
+            return "'\(key)' of an image is a share of \(whole), at least \(share.lowerBound)% and at most 100%, "
+                + "not '\(text)'; ignored"
         }
-        if let v = Double(t.hasSuffix("px") ? String(t.dropLast(2)) : t), v.isFinite, v > 19_200 {
-            return "'\(key)' of an image is at most 19200 px, not '\(text)'; ignored"
-        }
-        let number = t.prefix { "+-.0123456789eE".contains($0) }
-        if let v = Double(number), v <= 0 {
-            return "'\(key)' of an image must be more than 0, not '\(text)'; ignored"
+        let side = TypographicLimits.imageSide
+        let pixels = Int(side.upperBound / 0.75)
+        let range = "between \(Int(side.lowerBound)) pt and \(Int(side.upperBound)) pt (\(pixels) px)"
+        let number = t.prefix { "+-.0123456789eEinfa".contains($0) }
+        if let v = Double(number) {
+            if v.isNaN { return "'\(key)' of an image is not a number ('\(text)'); ignored" }
+            if v <= 0 { return "'\(key)' of an image must be more than 0, not '\(text)'; ignored" }
+            return "'\(key)' of an image must be \(range), not '\(text)'; ignored"
         }
         return "'\(key)' of an image is a length (%, px, pt, mm, cm, in), not '\(text)'; ignored"
     }

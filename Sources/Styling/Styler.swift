@@ -167,14 +167,14 @@ public struct Styler: Sendable {
             if firstHeading == nil, !title.isEmpty { firstHeading = title }
             if title.isEmpty {
                 // `##` alone: nothing to show in bookmarks or the contents.
-                warn("empty heading (level \(level)): no bookmark or contents entry", block.location)
+                warn("empty heading (level \(level)): no bookmark or contents entry", block.location, kind: .structure)
                 for case .anchor(let id) in inlines { pendingAnchors.append(id) }
                 if let written = block.attributes.id, slugs.register(written) { pendingAnchors.append(written) }
                 return
             }
             var id: String? = block.attributes.id ?? slugs.slug(for: title)
             if let written = block.attributes.id, !slugs.register(written) {
-                warn("heading id '#\(written)' is already used; links go to the first heading with it", block.attributes.location ?? block.location)
+                warn("heading id '#\(written)' is already used; links go to the first heading with it", block.attributes.location ?? block.location, kind: .structure)
                 id = nil
             }
             let size = context.cascade.style.size
@@ -221,9 +221,9 @@ public struct Styler: Sendable {
         case .html(let html):
             let text = HTMLText.visibleText(html)
             if text.isEmpty {
-                warn("raw HTML block is not rendered; skipped", block.location)
+                warn("raw HTML block is not rendered; skipped", block.location, kind: .html)
             } else {
-                warn("raw HTML block is not rendered; showing its text", block.location)
+                warn("raw HTML block is not rendered; showing its text", block.location, kind: .html)
                 context.cascade = paragraphCascade(context)
                 let paragraph = makeParagraph([.text(text)], context: context, overrides: overrides)
                 blocks.append(StyledBlock(.paragraph(paragraph), spaceAfter: blockSpacing, quoteBars: context.quoteBars,
@@ -240,7 +240,7 @@ public struct Styler: Sendable {
         if slugs.register(id) {
             pendingAnchors.append(id)
         } else {
-            warn("id '#\(id)' is already used; links go to the first element with it", location)
+            warn("id '#\(id)' is already used; links go to the first element with it", location, kind: .structure)
         }
     }
 
@@ -253,8 +253,10 @@ public struct Styler: Sendable {
     }
 
     /// A warning at `location`, or at the block being styled when the inline has none.
-    mutating func warn(_ message: String, _ location: SourceLocation?) {
-        diagnostics.append(Diagnostic(.warning, message, at: location ?? currentLocation))
+    /// `subject` is the source text the warning quotes, for the renderer to find its place.
+    mutating func warn(_ message: String, _ location: SourceLocation?, kind: Diagnostic.Kind = .content,
+                       subject: String? = nil) {
+        diagnostics.append(Diagnostic(.warning, message, at: location ?? currentLocation, kind: kind, subject: subject))
     }
 
     /// The cascade of a paragraph in `context`: the role an enclosing div gives its paragraphs,
@@ -436,6 +438,9 @@ public struct Styler: Sendable {
         var styled = StyledTable(alignments: table.alignments, header: row(table.header, headerCascade),
                                  rows: rows, ruleColor: ruleColor, cellPadding: 4)
         styled.leftIndent = context.indent
+        // A table too wide for the measure is set no smaller than the theme's smallest role,
+        // Caption2 (it follows the size category), and never below 6 pt.
+        styled.smallestTextSize = max(6, theme[.caption2].size)
         blocks.append(StyledBlock(.table(styled), spaceBefore: blockSpacing * 0.5, spaceAfter: blockSpacing * 1.5,
                                   quoteBars: context.quoteBars, quoteBarColor: quoteBarColor, location: location))
         blocks[blocks.count - 1].structure = context.structure + [newElement(.table)]
@@ -520,12 +525,9 @@ public struct Styler: Sendable {
 
     /// A length asked for an image, pt: CSS pixels (1 px = 0.75 pt), `%` of `whole`, or a length
     /// with a unit (`pt`, `mm`, `cm`, `in`); nil when it is none of these.
+    /// Read as ``ImageDimension`` reads a figure's: nil outside its ranges.
     static func imageLength(_ text: String?, whole: Double) -> Double? {
-        guard let t = text?.trimmingCharacters(in: .whitespaces).lowercased(), !t.isEmpty else { return nil }
-        if t.hasSuffix("%"), let v = Double(t.dropLast()), v > 0, v.isFinite { return whole * min(v, 100) / 100 }
-        if t.hasSuffix("px"), let v = Double(t.dropLast(2)), v > 0, v.isFinite { return v * 0.75 }
-        if let v = Double(t), v > 0, v.isFinite { return v * 0.75 }
-        return Length.points(t).flatMap { $0 > 0 ? $0 : nil }
+        text.flatMap(ImageDimension.init)?.points(whole: whole)
     }
 
     /// A run drawing the local image `source` inside a line (one U+FFFC carrying the image),
@@ -533,7 +535,9 @@ public struct Styler: Sendable {
     func inlineImageRun(_ source: String, cascade: Cascade, asked: (width: String?, height: String?)) -> StyledRun? {
         var path = Styler.localImagePath(source)
         if !path.hasPrefix("/") { path = (options.baseDirectory as NSString).appendingPathComponent(path) }
-        guard FileManager.default.isReadableFile(atPath: path) else { return nil }
+        // Only a regular file can be a picture: a folder, FIFO or device is refused unopened.
+        guard let file = try? FileReader.open(path, limit: FileReader.imageLimit, what: "an image") else { return nil }
+        close(file.descriptor)
         var style = cascade.runStyle
         style.inlineImage = InlineImage(path: path, width: Styler.imageLength(asked.width, whole: theme.page.measure),
                                         height: Styler.imageLength(asked.height, whole: theme.page.textHeight))
@@ -561,7 +565,7 @@ public struct Styler: Sendable {
         var parts: [String] = []
         if local > 0 { parts.append("\(local) image\(local == 1 ? "" : "s") inside lines of text that could not be read") }
         if remote > 0 { parts.append("\(remote) remote image\(remote == 1 ? "" : "s") (not fetched)") }
-        warn("\(parts.joined(separator: " and ")) shown as alt text", first)
+        warn("\(parts.joined(separator: " and ")) shown as alt text", first, kind: .image)
     }
 
     /// The cascade for text presented as an HTML element (sizes after CSS's `smaller` and the
@@ -602,19 +606,19 @@ public struct Styler: Sendable {
             if let value = pair.value, let dimension = ImageDimension(value) {
                 dimensions[key] = dimension
             } else {
-                warn(ImageDimension.problem(pair.value ?? "", key: pair.key), pair.location ?? imageLocation)
+                warn(ImageDimension.problem(pair.value ?? "", key: pair.key), pair.location ?? imageLocation, kind: .image)
             }
         }
         if let id = figure.attributes.id { registerAnchor(id, at: figure.attributes.location) }
         let altText = alt.plainText
         if altText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            warn("image '\(source.prefix(60))' has no alt text; screen readers can only say that there is a figure", imageLocation ?? location)
+            warn("image '\(source.prefix(60))' has no alt text; screen readers can only say that there is a figure", imageLocation ?? location, kind: .image)
         }
         var path = Styler.localImagePath(source)
         let isRemote = source.contains("://") || source.lowercased().hasPrefix("data:")
         if !isRemote && !path.hasPrefix("/") { path = (options.baseDirectory as NSString).appendingPathComponent(path) }
         // Local files are checked with the layout's image reader (Typesetter's ImageCheck).
-        if isRemote { warn("remote image '\(source.prefix(60))\(source.count > 60 ? "…" : "")' is not fetched; drawing a placeholder", imageLocation ?? location) }
+        if isRemote { warn("remote image '\(source.prefix(60))\(source.count > 60 ? "…" : "")' is not fetched; drawing a placeholder", imageLocation ?? location, kind: .image) }
         var captionCascade = context.cascade
         captionCascade.apply(role: .caption, theme: theme)
         if let secondary = theme.color(named: "secondary") { captionCascade.color = secondary }
@@ -695,7 +699,7 @@ public struct Styler: Sendable {
         }
         for number in left {
             warn("footnote \(number) is cited only where no marker is drawn (in its own text or an image's alt text); it is set at the foot of the last page",
-                 footnoteDefinitions[number]?.first?.location)
+                 footnoteDefinitions[number]?.first?.location, kind: .footnote)
         }
         referencedNotes = left
         attachFootnotes(to: &blocks, from: blocks.count - 1)
@@ -718,7 +722,7 @@ public struct Styler: Sendable {
         var paragraphs: [StyledParagraph] = []
         for block in noteBlocks {
             if case .paragraph(let p) = block.content { paragraphs.append(p); continue }
-            warn("footnote \(number): only paragraphs and lists are set in footnotes; a table, image or rule is left out", block.location)
+            warn("footnote \(number): only paragraphs and lists are set in footnotes; a table, image or rule is left out", block.location, kind: .footnote)
         }
         if paragraphs.isEmpty { paragraphs = [StyledParagraph(runs: [], style: paragraphStyle(context, overrides: StyleOverrides()))] }
         var numberStyle = context.cascade.runStyle
@@ -786,6 +790,10 @@ public struct Styler: Sendable {
             case .presentation(let presentation, let children):
                 appendRuns(children, cascade: presented(presentation, cascade), to: &runs)
             case .span(let attributes, let children) where Styler.sizedImage(attributes, children) != nil:
+                for pair in attributes.pairs where ["width", "height"].contains(pair.key) {
+                    if let value = pair.value, ImageDimension(value) != nil { continue }
+                    warn(ImageDimension.problem(pair.value ?? "", key: pair.key), pair.location ?? attributes.location)
+                }
                 if let sized = Styler.sizedImage(attributes, children), case .image(let source, _, _, _) = sized.image,
                    let run = inlineImageRun(source, cascade: cascade, asked: (sized.width, sized.height)) {
                     runs.append(run)
@@ -807,10 +815,10 @@ public struct Styler: Sendable {
                 let overrides = StyleOverrides(attributes, theme: theme, diagnostics: &diagnosticsCopy)
                 diagnostics += diagnosticsCopy
                 if overrides.lineHeight != nil || overrides.leading != nil {
-                    warn("line height applies to whole paragraphs; ignored on a span", overrides.lineHeightLocation ?? attributes.location)
+                    warn("line height applies to whole paragraphs; ignored on a span", overrides.lineHeightLocation ?? attributes.location, kind: .attribute)
                 }
                 if overrides.alignment != nil {
-                    warn("'align' applies to whole paragraphs; ignored on a span", overrides.alignmentLocation ?? attributes.location)
+                    warn("'align' applies to whole paragraphs; ignored on a span", overrides.alignmentLocation ?? attributes.location, kind: .attribute)
                 }
                 var c = cascade
                 var spanOverrides = overrides
@@ -830,7 +838,7 @@ public struct Styler: Sendable {
                 if html.lowercased().hasPrefix("<br") {
                     runs.append(StyledRun("\u{2028}", style: cascade.runStyle))
                 } else {
-                    warn("raw HTML '\(html.prefix(40))' is not rendered; skipped", location)
+                    warn("raw HTML '\(html.prefix(40))' is not rendered; skipped", location, kind: .html)
                 }
             }
         }
@@ -853,7 +861,8 @@ public struct Styler: Sendable {
         if let colon = trimmed.firstIndex(of: ":"), !trimmed[..<colon].contains("/") {
             let scheme = trimmed[..<colon].lowercased()
             guard Styler.linkSchemes.contains(scheme) else {
-                warn("link '\(trimmed.prefix(60))' uses the scheme '\(scheme):'; it is not made clickable", nil)
+                warn("link '\(trimmed.prefix(60))' uses the scheme '\(scheme):'; it is not made clickable", nil,
+                     kind: .link, subject: trimmed)
                 return nil
             }
         }
@@ -886,7 +895,7 @@ public struct Styler: Sendable {
                 }
             }
         }
-        for (message, location) in problems { warn(message, location) }
+        for (message, location) in problems { warn(message, location, kind: .link) }
     }
 
     /// CSS `font-weight: bolder` (CSS Fonts 4 §2.2 relative weights table).

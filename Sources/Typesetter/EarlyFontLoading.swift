@@ -1,4 +1,4 @@
-import PangoCairoBackend
+internal import PangoCairoBackend
 
 extension Typesetter {
     /// Starts loading fonts before the document is read and parsed, so that fontconfig's

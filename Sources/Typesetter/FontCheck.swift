@@ -1,7 +1,7 @@
 import DocumentModel
 import Foundation
 import Layout
-import PangoCairoBackend
+internal import PangoCairoBackend
 import Styling
 import Typography
 
@@ -28,7 +28,14 @@ import Typography
 /// warnings and the distinct requests and characters are kept. Two checks of consecutive parts
 /// of a document join with ``append(_:)``.
 struct FontCheck {
-    struct Request: Hashable { var family: String; var weight: FontWeight; var italic: Bool }
+    struct Request: Hashable {
+        var family: String
+        var weight: FontWeight
+        var italic: Bool
+        /// The weight is the paragraph's own (its role's), or what `**strong**` makes of it
+        /// (CSS `bolder`, once or twice): the theme's cascade asked for it, not an attribute.
+        var ownCascade: Bool
+    }
     /// The document's source, where warnings find the text's line and column.
     var source = SourcePositions()
 
@@ -97,10 +104,12 @@ struct FontCheck {
         var offset = 0
         for paragraph in paragraphs {
             for run in paragraph.runs {
-                note(run, at: offset, into: &findings)
+                note(run, at: offset, paragraphWeight: paragraph.style.baseFont.weight, into: &findings)
                 offset += run.text.utf8.count
             }
-            for run in paragraph.marker ?? [] { note(run, at: nil, into: &findings) }
+            for run in paragraph.marker ?? [] {
+                note(run, at: nil, paragraphWeight: paragraph.style.baseFont.weight, into: &findings)
+            }
         }
         guard !findings.problems.isEmpty || !findings.characters.isEmpty else { return }
         // The characters met for the first time, looked up together (per family list).
@@ -131,7 +140,10 @@ struct FontCheck {
 
     /// Notes `run`'s face requests and characters met for the first time; `offset` is where its
     /// text starts in the visit (nil for a marker).
-    private mutating func note(_ run: StyledRun, at offset: Offset?, into findings: inout Findings) {
+    private mutating func note(_ run: StyledRun, at offset: Offset?, paragraphWeight: FontWeight,
+                               into findings: inout Findings) {
+        let strong = Styler.bolder(paragraphWeight)
+        let cascade = [paragraphWeight, strong, Styler.bolder(strong)].contains(run.style.font.weight)
         let font = run.style.font
         if styles[font.families] == nil { styles[font.families] = font }
         var allASCII = true
@@ -147,7 +159,7 @@ struct FontCheck {
         if needsFallback, fallbackStyles[font.families] == nil { fallbackStyles[font.families] = font }
         for (position, family) in (needsFallback ? font.families[...] : font.families.prefix(1)).enumerated() {
             if listOf[family] == nil { listOf[family] = font.families }
-            let request = Request(family: family, weight: font.weight, italic: font.italic)
+            let request = Request(family: family, weight: font.weight, italic: font.italic, ownCascade: cascade)
             guard seen.insert(request).inserted else { continue }
             let spec = FontSpec(families: Array(font.families.drop { $0 != family }), weight: font.weight,
                                 italic: font.italic, size: font.size)
@@ -260,12 +272,16 @@ struct FontCheck {
         }
     }
 
-    /// The warnings for everything visited.
-    func diagnostics() -> [Diagnostic] {
+    /// The warnings for everything visited. A weight `theme`'s own cascade asks of one of its
+    /// own families — a semibold heading's or table header's inline code in the monospaced
+    /// family, Hangul in a semibold role — is not the document's doing and is not warned about
+    /// in every document: the nearest weight is used. A weight an attribute asks for is.
+    func diagnostics(theme: Theme? = nil) -> [Diagnostic] {
+        let themeFamilies = Set(theme?.familyNames ?? [])
         var diagnostics: [Diagnostic] = []
         var messages = Set<String>()
         func warn(_ message: String, _ location: SourceLocation?) {
-            if messages.insert(message).inserted { diagnostics.append(Diagnostic(.warning, message, at: location)) }
+            if messages.insert(message).inserted { diagnostics.append(Diagnostic(.warning, message, at: location, kind: .font)) }
         }
         for (request, location, _, resolved) in problems {
             guard resolved.familyFound else {
@@ -279,7 +295,10 @@ struct FontCheck {
                 continue
             }
             // A weight the family lacks: one warning per weight, where it is first needed.
-            if resolved.boldSynthesized {
+            let fromTheme = request.ownCascade && themeFamilies.contains(request.family)
+            if fromTheme, resolved.boldSynthesized || resolved.weight != request.weight {
+                // The theme's own request: said by `theme check`, not by every document.
+            } else if resolved.boldSynthesized {
                 warn("'\(resolved.family)' has no face of weight \(request.weight.rawValue): bold synthesized (its lighter face emboldened)", location)
             } else if resolved.weight != request.weight {
                 let hint = resolved.family.hasPrefix("Noto Sans CJK")
@@ -297,7 +316,7 @@ struct FontCheck {
             let more = entry.characters.count > 12 ? " and \(entry.characters.count - 12) more" : ""
             let what = entry.running ? " in a running head or foot" : ""
             let count = entry.characters.count
-            return Diagnostic(.warning, "no installed font draws \(count) character\(count == 1 ? "" : "s")\(what): \(list)\(more); they print as boxes (install a font that has them, or register one with --fonts)", at: entry.location)
+            return Diagnostic(.warning, "no installed font draws \(count) character\(count == 1 ? "" : "s")\(what): \(list)\(more); they print as boxes (install a font that has them, or register one with --fonts)", at: entry.location, kind: .font)
         }
     }
 }
@@ -316,10 +335,10 @@ enum ImageCheck {
             let written = image.source.isEmpty ? (image.path as NSString).lastPathComponent : image.source
             let tried = written == image.path ? "" : " (tried \(image.path))"
             if !FileManager.default.isReadableFile(atPath: image.path) {
-                return Diagnostic(.warning, "image '\(written)' not found or unreadable\(tried); drawing a placeholder", at: block.location)
+                return Diagnostic(.warning, "image '\(written)' not found or unreadable\(tried); drawing a placeholder", at: block.location, kind: .image)
             }
             if ImageProbe.isSVG(image.path) ? ImageProbe.pixelSize(ofFile: image.path) == nil : ImageDecoder.info(ofFile: image.path) == nil {
-                return Diagnostic(.warning, "image '\(written)'\(tried) \(problem(ofFile: image.path)); drawing a placeholder", at: block.location)
+                return Diagnostic(.warning, "image '\(written)'\(tried) \(problem(ofFile: image.path)); drawing a placeholder", at: block.location, kind: .image)
             }
             return nil
     }

@@ -1,4 +1,4 @@
-import PangoCairoBackend
+internal import PangoCairoBackend
 import Styling
 import Typography
 

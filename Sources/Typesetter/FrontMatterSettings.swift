@@ -19,10 +19,10 @@ enum FrontMatterSettings {
             metadata.fieldLocations[key] == nil ? "-V \(key)" : "front matter '\(key)'"
         }
         func warn(_ key: String, _ message: String) {
-            diagnostics.append(Diagnostic(.warning, "\(source(key)): \(message)", at: metadata.fieldLocations[key]))
+            diagnostics.append(Diagnostic(.warning, "\(source(key)): \(message)", at: metadata.fieldLocations[key], kind: .frontMatter))
         }
         func refuse(_ key: String, _ message: String) {
-            diagnostics.append(Diagnostic(.error, "\(source(key)): \(message)", at: metadata.fieldLocations[key]))
+            diagnostics.append(Diagnostic(.error, "\(source(key)): \(message)", at: metadata.fieldLocations[key], kind: .frontMatter))
         }
         func flag(_ key: String) -> Bool? {
             guard let value = fields[key] else { return nil }

@@ -1,44 +1,44 @@
+import DocumentModel
 import Foundation
 import Typography
 
-/// Reading Markdown input: a file path or `-` for standard input, strictly UTF-8.
+/// Reading Markdown input: a file path or `-` for standard input, decoded as UTF-8.
 public enum InputFile {
-    /// The text of `path` (`-`: standard input).
-    /// - Throws: ``TypesetError/unreadableInput(path:reason:)`` for a missing file, a folder or
-    ///   no permission; ``TypesetError/invalidUTF8(path:line:)`` with the first bad line.
-    public static func read(_ path: String) throws -> String {
+    /// Markdown text as read, with the warnings its decoding needed.
+    public struct Text: Sendable {
+        /// The decoded text: each bad UTF-8 sequence is one U+FFFD.
+        public var text: String
+        /// At most one warning: where the first bad sequence is, and how many there are.
+        public var diagnostics: [Diagnostic]
+    }
+
+    /// The text of `path` (`-`: standard input; a pipe such as `<(…)` is read to its end).
+    /// - Throws: ``TypesetError/unreadableInput(path:reason:)`` for a missing file, a folder, a
+    ///   device, a file over ``FileReader/markdownLimit`` or no permission.
+    public static func read(_ path: String) throws -> Text {
         let data: Data
-        if path == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
-        } else {
-            do { data = try FileReader.read(path) } catch {
-                throw TypesetError.unreadableInput(path: path, reason: error.reason)
-            }
+        do { data = try FileReader.readStream(path, limit: FileReader.markdownLimit, what: "a Markdown input") } catch {
+            throw TypesetError.unreadableInput(path: path, reason: error.reason)
         }
-        return try decodeUTF8(data, path: path)
+        return decodeUTF8(data, path: path == "-" ? "<stdin>" : path)
     }
 
     /// Decodes UTF-8 (a leading byte-order mark is dropped), straight from `data`: no
-    /// intermediate copy of the bytes, which for a 20 MB file was 20 MB more while it was read.
-    /// - Throws: ``TypesetError/invalidUTF8(path:line:)`` naming the first line with a bad
-    ///   sequence; lines end at LF, CR LF or a lone CR (CommonMark spec 0.30, §2.1), as the parser reads them.
-    public static func decodeUTF8(_ data: Data, path: String) throws -> String {
+    /// intermediate copy of the bytes for valid text. Each bad sequence — the maximal subpart of
+    /// a well-formed sequence, or one byte that starts none (Unicode 15 §3.9, "U+FFFD
+    /// Substitution of Maximal Subparts"; the WHATWG Encoding standard's UTF-8 decoder, as
+    /// browsers decode) — becomes one U+FFFD, and one warning names the line and column (in
+    /// bytes, as the parser counts them) of the first, with the count. Lines end at LF, CR LF
+    /// or a lone CR (CommonMark spec 0.31, §2.1).
+    public static func decodeUTF8(_ data: Data, path: String) -> Text {
         let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
-        if let text = String(validating: body, as: UTF8.self) { return text }
-        let bytes = [UInt8](body)
-        // Find the first line that does not decode.
-        var line = 1
-        var start = 0
-        func endsLine(_ i: Int) -> Bool {
-            bytes[i] == 0x0A || (bytes[i] == 0x0D && (i + 1 == bytes.count || bytes[i + 1] != 0x0A))
-        }
-        for i in bytes.indices where endsLine(i) || i == bytes.count - 1 {
-            let end = endsLine(i) ? i : i + 1
-            if String(validating: bytes[start..<end], as: UTF8.self) == nil { break }
-            line += 1
-            start = i + 1
-        }
-        throw TypesetError.invalidUTF8(path: path, line: line)
+        if let text = String(validating: body, as: UTF8.self) { return Text(text: text, diagnostics: []) }
+        let scan = body.withUnsafeBytes { UTF8Repair.scan($0) }
+        let text = String(decoding: body, as: UTF8.self)
+        let many = scan.count == 1 ? "1 bad byte sequence" : "\(scan.count) bad byte sequences"
+        let message = "input is not valid UTF-8: \(many), each set as U+FFFD (\u{FFFD}); the first is here"
+        let location = SourceLocation(file: path, line: scan.firstLine, column: scan.firstColumn)
+        return Text(text: text, diagnostics: [Diagnostic(.warning, message, at: location)])
     }
 
     /// Whether writing to `output` would overwrite the file `input`: the same path once

@@ -1,4 +1,5 @@
 import Foundation
+import Typography
 
 /// Writes a file all-or-nothing: the content goes to a temporary file beside the target, which
 /// is renamed over the target only when complete. `-` means standard output.
@@ -83,7 +84,9 @@ struct OutputFile {
         guard fileManager.isWritableFile(atPath: folder) else {
             throw TypesetError.unwritableOutput(path: target, reason: "folder '\(folder)' is not writable")
         }
-        temporaryPath = (folder as NSString).appendingPathComponent(".\(resolved.lastPathComponent).\(UUID().uuidString.prefix(8)).tmp")
+        let tag = UUID().uuidString.prefix(8)
+        let temporaryName = TemporaryName.hidden(resolved.lastPathComponent, suffix: ".\(tag).tmp")
+        temporaryPath = (folder as NSString).appendingPathComponent(temporaryName)
         TemporaryFiles.register(temporaryPath)
     }
 

@@ -1,6 +1,6 @@
 import DocumentModel
 import Layout
-import PangoCairoBackend
+internal import PangoCairoBackend
 import Styling
 import Typography
 
@@ -66,7 +66,7 @@ enum SizeCheck {
         var area: String { "the text area (\(Self.pt(page.measure)) × \(Self.pt(page.textHeight)) pt)" }
 
         mutating func warn(_ key: String, _ message: String, _ location: SourceLocation?) {
-            if reported.insert(key + (location?.description ?? "")).inserted { diagnostics.append(Diagnostic(.warning, message, at: location)) }
+            if reported.insert(key + (location?.description ?? "")).inserted { diagnostics.append(Diagnostic(.warning, message, at: location, kind: .overfull)) }
         }
 
         /// Whether `paragraph` has a size, line step or inline picture ``fit(_:at:)`` may change.

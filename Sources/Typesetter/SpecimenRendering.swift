@@ -2,7 +2,7 @@ import DocumentModel
 import Foundation
 import Layout
 import MarkdownParser
-import PangoCairoBackend
+internal import PangoCairoBackend
 import Specimen
 import Styling
 import Typography
@@ -71,7 +71,7 @@ extension Typesetter {
         guard let templatePath = options.templatePath ?? defaultSpecimenTemplatePath() else {
             throw TypesetError.unreadableInput(path: "templates/specimen.md", reason: "specimen template not found (give --template PATH)")
         }
-        let template = try InputFile.read(templatePath)
+        let template = try InputFile.read(templatePath).text
 
         let date = options.date ?? defaultCreationDate()
         let formatter = DateFormatter()
@@ -92,7 +92,7 @@ extension Typesetter {
         let parsed = MarkdownParser.parse(expansion.text, file: templatePath)
         var diagnostics = themeWarnings
         diagnostics += zip(expansion.unknownNames, expansion.unknownNamePositions).map { name, at in
-            Diagnostic(.warning, "unknown template name '\(name)'", at: SourceLocation(file: templatePath, line: at.line, column: at.column))
+            Diagnostic(.warning, "unknown template name '\(name)'", at: SourceLocation(file: templatePath, line: at.line, column: at.column), kind: .structure)
         }
         diagnostics += parsed.diagnostics
         var document = parsed.document

@@ -15,6 +15,6 @@ extension Typesetter {
         if !errors.isEmpty { throw TypesetError.invalidTheme(problems: errors.map(\.description)) }
         var checked = theme
         let warnings = catalog.removeMissingFamilies(from: &checked)
-        return (checked, warnings.map { Diagnostic(.warning, $0) })
+        return (checked, warnings.map { Diagnostic(.warning, $0, kind: .theme) })
     }
 }

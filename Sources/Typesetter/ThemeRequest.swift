@@ -1,7 +1,7 @@
 import DocumentModel
 import Foundation
 import Layout
-import PangoCairoBackend
+internal import PangoCairoBackend
 import Styling
 import Typography
 
@@ -50,12 +50,31 @@ extension Typesetter {
     ///   ``TypesetError/fontFolder(path:reason:)`` for a folder that cannot be registered.
     public static func prepareTheme(_ request: ThemeRequest) throws -> (Theme, [Diagnostic]) {
         var theme: Theme
-        do {
-            theme = try ThemeLoader.resolve(nameOrPath: request.theme ?? "default")
-        } catch let error as ThemeError {
-            throw TypesetError.invalidTheme(problems: error.problems.map(\.description))
-        } catch {
-            throw TypesetError.invalidTheme(problems: ["\(request.theme ?? "default"): \(error)"])
+        // A theme file is judged as `theme check` judges it (``ThemeJudgement``): its problems
+        // with the same words and positions, its warnings as warnings at the file's lines.
+        var file: (path: String, text: String)?
+        var fileWarnings: [ThemeProblem] = []
+        let name = request.theme ?? "default"
+        if let builtIn = ThemeLoader.builtIn(named: name) {
+            theme = builtIn
+        } else {
+            if !FileManager.default.fileExists(atPath: name) {
+                // Neither built in nor a file: the loader's words for it.
+                do { _ = try ThemeLoader.resolve(nameOrPath: name) } catch let error as ThemeError {
+                    throw TypesetError.invalidTheme(problems: error.problems.map(\.description))
+                }
+            }
+            let data: Data
+            do { data = try FileReader.read(name) } catch {
+                throw TypesetError.invalidTheme(problems: ["\(name): cannot read theme file: \(error.reason)"])
+            }
+            let (read, problems) = ThemeJudgement.read(data, file: name)
+            guard let read, !problems.contains(where: { $0.severity == .error }) else {
+                throw TypesetError.invalidTheme(problems: problems.map(\.description))
+            }
+            theme = read
+            fileWarnings = problems
+            file = (name, String(decoding: data, as: UTF8.self))
         }
         let outOfRange = TextRole.allCases.flatMap { role in theme[role].limitProblems.map { "\(role.displayName): \($0)" } }
         if !outOfRange.isEmpty {
@@ -68,6 +87,14 @@ extension Typesetter {
             }
         }
         let installed = FontCatalog()
+        if let file {
+            let fonts = ThemeJudgement.fontProblems(of: theme, file: file.path, text: file.text,
+                                                    isFamilyAvailable: installed.has)
+            if fonts.contains(where: { $0.severity == .error }) {
+                throw TypesetError.invalidTheme(problems: (fileWarnings + fonts).map(\.description))
+            }
+            fileWarnings += fonts
+        }
         if let family = request.family, !installed.has(family) {
             // Swapping in a missing family would hand Latin text to whatever fallback is left.
             warnings.append("family '\(family)' not found; the theme's families are kept (see `typeset fonts`)")
@@ -91,13 +118,19 @@ extension Typesetter {
                 + (adaptedOutOfRange.count > 1 ? " (and \(adaptedOutOfRange.count - 1) more)" : "")])
         }
         // Missing families go first, so Bold Text steps by the faces that will really be used.
-        warnings += installed.removeMissingFamilies(from: &theme)
+        // A theme file's were named by its judgement, at the lines that name them.
+        let removed = installed.removeMissingFamilies(from: &theme)
+        if file == nil { warnings += removed }
         if request.boldText {
             let (bolder, boldWarnings) = theme.applyingBoldText(availableWeights: { installed.weights(of: $0) })
             theme = bolder
             warnings += boldWarnings
         }
-        return (theme, warnings.map { Diagnostic(.warning, $0) })
+        let located = fileWarnings.map { problem in
+            Diagnostic(.warning, problem.message, at: problem.line > 0
+                ? SourceLocation(file: problem.file, line: problem.line, column: problem.column) : nil, kind: .theme)
+        }
+        return (theme, located + warnings.map { Diagnostic(.warning, $0, kind: .theme) })
     }
 }
 

@@ -3,10 +3,8 @@ import DocumentModel
 /// Why a run failed. Each case prints as one line naming the file (and position when known),
 /// which the CLI shows before exiting 1.
 public enum TypesetError: Error, CustomStringConvertible, Equatable {
-    /// The input could not be read (missing, a folder, no permission).
+    /// The input could not be read (missing, a folder, a device, too large, no permission).
     case unreadableInput(path: String, reason: String)
-    /// The input is not UTF-8; `line` is the first line holding an invalid byte sequence.
-    case invalidUTF8(path: String, line: Int)
     /// The output could not be written (missing folder, no permission, disk full).
     case unwritableOutput(path: String, reason: String)
     /// A theme or token file is invalid; each problem is `file:line:column: message`.
@@ -28,7 +26,6 @@ public enum TypesetError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .unreadableInput(let path, let reason): "\(path): cannot read input: \(reason)"
-        case .invalidUTF8(let path, let line): "\(path):\(line):1: input is not valid UTF-8"
         case .unwritableOutput(let path, let reason): "\(path): cannot write output: \(reason)"
         case .invalidTheme(let problems): problems.joined(separator: "\n")
         case .warningsAreErrors(let diagnostics):

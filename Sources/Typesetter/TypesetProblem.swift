@@ -8,8 +8,6 @@ public struct TypesetProblem: Hashable, Sendable, CustomStringConvertible {
     public enum Kind: String, Hashable, Sendable {
         /// The input could not be read.
         case unreadableInput
-        /// The input is not UTF-8.
-        case invalidUTF8
         /// The output could not be written.
         case unwritableOutput
         /// A theme or design-token file (or a theme built in code) is invalid.
@@ -25,6 +23,31 @@ public struct TypesetProblem: Hashable, Sendable, CustomStringConvertible {
         case fontFolder
         /// The document cannot be set as written (a recursive or exploding YAML alias).
         case invalidInput
+        /// Warnings, by what they are about (``Diagnostic/Kind``, the same names): a face or
+        /// character the fonts lack.
+        case font
+        /// A link not made clickable or going nowhere.
+        case link
+        /// Text wider than the measure or taller than the text area.
+        case overfull
+        /// An image missing, unreadable, remote, without alt text or of a bad size.
+        case image
+        /// An attribute list's unknown, repeated or invalid entry.
+        case attribute
+        /// Front matter: invalid, not closed, unknown or repeated keys, wrong types.
+        case frontMatter = "front-matter"
+        /// Bytes or characters that are not text.
+        case encoding
+        /// Raw HTML not rendered, or rendered without some of its markup.
+        case html
+        /// A theme or design-token file.
+        case theme
+        /// A footnote defined twice, never cited, or set elsewhere.
+        case footnote
+        /// Div fences, nesting, empty headings, repeated ids, no content.
+        case structure
+        /// The PDF (written untagged) or the pages asked for.
+        case output
     }
 
     /// The stage that found it.
@@ -44,9 +67,10 @@ public struct TypesetProblem: Hashable, Sendable, CustomStringConvertible {
         self.kind = kind; self.severity = severity; self.file = file; self.line = line; self.column = column; self.message = message
     }
 
-    /// A content diagnostic as a problem of kind ``Kind/content``.
+    /// A diagnostic as a problem of the kind of the same name (``Diagnostic/kind``).
     public init(_ diagnostic: Diagnostic) {
-        self.init(kind: .content, severity: diagnostic.severity, file: diagnostic.location?.file,
+        self.init(kind: Kind(rawValue: diagnostic.kind.rawValue) ?? .content, severity: diagnostic.severity,
+                  file: diagnostic.location?.file,
                   line: diagnostic.location?.line, column: diagnostic.location?.column, message: diagnostic.message)
     }
 
@@ -86,8 +110,6 @@ extension TypesetError {
         switch self {
         case .unreadableInput(let path, let reason):
             [TypesetProblem(kind: .unreadableInput, file: path, message: "cannot read input: \(reason)")]
-        case .invalidUTF8(let path, let line):
-            [TypesetProblem(kind: .invalidUTF8, file: path, line: line, column: 1, message: "input is not valid UTF-8")]
         case .unwritableOutput(let path, let reason):
             [TypesetProblem(kind: .unwritableOutput, file: path, message: "cannot write output: \(reason)")]
         case .invalidTheme(let problems):

@@ -2,8 +2,10 @@ import DocumentModel
 import Foundation
 import Layout
 import MarkdownParser
-import PangoCairoBackend
+internal import PangoCairoBackend
+internal import ProcessMemory
 import Styling
+internal import TaggedPDF
 import Typography
 
 /// How a document is rendered. nil fields fall back to the document's front matter, then to
@@ -120,13 +122,20 @@ public enum Typesetter {
                 (($0 == "paper") ? requested.paper == nil : requested.margins == nil) && document.metadata.fieldLocations[$0] != nil
             }
             guard let key, let at = document.metadata.fieldLocations[key] else { throw TypesetError.invalidPage(path: path, message: message) }
-            throw TypesetError.invalidInput([Diagnostic(.error, "front matter '\(key)': \(message)", at: at)])
+            throw TypesetError.invalidInput([Diagnostic(.error, "front matter '\(key)': \(message)", at: at, kind: .frontMatter)])
         } catch TypesetError.invalidTheme(let problems)
             where requested.theme == nil && requested.themeRequest.theme == nil && options.themeRequest.theme != nil {
             // The theme came from the front matter: a problem with the theme as a whole (no such
             // theme, unreadable) is reported at the `theme:` line that named it.
-            guard let at = document.metadata.fieldLocations["theme"], let first = problems.first,
-                  first.range(of: #"^[^\n]*?:\d+:\d+: "#, options: .regularExpression) == nil else { throw TypesetError.invalidTheme(problems: problems) }
+            guard let at = document.metadata.fieldLocations["theme"], let first = problems.first else {
+                throw TypesetError.invalidTheme(problems: problems)
+            }
+            guard first.range(of: #"^[^\n]*?:\d+:\d+: "#, options: .regularExpression) == nil else {
+                // Problems inside the file it named: said to be the theme's, then each at its place.
+                let name = options.themeRequest.theme ?? ""
+                throw TypesetError.invalidTheme(problems: ["\(at): front matter 'theme': '\(name)' is read as the theme, "
+                                                           + "and it is not a usable theme:"] + problems)
+            }
             throw TypesetError.invalidTheme(problems: ["\(at): front matter 'theme': \(first)"] + problems.dropFirst())
         }
         if let preview = options.preview, preview.format == .png {
@@ -137,6 +146,18 @@ public enum Typesetter {
                 let largest = (32_767 * 72 / max(theme.page.paper.width, theme.page.paper.height)).rounded(.down)
                 throw TypesetError.invalidPage(path: document.file, message: "a \(theme.page.paper.width.wholePointsText) × \(theme.page.paper.height.wholePointsText) pt page at --dpi \(preview.dpi.wholePointsText) "
                     + "is \(Int(width)) × \(Int(height)) px; a PNG page can be at most 32767 px a side (Cairo's image limit): use --dpi \(Int(largest)) or less")
+            }
+            // A page is drawn whole in memory, 4 bytes a pixel, before it is compressed.
+            let limit = Double(PagePreview.maxPixels)
+            if width * height > limit {
+                let paper = theme.page.paper
+                let largest = (72 * (limit / (paper.width * paper.height)).squareRoot()).rounded(.down)
+                let millions = Int((width * height / 1_000_000).rounded())
+                let page = "a \(paper.width.wholePointsText) × \(paper.height.wholePointsText) pt page"
+                let message = "\(page) at --dpi \(preview.dpi.wholePointsText) is \(Int(width)) × \(Int(height)) px, "
+                    + "\(millions) million pixels; a PNG page can have at most \(PagePreview.maxPixels / 1_000_000) million "
+                    + "(\((PagePreview.maxPixels * 4) >> 20) MB drawn): use --dpi \(Int(largest)) or less"
+                throw TypesetError.invalidPage(path: document.file, message: message)
             }
         }
         var styling = stylingOptions(options, file: document.file)
@@ -158,13 +179,13 @@ public enum Typesetter {
                 .contains { !($0?.trimmingCharacters(in: .whitespaces).isEmpty ?? true) }
             diagnostics.append(Diagnostic(.warning, titled ? "the document has no content after its front matter; the PDF has one page with only the title block"
                                                            : "the document has no content; the PDF has one empty page",
-                                          at: SourceLocation(file: document.file, line: 1, column: 1)))
+                                          at: SourceLocation(file: document.file, line: 1, column: 1), kind: .structure))
         }
         if let lang = document.metadata.lang, !FrontMatterSettings.isLanguageTag(lang.trimmingCharacters(in: .whitespaces)) {
             // No position: set by --lang or -V lang, named as such rather than at line 1.
             let at = document.metadata.fieldLocations["lang"]
-            diagnostics.append(Diagnostic(.warning, "\(at == nil ? "--lang/-V lang" : "lang") '\(lang.prefix(40))' is not a BCP 47 language tag; the PDF says 'en'",
-                                          at: at))
+            diagnostics.append(Diagnostic(.warning, "\(at == nil ? "--lang/-V lang" : "lang"): \(LanguageTag.problem(lang)); the PDF says 'en'",
+                                          at: at, kind: .frontMatter))
         }
         // Front matter text values read as Markdown: the PDF's metadata and running heads take
         // their plain text (``FrontMatterText``).
@@ -182,7 +203,7 @@ public enum Typesetter {
             let what = fit.overlong.contains(key)
                 ? "is wider than the measure (\(theme.page.measure.wholePointsText) pt) even with its title shortened: only its first line is set"
                 : "is wider than the measure (\(theme.page.measure.wholePointsText) pt): its {title} is shortened with an ellipsis (…)"
-            diagnostics.append(Diagnostic(.warning, "the running \(key) \(what)", at: location))
+            diagnostics.append(Diagnostic(.warning, "the running \(key) \(what)", at: location, kind: .overfull))
         }
         let titleBlock = options.titleBlock
             ? TitleBlock(theme: theme, metadata: document.metadata, smart: smart, blocks: survey.firstBlock.map { [$0] } ?? []) : nil
@@ -210,8 +231,11 @@ public enum Typesetter {
         for case let (sample?, key, given) in runningSamples {
             fonts.visit(sample, at: given == nil ? document.metadata.fieldLocations[key] : nil, running: true)
         }
-        diagnostics = inSourceOrder(diagnostics + fonts.diagnostics()) + survey.imageDiagnostics + survey.sizeDiagnostics
-        if options.strict, !diagnostics.isEmpty { throw TypesetError.warningsAreErrors(diagnostics) }
+        diagnostics = inSourceOrder(document.source.placingSubjects(of: diagnostics + fonts.diagnostics(theme: theme)))
+            + survey.imageDiagnostics + survey.sizeDiagnostics
+        if options.strict, !diagnostics.isEmpty {
+            throw TypesetError.warningsAreErrors(Diagnostic.coalesced(diagnostics))
+        }
         var layoutDiagnostics: [Diagnostic] = []
         func layOut(pages: [String: Int], pageCount: Int?, into renderer: PageRenderer) throws -> Paginator {
             let layout = LayoutOptions(page: theme.page, widows: options.widows ?? 2, orphans: options.orphans ?? 2,
@@ -224,8 +248,8 @@ public enum Typesetter {
                     let emergencies = shaper.emergencyCount
                     try paginator.add(block)
                     if shaper.emergencyCount > emergencies, renderer is CairoPDFRenderer {
-                        layoutDiagnostics.append(Diagnostic(.warning, "a word is wider than the measure: broken between letters",
-                                                            at: block.location))
+                        let word = shaper.lastEmergencyWord
+                        layoutDiagnostics.append(Self.overfullWord(word, measure: theme.page.measure, at: block.location))
                     }
                 }
             }
@@ -234,6 +258,9 @@ public enum Typesetter {
                 var seen = Set<String>()
                 for overflow in paginator.inkOverflows where seen.insert(overflow.location?.description ?? "").inserted {
                     layoutDiagnostics.append(Self.diagnostic(for: overflow))
+                }
+                for adjustment in paginator.tableAdjustments {
+                    layoutDiagnostics.append(Diagnostic(.warning, adjustment.message, at: adjustment.location))
                 }
             }
             return paginator
@@ -296,15 +323,20 @@ public enum Typesetter {
                 written = try write(tagged: options.tagged)
             } catch BackendError.tagging(_, let message) {
                 // What could not be tagged is still printed: untagged, with a warning.
-                let warning = Diagnostic(.warning, "the PDF could not be tagged for accessibility (\(message)); it is written untagged", at: nil)
+                let warning = Diagnostic(.warning, "the PDF could not be tagged for accessibility (\(message)); it is written untagged", at: nil, kind: .output)
                 if options.strict { throw TypesetError.warningsAreErrors([warning]) }
                 diagnostics.append(warning)
                 written = try write(tagged: false)
             }
-            if options.strict, !layoutDiagnostics.isEmpty { throw TypesetError.warningsAreErrors(layoutDiagnostics) }
+            layoutDiagnostics = document.source.placingSubjects(of: layoutDiagnostics)
+            if options.strict, !layoutDiagnostics.isEmpty {
+                throw TypesetError.warningsAreErrors(Diagnostic.coalesced(layoutDiagnostics))
+            }
             diagnostics += layoutDiagnostics
             if options.preview == nil { try outputFile.commit() } else { outputFile.discard() }
-            return RenderReport(pageCount: written.pages, diagnostics: diagnostics, files: written.renderer.previewFiles)
+            // Warnings that say the same thing are said once, with their count.
+            return RenderReport(pageCount: written.pages, diagnostics: Diagnostic.coalesced(diagnostics),
+                                files: written.renderer.previewFiles)
         } catch {
             outputFile.discard()
             if let error = error as? TypesetError { throw error }
@@ -319,15 +351,13 @@ public enum Typesetter {
     static func diagnostic(for overflow: InkOverflow) -> Diagnostic {
         let reach = overflow.crossesPageEdge ? "past the bottom edge of the page, where they are cut" : "into the bottom margin"
         return Diagnostic(.warning, "glyphs taller than the text area: even at the top of a page they reach \(overflow.excess.wholePointsText) pt "
-                          + "below it, \(reach); a larger line height or a smaller size fits them", at: overflow.location)
+                          + "below it, \(reach); a larger line height or a smaller size fits them", at: overflow.location, kind: .overfull)
     }
 
     static func temporaryFiles(of preview: PagePreview, base: String) -> TemporaryFiles.Pattern {
-        let first = preview.path(for: base, page: 1) as NSString
-        let folder = first.deletingLastPathComponent
-        let name = first.lastPathComponent
-        let stem = name.dropLast("1.\(preview.format.rawValue)".count)
-        return TemporaryFiles.Pattern(folder: folder.isEmpty ? "." : folder, prefix: ".\(stem)", suffix: ".\(preview.format.rawValue).tmp")
+        let (folder, prefix) = preview.temporaryPrefix(for: base)
+        let suffix = ".\(preview.format.rawValue).tmp"
+        return TemporaryFiles.Pattern(folder: folder.isEmpty ? "." : folder, prefix: prefix, suffix: suffix)
     }
 
     /// The theme to set `file` with: given, or prepared from the request; with the options'
@@ -366,6 +396,19 @@ public enum Typesetter {
 
     /// Diagnostics in source order, so a reader can walk the file top to bottom; those without
     /// a position keep their order, after the rest.
+    /// The warning for a word wider than the measure, quoting it (its first 60 characters) and
+    /// placed where it is written (its first 24 characters are looked for in the source).
+    static func overfullWord(_ word: String?, measure: Double, at location: SourceLocation?) -> Diagnostic {
+        guard let word, !word.isEmpty else {
+            return Diagnostic(.warning, "a word is wider than the measure: broken between letters", at: location,
+                              kind: .overfull)
+        }
+        let shown = word.count > 60 ? word.prefix(60) + "…" : Substring(word)
+        let message = "a word is wider than the measure (\(measure.wholePointsText) pt): '\(shown)' is broken "
+            + "between letters"
+        return Diagnostic(.warning, message, at: location, kind: .overfull, subject: String(word.prefix(24)))
+    }
+
     static func inSourceOrder(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
         diagnostics.enumerated().sorted { a, b in
             switch (a.element.location, b.element.location) {

@@ -1,21 +1,185 @@
 import Foundation
 
-/// Reads a whole file for Typeset's inputs (Markdown, themes, design tokens), telling apart the
-/// reasons a file cannot be read, so messages say what is wrong: `/tmp` "is a folder", a
-/// missing file "no such file", and a device or FIFO such as `/dev/null` or `<(…)` is read
-/// like any file (`/dev/null` is simply empty).
+/// The one way Typeset opens a file it reads (Markdown, themes, design tokens, images, fonts):
+/// only regular files, their size read before their contents and held to a limit, with a
+/// message that says what is wrong.
+///
+/// - A path is looked up with POSIX `stat` (symbolic links followed) and refused at once unless
+///   it is a regular file: `/dev/zero` "is a character device", a FIFO "is a FIFO (named pipe)",
+///   `/tmp` "is a folder". Nothing is opened that could block or never end.
+/// - It is then opened with `O_NONBLOCK` (opening a FIFO never waits for a writer) and the
+///   opened descriptor is checked again with `fstat`: a file swapped for a FIFO or device
+///   between the look-up and the open is refused just the same.
+/// - Its size is read before its contents: a file over the caller's limit is refused without
+///   reading it, and reading stops at the size `fstat` gave (a file growing meanwhile is cut
+///   there, never read without end).
+///
+/// The Markdown input may also be a pipe (standard input, `<(…)`): ``readStream(_:limit:)``.
 public enum FileReader {
-    /// The bytes of `path`.
+    /// The most bytes a theme or design-token file may have (the built-in themes are under
+    /// 20 KB).
+    public static let themeLimit = 16 << 20
+    /// The most bytes a Markdown input may have.
+    public static let markdownLimit = 512 << 20
+    /// The most bytes an image file may have (a PNG of the largest picture Typeset decodes,
+    /// 100 million pixels, is rarely over 200 MB).
+    public static let imageLimit = 256 << 20
+    /// The most bytes an SVG file may have: its drawing work grows with its elements (and
+    /// with `<use>` references to them), so a larger one is refused before librsvg parses it.
+    public static let svgLimit = 4 << 20
+    /// The most bytes a font file may have (a CJK collection is about 30 MB).
+    public static let fontLimit = 128 << 20
+
+    /// The bytes of the regular file `path`, at most `limit` of them.
     /// - Throws: ``FileReader/Failure`` with a one-line reason: `no such file`, `it is a folder`,
-    ///   `permission denied`, or the system's message (`strerror`) for anything else.
-    public static func read(_ path: String) throws(Failure) -> Data {
+    ///   `it is a character device, not a regular file`, `it is 20.0 MB, more than the 16.0 MB
+    ///   a theme may have`, `permission denied`, or the system's message (`strerror`).
+    public static func read(_ path: String, limit: Int = themeLimit, what: String = "a file") throws(Failure) -> Data {
+        let file = try open(path, limit: limit, what: what)
+        defer { close(file.descriptor) }
+        return try readAll(file.descriptor, count: file.size, path: path)
+    }
+
+    /// An open regular file: its descriptor (the caller closes it) and its size in bytes.
+    public struct OpenFile: Sendable {
+        /// The POSIX file descriptor, open for reading.
+        public var descriptor: Int32
+        /// The size `fstat` gave, bytes.
+        public var size: Int
+    }
+
+    /// Opens the regular file `path` for reading (see the type's summary for the checks).
+    /// - Throws: ``FileReader/Failure`` as ``read(_:limit:what:)``.
+    public static func open(_ path: String, limit: Int, what: String = "a file") throws(Failure) -> OpenFile {
+        guard !path.isEmpty else { throw Failure(reason: "no such file") }
         var info = stat()
         guard stat(path, &info) == 0 else { throw Failure(reason: reason(errno)) }
-        if info.st_mode & S_IFMT == S_IFDIR { throw Failure(reason: "it is a folder") }
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw Failure(reason: reason(errno)) }
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-        do { return try handle.readToEnd() ?? Data() } catch { throw Failure(reason: reason(errno)) }
+        if let kind = nonRegularKind(info.st_mode) { throw Failure(reason: refusal(kind)) }
+        let descriptor = Foundation.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else { throw Failure(reason: reason(errno)) }
+        var opened = stat()
+        guard fstat(descriptor, &opened) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw Failure(reason: reason(code))
+        }
+        if let kind = nonRegularKind(opened.st_mode) {
+            close(descriptor)
+            throw Failure(reason: refusal(kind))
+        }
+        // Reads from a regular file never block; the flag is cleared for ordinary reads.
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        let size = Int(opened.st_size)
+        guard size <= limit else {
+            close(descriptor)
+            throw Failure(reason: "it is \(megabytes(size)), more than the \(megabytes(limit)) \(what) may have")
+        }
+        return OpenFile(descriptor: descriptor, size: size)
+    }
+
+    /// Why `path` is not a regular file Typeset may read (`it is a FIFO (named pipe), not a
+    /// regular file`), or nil when it is one (or does not exist: the caller reports that as it
+    /// reads). For paths handed to a library that opens them itself.
+    public static func refusal(ofPath path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return nonRegularKind(info.st_mode).map(refusal)
+    }
+
+    /// The bytes of `path` when it may be a stream — `-` (standard input), a pipe or FIFO
+    /// (`<(…)`), `/dev/stdin` — else as ``read(_:limit:what:)``. A stream is read until its end
+    /// or `limit` bytes, whichever comes first; more is refused. A device that is not a
+    /// terminal (`/dev/zero`, `/dev/urandom`) is refused at once; `/dev/null` reads as empty.
+    /// - Throws: ``FileReader/Failure``.
+    public static func readStream(
+        _ path: String, limit: Int = markdownLimit, what: String = "a file"
+    ) throws(Failure) -> Data {
+        var descriptor: Int32 = STDIN_FILENO
+        if path != "-" {
+            var info = stat()
+            guard stat(path, &info) == 0 else { throw Failure(reason: reason(errno)) }
+            let type = info.st_mode & S_IFMT
+            if path == "/dev/null" { return Data() }
+            if type == S_IFREG || type == S_IFDIR || type == S_IFBLK || type == S_IFSOCK
+                || (type == S_IFCHR && !isStandardInput(path))
+            {
+                return try read(path, limit: limit, what: what)
+            }
+            descriptor = Foundation.open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+            guard descriptor >= 0 else { throw Failure(reason: reason(errno)) }
+        }
+        defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+        var info = stat()
+        if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
+            guard Int(info.st_size) <= limit else {
+                throw Failure(
+                    reason: "it is \(megabytes(Int(info.st_size))), more than the \(megabytes(limit)) \(what) may have")
+            }
+        }
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Failure(reason: reason(errno))
+            }
+            if count == 0 { break }
+            guard data.count + count <= limit else {
+                throw Failure(reason: "it is more than the \(megabytes(limit)) \(what) may have")
+            }
+            data.append(contentsOf: chunk[0..<count])
+        }
+        return data
+    }
+
+    /// Whether `path` names this process's standard input (`/dev/stdin`, `/dev/fd/0`,
+    /// `/proc/self/fd/0`), which may be a terminal the user types into.
+    static func isStandardInput(_ path: String) -> Bool {
+        ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"].contains(path)
+    }
+
+    /// Reads `count` bytes from the start of `descriptor`, fewer when the file ends sooner.
+    private static func readAll(_ descriptor: Int32, count: Int, path: String) throws(Failure) -> Data {
+        var data = Data(count: count)
+        var filled = 0
+        while filled < count {
+            let got = data.withUnsafeMutableBytes {
+                Foundation.read(descriptor, $0.baseAddress! + filled, count - filled)
+            }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw Failure(reason: reason(errno))
+            }
+            if got == 0 { break }
+            filled += got
+        }
+        if filled < count { data.removeSubrange(filled..<count) }
+        return data
+    }
+
+    /// What a file that is not a regular file is, in words (`a folder`, `a FIFO (named
+    /// pipe)`…); nil for a regular file.
+    public static func nonRegularKind(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "a folder"
+        case S_IFIFO: "a FIFO (named pipe)"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        case S_IFLNK: "a symbolic link"
+        default: "not a regular file"
+        }
+    }
+
+    private static func refusal(_ kind: String) -> String {
+        kind == "a folder" ? "it is a folder" : "it is \(kind), not a regular file"
+    }
+
+    /// `size` bytes in megabytes, one decimal (`16.0 MB`; 1 MB = 2^20 bytes).
+    public static func megabytes(_ size: Int) -> String {
+        String(format: "%.1f MB", Double(size) / Double(1 << 20))
     }
 
     /// Why a file could not be read, in one line.
@@ -24,6 +188,8 @@ public enum FileReader {
         public var reason: String
         /// The reason.
         public var description: String { reason }
+        /// A failure with `reason`.
+        public init(reason: String) { self.reason = reason }
     }
 
     static func reason(_ code: Int32) -> String {
@@ -31,6 +197,8 @@ public enum FileReader {
         case ENOENT, ENOTDIR: "no such file"
         case EACCES, EPERM: "permission denied"
         case EISDIR: "it is a folder"
+        case ELOOP: "its symbolic links form a loop"
+        case ENAMETOOLONG: "its name is too long"
         default: String(cString: strerror(code))
         }
     }

@@ -79,6 +79,17 @@ enum JSONSource {
     /// Parses `data` (UTF-8, an optional BOM skipped) into a positioned tree, or throws the first
     /// syntax error with its line and column.
     static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONNode {
+        // JSON text is UTF-8 (RFC 8259 §8.1): a bad sequence anywhere is an error at its place.
+        if String(validating: data, as: UTF8.self) == nil {
+            let scan = data.withUnsafeBytes { UTF8Repair.scan($0, loneCarriageReturnEndsLine: false) }
+            let bom = data.starts(with: [0xEF, 0xBB, 0xBF]) && scan.firstLineStart == 0 ? 3 : 0
+            let before = data[(data.startIndex + scan.firstLineStart + bom)..<(data.startIndex + scan.firstOffset)]
+            let column = before.reduce(1) { $1 & 0xC0 != 0x80 ? $0 + 1 : $0 }
+            let byte = String(format: "0x%02X", data[data.startIndex + scan.firstOffset])
+            let many = scan.count == 1 ? "" : " (\(scan.count) in the file)"
+            let message = "invalid UTF-8: a bad byte sequence starting with byte \(byte)\(many); JSON text is UTF-8"
+            throw JSONSyntaxError(position: SourcePosition(line: scan.firstLine, column: column), message: message)
+        }
         var parser = Parser(bytes: Array(data))
         return try parser.document()
     }

@@ -57,7 +57,7 @@ public enum ThemeLoader {
     ///   file cannot be read.
     public static func load(contentsOf path: String) throws -> Theme {
         let data: Data
-        do { data = try FileReader.read(path) } catch {
+        do { data = try FileReader.read(path, limit: FileReader.themeLimit, what: "a theme file") } catch {
             throw ThemeError(problems: [ThemeProblem(file: path, line: 0, column: 0, message: "cannot read theme file: \(error.reason)")])
         }
         let (theme, problems) = decode(data, file: path)
@@ -255,8 +255,13 @@ private struct ThemeDecoder {
             // here, at the entry, so `theme check`, `theme import --base` and render agree.
             for (index, path) in resolved.enumerated() {
                 var isDirectory: ObjCBool = false
-                guard !(FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue) else { continue }
                 let position = folders.value.array.map { $0.indices.contains(index) ? $0[index].position : folders.value.position } ?? folders.value.position
+                if let system = FontFolderScan.systemFolder(path) {
+                    let entry = list[index]
+                    error(position, "fontFolders: '\(entry)' is in \(system), the kernel's files, not a folder of fonts")
+                    continue
+                }
+                guard !(FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue) else { continue }
                 error(position, "fontFolders: '\(list[index])' is not a folder (\(path) \(FileManager.default.fileExists(atPath: path) ? "is a file" : "does not exist"); paths are relative to the theme file)")
             }
             theme.fontFolders += resolved

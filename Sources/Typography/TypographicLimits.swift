@@ -15,6 +15,11 @@ public enum TypographicLimits {
     public static let lineHeight: ClosedRange<Double> = 0.5...2000
     /// Line-height multiple or percentage factor.
     public static let lineHeightFactor: ClosedRange<Double> = 0.1...20
+    /// A side of a picture as asked for (`width=`, `height=`), pt: 1 pt to 14 400 pt (200 in,
+    /// the largest page side PDF allows).
+    public static let imageSide: ClosedRange<Double> = 1...14_400
+    /// A side of a picture as a share of the measure or the text area's height, %.
+    public static let imageShare: ClosedRange<Double> = 0.1...100
     /// Stroke width, pt.
     public static let strokeWidth: ClosedRange<Double> = 0...50
 

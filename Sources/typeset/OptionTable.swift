@@ -48,7 +48,10 @@ enum OptionTable {
     static let reporting: [OptionSpec] = [
         OptionSpec(name: "--strict", help: "treat warnings as errors (exit 1, nothing written)"),
         OptionSpec(name: "--quiet", short: "-q", help: "print no warnings or progress"),
-        OptionSpec(name: "--diagnostics", value: "FORMAT", help: "text (default) or json: one JSON object per line {file, line, column, severity, kind, message}",
+        OptionSpec(name: "--diagnostics", value: "FORMAT",
+                   help: "text (default) or json: one JSON object per line {file, line, column, severity, kind, message}; "
+                       + "a warning's kind is font, link, overfull, image, attribute, front-matter, encoding, html, theme, "
+                       + "footnote, structure, output or content",
                    choices: ["text", "json"]),
     ]
     static let document: [OptionSpec] = [

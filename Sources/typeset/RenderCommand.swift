@@ -1,6 +1,5 @@
 import DocumentModel
 import Foundation
-import PangoCairoBackend
 import Typesetter
 import Typography
 
@@ -51,7 +50,9 @@ enum RenderCommand {
         if input == "-", options.baseDirectory == nil { options.baseDirectory = FileManager.default.currentDirectoryPath }
         Typesetter.startLoadingFonts(for: options)
         // The text is not kept past the parse: the document holds its own copy of the source.
-        var parsed = Typesetter.parse(markdown: try InputFile.read(input), file: input == "-" ? "<stdin>" : input)
+        let read = try InputFile.read(input)
+        var parsed = Typesetter.parse(markdown: read.text, file: input == "-" ? "<stdin>" : input)
+        parsed.diagnostics = read.diagnostics + parsed.diagnostics
         for (key, value) in variables { parsed.document.metadata.set(key, to: value) }
         var report = try Typesetter.render(document: parsed.document, diagnostics: parsed.diagnostics, to: target, options: options)
         if let text = args.value("--pages"), let selected = options.preview?.pages {
@@ -77,7 +78,7 @@ enum RenderCommand {
         let missing = selected.filter { page in page > pageCount && openStart.map { page < $0 } ?? true }
         guard let first = missing.min(), let last = missing.max() else { return nil }
         let which = first == last ? "page \(first) does" : "pages \(first)–\(last) do"
-        return Diagnostic(.warning, "--pages \(text): \(document) has \(pages); \(which) not exist and \(first == last ? "is" : "are") not written")
+        return Diagnostic(.warning, "--pages \(text): \(document) has \(pages); \(which) not exist and \(first == last ? "is" : "are") not written", kind: .output)
     }
 
     /// The render options the flags set (front matter fills in the rest).

@@ -55,10 +55,18 @@ enum ThemeCommand {
                 let list = names.prefix(8).joined(separator: ", ") + (names.count > 8 ? ", …" : "")
                 throw UsageError("--map \(unmatched)=…: \(path) has no typography token '\(unmatched)' (a token path or its last part; its tokens: \(names.isEmpty ? "none" : list))")
             }
-            let (theme, warnings) = try load { try TokenImporter.importTokens(data, file: path, mapping: mapping) }
-            if theme.styles == Theme.default.styles {
-                throw TypesetError.invalidTheme(problems: ["\(path): no typography tokens found (a token with $type \"typography\" and a $value with fontFamily, fontSize, …)"])
+            // The judgement `theme check` and `render` make: what one refuses, all refuse.
+            let (read, problems) = ThemeJudgement.read(data, file: path, asTokens: true, mapping: mapping)
+            guard let theme = read, !problems.contains(where: { $0.severity == .error }) else {
+                throw TypesetError.invalidTheme(problems: problems.map(\.description))
             }
+            let fonts = ThemeJudgement.fontProblems(of: theme, file: path, text: String(decoding: data, as: UTF8.self),
+                                                    isFamilyAvailable: ThemeJudgement.installedFamilies())
+            let all = problems + fonts
+            if all.contains(where: { $0.severity == .error }) {
+                throw TypesetError.invalidTheme(problems: all.map(\.description))
+            }
+            let warnings = all.map(\.description)
             if !args.has("--quiet") { warnings.forEach(Messages.error) }
             let json = ThemeWriter.json(for: theme, comment: "Imported by `typeset theme import` from \((path as NSString).lastPathComponent).")
             try Typesetter.write(json, to: output)
@@ -80,39 +88,11 @@ enum ThemeCommand {
     /// family an error). A file with `$type`/`$value` tokens is checked as design tokens, by
     /// importing it: what `theme import` would refuse, this reports as an error.
     static func check(_ data: Data, path: String) -> [String] {
-        let text = String(decoding: data, as: UTF8.self)
-        let installed = Set(FontListing.familyNames().map { $0.lowercased() })
-        if text.contains("\"$value\"") || text.contains("\"$type\"") {
-            do {
-                let (imported, warnings) = try TokenImporter.importTokens(data, file: path)
-                return warnings + located(imported.validate(file: path, isFamilyAvailable: { installed.contains($0.lowercased()) })
-                    .filter { $0.message.contains("install") }, text: text).map(\.description)
-            } catch let error as ThemeError { return error.problems.map(\.description) } catch { return ["\(path): \(error)"] }
-        }
-        let decoded = ThemeLoader.decode(data, file: path)
-        guard let theme = decoded.0 else { return decoded.1.map(\.description) }
-        let problems = decoded.1
-        // decode already ran the validation without fonts; add only the font checks.
-        let fontProblems = theme.validate(file: path, isFamilyAvailable: { installed.contains($0.lowercased()) })
-            .filter { problem in !problems.contains { $0.message == problem.message } }
-        return (problems + located(fontProblems, text: text)).map(\.description)
-    }
-
-    /// `problems` without a position, each placed at the first place `text` writes the family
-    /// (or the role) its message names in quotes.
-    static func located(_ problems: [ThemeProblem], text: String) -> [ThemeProblem] {
-        problems.map { problem in
-            guard problem.line == 0 else { return problem }
-            let quoted = problem.message.split(separator: "'", omittingEmptySubsequences: false)
-            let needle = quoted.count >= 3 ? String(quoted[1])
-                : problem.message.hasPrefix("role ") ? String(problem.message.dropFirst(5).prefix { $0 != ":" }) : ""
-            guard !needle.isEmpty, let range = text.range(of: "\"\(needle)\"") else { return problem }
-            let before = text[..<range.lowerBound]
-            var located = problem
-            located.line = before.filter { $0 == "\n" }.count + 1
-            located.column = before.distance(from: before.lastIndex(of: "\n").map { before.index(after: $0) } ?? before.startIndex, to: before.endIndex) + 1
-            return located
-        }
+        let (theme, problems) = ThemeJudgement.read(data, file: path)
+        guard let theme else { return problems.map(\.description) }
+        let fonts = ThemeJudgement.fontProblems(of: theme, file: path, text: String(decoding: data, as: UTF8.self),
+                                                isFamilyAvailable: ThemeJudgement.installedFamilies())
+        return (problems + fonts).map(\.description)
     }
 
     static func load<T>(_ body: () throws -> T) throws -> T {
@@ -122,7 +102,7 @@ enum ThemeCommand {
     }
 
     static func read(_ path: String) throws -> Data {
-        do { return try FileReader.read(path) } catch {
+        do { return try FileReader.read(path, limit: FileReader.themeLimit, what: "a theme or token file") } catch {
             throw TypesetError.unreadableInput(path: path, reason: error.reason)
         }
     }

@@ -1,5 +1,4 @@
 import Foundation
-import PangoCairoBackend
 import Typesetter
 
 /// `typeset watch INPUT [-o OUTPUT] [options]`: renders, then renders again whenever the
@@ -29,8 +28,9 @@ enum WatchCommand {
             let start = Date()
             var watched = [input]
             do {
-                let text = try InputFile.read(input)
-                var parsed = Typesetter.parse(markdown: text, file: input)
+                let read = try InputFile.read(input)
+                var parsed = Typesetter.parse(markdown: read.text, file: input)
+                parsed.diagnostics = read.diagnostics + parsed.diagnostics
                 for (key, value) in variables { parsed.document.metadata.set(key, to: value) }
                 watched += Typesetter.dependencies(of: parsed.document, options: options)
                 let report = try Typesetter.render(document: parsed.document, diagnostics: parsed.diagnostics, to: target, options: options)

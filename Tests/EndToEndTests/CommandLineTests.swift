@@ -42,15 +42,34 @@ import Testing
         #expect(contents(dir) == ["a.md"])
     }
 
-    @Test func invalidUTF8NamesTheLine() throws {
+    /// A bad byte is one U+FFFD: the run goes on, the text around it is set, and one warning
+    /// names the first bad sequence's line and byte column with the count; `--strict` refuses.
+    @Test func invalidUTF8IsReplacedAndNamedByLineAndColumn() throws {
         let dir = try temporaryFolder()
         var bytes = Array("# Title\n\nok line\n".utf8)
-        bytes += [0x62, 0x61, 0x64, 0xFF, 0xFE, 0x0A]
+        bytes += Array("before".utf8) + [0xFF, 0xFE] + Array(" after\n\nlast ".utf8) + [0xE2, 0x82] + Array(" end\n".utf8)
         #expect(FileManager.default.createFile(atPath: dir + "/bad.md", contents: Data(bytes)))
         let result = try typeset(["render", dir + "/bad.md", "-o", dir + "/bad.pdf"])
-        #expect(result.status == 1)
-        #expect(result.output.contains("bad.md:4:"), "\(result.output)")
-        #expect(!FileManager.default.fileExists(atPath: dir + "/bad.pdf"))
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("bad.md:4:7: warning: input is not valid UTF-8: 3 bad byte sequences"), "\(result.output)")
+        let text = try PDFProbe.run("pdftotext", [dir + "/bad.pdf", "-"]).output
+        #expect(text.contains("before\u{FFFD}\u{FFFD} after"), "\(text)")
+        #expect(text.contains("last \u{FFFD} end"), "\(text)")
+        let strict = try typeset(["render", dir + "/bad.md", "-o", dir + "/strict.pdf", "--strict"])
+        #expect(strict.status == 1 && strict.output.contains("bad.md:4:7:"), "\(strict.output)")
+    }
+
+    /// Theme and token files stay strict: a bad UTF-8 sequence is an error at its line and
+    /// column (columns count characters, as every JSON position does).
+    @Test func invalidUTF8InAThemeIsAnErrorAtItsPlace() throws {
+        let dir = try temporaryFolder()
+        for (bytes, position) in [(Array("{\n  \"name\": \"b".utf8) + [0xFF] + Array("ad\"\n}".utf8), "2:13"),
+                                  (Array("{\"name\": \"é".utf8) + [0xE2, 0x82] + Array("\"}".utf8), "1:12"),
+                                  ([0xEF, 0xBB, 0xBF] + Array("{\"name\": \"".utf8) + [0xC0, 0xAF] + Array("\"}".utf8), "1:11")] {
+            #expect(FileManager.default.createFile(atPath: dir + "/t.json", contents: Data(bytes)))
+            let check = try typeset(["theme", "check", dir + "/t.json"])
+            #expect(check.status == 1 && check.output.contains("t.json:\(position): invalid JSON: invalid UTF-8"), "\(check.output)")
+        }
     }
 
     @Test func existingOutputSurvivesAFailedRun() throws {
@@ -207,7 +226,7 @@ import Testing
         #expect(result.status == 0, "\(result.output)")
         let lines = result.output.split(separator: "\n").map(String.init).filter { !$0.hasPrefix(dir + "/o.pdf: ") }
         #expect(lines.contains { $0.hasPrefix("typeset: warning: -V toc: expected true or false") }, "\(lines)")
-        #expect(lines.contains { $0.hasPrefix("typeset: warning: --lang/-V lang 'x!!' is not a BCP 47") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("typeset: warning: --lang/-V lang: 'x!!' is not a BCP 47") }, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("typeset: warning: -V widows:") }, "\(lines)")
         #expect(lines.allSatisfy { $0.hasPrefix("typeset: ") || $0.hasPrefix(dir + "/o.md:") }, "\(lines)")
         let positioned = lines.compactMap { line -> Int? in

@@ -46,9 +46,9 @@ import Testing
     }
 
     @Test func aFallbackFaceIsPlacedAtItsFirstCharacter() throws {
-        // A Headline (semibold) is Latin up to the Hangul word: Noto Sans CJK KR (Regular and Bold
-        // only) is needed from there.
-        let markdown = "Text first.\n\n#### \"Quoted\" -- and... then 한국어 제목\n"
+        // A light span is Latin up to the Hangul word: Noto Sans CJK KR (Regular and Bold only)
+        // is needed from there. (A weight the theme's own roles ask for is not warned about.)
+        let markdown = "Text first.\n\n[\"Quoted\" -- and... then 한국어 제목]{weight=300}\n"
         let (_, report) = try Render.markdown(markdown, name: "position-heading-fallback")
         let found = try #require(warning(report, "'Noto Sans CJK KR' lacks weight"), "\(report.diagnostics)")
         let expected = position(of: "한", in: markdown)

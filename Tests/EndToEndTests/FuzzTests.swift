@@ -179,7 +179,7 @@ enum FuzzCampaign {
         let pending = failureFolder + "/pending-\(name).\(input.fileExtension)"
         if saving {
             try? FileManager.default.createDirectory(atPath: failureFolder, withIntermediateDirectories: true)
-            try? input.text.write(toFile: pending, atomically: false, encoding: .utf8)
+            FileManager.default.createFile(atPath: pending, contents: input.data)
         }
         let start = Date()
         let problem = check(input, name: name)
@@ -189,7 +189,7 @@ enum FuzzCampaign {
         guard let verdict else { return nil }
         if saving {
             let saved = failureFolder + "/\(name).\(input.fileExtension)"
-            try? input.text.write(toFile: saved, atomically: true, encoding: .utf8)
+            FileManager.default.createFile(atPath: saved, contents: input.data)
             try? "\(verdict)\nreproduce: \(repro)   (input: \(saved))\n".write(toFile: saved + ".txt", atomically: true, encoding: .utf8)
         }
         return "\(name) [\(input.kind)]: \(verdict) — reproduce: \(repro)"
@@ -198,6 +198,22 @@ enum FuzzCampaign {
     /// The oracle for one input; nil when it holds.
     static func check(_ input: FuzzInput, name: String) -> String? {
         switch input.kind {
+        case .markdown where input.bytes != nil:
+            // Bytes that are not all UTF-8 are read as the command line reads a file: each bad
+            // sequence is U+FFFD (as browsers and Pandoc decode), with a warning; the rest is set.
+            let path = Render.folder + "/\(name)-input.md"
+            FileManager.default.createFile(atPath: path, contents: input.data)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let text: String
+            do { text = try InputFile.read(path).text } catch {
+                return "invalid UTF-8 refuses the document: \(String(describing: error).prefix(200))"
+            }
+            let lossy = String(decoding: input.data, as: UTF8.self)
+            func valid(_ text: String) -> [Unicode.Scalar] { text.unicodeScalars.filter { $0 != "\u{FFFD}" } }
+            guard valid(text) == valid(lossy) else {
+                return "invalid UTF-8 decoded to other text than U+FFFD for each bad sequence"
+            }
+            return checkMarkdown(text, name: name, theme: nil)
         case .markdown: return checkMarkdown(input.text, name: name, theme: nil)
         case .theme, .tokens:
             let file = name + "." + input.fileExtension
@@ -449,7 +465,12 @@ struct FuzzInput {
     enum Kind: String { case markdown, theme, tokens }
     var kind: Kind
     var text: String
+    /// The input as bytes when they are not all UTF-8 (invalid sequences written as bytes);
+    /// nil: `text`'s UTF-8.
+    var bytes: [UInt8]? = nil
     var fileExtension: String { kind == .markdown ? "md" : "json" }
+    /// What is written to the input file.
+    var data: Data { bytes.map { Data($0) } ?? Data(text.utf8) }
 
     /// A folder of image files for `![…](…)`: good ones and damaged copies.
     static let imageFolder: String = {
@@ -492,7 +513,72 @@ struct FuzzInput {
         // Noncharacters and controls inside attribute lists, names and values.
         "[w]{title=\"" + noncharacter(0xFFFF) + "\"}", "{#id" + noncharacter(0xFDD0) + "}", "[w]{family=\"" + noncharacter(0xFFFE) + "\"}",
         "{." + noncharacter(0x10FFFF) + " key=\u{1}}", "![a" + noncharacter(0xFFFF) + "](figure.svg){width=\"" + noncharacter(0xFDEF) + "\"}",
+        // HTML blocks whose void or closing elements are followed by more elements, and the
+        // openings of READMEs.
+        "<hr>\n<p>second paragraph words</p>\n", "<br>\n<p>after break words</p>\n",
+        "<img src=\"figure.svg\">\n<p>after image words</p>\n", "<ul><li>listed</li></ul>\n<p>after list words</p>\n",
+        "<table><tr><td>cell</td></tr></table>\n<p>after table words</p>\n",
+        "<h1 align=center>Title words</h1>\n<p align=center>Intro words</p>\n",
+        "<blockquote>quoted words</blockquote>\n<p>following words</p>\n",
+        "<details><summary>Summary words</summary>\n\nBody words\n</details>\n", "<br/><hr/><img alt=x>\n",
+        // Image paths that are not regular files, and absurd lengths.
+        "![zero](/dev/zero)", "![random](/dev/urandom)", "![folder](.)", "![folder](/tmp)", "![null](/dev/null)",
+        "![w](figure.svg){width=1e-300px}", "![w](line-height.png){width=1e300px}", "![w](figure.svg){height=-0px}",
+        "[tiny]{size=1e-300}", "{width=1e-300px}", "![w](figure.svg){width=0.0000001%}",
+        // Soft hyphens and combining marks.
+        "hy\u{AD}phen\u{AD}ated", "e\u{301}\u{302}\u{303}\u{304}\u{305}", "\u{AD}\u{AD}\u{AD}",
     ]
+
+    /// Spaces other than U+0020: ideographic, the U+2000 block (en quad … hair space), Ogham.
+    static let otherSpaces: [Unicode.Scalar] = [0x3000, 0x1680, 0x00A0, 0x202F, 0x205F].compactMap(Unicode.Scalar.init)
+        + (0x2000...0x200A).compactMap(Unicode.Scalar.init)
+
+    /// Byte sequences that are not UTF-8: a lone continuation byte, overlong forms, a
+    /// surrogate, truncated sequences, bytes that never occur, a code point past U+10FFFF.
+    static let invalidSequences: [[UInt8]] = [
+        [0x80], [0xBF], [0xC0, 0xAF], [0xC1, 0xBF], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80], [0xED, 0xBF, 0xBF],
+        [0xE2, 0x82], [0xF0, 0x9F, 0x98], [0xF4, 0x90, 0x80, 0x80], [0xF5], [0xF8, 0x88, 0x80, 0x80, 0x80],
+        [0xFE], [0xFF],
+        [0xC3], [0xC3, 0x28], [0xE2, 0x28, 0xA1],
+    ]
+
+    /// One block holding many of one thing: links, list items or hard breaks (hundreds to
+    /// thousands), a run of other spaces before a word, a long run of combining marks or soft
+    /// hyphens, a long URL or e-mail autolink, or a long link.
+    static func crowd(_ rng: inout SeededRandom) -> String {
+        func word() -> String { words[rng.below(words.count)] }
+        let count = 200 + rng.below(2_000)
+        switch rng.below(10) {
+        case 0: return (0..<count).map { "[\(word()) \($0)](https://example.com/\($0))" }.joined(separator: " ")
+        case 1: return (0..<count).map { _ in rng.below(4) == 0 ? "-" : "- \(word())" }.joined(separator: "\n")
+        case 2:
+            let breaks = ["  \n", "\\\n", "<br>"]
+            return (0..<count).map { _ in word() + breaks[rng.below(breaks.count)] }.joined() + "end"
+        case 3:
+            let space = Character(otherSpaces[rng.below(otherSpaces.count)])
+            // Enough of them, at the start of a paragraph or after a word, to be wider than the measure.
+            let run = String(repeating: space, count: 1 + rng.below(200))
+            return (rng.below(2) == 0 ? "" : word()) + run + "x\(word()) after \(word())"
+        case 4: return word() + String(repeating: "\u{301}", count: 1 + rng.below(3_000)) + " \(word())"
+        case 5: return Array(repeating: word(), count: 2 + rng.below(3_000)).joined(separator: "\u{AD}")
+        case 6:
+            let path = (0..<(50 + rng.below(2_000))).map { _ in word() }.joined(separator: "/")
+            return rng.below(2) == 0 ? "<https://example.com/\(path)>" : "see https://example.com/\(path) here"
+        case 7:
+            let local = (0..<(20 + rng.below(1_000))).map { _ in word() }.joined(separator: ".")
+            return rng.below(2) == 0 ? "<\(local)@example.com>" : "mail \(local)@example.com now"
+        case 8:
+            let text = (0..<count).map { _ in word() }.joined(separator: " ")
+            return "[\(text)](https://example.com/" + String(repeating: "a", count: rng.below(5_000)) + ")"
+        default:
+            // Void and closing elements in one HTML block, with text between them.
+            let elements = ["<hr>", "<br>", "<img src=\"figure.svg\">", "</ul>", "</ol>", "</table>",
+                            "<p>\(word()) words</p>", "<wbr>"]
+            let block = (0..<(2 + rng.below(20))).map { _ in elements[rng.below(elements.count)] + "\n" }.joined()
+            return block + "<p>closing \(word())</p>"
+        }
+    }
+
 
     static let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
                         "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango"]
@@ -526,14 +612,28 @@ struct FuzzInput {
                     ? "| \(word()) | n |\n|:--|--:|\n" + (0..<rows).map { "| \(word()) \($0) | \($0 * 7) |\n" }.joined()
                     : (0..<rows).map { "\(rng.below(3) == 0 ? "  " : "")- \(word()) item \($0)\n" }.joined()
                 text.insert(contentsOf: ("\n\n" + piece + "\n").unicodeScalars, at: at)
-            case 5:   // a random scalar
+            case 5:   // a random scalar, or a block crowded with one kind of thing
+                if rng.below(2) == 0 {
+                    text.insert(contentsOf: ("\n\n" + crowd(&rng) + "\n\n").unicodeScalars, at: at)
+                    break
+                }
                 let value = UInt32(rng.below(0x3_0000))
                 if let scalar = Unicode.Scalar(value) { text.insert(scalar, at: at) }
             default:  // swap in a word
                 text.insert(contentsOf: (" " + words[rng.below(words.count)] + " ").unicodeScalars, at: at)
             }
         }
-        return FuzzInput(kind: .markdown, text: String(String.UnicodeScalarView(text)))
+        let markdown = String(String.UnicodeScalarView(text))
+        // One case in eight has invalid UTF-8 sequences written into its bytes.
+        guard rng.below(8) == 0 else { return FuzzInput(kind: .markdown, text: markdown) }
+        var bytes = Array(markdown.utf8)
+        for _ in 0..<(1 + rng.below(6)) {
+            // Between two whole characters, so that every other byte stays as it was.
+            var at = rng.below(bytes.count + 1)
+            while at < bytes.count, bytes[at] & 0xC0 == 0x80 { at += 1 }
+            bytes.insert(contentsOf: invalidSequences[rng.below(invalidSequences.count)], at: at)
+        }
+        return FuzzInput(kind: .markdown, text: markdown, bytes: bytes)
     }
 
     static let themeSeed = (try? String(contentsOfFile: Render.packageRoot + "/templates/themes/pretendard.json", encoding: .utf8)) ?? "{}"

@@ -78,11 +78,9 @@ import DocumentModel
         }
         do { _ = try Typesetter.render(markdown: "*x*[y]{.nosuch}", options: RenderOptions(strict: true)); Issue.record("rendered") } catch let error as TypesetError {
             let problem = try #require(error.problems.first)
-            #expect(problem.kind == .content && problem.severity == .error && problem.line == 1, "\(problem)")
+            #expect(problem.kind == .attribute && problem.severity == .error && problem.line == 1, "\(problem)")
             #expect(!error.description.contains("--strict"), "library errors carry no command-line wording")
         }
-        let utf8 = TypesetError.invalidUTF8(path: "a.md", line: 4).problems
-        #expect(utf8 == [TypesetProblem(kind: .invalidUTF8, file: "a.md", line: 4, column: 1, message: "input is not valid UTF-8")])
         let themeFile = TypesetError.invalidTheme(problems: ["t.json:3:5: unknown role 'bodyy'"]).problems[0]
         #expect(themeFile.file == "t.json" && themeFile.line == 3 && themeFile.column == 5 && themeFile.message == "unknown role 'bodyy'")
     }

@@ -49,16 +49,37 @@ import Typesetter
     /// and a bad sequence still named by its line (counted after the mark).
     @Test func decodingDropsAByteOrderMarkAndNamesABadLine() throws {
         let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
-        #expect(try InputFile.decodeUTF8(Data(mark + Array("# Title\n".utf8)), path: "a.md") == "# Title\n")
-        #expect(try InputFile.decodeUTF8(Data(Array("a\u{FEFF}b".utf8)), path: "a.md") == "a\u{FEFF}b", "only a leading mark is dropped")
-        let bad = Data(mark + Array("one\ntwo\n".utf8) + [0x62, 0xFF, 0x0A, 0x63])
-        do {
-            _ = try InputFile.decodeUTF8(bad, path: "a.md")
-            Issue.record("invalid UTF-8 decoded")
-        } catch let error as TypesetError {
-            guard case .invalidUTF8(let path, let line) = error else { Issue.record("\(error)"); return }
-            #expect(path == "a.md" && line == 3)
+        #expect(InputFile.decodeUTF8(Data(mark + Array("# Title\n".utf8)), path: "a.md").text == "# Title\n")
+        #expect(InputFile.decodeUTF8(Data(Array("a\u{FEFF}b".utf8)), path: "a.md").text == "a\u{FEFF}b", "only a leading mark is dropped")
+        let bad = InputFile.decodeUTF8(Data(mark + Array("one\ntwo\n".utf8) + [0x62, 0xFF, 0x0A, 0x63]), path: "a.md")
+        #expect(bad.text == "one\ntwo\nb\u{FFFD}\nc")
+        #expect(bad.diagnostics.map { $0.location } == [SourceLocation(file: "a.md", line: 3, column: 2)])
+    }
+
+    /// Each bad sequence is one U+FFFD, as Unicode's "substitution of maximal subparts" and the
+    /// WHATWG decoder count them (the examples of Unicode 15 §3.9, Tables 3-8 to 3-11), and the
+    /// warning's count and column agree with the text.
+    @Test func badSequencesAreReplacedByMaximalSubparts() throws {
+        let cases: [(bytes: [UInt8], replacements: Int, column: Int)] = [
+            ([0x61, 0xFF, 0x62], 1, 2),                               // a byte that starts nothing
+            ([0x61, 0x80, 0x80, 0x62], 2, 2),                         // two lone continuation bytes
+            ([0xC0, 0xAF], 2, 1),                                     // an overlong lead: each byte
+            ([0xE0, 0x80, 0xAF], 3, 1),                               // E0 needs A0–BF next
+            ([0xED, 0xA0, 0x80], 3, 1),                               // a surrogate: each byte
+            ([0xF4, 0x90, 0x80, 0x80], 4, 1),                         // past U+10FFFF
+            ([0x78, 0xE2, 0x82, 0x79], 1, 2),                         // a truncated € is one
+            ([0x78, 0xF0, 0x9F, 0x98, 0x79], 1, 2),                   // a truncated emoji is one
+            ([0x61, 0x62, 0x63, 0xF1, 0x80, 0x80, 0xE1, 0x80, 0xC2, 0x62, 0x80, 0x63, 0x80, 0xBF, 0x64], 6, 4),
+        ]
+        for (bytes, replacements, column) in cases {
+            let decoded = InputFile.decodeUTF8(Data(bytes), path: "a.md")
+            #expect(decoded.text.unicodeScalars.filter { $0 == "\u{FFFD}" }.count == replacements, "\(bytes)")
+            #expect(decoded.diagnostics.count == 1, "\(bytes)")
+            #expect(decoded.diagnostics.first?.location?.column == column, "\(bytes)")
+            let count = replacements == 1 ? "1 bad byte sequence" : "\(replacements) bad byte sequences"
+            #expect(decoded.diagnostics.first?.message.contains(count) == true, "\(decoded.diagnostics)")
         }
+        #expect(InputFile.decodeUTF8(Data("é€😀".utf8), path: "a.md").diagnostics.isEmpty)
     }
 
     /// Paragraphs, each followed by a 10 KB HTML comment (kept in the source, drawing nothing):

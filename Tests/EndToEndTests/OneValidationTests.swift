@@ -60,7 +60,7 @@ import Testing
 
         try write("---\ntitle: T\nauthor: A\nlang: \"!!\"\n---\n# x\n", dir + "/lang.md")
         let lang = try typeset(["render", dir + "/lang.md", "-o", dir + "/lang.pdf"])
-        #expect(lang.status == 0 && lang.output.contains(dir + "/lang.md:4:1: warning: lang '!!'"), "\(lang.output)")
+        #expect(lang.status == 0 && lang.output.contains(dir + "/lang.md:4:1: warning: front matter 'lang': '!!'"), "\(lang.output)")
 
         try write("Intro\n\n# {{nosuch}} here\n", dir + "/tpl.md")
         let unknown = try typeset(["specimen", "--template", dir + "/tpl.md", "-o", dir + "/s.pdf"])

@@ -1,11 +1,13 @@
 import Foundation
+@testable import TaggedPDF
 import TestSupport
 
 /// Every text-showing operator (`Tj`, `TJ`, `'`, `"`) on the pages of a PDF, with the font it
 /// uses and the baseline it sits on: read from the uncompressed content streams (qpdf's QDF
-/// form) by following the graphics state (`q`/`Q`/`cm`) and the text matrices (`Tm`, `Td`,
-/// `TD`, `T*`) as PDF 1.7 §9.4.2 defines them. A run of glyphs shown by one operator shares
-/// one baseline, so this gives the baseline of every glyph by font, exactly.
+/// form, read with the tagging pass's object reader and lexer, ``PDFLexer``) by following the
+/// graphics state (`q`/`Q`/`cm`) and the text matrices (`Tm`, `Td`, `TD`, `T*`) as PDF 1.7
+/// §9.4.2 defines them. A run of glyphs shown by one operator shares one baseline, so this
+/// gives the baseline of every glyph by font, exactly.
 extension PDFProbe {
     struct TextShow: CustomStringConvertible {
         /// Page, 1-based.
@@ -24,67 +26,63 @@ extension PDFProbe {
     }
 
     static func textShows(_ pdf: String) throws -> [TextShow] {
-        let qdf = try contentStreams(pdf)
-        // Objects by number.
-        var objects: [Int: Substring] = [:]
-        var pages: [Int] = []
-        var cursor = qdf.startIndex
-        while let range = qdf.range(of: "\n%% ", range: cursor..<qdf.endIndex) {
-            cursor = range.upperBound
-            let lineEnd = qdf[cursor...].firstIndex(of: "\n") ?? qdf.endIndex
-            let comment = qdf[cursor..<lineEnd]
-            guard let header = qdf.range(of: #"\n(\d+) 0 obj\n"#, options: .regularExpression, range: lineEnd..<qdf.endIndex),
-                  let end = qdf.range(of: "\nendobj", range: header.upperBound..<qdf.endIndex) else { continue }
-            let number = Int(qdf[header].trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ")[0])!
-            objects[number] = qdf[header.upperBound..<end.lowerBound]
-            if comment.hasPrefix("Page ") { pages.append(number) }
+        let qdf = pdf + ".qdf"
+        try run("qpdf", ["--qdf", "--object-streams=disable", pdf, qdf])
+        defer { try? FileManager.default.removeItem(atPath: qdf) }
+        let data = try Data(contentsOf: URL(fileURLWithPath: qdf))
+        return try data.withUnsafeBytes { raw in
+            try textShows(in: try CairoPDFFile(bytes: raw.bindMemory(to: UInt8.self)))
         }
-        func resolve(_ text: Substring) -> Substring {
-            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            if let match = trimmed.wholeMatch(of: /(\d+) 0 R/) { return objects[Int(match.1)!] ?? "" }
-            return Substring(trimmed)
-        }
-        func value(of key: String, in dictionary: Substring) -> Substring? {
-            guard let r = dictionary.range(of: "\n  /\(key) ") ?? dictionary.range(of: "/\(key) ") else { return nil }
-            let rest = dictionary[r.upperBound...]
-            if rest.hasPrefix("<<") || rest.hasPrefix("[") {
-                // Balanced dictionary or array.
-                var depth = 0, index = rest.startIndex
-                while index < rest.endIndex {
-                    if rest[index...].hasPrefix("<<") || rest[index] == "[" { depth += 1 }
-                    if rest[index...].hasPrefix(">>") || rest[index] == "]" {
-                        depth -= 1
-                        if depth == 0 { return rest[rest.startIndex...rest.index(after: index)] }
-                    }
-                    index = rest.index(after: index)
-                }
-                return rest
+    }
+
+    /// The text shows of every page of `file` (one cross-reference section, streams not
+    /// compressed: qpdf's QDF form), in page order.
+    private static func textShows(in file: CairoPDFFile) throws -> [TextShow] {
+        // The pages in order: the leaves of the page tree (PDF 1.7 §7.7.3).
+        var pages: [PDFValue] = []
+        func collect(_ node: PDFValue?) throws {
+            guard let node = try file.resolved(node) else { return }
+            if node["Type"]?.nameValue == "Pages" {
+                guard case .array(let kids)? = node["Kids"] else { return }
+                for kid in kids { try collect(kid) }
+            } else {
+                pages.append(node)
             }
-            return rest.prefix(while: { $0 != "\n" })
         }
+        try collect(try file.object(file.root).value["Pages"])
         var shows: [TextShow] = []
-        for (pageIndex, pageObject) in pages.enumerated() {
-            guard let page = objects[pageObject] else { continue }
+        for (pageIndex, page) in pages.enumerated() {
+            // Font resource names → PostScript names without the subset prefix.
             var fonts: [String: String] = [:]
-            if let resourcesText = value(of: "Resources", in: page), let fontDict = value(of: "Font", in: resolve(resourcesText)) {
-                for match in resolve(fontDict).matches(of: /\/([^\s\/]+) (\d+) 0 R/) {
-                    if let font = objects[Int(match.2)!], let base = value(of: "BaseFont", in: font) {
-                        fonts[String(match.1)] = String(base.split(separator: "+").last ?? base).trimmingCharacters(in: .whitespaces)
-                            .trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+            if case .dictionary(let entries)? = try file.resolved(try file.resolved(page["Resources"])?["Font"]) {
+                for (name, reference) in entries {
+                    if let base = try file.resolved(reference)?["BaseFont"]?.nameValue {
+                        fonts[name] = String(base.split(separator: "+").last ?? Substring(base))
                     }
                 }
             }
-            var streams: [Substring] = []
-            if let contents = value(of: "Contents", in: page) {
-                for match in contents.matches(of: /(\d+) 0 R/) {
-                    if let object = objects[Int(match.1)!], let s = object.range(of: "stream\n"), let e = object.range(of: "\nendstream", options: .backwards) {
-                        streams.append(object[s.upperBound..<e.lowerBound])
-                    }
-                }
+            var contents: [PDFValue] = []
+            switch try file.resolved(page["Contents"]) {
+            case .array(let items)?: contents = items
+            case .some: contents = [page["Contents"]!]
+            case nil: break
             }
-            let box = value(of: "MediaBox", in: page).map { $0.split(whereSeparator: { " \n[]".contains($0) }).compactMap { Double($0) } } ?? []
-            let height = box.count == 4 ? box[3] - box[1] : 841.8898
-            shows += parseContent(streams.joined(separator: "\n"), page: pageIndex + 1, fonts: fonts, pageHeight: height)
+            var content: [UInt8] = []
+            for stream in contents {
+                guard case .reference(let number) = stream, let data = try file.object(number).streamData else {
+                    continue
+                }
+                content += file.bytes[data]
+                content.append(0x0A)
+            }
+            var height = 841.8898
+            if case .array(let box)? = try file.resolved(page["MediaBox"]), box.count == 4,
+               let bottom = box[1].numberValue, let top = box[3].numberValue {
+                height = top - bottom
+            }
+            shows += content.withUnsafeBufferPointer {
+                parseContent($0, page: pageIndex + 1, fonts: fonts, pageHeight: height)
+            }
         }
         return shows
     }
@@ -99,9 +97,10 @@ extension PDFProbe {
         }
     }
 
-    private static func parseContent(_ content: String, page: Int, fonts: [String: String], pageHeight: Double) -> [TextShow] {
-        let bytes = Array(content.utf8)
-        var index = 0
+    /// The text shows of one page's content, read token by token with the tagging pass's lexer.
+    private static func parseContent(_ content: UnsafeBufferPointer<UInt8>, page: Int, fonts: [String: String],
+                                     pageHeight: Double) -> [TextShow] {
+        var lexer = PDFLexer(content)
         var operands: [String] = []
         var stringLengths: [Int] = []
         var ctm = Matrix(), stack: [Matrix] = []
@@ -114,39 +113,20 @@ extension PDFProbe {
             shows.append(TextShow(page: page, font: font, x: m.e, baseline: pageHeight - m.f, size: fontSize * abs(m.d == 0 ? m.b : m.d),
                                   glyphs: stringLengths.reduce(0, +)))
         }
-        while index < bytes.count {
-            let byte = bytes[index]
-            switch byte {
-            case 0x20, 0x0A, 0x0D, 0x09, 0x0C: index += 1
-            case 0x25: while index < bytes.count && bytes[index] != 0x0A { index += 1 }  // comment
-            case 0x28:  // literal string
-                var depth = 0, length = 0
-                repeat {
-                    let c = bytes[index]
-                    if c == 0x5C { index += 2; length += 1; continue }
-                    if c == 0x28 { depth += 1; if depth > 1 { length += 1 } }
-                    else if c == 0x29 { depth -= 1; if depth > 0 { length += 1 } }
-                    else { length += 1 }
-                    index += 1
-                } while depth > 0 && index < bytes.count
-                stringLengths.append(length)
-            case 0x3C where index + 1 < bytes.count && bytes[index + 1] != 0x3C:  // hex string
-                var digits = 0
-                index += 1
-                while index < bytes.count && bytes[index] != 0x3E {
-                    if (bytes[index] >= 0x30 && bytes[index] <= 0x39) || (bytes[index] | 0x20 >= 0x61 && bytes[index] | 0x20 <= 0x66) { digits += 1 }
-                    index += 1
-                }
-                index += 1
-                stringLengths.append(digits / 2)
-            case 0x5B, 0x5D, 0x3C, 0x3E, 0x7B, 0x7D: index += 1
-            default:
-                var end = index
-                while end < bytes.count, ![0x20, 0x0A, 0x0D, 0x09, 0x0C, 0x28, 0x29, 0x3C, 0x3E, 0x5B, 0x5D, 0x2F, 0x25].contains(bytes[end]) || end == index { end += 1 }
-                let token = String(decoding: bytes[index..<end], as: UTF8.self)
-                index = end
-                if token.hasPrefix("/") || Double(token) != nil { operands.append(token); continue }
-                switch token {
+        while let token = lexer.next() {
+            switch token.kind {
+            case .number, .name:
+                operands.append(lexer.text(token.range))
+            case .literalString:
+                // The string's bytes, its escapes resolved (PDF 1.7 §7.3.4.2).
+                stringLengths.append(PDFValue.string(Array(content[token.range])).literalText?.utf16.count ?? 0)
+            case .hexString:
+                let digits = content[token.range].filter { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) }
+                stringLengths.append(digits.count / 2)
+            case .delimiter, .constant:
+                continue
+            case .keyword:
+                switch lexer.text(token.range) {
                 case "q": stack.append(ctm)
                 case "Q": ctm = stack.popLast() ?? Matrix()
                 case "cm" where operands.count >= 6:
@@ -165,7 +145,10 @@ extension PDFProbe {
                     font = fonts[String(operands[operands.count - 2].dropFirst())] ?? operands[operands.count - 2]
                     fontSize = number(1)
                 case "Tj", "TJ", "'", "\"":
-                    if token == "'" || token == "\"" { tlm = Matrix(e: 0, f: -leading).then(tlm); tm = tlm }
+                    if token.range.count == 1 {
+                        tlm = Matrix(e: 0, f: -leading).then(tlm)
+                        tm = tlm
+                    }
                     record()
                 default: break
                 }
@@ -196,5 +179,16 @@ extension PDFProbe {
         let pixels = data[index...]
         guard !pixels.isEmpty else { return 0 }
         return Double(pixels.filter { $0 < 128 }.count) / Double(pixels.count)
+    }
+}
+
+private extension PDFValue {
+    /// An integer's or a real's value; nil for any other object.
+    var numberValue: Double? {
+        switch self {
+        case .integer(let value): return Double(value)
+        case .real(let raw): return Double(String(decoding: raw, as: UTF8.self))
+        default: return nil
+        }
     }
 }

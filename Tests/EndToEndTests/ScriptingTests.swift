@@ -69,12 +69,12 @@ import Testing
     @Test func severalInputsInParallelKeepGoingPastAFailure() throws {
         let dir = try folder()
         for name in ["one", "two", "three"] { try write("# \(name)\n\nText of \(name).", dir + "/\(name).md") }
-        #expect(FileManager.default.createFile(atPath: dir + "/bad.md", contents: Data([0x23, 0x20, 0xFF, 0x0A])))
+        try write("---\ntheme: /dev/zero\n---\n\n# Bad\n", dir + "/bad.md")
         let result = try typeset(["render", dir + "/one.md", dir + "/bad.md", dir + "/two.md", dir + "/three.md",
                                   "--output-dir", dir + "/pdf", "-j", "2"])
         #expect(result.status == 1, "\(result.output)")
         #expect(result.output.contains("3 written, 1 failed"), "\(result.output)")
-        #expect(result.output.contains("bad.md:1:1: input is not valid UTF-8"), "\(result.output)")
+        #expect(result.output.contains("bad.md:2:1: front matter 'theme'"), "\(result.output)")
         #expect(result.output.components(separatedBy: "/4] ").count == 5, "one progress line per file: \(result.output)")
         let written = try FileManager.default.contentsOfDirectory(atPath: dir + "/pdf").sorted()
         #expect(written == ["one.pdf", "three.pdf", "two.pdf"])
@@ -264,7 +264,7 @@ import Testing
         try "# Watch\n\nVersion two.".write(toFile: doc, atomically: true, encoding: .utf8)
         #expect(waitFor("the edit") { pdfText().contains("Version two") })
         usleep(300_000)
-        #expect(FileManager.default.createFile(atPath: doc, contents: Data("# Broken \u{FF}".utf8) + Data([0xFF])))
+        try "---\ntheme: /dev/zero\n---\n\n# Broken\n".write(toFile: doc, atomically: true, encoding: .utf8)
         usleep(600_000)
         #expect(pdfText().contains("Version two"), "a failed render leaves the last PDF")
         try "# Watch\n\n![a picture](pic.png)\n".write(toFile: doc, atomically: true, encoding: .utf8)
@@ -274,7 +274,7 @@ import Testing
         #expect(waitFor("watch to stop after 5 renders (one failed)") { !process.isRunning })
         let output = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(output.contains("doc.md changed") && output.contains("pic.png changed"), "\(output)")
-        #expect(output.contains("not valid UTF-8") && output.contains("watching for the next change"), "\(output)")
+        #expect(output.contains("character device") && output.contains("watching for the next change"), "\(output)")
         #expect(process.terminationStatus == 0)
     }
 }

@@ -73,6 +73,9 @@ import Typesetter
         let words = try PDFProbe.words(pdf).filter { $0.yMax < 780 }
         var byLine: [Int: [PDFProbe.Word]] = [:]
         for word in words { byLine[Int(word.yMin.rounded()), default: []].append(word) }
+        // A table split into parts of columns labels each part with a line of prose: its words
+        // are not columns.
+        byLine = byLine.filter { _, line in !line.contains { ["Columns", "Continued:"].contains($0.text) } }
         #expect(byLine.count >= 3, "the long word wraps: \(words)")
         for line in byLine.values {
             let sorted = line.sorted { $0.xMin < $1.xMin }

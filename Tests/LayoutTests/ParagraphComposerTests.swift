@@ -60,6 +60,30 @@ func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
         #expect(c.lines.allSatisfy { $0.naturalWidth <= 80 })
     }
 
+    /// Runs of spaces of other kinds (UAX #14 class BA: a break after each, as Pango gives),
+    /// wider than the measure, at a paragraph's start, middle and end and after a hard break:
+    /// no emergency, no line wider than the measure, every word whole on a line; a leading run
+    /// takes a line of its own, a trailing one adds no width.
+    @Test(arguments: ["\u{3000}", "\u{2003}", "\u{2000}", "\u{1680}", "\u{3000}\u{2003} \u{205F}"], [TextAlignment.left, .justify])
+    func runsOfSpacesOfEveryKindBreak(_ space: String, _ alignment: TextAlignment) {
+        let run = String(repeating: space, count: 30 / space.unicodeScalars.count + 1)
+        for (text, words) in [(run + "xstart after", ["xstart", "after"]), ("mid" + run + "xmiddle after", ["mid", "xmiddle", "after"]),
+                              ("one xend" + run, ["one", "xend"]), ("before\n" + run + "xbreak after", ["before", "xbreak", "after"])] {
+            let runs = [self.text(text)]
+            var p = prepared(runs)
+            for i in 1..<p.scalars.count {
+                let before = p.scalars[i - 1], after = p.scalars[i]
+                p.lineBreakBefore[i] = before == " " ? !ParagraphComposer.isBreakingSpace(after) : ParagraphComposer.isBreakingSpace(before)
+            }
+            let c = ParagraphComposer.compose(paragraph(runs, alignment: alignment), prepared: p, width: 80, hyphenate: { _, _ in [] })
+            let label = "\(space.unicodeScalars.map { String($0.value, radix: 16) }) \(alignment): \(lineTexts(c, p))"
+            #expect(!c.emergency, "\(label)")
+            #expect(c.lines.allSatisfy { $0.naturalWidth <= 80 }, "\(label)")
+            let set = lineTexts(c, p).flatMap { $0.split(whereSeparator: { ParagraphComposer.isBreakingSpace($0.unicodeScalars.first!) || $0 == "\n" }) }
+            #expect(set.map(String.init) == words, "\(label)")
+        }
+    }
+
     @Test func codeSpacesDoNotCountAsStretch() {
         // Lines whose only spaces are inside code are set at natural width.
         let runs = [text("aaaa"), text(" "), text("b b b b b b b b b b b b b b b b b b b b b b b b", code: true), text(" "), text("cccc")]

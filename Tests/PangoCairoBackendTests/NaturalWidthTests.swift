@@ -190,4 +190,27 @@ import Typography
         // registers a font folder meanwhile: kept layouts are then dropped).
         #expect(made <= 2 * 3 * (rows.count + 1), "\(made) layouts to measure and draw \(3 * (rows.count + 1)) cells")
     }
+
+    /// A list sets the same bullet thousands of times: a short unwrapped paragraph is shaped
+    /// once and its lines reused; another text or style, a paragraph set to a width, or a
+    /// longer paragraph, is shaped anew.
+    @Test func aShortUnwrappedParagraphIsShapedOnce() {
+        let shaper = PangoShaper()
+        let body = Support.style(Support.interKR, size: 10.5)
+        let bullet = Support.paragraph("•", body)
+        let first = shaper.shape(bullet, width: nil)
+        let start = shaper.layoutsMade
+        for _ in 0..<100 { #expect(shaper.shape(bullet, width: nil).lines.map(\.width) == first.lines.map(\.width)) }
+        #expect(shaper.layoutsMade == start, "the bullet is not shaped again")
+        _ = shaper.shape(bullet, width: 200)
+        _ = shaper.shape(bullet, width: 200)
+        _ = shaper.shape(Support.paragraph("12.", body), width: nil)
+        _ = shaper.shape(Support.paragraph("•", Support.style(Support.interKR, size: 12)), width: nil)
+        #expect(shaper.layoutsMade - start == 4, "a width (twice), a new text or size is shaped")
+        let long = Support.paragraph("a longer paragraph of words", body)
+        _ = shaper.shape(long, width: nil)
+        let afterLong = shaper.layoutsMade
+        _ = shaper.shape(long, width: nil)
+        #expect(shaper.layoutsMade > afterLong, "longer paragraphs are shaped each time")
+    }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Layout
 @testable import PangoCairoBackend
 import Styling
+@testable import TaggedPDF
 import TestSupport
 import Testing
 import Typography

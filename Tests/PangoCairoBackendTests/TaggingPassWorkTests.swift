@@ -1,6 +1,7 @@
 import Foundation
 import Layout
 @testable import PangoCairoBackend
+@testable import TaggedPDF
 import TestSupport
 import Testing
 

@@ -13,16 +13,21 @@ public enum Support {
     public static let interKR = ["Inter", "Noto Sans CJK KR"]
 
     /// A run style: `families` at `size` pt in `weight`, with `letterSpacing` pt of tracking.
-    public static func style(_ families: [String] = inter, size: Double = 17, weight: FontWeight = .regular,
-                      letterSpacing: Double = 0) -> RunStyle {
+    public static func style(
+        _ families: [String] = inter, size: Double = 17, weight: FontWeight = .regular,
+        letterSpacing: Double = 0
+    ) -> RunStyle {
         RunStyle(font: FontSpec(families: families, weight: weight, size: size), letterSpacing: letterSpacing)
     }
 
     /// A paragraph of one run of `text` in `style`.
-    public static func paragraph(_ text: String, _ style: RunStyle, hangul: HangulLineBreak = .keepAll,
-                          alignment: TextAlignment = .left) -> StyledParagraph {
-        StyledParagraph(runs: [StyledRun(text, style: style)],
-                        style: ParagraphStyle(baseFont: style.font, alignment: alignment, hangulLineBreak: hangul))
+    public static func paragraph(
+        _ text: String, _ style: RunStyle, hangul: HangulLineBreak = .keepAll,
+        alignment: TextAlignment = .left
+    ) -> StyledParagraph {
+        StyledParagraph(
+            runs: [StyledRun(text, style: style)],
+            style: ParagraphStyle(baseFont: style.font, alignment: alignment, hangulLineBreak: hangul))
     }
 
     /// A new, empty folder of its own (`Render.scratchFolder("backend")`) as a file URL.
@@ -44,7 +49,9 @@ public enum Support {
         }
         guard let nameRecord else { throw CocoaError(.fileReadCorruptFile) }
         let postScript = family.replacingOccurrences(of: " ", with: "") + "-Regular"
-        let names: [(Int, String)] = [(1, family), (2, "Regular"), (3, postScript), (4, family + " Regular"), (6, postScript)]
+        let names: [(Int, String)] = [
+            (1, family), (2, "Regular"), (3, postScript), (4, family + " Regular"), (6, postScript),
+        ]
         var strings: [UInt8] = []
         var records: [UInt8] = []
         func be16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
@@ -63,7 +70,19 @@ public enum Support {
     }
 
     /// 16 × 16 px two-colour PNG.
-    public static let tinyPNG = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAABAAAAAQAgMAAABinRfyAAAACVBMVEXAAAAAgAD///+K/HwIAAAAJUlEQVQI12NYBQQM2IgGBQ4mCIEQW7oyK4phampkGIQAc1G1AQCRxCNbyW92oQAAAABJRU5ErkJggg==")!
+    public static let tinyPNG = Data(
+        base64Encoded: [
+            "iVBORw0KGgoAAAANSUhEUgAAABAAAAAQAgMAAABinRfyAAAACVBMVEXAAAAAgAD///+K/HwIAAAAJUlEQVQI12NYBQQM2IgG",
+            "BQ4mCIEQW7oyK4phampkGIQAc1G1AQCRxCNbyW92oQAAAABJRU5ErkJggg==",
+        ].joined()
+    )!
     /// 8 × 4 px red baseline JPEG.
-    public static let tinyJPEG = Data(base64Encoded: "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAYEBQYFBAYGBQYHBwYIChAKCgkJChQODwwQFxQYGBcUFhYaHSUfGhsjHBYWICwgIyYnKSopGR8tMC0oMCUoKSj/2wBDAQcHBwoIChMKChMoGhYaKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCj/wAARCAAEAAgDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAf/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFQEBAQAAAAAAAAAAAAAAAAAABgj/xAAUEQEAAAAAAAAAAAAAAAAAAAAA/9oADAMBAAIRAxEAPwCdABykX//Z")!
+    public static let tinyJPEG = Data(
+        base64Encoded: [
+            "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAYEBQYFBAYGBQYHBwYIChAKCgkJChQODwwQFxQYGBcUFhYaHSUfGhsjHBYWICwg",
+            "IyYnKSopGR8tMC0oMCUoKSj/2wBDAQcHBwoIChMKChMoGhYaKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgo",
+            "KCgoKCgoKCgoKCgoKCj/wAARCAAEAAgDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAf/xAAUEAEAAAAAAAAAAAAA",
+            "AAAAAAAA/8QAFQEBAQAAAAAAAAAAAAAAAAAABgj/xAAUEQEAAAAAAAAAAAAAAAAAAAAA/9oADAMBAAIRAxEAPwCdABykX//Z",
+        ].joined()
+    )!
 }

@@ -26,12 +26,17 @@ extension PDFProbe {
     /// Pages → lines → words with boxes (`pdftotext -bbox-layout`; y from the top of the page).
     public static func layout(_ pdf: String) throws -> [Page] {
         let words = try PDFWord.read(pdf)
-        let pageCount = try Int(run("pdfinfo", [pdf], standardErrorToo: false).output.split(separator: "\n")
-            .first { $0.hasPrefix("Pages:") }?.split(separator: " ").last ?? "") ?? words.last?.page ?? 0
+        let pageCount =
+            try Int(
+                run("pdfinfo", [pdf], standardErrorToo: false).output.split(separator: "\n")
+                    .first { $0.hasPrefix("Pages:") }?.split(separator: " ").last ?? "") ?? words.last?.page ?? 0
         var pages = [Page](repeating: Page(lines: []), count: max(pageCount, words.last?.page ?? 0))
         var lastLine = -1
         for word in words {
-            if word.line != lastLine { pages[word.page - 1].lines.append(Line(words: [])); lastLine = word.line }
+            if word.line != lastLine {
+                pages[word.page - 1].lines.append(Line(words: []))
+                lastLine = word.line
+            }
             pages[word.page - 1].lines[pages[word.page - 1].lines.count - 1].words.append(word)
         }
         return pages
@@ -67,16 +72,19 @@ extension PDFProbe {
                 let t = String(token)
                 switch t {
                 case "RG":
-                    color = stack.suffix(3).compactMap(Double.init); stack.removeAll()
+                    color = stack.suffix(3).compactMap(Double.init)
+                    stack.removeAll()
                 case "m":
                     let v = stack.suffix(2).compactMap(Double.init)
-                    start = v.count == 2 ? (v[0], v[1]) : nil; stack.removeAll()
+                    start = v.count == 2 ? (v[0], v[1]) : nil
+                    stack.removeAll()
                 case "l":
                     let v = stack.suffix(2).compactMap(Double.init)
                     if let s = start, v.count == 2, abs(v[1] - s.1) < 1e-6, abs(v[0] - s.0) > 1 {
                         segments.append(Segment(page: index + 1, y: flipped ? s.1 : pageHeight - s.1, color: color))
                     }
-                    start = nil; stack.removeAll()
+                    start = nil
+                    stack.removeAll()
                 default:
                     if Double(t) != nil { stack.append(t) } else { stack.removeAll() }
                 }

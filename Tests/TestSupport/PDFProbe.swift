@@ -89,4 +89,3 @@ public enum PDFProbe {
         return String(decoding: FileManager.default.contents(atPath: qdf) ?? Data(), as: UTF8.self)
     }
 }
-

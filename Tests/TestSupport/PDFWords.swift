@@ -30,15 +30,18 @@ public struct PDFWord: CustomStringConvertible, Sendable {
                 + #"" yMax=""# + number + #"">([^<]*)</word>"#)
         let ns = xhtml as NSString
         var words: [PDFWord] = []
-        var page = 0, line = -1
+        var page = 0
+        var line = -1
         for match in pattern.matches(in: xhtml, range: NSRange(location: 0, length: ns.length)) {
             if match.range(at: 1).location == NSNotFound {
                 if ns.substring(with: match.range).hasPrefix("<page") { page += 1 } else { line += 1 }
                 continue
             }
             func value(_ i: Int) -> Double { Double(ns.substring(with: match.range(at: i))) ?? .nan }
-            words.append(PDFWord(page: page, line: line, text: unescape(ns.substring(with: match.range(at: 5))),
-                                 xMin: value(1), yMin: value(2), xMax: value(3), yMax: value(4)))
+            words.append(
+                PDFWord(
+                    page: page, line: line, text: unescape(ns.substring(with: match.range(at: 5))),
+                    xMin: value(1), yMin: value(2), xMax: value(3), yMax: value(4)))
         }
         return words
     }

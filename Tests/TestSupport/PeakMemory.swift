@@ -19,7 +19,8 @@ extension Render {
         let report = memoryFolder + "/\(name).time"
         try markdown.write(toFile: input, atomically: true, encoding: .utf8)
         let start = Date()
-        let arguments = ["-f", "%M", "-o", report, binary, "render", input, "-q", "-o", pdf]
+        let arguments =
+            ["-f", "%M", "-o", report, binary, "render", input, "-q", "-o", pdf]
             + (tagged ? [] : ["--no-tags"]) + options
         let run = try PDFProbe.run("time", arguments)
         let seconds = Date().timeIntervalSince(start)

@@ -6,7 +6,9 @@ import Foundation
 /// length.
 public enum Prose {
     /// The ten words `sections(_:)` draws from.
-    public static let words = ["glyph", "stream", "measure", "baseline", "kerning", "leading", "tracking", "ascent", "descent", "face"]
+    public static let words = [
+        "glyph", "stream", "measure", "baseline", "kerning", "leading", "tracking", "ascent", "descent", "face",
+    ]
 
     /// Prose like the benchmark corpus: headings, paragraphs with emphasis and code, a list
     /// and a quote per section; `sections` sections of about 3 KB each.
@@ -21,31 +23,43 @@ public enum Prose {
                 }.joined(separator: " ")
                 text += sentence + ".\n\n"
             }
-            text += "- \(words[s % 10]) item\n- \"quoted\" item -- with dashes...\n\n> A quote about \(words[(s + 3) % 10]).\n\n"
+            text += "- \(words[s % 10]) item\n- \"quoted\" item -- with dashes...\n\n"
+            text += "> A quote about \(words[(s + 3) % 10]).\n\n"
         }
         return text
     }
 
     /// One paragraph of `bytes` bytes of words (no markup) and a last word, "END.".
     public static func paragraph(bytes: Int) -> String {
-        let words = ["the", "measure", "of", "a", "line", "is", "set", "by", "paragraph", "composer", "breaks",
-                     "into", "lines", "nearly", "equal", "width", "reader", "sees", "even", "grey", "across", "page"]
-        var text = "", i = 0
+        let words = [
+            "the", "measure", "of", "a", "line", "is", "set", "by", "paragraph", "composer", "breaks",
+            "into", "lines", "nearly", "equal", "width", "reader", "sees", "even", "grey", "across", "page",
+        ]
+        var text = ""
+        var i = 0
         text.reserveCapacity(bytes + 16)
-        while text.utf8.count < bytes { text += words[i % words.count]; text += " "; i += 1 }
+        while text.utf8.count < bytes {
+            text += words[i % words.count]
+            text += " "
+            i += 1
+        }
         return text + "END.\n"
     }
 
     /// A heading, a four-column table of `rows` rows of words and numbers, and a last line.
     public static func table(rows: Int) -> String {
-        "# Table\n\n| Name | Kind | Value | Note |\n|---|---|--:|---|\n" + (0..<rows).map { i in
-            "| \(sampleWords[i % 10]) | \(sampleWords[(i / 10) % 10]) | \(i) | \(sampleWords[(i * 7) % 10]) \(sampleWords[(i * 3) % 10]) |\n"
-        }.joined() + "\nlast line\n"
+        "# Table\n\n| Name | Kind | Value | Note |\n|---|---|--:|---|\n"
+            + (0..<rows).map { i in
+                let note = "\(sampleWords[(i * 7) % 10]) \(sampleWords[(i * 3) % 10])"
+                return "| \(sampleWords[i % 10]) | \(sampleWords[(i / 10) % 10]) | \(i) | \(note) |\n"
+            }.joined() + "\nlast line\n"
     }
 
     /// A heading, a bullet list of `items` items, and a last line.
     public static func list(items: Int) -> String {
-        "# List\n\n" + (0..<items).map { i in "- item \(i) \(sampleWords[i % 10]) \(sampleWords[(i * 3) % 10])\n" }.joined() + "\nlast line\n"
+        "# List\n\n"
+            + (0..<items).map { i in "- item \(i) \(sampleWords[i % 10]) \(sampleWords[(i * 3) % 10])\n" }.joined()
+            + "\nlast line\n"
     }
 
     /// A document of `sections` sections in the shape of a long manual: headings, paragraphs
@@ -53,9 +67,11 @@ public enum Prose {
     /// elements whose structure the tagged PDF records, about 30 of them a page.
     public static func manual(sections: Int) -> String {
         var rng = SeededRandom(seed: 15)
-        let vocabulary = ["glyph", "baseline", "measure", "leading", "kerning", "tracking", "face", "family", "weight",
-                          "run", "line", "page", "column", "margin", "figure", "table", "note", "reader", "stream",
-                          "proof", "scale", "role", "display", "caption", "body", "title", "ascent", "descent"]
+        let vocabulary = [
+            "glyph", "baseline", "measure", "leading", "kerning", "tracking", "face", "family", "weight",
+            "run", "line", "page", "column", "margin", "figure", "table", "note", "reader", "stream",
+            "proof", "scale", "role", "display", "caption", "body", "title", "ascent", "descent",
+        ]
         func words(_ n: Int) -> String {
             (0..<n).map { i -> String in
                 let word = vocabulary[rng.below(vocabulary.count)]
@@ -98,10 +114,12 @@ public struct SeededWords {
     /// Paragraphs fixed by `seed`.
     public init(seed: UInt64) { generator = SeededRandom(seed: seed) }
     /// The words drawn from.
-    public static let words = ["glyph", "stream", "result", "clear", "measure", "editor", "language", "uniform", "line", "scales",
-                        "machine", "memory", "table", "ligature", "curve", "pattern", "spacing", "height", "raster",
-                        "schedule", "reader", "quote", "pixel", "baseline", "index", "engine", "section", "heading",
-                        "stroke", "margin", "structure", "origin", "template", "ratio", "page", "cluster", "paragraph"]
+    public static let words = [
+        "glyph", "stream", "result", "clear", "measure", "editor", "language", "uniform", "line", "scales",
+        "machine", "memory", "table", "ligature", "curve", "pattern", "spacing", "height", "raster",
+        "schedule", "reader", "quote", "pixel", "baseline", "index", "engine", "section", "heading",
+        "stroke", "margin", "structure", "origin", "template", "ratio", "page", "cluster", "paragraph",
+    ]
     /// A number in `0..<n`.
     public mutating func next(_ n: Int) -> Int { generator.below(n) }
     /// A paragraph of 60 to 119 words, about one word in seven emphasized, strong or code.

@@ -15,9 +15,7 @@ typedef struct _RsvgHandle RsvgHandle;
 /// A rectangle in user units (librsvg's `RsvgRectangle`).
 typedef struct _RsvgRectangle { double x; double y; double width; double height; } RsvgRectangle;
 
-GdkPixbufFormat *gdk_pixbuf_get_file_info(const gchar *filename, gint *width, gint *height);
 gchar *gdk_pixbuf_format_get_name(GdkPixbufFormat *format);
-GdkPixbuf *gdk_pixbuf_new_from_file(const char *filename, GError **error);
 GdkPixbuf *gdk_pixbuf_apply_embedded_orientation(GdkPixbuf *src);
 const gchar *gdk_pixbuf_get_option(GdkPixbuf *pixbuf, const gchar *key);
 int gdk_pixbuf_get_width(const GdkPixbuf *pixbuf);
@@ -31,8 +29,9 @@ GdkPixbufLoader *gdk_pixbuf_loader_new(void);
 gboolean gdk_pixbuf_loader_write(GdkPixbufLoader *loader, const guchar *buf, gsize count, GError **error);
 gboolean gdk_pixbuf_loader_close(GdkPixbufLoader *loader, GError **error);
 GdkPixbuf *gdk_pixbuf_loader_get_pixbuf(GdkPixbufLoader *loader);
+GdkPixbufFormat *gdk_pixbuf_loader_get_format(GdkPixbufLoader *loader);
 
-RsvgHandle *rsvg_handle_new_from_file(const gchar *filename, GError **error);
+RsvgHandle *rsvg_handle_new_from_data(const guint8 *data, gsize data_len, GError **error);
 gboolean rsvg_handle_render_document(RsvgHandle *handle, cairo_t *cr, const RsvgRectangle *viewport, GError **error);
 
 /// 1 when gdk-pixbuf (raster pictures) is loaded in this process, 0 before a picture needs it.

@@ -67,12 +67,15 @@ enum PDFValue {
 
     /// A literal string token's text (escapes of PDF 1.7 §7.3.4.2 resolved, bytes read as
     /// Latin-1, which covers the ASCII URIs Cairo writes); nil for a hexadecimal string.
-    var literalText: String? {
+    var literalText: String? { literalText(limit: .max) }
+
+    /// ``literalText``, of at most `limit` bytes of the token's text (the rest is not read).
+    func literalText(limit: Int) -> String? {
         guard case .string(let raw) = self, raw.first == 0x28, raw.count >= 2 else { return nil }
         var out: [UInt8] = []
         var i = 1
         let end = raw.count - 1
-        while i < end {
+        while i < end, out.count < limit {
             let b = raw[i]
             guard b == 0x5C, i + 1 < end else { out.append(b); i += 1; continue }
             let e = raw[i + 1]
@@ -143,194 +146,6 @@ enum PDFValue {
     }
 }
 
-/// The syntax of PDF objects (PDF 1.7 §7.2–7.3) over bytes: whitespace, comments, and the
-/// eight kinds of object plus references.
-struct PDFParser {
-    struct Malformed: Error {}
-
-    let bytes: UnsafeBufferPointer<UInt8>
-    var index: Int
-
-    static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 || b == 0x0C || b == 0x00 }
-    static func isDelimiter(_ b: UInt8) -> Bool {
-        b == 0x28 || b == 0x29 || b == 0x3C || b == 0x3E || b == 0x5B || b == 0x5D || b == 0x7B || b == 0x7D || b == 0x2F || b == 0x25
-    }
-
-    mutating func skipSpace() {
-        while index < bytes.count {
-            let b = bytes[index]
-            if Self.isSpace(b) { index += 1 } else if b == 0x25 {
-                while index < bytes.count, bytes[index] != 0x0A, bytes[index] != 0x0D { index += 1 }
-            } else { return }
-        }
-    }
-
-    /// Whether the bytes at the current position (after whitespace) are `keyword`; if so,
-    /// moves past it.
-    mutating func keyword(_ keyword: StaticString) -> Bool {
-        skipSpace()
-        let n = keyword.utf8CodeUnitCount
-        guard index + n <= bytes.count else { return false }
-        let k = keyword.utf8Start
-        for j in 0..<n where bytes[index + j] != k[j] { return false }
-        if index + n < bytes.count, !Self.isSpace(bytes[index + n]), !Self.isDelimiter(bytes[index + n]) { return false }
-        index += n
-        return true
-    }
-
-    /// A regular token (a number, keyword or name body) starting at the current position.
-    mutating func token() -> Range<Int> {
-        let start = index
-        while index < bytes.count, !Self.isSpace(bytes[index]), !Self.isDelimiter(bytes[index]) { index += 1 }
-        return start..<index
-    }
-
-    mutating func integer() -> Int? {
-        let saved = index
-        let range = token()
-        var value = 0
-        guard !range.isEmpty else { index = saved; return nil }
-        for k in range {
-            let b = bytes[k]
-            guard (0x30...0x39).contains(b) else { index = saved; return nil }
-            value = value &* 10 &+ Int(b - 0x30)
-        }
-        return value
-    }
-
-    /// The next object.
-    /// - Throws: ``Malformed`` at anything that is not PDF object syntax.
-    mutating func value() throws -> PDFValue {
-        skipSpace()
-        guard index < bytes.count else { throw Malformed() }
-        switch bytes[index] {
-        case 0x2F:
-            index += 1
-            let range = token()
-            return .name(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
-        case 0x3C where index + 1 < bytes.count && bytes[index + 1] == 0x3C:
-            index += 2
-            var entries: [(key: String, value: PDFValue)] = []
-            while true {
-                skipSpace()
-                guard index + 1 < bytes.count else { throw Malformed() }
-                if bytes[index] == 0x3E, bytes[index + 1] == 0x3E { index += 2; return .dictionary(entries) }
-                guard case .name(let key) = try value() else { throw Malformed() }
-                entries.append((key, try value()))
-            }
-        case 0x3C:
-            let start = index
-            while index < bytes.count, bytes[index] != 0x3E { index += 1 }
-            guard index < bytes.count else { throw Malformed() }
-            index += 1
-            return .string(Array(bytes[start..<index]))
-        case 0x28:
-            let start = index
-            var depth = 0
-            while index < bytes.count {
-                let b = bytes[index]
-                if b == 0x5C { index += 2; continue }
-                if b == 0x28 { depth += 1 } else if b == 0x29 { depth -= 1; if depth == 0 { index += 1; return .string(Array(bytes[start..<index])) } }
-                index += 1
-            }
-            throw Malformed()
-        case 0x5B:
-            index += 1
-            var items: [PDFValue] = []
-            while true {
-                skipSpace()
-                guard index < bytes.count else { throw Malformed() }
-                if bytes[index] == 0x5D { index += 1; return .array(items) }
-                items.append(try value())
-            }
-        default:
-            if let n = integer() {
-                return skippedReferenceTail() ? .reference(Int32(clamping: n)) : .integer(n)
-            }
-            let range = token()
-            guard !range.isEmpty else { throw Malformed() }
-            let raw = Array(bytes[range])
-            switch raw {
-            case Array("true".utf8): return .bool(true)
-            case Array("false".utf8): return .bool(false)
-            case Array("null".utf8): return .null
-            default:
-                guard raw.allSatisfy({ (0x30...0x39).contains($0) || $0 == 0x2E || $0 == 0x2D || $0 == 0x2B }) else { throw Malformed() }
-                return .real(raw)
-            }
-        }
-    }
-}
-
-extension PDFParser {
-    /// Moves past the next object without building it (as ``value()`` reads it: a reference
-    /// `n g R` is one object).
-    /// - Throws: ``Malformed`` at anything that is not PDF object syntax.
-    mutating func skipValue() throws {
-        skipSpace()
-        guard index < bytes.count else { throw Malformed() }
-        switch bytes[index] {
-        case 0x2F:
-            index += 1
-            _ = token()
-        case 0x3C where index + 1 < bytes.count && bytes[index + 1] == 0x3C:
-            index += 2
-            while true {
-                skipSpace()
-                guard index + 1 < bytes.count else { throw Malformed() }
-                if bytes[index] == 0x3E, bytes[index + 1] == 0x3E { index += 2; return }
-                guard bytes[index] == 0x2F else { throw Malformed() }
-                try skipValue()
-                try skipValue()
-            }
-        case 0x3C:
-            while index < bytes.count, bytes[index] != 0x3E { index += 1 }
-            guard index < bytes.count else { throw Malformed() }
-            index += 1
-        case 0x28:
-            var depth = 0
-            while index < bytes.count {
-                let b = bytes[index]
-                if b == 0x5C { index += 2; continue }
-                if b == 0x28 { depth += 1 } else if b == 0x29 { depth -= 1; if depth == 0 { index += 1; return } }
-                index += 1
-            }
-            throw Malformed()
-        case 0x5B:
-            index += 1
-            while true {
-                skipSpace()
-                guard index < bytes.count else { throw Malformed() }
-                if bytes[index] == 0x5D { index += 1; return }
-                try skipValue()
-            }
-        default:
-            if integer() != nil {
-                _ = skippedReferenceTail()
-                return
-            }
-            guard !token().isEmpty else { throw Malformed() }
-        }
-    }
-
-    /// After an integer `n`: whether ` g R` follows, making `n g R` a reference (PDF 1.7
-    /// §7.3.10), and if so moves past it; otherwise leaves the position where it was.
-    private mutating func skippedReferenceTail() -> Bool {
-        let saved = index
-        skipSpace()
-        if integer() != nil {
-            skipSpace()
-            if index < bytes.count, bytes[index] == 0x52,
-               index + 1 >= bytes.count || Self.isSpace(bytes[index + 1]) || Self.isDelimiter(bytes[index + 1]) {
-                index += 1
-                return true
-            }
-        }
-        index = saved
-        return false
-    }
-}
-
 /// A PDF file in the regular layout Cairo 1.16 writes, read one object at a time: one
 /// cross-reference table of one section (PDF 1.7 §7.5.4, fixed 20-byte entries, read in place
 /// when an object is asked for) and a trailer without `/Prev` or `/Encrypt`. Nothing is
@@ -362,7 +177,7 @@ struct CairoPDFFile {
             k -= 1
         }
         guard let start else { throw Unsupported(description: "no startxref") }
-        var parser = PDFParser(bytes: bytes, index: start)
+        var parser = PDFLexer(bytes: bytes, index: start)
         parser.skipSpace()
         guard let xref = parser.integer(), xref < bytes.count else { throw Unsupported(description: "no cross-reference offset") }
         parser.index = xref
@@ -408,9 +223,9 @@ struct CairoPDFFile {
 
     /// A parser at the value of object `n`, past its `n 0 obj` header, and the object's offset.
     /// - Throws: ``Unsupported`` when object `n` is missing or its header is not at its offset.
-    private func parserAfterHeader(of n: Int32) throws -> (PDFParser, offset: Int) {
+    private func parserAfterHeader(of n: Int32) throws -> (PDFLexer, offset: Int) {
         guard let offset = offset(n) else { throw Unsupported(description: "object \(n) is missing") }
-        var p = PDFParser(bytes: bytes, index: offset)
+        var p = PDFLexer(bytes: bytes, index: offset)
         guard p.integer() == Int(n) else { throw Unsupported(description: "object \(n) is not at its offset") }
         p.skipSpace()
         guard p.integer() == 0, p.keyword("obj") else { throw Unsupported(description: "object \(n) has no header") }

@@ -1,6 +1,5 @@
 internal import CZlib
 import Foundation
-import Layout
 import Styling
 
 /// ``PDFAccessibility``'s pass over a file in Cairo's regular layout, in memory that does not
@@ -179,7 +178,12 @@ enum TaggedPDFRewriter {
                 writer.add(n, page)
             case .link:
                 var text = "Link within the document"
-                if let uri = try file.resolved(try file.resolved(object.value["A"])?["URI"])?.literalText { text = "Link to " + uri }
+                // The description names at most the URI's first 200 bytes: a link whose URI of
+                // n bytes is wrapped over n / c pages has an annotation a page.
+                let limit = 200
+                if let uri = try file.resolved(try file.resolved(object.value["A"])?["URI"])?.literalText(limit: limit + 1) {
+                    text = "Link to " + (uri.utf16.count > limit ? String(uri.prefix(limit)) + "\u{2026}" : uri)
+                }
                 // PDF/UA-1 §7.18.5: links describe themselves (/Contents).
                 let key = pages.count + Int(annotationLink[n] ?? 0)
                 writer.add(n, object.value.setting("Contents", .text(text)).setting("StructParent", .integer(key)))

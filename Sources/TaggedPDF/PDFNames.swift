@@ -66,12 +66,12 @@ public enum PDFNames {
     }
 
     /// Quotes a value for a Cairo tag attribute string (`'…'`, with `\` and `'` escaped).
-    static func quoted(_ value: String) -> String {
+    package static func quoted(_ value: String) -> String {
         "'" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
     }
 
     /// A number for a tag attribute string: fixed point, `.` decimal separator.
-    static func number(_ v: Double) -> String {
+    package static func number(_ v: Double) -> String {
         let r = (v * 1000).rounded() / 1000
         return r == r.rounded() ? String(Int(r)) : String(r)
     }

@@ -1,4 +1,4 @@
-internal import CPangoCairo
+internal import CGio
 import Foundation
 
 /// Waits for files to change, through GLib's `GFileMonitor` (inotify on Linux). Each watched

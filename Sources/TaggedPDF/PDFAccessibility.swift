@@ -1,6 +1,5 @@
 internal import CZlib
 import Foundation
-import Layout
 import Styling
 
 /// Settings of a tagged PDF: what Cairo 1.16 cannot write itself and ``PDFAccessibility``
@@ -28,7 +27,7 @@ public struct PDFTagging: Hashable, Sendable {
 /// Memory: ``TaggedPDFRewriter`` reads and writes one object at a time and keeps a few integers
 /// per object, element and run, so the pass does not grow with the document's pages beyond
 /// them; the file is mapped, not copied.
-enum PDFAccessibility {
+package enum PDFAccessibility {
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
@@ -36,7 +35,7 @@ enum PDFAccessibility {
     /// Post-processes the PDF at `path`.
     /// - Throws: ``Failure`` when the file cannot be read or written, is not in Cairo's regular
     ///   layout, or does not match `structure` (then the file is left as Cairo wrote it).
-    static func complete(path: String, structure: StructureRecords, tagging: PDFTagging, info: DocumentInfo, claimsUA: Bool) throws {
+    package static func complete(path: String, structure: StructureRecords, tagging: PDFTagging, info: DocumentInfo, claimsUA: Bool) throws {
         // The mapping outlives the rename below (it holds the old file).
         let file = try MappedFile(path: path)
         defer { file.unmap() }

@@ -10,14 +10,14 @@ import Foundation
 /// The `k`-th marker of a page sits at ``position(_:)``: one of 64 × 64 places a quarter point
 /// apart within 17 pt of the corner. A square of that size anywhere else, or inside a nested
 /// graphics state (a dot in an SVG picture, drawn inside `q … Q`), is content, not a marker.
-enum ContentMarker {
+package enum ContentMarker {
     /// The square's side, pt.
-    static let side = 1.0 / 256
+    package static let side = 1.0 / 256
     /// The side as Cairo 1.16 prints it in the content stream.
-    static let printedSide = Array("0.004".utf8)
+    package static let printedSide = Array("0.004".utf8)
 
     /// The top left corner of the page's `k`-th marker, pt from the page's top left.
-    static func position(_ k: Int) -> (x: Double, y: Double) {
+    package static func position(_ k: Int) -> (x: Double, y: Double) {
         (0.5 + Double(k % 64) * 0.25, 0.5 + Double(k / 64 % 64) * 0.25)
     }
 }
@@ -77,7 +77,7 @@ enum MarkedContentRewrite {
             return Array(text.utf8)
         }
 
-        var lexer = ContentLexer(bytes)
+        var lexer = PDFLexer(bytes)
         var operands: [Range<Int>] = []
         /// The operands of the last operator when it was `re`, and where they began.
         var rectangle: (operands: [Range<Int>], start: Int)?
@@ -148,111 +148,5 @@ enum MarkedContentRewrite {
         out.append(contentsOf: bytes[copied...])
         if runOpen { out.append(contentsOf: Array("\nEMC\n".utf8)) }
         return out
-    }
-}
-
-/// The tokens of a content stream (PDF 1.7 §7.2, §7.8.2): operators, and operands (numbers,
-/// names, strings, `[`, `]`, `<<`, `>>`, `true`, `false`, `null`).
-struct ContentLexer {
-    struct Token { var range: Range<Int>; var isOperator: Bool }
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var i = 0
-
-    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
-
-    mutating func next() -> Token? {
-        let n = bytes.count
-        while i < n {
-            let c = bytes[i]
-            if PDFParser.isSpace(c) { i += 1; continue }
-            if c == 0x25 { while i < n, bytes[i] != 0x0A, bytes[i] != 0x0D { i += 1 }; continue }  // % comment
-            let start = i
-            switch c {
-            case 0x28:  // ( literal string, balanced parentheses, backslash escapes
-                var depth = 0
-                while i < n {
-                    let b = bytes[i]
-                    if b == 0x5C { i += 2; continue }
-                    if b == 0x28 { depth += 1 } else if b == 0x29 { depth -= 1; if depth == 0 { i += 1; break } }
-                    i += 1
-                }
-                return Token(range: start..<min(i, n), isOperator: false)
-            case 0x3C:  // << or <hex>
-                if i + 1 < n, bytes[i + 1] == 0x3C { i += 2 } else {
-                    while i < n, bytes[i] != 0x3E { i += 1 }
-                    i = min(i + 1, n)
-                }
-                return Token(range: start..<i, isOperator: false)
-            case 0x3E:  // >>
-                i = min(i + 2, n)
-                return Token(range: start..<i, isOperator: false)
-            case 0x5B, 0x5D, 0x7B, 0x7D:  // [ ] { }
-                i += 1
-                return Token(range: start..<i, isOperator: false)
-            case 0x2F:  // /name
-                i += 1
-                while i < n, !PDFParser.isSpace(bytes[i]), !PDFParser.isDelimiter(bytes[i]) { i += 1 }
-                return Token(range: start..<i, isOperator: false)
-            default:
-                while i < n, !PDFParser.isSpace(bytes[i]), !PDFParser.isDelimiter(bytes[i]) { i += 1 }
-                if i == start { i += 1 }
-                let isNumber = (0x30...0x39).contains(c) || c == 0x2D || c == 0x2B || c == 0x2E
-                let isOperand = isNumber || equals(start..<i, Self.trueBytes) || equals(start..<i, Self.falseBytes)
-                    || equals(start..<i, Self.nullBytes)
-                return Token(range: start..<i, isOperator: !isOperand)
-            }
-        }
-        return nil
-    }
-
-    private static let trueBytes = Array("true".utf8), falseBytes = Array("false".utf8), nullBytes = Array("null".utf8)
-
-    /// The operators the rewrite acts on (PDF 1.7 Tables 59, 320).
-    enum Operator { case re, f, q, Q, BDC, BMC, EMC }
-
-    /// The operator token at `range` when it is one the rewrite acts on, read from its bytes
-    /// (no string is made for the thousands of other operators a page has).
-    func operatorName(_ range: Range<Int>) -> Operator? {
-        let b = bytes
-        switch range.count {
-        case 1:
-            switch b[range.lowerBound] {
-            case 0x66: return .f        // f
-            case 0x71: return .q        // q
-            case 0x51: return .Q        // Q
-            default: return nil
-            }
-        case 2:
-            return b[range.lowerBound] == 0x72 && b[range.lowerBound + 1] == 0x65 ? .re : nil  // re
-        case 3:
-            guard b[range.lowerBound + 2] == 0x43 else { return nil }  // ..C
-            switch (b[range.lowerBound], b[range.lowerBound + 1]) {
-            case (0x42, 0x44): return .BDC
-            case (0x42, 0x4D): return .BMC
-            case (0x45, 0x4D): return .EMC
-            default: return nil
-            }
-        default:
-            return nil
-        }
-    }
-
-    /// The token's bytes as text.
-    func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
-
-    /// Whether the token's bytes are `pattern`.
-    func equals(_ range: Range<Int>, _ pattern: [UInt8]) -> Bool {
-        range.count == pattern.count && zip(bytes[range], pattern).allSatisfy { $0 == $1 }
-    }
-
-    /// The token as a number.
-    func number(_ range: Range<Int>) -> Double? { Double(text(range)) }
-
-    /// When the next token is the operator `keyword`: moves past it and gives where it ends.
-    mutating func skipping(_ keyword: String) -> Int? {
-        var copy = self
-        guard let token = copy.next(), token.isOperator, equals(token.range, Array(keyword.utf8)) else { return nil }
-        self = copy
-        return token.range.upperBound
     }
 }

@@ -14,9 +14,9 @@ import Styling
 /// - A *run* is one marked-content sequence on one page (`/P << /MCID 3 >> BDC … EMC`), owned
 ///   by an element, or an artifact (`/Artifact BMC … EMC`, owner `-1`, no MCID).
 /// - An element's kids (`/K`), in order, are elements and the runs it owns.
-struct StructureRecords {
+package struct StructureRecords {
     /// What an element is.
-    enum ElementType: Equatable {
+    package enum ElementType: Equatable {
         /// `Document`, element 0, around everything.
         case document
         /// `Link`: one link annotation and the (empty) marked content Cairo writes for it.
@@ -57,7 +57,7 @@ struct StructureRecords {
     private var nextMCID: Int32 = 0
 
     /// The document element (index 0), created with the records.
-    init() {
+    package init() {
         types.append(.document)
         parents.append(-1)
     }
@@ -67,7 +67,7 @@ struct StructureRecords {
     var pageCount: Int { pageRuns.count }
 
     /// A new element of `type` under `parent`, with `/Alt` and `/Lang` when given.
-    mutating func addElement(_ type: ElementType, parent: Int32, alternativeText: String? = nil,
+    package mutating func addElement(_ type: ElementType, parent: Int32, alternativeText: String? = nil,
                              language: String? = nil) -> Int32 {
         let e = Int32(types.count)
         types.append(type)
@@ -79,21 +79,21 @@ struct StructureRecords {
     }
 
     /// A new `Link` element under `parent` (its annotation joins it in the file).
-    mutating func addLink(parent: Int32) -> Int32 {
+    package mutating func addLink(parent: Int32) -> Int32 {
         let e = addElement(.link, parent: parent)
         links.append(e)
         return e
     }
 
     /// Starts a page: its runs follow.
-    mutating func beginPage() {
+    package mutating func beginPage() {
         pageRuns.append(Int32(runOwner.count))
         nextMCID = 0
     }
 
     /// A new run on the current page owned by `owner` (`-1`: an artifact); returns its index.
     @discardableResult
-    mutating func addRun(owner: Int32) -> Int32 {
+    package mutating func addRun(owner: Int32) -> Int32 {
         let run = Int32(runOwner.count)
         runOwner.append(owner)
         if owner >= 0 {

@@ -1,5 +1,6 @@
 internal import CZlib
 import Foundation
+import WorkQueues
 
 /// Writes a PDF file object by object as each one is final (PDF 1.7 §7.5): streams go straight
 /// to the file; other objects are gathered a hundred at a time into compressed object streams
@@ -207,67 +208,70 @@ final class PDFStreamWriter {
 
 /// zlib compression (``Deflate``) of a writer's object streams on a thread of its own, in the
 /// order they are handed over: ``submit(_:)`` returns at once with a ticket, ``result(_:)``
-/// waits for that ticket's bytes. The same bytes as compressing each in line.
+/// waits for that ticket's bytes. The same bytes as compressing each in line. The inputs reach
+/// the thread and the results come back through two ``WorkQueue``s of ``capacity`` places each;
+/// a writer keeps at most that many handed over and not yet asked for, so it never waits to
+/// hand one over.
 final class OrderedCompression: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var inputs: [Int: [UInt8]] = [:]
-    private var outputs: [Int: [UInt8]?] = [:]
+    /// Inputs handed over and not yet asked for that the queues hold without waiting.
+    let capacity: Int
+    private let inputs: WorkQueue<[UInt8]>
+    private let outputs: WorkQueue<[UInt8]?>
+    /// Guards `submitted`, `taken` and `done`.
+    private let lock = NSLock()
     private var submitted = 0
+    private var taken = 0
     private var done = 0
-    private var stopped = false
 
-    /// Starts the thread; it ends after ``stop()``, once what was handed over is compressed.
-    init() {
-        let thread = Thread { [self] in work() }
-        thread.start()
+    /// Starts the thread; it ends after ``stop()``. `capacity`: how many inputs a writer may
+    /// have handed over and not yet asked for.
+    init(capacity: Int = PDFStreamWriter.compressionWindow + 1) {
+        self.capacity = capacity
+        inputs = WorkQueue(capacity: capacity)
+        outputs = WorkQueue(capacity: capacity)
+        inputs.startProducer { [self] _ in
+            while let input = try inputs.take() {
+                let output = Deflate.compressed(input)
+                // Counted before it is handed back, so a writer that has every result sees every count.
+                lock.lock()
+                done += 1
+                lock.unlock()
+                guard outputs.put(output) else { return }
+            }
+        }
     }
 
     /// How many inputs the thread has compressed.
     var completed: Int {
-        condition.lock(); defer { condition.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return done
     }
 
-    /// Hands `bytes` over; the ticket names its result.
+    /// Hands `bytes` over; the ticket names its result. At most ``capacity`` may be handed
+    /// over and not yet asked for.
     func submit(_ bytes: [UInt8]) -> Int {
-        condition.lock(); defer { condition.unlock() }
-        let ticket = submitted
-        inputs[ticket] = bytes
+        inputs.put(bytes)
+        lock.lock()
+        defer { lock.unlock() }
         submitted += 1
-        condition.broadcast()
-        return ticket
+        return submitted - 1
     }
 
-    /// The compressed bytes of `ticket` (nil when zlib failed), waiting for them; each ticket
-    /// is asked once.
+    /// The compressed bytes of `ticket` (nil when zlib failed), waiting for them; tickets are
+    /// asked for once each, in the order they were given.
     func result(_ ticket: Int) -> [UInt8]? {
-        condition.lock(); defer { condition.unlock() }
-        while outputs[ticket] == nil { condition.wait() }
-        return outputs.removeValue(forKey: ticket)!
+        lock.lock()
+        precondition(ticket == taken, "compressed object streams are asked for in order")
+        taken += 1
+        lock.unlock()
+        // The thread's work never throws; a result always comes for an input handed over.
+        return (try? outputs.take()) ?? nil
     }
 
-    /// Ends the thread once it has compressed what was handed over.
+    /// Ends the thread: what was handed over and not asked for is dropped.
     func stop() {
-        condition.lock()
-        stopped = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    private func work() {
-        var next = 0
-        while true {
-            condition.lock()
-            while inputs[next] == nil && !stopped { condition.wait() }
-            guard let input = inputs.removeValue(forKey: next) else { condition.unlock(); return }
-            condition.unlock()
-            let output = Deflate.compressed(input)
-            condition.lock()
-            outputs[next] = .some(output)
-            done += 1
-            condition.broadcast()
-            condition.unlock()
-            next += 1
-        }
+        inputs.cancel()
+        outputs.cancel()
     }
 }

@@ -28,7 +28,7 @@ import Foundation
 /// (`malloc_trim`, ``FreedMemory``, which also shrinks the heap to its last block in use), so
 /// the second copy does not stack on the first. A document without such a face keeps 4 KiB
 /// pages: small blocks spread over huge pages would only make it hold more memory.
-enum HugePageHeap {
+package enum HugePageHeap {
     /// How much the heap grows by at once, bytes: room for the two copies of the largest
     /// installed CFF table beside what drawing keeps.
     static let reserve = 64 << 20
@@ -48,7 +48,7 @@ enum HugePageHeap {
 
     /// True when the kernel backs anonymous memory with huge pages only where a program asks
     /// (`[madvise]` in `/sys/kernel/mm/transparent_hugepage/enabled`).
-    static var hugePagesOnRequest: Bool {
+    package static var hugePagesOnRequest: Bool {
         guard let setting = try? String(contentsOfFile: "/sys/kernel/mm/transparent_hugepage/enabled", encoding: .utf8) else { return false }
         return setting.contains("[madvise]")
     }
@@ -65,7 +65,7 @@ enum HugePageHeap {
     /// the bytes asked for huge pages, 0 when it did nothing. Call on the thread that draws the
     /// pages, before Cairo makes its large copies.
     @discardableResult
-    static func prepare() -> Int {
+    package static func prepare() -> Int {
         guard isMainThread, hugePagesOnRequest,
               let symbol = dlsym(nil, "mallopt") else { return 0 }
         let mallopt = unsafeBitCast(symbol, to: MallOpt.self)

@@ -8,11 +8,11 @@ import Foundation
 /// what sits at a heap's top; `malloc_trim(3)` "attempts to release free memory from the heap"
 /// (every arena, whole free pages anywhere in it). The function is looked up at run time, so
 /// with another C library this does nothing.
-enum FreedMemory {
+package enum FreedMemory {
     private typealias Trim = @convention(c) (Int) -> Int32
 
     /// Releases free heap pages (glibc `malloc_trim(0)`); does nothing where it is missing.
-    static func release() {
+    package static func release() {
         // RTLD_DEFAULT (a null handle): search every loaded library.
         guard let symbol = dlsym(nil, "malloc_trim") else { return }
         _ = unsafeBitCast(symbol, to: Trim.self)(0)

@@ -1,73 +1,52 @@
 internal import CPangoCairo
 import Foundation
-import Layout
 import Typography
 
-/// Pages as pictures instead of a PDF: one PNG (Cairo's image surface, `cairo_surface_write_to_png`)
-/// or SVG (Cairo's SVG surface) file per page, drawn by the same code that draws the PDF.
-public struct PagePreview: Sendable, Hashable {
-    /// The picture format.
-    public enum Format: String, Sendable, Hashable, CaseIterable {
-        /// A raster image at ``PagePreview/dpi``.
-        case png
-        /// Vectors, in pt (1 SVG user unit = 1 pt).
-        case svg
-    }
-
-    /// PNG or SVG.
-    public var format: Format
-    /// The pages to write (1-based); nil: every page.
-    public var pages: Set<Int>?
+/// Pages drawn as pictures instead of a PDF (``CairoPDFRenderer/startPictures(_:)``): one PNG
+/// (Cairo's image surface, `cairo_surface_write_to_png`) or SVG (Cairo's SVG surface) file per
+/// page, drawn by the same code that draws the PDF.
+public struct PictureOutput: Sendable {
+    /// SVG (vectors, 1 user unit = 1 pt) when true, else PNG (a raster image at ``dpi``).
+    public var isVector: Bool
     /// PNG resolution in dots per inch: a page of W pt is ⌈W × dpi / 72⌉ pixels wide.
     public var dpi: Double
+    /// Whether page `n` (1-based) is written.
+    public var wants: @Sendable (Int) -> Bool
+    /// The file page `n` (1-based) is written to.
+    public var path: @Sendable (Int) -> String
+    /// Where page `n` is written before it is renamed to `path(n)`.
+    public var temporaryPath: @Sendable (Int) -> String
 
-    /// Creates preview settings; the default is every page as PNG at 96 dpi.
-    public init(format: Format = .png, pages: Set<Int>? = nil, dpi: Double = 96) {
-        self.format = format; self.pages = pages; self.dpi = dpi
-    }
-
-    /// The file for page `number` of the output `base`: `out.png` → `out-2.png`.
-    public func path(for base: String, page number: Int) -> String {
-        var stem = base
-        for ext in [".png", ".svg", ".pdf"] where stem.lowercased().hasSuffix(ext) { stem = String(stem.dropLast(ext.count)) }
-        return "\(stem)-\(number).\(format.rawValue)"
-    }
-
-    /// Reads a page list such as `1-3,7` or `2-` (to the end) into page numbers; nil for a
-    /// malformed list. `last` bounds open ranges.
-    public static func pages(_ text: String, last: Int = 100_000) -> Set<Int>? {
-        var pages = Set<Int>()
-        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let bounds = part.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard let first = Int(bounds[0]), first >= 1 else { return nil }
-            let end = bounds.count == 1 ? first : (bounds[1].isEmpty ? last : Int(bounds[1]))
-            guard let end, end >= first, end - first < 100_000 else { return nil }
-            pages.formUnion(first...end)
-        }
-        return pages.isEmpty ? nil : pages
+    /// Pictures of the pages `wants` selects, PNG at `dpi` or SVG (`isVector`), page `n` in the
+    /// file `path(n)`, written first to `temporaryPath(n)`.
+    public init(isVector: Bool, dpi: Double, wants: @escaping @Sendable (Int) -> Bool,
+                path: @escaping @Sendable (Int) -> String, temporaryPath: @escaping @Sendable (Int) -> String) {
+        self.isVector = isVector
+        self.dpi = dpi
+        self.wants = wants
+        self.path = path
+        self.temporaryPath = temporaryPath
     }
 }
 
 /// Draws a renderer's pages into one picture surface per page instead of its PDF surface.
 final class PreviewSink {
-    let preview: PagePreview
-    let base: String
+    let preview: PictureOutput
     /// The files written so far, in page order.
     var files: [String] = []
     private var pending: (surface: OpaquePointer, path: String, temporary: String)?
 
-    init(_ preview: PagePreview, base: String) { self.preview = preview; self.base = base }
+    init(_ preview: PictureOutput) { self.preview = preview }
 
-    func wants(_ page: Int) -> Bool { preview.pages?.contains(page) ?? true }
+    func wants(_ page: Int) -> Bool { preview.wants(page) }
 
     /// A new surface and context for page `number` of `size` pt, scaled so drawing is in pt,
     /// on white (PNG) — the caller destroys the previous pair.
     func begin(page number: Int, width: Double, height: Double) throws -> (surface: OpaquePointer, cr: OpaquePointer) {
-        let path = preview.path(for: base, page: number)
-        let temporary = (path as NSString).deletingLastPathComponent.isEmpty ? ".\(path).tmp"
-            : ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(".\((path as NSString).lastPathComponent).tmp")
+        let path = preview.path(number)
+        let temporary = preview.temporaryPath(number)
         let surface: OpaquePointer
-        switch preview.format {
+        switch preview.isVector ? Format.svg : Format.png {
         case .png:
             let scale = preview.dpi / 72
             surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32((width * scale).rounded(.up)), Int32((height * scale).rounded(.up)))
@@ -80,7 +59,7 @@ final class PreviewSink {
             throw BackendError.cannotCreate(path: path, message: String(cString: cairo_status_to_string(status)))
         }
         let cr = cairo_create(surface)!
-        if preview.format == .png {
+        if !preview.isVector {
             cairo_set_source_rgb(cr, 1, 1, 1)
             cairo_paint(cr)
             cairo_scale(cr, preview.dpi / 72, preview.dpi / 72)
@@ -89,12 +68,18 @@ final class PreviewSink {
         return (surface, cr)
     }
 
+    /// The two kinds of picture surface.
+    private enum Format { case png, svg }
+
+    /// The file of the page begun last (for messages).
+    var currentPath: String { pending?.path ?? "" }
+
     /// Writes the page begun last: the PNG, or the finished SVG, to a temporary file renamed
     /// into place.
     func end() throws {
         guard let (surface, path, temporary) = pending else { return }
         pending = nil
-        switch preview.format {
+        switch preview.isVector ? Format.svg : Format.png {
         case .png:
             cairo_surface_flush(surface)
             let status = cairo_surface_write_to_png(surface, temporary)
@@ -120,11 +105,11 @@ final class PreviewSink {
 }
 
 extension CairoPDFRenderer {
-    /// Switches the renderer, before its first page, to writing pictures: page N of the
-    /// selection becomes `<base>-N.png` or `.svg` (``PagePreview/path(for:page:)``), each written
-    /// to a temporary file and renamed into place; the PDF gets no pages.
-    public func startPreview(_ preview: PagePreview, base: String) {
-        previewSink = PreviewSink(preview, base: base)
+    /// Switches the renderer, before its first page, to writing pictures: each page `pictures`
+    /// selects goes to its own file (``PictureOutput/path``), written to a temporary file and
+    /// renamed into place; the PDF gets no pages.
+    public func startPictures(_ pictures: PictureOutput) {
+        previewSink = PreviewSink(pictures)
     }
 
     /// The picture files written so far, in page order.
@@ -144,7 +129,8 @@ extension CairoPDFRenderer {
     func endPreviewPage() throws {
         let status = cairo_status(cr)
         guard status == CAIRO_STATUS_SUCCESS else {
-            throw BackendError.cairo(path: previewSink?.base ?? "", message: String(cString: cairo_status_to_string(status)))
+            let message = String(cString: cairo_status_to_string(status))
+            throw BackendError.cairo(path: previewSink?.currentPath ?? "", message: message)
         }
         try previewSink?.end()
         let scratch = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1)!

@@ -1,4 +1,5 @@
 import Foundation
+import WorkQueues
 
 /// The tagging pass's content streams (``TaggedPDFRewriter``) rewritten on a second thread,
 /// ahead of the writer: each page's stream is inflated, its marked content rewritten
@@ -77,8 +78,9 @@ final class ContentRewrites: @unchecked Sendable {
 /// `work(i, onThread)` (`onThread` tells which thread asks, so that each can use readers of
 /// its own), and the writer takes them in increasing order of `i`. A result not yet begun
 /// when the writer asks for it is made in line, so both threads work and the results are the
-/// ones made in turn. At most ``window`` results wait, so memory does not grow with `count`.
-/// `work` must be safe to call from two threads at once for different `i`.
+/// ones made in turn. The thread hands its results over through a ``WorkQueue`` of ``window``
+/// places, so memory does not grow with `count`. `work` must be safe to call from two threads
+/// at once for different `i`.
 final class WorkAhead<Outcome>: @unchecked Sendable {
     /// Results that may wait for the writer, unless the initializer names another number.
     static var window: Int { 64 }
@@ -88,11 +90,13 @@ final class WorkAhead<Outcome>: @unchecked Sendable {
     /// How many results may wait for the writer.
     let window: Int
     private let work: (Int, Bool) -> Outcome
-    private let condition = NSCondition()
-    private var results: [Int: Outcome] = [:]
-    private var claimed = 0, consumed = 0
-    private var stopped = false, running = false
-    /// How many results the second thread made (for tests).
+    /// The thread's results, in increasing order of index; nil when not threaded.
+    private let queue: WorkQueue<Outcome>?
+    /// Guards `claimed` and `madeOnThread`.
+    private let lock = NSLock()
+    /// The lowest index neither thread has begun.
+    private var claimed = 0
+    /// How many results the second thread handed over (for tests).
     private var madeOnThread = 0
 
     /// `threaded`: results are made ahead on a thread of their own (with more than one), at
@@ -102,74 +106,60 @@ final class WorkAhead<Outcome>: @unchecked Sendable {
         self.count = count
         self.window = window
         self.work = work
-        guard threaded, count > 1 else { return }
-        running = true
-        let thread = Thread { [self] in run() }
-        thread.start()
+        guard threaded, count > 1 else {
+            queue = nil
+            return
+        }
+        let queue = WorkQueue<Outcome>(capacity: window)
+        self.queue = queue
+        queue.startProducer { [self] queue in
+            while let index = claim(below: count) {
+                guard queue.put(work(index, true)) else { return }
+                lock.lock()
+                madeOnThread += 1
+                lock.unlock()
+            }
+        }
     }
 
-    private func run() {
-        while true {
-            condition.lock()
-            while claimed - consumed >= window && !stopped { condition.wait() }
-            guard !stopped, claimed < count else {
-                running = false
-                condition.broadcast()
-                condition.unlock()
-                return
-            }
-            let i = claimed
-            claimed += 1
-            condition.unlock()
-            let outcome = work(i, true)
-            condition.lock()
-            results[i] = outcome
-            madeOnThread += 1
-            condition.broadcast()
-            condition.unlock()
-        }
+    /// Begins the lowest index not begun, when it is below `end`.
+    private func claim(below end: Int) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard claimed < end else { return nil }
+        claimed += 1
+        return claimed - 1
     }
 
     /// Result `i`; asked in increasing order of `i`.
     func outcome(_ i: Int) -> Outcome {
-        condition.lock()
-        if i >= claimed {
-            // Not begun: made here (the thread claims in order, so `i == claimed`).
-            claimed = i + 1
-            condition.unlock()
-            let outcome = work(i, false)
-            condition.lock()
-            consumed = i + 1
-            condition.broadcast()
-            condition.unlock()
-            return outcome
+        lock.lock()
+        if i >= claimed || queue == nil {
+            // Not begun: made here. The thread begins indices in increasing order, so it skips
+            // this one; the results it hands over are still those the writer asks for next.
+            claimed = max(claimed, i + 1)
+            lock.unlock()
+            return work(i, false)
         }
-        while results[i] == nil { condition.wait() }
-        let outcome = results.removeValue(forKey: i)!
-        consumed = i + 1
-        condition.broadcast()
-        condition.unlock()
-        return outcome
+        lock.unlock()
+        // Begun by the thread: every result it made before was asked for already, so the
+        // oldest it has handed over is this one. Its work never throws.
+        return try! queue!.take()!
     }
 
     /// Results made ahead and not yet taken (at most ``window``).
-    var waiting: Int {
-        condition.lock(); defer { condition.unlock() }
-        return results.count
-    }
+    var waiting: Int { queue?.count ?? 0 }
 
     /// How many results the second thread made so far.
     var madeAhead: Int {
-        condition.lock(); defer { condition.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return madeOnThread
     }
 
     /// Stops the thread and waits for it (before what `work` reads is released).
     func stop() {
-        condition.lock()
-        stopped = true
-        condition.broadcast()
-        while running { condition.wait() }
-        condition.unlock()
+        queue?.cancel()
+        queue?.join()
     }
 }

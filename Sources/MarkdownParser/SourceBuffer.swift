@@ -1,3 +1,4 @@
+import DocumentModel
 import Foundation
 
 /// The UTF-8 bytes of a parsed source text, shared by everything that reads them (a document's
@@ -6,16 +7,15 @@ import Foundation
 /// them back (``bytes``), so setting them aside never changes what is read.
 ///
 /// A renderer reads its source only while it lays the document out: the windows of blocks are
-/// parsed again from it and warnings name positions in it. What comes after the last page —
-/// Cairo finishing the file (subsetting the fonts, writing the structure tree it kept for every
-/// page) and the tagging pass — stacks on whatever the process still holds, so a 20 MB
-/// document's 20 MB are set aside before it. A source under ``setAsideMinimum`` stays in memory:
+/// parsed again from it and warnings name positions in it. What comes after the last page
+/// (finishing the file) stacks on whatever the process still holds, so a 20 MB document's
+/// 20 MB are set aside before it. A source under ``setAsideMinimum`` stays in memory:
 /// a file costs more than it saves there.
 ///
 /// A reference type on purpose: every copy of a document shares one buffer, so that setting it
 /// aside frees the bytes (an array's storage is freed only when its last holder lets go of it).
 /// Safe to use from several threads (a lock around the bytes and the file).
-public final class SourceBuffer: @unchecked Sendable {
+public final class SourceBuffer: SourceBytes, @unchecked Sendable {
     /// The length of the source, bytes.
     public let count: Int
     /// The smallest source, bytes, that ``setAside()`` moves to a file (1 MiB unless the buffer

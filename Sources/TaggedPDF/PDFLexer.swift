@@ -1,0 +1,330 @@
+/// The one reader of PDF syntax over bytes (PDF 1.7 §7.2–7.3): white space, comments, the
+/// tokens of objects and content streams (``next()``), and whole objects built from them
+/// (``value()``). The tagging pass reads Cairo's objects and rewrites its content streams with
+/// it; tests read content streams back with it.
+struct PDFLexer {
+    /// Bytes that are not PDF object syntax where an object was expected.
+    struct Malformed: Error {}
+
+    /// What a token is (PDF 1.7 §7.2.2 delimiters and regular characters, §7.3 objects).
+    enum Kind: Equatable, Sendable {
+        /// A number: a regular token beginning with a digit, a sign or a point.
+        case number
+        /// `/Name`, the solidus included.
+        case name
+        /// A literal string `( … )`, parentheses included.
+        case literalString
+        /// A hexadecimal string `< … >`, angle brackets included.
+        case hexString
+        /// `[`, `]`, `<<`, `>>`, `{` or `}`.
+        case delimiter
+        /// `true`, `false` or `null`.
+        case constant
+        /// Any other regular token: an operator in a content stream (`Tj`, `BDC`), a keyword
+        /// between objects (`obj`, `R`, `stream`).
+        case keyword
+    }
+
+    /// One token: where its bytes lie and what it is.
+    struct Token: Equatable, Sendable {
+        var range: Range<Int>
+        var kind: Kind
+        /// Whether the token is an operator of a content stream (a keyword).
+        var isOperator: Bool { kind == .keyword }
+    }
+
+    let bytes: UnsafeBufferPointer<UInt8>
+    /// Where the next token is read from.
+    var index: Int
+
+    /// A lexer reading `bytes` from `index`.
+    init(bytes: UnsafeBufferPointer<UInt8>, index: Int = 0) {
+        self.bytes = bytes
+        self.index = index
+    }
+
+    /// A lexer reading `bytes` from the start.
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.init(bytes: bytes) }
+
+    /// White space (PDF 1.7 Table 1).
+    static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == 0x0C || byte == 0x00
+    }
+
+    /// Delimiters (PDF 1.7 Table 2).
+    static func isDelimiter(_ byte: UInt8) -> Bool {
+        byte == 0x28 || byte == 0x29 || byte == 0x3C || byte == 0x3E || byte == 0x5B || byte == 0x5D || byte == 0x7B
+            || byte == 0x7D || byte == 0x2F || byte == 0x25
+    }
+
+    /// Moves past white space and comments (`%` to the end of the line).
+    mutating func skipSpace() {
+        while index < bytes.count {
+            let byte = bytes[index]
+            if Self.isSpace(byte) {
+                index += 1
+            } else if byte == 0x25 {
+                while index < bytes.count, bytes[index] != 0x0A, bytes[index] != 0x0D { index += 1 }
+            } else {
+                return
+            }
+        }
+    }
+
+    // MARK: Tokens
+
+    /// The next token, nil at the end of the bytes. A string runs to its closing delimiter
+    /// (balanced parentheses and backslash escapes for a literal string, §7.3.4), so the bytes
+    /// of a glyph string never pass for an operator.
+    mutating func next() -> Token? {
+        skipSpace()
+        let count = bytes.count
+        guard index < count else { return nil }
+        let start = index
+        switch bytes[index] {
+        case 0x28:
+            _ = skipLiteralString()
+            return Token(range: start..<min(index, count), kind: .literalString)
+        case 0x3C where index + 1 < count && bytes[index + 1] == 0x3C:
+            index += 2
+            return Token(range: start..<index, kind: .delimiter)
+        case 0x3C:
+            while index < count, bytes[index] != 0x3E { index += 1 }
+            index = min(index + 1, count)
+            return Token(range: start..<index, kind: .hexString)
+        case 0x3E:
+            index = min(index + 2, count)
+            return Token(range: start..<index, kind: .delimiter)
+        case 0x5B, 0x5D, 0x7B, 0x7D:
+            index += 1
+            return Token(range: start..<index, kind: .delimiter)
+        case 0x2F:
+            index += 1
+            _ = token()
+            return Token(range: start..<index, kind: .name)
+        default:
+            let range = token()
+            if range.isEmpty {
+                // A delimiter no token begins with (an unbalanced `)`): one byte, an operator.
+                index += 1
+                return Token(range: start..<index, kind: .keyword)
+            }
+            let first = bytes[start]
+            if (0x30...0x39).contains(first) || first == 0x2D || first == 0x2B || first == 0x2E {
+                return Token(range: range, kind: .number)
+            }
+            if equals(range, Self.trueBytes) || equals(range, Self.falseBytes) || equals(range, Self.nullBytes) {
+                return Token(range: range, kind: .constant)
+            }
+            return Token(range: range, kind: .keyword)
+        }
+    }
+
+    /// Moves past the literal string that starts at the current position, or to the end of
+    /// the bytes when it is not closed; returns whether it was closed.
+    private mutating func skipLiteralString() -> Bool {
+        var depth = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x5C {
+                index += 2
+                continue
+            }
+            if byte == 0x28 {
+                depth += 1
+            } else if byte == 0x29 {
+                depth -= 1
+                if depth == 0 {
+                    index += 1
+                    return true
+                }
+            }
+            index += 1
+        }
+        return false
+    }
+
+    /// The regular token (a number, keyword or name body) starting at the current position,
+    /// possibly empty.
+    mutating func token() -> Range<Int> {
+        let start = index
+        while index < bytes.count, !Self.isSpace(bytes[index]), !Self.isDelimiter(bytes[index]) { index += 1 }
+        return start..<index
+    }
+
+    /// Whether the bytes at the current position (after white space) are `keyword`; if so,
+    /// moves past it.
+    mutating func keyword(_ keyword: StaticString) -> Bool {
+        skipSpace()
+        let length = keyword.utf8CodeUnitCount
+        guard index + length <= bytes.count else { return false }
+        let expected = keyword.utf8Start
+        for offset in 0..<length where bytes[index + offset] != expected[offset] { return false }
+        if index + length < bytes.count {
+            let after = bytes[index + length]
+            guard Self.isSpace(after) || Self.isDelimiter(after) else { return false }
+        }
+        index += length
+        return true
+    }
+
+    /// The unsigned integer at the current position; nil (the position unchanged) when the
+    /// regular token there is not all digits.
+    mutating func integer() -> Int? {
+        let saved = index
+        let range = token()
+        var value = 0
+        guard !range.isEmpty else {
+            index = saved
+            return nil
+        }
+        for offset in range {
+            let byte = bytes[offset]
+            guard (0x30...0x39).contains(byte) else {
+                index = saved
+                return nil
+            }
+            value = value &* 10 &+ Int(byte - 0x30)
+        }
+        return value
+    }
+
+    /// When the next token is the operator `keyword`: moves past it and gives where it ends.
+    mutating func skipping(_ keyword: String) -> Int? {
+        var copy = self
+        guard let token = copy.next(), token.isOperator, equals(token.range, Array(keyword.utf8)) else { return nil }
+        self = copy
+        return token.range.upperBound
+    }
+
+    private static let trueBytes = Array("true".utf8)
+    private static let falseBytes = Array("false".utf8)
+    private static let nullBytes = Array("null".utf8)
+
+    // MARK: Reading tokens
+
+    /// The token's bytes as text.
+    func text(_ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+
+    /// Whether the token's bytes are `pattern`.
+    func equals(_ range: Range<Int>, _ pattern: [UInt8]) -> Bool {
+        range.count == pattern.count && zip(bytes[range], pattern).allSatisfy { $0 == $1 }
+    }
+
+    /// The token as a number.
+    func number(_ range: Range<Int>) -> Double? { Double(text(range)) }
+
+    /// The content-stream operators the tagging pass acts on (PDF 1.7 Tables 59, 320).
+    enum Operator { case re, f, q, Q, BDC, BMC, EMC }
+
+    /// The operator token at `range` when it is one the tagging pass acts on, read from its
+    /// bytes (no string is made for the thousands of other operators a page has).
+    func operatorName(_ range: Range<Int>) -> Operator? {
+        switch range.count {
+        case 1:
+            switch bytes[range.lowerBound] {
+            case 0x66: return .f
+            case 0x71: return .q
+            case 0x51: return .Q
+            default: return nil
+            }
+        case 2:
+            return bytes[range.lowerBound] == 0x72 && bytes[range.lowerBound + 1] == 0x65 ? .re : nil
+        case 3:
+            guard bytes[range.lowerBound + 2] == 0x43 else { return nil }
+            switch (bytes[range.lowerBound], bytes[range.lowerBound + 1]) {
+            case (0x42, 0x44): return .BDC
+            case (0x42, 0x4D): return .BMC
+            case (0x45, 0x4D): return .EMC
+            default: return nil
+            }
+        default:
+            return nil
+        }
+    }
+
+    // MARK: Objects
+
+    /// The next object (PDF 1.7 §7.3): a reference `n g R` is one object.
+    /// - Throws: ``Malformed`` at anything that is not PDF object syntax.
+    mutating func value() throws -> PDFValue {
+        skipSpace()
+        guard index < bytes.count else { throw Malformed() }
+        let start = index
+        switch bytes[index] {
+        case 0x2F:
+            index += 1
+            let range = token()
+            return .name(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
+        case 0x3C where index + 1 < bytes.count && bytes[index + 1] == 0x3C:
+            index += 2
+            var entries: [(key: String, value: PDFValue)] = []
+            while true {
+                skipSpace()
+                guard index + 1 < bytes.count else { throw Malformed() }
+                if bytes[index] == 0x3E, bytes[index + 1] == 0x3E {
+                    index += 2
+                    return .dictionary(entries)
+                }
+                guard case .name(let key) = try value() else { throw Malformed() }
+                entries.append((key, try value()))
+            }
+        case 0x3C:
+            while index < bytes.count, bytes[index] != 0x3E { index += 1 }
+            guard index < bytes.count else { throw Malformed() }
+            index += 1
+            return .string(Array(bytes[start..<index]))
+        case 0x28:
+            guard skipLiteralString() else { throw Malformed() }
+            return .string(Array(bytes[start..<index]))
+        case 0x5B:
+            index += 1
+            var items: [PDFValue] = []
+            while true {
+                skipSpace()
+                guard index < bytes.count else { throw Malformed() }
+                if bytes[index] == 0x5D {
+                    index += 1
+                    return .array(items)
+                }
+                items.append(try value())
+            }
+        default:
+            if let number = integer() {
+                return skippedReferenceTail() ? .reference(Int32(clamping: number)) : .integer(number)
+            }
+            let range = token()
+            guard !range.isEmpty else { throw Malformed() }
+            let raw = Array(bytes[range])
+            switch raw {
+            case Self.trueBytes: return .bool(true)
+            case Self.falseBytes: return .bool(false)
+            case Self.nullBytes: return .null
+            default:
+                guard raw.allSatisfy({ (0x30...0x39).contains($0) || $0 == 0x2E || $0 == 0x2D || $0 == 0x2B }) else {
+                    throw Malformed()
+                }
+                return .real(raw)
+            }
+        }
+    }
+
+    /// After an integer `n`: whether ` g R` follows, making `n g R` a reference (PDF 1.7
+    /// §7.3.10), and if so moves past it; otherwise leaves the position where it was.
+    private mutating func skippedReferenceTail() -> Bool {
+        let saved = index
+        skipSpace()
+        if integer() != nil {
+            skipSpace()
+            if index < bytes.count, bytes[index] == 0x52,
+               index + 1 >= bytes.count || Self.isSpace(bytes[index + 1]) || Self.isDelimiter(bytes[index + 1]) {
+                index += 1
+                return true
+            }
+        }
+        index = saved
+        return false
+    }
+}

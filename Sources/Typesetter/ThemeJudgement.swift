@@ -1,0 +1,140 @@
+import Foundation
+internal import PangoCairoBackend
+import Typography
+
+/// The one judgement of a theme or design-token file, shared by `typeset theme check`,
+/// `typeset theme import` and `typeset render --theme FILE` (and front matter `theme:`), so that
+/// the three accept and refuse the same files with the same words at the same positions.
+///
+/// It is made in two steps because a theme's `fontFolders` are registered between them when
+/// rendering: ``read(_:file:mapping:)`` judges the file itself (UTF-8, JSON, keys, types, units,
+/// limits, design-token aliases), ``fontProblems(of:file:text:isFamilyAvailable:)`` the families
+/// it names against the installed fonts (a family that is not installed is a warning naming the
+/// one its text is set in; a list none of whose families is installed is an error).
+public enum ThemeJudgement {
+    /// The theme `data` describes and every problem of the file itself, in source order. The
+    /// file must not be used when some problem is an error; the theme is still given when it
+    /// could be read, so that its families can be judged too (nil: it could not be read). A file
+    /// with `$type` or `$value` members, or any file when `asTokens`, is read as design tokens
+    /// (``TokenImporter``, with `mapping` from token names to roles); one that yields no
+    /// typography token at all is refused, as `theme import` refuses it. Problems with no
+    /// position of their own are placed where the file writes what they name.
+    public static func read(_ data: Data, file: String, asTokens: Bool = false,
+                            mapping: [String: TextRole] = [:]) -> (Theme?, [ThemeProblem]) {
+        if let problem = encodingProblem(data, file: file) { return (nil, [problem]) }
+        let text = String(decoding: data, as: UTF8.self)
+        if asTokens || isDesignTokens(text) {
+            do {
+                let (theme, warnings) = try TokenImporter.importTokens(data, file: file, mapping: mapping)
+                if theme.styles == Theme.default.styles {
+                    let problem = ThemeProblem(
+                        file: file, line: 1, column: 1,
+                        message: "no typography tokens found (a token with $type \"typography\" and a $value with "
+                            + "fontFamily, fontSize, …)")
+                    return (nil, warnings.map { parse($0, file: file) } + [problem])
+                }
+                // The importer has already held the values to the theme's limits.
+                return (theme, warnings.map { parse($0, file: file) })
+            } catch let error as ThemeError {
+                return (nil, error.problems)
+            } catch {
+                return (nil, [ThemeProblem(file: file, line: 0, column: 0, message: "\(error)")])
+            }
+        }
+        let (theme, problems) = ThemeLoader.decode(data, file: file)
+        var placed = located(problems, text: text)
+        if theme == nil, placed.count == 1, placed[0].message.hasPrefix("invalid JSON") {
+            // Most often a file named as the theme by mistake (a Markdown file): said so.
+            placed[0].message += " (the file was read as a theme, which is a JSON object)"
+        }
+        return (theme, placed)
+    }
+
+    /// The problems of the families `theme` names, placed where `text` (the file) writes them:
+    /// a family that is not installed is a warning naming the family its text is set in; a list
+    /// none of whose families is installed, the code list included, is an error.
+    public static func fontProblems(of theme: Theme, file: String, text: String,
+                                    isFamilyAvailable: @escaping (String) -> Bool) -> [ThemeProblem] {
+        let withFonts = theme.validate(file: file, isFamilyAvailable: isFamilyAvailable)
+        let without = Set(theme.validate(file: file).map(\.message))
+        return located(withFonts.filter { !without.contains($0.message) }, text: text)
+    }
+
+    /// The installed families, by fontconfig (after any folders were registered).
+    public static func installedFamilies() -> (String) -> Bool {
+        let catalog = FontCatalog()
+        return catalog.has
+    }
+
+    /// Whether `text` is a design-token file (W3C Design Tokens Format: `$type` / `$value`).
+    static func isDesignTokens(_ text: String) -> Bool {
+        text.contains("\"$value\"") || text.contains("\"$type\"")
+    }
+
+    /// An error at the first byte of `data` that is not UTF-8 (RFC 8259 §8.1: JSON text is
+    /// UTF-8), or nil: a name or family with such a byte would be set as U+FFFD.
+    static func encodingProblem(_ data: Data, file: String) -> ThemeProblem? {
+        let bytes = [UInt8](data)
+        var line = 1, column = 1, index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            let length = byte < 0x80 ? 1 : byte >= 0xC2 && byte <= 0xDF ? 2 : byte >= 0xE0 && byte <= 0xEF ? 3
+                : byte >= 0xF0 && byte <= 0xF4 ? 4 : 0
+            var valid = length > 0 && index + length <= bytes.count
+            if valid, length > 1 {
+                valid = String(validating: bytes[index..<(index + length)], as: UTF8.self) != nil
+            }
+            guard valid else {
+                let hex = String(byte, radix: 16, uppercase: true)
+                return ThemeProblem(file: file, line: line, column: column,
+                                    message: "the file is not UTF-8 (byte 0x\(hex) here); a theme is JSON, which is UTF-8")
+            }
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
+            index += length
+        }
+        return nil
+    }
+
+    /// A `file:line:column: [warning: ]message` line (as ``TokenImporter`` gives its warnings)
+    /// as a problem.
+    static func parse(_ line: String, file: String) -> ThemeProblem {
+        let problem = TypesetProblem.parse(line, kind: .invalidTheme)
+        return ThemeProblem(file: problem.file ?? file, line: problem.line ?? 0, column: problem.column ?? 0,
+                            message: problem.message, severity: problem.severity == .warning ? .warning : .error)
+    }
+
+    /// `problems` without a position, each placed at the first place `text` writes what its
+    /// message names: the family (or other value) it quotes, the role it names, or the last
+    /// part of the key path it starts with (`page.blockSpacing` → `"blockSpacing"`).
+    public static func located(_ problems: [ThemeProblem], text: String) -> [ThemeProblem] {
+        problems.map { problem in
+            guard problem.line == 0 else { return problem }
+            let quoted = problem.message.split(separator: "'", omittingEmptySubsequences: false)
+            let keyPath = problem.message.prefix { !$0.isWhitespace && $0 != ":" }
+            let needle: String
+            if quoted.count >= 3 {
+                needle = String(quoted[1])
+            } else if problem.message.hasPrefix("role ") {
+                needle = String(problem.message.dropFirst(5).prefix { $0 != ":" })
+            } else if keyPath.contains(".") || problem.message.dropFirst(keyPath.count).hasPrefix(":") {
+                needle = String(keyPath.split(separator: ".").last ?? "")
+            } else {
+                needle = ""
+            }
+            guard !needle.isEmpty, let range = text.range(of: "\"\(needle)\"") else {
+                return problem
+            }
+            let before = text[..<range.lowerBound]
+            var placed = problem
+            placed.line = before.filter { $0 == "\n" }.count + 1
+            let lineStart = before.lastIndex(of: "\n").map { before.index(after: $0) } ?? before.startIndex
+            placed.column = before[lineStart...].unicodeScalars.count + 1
+            return placed
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// One paragraph of n bytes costs time and memory linear in n, whatever it holds: for each
+/// kind of paragraph that once cost quadratic time (a long link URL or e-mail address set over
+/// many lines, a letter with thousands of combining marks, a run of soft hyphens, thousands of
+/// links or hard breaks, a link around thousands of words), eight times the size takes at most
+/// ten times the time and the peak memory of the typeset command, measured in the same run.
+@Suite(.serialized) struct ParagraphScalingTests {
+    /// The kinds: a name, the paragraph of size n, the size n, and a word the PDF must end with.
+    static let kinds: [(name: String, size: Int, last: String, markdown: @Sendable (Int) -> String)] = [
+        ("link URL", 2_500, "here", { "See [the link](https://example.com/" + String(repeating: "a", count: $0) + ") here.\n" }),
+        ("autolink URL", 2_500, "here", { "See <https://example.com/" + String(repeating: "a", count: $0) + "> here.\n" }),
+        ("bare URL", 2_500, "here", { "See https://example.com/" + String(repeating: "a", count: $0) + " here.\n" }),
+        ("e-mail address", 2_500, "now", { "Mail " + String(repeating: "a", count: $0) + "@example.com now.\n" }),
+        ("combining marks", 8_000, "here", { "e" + String(repeating: "\u{301}", count: $0) + " here\n" }),
+        ("soft hyphens", 6_000, "here", { String(repeating: "\u{AD}", count: $0) + " here\n" }),
+        ("links", 1_500, "here", { (0..<$0).map { "[l\($0)](u\($0))" }.joined(separator: " ") + " here\n" }),
+        ("hard breaks", 3_000, "here", { (0..<$0).map { "w\($0)\\\n" }.joined() + "here\n" }),
+        ("link of words", 5_000, "here", { "[" + Array(repeating: "word", count: $0).joined(separator: " ") + "](https://example.com) here\n" }),
+    ]
+
+    /// Renders `markdown` with the typeset command (tagged, as by default): processor time (user
+    /// and system, s: unlike the time on the clock, not stretched by other processes on a busy
+    /// machine) and peak resident size, MiB (GNU time), and the PDF's text.
+    func render(_ markdown: String, name: String) throws -> (seconds: Double, mebibytes: Double, text: String) {
+        let folder = try Render.scratchFolder("paragraph-scaling")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = folder + "/\(name).md", pdf = folder + "/\(name).pdf", report = folder + "/\(name).time"
+        try markdown.write(toFile: input, atomically: true, encoding: .utf8)
+        let run = try PDFProbe.run("time", ["-f", "%M %U %S", "-o", report, Render.binary, "render", input, "-q", "-o", pdf])
+        #expect(run.status == 0, "\(name): \(run.output)")
+        let figures = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n").last?
+            .split(separator: " ").compactMap { Double(String($0)) } ?? []
+        guard figures.count == 3 else { return (.infinity, .infinity, try PDFProbe.text(pdf)) }
+        return (figures[1] + figures[2], figures[0] / 1024, try PDFProbe.text(pdf))
+    }
+
+    @Test(.slow, arguments: 0..<kinds.count)
+    func eightTimesTheParagraphCostsAtMostTenTimesAsMuch(kind: Int) throws {
+        let (name, size, last, markdown) = Self.kinds[kind]
+        let slug = name.replacingOccurrences(of: " ", with: "-")
+        let small = try render(markdown(size), name: "\(slug)-1")
+        let large = try render(markdown(8 * size), name: "\(slug)-8")
+        let figures = "\(name): n \(String(format: "%.2f", small.seconds)) s \(Int(small.mebibytes)) MiB, "
+            + "8n \(String(format: "%.2f", large.seconds)) s \(Int(large.mebibytes)) MiB"
+        #expect(large.seconds <= 10 * small.seconds, "\(figures)")
+        #expect(large.mebibytes <= 10 * small.mebibytes, "\(figures)")
+        let words = large.text.split(whereSeparator: \.isWhitespace)
+        #expect(words.contains { $0.hasPrefix(last) }, "\(name): the word after the paragraph's long part is set")
+    }
+
+    /// A link wrapped over many lines and pages is one annotation a page, whose quadrilaterals
+    /// cover each of its lines there, and the URI is whole in each.
+    @Test func aWrappedLinkIsOneAnnotationAPage() throws {
+        // Short enough for one line of the file QDF reads (4 KB), after paragraphs that fill
+        // most of the first page, so that the link runs on to the second.
+        let letters = String(repeating: "a", count: 3_500)
+        let filler = String(repeating: "Filler.\n\n", count: 30)
+        let (pdf, report) = try Render.markdown(filler + "See <https://example.com/\(letters)> here.\n", name: "wrapped-link")
+        let linked = try PDFProbe.words(pdf).filter { $0.text.contains("aaaa") }
+        let pages = Set(linked.map(\.page))
+        #expect(pages.count >= 2, "the link runs over \(pages.count) of \(report.pageCount) pages")
+        let links = try QDF(pdf).objects.values.filter { $0.contains("/Subtype /Link") }
+        #expect(links.count == pages.count, "\(links.count) annotations for a link on \(pages.count) pages")
+        #expect(links.allSatisfy { $0.contains("/URI (https://example.com/\(letters))") })
+        // Eight numbers a quadrilateral, one quadrilateral a line of the link.
+        let quadrilaterals = links.reduce(0) { count, link in
+            guard let start = link.range(of: "/QuadPoints"), let open = link[start.upperBound...].firstIndex(of: "["),
+                  let close = link[open...].firstIndex(of: "]") else { return count }
+            return count + link[link.index(after: open)..<close].split(whereSeparator: \.isWhitespace).count / 8
+        }
+        let lines = Set(linked.map { "\($0.page) \(Int($0.yMax))" })
+        #expect(lines.count > 20 && quadrilaterals == lines.count, "\(quadrilaterals) quadrilaterals, \(lines.count) lines")
+    }
+}

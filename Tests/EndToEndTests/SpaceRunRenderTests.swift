@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A run of spaces of any kind (Unicode Zs but the no-break ones: U+0020, U+1680, U+2000 to
+/// U+200A, U+205F, U+3000, and runs mixing them) is one break opportunity, wherever it stands:
+/// the words after it are set on the page, read back from the PDF. A run wider than the measure
+/// at the start of a paragraph takes a line of its own; at its end it adds nothing.
+@Suite struct SpaceRunRenderTests {
+    /// The kinds, by name: one space repeated, and a mixed run.
+    static let runs: [(name: String, space: String)] = [
+        ("U+3000", "\u{3000}"), ("U+2003", "\u{2003}"), ("U+2002", "\u{2002}"), ("U+2000", "\u{2000}"),
+        ("U+1680", "\u{1680}"), ("U+205F", "\u{205F}"), ("U+200A", "\u{200A}"), ("U+2009", "\u{2009}"),
+        ("mixed", "\u{3000}\u{2003} \u{2002}\u{205F}\u{2000}"),
+    ]
+
+    /// The words each document sets, in order (but for the table's second cell, which a reader
+    /// may place before the first's second line).
+    static let expected = ["xstart", "after", "mid", "one", "xmiddle", "after", "end", "one", "xend", "xitem", "after",
+                           "xhead", "after", "xcell", "after", "xbreak", "after"]
+
+    /// Paragraphs, a list item, a heading, a table cell and a line after a hard break, each
+    /// with the run at its start, middle or end.
+    static func document(run: String) -> String {
+        """
+        \(run)xstart after
+
+        mid one\(run)xmiddle after
+
+        end one xend\(run)
+
+        - \(run)xitem after
+
+        # \(run)xhead after
+
+        | a | b |
+        |---|---|
+        | \(run)xcell after | two |
+
+        before\\
+        \(run)xbreak after
+        """
+    }
+
+    /// Renders `markdown` and returns the words set inside the page (poppler reports words
+    /// off the page too, with their boxes outside it), and the warnings.
+    func wordsOnThePage(_ markdown: String, name: String) throws -> (words: [String], warnings: [String]) {
+        let (pdf, report) = try Render.markdown(markdown, name: name)
+        let size = try #require(try PDFProbe.info(pdf)["Page size"])
+        let parts = size.split(separator: " ")
+        let width = try #require(Double(String(parts[0]))), height = try #require(Double(String(parts[2])))
+        let words = try PDFWord.read(pdf).filter { $0.xMin >= 0 && $0.xMax <= width && $0.yMin >= 0 && $0.yMax <= height }
+        return (words.map(\.text), report.diagnostics.map(\.message))
+    }
+
+    @Test(arguments: [1, 60])
+    func everyWordAfterARunOfSpacesIsOnThePage(count: Int) throws {
+        for (name, space) in Self.runs {
+            let run = String(repeating: space, count: count)
+            let (words, warnings) = try wordsOnThePage(Self.document(run: run), name: "space-run-\(name)-\(count)")
+            // The expected words in order, among the others (the table header, a bullet, the
+            // page number, U+1680's visible marks); poppler may join two words a narrow space
+            // separates into one.
+            let text = words.joined(separator: " ")
+            var position = text.startIndex
+            var missing: String? = nil
+            for word in Self.expected {
+                guard let found = text.range(of: word, range: position..<text.endIndex) else { missing = word; break }
+                position = found.upperBound
+            }
+            #expect(missing == nil, "\(name) × \(count): missing from \(missing ?? ""); set: \(text)")
+            #expect(!warnings.contains { $0.contains("wider than the measure") }, "\(name) × \(count): \(warnings)")
+        }
+    }
+
+    /// The no-break spaces (U+00A0, U+202F, U+2007) never break: the words they join stay on
+    /// one line however many lines the paragraph takes.
+    @Test(arguments: ["\u{A0}", "\u{202F}", "\u{2007}"])
+    func noBreakSpacesJoinTheirWords(space: String) throws {
+        let pairs = (0..<80).map { "left\($0)\(space)\(space)right\($0)" }.joined(separator: " ")
+        let (pdf, _) = try Render.markdown(pairs, name: "no-break-\(space.unicodeScalars.first!.value)")
+        let words = try PDFWord.read(pdf)
+        // Poppler may read a no-break space as a space between two words or inside one.
+        func holds(_ word: PDFWord, _ token: String) -> Bool {
+            word.text.split(whereSeparator: \.isWhitespace).contains { $0 == token }
+        }
+        for index in 0..<80 {
+            let left = words.first { holds($0, "left\(index)") }
+            let right = words.first { holds($0, "right\(index)") }
+            let sameLine = left.flatMap { left in right.map { left.page == $0.page && abs(left.yMax - $0.yMax) < 0.5 } } ?? false
+            #expect(sameLine, "pair \(index): \(String(describing: left)), \(String(describing: right))")
+        }
+        #expect(Set(words.map { Int($0.yMax) }).count > 5, "the paragraph takes several lines")
+    }
+}

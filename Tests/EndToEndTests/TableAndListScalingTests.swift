@@ -1,0 +1,50 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Time and memory linear in the input for long tables and lists: sizes n and 8n rendered by
+/// the `typeset` executable in the same run, the larger taking at most 10 times the time and
+/// the peak memory of the smaller (linear with slack; a stage quadratic in rows or items takes
+/// 64 times). Each size's time is the best of three runs, so that a moment of load on a
+/// shared machine does not decide it, and the smaller size takes a few tenths of a second, so
+/// that the start-up is not most of it.
+@Suite(.serialized, .slow) struct TableAndListScalingTests {
+    /// A table of two columns and `rows` rows, every cell different.
+    static func twoColumnTable(rows: Int) -> String {
+        "| a | b |\n|---|---|\n" + (0..<rows).map { "| \($0) | x\($0) |\n" }.joined() + "\nlast line\n"
+    }
+
+    /// `items` empty list items.
+    static func emptyItems(_ items: Int) -> String {
+        String(repeating: "-\n", count: items) + "\nlast line\n"
+    }
+
+    /// The best wall time of three renders of `markdown`, and the largest peak memory, in MiB.
+    static func measure(_ markdown: String, name: String) throws -> (seconds: Double, mebibytes: Double, pdf: String) {
+        let runs = try (0..<3).map { _ in try Render.peak(markdown, name: name) }
+        let seconds = runs.map(\.seconds).min() ?? .infinity
+        return (seconds, runs.map(\.mebibytes).max() ?? .infinity, runs[runs.count - 1].pdf)
+    }
+
+    static func expectLinear(small: (seconds: Double, mebibytes: Double, pdf: String),
+                             large: (seconds: Double, mebibytes: Double, pdf: String), what: String) throws {
+        #expect(large.seconds <= 10 * small.seconds, "\(what): ×1 \(small.seconds) s, ×8 \(large.seconds) s")
+        #expect(large.mebibytes <= 10 * small.mebibytes,
+                "\(what): ×1 \(small.mebibytes) MiB, ×8 \(large.mebibytes) MiB")
+        let text = try PDFProbe.run("pdftotext", [large.pdf, "-"]).output
+        #expect(text.contains("last line"), "\(what): what follows is drawn")
+    }
+
+    @Test func eightTimesTheTableRowsTakeAtMostTenTimesTheTimeAndMemory() throws {
+        let small = try Self.measure(Self.twoColumnTable(rows: 600), name: "scaling-table-600")
+        let large = try Self.measure(Self.twoColumnTable(rows: 4_800), name: "scaling-table-4800")
+        try Self.expectLinear(small: small, large: large, what: "2-column table")
+        #expect(try PDFProbe.run("pdftotext", [large.pdf, "-"]).output.contains("x4799"))
+    }
+
+    @Test func eightTimesTheEmptyListItemsTakeAtMostTenTimesTheTimeAndMemory() throws {
+        let small = try Self.measure(Self.emptyItems(2_000), name: "scaling-list-2000")
+        let large = try Self.measure(Self.emptyItems(16_000), name: "scaling-list-16000")
+        try Self.expectLinear(small: small, large: large, what: "empty list items")
+    }
+}

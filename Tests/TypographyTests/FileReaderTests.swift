@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+@testable import Typography
+
+/// The one reader of Typeset's files: what it refuses and why, without blocking; the font
+/// folder walk; temporary names within 255 bytes.
+@Suite struct FileReaderTests {
+    func scratch(_ name: String) throws -> String {
+        let path = NSTemporaryDirectory() + "typeset-reader-\(name)-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    func reason(_ body: () throws(FileReader.Failure) -> Data) -> String? {
+        do {
+            _ = try body()
+            return nil
+        } catch {
+            return error.reason
+        }
+    }
+
+    /// Each kind of file that is not a regular file is refused by its kind; a FIFO with no
+    /// writer is refused at once (reading it would wait forever).
+    @Test func nonRegularFilesAreRefusedByKind() throws {
+        let dir = try scratch("kinds")
+        #expect(mkfifo(dir + "/pipe", 0o644) == 0)
+        try FileManager.default.createSymbolicLink(atPath: dir + "/loop", withDestinationPath: dir + "/loop")
+        let cases: [(String, String)] = [
+            ("/dev/zero", "it is a character device, not a regular file"),
+            ("/dev/urandom", "it is a character device, not a regular file"),
+            (dir + "/pipe", "it is a FIFO (named pipe), not a regular file"),
+            (dir, "it is a folder"),
+            (dir + "/missing", "no such file"),
+            (dir + "/loop", "its symbolic links form a loop"),
+        ]
+        for (path, expected) in cases {
+            #expect(
+                reason { () throws(FileReader.Failure) -> Data in try FileReader.read(path) } == expected, "\(path)")
+        }
+    }
+
+    /// A file over its limit is refused by its size alone; one within it is read whole.
+    @Test func sizeIsCheckedBeforeContents() throws {
+        let dir = try scratch("size")
+        let path = dir + "/big"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(repeating: 0x61, count: 2048)))
+        let refused = reason { () throws(FileReader.Failure) -> Data in
+            try FileReader.read(path, limit: 1024, what: "a test")
+        }
+        #expect(refused == "it is 0.0 MB, more than the 0.0 MB a test may have")
+        #expect(try FileReader.read(path, limit: 4096).count == 2048)
+        #expect(try FileReader.readStream("/dev/null").isEmpty)
+    }
+
+    /// The walk keeps regular files, skips FIFOs and devices, enters each folder once however
+    /// links loop, and refuses /proc, /sys and /dev.
+    @Test func fontFolderScanSkipsWhatIsNotAFontFile() throws {
+        let dir = try scratch("fonts")
+        try FileManager.default.createDirectory(atPath: dir + "/a/b", withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: dir + "/a/one.ttf", contents: Data([1, 2, 3])))
+        #expect(FileManager.default.createFile(atPath: dir + "/a/b/two.otf", contents: Data([1, 2, 3])))
+        #expect(mkfifo(dir + "/a/pipe.ttf", 0o644) == 0)
+        try FileManager.default.createSymbolicLink(atPath: dir + "/a/b/up", withDestinationPath: dir)
+        try FileManager.default.createSymbolicLink(atPath: dir + "/a/b/self", withDestinationPath: dir + "/a/b")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/zero.ttf", withDestinationPath: "/dev/zero")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/proc", withDestinationPath: "/proc/self")
+        let found = try FontFolderScan.scan(dir)
+        #expect(found.files.map { ($0 as NSString).lastPathComponent }.sorted() == ["one.ttf", "two.otf"])
+        for system in ["/proc/self", "/sys", "/dev", dir + "/proc"] {
+            #expect(throws: FileReader.Failure.self) { try FontFolderScan.scan(system) }
+        }
+    }
+
+    /// Temporary names stay within 255 bytes, cut at whole characters.
+    @Test func temporaryNamesStayWithinTheLimit() {
+        for name in [
+            String(repeating: "n", count: 250), String(repeating: "é", count: 125), String(repeating: "가", count: 84),
+            "short.pdf",
+        ] {
+            let temporary = TemporaryName.hidden(name, suffix: ".ABCDEF12.tmp")
+            #expect(temporary.utf8.count <= 255, "\(temporary.utf8.count)")
+            #expect(temporary.hasPrefix(".") && temporary.hasSuffix(".ABCDEF12.tmp"))
+            #expect(name.hasPrefix(String(temporary.dropFirst().dropLast(13))), "a prefix of whole characters")
+        }
+        #expect(TemporaryName.hidden("short.pdf", suffix: ".tmp") == ".short.pdf.tmp")
+    }
+}
