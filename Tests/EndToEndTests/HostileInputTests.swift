@@ -59,7 +59,7 @@ import Typography
         var seconds: [Double] = []
         for n in [10_000, 40_000] {
             var pdf = ""
-            seconds.append(try Timing.bestSeconds { pdf = try Render.markdown(document(n), name: "hostile-time-\(kind)-\(n)").0 })
+            seconds.append(try Timing.bestSeconds(of: 3) { pdf = try Render.markdown(document(n), name: "hostile-time-\(kind)-\(n)").0 })
             let text = FuzzCampaign.normalized(try PDFProbe.text(pdf))
             if kind == "word" { #expect(text.components(separatedBy: "x").count - 1 == n) }
             if kind == "korean" { #expect(text.components(separatedBy: "한국어").count - 1 == n / 12) }

@@ -113,7 +113,7 @@ import Testing
         // 16 ×), so the bound holds on a busy machine as well as an idle one.
         func seconds(_ text: String) -> Double {
             var blocks = 0
-            let best = Timing.bestSeconds(of: 3) { blocks = parse(text).document.blocks.count }
+            let best = Timing.bestThreadSeconds(of: 3) { blocks = parse(text).document.blocks.count }
             #expect(blocks > 0)
             return best
         }
