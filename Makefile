@@ -53,6 +53,12 @@ test: deps check-layering build library-example $(SPEC_JSON)
 	TYPESET_BIN=$(CURDIR)/$(BIN) TYPESET_COMMONMARK_SPEC=$(CURDIR)/$(SPEC_JSON) TYPESET_REQUIRE_SPEC=1 \
 	  $(SWIFT) test 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
 
+# Every test but those marked `.slow` (scaling, memory peaks, fuzzing, huge inputs): the
+# layering check, the release binary and the suites, without the library example.
+test-fast: deps check-layering build $(SPEC_JSON)
+	TYPESET_BIN=$(CURDIR)/$(BIN) TYPESET_COMMONMARK_SPEC=$(CURDIR)/$(SPEC_JSON) TYPESET_SKIP_SLOW=1 \
+	  $(SWIFT) test 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
+
 # The README's Library example, built and run as a package of its own that depends on this
 # checkout by path; the README must quote its main.swift verbatim.
 # SwiftPM 6.3 notices a source file added to a path dependency only on the build after the one

@@ -70,13 +70,17 @@ let package = Package(
         .target(name: "BenchSupport"),
         .executableTarget(name: "typeset-bench", dependencies: ["BenchSupport"]),
 
-        // Test-only helpers shared by the test targets: a seeded random number generator, running
-        // poppler-utils and qpdf, and reading word boxes back from a PDF.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "TypographyTests", dependencies: ["Typography"]),
+        // The one home of the tests' helpers (docs/testing.md): running the `typeset` executable and
+        // the PDF tools, rendering into a temporary folder, reading a PDF back (poppler-utils, qpdf),
+        // a child process's peak memory, generated prose, a seeded random number generator, the
+        // backend tests' inputs, and the `.slow` trait `make test-fast` skips.
+        .target(
+            name: "TestSupport", dependencies: ["Typesetter", "Layout", "Styling", "Typography"],
+            path: "Tests/TestSupport"),
+        .testTarget(name: "TypographyTests", dependencies: ["Typography", "TestSupport"]),
         .testTarget(name: "WorkQueuesTests", dependencies: ["WorkQueues"]),
         .testTarget(name: "MarkdownParserTests", dependencies: ["MarkdownParser", "TestSupport"]),
-        .testTarget(name: "StylingTests", dependencies: ["Styling", "MarkdownParser"]),
+        .testTarget(name: "StylingTests", dependencies: ["Styling", "MarkdownParser", "TestSupport"]),
         .testTarget(name: "LayoutTests", dependencies: ["Layout", "TestSupport"]),
         .testTarget(name: "BenchSupportTests", dependencies: ["BenchSupport"]),
         .testTarget(name: "TaggedPDFTests", dependencies: ["TaggedPDF"]),

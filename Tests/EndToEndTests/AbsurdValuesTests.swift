@@ -8,7 +8,7 @@ import Testing
 /// refused with words that say why.
 @Suite(.serialized) struct AbsurdValuesTests {
     func typeset(_ arguments: [String], stdin: Data? = nil) throws -> (status: Int32, output: String) {
-        try ExternalTool.run("timeout", ["120", Render.binary] + arguments, stdin: stdin)
+        try PDFProbe.run("timeout", ["120", Render.binary] + arguments, stdin: stdin)
     }
 
     /// A PNG picture of a page of text (Typeset's own `-f png`), at `path`.
@@ -41,11 +41,11 @@ import Testing
         #expect(
             !result.output.contains("invalid matrix") && !result.output.contains("rendering failed"), "\(result.output)"
         )
-        let check = try ExternalTool.run("qpdf", ["--check", dir + "/a.pdf"])
+        let check = try PDFProbe.run("qpdf", ["--check", dir + "/a.pdf"])
         #expect(check.status == 0, "\(check.output)")
         let text = try PDFProbe.text(dir + "/a.pdf")
         #expect(text.contains("Before.") && text.contains("after."), "\(text)")
-        let images = try ExternalTool.run("pdfimages", ["-list", dir + "/a.pdf"]).output
+        let images = try PDFProbe.run("pdfimages", ["-list", dir + "/a.pdf"]).output
         #expect(images.split(separator: "\n").count >= 3, "both pictures drawn at a fallback size: \(images)")
     }
 
@@ -121,7 +121,7 @@ import Testing
 
     /// One picture drawn n and 8n times: one image object in the PDF either way, a file that
     /// grows by the drawing commands only, and time within 10× for 8× the pictures.
-    @Test func aPictureDrawnManyTimesIsEmbeddedOnce() throws {
+    @Test(.slow) func aPictureDrawnManyTimesIsEmbeddedOnce() throws {
         let dir = try Render.scratchFolder("image-reuse")
         let png = try picture(in: dir, dpi: 150)
         var sizes: [Int] = []
@@ -133,7 +133,7 @@ import Testing
             let result = try typeset(["render", dir + "/copies\(count).md", "-o", dir + "/copies\(count).pdf"])
             times.append(Date().timeIntervalSince(start))
             #expect(result.status == 0, "\(result.output)")
-            let list = try ExternalTool.run("pdfimages", ["-list", dir + "/copies\(count).pdf"]).output
+            let list = try PDFProbe.run("pdfimages", ["-list", dir + "/copies\(count).pdf"]).output
             let objects = Set(
                 list.split(separator: "\n").dropFirst(2).compactMap { line -> String? in
                     let fields = line.split(separator: " ", omittingEmptySubsequences: true)
@@ -148,7 +148,7 @@ import Testing
         #expect(
             (sizes[1] - sizes[0]) / 70 < pictureBytes / 10,
             "70 more copies add \(sizes[1] - sizes[0]) bytes; the picture is \(pictureBytes)")
-        let check = try ExternalTool.run("qpdf", ["--check", dir + "/copies80.pdf"])
+        let check = try PDFProbe.run("qpdf", ["--check", dir + "/copies80.pdf"])
         #expect(check.status == 0, "no resource listed twice: \(check.output)")
         #expect(times[1] < times[0] * 10, "\(times)")
     }

@@ -1,6 +1,7 @@
 import DocumentModel
 import Foundation
 import MarkdownParser
+import TestSupport
 import Testing
 import Typesetter
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Colour emoji (drawn as images) beside Hangul in several kinds of block, through the `typeset`
@@ -30,7 +31,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try markdown.write(toFile: dir + "/doc.md", atomically: true, encoding: .utf8)
         let pdf = dir + "/doc.pdf"
-        let result = try Render.typeset(["render", dir + "/doc.md", "--paper", "a6", "--margins", "15mm", "--theme", "hig", "-o", pdf])
+        let result = try typeset(["render", dir + "/doc.md", "--paper", "a6", "--margins", "15mm", "--theme", "hig", "-o", pdf])
         #expect(result.status == 0, "\(result.output)")
         #expect(!result.output.contains("could not be tagged"), "\(result.output)")
         let check = try PDFProbe.run("qpdf", ["--check", pdf])

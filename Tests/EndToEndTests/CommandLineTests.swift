@@ -1,12 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The `typeset` executable: exit statuses, one-line messages, and no partial output.
 @Suite(.serialized) struct CommandLineTests {
-    func typeset(_ arguments: [String], stdin: Data? = nil) throws -> (status: Int32, output: String) {
-        try Render.typeset(arguments, stdin: stdin)
-    }
-
     func temporaryFolder() throws -> String { try Render.scratchFolder("cli") }
 
     func contents(_ folder: String) -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import DocumentModel
 import Typesetter
@@ -13,7 +14,7 @@ import Typesetter
 /// Rendering is in-process and batched: each example is parsed on its own (so link reference
 /// definitions and container structure are exactly the example's), the documents are joined
 /// with a marker paragraph before each, set as one PDF, and read back with one `pdftotext`.
-@Suite struct CommonMarkSpecTests {
+@Suite(.slow) struct CommonMarkSpecTests {
     struct Example: Decodable {
         var markdown: String
         var html: String

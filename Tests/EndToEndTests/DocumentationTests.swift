@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The README and `docs/` say what the project is: the README stays short, names the packages
@@ -45,7 +46,7 @@ import Testing
 
     /// Every command `typeset help` lists is in the README's synopsis.
     @Test func readmeSynopsisNamesEveryCommand() throws {
-        let help = try Render.typeset(["help"])
+        let help = try typeset(["help"])
         #expect(help.status == 0)
         // Command lines are indented two spaces; their descriptions, six.
         let commands = help.output.split(separator: "\n")

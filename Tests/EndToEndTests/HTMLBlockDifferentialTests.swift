@@ -169,7 +169,7 @@ import Typesetter
     /// Render time and peak memory (a subprocess's own, `/usr/bin/time`) of HTML blocks of n
     /// and 8n bytes, in the same run: each grows at most 10 times. Time is CPU time (user +
     /// system), which other processes on the machine do not inflate.
-    @Test func renderTimeAndMemoryGrowLinearlyWithHTMLBlocks() throws {
+    @Test(.slow) func renderTimeAndMemoryGrowLinearlyWithHTMLBlocks() throws {
         let folder = try Render.scratchFolder("html-scaling")
         let small = 12_000
         let pairs = zip(Self.shapes(bytes: small), Self.shapes(bytes: small * 8))

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Cairo copies the whole `CFF ` table of each CFF face a PDF embeds twice (to tell whether it is
@@ -12,7 +13,7 @@ import Testing
 /// Only where the kernel gives huge pages on request (`[madvise]` in
 /// `/sys/kernel/mm/transparent_hugepage/enabled`, Debian's default); elsewhere the renders are
 /// the same as before and there is nothing to see.
-@Suite(.serialized) struct HugePageHeapTests {
+@Suite(.serialized, .slow) struct HugePageHeapTests {
     static var hugePagesOnRequest: Bool {
         ((try? String(contentsOfFile: "/sys/kernel/mm/transparent_hugepage/enabled", encoding: .utf8)) ?? "").contains("[madvise]")
     }

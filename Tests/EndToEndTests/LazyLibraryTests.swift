@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// gdk-pixbuf (raster pictures) and librsvg (SVG pictures) are not linked into `typeset`: each is

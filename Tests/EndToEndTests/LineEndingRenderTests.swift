@@ -1,5 +1,6 @@
 import DocumentModel
 import Foundation
+import TestSupport
 import Testing
 import Typesetter
 

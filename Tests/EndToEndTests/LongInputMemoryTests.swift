@@ -1,5 +1,6 @@
 @testable import DocumentModel
 import Foundation
+import TestSupport
 import Testing
 import Typesetter
 
@@ -11,14 +12,14 @@ import Typesetter
 ///
 /// The input is mostly raw LaTeX blocks (` ```{=latex} `), which are dropped as Pandoc drops
 /// formats it does not write: megabytes of source, a few pages. The peak resident size (a
-/// subprocess's own, ``HugeTableMemoryTests/peak(_:name:options:)``) of 13 MB is set beside
+/// subprocess's own, ``Render/peak(_:name:options:tagged:)``) of 13 MB is set beside
 /// 1 MB's: it grew by about 3 MiB per MiB added before and by about 1.5 now (the string and
 /// the parser's buffer meet only while the text is parsed).
 @Suite(.serialized) struct LongInputMemoryTests {
     /// Twenty sections of prose, about `megabytes` MB of raw LaTeX blocks, and a last paragraph.
     static func document(megabytes: Double) -> String {
-        var text = DocumentLengthMemoryTests.prose(sections: 20)
-        let line = "\\newcommand{\\glyph}{" + DocumentLengthMemoryTests.words.joined(separator: " ") + "}\n"
+        var text = Prose.sections(20)
+        let line = "\\newcommand{\\glyph}{" + Prose.words.joined(separator: " ") + "}\n"
         let block = "```{=latex}\n" + String(repeating: line, count: 100) + "```\n\n"
         text += String(repeating: block, count: Int(megabytes * 1_000_000) / block.utf8.count)
         return text + "Last paragraph.\n"
@@ -30,14 +31,14 @@ import Typesetter
         let one = document(1), thirteen = document(13)
         let added = Double(thirteen.utf8.count - one.utf8.count) / 1_048_576
         #expect(added > 11)
-        let small = try HugeTableMemoryTests.peak(one, name: name + "-1MB")
-        let large = try HugeTableMemoryTests.peak(thirteen, name: name + "-13MB")
+        let small = try Render.peak(one, name: name + "-1MB")
+        let large = try Render.peak(thirteen, name: name + "-13MB")
         let perMiB = (large.mebibytes - small.mebibytes) / added
         let peaks = "1 MB \(small.mebibytes) MiB, 13 MB \(large.mebibytes) MiB: \(perMiB) MiB per MiB added"
-        return (perMiB, peaks, try PDFProbe.run("pdftotext", [large.pdf, "-"]).output)
+        return (perMiB, peaks, try PDFProbe.text(large.pdf))
     }
 
-    @Test func thirteenTimesTheInputIsNotHeldThirteenTimes() throws {
+    @Test(.slow) func thirteenTimesTheInputIsNotHeldThirteenTimes() throws {
         let (perMiB, peaks, text) = try Self.growth(of: { Self.document(megabytes: $0) }, name: "input")
         #expect(perMiB < 2, "\(peaks)")
         #expect(text.contains("Last paragraph."), "what follows the raw blocks is drawn")
@@ -85,8 +86,8 @@ import Typesetter
     /// about `megabytes` MB of source on a few hundred pages, with a Korean line so that the
     /// CJK face is subset when the file is finished.
     static func commentedDocument(megabytes: Double) -> String {
-        let paragraph = DocumentLengthMemoryTests.words.map { String(repeating: $0 + " ", count: 6) }.joined() + "end.\n\n"
-        let comment = "<!--\n" + String(repeating: "\\newcommand{\\glyph}{" + DocumentLengthMemoryTests.words.joined(separator: " ") + "}\n", count: 100) + "-->\n\n"
+        let paragraph = Prose.words.map { String(repeating: $0 + " ", count: 6) }.joined() + "end.\n\n"
+        let comment = "<!--\n" + String(repeating: "\\newcommand{\\glyph}{" + Prose.words.joined(separator: " ") + "}\n", count: 100) + "-->\n\n"
         let unit = paragraph + comment
         return "한국어 문단. Korean text.\n\n" + String(repeating: unit, count: Int(megabytes * 1_000_000) / unit.utf8.count) + "Last paragraph.\n"
     }
@@ -95,7 +96,7 @@ import Typesetter
     /// peak of 13 MB of source on about 230 pages is set beside 1 MB's. Held (before), it grew
     /// by about 1.3 MiB per MiB added; set aside, about 0.2 (what layout draws, and the
     /// parse, which still holds the text and its decoded string at once).
-    @Test func aLongSourceIsNotHeldWhilePagesAreDrawn() throws {
+    @Test(.slow) func aLongSourceIsNotHeldWhilePagesAreDrawn() throws {
         let (perMiB, peaks, text) = try Self.growth(of: { Self.commentedDocument(megabytes: $0) }, name: "commented")
         #expect(perMiB < 0.6, "\(peaks)")
         #expect(text.contains("Last paragraph.") && text.contains("한국어"), "the whole document is drawn")

@@ -9,7 +9,7 @@ import Testing
 @Suite(.serialized) struct NotRegularFilesTests {
     /// Runs `typeset` under `timeout 60` (GNU coreutils): status 124 means it hung.
     func typeset(_ arguments: [String], stdin: Data? = nil) throws -> (status: Int32, output: String) {
-        try ExternalTool.run("timeout", ["60", Render.binary] + arguments, stdin: stdin)
+        try PDFProbe.run("timeout", ["60", Render.binary] + arguments, stdin: stdin)
     }
 
     func folder(_ name: String) throws -> String { try Render.scratchFolder(name) }
@@ -83,7 +83,7 @@ import Testing
         let piped = try typeset(["render", "-", "-o", dir + "/b.pdf"], stdin: Data("# Piped\n".utf8))
         #expect(piped.status == 0, "\(piped.output)")
         #expect(try PDFProbe.text(dir + "/b.pdf").contains("Piped"))
-        let substituted = try ExternalTool.run(
+        let substituted = try PDFProbe.run(
             "timeout", ["60", "bash", "-c", "'\(Render.binary)' render <(printf '# Substituted\\n') -o '\(dir)/c.pdf'"])
         #expect(substituted.status == 0, "\(substituted.output)")
         #expect(try PDFProbe.text(dir + "/c.pdf").contains("Substituted"))

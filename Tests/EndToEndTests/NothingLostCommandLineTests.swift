@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The command line never loses output in silence nor damages a file: every way a render ends
@@ -6,8 +7,6 @@ import Testing
 /// overwrites its own input, a page selection that selects nothing is an error, a missing
 /// watched file is an error at the start.
 @Suite(.serialized) struct NothingLostCommandLineTests {
-    func typeset(_ arguments: [String]) throws -> (status: Int32, output: String) { try Render.typeset(arguments) }
-
     /// A fresh folder of its own (nothing else writes there, so "nothing left" is checkable).
     func folder(_ name: String) throws -> String {
         let path = Render.folder + "/lost-\(name)-\(UUID().uuidString.prefix(6))"
@@ -28,16 +27,7 @@ import Testing
     /// `typeset ARGUMENTS` started with `TMPDIR` set to `temporary` (so the temporary folder's
     /// files of this run alone are seen), standard output to `output`.
     func start(_ arguments: [String], temporary: String, output: Any = FileHandle.nullDevice) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Render.binary)
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["TMPDIR"] = temporary + "/"
-        process.environment = environment
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
+        try PDFProbe.start(Render.binary, arguments, environment: ["TMPDIR": temporary + "/"], standardOutput: output)
     }
 
     /// Waits (at most 60 s) until `condition` holds or the process ended.
@@ -201,13 +191,8 @@ import Testing
     @Test func watchOfAMissingFileIsAnError() throws {
         let dir = try folder("watch")
         for input in [dir + "/nosuch.md", dir] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Render.binary)
-            process.arguments = ["watch", input, "-o", dir + "/out.pdf"]
             let log = Pipe()
-            process.standardError = log
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
+            let process = try PDFProbe.start(Render.binary, ["watch", input, "-o", dir + "/out.pdf"], standardError: log)
             wait(for: process) { false }
             if process.isRunning { process.terminate(); Issue.record("watch \(input) kept running") }
             process.waitUntilExit()

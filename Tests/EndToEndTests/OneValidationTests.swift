@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// One validation and one message format, through the `typeset` executable: a value is judged
@@ -6,10 +7,6 @@ import Testing
 /// every failure or warning is one `file:line:column: [warning: ]message` line (docs/command-line.md,
 /// "Exit status and messages"; docs/themes.md, "Checking").
 @Suite(.serialized) struct OneValidationTests {
-    func typeset(_ arguments: [String], stdin: Data? = nil) throws -> (status: Int32, output: String) {
-        try Render.typeset(arguments, stdin: stdin)
-    }
-
     func folder() throws -> String { try Render.scratchFolder("one") }
 
     func write(_ text: String, _ path: String) throws { try text.write(toFile: path, atomically: true, encoding: .utf8) }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import TaggedPDF
+import TestSupport
 
 /// Every text-showing operator (`Tj`, `TJ`, `'`, `"`) on the pages of a PDF, with the font it
 /// uses and the baseline it sits on: read from the uncompressed content streams (qpdf's QDF

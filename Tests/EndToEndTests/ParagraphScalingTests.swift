@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// One paragraph of n bytes costs time and memory linear in n, whatever it holds: for each
@@ -36,7 +37,7 @@ import Testing
         return (figures[1] + figures[2], figures[0] / 1024, try PDFProbe.text(pdf))
     }
 
-    @Test(arguments: 0..<kinds.count)
+    @Test(.slow, arguments: 0..<kinds.count)
     func eightTimesTheParagraphCostsAtMostTenTimesAsMuch(kind: Int) throws {
         let (name, size, last, markdown) = Self.kinds[kind]
         let slug = name.replacingOccurrences(of: " ", with: "-")

@@ -1,5 +1,6 @@
 import Foundation
 import Styling
+import TestSupport
 import Testing
 import Typography
 @testable import Typesetter

@@ -1,14 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The command line as scripts use it: per-command help from one option table, several inputs
 /// in parallel, output folders, standard output, paper sizes, front-matter flags, JSON
 /// diagnostics, built-in themes, version.
 @Suite(.serialized) struct ScriptingTests {
-    func typeset(_ arguments: [String], stdin: Data? = nil) throws -> (status: Int32, output: String) {
-        try Render.typeset(arguments, stdin: stdin)
-    }
-
     func folder() throws -> String { try Render.scratchFolder("script") }
 
     func write(_ text: String, _ path: String) throws { try text.write(toFile: path, atomically: true, encoding: .utf8) }
@@ -251,13 +248,8 @@ import Testing
         let dir = try folder()
         let doc = dir + "/doc.md", pdf = dir + "/doc.pdf"
         try "# Watch\n\nVersion one.".write(toFile: doc, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Render.binary)
-        process.arguments = ["watch", doc, "-o", pdf, "--renders", "5"]
         let log = Pipe()
-        process.standardError = log
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let process = try PDFProbe.start(Render.binary, ["watch", doc, "-o", pdf, "--renders", "5"], standardError: log)
         defer { if process.isRunning { process.terminate() } }
 
         func waitFor(_ what: String, _ condition: () -> Bool) -> Bool {

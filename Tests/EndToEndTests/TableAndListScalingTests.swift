@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Time and memory linear in the input for long tables and lists: sizes n and 8n rendered by
@@ -7,7 +8,7 @@ import Testing
 /// 64 times). Each size's time is the best of three runs, so that a moment of load on a
 /// shared machine does not decide it, and the smaller size takes a few tenths of a second, so
 /// that the start-up is not most of it.
-@Suite(.serialized) struct TableAndListScalingTests {
+@Suite(.serialized, .slow) struct TableAndListScalingTests {
     /// A table of two columns and `rows` rows, every cell different.
     static func twoColumnTable(rows: Int) -> String {
         "| a | b |\n|---|---|\n" + (0..<rows).map { "| \($0) | x\($0) |\n" }.joined() + "\nlast line\n"
@@ -20,7 +21,7 @@ import Testing
 
     /// The best wall time of three renders of `markdown`, and the largest peak memory, in MiB.
     static func measure(_ markdown: String, name: String) throws -> (seconds: Double, mebibytes: Double, pdf: String) {
-        let runs = try (0..<3).map { _ in try HugeTableMemoryTests.peak(markdown, name: name) }
+        let runs = try (0..<3).map { _ in try Render.peak(markdown, name: name) }
         let seconds = runs.map(\.seconds).min() ?? .infinity
         return (seconds, runs.map(\.mebibytes).max() ?? .infinity, runs[runs.count - 1].pdf)
     }

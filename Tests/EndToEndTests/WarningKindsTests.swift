@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Warnings people can act on, through the `typeset` executable: each says what is wrong,
@@ -29,7 +30,7 @@ import Testing
     func render(_ markdown: String, _ extra: [String] = []) throws -> (status: Int32, lines: [Line], pdf: String) {
         let dir = try folder()
         try write(markdown, dir + "/in.md")
-        let result = try Render.typeset(["render", dir + "/in.md", "-o", dir + "/out.pdf", "--diagnostics", "json"] + extra)
+        let result = try typeset(["render", dir + "/in.md", "-o", dir + "/out.pdf", "--diagnostics", "json"] + extra)
         let lines = result.output.split(separator: "\n").compactMap { try? JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
         return (result.status, lines, dir + "/out.pdf")
     }
@@ -162,8 +163,8 @@ import Testing
         }
         try data.write(to: URL(fileURLWithPath: dir + "/t.json"))
         try write("# Doc\n\nText `code`.\n", dir + "/d.md")
-        let checked = try Render.typeset(["theme", "check", dir + "/t.json"])
-        let rendered = try Render.typeset(["render", dir + "/d.md", "--theme", dir + "/t.json", "-o", dir + "/d.pdf"])
+        let checked = try typeset(["theme", "check", dir + "/t.json"])
+        let rendered = try typeset(["render", dir + "/d.md", "--theme", dir + "/t.json", "-o", dir + "/d.pdf"])
         #expect(checked.status == 1 && checked.output.hasPrefix(dir + "/t.json" + expected), "\(checked.output)")
         #expect(rendered.status == 1 && rendered.output.hasPrefix(dir + "/t.json" + expected), "\(rendered.output)")
     }
@@ -173,7 +174,7 @@ import Testing
         let dir = try folder()
         try write("---\ntheme: \(dir)/other.md\n---\n\nText.\n", dir + "/in.md")
         try write("# Not a theme\n", dir + "/other.md")
-        let result = try Render.typeset(["render", dir + "/in.md", "-o", dir + "/out.pdf"])
+        let result = try typeset(["render", dir + "/in.md", "-o", dir + "/out.pdf"])
         #expect(result.status == 1, "\(result.output)")
         #expect(result.output.contains(dir + "/in.md:2:1: front matter 'theme'") && result.output.contains("read as the theme"),
                 "\(result.output)")
@@ -185,8 +186,8 @@ import Testing
     @Test func checkAndImportJudgeTokensAlike() throws {
         let dir = try folder()
         try write("{\n  \"a\": {\"$value\": \"{b}\"},\n  \"b\": {\"$value\": \"{a}\"}\n}\n", dir + "/t.json")
-        let checked = try Render.typeset(["theme", "check", dir + "/t.json"])
-        let imported = try Render.typeset(["theme", "import", dir + "/t.json", "-o", dir + "/out.json"])
+        let checked = try typeset(["theme", "check", dir + "/t.json"])
+        let imported = try typeset(["theme", "import", dir + "/t.json", "-o", dir + "/out.json"])
         #expect(checked.status == 1 && imported.status == 1, "\(checked.output)\n\(imported.output)")
         #expect(checked.output.contains("alias cycle: a → b → a") && checked.output.contains("no typography tokens found"),
                 "\(checked.output)")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Layout
@@ -33,7 +34,7 @@ import Testing
 
     /// The count is linear in the document: n and 8n chained references (each `<use>`
     /// referencing the group before it) take at most 10× the time.
-    @Test func countingIsLinear() {
+    @Test(.slow) func countingIsLinear() {
         func chain(_ links: Int) -> [UInt8] {
             var text = "<svg><g id=\"g0\"><rect/></g>"
             for link in 1...links { text += "<g id=\"g\(link)\"><use href=\"#g\(link - 1)\"/></g>" }

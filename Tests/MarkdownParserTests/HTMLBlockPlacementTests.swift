@@ -1,5 +1,6 @@
 import DocumentModel
 import Foundation
+import TestSupport
 import Testing
 @testable import MarkdownParser
 
@@ -199,7 +200,7 @@ import Testing
 
     /// Converting HTML blocks takes time linear in their size: 8 times the bytes take at most
     /// 10 times the CPU time (measured on this thread, in the same run).
-    @Test func htmlBlockTimeGrowsLinearly() {
+    @Test(.slow) func htmlBlockTimeGrowsLinearly() {
         let small = 24_000
         let pairs = zip(Self.shapes(bytes: small), Self.shapes(bytes: small * 8))
         for ((name, smallMarkdown), (_, largeMarkdown)) in pairs {

@@ -3,6 +3,7 @@ import Layout
 import PangoCairoBackend
 import Styling
 import TaggedPDF
+import TestSupport
 import Testing
 import Typography
 
@@ -54,22 +55,22 @@ import Typography
         let pdf = dir.appendingPathComponent("sample.pdf").path
         try renderSample(to: pdf, imageFolder: dir)
 
-        let (status, check) = try Support.run("qpdf", ["--check", pdf])
+        let (status, check) = try PDFProbe.run("qpdf", ["--check", pdf])
         #expect(status == 0, "\(check)")
         #expect(check.contains("No syntax or stream encoding errors"))
 
-        let (_, fonts) = try Support.run("pdffonts", [pdf])
+        let (_, fonts) = try PDFProbe.run("pdffonts", [pdf])
         #expect(fonts.contains("Inter-Regular"))
         #expect(fonts.contains("NotoSansCJKkr"))
         for line in fonts.split(separator: "\n").dropFirst(2) { #expect(line.contains(" yes "), "not embedded: \(line)") }
 
-        let (_, info) = try Support.run("pdfinfo", [pdf])
+        let (_, info) = try PDFProbe.run("pdfinfo", [pdf])
         #expect(info.contains("조판 Test"))
         #expect(info.contains("A. Author"))
         #expect(info.split(separator: "\n").contains { $0.hasPrefix("Pages:") && $0.hasSuffix(" 2") })
         #expect(info.contains("2023"))  // CreationDate from the given date (2023-11-14)
 
-        let (_, images) = try Support.run("pdfimages", ["-list", pdf])
+        let (_, images) = try PDFProbe.run("pdfimages", ["-list", pdf])
         #expect(images.contains("jpeg"))  // JPEG embedded as is (DCTDecode)
         #expect(images.split(separator: "\n").count >= 4)  // header ×2 + PNG + JPEG
     }
@@ -79,7 +80,7 @@ import Typography
         defer { try? FileManager.default.removeItem(at: dir) }
         let pdf = dir.appendingPathComponent("sample.pdf").path
         try renderSample(to: pdf, imageFolder: dir)
-        let words = try Support.words(in: pdf)
+        let words = try PDFProbe.words(pdf)
         let hello = try #require(words.first { $0.text == "Hello" })
         #expect(abs(hello.xMin - 72) < 1.5)
         // poppler's box spans the font's ascent/descent around the baseline.
@@ -94,7 +95,7 @@ import Typography
         let pdf = dir.appendingPathComponent("sample.pdf").path
         try renderSample(to: pdf, imageFolder: dir)
         let qdf = dir.appendingPathComponent("qdf.pdf").path
-        try Support.run("qpdf", ["--qdf", "--object-streams=disable", pdf, qdf])
+        try PDFProbe.run("qpdf", ["--qdf", "--object-streams=disable", pdf, qdf])
         let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: qdf)), as: UTF8.self)
         let name = PDFNames.destination(for: "개요")
         #expect(text.contains("(https://example.com/a%20%28b%29%27c/%ED%95%9C)"))
@@ -126,13 +127,13 @@ import Typography
         try renderer.render(Page(number: 1, size: .a4, elements: [.text(line, x: 72, baseline: 200)]))
         try renderer.finish()
         let qdf = dir.appendingPathComponent("qdf.pdf").path
-        try Support.run("qpdf", ["--qdf", "--object-streams=disable", pdf, qdf])
+        try PDFProbe.run("qpdf", ["--qdf", "--object-streams=disable", pdf, qdf])
         let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: qdf)), as: UTF8.self)
         #expect(text.contains("2.5 w"))
         #expect(text.contains(" S\n") || text.contains(" S "))
         #expect(text.contains("1 0 0 RG"))
         // The text is still there (selectable).
-        #expect(try Support.words(in: pdf).contains { $0.text == "Outline" })
+        #expect(try PDFProbe.words(pdf).contains { $0.text == "Outline" })
     }
 
     /// The renderer calls ``CairoPDFRenderer/beforeLargeFontTableCopy`` once, before the first
@@ -169,7 +170,7 @@ import Typography
         let renderer = try CairoPDFRenderer(path: pdf, info: DocumentInfo(title: "T"), creationDate: Date(timeIntervalSince1970: 0))
         try renderer.render(Page(number: 1, size: .a5))
         try renderer.finish()
-        let (_, info) = try Support.run("pdfinfo", ["-isodates", pdf])
+        let (_, info) = try PDFProbe.run("pdfinfo", ["-isodates", pdf])
         #expect(info.contains("1970-01-01T00:00:00"))
         #expect(info.contains("419.528 x 595.276 pts"))
     }

@@ -3,6 +3,7 @@ import Layout
 @testable import PangoCairoBackend
 import Styling
 @testable import TaggedPDF
+import TestSupport
 import Testing
 import Typography
 
@@ -40,9 +41,9 @@ import Typography
         try renderer.render(page(1, text, id: 1))
         try renderer.render(page(2, text, id: 2))
         try renderer.finish()
-        let (status, check) = try Support.run("qpdf", ["--check", pdf])
+        let (status, check) = try PDFProbe.run("qpdf", ["--check", pdf])
         #expect(status == 0 && !check.contains("WARNING"), "\(check)")
-        let (_, info) = try Support.run("pdfinfo", [pdf])
+        let (_, info) = try PDFProbe.run("pdfinfo", [pdf])
         let tagged = info.split(separator: "\n").first { $0.hasPrefix("Tagged:") }
         #expect(tagged?.dropFirst("Tagged:".count).trimmingCharacters(in: .whitespaces) == "yes", "\(info)")
     }
@@ -68,9 +69,9 @@ import Typography
         let written = try Data(contentsOf: URL(fileURLWithPath: pdf))
         fflush(nil)
         #expect(try Data(contentsOf: URL(fileURLWithPath: pdf)) == written, "bytes written after the file was complete")
-        let (status, check) = try Support.run("qpdf", ["--check", pdf])
+        let (status, check) = try PDFProbe.run("qpdf", ["--check", pdf])
         #expect(status == 0 && !check.contains("WARNING"), "\(check)")
-        #expect(try Support.words(in: pdf).filter { $0.text == "Hello" }.count == 4)
+        #expect(try PDFProbe.words(pdf).filter { $0.text == "Hello" }.count == 4)
     }
 
     /// The sink refuses every write once abandoned and drops what it buffered.

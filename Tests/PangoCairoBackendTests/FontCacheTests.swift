@@ -2,6 +2,7 @@ import Foundation
 import Layout
 @testable import PangoCairoBackend
 import Styling
+import TestSupport
 import Testing
 import Typography
 

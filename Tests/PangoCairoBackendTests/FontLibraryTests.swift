@@ -2,6 +2,7 @@ import Foundation
 import Layout
 import PangoCairoBackend
 import Styling
+import TestSupport
 import Testing
 import Typography
 

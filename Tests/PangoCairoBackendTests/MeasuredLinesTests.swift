@@ -3,6 +3,7 @@ import Layout
 @testable import PangoCairoBackend
 import Styling
 import TaggedPDF
+import TestSupport
 import Testing
 import Typography
 
@@ -93,8 +94,8 @@ import Typography
         let cutPDF = dir.appendingPathComponent("cut.pdf").path, twicePDF = dir.appendingPathComponent("twice.pdf").path
         try draw(cut, to: cutPDF)
         try draw(twice, to: twicePDF)
-        #expect(try Support.run("qpdf", ["--check", cutPDF]).0 == 0)
-        let a = try Support.words(in: cutPDF), b = try Support.words(in: twicePDF)
+        #expect(try PDFProbe.run("qpdf", ["--check", cutPDF]).0 == 0)
+        let a = try PDFProbe.words(cutPDF), b = try PDFProbe.words(twicePDF)
         #expect(a.count == b.count && a.count > 150, "\(a.count) and \(b.count) words")
         #expect(a.map(\.text) == b.map(\.text))
         let worst = zip(a, b).map { max(abs($0.xMin - $1.xMin), abs($0.xMax - $1.xMax), abs($0.yMin - $1.yMin), abs($0.yMax - $1.yMax)) }.max() ?? 0
@@ -126,7 +127,7 @@ import Typography
             try draw([paragraph], to: pdf)
             // pdftotext's words, grouped by the line whose baseline (60 + 18 i) is nearest.
             var rightEdge: [Int: Double] = [:]
-            for word in try Support.words(in: pdf) {
+            for word in try PDFProbe.words(pdf) {
                 let line = Int(((word.yMax - 60) / 18).rounded())
                 rightEdge[line] = max(rightEdge[line] ?? 0, word.xMax)
             }

@@ -3,6 +3,7 @@ import Layout
 @testable import PangoCairoBackend
 import Styling
 import TaggedPDF
+import TestSupport
 import Testing
 import Typography
 
@@ -72,13 +73,13 @@ import Typography
                                             tagging: PDFTagging(language: "en"))
         try renderer.render(Page(number: 1, size: .a4, elements: elements))
         try renderer.finish()
-        #expect(try Support.run("qpdf", ["--check", pdf]).0 == 0)
+        #expect(try PDFProbe.run("qpdf", ["--check", pdf]).0 == 0)
         let qdf = dir.appendingPathComponent("\(name)-qdf.pdf").path
-        try Support.run("qpdf", ["--qdf", "--object-streams=disable", pdf, qdf])
+        try PDFProbe.run("qpdf", ["--qdf", "--object-streams=disable", pdf, qdf])
         let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: qdf)), as: UTF8.self)
         let strokes = text.split(separator: "\n").filter { $0 == "S" || $0.hasSuffix(" S") }.count
         let png = dir.appendingPathComponent(name).path
-        try Support.run("pdftoppm", ["-r", "150", "-singlefile", pdf, png])
+        try PDFProbe.run("pdftoppm", ["-r", "150", "-singlefile", pdf, png])
         return (strokes, try Data(contentsOf: URL(fileURLWithPath: png + ".ppm")))
     }
 

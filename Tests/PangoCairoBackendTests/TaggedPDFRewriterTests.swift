@@ -3,6 +3,7 @@ import Layout
 @testable import PangoCairoBackend
 import Styling
 @testable import TaggedPDF
+import TestSupport
 import Testing
 import Typography
 
@@ -53,7 +54,7 @@ import Typography
     static func qdf(_ path: String) throws -> String {
         let qdf = path + ".qdf"
         defer { unlink(qdf) }
-        #expect(try Support.run("qpdf", ["--qdf", "--object-streams=disable", path, qdf]).0 == 0)
+        #expect(try PDFProbe.run("qpdf", ["--qdf", "--object-streams=disable", path, qdf]).0 == 0)
         return String(decoding: try Data(contentsOf: URL(fileURLWithPath: qdf)), as: UTF8.self)
     }
 
@@ -73,11 +74,11 @@ import Typography
         #expect(raw.components(separatedBy: "0.004 0.004 re f").count - 1 == 3 * (1 + 4 + 1))
         try PDFAccessibility.complete(path: path, structure: structure, tagging: PDFTagging(language: "ko"),
                                       info: DocumentInfo(title: "Three pages"), claimsUA: true)
-        let check = try Support.run("qpdf", ["--check", path])
+        let check = try PDFProbe.run("qpdf", ["--check", path])
         #expect(check.0 == 0 && !check.1.contains("WARNING"), "\(check.1)")
-        #expect(try Support.run("pdfinfo", [path]).1.contains("Tagged:          yes"))
+        #expect(try PDFProbe.run("pdfinfo", [path]).1.contains("Tagged:          yes"))
         // 3 × 4 paragraphs, two continued on the next page: 10 P, each link in its paragraph.
-        let tree = try Support.run("pdfinfo", ["-struct", path]).1
+        let tree = try PDFProbe.run("pdfinfo", ["-struct", path]).1
         let lines = tree.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(lines.filter { $0.hasPrefix("P ") || $0 == "P" }.count == 10, "\(tree)")
         #expect(lines.filter { $0.hasPrefix("Link") }.count == 3, "\(tree)")
@@ -101,7 +102,7 @@ import Typography
         let pages = TaggedPDFRewriter.parentTreeLeaf + 10
         let structure = try Self.drawn(pages: pages, paragraphs: 3, at: path)
         try PDFAccessibility.complete(path: path, structure: structure, tagging: PDFTagging(), info: DocumentInfo(title: "T"), claimsUA: true)
-        let json = try Support.run("qpdf", ["--json", "--json-key=qpdf", path]).1
+        let json = try PDFProbe.run("qpdf", ["--json", "--json-key=qpdf", path]).1
         let top = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let objects = try #require((top["qpdf"] as? [Any])?.last as? [String: Any])
         func value(_ reference: Any?) -> Any? {
@@ -156,7 +157,7 @@ import Typography
                                               info: DocumentInfo(title: "Ahead"), claimsUA: true, threaded: threaded)
             }
             outputs.append(Array(try Data(contentsOf: URL(fileURLWithPath: out))))
-            #expect(try Support.run("qpdf", ["--check", out]).0 == 0)
+            #expect(try PDFProbe.run("qpdf", ["--check", out]).0 == 0)
         }
         #expect(outputs[0] == outputs[1])
 
@@ -243,14 +244,15 @@ import Typography
         return status("VmHWM") - before
     }
 
-    /// The pass's peak on 200 pages (8,600 elements and runs) and on 600 pages differs by under
-    /// 10 MiB, measured in a child process.
-    @Test func thePostPassPeakDoesNotGrowWithPages() async {
+    /// The pass's peak on 600 pages is under twice its peak on 200 pages (8,600 elements and
+    /// runs), measured in a child process: about 2 MiB each (×0.9 to ×1.05); a pass that held
+    /// every page would take three times as much.
+    @Test(.slow) func thePostPassPeakDoesNotGrowWithPages() async {
         await #expect(processExitsWith: .success) {
             let one = try TaggedPDFRewriterTests.postPassPeakKiB(pages: 200)
             let three = try TaggedPDFRewriterTests.postPassPeakKiB(pages: 600)
             FileHandle.standardError.write(Data("post-pass peak: 200 pages \(one) KiB, 600 pages \(three) KiB\n".utf8))
-            if three - one >= 10 * 1024 { exit(1) }
+            if three >= 2 * one { exit(1) }
         }
     }
 }

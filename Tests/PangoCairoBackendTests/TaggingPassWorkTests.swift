@@ -2,6 +2,7 @@ import Foundation
 import Layout
 @testable import PangoCairoBackend
 @testable import TaggedPDF
+import TestSupport
 import Testing
 
 /// Issue 10 (the 10,000-row table within 3× `large`'s time per megabyte): the tagging pass
@@ -52,7 +53,7 @@ extension TaggedPDFRewriterTests {
             try writer.finish(root: catalog, info: nil)
             #expect(writer.compressedOnThread == (threaded ? 11 : 0), "10 full object streams and the last, partial one")
             files.append(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
-            let check = try Support.run("qpdf", ["--check", path])
+            let check = try PDFProbe.run("qpdf", ["--check", path])
             #expect(check.0 == 0, "\(check.1)")
         }
         #expect(files[0] == files[1])

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import PangoCairoBackend
 @testable import Specimen
@@ -24,7 +25,7 @@ import Typography
 
     /// Index (0-based) of the role's own page: its heading line is the role's name and its
     /// caption reads `Role NN of 10`.
-    static func page(of role: TextRole, in pages: [PDFReader.Page]) -> Int? {
+    static func page(of role: TextRole, in pages: [PDFProbe.Page]) -> Int? {
         let number = String(format: "%02d", TextRole.allCases.firstIndex(of: role)! + 1)
         return pages.firstIndex { page in
             page.lines.contains { $0.text == role.displayName } && page.lines.contains { $0.text.hasPrefix("Role \(number) of 10") }
@@ -45,12 +46,12 @@ import Typography
     @Test(arguments: ["default", "hig", "pretendard"])
     func printedValuesEqualTheTheme(themeName: String) throws {
         let (pdf, theme) = try Self.render(themeName)
-        #expect(try PDFReader.run("qpdf", ["--check", pdf]).status == 0)
-        let pages = try PDFReader.layout(pdf)
+        #expect(try PDFProbe.run("qpdf", ["--check", pdf]).status == 0)
+        let pages = try PDFProbe.layout(pdf)
         for role in TextRole.allCases {
             let style = theme[role]
             let index = try #require(Self.page(of: role, in: pages), "no page for \(role.displayName)")
-            let text = Self.collapsed(try PDFReader.text(pdf, page: index + 1))
+            let text = Self.collapsed(try PDFProbe.text(pdf, page: index + 1))
             let size = String(format: "%g", style.size)
             #expect(text.contains("\(size) pt"), "\(themeName) \(role.displayName): size \(size) pt")
             #expect(text.contains("\(style.weight.name) \(style.weight.rawValue)"), "\(themeName) \(role.displayName): weight")
@@ -75,7 +76,7 @@ import Typography
     @Test(arguments: ["default", "hig"])
     func sampleGlyphsHaveTheRoleSize(themeName: String) throws {
         let (pdf, theme) = try Self.render(themeName)
-        let pages = try PDFReader.layout(pdf)
+        let pages = try PDFProbe.layout(pdf)
         for role in TextRole.allCases {
             let style = theme[role]
             let index = try #require(Self.page(of: role, in: pages))
@@ -95,7 +96,7 @@ import Typography
     @Test func samplesFollowTheSizeCategoryAndCaptionsDoNot() throws {
         let (pdf, theme) = try Self.render("hig", sizeCategory: .accessibility3)
         let large = try Typesetter.prepareTheme(ThemeRequest(theme: "hig")).0
-        let pages = try PDFReader.layout(pdf)
+        let pages = try PDFProbe.layout(pdf)
         for role in [TextRole.title, .body, .caption2] {
             let style = theme[role]
             #expect(style.size > large[role].size * 1.5, "AX3 is larger than Large")
@@ -114,8 +115,8 @@ import Typography
     /// within 0.25 pt of the baseline read from the word box (bottom − descent × size).
     @Test func guideLinesSitOnTheBaselines() throws {
         let (pdf, theme) = try Self.render("hig", guides: true)
-        let pages = try PDFReader.layout(pdf)
-        let segments = try PDFReader.horizontalSegments(pdf, pageHeight: theme.page.paper.height)
+        let pages = try PDFProbe.layout(pdf)
+        let segments = try PDFProbe.horizontalSegments(pdf, pageHeight: theme.page.paper.height)
         let baselineColor = [0xD0, 0x45, 0x3A].map { Double($0) / 255 }
         var checked = 0
         for role in TextRole.allCases {
@@ -142,9 +143,9 @@ import Typography
     @Test(arguments: ["hig", "default"])
     func dynamicTypeTableMatchesApplesTable(themeName: String) throws {
         let (pdf, theme) = try Self.render(themeName)
-        let pages = try PDFReader.layout(pdf)
+        let pages = try PDFProbe.layout(pdf)
         let index = try #require(pages.firstIndex { $0.lines.contains { $0.text == "Dynamic Type" } })
-        let lines = try PDFReader.text(pdf, page: index + 1).split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        let lines = try PDFProbe.text(pdf, page: index + 1).split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
         func row(_ name: String) -> [String]? {
             lines.first { $0.first == name && $0.count == 13 }.map { Array($0.dropFirst()) }
         }
@@ -171,9 +172,9 @@ import Typography
         try #"{"name": "latin-only", "extends": "default", "roles": {"Body": {"family": ["DejaVu Sans Mono"]}}}"#
             .write(toFile: themePath, atomically: true, encoding: .utf8)
         let (pdf, _) = try Self.render(themePath)
-        let pages = try PDFReader.layout(pdf)
+        let pages = try PDFProbe.layout(pdf)
         let index = try #require(pages.firstIndex { $0.lines.contains { $0.text == "Glyph coverage" } })
-        let text = try PDFReader.text(pdf, page: index + 1)
+        let text = try PDFProbe.text(pdf, page: index + 1)
         let flat = Self.collapsed(text)
         // The Hangul column of the Body row, cut out of the laid-out text by character position.
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0) }

@@ -1,30 +1,5 @@
 import Foundation
 
-/// Runs a command-line tool (poppler-utils, qpdf, the `typeset` binary) from the tests.
-public enum ExternalTool {
-    /// Runs `tool` found on `PATH` with `arguments`, writing `stdin` to its standard input when
-    /// given, and waits for it. Returns its exit status and standard output, with standard
-    /// error appended unless `standardErrorToo` is false (then standard error is discarded).
-    /// Throws when the tool cannot be started.
-    @discardableResult
-    public static func run(_ tool: String, _ arguments: [String], stdin: Data? = nil,
-                           standardErrorToo: Bool = true) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = standardErrorToo ? out : FileHandle.nullDevice
-        let input = Pipe()
-        if stdin != nil { process.standardInput = input }
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin); try input.fileHandleForWriting.close() }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-}
-
 /// A word as `pdftotext -bbox-layout` (poppler-utils) reports it: what a reader of the PDF
 /// sees. Coordinates are in pt from the page's top-left corner.
 public struct PDFWord: CustomStringConvertible, Sendable {
@@ -44,7 +19,7 @@ public struct PDFWord: CustomStringConvertible, Sendable {
     /// Every word of `pdf`, page by page in poppler's reading order. A box may lie partly or
     /// wholly off the page (negative coordinates are kept). Throws when `pdftotext` cannot run.
     public static func read(_ pdf: String) throws -> [PDFWord] {
-        parse(try ExternalTool.run("pdftotext", ["-bbox-layout", pdf, "-"], standardErrorToo: false).output)
+        parse(try PDFProbe.run("pdftotext", ["-bbox-layout", pdf, "-"], standardErrorToo: false).output)
     }
 
     /// The words of `pdftotext -bbox-layout`'s XHTML.
@@ -55,15 +30,18 @@ public struct PDFWord: CustomStringConvertible, Sendable {
                 + #"" yMax=""# + number + #"">([^<]*)</word>"#)
         let ns = xhtml as NSString
         var words: [PDFWord] = []
-        var page = 0, line = -1
+        var page = 0
+        var line = -1
         for match in pattern.matches(in: xhtml, range: NSRange(location: 0, length: ns.length)) {
             if match.range(at: 1).location == NSNotFound {
                 if ns.substring(with: match.range).hasPrefix("<page") { page += 1 } else { line += 1 }
                 continue
             }
             func value(_ i: Int) -> Double { Double(ns.substring(with: match.range(at: i))) ?? .nan }
-            words.append(PDFWord(page: page, line: line, text: unescape(ns.substring(with: match.range(at: 5))),
-                                 xMin: value(1), yMin: value(2), xMax: value(3), yMax: value(4)))
+            words.append(
+                PDFWord(
+                    page: page, line: line, text: unescape(ns.substring(with: match.range(at: 5))),
+                    xMin: value(1), yMin: value(2), xMax: value(3), yMax: value(4)))
         }
         return words
     }

@@ -1,45 +1,62 @@
 import Foundation
-import TestSupport
 
-/// Runs poppler-utils and qpdf on rendered specimens and parses what they print.
-enum PDFReader {
-    typealias Word = PDFWord
-    struct Line { var words: [Word]; var text: String { words.map(\.text).joined(separator: " ") } }
-    struct Page { var lines: [Line]; var words: [Word] { lines.flatMap(\.words) } }
-
-    /// Runs a tool; returns its status and standard output (standard error discarded).
-    @discardableResult
-    static func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        try ExternalTool.run(tool, arguments, standardErrorToo: false)
+/// Pages, lines and ruled segments of a PDF as a reader sees them (poppler-utils and qpdf).
+extension PDFProbe {
+    /// One line of a page as poppler groups its words.
+    public struct Line: Sendable {
+        /// The line's words, left to right in reading order.
+        public var words: [Word]
+        /// The words joined by single spaces.
+        public var text: String { words.map(\.text).joined(separator: " ") }
+    }
+    /// One page's lines, top to bottom.
+    public struct Page: Sendable {
+        /// The page's lines in poppler's reading order.
+        public var lines: [Line]
+        /// Every word of the page.
+        public var words: [Word] { lines.flatMap(\.words) }
     }
 
     /// `pdftotext -layout` of one page (1-based).
-    static func text(_ pdf: String, page: Int) throws -> String {
-        try run("pdftotext", ["-layout", "-f", String(page), "-l", String(page), pdf, "-"]).output
+    public static func text(_ pdf: String, page: Int) throws -> String {
+        let pages = ["-f", String(page), "-l", String(page)]
+        return try run("pdftotext", ["-layout"] + pages + [pdf, "-"], standardErrorToo: false).output
     }
 
     /// Pages → lines → words with boxes (`pdftotext -bbox-layout`; y from the top of the page).
-    static func layout(_ pdf: String) throws -> [Page] {
+    public static func layout(_ pdf: String) throws -> [Page] {
         let words = try PDFWord.read(pdf)
-        let pageCount = try Int(run("pdfinfo", [pdf]).output.split(separator: "\n")
-            .first { $0.hasPrefix("Pages:") }?.split(separator: " ").last ?? "") ?? words.last?.page ?? 0
+        let pageCount =
+            try Int(
+                run("pdfinfo", [pdf], standardErrorToo: false).output.split(separator: "\n")
+                    .first { $0.hasPrefix("Pages:") }?.split(separator: " ").last ?? "") ?? words.last?.page ?? 0
         var pages = [Page](repeating: Page(lines: []), count: max(pageCount, words.last?.page ?? 0))
         var lastLine = -1
         for word in words {
-            if word.line != lastLine { pages[word.page - 1].lines.append(Line(words: [])); lastLine = word.line }
+            if word.line != lastLine {
+                pages[word.page - 1].lines.append(Line(words: []))
+                lastLine = word.line
+            }
             pages[word.page - 1].lines[pages[word.page - 1].lines.count - 1].words.append(word)
         }
         return pages
     }
 
     /// A horizontal stroked segment `x y m x2 y l S` with the stroking colour set before it.
-    struct Segment { var page: Int; var y: Double; var color: [Double] }
+    public struct Segment: Sendable {
+        /// The page, 1-based.
+        public var page: Int
+        /// The segment's height on the page in pt from the top.
+        public var y: Double
+        /// The stroking colour's components (`RG`: red, green, blue, 0...1).
+        public var color: [Double]
+    }
 
     /// Horizontal line segments of every page, in top-down coordinates: the uncompressed
     /// content (`qpdf --qdf --object-streams=disable`) is read operator by operator; when the
     /// page flips its y axis (`1 0 0 -1 0 H cm`, as Cairo does) coordinates are already
     /// top-down, else they are converted with `H − y`.
-    static func horizontalSegments(_ pdf: String, pageHeight: Double) throws -> [Segment] {
+    public static func horizontalSegments(_ pdf: String, pageHeight: Double) throws -> [Segment] {
         let qdf = pdf + ".qdf.pdf"
         try run("qpdf", ["--qdf", "--object-streams=disable", pdf, qdf])
         let data = try Data(contentsOf: URL(fileURLWithPath: qdf))
@@ -55,16 +72,19 @@ enum PDFReader {
                 let t = String(token)
                 switch t {
                 case "RG":
-                    color = stack.suffix(3).compactMap(Double.init); stack.removeAll()
+                    color = stack.suffix(3).compactMap(Double.init)
+                    stack.removeAll()
                 case "m":
                     let v = stack.suffix(2).compactMap(Double.init)
-                    start = v.count == 2 ? (v[0], v[1]) : nil; stack.removeAll()
+                    start = v.count == 2 ? (v[0], v[1]) : nil
+                    stack.removeAll()
                 case "l":
                     let v = stack.suffix(2).compactMap(Double.init)
                     if let s = start, v.count == 2, abs(v[1] - s.1) < 1e-6, abs(v[0] - s.0) > 1 {
                         segments.append(Segment(page: index + 1, y: flipped ? s.1 : pageHeight - s.1, color: color))
                     }
-                    start = nil; stack.removeAll()
+                    start = nil
+                    stack.removeAll()
                 default:
                     if Double(t) != nil { stack.append(t) } else { stack.removeAll() }
                 }

@@ -1,0 +1,41 @@
+import Foundation
+
+extension Render {
+    /// Renders `markdown` with the `typeset` executable in a child process of its own under
+    /// GNU `time` and returns the child's peak resident set size (`%M`) in MiB, the wall time
+    /// in s and the PDF's path. `options` are added to the command line (a page size, say);
+    /// `tagged` false adds `--no-tags`, so that the figure is the pipeline's own and not the
+    /// accessibility pass's. The child's peak is its own, so a busy machine does not change
+    /// it; compare it only with a peak measured in the same run (a ratio), never with a fixed
+    /// number of MiB, which depends on the machine's libraries and allocator. Throws when
+    /// `time` cannot be started or its report cannot be read; a failed render is an issue.
+    public static func peak(
+        _ markdown: String, name: String, options: [String] = [], tagged: Bool = false
+    ) throws -> (mebibytes: Double, seconds: Double, pdf: String) {
+        let memoryFolder = Self.folder + "/memory"
+        try FileManager.default.createDirectory(atPath: memoryFolder, withIntermediateDirectories: true)
+        let input = memoryFolder + "/\(name).md"
+        let pdf = memoryFolder + "/\(name).pdf"
+        let report = memoryFolder + "/\(name).time"
+        try markdown.write(toFile: input, atomically: true, encoding: .utf8)
+        let start = Date()
+        let arguments =
+            ["-f", "%M", "-o", report, binary, "render", input, "-q", "-o", pdf]
+            + (tagged ? [] : ["--no-tags"]) + options
+        let run = try PDFProbe.run("time", arguments)
+        let seconds = Date().timeIntervalSince(start)
+        if run.status != 0 { throw RenderFailure(status: run.status, output: run.output) }
+        let lines = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n")
+        let kibibytes = lines.last.flatMap { Double(String($0)) } ?? .infinity
+        return (kibibytes / 1024, seconds, pdf)
+    }
+
+    /// The `typeset` executable ended with a non-zero exit status.
+    public struct RenderFailure: Error, CustomStringConvertible {
+        /// The exit status.
+        public var status: Int32
+        /// What it printed (standard output and error).
+        public var output: String
+        public var description: String { "typeset exited with \(status): \(output)" }
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// Wall time for the scaling tests. A time is only ever compared with another measured in the
+/// same run (size n against 4n or 8n, say), never with a fixed number of seconds, which depends
+/// on the machine and on what else it runs.
+public enum Timing {
+    /// The shortest wall time in s of `runs` runs of `body`, so that one stall of a busy
+    /// machine does not decide a bound. Rethrows what `body` throws.
+    public static func bestSeconds(of runs: Int = 2, _ body: () throws -> Void) rethrows -> Double {
+        var best = Double.infinity
+        for _ in 0..<max(1, runs) {
+            let start = DispatchTime.now().uptimeNanoseconds
+            try body()
+            best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+        return best
+    }
+
+    /// The shortest processor time in s that the calling thread spent in `runs` runs of
+    /// `body` (`CLOCK_THREAD_CPUTIME_ID`): unlike wall time, not stretched when other tests
+    /// or processes take the cores, so a ratio of two such times holds on a busy machine. Only
+    /// for work done on the calling thread. Rethrows what `body` throws.
+    public static func bestThreadSeconds(of runs: Int = 3, _ body: () throws -> Void) rethrows -> Double {
+        func now() -> Double {
+            var time = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+            return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        }
+        var best = Double.infinity
+        for _ in 0..<max(1, runs) {
+            let start = now()
+            try body()
+            best = min(best, now() - start)
+        }
+        return best
+    }
+}
