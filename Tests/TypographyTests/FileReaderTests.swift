@@ -37,7 +37,7 @@ import Testing
         ]
         for (path, expected) in cases {
             #expect(
-                reason { () throws(FileReader.Failure) -> Data in try FileReader.read(path) } == expected, "\(path)")
+                reason { () throws(FileReader.Failure) -> Data in try FileReader.read(path, what: "a file") } == expected, "\(path)")
         }
     }
 
@@ -50,7 +50,7 @@ import Testing
             try FileReader.read(path, limit: 1024, what: "a test")
         }
         #expect(refused == "it is 0.0 MB, more than the 0.0 MB a test may have")
-        #expect(try FileReader.read(path, limit: 4096).count == 2048)
+        #expect(try FileReader.read(path, limit: 4096, what: "a file").count == 2048)
         #expect(try FileReader.readStream("/dev/null").isEmpty)
     }
 
