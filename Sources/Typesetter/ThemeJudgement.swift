@@ -75,7 +75,11 @@ public enum ThemeJudgement {
     /// UTF-8), or nil: a name or family with such a byte would be set as U+FFFD.
     static func encodingProblem(_ data: Data, file: String) -> ThemeProblem? {
         let bytes = [UInt8](data)
-        var line = 1, column = 1, index = 0
+        var line = 1
+        var column = 1
+        // A byte order mark is no character of the text (RFC 8259 §8.1 lets a reader ignore it):
+        // columns count from after it, as an editor shows them.
+        var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         while index < bytes.count {
             let byte = bytes[index]
             let length = byte < 0x80 ? 1 : byte >= 0xC2 && byte <= 0xDF ? 2 : byte >= 0xE0 && byte <= 0xEF ? 3
