@@ -56,7 +56,8 @@ struct FrontMatter {
                             subject: metadata.subtitle.map { FrontMatterText.plain($0, smart: smart) },
                             keywords: metadata.keywords)
         diagnostics = Self.languageWarnings(metadata)
-            + Self.runningTextWarnings(fit, measure: theme.page.measure, metadata: metadata, requested: settings.requested)
+            + Self.runningTextWarnings(fit, measure: theme.page.measure, metadata: metadata,
+                                       requested: settings.requested)
     }
 
     /// The title block's, then the contents' blocks, with the contents' page numbers from
@@ -68,9 +69,8 @@ struct FrontMatter {
     /// The warning for a `lang` that is not a BCP 47 language tag; without a position when set
     /// by `--lang` or `-V lang`, and named as such rather than placed at line 1.
     private static func languageWarnings(_ metadata: Metadata) -> [Diagnostic] {
-        guard let lang = metadata.lang, !FrontMatterSettings.isLanguageTag(lang.trimmingCharacters(in: .whitespaces)) else {
-            return []
-        }
+        guard let lang = metadata.lang else { return [] }
+        guard !FrontMatterSettings.isLanguageTag(lang.trimmingCharacters(in: .whitespaces)) else { return [] }
         let location = metadata.fieldLocations["lang"]
         let name = location == nil ? "--lang/-V lang" : "lang"
         return [Diagnostic(.warning, "\(name): \(LanguageTag.problem(lang)); the PDF says 'en'", at: location,
@@ -88,7 +88,8 @@ struct FrontMatter {
             let what = fit.overlong.contains(key)
                 ? "is wider than the measure (\(measure.wholePointsText) pt) even with its title shortened: "
                     + "only its first line is set"
-                : "is wider than the measure (\(measure.wholePointsText) pt): its {title} is shortened with an ellipsis (…)"
+                : "is wider than the measure (\(measure.wholePointsText) pt): its {title} is shortened "
+                    + "with an ellipsis (…)"
             return Diagnostic(.warning, "the running \(key) \(what)", at: location, kind: .overfull)
         }
     }

@@ -135,7 +135,8 @@ struct LayoutAndDraw {
         let reach = overflow.crossesPageEdge
             ? "past the bottom edge of the page, where they are cut" : "into the bottom margin"
         let message = "glyphs taller than the text area: even at the top of a page they reach "
-            + "\(overflow.excess.wholePointsText) pt below it, \(reach); a larger line height or a smaller size fits them"
+            + "\(overflow.excess.wholePointsText) pt below it, \(reach); "
+            + "a larger line height or a smaller size fits them"
         return Diagnostic(.warning, message, at: overflow.location, kind: .overfull)
     }
 

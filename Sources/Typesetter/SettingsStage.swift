@@ -91,7 +91,8 @@ struct ResolvedSettings {
                 + "and it is not a usable theme:"
             return TypesetError.invalidTheme(problems: [heading] + problems)
         }
-        return TypesetError.invalidTheme(problems: ["\(location): front matter 'theme': \(first)"] + problems.dropFirst())
+        let placed = "\(location): front matter 'theme': \(first)"
+        return TypesetError.invalidTheme(problems: [placed] + problems.dropFirst())
     }
 
     /// Checks that a PNG page of `paper` at the preview's resolution can be drawn.
@@ -113,8 +114,9 @@ struct ResolvedSettings {
         if width * height > limit {
             let largest = (72 * (limit / (paper.width * paper.height)).squareRoot()).rounded(.down)
             let millions = Int((width * height / 1_000_000).rounded())
+            let most = PagePreview.maxPixels / 1_000_000
             let message = "\(page) at --dpi \(preview.dpi.wholePointsText) is \(Int(width)) × \(Int(height)) px, "
-                + "\(millions) million pixels; a PNG page can have at most \(PagePreview.maxPixels / 1_000_000) million "
+                + "\(millions) million pixels; a PNG page can have at most \(most) million "
                 + "(\((PagePreview.maxPixels * 4) >> 20) MB drawn): use --dpi \(Int(largest)) or less"
             throw TypesetError.invalidPage(path: file, message: message)
         }
@@ -151,9 +153,10 @@ extension Typesetter {
         if let margins = options.margins { theme.page.margins = margins }
         let page = theme.page
         guard page.measure >= 72, page.textHeight >= 72, page.paper.width <= 14_400, page.paper.height <= 14_400 else {
-            func pt(_ v: Double) -> String { v.wholePointsText }
-            throw TypesetError.invalidPage(path: file, message: "paper \(pt(page.paper.width)) × \(pt(page.paper.height)) pt less its margins "
-                + "leaves a text area of \(pt(page.measure)) × \(pt(page.textHeight)) pt; the text area must be at least 72 × 72 pt (1 in) "
+            let paper = "\(page.paper.width.wholePointsText) × \(page.paper.height.wholePointsText) pt"
+            let area = "\(page.measure.wholePointsText) × \(page.textHeight.wholePointsText) pt"
+            throw TypesetError.invalidPage(path: file, message: "paper \(paper) less its margins leaves a text area of "
+                + "\(area); the text area must be at least 72 × 72 pt (1 in) "
                 + "and the paper at most 14 400 pt (200 in) a side")
         }
         return theme

@@ -30,6 +30,7 @@ extension DocumentSurvey {
         let message = titled
             ? "the document has no content after its front matter; the PDF has one page with only the title block"
             : "the document has no content; the PDF has one empty page"
-        return Diagnostic(.warning, message, at: SourceLocation(file: document.file, line: 1, column: 1), kind: .structure)
+        let start = SourceLocation(file: document.file, line: 1, column: 1)
+        return Diagnostic(.warning, message, at: start, kind: .structure)
     }
 }
