@@ -14,7 +14,7 @@ APT_PACKAGES = pkg-config libpango1.0-dev libcairo2-dev libfontconfig-dev libfre
   poppler-utils qpdf time
 STAMP = .build/.deps-installed
 
-.PHONY: all deps build test test-fast corpus-check showcase specimens bench bench-dir fuzz fonts-extra clean check-layering commit-info library-example install format lint
+.PHONY: all deps build test test-fast corpus-check showcase specimens bench bench-dir fuzz fonts-extra clean check-layering check-functions commit-info library-example install format lint
 
 all: build
 
@@ -83,6 +83,11 @@ check-layering:
 	        grep -rlE '$(IMPORT)(CBuildInfo|CGio)\b' Sources | grep -v '^Sources/typeset/'; \
 	        grep -rlE '$(IMPORT)PangoCairoBackend\b' Sources | grep -v '^Sources/Typesetter/'); \
 	if [ -n "$$bad" ]; then echo "imported outside its owner: $$bad"; exit 1; else echo "layering: ok"; fi
+
+# No function in Sources over 120 lines (declaration to closing brace): long ones are split
+# into named steps. Prints the ten longest.
+check-functions:
+	@python3 .ci/function-lengths.py --max 120 Sources
 
 # The formatter: swift-format (part of the toolchain) with the committed .swift-format: 120
 # columns, 4-space indentation, one statement a line. `make lint` fails on anything it would

@@ -227,14 +227,8 @@ public struct LineBreaker: Sendable {
                 let available = width + item.hang
                 let stretch = p.raggedStretch ?? (stretchBefore - head.totalStretch)
                 let shrink = p.raggedStretch == nil ? shrinkBefore - head.totalShrink : 0
-                var ratio: Double
-                if natural > available + 1e-9 {
-                    ratio = shrink > 0 ? (available - natural) / shrink : -.infinity
-                } else if forced || natural >= available - 1e-9 {
-                    ratio = 0   // a last line, or one before a hard break, is set at its natural width
-                } else {
-                    ratio = (available - natural) / (stretch > 0 ? stretch : width * p.rigidLineStretch)
-                }
+                let ratio = adjustmentRatio(natural: natural, available: available, stretch: stretch, shrink: shrink,
+                                            forced: forced, width: width)
                 if ratio < -1 {
                     // Overfull from here on: these nodes can never start a line reaching further.
                     lastResort = group.upperBound - 1
@@ -272,11 +266,8 @@ public struct LineBreaker: Sendable {
             if !found { continue }
             // The sums before the next line's first item: those before this one plus the items
             // from here to there, added in order.
-            let after = lineStart(after: i, items)
-            var afterWidth = widthBefore, afterStretch = stretchBefore, afterShrink = shrinkBefore
-            for k in i..<after where items[k].kind != .penalty {
-                afterWidth += items[k].width; afterStretch += items[k].stretch; afterShrink += items[k].shrink
-            }
+            let (afterWidth, afterStretch, afterShrink) = sums(after: i, items, width: widthBefore, stretch: stretchBefore,
+                                                               shrink: shrinkBefore)
             if forced { active.removeAll(keepingCapacity: true) }  // nothing reaches across a forced break
             let first = nodes.count
             for key in 0..<slots where best[key].from >= 0 {
@@ -287,34 +278,78 @@ public struct LineBreaker: Sendable {
                                   ratio: candidate.ratio, hyphenated: hyphenated))
                 dominated.append(false)
             }
-            // A node of the group that costs more than another with the same hyphen count plus
-            // the most the fitness classes can add (``Parameters/adjacentDemerits``) never ends a
-            // best line: every line from either adds the same demerits but for that term.
-            for a in first..<nodes.count {
-                for b in first..<nodes.count where b != a && nodes[b].hyphens == nodes[a].hyphens
-                    && nodes[b].demerits + p.adjacentDemerits < nodes[a].demerits {
-                    dominated[a] = true
-                    break
-                }
-            }
+            markDominated(nodes, from: first, &dominated)
             active.append(first..<nodes.count)
             if nodes.count >= nodeLimit {
                 compact(&nodes, dominated: &dominated, active: &active, lastResort: &lastResort, settled: &settled)
                 nodeLimit = max(compactionThreshold, 2 * nodes.count)
             }
         }
-        // The best node at the end (the first of the least demerits).
+        return chosenLines(items, nodes: nodes, active: active, settled: settled)
+    }
+
+    /// The adjustment ratio of a line of `natural` width set in `available` pt: how much of its
+    /// `stretch` (or `shrink`) it uses (The TeXbook, ch. 14; Knuth & Plass 1981, eq. 4). A line
+    /// that ends at a forced break, or one that just fits, is set at its natural width (0); one
+    /// with nothing to stretch uses ``Parameters/rigidLineStretch`` of the measure.
+    private func adjustmentRatio(natural: Double, available: Double, stretch: Double, shrink: Double, forced: Bool,
+                                 width: Double) -> Double {
+        if natural > available + 1e-9 {
+            return shrink > 0 ? (available - natural) / shrink : -.infinity
+        } else if forced || natural >= available - 1e-9 {
+            return 0   // a last line, or one before a hard break, is set at its natural width
+        }
+        return (available - natural) / (stretch > 0 ? stretch : width * parameters.rigidLineStretch)
+    }
+
+    /// The sums before the first item of the line that starts after a break at `i`: those
+    /// before item `i` plus the items from there to the line's start, added in order (so each
+    /// sum is the same double however it is reached).
+    private func sums(after i: Int, _ items: [Item], width: Double, stretch: Double,
+                      shrink: Double) -> (width: Double, stretch: Double, shrink: Double) {
+        let after = lineStart(after: i, items)
+        var afterWidth = width, afterStretch = stretch, afterShrink = shrink
+        for k in i..<after where items[k].kind != .penalty {
+            afterWidth += items[k].width
+            afterStretch += items[k].stretch
+            afterShrink += items[k].shrink
+        }
+        return (afterWidth, afterStretch, afterShrink)
+    }
+
+    /// Marks the nodes made at one break (from `first` on) that never end a best line: a node
+    /// that costs more than another with the same hyphen count plus the most the fitness
+    /// classes can add (``Parameters/adjacentDemerits``), since every line from either adds the
+    /// same demerits but for that term.
+    private func markDominated(_ nodes: [Node], from first: Int, _ dominated: inout [Bool]) {
+        for a in first..<nodes.count {
+            for b in first..<nodes.count where b != a && nodes[b].hyphens == nodes[a].hyphens
+                && nodes[b].demerits + parameters.adjacentDemerits < nodes[a].demerits {
+                dominated[a] = true
+                break
+            }
+        }
+    }
+
+    /// The lines of the best path: from the active node at the last item with the least
+    /// demerits (the first of them), back through its predecessors, after the `settled`
+    /// breaks; nil when no node reaches the last item.
+    private func chosenLines(_ items: [Item], nodes: [Node], active: [Range<Int>], settled: [Node]) -> [Line]? {
         var end: Int?
-        for group in active where nodes[group.lowerBound].position == count - 1 {
+        for group in active where nodes[group.lowerBound].position == items.count - 1 {
             for a in group where end.map({ nodes[a].demerits < nodes[$0].demerits }) ?? true { end = a }
         }
         guard let end else { return nil }
         var chain: [Int] = []
         var n = end
-        while n > 0 { chain.append(n); n = nodes[n].previous }
+        while n > 0 {
+            chain.append(n)
+            n = nodes[n].previous
+        }
         var lines: [Line] = []
         lines.reserveCapacity(settled.count + chain.count)
-        var start = 0, startWidth = 0.0
+        var start = 0
+        var startWidth = 0.0
         for node in settled + chain.reversed().map({ nodes[$0] }) {
             let i = node.position
             let item = items[i]

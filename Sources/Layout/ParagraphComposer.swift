@@ -168,24 +168,50 @@ public enum ParagraphComposer {
 
     static func collect(_ paragraph: StyledParagraph, prepared p: PreparedParagraph, width: Double,
                         limits: HyphenationLimits, hyphenate: (String, String) -> [Int]) -> [LineBreaker.Item] {
-        let runs = paragraph.runs
-        let isCode = runs.map(\.style.isCode)
-        let n = p.scalars.count
-        let justified = paragraph.style.alignment == .justify
         let keepAll = paragraph.style.hangulLineBreak == .keepAll
-        let hang = justified && paragraph.style.hangingPunctuation
+        let allowed = allowedBreaks(p, keepAll: keepAll)
+        let breaks = Breaks(allowed: allowed, emergency: emergencyBreaks(p, allowed: allowed, width: width),
+                            hyphen: hyphenationPoints(paragraph, prepared: p, limits: limits, hyphenate: hyphenate))
+        // Items, made twice: counted, then stored in an array of exactly that capacity (a
+        // megabyte of prose makes about half a million items of 56 bytes; an array that grows
+        // by doubling holds the old and the new buffer at once).
+        var count = 0
+        makeItems(paragraph, prepared: p, breaks: breaks) { _ in count += 1 }
+        var items: [LineBreaker.Item] = []
+        items.reserveCapacity(count)
+        makeItems(paragraph, prepared: p, breaks: breaks) { items.append($0) }
+        return items
+    }
 
-        // Allowed breaks (before scalar i): Pango's opportunities less keep-all's.
+    /// Where a line may break, before each scalar (index `n`: the paragraph's end).
+    struct Breaks {
+        /// Pango's opportunities less keep-all's.
+        let allowed: [Bool]
+        /// Grapheme boundaries a line breaks at only when nothing else fits.
+        let emergency: [Bool]
+        /// Hyphenation points.
+        let hyphen: [Bool]
+    }
+
+    /// Allowed breaks (before scalar i): Pango's opportunities less keep-all's (no break between
+    /// Hangul and a letter that is not a space).
+    static func allowedBreaks(_ p: PreparedParagraph, keepAll: Bool) -> [Bool] {
+        let n = p.scalars.count
         var allowed = [Bool](repeating: false, count: n + 1)
         for i in 1..<max(1, n) where p.lineBreakBefore[i] {
             let a = p.scalars[i - 1], b = p.scalars[i]
             if keepAll, isHangul(a) || isHangul(b), !isWhitespace(a), !isWhitespace(b) { continue }
             allowed[i] = true
         }
-        // Emergency breaks: grapheme boundaries inside a piece (between allowed breaks and
-        // spaces a break may follow) wider than the measure — after a space rather than before
-        // it. A space no break may follow (UAX #14 LB14: "[ [ [" is one unbreakable piece)
-        // belongs to its piece.
+        return allowed
+    }
+
+    /// Emergency breaks: grapheme boundaries inside a piece (between allowed breaks and
+    /// spaces a break may follow) wider than the measure — after a space rather than before
+    /// it. A space no break may follow (UAX #14 LB14: "[ [ [" is one unbreakable piece)
+    /// belongs to its piece.
+    static func emergencyBreaks(_ p: PreparedParagraph, allowed: [Bool], width: Double) -> [Bool] {
+        let n = p.scalars.count
         var emergencyAt = [Bool](repeating: false, count: n + 1)
         var pieceStart = 0, pieceWidth = 0.0
         func endPiece(_ end: Int) {
@@ -211,8 +237,17 @@ public enum ParagraphComposer {
             pieceWidth += p.advances[i]
         }
         endPiece(n)
+        return emergencyAt
+    }
 
-        // Hyphenation points (before scalar i), per space-delimited token.
+    /// Hyphenation points (before scalar i), per space-delimited token, in the runs that
+    /// hyphenate (``RunStyle/hyphenate``, else justified paragraphs), in the language of each
+    /// run (`en` when none is set); `hyphenate(word, language)` gives a lower-cased word's points.
+    static func hyphenationPoints(_ paragraph: StyledParagraph, prepared p: PreparedParagraph,
+                                  limits: HyphenationLimits, hyphenate: (String, String) -> [Int]) -> [Bool] {
+        let runs = paragraph.runs
+        let n = p.scalars.count
+        let justified = paragraph.style.alignment == .justify
         var hyphenAt = [Bool](repeating: false, count: n + 1)
         var tokenStart = 0
         let wanted = runs.contains { ($0.style.hyphenate ?? justified) && !$0.style.isCode }
@@ -245,91 +280,95 @@ public enum ParagraphComposer {
                 }
             }
         }
+        return hyphenAt
+    }
 
-        // Items, made twice: counted, then stored in an array of exactly that capacity (a
-        // megabyte of prose makes about half a million items of 56 bytes; an array that grows
-        // by doubling holds the old and the new buffer at once).
-        func makeItems(_ add: (LineBreaker.Item) -> Void) {
-            var boxWidth = 0.0, boxStretch = 0.0, boxStart = 0
-            // Whether a line may break at the run of breaking spaces being read: UAX #14 allows a
-            // break after the run (LB7, LB18), never between its spaces, so the break goes at the
-            // run's first space (the glue a box precedes), and the rest are dropped at the next
-            // line's start. Found once a run, when its first space is read.
-            var runBreaks = false
-            // The run of breaking spaces being read ends the paragraph or its line (it stands
-            // before a separator): it adds no width, as a browser hangs spaces at a line's end
-            // (CSS Text 3 §4.1.3), so it neither widens nor overfills the line.
-            var runTrails = false
-            func flushBox() {
-                if boxWidth > 0 || boxStretch > 0 { add(.box(boxWidth, stretch: boxStretch, position: boxStart)) }
-                boxWidth = 0; boxStretch = 0
-            }
-            for i in 0..<n {
-                let s = p.scalars[i]
-                if isSeparator(s) {
-                    flushBox()
-                    add(.penalty(cost: -.infinity, position: i))
-                    boxStart = i + 1
-                    continue
-                }
-                if i > 0 && (allowed[i] || hyphenAt[i] || emergencyAt[i]) && (!isWhitespace(p.scalars[i - 1]) || emergencyAt[i]) {
-                    flushBox()
-                    let before = p.scalars[i - 1]
-                    if before == "\u{AD}" || hyphenAt[i] {
-                        let w = p.hyphenWidths[p.runIndex[i - 1]]
-                        add(.penalty(w, cost: 50, flagged: true, hang: hang ? w * overhang("-") : 0, position: i))
-                    } else if emergencyAt[i] && !allowed[i] {
-                        // After a space an emergency break costs what a word break does: a piece
-                        // is broken at its spaces before it is broken between letters.
-                        add(.penalty(cost: isWhitespace(before) ? 0 : 500, hang: 0, emergency: true, position: i))
-                    } else {
-                        let explicit = before == "-" || before == "\u{2010}"
-                        let codeBefore = isCode[p.runIndex[i - 1]]
-                        add(.penalty(cost: explicit ? 50 : 0, flagged: explicit,
-                                     hang: hang && !codeBefore ? p.advances[i - 1] * overhang(before) : 0, position: i))
-                    }
-                    boxStart = i
-                }
-                if isBreakingSpace(s) {
-                    flushBox()
-                    let w = p.advances[i]
-                    let rigid = isCode[p.runIndex[i]] || !justified
-                    if i == 0 || !isBreakingSpace(p.scalars[i - 1]) {
-                        let end = spaceRunEnd(from: i, p.scalars)
-                        runBreaks = end < n && allowed[end]
-                        runTrails = end >= n || isSeparator(p.scalars[end])
-                        // A run that opens the paragraph or a line after a separator is kept (an
-                        // indent, as U+3000 opens a Japanese paragraph) but may break like any
-                        // other: after an empty box, so that a run wider than the measure takes
-                        // a line of its own and the text after it starts the next.
-                        if !runTrails && runBreaks && (i == 0 || isSeparator(p.scalars[i - 1])) {
-                            add(.box(0, position: i))
-                        }
-                    }
-                    if runTrails { boxStart = i + 1; continue }
-                    if !runBreaks { add(.penalty(cost: .infinity, position: i)) }
-                    let before = i > 0 ? p.scalars[i - 1] : " "
-                    let codeBefore = i > 0 && isCode[p.runIndex[i - 1]]
-                    let hangWidth = hang && i > 0 && !codeBefore ? p.advances[i - 1] * overhang(before) : 0
-                    add(.glue(w, stretch: rigid ? 0 : w * spaceStretch, shrink: rigid ? 0 : w * spaceShrink,
-                              hang: hangWidth, position: i))
-                    boxStart = i + 1
-                    continue
-                }
-                boxWidth += p.advances[i]
-                if justified && isHangul(s) && i + 1 < n && isHangul(p.scalars[i + 1]) {
-                    boxStretch += syllableStretch * runs[p.runIndex[i]].style.font.size
-                }
-            }
-            flushBox()
-            add(.penalty(cost: -.infinity, position: n))
+    /// Calls `add` with the paragraph's items in order: boxes of text, glue at breaking
+    /// spaces, penalties at breaks (hyphen, emergency, explicit), a forced break at each
+    /// separator and at the end.
+    static func makeItems(_ paragraph: StyledParagraph, prepared p: PreparedParagraph, breaks: Breaks,
+                          _ add: (LineBreaker.Item) -> Void) {
+        let runs = paragraph.runs
+        let isCode = runs.map(\.style.isCode)
+        let n = p.scalars.count
+        let justified = paragraph.style.alignment == .justify
+        let hang = justified && paragraph.style.hangingPunctuation
+        let allowed = breaks.allowed
+        let emergencyAt = breaks.emergency
+        let hyphenAt = breaks.hyphen
+        var boxWidth = 0.0, boxStretch = 0.0, boxStart = 0
+        // Whether a line may break at the run of breaking spaces being read: UAX #14 allows a
+        // break after the run (LB7, LB18), never between its spaces, so the break goes at the
+        // run's first space (the glue a box precedes), and the rest are dropped at the next
+        // line's start. Found once a run, when its first space is read.
+        var runBreaks = false
+        // The run of breaking spaces being read ends the paragraph or its line (it stands
+        // before a separator): it adds no width, as a browser hangs spaces at a line's end
+        // (CSS Text 3 §4.1.3), so it neither widens nor overfills the line.
+        var runTrails = false
+        func flushBox() {
+            if boxWidth > 0 || boxStretch > 0 { add(.box(boxWidth, stretch: boxStretch, position: boxStart)) }
+            boxWidth = 0; boxStretch = 0
         }
-        var count = 0
-        makeItems { _ in count += 1 }
-        var items: [LineBreaker.Item] = []
-        items.reserveCapacity(count)
-        makeItems { items.append($0) }
-        return items
+        for i in 0..<n {
+            let s = p.scalars[i]
+            if isSeparator(s) {
+                flushBox()
+                add(.penalty(cost: -.infinity, position: i))
+                boxStart = i + 1
+                continue
+            }
+            if i > 0 && (allowed[i] || hyphenAt[i] || emergencyAt[i]) && (!isWhitespace(p.scalars[i - 1]) || emergencyAt[i]) {
+                flushBox()
+                let before = p.scalars[i - 1]
+                if before == "\u{AD}" || hyphenAt[i] {
+                    let w = p.hyphenWidths[p.runIndex[i - 1]]
+                    add(.penalty(w, cost: 50, flagged: true, hang: hang ? w * overhang("-") : 0, position: i))
+                } else if emergencyAt[i] && !allowed[i] {
+                    // After a space an emergency break costs what a word break does: a piece
+                    // is broken at its spaces before it is broken between letters.
+                    add(.penalty(cost: isWhitespace(before) ? 0 : 500, hang: 0, emergency: true, position: i))
+                } else {
+                    let explicit = before == "-" || before == "\u{2010}"
+                    let codeBefore = isCode[p.runIndex[i - 1]]
+                    add(.penalty(cost: explicit ? 50 : 0, flagged: explicit,
+                                 hang: hang && !codeBefore ? p.advances[i - 1] * overhang(before) : 0, position: i))
+                }
+                boxStart = i
+            }
+            if isBreakingSpace(s) {
+                flushBox()
+                let w = p.advances[i]
+                let rigid = isCode[p.runIndex[i]] || !justified
+                if i == 0 || !isBreakingSpace(p.scalars[i - 1]) {
+                    let end = spaceRunEnd(from: i, p.scalars)
+                    runBreaks = end < n && allowed[end]
+                    runTrails = end >= n || isSeparator(p.scalars[end])
+                    // A run that opens the paragraph or a line after a separator is kept (an
+                    // indent, as U+3000 opens a Japanese paragraph) but may break like any
+                    // other: after an empty box, so that a run wider than the measure takes
+                    // a line of its own and the text after it starts the next.
+                    if !runTrails && runBreaks && (i == 0 || isSeparator(p.scalars[i - 1])) {
+                        add(.box(0, position: i))
+                    }
+                }
+                if runTrails { boxStart = i + 1; continue }
+                if !runBreaks { add(.penalty(cost: .infinity, position: i)) }
+                let before = i > 0 ? p.scalars[i - 1] : " "
+                let codeBefore = i > 0 && isCode[p.runIndex[i - 1]]
+                let hangWidth = hang && i > 0 && !codeBefore ? p.advances[i - 1] * overhang(before) : 0
+                add(.glue(w, stretch: rigid ? 0 : w * spaceStretch, shrink: rigid ? 0 : w * spaceShrink,
+                          hang: hangWidth, position: i))
+                boxStart = i + 1
+                continue
+            }
+            boxWidth += p.advances[i]
+            if justified && isHangul(s) && i + 1 < n && isHangul(p.scalars[i + 1]) {
+                boxStretch += syllableStretch * runs[p.runIndex[i]].style.font.size
+            }
+        }
+        flushBox()
+        add(.penalty(cost: -.infinity, position: n))
     }
 
     /// The index after the run of breaking spaces that starts at `start`.

@@ -41,6 +41,53 @@ extension PangoShaper {
     func linesFromMeasurement(_ measured: GObjectRef, composition: Composition, prepared p: PreparedParagraph,
                               paragraph: StyledParagraph, bytes: [UInt8], starts: [Int]) -> [ShapedLine]? {
         if bytes.contains(0x09) { return nil }
+        guard let runs = Self.measuredRuns(of: measured) else { return nil }
+        let plans = Self.linePlans(composition, prepared: p, runs: runs)
+        // The carrier: one empty line for each line that is cut.
+        let cutCount = plans.reduce(0) { $0 + ($1.reshape ? 0 : 1) }
+        var carrier: GObjectRef?
+        var carrierLines: UnsafeMutablePointer<GSList>?
+        if cutCount > 0 {
+            guard let made = carrierLayout(lines: cutCount, paragraph: paragraph) else { return nil }
+            (carrier, carrierLines) = made
+        }
+        var cutter = RunCutter(runs: runs, bytes: bytes)
+        defer { cutter.freeRest() }
+        let linkRuns = paragraph.runs.indices.filter { paragraph.runs[$0].style.link != nil && !paragraph.runs[$0].text.isEmpty }
+        let justified = paragraph.style.alignment == .justify
+        let isCode = justified ? paragraph.runs.map(\.style.isCode) : []
+        var result: [ShapedLine] = []
+        result.reserveCapacity(plans.count)
+        for (index, plan) in plans.enumerated() {
+            let composed = composition.lines[index]
+            if plan.reshape {
+                result.append(reshapedLine(composed, prepared: p, paragraph: paragraph))
+                continue
+            }
+            let pieces = cutter.pieces(from: plan.start, to: plan.end)
+            if justified && (composed.spaceFactor != 0 || composed.syllableSpacing != 0) {
+                justify(pieces, composed, prepared: p, isCode: isCode, startByte: plan.start)
+            }
+            // Hand the pieces to the next carrier line.
+            let line = carrierLines!.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self)
+            carrierLines = carrierLines!.pointee.next
+            var list: UnsafeMutablePointer<GSList>?
+            for piece in pieces.reversed() { list = g_slist_prepend(list, piece) }
+            line.pointee.layout = measured.opaque
+            line.pointee.start_index = Int32(plan.start)
+            line.pointee.length = Int32(plan.end - plan.start)
+            line.pointee.runs = list
+            line.pointee.is_paragraph_start = plan.start == 0 || bytes[plan.start - 1] == 0x0A ? 1 : 0
+            line.pointee.resolved_dir = PANGO_DIRECTION_LTR.rawValue
+            result.append(describe(line, owner: measured, carrier: carrier, x: 0, width: composed.width, paragraph: paragraph,
+                                   bytes: bytes, base: 0, starts: starts, linkRuns: linkRuns))
+        }
+        return result
+    }
+
+    /// The glyph items of the measured layout, in order; nil when one is right-to-left (its
+    /// glyphs are in visual order, so it cannot be cut by byte offsets).
+    private static func measuredRuns(of measured: GObjectRef) -> [MeasuredRun]? {
         var runs: [MeasuredRun] = []
         var lineNode = pango_layout_get_lines_readonly(measured.opaque)
         while let l = lineNode {
@@ -60,7 +107,21 @@ extension PangoShaper {
             }
             lineNode = l.pointee.next
         }
+        return runs
+    }
 
+    /// A composed line as a byte range of the paragraph's text, and whether it is shaped again
+    /// on its own rather than cut from the measured runs.
+    private struct LinePlan {
+        var start: Int
+        var end: Int
+        var reshape: Bool
+    }
+
+    /// The byte range of each composed line; a line is shaped again at a hyphenation break and
+    /// where it would start or end inside a glyph cluster (a ligature).
+    private static func linePlans(_ composition: Composition, prepared p: PreparedParagraph,
+                                  runs: [MeasuredRun]) -> [LinePlan] {
         // Byte offsets of the lines' scalar boundaries (asked in increasing order).
         var cursor = 0, cursorByte = 0
         func byte(_ scalar: Int) -> Int {
@@ -82,67 +143,78 @@ extension PangoShaper {
             }
             return low < Int(glyphs.num_glyphs) && glyphs.log_clusters[low] == cluster
         }
-
-        struct Plan { var start: Int; var end: Int; var reshape: Bool }
-        var plans: [Plan] = []
+        var plans: [LinePlan] = []
         plans.reserveCapacity(composition.lines.count)
         for line in composition.lines {
             let start = byte(line.start)
             let end = byte(line.ending == .separator ? min(line.end + 1, p.scalars.count) : line.end)
             let reshape = line.ending == .hyphen || !isClusterBoundary(start) || !isClusterBoundary(end)
-            plans.append(Plan(start: start, end: max(start, end), reshape: reshape))
+            plans.append(LinePlan(start: start, end: max(start, end), reshape: reshape))
+        }
+        return plans
+    }
+
+    /// A layout of `count` empty lines in the paragraph's face, whose line structures carry the
+    /// cut lines (Pango allocates them; a line is released by the layout that made it), with
+    /// its list of lines; nil when Pango made another number of lines.
+    private func carrierLayout(lines count: Int,
+                               paragraph: StyledParagraph) -> (GObjectRef, UnsafeMutablePointer<GSList>?)? {
+        let pointer = pango_layout_new(context.opaque)!
+        let carrier = GObjectRef(owning: UnsafeMutableRawPointer(pointer))
+        let newlines = String(repeating: "\n", count: count - 1)
+        pango_layout_set_text(pointer, newlines, Int32(count - 1))
+        // The paragraph's face: Pango measures each empty line as it makes it.
+        pango_layout_set_font_description(pointer, setup.shapingDescription(paragraph.style.baseFont, for: newlines).pointer)
+        // Not `_readonly`: Pango has cached each empty line's extents (its line-breaking
+        // pass ends by measuring the layout); a line handed out this way is measured
+        // afresh whenever asked (`pango_layout_line_leaked`), so backgrounds are drawn at
+        // the height of the runs it is given.
+        let lines = pango_layout_get_lines(pointer)
+        guard g_slist_length(lines) == UInt32(count) else { return nil }
+        return (carrier, lines)
+    }
+
+    /// Cuts the measured runs into the pieces of consecutive lines: each piece a new glyph item
+    /// whose item is split from the run's (`pango_item_split`) and whose glyphs are copied by
+    /// cluster. Lines are asked for in order.
+    private struct RunCutter {
+        let runs: [MeasuredRun]
+        /// The paragraph's text, UTF-8.
+        let bytes: [UInt8]
+        /// Per measured run: the part of its item not yet handed to a line (owned copy).
+        var rest: [UnsafeMutablePointer<PangoItem>?]
+        /// The first run that may still reach into a line.
+        var firstRun = 0
+        /// Per measured run: the first glyph not yet handed to a line.
+        var nextGlyph: [Int]
+
+        init(runs: [MeasuredRun], bytes: [UInt8]) {
+            self.runs = runs
+            self.bytes = bytes
+            rest = [UnsafeMutablePointer<PangoItem>?](repeating: nil, count: runs.count)
+            nextGlyph = [Int](repeating: 0, count: runs.count)
         }
 
-        // The carrier: one empty line for each line that is cut.
-        let cutCount = plans.reduce(0) { $0 + ($1.reshape ? 0 : 1) }
-        var carrier: GObjectRef?
-        var carrierLines: UnsafeMutablePointer<GSList>?
-        if cutCount > 0 {
-            let pointer = pango_layout_new(context.opaque)!
-            carrier = GObjectRef(owning: UnsafeMutableRawPointer(pointer))
-            let newlines = String(repeating: "\n", count: cutCount - 1)
-            pango_layout_set_text(pointer, newlines, Int32(cutCount - 1))
-            // The paragraph's face: Pango measures each empty line as it makes it.
-            pango_layout_set_font_description(pointer, setup.shapingDescription(paragraph.style.baseFont, for: newlines).pointer)
-            // Not `_readonly`: Pango has cached each empty line's extents (its line-breaking
-            // pass ends by measuring the layout); a line handed out this way is measured
-            // afresh whenever asked (`pango_layout_line_leaked`), so backgrounds are drawn at
-            // the height of the runs it is given.
-            carrierLines = pango_layout_get_lines(pointer)
-            guard g_slist_length(carrierLines) == UInt32(cutCount) else { return nil }
+        /// Frees the parts of items no line took.
+        func freeRest() {
+            for item in rest { if let item { pango_item_free(item) } }
         }
 
-        // Chars (UTF-8 lead bytes) between two byte offsets, for `pango_item_split`.
+        /// Chars (UTF-8 lead bytes) between two byte offsets, for `pango_item_split`.
         func chars(_ from: Int, _ to: Int) -> Int32 {
             var count: Int32 = 0
             for i in from..<to where bytes[i] & 0xC0 != 0x80 { count += 1 }
             return count
         }
-        // Per measured run: the part of its item not yet handed to a line (owned copy).
-        var rest = [UnsafeMutablePointer<PangoItem>?](repeating: nil, count: runs.count)
-        defer { for item in rest { if let item { pango_item_free(item) } } }
-        var firstRun = 0
-        // Per measured run: the first glyph not yet handed to a line.
-        var nextGlyph = [Int](repeating: 0, count: runs.count)
 
-        let linkRuns = paragraph.runs.indices.filter { paragraph.runs[$0].style.link != nil && !paragraph.runs[$0].text.isEmpty }
-        let justified = paragraph.style.alignment == .justify
-        let isCode = justified ? paragraph.runs.map(\.style.isCode) : []
-        var result: [ShapedLine] = []
-        result.reserveCapacity(plans.count)
-        for (index, plan) in plans.enumerated() {
-            let composed = composition.lines[index]
-            if plan.reshape {
-                result.append(reshapedLine(composed, prepared: p, paragraph: paragraph))
-                continue
-            }
-            // The pieces of the measured runs inside the line.
+        /// The pieces of the measured runs inside the line of bytes `start..<end`.
+        mutating func pieces(from start: Int, to end: Int) -> [UnsafeMutablePointer<PangoGlyphItem>] {
             var pieces: [UnsafeMutablePointer<PangoGlyphItem>] = []
-            while firstRun < runs.count, runs[firstRun].end <= plan.start { firstRun += 1 }
+            while firstRun < runs.count, runs[firstRun].end <= start { firstRun += 1 }
             var r = firstRun
-            while r < runs.count, runs[r].start < plan.end {
+            while r < runs.count, runs[r].start < end {
                 let run = runs[r]
-                let a = max(plan.start, run.start), b = min(plan.end, run.end)
+                let a = max(start, run.start), b = min(end, run.end)
                 let source = run.item.pointee.glyphs.pointee
                 var g0 = nextGlyph[r]
                 while g0 < Int(source.num_glyphs), Int(source.log_clusters[g0]) + run.start < a { g0 += 1 }
@@ -150,61 +222,56 @@ extension PangoShaper {
                 while g1 < Int(source.num_glyphs), Int(source.log_clusters[g1]) + run.start < b { g1 += 1 }
                 nextGlyph[r] = g1
                 if g1 > g0 {
-                    if rest[r] == nil { rest[r] = pango_item_copy(run.item.pointee.item) }
-                    var tail = rest[r]!
-                    if a > Int(tail.pointee.offset) {
-                        let head = pango_item_split(tail, Int32(a) - tail.pointee.offset, chars(Int(tail.pointee.offset), a))
-                        pango_item_free(head)
-                    }
-                    let item: UnsafeMutablePointer<PangoItem>
-                    if b < Int(tail.pointee.offset + tail.pointee.length) {
-                        item = pango_item_split(tail, Int32(b - a), chars(a, b))
-                    } else {
-                        item = tail
-                        rest[r] = nil
-                        tail = item
-                    }
-                    let glyphs = pango_glyph_string_new()!
-                    pango_glyph_string_set_size(glyphs, Int32(g1 - g0))
-                    glyphs.pointee.glyphs.update(from: source.glyphs + g0, count: g1 - g0)
-                    let shift = Int32(a - run.start)
-                    for j in 0..<(g1 - g0) { glyphs.pointee.log_clusters[j] = source.log_clusters[g0 + j] - shift }
-                    let piece = g_slice_alloc0(gsize(MemoryLayout<PangoGlyphItem>.stride))!.assumingMemoryBound(to: PangoGlyphItem.self)
-                    piece.pointee.item = item
-                    piece.pointee.glyphs = glyphs
-                    piece.pointee.y_offset = run.item.pointee.y_offset
-                    piece.pointee.start_x_offset = a == run.start ? run.item.pointee.start_x_offset : 0
-                    piece.pointee.end_x_offset = b == run.end ? run.item.pointee.end_x_offset : 0
-                    if pieces.isEmpty && !(a == run.start && run.trimmedLeft) {
-                        Self.padLeft(glyphs, by: -Self.letterSpacing(of: item).left)
-                    }
-                    if b < run.end, glyphs.pointee.glyphs[g1 - g0 - 1].geometry.width == 0 {
-                        Self.padRight(glyphs, by: -Self.letterSpacing(of: item).right)
-                    }
-                    pieces.append(piece)
+                    pieces.append(piece(ofRun: r, bytes: a..<b, glyphs: g0..<g1, opensLine: pieces.isEmpty))
                 }
-                if run.end > plan.end { break }
+                if run.end > end { break }
                 r += 1
             }
-            if justified && (composed.spaceFactor != 0 || composed.syllableSpacing != 0) {
-                justify(pieces, composed, prepared: p, isCode: isCode, startByte: plan.start)
-            }
-
-            // Hand the pieces to the next carrier line.
-            let line = carrierLines!.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self)
-            carrierLines = carrierLines!.pointee.next
-            var list: UnsafeMutablePointer<GSList>?
-            for piece in pieces.reversed() { list = g_slist_prepend(list, piece) }
-            line.pointee.layout = measured.opaque
-            line.pointee.start_index = Int32(plan.start)
-            line.pointee.length = Int32(plan.end - plan.start)
-            line.pointee.runs = list
-            line.pointee.is_paragraph_start = plan.start == 0 || bytes[plan.start - 1] == 0x0A ? 1 : 0
-            line.pointee.resolved_dir = PANGO_DIRECTION_LTR.rawValue
-            result.append(describe(line, owner: measured, carrier: carrier, x: 0, width: composed.width, paragraph: paragraph,
-                                   bytes: bytes, base: 0, starts: starts, linkRuns: linkRuns))
+            return pieces
         }
-        return result
+
+        /// The piece of run `r` over `bytes` and its `glyphs`; the letter spacing Pango left at
+        /// its edges is trimmed where the piece opens the line (`opensLine`) or ends in an
+        /// empty glyph before the run's end.
+        private mutating func piece(ofRun r: Int, bytes range: Range<Int>, glyphs span: Range<Int>,
+                                    opensLine: Bool) -> UnsafeMutablePointer<PangoGlyphItem> {
+            let run = runs[r]
+            let a = range.lowerBound, b = range.upperBound
+            let g0 = span.lowerBound, g1 = span.upperBound
+            let source = run.item.pointee.glyphs.pointee
+            if rest[r] == nil { rest[r] = pango_item_copy(run.item.pointee.item) }
+            var tail = rest[r]!
+            if a > Int(tail.pointee.offset) {
+                let head = pango_item_split(tail, Int32(a) - tail.pointee.offset, chars(Int(tail.pointee.offset), a))
+                pango_item_free(head)
+            }
+            let item: UnsafeMutablePointer<PangoItem>
+            if b < Int(tail.pointee.offset + tail.pointee.length) {
+                item = pango_item_split(tail, Int32(b - a), chars(a, b))
+            } else {
+                item = tail
+                rest[r] = nil
+                tail = item
+            }
+            let glyphs = pango_glyph_string_new()!
+            pango_glyph_string_set_size(glyphs, Int32(g1 - g0))
+            glyphs.pointee.glyphs.update(from: source.glyphs + g0, count: g1 - g0)
+            let shift = Int32(a - run.start)
+            for j in 0..<(g1 - g0) { glyphs.pointee.log_clusters[j] = source.log_clusters[g0 + j] - shift }
+            let piece = g_slice_alloc0(gsize(MemoryLayout<PangoGlyphItem>.stride))!.assumingMemoryBound(to: PangoGlyphItem.self)
+            piece.pointee.item = item
+            piece.pointee.glyphs = glyphs
+            piece.pointee.y_offset = run.item.pointee.y_offset
+            piece.pointee.start_x_offset = a == run.start ? run.item.pointee.start_x_offset : 0
+            piece.pointee.end_x_offset = b == run.end ? run.item.pointee.end_x_offset : 0
+            if opensLine && !(a == run.start && run.trimmedLeft) {
+                PangoShaper.padLeft(glyphs, by: -PangoShaper.letterSpacing(of: item).left)
+            }
+            if b < run.end, glyphs.pointee.glyphs[g1 - g0 - 1].geometry.width == 0 {
+                PangoShaper.padRight(glyphs, by: -PangoShaper.letterSpacing(of: item).right)
+            }
+            return piece
+        }
     }
 
     /// A line laid out again on its own, as its text reads on the page (a hyphen added at a

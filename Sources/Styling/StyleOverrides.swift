@@ -103,121 +103,158 @@ struct StyleOverrides {
             } else {
                 firstPairs[key] = pair
             }
-            let value = pair.value
-            let at = pair.location
-            /// A number in pt within `range` (TypographicLimits), or nil with a warning.
-            func number(_ range: ClosedRange<Double>, unit: String = "pt") -> Double? {
-                guard let value, let v = Double(value.trimmingSuffix("pt")), v.isFinite else {
-                    warn("'\(pair.key)' needs a number\(unit == "pt" ? " in pt" : ""), not '\(value ?? "")'", at); return nil
-                }
-                if let problem = TypographicLimits.problem("'\(pair.key)'", v, range, unit: unit) { warn(problem, at); return nil }
-                return v
-            }
-            func spacing() -> LetterSpacing? {
-                guard let value else { warn("'\(pair.key)' needs a value in pt or %", at); return nil }
-                if value.hasSuffix("%"), let v = Double(value.dropLast()), v.isFinite {
-                    if let problem = TypographicLimits.problem("'\(pair.key)'", v, TypographicLimits.letterSpacingPercent, unit: "%") { warn(problem, at); return nil }
-                    return .percentOfSize(v)
-                }
-                if Double(value.trimmingSuffix("pt")) != nil { return number(TypographicLimits.letterSpacing).map { .points($0) } }
-                warn("'\(pair.key)' needs a value in pt or % of the size, not '\(value)'", at); return nil
-            }
-            func flag() -> Bool? {
-                guard let value else { return true }
-                switch value.lowercased() {
-                case "true", "yes", "1", "on": return true
-                case "false", "no", "0", "off": return false
-                default: warn("'\(pair.key)' is true or false, not '\(value)'", at); return nil
-                }
-            }
-            func color(_ text: String?) -> RGBAColor? {
-                guard let text else { warn("'\(pair.key)' needs a colour", at); return nil }
-                if let c = RGBAColor(hex: text) ?? theme.color(named: text) { return c }
-                warn("'\(pair.key)': '\(text)' is not a colour (#RGB, #RRGGBB, #RRGGBBAA or one of: \(theme.colors.keys.sorted().joined(separator: ", ")))", at)
-                return nil
-            }
-            func decoration() -> RGBAColor?? {
-                guard let value else { return .some(nil) }  // inherit the text colour
-                if let on = ["true", "yes", "on", "1"].contains(value.lowercased()) ? true : (["false", "no", "off", "0", "none"].contains(value.lowercased()) ? false : nil) {
-                    return on ? .some(nil) : .none
-                }
-                return color(value).map { .some($0) } ?? .none
-            }
-            switch key {
-            case "kerning": kerning = spacing()
-            case "tracking", "letterspacing": tracking = spacing()
-            case "lineheightmultiple":
-                if let v = number(TypographicLimits.lineHeightFactor, unit: "× natural height") { lineHeight = .multiple(v); lineHeightLocation = at }
-            case "lineheight":
-                if let value, value.hasSuffix("%"), let v = Double(value.dropLast()), v.isFinite {
-                    if let problem = TypographicLimits.problem("'\(pair.key)'", v / 100, TypographicLimits.lineHeightFactor, unit: "× size") {
-                        warn(problem, at)
-                    } else {
-                        lineHeight = .relativeToSize(v / 100); lineHeightLocation = at
-                    }
-                } else if let v = number(TypographicLimits.lineHeight) {
-                    lineHeight = .absolute(v); lineHeightLocation = at
-                }
-            case "size":
-                if let v = number(TypographicLimits.size) { size = v }
-            case "weight":
-                if let value, let w = FontWeight(name: value) { weight = w } else {
-                    warn("'weight' is 100–900 or thin, extralight, light, regular, medium, semibold, bold, extrabold, black; not '\(value ?? "")'", at)
-                }
-            case "family":
-                if let value, !value.isEmpty {
-                    families = theme.families[value] ?? value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-                } else { warn("'family' needs a family name", at) }
-            case "italic": italic = flag()
-            case "bold": if let b = flag() { weight = b ? .bold : .regular }
-            case "smallcaps": if flag() == true { smallCaps = .all }
-            case "lowercasesmallcaps": if flag() == true { smallCaps = .lowercase }
-            case "uppercasesmallcaps": if flag() == true { smallCaps = .uppercase }
-            case "monospaceddigit": monospacedDigit = flag() ?? false
-            case "monospaced": monospaced = flag() ?? false
-            case "features":
-                if let value {
-                    let settings = value.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
-                    let bad = settings.filter { !ValueParsing.isFeatureSetting($0) }
-                    if !bad.isEmpty {
-                        warn("'features' takes OpenType feature settings: a 4-character tag, +tag or -tag, or tag=value (\"ss01 tnum -liga\"); '\(bad.joined(separator: "', '"))' ignored", at)
-                    }
-                    features += settings.filter { ValueParsing.isFeatureSetting($0) }
-                } else { warn("'features' needs OpenType tags, e.g. features=\"ss01 tnum\"", at) }
-            case "leading":
-                switch value?.lowercased() {
-                case "tight": leading = -2
-                case "standard": leading = 0
-                case "loose": leading = 2
-                default: warn("'leading' is tight, standard or loose, not '\(value ?? "")'", at)
-                }
-            case "color", "colour": self.color = color(value)
-            case "underline": underline = decoration()
-            case "strikethrough": strikethrough = decoration()
-            case "baselineoffset": baselineOffset = number(TypographicLimits.baselineOffset)
-            case "align", "alignment":
-                if let value, let a = TextAlignment(rawValue: value.lowercased()) { alignment = a; alignmentLocation = at } else {
-                    warn("'align' is left, center, right or justify, not '\(value ?? "")'", at)
-                }
-            case "strokecolor": strokeColor = color(value)
-            case "strokewidth": strokeWidth = number(TypographicLimits.strokeWidth)
-            case "guides": guides = flag()
-            case "measure":
-                measure = number(1...10_000)
-            case "lang":
-                if let value, LanguageTag.isWellFormed(value) {
-                    language = value
-                } else {
-                    warn("'lang': \(LanguageTag.problem(value ?? "")); ignored", at)
-                }
-            case "hyphenate", "hyphens": hyphenate = flag()
-            case "tabsize":
-                if let value, let n = Int(value), (1...16).contains(n) { tabSize = n } else { warn("'\(pair.key)' is a whole number of columns from 1 to 16, not '\(value ?? "")'", at) }
-            case "caption", "width", "style", "class": break  // accepted for other stages / Pandoc compatibility
-            default:
-                warn("unknown attribute '\(pair.key)'", at)
-            }
+            for (message, location) in apply(pair, key: key, theme: theme) { warn(message, location) }
         }
+    }
+
+    /// Applies the value of `pair` (whose canonical key is `key`) to these overrides. Returns
+    /// its problems in the order found, each with where it is; the pair is then ignored.
+    private mutating func apply(_ pair: Attributes.Pair, key: String,
+                                theme: Theme) -> [(message: String, location: SourceLocation?)] {
+        var parsed = AttributeValue(pair: pair, theme: theme)
+        let value = pair.value
+        let at = pair.location
+        func warn(_ message: String, _ location: SourceLocation?) { parsed.warn(message, location) }
+        func number(_ range: ClosedRange<Double>, unit: String = "pt") -> Double? { parsed.number(range, unit: unit) }
+        func spacing() -> LetterSpacing? { parsed.spacing() }
+        func flag() -> Bool? { parsed.flag() }
+        func color(_ text: String?) -> RGBAColor? { parsed.color(text) }
+        func decoration() -> RGBAColor?? { parsed.decoration() }
+        switch key {
+        case "kerning": kerning = spacing()
+        case "tracking", "letterspacing": tracking = spacing()
+        case "lineheightmultiple":
+            if let v = number(TypographicLimits.lineHeightFactor, unit: "× natural height") { lineHeight = .multiple(v); lineHeightLocation = at }
+        case "lineheight":
+            if let value, value.hasSuffix("%"), let v = Double(value.dropLast()), v.isFinite {
+                if let problem = TypographicLimits.problem("'\(pair.key)'", v / 100, TypographicLimits.lineHeightFactor, unit: "× size") {
+                    warn(problem, at)
+                } else {
+                    lineHeight = .relativeToSize(v / 100); lineHeightLocation = at
+                }
+            } else if let v = number(TypographicLimits.lineHeight) {
+                lineHeight = .absolute(v); lineHeightLocation = at
+            }
+        case "size":
+            if let v = number(TypographicLimits.size) { size = v }
+        case "weight":
+            if let value, let w = FontWeight(name: value) { weight = w } else {
+                warn("'weight' is 100–900 or thin, extralight, light, regular, medium, semibold, bold, extrabold, black; not '\(value ?? "")'", at)
+            }
+        case "family":
+            if let value, !value.isEmpty {
+                families = theme.families[value] ?? value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            } else { warn("'family' needs a family name", at) }
+        case "italic": italic = flag()
+        case "bold": if let b = flag() { weight = b ? .bold : .regular }
+        case "smallcaps": if flag() == true { smallCaps = .all }
+        case "lowercasesmallcaps": if flag() == true { smallCaps = .lowercase }
+        case "uppercasesmallcaps": if flag() == true { smallCaps = .uppercase }
+        case "monospaceddigit": monospacedDigit = flag() ?? false
+        case "monospaced": monospaced = flag() ?? false
+        case "features":
+            if let value {
+                let settings = value.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+                let bad = settings.filter { !ValueParsing.isFeatureSetting($0) }
+                if !bad.isEmpty {
+                    warn("'features' takes OpenType feature settings: a 4-character tag, +tag or -tag, or tag=value (\"ss01 tnum -liga\"); '\(bad.joined(separator: "', '"))' ignored", at)
+                }
+                features += settings.filter { ValueParsing.isFeatureSetting($0) }
+            } else { warn("'features' needs OpenType tags, e.g. features=\"ss01 tnum\"", at) }
+        case "leading":
+            switch value?.lowercased() {
+            case "tight": leading = -2
+            case "standard": leading = 0
+            case "loose": leading = 2
+            default: warn("'leading' is tight, standard or loose, not '\(value ?? "")'", at)
+            }
+        case "color", "colour": self.color = color(value)
+        case "underline": underline = decoration()
+        case "strikethrough": strikethrough = decoration()
+        case "baselineoffset": baselineOffset = number(TypographicLimits.baselineOffset)
+        case "align", "alignment":
+            if let value, let a = TextAlignment(rawValue: value.lowercased()) { alignment = a; alignmentLocation = at } else {
+                warn("'align' is left, center, right or justify, not '\(value ?? "")'", at)
+            }
+        case "strokecolor": strokeColor = color(value)
+        case "strokewidth": strokeWidth = number(TypographicLimits.strokeWidth)
+        case "guides": guides = flag()
+        case "measure":
+            measure = number(1...10_000)
+        case "lang":
+            if let value, LanguageTag.isWellFormed(value) {
+                language = value
+            } else {
+                warn("'lang': \(LanguageTag.problem(value ?? "")); ignored", at)
+            }
+        case "hyphenate", "hyphens": hyphenate = flag()
+        case "tabsize":
+            if let value, let n = Int(value), (1...16).contains(n) { tabSize = n } else { warn("'\(pair.key)' is a whole number of columns from 1 to 16, not '\(value ?? "")'", at) }
+        case "caption", "width", "style", "class": break  // accepted for other stages / Pandoc compatibility
+        default:
+            warn("unknown attribute '\(pair.key)'", at)
+        }
+        return parsed.problems
+    }
+}
+
+/// One attribute's value read as a number, letter spacing, flag or colour, with the problems
+/// found (each the pair is ignored for).
+private struct AttributeValue {
+    let pair: Attributes.Pair
+    let theme: Theme
+    /// Problems in the order found, each at the pair's location.
+    var problems: [(message: String, location: SourceLocation?)] = []
+
+    init(pair: Attributes.Pair, theme: Theme) {
+        self.pair = pair
+        self.theme = theme
+    }
+
+    mutating func warn(_ message: String, _ location: SourceLocation?) {
+        problems.append((message, location))
+    }
+
+    private var value: String? { pair.value }
+    private var at: SourceLocation? { pair.location }
+
+    /// A number in pt within `range` (TypographicLimits), or nil with a warning.
+    mutating func number(_ range: ClosedRange<Double>, unit: String = "pt") -> Double? {
+        guard let value, let v = Double(value.trimmingSuffix("pt")), v.isFinite else {
+            warn("'\(pair.key)' needs a number\(unit == "pt" ? " in pt" : ""), not '\(value ?? "")'", at); return nil
+        }
+        if let problem = TypographicLimits.problem("'\(pair.key)'", v, range, unit: unit) { warn(problem, at); return nil }
+        return v
+    }
+    mutating func spacing() -> LetterSpacing? {
+        guard let value else { warn("'\(pair.key)' needs a value in pt or %", at); return nil }
+        if value.hasSuffix("%"), let v = Double(value.dropLast()), v.isFinite {
+            if let problem = TypographicLimits.problem("'\(pair.key)'", v, TypographicLimits.letterSpacingPercent, unit: "%") { warn(problem, at); return nil }
+            return .percentOfSize(v)
+        }
+        if Double(value.trimmingSuffix("pt")) != nil { return number(TypographicLimits.letterSpacing).map { .points($0) } }
+        warn("'\(pair.key)' needs a value in pt or % of the size, not '\(value)'", at); return nil
+    }
+    mutating func flag() -> Bool? {
+        guard let value else { return true }
+        switch value.lowercased() {
+        case "true", "yes", "1", "on": return true
+        case "false", "no", "0", "off": return false
+        default: warn("'\(pair.key)' is true or false, not '\(value)'", at); return nil
+        }
+    }
+    mutating func color(_ text: String?) -> RGBAColor? {
+        guard let text else { warn("'\(pair.key)' needs a colour", at); return nil }
+        if let c = RGBAColor(hex: text) ?? theme.color(named: text) { return c }
+        warn("'\(pair.key)': '\(text)' is not a colour (#RGB, #RRGGBB, #RRGGBBAA or one of: \(theme.colors.keys.sorted().joined(separator: ", ")))", at)
+        return nil
+    }
+    mutating func decoration() -> RGBAColor?? {
+        guard let value else { return .some(nil) }  // inherit the text colour
+        if let on = ["true", "yes", "on", "1"].contains(value.lowercased()) ? true : (["false", "no", "off", "0", "none"].contains(value.lowercased()) ? false : nil) {
+            return on ? .some(nil) : .none
+        }
+        return color(value).map { .some($0) } ?? .none
     }
 }
 

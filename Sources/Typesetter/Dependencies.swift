@@ -11,7 +11,7 @@ extension Typesetter {
     public static func dependencies(of document: Document, options requested: RenderOptions) -> [String] {
         var scratch: [Diagnostic] = []
         let options = FrontMatterSettings.merge(requested, with: document.metadata, diagnostics: &scratch)
-        let base = stylingOptions(options, file: document.file).baseDirectory
+        let base = ResolvedSettings.stylingOptions(options, file: document.file).baseDirectory
         var paths: [String] = []
         func inlines(_ list: [Inline]) {
             for inline in list {

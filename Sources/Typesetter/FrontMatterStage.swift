@@ -1,0 +1,96 @@
+import DocumentModel
+import Foundation
+import Layout
+import MarkdownParser
+internal import PangoCairoBackend
+internal import TaggedPDF
+import Styling
+import Typography
+
+/// The front matter stage: what the front matter adds to the pages — the title block, the
+/// table of contents, the running header and footer, and the PDF's document information —
+/// with its warnings (a language that is not a language tag, a running text wider than the
+/// measure).
+struct FrontMatter {
+    /// The document's title as plain text: the front matter's `title`, else the first heading.
+    let title: String?
+    /// The running header and footer, their titles shortened to fit one line.
+    let running: RunningText
+    /// The title block, when the render sets one.
+    let titleBlock: TitleBlock?
+    /// The table of contents, when asked for.
+    let contents: TableOfContents?
+    /// The index of the styled block the title block, then the contents, go before.
+    let insertionIndex: Int
+    /// The PDF's title, author, subject and keywords.
+    let info: DocumentInfo
+    /// The language warning, then the running texts' warnings.
+    let diagnostics: [Diagnostic]
+
+    /// Builds the front matter of `document` in `settings`; `shaper` measures the running texts.
+    init(of document: Document, settings: ResolvedSettings, survey: DocumentSurvey, shaper: TextShaper) {
+        let metadata = document.metadata
+        let theme = settings.theme
+        // Front matter text values read as Markdown: the PDF's metadata and running heads take
+        // their plain text (``FrontMatterText``).
+        let smart = MarkdownParser.smartPunctuation(metadata)
+        let title = metadata.title.map { FrontMatterText.plain($0, smart: smart) } ?? survey.firstHeading
+        let running = RunningText(theme: theme, title: title ?? "", date: metadata.date ?? "",
+                                  header: settings.options.header, footer: settings.options.footer ?? "{page}")
+        // A page sets one line of running text: a title too long for it is shortened with an
+        // ellipsis; a text that still takes more lines is named.
+        let fit = running.fitted(to: theme.page.measure, shaper: shaper)
+        let titleBlock = settings.options.titleBlock
+            ? TitleBlock(theme: theme, metadata: metadata, smart: smart, blocks: survey.firstBlock.map { [$0] } ?? [])
+            : nil
+        let insertionIndex = titleBlock?.insertionIndex ?? 0
+        self.title = title
+        self.running = fit.running
+        self.titleBlock = titleBlock
+        self.insertionIndex = insertionIndex
+        contents = settings.options.tableOfContents == true
+            ? TableOfContents(theme: theme, entries: survey.contentsEntries(excluding: titleBlock?.titleHeadingIndex),
+                              language: metadata.lang, insertionIndex: insertionIndex + (titleBlock?.blocks.count ?? 0))
+            : nil
+        info = DocumentInfo(title: title, author: metadata.author.map { FrontMatterText.plain($0, smart: smart) },
+                            subject: metadata.subtitle.map { FrontMatterText.plain($0, smart: smart) },
+                            keywords: metadata.keywords)
+        diagnostics = Self.languageWarnings(metadata)
+            + Self.runningTextWarnings(fit, measure: theme.page.measure, metadata: metadata,
+                                       requested: settings.requested)
+    }
+
+    /// The title block's, then the contents' blocks, with the contents' page numbers from
+    /// `pages` (anchor → page).
+    func blocks(pages: [String: Int]) -> [StyledBlock] {
+        (titleBlock?.blocks ?? []) + (contents?.blocks(pages: pages) ?? [])
+    }
+
+    /// The warning for a `lang` that is not a BCP 47 language tag; without a position when set
+    /// by `--lang` or `-V lang`, and named as such rather than placed at line 1.
+    private static func languageWarnings(_ metadata: Metadata) -> [Diagnostic] {
+        guard let lang = metadata.lang else { return [] }
+        guard !FrontMatterSettings.isLanguageTag(lang.trimmingCharacters(in: .whitespaces)) else { return [] }
+        let location = metadata.fieldLocations["lang"]
+        let name = location == nil ? "--lang/-V lang" : "lang"
+        return [Diagnostic(.warning, "\(name): \(LanguageTag.problem(lang)); the PDF says 'en'", at: location,
+                           kind: .frontMatter)]
+    }
+
+    /// The warnings for running texts wider than the measure, each at the front matter field it
+    /// came from (none when the render options gave it).
+    private static func runningTextWarnings(_ fit: (running: RunningText, shortened: [String], overlong: [String]),
+                                            measure: Double, metadata: Metadata,
+                                            requested: RenderOptions) -> [Diagnostic] {
+        Set(fit.shortened + fit.overlong).sorted().map { key in
+            let given = key == "header" ? requested.header : requested.footer
+            let location = given == nil ? metadata.fieldLocations[key] : nil
+            let what = fit.overlong.contains(key)
+                ? "is wider than the measure (\(measure.wholePointsText) pt) even with its title shortened: "
+                    + "only its first line is set"
+                : "is wider than the measure (\(measure.wholePointsText) pt): its {title} is shortened "
+                    + "with an ellipsis (…)"
+            return Diagnostic(.warning, "the running \(key) \(what)", at: location, kind: .overfull)
+        }
+    }
+}

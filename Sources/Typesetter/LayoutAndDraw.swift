@@ -1,0 +1,160 @@
+import DocumentModel
+import Foundation
+import Layout
+internal import PangoCairoBackend
+internal import ProcessMemory
+internal import TaggedPDF
+import Styling
+
+/// The layout and draw stage: the document styled again block by block (``LayoutBlocks``),
+/// the front matter's blocks inserted, broken into lines and pages, and drawn. Passes that
+/// draw nothing come first when the page count or the pages headings land on are needed.
+struct LayoutAndDraw {
+    /// The page numbers known before the drawing pass.
+    struct PageNumbers {
+        /// The number of pages, for `{pages}`; nil when no running text needs it.
+        var pageCount: Int?
+        /// The page each destination (anchor) lands on, for the contents' page numbers.
+        var destinations: [String: Int] = [:]
+    }
+
+    /// What the drawing pass produced.
+    struct Drawn {
+        /// Pages drawn.
+        let pageCount: Int
+        /// The finished renderer (its preview files, when a preview).
+        let renderer: CairoPDFRenderer
+        /// Warnings from layout (words wider than the measure, glyphs taller than the text
+        /// area, tables made to fit), their subjects placed in the source.
+        let diagnostics: [Diagnostic]
+    }
+
+    let document: Document
+    let settings: ResolvedSettings
+    let survey: DocumentSurvey
+    let frontMatter: FrontMatter
+    let shaper: PangoShaper
+    /// Style the document on a producer thread beside layout.
+    let threaded: Bool
+
+    /// Passes that draw nothing, only when something needs the page count or the pages
+    /// headings land on: `{pages}` in a running text, or a table of contents. The contents'
+    /// own page numbers can change its length, so it is laid out again until the pages
+    /// headings land on stop changing (at most three passes). They keep only numbers: the
+    /// page count and the page of each destination.
+    func countPages() throws -> PageNumbers {
+        var numbers = PageNumbers()
+        guard frontMatter.running.needsPageCount || frontMatter.contents != nil else { return numbers }
+        for _ in 0..<3 {
+            let pass = try layOut(pages: numbers.destinations, pageCount: nil, into: PageCounter()).paginator
+            numbers.pageCount = pass.pageCount
+            guard frontMatter.contents != nil, pass.destinations != numbers.destinations else { break }
+            numbers.destinations = pass.destinations
+        }
+        FreedMemory.release()
+        return numbers
+    }
+
+    /// The drawing pass: lays the pages out with `numbers` and draws them into `file`'s
+    /// temporary path, tagged for accessibility when `tagged` (and not a preview).
+    /// - Throws: `BackendError.tagging` when the structure tree cannot be written;
+    ///   ``TypesetError/warningsAreErrors(_:)`` for layout warnings in strict mode.
+    func draw(numbers: PageNumbers, into file: OutputFile, tagged: Bool) throws -> Drawn {
+        let options = settings.options
+        let tagging = tagged && options.preview == nil
+            ? PDFTagging(language: FrontMatterSettings.language(document.metadata.lang)) : nil
+        let renderer = try CairoPDFRenderer(path: file.temporaryPath, info: frontMatter.info,
+                                            creationDate: options.creationDate ?? Typesetter.defaultCreationDate(),
+                                            tagging: tagging)
+        if let preview = options.preview { renderer.startPreview(preview, base: file.destination) }
+        // Cairo's copies of a large CFF table (a CJK face's, twice: when the first page that
+        // draws it is shown, and when the file is finished) land on huge pages: thousands of
+        // page faults fewer. Documents without such a face leave the heap as it is.
+        if options.tunesHeap { renderer.beforeLargeFontTableCopy = { HugePageHeap.prepare() } }
+        renderer.beforeTaggingPass = { FreedMemory.release() }
+        let pass = try layOut(pages: numbers.destinations, pageCount: numbers.pageCount, into: renderer)
+        // The last pass has read the document: its last window of blocks and its source text
+        // (set aside in a temporary file, read back only if the document is rendered again) go
+        // before Cairo finishes the file, and so do the heap pages layout freed, on which
+        // Cairo's finish and the tagging pass would stack.
+        document.releaseSource()
+        FreedMemory.release()
+        // The heap's top is on huge pages again for Cairo's second copy of each large CFF
+        // table, which finishing allocates (``HugePageHeap``).
+        if options.tunesHeap, renderer.drewLargeFontTable { HugePageHeap.prepare() }
+        try renderer.finish()
+        let diagnostics = document.source.placingSubjects(of: pass.diagnostics)
+        if options.strict, !diagnostics.isEmpty {
+            throw TypesetError.warningsAreErrors(Diagnostic.coalesced(diagnostics))
+        }
+        return Drawn(pageCount: pass.paginator.pageCount, renderer: renderer, diagnostics: diagnostics)
+    }
+
+    /// One layout pass into `renderer`, with the contents' page numbers from `pages` and
+    /// `{pages}` from `pageCount`. Warnings are collected only when the pass draws.
+    private func layOut(pages: [String: Int], pageCount: Int?,
+                        into renderer: PageRenderer) throws -> (paginator: Paginator, diagnostics: [Diagnostic]) {
+        let theme = settings.theme
+        let options = settings.options
+        let running = frontMatter.running
+        let layout = LayoutOptions(page: theme.page, widows: options.widows ?? 2, orphans: options.orphans ?? 2,
+                                   header: running.header(pageCount: pageCount),
+                                   footer: running.footer(pageCount: pageCount))
+        let paginator = Paginator(shaper: shaper, options: layout, renderer: renderer)
+        let blocks = LayoutBlocks(stream: StyleStream(document, theme: theme, options: settings.styling),
+                                  links: survey.links, page: theme.page, front: frontMatter.blocks(pages: pages),
+                                  insertionIndex: frontMatter.insertionIndex)
+        let draws = renderer is CairoPDFRenderer
+        var diagnostics: [Diagnostic] = []
+        _ = try StyledBlockPipe.forEach(blocks, threaded: threaded) { chunk in
+            for block in chunk {
+                let emergencies = shaper.emergencyCount
+                try paginator.add(block)
+                if shaper.emergencyCount > emergencies, draws {
+                    let word = shaper.lastEmergencyWord
+                    diagnostics.append(Self.overfullWord(word, measure: theme.page.measure, at: block.location))
+                }
+            }
+        }
+        try paginator.finish()
+        if draws {
+            var seen = Set<String>()
+            for overflow in paginator.inkOverflows where seen.insert(overflow.location?.description ?? "").inserted {
+                diagnostics.append(Self.diagnostic(for: overflow))
+            }
+            for adjustment in paginator.tableAdjustments {
+                diagnostics.append(Diagnostic(.warning, adjustment.message, at: adjustment.location))
+            }
+        }
+        return (paginator, diagnostics)
+    }
+
+    /// The warning for text whose glyphs reach past the text area even alone at the top of a
+    /// page (a line height far below the glyphs' height, a tall stack of marks), at its block.
+    static func diagnostic(for overflow: InkOverflow) -> Diagnostic {
+        let reach = overflow.crossesPageEdge
+            ? "past the bottom edge of the page, where they are cut" : "into the bottom margin"
+        let message = "glyphs taller than the text area: even at the top of a page they reach "
+            + "\(overflow.excess.wholePointsText) pt below it, \(reach); "
+            + "a larger line height or a smaller size fits them"
+        return Diagnostic(.warning, message, at: overflow.location, kind: .overfull)
+    }
+
+    /// The warning for a word wider than the measure, quoting it (its first 60 characters) and
+    /// placed where it is written (its first 24 characters are looked for in the source).
+    static func overfullWord(_ word: String?, measure: Double, at location: SourceLocation?) -> Diagnostic {
+        guard let word, !word.isEmpty else {
+            return Diagnostic(.warning, "a word is wider than the measure: broken between letters", at: location,
+                              kind: .overfull)
+        }
+        let shown = word.count > 60 ? word.prefix(60) + "…" : Substring(word)
+        let message = "a word is wider than the measure (\(measure.wholePointsText) pt): '\(shown)' is broken "
+            + "between letters"
+        return Diagnostic(.warning, message, at: location, kind: .overfull, subject: String(word.prefix(24)))
+    }
+}
+
+/// Counts pages and forgets them (the passes before the drawing pass).
+final class PageCounter: PageRenderer {
+    func render(_ page: Page) throws {}
+}

@@ -1,0 +1,164 @@
+import DocumentModel
+import Foundation
+import Styling
+import Typography
+
+/// The first stage of a render: the settings every later stage reads. The render options are
+/// merged with the document's front matter (the options win), the theme is prepared or checked
+/// and given its paper and margins, a picture preview is checked against Cairo's image limits,
+/// and the styling options are derived.
+struct ResolvedSettings {
+    /// The render options with the front matter's values filled in where the caller left nil.
+    let options: RenderOptions
+    /// The render options as the caller gave them: a value set here is not placed at a front
+    /// matter line in warnings.
+    let requested: RenderOptions
+    /// The theme the document is set in, with its page (paper, margins) final.
+    let theme: Theme
+    /// What styling needs: justification, Hangul line breaking, the image folder, the language
+    /// and hyphenation.
+    let styling: StylingOptions
+    /// The parser's warnings, then the front matter's and the theme's, in the order found.
+    let diagnostics: [Diagnostic]
+
+    /// Resolves the settings `requested` for `document`, whose parser reported `parseDiagnostics`.
+    /// - Throws: ``TypesetError/invalidInput(_:)`` when the parser or the front matter found an
+    ///   error; ``TypesetError/invalidTheme(problems:)`` and ``TypesetError/invalidPage(path:message:)``
+    ///   (placed at the front matter key that named the theme, paper or margins, when one did);
+    ///   ``TypesetError/invalidPage(path:message:)`` for a preview past Cairo's image limits.
+    init(resolving requested: RenderOptions, for document: Document, parseDiagnostics: [Diagnostic]) throws {
+        let errors = parseDiagnostics.filter { $0.severity == .error }
+        if !errors.isEmpty { throw TypesetError.invalidInput(errors) }
+        var diagnostics = parseDiagnostics
+        let options = FrontMatterSettings.merge(requested, with: document.metadata, diagnostics: &diagnostics)
+        let settingErrors = diagnostics.filter { $0.severity == .error }
+        if !settingErrors.isEmpty { throw TypesetError.invalidInput(settingErrors) }
+        let theme = try Self.theme(options, requested: requested, document: document, diagnostics: &diagnostics)
+        if let preview = options.preview, preview.format == .png {
+            try Self.checkPictureSize(of: theme.page.paper, preview: preview, file: document.file)
+        }
+        var styling = Self.stylingOptions(options, file: document.file)
+        styling.language = document.metadata.lang
+        styling.hyphenate = options.hyphenate
+        self.options = options
+        self.requested = requested
+        self.theme = theme
+        self.styling = styling
+        self.diagnostics = diagnostics
+    }
+
+    /// The theme of ``Typesetter/pageTheme(_:file:diagnostics:)``, its errors placed at the front
+    /// matter key that caused them when the render options did not set that value themselves.
+    private static func theme(_ options: RenderOptions, requested: RenderOptions, document: Document,
+                              diagnostics: inout [Diagnostic]) throws -> Theme {
+        do {
+            return try Typesetter.pageTheme(options, file: document.file, diagnostics: &diagnostics)
+        } catch TypesetError.invalidPage(let path, let message)
+            where requested.paper == nil || requested.margins == nil {
+            throw pageError(path: path, message: message, requested: requested, metadata: document.metadata)
+        } catch TypesetError.invalidTheme(let problems)
+            where requested.theme == nil && requested.themeRequest.theme == nil && options.themeRequest.theme != nil {
+            throw themeError(problems, named: options.themeRequest.theme ?? "", metadata: document.metadata)
+        }
+    }
+
+    /// A page error for paper or margins from the front matter: at the key that set them, as
+    /// for a bad value.
+    private static func pageError(path: String, message: String, requested: RenderOptions,
+                                  metadata: Metadata) -> TypesetError {
+        let keys = ["margins", "paper", "margins.top", "margins.right", "margins.bottom", "margins.left"]
+        let key = keys.first { key in
+            let fromFrontMatter = key == "paper" ? requested.paper == nil : requested.margins == nil
+            return fromFrontMatter && metadata.fieldLocations[key] != nil
+        }
+        guard let key, let location = metadata.fieldLocations[key] else {
+            return TypesetError.invalidPage(path: path, message: message)
+        }
+        return TypesetError.invalidInput([
+            Diagnostic(.error, "front matter '\(key)': \(message)", at: location, kind: .frontMatter)
+        ])
+    }
+
+    /// A theme error for a theme the front matter named: a problem with the theme as a whole (no
+    /// such theme, unreadable) is reported at the `theme:` line that named it; problems inside
+    /// the file it named are said to be the theme's, then each is given at its place.
+    private static func themeError(_ problems: [String], named name: String, metadata: Metadata) -> TypesetError {
+        guard let location = metadata.fieldLocations["theme"], let first = problems.first else {
+            return TypesetError.invalidTheme(problems: problems)
+        }
+        guard first.range(of: #"^[^\n]*?:\d+:\d+: "#, options: .regularExpression) == nil else {
+            let heading = "\(location): front matter 'theme': '\(name)' is read as the theme, "
+                + "and it is not a usable theme:"
+            return TypesetError.invalidTheme(problems: [heading] + problems)
+        }
+        let placed = "\(location): front matter 'theme': \(first)"
+        return TypesetError.invalidTheme(problems: [placed] + problems.dropFirst())
+    }
+
+    /// Checks that a PNG page of `paper` at the preview's resolution can be drawn.
+    /// - Throws: ``TypesetError/invalidPage(path:message:)`` past Cairo's image surfaces' 32 767
+    ///   pixels a side (cairo-image-surface.c, MAX_IMAGE_SIZE; past it Cairo fails with its own
+    ///   words, so this says it first) or past ``PagePreview/maxPixels`` (a page is drawn whole in
+    ///   memory, 4 bytes a pixel, before it is compressed), naming the largest `--dpi` that fits.
+    private static func checkPictureSize(of paper: PaperSize, preview: PagePreview, file: String) throws {
+        let width = (paper.width * preview.dpi / 72).rounded(.up)
+        let height = (paper.height * preview.dpi / 72).rounded(.up)
+        let page = "a \(paper.width.wholePointsText) × \(paper.height.wholePointsText) pt page"
+        if max(width, height) > 32_767 {
+            let largest = (32_767 * 72 / max(paper.width, paper.height)).rounded(.down)
+            let message = "\(page) at --dpi \(preview.dpi.wholePointsText) is \(Int(width)) × \(Int(height)) px; "
+                + "a PNG page can be at most 32767 px a side (Cairo's image limit): use --dpi \(Int(largest)) or less"
+            throw TypesetError.invalidPage(path: file, message: message)
+        }
+        let limit = Double(PagePreview.maxPixels)
+        if width * height > limit {
+            let largest = (72 * (limit / (paper.width * paper.height)).squareRoot()).rounded(.down)
+            let millions = Int((width * height / 1_000_000).rounded())
+            let most = PagePreview.maxPixels / 1_000_000
+            let message = "\(page) at --dpi \(preview.dpi.wholePointsText) is \(Int(width)) × \(Int(height)) px, "
+                + "\(millions) million pixels; a PNG page can have at most \(most) million "
+                + "(\((PagePreview.maxPixels * 4) >> 20) MB drawn): use --dpi \(Int(largest)) or less"
+            throw TypesetError.invalidPage(path: file, message: message)
+        }
+    }
+
+    /// The styling options `options` give a document named `file`: relative image paths resolve
+    /// against ``RenderOptions/baseDirectory``, else the document's folder (the current folder
+    /// for standard input).
+    static func stylingOptions(_ options: RenderOptions, file: String) -> StylingOptions {
+        let baseDirectory = options.baseDirectory
+            ?? (["-", "<stdin>"].contains(file) ? FileManager.default.currentDirectoryPath
+                : URL(fileURLWithPath: file).deletingLastPathComponent().path)
+        return StylingOptions(justify: options.justify ?? false, hangulLineBreak: options.hangulLineBreak ?? .keepAll,
+                              baseDirectory: baseDirectory)
+    }
+}
+
+extension Typesetter {
+    /// The theme to set `file` with: given, or prepared from the request; with the options'
+    /// paper and margins.
+    /// - Throws: ``TypesetError/invalidPage(path:message:)`` when the text area is under 1 in.
+    static func pageTheme(_ options: RenderOptions, file: String, diagnostics: inout [Diagnostic]) throws -> Theme {
+        var theme: Theme
+        if let given = options.theme {
+            let (checked, warnings) = try checkTheme(given)
+            theme = checked
+            diagnostics += warnings
+        } else {
+            let (prepared, warnings) = try prepareTheme(options.themeRequest)
+            theme = prepared
+            diagnostics += warnings
+        }
+        if let paper = options.paper { theme.page.paper = paper }
+        if let margins = options.margins { theme.page.margins = margins }
+        let page = theme.page
+        guard page.measure >= 72, page.textHeight >= 72, page.paper.width <= 14_400, page.paper.height <= 14_400 else {
+            let paper = "\(page.paper.width.wholePointsText) × \(page.paper.height.wholePointsText) pt"
+            let area = "\(page.measure.wholePointsText) × \(page.textHeight.wholePointsText) pt"
+            throw TypesetError.invalidPage(path: file, message: "paper \(paper) less its margins leaves a text area of "
+                + "\(area); the text area must be at least 72 × 72 pt (1 in) "
+                + "and the paper at most 14 400 pt (200 in) a side")
+        }
+        return theme
+    }
+}

@@ -1,0 +1,24 @@
+import DocumentModel
+internal import PangoCairoBackend
+
+/// The tagging stage: the drawing pass writes a tagged PDF (structure tree, `/Lang`, `/Alt`,
+/// artifacts) unless tags are turned off or the output is a preview. What could not be tagged
+/// is still printed: the pass is run again untagged, with a warning (an error in strict mode).
+enum TaggingStage {
+    /// Draws `layout`'s pages into `file`, tagged when the options ask for it, untagged when
+    /// tagging fails. Returns the drawing and the warning that tagging failed, if it did.
+    /// - Throws: ``TypesetError/warningsAreErrors(_:)`` when tagging fails in strict mode; what
+    ///   ``LayoutAndDraw/draw(numbers:into:tagged:)`` throws.
+    static func draw(_ layout: LayoutAndDraw, numbers: LayoutAndDraw.PageNumbers,
+                     into file: OutputFile) throws -> (drawn: LayoutAndDraw.Drawn, diagnostics: [Diagnostic]) {
+        let options = layout.settings.options
+        do {
+            return (try layout.draw(numbers: numbers, into: file, tagged: options.tagged), [])
+        } catch BackendError.tagging(_, let message) {
+            let warning = Diagnostic(.warning, "the PDF could not be tagged for accessibility (\(message)); "
+                                         + "it is written untagged", at: nil, kind: .output)
+            if options.strict { throw TypesetError.warningsAreErrors([warning]) }
+            return (try layout.draw(numbers: numbers, into: file, tagged: false), [warning])
+        }
+    }
+}
