@@ -7,7 +7,7 @@ let package = Package(
     name: "LibraryExample",
     dependencies: [.package(name: "Typeset", path: "../..")],
     targets: [
-        .executableTarget(name: "LibraryExample", dependencies: [.product(name: "Typeset", package: "Typeset")]),
+        .executableTarget(name: "LibraryExample", dependencies: [.product(name: "Typeset", package: "Typeset")])
     ],
     swiftLanguageModes: [.v6]
 )

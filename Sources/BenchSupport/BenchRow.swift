@@ -31,21 +31,30 @@ public struct BenchRow: Sendable, Equatable {
 
     /// A row with every optional figure absent.
     public init(input: String, megabytes: Double, pages: Int?, runs: Int, seconds: Double, peakMiB: Double) {
-        self.input = input; self.megabytes = megabytes; self.pages = pages; self.runs = runs
-        self.seconds = seconds; self.peakMiB = peakMiB
+        self.input = input
+        self.megabytes = megabytes
+        self.pages = pages
+        self.runs = runs
+        self.seconds = seconds
+        self.peakMiB = peakMiB
     }
 
     /// The column headings, in order.
-    public static let headings = ["input", "MB", "pages", "runs", "Typeset s", "floor s", "× floor",
-                                  "pages/s", "floor pages/s", "s/MB", "× large s/MB", "peak MiB", "floor MiB"]
+    public static let headings = [
+        "input", "MB", "pages", "runs", "Typeset s", "floor s", "× floor",
+        "pages/s", "floor pages/s", "s/MB", "× large s/MB", "peak MiB", "floor MiB",
+    ]
     /// Each column's width in characters (a cell is padded to it; a longer cell widens its row only).
     static let widths = [34, 5, 5, 4, 9, 7, 7, 7, 13, 5, 12, 8, 9]
 
     /// The table's first two lines: headings and the Markdown delimiter row (numbers right-aligned).
     public static func header() -> String {
-        line(headings) + "\n" + "|" + widths.enumerated().map { index, width in
-            index == 0 ? " " + String(repeating: "-", count: width) + " " : " " + String(repeating: "-", count: width - 1) + ": "
-        }.joined(separator: "|") + "|"
+        line(headings) + "\n" + "|"
+            + widths.enumerated().map { index, width in
+                index == 0
+                    ? " " + String(repeating: "-", count: width) + " "
+                    : " " + String(repeating: "-", count: width - 1) + ": "
+            }.joined(separator: "|") + "|"
     }
 
     /// The row as one Markdown table line; an absent figure is `–`.
@@ -58,17 +67,20 @@ public struct BenchRow: Sendable, Equatable {
         let floorPerSecond = floorPages.flatMap { p in floorSeconds.map { Double(p) / $0 } }
         return Self.line([
             input, f(megabytes, megabytes < 0.1 ? 3 : 2), pages.map(String.init) ?? "–", String(runs),
-            f(seconds, seconds < 1 ? 3 : 2), f(floorSeconds, (floorSeconds ?? 0) < 1 ? 3 : 2), ratio.map { f($0, 2) + "×" } ?? "–",
-            f(pagesPerSecond, 0), f(floorPerSecond, 0), f(secondsPerMegabyte, 2), timesLarge.map { f($0, 2) + "×" } ?? "–",
+            f(seconds, seconds < 1 ? 3 : 2), f(floorSeconds, (floorSeconds ?? 0) < 1 ? 3 : 2),
+            ratio.map { f($0, 2) + "×" } ?? "–",
+            f(pagesPerSecond, 0), f(floorPerSecond, 0), f(secondsPerMegabyte, 2),
+            timesLarge.map { f($0, 2) + "×" } ?? "–",
             f(peakMiB, 0), f(floorPeakMiB, 0),
         ])
     }
 
     static func line(_ cells: [String]) -> String {
-        "|" + zip(cells, widths).enumerated().map { index, pair in
-            let (cell, width) = pair
-            let padding = String(repeating: " ", count: Swift.max(0, width - cell.count))
-            return " " + (index == 0 ? cell + padding : padding + cell) + " "
-        }.joined(separator: "|") + "|"
+        "|"
+            + zip(cells, widths).enumerated().map { index, pair in
+                let (cell, width) = pair
+                let padding = String(repeating: " ", count: Swift.max(0, width - cell.count))
+                return " " + (index == 0 ? cell + padding : padding + cell) + " "
+            }.joined(separator: "|") + "|"
     }
 }

@@ -22,7 +22,9 @@ public enum PairedStatistics {
     /// minimal input of the same kind (`baselineSeconds` for `baselineBytes`, such as an empty
     /// document) and the measured one (`seconds` for `bytes`). `nil` when the input is not at
     /// least 10,000 bytes larger than the baseline, where start-up noise would dominate.
-    public static func secondsPerMegabyte(seconds: Double, bytes: Int, baselineSeconds: Double, baselineBytes: Int) -> Double? {
+    public static func secondsPerMegabyte(seconds: Double, bytes: Int, baselineSeconds: Double, baselineBytes: Int)
+        -> Double?
+    {
         guard bytes - baselineBytes >= 10_000 else { return nil }
         return (seconds - baselineSeconds) / (Double(bytes - baselineBytes) / 1_000_000)
     }

@@ -53,14 +53,19 @@ public struct ScalingInput: Sendable, Equatable {
     /// sequence of 64 words, so hyphenation and shaping see varied text.
     public static func paragraph(bytes: Int) -> String {
         let words = """
-        the measure of a line is set by the page and its margins while every paragraph keeps \
-        its words together in one run of text that the composer breaks into lines of nearly \
-        equal width so that the reader sees an even grey across the page without rivers or \
-        gaps between words and letters in any language the document uses
-        """.split(separator: " ")
-        var text = "", i = 0
+            the measure of a line is set by the page and its margins while every paragraph keeps \
+            its words together in one run of text that the composer breaks into lines of nearly \
+            equal width so that the reader sees an even grey across the page without rivers or \
+            gaps between words and letters in any language the document uses
+            """.split(separator: " ")
+        var text = ""
+        var i = 0
         text.reserveCapacity(bytes + 16)
-        while text.utf8.count < bytes { text += words[i % words.count]; text += " "; i += 1 }
+        while text.utf8.count < bytes {
+            text += words[i % words.count]
+            text += " "
+            i += 1
+        }
         return text + "\n"
     }
 
@@ -75,9 +80,14 @@ public struct ScalingInput: Sendable, Equatable {
     /// words (어절) separated by spaces, the breaks Korean text uses.
     public static func koreanParagraph(bytes: Int) -> String {
         let words = ["한국어", "문단은", "어절", "단위로", "줄을", "바꾸며", "긴", "문장도", "끊기지", "않습니다"]
-        var text = "", i = 0
+        var text = ""
+        var i = 0
         text.reserveCapacity(bytes + 32)
-        while text.utf8.count < bytes { text += words[i % words.count]; text += " "; i += 1 }
+        while text.utf8.count < bytes {
+            text += words[i % words.count]
+            text += " "
+            i += 1
+        }
         return text + "\n"
     }
 
@@ -102,6 +112,8 @@ public struct ScalingInput: Sendable, Equatable {
         var groups = [#""s0": {"$type": "dimension", "$value": "16px"}"#]
         for i in 1..<count { groups.append(#""s\#(i)": {"$type": "dimension", "$value": "{size.s\#(i - 1)}"}"#) }
         return #"{"size": {\#(groups.joined(separator: ",\n"))},"#
-            + "\n" + #""typography": {"body": {"$type": "typography", "$value": {"fontFamily": "Inter", "fontSize": "{size.s\#(count - 1)}"}}}}"# + "\n"
+            + "\n"
+            + #""typography": {"body": {"$type": "typography", "$value": {"fontFamily": "Inter", "fontSize": "{size.s\#(count - 1)}"}}}}"#
+            + "\n"
     }
 }

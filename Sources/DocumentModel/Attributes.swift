@@ -11,7 +11,9 @@ public struct Attributes: Hashable, Sendable {
         public var location: SourceLocation?
         /// Creates a pair from its parts.
         public init(key: String, value: String?, location: SourceLocation? = nil) {
-            self.key = key; self.value = value; self.location = location
+            self.key = key
+            self.value = value
+            self.location = location
         }
     }
 
@@ -29,7 +31,10 @@ public struct Attributes: Hashable, Sendable {
 
     /// Creates an attribute list from its parts (all empty by default).
     public init(id: String? = nil, classes: [String] = [], pairs: [Pair] = [], location: SourceLocation? = nil) {
-        self.id = id; self.classes = classes; self.pairs = pairs; self.location = location
+        self.id = id
+        self.classes = classes
+        self.pairs = pairs
+        self.location = location
     }
 
     /// The empty attribute list: no id, classes or pairs.
@@ -47,7 +52,8 @@ public enum LanguageTag {
     public static func isWellFormed(_ tag: String) -> Bool {
         let subtags = tag.split(separator: "-", omittingEmptySubsequences: false)
         guard let primary = subtags.first, (2...8).contains(primary.count),
-              primary.allSatisfy({ $0.isASCII && $0.isLetter }) else { return false }
+            primary.allSatisfy({ $0.isASCII && $0.isLetter })
+        else { return false }
         return subtags.allSatisfy { subtag in
             (1...8).contains(subtag.count) && subtag.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
         }

@@ -37,7 +37,8 @@ public indirect enum Inline: Hashable, Sendable {
         switch self {
         case .text(let s), .code(let s): s
         case .softBreak, .lineBreak: " "
-        case .emphasis(let c), .strong(let c), .strikethrough(let c), .span(_, let c), .presentation(_, let c): c.plainText
+        case .emphasis(let c), .strong(let c), .strikethrough(let c), .span(_, let c), .presentation(_, let c):
+            c.plainText
         case .link(_, _, let c): c.plainText
         case .image(_, _, let alt, _): alt.plainText
         case .footnoteReference: ""
@@ -64,7 +65,9 @@ public struct Table: Hashable, Sendable {
     public var rows: [[[Inline]]]
     /// Creates a table from its parts.
     public init(alignments: [ColumnAlignment], header: [[Inline]], rows: [[[Inline]]]) {
-        self.alignments = alignments; self.header = header; self.rows = rows
+        self.alignments = alignments
+        self.header = header
+        self.rows = rows
     }
 }
 
@@ -75,7 +78,10 @@ public struct ListItem: Hashable, Sendable {
     /// nil for an ordinary item; true/false for `- [x]` / `- [ ]`.
     public var task: Bool?
     /// Creates an item; `task` nil for an ordinary item.
-    public init(blocks: [Block], task: Bool? = nil) { self.blocks = blocks; self.task = task }
+    public init(blocks: [Block], task: Bool? = nil) {
+        self.blocks = blocks
+        self.task = task
+    }
 }
 
 /// A bullet or numbered list.
@@ -90,7 +96,10 @@ public struct ListBlock: Hashable, Sendable {
     public var items: [ListItem]
     /// Creates a list from its parts.
     public init(ordered: Bool, start: Int = 1, tight: Bool = true, items: [ListItem]) {
-        self.ordered = ordered; self.start = start; self.tight = tight; self.items = items
+        self.ordered = ordered
+        self.start = start
+        self.tight = tight
+        self.items = items
     }
 }
 
@@ -129,7 +138,9 @@ public struct Block: Hashable, Sendable {
 
     /// Creates a block of `kind`, with no attributes and no location by default.
     public init(_ kind: Kind, attributes: Attributes = .none, location: SourceLocation? = nil) {
-        self.kind = kind; self.attributes = attributes; self.location = location
+        self.kind = kind
+        self.attributes = attributes
+        self.location = location
     }
 }
 
@@ -153,10 +164,17 @@ public struct Metadata: Hashable, Sendable {
     /// Where each of ``fields`` was written (its key), for diagnostics about its value.
     public var fieldLocations: [String: SourceLocation] = [:]
     /// Creates metadata from its parts (nothing given by default).
-    public init(title: String? = nil, subtitle: String? = nil, author: String? = nil, date: String? = nil,
-                lang: String? = nil, keywords: [String] = [], fields: [String: String] = [:]) {
-        self.title = title; self.subtitle = subtitle; self.author = author; self.date = date
-        self.lang = lang; self.keywords = keywords; self.fields = fields
+    public init(
+        title: String? = nil, subtitle: String? = nil, author: String? = nil, date: String? = nil,
+        lang: String? = nil, keywords: [String] = [], fields: [String: String] = [:]
+    ) {
+        self.title = title
+        self.subtitle = subtitle
+        self.author = author
+        self.date = date
+        self.lang = lang
+        self.keywords = keywords
+        self.fields = fields
     }
 }
 
@@ -180,7 +198,10 @@ public struct Document: Hashable, Sendable {
 
     /// Creates a document from its parts; `file` defaults to `-` (standard input).
     public init(blocks: [Block], metadata: Metadata = Metadata(), footnotes: [Int: [Block]] = [:], file: String = "-") {
-        self.blocks = BlockList(blocks); self.metadata = metadata; self.footnotes = footnotes; self.file = file
+        self.blocks = BlockList(blocks)
+        self.metadata = metadata
+        self.footnotes = footnotes
+        self.file = file
     }
     /// Frees what a parsed document keeps between reads of its blocks (the last window made)
     /// and lets its source text leave memory (``SourceBytes/setAside()``; a parser sets a
@@ -193,7 +214,12 @@ public struct Document: Hashable, Sendable {
     }
 
     /// Creates a document whose top-level blocks are held or made on demand (a parser's).
-    public init(blockList: BlockList, metadata: Metadata = Metadata(), footnotes: [Int: [Block]] = [:], file: String = "-") {
-        self.blocks = blockList; self.metadata = metadata; self.footnotes = footnotes; self.file = file
+    public init(
+        blockList: BlockList, metadata: Metadata = Metadata(), footnotes: [Int: [Block]] = [:], file: String = "-"
+    ) {
+        self.blocks = blockList
+        self.metadata = metadata
+        self.footnotes = footnotes
+        self.file = file
     }
 }

@@ -30,7 +30,9 @@ extension ElementProvider {
 /// same provider are equal at once); the hash covers only the count, which equal lists share.
 /// Reading an element of a provided list costs what the provider costs each time: iterate once
 /// per pass, and keep what a later step needs rather than reading it again.
-public struct ElementList<Element: Hashable & Sendable>: RandomAccessCollection, Hashable, Sendable, ExpressibleByArrayLiteral {
+public struct ElementList<Element: Hashable & Sendable>: RandomAccessCollection, Hashable, Sendable,
+    ExpressibleByArrayLiteral
+{
     private enum Storage: Sendable {
         case held([Element])
         case provided(any ElementProvider<Element>)
@@ -107,7 +109,8 @@ private final class MappedProvider<Element: Sendable>: ElementProvider {
     let base: any ElementProvider<Element>
     let transform: @Sendable (Element) -> Element
     init(base: any ElementProvider<Element>, transform: @escaping @Sendable (Element) -> Element) {
-        self.base = base; self.transform = transform
+        self.base = base
+        self.transform = transform
     }
     var count: Int { base.count }
     func element(at index: Int) -> Element { transform(base.element(at: index)) }

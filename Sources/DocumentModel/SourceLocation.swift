@@ -8,7 +8,11 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
     /// 1-based column, in UTF-8 bytes.
     public var column: Int
     /// Creates a location from its parts (1-based line and column).
-    public init(file: String, line: Int, column: Int) { self.file = file; self.line = line; self.column = column }
+    public init(file: String, line: Int, column: Int) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
     /// `file:line:column`.
     public var description: String { "\(file):\(line):\(column)" }
 }
@@ -68,8 +72,10 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     public var location: SourceLocation?
     /// Creates a diagnostic; a warning with no location by default. `message` is kept on one
     /// line (``oneLine(_:)``): a value it quotes from the input may hold a line break.
-    public init(_ severity: Severity = .warning, _ message: String, at location: SourceLocation? = nil,
-                kind: Kind = .content, subject: String? = nil) {
+    public init(
+        _ severity: Severity = .warning, _ message: String, at location: SourceLocation? = nil,
+        kind: Kind = .content, subject: String? = nil
+    ) {
         self.severity = severity
         self.message = Self.oneLine(message)
         self.location = location
@@ -93,7 +99,8 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
             case "\n": out.append(contentsOf: "\\n".unicodeScalars)
             case "\r": out.append(contentsOf: "\\r".unicodeScalars)
             case "\t": out.append(contentsOf: "\\t".unicodeScalars)
-            case _ where breaks(s): out.append(contentsOf: "\\u{\(String(s.value, radix: 16, uppercase: true))}".unicodeScalars)
+            case _ where breaks(s):
+                out.append(contentsOf: "\\u{\(String(s.value, radix: 16, uppercase: true))}".unicodeScalars)
             default: out.append(s)
             }
         }
@@ -130,15 +137,17 @@ extension Diagnostic {
                 order.append(index)
                 continue
             }
-            let key = Key(kind: diagnostic.kind, file: diagnostic.location?.file,
-                          template: template(diagnostic.message))
+            let key = Key(
+                kind: diagnostic.kind, file: diagnostic.location?.file,
+                template: template(diagnostic.message))
             if groups[key] == nil { order.append(index) }
             groups[key, default: []].append(index)
         }
         var members: [Int: [Int]] = [:]
         for indices in groups.values {
             members[indices[0]] = indices.sorted { lhs, rhs in
-                let left = diagnostics[lhs].location, right = diagnostics[rhs].location
+                let left = diagnostics[lhs].location
+                let right = diagnostics[rhs].location
                 return (left?.line ?? 0, left?.column ?? 0, lhs) < (right?.line ?? 0, right?.column ?? 0, rhs)
             }
         }

@@ -22,7 +22,11 @@ public struct SourcePositions: Hashable, Sendable {
     let decodeReference: (@Sendable ([UInt8]) -> [UInt8]?)?
 
     /// No source: every lookup gives nil (the block's own location is used).
-    public init() { storage = nil; lineStarts = []; decodeReference = nil }
+    public init() {
+        storage = nil
+        lineStarts = []
+        decodeReference = nil
+    }
 
     /// The source `text` (the bytes the parser read, line for line), with the parser's decoder of
     /// character references. Costs one pass over the bytes, a copy of them and 4 bytes per line.
@@ -86,7 +90,8 @@ public struct SourcePositions: Hashable, Sendable {
         var resumeAt: [SourceLocation: Int] = [:]
         return diagnostics.map { diagnostic in
             guard let subject = diagnostic.subject, !subject.isEmpty, let location = diagnostic.location,
-                  let start = offset(of: location) else { return diagnostic }
+                let start = offset(of: location)
+            else { return diagnostic }
             let needle = Array(subject.utf8)
             let from = max(start, resumeAt[location] ?? start)
             let end = min(text.count, from + window)
@@ -113,7 +118,8 @@ public struct SourcePositions: Hashable, Sendable {
     /// The 1-based line and byte column of UTF-8 offset `offset`.
     func location(ofOffset offset: Int, file: String) -> SourceLocation {
         // The last line starting at or before `offset` (binary search).
-        var low = 0, high = lineStarts.count - 1
+        var low = 0
+        var high = lineStarts.count - 1
         while low < high {
             let middle = (low + high + 1) / 2
             if Int(lineStarts[middle]) <= offset { low = middle } else { high = middle - 1 }
@@ -188,33 +194,48 @@ public struct SourceCursor {
             let b = s[i]
             switch kind {
             case .footnote:
-                if b == 0x5B, i + 1 < s.count, s[i + 1] == 0x5E { return found(at: i, length: closing(0x5D, in: s, from: i + 2) - i) }
-                i += 1; continue
+                if b == 0x5B, i + 1 < s.count, s[i + 1] == 0x5E {
+                    return found(at: i, length: closing(0x5D, in: s, from: i + 2) - i)
+                }
+                i += 1
+                continue
             case .picture:
                 if b == 0x21, i + 1 < s.count, s[i + 1] == 0x5B { return found(at: i, length: 2) }
-                if b == 0x3C, i + 4 < s.count, (s[i + 1] | 0x20) == 0x69, (s[i + 2] | 0x20) == 0x6D, (s[i + 3] | 0x20) == 0x67 {
+                if b == 0x3C, i + 4 < s.count, (s[i + 1] | 0x20) == 0x69, (s[i + 2] | 0x20) == 0x6D,
+                    (s[i + 3] | 0x20) == 0x67
+                {
                     return found(at: i, length: closing(0x3E, in: s, from: i + 4) - i)
                 }
-                i += 1; continue
+                i += 1
+                continue
             case .text: break
             }
             let first = target[0]
             // Syntax that never prints: stepped over whole unless it is what is looked for.
-            if let skip = syntaxLength(in: s, at: i, lookingFor: first) { i += skip; continue }
+            if let skip = syntaxLength(in: s, at: i, lookingFor: first) {
+                i += skip
+                continue
+            }
             if b == 0x5C, i + 1 < s.count, Self.isASCIIPunctuation(s[i + 1]) {
                 // `\*`: the escaped character.
                 if target.count == 1, s[i + 1] == first { return found(at: i, length: 2) }
-                i += 2; continue
+                i += 2
+                continue
             }
             if b == 0x26, let (length, text) = reference(in: s, at: i) {
-                if text.starts(with: target) || (text.isEmpty && target == Self.replacement) { return found(at: i, length: length) }
-                i += length; continue
+                if text.starts(with: target) || (text.isEmpty && target == Self.replacement) {
+                    return found(at: i, length: length)
+                }
+                i += length
+                continue
             }
             if let length = smartPunctuation(target, in: s, at: i) { return found(at: i, length: length) }
             if b == first, i + target.count <= s.count, (1..<target.count).allSatisfy({ s[i + $0] == target[$0] }) {
                 return found(at: i, length: target.count)
             }
-            if target == Self.replacement, let length = Self.unprintable(in: s, at: i) { return found(at: i, length: length) }
+            if target == Self.replacement, let length = Self.unprintable(in: s, at: i) {
+                return found(at: i, length: length)
+            }
             i += 1
         }
         return nil
@@ -249,11 +270,20 @@ public struct SourceCursor {
         let next = i + 1 < s.count ? s[i + 1] : 0
         switch b {
         case 0x5D where next == 0x28 && first != 0x28:  // ](destination "title")
-            var depth = 0, j = i + 1
+            var depth = 0
+            var j = i + 1
             let end = min(s.count, i + Self.window)
             while j < end {
-                if s[j] == 0x5C { j += 2; continue }
-                if s[j] == 0x28 { depth += 1 } else if s[j] == 0x29 { depth -= 1; if depth == 0 { return j + 1 - i } }
+                if s[j] == 0x5C {
+                    j += 2
+                    continue
+                }
+                if s[j] == 0x28 {
+                    depth += 1
+                } else if s[j] == 0x29 {
+                    depth -= 1
+                    if depth == 0 { return j + 1 - i }
+                }
                 j += 1
             }
             return nil
@@ -263,7 +293,9 @@ public struct SourceCursor {
         case 0x5B where next == 0x5E && first != 0x5B:  // [^label]
             let close = closing(0x5D, in: s, from: i + 2)
             return close > i + 2 ? close - i : nil
-        case 0x7B where first != 0x7B && i > 0 && [0x5D, 0x29, 0x60, 0x20].contains(s[i - 1]) && (s[i - 1] != 0x20 || next == 0x23 || next == 0x2E):
+        case 0x7B
+        where first != 0x7B && i > 0 && [0x5D, 0x29, 0x60, 0x20].contains(s[i - 1])
+            && (s[i - 1] != 0x20 || next == 0x23 || next == 0x2E):
             // {#id .class key=value} after `]`, `)`, a code span, or a heading's text.
             let close = closing(0x7D, in: s, from: i + 1)
             return close > i + 1 ? close - i : nil
@@ -271,7 +303,10 @@ public struct SourceCursor {
             if next == 0x21, i + 3 < s.count, s[i + 2] == 0x2D, s[i + 3] == 0x2D {  // <!-- … -->
                 var j = i + 4
                 let end = min(s.count, i + Self.window)
-                while j + 2 < end { if s[j] == 0x2D, s[j + 1] == 0x2D, s[j + 2] == 0x3E { return j + 3 - i }; j += 1 }
+                while j + 2 < end {
+                    if s[j] == 0x2D, s[j + 1] == 0x2D, s[j + 2] == 0x3E { return j + 3 - i }
+                    j += 1
+                }
                 return nil
             }
             // A tag (`<kbd>`, `</b>`, `<br/>`); an autolink (`<https://…>`, `<a@b.c>`) prints its text.
@@ -298,7 +333,9 @@ public struct SourceCursor {
         guard j < end, j > i + 1 else { return nil }
         let bytes = Array(s[i...j])
         let text: [UInt8]
-        if let known = decoded[bytes] { text = known } else {
+        if let known = decoded[bytes] {
+            text = known
+        } else {
             guard let result = source.decodeReference?(bytes), result != bytes else { return nil }
             decoded[bytes] = result
             text = result
@@ -309,7 +346,11 @@ public struct SourceCursor {
     /// The length of the straight punctuation at `i` that smart punctuation turns into `target`.
     private func smartPunctuation(_ target: [UInt8], in s: UnsafeBufferPointer<UInt8>, at i: Int) -> Int? {
         let b = s[i]
-        func hyphens() -> Int { var j = i; while j < s.count, s[j] == 0x2D { j += 1 }; return j - i }
+        func hyphens() -> Int {
+            var j = i
+            while j < s.count, s[j] == 0x2D { j += 1 }
+            return j - i
+        }
         switch target {
         case [0xE2, 0x80, 0x98], [0xE2, 0x80, 0x99]: return b == 0x27 ? 1 : nil  // ‘ ’
         case [0xE2, 0x80, 0x9C], [0xE2, 0x80, 0x9D]: return b == 0x22 ? 1 : nil  // “ ”

@@ -36,9 +36,13 @@ public enum TextSanitizer {
     /// `text` with every refused character replaced by U+FFFD, and what was replaced (nil when
     /// nothing was: the text is returned as is, without copying). One pass, O(n).
     public static func sanitize(_ text: String) -> (text: String, report: Report?) {
-        var offset = 0, firstBad: Int?
+        var offset = 0
+        var firstBad: Int?
         for scalar in text.unicodeScalars {
-            if isRefused(scalar) { firstBad = offset; break }
+            if isRefused(scalar) {
+                firstBad = offset
+                break
+            }
             offset += UTF8.width(scalar)
         }
         guard let firstBad else { return (text, nil) }

@@ -28,12 +28,14 @@ struct BlockLayout {
         var finishing = ItemFinishing(layout: self, block: block, path: path)
         switch block.content {
         case .table(let table):
-            try TableLayout(shaper: shaper, options: options, indent: table.leftIndent).layOut(table, path: path) { item in
+            try TableLayout(shaper: shaper, options: options, indent: table.leftIndent).layOut(table, path: path) {
+                item in
                 try finishing.add(item, emit: emit)
             }
         case .paragraph(let paragraph) where block.isCode:
             let fitted = fittedCode(paragraph, padding: block.backgroundPadding)
-            var items = paragraphItems(fitted, background: block.background, padding: block.backgroundPadding, path: path)
+            var items = paragraphItems(
+                fitted, background: block.background, padding: block.backgroundPadding, path: path)
             applyCodeBreaks(to: &items, paragraph: fitted, padding: block.backgroundPadding)
             for item in items { try finishing.add(item, emit: emit) }
         case .paragraph(let paragraph):
@@ -48,12 +50,19 @@ struct BlockLayout {
                 try finishing.add(item, emit: emit)
             }
         case .rule(let color, let thickness):
-            try finishing.add(Item(height: thickness, elements: [
-                .structure([.artifact]),
-                .line(from: Point(x: left, y: thickness / 2), to: Point(x: left + measure, y: thickness / 2), width: thickness, color: color),
-            ]), emit: emit)
+            try finishing.add(
+                Item(
+                    height: thickness,
+                    elements: [
+                        .structure([.artifact]),
+                        .line(
+                            from: Point(x: left, y: thickness / 2), to: Point(x: left + measure, y: thickness / 2),
+                            width: thickness, color: color),
+                    ]), emit: emit)
         case .image(let image):
-            for item in ImageLayout(shaper: shaper, options: options).items(for: image, path: path) { try finishing.add(item, emit: emit) }
+            for item in ImageLayout(shaper: shaper, options: options).items(for: image, path: path) {
+                try finishing.add(item, emit: emit)
+            }
         case .entry(let text, let trailing):
             for item in entryItems(text, trailing: trailing, path: path) { try finishing.add(item, emit: emit) }
         case .pageBreak:
@@ -77,7 +86,10 @@ struct BlockLayout {
         var inlineNotes: [Item] = []
 
         init(layout: BlockLayout, block: StyledBlock, path: [StructureElement]) {
-            self.layout = layout; self.block = block; self.path = path; remainingNotes = block.footnotes
+            self.layout = layout
+            self.block = block
+            self.path = path
+            remainingNotes = block.footnotes
         }
 
         mutating func add(_ item: Item, emit: (Item) throws -> Void) rethrows {
@@ -99,7 +111,9 @@ struct BlockLayout {
                 item.breakBefore = .avoid
             }
             item.structure = path
-            if !remainingNotes.isEmpty { layout.attachNotes(to: &item, remaining: &remainingNotes, inline: &inlineNotes, path: path) }
+            if !remainingNotes.isEmpty {
+                layout.attachNotes(to: &item, remaining: &remainingNotes, inline: &inlineNotes, path: path)
+            }
             if let previous = held { try emit(barred(previous)) }
             held = item
         }
@@ -134,9 +148,13 @@ struct BlockLayout {
     /// Note lines carry structure paths relative to their `Note`: the paginator places them
     /// after the citing block's element (`path`) on the page; notes that follow in the text
     /// become the block's siblings here.
-    func attachNotes(to item: inout Item, remaining: inout [Int: [StyledParagraph]], inline: inout [Item], path: [StructureElement]) {
+    func attachNotes(
+        to item: inout Item, remaining: inout [Int: [StyledParagraph]], inline: inout [Item], path: [StructureElement]
+    ) {
         for case .link(_, .internal(let name)) in item.elements where name.hasPrefix("fn-") {
-            guard let number = Int(name.dropFirst(3)), let paragraphs = remaining.removeValue(forKey: number) else { continue }
+            guard let number = Int(name.dropFirst(3)), let paragraphs = remaining.removeValue(forKey: number) else {
+                continue
+            }
             var lines = noteItems(number, paragraphs)
             lines[0].elements.insert(.destination(name: name, at: Point(x: left, y: 0)), at: 0)
             let height = (item.notes + lines).reduce(0) { $0 + $1.height }
@@ -157,7 +175,8 @@ struct BlockLayout {
     /// The lines of footnote `number`, marked `Note` > `P` (relative paths).
     func noteItems(_ number: Int, _ paragraphs: [StyledParagraph]) -> [Item] {
         paragraphs.enumerated().flatMap { k, paragraph in
-            paragraphItems(paragraph, background: nil, padding: 0, path: StructureMarks.notePath(number: number, paragraph: k))
+            paragraphItems(
+                paragraph, background: nil, padding: 0, path: StructureMarks.notePath(number: number, paragraph: k))
         }.map { line in
             var line = line
             line.noteNumber = number
@@ -179,10 +198,15 @@ struct BlockLayout {
         var drawn: [PageElement] = []
         for marker in markers {
             guard let font = marker.runs.first?.style.font,
-                  let line = shaper.shape(StyledParagraph(runs: marker.runs, style: ParagraphStyle(baseFont: font)), width: nil).lines.first
+                let line = shaper.shape(
+                    StyledParagraph(runs: marker.runs, style: ParagraphStyle(baseFont: font)), width: nil
+                ).lines.first
             else { continue }
             let baseline = firstBaseline ?? line.ascent
-            drawn += [.structure(marker.structure), .text(line, x: left + marker.edge - font.size * 0.45 - line.width, baseline: baseline)]
+            drawn += [
+                .structure(marker.structure),
+                .text(line, x: left + marker.edge - font.size * 0.45 - line.width, baseline: baseline),
+            ]
             item.height = max(item.height, baseline + line.descent)
         }
         item.elements.insert(contentsOf: drawn, at: 0)
@@ -204,14 +228,18 @@ struct BlockLayout {
     /// A contents entry: the text wraps short of the page number, which sits flush right on the
     /// last line's baseline after a dot leader (dots every 4 pt, aligned across entries).
     func entryItems(_ text: StyledParagraph, trailing: StyledParagraph, path: [StructureElement]) -> [Item] {
-        guard let number = shaper.shape(trailing, width: nil).lines.first else { return paragraphItems(text, background: nil, padding: 0, path: path) }
+        guard let number = shaper.shape(trailing, width: nil).lines.first else {
+            return paragraphItems(text, background: nil, padding: 0, path: path)
+        }
         var narrowed = text
         let gap = text.style.baseFont.size * 1.5
         narrowed.style.rightIndent += number.width + gap
         var items = paragraphItems(narrowed, background: nil, padding: 0, path: path)
-        guard let last = items.indices.last, case .text(let line, let x, let baseline)? = items[last].elements.first(where: {
-            if case .text = $0 { return true } else { return false }
-        }) else { return items }
+        guard let last = items.indices.last,
+            case .text(let line, let x, let baseline)? = items[last].elements.first(where: {
+                if case .text = $0 { return true } else { return false }
+            })
+        else { return items }
         let right = left + measure
         items[last].elements.append(.structure(path))
         items[last].elements.append(.text(number, x: right - number.width, baseline: baseline))
@@ -228,7 +256,9 @@ struct BlockLayout {
 
     /// The line boxes of a paragraph on the baseline grid its style defines.
     /// Each line's text is marked as `path`'s element (see ``StructureMarks``).
-    func paragraphItems(_ paragraph: StyledParagraph, background: RGBAColor?, padding: Double, path: [StructureElement]) -> [Item] {
+    func paragraphItems(_ paragraph: StyledParagraph, background: RGBAColor?, padding: Double, path: [StructureElement])
+        -> [Item]
+    {
         var items: [Item] = []
         paragraphItems(paragraph, background: background, padding: padding, path: path) { items.append($0) }
         return items
@@ -237,24 +267,29 @@ struct BlockLayout {
     /// Hands the line boxes of ``paragraphItems(_:background:padding:path:)`` to `emit` in
     /// order, each group of lines as the shaper makes it (``TextShaper/shape(_:width:inGroups:)``).
     /// - Throws: what `emit` throws.
-    func paragraphItems(_ paragraph: StyledParagraph, background: RGBAColor?, padding: Double, path: [StructureElement],
-                        emit: (Item) throws -> Void) rethrows {
+    func paragraphItems(
+        _ paragraph: StyledParagraph, background: RGBAColor?, padding: Double, path: [StructureElement],
+        emit: (Item) throws -> Void
+    ) rethrows {
         let style = paragraph.style
         let width = max(12, measure - style.leftIndent - style.rightIndent)
         var linksBefore = 0
         let grid = LineGrid(shaper: shaper, style: style)
         let x0 = left + style.leftIndent
         try shaper.shape(paragraph, width: width) { group in
-            try groupItems(group, boxes: grid.boxes(for: group.lines), paragraph: paragraph, background: background,
-                           padding: padding, path: path, x0: x0, width: width, linksBefore: &linksBefore, emit: emit)
+            try groupItems(
+                group, boxes: grid.boxes(for: group.lines), paragraph: paragraph, background: background,
+                padding: padding, path: path, x0: x0, width: width, linksBefore: &linksBefore, emit: emit)
         }
     }
 
     /// The items of one group of a paragraph's lines (see ``paragraphItems(_:background:padding:path:emit:)``);
     /// `linksBefore` counts the links of the paragraph's lines before the group.
-    private func groupItems(_ group: ShapedLineGroup, boxes: [LineGrid.Box], paragraph: StyledParagraph,
-                            background: RGBAColor?, padding: Double, path: [StructureElement], x0: Double,
-                            width: Double, linksBefore: inout Int, emit: (Item) throws -> Void) rethrows {
+    private func groupItems(
+        _ group: ShapedLineGroup, boxes: [LineGrid.Box], paragraph: StyledParagraph,
+        background: RGBAColor?, padding: Double, path: [StructureElement], x0: Double,
+        width: Double, linksBefore: inout Int, emit: (Item) throws -> Void
+    ) rethrows {
         let style = paragraph.style
         let n = group.lineCount
         for (k, (line, box)) in zip(group.lines, boxes).enumerated() {
@@ -262,7 +297,10 @@ struct BlockLayout {
             var item = Item(height: box.above + box.below)
             var baseline = box.above
             if background != nil {
-                if i == 0 { item.height += padding; baseline += padding }
+                if i == 0 {
+                    item.height += padding
+                    baseline += padding
+                }
                 if i == n - 1 { item.height += padding }
             }
             if i == 0, let marker = paragraph.marker {
@@ -277,20 +315,27 @@ struct BlockLayout {
             item.elements += StructureMarks.line(line, x: x0, baseline: baseline, path: path, linksBefore: linksBefore)
             linksBefore += line.links.count
             if style.guides {
-                item.elements = [.structure([.artifact])]
-                    + GuideLines.elements(for: line, box: box, metrics: shaper.metrics(of: style.baseFont), x: left, width: measure, baseline: baseline)
+                item.elements =
+                    [.structure([.artifact])]
+                    + GuideLines.elements(
+                        for: line, box: box, metrics: shaper.metrics(of: style.baseFont), x: left, width: measure,
+                        baseline: baseline)
                     + item.elements
             }
             if line.isWrapContinuation, style.hangingIndent > 0, var markStyle = paragraph.runs.first?.style {
                 // A visible continuation mark in the hanging indent of a wrapped code line.
                 markStyle.background = nil
                 markStyle.font.families += ["DejaVu Sans Mono", "DejaVu Sans"]
-                let mark = StyledParagraph(runs: [StyledRun("↪", style: markStyle)], style: ParagraphStyle(baseFont: style.baseFont))
+                let mark = StyledParagraph(
+                    runs: [StyledRun("↪", style: markStyle)], style: ParagraphStyle(baseFont: style.baseFont))
                 if let markLine = shaper.shape(mark, width: nil).lines.first {
-                    let color = RGBAColor(red: markStyle.color.red, green: markStyle.color.green, blue: markStyle.color.blue, alpha: 0.45)
+                    let color = RGBAColor(
+                        red: markStyle.color.red, green: markStyle.color.green, blue: markStyle.color.blue, alpha: 0.45)
                     item.elements.append(.structure([.artifact]))
-                    item.elements.append(.ornament(markLine, x: x0 + style.hangingIndent - markLine.width - style.baseFont.size * 0.3,
-                                                   baseline: baseline, color: color))
+                    item.elements.append(
+                        .ornament(
+                            markLine, x: x0 + style.hangingIndent - markLine.width - style.baseFont.size * 0.3,
+                            baseline: baseline, color: color))
                 }
             }
             // Widows and orphans: a page may end before line i only if it leaves enough lines on both sides.
@@ -318,12 +363,18 @@ struct LineGrid {
     let shaper: TextShaper
     let style: ParagraphStyle
 
-    struct Box { var above: Double; var below: Double; var halfLeading: Double }
+    struct Box {
+        var above: Double
+        var below: Double
+        var halfLeading: Double
+    }
 
     func boxes(for lines: [ShapedLine]) -> [Box] {
         let m = shaper.metrics(of: style.baseFont)
         let natural = m.naturalHeight
-        let step = (style.lineHeight?.step(size: style.baseFont.size, naturalHeight: natural) ?? natural) + style.leadingAdjustment
+        let step =
+            (style.lineHeight?.step(size: style.baseFont.size, naturalHeight: natural) ?? natural)
+            + style.leadingAdjustment
         let half = (step - natural) / 2
         return lines.map { line in
             let room = max(half, 0)
@@ -337,12 +388,15 @@ struct LineGrid {
 /// Typographic guides over a line (specimen `--guides`): baseline, x-height, cap height,
 /// ascent and descent lines, and the half-leading bands above and below the line box.
 enum GuideLines {
-    static func elements(for line: ShapedLine, box: LineGrid.Box, metrics m: FontMetrics, x: Double, width: Double, baseline: Double) -> [PageElement] {
+    static func elements(
+        for line: ShapedLine, box: LineGrid.Box, metrics m: FontMetrics, x: Double, width: Double, baseline: Double
+    ) -> [PageElement] {
         func rule(_ y: Double, _ hex: String, _ w: Double = 0.25) -> PageElement {
             .line(from: Point(x: x, y: y), to: Point(x: x + width, y: y), width: w, color: RGBAColor(hex: hex)!)
         }
         var out: [PageElement] = []
-        let top = baseline - box.above, bottom = baseline + box.below
+        let top = baseline - box.above
+        let bottom = baseline + box.below
         if box.halfLeading > 0 {
             let band = RGBAColor(hex: "#FFE9A833")!
             out.append(.fill(Rect(x: x, y: top, width: width, height: box.halfLeading), band))

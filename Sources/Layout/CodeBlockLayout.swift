@@ -38,10 +38,14 @@ extension BlockLayout {
     func applyCodeBreaks(to items: inout [Item], paragraph: StyledParagraph, padding: Double) {
         let n = items.count
         for i in items.indices.dropFirst() {
-            let allowed = n > CodeBlockRules.keptWholeLines && i >= CodeBlockRules.linesAtSplit && n - i >= CodeBlockRules.linesAtSplit
+            let allowed =
+                n > CodeBlockRules.keptWholeLines && i >= CodeBlockRules.linesAtSplit
+                && n - i >= CodeBlockRules.linesAtSplit
             items[i].breakBefore = allowed ? .allowed : .avoid
         }
-        guard n > CodeBlockRules.keptWholeLines, let cue = continuedCue(paragraph, padding: padding, panel: items[0].panel) else { return }
+        guard n > CodeBlockRules.keptWholeLines,
+            let cue = continuedCue(paragraph, padding: padding, panel: items[0].panel)
+        else { return }
         let box = ItemBox(cue)
         for i in items.indices.dropFirst() { items[i].repeatedHeader = box }
     }
@@ -54,8 +58,10 @@ extension BlockLayout {
         style.letterSpacing = 0
         style.background = nil
         style.link = nil
-        style.color = RGBAColor(red: style.color.red, green: style.color.green, blue: style.color.blue, alpha: style.color.alpha * 0.6)
-        let cue = StyledParagraph(runs: [StyledRun("(continued)", style: style)], style: ParagraphStyle(baseFont: style.font))
+        style.color = RGBAColor(
+            red: style.color.red, green: style.color.green, blue: style.color.blue, alpha: style.color.alpha * 0.6)
+        let cue = StyledParagraph(
+            runs: [StyledRun("(continued)", style: style)], style: ParagraphStyle(baseFont: style.font))
         guard let line = shaper.shape(cue, width: nil).lines.first else { return nil }
         let right = left + measure - paragraph.style.rightIndent
         var item = Item(height: padding + line.ascent + line.descent)

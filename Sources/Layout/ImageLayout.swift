@@ -11,20 +11,31 @@ struct ImageLayout {
     /// `path` ends in the image's `Figure` element; the caption is its sibling `Caption`; a
     /// placeholder (box and alt text) stands for the figure.
     func items(for image: StyledImage, path: [StructureElement]) -> [Item] {
-        let left = options.page.margins.left, measure = options.page.measure
+        let left = options.page.margins.left
+        let measure = options.page.measure
         let id = path.last?.id ?? 0
-        let captionPath = path.last?.role == .figure ? Array(path.dropLast()) + [StructureElement(.caption, id: id)] : path
+        let captionPath =
+            path.last?.role == .figure ? Array(path.dropLast()) + [StructureElement(.caption, id: id)] : path
         var items: [Item] = []
         if let size = shaper.imageSize(ofFile: image.path), size.width > 0, size.height > 0 {
             // The natural size (the file's resolution, else 1 px = 0.75 pt), or the size the
             // source asks for (one side given: the other in proportion); never wider than the
             // measure nor taller than 70% of the text area.
-            var width = size.width, height = size.height
-            (width, height) = Self.requested(image, natural: (width, height), measure: measure, textHeight: options.page.textHeight)
+            var width = size.width
+            var height = size.height
+            (width, height) = Self.requested(
+                image, natural: (width, height), measure: measure, textHeight: options.page.textHeight)
             let scale = min(1, measure / width, options.page.textHeight * 0.7 / height)
-            width *= scale; height *= scale
+            width *= scale
+            height *= scale
             let x = left + (measure - width) / 2
-            items.append(Item(height: height, elements: [.structure(path), .image(path: image.path, rect: Rect(x: x, y: 0, width: width, height: height))]))
+            items.append(
+                Item(
+                    height: height,
+                    elements: [
+                        .structure(path),
+                        .image(path: image.path, rect: Rect(x: x, y: 0, width: width, height: height)),
+                    ]))
         } else {
             // The placeholder holds the whole caption (every line: a long alt text is never
             // cut to its first line), at least 72 pt tall.
@@ -34,15 +45,25 @@ struct ImageLayout {
             let lines = label.map { shaper.shape($0, width: max(1, measure - 12)).lines } ?? []
             let textHeight = lines.reduce(0) { $0 + $1.ascent + $1.descent }
             let height = max(72.0, textHeight + 12)
-            var item = Item(height: height, elements: [
-                .structure(path),
-                .fill(Rect(x: left, y: 0, width: measure, height: height), RGBAColor(hex: "#F1F2F5")!),
-                .line(from: Point(x: left, y: 0), to: Point(x: left + measure, y: height), width: 0.4, color: RGBAColor(hex: "#C9CCD3")!),
-                .line(from: Point(x: left + measure, y: 0), to: Point(x: left, y: height), width: 0.4, color: RGBAColor(hex: "#C9CCD3")!),
-            ])
+            var item = Item(
+                height: height,
+                elements: [
+                    .structure(path),
+                    .fill(Rect(x: left, y: 0, width: measure, height: height), RGBAColor(hex: "#F1F2F5")!),
+                    .line(
+                        from: Point(x: left, y: 0), to: Point(x: left + measure, y: height), width: 0.4,
+                        color: RGBAColor(hex: "#C9CCD3")!),
+                    .line(
+                        from: Point(x: left + measure, y: 0), to: Point(x: left, y: height), width: 0.4,
+                        color: RGBAColor(hex: "#C9CCD3")!),
+                ])
             var top = (height - textHeight) / 2
             for line in lines {
-                item.elements.append(.fill(Rect(x: left + 6 + line.x - 6, y: top - 3, width: line.width + 12, height: line.ascent + line.descent + 6), RGBAColor(hex: "#F1F2F5")!))
+                item.elements.append(
+                    .fill(
+                        Rect(
+                            x: left + 6 + line.x - 6, y: top - 3, width: line.width + 12,
+                            height: line.ascent + line.descent + 6), RGBAColor(hex: "#F1F2F5")!))
                 item.elements.append(.text(line, x: left + 6 + line.x, baseline: top + line.ascent))
                 top += line.ascent + line.descent
             }
@@ -51,9 +72,13 @@ struct ImageLayout {
         }
         if let caption = image.caption {
             let shaped = shaper.shape(caption, width: measure)
-            for (line, box) in zip(shaped.lines, LineGrid(shaper: shaper, style: caption.style).boxes(for: shaped.lines)) {
-                items.append(Item(height: box.above + box.below, spaceBefore: 0, breakBefore: .avoid,
-                                  elements: [.structure(captionPath), .text(line, x: left + line.x, baseline: box.above)]))
+            for (line, box) in zip(
+                shaped.lines, LineGrid(shaper: shaper, style: caption.style).boxes(for: shaped.lines))
+            {
+                items.append(
+                    Item(
+                        height: box.above + box.below, spaceBefore: 0, breakBefore: .avoid,
+                        elements: [.structure(captionPath), .text(line, x: left + line.x, baseline: box.above)]))
             }
             if items.count > 1 { items[1].spaceBefore = 4 }
         }
@@ -64,7 +89,9 @@ struct ImageLayout {
 extension ImageLayout {
     /// The size in pt the `width`/`height` attributes ask for: one given keeps the aspect ratio,
     /// both given set both; a fraction is of the measure (width) or the text area's height.
-    static func requested(_ image: StyledImage, natural: (Double, Double), measure: Double, textHeight: Double) -> (Double, Double) {
+    static func requested(_ image: StyledImage, natural: (Double, Double), measure: Double, textHeight: Double) -> (
+        Double, Double
+    ) {
         func points(_ d: ImageDimension?, of whole: Double) -> Double? {
             switch d {
             case .points(let v)?: v
@@ -72,11 +99,12 @@ extension ImageLayout {
             case nil: nil
             }
         }
-        let w = points(image.width, of: measure), h = points(image.height, of: textHeight)
+        let w = points(image.width, of: measure)
+        let h = points(image.height, of: textHeight)
         switch (w, h) {
-        case let (w?, h?): return (w, h)
-        case let (w?, nil): return (w, natural.1 * w / natural.0)
-        case let (nil, h?): return (natural.0 * h / natural.1, h)
+        case (let w?, let h?): return (w, h)
+        case (let w?, nil): return (w, natural.1 * w / natural.0)
+        case (nil, let h?): return (natural.0 * h / natural.1, h)
         case (nil, nil): return natural
         }
     }
@@ -126,47 +154,66 @@ public enum ImageProbe {
         let b = [UInt8](data)
         // The end of the file: a PNG ends with its IEND chunk, a JPEG with EOI, an SVG with
         // </svg>; a file cut short draws nothing, so it counts as unreadable.
-        let end = (try? handle.seek(toOffset: UInt64(max(0, file.size - 64)))).flatMap { _ in
-            (try? handle.read(upToCount: 64)).map { [UInt8]($0) }
-        } ?? []
-        let other = Examination.problem("is not in a format it reads (PNG, JPEG, GIF, WebP, BMP, TIFF or SVG) or is damaged")
+        let end =
+            (try? handle.seek(toOffset: UInt64(max(0, file.size - 64)))).flatMap { _ in
+                (try? handle.read(upToCount: 64)).map { [UInt8]($0) }
+            } ?? []
+        let other = Examination.problem(
+            "is not in a format it reads (PNG, JPEG, GIF, WebP, BMP, TIFF or SVG) or is damaged")
         if containsSVGTag(b.prefix(4096)) {
             guard file.size <= FileReader.svgLimit else {
                 let limit = FileReader.megabytes(FileReader.svgLimit)
-                return .problem("is an SVG of \(FileReader.megabytes(file.size)), more than the \(limit) an SVG image may have")
+                return .problem(
+                    "is an SVG of \(FileReader.megabytes(file.size)), more than the \(limit) an SVG image may have")
             }
-            guard String(decoding: end, as: UTF8.self).contains("</svg>") else { return .problem("is an SVG cut short (no </svg> at its end)") }
+            guard String(decoding: end, as: UTF8.self).contains("</svg>") else {
+                return .problem("is an SVG cut short (no </svg> at its end)")
+            }
             guard let whole = try? FileReader.read(path, limit: FileReader.svgLimit, what: "an SVG image") else {
                 return other
             }
             let expanded = SVGWork.expandedElementCount([UInt8](whole), limit: SVGWork.maxElements)
             guard expanded <= SVGWork.maxElements else {
-                return .problem("is an SVG whose elements, with what its <use> references repeat, are more than "
-                                + "\(SVGWork.maxElements), too many to draw")
+                return .problem(
+                    "is an SVG whose elements, with what its <use> references repeat, are more than "
+                        + "\(SVGWork.maxElements), too many to draw")
             }
-            guard let size = svgSize(b) else { return .problem("is an SVG with no size: give its <svg> element width and height (not in %), or a viewBox") }
+            guard let size = svgSize(b) else {
+                return .problem(
+                    "is an SVG with no size: give its <svg> element width and height (not in %), or a viewBox")
+            }
             return .size(size.width, size.height)
         }
         guard b.count > 24 else { return other }
         if b.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
-            guard end.suffix(12).starts(with: [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44]) else { return .problem("is a PNG cut short (no IEND chunk at its end)") }
+            guard end.suffix(12).starts(with: [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44]) else {
+                return .problem("is a PNG cut short (no IEND chunk at its end)")
+            }
             let w = Int(b[16]) << 24 | Int(b[17]) << 16 | Int(b[18]) << 8 | Int(b[19])
             let h = Int(b[20]) << 24 | Int(b[21]) << 16 | Int(b[22]) << 8 | Int(b[23])
             guard w > 0, h > 0 else { return other }
             guard w <= maxSide, h <= maxSide else {
-                return .problem("is a PNG of \(w) × \(h) pixels, too large to draw (at most \(maxSide) a side and \(maxPixels / 1_000_000) million in all)")
+                return .problem(
+                    "is a PNG of \(w) × \(h) pixels, too large to draw (at most \(maxSide) a side and \(maxPixels / 1_000_000) million in all)"
+                )
             }
             return .size(w, h)
         }
         if b[0] == 0xFF, b[1] == 0xD8 {
-            guard end.suffix(2).elementsEqual([0xFF, 0xD9]) else { return .problem("is a JPEG cut short (no end-of-image marker)") }
+            guard end.suffix(2).elementsEqual([0xFF, 0xD9]) else {
+                return .problem("is a JPEG cut short (no end-of-image marker)")
+            }
             var i = 2
             while i + 9 < b.count {
-                guard b[i] == 0xFF else { i += 1; continue }
+                guard b[i] == 0xFF else {
+                    i += 1
+                    continue
+                }
                 let marker = b[i + 1]
                 let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
                 if (0xC0...0xCF).contains(marker), marker != 0xC4, marker != 0xC8, marker != 0xCC {
-                    let h = Int(b[i + 5]) << 8 | Int(b[i + 6]), w = Int(b[i + 7]) << 8 | Int(b[i + 8])
+                    let h = Int(b[i + 5]) << 8 | Int(b[i + 6])
+                    let w = Int(b[i + 7]) << 8 | Int(b[i + 8])
                     return w > 0 && h > 0 ? .size(w, h) : other
                 }
                 i += 2 + length
@@ -205,10 +252,13 @@ public enum ImageProbe {
 
     static func svgSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
         let head = String(decoding: bytes.prefix(8192), as: UTF8.self)
-        guard let open = head.range(of: "<svg"), let close = head[open.upperBound...].firstIndex(of: ">") else { return nil }
+        guard let open = head.range(of: "<svg"), let close = head[open.upperBound...].firstIndex(of: ">") else {
+            return nil
+        }
         let tag = String(head[open.upperBound..<close])
         func attribute(_ name: String) -> String? {
-            guard let r = tag.range(of: #"(^|\s)"# + name + #"\s*=\s*["']([^"']*)["']"#, options: .regularExpression) else { return nil }
+            guard let r = tag.range(of: #"(^|\s)"# + name + #"\s*=\s*["']([^"']*)["']"#, options: .regularExpression)
+            else { return nil }
             let match = tag[r]
             guard let q = match.firstIndex(where: { $0 == "\"" || $0 == "'" }) else { return nil }
             return String(match[match.index(after: q)...].dropLast())
@@ -220,11 +270,17 @@ public enum ImageProbe {
             return Length.points(length).map { $0 / 0.75 }
         }
         let box = attribute("viewBox")?.split(whereSeparator: { $0 == " " || $0 == "," }).compactMap { Double($0) }
-        var width = pixels(attribute("width")), height = pixels(attribute("height"))
+        var width = pixels(attribute("width"))
+        var height = pixels(attribute("height"))
         if let box, box.count == 4, box[2] > 0, box[3] > 0 {
-            if width == nil && height == nil { width = box[2]; height = box[3] }
-            else if width == nil, let h = height { width = h * box[2] / box[3] }
-            else if height == nil, let w = width { height = w * box[3] / box[2] }
+            if width == nil && height == nil {
+                width = box[2]
+                height = box[3]
+            } else if width == nil, let h = height {
+                width = h * box[2] / box[3]
+            } else if height == nil, let w = width {
+                height = w * box[3] / box[2]
+            }
         }
         guard let w = width, let h = height, w > 0, h > 0 else { return nil }
         return (Int(w.rounded()), Int(h.rounded()))

@@ -51,17 +51,27 @@ public struct LineBreaker: Sendable {
 
         /// A box of `width` pt that may stretch by `stretch` pt when justified.
         public static func box(_ width: Double, stretch: Double = 0, position: Int = 0) -> Item {
-            Item(kind: .box, flagged: false, emergency: false, width: width, stretch: stretch, shrink: 0, cost: 0, hang: 0, position: position)
+            Item(
+                kind: .box, flagged: false, emergency: false, width: width, stretch: stretch, shrink: 0, cost: 0,
+                hang: 0, position: position)
         }
         /// Glue of `width` pt that may stretch by `stretch` and shrink by `shrink` pt; `hang` pt
         /// of the material before it may hang into the margin when a line ends here.
-        public static func glue(_ width: Double, stretch: Double, shrink: Double, hang: Double = 0, position: Int = 0) -> Item {
-            Item(kind: .glue, flagged: false, emergency: false, width: width, stretch: stretch, shrink: shrink, cost: 0, hang: hang, position: position)
+        public static func glue(_ width: Double, stretch: Double, shrink: Double, hang: Double = 0, position: Int = 0)
+            -> Item
+        {
+            Item(
+                kind: .glue, flagged: false, emergency: false, width: width, stretch: stretch, shrink: shrink, cost: 0,
+                hang: hang, position: position)
         }
         /// A penalty: a break costing `cost`, adding `width` pt (a hyphen) when taken.
-        public static func penalty(_ width: Double = 0, cost: Double, flagged: Bool = false, hang: Double = 0,
-                                   emergency: Bool = false, position: Int = 0) -> Item {
-            Item(kind: .penalty, flagged: flagged, emergency: emergency, width: width, stretch: 0, shrink: 0, cost: cost, hang: hang, position: position)
+        public static func penalty(
+            _ width: Double = 0, cost: Double, flagged: Bool = false, hang: Double = 0,
+            emergency: Bool = false, position: Int = 0
+        ) -> Item {
+            Item(
+                kind: .penalty, flagged: flagged, emergency: emergency, width: width, stretch: 0, shrink: 0, cost: cost,
+                hang: hang, position: position)
         }
     }
 
@@ -137,14 +147,14 @@ public struct LineBreaker: Sendable {
     var compactionThreshold = 4096
 
     private struct Node {
-        var position: Int       // item index of the break (-1 for the paragraph start)
+        var position: Int  // item index of the break (-1 for the paragraph start)
         var line: Int
         var fitness: Int
-        var hyphens: Int        // consecutive hyphenated lines ending here
+        var hyphens: Int  // consecutive hyphenated lines ending here
         var totalWidth: Double, totalStretch: Double, totalShrink: Double  // sums after the break
-        var widthBefore: Double // the sum of widths before the break's item (where its line ends)
+        var widthBefore: Double  // the sum of widths before the break's item (where its line ends)
         var demerits: Double
-        var previous: Int       // index into `nodes`, -1 for none
+        var previous: Int  // index into `nodes`, -1 for none
         var ratio: Double
         var hyphenated: Bool
     }
@@ -160,7 +170,8 @@ public struct LineBreaker: Sendable {
             items.append(.penalty(cost: -.infinity, position: items.last.map { $0.position } ?? 0))
         }
         if let lines = search(items, width: width, tolerance: parameters.tolerance, emergency: false)
-            ?? search(items, width: width, tolerance: .infinity, emergency: false) {
+            ?? search(items, width: width, tolerance: .infinity, emergency: false)
+        {
             return Result(lines: lines, emergency: false, overfull: false)
         }
         let lines = search(items, width: width, tolerance: .infinity, emergency: true)!
@@ -175,7 +186,9 @@ public struct LineBreaker: Sendable {
     private func lineStart(after i: Int, _ items: [Item]) -> Int {
         var j = i
         if items[j].kind != .box { j += 1 }
-        while j < items.count, items[j].kind != .box, !(items[j].kind == .penalty && items[j].cost == -.infinity) { j += 1 }
+        while j < items.count, items[j].kind != .box, !(items[j].kind == .penalty && items[j].cost == -.infinity) {
+            j += 1
+        }
         return j
     }
 
@@ -187,26 +200,35 @@ public struct LineBreaker: Sendable {
         // break), kept as the loop goes, not as arrays over the whole paragraph: a node keeps
         // the sums it needs. The additions are made in item order, so each sum is the same
         // double however it is reached.
-        var sumWidth = 0.0, sumStretch = 0.0, sumShrink = 0.0
-        var nodes: [Node] = [Node(position: -1, line: 0, fitness: 2, hyphens: 0, totalWidth: 0, totalStretch: 0,
-                                  totalShrink: 0, widthBefore: 0, demerits: 0, previous: -1, ratio: 0, hyphenated: false)]
+        var sumWidth = 0.0
+        var sumStretch = 0.0
+        var sumShrink = 0.0
+        var nodes: [Node] = [
+            Node(
+                position: -1, line: 0, fitness: 2, hyphens: 0, totalWidth: 0, totalStretch: 0,
+                totalShrink: 0, widthBefore: 0, demerits: 0, previous: -1, ratio: 0, hyphenated: false)
+        ]
         var nodeLimit = compactionThreshold
-        var settled: [Node] = []   // the breaks every active break descends from, in order (see `compact`)
+        var settled: [Node] = []  // the breaks every active break descends from, in order (see `compact`)
         var dominated: [Bool] = [false]
         // The active breaks in groups: the nodes made at one break (consecutive in `nodes`)
         // share their position and totals, so a line from any of them has the same width,
         // ratio and badness: computed once per group. In order, as the nodes were made.
         var active: [Range<Int>] = [0..<1]
         var survivors: [Range<Int>] = []
-        var lastResort: Int? = nil   // the most recent node dropped, for an overfull line
-        let slots = 4 * 3            // fitness class × consecutive hyphens (0, 1, 2+)
+        var lastResort: Int? = nil  // the most recent node dropped, for an overfull line
+        let slots = 4 * 3  // fitness class × consecutive hyphens (0, 1, 2+)
         var best = [(demerits: Double, from: Int, ratio: Double)](repeating: (.infinity, -1, 0), count: slots)
 
         for i in 0..<count {
             let item = items[i]
-            let widthBefore = sumWidth, stretchBefore = sumStretch, shrinkBefore = sumShrink
+            let widthBefore = sumWidth
+            let stretchBefore = sumStretch
+            let shrinkBefore = sumShrink
             if item.kind != .penalty {
-                sumWidth += item.width; sumStretch += item.stretch; sumShrink += item.shrink
+                sumWidth += item.width
+                sumStretch += item.stretch
+                sumShrink += item.shrink
             }
             switch item.kind {
             case .box: continue
@@ -227,8 +249,9 @@ public struct LineBreaker: Sendable {
                 let available = width + item.hang
                 let stretch = p.raggedStretch ?? (stretchBefore - head.totalStretch)
                 let shrink = p.raggedStretch == nil ? shrinkBefore - head.totalShrink : 0
-                let ratio = adjustmentRatio(natural: natural, available: available, stretch: stretch, shrink: shrink,
-                                            forced: forced, width: width)
+                let ratio = adjustmentRatio(
+                    natural: natural, available: available, stretch: stretch, shrink: shrink,
+                    forced: forced, width: width)
                 if ratio < -1 {
                     // Overfull from here on: these nodes can never start a line reaching further.
                     lastResort = group.upperBound - 1
@@ -238,10 +261,14 @@ public struct LineBreaker: Sendable {
                 if ratio > tolerance { continue }
                 let badness = ratio.isInfinite ? 1e7 : min(1e7, 100 * pow3(abs(ratio)))
                 var lineDemerits = (p.linePenalty + badness) * (p.linePenalty + badness)
-                if isPenalty && item.cost > 0 { lineDemerits += item.cost * item.cost }
-                else if isPenalty && item.cost < 0 && !forced { lineDemerits -= item.cost * item.cost }
+                if isPenalty && item.cost > 0 {
+                    lineDemerits += item.cost * item.cost
+                } else if isPenalty && item.cost < 0 && !forced {
+                    lineDemerits -= item.cost * item.cost
+                }
                 let f = fitness(ratio)
-                let runt = isLast && head.position >= 0 && natural < width * p.shortLastLine
+                let runt =
+                    isLast && head.position >= 0 && natural < width * p.shortLastLine
                     && !(head.position + 1..<i).contains(where: { items[$0].kind == .glue })
                 for a in group where !dominated[a] {
                     let node = nodes[a]
@@ -255,27 +282,34 @@ public struct LineBreaker: Sendable {
                     if runt { demerits += p.shortLastLineDemerits }
                     demerits += node.demerits
                     let key = f * 3 + min(hyphens, 2)
-                    if demerits < best[key].demerits { best[key] = (demerits, a, ratio); found = true }
+                    if demerits < best[key].demerits {
+                        best[key] = (demerits, a, ratio)
+                        found = true
+                    }
                 }
             }
             swap(&active, &survivors)
             if !found && active.isEmpty && emergency, let a = lastResort {
                 // Nothing fits: leave one line overfull from the last dropped node.
-                best[2 * 3] = (nodes[a].demerits + 1e8, a, -1); found = true
+                best[2 * 3] = (nodes[a].demerits + 1e8, a, -1)
+                found = true
             }
             if !found { continue }
             // The sums before the next line's first item: those before this one plus the items
             // from here to there, added in order.
-            let (afterWidth, afterStretch, afterShrink) = sums(after: i, items, width: widthBefore, stretch: stretchBefore,
-                                                               shrink: shrinkBefore)
+            let (afterWidth, afterStretch, afterShrink) = sums(
+                after: i, items, width: widthBefore, stretch: stretchBefore,
+                shrink: shrinkBefore)
             if forced { active.removeAll(keepingCapacity: true) }  // nothing reaches across a forced break
             let first = nodes.count
             for key in 0..<slots where best[key].from >= 0 {
                 let candidate = best[key]
-                nodes.append(Node(position: i, line: nodes[candidate.from].line + 1, fitness: key / 3, hyphens: key % 3,
-                                  totalWidth: afterWidth, totalStretch: afterStretch, totalShrink: afterShrink,
-                                  widthBefore: widthBefore, demerits: candidate.demerits, previous: candidate.from,
-                                  ratio: candidate.ratio, hyphenated: hyphenated))
+                nodes.append(
+                    Node(
+                        position: i, line: nodes[candidate.from].line + 1, fitness: key / 3, hyphens: key % 3,
+                        totalWidth: afterWidth, totalStretch: afterStretch, totalShrink: afterShrink,
+                        widthBefore: widthBefore, demerits: candidate.demerits, previous: candidate.from,
+                        ratio: candidate.ratio, hyphenated: hyphenated))
                 dominated.append(false)
             }
             markDominated(nodes, from: first, &dominated)
@@ -292,12 +326,14 @@ public struct LineBreaker: Sendable {
     /// `stretch` (or `shrink`) it uses (The TeXbook, ch. 14; Knuth & Plass 1981, eq. 4). A line
     /// that ends at a forced break, or one that just fits, is set at its natural width (0); one
     /// with nothing to stretch uses ``Parameters/rigidLineStretch`` of the measure.
-    private func adjustmentRatio(natural: Double, available: Double, stretch: Double, shrink: Double, forced: Bool,
-                                 width: Double) -> Double {
+    private func adjustmentRatio(
+        natural: Double, available: Double, stretch: Double, shrink: Double, forced: Bool,
+        width: Double
+    ) -> Double {
         if natural > available + 1e-9 {
             return shrink > 0 ? (available - natural) / shrink : -.infinity
         } else if forced || natural >= available - 1e-9 {
-            return 0   // a last line, or one before a hard break, is set at its natural width
+            return 0  // a last line, or one before a hard break, is set at its natural width
         }
         return (available - natural) / (stretch > 0 ? stretch : width * parameters.rigidLineStretch)
     }
@@ -305,10 +341,14 @@ public struct LineBreaker: Sendable {
     /// The sums before the first item of the line that starts after a break at `i`: those
     /// before item `i` plus the items from there to the line's start, added in order (so each
     /// sum is the same double however it is reached).
-    private func sums(after i: Int, _ items: [Item], width: Double, stretch: Double,
-                      shrink: Double) -> (width: Double, stretch: Double, shrink: Double) {
+    private func sums(
+        after i: Int, _ items: [Item], width: Double, stretch: Double,
+        shrink: Double
+    ) -> (width: Double, stretch: Double, shrink: Double) {
         let after = lineStart(after: i, items)
-        var afterWidth = width, afterStretch = stretch, afterShrink = shrink
+        var afterWidth = width
+        var afterStretch = stretch
+        var afterShrink = shrink
         for k in i..<after where items[k].kind != .penalty {
             afterWidth += items[k].width
             afterStretch += items[k].stretch
@@ -323,8 +363,10 @@ public struct LineBreaker: Sendable {
     /// same demerits but for that term.
     private func markDominated(_ nodes: [Node], from first: Int, _ dominated: inout [Bool]) {
         for a in first..<nodes.count {
-            for b in first..<nodes.count where b != a && nodes[b].hyphens == nodes[a].hyphens
-                && nodes[b].demerits + parameters.adjacentDemerits < nodes[a].demerits {
+            for b in first..<nodes.count
+            where b != a && nodes[b].hyphens == nodes[a].hyphens
+                && nodes[b].demerits + parameters.adjacentDemerits < nodes[a].demerits
+            {
                 dominated[a] = true
                 break
             }
@@ -354,8 +396,10 @@ public struct LineBreaker: Sendable {
             let i = node.position
             let item = items[i]
             let natural = node.widthBefore - startWidth + (item.kind == .penalty ? item.width : 0)
-            lines.append(Line(breakIndex: i, start: start, ratio: node.ratio.isFinite ? node.ratio : 0,
-                              naturalWidth: natural, hyphenated: node.hyphenated, hang: item.hang))
+            lines.append(
+                Line(
+                    breakIndex: i, start: start, ratio: node.ratio.isFinite ? node.ratio : 0,
+                    naturalWidth: natural, hyphenated: node.hyphenated, hang: item.hang))
             start = lineStart(after: i, items)
             startWidth = node.totalWidth
         }
@@ -368,12 +412,15 @@ public struct LineBreaker: Sendable {
     /// descend from — lines that are settled whatever follows — to `settled`, their last one
     /// staying as the new first node. A paragraph of a megabyte made 800,000 nodes and kept
     /// them all (69 MB); what remains is the few thousand nodes of the last lines.
-    private func compact(_ nodes: inout [Node], dominated: inout [Bool], active: inout [Range<Int>], lastResort: inout Int?,
-                         settled: inout [Node]) {
+    private func compact(
+        _ nodes: inout [Node], dominated: inout [Bool], active: inout [Range<Int>], lastResort: inout Int?,
+        settled: inout [Node]
+    ) {
         // The deepest break every kept node descends from (`line` counts the breaks from the start).
         var common = active[0].lowerBound
         func meet(_ other: Int) {
-            var a = common, b = other
+            var a = common
+            var b = other
             while a != b {
                 if nodes[a].line >= nodes[b].line { a = nodes[a].previous } else { b = nodes[b].previous }
             }
@@ -385,14 +432,20 @@ public struct LineBreaker: Sendable {
         // `common`, settled now.
         var path: [Int] = []
         var n = common
-        while n > 0 { path.append(n); n = nodes[n].previous }
+        while n > 0 {
+            path.append(n)
+            n = nodes[n].previous
+        }
         settled += path.reversed().map { nodes[$0] }
 
         var kept = [Bool](repeating: false, count: nodes.count)
         kept[common] = true
         func keep(_ start: Int) {
             var n = start
-            while n >= 0, !kept[n] { kept[n] = true; n = nodes[n].previous }
+            while n >= 0, !kept[n] {
+                kept[n] = true
+                n = nodes[n].previous
+            }
         }
         for group in active { for a in group { keep(a) } }
         if let lastResort { keep(lastResort) }

@@ -6,7 +6,10 @@ public struct Point: Hashable, Sendable {
     /// Coordinates in pt: `x` from the left edge, `y` down from the top edge.
     public var x: Double, y: Double
     /// Creates a point from its coordinates (pt).
-    public init(x: Double, y: Double) { self.x = x; self.y = y }
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
 }
 
 /// A rectangle on the page, pt from the top-left corner.
@@ -15,7 +18,10 @@ public struct Rect: Hashable, Sendable {
     public var x: Double, y: Double, width: Double, height: Double
     /// Creates a rectangle from its top-left corner and size (pt).
     public init(x: Double, y: Double, width: Double, height: Double) {
-        self.x = x; self.y = y; self.width = width; self.height = height
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
     }
     /// Right edge, pt (`x + width`).
     public var maxX: Double { x + width }
@@ -58,7 +64,9 @@ public struct Page {
     public var elements: [PageElement]
     /// Creates page `number` (1-based) of `size`, empty by default.
     public init(number: Int, size: PaperSize, elements: [PageElement] = []) {
-        self.number = number; self.size = size; self.elements = elements
+        self.number = number
+        self.size = size
+        self.elements = elements
     }
 }
 

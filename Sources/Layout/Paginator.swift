@@ -18,9 +18,15 @@ public struct LayoutOptions {
     /// The running footer of page `n` (1-based), or nil for none; see ``header``.
     public var footer: ((Int) -> StyledParagraph?)?
     /// Creates options; widows and orphans default to 2 (CSS), no header or footer.
-    public init(page: PageSetup, widows: Int = 2, orphans: Int = 2,
-                header: ((Int) -> StyledParagraph?)? = nil, footer: ((Int) -> StyledParagraph?)? = nil) {
-        self.page = page; self.widows = widows; self.orphans = orphans; self.header = header; self.footer = footer
+    public init(
+        page: PageSetup, widows: Int = 2, orphans: Int = 2,
+        header: ((Int) -> StyledParagraph?)? = nil, footer: ((Int) -> StyledParagraph?)? = nil
+    ) {
+        self.page = page
+        self.widows = widows
+        self.orphans = orphans
+        self.header = header
+        self.footer = footer
     }
 }
 
@@ -93,7 +99,8 @@ public struct TableAdjustment: Sendable, Equatable {
             let tenths = (value * 10).rounded() / 10
             return tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
         }
-        var what = "a table of \(columns) columns is too wide for the measure (\(points(measure)) pt) "
+        var what =
+            "a table of \(columns) columns is too wide for the measure (\(points(measure)) pt) "
             + "at \(points(styledSize)) pt: "
         if size < styledSize - 0.05 { what += "its text is set at \(points(size)) pt" }
         if parts > 1 {
@@ -115,7 +122,10 @@ public struct InkOverflow: Sendable {
     public var crossesPageEdge: Bool
 }
 
-final class ItemBox { let item: Item; init(_ item: Item) { self.item = item } }
+final class ItemBox {
+    let item: Item
+    init(_ item: Item) { self.item = item }
+}
 
 struct Panel: Equatable {
     var id: Int
@@ -184,7 +194,9 @@ public final class Paginator {
 
     /// Creates a paginator that shapes with `shaper`, lays out per `options` and hands each full page to `renderer`.
     public init(shaper: TextShaper, options: LayoutOptions, renderer: PageRenderer) {
-        self.shaper = shaper; self.options = options; self.renderer = renderer
+        self.shaper = shaper
+        self.options = options
+        self.renderer = renderer
     }
 
     var left: Double { options.page.margins.left }
@@ -194,7 +206,10 @@ public final class Paginator {
     /// Lays out `block` after the previous ones; full pages are rendered immediately.
     /// - Throws: what the renderer throws.
     public func add(_ block: StyledBlock) throws {
-        if case .pageBreak = block.content { pendingForcedBreak = true; return }
+        if case .pageBreak = block.content {
+            pendingForcedBreak = true
+            return
+        }
         nextPanelID += 1
         let spaceAbove = max(previous?.spaceAfter ?? 0, block.spaceBefore)
         // A heading ends the keep of the section before it (that section was shorter than the
@@ -207,14 +222,19 @@ public final class Paginator {
             var item = item
             item.source = block.location
             if let fit = item.tableFit {
-                tableAdjustments.append(TableAdjustment(location: block.location, columns: fit.columns,
-                                                        styledSize: fit.naturalSize, size: fit.size, parts: fit.parts,
-                                                        measure: fit.measure))
+                tableAdjustments.append(
+                    TableAdjustment(
+                        location: block.location, columns: fit.columns,
+                        styledSize: fit.naturalSize, size: fit.size, parts: fit.parts,
+                        measure: fit.measure))
             }
             if first {
                 first = false
                 item.spaceBefore = spaceAbove
-                if pendingForcedBreak { item.breakBefore = .forced; pendingForcedBreak = false }
+                if pendingForcedBreak {
+                    item.breakBefore = .forced
+                    pendingForcedBreak = false
+                }
                 previous = block
             }
             if keptLinesToCome > 0 {
@@ -251,7 +271,8 @@ public final class Paginator {
         if placed.isEmpty, let header = item.repeatedHeader {
             var furniture = Paginator.furniture(header.item, above: item)
             measureInk(of: &furniture)
-            append(furniture, ink: furniture.ink ?? Overhang()); repeatedOnPage = 1
+            append(furniture, ink: furniture.ink ?? Overhang())
+            repeatedOnPage = 1
         }
         let gap = placed.isEmpty ? 0 : item.spaceBefore
         let placedNotes = placed.flatMap(\.item.notes)
@@ -266,7 +287,8 @@ public final class Paginator {
         // A row taller than a page fills this one as far as whole lines of its cells fit.
         if !fits, item.fragments != nil, let parts = split(item, gap: gap, placedNotes: placedNotes) {
             // (Each part's ink is its own, not the whole row's measured above.)
-            var head = parts.head, rest = parts.rest
+            var head = parts.head
+            var rest = parts.rest
             head.ink = nil
             rest.ink = nil
             measureInk(of: &head)
@@ -289,15 +311,22 @@ public final class Paginator {
             }
             if placed.count == repeatedOnPage, ink != Overhang(), lead + bottom > textHeight + 0.01 {
                 let excess = lead + bottom - textHeight
-                inkOverflows.append(InkOverflow(location: item.source, excess: excess,
-                                                crossesPageEdge: excess > options.page.margins.bottom + 0.01))
+                inkOverflows.append(
+                    InkOverflow(
+                        location: item.source, excess: excess,
+                        crossesPageEdge: excess > options.page.margins.bottom + 0.01))
             }
-            append(item, ink: ink); return
+            append(item, ink: ink)
+            return
         }
         // The item does not fit: end the page at the last break allowed.
         var breakIndex = placed.count
         if item.breakBefore == .avoid {
-            if let k = placed.indices.dropFirst(repeatedOnPage + 1).last(where: { placed[$0].item.breakBefore != .avoid }) { breakIndex = k }
+            if let k = placed.indices.dropFirst(repeatedOnPage + 1).last(where: {
+                placed[$0].item.breakBefore != .avoid
+            }) {
+                breakIndex = k
+            }
         }
         let carried = placed[breakIndex...].map(\.item)
         placed.removeLast(placed.count - breakIndex)
@@ -354,11 +383,15 @@ public final class Paginator {
 
     /// How far `item`'s lines draw beyond its box (``TextShaper/extent(of:)``), pt.
     func overhang(of item: Item) -> Overhang {
-        var top = 0.0, bottom = item.height
+        var top = 0.0
+        var bottom = item.height
         for element in item.elements {
-            let line: ShapedLine, baseline: Double
+            let line: ShapedLine
+            let baseline: Double
             switch element {
-            case .text(let l, _, let b), .ornament(let l, _, let b, _): line = l; baseline = b
+            case .text(let l, _, let b), .ornament(let l, _, let b, _):
+                line = l
+                baseline = b
             default: continue
             }
             let extent = shaper.extent(of: line)
@@ -376,10 +409,14 @@ public final class Paginator {
         page.elements.append(.structure([.artifact]))
         var index = 0
         while index < placed.count {
-            guard let panel = placed[index].item.panel else { index += 1; continue }
+            guard let panel = placed[index].item.panel else {
+                index += 1
+                continue
+            }
             var end = index
             while end + 1 < placed.count, placed[end + 1].item.panel?.id == panel.id { end += 1 }
-            let y0 = top + placed[index].y, y1 = top + placed[end].y + placed[end].item.height
+            let y0 = top + placed[index].y
+            let y1 = top + placed[end].y + placed[end].item.height
             page.elements.append(.fill(Rect(x: panel.x, y: y0, width: panel.width, height: y1 - y0), panel.color))
             index = end + 1
         }
@@ -388,7 +425,8 @@ public final class Paginator {
             if i > 0, !placed[i - 1].item.bars.isEmpty { y0 = top + placed[i - 1].y + placed[i - 1].item.height }
             let y1 = top + entry.y + entry.item.height
             for x in entry.item.bars {
-                page.elements.append(.line(from: Point(x: x, y: y0), to: Point(x: x, y: y1), width: 2, color: entry.item.barColor))
+                page.elements.append(
+                    .line(from: Point(x: x, y: y0), to: Point(x: x, y: y1), width: 2, color: entry.item.barColor))
             }
         }
         // Footnotes at the foot of the text area, under a short rule; drawn (and so read) after
@@ -397,8 +435,11 @@ public final class Paginator {
         var notesAfter: [Int: [PageElement]] = [:]
         if !notes.isEmpty {
             var y = options.page.margins.top + textHeight - Paginator.notesHeight(notes)
-            page.elements.append(.line(from: Point(x: left, y: y + Paginator.noteRuleGap / 2), to: Point(x: left + min(144, measure / 3), y: y + Paginator.noteRuleGap / 2),
-                                       width: 0.5, color: RGBAColor(red: 0.6, green: 0.6, blue: 0.62)))
+            page.elements.append(
+                .line(
+                    from: Point(x: left, y: y + Paginator.noteRuleGap / 2),
+                    to: Point(x: left + min(144, measure / 3), y: y + Paginator.noteRuleGap / 2),
+                    width: 0.5, color: RGBAColor(red: 0.6, green: 0.6, blue: 0.62)))
             // Set in the order of their numbers (a note cited inside another one is attached
             // with it, and may come before a lower number cited later on the page), read after
             // the block that cites them.
@@ -415,7 +456,9 @@ public final class Paginator {
                 let last = placed.indices.last { $0 >= i && Paginator.sameBlock(placed[$0].item.structure, block) } ?? i
                 let parent = Array(block.dropLast())
                 for note in entry.item.notes {
-                    notesAfter[last, default: []] += note.elements.map { $0.offset(by: noteTop[k]).underStructure(parent) }
+                    notesAfter[last, default: []] += note.elements.map {
+                        $0.offset(by: noteTop[k]).underStructure(parent)
+                    }
                     k += 1
                 }
             }
@@ -429,7 +472,9 @@ public final class Paginator {
             if let notes = notesAfter[i] { page.elements += notes }
         }
         appendRunningText(options.header?(pageCount), baselineFromTop: options.page.margins.top * 0.5, to: &page)
-        appendRunningText(options.footer?(pageCount), baselineFromTop: options.page.paper.height - options.page.margins.bottom * 0.45, to: &page)
+        appendRunningText(
+            options.footer?(pageCount), baselineFromTop: options.page.paper.height - options.page.margins.bottom * 0.45,
+            to: &page)
         placed.removeAll(keepingCapacity: true)
         repeatedOnPage = 0
         cursor = 0
@@ -452,7 +497,9 @@ public final class Paginator {
     /// How far the ink of footnote lines stacked one under the other reaches above the first
     /// box's top and below the last box's bottom, pt (0 when inside).
     static func notesInk(_ notes: [Item]) -> Overhang {
-        var y = 0.0, top = 0.0, bottom = 0.0
+        var y = 0.0
+        var top = 0.0
+        var bottom = 0.0
         for note in notes {
             let ink = note.ink ?? Overhang()
             top = min(top, y - ink.above)
@@ -487,13 +534,16 @@ extension PageElement {
     func offset(by dy: Double) -> PageElement {
         switch self {
         case .text(let line, let x, let baseline): .text(line, x: x, baseline: baseline + dy)
-        case .ornament(let line, let x, let baseline, let color): .ornament(line, x: x, baseline: baseline + dy, color: color)
+        case .ornament(let line, let x, let baseline, let color):
+            .ornament(line, x: x, baseline: baseline + dy, color: color)
         case .fill(let r, let c): .fill(Rect(x: r.x, y: r.y + dy, width: r.width, height: r.height), c)
-        case .line(let a, let b, let w, let c): .line(from: Point(x: a.x, y: a.y + dy), to: Point(x: b.x, y: b.y + dy), width: w, color: c)
+        case .line(let a, let b, let w, let c):
+            .line(from: Point(x: a.x, y: a.y + dy), to: Point(x: b.x, y: b.y + dy), width: w, color: c)
         case .link(let r, let t): .link(Rect(x: r.x, y: r.y + dy, width: r.width, height: r.height), t)
         case .destination(let name, let p): .destination(name: name, at: Point(x: p.x, y: p.y + dy))
         case .outline(let e, let p): .outline(e, at: Point(x: p.x, y: p.y + dy))
-        case .image(let path, let r): .image(path: path, rect: Rect(x: r.x, y: r.y + dy, width: r.width, height: r.height))
+        case .image(let path, let r):
+            .image(path: path, rect: Rect(x: r.x, y: r.y + dy, width: r.width, height: r.height))
         case .structure: self
         }
     }

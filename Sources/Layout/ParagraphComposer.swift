@@ -20,10 +20,16 @@ public struct PreparedParagraph: Sendable {
     /// Width of a hyphen in each run's face, pt (indexed like the paragraph's runs).
     public var hyphenWidths: [Double]
     /// Creates a prepared paragraph from its parts (see the properties).
-    public init(scalars: [Unicode.Scalar], runIndex: [Int], advances: [Double], lineBreakBefore: [Bool],
-                charBreakBefore: [Bool], hyphenWidths: [Double]) {
-        self.scalars = scalars; self.runIndex = runIndex; self.advances = advances
-        self.lineBreakBefore = lineBreakBefore; self.charBreakBefore = charBreakBefore; self.hyphenWidths = hyphenWidths
+    public init(
+        scalars: [Unicode.Scalar], runIndex: [Int], advances: [Double], lineBreakBefore: [Bool],
+        charBreakBefore: [Bool], hyphenWidths: [Double]
+    ) {
+        self.scalars = scalars
+        self.runIndex = runIndex
+        self.advances = advances
+        self.lineBreakBefore = lineBreakBefore
+        self.charBreakBefore = charBreakBefore
+        self.hyphenWidths = hyphenWidths
     }
 }
 
@@ -108,16 +114,19 @@ public enum ParagraphComposer {
     /// Chooses the lines of `paragraph` at `width` pt from its prepared measurements.
     /// `hyphenate(word, language)` returns the hyphenation points of a lower-case word as
     /// scalar offsets (a hyphen may follow the first `k` scalars), from the language's patterns.
-    public static func compose(_ paragraph: StyledParagraph, prepared: PreparedParagraph, width: Double,
-                               limits: HyphenationLimits = HyphenationLimits(),
-                               hyphenate: (String, String) -> [Int]) -> Composition {
+    public static func compose(
+        _ paragraph: StyledParagraph, prepared: PreparedParagraph, width: Double,
+        limits: HyphenationLimits = HyphenationLimits(),
+        hyphenate: (String, String) -> [Int]
+    ) -> Composition {
         let items = collect(paragraph, prepared: prepared, width: width, limits: limits, hyphenate: hyphenate)
         var parameters = LineBreaker.Parameters()
         let justified = paragraph.style.alignment == .justify
         if !justified { parameters.raggedStretch = 2 * paragraph.style.baseFont.size }
         let result = LineBreaker(parameters: parameters).breakLines(items, width: width)
-        return Composition(lines: finalize(result, items: items, paragraph: paragraph, prepared: prepared, width: width),
-                           emergency: result.emergency)
+        return Composition(
+            lines: finalize(result, items: items, paragraph: paragraph, prepared: prepared, width: width),
+            emergency: result.emergency)
     }
 
     // MARK: Collect and prepare: boxes, glue and penalties
@@ -166,12 +175,15 @@ public enum ParagraphComposer {
         }
     }
 
-    static func collect(_ paragraph: StyledParagraph, prepared p: PreparedParagraph, width: Double,
-                        limits: HyphenationLimits, hyphenate: (String, String) -> [Int]) -> [LineBreaker.Item] {
+    static func collect(
+        _ paragraph: StyledParagraph, prepared p: PreparedParagraph, width: Double,
+        limits: HyphenationLimits, hyphenate: (String, String) -> [Int]
+    ) -> [LineBreaker.Item] {
         let keepAll = paragraph.style.hangulLineBreak == .keepAll
         let allowed = allowedBreaks(p, keepAll: keepAll)
-        let breaks = Breaks(allowed: allowed, emergency: emergencyBreaks(p, allowed: allowed, width: width),
-                            hyphen: hyphenationPoints(paragraph, prepared: p, limits: limits, hyphenate: hyphenate))
+        let breaks = Breaks(
+            allowed: allowed, emergency: emergencyBreaks(p, allowed: allowed, width: width),
+            hyphen: hyphenationPoints(paragraph, prepared: p, limits: limits, hyphenate: hyphenate))
         // Items, made twice: counted, then stored in an array of exactly that capacity (a
         // megabyte of prose makes about half a million items of 56 bytes; an array that grows
         // by doubling holds the old and the new buffer at once).
@@ -199,7 +211,8 @@ public enum ParagraphComposer {
         let n = p.scalars.count
         var allowed = [Bool](repeating: false, count: n + 1)
         for i in 1..<max(1, n) where p.lineBreakBefore[i] {
-            let a = p.scalars[i - 1], b = p.scalars[i]
+            let a = p.scalars[i - 1]
+            let b = p.scalars[i]
             if keepAll, isHangul(a) || isHangul(b), !isWhitespace(a), !isWhitespace(b) { continue }
             allowed[i] = true
         }
@@ -213,7 +226,8 @@ public enum ParagraphComposer {
     static func emergencyBreaks(_ p: PreparedParagraph, allowed: [Bool], width: Double) -> [Bool] {
         let n = p.scalars.count
         var emergencyAt = [Bool](repeating: false, count: n + 1)
-        var pieceStart = 0, pieceWidth = 0.0
+        var pieceStart = 0
+        var pieceWidth = 0.0
         func endPiece(_ end: Int) {
             if pieceWidth > width {
                 for k in pieceStart + 1..<max(pieceStart + 1, end)
@@ -231,9 +245,14 @@ public enum ParagraphComposer {
                 spacesEndPiece = end >= n || allowed[end] || isSeparator(p.scalars[end])
             }
             if isSeparator(s) || isBreakingSpace(s) && spacesEndPiece {
-                endPiece(i); pieceStart = i + 1; continue
+                endPiece(i)
+                pieceStart = i + 1
+                continue
             }
-            if allowed[i] && i > pieceStart { endPiece(i); pieceStart = i }
+            if allowed[i] && i > pieceStart {
+                endPiece(i)
+                pieceStart = i
+            }
             pieceWidth += p.advances[i]
         }
         endPiece(n)
@@ -243,8 +262,10 @@ public enum ParagraphComposer {
     /// Hyphenation points (before scalar i), per space-delimited token, in the runs that
     /// hyphenate (``RunStyle/hyphenate``, else justified paragraphs), in the language of each
     /// run (`en` when none is set); `hyphenate(word, language)` gives a lower-cased word's points.
-    static func hyphenationPoints(_ paragraph: StyledParagraph, prepared p: PreparedParagraph,
-                                  limits: HyphenationLimits, hyphenate: (String, String) -> [Int]) -> [Bool] {
+    static func hyphenationPoints(
+        _ paragraph: StyledParagraph, prepared p: PreparedParagraph,
+        limits: HyphenationLimits, hyphenate: (String, String) -> [Int]
+    ) -> [Bool] {
         let runs = paragraph.runs
         let n = p.scalars.count
         let justified = paragraph.style.alignment == .justify
@@ -259,23 +280,34 @@ public enum ParagraphComposer {
             // Never in words with digits, URLs, e-mail addresses or paths; never in code or Hangul.
             for i in range {
                 let s = p.scalars[i]
-                if ("0"..."9").contains(s) || (s.value >= 0x80 && s.properties.numericType != nil) || s == "/" || s == "@" || s == "\\" || s == "_" { return }
+                if ("0"..."9").contains(s) || (s.value >= 0x80 && s.properties.numericType != nil) || s == "/"
+                    || s == "@" || s == "\\" || s == "_"
+                {
+                    return
+                }
                 if s == "." && i + 1 < range.upperBound && isLatinLetter(p.scalars[i + 1]) { return }
             }
             var i = range.lowerBound
             while i < range.upperBound {
-                guard isLatinLetter(p.scalars[i]) else { i += 1; continue }
+                guard isLatinLetter(p.scalars[i]) else {
+                    i += 1
+                    continue
+                }
                 var j = i
                 let run = p.runIndex[i]
-                while j < range.upperBound, isLatinLetter(p.scalars[j]) || p.scalars[j] == "\u{AD}", p.runIndex[j] == run { j += 1 }
+                while j < range.upperBound, isLatinLetter(p.scalars[j]) || p.scalars[j] == "\u{AD}",
+                    p.runIndex[j] == run
+                { j += 1 }
                 defer { i = j }
                 let style = runs[run].style
                 let word = p.scalars[i..<j]
                 guard style.hyphenate ?? justified, !style.isCode, word.count >= limits.minimumWord,
-                      !word.contains("\u{AD}"), !word.allSatisfy({ $0.properties.isUppercase }) else { continue }
+                    !word.contains("\u{AD}"), !word.allSatisfy({ $0.properties.isUppercase })
+                else { continue }
                 let lower = String(String.UnicodeScalarView(word)).lowercased()
                 guard lower.unicodeScalars.count == word.count else { continue }
-                for k in hyphenate(lower, style.language ?? "en") where k >= limits.left && k <= word.count - limits.right {
+                for k in hyphenate(lower, style.language ?? "en")
+                where k >= limits.left && k <= word.count - limits.right {
                     hyphenAt[i + k] = true
                 }
             }
@@ -286,8 +318,10 @@ public enum ParagraphComposer {
     /// Calls `add` with the paragraph's items in order: boxes of text, glue at breaking
     /// spaces, penalties at breaks (hyphen, emergency, explicit), a forced break at each
     /// separator and at the end.
-    static func makeItems(_ paragraph: StyledParagraph, prepared p: PreparedParagraph, breaks: Breaks,
-                          _ add: (LineBreaker.Item) -> Void) {
+    static func makeItems(
+        _ paragraph: StyledParagraph, prepared p: PreparedParagraph, breaks: Breaks,
+        _ add: (LineBreaker.Item) -> Void
+    ) {
         let runs = paragraph.runs
         let isCode = runs.map(\.style.isCode)
         let n = p.scalars.count
@@ -296,7 +330,9 @@ public enum ParagraphComposer {
         let allowed = breaks.allowed
         let emergencyAt = breaks.emergency
         let hyphenAt = breaks.hyphen
-        var boxWidth = 0.0, boxStretch = 0.0, boxStart = 0
+        var boxWidth = 0.0
+        var boxStretch = 0.0
+        var boxStart = 0
         // Whether a line may break at the run of breaking spaces being read: UAX #14 allows a
         // break after the run (LB7, LB18), never between its spaces, so the break goes at the
         // run's first space (the glue a box precedes), and the rest are dropped at the next
@@ -308,7 +344,8 @@ public enum ParagraphComposer {
         var runTrails = false
         func flushBox() {
             if boxWidth > 0 || boxStretch > 0 { add(.box(boxWidth, stretch: boxStretch, position: boxStart)) }
-            boxWidth = 0; boxStretch = 0
+            boxWidth = 0
+            boxStretch = 0
         }
         for i in 0..<n {
             let s = p.scalars[i]
@@ -318,7 +355,9 @@ public enum ParagraphComposer {
                 boxStart = i + 1
                 continue
             }
-            if i > 0 && (allowed[i] || hyphenAt[i] || emergencyAt[i]) && (!isWhitespace(p.scalars[i - 1]) || emergencyAt[i]) {
+            if i > 0 && (allowed[i] || hyphenAt[i] || emergencyAt[i])
+                && (!isWhitespace(p.scalars[i - 1]) || emergencyAt[i])
+            {
                 flushBox()
                 let before = p.scalars[i - 1]
                 if before == "\u{AD}" || hyphenAt[i] {
@@ -331,8 +370,10 @@ public enum ParagraphComposer {
                 } else {
                     let explicit = before == "-" || before == "\u{2010}"
                     let codeBefore = isCode[p.runIndex[i - 1]]
-                    add(.penalty(cost: explicit ? 50 : 0, flagged: explicit,
-                                 hang: hang && !codeBefore ? p.advances[i - 1] * overhang(before) : 0, position: i))
+                    add(
+                        .penalty(
+                            cost: explicit ? 50 : 0, flagged: explicit,
+                            hang: hang && !codeBefore ? p.advances[i - 1] * overhang(before) : 0, position: i))
                 }
                 boxStart = i
             }
@@ -352,13 +393,18 @@ public enum ParagraphComposer {
                         add(.box(0, position: i))
                     }
                 }
-                if runTrails { boxStart = i + 1; continue }
+                if runTrails {
+                    boxStart = i + 1
+                    continue
+                }
                 if !runBreaks { add(.penalty(cost: .infinity, position: i)) }
                 let before = i > 0 ? p.scalars[i - 1] : " "
                 let codeBefore = i > 0 && isCode[p.runIndex[i - 1]]
                 let hangWidth = hang && i > 0 && !codeBefore ? p.advances[i - 1] * overhang(before) : 0
-                add(.glue(w, stretch: rigid ? 0 : w * spaceStretch, shrink: rigid ? 0 : w * spaceShrink,
-                          hang: hangWidth, position: i))
+                add(
+                    .glue(
+                        w, stretch: rigid ? 0 : w * spaceStretch, shrink: rigid ? 0 : w * spaceShrink,
+                        hang: hangWidth, position: i))
                 boxStart = i + 1
                 continue
             }
@@ -380,8 +426,10 @@ public enum ParagraphComposer {
 
     // MARK: Finalize: justification, alignment, hanging punctuation
 
-    static func finalize(_ result: LineBreaker.Result, items: [LineBreaker.Item], paragraph: StyledParagraph,
-                         prepared p: PreparedParagraph, width: Double) -> [ComposedLine] {
+    static func finalize(
+        _ result: LineBreaker.Result, items: [LineBreaker.Item], paragraph: StyledParagraph,
+        prepared p: PreparedParagraph, width: Double
+    ) -> [ComposedLine] {
         let n = p.scalars.count
         let justified = paragraph.style.alignment == .justify
         let isCode = paragraph.runs.map(\.style.isCode)
@@ -390,23 +438,40 @@ public enum ParagraphComposer {
         var start = 0
         for line in result.lines {
             let item = items[line.breakIndex]
-            let end: Int, ending: ComposedLine.Ending
+            let end: Int
+            let ending: ComposedLine.Ending
             let isLastItem = line.breakIndex == items.count - 1
             switch item.kind {
-            case .glue: end = item.position; ending = .space
-            case .penalty where isLastItem: end = n; ending = .end
-            case .penalty where item.cost == -.infinity: end = item.position; ending = .separator
-            case .penalty: end = item.position; ending = item.flagged && (item.width > 0) ? .hyphen : .opportunity
-            case .box: end = item.position; ending = .opportunity
+            case .glue:
+                end = item.position
+                ending = .space
+            case .penalty where isLastItem:
+                end = n
+                ending = .end
+            case .penalty where item.cost == -.infinity:
+                end = item.position
+                ending = .separator
+            case .penalty:
+                end = item.position
+                ending = item.flagged && (item.width > 0) ? .hyphen : .opportunity
+            case .box:
+                end = item.position
+                ending = .opportunity
             }
             // Stretchable spaces and Hangul gaps on the line.
-            var spaceWidth = 0.0, gaps = 0, gapSize = 0.0
+            var spaceWidth = 0.0
+            var gaps = 0
+            var gapSize = 0.0
             for i in start..<max(start, end) {
                 let s = p.scalars[i]
                 if isBreakingSpace(s) && !isCode[p.runIndex[i]] { spaceWidth += p.advances[i] }
-                if isHangul(s) && i + 1 < end && isHangul(p.scalars[i + 1]) { gaps += 1; gapSize += sizes[p.runIndex[i]] }
+                if isHangul(s) && i + 1 < end && isHangul(p.scalars[i + 1]) {
+                    gaps += 1
+                    gapSize += sizes[p.runIndex[i]]
+                }
             }
-            var spaceFactor = 0.0, syllable = 0.0
+            var spaceFactor = 0.0
+            var syllable = 0.0
             let stretches = justified && ending != .end && ending != .separator
             let available = width + (stretches ? line.hang : 0)
             var extra = available - line.naturalWidth
@@ -418,14 +483,24 @@ public enum ParagraphComposer {
                 } else {
                     // KLREQ: word spaces first, then between syllables, in two steps, then spaces again.
                     // `gapSize` is the sum of the gaps' em sizes.
-                    var spaces = 0.0, perEm = 0.0
-                    func take(_ available: Double) -> Double { let t = min(extra, max(0, available)); extra -= t; return t }
+                    var spaces = 0.0
+                    var perEm = 0.0
+                    func take(_ available: Double) -> Double {
+                        let t = min(extra, max(0, available))
+                        extra -= t
+                        return t
+                    }
                     if spaceWidth > 0 { spaces += take(spaceWidth * spaceFirst) }
                     if gaps > 0 { perEm += take(gapSize * syllableQuiet) / gapSize }
                     if spaceWidth > 0 { spaces += take(spaceWidth * (spaceMost - spaceFirst)) }
                     if gaps > 0 { perEm += take(gapSize * (syllableMost - syllableQuiet)) / gapSize }
-                    if spaceWidth > 0 { spaces += extra; extra = 0 }
-                    else if gaps > 0 { perEm += extra / gapSize; extra = 0 }
+                    if spaceWidth > 0 {
+                        spaces += extra
+                        extra = 0
+                    } else if gaps > 0 {
+                        perEm += extra / gapSize
+                        extra = 0
+                    }
                     spaceFactor = spaceWidth > 0 ? spaces / spaceWidth : 0
                     syllable = perEm * (gaps > 0 ? gapSize / Double(gaps) : 0)
                 }
@@ -437,9 +512,11 @@ public enum ParagraphComposer {
             case .right: x = max(0, width - finalWidth)
             case .left, .justify: x = 0
             }
-            lines.append(ComposedLine(start: start, end: end, ending: ending, naturalWidth: line.naturalWidth,
-                                      spaceFactor: spaceFactor, syllableSpacing: syllable, x: x, width: finalWidth,
-                                      hang: stretches ? max(0, finalWidth - width) : 0))
+            lines.append(
+                ComposedLine(
+                    start: start, end: end, ending: ending, naturalWidth: line.naturalWidth,
+                    spaceFactor: spaceFactor, syllableSpacing: syllable, x: x, width: finalWidth,
+                    hang: stretches ? max(0, finalWidth - width) : 0))
             // The next line starts after the dropped space or separator, and any spaces after it.
             var next = end
             if ending == .space || ending == .separator { next += 1 }

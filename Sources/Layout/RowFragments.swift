@@ -50,7 +50,9 @@ struct RowFragments {
     }
 
     init(cells: [Cell], bottomPadding: Double, closing: [PageElement]) {
-        self.cells = cells; self.bottomPadding = bottomPadding; self.closing = closing
+        self.cells = cells
+        self.bottomPadding = bottomPadding
+        self.closing = closing
         ownElements = cells.reduce(0) { $0 + $1.lines.reduce(0) { $0 + $1.elements.count } } + closing.count
     }
 
@@ -80,7 +82,9 @@ struct RowFragments {
                 while k < cell.lines.count, cell.lines[k].bottom <= room { k += 1 }
                 if strict {
                     // A break before the cell's line i (from its first) is allowed as in a paragraph.
-                    while k > 0, k < cell.lines.count, !(cell.placedBefore + k >= orphans && cell.count - (cell.placedBefore + k) >= widows) { k -= 1 }
+                    while k > 0, k < cell.lines.count,
+                        !(cell.placedBefore + k >= orphans && cell.count - (cell.placedBefore + k) >= widows)
+                    { k -= 1 }
                     if k == 0, !cell.lines.isEmpty { return nil }
                 }
                 counts.append(k)
@@ -105,8 +109,9 @@ struct RowFragments {
             let remaining = cells[j].lines.dropFirst(k)
             let shift = remaining.first?.top ?? 0
             rest[j].lines = remaining.map { band in
-                TableLayout.LineBand(top: band.top - shift, bottom: band.bottom - shift, column: band.column,
-                                     elements: band.elements.map { $0.offset(by: -shift) })
+                TableLayout.LineBand(
+                    top: band.top - shift, bottom: band.bottom - shift, column: band.column,
+                    elements: band.elements.map { $0.offset(by: -shift) })
             }
             rest[j].placedBefore += k
         }
@@ -125,7 +130,9 @@ extension Item {
     /// item's quote bars, panel, structure and repeated header; each footnote goes with the
     /// part that holds its reference.
     func split(within room: Double, widows: Int, orphans: Int, strict: Bool) -> (head: Item, rest: Item)? {
-        guard let fragments, let counts = fragments.counts(within: room, widows: widows, orphans: orphans, strict: strict) else { return nil }
+        guard let fragments,
+            let counts = fragments.counts(within: room, widows: widows, orphans: orphans, strict: strict)
+        else { return nil }
         let parts = fragments.split(at: counts)
         var head = self
         head.elements = Array(elements.dropLast(fragments.ownElements)) + parts.head
@@ -138,10 +145,11 @@ extension Item {
         rest.spaceBefore = 0
         rest.breakBefore = .allowed
         if !notes.isEmpty {
-            let cited = Set(head.elements.compactMap { element -> String? in
-                if case .link(_, .internal(let name)) = element, name.hasPrefix("fn-") { return name }
-                return nil
-            })
+            let cited = Set(
+                head.elements.compactMap { element -> String? in
+                    if case .link(_, .internal(let name)) = element, name.hasPrefix("fn-") { return name }
+                    return nil
+                })
             (head.notes, rest.notes) = Item.partition(notes, cited: cited)
         }
         return (head, rest)
@@ -153,7 +161,9 @@ extension Item {
         var (inCited, others): ([Item], [Item]) = ([], [])
         var current = false
         for line in notes {
-            for case .destination(let name, _) in line.elements where name.hasPrefix("fn-") { current = cited.contains(name) }
+            for case .destination(let name, _) in line.elements where name.hasPrefix("fn-") {
+                current = cited.contains(name)
+            }
             if current { inCited.append(line) } else { others.append(line) }
         }
         return (inCited, others)

@@ -11,11 +11,17 @@ enum StructureMarks {
     ///
     /// `linksBefore` counts the links in the block's lines before this one: each footnote
     /// marker's `Reference` is an element of its own.
-    static func line(_ line: ShapedLine, x: Double, baseline: Double, path: [StructureElement], linksBefore: Int) -> [PageElement] {
+    static func line(_ line: ShapedLine, x: Double, baseline: Double, path: [StructureElement], linksBefore: Int)
+        -> [PageElement]
+    {
         var elements: [PageElement] = [.structure(path), .text(line, x: x + line.x, baseline: baseline)]
         for (k, link) in line.links.enumerated() {
             elements.append(.structure(linkPath(path, target: link.target, linkIndex: linksBefore + k)))
-            elements.append(.link(Rect(x: x + link.x, y: baseline - line.ascent, width: link.width, height: line.ascent + line.descent), link.target))
+            elements.append(
+                .link(
+                    Rect(
+                        x: x + link.x, y: baseline - line.ascent, width: link.width, height: line.ascent + line.descent),
+                    link.target))
         }
         return elements
     }
@@ -49,7 +55,8 @@ extension Item {
     /// on a continued page, a code block's `(continued)` cue are not read).
     var asArtifact: Item {
         var copy = self
-        copy.elements = [.structure([.artifact])] + elements.map { if case .structure = $0 { .structure([.artifact]) } else { $0 } }
+        copy.elements =
+            [.structure([.artifact])] + elements.map { if case .structure = $0 { .structure([.artifact]) } else { $0 } }
         return copy
     }
 }

@@ -54,13 +54,16 @@ struct TableLayout {
         for (number, part) in fit.parts.enumerated() {
             var first = true
             let bounds = part.map { fit.bounds[$0] }
-            try layOutPart(table, columns: part, scale: fit.scale, bounds: bounds, partNumber: number, path: path,
-                           available: available) { item in
+            try layOutPart(
+                table, columns: part, scale: fit.scale, bounds: bounds, partNumber: number, path: path,
+                available: available
+            ) { item in
                 var item = item
                 if first, number == 0, fit.scale < 1 || split {
-                    item.tableFit = TableFit.Notice(columns: columns, naturalSize: fit.naturalSize,
-                                                    size: fit.naturalSize * fit.scale, parts: fit.parts.count,
-                                                    measure: available)
+                    item.tableFit = TableFit.Notice(
+                        columns: columns, naturalSize: fit.naturalSize,
+                        size: fit.naturalSize * fit.scale, parts: fit.parts.count,
+                        measure: available)
                 }
                 first = false
                 try emit(item)
@@ -71,8 +74,10 @@ struct TableLayout {
     /// The columns `columns` of `table` (indices into each row), with their bounds at `scale`
     /// (`bounds`, one per listed column), laid out as one table: part `partNumber` of the
     /// table's ``TableFit/parts`` (labelled when there are several).
-    func layOutPart(_ table: StyledTable, columns part: [Int], scale: Double, bounds: [ColumnBounds], partNumber: Int,
-                    path: [StructureElement], available: Double, emit: (Item) throws -> Void) rethrows {
+    func layOutPart(
+        _ table: StyledTable, columns part: [Int], scale: Double, bounds: [ColumnBounds], partNumber: Int,
+        path: [StructureElement], available: Double, emit: (Item) throws -> Void
+    ) rethrows {
         let pad = table.cellPadding
         let columns = part.count
         let totalColumns = max(table.header.count, table.rows.columnCount)
@@ -99,16 +104,19 @@ struct TableLayout {
         let em = (table.header.map(\.style.baseFont.size).max() ?? 0) * scale
         var sidePad = pad
         if sumMin > available {
-            let least = TableLayout.sidePadding(pad / 2, content: bounds.map { min(em, max(0, $0.minimum - 2 * pad)) }, available: available)
+            let least = TableLayout.sidePadding(
+                pad / 2, content: bounds.map { min(em, max(0, $0.minimum - 2 * pad)) }, available: available)
             sidePad = max(least, pad - (sumMin - available) / (2 * Double(columns)))
         }
         let cut = 2 * (pad - sidePad)
-        let widths = TableLayout.columnWidths(minimum: bounds.map { $0.minimum - cut }, maximum: bounds.map { $0.maximum - cut },
-                                              available: available, padding: sidePad,
-                                              legibleWord: TableLayout.legibleWordEms * em)
+        let widths = TableLayout.columnWidths(
+            minimum: bounds.map { $0.minimum - cut }, maximum: bounds.map { $0.maximum - cut },
+            available: available, padding: sidePad,
+            legibleWord: TableLayout.legibleWordEms * em)
         let hpad = [Double](repeating: sidePad, count: columns)
         let tableWidth = widths.reduce(0, +)
-        let strong = 0.8, thin = 0.4
+        let strong = 0.8
+        let thin = 0.4
         var headerLines: [LineBand] = []
         let id = path.last?.id ?? 0
         let rowCount = table.rows.count
@@ -117,14 +125,24 @@ struct TableLayout {
         func rowPath(_ row: Int) -> [StructureElement] {
             path + [StructureElement(.tableRow, id: id, index: firstRow + row)]
         }
-        if let label = partLabel(partNumber, of: table, columns: part, totalColumns: totalColumns, scale: scale,
-                                 path: path) {
+        if let label = partLabel(
+            partNumber, of: table, columns: part, totalColumns: totalColumns, scale: scale,
+            path: path)
+        {
             try emit(label)
         }
-        var header = row(cells(table.header), widths: widths, padding: pad, sidePadding: hpad, lines: &headerLines,
-                         path: rowPath(0), cellRole: .tableHeader, firstCell: firstRow * totalColumns)
-        header.elements.insert(contentsOf: [.structure([.artifact]), rule(y: strong / 2, width: tableWidth, thickness: strong, color: table.ruleColor)], at: 0)
-        let headerRule = [PageElement.structure([.artifact]), rule(y: -thin / 2, width: tableWidth, thickness: thin, color: table.ruleColor)]
+        var header = row(
+            cells(table.header), widths: widths, padding: pad, sidePadding: hpad, lines: &headerLines,
+            path: rowPath(0), cellRole: .tableHeader, firstCell: firstRow * totalColumns)
+        header.elements.insert(
+            contentsOf: [
+                .structure([.artifact]),
+                rule(y: strong / 2, width: tableWidth, thickness: strong, color: table.ruleColor),
+            ], at: 0)
+        let headerRule = [
+            PageElement.structure([.artifact]),
+            rule(y: -thin / 2, width: tableWidth, thickness: thin, color: table.ruleColor),
+        ]
         header.elements += headerRule.map { $0.offset(by: header.height) }
         if partNumber > 0 { header.breakBefore = .avoid }
         let textHeight = options.page.textHeight
@@ -132,7 +150,8 @@ struct TableLayout {
         // one taller than a page is split like any row.
         let repeatsHeader = header.height <= textHeight / 2
         if header.height > textHeight - 1 {
-            header.fragments = RowFragments(lines: headerLines, columns: columns, bottomPadding: pad, closing: headerRule)
+            header.fragments = RowFragments(
+                lines: headerLines, columns: columns, bottomPadding: pad, closing: headerRule)
         }
         try emit(header)
         let headerBox = repeatsHeader ? ItemBox(header) : nil
@@ -141,13 +160,21 @@ struct TableLayout {
         let tallest = textHeight - (repeatsHeader ? header.height : 0) - 1
         for (i, row) in table.rows.enumerated() {
             var lines: [LineBand] = []
-            var item = self.row(cells(row), widths: widths, padding: pad, sidePadding: hpad, lines: &lines,
-                                path: rowPath(i + 1), cellRole: .tableData,
-                                firstCell: (firstRow + i + 1) * totalColumns)
+            var item = self.row(
+                cells(row), widths: widths, padding: pad, sidePadding: hpad, lines: &lines,
+                path: rowPath(i + 1), cellRole: .tableData,
+                firstCell: (firstRow + i + 1) * totalColumns)
             let last = i == rowCount - 1
             let thickness = last ? strong : 0.25
-            let color = last ? table.ruleColor : RGBAColor(red: table.ruleColor.red, green: table.ruleColor.green, blue: table.ruleColor.blue, alpha: 0.6)
-            let closing = [PageElement.structure([.artifact]), rule(y: -thickness / 2, width: tableWidth, thickness: thickness, color: color)]
+            let color =
+                last
+                ? table.ruleColor
+                : RGBAColor(
+                    red: table.ruleColor.red, green: table.ruleColor.green, blue: table.ruleColor.blue, alpha: 0.6)
+            let closing = [
+                PageElement.structure([.artifact]),
+                rule(y: -thickness / 2, width: tableWidth, thickness: thickness, color: color),
+            ]
             item.elements += closing.map { $0.offset(by: item.height) }
             if item.height > tallest {
                 item.fragments = RowFragments(lines: lines, columns: columns, bottomPadding: pad, closing: closing)
@@ -221,9 +248,10 @@ struct TableLayout {
         var bounds = natural
         if scale < 1 {
             shaper.forgetKeptLayouts()
-            bounds = columnBounds(header: table.header.map { TableLayout.scaled($0, by: scale) },
-                                  rows: table.rows.lazy.map { $0.map { TableLayout.scaled($0, by: scale) } },
-                                  columns: columns, padding: pad)
+            bounds = columnBounds(
+                header: table.header.map { TableLayout.scaled($0, by: scale) },
+                rows: table.rows.lazy.map { $0.map { TableLayout.scaled($0, by: scale) } },
+                columns: columns, padding: pad)
         }
         let widths = legible(bounds, em: naturalSize * scale).map { $0 + pad }
         // Set smaller, the table fits (to within rounding, which the column widths absorb);
@@ -279,13 +307,16 @@ struct TableLayout {
     /// face and colour, italic, at its size: which of the table's columns the part holds, and
     /// that it continues (the first part) or is continued (the others); nil when the table is
     /// one part.
-    func partLabel(_ number: Int, of table: StyledTable, columns part: [Int], totalColumns: Int, scale: Double,
-                   path: [StructureElement]) -> Item? {
+    func partLabel(
+        _ number: Int, of table: StyledTable, columns part: [Int], totalColumns: Int, scale: Double,
+        path: [StructureElement]
+    ) -> Item? {
         guard part.count < totalColumns, let last = part.last else { return nil }
         // Columns are numbered from 1, as a reader counts them; the first part starts at 1.
         let first = number == 0 ? 0 : part.first(where: { $0 > 0 }) ?? last
         let range = first == last ? "\(last + 1)" : "\(first + 1)\u{2013}\(last + 1)"
-        let text = number == 0
+        let text =
+            number == 0
             ? "Columns \(range) of \(totalColumns); the table continues below."
             : "Continued: columns \(part.contains(0) ? "1 and " : "")\(range) of \(totalColumns)."
         let fallback = ParagraphStyle(baseFont: FontSpec(families: [], size: 8))
@@ -301,8 +332,9 @@ struct TableLayout {
         style.underline = nil
         style.strikethrough = nil
         style.letterSpacing *= scale
-        let paragraph = StyledParagraph(runs: [StyledRun(text, style: style)],
-                                        style: ParagraphStyle(baseFont: font, lineHeight: base.style.lineHeight))
+        let paragraph = StyledParagraph(
+            runs: [StyledRun(text, style: style)],
+            style: ParagraphStyle(baseFont: font, lineHeight: base.style.lineHeight))
         let width = max(12, options.page.measure - indent)
         let shaped = shaper.shape(paragraph, width: width)
         let id = path.last?.id ?? 0
@@ -313,8 +345,9 @@ struct TableLayout {
         let boxes = LineGrid(shaper: shaper, style: paragraph.style).boxes(for: shaped.lines)
         for (line, box) in zip(shaped.lines, boxes) {
             let baseline = y + box.above
-            item.elements += StructureMarks.line(line, x: left, baseline: baseline, path: labelPath,
-                                                 linksBefore: linksBefore)
+            item.elements += StructureMarks.line(
+                line, x: left, baseline: baseline, path: labelPath,
+                linksBefore: linksBefore)
             linksBefore += line.links.count
             y = baseline + box.below
         }
@@ -344,7 +377,9 @@ struct TableLayout {
     /// reports them. Where it does not, each word is measured alone, and those widths are
     /// remembered for repeated words; the memory is emptied when it holds ``wordMemory`` words,
     /// so a table of ever-new words (numbers, ids) does not grow it.
-    func columnBounds(header: [StyledParagraph], rows: some Sequence<[StyledParagraph]>, columns: Int, padding: Double) -> [ColumnBounds] {
+    func columnBounds(header: [StyledParagraph], rows: some Sequence<[StyledParagraph]>, columns: Int, padding: Double)
+        -> [ColumnBounds]
+    {
         var bounds = [ColumnBounds](repeating: ColumnBounds(minimum: 0, maximum: 0), count: columns)
         var wordWidths: [[StyledRun]: Double] = [:]
         func measure(_ row: [StyledParagraph]) {
@@ -367,7 +402,10 @@ struct TableLayout {
                             width = cached
                         } else {
                             var style = cell.style
-                            style.alignment = .left; style.leftIndent = 0; style.rightIndent = 0; style.hangingIndent = 0
+                            style.alignment = .left
+                            style.leftIndent = 0
+                            style.rightIndent = 0
+                            style.hangingIndent = 0
                             width = shaper.naturalWidth(of: StyledParagraph(runs: word, style: style))
                             wordWidths[word] = width
                         }
@@ -411,21 +449,34 @@ struct TableLayout {
                 let character = text[i]
                 let next = text.index(after: i)
                 let end = offset + character.utf8.count
-                defer { i = next; offset = end }
+                defer {
+                    i = next
+                    offset = end
+                }
                 if character.isWhitespace {
-                    if let from = start { ranges.append(from..<offset); start = nil }
+                    if let from = start {
+                        ranges.append(from..<offset)
+                        start = nil
+                    }
                     continue
                 }
                 let breaksAround = character.unicodeScalars.first.map(isIdeographic) ?? false
-                if breaksAround, let from = start { ranges.append(from..<offset); start = nil }
+                if breaksAround, let from = start {
+                    ranges.append(from..<offset)
+                    start = nil
+                }
                 if start == nil { start = offset }
                 // A hyphen or dash followed by a letter is a break opportunity ("baseline-to-baseline").
                 var breaksAfter = breaksAround
                 if !breaksAround, TableLayout.isDash(character) {
-                    let following = next < text.endIndex ? text[next] : runs[(r + 1)...].lazy.compactMap(\.text.first).first
+                    let following =
+                        next < text.endIndex ? text[next] : runs[(r + 1)...].lazy.compactMap(\.text.first).first
                     breaksAfter = following?.isLetter == true
                 }
-                if breaksAfter, let from = start { ranges.append(from..<end); start = nil }
+                if breaksAfter, let from = start {
+                    ranges.append(from..<end)
+                    start = nil
+                }
             }
         }
         if let from = start { ranges.append(from..<offset) }
@@ -441,7 +492,8 @@ struct TableLayout {
         for run in paragraph.runs {
             let count = run.text.utf8.count
             defer { offset += count }
-            let low = max(range.lowerBound, offset), high = min(range.upperBound, offset + count)
+            let low = max(range.lowerBound, offset)
+            let high = min(range.upperBound, offset + count)
             guard low < high else { continue }
             let utf8 = run.text.utf8
             let from = utf8.index(utf8.startIndex, offsetBy: low - offset)
@@ -466,7 +518,8 @@ struct TableLayout {
     /// Han ideographs, kana and CJK punctuation: a line may break on either side of them.
     static func isIdeographic(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x3000...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0xFF00...0xFF60, 0x20000...0x3134F: return true
+        case 0x3000...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0xFF00...0xFF60, 0x20000...0x3134F:
+            return true
         default: return false
         }
     }
@@ -479,14 +532,18 @@ struct TableLayout {
     /// baseline grid, the row as tall as its tallest cell plus padding.
     func row(_ cells: [StyledParagraph], widths: [Double], padding: Double, sidePadding: [Double]) -> Item {
         var lines: [LineBand] = []
-        return row(cells, widths: widths, padding: padding, sidePadding: sidePadding, lines: &lines, path: [], cellRole: .tableData, firstCell: 0)
+        return row(
+            cells, widths: widths, padding: padding, sidePadding: sidePadding, lines: &lines, path: [],
+            cellRole: .tableData, firstCell: 0)
     }
 
     /// A row as one item, and its cells' lines as bands (for splitting a row taller than a page).
     /// Each cell is marked as a `cellRole` element (part `firstCell + column` of the table) in
     /// the row's `path`.
-    func row(_ cells: [StyledParagraph], widths: [Double], padding: Double, sidePadding: [Double], lines: inout [LineBand],
-             path: [StructureElement], cellRole: StructureElement.Role, firstCell: Int) -> Item {
+    func row(
+        _ cells: [StyledParagraph], widths: [Double], padding: Double, sidePadding: [Double], lines: inout [LineBand],
+        path: [StructureElement], cellRole: StructureElement.Role, firstCell: Int
+    ) -> Item {
         var x = left
         var elements: [PageElement] = []
         var height = 0.0
@@ -495,12 +552,14 @@ struct TableLayout {
             guard j < cells.count else { continue }
             let cell = cells[j]
             let shaped = shaper.shape(cell, width: max(1, width - 2 * sidePadding[j]))
-            let cellPath = path.isEmpty ? [] : path + [StructureElement(cellRole, id: path.last!.id, index: firstCell + j)]
+            let cellPath =
+                path.isEmpty ? [] : path + [StructureElement(cellRole, id: path.last!.id, index: firstCell + j)]
             var y = padding
             var linksBefore = 0
             for (line, box) in zip(shaped.lines, LineGrid(shaper: shaper, style: cell.style).boxes(for: shaped.lines)) {
                 let baseline = y + box.above
-                let band = StructureMarks.line(line, x: x + sidePadding[j], baseline: baseline, path: cellPath, linksBefore: linksBefore)
+                let band = StructureMarks.line(
+                    line, x: x + sidePadding[j], baseline: baseline, path: cellPath, linksBefore: linksBefore)
                 linksBefore += line.links.count
                 elements += band
                 lines.append(LineBand(top: y, bottom: baseline + box.below, column: j, elements: band))
@@ -523,7 +582,8 @@ struct TableLayout {
         precondition(minimum.count == maximum.count, "one minimum and one maximum per column")
         let minimum = minimum.map { max(0, $0) }
         let maximum = zip(minimum, maximum).map { max($0, $1) }
-        let sumMax = maximum.reduce(0, +), sumMin = minimum.reduce(0, +)
+        let sumMax = maximum.reduce(0, +)
+        let sumMin = minimum.reduce(0, +)
         guard available > 0, !minimum.isEmpty else { return minimum.map { _ in 0 } }
         if sumMax <= available { return maximum }
         if sumMin >= available { return squeezed(minimum, into: available) }
@@ -549,8 +609,10 @@ struct TableLayout {
     /// `legibleWord` (pt): when every column's content minimum, counted up to this width, fits
     /// the room, columns keep their minimum up to it whole and only the wider ones share what
     /// is left (``legiblySqueezed(_:keeping:into:)``); infinite by default.
-    static func columnWidths(minimum: [Double], maximum: [Double], available: Double, padding: Double,
-                             legibleWord: Double = .infinity) -> [Double] {
+    static func columnWidths(
+        minimum: [Double], maximum: [Double], available: Double, padding: Double,
+        legibleWord: Double = .infinity
+    ) -> [Double] {
         let sumMin = minimum.reduce(0) { $0 + max(0, $1) }
         guard sumMin > available, available > 0, !minimum.isEmpty else {
             return columnWidths(minimum: minimum, maximum: maximum, available: available)
@@ -590,7 +652,9 @@ struct TableLayout {
             flexible.removeAll { minimum[$0] <= share }
         }
         let total = flexible.reduce(0) { $0 + minimum[$1] }
-        for j in flexible { widths[j] = total > 0 ? minimum[j] * remaining / total : remaining / Double(flexible.count) }
+        for j in flexible {
+            widths[j] = total > 0 ? minimum[j] * remaining / total : remaining / Double(flexible.count)
+        }
         return widths
     }
 }

@@ -14,7 +14,10 @@ public struct FontMetrics: Hashable, Sendable {
     public var capHeight: Double
     /// Creates metrics from their parts (pt).
     public init(ascent: Double, descent: Double, xHeight: Double, capHeight: Double) {
-        self.ascent = ascent; self.descent = descent; self.xHeight = xHeight; self.capHeight = capHeight
+        self.ascent = ascent
+        self.descent = descent
+        self.xHeight = xHeight
+        self.capHeight = capHeight
     }
     /// ascent + descent: what Pango and Figma call the natural ("Auto") line height.
     public var naturalHeight: Double { ascent + descent }
@@ -29,7 +32,11 @@ public struct LinkSpan: Hashable, Sendable {
     /// Where the link goes.
     public var target: LinkTarget
     /// Creates a span from its parts (pt).
-    public init(x: Double, width: Double, target: LinkTarget) { self.x = x; self.width = width; self.target = target }
+    public init(x: Double, width: Double, target: LinkTarget) {
+        self.x = x
+        self.width = width
+        self.target = target
+    }
 }
 
 /// One line produced by a ``TextShaper``. The `handle` is the backend's own drawable line (for
@@ -63,10 +70,17 @@ public struct ShapedLine {
     public var isWrapContinuation: Bool = false
 
     /// Creates a line from its parts (pt); no links and no text by default.
-    public init(handle: AnyObject?, x: Double, width: Double, ascent: Double, descent: Double,
-                links: [LinkSpan] = [], text: String = "") {
-        self.handle = handle; self.x = x; self.width = width; self.ascent = ascent; self.descent = descent
-        self.links = links; self.text = text
+    public init(
+        handle: AnyObject?, x: Double, width: Double, ascent: Double, descent: Double,
+        links: [LinkSpan] = [], text: String = ""
+    ) {
+        self.handle = handle
+        self.x = x
+        self.width = width
+        self.ascent = ascent
+        self.descent = descent
+        self.links = links
+        self.text = text
     }
 }
 
@@ -78,7 +92,10 @@ public struct LineExtent: Hashable, Sendable {
     /// Reach below the baseline, pt.
     public var below: Double
     /// Creates an extent from its reach above and below the baseline (pt).
-    public init(above: Double, below: Double) { self.above = above; self.below = below }
+    public init(above: Double, below: Double) {
+        self.above = above
+        self.below = below
+    }
 }
 
 /// A paragraph broken into lines.
@@ -102,7 +119,9 @@ public struct ShapedLineGroup {
     public var lineCount: Int
     /// Creates a group of `lines` starting at line `first` of a paragraph of `lineCount` lines.
     public init(lines: [ShapedLine], first: Int, lineCount: Int) {
-        self.lines = lines; self.first = first; self.lineCount = lineCount
+        self.lines = lines
+        self.first = first
+        self.lineCount = lineCount
     }
 }
 
@@ -152,8 +171,9 @@ public protocol TextShaper: AnyObject {
     /// one group, not of the whole paragraph. The lines are those `shape(paragraph, width:
     /// width)` returns. The default hands every line over in one group.
     /// - Throws: what `body` throws; the lines after it are not made.
-    func shape(_ paragraph: StyledParagraph, width: Double,
-                      inGroups body: (ShapedLineGroup) throws -> Void) rethrows
+    func shape(
+        _ paragraph: StyledParagraph, width: Double,
+        inGroups body: (ShapedLineGroup) throws -> Void) rethrows
     /// Releases whatever ``naturalWidth(of:keepingLayout:)`` kept and no `shape` call took.
     func forgetKeptLayouts()
     /// The natural size of the image file at `path`, pt, upright (its own resolution and
@@ -171,14 +191,19 @@ public protocol TextShaper: AnyObject {
 
 extension TextShaper {
     /// `shape(paragraph, width: nil).naturalWidth`; nothing is kept.
-    public func naturalWidth(of paragraph: StyledParagraph, keepingLayout: Bool) -> Double { shape(paragraph, width: nil).naturalWidth }
+    public func naturalWidth(of paragraph: StyledParagraph, keepingLayout: Bool) -> Double {
+        shape(paragraph, width: nil).naturalWidth
+    }
     /// The natural width alone (``naturalWidth(of:keepingLayout:)``); no word widths.
-    public func naturalWidths(of paragraph: StyledParagraph, words: [Range<Int>], keepingLayout: Bool) -> NaturalWidths {
+    public func naturalWidths(of paragraph: StyledParagraph, words: [Range<Int>], keepingLayout: Bool) -> NaturalWidths
+    {
         NaturalWidths(paragraph: naturalWidth(of: paragraph, keepingLayout: keepingLayout), words: nil)
     }
     /// Every line of `shape(paragraph, width: width)` in one group.
-    public func shape(_ paragraph: StyledParagraph, width: Double,
-                      inGroups body: (ShapedLineGroup) throws -> Void) rethrows {
+    public func shape(
+        _ paragraph: StyledParagraph, width: Double,
+        inGroups body: (ShapedLineGroup) throws -> Void
+    ) rethrows {
         let lines = shape(paragraph, width: width).lines
         try body(ShapedLineGroup(lines: lines, first: 0, lineCount: lines.count))
     }
@@ -189,7 +214,9 @@ extension TextShaper {
         LineExtent(above: max(line.ascent, line.shiftedAscent), below: max(line.descent, line.shiftedDescent))
     }
     /// The natural width of `paragraph`, pt, keeping nothing (``naturalWidth(of:keepingLayout:)``).
-    public func naturalWidth(of paragraph: StyledParagraph) -> Double { naturalWidth(of: paragraph, keepingLayout: false) }
+    public func naturalWidth(of paragraph: StyledParagraph) -> Double {
+        naturalWidth(of: paragraph, keepingLayout: false)
+    }
 
     /// PNG, JPEG and SVG sizes from their headers, 1 px = 0.75 pt (the CSS reference pixel).
     public func imageSize(ofFile path: String) -> (width: Double, height: Double)? {

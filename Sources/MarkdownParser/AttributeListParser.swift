@@ -149,7 +149,8 @@ struct AttributeListParser {
     @inline(__always) static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
     /// Ids, classes and keys: anything but whitespace and `{ } = " '`.
     @inline(__always) static func isNameByte(_ c: UInt8) -> Bool {
-        c != 0 && !isSpace(c) && c != ascii("{") && c != ascii("}") && c != ascii("=") && c != ascii("\"") && c != ascii("'")
+        c != 0 && !isSpace(c) && c != ascii("{") && c != ascii("}") && c != ascii("=") && c != ascii("\"")
+            && c != ascii("'")
     }
     /// Unquoted values: anything but whitespace and `{ } " '`.
     @inline(__always) static func isValueByte(_ c: UInt8) -> Bool {

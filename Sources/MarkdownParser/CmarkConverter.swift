@@ -50,7 +50,9 @@ final class CmarkTree {
     /// cmark-gfm's own plain-text rendering of `text` (`cmark_render_plaintext`, no line
     /// wrapping): the visible text a document must keep, for tests that compare with the PDF.
     static func plainText(of text: String) -> String {
-        guard let tree = CmarkTree(Array(text.utf8)), let rendered = cmark_render_plaintext(tree.root, CMARK_OPT_DEFAULT, 0) else { return "" }
+        guard let tree = CmarkTree(Array(text.utf8)),
+            let rendered = cmark_render_plaintext(tree.root, CMARK_OPT_DEFAULT, 0)
+        else { return "" }
         defer { free(rendered) }
         return String(cString: rendered)
     }
@@ -81,7 +83,8 @@ final class CmarkTree {
     static func inlineText(of bytes: [UInt8]) -> [UInt8]? {
         guard let tree = CmarkTree(bytes) else { return nil }
         guard let paragraph = cmark_node_first_child(tree.root), let text = cmark_node_first_child(paragraph),
-              cmark_node_get_type(text) == CMARK_NODE_TEXT, let literal = cmark_node_get_literal(text) else { return nil }
+            cmark_node_get_type(text) == CMARK_NODE_TEXT, let literal = cmark_node_get_literal(text)
+        else { return nil }
         return Array(String(cString: literal).utf8)
     }
 }
@@ -156,7 +159,10 @@ struct CmarkConverter {
     private static func children(_ node: OpaquePointer) -> [OpaquePointer] {
         var result: [OpaquePointer] = []
         var child = cmark_node_first_child(node)
-        while let c = child { result.append(c); child = cmark_node_next(c) }
+        while let c = child {
+            result.append(c)
+            child = cmark_node_next(c)
+        }
         return result
     }
 
@@ -181,9 +187,10 @@ struct CmarkConverter {
     private mutating func warnDepth(at location: SourceLocation?) {
         guard !warnedDepth else { return }
         warnedDepth = true
-        diagnostics.append(Diagnostic(
-            .warning, "content nested more than \(Self.maxDepth) levels deep is flattened to plain text",
-            at: location, kind: .structure))
+        diagnostics.append(
+            Diagnostic(
+                .warning, "content nested more than \(Self.maxDepth) levels deep is flattened to plain text",
+                at: location, kind: .structure))
     }
 
     // MARK: Blocks
@@ -231,15 +238,19 @@ struct CmarkConverter {
                     append(Block(.div(open.blocks), attributes: open.attributes, location: open.fence.location))
                 } else {
                     // Matched in the source but not in this container (the pair spans containers).
-                    diagnostics.append(Diagnostic(.warning, "closing div fence ':::' without an open div in its container; kept as text",
-                                                  at: fence.location, kind: .structure))
+                    diagnostics.append(
+                        Diagnostic(
+                            .warning, "closing div fence ':::' without an open div in its container; kept as text",
+                            at: fence.location, kind: .structure))
                     append(Block(.paragraph([.text(fence.original)]), location: fence.location))
                 }
             }
         }
         while let open = stack.popLast() {
-            diagnostics.append(Diagnostic(.warning, "div opened here is not closed; closed at the end of its container",
-                                          at: open.fence.location, kind: .structure))
+            diagnostics.append(
+                Diagnostic(
+                    .warning, "div opened here is not closed; closed at the end of its container",
+                    at: open.fence.location, kind: .structure))
             append(Block(.div(open.blocks), attributes: open.attributes, location: open.fence.location))
         }
         return top
@@ -248,7 +259,8 @@ struct CmarkConverter {
     private mutating func convertBlock(_ node: OpaquePointer, depth: Int, into items: inout [BlockItem]) {
         let type = cmark_node_get_type(node)
         let loc = location(node)
-        let isContainer = type == CMARK_NODE_BLOCK_QUOTE || type == CMARK_NODE_LIST || type == CMARK_NODE_ITEM
+        let isContainer =
+            type == CMARK_NODE_BLOCK_QUOTE || type == CMARK_NODE_LIST || type == CMARK_NODE_ITEM
             || type == CMARK_NODE_FOOTNOTE_DEFINITION || type == CMARK_NODE_CUSTOM_BLOCK
         if depth >= Self.maxDepth, isContainer || type == typeset_node_table() {
             warnDepth(node)
@@ -258,7 +270,9 @@ struct CmarkConverter {
         switch type {
         case CMARK_NODE_PARAGRAPH:
             let (inlines, _) = self.inlines(of: node, depth: depth + 1, heading: false)
-            if inlines.count == 1, case .text(let t) = inlines[0], ["\\newpage", "\\pagebreak"].contains(t.trimmingSpaces) {
+            if inlines.count == 1, case .text(let t) = inlines[0],
+                ["\\newpage", "\\pagebreak"].contains(t.trimmingSpaces)
+            {
                 items.append(.block(Block(.pageBreak, location: loc)))
             } else if !inlines.isEmpty {
                 items.append(.block(Block(.paragraph(inlines), location: loc)))
@@ -288,7 +302,8 @@ struct CmarkConverter {
         case CMARK_NODE_CODE_BLOCK:
             let info = cmark_node_get_fence_info(node).map { String(cString: $0) } ?? ""
             if let parsed = AttributeListParser.parse(Array(info.utf8)), parsed.raw != nil,
-               info.utf8.dropFirst(parsed.end).allSatisfy(AttributeListParser.isSpace) {
+                info.utf8.dropFirst(parsed.end).allSatisfy(AttributeListParser.isSpace)
+            {
                 return  // ```{=latex}: a raw block for another format, dropped as Pandoc does
             }
             let text = source.restoringFences(in: Self.literal(node))
@@ -369,7 +384,9 @@ struct CmarkConverter {
                 guard divs == 0, ignored == 0, case .html(let h) = block.kind else { return }
                 if h.hasPrefix(RawHTML.openMarker) {
                     html.append(String(h.dropFirst(RawHTML.openMarker.count)))
-                } else if h.hasPrefix(RawHTML.closeMarker), let index = html.lastIndex(of: String(h.dropFirst(RawHTML.closeMarker.count))) {
+                } else if h.hasPrefix(RawHTML.closeMarker),
+                    let index = html.lastIndex(of: String(h.dropFirst(RawHTML.closeMarker.count)))
+                {
                     html.removeSubrange(index...)
                 }
             }
@@ -424,10 +441,12 @@ struct CmarkConverter {
             return
         }
         // (cmark-gfm may end an HTML block's range a line early, even before its start.)
-        let first = startLine(node), last = max(first, Int(cmark_node_get_end_line(node)) + lineDelta)
+        let first = startLine(node)
+        let last = max(first, Int(cmark_node_get_end_line(node)) + lineDelta)
         if segmentScan.current == nil {
-            segmentScan.current = SourceWindows.Segment(firstNode: segmentScan.nodes - 1 - segmentScan.unplaced, nodes: segmentScan.unplaced,
-                                                        firstLine: first, lastLine: last, firstBlock: 0, blocks: 0)
+            segmentScan.current = SourceWindows.Segment(
+                firstNode: segmentScan.nodes - 1 - segmentScan.unplaced, nodes: segmentScan.unplaced,
+                firstLine: first, lastLine: last, firstBlock: 0, blocks: 0)
         } else {
             segmentScan.current!.nodes += segmentScan.unplaced
         }
@@ -450,8 +469,9 @@ struct CmarkConverter {
             // its own, which no window parse matches: it is converted from the whole document.
             let line = segmentScan.segments.last?.lastLine ?? 1
             if segmentScan.current == nil {
-                segmentScan.current = SourceWindows.Segment(firstNode: segmentScan.nodes - segmentScan.unplaced, nodes: 0,
-                                                            firstLine: 0, lastLine: line, firstBlock: 0, blocks: 0)
+                segmentScan.current = SourceWindows.Segment(
+                    firstNode: segmentScan.nodes - segmentScan.unplaced, nodes: 0,
+                    firstLine: 0, lastLine: line, firstBlock: 0, blocks: 0)
             }
             segmentScan.current!.nodes += segmentScan.unplaced
             segmentScan.unplaced = 0
@@ -475,7 +495,9 @@ struct CmarkConverter {
         let made = blocks.count
         let ranges = source.lines.ranges
         if segment.firstLine >= 1, segment.firstLine <= ranges.count,
-           ranges[min(segment.lastLine, ranges.count) - 1].upperBound - ranges[segment.firstLine - 1].lowerBound > SourceWindows.heldSegmentBytes {
+            ranges[min(segment.lastLine, ranges.count) - 1].upperBound - ranges[segment.firstLine - 1].lowerBound
+                > SourceWindows.heldSegmentBytes
+        {
             segmentScan.held[segmentScan.segments.count] = blocks
         }
         // The whole-document conversion nests the top level's divs after converting
@@ -509,7 +531,8 @@ struct CmarkConverter {
 
     private mutating func convertInline(_ node: OpaquePointer, depth: Int, into pieces: inout [InlinePiece]) {
         let type = cmark_node_get_type(node)
-        let isContainer = type == CMARK_NODE_EMPH || type == CMARK_NODE_STRONG || type == CMARK_NODE_LINK
+        let isContainer =
+            type == CMARK_NODE_EMPH || type == CMARK_NODE_STRONG || type == CMARK_NODE_LINK
             || type == CMARK_NODE_IMAGE || type == typeset_node_strikethrough() || type == CMARK_NODE_CUSTOM_INLINE
         if depth >= Self.maxDepth, isContainer {
             warnDepth(node)
@@ -520,8 +543,10 @@ struct CmarkConverter {
         case CMARK_NODE_TEXT:
             let text = Self.literal(node)
             guard !text.isEmpty else { return }  // autolink leaves empty text nodes
-            pieces.append(.text(TextPiece(
-                text: text, line: startLine(node), column: Int(cmark_node_get_start_column(node)))))
+            pieces.append(
+                .text(
+                    TextPiece(
+                        text: text, line: startLine(node), column: Int(cmark_node_get_start_column(node)))))
         case CMARK_NODE_SOFTBREAK: pieces.append(.node(.softBreak))
         case CMARK_NODE_LINEBREAK: pieces.append(.node(.lineBreak))
         case CMARK_NODE_CODE: pieces.append(.node(.code(Self.literal(node))))
@@ -541,7 +566,8 @@ struct CmarkConverter {
             pieces.append(.node(.link(destination: Self.url(node), title: Self.title(node), children: children)))
         case CMARK_NODE_IMAGE:
             let alt = inlines(of: node, depth: depth + 1, heading: false).0
-            pieces.append(.node(.image(source: Self.url(node), title: Self.title(node), alt: alt, location: location(node))))
+            pieces.append(
+                .node(.image(source: Self.url(node), title: Self.title(node), alt: alt, location: location(node))))
         case CMARK_NODE_FOOTNOTE_REFERENCE:
             var number = Int(Self.literal(node)) ?? (footnoteNumbers.values.max() ?? 0) + 1
             let label = footnoteReferenceLabel(node) ?? String(number)
@@ -551,7 +577,9 @@ struct CmarkConverter {
                 if footnoteReferenceLabel(node) == nil { unresolvedFootnote = true }
                 number = footnoteNumbers[Self.normalizedLabel(label)] ?? footnoteNumbers.count + 1
             }
-            if footnoteNumbers[Self.normalizedLabel(label)] == nil { footnoteNumbers[Self.normalizedLabel(label)] = number }
+            if footnoteNumbers[Self.normalizedLabel(label)] == nil {
+                footnoteNumbers[Self.normalizedLabel(label)] = number
+            }
             pieces.append(.node(.footnoteReference(label: label, number: number)))
         default:
             if type == typeset_node_strikethrough() {
@@ -575,7 +603,8 @@ struct CmarkConverter {
     /// cmark-gfm replaces a reference's literal with its number; the label is read back from
     /// the source at the node's position (`[^label]`).
     private func footnoteReferenceLabel(_ node: OpaquePointer) -> String? {
-        let line = startLine(node), column = Int(cmark_node_get_start_column(node))
+        let line = startLine(node)
+        let column = Int(cmark_node_get_start_column(node))
         guard line >= 1, line <= source.lines.count, column >= 1 else { return nil }
         let bytes = source.lines[line - 1]
         var i = column - 1
@@ -590,7 +619,8 @@ struct CmarkConverter {
     /// A definition node starts at its content; its `[^label]:` is the last one written before
     /// that position (on the same line, or a line or two above for an empty first line).
     private func footnoteDefinitionLabel(_ node: OpaquePointer) -> String? {
-        let first = startLine(node), startColumn = Int(cmark_node_get_start_column(node))
+        let first = startLine(node)
+        let startColumn = Int(cmark_node_get_start_column(node))
         guard first >= 1, first <= source.lines.count else { return nil }
         for line in stride(from: first, through: max(1, first - 3), by: -1) {
             let bytes = source.lines[line - 1]
@@ -625,7 +655,9 @@ struct CmarkConverter {
         var result: [Int: [Block]] = [:]
         var unresolved: [[Block]] = []
         for definition in footnoteDefinitions {
-            if let label = definition.label, let number = footnoteNumbers[Self.normalizedLabel(label)], result[number] == nil {
+            if let label = definition.label, let number = footnoteNumbers[Self.normalizedLabel(label)],
+                result[number] == nil
+            {
                 result[number] = definition.blocks
             } else {
                 unresolved.append(definition.blocks)

@@ -67,9 +67,11 @@ struct DivFences {
         CmarkTree.forEachNode(under: root) { node in
             let type = cmark_node_get_type(node)
             // (A node without a position, as some inline nodes, has line 0.)
-            let start = Int(cmark_node_get_start_line(node)), end = Int(cmark_node_get_end_line(node))
+            let start = Int(cmark_node_get_start_line(node))
+            let end = Int(cmark_node_get_end_line(node))
             guard start >= 1, end >= start else { return }
-            let first = start - 1 + lineDelta, last = end - 1 + lineDelta
+            let first = start - 1 + lineDelta
+            let last = end - 1 + lineDelta
             // Only candidate lines are ever looked up (and the line before one, for
             // `paragraphEnds`): a set of every line of every paragraph and code block was
             // 2 to 3 bytes per source byte.
@@ -88,7 +90,9 @@ struct DivFences {
 
     /// The candidate lines that are fences, given what the last parse (with `current` accepted)
     /// says; and the warnings for the candidates that stay text.
-    static func decide(_ candidates: SortedTable<DivFence>, info: LineInfo, current: Set<Int>) -> (Set<Int>, [Diagnostic]) {
+    static func decide(_ candidates: SortedTable<DivFence>, info: LineInfo, current: Set<Int>) -> (
+        Set<Int>, [Diagnostic]
+    ) {
         var accepted: Set<Int> = []
         var open: [Int] = []
         var warnings: [Diagnostic] = []
@@ -99,16 +103,19 @@ struct DivFences {
             case .open:
                 // A marker line is its own block in the parse: ask whether the line before it
                 // would have continued a paragraph instead.
-                let continues = current.contains(line)
+                let continues =
+                    current.contains(line)
                     ? info.paragraphEnds.contains(line - 1) && !current.contains(line - 1)
                     : info.continuation.contains(line)
                 if !continues || previousFence == line - 1 {
                     open.append(line)
                     previousFence = line
                 } else {
-                    warnings.append(Diagnostic(
-                        .warning, "'\(fence.original)' continues a paragraph: text, not a div fence (a div starts where a block can)",
-                        at: fence.location, kind: .structure))
+                    warnings.append(
+                        Diagnostic(
+                            .warning,
+                            "'\(fence.original)' continues a paragraph: text, not a div fence (a div starts where a block can)",
+                            at: fence.location, kind: .structure))
                 }
             case .close:
                 if let opener = open.popLast() {
@@ -116,13 +123,19 @@ struct DivFences {
                     accepted.insert(line)
                     previousFence = line
                 } else {
-                    warnings.append(Diagnostic(.warning, "'\(fence.original)' closes no open div; kept as text", at: fence.location, kind: .structure))
+                    warnings.append(
+                        Diagnostic(
+                            .warning, "'\(fence.original)' closes no open div; kept as text", at: fence.location,
+                            kind: .structure))
                 }
             }
         }
         for line in open {
             if let fence = candidates[line] {
-                warnings.append(Diagnostic(.warning, "div fence '\(fence.original)' is never closed; kept as text", at: fence.location, kind: .structure))
+                warnings.append(
+                    Diagnostic(
+                        .warning, "div fence '\(fence.original)' is never closed; kept as text", at: fence.location,
+                        kind: .structure))
             }
         }
         warnings.sort { ($0.location?.line ?? 0) < ($1.location?.line ?? 0) }

@@ -55,11 +55,15 @@ enum FrontMatter {
             yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
             var document = yaml_document_t()
             guard yaml_parser_load(&parser, &document) != 0 else {
-                return ("invalid YAML (" + (parser.problem.map { String(cString: $0) } ?? "syntax error") + ")",
-                        Int(parser.problem_mark.line))
+                return (
+                    "invalid YAML (" + (parser.problem.map { String(cString: $0) } ?? "syntax error") + ")",
+                    Int(parser.problem_mark.line)
+                )
             }
             defer { yaml_document_delete(&document) }
-            guard let root = yaml_document_get_root_node(&document) else { return ("no YAML keys (only comments or nothing)", 0) }
+            guard let root = yaml_document_get_root_node(&document) else {
+                return ("no YAML keys (only comments or nothing)", 0)
+            }
             return root.pointee.type == YAML_MAPPING_NODE ? nil : ("YAML that is not a mapping of keys to values", 0)
         }
     }
@@ -74,8 +78,10 @@ enum FrontMatter {
 
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) != 0 else {
-            diagnostics.append(Diagnostic(.warning, "could not read front matter (libyaml out of memory)",
-                                          at: SourceLocation(file: file, line: firstLine - 1, column: 1), kind: .frontMatter))
+            diagnostics.append(
+                Diagnostic(
+                    .warning, "could not read front matter (libyaml out of memory)",
+                    at: SourceLocation(file: file, line: firstLine - 1, column: 1), kind: .frontMatter))
             return metadata
         }
         defer { yaml_parser_delete(&parser) }
@@ -84,9 +90,11 @@ enum FrontMatter {
             if let problem = YAMLAliasBudget.check(buffer) {
                 // An error, not a warning: the document cannot be set as its author meant
                 // (its title, theme, paper… are in the refused front matter).
-                diagnostics.append(Diagnostic(
-                    .error, "front matter: \(problem.message)",
-                    at: SourceLocation(file: file, line: firstLine + problem.line, column: problem.column + 1), kind: .frontMatter))
+                diagnostics.append(
+                    Diagnostic(
+                        .error, "front matter: \(problem.message)",
+                        at: SourceLocation(file: file, line: firstLine + problem.line, column: problem.column + 1),
+                        kind: .frontMatter))
                 return
             }
             yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
@@ -94,17 +102,20 @@ enum FrontMatter {
             guard yaml_parser_load(&parser, &document) != 0 else {
                 let problem = parser.problem.map { String(cString: $0) } ?? "syntax error"
                 let mark = parser.problem_mark
-                diagnostics.append(Diagnostic(
-                    .warning, "invalid YAML front matter (\(problem)); front matter ignored",
-                    at: SourceLocation(file: file, line: firstLine + Int(mark.line), column: Int(mark.column) + 1), kind: .frontMatter))
+                diagnostics.append(
+                    Diagnostic(
+                        .warning, "invalid YAML front matter (\(problem)); front matter ignored",
+                        at: SourceLocation(file: file, line: firstLine + Int(mark.line), column: Int(mark.column) + 1),
+                        kind: .frontMatter))
                 return
             }
             defer { yaml_document_delete(&document) }
             guard let root = yaml_document_get_root_node(&document) else { return }
             guard root.pointee.type == YAML_MAPPING_NODE else {
-                diagnostics.append(Diagnostic(
-                    .warning, "front matter is not a mapping of keys to values; ignored",
-                    at: location(root.pointee.start_mark, firstLine: firstLine, file: file), kind: .frontMatter))
+                diagnostics.append(
+                    Diagnostic(
+                        .warning, "front matter is not a mapping of keys to values; ignored",
+                        at: location(root.pointee.start_mark, firstLine: firstLine, file: file), kind: .frontMatter))
                 return
             }
             var reader = Reader(document: document)
@@ -113,32 +124,43 @@ enum FrontMatter {
             var firstLines: [String: Int] = [:]
             for (keyNode, valueNode) in reader.pairs(root) {
                 guard keyNode.pointee.type == YAML_SCALAR_NODE else {
-                    diagnostics.append(Diagnostic(.warning, "front matter key is not a string; ignored",
-                                                  at: location(keyNode.pointee.start_mark, firstLine: firstLine, file: file), kind: .frontMatter))
+                    diagnostics.append(
+                        Diagnostic(
+                            .warning, "front matter key is not a string; ignored",
+                            at: location(keyNode.pointee.start_mark, firstLine: firstLine, file: file),
+                            kind: .frontMatter))
                     continue
                 }
                 let key = Reader.scalar(keyNode)
                 let canonical = canonicalKey(key)
                 let keyLocation = location(keyNode.pointee.start_mark, firstLine: firstLine, file: file)
                 if let first = firstLines[canonical] {
-                    diagnostics.append(Diagnostic(.warning, "front matter key '\(key)' is given again (first at line \(first)); this later value is used",
-                                                  at: keyLocation, kind: .frontMatter))
+                    diagnostics.append(
+                        Diagnostic(
+                            .warning,
+                            "front matter key '\(key)' is given again (first at line \(first)); this later value is used",
+                            at: keyLocation, kind: .frontMatter))
                 } else {
                     firstLines[canonical] = keyLocation.line
                 }
                 if Self.scalarKeys.contains(canonical), valueNode.pointee.type == YAML_MAPPING_NODE {
-                    diagnostics.append(Diagnostic(
-                        .warning, "front matter '\(key)' takes one value, not a mapping of keys to values; ignored",
-                        at: location(valueNode.pointee.start_mark, firstLine: firstLine, file: file), kind: .frontMatter))
+                    diagnostics.append(
+                        Diagnostic(
+                            .warning, "front matter '\(key)' takes one value, not a mapping of keys to values; ignored",
+                            at: location(valueNode.pointee.start_mark, firstLine: firstLine, file: file),
+                            kind: .frontMatter))
                     continue
                 }
                 if canonical == "lang", let problem = Self.languageProblem(valueNode, reader: &reader) {
-                    diagnostics.append(Diagnostic(.warning, "front matter 'lang': \(problem); the PDF says 'en'",
-                                                  at: keyLocation, kind: .frontMatter))
+                    diagnostics.append(
+                        Diagnostic(
+                            .warning, "front matter 'lang': \(problem); the PDF says 'en'",
+                            at: keyLocation, kind: .frontMatter))
                     continue
                 }
                 if ["title", "subtitle", "author", "date", "lang", "keywords"].contains(canonical) {
-                    metadata.fieldLocations[canonical] = location(keyNode.pointee.start_mark, firstLine: firstLine, file: file)
+                    metadata.fieldLocations[canonical] = location(
+                        keyNode.pointee.start_mark, firstLine: firstLine, file: file)
                 }
                 switch canonical {
                 case "title": metadata.title = reader.joined(valueNode)
@@ -150,12 +172,16 @@ enum FrontMatter {
                 default:
                     let known = knownKeys.contains(canonical)
                     if !known {
-                        diagnostics.append(Diagnostic(.warning, "unknown front matter key '\(key)'",
-                                                      at: location(keyNode.pointee.start_mark, firstLine: firstLine, file: file), kind: .frontMatter))
+                        diagnostics.append(
+                            Diagnostic(
+                                .warning, "unknown front matter key '\(key)'",
+                                at: location(keyNode.pointee.start_mark, firstLine: firstLine, file: file),
+                                kind: .frontMatter))
                     }
                     // Only the fields this key set are placed at it: time linear in the keys.
                     var added: [String] = []
-                    reader.flatten(valueNode, key: known ? canonical : key, into: &metadata.fields, added: &added, depth: 0)
+                    reader.flatten(
+                        valueNode, key: known ? canonical : key, into: &metadata.fields, added: &added, depth: 0)
                     for field in added { metadata.fieldLocations[field] = keyLocation }
                 }
             }
@@ -168,7 +194,11 @@ enum FrontMatter {
         var result = ""
         var previousWasLower = false
         for c in key {
-            if c == "_" || c == " " { result.append("-"); previousWasLower = false; continue }
+            if c == "_" || c == " " {
+                result.append("-")
+                previousWasLower = false
+                continue
+            }
             if c.isUppercase {
                 if previousWasLower { result.append("-") }
                 result += c.lowercased()
@@ -217,7 +247,8 @@ enum FrontMatter {
 
         static func scalar(_ node: Node) -> String {
             guard let value = node.pointee.data.scalar.value else { return "" }
-            return String(decoding: UnsafeBufferPointer(start: value, count: node.pointee.data.scalar.length), as: UTF8.self)
+            return String(
+                decoding: UnsafeBufferPointer(start: value, count: node.pointee.data.scalar.length), as: UTF8.self)
         }
 
         /// All scalars under `node`, in order.
@@ -247,7 +278,8 @@ enum FrontMatter {
             var names: [String] = []
             for item in items(node) {
                 if item.pointee.type == YAML_MAPPING_NODE,
-                   let name = pairs(item).first(where: { Self.scalar($0.0) == "name" }) {
+                    let name = pairs(item).first(where: { Self.scalar($0.0) == "name" })
+                {
                     names += scalars(name.1)
                 } else {
                     names += scalars(item)
@@ -257,7 +289,8 @@ enum FrontMatter {
         }
 
         mutating func keywords(_ node: Node) -> [String] {
-            let raw = node.pointee.type == YAML_SCALAR_NODE
+            let raw =
+                node.pointee.type == YAML_SCALAR_NODE
                 ? Self.scalar(node).split(separator: ",").map(String.init)
                 : scalars(node)
             return raw.map { $0.trimmingSpaces }.filter { !$0.isEmpty }
@@ -265,8 +298,10 @@ enum FrontMatter {
 
         /// Stores `node` under `key` (a mapping's entries under `key.entry`), appending each key
         /// set to `added`.
-        mutating func flatten(_ node: Node, key: String, into fields: inout [String: String], added: inout [String],
-                              depth: Int) {
+        mutating func flatten(
+            _ node: Node, key: String, into fields: inout [String: String], added: inout [String],
+            depth: Int
+        ) {
             guard depth < FrontMatter.maxDepth else { return }
             if node.pointee.type == YAML_MAPPING_NODE {
                 for (k, v) in pairs(node) {

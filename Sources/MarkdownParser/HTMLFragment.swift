@@ -54,13 +54,16 @@ enum HTMLFragment {
         defer { htmlFreeParserCtxt(context) }
         let doc: htmlDocPtr? = bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
-                htmlCtxtReadMemory(context, chars.baseAddress, Int32(chars.count - 1), nil, "UTF-8", typeset_html_options())
+                htmlCtxtReadMemory(
+                    context, chars.baseAddress, Int32(chars.count - 1), nil, "UTF-8", typeset_html_options())
             }
         }
         defer { if let doc { xmlFreeDoc(doc) } }
         // A halted parser has SAX disabled; an HTML parser's ordinary complaints (an unknown
         // tag, a stray end tag) are errors it recovers from, never fatal ones.
-        let halted = context.pointee.disableSAX != 0 || xmlCtxtGetLastError(UnsafeMutableRawPointer(context))?.pointee.level == XML_ERR_FATAL
+        let halted =
+            context.pointee.disableSAX != 0
+            || xmlCtxtGetLastError(UnsafeMutableRawPointer(context))?.pointee.level == XML_ERR_FATAL
         guard let doc, !halted else { return ([.text(strippedText(html))], false) }
         return (nodes(doc.pointee.children, depth: 0), true)
     }
@@ -186,11 +189,15 @@ enum HTMLFragment {
                 while let a = attribute {
                     var value = ""
                     var child = a.pointee.children
-                    while let c = child { value += string(c.pointee.content); child = c.pointee.next }
+                    while let c = child {
+                        value += string(c.pointee.content)
+                        child = c.pointee.next
+                    }
                     attributes[string(a.pointee.name).lowercased()] = value
                     attribute = a.pointee.next
                 }
-                let children = depth < maxDepth
+                let children =
+                    depth < maxDepth
                     ? nodes(n.pointee.children, depth: depth + 1)
                     : [.text(plainText(n.pointee.children))]
                 if voidElements.contains(name) {

@@ -78,7 +78,8 @@ struct InlineSyntax {
     /// Fast path: only tokenise when some text holds a `{`, and a `]` or a node that takes
     /// attributes occurs, or a heading ends with `}`.
     private func needsTokens(_ pieces: [InlinePiece], heading: Bool) -> Bool {
-        var close = false, brace = false
+        var close = false
+        var brace = false
         for piece in pieces {
             switch piece {
             case .text(let t):
@@ -159,17 +160,20 @@ struct InlineSyntax {
                         if inert[k] {
                             if source[s] == UInt8(ascii: "\\") {
                                 tokens.append(.byte(literal[k], line: line, column: column, inert: true))
-                                s += 2; k += 1
+                                s += 2
+                                k += 1
                             } else {
                                 let (length, decoded) = reference(in: source, at: s)!
                                 for j in 0..<decoded.count {
                                     tokens.append(.byte(literal[k + j], line: line, column: column, inert: true))
                                 }
-                                s += length; k += decoded.count
+                                s += length
+                                k += decoded.count
                             }
                         } else {
                             tokens.append(.byte(literal[k], line: line, column: column, inert: false))
-                            s += 1; k += 1
+                            s += 1
+                            k += 1
                         }
                     }
                 } else {
@@ -185,7 +189,9 @@ struct InlineSyntax {
     func align(_ literal: [UInt8], in source: [UInt8], reportedColumn: Int) -> (Int, [Bool])? {
         let reported = reportedColumn - 1
         var prefix = 0
-        while prefix < source.count, source[prefix] == 0x20 || source[prefix] == 0x09 || source[prefix] == UInt8(ascii: ">") {
+        while prefix < source.count,
+            source[prefix] == 0x20 || source[prefix] == 0x09 || source[prefix] == UInt8(ascii: ">")
+        {
             prefix += 1
         }
         if reported >= 0, let inert = alignment(literal, source, from: reported) { return (reported, inert) }
@@ -195,7 +201,9 @@ struct InlineSyntax {
             if d <= prefix, reported + d <= source.count, let inert = alignment(literal, source, from: reported + d) {
                 return (reported + d, inert)
             }
-            if reported - d >= 0, let inert = alignment(literal, source, from: reported - d) { return (reported - d, inert) }
+            if reported - d >= 0, let inert = alignment(literal, source, from: reported - d) {
+                return (reported - d, inert)
+            }
         }
         return nil
     }
@@ -205,19 +213,26 @@ struct InlineSyntax {
     /// itself. nil when the source does not produce the literal.
     private func alignment(_ literal: [UInt8], _ source: [UInt8], from start: Int) -> [Bool]? {
         var inert = [Bool](repeating: false, count: literal.count)
-        var s = start, k = 0
+        var s = start
+        var k = 0
         while k < literal.count {
             guard s < source.count else { return nil }
             let c = source[s]
-            if c == UInt8(ascii: "\\"), s + 1 < source.count, Self.isASCIIPunctuation(source[s + 1]), literal[k] == source[s + 1] {
+            if c == UInt8(ascii: "\\"), s + 1 < source.count, Self.isASCIIPunctuation(source[s + 1]),
+                literal[k] == source[s + 1]
+            {
                 inert[k] = true
-                s += 2; k += 1
+                s += 2
+                k += 1
             } else if c == UInt8(ascii: "&"), let (length, decoded) = reference(in: source, at: s),
-                      literal.count - k >= decoded.count, literal[k..<(k + decoded.count)].elementsEqual(decoded) {
+                literal.count - k >= decoded.count, literal[k..<(k + decoded.count)].elementsEqual(decoded)
+            {
                 for j in k..<(k + decoded.count) { inert[j] = true }
-                s += length; k += decoded.count
+                s += length
+                k += decoded.count
             } else if c == literal[k] {
-                s += 1; k += 1
+                s += 1
+                k += 1
             } else {
                 return nil
             }
@@ -272,10 +287,13 @@ struct InlineSyntax {
     }
 
     /// The attribute list whose non-inert `{` is token `index`, and the index past its `}`.
-    private func attributeList(_ tokens: [InlineToken], _ flat: [UInt8], at index: Int) -> (AttributeListParser.Parsed, Int)? {
+    private func attributeList(_ tokens: [InlineToken], _ flat: [UInt8], at index: Int) -> (
+        AttributeListParser.Parsed, Int
+    )? {
         guard index < tokens.count, case .byte(UInt8(ascii: "{"), _, _, false) = tokens[index] else { return nil }
         guard let parsed = AttributeListParser.parse(flat, at: index, limit: Self.maxAttributeLength),
-              case .byte(_, _, _, false) = tokens[index + parsed.end - 1] else { return nil }
+            case .byte(_, _, _, false) = tokens[index + parsed.end - 1]
+        else { return nil }
         return (parsed, index + parsed.end)
     }
 
@@ -293,7 +311,9 @@ struct InlineSyntax {
             k -= 1
             guard case .byte(let b, _, _, let inert) = tokens[k] else { return nil }
             guard b == UInt8(ascii: "{"), !inert else { continue }
-            guard let parsed = AttributeListParser.parse(flat, at: k), parsed.end == end - k, parsed.raw == nil else { continue }
+            guard let parsed = AttributeListParser.parse(flat, at: k), parsed.end == end - k, parsed.raw == nil else {
+                continue
+            }
             let attributes = parsed.attributes { [tokens] offset in location(tokens[k + offset]) }
             tokens.removeSubrange(k...)
             while case .byte(let b, _, _, _)? = tokens.last, AttributeListParser.isSpace(b) { tokens.removeLast() }
@@ -336,8 +356,11 @@ struct InlineSyntax {
             switch token {
             case .node(let node) where Self.takesAttributes(node):
                 if let (parsed, next) = attributeList(tokens, flat, at: i + 1) {
-                    if let _ = parsed.raw {
-                        if case .code = node { i = next; continue }  // a raw inline: not ours
+                    if parsed.raw != nil {
+                        if case .code = node {
+                            i = next
+                            continue
+                        }  // a raw inline: not ours
                     } else {
                         let attributes = parsed.attributes { offset in location(tokens[i + 1 + offset]) }
                         output.append(.node(.span(attributes, [node])))
@@ -350,7 +373,9 @@ struct InlineSyntax {
             case .byte(UInt8(ascii: "]"), _, _, false):
                 if ignored > 0 {
                     ignored -= 1
-                } else if let opener = openers.popLast(), let (parsed, next) = attributeList(tokens, flat, at: i + 1), parsed.raw == nil {
+                } else if let opener = openers.popLast(), let (parsed, next) = attributeList(tokens, flat, at: i + 1),
+                    parsed.raw == nil
+                {
                     let attributes = parsed.attributes { offset in location(tokens[i + 1 + offset]) }
                     let children = Self.inlines(output[(opener + 1)...])
                     output.removeSubrange(opener...)
@@ -371,13 +396,20 @@ struct InlineSyntax {
         var result: [Inline] = []
         var run: [UInt8] = []
         func flush() {
-            if !run.isEmpty { appendText(String(decoding: run, as: UTF8.self), to: &result); run.removeAll() }
+            if !run.isEmpty {
+                appendText(String(decoding: run, as: UTF8.self), to: &result)
+                run.removeAll()
+            }
         }
         for token in tokens {
             switch token {
             case .byte(let b, _, _, _): run.append(b)
-            case .node(.text(let s)): flush(); appendText(s, to: &result)
-            case .node(let n): flush(); result.append(n)
+            case .node(.text(let s)):
+                flush()
+                appendText(s, to: &result)
+            case .node(let n):
+                flush()
+                result.append(n)
             }
         }
         flush()

@@ -78,34 +78,50 @@ public enum MarkdownParser {
         if let replaced {
             let before = text.utf8.prefix(replaced.firstOffset)
             let line = before.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
-            let column = replaced.firstOffset - (before.lastIndex(of: 0x0A).map { before.distance(from: before.startIndex, to: $0) + 1 } ?? 0) + 1
+            let column =
+                replaced.firstOffset
+                - (before.lastIndex(of: 0x0A).map { before.distance(from: before.startIndex, to: $0) + 1 } ?? 0) + 1
             let what = replaced.count == 1 ? "a character" : "\(replaced.count) characters"
-            diagnostics.append(Diagnostic(.warning, "\(what) no PDF can hold (the first \(TextSanitizer.codePoint(replaced.first)), a noncharacter or control character) replaced by U+FFFD", at: SourceLocation(file: file, line: line, column: column), kind: .encoding))
+            diagnostics.append(
+                Diagnostic(
+                    .warning,
+                    "\(what) no PDF can hold (the first \(TextSanitizer.codePoint(replaced.first)), a noncharacter or control character) replaced by U+FFFD",
+                    at: SourceLocation(file: file, line: line, column: column), kind: .encoding))
         }
         var source = SourceText(text, file: file)
         diagnostics += source.diagnostics
 
         var metadata = Metadata()
         if let frontMatter = source.frontMatter {
-            metadata = FrontMatter.parse(frontMatter.text, firstLine: frontMatter.firstLine, file: file,
-                                         diagnostics: &diagnostics)
+            metadata = FrontMatter.parse(
+                frontMatter.text, firstLine: frontMatter.firstLine, file: file,
+                diagnostics: &diagnostics)
         }
 
         var document: Document
-        if lazily, let windowed = windowedScan(&source, file: file, metadata: metadata, windowBytes: windowBytes, diagnostics: &diagnostics) {
+        if lazily,
+            let windowed = windowedScan(
+                &source, file: file, metadata: metadata, windowBytes: windowBytes, diagnostics: &diagnostics)
+        {
             document = windowed
         } else {
-            guard let whole = wholeTreeParse(&source, file: file, metadata: metadata, lazily: lazily, windowBytes: windowBytes,
-                                             diagnostics: &diagnostics) else {
+            guard
+                let whole = wholeTreeParse(
+                    &source, file: file, metadata: metadata, lazily: lazily, windowBytes: windowBytes,
+                    diagnostics: &diagnostics)
+            else {
                 diagnostics.append(Diagnostic(.error, "cmark-gfm could not allocate a parser"))
-                return ParseResult(document: Document(blocks: [], metadata: metadata, file: file), diagnostics: diagnostics)
+                return ParseResult(
+                    document: Document(blocks: [], metadata: metadata, file: file), diagnostics: diagnostics)
             }
             document = whole
         }
         // The positions read the buffer the windows parse again when it is the text as given,
         // so the document holds its source once.
         let windows = document.blocks.provider as? SourceWindows
-        let buffer = source.isInputAsGiven ? windows?.buffer ?? SourceBuffer(source.lines.buffer) : SourceBuffer(source.inputBytes)
+        let buffer =
+            source.isInputAsGiven
+            ? windows?.buffer ?? SourceBuffer(source.lines.buffer) : SourceBuffer(source.inputBytes)
         document.source = SourcePositions(buffer: buffer) { CmarkTree.inlineText(of: $0) }
         if smartPunctuation(metadata, diagnostics: &diagnostics) { document = SmartPunctuation.apply(to: document) }
         return ParseResult(document: document, diagnostics: diagnostics)
@@ -117,42 +133,59 @@ public enum MarkdownParser {
     /// numbered in document order; nil when a window does not parse as the chunks did or a note
     /// cites another (the caller then parses the whole text). `source` is left prepared with
     /// the fences decided.
-    static func windowedScan(_ source: inout SourceText, file: String, metadata: Metadata, windowBytes: Int,
-                             diagnostics: inout [Diagnostic]) -> Document? {
+    static func windowedScan(
+        _ source: inout SourceText, file: String, metadata: Metadata, windowBytes: Int,
+        diagnostics: inout [Diagnostic]
+    ) -> Document? {
         var fenceWarnings: [Diagnostic] = []
         if !source.candidates.isEmpty {
             // Div fences decided on the chunks' trees, as on the whole text's.
-            guard let warnings = DivFences.settle(&source, lineInfo: {
-                DivFences.lineInfoInChunks(source: $0, chunkBytes: windowBytes)
-            }) else { return nil }
+            guard
+                let warnings = DivFences.settle(
+                    &source,
+                    lineInfo: {
+                        DivFences.lineInfoInChunks(source: $0, chunkBytes: windowBytes)
+                    })
+            else { return nil }
             fenceWarnings = warnings
         }
         var converter = CmarkConverter(file: file, source: source, mode: .scan)
         var literalLines: [ClosedRange<Int>]? = SourceText.contains(source.cmarkInput, Array("[^".utf8)) ? [] : nil
-        guard let (segments, prefix) = SourceWindows.scanInWindows(&converter, lines: source.lines, windowBytes: windowBytes,
-                                                                    literalLines: &literalLines) else { return nil }
+        guard
+            let (segments, prefix) = SourceWindows.scanInWindows(
+                &converter, lines: source.lines, windowBytes: windowBytes,
+                literalLines: &literalLines)
+        else { return nil }
         diagnostics += fenceWarnings + converter.diagnostics + converter.html.diagnostics
         if let literalLines {
-            diagnostics += UnsetFootnotes.diagnostics(literalLines: { literalLines }, lines: source.lines,
-                                                      cited: Set(converter.footnoteNumbers.keys), file: file)
+            diagnostics += UnsetFootnotes.diagnostics(
+                literalLines: { literalLines }, lines: source.lines,
+                cited: Set(converter.footnoteNumbers.keys), file: file)
         }
-        let windows = SourceWindows(file: file, source: source.forConversion, segments: segments, prefix: prefix,
-                                    footnoteNumbers: converter.footnoteNumbers, windowBytes: windowBytes,
-                                    held: converter.heldSegments)
+        let windows = SourceWindows(
+            file: file, source: source.forConversion, segments: segments, prefix: prefix,
+            footnoteNumbers: converter.footnoteNumbers, windowBytes: windowBytes,
+            held: converter.heldSegments)
         return Document(blockList: BlockList(windows), metadata: metadata, footnotes: converter.footnotes(), file: file)
     }
 
     /// The parse with cmark-gfm's tree of the whole text (div fences decided on it), scanned
     /// for windows when `lazily`, else converted at once. nil when cmark-gfm cannot allocate a parser.
-    static func wholeTreeParse(_ source: inout SourceText, file: String, metadata: Metadata, lazily: Bool, windowBytes: Int,
-                               diagnostics: inout [Diagnostic]) -> Document? {
+    static func wholeTreeParse(
+        _ source: inout SourceText, file: String, metadata: Metadata, lazily: Bool, windowBytes: Int,
+        diagnostics: inout [Diagnostic]
+    ) -> Document? {
         if !source.candidates.isEmpty {
             // Div fences: decided on cmark's block structure, parsing again until it settles.
             // Each tree is freed before the next parse: cmark-gfm's tree of the whole text is
             // about 28 bytes per source byte, and two at once were the parse's peak.
-            guard let warnings = DivFences.settle(&source, lineInfo: { prepared in
-                CmarkTree(prepared.cmarkInput).map { DivFences.lineInfo($0.root, source: prepared) }
-            }) else { return nil }
+            guard
+                let warnings = DivFences.settle(
+                    &source,
+                    lineInfo: { prepared in
+                        CmarkTree(prepared.cmarkInput).map { DivFences.lineInfo($0.root, source: prepared) }
+                    })
+            else { return nil }
             diagnostics += warnings
         }
         guard let tree = CmarkTree(source.cmarkInput) else { return nil }
@@ -162,18 +195,24 @@ public enum MarkdownParser {
             // segments at a time (``SourceWindows``), and cmark-gfm's tree is freed on return.
             var converter = CmarkConverter(file: file, source: source, mode: .scan)
             let segments = converter.scanSegments(of: tree.root)
-            diagnostics += converter.diagnostics + converter.html.diagnostics
-                + UnsetFootnotes.diagnostics(root: tree.root, lines: source.lines, cited: Set(converter.footnoteNumbers.keys), file: file)
-            let windows = SourceWindows(file: file, source: source.forConversion, segments: segments,
-                                        prefix: SourceWindows.prefix(root: tree.root, lines: source.lines),
-                                        footnoteNumbers: converter.footnoteNumbers, windowBytes: windowBytes,
-                                    held: converter.heldSegments)
-            return Document(blockList: BlockList(windows), metadata: metadata, footnotes: converter.footnotes(), file: file)
+            diagnostics +=
+                converter.diagnostics + converter.html.diagnostics
+                + UnsetFootnotes.diagnostics(
+                    root: tree.root, lines: source.lines, cited: Set(converter.footnoteNumbers.keys), file: file)
+            let windows = SourceWindows(
+                file: file, source: source.forConversion, segments: segments,
+                prefix: SourceWindows.prefix(root: tree.root, lines: source.lines),
+                footnoteNumbers: converter.footnoteNumbers, windowBytes: windowBytes,
+                held: converter.heldSegments)
+            return Document(
+                blockList: BlockList(windows), metadata: metadata, footnotes: converter.footnotes(), file: file)
         } else {
             var converter = CmarkConverter(file: file, source: source)
             let blocks = converter.blocks(of: tree.root, depth: 0)
-            diagnostics += converter.diagnostics + converter.html.diagnostics
-                + UnsetFootnotes.diagnostics(root: tree.root, lines: source.lines, cited: Set(converter.footnoteNumbers.keys), file: file)
+            diagnostics +=
+                converter.diagnostics + converter.html.diagnostics
+                + UnsetFootnotes.diagnostics(
+                    root: tree.root, lines: source.lines, cited: Set(converter.footnoteNumbers.keys), file: file)
             return Document(blocks: blocks, metadata: metadata, footnotes: converter.footnotes(), file: file)
         }
     }
@@ -192,8 +231,10 @@ public enum MarkdownParser {
         case "true", "yes", "on": return true
         case "false", "no", "off": return false
         default:
-            diagnostics.append(Diagnostic(.warning, "front matter 'smart' is '\(value)'; expected true or false (smart punctuation stays on)",
-                                          at: metadata.fieldLocations["smart"], kind: .frontMatter))
+            diagnostics.append(
+                Diagnostic(
+                    .warning, "front matter 'smart' is '\(value)'; expected true or false (smart punctuation stays on)",
+                    at: metadata.fieldLocations["smart"], kind: .frontMatter))
             return true
         }
     }

@@ -26,13 +26,21 @@ struct RawHTML {
         "ins": .underline, "u": .underline,
     ]
     /// Elements whose content is simply their text: shown as is, no warning.
-    static let transparent: Set<String> = ["span", "abbr", "picture", "font", "nobr", "bdi", "bdo", "time", "data", "q", "label", "var", "dfn", "cite"]
+    static let transparent: Set<String> = [
+        "span", "abbr", "picture", "font", "nobr", "bdi", "bdo", "time", "data", "q", "label", "var", "dfn", "cite",
+    ]
     /// Elements that hold no text a reader sees (`<source>` of a picture, `<wbr>`): dropped silently.
     static let silent: Set<String> = ["source", "wbr", "track", "col", "colgroup", "caption-side"]
     /// Elements whose content is never shown in a browser: dropped, with the one warning.
-    static let invisible: Set<String> = ["script", "style", "template", "head", "title", "meta", "link", "noscript", "iframe", "object", "embed", "video", "audio", "svg", "math", "canvas", "input", "button", "select", "textarea", "form"]
+    static let invisible: Set<String> = [
+        "script", "style", "template", "head", "title", "meta", "link", "noscript", "iframe", "object", "embed",
+        "video", "audio", "svg", "math", "canvas", "input", "button", "select", "textarea", "form",
+    ]
     /// Elements that start blocks (HTML Living Standard "flow content" containers GitHub keeps).
-    static let blockContainers: Set<String> = ["p", "div", "center", "section", "article", "header", "footer", "main", "nav", "aside", "figure", "figcaption", "address", "details", "dl", "dd", "dt", "body", "html"]
+    static let blockContainers: Set<String> = [
+        "p", "div", "center", "section", "article", "header", "footer", "main", "nav", "aside", "figure", "figcaption",
+        "address", "details", "dl", "dd", "dt", "body", "html",
+    ]
 
     /// What becomes of an unsupported element's text, as its warning says.
     private enum Fate: String {
@@ -48,14 +56,22 @@ struct RawHTML {
     /// One warning per element name and fate, so the words are true of every such element.
     private mutating func warnUnsupported(_ name: String, at location: SourceLocation?, fate: Fate) {
         guard warned.insert(name + "\u{0}" + fate.rawValue).inserted else { return }
-        diagnostics.append(Diagnostic(.warning, "HTML element <\(name)> is not supported; \(fate.rawValue) (one warning for all <\(name)> elements treated so)", at: location, kind: .html))
+        diagnostics.append(
+            Diagnostic(
+                .warning,
+                "HTML element <\(name)> is not supported; \(fate.rawValue) (one warning for all <\(name)> elements treated so)",
+                at: location, kind: .html))
     }
 
     /// The one warning for HTML libxml2 gave up on (nested too deep, a text node too long):
     /// its text is shown without its markup.
     private mutating func warnUnparsed(at location: SourceLocation?) {
         guard warned.insert("\u{0}unparsed").inserted else { return }
-        diagnostics.append(Diagnostic(.warning, "raw HTML the HTML parser cannot read (nested too deep or too long): its text is shown without its markup (one warning for every such HTML block in the document)", at: location, kind: .html))
+        diagnostics.append(
+            Diagnostic(
+                .warning,
+                "raw HTML the HTML parser cannot read (nested too deep or too long): its text is shown without its markup (one warning for every such HTML block in the document)",
+                at: location, kind: .html))
     }
 
     // MARK: Blocks
@@ -78,7 +94,10 @@ struct RawHTML {
             // The attributes of the last such element libxml2 saw (it closed it at the end).
             var attributes: [String: String] = [:]
             func find(_ nodes: [HTMLNode]) {
-                for case .element(let n, let a, let c) in nodes { if n == name { attributes = a }; find(c) }
+                for case .element(let n, let a, let c) in nodes {
+                    if n == name { attributes = a }
+                    find(c)
+                }
             }
             find(nodes)
             let align = name == "center" ? "center" : attributes["align"]?.lowercased()
@@ -86,7 +105,8 @@ struct RawHTML {
             if let align, ["left", "center", "right", "justify"].contains(align) {
                 marker.pairs.append(.init(key: "align", value: align, location: location))
             }
-            result += Array(repeating: Block(.html(Self.openMarker + name), attributes: marker, location: location), count: count)
+            result += Array(
+                repeating: Block(.html(Self.openMarker + name), attributes: marker, location: location), count: count)
         }
         return result
     }
@@ -102,7 +122,11 @@ struct RawHTML {
         let hidden = max(0, lineEnds - (html.utf8.last == 0x0A ? 1 : 0))
         guard hidden > 0 else { return }
         let lines = hidden == 1 ? "the line" : "the \(hidden) lines"
-        diagnostics.append(Diagnostic(.warning, "HTML comment '<!--' is never closed: \(lines) after it, to the end of the document or of the block it is in, are part of the comment and not set (close it with '-->')", at: location, kind: .html))
+        diagnostics.append(
+            Diagnostic(
+                .warning,
+                "HTML comment '<!--' is never closed: \(lines) after it, to the end of the document or of the block it is in, are part of the comment and not set (close it with '-->')",
+                at: location, kind: .html))
     }
 
     static let openMarker = "\u{0}open ", closeMarker = "\u{0}close "
@@ -159,14 +183,19 @@ struct RawHTML {
     /// tag's `align` (GitHub centres a README's `<div align="center">` content), or simply in
     /// place. An element never closed ends with its container; a stray closing tag is dropped.
     static func nestContainers(_ blocks: [Block]) -> [Block] {
-        guard blocks.contains(where: { if case .html(let h) = $0.kind { h.hasPrefix("\u{0}") } else { false } }) else { return blocks }
-        var stack: [(name: String, attributes: Attributes, location: SourceLocation?, blocks: [Block])] = [("", .none, nil, [])]
+        guard blocks.contains(where: { if case .html(let h) = $0.kind { h.hasPrefix("\u{0}") } else { false } }) else {
+            return blocks
+        }
+        var stack: [(name: String, attributes: Attributes, location: SourceLocation?, blocks: [Block])] = [
+            ("", .none, nil, [])
+        ]
         func close() {
             let frame = stack.removeLast()
             if frame.attributes.pairs.isEmpty || frame.blocks.isEmpty {
                 stack[stack.count - 1].blocks += frame.blocks
             } else {
-                stack[stack.count - 1].blocks.append(Block(.div(frame.blocks), attributes: frame.attributes, location: frame.location))
+                stack[stack.count - 1].blocks.append(
+                    Block(.div(frame.blocks), attributes: frame.attributes, location: frame.location))
             }
         }
         for block in blocks {
@@ -198,10 +227,15 @@ struct RawHTML {
             blocks.append(Block(.paragraph(trimmed), attributes: attributes, location: location))
         }
 
-        mutating func finish() -> [Block] { flush(); return blocks }
+        mutating func finish() -> [Block] {
+            flush()
+            return blocks
+        }
     }
 
-    private mutating func appendBlocks(_ nodes: [HTMLNode], to builder: inout BlockBuilder, location: SourceLocation?, depth: Int) {
+    private mutating func appendBlocks(
+        _ nodes: [HTMLNode], to builder: inout BlockBuilder, location: SourceLocation?, depth: Int
+    ) {
         for node in nodes {
             guard case .element(let name, let attributes, let children) = node, isBlockElement(name) else {
                 builder.inlines += inlines(node, location: location, depth: depth + 1)
@@ -216,7 +250,8 @@ struct RawHTML {
                 if let align = attributes["align"]?.lowercased(), ["left", "center", "right"].contains(align) {
                     headingAttributes.pairs.append(.init(key: "align", value: align, location: location))
                 }
-                builder.blocks.append(Block(.heading(level: level, content), attributes: headingAttributes, location: location))
+                builder.blocks.append(
+                    Block(.heading(level: level, content), attributes: headingAttributes, location: location))
             case "details":
                 // Paper cannot fold: the summary is a bold line, the body follows.
                 var inner = BlockBuilder(location: location)
@@ -224,7 +259,9 @@ struct RawHTML {
                     if case .element("summary", _, let summary) = child {
                         inner.flush()
                         let content = Self.trimmed(inlines(summary, location: location, depth: depth + 1))
-                        if !content.isEmpty { inner.blocks.append(Block(.paragraph([.strong(content)]), location: location)) }
+                        if !content.isEmpty {
+                            inner.blocks.append(Block(.paragraph([.strong(content)]), location: location))
+                        }
                     } else {
                         appendBlocks([child], to: &inner, location: location, depth: depth + 1)
                     }
@@ -236,8 +273,9 @@ struct RawHTML {
                 // is in no cell ahead of the table (HTML Living Standard §13.2.6.1, "foster
                 // parenting").
                 var caption = BlockBuilder(location: location)
-                caption.attributes = Attributes(pairs: [.init(key: "align", value: "center", location: location)],
-                                                location: location)
+                caption.attributes = Attributes(
+                    pairs: [.init(key: "align", value: "center", location: location)],
+                    location: location)
                 appendBlocks(parts.caption, to: &caption, location: location, depth: depth + 1)
                 builder.blocks += caption.finish()
                 appendBlocks(parts.outsideCells, to: &builder, location: location, depth: depth + 1)
@@ -246,8 +284,9 @@ struct RawHTML {
                     builder.blocks.append(Block(.table(table), location: location))
                 }
             case "ul", "ol":
-                appendList(name: name, attributes: attributes, children: children, to: &builder,
-                           location: location, depth: depth)
+                appendList(
+                    name: name, attributes: attributes, children: children, to: &builder,
+                    location: location, depth: depth)
             case "pre":
                 var text = Self.text(children)
                 if text.hasPrefix("\n") { text.removeFirst() }  // HTML drops a newline right after <pre>
@@ -268,7 +307,8 @@ struct RawHTML {
                 var inner = BlockBuilder(location: location)
                 let align = name == "center" ? "center" : attributes["align"]?.lowercased()
                 if let align, ["left", "center", "right", "justify"].contains(align) {
-                    inner.attributes = Attributes(pairs: [.init(key: "align", value: align, location: location)], location: location)
+                    inner.attributes = Attributes(
+                        pairs: [.init(key: "align", value: align, location: location)], location: location)
                 }
                 if let id = attributes["id"] { inner.inlines.append(.anchor(id)) }
                 appendBlocks(children, to: &inner, location: location, depth: depth + 1)
@@ -299,8 +339,10 @@ struct RawHTML {
     /// a list nested directly in a list, as hand-written HTML often has it) is shown where a
     /// browser shows it: before the first item it comes before the list, after an item it joins
     /// that item.
-    private mutating func appendList(name: String, attributes: [String: String], children: [HTMLNode],
-                                     to builder: inout BlockBuilder, location: SourceLocation?, depth: Int) {
+    private mutating func appendList(
+        name: String, attributes: [String: String], children: [HTMLNode],
+        to builder: inout BlockBuilder, location: SourceLocation?, depth: Int
+    ) {
         let start = attributes["start"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 1
         var list = ListBlock(ordered: name == "ol", start: start, tight: true, items: [])
         var outside = BlockBuilder(location: location)
@@ -329,7 +371,9 @@ struct RawHTML {
     }
 
     private func isBlockElement(_ name: String) -> Bool {
-        Self.blockContainers.contains(name) || ["h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol", "pre", "blockquote", "hr", "summary"].contains(name)
+        Self.blockContainers.contains(name)
+            || ["h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol", "pre", "blockquote", "hr", "summary"].contains(
+                name)
     }
 
     /// A table of simple rows (`tr` of `th`/`td`, directly or under `thead`/`tbody`/`tfoot`):
@@ -341,7 +385,8 @@ struct RawHTML {
     /// Returns the table (nil without a cell), the caption's nodes, and the nodes that stand in
     /// the table outside any cell (text, or an element where only rows or cells belong).
     private mutating func table(_ children: [HTMLNode], location: SourceLocation?, depth: Int)
-        -> (table: Table?, caption: [HTMLNode], outsideCells: [HTMLNode]) {
+        -> (table: Table?, caption: [HTMLNode], outsideCells: [HTMLNode])
+    {
         var rows: [(header: Bool, cells: [[Inline]])] = []
         var caption: [HTMLNode] = []
         var outsideCells: [HTMLNode] = []
@@ -349,7 +394,9 @@ struct RawHTML {
         var covered: [Int: Int] = [:]
         var spans = false
         func span(_ attributes: [String: String], _ name: String, limit: Int) -> Int {
-            guard let value = attributes[name].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) else { return 1 }
+            guard let value = attributes[name].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) else {
+                return 1
+            }
             return min(max(value, 1), limit)
         }
         func collect(_ nodes: [HTMLNode]) {
@@ -373,18 +420,21 @@ struct RawHTML {
                     }
                     for cell in inner {
                         guard case .element(let cellName, let attributes, let content) = cell,
-                              cellName == "td" || cellName == "th" else {
+                            cellName == "td" || cellName == "th"
+                        else {
                             outsideCells.append(cell)
                             continue
                         }
                         if cellName == "td" { allHeader = false }
                         skipCovered()
                         // (HTML caps colspan at 1,000 and rowspan at 65,534.)
-                        let columns = span(attributes, "colspan", limit: 1_000), rows = span(attributes, "rowspan", limit: 65_534)
+                        let columns = span(attributes, "colspan", limit: 1_000)
+                        let rows = span(attributes, "rowspan", limit: 65_534)
                         if columns > 1 || rows > 1 { spans = true }
                         for c in 0..<columns {
                             if rows > 1 { covered[cells.count] = rows - 1 }
-                            cells.append(c == 0 ? Self.trimmed(inlines(content, location: location, depth: depth + 2)) : [])
+                            cells.append(
+                                c == 0 ? Self.trimmed(inlines(content, location: location, depth: depth + 2)) : [])
                         }
                     }
                     // Covered slots past the row's last cell are the row's too.
@@ -399,7 +449,11 @@ struct RawHTML {
         }
         collect(children)
         if spans, warned.insert("\u{0}span").inserted {
-            diagnostics.append(Diagnostic(.warning, "an HTML table cell spans columns or rows (colspan, rowspan): its text is set in the first cell it covers and the others are left empty, so every cell stays in its column (one warning for every such table in the document)", at: location, kind: .html))
+            diagnostics.append(
+                Diagnostic(
+                    .warning,
+                    "an HTML table cell spans columns or rows (colspan, rowspan): its text is set in the first cell it covers and the others are left empty, so every cell stays in its column (one warning for every such table in the document)",
+                    at: location, kind: .html))
         }
         guard !rows.isEmpty else { return (nil, caption, outsideCells) }
         let columns = rows.map(\.cells.count).max() ?? 0
@@ -432,12 +486,15 @@ struct RawHTML {
                 warnUnsupported(name, at: location, fate: empty ? .tagsOnly : .hidden)
                 return []
             }
-            return element(name, attributes, content: inlines(children, location: location, depth: depth + 1), location: location)
+            return element(
+                name, attributes, content: inlines(children, location: location, depth: depth + 1), location: location)
         }
     }
 
     /// The inline form of a text-level element `name` around `content`.
-    private mutating func element(_ name: String, _ attributes: [String: String], content: [Inline], location: SourceLocation?) -> [Inline] {
+    private mutating func element(
+        _ name: String, _ attributes: [String: String], content: [Inline], location: SourceLocation?
+    ) -> [Inline] {
         switch name {
         case "b", "strong": return [.strong(content)]
         case "i", "em": return [.emphasis(content)]
@@ -462,7 +519,8 @@ struct RawHTML {
             }
             if Self.silent.contains(name) { return [] }
             if Self.invisible.contains(name) {
-                warnUnsupported(name, at: location, fate: content.plainText.allSatisfy(\.isWhitespace) ? .tagsOnly : .hidden)
+                warnUnsupported(
+                    name, at: location, fate: content.plainText.allSatisfy(\.isWhitespace) ? .tagsOnly : .hidden)
                 return []
             }
             warnUnsupported(name, at: location, fate: .shown)
@@ -475,8 +533,9 @@ struct RawHTML {
     /// Pandoc's `![alt](src){width=…}` carries them.
     static func image(_ attributes: [String: String], location: SourceLocation?) -> Inline {
         let alt = attributes["alt"] ?? ""
-        let image = Inline.image(source: attributes["src"] ?? "", title: attributes["title"] ?? "",
-                                 alt: alt.isEmpty ? [] : [.text(alt)], location: location)
+        let image = Inline.image(
+            source: attributes["src"] ?? "", title: attributes["title"] ?? "",
+            alt: alt.isEmpty ? [] : [.text(alt)], location: location)
         var pairs: [Attributes.Pair] = [.init(key: "caption", value: "none", location: location)]
         for key in ["width", "height"] {
             guard var value = attributes[key]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { continue }
@@ -492,8 +551,15 @@ struct RawHTML {
     /// `<a id>` an anchor, a comment nothing. Unclosed elements close at the end of the
     /// sequence (as in a browser); a closing tag with nothing open is dropped.
     mutating func nest(_ inlines: [Inline]) -> [Inline] {
-        guard inlines.contains(where: { if case .rawHTML = $0 { return true }; return false }) else { return inlines }
-        var stack: [(name: String, attributes: [String: String], location: SourceLocation?, content: [Inline])] = [("", [:], nil, [])]
+        guard
+            inlines.contains(where: {
+                if case .rawHTML = $0 { return true }
+                return false
+            })
+        else { return inlines }
+        var stack: [(name: String, attributes: [String: String], location: SourceLocation?, content: [Inline])] = [
+            ("", [:], nil, [])
+        ]
         func append(_ items: [Inline]) { stack[stack.count - 1].content += items }
         // Set after a tag that leaves nothing (a comment): a space on both sides of it is one
         // space, as a browser collapses white space (`Text <!-- c --> more`).
@@ -516,7 +582,10 @@ struct RawHTML {
                 while stack.count > open {
                     let frame = stack.removeLast()
                     // Inside an invisible element everything is dropped with it: no warning.
-                    if stack.contains(where: { Self.invisible.contains($0.name) }) { append(frame.content); continue }
+                    if stack.contains(where: { Self.invisible.contains($0.name) }) {
+                        append(frame.content)
+                        continue
+                    }
                     append(element(frame.name, frame.attributes, content: frame.content, location: frame.location))
                 }
                 continue
@@ -532,7 +601,9 @@ struct RawHTML {
                 default: return false
                 }
             }
-            if leavesNothing, case .text(let t)? = stack[stack.count - 1].content.last, t.hasSuffix(" ") { droppedAfterSpace = true }
+            if leavesNothing, case .text(let t)? = stack[stack.count - 1].content.last, t.hasSuffix(" ") {
+                droppedAfterSpace = true
+            }
             for node in nodes {
                 guard case .element(let name, let attributes, let children) = node else {
                     if case .text(let t) = node { append([.text(t)]) }
@@ -549,7 +620,10 @@ struct RawHTML {
         }
         while stack.count > 1 {
             let frame = stack.removeLast()
-            if stack.contains(where: { Self.invisible.contains($0.name) }) { append(frame.content); continue }
+            if stack.contains(where: { Self.invisible.contains($0.name) }) {
+                append(frame.content)
+                continue
+            }
             append(element(frame.name, frame.attributes, content: frame.content, location: frame.location))
         }
         return stack[0].content
@@ -632,7 +706,12 @@ struct RawHTML {
                 result.removeFirst()
             } else if case .text(let first)? = result.first {
                 let kept = droppingSpaces(first, leading: true, trailing: false)
-                if kept.isEmpty { result.removeFirst() } else { result[0] = .text(kept); break }
+                if kept.isEmpty {
+                    result.removeFirst()
+                } else {
+                    result[0] = .text(kept)
+                    break
+                }
             } else {
                 break
             }
@@ -642,7 +721,12 @@ struct RawHTML {
                 result.removeLast()
             } else if case .text(let last)? = result.last {
                 let kept = droppingSpaces(last, leading: false, trailing: true)
-                if kept.isEmpty { result.removeLast() } else { result[result.count - 1] = .text(kept); break }
+                if kept.isEmpty {
+                    result.removeLast()
+                } else {
+                    result[result.count - 1] = .text(kept)
+                    break
+                }
             } else {
                 break
             }

@@ -53,7 +53,9 @@ public enum SmartPunctuation {
         // Most text has nothing to change: the sequence is kept as it is, without decoding it.
         // The characters the rules read are ASCII, so they are found in the UTF-8 bytes (no
         // byte of a multi-byte sequence is ASCII).
-        let quoted = texts.segments.contains { $0.utf8.contains { $0 == UInt8(ascii: "'") || $0 == UInt8(ascii: "\"") } }
+        let quoted = texts.segments.contains {
+            $0.utf8.contains { $0 == UInt8(ascii: "'") || $0 == UInt8(ascii: "\"") }
+        }
         guard quoted || texts.segments.contains(where: hasDashesOrEllipsis) else { return inlines }
         var curly = texts.segments
         if quoted {
@@ -77,7 +79,8 @@ public enum SmartPunctuation {
 
     /// Whether `text` holds `--` or `...`, read in its UTF-8 bytes.
     static func hasDashesOrEllipsis(_ text: String) -> Bool {
-        var previous: UInt8 = 0, dots = 0
+        var previous: UInt8 = 0
+        var dots = 0
         for byte in text.utf8 {
             if byte == UInt8(ascii: "-"), previous == UInt8(ascii: "-") { return true }
             dots = byte == UInt8(ascii: ".") ? dots + 1 : 0
@@ -87,14 +90,18 @@ public enum SmartPunctuation {
         return false
     }
 
-    struct Position: Hashable { var segment: Int; var index: Int }
+    struct Position: Hashable {
+        var segment: Int
+        var index: Int
+    }
 
     /// The curly quote each straight quote becomes, by position.
     static func quoteReplacements(segments: [[Unicode.Scalar]], atoms: [Bool]) -> [Position: Unicode.Scalar] {
         // The characters around a position, across segment boundaries; an inline that is not
         // text (code, an image) counts as a letter, a line break as a space.
         func neighbour(_ p: Position, _ step: Int) -> Unicode.Scalar? {
-            var segment = p.segment, index = p.index + step
+            var segment = p.segment
+            var index = p.index + step
             while true {
                 if index >= 0, index < segments[segment].count { return segments[segment][index] }
                 let boundary = step < 0 ? segment : segment + 1
@@ -109,7 +116,8 @@ public enum SmartPunctuation {
         for (s, scalars) in segments.enumerated() {
             for (i, c) in scalars.enumerated() where c == "'" || c == "\"" {
                 let p = Position(segment: s, index: i)
-                let before = neighbour(p, -1), after = neighbour(p, 1)
+                let before = neighbour(p, -1)
+                let after = neighbour(p, 1)
                 let (left, right) = flanking(before: before, after: after)
                 var canOpen = left && !right
                 let canClose = right
@@ -135,7 +143,8 @@ public enum SmartPunctuation {
             guard let c else { return false }
             switch c.properties.generalCategory {
             case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation,
-                 .finalPunctuation, .otherPunctuation, .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol: return true
+                .finalPunctuation, .otherPunctuation, .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol:
+                return true
             default: return false
             }
         }
@@ -152,16 +161,25 @@ public enum SmartPunctuation {
         let bytes = Array(text.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 8)
-        let emDash: [UInt8] = [0xE2, 0x80, 0x94], enDash: [UInt8] = [0xE2, 0x80, 0x93], ellipsis: [UInt8] = [0xE2, 0x80, 0xA6]
-        let hyphen = UInt8(ascii: "-"), dot = UInt8(ascii: ".")
+        let emDash: [UInt8] = [0xE2, 0x80, 0x94]
+        let enDash: [UInt8] = [0xE2, 0x80, 0x93]
+        let ellipsis: [UInt8] = [0xE2, 0x80, 0xA6]
+        let hyphen = UInt8(ascii: "-")
+        let dot = UInt8(ascii: ".")
         var i = 0
         while i < bytes.count {
             if bytes[i] == hyphen {
                 var n = 0
                 while i + n < bytes.count, bytes[i + n] == hyphen { n += 1 }
-                if n == 1 { out.append(hyphen) } else {
-                    let (ems, ens): (Int, Int) = n % 3 == 0 ? (n / 3, 0) : n % 2 == 0 ? (0, n / 2)
-                        : n % 3 == 2 ? ((n - 2) / 3, 1) : ((n - 4) / 3, 2)
+                if n == 1 {
+                    out.append(hyphen)
+                } else {
+                    let (ems, ens): (Int, Int) =
+                        n % 3 == 0
+                        ? (n / 3, 0)
+                        : n % 2 == 0
+                            ? (0, n / 2)
+                            : n % 3 == 2 ? ((n - 2) / 3, 1) : ((n - 4) / 3, 2)
                     for _ in 0..<ems { out.append(contentsOf: emDash) }
                     for _ in 0..<ens { out.append(contentsOf: enDash) }
                 }
@@ -196,7 +214,8 @@ struct TextCollector {
             case .softBreak, .lineBreak:
                 segments.append(" ")
                 atomsBefore.append(false)
-            case .emphasis(let c), .strong(let c), .strikethrough(let c), .span(_, let c), .link(_, _, let c), .presentation(_, let c):
+            case .emphasis(let c), .strong(let c), .strikethrough(let c), .span(_, let c), .link(_, _, let c),
+                .presentation(_, let c):
                 collect(c)
             case .anchor:
                 break  // a destination, not something on the line
@@ -222,8 +241,10 @@ struct TextCollector {
             case .strikethrough(let c): return .strikethrough(rebuild(c, texts: texts, next: &next))
             case .span(let a, let c): return .span(a, rebuild(c, texts: texts, next: &next))
             case .presentation(let p, let c): return .presentation(p, rebuild(c, texts: texts, next: &next))
-            case .link(let d, let t, let c): return .link(destination: d, title: t, children: rebuild(c, texts: texts, next: &next))
-            case .image(let s, let t, let alt, let l): return .image(source: s, title: t, alt: SmartPunctuation.apply(alt), location: l)
+            case .link(let d, let t, let c):
+                return .link(destination: d, title: t, children: rebuild(c, texts: texts, next: &next))
+            case .image(let s, let t, let alt, let l):
+                return .image(source: s, title: t, alt: SmartPunctuation.apply(alt), location: l)
             default: return inline
             }
         }

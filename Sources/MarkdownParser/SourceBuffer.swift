@@ -81,7 +81,10 @@ public final class SourceBuffer: SourceBytes, @unchecked Sendable {
         guard let bytes = held, count >= setAsideMinimum, count > 0 else { return }
         if file < 0 {
             guard let made = Self.temporaryFile() else { return }
-            guard Self.write(bytes, to: made) else { close(made); return }
+            guard Self.write(bytes, to: made) else {
+                close(made)
+                return
+            }
             file = made
         }
         held = nil

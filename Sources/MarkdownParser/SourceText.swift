@@ -2,7 +2,10 @@ import DocumentModel
 
 /// A Pandoc fenced-div fence line (`::: {.note}`, `::: note`, `:::`) found by the pre-pass.
 struct DivFence {
-    enum Kind { case open(Attributes), close }
+    enum Kind {
+        case open(Attributes)
+        case close
+    }
     var kind: Kind
     var location: SourceLocation
     /// The fence as written, after any container prefix: restored when the marker that replaced
@@ -64,14 +67,17 @@ struct SourceText {
         // Markdown — a rule, a setext heading — with a warning.
         func trimmed(_ line: Int) -> ArraySlice<UInt8> { Self.trimmedEnd(input[ranges[line]]) }
         if trimmed(0).elementsEqual("---".utf8), ranges.count > 1, !trimmed(1).isEmpty,
-           let close = ranges.indices.dropFirst().first(where: {
-               trimmed($0).elementsEqual("---".utf8) || trimmed($0).elementsEqual("...".utf8)
-           }) {
+            let close = ranges.indices.dropFirst().first(where: {
+                trimmed($0).elementsEqual("---".utf8) || trimmed($0).elementsEqual("...".utf8)
+            })
+        {
             let yaml = Array(input[ranges[1].lowerBound..<ranges[close].lowerBound].dropLast())
             if let (problem, line) = FrontMatter.notFrontMatter(yaml) {
-                diagnostics.append(Diagnostic(
-                    .warning, "the lines between '---' look like front matter but hold \(problem); read as Markdown",
-                    at: SourceLocation(file: file, line: 2 + line, column: 1), kind: .frontMatter))
+                diagnostics.append(
+                    Diagnostic(
+                        .warning,
+                        "the lines between '---' look like front matter but hold \(problem); read as Markdown",
+                        at: SourceLocation(file: file, line: 2 + line, column: 1), kind: .frontMatter))
             } else {
                 frontMatter = (yaml, 2)
                 bodyStart = close + 1
@@ -79,10 +85,12 @@ struct SourceText {
         } else if trimmed(0).elementsEqual("---".utf8), ranges.count > 1, Self.looksLikeYAMLKey(trimmed(1)) {
             // `---` then `key: value` and no closing line: set as Markdown (a rule, a setext
             // heading…), but said, since its author most likely meant front matter.
-            diagnostics.append(Diagnostic(
-                .warning, "front matter opened by '---' is not closed (a line '---' or '...' after its keys closes it); "
-                    + "the lines are set as Markdown",
-                at: SourceLocation(file: file, line: 1, column: 1), kind: .frontMatter))
+            diagnostics.append(
+                Diagnostic(
+                    .warning,
+                    "front matter opened by '---' is not closed (a line '---' or '...' after its keys closes it); "
+                        + "the lines are set as Markdown",
+                    at: SourceLocation(file: file, line: 1, column: 1), kind: .frontMatter))
         }
 
         var prefixes = SortedTable<Int>()
@@ -104,7 +112,8 @@ struct SourceText {
     /// digits, `-` and `_`, starting with a letter or `_`).
     static func looksLikeYAMLKey(_ line: ArraySlice<UInt8>) -> Bool {
         guard let first = line.first, (first | 0x20) >= 0x61 && (first | 0x20) <= 0x7A || first == 0x5F,
-              let colon = line.firstIndex(of: 0x3A) else { return false }
+            let colon = line.firstIndex(of: 0x3A)
+        else { return false }
         let key = line[line.startIndex..<colon]
         let isKeyByte: (UInt8) -> Bool = {
             ((($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x5F)
@@ -210,14 +219,18 @@ struct SourceText {
     /// more colons (Pandoc allows `::: note :::`). Returns the prefix length and the fence.
     static func divFence(_ slice: ArraySlice<UInt8>, line number: Int, file: String) -> (Int, DivFence)? {
         // Quick rejection first: most lines do not start with `:`, `>` or a space.
-        guard let first = slice.first, first == UInt8(ascii: ":") || first == 0x20 || first == 0x09 || first == UInt8(ascii: ">")
+        guard let first = slice.first,
+            first == UInt8(ascii: ":") || first == 0x20 || first == 0x09 || first == UInt8(ascii: ">")
         else { return nil }
         let line = Array(slice)
         var i = 0
         while i < line.count, line[i] == 0x20 || line[i] == 0x09 || line[i] == UInt8(ascii: ">") { i += 1 }
         let prefix = i
         var colons = 0
-        while i < line.count, line[i] == UInt8(ascii: ":") { i += 1; colons += 1 }
+        while i < line.count, line[i] == UInt8(ascii: ":") {
+            i += 1
+            colons += 1
+        }
         guard colons >= 3 else { return nil }
         var rest = Array(line[i...])
         let restStart = i
@@ -338,7 +351,8 @@ struct SortedTable<Value> {
 
     /// The index in ``keys`` of the first key not less than `key`.
     private func lowerBound(_ key: Int) -> Int {
-        var low = 0, high = keys.count
+        var low = 0
+        var high = keys.count
         while low < high {
             let mid = (low + high) / 2
             if keys[mid] < key { low = mid + 1 } else { high = mid }

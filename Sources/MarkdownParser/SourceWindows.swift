@@ -76,8 +76,10 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
 
     /// `source` must be the text the scan parsed (``SourceText/forConversion``); `windowBytes`
     /// is the source size a window grows to (0: one segment a window).
-    init(file: String, source: SourceText, segments: [Segment], prefix: (bytes: [UInt8], lines: Int),
-         footnoteNumbers: [String: Int], windowBytes: Int, held: [Int: [Block]] = [:]) {
+    init(
+        file: String, source: SourceText, segments: [Segment], prefix: (bytes: [UInt8], lines: Int),
+        footnoteNumbers: [String: Int], windowBytes: Int, held: [Int: [Block]] = [:]
+    ) {
         self.file = file
         buffer = SourceBuffer(source.lines.buffer)
         var kept = source
@@ -98,13 +100,18 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
             guard start < end else { return }
             let run = segments[start..<end]
             let blocks = run.reduce(0) { $0 + $1.blocks }
-            if blocks > 0 { windows.append(Window(segments: start..<end, firstBlock: run.first!.firstBlock, blocks: blocks)) }
+            if blocks > 0 {
+                windows.append(Window(segments: start..<end, firstBlock: run.first!.firstBlock, blocks: blocks))
+            }
             start = end
         }
         for (i, segment) in segments.enumerated() {
             if let kept = held[i] {
                 close(i)
-                if !kept.isEmpty { windows.append(Window(segments: i..<(i + 1), firstBlock: segment.firstBlock, blocks: kept.count, held: kept)) }
+                if !kept.isEmpty {
+                    windows.append(
+                        Window(segments: i..<(i + 1), firstBlock: segment.firstBlock, blocks: kept.count, held: kept))
+                }
                 start = i + 1
                 continue
             }
@@ -118,7 +125,8 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
     /// Block `index`, made from its window (parsed again unless it is the last one read).
     func element(at index: Int) -> Block {
         precondition(index >= 0 && index < count, "block index out of range")
-        var low = 0, high = windows.count - 1
+        var low = 0
+        var high = windows.count - 1
         while low < high {
             let mid = (low + high + 1) / 2
             if windows[mid].firstBlock <= index { low = mid } else { high = mid - 1 }
@@ -146,7 +154,6 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
         buffer.setAside()
     }
 
-
     /// The number of windows (tests).
     var windowCount: Int { windows.count }
     /// Whether the last window made is kept (tests).
@@ -169,8 +176,11 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
         let run = segments[window.segments]
         // To the line before the next segment (cmark-gfm may end a node's range before its last
         // line, as an HTML block's closing line), or to the end of the text.
-        let nextLine = window.segments.upperBound < segments.count ? segments[window.segments.upperBound].firstLine : source.lines.count + 1
-        let firstLine = run.first!.firstLine, lastLine = min(max(run.last!.lastLine, nextLine - 1), source.lines.count)
+        let nextLine =
+            window.segments.upperBound < segments.count
+            ? segments[window.segments.upperBound].firstLine : source.lines.count + 1
+        let firstLine = run.first!.firstLine
+        let lastLine = min(max(run.last!.lastLine, nextLine - 1), source.lines.count)
         guard firstLine >= 1, firstLine <= lastLine else { return nil }
         let ranges = source.lines.ranges
         let start = ranges[firstLine - 1].lowerBound
@@ -195,7 +205,8 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
             let part = Array(nodes[next..<(next + segment.nodes)])
             next += segment.nodes
             guard let placed = part.first(where: CmarkConverter.hasPosition),
-                  Int(cmark_node_get_start_line(placed)) + delta == segment.firstLine else { return nil }
+                Int(cmark_node_get_start_line(placed)) + delta == segment.firstLine
+            else { return nil }
             let made = converter.blocks(ofTopLevel: part)
             guard made.count == segment.blocks else { return nil }
             blocks += made
@@ -269,9 +280,11 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
             guard start >= 1, start + lineDelta <= lineCount else { continue }
             // (cmark-gfm may end an HTML block's range a line early, even before its start.)
             let end = min(max(start, Int(cmark_node_get_end_line(node))) + lineDelta, lineCount)
-            let mayHold = type == CMARK_NODE_PARAGRAPH || type == CMARK_NODE_HEADING || type == CMARK_NODE_BLOCK_QUOTE
+            let mayHold =
+                type == CMARK_NODE_PARAGRAPH || type == CMARK_NODE_HEADING || type == CMARK_NODE_BLOCK_QUOTE
                 || type == CMARK_NODE_LIST || type == typeset_node_table()
-            result.append(NodeLines(first: start + lineDelta, last: max(start + lineDelta, end), mayHoldDefinition: mayHold))
+            result.append(
+                NodeLines(first: start + lineDelta, last: max(start + lineDelta, end), mayHoldDefinition: mayHold))
         }
         return result
     }
@@ -286,7 +299,9 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
     /// Whether cmark-gfm counts the `\n` lines of `lines` (no lone carriage return).
     static func countsNewlines(_ lines: SourceLines) -> Bool {
         let buffer = lines.buffer
-        for (i, b) in buffer.enumerated() where b == 0x0D && (i + 1 == buffer.count || buffer[i + 1] != 0x0A) { return false }
+        for (i, b) in buffer.enumerated() where b == 0x0D && (i + 1 == buffer.count || buffer[i + 1] != 0x0A) {
+            return false
+        }
         return true
     }
 
@@ -298,8 +313,10 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
     /// `visit` is called with each final top-level node of a chunk's tree (footnote definitions
     /// included) and the chunk's line offset, in chunk order: what it reads of the node's block
     /// structure is what the whole text's tree has there.
-    static func topLevelNodes(_ lines: SourceLines, chunkBytes: Int,
-                              visit: ((_ node: OpaquePointer, _ lineDelta: Int) -> Void)? = nil) -> [NodeLines]? {
+    static func topLevelNodes(
+        _ lines: SourceLines, chunkBytes: Int,
+        visit: ((_ node: OpaquePointer, _ lineDelta: Int) -> Void)? = nil
+    ) -> [NodeLines]? {
         var result: [NodeLines] = []
         var start = 1
         var size = max(chunkBytes, 1)
@@ -353,9 +370,12 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
     /// text's numbering then depends on where its definition stands) or a reference's label
     /// cannot be read back. `literalLines`, given when the text may hold notes (`[^`), gathers
     /// the line ranges of the code and HTML blocks scanned (for ``UnsetFootnotes``).
-    static func scanInWindows(_ converter: inout CmarkConverter, lines: SourceLines, windowBytes: Int,
-                              literalLines: inout [ClosedRange<Int>]?)
-        -> (segments: [Segment], prefix: (bytes: [UInt8], lines: Int))? {
+    static func scanInWindows(
+        _ converter: inout CmarkConverter, lines: SourceLines, windowBytes: Int,
+        literalLines: inout [ClosedRange<Int>]?
+    )
+        -> (segments: [Segment], prefix: (bytes: [UInt8], lines: Int))?
+    {
         guard countsNewlines(lines), let nodes = topLevelNodes(lines, chunkBytes: windowBytes) else { return nil }
         let runs = definitionRuns(nodes: nodes, lines: lines)
         let prefix = self.prefix(runs: runs, lines: lines)
@@ -365,7 +385,8 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
             CmarkTree.forEachNode(under: node) { n in
                 let type = cmark_node_get_type(n)
                 guard type == CMARK_NODE_CODE_BLOCK || type == CMARK_NODE_HTML_BLOCK else { return }
-                let start = Int(cmark_node_get_start_line(n)), end = Int(cmark_node_get_end_line(n))
+                let start = Int(cmark_node_get_start_line(n))
+                let end = Int(cmark_node_get_end_line(n))
                 if start > 0, end >= start { literalLines!.append((start + delta)...(end + delta)) }
             }
         }
@@ -382,7 +403,8 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
             let found = windowNodes(of: tree.root, lineDelta: delta, firstLine: firstLine)
             let placed = found.filter(CmarkConverter.hasPosition)
             guard placed.count == j - i + 1,
-                  zip(placed, nodes[i...j]).allSatisfy({ Int(cmark_node_get_start_line($0.0)) + delta == $0.1.first }) else { return nil }
+                zip(placed, nodes[i...j]).allSatisfy({ Int(cmark_node_get_start_line($0.0)) + delta == $0.1.first })
+            else { return nil }
             converter.lineDelta = delta
             for node in found {
                 converter.scan(node)
@@ -400,16 +422,23 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
             guard let tree = CmarkTree(prefix.bytes + Array((cited + "\n").utf8)) else { return nil }
             var runStarts: [Int] = []  // the prefix line each run starts at
             var line = 1
-            for run in runs { runStarts.append(line); line += run.count + 1 }
+            for run in runs {
+                runStarts.append(line)
+                line += run.count + 1
+            }
             var definitions = 0
             var child = cmark_node_first_child(tree.root)
             while let node = child {
                 child = cmark_node_next(node)
                 guard cmark_node_get_type(node) == CMARK_NODE_FOOTNOTE_DEFINITION else { continue }
                 let start = Int(cmark_node_get_start_line(node))
-                guard let k = runStarts.lastIndex(where: { $0 <= start }), start < runStarts[k] + runs[k].count else { return nil }
+                guard let k = runStarts.lastIndex(where: { $0 <= start }), start < runStarts[k] + runs[k].count else {
+                    return nil
+                }
                 var citesANote = false
-                CmarkTree.forEachNode(under: node) { if cmark_node_get_type($0) == CMARK_NODE_FOOTNOTE_REFERENCE { citesANote = true } }
+                CmarkTree.forEachNode(under: node) {
+                    if cmark_node_get_type($0) == CMARK_NODE_FOOTNOTE_REFERENCE { citesANote = true }
+                }
                 guard !citesANote else { return nil }
                 let delta = runs[k].lowerBound - runStarts[k]
                 converter.lineDelta = delta
@@ -446,11 +475,15 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
             return false
         }
         for node in nodes {
-            if node.first > covered + 1, holdsDefinition((covered + 1)...(node.first - 1)) { runs.append((covered + 1)...(node.first - 1)) }
+            if node.first > covered + 1, holdsDefinition((covered + 1)...(node.first - 1)) {
+                runs.append((covered + 1)...(node.first - 1))
+            }
             if node.mayHoldDefinition, holdsDefinition(node.first...node.last) { runs.append(node.first...node.last) }
             covered = max(covered, node.last)
         }
-        if covered < lines.count, holdsDefinition((covered + 1)...lines.count) { runs.append((covered + 1)...lines.count) }
+        if covered < lines.count, holdsDefinition((covered + 1)...lines.count) {
+            runs.append((covered + 1)...lines.count)
+        }
         return runs
     }
 
@@ -461,7 +494,8 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
         var bytes: [UInt8] = []
         var count = 0
         for run in runs {
-            bytes += lines.buffer[lines.ranges[run.lowerBound - 1].lowerBound..<lines.ranges[run.upperBound - 1].upperBound]
+            bytes +=
+                lines.buffer[lines.ranges[run.lowerBound - 1].lowerBound..<lines.ranges[run.upperBound - 1].upperBound]
             bytes += [0x0A, 0x0A]
             count += run.count + 1
         }

@@ -23,18 +23,23 @@ enum UnsetFootnotes {
 
     /// ``diagnostics(root:lines:cited:file:)`` with the code and HTML blocks' line ranges given
     /// (read only when a line looks like a definition).
-    static func diagnostics(literalLines: () -> [ClosedRange<Int>], lines: SourceLines, cited: Set<String>, file: String) -> [Diagnostic] {
+    static func diagnostics(
+        literalLines: () -> [ClosedRange<Int>], lines: SourceLines, cited: Set<String>, file: String
+    ) -> [Diagnostic] {
         var candidates: [(label: String, line: Int, column: Int)] = []
         let bytes = lines.buffer
         for index in 0..<lines.count {
             let range = lines.ranges[index]
             var i = range.lowerBound
             while i < range.upperBound, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == UInt8(ascii: ">") { i += 1 }
-            guard i + 2 < range.upperBound, bytes[i] == UInt8(ascii: "["), bytes[i + 1] == UInt8(ascii: "^") else { continue }
+            guard i + 2 < range.upperBound, bytes[i] == UInt8(ascii: "["), bytes[i + 1] == UInt8(ascii: "^") else {
+                continue
+            }
             var j = i + 2
             while j < range.upperBound, bytes[j] != UInt8(ascii: "]") { j += 1 }
             guard j > i + 2, j + 1 < range.upperBound, bytes[j + 1] == UInt8(ascii: ":") else { continue }
-            candidates.append((String(decoding: bytes[(i + 2)..<j], as: UTF8.self), index + 1, i - range.lowerBound + 1))
+            candidates.append(
+                (String(decoding: bytes[(i + 2)..<j], as: UTF8.self), index + 1, i - range.lowerBound + 1))
         }
         guard !candidates.isEmpty else { return [] }
         // The code and HTML blocks' lines as sorted, disjoint ranges, searched by halves: a div's
@@ -48,7 +53,8 @@ enum UnsetFootnotes {
             }
         }
         func isLiteral(_ line: Int) -> Bool {
-            var low = 0, high = literal.count
+            var low = 0
+            var high = literal.count
             while low < high {
                 let mid = (low + high) / 2
                 if literal[mid].upperBound < line { low = mid + 1 } else { high = mid }
@@ -61,11 +67,19 @@ enum UnsetFootnotes {
             let label = CmarkConverter.normalizedLabel(candidate.label)
             let at = SourceLocation(file: file, line: candidate.line, column: candidate.column)
             if let first = firstLine[label] {
-                result.append(Diagnostic(.warning, "footnote [^\(candidate.label)] is defined again: only its first definition (line \(first)) is set (a label names one note)", at: at, kind: .footnote))
+                result.append(
+                    Diagnostic(
+                        .warning,
+                        "footnote [^\(candidate.label)] is defined again: only its first definition (line \(first)) is set (a label names one note)",
+                        at: at, kind: .footnote))
             } else {
                 firstLine[label] = candidate.line
                 if !cited.contains(label) {
-                    result.append(Diagnostic(.warning, "footnote [^\(candidate.label)] is never cited, so it is not set (a note is set where a marker [^\(candidate.label)] cites it)", at: at, kind: .footnote))
+                    result.append(
+                        Diagnostic(
+                            .warning,
+                            "footnote [^\(candidate.label)] is never cited, so it is not set (a note is set where a marker [^\(candidate.label)] cites it)",
+                            at: at, kind: .footnote))
                 }
             }
         }
@@ -78,7 +92,8 @@ enum UnsetFootnotes {
         CmarkTree.forEachNode(under: root) { node in
             let type = cmark_node_get_type(node)
             guard type == CMARK_NODE_CODE_BLOCK || type == CMARK_NODE_HTML_BLOCK else { return }
-            let start = Int(cmark_node_get_start_line(node)), end = Int(cmark_node_get_end_line(node))
+            let start = Int(cmark_node_get_start_line(node))
+            let end = Int(cmark_node_get_end_line(node))
             if start > 0, end >= start { result.append(start...end) }
         }
         return result

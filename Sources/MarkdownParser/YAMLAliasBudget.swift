@@ -28,12 +28,17 @@ enum YAMLAliasBudget {
         defer { yaml_parser_delete(&parser) }
         yaml_parser_set_input_string(&parser, text.baseAddress, text.count)
 
-        var sizes: [String: Int] = [:]                  // anchor → expanded size of its value
-        var open: [(anchor: String?, size: Int)] = []   // collections being read
-        var total = 0, expanded = 0                    // expanded: the values aliases stand for so far
+        var sizes: [String: Int] = [:]  // anchor → expanded size of its value
+        var open: [(anchor: String?, size: Int)] = []  // collections being read
+        var total = 0
+        var expanded = 0  // expanded: the values aliases stand for so far
         func anchorName(_ p: UnsafeMutablePointer<yaml_char_t>?) -> String? { p.map { String(cString: $0) } }
         func add(_ size: Int) {
-            if open.isEmpty { total = total &+ size } else { open[open.count - 1].size = open[open.count - 1].size &+ size }
+            if open.isEmpty {
+                total = total &+ size
+            } else {
+                open[open.count - 1].size = open[open.count - 1].size &+ size
+            }
         }
         while true {
             var event = yaml_event_t()
@@ -57,8 +62,9 @@ enum YAMLAliasBudget {
             case YAML_ALIAS_EVENT:
                 let name = anchorName(event.data.alias.anchor) ?? ""
                 if open.contains(where: { $0.anchor == name }) {
-                    return Problem(message: "alias *\(name) refers to a value that contains it (a recursive alias)",
-                                   line: Int(mark.line), column: Int(mark.column))
+                    return Problem(
+                        message: "alias *\(name) refers to a value that contains it (a recursive alias)",
+                        line: Int(mark.line), column: Int(mark.column))
                 }
                 // An undefined alias is the loader's error to report.
                 let size = sizes[name] ?? 1
@@ -68,9 +74,10 @@ enum YAMLAliasBudget {
                 break
             }
             if expanded > budget || expanded < 0 {
-                return Problem(message: "aliases expand to more than \(budget) values (an alias bomb?); "
-                                   + "write the values out, or use fewer aliases",
-                               line: Int(mark.line), column: Int(mark.column))
+                return Problem(
+                    message: "aliases expand to more than \(budget) values (an alias bomb?); "
+                        + "write the values out, or use fewer aliases",
+                    line: Int(mark.line), column: Int(mark.column))
             }
         }
     }

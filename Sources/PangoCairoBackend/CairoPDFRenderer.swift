@@ -83,7 +83,8 @@ public final class CairoPDFRenderer: PageRenderer {
     ///   ``BackendError/tagging(path:message:)`` with `tagging` when this Cairo does not write
     ///   the PDF the tagging pass reads (``CairoLayoutCheck``).
     public init(path: String, info: DocumentInfo, creationDate: Date?, tagging: PDFTagging? = nil) throws {
-        FontState.lock.lock(); defer { FontState.lock.unlock() }
+        FontState.lock.lock()
+        defer { FontState.lock.unlock() }
         self.path = path
         self.info = info
         self.tagging = tagging
@@ -94,8 +95,9 @@ public final class CairoPDFRenderer: PageRenderer {
         }
         let sink = try PDFFileSink(path: path)
         self.sink = sink
-        let surface = cairo_pdf_surface_create_for_stream(PDFFileSink.writeFunction, Unmanaged.passUnretained(sink).toOpaque(),
-                                                          PaperSize.a4.width, PaperSize.a4.height)!
+        let surface = cairo_pdf_surface_create_for_stream(
+            PDFFileSink.writeFunction, Unmanaged.passUnretained(sink).toOpaque(),
+            PaperSize.a4.width, PaperSize.a4.height)!
         let status = cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else {
             cairo_surface_destroy(surface)
@@ -119,7 +121,8 @@ public final class CairoPDFRenderer: PageRenderer {
     }
 
     deinit {
-        FontState.lock.lock(); defer { FontState.lock.unlock() }
+        FontState.lock.lock()
+        defer { FontState.lock.unlock() }
         if tagging != nil, cairo_status(cr) != CAIRO_STATUS_SUCCESS {
             // Cairo 1.16 crashes finishing a tagged surface that has failed (a tag error):
             // the surface is left unfinished (its memory is not reclaimed; the temporary file
@@ -145,7 +148,10 @@ public final class CairoPDFRenderer: PageRenderer {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        func two(_ v: Int?) -> String { let s = String(v ?? 0); return s.count < 2 ? "0" + s : s }
+        func two(_ v: Int?) -> String {
+            let s = String(v ?? 0)
+            return s.count < 2 ? "0" + s : s
+        }
         var year = String(c.year ?? 1970)
         while year.count < 4 { year = "0" + year }
         return "\(year)-\(two(c.month))-\(two(c.day))T\(two(c.hour)):\(two(c.minute)):\(two(c.second))Z"
@@ -207,22 +213,26 @@ public final class CairoPDFRenderer: PageRenderer {
             case .link(_, let target):
                 // One annotation for the rectangles of a link's lines on this page.
                 guard let rects = linkAreas[index] else { break }
-                let rectText = "rect=[" + rects.map {
-                    "\(PDFNames.number($0.x)) \(PDFNames.number($0.y)) \(PDFNames.number($0.width)) \(PDFNames.number($0.height))"
-                }.joined(separator: " ") + "]"
+                let rectText =
+                    "rect=["
+                    + rects.map {
+                        "\(PDFNames.number($0.x)) \(PDFNames.number($0.y)) \(PDFNames.number($0.width)) \(PDFNames.number($0.height))"
+                    }.joined(separator: " ") + "]"
                 let attributes: String
                 switch target {
                 case .external(let uri):
                     // Encoded once for the annotations of its pages.
                     if uri != lastURI.uri { lastURI = (uri, PDFNames.quoted(PDFNames.encodeURI(uri))) }
                     attributes = "uri=\(lastURI.attribute) \(rectText)"
-                case .internal(let id): attributes = "dest=\(PDFNames.quoted(PDFNames.destination(for: id))) \(rectText)"
+                case .internal(let id):
+                    attributes = "dest=\(PDFNames.quoted(PDFNames.destination(for: id))) \(rectText)"
                 }
                 cairo_tag_begin(cr, CAIRO_TAG_LINK, attributes)
                 cairo_tag_end(cr, CAIRO_TAG_LINK)
                 if tagging != nil { addLink() }
             case .destination(let name, let point):
-                let attributes = "name=\(PDFNames.quoted(PDFNames.destination(for: name))) "
+                let attributes =
+                    "name=\(PDFNames.quoted(PDFNames.destination(for: name))) "
                     + "x=\(PDFNames.number(point.x)) y=\(PDFNames.number(point.y))"
                 cairo_tag_begin(cr, CAIRO_TAG_DEST, attributes)
                 cairo_tag_end(cr, CAIRO_TAG_DEST)
@@ -284,7 +294,8 @@ public final class CairoPDFRenderer: PageRenderer {
             beforeTaggingPass?()
             let claimsUA = figuresHaveAlt && !(info.title ?? "").isEmpty
             do {
-                try PDFAccessibility.complete(path: path, structure: structure, tagging: tagging, info: info, claimsUA: claimsUA)
+                try PDFAccessibility.complete(
+                    path: path, structure: structure, tagging: tagging, info: info, claimsUA: claimsUA)
             } catch {
                 throw BackendError.tagging(path: path, message: String(describing: error))
             }
@@ -309,7 +320,11 @@ public final class CairoPDFRenderer: PageRenderer {
         var role: StructureElement.Role
         var id: Int
         var index: Int
-        init(_ element: StructureElement) { role = element.role; id = element.id; index = element.index }
+        init(_ element: StructureElement) {
+            role = element.role
+            id = element.id
+            index = element.index
+        }
     }
 
     /// Makes `requested` the open path: elements it leaves close, elements it adds open (an
@@ -321,7 +336,8 @@ public final class CairoPDFRenderer: PageRenderer {
             return
         }
         var common = 0
-        while common < openElements.count, common < requested.count, openElements[common].isSame(as: requested[common]) { common += 1 }
+        while common < openElements.count, common < requested.count, openElements[common].isSame(as: requested[common])
+        { common += 1 }
         openElements.removeLast(openElements.count - common)
         openIndices.removeLast(openIndices.count - common)
         for element in requested[common...] {
@@ -330,9 +346,13 @@ public final class CairoPDFRenderer: PageRenderer {
             if let recent = recentElements[key] {
                 index = recent.index
             } else {
-                index = structure.addElement(.role(element.role), parent: openIndices.last ?? 0,
-                                             alternativeText: element.alternativeText, language: element.language)
-                if element.role == .figure, (element.alternativeText ?? "").trimmingCharacters(in: .whitespaces).isEmpty { figuresHaveAlt = false }
+                index = structure.addElement(
+                    .role(element.role), parent: openIndices.last ?? 0,
+                    alternativeText: element.alternativeText, language: element.language)
+                if element.role == .figure, (element.alternativeText ?? "").trimmingCharacters(in: .whitespaces).isEmpty
+                {
+                    figuresHaveAlt = false
+                }
             }
             recentElements[key] = (index, pageCount)
             openElements.append(element)
@@ -415,8 +435,11 @@ public final class CairoPDFRenderer: PageRenderer {
     // MARK: Drawing
 
     private func setColor(_ c: RGBAColor) {
-        if c.alpha >= 1 { cairo_set_source_rgb(cr, c.red, c.green, c.blue) }
-        else { cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha) }
+        if c.alpha >= 1 {
+            cairo_set_source_rgb(cr, c.red, c.green, c.blue)
+        } else {
+            cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha)
+        }
     }
 
     /// Draws the line with its left edge at `x` and its baseline at `baseline`. Stroked runs get
@@ -429,8 +452,9 @@ public final class CairoPDFRenderer: PageRenderer {
             for run in handle.strokes {
                 cairo_new_path(cr)
                 cairo_move_to(cr, x + run.x, baseline - run.rise)
-                pango_cairo_glyph_string_path(cr, run.glyphItem.pointee.item.pointee.analysis.font,
-                                              run.glyphItem.pointee.glyphs)
+                pango_cairo_glyph_string_path(
+                    cr, run.glyphItem.pointee.item.pointee.analysis.font,
+                    run.glyphItem.pointee.glyphs)
                 setColor(run.stroke.color)
                 cairo_set_line_width(cr, run.stroke.width)
                 cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
@@ -452,8 +476,10 @@ public final class CairoPDFRenderer: PageRenderer {
         var node = line.pointee.runs
         while let n = node {
             let run = n.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
-            if let font = run.pointee.item.pointee.analysis.font, fontsSeen.insert(UnsafeMutableRawPointer(font)).inserted,
-               Self.cffTableBytes(font) >= Self.largeFontTable {
+            if let font = run.pointee.item.pointee.analysis.font,
+                fontsSeen.insert(UnsafeMutableRawPointer(font)).inserted,
+                Self.cffTableBytes(font) >= Self.largeFontTable
+            {
                 pageDrawsNewLargeFontTable = true
             }
             node = n.pointee.next
@@ -484,4 +510,3 @@ public final class CairoPDFRenderer: PageRenderer {
         ImageDecoder.draw(path, in: rect, on: cr)
     }
 }
-

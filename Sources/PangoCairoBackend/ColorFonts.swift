@@ -29,7 +29,10 @@ enum ColorFonts {
     /// True when every face fontconfig lists for `family` is a colour font (`FC_COLOR`). Call
     /// under `FontState.lock`.
     static func isColorFamily(_ family: String) -> Bool {
-        if cacheGeneration != FontState.generation { cache.removeAll(); cacheGeneration = FontState.generation }
+        if cacheGeneration != FontState.generation {
+            cache.removeAll()
+            cacheGeneration = FontState.generation
+        }
         if let known = cache[family] { return known }
         var result = false
         if let pattern = FcPatternCreate(), let objects = FcObjectSetCreate() {
@@ -40,7 +43,11 @@ enum ColorFonts {
                 var colour = 0
                 for i in 0..<count {
                     var value: FcBool = 0
-                    if let font = list.pointee.fonts[i], FcPatternGetBool(font, "color", 0, &value) == FcResultMatch, value != 0 { colour += 1 }
+                    if let font = list.pointee.fonts[i], FcPatternGetBool(font, "color", 0, &value) == FcResultMatch,
+                        value != 0
+                    {
+                        colour += 1
+                    }
                 }
                 result = count > 0 && colour == count
                 FcFontSetDestroy(list)

@@ -24,8 +24,10 @@ enum ColorGlyphRuns {
     /// Calls `draw` (which draws `line` with its origin at `x`, `baseline`), with the line's
     /// colour runs hidden, then paints those runs as images. Lines without colour glyphs are
     /// drawn by `draw` alone.
-    static func draw(_ line: UnsafeMutablePointer<PangoLayoutLine>, cr: OpaquePointer, x: Double, baseline: Double,
-                     draw: () -> Void) {
+    static func draw(
+        _ line: UnsafeMutablePointer<PangoLayoutLine>, cr: OpaquePointer, x: Double, baseline: Double,
+        draw: () -> Void
+    ) {
         var hidden: [Hidden] = []
         var runX = 0.0
         var node = line.pointee.runs
@@ -42,7 +44,10 @@ enum ColorGlyphRuns {
             runX += Double(pango_glyph_string_get_width(glyphs)) / Double(PANGO_SCALE)
             node = n.pointee.next
         }
-        guard !hidden.isEmpty else { draw(); return }
+        guard !hidden.isEmpty else {
+            draw()
+            return
+        }
         let empty = PangoGlyph(0x0FFF_FFFF)  // PANGO_GLYPH_EMPTY
         for h in hidden {
             for i in h.saved.indices { h.run.pointee.glyphs.pointee.glyphs[i].glyph = empty }
@@ -56,13 +61,18 @@ enum ColorGlyphRuns {
 
     /// Draws the glyphs of `run` into an image at ``resolution`` and paints it with the run's
     /// origin at (`x`, `baseline`), pt.
-    private static func paint(_ run: UnsafeMutablePointer<PangoGlyphItem>, cr: OpaquePointer, x: Double, baseline: Double) {
+    private static func paint(
+        _ run: UnsafeMutablePointer<PangoGlyphItem>, cr: OpaquePointer, x: Double, baseline: Double
+    ) {
         guard let font = run.pointee.item.pointee.analysis.font, let glyphs = run.pointee.glyphs else { return }
-        var ink = PangoRectangle(), logical = PangoRectangle()
+        var ink = PangoRectangle()
+        var logical = PangoRectangle()
         pango_glyph_string_extents(glyphs, font, &ink, &logical)
         let unit = Double(PANGO_SCALE)
-        let inkX = Double(ink.x) / unit, inkY = Double(ink.y) / unit
-        let inkWidth = Double(ink.width) / unit, inkHeight = Double(ink.height) / unit
+        let inkX = Double(ink.x) / unit
+        let inkY = Double(ink.y) / unit
+        let inkWidth = Double(ink.width) / unit
+        let inkHeight = Double(ink.height) / unit
         guard inkWidth > 0, inkHeight > 0, inkWidth < 2000, inkHeight < 2000 else { return }
         let scale = resolution / 72
         let margin = 1.0  // pixels of transparent border, so filtering never clips the edge

@@ -14,9 +14,9 @@ enum CursiveScripts {
     static func contains(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x0600...0x06FF, 0x0700...0x074F, 0x0750...0x077F, 0x07C0...0x07FF, 0x0840...0x085F,
-             0x0860...0x086F, 0x0870...0x089F, 0x08A0...0x08FF, 0x1800...0x18AF, 0xA840...0xA87F,
-             0xFB50...0xFDFF, 0xFE70...0xFEFF, 0x10AC0...0x10AFF, 0x10B80...0x10BAF, 0x10D00...0x10D3F,
-             0x10EC0...0x10EFF, 0x10F30...0x10FAF, 0x11660...0x1167F, 0x1E900...0x1E95F:
+            0x0860...0x086F, 0x0870...0x089F, 0x08A0...0x08FF, 0x1800...0x18AF, 0xA840...0xA87F,
+            0xFB50...0xFDFF, 0xFE70...0xFEFF, 0x10AC0...0x10AFF, 0x10B80...0x10BAF, 0x10D00...0x10D3F,
+            0x10EC0...0x10EFF, 0x10F30...0x10FAF, 0x11660...0x1167F, 0x1E900...0x1E95F:
             return true
         default:
             return false
@@ -27,7 +27,8 @@ enum CursiveScripts {
     /// applies. The whole range when `text` holds no cursive character.
     static func trackedRanges(of text: String, start: Int) -> [Range<Int>] {
         var ranges: [Range<Int>] = []
-        var position = start, rangeStart: Int? = start
+        var position = start
+        var rangeStart: Int? = start
         for scalar in text.unicodeScalars {
             let width = UTF8.width(scalar)
             if contains(scalar) {

@@ -39,8 +39,14 @@ final class FontCache {
     var firstFamilies: [FontSpec: FirstFamily?] = [:]
 
     func removeAll() {
-        descriptions.removeAll(); firstFaces.removeAll(); missingFaces.removeAll(); metrics.removeAll()
-        hyphenWidths.removeAll(); boldWeights.removeAll(); resolved.removeAll(); firstFamilies.removeAll()
+        descriptions.removeAll()
+        firstFaces.removeAll()
+        missingFaces.removeAll()
+        metrics.removeAll()
+        hyphenWidths.removeAll()
+        boldWeights.removeAll()
+        resolved.removeAll()
+        firstFamilies.removeAll()
     }
 }
 
@@ -58,8 +64,9 @@ extension PangoSetup {
     /// made once per request. Call under `FontState.lock`.
     func description(_ font: FontSpec) -> FontDescription {
         if let d = cache.descriptions[font] { return d }
-        let d = FontDescription(families: font.families, weight: SyntheticBold.weight(for: font, setup: self),
-                                italic: font.italic, size: font.size)
+        let d = FontDescription(
+            families: font.families, weight: SyntheticBold.weight(for: font, setup: self),
+            italic: font.italic, size: font.size)
         cache.descriptions[font] = d
         return d
     }
@@ -69,7 +76,10 @@ extension PangoSetup {
     func firstFace(_ font: FontSpec) -> GObjectRef? {
         if let face = cache.firstFaces[font] { return face }
         if cache.missingFaces.contains(font) { return nil }
-        guard let face = loadFont(description(font)) else { cache.missingFaces.insert(font); return nil }
+        guard let face = loadFont(description(font)) else {
+            cache.missingFaces.insert(font)
+            return nil
+        }
         cache.firstFaces[font] = face
         return face
     }
@@ -86,7 +96,8 @@ extension PangoSetup {
             return firstFace(FontSpec(families: [first], weight: font.weight, italic: font.italic, size: font.size))
         }
         if font.families.count > 1, let face = firstFace(font),
-           FaceDescription(font: face.typed(PangoFont.self)).family.caseInsensitiveCompare(first) == .orderedSame {
+            FaceDescription(font: face.typed(PangoFont.self)).family.caseInsensitiveCompare(first) == .orderedSame
+        {
             return face
         }
         return firstFace(FontSpec(families: [first], weight: font.weight, italic: font.italic, size: font.size))
@@ -100,8 +111,9 @@ extension PangoSetup {
     /// glyphs). Estimates from the size when no face loads. Call under `FontState.lock`.
     func metrics(_ font: FontSpec) -> FontMetrics {
         if let m = cache.metrics[font] { return m }
-        var result = FontMetrics(ascent: font.size * 0.8, descent: font.size * 0.2, xHeight: font.size * 0.5,
-                                 capHeight: font.size * 0.7)
+        var result = FontMetrics(
+            ascent: font.size * 0.8, descent: font.size * 0.2, xHeight: font.size * 0.5,
+            capHeight: font.size * 0.7)
         if let face = primaryFace(font), let hb = pango_font_get_hb_font(face.typed(PangoFont.self)) {
             // Pango scales its hb_font to Pango units of the device size.
             let scale = Double(PANGO_SCALE)
@@ -145,10 +157,13 @@ extension PangoSetup {
     func firstFamily(_ font: FontSpec) -> FirstFamily? {
         if let known = cache.firstFamilies[font] { return known }
         var result: FirstFamily?
-        if font.families.count > 1, ColorFonts.textFamilies(font.families) == font.families, let name = font.families.first {
+        if font.families.count > 1, ColorFonts.textFamilies(font.families) == font.families,
+            let name = font.families.first
+        {
             let alone = FontSpec(families: [name], weight: font.weight, italic: font.italic, size: font.size)
             if let face = firstFace(alone),
-               FaceDescription(font: face.typed(PangoFont.self)).family.caseInsensitiveCompare(name) == .orderedSame {
+                FaceDescription(font: face.typed(PangoFont.self)).family.caseInsensitiveCompare(name) == .orderedSame
+            {
                 let pointer = face.typed(PangoFont.self)
                 let ascii = (0x20...0x7E).allSatisfy { pango_font_has_char(pointer, gunichar($0)) != 0 }
                 result = FirstFamily(description: description(alone), face: face, coversASCII: ascii)
@@ -183,7 +198,9 @@ extension PangoSetup {
     /// them, pt: the reference ``metrics(_:)`` must equal (tests compare the two). Call under
     /// `FontState.lock`.
     func pangoFontMetrics(_ font: FontSpec) -> (ascent: Double, descent: Double)? {
-        guard let face = primaryFace(font), let m = pango_font_get_metrics(face.typed(PangoFont.self), nil) else { return nil }
+        guard let face = primaryFace(font), let m = pango_font_get_metrics(face.typed(PangoFont.self), nil) else {
+            return nil
+        }
         defer { pango_font_metrics_unref(m) }
         let scale = Double(PANGO_SCALE)
         return (Double(pango_font_metrics_get_ascent(m)) / scale, Double(pango_font_metrics_get_descent(m)) / scale)
@@ -197,7 +214,9 @@ extension PangoSetup {
     /// for text that face covers, so that Pango's metrics sort no pattern of their own (tests
     /// compare the two). nil when no face loads. Call under `FontState.lock`.
     func metricsSampleDescription(_ font: FontSpec) -> FontDescription? {
-        guard let face = primaryFace(font), let described = pango_font_describe_with_absolute_size(face.typed(PangoFont.self)) else {
+        guard let face = primaryFace(font),
+            let described = pango_font_describe_with_absolute_size(face.typed(PangoFont.self))
+        else {
             return nil
         }
         return FontDescription(described)
@@ -208,15 +227,20 @@ extension PangoSetup {
     /// measured with, so its glyphs are not loaded a second time
     /// (``pdfGlyphOptions()``). For tests. Call under `FontState.lock`.
     func drawsOnPDFWithMeasuredScaledFont(_ font: FontSpec, pictures: Bool) -> Bool {
-        let layout = GObjectRef(owning: UnsafeMutableRawPointer(pango_layout_new(context(forPictures: pictures).opaque)!))
+        let layout = GObjectRef(
+            owning: UnsafeMutableRawPointer(pango_layout_new(context(forPictures: pictures).opaque)!))
         pango_layout_set_font_description(layout.opaque, shapingDescription(font, for: "Typeset").pointer)
         pango_layout_set_text(layout.opaque, "Typeset", -1)
         guard let line = pango_layout_get_line_readonly(layout.opaque, 0), let runs = line.pointee.runs,
-              let run = runs.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self),
-              let measured = pango_cairo_font_get_scaled_font(OpaquePointer(run.pointee.item.pointee.analysis.font)) else { return false }
+            let run = runs.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self),
+            let measured = pango_cairo_font_get_scaled_font(OpaquePointer(run.pointee.item.pointee.analysis.font))
+        else { return false }
         let surface = cairo_pdf_surface_create_for_stream(nil, nil, 100, 100)
         let cr = cairo_create(surface)
-        defer { cairo_destroy(cr); cairo_surface_destroy(surface) }
+        defer {
+            cairo_destroy(cr)
+            cairo_surface_destroy(surface)
+        }
         // What Pango's renderer does before showing the run's glyphs; Cairo then merges the
         // surface's options under the font's and looks the scaled font up again.
         cairo_set_scaled_font(cr, measured)

@@ -160,11 +160,12 @@ public enum FontLibrary {
                 guard let face = faces[j] else { continue }
                 let desc = pango_font_face_describe(face)!
                 let style = pango_font_description_get_style(desc)
-                infos.append(FontFaceInfo(
-                    name: pango_font_face_get_face_name(face).map { String(cString: $0) } ?? "",
-                    weight: FontWeight(Int(pango_font_description_get_weight(desc).rawValue)),
-                    italic: style == PANGO_STYLE_ITALIC || style == PANGO_STYLE_OBLIQUE,
-                    synthesized: pango_font_face_is_synthesized(face) != 0))
+                infos.append(
+                    FontFaceInfo(
+                        name: pango_font_face_get_face_name(face).map { String(cString: $0) } ?? "",
+                        weight: FontWeight(Int(pango_font_description_get_weight(desc).rawValue)),
+                        italic: style == PANGO_STYLE_ITALIC || style == PANGO_STYLE_OBLIQUE,
+                        synthesized: pango_font_face_is_synthesized(face) != 0))
                 pango_font_description_free(desc)
             }
             g_free(faces)
@@ -185,13 +186,18 @@ public enum FontLibrary {
         let requested = font.families.first ?? "sans-serif"
         return withSetup { setup in
             if let known = setup.cache.resolved[font] { return known }
-            let request = font.families.isEmpty ? FontSpec(families: [requested], weight: font.weight, italic: font.italic, size: font.size) : font
-            var face = (family: requested, weight: font.weight.rawValue, italic: font.italic, slanted: false, bolded: false)
+            let request =
+                font.families.isEmpty
+                ? FontSpec(families: [requested], weight: font.weight, italic: font.italic, size: font.size) : font
+            var face = (
+                family: requested, weight: font.weight.rawValue, italic: font.italic, slanted: false, bolded: false
+            )
             if let loaded = setup.primaryFace(request) {
                 let d = FaceDescription(font: loaded.typed(PangoFont.self))
                 face = (d.family, d.weight, d.italic && !d.slantSynthesized, d.slantSynthesized, d.boldSynthesized)
             }
-            let found = face.family.caseInsensitiveCompare(requested) == .orderedSame
+            let found =
+                face.family.caseInsensitiveCompare(requested) == .orderedSame
                 || genericFamilies.contains(requested.lowercased())
             let result = ResolvedFace(
                 requestedFamily: requested, requestedWeight: font.weight, requestedItalic: font.italic,
@@ -231,7 +237,10 @@ public enum FontLibrary {
             let items = pango_itemize(setup.context.opaque, text, 0, Int32(length), attrs.pointer, nil)
             defer {
                 var node = items
-                while let n = node { pango_item_free(n.pointee.data.assumingMemoryBound(to: PangoItem.self)); node = n.pointee.next }
+                while let n = node {
+                    pango_item_free(n.pointee.data.assumingMemoryBound(to: PangoItem.self))
+                    node = n.pointee.next
+                }
                 g_list_free(items)
             }
             // (start byte, end byte, font) per item.
@@ -253,7 +262,8 @@ public enum FontLibrary {
                 let span = spans.isEmpty ? nil : spans[spanIndex]
                 var family: String? = span?.3
                 if let font = span?.2, let scalar = character.unicodeScalars.first,
-                   !scalar.properties.isWhitespace, pango_font_has_char(font, scalar.value) == 0 {
+                    !scalar.properties.isWhitespace, pango_font_has_char(font, scalar.value) == 0
+                {
                     family = nil
                 }
                 if span?.2 == nil { family = nil }
@@ -271,7 +281,8 @@ final class OnceFlag: @unchecked Sendable {
     private let lock = NSLock()
     /// Sets the flag; returns what it was before.
     func swap(_ new: Bool) -> Bool {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         let old = value
         value = new
         return old

@@ -12,7 +12,10 @@ final class GObjectRef: @unchecked Sendable {
     /// Takes over a reference the caller already owns.
     init(owning pointer: UnsafeMutableRawPointer) { raw = pointer }
     /// Adds a reference of its own.
-    init(retaining pointer: UnsafeMutableRawPointer) { raw = pointer; g_object_ref(pointer) }
+    init(retaining pointer: UnsafeMutableRawPointer) {
+        raw = pointer
+        g_object_ref(pointer)
+    }
     deinit { FontState.lock.reading { g_object_unref(raw) } }
     var opaque: OpaquePointer { OpaquePointer(raw) }
     func typed<T>(_: T.Type) -> UnsafeMutablePointer<T> { raw.assumingMemoryBound(to: T.self) }
@@ -63,7 +66,9 @@ final class AttrList {
         attribute.pointee.end_index = UInt32(end)
         let type = attribute.pointee.klass.pointee.type
         if Self.drawnOnly.contains(type.rawValue) {
-            if let last = lastDrawn[type.rawValue], last.pointee.end_index == UInt32(start), pango_attribute_equal(last, attribute) != 0 {
+            if let last = lastDrawn[type.rawValue], last.pointee.end_index == UInt32(start),
+                pango_attribute_equal(last, attribute) != 0
+            {
                 last.pointee.end_index = UInt32(end)
                 pango_attribute_destroy(attribute)
                 return
@@ -96,7 +101,8 @@ final class FontConfigLock: @unchecked Sendable {
         pthread_mutexattr_destroy(&attributes)
     }
     func reading<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(&mutex); defer { pthread_mutex_unlock(&mutex) }
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
         return try body()
     }
     func writing<T>(_ body: () throws -> T) rethrows -> T { try reading(body) }
@@ -189,7 +195,9 @@ final class PangoSetup {
     /// A context on `map` at 72 dpi with unrounded glyph positions, glyph `options` (nil:
     /// unhinted metrics and outlines, Cairo's defaults otherwise), the default language and
     /// inline-image shapes.
-    private static func makeContext(_ map: UnsafeMutablePointer<PangoFontMap>, options given: OpaquePointer?) -> GObjectRef {
+    private static func makeContext(_ map: UnsafeMutablePointer<PangoFontMap>, options given: OpaquePointer?)
+        -> GObjectRef
+    {
         let ctx = pango_font_map_create_context(map)!
         let context = GObjectRef(owning: UnsafeMutableRawPointer(ctx))
         pango_cairo_context_set_resolution(ctx, 72)
@@ -235,7 +243,9 @@ final class PangoSetup {
     /// ``FontCache/fontLoads``.
     func loadFont(_ description: FontDescription) -> GObjectRef? {
         FontCache.fontLoads += 1
-        guard let font = pango_font_map_load_font(fontMapPointer, context.opaque, description.pointer) else { return nil }
+        guard let font = pango_font_map_load_font(fontMapPointer, context.opaque, description.pointer) else {
+            return nil
+        }
         return GObjectRef(owning: UnsafeMutableRawPointer(font))
     }
 }

@@ -12,7 +12,10 @@ public enum Hyphenator {
     private final class Dictionary: @unchecked Sendable {
         let pointer: UnsafeMutablePointer<HyphenDict>
         let utf8: Bool
-        init(_ pointer: UnsafeMutablePointer<HyphenDict>) { self.pointer = pointer; utf8 = pointer.pointee.utf8 != 0 }
+        init(_ pointer: UnsafeMutablePointer<HyphenDict>) {
+            self.pointer = pointer
+            utf8 = pointer.pointee.utf8 != 0
+        }
         deinit { hnj_hyphen_free(pointer) }
     }
 
@@ -38,7 +41,8 @@ public enum Hyphenator {
     }
 
     private static func dictionary(_ language: String) -> Dictionary? {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         if let cached = loaded[language] { return cached }
         var dictionary: Dictionary?
         if let path = path(for: language), let pointer = hnj_hyphen_load(path) { dictionary = Dictionary(pointer) }
@@ -61,7 +65,10 @@ public enum Hyphenator {
         } else {
             // ISO 8859-1 pattern files (German): one byte per scalar.
             var latin1: [UInt8] = []
-            for s in word.unicodeScalars { guard s.value < 256 else { return [] }; latin1.append(UInt8(s.value)) }
+            for s in word.unicodeScalars {
+                guard s.value < 256 else { return [] }
+                latin1.append(UInt8(s.value))
+            }
             bytes = latin1
         }
         guard bytes.count > 1, bytes.count < 256 else { return [] }
@@ -71,12 +78,18 @@ public enum Hyphenator {
         var cut: UnsafeMutablePointer<Int32>? = nil
         let status = bytes.withUnsafeBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: bytes.count) { text in
-                hnj_hyphen_hyphenate3(dictionary.pointer, text, Int32(bytes.count), &hyphens, nil, &rep, &pos, &cut,
-                                      1, 1, 1, 1)
+                hnj_hyphen_hyphenate3(
+                    dictionary.pointer, text, Int32(bytes.count), &hyphens, nil, &rep, &pos, &cut,
+                    1, 1, 1, 1)
             }
         }
         guard status == 0 else {
-            if let rep { for i in 0..<bytes.count { free(rep[i]) }; free(rep); free(pos); free(cut) }
+            if let rep {
+                for i in 0..<bytes.count { free(rep[i]) }
+                free(rep)
+                free(pos)
+                free(cut)
+            }
             return []
         }
         // Byte offsets → scalar offsets. Non-standard points (`rep`, e.g. old German "ck" →
@@ -86,11 +99,17 @@ public enum Hyphenator {
         for i in 0..<bytes.count {
             if !dictionary.utf8 || (bytes[i] & 0xC0) != 0x80 { scalar += 1 }
             if hyphens[i] & 1 == 1, i + 1 < bytes.count, !dictionary.utf8 || (bytes[i + 1] & 0xC0) != 0x80,
-               rep?[i] == nil {
+                rep?[i] == nil
+            {
                 result.append(scalar)
             }
         }
-        if let rep { for i in 0..<bytes.count { free(rep[i]) }; free(rep); free(pos); free(cut) }
+        if let rep {
+            for i in 0..<bytes.count { free(rep[i]) }
+            free(rep)
+            free(pos)
+            free(cut)
+        }
         return result
     }
 }

@@ -32,7 +32,8 @@ public enum ImageDecoder {
         /// The natural size in pt, upright: pixels at the file's resolution (96 dpi when it
         /// gives none).
         public var naturalSize: (width: Double, height: Double) {
-            let w = Double(pixelWidth) * 72 / (dpiX ?? 96), h = Double(pixelHeight) * 72 / (dpiY ?? dpiX ?? 96)
+            let w = Double(pixelWidth) * 72 / (dpiX ?? 96)
+            let h = Double(pixelHeight) * 72 / (dpiY ?? dpiX ?? 96)
             return swapsAxes ? (h, w) : (w, h)
         }
     }
@@ -47,7 +48,10 @@ public enum ImageDecoder {
     /// loader can read it.
     public static func info(ofFile path: String) -> Info? {
         lock.lock()
-        if let cached = cache[path] { lock.unlock(); return cached }
+        if let cached = cache[path] {
+            lock.unlock()
+            return cached
+        }
         lock.unlock()
         let info = readInfo(path)
         lock.lock()
@@ -68,13 +72,17 @@ public enum ImageDecoder {
         // the header: feed the file until then, not through the whole picture.
         guard let (pixbuf, name) = header(bytes) else { return nil }
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
-        let width = Int(gdk_pixbuf_get_width(pixbuf)), height = Int(gdk_pixbuf_get_height(pixbuf))
+        let width = Int(gdk_pixbuf_get_width(pixbuf))
+        let height = Int(gdk_pixbuf_get_height(pixbuf))
         guard width > 0, height > 0, width * height <= maxPixels else { return nil }
         func option(_ key: String) -> String? { gdk_pixbuf_get_option(pixbuf, key).map { String(cString: $0) } }
-        func dpi(_ key: String) -> Double? { option(key).flatMap(Double.init).flatMap { $0 > 1 && $0 < 100_000 ? $0 : nil } }
+        func dpi(_ key: String) -> Double? {
+            option(key).flatMap(Double.init).flatMap { $0 > 1 && $0 < 100_000 ? $0 : nil }
+        }
         let orientation = option("orientation").flatMap { Int($0) }.flatMap { (1...8).contains($0) ? $0 : nil } ?? 1
-        return Info(pixelWidth: width, pixelHeight: height,
-                    dpiX: dpi("x-dpi"), dpiY: dpi("y-dpi"), orientation: orientation, format: name)
+        return Info(
+            pixelWidth: width, pixelHeight: height,
+            dpiX: dpi("x-dpi"), dpiY: dpi("y-dpi"), orientation: orientation, format: name)
     }
 
     /// The pixbuf a loader has made once it has read the header of `bytes` (its pixels not yet
@@ -103,14 +111,20 @@ public enum ImageDecoder {
                 let start = all.baseAddress!.assumingMemoryBound(to: UInt8.self) + offset
                 return gdk_pixbuf_loader_write(loader, start, UInt(count), &error)
             }
-            if ok == 0 { if let error { g_error_free(error) }; return nil }
+            if ok == 0 {
+                if let error { g_error_free(error) }
+                return nil
+            }
             offset += count
             if let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) {
                 g_object_ref(UnsafeMutableRawPointer(pixbuf))
                 return (pixbuf, formatName())
             }
         }
-        guard gdk_pixbuf_loader_close(loader, &error) != 0 else { if let error { g_error_free(error) }; return nil }
+        guard gdk_pixbuf_loader_close(loader, &error) != 0 else {
+            if let error { g_error_free(error) }
+            return nil
+        }
         guard let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else { return nil }
         g_object_ref(UnsafeMutableRawPointer(pixbuf))
         return (pixbuf, formatName())
@@ -159,7 +173,10 @@ public enum ImageDecoder {
     /// which the PDF embeds as is.
     static func surface(ofFile path: String) -> Decoded? {
         lock.lock()
-        if let known = decoded[path] { lock.unlock(); return known }
+        if let known = decoded[path] {
+            lock.unlock()
+            return known
+        }
         lock.unlock()
         let made = decode(path).map { Decoded(surface: $0.surface, width: $0.width, height: $0.height) }
         let size = made.map { $0.width * $0.height * 4 } ?? 0
@@ -183,7 +200,8 @@ public enum ImageDecoder {
 
     private static func decode(_ path: String) -> (surface: OpaquePointer, width: Int, height: Int)? {
         guard let info = info(ofFile: path),
-              let bytes = try? FileReader.read(path, limit: FileReader.imageLimit, what: "an image") else { return nil }
+            let bytes = try? FileReader.read(path, limit: FileReader.imageLimit, what: "an image")
+        else { return nil }
         if info.format == "jpeg", info.orientation == 1, let jpeg = jpegSurface(bytes, info) { return jpeg }
         // A JPEG that needs turning or whose data is damaged is decoded and embedded as pixels.
         guard let loaded = load(bytes) else { return nil }
@@ -196,14 +214,23 @@ public enum ImageDecoder {
 
     private static func jpegSurface(_ data: Data, _ info: Info) -> (surface: OpaquePointer, width: Int, height: Int)? {
         guard isWellFormedJPEG([UInt8](data)) else { return nil }
-        let w = info.pixelWidth, h = info.pixelHeight
+        let w = info.pixelWidth
+        let h = info.pixelHeight
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(w), Int32(h)) else { return nil }
-        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { cairo_surface_destroy(surface); return nil }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(surface)
+            return nil
+        }
         let copy = malloc(data.count)!
         data.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: data.count) }
         let status = cairo_surface_set_mime_data(
-            surface, CAIRO_MIME_TYPE_JPEG, copy.assumingMemoryBound(to: UInt8.self), UInt(data.count), { free($0) }, copy)
-        guard status == CAIRO_STATUS_SUCCESS else { free(copy); cairo_surface_destroy(surface); return nil }
+            surface, CAIRO_MIME_TYPE_JPEG, copy.assumingMemoryBound(to: UInt8.self), UInt(data.count), { free($0) },
+            copy)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            free(copy)
+            cairo_surface_destroy(surface)
+            return nil
+        }
         return (surface, w, h)
     }
 
@@ -217,7 +244,10 @@ public enum ImageDecoder {
         var inScan = false
         while i + 1 < b.count {
             guard b[i] == 0xFF else {
-                if inScan { i += 1; continue }
+                if inScan {
+                    i += 1
+                    continue
+                }
                 return false
             }
             let marker = b[i + 1]
@@ -227,7 +257,10 @@ public enum ImageDecoder {
             case 0xD9: return true
             case 0x01, 0xD0...0xD8, 0x00: return false
             default:
-                if inScan, !(marker == 0xC4 || marker == 0xDA || marker == 0xDB || marker == 0xDD || marker == 0xFE || (0xE0...0xEF).contains(marker)) {
+                if inScan,
+                    !(marker == 0xC4 || marker == 0xDA || marker == 0xDB || marker == 0xDD || marker == 0xFE
+                        || (0xE0...0xEF).contains(marker))
+                {
                     return false
                 }
                 guard i + 3 < b.count else { return false }
@@ -243,14 +276,22 @@ public enum ImageDecoder {
     /// Copies a pixbuf (RGB or RGBA, 8 bits, straight alpha) into a Cairo ARGB32 surface
     /// (native-endian, premultiplied alpha — Cairo's `cairo_format_t` documentation).
     private static func cairoSurface(_ pixbuf: OpaquePointer) -> (surface: OpaquePointer, width: Int, height: Int)? {
-        let w = Int(gdk_pixbuf_get_width(pixbuf)), h = Int(gdk_pixbuf_get_height(pixbuf))
-        let channels = Int(gdk_pixbuf_get_n_channels(pixbuf)), stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
+        let w = Int(gdk_pixbuf_get_width(pixbuf))
+        let h = Int(gdk_pixbuf_get_height(pixbuf))
+        let channels = Int(gdk_pixbuf_get_n_channels(pixbuf))
+        let stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
         guard w > 0, h > 0, channels >= 3, gdk_pixbuf_get_bits_per_sample(pixbuf) == 8,
-              let source = gdk_pixbuf_read_pixels(pixbuf) else { return nil }
+            let source = gdk_pixbuf_read_pixels(pixbuf)
+        else { return nil }
         let alpha = gdk_pixbuf_get_has_alpha(pixbuf) != 0 && channels == 4
-        guard let surface = cairo_image_surface_create(alpha ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_RGB24, Int32(w), Int32(h)) else { return nil }
-        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let target = cairo_image_surface_get_data(surface) else {
-            cairo_surface_destroy(surface); return nil
+        guard
+            let surface = cairo_image_surface_create(
+                alpha ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_RGB24, Int32(w), Int32(h))
+        else { return nil }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let target = cairo_image_surface_get_data(surface)
+        else {
+            cairo_surface_destroy(surface)
+            return nil
         }
         cairo_surface_flush(surface)
         let targetStride = Int(cairo_image_surface_get_stride(surface))
@@ -259,11 +300,15 @@ public enum ImageDecoder {
             let out = UnsafeMutableRawPointer(target + y * targetStride).assumingMemoryBound(to: UInt32.self)
             for x in 0..<w {
                 let p = row + x * channels
-                var r = UInt32(p[0]), g = UInt32(p[1]), b = UInt32(p[2])
+                var r = UInt32(p[0])
+                var g = UInt32(p[1])
+                var b = UInt32(p[2])
                 var a: UInt32 = 255
                 if alpha {
                     a = UInt32(p[3])
-                    r = (r * a + 127) / 255; g = (g * a + 127) / 255; b = (b * a + 127) / 255
+                    r = (r * a + 127) / 255
+                    g = (g * a + 127) / 255
+                    b = (b * a + 127) / 255
                 }
                 out[x] = a << 24 | r << 16 | g << 8 | b
             }
@@ -277,7 +322,9 @@ extension PangoShaper {
     /// The natural size of the image at `path` in pt, upright, from gdk-pixbuf (SVG: from its
     /// `width`/`height`/`viewBox`, 1 px = 0.75 pt); nil when it cannot be read.
     public func imageSize(ofFile path: String) -> (width: Double, height: Double)? {
-        if ImageProbe.isSVG(path) { return ImageProbe.pixelSize(ofFile: path).map { (Double($0.width) * 0.75, Double($0.height) * 0.75) } }
+        if ImageProbe.isSVG(path) {
+            return ImageProbe.pixelSize(ofFile: path).map { (Double($0.width) * 0.75, Double($0.height) * 0.75) }
+        }
         return ImageDecoder.info(ofFile: path)?.naturalSize
     }
 }

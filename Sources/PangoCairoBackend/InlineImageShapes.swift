@@ -18,7 +18,8 @@ enum InlineImageShapes {
 
     /// A small non-zero number naming `path` in a shape attribute's data pointer.
     static func id(for path: String) -> Int {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         if let id = ids[path] { return id }
         paths.append(path)
         ids[path] = paths.count - 1
@@ -26,24 +27,30 @@ enum InlineImageShapes {
     }
 
     static func path(for id: Int) -> String? {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return paths.indices.contains(id) && id > 0 ? paths[id] : nil
     }
 
     /// Installs the shape renderer on a Pango context (once per context).
     static func install(on context: OpaquePointer) {
-        pango_cairo_context_set_shape_renderer(context, { cr, attr, doPath, _ in
-            // Outline passes (`pango_cairo_layout_path`) draw no pictures.
-            guard doPath == 0, let cr, let attr, let data = attr.pointee.data,
-                  let path = InlineImageShapes.path(for: Int(bitPattern: data)) else { return }
-            var x = 0.0, y = 0.0
-            cairo_get_current_point(cr, &x, &y)
-            let r = attr.pointee.logical_rect
-            let scale = Double(PANGO_SCALE)
-            let rect = Rect(x: x + Double(r.x) / scale, y: y + Double(r.y) / scale,
-                            width: Double(r.width) / scale, height: Double(r.height) / scale)
-            ImageDecoder.draw(path, in: rect, on: cr)
-        }, nil, nil)
+        pango_cairo_context_set_shape_renderer(
+            context,
+            { cr, attr, doPath, _ in
+                // Outline passes (`pango_cairo_layout_path`) draw no pictures.
+                guard doPath == 0, let cr, let attr, let data = attr.pointee.data,
+                    let path = InlineImageShapes.path(for: Int(bitPattern: data))
+                else { return }
+                var x = 0.0
+                var y = 0.0
+                cairo_get_current_point(cr, &x, &y)
+                let r = attr.pointee.logical_rect
+                let scale = Double(PANGO_SCALE)
+                let rect = Rect(
+                    x: x + Double(r.x) / scale, y: y + Double(r.y) / scale,
+                    width: Double(r.width) / scale, height: Double(r.height) / scale)
+                ImageDecoder.draw(path, in: rect, on: cr)
+            }, nil, nil)
     }
 
     /// The box of an inline image in a run of `style`, pt: its width and its height above the
@@ -55,11 +62,15 @@ enum InlineImageShapes {
     }
 
     /// A shape attribute holding the picture's box over `start..<end`.
-    static func attribute(_ image: InlineImage, box: (width: Double, height: Double)) -> UnsafeMutablePointer<PangoAttribute>? {
-        var rect = PangoRectangle(x: 0, y: -PangoUnits.from(box.height), width: PangoUnits.from(box.width),
-                                  height: PangoUnits.from(box.height))
+    static func attribute(_ image: InlineImage, box: (width: Double, height: Double)) -> UnsafeMutablePointer<
+        PangoAttribute
+    >? {
+        var rect = PangoRectangle(
+            x: 0, y: -PangoUnits.from(box.height), width: PangoUnits.from(box.width),
+            height: PangoUnits.from(box.height))
         var ink = rect
-        return pango_attr_shape_new_with_data(&ink, &rect, UnsafeMutableRawPointer(bitPattern: id(for: image.path)), nil, nil)
+        return pango_attr_shape_new_with_data(
+            &ink, &rect, UnsafeMutableRawPointer(bitPattern: id(for: image.path)), nil, nil)
     }
 }
 
@@ -137,7 +148,8 @@ extension ImageDecoder {
 
     private static func parseSVG(_ path: String) -> SVGDocument? {
         guard ImageProbe.problem(ofFile: path) == nil,
-              let bytes = try? FileReader.read(path, limit: FileReader.svgLimit, what: "an SVG image") else {
+            let bytes = try? FileReader.read(path, limit: FileReader.svgLimit, what: "an SVG image")
+        else {
             return nil
         }
         var error: UnsafeMutablePointer<GError>?

@@ -38,8 +38,10 @@ extension PangoShaper {
     /// text, `bytes`), justified, each described as ``describe(_:owner:carrier:x:width:paragraph:bytes:base:starts:linkRuns:)``
     /// does with its left edge at 0 (the caller shifts and sizes it). Nil when the paragraph
     /// must be laid out again instead: right-to-left runs or tabs.
-    func linesFromMeasurement(_ measured: GObjectRef, composition: Composition, prepared p: PreparedParagraph,
-                              paragraph: StyledParagraph, bytes: [UInt8], starts: [Int]) -> [ShapedLine]? {
+    func linesFromMeasurement(
+        _ measured: GObjectRef, composition: Composition, prepared p: PreparedParagraph,
+        paragraph: StyledParagraph, bytes: [UInt8], starts: [Int]
+    ) -> [ShapedLine]? {
         if bytes.contains(0x09) { return nil }
         guard let runs = Self.measuredRuns(of: measured) else { return nil }
         let plans = Self.linePlans(composition, prepared: p, runs: runs)
@@ -53,7 +55,9 @@ extension PangoShaper {
         }
         var cutter = RunCutter(runs: runs, bytes: bytes)
         defer { cutter.freeRest() }
-        let linkRuns = paragraph.runs.indices.filter { paragraph.runs[$0].style.link != nil && !paragraph.runs[$0].text.isEmpty }
+        let linkRuns = paragraph.runs.indices.filter {
+            paragraph.runs[$0].style.link != nil && !paragraph.runs[$0].text.isEmpty
+        }
         let justified = paragraph.style.alignment == .justify
         let isCode = justified ? paragraph.runs.map(\.style.isCode) : []
         var result: [ShapedLine] = []
@@ -79,8 +83,10 @@ extension PangoShaper {
             line.pointee.runs = list
             line.pointee.is_paragraph_start = plan.start == 0 || bytes[plan.start - 1] == 0x0A ? 1 : 0
             line.pointee.resolved_dir = PANGO_DIRECTION_LTR.rawValue
-            result.append(describe(line, owner: measured, carrier: carrier, x: 0, width: composed.width, paragraph: paragraph,
-                                   bytes: bytes, base: 0, starts: starts, linkRuns: linkRuns))
+            result.append(
+                describe(
+                    line, owner: measured, carrier: carrier, x: 0, width: composed.width, paragraph: paragraph,
+                    bytes: bytes, base: 0, starts: starts, linkRuns: linkRuns))
         }
         return result
     }
@@ -100,8 +106,10 @@ extension PangoShaper {
                 if item.analysis.level % 2 != 0 { return nil }
                 let glyphs = glyphItem.pointee.glyphs.pointee
                 let emptyFirst = glyphs.num_glyphs > 0 && glyphs.glyphs[0].geometry.width == 0
-                runs.append(MeasuredRun(item: glyphItem, start: Int(item.offset), end: Int(item.offset + item.length),
-                                        trimmedLeft: first || emptyFirst))
+                runs.append(
+                    MeasuredRun(
+                        item: glyphItem, start: Int(item.offset), end: Int(item.offset + item.length),
+                        trimmedLeft: first || emptyFirst))
                 first = false
                 runNode = r.pointee.next
             }
@@ -120,12 +128,18 @@ extension PangoShaper {
 
     /// The byte range of each composed line; a line is shaped again at a hyphenation break and
     /// where it would start or end inside a glyph cluster (a ligature).
-    private static func linePlans(_ composition: Composition, prepared p: PreparedParagraph,
-                                  runs: [MeasuredRun]) -> [LinePlan] {
+    private static func linePlans(
+        _ composition: Composition, prepared p: PreparedParagraph,
+        runs: [MeasuredRun]
+    ) -> [LinePlan] {
         // Byte offsets of the lines' scalar boundaries (asked in increasing order).
-        var cursor = 0, cursorByte = 0
+        var cursor = 0
+        var cursorByte = 0
         func byte(_ scalar: Int) -> Int {
-            while cursor < scalar { cursorByte += UTF8.width(p.scalars[cursor]); cursor += 1 }
+            while cursor < scalar {
+                cursorByte += UTF8.width(p.scalars[cursor])
+                cursor += 1
+            }
             return cursorByte
         }
         // Whether a line may start or end at byte `b`: not inside a glyph cluster.
@@ -136,7 +150,8 @@ extension PangoShaper {
             let run = runs[boundaryRun]
             let glyphs = run.item.pointee.glyphs.pointee
             let cluster = Int32(b - run.start)
-            var low = 0, high = Int(glyphs.num_glyphs)
+            var low = 0
+            var high = Int(glyphs.num_glyphs)
             while low < high {
                 let mid = (low + high) / 2
                 if glyphs.log_clusters[mid] < cluster { low = mid + 1 } else { high = mid }
@@ -157,14 +172,17 @@ extension PangoShaper {
     /// A layout of `count` empty lines in the paragraph's face, whose line structures carry the
     /// cut lines (Pango allocates them; a line is released by the layout that made it), with
     /// its list of lines; nil when Pango made another number of lines.
-    private func carrierLayout(lines count: Int,
-                               paragraph: StyledParagraph) -> (GObjectRef, UnsafeMutablePointer<GSList>?)? {
+    private func carrierLayout(
+        lines count: Int,
+        paragraph: StyledParagraph
+    ) -> (GObjectRef, UnsafeMutablePointer<GSList>?)? {
         let pointer = pango_layout_new(context.opaque)!
         let carrier = GObjectRef(owning: UnsafeMutableRawPointer(pointer))
         let newlines = String(repeating: "\n", count: count - 1)
         pango_layout_set_text(pointer, newlines, Int32(count - 1))
         // The paragraph's face: Pango measures each empty line as it makes it.
-        pango_layout_set_font_description(pointer, setup.shapingDescription(paragraph.style.baseFont, for: newlines).pointer)
+        pango_layout_set_font_description(
+            pointer, setup.shapingDescription(paragraph.style.baseFont, for: newlines).pointer)
         // Not `_readonly`: Pango has cached each empty line's extents (its line-breaking
         // pass ends by measuring the layout); a line handed out this way is measured
         // afresh whenever asked (`pango_layout_line_leaked`), so backgrounds are drawn at
@@ -214,7 +232,8 @@ extension PangoShaper {
             var r = firstRun
             while r < runs.count, runs[r].start < end {
                 let run = runs[r]
-                let a = max(start, run.start), b = min(end, run.end)
+                let a = max(start, run.start)
+                let b = min(end, run.end)
                 let source = run.item.pointee.glyphs.pointee
                 var g0 = nextGlyph[r]
                 while g0 < Int(source.num_glyphs), Int(source.log_clusters[g0]) + run.start < a { g0 += 1 }
@@ -233,11 +252,15 @@ extension PangoShaper {
         /// The piece of run `r` over `bytes` and its `glyphs`; the letter spacing Pango left at
         /// its edges is trimmed where the piece opens the line (`opensLine`) or ends in an
         /// empty glyph before the run's end.
-        private mutating func piece(ofRun r: Int, bytes range: Range<Int>, glyphs span: Range<Int>,
-                                    opensLine: Bool) -> UnsafeMutablePointer<PangoGlyphItem> {
+        private mutating func piece(
+            ofRun r: Int, bytes range: Range<Int>, glyphs span: Range<Int>,
+            opensLine: Bool
+        ) -> UnsafeMutablePointer<PangoGlyphItem> {
             let run = runs[r]
-            let a = range.lowerBound, b = range.upperBound
-            let g0 = span.lowerBound, g1 = span.upperBound
+            let a = range.lowerBound
+            let b = range.upperBound
+            let g0 = span.lowerBound
+            let g1 = span.upperBound
             let source = run.item.pointee.glyphs.pointee
             if rest[r] == nil { rest[r] = pango_item_copy(run.item.pointee.item) }
             var tail = rest[r]!
@@ -258,7 +281,8 @@ extension PangoShaper {
             glyphs.pointee.glyphs.update(from: source.glyphs + g0, count: g1 - g0)
             let shift = Int32(a - run.start)
             for j in 0..<(g1 - g0) { glyphs.pointee.log_clusters[j] = source.log_clusters[g0 + j] - shift }
-            let piece = g_slice_alloc0(gsize(MemoryLayout<PangoGlyphItem>.stride))!.assumingMemoryBound(to: PangoGlyphItem.self)
+            let piece = g_slice_alloc0(gsize(MemoryLayout<PangoGlyphItem>.stride))!.assumingMemoryBound(
+                to: PangoGlyphItem.self)
             piece.pointee.item = item
             piece.pointee.glyphs = glyphs
             piece.pointee.y_offset = run.item.pointee.y_offset
@@ -276,7 +300,9 @@ extension PangoShaper {
 
     /// A line laid out again on its own, as its text reads on the page (a hyphen added at a
     /// hyphenation break, a soft hyphen there turned into it), justified as composed.
-    private func reshapedLine(_ composed: ComposedLine, prepared p: PreparedParagraph, paragraph: StyledParagraph) -> ShapedLine {
+    private func reshapedLine(_ composed: ComposedLine, prepared p: PreparedParagraph, paragraph: StyledParagraph)
+        -> ShapedLine
+    {
         var single = paragraph
         single.runs = []
         var sourceRun: [Int] = []
@@ -293,50 +319,79 @@ extension PangoShaper {
         }
         let end = composed.ending == .separator ? min(composed.end + 1, p.scalars.count) : composed.end
         for i in composed.start..<max(composed.start, end) {
-            if composed.ending == .hyphen && i == composed.end - 1 && p.scalars[i] == "\u{AD}" { append("-", run: p.runIndex[i]); continue }
+            if composed.ending == .hyphen && i == composed.end - 1 && p.scalars[i] == "\u{AD}" {
+                append("-", run: p.runIndex[i])
+                continue
+            }
             append(p.scalars[i], run: p.runIndex[i])
         }
         if composed.ending == .hyphen && !(composed.end > 0 && p.scalars[composed.end - 1] == "\u{AD}") {
             append("-", run: p.runIndex[max(0, min(composed.end, p.scalars.count) - 1)])
         }
-        if single.runs.isEmpty { single.runs = [StyledRun("", style: paragraph.runs.first?.style ?? RunStyle(font: paragraph.style.baseFont))] }
+        if single.runs.isEmpty {
+            single.runs = [
+                StyledRun("", style: paragraph.runs.first?.style ?? RunStyle(font: paragraph.style.baseFont))
+            ]
+        }
         var starts: [Int] = []
         var offset = 0
-        for run in single.runs { starts.append(offset); offset += run.text.utf8.count }
+        for run in single.runs {
+            starts.append(offset)
+            offset += run.text.utf8.count
+        }
         let string = String(text)
         let layout = unwrappedLayout(text: string, paragraph: single, starts: starts)
         if paragraph.style.alignment == .justify, composed.spaceFactor != 0 || composed.syllableSpacing != 0,
-           let first = pango_layout_get_lines_readonly(layout.opaque) {
+            let first = pango_layout_get_lines_readonly(layout.opaque)
+        {
             // Scalars of the line's own text, with the paragraph's code flags.
             let scalars = Array(string.unicodeScalars)
             var runOf: [Int] = []
-            for (k, run) in single.runs.enumerated() { runOf += Array(repeating: sourceRun[k], count: run.text.unicodeScalars.count) }
+            for (k, run) in single.runs.enumerated() {
+                runOf += Array(repeating: sourceRun[k], count: run.text.unicodeScalars.count)
+            }
             let isCode = paragraph.runs.map(\.style.isCode)
-            var b = 0, i = 0
+            var b = 0
+            var i = 0
             Self.widen(first.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self), composed) { byte in
-                while i < scalars.count, b < byte { b += UTF8.width(scalars[i]); i += 1 }
+                while i < scalars.count, b < byte {
+                    b += UTF8.width(scalars[i])
+                    i += 1
+                }
                 guard b == byte, i < scalars.count else { return (false, false) }
                 let s = scalars[i]
-                return (ParagraphComposer.isBreakingSpace(s) && !isCode[runOf[i]],
-                        ParagraphComposer.isHangul(s) && i + 1 < scalars.count && ParagraphComposer.isHangul(scalars[i + 1]))
+                return (
+                    ParagraphComposer.isBreakingSpace(s) && !isCode[runOf[i]],
+                    ParagraphComposer.isHangul(s) && i + 1 < scalars.count && ParagraphComposer.isHangul(scalars[i + 1])
+                )
             }
         }
-        return collectLines(layout: layout, paragraph: single, bytes: Array(string.utf8), base: 0, starts: starts)[0].line
+        return collectLines(layout: layout, paragraph: single, bytes: Array(string.utf8), base: 0, starts: starts)[0]
+            .line
     }
 
     /// Justifies the cut pieces of one line: word spaces and Hangul syllable gaps, scalar by
     /// scalar as the composer counted them (``ParagraphComposer``'s stretchable spaces, gaps
     /// between two Hangul syllables of the line).
-    private func justify(_ pieces: [UnsafeMutablePointer<PangoGlyphItem>], _ composed: ComposedLine,
-                         prepared p: PreparedParagraph, isCode: [Bool], startByte: Int) {
-        var scalar = composed.start, byte = startByte
+    private func justify(
+        _ pieces: [UnsafeMutablePointer<PangoGlyphItem>], _ composed: ComposedLine,
+        prepared p: PreparedParagraph, isCode: [Bool], startByte: Int
+    ) {
+        var scalar = composed.start
+        var byte = startByte
         for piece in pieces {
             Self.widenRun(piece.pointee.glyphs, offset: Int(piece.pointee.item.pointee.offset), composed) { b in
-                while scalar < p.scalars.count, byte < b { byte += UTF8.width(p.scalars[scalar]); scalar += 1 }
+                while scalar < p.scalars.count, byte < b {
+                    byte += UTF8.width(p.scalars[scalar])
+                    scalar += 1
+                }
                 guard byte == b, scalar < composed.end else { return (false, false) }
                 let s = p.scalars[scalar]
-                return (ParagraphComposer.isBreakingSpace(s) && !isCode[p.runIndex[scalar]],
-                        ParagraphComposer.isHangul(s) && scalar + 1 < composed.end && ParagraphComposer.isHangul(p.scalars[scalar + 1]))
+                return (
+                    ParagraphComposer.isBreakingSpace(s) && !isCode[p.runIndex[scalar]],
+                    ParagraphComposer.isHangul(s) && scalar + 1 < composed.end
+                        && ParagraphComposer.isHangul(p.scalars[scalar + 1])
+                )
             }
         }
     }
@@ -344,19 +399,25 @@ extension PangoShaper {
     /// Widens, on every run of `line`, the glyphs of the clusters `stretch(byte)` marks (by the
     /// byte offset of the cluster in the layout's text): a word space by the line's space
     /// factor × its own advance, a Hangul syllable by the line's syllable spacing.
-    static func widen(_ line: UnsafeMutablePointer<PangoLayoutLine>, _ composed: ComposedLine,
-                      stretch: (Int) -> (space: Bool, gap: Bool)) {
+    static func widen(
+        _ line: UnsafeMutablePointer<PangoLayoutLine>, _ composed: ComposedLine,
+        stretch: (Int) -> (space: Bool, gap: Bool)
+    ) {
         var runNode = line.pointee.runs
         while let r = runNode {
             let glyphItem = r.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
-            widenRun(glyphItem.pointee.glyphs, offset: Int(glyphItem.pointee.item.pointee.offset), composed, stretch: stretch)
+            widenRun(
+                glyphItem.pointee.glyphs, offset: Int(glyphItem.pointee.item.pointee.offset), composed, stretch: stretch
+            )
             runNode = r.pointee.next
         }
     }
 
     /// ``widen(_:_:stretch:)`` for one glyph string whose item starts at byte `offset`.
-    static func widenRun(_ glyphs: UnsafeMutablePointer<PangoGlyphString>, offset: Int, _ composed: ComposedLine,
-                         stretch: (Int) -> (space: Bool, gap: Bool)) {
+    static func widenRun(
+        _ glyphs: UnsafeMutablePointer<PangoGlyphString>, offset: Int, _ composed: ComposedLine,
+        stretch: (Int) -> (space: Bool, gap: Bool)
+    ) {
         let scale = Double(PANGO_SCALE)
         var previousCluster: Int32 = -1
         for j in 0..<Int(glyphs.pointee.num_glyphs) {

@@ -35,7 +35,8 @@ extension PangoShaper {
     /// only at a line's ends (`pango_layout_line_postprocess`), so letter-spaced paragraphs,
     /// and paragraphs too wide for one layout or with a hanging indent, report no word widths
     /// (nil: the caller measures each word alone).
-    public func naturalWidths(of paragraph: StyledParagraph, words: [Range<Int>], keepingLayout: Bool) -> NaturalWidths {
+    public func naturalWidths(of paragraph: StyledParagraph, words: [Range<Int>], keepingLayout: Bool) -> NaturalWidths
+    {
         FontState.lock.reading {
             if setup.refreshIfNeeded() { keptCells.removeAll() }
             var widths: [Double]? = nil
@@ -43,7 +44,8 @@ extension PangoShaper {
                 // A paragraph measured with its soft-hyphen runs cut (``StyledParagraph/collapsingSoftHyphenRuns()``)
                 // has other byte offsets than `words`: no word widths.
                 guard !words.isEmpty, !paragraph.runs.contains(where: { $0.style.letterSpacing != 0 }),
-                      byteCount == paragraph.runs.reduce(0, { $0 + $1.text.utf8.count }) else { return }
+                    byteCount == paragraph.runs.reduce(0, { $0 + $1.text.utf8.count })
+                else { return }
                 widths = Self.advanceWidths(of: words, in: layout, byteCount: byteCount)
             }
             return NaturalWidths(paragraph: natural, words: words.isEmpty ? [] : widths)
@@ -85,8 +87,10 @@ extension PangoShaper {
 
     /// `measured` sees the layout measured, with its text's length in bytes, when the
     /// paragraph is measured in one layout of its own text.
-    private func naturalWidthLocked(_ paragraph: StyledParagraph, keep: Bool,
-                                    measured: (GObjectRef, Int) -> Void = { _, _ in }) -> Double {
+    private func naturalWidthLocked(
+        _ paragraph: StyledParagraph, keep: Bool,
+        measured: (GObjectRef, Int) -> Void = { _, _ in }
+    ) -> Double {
         let paragraph = paragraph.collapsingSoftHyphenRuns()
         let runs = paragraph.runs
         var starts: [Int] = []
@@ -111,7 +115,8 @@ extension PangoShaper {
         var node = pango_layout_get_lines_readonly(layout.opaque)
         while let lineNode = node {
             var logical = PangoRectangle()
-            pango_layout_line_get_extents(lineNode.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self), nil, &logical)
+            pango_layout_line_get_extents(
+                lineNode.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self), nil, &logical)
             widest = max(widest, logical.width)
             node = lineNode.pointee.next
         }
@@ -125,10 +130,17 @@ extension PangoShaper {
     /// (whose unbreakable words are attributes of their own) and no line separator (an
     /// empty box in the composer's layout).
     private func canKeep(_ paragraph: StyledParagraph, bytes: [UInt8]) -> Bool {
-        guard !paragraph.style.breakAnywhere, Self.unwrappedWidthBound(paragraph) < Self.composedWidth else { return false }
-        for i in 0..<max(0, bytes.count - 2) where bytes[i] == 0xE2 && bytes[i + 1] == 0x80 && bytes[i + 2] == 0xA8 { return false }
+        guard !paragraph.style.breakAnywhere, Self.unwrappedWidthBound(paragraph) < Self.composedWidth else {
+            return false
+        }
+        for i in 0..<max(0, bytes.count - 2) where bytes[i] == 0xE2 && bytes[i + 1] == 0x80 && bytes[i + 2] == 0xA8 {
+            return false
+        }
         if paragraph.style.hangulLineBreak == .keepAll,
-           paragraph.runs.contains(where: { $0.text.unicodeScalars.contains(where: ParagraphComposer.isHangul) }) { return false }
+            paragraph.runs.contains(where: { $0.text.unicodeScalars.contains(where: ParagraphComposer.isHangul) })
+        {
+            return false
+        }
         return true
     }
 }
@@ -186,8 +198,10 @@ extension PangoShaper {
                 let glyphs = run.pointee.glyphs.pointee
                 for g in 0..<Int(glyphs.num_glyphs) {
                     let info = glyphs.glyphs[g]
-                    summary += [Int64(info.glyph), Int64(info.geometry.width), Int64(info.geometry.x_offset),
-                                Int64(info.geometry.y_offset), Int64(glyphs.log_clusters[g])]
+                    summary += [
+                        Int64(info.glyph), Int64(info.geometry.width), Int64(info.geometry.x_offset),
+                        Int64(info.geometry.y_offset), Int64(glyphs.log_clusters[g]),
+                    ]
                 }
                 node = n.pointee.next
             }

@@ -14,12 +14,17 @@ enum PDFText {
     /// missing glyph), NUL by U+001A SUBSTITUTE — so UTF-8 offsets computed on `text` (Pango
     /// attribute ranges) stay right. Other controls pass: Cairo and Pango accept them.
     static func sameLength(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.value == 0 || (TextSanitizer.isRefused($0) && $0.value > 0x9F) }) else { return text }
+        guard text.unicodeScalars.contains(where: { $0.value == 0 || (TextSanitizer.isRefused($0) && $0.value > 0x9F) })
+        else { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            if scalar.value == 0 { out.append("\u{1A}") }
-            else if scalar.value > 0x9F && TextSanitizer.isRefused(scalar) { out.append(scalar.value > 0xFFFF ? "\u{1FFFD}" : "\u{FFFD}") }
-            else { out.append(scalar) }
+            if scalar.value == 0 {
+                out.append("\u{1A}")
+            } else if scalar.value > 0x9F && TextSanitizer.isRefused(scalar) {
+                out.append(scalar.value > 0xFFFF ? "\u{1FFFD}" : "\u{FFFD}")
+            } else {
+                out.append(scalar)
+            }
         }
         return String(out)
     }

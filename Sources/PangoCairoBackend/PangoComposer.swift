@@ -59,12 +59,16 @@ extension PangoShaper {
         var starts: [Int] = []
         starts.reserveCapacity(runs.count)
         var text = ""
-        for run in runs { starts.append(text.utf8.count); text += run.text }
+        for run in runs {
+            starts.append(text.utf8.count)
+            text += run.text
+        }
         // A paragraph too wide for one unwrapped layout (past ``composedWidth`` at 2 em a
         // character) is measured in pieces; it cannot fit on one line.
         // So is one of more runs than a layout takes in linear time (``ParagraphPieces/maximumRuns``).
         let wide = runs.count > ParagraphPieces.maximumRuns || Self.unwrappedWidthBound(paragraph) >= Self.composedWidth
-        let measured = wide ? nil : keptCells.take(paragraph) ?? unwrappedLayout(text: text, paragraph: paragraph, starts: starts)
+        let measured =
+            wide ? nil : keptCells.take(paragraph) ?? unwrappedLayout(text: text, paragraph: paragraph, starts: starts)
         let scale = Double(PANGO_SCALE)
 
         // One line that fits: draw the measured layout as it is.
@@ -73,23 +77,28 @@ extension PangoShaper {
             pango_layout_get_extents(measured.opaque, nil, &logical)
             let natural = Double(logical.width) / scale
             if natural <= width + 0.001 {
-                var lines = collectLines(layout: measured, paragraph: paragraph, bytes: Array(text.utf8), base: 0, starts: starts).map(\.line)
+                var lines = collectLines(
+                    layout: measured, paragraph: paragraph, bytes: Array(text.utf8), base: 0, starts: starts
+                ).map(\.line)
                 let rightToLeft = Self.rightToLeftLines(measured)
                 for i in lines.indices {
-                    let alignment = Self.alignment(paragraph.style.alignment, rightToLeft: i < rightToLeft.count && rightToLeft[i])
+                    let alignment = Self.alignment(
+                        paragraph.style.alignment, rightToLeft: i < rightToLeft.count && rightToLeft[i])
                     place(&lines[i], at: alignmentOffset(alignment, width: width, line: lines[i].width))
                 }
                 return .whole(ShapedParagraph(lines: lines))
             }
         }
 
-        var prepared = measured.map { prepare($0, text: text, paragraph: paragraph) }
+        var prepared =
+            measured.map { prepare($0, text: text, paragraph: paragraph) }
             ?? prepareInPieces(text: text, paragraph: paragraph, starts: starts)
-        let composition = ParagraphComposer.compose(paragraph, prepared: prepared, width: width,
-                                                    hyphenate: { word, language in
-            // Latin words in a language without patterns (Korean) are hyphenated as English.
-            Hyphenator.points(in: word, language: Hyphenator.hasPatterns(for: language) ? language : "en")
-        })
+        let composition = ParagraphComposer.compose(
+            paragraph, prepared: prepared, width: width,
+            hyphenate: { word, language in
+                // Latin words in a language without patterns (Korean) are hyphenated as English.
+                Hyphenator.points(in: word, language: Hyphenator.hasPatterns(for: language) ? language : "en")
+            })
         if composition.emergency {
             emergencyCount += 1
             lastEmergencyWord = Self.brokenWord(composition, scalars: prepared.scalars, width: width)
@@ -100,10 +109,13 @@ extension PangoShaper {
         // Lines cut from the measurement are left-to-right (a paragraph with right-to-left runs
         // is laid out again).
         if let measured, cutsMeasuredLines,
-           var lines = linesFromMeasurement(measured, composition: composition, prepared: prepared,
-                                            paragraph: paragraph, bytes: bytes, starts: starts) {
-            finish(&lines, first: 0, count: composition.lines.count, rightToLeft: [], composition: composition,
-                   paragraph: paragraph, width: width, bytes: bytes, textRanges: textRanges)
+            var lines = linesFromMeasurement(
+                measured, composition: composition, prepared: prepared,
+                paragraph: paragraph, bytes: bytes, starts: starts)
+        {
+            finish(
+                &lines, first: 0, count: composition.lines.count, rightToLeft: [], composition: composition,
+                paragraph: paragraph, width: width, bytes: bytes, textRanges: textRanges)
             return .whole(ShapedParagraph(lines: lines))
         }
         // Laying the lines out needs only the scalars and their runs: the advances and break
@@ -112,8 +124,10 @@ extension PangoShaper {
         prepared.lineBreakBefore = []
         prepared.charBreakBefore = []
         let groups = Self.lineGroups(composition, prepared: prepared)
-        return .pending(PendingLines(paragraph: paragraph, width: width, composition: composition, prepared: prepared,
-                                     bytes: bytes, textRanges: textRanges, groups: groups))
+        return .pending(
+            PendingLines(
+                paragraph: paragraph, width: width, composition: composition, prepared: prepared,
+                bytes: bytes, textRanges: textRanges, groups: groups))
     }
 
     /// Lays out the next group of `pending`'s chosen lines (call under the font lock), or nil
@@ -129,19 +143,24 @@ extension PangoShaper {
         let layout = unwrappedLayout(text: lineSet.text, paragraph: lineSet.paragraph, starts: lineSet.starts)
         justify(layout, lines: composition.lines[group], spaces: lineSet.stretchableSpace, gaps: lineSet.syllableGap)
         let rightToLeft = Self.rightToLeftLines(layout)
-        var lines = collectLines(layout: layout, paragraph: lineSet.paragraph, bytes: Array(lineSet.text.utf8), base: 0,
-                                 starts: lineSet.starts).map(\.line)
-        finish(&lines, first: group.lowerBound, count: group.count, rightToLeft: rightToLeft, composition: composition,
-               paragraph: pending.paragraph, width: pending.width, bytes: pending.bytes, textRanges: pending.textRanges)
+        var lines = collectLines(
+            layout: layout, paragraph: lineSet.paragraph, bytes: Array(lineSet.text.utf8), base: 0,
+            starts: lineSet.starts
+        ).map(\.line)
+        finish(
+            &lines, first: group.lowerBound, count: group.count, rightToLeft: rightToLeft, composition: composition,
+            paragraph: pending.paragraph, width: pending.width, bytes: pending.bytes, textRanges: pending.textRanges)
         return ShapedLineGroup(lines: lines, first: group.lowerBound, lineCount: composition.lines.count)
     }
 
     /// Places, sizes and labels `lines`, the composition's lines from index `first` (at most
     /// `count` of them; `rightToLeft` by line of `lines`, empty when all are left-to-right):
     /// each at the composer's offset and width, with its source text.
-    private func finish(_ lines: inout [ShapedLine], first: Int, count: Int, rightToLeft: [Bool],
-                        composition: Composition, paragraph: StyledParagraph, width: Double, bytes: [UInt8],
-                        textRanges: [Range<Int>]) {
+    private func finish(
+        _ lines: inout [ShapedLine], first: Int, count: Int, rightToLeft: [Bool],
+        composition: Composition, paragraph: StyledParagraph, width: Double, bytes: [UInt8],
+        textRanges: [Range<Int>]
+    ) {
         let startAligned = Self.alignment(paragraph.style.alignment, rightToLeft: true) != paragraph.style.alignment
         for k in lines.indices where k < count {
             let i = first + k
@@ -208,10 +227,17 @@ extension PangoShaper {
 
     static func sourceTextRanges(_ composition: Composition, scalars: [Unicode.Scalar]) -> [Range<Int>] {
         // Byte offsets of scalar offsets, walked from the last one asked (lines ask in order).
-        var cursor = 0, cursorByte = 0
+        var cursor = 0
+        var cursorByte = 0
         func byte(_ scalar: Int) -> Int {
-            while cursor < scalar { cursorByte += UTF8.width(scalars[cursor]); cursor += 1 }
-            while cursor > scalar { cursor -= 1; cursorByte -= UTF8.width(scalars[cursor]) }
+            while cursor < scalar {
+                cursorByte += UTF8.width(scalars[cursor])
+                cursor += 1
+            }
+            while cursor > scalar {
+                cursor -= 1
+                cursorByte -= UTF8.width(scalars[cursor])
+            }
             return cursorByte
         }
         var ranges: [Range<Int>] = []
@@ -279,13 +305,18 @@ extension PangoShaper {
         layoutsMade += 1
         let layout = GObjectRef(owning: UnsafeMutableRawPointer(pointer))
         pango_layout_set_text(pointer, PDFText.sameLength(text), Int32(byteCount))
-        pango_layout_set_font_description(pointer, setup.shapingDescription(paragraph.style.baseFont, for: text).pointer)
+        pango_layout_set_font_description(
+            pointer, setup.shapingDescription(paragraph.style.baseFont, for: text).pointer)
         let attrs = AttrList()
         let bytes = Array(text.utf8)
         for (index, run) in paragraph.runs.enumerated() where !run.text.isEmpty {
             let range = starts[index]..<(starts[index] + run.text.utf8.count)
-            let variantRanges = run.style.smallCaps == .lowercase || run.style.smallCaps == .all ? Self.rangesWithoutEmoji(bytes, range) : []
-            addAttributes(run.style, text: run.text, to: attrs, start: range.lowerBound, end: range.upperBound, variantRanges: variantRanges)
+            let variantRanges =
+                run.style.smallCaps == .lowercase || run.style.smallCaps == .all
+                ? Self.rangesWithoutEmoji(bytes, range) : []
+            addAttributes(
+                run.style, text: run.text, to: attrs, start: range.lowerBound, end: range.upperBound,
+                variantRanges: variantRanges)
         }
         // Each line separator (U+2028, the breaks the composer sets) as an empty box: no face
         // has a glyph for it, and looking one up makes Pango size a missing-glyph box in a
@@ -308,7 +339,8 @@ extension PangoShaper {
         Self.addAdvances(of: layout, at: 0, to: &advanceAtByte)
         var attrCount: Int32 = 0
         let attrs = pango_layout_get_log_attrs_readonly(layout.opaque, &attrCount)!
-        return prepared(paragraph, advanceAtByte: advanceAtByte, breaks: UnsafeBufferPointer(start: attrs, count: Int(attrCount)))
+        return prepared(
+            paragraph, advanceAtByte: advanceAtByte, breaks: UnsafeBufferPointer(start: attrs, count: Int(attrCount)))
     }
 
     /// ``prepare(_:text:paragraph:)`` for a paragraph too wide for one layout: each piece
@@ -331,12 +363,14 @@ extension PangoShaper {
             piece.runs.removeAll(keepingCapacity: true)
             var pieceStarts: [Int] = []
             while firstRun < paragraph.runs.count,
-                  starts[firstRun] + paragraph.runs[firstRun].text.utf8.count <= start {
+                starts[firstRun] + paragraph.runs[firstRun].text.utf8.count <= start
+            {
                 firstRun += 1
             }
             var index = firstRun
             while index < paragraph.runs.count, starts[index] < end {
-                let s = max(starts[index], start), e = min(starts[index] + paragraph.runs[index].text.utf8.count, end)
+                let s = max(starts[index], start)
+                let e = min(starts[index] + paragraph.runs[index].text.utf8.count, end)
                 if s < e {
                     var clipped = paragraph.runs[index]
                     clipped.text = String(decoding: bytes[s..<e], as: UTF8.self)
@@ -345,14 +379,16 @@ extension PangoShaper {
                 }
                 index += 1
             }
-            let layout = unwrappedLayout(text: String(decoding: bytes[start..<end], as: UTF8.self), paragraph: piece, starts: pieceStarts)
+            let layout = unwrappedLayout(
+                text: String(decoding: bytes[start..<end], as: UTF8.self), paragraph: piece, starts: pieceStarts)
             Self.addAdvances(of: layout, at: start, to: &advanceAtByte)
             start = end
         }
         let scalarCount = paragraph.runs.reduce(0) { $0 + $1.text.unicodeScalars.count }
         var attrs = [PangoLogAttr](repeating: PangoLogAttr(), count: scalarCount + 1)
         let safe = PDFText.sameLength(text)
-        pango_get_log_attrs(safe, Int32(bytes.count), -1, pango_context_get_language(context.opaque), &attrs, Int32(attrs.count))
+        pango_get_log_attrs(
+            safe, Int32(bytes.count), -1, pango_context_get_language(context.opaque), &attrs, Int32(attrs.count))
         return attrs.withUnsafeBufferPointer { prepared(paragraph, advanceAtByte: advanceAtByte, breaks: $0) }
     }
 
@@ -362,7 +398,8 @@ extension PangoShaper {
         let byteCount = advanceAtByte.count - 1
         var node = pango_layout_get_lines_readonly(layout.opaque)
         while let lineNode = node {
-            forEachGlyphRun(of: lineNode.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self)) { itemOffset, glyphs in
+            forEachGlyphRun(of: lineNode.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self)) {
+                itemOffset, glyphs in
                 for j in 0..<Int(glyphs.pointee.num_glyphs) {
                     let byte = offset + itemOffset + Int(glyphs.pointee.log_clusters[j])
                     if byte <= byteCount { advanceAtByte[byte] += glyphs.pointee.glyphs[j].geometry.width }
@@ -375,18 +412,28 @@ extension PangoShaper {
     /// The composer's view of the paragraph: its scalars with their runs and advances (pt), and
     /// the break opportunities before each (`breaks`: Pango log attributes, one per scalar and
     /// one for the end).
-    private func prepared(_ paragraph: StyledParagraph, advanceAtByte: [Int32], breaks attrs: UnsafeBufferPointer<PangoLogAttr>) -> PreparedParagraph {
+    private func prepared(
+        _ paragraph: StyledParagraph, advanceAtByte: [Int32], breaks attrs: UnsafeBufferPointer<PangoLogAttr>
+    ) -> PreparedParagraph {
         let byteCount = advanceAtByte.count - 1
         var scalars: [Unicode.Scalar] = []
         scalars.reserveCapacity(byteCount)
-        var runIndex: [Int] = [], advances: [Double] = []
-        runIndex.reserveCapacity(byteCount); advances.reserveCapacity(byteCount)
+        var runIndex: [Int] = []
+        var advances: [Double] = []
+        runIndex.reserveCapacity(byteCount)
+        advances.reserveCapacity(byteCount)
         for (index, run) in paragraph.runs.enumerated() {
-            for s in run.text.unicodeScalars { scalars.append(s); runIndex.append(index) }
+            for s in run.text.unicodeScalars {
+                scalars.append(s)
+                runIndex.append(index)
+            }
         }
         var byte = 0
         let scale = Double(PANGO_SCALE)
-        for s in scalars { advances.append(Double(advanceAtByte[byte]) / scale); byte += UTF8.width(s) }
+        for s in scalars {
+            advances.append(Double(advanceAtByte[byte]) / scale)
+            byte += UTF8.width(s)
+        }
         let count = min(attrs.count, scalars.count + 1)
         var lineBreak = [Bool](repeating: false, count: scalars.count + 1)
         var charBreak = lineBreak
@@ -395,8 +442,9 @@ extension PangoShaper {
             charBreak[i] = attrs[i].is_char_break != 0
         }
         let hyphens = paragraph.runs.map { hyphenWidth($0.style) }
-        return PreparedParagraph(scalars: scalars, runIndex: runIndex, advances: advances, lineBreakBefore: lineBreak,
-                                 charBreakBefore: charBreak, hyphenWidths: hyphens)
+        return PreparedParagraph(
+            scalars: scalars, runIndex: runIndex, advances: advances, lineBreakBefore: lineBreak,
+            charBreakBefore: charBreak, hyphenWidths: hyphens)
     }
 
     /// Width of "-" in the run's face, pt (cached per face).
@@ -432,7 +480,8 @@ extension PangoShaper {
     static func lineGroups(_ composition: Composition, prepared p: PreparedParagraph) -> [Range<Int>] {
         let count = composition.lines.count
         guard let lastRun = p.runIndex.last else { return [0..<count] }
-        let withinLimits = lastRun < ParagraphPieces.maximumRuns && count <= maximumGroupLines
+        let withinLimits =
+            lastRun < ParagraphPieces.maximumRuns && count <= maximumGroupLines
             && p.scalars.count <= maximumGroupScalars
         if withinLimits { return [0..<count] }
         var groups: [Range<Int>] = []
@@ -461,22 +510,30 @@ extension PangoShaper {
     /// default): a U+2028 line separator at each break (replacing the word space there), a
     /// hyphen at each hyphenation break (replacing a soft hyphen). For some of the lines, the
     /// paragraph holds only the runs they touch.
-    private func build(_ composition: Composition, lines group: Range<Int>, prepared p: PreparedParagraph,
-                       paragraph: StyledParagraph) -> LineSet {
+    private func build(
+        _ composition: Composition, lines group: Range<Int>, prepared p: PreparedParagraph,
+        paragraph: StyledParagraph
+    ) -> LineSet {
         // The runs the group's text comes from: every run when the group is every line.
         var runRange = paragraph.runs.indices
         if group != composition.lines.indices, !p.runIndex.isEmpty {
             let last = composition.lines[group.upperBound - 1]
-            runRange = p.runIndex[min(composition.lines[group.lowerBound].start, p.runIndex.count - 1)]..<(p.runIndex[min(last.end, p.runIndex.count - 1)] + 1)
+            runRange =
+                p.runIndex[
+                    min(composition.lines[group.lowerBound].start, p.runIndex.count - 1)]..<(p.runIndex[
+                    min(last.end, p.runIndex.count - 1)] + 1)
         }
         let base = runRange.lowerBound
         var runTexts = [String.UnicodeScalarView](repeating: String.UnicodeScalarView(), count: runRange.count)
-        var spaceFlags: [(run: Int, offset: Int)] = []   // (run − base, scalar index within the run's new text)
+        var spaceFlags: [(run: Int, offset: Int)] = []  // (run − base, scalar index within the run's new text)
         var gapFlags: [(run: Int, offset: Int)] = []
         var runCounts = [Int](repeating: 0, count: runRange.count)
         let justified = paragraph.style.alignment == .justify
         let isCode = paragraph.runs[runRange].map(\.style.isCode)  // by run − base
-        func append(_ s: Unicode.Scalar, run: Int) { runTexts[run - base].append(s); runCounts[run - base] += 1 }
+        func append(_ s: Unicode.Scalar, run: Int) {
+            runTexts[run - base].append(s)
+            runCounts[run - base] += 1
+        }
         for index in group {
             let line = composition.lines[index]
             let last = index == group.upperBound - 1
@@ -484,19 +541,33 @@ extension PangoShaper {
             while i < line.end {
                 let s = p.scalars[i]
                 let run = p.runIndex[i]
-                if line.ending == .hyphen && i == line.end - 1 && s == "\u{AD}" { append("-", run: run); i += 1; continue }
-                if justified && ParagraphComposer.isBreakingSpace(s) && !isCode[run - base] { spaceFlags.append((run - base, runCounts[run - base])) }
-                if justified && ParagraphComposer.isHangul(s) && i + 1 < line.end && ParagraphComposer.isHangul(p.scalars[i + 1]) {
+                if line.ending == .hyphen && i == line.end - 1 && s == "\u{AD}" {
+                    append("-", run: run)
+                    i += 1
+                    continue
+                }
+                if justified && ParagraphComposer.isBreakingSpace(s) && !isCode[run - base] {
+                    spaceFlags.append((run - base, runCounts[run - base]))
+                }
+                if justified && ParagraphComposer.isHangul(s) && i + 1 < line.end
+                    && ParagraphComposer.isHangul(p.scalars[i + 1])
+                {
                     gapFlags.append((run - base, runCounts[run - base]))
                 }
                 append(s, run: run)
                 i += 1
             }
-            let lastRun = line.end > line.start ? p.runIndex[line.end - 1] : p.runIndex[min(line.start, p.scalars.count - 1)]
-            if line.ending == .hyphen && !(line.end > 0 && p.scalars[line.end - 1] == "\u{AD}") { append("-", run: lastRun) }
+            let lastRun =
+                line.end > line.start ? p.runIndex[line.end - 1] : p.runIndex[min(line.start, p.scalars.count - 1)]
+            if line.ending == .hyphen && !(line.end > 0 && p.scalars[line.end - 1] == "\u{AD}") {
+                append("-", run: lastRun)
+            }
             if last { break }
-            if line.ending == .separator { append(p.scalars[line.end], run: p.runIndex[line.end]) }
-            else { append("\u{2028}", run: line.ending == .space ? p.runIndex[line.end] : lastRun) }
+            if line.ending == .separator {
+                append(p.scalars[line.end], run: p.runIndex[line.end])
+            } else {
+                append("\u{2028}", run: line.ending == .space ? p.runIndex[line.end] : lastRun)
+            }
             // Scalars skipped between this line's end and the next line's start (extra spaces) are dropped.
         }
         var finalParagraph = paragraph
@@ -519,7 +590,10 @@ extension PangoShaper {
                 if cache[flag.run] == nil {
                     var offsets: [Int] = []
                     var b = starts[flag.run]
-                    for s in runTexts[flag.run] { offsets.append(b); b += UTF8.width(s) }
+                    for s in runTexts[flag.run] {
+                        offsets.append(b)
+                        b += UTF8.width(s)
+                    }
                     cache[flag.run] = offsets
                 }
                 array[cache[flag.run]![flag.offset]] = true
@@ -527,7 +601,8 @@ extension PangoShaper {
         }
         byteOffsets(spaceFlags, into: &spaces)
         byteOffsets(gapFlags, into: &gaps)
-        return LineSet(text: text, starts: starts, paragraph: finalParagraph, stretchableSpace: spaces, syllableGap: gaps)
+        return LineSet(
+            text: text, starts: starts, paragraph: finalParagraph, stretchableSpace: spaces, syllableGap: gaps)
     }
 
     /// Widens the glyphs of stretchable word spaces (by the line's space factor × their own
@@ -541,7 +616,8 @@ extension PangoShaper {
         while let lineNode = node, index < lines.endIndex {
             let composed = lines[index]
             if composed.spaceFactor != 0 || composed.syllableSpacing != 0 {
-                Self.forEachGlyphRun(of: lineNode.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self)) { offset, glyphs in
+                Self.forEachGlyphRun(of: lineNode.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self)) {
+                    offset, glyphs in
                     var previousCluster: Int32 = -1
                     for j in 0..<Int(glyphs.pointee.num_glyphs) {
                         let cluster = glyphs.pointee.log_clusters[j]
@@ -553,7 +629,8 @@ extension PangoShaper {
                             let w = Double(glyphs.pointee.glyphs[j].geometry.width)
                             glyphs.pointee.glyphs[j].geometry.width += Int32((w * composed.spaceFactor).rounded())
                         } else if gaps[byte] {
-                            glyphs.pointee.glyphs[j].geometry.width += Int32((composed.syllableSpacing * scale).rounded())
+                            glyphs.pointee.glyphs[j].geometry.width += Int32(
+                                (composed.syllableSpacing * scale).rounded())
                         }
                     }
                 }
@@ -565,8 +642,10 @@ extension PangoShaper {
 
     /// Calls `body` with each glyph run of `line`: the byte offset of its item in the layout's
     /// text and its glyph string (whose widths `body` may change in place).
-    private static func forEachGlyphRun(of line: UnsafeMutablePointer<PangoLayoutLine>,
-                                        _ body: (Int, UnsafeMutablePointer<PangoGlyphString>) -> Void) {
+    private static func forEachGlyphRun(
+        of line: UnsafeMutablePointer<PangoLayoutLine>,
+        _ body: (Int, UnsafeMutablePointer<PangoGlyphString>) -> Void
+    ) {
         var runNode = line.pointee.runs
         while let r = runNode {
             let glyphItem = r.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)

@@ -141,8 +141,10 @@ public final class PangoShaper: TextShaper {
     /// Paragraphs whose lines are cut from their measurement, and those Pango breaks itself
     /// (code), come in one group.
     /// - Throws: what `body` throws.
-    public func shape(_ paragraph: StyledParagraph, width: Double,
-                      inGroups body: (ShapedLineGroup) throws -> Void) rethrows {
+    public func shape(
+        _ paragraph: StyledParagraph, width: Double,
+        inGroups body: (ShapedLineGroup) throws -> Void
+    ) rethrows {
         let composed: ComposedLines = FontState.lock.reading {
             refresh()
             let collapsed = paragraph.collapsingSoftHyphenRuns()
@@ -168,7 +170,9 @@ public final class PangoShaper: TextShaper {
 
     /// An upper bound of the paragraph's unwrapped width, pt: 2 em a character plus tracking.
     static func unwrappedWidthBound(_ paragraph: StyledParagraph) -> Double {
-        paragraph.runs.reduce(0) { $0 + Double($1.text.unicodeScalars.count) * ($1.style.font.size * 2 + abs($1.style.letterSpacing)) }
+        paragraph.runs.reduce(0) {
+            $0 + Double($1.text.unicodeScalars.count) * ($1.style.font.size * 2 + abs($1.style.letterSpacing))
+        }
     }
 
     func shapeLocked(_ paragraph: StyledParagraph, width: Double?) -> ShapedParagraph {
@@ -222,10 +226,13 @@ public final class PangoShaper: TextShaper {
 
     /// Lays out the bytes `range` of the paragraph's text (a whole paragraph, or one piece of a
     /// long one) in one `PangoLayout`; each line with the byte its text starts at.
-    private func shapeRange(_ range: Range<Int>, paragraph: StyledParagraph, bytes: [UInt8], starts: [Int],
-                            width: Double?) -> [(line: ShapedLine, startByte: Int)] {
+    private func shapeRange(
+        _ range: Range<Int>, paragraph: StyledParagraph, bytes: [UInt8], starts: [Int],
+        width: Double?
+    ) -> [(line: ShapedLine, startByte: Int)] {
         let (layout, shift) = rangeLayout(range, paragraph: paragraph, bytes: bytes, starts: starts, width: width)
-        var lines = collectLines(layout: layout, paragraph: paragraph, bytes: bytes, base: range.lowerBound, starts: starts)
+        var lines = collectLines(
+            layout: layout, paragraph: paragraph, bytes: bytes, base: range.lowerBound, starts: starts)
         if shift > 0 { for i in lines.indices { lines[i].line.x += shift } }
         return lines
     }
@@ -233,8 +240,10 @@ public final class PangoShaper: TextShaper {
     /// The `PangoLayout` that ``shapeRange(_:paragraph:bytes:starts:width:)`` lays the bytes
     /// `range` out in, and how far its lines move right (the hanging indent of a piece that
     /// continues a wrapped line), pt.
-    func rangeLayout(_ range: Range<Int>, paragraph: StyledParagraph, bytes: [UInt8], starts: [Int],
-                     width: Double?) -> (layout: GObjectRef, shift: Double) {
+    func rangeLayout(
+        _ range: Range<Int>, paragraph: StyledParagraph, bytes: [UInt8], starts: [Int],
+        width: Double?
+    ) -> (layout: GObjectRef, shift: Double) {
         let runs = paragraph.runs
         let base = range.lowerBound
         let text = String(decoding: bytes[range], as: UTF8.self)
@@ -248,17 +257,22 @@ public final class PangoShaper: TextShaper {
         layoutsMade += 1
         let layout = GObjectRef(owning: UnsafeMutableRawPointer(layoutPointer))
         pango_layout_set_text(layoutPointer, PDFText.sameLength(text), Int32(byteCount))
-        pango_layout_set_font_description(layoutPointer, setup.shapingDescription(paragraph.style.baseFont, for: text).pointer)
+        pango_layout_set_font_description(
+            layoutPointer, setup.shapingDescription(paragraph.style.baseFont, for: text).pointer)
         pango_layout_set_wrap(layoutPointer, PANGO_WRAP_WORD_CHAR)
 
         let attrs = AttrList()
         for (index, run) in runs.enumerated() where !run.text.isEmpty {
-            let s = max(starts[index], range.lowerBound), e = min(starts[index] + run.text.utf8.count, range.upperBound)
+            let s = max(starts[index], range.lowerBound)
+            let e = min(starts[index] + run.text.utf8.count, range.upperBound)
             guard s < e else { continue }
-            let variantRanges = run.style.smallCaps == .lowercase || run.style.smallCaps == .all
+            let variantRanges =
+                run.style.smallCaps == .lowercase || run.style.smallCaps == .all
                 ? Self.rangesWithoutEmoji(bytes, s..<e).map { ($0.lowerBound - base)..<($0.upperBound - base) } : []
-            addAttributes(run.style, text: String(decoding: bytes[s..<e], as: UTF8.self), to: attrs, start: s - base, end: e - base,
-                          variantRanges: variantRanges)
+            addAttributes(
+                run.style, text: String(decoding: bytes[s..<e], as: UTF8.self), to: attrs, start: s - base,
+                end: e - base,
+                variantRanges: variantRanges)
         }
         if paragraph.style.breakAnywhere, byteCount > 0 {
             // Code breaks between characters without the hyphen Pango would insert (a hyphen
@@ -279,7 +293,8 @@ public final class PangoShaper: TextShaper {
                 let widest = runs.reduce(0.0) { max($0, $1.style.font.size * 1.5 + abs($1.style.letterSpacing)) }
                 for word in words {
                     if let limit, Double(word.count) * widest * Double(PANGO_SCALE) > limit {
-                        var a = PangoRectangle(), b = PangoRectangle()
+                        var a = PangoRectangle()
+                        var b = PangoRectangle()
                         pango_layout_index_to_pos(layoutPointer, Int32(word.lowerBound), &a)
                         pango_layout_index_to_pos(layoutPointer, Int32(word.upperBound), &b)
                         if Double(abs(Int(b.x) - Int(a.x))) > limit { continue }
@@ -318,12 +333,15 @@ public final class PangoShaper: TextShaper {
     /// and Cairo fails the whole PDF ("invalid matrix"): small caps never cover emoji.
     static func rangesWithoutEmoji(_ bytes: [UInt8], _ range: Range<Int>) -> [Range<Int>] {
         var result: [Range<Int>] = []
-        var start = range.lowerBound, position = range.lowerBound
+        var start = range.lowerBound
+        var position = range.lowerBound
         for scalar in String(decoding: bytes[range], as: UTF8.self).unicodeScalars {
             let width = UTF8.width(scalar)
             let v = scalar.value
-            let emoji = (scalar.properties.isEmoji && (scalar.properties.isEmojiPresentation || v >= 0x1F000))
-                || v == 0x200D || v == 0xFE0F || v == 0x20E3 || (0x1F3FB...0x1F3FF).contains(v) || (0xE0020...0xE007F).contains(v)
+            let emoji =
+                (scalar.properties.isEmoji && (scalar.properties.isEmojiPresentation || v >= 0x1F000))
+                || v == 0x200D || v == 0xFE0F || v == 0x20E3 || (0x1F3FB...0x1F3FF).contains(v)
+                || (0xE0020...0xE007F).contains(v)
             if emoji {
                 if start < position { result.append(start..<position) }
                 start = position + width
@@ -336,16 +354,22 @@ public final class PangoShaper: TextShaper {
 
     /// Inserts the run's attributes over `start..<end`; a small-caps variant only over
     /// `variantRanges` (the run less its emoji, ``rangesWithoutEmoji(_:_:)``).
-    func addAttributes(_ style: RunStyle, text: String, to list: AttrList, start: Int, end: Int, variantRanges: [Range<Int>] = []) {
+    func addAttributes(
+        _ style: RunStyle, text: String, to list: AttrList, start: Int, end: Int, variantRanges: [Range<Int>] = []
+    ) {
         list.insert(pango_attr_font_desc_new(setup.shapingDescription(style.font, for: text).pointer), start, end)
         if let image = style.inlineImage {
-            list.insert(InlineImageShapes.attribute(image, box: InlineImageShapes.box(image, shaper: self, style: style)), start, end)
+            list.insert(
+                InlineImageShapes.attribute(image, box: InlineImageShapes.box(image, shaper: self, style: style)),
+                start, end)
         }
         if style.letterSpacing != 0 {
             // Any letter-spacing attribute, even 0, turns ligatures off: emit only when non-zero,
             // and never inside cursive scripts, whose letters must stay joined (CSS Text 3 §8.2).
             for range in CursiveScripts.trackedRanges(of: text, start: start) {
-                list.insert(pango_attr_letter_spacing_new(PangoUnits.from(style.letterSpacing)), range.lowerBound, range.upperBound)
+                list.insert(
+                    pango_attr_letter_spacing_new(PangoUnits.from(style.letterSpacing)), range.lowerBound,
+                    range.upperBound)
             }
         }
         let (r, g, b, a) = style.color.pango16
@@ -371,9 +395,15 @@ public final class PangoShaper: TextShaper {
         // fonts without it ignore.
         switch style.smallCaps {
         case .none: break
-        case .lowercase: for r in variantRanges { list.insert(pango_attr_variant_new(PANGO_VARIANT_SMALL_CAPS), r.lowerBound, r.upperBound) }
+        case .lowercase:
+            for r in variantRanges {
+                list.insert(pango_attr_variant_new(PANGO_VARIANT_SMALL_CAPS), r.lowerBound, r.upperBound)
+            }
         case .uppercase: features.append("c2sc")
-        case .all: for r in variantRanges { list.insert(pango_attr_variant_new(PANGO_VARIANT_ALL_SMALL_CAPS), r.lowerBound, r.upperBound) }
+        case .all:
+            for r in variantRanges {
+                list.insert(pango_attr_variant_new(PANGO_VARIANT_ALL_SMALL_CAPS), r.lowerBound, r.upperBound)
+            }
         }
         if !features.isEmpty {
             list.insert(pango_attr_font_features_new(features.joined(separator: ", ")), start, end)
@@ -388,15 +418,21 @@ public final class PangoShaper: TextShaper {
     /// Byte ranges of the maximal runs of non-space characters that contain Hangul.
     private func hangulWords(in text: String) -> [Range<Int>] {
         var result: [Range<Int>] = []
-        var start = 0, position = 0
-        var inWord = false, hasHangul = false
+        var start = 0
+        var position = 0
+        var inWord = false
+        var hasHangul = false
         for scalar in text.unicodeScalars {
             let length = UTF8.width(scalar)
             if scalar.properties.isWhitespace {
                 if inWord && hasHangul { result.append(start..<position) }
-                inWord = false; hasHangul = false
+                inWord = false
+                hasHangul = false
             } else {
-                if !inWord { inWord = true; start = position }
+                if !inWord {
+                    inWord = true
+                    start = position
+                }
                 if isHangul(scalar) { hasHangul = true }
             }
             position += length
@@ -414,7 +450,8 @@ public final class PangoShaper: TextShaper {
 
     private func runIndex(atByte byte: Int, starts: [Int]) -> Int? {
         // Last run whose start is <= byte (skips empty runs, which share their start).
-        var low = 0, high = starts.count
+        var low = 0
+        var high = starts.count
         while low < high {
             let mid = (low + high) / 2
             if starts[mid] <= byte { low = mid + 1 } else { high = mid }
@@ -424,9 +461,13 @@ public final class PangoShaper: TextShaper {
 
     /// The lines of `layout`, which holds the paragraph's bytes from `offset` on (`bytes` is the
     /// whole paragraph, `starts` its runs' byte offsets); each with the byte its text starts at.
-    func collectLines(layout: GObjectRef, paragraph: StyledParagraph, bytes: [UInt8], base offset: Int,
-                              starts: [Int]) -> [(line: ShapedLine, startByte: Int)] {
-        let linkRuns = paragraph.runs.indices.filter { paragraph.runs[$0].style.link != nil && !paragraph.runs[$0].text.isEmpty }
+    func collectLines(
+        layout: GObjectRef, paragraph: StyledParagraph, bytes: [UInt8], base offset: Int,
+        starts: [Int]
+    ) -> [(line: ShapedLine, startByte: Int)] {
+        let linkRuns = paragraph.runs.indices.filter {
+            paragraph.runs[$0].style.link != nil && !paragraph.runs[$0].text.isEmpty
+        }
         var lines: [(line: ShapedLine, startByte: Int)] = []
         let iter = pango_layout_get_iter(layout.opaque)!
         defer { pango_layout_iter_free(iter) }
@@ -436,10 +477,13 @@ public final class PangoShaper: TextShaper {
             var logical = PangoRectangle()
             pango_layout_iter_get_line_extents(iter, nil, &logical)
             let lineStart = offset + Int(line.pointee.start_index)
-            var shaped = describe(line, owner: layout, x: Double(logical.x) / scale, width: Double(logical.width) / scale,
-                                  paragraph: paragraph, bytes: bytes, base: offset, starts: starts, linkRuns: linkRuns)
-            shaped.isWrapContinuation = (line.pointee.is_paragraph_start == 0 || lineStart == offset) && lineStart > 0
-                && bytes[lineStart - 1] != 0x0A && !(lineStart >= 3 && bytes[lineStart - 3..<lineStart] == [0xE2, 0x80, 0xA8])
+            var shaped = describe(
+                line, owner: layout, x: Double(logical.x) / scale, width: Double(logical.width) / scale,
+                paragraph: paragraph, bytes: bytes, base: offset, starts: starts, linkRuns: linkRuns)
+            shaped.isWrapContinuation =
+                (line.pointee.is_paragraph_start == 0 || lineStart == offset) && lineStart > 0
+                && bytes[lineStart - 1] != 0x0A
+                && !(lineStart >= 3 && bytes[lineStart - 3..<lineStart] == [0xE2, 0x80, 0xA8])
             lines.append((shaped, lineStart))
         } while pango_layout_iter_next_line(iter) != 0
         return lines
@@ -450,16 +494,20 @@ public final class PangoShaper: TextShaper {
     /// primary faces of its runs, its link rectangles (`linkRuns`: indices of the runs with a
     /// link) and its text. Each run is put on the alphabetic baseline (``BaselineAlignment``).
     /// `owner` and `carrier` are kept alive with the line.
-    func describe(_ line: UnsafeMutablePointer<PangoLayoutLine>, owner: GObjectRef, carrier: GObjectRef? = nil,
-                  x lineX: Double, width: Double, paragraph: StyledParagraph, bytes: [UInt8], base offset: Int,
-                  starts: [Int], linkRuns: [Int]) -> ShapedLine {
+    func describe(
+        _ line: UnsafeMutablePointer<PangoLayoutLine>, owner: GObjectRef, carrier: GObjectRef? = nil,
+        x lineX: Double, width: Double, paragraph: StyledParagraph, bytes: [UInt8], base offset: Int,
+        starts: [Int], linkRuns: [Int]
+    ) -> ShapedLine {
         let runs = paragraph.runs
         let scale = Double(PANGO_SCALE)
         let lineStart = offset + Int(line.pointee.start_index)
         let lineEnd = lineStart + Int(line.pointee.length)
 
-        var ascent = -Double.infinity, descent = -Double.infinity
-        var shiftedAscent = 0.0, shiftedDescent = 0.0
+        var ascent = -Double.infinity
+        var descent = -Double.infinity
+        var shiftedAscent = 0.0
+        var shiftedDescent = 0.0
         var strokes: [PangoLineHandle.StrokeRun] = []
         var pictureHeight = 0.0
         var x = 0.0
@@ -487,8 +535,10 @@ public final class PangoShaper: TextShaper {
                     shiftedDescent = max(shiftedDescent, m.descent - style.baselineOffset)
                 }
                 if let stroke = style.stroke {
-                    strokes.append(.init(x: x, rise: Double(glyphItem.pointee.y_offset) / scale,
-                                         glyphItem: glyphItem, stroke: stroke))
+                    strokes.append(
+                        .init(
+                            x: x, rise: Double(glyphItem.pointee.y_offset) / scale,
+                            glyphItem: glyphItem, stroke: stroke))
                 }
             }
             x += runWidth
@@ -497,7 +547,8 @@ public final class PangoShaper: TextShaper {
         if ascent == -.infinity, shiftedAscent > 0 || shiftedDescent > 0 {
             // Only shifted runs: the line keeps its paragraph's face.
             let base = primaryMetrics(paragraph.style.baseFont)
-            ascent = base.ascent; descent = base.descent
+            ascent = base.ascent
+            descent = base.descent
         }
         if ascent == -.infinity {
             // No glyph runs (empty paragraph or an empty line after a hard break): the
@@ -509,17 +560,23 @@ public final class PangoShaper: TextShaper {
                 descent = m.descent
             } else {
                 let base = primaryMetrics(paragraph.style.baseFont)
-                ascent = base.ascent; descent = base.descent
+                ascent = base.ascent
+                descent = base.descent
             }
         }
 
         var links: [LinkSpan] = []
         // The link runs that end after the line's start, up to the first that starts at or
         // after its end (`linkRuns` is in text order): a line looks at its own links only.
-        var low = 0, high = linkRuns.count
+        var low = 0
+        var high = linkRuns.count
         while low < high {
             let mid = (low + high) / 2
-            if starts[linkRuns[mid]] + runs[linkRuns[mid]].text.utf8.count <= lineStart { low = mid + 1 } else { high = mid }
+            if starts[linkRuns[mid]] + runs[linkRuns[mid]].text.utf8.count <= lineStart {
+                low = mid + 1
+            } else {
+                high = mid
+            }
         }
         for index in linkRuns[low...] {
             guard starts[index] < lineEnd else { break }
@@ -532,9 +589,11 @@ public final class PangoShaper: TextShaper {
             while last > s && (bytes[last] & 0xC0) == 0x80 { last -= 1 }
             let x1 = Self.x(ofByte: s - offset, trailing: false, in: line)
             let x2 = Self.x(ofByte: last - offset, trailing: true, in: line)
-            let left = Double(min(x1, x2)) / scale, right = Double(max(x1, x2)) / scale
+            let left = Double(min(x1, x2)) / scale
+            let right = Double(max(x1, x2)) / scale
             if let previous = links.last, previous.target == target,
-               abs(previous.x + previous.width - (lineX + left)) < 0.01 {
+                abs(previous.x + previous.width - (lineX + left)) < 0.01
+            {
                 links[links.count - 1].width = lineX + right - previous.x
             } else {
                 links.append(LinkSpan(x: lineX + left, width: right - left, target: target))
@@ -542,9 +601,11 @@ public final class PangoShaper: TextShaper {
         }
 
         let lineText = String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self)
-        let handle = PangoLineHandle(layout: owner, line: line, strokes: strokes, carrier: carrier, pictureHeight: pictureHeight)
-        var shaped = ShapedLine(handle: handle, x: lineX, width: width,
-                                ascent: ascent, descent: descent, links: links, text: lineText)
+        let handle = PangoLineHandle(
+            layout: owner, line: line, strokes: strokes, carrier: carrier, pictureHeight: pictureHeight)
+        var shaped = ShapedLine(
+            handle: handle, x: lineX, width: width,
+            ascent: ascent, descent: descent, links: links, text: lineText)
         shaped.shiftedAscent = shiftedAscent
         shaped.shiftedDescent = shiftedDescent
         return shaped
@@ -567,11 +628,13 @@ extension PangoShaper {
         while let runNode = node {
             let glyphItem = runNode.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
             let item = glyphItem.pointee.item!
-            let start = Int(item.pointee.offset), length = Int(item.pointee.length)
+            let start = Int(item.pointee.offset)
+            let length = Int(item.pointee.length)
             if index >= start, index < start + length {
                 var position: Int32 = 0
-                pango_glyph_string_index_to_x(glyphItem.pointee.glyphs, text + start, Int32(length),
-                                              &item.pointee.analysis, Int32(index - start), trailing ? 1 : 0, &position)
+                pango_glyph_string_index_to_x(
+                    glyphItem.pointee.glyphs, text + start, Int32(length),
+                    &item.pointee.analysis, Int32(index - start), trailing ? 1 : 0, &position)
                 return before + position
             }
             before += pango_glyph_string_get_width(glyphItem.pointee.glyphs)
@@ -601,8 +664,11 @@ final class PangoLineHandle {
     /// How far the tallest picture set inside the line reaches above its baseline, pt (0: none).
     let pictureHeight: Double
 
-    init(layout: GObjectRef, line: UnsafeMutablePointer<PangoLayoutLine>, strokes: [StrokeRun], carrier: GObjectRef? = nil,
-         pictureHeight: Double = 0) {
+    init(
+        layout: GObjectRef, line: UnsafeMutablePointer<PangoLayoutLine>, strokes: [StrokeRun],
+        carrier: GObjectRef? = nil,
+        pictureHeight: Double = 0
+    ) {
         self.layout = layout
         self.line = pango_layout_line_ref(line)
         self.strokes = strokes

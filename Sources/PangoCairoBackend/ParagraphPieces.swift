@@ -38,7 +38,9 @@ struct ParagraphPieces {
     func end(from start: Int) -> Int {
         var limit = min(bytes.count, start + (wraps ? Self.maximumBytes : Self.maximumUnwrappedBytes))
         var index = runIndex(atByte: start)
-        if !wraps, index + Self.maximumRuns < starts.count { limit = min(limit, max(start + 1, starts[index + Self.maximumRuns])) }
+        if !wraps, index + Self.maximumRuns < starts.count {
+            limit = min(limit, max(start + 1, starts[index + Self.maximumRuns]))
+        }
         // The width bound, run by run.
         var width = 0.0
         var position = start
@@ -80,12 +82,16 @@ struct ParagraphPieces {
         guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return true }
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .spacingMark, .enclosingMark: return false
-        default: return !(scalar.value == 0x200D || (0xFE00...0xFE0F).contains(scalar.value) || (0xE0100...0xE01EF).contains(scalar.value))
+        default:
+            return
+                !(scalar.value == 0x200D || (0xFE00...0xFE0F).contains(scalar.value)
+                || (0xE0100...0xE01EF).contains(scalar.value))
         }
     }
 
     private func runIndex(atByte byte: Int) -> Int {
-        var low = 0, high = starts.count
+        var low = 0
+        var high = starts.count
         while low < high {
             let mid = (low + high) / 2
             if starts[mid] <= byte { low = mid + 1 } else { high = mid }

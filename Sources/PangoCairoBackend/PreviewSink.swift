@@ -19,8 +19,10 @@ public struct PictureOutput: Sendable {
 
     /// Pictures of the pages `wants` selects, PNG at `dpi` or SVG (`isVector`), page `n` in the
     /// file `path(n)`, written first to `temporaryPath(n)`.
-    public init(isVector: Bool, dpi: Double, wants: @escaping @Sendable (Int) -> Bool,
-                path: @escaping @Sendable (Int) -> String, temporaryPath: @escaping @Sendable (Int) -> String) {
+    public init(
+        isVector: Bool, dpi: Double, wants: @escaping @Sendable (Int) -> Bool,
+        path: @escaping @Sendable (Int) -> String, temporaryPath: @escaping @Sendable (Int) -> String
+    ) {
         self.isVector = isVector
         self.dpi = dpi
         self.wants = wants
@@ -49,7 +51,8 @@ final class PreviewSink {
         switch preview.isVector ? Format.svg : Format.png {
         case .png:
             let scale = preview.dpi / 72
-            surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32((width * scale).rounded(.up)), Int32((height * scale).rounded(.up)))
+            surface = cairo_image_surface_create(
+                CAIRO_FORMAT_RGB24, Int32((width * scale).rounded(.up)), Int32((height * scale).rounded(.up)))
         case .svg:
             surface = cairo_svg_surface_create(temporary, width, height)
         }

@@ -44,7 +44,9 @@ struct RuleBatches {
                 open.removeAll()
             case .structure(let path) where path.last?.role == .artifact:
                 var end = i + 1
-                while end < elements.count, case .line(let from, let to, _, _) = elements[end], from.y == to.y { end += 1 }
+                while end < elements.count, case .line(let from, let to, _, _) = elements[end], from.y == to.y {
+                    end += 1
+                }
                 guard end > i + 1 else { continue }
                 if end < elements.count, case .structure = elements[end] {} else if end < elements.count { continue }
                 groups.append((i, (i + 1)..<end))

@@ -19,7 +19,8 @@ enum SyntheticBold {
     /// `FontState.lock`.
     static func weight(for font: FontSpec, setup: PangoSetup) -> FontWeight {
         guard font.weight.rawValue >= 600, font.weight.rawValue < 700,
-              let family = ColorFonts.textFamilies(font.families).first else { return font.weight }
+            let family = ColorFonts.textFamilies(font.families).first
+        else { return font.weight }
         let key = FontSpec(families: font.families, weight: font.weight, italic: font.italic, size: 0)
         if let known = setup.cache.boldWeights[key] { return known }
         // The first family alone: the pattern shaping asks for whenever that family's face has
@@ -30,7 +31,8 @@ enum SyntheticBold {
         // A family that is not installed decides nothing by itself; in a list, the face
         // fontconfig falls back to does, as before.
         if let found = face, found.family.caseInsensitiveCompare(family) != .orderedSame,
-           ColorFonts.textFamilies(font.families).count == 1 {
+            ColorFonts.textFamilies(font.families).count == 1
+        {
             face = nil
         }
         let result = face.map { $0.weight < 600 && !$0.boldSynthesized ? FontWeight.bold : font.weight } ?? font.weight

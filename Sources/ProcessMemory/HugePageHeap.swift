@@ -49,7 +49,8 @@ package enum HugePageHeap {
     /// True when the kernel backs anonymous memory with huge pages only where a program asks
     /// (`[madvise]` in `/sys/kernel/mm/transparent_hugepage/enabled`).
     package static var hugePagesOnRequest: Bool {
-        guard let setting = try? String(contentsOfFile: "/sys/kernel/mm/transparent_hugepage/enabled", encoding: .utf8) else { return false }
+        guard let setting = try? String(contentsOfFile: "/sys/kernel/mm/transparent_hugepage/enabled", encoding: .utf8)
+        else { return false }
         return setting.contains("[madvise]")
     }
 
@@ -67,10 +68,12 @@ package enum HugePageHeap {
     @discardableResult
     package static func prepare() -> Int {
         guard isMainThread, hugePagesOnRequest,
-              let symbol = dlsym(nil, "mallopt") else { return 0 }
+            let symbol = dlsym(nil, "mallopt")
+        else { return 0 }
         let mallopt = unsafeBitCast(symbol, to: MallOpt.self)
         guard mallopt(mmapThreshold, largestMmapThreshold) != 0, mallopt(trimThreshold, Int32(2 * reserve)) != 0,
-              mallopt(topPad, Int32(reserve - probe)) != 0 else { return 0 }
+            mallopt(topPad, Int32(reserve - probe)) != 0
+        else { return 0 }
         defer { _ = mallopt(topPad, defaultTopPad) }
         // sbrk(2): the current end of the heap, or (void *) -1.
         let before = UInt(bitPattern: sbrk(0))
@@ -84,8 +87,9 @@ package enum HugePageHeap {
         let first = max(before, UInt(bitPattern: block))
         let start = (first + UInt(hugePage) - 1) & ~(UInt(hugePage) - 1)
         guard end != UInt.max, end > start, end - start >= UInt(hugePage),
-              let address = UnsafeMutableRawPointer(bitPattern: start),
-              madvise(address, Int(end - start), MADV_HUGEPAGE) == 0 else { return 0 }
+            let address = UnsafeMutableRawPointer(bitPattern: start),
+            madvise(address, Int(end - start), MADV_HUGEPAGE) == 0
+        else { return 0 }
         return Int(end - start)
     }
 }

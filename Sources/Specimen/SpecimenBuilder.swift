@@ -30,10 +30,16 @@ public struct SpecimenBuilder {
         public static let defaultHangulSample = "다람쥐 헌 쳇바퀴에 타고파"
 
         /// Creates settings; the samples default to the built-in pangrams.
-        public init(sample: String = Settings.defaultSample, hangulSample: String = Settings.defaultHangulSample,
-                    guides: Bool = false, date: String, sizeCategory: SizeCategory? = nil, boldText: Bool = false) {
-            self.sample = sample; self.hangulSample = hangulSample; self.guides = guides; self.date = date
-            self.sizeCategory = sizeCategory; self.boldText = boldText
+        public init(
+            sample: String = Settings.defaultSample, hangulSample: String = Settings.defaultHangulSample,
+            guides: Bool = false, date: String, sizeCategory: SizeCategory? = nil, boldText: Bool = false
+        ) {
+            self.sample = sample
+            self.hangulSample = hangulSample
+            self.guides = guides
+            self.date = date
+            self.sizeCategory = sizeCategory
+            self.boldText = boldText
         }
     }
 
@@ -45,7 +51,9 @@ public struct SpecimenBuilder {
     /// Expands `template` for `theme` (the prepared theme the samples are drawn in).
     /// - Returns: Markdown text and the template names that were not found.
     /// - Throws: ``TemplateError`` for a malformed template.
-    public static func markdown(theme: Theme, template: String, settings: Settings, facts: SpecimenFacts) throws -> Template.Expansion {
+    public static func markdown(theme: Theme, template: String, settings: Settings, facts: SpecimenFacts) throws
+        -> Template.Expansion
+    {
         var expansion = try Template.expand(template, context: context(theme: theme, settings: settings, facts: facts))
         // A leading comment block leaves blank lines; front matter must start on line 1.
         expansion.text = String(expansion.text.drop { $0 == "\n" || $0 == " " })
@@ -71,14 +79,17 @@ public struct SpecimenBuilder {
     public static func context(theme: Theme, settings: Settings, facts: SpecimenFacts) -> TemplateContext {
         var c = TemplateContext()
         let tableSize = min(theme[.caption].size, 9) + 1
-        c["theme"] = .context(TemplateContext([
-            "name": .text(theme.name),
-            "families": .text(familyNames(theme).joined(separator: ", ")),
-            "paper": .text("\(Format.number(theme.page.paper.width, decimals: 0)) × \(Format.number(theme.page.paper.height, decimals: 0)) pt"),
-            "measure": .text(Format.ascii(theme.page.measure)),
-            "tableSize": .text(Format.ascii(tableSize)),
-            "notes": .list(theme.notes.map { TemplateContext(["note": .text($0)]) }),
-        ]))
+        c["theme"] = .context(
+            TemplateContext([
+                "name": .text(theme.name),
+                "families": .text(familyNames(theme).joined(separator: ", ")),
+                "paper": .text(
+                    "\(Format.number(theme.page.paper.width, decimals: 0)) × \(Format.number(theme.page.paper.height, decimals: 0)) pt"
+                ),
+                "measure": .text(Format.ascii(theme.page.measure)),
+                "tableSize": .text(Format.ascii(tableSize)),
+                "notes": .list(theme.notes.map { TemplateContext(["note": .text($0)]) }),
+            ]))
         c["faces"] = .list(facts.faces.map { TemplateContext(["face": .text($0)]) })
         c["date"] = .text(settings.date)
         c["sizeCategory"] = .text(settings.sizeCategory.map { $0.rawValue } ?? "large (default)")
@@ -86,30 +97,37 @@ public struct SpecimenBuilder {
         c["guides"] = .text(settings.guides ? "true" : "false")
         c["sample"] = .text(settings.sample)
         c["hangulSample"] = .text(settings.hangulSample)
-        c["roles"] = .list(TextRole.allCases.enumerated().map { index, role in
-            roleContext(role, index: index, theme: theme, sample: settings.sample, hangulSample: settings.hangulSample, facts: facts)
-        })
+        c["roles"] = .list(
+            TextRole.allCases.enumerated().map { index, role in
+                roleContext(
+                    role, index: index, theme: theme, sample: settings.sample, hangulSample: settings.hangulSample,
+                    facts: facts)
+            })
         c["waterfall"] = .context(waterfall(theme: theme, settings: settings, facts: facts))
         c["dynamicType"] = .context(dynamicType(base: facts.baseTheme, settings: settings))
-        c["boldRows"] = .list(TextRole.allCases.map { role in
-            let f = facts.roles[role]
-            return TemplateContext([
-                "name": .text(role.displayName), "key": .text(role.rawValue),
-                "regularFace": .text(f?.regularFace ?? "—"), "boldFace": .text(f?.boldFace ?? "—"),
-                "regularWeight": .text(String((f?.regularWeight ?? theme[role].weight).rawValue)),
-                "boldWeight": .text(String((f?.boldWeight ?? theme[role].weight).rawValue)),
-                "note": .text(f?.boldNote ?? ""),
-                // Large roles are compared at 28 pt so that both columns fit the measure.
-                "sampleAttributes": .text(theme[role].size > 28 ? " size=28" : ""),
-            ])
-        })
+        c["boldRows"] = .list(
+            TextRole.allCases.map { role in
+                let f = facts.roles[role]
+                return TemplateContext([
+                    "name": .text(role.displayName), "key": .text(role.rawValue),
+                    "regularFace": .text(f?.regularFace ?? "—"), "boldFace": .text(f?.boldFace ?? "—"),
+                    "regularWeight": .text(String((f?.regularWeight ?? theme[role].weight).rawValue)),
+                    "boldWeight": .text(String((f?.boldWeight ?? theme[role].weight).rawValue)),
+                    "note": .text(f?.boldNote ?? ""),
+                    // Large roles are compared at 28 pt so that both columns fit the measure.
+                    "sampleAttributes": .text(theme[role].size > 28 ? " size=28" : ""),
+                ])
+            })
         c["coverage"] = .context(coverage(theme: theme, facts: facts))
         return c
     }
 
     static func familyNames(_ theme: Theme) -> [String] {
-        var seen = Set<String>(), names: [String] = []
-        for role in TextRole.allCases { for f in theme[role].families where seen.insert(f).inserted { names.append(f) } }
+        var seen = Set<String>()
+        var names: [String] = []
+        for role in TextRole.allCases {
+            for f in theme[role].families where seen.insert(f).inserted { names.append(f) }
+        }
         return names
     }
 
@@ -123,7 +141,8 @@ public struct SpecimenBuilder {
     /// grow while the sheet's own captions and tables stay readable. Empty when the two agree.
     static func styleAttributes(_ style: TextStyle, unlike base: TextStyle) -> String {
         guard style != base else { return "" }
-        var attributes = " family=\"\(style.families.joined(separator: ", "))\" size=\(Format.ascii(style.size)) weight=\(style.weight.rawValue)"
+        var attributes =
+            " family=\"\(style.families.joined(separator: ", "))\" size=\(Format.ascii(style.size)) weight=\(style.weight.rawValue)"
         switch style.lineHeight {
         case .multiple(let m)?: attributes += " lineHeightMultiple=\(Format.ascii(m))"
         case .relativeToSize(let r)?: attributes += " lineHeight=\(Format.ascii(r * 100))%"
@@ -135,17 +154,20 @@ public struct SpecimenBuilder {
         return attributes
     }
 
-    static func roleContext(_ role: TextRole, index: Int, theme: Theme, sample: String, hangulSample: String, facts: SpecimenFacts) -> TemplateContext {
+    static func roleContext(
+        _ role: TextRole, index: Int, theme: Theme, sample: String, hangulSample: String, facts: SpecimenFacts
+    ) -> TemplateContext {
         let style = theme[role]
         let f = facts.roles[role]
         let natural = f?.naturalHeight ?? style.size * 1.2
         let step = lineHeight(of: style, naturalHeight: natural)
-        let rule: String = switch style.lineHeight {
-        case nil: "natural (ascent + descent)"
-        case .multiple(let m)?: "\(Format.number(m, decimals: 2)) × natural"
-        case .relativeToSize(let r)?: "\(Format.number(r * 100, decimals: 1)) % of size"
-        case .absolute(let pt)?: "\(Format.number(pt, decimals: 2)) pt fixed"
-        }
+        let rule: String =
+            switch style.lineHeight {
+            case nil: "natural (ascent + descent)"
+            case .multiple(let m)?: "\(Format.number(m, decimals: 2)) × natural"
+            case .relativeToSize(let r)?: "\(Format.number(r * 100, decimals: 1)) % of size"
+            case .absolute(let pt)?: "\(Format.number(pt, decimals: 2)) pt fixed"
+            }
         func spacing(_ s: LetterSpacing?) -> (String, String) {
             guard let s else { return ("none", "") }
             let pt = s.points(atSize: style.size)
@@ -157,10 +179,14 @@ public struct SpecimenBuilder {
         let applied = style.letterSpacing
         let wider = applied + style.size * 0.05
         let trackings: [TemplateContext] = [
-            TemplateContext(["label": .text("theme · \(Format.signed(applied, decimals: 2)) pt"), "attributes": .text("")]),
+            TemplateContext([
+                "label": .text("theme · \(Format.signed(applied, decimals: 2)) pt"), "attributes": .text(""),
+            ]),
             TemplateContext(["label": .text("0 pt"), "attributes": .text(" tracking=0")]),
-            TemplateContext(["label": .text("wider · \(Format.signed(wider, decimals: 2)) pt (+5 % of size)"),
-                             "attributes": .text(" tracking=\(Format.ascii(wider))")]),
+            TemplateContext([
+                "label": .text("wider · \(Format.signed(wider, decimals: 2)) pt (+5 % of size)"),
+                "attributes": .text(" tracking=\(Format.ascii(wider))"),
+            ]),
         ]
         let readable = min(theme.page.measure, max(220, style.size * 30))
         return TemplateContext([
@@ -192,9 +218,11 @@ public struct SpecimenBuilder {
             "isLarge": .bool(style.size >= 24),
             "measure": .text(Format.ascii(readable)),
             "trackings": .list(trackings),
-            "shortSample": .text(Format.truncated(sample, toCharacters: Int((theme.page.measure - 130) / (style.size * 0.55)))),
+            "shortSample": .text(
+                Format.truncated(sample, toCharacters: Int((theme.page.measure - 130) / (style.size * 0.55)))),
             "lineSample": .text(Format.truncated(sample, toCharacters: Int(theme.page.measure / (style.size * 0.56)))),
-            "lineHangulSample": .text(Format.truncated(hangulSample, toCharacters: Int(theme.page.measure / (style.size * 0.98)))),
+            "lineHangulSample": .text(
+                Format.truncated(hangulSample, toCharacters: Int(theme.page.measure / (style.size * 0.98)))),
         ])
     }
 
@@ -254,7 +282,9 @@ public struct SpecimenBuilder {
                 return TemplateContext([
                     "key": .text(role.rawValue), "name": .text(role.displayName),
                     "size": .text("\(Format.number(style.size, decimals: 1)) pt"), "attributes": .text(attributes),
-                    "text": .text(Format.truncated(settings.sample, toCharacters: Int((base.page.measure - 90) / (style.size * 0.55)))),
+                    "text": .text(
+                        Format.truncated(
+                            settings.sample, toCharacters: Int((base.page.measure - 90) / (style.size * 0.55)))),
                 ])
             }
             return TemplateContext(["category": .text(category.rawValue), "roles": .list(roles)])
@@ -279,7 +309,9 @@ public struct SpecimenBuilder {
         }
         var fallbacks: [String] = []
         for c in coverage {
-            if let family = c.family, family.lowercased() != primary, !fallbacks.contains(family) { fallbacks.append(family) }
+            if let family = c.family, family.lowercased() != primary, !fallbacks.contains(family) {
+                fallbacks.append(family)
+            }
         }
         var parts: [String] = []
         let notCovered = coverage.filter { $0.family?.lowercased() != primary }.count
@@ -308,9 +340,10 @@ public struct SpecimenBuilder {
         }
         return TemplateContext([
             "rows": .list(rows),
-            "classes": .list(SampleClass.allCases.map {
-                TemplateContext(["name": .text($0.displayName), "characters": .text($0.characters)])
-            }),
+            "classes": .list(
+                SampleClass.allCases.map {
+                    TemplateContext(["name": .text($0.displayName), "characters": .text($0.characters)])
+                }),
         ])
     }
 }
@@ -321,7 +354,10 @@ public enum Format {
     /// `10.5`, `−0.8`.
     public static func number(_ x: Double, decimals: Int) -> String {
         var s = String(format: "%.\(decimals)f", abs(x))
-        if s.contains(".") { while s.hasSuffix("0") { s.removeLast() }; if s.hasSuffix(".") { s.removeLast() } }
+        if s.contains(".") {
+            while s.hasSuffix("0") { s.removeLast() }
+            if s.hasSuffix(".") { s.removeLast() }
+        }
         if s == "0" { return "0" }
         return (x < 0 ? "\u{2212}" : "") + s
     }
@@ -343,7 +379,8 @@ public enum Format {
     /// `text` cut at a word boundary to at most `count` characters.
     static func truncated(_ text: String, toCharacters count: Int) -> String {
         guard text.count > count else { return text }
-        var words: [Substring] = [], length = 0
+        var words: [Substring] = []
+        var length = 0
         for word in text.split(separator: " ") {
             if length + word.count + (words.isEmpty ? 0 : 1) > count { break }
             length += word.count + (words.isEmpty ? 0 : 1)

@@ -35,7 +35,10 @@ public struct CharacterCoverage: Hashable, Sendable {
     /// The family that renders it; nil when no face in the fallback list has it.
     public var family: String?
     /// Creates a coverage entry from its parts.
-    public init(character: Character, family: String?) { self.character = character; self.family = family }
+    public init(character: Character, family: String?) {
+        self.character = character
+        self.family = family
+    }
 }
 
 /// What a specimen needs to know about the fonts that only the font system can say, measured by
@@ -71,12 +74,22 @@ public struct SpecimenFacts: Sendable {
         public var naturalHeight: Double { ascent + descent }
 
         /// Creates facts from their parts (pt for the metrics).
-        public init(ascent: Double, descent: Double, xHeight: Double, capHeight: Double, face: String,
-                    coverage: [SampleClass: [CharacterCoverage]], regularWeight: FontWeight, boldWeight: FontWeight,
-                    regularFace: String, boldFace: String, boldNote: String? = nil) {
-            self.ascent = ascent; self.descent = descent; self.xHeight = xHeight; self.capHeight = capHeight
-            self.face = face; self.coverage = coverage; self.regularWeight = regularWeight; self.boldWeight = boldWeight
-            self.regularFace = regularFace; self.boldFace = boldFace; self.boldNote = boldNote
+        public init(
+            ascent: Double, descent: Double, xHeight: Double, capHeight: Double, face: String,
+            coverage: [SampleClass: [CharacterCoverage]], regularWeight: FontWeight, boldWeight: FontWeight,
+            regularFace: String, boldFace: String, boldNote: String? = nil
+        ) {
+            self.ascent = ascent
+            self.descent = descent
+            self.xHeight = xHeight
+            self.capHeight = capHeight
+            self.face = face
+            self.coverage = coverage
+            self.regularWeight = regularWeight
+            self.boldWeight = boldWeight
+            self.regularFace = regularFace
+            self.boldFace = boldFace
+            self.boldNote = boldNote
         }
     }
 
@@ -90,6 +103,8 @@ public struct SpecimenFacts: Sendable {
 
     /// Creates facts from their parts.
     public init(roles: [TextRole: RoleFacts], baseTheme: Theme, faces: [String]) {
-        self.roles = roles; self.baseTheme = baseTheme; self.faces = faces
+        self.roles = roles
+        self.baseTheme = baseTheme
+        self.faces = faces
     }
 }

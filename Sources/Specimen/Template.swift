@@ -47,7 +47,9 @@ public struct TemplateError: Error, CustomStringConvertible, Sendable {
     public var description: String { "\(line):\(column): \(message)" }
 
     init(_ position: Template.Position, message: String) {
-        self.line = position.line; self.column = position.column; self.message = message
+        self.line = position.line
+        self.column = position.column
+        self.message = message
     }
 }
 
@@ -124,13 +126,15 @@ public enum Template {
             positions += (0..<piece.count).map { Position(line: line, column: firstColumn + $0) }
         }
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        if lines.last == "" { lines.removeLast(); }
+        if lines.last == "" { lines.removeLast() }
         let endsWithNewline = text.hasSuffix("\n")
         for (index, line) in lines.enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             let isLast = index == lines.count - 1
-            if trimmed.hasPrefix("{{"), trimmed.hasSuffix("}}"), let kind = trimmed.dropFirst(2).first, "#^/!".contains(kind),
-               trimmed.dropFirst(2).dropLast(2).firstRange(of: "}}") == nil {
+            if trimmed.hasPrefix("{{"), trimmed.hasSuffix("}}"), let kind = trimmed.dropFirst(2).first,
+                "#^/!".contains(kind),
+                trimmed.dropFirst(2).dropLast(2).firstRange(of: "}}") == nil
+            {
                 let indent = line.prefix { $0 == " " || $0 == "\t" }.count
                 append(Substring(trimmed), line: index + 1, firstColumn: indent + 1)
             } else {
@@ -144,7 +148,7 @@ public enum Template {
     static func tokenize(_ text: String, positions: [Position]) throws -> [Token] {
         var tokens: [Token] = []
         var rest = Substring(text)
-        var offset = 0   // characters of `text` before `rest`
+        var offset = 0  // characters of `text` before `rest`
         while let open = rest.firstRange(of: "{{") {
             let before = rest[..<open.lowerBound]
             if !before.isEmpty { tokens.append(.text(String(before))) }
@@ -162,7 +166,10 @@ public enum Template {
                 continue
             }
             let triple = afterOpen.hasPrefix("{")
-            if triple { afterOpen = afterOpen.dropFirst(); offset += 1 }
+            if triple {
+                afterOpen = afterOpen.dropFirst()
+                offset += 1
+            }
             let closer = triple ? "}}}" : "}}"
             guard let close = afterOpen.firstRange(of: closer) else {
                 throw TemplateError(position, message: "'{{' without a closing '\(closer)'")
@@ -171,7 +178,10 @@ public enum Template {
             let tagLine = position
             offset += afterOpen[..<close.upperBound].count
             rest = afterOpen[close.upperBound...]
-            if triple { tokens.append(.variable(inside, escaped: false, at: tagLine)); continue }
+            if triple {
+                tokens.append(.variable(inside, escaped: false, at: tagLine))
+                continue
+            }
             guard let first = inside.first else { throw TemplateError(tagLine, message: "empty tag '{{}}'") }
             let name = inside.dropFirst().trimmingCharacters(in: .whitespaces)
             switch first {
@@ -188,19 +198,24 @@ public enum Template {
     }
 
     static func parse(_ tokens: [Token]) throws -> [Node] {
-        var stack: [(name: String, inverted: Bool, at: Position, nodes: [Node])] = [("", false, Position(line: 1, column: 1), [])]
+        var stack: [(name: String, inverted: Bool, at: Position, nodes: [Node])] = [
+            ("", false, Position(line: 1, column: 1), [])
+        ]
         for token in tokens {
             switch token {
             case .text(let t): stack[stack.count - 1].nodes.append(.text(t))
-            case .variable(let name, let escaped, let at): stack[stack.count - 1].nodes.append(.variable(name, escaped: escaped, at: at))
+            case .variable(let name, let escaped, let at):
+                stack[stack.count - 1].nodes.append(.variable(name, escaped: escaped, at: at))
             case .open(let name, let inverted, let at): stack.append((name, inverted, at, []))
             case .close(let name, let at):
                 guard stack.count > 1 else { throw TemplateError(at, message: "'{{/\(name)}}' closes no section") }
                 let section = stack.removeLast()
                 guard section.name == name else {
-                    throw TemplateError(at, message: "'{{/\(name)}}' closes '{{#\(section.name)}}' opened on line \(section.at.line)")
+                    throw TemplateError(
+                        at, message: "'{{/\(name)}}' closes '{{#\(section.name)}}' opened on line \(section.at.line)")
                 }
-                stack[stack.count - 1].nodes.append(.section(name, inverted: section.inverted, section.nodes, at: section.at))
+                stack[stack.count - 1].nodes.append(
+                    .section(name, inverted: section.inverted, section.nodes, at: section.at))
             }
         }
         if stack.count > 1, let open = stack.last {
@@ -223,17 +238,24 @@ public enum Template {
         return nil
     }
 
-    static func render(_ nodes: [Node], scopes: [TemplateContext], into out: inout String, unknown: inout [(String, Position)]) {
+    static func render(
+        _ nodes: [Node], scopes: [TemplateContext], into out: inout String, unknown: inout [(String, Position)]
+    ) {
         for node in nodes {
             switch node {
             case .text(let t): out += t
             case .variable(let name, let escaped, let at):
-                guard let value = lookup(name, in: scopes) else { unknown.append((name, at)); continue }
+                guard let value = lookup(name, in: scopes) else {
+                    unknown.append((name, at))
+                    continue
+                }
                 let text: String
                 switch value {
                 case .text(let s): text = s
                 case .bool(let b): text = b ? "true" : "false"
-                case .list, .context: unknown.append((name, at)); continue
+                case .list, .context:
+                    unknown.append((name, at))
+                    continue
                 }
                 out += escaped ? markdownEscaped(text) : text
             case .section(let name, let inverted, let body, let at):

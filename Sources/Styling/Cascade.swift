@@ -191,9 +191,12 @@ public struct SlugGenerator: Sendable {
     public mutating func slug(for title: String) -> String {
         var base = ""
         for scalar in title.lowercased().unicodeScalars {
-            if scalar == " " { base.append("-") }
-            else if scalar == "-" || scalar == "_" || scalar.properties.isAlphabetic || scalar.properties.numericType != nil
-                        || scalar.properties.generalCategory == .nonspacingMark {
+            if scalar == " " {
+                base.append("-")
+            } else if scalar == "-" || scalar == "_" || scalar.properties.isAlphabetic
+                || scalar.properties.numericType != nil
+                || scalar.properties.generalCategory == .nonspacingMark
+            {
                 base.unicodeScalars.append(scalar)
             }
         }
@@ -219,11 +222,23 @@ enum HTMLText {
         while index < html.endIndex {
             if html[index...].hasPrefix("<!--") { inComment = true }
             if inComment {
-                if html[index...].hasPrefix("-->") { inComment = false; index = html.index(index, offsetBy: 3); continue }
-                index = html.index(after: index); continue
+                if html[index...].hasPrefix("-->") {
+                    inComment = false
+                    index = html.index(index, offsetBy: 3)
+                    continue
+                }
+                index = html.index(after: index)
+                continue
             }
             let c = html[index]
-            if c == "<" { inTag = true } else if c == ">" && inTag { inTag = false; out.append(" ") } else if !inTag { out.append(c) }
+            if c == "<" {
+                inTag = true
+            } else if c == ">" && inTag {
+                inTag = false
+                out.append(" ")
+            } else if !inTag {
+                out.append(c)
+            }
             index = html.index(after: index)
         }
         let entities = ["&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": "\"", "&#39;": "'", "&nbsp;": " "]

@@ -16,7 +16,9 @@ public struct InlineImage: Hashable, Sendable {
 
     /// Creates an inline image of the file at `path`, sized as asked (pt) or naturally.
     public init(path: String, width: Double? = nil, height: Double? = nil) {
-        self.path = path; self.width = width; self.height = height
+        self.path = path
+        self.width = width
+        self.height = height
     }
 
     /// The box the image takes on its line, pt: `natural` (the file's own size) scaled as
@@ -26,12 +28,13 @@ public struct InlineImage: Hashable, Sendable {
         let ratio = natural.width / max(natural.height, 0.001)
         let box: (width: Double, height: Double)
         switch (width, height) {
-        case let (w?, h?): box = (w, h)
-        case let (w?, nil): box = (w, w / max(ratio, 0.001))
-        case let (nil, h?): box = (h * ratio, h)
+        case (let w?, let h?): box = (w, h)
+        case (let w?, nil): box = (w, w / max(ratio, 0.001))
+        case (nil, let h?): box = (h * ratio, h)
         case (nil, nil): box = natural.height > lineHeight * 1.5 ? (lineHeight * ratio, lineHeight) : natural
         }
-        let scale = min(1, maxWidth.map { $0 / max(box.width, 0.001) } ?? 1, maxHeight.map { $0 / max(box.height, 0.001) } ?? 1)
+        let scale = min(
+            1, maxWidth.map { $0 / max(box.width, 0.001) } ?? 1, maxHeight.map { $0 / max(box.height, 0.001) } ?? 1)
         return (box.width * scale, box.height * scale)
     }
 }

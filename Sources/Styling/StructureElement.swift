@@ -12,21 +12,35 @@ public struct StructureElement: Hashable, Sendable {
         /// `P`: a paragraph.
         case paragraph = "P"
         /// `H1` … `H6`: headings by level.
-        case heading1 = "H1", heading2 = "H2", heading3 = "H3", heading4 = "H4", heading5 = "H5", heading6 = "H6"
+        case heading1 = "H1"
+        case heading2 = "H2"
+        case heading3 = "H3"
+        case heading4 = "H4"
+        case heading5 = "H5"
+        case heading6 = "H6"
         /// `L`: a list; `LI` an item, `Lbl` its bullet or number, `LBody` its content.
-        case list = "L", listItem = "LI", label = "Lbl", listBody = "LBody"
+        case list = "L"
+        case listItem = "LI"
+        case label = "Lbl"
+        case listBody = "LBody"
         /// `BlockQuote`: a quoted block.
         case blockQuote = "BlockQuote"
         /// `Code`: a code block.
         case code = "Code"
         /// `Table`, `TR` a row, `TH` a header cell, `TD` a data cell.
-        case table = "Table", tableRow = "TR", tableHeader = "TH", tableData = "TD"
+        case table = "Table"
+        case tableRow = "TR"
+        case tableHeader = "TH"
+        case tableData = "TD"
         /// `Figure`: an image (with alternative text); `Caption` its caption.
-        case figure = "Figure", caption = "Caption"
+        case figure = "Figure"
+        case caption = "Caption"
         /// `Note`: a footnote; `Reference`: its marker in the text.
-        case note = "Note", reference = "Reference"
+        case note = "Note"
+        case reference = "Reference"
         /// `TOC`: a table of contents; `TOCI` one entry.
-        case toc = "TOC", tocItem = "TOCI"
+        case toc = "TOC"
+        case tocItem = "TOCI"
         /// `Span`: a run of text inside a block.
         case span = "Span"
         /// Not content: page furniture (running heads, page numbers, rules, panels) that
@@ -53,8 +67,11 @@ public struct StructureElement: Hashable, Sendable {
 
     /// Creates an element of `role` for block `id`, part `index`.
     public init(_ role: Role, id: Int, index: Int = 0, alternativeText: String? = nil, language: String? = nil) {
-        self.role = role; self.id = id; self.index = index
-        self.alternativeText = alternativeText; self.language = language
+        self.role = role
+        self.id = id
+        self.index = index
+        self.alternativeText = alternativeText
+        self.language = language
     }
 
     /// Page furniture: not read aloud, not in the structure tree.

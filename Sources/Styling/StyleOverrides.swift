@@ -1,5 +1,5 @@
-import Foundation
 import DocumentModel
+import Foundation
 import Typography
 
 /// The typographic settings an attribute list (`{.headline kerning=-0.2 color=secondary}`) can
@@ -74,15 +74,17 @@ struct StyleOverrides {
             diagnostics.append(Diagnostic(.warning, message, at: location ?? attributes.location, kind: .attribute))
         }
         for replaced in attributes.replacedIDs {
-            warn("id '#\(replaced.key)' is replaced by '#\(attributes.id ?? "")' later in the same attribute list "
-                 + "(an element has one id); '#\(replaced.key)' is not used", replaced.location)
+            warn(
+                "id '#\(replaced.key)' is replaced by '#\(attributes.id ?? "")' later in the same attribute list "
+                    + "(an element has one id); '#\(replaced.key)' is not used", replaced.location)
         }
         var firstRole: String?
         for name in attributes.classes {
             if let role = TextRole(name: name) {
                 if let firstRole {
-                    warn("role '.\(name)' replaces '.\(firstRole)' given earlier in the same attribute list "
-                         + "(an element has one role)", attributes.location)
+                    warn(
+                        "role '.\(name)' replaces '.\(firstRole)' given earlier in the same attribute list "
+                            + "(an element has one role)", attributes.location)
                 } else {
                     firstRole = name
                 }
@@ -90,7 +92,9 @@ struct StyleOverrides {
             } else if applyPandocClass(name, theme: theme) {
                 continue
             } else {
-                warn("unknown role '.\(name)' (roles: \(TextRole.allCases.map(\.displayName).joined(separator: ", ")))", attributes.location)
+                warn(
+                    "unknown role '.\(name)' (roles: \(TextRole.allCases.map(\.displayName).joined(separator: ", ")))",
+                    attributes.location)
             }
         }
         var firstPairs: [String: Attributes.Pair] = [:]
@@ -98,8 +102,9 @@ struct StyleOverrides {
             let key = StyleOverrides.canonicalKey(pair.key)
             if let first = firstPairs[key] {
                 let written = { (pair: Attributes.Pair) in pair.value.map { "\(pair.key)=\($0)" } ?? pair.key }
-                warn("'\(pair.key)' is given again in the same attribute list (first '\(written(first))'); "
-                     + "the later '\(written(pair))' is used", pair.location)
+                warn(
+                    "'\(pair.key)' is given again in the same attribute list (first '\(written(first))'); "
+                        + "the later '\(written(pair))' is used", pair.location)
             } else {
                 firstPairs[key] = pair
             }
@@ -109,8 +114,10 @@ struct StyleOverrides {
 
     /// Applies the value of `pair` (whose canonical key is `key`) to these overrides. Returns
     /// its problems in the order found, each with where it is; the pair is then ignored.
-    private mutating func apply(_ pair: Attributes.Pair, key: String,
-                                theme: Theme) -> [(message: String, location: SourceLocation?)] {
+    private mutating func apply(
+        _ pair: Attributes.Pair, key: String,
+        theme: Theme
+    ) -> [(message: String, location: SourceLocation?)] {
         var parsed = AttributeValue(pair: pair, theme: theme)
         let value = pair.value
         let at = pair.location
@@ -124,27 +131,41 @@ struct StyleOverrides {
         case "kerning": kerning = spacing()
         case "tracking", "letterspacing": tracking = spacing()
         case "lineheightmultiple":
-            if let v = number(TypographicLimits.lineHeightFactor, unit: "× natural height") { lineHeight = .multiple(v); lineHeightLocation = at }
+            if let v = number(TypographicLimits.lineHeightFactor, unit: "× natural height") {
+                lineHeight = .multiple(v)
+                lineHeightLocation = at
+            }
         case "lineheight":
             if let value, value.hasSuffix("%"), let v = Double(value.dropLast()), v.isFinite {
-                if let problem = TypographicLimits.problem("'\(pair.key)'", v / 100, TypographicLimits.lineHeightFactor, unit: "× size") {
+                if let problem = TypographicLimits.problem(
+                    "'\(pair.key)'", v / 100, TypographicLimits.lineHeightFactor, unit: "× size")
+                {
                     warn(problem, at)
                 } else {
-                    lineHeight = .relativeToSize(v / 100); lineHeightLocation = at
+                    lineHeight = .relativeToSize(v / 100)
+                    lineHeightLocation = at
                 }
             } else if let v = number(TypographicLimits.lineHeight) {
-                lineHeight = .absolute(v); lineHeightLocation = at
+                lineHeight = .absolute(v)
+                lineHeightLocation = at
             }
         case "size":
             if let v = number(TypographicLimits.size) { size = v }
         case "weight":
-            if let value, let w = FontWeight(name: value) { weight = w } else {
-                warn("'weight' is 100–900 or thin, extralight, light, regular, medium, semibold, bold, extrabold, black; not '\(value ?? "")'", at)
+            if let value, let w = FontWeight(name: value) {
+                weight = w
+            } else {
+                warn(
+                    "'weight' is 100–900 or thin, extralight, light, regular, medium, semibold, bold, extrabold, black; not '\(value ?? "")'",
+                    at)
             }
         case "family":
             if let value, !value.isEmpty {
-                families = theme.families[value] ?? value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            } else { warn("'family' needs a family name", at) }
+                families =
+                    theme.families[value] ?? value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            } else {
+                warn("'family' needs a family name", at)
+            }
         case "italic": italic = flag()
         case "bold": if let b = flag() { weight = b ? .bold : .regular }
         case "smallcaps": if flag() == true { smallCaps = .all }
@@ -157,10 +178,14 @@ struct StyleOverrides {
                 let settings = value.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
                 let bad = settings.filter { !ValueParsing.isFeatureSetting($0) }
                 if !bad.isEmpty {
-                    warn("'features' takes OpenType feature settings: a 4-character tag, +tag or -tag, or tag=value (\"ss01 tnum -liga\"); '\(bad.joined(separator: "', '"))' ignored", at)
+                    warn(
+                        "'features' takes OpenType feature settings: a 4-character tag, +tag or -tag, or tag=value (\"ss01 tnum -liga\"); '\(bad.joined(separator: "', '"))' ignored",
+                        at)
                 }
                 features += settings.filter { ValueParsing.isFeatureSetting($0) }
-            } else { warn("'features' needs OpenType tags, e.g. features=\"ss01 tnum\"", at) }
+            } else {
+                warn("'features' needs OpenType tags, e.g. features=\"ss01 tnum\"", at)
+            }
         case "leading":
             switch value?.lowercased() {
             case "tight": leading = -2
@@ -173,7 +198,10 @@ struct StyleOverrides {
         case "strikethrough": strikethrough = decoration()
         case "baselineoffset": baselineOffset = number(TypographicLimits.baselineOffset)
         case "align", "alignment":
-            if let value, let a = TextAlignment(rawValue: value.lowercased()) { alignment = a; alignmentLocation = at } else {
+            if let value, let a = TextAlignment(rawValue: value.lowercased()) {
+                alignment = a
+                alignmentLocation = at
+            } else {
                 warn("'align' is left, center, right or justify, not '\(value ?? "")'", at)
             }
         case "strokecolor": strokeColor = color(value)
@@ -189,7 +217,11 @@ struct StyleOverrides {
             }
         case "hyphenate", "hyphens": hyphenate = flag()
         case "tabsize":
-            if let value, let n = Int(value), (1...16).contains(n) { tabSize = n } else { warn("'\(pair.key)' is a whole number of columns from 1 to 16, not '\(value ?? "")'", at) }
+            if let value, let n = Int(value), (1...16).contains(n) {
+                tabSize = n
+            } else {
+                warn("'\(pair.key)' is a whole number of columns from 1 to 16, not '\(value ?? "")'", at)
+            }
         case "caption", "width", "style", "class": break  // accepted for other stages / Pandoc compatibility
         default:
             warn("unknown attribute '\(pair.key)'", at)
@@ -221,37 +253,61 @@ private struct AttributeValue {
     /// A number in pt within `range` (TypographicLimits), or nil with a warning.
     mutating func number(_ range: ClosedRange<Double>, unit: String = "pt") -> Double? {
         guard let value, let v = Double(value.trimmingSuffix("pt")), v.isFinite else {
-            warn("'\(pair.key)' needs a number\(unit == "pt" ? " in pt" : ""), not '\(value ?? "")'", at); return nil
+            warn("'\(pair.key)' needs a number\(unit == "pt" ? " in pt" : ""), not '\(value ?? "")'", at)
+            return nil
         }
-        if let problem = TypographicLimits.problem("'\(pair.key)'", v, range, unit: unit) { warn(problem, at); return nil }
+        if let problem = TypographicLimits.problem("'\(pair.key)'", v, range, unit: unit) {
+            warn(problem, at)
+            return nil
+        }
         return v
     }
     mutating func spacing() -> LetterSpacing? {
-        guard let value else { warn("'\(pair.key)' needs a value in pt or %", at); return nil }
+        guard let value else {
+            warn("'\(pair.key)' needs a value in pt or %", at)
+            return nil
+        }
         if value.hasSuffix("%"), let v = Double(value.dropLast()), v.isFinite {
-            if let problem = TypographicLimits.problem("'\(pair.key)'", v, TypographicLimits.letterSpacingPercent, unit: "%") { warn(problem, at); return nil }
+            if let problem = TypographicLimits.problem(
+                "'\(pair.key)'", v, TypographicLimits.letterSpacingPercent, unit: "%")
+            {
+                warn(problem, at)
+                return nil
+            }
             return .percentOfSize(v)
         }
-        if Double(value.trimmingSuffix("pt")) != nil { return number(TypographicLimits.letterSpacing).map { .points($0) } }
-        warn("'\(pair.key)' needs a value in pt or % of the size, not '\(value)'", at); return nil
+        if Double(value.trimmingSuffix("pt")) != nil {
+            return number(TypographicLimits.letterSpacing).map { .points($0) }
+        }
+        warn("'\(pair.key)' needs a value in pt or % of the size, not '\(value)'", at)
+        return nil
     }
     mutating func flag() -> Bool? {
         guard let value else { return true }
         switch value.lowercased() {
         case "true", "yes", "1", "on": return true
         case "false", "no", "0", "off": return false
-        default: warn("'\(pair.key)' is true or false, not '\(value)'", at); return nil
+        default:
+            warn("'\(pair.key)' is true or false, not '\(value)'", at)
+            return nil
         }
     }
     mutating func color(_ text: String?) -> RGBAColor? {
-        guard let text else { warn("'\(pair.key)' needs a colour", at); return nil }
+        guard let text else {
+            warn("'\(pair.key)' needs a colour", at)
+            return nil
+        }
         if let c = RGBAColor(hex: text) ?? theme.color(named: text) { return c }
-        warn("'\(pair.key)': '\(text)' is not a colour (#RGB, #RRGGBB, #RRGGBBAA or one of: \(theme.colors.keys.sorted().joined(separator: ", ")))", at)
+        warn(
+            "'\(pair.key)': '\(text)' is not a colour (#RGB, #RRGGBB, #RRGGBBAA or one of: \(theme.colors.keys.sorted().joined(separator: ", ")))",
+            at)
         return nil
     }
     mutating func decoration() -> RGBAColor?? {
         guard let value else { return .some(nil) }  // inherit the text colour
-        if let on = ["true", "yes", "on", "1"].contains(value.lowercased()) ? true : (["false", "no", "off", "0", "none"].contains(value.lowercased()) ? false : nil) {
+        if let on = ["true", "yes", "on", "1"].contains(value.lowercased())
+            ? true : (["false", "no", "off", "0", "none"].contains(value.lowercased()) ? false : nil)
+        {
             return on ? .some(nil) : .none
         }
         return color(value).map { .some($0) } ?? .none

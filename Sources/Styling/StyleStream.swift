@@ -27,13 +27,18 @@ public struct StyleStream: Sendable {
         var bodyCascade = Cascade(theme: theme, role: .body)
         bodyCascade.language = options.language
         bodyCascade.hyphenate = options.hyphenate
-        context = Styler.BlockContext(cascade: bodyCascade, indent: 0, rightIndent: 0, quoteBars: [],
-                                      alignment: options.justify ? .justify : .left)
+        context = Styler.BlockContext(
+            cascade: bodyCascade, indent: 0, rightIndent: 0, quoteBars: [],
+            alignment: options.justify ? .justify : .left)
         styler.footnoteDefinitions = document.footnotes
         if let written = document.metadata.fields["tab-size"] {
-            if let n = Int(written), (1...16).contains(n) { styler.tabSize = n } else {
-                styler.warn("front matter 'tab-size' is a whole number of columns from 1 to 16, not '\(written)'", document.metadata.fieldLocations["tab-size"],
-                            kind: .frontMatter)
+            if let n = Int(written), (1...16).contains(n) {
+                styler.tabSize = n
+            } else {
+                styler.warn(
+                    "front matter 'tab-size' is a whole number of columns from 1 to 16, not '\(written)'",
+                    document.metadata.fieldLocations["tab-size"],
+                    kind: .frontMatter)
             }
         }
         blocks = document.blocks
@@ -67,9 +72,12 @@ public struct StyleStream: Sendable {
         styler.warnInlineImages()
         if let (first, location) = styler.otherFileLinks.first {
             let n = styler.otherFileLinks.count
-            styler.warn(n == 1 ? "a link into another Markdown file ('\(first)'), which is not part of this PDF; kept as a relative link"
-                               : "\(n) links into other Markdown files (the first: '\(first)'), which are not part of this PDF; kept as relative links", location,
-                        kind: .link)
+            styler.warn(
+                n == 1
+                    ? "a link into another Markdown file ('\(first)'), which is not part of this PDF; kept as a relative link"
+                    : "\(n) links into other Markdown files (the first: '\(first)'), which are not part of this PDF; kept as relative links",
+                location,
+                kind: .link)
         }
     }
 
@@ -107,7 +115,9 @@ public struct LinkSurvey: Sendable {
         for number in block.footnotes.keys { anchors.insert("fn-\(number)") }
         func note(_ paragraph: StyledParagraph) {
             for run in paragraph.runs {
-                if case .internal(let id)? = run.style.link, seenTargets.insert(id).inserted { targets.append((id, block.location)) }
+                if case .internal(let id)? = run.style.link, seenTargets.insert(id).inserted {
+                    targets.append((id, block.location))
+                }
             }
         }
         for paragraph in block.paragraphs { note(paragraph) }
@@ -124,7 +134,9 @@ public struct LinkSurvey: Sendable {
             guard !rewrites.isEmpty else { return }
             block.updateParagraphs { paragraph in
                 for r in paragraph.runs.indices {
-                    guard case .internal(let id)? = paragraph.runs[r].style.link, let rewrite = rewrites[id] else { continue }
+                    guard case .internal(let id)? = paragraph.runs[r].style.link, let rewrite = rewrites[id] else {
+                        continue
+                    }
                     paragraph.runs[r].style.link = rewrite.map { .internal($0) }
                 }
             }

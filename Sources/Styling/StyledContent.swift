@@ -1,5 +1,5 @@
-import Foundation
 import DocumentModel
+import Foundation
 import Typography
 
 /// A face request: family fallback list, weight, italic and size (pt). What the shaper turns
@@ -15,7 +15,10 @@ public struct FontSpec: Hashable, Sendable {
     public var size: Double
     /// Creates a request: regular, upright by default; `size` in pt.
     public init(families: [String], weight: FontWeight = .regular, italic: Bool = false, size: Double) {
-        self.families = families; self.weight = weight; self.italic = italic; self.size = size
+        self.families = families
+        self.weight = weight
+        self.italic = italic
+        self.size = size
     }
 }
 
@@ -30,7 +33,10 @@ public struct Stroke: Hashable, Sendable {
     /// Line width in pt; half of it shows outside the fill.
     public var width: Double
     /// Creates a stroke of `color`, `width` pt wide.
-    public init(color: RGBAColor, width: Double) { self.color = color; self.width = width }
+    public init(color: RGBAColor, width: Double) {
+        self.color = color
+        self.width = width
+    }
 }
 
 /// Where a link goes: a URI, or a named destination in the document (a heading id).
@@ -78,12 +84,22 @@ public struct RunStyle: Hashable, Sendable {
     public var inlineImage: InlineImage?
 
     /// Creates a run style; everything but `font` defaults to plain black text.
-    public init(font: FontSpec, letterSpacing: Double = 0, features: [String] = [], smallCaps: SmallCaps = .none,
-                color: RGBAColor = .black, underline: RGBAColor? = nil, strikethrough: RGBAColor? = nil,
-                baselineOffset: Double = 0, stroke: Stroke? = nil, background: RGBAColor? = nil, link: LinkTarget? = nil) {
-        self.font = font; self.letterSpacing = letterSpacing; self.features = features; self.smallCaps = smallCaps
-        self.color = color; self.underline = underline; self.strikethrough = strikethrough
-        self.baselineOffset = baselineOffset; self.stroke = stroke; self.background = background; self.link = link
+    public init(
+        font: FontSpec, letterSpacing: Double = 0, features: [String] = [], smallCaps: SmallCaps = .none,
+        color: RGBAColor = .black, underline: RGBAColor? = nil, strikethrough: RGBAColor? = nil,
+        baselineOffset: Double = 0, stroke: Stroke? = nil, background: RGBAColor? = nil, link: LinkTarget? = nil
+    ) {
+        self.font = font
+        self.letterSpacing = letterSpacing
+        self.features = features
+        self.smallCaps = smallCaps
+        self.color = color
+        self.underline = underline
+        self.strikethrough = strikethrough
+        self.baselineOffset = baselineOffset
+        self.stroke = stroke
+        self.background = background
+        self.link = link
     }
 }
 
@@ -94,7 +110,10 @@ public struct StyledRun: Hashable, Sendable {
     /// How the run is set.
     public var style: RunStyle
     /// Creates a run of `text` in `style`.
-    public init(_ text: String, style: RunStyle) { self.text = text; self.style = style }
+    public init(_ text: String, style: RunStyle) {
+        self.text = text
+        self.style = style
+    }
 }
 
 /// Horizontal alignment of a paragraph's lines.
@@ -140,13 +159,21 @@ public struct ParagraphStyle: Hashable, Sendable {
     public var hangingPunctuation: Bool = true
 
     /// Creates paragraph settings (pt for lengths): natural line height, left-aligned, no indents, keep-all by default.
-    public init(baseFont: FontSpec, lineHeight: LineHeight? = nil, leadingAdjustment: Double = 0, alignment: TextAlignment = .left,
-                leftIndent: Double = 0, rightIndent: Double = 0, hangulLineBreak: HangulLineBreak = .keepAll,
-                breakAnywhere: Bool = false, guides: Bool = false) {
-        self.baseFont = baseFont; self.lineHeight = lineHeight; self.leadingAdjustment = leadingAdjustment
+    public init(
+        baseFont: FontSpec, lineHeight: LineHeight? = nil, leadingAdjustment: Double = 0,
+        alignment: TextAlignment = .left,
+        leftIndent: Double = 0, rightIndent: Double = 0, hangulLineBreak: HangulLineBreak = .keepAll,
+        breakAnywhere: Bool = false, guides: Bool = false
+    ) {
+        self.baseFont = baseFont
+        self.lineHeight = lineHeight
+        self.leadingAdjustment = leadingAdjustment
         self.alignment = alignment
-        self.leftIndent = leftIndent; self.rightIndent = rightIndent; self.hangulLineBreak = hangulLineBreak
-        self.breakAnywhere = breakAnywhere; self.guides = guides
+        self.leftIndent = leftIndent
+        self.rightIndent = rightIndent
+        self.hangulLineBreak = hangulLineBreak
+        self.breakAnywhere = breakAnywhere
+        self.guides = guides
     }
 }
 
@@ -161,7 +188,9 @@ public struct StyledParagraph: Hashable, Sendable {
     public var marker: [StyledRun]?
     /// Creates a paragraph from its runs and settings, with no marker by default.
     public init(runs: [StyledRun], style: ParagraphStyle, marker: [StyledRun]? = nil) {
-        self.runs = runs; self.style = style; self.marker = marker
+        self.runs = runs
+        self.style = style
+        self.marker = marker
     }
     /// The paragraph's text (all runs).
     public var text: String { runs.map(\.text).joined() }
@@ -186,15 +215,24 @@ public struct StyledTable: Hashable, Sendable {
     /// (the theme's Caption2 size, never below 6 pt).
     public var smallestTextSize: Double = 6
     /// Creates a table from its parts (`cellPadding` in pt), not indented.
-    public init(alignments: [ColumnAlignment], header: [StyledParagraph], rows: StyledTableRows,
-                ruleColor: RGBAColor, cellPadding: Double) {
-        self.alignments = alignments; self.header = header; self.rows = rows
-        self.ruleColor = ruleColor; self.cellPadding = cellPadding
+    public init(
+        alignments: [ColumnAlignment], header: [StyledParagraph], rows: StyledTableRows,
+        ruleColor: RGBAColor, cellPadding: Double
+    ) {
+        self.alignments = alignments
+        self.header = header
+        self.rows = rows
+        self.ruleColor = ruleColor
+        self.cellPadding = cellPadding
     }
     /// Creates a table from rows given as arrays of paragraphs (`cellPadding` in pt), not indented.
-    public init(alignments: [ColumnAlignment], header: [StyledParagraph], rows: [[StyledParagraph]],
-                ruleColor: RGBAColor, cellPadding: Double) {
-        self.init(alignments: alignments, header: header, rows: StyledTableRows(rows), ruleColor: ruleColor, cellPadding: cellPadding)
+    public init(
+        alignments: [ColumnAlignment], header: [StyledParagraph], rows: [[StyledParagraph]],
+        ruleColor: RGBAColor, cellPadding: Double
+    ) {
+        self.init(
+            alignments: alignments, header: header, rows: StyledTableRows(rows), ruleColor: ruleColor,
+            cellPadding: cellPadding)
     }
 }
 
@@ -208,7 +246,10 @@ public struct OutlineEntry: Hashable, Sendable {
     /// emphasis, strikethrough); empty when unknown. Bookmarks use ``title``.
     public var runs: [StyledRun] = []
     /// Creates an entry for a heading of `level` (1 for h1).
-    public init(title: String, level: Int) { self.title = title; self.level = level }
+    public init(title: String, level: Int) {
+        self.title = title
+        self.level = level
+    }
 }
 
 /// One block ready for layout, flattened: lists and quotes have become indents, markers and bars.
@@ -277,14 +318,24 @@ public struct StyledBlock: Hashable, Sendable {
     public var structure: [StructureElement] = []
 
     /// Creates a block of `content` (lengths in pt); no spacing, keeps, bars, background, anchor or outline by default.
-    public init(_ content: Content, spaceBefore: Double = 0, spaceAfter: Double = 0, keepWithNext: Bool = false,
-                keepTogether: Bool = false, quoteBars: [Double] = [], quoteBarColor: RGBAColor = .black,
-                background: RGBAColor? = nil, backgroundPadding: Double = 0, anchor: String? = nil,
-                outline: OutlineEntry? = nil, location: SourceLocation? = nil) {
-        self.content = content; self.spaceBefore = spaceBefore; self.spaceAfter = spaceAfter
-        self.keepWithNext = keepWithNext; self.keepTogether = keepTogether; self.quoteBars = quoteBars
-        self.quoteBarColor = quoteBarColor; self.background = background; self.backgroundPadding = backgroundPadding
-        self.anchor = anchor; self.outline = outline; self.location = location
+    public init(
+        _ content: Content, spaceBefore: Double = 0, spaceAfter: Double = 0, keepWithNext: Bool = false,
+        keepTogether: Bool = false, quoteBars: [Double] = [], quoteBarColor: RGBAColor = .black,
+        background: RGBAColor? = nil, backgroundPadding: Double = 0, anchor: String? = nil,
+        outline: OutlineEntry? = nil, location: SourceLocation? = nil
+    ) {
+        self.content = content
+        self.spaceBefore = spaceBefore
+        self.spaceAfter = spaceAfter
+        self.keepWithNext = keepWithNext
+        self.keepTogether = keepTogether
+        self.quoteBars = quoteBars
+        self.quoteBarColor = quoteBarColor
+        self.background = background
+        self.backgroundPadding = backgroundPadding
+        self.anchor = anchor
+        self.outline = outline
+        self.location = location
     }
 }
 
@@ -302,7 +353,9 @@ public struct HangingMarker: Hashable, Sendable {
     public var structure: [StructureElement]
     /// Creates a marker of `runs` ending before `edge` (pt), tagged as `structure`.
     public init(runs: [StyledRun], edge: Double, structure: [StructureElement]) {
-        self.runs = runs; self.edge = edge; self.structure = structure
+        self.runs = runs
+        self.edge = edge
+        self.structure = structure
     }
 }
 
@@ -338,7 +391,9 @@ public struct StyledImage: Hashable, Sendable {
     public var height: ImageDimension?
     /// Creates an image block from its parts.
     public init(path: String, alt: String, caption: StyledParagraph? = nil) {
-        self.path = path; self.alt = alt; self.caption = caption
+        self.path = path
+        self.alt = alt
+        self.caption = caption
     }
 }
 
@@ -359,15 +414,23 @@ extension StyledBlock {
     /// included.
     public mutating func updateParagraphs(_ update: (inout StyledParagraph) -> Void) {
         switch content {
-        case .paragraph(var p): update(&p); content = .paragraph(p)
+        case .paragraph(var p):
+            update(&p)
+            content = .paragraph(p)
         case .table(var t):
             content = .pageBreak  // the table is held once, by `t`, while it is updated
             for i in t.header.indices { update(&t.header[i]) }
             t.rows.updateEach(update)
             content = .table(t)
-        case .entry(var a, var b): update(&a); update(&b); content = .entry(a, trailing: b)
+        case .entry(var a, var b):
+            update(&a)
+            update(&b)
+            content = .entry(a, trailing: b)
         case .image(var i):
-            if var caption = i.caption { update(&caption); i.caption = caption }
+            if var caption = i.caption {
+                update(&caption)
+                i.caption = caption
+            }
             content = .image(i)
         case .rule, .pageBreak: break
         }
@@ -451,8 +514,14 @@ public struct BlockParagraphs: RandomAccessCollection {
     private let listed: [StyledParagraph]
     private let rows: StyledTableRows?
 
-    init(_ paragraphs: [StyledParagraph]) { listed = paragraphs; rows = nil }
-    init(_ table: StyledTable) { listed = table.header; rows = table.rows }
+    init(_ paragraphs: [StyledParagraph]) {
+        listed = paragraphs
+        rows = nil
+    }
+    init(_ table: StyledTable) {
+        listed = table.header
+        rows = table.rows
+    }
 
     /// The first paragraph.
     public var startIndex: Int { 0 }

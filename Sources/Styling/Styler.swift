@@ -16,7 +16,9 @@ public struct StylingOptions: Sendable {
     public var hyphenate: Bool? = nil
     /// Creates options: ragged right, keep-all, images resolved against the current folder by default.
     public init(justify: Bool = false, hangulLineBreak: HangulLineBreak = .keepAll, baseDirectory: String = ".") {
-        self.justify = justify; self.hangulLineBreak = hangulLineBreak; self.baseDirectory = baseDirectory
+        self.justify = justify
+        self.hangulLineBreak = hangulLineBreak
+        self.baseDirectory = baseDirectory
     }
 }
 
@@ -80,11 +82,14 @@ public struct Styler: Sendable {
 
     /// Creates a styler for `theme`; ``style(_:theme:options:)`` is the usual entry point.
     public init(theme: Theme, options: StylingOptions = StylingOptions()) {
-        self.theme = theme; self.options = options
+        self.theme = theme
+        self.options = options
     }
 
     /// Styles `document`. Never throws: problems are returned as diagnostics.
-    public static func style(_ document: Document, theme: Theme, options: StylingOptions = StylingOptions()) -> StyledDocument {
+    public static func style(_ document: Document, theme: Theme, options: StylingOptions = StylingOptions())
+        -> StyledDocument
+    {
         var stream = StyleStream(document, theme: theme, options: options)
         var blocks: [StyledBlock] = []
         while let next = stream.next() { blocks += next }
@@ -147,14 +152,17 @@ public struct Styler: Sendable {
                 return
             }
             if let image = soleImage(inlines) {
-                appendImage(image, context: context, location: block.location, to: &blocks); return
+                appendImage(image, context: context, location: block.location, to: &blocks)
+                return
             }
             context.cascade = paragraphCascade(context)
             context.cascade.apply(overrides, theme: theme)
             let paragraph = makeParagraph(inlines, context: context, overrides: overrides)
             let after = context.tight ? blockSpacing * 0.3 : blockSpacing
-            blocks.append(StyledBlock(.paragraph(paragraph), spaceAfter: after, quoteBars: context.quoteBars,
-                                      quoteBarColor: quoteBarColor, location: block.location))
+            blocks.append(
+                StyledBlock(
+                    .paragraph(paragraph), spaceAfter: after, quoteBars: context.quoteBars,
+                    quoteBarColor: quoteBarColor, location: block.location))
             blocks[blocks.count - 1].structure = context.structure + [newElement(.paragraph)]
         case .heading(let level, let inlines):
             let role = TextRole.forHeading(level: level)
@@ -174,16 +182,20 @@ public struct Styler: Sendable {
             }
             var id: String? = block.attributes.id ?? slugs.slug(for: title)
             if let written = block.attributes.id, !slugs.register(written) {
-                warn("heading id '#\(written)' is already used; links go to the first heading with it", block.attributes.location ?? block.location, kind: .structure)
+                warn(
+                    "heading id '#\(written)' is already used; links go to the first heading with it",
+                    block.attributes.location ?? block.location, kind: .structure)
                 id = nil
             }
             let size = context.cascade.style.size
             var outline = OutlineEntry(title: title, level: level)
             outline.runs = paragraph.runs
-            blocks.append(StyledBlock(
-                .paragraph(paragraph), spaceBefore: max(blockSpacing * 1.5, size * 1.0), spaceAfter: max(blockSpacing * 0.6, size * 0.4),
-                keepWithNext: true, quoteBars: context.quoteBars, quoteBarColor: quoteBarColor,
-                anchor: id, outline: outline, location: block.location))
+            blocks.append(
+                StyledBlock(
+                    .paragraph(paragraph), spaceBefore: max(blockSpacing * 1.5, size * 1.0),
+                    spaceAfter: max(blockSpacing * 0.6, size * 0.4),
+                    keepWithNext: true, quoteBars: context.quoteBars, quoteBarColor: quoteBarColor,
+                    anchor: id, outline: outline, location: block.location))
             blocks[blocks.count - 1].structure = context.structure + [newElement(.heading(level: level))]
         case .list(let list):
             appendList(list, context: context, to: &blocks)
@@ -200,14 +212,19 @@ public struct Styler: Sendable {
         case .codeBlock(_, let text):
             appendCode(text, context: context, overrides: overrides, location: block.location, to: &blocks)
         case .thematicBreak:
-            blocks.append(StyledBlock(.rule(color: ruleColor, thickness: 0.6),
-                                      spaceBefore: blockSpacing * 1.5, spaceAfter: blockSpacing * 1.5, location: block.location))
+            blocks.append(
+                StyledBlock(
+                    .rule(color: ruleColor, thickness: 0.6),
+                    spaceBefore: blockSpacing * 1.5, spaceAfter: blockSpacing * 1.5, location: block.location))
             blocks[blocks.count - 1].structure = [.artifact]
         case .table(let table):
             appendTable(table, context: context, location: block.location, to: &blocks)
         case .div(let children):
             if let id = block.attributes.id { registerAnchor(id, at: block.attributes.location ?? block.location) }
-            if let role = overrides.role { context.paragraphRole = role; context.paragraphOverrides = [] }
+            if let role = overrides.role {
+                context.paragraphRole = role
+                context.paragraphOverrides = []
+            }
             var divOverrides = overrides
             divOverrides.role = nil
             context.cascade.apply(divOverrides, theme: theme)
@@ -226,8 +243,10 @@ public struct Styler: Sendable {
                 warn("raw HTML block is not rendered; showing its text", block.location, kind: .html)
                 context.cascade = paragraphCascade(context)
                 let paragraph = makeParagraph([.text(text)], context: context, overrides: overrides)
-                blocks.append(StyledBlock(.paragraph(paragraph), spaceAfter: blockSpacing, quoteBars: context.quoteBars,
-                                          quoteBarColor: quoteBarColor, location: block.location))
+                blocks.append(
+                    StyledBlock(
+                        .paragraph(paragraph), spaceAfter: blockSpacing, quoteBars: context.quoteBars,
+                        quoteBarColor: quoteBarColor, location: block.location))
                 blocks[blocks.count - 1].structure = context.structure + [newElement(.paragraph)]
             }
         case .pageBreak:
@@ -254,8 +273,10 @@ public struct Styler: Sendable {
 
     /// A warning at `location`, or at the block being styled when the inline has none.
     /// `subject` is the source text the warning quotes, for the renderer to find its place.
-    mutating func warn(_ message: String, _ location: SourceLocation?, kind: Diagnostic.Kind = .content,
-                       subject: String? = nil) {
+    mutating func warn(
+        _ message: String, _ location: SourceLocation?, kind: Diagnostic.Kind = .content,
+        subject: String? = nil
+    ) {
         diagnostics.append(Diagnostic(.warning, message, at: location ?? currentLocation, kind: kind, subject: subject))
     }
 
@@ -274,11 +295,14 @@ public struct Styler: Sendable {
         let style = context.cascade.style
         return ParagraphStyle(
             baseFont: context.cascade.font, lineHeight: style.lineHeight, leadingAdjustment: context.cascade.leading,
-            alignment: overrides.alignment ?? context.alignment, leftIndent: context.indent, rightIndent: context.rightIndent,
+            alignment: overrides.alignment ?? context.alignment, leftIndent: context.indent,
+            rightIndent: context.rightIndent,
             hangulLineBreak: options.hangulLineBreak, guides: context.cascade.guides)
     }
 
-    mutating func makeParagraph(_ inlines: [Inline], context: BlockContext, overrides: StyleOverrides) -> StyledParagraph {
+    mutating func makeParagraph(_ inlines: [Inline], context: BlockContext, overrides: StyleOverrides)
+        -> StyledParagraph
+    {
         var runs: [StyledRun] = []
         appendRuns(inlines, cascade: context.cascade, to: &runs)
         RunMerger.tidy(&runs)
@@ -305,13 +329,14 @@ public struct Styler: Sendable {
             itemContext.indent = min(maxIndent, itemContext.indent + indentStep)
             itemContext.cascade.listDepth += 1
             itemContext.tight = list.tight
-            let markerText: String = if let checked = item.task {
-                checked ? "☑" : "☐"
-            } else if list.ordered {
-                "\(list.start + index)."
-            } else {
-                Styler.bullets[depth % Styler.bullets.count]
-            }
+            let markerText: String =
+                if let checked = item.task {
+                    checked ? "☑" : "☐"
+                } else if list.ordered {
+                    "\(list.start + index)."
+                } else {
+                    Styler.bullets[depth % Styler.bullets.count]
+                }
             var markerStyle = textCascade.runStyle
             markerStyle.font.families += ["DejaVu Sans"]  // bullets and ballot boxes
             if list.ordered && item.task == nil { markerStyle.features.append("tnum") }
@@ -320,24 +345,32 @@ public struct Styler: Sendable {
             for child in item.blocks { append(child, context: itemContext, to: &blocks) }
             let marker = [StyledRun(markerText, style: markerStyle)]
             if first < blocks.count, case .paragraph(var paragraph) = blocks[first].content, !blocks[first].isCode,
-               paragraph.style.leftIndent == itemContext.indent, blocks[first].hangingMarkers.isEmpty {
+                paragraph.style.leftIndent == itemContext.indent, blocks[first].hangingMarkers.isEmpty
+            {
                 paragraph.marker = marker
                 blocks[first].content = .paragraph(paragraph)
             } else if first < blocks.count, Styler.canHangMarker(beside: blocks[first]) {
                 // A code block, quote, table, figure or nested list opens the item: the marker
                 // hangs outside it, not inside its panel or bar.
                 let label = StructureElement(.label, id: itemElement.id)
-                blocks[first].hangingMarkers.insert(HangingMarker(runs: marker, edge: itemContext.indent,
-                                                                  structure: context.structure + [listElement, itemElement, label]), at: 0)
+                blocks[first].hangingMarkers.insert(
+                    HangingMarker(
+                        runs: marker, edge: itemContext.indent,
+                        structure: context.structure + [listElement, itemElement, label]), at: 0)
             } else {
                 // An empty item, or one starting with a rule: a marker line of its own.
-                let empty = StyledParagraph(runs: [], style: paragraphStyle(itemContext, overrides: StyleOverrides()),
-                                            marker: [StyledRun(markerText, style: markerStyle)])
-                blocks.insert(StyledBlock(.paragraph(empty), spaceAfter: blockSpacing * 0.3, quoteBars: context.quoteBars,
-                                          quoteBarColor: quoteBarColor), at: first)
+                let empty = StyledParagraph(
+                    runs: [], style: paragraphStyle(itemContext, overrides: StyleOverrides()),
+                    marker: [StyledRun(markerText, style: markerStyle)])
+                blocks.insert(
+                    StyledBlock(
+                        .paragraph(empty), spaceAfter: blockSpacing * 0.3, quoteBars: context.quoteBars,
+                        quoteBarColor: quoteBarColor), at: first)
                 blocks[first].structure = itemContext.structure + [newElement(.paragraph)]
             }
-            if list.tight, let last = blocks.indices.last { blocks[last].spaceAfter = min(blocks[last].spaceAfter, blockSpacing * 0.3) }
+            if list.tight, let last = blocks.indices.last {
+                blocks[last].spaceAfter = min(blocks[last].spaceAfter, blockSpacing * 0.3)
+            }
         }
         if let last = blocks.indices.last { blocks[last].spaceAfter = max(blocks[last].spaceAfter, blockSpacing) }
     }
@@ -353,7 +386,10 @@ public struct Styler: Sendable {
 
     // MARK: Code
 
-    mutating func appendCode(_ text: String, context: BlockContext, overrides: StyleOverrides, location: SourceLocation?, to blocks: inout [StyledBlock]) {
+    mutating func appendCode(
+        _ text: String, context: BlockContext, overrides: StyleOverrides, location: SourceLocation?,
+        to blocks: inout [StyledBlock]
+    ) {
         var cascade = context.cascade
         cascade.style.families = theme.monospaceFamilies
         // 0.9 of the text around the block, as inline code is 0.92 of its line (CSS sizes
@@ -366,18 +402,20 @@ public struct Styler: Sendable {
         cascade.style.lineHeight = .multiple(1.2)
         cascade.apply(overrides, theme: theme)
         let padding = 8.0
-        var style = ParagraphStyle(baseFont: cascade.font, lineHeight: cascade.style.lineHeight, alignment: .left,
-                                   leftIndent: context.indent + padding, rightIndent: context.rightIndent + padding,
-                                   hangulLineBreak: .anywhere, breakAnywhere: true)
+        var style = ParagraphStyle(
+            baseFont: cascade.font, lineHeight: cascade.style.lineHeight, alignment: .left,
+            leftIndent: context.indent + padding, rightIndent: context.rightIndent + padding,
+            hangulLineBreak: .anywhere, breakAnywhere: true)
         style.leadingAdjustment = cascade.leading
         style.hangingIndent = cascade.font.size * 1.5  // room for the ↪ continuation mark
         var body = Styler.expandingTabs(text, size: overrides.tabSize ?? context.tabSize ?? tabSize)
         if body.hasSuffix("\n") { body.removeLast() }
         let paragraph = StyledParagraph(runs: [StyledRun(body, style: cascade.runStyle)], style: style)
-        var block = StyledBlock(.paragraph(paragraph), spaceBefore: blockSpacing * 0.5, spaceAfter: blockSpacing * 1.5,
-                                quoteBars: context.quoteBars, quoteBarColor: quoteBarColor,
-                                background: theme.color(named: "codeBackground") ?? RGBAColor(hex: "#F3F4F7")!,
-                                backgroundPadding: padding, location: location)
+        var block = StyledBlock(
+            .paragraph(paragraph), spaceBefore: blockSpacing * 0.5, spaceAfter: blockSpacing * 1.5,
+            quoteBars: context.quoteBars, quoteBarColor: quoteBarColor,
+            background: theme.color(named: "codeBackground") ?? RGBAColor(hex: "#F3F4F7")!,
+            backgroundPadding: padding, location: location)
         block.isCode = true
         block.structure = context.structure + [newElement(.code)]
         blocks.append(block)
@@ -398,7 +436,8 @@ public struct Styler: Sendable {
         for c in text {
             if c == "\t" {
                 let n = size - column % size
-                out += String(repeating: " ", count: n); column += n
+                out += String(repeating: " ", count: n)
+                column += n
             } else {
                 out.append(c)
                 column = c.isNewline ? 0 : column + 1
@@ -409,7 +448,9 @@ public struct Styler: Sendable {
 
     // MARK: Tables
 
-    mutating func appendTable(_ table: Table, context: BlockContext, location: SourceLocation?, to blocks: inout [StyledBlock]) {
+    mutating func appendTable(
+        _ table: Table, context: BlockContext, location: SourceLocation?, to blocks: inout [StyledBlock]
+    ) {
         // Cells are set from the paragraphs around the table (a `.caption` div's role), a
         // point smaller.
         var cascade = paragraphCascade(context)
@@ -420,15 +461,18 @@ public struct Styler: Sendable {
         func cell(_ inlines: [Inline], _ column: Int, _ cascade: Cascade) -> StyledParagraph {
             var runs: [StyledRun] = []
             appendRuns(inlines, cascade: cascade, to: &runs)
-            let alignment: TextAlignment = switch table.alignments.indices.contains(column) ? table.alignments[column] : .none {
-            case .center: .center
-            case .right: .right
-            default: .left
-            }
+            let alignment: TextAlignment =
+                switch table.alignments.indices.contains(column) ? table.alignments[column] : .none {
+                case .center: .center
+                case .right: .right
+                default: .left
+                }
             RunMerger.tidy(&runs)
-            return StyledParagraph(runs: runs,
-                                   style: ParagraphStyle(baseFont: cascade.font, lineHeight: cascade.style.lineHeight, alignment: alignment,
-                                                         hangulLineBreak: options.hangulLineBreak))
+            return StyledParagraph(
+                runs: runs,
+                style: ParagraphStyle(
+                    baseFont: cascade.font, lineHeight: cascade.style.lineHeight, alignment: alignment,
+                    hangulLineBreak: options.hangulLineBreak))
         }
         let columns = table.rows.reduce(table.header.count) { max($0, $1.count) }
         func row(_ cells: [[Inline]], _ cascade: Cascade) -> [StyledParagraph] {
@@ -437,14 +481,17 @@ public struct Styler: Sendable {
         // Row by row into compact storage: a long table never exists as paragraphs all at once.
         var rows = StyledTableRows()
         for cells in table.rows { rows.append(row(cells, cascade)) }
-        var styled = StyledTable(alignments: table.alignments, header: row(table.header, headerCascade),
-                                 rows: rows, ruleColor: ruleColor, cellPadding: 4)
+        var styled = StyledTable(
+            alignments: table.alignments, header: row(table.header, headerCascade),
+            rows: rows, ruleColor: ruleColor, cellPadding: 4)
         styled.leftIndent = context.indent
         // A table too wide for the measure is set no smaller than the theme's smallest role,
         // Caption2 (it follows the size category), and never below 6 pt.
         styled.smallestTextSize = max(6, theme[.caption2].size)
-        blocks.append(StyledBlock(.table(styled), spaceBefore: blockSpacing * 0.5, spaceAfter: blockSpacing * 1.5,
-                                  quoteBars: context.quoteBars, quoteBarColor: quoteBarColor, location: location))
+        blocks.append(
+            StyledBlock(
+                .table(styled), spaceBefore: blockSpacing * 0.5, spaceAfter: blockSpacing * 1.5,
+                quoteBars: context.quoteBars, quoteBarColor: quoteBarColor, location: location))
         blocks[blocks.count - 1].structure = context.structure + [newElement(.table)]
     }
 
@@ -463,7 +510,8 @@ public struct Styler: Sendable {
             switch inline {
             case .text(let t):
                 meaningful = t.unicodeScalars.contains {
-                    $0.value < 0x80 ? $0 != " " && $0 != "\t" && !(0x0A...0x0D).contains($0.value) : !$0.properties.isWhitespace
+                    $0.value < 0x80
+                        ? $0 != " " && $0 != "\t" && !(0x0A...0x0D).contains($0.value) : !$0.properties.isWhitespace
                 }
             case .softBreak, .anchor: meaningful = false
             case .image(let source, _, _, _): meaningful = !Styler.isDarkModeOnly(source)
@@ -488,12 +536,14 @@ public struct Styler: Sendable {
         for inline in inlines {
             switch inline {
             case .anchor(let id): ids.append(id)
-            case .text(let t) where t.unicodeScalars.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }): continue
+            case .text(let t) where t.unicodeScalars.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }):
+                continue
             case .softBreak: continue
             case .span(let attributes, let children):
                 if let id = attributes.id { ids.append(id) }
                 if !showsNothing(children, ids: &ids) { return false }
-            case .emphasis(let children), .strong(let children), .strikethrough(let children), .link(_, _, let children):
+            case .emphasis(let children), .strong(let children), .strikethrough(let children),
+                .link(_, _, let children):
                 if !showsNothing(children, ids: &ids) { return false }
             default: return false
             }
@@ -518,9 +568,12 @@ public struct Styler: Sendable {
     /// An image wrapped in a span that only sizes it or drops its caption (`<img width=…
     /// height=…>`, `caption=none`): the image, the `width` and `height` values as written, and
     /// whether it takes a caption; nil for any other span.
-    static func sizedImage(_ attributes: Attributes, _ children: [Inline]) -> (image: Inline, width: String?, height: String?, captioned: Bool)? {
+    static func sizedImage(_ attributes: Attributes, _ children: [Inline]) -> (
+        image: Inline, width: String?, height: String?, captioned: Bool
+    )? {
         guard children.count == 1, case .image = children[0], attributes.id == nil, attributes.classes.isEmpty,
-              !attributes.pairs.isEmpty, attributes.pairs.allSatisfy({ ["width", "height", "caption"].contains($0.key) }) else { return nil }
+            !attributes.pairs.isEmpty, attributes.pairs.allSatisfy({ ["width", "height", "caption"].contains($0.key) })
+        else { return nil }
         func value(_ key: String) -> String? { attributes.pairs.last { $0.key == key }?.value }
         return (children[0], value("width"), value("height"), value("caption")?.lowercased() != "none")
     }
@@ -541,8 +594,9 @@ public struct Styler: Sendable {
         guard let file = try? FileReader.open(path, limit: FileReader.imageLimit, what: "an image") else { return nil }
         close(file.descriptor)
         var style = cascade.runStyle
-        style.inlineImage = InlineImage(path: path, width: Styler.imageLength(asked.width, whole: theme.page.measure),
-                                        height: Styler.imageLength(asked.height, whole: theme.page.textHeight))
+        style.inlineImage = InlineImage(
+            path: path, width: Styler.imageLength(asked.width, whole: theme.page.measure),
+            height: Styler.imageLength(asked.height, whole: theme.page.textHeight))
         style.background = nil
         style.underline = nil
         style.strikethrough = nil
@@ -552,7 +606,9 @@ public struct Styler: Sendable {
     /// A local image path as written, percent-escapes decoded and a `#fragment` dropped
     /// (GitHub's `#gh-light-mode-only` and the like name no part of a file).
     static func localImagePath(_ source: String) -> String {
-        let path = source.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? source
+        let path =
+            source.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
+            ?? source
         return path.removingPercentEncoding ?? path
     }
 
@@ -565,7 +621,9 @@ public struct Styler: Sendable {
         let (local, remote, first) = inlineImages
         guard local + remote > 0 else { return }
         var parts: [String] = []
-        if local > 0 { parts.append("\(local) image\(local == 1 ? "" : "s") inside lines of text that could not be read") }
+        if local > 0 {
+            parts.append("\(local) image\(local == 1 ? "" : "s") inside lines of text that could not be read")
+        }
         if remote > 0 { parts.append("\(remote) remote image\(remote == 1 ? "" : "s") (not fetched)") }
         warn("\(parts.joined(separator: " and ")) shown as alt text", first, kind: .image)
     }
@@ -577,13 +635,16 @@ public struct Styler: Sendable {
         let size = c.style.size
         switch presentation {
         case .superscript:
-            c.style.size = size * 0.7; c.baselineOffset += size * 0.33
+            c.style.size = size * 0.7
+            c.baselineOffset += size * 0.33
         case .subscript:
-            c.style.size = size * 0.7; c.baselineOffset -= size * 0.15
+            c.style.size = size * 0.7
+            c.baselineOffset -= size * 0.15
         case .keyboard:
             c.style.families = theme.monospaceFamilies
             c.style.size = (size * 0.85 * 10).rounded() / 10
-            c.style.tracking = nil; c.style.kerning = nil
+            c.style.tracking = nil
+            c.style.kerning = nil
             c.background = theme.color(named: "keyBackground") ?? RGBAColor(hex: "#E6E8EC")
         case .highlight:
             c.background = theme.color(named: "highlight") ?? RGBAColor(hex: "#FFF0A0")
@@ -597,8 +658,13 @@ public struct Styler: Sendable {
 
     /// A figure: the image, sized by its `width`/`height` attributes (else its own size), and
     /// its alt text as the caption (Pandoc's implicit figures; the title is not shown).
-    mutating func appendImage(_ figure: (image: Inline, attributes: Attributes), context: BlockContext, location: SourceLocation?, to blocks: inout [StyledBlock]) {
-        guard case .image(let source, let title, let alt, let imageLocation) = figure.image, !Styler.isDarkModeOnly(source) else { return }
+    mutating func appendImage(
+        _ figure: (image: Inline, attributes: Attributes), context: BlockContext, location: SourceLocation?,
+        to blocks: inout [StyledBlock]
+    ) {
+        guard case .image(let source, let title, let alt, let imageLocation) = figure.image,
+            !Styler.isDarkModeOnly(source)
+        else { return }
         // `<img>` in HTML arrives as a span that may ask for no caption (`caption=none`), as GitHub shows it.
         let captioned = figure.attributes.pairs.last { $0.key == "caption" }?.value?.lowercased() != "none"
         var dimensions: [String: ImageDimension] = [:]
@@ -608,35 +674,50 @@ public struct Styler: Sendable {
             if let value = pair.value, let dimension = ImageDimension(value) {
                 dimensions[key] = dimension
             } else {
-                warn(ImageDimension.problem(pair.value ?? "", key: pair.key), pair.location ?? imageLocation, kind: .image)
+                warn(
+                    ImageDimension.problem(pair.value ?? "", key: pair.key), pair.location ?? imageLocation,
+                    kind: .image)
             }
         }
         if let id = figure.attributes.id { registerAnchor(id, at: figure.attributes.location) }
         let altText = alt.plainText
         if altText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            warn("image '\(source.prefix(60))' has no alt text; screen readers can only say that there is a figure", imageLocation ?? location, kind: .image)
+            warn(
+                "image '\(source.prefix(60))' has no alt text; screen readers can only say that there is a figure",
+                imageLocation ?? location, kind: .image)
         }
         var path = Styler.localImagePath(source)
         let isRemote = source.contains("://") || source.lowercased().hasPrefix("data:")
         if !isRemote && !path.hasPrefix("/") { path = (options.baseDirectory as NSString).appendingPathComponent(path) }
         // Local files are checked with the layout's image reader (Typesetter's ImageCheck).
-        if isRemote { warn("remote image '\(source.prefix(60))\(source.count > 60 ? "…" : "")' is not fetched; drawing a placeholder", imageLocation ?? location, kind: .image) }
+        if isRemote {
+            warn(
+                "remote image '\(source.prefix(60))\(source.count > 60 ? "…" : "")' is not fetched; drawing a placeholder",
+                imageLocation ?? location, kind: .image)
+        }
         var captionCascade = context.cascade
         captionCascade.apply(role: .caption, theme: theme)
         if let secondary = theme.color(named: "secondary") { captionCascade.color = secondary }
         let captionText = altText
-        let caption = captionText.isEmpty || !captioned ? nil : StyledParagraph(
-            runs: [StyledRun(captionText, style: captionCascade.runStyle)],
-            style: ParagraphStyle(baseFont: captionCascade.font, lineHeight: captionCascade.style.lineHeight, alignment: .center,
-                                  leftIndent: context.indent, hangulLineBreak: options.hangulLineBreak))
+        let caption =
+            captionText.isEmpty || !captioned
+            ? nil
+            : StyledParagraph(
+                runs: [StyledRun(captionText, style: captionCascade.runStyle)],
+                style: ParagraphStyle(
+                    baseFont: captionCascade.font, lineHeight: captionCascade.style.lineHeight, alignment: .center,
+                    leftIndent: context.indent, hangulLineBreak: options.hangulLineBreak))
         var styledImage = StyledImage(path: isRemote ? "" : path, alt: altText, caption: caption)
         styledImage.source = source
         styledImage.width = dimensions["width"]
         styledImage.height = dimensions["height"]
-        blocks.append(StyledBlock(.image(styledImage),
-                                  spaceBefore: blockSpacing, spaceAfter: blockSpacing * 1.5, keepTogether: true,
-                                  quoteBars: context.quoteBars, quoteBarColor: quoteBarColor, location: location))
-        blocks[blocks.count - 1].structure = context.structure + [newElement(.figure, alternativeText: altText.isEmpty ? title : altText)]
+        blocks.append(
+            StyledBlock(
+                .image(styledImage),
+                spaceBefore: blockSpacing, spaceAfter: blockSpacing * 1.5, keepTogether: true,
+                quoteBars: context.quoteBars, quoteBarColor: quoteBarColor, location: location))
+        blocks[blocks.count - 1].structure =
+            context.structure + [newElement(.figure, alternativeText: altText.isEmpty ? title : altText)]
     }
 
     // MARK: Footnotes
@@ -697,11 +778,14 @@ public struct Styler: Sendable {
         let left = footnoteDefinitions.keys.sorted().filter { !styledNotes.contains($0) }
         guard !left.isEmpty else { return }
         if blocks.isEmpty {
-            blocks.append(StyledBlock(.paragraph(StyledParagraph(runs: [], style: paragraphStyle(context, overrides: StyleOverrides())))))
+            blocks.append(
+                StyledBlock(
+                    .paragraph(StyledParagraph(runs: [], style: paragraphStyle(context, overrides: StyleOverrides())))))
         }
         for number in left {
-            warn("footnote \(number) is cited only where no marker is drawn (in its own text or an image's alt text); it is set at the foot of the last page",
-                 footnoteDefinitions[number]?.first?.location, kind: .footnote)
+            warn(
+                "footnote \(number) is cited only where no marker is drawn (in its own text or an image's alt text); it is set at the foot of the last page",
+                footnoteDefinitions[number]?.first?.location, kind: .footnote)
         }
         referencedNotes = left
         attachFootnotes(to: &blocks, from: blocks.count - 1)
@@ -723,10 +807,17 @@ public struct Styler: Sendable {
         referencedNotes = saved
         var paragraphs: [StyledParagraph] = []
         for block in noteBlocks {
-            if case .paragraph(let p) = block.content { paragraphs.append(p); continue }
-            warn("footnote \(number): only paragraphs and lists are set in footnotes; a table, image or rule is left out", block.location, kind: .footnote)
+            if case .paragraph(let p) = block.content {
+                paragraphs.append(p)
+                continue
+            }
+            warn(
+                "footnote \(number): only paragraphs and lists are set in footnotes; a table, image or rule is left out",
+                block.location, kind: .footnote)
         }
-        if paragraphs.isEmpty { paragraphs = [StyledParagraph(runs: [], style: paragraphStyle(context, overrides: StyleOverrides()))] }
+        if paragraphs.isEmpty {
+            paragraphs = [StyledParagraph(runs: [], style: paragraphStyle(context, overrides: StyleOverrides()))]
+        }
         var numberStyle = context.cascade.runStyle
         numberStyle.features.append("tnum")
         paragraphs[0].marker = [StyledRun("\(number)", style: numberStyle)]
@@ -753,26 +844,32 @@ public struct Styler: Sendable {
             case .text(let text):
                 // A tab in running text is white space like any other (CommonMark §2.2).
                 // (A byte test: `String.contains(String)` is Foundation's locale-aware search.)
-                Self.append(StyledRun(text.utf8.contains(0x09) ? text.replacingOccurrences(of: "\t", with: " ") : text,
-                                      style: cascade.runStyle), to: &runs)
+                Self.append(
+                    StyledRun(
+                        text.utf8.contains(0x09) ? text.replacingOccurrences(of: "\t", with: " ") : text,
+                        style: cascade.runStyle), to: &runs)
             case .softBreak:
                 Self.append(StyledRun(" ", style: cascade.runStyle), to: &runs)
             case .lineBreak:
                 Self.append(StyledRun("\u{2028}", style: cascade.runStyle), to: &runs)
             case .emphasis(let children):
-                var c = cascade; c.emphasize()
+                var c = cascade
+                c.emphasize()
                 appendRuns(children, cascade: c, to: &runs)
             case .strong(let children):
-                var c = cascade; c.embolden(theme: theme)
+                var c = cascade
+                c.embolden(theme: theme)
                 appendRuns(children, cascade: c, to: &runs)
             case .strikethrough(let children):
-                var c = cascade; c.strikethrough = .some(nil)
+                var c = cascade
+                c.strikethrough = .some(nil)
                 appendRuns(children, cascade: c, to: &runs)
             case .code(let code):
                 var c = cascade
                 c.style.families = theme.monospaceFamilies
                 c.style.size = (c.style.size * 0.92 * 10).rounded() / 10
-                c.style.tracking = nil; c.style.kerning = nil
+                c.style.tracking = nil
+                c.style.kerning = nil
                 c.background = theme.color(named: "codeBackground")
                 var style = c.runStyle
                 style.isCode = true
@@ -781,7 +878,8 @@ public struct Styler: Sendable {
                 var c = cascade
                 c.link = linkTarget(destination)
                 if let link = theme.color(named: "link") { c.color = link }
-                let before = runs.count, lastLength = runs.last?.text.utf8.count
+                let before = runs.count
+                let lastLength = runs.last?.text.utf8.count
                 appendRuns(children, cascade: c, to: &runs)
                 // No text from the children (text may have joined the last run, ``append(_:to:)``).
                 if runs.count == before, runs.last?.text.utf8.count == lastLength {
@@ -792,7 +890,8 @@ public struct Styler: Sendable {
             case .image(let source, _, let alt, let location):
                 let remote = source.contains("://") || source.lowercased().hasPrefix("data:")
                 if !remote, let run = inlineImageRun(source, cascade: cascade, asked: (nil, nil)) {
-                    runs.append(run); continue
+                    runs.append(run)
+                    continue
                 }
                 if remote { inlineImages.remote += 1 } else { inlineImages.local += 1 }
                 if inlineImages.first == nil { inlineImages.first = location ?? currentLocation }
@@ -812,7 +911,8 @@ public struct Styler: Sendable {
                     warn(ImageDimension.problem(pair.value ?? "", key: pair.key), pair.location ?? attributes.location)
                 }
                 if let sized = Styler.sizedImage(attributes, children), case .image(let source, _, _, _) = sized.image,
-                   let run = inlineImageRun(source, cascade: cascade, asked: (sized.width, sized.height)) {
+                    let run = inlineImageRun(source, cascade: cascade, asked: (sized.width, sized.height))
+                {
                     runs.append(run)
                 } else {
                     appendRuns(children, cascade: cascade, to: &runs)
@@ -832,10 +932,14 @@ public struct Styler: Sendable {
                 let overrides = StyleOverrides(attributes, theme: theme, diagnostics: &diagnosticsCopy)
                 diagnostics += diagnosticsCopy
                 if overrides.lineHeight != nil || overrides.leading != nil {
-                    warn("line height applies to whole paragraphs; ignored on a span", overrides.lineHeightLocation ?? attributes.location, kind: .attribute)
+                    warn(
+                        "line height applies to whole paragraphs; ignored on a span",
+                        overrides.lineHeightLocation ?? attributes.location, kind: .attribute)
                 }
                 if overrides.alignment != nil {
-                    warn("'align' applies to whole paragraphs; ignored on a span", overrides.alignmentLocation ?? attributes.location, kind: .attribute)
+                    warn(
+                        "'align' applies to whole paragraphs; ignored on a span",
+                        overrides.alignmentLocation ?? attributes.location, kind: .attribute)
                 }
                 var c = cascade
                 var spanOverrides = overrides
@@ -871,15 +975,17 @@ public struct Styler: Sendable {
         if trimmed.isEmpty { return nil }
         if trimmed.hasPrefix("#") { return .internal(String(trimmed.dropFirst())) }
         if !trimmed.contains(":"), let path = trimmed.split(separator: "#", maxSplits: 1).first,
-           ["md", "markdown", "mdown", "mkd"].contains((String(path) as NSString).pathExtension.lowercased()) {
+            ["md", "markdown", "mdown", "mkd"].contains((String(path) as NSString).pathExtension.lowercased())
+        {
             otherFileLinks.count += 1
             if otherFileLinks.first == nil { otherFileLinks.first = (String(trimmed.prefix(60)), currentLocation) }
         }
         if let colon = trimmed.firstIndex(of: ":"), !trimmed[..<colon].contains("/") {
             let scheme = trimmed[..<colon].lowercased()
             guard Styler.linkSchemes.contains(scheme) else {
-                warn("link '\(trimmed.prefix(60))' uses the scheme '\(scheme):'; it is not made clickable", nil,
-                     kind: .link, subject: trimmed)
+                warn(
+                    "link '\(trimmed.prefix(60))' uses the scheme '\(scheme):'; it is not made clickable", nil,
+                    kind: .link, subject: trimmed)
                 return nil
             }
         }
@@ -900,7 +1006,9 @@ public struct Styler: Sendable {
             let location = blocks[b].location
             blocks[b].updateParagraphs { paragraph in
                 for r in paragraph.runs.indices {
-                    guard case .internal(let id)? = paragraph.runs[r].style.link, !anchors.contains(id) else { continue }
+                    guard case .internal(let id)? = paragraph.runs[r].style.link, !anchors.contains(id) else {
+                        continue
+                    }
                     if let found = matcher.match(id) {
                         paragraph.runs[r].style.link = .internal(found)
                         continue

@@ -31,8 +31,9 @@ package enum CairoPDFLayout {
             let catalog = try file.object(file.root).value
             guard catalog["StructTreeRoot"] != nil else { throw Unsupported(description: "no structure tree") }
             guard case .array(let kids)? = try file.resolved(catalog["Pages"])?["Kids"],
-                  case .reference(let first)? = kids.first,
-                  case .reference(let contents)? = try file.object(first).value["Contents"] else {
+                case .reference(let first)? = kids.first,
+                case .reference(let contents)? = try file.object(first).value["Contents"]
+            else {
                 throw Unsupported(description: "no page with a content stream of its own")
             }
             let stream = try file.object(contents)

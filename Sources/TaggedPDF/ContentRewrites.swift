@@ -30,8 +30,10 @@ final class ContentRewrites: @unchecked Sendable {
     /// The content streams `jobs` (number, object as read, and the index of the page they draw)
     /// of `source`, in increasing order of number, to be rewritten for the page's runs in
     /// `structure`; `threaded`: one is rewritten ahead on a thread of its own.
-    init(_ jobs: [(number: Int32, object: CairoPDFFile.Object, page: Int)], source: UnsafeBufferPointer<UInt8>,
-         structure: StructureRecords, threaded: Bool) {
+    init(
+        _ jobs: [(number: Int32, object: CairoPDFFile.Object, page: Int)], source: UnsafeBufferPointer<UInt8>,
+        structure: StructureRecords, threaded: Bool
+    ) {
         numbers = jobs.map(\.number)
         let objects = jobs.map { ($0.object, $0.page) }
         ahead = WorkAhead(count: objects.count, window: Self.window, threaded: threaded) { i, _ in
@@ -49,8 +51,10 @@ final class ContentRewrites: @unchecked Sendable {
     func stop() { ahead.stop() }
 
     /// Content stream `object` with its marked content rewritten for `runs`, compressed.
-    static func rewrite(_ object: CairoPDFFile.Object, source: UnsafeBufferPointer<UInt8>, runs: Range<Int>,
-                        structure: StructureRecords) -> Outcome {
+    static func rewrite(
+        _ object: CairoPDFFile.Object, source: UnsafeBufferPointer<UInt8>, runs: Range<Int>,
+        structure: StructureRecords
+    ) -> Outcome {
         guard let data = object.streamData else { return .copy }
         let bytes = UnsafeBufferPointer(rebasing: source[data])
         var plain: [UInt8]?
@@ -65,12 +69,18 @@ final class ContentRewrites: @unchecked Sendable {
         guard let plain else { return runs.isEmpty ? .copy : .failed("a content stream cannot be decoded") }
         let rewritten: [UInt8]
         do {
-            rewritten = try plain.withUnsafeBufferPointer { try MarkedContentRewrite.rewritten($0, runs: runs, structure: structure) }
+            rewritten = try plain.withUnsafeBufferPointer {
+                try MarkedContentRewrite.rewritten($0, runs: runs, structure: structure)
+            }
         } catch {
             return .failed(String(describing: error))
         }
-        guard let compressed = Deflate.compressed(rewritten) else { return .failed("zlib cannot compress a content stream") }
-        return .stream(object.value.removing(["Length", "Filter", "DecodeParms"]).setting("Filter", .name("FlateDecode")), compressed)
+        guard let compressed = Deflate.compressed(rewritten) else {
+            return .failed("zlib cannot compress a content stream")
+        }
+        return .stream(
+            object.value.removing(["Length", "Filter", "DecodeParms"]).setting("Filter", .name("FlateDecode")),
+            compressed)
     }
 }
 
@@ -101,8 +111,10 @@ final class WorkAhead<Outcome>: @unchecked Sendable {
 
     /// `threaded`: results are made ahead on a thread of their own (with more than one), at
     /// most `window` of them waiting.
-    init(count: Int, window: Int = WorkAhead.window, threaded: Bool,
-         work: @escaping (_ index: Int, _ onThread: Bool) -> Outcome) {
+    init(
+        count: Int, window: Int = WorkAhead.window, threaded: Bool,
+        work: @escaping (_ index: Int, _ onThread: Bool) -> Outcome
+    ) {
         self.count = count
         self.window = window
         self.work = work

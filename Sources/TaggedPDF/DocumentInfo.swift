@@ -11,8 +11,14 @@ public struct DocumentInfo: Hashable, Sendable {
     /// PDF Creator (the producing application), `Typeset` by default.
     public var creator: String
     /// Creates document information from its parts.
-    public init(title: String? = nil, author: String? = nil, subject: String? = nil, keywords: [String] = [],
-                creator: String = "Typeset") {
-        self.title = title; self.author = author; self.subject = subject; self.keywords = keywords; self.creator = creator
+    public init(
+        title: String? = nil, author: String? = nil, subject: String? = nil, keywords: [String] = [],
+        creator: String = "Typeset"
+    ) {
+        self.title = title
+        self.author = author
+        self.subject = subject
+        self.keywords = keywords
+        self.creator = creator
     }
 }

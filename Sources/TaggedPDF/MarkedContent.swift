@@ -41,7 +41,9 @@ enum MarkedContentRewrite {
 
     /// `bytes` (a page's decoded content stream) rewritten for `runs` of `structure`.
     /// - Throws: ``Mismatch`` when the markers and links found are not the page's runs.
-    static func rewritten(_ bytes: UnsafeBufferPointer<UInt8>, runs: Range<Int>, structure: StructureRecords) throws -> [UInt8] {
+    static func rewritten(_ bytes: UnsafeBufferPointer<UInt8>, runs: Range<Int>, structure: StructureRecords) throws
+        -> [UInt8]
+    {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + runs.count * 24)
         var copied = 0
@@ -56,7 +58,8 @@ enum MarkedContentRewrite {
         var markers = 0
         var runOpen = false
         /// The graphics-state depth (`q` … `Q`), and the depth at which the open run began.
-        var depth = 0, runDepth = 0
+        var depth = 0
+        var runDepth = 0
         /// Takes the next run, which must be a link (`link`) or not.
         func nextRun(link: Bool) throws -> [UInt8] {
             guard cursor < runs.upperBound else {
@@ -65,7 +68,8 @@ enum MarkedContentRewrite {
             let owner = structure.runOwner[cursor]
             let isLink = owner >= 0 && structure.types[Int(owner)] == .link
             guard isLink == link else {
-                throw Mismatch(description: "a page's marked content is out of order at run \(cursor - runs.lowerBound)")
+                throw Mismatch(
+                    description: "a page's marked content is out of order at run \(cursor - runs.lowerBound)")
             }
             var text = runOpen ? "EMC\n" : ""
             if owner < 0 {
@@ -100,10 +104,11 @@ enum MarkedContentRewrite {
                 // size (a dot in an SVG picture) is content.
                 let expected = ContentMarker.position(markers)
                 guard let previous, previous.operands.count == 4, operands.isEmpty, depth <= 1,
-                      lexer.equals(previous.operands[2], ContentMarker.printedSide),
-                      lexer.equals(previous.operands[3], ContentMarker.printedSide),
-                      let x = lexer.number(previous.operands[0]), let y = lexer.number(previous.operands[1]),
-                      abs(x - expected.x) < 0.01, abs(y - expected.y) < 0.01 else { break }
+                    lexer.equals(previous.operands[2], ContentMarker.printedSide),
+                    lexer.equals(previous.operands[3], ContentMarker.printedSide),
+                    let x = lexer.number(previous.operands[0]), let y = lexer.number(previous.operands[1]),
+                    abs(x - expected.x) < 0.01, abs(y - expected.y) < 0.01
+                else { break }
                 markers += 1
                 replace(previous.start..<token.range.upperBound, with: try nextRun(link: false))
                 runOpen = true
@@ -128,7 +133,8 @@ enum MarkedContentRewrite {
                     runOpen = false
                     stack.append(.link)
                 } else if tag == "/Span", operands.count == 5, lexer.text(operands[2]) == "/ActualText",
-                          lexer.text(operands[3]) == "<feff0020>", let end = lexer.skipping("EMC") {
+                    lexer.text(operands[3]) == "<feff0020>", let end = lexer.skipping("EMC")
+                {
                     replace(start..<end, with: [])
                 } else {
                     stack.append(.kept)
@@ -136,14 +142,17 @@ enum MarkedContentRewrite {
             case .BMC:
                 stack.append(.kept)
             case .EMC:
-                guard let open = stack.popLast() else { throw Mismatch(description: "a page's content has an EMC without BDC") }
+                guard let open = stack.popLast() else {
+                    throw Mismatch(description: "a page's content has an EMC without BDC")
+                }
                 if open == .dropped { replace(token.range, with: []) }
             case nil:
                 break
             }
         }
         guard cursor == runs.upperBound else {
-            throw Mismatch(description: "a page has \(runs.count) runs of content, \(cursor - runs.lowerBound) were found")
+            throw Mismatch(
+                description: "a page has \(runs.count) runs of content, \(cursor - runs.lowerBound) were found")
         }
         out.append(contentsOf: bytes[copied...])
         if runOpen { out.append(contentsOf: Array("\nEMC\n".utf8)) }

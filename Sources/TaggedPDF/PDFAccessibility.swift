@@ -35,19 +35,25 @@ package enum PDFAccessibility {
     /// Post-processes the PDF at `path`.
     /// - Throws: ``Failure`` when the file cannot be read or written, is not in Cairo's regular
     ///   layout, or does not match `structure` (then the file is left as Cairo wrote it).
-    package static func complete(path: String, structure: StructureRecords, tagging: PDFTagging, info: DocumentInfo, claimsUA: Bool) throws {
+    package static func complete(
+        path: String, structure: StructureRecords, tagging: PDFTagging, info: DocumentInfo, claimsUA: Bool
+    ) throws {
         // The mapping outlives the rename below (it holds the old file).
         let file = try MappedFile(path: path)
         defer { file.unmap() }
         let written = path + ".tagged"
         defer { unlink(written) }
         do {
-            try TaggedPDFRewriter.rewrite(source: UnsafeBufferPointer(start: UnsafeRawPointer(file.bytes).assumingMemoryBound(to: UInt8.self), count: file.count),
-                                          to: written, structure: structure, tagging: tagging, info: info, claimsUA: claimsUA)
+            try TaggedPDFRewriter.rewrite(
+                source: UnsafeBufferPointer(
+                    start: UnsafeRawPointer(file.bytes).assumingMemoryBound(to: UInt8.self), count: file.count),
+                to: written, structure: structure, tagging: tagging, info: info, claimsUA: claimsUA)
         } catch let error as CairoPDFFile.Unsupported {
             throw Failure(description: "the PDF is not in Cairo's layout (\(error))")
         }
-        guard rename(written, path) == 0 else { throw Failure(description: "cannot replace \(path): \(String(cString: strerror(errno)))") }
+        guard rename(written, path) == 0 else {
+            throw Failure(description: "cannot replace \(path): \(String(cString: strerror(errno)))")
+        }
     }
 }
 
@@ -60,12 +66,18 @@ struct MappedFile {
     ///   cannot be mapped.
     init(path: String) throws {
         let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw PDFAccessibility.Failure(description: "cannot read \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw PDFAccessibility.Failure(description: "cannot read \(path): \(String(cString: strerror(errno)))")
+        }
         defer { close(fd) }
         var status = stat()
-        guard fstat(fd, &status) == 0, status.st_size > 0 else { throw PDFAccessibility.Failure(description: "cannot read \(path)") }
+        guard fstat(fd, &status) == 0, status.st_size > 0 else {
+            throw PDFAccessibility.Failure(description: "cannot read \(path)")
+        }
         let count = Int(status.st_size)
-        guard let mapped = mmap(nil, count, PROT_READ, MAP_PRIVATE, fd, 0), mapped != UnsafeMutableRawPointer(bitPattern: -1) else {
+        guard let mapped = mmap(nil, count, PROT_READ, MAP_PRIVATE, fd, 0),
+            mapped != UnsafeMutableRawPointer(bitPattern: -1)
+        else {
             throw PDFAccessibility.Failure(description: "cannot map \(path): \(String(cString: strerror(errno)))")
         }
         bytes = UnsafePointer(mapped.assumingMemoryBound(to: CChar.self))
@@ -83,7 +95,9 @@ enum Deflate {
         var size = compressBound(uLong(bytes.count))
         var out = [UInt8](repeating: 0, count: Int(size))
         let status = out.withUnsafeMutableBufferPointer { target in
-            bytes.withUnsafeBufferPointer { compress2(target.baseAddress, &size, $0.baseAddress, uLong($0.count), Z_DEFAULT_COMPRESSION) }
+            bytes.withUnsafeBufferPointer {
+                compress2(target.baseAddress, &size, $0.baseAddress, uLong($0.count), Z_DEFAULT_COMPRESSION)
+            }
         }
         guard status == Z_OK else { return nil }
         out.removeLast(out.count - Int(size))
@@ -100,16 +114,21 @@ enum XMP {
         }
         var fields: [String] = []
         if let title = info.title, !title.isEmpty {
-            fields.append("<dc:title><rdf:Alt><rdf:li xml:lang=\"x-default\">\(escaped(title))</rdf:li></rdf:Alt></dc:title>")
+            fields.append(
+                "<dc:title><rdf:Alt><rdf:li xml:lang=\"x-default\">\(escaped(title))</rdf:li></rdf:Alt></dc:title>")
         }
         if let author = info.author, !author.isEmpty {
             fields.append("<dc:creator><rdf:Seq><rdf:li>\(escaped(author))</rdf:li></rdf:Seq></dc:creator>")
         }
         if let subject = info.subject, !subject.isEmpty {
-            fields.append("<dc:description><rdf:Alt><rdf:li xml:lang=\"x-default\">\(escaped(subject))</rdf:li></rdf:Alt></dc:description>")
+            fields.append(
+                "<dc:description><rdf:Alt><rdf:li xml:lang=\"x-default\">\(escaped(subject))</rdf:li></rdf:Alt></dc:description>"
+            )
         }
         fields.append("<dc:language><rdf:Bag><rdf:li>\(escaped(language))</rdf:li></rdf:Bag></dc:language>")
-        if !info.keywords.isEmpty { fields.append("<pdf:Keywords>\(escaped(info.keywords.joined(separator: ", ")))</pdf:Keywords>") }
+        if !info.keywords.isEmpty {
+            fields.append("<pdf:Keywords>\(escaped(info.keywords.joined(separator: ", ")))</pdf:Keywords>")
+        }
         fields.append("<xmp:CreatorTool>\(escaped(info.creator))</xmp:CreatorTool>")
         if claimsUA { fields.append("<pdfuaid:part>1</pdfuaid:part>") }
         return """

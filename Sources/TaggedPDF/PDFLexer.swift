@@ -319,7 +319,8 @@ struct PDFLexer {
         if integer() != nil {
             skipSpace()
             if index < bytes.count, bytes[index] == 0x52,
-               index + 1 >= bytes.count || Self.isSpace(bytes[index + 1]) || Self.isDelimiter(bytes[index + 1]) {
+                index + 1 >= bytes.count || Self.isSpace(bytes[index + 1]) || Self.isDelimiter(bytes[index + 1])
+            {
                 index += 1
                 return true
             }

@@ -12,7 +12,7 @@ public enum PDFNames {
         for byte in id.utf8 {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
                 result.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 result += "~" + hex(byte)
@@ -50,7 +50,8 @@ public enum PDFNames {
     private static func isAllowedInURI(_ b: UInt8) -> Bool {
         switch b {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"): return true
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
         default: return "-._~:/?#[]@!$&*+,;=".utf8.contains(b)
         }
     }

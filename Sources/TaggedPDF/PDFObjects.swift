@@ -31,7 +31,11 @@ enum PDFValue {
     /// A dictionary with `key` set to `value` (replaced in place, or appended).
     func setting(_ key: String, _ value: PDFValue) -> PDFValue {
         guard case .dictionary(var entries) = self else { return self }
-        if let i = entries.firstIndex(where: { $0.key == key }) { entries[i].value = value } else { entries.append((key, value)) }
+        if let i = entries.firstIndex(where: { $0.key == key }) {
+            entries[i].value = value
+        } else {
+            entries.append((key, value))
+        }
         return .dictionary(entries)
     }
 
@@ -77,7 +81,11 @@ enum PDFValue {
         let end = raw.count - 1
         while i < end, out.count < limit {
             let b = raw[i]
-            guard b == 0x5C, i + 1 < end else { out.append(b); i += 1; continue }
+            guard b == 0x5C, i + 1 < end else {
+                out.append(b)
+                i += 1
+                continue
+            }
             let e = raw[i + 1]
             i += 2
             switch e {
@@ -88,8 +96,13 @@ enum PDFValue {
             case UInt8(ascii: "f"): out.append(0x0C)
             case 0x0A: break
             case 0x30...0x37:
-                var v = Int(e - 0x30), n = 1
-                while n < 3, i < end, (0x30...0x37).contains(raw[i]) { v = v * 8 + Int(raw[i] - 0x30); i += 1; n += 1 }
+                var v = Int(e - 0x30)
+                var n = 1
+                while n < 3, i < end, (0x30...0x37).contains(raw[i]) {
+                    v = v * 8 + Int(raw[i] - 0x30)
+                    i += 1
+                    n += 1
+                }
                 out.append(UInt8(truncatingIfNeeded: v))
             default: out.append(e)
             }
@@ -107,7 +120,9 @@ enum PDFValue {
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
         case .integer(let n): Self.writeDecimal(n, to: &out)
         case .real(let raw), .string(let raw): out.append(contentsOf: raw)
-        case .name(let n): out.append(0x2F); out.append(contentsOf: n.utf8)
+        case .name(let n):
+            out.append(0x2F)
+            out.append(contentsOf: n.utf8)
         case .reference(let n):
             Self.writeDecimal(Int(n), to: &out)
             out.append(contentsOf: [0x20, 0x30, 0x20, 0x52])
@@ -121,7 +136,9 @@ enum PDFValue {
         case .dictionary(let entries):
             out.append(contentsOf: [0x3C, 0x3C])
             for (key, value) in entries {
-                out.append(0x2F); out.append(contentsOf: key.utf8); out.append(0x20)
+                out.append(0x2F)
+                out.append(contentsOf: key.utf8)
+                out.append(0x20)
                 value.write(to: &out)
                 out.append(0x20)
             }
@@ -173,26 +190,34 @@ struct CairoPDFFile {
         let marker = Array("startxref".utf8)
         var k = bytes.count - marker.count
         while k >= tail {
-            if bytes[k] == marker[0], Array(bytes[k..<(k + marker.count)]) == marker { start = k + marker.count; break }
+            if bytes[k] == marker[0], Array(bytes[k..<(k + marker.count)]) == marker {
+                start = k + marker.count
+                break
+            }
             k -= 1
         }
         guard let start else { throw Unsupported(description: "no startxref") }
         var parser = PDFLexer(bytes: bytes, index: start)
         parser.skipSpace()
-        guard let xref = parser.integer(), xref < bytes.count else { throw Unsupported(description: "no cross-reference offset") }
+        guard let xref = parser.integer(), xref < bytes.count else {
+            throw Unsupported(description: "no cross-reference offset")
+        }
         parser.index = xref
         guard parser.keyword("xref") else { throw Unsupported(description: "not a cross-reference table") }
         parser.skipSpace()
         guard parser.integer() == 0 else { throw Unsupported(description: "cross-reference section not from 0") }
         parser.skipSpace()
-        guard let count = parser.integer(), count > 0 else { throw Unsupported(description: "empty cross-reference section") }
+        guard let count = parser.integer(), count > 0 else {
+            throw Unsupported(description: "empty cross-reference section")
+        }
         parser.skipSpace()
         entries = parser.index
         parser.index = entries + 20 * count
         guard parser.keyword("trailer") else { throw Unsupported(description: "more than one cross-reference section") }
         let trailer = try parser.value()
         guard case .integer(let size)? = trailer["Size"], size == count, case .reference(let root)? = trailer["Root"],
-              trailer["Prev"] == nil, trailer["Encrypt"] == nil, trailer["XRefStm"] == nil else {
+            trailer["Prev"] == nil, trailer["Encrypt"] == nil, trailer["XRefStm"] == nil
+        else {
             throw Unsupported(description: "trailer is not Cairo's")
         }
         self.size = Int32(size)
@@ -248,11 +273,15 @@ struct CairoPDFFile {
             switch value["Length"] {
             case .integer(let l)?: length = l
             case .reference(let r)?:
-                guard case .integer(let l) = try object(r).value else { throw Unsupported(description: "stream \(n) has no length") }
+                guard case .integer(let l) = try object(r).value else {
+                    throw Unsupported(description: "stream \(n) has no length")
+                }
                 length = l
             default: throw Unsupported(description: "stream \(n) has no length")
             }
-            guard length >= 0, p.index + length <= bytes.count else { throw Unsupported(description: "stream \(n) is cut short") }
+            guard length >= 0, p.index + length <= bytes.count else {
+                throw Unsupported(description: "stream \(n) is cut short")
+            }
             data = p.index..<(p.index + length)
             p.index += length
             guard p.keyword("endstream") else { throw Unsupported(description: "stream \(n) has no endstream") }

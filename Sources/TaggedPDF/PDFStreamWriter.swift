@@ -43,14 +43,20 @@ final class PDFStreamWriter {
     /// `threaded`: object streams are compressed on a second thread (the same file either way).
     /// - Throws: ``Failure`` when the file cannot be created.
     init(path: String, size: Int32, version: String = "1.7", threaded: Bool = false) throws {
-        guard let file = fopen(path, "wb") else { throw Failure(description: "cannot write \(path): \(String(cString: strerror(errno)))") }
+        guard let file = fopen(path, "wb") else {
+            throw Failure(description: "cannot write \(path): \(String(cString: strerror(errno)))")
+        }
         self.file = file
         compression = threaded ? OrderedCompression() : nil
         nextNumber = size
         entries = [UInt64](repeating: 0, count: Int(size))
         entries[0] = 65535
         setvbuf(file, nil, _IOFBF, 1 << 16)
-        write(Array("%PDF-\(version)\n%\u{E2}\u{E3}\u{CF}\u{D3}\n".unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) }))
+        write(
+            Array(
+                "%PDF-\(version)\n%\u{E2}\u{E3}\u{CF}\u{D3}\n".unicodeScalars.map {
+                    UInt8(truncatingIfNeeded: $0.value)
+                }))
     }
 
     deinit {
@@ -134,8 +140,10 @@ final class PDFStreamWriter {
         }
         let first = data.count
         data.append(contentsOf: pending)
-        let dictionary = PDFValue.dictionary([("Type", .name("ObjStm")), ("N", .integer(pendingObjects.count)),
-                                              ("First", .integer(first)), ("Filter", .name("FlateDecode"))])
+        let dictionary = PDFValue.dictionary([
+            ("Type", .name("ObjStm")), ("N", .integer(pendingObjects.count)),
+            ("First", .integer(first)), ("Filter", .name("FlateDecode")),
+        ])
         pendingObjects.removeAll(keepingCapacity: true)
         pending.removeAll(keepingCapacity: true)
         if let compression {
@@ -191,18 +199,29 @@ final class PDFStreamWriter {
         let number = newNumber()
         entries[Int(number)] = 1 << 56 | UInt64(offset) << 16
         let rows = Self.crossReferenceRows(entries)
-        let id = String(format: "<%08lX%08lX%08lX%08lX>", UInt(crc), UInt(adler), UInt(offset & 0xFFFF_FFFF), UInt(entries.count))
-        var dictionary: [(key: String, value: PDFValue)] = [("Type", .name("XRef")), ("Size", .integer(entries.count)),
-                                                            ("W", .array([.integer(1), .integer(4), .integer(2)])),
-                                                            ("Root", .reference(root))]
+        let id = String(
+            format: "<%08lX%08lX%08lX%08lX>", UInt(crc), UInt(adler), UInt(offset & 0xFFFF_FFFF), UInt(entries.count))
+        var dictionary: [(key: String, value: PDFValue)] = [
+            ("Type", .name("XRef")), ("Size", .integer(entries.count)),
+            ("W", .array([.integer(1), .integer(4), .integer(2)])),
+            ("Root", .reference(root)),
+        ]
         if let info { dictionary.append(("Info", .reference(info))) }
         dictionary.append(("ID", .array([.string(Array(id.utf8)), .string(Array(id.utf8))])))
         dictionary.append(("Filter", .name("FlateDecode")))
-        dictionary.append(("DecodeParms", .dictionary([("Columns", .integer(Self.crossReferenceRowBytes)), ("Predictor", .integer(12))])))
+        dictionary.append(
+            (
+                "DecodeParms",
+                .dictionary([("Columns", .integer(Self.crossReferenceRowBytes)), ("Predictor", .integer(12))])
+            ))
         let start = offset
-        (Deflate.compressed(rows) ?? []).withUnsafeBytes { writeStream(number, dictionary: .dictionary(dictionary), data: $0) }
+        (Deflate.compressed(rows) ?? []).withUnsafeBytes {
+            writeStream(number, dictionary: .dictionary(dictionary), data: $0)
+        }
         write("startxref\n\(start)\n%%EOF\n")
-        guard fflush(file) == 0, ferror(file) == 0 else { throw Failure(description: "cannot write the PDF: \(String(cString: strerror(errno)))") }
+        guard fflush(file) == 0, ferror(file) == 0 else {
+            throw Failure(description: "cannot write the PDF: \(String(cString: strerror(errno)))")
+        }
     }
 }
 

@@ -67,8 +67,10 @@ package struct StructureRecords {
     var pageCount: Int { pageRuns.count }
 
     /// A new element of `type` under `parent`, with `/Alt` and `/Lang` when given.
-    package mutating func addElement(_ type: ElementType, parent: Int32, alternativeText: String? = nil,
-                             language: String? = nil) -> Int32 {
+    package mutating func addElement(
+        _ type: ElementType, parent: Int32, alternativeText: String? = nil,
+        language: String? = nil
+    ) -> Int32 {
         let e = Int32(types.count)
         types.append(type)
         parents.append(parent)

@@ -32,15 +32,18 @@ enum TaggedPDFRewriter {
     /// `threaded`: the content streams are rewritten ahead on a second thread, and the object
     /// streams compressed on a third while the writer goes on (the same file
     /// either way; `TYPESET_THREADS=1` turns it off, as it does the styling thread).
-    static func rewrite(source: UnsafeBufferPointer<UInt8>, to output: String, structure: StructureRecords,
-                        tagging: PDFTagging, info: DocumentInfo, claimsUA: Bool,
-                        threaded: Bool = getenv("TYPESET_THREADS").map({ String(cString: $0) }) != "1") throws {
+    static func rewrite(
+        source: UnsafeBufferPointer<UInt8>, to output: String, structure: StructureRecords,
+        tagging: PDFTagging, info: DocumentInfo, claimsUA: Bool,
+        threaded: Bool = getenv("TYPESET_THREADS").map({ String(cString: $0) }) != "1"
+    ) throws {
         let file = try CairoPDFFile(bytes: source)
         let size = Int(file.size)
         var kind = [Kind](repeating: .copy, count: size)
         let catalog = try file.object(file.root).value
         guard case .reference(let treeNumber)? = catalog["StructTreeRoot"], Int(treeNumber) < size,
-              let tree = try? file.object(treeNumber).value else {
+            let tree = try? file.object(treeNumber).value
+        else {
             throw PDFAccessibility.Failure(description: "the PDF has no structure tree")
         }
         kind[Int(file.root)] = .catalog
@@ -68,7 +71,8 @@ enum TaggedPDFRewriter {
                 remove(link)
                 let value = try file.object(l).value
                 guard value["S"]?.nameValue == "Link" else {
-                    throw PDFAccessibility.Failure(description: "Cairo's structure tree holds a \(value["S"]?.nameValue ?? "?") element")
+                    throw PDFAccessibility.Failure(
+                        description: "Cairo's structure tree holds a \(value["S"]?.nameValue ?? "?") element")
                 }
                 for kid in kids(value) {
                     if case .reference(let a)? = kid["Obj"], linkCount < structure.links.count {
@@ -79,7 +83,8 @@ enum TaggedPDFRewriter {
             }
         }
         guard linkCount == structure.links.count else {
-            throw PDFAccessibility.Failure(description: "the PDF has \(linkCount) links, \(structure.links.count) were drawn")
+            throw PDFAccessibility.Failure(
+                description: "the PDF has \(linkCount) links, \(structure.links.count) were drawn")
         }
         func removeParentTree(_ value: PDFValue?) throws {
             guard let value else { return }
@@ -101,10 +106,14 @@ enum TaggedPDFRewriter {
         var pages: [Int32] = []
         var contentJobs: [(number: Int32, object: CairoPDFFile.Object, page: Int)] = []
         func markPages(_ reference: PDFValue?) throws {
-            guard case .reference(let n)? = reference, Int(n) < size else { throw CairoPDFFile.Unsupported(description: "page tree") }
+            guard case .reference(let n)? = reference, Int(n) < size else {
+                throw CairoPDFFile.Unsupported(description: "page tree")
+            }
             let node = try file.object(n).value
             if node["Type"]?.nameValue == "Pages" {
-                guard case .array(let kids)? = node["Kids"] else { throw CairoPDFFile.Unsupported(description: "page tree") }
+                guard case .array(let kids)? = node["Kids"] else {
+                    throw CairoPDFFile.Unsupported(description: "page tree")
+                }
                 for kid in kids { try markPages(kid) }
                 return
             }
@@ -128,7 +137,8 @@ enum TaggedPDFRewriter {
         }
         try markPages(catalog["Pages"])
         guard pages.count == structure.pageCount else {
-            throw PDFAccessibility.Failure(description: "the PDF has \(pages.count) pages, \(structure.pageCount) were drawn")
+            throw PDFAccessibility.Failure(
+                description: "the PDF has \(pages.count) pages, \(structure.pageCount) were drawn")
         }
         contentJobs.sort { $0.number < $1.number }
         let contents = ContentRewrites(contentJobs, source: source, structure: structure, threaded: threaded)
@@ -144,7 +154,8 @@ enum TaggedPDFRewriter {
         func element(_ e: Int32) -> PDFValue { .reference(firstElement + e) }
         let xmp = Array(XMP.packet(info: info, language: tagging.language, claimsUA: claimsUA).utf8)
         xmp.withUnsafeBytes {
-            writer.addStream(metadata, dictionary: .dictionary([("Type", .name("Metadata")), ("Subtype", .name("XML"))]), data: $0)
+            writer.addStream(
+                metadata, dictionary: .dictionary([("Type", .name("Metadata")), ("Subtype", .name("XML"))]), data: $0)
         }
         var pageIndex: [Int32: Int] = [:]
         for (p, n) in pages.enumerated() { pageIndex[n] = p }
@@ -168,7 +179,8 @@ enum TaggedPDFRewriter {
                 nextContent += 1
                 switch outcome {
                 case .copy: writer.copy(n, raw(source, object.range))
-                case .stream(let dictionary, let compressed): compressed.withUnsafeBytes { writer.addStream(n, dictionary: dictionary, data: $0) }
+                case .stream(let dictionary, let compressed):
+                    compressed.withUnsafeBytes { writer.addStream(n, dictionary: dictionary, data: $0) }
                 case .failed(let reason): throw PDFAccessibility.Failure(description: reason)
                 }
             case .page:
@@ -181,7 +193,9 @@ enum TaggedPDFRewriter {
                 // The description names at most the URI's first 200 bytes: a link whose URI of
                 // n bytes is wrapped over n / c pages has an annotation a page.
                 let limit = 200
-                if let uri = try file.resolved(try file.resolved(object.value["A"])?["URI"])?.literalText(limit: limit + 1) {
+                if let uri = try file.resolved(try file.resolved(object.value["A"])?["URI"])?.literalText(
+                    limit: limit + 1)
+                {
                     text = "Link to " + (uri.utf16.count > limit ? String(uri.prefix(limit)) + "\u{2026}" : uri)
                 }
                 // PDF/UA-1 §7.18.5: links describe themselves (/Contents).
@@ -218,7 +232,9 @@ enum TaggedPDFRewriter {
         var identified: [(id: String, element: Int32)] = []
         for e in 0..<structure.elementCount {
             let type = structure.types[e]
-            var entries: [(key: String, value: PDFValue)] = [("Type", .name("StructElem")), ("S", .name(type.structureType))]
+            var entries: [(key: String, value: PDFValue)] = [
+                ("Type", .name("StructElem")), ("S", .name(type.structureType)),
+            ]
             let parent = structure.parents[e]
             entries.append(("P", parent < 0 ? .reference(treeNumber) : element(parent)))
             var items: [PDFValue] = []
@@ -227,7 +243,10 @@ enum TaggedPDFRewriter {
                 items.append(.dictionary([("Type", .name("OBJR")), ("Obj", .reference(annotation))]))
             }
             for kid in sortedKids[Int(kidStart[e])..<Int(kidStart[e + 1])] {
-                if kid >= 0 { items.append(element(kid)); continue }
+                if kid >= 0 {
+                    items.append(element(kid))
+                    continue
+                }
                 let run = Int(-1 - kid)
                 let page = runPage[run]
                 let mcid = PDFValue.integer(Int(structure.runMCID[run]))
@@ -235,11 +254,16 @@ enum TaggedPDFRewriter {
                 if page == firstPage {
                     items.append(mcid)
                 } else {
-                    items.append(.dictionary([("Type", .name("MCR")), ("Pg", .reference(pages[Int(page)])), ("MCID", mcid)]))
+                    items.append(
+                        .dictionary([("Type", .name("MCR")), ("Pg", .reference(pages[Int(page)])), ("MCID", mcid)]))
                 }
             }
             if let firstPage { entries.append(("Pg", .reference(pages[Int(firstPage)]))) }
-            if items.count == 1 { entries.append(("K", items[0])) } else if !items.isEmpty { entries.append(("K", .array(items))) }
+            if items.count == 1 {
+                entries.append(("K", items[0]))
+            } else if !items.isEmpty {
+                entries.append(("K", .array(items)))
+            }
             if let (alternativeText, language) = structure.attributes[Int32(e)] {
                 if let alternativeText, !alternativeText.isEmpty { entries.append(("Alt", .text(alternativeText))) }
                 if let language { entries.append(("Lang", .text(language))) }
@@ -259,7 +283,9 @@ enum TaggedPDFRewriter {
         func flushLeaf(last: Int) {
             guard !nums.isEmpty else { return }
             let number = writer.newNumber()
-            writer.add(number, .dictionary([("Limits", .array([.integer(leafFirst), .integer(last)])), ("Nums", .array(nums))]))
+            writer.add(
+                number,
+                .dictionary([("Limits", .array([.integer(leafFirst), .integer(last)])), ("Nums", .array(nums))]))
             leaves.append(number)
             nums.removeAll(keepingCapacity: true)
         }
@@ -269,7 +295,9 @@ enum TaggedPDFRewriter {
             nums.append(.integer(key))
             if key < pages.count {
                 var owners: [PDFValue] = []
-                for r in structure.runs(onPage: key) where structure.runOwner[r] >= 0 { owners.append(element(structure.runOwner[r])) }
+                for r in structure.runs(onPage: key) where structure.runOwner[r] >= 0 {
+                    owners.append(element(structure.runOwner[r]))
+                }
                 nums.append(.array(owners))
             } else {
                 nums.append(element(structure.links[key - pages.count]))
@@ -279,17 +307,22 @@ enum TaggedPDFRewriter {
         flushLeaf(last: keys - 1)
         let parentTree = writer.newNumber()
         writer.add(parentTree, .dictionary([("Kids", .array(leaves.map { .reference($0) }))]))
-        var root: [(key: String, value: PDFValue)] = [("Type", .name("StructTreeRoot")), ("K", element(0)),
-                                                      ("ParentTree", .reference(parentTree)), ("ParentTreeNextKey", .integer(keys))]
+        var root: [(key: String, value: PDFValue)] = [
+            ("Type", .name("StructTreeRoot")), ("K", element(0)),
+            ("ParentTree", .reference(parentTree)), ("ParentTreeNextKey", .integer(keys)),
+        ]
         if !identified.isEmpty {
             // A name tree's keys in byte order (PDF 1.7 §7.9.6): note-10 before note-9.
             let names = identified.sorted { Array($0.id.utf8).lexicographicallyPrecedes(Array($1.id.utf8)) }
             let idTree = writer.newNumber()
-            writer.add(idTree, .dictionary([("Names", .array(names.flatMap { [PDFValue.text($0.id), element($0.element)] }))]))
+            writer.add(
+                idTree, .dictionary([("Names", .array(names.flatMap { [PDFValue.text($0.id), element($0.element)] }))]))
             root.append(("IDTree", .reference(idTree)))
         }
         writer.add(treeNumber, .dictionary(root))
-        do { try writer.finish(root: file.root, info: file.info) } catch { throw PDFAccessibility.Failure(description: "\(error)") }
+        do { try writer.finish(root: file.root, info: file.info) } catch {
+            throw PDFAccessibility.Failure(description: "\(error)")
+        }
     }
 }
 

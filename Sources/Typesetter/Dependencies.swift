@@ -18,12 +18,14 @@ extension Typesetter {
                 switch inline {
                 case .image(let source, _, let alt, _):
                     let lower = source.lowercased()
-                    if !lower.hasPrefix("http:"), !lower.hasPrefix("https:"), !lower.hasPrefix("data:"), !source.isEmpty {
+                    if !lower.hasPrefix("http:"), !lower.hasPrefix("https:"), !lower.hasPrefix("data:"), !source.isEmpty
+                    {
                         let path = source.removingPercentEncoding ?? source
                         paths.append(path.hasPrefix("/") ? path : (base as NSString).appendingPathComponent(path))
                     }
                     inlines(alt)
-                case .emphasis(let c), .strong(let c), .strikethrough(let c), .span(_, let c), .link(_, _, let c): inlines(c)
+                case .emphasis(let c), .strong(let c), .strikethrough(let c), .span(_, let c), .link(_, _, let c):
+                    inlines(c)
                 default: break
                 }
             }

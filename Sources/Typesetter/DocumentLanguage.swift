@@ -1,4 +1,5 @@
 import DocumentModel
+
 extension FrontMatterSettings {
     /// The document language for the PDF's `/Lang` (a BCP 47 tag, RFC 5646): front matter
     /// `lang` when it is well formed (letters, digits and hyphens, starting with a 2–8 letter

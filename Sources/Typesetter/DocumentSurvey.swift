@@ -37,8 +37,10 @@ struct DocumentSurvey {
         var links = LinkSurvey()
         var first: StyledBlock?
         var headings: [(index: Int, entry: TableOfContents.Entry)] = []
-        var images: [Diagnostic] = [], sizes: [Diagnostic] = []
-        var fontsOfFirstBlock = FontCheck(source: document.source), fontsOfRest = FontCheck(source: document.source)
+        var images: [Diagnostic] = []
+        var sizes: [Diagnostic] = []
+        var fontsOfFirstBlock = FontCheck(source: document.source)
+        var fontsOfRest = FontCheck(source: document.source)
         var index = 0
         let source = SurveyBlocks(stream: StyleStream(document, theme: theme, options: options))
         // The closure never throws, so neither does the pipe.
@@ -53,7 +55,9 @@ struct DocumentSurvey {
                 } else {
                     fontsOfRest.visit(block)
                 }
-                if listsHeadings, block.outline != nil, let entry = TableOfContents.entry(for: block) { headings.append((index, entry)) }
+                if listsHeadings, block.outline != nil, let entry = TableOfContents.entry(for: block) {
+                    headings.append((index, entry))
+                }
                 if let warning = ImageCheck.diagnostic(for: block) { images.append(warning) }
                 index += 1
             }
@@ -95,8 +99,13 @@ struct LayoutBlocks: StyledBlockSource {
     private var index = 0
     private var inserted = false
 
-    init(stream: StyleStream, links: LinkSurvey.Resolution, page: PageSetup, front: [StyledBlock], insertionIndex: Int) {
-        self.stream = stream; self.links = links; self.page = page; self.front = front; self.insertionIndex = insertionIndex
+    init(stream: StyleStream, links: LinkSurvey.Resolution, page: PageSetup, front: [StyledBlock], insertionIndex: Int)
+    {
+        self.stream = stream
+        self.links = links
+        self.page = page
+        self.front = front
+        self.insertionIndex = insertionIndex
         inserted = front.isEmpty
     }
 

@@ -67,8 +67,10 @@ struct FontCheck {
     /// Notes every paragraph `block` holds, its footnotes (at their definitions) after it.
     mutating func visit(_ block: StyledBlock) {
         for marker in block.hangingMarkers where !marker.runs.isEmpty {
-            visit(StyledParagraph(runs: [], style: ParagraphStyle(baseFont: marker.runs[0].style.font), marker: marker.runs),
-                  at: block.location, running: false)
+            visit(
+                StyledParagraph(
+                    runs: [], style: ParagraphStyle(baseFont: marker.runs[0].style.font), marker: marker.runs),
+                at: block.location, running: false)
         }
         switch block.content {
         case .paragraph(let paragraph): visit(CollectionOfOne(paragraph), at: block.location, running: false)
@@ -99,7 +101,9 @@ struct FontCheck {
         var characters: [[String]: [(Character, Offset?)]] = [:]
     }
 
-    private mutating func visit<C: Collection<StyledParagraph>>(_ paragraphs: C, at location: SourceLocation?, running: Bool) {
+    private mutating func visit<C: Collection<StyledParagraph>>(
+        _ paragraphs: C, at location: SourceLocation?, running: Bool
+    ) {
         var findings = Findings()
         var offset = 0
         for paragraph in paragraphs {
@@ -118,7 +122,8 @@ struct FontCheck {
             let style = fallbackStyles[families] ?? styles[families] ?? FontSpec(families: families, size: 10)
             var offsets: [Character: Offset?] = [:]
             for (character, offset) in characters where offsets[character] == nil { offsets[character] = offset }
-            for result in FontLibrary.coverage(of: style, text: String(characters.map(\.0))) where result.family == nil {
+            for result in FontLibrary.coverage(of: style, text: String(characters.map(\.0))) where result.family == nil
+            {
                 guard !missingSet.contains(result.character) else { continue }
                 missingHere.append((result.character, offsets[result.character] ?? nil))
             }
@@ -140,16 +145,22 @@ struct FontCheck {
 
     /// Notes `run`'s face requests and characters met for the first time; `offset` is where its
     /// text starts in the visit (nil for a marker).
-    private mutating func note(_ run: StyledRun, at offset: Offset?, paragraphWeight: FontWeight,
-                               into findings: inout Findings) {
+    private mutating func note(
+        _ run: StyledRun, at offset: Offset?, paragraphWeight: FontWeight,
+        into findings: inout Findings
+    ) {
         let strong = Styler.bolder(paragraphWeight)
         let cascade = [paragraphWeight, strong, Styler.bolder(strong)].contains(run.style.font.weight)
         let font = run.style.font
         if styles[font.families] == nil { styles[font.families] = font }
         var allASCII = true
-        var low: UInt64 = 0, high: UInt64 = 0
+        var low: UInt64 = 0
+        var high: UInt64 = 0
         for byte in run.text.utf8 {
-            if byte >= 0x80 { allASCII = false; break }
+            if byte >= 0x80 {
+                allASCII = false
+                break
+            }
             // Printable ASCII only: controls and the space are never checked.
             if byte > 0x20 && byte < 0x7F {
                 if byte < 64 { low |= 1 << UInt64(byte) } else { high |= 1 << UInt64(byte - 64) }
@@ -161,16 +172,20 @@ struct FontCheck {
             if listOf[family] == nil { listOf[family] = font.families }
             let request = Request(family: family, weight: font.weight, italic: font.italic, ownCascade: cascade)
             guard seen.insert(request).inserted else { continue }
-            let spec = FontSpec(families: Array(font.families.drop { $0 != family }), weight: font.weight,
-                                italic: font.italic, size: font.size)
+            let spec = FontSpec(
+                families: Array(font.families.drop { $0 != family }), weight: font.weight,
+                italic: font.italic, size: font.size)
             let resolved = FontLibrary.resolve(spec)
             guard !resolved.warnings.isEmpty else { continue }
             // The primary family is needed from the run's first letter on; a fallback from its
             // first character beyond Latin.
-            let first: String.Index? = position == 0
+            let first: String.Index? =
+                position == 0
                 ? run.text.utf8.firstIndex { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A }
                 : run.text.unicodeScalars.firstIndex { $0.value >= 0x2E80 }
-            let at = offset.map { $0 + run.text.utf8.distance(from: run.text.utf8.startIndex, to: first ?? run.text.utf8.startIndex) }
+            let at = offset.map {
+                $0 + run.text.utf8.distance(from: run.text.utf8.startIndex, to: first ?? run.text.utf8.startIndex)
+            }
             findings.problems.append((request, spec, resolved, at))
         }
         if allASCII {
@@ -185,7 +200,8 @@ struct FontCheck {
                 let bit: UInt64 = byte < 64 ? 1 << UInt64(byte) : 1 << UInt64(byte - 64)
                 if byte < 64 ? pending.0 & bit != 0 : pending.1 & bit != 0 {
                     if byte < 64 { pending.0 &= ~bit } else { pending.1 &= ~bit }
-                    findings.characters[font.families, default: []].append((Character(Unicode.Scalar(byte)), offset.map { $0 + i }))
+                    findings.characters[font.families, default: []].append(
+                        (Character(Unicode.Scalar(byte)), offset.map { $0 + i }))
                     if pending.0 | pending.1 == 0 { break }
                 }
             }
@@ -224,7 +240,9 @@ struct FontCheck {
 
     /// The source location of the text at each of `offsets` in `paragraphs`, read beside the
     /// source from `start` (see ``SourceCursor``); an offset not found is left out.
-    private func positions<C: Collection<StyledParagraph>>(of offsets: Set<Offset>, in paragraphs: C, from start: SourceLocation?) -> [Offset: SourceLocation] {
+    private func positions<C: Collection<StyledParagraph>>(
+        of offsets: Set<Offset>, in paragraphs: C, from start: SourceLocation?
+    ) -> [Offset: SourceLocation] {
         guard let last = offsets.max(), let start, var cursor = SourceCursor(source, at: start) else { return [:] }
         var result: [Offset: SourceLocation] = [:]
         var offset = 0
@@ -281,7 +299,9 @@ struct FontCheck {
         var diagnostics: [Diagnostic] = []
         var messages = Set<String>()
         func warn(_ message: String, _ location: SourceLocation?) {
-            if messages.insert(message).inserted { diagnostics.append(Diagnostic(.warning, message, at: location, kind: .font)) }
+            if messages.insert(message).inserted {
+                diagnostics.append(Diagnostic(.warning, message, at: location, kind: .font))
+            }
         }
         for (request, location, _, resolved) in problems {
             guard resolved.familyFound else {
@@ -299,25 +319,35 @@ struct FontCheck {
             if fromTheme, resolved.boldSynthesized || resolved.weight != request.weight {
                 // The theme's own request: said by `theme check`, not by every document.
             } else if resolved.boldSynthesized {
-                warn("'\(resolved.family)' has no face of weight \(request.weight.rawValue): bold synthesized (its lighter face emboldened)", location)
+                warn(
+                    "'\(resolved.family)' has no face of weight \(request.weight.rawValue): bold synthesized (its lighter face emboldened)",
+                    location)
             } else if resolved.weight != request.weight {
-                let hint = resolved.family.hasPrefix("Noto Sans CJK")
-                    ? " (Debian's fonts-noto-cjk has Regular and Bold only; `make fonts-extra` installs every weight)" : ""
-                warn("'\(resolved.family)' lacks weight \(request.weight.rawValue); using the nearest: \(request.weight.rawValue) → \(resolved.weight.rawValue)\(hint)", location)
+                let hint =
+                    resolved.family.hasPrefix("Noto Sans CJK")
+                    ? " (Debian's fonts-noto-cjk has Regular and Bold only; `make fonts-extra` installs every weight)"
+                    : ""
+                warn(
+                    "'\(resolved.family)' lacks weight \(request.weight.rawValue); using the nearest: \(request.weight.rawValue) → \(resolved.weight.rawValue)\(hint)",
+                    location)
             }
             for warning in resolved.warnings where !warning.hasPrefix("no weight") && !warning.hasPrefix("no bold") {
                 warn(warning, location)
             }
         }
-        return diagnostics + missing.map { entry in
-            let list = entry.characters.prefix(12).map { c in
-                "'\(c)' U+" + String(c.unicodeScalars.first!.value, radix: 16, uppercase: true)
-            }.joined(separator: ", ")
-            let more = entry.characters.count > 12 ? " and \(entry.characters.count - 12) more" : ""
-            let what = entry.running ? " in a running head or foot" : ""
-            let count = entry.characters.count
-            return Diagnostic(.warning, "no installed font draws \(count) character\(count == 1 ? "" : "s")\(what): \(list)\(more); they print as boxes (install a font that has them, or register one with --fonts)", at: entry.location, kind: .font)
-        }
+        return diagnostics
+            + missing.map { entry in
+                let list = entry.characters.prefix(12).map { c in
+                    "'\(c)' U+" + String(c.unicodeScalars.first!.value, radix: 16, uppercase: true)
+                }.joined(separator: ", ")
+                let more = entry.characters.count > 12 ? " and \(entry.characters.count - 12) more" : ""
+                let what = entry.running ? " in a running head or foot" : ""
+                let count = entry.characters.count
+                return Diagnostic(
+                    .warning,
+                    "no installed font draws \(count) character\(count == 1 ? "" : "s")\(what): \(list)\(more); they print as boxes (install a font that has them, or register one with --fonts)",
+                    at: entry.location, kind: .font)
+            }
     }
 }
 
@@ -331,16 +361,22 @@ enum ImageCheck {
 
     /// The warning for `block` when it is an image that will draw as a placeholder.
     static func diagnostic(for block: StyledBlock) -> Diagnostic? {
-            guard case .image(let image) = block.content, !image.path.isEmpty else { return nil }
-            let written = image.source.isEmpty ? (image.path as NSString).lastPathComponent : image.source
-            let tried = written == image.path ? "" : " (tried \(image.path))"
-            if !FileManager.default.isReadableFile(atPath: image.path) {
-                return Diagnostic(.warning, "image '\(written)' not found or unreadable\(tried); drawing a placeholder", at: block.location, kind: .image)
-            }
-            if ImageProbe.isSVG(image.path) ? ImageProbe.pixelSize(ofFile: image.path) == nil : ImageDecoder.info(ofFile: image.path) == nil {
-                return Diagnostic(.warning, "image '\(written)'\(tried) \(problem(ofFile: image.path)); drawing a placeholder", at: block.location, kind: .image)
-            }
-            return nil
+        guard case .image(let image) = block.content, !image.path.isEmpty else { return nil }
+        let written = image.source.isEmpty ? (image.path as NSString).lastPathComponent : image.source
+        let tried = written == image.path ? "" : " (tried \(image.path))"
+        if !FileManager.default.isReadableFile(atPath: image.path) {
+            return Diagnostic(
+                .warning, "image '\(written)' not found or unreadable\(tried); drawing a placeholder",
+                at: block.location, kind: .image)
+        }
+        if ImageProbe.isSVG(image.path)
+            ? ImageProbe.pixelSize(ofFile: image.path) == nil : ImageDecoder.info(ofFile: image.path) == nil
+        {
+            return Diagnostic(
+                .warning, "image '\(written)'\(tried) \(problem(ofFile: image.path)); drawing a placeholder",
+                at: block.location, kind: .image)
+        }
+        return nil
     }
 
     /// What is wrong with an image file the decoder refused, in words that say what to fix
@@ -349,7 +385,8 @@ enum ImageCheck {
     static func problem(ofFile path: String) -> String {
         if let problem = ImageProbe.problem(ofFile: path) { return problem }
         if let size = ImageProbe.pixelSize(ofFile: path), size.width * size.height > ImageProbe.maxPixels {
-            return "is a picture of \(size.width) × \(size.height) pixels, too large to draw (at most \(ImageProbe.maxPixels / 1_000_000) million in all)"
+            return
+                "is a picture of \(size.width) × \(size.height) pixels, too large to draw (at most \(ImageProbe.maxPixels / 1_000_000) million in all)"
         }
         return "is damaged: no loader can decode it"
     }

@@ -7,8 +7,10 @@ extension FontCheck {
     /// print. The survey checked the document's blocks; the front matter's blocks go before the
     /// first block or after it (after an opening title heading). A running text is placed at
     /// the front matter field it came from, if it did (not when the render options gave it).
-    static func diagnostics(survey: DocumentSurvey, frontMatter: FrontMatter, settings: ResolvedSettings,
-                            metadata: Metadata) -> [Diagnostic] {
+    static func diagnostics(
+        survey: DocumentSurvey, frontMatter: FrontMatter, settings: ResolvedSettings,
+        metadata: Metadata
+    ) -> [Diagnostic] {
         var fonts = FontCheck()
         var frontFonts = FontCheck()
         for block in frontMatter.blocks(pages: [:]) { frontFonts.visit(block) }
@@ -22,9 +24,11 @@ extension FontCheck {
         fonts.append(survey.fontsOfRest)
         let running = frontMatter.running
         let requested = settings.requested
-        let runningSamples = [(running.header(pageCount: 2)?(2), "header", requested.header),
-                              (running.footer(pageCount: 2)?(2), "footer", requested.footer)]
-        for case let (sample?, key, given) in runningSamples {
+        let runningSamples = [
+            (running.header(pageCount: 2)?(2), "header", requested.header),
+            (running.footer(pageCount: 2)?(2), "footer", requested.footer),
+        ]
+        for case (let sample?, let key, let given) in runningSamples {
             fonts.visit(sample, at: given == nil ? metadata.fieldLocations[key] : nil, running: true)
         }
         return fonts.diagnostics(theme: settings.theme)

@@ -26,12 +26,15 @@ public enum FontListing {
     /// names the family it resolves to.
     public static func families() -> [Family] {
         FontLibrary.families().sorted { $0.name.lowercased() < $1.name.lowercased() }.map { family in
-            let faces = family.faces.filter { !$0.synthesized }.sorted { ($0.weight, $0.italic ? 1 : 0) < ($1.weight, $1.italic ? 1 : 0) }
+            let faces = family.faces.filter { !$0.synthesized }.sorted {
+                ($0.weight, $0.italic ? 1 : 0) < ($1.weight, $1.italic ? 1 : 0)
+            }
             guard !faces.isEmpty else {
                 let target = FontLibrary.resolve(FontSpec(families: [family.name], size: 12)).family
                 return Family(name: family.name, faces: "alias of \(target)")
             }
-            return Family(name: family.name, faces: faces.map { "\($0.name) \($0.weight.rawValue)" }.joined(separator: ", "))
+            return Family(
+                name: family.name, faces: faces.map { "\($0.name) \($0.weight.rawValue)" }.joined(separator: ", "))
         }
     }
 

@@ -10,7 +10,9 @@ import Typography
 /// `size-category`, which are judged as `--paper`, `--margins` and `--size-category` are: a bad
 /// value is an error at the key (the render stops; an option that sets the same key wins first).
 enum FrontMatterSettings {
-    static func merge(_ options: RenderOptions, with metadata: Metadata, diagnostics: inout [Diagnostic]) -> RenderOptions {
+    static func merge(_ options: RenderOptions, with metadata: Metadata, diagnostics: inout [Diagnostic])
+        -> RenderOptions
+    {
         var options = options
         let fields = metadata.fields
         // A key with no position was set on the command line (`-V KEY=VALUE`, Metadata.set):
@@ -19,26 +21,33 @@ enum FrontMatterSettings {
             metadata.fieldLocations[key] == nil ? "-V \(key)" : "front matter '\(key)'"
         }
         func warn(_ key: String, _ message: String) {
-            diagnostics.append(Diagnostic(.warning, "\(source(key)): \(message)", at: metadata.fieldLocations[key], kind: .frontMatter))
+            diagnostics.append(
+                Diagnostic(.warning, "\(source(key)): \(message)", at: metadata.fieldLocations[key], kind: .frontMatter)
+            )
         }
         func refuse(_ key: String, _ message: String) {
-            diagnostics.append(Diagnostic(.error, "\(source(key)): \(message)", at: metadata.fieldLocations[key], kind: .frontMatter))
+            diagnostics.append(
+                Diagnostic(.error, "\(source(key)): \(message)", at: metadata.fieldLocations[key], kind: .frontMatter))
         }
         func flag(_ key: String) -> Bool? {
             guard let value = fields[key] else { return nil }
             switch value.lowercased() {
             case "true", "yes", "on", "1": return true
             case "false", "no", "off", "0": return false
-            default: warn(key, "expected true or false, not '\(value)'"); return nil
+            default:
+                warn(key, "expected true or false, not '\(value)'")
+                return nil
             }
         }
         if options.themeRequest.theme == nil, let theme = fields["theme"] {
-            options.themeRequest.theme = besideDocument(theme, options: options, file: metadata.fieldLocations["theme"]?.file)
+            options.themeRequest.theme = besideDocument(
+                theme, options: options, file: metadata.fieldLocations["theme"]?.file)
         }
         if options.paper == nil, let paper = fields["paper"] {
             do { options.paper = try PaperSize(parsing: paper) } catch { refuse("paper", error.description) }
         }
-        for key in fields.keys.sorted() where key.hasPrefix("margins.") && !["top", "right", "bottom", "left"].contains(String(key.dropFirst(8))) {
+        for key in fields.keys.sorted()
+        where key.hasPrefix("margins.") && !["top", "right", "bottom", "left"].contains(String(key.dropFirst(8))) {
             warn(key, "unknown side '\(key.dropFirst(8))'; margins takes top, right, bottom and left (ignored)")
         }
         if options.margins == nil { options.margins = margins(fields, warn: refuse) }
@@ -48,20 +57,34 @@ enum FrontMatterSettings {
             guard let template = fields[key] else { continue }
             let unknown = RunningText.unknownFields(in: template)
             if !unknown.isEmpty {
-                warn(key, "unknown field\(unknown.count == 1 ? "" : "s") \(unknown.map { "{\($0)}" }.joined(separator: ", ")) (known: {title}, {page}, {pages}, {date}); printed as written")
+                warn(
+                    key,
+                    "unknown field\(unknown.count == 1 ? "" : "s") \(unknown.map { "{\($0)}" }.joined(separator: ", ")) (known: {title}, {page}, {pages}, {date}); printed as written"
+                )
             }
         }
         if options.tableOfContents == nil { options.tableOfContents = flag("toc") }
         if options.justify == nil { options.justify = flag("justify") }
         if options.hyphenate == nil { options.hyphenate = flag("hyphenate") }
         if options.themeRequest.sizeCategory == nil, let category = fields["size-category"] {
-            if let c = SizeCategory(name: category) { options.themeRequest.sizeCategory = c } else { refuse("size-category", "unknown size category '\(category)' (xSmall … xxxLarge, AX1 … AX5)") }
+            if let c = SizeCategory(name: category) {
+                options.themeRequest.sizeCategory = c
+            } else {
+                refuse("size-category", "unknown size category '\(category)' (xSmall … xxxLarge, AX1 … AX5)")
+            }
         }
         if !options.themeRequest.boldText, flag("bold-text") == true { options.themeRequest.boldText = true }
         for key in ["widows", "orphans"] {
             guard let value = fields[key] else { continue }
-            guard let lines = Int(value), (1...10).contains(lines) else { warn(key, "expected a number of lines from 1 to 10, not '\(value)'"); continue }
-            if key == "widows" { options.widows = options.widows ?? lines } else { options.orphans = options.orphans ?? lines }
+            guard let lines = Int(value), (1...10).contains(lines) else {
+                warn(key, "expected a number of lines from 1 to 10, not '\(value)'")
+                continue
+            }
+            if key == "widows" {
+                options.widows = options.widows ?? lines
+            } else {
+                options.orphans = options.orphans ?? lines
+            }
         }
         if options.hangulLineBreak == nil, let mode = fields["line-break"] {
             switch mode.lowercased() {
@@ -78,7 +101,11 @@ enum FrontMatterSettings {
     /// paths unchanged.
     static func besideDocument(_ theme: String, options: RenderOptions, file: String?) -> String {
         guard !ThemeLoader.builtInNames.contains(theme), !theme.hasPrefix("/") else { return theme }
-        let folder = options.baseDirectory ?? file.flatMap { ["-", "<stdin>", "<memory>"].contains($0) ? nil : ($0 as NSString).deletingLastPathComponent }
+        let folder =
+            options.baseDirectory
+            ?? file.flatMap {
+                ["-", "<stdin>", "<memory>"].contains($0) ? nil : ($0 as NSString).deletingLastPathComponent
+            }
         guard let folder, !folder.isEmpty else { return theme }
         return (folder as NSString).appendingPathComponent(theme)
     }
@@ -90,7 +117,10 @@ enum FrontMatterSettings {
         if let value = fields["margins"] {
             // The same reading as --margins and -V margins: 1 to 4 lengths, each with a unit.
             guard let margins = Margins(css: value) else {
-                warn("margins", "expected 1 to 4 lengths, each with a unit (mm, cm, in, pt), such as 20mm, not '\(value)'"); return nil
+                warn(
+                    "margins",
+                    "expected 1 to 4 lengths, each with a unit (mm, cm, in, pt), such as 20mm, not '\(value)'")
+                return nil
             }
             return margins
         }
@@ -98,7 +128,10 @@ enum FrontMatterSettings {
         var any = false
         for side in ["top", "right", "bottom", "left"] {
             guard let value = fields["margins.\(side)"] else { continue }
-            guard let points = Length.pointsWithUnit(value) else { warn("margins.\(side)", "expected a length with a unit (mm, cm, in, pt) such as 20mm, not '\(value)'"); continue }
+            guard let points = Length.pointsWithUnit(value) else {
+                warn("margins.\(side)", "expected a length with a unit (mm, cm, in, pt) such as 20mm, not '\(value)'")
+                continue
+            }
             any = true
             switch side {
             case "top": margins.top = points

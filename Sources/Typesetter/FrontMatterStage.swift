@@ -3,8 +3,8 @@ import Foundation
 import Layout
 import MarkdownParser
 internal import PangoCairoBackend
-internal import TaggedPDF
 import Styling
+internal import TaggedPDF
 import Typography
 
 /// The front matter stage: what the front matter adds to the pages — the title block, the
@@ -35,12 +35,14 @@ struct FrontMatter {
         // their plain text (``FrontMatterText``).
         let smart = MarkdownParser.smartPunctuation(metadata)
         let title = metadata.title.map { FrontMatterText.plain($0, smart: smart) } ?? survey.firstHeading
-        let running = RunningText(theme: theme, title: title ?? "", date: metadata.date ?? "",
-                                  header: settings.options.header, footer: settings.options.footer ?? "{page}")
+        let running = RunningText(
+            theme: theme, title: title ?? "", date: metadata.date ?? "",
+            header: settings.options.header, footer: settings.options.footer ?? "{page}")
         // A page sets one line of running text: a title too long for it is shortened with an
         // ellipsis; a text that still takes more lines is named.
         let fit = running.fitted(to: theme.page.measure, shaper: shaper)
-        let titleBlock = settings.options.titleBlock
+        let titleBlock =
+            settings.options.titleBlock
             ? TitleBlock(theme: theme, metadata: metadata, smart: smart, blocks: survey.firstBlock.map { [$0] } ?? [])
             : nil
         let insertionIndex = titleBlock?.insertionIndex ?? 0
@@ -48,16 +50,21 @@ struct FrontMatter {
         self.running = fit.running
         self.titleBlock = titleBlock
         self.insertionIndex = insertionIndex
-        contents = settings.options.tableOfContents == true
-            ? TableOfContents(theme: theme, entries: survey.contentsEntries(excluding: titleBlock?.titleHeadingIndex),
-                              language: metadata.lang, insertionIndex: insertionIndex + (titleBlock?.blocks.count ?? 0))
+        contents =
+            settings.options.tableOfContents == true
+            ? TableOfContents(
+                theme: theme, entries: survey.contentsEntries(excluding: titleBlock?.titleHeadingIndex),
+                language: metadata.lang, insertionIndex: insertionIndex + (titleBlock?.blocks.count ?? 0))
             : nil
-        info = DocumentInfo(title: title, author: metadata.author.map { FrontMatterText.plain($0, smart: smart) },
-                            subject: metadata.subtitle.map { FrontMatterText.plain($0, smart: smart) },
-                            keywords: metadata.keywords)
-        diagnostics = Self.languageWarnings(metadata)
-            + Self.runningTextWarnings(fit, measure: theme.page.measure, metadata: metadata,
-                                       requested: settings.requested)
+        info = DocumentInfo(
+            title: title, author: metadata.author.map { FrontMatterText.plain($0, smart: smart) },
+            subject: metadata.subtitle.map { FrontMatterText.plain($0, smart: smart) },
+            keywords: metadata.keywords)
+        diagnostics =
+            Self.languageWarnings(metadata)
+            + Self.runningTextWarnings(
+                fit, measure: theme.page.measure, metadata: metadata,
+                requested: settings.requested)
     }
 
     /// The title block's, then the contents' blocks, with the contents' page numbers from
@@ -73,19 +80,25 @@ struct FrontMatter {
         guard !FrontMatterSettings.isLanguageTag(lang.trimmingCharacters(in: .whitespaces)) else { return [] }
         let location = metadata.fieldLocations["lang"]
         let name = location == nil ? "--lang/-V lang" : "lang"
-        return [Diagnostic(.warning, "\(name): \(LanguageTag.problem(lang)); the PDF says 'en'", at: location,
-                           kind: .frontMatter)]
+        return [
+            Diagnostic(
+                .warning, "\(name): \(LanguageTag.problem(lang)); the PDF says 'en'", at: location,
+                kind: .frontMatter)
+        ]
     }
 
     /// The warnings for running texts wider than the measure, each at the front matter field it
     /// came from (none when the render options gave it).
-    private static func runningTextWarnings(_ fit: (running: RunningText, shortened: [String], overlong: [String]),
-                                            measure: Double, metadata: Metadata,
-                                            requested: RenderOptions) -> [Diagnostic] {
+    private static func runningTextWarnings(
+        _ fit: (running: RunningText, shortened: [String], overlong: [String]),
+        measure: Double, metadata: Metadata,
+        requested: RenderOptions
+    ) -> [Diagnostic] {
         Set(fit.shortened + fit.overlong).sorted().map { key in
             let given = key == "header" ? requested.header : requested.footer
             let location = given == nil ? metadata.fieldLocations[key] : nil
-            let what = fit.overlong.contains(key)
+            let what =
+                fit.overlong.contains(key)
                 ? "is wider than the measure (\(measure.wholePointsText) pt) even with its title shortened: "
                     + "only its first line is set"
                 : "is wider than the measure (\(measure.wholePointsText) pt): its {title} is shortened "

@@ -25,14 +25,18 @@ enum FrontMatterText {
 
     /// The value as one paragraph in `role`'s face, every run in `color` but links: its
     /// emphasis, strong text, code and links styled as the document's text is (``Styler``).
-    static func paragraph(_ value: String, smart: Bool, role: TextRole, color: RGBAColor, theme: Theme) -> StyledParagraph? {
+    static func paragraph(_ value: String, smart: Bool, role: TextRole, color: RGBAColor, theme: Theme)
+        -> StyledParagraph?
+    {
         guard let inlines = inlines(value, smart: smart) else { return nil }
         var attributes = Attributes()
         attributes.classes = [role.rawValue.lowercased()]
         let document = Document(blocks: [Block(.div([Block(.paragraph(inlines))]), attributes: attributes)])
         for block in Styler.style(document, theme: theme).blocks {
             guard case .paragraph(var paragraph) = block.content else { continue }
-            for i in paragraph.runs.indices where paragraph.runs[i].style.link == nil { paragraph.runs[i].style.color = color }
+            for i in paragraph.runs.indices where paragraph.runs[i].style.link == nil {
+                paragraph.runs[i].style.color = color
+            }
             return paragraph
         }
         return nil

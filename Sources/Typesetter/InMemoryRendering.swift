@@ -14,7 +14,9 @@ public struct RenderedPDF: Sendable {
 
     /// Creates a rendered PDF from its parts.
     public init(data: Data, pageCount: Int, diagnostics: [Diagnostic]) {
-        self.data = data; self.pageCount = pageCount; self.diagnostics = diagnostics
+        self.data = data
+        self.pageCount = pageCount
+        self.diagnostics = diagnostics
     }
 
     /// Writes ``data`` to `path` all-or-nothing (a temporary file beside it, renamed into place;
@@ -43,14 +45,18 @@ extension Typesetter {
     /// Pages still stream: Cairo writes them to a temporary file as they are laid out, and the
     /// finished file is read back once, so memory holds one page plus the finished PDF.
     /// - Throws: ``TypesetError`` (invalid theme, strict mode with warnings, Cairo failure).
-    public static func render(markdown: String, file: String = "<memory>", options: RenderOptions = RenderOptions()) throws -> RenderedPDF {
+    public static func render(markdown: String, file: String = "<memory>", options: RenderOptions = RenderOptions())
+        throws -> RenderedPDF
+    {
         let parsed = MarkdownParser.parse(markdown, file: file)
         return try render(document: parsed.document, diagnostics: parsed.diagnostics, options: options)
     }
 
     /// Renders a document built in code (or parsed earlier) to PDF bytes in memory.
     /// - Throws: ``TypesetError``, as ``render(markdown:file:options:)``.
-    public static func render(document: Document, diagnostics: [Diagnostic] = [], options: RenderOptions = RenderOptions()) throws -> RenderedPDF {
+    public static func render(
+        document: Document, diagnostics: [Diagnostic] = [], options: RenderOptions = RenderOptions()
+    ) throws -> RenderedPDF {
         var options = options
         if options.baseDirectory == nil, ["<memory>", "-", "<stdin>"].contains(document.file) {
             options.baseDirectory = FileManager.default.currentDirectoryPath
@@ -68,11 +74,14 @@ extension Typesetter {
     /// is complete: a failed run writes nothing.
     /// - Throws: ``TypesetError``; ``TypesetError/unwritableOutput(path:reason:)`` when writing
     ///   to the handle fails.
-    public static func render(markdown: String, file: String = "<memory>", into handle: FileHandle,
-                              options: RenderOptions = RenderOptions()) throws -> RenderReport {
+    public static func render(
+        markdown: String, file: String = "<memory>", into handle: FileHandle,
+        options: RenderOptions = RenderOptions()
+    ) throws -> RenderReport {
         let pdf = try render(markdown: markdown, file: file, options: options)
         do { try handle.write(contentsOf: pdf.data) } catch {
-            throw TypesetError.unwritableOutput(path: "file handle \(handle.fileDescriptor)", reason: (error as NSError).localizedDescription)
+            throw TypesetError.unwritableOutput(
+                path: "file handle \(handle.fileDescriptor)", reason: (error as NSError).localizedDescription)
         }
         return RenderReport(pageCount: pdf.pageCount, diagnostics: pdf.diagnostics)
     }

@@ -46,9 +46,13 @@ public enum InputFile {
     /// inode numbers: a hard link, a bind mount, `/dev/fd/N` of the input's descriptor).
     public static func isSameFile(_ input: String, as output: String) -> Bool {
         guard input != "-", output != "-" else { return false }
-        var a = stat(), b = stat()
+        var a = stat()
+        var b = stat()
         if stat(input, &a) == 0, stat(output, &b) == 0, a.st_dev == b.st_dev, a.st_ino == b.st_ino,
-           a.st_mode & S_IFMT == S_IFREG { return true }
+            a.st_mode & S_IFMT == S_IFREG
+        {
+            return true
+        }
         let first = OutputFile.followingLinks(URL(fileURLWithPath: input)).standardizedFileURL.path
         let second = OutputFile.followingLinks(URL(fileURLWithPath: output)).standardizedFileURL.path
         return first == second

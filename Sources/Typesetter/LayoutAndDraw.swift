@@ -3,8 +3,8 @@ import Foundation
 import Layout
 internal import PangoCairoBackend
 internal import ProcessMemory
-internal import TaggedPDF
 import Styling
+internal import TaggedPDF
 
 /// The layout and draw stage: the document styled again block by block (``LayoutBlocks``),
 /// the front matter's blocks inserted, broken into lines and pages, and drawn. Passes that
@@ -61,11 +61,13 @@ struct LayoutAndDraw {
     ///   ``TypesetError/warningsAreErrors(_:)`` for layout warnings in strict mode.
     func draw(numbers: PageNumbers, into file: OutputFile, tagged: Bool) throws -> Drawn {
         let options = settings.options
-        let tagging = tagged && options.preview == nil
+        let tagging =
+            tagged && options.preview == nil
             ? PDFTagging(language: FrontMatterSettings.language(document.metadata.lang)) : nil
-        let renderer = try CairoPDFRenderer(path: file.temporaryPath, info: frontMatter.info,
-                                            creationDate: options.creationDate ?? Typesetter.defaultCreationDate(),
-                                            tagging: tagging)
+        let renderer = try CairoPDFRenderer(
+            path: file.temporaryPath, info: frontMatter.info,
+            creationDate: options.creationDate ?? Typesetter.defaultCreationDate(),
+            tagging: tagging)
         if let preview = options.preview { renderer.startPreview(preview, base: file.destination) }
         // Cairo's copies of a large CFF table (a CJK face's, twice: when the first page that
         // draws it is shown, and when the file is finished) land on huge pages: thousands of
@@ -92,18 +94,22 @@ struct LayoutAndDraw {
 
     /// One layout pass into `renderer`, with the contents' page numbers from `pages` and
     /// `{pages}` from `pageCount`. Warnings are collected only when the pass draws.
-    private func layOut(pages: [String: Int], pageCount: Int?,
-                        into renderer: PageRenderer) throws -> (paginator: Paginator, diagnostics: [Diagnostic]) {
+    private func layOut(
+        pages: [String: Int], pageCount: Int?,
+        into renderer: PageRenderer
+    ) throws -> (paginator: Paginator, diagnostics: [Diagnostic]) {
         let theme = settings.theme
         let options = settings.options
         let running = frontMatter.running
-        let layout = LayoutOptions(page: theme.page, widows: options.widows ?? 2, orphans: options.orphans ?? 2,
-                                   header: running.header(pageCount: pageCount),
-                                   footer: running.footer(pageCount: pageCount))
+        let layout = LayoutOptions(
+            page: theme.page, widows: options.widows ?? 2, orphans: options.orphans ?? 2,
+            header: running.header(pageCount: pageCount),
+            footer: running.footer(pageCount: pageCount))
         let paginator = Paginator(shaper: shaper, options: layout, renderer: renderer)
-        let blocks = LayoutBlocks(stream: StyleStream(document, theme: theme, options: settings.styling),
-                                  links: survey.links, page: theme.page, front: frontMatter.blocks(pages: pages),
-                                  insertionIndex: frontMatter.insertionIndex)
+        let blocks = LayoutBlocks(
+            stream: StyleStream(document, theme: theme, options: settings.styling),
+            links: survey.links, page: theme.page, front: frontMatter.blocks(pages: pages),
+            insertionIndex: frontMatter.insertionIndex)
         let draws = renderer is CairoPDFRenderer
         var diagnostics: [Diagnostic] = []
         _ = try StyledBlockPipe.forEach(blocks, threaded: threaded) { chunk in
@@ -132,9 +138,11 @@ struct LayoutAndDraw {
     /// The warning for text whose glyphs reach past the text area even alone at the top of a
     /// page (a line height far below the glyphs' height, a tall stack of marks), at its block.
     static func diagnostic(for overflow: InkOverflow) -> Diagnostic {
-        let reach = overflow.crossesPageEdge
+        let reach =
+            overflow.crossesPageEdge
             ? "past the bottom edge of the page, where they are cut" : "into the bottom margin"
-        let message = "glyphs taller than the text area: even at the top of a page they reach "
+        let message =
+            "glyphs taller than the text area: even at the top of a page they reach "
             + "\(overflow.excess.wholePointsText) pt below it, \(reach); "
             + "a larger line height or a smaller size fits them"
         return Diagnostic(.warning, message, at: overflow.location, kind: .overfull)
@@ -144,11 +152,13 @@ struct LayoutAndDraw {
     /// placed where it is written (its first 24 characters are looked for in the source).
     static func overfullWord(_ word: String?, measure: Double, at location: SourceLocation?) -> Diagnostic {
         guard let word, !word.isEmpty else {
-            return Diagnostic(.warning, "a word is wider than the measure: broken between letters", at: location,
-                              kind: .overfull)
+            return Diagnostic(
+                .warning, "a word is wider than the measure: broken between letters", at: location,
+                kind: .overfull)
         }
         let shown = word.count > 60 ? word.prefix(60) + "…" : Substring(word)
-        let message = "a word is wider than the measure (\(measure.wholePointsText) pt): '\(shown)' is broken "
+        let message =
+            "a word is wider than the measure (\(measure.wholePointsText) pt): '\(shown)' is broken "
             + "between letters"
         return Diagnostic(.warning, message, at: location, kind: .overfull, subject: String(word.prefix(24)))
     }

@@ -14,7 +14,10 @@ extension Metadata {
         case "author": author = value
         case "date": date = value
         case "lang": lang = value
-        case "keywords": keywords = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        case "keywords":
+            keywords = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                !$0.isEmpty
+            }
         default:
             fields[key] = value
         }
@@ -25,7 +28,9 @@ extension Typesetter {
     /// Parses Markdown (front matter, CommonMark with GitHub's extensions, Pandoc attributes)
     /// into a ``Document`` without rendering it, for programs that edit the document or its
     /// metadata first. Never throws: content problems are the returned diagnostics.
-    public static func parse(markdown: String, file: String = "<memory>") -> (document: Document, diagnostics: [Diagnostic]) {
+    public static func parse(markdown: String, file: String = "<memory>") -> (
+        document: Document, diagnostics: [Diagnostic]
+    ) {
         let parsed = MarkdownParser.parse(markdown, file: file)
         return (parsed.document, parsed.diagnostics)
     }

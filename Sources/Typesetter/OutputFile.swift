@@ -118,14 +118,17 @@ struct OutputFile {
             // The temporary file is unlinked before the first byte goes out: a reader that
             // closes the pipe early (SIGPIPE) or a signal then leaves nothing behind.
             let source = open(temporaryPath, O_RDONLY | O_CLOEXEC)
-            guard source >= 0 else { throw TypesetError.unwritableOutput(path: target, reason: "temporary file vanished") }
+            guard source >= 0 else {
+                throw TypesetError.unwritableOutput(path: target, reason: "temporary file vanished")
+            }
             defer { close(source) }
             discard()
             var sink = descriptor ?? -1
             if descriptor == nil {
                 sink = open(destination, O_WRONLY | O_CLOEXEC)
                 guard sink >= 0 else {
-                    throw TypesetError.unwritableOutput(path: target, reason: "cannot open for writing: \(String(cString: strerror(errno)))")
+                    throw TypesetError.unwritableOutput(
+                        path: target, reason: "cannot open for writing: \(String(cString: strerror(errno)))")
                 }
             }
             defer { if descriptor == nil { close(sink) } }
@@ -168,7 +171,9 @@ struct OutputFile {
         var current = url
         for _ in 0..<16 {
             guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current.path) else { break }
-            current = target.hasPrefix("/") ? URL(fileURLWithPath: target)
+            current =
+                target.hasPrefix("/")
+                ? URL(fileURLWithPath: target)
                 : current.deletingLastPathComponent().appendingPathComponent(target).standardizedFileURL
         }
         return current

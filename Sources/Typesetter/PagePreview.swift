@@ -1,6 +1,6 @@
 import Foundation
-import Typography
 internal import PangoCairoBackend
+import Typography
 
 /// Pages as pictures instead of a PDF: one PNG (Cairo's image surface, `cairo_surface_write_to_png`)
 /// or SVG (Cairo's SVG surface) file per page, drawn by the same code that draws the PDF.
@@ -26,7 +26,9 @@ public struct PagePreview: Sendable, Hashable {
 
     /// Creates preview settings; the default is every page as PNG at 96 dpi.
     public init(format: Format = .png, pages: Set<Int>? = nil, dpi: Double = 96) {
-        self.format = format; self.pages = pages; self.dpi = dpi
+        self.format = format
+        self.pages = pages
+        self.dpi = dpi
     }
 
     /// The file for page `number` of the output `base`: `out.png` → `out-2.png`.
@@ -65,7 +67,9 @@ public struct PagePreview: Sendable, Hashable {
     public static func pages(_ text: String, last: Int = 100_000) -> Set<Int>? {
         var pages = Set<Int>()
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let bounds = part.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            let bounds = part.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
             guard let first = Int(bounds[0]), first >= 1 else { return nil }
             let end = bounds.count == 1 ? first : (bounds[1].isEmpty ? last : Int(bounds[1]))
             guard let end, end >= first, end - first < 100_000 else { return nil }
@@ -80,9 +84,11 @@ extension CairoPDFRenderer {
     /// for: page N of the selection becomes `<base>-N.png` or `.svg` (``PagePreview/path(for:page:)``).
     func startPreview(_ preview: PagePreview, base: String) {
         let pages = preview.pages
-        startPictures(PictureOutput(isVector: preview.format == .svg, dpi: preview.dpi,
-                                    wants: { pages?.contains($0) ?? true },
-                                    path: { preview.path(for: base, page: $0) },
-                                    temporaryPath: { preview.temporaryPath(for: base, page: $0) }))
+        startPictures(
+            PictureOutput(
+                isVector: preview.format == .svg, dpi: preview.dpi,
+                wants: { pages?.contains($0) ?? true },
+                path: { preview.path(for: base, page: $0) },
+                temporaryPath: { preview.temporaryPath(for: base, page: $0) }))
     }
 }

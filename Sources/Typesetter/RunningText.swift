@@ -13,7 +13,9 @@ struct RunningText {
     let footerTemplate: String?
 
     init(theme: Theme, title: String, date: String, header: String?, footer: String?) {
-        self.theme = theme; self.title = title; self.date = date
+        self.theme = theme
+        self.title = title
+        self.date = date
         headerTemplate = header?.isEmpty == true ? nil : header
         footerTemplate = footer?.isEmpty == true ? nil : footer
     }
@@ -47,9 +49,14 @@ struct RunningText {
     /// `measure` pt; a page draws only the first line of a running text. Returns the templates
     /// ("header", "footer") whose title was shortened, and those that still take more than one
     /// line (their text beyond the first line is not set).
-    func fitted(to measure: Double, shaper: TextShaper) -> (running: RunningText, shortened: [String], overlong: [String]) {
+    func fitted(to measure: Double, shaper: TextShaper) -> (
+        running: RunningText, shortened: [String], overlong: [String]
+    ) {
         func lines(_ running: RunningText, _ key: String) -> Int {
-            let closure = key == "header" ? running.closure(running.headerTemplate, pageCount: 8_888) : running.closure(running.footerTemplate, pageCount: 8_888)
+            let closure =
+                key == "header"
+                ? running.closure(running.headerTemplate, pageCount: 8_888)
+                : running.closure(running.footerTemplate, pageCount: 8_888)
             guard let paragraph = closure?(8_888) else { return 0 }
             return shaper.shape(paragraph, width: measure).lines.count
         }
@@ -62,10 +69,15 @@ struct RunningText {
         for (key, template) in [("header", headerTemplate), ("footer", footerTemplate)] {
             guard let template, template.contains("{title}"), lines(fitted, key) > 1 else { continue }
             // The most words that fit (binary search: fewer words never take more lines).
-            var low = 0, high = words.count - 1
+            var low = 0
+            var high = words.count - 1
             while low < high {
                 let mid = (low + high + 1) / 2
-                if lines(titled(words[..<mid].joined(separator: " ") + "…"), key) <= 1 { low = mid } else { high = mid - 1 }
+                if lines(titled(words[..<mid].joined(separator: " ") + "…"), key) <= 1 {
+                    low = mid
+                } else {
+                    high = mid - 1
+                }
             }
             fitted = titled(words[..<low].joined(separator: " ") + "…")
             shortened.append(key)

@@ -49,23 +49,29 @@ struct ResolvedSettings {
 
     /// The theme of ``Typesetter/pageTheme(_:file:diagnostics:)``, its errors placed at the front
     /// matter key that caused them when the render options did not set that value themselves.
-    private static func theme(_ options: RenderOptions, requested: RenderOptions, document: Document,
-                              diagnostics: inout [Diagnostic]) throws -> Theme {
+    private static func theme(
+        _ options: RenderOptions, requested: RenderOptions, document: Document,
+        diagnostics: inout [Diagnostic]
+    ) throws -> Theme {
         do {
             return try Typesetter.pageTheme(options, file: document.file, diagnostics: &diagnostics)
         } catch TypesetError.invalidPage(let path, let message)
-            where requested.paper == nil || requested.margins == nil {
+            where requested.paper == nil || requested.margins == nil
+        {
             throw pageError(path: path, message: message, requested: requested, metadata: document.metadata)
         } catch TypesetError.invalidTheme(let problems)
-            where requested.theme == nil && requested.themeRequest.theme == nil && options.themeRequest.theme != nil {
+            where requested.theme == nil && requested.themeRequest.theme == nil && options.themeRequest.theme != nil
+        {
             throw themeError(problems, named: options.themeRequest.theme ?? "", metadata: document.metadata)
         }
     }
 
     /// A page error for paper or margins from the front matter: at the key that set them, as
     /// for a bad value.
-    private static func pageError(path: String, message: String, requested: RenderOptions,
-                                  metadata: Metadata) -> TypesetError {
+    private static func pageError(
+        path: String, message: String, requested: RenderOptions,
+        metadata: Metadata
+    ) -> TypesetError {
         let keys = ["margins", "paper", "margins.top", "margins.right", "margins.bottom", "margins.left"]
         let key = keys.first { key in
             let fromFrontMatter = key == "paper" ? requested.paper == nil : requested.margins == nil
@@ -87,7 +93,8 @@ struct ResolvedSettings {
             return TypesetError.invalidTheme(problems: problems)
         }
         guard first.range(of: #"^[^\n]*?:\d+:\d+: "#, options: .regularExpression) == nil else {
-            let heading = "\(location): front matter 'theme': '\(name)' is read as the theme, "
+            let heading =
+                "\(location): front matter 'theme': '\(name)' is read as the theme, "
                 + "and it is not a usable theme:"
             return TypesetError.invalidTheme(problems: [heading] + problems)
         }
@@ -106,7 +113,8 @@ struct ResolvedSettings {
         let page = "a \(paper.width.wholePointsText) × \(paper.height.wholePointsText) pt page"
         if max(width, height) > 32_767 {
             let largest = (32_767 * 72 / max(paper.width, paper.height)).rounded(.down)
-            let message = "\(page) at --dpi \(preview.dpi.wholePointsText) is \(Int(width)) × \(Int(height)) px; "
+            let message =
+                "\(page) at --dpi \(preview.dpi.wholePointsText) is \(Int(width)) × \(Int(height)) px; "
                 + "a PNG page can be at most 32767 px a side (Cairo's image limit): use --dpi \(Int(largest)) or less"
             throw TypesetError.invalidPage(path: file, message: message)
         }
@@ -115,7 +123,8 @@ struct ResolvedSettings {
             let largest = (72 * (limit / (paper.width * paper.height)).squareRoot()).rounded(.down)
             let millions = Int((width * height / 1_000_000).rounded())
             let most = PagePreview.maxPixels / 1_000_000
-            let message = "\(page) at --dpi \(preview.dpi.wholePointsText) is \(Int(width)) × \(Int(height)) px, "
+            let message =
+                "\(page) at --dpi \(preview.dpi.wholePointsText) is \(Int(width)) × \(Int(height)) px, "
                 + "\(millions) million pixels; a PNG page can have at most \(most) million "
                 + "(\((PagePreview.maxPixels * 4) >> 20) MB drawn): use --dpi \(Int(largest)) or less"
             throw TypesetError.invalidPage(path: file, message: message)
@@ -126,11 +135,14 @@ struct ResolvedSettings {
     /// against ``RenderOptions/baseDirectory``, else the document's folder (the current folder
     /// for standard input).
     static func stylingOptions(_ options: RenderOptions, file: String) -> StylingOptions {
-        let baseDirectory = options.baseDirectory
-            ?? (["-", "<stdin>"].contains(file) ? FileManager.default.currentDirectoryPath
+        let baseDirectory =
+            options.baseDirectory
+            ?? (["-", "<stdin>"].contains(file)
+                ? FileManager.default.currentDirectoryPath
                 : URL(fileURLWithPath: file).deletingLastPathComponent().path)
-        return StylingOptions(justify: options.justify ?? false, hangulLineBreak: options.hangulLineBreak ?? .keepAll,
-                              baseDirectory: baseDirectory)
+        return StylingOptions(
+            justify: options.justify ?? false, hangulLineBreak: options.hangulLineBreak ?? .keepAll,
+            baseDirectory: baseDirectory)
     }
 }
 
@@ -155,9 +167,11 @@ extension Typesetter {
         guard page.measure >= 72, page.textHeight >= 72, page.paper.width <= 14_400, page.paper.height <= 14_400 else {
             let paper = "\(page.paper.width.wholePointsText) × \(page.paper.height.wholePointsText) pt"
             let area = "\(page.measure.wholePointsText) × \(page.textHeight.wholePointsText) pt"
-            throw TypesetError.invalidPage(path: file, message: "paper \(paper) less its margins leaves a text area of "
-                + "\(area); the text area must be at least 72 × 72 pt (1 in) "
-                + "and the paper at most 14 400 pt (200 in) a side")
+            throw TypesetError.invalidPage(
+                path: file,
+                message: "paper \(paper) less its margins leaves a text area of "
+                    + "\(area); the text area must be at least 72 × 72 pt (1 in) "
+                    + "and the paper at most 14 400 pt (200 in) a side")
         }
         return theme
     }

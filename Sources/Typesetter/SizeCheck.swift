@@ -33,9 +33,11 @@ enum SizeCheck {
     /// long table's compact rows are not rebuilt).
     static func fit(_ block: inout StyledBlock, page: PageSetup) -> [Diagnostic] {
         var fitter = Fitter(page: page)
-        guard block.paragraphs.contains(where: fitter.needsFit)
-              || block.hangingMarkers.contains(where: { $0.runs.contains { $0.style.font.size > fitter.largest } })
-              || block.footnotes.values.contains(where: { $0.contains(where: fitter.needsFit) }) else { return [] }
+        guard
+            block.paragraphs.contains(where: fitter.needsFit)
+                || block.hangingMarkers.contains(where: { $0.runs.contains { $0.style.font.size > fitter.largest } })
+                || block.footnotes.values.contains(where: { $0.contains(where: fitter.needsFit) })
+        else { return [] }
         let notes = block.footnotes
         block.footnotes = [:]
         let location = block.location
@@ -59,14 +61,19 @@ enum SizeCheck {
         var diagnostics: [Diagnostic] = []
         var reported = Set<String>()
 
-        init(page: PageSetup) { self.page = page; largest = SizeCheck.largestSize(for: page) }
+        init(page: PageSetup) {
+            self.page = page
+            largest = SizeCheck.largestSize(for: page)
+        }
 
         static func pt(_ v: Double) -> String { v.wholePointsText }
 
         var area: String { "the text area (\(Self.pt(page.measure)) × \(Self.pt(page.textHeight)) pt)" }
 
         mutating func warn(_ key: String, _ message: String, _ location: SourceLocation?) {
-            if reported.insert(key + (location?.description ?? "")).inserted { diagnostics.append(Diagnostic(.warning, message, at: location, kind: .overfull)) }
+            if reported.insert(key + (location?.description ?? "")).inserted {
+                diagnostics.append(Diagnostic(.warning, message, at: location, kind: .overfull))
+            }
         }
 
         /// Whether `paragraph` has a size, line step or inline picture ``fit(_:at:)`` may change.
@@ -80,13 +87,16 @@ enum SizeCheck {
         /// The estimated line step of `style`, pt (the natural height an upper estimate).
         func step(_ style: ParagraphStyle) -> Double {
             let size = style.baseFont.size
-            return (style.lineHeight?.step(size: size, naturalHeight: SizeCheck.naturalHeight * size)
-                    ?? SizeCheck.naturalHeight * size) + style.leadingAdjustment
+            return
+                (style.lineHeight?.step(size: size, naturalHeight: SizeCheck.naturalHeight * size)
+                ?? SizeCheck.naturalHeight * size) + style.leadingAdjustment
         }
 
         mutating func fit(_ paragraph: inout StyledParagraph, at location: SourceLocation?) {
             for i in paragraph.runs.indices { fit(&paragraph.runs[i], at: location) }
-            if paragraph.marker != nil { for i in paragraph.marker!.indices { fit(&paragraph.marker![i], at: location) } }
+            if paragraph.marker != nil {
+                for i in paragraph.marker!.indices { fit(&paragraph.marker![i], at: location) }
+            }
             var style = paragraph.style
             if style.baseFont.size > largest {
                 style.lineHeight = style.lineHeight?.scaled(from: style.baseFont.size, to: largest)
@@ -95,7 +105,10 @@ enum SizeCheck {
             let step = step(style)
             if step > page.textHeight {
                 style.lineHeight = .absolute(page.textHeight - style.leadingAdjustment)
-                warn("step", "a line height of \(Self.pt(step)) pt is taller than \(area): set at \(Self.pt(page.textHeight)) pt", location)
+                warn(
+                    "step",
+                    "a line height of \(Self.pt(step)) pt is taller than \(area): set at \(Self.pt(page.textHeight)) pt",
+                    location)
             }
             paragraph.style = style
         }
@@ -108,8 +121,10 @@ enum SizeCheck {
                 run.style.letterSpacing *= scale
                 run.style.baselineOffset *= scale
                 if run.text.contains(where: { !$0.isWhitespace }) {
-                    warn("size \(size)", "text at \(Self.pt(size)) pt is too large for \(area): set at \(Self.pt(largest)) pt, "
-                         + "the largest size whose glyphs fit", location)
+                    warn(
+                        "size \(size)",
+                        "text at \(Self.pt(size)) pt is too large for \(area): set at \(Self.pt(largest)) pt, "
+                            + "the largest size whose glyphs fit", location)
                 }
             }
             guard var image = run.style.inlineImage else { return }
@@ -119,19 +134,24 @@ enum SizeCheck {
             run.style.inlineImage = image
             // The size it would have unbounded, as the backend computes it (line height estimated).
             var unbounded = image
-            unbounded.maxWidth = nil; unbounded.maxHeight = nil
+            unbounded.maxWidth = nil
+            unbounded.maxHeight = nil
             let natural = Self.naturalSize(ofFile: image.path) ?? (font, font)
             let asked = unbounded.size(natural: natural, lineHeight: 1.21 * font)
             if asked.width > image.maxWidth! + 0.01 || asked.height > image.maxHeight! + 0.01 {
                 let fitted = image.size(natural: natural, lineHeight: 1.21 * font)
-                warn("image \(image.path)", "an image inside a line (\(Self.pt(asked.width)) × \(Self.pt(asked.height)) pt) is larger than \(area): "
-                     + "scaled down to \(Self.pt(fitted.width)) × \(Self.pt(fitted.height)) pt", location)
+                warn(
+                    "image \(image.path)",
+                    "an image inside a line (\(Self.pt(asked.width)) × \(Self.pt(asked.height)) pt) is larger than \(area): "
+                        + "scaled down to \(Self.pt(fitted.width)) × \(Self.pt(fitted.height)) pt", location)
             }
         }
 
         /// The picture's natural size, pt, as the backend reads it; nil when it cannot be read.
         static func naturalSize(ofFile path: String) -> (width: Double, height: Double)? {
-            if ImageProbe.isSVG(path) { return ImageProbe.pixelSize(ofFile: path).map { (Double($0.width) * 0.75, Double($0.height) * 0.75) } }
+            if ImageProbe.isSVG(path) {
+                return ImageProbe.pixelSize(ofFile: path).map { (Double($0.width) * 0.75, Double($0.height) * 0.75) }
+            }
             return ImageDecoder.info(ofFile: path)?.naturalSize
         }
     }

@@ -23,10 +23,16 @@ public struct SpecimenOptions: Sendable {
     public var date: Date?
 
     /// Creates options; nil leaves the built-in sample and template, the theme's paper and the default date.
-    public init(sample: String? = nil, guides: Bool = false, templatePath: String? = nil, paper: PaperSize? = nil,
-                strict: Bool = false, date: Date? = nil) {
-        self.sample = sample; self.guides = guides; self.templatePath = templatePath; self.paper = paper
-        self.strict = strict; self.date = date
+    public init(
+        sample: String? = nil, guides: Bool = false, templatePath: String? = nil, paper: PaperSize? = nil,
+        strict: Bool = false, date: Date? = nil
+    ) {
+        self.sample = sample
+        self.guides = guides
+        self.templatePath = templatePath
+        self.paper = paper
+        self.strict = strict
+        self.date = date
     }
 }
 
@@ -37,14 +43,18 @@ extension Typesetter {
     /// nil when none exists. No copy is embedded: the template is meant to be edited.
     public static func defaultSpecimenTemplatePath() -> String? {
         var candidates: [String] = []
-        if let folder = getenv("TYPESET_TEMPLATES").map({ String(cString: $0) }) { candidates.append(folder + "/specimen.md") }
+        if let folder = getenv("TYPESET_TEMPLATES").map({ String(cString: $0) }) {
+            candidates.append(folder + "/specimen.md")
+        }
         candidates.append(FileManager.default.currentDirectoryPath + "/templates/specimen.md")
-        var dir = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath().deletingLastPathComponent()
+        var dir = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath()
+            .deletingLastPathComponent()
         for _ in 0..<5 {
             candidates.append(dir.appendingPathComponent("templates/specimen.md").path)
             dir = dir.deletingLastPathComponent()
         }
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         candidates.append(source.appendingPathComponent("templates/specimen.md").path)
         return candidates.first { FileManager.default.isReadableFile(atPath: $0) }
     }
@@ -56,7 +66,9 @@ extension Typesetter {
     /// faces); the template is expanded by ``SpecimenBuilder`` into Markdown, parsed by
     /// ``MarkdownParser`` and rendered by ``render(document:diagnostics:to:options:)``.
     /// - Throws: ``TypesetError`` (bad theme, unreadable template, unwritable output, strict).
-    public static func renderSpecimen(request: ThemeRequest, options: SpecimenOptions, to output: String) throws -> RenderReport {
+    public static func renderSpecimen(request: ThemeRequest, options: SpecimenOptions, to output: String) throws
+        -> RenderReport
+    {
         let (theme, themeWarnings) = try prepareTheme(request)
         var baseRequest = request
         baseRequest.sizeCategory = nil
@@ -69,7 +81,8 @@ extension Typesetter {
         let (bold, boldWarnings) = regular.applyingBoldText(availableWeights: { catalog.weights(of: $0) })
 
         guard let templatePath = options.templatePath ?? defaultSpecimenTemplatePath() else {
-            throw TypesetError.unreadableInput(path: "templates/specimen.md", reason: "specimen template not found (give --template PATH)")
+            throw TypesetError.unreadableInput(
+                path: "templates/specimen.md", reason: "specimen template not found (give --template PATH)")
         }
         let template = try InputFile.read(templatePath).text
 
@@ -79,7 +92,8 @@ extension Typesetter {
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "d MMMM yyyy"
 
-        let facts = measureSpecimenFacts(theme: theme, regular: regular, bold: bold, boldWarnings: boldWarnings, base: base)
+        let facts = measureSpecimenFacts(
+            theme: theme, regular: regular, bold: bold, boldWarnings: boldWarnings, base: base)
         let settings = SpecimenBuilder.Settings(
             sample: options.sample ?? SpecimenBuilder.Settings.defaultSample, guides: options.guides,
             date: formatter.string(from: date), sizeCategory: request.sizeCategory, boldText: request.boldText)
@@ -87,20 +101,25 @@ extension Typesetter {
         do {
             expansion = try SpecimenBuilder.markdown(theme: theme, template: template, settings: settings, facts: facts)
         } catch let error as TemplateError {
-            throw TypesetError.invalidTheme(problems: ["\(templatePath):\(error.line):\(error.column): \(error.message)"])
+            throw TypesetError.invalidTheme(problems: [
+                "\(templatePath):\(error.line):\(error.column): \(error.message)"
+            ])
         }
         let parsed = MarkdownParser.parse(expansion.text, file: templatePath)
         var diagnostics = themeWarnings
         diagnostics += zip(expansion.unknownNames, expansion.unknownNamePositions).map { name, at in
-            Diagnostic(.warning, "unknown template name '\(name)'", at: SourceLocation(file: templatePath, line: at.line, column: at.column), kind: .structure)
+            Diagnostic(
+                .warning, "unknown template name '\(name)'",
+                at: SourceLocation(file: templatePath, line: at.line, column: at.column), kind: .structure)
         }
         diagnostics += parsed.diagnostics
         var document = parsed.document
         if document.metadata.title == nil { document.metadata.title = "\(theme.name) — type specimen" }
         // The sheet itself is set in the base theme (Large, no Bold Text); the samples carry
         // the adapted styles as attributes (SpecimenBuilder.styleAttributes).
-        var renderOptions = RenderOptions(theme: base, paper: options.paper, strict: options.strict, creationDate: date,
-                                          baseDirectory: FileManager.default.currentDirectoryPath)
+        var renderOptions = RenderOptions(
+            theme: base, paper: options.paper, strict: options.strict, creationDate: date,
+            baseDirectory: FileManager.default.currentDirectoryPath)
         renderOptions.titleBlock = false
         return try render(document: document, diagnostics: diagnostics, to: output, options: renderOptions)
     }
@@ -108,7 +127,9 @@ extension Typesetter {
     /// Measures what the specimen prints about fonts: per role the primary face's metrics at
     /// its size, the face fontconfig resolves it to, glyph coverage per sample class, and the
     /// faces without and with Bold Text.
-    static func measureSpecimenFacts(theme: Theme, regular: Theme, bold: Theme, boldWarnings: [String], base: Theme) -> SpecimenFacts {
+    static func measureSpecimenFacts(theme: Theme, regular: Theme, bold: Theme, boldWarnings: [String], base: Theme)
+        -> SpecimenFacts
+    {
         let shaper = PangoShaper()
         var roles: [TextRole: SpecimenFacts.RoleFacts] = [:]
         var faces: [String] = []
@@ -131,11 +152,13 @@ extension Typesetter {
             }
             let face = faceName(style.families, style.weight)
             if !faces.contains(face) { faces.append(face) }
-            for family in Set((coverage[.hangul] ?? []).compactMap(\.family)) where family.lowercased() != style.primaryFamily.lowercased() {
+            for family in Set((coverage[.hangul] ?? []).compactMap(\.family))
+            where family.lowercased() != style.primaryFamily.lowercased() {
                 let hangulFace = "\(family) (Hangul)"
                 if !faces.contains(hangulFace) { faces.append(hangulFace) }
             }
-            let regularWeight = regular[role].weight, boldWeight = bold[role].weight
+            let regularWeight = regular[role].weight
+            let boldWeight = bold[role].weight
             let note = boldWarnings.first { $0.hasPrefix(role.displayName + ":") }
                 .map { String($0.dropFirst(role.displayName.count + 1)).trimmingCharacters(in: .whitespaces) }
             roles[role] = SpecimenFacts.RoleFacts(

@@ -25,8 +25,10 @@ enum StyledBlockPipe {
     /// `threaded`, else in line. Returns the source as it ended (its summaries, diagnostics).
     /// When `body` throws, the producer is stopped and joined before the error propagates.
     /// - Throws: what `body` throws.
-    static func forEach<Source: StyledBlockSource>(_ source: Source, threaded: Bool,
-                                                  _ body: ([StyledBlock]) throws -> Void) throws -> Source {
+    static func forEach<Source: StyledBlockSource>(
+        _ source: Source, threaded: Bool,
+        _ body: ([StyledBlock]) throws -> Void
+    ) throws -> Source {
         guard threaded else {
             var source = source
             while let chunk = source.next() { try body(chunk) }

@@ -23,7 +23,9 @@ struct TableOfContents {
         self.theme = theme
         title = language?.lowercased().hasPrefix("ko") == true ? "목차" : "Contents"
         self.insertionIndex = insertionIndex
-        entries = blocks.enumerated().compactMap { index, block in index == titleIndex ? nil : TableOfContents.entry(for: block) }
+        entries = blocks.enumerated().compactMap { index, block in
+            index == titleIndex ? nil : TableOfContents.entry(for: block)
+        }
     }
 
     /// Lists `entries` (gathered with ``entry(for:)`` as the document streams, the title's
@@ -57,8 +59,11 @@ struct TableOfContents {
     func blocks(pages: [String: Int]) -> [StyledBlock] {
         guard !entries.isEmpty else { return [] }
         let minLevel = entries.map(\.level).min() ?? 1
-        var contents = [theme.paragraphBlock(title, role: .title3, color: theme.textColor, spaceBefore: theme.page.blockSpacing * 2,
-                                             spaceAfter: theme.page.blockSpacing, keepWithNext: true)]
+        var contents = [
+            theme.paragraphBlock(
+                title, role: .title3, color: theme.textColor, spaceBefore: theme.page.blockSpacing * 2,
+                spaceAfter: theme.page.blockSpacing, keepWithNext: true)
+        ]
         // Tagged as a level-2 heading, then a TOC of TOCI entries (ids apart from styled blocks').
         contents[0].structure = [StructureElement(.heading2, id: TableOfContents.structureID)]
         let toc = StructureElement(.toc, id: TableOfContents.structureID)
@@ -71,14 +76,20 @@ struct TableOfContents {
             run.letterSpacing = body.letterSpacing
             var numberRun = run
             numberRun.features = ["tnum"]
-            let style = ParagraphStyle(baseFont: font, lineHeight: body.lineHeight, leftIndent: Double(depth) * body.size * 1.5)
+            let style = ParagraphStyle(
+                baseFont: font, lineHeight: body.lineHeight, leftIndent: Double(depth) * body.size * 1.5)
             let page = pages[entry.anchor].map(String.init) ?? "–"
-            contents.append(StyledBlock(.entry(StyledParagraph(runs: entryRuns(entry.runs, title: entry.title, style: run), style: style),
-                                               trailing: StyledParagraph(runs: [StyledRun(page, style: numberRun)], style: style)),
-                                        spaceBefore: depth == 0 ? theme.page.blockSpacing * 0.6 : 0, spaceAfter: 1))
+            contents.append(
+                StyledBlock(
+                    .entry(
+                        StyledParagraph(runs: entryRuns(entry.runs, title: entry.title, style: run), style: style),
+                        trailing: StyledParagraph(runs: [StyledRun(page, style: numberRun)], style: style)),
+                    spaceBefore: depth == 0 ? theme.page.blockSpacing * 0.6 : 0, spaceAfter: 1))
             // An entry's warnings (a face or character its font lacks) point at its heading.
             contents[contents.count - 1].location = entry.location
-            contents[contents.count - 1].structure = [toc, StructureElement(.tocItem, id: TableOfContents.structureID, index: contents.count)]
+            contents[contents.count - 1].structure = [
+                toc, StructureElement(.tocItem, id: TableOfContents.structureID, index: contents.count),
+            ]
         }
         contents[contents.count - 1].spaceAfter = theme.page.blockSpacing * 2
         return contents

@@ -9,14 +9,18 @@ enum TaggingStage {
     /// tagging fails. Returns the drawing and the warning that tagging failed, if it did.
     /// - Throws: ``TypesetError/warningsAreErrors(_:)`` when tagging fails in strict mode; what
     ///   ``LayoutAndDraw/draw(numbers:into:tagged:)`` throws.
-    static func draw(_ layout: LayoutAndDraw, numbers: LayoutAndDraw.PageNumbers,
-                     into file: OutputFile) throws -> (drawn: LayoutAndDraw.Drawn, diagnostics: [Diagnostic]) {
+    static func draw(
+        _ layout: LayoutAndDraw, numbers: LayoutAndDraw.PageNumbers,
+        into file: OutputFile
+    ) throws -> (drawn: LayoutAndDraw.Drawn, diagnostics: [Diagnostic]) {
         let options = layout.settings.options
         do {
             return (try layout.draw(numbers: numbers, into: file, tagged: options.tagged), [])
         } catch BackendError.tagging(_, let message) {
-            let warning = Diagnostic(.warning, "the PDF could not be tagged for accessibility (\(message)); "
-                                         + "it is written untagged", at: nil, kind: .output)
+            let warning = Diagnostic(
+                .warning,
+                "the PDF could not be tagged for accessibility (\(message)); "
+                    + "it is written untagged", at: nil, kind: .output)
             if options.strict { throw TypesetError.warningsAreErrors([warning]) }
             return (try layout.draw(numbers: numbers, into: file, tagged: false), [warning])
         }

@@ -22,32 +22,37 @@ enum TemporaryFiles {
 
     /// Remembers `path` until ``forget(_:)``.
     static func register(_ path: String) {
-        registry.lock.lock(); defer { registry.lock.unlock() }
+        registry.lock.lock()
+        defer { registry.lock.unlock() }
         registry.paths.insert(path)
     }
 
     /// Stops remembering `path` (it was renamed into place or removed).
     static func forget(_ path: String) {
-        registry.lock.lock(); defer { registry.lock.unlock() }
+        registry.lock.lock()
+        defer { registry.lock.unlock() }
         registry.paths.remove(path)
     }
 
     /// Remembers every file `pattern` matches until ``forget(pattern:)``.
     static func register(pattern: Pattern) {
-        registry.lock.lock(); defer { registry.lock.unlock() }
+        registry.lock.lock()
+        defer { registry.lock.unlock() }
         registry.patterns.insert(pattern)
     }
 
     /// Stops remembering `pattern` (the run that writes such files ended).
     static func forget(pattern: Pattern) {
-        registry.lock.lock(); defer { registry.lock.unlock() }
+        registry.lock.lock()
+        defer { registry.lock.unlock() }
         registry.patterns.remove(pattern)
     }
 
     /// Unlinks every remembered file (from a Dispatch queue the signal sources run on, not
     /// inside a signal handler).
     static func removeAll() {
-        registry.lock.lock(); defer { registry.lock.unlock() }
+        registry.lock.lock()
+        defer { registry.lock.unlock() }
         for path in registry.paths { unlink(path) }
         registry.paths.removeAll()
         for pattern in registry.patterns {
@@ -72,7 +77,7 @@ extension Typesetter {
     /// handler: ``OutputFile`` unlinks its temporary file before writing to a pipe.)
     public static func removeTemporaryFilesOnSignals() {
         for signalNumber in interruptingSignals {
-            signal(signalNumber, SIG_IGN)   // let the Dispatch source, not the default action, see it
+            signal(signalNumber, SIG_IGN)  // let the Dispatch source, not the default action, see it
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
                 TemporaryFiles.removeAll()

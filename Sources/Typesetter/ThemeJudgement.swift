@@ -19,8 +19,10 @@ public enum ThemeJudgement {
     /// (``TokenImporter``, with `mapping` from token names to roles); one that yields no
     /// typography token at all is refused, as `theme import` refuses it. Problems with no
     /// position of their own are placed where the file writes what they name.
-    public static func read(_ data: Data, file: String, asTokens: Bool = false,
-                            mapping: [String: TextRole] = [:]) -> (Theme?, [ThemeProblem]) {
+    public static func read(
+        _ data: Data, file: String, asTokens: Bool = false,
+        mapping: [String: TextRole] = [:]
+    ) -> (Theme?, [ThemeProblem]) {
         if let problem = encodingProblem(data, file: file) { return (nil, [problem]) }
         let text = String(decoding: data, as: UTF8.self)
         if asTokens || isDesignTokens(text) {
@@ -53,8 +55,10 @@ public enum ThemeJudgement {
     /// The problems of the families `theme` names, placed where `text` (the file) writes them:
     /// a family that is not installed is a warning naming the family its text is set in; a list
     /// none of whose families is installed, the code list included, is an error.
-    public static func fontProblems(of theme: Theme, file: String, text: String,
-                                    isFamilyAvailable: @escaping (String) -> Bool) -> [ThemeProblem] {
+    public static func fontProblems(
+        of theme: Theme, file: String, text: String,
+        isFamilyAvailable: @escaping (String) -> Bool
+    ) -> [ThemeProblem] {
         let withFonts = theme.validate(file: file, isFamilyAvailable: isFamilyAvailable)
         let without = Set(theme.validate(file: file).map(\.message))
         return located(withFonts.filter { !without.contains($0.message) }, text: text)
@@ -82,16 +86,23 @@ public enum ThemeJudgement {
         var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         while index < bytes.count {
             let byte = bytes[index]
-            let length = byte < 0x80 ? 1 : byte >= 0xC2 && byte <= 0xDF ? 2 : byte >= 0xE0 && byte <= 0xEF ? 3
-                : byte >= 0xF0 && byte <= 0xF4 ? 4 : 0
+            let length =
+                byte < 0x80
+                ? 1
+                : byte >= 0xC2 && byte <= 0xDF
+                    ? 2
+                    : byte >= 0xE0 && byte <= 0xEF
+                        ? 3
+                        : byte >= 0xF0 && byte <= 0xF4 ? 4 : 0
             var valid = length > 0 && index + length <= bytes.count
             if valid, length > 1 {
                 valid = String(validating: bytes[index..<(index + length)], as: UTF8.self) != nil
             }
             guard valid else {
                 let hex = String(byte, radix: 16, uppercase: true)
-                return ThemeProblem(file: file, line: line, column: column,
-                                    message: "the file is not UTF-8 (byte 0x\(hex) here); a theme is JSON, which is UTF-8")
+                return ThemeProblem(
+                    file: file, line: line, column: column,
+                    message: "the file is not UTF-8 (byte 0x\(hex) here); a theme is JSON, which is UTF-8")
             }
             if byte == 0x0A {
                 line += 1
@@ -108,8 +119,9 @@ public enum ThemeJudgement {
     /// as a problem.
     static func parse(_ line: String, file: String) -> ThemeProblem {
         let problem = TypesetProblem.parse(line, kind: .invalidTheme)
-        return ThemeProblem(file: problem.file ?? file, line: problem.line ?? 0, column: problem.column ?? 0,
-                            message: problem.message, severity: problem.severity == .warning ? .warning : .error)
+        return ThemeProblem(
+            file: problem.file ?? file, line: problem.line ?? 0, column: problem.column ?? 0,
+            message: problem.message, severity: problem.severity == .warning ? .warning : .error)
     }
 
     /// `problems` without a position, each placed at the first place `text` writes what its

@@ -32,10 +32,16 @@ public struct ThemeRequest: Sendable {
     public var boldText: Bool
 
     /// Creates a request; the defaults leave the default theme as written.
-    public init(theme: String? = nil, fontFolders: [String] = [], family: String? = nil,
-                sizeAdjustment: SizeAdjustment? = nil, sizeCategory: SizeCategory? = nil, boldText: Bool = false) {
-        self.theme = theme; self.fontFolders = fontFolders; self.family = family
-        self.sizeAdjustment = sizeAdjustment; self.sizeCategory = sizeCategory; self.boldText = boldText
+    public init(
+        theme: String? = nil, fontFolders: [String] = [], family: String? = nil,
+        sizeAdjustment: SizeAdjustment? = nil, sizeCategory: SizeCategory? = nil, boldText: Bool = false
+    ) {
+        self.theme = theme
+        self.fontFolders = fontFolders
+        self.family = family
+        self.sizeAdjustment = sizeAdjustment
+        self.sizeCategory = sizeCategory
+        self.boldText = boldText
     }
 }
 
@@ -76,7 +82,9 @@ extension Typesetter {
             fileWarnings = problems
             file = (name, String(decoding: data, as: UTF8.self))
         }
-        let outOfRange = TextRole.allCases.flatMap { role in theme[role].limitProblems.map { "\(role.displayName): \($0)" } }
+        let outOfRange = TextRole.allCases.flatMap { role in
+            theme[role].limitProblems.map { "\(role.displayName): \($0)" }
+        }
         if !outOfRange.isEmpty {
             throw TypesetError.invalidTheme(problems: outOfRange.map { "\(request.theme ?? "default"): \($0)" })
         }
@@ -88,8 +96,9 @@ extension Typesetter {
         }
         let installed = FontCatalog()
         if let file {
-            let fonts = ThemeJudgement.fontProblems(of: theme, file: file.path, text: file.text,
-                                                    isFamilyAvailable: installed.has)
+            let fonts = ThemeJudgement.fontProblems(
+                of: theme, file: file.path, text: file.text,
+                isFamilyAvailable: installed.has)
             if fonts.contains(where: { $0.severity == .error }) {
                 throw TypesetError.invalidTheme(problems: (fileWarnings + fonts).map(\.description))
             }
@@ -103,7 +112,8 @@ extension Typesetter {
             case .points(let points)?:
                 theme = theme.swappingFamily(to: family, sizeAdjust: .points(points))
             case .matchXHeight?:
-                theme = theme.swappingFamily(to: family, sizeAdjust: xHeightAdjustment(from: theme[.body].families, to: family))
+                theme = theme.swappingFamily(
+                    to: family, sizeAdjust: xHeightAdjustment(from: theme[.body].families, to: family))
             case nil:
                 theme = theme.swappingFamily(to: family)
             }
@@ -111,11 +121,17 @@ extension Typesetter {
         if let category = request.sizeCategory { theme = theme.applying(sizeCategory: category) }
         // The adapted sizes obey the same limits as the theme's own (1–1000 pt): a size
         // adjustment or category that pushes a role past them is refused, not rendered.
-        let adaptedOutOfRange = TextRole.allCases.flatMap { role in theme[role].limitProblems.map { "\(role.displayName): \($0)" } }
+        let adaptedOutOfRange = TextRole.allCases.flatMap { role in
+            theme[role].limitProblems.map { "\(role.displayName): \($0)" }
+        }
         if !adaptedOutOfRange.isEmpty {
-            let how = [request.family.map { "family '\($0)'" }, request.sizeCategory.map { "size category \($0.rawValue)" }].compactMap { $0 }.joined(separator: " with ")
-            throw TypesetError.invalidTheme(problems: ["\(request.theme ?? "default") adapted to \(how): \(adaptedOutOfRange[0])"
-                + (adaptedOutOfRange.count > 1 ? " (and \(adaptedOutOfRange.count - 1) more)" : "")])
+            let how = [
+                request.family.map { "family '\($0)'" }, request.sizeCategory.map { "size category \($0.rawValue)" },
+            ].compactMap { $0 }.joined(separator: " with ")
+            throw TypesetError.invalidTheme(problems: [
+                "\(request.theme ?? "default") adapted to \(how): \(adaptedOutOfRange[0])"
+                    + (adaptedOutOfRange.count > 1 ? " (and \(adaptedOutOfRange.count - 1) more)" : "")
+            ])
         }
         // Missing families go first, so Bold Text steps by the faces that will really be used.
         // A theme file's were named by its judgement, at the lines that name them.
@@ -127,8 +143,11 @@ extension Typesetter {
             warnings += boldWarnings
         }
         let located = fileWarnings.map { problem in
-            Diagnostic(.warning, problem.message, at: problem.line > 0
-                ? SourceLocation(file: problem.file, line: problem.line, column: problem.column) : nil, kind: .theme)
+            Diagnostic(
+                .warning, problem.message,
+                at: problem.line > 0
+                    ? SourceLocation(file: problem.file, line: problem.line, column: problem.column) : nil, kind: .theme
+            )
         }
         return (theme, located + warnings.map { Diagnostic(.warning, $0, kind: .theme) })
     }
@@ -141,7 +160,8 @@ extension Typesetter {
     /// in each), measured at 100 pt.
     static func xHeightAdjustment(from original: [String], to family: String) -> SizeAdjust {
         let size = 100.0
-        let hasLatin = FontLibrary.coverage(of: FontSpec(families: [family], size: size), text: "x").first?.family == family
+        let hasLatin =
+            FontLibrary.coverage(of: FontSpec(families: [family], size: size), text: "x").first?.family == family
         if hasLatin {
             let shaper = PangoShaper()
             let before = shaper.metrics(of: FontSpec(families: [original.first ?? family], size: size)).xHeight
@@ -166,7 +186,9 @@ struct FontCatalog {
         names = byName
     }
 
-    static let generic: Set<String> = ["sans", "sans-serif", "serif", "monospace", "mono", "system-ui", "emoji", "cursive", "fantasy"]
+    static let generic: Set<String> = [
+        "sans", "sans-serif", "serif", "monospace", "mono", "system-ui", "emoji", "cursive", "fantasy",
+    ]
 
     func has(_ family: String) -> Bool {
         FontCatalog.generic.contains(family.lowercased()) || names[family.lowercased()] != nil
@@ -174,7 +196,10 @@ struct FontCatalog {
 
     /// The real (not synthesized) upright weights of `family`, lightest first.
     func weights(of family: String) -> [FontWeight] {
-        let faces = names[family.lowercased()].flatMap(FontLibrary.family(named:))?.faces.filter { !$0.synthesized && !$0.italic } ?? []
+        let faces =
+            names[family.lowercased()].flatMap(FontLibrary.family(named:))?.faces.filter {
+                !$0.synthesized && !$0.italic
+            } ?? []
         return Array(Set(faces.map(\.weight))).sorted()
     }
 
@@ -191,7 +216,9 @@ struct FontCatalog {
             var style = theme[role]
             let present = kept(style.families)
             if present.first != style.families.first {
-                if let i = substitutions.firstIndex(where: { $0.missing == style.primaryFamily && $0.used == present[0] }) {
+                if let i = substitutions.firstIndex(where: {
+                    $0.missing == style.primaryFamily && $0.used == present[0]
+                }) {
                     substitutions[i].roles.append(role)
                 } else {
                     substitutions.append((style.primaryFamily, present[0], [role]))
@@ -201,7 +228,9 @@ struct FontCatalog {
             theme.styles[role] = style
         }
         var warnings = substitutions.map { s in
-            let roles = s.roles.count == TextRole.allCases.count ? "every role" : s.roles.map(\.displayName).joined(separator: ", ")
+            let roles =
+                s.roles.count == TextRole.allCases.count
+                ? "every role" : s.roles.map(\.displayName).joined(separator: ", ")
             return "\(roles): family '\(s.missing)' not found; using '\(s.used)'"
         }
         if !warnings.isEmpty { warnings += theme.notes.map { "theme '\(theme.name)': \($0)" } }

@@ -64,12 +64,16 @@ struct TitleBlock {
 
 extension Theme {
     /// One left-aligned paragraph of `text` in `role`'s face, size, tracking and line height.
-    func paragraphBlock(_ text: String, role: TextRole, color: RGBAColor, spaceBefore: Double = 0, spaceAfter: Double,
-                        keepWithNext: Bool = false) -> StyledBlock {
+    func paragraphBlock(
+        _ text: String, role: TextRole, color: RGBAColor, spaceBefore: Double = 0, spaceAfter: Double,
+        keepWithNext: Bool = false
+    ) -> StyledBlock {
         let style = self[role]
         let font = FontSpec(families: style.families, weight: style.weight, italic: style.italic, size: style.size)
         let run = RunStyle(font: font, letterSpacing: style.letterSpacing, color: color)
-        let paragraph = StyledParagraph(runs: [StyledRun(text, style: run)], style: ParagraphStyle(baseFont: font, lineHeight: style.lineHeight))
-        return StyledBlock(.paragraph(paragraph), spaceBefore: spaceBefore, spaceAfter: spaceAfter, keepWithNext: keepWithNext)
+        let paragraph = StyledParagraph(
+            runs: [StyledRun(text, style: run)], style: ParagraphStyle(baseFont: font, lineHeight: style.lineHeight))
+        return StyledBlock(
+            .paragraph(paragraph), spaceBefore: spaceBefore, spaceAfter: spaceAfter, keepWithNext: keepWithNext)
     }
 }

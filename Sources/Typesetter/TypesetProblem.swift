@@ -62,23 +62,34 @@ public struct TypesetProblem: Hashable, Sendable, CustomStringConvertible {
     public var message: String
 
     /// Creates a problem from its parts.
-    public init(kind: Kind, severity: Diagnostic.Severity = .error, file: String? = nil, line: Int? = nil,
-                column: Int? = nil, message: String) {
-        self.kind = kind; self.severity = severity; self.file = file; self.line = line; self.column = column; self.message = message
+    public init(
+        kind: Kind, severity: Diagnostic.Severity = .error, file: String? = nil, line: Int? = nil,
+        column: Int? = nil, message: String
+    ) {
+        self.kind = kind
+        self.severity = severity
+        self.file = file
+        self.line = line
+        self.column = column
+        self.message = message
     }
 
     /// A diagnostic as a problem of the kind of the same name (``Diagnostic/kind``).
     public init(_ diagnostic: Diagnostic) {
-        self.init(kind: Kind(rawValue: diagnostic.kind.rawValue) ?? .content, severity: diagnostic.severity,
-                  file: diagnostic.location?.file,
-                  line: diagnostic.location?.line, column: diagnostic.location?.column, message: diagnostic.message)
+        self.init(
+            kind: Kind(rawValue: diagnostic.kind.rawValue) ?? .content, severity: diagnostic.severity,
+            file: diagnostic.location?.file,
+            line: diagnostic.location?.line, column: diagnostic.location?.column, message: diagnostic.message)
     }
 
     /// `file:line:column: message` (as much of the position as is known); warnings read
     /// `…: warning: message`.
     public var description: String {
         var position = file ?? ""
-        if let line { position += ":\(line)"; if let column { position += ":\(column)" } }
+        if let line {
+            position += ":\(line)"
+            if let column { position += ":\(column)" }
+        }
         let prefix = position.isEmpty ? "" : position + ": "
         return prefix + (severity == .warning ? "warning: " : "") + message
     }
@@ -89,7 +100,9 @@ public struct TypesetProblem: Hashable, Sendable, CustomStringConvertible {
         let parts = line.split(separator: ":", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
         var problem = TypesetProblem(kind: kind, message: line)
         if parts.count == 4, let l = Int(parts[1]), let c = Int(parts[2].trimmingCharacters(in: .whitespaces)) {
-            problem.file = parts[0]; problem.line = l; problem.column = c
+            problem.file = parts[0]
+            problem.line = l
+            problem.column = c
             problem.message = parts[3].trimmingCharacters(in: .whitespaces)
         } else if parts.count >= 2, !parts[0].contains(" ") {
             problem.file = parts[0]
@@ -115,7 +128,11 @@ extension TypesetError {
         case .invalidTheme(let problems):
             problems.map { TypesetProblem.parse($0, kind: .invalidTheme) }
         case .warningsAreErrors(let diagnostics):
-            diagnostics.map { var p = TypesetProblem($0); p.severity = .error; return p }
+            diagnostics.map {
+                var p = TypesetProblem($0)
+                p.severity = .error
+                return p
+            }
         case .renderingFailed(let message):
             [TypesetProblem(kind: .renderingFailed, message: "rendering failed: \(message)")]
         case .invalidPage(let path, let message):
@@ -123,7 +140,12 @@ extension TypesetError {
         case .fontFolder(let path, let reason):
             [TypesetProblem(kind: .fontFolder, file: path, message: "cannot register font folder: \(reason)")]
         case .invalidInput(let diagnostics):
-            diagnostics.map { var p = TypesetProblem($0); p.kind = .invalidInput; p.severity = .error; return p }
+            diagnostics.map {
+                var p = TypesetProblem($0)
+                p.kind = .invalidInput
+                p.severity = .error
+                return p
+            }
         }
     }
 }

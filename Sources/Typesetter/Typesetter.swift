@@ -57,14 +57,26 @@ public struct RenderOptions: Sendable {
     public var tunesHeap: Bool = false
 
     /// Creates options; nil leaves a setting to front matter, then the theme.
-    public init(themeRequest: ThemeRequest = ThemeRequest(), theme: Theme? = nil, paper: PaperSize? = nil,
-                margins: Margins? = nil, strict: Bool = false, creationDate: Date? = nil, baseDirectory: String? = nil,
-                justify: Bool? = nil, hangulLineBreak: HangulLineBreak? = nil, header: String? = nil,
-                footer: String? = nil, tableOfContents: Bool? = nil, widows: Int? = nil, orphans: Int? = nil) {
-        self.themeRequest = themeRequest; self.theme = theme; self.paper = paper; self.margins = margins
-        self.strict = strict; self.creationDate = creationDate; self.baseDirectory = baseDirectory
-        self.justify = justify; self.hangulLineBreak = hangulLineBreak; self.header = header
-        self.footer = footer; self.tableOfContents = tableOfContents; self.widows = widows; self.orphans = orphans
+    public init(
+        themeRequest: ThemeRequest = ThemeRequest(), theme: Theme? = nil, paper: PaperSize? = nil,
+        margins: Margins? = nil, strict: Bool = false, creationDate: Date? = nil, baseDirectory: String? = nil,
+        justify: Bool? = nil, hangulLineBreak: HangulLineBreak? = nil, header: String? = nil,
+        footer: String? = nil, tableOfContents: Bool? = nil, widows: Int? = nil, orphans: Int? = nil
+    ) {
+        self.themeRequest = themeRequest
+        self.theme = theme
+        self.paper = paper
+        self.margins = margins
+        self.strict = strict
+        self.creationDate = creationDate
+        self.baseDirectory = baseDirectory
+        self.justify = justify
+        self.hangulLineBreak = hangulLineBreak
+        self.header = header
+        self.footer = footer
+        self.tableOfContents = tableOfContents
+        self.widows = widows
+        self.orphans = orphans
     }
 }
 
@@ -86,7 +98,9 @@ public enum Typesetter {
     /// output). Front matter fills in what `options` leaves nil. The file appears only when
     /// rendering succeeded (temporary file + rename).
     /// - Throws: ``TypesetError`` (bad theme, unwritable output, strict-mode warnings, Cairo failure).
-    public static func render(markdown: String, file: String, to output: String, options: RenderOptions = RenderOptions()) throws -> RenderReport {
+    public static func render(
+        markdown: String, file: String, to output: String, options: RenderOptions = RenderOptions()
+    ) throws -> RenderReport {
         startLoadingFonts(for: options)
         let parsed = MarkdownParser.parse(markdown, file: file)
         return try render(document: parsed.document, diagnostics: parsed.diagnostics, to: output, options: options)
@@ -96,10 +110,13 @@ public enum Typesetter {
     /// - Throws: ``TypesetError/invalidInput(_:)`` when `parseDiagnostics` holds an error (the
     ///   parser's verdict that the document cannot be set), before anything is written; and
     ///   as ``render(markdown:file:to:options:)``.
-    public static func render(document: Document, diagnostics parseDiagnostics: [Diagnostic] = [], to output: String,
-                              options requested: RenderOptions) throws -> RenderReport {
-        try render(document: document, diagnostics: parseDiagnostics, to: output, options: requested,
-                   threaded: getenv("TYPESET_THREADS").map({ String(cString: $0) }) != "1")
+    public static func render(
+        document: Document, diagnostics parseDiagnostics: [Diagnostic] = [], to output: String,
+        options requested: RenderOptions
+    ) throws -> RenderReport {
+        try render(
+            document: document, diagnostics: parseDiagnostics, to: output, options: requested,
+            threaded: getenv("TYPESET_THREADS").map({ String(cString: $0) }) != "1")
     }
 
     /// Renders `document`, styling it on a producer thread beside layout and drawing when
@@ -111,22 +128,27 @@ public enum Typesetter {
     /// (``TaggingStage``), into the output file (``WriteStage``). Each returns its warnings;
     /// those found before layout are all known before anything is drawn, so `--strict` writes
     /// nothing.
-    static func render(document: Document, diagnostics parseDiagnostics: [Diagnostic], to output: String,
-                       options requested: RenderOptions, threaded: Bool) throws -> RenderReport {
+    static func render(
+        document: Document, diagnostics parseDiagnostics: [Diagnostic], to output: String,
+        options requested: RenderOptions, threaded: Bool
+    ) throws -> RenderReport {
         let settings = try ResolvedSettings(resolving: requested, for: document, parseDiagnostics: parseDiagnostics)
         let (survey, surveyDiagnostics) = DocumentSurvey.survey(document, settings: settings, threaded: threaded)
         let shaper = PangoShaper(pictures: settings.options.preview != nil)
         let frontMatter = FrontMatter(of: document, settings: settings, survey: survey, shaper: shaper)
-        let fontDiagnostics = FontCheck.diagnostics(survey: survey, frontMatter: frontMatter, settings: settings,
-                                                    metadata: document.metadata)
+        let fontDiagnostics = FontCheck.diagnostics(
+            survey: survey, frontMatter: frontMatter, settings: settings,
+            metadata: document.metadata)
         let found = settings.diagnostics + surveyDiagnostics + frontMatter.diagnostics + fontDiagnostics
-        let diagnostics = inSourceOrder(document.source.placingSubjects(of: found))
+        let diagnostics =
+            inSourceOrder(document.source.placingSubjects(of: found))
             + survey.imageDiagnostics + survey.sizeDiagnostics
         if settings.options.strict, !diagnostics.isEmpty {
             throw TypesetError.warningsAreErrors(Diagnostic.coalesced(diagnostics))
         }
-        let layout = LayoutAndDraw(document: document, settings: settings, survey: survey, frontMatter: frontMatter,
-                                   shaper: shaper, threaded: threaded)
+        let layout = LayoutAndDraw(
+            document: document, settings: settings, survey: survey, frontMatter: frontMatter,
+            shaper: shaper, threaded: threaded)
         let numbers = try layout.countPages()
         return try WriteStage.write(to: output, preview: settings.options.preview) { file in
             let (drawn, taggingDiagnostics) = try TaggingStage.draw(layout, numbers: numbers, into: file)
@@ -141,7 +163,8 @@ public enum Typesetter {
     static func inSourceOrder(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
         diagnostics.enumerated().sorted { a, b in
             switch (a.element.location, b.element.location) {
-            case let (x?, y?) where x.file == y.file: return (x.line, x.column, a.offset) < (y.line, y.column, b.offset)
+            case (let x?, let y?) where x.file == y.file:
+                return (x.line, x.column, a.offset) < (y.line, y.column, b.offset)
             case (nil, _?): return false
             case (_?, nil): return true
             default: return a.offset < b.offset

@@ -8,8 +8,10 @@ enum WriteStage {
     /// file, then commits it, or discards it for a `preview` or when `produce` throws.
     /// - Throws: ``TypesetError`` from opening or committing the output and from `produce`;
     ///   any other error from `produce` as ``TypesetError/renderingFailed(_:)``.
-    static func write<Result>(to target: String, preview: PagePreview?,
-                              _ produce: (OutputFile) throws -> Result) throws -> Result {
+    static func write<Result>(
+        to target: String, preview: PagePreview?,
+        _ produce: (OutputFile) throws -> Result
+    ) throws -> Result {
         let outputFile = try OutputFile(target: target)
         // A preview's per-page files are written as `.NAME-N.png.tmp` and renamed: an
         // interrupted run removes the one being written.

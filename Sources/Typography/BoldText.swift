@@ -21,9 +21,13 @@ extension Theme {
     ///   `Title: 'X' has no face heavier than Bold 700` (the role keeps its weight), or
     ///   `Body: no faces known for 'X'; weight unchanged` when the closure returns none.
     public func applyingBoldText(availableWeights: (String) -> [FontWeight]) -> (Theme, [String]) {
-        var result = self, warnings: [String] = [], table: [String: [FontWeight]] = [:]
+        var result = self
+        var warnings: [String] = []
+        var table: [String: [FontWeight]] = [:]
         for role in TextRole.allCases {
-            for family in self[role].families where table[family] == nil { table[family] = availableWeights(family).sorted() }
+            for family in self[role].families where table[family] == nil {
+                table[family] = availableWeights(family).sorted()
+            }
         }
         for family in monospaceFamilies where table[family] == nil { table[family] = availableWeights(family).sorted() }
         result.boldTextWeights = table
@@ -68,7 +72,8 @@ extension Theme {
     /// 400, lighter then heavier; above 500, heavier then lighter.
     static func face(for weight: FontWeight, in available: [FontWeight]) -> FontWeight {
         if available.contains(weight) { return weight }
-        let lighter = available.filter { $0 < weight }.reversed(), heavier = available.filter { $0 > weight }
+        let lighter = available.filter { $0 < weight }.reversed()
+        let heavier = available.filter { $0 > weight }
         let w = weight.rawValue
         if w >= 400 && w <= 500, let upTo500 = heavier.first(where: { $0.rawValue <= 500 }) { return upTo500 }
         if w <= 500 { return lighter.first ?? heavier.first! }

@@ -17,10 +17,13 @@ extension Theme {
     /// Colours: as ``default``. Page: A4 with 40 pt side margins, so Body's 17 pt still sets
     /// about 64 characters a line. Equal to `templates/themes/hig.json`.
     public static let hig: Theme = {
-        func style(_ size: Double, _ weight: FontWeight, leading: Double, tracking: LetterSpacing,
-                   _ relativeTo: DynamicTypeStyle) -> TextStyle {
-            TextStyle(families: sans, weight: weight, size: size, lineHeight: .absolute(leading),
-                      tracking: tracking, relativeTo: relativeTo)
+        func style(
+            _ size: Double, _ weight: FontWeight, leading: Double, tracking: LetterSpacing,
+            _ relativeTo: DynamicTypeStyle
+        ) -> TextStyle {
+            TextStyle(
+                families: sans, weight: weight, size: size, lineHeight: .absolute(leading),
+                tracking: tracking, relativeTo: relativeTo)
         }
         var theme = Theme.default
         theme.name = "hig"
@@ -38,7 +41,7 @@ extension Theme {
         ]
         theme.page.margins = Theme.wideMeasureMargins
         theme.notes = [
-            "Apple's iOS text styles at the Large size (HIG). SF Pro is not free to use off Apple platforms: Inter with Noto Sans CJK KR stands in for it; SF's automatic tracking is written out per role.",
+            "Apple's iOS text styles at the Large size (HIG). SF Pro is not free to use off Apple platforms: Inter with Noto Sans CJK KR stands in for it; SF's automatic tracking is written out per role."
         ]
         return theme
     }()
@@ -59,8 +62,10 @@ extension Theme {
     /// Body a line). Equal to `templates/themes/pretendard.json`.
     public static let pretendard: Theme = {
         let families = ["Pretendard", "Inter", "Noto Sans CJK KR"]
-        func style(_ size: Double, _ weight: FontWeight, _ leading: Double, _ relativeTo: DynamicTypeStyle) -> TextStyle {
-            TextStyle(families: families, weight: weight, size: size, lineHeight: .absolute(leading), relativeTo: relativeTo)
+        func style(_ size: Double, _ weight: FontWeight, _ leading: Double, _ relativeTo: DynamicTypeStyle) -> TextStyle
+        {
+            TextStyle(
+                families: families, weight: weight, size: size, lineHeight: .absolute(leading), relativeTo: relativeTo)
         }
         var theme = Theme.default
         theme.name = "pretendard"
@@ -79,7 +84,7 @@ extension Theme {
         ]
         theme.page.margins = Theme.wideMeasureMargins
         theme.notes = [
-            "Pretendard is built from Inter (Latin) and Source Han Sans, which Debian ships as Noto Sans CJK KR (Hangul): when Pretendard is not registered (it is not packaged in Debian; add its folder to fontFolders), text is set in Inter with Noto Sans CJK KR, with slightly different metrics.",
+            "Pretendard is built from Inter (Latin) and Source Han Sans, which Debian ships as Noto Sans CJK KR (Hangul): when Pretendard is not registered (it is not packaged in Debian; add its folder to fontFolders), text is set in Inter with Noto Sans CJK KR, with slightly different metrics."
         ]
         return theme
     }()

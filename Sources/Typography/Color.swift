@@ -4,7 +4,10 @@ public struct RGBAColor: Hashable, Sendable, CustomStringConvertible {
     public var red: Double, green: Double, blue: Double, alpha: Double
     /// Creates a colour from components 0…1, opaque by default.
     public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
-        self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.alpha = alpha
     }
 
     /// Opaque black, `#000000`.

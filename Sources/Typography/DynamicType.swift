@@ -98,7 +98,8 @@ extension TextStyle {
         let newSize = size * DynamicType.scaleFactor(for: style, in: category)
         result.size = newSize
         if case .absolute(let pt) = lineHeight, size == DynamicType.size(of: style, in: .large),
-           pt == DynamicType.leading(of: style, in: .large) {
+            pt == DynamicType.leading(of: style, in: .large)
+        {
             result.lineHeight = .absolute(DynamicType.leading(of: style, in: category))
         } else {
             result.lineHeight = lineHeight?.scaled(from: size, to: newSize)

@@ -9,7 +9,10 @@ public enum DynamicTypeStyle: String, CaseIterable, Sendable, Hashable, Codable 
     /// Reads a style name case- and separator-insensitively (`large-title`, `Title 2`, `subhead`).
     public init?(name: String) {
         let key = TextRole.normalizedKey(name)
-        if key == "subhead" { self = .subheadline; return }
+        if key == "subhead" {
+            self = .subheadline
+            return
+        }
         guard let style = DynamicTypeStyle.allCases.first(where: { TextRole.normalizedKey($0.rawValue) == key })
         else { return nil }
         self = style
@@ -22,8 +25,11 @@ public enum SizeCategory: String, CaseIterable, Sendable, Hashable, Codable {
     /// The seven standard sizes, smallest first.
     case xSmall, small, medium, large, xLarge, xxLarge, xxxLarge
     /// The five accessibility sizes (Larger Accessibility Sizes), written AX1 … AX5.
-    case accessibility1 = "AX1", accessibility2 = "AX2", accessibility3 = "AX3"
-    case accessibility4 = "AX4", accessibility5 = "AX5"
+    case accessibility1 = "AX1"
+    case accessibility2 = "AX2"
+    case accessibility3 = "AX3"
+    case accessibility4 = "AX4"
+    case accessibility5 = "AX5"
 
     /// Reads `xSmall` … `xxxLarge`, `AX1` … `AX5` (also `accessibility1`, `x-small`, any case).
     public init?(name: String) {

@@ -44,7 +44,8 @@ public struct FontWeight: RawRepresentable, Hashable, Comparable, Sendable, Coda
         let trimmed = name.trimmingCharacters(in: .whitespaces)
         if let number = Int(trimmed) {
             guard (1...1000).contains(number) else { return nil }
-            self.init(number); return
+            self.init(number)
+            return
         }
         let key = String(trimmed.lowercased().filter { $0.isLetter || $0.isNumber })
         switch key {

@@ -6,7 +6,10 @@ public struct SourcePosition: Hashable, Sendable, Comparable, CustomStringConver
     /// 1-based line and column.
     public var line: Int, column: Int
     /// A position at `line` and `column` (both 1-based).
-    public init(line: Int, column: Int) { self.line = line; self.column = column }
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
     /// `line:column`.
     public var description: String { "\(line):\(column)" }
     /// Source order: by line, then column.
@@ -48,11 +51,26 @@ struct JSONNode {
     }
     /// The member named `key` (the last one when repeated), or nil.
     subscript(key: String) -> JSONNode? { members?.last(where: { $0.key == key })?.value }
-    var string: String? { if case .string(let s) = value { return s }; return nil }
-    var number: Double? { if case .number(let d, _) = value { return d }; return nil }
-    var bool: Bool? { if case .bool(let b) = value { return b }; return nil }
-    var array: [JSONNode]? { if case .array(let a) = value { return a }; return nil }
-    var isNull: Bool { if case .null = value { return true }; return false }
+    var string: String? {
+        if case .string(let s) = value { return s }
+        return nil
+    }
+    var number: Double? {
+        if case .number(let d, _) = value { return d }
+        return nil
+    }
+    var bool: Bool? {
+        if case .bool(let b) = value { return b }
+        return nil
+    }
+    var array: [JSONNode]? {
+        if case .array(let a) = value { return a }
+        return nil
+    }
+    var isNull: Bool {
+        if case .null = value { return true }
+        return false
+    }
 
     /// A short name of the value's JSON type for messages: `object`, `array`, `string`, `number`,
     /// `true`/`false`, `null`.
@@ -101,14 +119,21 @@ enum JSONSource {
 
         init(bytes: [UInt8]) {
             self.bytes = bytes
-            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3; lineStart = 3 }
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+                i = 3
+                lineStart = 3
+            }
         }
 
         /// Position of byte offset `offset` on the current line (columns count scalars).
         func position(_ offset: Int? = nil) -> SourcePosition {
             let end = min(offset ?? i, bytes.count)
-            var column = 1, from = lineStart
-            if counted.lineStart == lineStart, counted.offset <= end { column = counted.column; from = counted.offset }
+            var column = 1
+            var from = lineStart
+            if counted.lineStart == lineStart, counted.offset <= end {
+                column = counted.column
+                from = counted.offset
+            }
             if from < end { for b in bytes[from..<end] where b & 0xC0 != 0x80 { column += 1 } }
             return SourcePosition(line: line, column: column)
         }
@@ -136,7 +161,9 @@ enum JSONSource {
             if b == 0x0A { return "end of line" }
             // Decode the scalar starting here for a readable message.
             let scalarBytes = bytes[i..<min(i + 4, bytes.count)]
-            if let s = String(bytes: scalarBytes.prefix(b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1), encoding: .utf8) {
+            if let s = String(
+                bytes: scalarBytes.prefix(b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1), encoding: .utf8)
+            {
                 return "'\(s)'"
             }
             return String(format: "byte 0x%02X", b)
@@ -146,7 +173,10 @@ enum JSONSource {
             while let b = current {
                 switch b {
                 case 0x20, 0x09, 0x0D: i += 1
-                case 0x0A: i += 1; line += 1; lineStart = i
+                case 0x0A:
+                    i += 1
+                    line += 1
+                    lineStart = i
                 default: return
                 }
             }
@@ -170,16 +200,24 @@ enum JSONSource {
             let start = here()
             depth += 1
             defer { depth -= 1 }
-            guard depth <= Parser.maximumDepth else { throw fail("values nested more than \(Parser.maximumDepth) levels deep") }
+            guard depth <= Parser.maximumDepth else {
+                throw fail("values nested more than \(Parser.maximumDepth) levels deep")
+            }
             guard let b = current else { throw fail("unexpected end of file: expected a value") }
             switch b {
             case UInt8(ascii: "{"): return try object(start)
             case UInt8(ascii: "["): return try array(start)
             case UInt8(ascii: "\""): return JSONNode(value: .string(try string()), position: start)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number(start)
-            case UInt8(ascii: "t"): try literal("true"); return JSONNode(value: .bool(true), position: start)
-            case UInt8(ascii: "f"): try literal("false"); return JSONNode(value: .bool(false), position: start)
-            case UInt8(ascii: "n"): try literal("null"); return JSONNode(value: .null, position: start)
+            case UInt8(ascii: "t"):
+                try literal("true")
+                return JSONNode(value: .bool(true), position: start)
+            case UInt8(ascii: "f"):
+                try literal("false")
+                return JSONNode(value: .bool(false), position: start)
+            case UInt8(ascii: "n"):
+                try literal("null")
+                return JSONNode(value: .null, position: start)
             case UInt8(ascii: "'"): throw fail("strings must use double quotes (\"), not single quotes")
             default: throw fail("unexpected \(describe(b)): expected a value")
             }
@@ -197,7 +235,10 @@ enum JSONSource {
             i += 1
             var members: [JSONNode.Member] = []
             skipWhitespace()
-            if current == UInt8(ascii: "}") { i += 1; return JSONNode(value: .object([]), position: start) }
+            if current == UInt8(ascii: "}") {
+                i += 1
+                return JSONNode(value: .object([]), position: start)
+            }
             while true {
                 skipWhitespace()
                 guard current == UInt8(ascii: "\"") else {
@@ -215,8 +256,14 @@ enum JSONSource {
                 let v = try value()
                 members.append(JSONNode.Member(key: key, keyPosition: keyPosition, value: v))
                 skipWhitespace()
-                if current == UInt8(ascii: ",") { i += 1; continue }
-                if current == UInt8(ascii: "}") { i += 1; return JSONNode(value: .object(members), position: start) }
+                if current == UInt8(ascii: ",") {
+                    i += 1
+                    continue
+                }
+                if current == UInt8(ascii: "}") {
+                    i += 1
+                    return JSONNode(value: .object(members), position: start)
+                }
                 throw fail("unexpected \(describe(current)): expected ',' or '}' after the value of \"\(key)\"")
             }
         }
@@ -225,20 +272,30 @@ enum JSONSource {
             i += 1
             var items: [JSONNode] = []
             skipWhitespace()
-            if current == UInt8(ascii: "]") { i += 1; return JSONNode(value: .array([]), position: start) }
+            if current == UInt8(ascii: "]") {
+                i += 1
+                return JSONNode(value: .array([]), position: start)
+            }
             while true {
                 skipWhitespace()
                 if current == UInt8(ascii: "]") && !items.isEmpty { throw fail("trailing comma before ']'") }
                 items.append(try value())
                 skipWhitespace()
-                if current == UInt8(ascii: ",") { i += 1; continue }
-                if current == UInt8(ascii: "]") { i += 1; return JSONNode(value: .array(items), position: start) }
+                if current == UInt8(ascii: ",") {
+                    i += 1
+                    continue
+                }
+                if current == UInt8(ascii: "]") {
+                    i += 1
+                    return JSONNode(value: .array(items), position: start)
+                }
                 throw fail("unexpected \(describe(current)): expected ',' or ']' in array")
             }
         }
 
         mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
-            guard i + 4 <= bytes.count, let v = UInt32(String(decoding: bytes[i..<i + 4], as: UTF8.self), radix: 16) else {
+            guard i + 4 <= bytes.count, let v = UInt32(String(decoding: bytes[i..<i + 4], as: UTF8.self), radix: 16)
+            else {
                 throw fail("invalid \\u escape: expected four hex digits")
             }
             i += 4
@@ -269,12 +326,16 @@ enum JSONSource {
                     case UInt8(ascii: "u"):
                         var code = try hex4()
                         if (0xD800..<0xDC00).contains(code), current == UInt8(ascii: "\\"),
-                           i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "u") {
+                            i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "u")
+                        {
                             i += 2
                             let low = try hex4()
-                            if (0xDC00..<0xE000).contains(low) { code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00) }
+                            if (0xDC00..<0xE000).contains(low) {
+                                code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                            }
                         }
-                        out.append(contentsOf: Array(String(UnicodeScalar(code).map(Character.init) ?? "\u{FFFD}").utf8))
+                        out.append(
+                            contentsOf: Array(String(UnicodeScalar(code).map(Character.init) ?? "\u{FFFD}").utf8))
                     default:
                         throw fail("invalid escape '\\\(Character(UnicodeScalar(e)))' in string", at: i - 2)
                     }
@@ -283,7 +344,8 @@ enum JSONSource {
                 case 0..<0x20:
                     throw fail("control character in string: write it as an escape")
                 default:
-                    out.append(b); i += 1
+                    out.append(b)
+                    i += 1
                 }
             }
         }
@@ -296,7 +358,9 @@ enum JSONSource {
             if current == UInt8(ascii: "0") {
                 i += 1
                 if digit(current) { throw fail("invalid number: leading zeros are not allowed") }
-            } else { while digit(current) { i += 1 } }
+            } else {
+                while digit(current) { i += 1 }
+            }
             if current == UInt8(ascii: ".") {
                 i += 1
                 guard digit(current) else { throw fail("invalid number: expected a digit after '.'") }
@@ -311,7 +375,9 @@ enum JSONSource {
             let literal = String(decoding: bytes[begin..<i], as: UTF8.self)
             guard let d = Double(literal) else { throw fail("invalid number '\(literal)'", at: begin) }
             if let b = current, (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || b == UInt8(ascii: "%") {
-                throw fail("unexpected \(describe(b)) after number \(literal): write values with units as strings, e.g. \"\(literal)pt\"")
+                throw fail(
+                    "unexpected \(describe(b)) after number \(literal): write values with units as strings, e.g. \"\(literal)pt\""
+                )
             }
             return JSONNode(value: .number(d, literal: literal), position: start)
         }

@@ -5,7 +5,10 @@ public struct PaperSize: Hashable, Sendable {
     /// Width and height in pt.
     public var width: Double, height: Double
     /// Creates a paper size from its width and height (pt).
-    public init(width: Double, height: Double) { self.width = width; self.height = height }
+    public init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
 
     /// ISO 216 A4, 210 × 297 mm.
     public static let a4 = PaperSize(width: 595.2756, height: 841.8898)
@@ -59,7 +62,10 @@ public struct Margins: Hashable, Sendable {
     public var top: Double, right: Double, bottom: Double, left: Double
     /// Creates margins from each side (pt).
     public init(top: Double, right: Double, bottom: Double, left: Double) {
-        self.top = top; self.right = right; self.bottom = bottom; self.left = left
+        self.top = top
+        self.right = right
+        self.bottom = bottom
+        self.left = left
     }
     /// Creates equal margins of `all` pt on every side.
     public init(all: Double) { self.init(top: all, right: all, bottom: all, left: all) }
@@ -74,8 +80,13 @@ public struct PageSetup: Hashable, Sendable {
     /// Space between consecutive blocks (paragraphs, lists, tables), pt.
     public var blockSpacing: Double
     /// Creates a page setup; defaults: A4, 64 pt margins (72 pt at the bottom), 8 pt between blocks.
-    public init(paper: PaperSize = .a4, margins: Margins = Margins(top: 64, right: 64, bottom: 72, left: 64), blockSpacing: Double = 8) {
-        self.paper = paper; self.margins = margins; self.blockSpacing = blockSpacing
+    public init(
+        paper: PaperSize = .a4, margins: Margins = Margins(top: 64, right: 64, bottom: 72, left: 64),
+        blockSpacing: Double = 8
+    ) {
+        self.paper = paper
+        self.margins = margins
+        self.blockSpacing = blockSpacing
     }
 
     /// The measure: width of the text area, pt.

@@ -80,9 +80,15 @@ public struct TextStyle: Hashable, Sendable {
         lineHeight: LineHeight? = nil, kerning: LetterSpacing? = nil, tracking: LetterSpacing? = nil,
         features: [String] = [], relativeTo: DynamicTypeStyle? = nil
     ) {
-        self.families = families; self.weight = weight; self.italic = italic; self.size = size
-        self.lineHeight = lineHeight; self.kerning = kerning; self.tracking = tracking
-        self.features = features; self.relativeTo = relativeTo
+        self.families = families
+        self.weight = weight
+        self.italic = italic
+        self.size = size
+        self.lineHeight = lineHeight
+        self.kerning = kerning
+        self.tracking = tracking
+        self.features = features
+        self.relativeTo = relativeTo
     }
 
     /// The space added between characters, pt: tracking when set (even when kerning is also

@@ -33,16 +33,23 @@ public struct Theme: Hashable, Sendable {
         monospaceFamilies: [String], colors: [String: RGBAColor], page: PageSetup = PageSetup(),
         fontFolders: [String] = [], notes: [String] = [], sizeAdjustments: [String: SizeAdjust] = [:]
     ) {
-        self.name = name; self.families = families; self.styles = styles
-        self.monospaceFamilies = monospaceFamilies; self.colors = colors; self.page = page
-        self.fontFolders = fontFolders; self.notes = notes; self.sizeAdjustments = sizeAdjustments
+        self.name = name
+        self.families = families
+        self.styles = styles
+        self.monospaceFamilies = monospaceFamilies
+        self.colors = colors
+        self.page = page
+        self.fontFolders = fontFolders
+        self.notes = notes
+        self.sizeAdjustments = sizeAdjustments
     }
 
     /// Every family name the theme refers to — role fallback lists, the named ``families`` lists
     /// and ``monospaceFamilies`` — each once, in first-use order (roles largest first). For the
     /// caller to check against fontconfig ("unknown family" needs the font system).
     public var familyNames: [String] {
-        var seen = Set<String>(), names: [String] = []
+        var seen = Set<String>()
+        var names: [String] = []
         func add(_ list: [String]) { for f in list where seen.insert(f).inserted { names.append(f) } }
         for role in TextRole.allCases { add(self[role].families) }
         for key in families.keys.sorted() { add(families[key]!) }
@@ -74,10 +81,13 @@ extension Theme {
     /// 68 characters of Latin body text a line (Bringhurst's 45–75; LaTeX's `article` class sets
     /// the same 345 pt at 10 pt).
     public static let `default`: Theme = {
-        func style(_ size: Double, _ weight: FontWeight, _ lineHeight: Double, tracking: Double? = nil,
-                   relativeTo: DynamicTypeStyle?) -> TextStyle {
-            TextStyle(families: sans, weight: weight, size: size, lineHeight: .multiple(lineHeight),
-                      tracking: tracking.map { .points($0) }, relativeTo: relativeTo)
+        func style(
+            _ size: Double, _ weight: FontWeight, _ lineHeight: Double, tracking: Double? = nil,
+            relativeTo: DynamicTypeStyle?
+        ) -> TextStyle {
+            TextStyle(
+                families: sans, weight: weight, size: size, lineHeight: .multiple(lineHeight),
+                tracking: tracking.map { .points($0) }, relativeTo: relativeTo)
         }
         return Theme(
             name: "default",

@@ -58,7 +58,9 @@ public enum ThemeLoader {
     public static func load(contentsOf path: String) throws -> Theme {
         let data: Data
         do { data = try FileReader.read(path, limit: FileReader.themeLimit, what: "a theme file") } catch {
-            throw ThemeError(problems: [ThemeProblem(file: path, line: 0, column: 0, message: "cannot read theme file: \(error.reason)")])
+            throw ThemeError(problems: [
+                ThemeProblem(file: path, line: 0, column: 0, message: "cannot read theme file: \(error.reason)")
+            ])
         }
         let (theme, problems) = decode(data, file: path)
         guard let theme, !problems.contains(where: { $0.severity == .error }) else {
@@ -73,7 +75,13 @@ public enum ThemeLoader {
     public static func resolve(nameOrPath: String) throws -> Theme {
         if let theme = builtIn(named: nameOrPath) { return theme }
         guard FileManager.default.fileExists(atPath: nameOrPath) else {
-            throw ThemeError(problems: [ThemeProblem(file: nameOrPath, line: 0, column: 0, message: "no such theme: not a built-in theme (\(builtInNames.joined(separator: ", "))) nor an existing file")])
+            throw ThemeError(problems: [
+                ThemeProblem(
+                    file: nameOrPath, line: 0, column: 0,
+                    message:
+                        "no such theme: not a built-in theme (\(builtInNames.joined(separator: ", "))) nor an existing file"
+                )
+            ])
         }
         return try load(contentsOf: nameOrPath)
     }
@@ -101,11 +109,13 @@ public enum ThemeLoader {
 
 /// Levenshtein distance, for "did you mean" hints.
 func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
+    let a = Array(a)
+    let b = Array(b)
     if a.isEmpty { return b.count }
     var row = Array(0...b.count)
     for i in 1...a.count {
-        var previous = row[0]; row[0] = i
+        var previous = row[0]
+        row[0] = i
         for j in stride(from: 1, through: b.count, by: 1) {
             let old = row[j]
             row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
@@ -141,8 +151,13 @@ private struct ThemeDecoder {
         }
         var result: [JSONNode.Member] = []
         for m in members where !m.key.hasPrefix("$") {
-            if known.contains(m.key) { result.append(m) } else {
-                error(m.keyPosition, "unknown key '\(m.key)' in \(what)\(suggestion(for: m.key, among: known)); expected one of: \(known.joined(separator: ", "))")
+            if known.contains(m.key) {
+                result.append(m)
+            } else {
+                error(
+                    m.keyPosition,
+                    "unknown key '\(m.key)' in \(what)\(suggestion(for: m.key, among: known)); expected one of: \(known.joined(separator: ", "))"
+                )
             }
         }
         return result
@@ -165,7 +180,10 @@ private struct ThemeDecoder {
                 }
                 result.append(s)
             }
-            if result.isEmpty { error(node.position, "\(what) must not be empty"); return nil }
+            if result.isEmpty {
+                error(node.position, "\(what) must not be empty")
+                return nil
+            }
             return result
         }
         error(node.position, "\(what) must be a string or an array of strings, not \(node.typeName)")
@@ -174,38 +192,58 @@ private struct ThemeDecoder {
 
     mutating func length(_ node: JSONNode, _ what: String) -> Double? {
         if let v = ValueParsing.points(node, allowRem: false), node.members == nil { return v }
-        error(node.position, "\(what): expected a length — a number in pt or a string with a unit pt, px, mm, cm or in (e.g. \"20mm\") — not \(node.typeName)")
+        error(
+            node.position,
+            "\(what): expected a length — a number in pt or a string with a unit pt, px, mm, cm or in (e.g. \"20mm\") — not \(node.typeName)"
+        )
         return nil
     }
 
-    static let topKeys = ["name", "extends", "notes", "families", "roles", "colors", "page", "fontFolders", "monospace", "sizeAdjust"]
-    static let roleKeys = ["family", "weight", "size", "relativeTo", "lineHeight", "lineHeightMultiple", "kerning", "tracking", "letterSpacing", "italic", "features"]
+    static let topKeys = [
+        "name", "extends", "notes", "families", "roles", "colors", "page", "fontFolders", "monospace", "sizeAdjust",
+    ]
+    static let roleKeys = [
+        "family", "weight", "size", "relativeTo", "lineHeight", "lineHeightMultiple", "kerning", "tracking",
+        "letterSpacing", "italic", "features",
+    ]
 
     mutating func decode(_ root: JSONNode) -> Theme? {
         guard root.members != nil else {
             error(root.position, "a theme must be a JSON object, not \(root.typeName)")
             return nil
         }
-        let top = Dictionary(members(of: root, what: "the theme", known: Self.topKeys).map { ($0.key, $0) }, uniquingKeysWith: { $1 })
+        let top = Dictionary(
+            members(of: root, what: "the theme", known: Self.topKeys).map { ($0.key, $0) }, uniquingKeysWith: { $1 })
 
         var base = Theme.default
         if let ext = top["extends"]?.value, let name = string(ext, "extends") {
-            if let b = ThemeLoader.builtIn(named: name) { base = b } else {
-                error(ext.position, "unknown built-in theme '\(name)' in extends; built-in themes are \(ThemeLoader.builtInNames.joined(separator: ", "))")
+            if let b = ThemeLoader.builtIn(named: name) {
+                base = b
+            } else {
+                error(
+                    ext.position,
+                    "unknown built-in theme '\(name)' in extends; built-in themes are \(ThemeLoader.builtInNames.joined(separator: ", "))"
+                )
             }
         }
         var theme = base
-        theme.name = top["name"].flatMap { string($0.value, "name") }
+        theme.name =
+            top["name"].flatMap { string($0.value, "name") }
             ?? ((file as NSString).lastPathComponent as NSString).deletingPathExtension
         if let notes = top["notes"] { theme.notes = stringList(notes.value, "notes") ?? base.notes }
 
         // Families, and their propagation to inherited roles.
         if let fams = top["families"] {
-            if fams.value.members == nil { error(fams.value.position, "families must be an object of name → family list, not \(fams.value.typeName)") }
+            if fams.value.members == nil {
+                error(
+                    fams.value.position, "families must be an object of name → family list, not \(fams.value.typeName)")
+            }
             for m in fams.value.members ?? [] where !m.key.hasPrefix("$") {
                 guard let list = stringList(m.value, "families.\(m.key)") else { continue }
                 if let old = base.families[m.key] {
-                    for role in TextRole.allCases where theme[role].families == old { theme.styles[role]!.families = list }
+                    for role in TextRole.allCases where theme[role].families == old {
+                        theme.styles[role]!.families = list
+                    }
                     if theme.monospaceFamilies == old { theme.monospaceFamilies = list }
                 }
                 theme.families[m.key] = list
@@ -217,11 +255,16 @@ private struct ThemeDecoder {
 
         if let roles = top["roles"] {
             var seen: [TextRole: SourcePosition] = [:]
-            if roles.value.members == nil { error(roles.value.position, "roles must be an object keyed by role name, not \(roles.value.typeName)") }
+            if roles.value.members == nil {
+                error(roles.value.position, "roles must be an object keyed by role name, not \(roles.value.typeName)")
+            }
             for m in roles.value.members ?? [] where !m.key.hasPrefix("$") {
                 guard let role = TextRole(name: m.key) else {
                     let names = TextRole.allCases.map(\.displayName)
-                    error(m.keyPosition, "unknown role '\(m.key)'\(suggestion(for: m.key, among: names)); roles are \(names.joined(separator: ", "))")
+                    error(
+                        m.keyPosition,
+                        "unknown role '\(m.key)'\(suggestion(for: m.key, among: names)); roles are \(names.joined(separator: ", "))"
+                    )
                     continue
                 }
                 if let first = seen[role] {
@@ -234,11 +277,19 @@ private struct ThemeDecoder {
         }
 
         if let colors = top["colors"] {
-            if colors.value.members == nil { error(colors.value.position, "colors must be an object of name → \"#RRGGBB\", not \(colors.value.typeName)") }
+            if colors.value.members == nil {
+                error(
+                    colors.value.position,
+                    "colors must be an object of name → \"#RRGGBB\", not \(colors.value.typeName)")
+            }
             for m in colors.value.members ?? [] where !m.key.hasPrefix("$") {
                 guard let hex = string(m.value, "colors.\(m.key)") else { continue }
-                if let c = RGBAColor(hex: hex) { theme.colors[m.key] = c } else {
-                    error(m.value.position, "colors.\(m.key): invalid colour '\(hex)'; expected #RGB, #RRGGBB or #RRGGBBAA")
+                if let c = RGBAColor(hex: hex) {
+                    theme.colors[m.key] = c
+                } else {
+                    error(
+                        m.value.position,
+                        "colors.\(m.key): invalid colour '\(hex)'; expected #RGB, #RRGGBB or #RRGGBBAA")
                 }
             }
         }
@@ -248,41 +299,70 @@ private struct ThemeDecoder {
         if let folders = top["fontFolders"], let list = stringList(folders.value, "fontFolders") {
             let directory = (file as NSString).deletingLastPathComponent
             let resolved = list.map { path in
-                path.hasPrefix("/") ? path
-                    : URL(fileURLWithPath: directory.isEmpty ? "." : directory).appendingPathComponent(path).standardizedFileURL.path
+                path.hasPrefix("/")
+                    ? path
+                    : URL(fileURLWithPath: directory.isEmpty ? "." : directory).appendingPathComponent(path)
+                        .standardizedFileURL.path
             }
             // A folder that is not there would fail only when rendering registers it; say so
             // here, at the entry, so `theme check`, `theme import --base` and render agree.
             for (index, path) in resolved.enumerated() {
                 var isDirectory: ObjCBool = false
-                let position = folders.value.array.map { $0.indices.contains(index) ? $0[index].position : folders.value.position } ?? folders.value.position
+                let position =
+                    folders.value.array.map { $0.indices.contains(index) ? $0[index].position : folders.value.position }
+                    ?? folders.value.position
                 if let system = FontFolderScan.systemFolder(path) {
                     let entry = list[index]
-                    error(position, "fontFolders: '\(entry)' is in \(system), the kernel's files, not a folder of fonts")
+                    error(
+                        position, "fontFolders: '\(entry)' is in \(system), the kernel's files, not a folder of fonts")
                     continue
                 }
-                guard !(FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue) else { continue }
-                error(position, "fontFolders: '\(list[index])' is not a folder (\(path) \(FileManager.default.fileExists(atPath: path) ? "is a file" : "does not exist"); paths are relative to the theme file)")
+                guard
+                    !(FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue)
+                else { continue }
+                error(
+                    position,
+                    "fontFolders: '\(list[index])' is not a folder (\(path) \(FileManager.default.fileExists(atPath: path) ? "is a file" : "does not exist"); paths are relative to the theme file)"
+                )
             }
             theme.fontFolders += resolved
         }
 
         if let adjust = top["sizeAdjust"] {
-            if adjust.value.members == nil { error(adjust.value.position, "sizeAdjust must be an object of family → adjustment, not \(adjust.value.typeName)") }
+            if adjust.value.members == nil {
+                error(
+                    adjust.value.position,
+                    "sizeAdjust must be an object of family → adjustment, not \(adjust.value.typeName)")
+            }
             for m in adjust.value.members ?? [] where !m.key.hasPrefix("$") {
                 if let pt = ValueParsing.points(m.value, allowRem: false), m.value.members == nil {
                     theme.sizeAdjustments[m.key] = .points(pt)
                 } else if m.value.members != nil {
-                    let fields = Dictionary(members(of: m.value, what: "sizeAdjust.\(m.key)", known: ["originalRatio", "newRatio"]).map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+                    let fields = Dictionary(
+                        members(of: m.value, what: "sizeAdjust.\(m.key)", known: ["originalRatio", "newRatio"]).map {
+                            ($0.key, $0.value)
+                        }, uniquingKeysWith: { $1 })
                     guard let o = fields["originalRatio"], let n = fields["newRatio"] else {
-                        error(m.value.position, "sizeAdjust.\(m.key): an x-height adjustment needs both originalRatio and newRatio (x-height ÷ em)")
+                        error(
+                            m.value.position,
+                            "sizeAdjust.\(m.key): an x-height adjustment needs both originalRatio and newRatio (x-height ÷ em)"
+                        )
                         continue
                     }
-                    guard let ov = o.number, ov > 0 else { error(o.position, "originalRatio must be a positive number (x-height ÷ em)"); continue }
-                    guard let nv = n.number, nv > 0 else { error(n.position, "newRatio must be a positive number (x-height ÷ em)"); continue }
+                    guard let ov = o.number, ov > 0 else {
+                        error(o.position, "originalRatio must be a positive number (x-height ÷ em)")
+                        continue
+                    }
+                    guard let nv = n.number, nv > 0 else {
+                        error(n.position, "newRatio must be a positive number (x-height ÷ em)")
+                        continue
+                    }
                     theme.sizeAdjustments[m.key] = .xHeight(originalRatio: ov, newRatio: nv)
                 } else {
-                    error(m.value.position, "sizeAdjust.\(m.key): expected pt to add (e.g. -2 or \"-2pt\") or {\"originalRatio\": …, \"newRatio\": …}, not \(m.value.typeName)")
+                    error(
+                        m.value.position,
+                        "sizeAdjust.\(m.key): expected pt to add (e.g. -2 or \"-2pt\") or {\"originalRatio\": …, \"newRatio\": …}, not \(m.value.typeName)"
+                    )
                 }
             }
         }
@@ -296,51 +376,90 @@ private struct ThemeDecoder {
         return result
     }
 
-    mutating func decodeRole(_ node: JSONNode, role: TextRole, base: TextStyle, families: [String: [String]]) -> TextStyle {
+    mutating func decodeRole(_ node: JSONNode, role: TextRole, base: TextStyle, families: [String: [String]])
+        -> TextStyle
+    {
         let what = "role \(role.displayName)"
-        let fields = Dictionary(members(of: node, what: what, known: Self.roleKeys).map { ($0.key, $0) }, uniquingKeysWith: { $1 })
+        let fields = Dictionary(
+            members(of: node, what: what, known: Self.roleKeys).map { ($0.key, $0) }, uniquingKeysWith: { $1 })
         var style = base
-        if let f = fields["family"], let list = stringList(f.value, "\(what): family") { style.families = expand(list, families) }
+        if let f = fields["family"], let list = stringList(f.value, "\(what): family") {
+            style.families = expand(list, families)
+        }
         if let w = fields["weight"]?.value {
             if let n = w.number {
-                if n == n.rounded(), (1...1000).contains(n) { style.weight = FontWeight(Int(n)) } else {
+                if n == n.rounded(), (1...1000).contains(n) {
+                    style.weight = FontWeight(Int(n))
+                } else {
                     error(w.position, "\(what): weight must be a whole number 1–1000, not \(w.typeName)")
                 }
-            } else if let s = w.string, let fw = FontWeight(name: s) { style.weight = fw } else {
-                error(w.position, "\(what): weight must be 100–900 or a name (thin, extralight, light, regular, medium, semibold, bold, extrabold, black), not \(w.typeName)")
+            } else if let s = w.string, let fw = FontWeight(name: s) {
+                style.weight = fw
+            } else {
+                error(
+                    w.position,
+                    "\(what): weight must be 100–900 or a name (thin, extralight, light, regular, medium, semibold, bold, extrabold, black), not \(w.typeName)"
+                )
             }
         }
         if let s = fields["size"]?.value {
-            if let pt = ValueParsing.points(s, allowRem: false), s.members == nil, pt > 0, s.number != nil || ["pt", "px", ""].contains(ValueParsing.splitUnit(s.string ?? "")?.1 ?? "?") {
+            if let pt = ValueParsing.points(s, allowRem: false), s.members == nil, pt > 0,
+                s.number != nil || ["pt", "px", ""].contains(ValueParsing.splitUnit(s.string ?? "")?.1 ?? "?")
+            {
                 if fields["lineHeight"] == nil && fields["lineHeightMultiple"] == nil {
                     style.lineHeight = style.lineHeight?.scaled(from: style.size, to: pt)
                 }
                 style.size = pt
             } else {
-                error(s.position, "\(what): size must be a positive size in pt — a number or a string like \"17pt\" or \"17px\" — not \(s.typeName)")
+                error(
+                    s.position,
+                    "\(what): size must be a positive size in pt — a number or a string like \"17pt\" or \"17px\" — not \(s.typeName)"
+                )
             }
         }
         if let r = fields["relativeTo"]?.value {
-            if r.isNull { style.relativeTo = nil }
-            else if let name = string(r, "\(what): relativeTo") {
-                if ["fixed", "none"].contains(name.lowercased()) { style.relativeTo = nil }
-                else if let st = DynamicTypeStyle(name: name) { style.relativeTo = st }
-                else {
-                    error(r.position, "\(what): relativeTo '\(name)' is not a Dynamic Type style\(suggestion(for: name, among: DynamicTypeStyle.allCases.map(\.rawValue))); expected \(DynamicTypeStyle.allCases.map(\.rawValue).joined(separator: ", ")) or \"fixed\"")
+            if r.isNull {
+                style.relativeTo = nil
+            } else if let name = string(r, "\(what): relativeTo") {
+                if ["fixed", "none"].contains(name.lowercased()) {
+                    style.relativeTo = nil
+                } else if let st = DynamicTypeStyle(name: name) {
+                    style.relativeTo = st
+                } else {
+                    error(
+                        r.position,
+                        "\(what): relativeTo '\(name)' is not a Dynamic Type style\(suggestion(for: name, among: DynamicTypeStyle.allCases.map(\.rawValue))); expected \(DynamicTypeStyle.allCases.map(\.rawValue).joined(separator: ", ")) or \"fixed\""
+                    )
                 }
             }
         }
         if let lh = fields["lineHeight"], let lhm = fields["lineHeightMultiple"] {
-            error(max(lh.keyPosition, lhm.keyPosition), "\(what): set either lineHeight or lineHeightMultiple, not both")
+            error(
+                max(lh.keyPosition, lhm.keyPosition), "\(what): set either lineHeight or lineHeightMultiple, not both")
         } else if let m = fields["lineHeightMultiple"]?.value {
-            if let f = m.number, f > 0 { style.lineHeight = .multiple(f) }
-            else if m.isNull { style.lineHeight = nil }
-            else { error(m.position, "\(what): lineHeightMultiple must be a positive number (factor × the font's natural height), not \(m.typeName)") }
+            if let f = m.number, f > 0 {
+                style.lineHeight = .multiple(f)
+            } else if m.isNull {
+                style.lineHeight = nil
+            } else {
+                error(
+                    m.position,
+                    "\(what): lineHeightMultiple must be a positive number (factor × the font's natural height), not \(m.typeName)"
+                )
+            }
         } else if let l = fields["lineHeight"]?.value {
-            if l.isNull || ["normal", "auto"].contains(l.string?.lowercased() ?? "") { style.lineHeight = nil }
-            else if let s = l.string, let (v, unit) = ValueParsing.splitUnit(s), unit == "%", v > 0 { style.lineHeight = .relativeToSize(v / 100) }
-            else if let pt = ValueParsing.points(l, allowRem: false), l.members == nil, pt > 0 { style.lineHeight = .absolute(pt) }
-            else { error(l.position, "\(what): lineHeight must be pt (22 or \"22pt\"), a percentage of the size (\"150%\") or \"normal\", not \(l.typeName)") }
+            if l.isNull || ["normal", "auto"].contains(l.string?.lowercased() ?? "") {
+                style.lineHeight = nil
+            } else if let s = l.string, let (v, unit) = ValueParsing.splitUnit(s), unit == "%", v > 0 {
+                style.lineHeight = .relativeToSize(v / 100)
+            } else if let pt = ValueParsing.points(l, allowRem: false), l.members == nil, pt > 0 {
+                style.lineHeight = .absolute(pt)
+            } else {
+                error(
+                    l.position,
+                    "\(what): lineHeight must be pt (22 or \"22pt\"), a percentage of the size (\"150%\") or \"normal\", not \(l.typeName)"
+                )
+            }
         }
         if fields["tracking"] != nil, let ls = fields["letterSpacing"] {
             error(ls.keyPosition, "\(what): letterSpacing is an alias of tracking; set only one")
@@ -348,39 +467,65 @@ private struct ThemeDecoder {
         for key in ["kerning", "tracking", "letterSpacing"] {
             guard let v = fields[key]?.value else { continue }
             let spacing: LetterSpacing?
-            if v.isNull { spacing = nil } else if let s = ValueParsing.letterSpacing(v), v.members == nil { spacing = s } else {
-                error(v.position, "\(what): \(key) must be pt (-0.4 or \"-0.4pt\"), a percentage of the size (\"-2%\") or em (\"-0.02em\"), not \(v.typeName)")
+            if v.isNull {
+                spacing = nil
+            } else if let s = ValueParsing.letterSpacing(v), v.members == nil {
+                spacing = s
+            } else {
+                error(
+                    v.position,
+                    "\(what): \(key) must be pt (-0.4 or \"-0.4pt\"), a percentage of the size (\"-2%\") or em (\"-0.02em\"), not \(v.typeName)"
+                )
                 continue
             }
             if key == "kerning" { style.kerning = spacing } else { style.tracking = spacing }
         }
         if let i = fields["italic"]?.value {
-            if let b = i.bool { style.italic = b } else { error(i.position, "\(what): italic must be true or false, not \(i.typeName)") }
+            if let b = i.bool {
+                style.italic = b
+            } else {
+                error(i.position, "\(what): italic must be true or false, not \(i.typeName)")
+            }
         }
         if let f = fields["features"]?.value {
-            if let list = ValueParsing.features(f) { style.features = list } else {
-                error(f.position, "\(what): features must be an array of strings or a space-separated string (\"tnum ss01\"), not \(f.typeName)")
+            if let list = ValueParsing.features(f) {
+                style.features = list
+            } else {
+                error(
+                    f.position,
+                    "\(what): features must be an array of strings or a space-separated string (\"tnum ss01\"), not \(f.typeName)"
+                )
             }
         }
         for problem in style.limitProblems {
             // Point at the key the problem names (size, tracking, …), else at the role.
             let key = ["size", "tracking", "kerning", "lineHeight"].first { problem.hasPrefix($0) }
-            let keyNode = key.flatMap { fields[$0] ?? ($0 == "tracking" ? fields["letterSpacing"] : nil) }
+            let keyNode =
+                key.flatMap { fields[$0] ?? ($0 == "tracking" ? fields["letterSpacing"] : nil) }
                 ?? fields["lineHeightMultiple"] ?? fields["lineHeight"]
-            error(keyNode?.value.position ?? fields.values.first?.keyPosition ?? SourcePosition(line: 1, column: 1), "\(what): \(problem)")
+            error(
+                keyNode?.value.position ?? fields.values.first?.keyPosition ?? SourcePosition(line: 1, column: 1),
+                "\(what): \(problem)")
         }
         return style
     }
 
     mutating func decodePage(_ node: JSONNode, base: PageSetup) -> PageSetup {
         var page = base
-        let fields = Dictionary(members(of: node, what: "page", known: ["paper", "margins", "blockSpacing"]).map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+        let fields = Dictionary(
+            members(of: node, what: "page", known: ["paper", "margins", "blockSpacing"]).map { ($0.key, $0.value) },
+            uniquingKeysWith: { $1 })
         if let p = fields["paper"], let name = string(p, "page.paper") {
-            do { page.paper = try PaperSize(parsing: name) } catch { self.error(p.position, "page.paper: \(error.description)") }
+            do { page.paper = try PaperSize(parsing: name) } catch {
+                self.error(p.position, "page.paper: \(error.description)")
+            }
         }
         if let m = fields["margins"] {
             if m.members != nil {
-                let sides = Dictionary(members(of: m, what: "page.margins", known: ["top", "right", "bottom", "left"]).map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+                let sides = Dictionary(
+                    members(of: m, what: "page.margins", known: ["top", "right", "bottom", "left"]).map {
+                        ($0.key, $0.value)
+                    }, uniquingKeysWith: { $1 })
                 if let v = sides["top"].flatMap({ length($0, "page.margins.top") }) { page.margins.top = v }
                 if let v = sides["right"].flatMap({ length($0, "page.margins.right") }) { page.margins.right = v }
                 if let v = sides["bottom"].flatMap({ length($0, "page.margins.bottom") }) { page.margins.bottom = v }
@@ -391,21 +536,30 @@ private struct ThemeDecoder {
                     let v = parts.map { $0! }
                     // CSS order: top, right, bottom, left with the usual 1–3 value shorthands.
                     let (t, r, b, l): (Double, Double, Double, Double) =
-                        v.count == 1 ? (v[0], v[0], v[0], v[0]) : v.count == 2 ? (v[0], v[1], v[0], v[1])
-                        : v.count == 3 ? (v[0], v[1], v[2], v[1]) : (v[0], v[1], v[2], v[3])
+                        v.count == 1
+                        ? (v[0], v[0], v[0], v[0])
+                        : v.count == 2
+                            ? (v[0], v[1], v[0], v[1])
+                            : v.count == 3 ? (v[0], v[1], v[2], v[1]) : (v[0], v[1], v[2], v[3])
                     page.margins = Margins(top: t, right: r, bottom: b, left: l)
                 } else {
-                    error(m.position, "page.margins: expected 1–4 lengths with units (\"20mm\", \"20mm 15mm\"), not \(m.typeName)")
+                    error(
+                        m.position,
+                        "page.margins: expected 1–4 lengths with units (\"20mm\", \"20mm 15mm\"), not \(m.typeName)")
                 }
-            } else if let v = length(m, "page.margins") { page.margins = Margins(all: v) }
+            } else if let v = length(m, "page.margins") {
+                page.margins = Margins(all: v)
+            }
         }
         if let b = fields["blockSpacing"], let v = length(b, "page.blockSpacing") { page.blockSpacing = v }
         let m = page.margins
         if [m.top, m.right, m.bottom, m.left].contains(where: { $0 < 0 }) {
             error(fields["margins"]?.position ?? node.position, "page.margins: margins must not be negative")
         } else if page.measure < 72 || page.textHeight < 72 {
-            error(fields["margins"]?.position ?? fields["paper"]?.position ?? node.position,
-                  "page: the paper less its margins leaves \(page.measure.wholePointsText) × \(page.textHeight.wholePointsText) pt; the text area must be at least 72 × 72 pt")
+            error(
+                fields["margins"]?.position ?? fields["paper"]?.position ?? node.position,
+                "page: the paper less its margins leaves \(page.measure.wholePointsText) × \(page.textHeight.wholePointsText) pt; the text area must be at least 72 × 72 pt"
+            )
         }
         return page
     }

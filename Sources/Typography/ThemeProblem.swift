@@ -14,7 +14,11 @@ public struct ThemeProblem: Hashable, Sendable, CustomStringConvertible {
 
     /// A problem at `line`:`column` of `file` (0, 0 for the whole file).
     public init(file: String, line: Int, column: Int, message: String, severity: Severity = .error) {
-        self.file = file; self.line = line; self.column = column; self.message = message; self.severity = severity
+        self.file = file
+        self.line = line
+        self.column = column
+        self.message = message
+        self.severity = severity
     }
     init(file: String, at position: SourcePosition, _ message: String, severity: Severity = .error) {
         self.init(file: file, line: position.line, column: position.column, message: message, severity: severity)

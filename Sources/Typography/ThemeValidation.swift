@@ -33,24 +33,30 @@ extension Theme {
             problems.append(ThemeProblem(file: file, line: 0, column: 0, message: message, severity: severity))
         }
         for role in TextRole.allCases {
-            let style = self[role], what = "role \(role.displayName)"
+            let style = self[role]
+            let what = "role \(role.displayName)"
             if style.families.isEmpty { add("\(what): family must name at least one family") }
             if style.families.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
                 add("\(what): a family name must not be empty")
             }
-            if !(1...1000).contains(style.weight.rawValue) { add("\(what): weight must be 1–1000, not \(style.weight.rawValue)") }
+            if !(1...1000).contains(style.weight.rawValue) {
+                add("\(what): weight must be 1–1000, not \(style.weight.rawValue)")
+            }
             for problem in style.limitProblems { add("\(what): \(problem)") }
         }
         if monospaceFamilies.isEmpty { add("monospace: the code family list must not be empty") }
 
-        let paper = page.paper, m = page.margins
+        let paper = page.paper
+        let m = page.margins
         for (side, value) in [("width", paper.width), ("height", paper.height)] {
             if let p = TypographicLimits.problem("page.paper \(side)", value, 72...14_400) { add(p) }
         }
         if [m.top, m.right, m.bottom, m.left].contains(where: { !$0.isFinite || $0 < 0 }) {
             add("page.margins: margins must be finite and not negative")
         } else if paper.width.isFinite, paper.height.isFinite, !(page.measure >= 72 && page.textHeight >= 72) {
-            add("page: the paper less its margins leaves \(page.measure.wholePointsText) × \(page.textHeight.wholePointsText) pt; the text area must be at least 72 × 72 pt")
+            add(
+                "page: the paper less its margins leaves \(page.measure.wholePointsText) × \(page.textHeight.wholePointsText) pt; the text area must be at least 72 × 72 pt"
+            )
         }
         if let p = TypographicLimits.problem("page.blockSpacing", page.blockSpacing, 0...1000) { add(p) }
 
@@ -66,22 +72,34 @@ extension Theme {
         }
 
         if let isFamilyAvailable {
-            let generic: Set<String> = ["sans", "sans-serif", "serif", "monospace", "mono", "system-ui", "emoji", "cursive", "fantasy"]
-            func available(_ family: String) -> Bool { generic.contains(family.lowercased()) || isFamilyAvailable(family) }
-            var reported = Set<String>(), hopeless = Set<[String]>()
-            let lists = TextRole.allCases.map { (self[$0].families, "role \($0.displayName)") } + [(monospaceFamilies, "monospace")]
+            let generic: Set<String> = [
+                "sans", "sans-serif", "serif", "monospace", "mono", "system-ui", "emoji", "cursive", "fantasy",
+            ]
+            func available(_ family: String) -> Bool {
+                generic.contains(family.lowercased()) || isFamilyAvailable(family)
+            }
+            var reported = Set<String>()
+            var hopeless = Set<[String]>()
+            let lists =
+                TextRole.allCases.map { (self[$0].families, "role \($0.displayName)") } + [
+                    (monospaceFamilies, "monospace")
+                ]
             for (list, what) in lists where !list.isEmpty {
                 let present = list.filter(available)
                 if present.isEmpty {
                     if hopeless.insert(list).inserted {
                         let names = list.map { "'\($0)'" }.joined(separator: ", ")
-                        add("\(what): family \(names) is not installed, nor any other in its list (register the font with fontFolders or --fonts)")
+                        add(
+                            "\(what): family \(names) is not installed, nor any other in its list (register the font with fontFolders or --fonts)"
+                        )
                     }
                     continue
                 }
                 for (i, family) in list.enumerated() where !available(family) && reported.insert(family).inserted {
                     let fallback = list[(i + 1)...].first(where: available) ?? present[0]
-                    add("family '\(family)' is not installed; its text is set in '\(fallback)' (register the font with fontFolders or --fonts)", .warning)
+                    add(
+                        "family '\(family)' is not installed; its text is set in '\(fallback)' (register the font with fontFolders or --fonts)",
+                        .warning)
                 }
             }
         }

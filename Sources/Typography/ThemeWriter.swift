@@ -16,7 +16,11 @@ public enum ThemeWriter {
                 case "\n": out += "\\n"
                 case "\t": out += "\\t"
                 default:
-                    if scalar.value < 0x20 { out += String(format: "\\u%04X", scalar.value) } else { out.unicodeScalars.append(scalar) }
+                    if scalar.value < 0x20 {
+                        out += String(format: "\\u%04X", scalar.value)
+                    } else {
+                        out.unicodeScalars.append(scalar)
+                    }
                 }
             }
             return out + "\""
@@ -41,12 +45,17 @@ public enum ThemeWriter {
         lines.append("  \"name\": \(string(theme.name)),")
         if !theme.notes.isEmpty { lines.append("  \"notes\": \(list(theme.notes)),") }
         let familyKeys = theme.families.keys.sorted()
-        lines.append("  \"families\": {" + familyKeys.map { "\(string($0)): \(list(theme.families[$0]!))" }.joined(separator: ", ") + "},")
+        lines.append(
+            "  \"families\": {"
+                + familyKeys.map { "\(string($0)): \(list(theme.families[$0]!))" }.joined(separator: ", ") + "},")
         lines.append("  \"monospace\": \(list(theme.monospaceFamilies)),")
         lines.append("  \"roles\": {")
         let roles = TextRole.allCases.map { role -> String in
             let style = theme[role]
-            var fields = ["\"family\": \(list(style.families))", "\"weight\": \(style.weight.rawValue)", "\"size\": \(number(style.size))"]
+            var fields = [
+                "\"family\": \(list(style.families))", "\"weight\": \(style.weight.rawValue)",
+                "\"size\": \(number(style.size))",
+            ]
             switch style.lineHeight {
             case .multiple(let m)?: fields.append("\"lineHeightMultiple\": \(number(m))")
             case .relativeToSize(let f)?: fields.append("\"lineHeight\": \(string(number(f * 100) + "%"))")
@@ -63,11 +72,16 @@ public enum ThemeWriter {
         }
         lines.append(roles.joined(separator: ",\n"))
         lines.append("  },")
-        lines.append("  \"colors\": {" + theme.colors.keys.sorted().map { "\(string($0)): \(string(theme.colors[$0]!.hex))" }.joined(separator: ", ") + "},")
-        let page = theme.page, m = page.margins
-        lines.append("  \"page\": { \"paper\": \(string("\(number(page.paper.width))pt x \(number(page.paper.height))pt")), "
-            + "\"margins\": { \"top\": \(number(m.top)), \"right\": \(number(m.right)), \"bottom\": \(number(m.bottom)), \"left\": \(number(m.left)) }, "
-            + "\"blockSpacing\": \(number(page.blockSpacing)) }")
+        lines.append(
+            "  \"colors\": {"
+                + theme.colors.keys.sorted().map { "\(string($0)): \(string(theme.colors[$0]!.hex))" }.joined(
+                    separator: ", ") + "},")
+        let page = theme.page
+        let m = page.margins
+        lines.append(
+            "  \"page\": { \"paper\": \(string("\(number(page.paper.width))pt x \(number(page.paper.height))pt")), "
+                + "\"margins\": { \"top\": \(number(m.top)), \"right\": \(number(m.right)), \"bottom\": \(number(m.bottom)), \"left\": \(number(m.left)) }, "
+                + "\"blockSpacing\": \(number(page.blockSpacing)) }")
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
     }

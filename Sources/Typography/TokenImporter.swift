@@ -74,14 +74,18 @@ public enum TokenImporter {
             throw ThemeError(problems: [ThemeProblem(file: file, at: error.position, "invalid JSON: \(error.message)")])
         }
         guard root.members != nil else {
-            throw ThemeError(problems: [ThemeProblem(file: file, at: root.position, "a design-token file must be a JSON object, not \(root.typeName)")])
+            throw ThemeError(problems: [
+                ThemeProblem(
+                    file: file, at: root.position, "a design-token file must be a JSON object, not \(root.typeName)")
+            ])
         }
         var importer = Importer(file: file, root: root)
         importer.collect(root, path: [], inheritedType: nil)
         let theme = importer.buildTheme(base: base, mapping: mapping)
         if importer.errors.isEmpty { importer.errors = theme.validate(file: file).filter { $0.severity == .error } }
         if !importer.errors.isEmpty {
-            throw ThemeError(problems: (importer.errors + importer.problems).sorted { ($0.line, $0.column) < ($1.line, $1.column) })
+            throw ThemeError(
+                problems: (importer.errors + importer.problems).sorted { ($0.line, $0.column) < ($1.line, $1.column) })
         }
         return (theme, importer.warnings)
     }
@@ -96,8 +100,13 @@ public enum TokenImporter {
         importer.collect(root, path: [], inheritedType: nil)
         _ = importer.buildTheme(base: .default, mapping: [:])
         let names = Set(importer.typographyNames)
-        let lastComponents = Set(importer.typographyNames.compactMap { $0.split(separator: ".").last.map { TextRole.normalizedKey(String($0)) } })
-        return mapping.keys.sorted().filter { !names.contains($0) && !lastComponents.contains(TextRole.normalizedKey($0)) }
+        let lastComponents = Set(
+            importer.typographyNames.compactMap {
+                $0.split(separator: ".").last.map { TextRole.normalizedKey(String($0)) }
+            })
+        return mapping.keys.sorted().filter {
+            !names.contains($0) && !lastComponents.contains(TextRole.normalizedKey($0))
+        }
     }
 
     /// The full paths of `data`'s typography tokens, in file order (for naming what `--map` can take).
@@ -136,7 +145,10 @@ private struct Importer {
     /// suffix of every token path → the token indices ending in it.
     var bySuffix: [String: [Int]] = [:]
 
-    init(file: String, root: JSONNode) { self.file = file; self.root = root }
+    init(file: String, root: JSONNode) {
+        self.file = file
+        self.root = root
+    }
 
     var warnings: [String] { problems.map(\.description) }
 
@@ -159,15 +171,24 @@ private struct Importer {
         if aliasesAreErrors { refuse(position, message) } else { warn(position, message) }
     }
 
-    mutating func collect(_ node: JSONNode, path: [String], inheritedType: String?, keyPosition: SourcePosition? = nil) {
+    mutating func collect(_ node: JSONNode, path: [String], inheritedType: String?, keyPosition: SourcePosition? = nil)
+    {
         guard let members = node.members else { return }
         if let v = node["$value"] {
-            add(Token(path: path, keyPosition: keyPosition ?? node.position, value: v, type: node["$type"]?.string ?? inheritedType))
+            add(
+                Token(
+                    path: path, keyPosition: keyPosition ?? node.position, value: v,
+                    type: node["$type"]?.string ?? inheritedType))
             return
         }
-        let others = Set(members.map(\.key)).subtracting(["value", "type", "description", "$extensions", "$description"])
+        let others = Set(members.map(\.key)).subtracting([
+            "value", "type", "description", "$extensions", "$description",
+        ])
         if let v = node["value"], node["type"] != nil || others.isEmpty {
-            add(Token(path: path, keyPosition: keyPosition ?? node.position, value: v, type: node["type"]?.string ?? inheritedType))
+            add(
+                Token(
+                    path: path, keyPosition: keyPosition ?? node.position, value: v,
+                    type: node["type"]?.string ?? inheritedType))
             return
         }
         let groupType = node["$type"]?.string ?? inheritedType
@@ -208,7 +229,10 @@ private struct Importer {
     /// 100 000 aliases needs no stack), then records the result for every token on the chain
     /// (`pending`), so each token is resolved once: O(n) for n tokens however they chain.
     mutating func follow(_ node: JSONNode, through pending: [Int], visiting: [String]) -> JSONNode? {
-        var node = node, pending = pending, onChain = Set(pending), references = Set<String>()
+        var node = node
+        var pending = pending
+        var onChain = Set(pending)
+        var references = Set<String>()
         var result: JSONNode?? = nil
         func chainText(_ last: String) -> String {
             let names = visiting + pending.map { tokens[$0].name }
@@ -216,30 +240,41 @@ private struct Importer {
         }
         while result == nil {
             if let s = node.string?.trimmingCharacters(in: .whitespaces), s.hasPrefix("{"), s.hasSuffix("}"),
-               !s.dropFirst().dropLast().contains(where: { "{}".contains($0) }) {
+                !s.dropFirst().dropLast().contains(where: { "{}".contains($0) })
+            {
                 let reference = String(s.dropFirst().dropLast())
                 guard let i = lookup(reference) else {
                     aliasProblem(node.position, "alias {\(reference)} names no token")
-                    result = .some(nil); break
+                    result = .some(nil)
+                    break
                 }
-                if let done = resolvedTokens[i] { result = .some(done); break }
+                if let done = resolvedTokens[i] {
+                    result = .some(done)
+                    break
+                }
                 if onChain.contains(i) || visiting.last == tokens[i].name {
                     aliasProblem(node.position, "alias cycle: \(chainText(tokens[i].name))")
-                    result = .some(nil); break
+                    result = .some(nil)
+                    break
                 }
-                pending.append(i); onChain.insert(i)
+                pending.append(i)
+                onChain.insert(i)
                 node = tokens[i].value
             } else if let s = node.string, s.contains("{") {
-                aliasProblem(node.position, "unsupported expression '\(s)': only whole-value aliases like {group.token} are resolved")
+                aliasProblem(
+                    node.position,
+                    "unsupported expression '\(s)': only whole-value aliases like {group.token} are resolved")
                 result = .some(nil)
             } else if let m = node.members, m.count == 1, let ref = node["$ref"]?.string {
                 guard let target = pointer(ref) else {
                     aliasProblem(node.position, "$ref '\(ref)' points to nothing")
-                    result = .some(nil); break
+                    result = .some(nil)
+                    break
                 }
                 if !references.insert(ref).inserted || visiting.contains(ref) {
                     aliasProblem(node.position, "reference cycle: \(chainText(ref))")
-                    result = .some(nil); break
+                    result = .some(nil)
+                    break
                 }
                 node = target
             } else {
@@ -257,9 +292,13 @@ private struct Importer {
         var node = root
         for raw in ref.dropFirst().split(separator: "/", omittingEmptySubsequences: true) {
             let part = raw.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
-            if let next = node[part] { node = next }
-            else if let items = node.array, let i = Int(part), items.indices.contains(i) { node = items[i] }
-            else { return nil }
+            if let next = node[part] {
+                node = next
+            } else if let items = node.array, let i = Int(part), items.indices.contains(i) {
+                node = items[i]
+            } else {
+                return nil
+            }
         }
         return node
     }
@@ -276,7 +315,8 @@ private struct Importer {
         var assigned: [TextRole: String] = [:]
         var unmapped: [String] = []
         var firstUnmapped: SourcePosition?
-        let normalizedMapping = Dictionary(mapping.map { (TextRole.normalizedKey($0.key), $0.value) }, uniquingKeysWith: { a, _ in a })
+        let normalizedMapping = Dictionary(
+            mapping.map { (TextRole.normalizedKey($0.key), $0.value) }, uniquingKeysWith: { a, _ in a })
         for (index, token) in tokens.enumerated() {
             let typed = token.type.map { TextRole.normalizedKey($0) == "typography" } ?? false
             // Untyped tokens are only resolved when they could be typography (objects or aliases).
@@ -288,11 +328,15 @@ private struct Importer {
             guard isTypography(token, resolved: resolved) else { continue }
             guard let value = resolved else { continue }
             guard value.members != nil else {
-                refuse(token.value.position, "typography token '\(token.name)' must have an object value (fontFamily, fontSize, …), not \(value.typeName)")
+                refuse(
+                    token.value.position,
+                    "typography token '\(token.name)' must have an object value (fontFamily, fontSize, …), not \(value.typeName)"
+                )
                 continue
             }
             typographyNames.append(token.name)
-            let role = mapping[token.name]
+            let role =
+                mapping[token.name]
                 ?? token.path.last.flatMap { normalizedMapping[TextRole.normalizedKey($0)] }
                 ?? token.path.last.flatMap(TokenImporter.role(forTokenName:))
                 ?? (token.path.count >= 2 ? TokenImporter.role(forTokenName: token.path[token.path.count - 2]) : nil)
@@ -302,7 +346,9 @@ private struct Importer {
                 continue
             }
             if let first = assigned[role] {
-                warn(token.keyPosition, "tokens '\(first)' and '\(token.name)' both map to \(role.displayName); using '\(first)'")
+                warn(
+                    token.keyPosition,
+                    "tokens '\(first)' and '\(token.name)' both map to \(role.displayName); using '\(first)'")
                 continue
             }
             assigned[role] = token.name
@@ -310,13 +356,20 @@ private struct Importer {
         }
         if let firstUnmapped {
             // At the first such token, so the line reads `file:line:column: warning: …` like every other.
-            problems.append(ThemeProblem(file: file, line: firstUnmapped.line, column: firstUnmapped.column, message: "typography tokens not mapped to a role (name them after a role or pass a mapping): \(unmapped.joined(separator: ", "))", severity: .warning))
+            problems.append(
+                ThemeProblem(
+                    file: file, line: firstUnmapped.line, column: firstUnmapped.column,
+                    message:
+                        "typography tokens not mapped to a role (name them after a role or pass a mapping): \(unmapped.joined(separator: ", "))",
+                    severity: .warning))
         }
         return theme
     }
 
-    static let knownFields: Set<String> = ["fontFamily", "fontSize", "fontWeight", "lineHeight", "letterSpacing",
-        "textCase", "textDecoration", "paragraphSpacing", "paragraphIndent", "fontStyle"]
+    static let knownFields: Set<String> = [
+        "fontFamily", "fontSize", "fontWeight", "lineHeight", "letterSpacing",
+        "textCase", "textDecoration", "paragraphSpacing", "paragraphIndent", "fontStyle",
+    ]
 
     mutating func style(from value: JSONNode, token: Token, base: TextStyle) -> TextStyle {
         var style = base
@@ -332,19 +385,28 @@ private struct Importer {
         if let f = field["fontFamily"] {
             var families: [String] = []
             if let s = f.string {
-                families = s.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \"'")) }.filter { !$0.isEmpty }
+                families = s.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \"'")) }
+                    .filter { !$0.isEmpty }
             } else if let items = f.array, items.allSatisfy({ $0.string != nil }) {
                 families = items.compactMap(\.string)
             }
-            if families.isEmpty { refuse(f.position, "token '\(name)': fontFamily must be a string or an array of strings, not \(f.typeName)") }
-            else { style.families = families + base.families.filter { !families.contains($0) } }
+            if families.isEmpty {
+                refuse(
+                    f.position, "token '\(name)': fontFamily must be a string or an array of strings, not \(f.typeName)"
+                )
+            } else {
+                style.families = families + base.families.filter { !families.contains($0) }
+            }
         }
         if let w = field["fontWeight"] {
-            if let n = w.number, (1...1000).contains(n) { style.weight = FontWeight(Int(n.rounded())) }
-            else if let s = w.string, let (weight, italic) = Self.weight(s) {
+            if let n = w.number, (1...1000).contains(n) {
+                style.weight = FontWeight(Int(n.rounded()))
+            } else if let s = w.string, let (weight, italic) = Self.weight(s) {
                 style.weight = weight
                 if italic { style.italic = true }
-            } else { refuse(w.position, "token '\(name)': fontWeight must be 1–1000 or a weight name, not \(w.typeName)") }
+            } else {
+                refuse(w.position, "token '\(name)': fontWeight must be 1–1000 or a weight name, not \(w.typeName)")
+            }
         }
         if let s = field["fontStyle"]?.string?.lowercased(), s == "italic" || s == "oblique" { style.italic = true }
         if let s = field["fontSize"] {
@@ -353,28 +415,49 @@ private struct Importer {
                 style.size = pt
             } else if ValueParsing.points(s) != nil {
                 refuse(s.position, "token '\(name)': fontSize must be more than 0, not \(s.typeName)")
-            } else { refuse(s.position, "token '\(name)': fontSize must be a dimension (16, \"16px\", \"12pt\", \"1rem\", {\"value\": 16, \"unit\": \"px\"}), not \(s.typeName)") }
+            } else {
+                refuse(
+                    s.position,
+                    "token '\(name)': fontSize must be a dimension (16, \"16px\", \"12pt\", \"1rem\", {\"value\": 16, \"unit\": \"px\"}), not \(s.typeName)"
+                )
+            }
         }
         if let l = field["lineHeight"] {
             // Unitless: a multiplier of fontSize (DTCG); above 5 it can only be px (Tokens Studio
             // treats unitless as px, and no real multiplier is that large).
-            if let n = l.number, n > 0 { style.lineHeight = n > 5 ? .absolute(n) : .relativeToSize(n) }
-            else if let s = l.string, ["auto", "normal"].contains(s.lowercased()) { style.lineHeight = nil }
-            else if let s = l.string, let (v, unit) = ValueParsing.splitUnit(s), v > 0, unit == "%" || unit == "" {
+            if let n = l.number, n > 0 {
+                style.lineHeight = n > 5 ? .absolute(n) : .relativeToSize(n)
+            } else if let s = l.string, ["auto", "normal"].contains(s.lowercased()) {
+                style.lineHeight = nil
+            } else if let s = l.string, let (v, unit) = ValueParsing.splitUnit(s), v > 0, unit == "%" || unit == "" {
                 style.lineHeight = unit == "%" ? .relativeToSize(v / 100) : v > 5 ? .absolute(v) : .relativeToSize(v)
-            } else if let pt = ValueParsing.points(l), pt > 0 { style.lineHeight = .absolute(pt) }
-            else { refuse(l.position, "token '\(name)': lineHeight must be a multiplier (1.5), a percentage (\"150%\") or a dimension (\"24px\"), not \(l.typeName)") }
+            } else if let pt = ValueParsing.points(l), pt > 0 {
+                style.lineHeight = .absolute(pt)
+            } else {
+                refuse(
+                    l.position,
+                    "token '\(name)': lineHeight must be a multiplier (1.5), a percentage (\"150%\") or a dimension (\"24px\"), not \(l.typeName)"
+                )
+            }
         }
         if let ls = field["letterSpacing"] {
             if let spacing = ValueParsing.letterSpacing(ls) {
                 style.tracking = spacing.points(atSize: 1) == 0 ? nil : spacing
-            } else { refuse(ls.position, "token '\(name)': letterSpacing must be a dimension (\"0.5px\") or a percentage (\"-2%\"), not \(ls.typeName)") }
+            } else {
+                refuse(
+                    ls.position,
+                    "token '\(name)': letterSpacing must be a dimension (\"0.5px\") or a percentage (\"-2%\"), not \(ls.typeName)"
+                )
+            }
         }
         // The limits every theme obeys (Theme.validate): a value outside them is an error at
         // the field that set it, so `theme check` and `theme import` agree.
         for problem in style.limitProblems {
-            let key = problem.hasPrefix("size") ? "fontSize" : problem.hasPrefix("tracking") ? "letterSpacing" : "lineHeight"
-            let position = field[key]?.position ?? value.members?.first(where: { $0.key == key })?.value.position ?? token.keyPosition
+            let key =
+                problem.hasPrefix("size") ? "fontSize" : problem.hasPrefix("tracking") ? "letterSpacing" : "lineHeight"
+            let position =
+                field[key]?.position ?? value.members?.first(where: { $0.key == key })?.value.position
+                ?? token.keyPosition
             errors.append(ThemeProblem(file: file, at: position, "token '\(name)': \(problem)"))
         }
         return style

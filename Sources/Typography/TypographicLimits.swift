@@ -25,10 +25,13 @@ public enum TypographicLimits {
 
     /// "`name` must be between a and b `unit`" when `value` is outside `range` (or not a finite
     /// number), else nil.
-    public static func problem(_ name: String, _ value: Double, _ range: ClosedRange<Double>, unit: String = "pt") -> String? {
+    public static func problem(_ name: String, _ value: Double, _ range: ClosedRange<Double>, unit: String = "pt")
+        -> String?
+    {
         guard !value.isFinite || !range.contains(value) else { return nil }
         func text(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
-        return "\(name) must be between \(text(range.lowerBound)) and \(text(range.upperBound))\(unit.isEmpty ? "" : " " + unit), not \(value)"
+        return
+            "\(name) must be between \(text(range.lowerBound)) and \(text(range.upperBound))\(unit.isEmpty ? "" : " " + unit), not \(value)"
     }
 }
 
@@ -42,7 +45,9 @@ extension TextStyle {
             case .points(let pt)?:
                 if let p = TypographicLimits.problem(name, pt, TypographicLimits.letterSpacing) { problems.append(p) }
             case .percentOfSize(let percent)?:
-                if let p = TypographicLimits.problem(name, percent, TypographicLimits.letterSpacingPercent, unit: "%") { problems.append(p) }
+                if let p = TypographicLimits.problem(name, percent, TypographicLimits.letterSpacingPercent, unit: "%") {
+                    problems.append(p)
+                }
             case nil: break
             }
         }
@@ -50,7 +55,10 @@ extension TextStyle {
         case .absolute(let pt)?:
             if let p = TypographicLimits.problem("lineHeight", pt, TypographicLimits.lineHeight) { problems.append(p) }
         case .multiple(let f)?, .relativeToSize(let f)?:
-            if let p = TypographicLimits.problem("line height factor", f, TypographicLimits.lineHeightFactor, unit: "") { problems.append(p) }
+            if let p = TypographicLimits.problem("line height factor", f, TypographicLimits.lineHeightFactor, unit: "")
+            {
+                problems.append(p)
+            }
         case nil: break
         }
         return problems

@@ -12,7 +12,8 @@ public enum ValueParsing {
         let t = text.trimmingCharacters(in: .whitespaces).lowercased()
         var end = t.endIndex
         while end > t.startIndex, let c = t[t.index(before: end)].unicodeScalars.first,
-              CharacterSet.letters.contains(c) || c == "%" {
+            CharacterSet.letters.contains(c) || c == "%"
+        {
             end = t.index(before: end)
         }
         guard let v = Double(t[..<end].trimmingCharacters(in: .whitespaces)), v.isFinite else { return nil }
@@ -75,9 +76,11 @@ public enum ValueParsing {
             rest = rest[..<eq]
             if setting.first == "+" || setting.first == "-" { return false }
         }
-        guard rest.unicodeScalars.count == 4, rest.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else { return false }
+        guard rest.unicodeScalars.count == 4, rest.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) })
+        else { return false }
         guard let value else { return true }
-        return ["on", "off"].contains(value.lowercased()) || (!value.isEmpty && value.allSatisfy(\.isASCII) && UInt32(value) != nil)
+        return ["on", "off"].contains(value.lowercased())
+            || (!value.isEmpty && value.allSatisfy(\.isASCII) && UInt32(value) != nil)
     }
 
     /// Feature list from an array of strings or one string split at spaces and commas.

@@ -39,11 +39,13 @@ func spawn(_ argv: [String]) -> Run {
     var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
     defer { for p in cArgs { free(p) } }
     var pid: pid_t = 0
-    var start = timespec(), end = timespec()
+    var start = timespec()
+    var end = timespec()
     clock_gettime(CLOCK_MONOTONIC, &start)
     let spawned = posix_spawn(&pid, argv[0], &actions, nil, &cArgs, environ)
     guard spawned == 0 else {
-        return Run(seconds: 0, peakMiB: 0, status: -1, stderr: "cannot run \(argv[0]): \(String(cString: strerror(spawned)))")
+        return Run(
+            seconds: 0, peakMiB: 0, status: -1, stderr: "cannot run \(argv[0]): \(String(cString: strerror(spawned)))")
     }
     var status: Int32 = 0
     var usage = rusage()
@@ -85,7 +87,9 @@ func typesetPages(_ run: Run) -> Int? {
 
 /// The floor's page count from its `pages=N paragraphs=M` line.
 func floorPages(_ run: Run) -> Int? {
-    run.stderr.split(whereSeparator: { $0 == " " || $0 == "\n" }).first { $0.hasPrefix("pages=") }.flatMap { Int($0.dropFirst(6)) }
+    run.stderr.split(whereSeparator: { $0 == " " || $0 == "\n" }).first { $0.hasPrefix("pages=") }.flatMap {
+        Int($0.dropFirst(6))
+    }
 }
 
 func fileSize(_ path: String) -> Int {
@@ -122,7 +126,9 @@ func scalingID(_ input: ScalingInput) -> String {
 let allIDs = corpusRows.map(\.id) + scalingInputs.map(scalingID) + ["composer"]
 let usage = "usage: typeset-bench --typeset BIN --floor BIN --corpus DIR [--pairs N] [--only NAME,…] [--list]"
 
-var typesetPath = "", floorPath = "", corpus = ""
+var typesetPath = ""
+var floorPath = ""
+var corpus = ""
 var pairsOverride: Int?
 var only: Set<String>?
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
@@ -143,10 +149,18 @@ while let argument = arguments.next() {
         if names.remove("corpus") != nil { names.formUnion(corpusRows.map(\.id)) }
         if names.remove("scaling") != nil { names.formUnion(scalingInputs.map(scalingID)) }
         let unknown = names.subtracting(allIDs)
-        guard unknown.isEmpty else { fail("unknown row \(unknown.sorted().joined(separator: ", ")); rows: corpus, scaling, \(allIDs.joined(separator: ", "))") }
+        guard unknown.isEmpty else {
+            fail(
+                "unknown row \(unknown.sorted().joined(separator: ", ")); rows: corpus, scaling, \(allIDs.joined(separator: ", "))"
+            )
+        }
         only = names
-    case "--list": say(allIDs.joined(separator: "\n")); exit(0)
-    case "-h", "--help": say(usage + "\nrows (for --only; also the groups corpus and scaling): " + allIDs.joined(separator: ", ")); exit(0)
+    case "--list":
+        say(allIDs.joined(separator: "\n"))
+        exit(0)
+    case "-h", "--help":
+        say(usage + "\nrows (for --only; also the groups corpus and scaling): " + allIDs.joined(separator: ", "))
+        exit(0)
     default: fail("unknown argument \(argument); \(usage)")
     }
 }
@@ -174,12 +188,20 @@ let emptyPath = "\(scratch)/\(emptyInput.fileName)"
 try Data(emptyInput.text.utf8).write(to: URL(fileURLWithPath: emptyPath))
 let emptySeconds = medianSeconds(renderArguments(emptyPath, output: "\(scratch)/empty.pdf"), runs: 5)
 
-say("Typeset beside the Pango + Cairo floor, \(ProcessInfo.processInfo.activeProcessorCount) cores, load \(loadAverage()) at the start.")
-say("Documents: in pairs (Typeset, floor, Typeset, floor …); times are medians, × floor the median of the per-pair ratios;")
+say(
+    "Typeset beside the Pango + Cairo floor, \(ProcessInfo.processInfo.activeProcessorCount) cores, load \(loadAverage()) at the start."
+)
+say(
+    "Documents: in pairs (Typeset, floor, Typeset, floor …); times are medians, × floor the median of the per-pair ratios;"
+)
 say("peak = the largest resident set of any run. Typeset renders A4 with 25 mm margins (the floor's 453.5 pt measure),")
 say("tagged unless the row says --no-tags. s/MB: seconds per megabyte of input net of start-up (an empty document,")
-say("\(String(format: "%.3f", emptySeconds)) s; for tokens, a one-alias file). × large s/MB: that over the large document's — for the")
-say("scaling rows the median of per-pair ratios, each input run beside a render of large (runs = pairs; an input under 3 s")
+say(
+    "\(String(format: "%.3f", emptySeconds)) s; for tokens, a one-alias file). × large s/MB: that over the large document's — for the"
+)
+say(
+    "scaling rows the median of per-pair ratios, each input run beside a render of large (runs = pairs; an input under 3 s"
+)
 say("is run 3 times a pair).")
 say("")
 say(BenchRow.header())
@@ -189,26 +211,32 @@ say(BenchRow.header())
 var failed = false
 var largeSecondsPerMB: Double?
 for row in corpusRows where selected(row.id) {
-    let markdown = "\(corpus)/\(row.document).md", text = "\(corpus)/\(row.document).txt"
+    let markdown = "\(corpus)/\(row.document).md"
+    let text = "\(corpus)/\(row.document).txt"
     guard FileManager.default.fileExists(atPath: markdown), FileManager.default.fileExists(atPath: text) else {
-        say("| \(row.id) missing from \(corpus) |"); failed = true; continue
+        say("| \(row.id) missing from \(corpus) |")
+        failed = true
+        continue
     }
     let pairs = pairsOverride ?? row.pairs
-    var typesetRuns: [Run] = [], floorRuns: [Run] = []
+    var typesetRuns: [Run] = []
+    var floorRuns: [Run] = []
     for _ in 0..<pairs {
         typesetRuns.append(mustRun(renderArguments(markdown, output: "\(scratch)/\(row.id).pdf", extra: row.extra)))
         floorRuns.append(mustRun([floorPath, text, "\(scratch)/\(row.id)-floor.pdf"]))
     }
     let bytes = fileSize(markdown)
     let seconds = PairedStatistics.median(typesetRuns.map(\.seconds)) ?? 0
-    var result = BenchRow(input: row.extra.isEmpty ? row.id : "\(row.document) \(row.extra.joined(separator: " "))",
-                          megabytes: Double(bytes) / 1e6, pages: typesetRuns.last.flatMap(typesetPages), runs: pairs,
-                          seconds: seconds, peakMiB: typesetRuns.map(\.peakMiB).max() ?? 0)
+    var result = BenchRow(
+        input: row.extra.isEmpty ? row.id : "\(row.document) \(row.extra.joined(separator: " "))",
+        megabytes: Double(bytes) / 1e6, pages: typesetRuns.last.flatMap(typesetPages), runs: pairs,
+        seconds: seconds, peakMiB: typesetRuns.map(\.peakMiB).max() ?? 0)
     result.floorSeconds = PairedStatistics.median(floorRuns.map(\.seconds))
     result.floorPages = floorRuns.last.flatMap(floorPages)
     result.ratio = PairedStatistics.medianOfRatios(typesetRuns.map(\.seconds), floorRuns.map(\.seconds))
     result.floorPeakMiB = floorRuns.map(\.peakMiB).max()
-    result.secondsPerMegabyte = PairedStatistics.secondsPerMegabyte(seconds: seconds, bytes: bytes, baselineSeconds: emptySeconds, baselineBytes: 0)
+    result.secondsPerMegabyte = PairedStatistics.secondsPerMegabyte(
+        seconds: seconds, bytes: bytes, baselineSeconds: emptySeconds, baselineBytes: 0)
     if row.id == "large" { largeSecondsPerMB = result.secondsPerMegabyte }
     result.timesLarge = quotient(result.secondsPerMegabyte, largeSecondsPerMB)
     say(result.markdown)
@@ -230,38 +258,50 @@ for input in scalingSelected {
         case .themeCheck: return [typesetPath, "theme", "check", file]
         }
     }
-    var baselineSeconds = emptySeconds, baselineBytes = 0
+    var baselineSeconds = emptySeconds
+    var baselineBytes = 0
     if input.command != .render {
         let baseline = ScalingInput.baseline(for: input.command)
         let baselinePath = "\(scratch)/\(baseline.fileName)"
         try Data(baseline.text.utf8).write(to: URL(fileURLWithPath: baselinePath))
-        if tokenBaselines[input.command] == nil { tokenBaselines[input.command] = medianSeconds(argv(baselinePath), runs: 3) }
+        if tokenBaselines[input.command] == nil {
+            tokenBaselines[input.command] = medianSeconds(argv(baselinePath), runs: 3)
+        }
         baselineSeconds = tokenBaselines[input.command]!
         baselineBytes = baseline.bytes
     }
     // In pairs with the ordinary large document (input, large, input, large …), so the ratio of
     // their times per megabyte is measured side by side. An input under 3 s is run three times
     // in each pair and its median taken, so start-up noise does not swamp it.
-    var inputRuns: [Run] = [], inputSeconds: [Double] = [], largeSeconds: [Double] = []
+    var inputRuns: [Run] = []
+    var inputSeconds: [Double] = []
+    var largeSeconds: [Double] = []
     for _ in 0..<(pairsOverride ?? 1) {
         var pair = [mustRun(argv(path))]
         if pair[0].seconds < 3 { pair += [mustRun(argv(path)), mustRun(argv(path))] }
         inputRuns += pair
         inputSeconds.append(PairedStatistics.median(pair.map(\.seconds)) ?? 0)
-        if largeBytes > 0 { largeSeconds.append(mustRun(renderArguments(largeMarkdown, output: "\(scratch)/large.pdf")).seconds) }
+        if largeBytes > 0 {
+            largeSeconds.append(mustRun(renderArguments(largeMarkdown, output: "\(scratch)/large.pdf")).seconds)
+        }
     }
     let seconds = PairedStatistics.median(inputSeconds) ?? 0
-    var result = BenchRow(input: input.command == .render ? input.name : "\(input.name) (\(input.command.rawValue))",
-                          megabytes: Double(input.bytes) / 1e6, pages: input.command == .render ? inputRuns.last.flatMap(typesetPages) : nil,
-                          runs: inputSeconds.count, seconds: seconds, peakMiB: inputRuns.map(\.peakMiB).max() ?? 0)
+    var result = BenchRow(
+        input: input.command == .render ? input.name : "\(input.name) (\(input.command.rawValue))",
+        megabytes: Double(input.bytes) / 1e6,
+        pages: input.command == .render ? inputRuns.last.flatMap(typesetPages) : nil,
+        runs: inputSeconds.count, seconds: seconds, peakMiB: inputRuns.map(\.peakMiB).max() ?? 0)
     func perMB(_ seconds: Double) -> Double? {
-        PairedStatistics.secondsPerMegabyte(seconds: seconds, bytes: input.bytes, baselineSeconds: baselineSeconds, baselineBytes: baselineBytes)
+        PairedStatistics.secondsPerMegabyte(
+            seconds: seconds, bytes: input.bytes, baselineSeconds: baselineSeconds, baselineBytes: baselineBytes)
     }
     func largePerMB(_ seconds: Double) -> Double? {
-        PairedStatistics.secondsPerMegabyte(seconds: seconds, bytes: largeBytes, baselineSeconds: emptySeconds, baselineBytes: 0)
+        PairedStatistics.secondsPerMegabyte(
+            seconds: seconds, bytes: largeBytes, baselineSeconds: emptySeconds, baselineBytes: 0)
     }
     result.secondsPerMegabyte = perMB(seconds)
-    let inputPerMB = inputSeconds.compactMap(perMB), largePerMBs = largeSeconds.compactMap(largePerMB)
+    let inputPerMB = inputSeconds.compactMap(perMB)
+    let largePerMBs = largeSeconds.compactMap(largePerMB)
     if inputPerMB.count == inputSeconds.count, largePerMBs.count == largeSeconds.count {
         result.timesLarge = PairedStatistics.medianOfRatios(inputPerMB, largePerMBs)
     }
@@ -271,10 +311,12 @@ for input in scalingSelected {
 // MARK: The composer's figures
 
 if selected("composer") {
-    let path = "\(scratch)/justified.md", output = "\(scratch)/justified.pdf"
+    let path = "\(scratch)/justified.md"
+    let output = "\(scratch)/justified.pdf"
     try Data(CompositionFigures.justifiedDocument(paragraphs: 60).utf8).write(to: URL(fileURLWithPath: path))
     let run = mustRun([typesetPath, "render", path, "-o", output])
-    let pdftotext = Process(), pipe = Pipe()
+    let pdftotext = Process()
+    let pipe = Pipe()
     pdftotext.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     pdftotext.arguments = ["pdftotext", "-bbox-layout", output, "-"]
     pdftotext.standardOutput = pipe
@@ -283,7 +325,8 @@ if selected("composer") {
     pdftotext.waitUntilExit()
     let f = CompositionFigures(pdftotextXML: xml)
     say("")
-    say("""
+    say(
+        """
         Composer: justified 90 mm, Inter 10.5 pt: \(typesetPages(run).map(String.init) ?? "?") pages in \(String(format: "%.2f", run.seconds)) s; \
         \(f.lines) justified lines, word-space stretch p95 \(String(format: "%.2f", f.p95))×, max \(String(format: "%.2f", f.max))×, \
         \(f.loose) lines over 1.5×, \(f.hyphenated) hyphenated line ends

@@ -5,19 +5,31 @@ import Typesetter
 /// `jobs` at a time. Inside one process all Pango and Cairo work is serialized by one lock,
 /// so separate processes are what put every core to work.
 enum Batch {
-    struct Outcome: Sendable { var input: String; var output: String; var status: Int32; var messages: String; var seconds: Double }
+    struct Outcome: Sendable {
+        var input: String
+        var output: String
+        var status: Int32
+        var messages: String
+        var seconds: Double
+    }
 
-    static func run(inputs: [String], folder: String, jobs: Int, forwarded: [String], quiet: Bool, format: Messages.Format,
-                    fileExtension: String = "pdf") throws {
+    static func run(
+        inputs: [String], folder: String, jobs: Int, forwarded: [String], quiet: Bool, format: Messages.Format,
+        fileExtension: String = "pdf"
+    ) throws {
         do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-            throw TypesetError.unwritableOutput(path: folder, reason: "cannot create the folder: \((error as NSError).localizedDescription)")
+            throw TypesetError.unwritableOutput(
+                path: folder, reason: "cannot create the folder: \((error as NSError).localizedDescription)")
         }
         // One output per input: two inputs named alike would overwrite each other.
         var seen: [String: String] = [:]
         var outputs: [String] = []
         for input in inputs {
-            let output = (folder as NSString).appendingPathComponent(URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent + "." + fileExtension)
-            if let first = seen[output] { throw UsageError("'\(first)' and '\(input)' would both be written to \(output)") }
+            let output = (folder as NSString).appendingPathComponent(
+                URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent + "." + fileExtension)
+            if let first = seen[output] {
+                throw UsageError("'\(first)' and '\(input)' would both be written to \(output)")
+            }
             seen[output] = input
             outputs.append(output)
         }
@@ -31,7 +43,8 @@ enum Batch {
         for (input, output) in zip(inputs, outputs) {
             queue.addOperation {
                 let outcome = render(input, to: output, executable: executable, forwarded: forwarded)
-                lock.lock(); defer { lock.unlock() }
+                lock.lock()
+                defer { lock.unlock() }
                 done += 1
                 if outcome.status != 0 { failed.append(input) }
                 let messages = outcome.messages.trimmingCharacters(in: .newlines)
@@ -46,14 +59,16 @@ enum Batch {
                 let written = outcome.status == 0 && !lines.isEmpty ? lines.removeLast() : nil
                 for line in lines { Messages.error(line) }
                 let verdict = outcome.status == 0 ? written ?? "\(output): written" : "failed"
-                Messages.error("[\(done)/\(inputs.count)] \(input) → \(verdict) (\(String(format: "%.2f", outcome.seconds)) s)")
+                Messages.error(
+                    "[\(done)/\(inputs.count)] \(input) → \(verdict) (\(String(format: "%.2f", outcome.seconds)) s)")
             }
         }
         queue.waitUntilAllOperationsAreFinished()
         let seconds = Date().timeIntervalSince(start)
         if format == .text, !quiet || !failed.isEmpty {
-            Messages.error("\(inputs.count) file\(inputs.count == 1 ? "" : "s") in \(String(format: "%.2f", seconds)) s (\(jobs) job\(jobs == 1 ? "" : "s")): "
-                + "\(inputs.count - failed.count) written, \(failed.count) failed")
+            Messages.error(
+                "\(inputs.count) file\(inputs.count == 1 ? "" : "s") in \(String(format: "%.2f", seconds)) s (\(jobs) job\(jobs == 1 ? "" : "s")): "
+                    + "\(inputs.count - failed.count) written, \(failed.count) failed")
         }
         if !failed.isEmpty { exit(1) }
     }
@@ -69,12 +84,16 @@ enum Batch {
         child.standardOutput = FileHandle.nullDevice
         child.standardInput = FileHandle.nullDevice
         do { try child.run() } catch {
-            return Outcome(input: input, output: output, status: 1, messages: "typeset: cannot start \(executable): \(error)", seconds: 0)
+            return Outcome(
+                input: input, output: output, status: 1, messages: "typeset: cannot start \(executable): \(error)",
+                seconds: 0)
         }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         child.waitUntilExit()
-        return Outcome(input: input, output: output, status: child.terminationStatus, messages: String(decoding: data, as: UTF8.self),
-                       seconds: Date().timeIntervalSince(start))
+        return Outcome(
+            input: input, output: output, status: child.terminationStatus,
+            messages: String(decoding: data, as: UTF8.self),
+            seconds: Date().timeIntervalSince(start))
     }
 
     /// This program's own file (`/proc/self/exe`), so children run the same build.

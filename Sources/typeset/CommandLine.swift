@@ -19,14 +19,22 @@ struct UsageError: Error, CustomStringConvertible {
 
 /// Parses `arguments` given which options take a value (`-o`, `--theme`…) and which are flags.
 /// `--name=value` is accepted too; `-` alone is a positional argument (standard input/output).
-func parseArguments(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String>, aliases: [String: String] = [:]) throws -> ParsedArguments {
+func parseArguments(
+    _ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String>, aliases: [String: String] = [:]
+) throws -> ParsedArguments {
     var parsed = ParsedArguments()
     var index = 0
     while index < arguments.count {
         var argument = arguments[index]
         index += 1
-        if argument == "-" || !argument.hasPrefix("-") { parsed.positional.append(argument); continue }
-        if argument == "--" { parsed.positional += arguments[index...]; break }
+        if argument == "-" || !argument.hasPrefix("-") {
+            parsed.positional.append(argument)
+            continue
+        }
+        if argument == "--" {
+            parsed.positional += arguments[index...]
+            break
+        }
         var inlineValue: String?
         if let eq = argument.firstIndex(of: "="), argument.hasPrefix("--") {
             inlineValue = String(argument[argument.index(after: eq)...])

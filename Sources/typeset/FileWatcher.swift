@@ -22,27 +22,38 @@ public final class FileWatcher {
             let file = g_file_new_for_path(path)
             defer { g_object_unref(UnsafeMutableRawPointer(file)) }
             var isDirectory: ObjCBool = false
-            let folder = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+            let folder =
+                FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
             var error: UnsafeMutablePointer<GError>?
-            let monitor = folder ? g_file_monitor_directory(file, G_FILE_MONITOR_WATCH_MOVES, nil, &error)
+            let monitor =
+                folder
+                ? g_file_monitor_directory(file, G_FILE_MONITOR_WATCH_MOVES, nil, &error)
                 : g_file_monitor_file(file, G_FILE_MONITOR_WATCH_MOVES, nil, &error)
             if let error { g_error_free(error) }
             guard let monitor else { continue }
-            let callback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, GFileMonitorEvent, UnsafeMutableRawPointer?) -> Void = {
-                _, file, otherFile, event, data in
-                // A save by rename (write a temporary file, rename it over the watched one)
-                // reports the temporary name as `file` and the watched name as `otherFile`.
-                guard let data, let file = event == G_FILE_MONITOR_EVENT_RENAMED ? (otherFile ?? file) : file else { return }
-                // Attribute-only changes (touch without writing, permissions) do not re-render.
-                guard event != G_FILE_MONITOR_EVENT_ATTRIBUTE_CHANGED, event != G_FILE_MONITOR_EVENT_PRE_UNMOUNT else { return }
-                let box = Unmanaged<ChangeBox>.fromOpaque(data).takeUnretainedValue()
-                if let cPath = g_file_get_path(OpaquePointer(file)) {
-                    box.changed.append(String(cString: cPath))
-                    g_free(cPath)
+            let callback:
+                @convention(c) (
+                    UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, GFileMonitorEvent,
+                    UnsafeMutableRawPointer?
+                ) -> Void = {
+                    _, file, otherFile, event, data in
+                    // A save by rename (write a temporary file, rename it over the watched one)
+                    // reports the temporary name as `file` and the watched name as `otherFile`.
+                    guard let data, let file = event == G_FILE_MONITOR_EVENT_RENAMED ? (otherFile ?? file) : file else {
+                        return
+                    }
+                    // Attribute-only changes (touch without writing, permissions) do not re-render.
+                    guard event != G_FILE_MONITOR_EVENT_ATTRIBUTE_CHANGED, event != G_FILE_MONITOR_EVENT_PRE_UNMOUNT
+                    else { return }
+                    let box = Unmanaged<ChangeBox>.fromOpaque(data).takeUnretainedValue()
+                    if let cPath = g_file_get_path(OpaquePointer(file)) {
+                        box.changed.append(String(cString: cPath))
+                        g_free(cPath)
+                    }
                 }
-            }
-            g_signal_connect_data(UnsafeMutableRawPointer(monitor), "changed", unsafeBitCast(callback, to: GCallback.self),
-                                  Unmanaged.passUnretained(box).toOpaque(), nil, GConnectFlags(rawValue: 0))
+            g_signal_connect_data(
+                UnsafeMutableRawPointer(monitor), "changed", unsafeBitCast(callback, to: GCallback.self),
+                Unmanaged.passUnretained(box).toOpaque(), nil, GConnectFlags(rawValue: 0))
             monitors.append(monitor)
         }
     }

@@ -35,78 +35,143 @@ enum OptionTable {
     static let help = OptionSpec(name: "--help", short: "-h", help: "print this help and exit")
 
     static let theme: [OptionSpec] = [
-        OptionSpec(name: "--theme", value: "NAME|PATH", help: "a built-in theme (default, hig, pretendard) or a theme JSON file", choices: ["default", "hig", "pretendard", "files"]),
-        OptionSpec(name: "--paper", value: "SIZE", help: "A0–A10, B0–B10, C4–C6, JIS-B4, JIS-B5, letter, legal, tabloid, ledger [landscape], or 'W x H' with units (210mm x 297mm)",
-                   choices: ["a3", "a4", "a5", "b5", "jis-b5", "letter", "legal", "tabloid"]),
-        OptionSpec(name: "--fonts", value: "DIR", help: "register the font files in DIR (repeatable)", choices: ["dirs"]),
+        OptionSpec(
+            name: "--theme", value: "NAME|PATH",
+            help: "a built-in theme (default, hig, pretendard) or a theme JSON file",
+            choices: ["default", "hig", "pretendard", "files"]),
+        OptionSpec(
+            name: "--paper", value: "SIZE",
+            help:
+                "A0–A10, B0–B10, C4–C6, JIS-B4, JIS-B5, letter, legal, tabloid, ledger [landscape], or 'W x H' with units (210mm x 297mm)",
+            choices: ["a3", "a4", "a5", "b5", "jis-b5", "letter", "legal", "tabloid"]),
+        OptionSpec(
+            name: "--fonts", value: "DIR", help: "register the font files in DIR (repeatable)", choices: ["dirs"]),
         OptionSpec(name: "--family", value: "NAME", help: "set every role in family NAME (fallbacks kept)"),
-        OptionSpec(name: "--size-adjust", value: "N|x-height", help: "with --family: add N pt to every size, or match x-heights"),
-        OptionSpec(name: "--size-category", value: "CAT", help: "Dynamic Type size: xSmall … xxxLarge, AX1 … AX5 (default large)",
-                   choices: ["xSmall", "small", "medium", "large", "xLarge", "xxLarge", "xxxLarge", "AX1", "AX2", "AX3", "AX4", "AX5"]),
+        OptionSpec(
+            name: "--size-adjust", value: "N|x-height",
+            help: "with --family: add N pt to every size, or match x-heights"),
+        OptionSpec(
+            name: "--size-category", value: "CAT",
+            help: "Dynamic Type size: xSmall … xxxLarge, AX1 … AX5 (default large)",
+            choices: [
+                "xSmall", "small", "medium", "large", "xLarge", "xxLarge", "xxxLarge", "AX1", "AX2", "AX3", "AX4",
+                "AX5",
+            ]),
         OptionSpec(name: "--bold-text", help: "Bold Text: every role one available weight heavier"),
     ]
     static let reporting: [OptionSpec] = [
         OptionSpec(name: "--strict", help: "treat warnings as errors (exit 1, nothing written)"),
         OptionSpec(name: "--quiet", short: "-q", help: "print no warnings or progress"),
-        OptionSpec(name: "--diagnostics", value: "FORMAT",
-                   help: "text (default) or json: one JSON object per line {file, line, column, severity, kind, message}; "
-                       + "a warning's kind is font, link, overfull, image, attribute, front-matter, encoding, html, theme, "
-                       + "footnote, structure, output or content",
-                   choices: ["text", "json"]),
+        OptionSpec(
+            name: "--diagnostics", value: "FORMAT",
+            help: "text (default) or json: one JSON object per line {file, line, column, severity, kind, message}; "
+                + "a warning's kind is font, link, overfull, image, attribute, front-matter, encoding, html, theme, "
+                + "footnote, structure, output or content",
+            choices: ["text", "json"]),
     ]
     static let document: [OptionSpec] = [
         OptionSpec(name: "--justify", help: "justify paragraphs (never the last line)"),
         OptionSpec(name: "--toc", help: "a table of contents after the title block (or at the top when there is none)"),
         OptionSpec(name: "--no-tags", help: "no structure tags, language or alt text: a smaller, inaccessible PDF"),
-        OptionSpec(name: "--margins", value: "LENGTHS", help: "page margins as CSS, each with a unit: '20mm', '20mm 25mm', '20mm 25mm 30mm 25mm'"),
+        OptionSpec(
+            name: "--margins", value: "LENGTHS",
+            help: "page margins as CSS, each with a unit: '20mm', '20mm 25mm', '20mm 25mm 30mm 25mm'"),
         OptionSpec(name: "--header", value: "TEMPLATE", help: "running header: {title}, {page}, {pages}, {date}"),
         OptionSpec(name: "--footer", value: "TEMPLATE", help: "running footer (default '{page}')"),
         OptionSpec(name: "--lang", value: "LANG", help: "the document's language (ko titles the contents 목차)"),
-        OptionSpec(name: "--variable", short: "-V", value: "KEY=VALUE", help: "set any front-matter key (repeatable; wins over the document's)"),
-        OptionSpec(name: "--metadata", short: "-M", value: "KEY=VALUE", help: "the same as -V (Pandoc's spelling for metadata)"),
-        OptionSpec(name: "--resource-path", value: "DIR", help: "the folder relative paths resolve against (default: the input's folder)", choices: ["dirs"]),
+        OptionSpec(
+            name: "--variable", short: "-V", value: "KEY=VALUE",
+            help: "set any front-matter key (repeatable; wins over the document's)"),
+        OptionSpec(
+            name: "--metadata", short: "-M", value: "KEY=VALUE", help: "the same as -V (Pandoc's spelling for metadata)"
+        ),
+        OptionSpec(
+            name: "--resource-path", value: "DIR",
+            help: "the folder relative paths resolve against (default: the input's folder)", choices: ["dirs"]),
     ]
     static let output: [OptionSpec] = [
-        OptionSpec(name: "--output", short: "-o", value: "PATH", help: "the output file, '-' for standard output, or a folder (DIR/ or an existing folder)", choices: ["files"]),
-        OptionSpec(name: "--output-dir", value: "DIR", help: "write each INPUT to DIR/<name>.pdf (default: output/)", choices: ["dirs"]),
-        OptionSpec(name: "--jobs", short: "-j", value: "N", help: "render N files at once (default: the number of cores)"),
-        OptionSpec(name: "--format", short: "-f", value: "FORMAT", help: "pdf (default), or png or svg: one picture per page, OUTPUT-1.png, OUTPUT-2.png…",
-                   choices: ["pdf", "png", "svg"]),
-        OptionSpec(name: "--pages", value: "LIST", help: "with png or svg: the pages to write, e.g. 1-3,7 or 2- (default: all)"),
-        OptionSpec(name: "--dpi", value: "N", help: "with png: pixels per inch (default 96; a page is ⌈size in pt × N / 72⌉ pixels)"),
+        OptionSpec(
+            name: "--output", short: "-o", value: "PATH",
+            help: "the output file, '-' for standard output, or a folder (DIR/ or an existing folder)",
+            choices: ["files"]),
+        OptionSpec(
+            name: "--output-dir", value: "DIR", help: "write each INPUT to DIR/<name>.pdf (default: output/)",
+            choices: ["dirs"]),
+        OptionSpec(
+            name: "--jobs", short: "-j", value: "N", help: "render N files at once (default: the number of cores)"),
+        OptionSpec(
+            name: "--format", short: "-f", value: "FORMAT",
+            help: "pdf (default), or png or svg: one picture per page, OUTPUT-1.png, OUTPUT-2.png…",
+            choices: ["pdf", "png", "svg"]),
+        OptionSpec(
+            name: "--pages", value: "LIST", help: "with png or svg: the pages to write, e.g. 1-3,7 or 2- (default: all)"
+        ),
+        OptionSpec(
+            name: "--dpi", value: "N",
+            help: "with png: pixels per inch (default 96; a page is ⌈size in pt × N / 72⌉ pixels)"),
     ]
 
     static let commands: [CommandSpec] = [
-        CommandSpec(name: "render", synopsis: "INPUT… [-o OUTPUT] [options]", summary: "typeset Markdown files as PDF ('-': standard input)",
-                    options: output + theme + document + reporting + [help],
-                    notes: """
-                    Several INPUTs are rendered in parallel, each by its own process, into --output-dir (or -o DIR/);
-                    one line per file, then a summary; exit 1 if any failed (the others are still written).
-                    Exit status: 0 success, 1 an input, output, theme or font error, 2 a usage error.
-                    """),
-        CommandSpec(name: "watch", synopsis: "INPUT [-o OUTPUT] [options]", summary: "render, then render again whenever the document, its images, theme or fonts change",
-                    options: [output[0], output[3], output[4], output[5]] + theme + document + reporting
-                        + [OptionSpec(name: "--renders", value: "N", help: "stop after N renders, failed ones included (for scripts and tests; default: until interrupted)"), help],
-                    notes: "Each render is written atomically; errors are printed and watching goes on. Stop with Ctrl-C."),
-        CommandSpec(name: "specimen", synopsis: "[-o OUTPUT] [options]", summary: "a specimen sheet of a theme's type scale",
-                    options: [output[0]] + theme + [
-                        OptionSpec(name: "--text", value: "TEXT", help: "the sample line"),
-                        OptionSpec(name: "--guides", help: "draw baseline, x-height, cap height, ascent/descent and half-leading guides"),
-                        OptionSpec(name: "--template", value: "PATH", help: "the specimen template (default templates/specimen.md)", choices: ["files"]),
-                    ] + reporting + [help], takesFiles: false),
-        CommandSpec(name: "theme import", synopsis: "TOKENS.json -o THEME.json [--map TOKEN=ROLE]…", summary: "turn design tokens (W3C DTCG, Tokens Studio) into a theme",
-                    options: [OptionSpec(name: "--output", short: "-o", value: "PATH", help: "the theme file to write", choices: ["files"]),
-                              OptionSpec(name: "--map", value: "TOKEN=ROLE", help: "map a token to a role (repeatable)"),
-                              reporting[1], help]),
-        CommandSpec(name: "theme check", synopsis: "FILE.json", summary: "validate a theme or design-token file (every problem as file:line:column)",
-                    options: [reporting[1], help]),
-        CommandSpec(name: "theme list", synopsis: "", summary: "list the built-in themes", options: [help], takesFiles: false),
-        CommandSpec(name: "theme show", synopsis: "NAME", summary: "print a built-in theme as a theme file (a start for your own)",
-                    options: [help], takesFiles: false),
-        CommandSpec(name: "fonts", synopsis: "[--fonts DIR]…", summary: "list font families and their faces",
-                    options: [theme[2], help], takesFiles: false),
-        CommandSpec(name: "completions", synopsis: "bash|zsh", summary: "print a shell completion script", options: [help], takesFiles: false),
-        CommandSpec(name: "help", synopsis: "[COMMAND | man]", summary: "help on a command, or the man page (roff)", options: [], takesFiles: false),
+        CommandSpec(
+            name: "render", synopsis: "INPUT… [-o OUTPUT] [options]",
+            summary: "typeset Markdown files as PDF ('-': standard input)",
+            options: output + theme + document + reporting + [help],
+            notes: """
+                Several INPUTs are rendered in parallel, each by its own process, into --output-dir (or -o DIR/);
+                one line per file, then a summary; exit 1 if any failed (the others are still written).
+                Exit status: 0 success, 1 an input, output, theme or font error, 2 a usage error.
+                """),
+        CommandSpec(
+            name: "watch", synopsis: "INPUT [-o OUTPUT] [options]",
+            summary: "render, then render again whenever the document, its images, theme or fonts change",
+            options: [output[0], output[3], output[4], output[5]] + theme + document + reporting
+                + [
+                    OptionSpec(
+                        name: "--renders", value: "N",
+                        help:
+                            "stop after N renders, failed ones included (for scripts and tests; default: until interrupted)"
+                    ), help,
+                ],
+            notes: "Each render is written atomically; errors are printed and watching goes on. Stop with Ctrl-C."),
+        CommandSpec(
+            name: "specimen", synopsis: "[-o OUTPUT] [options]", summary: "a specimen sheet of a theme's type scale",
+            options: [output[0]] + theme + [
+                OptionSpec(name: "--text", value: "TEXT", help: "the sample line"),
+                OptionSpec(
+                    name: "--guides",
+                    help: "draw baseline, x-height, cap height, ascent/descent and half-leading guides"),
+                OptionSpec(
+                    name: "--template", value: "PATH", help: "the specimen template (default templates/specimen.md)",
+                    choices: ["files"]),
+            ] + reporting + [help], takesFiles: false),
+        CommandSpec(
+            name: "theme import", synopsis: "TOKENS.json -o THEME.json [--map TOKEN=ROLE]…",
+            summary: "turn design tokens (W3C DTCG, Tokens Studio) into a theme",
+            options: [
+                OptionSpec(
+                    name: "--output", short: "-o", value: "PATH", help: "the theme file to write", choices: ["files"]),
+                OptionSpec(name: "--map", value: "TOKEN=ROLE", help: "map a token to a role (repeatable)"),
+                reporting[1], help,
+            ]),
+        CommandSpec(
+            name: "theme check", synopsis: "FILE.json",
+            summary: "validate a theme or design-token file (every problem as file:line:column)",
+            options: [reporting[1], help]),
+        CommandSpec(
+            name: "theme list", synopsis: "", summary: "list the built-in themes", options: [help], takesFiles: false),
+        CommandSpec(
+            name: "theme show", synopsis: "NAME",
+            summary: "print a built-in theme as a theme file (a start for your own)",
+            options: [help], takesFiles: false),
+        CommandSpec(
+            name: "fonts", synopsis: "[--fonts DIR]…", summary: "list font families and their faces",
+            options: [theme[2], help], takesFiles: false),
+        CommandSpec(
+            name: "completions", synopsis: "bash|zsh", summary: "print a shell completion script", options: [help],
+            takesFiles: false),
+        CommandSpec(
+            name: "help", synopsis: "[COMMAND | man]", summary: "help on a command, or the man page (roff)",
+            options: [], takesFiles: false),
     ]
 
     static func command(_ name: String) -> CommandSpec { commands.first { $0.name == name }! }
@@ -115,7 +180,9 @@ enum OptionTable {
     /// - Throws: ``UsageError`` for an unknown option, a missing value, or an empty path given to
     ///   an option that takes a file or folder (`-o ''`, `--output-dir ''`).
     static func parse(_ arguments: [String], for command: CommandSpec) throws -> ParsedArguments {
-        var values = Set<String>(), flags = Set<String>(), aliases: [String: String] = [:]
+        var values = Set<String>()
+        var flags = Set<String>()
+        var aliases: [String: String] = [:]
         for option in command.options {
             if option.value != nil { values.insert(option.name) } else { flags.insert(option.name) }
             if let short = option.short { aliases[short] = option.name }
@@ -130,8 +197,10 @@ enum OptionTable {
         // a misleading reason ("no such file", "it is a folder").
         for option in command.options {
             guard let placeholder = option.value, placeholder.contains("PATH") || placeholder.contains("DIR"),
-                  parsed.all(option.name).contains("") else { continue }
-            let what = placeholder == "DIR" ? "a folder" : placeholder.hasPrefix("NAME") ? "a theme or a file" : "a file"
+                parsed.all(option.name).contains("")
+            else { continue }
+            let what =
+                placeholder == "DIR" ? "a folder" : placeholder.hasPrefix("NAME") ? "a theme or a file" : "a file"
             throw UsageError("\(option.short.map { "\($0)/" } ?? "")\(option.name) is an empty path; name \(what)")
         }
         return parsed
@@ -164,11 +233,13 @@ enum OptionTable {
 
     /// `typeset help`, `typeset --help`.
     static func overview(version: String) -> String {
-        var text = "typeset \(version) — Markdown to print-quality PDF with a design system's type scale\n\nusage: typeset COMMAND [options]\n\ncommands:\n"
+        var text =
+            "typeset \(version) — Markdown to print-quality PDF with a design system's type scale\n\nusage: typeset COMMAND [options]\n\ncommands:\n"
         for command in commands {
             text += "  " + usageLine(command) + "\n      " + command.summary + "\n"
         }
-        text += "\n'typeset COMMAND --help' lists a command's options; 'typeset --version' prints the version and commit.\n"
+        text +=
+            "\n'typeset COMMAND --help' lists a command's options; 'typeset --version' prints the version and commit.\n"
         return text
     }
 
@@ -179,18 +250,22 @@ enum OptionTable {
                 .split(separator: "\n", omittingEmptySubsequences: false)
                 .map { $0.hasPrefix(".") || $0.hasPrefix("'") ? "\\&" + $0 : String($0) }.joined(separator: "\n")
         }
-        var page = ".TH TYPESET 1 \"\" \"typeset \(version)\" \"User Commands\"\n.SH NAME\ntypeset \\- Markdown to print\\-quality PDF with a design system's type scale\n.SH SYNOPSIS\n"
+        var page =
+            ".TH TYPESET 1 \"\" \"typeset \(version)\" \"User Commands\"\n.SH NAME\ntypeset \\- Markdown to print\\-quality PDF with a design system's type scale\n.SH SYNOPSIS\n"
         for command in commands { page += ".B typeset \(roff(command.name))\n\(roff(command.synopsis))\n.br\n" }
-        page += ".SH DESCRIPTION\nTypesets Markdown (CommonMark with GitHub's extensions and Pandoc attributes) into PDF with a theme's ten text roles.\n"
+        page +=
+            ".SH DESCRIPTION\nTypesets Markdown (CommonMark with GitHub's extensions and Pandoc attributes) into PDF with a theme's ten text roles.\n"
         page += ".SH COMMANDS\n"
         for command in commands {
             page += ".SS \"\(roff(usageLine(command)))\"\n\(roff(command.summary)).\n"
             for option in command.options {
-                page += ".TP\n.B \(roff((option.short.map { "\($0), " } ?? "") + option.name))\(option.value.map { " \\fI\(roff($0))\\fR" } ?? "")\n\(roff(option.help))\n"
+                page +=
+                    ".TP\n.B \(roff((option.short.map { "\($0), " } ?? "") + option.name))\(option.value.map { " \\fI\(roff($0))\\fR" } ?? "")\n\(roff(option.help))\n"
             }
             if !command.notes.isEmpty { page += ".PP\n\(roff(command.notes))\n" }
         }
-        page += ".SH EXIT STATUS\n0 success, 1 an input, output, theme or font error, 2 a usage error.\n.SH SEE ALSO\nThe README and the docs/ folder of the Typeset source.\n"
+        page +=
+            ".SH EXIT STATUS\n0 success, 1 an input, output, theme or font error, 2 a usage error.\n.SH SEE ALSO\nThe README and the docs/ folder of the Typeset source.\n"
         return page
     }
 
@@ -203,76 +278,91 @@ enum OptionTable {
         }
         var values = ""
         for option in Set(commands.flatMap(\.options).map(\.name)).sorted() {
-            guard let spec = commands.flatMap(\.options).first(where: { $0.name == option }), spec.value != nil else { continue }
+            guard let spec = commands.flatMap(\.options).first(where: { $0.name == option }), spec.value != nil else {
+                continue
+            }
             let names = ([spec.name] + (spec.short.map { [$0] } ?? [])).joined(separator: "|")
             let words = spec.choices.filter { $0 != "files" && $0 != "dirs" }.joined(separator: " ")
-            let action = spec.choices.contains("dirs") ? "COMPREPLY=($(compgen -d -- \"$cur\"))"
-                : spec.choices.contains("files") ? "COMPREPLY=($(compgen -W \"\(words)\" -- \"$cur\") $(compgen -f -- \"$cur\"))"
-                : "COMPREPLY=($(compgen -W \"\(words)\" -- \"$cur\"))"
+            let action =
+                spec.choices.contains("dirs")
+                ? "COMPREPLY=($(compgen -d -- \"$cur\"))"
+                : spec.choices.contains("files")
+                    ? "COMPREPLY=($(compgen -W \"\(words)\" -- \"$cur\") $(compgen -f -- \"$cur\"))"
+                    : "COMPREPLY=($(compgen -W \"\(words)\" -- \"$cur\"))"
             values += "    \(names)) \(action); return ;;\n"
         }
         let top = Set(commands.map { String($0.name.split(separator: " ")[0]) }).sorted().joined(separator: " ")
         return """
-        # bash completion for typeset (generated by `typeset completions bash`)
-        _typeset() {
-          local cur prev cmd opts
-          cur="${COMP_WORDS[COMP_CWORD]}"; prev="${COMP_WORDS[COMP_CWORD-1]}"
-          if [ "$COMP_CWORD" -eq 1 ]; then COMPREPLY=($(compgen -W "\(top) --help --version" -- "$cur")); return; fi
-          cmd="${COMP_WORDS[1]}"
-          if [ "$cmd" = theme ]; then
-            if [ "$COMP_CWORD" -eq 2 ]; then COMPREPLY=($(compgen -W "import check list show" -- "$cur")); return; fi
-            cmd="theme ${COMP_WORDS[2]}"
-          fi
-          case "$prev" in
-        \(values)  esac
-          case "$cmd" in
-        \(cases)    *) opts="" ;;
-          esac
-          if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); else COMPREPLY=($(compgen -f -- "$cur")); fi
-        }
-        complete -o filenames -F _typeset typeset
+            # bash completion for typeset (generated by `typeset completions bash`)
+            _typeset() {
+              local cur prev cmd opts
+              cur="${COMP_WORDS[COMP_CWORD]}"; prev="${COMP_WORDS[COMP_CWORD-1]}"
+              if [ "$COMP_CWORD" -eq 1 ]; then COMPREPLY=($(compgen -W "\(top) --help --version" -- "$cur")); return; fi
+              cmd="${COMP_WORDS[1]}"
+              if [ "$cmd" = theme ]; then
+                if [ "$COMP_CWORD" -eq 2 ]; then COMPREPLY=($(compgen -W "import check list show" -- "$cur")); return; fi
+                cmd="theme ${COMP_WORDS[2]}"
+              fi
+              case "$prev" in
+            \(values)  esac
+              case "$cmd" in
+            \(cases)    *) opts="" ;;
+              esac
+              if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); else COMPREPLY=($(compgen -f -- "$cur")); fi
+            }
+            complete -o filenames -F _typeset typeset
 
-        """
+            """
     }
 
     /// A zsh completion script (`#compdef typeset`), through `_arguments`.
     static func zshCompletion() -> String {
-        func quote(_ s: String) -> String { s.replacingOccurrences(of: "'", with: "'\\''").replacingOccurrences(of: "[", with: "\\[").replacingOccurrences(of: "]", with: "\\]").replacingOccurrences(of: ":", with: "\\:") }
+        func quote(_ s: String) -> String {
+            s.replacingOccurrences(of: "'", with: "'\\''").replacingOccurrences(of: "[", with: "\\[")
+                .replacingOccurrences(of: "]", with: "\\]").replacingOccurrences(of: ":", with: "\\:")
+        }
         var functions = ""
         for command in commands {
             let fn = "_typeset_" + command.name.replacingOccurrences(of: " ", with: "_")
             var specs: [String] = []
             for option in command.options {
                 let action: String
-                if option.value == nil { action = "" }
-                else if option.choices.contains("dirs") { action = ":\(quote(option.value!)):_files -/" }
-                else if option.choices.contains("files") { action = ":\(quote(option.value!)):_files" }
-                else if !option.choices.isEmpty { action = ":\(quote(option.value!)):(\(option.choices.joined(separator: " ")))" }
-                else { action = ":\(quote(option.value!)):" }
+                if option.value == nil {
+                    action = ""
+                } else if option.choices.contains("dirs") {
+                    action = ":\(quote(option.value!)):_files -/"
+                } else if option.choices.contains("files") {
+                    action = ":\(quote(option.value!)):_files"
+                } else if !option.choices.isEmpty {
+                    action = ":\(quote(option.value!)):(\(option.choices.joined(separator: " ")))"
+                } else {
+                    action = ":\(quote(option.value!)):"
+                }
                 let names = option.short.map { "(\($0) \(option.name))'{\($0),\(option.name)}'" } ?? option.name
                 specs.append("'\(names)[\(quote(option.help))]\(action)'")
             }
             if command.takesFiles { specs.append("'*:file:_files'") }
             functions += "\(fn)() {\n  _arguments \\\n    " + specs.joined(separator: " \\\n    ") + "\n}\n"
         }
-        let top = commands.filter { !$0.name.contains(" ") }.map { "'\($0.name):\(quote($0.summary))'" }.joined(separator: " ")
+        let top = commands.filter { !$0.name.contains(" ") }.map { "'\($0.name):\(quote($0.summary))'" }.joined(
+            separator: " ")
         return """
-        #compdef typeset
-        # zsh completion for typeset (generated by `typeset completions zsh`)
-        \(functions)
-        _typeset() {
-          if (( CURRENT == 2 )); then _describe command "(\(top) 'theme:design tokens and themes')"; return; fi
-          local cmd=${words[2]}
-          if [[ $cmd == theme ]]; then
-            if (( CURRENT == 3 )); then _values subcommand import check list show; return; fi
-            cmd="theme_${words[3]}"; shift 2 words; (( CURRENT -= 2 ))
-          else
-            shift words; (( CURRENT -= 1 ))
-          fi
-          (( $+functions[_typeset_$cmd] )) && _typeset_$cmd
-        }
-        _typeset "$@"
+            #compdef typeset
+            # zsh completion for typeset (generated by `typeset completions zsh`)
+            \(functions)
+            _typeset() {
+              if (( CURRENT == 2 )); then _describe command "(\(top) 'theme:design tokens and themes')"; return; fi
+              local cmd=${words[2]}
+              if [[ $cmd == theme ]]; then
+                if (( CURRENT == 3 )); then _values subcommand import check list show; return; fi
+                cmd="theme_${words[3]}"; shift 2 words; (( CURRENT -= 2 ))
+              else
+                shift words; (( CURRENT -= 1 ))
+              fi
+              (( $+functions[_typeset_$cmd] )) && _typeset_$cmd
+            }
+            _typeset "$@"
 
-        """
+            """
     }
 }

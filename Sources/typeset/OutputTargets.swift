@@ -17,7 +17,7 @@ enum OutputTargets {
     /// theme's name, `-`) are skipped.
     /// - Throws: ``TypesetError/unwritableOutput(path:reason:)`` naming the input.
     static func refuseOverwriting(_ inputs: [(path: String?, role: String)], with target: String) throws {
-        for case let (path?, role) in inputs where path != "-" && FileManager.default.fileExists(atPath: path) {
+        for case (let path?, let role) in inputs where path != "-" && FileManager.default.fileExists(atPath: path) {
             if InputFile.isSameFile(path, as: target) {
                 throw TypesetError.unwritableOutput(path: target, reason: "it is \(role); choose another output")
             }

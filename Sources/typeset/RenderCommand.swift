@@ -11,7 +11,10 @@ enum RenderCommand {
 
     static func run(_ arguments: [String]) throws {
         let args = try OptionTable.parse(arguments, for: spec)
-        if args.has("--help") { print(OptionTable.helpText(spec), terminator: ""); return }
+        if args.has("--help") {
+            print(OptionTable.helpText(spec), terminator: "")
+            return
+        }
         let inputs = args.positional
         guard !inputs.isEmpty else { throw UsageError("render needs an INPUT file (see 'typeset render --help')") }
         var options = try renderOptions(from: args)
@@ -27,37 +30,53 @@ enum RenderCommand {
         }
         if inputs.count > 1 || outputDir != nil {
             if inputs.contains("-") {
-                throw UsageError(inputs.count > 1 ? "standard input ('-') cannot be one of several INPUTs"
-                                 : "standard input ('-') has no name to write into --output-dir; name the output with -o FILE")
+                throw UsageError(
+                    inputs.count > 1
+                        ? "standard input ('-') cannot be one of several INPUTs"
+                        : "standard input ('-') has no name to write into --output-dir; name the output with -o FILE")
             }
             if let output, !isFolder(output) {
                 throw UsageError("-o names one file; for several INPUTs give a folder (-o DIR/) or --output-dir DIR")
             }
             let folder = outputDir ?? output ?? "output"
-            try Batch.run(inputs: inputs, folder: folder, jobs: jobs, forwarded: forwardedArguments(args), quiet: args.has("--quiet"), format: format,
-                          fileExtension: options.preview?.format.rawValue ?? "pdf")
+            try Batch.run(
+                inputs: inputs, folder: folder, jobs: jobs, forwarded: forwardedArguments(args),
+                quiet: args.has("--quiet"), format: format,
+                fileExtension: options.preview?.format.rawValue ?? "pdf")
             return
         }
         let input = inputs[0]
         var target = output ?? defaultOutput(for: input, format: options.preview?.format.rawValue ?? "pdf")
-        if target != "-", isFolder(target) { target = try inFolder(target, for: input, format: options.preview?.format.rawValue ?? "pdf") }
-        if target == "-", options.preview != nil { throw UsageError("--format png and svg write one file per page; name them with -o NAME, not -o -") }
-        if target == "-", isatty(STDOUT_FILENO) == 1 {
-            throw TypesetError.unwritableOutput(path: "-", reason: "standard output is a terminal; redirect it (> file.pdf) or name a file with -o")
+        if target != "-", isFolder(target) {
+            target = try inFolder(target, for: input, format: options.preview?.format.rawValue ?? "pdf")
         }
-        try OutputTargets.refuseOverwriting([(input, "the input file"), (args.value("--theme"), "the theme file")], with: target)
-        try checkOutputExtension(output, format: options.preview?.format.rawValue ?? "pdf", explicit: args.value("--format") != nil)
-        if input == "-", options.baseDirectory == nil { options.baseDirectory = FileManager.default.currentDirectoryPath }
+        if target == "-", options.preview != nil {
+            throw UsageError("--format png and svg write one file per page; name them with -o NAME, not -o -")
+        }
+        if target == "-", isatty(STDOUT_FILENO) == 1 {
+            throw TypesetError.unwritableOutput(
+                path: "-", reason: "standard output is a terminal; redirect it (> file.pdf) or name a file with -o")
+        }
+        try OutputTargets.refuseOverwriting(
+            [(input, "the input file"), (args.value("--theme"), "the theme file")], with: target)
+        try checkOutputExtension(
+            output, format: options.preview?.format.rawValue ?? "pdf", explicit: args.value("--format") != nil)
+        if input == "-", options.baseDirectory == nil {
+            options.baseDirectory = FileManager.default.currentDirectoryPath
+        }
         Typesetter.startLoadingFonts(for: options)
         // The text is not kept past the parse: the document holds its own copy of the source.
         let read = try InputFile.read(input)
         var parsed = Typesetter.parse(markdown: read.text, file: input == "-" ? "<stdin>" : input)
         parsed.diagnostics = read.diagnostics + parsed.diagnostics
         for (key, value) in variables { parsed.document.metadata.set(key, to: value) }
-        var report = try Typesetter.render(document: parsed.document, diagnostics: parsed.diagnostics, to: target, options: options)
+        var report = try Typesetter.render(
+            document: parsed.document, diagnostics: parsed.diagnostics, to: target, options: options)
         if let text = args.value("--pages"), let selected = options.preview?.pages {
             let name = input == "-" ? "standard input" : input
-            if let warning = try pageSelectionWarning(text, selected: selected, pageCount: report.pageCount, written: report.files.count, document: name) {
+            if let warning = try pageSelectionWarning(
+                text, selected: selected, pageCount: report.pageCount, written: report.files.count, document: name)
+            {
                 report.diagnostics.append(warning)
             }
         }
@@ -68,7 +87,9 @@ enum RenderCommand {
     /// once it is laid out. A selection that writes no page is a usage error, never a silent
     /// exit 0; pages past the end (not counting an open range `N-`) are a warning.
     /// - Throws: ``UsageError`` when `written` is 0.
-    static func pageSelectionWarning(_ text: String, selected: Set<Int>, pageCount: Int, written: Int, document: String) throws -> Diagnostic? {
+    static func pageSelectionWarning(_ text: String, selected: Set<Int>, pageCount: Int, written: Int, document: String)
+        throws -> Diagnostic?
+    {
         let pages = "\(pageCount) page\(pageCount == 1 ? "" : "s")"
         guard written > 0 else {
             throw UsageError("--pages \(text) selects no page: \(document) has \(pages); nothing written")
@@ -78,14 +99,18 @@ enum RenderCommand {
         let missing = selected.filter { page in page > pageCount && openStart.map { page < $0 } ?? true }
         guard let first = missing.min(), let last = missing.max() else { return nil }
         let which = first == last ? "page \(first) does" : "pages \(first)–\(last) do"
-        return Diagnostic(.warning, "--pages \(text): \(document) has \(pages); \(which) not exist and \(first == last ? "is" : "are") not written", kind: .output)
+        return Diagnostic(
+            .warning,
+            "--pages \(text): \(document) has \(pages); \(which) not exist and \(first == last ? "is" : "are") not written",
+            kind: .output)
     }
 
     /// The render options the flags set (front matter fills in the rest).
     /// - Throws: ``UsageError`` for a malformed value.
     static func renderOptions(from args: ParsedArguments) throws -> RenderOptions {
-        var options = RenderOptions(themeRequest: try ThemeOptions.request(from: args), paper: try ThemeOptions.paper(from: args),
-                                    strict: args.has("--strict"))
+        var options = RenderOptions(
+            themeRequest: try ThemeOptions.request(from: args), paper: try ThemeOptions.paper(from: args),
+            strict: args.has("--strict"))
         // The command owns its process (RenderOptions.tunesHeap).
         options.tunesHeap = true
         if args.has("--justify") { options.justify = true }
@@ -99,14 +124,20 @@ enum RenderCommand {
         }
         let format = outputFormat(args)
         if format != "pdf" {
-            guard let f = PagePreview.Format(rawValue: format) else { throw UsageError("--format takes pdf, png or svg, not '\(format)'") }
+            guard let f = PagePreview.Format(rawValue: format) else {
+                throw UsageError("--format takes pdf, png or svg, not '\(format)'")
+            }
             var preview = PagePreview(format: f)
             if let pages = args.value("--pages") {
-                guard let set = PagePreview.pages(pages) else { throw UsageError("--pages takes page numbers and ranges such as 1-3,7 or 2-, not '\(pages)'") }
+                guard let set = PagePreview.pages(pages) else {
+                    throw UsageError("--pages takes page numbers and ranges such as 1-3,7 or 2-, not '\(pages)'")
+                }
                 preview.pages = set
             }
             if let dpi = args.value("--dpi") {
-                guard let d = Double(dpi), (1...2400).contains(d) else { throw UsageError("--dpi takes a resolution from 1 to 2400, not '\(dpi)'") }
+                guard let d = Double(dpi), (1...2400).contains(d) else {
+                    throw UsageError("--dpi takes a resolution from 1 to 2400, not '\(dpi)'")
+                }
                 if f != .png { throw UsageError("--dpi goes with --format png") }
                 preview.dpi = d
             }
@@ -116,13 +147,17 @@ enum RenderCommand {
         }
         if let folder = args.value("--resource-path") {
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue
+            else {
                 throw UsageError("--resource-path '\(folder)' is not a folder")
             }
             options.baseDirectory = folder
         }
-        try checkPage(paper: options.paper, margins: options.margins, theme: args.value("--theme"),
-                      named: [args.value("--paper").map { "--paper '\($0)'" }, args.value("--margins").map { "--margins '\($0)'" }].compactMap { $0 })
+        try checkPage(
+            paper: options.paper, margins: options.margins, theme: args.value("--theme"),
+            named: [
+                args.value("--paper").map { "--paper '\($0)'" }, args.value("--margins").map { "--margins '\($0)'" },
+            ].compactMap { $0 })
         return options
     }
 
@@ -153,9 +188,13 @@ enum RenderCommand {
         let ext = (target as NSString).pathExtension
         guard !ext.isEmpty, ext.lowercased() != format else { return }
         if explicit {
-            throw UsageError("-o \(target) names a .\(ext) file but -f asks for \(format); name it .\(format), or drop -f to write what the extension names")
+            throw UsageError(
+                "-o \(target) names a .\(ext) file but -f asks for \(format); name it .\(format), or drop -f to write what the extension names"
+            )
         }
-        throw UsageError("-o \(target): .\(ext) is not a format typeset writes; name the file .pdf, .png or .svg (the format follows the extension), or give -f")
+        throw UsageError(
+            "-o \(target): .\(ext) is not a format typeset writes; name the file .pdf, .png or .svg (the format follows the extension), or give -f"
+        )
     }
 
     /// A running head or foot template given on the command line (`--header`, `-V footer=`):
@@ -164,14 +203,18 @@ enum RenderCommand {
     static func checkRunningTemplate(_ template: String, from source: String) throws {
         let unknown = Typesetter.unknownRunningFields(in: template)
         guard !unknown.isEmpty else { return }
-        throw UsageError("\(source) '\(template)': unknown field\(unknown.count == 1 ? "" : "s") \(unknown.map { "{\($0)}" }.joined(separator: ", ")); a running text takes {title}, {page}, {pages} and {date}")
+        throw UsageError(
+            "\(source) '\(template)': unknown field\(unknown.count == 1 ? "" : "s") \(unknown.map { "{\($0)}" }.joined(separator: ", ")); a running text takes {title}, {page}, {pages} and {date}"
+        )
     }
 
     /// Margins written as CSS `margin` (1 to 4 lengths, each with a unit: Typst and CSS want
     /// units, and a bare number is refused rather than guessed), from an option or `-V`.
     static func margins(_ text: String, from source: String) throws -> Margins {
         guard let m = Margins(css: text) else {
-            throw UsageError("\(source) takes 1 to 4 lengths, each with a unit (mm, cm, in, pt), as CSS margin ('20mm', '20mm 25mm'), not '\(text)'")
+            throw UsageError(
+                "\(source) takes 1 to 4 lengths, each with a unit (mm, cm, in, pt), as CSS margin ('20mm', '20mm 25mm'), not '\(text)'"
+            )
         }
         return m
     }
@@ -180,14 +223,20 @@ enum RenderCommand {
     /// page must (at least 72 × 72 pt, the paper at most 14 400 pt a side): a usage error
     /// naming the options, not the input file.
     static func checkPage(paper: PaperSize?, margins: Margins?, theme: String?, named: [String]) throws {
-        guard paper != nil || margins != nil, var page = (try? ThemeLoader.resolve(nameOrPath: theme ?? "default"))?.page else { return }
+        guard paper != nil || margins != nil,
+            var page = (try? ThemeLoader.resolve(nameOrPath: theme ?? "default"))?.page
+        else { return }
         if let paper { page.paper = paper }
         if let margins { page.margins = margins }
-        guard !(page.measure >= 72 && page.textHeight >= 72 && page.paper.width <= 14_400 && page.paper.height <= 14_400) else { return }
+        guard
+            !(page.measure >= 72 && page.textHeight >= 72 && page.paper.width <= 14_400 && page.paper.height <= 14_400)
+        else { return }
         let m = page.margins
-        throw UsageError("\(named.joined(separator: " with ")): paper \(page.paper.width.wholePointsText) × \(page.paper.height.wholePointsText) pt less margins "
-            + "\([m.top, m.right, m.bottom, m.left].map(\.wholePointsText).joined(separator: " ")) pt leaves a text area of "
-            + "\(page.measure.wholePointsText) × \(page.textHeight.wholePointsText) pt; it must be at least 72 × 72 pt (1 in)")
+        throw UsageError(
+            "\(named.joined(separator: " with ")): paper \(page.paper.width.wholePointsText) × \(page.paper.height.wholePointsText) pt less margins "
+                + "\([m.top, m.right, m.bottom, m.left].map(\.wholePointsText).joined(separator: " ")) pt leaves a text area of "
+                + "\(page.measure.wholePointsText) × \(page.textHeight.wholePointsText) pt; it must be at least 72 × 72 pt (1 in)"
+        )
     }
 
     /// `-V`/`-M KEY=VALUE` pairs in order, then `--lang`. `paper`, `margins`, `header` and
@@ -199,19 +248,23 @@ enum RenderCommand {
             guard parts.count == 2, !parts[0].isEmpty else { throw UsageError("-V takes KEY=VALUE, not '\(pair)'") }
             return (parts[0], parts[1])
         }
-        var paper: PaperSize?, margins: Margins?
+        var paper: PaperSize?
+        var margins: Margins?
         for (key, value) in pairs {
             switch key.lowercased() {
             case "paper":
-                do { paper = try PaperSize(parsing: value) } catch { throw UsageError("-V paper: \(error.description)") }
+                do { paper = try PaperSize(parsing: value) } catch {
+                    throw UsageError("-V paper: \(error.description)")
+                }
             case "margins": margins = try self.margins(value, from: "-V margins")
             case "header", "footer": try checkRunningTemplate(value, from: "-V \(key.lowercased())")
             default: break
             }
         }
         if args.value("--paper") == nil, args.value("--margins") == nil {
-            try checkPage(paper: paper, margins: margins, theme: args.value("--theme"),
-                          named: [paper.map { _ in "-V paper" }, margins.map { _ in "-V margins" }].compactMap { $0 })
+            try checkPage(
+                paper: paper, margins: margins, theme: args.value("--theme"),
+                named: [paper.map { _ in "-V paper" }, margins.map { _ in "-V margins" }].compactMap { $0 })
         }
         if let lang = args.value("--lang") { pairs.append(("lang", lang)) }
         return pairs
@@ -219,7 +272,9 @@ enum RenderCommand {
 
     static func jobCount(_ args: ParsedArguments) throws -> Int {
         guard let text = args.value("--jobs") else { return ProcessInfo.processInfo.activeProcessorCount }
-        guard let n = Int(text), (1...256).contains(n) else { throw UsageError("-j takes a number of jobs from 1 to 256, not '\(text)'") }
+        guard let n = Int(text), (1...256).contains(n) else {
+            throw UsageError("-j takes a number of jobs from 1 to 256, not '\(text)'")
+        }
         return n
     }
 
@@ -228,8 +283,11 @@ enum RenderCommand {
     static func forwardedArguments(_ args: ParsedArguments) -> [String] {
         var forwarded: [String] = []
         for option in spec.options where !["--output", "--output-dir", "--jobs", "--help"].contains(option.name) {
-            if option.value != nil { for value in args.all(option.name) { forwarded += [option.name, value] } }
-            else if args.has(option.name) { forwarded.append(option.name) }
+            if option.value != nil {
+                for value in args.all(option.name) { forwarded += [option.name, value] }
+            } else if args.has(option.name) {
+                forwarded.append(option.name)
+            }
         }
         return forwarded
     }
@@ -237,13 +295,15 @@ enum RenderCommand {
     /// An output naming a folder: ends with `/` or is an existing folder.
     static func isFolder(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
-        return path.hasSuffix("/") || (FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue)
+        return path.hasSuffix("/")
+            || (FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue)
     }
 
     /// `FOLDER/<input name>.pdf` (or `.png`, `.svg`); the folder is created when missing.
     static func inFolder(_ folder: String, for input: String, format: String = "pdf") throws -> String {
         do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-            throw TypesetError.unwritableOutput(path: folder, reason: "cannot create the folder: \((error as NSError).localizedDescription)")
+            throw TypesetError.unwritableOutput(
+                path: folder, reason: "cannot create the folder: \((error as NSError).localizedDescription)")
         }
         let name = input == "-" ? "stdin" : URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
         return (folder as NSString).appendingPathComponent(name + "." + format)
@@ -252,7 +312,8 @@ enum RenderCommand {
     /// `output/<input name>.pdf` (the folder is created); standard output for standard input.
     static func defaultOutput(for input: String, format: String = "pdf") -> String {
         if input == "-" { return format == "pdf" ? "-" : "output/stdin.\(format)" }
-        return (try? inFolder("output", for: input, format: format)) ?? "output/\(URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent).\(format)"
+        return (try? inFolder("output", for: input, format: format))
+            ?? "output/\(URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent).\(format)"
     }
 }
 
@@ -271,7 +332,11 @@ enum Messages {
         /// From the raw command line (for errors thrown before options are parsed).
         static func of(_ arguments: [String]) -> Format {
             for (i, a) in arguments.enumerated() {
-                if a == "--diagnostics=json" || (a == "--diagnostics" && arguments.indices.contains(i + 1) && arguments[i + 1] == "json") { return .json }
+                if a == "--diagnostics=json"
+                    || (a == "--diagnostics" && arguments.indices.contains(i + 1) && arguments[i + 1] == "json")
+                {
+                    return .json
+                }
             }
             return .text
         }
@@ -285,15 +350,20 @@ enum Messages {
             var file: String?, line: Int?, column: Int?, severity: String, kind: String, message: String
             func encode(to encoder: Encoder) throws {
                 var c = encoder.container(keyedBy: CodingKeys.self)
-                try c.encode(file, forKey: .file); try c.encode(line, forKey: .line); try c.encode(column, forKey: .column)
-                try c.encode(severity, forKey: .severity); try c.encode(kind, forKey: .kind); try c.encode(message, forKey: .message)
+                try c.encode(file, forKey: .file)
+                try c.encode(line, forKey: .line)
+                try c.encode(column, forKey: .column)
+                try c.encode(severity, forKey: .severity)
+                try c.encode(kind, forKey: .kind)
+                try c.encode(message, forKey: .message)
             }
             enum CodingKeys: String, CodingKey { case file, line, column, severity, kind, message }
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let value = Line(file: problem.file, line: problem.line, column: problem.column, severity: problem.severity.rawValue,
-                         kind: problem.kind.rawValue, message: problem.message)
+        let value = Line(
+            file: problem.file, line: problem.line, column: problem.column, severity: problem.severity.rawValue,
+            kind: problem.kind.rawValue, message: problem.message)
         return String(decoding: (try? encoder.encode(value)) ?? Data("{}".utf8), as: UTF8.self)
     }
 
@@ -301,7 +371,9 @@ enum Messages {
     /// (a stable sort); those with no position — from the command line, the theme, the fonts —
     /// first, as the run met them before the document.
     static func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
-        func key(_ d: Diagnostic) -> (String, Int, Int) { (d.location?.file ?? "", d.location?.line ?? 0, d.location?.column ?? 0) }
+        func key(_ d: Diagnostic) -> (String, Int, Int) {
+            (d.location?.file ?? "", d.location?.line ?? 0, d.location?.column ?? 0)
+        }
         return diagnostics.enumerated().sorted { a, b in
             let (ka, kb) = (key(a.element), key(b.element))
             return ka != kb ? ka < kb : a.offset < b.offset
@@ -318,11 +390,18 @@ enum Messages {
     /// `--quiet`; only the JSON lines with `--diagnostics json`).
     static func report(_ report: RenderReport, output: String, quiet: Bool, format: Format = .text) {
         guard !quiet else { return }
-        if format == .json { for d in sorted(report.diagnostics) { error(json(TypesetProblem(d))) }; return }
+        if format == .json {
+            for d in sorted(report.diagnostics) { error(json(TypesetProblem(d))) }
+            return
+        }
         for diagnostic in sorted(report.diagnostics) { error(line(diagnostic)) }
         if !report.files.isEmpty {
-            error("\(report.files.joined(separator: ", ")): \(report.files.count) of \(report.pageCount) page\(report.pageCount == 1 ? "" : "s")")
-        } else if output != "-" { error("\(output): \(report.pageCount) page\(report.pageCount == 1 ? "" : "s")") }
+            error(
+                "\(report.files.joined(separator: ", ")): \(report.files.count) of \(report.pageCount) page\(report.pageCount == 1 ? "" : "s")"
+            )
+        } else if output != "-" {
+            error("\(output): \(report.pageCount) page\(report.pageCount == 1 ? "" : "s")")
+        }
     }
 
     /// A failure: its problems as JSON lines, or its one-line (per problem) description. Strict
@@ -332,7 +411,10 @@ enum Messages {
         if format == .json {
             // In source order too (stable: ties keep the order found).
             let problems = error.problems.enumerated().sorted { a, b in
-                let (ka, kb) = ((a.element.file ?? "", a.element.line ?? 0, a.element.column ?? 0), (b.element.file ?? "", b.element.line ?? 0, b.element.column ?? 0))
+                let (ka, kb) = (
+                    (a.element.file ?? "", a.element.line ?? 0, a.element.column ?? 0),
+                    (b.element.file ?? "", b.element.line ?? 0, b.element.column ?? 0)
+                )
                 return ka != kb ? ka < kb : a.offset < b.offset
             }
             for p in problems { self.error(json(p.element)) }
@@ -341,7 +423,8 @@ enum Messages {
         if case .warningsAreErrors(let diagnostics) = error {
             for d in sorted(diagnostics) { self.error(line(d)) }
             let n = diagnostics.count
-            self.error("\(n) warning\(n == 1 ? "" : "s") treated as error\(n == 1 ? "" : "s") (--strict); nothing written")
+            self.error(
+                "\(n) warning\(n == 1 ? "" : "s") treated as error\(n == 1 ? "" : "s") (--strict); nothing written")
             return
         }
         self.error(error.description)

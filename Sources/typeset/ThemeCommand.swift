@@ -6,14 +6,21 @@ import Typography
 enum ThemeCommand {
     static func run(_ arguments: [String]) throws {
         guard let sub = arguments.first, ["import", "check", "list", "show"].contains(sub) else {
-            if let sub = arguments.first, sub != "--help", sub != "-h" { throw UsageError("unknown theme command '\(sub)' (import, check, list, show)") }
+            if let sub = arguments.first, sub != "--help", sub != "-h" {
+                throw UsageError("unknown theme command '\(sub)' (import, check, list, show)")
+            }
             if arguments.first == nil { throw UsageError("theme needs 'import', 'check', 'list' or 'show'") }
-            print(["import", "check", "list", "show"].map { OptionTable.helpText(OptionTable.command("theme " + $0)) }.joined(separator: "\n"), terminator: "")
+            print(
+                ["import", "check", "list", "show"].map { OptionTable.helpText(OptionTable.command("theme " + $0)) }
+                    .joined(separator: "\n"), terminator: "")
             return
         }
         let spec = OptionTable.command("theme " + sub)
         let args = try OptionTable.parse(Array(arguments.dropFirst()), for: spec)
-        if args.has("--help") { print(OptionTable.helpText(spec), terminator: ""); return }
+        if args.has("--help") {
+            print(OptionTable.helpText(spec), terminator: "")
+            return
+        }
         switch sub {
         case "list":
             guard args.positional.isEmpty else { throw UsageError("theme list takes no arguments") }
@@ -24,12 +31,18 @@ enum ThemeCommand {
             }
             return
         case "show":
-            guard args.positional.count == 1 else { throw UsageError("theme show takes one NAME (\(ThemeLoader.builtInNames.joined(separator: ", ")))") }
+            guard args.positional.count == 1 else {
+                throw UsageError("theme show takes one NAME (\(ThemeLoader.builtInNames.joined(separator: ", ")))")
+            }
             let name = args.positional[0]
             guard let theme = ThemeLoader.builtIn(named: name) else {
-                throw UsageError("unknown built-in theme '\(name)' (\(ThemeLoader.builtInNames.joined(separator: ", ")))")
+                throw UsageError(
+                    "unknown built-in theme '\(name)' (\(ThemeLoader.builtInNames.joined(separator: ", ")))")
             }
-            print(ThemeWriter.json(for: theme, comment: "The built-in theme '\(name)', printed by `typeset theme show \(name)`."), terminator: "")
+            print(
+                ThemeWriter.json(
+                    for: theme, comment: "The built-in theme '\(name)', printed by `typeset theme show \(name)`."),
+                terminator: "")
             return
         default: break
         }
@@ -53,24 +66,30 @@ enum ThemeCommand {
             if let unmatched = TokenImporter.unmatchedMappings(mapping, in: data).first {
                 let names = TokenImporter.typographyTokenNames(in: data)
                 let list = names.prefix(8).joined(separator: ", ") + (names.count > 8 ? ", …" : "")
-                throw UsageError("--map \(unmatched)=…: \(path) has no typography token '\(unmatched)' (a token path or its last part; its tokens: \(names.isEmpty ? "none" : list))")
+                throw UsageError(
+                    "--map \(unmatched)=…: \(path) has no typography token '\(unmatched)' (a token path or its last part; its tokens: \(names.isEmpty ? "none" : list))"
+                )
             }
             // The judgement `theme check` and `render` make: what one refuses, all refuse.
             let (read, problems) = ThemeJudgement.read(data, file: path, asTokens: true, mapping: mapping)
             guard let theme = read, !problems.contains(where: { $0.severity == .error }) else {
                 throw TypesetError.invalidTheme(problems: problems.map(\.description))
             }
-            let fonts = ThemeJudgement.fontProblems(of: theme, file: path, text: String(decoding: data, as: UTF8.self),
-                                                    isFamilyAvailable: ThemeJudgement.installedFamilies())
+            let fonts = ThemeJudgement.fontProblems(
+                of: theme, file: path, text: String(decoding: data, as: UTF8.self),
+                isFamilyAvailable: ThemeJudgement.installedFamilies())
             let all = problems + fonts
             if all.contains(where: { $0.severity == .error }) {
                 throw TypesetError.invalidTheme(problems: all.map(\.description))
             }
             let warnings = all.map(\.description)
             if !args.has("--quiet") { warnings.forEach(Messages.error) }
-            let json = ThemeWriter.json(for: theme, comment: "Imported by `typeset theme import` from \((path as NSString).lastPathComponent).")
+            let json = ThemeWriter.json(
+                for: theme, comment: "Imported by `typeset theme import` from \((path as NSString).lastPathComponent).")
             try Typesetter.write(json, to: output)
-            if !args.has("--quiet") { Messages.error("\(output): theme '\(theme.name)' with \(TextRole.allCases.count) roles") }
+            if !args.has("--quiet") {
+                Messages.error("\(output): theme '\(theme.name)' with \(TextRole.allCases.count) roles")
+            }
         case "check":
             let problems = check(data, path: path)
             problems.forEach(Messages.error)
@@ -90,8 +109,9 @@ enum ThemeCommand {
     static func check(_ data: Data, path: String) -> [String] {
         let (theme, problems) = ThemeJudgement.read(data, file: path)
         guard let theme else { return problems.map(\.description) }
-        let fonts = ThemeJudgement.fontProblems(of: theme, file: path, text: String(decoding: data, as: UTF8.self),
-                                                isFamilyAvailable: ThemeJudgement.installedFamilies())
+        let fonts = ThemeJudgement.fontProblems(
+            of: theme, file: path, text: String(decoding: data, as: UTF8.self),
+            isFamilyAvailable: ThemeJudgement.installedFamilies())
         return (problems + fonts).map(\.description)
     }
 
@@ -114,7 +134,10 @@ enum FontsCommand {
     static func run(_ arguments: [String]) throws {
         let spec = OptionTable.command("fonts")
         let args = try OptionTable.parse(arguments, for: spec)
-        if args.has("--help") { print(OptionTable.helpText(spec), terminator: ""); return }
+        if args.has("--help") {
+            print(OptionTable.helpText(spec), terminator: "")
+            return
+        }
         guard args.positional.isEmpty else { throw UsageError("fonts takes no arguments") }
         for folder in args.all("--fonts") { try FontListing.register(folder) }
         for family in FontListing.families() {

@@ -7,29 +7,44 @@ enum ThemeOptions {
     /// The theme request the options describe.
     /// - Throws: ``UsageError`` for an unknown size category or a malformed size adjustment.
     static func request(from args: ParsedArguments) throws -> ThemeRequest {
-        var request = ThemeRequest(theme: args.value("--theme"), fontFolders: args.all("--fonts"),
-                                   family: args.value("--family"), boldText: args.has("--bold-text"))
+        var request = ThemeRequest(
+            theme: args.value("--theme"), fontFolders: args.all("--fonts"),
+            family: args.value("--family"), boldText: args.has("--bold-text"))
         if let category = args.value("--size-category") {
             guard let c = SizeCategory(name: category) else {
-                throw UsageError("unknown size category '\(category)' (xSmall, small, medium, large, xLarge, xxLarge, xxxLarge, AX1…AX5)")
+                throw UsageError(
+                    "unknown size category '\(category)' (xSmall, small, medium, large, xLarge, xxLarge, xxxLarge, AX1…AX5)"
+                )
             }
             request.sizeCategory = c
         }
         if let adjust = args.value("--size-adjust") {
-            if ["x-height", "xheight"].contains(adjust.lowercased()) { request.sizeAdjustment = .matchXHeight }
-            else if let points = Double(adjust.hasSuffix("pt") ? String(adjust.dropLast(2)) : adjust), points.isFinite { request.sizeAdjustment = .points(points) }
-            else { throw UsageError("--size-adjust takes a number of pt or 'x-height', not '\(adjust)'") }
+            if ["x-height", "xheight"].contains(adjust.lowercased()) {
+                request.sizeAdjustment = .matchXHeight
+            } else if let points = Double(adjust.hasSuffix("pt") ? String(adjust.dropLast(2)) : adjust), points.isFinite
+            {
+                request.sizeAdjustment = .points(points)
+            } else {
+                throw UsageError("--size-adjust takes a number of pt or 'x-height', not '\(adjust)'")
+            }
             if request.family == nil { throw UsageError("--size-adjust goes with --family") }
             if case .points(let points)? = request.sizeAdjustment,
-               let theme = try? ThemeLoader.resolve(nameOrPath: request.theme ?? "default") {
+                let theme = try? ThemeLoader.resolve(nameOrPath: request.theme ?? "default")
+            {
                 // Every role's size must stay within the limits every theme obeys (1–1000 pt),
                 // rather than be clamped to 1 pt or run past 1000 pt.
                 let sizes = TextRole.allCases.map { theme[$0].size }
-                let smallest = sizes.min() ?? 1, largest = sizes.max() ?? 1
-                if smallest + points < TypographicLimits.size.lowerBound || largest + points > TypographicLimits.size.upperBound {
-                    let low = TypographicLimits.size.lowerBound - smallest, high = TypographicLimits.size.upperBound - largest
-                    throw UsageError("--size-adjust \(adjust) would set sizes from \((smallest + points).wholePointsText) to \((largest + points).wholePointsText) pt; "
-                        + "every role's size must stay within 1–1000 pt, so with this theme N must be from \(low.wholePointsText) to \(high.wholePointsText)")
+                let smallest = sizes.min() ?? 1
+                let largest = sizes.max() ?? 1
+                if smallest + points < TypographicLimits.size.lowerBound
+                    || largest + points > TypographicLimits.size.upperBound
+                {
+                    let low = TypographicLimits.size.lowerBound - smallest
+                    let high = TypographicLimits.size.upperBound - largest
+                    throw UsageError(
+                        "--size-adjust \(adjust) would set sizes from \((smallest + points).wholePointsText) to \((largest + points).wholePointsText) pt; "
+                            + "every role's size must stay within 1–1000 pt, so with this theme N must be from \(low.wholePointsText) to \(high.wholePointsText)"
+                    )
                 }
             }
         }

@@ -10,8 +10,13 @@ enum WatchCommand {
 
     static func run(_ arguments: [String]) throws {
         let args = try OptionTable.parse(arguments, for: spec)
-        if args.has("--help") { print(OptionTable.helpText(spec), terminator: ""); return }
-        guard args.positional.count == 1, args.positional[0] != "-" else { throw UsageError("watch takes one INPUT file (not standard input)") }
+        if args.has("--help") {
+            print(OptionTable.helpText(spec), terminator: "")
+            return
+        }
+        guard args.positional.count == 1, args.positional[0] != "-" else {
+            throw UsageError("watch takes one INPUT file (not standard input)")
+        }
         let input = args.positional[0]
         let options = try RenderCommand.renderOptions(from: args)
         let variables = try RenderCommand.variables(from: args)
@@ -19,8 +24,10 @@ enum WatchCommand {
         let ext = options.preview?.format.rawValue ?? "pdf"
         var target = args.value("--output") ?? RenderCommand.defaultOutput(for: input, format: ext)
         if RenderCommand.isFolder(target) { target = try RenderCommand.inFolder(target, for: input, format: ext) }
-        try OutputTargets.refuseOverwriting([(input, "the input file"), (args.value("--theme"), "the theme file")], with: target)
-        try RenderCommand.checkOutputExtension(args.value("--output"), format: ext, explicit: args.value("--format") != nil)
+        try OutputTargets.refuseOverwriting(
+            [(input, "the input file"), (args.value("--theme"), "the theme file")], with: target)
+        try RenderCommand.checkOutputExtension(
+            args.value("--output"), format: ext, explicit: args.value("--format") != nil)
         let limit = args.value("--renders").flatMap(Int.init)
         var renders = 0
         var changed: [String] = []
@@ -33,11 +40,14 @@ enum WatchCommand {
                 parsed.diagnostics = read.diagnostics + parsed.diagnostics
                 for (key, value) in variables { parsed.document.metadata.set(key, to: value) }
                 watched += Typesetter.dependencies(of: parsed.document, options: options)
-                let report = try Typesetter.render(document: parsed.document, diagnostics: parsed.diagnostics, to: target, options: options)
+                let report = try Typesetter.render(
+                    document: parsed.document, diagnostics: parsed.diagnostics, to: target, options: options)
                 Messages.report(report, output: target, quiet: args.has("--quiet"), format: format)
                 if format == .text {
                     let why = changed.isEmpty ? "" : "\(changed.map(shortName).joined(separator: ", ")) changed; "
-                    Messages.error("[\(clock())] \(why)rendered in \(String(format: "%.2f", Date().timeIntervalSince(start))) s; watching \(watched.count) file\(watched.count == 1 ? "" : "s")")
+                    Messages.error(
+                        "[\(clock())] \(why)rendered in \(String(format: "%.2f", Date().timeIntervalSince(start))) s; watching \(watched.count) file\(watched.count == 1 ? "" : "s")"
+                    )
                 }
             } catch let error as TypesetError {
                 // A file missing or unreadable from the start is a mistake in the command, not

@@ -60,14 +60,24 @@ do {
     let hint = error.description.contains("--help") ? "" : " (see 'typeset --help')"
     fail("\(error.description)\(hint)", status: 2)
 } catch let error as TypesetError {
-    if diagnosticsFormat == .json { Messages.failure(error, format: .json); exit(1) }
-    if case .warningsAreErrors = error { Messages.failure(error, format: .text); exit(1) }
+    if diagnosticsFormat == .json {
+        Messages.failure(error, format: .json)
+        exit(1)
+    }
+    if case .warningsAreErrors = error {
+        Messages.failure(error, format: .text)
+        exit(1)
+    }
     // `file:line:column: …` first on the line, as compilers print it, for editors.
-    if case .invalidInput = error { Messages.failure(error, format: .text); exit(1) }
+    if case .invalidInput = error {
+        Messages.failure(error, format: .text)
+        exit(1)
+    }
     // A problem that has its `file:line:column` leads with it, like every warning; only a
     // message with no position is introduced by the program's name.
     if error.description.range(of: #"^[^\n]*?:\d+:\d+: "#, options: .regularExpression) != nil {
-        Messages.error(error.description); exit(1)
+        Messages.error(error.description)
+        exit(1)
     }
     fail(error.description, status: 1)
 } catch {

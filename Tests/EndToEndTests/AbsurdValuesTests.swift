@@ -61,7 +61,8 @@ import Testing
         // Warnings that say the same thing are said once, at the first place, with their count
         // ("(8 like this in all; …)"): every paragraph's spans are counted among them.
         let warnings = result.output.split(separator: "\n").filter { $0.contains(": warning: ") }
-        let counted = warnings.map { line in line.firstMatch(of: /\((\d+) like this in all/).flatMap { Int($0.1) } ?? 1 }
+        let counted = warnings.map { line in line.firstMatch(of: /\((\d+) like this in all/).flatMap { Int($0.1) } ?? 1
+        }
         #expect(result.output.contains("a.md:1:"), "\(result.output)")
         #expect(counted.reduce(0, +) >= Self.absurd.count, "every paragraph warns: \(result.output)")
         let text = try PDFProbe.text(dir + "/a.pdf")

@@ -15,7 +15,10 @@ import Typesetter
         var texts: [String] = []
         var children: [Node] = []
         weak var parent: Node?
-        init(_ name: String, parent: Node?) { self.name = name; self.parent = parent }
+        init(_ name: String, parent: Node?) {
+            self.name = name
+            self.parent = parent
+        }
         /// All text below the node, whitespace removed (poppler joins lines without spaces).
         lazy var text: String = (texts + children.map(\.text)).joined().filter { !$0.isWhitespace }
         /// The node and its descendants, depth first.
@@ -60,9 +63,14 @@ import Typesetter
         let catalog = resolve(trailer?["/Root"]) as? [String: Any] ?? [:]
         var alts: [String] = []
         func walk(_ value: Any?) {
-            if let array = resolve(value) as? [Any] { array.forEach(walk); return }
+            if let array = resolve(value) as? [Any] {
+                array.forEach(walk)
+                return
+            }
             guard let element = resolve(value) as? [String: Any], element["/S"] != nil else { return }
-            if element["/S"] as? String == "/Figure" { alts.append(String((element["/Alt"] as? String ?? "").dropFirst(2))) }
+            if element["/S"] as? String == "/Figure" {
+                alts.append(String((element["/Alt"] as? String ?? "").dropFirst(2)))
+            }
             walk(element["/K"])
         }
         walk((resolve(catalog["/StructTreeRoot"]) as? [String: Any])?["/K"])
@@ -99,7 +107,9 @@ import Typesetter
                 case .heading(let level, let inlines): expected.headings.append((level, inlines.plainText))
                 case .table(let table): expected.tableHeaders.append(table.header.map { $0.plainText })
                 case .paragraph(let inlines):
-                    if inlines.count == 1, case .image(_, _, let alt, _) = inlines[0] { expected.figures.append(alt.plainText) }
+                    if inlines.count == 1, case .image(_, _, let alt, _) = inlines[0] {
+                        expected.figures.append(alt.plainText)
+                    }
                 case .list(let list):
                     expected.deepestList = max(expected.deepestList, listDepth + 1)
                     for item in list.items { walk(item.blocks, listDepth: listDepth + 1) }
@@ -170,12 +180,15 @@ import Typesetter
             let siblings = try #require(note.parent?.children)
             let index = try #require(siblings.firstIndex { $0 === note })
             let before = siblings[..<index].last { $0.name != "Note" }
-            #expect(before?.all.contains { $0.name == "Reference" } == true, "note \(note.text.prefix(30)) follows its reference")
+            #expect(
+                before?.all.contains { $0.name == "Reference" } == true,
+                "note \(note.text.prefix(30)) follows its reference")
         }
 
         // Page furniture is not in the tree: running head (the title), folios "n / N".
         #expect(nodes.filter { $0.text == Self.squeezed("Typeset 조판 핸드북") }.map(\.name) == ["H1"])
-        #expect(!nodes.contains { $0.texts.contains { $0.range(of: #"^\d+ / \d+$"#, options: .regularExpression) != nil } })
+        #expect(
+            !nodes.contains { $0.texts.contains { $0.range(of: #"^\d+ / \d+$"#, options: .regularExpression) != nil } })
         #expect(!nodes.contains { $0.name == "Private" || $0.name == "Artifact" })
 
         // Document level.
@@ -190,7 +203,9 @@ import Typesetter
         let json = try PDFProbe.run("qpdf", ["--json", "--json-key=qpdf", pdf]).output
         #expect(json.components(separatedBy: "\"/ID\": \"u:note-").count - 1 == expected.footnotes)
         // …and the structure tree's ID tree names each of them (PDF 1.7 Table 322).
-        #expect(json.components(separatedBy: "\"u:note-").count - 1 == 2 * expected.footnotes, "each ID in its note and in the ID tree")
+        #expect(
+            json.components(separatedBy: "\"u:note-").count - 1 == 2 * expected.footnotes,
+            "each ID in its note and in the ID tree")
         #expect(json.contains("\"/IDTree\""))
         #expect(json.contains("\"/Contents\": \"u:Link within the document\""))
     }
@@ -208,7 +223,8 @@ import Typesetter
             // Strings out of the way, then one token per word.
             let plain = body.replacingOccurrences(of: #"\((?:\\.|[^\\)])*\)"#, with: "()", options: .regularExpression)
             var open: [(depth: Int, mcid: Bool)] = []
-            var depth = 0, lastMCID = false
+            var depth = 0
+            var lastMCID = false
             for token in plain.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
                 switch token {
                 case "q": depth += 1
@@ -237,10 +253,14 @@ import Typesetter
     /// graphics states on every page.
     @Test func squaresOfAMarkersSizeInAPictureAreContent() throws {
         let svg = Render.folder + "/marker-sized.svg"
-        let rects = ["0.5", "0.75", "3", "12"].map { "<rect x=\"\($0)\" y=\"0.5\" width=\"0.00533\" height=\"0.00533\"/>" }
+        let rects = ["0.5", "0.75", "3", "12"].map {
+            "<rect x=\"\($0)\" y=\"0.5\" width=\"0.00533\" height=\"0.00533\"/>"
+        }
         try "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"40\" height=\"20\">\(rects.joined())</svg>"
             .write(toFile: svg, atomically: true, encoding: .utf8)
-        let markdown = "# Dots\n\n![Four dots](\(svg))\n\nA [link](https://example.com) after.\n\n" + String(repeating: "Words and more words. ", count: 400)
+        let markdown =
+            "# Dots\n\n![Four dots](\(svg))\n\nA [link](https://example.com) after.\n\n"
+            + String(repeating: "Words and more words. ", count: 400)
         let (pdf, report) = try Render.markdown(markdown, name: "marker-sized")
         #expect(!report.diagnostics.contains { $0.message.contains("could not be tagged") }, "\(report.diagnostics)")
         let tree = try Self.structure(pdf).all

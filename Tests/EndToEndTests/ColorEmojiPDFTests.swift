@@ -19,8 +19,12 @@ import Testing
         ("second-page", "가나다\n\n\\newpage\n\n😀\n\n가\n"),
         ("list", "- 😀\n- 👍🏽 가나다\n  1. 😀\n"),
         ("table", "| 😀 | 가나다 |\n|---|---|\n| 👍🏽 | 😀 \(long) |\n| 가 | 😀 |\n"),
-        ("audit", (try? String(contentsOfFile: Render.packageRoot + "/Tests/EndToEndTests/Fixtures/emoji-hangul-table.md",
-                               encoding: .utf8)) ?? ""),
+        (
+            "audit",
+            (try? String(
+                contentsOfFile: Render.packageRoot + "/Tests/EndToEndTests/Fixtures/emoji-hangul-table.md",
+                encoding: .utf8)) ?? ""
+        ),
     ]
 
     @Test(arguments: documents.indices)
@@ -31,7 +35,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try markdown.write(toFile: dir + "/doc.md", atomically: true, encoding: .utf8)
         let pdf = dir + "/doc.pdf"
-        let result = try typeset(["render", dir + "/doc.md", "--paper", "a6", "--margins", "15mm", "--theme", "hig", "-o", pdf])
+        let result = try typeset([
+            "render", dir + "/doc.md", "--paper", "a6", "--margins", "15mm", "--theme", "hig", "-o", pdf,
+        ])
         #expect(result.status == 0, "\(result.output)")
         #expect(!result.output.contains("could not be tagged"), "\(result.output)")
         let check = try PDFProbe.run("qpdf", ["--check", pdf])

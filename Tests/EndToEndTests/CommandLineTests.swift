@@ -47,11 +47,14 @@ import Testing
     @Test func invalidUTF8IsReplacedAndNamedByLineAndColumn() throws {
         let dir = try temporaryFolder()
         var bytes = Array("# Title\n\nok line\n".utf8)
-        bytes += Array("before".utf8) + [0xFF, 0xFE] + Array(" after\n\nlast ".utf8) + [0xE2, 0x82] + Array(" end\n".utf8)
+        bytes +=
+            Array("before".utf8) + [0xFF, 0xFE] + Array(" after\n\nlast ".utf8) + [0xE2, 0x82] + Array(" end\n".utf8)
         #expect(FileManager.default.createFile(atPath: dir + "/bad.md", contents: Data(bytes)))
         let result = try typeset(["render", dir + "/bad.md", "-o", dir + "/bad.pdf"])
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.output.contains("bad.md:4:7: warning: input is not valid UTF-8: 3 bad byte sequences"), "\(result.output)")
+        #expect(
+            result.output.contains("bad.md:4:7: warning: input is not valid UTF-8: 3 bad byte sequences"),
+            "\(result.output)")
         let text = try PDFProbe.run("pdftotext", [dir + "/bad.pdf", "-"]).output
         #expect(text.contains("before\u{FFFD}\u{FFFD} after"), "\(text)")
         #expect(text.contains("last \u{FFFD} end"), "\(text)")
@@ -63,12 +66,16 @@ import Testing
     /// column (columns count characters, as every JSON position does).
     @Test func invalidUTF8InAThemeIsAnErrorAtItsPlace() throws {
         let dir = try temporaryFolder()
-        for (bytes, position) in [(Array("{\n  \"name\": \"b".utf8) + [0xFF] + Array("ad\"\n}".utf8), "2:13"),
-                                  (Array("{\"name\": \"é".utf8) + [0xE2, 0x82] + Array("\"}".utf8), "1:12"),
-                                  ([0xEF, 0xBB, 0xBF] + Array("{\"name\": \"".utf8) + [0xC0, 0xAF] + Array("\"}".utf8), "1:11")] {
+        for (bytes, position) in [
+            (Array("{\n  \"name\": \"b".utf8) + [0xFF] + Array("ad\"\n}".utf8), "2:13"),
+            (Array("{\"name\": \"é".utf8) + [0xE2, 0x82] + Array("\"}".utf8), "1:12"),
+            ([0xEF, 0xBB, 0xBF] + Array("{\"name\": \"".utf8) + [0xC0, 0xAF] + Array("\"}".utf8), "1:11"),
+        ] {
             #expect(FileManager.default.createFile(atPath: dir + "/t.json", contents: Data(bytes)))
             let check = try typeset(["theme", "check", dir + "/t.json"])
-            #expect(check.status == 1 && check.output.contains("t.json:\(position): the file is not UTF-8"), "\(check.output)")
+            #expect(
+                check.status == 1 && check.output.contains("t.json:\(position): the file is not UTF-8"),
+                "\(check.output)")
         }
     }
 
@@ -91,7 +98,9 @@ import Testing
         #expect(try typeset(["render", dir + "/a.md", "-o", dir + "/link.pdf"]).status == 0)
         let linkType = try FileManager.default.attributesOfItem(atPath: dir + "/link.pdf")[.type] as? FileAttributeType
         #expect(linkType == .typeSymbolicLink, "the link survives")
-        #expect(try String(contentsOfFile: dir + "/real.pdf", encoding: .isoLatin1).hasPrefix("%PDF-"), "the file it names is replaced")
+        #expect(
+            try String(contentsOfFile: dir + "/real.pdf", encoding: .isoLatin1).hasPrefix("%PDF-"),
+            "the file it names is replaced")
         // A device is written through, never replaced by a regular file.
         #expect(try typeset(["render", dir + "/a.md", "-o", "/dev/null"]).status == 0)
         let nullType = try FileManager.default.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType
@@ -103,8 +112,10 @@ import Testing
         let dir = try temporaryFolder()
         try "---\nmargins: 300mm\n---\n# Hi".write(toFile: dir + "/m.md", atomically: true, encoding: .utf8)
         let margins = try typeset(["render", dir + "/m.md", "-o", dir + "/m.pdf"])
-        #expect(margins.status == 1 && margins.output.hasPrefix(dir + "/m.md:2:1: front matter 'margins': paper") && margins.output.contains("at least 72 × 72 pt"),
-                "\(margins.output)")
+        #expect(
+            margins.status == 1 && margins.output.hasPrefix(dir + "/m.md:2:1: front matter 'margins': paper")
+                && margins.output.contains("at least 72 × 72 pt"),
+            "\(margins.output)")
         // Given as an option, the same page is a usage error naming the option.
         let paper = try typeset(["render", dir + "/m.md", "-o", dir + "/m.pdf", "--paper", "1mm x 1mm"])
         #expect(paper.status == 2 && paper.output.contains("--paper '1mm x 1mm'"), "\(paper.output)")
@@ -125,7 +136,9 @@ import Testing
         // theme import writes like render: a device stays a device, `-` is standard output.
         let tokens = Render.packageRoot + "/templates/tokens/acme.tokens.json"
         #expect(try typeset(["theme", "import", tokens, "-o", "/dev/null", "-q"]).status == 0)
-        #expect((try FileManager.default.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType) == .typeCharacterSpecial)
+        #expect(
+            (try FileManager.default.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType)
+                == .typeCharacterSpecial)
         let piped = try typeset(["theme", "import", tokens, "-o", "-", "-q"])
         #expect(piped.status == 0 && piped.output.contains("\"roles\""))
         #expect(!FileManager.default.fileExists(atPath: "-"))
@@ -138,7 +151,9 @@ import Testing
         #expect(try typeset(["render", dir + "/a.md", "-o", dir + "/a.pdf", "--paper", "1e400mm x 5mm"]).status == 2)
         try "---\nmargins: nan\n---\n# Hi".write(toFile: dir + "/m.md", atomically: true, encoding: .utf8)
         let margins = try typeset(["render", dir + "/m.md", "-o", dir + "/m.pdf"])
-        #expect(margins.status == 1 && margins.output.hasPrefix(dir + "/m.md:2:1: front matter 'margins'"), "\(margins.output)")
+        #expect(
+            margins.status == 1 && margins.output.hasPrefix(dir + "/m.md:2:1: front matter 'margins'"),
+            "\(margins.output)")
         try String(repeating: "[", count: 50_000).write(toFile: dir + "/deep.json", atomically: true, encoding: .utf8)
         let deep = try typeset(["theme", "check", dir + "/deep.json"])
         #expect(deep.status == 1 && deep.output.contains("nested more than 256 levels"))
@@ -154,7 +169,9 @@ import Testing
             #expect(result.status == 1, "\(extra)")
             #expect(result.output.contains("missing.png"), "\(extra): \(result.output)")
         }
-        #expect(try typeset(["render", dir + "/w.md", "-o", dir + "/w.pdf", "--strict", "-q"]).output.contains("treated as error"))
+        #expect(
+            try typeset(["render", dir + "/w.md", "-o", dir + "/w.pdf", "--strict", "-q"]).output.contains(
+                "treated as error"))
         #expect(contents(dir) == ["w.md"])
         // Quiet without --strict: the warning is silenced and the PDF written.
         let quiet = try typeset(["render", dir + "/w.md", "-o", dir + "/w.pdf", "-q"])
@@ -173,14 +190,20 @@ import Testing
         #expect(try typeset(["render", dir + "/a.md", "-o", dir + "/pic.svg"]).status == 0)
         #expect(try String(contentsOfFile: dir + "/pic-1.svg", encoding: .utf8).contains("<svg"))
         #expect(try typeset(["render", dir + "/a.md", "-o", dir + "/doc.PDF"]).status == 0)
-        #expect(try String(decoding: Data(contentsOf: URL(fileURLWithPath: dir + "/doc.PDF")).prefix(5), as: UTF8.self) == "%PDF-")
+        #expect(
+            try String(decoding: Data(contentsOf: URL(fileURLWithPath: dir + "/doc.PDF")).prefix(5), as: UTF8.self)
+                == "%PDF-")
         let before = Set(contents(dir))
-        for (arguments, fragment) in [(["-o", dir + "/shot.jpg"], ".jpg is not a format typeset writes"),
-                                      (["-f", "svg", "-o", dir + "/x.png"], "names a .png file but -f asks for svg"),
-                                      (["-f", "pdf", "-o", dir + "/x.png"], "names a .png file but -f asks for pdf")] {
+        for (arguments, fragment) in [
+            (["-o", dir + "/shot.jpg"], ".jpg is not a format typeset writes"),
+            (["-f", "svg", "-o", dir + "/x.png"], "names a .png file but -f asks for svg"),
+            (["-f", "pdf", "-o", dir + "/x.png"], "names a .png file but -f asks for pdf"),
+        ] {
             let result = try typeset(["render", dir + "/a.md"] + arguments)
             #expect(result.status == 2, "\(arguments): \(result.output)")
-            #expect(result.output.contains(fragment) && result.output.split(separator: "\n").count == 1, "\(arguments): \(result.output)")
+            #expect(
+                result.output.contains(fragment) && result.output.split(separator: "\n").count == 1,
+                "\(arguments): \(result.output)")
         }
         #expect(Set(contents(dir)) == before, "nothing written")
         let specimen = try typeset(["specimen", "-o", dir + "/sheet.png"])
@@ -191,8 +214,11 @@ import Testing
     @Test func anEmptyPathIsSaidToBeEmpty() throws {
         let dir = try temporaryFolder()
         try "# Hi\n".write(toFile: dir + "/a.md", atomically: true, encoding: .utf8)
-        for arguments in [["render", dir + "/a.md", "--output-dir", ""], ["render", dir + "/a.md", "-o", ""],
-                          ["render", dir + "/a.md", "-f", "png", "-o", ""], ["specimen", "-o", ""], ["render", dir + "/a.md", "--theme", ""]] {
+        for arguments in [
+            ["render", dir + "/a.md", "--output-dir", ""], ["render", dir + "/a.md", "-o", ""],
+            ["render", dir + "/a.md", "-f", "png", "-o", ""], ["specimen", "-o", ""],
+            ["render", dir + "/a.md", "--theme", ""],
+        ] {
             let result = try typeset(arguments)
             #expect(result.status == 2 && result.output.contains("is an empty path"), "\(arguments): \(result.output)")
             #expect(!result.output.contains("doesn’t exist") && !result.output.contains("folder:"), "\(result.output)")
@@ -207,9 +233,13 @@ import Testing
         for option in [["--header"], ["--footer"], ["-V", "header="], ["-V", "footer="]] {
             let given = option.count == 1 ? option + ["{page} {nope}"] : [option[0], option[1] + "{page} {nope}"]
             let result = try typeset(["render", dir + "/a.md", "-o", dir + "/a.pdf"] + given)
-            #expect(result.status == 2 && result.output.contains("unknown field {nope}") && result.output.contains("{title}"), "\(result.output)")
+            #expect(
+                result.status == 2 && result.output.contains("unknown field {nope}")
+                    && result.output.contains("{title}"), "\(result.output)")
         }
-        #expect(try typeset(["render", dir + "/a.md", "-o", dir + "/a.pdf", "--header", "{title} {page}/{pages} {date}"]).status == 0)
+        #expect(
+            try typeset(["render", dir + "/a.md", "-o", dir + "/a.pdf", "--header", "{title} {page}/{pages} {date}"])
+                .status == 0)
         let tokens = Render.packageRoot + "/templates/tokens/acme.tokens.json"
         let bad = try typeset(["theme", "import", tokens, "-o", dir + "/t.json", "--map", "typography.nope=display"])
         #expect(bad.status == 2 && bad.output.contains("no typography token 'typography.nope'"), "\(bad.output)")
@@ -221,8 +251,11 @@ import Testing
     @Test func commandLineWarningsAreNamedAndWarningsAreInSourceOrder() throws {
         let dir = try temporaryFolder()
         // The image's warning is found after the attribute's (layout checks images later).
-        try "---\ntitle: A\n---\n\n![x](missing.png)\n\n[x]{weight=heavyish}\n".write(toFile: dir + "/o.md", atomically: true, encoding: .utf8)
-        let result = try typeset(["render", dir + "/o.md", "-o", dir + "/o.pdf", "-V", "toc=maybe", "-V", "widows=0", "--lang", "x!!"])
+        try "---\ntitle: A\n---\n\n![x](missing.png)\n\n[x]{weight=heavyish}\n".write(
+            toFile: dir + "/o.md", atomically: true, encoding: .utf8)
+        let result = try typeset([
+            "render", dir + "/o.md", "-o", dir + "/o.pdf", "-V", "toc=maybe", "-V", "widows=0", "--lang", "x!!",
+        ])
         #expect(result.status == 0, "\(result.output)")
         let lines = result.output.split(separator: "\n").map(String.init).filter { !$0.hasPrefix(dir + "/o.pdf: ") }
         #expect(lines.contains { $0.hasPrefix("typeset: warning: -V toc: expected true or false") }, "\(lines)")

@@ -1,8 +1,9 @@
+import DocumentModel
 import Foundation
 import TestSupport
 import Testing
-import DocumentModel
 import Typesetter
+
 @testable import MarkdownParser
 
 /// The CommonMark 0.31.2 spec examples (652, from the `commonmark.json` that the source
@@ -91,7 +92,9 @@ import Typesetter
             line.removeAll()
         }
         for word in sorted {
-            if let first = line.first, first.page != word.page || abs((first.yMin + first.yMax) - (word.yMin + word.yMax)) / 2 > 3 {
+            if let first = line.first,
+                first.page != word.page || abs((first.yMin + first.yMax) - (word.yMin + word.yMax)) / 2 > 3
+            {
                 flush()
             }
             line.append(word)
@@ -103,8 +106,9 @@ import Typesetter
     @Test func everyExampleKeepsItsText() throws {
         guard let path = Self.specPath() else {
             // Under `make test` the file is always there: its absence is a failure.
-            #expect(ProcessInfo.processInfo.environment["TYPESET_REQUIRE_SPEC"] == nil,
-                    "commonmark.json is missing: run `make test` (it fetches the spec examples)")
+            #expect(
+                ProcessInfo.processInfo.environment["TYPESET_REQUIRE_SPEC"] == nil,
+                "commonmark.json is missing: run `make test` (it fetches the spec examples)")
             return
         }
         let examples = try JSONDecoder().decode([Example].self, from: Data(contentsOf: URL(fileURLWithPath: path)))
@@ -114,7 +118,9 @@ import Typesetter
         for e in examples {
             blocks.append(Block(.paragraph([.text("SPECEXAMPLE\(e.example)")])))
             // The spec is CommonMark without smart punctuation: front matter turns it off.
-            blocks += MarkdownParser.parse("---\nsmart: false\n---\n" + e.markdown, file: "example-\(e.example).md").document.blocks
+            blocks +=
+                MarkdownParser.parse("---\nsmart: false\n---\n" + e.markdown, file: "example-\(e.example).md").document
+                .blocks
         }
         blocks.append(Block(.paragraph([.text("SPECEXAMPLEEND")])))
         let pdf = Render.folder + "/commonmark-spec.pdf"
@@ -152,7 +158,9 @@ import Typesetter
                 failures.append(line)
             }
         }
-        print("CommonMark spec: \(examples.count) examples, \(failures.count) differ, \(rawHTML.count) raw-HTML examples differ, \(allowedSeen.count) allowed differences")
+        print(
+            "CommonMark spec: \(examples.count) examples, \(failures.count) differ, \(rawHTML.count) raw-HTML examples differ, \(allowedSeen.count) allowed differences"
+        )
         for line in rawHTML { print("raw HTML (not failed): \(line)") }
         #expect(failures.isEmpty, "\(failures.count) examples lose or add text:\n\(failures.joined(separator: "\n"))")
     }

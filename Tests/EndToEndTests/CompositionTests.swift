@@ -22,7 +22,8 @@ enum WordSpacing {
         var lines: [Line] = []
         for word in words {
             if let last = lines.last, last.page == word.page, abs(last.words.last!.yMax - word.yMax) < 0.5,
-               word.xMin > last.words.last!.xMin {
+                word.xMin > last.words.last!.xMin
+            {
                 lines[lines.count - 1].words.append(word)
             } else {
                 lines.append(Line(page: word.page, words: [word]))
@@ -69,7 +70,8 @@ enum WordSpacing {
     /// Documentation prose: the README's prose paragraphs (no Hangul, no tables, inline code
     /// as plain text), frozen in `Fixtures/composition-prose.md` so the figures stay comparable.
     static func englishProse() throws -> String {
-        try String(contentsOfFile: Render.packageRoot + "/Tests/EndToEndTests/Fixtures/composition-prose.md", encoding: .utf8)
+        try String(
+            contentsOfFile: Render.packageRoot + "/Tests/EndToEndTests/Fixtures/composition-prose.md", encoding: .utf8)
     }
 
     @Test func justifiedEnglishHasEvenWordSpacesAndHyphens() throws {
@@ -98,12 +100,18 @@ enum WordSpacing {
         #expect(!hyphenated.isEmpty)
         let plain = source.replacingOccurrences(of: "\n", with: " ")
         for line in hyphenated {
-            guard let next = lines.first(where: { $0.page >= line.page && $0.words.first!.yMin > line.words.last!.yMax - 0.1 || $0.page > line.page }) else { continue }
+            guard
+                let next = lines.first(where: {
+                    $0.page >= line.page && $0.words.first!.yMin > line.words.last!.yMax - 0.1 || $0.page > line.page
+                })
+            else { continue }
             let head = String(line.words.last!.text.dropLast())
             let tail = next.words.first!.text
             let rest = String(tail.prefix { $0.isLetter })
             // A hyphenation point rejoins without the hyphen; an explicit hyphen keeps it.
-            #expect(plain.contains(head + rest) || plain.contains(head + "-" + rest), "\(head)- + \(tail) does not rejoin to a source word")
+            #expect(
+                plain.contains(head + rest) || plain.contains(head + "-" + rest),
+                "\(head)- + \(tail) does not rejoin to a source word")
         }
     }
 
@@ -132,7 +140,9 @@ enum WordSpacing {
 
     @Test func codeSpacesAndNoBreakSpacesNeverStretch() throws {
         // A justified paragraph full of inline code with spaces, and no-break spaces.
-        let words = (1...40).map { i in i % 5 == 0 ? "`a b`" : (i % 7 == 0 ? "10\u{A0}km" : "word\(String(repeating: "x", count: i % 4))") }
+        let words = (1...40).map { i in
+            i % 5 == 0 ? "`a b`" : (i % 7 == 0 ? "10\u{A0}km" : "word\(String(repeating: "x", count: i % 4))")
+        }
         let source = "---\n\(Self.narrow)justify: true\n---\n\n" + words.joined(separator: " ") + " end."
         let (pdf, _) = try Render.markdown(source, name: "compose-rigid")
         let lines = WordSpacing.lines(try PDFProbe.words(pdf))
@@ -140,43 +150,55 @@ enum WordSpacing {
         #expect(!stretched.isEmpty)
         // `a b` stays one code-space apart (DejaVu Sans Mono 9.7 pt: 0.602 em = 5.84 pt) even on stretched lines.
         let all = try PDFProbe.words(pdf)
-        for (a, b) in zip(all, all.dropFirst()) where a.text == "a" && b.text == "b" && a.page == b.page && abs(a.yMax - b.yMax) < 0.5 {
+        for (a, b) in zip(all, all.dropFirst())
+        where a.text == "a" && b.text == "b" && a.page == b.page && abs(a.yMax - b.yMax) < 0.5 {
             #expect(abs((b.xMin - a.xMax) - 5.84) < 0.1, "code space \(b.xMin - a.xMax)")
         }
         // "10 km" with a no-break space: never broken, never stretched (Inter's space is the NBSP's width).
         let text = try PDFProbe.text(pdf)
         #expect(!text.contains("10\n"))
-        for (a, b) in zip(all, all.dropFirst()) where a.text == "10" && b.text.hasPrefix("km") && abs(a.yMax - b.yMax) < 0.5 {
+        for (a, b) in zip(all, all.dropFirst())
+        where a.text == "10" && b.text.hasPrefix("km") && abs(a.yMax - b.yMax) < 0.5 {
             #expect(abs((b.xMin - a.xMax) - Self.interSpace) < 0.2, "no-break space \(b.xMin - a.xMax)")
         }
     }
 
     @Test func noHyphensInCodeURLsDigitsOrHangul() throws {
         let filler = "justified text needs words that can be broken across lines "
-        let source = "---\n\(Self.narrow)justify: true\nhyphenate: true\n---\n\n"
-            + String(repeating: filler + "`representationally` https://example.com/documentation/typography "
-                     + "internationalization2024 타이포그래피타이포그래피 ", count: 12)
+        let source =
+            "---\n\(Self.narrow)justify: true\nhyphenate: true\n---\n\n"
+            + String(
+                repeating: filler + "`representationally` https://example.com/documentation/typography "
+                    + "internationalization2024 타이포그래피타이포그래피 ", count: 12)
         let (pdf, _) = try Render.markdown(source, name: "compose-nohyphen")
         let lines = WordSpacing.lines(try PDFProbe.words(pdf))
         for line in lines where line.words.last!.text.hasSuffix("-") {
             let last = line.words.last!.text
-            #expect(!last.hasPrefix("represent") && !last.contains("example") && !last.contains("2024")
+            #expect(
+                !last.hasPrefix("represent") && !last.contains("example") && !last.contains("2024")
                     && !last.unicodeScalars.contains { (0xAC00...0xD7AF).contains($0.value) }, "\(line.text)")
         }
         // With hyphenation off, no line ends with a hyphen at all.
-        let (off, _) = try Render.markdown(source.replacingOccurrences(of: "hyphenate: true", with: "hyphenate: false"), name: "compose-hyphen-off")
+        let (off, _) = try Render.markdown(
+            source.replacingOccurrences(of: "hyphenate: true", with: "hyphenate: false"), name: "compose-hyphen-off")
         #expect(!WordSpacing.lines(try PDFProbe.words(off)).contains { $0.words.last!.text.hasSuffix("-") })
     }
 
     @Test func softHyphensAndLanguagesChooseTheBreaks() throws {
         // German compound words in German patterns; a soft hyphen in an otherwise unbreakable word.
-        let german = String(repeating: "Die Donaudampfschifffahrtsgesellschaft veröffentlicht Fahrpläne und Informationen. ", count: 8)
-        let source = "---\n\(Self.narrow)justify: true\nlang: de\n---\n\n" + german
+        let german = String(
+            repeating: "Die Donaudampfschifffahrtsgesellschaft veröffentlicht Fahrpläne und Informationen. ", count: 8)
+        let source =
+            "---\n\(Self.narrow)justify: true\nlang: de\n---\n\n" + german
             + "\n\n" + String(repeating: "zzzzzz\u{AD}qqqqqq ", count: 30)
         let (pdf, _) = try Render.markdown(source, name: "compose-de")
         let lines = WordSpacing.lines(try PDFProbe.words(pdf))
         let ends = lines.compactMap { $0.words.last?.text }.filter { $0.hasSuffix("-") }
-        #expect(ends.contains { $0.lowercased().hasPrefix("donau") || $0.lowercased().hasPrefix("ver") || $0.lowercased().hasPrefix("informa") }, "\(ends)")
+        #expect(
+            ends.contains {
+                $0.lowercased().hasPrefix("donau") || $0.lowercased().hasPrefix("ver")
+                    || $0.lowercased().hasPrefix("informa")
+            }, "\(ends)")
         // Only the soft hyphen's position breaks zzzzzzqqqqqq.
         for end in ends where end.hasPrefix("z") { #expect(end == "zzzzzz-") }
     }
@@ -207,23 +229,39 @@ enum WordSpacing {
             var groups: [(x0: Double, x1: Double, word: String, index: Int)] = []
             var i = 0
             while i < line.words.count && k < eojeols.count {
-                func plain(_ s: String) -> String { s.replacingOccurrences(of: "\u{2019}", with: "'").replacingOccurrences(of: "\u{201C}", with: "\"").replacingOccurrences(of: "\u{201D}", with: "\"") }
-                var text = plain(line.words[i].text), j = i
-                while text != eojeols[k] && j + 1 < line.words.count && text.count < eojeols[k].count { j += 1; text += plain(line.words[j].text) }
+                func plain(_ s: String) -> String {
+                    s.replacingOccurrences(of: "\u{2019}", with: "'").replacingOccurrences(of: "\u{201C}", with: "\"")
+                        .replacingOccurrences(of: "\u{201D}", with: "\"")
+                }
+                var text = plain(line.words[i].text)
+                var j = i
+                while text != eojeols[k] && j + 1 < line.words.count && text.count < eojeols[k].count {
+                    j += 1
+                    text += plain(line.words[j].text)
+                }
                 if text == eojeols[k] {
-                    groups.append((line.words[i].xMin, line.words[j].xMax, eojeols[k], k)); i = j + 1; k += 1
-                } else if let d = (1..<12).first(where: { k + $0 < eojeols.count && eojeols[k + $0].hasPrefix(line.words[i].text) }) {
-                    k += d   // resynchronise (text the source and the PDF spell differently)
+                    groups.append((line.words[i].xMin, line.words[j].xMax, eojeols[k], k))
+                    i = j + 1
+                    k += 1
+                } else if let d = (1..<12).first(where: {
+                    k + $0 < eojeols.count && eojeols[k + $0].hasPrefix(line.words[i].text)
+                }) {
+                    k += d  // resynchronise (text the source and the PDF spell differently)
                 } else {
-                    #expect(!line.words[i].text.unicodeScalars.contains { (0xAC00...0xD7AF).contains($0.value) },
-                            "'\(line.words[i].text)' is part of a word broken across lines: \(line.text)")
+                    #expect(
+                        !line.words[i].text.unicodeScalars.contains { (0xAC00...0xD7AF).contains($0.value) },
+                        "'\(line.words[i].text)' is part of a word broken across lines: \(line.text)")
                     i += 1
                 }
             }
-            guard groups.count > 1, line.right >= edge - 1, zip(groups, groups.dropFirst()).contains(where: { $1.index == $0.index + 1 }) else { continue }
+            guard groups.count > 1, line.right >= edge - 1,
+                zip(groups, groups.dropFirst()).contains(where: { $1.index == $0.index + 1 })
+            else { continue }
             // Natural word space: Noto Sans CJK KR's (0.224 em = 2.35 pt) after Hangul, Inter's after Latin.
             let ratios = zip(groups, groups.dropFirst()).filter { $1.index == $0.index + 1 }.map { a, b in
-                (b.x0 - a.x1) / (a.word.unicodeScalars.last.map { (0xAC00...0xD7AF).contains($0.value) } == true ? 2.35 : Self.interSpace)
+                (b.x0 - a.x1)
+                    / (a.word.unicodeScalars.last.map { (0xAC00...0xD7AF).contains($0.value) } == true
+                        ? 2.35 : Self.interSpace)
             }
             stretches.append(ratios.reduce(0, +) / Double(ratios.count))
         }
@@ -251,7 +289,8 @@ enum WordSpacing {
 
     @Test func aWordWiderThanTheMeasureBreaksWithOneWarning() throws {
         let token = String(repeating: "x", count: 300)
-        let source = "---\n\(Self.narrow)justify: true\n---\n\nSome words before \(token) and after.\n\nA second paragraph.\n"
+        let source =
+            "---\n\(Self.narrow)justify: true\n---\n\nSome words before \(token) and after.\n\nA second paragraph.\n"
         let (pdf, report) = try Render.markdown(source, name: "compose-emergency")
         let warnings = report.diagnostics.filter { $0.message.contains("wider than the measure") }
         #expect(warnings.count == 1)

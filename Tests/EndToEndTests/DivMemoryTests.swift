@@ -46,13 +46,17 @@ import Testing
 
     /// Growth of the peak from `sections` to four times as many, MiB per MiB added.
     func growth(divs: Bool) throws -> (perMiB: Double, peaks: String, pdf: String) {
-        let one = Self.document(sections: 900, divs: divs), four = Self.document(sections: 3_600, divs: divs)
+        let one = Self.document(sections: 900, divs: divs)
+        let four = Self.document(sections: 3_600, divs: divs)
         let added = Double(four.utf8.count - one.utf8.count) / 1_048_576
         let name = divs ? "divs" : "no-divs"
         let small = try Render.peak(one, name: name + "-1")
         let large = try Render.peak(four, name: name + "-4")
         let perMiB = (large.mebibytes - small.mebibytes) / added
-        return (perMiB, "\(name): \(small.mebibytes) MiB, × 4 \(large.mebibytes) MiB, \(perMiB) MiB per MiB added", large.pdf)
+        return (
+            perMiB, "\(name): \(small.mebibytes) MiB, × 4 \(large.mebibytes) MiB, \(perMiB) MiB per MiB added",
+            large.pdf
+        )
     }
 
     @Test func manyDivsCostLittleMoreThanTheirText() throws {

@@ -49,17 +49,17 @@ import Typesetter
 
     @Test func metadataReadsBackIncludingKorean() throws {
         let markdown = """
-        ---
-        title: "조판 보고서: Annual Report 2025"
-        subtitle: "연간 보고서 — the subtitle becomes the subject"
-        author: "김하늘 and Jane Doe"
-        keywords: [typography, 타이포그래피, PDF]
-        ---
+            ---
+            title: "조판 보고서: Annual Report 2025"
+            subtitle: "연간 보고서 — the subtitle becomes the subject"
+            author: "김하늘 and Jane Doe"
+            keywords: [typography, 타이포그래피, PDF]
+            ---
 
-        # A heading that is not the title
+            # A heading that is not the title
 
-        Body text.
-        """
+            Body text.
+            """
         let (pdf, _) = try Render.markdown(markdown, name: "feature-metadata")
         let info = try PDFProbe.info(pdf)
         #expect(info["Title"] == "조판 보고서: Annual Report 2025")
@@ -75,30 +75,30 @@ import Typesetter
 
     @Test func outlineNestsHeadingsByLevel() throws {
         let markdown = """
-        # 첫째 장: Getting started
+            # 첫째 장: Getting started
 
-        Intro.
+            Intro.
 
-        ## Installing
+            ## Installing
 
-        Text.
+            Text.
 
-        ### Debian packages
+            ### Debian packages
 
-        Text.
+            Text.
 
-        ## 설정하기
+            ## 설정하기
 
-        Text.
+            Text.
 
-        # Second chapter
+            # Second chapter
 
-        Text.
+            Text.
 
-        #### Deep heading under a skipped level
+            #### Deep heading under a skipped level
 
-        Text.
-        """
+            Text.
+            """
         let (pdf, _) = try Render.markdown(markdown, name: "feature-outline")
         let qdf = try QDF(pdf)
         let roots = try #require(qdf.outline(), "the catalog has /Outlines")
@@ -108,28 +108,29 @@ import Typesetter
         #expect(first.children.first?.children.map(\.title) == ["Debian packages"], "the h3 is a child of its h2")
         #expect(first.children.last?.children.isEmpty == true)
         let second = try #require(roots.last)
-        #expect(second.children.map(\.title) == ["Deep heading under a skipped level"], "an h4 under an h1 nests under it")
+        #expect(
+            second.children.map(\.title) == ["Deep heading under a skipped level"], "an h4 under an h1 nests under it")
     }
 
     // MARK: - Links
 
     @Test func externalLinksAreURIsAndInternalLinksResolveToNamedDestinations() throws {
         let markdown = """
-        # Links
+            # Links
 
-        Read [the CommonMark spec](https://spec.commonmark.org/0.31.2/) or jump to
-        [the tables chapter](#tables) and [한글 제목](#한글-제목).
+            Read [the CommonMark spec](https://spec.commonmark.org/0.31.2/) or jump to
+            [the tables chapter](#tables) and [한글 제목](#한글-제목).
 
-        \\newpage
+            \\newpage
 
-        # Tables {#tables}
+            # Tables {#tables}
 
-        Text.
+            Text.
 
-        ## 한글 제목
+            ## 한글 제목
 
-        Text.
-        """
+            Text.
+            """
         let (pdf, report) = try Render.markdown(markdown, name: "feature-links")
         #expect(report.pageCount == 2)
         let qdf = try QDF(pdf)
@@ -149,8 +150,10 @@ import Typesetter
             // The destination's top (PDF y, from the bottom) is at or just above the heading
             // (poppler's box for a Hangul word starts higher than the line: 1.45 em vs 1.21 em).
             let destinationTop = Self.pageHeight - destination.y
-            #expect(destinationTop <= headingWord.yMin + 0.25 * headingWord.height && destinationTop > headingWord.yMin - 40,
-                    "'\(name)' points at y \(destinationTop), heading at \(headingWord.yMin)")
+            #expect(
+                destinationTop <= headingWord.yMin + 0.25 * headingWord.height
+                    && destinationTop > headingWord.yMin - 40,
+                "'\(name)' points at y \(destinationTop), heading at \(headingWord.yMin)")
         }
     }
 
@@ -165,7 +168,10 @@ import Typesetter
             markdown += "\n\n"
         }
         markdown += "[^short]: Shortnote text of the first footnote.\n\n"
-        markdown += "[^long]: Longnote " + String(repeating: "a long footnote that runs over several lines of the Caption role, ", count: 5) + "ending here.\n"
+        markdown +=
+            "[^long]: Longnote "
+            + String(repeating: "a long footnote that runs over several lines of the Caption role, ", count: 5)
+            + "ending here.\n"
         let (pdf, report) = try Render.markdown(markdown, name: "feature-footnotes")
         #expect(report.pageCount >= 3)
         let words = try PDFProbe.words(pdf)
@@ -177,7 +183,9 @@ import Typesetter
             let body = words.filter { $0.page == noteWord.page && Self.paragraphIndex($0.text) != nil }
             let lowestBody = body.map(\.yMax).max() ?? 0
             #expect(noteWord.yMin > lowestBody, "\(note) sits below the body (lowest body line ends at \(lowestBody))")
-            let noteLines = words.filter { $0.page == noteWord.page && $0.yMin >= noteWord.yMin - 1 && $0.yMax < Self.bottom + 8 }
+            let noteLines = words.filter {
+                $0.page == noteWord.page && $0.yMin >= noteWord.yMin - 1 && $0.yMax < Self.bottom + 8
+            }
             #expect(noteLines.allSatisfy { $0.yMax <= Self.bottom + 2 }, "the note stays above the bottom margin")
             // Near the bottom: the notes end within a few lines of the text area's foot.
             let lastNoteLine = noteLines.map(\.yMax).max() ?? 0
@@ -187,7 +195,8 @@ import Typesetter
                 $0.page == markerWord.page && abs($0.xMin - markerWord.xMax) < 2 && $0.height < markerWord.height
                     && Int($0.text) != nil
             }
-            #expect(markerNumber != nil || markerWord.text.count > marker.count, "a superscript number follows \(marker)")
+            #expect(
+                markerNumber != nil || markerWord.text.count > marker.count, "a superscript number follows \(marker)")
         }
     }
 
@@ -198,15 +207,25 @@ import Typesetter
         // Numbers by first citation in document order, a note's own citations where its
         // definition stands: the expected order at the foot.
         let cases = [
-            ("Alpha[^a].\n\nBeta[^b].\n\n[^a]: Noteaa cites[^c].\n[^b]: Notebb.\n[^c]: Notecc.\n", ["Noteaa", "Notebb", "Notecc"]),
-            ("- Alpha[^a]\n- Beta[^b] and Gamma[^d]\n\n[^a]: Noteaa cites[^c] and[^e].\n[^b]: Notebb.\n[^c]: Notecc.\n[^d]: Notedd.\n[^e]: Noteee.\n",
-             ["Noteaa", "Notebb", "Notedd", "Notecc", "Noteee"]),
-            ("> Alpha[^a]\n>\n> Beta[^b]\n\n[^a]: Noteaa cites[^c].\n[^b]: Notebb.\n[^c]: Notecc.\n", ["Noteaa", "Notebb", "Notecc"]),
+            (
+                "Alpha[^a].\n\nBeta[^b].\n\n[^a]: Noteaa cites[^c].\n[^b]: Notebb.\n[^c]: Notecc.\n",
+                ["Noteaa", "Notebb", "Notecc"]
+            ),
+            (
+                "- Alpha[^a]\n- Beta[^b] and Gamma[^d]\n\n[^a]: Noteaa cites[^c] and[^e].\n[^b]: Notebb.\n[^c]: Notecc.\n[^d]: Notedd.\n[^e]: Noteee.\n",
+                ["Noteaa", "Notebb", "Notedd", "Notecc", "Noteee"]
+            ),
+            (
+                "> Alpha[^a]\n>\n> Beta[^b]\n\n[^a]: Noteaa cites[^c].\n[^b]: Notebb.\n[^c]: Notecc.\n",
+                ["Noteaa", "Notebb", "Notecc"]
+            ),
         ]
         for (i, (markdown, expected)) in cases.enumerated() {
             let (pdf, _) = try Render.markdown(markdown, name: "feature-note-order-\(i)")
             let words = try PDFProbe.words(pdf)
-            let notes = words.filter { $0.text.hasPrefix("Note") }.sorted { $0.yMin < $1.yMin }.map { String($0.text.prefix(6)) }
+            let notes = words.filter { $0.text.hasPrefix("Note") }.sorted { $0.yMin < $1.yMin }.map {
+                String($0.text.prefix(6))
+            }
             #expect(notes == expected, "case \(i): \(notes)")
         }
     }
@@ -214,9 +233,13 @@ import Typesetter
     // MARK: - Table of contents
 
     @Test func aNoteTallerThanHalfAPageFollowsItsParagraphAndLosesNothing() throws {
-        let body = (0..<38).map { "Body paragraph \($0) with enough words to fill a line or two of text in the measure." }.joined(separator: "\n\n")
-        let note = (0..<121).map { "fnpar\(String(format: "%03d", $0)) note paragraph text." }.joined(separator: "\n\n    ")
-        let (pdf, _) = try Render.markdown(body + "\n\nMarker here[^big] after.\n\n[^big]: first " + note + "\n", name: "tallnote")
+        let body = (0..<38).map {
+            "Body paragraph \($0) with enough words to fill a line or two of text in the measure."
+        }.joined(separator: "\n\n")
+        let note = (0..<121).map { "fnpar\(String(format: "%03d", $0)) note paragraph text." }.joined(
+            separator: "\n\n    ")
+        let (pdf, _) = try Render.markdown(
+            body + "\n\nMarker here[^big] after.\n\n[^big]: first " + note + "\n", name: "tallnote")
         let words = try PDFProbe.words(pdf)
         for i in 0..<121 { #expect(words.filter { $0.text == "fnpar" + String(format: "%03d", i) }.count == 1) }
         #expect(words.allSatisfy { $0.yMin >= 0 && $0.yMax <= Self.pageHeight }, "nothing off the page")
@@ -224,12 +247,15 @@ import Typesetter
 
     @Test func severalLongNotesOnOneLineNeverOverprint() throws {
         let note = String(repeating: "noteword ", count: 400)
-        let (pdf, _) = try Render.markdown("Line[^1][^2][^3].\n\n[^1]: one \(note)\n\n[^2]: two \(note)\n\n[^3]: three \(note)\n", name: "threenotes")
+        let (pdf, _) = try Render.markdown(
+            "Line[^1][^2][^3].\n\n[^1]: one \(note)\n\n[^2]: two \(note)\n\n[^3]: three \(note)\n", name: "threenotes")
         let words = try PDFProbe.words(pdf)
         #expect(words.filter { $0.text == "noteword" }.count == 1200, "every word of every note is set")
         #expect(words.allSatisfy { $0.yMin >= Self.top - 8 || $0.yMax < Self.top }, "nothing above the text area")
         let line = try #require(words.first { $0.text.hasPrefix("Line") })
-        #expect(!words.contains { $0.page == line.page && $0.text == "noteword" && abs($0.yMin - line.yMin) < 3 }, "no note over the line")
+        #expect(
+            !words.contains { $0.page == line.page && $0.text == "noteword" && abs($0.yMin - line.yMin) < 3 },
+            "no note over the line")
     }
 
     @Test func aHeaderTallerThanAPageNeitherHangsNorLosesText() throws {
@@ -255,11 +281,15 @@ import Typesetter
         for name in names.map({ $0 }) + ["Deltasub"] {
             let entries = lines.filter { line in line.contains { $0.text == name } && line.first!.height < 18 }
             let entry = try #require(entries.first, "a contents entry for \(name)")
-            let number = try #require(entry.last.flatMap { Int($0.text) }, "\(name)'s entry ends with a page number: \(entry)")
+            let number = try #require(
+                entry.last.flatMap { Int($0.text) }, "\(name)'s entry ends with a page number: \(entry)")
             #expect(abs(entry.last!.xMax - Self.right) < 1, "the number is set flush right: \(entry.last!)")
-            let heading = try #require(words.first { $0.text == name && $0.height > entry.first!.height * 1.15
-                && ($0.page, $0.yMin) > (entry.first!.page, entry.first!.yMin) },
-                                       "the heading \(name) after the contents")
+            let heading = try #require(
+                words.first {
+                    $0.text == name && $0.height > entry.first!.height * 1.15
+                        && ($0.page, $0.yMin) > (entry.first!.page, entry.first!.yMin)
+                },
+                "the heading \(name) after the contents")
             #expect(number == heading.page, "contents says \(name) is on page \(number); it is on page \(heading.page)")
         }
     }
@@ -267,7 +297,8 @@ import Typesetter
     // MARK: - Running heads
 
     @Test func headerAndFooterTemplatesAppearOnEveryPageButTheFirstHasNoHeader() throws {
-        var markdown = "---\ntitle: Zeta Running Title\nheader: \"{title}\"\nfooter: \"{page} / {pages}\"\n---\n\n# Body\n\n"
+        var markdown =
+            "---\ntitle: Zeta Running Title\nheader: \"{title}\"\nfooter: \"{page} / {pages}\"\n---\n\n# Body\n\n"
         for i in 1...40 { markdown += Self.taggedParagraph(i, words: 70) + "\n\n" }
         let (pdf, report) = try Render.markdown(markdown, name: "feature-running")
         let pages = report.pageCount
@@ -277,7 +308,8 @@ import Typesetter
             let head = words.filter { $0.page == page && $0.yMax < Self.top }.map(\.text)
             // The first page carries the title block instead of a running head.
             #expect(head == (page == 1 ? [] : ["Zeta", "Running", "Title"]), "page \(page) header: \(head)")
-            let foot = words.filter { $0.page == page && $0.yMin > Self.bottom }.sorted { $0.xMin < $1.xMin }.map(\.text)
+            let foot = words.filter { $0.page == page && $0.yMin > Self.bottom }.sorted { $0.xMin < $1.xMin }.map(
+                \.text)
             #expect(foot == ["\(page)", "/", "\(pages)"], "page \(page) footer: \(foot)")
         }
     }
@@ -286,18 +318,18 @@ import Typesetter
 
     @Test func imagesAreEmbeddedAndPlacedInsideTheTextArea() throws {
         let markdown = """
-        # Figures
+            # Figures
 
-        Text before the figure.
+            Text before the figure.
 
-        ![A type scale diagram](images/type-scale.png)
+            ![A type scale diagram](images/type-scale.png)
 
-        Text between.
+            Text between.
 
-        ![A photograph-like JPEG](images/press.jpg)
+            ![A photograph-like JPEG](images/press.jpg)
 
-        Text after.
-        """
+            Text after.
+            """
         var options = RenderOptions()
         options.baseDirectory = Render.packageRoot + "/templates"
         let (pdf, report) = try Render.markdown(markdown, name: "feature-images", options: options)
@@ -305,13 +337,17 @@ import Typesetter
         let list = try PDFProbe.run("pdfimages", ["-list", pdf]).output
         let rows = list.split(separator: "\n").dropFirst(2).filter { $0.contains("image") }
         #expect(rows.count == 2, "\(list)")
-        #expect(rows.contains { $0.split(separator: " ", omittingEmptySubsequences: true).contains("jpeg") }, "the JPEG stays DCT-encoded: \(list)")
+        #expect(
+            rows.contains { $0.split(separator: " ", omittingEmptySubsequences: true).contains("jpeg") },
+            "the JPEG stays DCT-encoded: \(list)")
 
         let placements = try QDF(pdf).imagePlacements()
         #expect(placements.count == 2, "\(placements)")
         for box in placements {
             #expect(box.minX >= Self.left - 0.5 && box.maxX <= Self.right + 0.5, "image \(box) inside the side margins")
-            #expect(box.minY >= Self.top - 0.5 && box.maxY <= Self.bottom + 0.5, "image \(box) inside top and bottom margins")
+            #expect(
+                box.minY >= Self.top - 0.5 && box.maxY <= Self.bottom + 0.5,
+                "image \(box) inside top and bottom margins")
             #expect(abs(box.width - (Self.right - Self.left)) < 1, "image scaled to the measure: \(box)")
         }
         // Captions are the alt text, below their image.
@@ -326,7 +362,11 @@ import Typesetter
     @Test func longTableRepeatsItsHeaderOnEveryPage() throws {
         var markdown = "# Inventory\n\nA table of eighty rows.\n\n| Zuluhead | Yankeehead | Amount |\n|:--|:--|--:|\n"
         for row in 1...80 {
-            markdown += "| row\(row) | " + (row % 7 == 0 ? "a longer cell that wraps onto a second line within its column because it is long enough" : "item \(row)") + " | \(row * 37) |\n"
+            markdown +=
+                "| row\(row) | "
+                + (row % 7 == 0
+                    ? "a longer cell that wraps onto a second line within its column because it is long enough"
+                    : "item \(row)") + " | \(row * 37) |\n"
         }
         markdown += "\nAfter the table.\n"
         let (pdf, report) = try Render.markdown(markdown, name: "feature-table")
@@ -337,7 +377,10 @@ import Typesetter
         for page in rowPages.sorted() {
             let header = words.filter { $0.page == page && $0.text == "Zuluhead" }
             #expect(header.count == 1, "page \(page) repeats the header row")
-            let firstRow = words.filter { $0.page == page && $0.text.hasPrefix("row") && Int($0.text.dropFirst(3)) != nil }.map(\.yMin).min() ?? 0
+            let firstRow =
+                words.filter { $0.page == page && $0.text.hasPrefix("row") && Int($0.text.dropFirst(3)) != nil }.map(
+                    \.yMin
+                ).min() ?? 0
             #expect((header.first?.yMax ?? .infinity) <= firstRow, "the header is above the rows on page \(page)")
             #expect(words.contains { $0.page == page && $0.text == "Amount" })
         }
@@ -368,10 +411,14 @@ import Typesetter
         let lines = Self.lines(Self.bodyWords(try PDFProbe.words(pdf)))
         var checkedBreaks = 0
         for page in 1..<report.pageCount {
-            let here = lines.filter { $0[0].page == page }, next = lines.filter { $0[0].page == page + 1 }
+            let here = lines.filter { $0[0].page == page }
+            let next = lines.filter { $0[0].page == page + 1 }
             guard let last = here.last, let first = next.first else { continue }
-            #expect(!last.contains { $0.text == "Headingmark" }, "page \(page) ends with a heading: \(last.map(\.text))")
-            guard let a = Self.paragraphIndex(last[0].text), let b = Self.paragraphIndex(first[0].text), a == b else { continue }
+            #expect(
+                !last.contains { $0.text == "Headingmark" }, "page \(page) ends with a heading: \(last.map(\.text))")
+            guard let a = Self.paragraphIndex(last[0].text), let b = Self.paragraphIndex(first[0].text), a == b else {
+                continue
+            }
             checkedBreaks += 1
             let before = here.reversed().prefix { Self.paragraphIndex($0[0].text) == a }.count
             let after = next.prefix { Self.paragraphIndex($0[0].text) == a }.count
@@ -384,14 +431,14 @@ import Typesetter
     // MARK: - Korean line breaking
 
     static let koreanParagraph = """
-    한국어 문장은 띄어쓰기로 어절을 나누며 인쇄물에서는 어절 중간에서 줄을 바꾸지 않는 것이 원칙입니다. \
-    어절은 체언에 조사가 붙거나 용언의 어간에 어미가 붙은 단위이므로 읽는 사람은 어절을 하나의 덩어리로 인식합니다. \
-    따라서 조판 프로그램은 긴 어절이 줄 끝에 걸리면 어절 전체를 다음 줄로 넘기고 남은 공간을 비워 둡니다. \
-    이렇게 하면 글줄의 오른쪽 끝이 고르지 않게 되지만 읽는 흐름은 끊기지 않습니다. \
-    신문이나 좁은 단에서는 음절 단위로 줄을 바꾸어 오른쪽 끝을 가지런하게 맞추는 방식도 여전히 쓰입니다. \
-    두 방식은 각각 장점과 단점이 있으므로 문서의 성격에 맞게 골라 쓰는 것이 좋습니다. \
-    타이포그래피는 정보 전달의 기본이며 효과적인 전달을 위해서는 위계와 스타일이 필요합니다.
-    """
+        한국어 문장은 띄어쓰기로 어절을 나누며 인쇄물에서는 어절 중간에서 줄을 바꾸지 않는 것이 원칙입니다. \
+        어절은 체언에 조사가 붙거나 용언의 어간에 어미가 붙은 단위이므로 읽는 사람은 어절을 하나의 덩어리로 인식합니다. \
+        따라서 조판 프로그램은 긴 어절이 줄 끝에 걸리면 어절 전체를 다음 줄로 넘기고 남은 공간을 비워 둡니다. \
+        이렇게 하면 글줄의 오른쪽 끝이 고르지 않게 되지만 읽는 흐름은 끊기지 않습니다. \
+        신문이나 좁은 단에서는 음절 단위로 줄을 바꾸어 오른쪽 끝을 가지런하게 맞추는 방식도 여전히 쓰입니다. \
+        두 방식은 각각 장점과 단점이 있으므로 문서의 성격에 맞게 골라 쓰는 것이 좋습니다. \
+        타이포그래피는 정보 전달의 기본이며 효과적인 전달을 위해서는 위계와 스타일이 필요합니다.
+        """
 
     @Test func koreanLinesBreakOnlyBetweenEojeolsByDefault() throws {
         let eojeols = Set(Self.koreanParagraph.split(separator: " ").map(String.init))
@@ -405,7 +452,8 @@ import Typesetter
 
     @Test func lineBreakAnywhereBreaksBetweenSyllables() throws {
         let eojeols = Set(Self.koreanParagraph.split(separator: " ").map(String.init))
-        let (pdf, _) = try Render.markdown("---\nline-break: anywhere\n---\n\n# 음절\n\n" + Self.koreanParagraph, name: "feature-anywhere")
+        let (pdf, _) = try Render.markdown(
+            "---\nline-break: anywhere\n---\n\n# 음절\n\n" + Self.koreanParagraph, name: "feature-anywhere")
         let lines = Self.lines(Self.bodyWords(try PDFProbe.words(pdf)).filter { $0.height < 18 })
         #expect(lines.count >= 4)
         let broken = lines.dropLast().filter { !eojeols.contains($0.last!.text) }
@@ -423,8 +471,12 @@ import Typesetter
         for i in 1...6 { body += Self.taggedParagraph(i, words: 45 + 17 * i) + "\n\n" }
         let (justified, _) = try Render.markdown("---\njustify: true\n---\n\n" + body, name: "feature-justify")
         let (ragged, _) = try Render.markdown(body, name: "feature-ragged")
-        let justifiedLines = Self.lines(Self.bodyWords(try PDFProbe.words(justified))).filter { Self.paragraphIndex($0[0].text) != nil }
-        let raggedLines = Self.lines(Self.bodyWords(try PDFProbe.words(ragged))).filter { Self.paragraphIndex($0[0].text) != nil }
+        let justifiedLines = Self.lines(Self.bodyWords(try PDFProbe.words(justified))).filter {
+            Self.paragraphIndex($0[0].text) != nil
+        }
+        let raggedLines = Self.lines(Self.bodyWords(try PDFProbe.words(ragged))).filter {
+            Self.paragraphIndex($0[0].text) != nil
+        }
         // Natural word space: the commonest gap of the ragged rendering.
         let raggedGaps = raggedLines.flatMap { zip($0, $0.dropFirst()).map { ($1.xMin - $0.xMax) } }.sorted()
         let natural = raggedGaps[raggedGaps.count / 2]
@@ -434,8 +486,9 @@ import Typesetter
             for line in paragraph.dropLast() {
                 // Flush with the margin; a final period, comma or hyphen hangs past it by part of its width.
                 let hangs = [".", ",", "-"].contains(line.last!.text.last!)
-                #expect(line.last!.xMax >= Self.right - 0.5 && line.last!.xMax <= Self.right + (hangs ? 3 : 0.5),
-                        "paragraph \(i): line ends at \(line.last!.xMax), not \(Self.right)")
+                #expect(
+                    line.last!.xMax >= Self.right - 0.5 && line.last!.xMax <= Self.right + (hangs ? 3 : 0.5),
+                    "paragraph \(i): line ends at \(line.last!.xMax), not \(Self.right)")
                 #expect(abs(line.first!.xMin - Self.left) <= 0.5)
             }
             // The last line is never stretched (natural word spaces, or shrunk when the line
@@ -453,7 +506,8 @@ import Typesetter
     // MARK: - Page breaks
 
     @Test func newpageForcesAPageBreak() throws {
-        let (pdf, report) = try Render.markdown("# Breaks\n\nFirstpage text.\n\n\\newpage\n\nSecondpage text.\n", name: "feature-newpage")
+        let (pdf, report) = try Render.markdown(
+            "# Breaks\n\nFirstpage text.\n\n\\newpage\n\nSecondpage text.\n", name: "feature-newpage")
         #expect(report.pageCount == 2)
         let words = try PDFProbe.words(pdf)
         #expect(words.first { $0.text == "Firstpage" }?.page == 1)
@@ -480,17 +534,23 @@ import Typesetter
         let heading = try #require(try PDFProbe.words(a5).first { $0.text == "Paper" })
         #expect(heading.yMin > 20 * mm - 2 && heading.yMin < 20 * mm + 20, "top margin 20 mm: \(heading)")
 
-        let (custom, _) = try Render.markdown("---\nmargins: {top: 40mm, left: 50mm}\n---\n\n" + body, name: "feature-margins")
+        let (custom, _) = try Render.markdown(
+            "---\nmargins: {top: 40mm, left: 50mm}\n---\n\n" + body, name: "feature-margins")
         #expect(try PDFProbe.info(custom)["Page size"]?.hasPrefix("595.276 x 841.89") == true)
         let customWords = try PDFProbe.words(custom)
         let customHeading = try #require(customWords.first { $0.text == "Paper" })
         #expect(abs(customHeading.xMin - 50 * mm) < 0.5, "left margin 50 mm: \(customHeading)")
-        #expect(customHeading.yMin > 40 * mm - 2 && customHeading.yMin < 40 * mm + 20, "top margin 40 mm: \(customHeading)")
+        #expect(
+            customHeading.yMin > 40 * mm - 2 && customHeading.yMin < 40 * mm + 20, "top margin 40 mm: \(customHeading)")
     }
 
     @Test func unknownRunningTextFieldsWarn() throws {
-        let (pdf, report) = try Render.markdown("---\nfooter: \"{page} of {total}\"\n---\n# Hi\n", name: "feature-footer-field")
-        #expect(report.diagnostics.contains { $0.description.hasPrefix("feature-footer-field.md:2:1:") && $0.message.contains("{total}") })
+        let (pdf, report) = try Render.markdown(
+            "---\nfooter: \"{page} of {total}\"\n---\n# Hi\n", name: "feature-footer-field")
+        #expect(
+            report.diagnostics.contains {
+                $0.description.hasPrefix("feature-footer-field.md:2:1:") && $0.message.contains("{total}")
+            })
         #expect(try PDFProbe.text(pdf).contains("1 of {total}"))
     }
 
@@ -501,9 +561,11 @@ import Typesetter
         let title = (0..<60).map { "word\($0)" }.joined(separator: " ")
         let body = (0..<30).map { "Paragraph \($0) " + String(repeating: "text ", count: 80) }.joined(separator: "\n\n")
         for (key, template) in [("header", "{title}"), ("footer", "{page} of {pages} — {title}")] {
-            let (pdf, report) = try Render.markdown("---\ntitle: \(title)\n\(key): \"\(template)\"\n---\n\n\(body)\n", name: "feature-running-\(key)")
+            let (pdf, report) = try Render.markdown(
+                "---\ntitle: \(title)\n\(key): \"\(template)\"\n---\n\n\(body)\n", name: "feature-running-\(key)")
             let warning = report.diagnostics.first { $0.message.contains("running \(key)") }
-            #expect(warning?.location?.line == 3 && warning?.message.contains("ellipsis") == true, "\(report.diagnostics)")
+            #expect(
+                warning?.location?.line == 3 && warning?.message.contains("ellipsis") == true, "\(report.diagnostics)")
             // The last page: the title block's lines of this long title fill the first pages.
             let all = try PDFProbe.words(pdf)
             let last = all.map(\.page).max() ?? 1
@@ -513,11 +575,16 @@ import Typesetter
             #expect(words.last?.text.hasSuffix("…") == true, "\(words.last?.text ?? "")")
             #expect(words.allSatisfy { $0.xMax <= HostileInputTests.rightEdge + 1 })
         }
-        let (_, short) = try Render.markdown("---\ntitle: Short\nheader: \"{title}\"\n---\n\n\(body)\n", name: "feature-running-short")
+        let (_, short) = try Render.markdown(
+            "---\ntitle: Short\nheader: \"{title}\"\n---\n\n\(body)\n", name: "feature-running-short")
         #expect(!short.diagnostics.contains { $0.message.contains("running") })
         let long = String(repeating: "literal ", count: 80)
-        let (_, literal) = try Render.markdown("---\nfooter: \"\(long){page}\"\n---\n\n\(body)\n", name: "feature-running-literal")
-        #expect(literal.diagnostics.contains { $0.message.contains("running footer") && $0.message.contains("only its first line") }, "\(literal.diagnostics)")
+        let (_, literal) = try Render.markdown(
+            "---\nfooter: \"\(long){page}\"\n---\n\n\(body)\n", name: "feature-running-literal")
+        #expect(
+            literal.diagnostics.contains {
+                $0.message.contains("running footer") && $0.message.contains("only its first line")
+            }, "\(literal.diagnostics)")
     }
 
     /// Front matter text values read as Markdown inline text, as Pandoc reads metadata: the
@@ -526,7 +593,8 @@ import Typesetter
     /// one paragraph is set as written.
     @Test func frontMatterTitlesReadAsMarkdown() throws {
         let body = (0..<20).map { "Paragraph \($0) " + String(repeating: "text ", count: 80) }.joined(separator: "\n\n")
-        let markdown = "---\ntitle: \"A *styled* title with `code`\"\nsubtitle: \"It's **bold**\"\nauthor: \"Ann *Author*\"\nheader: \"{title}\"\n---\n\n\(body)\n"
+        let markdown =
+            "---\ntitle: \"A *styled* title with `code`\"\nsubtitle: \"It's **bold**\"\nauthor: \"Ann *Author*\"\nheader: \"{title}\"\n---\n\n\(body)\n"
         let (pdf, _) = try Render.markdown(markdown, name: "feature-title-markdown")
         let info = try PDFProbe.info(pdf)
         #expect(info["Title"] == "A styled title with code", "\(info)")
@@ -539,7 +607,8 @@ import Typesetter
         #expect(second.hasPrefix("A styled title with code"), "the running head: \(second.prefix(60))")
         // Straight quotes kept with smart punctuation off; a value that reads as a heading is
         // set as written.
-        let (plain, _) = try Render.markdown("---\nsmart: false\ntitle: \"# It's *one*\"\n---\n\nBody.\n", name: "feature-title-plain")
+        let (plain, _) = try Render.markdown(
+            "---\nsmart: false\ntitle: \"# It's *one*\"\n---\n\nBody.\n", name: "feature-title-plain")
         #expect(try PDFProbe.info(plain)["Title"] == "# It's *one*")
         #expect(try PDFProbe.run("pdftotext", ["-f", "1", "-l", "1", plain, "-"]).output.contains("# It's *one*"))
     }
@@ -577,7 +646,9 @@ import Typesetter
         for page in 1...report.pageCount {
             let head = words.contains { $0.page == page && $0.yMax < Self.top && $0.text == "핸드북" }
             #expect(head == (page > 1), "header on page \(page)")
-            #expect(words.contains { $0.page == page && $0.yMin > Self.bottom && $0.text == "\(page)" }, "folio on page \(page)")
+            #expect(
+                words.contains { $0.page == page && $0.yMin > Self.bottom && $0.text == "\(page)" },
+                "folio on page \(page)")
         }
         // Headings and outline: every chapter is a bookmark.
         let titles = try QDF(pdf).outline()?.flatMap { [$0.title] + $0.children.map(\.title) } ?? []
@@ -589,8 +660,14 @@ import Typesetter
 
 /// A PDF rewritten by `qpdf --qdf` (uncompressed, one key per line) and split into objects.
 struct QDF {
-    struct OutlineItem { var title: String; var children: [OutlineItem] }
-    struct Destination { var page: Int; var y: Double }
+    struct OutlineItem {
+        var title: String
+        var children: [OutlineItem]
+    }
+    struct Destination {
+        var page: Int
+        var y: Double
+    }
     struct Box: CustomStringConvertible {
         var minX: Double, minY: Double, maxX: Double, maxY: Double
         var width: Double { maxX - minX }
@@ -620,7 +697,10 @@ struct QDF {
             let line = String(decoding: slice, as: UTF8.self)
             lines.append(line)
             if current == nil {
-                if line.hasSuffix(" 0 obj"), let number = Int(line.dropLast(6)) { current = number; body = [] }
+                if line.hasSuffix(" 0 obj"), let number = Int(line.dropLast(6)) {
+                    current = number
+                    body = []
+                }
             } else if line == "endobj" {
                 objects[current!] = body.joined(separator: "\n")
                 current = nil
@@ -652,16 +732,29 @@ struct QDF {
         if value.hasPrefix("<") {
             var bytes: [UInt8] = []
             var hex = value.dropFirst().prefix { $0 != ">" }
-            while hex.count >= 2 { bytes.append(UInt8(hex.prefix(2), radix: 16) ?? 0); hex = hex.dropFirst(2) }
+            while hex.count >= 2 {
+                bytes.append(UInt8(hex.prefix(2), radix: 16) ?? 0)
+                hex = hex.dropFirst(2)
+            }
             if bytes.starts(with: [0xFE, 0xFF]) {
-                let units = stride(from: 2, to: bytes.count - 1, by: 2).map { UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]) }
+                let units = stride(from: 2, to: bytes.count - 1, by: 2).map {
+                    UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1])
+                }
                 return String(decoding: units, as: UTF16.self)
             }
             return String(decoding: bytes, as: UTF8.self)
         }
-        var out = "", escaped = false
+        var out = ""
+        var escaped = false
         for c in value.dropFirst().dropLast() {
-            if escaped { out.append(c); escaped = false } else if c == "\\" { escaped = true } else { out.append(c) }
+            if escaped {
+                out.append(c)
+                escaped = false
+            } else if c == "\\" {
+                escaped = true
+            } else {
+                out.append(c)
+            }
         }
         return out
     }
@@ -670,12 +763,16 @@ struct QDF {
 
     /// The outline tree from the catalog's `/Outlines`, following `/First` and `/Next`.
     func outline() -> [OutlineItem]? {
-        guard let catalog, let root = Self.reference("Outlines", in: catalog), let rootObject = objects[root] else { return nil }
+        guard let catalog, let root = Self.reference("Outlines", in: catalog), let rootObject = objects[root] else {
+            return nil
+        }
         func children(of object: String, depth: Int) -> [OutlineItem] {
             var items: [OutlineItem] = []
             var next = Self.reference("First", in: object)
             while let number = next, let item = objects[number], depth < 10, items.count < 1000 {
-                items.append(OutlineItem(title: Self.string("Title", in: item) ?? "", children: children(of: item, depth: depth + 1)))
+                items.append(
+                    OutlineItem(
+                        title: Self.string("Title", in: item) ?? "", children: children(of: item, depth: depth + 1)))
                 next = Self.reference("Next", in: item)
             }
             return items
@@ -686,7 +783,8 @@ struct QDF {
     /// Page object numbers in page order (flat `/Kids`, as Cairo writes them).
     var pages: [Int] {
         guard let catalog, let root = Self.reference("Pages", in: catalog), let tree = objects[root],
-              let kids = tree.range(of: #"/Kids \[[^\]]*\]"#, options: .regularExpression) else { return [] }
+            let kids = tree.range(of: #"/Kids \[[^\]]*\]"#, options: .regularExpression)
+        else { return [] }
         return String(tree[kids]).matches(of: /(\d+) 0 R/).compactMap { Int($0.output.1) }
     }
 
@@ -695,11 +793,15 @@ struct QDF {
         guard let catalog else { return [:] }
         var treeObject: String?
         if let names = Self.reference("Names", in: catalog), let nameObject = objects[names],
-           let dests = Self.reference("Dests", in: nameObject) { treeObject = objects[dests] }
+            let dests = Self.reference("Dests", in: nameObject)
+        {
+            treeObject = objects[dests]
+        }
         guard let tree = treeObject else { return [:] }
         let pages = self.pages
         var result: [String: Destination] = [:]
-        let entry = try! NSRegularExpression(pattern: #"(\((?:[^()\\]|\\.)*\)|<[0-9A-Fa-f]+>)\s*\[\s*(\d+) 0 R\s*/XYZ\s*([-\d.]+)\s*([-\d.]+)"#)
+        let entry = try! NSRegularExpression(
+            pattern: #"(\((?:[^()\\]|\\.)*\)|<[0-9A-Fa-f]+>)\s*\[\s*(\d+) 0 R\s*/XYZ\s*([-\d.]+)\s*([-\d.]+)"#)
         let ns = tree as NSString
         for match in entry.matches(in: tree, range: NSRange(location: 0, length: ns.length)) {
             let name = Self.destinationName(Self.decode(ns.substring(with: match.range(at: 1))))
@@ -722,10 +824,13 @@ struct QDF {
         var scalars = Array(raw.utf8)[...]
         while let byte = scalars.first {
             if byte == UInt8(ascii: "~"), scalars.count >= 3,
-               let value = UInt8(String(decoding: scalars.dropFirst().prefix(2), as: UTF8.self), radix: 16) {
-                bytes.append(value); scalars = scalars.dropFirst(3)
+                let value = UInt8(String(decoding: scalars.dropFirst().prefix(2), as: UTF8.self), radix: 16)
+            {
+                bytes.append(value)
+                scalars = scalars.dropFirst(3)
             } else {
-                bytes.append(byte); scalars = scalars.dropFirst()
+                bytes.append(byte)
+                scalars = scalars.dropFirst()
             }
         }
         return String(decoding: bytes, as: UTF8.self)
@@ -740,8 +845,10 @@ struct QDF {
             guard numbers.last == "cm", numbers.count == 7 else { continue }
             let m = numbers.prefix(6).compactMap { Double($0) }
             guard m.count == 6 else { continue }
-            boxes.append(Box(minX: min(m[4], m[4] + m[0]), minY: min(m[5], m[5] + m[3]),
-                             maxX: max(m[4], m[4] + m[0]), maxY: max(m[5], m[5] + m[3])))
+            boxes.append(
+                Box(
+                    minX: min(m[4], m[4] + m[0]), minY: min(m[5], m[5] + m[3]),
+                    maxX: max(m[4], m[4] + m[0]), maxY: max(m[5], m[5] + m[3])))
         }
         return boxes
     }

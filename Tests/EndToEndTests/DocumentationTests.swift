@@ -28,8 +28,10 @@ import Testing
     /// The README's package list is the Makefile's `APT_PACKAGES`, in the same order.
     @Test func readmeListsTheMakefilesPackages() throws {
         let makefile = try String(contentsOfFile: Self.root + "/Makefile", encoding: .utf8)
-        let assignment = try #require(makefile.range(of: #"APT_PACKAGES = (?:[^\n]*\\\n)*[^\n]*"#,
-                                                      options: .regularExpression))
+        let assignment = try #require(
+            makefile.range(
+                of: #"APT_PACKAGES = (?:[^\n]*\\\n)*[^\n]*"#,
+                options: .regularExpression))
         let packages = makefile[assignment]
             .dropFirst("APT_PACKAGES = ".count)
             .split(whereSeparator: { $0 == " " || $0 == "\\" || $0 == "\n" })
@@ -62,8 +64,9 @@ import Testing
         #expect(commands.count >= 8, "\(commands)")
         let readme = try String(contentsOfFile: Self.root + "/README.md", encoding: .utf8)
         for command in commands {
-            #expect(readme.contains("typeset " + command) || readme.contains("| " + command),
-                    "the README's synopsis lacks `typeset \(command)`")
+            #expect(
+                readme.contains("typeset " + command) || readme.contains("| " + command),
+                "the README's synopsis lacks `typeset \(command)`")
         }
     }
 
@@ -83,7 +86,8 @@ import Testing
                 let resolved = (Self.root + "/" + file as NSString).standardizingPath
                 #expect(FileManager.default.fileExists(atPath: resolved), "\(path): \(target)")
                 if parts.count == 2, file.hasSuffix(".md"),
-                   let linked = try? String(contentsOfFile: resolved, encoding: .utf8) {
+                    let linked = try? String(contentsOfFile: resolved, encoding: .utf8)
+                {
                     #expect(Self.anchors(linked).contains(String(parts[1])), "\(path): \(target) names no heading")
                 }
                 checked += 1

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import Typesetter
 import Typography
 
@@ -25,7 +25,9 @@ import Typography
     /// line that starts at or before it. Its font and size.
     func show(_ word: String, words: [PDFWord], shows: [PDFProbe.TextShow]) throws -> PDFProbe.TextShow {
         let box = try #require(words.first { $0.text == word }, "no word '\(word)'")
-        let onLine = shows.filter { $0.page == box.page && $0.baseline > box.yMin && $0.baseline < box.yMax && $0.x < box.xMin + 0.5 }
+        let onLine = shows.filter {
+            $0.page == box.page && $0.baseline > box.yMin && $0.baseline < box.yMax && $0.x < box.xMin + 0.5
+        }
         return try #require(onLine.max { $0.x < $1.x }, "no text operator at \(box)")
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import Typeset
 
 /// Face and glyph warnings name the line and column of the first character that needs the
@@ -74,10 +75,12 @@ import Testing
         // The list item is the first block that shows it: one warning, at the character.
         #expect(tofu.count == 1, "\(report.diagnostics)")
         let expected = position(of: Self.undrawn, in: markdown)
-        #expect(tofu.first?.location?.line == expected.line && tofu.first?.location?.column == expected.column, "\(tofu)")
+        #expect(
+            tofu.first?.location?.line == expected.line && tofu.first?.location?.column == expected.column, "\(tofu)")
 
         // Alone in a table, it is placed in its cell (not in the link's destination).
-        let table = "Intro.\n\n| Name | Note |\n| --- | --- |\n| a [link](https://example.com/\(Self.undrawn)) | plain |\n| b | x &lt; y \(Self.undrawn) |\n"
+        let table =
+            "Intro.\n\n| Name | Note |\n| --- | --- |\n| a [link](https://example.com/\(Self.undrawn)) | plain |\n| b | x &lt; y \(Self.undrawn) |\n"
         let (_, tableReport) = try Render.markdown(table, name: "position-emoji-table")
         let cell = try #require(warning(tableReport, "no installed font draws"), "\(tableReport.diagnostics)")
         let inCell = position(of: Self.undrawn, in: table, after: "x &lt; y")
@@ -85,7 +88,8 @@ import Testing
     }
 
     @Test func linkTextInANestedListItem() throws {
-        let markdown = "- outer item\n\n  1. see <https://example.com/a> and [the *한국어 링크*](https://example.com/b) end\n"
+        let markdown =
+            "- outer item\n\n  1. see <https://example.com/a> and [the *한국어 링크*](https://example.com/b) end\n"
         let (_, report) = try Render.markdown(markdown, name: "position-link-text")
         let found = try #require(warning(report, "no italic in 'Noto Sans CJK KR'"), "\(report.diagnostics)")
         let expected = position(of: "한", in: markdown)

@@ -1,10 +1,11 @@
 import DocumentModel
 import Foundation
-@testable import MarkdownParser
 import TestSupport
 import Testing
 import Typesetter
 import Typography
+
+@testable import MarkdownParser
 
 /// Mutation fuzzing through the library, in-process: Markdown with attributes (noncharacters in
 /// their names and values too), front matter, tables and lists (long ones of 40–300 rows or
@@ -41,12 +42,18 @@ import Typography
             return
         }
         while campaign.seconds == nil ? index < FuzzCampaign.cases : Date() < deadline {
-            if let failure = try FuzzCampaign.run(seed: campaign.seed, index: index, saving: campaign.saves) { failures.append(failure) }
+            if let failure = try FuzzCampaign.run(seed: campaign.seed, index: index, saving: campaign.saves) {
+                failures.append(failure)
+            }
             count += 1
             index += FuzzCampaign.shards
         }
-        if campaign.seconds != nil { print("fuzz shard \(shard): seed \(campaign.seed), \(count) cases, \(failures.count) failures") }
-        #expect(failures.isEmpty, "\(failures.count) of \(count) cases failed:\n\(failures.prefix(10).joined(separator: "\n"))")
+        if campaign.seconds != nil {
+            print("fuzz shard \(shard): seed \(campaign.seed), \(count) cases, \(failures.count) failures")
+        }
+        #expect(
+            failures.isEmpty,
+            "\(failures.count) of \(count) cases failed:\n\(failures.prefix(10).joined(separator: "\n"))")
     }
 }
 
@@ -56,7 +63,8 @@ import Typography
     /// An image alone in a setext heading is drawn in the heading's line, so its alt text is
     /// not on the page; alone in a paragraph it is a figure captioned with its alt text.
     @Test func altTextIsVisibleOnlyAsAFigureCaption() {
-        let markdown = "![Vector figure](figure.svg)\n---\n\n![Caption words](figure.svg)\n\n| ![Cell alt](figure.svg) |\n|---|\n"
+        let markdown =
+            "![Vector figure](figure.svg)\n---\n\n![Caption words](figure.svg)\n\n| ![Cell alt](figure.svg) |\n|---|\n"
         let document = MarkdownParser.parse(markdown, file: "oracle.md").document
         #expect(FuzzCampaign.visibleWords(document) == ["Caption", "words"])
     }
@@ -96,7 +104,8 @@ import Typography
         let word = String(repeating: "kilo", count: 75)
         let markdown = "lead \u{202E}[w]{size=14}\(word) tail\n"
         let pdf = Render.folder + "/oracle-rlo-broken.pdf"
-        let report = try Typesetter.render(markdown: markdown, file: "oracle-rlo-broken.md", to: pdf, options: RenderOptions())
+        let report = try Typesetter.render(
+            markdown: markdown, file: "oracle-rlo-broken.md", to: pdf, options: RenderOptions())
         #expect(report.diagnostics.contains { $0.message.contains("broken between letters") })
         let found = FuzzCampaign.letters(try PDFProbe.run("pdftotext", ["-raw", pdf, "-"]).output)
         let target = "w" + word
@@ -122,7 +131,8 @@ import Typography
         #expect(FuzzCampaign.checkMarkdown(markdown, name: "oracle-broken-pages", theme: nil) == nil)
         let text = Array("someoutextfuzztitle2utline3lin4fuzztitleed5".utf8)
         #expect(FuzzCampaign.inOrder(Array("outlined".utf8), within: text))
-        #expect(!FuzzCampaign.inOrder(Array("outlined".utf8), within: Array("someoutextfuzztitle2utl3lin4fuzztitle".utf8)))
+        #expect(
+            !FuzzCampaign.inOrder(Array("outlined".utf8), within: Array("someoutextfuzztitle2utl3lin4fuzztitle".utf8)))
         #expect(!FuzzCampaign.inOrder(Array("outlined".utf8), within: Array("dtuoxlinxe".utf8)))
     }
 }
@@ -144,12 +154,17 @@ enum FuzzCampaign {
         let reference = Prose.sections(5) + Prose.table(rows: 300)
         let path = Render.folder + "/fuzz-reference.pdf"
         let seconds = Timing.bestSeconds {
-            _ = try? Typesetter.render(markdown: reference, file: "fuzz-reference.md", to: path, options: RenderOptions())
+            _ = try? Typesetter.render(
+                markdown: reference, file: "fuzz-reference.md", to: path, options: RenderOptions())
         }
         return 100 * seconds
     }()
 
-    struct Settings { var seed: UInt64; var seconds: Double?; var saves: Bool }
+    struct Settings {
+        var seed: UInt64
+        var seconds: Double?
+        var saves: Bool
+    }
 
     /// `FUZZ_SEED` (a number; `random` for a fresh one), `FUZZ_SECONDS` (run until then),
     /// `FUZZ_SAVE` (save failures to `fuzz/failures/`, on with `FUZZ_SECONDS`).
@@ -184,13 +199,17 @@ enum FuzzCampaign {
         let start = Date()
         let problem = check(input, name: name)
         let elapsed = Date().timeIntervalSince(start)
-        let verdict = problem ?? (elapsed > timeLimit ? "took \(elapsed) s (limit \(timeLimit) s, 100 times an ordinary document's)" : nil)
+        let verdict =
+            problem
+            ?? (elapsed > timeLimit
+                ? "took \(elapsed) s (limit \(timeLimit) s, 100 times an ordinary document's)" : nil)
         if saving { try? FileManager.default.removeItem(atPath: pending) }
         guard let verdict else { return nil }
         if saving {
             let saved = failureFolder + "/\(name).\(input.fileExtension)"
             FileManager.default.createFile(atPath: saved, contents: input.data)
-            try? "\(verdict)\nreproduce: \(repro)   (input: \(saved))\n".write(toFile: saved + ".txt", atomically: true, encoding: .utf8)
+            try? "\(verdict)\nreproduce: \(repro)   (input: \(saved))\n".write(
+                toFile: saved + ".txt", atomically: true, encoding: .utf8)
         }
         return "\(name) [\(input.kind)]: \(verdict) — reproduce: \(repro)"
     }
@@ -219,8 +238,12 @@ enum FuzzCampaign {
             let file = name + "." + input.fileExtension
             let theme: Theme?
             if input.kind == .tokens {
-                do { theme = try TokenImporter.importTokens(Data(input.text.utf8), file: file).theme } catch let error as ThemeError {
-                    guard error.problems.allSatisfy({ $0.file == file && !$0.message.contains("\n") }) else { return "bad token error: \(error)" }
+                do { theme = try TokenImporter.importTokens(Data(input.text.utf8), file: file).theme } catch let error
+                    as ThemeError
+                {
+                    guard error.problems.allSatisfy({ $0.file == file && !$0.message.contains("\n") }) else {
+                        return "bad token error: \(error)"
+                    }
                     return nil
                 } catch { return "unexpected error \(error)" }
             } else {
@@ -235,15 +258,17 @@ enum FuzzCampaign {
             if reread == nil || problems.contains(where: { $0.severity == .error }) {
                 return "accepted theme written back fails: \(problems.prefix(2))"
             }
-            return checkMarkdown("# Heading text\n\nBody words [span words]{.caption} and `code words`.\n\n| cell | more |\n|---|---|\n| alpha | beta |\n",
-                                 name: name, theme: theme)
+            return checkMarkdown(
+                "# Heading text\n\nBody words [span words]{.caption} and `code words`.\n\n| cell | more |\n|---|---|\n| alpha | beta |\n",
+                name: name, theme: theme)
         }
     }
 
     static func checkMarkdown(_ markdown: String, name: String, theme: Theme?) -> String? {
         let pdf = Render.folder + "/\(name).pdf"
         try? FileManager.default.removeItem(atPath: pdf)
-        var options = RenderOptions(theme: theme, creationDate: Date(timeIntervalSince1970: 0), baseDirectory: FuzzInput.imageFolder)
+        var options = RenderOptions(
+            theme: theme, creationDate: Date(timeIntervalSince1970: 0), baseDirectory: FuzzInput.imageFolder)
         options.strict = false
         let report: RenderReport
         do {
@@ -254,11 +279,22 @@ enum FuzzCampaign {
             if case .invalidPage = error, !text.contains("\n") { return nil }
             // …or front matter whose YAML aliases recur or explode: an error at the alias.
             if case .invalidInput(let errors) = error,
-               errors.allSatisfy({ $0.location?.file == "\(name).md" && $0.message.contains("alias") && !$0.message.contains("\n") }) { return nil }
+                errors.allSatisfy({
+                    $0.location?.file == "\(name).md" && $0.message.contains("alias") && !$0.message.contains("\n")
+                })
+            {
+                return nil
+            }
             // …or a page setting refused as its option would be: an error at its key.
             let pageKeys = ["paper", "margins", "size-category"].map { "front matter '\($0)" }
             if case .invalidInput(let errors) = error,
-               errors.allSatisfy({ e in e.location?.file == "\(name).md" && (e.location?.line ?? 0) > 0 && pageKeys.contains { e.message.hasPrefix($0) } && !e.message.contains("\n") }) { return nil }
+                errors.allSatisfy({ e in
+                    e.location?.file == "\(name).md" && (e.location?.line ?? 0) > 0
+                        && pageKeys.contains { e.message.hasPrefix($0) } && !e.message.contains("\n")
+                })
+            {
+                return nil
+            }
             return "render failed: \(text.prefix(300))"
         } catch {
             return "render failed: \(error)"
@@ -278,8 +314,12 @@ enum FuzzCampaign {
         // pdftotext may also put a row of the box on the line of the text beside it
         // (`.pn 01C 565 M` for U+1C565 between "pn" and "M"): a 2–3 character token of hex
         // digits holding a digit is taken for a box row too.
-        let hexBox = try? NSRegularExpression(pattern: "^[0-9A-F]{2,3}$|(?<![0-9A-Za-z])(?=[0-9A-F]{0,2}[0-9])[0-9A-F]{2,3}(?![0-9A-Za-z])", options: .anchorsMatchLines)
-        let text = hexBox?.stringByReplacingMatches(in: raw, range: NSRange(raw.startIndex..., in: raw), withTemplate: "") ?? raw
+        let hexBox = try? NSRegularExpression(
+            pattern: "^[0-9A-F]{2,3}$|(?<![0-9A-Za-z])(?=[0-9A-F]{0,2}[0-9])[0-9A-F]{2,3}(?![0-9A-Za-z])",
+            options: .anchorsMatchLines)
+        let text =
+            hexBox?.stringByReplacingMatches(in: raw, range: NSRange(raw.startIndex..., in: raw), withTemplate: "")
+            ?? raw
         let found = letters(text)
         let foundLetters = Array(found.utf8)
         let reverses = markdown.unicodeScalars.contains("\u{202E}")
@@ -292,7 +332,8 @@ enum FuzzCampaign {
                 && !(brokenBetweenLetters && inOrder(Array(word.utf8), within: foundLetters))
         }
         try? FileManager.default.removeItem(atPath: pdf)
-        return missing.isEmpty ? nil : "\(missing.count) of \(expected.count) words missing from the PDF, e.g. \(missing.prefix(5))"
+        return missing.isEmpty
+            ? nil : "\(missing.count) of \(expected.count) words missing from the PDF, e.g. \(missing.prefix(5))"
     }
 
     /// Whether `word` (its letters) is in the PDF's letters `found` (`foundLetters`: their
@@ -317,9 +358,16 @@ enum FuzzCampaign {
     static func inOrder(_ word: [UInt8], within text: [UInt8]) -> Bool {
         guard let first = word.first else { return true }
         for start in text.indices where text[start] == first {
-            var i = start + 1, j = 1, gap = 0
+            var i = start + 1
+            var j = 1
+            var gap = 0
             while j < word.count, i < text.count, gap <= 2_000 {
-                if text[i] == word[j] { j += 1; gap = 0 } else { gap += 1 }
+                if text[i] == word[j] {
+                    j += 1
+                    gap = 0
+                } else {
+                    gap += 1
+                }
                 i += 1
             }
             if j == word.count { return true }
@@ -356,9 +404,11 @@ enum FuzzCampaign {
 
     /// Lower-cased, with whitespace and hyphens (line-break hyphens, soft hyphens) removed.
     static func normalized(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.lowercased().unicodeScalars.filter {
-            !$0.properties.isWhitespace && !["-", "\u{AD}", "\u{2010}", "\u{21B5}", "\u{21AA}"].contains($0)
-        }))
+        String(
+            String.UnicodeScalarView(
+                text.lowercased().unicodeScalars.filter {
+                    !$0.properties.isWhitespace && !["-", "\u{AD}", "\u{2010}", "\u{21B5}", "\u{21AA}"].contains($0)
+                }))
     }
 
     /// Whether `word` is in `text` with at most 2,000 other letters between its letters: a word
@@ -373,7 +423,9 @@ enum FuzzCampaign {
         var start = 0
         while start + anchor.count <= text.count {
             if text[start..<start + anchor.count].elementsEqual(anchor) {
-                var i = start + anchor.count, j = anchor.count, skipped = 0
+                var i = start + anchor.count
+                var j = anchor.count
+                var skipped = 0
                 while j < word.count, i < text.count, skipped <= 2_000 {
                     if text[i] == word[j] { j += 1 } else { skipped += 1 }
                     i += 1
@@ -393,8 +445,13 @@ enum FuzzCampaign {
             var start = 0
             while start + head.count <= text.count {
                 if text[start..<start + head.count].elementsEqual(head) {
-                    let from = start + head.count, to = min(text.count, from + 2_000 + tail.count)
-                    if from + tail.count <= to, (from...(to - tail.count)).contains(where: { text[$0..<$0 + tail.count].elementsEqual(tail) }) { return true }
+                    let from = start + head.count
+                    let to = min(text.count, from + 2_000 + tail.count)
+                    if from + tail.count <= to,
+                        (from...(to - tail.count)).contains(where: { text[$0..<$0 + tail.count].elementsEqual(tail) })
+                    {
+                        return true
+                    }
                 }
                 start += 1
             }
@@ -406,7 +463,9 @@ enum FuzzCampaign {
     /// numbers and footnote marks drawn between two lines of one word (the PDF's content order)
     /// do not split it.
     static func letters(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.lowercased().unicodeScalars.filter { $0.isASCII && $0.properties.isAlphabetic }))
+        String(
+            String.UnicodeScalarView(
+                text.lowercased().unicodeScalars.filter { $0.isASCII && $0.properties.isAlphabetic }))
     }
 
     /// ASCII words of three or more letters in the text a reader should see:
@@ -416,7 +475,9 @@ enum FuzzCampaign {
         func add(_ text: String) {
             var current = ""
             for c in text.unicodeScalars {
-                if c.isASCII, c.properties.isAlphabetic { current.unicodeScalars.append(c) } else {
+                if c.isASCII, c.properties.isAlphabetic {
+                    current.unicodeScalars.append(c)
+                } else {
                     if current.count >= 3 { words.append(current) }
                     current = ""
                 }
@@ -428,12 +489,17 @@ enum FuzzCampaign {
         // or a table cell, where it is drawn in the line — is a figure whose caption is its
         // alt text.
         func text(_ inlines: [Inline], paragraph: Bool = false) -> String {
-            let meaningful = inlines.filter { if case .text(let t) = $0 { return !t.allSatisfy(\.isWhitespace) }; if case .softBreak = $0 { return false }; return true }
+            let meaningful = inlines.filter {
+                if case .text(let t) = $0 { return !t.allSatisfy(\.isWhitespace) }
+                if case .softBreak = $0 { return false }
+                return true
+            }
             if paragraph, meaningful.count == 1, case .image(_, _, let alt, _) = meaningful[0] { return text(alt) }
             return inlines.map { inline -> String in
                 switch inline {
                 case .image: " "
-                case .emphasis(let c), .strong(let c), .strikethrough(let c), .span(_, let c), .link(_, _, let c): text(c)
+                case .emphasis(let c), .strong(let c), .strikethrough(let c), .span(_, let c), .link(_, _, let c):
+                    text(c)
                 default: inline.plainText
                 }
             }.joined()
@@ -503,16 +569,21 @@ struct FuzzInput {
 
     static let fragments: [String] = [
         "[", "]", "{", "}", "{.display}", "{size=1000}", "{size=1e308}", "{tracking=1e9}", "{weight=950}", "{.nosuch}",
-        "*", "**", "_", "`", "```", "\n", "\n\n", "#", "## ", "> ", "- ", "1. ", "| a | b |\n|---|---|\n| c | d |\n", "\nwords above\n| head | cell |\n|---|---|\n| body | cell |\n",
+        "*", "**", "_", "`", "```", "\n", "\n\n", "#", "## ", "> ", "- ", "1. ", "| a | b |\n|---|---|\n| c | d |\n",
+        "\nwords above\n| head | cell |\n|---|---|\n| body | cell |\n",
         ":::", "::: {.caption}\n", "\\newpage", "<!--", "-->", "<b>", "&#xD800;", "&#0;", "&amp;", "[^9]", "[^1]",
-        noncharacter(0xFFFF), noncharacter(0xFFFE), noncharacter(0xFDD0), noncharacter(0x10FFFF), "\u{0}", "\u{1}", "\u{7F}", "\u{85}", "\u{2028}", "\u{200D}",
+        noncharacter(0xFFFF), noncharacter(0xFFFE), noncharacter(0xFDD0), noncharacter(0x10FFFF), "\u{0}", "\u{1}",
+        "\u{7F}", "\u{85}", "\u{2028}", "\u{200D}",
         "\u{301}", "\u{FE0F}", "😀", "👩‍👩‍👧", "한", "글자", "漢字", "ا", "שלום", "\u{202E}", "\t", "\r\n",
         "![x](flipped-press.jpg)", "![y](truncated-line-height.png)", "![z](broken.svg)", "![e](empty.png)",
         "![s](figure.svg)", "[w](#nowhere)", "<https://example.com/a(b)>", "---\n", "~~~", "$$", "\\",
-        "---\ntitle: [a, b\n---\n", "---\na: &a [*a, *a]\n---\n", "---\nmargins: 1e400mm\n---\n", "---\npaper: 1mm x 1mm\n---\n",
+        "---\ntitle: [a, b\n---\n", "---\na: &a [*a, *a]\n---\n", "---\nmargins: 1e400mm\n---\n",
+        "---\npaper: 1mm x 1mm\n---\n",
         // Noncharacters and controls inside attribute lists, names and values.
-        "[w]{title=\"" + noncharacter(0xFFFF) + "\"}", "{#id" + noncharacter(0xFDD0) + "}", "[w]{family=\"" + noncharacter(0xFFFE) + "\"}",
-        "{." + noncharacter(0x10FFFF) + " key=\u{1}}", "![a" + noncharacter(0xFFFF) + "](figure.svg){width=\"" + noncharacter(0xFDEF) + "\"}",
+        "[w]{title=\"" + noncharacter(0xFFFF) + "\"}", "{#id" + noncharacter(0xFDD0) + "}",
+        "[w]{family=\"" + noncharacter(0xFFFE) + "\"}",
+        "{." + noncharacter(0x10FFFF) + " key=\u{1}}",
+        "![a" + noncharacter(0xFFFF) + "](figure.svg){width=\"" + noncharacter(0xFDEF) + "\"}",
         // HTML blocks whose void or closing elements are followed by more elements, and the
         // openings of READMEs.
         "<hr>\n<p>second paragraph words</p>\n", "<br>\n<p>after break words</p>\n",
@@ -530,7 +601,8 @@ struct FuzzInput {
     ]
 
     /// Spaces other than U+0020: ideographic, the U+2000 block (en quad … hair space), Ogham.
-    static let otherSpaces: [Unicode.Scalar] = [0x3000, 0x1680, 0x00A0, 0x202F, 0x205F].compactMap(Unicode.Scalar.init)
+    static let otherSpaces: [Unicode.Scalar] =
+        [0x3000, 0x1680, 0x00A0, 0x202F, 0x205F].compactMap(Unicode.Scalar.init)
         + (0x2000...0x200A).compactMap(Unicode.Scalar.init)
 
     /// Byte sequences that are not UTF-8: a lone continuation byte, overlong forms, a
@@ -572,16 +644,19 @@ struct FuzzInput {
             return "[\(text)](https://example.com/" + String(repeating: "a", count: rng.below(5_000)) + ")"
         default:
             // Void and closing elements in one HTML block, with text between them.
-            let elements = ["<hr>", "<br>", "<img src=\"figure.svg\">", "</ul>", "</ol>", "</table>",
-                            "<p>\(word()) words</p>", "<wbr>"]
+            let elements = [
+                "<hr>", "<br>", "<img src=\"figure.svg\">", "</ul>", "</ol>", "</table>",
+                "<p>\(word()) words</p>", "<wbr>",
+            ]
             let block = (0..<(2 + rng.below(20))).map { _ in elements[rng.below(elements.count)] + "\n" }.joined()
             return block + "<p>closing \(word())</p>"
         }
     }
 
-
-    static let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
-                        "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango"]
+    static let words = [
+        "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
+        "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango",
+    ]
 
     static func generate(_ rng: inout SeededRandom, index: Int) -> FuzzInput {
         switch index % 10 {
@@ -594,25 +669,28 @@ struct FuzzInput {
             let at = rng.below(text.count + 1)
             switch rng.below(8) {
             case 0, 1: text.insert(contentsOf: fragments[rng.below(fragments.count)].unicodeScalars, at: at)
-            case 2:   // delete a span
+            case 2:  // delete a span
                 let end = min(text.count, at + rng.below(30))
                 text.removeSubrange(at..<end)
-            case 3:   // duplicate a span
+            case 3:  // duplicate a span
                 let end = min(text.count, at + rng.below(60))
                 text.insert(contentsOf: text[at..<end], at: at)
-            case 4:   // a long word or a long run of words
+            case 4:  // a long word or a long run of words
                 let word = words[rng.below(words.count)]
-                let piece = rng.below(2) == 0 ? String(repeating: word, count: 20 + rng.below(200))
+                let piece =
+                    rng.below(2) == 0
+                    ? String(repeating: word, count: 20 + rng.below(200))
                     : Array(repeating: word, count: 50 + rng.below(400)).joined(separator: " ")
                 text.insert(contentsOf: (" " + piece + " ").unicodeScalars, at: at)
-            case 6:   // a long table or a long list, of the input's own words
+            case 6:  // a long table or a long list, of the input's own words
                 let rows = 40 + rng.below(260)
                 func word() -> String { words[rng.below(words.count)] }
-                let piece = rng.below(2) == 0
+                let piece =
+                    rng.below(2) == 0
                     ? "| \(word()) | n |\n|:--|--:|\n" + (0..<rows).map { "| \(word()) \($0) | \($0 * 7) |\n" }.joined()
                     : (0..<rows).map { "\(rng.below(3) == 0 ? "  " : "")- \(word()) item \($0)\n" }.joined()
                 text.insert(contentsOf: ("\n\n" + piece + "\n").unicodeScalars, at: at)
-            case 5:   // a random scalar, or a block crowded with one kind of thing
+            case 5:  // a random scalar, or a block crowded with one kind of thing
                 if rng.below(2) == 0 {
                     text.insert(contentsOf: ("\n\n" + crowd(&rng) + "\n\n").unicodeScalars, at: at)
                     break
@@ -636,12 +714,18 @@ struct FuzzInput {
         return FuzzInput(kind: .markdown, text: markdown, bytes: bytes)
     }
 
-    static let themeSeed = (try? String(contentsOfFile: Render.packageRoot + "/templates/themes/pretendard.json", encoding: .utf8)) ?? "{}"
-    static let tokenSeed = (try? String(contentsOfFile: Render.packageRoot + "/templates/tokens/acme.tokens.json", encoding: .utf8)) ?? "{}"
+    static let themeSeed =
+        (try? String(contentsOfFile: Render.packageRoot + "/templates/themes/pretendard.json", encoding: .utf8)) ?? "{}"
+    static let tokenSeed =
+        (try? String(contentsOfFile: Render.packageRoot + "/templates/tokens/acme.tokens.json", encoding: .utf8))
+        ?? "{}"
 
-    static let jsonFragments = ["1e308", "-1e308", "0", "-1", "2000", "\"1e400px\"", "null", "true", "[]", "{}", "\"\"",
-                                "\"{typography.body}\"", "\"{a}\"", "\"-200%\"", "\"NaNpx\"", "\"" + noncharacter(0xFFFF) + "\"", "\"Nowhere Sans\"",
-                                ",", ":", "\"", "{", "}", "[", "]", "\\u0000", "\"bold\"", "\"100%\"", "9007199254740993"]
+    static let jsonFragments = [
+        "1e308", "-1e308", "0", "-1", "2000", "\"1e400px\"", "null", "true", "[]", "{}", "\"\"",
+        "\"{typography.body}\"", "\"{a}\"", "\"-200%\"", "\"NaNpx\"", "\"" + noncharacter(0xFFFF) + "\"",
+        "\"Nowhere Sans\"",
+        ",", ":", "\"", "{", "}", "[", "]", "\\u0000", "\"bold\"", "\"100%\"", "9007199254740993",
+    ]
 
     /// Replaces numbers and strings with hostile values, or inserts syntax.
     static func mutateJSON(_ seed: String, _ rng: inout SeededRandom) -> String {
@@ -656,7 +740,8 @@ struct FuzzInput {
             guard let colon = text[at...].firstIndex(of: ":") else { continue }
             var end = colon + 1
             while end < text.count, ![",", "}", "\n"].contains(text[end]) { end += 1 }
-            text.replaceSubrange((colon + 1)..<end, with: (" " + jsonFragments[rng.below(jsonFragments.count)]).unicodeScalars)
+            text.replaceSubrange(
+                (colon + 1)..<end, with: (" " + jsonFragments[rng.below(jsonFragments.count)]).unicodeScalars)
         }
         return String(String.UnicodeScalarView(text))
     }

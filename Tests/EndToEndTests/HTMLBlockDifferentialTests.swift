@@ -1,9 +1,10 @@
 import DocumentModel
 import Foundation
-@testable import MarkdownParser
 import TestSupport
 import Testing
 import Typesetter
+
+@testable import MarkdownParser
 
 /// Raw HTML blocks read back from the PDF: every word of libxml2's own text of each HTML block
 /// (and of cmark-gfm's plain text of the Markdown around it) is set, in order; a README's
@@ -151,8 +152,9 @@ import Typesetter
         let plain = try line("Plain words after the rule.")
         #expect(heading.map(\.text) == ["Lumen"], "the heading is alone on its line: \(heading)")
         #expect(paragraph.map(\.text).joined(separator: " ") == "Measures light from the command line.")
-        #expect(heading[0].height > paragraph[0].height * 1.3,
-                "heading \(heading[0].height) pt, paragraph \(paragraph[0].height) pt")
+        #expect(
+            heading[0].height > paragraph[0].height * 1.3,
+            "heading \(heading[0].height) pt, paragraph \(paragraph[0].height) pt")
         #expect(heading[0].yMax < paragraph[0].yMin, "the heading is above the paragraph")
         // Centred: the line's middle is the measure's middle, which plain text's left edge and
         // the widest line show (the page's margins are equal by default).
@@ -178,11 +180,14 @@ import Typesetter
                 let input = folder + "/\(label).md"
                 let report = folder + "/\(label).time"
                 try markdown.write(toFile: input, atomically: true, encoding: .utf8)
-                let arguments = ["-f", "%U %S %M", "-o", report, Render.binary, "render", input, "-q",
-                                 "-o", folder + "/\(label).pdf"]
+                let arguments = [
+                    "-f", "%U %S %M", "-o", report, Render.binary, "render", input, "-q",
+                    "-o", folder + "/\(label).pdf",
+                ]
                 let run = try PDFProbe.run("time", arguments)
                 #expect(run.status == 0, "\(run.output)")
-                let fields = try String(contentsOfFile: report, encoding: .utf8)
+                let fields =
+                    try String(contentsOfFile: report, encoding: .utf8)
                     .split(separator: "\n").last.map { $0.split(separator: " ").compactMap { Double($0) } } ?? []
                 guard fields.count == 3 else { return (.infinity, .infinity) }
                 return (fields[0] + fields[1], fields[2] / 1024)

@@ -15,12 +15,15 @@ import Typography
     /// (a layout kept its first line only); the size-1 face keeps it to a few pages.
     @Test func paragraphsPastPangosLimitKeepEveryWord() throws {
         let words = Array(repeating: "abc", count: 6_000).joined(separator: " ")
-        let (pdf, _) = try Render.markdown("::: {size=1 tracking=100}\n\(words)\n:::\n\nafter words\n", name: "hostile-limit")
+        let (pdf, _) = try Render.markdown(
+            "::: {size=1 tracking=100}\n\(words)\n:::\n\nafter words\n", name: "hostile-limit")
         let text = FuzzCampaign.normalized(try PDFProbe.text(pdf))
         #expect(text.components(separatedBy: "abc").count - 1 == 6_000)
         #expect(text.contains("afterwords"))
         let boxes = try PDFProbe.words(pdf)
-        #expect(boxes.allSatisfy { $0.xMax <= Self.rightEdge + 1 }, "\(boxes.filter { $0.xMax > Self.rightEdge + 1 }.prefix(3))")
+        #expect(
+            boxes.allSatisfy { $0.xMax <= Self.rightEdge + 1 },
+            "\(boxes.filter { $0.xMax > Self.rightEdge + 1 }.prefix(3))")
         #expect(try PDFProbe.qpdfClean(pdf))
     }
 
@@ -36,7 +39,9 @@ import Typography
         let ws = text.filter { $0 == "w" }.count
         #expect(ws == 15_000, "\(ws) w's")
         let boxes = try PDFProbe.words(pdf)
-        #expect(boxes.allSatisfy { $0.xMax <= Self.rightEdge + 1 }, "\(boxes.filter { $0.xMax > Self.rightEdge + 1 }.prefix(3))")
+        #expect(
+            boxes.allSatisfy { $0.xMax <= Self.rightEdge + 1 },
+            "\(boxes.filter { $0.xMax > Self.rightEdge + 1 }.prefix(3))")
     }
 
     /// Linear time: one long word, a long heading, a long keep-all Korean paragraph, and one
@@ -59,11 +64,16 @@ import Typography
         var seconds: [Double] = []
         for n in [10_000, 40_000] {
             var pdf = ""
-            seconds.append(try Timing.bestSeconds(of: 3) { pdf = try Render.markdown(document(n), name: "hostile-time-\(kind)-\(n)").0 })
+            seconds.append(
+                try Timing.bestSeconds(of: 3) {
+                    pdf = try Render.markdown(document(n), name: "hostile-time-\(kind)-\(n)").0
+                })
             let text = FuzzCampaign.normalized(try PDFProbe.text(pdf))
             if kind == "word" { #expect(text.components(separatedBy: "x").count - 1 == n) }
             if kind == "korean" { #expect(text.components(separatedBy: "한국어").count - 1 == n / 12) }
-            if kind == "links" || kind == "styled" { #expect(text.filter { $0 == (kind == "links" ? "l" : "b") }.count == n / 2) }
+            if kind == "links" || kind == "styled" {
+                #expect(text.filter { $0 == (kind == "links" ? "l" : "b") }.count == n / 2)
+            }
         }
         #expect(seconds[1] < 8 * seconds[0], "\(kind): \(seconds) s for 10,000 and 40,000 characters")
     }
@@ -73,10 +83,13 @@ import Typography
     @Test(arguments: [0xFFFF, 0xFFFE, 0xFDD0, 0xFDEF, 0x1FFFF, 0x10FFFF, 0x1, 0x7F, 0x9F] as [UInt32])
     func oneOddCharacterNeverLosesTheDocument(codePoint: UInt32) throws {
         let character = String(Character(Unicode.Scalar(codePoint)!))
-        let markdown = "---\ntitle: Title\(character)here\n---\n\n# Head\(character)\n\nBefore\(character)after and [span\(character)]{.caption} `code\(character)`.\n\n| cell\(character) |\n|---|\n| row |\n"
+        let markdown =
+            "---\ntitle: Title\(character)here\n---\n\n# Head\(character)\n\nBefore\(character)after and [span\(character)]{.caption} `code\(character)`.\n\n| cell\(character) |\n|---|\n| row |\n"
         let (pdf, report) = try Render.markdown(markdown, name: "hostile-char-\(character.unicodeScalars.first!.value)")
         let text = try PDFProbe.text(pdf)
-        for word in ["Head", "Before", "after", "span", "code", "cell", "row"] { #expect(text.contains(word), "\(word)") }
+        for word in ["Head", "Before", "after", "span", "code", "cell", "row"] {
+            #expect(text.contains(word), "\(word)")
+        }
         #expect(try PDFProbe.info(pdf)["Title"]?.hasPrefix("Title") == true)
         let warnings = report.diagnostics.filter { $0.message.contains("replaced by U+FFFD") }
         #expect(warnings.count == 1 && warnings.first?.location?.line == 2, "\(report.diagnostics)")
@@ -87,14 +100,20 @@ import Typography
     /// milliseconds, and nothing is written; ordinary aliases still work.
     @Test func yamlAliasBombsAreErrors() throws {
         var laughs = ["a0: &a0 lol"]
-        for i in 1...8 { laughs.append("a\(i): &a\(i) [\(Array(repeating: "*a\(i - 1)", count: 9).joined(separator: ","))]") }
+        for i in 1...8 {
+            laughs.append("a\(i): &a\(i) [\(Array(repeating: "*a\(i - 1)", count: 9).joined(separator: ","))]")
+        }
         // The bomb passes 100,000 values at a6 (9⁶ strings), on line 8; a recursive mapping and
         // a recursion two levels down are the same kind.
-        let cases = [("recursive", "a: &a [*a, *a, *a, *a]", 2, 8), ("laughs", laughs.joined(separator: "\n"), 8, 10),
-                     ("mapping", "m: &m\n  k: *m", 3, 6), ("nested", "outer: &o\n  - [1, [2, *o]]", 3, 13)]
+        let cases = [
+            ("recursive", "a: &a [*a, *a, *a, *a]", 2, 8), ("laughs", laughs.joined(separator: "\n"), 8, 10),
+            ("mapping", "m: &m\n  k: *m", 3, 6), ("nested", "outer: &o\n  - [1, [2, *o]]", 3, 13),
+        ]
         // The time of an ordinary document with aliases, the bound of every bomb's error.
         let ordinary = "---\nbase: &m 20mm\nmargins: *m\ntitle: x\n---\n\nBody words\n"
-        let ordinarySeconds = try Timing.bestSeconds { _ = try Render.markdown(ordinary, name: "hostile-yaml-ordinary") }
+        let ordinarySeconds = try Timing.bestSeconds {
+            _ = try Render.markdown(ordinary, name: "hostile-yaml-ordinary")
+        }
         for (name, yaml, line, column) in cases {
             let pdf = Render.folder + "/hostile-yaml-\(name).pdf"
             try? FileManager.default.removeItem(atPath: pdf)
@@ -103,9 +122,16 @@ import Typography
                 _ = try Render.markdown("---\n\(yaml)\ntitle: x\n---\n\nBody words\n", name: "hostile-yaml-\(name)")
                 Issue.record("\(name): rendered")
             } catch let error as TypesetError {
-                guard case .invalidInput(let errors) = error else { Issue.record("\(name): \(error)"); continue }
-                #expect(errors.count == 1 && errors[0].location?.line == line && errors[0].location?.column == column, "\(name): \(errors)")
-                #expect(error.description.hasPrefix("hostile-yaml-\(name).md:\(line):\(column): front matter: "), "\(error)")
+                guard case .invalidInput(let errors) = error else {
+                    Issue.record("\(name): \(error)")
+                    continue
+                }
+                #expect(
+                    errors.count == 1 && errors[0].location?.line == line && errors[0].location?.column == column,
+                    "\(name): \(errors)")
+                #expect(
+                    error.description.hasPrefix("hostile-yaml-\(name).md:\(line):\(column): front matter: "), "\(error)"
+                )
                 #expect(!error.description.contains("\n"))
                 #expect(error.problems.map(\.kind) == [.invalidInput])
             }
@@ -114,7 +140,8 @@ import Typography
             #expect(!FileManager.default.fileExists(atPath: pdf))
         }
         // Ordinary aliases still work: a scalar, a list, a mapping used twice.
-        let ok = "---\nbase: &m 20mm\nmargins: *m\nnames: &n [Ann, Bob]\nauthor: *n\nbox: &b {top: 30mm}\nother: *b\n---\n\nBody\n"
+        let ok =
+            "---\nbase: &m 20mm\nmargins: *m\nnames: &n [Ann, Bob]\nauthor: *n\nbox: &b {top: 30mm}\nother: *b\n---\n\nBody\n"
         let (pdf, report) = try Render.markdown(ok, name: "hostile-yaml-ok")
         #expect(!report.diagnostics.contains { $0.message.contains("alias") }, "\(report.diagnostics)")
         #expect(try PDFProbe.info(pdf)["Author"] == "Ann, Bob")
@@ -128,8 +155,11 @@ import Typography
     @Test func fuzzFindsStayFixed() throws {
         // The same colour-emoji glyph drawn from several layouts once made Cairo 1.16 write a
         // duplicated /xN XObject key (a qpdf --check warning); colour glyphs are now images.
-        let several = "[Small😀 caps words]{smallCaps}\n\n[all😀 words]{lowercaseSmallCaps}\n\n# Head 😀\n\n| 😀 | 😀 |\n|---|---|\n| 😀 words |\n"
-        for (i, markdown) in ["[Small😀 caps words]{smallCaps}\n", "[all😀 words]{lowercaseSmallCaps}\n", several].enumerated() {
+        let several =
+            "[Small😀 caps words]{smallCaps}\n\n[all😀 words]{lowercaseSmallCaps}\n\n# Head 😀\n\n| 😀 | 😀 |\n|---|---|\n| 😀 words |\n"
+        for (i, markdown) in ["[Small😀 caps words]{smallCaps}\n", "[all😀 words]{lowercaseSmallCaps}\n", several]
+            .enumerated()
+        {
             let (pdf, _) = try Render.markdown(markdown, name: "hostile-smallcaps-\(i)")
             #expect(try PDFProbe.qpdfClean(pdf))
             #expect(try PDFProbe.text(pdf).lowercased().contains("words"))
@@ -146,7 +176,8 @@ import Typography
     @Test(arguments: ["\u{2028}", "\u{2029}", "\u{A0}", " \u{3000}"])
     func whiteSpaceBesideAPictureLeavesAFigure(space: String) throws {
         let svg = Render.packageRoot + "/Tests/EndToEndTests/Fixtures/figure.svg"
-        let (pdf, _) = try Render.markdown("\(space)![Caption words here](\(svg))\(space)\n", name: "hostile-figure-space")
+        let (pdf, _) = try Render.markdown(
+            "\(space)![Caption words here](\(svg))\(space)\n", name: "hostile-figure-space")
         #expect(FuzzCampaign.normalized(try PDFProbe.text(pdf)).contains("captionwordshere"))
     }
 
@@ -157,8 +188,10 @@ import Typography
     @Test func everyFootnoteIsSet() throws {
         let cases: [(markdown: String, words: [String], warningLine: Int?)] = [
             ("Body.\n\n[^1]: Selfish note words.[^1]\n", ["Body", "Selfish note words"], 3),
-            ("Body[^1].\n\n[^1]: First note[^2].\n\n[^2]: Second nested words[^3].\n\n[^3]: Third level.\n",
-             ["First note", "Second nested words", "Third level"], nil),
+            (
+                "Body[^1].\n\n[^1]: First note[^2].\n\n[^2]: Second nested words[^3].\n\n[^3]: Third level.\n",
+                ["First note", "Second nested words", "Third level"], nil
+            ),
             ("Text.\n\n![Alt with ref[^2]](nowhere.png)\n\n[^2]: Alt note words.\n", ["Text", "Alt note words"], 5),
             ("[^1]: Lonely note words.[^1]\n", ["Lonely note words"], 1),
         ]
@@ -168,11 +201,14 @@ import Typography
             for word in c.words { #expect(text.contains(FuzzCampaign.letters(word)), "case \(i): '\(word)' missing") }
             let warnings = report.diagnostics.filter { $0.message.contains("footnote") }
             if let line = c.warningLine {
-                #expect(warnings.count == 1 && warnings.first?.location?.line == line, "case \(i): \(report.diagnostics)")
+                #expect(
+                    warnings.count == 1 && warnings.first?.location?.line == line, "case \(i): \(report.diagnostics)")
             } else {
                 #expect(warnings.isEmpty, "case \(i): \(report.diagnostics)")
                 // Nested notes share their citing note's page.
-                #expect(Set(try PDFProbe.words(pdf).filter { ["First", "Second", "Third"].contains($0.text) }.map(\.page)) == [1])
+                #expect(
+                    Set(try PDFProbe.words(pdf).filter { ["First", "Second", "Third"].contains($0.text) }.map(\.page))
+                        == [1])
             }
         }
     }
@@ -180,17 +216,30 @@ import Typography
     /// Issue 10 item 6: text, line heights and inline pictures too large for the page are made
     /// to fit it, each with a warning at its position. Every word is found in the PDF (a glyph
     /// whose origin is off the page is not), no glyph box and no picture leaves the media box.
-    @Test(arguments: [
-        ("before [z]{size=1000} after\n", "text at 1000 pt", 1, ["before", "z", "after"]),
-        ("# Big {size=600}\n\nafter\n", "text at 600 pt", 1, ["Big", "after"]),
-        ("Intro.\n\n| head | two |\n|---|---|\n| [W]{size=900} | cell |\n", "text at 900 pt", 3, ["Intro", "head", "W", "cell"]),
-        ("Body[^1] text.\n\n[^1]: Note [M]{size=800} words.\n", "text at 800 pt", 3, ["Body", "text", "Note", "M", "words"]),
-        ("::: {lineHeight=2000}\nTall line words.\n:::\n", "a line height of 2000 pt", 2, ["Tall line words"]),
-        ("::: {size=200 lineHeightMultiple=20}\nStep\n:::\n", "a line height of", 2, ["Step"]),
-        ("Text ![pic](line-height.png){width=2000pt height=3000pt} more.\n", "an image inside a line (2000 × 3000 pt)", 1, ["Text", "more"]),
-        ("Wide ![pic](line-height.png){height=400pt} picture.\n", "an image inside a line", 1, ["Wide", "picture"]),
-        ("# Typesetting {.display tracking=40}\n\nafter\n", "wider than the measure", 1, ["Typesetting", "after"]),
-    ] as [(String, String, Int, [String])])
+    @Test(
+        arguments: [
+            ("before [z]{size=1000} after\n", "text at 1000 pt", 1, ["before", "z", "after"]),
+            ("# Big {size=600}\n\nafter\n", "text at 600 pt", 1, ["Big", "after"]),
+            (
+                "Intro.\n\n| head | two |\n|---|---|\n| [W]{size=900} | cell |\n", "text at 900 pt", 3,
+                ["Intro", "head", "W", "cell"]
+            ),
+            (
+                "Body[^1] text.\n\n[^1]: Note [M]{size=800} words.\n", "text at 800 pt", 3,
+                ["Body", "text", "Note", "M", "words"]
+            ),
+            ("::: {lineHeight=2000}\nTall line words.\n:::\n", "a line height of 2000 pt", 2, ["Tall line words"]),
+            ("::: {size=200 lineHeightMultiple=20}\nStep\n:::\n", "a line height of", 2, ["Step"]),
+            (
+                "Text ![pic](line-height.png){width=2000pt height=3000pt} more.\n",
+                "an image inside a line (2000 × 3000 pt)", 1, ["Text", "more"]
+            ),
+            (
+                "Wide ![pic](line-height.png){height=400pt} picture.\n", "an image inside a line", 1,
+                ["Wide", "picture"]
+            ),
+            ("# Typesetting {.display tracking=40}\n\nafter\n", "wider than the measure", 1, ["Typesetting", "after"]),
+        ] as [(String, String, Int, [String])])
     func oversizedContentFitsThePage(markdown: String, warning: String, line: Int, words: [String]) throws {
         let name = "hostile-oversized-\(markdown.utf8.reduce(0) { ($0 &* 31 &+ Int($1)) & 0xFFFFF })"
         var options = RenderOptions(baseDirectory: Render.packageRoot + "/templates/images")
@@ -201,10 +250,15 @@ import Typography
         let text = FuzzCampaign.letters(try PDFProbe.text(pdf))
         for word in words { #expect(text.contains(FuzzCampaign.letters(word)), "'\(word)' missing: \(text)") }
         let paper = Theme.default.page.paper
-        let outside = try Self.glyphBoxes(pdf).filter { $0.x0 < -0.5 || $0.y0 < -0.5 || $0.x1 > paper.width + 0.5 || $0.y1 > paper.height + 0.5 }
+        let outside = try Self.glyphBoxes(pdf).filter {
+            $0.x0 < -0.5 || $0.y0 < -0.5 || $0.x1 > paper.width + 0.5 || $0.y1 > paper.height + 0.5
+        }
         #expect(outside.isEmpty, "\(outside)")
         let pictures = try Self.pictureBoxes(pdf, name: name)
-        #expect(pictures.allSatisfy { $0.x0 >= -0.5 && $0.y0 >= -0.5 && $0.x1 <= paper.width + 0.5 && $0.y1 <= paper.height + 0.5 }, "\(pictures)")
+        #expect(
+            pictures.allSatisfy {
+                $0.x0 >= -0.5 && $0.y0 >= -0.5 && $0.x1 <= paper.width + 0.5 && $0.y1 <= paper.height + 0.5
+            }, "\(pictures)")
         if markdown.contains("![") { #expect(!pictures.isEmpty) }
         #expect(try PDFProbe.qpdfClean(pdf))
     }
@@ -213,7 +267,8 @@ import Typography
     /// above or left of the page).
     static func glyphBoxes(_ pdf: String) throws -> [(text: String, x0: Double, y0: Double, x1: Double, y1: Double)] {
         let xml = try PDFProbe.run("pdftotext", ["-bbox", pdf, "-"]).output
-        let pattern = try NSRegularExpression(pattern: #"<word xMin="([-\d.]+)" yMin="([-\d.]+)" xMax="([-\d.]+)" yMax="([-\d.]+)">([^<]*)</word>"#)
+        let pattern = try NSRegularExpression(
+            pattern: #"<word xMin="([-\d.]+)" yMin="([-\d.]+)" xMax="([-\d.]+)" yMax="([-\d.]+)">([^<]*)</word>"#)
         return pattern.matches(in: xml, range: NSRange(xml.startIndex..., in: xml)).map { m in
             func d(_ i: Int) -> Double { Double(xml[Range(m.range(at: i), in: xml)!])! }
             return (String(xml[Range(m.range(at: 5), in: xml)!]), d(1), d(2), d(3), d(4))
@@ -227,7 +282,8 @@ import Typography
         let plain = Render.folder + "/\(name)-qdf.pdf"
         _ = try PDFProbe.run("qpdf", ["--qdf", "--object-streams=disable", pdf, plain])
         let content = String(decoding: FileManager.default.contents(atPath: plain) ?? Data(), as: UTF8.self)
-        let pattern = try NSRegularExpression(pattern: #"([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) re W n\n[^\n]* cm\n[^\n]*Do"#)
+        let pattern = try NSRegularExpression(
+            pattern: #"([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) re W n\n[^\n]* cm\n[^\n]*Do"#)
         return pattern.matches(in: content, range: NSRange(content.startIndex..., in: content)).map { m in
             func d(_ i: Int) -> Double { Double(content[Range(m.range(at: i), in: content)!])! }
             return (d(1), d(2), d(1) + d(3), d(2) + d(4))
@@ -258,7 +314,10 @@ import Typography
         // Wait until the temporary file exists: the render is under way.
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline, process.isRunning,
-              !((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).contains(where: { $0.hasSuffix(".tmp") }) {
+            !((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).contains(where: {
+                $0.hasSuffix(".tmp")
+            })
+        {
             usleep(20_000)
         }
         kill(process.processIdentifier, signal)
@@ -278,7 +337,8 @@ import Typography
         let result = try typeset(["render", folder + "/bomb.md", "-o", folder + "/bomb.pdf"])
         #expect(result.status == 1)
         let lines = result.output.split(separator: "\n")
-        #expect(lines.count == 1 && lines[0].hasPrefix(folder + "/bomb.md:2:8: front matter: alias *a"), "\(result.output)")
+        #expect(
+            lines.count == 1 && lines[0].hasPrefix(folder + "/bomb.md:2:8: front matter: alias *a"), "\(result.output)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/bomb.pdf"))
     }
 
@@ -288,10 +348,15 @@ import Typography
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try "# Hi\n".write(toFile: folder + "/a.md", atomically: true, encoding: .utf8)
         #expect(FileManager.default.createFile(atPath: folder + "/empty.json", contents: Data()))
-        let empty = try typeset(["render", folder + "/a.md", "-o", folder + "/a.pdf", "--theme", folder + "/empty.json"])
-        #expect(empty.status == 1 && empty.output.contains("empty.json:1:1: invalid JSON: empty file"), "\(empty.output)")
+        let empty = try typeset([
+            "render", folder + "/a.md", "-o", folder + "/a.pdf", "--theme", folder + "/empty.json",
+        ])
+        #expect(
+            empty.status == 1 && empty.output.contains("empty.json:1:1: invalid JSON: empty file"), "\(empty.output)")
         let device = try typeset(["render", folder + "/a.md", "-o", folder + "/a.pdf", "--theme", "/dev/null"])
-        #expect(device.status == 1 && device.output.contains("it is a character device, not a regular file"), "\(device.output)")
+        #expect(
+            device.status == 1 && device.output.contains("it is a character device, not a regular file"),
+            "\(device.output)")
         let dir = try typeset(["render", folder + "/a.md", "-o", folder + "/a.pdf", "--theme", folder])
         #expect(dir.status == 1 && dir.output.contains("cannot read theme file: it is a folder"), "\(dir.output)")
         let check = try typeset(["theme", "check", folder + "/empty.json"])

@@ -15,19 +15,24 @@ import Testing
 /// the same as before and there is nothing to see.
 @Suite(.serialized, .slow) struct HugePageHeapTests {
     static var hugePagesOnRequest: Bool {
-        ((try? String(contentsOfFile: "/sys/kernel/mm/transparent_hugepage/enabled", encoding: .utf8)) ?? "").contains("[madvise]")
+        ((try? String(contentsOfFile: "/sys/kernel/mm/transparent_hugepage/enabled", encoding: .utf8)) ?? "").contains(
+            "[madvise]")
     }
 
     /// The fewest minor page faults of three renders of `markdown` by the binary (a busy machine
     /// can fail to find a free huge page once; it does not three times).
     static func pageFaults(_ markdown: String, name: String) throws -> Int {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("typeset-huge-pages-\(getpid())").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("typeset-huge-pages-\(getpid())")
+            .path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let input = folder + "/\(name).md", pdf = folder + "/\(name).pdf", report = folder + "/\(name).time"
+        let input = folder + "/\(name).md"
+        let pdf = folder + "/\(name).pdf"
+        let report = folder + "/\(name).time"
         try markdown.write(toFile: input, atomically: true, encoding: .utf8)
         var fewest = Int.max
         for _ in 0..<3 {
-            let run = try PDFProbe.run("time", ["-f", "%R", "-o", report, Render.binary, "render", input, "-q", "-o", pdf])
+            let run = try PDFProbe.run(
+                "time", ["-f", "%R", "-o", report, Render.binary, "render", input, "-q", "-o", pdf])
             #expect(run.status == 0, "\(run.output)")
             let lines = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n")
             fewest = min(fewest, lines.last.flatMap { Int(String($0)) } ?? .max)

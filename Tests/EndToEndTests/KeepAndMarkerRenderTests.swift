@@ -16,10 +16,17 @@ import Typesetter
         ("bullets", "- li1\n- li2\n- li3\n"),
         ("task list", "- [ ] task one\n- [x] task two\n- [ ] task three\n"),
         ("nested list", "- outer\n  - inner one\n  - inner two\n"),
-        ("details", "<details><summary>Summary</summary>\n\nbody " + String(repeating: "lorem ipsum dolor sit amet ", count: 12) + "\n\n</details>\n"),
+        (
+            "details",
+            "<details><summary>Summary</summary>\n\nbody " + String(repeating: "lorem ipsum dolor sit amet ", count: 12)
+                + "\n\n</details>\n"
+        ),
         ("quote of a list", "> - quoted one\n> - quoted two\n> - quoted three\n"),
         ("item opening with a quote", "- > quote in item\n- second item\n- third item\n"),
-        ("raw HTML", "<div>a raw HTML line</div>\n\nthen " + String(repeating: "lorem ipsum dolor sit amet ", count: 8) + "\n"),
+        (
+            "raw HTML",
+            "<div>a raw HTML line</div>\n\nthen " + String(repeating: "lorem ipsum dolor sit amet ", count: 8) + "\n"
+        ),
     ]
 
     /// For filler of 34 to 41 hard-broken lines (the default A4 page holds 42), the heading
@@ -68,9 +75,12 @@ import Typesetter
         if numbers.count == 2 { #expect(abs(numbers[0].xMax - numbers[1].xMax) < 0.01) }
         // Each marker shares a line with its item's first text, and code and quotes begin
         // clear of it (the panel's padding, the bar and its gap).
-        for (marker, first) in [(bullets[1], "code"), (bullets[2], "quote"), (bullets[3], "head"), (numbers[0], "numbered")] {
+        for (marker, first) in [
+            (bullets[1], "code"), (bullets[2], "quote"), (bullets[3], "head"), (numbers[0], "numbered"),
+        ] {
             let text = try #require(words.first { $0.text == first })
-            let markerMiddle = (marker.yMin + marker.yMax) / 2, textMiddle = (text.yMin + text.yMax) / 2
+            let markerMiddle = (marker.yMin + marker.yMax) / 2
+            let textMiddle = (text.yMin + text.yMax) / 2
             #expect(abs(markerMiddle - textMiddle) < 3, "\(marker) beside \(text)")
             #expect(text.xMin - marker.xMax > 8, "\(marker) clear of \(text)")
         }
@@ -79,7 +89,8 @@ import Typesetter
 
     @Test func aHangingMarkerTooLargeForThePageIsMadeToFit() throws {
         // The div's size reaches the marker; the code block sets its own size.
-        let (pdf, report) = try Render.markdown("::: {size=900}\n- ```\n  code\n  ```\n:::\n", name: "huge-hanging-marker")
+        let (pdf, report) = try Render.markdown(
+            "::: {size=900}\n- ```\n  code\n  ```\n:::\n", name: "huge-hanging-marker")
         defer { try? FileManager.default.removeItem(atPath: pdf) }
         let bullet = try #require(try PDFProbe.words(pdf).first { $0.text == "•" })
         #expect(bullet.height < 841.8898 - 64 - 72, "\(bullet)")

@@ -13,20 +13,25 @@ import Testing
     /// Renders `markdown` with the binary under `LD_DEBUG=files`; returns the exit status, the
     /// file names of every shared object the run loaded (`file=NAME [ns];  needed by …` or
     /// `dynamically loaded by …`) and the PDF's path.
-    static func render(_ markdown: String, name: String) throws -> (status: Int32, loaded: Set<String>, pdf: String, log: String) {
+    static func render(_ markdown: String, name: String) throws -> (
+        status: Int32, loaded: Set<String>, pdf: String, log: String
+    ) {
         let folder = Render.folder + "/lazy-libraries"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for picture in ["line-height.png"] {
             let target = folder + "/" + picture
             if !FileManager.default.fileExists(atPath: target) {
-                try FileManager.default.copyItem(atPath: Render.packageRoot + "/templates/images/" + picture, toPath: target)
+                try FileManager.default.copyItem(
+                    atPath: Render.packageRoot + "/templates/images/" + picture, toPath: target)
             }
         }
         let svg = folder + "/figure.svg"
         if !FileManager.default.fileExists(atPath: svg) {
-            try FileManager.default.copyItem(atPath: Render.packageRoot + "/Tests/EndToEndTests/Fixtures/figure.svg", toPath: svg)
+            try FileManager.default.copyItem(
+                atPath: Render.packageRoot + "/Tests/EndToEndTests/Fixtures/figure.svg", toPath: svg)
         }
-        let input = folder + "/\(name).md", pdf = folder + "/\(name).pdf"
+        let input = folder + "/\(name).md"
+        let pdf = folder + "/\(name).pdf"
         try markdown.write(toFile: input, atomically: true, encoding: .utf8)
         // `env` sets the variable for the binary alone.
         let (status, log) = try PDFProbe.run("LD_DEBUG=files", [Render.binary, "render", input, "-o", pdf, "-q"])
@@ -42,8 +47,9 @@ import Testing
     }
 
     @Test func aDocumentWithoutPicturesLoadsNoneOfThem() throws {
-        let run = try Self.render("# Title\n\nA paragraph with **bold**, `code` and 한국어 text.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n",
-                                  name: "no-pictures")
+        let run = try Self.render(
+            "# Title\n\nA paragraph with **bold**, `code` and 한국어 text.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n",
+            name: "no-pictures")
         #expect(run.status == 0, "\(run.log.suffix(2000))")
         // The log is read at all: Pango and Cairo are linked and show up in it.
         #expect(Self.loads(run.loaded, "libpango") && Self.loads(run.loaded, "libcairo"), "\(run.loaded.sorted())")

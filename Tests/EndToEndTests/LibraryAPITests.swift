@@ -1,9 +1,9 @@
+import DocumentModel
 import Foundation
 import TestSupport
 import Testing
 import Typesetter
 import Typography
-import DocumentModel
 
 /// The library API: PDF bytes in memory, a FileHandle, documents built in code, themes built in
 /// code checked like theme files, typed problems, and concurrent renders.
@@ -11,7 +11,8 @@ import DocumentModel
     let fixed = Date(timeIntervalSince1970: 1_700_000_000)
 
     @Test func rendersMarkdownToDataThatReadsBack() throws {
-        let pdf = try Typesetter.render(markdown: "# In memory\n\nHello, 세계.", options: RenderOptions(creationDate: fixed))
+        let pdf = try Typesetter.render(
+            markdown: "# In memory\n\nHello, 세계.", options: RenderOptions(creationDate: fixed))
         #expect(pdf.data.starts(with: Array("%PDF-".utf8)))
         let path = Render.folder + "/in-memory.pdf"
         try pdf.write(to: path)
@@ -38,7 +39,9 @@ import DocumentModel
     }
 
     @Test func rendersADocumentBuiltInCode() throws {
-        var document = Document(blocks: [Block(.heading(level: 1, [.text("Built")])), Block(.paragraph([.text("In code.")]))])
+        var document = Document(blocks: [
+            Block(.heading(level: 1, [.text("Built")])), Block(.paragraph([.text("In code.")])),
+        ])
         document.metadata.set("title", to: "Coded")
         document.metadata.set("paper", to: "a5")
         let pdf = try Typesetter.render(document: document)
@@ -53,15 +56,21 @@ import DocumentModel
         for (role, size) in [(TextRole.body, -5.0), (.caption, 0.0), (.display, 5000)] {
             var theme = Theme.default
             theme.styles[role]?.size = size
-            #expect(throws: TypesetError.self) { try Typesetter.render(markdown: "Text", options: RenderOptions(theme: theme)) }
+            #expect(throws: TypesetError.self) {
+                try Typesetter.render(markdown: "Text", options: RenderOptions(theme: theme))
+            }
         }
         var hopeless = Theme.default
         hopeless.styles[.body]?.families = ["No Such Family Anywhere"]
-        let none = #expect(throws: TypesetError.self) { try Typesetter.render(markdown: "Text", options: RenderOptions(theme: hopeless)) }
+        let none = #expect(throws: TypesetError.self) {
+            try Typesetter.render(markdown: "Text", options: RenderOptions(theme: hopeless))
+        }
         #expect(none?.problems.first?.message.contains("not installed") == true, "\(String(describing: none))")
         var tiny = Theme.default
         tiny.page.paper = PaperSize(width: 50, height: 50)
-        let small = #expect(throws: TypesetError.self) { try Typesetter.render(markdown: "Text", options: RenderOptions(theme: tiny)) }
+        let small = #expect(throws: TypesetError.self) {
+            try Typesetter.render(markdown: "Text", options: RenderOptions(theme: tiny))
+        }
         #expect(small?.problems.first?.message.contains("page.paper width") == true, "\(String(describing: small))")
         var theme = Theme.default
         theme.styles[.body]?.families = ["No Such Family Anywhere", "Inter"]
@@ -72,17 +81,25 @@ import DocumentModel
     @Test func errorsAreTypedProblems() throws {
         var theme = Theme.default
         theme.styles[.body]?.size = -5
-        do { _ = try Typesetter.render(markdown: "x", options: RenderOptions(theme: theme)); Issue.record("rendered") } catch let error as TypesetError {
+        do {
+            _ = try Typesetter.render(markdown: "x", options: RenderOptions(theme: theme))
+            Issue.record("rendered")
+        } catch let error as TypesetError {
             #expect(error.problems.map(\.kind) == [.invalidTheme])
             #expect(error.problems[0].message.contains("size"))
         }
-        do { _ = try Typesetter.render(markdown: "*x*[y]{.nosuch}", options: RenderOptions(strict: true)); Issue.record("rendered") } catch let error as TypesetError {
+        do {
+            _ = try Typesetter.render(markdown: "*x*[y]{.nosuch}", options: RenderOptions(strict: true))
+            Issue.record("rendered")
+        } catch let error as TypesetError {
             let problem = try #require(error.problems.first)
             #expect(problem.kind == .attribute && problem.severity == .error && problem.line == 1, "\(problem)")
             #expect(!error.description.contains("--strict"), "library errors carry no command-line wording")
         }
         let themeFile = TypesetError.invalidTheme(problems: ["t.json:3:5: unknown role 'bodyy'"]).problems[0]
-        #expect(themeFile.file == "t.json" && themeFile.line == 3 && themeFile.column == 5 && themeFile.message == "unknown role 'bodyy'")
+        #expect(
+            themeFile.file == "t.json" && themeFile.line == 3 && themeFile.column == 5
+                && themeFile.message == "unknown role 'bodyy'")
     }
 
     /// Eight renders in a task group all succeed and give byte-identical PDFs (a fixed creation
@@ -105,7 +122,8 @@ import DocumentModel
         #expect(concurrent.count == 8)
         #expect(Set(concurrent.map(\.data)).count == 1, "every concurrent render gives the same bytes")
         #expect(concurrent[0].data == sequential[0].data)
-        print("8 renders of showcase.md (\(sequential[0].pageCount) pages): in a row \(String(format: "%.2f", sequentialSeconds)) s, "
-              + "task group \(String(format: "%.2f", concurrentSeconds)) s")
+        print(
+            "8 renders of showcase.md (\(sequential[0].pageCount) pages): in a row \(String(format: "%.2f", sequentialSeconds)) s, "
+                + "task group \(String(format: "%.2f", concurrentSeconds)) s")
     }
 }

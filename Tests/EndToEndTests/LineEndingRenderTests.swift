@@ -54,8 +54,10 @@ import Typesetter
     /// A bad UTF-8 sequence is named by its line counted as the parser counts lines: a lone
     /// carriage return ends one, `\r\n` is one line ending.
     @Test func aBadSequenceIsNamedByItsClassicMacLine() throws {
-        for (bytes, line) in [(Array("one\rtwo\rb".utf8) + [0xFF], 3), (Array("one\r\ntwo\r\n".utf8) + [0xFF], 3),
-                              (Array("a\rb\nc\r".utf8) + [0xFF, 0x0D], 4)] {
+        for (bytes, line) in [
+            (Array("one\rtwo\rb".utf8) + [0xFF], 3), (Array("one\r\ntwo\r\n".utf8) + [0xFF], 3),
+            (Array("a\rb\nc\r".utf8) + [0xFF, 0x0D], 4),
+        ] {
             let decoded = InputFile.decodeUTF8(Data(bytes), path: "a.md")
             #expect(decoded.diagnostics.map { $0.location?.line } == [line], "\(bytes)")
         }

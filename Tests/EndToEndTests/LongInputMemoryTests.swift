@@ -1,8 +1,9 @@
-@testable import DocumentModel
 import Foundation
 import TestSupport
 import Testing
 import Typesetter
+
+@testable import DocumentModel
 
 /// A long input is held once. The text was held twice for the whole render (the decoded
 /// string and the parser's buffer, ≈ 2 bytes a byte: 40 MB of a 20 MB file) and copied twice
@@ -27,8 +28,11 @@ import Typesetter
 
     /// The peak of `document` at 13 MB set beside its peak at 1 MB, in MiB per MiB of input
     /// added, with a description of both peaks and the 13 MB PDF's text.
-    static func growth(of document: (Double) -> String, name: String) throws -> (perMiB: Double, peaks: String, text: String) {
-        let one = document(1), thirteen = document(13)
+    static func growth(of document: (Double) -> String, name: String) throws -> (
+        perMiB: Double, peaks: String, text: String
+    ) {
+        let one = document(1)
+        let thirteen = document(13)
         let added = Double(thirteen.utf8.count - one.utf8.count) / 1_048_576
         #expect(added > 11)
         let small = try Render.peak(one, name: name + "-1MB")
@@ -50,7 +54,9 @@ import Typesetter
     @Test func decodingDropsAByteOrderMarkAndNamesABadLine() throws {
         let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
         #expect(InputFile.decodeUTF8(Data(mark + Array("# Title\n".utf8)), path: "a.md").text == "# Title\n")
-        #expect(InputFile.decodeUTF8(Data(Array("a\u{FEFF}b".utf8)), path: "a.md").text == "a\u{FEFF}b", "only a leading mark is dropped")
+        #expect(
+            InputFile.decodeUTF8(Data(Array("a\u{FEFF}b".utf8)), path: "a.md").text == "a\u{FEFF}b",
+            "only a leading mark is dropped")
         let bad = InputFile.decodeUTF8(Data(mark + Array("one\ntwo\n".utf8) + [0x62, 0xFF, 0x0A, 0x63]), path: "a.md")
         #expect(bad.text == "one\ntwo\nb\u{FFFD}\nc")
         #expect(bad.diagnostics.map { $0.location } == [SourceLocation(file: "a.md", line: 3, column: 2)])
@@ -61,14 +67,14 @@ import Typesetter
     /// warning's count and column agree with the text.
     @Test func badSequencesAreReplacedByMaximalSubparts() throws {
         let cases: [(bytes: [UInt8], replacements: Int, column: Int)] = [
-            ([0x61, 0xFF, 0x62], 1, 2),                               // a byte that starts nothing
-            ([0x61, 0x80, 0x80, 0x62], 2, 2),                         // two lone continuation bytes
-            ([0xC0, 0xAF], 2, 1),                                     // an overlong lead: each byte
-            ([0xE0, 0x80, 0xAF], 3, 1),                               // E0 needs A0–BF next
-            ([0xED, 0xA0, 0x80], 3, 1),                               // a surrogate: each byte
-            ([0xF4, 0x90, 0x80, 0x80], 4, 1),                         // past U+10FFFF
-            ([0x78, 0xE2, 0x82, 0x79], 1, 2),                         // a truncated € is one
-            ([0x78, 0xF0, 0x9F, 0x98, 0x79], 1, 2),                   // a truncated emoji is one
+            ([0x61, 0xFF, 0x62], 1, 2),  // a byte that starts nothing
+            ([0x61, 0x80, 0x80, 0x62], 2, 2),  // two lone continuation bytes
+            ([0xC0, 0xAF], 2, 1),  // an overlong lead: each byte
+            ([0xE0, 0x80, 0xAF], 3, 1),  // E0 needs A0–BF next
+            ([0xED, 0xA0, 0x80], 3, 1),  // a surrogate: each byte
+            ([0xF4, 0x90, 0x80, 0x80], 4, 1),  // past U+10FFFF
+            ([0x78, 0xE2, 0x82, 0x79], 1, 2),  // a truncated € is one
+            ([0x78, 0xF0, 0x9F, 0x98, 0x79], 1, 2),  // a truncated emoji is one
             ([0x61, 0x62, 0x63, 0xF1, 0x80, 0x80, 0xE1, 0x80, 0xC2, 0x62, 0x80, 0x63, 0x80, 0xBF, 0x64], 6, 4),
         ]
         for (bytes, replacements, column) in cases {
@@ -87,9 +93,13 @@ import Typesetter
     /// CJK face is subset when the file is finished.
     static func commentedDocument(megabytes: Double) -> String {
         let paragraph = Prose.words.map { String(repeating: $0 + " ", count: 6) }.joined() + "end.\n\n"
-        let comment = "<!--\n" + String(repeating: "\\newcommand{\\glyph}{" + Prose.words.joined(separator: " ") + "}\n", count: 100) + "-->\n\n"
+        let comment =
+            "<!--\n"
+            + String(repeating: "\\newcommand{\\glyph}{" + Prose.words.joined(separator: " ") + "}\n", count: 100)
+            + "-->\n\n"
         let unit = paragraph + comment
-        return "한국어 문단. Korean text.\n\n" + String(repeating: unit, count: Int(megabytes * 1_000_000) / unit.utf8.count) + "Last paragraph.\n"
+        return "한국어 문단. Korean text.\n\n" + String(repeating: unit, count: Int(megabytes * 1_000_000) / unit.utf8.count)
+            + "Last paragraph.\n"
     }
 
     /// The source is not held while the pages are drawn nor when Cairo finishes the file: the
@@ -113,9 +123,12 @@ import Typesetter
         #expect(!buffer.isSetAside)
         var pdfs: [String] = []
         for run in 1...2 {
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("typeset-long-source-\(getpid())-\(run).pdf").path
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "typeset-long-source-\(getpid())-\(run).pdf"
+            ).path
             defer { try? FileManager.default.removeItem(atPath: path) }
-            let report = try Typesetter.render(document: parsed.document, diagnostics: parsed.diagnostics, to: path, options: RenderOptions())
+            let report = try Typesetter.render(
+                document: parsed.document, diagnostics: parsed.diagnostics, to: path, options: RenderOptions())
             #expect(report.pageCount > 1)
             #expect(buffer.isSetAside, "run \(run): the source is in a file once the pages are drawn")
             pdfs.append(try PDFProbe.run("pdftotext", [path, "-"]).output)

@@ -14,13 +14,16 @@ import Testing
         return path
     }
 
-    func contents(_ folder: String) -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted() }
+    func contents(_ folder: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+    }
 
     /// A document of about 60 pages: long enough that a render is still under way when killed.
     func longDocument(in folder: String) throws -> String {
         let path = folder + "/long.md"
         let paragraph = String(repeating: "Words that fill a long page of text. ", count: 40)
-        try Array(repeating: paragraph, count: 400).joined(separator: "\n\n").write(toFile: path, atomically: true, encoding: .utf8)
+        try Array(repeating: paragraph, count: 400).joined(separator: "\n\n").write(
+            toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 
@@ -44,13 +47,16 @@ import Testing
             let dir = try folder("signal-\(signal)-\(format)")
             let temporary = try folder("signal-tmp-\(signal)-\(format)")
             let input = try longDocument(in: dir)
-            let process = try start(["render", input, "-o", dir + "/out.\(format)", "-f", format, "-q"], temporary: temporary)
+            let process = try start(
+                ["render", input, "-o", dir + "/out.\(format)", "-f", format, "-q"], temporary: temporary)
             // Under way: the PDF's temporary file, or the first page picture, exists.
             wait(for: process) { contents(dir).contains { $0.hasSuffix(".tmp") || $0.hasSuffix(".png") } }
             #expect(process.isRunning, "the render ended before the signal (\(format))")
             kill(process.processIdentifier, signal)
             process.waitUntilExit()
-            #expect(process.terminationReason == .exit && process.terminationStatus == status, "\(format): \(process.terminationStatus)")
+            #expect(
+                process.terminationReason == .exit && process.terminationStatus == status,
+                "\(format): \(process.terminationStatus)")
             #expect(!contents(dir).contains { $0.hasSuffix(".tmp") }, "\(format): \(contents(dir))")
             #expect(contents(temporary).isEmpty, "\(format): \(contents(temporary))")
         }
@@ -70,8 +76,9 @@ import Testing
         try pipe.fileHandleForReading.close()
         process.waitUntilExit()
         #expect(String(decoding: head, as: UTF8.self).hasPrefix("%PDF-"))
-        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGPIPE,
-                "\(process.terminationReason) \(process.terminationStatus)")
+        #expect(
+            process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGPIPE,
+            "\(process.terminationReason) \(process.terminationStatus)")
         #expect(contents(temporary).isEmpty, "\(contents(temporary))")
         #expect(contents(dir) == ["long.md"])
     }
@@ -126,13 +133,16 @@ import Testing
     @Test func themeImportNeverOverwritesItsInput() throws {
         let dir = try folder("import")
         let tokens = dir + "/tokens.json"
-        try FileManager.default.copyItem(atPath: Render.packageRoot + "/templates/tokens/acme.tokens.json", toPath: tokens)
+        try FileManager.default.copyItem(
+            atPath: Render.packageRoot + "/templates/tokens/acme.tokens.json", toPath: tokens)
         let original = try Data(contentsOf: URL(fileURLWithPath: tokens))
         try FileManager.default.createSymbolicLink(atPath: dir + "/link.json", withDestinationPath: tokens)
         try FileManager.default.linkItem(atPath: tokens, toPath: dir + "/hard.json")
         for target in [tokens, dir + "/link.json", dir + "/hard.json", dir + "/./tokens.json", dir + "/"] {
             let result = try typeset(["theme", "import", tokens, "-o", target])
-            #expect(result.status == 1 && result.output.contains("it is the tokens file being imported"), "\(target): \(result.output)")
+            #expect(
+                result.status == 1 && result.output.contains("it is the tokens file being imported"),
+                "\(target): \(result.output)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: tokens)) == original, "\(target) damaged the tokens")
         }
         try FileManager.default.createDirectory(atPath: dir + "/themes", withIntermediateDirectories: true)
@@ -171,19 +181,32 @@ import Testing
     @Test(arguments: ["png", "svg"])
     func pageSelectionsPastTheEnd(format: String) throws {
         let dir = try folder("pages-\(format)")
-        try "# One\n\n\\newpage\n\n# Two\n\n\\newpage\n\n# Three\n".write(toFile: dir + "/doc.md", atomically: true, encoding: .utf8)
+        try "# One\n\n\\newpage\n\n# Two\n\n\\newpage\n\n# Three\n".write(
+            toFile: dir + "/doc.md", atomically: true, encoding: .utf8)
         let all = try typeset(["render", dir + "/doc.md", "-f", format, "-o", dir + "/all.\(format)"])
         #expect(all.status == 0 && all.output.contains("3 of 3 pages"), "\(all.output)")
         for pages in ["9", "4-7", "5,8"] {
-            let none = try typeset(["render", dir + "/doc.md", "-f", format, "--pages", pages, "-o", dir + "/none.\(format)"])
-            #expect(none.status == 2 && none.output.contains("--pages \(pages) selects no page") && none.output.contains("has 3 pages"), "\(none.output)")
+            let none = try typeset([
+                "render", dir + "/doc.md", "-f", format, "--pages", pages, "-o", dir + "/none.\(format)",
+            ])
+            #expect(
+                none.status == 2 && none.output.contains("--pages \(pages) selects no page")
+                    && none.output.contains("has 3 pages"), "\(none.output)")
         }
         #expect(!contents(dir).contains { $0.hasPrefix("none") || $0.hasSuffix(".tmp") }, "\(contents(dir))")
-        let part = try typeset(["render", dir + "/doc.md", "-f", format, "--pages", "2-5", "-o", dir + "/part.\(format)"])
-        #expect(part.status == 0 && part.output.contains("warning: --pages 2-5") && part.output.contains("pages 4–5 do not exist"), "\(part.output)")
+        let part = try typeset([
+            "render", dir + "/doc.md", "-f", format, "--pages", "2-5", "-o", dir + "/part.\(format)",
+        ])
+        #expect(
+            part.status == 0 && part.output.contains("warning: --pages 2-5")
+                && part.output.contains("pages 4–5 do not exist"), "\(part.output)")
         #expect(contents(dir).filter { $0.hasPrefix("part") } == ["part-2.\(format)", "part-3.\(format)"])
-        let open = try typeset(["render", dir + "/doc.md", "-f", format, "--pages", "3-", "-o", dir + "/open.\(format)"])
-        #expect(open.status == 0 && !open.output.contains("warning"), "an open range past the end is no mistake: \(open.output)")
+        let open = try typeset([
+            "render", dir + "/doc.md", "-f", format, "--pages", "3-", "-o", dir + "/open.\(format)",
+        ])
+        #expect(
+            open.status == 0 && !open.output.contains("warning"),
+            "an open range past the end is no mistake: \(open.output)")
     }
 
     /// `watch` of a file that is missing (or a folder) at the start ends at once with status 1,
@@ -192,9 +215,13 @@ import Testing
         let dir = try folder("watch")
         for input in [dir + "/nosuch.md", dir] {
             let log = Pipe()
-            let process = try PDFProbe.start(Render.binary, ["watch", input, "-o", dir + "/out.pdf"], standardError: log)
+            let process = try PDFProbe.start(
+                Render.binary, ["watch", input, "-o", dir + "/out.pdf"], standardError: log)
             wait(for: process) { false }
-            if process.isRunning { process.terminate(); Issue.record("watch \(input) kept running") }
+            if process.isRunning {
+                process.terminate()
+                Issue.record("watch \(input) kept running")
+            }
             process.waitUntilExit()
             let output = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             #expect(process.terminationStatus == 1 && output.contains("cannot read input"), "\(output)")

@@ -9,21 +9,39 @@ import Testing
 @Suite(.serialized) struct OneValidationTests {
     func folder() throws -> String { try Render.scratchFolder("one") }
 
-    func write(_ text: String, _ path: String) throws { try text.write(toFile: path, atomically: true, encoding: .utf8) }
+    func write(_ text: String, _ path: String) throws {
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
 
     /// Every non-empty line of `output` starts `file:line:column: ` with `file` as given.
     func allPositioned(_ output: String, in file: String) -> Bool {
         let lines = output.split(separator: "\n")
-        return !lines.isEmpty && lines.allSatisfy { $0.hasPrefix(file + ":") && $0.dropFirst(file.count).range(of: #"^:\d+:\d+: "#, options: .regularExpression) != nil }
+        return !lines.isEmpty
+            && lines.allSatisfy {
+                $0.hasPrefix(file + ":")
+                    && $0.dropFirst(file.count).range(of: #"^:\d+:\d+: "#, options: .regularExpression) != nil
+            }
     }
 
     /// A token value a theme could not hold refuses the import and fails `theme check`, both with
     /// the value's position; nothing is written.
     @Test(arguments: [
-        (#"{"typography": {"body": {"$type": "typography", "$value": {"fontSize": "-3px"}}}}"#, "fontSize must be more than 0"),
-        (#"{"typography": {"body": {"$type": "typography", "$value": {"fontSize": "12furlong"}}}}"#, "fontSize must be a dimension"),
-        (#"{"typography": {"body": {"$type": "typography", "$value": {"fontWeight": "heavyish"}}}}"#, "fontWeight must be 1–1000"),
-        (#"{"a": {"$type": "dimension", "$value": "{b}"}, "b": {"$type": "dimension", "$value": "{a}"}, "typography": {"body": {"$type": "typography", "$value": {"fontSize": "{a}"}}}}"#, "alias cycle"),
+        (
+            #"{"typography": {"body": {"$type": "typography", "$value": {"fontSize": "-3px"}}}}"#,
+            "fontSize must be more than 0"
+        ),
+        (
+            #"{"typography": {"body": {"$type": "typography", "$value": {"fontSize": "12furlong"}}}}"#,
+            "fontSize must be a dimension"
+        ),
+        (
+            #"{"typography": {"body": {"$type": "typography", "$value": {"fontWeight": "heavyish"}}}}"#,
+            "fontWeight must be 1–1000"
+        ),
+        (
+            #"{"a": {"$type": "dimension", "$value": "{b}"}, "b": {"$type": "dimension", "$value": "{a}"}, "typography": {"body": {"$type": "typography", "$value": {"fontSize": "{a}"}}}}"#,
+            "alias cycle"
+        ),
     ])
     func unusableTokensFailImportAndCheckAlike(tokens: String, message: String) throws {
         let dir = try folder()
@@ -33,7 +51,9 @@ import Testing
         #expect(allPositioned(imported.output, in: dir + "/t.json"), "\(imported.output)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/theme.json"))
         let checked = try typeset(["theme", "check", dir + "/t.json"])
-        #expect(checked.status == 1 && checked.output.contains(message) && !checked.output.contains(": ok"), "\(checked.output)")
+        #expect(
+            checked.status == 1 && checked.output.contains(message) && !checked.output.contains(": ok"),
+            "\(checked.output)")
         #expect(allPositioned(checked.output, in: dir + "/t.json"), "\(checked.output)")
     }
 
@@ -55,23 +75,37 @@ import Testing
         let dir = try folder()
         try write("---\ntitle: T\ntheme: nosuch\n---\n# x\n", dir + "/theme.md")
         let theme = try typeset(["render", dir + "/theme.md", "-o", dir + "/theme.pdf"])
-        #expect(theme.status == 1 && theme.output.hasPrefix(dir + "/theme.md:3:1: front matter 'theme': "), "\(theme.output)")
+        #expect(
+            theme.status == 1 && theme.output.hasPrefix(dir + "/theme.md:3:1: front matter 'theme': "),
+            "\(theme.output)")
         #expect(!theme.output.hasPrefix("typeset:"))
 
         try write("---\ntitle: T\nauthor: A\nlang: \"!!\"\n---\n# x\n", dir + "/lang.md")
         let lang = try typeset(["render", dir + "/lang.md", "-o", dir + "/lang.pdf"])
-        #expect(lang.status == 0 && lang.output.contains(dir + "/lang.md:4:1: warning: front matter 'lang': '!!'"), "\(lang.output)")
+        #expect(
+            lang.status == 0 && lang.output.contains(dir + "/lang.md:4:1: warning: front matter 'lang': '!!'"),
+            "\(lang.output)")
 
         try write("Intro\n\n# {{nosuch}} here\n", dir + "/tpl.md")
         let unknown = try typeset(["specimen", "--template", dir + "/tpl.md", "-o", dir + "/s.pdf"])
-        #expect(unknown.status == 0 && unknown.output.contains(dir + "/tpl.md:3:3: warning: unknown template name 'nosuch'"), "\(unknown.output)")
+        #expect(
+            unknown.status == 0
+                && unknown.output.contains(dir + "/tpl.md:3:3: warning: unknown template name 'nosuch'"),
+            "\(unknown.output)")
         try write("Intro\n\nText {{ open\n", dir + "/open.md")
         let open = try typeset(["specimen", "--template", dir + "/open.md", "-o", dir + "/s.pdf"])
-        #expect(open.status == 1 && open.output.hasPrefix(dir + "/open.md:3:6: '{{' without a closing '}}'"), "\(open.output)")
+        #expect(
+            open.status == 1 && open.output.hasPrefix(dir + "/open.md:3:6: '{{' without a closing '}}'"),
+            "\(open.output)")
 
-        try write("{\n  \"typo\": {\n    \"body\": {\"type\": \"typography\", \"value\": {\"fontSize\": \"16px\"}},\n    \"hero\": {\"type\": \"typography\", \"value\": {\"fontSize\": \"48px\"}}\n  }\n}\n", dir + "/ts.json")
+        try write(
+            "{\n  \"typo\": {\n    \"body\": {\"type\": \"typography\", \"value\": {\"fontSize\": \"16px\"}},\n    \"hero\": {\"type\": \"typography\", \"value\": {\"fontSize\": \"48px\"}}\n  }\n}\n",
+            dir + "/ts.json")
         let tokens = try typeset(["theme", "import", dir + "/ts.json", "-o", dir + "/out.json"])
-        #expect(tokens.status == 0 && tokens.output.contains(dir + "/ts.json:4:5: warning: typography tokens not mapped to a role"), "\(tokens.output)")
+        #expect(
+            tokens.status == 0
+                && tokens.output.contains(dir + "/ts.json:4:5: warning: typography tokens not mapped to a role"),
+            "\(tokens.output)")
     }
 
     /// Paper and margins are judged alike from an option, `-V` and front matter; an option's bad
@@ -82,18 +116,22 @@ import Testing
         func render(_ extra: [String], _ file: String = "/d.md") throws -> (status: Int32, output: String) {
             try typeset(["render", dir + file, "-o", dir + "/d.pdf"] + extra)
         }
-        for (extra, mention) in [(["--paper", "zz"], "--paper"), (["-V", "paper=zz"], "-V paper"), (["--paper", "a10"], "--paper 'a10'"),
-                                 (["--margins", "300mm"], "--margins '300mm'"), (["-V", "margins=300mm"], "-V margins"),
-                                 (["--margins", "20"], "with a unit"), (["-V", "margins=20"], "with a unit")] {
+        for (extra, mention) in [
+            (["--paper", "zz"], "--paper"), (["-V", "paper=zz"], "-V paper"), (["--paper", "a10"], "--paper 'a10'"),
+            (["--margins", "300mm"], "--margins '300mm'"), (["-V", "margins=300mm"], "-V margins"),
+            (["--margins", "20"], "with a unit"), (["-V", "margins=20"], "with a unit"),
+        ] {
             let result = try render(extra)
             #expect(result.status == 2 && result.output.contains(mention), "\(extra): \(result.output)")
         }
         for (key, value) in [("paper", "zz"), ("margins", "5"), ("size-category", "huge")] {
             try write("---\ntitle: T\n\(key): \(value)\n---\n# Hi", dir + "/fm.md")
             let result = try render([], "/fm.md")
-            #expect(result.status == 1 && result.output.hasPrefix(dir + "/fm.md:3:1: front matter '\(key)'"), "\(key): \(result.output)")
+            #expect(
+                result.status == 1 && result.output.hasPrefix(dir + "/fm.md:3:1: front matter '\(key)'"),
+                "\(key): \(result.output)")
         }
-        #expect(try render(["--margins", "0 20mm"]).status == 0)   // a bare 0, as CSS allows
+        #expect(try render(["--margins", "0 20mm"]).status == 0)  // a bare 0, as CSS allows
         #expect(!FileManager.default.fileExists(atPath: dir + "/fm.pdf"))
     }
 
@@ -102,10 +140,15 @@ import Testing
         let dir = try folder()
         try write("# Hi", dir + "/d.md")
         for n in ["-1000", "1000"] {
-            let result = try typeset(["render", dir + "/d.md", "-o", dir + "/d.pdf", "--family", "DejaVu Sans", "--size-adjust", n])
+            let result = try typeset([
+                "render", dir + "/d.md", "-o", dir + "/d.pdf", "--family", "DejaVu Sans", "--size-adjust", n,
+            ])
             #expect(result.status == 2 && result.output.contains("1–1000 pt"), "\(n): \(result.output)")
         }
-        #expect(try typeset(["render", dir + "/d.md", "-o", dir + "/d.pdf", "--family", "DejaVu Sans", "--size-adjust", "2"]).status == 0)
+        #expect(
+            try typeset([
+                "render", dir + "/d.md", "-o", dir + "/d.pdf", "--family", "DejaVu Sans", "--size-adjust", "2",
+            ]).status == 0)
     }
 
     /// Options are judged whatever the number of inputs, and conflicts say what conflicts.
@@ -117,7 +160,9 @@ import Testing
             #expect(result.status == 2 && result.output.contains("-j takes"), "\(jobs): \(result.output)")
         }
         let stdin = try typeset(["render", "-", "--output-dir", dir + "/sd"], stdin: Data("x".utf8))
-        #expect(stdin.status == 2 && stdin.output.contains("-o FILE") && !stdin.output.contains("several"), "\(stdin.output)")
+        #expect(
+            stdin.status == 2 && stdin.output.contains("-o FILE") && !stdin.output.contains("several"),
+            "\(stdin.output)")
         let both = try typeset(["render", dir + "/d.md", "--output-dir", dir + "/a", "-o", dir + "/x.pdf"])
         #expect(both.status == 2 && both.output.contains("-o and --output-dir"), "\(both.output)")
     }
@@ -127,9 +172,13 @@ import Testing
         let dir = try folder()
         try write("# One", dir + "/d1.md")
         try write("# Two", dir + "/d2.md")
-        let result = try typeset(["render", dir + "/d1.md", dir + "/d2.md", "-f", "png", "--output-dir", dir + "/mp", "-j", "1"])
+        let result = try typeset([
+            "render", dir + "/d1.md", dir + "/d2.md", "-f", "png", "--output-dir", dir + "/mp", "-j", "1",
+        ])
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.output.contains(dir + "/mp/d1-1.png") && result.output.contains(dir + "/mp/d2-1.png"), "\(result.output)")
+        #expect(
+            result.output.contains(dir + "/mp/d1-1.png") && result.output.contains(dir + "/mp/d2-1.png"),
+            "\(result.output)")
         #expect(!result.output.contains(".pdf"), "\(result.output)")
         #expect(FileManager.default.fileExists(atPath: dir + "/mp/d1-1.png"))
     }
@@ -138,8 +187,11 @@ import Testing
     @Test func pixelSizeIsCheckedAgainstCairosLimit() throws {
         let dir = try folder()
         try write("# Hi", dir + "/d.md")
-        let result = try typeset(["render", dir + "/d.md", "-o", dir + "/d.png", "--paper", "a0", "-f", "png", "--dpi", "2400"])
-        #expect(result.status == 1 && result.output.contains("79465 × 112347 px") && result.output.contains("32767 px")
+        let result = try typeset([
+            "render", dir + "/d.md", "-o", dir + "/d.png", "--paper", "a0", "-f", "png", "--dpi", "2400",
+        ])
+        #expect(
+            result.status == 1 && result.output.contains("79465 × 112347 px") && result.output.contains("32767 px")
                 && result.output.contains("--dpi 699 or less") && !result.output.contains("PDF"), "\(result.output)")
     }
 
@@ -149,14 +201,18 @@ import Testing
         let dir = try folder()
         try write("---\ntitle: X\n---\n", dir + "/title.md")
         let titled = try typeset(["render", dir + "/title.md", "-o", dir + "/t.pdf"])
-        #expect(titled.output.contains("only the title block") && !titled.output.contains("empty page"), "\(titled.output)")
+        #expect(
+            titled.output.contains("only the title block") && !titled.output.contains("empty page"), "\(titled.output)")
         #expect(try PDFProbe.text(dir + "/t.pdf").contains("X"))
         try write("", dir + "/empty.md")
         #expect(try typeset(["render", dir + "/empty.md", "-o", dir + "/e.pdf"]).output.contains("one empty page"))
-        try FileManager.default.copyItem(atPath: Render.packageRoot + "/templates/images/line-height.png", toPath: dir + "/p.png")
+        try FileManager.default.copyItem(
+            atPath: Render.packageRoot + "/templates/images/line-height.png", toPath: dir + "/p.png")
         try write("![x](p.png){width=200%}\n\n![y](p.png){width=-3px}\n", dir + "/w.md")
         let wide = try typeset(["render", dir + "/w.md", "-o", dir + "/w.pdf"])
-        #expect(wide.output.contains("at most 100%, not '200%'") && wide.output.contains("must be more than 0, not '-3px'"), "\(wide.output)")
+        #expect(
+            wide.output.contains("at most 100%, not '200%'") && wide.output.contains("must be more than 0, not '-3px'"),
+            "\(wide.output)")
     }
 
     /// `typeset fonts` lists no family without faces: an alias names what it resolves to.
@@ -164,7 +220,9 @@ import Testing
         let result = try typeset(["fonts"])
         #expect(result.status == 0)
         let lines = result.output.split(separator: "\n")
-        #expect(lines.allSatisfy { $0.split(separator: "\t", omittingEmptySubsequences: false).last?.isEmpty == false }, "a line with no faces")
+        #expect(
+            lines.allSatisfy { $0.split(separator: "\t", omittingEmptySubsequences: false).last?.isEmpty == false },
+            "a line with no faces")
         #expect(lines.contains { $0.hasPrefix("Sans\talias of ") } || !lines.contains { $0.hasPrefix("Sans\t") })
     }
 
@@ -173,20 +231,29 @@ import Testing
     @Test func commandLineDocumentationAndHelpAgree() throws {
         let readme = try String(contentsOfFile: Render.packageRoot + "/docs/command-line.md", encoding: .utf8)
         let help = try typeset(["render", "--help"]).output
-        #expect(readme.contains("| `--toc` | a table of contents after the title block") && help.contains("a table of contents after the title block"))
+        #expect(
+            readme.contains("| `--toc` | a table of contents after the title block")
+                && help.contains("a table of contents after the title block"))
         #expect(readme.contains("still writes an empty `/StructTreeRoot`"))
         #expect(readme.contains("each length needs a unit") && help.contains("each with a unit"))
         // The JSON report's fields: the documentation's row and the help's braces list the same, in order.
         let row = try #require(readme.split(separator: "\n").first { $0.hasPrefix("| `--diagnostics json` |") })
-        let documentedFields = row.split(separator: "|").last!.split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        let documentedFields = row.split(separator: "|").last!.split(separator: "`").enumerated().filter {
+            $0.offset % 2 == 1
+        }.map { String($0.element) }
         let braces = try #require(help.range(of: #"\{file, [a-z, ]+\}"#, options: .regularExpression))
-        let helpFields = help[braces].dropFirst().dropLast().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        #expect(documentedFields == helpFields && helpFields.contains("kind"), "docs \(documentedFields), help \(helpFields)")
+        let helpFields = help[braces].dropFirst().dropLast().split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        #expect(
+            documentedFields == helpFields && helpFields.contains("kind"),
+            "docs \(documentedFields), help \(helpFields)")
         // And the fields are those a JSON line really has.
         let dir = try folder()
         try write("![x](missing.png)\n", dir + "/j.md")
         let json = try typeset(["render", dir + "/j.md", "-o", dir + "/j.pdf", "--diagnostics", "json"]).output
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.split(separator: "\n")[0].utf8)) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.split(separator: "\n")[0].utf8)) as? [String: Any])
         #expect(Set(object.keys) == Set(helpFields), "\(object.keys)")
     }
     /// A message that quotes a value holding line breaks (a YAML list, block or quoted scalar
@@ -212,7 +279,11 @@ import Testing
             #expect(lines.count == 1, "case \(i): \(run.output)")
             #expect(allPositioned(lines.joined(separator: "\n"), in: path), "case \(i): \(run.output)")
             // (The list of case 0 is joined with commas: YAML folds its items' continuation lines.)
-            if i > 0 { #expect(lines.first?.contains("\\n") == true || lines.first?.contains("\\r") == true, "case \(i): the break is shown as an escape") }
+            if i > 0 {
+                #expect(
+                    lines.first?.contains("\\n") == true || lines.first?.contains("\\r") == true,
+                    "case \(i): the break is shown as an escape")
+            }
         }
     }
 }

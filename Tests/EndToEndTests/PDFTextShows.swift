@@ -1,6 +1,7 @@
 import Foundation
-@testable import TaggedPDF
 import TestSupport
+
+@testable import TaggedPDF
 
 /// Every text-showing operator (`Tj`, `TJ`, `'`, `"`) on the pages of a PDF, with the font it
 /// uses and the baseline it sits on: read from the uncompressed content streams (qpdf's QDF
@@ -77,7 +78,8 @@ extension PDFProbe {
             }
             var height = 841.8898
             if case .array(let box)? = try file.resolved(page["MediaBox"]), box.count == 4,
-               let bottom = box[1].numberValue, let top = box[3].numberValue {
+                let bottom = box[1].numberValue, let top = box[3].numberValue
+            {
                 height = top - bottom
             }
             shows += content.withUnsafeBufferPointer {
@@ -92,26 +94,36 @@ extension PDFProbe {
         var a = 1.0, b = 0.0, c = 0.0, d = 1.0, e = 0.0, f = 0.0
         /// self × other (apply self first, then other).
         func then(_ o: Matrix) -> Matrix {
-            Matrix(a: a * o.a + b * o.c, b: a * o.b + b * o.d, c: c * o.a + d * o.c, d: c * o.b + d * o.d,
-                   e: e * o.a + f * o.c + o.e, f: e * o.b + f * o.d + o.f)
+            Matrix(
+                a: a * o.a + b * o.c, b: a * o.b + b * o.d, c: c * o.a + d * o.c, d: c * o.b + d * o.d,
+                e: e * o.a + f * o.c + o.e, f: e * o.b + f * o.d + o.f)
         }
     }
 
     /// The text shows of one page's content, read token by token with the tagging pass's lexer.
-    private static func parseContent(_ content: UnsafeBufferPointer<UInt8>, page: Int, fonts: [String: String],
-                                     pageHeight: Double) -> [TextShow] {
+    private static func parseContent(
+        _ content: UnsafeBufferPointer<UInt8>, page: Int, fonts: [String: String],
+        pageHeight: Double
+    ) -> [TextShow] {
         var lexer = PDFLexer(content)
         var operands: [String] = []
         var stringLengths: [Int] = []
-        var ctm = Matrix(), stack: [Matrix] = []
-        var tm = Matrix(), tlm = Matrix()
-        var font = "", fontSize = 1.0, leading = 0.0
+        var ctm = Matrix()
+        var stack: [Matrix] = []
+        var tm = Matrix()
+        var tlm = Matrix()
+        var font = ""
+        var fontSize = 1.0
+        var leading = 0.0
         var shows: [TextShow] = []
         func number(_ i: Int) -> Double { Double(operands[operands.count - i]) ?? 0 }
         func record() {
             let m = tm.then(ctm)
-            shows.append(TextShow(page: page, font: font, x: m.e, baseline: pageHeight - m.f, size: fontSize * abs(m.d == 0 ? m.b : m.d),
-                                  glyphs: stringLengths.reduce(0, +)))
+            shows.append(
+                TextShow(
+                    page: page, font: font, x: m.e, baseline: pageHeight - m.f,
+                    size: fontSize * abs(m.d == 0 ? m.b : m.d),
+                    glyphs: stringLengths.reduce(0, +)))
         }
         while let token = lexer.next() {
             switch token.kind {
@@ -121,7 +133,9 @@ extension PDFProbe {
                 // The string's bytes, its escapes resolved (PDF 1.7 §7.3.4.2).
                 stringLengths.append(PDFValue.string(Array(content[token.range])).literalText?.utf16.count ?? 0)
             case .hexString:
-                let digits = content[token.range].filter { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) }
+                let digits = content[token.range].filter {
+                    ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66)
+                }
                 stringLengths.append(digits.count / 2)
             case .delimiter, .constant:
                 continue
@@ -130,17 +144,25 @@ extension PDFProbe {
                 case "q": stack.append(ctm)
                 case "Q": ctm = stack.popLast() ?? Matrix()
                 case "cm" where operands.count >= 6:
-                    ctm = Matrix(a: number(6), b: number(5), c: number(4), d: number(3), e: number(2), f: number(1)).then(ctm)
-                case "BT": tm = Matrix(); tlm = Matrix()
+                    ctm = Matrix(a: number(6), b: number(5), c: number(4), d: number(3), e: number(2), f: number(1))
+                        .then(ctm)
+                case "BT":
+                    tm = Matrix()
+                    tlm = Matrix()
                 case "Tm" where operands.count >= 6:
-                    tm = Matrix(a: number(6), b: number(5), c: number(4), d: number(3), e: number(2), f: number(1)); tlm = tm
+                    tm = Matrix(a: number(6), b: number(5), c: number(4), d: number(3), e: number(2), f: number(1))
+                    tlm = tm
                 case "Td" where operands.count >= 2:
-                    tlm = Matrix(e: number(2), f: number(1)).then(tlm); tm = tlm
+                    tlm = Matrix(e: number(2), f: number(1)).then(tlm)
+                    tm = tlm
                 case "TD" where operands.count >= 2:
                     leading = -number(1)
-                    tlm = Matrix(e: number(2), f: number(1)).then(tlm); tm = tlm
+                    tlm = Matrix(e: number(2), f: number(1)).then(tlm)
+                    tm = tlm
                 case "TL" where operands.count >= 1: leading = number(1)
-                case "T*": tlm = Matrix(e: 0, f: -leading).then(tlm); tm = tlm
+                case "T*":
+                    tlm = Matrix(e: 0, f: -leading).then(tlm)
+                    tm = tlm
                 case "Tf" where operands.count >= 2:
                     font = fonts[String(operands[operands.count - 2].dropFirst())] ?? operands[operands.count - 2]
                     fontSize = number(1)
@@ -166,15 +188,29 @@ extension PDFProbe {
     static func inkDensity(_ pdf: String, in box: Word, dpi: Double = 300) throws -> Double {
         let scale = dpi / 72
         let out = Render.folder + "/density-\(UUID().uuidString.prefix(6))"
-        try run("pdftoppm", ["-gray", "-r", "\(Int(dpi))", "-f", "\(box.page)", "-l", "\(box.page)", "-singlefile",
-                             "-x", "\(Int(box.xMin * scale))", "-y", "\(Int(box.yMin * scale))",
-                             "-W", "\(Int(box.width * scale))", "-H", "\(Int(box.height * scale))", pdf, out])
+        try run(
+            "pdftoppm",
+            [
+                "-gray", "-r", "\(Int(dpi))", "-f", "\(box.page)", "-l", "\(box.page)", "-singlefile",
+                "-x", "\(Int(box.xMin * scale))", "-y", "\(Int(box.yMin * scale))",
+                "-W", "\(Int(box.width * scale))", "-H", "\(Int(box.height * scale))", pdf, out,
+            ])
         defer { try? FileManager.default.removeItem(atPath: out + ".pgm") }
         guard let data = FileManager.default.contents(atPath: out + ".pgm") else { return 0 }
-        var fields: [String] = [], index = 0, current = ""
+        var fields: [String] = []
+        var index = 0
+        var current = ""
         while fields.count < 4 {
-            let c = Character(UnicodeScalar(data[index])); index += 1
-            if c.isWhitespace { if !current.isEmpty { fields.append(current); current = "" } } else { current.append(c) }
+            let c = Character(UnicodeScalar(data[index]))
+            index += 1
+            if c.isWhitespace {
+                if !current.isEmpty {
+                    fields.append(current)
+                    current = ""
+                }
+            } else {
+                current.append(c)
+            }
         }
         let pixels = data[index...]
         guard !pixels.isEmpty else { return 0 }
@@ -182,9 +218,9 @@ extension PDFProbe {
     }
 }
 
-private extension PDFValue {
+extension PDFValue {
     /// An integer's or a real's value; nil for any other object.
-    var numberValue: Double? {
+    fileprivate var numberValue: Double? {
         switch self {
         case .integer(let value): return Double(value)
         case .real(let raw): return Double(String(decoding: raw, as: UTF8.self))

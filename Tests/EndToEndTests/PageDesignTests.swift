@@ -1,8 +1,8 @@
 import Foundation
+import Styling
 import TestSupport
 import Testing
 import Typesetter
-import Styling
 import Typography
 
 /// Page design defaults, read back from the PDF: the built-in themes' measure, the front page's
@@ -37,23 +37,23 @@ import Typography
 
     @Test func frontPageHasTitleSubtitleAuthorDateThenContentsAndNoRunningHead() throws {
         let markdown = """
-        ---
-        title: Annual Report
-        subtitle: Figures and notes
-        author: Jane Writer
-        date: 2026-11-30
-        header: "{title}"
-        toc: true
-        ---
+            ---
+            title: Annual Report
+            subtitle: Figures and notes
+            author: Jane Writer
+            date: 2026-11-30
+            header: "{title}"
+            toc: true
+            ---
 
-        # Overview
+            # Overview
 
-        \(Self.prose)
+            \(Self.prose)
 
-        # Results
+            # Results
 
-        Some results.
-        """
+            Some results.
+            """
         let (pdf, _) = try Render.markdown(markdown, name: "front-page")
         let words = try PDFProbe.words(pdf)
         func top(_ text: String, page: Int = 1) -> Double? { words.first { $0.page == page && $0.text == text }?.yMin }
@@ -62,7 +62,9 @@ import Typography
         let ys = order.compactMap { $0 }
         #expect(ys == ys.sorted(), "title, subtitle, author, date, contents from the top: \(ys)")
         // The title is set once, in the LargeTitle role (larger than anything else on the page).
-        #expect(words.filter { $0.text == "Annual" }.count == 2, "once on the title block, once in the running head of page 2")
+        #expect(
+            words.filter { $0.text == "Annual" }.count == 2,
+            "once on the title block, once in the running head of page 2")
         // No running head on page 1; the running head on page 2.
         let pageOneTop = words.filter { $0.page == 1 }.map(\.yMin).min() ?? 0
         #expect(abs(pageOneTop - (top("Annual") ?? 0)) < 0.01, "nothing above the title on page 1")
@@ -78,13 +80,15 @@ import Typography
         let (pdf, _) = try Render.markdown(markdown, name: "title-heading")
         let words = try PDFProbe.words(pdf)
         #expect(words.filter { $0.text == "Guide" }.count == 1)
-        let guide = try #require(words.first { $0.text == "Guide" }), author = try #require(words.first { $0.text == "Person" })
+        let guide = try #require(words.first { $0.text == "Guide" })
+        let author = try #require(words.first { $0.text == "Person" })
         #expect(guide.yMax < author.yMin, "the author follows the title heading")
     }
 
     /// `count` filler paragraphs then a code block of `lines` numbered lines, then a paragraph.
     static func codeDocument(filler count: Int, lines: Int) -> String {
-        let paragraph = String(repeating: "Filler text that takes up room on the page so that the code lands near its foot. ", count: 5)
+        let paragraph = String(
+            repeating: "Filler text that takes up room on the page so that the code lands near its foot. ", count: 5)
         let code = (1...lines).map { String(format: "code line %02d", $0) }.joined(separator: "\n")
         return Array(repeating: paragraph, count: count).joined(separator: "\n\n") + "\n\n```\n\(code)\n```\n\nAfter.\n"
     }
@@ -93,7 +97,8 @@ import Typography
     static func codePages(_ words: [PDFProbe.Word]) -> [Int: Int] {
         var pages: [Int: Int] = [:]
         let sorted = words.sorted { ($0.page, $0.yMin, $0.xMin) < ($1.page, $1.yMin, $1.xMin) }
-        for (i, word) in sorted.enumerated() where word.text == "line" && i + 1 < sorted.count && i > 0 && sorted[i - 1].text == "code" {
+        for (i, word) in sorted.enumerated()
+        where word.text == "line" && i + 1 < sorted.count && i > 0 && sorted[i - 1].text == "code" {
             if let n = Int(sorted[i + 1].text) { pages[n] = word.page }
         }
         return pages
@@ -105,7 +110,9 @@ import Typography
             let (pdf, _) = try Render.markdown(Self.codeDocument(filler: filler, lines: 12), name: "code12-\(filler)")
             let pages = Self.codePages(try PDFProbe.words(pdf))
             #expect(pages.count == 12)
-            #expect(Set(pages.values).count == 1, "filler \(filler): lines on pages \(pages.sorted { $0.key < $1.key }.map(\.value))")
+            #expect(
+                Set(pages.values).count == 1,
+                "filler \(filler): lines on pages \(pages.sorted { $0.key < $1.key }.map(\.value))")
         }
     }
 
@@ -125,7 +132,8 @@ import Typography
                 // The continuation starts below the top margin by the cue's height.
                 let firstOnNext = perPage.keys.sorted().dropFirst().first!
                 let first = perPage[firstOnNext]!.min()!
-                let line = try #require(words.first { $0.page == firstOnNext && $0.text == String(format: "%02d", first) })
+                let line = try #require(
+                    words.first { $0.page == firstOnNext && $0.text == String(format: "%02d", first) })
                 #expect(line.yMin > 64 + 12, "room for the (continued) cue above line \(first): \(line.yMin)")
             }
         }
@@ -133,11 +141,14 @@ import Typography
     }
 
     @Test func wideCodeWidensThenShrinksAndKeepsItsColumns() throws {
-        let diagram = (0..<6).map { "|" + String(repeating: "-", count: 40) + "+ box \($0) +" + String(repeating: "=", count: 45) + "|" }
+        let diagram = (0..<6).map {
+            "|" + String(repeating: "-", count: 40) + "+ box \($0) +" + String(repeating: "=", count: 45) + "|"
+        }
         let (pdf, _) = try Render.markdown("```\n\(diagram.joined(separator: "\n"))\n```\n", name: "wide-code")
         let lines = Self.lines(try PDFProbe.words(pdf)).filter { $0.contains { $0.text == "box" } }
         #expect(lines.count == 6, "one PDF line per diagram line: \(lines.count)")
-        let left = lines.map { $0.first!.xMin }.min()!, right = lines.map { $0.last!.xMax }.max()!
+        let left = lines.map { $0.first!.xMin }.min()!
+        let right = lines.map { $0.last!.xMax }.max()!
         #expect(left < 125 && right > 595.2756 - 125, "the block widens into both margins: \(left)–\(right)")
         #expect(left >= CodeBlockRules.smallestMargin - 0.5 && right <= 595.2756 - CodeBlockRules.smallestMargin + 0.5)
         // Columns kept: every '|' at the end of a line lands at the same x.

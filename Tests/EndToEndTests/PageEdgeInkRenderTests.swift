@@ -32,18 +32,21 @@ import Typography
         return (Double(first) * 72 / dpi, Double(last + 1) * 72 / dpi)
     }
 
-    @Test(arguments: [
-        ("top", "# HÉ {size=200 lineHeight=20}\n\nbody\n", "", 1),
-        ("newpage", "First.\n\n\\newpage\n\n# HÉ {size=200 lineHeight=20}\n\nbody\n", "", 2),
-        ("shrunk", "# HÉ {size=300 lineHeight=30}\n\nbody\n", "", 1),
-        ("quote", "> # HÉ {size=200 lineHeight=20}\n>\n> quoted\n", "", 1),
-        ("list", "::: {size=100 lineHeight=10}\n- ÉÅ gy\n- two\n:::\n", "", 1),
-        ("table", "| HÉ | Åg |\n| --- | --- |\n| ÉÉ | gy |\n", "tight", 1),
-    ] as [(String, String, String, Int)])
+    @Test(
+        arguments: [
+            ("top", "# HÉ {size=200 lineHeight=20}\n\nbody\n", "", 1),
+            ("newpage", "First.\n\n\\newpage\n\n# HÉ {size=200 lineHeight=20}\n\nbody\n", "", 2),
+            ("shrunk", "# HÉ {size=300 lineHeight=30}\n\nbody\n", "", 1),
+            ("quote", "> # HÉ {size=200 lineHeight=20}\n>\n> quoted\n", "", 1),
+            ("list", "::: {size=100 lineHeight=10}\n- ÉÅ gy\n- two\n:::\n", "", 1),
+            ("table", "| HÉ | Åg |\n| --- | --- |\n| ÉÉ | gy |\n", "tight", 1),
+        ] as [(String, String, String, Int)])
     func theFirstLineStartsItsInkAtTheTextAreasTop(name: String, markdown: String, theme: String, page: Int) throws {
         let margins = "margins: 10mm\nfooter: \"\"\n" + (theme.isEmpty ? "" : "theme: \(Self.tightTheme)\n")
         let (pdf, report) = try Render.markdown("---\n\(margins)---\n\n" + markdown, name: "edge-top-\(name)")
-        #expect(report.diagnostics.allSatisfy { $0.message.contains("too large for the text area") }, "\(report.diagnostics)")
+        #expect(
+            report.diagnostics.allSatisfy { $0.message.contains("too large for the text area") },
+            "\(report.diagnostics)")
         let top = 10 * 72 / 25.4
         let ink = try #require(try Self.inkRows(pdf, page: page))
         // Before: the ink rose above the text area, through the margin, past the page's top.
@@ -56,7 +59,8 @@ import Typography
         // 60 pt descenders on a 6 pt step, many pages; margins of 5 mm: before, the last line's
         // descenders were cut by the page's bottom edge.
         let words = Array(repeating: "gjpqy", count: 400).joined(separator: " ")
-        let (pdf, report) = try Render.markdown("---\nmargins: 5mm\nfooter: \"\"\n---\n\n::: {size=60 lineHeight=6}\n\(words)\n:::\n", name: "edge-bottom")
+        let (pdf, report) = try Render.markdown(
+            "---\nmargins: 5mm\nfooter: \"\"\n---\n\n::: {size=60 lineHeight=6}\n\(words)\n:::\n", name: "edge-bottom")
         #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
         let margin = 5 * 72 / 25.4
         let height = Theme.default.page.paper.height
@@ -64,7 +68,9 @@ import Typography
         for page in 1...report.pageCount {
             let ink = try #require(try Self.inkRows(pdf, page: page))
             #expect(ink.first >= margin - 0.6, "page \(page): ink starts at \(ink.first)")
-            #expect(ink.last <= height - margin + 0.6, "page \(page): ink ends at \(ink.last), the text area at \(height - margin)")
+            #expect(
+                ink.last <= height - margin + 0.6,
+                "page \(page): ink ends at \(ink.last), the text area at \(height - margin)")
         }
         try expectBoxesOnThePage(pdf)
     }
@@ -72,8 +78,9 @@ import Typography
     @Test func aFootnoteKeepsItsInkAboveTheTextAreasBottom() throws {
         // Caption at 30 pt on a 3 pt step: before, the note's descenders crossed the page's edge
         // and its capitals its rule.
-        let (pdf, _) = try Render.markdown("---\nmargins: 3mm\nfooter: \"\"\ntheme: \(Self.tightTheme)\n---\n\nText[^1] gÉ.\n\n[^1]: gÉ note\n",
-                                           name: "edge-note")
+        let (pdf, _) = try Render.markdown(
+            "---\nmargins: 3mm\nfooter: \"\"\ntheme: \(Self.tightTheme)\n---\n\nText[^1] gÉ.\n\n[^1]: gÉ note\n",
+            name: "edge-note")
         let margin = 3 * 72 / 25.4
         let ink = try #require(try Self.inkRows(pdf, page: 1))
         #expect(ink.last <= Theme.default.page.paper.height - margin + 0.6, "ink ends at \(ink.last)")

@@ -18,17 +18,18 @@ import Typography
 
     @Test func figureSizesCaptionsAndTargets() throws {
         let picture = Render.packageRoot + "/templates/images/showcase-pages.png"  // 1014 × 720 px
-        let (pdf, report) = try Render.markdown("""
-        # Figures
+        let (pdf, report) = try Render.markdown(
+            """
+            # Figures
 
-        ![Half the measure](\(picture) "not shown"){width=50%}
+            ![Half the measure](\(picture) "not shown"){width=50%}
 
-        ![Two inches](\(picture)){width=2in #two}
+            ![Two inches](\(picture)){width=2in #two}
 
-        ![Three hundred px](\(picture)){width=300px}
+            ![Three hundred px](\(picture)){width=300px}
 
-        See [the second](#two) and [the span](#sp): [here]{#sp}.
-        """, name: "pandoc-figures")
+            See [the second](#two) and [the span](#sp): [here]{#sp}.
+            """, name: "pandoc-figures")
         let measure = Theme.default.page.measure  // the default theme's measure
         let widths = try imageWidths(pdf)
         #expect(widths.count == 3)
@@ -42,29 +43,35 @@ import Typography
         #expect(!text.contains("not shown"))
         #expect(!report.diagnostics.contains { $0.message.contains("matches no heading") }, "\(report.diagnostics)")
         let destinations = try PDFProbe.run("pdfinfo", ["-dests", pdf]).output
-        #expect(destinations.contains("\"two\"") && destinations.contains("\"sp\""), "named destinations for #two and #sp: \(destinations)")
+        #expect(
+            destinations.contains("\"two\"") && destinations.contains("\"sp\""),
+            "named destinations for #two and #sp: \(destinations)")
         #expect(try PDFProbe.qpdfClean(pdf))
     }
 
     /// The issue's examples keep their text in the PDF.
     @Test func issueExamplesKeepTheirText() throws {
-        let (pdf, _) = try Render.markdown("""
-        # The set {x}
+        let (pdf, _) = try Render.markdown(
+            """
+            # The set {x}
 
-        ## Then use ${HOME}
+            ## Then use ${HOME}
 
-        ## Heading text ## {#h5}
+            ## Heading text ## {#h5}
 
-        A &amp; B \\[x\\]{.caption} end. [a few words]{foo}
+            A &amp; B \\[x\\]{.caption} end. [a few words]{foo}
 
-        Ratio 1:2
-        :::
-        end
+            Ratio 1:2
+            :::
+            end
 
-        [a link](https://example.com){.underline} and `print(1)`{.python}
-        """, name: "pandoc-issue-examples")
+            [a link](https://example.com){.underline} and `print(1)`{.python}
+            """, name: "pandoc-issue-examples")
         let text = try PDFProbe.text(pdf)
-        for expected in ["The set {x}", "Then use ${HOME}", "A & B [x]{.caption} end. [a few words]{foo}", "Ratio 1:2 ::: end", "a link and print(1)"] {
+        for expected in [
+            "The set {x}", "Then use ${HOME}", "A & B [x]{.caption} end. [a few words]{foo}", "Ratio 1:2 ::: end",
+            "a link and print(1)",
+        ] {
             #expect(text.contains(expected), "'\(expected)' in \(text)")
         }
         #expect(text.contains("Heading text") && !text.contains("##"))

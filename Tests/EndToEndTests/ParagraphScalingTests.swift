@@ -10,15 +10,24 @@ import Testing
 @Suite(.serialized) struct ParagraphScalingTests {
     /// The kinds: a name, the paragraph of size n, the size n, and a word the PDF must end with.
     static let kinds: [(name: String, size: Int, last: String, markdown: @Sendable (Int) -> String)] = [
-        ("link URL", 2_500, "here", { "See [the link](https://example.com/" + String(repeating: "a", count: $0) + ") here.\n" }),
-        ("autolink URL", 2_500, "here", { "See <https://example.com/" + String(repeating: "a", count: $0) + "> here.\n" }),
+        (
+            "link URL", 2_500, "here",
+            { "See [the link](https://example.com/" + String(repeating: "a", count: $0) + ") here.\n" }
+        ),
+        (
+            "autolink URL", 2_500, "here",
+            { "See <https://example.com/" + String(repeating: "a", count: $0) + "> here.\n" }
+        ),
         ("bare URL", 2_500, "here", { "See https://example.com/" + String(repeating: "a", count: $0) + " here.\n" }),
         ("e-mail address", 2_500, "now", { "Mail " + String(repeating: "a", count: $0) + "@example.com now.\n" }),
         ("combining marks", 8_000, "here", { "e" + String(repeating: "\u{301}", count: $0) + " here\n" }),
         ("soft hyphens", 6_000, "here", { String(repeating: "\u{AD}", count: $0) + " here\n" }),
         ("links", 1_500, "here", { (0..<$0).map { "[l\($0)](u\($0))" }.joined(separator: " ") + " here\n" }),
         ("hard breaks", 3_000, "here", { (0..<$0).map { "w\($0)\\\n" }.joined() + "here\n" }),
-        ("link of words", 5_000, "here", { "[" + Array(repeating: "word", count: $0).joined(separator: " ") + "](https://example.com) here\n" }),
+        (
+            "link of words", 5_000, "here",
+            { "[" + Array(repeating: "word", count: $0).joined(separator: " ") + "](https://example.com) here\n" }
+        ),
     ]
 
     /// Renders `markdown` with the typeset command (tagged, as by default): processor time (user
@@ -27,11 +36,15 @@ import Testing
     func render(_ markdown: String, name: String) throws -> (seconds: Double, mebibytes: Double, text: String) {
         let folder = try Render.scratchFolder("paragraph-scaling")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let input = folder + "/\(name).md", pdf = folder + "/\(name).pdf", report = folder + "/\(name).time"
+        let input = folder + "/\(name).md"
+        let pdf = folder + "/\(name).pdf"
+        let report = folder + "/\(name).time"
         try markdown.write(toFile: input, atomically: true, encoding: .utf8)
-        let run = try PDFProbe.run("time", ["-f", "%M %U %S", "-o", report, Render.binary, "render", input, "-q", "-o", pdf])
+        let run = try PDFProbe.run(
+            "time", ["-f", "%M %U %S", "-o", report, Render.binary, "render", input, "-q", "-o", pdf])
         #expect(run.status == 0, "\(name): \(run.output)")
-        let figures = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n").last?
+        let figures =
+            try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n").last?
             .split(separator: " ").compactMap { Double(String($0)) } ?? []
         guard figures.count == 3 else { return (.infinity, .infinity, try PDFProbe.text(pdf)) }
         return (figures[1] + figures[2], figures[0] / 1024, try PDFProbe.text(pdf))
@@ -43,7 +56,8 @@ import Testing
         let slug = name.replacingOccurrences(of: " ", with: "-")
         let small = try render(markdown(size), name: "\(slug)-1")
         let large = try render(markdown(8 * size), name: "\(slug)-8")
-        let figures = "\(name): n \(String(format: "%.2f", small.seconds)) s \(Int(small.mebibytes)) MiB, "
+        let figures =
+            "\(name): n \(String(format: "%.2f", small.seconds)) s \(Int(small.mebibytes)) MiB, "
             + "8n \(String(format: "%.2f", large.seconds)) s \(Int(large.mebibytes)) MiB"
         #expect(large.seconds <= 10 * small.seconds, "\(figures)")
         #expect(large.mebibytes <= 10 * small.mebibytes, "\(figures)")
@@ -52,12 +66,15 @@ import Testing
     }
 
     /// Words for the paragraphs below, about six bytes each with their space.
-    static let words = ["the", "measure", "of", "a", "line", "is", "set", "by", "paragraph", "composer", "breaks",
-                        "into", "lines", "nearly", "equal", "width", "reader", "sees", "even", "grey", "across", "page"]
+    static let words = [
+        "the", "measure", "of", "a", "line", "is", "set", "by", "paragraph", "composer", "breaks",
+        "into", "lines", "nearly", "equal", "width", "reader", "sees", "even", "grey", "across", "page",
+    ]
 
     /// `bytes` bytes of words with spaces, and no line end.
     static func wordText(bytes: Int) -> String {
-        var text = "", index = 0
+        var text = ""
+        var index = 0
         text.reserveCapacity(bytes + 16)
         while text.utf8.count < bytes {
             text += words[index % words.count] + " "
@@ -96,7 +113,8 @@ import Testing
         let paragraph = try render(long, name: "\(slug)-long")
         let ordinary = try render(Self.prose(bytes: long.utf8.count), name: "\(slug)-prose")
         let ratio = paragraph.mebibytes / ordinary.mebibytes
-        let figures = "\(name), \(long.utf8.count) bytes: \(Int(paragraph.mebibytes)) MiB, "
+        let figures =
+            "\(name), \(long.utf8.count) bytes: \(Int(paragraph.mebibytes)) MiB, "
             + "an ordinary document of as many bytes \(Int(ordinary.mebibytes)) MiB "
             + "(\(String(format: "%.2f", ratio))×)"
         #expect(ratio <= 2.5, "\(figures)")
@@ -111,7 +129,8 @@ import Testing
         // most of the first page, so that the link runs on to the second.
         let letters = String(repeating: "a", count: 3_500)
         let filler = String(repeating: "Filler.\n\n", count: 30)
-        let (pdf, report) = try Render.markdown(filler + "See <https://example.com/\(letters)> here.\n", name: "wrapped-link")
+        let (pdf, report) = try Render.markdown(
+            filler + "See <https://example.com/\(letters)> here.\n", name: "wrapped-link")
         let linked = try PDFProbe.words(pdf).filter { $0.text.contains("aaaa") }
         let pages = Set(linked.map(\.page))
         #expect(pages.count >= 2, "the link runs over \(pages.count) of \(report.pageCount) pages")
@@ -121,10 +140,12 @@ import Testing
         // Eight numbers a quadrilateral, one quadrilateral a line of the link.
         let quadrilaterals = links.reduce(0) { count, link in
             guard let start = link.range(of: "/QuadPoints"), let open = link[start.upperBound...].firstIndex(of: "["),
-                  let close = link[open...].firstIndex(of: "]") else { return count }
+                let close = link[open...].firstIndex(of: "]")
+            else { return count }
             return count + link[link.index(after: open)..<close].split(whereSeparator: \.isWhitespace).count / 8
         }
         let lines = Set(linked.map { "\($0.page) \(Int($0.yMax))" })
-        #expect(lines.count > 20 && quadrilaterals == lines.count, "\(quadrilaterals) quadrilaterals, \(lines.count) lines")
+        #expect(
+            lines.count > 20 && quadrilaterals == lines.count, "\(quadrilaterals) quadrilaterals, \(lines.count) lines")
     }
 }

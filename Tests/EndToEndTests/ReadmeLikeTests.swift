@@ -3,6 +3,7 @@ import Styling
 import TestSupport
 import Testing
 import Typography
+
 @testable import Typesetter
 
 /// `templates/readme-like.md` — a README as GitHub projects write them — rendered with
@@ -15,7 +16,8 @@ import Typography
         let images = folder + "/readme-images"
         try? FileManager.default.createDirectory(atPath: images, withIntermediateDirectories: true)
         try? FileManager.default.removeItem(atPath: folder + "/readme-like.md")
-        try? FileManager.default.copyItem(atPath: Render.packageRoot + "/templates/readme-like.md", toPath: folder + "/readme-like.md")
+        try? FileManager.default.copyItem(
+            atPath: Render.packageRoot + "/templates/readme-like.md", toPath: folder + "/readme-like.md")
         ImageFiles.make(in: images)
         return folder
     }()
@@ -24,7 +26,9 @@ import Typography
     static let rendered: (pdf: String, messages: [String])? = {
         let source = folder + "/readme-like.md"
         guard let markdown = try? String(contentsOfFile: source, encoding: .utf8),
-              let (pdf, report) = try? Render.markdown(markdown, name: "readme-like", options: RenderOptions(baseDirectory: folder)) else { return nil }
+            let (pdf, report) = try? Render.markdown(
+                markdown, name: "readme-like", options: RenderOptions(baseDirectory: folder))
+        else { return nil }
         return (pdf, report.diagnostics.map(\.message))
     }()
 
@@ -40,7 +44,8 @@ import Typography
         #expect(messages.filter { $0.contains("<blink>") }.count == 1, "one warning for two <blink>: \(messages)")
         #expect(messages.filter { $0.contains("remote image") }.count == 1)
         #expect(messages.contains { $0.contains("2 remote images") }, "\(messages)")
-        #expect(messages.contains { $0.contains("a link into another Markdown file") && $0.contains("CHANGELOG.md#v2") })
+        #expect(
+            messages.contains { $0.contains("a link into another Markdown file") && $0.contains("CHANGELOG.md#v2") })
         #expect(messages.contains { $0.contains("empty heading") })
         #expect(!messages.contains { $0.contains("matches no heading") }, "every internal link resolves: \(messages)")
         #expect(messages.count == 4, "\(messages)")
@@ -57,19 +62,27 @@ import Typography
         #expect(text.contains("license MIT"), "a remote badge shows its alt text")
         #expect(text.contains("a handle & an error"))
         #expect(text.contains("Tabs in a paragraph are spaces."))
-        #expect(text.contains("A photo of the meter, taken on its side"), "a Markdown image is captioned with its alt text")
+        #expect(
+            text.contains("A photo of the meter, taken on its side"), "a Markdown image is captioned with its alt text")
         #expect(!text.contains("Lumen logo") && !text.contains("A 300 dpi chart"), "an HTML <img> is not, as on GitHub")
         #expect(!text.contains("introduced_in") && !text.contains("<!--") && !text.contains("&eacute;"))
     }
 
     @Test func linksAndDestinationsResolve() throws {
         let qdf = try #require(Self.qdf)
-        let dests = Set(try NSRegularExpression(pattern: #"/Dest \(([^)]*)\)"#).matches(in: qdf, range: NSRange(qdf.startIndex..., in: qdf))
+        let dests = Set(
+            try NSRegularExpression(pattern: #"/Dest \(([^)]*)\)"#).matches(
+                in: qdf, range: NSRange(qdf.startIndex..., in: qdf)
+            )
             .map { (qdf as NSString).substring(with: $0.range(at: 1)) })
         #expect(dests.isSuperset(of: ["install", "usage", "api-reference", "frequently-asked-questions"]), "\(dests)")
-        let named = try NSRegularExpression(pattern: #"\(([a-z-]+)\)\s*\[\s*\d+ 0 R\s*/XYZ"#).matches(in: qdf, range: NSRange(qdf.startIndex..., in: qdf))
-            .map { (qdf as NSString).substring(with: $0.range(at: 1)) }
-        #expect(Set(named).isSuperset(of: ["install", "usage"]), "the <a id> and <a name> anchors are named destinations: \(named)")
+        let named = try NSRegularExpression(pattern: #"\(([a-z-]+)\)\s*\[\s*\d+ 0 R\s*/XYZ"#).matches(
+            in: qdf, range: NSRange(qdf.startIndex..., in: qdf)
+        )
+        .map { (qdf as NSString).substring(with: $0.range(at: 1)) }
+        #expect(
+            Set(named).isSuperset(of: ["install", "usage"]),
+            "the <a id> and <a name> anchors are named destinations: \(named)")
         for uri in ["https://ci.example.com/lumen", "mailto:help@example.com", "tel:+15555550100", "CHANGELOG.md#v2"] {
             #expect(qdf.contains("/URI (\(uri))"), "link to \(uri)")
         }
@@ -78,7 +91,9 @@ import Typography
     @Test func imagesArePlacedUprightAtTheirResolution() throws {
         let (pdf, _) = try #require(Self.rendered)
         let list = try PDFProbe.run("pdfimages", ["-list", pdf]).output
-        let rows = list.split(separator: "\n").dropFirst(2).map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
+        let rows = list.split(separator: "\n").dropFirst(2).map {
+            $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        }
         func row(_ w: Int, _ h: Int) -> [String]? { rows.first { $0.count > 13 && $0[3] == "\(w)" && $0[4] == "\(h)" } }
         // The photo is stored 240 × 120 px with EXIF "rotate 90° clockwise": placed upright.
         let photo = try #require(row(120, 240), "\(list)")
@@ -95,7 +110,9 @@ import Typography
             .matches(in: streams, range: NSRange(streams.startIndex..., in: streams)).map { m in
                 (1...4).map { Double((streams as NSString).substring(with: m.range(at: $0)))! }
             }
-        func has(_ w: Double, _ h: Double) -> Bool { placed.contains { abs($0[0] - w) < 0.01 && abs($0[1] - h) < 0.01 } }
+        func has(_ w: Double, _ h: Double) -> Bool {
+            placed.contains { abs($0[0] - w) < 0.01 && abs($0[1] - h) < 0.01 }
+        }
         #expect(has(90, 180), "the photo is 90 pt wide × 180 pt high: \(placed)")
         #expect(has(144, 72), "the 300 dpi chart is 144 × 72 pt")
         #expect(has(72, 72), "the logo asks width=96 (CSS px): 72 pt")
@@ -106,22 +123,28 @@ import Typography
         let page = try #require(Int(photo[0]))
         let prefix = Render.folder + "/readme-photo"
         try PDFProbe.run("pdfimages", ["-f", "\(page)", "-l", "\(page)", pdf, prefix])
-        let files = try FileManager.default.contentsOfDirectory(atPath: Render.folder).filter { $0.hasPrefix("readme-photo") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: Render.folder).filter {
+            $0.hasPrefix("readme-photo")
+        }
         let images = files.compactMap { PPM(path: Render.folder + "/" + $0) }
         for file in files { try? FileManager.default.removeItem(atPath: Render.folder + "/" + file) }
         let stored = try #require(images.first { $0.width == 120 && $0.height == 240 })
-        let left = stored.pixel(x: 5, y: 120), right = stored.pixel(x: 114, y: 120)
+        let left = stored.pixel(x: 5, y: 120)
+        let right = stored.pixel(x: 114, y: 120)
         #expect(left.b > 200 && left.r < 60, "left is blue: \(left)")
         #expect(right.r > 200 && right.b < 60, "right is red: \(right)")
     }
 
     @Test func uprightJPEGStaysJPEGAndRotatedIsRedrawn() throws {
         let folder = Self.folder + "/readme-images"
-        let (pdf, report) = try Render.markdown("![upright](upright.jpg)\n\n![turned](photo.jpg)\n\n![bmp](plain.bmp)\n\n![tiff](scan.tif)\n",
-                                                 name: "jpeg-kinds", options: RenderOptions(baseDirectory: folder))
+        let (pdf, report) = try Render.markdown(
+            "![upright](upright.jpg)\n\n![turned](photo.jpg)\n\n![bmp](plain.bmp)\n\n![tiff](scan.tif)\n",
+            name: "jpeg-kinds", options: RenderOptions(baseDirectory: folder))
         #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
         let list = try PDFProbe.run("pdfimages", ["-list", pdf]).output
-        let rows = list.split(separator: "\n").dropFirst(2).map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
+        let rows = list.split(separator: "\n").dropFirst(2).map {
+            $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        }
         let upright = rows.first { $0[3] == "200" && $0[4] == "100" }
         #expect(upright?[8] == "jpeg", "an upright JPEG is embedded as JPEG: \(list)")
         #expect(upright?[12] == "144", "at its JFIF density, 144 dpi")
@@ -131,10 +154,13 @@ import Typography
     }
 
     @Test func missingImageNamesThePathWrittenAndThePathTried() throws {
-        let (_, report) = try Render.markdown("![gone](pictures/gone.png)\n", name: "missing-image",
-                                              options: RenderOptions(baseDirectory: Self.folder))
+        let (_, report) = try Render.markdown(
+            "![gone](pictures/gone.png)\n", name: "missing-image",
+            options: RenderOptions(baseDirectory: Self.folder))
         let message = try #require(report.diagnostics.first?.message)
-        #expect(message.contains("'pictures/gone.png'") && message.contains(Self.folder + "/pictures/gone.png"), "\(message)")
+        #expect(
+            message.contains("'pictures/gone.png'") && message.contains(Self.folder + "/pictures/gone.png"),
+            "\(message)")
     }
 }
 
@@ -143,7 +169,9 @@ import Typography
 enum ImageFiles {
     static func make(in folder: String) {
         func convert(_ arguments: [String]) { _ = try? PDFProbe.run("convert", arguments) }
-        convert(["-size", "128x128", "xc:#2F5BD3", "-fill", "white", "-draw", "circle 64,64 64,20", folder + "/logo.png"])
+        convert([
+            "-size", "128x128", "xc:#2F5BD3", "-fill", "white", "-draw", "circle 64,64 64,20", folder + "/logo.png",
+        ])
         convert(["-size", "120x28", "xc:#44CC11", folder + "/badge.gif"])
         convert(["-size", "600x300", "xc:green", "-units", "PixelsPerInch", "-density", "300", folder + "/chart.png"])
         convert(["-size", "200x100", "xc:purple", folder + "/screen.webp"])
@@ -161,7 +189,7 @@ enum ImageFiles {
     /// = `orientation` (Exif 2.32 §4.6.4).
     static func withOrientation(_ orientation: UInt8, jpeg: Data) -> Data {
         var app1: [UInt8] = [0xFF, 0xE1, 0, 34] + Array("Exif".utf8) + [0, 0]
-        app1 += [0x4D, 0x4D, 0, 0x2A, 0, 0, 0, 8]                 // big-endian TIFF header, IFD at 8
+        app1 += [0x4D, 0x4D, 0, 0x2A, 0, 0, 0, 8]  // big-endian TIFF header, IFD at 8
         app1 += [0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, orientation, 0, 0, 0, 0, 0, 0]
         return jpeg.prefix(2) + Data(app1) + jpeg.dropFirst(2)
     }
@@ -172,14 +200,26 @@ struct PPM {
     var width: Int, height: Int, pixels: [UInt8]
 
     init?(path: String) {
-        guard let data = FileManager.default.contents(atPath: path), data.count > 15, data.prefix(2) == Data("P6".utf8) else { return nil }
-        var fields: [String] = [], current = "", index = 0
+        guard let data = FileManager.default.contents(atPath: path), data.count > 15, data.prefix(2) == Data("P6".utf8)
+        else { return nil }
+        var fields: [String] = []
+        var current = ""
+        var index = 0
         while fields.count < 4, index < data.count {
-            let c = Character(UnicodeScalar(data[data.startIndex + index])); index += 1
-            if c.isWhitespace { if !current.isEmpty { fields.append(current); current = "" } } else { current.append(c) }
+            let c = Character(UnicodeScalar(data[data.startIndex + index]))
+            index += 1
+            if c.isWhitespace {
+                if !current.isEmpty {
+                    fields.append(current)
+                    current = ""
+                }
+            } else {
+                current.append(c)
+            }
         }
         guard fields.count == 4, let w = Int(fields[1]), let h = Int(fields[2]) else { return nil }
-        width = w; height = h
+        width = w
+        height = h
         pixels = [UInt8](data.dropFirst(index))
         guard pixels.count >= w * h * 3 else { return nil }
     }
@@ -193,15 +233,18 @@ struct PPM {
 /// The table of contents keeps the inline formatting of headings; bookmarks stay plain text.
 @Suite struct ContentsFormattingTests {
     @Test func entriesKeepCodeItalicAndStrikethrough() throws {
-        let (pdf, report) = try Render.markdown("---\ntoc: true\n---\n# Manual\n\n## Using `render` *quickly*\n\n## ~~Old~~ New\n\n## Plain[^1]\n\n[^1]: A note.\n",
-                                                 name: "toc-format")
+        let (pdf, report) = try Render.markdown(
+            "---\ntoc: true\n---\n# Manual\n\n## Using `render` *quickly*\n\n## ~~Old~~ New\n\n## Plain[^1]\n\n[^1]: A note.\n",
+            name: "toc-format")
         // Semibold contents entries in the code face: DejaVu Sans Mono has Bold, not SemiBold (a true warning).
         #expect(report.diagnostics.allSatisfy { $0.message.contains("lacks weight") }, "\(report.diagnostics)")
         let text = try PDFProbe.text(pdf)
         #expect(text.contains("Using render quickly") && text.contains("Old New"))
         // Bookmarks: plain titles.
         let qdf = try PDFProbe.contentStreams(pdf)
-        #expect(qdf.contains("/Title (Using render quickly)") && qdf.contains("/Title (Old New)") && qdf.contains("/Title (Plain)"), "plain bookmarks")
+        #expect(
+            qdf.contains("/Title (Using render quickly)") && qdf.contains("/Title (Old New)")
+                && qdf.contains("/Title (Plain)"), "plain bookmarks")
         // The contents page sets `render` in the monospaced face: its words sit in two faces on
         // the first page, once in the entry and once in the heading (both on page 1 here).
         let words = try PDFProbe.words(pdf).filter { $0.text == "render" }
@@ -212,22 +255,38 @@ struct PPM {
     @Test func entryRunsFollowTheHeadingsRuns() {
         let theme = Theme.default
         let body = RunStyle(font: FontSpec(families: theme[.title].families, size: 20))
-        var code = body; code.font.families = theme.monospaceFamilies; code.background = RGBAColor(hex: "#EEEEEE")
-        var italic = body; italic.font.italic = true
-        var struck = body; struck.strikethrough = .black
-        var note = body; note.link = .internal("fn-1")
+        var code = body
+        code.font.families = theme.monospaceFamilies
+        code.background = RGBAColor(hex: "#EEEEEE")
+        var italic = body
+        italic.font.italic = true
+        var struck = body
+        struck.strikethrough = .black
+        var note = body
+        note.link = .internal("fn-1")
         var outline = OutlineEntry(title: "Using render quickly Old", level: 2)
-        outline.runs = [StyledRun("Using ", style: body), StyledRun("render", style: code), StyledRun(" quickly ", style: italic),
-                        StyledRun("Old", style: struck), StyledRun("1", style: note)]
-        let heading = StyledBlock(.paragraph(StyledParagraph(runs: outline.runs, style: ParagraphStyle(baseFont: body.font))),
-                                  anchor: "using", outline: outline)
+        outline.runs = [
+            StyledRun("Using ", style: body), StyledRun("render", style: code), StyledRun(" quickly ", style: italic),
+            StyledRun("Old", style: struck), StyledRun("1", style: note),
+        ]
+        let heading = StyledBlock(
+            .paragraph(StyledParagraph(runs: outline.runs, style: ParagraphStyle(baseFont: body.font))),
+            anchor: "using", outline: outline)
         let toc = TableOfContents(theme: theme, blocks: [heading], language: nil, insertionIndex: 0, titleIndex: nil)
         let blocks = toc.inserted(into: [heading], pages: ["using": 3])
-        guard let entry = blocks.lazy.compactMap({ block -> StyledParagraph? in
-            if case .entry(let text, _) = block.content { return text } else { return nil } }).first else { Issue.record("no entry"); return }
+        guard
+            let entry = blocks.lazy.compactMap({ block -> StyledParagraph? in
+                if case .entry(let text, _) = block.content { return text } else { return nil }
+            }).first
+        else {
+            Issue.record("no entry")
+            return
+        }
         #expect(entry.runs.map(\.text) == ["Using ", "render", " quickly ", "Old"], "the footnote marker is left out")
         #expect(entry.runs[1].style.font.families == theme.monospaceFamilies && entry.runs[1].style.background != nil)
-        #expect(entry.runs[0].style.font.families == theme[.body].families && entry.runs[0].style.font.size == theme[.body].size)
+        #expect(
+            entry.runs[0].style.font.families == theme[.body].families
+                && entry.runs[0].style.font.size == theme[.body].size)
         #expect(entry.runs[2].style.font.italic && entry.runs[3].style.strikethrough != nil)
         #expect(entry.runs.allSatisfy { $0.style.link == .internal("using") })
     }

@@ -12,14 +12,22 @@ import Typography
     /// margin, excepted). poppler sizes a word's box from its font's ascent and descent, not its
     /// ink; Noto Sans CJK KR's box (1.45 em) is taller than Inter's line (1.21 em), so the
     /// vertical check allows `slack` pt or 12% of the box height, whichever is larger.
-    func assertInsideTextArea(_ words: [PDFProbe.Word], slack: Double = 2.5, sourceLocation: SourceLocation = #_sourceLocation) {
+    func assertInsideTextArea(
+        _ words: [PDFProbe.Word], slack: Double = 2.5, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let p = RenderTests.page
-        let left = p.margins.left, right = p.paper.width - p.margins.right
-        let top = p.margins.top, bottom = p.paper.height - p.margins.bottom
+        let left = p.margins.left
+        let right = p.paper.width - p.margins.right
+        let top = p.margins.top
+        let bottom = p.paper.height - p.margins.bottom
         for word in words where word.yMin < bottom + 10 {  // the footer sits well below
-            #expect(word.xMin >= left - 0.5 && word.xMax <= right + 0.5, "\(word) crosses a side margin", sourceLocation: sourceLocation)
+            #expect(
+                word.xMin >= left - 0.5 && word.xMax <= right + 0.5, "\(word) crosses a side margin",
+                sourceLocation: sourceLocation)
             let allowance = max(slack, 0.12 * word.height)
-            #expect(word.yMin >= top - allowance && word.yMax <= bottom + allowance, "\(word) crosses the top or bottom margin", sourceLocation: sourceLocation)
+            #expect(
+                word.yMin >= top - allowance && word.yMax <= bottom + allowance,
+                "\(word) crosses the top or bottom margin", sourceLocation: sourceLocation)
         }
     }
 
@@ -37,7 +45,10 @@ import Typography
 
         // Reading order: headings appear in source order in the extracted text.
         let text = try PDFProbe.text(pdf)
-        let headings = ["Why a type scale belongs in print", "The ten roles", "Code blocks", "Line height, leading", "A longer passage", "Closing"]
+        let headings = [
+            "Why a type scale belongs in print", "The ten roles", "Code blocks", "Line height, leading",
+            "A longer passage", "Closing",
+        ]
         let positions = headings.map { text.range(of: $0)?.lowerBound }
         #expect(!positions.contains(nil), "every heading is extractable")
         #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted(), "headings in source order")
@@ -57,9 +68,19 @@ import Typography
     @Test func longDocumentPaginatesWithoutCuttingLines() throws {
         var markdown = "# Long document\n\n"
         for i in 1...60 {
-            markdown += "## Section \(i)\n\n" + String(repeating: "Paragraph \(i) 문단 text that runs on to fill several lines of the measure. ", count: 6) + "\n\n"
-            if i % 7 == 0 { markdown += "| a | b |\n|---|--:|\n" + (1...12).map { "| row \($0) of \(i) | \($0 * i) |" }.joined(separator: "\n") + "\n\n" }
-            if i % 5 == 0 { markdown += "```\n" + (1...20).map { "let line\($0) = \($0)" }.joined(separator: "\n") + "\n```\n\n" }
+            markdown +=
+                "## Section \(i)\n\n"
+                + String(
+                    repeating: "Paragraph \(i) 문단 text that runs on to fill several lines of the measure. ", count: 6)
+                + "\n\n"
+            if i % 7 == 0 {
+                markdown +=
+                    "| a | b |\n|---|--:|\n"
+                    + (1...12).map { "| row \($0) of \(i) | \($0 * i) |" }.joined(separator: "\n") + "\n\n"
+            }
+            if i % 5 == 0 {
+                markdown += "```\n" + (1...20).map { "let line\($0) = \($0)" }.joined(separator: "\n") + "\n```\n\n"
+            }
         }
         let (pdf, report) = try Render.markdown(markdown, name: "long")
         #expect(report.pageCount > 10)
@@ -68,7 +89,9 @@ import Typography
         assertInsideTextArea(words)
         // No page ends with a heading: the last body line of each page is not a "Section" heading.
         for page in 1...report.pageCount {
-            let onPage = words.filter { $0.page == page && $0.yMax < RenderTests.page.paper.height - RenderTests.page.margins.bottom + 3 }
+            let onPage = words.filter {
+                $0.page == page && $0.yMax < RenderTests.page.paper.height - RenderTests.page.margins.bottom + 3
+            }
             guard let lastY = onPage.map(\.yMin).max() else { continue }
             let lastLine = onPage.filter { abs($0.yMin - lastY) < 1 }.map(\.text)
             #expect(lastLine.first != "Section", "page \(page) ends with a heading: \(lastLine)")
@@ -80,20 +103,24 @@ import Typography
     @Test func documentationAndRealWorldFixturesRenderCleanly() throws {
         var sources = [Render.packageRoot + "/README.md"]
         let docs = Render.packageRoot + "/docs"
-        let documentation = try FileManager.default.contentsOfDirectory(atPath: docs).filter { $0.hasSuffix(".md") }.sorted()
+        let documentation = try FileManager.default.contentsOfDirectory(atPath: docs).filter { $0.hasSuffix(".md") }
+            .sorted()
         #expect(documentation.count >= 8, "\(documentation)")
         sources += documentation.map { docs + "/" + $0 }
         let fixtures = Render.packageRoot + "/Tests/EndToEndTests/Fixtures/real"
         let shared = Render.packageRoot + "/../shared/fixtures/real"
         for folder in [fixtures, shared] {
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasSuffix(".md") && name != "SOURCES.md" {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            where name.hasSuffix(".md") && name != "SOURCES.md" {
                 sources.append(folder + "/" + name)
             }
         }
         #expect(sources.count >= 10)
         for (i, path) in sources.enumerated() {
             let markdown = try String(contentsOfFile: path, encoding: .utf8)
-            let (pdf, report) = try Render.markdown(markdown, name: "fixture\(i)", options: RenderOptions(baseDirectory: (path as NSString).deletingLastPathComponent))
+            let (pdf, report) = try Render.markdown(
+                markdown, name: "fixture\(i)",
+                options: RenderOptions(baseDirectory: (path as NSString).deletingLastPathComponent))
             #expect(report.pageCount >= 1, "\(path)")
             #expect(try PDFProbe.qpdfClean(pdf), "\(path)")
             assertInsideTextArea(try PDFProbe.words(pdf))
@@ -108,7 +135,8 @@ import Typography
         let text = try PDFProbe.text(pdf)
         #expect(!text.contains("↪"), "the mark is drawn, not text")
         #expect(text.replacingOccurrences(of: "\n", with: "").contains(code), "no hyphen inserted: \(text)")
-        let first = try #require(words.first), second = try #require(words.dropFirst().first)
+        let first = try #require(words.first)
+        let second = try #require(words.dropFirst().first)
         // The block is set at 70 % (its line is far wider than the page), so the 1.5 em hanging
         // indent is 1.5 × 9.5 × 0.7 ≈ 10 pt.
         #expect(second.xMin > first.xMin + 9, "the continuation hangs behind the mark")
@@ -116,15 +144,17 @@ import Typography
 
     @Test func svgImagesAreDrawnAsVectors() throws {
         let fixtures = Render.packageRoot + "/Tests/EndToEndTests/Fixtures"
-        let (pdf, report) = try Render.markdown("# Figure\n\n![A vector figure](figure.svg)\n", name: "svg",
-                                                options: RenderOptions(baseDirectory: fixtures))
+        let (pdf, report) = try Render.markdown(
+            "# Figure\n\n![A vector figure](figure.svg)\n", name: "svg",
+            options: RenderOptions(baseDirectory: fixtures))
         #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
         #expect(try PDFProbe.qpdfClean(pdf))
         let words = try PDFProbe.words(pdf)
         // The SVG's own text is real text in the PDF, not pixels; no raster image is embedded.
         let vector = try #require(words.first { $0.text == "Vector" })
         #expect(words.contains { $0.text == "벡터" })
-        #expect(try PDFProbe.run("pdfimages", ["-list", pdf]).output.split(separator: "\n").count == 2, "header lines only")
+        #expect(
+            try PDFProbe.run("pdfimages", ["-list", pdf]).output.split(separator: "\n").count == 2, "header lines only")
         // 480 × 160 CSS px = 360 × 120 pt, centred in the measure.
         let line = words.filter { abs($0.yMax - vector.yMax) < 2 }
         #expect(abs((line.map(\.xMin).min()! + line.map(\.xMax).max()!) / 2 - 595.2756 / 2) < 3, "\(line)")
@@ -143,29 +173,52 @@ import Typography
 
     @Test func unreadableImagesWarnAndDrawPlaceholders() throws {
         let dir = Render.folder
-        try Data((0..<300).map { UInt8(truncatingIfNeeded: $0 &* 37) }).write(to: URL(fileURLWithPath: dir + "/corrupt.png"))
+        try Data((0..<300).map { UInt8(truncatingIfNeeded: $0 &* 37) }).write(
+            to: URL(fileURLWithPath: dir + "/corrupt.png"))
         try "not a jpeg".write(toFile: dir + "/fake.jpg", atomically: true, encoding: .utf8)
         // A real PNG cut short: a valid header, no IEND.
         let png = try Data(contentsOf: URL(fileURLWithPath: Render.packageRoot + "/templates/images/type-scale.png"))
         try png.prefix(300).write(to: URL(fileURLWithPath: dir + "/truncated.png"))
         // Each says what is wrong, not "cannot read": empty, no size, cut short.
         try Data().write(to: URL(fileURLWithPath: dir + "/empty.png"))
-        try #"<svg xmlns="http://www.w3.org/2000/svg"><rect x="1" y="1" width="8" height="8"/></svg>"#.write(toFile: dir + "/nosize.svg", atomically: true, encoding: .utf8)
-        try #"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="8" height="8"/>"#.write(toFile: dir + "/cut.svg", atomically: true, encoding: .utf8)
-        let (pdf, report) = try Render.markdown("![Corrupt figure](corrupt.png)\n\n![f](fake.jpg)\n\n![m](missing.png)\n\n![r](https://example.com/x.png)\n\n![t](truncated.png)\n"
-                                                + "\n![e](empty.png)\n\n![n](nosize.svg)\n\n![c](cut.svg)\n",
-                                                name: "badimages", options: RenderOptions(baseDirectory: dir))
+        try #"<svg xmlns="http://www.w3.org/2000/svg"><rect x="1" y="1" width="8" height="8"/></svg>"#.write(
+            toFile: dir + "/nosize.svg", atomically: true, encoding: .utf8)
+        try #"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="8" height="8"/>"#.write(
+            toFile: dir + "/cut.svg", atomically: true, encoding: .utf8)
+        let (pdf, report) = try Render.markdown(
+            "![Corrupt figure](corrupt.png)\n\n![f](fake.jpg)\n\n![m](missing.png)\n\n![r](https://example.com/x.png)\n\n![t](truncated.png)\n"
+                + "\n![e](empty.png)\n\n![n](nosize.svg)\n\n![c](cut.svg)\n",
+            name: "badimages", options: RenderOptions(baseDirectory: dir))
         let messages = report.diagnostics.map(\.description)
-        #expect(messages.contains { $0.hasPrefix("badimages.md:1:1:") && $0.contains("'corrupt.png'") && $0.contains("is not in a format it reads") }, "\(messages)")
-        #expect(messages.contains { $0.hasPrefix("badimages.md:9:1:") && $0.contains("'truncated.png'") && $0.contains("is a PNG cut short") }, "\(messages)")
-        #expect(messages.contains { $0.hasPrefix("badimages.md:11:1:") && $0.contains("'empty.png'") && $0.contains("is empty (0 bytes)") }, "\(messages)")
-        #expect(messages.contains { $0.hasPrefix("badimages.md:13:1:") && $0.contains("'nosize.svg'") && $0.contains("is an SVG with no size")
-            && $0.contains("viewBox") && !$0.contains("read") }, "\(messages)")
-        #expect(messages.contains { $0.hasPrefix("badimages.md:15:1:") && $0.contains("'cut.svg'") && $0.contains("is an SVG cut short") }, "\(messages)")
+        #expect(
+            messages.contains {
+                $0.hasPrefix("badimages.md:1:1:") && $0.contains("'corrupt.png'")
+                    && $0.contains("is not in a format it reads")
+            }, "\(messages)")
+        #expect(
+            messages.contains {
+                $0.hasPrefix("badimages.md:9:1:") && $0.contains("'truncated.png'") && $0.contains("is a PNG cut short")
+            }, "\(messages)")
+        #expect(
+            messages.contains {
+                $0.hasPrefix("badimages.md:11:1:") && $0.contains("'empty.png'") && $0.contains("is empty (0 bytes)")
+            }, "\(messages)")
+        #expect(
+            messages.contains {
+                $0.hasPrefix("badimages.md:13:1:") && $0.contains("'nosize.svg'")
+                    && $0.contains("is an SVG with no size")
+                    && $0.contains("viewBox") && !$0.contains("read")
+            }, "\(messages)")
+        #expect(
+            messages.contains {
+                $0.hasPrefix("badimages.md:15:1:") && $0.contains("'cut.svg'") && $0.contains("is an SVG cut short")
+            }, "\(messages)")
         #expect(messages.contains { $0.hasPrefix("badimages.md:3:1:") && $0.contains("'fake.jpg'") })
         #expect(messages.contains { $0.hasPrefix("badimages.md:5:1:") && $0.contains("'missing.png' not found") })
         #expect(messages.contains { $0.hasPrefix("badimages.md:7:") && $0.contains("remote image") })
-        #expect(messages.contains { $0.hasPrefix("badimages.md:9:1:") && $0.contains("'truncated.png'") }, "a file cut short")
+        #expect(
+            messages.contains { $0.hasPrefix("badimages.md:9:1:") && $0.contains("'truncated.png'") },
+            "a file cut short")
         #expect(try PDFProbe.qpdfClean(pdf))
         #expect(try PDFProbe.text(pdf).contains("Corrupt figure"), "the placeholder shows the alt text")
     }
@@ -186,7 +239,8 @@ import Typography
 
     @Test func aRowTallerThanAPageIsSplitAtLineBoundaries() throws {
         let cell = (0..<120).map { "line\($0) of a very tall cell" }.joined(separator: "<br>")
-        let (pdf, report) = try Render.markdown("| Key | Value |\n|---|---|\n| short | \(cell) |\n| after | row |\n", name: "tallrow")
+        let (pdf, report) = try Render.markdown(
+            "| Key | Value |\n|---|---|\n| short | \(cell) |\n| after | row |\n", name: "tallrow")
         #expect(report.pageCount >= 3)
         let words = try PDFProbe.words(pdf)
         assertInsideTextArea(words)
@@ -206,6 +260,14 @@ import Typography
 final class Failures: @unchecked Sendable {
     private let lock = NSLock()
     private var items: [String] = []
-    func add(_ item: String) { lock.lock(); items.append(item); lock.unlock() }
-    var list: [String] { lock.lock(); defer { lock.unlock() }; return items }
+    func add(_ item: String) {
+        lock.lock()
+        items.append(item)
+        lock.unlock()
+    }
+    var list: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return items
+    }
 }

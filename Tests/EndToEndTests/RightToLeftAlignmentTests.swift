@@ -57,7 +57,8 @@ import Typesetter
         #expect(lines.count >= 15, "several lines per paragraph: \(lines.count)")
         expectInsideTextArea(lines, alignment)
         for line in lines {
-            let lo = line.map(\.xMin).min()!, hi = line.map(\.xMax).max()!
+            let lo = line.map(\.xMin).min()!
+            let hi = line.map(\.xMax).max()!
             switch alignment {
             case "right":
                 #expect(abs(hi - Self.right) <= 0.5, "right-aligned line ends at the right edge: \(lo)…\(hi) \(line)")
@@ -65,7 +66,9 @@ import Typesetter
                 #expect(abs((lo + hi) / 2 - (Self.left + Self.right) / 2) <= 0.75, "centred line: \(lo)…\(hi) \(line)")
             default:
                 // Left and justify are the start edge: the right for a right-to-left paragraph.
-                #expect(abs(lo - Self.left) <= 0.5 || abs(hi - Self.right) <= 0.5, "flush with one edge: \(lo)…\(hi) \(line)")
+                #expect(
+                    abs(lo - Self.left) <= 0.5 || abs(hi - Self.right) <= 0.5,
+                    "flush with one edge: \(lo)…\(hi) \(line)")
             }
         }
     }

@@ -8,7 +8,9 @@ import Testing
 @Suite(.serialized) struct ScriptingTests {
     func folder() throws -> String { try Render.scratchFolder("script") }
 
-    func write(_ text: String, _ path: String) throws { try text.write(toFile: path, atomically: true, encoding: .utf8) }
+    func write(_ text: String, _ path: String) throws {
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
 
     /// The first page's size in pt, as pdfinfo reads it.
     func pageSize(_ pdf: String) throws -> (width: Double, height: Double) {
@@ -22,9 +24,12 @@ import Testing
         return abs(size.width - width) < 0.1 && abs(size.height - height) < 0.1
     }
 
-    @Test(arguments: [(["render"], "--output-dir"), (["watch"], "--renders"), (["specimen"], "--guides"), (["theme", "import"], "--map"),
-                      (["theme", "check"], "--quiet"), (["theme", "list"], "--help"), (["theme", "show"], "--help"),
-                      (["fonts"], "--fonts"), (["completions"], "--help")])
+    @Test(arguments: [
+        (["render"], "--output-dir"), (["watch"], "--renders"), (["specimen"], "--guides"),
+        (["theme", "import"], "--map"),
+        (["theme", "check"], "--quiet"), (["theme", "list"], "--help"), (["theme", "show"], "--help"),
+        (["fonts"], "--fonts"), (["completions"], "--help"),
+    ])
     func everyCommandAnswersHelp(command: [String], option: String) throws {
         for flag in ["--help", "-h"] {
             let result = try typeset(command + [flag])
@@ -50,14 +55,17 @@ import Testing
         let syntax = try PDFProbe.run("bash", ["-n", dir + "/typeset.bash"])
         #expect(syntax.status == 0, "\(syntax.output)")
         // Completing `typeset render --pa` offers --paper; `--paper a` offers the A sizes.
-        let probe = "source \(dir)/typeset.bash; COMP_WORDS=(typeset render --pa); COMP_CWORD=2; _typeset; echo \"${COMPREPLY[*]}\";"
+        let probe =
+            "source \(dir)/typeset.bash; COMP_WORDS=(typeset render --pa); COMP_CWORD=2; _typeset; echo \"${COMPREPLY[*]}\";"
             + " COMP_WORDS=(typeset render --paper a); COMP_CWORD=3; _typeset; echo \"${COMPREPLY[*]}\""
         let completed = try PDFProbe.run("bash", ["-c", probe])
         #expect(completed.output.contains("--paper"), "\(completed.output)")
         #expect(completed.output.contains("a4"), "\(completed.output)")
         #expect(try typeset(["completions", "zsh"]).output.hasPrefix("#compdef typeset"))
         let version = try typeset(["--version"])
-        #expect(version.output.range(of: #"^typeset \d+\.\d+\.\d+ \([^)]+\)"#, options: .regularExpression) != nil, "\(version.output)")
+        #expect(
+            version.output.range(of: #"^typeset \d+\.\d+\.\d+ \([^)]+\)"#, options: .regularExpression) != nil,
+            "\(version.output)")
     }
 
     @Test func unknownOptionPointsToTheCommandsHelp() throws {
@@ -70,12 +78,15 @@ import Testing
         let dir = try folder()
         for name in ["one", "two", "three"] { try write("# \(name)\n\nText of \(name).", dir + "/\(name).md") }
         try write("---\ntheme: /dev/zero\n---\n\n# Bad\n", dir + "/bad.md")
-        let result = try typeset(["render", dir + "/one.md", dir + "/bad.md", dir + "/two.md", dir + "/three.md",
-                                  "--output-dir", dir + "/pdf", "-j", "2"])
+        let result = try typeset([
+            "render", dir + "/one.md", dir + "/bad.md", dir + "/two.md", dir + "/three.md",
+            "--output-dir", dir + "/pdf", "-j", "2",
+        ])
         #expect(result.status == 1, "\(result.output)")
         #expect(result.output.contains("3 written, 1 failed"), "\(result.output)")
         #expect(result.output.contains("bad.md:2:1: front matter 'theme'"), "\(result.output)")
-        #expect(result.output.components(separatedBy: "/4] ").count == 5, "one progress line per file: \(result.output)")
+        #expect(
+            result.output.components(separatedBy: "/4] ").count == 5, "one progress line per file: \(result.output)")
         let written = try FileManager.default.contentsOfDirectory(atPath: dir + "/pdf").sorted()
         #expect(written == ["one.pdf", "three.pdf", "two.pdf"])
         #expect(try PDFProbe.text(dir + "/pdf/three.pdf").contains("Text of three"))
@@ -110,8 +121,10 @@ import Testing
         let dir = try folder()
         try write("# Paper", dir + "/p.md")
         let mm = 72 / 25.4
-        for (paper, width, height) in [("a3 landscape", 420 * mm, 297 * mm), ("jis-b5", 182 * mm, 257 * mm), ("tabloid", 792, 1224),
-                                       ("c5", 162 * mm, 229 * mm), ("B4", 250 * mm, 353 * mm)] {
+        for (paper, width, height) in [
+            ("a3 landscape", 420 * mm, 297 * mm), ("jis-b5", 182 * mm, 257 * mm), ("tabloid", 792, 1224),
+            ("c5", 162 * mm, 229 * mm), ("B4", 250 * mm, 353 * mm),
+        ] {
             let result = try typeset(["render", dir + "/p.md", "-o", dir + "/p.pdf", "--paper", paper])
             #expect(result.status == 0, "\(result.output)")
             let size = try pageSize(dir + "/p.pdf")
@@ -123,15 +136,19 @@ import Testing
         // In front matter, a unitless size is judged as --paper's: an error at its line, nothing written.
         try write("---\npaper: 210 x 297\n---\n# Paper", dir + "/fm.md")
         let refused = try typeset(["render", dir + "/fm.md", "-o", dir + "/fm.pdf"])
-        #expect(refused.status == 1 && refused.output.hasPrefix(dir + "/fm.md:2:1: front matter 'paper'") && refused.output.contains("unit"), "\(refused.output)")
+        #expect(
+            refused.status == 1 && refused.output.hasPrefix(dir + "/fm.md:2:1: front matter 'paper'")
+                && refused.output.contains("unit"), "\(refused.output)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/fm.pdf"))
     }
 
     @Test func frontMatterSettingsFromTheCommandLine() throws {
         let dir = try folder()
         try write("# Chapter one\n\nBody text.\n\n\\newpage\n\n## Section\n\nMore.", dir + "/fm.md")
-        let result = try typeset(["render", dir + "/fm.md", "-o", dir + "/fm.pdf", "--toc", "--lang", "ko", "--header", "{title} head",
-                                  "--footer", "page {page} of {pages}", "--margins", "1in", "-V", "title=Set by V", "-M", "author=Ann"])
+        let result = try typeset([
+            "render", dir + "/fm.md", "-o", dir + "/fm.pdf", "--toc", "--lang", "ko", "--header", "{title} head",
+            "--footer", "page {page} of {pages}", "--margins", "1in", "-V", "title=Set by V", "-M", "author=Ann",
+        ])
         #expect(result.status == 0, "\(result.output)")
         let text = try PDFProbe.text(dir + "/fm.pdf")
         #expect(text.contains("목차"), "--toc with --lang ko")
@@ -155,8 +172,9 @@ import Testing
         #expect(result.status == 0, "\(result.output)")
         #expect(try isPage(dir + "/d.pdf", 419.53, 595.28))
         // Standard input: relative paths resolve against --resource-path.
-        let piped = try typeset(["render", "-", "-o", dir + "/s.pdf", "--resource-path", dir + "/doc"],
-                                stdin: Data("---\ntheme: beside.json\n---\n# Piped".utf8))
+        let piped = try typeset(
+            ["render", "-", "-o", dir + "/s.pdf", "--resource-path", dir + "/doc"],
+            stdin: Data("---\ntheme: beside.json\n---\n# Piped".utf8))
         #expect(piped.status == 0, "\(piped.output)")
         #expect(try isPage(dir + "/s.pdf", 419.53, 595.28))
     }
@@ -169,20 +187,27 @@ import Testing
         let lines = result.output.split(separator: "\n")
         #expect(lines.count >= 2, "\(result.output)")
         for line in lines {
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
-            #expect(object["file"] as? String == dir + "/j.md" && object["line"] as? Int == 1 && object["severity"] as? String == "warning", "\(line)")
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+            #expect(
+                object["file"] as? String == dir + "/j.md" && object["line"] as? Int == 1
+                    && object["severity"] as? String == "warning", "\(line)")
             #expect(object["column"] is Int && object["message"] is String)
         }
         let missing = try typeset(["render", dir + "/none.md", "-o", dir + "/none.pdf", "--diagnostics=json"])
         #expect(missing.status == 1)
-        let error = try #require(try JSONSerialization.jsonObject(with: Data(missing.output.utf8)) as? [String: Any], "\(missing.output)")
-        #expect(error["severity"] as? String == "error" && error["kind"] as? String == "unreadableInput" && error["line"] is NSNull)
+        let error = try #require(
+            try JSONSerialization.jsonObject(with: Data(missing.output.utf8)) as? [String: Any], "\(missing.output)")
+        #expect(
+            error["severity"] as? String == "error" && error["kind"] as? String == "unreadableInput"
+                && error["line"] is NSNull)
     }
 
     @Test func builtInThemesListAndShow() throws {
         let list = try typeset(["theme", "list"])
         #expect(list.status == 0)
-        #expect(list.output.split(separator: "\n").map { $0.split(separator: "\t")[0] } == ["default", "hig", "pretendard"])
+        #expect(
+            list.output.split(separator: "\n").map { $0.split(separator: "\t")[0] } == ["default", "hig", "pretendard"])
         let dir = try folder()
         for name in ["default", "hig"] {
             let shown = try typeset(["theme", "show", name])
@@ -211,11 +236,17 @@ import Testing
         let dir = try folder()
         let text = "# One\n\nFirst page.\n\n\\newpage\n\n# Two\n\nSecond page.\n\n\\newpage\n\n# Three\n\nThird page."
         try text.write(toFile: dir + "/doc.md", atomically: true, encoding: .utf8)
-        for (paper, dpi, width, height) in [("a5", 150, 875, 1240), ("letter", 72, 612, 792), ("a4 landscape", 30, 351, 249)] {
+        for (paper, dpi, width, height) in [
+            ("a5", 150, 875, 1240), ("letter", 72, 612, 792), ("a4 landscape", 30, 351, 249),
+        ] {
             let out = dir + "/\(dpi)/page.png"
             try FileManager.default.createDirectory(atPath: dir + "/\(dpi)", withIntermediateDirectories: true)
-            let result = try PDFProbe.run(Render.binary, ["render", dir + "/doc.md", "-o", out, "-f", "png", "--dpi", String(dpi),
-                                                          "--pages", "2-3", "--paper", paper])
+            let result = try PDFProbe.run(
+                Render.binary,
+                [
+                    "render", dir + "/doc.md", "-o", out, "-f", "png", "--dpi", String(dpi),
+                    "--pages", "2-3", "--paper", paper,
+                ])
             #expect(result.status == 0, "\(result.output)")
             let files = try FileManager.default.contentsOfDirectory(atPath: dir + "/\(dpi)").sorted()
             #expect(files == ["page-2.png", "page-3.png"], "only the selected pages")
@@ -224,7 +255,8 @@ import Testing
             #expect(abs(size.0 - width) <= 1 && abs(size.1 - height) <= 1, "\(paper) at \(dpi) dpi: \(size)")
         }
         // The picture is the page: ink where the text is, white elsewhere (ImageMagick's mean).
-        let mean = try PDFProbe.run("convert", [dir + "/150/page-2.png", "-colorspace", "gray", "-format", "%[fx:mean]", "info:"])
+        let mean = try PDFProbe.run(
+            "convert", [dir + "/150/page-2.png", "-colorspace", "gray", "-format", "%[fx:mean]", "info:"])
         let value = Double(mean.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         #expect(value > 0.9 && value < 0.9999, "mostly white with some ink: \(mean.output)")
     }
@@ -232,13 +264,16 @@ import Testing
     @Test func svgPagesAreVectorsInPoints() throws {
         let dir = try folder()
         try "# Vector\n\nText as glyph outlines.".write(toFile: dir + "/v.md", atomically: true, encoding: .utf8)
-        let result = try PDFProbe.run(Render.binary, ["render", dir + "/v.md", "-o", dir + "/", "--format", "svg", "--paper", "a5"])
+        let result = try PDFProbe.run(
+            Render.binary, ["render", dir + "/v.md", "-o", dir + "/", "--format", "svg", "--paper", "a5"])
         #expect(result.status == 0, "\(result.output)")
         let svg = try String(contentsOfFile: dir + "/v-1.svg", encoding: .utf8)
         #expect(svg.contains(#"width="419.527"#) && svg.contains("<path"), "\(svg.prefix(300))")
         #expect(!FileManager.default.fileExists(atPath: dir + "/v.pdf"))
         #expect(try PDFProbe.run(Render.binary, ["render", dir + "/v.md", "-f", "svg", "-o", "-"]).status == 2)
-        #expect(try PDFProbe.run(Render.binary, ["render", dir + "/v.md", "--pages", "1"]).status == 2, "--pages needs png or svg")
+        #expect(
+            try PDFProbe.run(Render.binary, ["render", dir + "/v.md", "--pages", "1"]).status == 2,
+            "--pages needs png or svg")
         #expect(try PDFProbe.run(Render.binary, ["render", dir + "/v.md", "-f", "png", "--pages", "3-1"]).status == 2)
     }
 
@@ -246,15 +281,20 @@ import Testing
     /// new PDF; an invalid edit is reported and watching goes on.
     @Test func watchRendersAgainOnEveryChange() throws {
         let dir = try folder()
-        let doc = dir + "/doc.md", pdf = dir + "/doc.pdf"
+        let doc = dir + "/doc.md"
+        let pdf = dir + "/doc.pdf"
         try "# Watch\n\nVersion one.".write(toFile: doc, atomically: true, encoding: .utf8)
         let log = Pipe()
-        let process = try PDFProbe.start(Render.binary, ["watch", doc, "-o", pdf, "--renders", "5"], standardError: log)
+        let process = try PDFProbe.start(
+            Render.binary, ["watch", doc, "-o", pdf, "--renders", "5"], standardError: log)
         defer { if process.isRunning { process.terminate() } }
 
         func waitFor(_ what: String, _ condition: () -> Bool) -> Bool {
             let deadline = Date().addingTimeInterval(20)
-            while Date() < deadline { if condition() { return true }; usleep(50_000) }
+            while Date() < deadline {
+                if condition() { return true }
+                usleep(50_000)
+            }
             Issue.record("timed out waiting for \(what)")
             return false
         }
@@ -270,7 +310,8 @@ import Testing
         try "# Watch\n\n![a picture](pic.png)\n".write(toFile: doc, atomically: true, encoding: .utf8)
         #expect(waitFor("the image reference") { pdfText().contains("a picture") })
         usleep(300_000)
-        try FileManager.default.copyItem(atPath: Render.packageRoot + "/templates/images/type-scale.png", toPath: dir + "/pic.png")
+        try FileManager.default.copyItem(
+            atPath: Render.packageRoot + "/templates/images/type-scale.png", toPath: dir + "/pic.png")
         #expect(waitFor("watch to stop after 5 renders (one failed)") { !process.isRunning })
         let output = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(output.contains("doc.md changed") && output.contains("pic.png changed"), "\(output)")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A run of spaces of any kind (Unicode Zs but the no-break ones: U+0020, U+1680, U+2000 to
 /// U+200A, U+205F, U+3000, and runs mixing them) is one break opportunity, wherever it stands:
@@ -16,8 +16,10 @@ import TestSupport
 
     /// The words each document sets, in order (but for the table's second cell, which a reader
     /// may place before the first's second line).
-    static let expected = ["xstart", "after", "mid", "one", "xmiddle", "after", "end", "one", "xend", "xitem", "after",
-                           "xhead", "after", "xcell", "after", "xbreak", "after"]
+    static let expected = [
+        "xstart", "after", "mid", "one", "xmiddle", "after", "end", "one", "xend", "xitem", "after",
+        "xhead", "after", "xcell", "after", "xbreak", "after",
+    ]
 
     /// Paragraphs, a list item, a heading, a table cell and a line after a hard break, each
     /// with the run at its start, middle or end.
@@ -48,8 +50,11 @@ import TestSupport
         let (pdf, report) = try Render.markdown(markdown, name: name)
         let size = try #require(try PDFProbe.info(pdf)["Page size"])
         let parts = size.split(separator: " ")
-        let width = try #require(Double(String(parts[0]))), height = try #require(Double(String(parts[2])))
-        let words = try PDFWord.read(pdf).filter { $0.xMin >= 0 && $0.xMax <= width && $0.yMin >= 0 && $0.yMax <= height }
+        let width = try #require(Double(String(parts[0])))
+        let height = try #require(Double(String(parts[2])))
+        let words = try PDFWord.read(pdf).filter {
+            $0.xMin >= 0 && $0.xMax <= width && $0.yMin >= 0 && $0.yMax <= height
+        }
         return (words.map(\.text), report.diagnostics.map(\.message))
     }
 
@@ -65,7 +70,10 @@ import TestSupport
             var position = text.startIndex
             var missing: String? = nil
             for word in Self.expected {
-                guard let found = text.range(of: word, range: position..<text.endIndex) else { missing = word; break }
+                guard let found = text.range(of: word, range: position..<text.endIndex) else {
+                    missing = word
+                    break
+                }
                 position = found.upperBound
             }
             #expect(missing == nil, "\(name) × \(count): missing from \(missing ?? ""); set: \(text)")
@@ -87,7 +95,8 @@ import TestSupport
         for index in 0..<80 {
             let left = words.first { holds($0, "left\(index)") }
             let right = words.first { holds($0, "right\(index)") }
-            let sameLine = left.flatMap { left in right.map { left.page == $0.page && abs(left.yMax - $0.yMax) < 0.5 } } ?? false
+            let sameLine =
+                left.flatMap { left in right.map { left.page == $0.page && abs(left.yMax - $0.yMax) < 0.5 } } ?? false
             #expect(sameLine, "pair \(index): \(String(describing: left)), \(String(describing: right))")
         }
         #expect(Set(words.map { Int($0.yMax) }).count > 5, "the paragraph takes several lines")

@@ -4,8 +4,9 @@ import MarkdownParser
 import Styling
 import TestSupport
 import Testing
-@testable import Typesetter
 import Typography
+
+@testable import Typesetter
 
 /// The document streams into layout (a survey pass, then each layout pass styles it again
 /// block by block on a producer thread): the blocks laid out, the PDF bytes and the warnings
@@ -19,59 +20,65 @@ import Typography
     /// the GitHub way and links to nothing, warning-bearing blocks (an unknown role, a missing
     /// image, text too large, a family not installed), lists, quotes, a table, code.
     static let documents: [(name: String, markdown: String)] = [
-        ("front-matter", """
-        ---
-        title: The Streamed Book
-        subtitle: Every block once
-        author: A. Writer
-        date: 2026-11-30
-        ---
-        Read [the second part](#second-part) first, or [this](#Second%20Part), or [nothing](#nowhere).[^a]
+        (
+            "front-matter",
+            """
+            ---
+            title: The Streamed Book
+            subtitle: Every block once
+            author: A. Writer
+            date: 2026-11-30
+            ---
+            Read [the second part](#second-part) first, or [this](#Second%20Part), or [nothing](#nowhere).[^a]
 
-        # First part
+            # First part
 
-        Text with a [span]{.nosuchrole} and a note.[^b]
+            Text with a [span]{.nosuchrole} and a note.[^b]
 
-        ![missing](no-such-image.png)
+            ![missing](no-such-image.png)
 
-        ## Second part
+            ## Second part
 
-        - one [back](#first-part)
-        - two
-          > quoted [far](#last)
+            - one [back](#first-part)
+            - two
+              > quoted [far](#last)
 
-        | a | b |
-        |---|---|
-        | 1 | [x](#first-part) |
+            | a | b |
+            |---|---|
+            | 1 | [x](#first-part) |
 
-        ```
-        code block
-        ```
+            ```
+            code block
+            ```
 
-        Big [W]{size=900} and [odd]{family="No Such Family"}.
+            Big [W]{size=900} and [odd]{family="No Such Family"}.
 
-        ### Last {#last}
+            ### Last {#last}
 
-        End.[^a]
+            End.[^a]
 
-        [^a]: Note A, [to the top](#first-part).
-        [^b]: Note B.
-        """),
-        ("opening-heading", """
-        # Opening Title
+            [^a]: Note A, [to the top](#first-part).
+            [^b]: Note B.
+            """
+        ),
+        (
+            "opening-heading",
+            """
+            # Opening Title
 
-        Intro paragraph.
+            Intro paragraph.
 
-        ## Section one
+            ## Section one
 
-        Body 1.[^n]
+            Body 1.[^n]
 
-        ## Section two
+            ## Section two
 
-        Body 2, see [one](#section-one).
+            Body 2, see [one](#section-one).
 
-        [^n]: A note.
-        """),
+            [^n]: A note.
+            """
+        ),
         ("no-headings", "Just a paragraph.[^x]\n\nAnother.\n\n[^x]: The note.\n"),
         ("empty", ""),
     ]
@@ -92,30 +99,42 @@ import Typography
             for i in fitted.indices { _ = SizeCheck.fit(&fitted[i], page: theme.page) }
             let titleBlock = TitleBlock(theme: theme, metadata: document.metadata, smart: true, blocks: fitted)
             let body = titleBlock.inserted(into: fitted)
-            let contents = TableOfContents(theme: theme, blocks: body, language: nil,
-                                           insertionIndex: titleBlock.insertionIndex + titleBlock.blocks.count,
-                                           titleIndex: titleBlock.titleHeadingIndex)
-            let pages = Dictionary(uniqueKeysWithValues: contents.entries.enumerated().map { ($0.element.anchor, $0.offset + 2) })
+            let contents = TableOfContents(
+                theme: theme, blocks: body, language: nil,
+                insertionIndex: titleBlock.insertionIndex + titleBlock.blocks.count,
+                titleIndex: titleBlock.titleHeadingIndex)
+            let pages = Dictionary(
+                uniqueKeysWithValues: contents.entries.enumerated().map { ($0.element.anchor, $0.offset + 2) })
             let whole = contents.inserted(into: body, pages: pages)
             // The streamed path.
             let survey = DocumentSurvey(document, theme: theme, options: styling, threaded: threaded)
-            let streamedTitle = TitleBlock(theme: theme, metadata: document.metadata, smart: true, blocks: survey.firstBlock.map { [$0] } ?? [])
-            let streamedContents = TableOfContents(theme: theme, entries: survey.contentsEntries(excluding: streamedTitle.titleHeadingIndex),
-                                                   language: nil, insertionIndex: 0)
-            let source = LayoutBlocks(stream: StyleStream(document, theme: theme, options: styling), links: survey.links, page: theme.page,
-                                      front: streamedTitle.blocks + streamedContents.blocks(pages: pages),
-                                      insertionIndex: streamedTitle.insertionIndex)
+            let streamedTitle = TitleBlock(
+                theme: theme, metadata: document.metadata, smart: true, blocks: survey.firstBlock.map { [$0] } ?? [])
+            let streamedContents = TableOfContents(
+                theme: theme, entries: survey.contentsEntries(excluding: streamedTitle.titleHeadingIndex),
+                language: nil, insertionIndex: 0)
+            let source = LayoutBlocks(
+                stream: StyleStream(document, theme: theme, options: styling), links: survey.links, page: theme.page,
+                front: streamedTitle.blocks + streamedContents.blocks(pages: pages),
+                insertionIndex: streamedTitle.insertionIndex)
             var streamed: [StyledBlock] = []
             var chunks = 0
-            _ = try StyledBlockPipe.forEach(source, threaded: threaded) { streamed += $0; chunks += 1 }
+            _ = try StyledBlockPipe.forEach(source, threaded: threaded) {
+                streamed += $0
+                chunks += 1
+            }
             // Without a table of contents the survey keeps no headings (their styled text would
             // stay until the file is finished), and knows the same of everything else.
-            let unlisted = DocumentSurvey(document, theme: theme, options: styling, threaded: threaded, listsHeadings: false)
+            let unlisted = DocumentSurvey(
+                document, theme: theme, options: styling, threaded: threaded, listsHeadings: false)
             #expect(unlisted.headings.isEmpty)
             #expect(unlisted.firstHeading == survey.firstHeading && unlisted.firstBlock == survey.firstBlock, "\(name)")
             #expect(unlisted.stylingDiagnostics == survey.stylingDiagnostics, "\(name)")
             #expect(streamed.count == whole.count, "\(name)")
-            #expect(streamed == whole, "\(name): first difference at \(zip(streamed, whole).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? -1)")
+            #expect(
+                streamed == whole,
+                "\(name): first difference at \(zip(streamed, whole).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? -1)"
+            )
             #expect(survey.stylingDiagnostics == styled.diagnostics, "\(name)")
             #expect(survey.firstHeading == styled.firstHeading)
             #expect(chunks >= document.blocks.count, "one chunk per top-level block")
@@ -134,14 +153,16 @@ import Typography
     @Test(arguments: [true, false])
     func threadedOutputIsByteIdentical(tagged: Bool) throws {
         for (name, markdown) in Self.documents {
-            var options = RenderOptions(creationDate: Self.fixed, header: "{title}", footer: "{page} of {pages}", tableOfContents: true)
+            var options = RenderOptions(
+                creationDate: Self.fixed, header: "{title}", footer: "{page} of {pages}", tableOfContents: true)
             options.tagged = tagged
             let parsed = MarkdownParser.parse(markdown, file: "\(name).md")
             var outputs: [(Data, [Diagnostic])] = []
             for threaded in [false, true] {
                 let path = Render.folder + "/stream-\(name)-\(tagged)-\(threaded).pdf"
-                let report = try Typesetter.render(document: parsed.document, diagnostics: parsed.diagnostics, to: path,
-                                                   options: options, threaded: threaded)
+                let report = try Typesetter.render(
+                    document: parsed.document, diagnostics: parsed.diagnostics, to: path,
+                    options: options, threaded: threaded)
                 outputs.append((try Data(contentsOf: URL(fileURLWithPath: path)), report.diagnostics))
             }
             #expect(outputs[0].0 == outputs[1].0, "\(name): PDF bytes differ")
@@ -152,8 +173,9 @@ import Typography
     /// Warnings come out in source order whichever check found them (styling, links, fonts),
     /// then the image and size checks' in theirs, as before streaming.
     @Test func diagnosticsKeepTheirOrder() throws {
-        let (_, report) = try Render.markdown(Self.documents[0].markdown, name: "stream-order",
-                                              options: RenderOptions(creationDate: Self.fixed))
+        let (_, report) = try Render.markdown(
+            Self.documents[0].markdown, name: "stream-order",
+            options: RenderOptions(creationDate: Self.fixed))
         let positioned = report.diagnostics.map { ($0.location?.line ?? 0, $0.message) }
         let image = try #require(positioned.firstIndex { $0.1.contains("no-such-image.png") })
         let size = try #require(positioned.firstIndex { $0.1.contains("too large for the text area") })
@@ -177,7 +199,8 @@ import Typography
             let path = folder + "/out.pdf"
             try "old".write(toFile: path, atomically: true, encoding: .utf8)
             #expect(throws: TypesetError.self, "\(kind)") {
-                _ = try Typesetter.render(markdown: long + "\n\n" + last, file: "strict.md", to: path, options: RenderOptions(strict: true))
+                _ = try Typesetter.render(
+                    markdown: long + "\n\n" + last, file: "strict.md", to: path, options: RenderOptions(strict: true))
             }
             #expect(try String(contentsOfFile: path, encoding: .utf8) == "old", "\(kind)")
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["out.pdf"], "\(kind)")

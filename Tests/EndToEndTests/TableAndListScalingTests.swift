@@ -26,11 +26,14 @@ import Testing
         return (seconds, runs.map(\.mebibytes).max() ?? .infinity, runs[runs.count - 1].pdf)
     }
 
-    static func expectLinear(small: (seconds: Double, mebibytes: Double, pdf: String),
-                             large: (seconds: Double, mebibytes: Double, pdf: String), what: String) throws {
+    static func expectLinear(
+        small: (seconds: Double, mebibytes: Double, pdf: String),
+        large: (seconds: Double, mebibytes: Double, pdf: String), what: String
+    ) throws {
         #expect(large.seconds <= 10 * small.seconds, "\(what): ×1 \(small.seconds) s, ×8 \(large.seconds) s")
-        #expect(large.mebibytes <= 10 * small.mebibytes,
-                "\(what): ×1 \(small.mebibytes) MiB, ×8 \(large.mebibytes) MiB")
+        #expect(
+            large.mebibytes <= 10 * small.mebibytes,
+            "\(what): ×1 \(small.mebibytes) MiB, ×8 \(large.mebibytes) MiB")
         let text = try PDFProbe.run("pdftotext", [large.pdf, "-"]).output
         #expect(text.contains("last line"), "\(what): what follows is drawn")
     }

@@ -10,7 +10,9 @@ import Typesetter
     static var limit: Double { pageHeight - bottom }
 
     /// `count` words `<tag>1 <tag>2 …`.
-    static func words(_ tag: String, _ count: Int) -> String { (1...count).map { "\(tag)\($0)" }.joined(separator: " ") }
+    static func words(_ tag: String, _ count: Int) -> String {
+        (1...count).map { "\(tag)\($0)" }.joined(separator: " ")
+    }
 
     /// The words `<tag><number>` of the text area (no footer), in reading order of their lines.
     static func cellWords(_ words: [PDFWord], tag: String) -> [PDFWord] {
@@ -23,24 +25,33 @@ import Typesetter
     /// its last line's box ends above the bottom margin, and another line (the cell's line
     /// step on that page) would reach below it — unless it would leave fewer than 2 lines (the
     /// default widows) for the row's last page. All `count` words are there, once, in order.
-    static func expectFilled(_ words: [PDFWord], tag: String, count: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectFilled(
+        _ words: [PDFWord], tag: String, count: Int, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let cell = cellWords(words, tag: tag)
-        #expect(cell.compactMap { Int($0.text.dropFirst(tag.count)) } == Array(1...count), "\(tag): all words once, in order",
-                sourceLocation: sourceLocation)
+        #expect(
+            cell.compactMap { Int($0.text.dropFirst(tag.count)) } == Array(1...count),
+            "\(tag): all words once, in order",
+            sourceLocation: sourceLocation)
         let pages = Array(Set(cell.map(\.page))).sorted()
         #expect(pages.count >= 2, "\(tag) is split", sourceLocation: sourceLocation)
-        func lines(_ page: Int) -> [Double] { Array(Set(cell.filter { $0.page == page }.map { ($0.yMax * 100).rounded() / 100 })).sorted() }
+        func lines(_ page: Int) -> [Double] {
+            Array(Set(cell.filter { $0.page == page }.map { ($0.yMax * 100).rounded() / 100 })).sorted()
+        }
         for (n, page) in pages.enumerated() {
             let here = lines(page)
             let last = here.last ?? 0
-            #expect(last <= limit + 0.5, "\(tag) page \(page): last line ends at \(last), below \(limit)", sourceLocation: sourceLocation)
+            #expect(
+                last <= limit + 0.5, "\(tag) page \(page): last line ends at \(last), below \(limit)",
+                sourceLocation: sourceLocation)
             guard n < pages.count - 1, here.count >= 3 else { continue }
             let steps = zip(here, here.dropFirst()).map { $1 - $0 }.sorted()
             let step = steps[steps.count / 2]
             let widowRule = n == pages.count - 2 && lines(pages.last!).count == 2
-            #expect(last + step > limit || widowRule,
-                    "\(tag) page \(page): last line ends at \(last), room for another \(step) pt line above \(limit)",
-                    sourceLocation: sourceLocation)
+            #expect(
+                last + step > limit || widowRule,
+                "\(tag) page \(page): last line ends at \(last), room for another \(step) pt line above \(limit)",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -50,9 +61,12 @@ import Typesetter
         let tall = words("w", 1500)
         switch shape {
         case "right": return "Intro.\n\n| a | b |\n|---|---|\n| short | \(tall) |\n| after | row |\n"
-        case "quote": return "Intro.\n\n> Quoted.\n>\n> | a | b |\n> |---|---|\n> | \(tall) | short |\n> | after | row |\n"
+        case "quote":
+            return "Intro.\n\n> Quoted.\n>\n> | a | b |\n> |---|---|\n> | \(tall) | short |\n> | after | row |\n"
         case "list": return "- Item.\n\n  | a | b |\n  |---|---|\n  | \(tall) | short |\n  | after | row |\n"
-        case "larger": return "Intro.\n\n| a | b | c |\n|---|---|---|\n| \(words("w", 700)) | [\(words("v", 250))]{.title2} | mid |\n| after | row | here |\n"
+        case "larger":
+            return
+                "Intro.\n\n| a | b | c |\n|---|---|---|\n| \(words("w", 700)) | [\(words("v", 250))]{.title2} | mid |\n| after | row | here |\n"
         default: return "Intro.\n\n| a | b |\n|---|---|\n| \(tall) | short |\n| after | row |\n"
         }
     }
@@ -77,9 +91,11 @@ import Typesetter
     /// reference lands.
     @Test func notesFollowTheirReferencesInASplitRow() throws {
         let labels = ["Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot", "Golf"]
-        let cell = labels.enumerated().map { k, label in Self.words("w", 160 + k) + " cite\(label)[^\(label)]" }.joined(separator: " ")
+        let cell = labels.enumerated().map { k, label in Self.words("w", 160 + k) + " cite\(label)[^\(label)]" }.joined(
+            separator: " ")
         let notes = labels.map { "[^\($0)]: note\($0) explains it." }.joined(separator: "\n")
-        let (pdf, _) = try Render.markdown("| a | b |\n|---|---|\n| \(cell) | short |\n\n\(notes)\n", name: "tall-row-notes")
+        let (pdf, _) = try Render.markdown(
+            "| a | b |\n|---|---|\n| \(cell) | short |\n\n\(notes)\n", name: "tall-row-notes")
         let words = try PDFProbe.words(pdf)
         #expect(Set(words.map(\.page)).count >= 3)
         for label in labels {
@@ -92,10 +108,16 @@ import Typesetter
 
     /// The first and last rows (pt from the page's top) with ink darker than `threshold` in
     /// the strip `xMin`…`xMax` of `page`, rasterized at 144 dpi; nil when it is blank.
-    static func inkRows(_ pdf: String, page: Int, xMin: Double, xMax: Double, threshold: UInt8 = 200) throws -> (top: Double, bottom: Double)? {
+    static func inkRows(_ pdf: String, page: Int, xMin: Double, xMax: Double, threshold: UInt8 = 200) throws -> (
+        top: Double, bottom: Double
+    )? {
         let scale = 2.0
-        let rows = try PDFProbe.rowsWithInk(pdf, page: page, dpi: 144, crop: ["-x", "\(Int(xMin * scale))", "-y", "0", "-W", "\(max(1, Int((xMax - xMin) * scale)))",
-                                                                        "-H", "\(Int(pageHeight * scale))"], threshold: threshold)
+        let rows = try PDFProbe.rowsWithInk(
+            pdf, page: page, dpi: 144,
+            crop: [
+                "-x", "\(Int(xMin * scale))", "-y", "0", "-W", "\(max(1, Int((xMax - xMin) * scale)))",
+                "-H", "\(Int(pageHeight * scale))",
+            ], threshold: threshold)
         guard let first = rows.first, let last = rows.last else { return nil }
         return (Double(first) / scale, Double(last + 1) / scale)
     }
@@ -117,10 +139,15 @@ import Typesetter
         #expect(pages >= 3)
         // The bar: 2 pt wide, 1 pt right of the text area's left edge (125 pt).
         for page in 2...pages {
-            let bar = try #require(try Self.inkRows(pdf, page: page, xMin: 125.5, xMax: 126.5), "page \(page) has a bar")
-            #expect(abs(bar.top - Self.top) <= 1, "page \(page): the bar starts at \(bar.top), the text area at \(Self.top)")
+            let bar = try #require(
+                try Self.inkRows(pdf, page: page, xMin: 125.5, xMax: 126.5), "page \(page) has a bar")
+            #expect(
+                abs(bar.top - Self.top) <= 1, "page \(page): the bar starts at \(bar.top), the text area at \(Self.top)"
+            )
             let lowest = words.filter { $0.page == page && $0.yMin < Self.limit }.map(\.yMax).max() ?? 0
-            #expect(bar.bottom >= lowest - 1, "page \(page): the bar reaches the last line (\(lowest)), ends at \(bar.bottom)")
+            #expect(
+                bar.bottom >= lowest - 1,
+                "page \(page): the bar reaches the last line (\(lowest)), ends at \(bar.bottom)")
         }
     }
 }

@@ -8,7 +8,8 @@ import Typesetter
     static let left = 125.0, right = 595.2756 - 125
 
     @Test func shortWordsStayWholeWhileProseWraps() throws {
-        let prose = "Distance from the baseline to the top of the tallest glyphs of the primary face, measured in points"
+        let prose =
+            "Distance from the baseline to the top of the tallest glyphs of the primary face, measured in points"
         let markdown = """
             | Term | 한국어 | Meaning | Unit |
             |:-----|:-------|:--------|:----:|
@@ -22,13 +23,16 @@ import Typesetter
         for word in ["Term", "CMYK", "Descent", "한국어", "디센트"] {
             #expect(words.contains { $0.text == word }, "'\(word)' whole in \(words.map(\.text))")
         }
-        #expect(!words.contains { $0.text.count > 1 && ($0.text.hasSuffix("-") || $0.text.hasSuffix("\u{2010}")) },
-                "no hyphenated fragments: \(words.map(\.text))")
+        #expect(
+            !words.contains { $0.text.count > 1 && ($0.text.hasSuffix("-") || $0.text.hasSuffix("\u{2010}")) },
+            "no hyphenated fragments: \(words.map(\.text))")
         // The prose column wraps: "Distance" appears on several lines.
         #expect(words.filter { $0.text == "Distance" }.count == 3)
         let lines = Set(words.filter { $0.text == "Distance" }.map(\.yMin))
         #expect(words.contains { $0.text == "points" && !lines.contains($0.yMin) }, "prose wraps")
-        for word in words where word.yMax < 780 { #expect(word.xMin >= Self.left - 0.5 && word.xMax <= Self.right + 0.5, "\(word)") }
+        for word in words where word.yMax < 780 {
+            #expect(word.xMin >= Self.left - 0.5 && word.xMax <= Self.right + 0.5, "\(word)")
+        }
     }
 
     @Test func sixtyColumnsStayInsideTheMargins() throws {
@@ -53,7 +57,9 @@ import Typesetter
         let (pdf, _) = try Render.markdown(markdown, name: "table-tracked", options: RenderOptions())
         let words = try PDFProbe.words(pdf).filter { $0.yMax < 780 }
         // poppler may split tracked text into several words: all of them on one line.
-        let tracked = words.filter { "TYPESETTING".contains($0.text) && $0.text.uppercased() == $0.text && !$0.text.isEmpty }
+        let tracked = words.filter {
+            "TYPESETTING".contains($0.text) && $0.text.uppercased() == $0.text && !$0.text.isEmpty
+        }
         #expect(tracked.map(\.text).joined() == "TYPESETTING", "\(words)")
         #expect(Set(tracked.map { ($0.yMin * 10).rounded() }).count == 1, "one line: \(tracked)")
     }

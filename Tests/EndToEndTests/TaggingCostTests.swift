@@ -9,8 +9,11 @@ import Testing
     /// Tagging a 223-page manual (``Prose/manual(sections:)``) costs little peak memory over
     /// `--no-tags`: measured ×1.07 (39.6 → 42.5 MiB) with the tagging pass reading and writing
     /// one object at a time; ×1.39 when every parsed object is held until the end.
-    @Test(.slow, .enabled(if: ProcessInfo.processInfo.environment["TYPESET_BIN"] != nil,
-                          "peak memory is measured on the release binary (TYPESET_BIN, as make test sets it)"))
+    @Test(
+        .slow,
+        .enabled(
+            if: ProcessInfo.processInfo.environment["TYPESET_BIN"] != nil,
+            "peak memory is measured on the release binary (TYPESET_BIN, as make test sets it)"))
     func taggingAddsLittleToTheUntaggedPeakOfA223PageManual() throws {
         let manual = Prose.manual(sections: 200)
         let untagged = try Render.peak(manual, name: "tagging-untagged")

@@ -1,9 +1,10 @@
 import DocumentModel
 import Foundation
-@testable import MarkdownParser
 import TestSupport
 import Testing
 import Typesetter
+
+@testable import MarkdownParser
 
 /// A property of the whole pipeline: for random documents built from text, backslash escapes,
 /// entity and numeric references, braces, brackets, colons and hashes, the PDF's text holds
@@ -29,27 +30,38 @@ import Typesetter
             var previous = ""
             for _ in 0..<Int.random(in: 1...8, using: &rng) {
                 // After `{` a plain word: the group can never be an attribute list.
-                let token = previous.hasSuffix("{") || Bool.random(using: &rng)
+                let token =
+                    previous.hasSuffix("{") || Bool.random(using: &rng)
                     ? words.randomElement(using: &rng)! : pieces.randomElement(using: &rng)!
                 tokens.append(token)
                 previous = token
             }
             var line = ""
             for (i, t) in tokens.enumerated() {
-                if i > 0, Bool.random(using: &rng) || tokens[i - 1].hasSuffix("{") == false && t.hasPrefix("{") == false && Bool.random(using: &rng) { line += " " }
+                if i > 0,
+                    Bool.random(using: &rng)
+                        || tokens[i - 1].hasSuffix("{") == false && t.hasPrefix("{") == false
+                            && Bool.random(using: &rng)
+                {
+                    line += " "
+                }
                 line += t
             }
             switch Int.random(in: 0..<10, using: &rng) {
             case 0: line = "# " + line
             case 1: line = "## " + line + " ##"
             case 2: line = ":::"
-            case 3: line = "::: " + words.randomElement(using: &rng)! + " " + line + " " + words.randomElement(using: &rng)!
+            case 3:
+                line = "::: " + words.randomElement(using: &rng)! + " " + line + " " + words.randomElement(using: &rng)!
             case 4: line = ""
             default: break
             }
             lines.append(line)
         }
-        if Int.random(in: 0..<6, using: &rng) == 0 { lines.insert("---", at: 0); lines.insert("---", at: min(2, lines.count)) }
+        if Int.random(in: 0..<6, using: &rng) == 0 {
+            lines.insert("---", at: 0)
+            lines.insert("---", at: min(2, lines.count))
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -81,7 +93,8 @@ import Typesetter
             // Front matter that is a YAML mapping is metadata, not text (`---`, `::: x: y`, `---`).
             var source = markdown
             if MarkdownParser.parse(markdown, file: "d.md").document.metadata != Metadata() {
-                source = markdown.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(3).joined(separator: "\n")
+                source = markdown.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(3).joined(
+                    separator: "\n")
             }
             let expected = CmarkTree.plainText(of: source).filter { !$0.isWhitespace }
             // Smart punctuation (on by default) may turn `...` into an ellipsis.
@@ -90,6 +103,8 @@ import Typesetter
                 failures.append("document \(n) \(markdown.debugDescription):\n  cmark '\(expected)'\n  pdf   '\(got)'")
             }
         }
-        #expect(failures.isEmpty, "\(failures.count) of \(documents.count) documents differ:\n\(failures.prefix(8).joined(separator: "\n"))")
+        #expect(
+            failures.isEmpty,
+            "\(failures.count) of \(documents.count) documents differ:\n\(failures.prefix(8).joined(separator: "\n"))")
     }
 }

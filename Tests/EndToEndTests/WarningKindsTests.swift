@@ -23,7 +23,9 @@ import Testing
 
     func folder() throws -> String { try Render.scratchFolder("warnings") }
 
-    func write(_ text: String, _ path: String) throws { try text.write(toFile: path, atomically: true, encoding: .utf8) }
+    func write(_ text: String, _ path: String) throws {
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
 
     /// Renders `markdown` with `--diagnostics json` (and `extra` arguments); the exit status and
     /// the JSON lines.
@@ -31,7 +33,9 @@ import Testing
         let dir = try folder()
         try write(markdown, dir + "/in.md")
         let result = try typeset(["render", dir + "/in.md", "-o", dir + "/out.pdf", "--diagnostics", "json"] + extra)
-        let lines = result.output.split(separator: "\n").compactMap { try? JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
+        let lines = result.output.split(separator: "\n").compactMap {
+            try? JSONDecoder().decode(Line.self, from: Data($0.utf8))
+        }
         return (result.status, lines, dir + "/out.pdf")
     }
 
@@ -44,7 +48,8 @@ import Testing
         #expect(warnings.count == 1, "\(result.lines)")
         let first = try #require(warnings.first)
         #expect(first.line == 3 && first.column == 10, "\(first)")
-        #expect(first.message.contains("'gopher://host/1'") && first.message.contains("52 like this"), "\(first.message)")
+        #expect(
+            first.message.contains("'gopher://host/1'") && first.message.contains("52 like this"), "\(first.message)")
     }
 
     /// A word wider than the measure is quoted and placed where it is written.
@@ -90,12 +95,16 @@ import Testing
     /// Repeated entries in one attribute list warn at the repeat; a language tag that is not
     /// BCP 47 is refused on a span as in the front matter.
     @Test func repeatedAttributesAndBadLanguageTagsWarn() throws {
-        let result = try render("Text [big]{size=10 size=30 .headline .caption #a #b} [x]{lang=../../etc/passwd} [y]{lang=de-CH}.\n")
+        let result = try render(
+            "Text [big]{size=10 size=30 .headline .caption #a #b} [x]{lang=../../etc/passwd} [y]{lang=de-CH}.\n")
         let attribute = result.lines.filter { $0.kind == "attribute" }
         #expect(attribute.contains { $0.message.contains("'size' is given again") && $0.column == 20 }, "\(attribute)")
         #expect(attribute.contains { $0.message.contains("'.caption' replaces '.headline'") }, "\(attribute)")
-        #expect(attribute.contains { $0.message.contains("'#a' is replaced by '#b'") && $0.column == 47 }, "\(attribute)")
-        #expect(attribute.contains { $0.message.contains("'../../etc/passwd' is not a BCP 47 language tag") }, "\(attribute)")
+        #expect(
+            attribute.contains { $0.message.contains("'#a' is replaced by '#b'") && $0.column == 47 }, "\(attribute)")
+        #expect(
+            attribute.contains { $0.message.contains("'../../etc/passwd' is not a BCP 47 language tag") },
+            "\(attribute)")
         #expect(!attribute.contains { $0.message.contains("'de-CH'") }, "\(attribute)")
     }
 
@@ -137,7 +146,8 @@ import Testing
     @Test func unclosedFrontMatterWarnsAndKeepsItsText() throws {
         let result = try render("---\ntitle: Ok\n\nSome text here.\n")
         let warning = try #require(result.lines.first { $0.kind == "front-matter" }, "\(result.lines)")
-        #expect(warning.line == 1 && warning.column == 1 && warning.message.contains("not closed")
+        #expect(
+            warning.line == 1 && warning.column == 1 && warning.message.contains("not closed")
                 && warning.message.contains("'---' or '...'"), "\(warning)")
         let text = try PDFProbe.text(result.pdf)
         #expect(text.contains("title: Ok") && text.contains("Some text here."), "\(text)")
@@ -147,8 +157,10 @@ import Testing
     /// same position, and both fail.
     @Test(arguments: [
         ("{\n  \"name\": \"m\",\n  \"monospace\": \"x\"\n}\n", ":3:16: monospace: family 'x' is not installed"),
-        ("{\n  \"name\": \"f\",\n  \"families\": {\"sans\": [\"Nope1\", \"Nope2\"]},\n  \"roles\": {\"body\": {\"family\": \"sans\"}}\n}\n",
-         ":3:25: role Display: family 'Nope1', 'Nope2' is not installed"),
+        (
+            "{\n  \"name\": \"f\",\n  \"families\": {\"sans\": [\"Nope1\", \"Nope2\"]},\n  \"roles\": {\"body\": {\"family\": \"sans\"}}\n}\n",
+            ":3:25: role Display: family 'Nope1', 'Nope2' is not installed"
+        ),
         ("{\n  \"name\": \"b\",\n  \"page\": {\n    \"blockSpacing\": -5\n  }\n}\n", ":4:5: page.blockSpacing must be"),
         ("{\n  \"name\": \"\u{FFFF}\"\n}\n", ""),
     ])
@@ -176,8 +188,10 @@ import Testing
         try write("# Not a theme\n", dir + "/other.md")
         let result = try typeset(["render", dir + "/in.md", "-o", dir + "/out.pdf"])
         #expect(result.status == 1, "\(result.output)")
-        #expect(result.output.contains(dir + "/in.md:2:1: front matter 'theme'") && result.output.contains("read as the theme"),
-                "\(result.output)")
+        #expect(
+            result.output.contains(dir + "/in.md:2:1: front matter 'theme'")
+                && result.output.contains("read as the theme"),
+            "\(result.output)")
         #expect(result.output.contains(dir + "/other.md:1:1: invalid JSON"), "\(result.output)")
     }
 
@@ -189,8 +203,9 @@ import Testing
         let checked = try typeset(["theme", "check", dir + "/t.json"])
         let imported = try typeset(["theme", "import", dir + "/t.json", "-o", dir + "/out.json"])
         #expect(checked.status == 1 && imported.status == 1, "\(checked.output)\n\(imported.output)")
-        #expect(checked.output.contains("alias cycle: a → b → a") && checked.output.contains("no typography tokens found"),
-                "\(checked.output)")
+        #expect(
+            checked.output.contains("alias cycle: a → b → a") && checked.output.contains("no typography tokens found"),
+            "\(checked.output)")
         #expect(checked.output == imported.output, "\(checked.output)\n\(imported.output)")
     }
 }

@@ -24,7 +24,8 @@ import Typesetter
     /// Renders `markdown`; the words on its pages (running heads and feet excluded), its
     /// warnings that name a table, and its path.
     static func render(_ markdown: String, name: String)
-        throws -> (words: [PDFProbe.Word], warnings: [String], pdf: String) {
+        throws -> (words: [PDFProbe.Word], warnings: [String], pdf: String)
+    {
         let (pdf, report) = try Render.markdown(markdown, name: name, options: RenderOptions())
         let words = try PDFProbe.words(pdf).filter { $0.yMax < 780 && $0.yMin > 60 }
         let warnings = report.diagnostics.filter { $0.message.contains("table") }.map(\.description)
@@ -103,15 +104,25 @@ import Typesetter
     /// Long words break in their column without making the table smaller; CJK cells break
     /// between ideographs; both stay inside the margins without overlapping.
     @Test(arguments: [
-        ("long", "| name | value | note |\n|---|---|---|\n| Donaudampfschifffahrtsgesellschaftskapitänswitwe | "
-            + "Rindfleischetikettierungsüberwachungsaufgabenübertragungsgesetz | short |\n"),
-        ("cjk", "| " + (0..<24).map { "열\($0)" }.joined(separator: " | ") + " |\n|"
-            + String(repeating: "---|", count: 24) + "\n| "
-            + (0..<24).map { "漢字\($0)한국어" }.joined(separator: " | ") + " |\n"),
-        ("mixed", "| id | " + (1..<40).map { "column\($0)" }.joined(separator: " | ") + " |\n|"
-            + String(repeating: "---|", count: 40) + "\n| first | "
-            + (1..<40).map { $0 % 5 == 0 ? "internationalization_identifier_\($0)" : "v\($0)" }.joined(separator: " | ")
-            + " |\n"),
+        (
+            "long",
+            "| name | value | note |\n|---|---|---|\n| Donaudampfschifffahrtsgesellschaftskapitänswitwe | "
+                + "Rindfleischetikettierungsüberwachungsaufgabenübertragungsgesetz | short |\n"
+        ),
+        (
+            "cjk",
+            "| " + (0..<24).map { "열\($0)" }.joined(separator: " | ") + " |\n|"
+                + String(repeating: "---|", count: 24) + "\n| "
+                + (0..<24).map { "漢字\($0)한국어" }.joined(separator: " | ") + " |\n"
+        ),
+        (
+            "mixed",
+            "| id | " + (1..<40).map { "column\($0)" }.joined(separator: " | ") + " |\n|"
+                + String(repeating: "---|", count: 40) + "\n| first | "
+                + (1..<40).map { $0 % 5 == 0 ? "internationalization_identifier_\($0)" : "v\($0)" }.joined(
+                    separator: " | ")
+                + " |\n"
+        ),
     ])
     func longAndCJKCellsStayInsideWithoutOverlap(name: String, markdown: String) throws {
         let (words, warnings, _) = try Self.render(markdown, name: "wide-table-\(name)")

@@ -6,7 +6,8 @@ import Typography
 /// lines break at spaces (or anywhere when a word is too long). Fast and font-independent.
 final class FakeShaper: TextShaper {
     func metrics(of font: FontSpec) -> FontMetrics {
-        FontMetrics(ascent: font.size * 0.8, descent: font.size * 0.2, xHeight: font.size * 0.5, capHeight: font.size * 0.7)
+        FontMetrics(
+            ascent: font.size * 0.8, descent: font.size * 0.2, xHeight: font.size * 0.5, capHeight: font.size * 0.7)
     }
 
     func shape(_ paragraph: StyledParagraph, width: Double?) -> ShapedParagraph {
@@ -17,17 +18,26 @@ final class FakeShaper: TextShaper {
         var current = ""
         for word in paragraph.text.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
             let candidate = current.isEmpty ? word : current + " " + word
-            if candidate.count <= maxChars { current = candidate; continue }
+            if candidate.count <= maxChars {
+                current = candidate
+                continue
+            }
             if !current.isEmpty { lines.append(current) }
             var rest = word
-            while rest.count > maxChars { lines.append(String(rest.prefix(maxChars))); rest = String(rest.dropFirst(maxChars)) }
+            while rest.count > maxChars {
+                lines.append(String(rest.prefix(maxChars)))
+                rest = String(rest.dropFirst(maxChars))
+            }
             current = rest
         }
         lines.append(current)
         let m = metrics(of: FontSpec(families: [], size: size))
-        return ShapedParagraph(lines: lines.map {
-            ShapedLine(handle: nil, x: 0, width: Double($0.count) * advance, ascent: m.ascent, descent: m.descent, text: $0)
-        })
+        return ShapedParagraph(
+            lines: lines.map {
+                ShapedLine(
+                    handle: nil, x: 0, width: Double($0.count) * advance, ascent: m.ascent, descent: m.descent, text: $0
+                )
+            })
     }
 }
 

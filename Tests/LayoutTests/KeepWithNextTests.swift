@@ -33,14 +33,17 @@ import Typography
     }
 
     @Test func aHeadingWithRoomForTwoLinesStays() throws {
-        let result = try layout([paragraph(lines(7, tag: "F")), heading(), paragraph("li1"), paragraph("li2"), paragraph("li3")],
-                                page: smallPage(lines: 10))
+        let result = try layout(
+            [paragraph(lines(7, tag: "F")), heading(), paragraph("li1"), paragraph("li2"), paragraph("li3")],
+            page: smallPage(lines: 10))
         #expect(result.lines.filter { $0.page == 1 }.map(\.text).suffix(3) == ["Heading", "li1", "li2"])
     }
 
     @Test func theNextHeadingEndsAShortSectionsKeep() throws {
         // Section A holds one line; B's heading and its paragraph's first lines move on, A stays.
-        let blocks = [paragraph(lines(6, tag: "F")), heading("A"), paragraph("a1"), heading("B"), paragraph(lines(4, tag: "B"))]
+        let blocks = [
+            paragraph(lines(6, tag: "F")), heading("A"), paragraph("a1"), heading("B"), paragraph(lines(4, tag: "B")),
+        ]
         let result = try layout(blocks, page: smallPage(lines: 10))
         #expect(result.lines.filter { $0.page == 1 }.map(\.text).suffix(2) == ["A", "a1"])
         #expect(result.lines.filter { $0.page == 2 }.first?.text == "B")
@@ -56,9 +59,14 @@ import Typography
         // Heading, header row and first row are kept by the heading and the table; the
         // paragraph after the table may start a page.
         let font = FontSpec(families: ["X"], size: 10)
-        func cell(_ t: String) -> StyledParagraph { StyledParagraph(runs: [StyledRun(t, style: RunStyle(font: font))], style: ParagraphStyle(baseFont: font)) }
-        let table = StyledTable(alignments: [.left], header: [cell("Name")], rows: [[cell("row1")]], ruleColor: .black, cellPadding: 0)
-        let blocks = [paragraph(lines(8, tag: "F")), heading(), StyledBlock(.table(table)), paragraph(lines(3, tag: "P"))]
+        func cell(_ t: String) -> StyledParagraph {
+            StyledParagraph(runs: [StyledRun(t, style: RunStyle(font: font))], style: ParagraphStyle(baseFont: font))
+        }
+        let table = StyledTable(
+            alignments: [.left], header: [cell("Name")], rows: [[cell("row1")]], ruleColor: .black, cellPadding: 0)
+        let blocks = [
+            paragraph(lines(8, tag: "F")), heading(), StyledBlock(.table(table)), paragraph(lines(3, tag: "P")),
+        ]
         let result = try layout(blocks, page: smallPage(lines: 12))
         #expect(result.lines.filter { $0.page == 1 }.map(\.text).suffix(3) == ["Heading", "Name", "row1"])
         #expect(result.lines.filter { $0.page == 2 }.first?.text.hasPrefix("P") == true)
@@ -69,22 +77,29 @@ import Typography
         let font = FontSpec(families: ["X"], size: 10)
         var style = ParagraphStyle(baseFont: font, leftIndent: 10 + 8)
         style.rightIndent = 8
-        var block = StyledBlock(.paragraph(StyledParagraph(runs: [StyledRun("let x = 1", style: RunStyle(font: font))], style: style)),
-                                background: RGBAColor(hex: "#EEEEEE"), backgroundPadding: 8)
+        var block = StyledBlock(
+            .paragraph(StyledParagraph(runs: [StyledRun("let x = 1", style: RunStyle(font: font))], style: style)),
+            background: RGBAColor(hex: "#EEEEEE"), backgroundPadding: 8)
         block.isCode = true
-        block.hangingMarkers = [HangingMarker(runs: [StyledRun(marker, style: RunStyle(font: font))], edge: 10,
-                                              structure: [StructureElement(.label, id: 1)])]
+        block.hangingMarkers = [
+            HangingMarker(
+                runs: [StyledRun(marker, style: RunStyle(font: font))], edge: 10,
+                structure: [StructureElement(.label, id: 1)])
+        ]
         return block
     }
 
     func texts(_ page: Page) -> [(text: String, x: Double, width: Double, baseline: Double)] {
-        page.elements.compactMap { if case .text(let line, let x, let baseline) = $0 { (line.text, x, line.width, baseline) } else { nil } }
+        page.elements.compactMap {
+            if case .text(let line, let x, let baseline) = $0 { (line.text, x, line.width, baseline) } else { nil }
+        }
     }
 
     @Test(arguments: ["•", "10."]) func aMarkerHangsOutsideACodePanel(_ marker: String) throws {
         let result = try layout([codeItem(marker: marker)], page: smallPage(lines: 10))
         let page = try #require(result.pages.first)
-        let panel = try #require(page.elements.lazy.compactMap { if case .fill(let rect, _) = $0 { rect } else { nil } }.first)
+        let panel = try #require(
+            page.elements.lazy.compactMap { if case .fill(let rect, _) = $0 { rect } else { nil } }.first)
         let drawn = texts(page)
         let label = try #require(drawn.first { $0.text == marker })
         let code = try #require(drawn.first { $0.text == "let x = 1" })
@@ -96,12 +111,18 @@ import Typography
 
     @Test func aMarkerSitsOnATablesFirstBaseline() throws {
         let font = FontSpec(families: ["X"], size: 10)
-        func cell(_ t: String) -> StyledParagraph { StyledParagraph(runs: [StyledRun(t, style: RunStyle(font: font))], style: ParagraphStyle(baseFont: font)) }
-        var table = StyledTable(alignments: [.left], header: [cell("Name")], rows: [[cell("row1")]], ruleColor: .black, cellPadding: 2)
+        func cell(_ t: String) -> StyledParagraph {
+            StyledParagraph(runs: [StyledRun(t, style: RunStyle(font: font))], style: ParagraphStyle(baseFont: font))
+        }
+        var table = StyledTable(
+            alignments: [.left], header: [cell("Name")], rows: [[cell("row1")]], ruleColor: .black, cellPadding: 2)
         table.leftIndent = 16
         var block = StyledBlock(.table(table))
-        block.hangingMarkers = [HangingMarker(runs: [StyledRun("1.", style: RunStyle(font: font))], edge: 16,
-                                              structure: [StructureElement(.label, id: 1)])]
+        block.hangingMarkers = [
+            HangingMarker(
+                runs: [StyledRun("1.", style: RunStyle(font: font))], edge: 16,
+                structure: [StructureElement(.label, id: 1)])
+        ]
         let result = try layout([block], page: smallPage(lines: 10))
         let drawn = texts(try #require(result.pages.first))
         let label = try #require(drawn.first { $0.text == "1." })

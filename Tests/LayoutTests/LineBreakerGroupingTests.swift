@@ -1,6 +1,7 @@
-@testable import Layout
 import TestSupport
 import Testing
+
+@testable import Layout
 
 /// The search visits the active breaks a group at a time (the nodes made at one break share
 /// the line from there) and skips a node that another of its group dominates. The result
@@ -56,7 +57,10 @@ import Testing
             var items = Self.paragraph(&random)
             if case_ % 4 == 0 {
                 // A long paragraph: several random ones run together (forced breaks inside).
-                for _ in 0..<6 { items.removeLast(); items += [.glue(3.5, stretch: 1.5, shrink: 1)] + Self.paragraph(&random) }
+                for _ in 0..<6 {
+                    items.removeLast()
+                    items += [.glue(3.5, stretch: 1.5, shrink: 1)] + Self.paragraph(&random)
+                }
             }
             var parameters = LineBreaker.Parameters()
             if case_ % 2 == 1 { parameters.raggedStretch = 20 }
@@ -66,7 +70,9 @@ import Testing
             breaker.compactionThreshold = 1 + random.below(24)
             let result = breaker.breakLines(items, width: width)
             let reference = ReferenceLineBreaker(parameters: parameters).breakLines(items, width: width)
-            #expect(result.lines == reference.lines, "case \(case_), width \(width), threshold \(breaker.compactionThreshold)")
+            #expect(
+                result.lines == reference.lines,
+                "case \(case_), width \(width), threshold \(breaker.compactionThreshold)")
             #expect(result.emergency == reference.emergency && result.overfull == reference.overfull, "case \(case_)")
         }
     }
@@ -107,7 +113,8 @@ struct ReferenceLineBreaker {
             items.append(.penalty(cost: -.infinity, position: items.last.map { $0.position } ?? 0))
         }
         if let lines = search(items, width: width, tolerance: parameters.tolerance, emergency: false)
-            ?? search(items, width: width, tolerance: .infinity, emergency: false) {
+            ?? search(items, width: width, tolerance: .infinity, emergency: false)
+        {
             return LineBreaker.Result(lines: lines, emergency: false, overfull: false)
         }
         let lines = search(items, width: width, tolerance: .infinity, emergency: true)!
@@ -120,7 +127,9 @@ struct ReferenceLineBreaker {
     private func lineStart(after i: Int, _ items: [Item]) -> Int {
         var j = i
         if items[j].kind != .box { j += 1 }
-        while j < items.count, items[j].kind != .box, !(items[j].kind == .penalty && items[j].cost == -.infinity) { j += 1 }
+        while j < items.count, items[j].kind != .box, !(items[j].kind == .penalty && items[j].cost == -.infinity) {
+            j += 1
+        }
         return j
     }
 
@@ -128,7 +137,8 @@ struct ReferenceLineBreaker {
         let p = parameters
         let count = items.count
         var sumWidth = [Double](repeating: 0, count: count + 1)
-        var sumStretch = sumWidth, sumShrink = sumWidth
+        var sumStretch = sumWidth
+        var sumShrink = sumWidth
         for i in 0..<count {
             let item = items[i]
             let counts = item.kind != .penalty
@@ -136,8 +146,11 @@ struct ReferenceLineBreaker {
             sumStretch[i + 1] = sumStretch[i] + (counts ? item.stretch : 0)
             sumShrink[i + 1] = sumShrink[i] + (counts ? item.shrink : 0)
         }
-        var nodes: [Node] = [Node(position: -1, line: 0, fitness: 2, hyphens: 0, totalWidth: 0, totalStretch: 0,
-                                  totalShrink: 0, demerits: 0, previous: -1, ratio: 0, hyphenated: false)]
+        var nodes: [Node] = [
+            Node(
+                position: -1, line: 0, fitness: 2, hyphens: 0, totalWidth: 0, totalStretch: 0,
+                totalShrink: 0, demerits: 0, previous: -1, ratio: 0, hyphenated: false)
+        ]
         var active: [Int] = [0]
         var survivors: [Int] = []
         var lastResort: Int? = nil
@@ -172,48 +185,67 @@ struct ReferenceLineBreaker {
                 } else {
                     ratio = (available - natural) / (stretch > 0 ? stretch : width * p.rigidLineStretch)
                 }
-                if ratio < -1 { lastResort = a; continue }
+                if ratio < -1 {
+                    lastResort = a
+                    continue
+                }
                 survivors.append(a)
                 if ratio > tolerance { continue }
                 let hyphens = hyphenated ? node.hyphens + 1 : 0
                 if hyphens > p.maxConsecutiveHyphens && !emergency { continue }
                 let badness = ratio.isInfinite ? 1e7 : min(1e7, 100 * (abs(ratio) * abs(ratio) * abs(ratio)))
                 var demerits = (p.linePenalty + badness) * (p.linePenalty + badness)
-                if isPenalty && item.cost > 0 { demerits += item.cost * item.cost }
-                else if isPenalty && item.cost < 0 && !forced { demerits -= item.cost * item.cost }
+                if isPenalty && item.cost > 0 {
+                    demerits += item.cost * item.cost
+                } else if isPenalty && item.cost < 0 && !forced {
+                    demerits -= item.cost * item.cost
+                }
                 if hyphenated && node.hyphenated { demerits += p.doubleHyphenDemerits }
                 if isLast && node.hyphenated { demerits += p.finalHyphenDemerits }
                 let f = fitness(ratio)
                 if abs(f - node.fitness) > 1 { demerits += p.adjacentDemerits }
                 if isLast && node.position >= 0 && natural < width * p.shortLastLine
-                    && !(node.position + 1..<i).contains(where: { items[$0].kind == .glue }) {
+                    && !(node.position + 1..<i).contains(where: { items[$0].kind == .glue })
+                {
                     demerits += p.shortLastLineDemerits
                 }
                 demerits += node.demerits
                 let key = f * 3 + min(hyphens, 2)
-                if demerits < best[key].demerits { best[key] = (demerits, a, ratio); found = true }
+                if demerits < best[key].demerits {
+                    best[key] = (demerits, a, ratio)
+                    found = true
+                }
             }
             swap(&active, &survivors)
             if !found && active.isEmpty && emergency, let a = lastResort {
-                best[2 * 3] = (nodes[a].demerits + 1e8, a, -1); found = true
+                best[2 * 3] = (nodes[a].demerits + 1e8, a, -1)
+                found = true
             }
             if !found { continue }
             let after = lineStart(after: i, items)
             if forced { active.removeAll(keepingCapacity: true) }
             for key in 0..<slots where best[key].from >= 0 {
                 let candidate = best[key]
-                nodes.append(Node(position: i, line: nodes[candidate.from].line + 1, fitness: key / 3, hyphens: key % 3,
-                                  totalWidth: sumWidth[after], totalStretch: sumStretch[after], totalShrink: sumShrink[after],
-                                  demerits: candidate.demerits, previous: candidate.from, ratio: candidate.ratio,
-                                  hyphenated: hyphenated))
+                nodes.append(
+                    Node(
+                        position: i, line: nodes[candidate.from].line + 1, fitness: key / 3, hyphens: key % 3,
+                        totalWidth: sumWidth[after], totalStretch: sumStretch[after], totalShrink: sumShrink[after],
+                        demerits: candidate.demerits, previous: candidate.from, ratio: candidate.ratio,
+                        hyphenated: hyphenated))
                 active.append(nodes.count - 1)
             }
         }
-        guard let end = active.filter({ nodes[$0].position == count - 1 }).min(by: { nodes[$0].demerits < nodes[$1].demerits })
+        guard
+            let end = active.filter({ nodes[$0].position == count - 1 }).min(by: {
+                nodes[$0].demerits < nodes[$1].demerits
+            })
         else { return nil }
         var chain: [Int] = []
         var n = end
-        while n > 0 { chain.append(n); n = nodes[n].previous }
+        while n > 0 {
+            chain.append(n)
+            n = nodes[n].previous
+        }
         var lines: [LineBreaker.Line] = []
         var start = 0
         for n in chain.reversed() {
@@ -221,8 +253,10 @@ struct ReferenceLineBreaker {
             let i = node.position
             let item = items[i]
             let natural = sumWidth[i] - sumWidth[start] + (item.kind == .penalty ? item.width : 0)
-            lines.append(LineBreaker.Line(breakIndex: i, start: start, ratio: node.ratio.isFinite ? node.ratio : 0,
-                                          naturalWidth: natural, hyphenated: node.hyphenated, hang: item.hang))
+            lines.append(
+                LineBreaker.Line(
+                    breakIndex: i, start: start, ratio: node.ratio.isFinite ? node.ratio : 0,
+                    naturalWidth: natural, hyphenated: node.hyphenated, hang: item.hang))
             start = lineStart(after: i, items)
         }
         return lines

@@ -24,7 +24,8 @@ func lineLengths(_ result: LineBreaker.Result, _ items: [LineBreaker.Item]) -> [
 }
 
 @Suite struct LineBreakerTests {
-    let prose = "In olden times when wishing still helped one there lived a king whose daughters were all beautiful "
+    let prose =
+        "In olden times when wishing still helped one there lived a king whose daughters were all beautiful "
         + "but the youngest was so beautiful that the sun itself which has seen so much was astonished whenever it "
         + "shone in her face Close by the king's castle lay a great dark forest and under an old lime tree in the "
         + "forest was a well"
@@ -41,13 +42,18 @@ func lineLengths(_ result: LineBreaker.Result, _ items: [LineBreaker.Item]) -> [
         }
         // First fit, for comparison: the worst ratio of total fit is no worse.
         var firstFit: [Double] = []
-        var lineWidth = 0.0, spaces = 0
+        var lineWidth = 0.0
+        var spaces = 0
         for word in prose.split(separator: " ") {
             let w = Double(word.count) * 5
             if lineWidth > 0 && lineWidth + 5 + w > width {
                 firstFit.append((width - lineWidth) / (Double(spaces) * 2.5))
-                lineWidth = w; spaces = 0
-            } else { lineWidth += (lineWidth > 0 ? 5 : 0) + w; spaces += lineWidth > w ? 1 : 0 }
+                lineWidth = w
+                spaces = 0
+            } else {
+                lineWidth += (lineWidth > 0 ? 5 : 0) + w
+                spaces += lineWidth > w ? 1 : 0
+            }
         }
         let worstTotal = result.lines.dropLast().map { abs($0.ratio) }.max() ?? 0
         #expect(worstTotal <= (firstFit.map(abs).max() ?? 0) + 1e-9)
@@ -69,8 +75,12 @@ func lineLengths(_ result: LineBreaker.Result, _ items: [LineBreaker.Item]) -> [
         // Every word can break in its middle; a narrow measure tempts a hyphen on every line.
         let text = Array(repeating: "abcdef-ghijkl", count: 40).joined(separator: " ")
         let result = LineBreaker().breakLines(items(text), width: 5 * 19)
-        var run = 0, longest = 0
-        for line in result.lines { run = line.hyphenated ? run + 1 : 0; longest = max(longest, run) }
+        var run = 0
+        var longest = 0
+        for line in result.lines {
+            run = line.hyphenated ? run + 1 : 0
+            longest = max(longest, run)
+        }
         #expect(longest <= 2)
     }
 
@@ -88,15 +98,15 @@ func lineLengths(_ result: LineBreaker.Result, _ items: [LineBreaker.Item]) -> [
         parameters.raggedStretch = 30
         let result = LineBreaker(parameters: parameters).breakLines(list, width: 200)
         let shortfalls = result.lines.dropLast().map { 200 - $0.naturalWidth }
-        #expect(shortfalls.allSatisfy { $0 >= -1e-9 })   // spaces never shrink in ragged text
-        #expect((shortfalls.max() ?? 0) < 45)             // no line much shorter than its neighbours
+        #expect(shortfalls.allSatisfy { $0 >= -1e-9 })  // spaces never shrink in ragged text
+        #expect((shortfalls.max() ?? 0) < 45)  // no line much shorter than its neighbours
     }
 
     @Test func aWordWiderThanTheMeasureTakesTheEmergencyBreaks() {
         var list = items("short words then")
         list.removeLast()
         list.append(.glue(5, stretch: 2.5, shrink: 5.0 / 3))
-        for k in 0..<60 {   // a 300 pt token with an emergency break after each 5 pt character
+        for k in 0..<60 {  // a 300 pt token with an emergency break after each 5 pt character
             list.append(.box(5))
             if k < 59 { list.append(.penalty(cost: 500, emergency: true)) }
         }
@@ -108,8 +118,10 @@ func lineLengths(_ result: LineBreaker.Result, _ items: [LineBreaker.Item]) -> [
     }
 
     @Test func aSingleBoxWiderThanTheMeasureIsLeftOverfullWithoutHanging() {
-        let list: [LineBreaker.Item] = [.box(30), .glue(5, stretch: 2.5, shrink: 1), .box(500), .glue(5, stretch: 2.5, shrink: 1),
-                                        .box(30), .penalty(cost: -.infinity)]
+        let list: [LineBreaker.Item] = [
+            .box(30), .glue(5, stretch: 2.5, shrink: 1), .box(500), .glue(5, stretch: 2.5, shrink: 1),
+            .box(30), .penalty(cost: -.infinity),
+        ]
         let result = LineBreaker().breakLines(list, width: 100)
         #expect(result.emergency && result.overfull)
         #expect(result.lines.count >= 2)

@@ -13,10 +13,17 @@ import Typography
 
     /// Every text line's glyphs (baseline − 8 to baseline + 2) within the text area (20 … 120 on
     /// `smallPage(lines: 10)`).
-    func expectInk(_ result: PageCollector, top: Double = 20, bottom: Double = 120, sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectInk(
+        _ result: PageCollector, top: Double = 20, bottom: Double = 120,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         for line in result.lines {
-            #expect(line.baseline - 8 >= top - 1e-9, "page \(line.page) '\(line.text)' at \(line.baseline)", sourceLocation: sourceLocation)
-            #expect(line.baseline + 2 <= bottom + 1e-9, "page \(line.page) '\(line.text)' at \(line.baseline)", sourceLocation: sourceLocation)
+            #expect(
+                line.baseline - 8 >= top - 1e-9, "page \(line.page) '\(line.text)' at \(line.baseline)",
+                sourceLocation: sourceLocation)
+            #expect(
+                line.baseline + 2 <= bottom + 1e-9, "page \(line.page) '\(line.text)' at \(line.baseline)",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -43,7 +50,9 @@ import Typography
         // The page is full up to its descent: one more 2 pt line would put its descent past 120.
         for page in result.pages {
             let last = result.lines.filter { $0.page == page.number }.map(\.baseline).max()!
-            if page.number < result.pages.count { #expect(last + 2 + 2 > 120, "page \(page.number) ends early at \(last)") }
+            if page.number < result.pages.count {
+                #expect(last + 2 + 2 > 120, "page \(page.number) ends early at \(last)")
+            }
         }
     }
 
@@ -66,7 +75,8 @@ import Typography
     @Test func textTallerThanTheTextAreaIsReported() throws {
         // 150 pt glyphs on a 2 pt step: 150 pt of ink in a 100 pt text area, 20 pt margins.
         let collector = PageCollector()
-        let paginator = Paginator(shaper: FakeShaper(), options: LayoutOptions(page: smallPage(lines: 10)), renderer: collector)
+        let paginator = Paginator(
+            shaper: FakeShaper(), options: LayoutOptions(page: smallPage(lines: 10)), renderer: collector)
         try paginator.add(paragraph("Big", size: 150, lineHeight: .absolute(2)))
         try paginator.add(paragraph("after"))
         try paginator.finish()
@@ -84,10 +94,13 @@ import Typography
         // the footer's at 148.2, its 2 pt descent past 150.
         let page = PageSetup(paper: PaperSize(width: 300, height: 150), margins: Margins(all: 4), blockSpacing: 0)
         let font = FontSpec(families: ["X"], size: 10)
-        let running = StyledParagraph(runs: [StyledRun("Running", style: RunStyle(font: font))], style: ParagraphStyle(baseFont: font))
+        let running = StyledParagraph(
+            runs: [StyledRun("Running", style: RunStyle(font: font))], style: ParagraphStyle(baseFont: font))
         let collector = PageCollector()
-        let paginator = Paginator(shaper: FakeShaper(), options: LayoutOptions(page: page, header: { _ in running }, footer: { _ in running }),
-                                  renderer: collector)
+        let paginator = Paginator(
+            shaper: FakeShaper(),
+            options: LayoutOptions(page: page, header: { _ in running }, footer: { _ in running }),
+            renderer: collector)
         try paginator.add(paragraph("body"))
         try paginator.finish()
         let baselines = collector.lines.filter { $0.text == "Running" }.map(\.baseline)

@@ -10,8 +10,11 @@ func smallPage(lines: Int) -> PageSetup {
 
 func paragraph(_ text: String, size: Double = 10, lineHeight: LineHeight? = nil) -> StyledBlock {
     let font = FontSpec(families: ["X"], size: size)
-    return StyledBlock(.paragraph(StyledParagraph(runs: [StyledRun(text, style: RunStyle(font: font))],
-                                                  style: ParagraphStyle(baseFont: font, lineHeight: lineHeight))))
+    return StyledBlock(
+        .paragraph(
+            StyledParagraph(
+                runs: [StyledRun(text, style: RunStyle(font: font))],
+                style: ParagraphStyle(baseFont: font, lineHeight: lineHeight))))
 }
 
 /// `count` words that each fill one 260 pt line (52 characters of 5 pt).
@@ -24,7 +27,8 @@ func lines(_ count: Int, tag: String = "L") -> String {
 
 func layout(_ blocks: [StyledBlock], page: PageSetup, widows: Int = 2, orphans: Int = 2) throws -> PageCollector {
     let collector = PageCollector()
-    let paginator = Paginator(shaper: FakeShaper(), options: LayoutOptions(page: page, widows: widows, orphans: orphans), renderer: collector)
+    let paginator = Paginator(
+        shaper: FakeShaper(), options: LayoutOptions(page: page, widows: widows, orphans: orphans), renderer: collector)
     for block in blocks { try paginator.add(block) }
     try paginator.finish()
     return collector
@@ -33,11 +37,15 @@ func layout(_ blocks: [StyledBlock], page: PageSetup, widows: Int = 2, orphans: 
 @Suite struct PaginatorTests {
     @Test func baselinesFollowTheLineHeightStep() throws {
         let page = PageSetup(paper: .a4, margins: Margins(all: 50), blockSpacing: 0)
-        for (rule, step) in [(nil, 10.0), (LineHeight.multiple(2), 20.0), (.absolute(30), 30.0), (.relativeToSize(1.5), 15.0)] {
+        for (rule, step) in [
+            (nil, 10.0), (LineHeight.multiple(2), 20.0), (.absolute(30), 30.0), (.relativeToSize(1.5), 15.0),
+        ] {
             let result = try layout([paragraph(lines(4), lineHeight: rule)], page: page)
             let baselines = result.lines.map(\.baseline)
             #expect(baselines.count == 4)
-            for (a, b) in zip(baselines, baselines.dropFirst()) { #expect(abs((b - a) - step) < 1e-9, "rule \(String(describing: rule))") }
+            for (a, b) in zip(baselines, baselines.dropFirst()) {
+                #expect(abs((b - a) - step) < 1e-9, "rule \(String(describing: rule))")
+            }
             // Half-leading: the first baseline sits at half the extra space plus the ascent.
             #expect(abs(baselines[0] - (50 + (step - 10) / 2 + 8)) < 1e-9)
         }
@@ -52,7 +60,8 @@ func layout(_ blocks: [StyledBlock], page: PageSetup, widows: Int = 2, orphans: 
 
     @Test func widowsAndOrphansLeaveTwoLinesOnEachSide() throws {
         // 9 lines fill page 1; a 3-line paragraph would leave one line (an orphan) at the bottom.
-        let result = try layout([paragraph(lines(9, tag: "A")), paragraph(lines(3, tag: "B"))], page: smallPage(lines: 10))
+        let result = try layout(
+            [paragraph(lines(9, tag: "A")), paragraph(lines(3, tag: "B"))], page: smallPage(lines: 10))
         let page2 = result.lines.filter { $0.page == 2 }.map(\.text)
         #expect(page2.count == 3, "the whole 3-line paragraph moves: \(page2)")
         // 8 + 3: a 2/1 split would leave a widow, and 1/2 an orphan → B moves whole.
@@ -74,23 +83,28 @@ func layout(_ blocks: [StyledBlock], page: PageSetup, widows: Int = 2, orphans: 
     @Test func headingNeverEndsAPage() throws {
         var heading = paragraph("Heading")
         heading.keepWithNext = true
-        let result = try layout([paragraph(lines(9)), heading, paragraph(lines(4, tag: "B"))], page: smallPage(lines: 10))
+        let result = try layout(
+            [paragraph(lines(9)), heading, paragraph(lines(4, tag: "B"))], page: smallPage(lines: 10))
         let last = result.lines.filter { $0.page == 1 }.last!
         #expect(last.text != "Heading")
         #expect(result.lines.filter { $0.page == 2 }.first?.text == "Heading")
     }
 
     @Test func forcedPageBreak() throws {
-        let result = try layout([paragraph("one"), StyledBlock(.pageBreak), paragraph("two")], page: smallPage(lines: 10))
+        let result = try layout(
+            [paragraph("one"), StyledBlock(.pageBreak), paragraph("two")], page: smallPage(lines: 10))
         #expect(result.pages.count == 2)
         #expect(result.lines.map(\.page) == [1, 2])
     }
 
     @Test func tableHeaderRepeatsOnContinuedPages() throws {
         let font = FontSpec(families: ["X"], size: 10)
-        func cell(_ t: String) -> StyledParagraph { StyledParagraph(runs: [StyledRun(t, style: RunStyle(font: font))], style: ParagraphStyle(baseFont: font)) }
-        let table = StyledTable(alignments: [.left, .right], header: [cell("Name"), cell("Value")],
-                                rows: (1...30).map { [cell("row\($0)"), cell("\($0)")] }, ruleColor: .black, cellPadding: 2)
+        func cell(_ t: String) -> StyledParagraph {
+            StyledParagraph(runs: [StyledRun(t, style: RunStyle(font: font))], style: ParagraphStyle(baseFont: font))
+        }
+        let table = StyledTable(
+            alignments: [.left, .right], header: [cell("Name"), cell("Value")],
+            rows: (1...30).map { [cell("row\($0)"), cell("\($0)")] }, ruleColor: .black, cellPadding: 2)
         let result = try layout([StyledBlock(.table(table))], page: smallPage(lines: 20))
         #expect(result.pages.count > 1)
         for page in result.pages {

@@ -6,23 +6,35 @@ import Typography
 /// A prepared paragraph measured like the fake shaper: every scalar 5 pt wide; breaks after
 /// spaces and between Hangul syllables (as Pango's UAX #14 log attributes); grapheme breaks everywhere.
 func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
-    var scalars: [Unicode.Scalar] = [], runIndex: [Int] = []
-    for (i, run) in runs.enumerated() { for s in run.text.unicodeScalars { scalars.append(s); runIndex.append(i) } }
+    var scalars: [Unicode.Scalar] = []
+    var runIndex: [Int] = []
+    for (i, run) in runs.enumerated() {
+        for s in run.text.unicodeScalars {
+            scalars.append(s)
+            runIndex.append(i)
+        }
+    }
     let n = scalars.count
     var lineBreak = [Bool](repeating: false, count: n + 1)
     for i in 1..<max(1, n) {
-        let a = scalars[i - 1], b = scalars[i]
-        lineBreak[i] = (a == " " && b != " ") || (ParagraphComposer.isHangul(a) && ParagraphComposer.isHangul(b)) || a == "-"
+        let a = scalars[i - 1]
+        let b = scalars[i]
+        lineBreak[i] =
+            (a == " " && b != " ") || (ParagraphComposer.isHangul(a) && ParagraphComposer.isHangul(b)) || a == "-"
     }
-    return PreparedParagraph(scalars: scalars, runIndex: runIndex, advances: scalars.map { $0 == "\u{AD}" ? 0 : 5 },
-                             lineBreakBefore: lineBreak, charBreakBefore: [Bool](repeating: true, count: n + 1),
-                             hyphenWidths: runs.map { _ in 5 })
+    return PreparedParagraph(
+        scalars: scalars, runIndex: runIndex, advances: scalars.map { $0 == "\u{AD}" ? 0 : 5 },
+        lineBreakBefore: lineBreak, charBreakBefore: [Bool](repeating: true, count: n + 1),
+        hyphenWidths: runs.map { _ in 5 })
 }
 
 @Suite struct ParagraphComposerTests {
     let font = FontSpec(families: ["X"], size: 10)
-    func paragraph(_ runs: [StyledRun], alignment: TextAlignment = .justify, hangul: HangulLineBreak = .keepAll) -> StyledParagraph {
-        StyledParagraph(runs: runs, style: ParagraphStyle(baseFont: font, alignment: alignment, hangulLineBreak: hangul))
+    func paragraph(_ runs: [StyledRun], alignment: TextAlignment = .justify, hangul: HangulLineBreak = .keepAll)
+        -> StyledParagraph
+    {
+        StyledParagraph(
+            runs: runs, style: ParagraphStyle(baseFont: font, alignment: alignment, hangulLineBreak: hangul))
     }
     func text(_ s: String, code: Bool = false) -> StyledRun {
         var style = RunStyle(font: font)
@@ -40,7 +52,8 @@ func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
         let p = prepared(runs)
         let kept = ParagraphComposer.compose(paragraph(runs), prepared: p, width: 120, hyphenate: { _, _ in [] })
         #expect(lineTexts(kept, p).allSatisfy { $0.split(separator: " ").allSatisfy { words.contains(String($0)) } })
-        let anywhere = ParagraphComposer.compose(paragraph(runs, hangul: .anywhere), prepared: p, width: 120, hyphenate: { _, _ in [] })
+        let anywhere = ParagraphComposer.compose(
+            paragraph(runs, hangul: .anywhere), prepared: p, width: 120, hyphenate: { _, _ in [] })
         #expect(lineTexts(anywhere, p).contains { !$0.split(separator: " ").allSatisfy { words.contains(String($0)) } })
         // Justified keep-all lines spread syllables as well as spaces (KLREQ).
         #expect(kept.lines.dropLast().contains { $0.syllableSpacing > 0 })
@@ -55,7 +68,8 @@ func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
     func aRunOfSpacesIsABreakOpportunity(_ spaces: String, _ alignment: TextAlignment) {
         let runs = [text("aaaaaaaaaa\(spaces)bbbbbbbbbb\(spaces)cccccccccc")]
         let p = prepared(runs)
-        let c = ParagraphComposer.compose(paragraph(runs, alignment: alignment), prepared: p, width: 80, hyphenate: { _, _ in [] })
+        let c = ParagraphComposer.compose(
+            paragraph(runs, alignment: alignment), prepared: p, width: 80, hyphenate: { _, _ in [] })
         #expect(lineTexts(c, p) == ["aaaaaaaaaa", "bbbbbbbbbb", "cccccccccc"], "\(lineTexts(c, p))")
         #expect(c.lines.allSatisfy { $0.naturalWidth <= 80 })
     }
@@ -64,43 +78,65 @@ func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
     /// wider than the measure, at a paragraph's start, middle and end and after a hard break:
     /// no emergency, no line wider than the measure, every word whole on a line; a leading run
     /// takes a line of its own, a trailing one adds no width.
-    @Test(arguments: ["\u{3000}", "\u{2003}", "\u{2000}", "\u{1680}", "\u{3000}\u{2003} \u{205F}"], [TextAlignment.left, .justify])
+    @Test(
+        arguments: ["\u{3000}", "\u{2003}", "\u{2000}", "\u{1680}", "\u{3000}\u{2003} \u{205F}"],
+        [TextAlignment.left, .justify])
     func runsOfSpacesOfEveryKindBreak(_ space: String, _ alignment: TextAlignment) {
         let run = String(repeating: space, count: 30 / space.unicodeScalars.count + 1)
-        for (text, words) in [(run + "xstart after", ["xstart", "after"]), ("mid" + run + "xmiddle after", ["mid", "xmiddle", "after"]),
-                              ("one xend" + run, ["one", "xend"]), ("before\n" + run + "xbreak after", ["before", "xbreak", "after"])] {
+        for (text, words) in [
+            (run + "xstart after", ["xstart", "after"]), ("mid" + run + "xmiddle after", ["mid", "xmiddle", "after"]),
+            ("one xend" + run, ["one", "xend"]), ("before\n" + run + "xbreak after", ["before", "xbreak", "after"]),
+        ] {
             let runs = [self.text(text)]
             var p = prepared(runs)
             for i in 1..<p.scalars.count {
-                let before = p.scalars[i - 1], after = p.scalars[i]
-                p.lineBreakBefore[i] = before == " " ? !ParagraphComposer.isBreakingSpace(after) : ParagraphComposer.isBreakingSpace(before)
+                let before = p.scalars[i - 1]
+                let after = p.scalars[i]
+                p.lineBreakBefore[i] =
+                    before == " "
+                    ? !ParagraphComposer.isBreakingSpace(after) : ParagraphComposer.isBreakingSpace(before)
             }
-            let c = ParagraphComposer.compose(paragraph(runs, alignment: alignment), prepared: p, width: 80, hyphenate: { _, _ in [] })
+            let c = ParagraphComposer.compose(
+                paragraph(runs, alignment: alignment), prepared: p, width: 80, hyphenate: { _, _ in [] })
             let label = "\(space.unicodeScalars.map { String($0.value, radix: 16) }) \(alignment): \(lineTexts(c, p))"
             #expect(!c.emergency, "\(label)")
             #expect(c.lines.allSatisfy { $0.naturalWidth <= 80 }, "\(label)")
-            let set = lineTexts(c, p).flatMap { $0.split(whereSeparator: { ParagraphComposer.isBreakingSpace($0.unicodeScalars.first!) || $0 == "\n" }) }
+            let set = lineTexts(c, p).flatMap {
+                $0.split(whereSeparator: { ParagraphComposer.isBreakingSpace($0.unicodeScalars.first!) || $0 == "\n" })
+            }
             #expect(set.map(String.init) == words, "\(label)")
         }
     }
 
     @Test func codeSpacesDoNotCountAsStretch() {
         // Lines whose only spaces are inside code are set at natural width.
-        let runs = [text("aaaa"), text(" "), text("b b b b b b b b b b b b b b b b b b b b b b b b", code: true), text(" "), text("cccc")]
+        let runs = [
+            text("aaaa"), text(" "), text("b b b b b b b b b b b b b b b b b b b b b b b b", code: true), text(" "),
+            text("cccc"),
+        ]
         let p = prepared(runs)
         let c = ParagraphComposer.compose(paragraph(runs), prepared: p, width: 100, hyphenate: { _, _ in [] })
         for line in c.lines {
-            let hasPlainSpace = (line.start..<line.end).contains { p.scalars[$0] == " " && !runs[p.runIndex[$0]].style.isCode }
+            let hasPlainSpace = (line.start..<line.end).contains {
+                p.scalars[$0] == " " && !runs[p.runIndex[$0]].style.isCode
+            }
             if !hasPlainSpace { #expect(line.spaceFactor == 0 && line.width == line.naturalWidth) }
         }
     }
 
     @Test func hyphenationPolicySkipsCodeDigitsAddressesCapitalsAndShortWords() {
         var asked: [String] = []
-        let runs = [text("representation abc123def example.com/path NASA tiny "), text("typography", code: true),
-                    text(" 타이포그래피 characteristics")]
+        let runs = [
+            text("representation abc123def example.com/path NASA tiny "), text("typography", code: true),
+            text(" 타이포그래피 characteristics"),
+        ]
         let p = prepared(runs)
-        _ = ParagraphComposer.compose(paragraph(runs), prepared: p, width: 60, hyphenate: { word, _ in asked.append(word); return [2, 5] })
+        _ = ParagraphComposer.compose(
+            paragraph(runs), prepared: p, width: 60,
+            hyphenate: { word, _ in
+                asked.append(word)
+                return [2, 5]
+            })
         #expect(Set(asked) == ["representation", "characteristics"])
     }
 
@@ -111,8 +147,12 @@ func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
         let runs = [StyledRun("Silbentrennung Silbentrennung Silbentrennung", style: style)]
         let p = prepared(runs)
         // Points offered at 1 (too close to the start) and 12 (too close to the end) are ignored.
-        let c = ParagraphComposer.compose(paragraph(runs), prepared: p, width: 50, hyphenate: { _, language in
-            languages.append(language); return [1, 6, 12] })
+        let c = ParagraphComposer.compose(
+            paragraph(runs), prepared: p, width: 50,
+            hyphenate: { _, language in
+                languages.append(language)
+                return [1, 6, 12]
+            })
         #expect(Set(languages) == ["de"])
         let texts = lineTexts(c, p)
         for (line, t) in zip(c.lines, texts) where line.ending == .hyphen { #expect(t.hasSuffix("Silben")) }
@@ -123,19 +163,30 @@ func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
         let runs = [text("representation representation representation representation")]
         let p = prepared(runs)
         var asked = 0
-        _ = ParagraphComposer.compose(paragraph(runs, alignment: .left), prepared: p, width: 90, hyphenate: { _, _ in asked += 1; return [] })
+        _ = ParagraphComposer.compose(
+            paragraph(runs, alignment: .left), prepared: p, width: 90,
+            hyphenate: { _, _ in
+                asked += 1
+                return []
+            })
         #expect(asked == 0)
         var style = RunStyle(font: font)
         style.hyphenate = true
         let on = [StyledRun("representation representation", style: style)]
-        _ = ParagraphComposer.compose(paragraph(on, alignment: .left), prepared: prepared(on), width: 90, hyphenate: { _, _ in asked += 1; return [] })
+        _ = ParagraphComposer.compose(
+            paragraph(on, alignment: .left), prepared: prepared(on), width: 90,
+            hyphenate: { _, _ in
+                asked += 1
+                return []
+            })
         #expect(asked > 0)
     }
 
     @Test func alignmentAndHangingPunctuation() {
         let runs = [text("one two three four five six seven eight nine ten eleven twelve.")]
         let p = prepared(runs)
-        let centred = ParagraphComposer.compose(paragraph(runs, alignment: .center), prepared: p, width: 100, hyphenate: { _, _ in [] })
+        let centred = ParagraphComposer.compose(
+            paragraph(runs, alignment: .center), prepared: p, width: 100, hyphenate: { _, _ in [] })
         for line in centred.lines { #expect(abs(line.x - (100 - line.width) / 2) < 1e-9) }
         // Justified: a line ending in a comma or period may hang 80 % of it (4 pt) past the measure.
         let hung = [text("aaaa, bbbb, cccc, dddd, eeee, ffff, gggg, hhhh, iiii, jjjj, kkkk, llll.")]

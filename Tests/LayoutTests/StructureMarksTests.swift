@@ -27,8 +27,10 @@ import Typography
             p.marker = [StyledRun("1.", style: p.runs[0].style)]
             block.content = .paragraph(p)
         }
-        block.structure = [StructureElement(.list, id: 1), StructureElement(.listItem, id: 2), StructureElement(.listBody, id: 2),
-                           StructureElement(.paragraph, id: 3)]
+        block.structure = [
+            StructureElement(.list, id: 1), StructureElement(.listItem, id: 2), StructureElement(.listBody, id: 2),
+            StructureElement(.paragraph, id: 3),
+        ]
         let texts = Self.taggedTexts(try layout([block], page: smallPage(lines: 10)).pages)
         #expect(texts.map(\.text) == ["1.", "Item text"])
         #expect(texts.map(\.roles) == [["L", "LI", "Lbl"], ["L", "LI", "LBody", "P"]])
@@ -39,12 +41,14 @@ import Typography
         func cell(_ s: String) -> StyledParagraph {
             StyledParagraph(runs: [StyledRun(s, style: RunStyle(font: font))], style: ParagraphStyle(baseFont: font))
         }
-        let table = StyledTable(alignments: [.none], header: [cell("Head")], rows: (1...12).map { [cell("row \($0)")] },
-                                ruleColor: .black, cellPadding: 1)
+        let table = StyledTable(
+            alignments: [.none], header: [cell("Head")], rows: (1...12).map { [cell("row \($0)")] },
+            ruleColor: .black, cellPadding: 1)
         var block = StyledBlock(.table(table))
         block.structure = [StructureElement(.table, id: 7)]
         let collector = PageCollector()
-        let options = LayoutOptions(page: smallPage(lines: 8), header: { _ in cell("Running head") }, footer: { n in cell("\(n)") })
+        let options = LayoutOptions(
+            page: smallPage(lines: 8), header: { _ in cell("Running head") }, footer: { n in cell("\(n)") })
         let paginator = Paginator(shaper: FakeShaper(), options: options, renderer: collector)
         try paginator.add(block)
         try paginator.finish()
@@ -55,7 +59,8 @@ import Typography
         #expect(heads.first?.roles == ["Table", "TR", "TH"])
         #expect(heads.dropFirst().allSatisfy { $0.roles == ["Artifact"] })
         #expect(texts.filter { $0.text.hasPrefix("row") }.allSatisfy { $0.roles == ["Table", "TR", "TD"] })
-        #expect(texts.filter { $0.text == "Running head" || Int($0.text) != nil }.allSatisfy { $0.roles == ["Artifact"] })
+        #expect(
+            texts.filter { $0.text == "Running head" || Int($0.text) != nil }.allSatisfy { $0.roles == ["Artifact"] })
     }
 
     @Test func blocksWithoutStructureAreTaggedByTheirContent() throws {

@@ -1,32 +1,40 @@
-@testable import Layout
 import Styling
 import Testing
 import Typography
+
+@testable import Layout
 
 /// CSS 2.1 automatic table layout (§17.5.2.2) over the fake shaper (0.5 em per character).
 @Suite struct TableLayoutTests {
     func cell(_ text: String, size: Double = 10) -> StyledParagraph {
         let font = FontSpec(families: ["X"], size: size)
-        return StyledParagraph(runs: [StyledRun(text, style: RunStyle(font: font))], style: ParagraphStyle(baseFont: font))
+        return StyledParagraph(
+            runs: [StyledRun(text, style: RunStyle(font: font))], style: ParagraphStyle(baseFont: font))
     }
 
     /// Every text line and rule of a laid-out table, pt on the page.
-    func layoutTable(_ header: [String], _ rows: [[String]], size: Double = 10, page: PageSetup) throws -> PageCollector {
-        let table = StyledTable(alignments: header.map { _ in .left }, header: header.map { cell($0, size: size) },
-                                rows: rows.map { $0.map { cell($0, size: size) } }, ruleColor: .black, cellPadding: 4)
+    func layoutTable(_ header: [String], _ rows: [[String]], size: Double = 10, page: PageSetup) throws -> PageCollector
+    {
+        let table = StyledTable(
+            alignments: header.map { _ in .left }, header: header.map { cell($0, size: size) },
+            rows: rows.map { $0.map { cell($0, size: size) } }, ruleColor: .black, cellPadding: 4)
         return try layout([StyledBlock(.table(table))], page: page)
     }
 
     /// Nothing drawn left of the left margin or right of the measure.
     func expectInsideMeasure(_ result: PageCollector, page: PageSetup) {
-        let left = page.margins.left, right = page.margins.left + page.measure
+        let left = page.margins.left
+        let right = page.margins.left + page.measure
         for p in result.pages {
             for element in p.elements {
                 switch element {
                 case .text(let line, let x, _):
-                    #expect(x >= left - 1e-9 && x + line.width <= right + 1e-9, "'\(line.text)' at \(x)…\(x + line.width), measure \(left)…\(right)")
+                    #expect(
+                        x >= left - 1e-9 && x + line.width <= right + 1e-9,
+                        "'\(line.text)' at \(x)…\(x + line.width), measure \(left)…\(right)")
                 case .line(let from, let to, _, _):
-                    #expect(min(from.x, to.x) >= left - 1e-9 && max(from.x, to.x) <= right + 1e-9, "rule \(from.x)…\(to.x)")
+                    #expect(
+                        min(from.x, to.x) >= left - 1e-9 && max(from.x, to.x) <= right + 1e-9, "rule \(from.x)…\(to.x)")
                 default: break
                 }
             }
@@ -61,7 +69,8 @@ import Typography
     @Test func aLongWordKeepsItsWidthWhileTheProseColumnWraps() throws {
         let page = smallPage(lines: 40)  // measure 260 pt
         let prose = "words that go on and on about nothing in particular until the column has to wrap them twice over"
-        let result = try layoutTable(["Term", "Meaning"], [["Supercalifragilistic", prose], ["CMYK", "short"]], page: page)
+        let result = try layoutTable(
+            ["Term", "Meaning"], [["Supercalifragilistic", prose], ["CMYK", "short"]], page: page)
         let texts = result.lines.map(\.text)
         // 20 characters of 5 pt: 100 pt + padding would be lost under plain natural-width sharing.
         #expect(texts.contains("Supercalifragilistic"), "\(texts)")
@@ -101,8 +110,9 @@ import Typography
         // 20 columns of 8 characters at 10 pt (40 pt) plus 8 pt of padding: 960 pt; the
         // measure is 467 pt, the padding at least 4 pt a column: about 0.48 of the size.
         let header = (1...20).map { String(format: "h%07d", $0) }
-        let table = StyledTable(alignments: header.map { _ in .left }, header: header.map { cell($0, size: 10) },
-                                rows: [header.map { cell($0, size: 10) }], ruleColor: .black, cellPadding: 4)
+        let table = StyledTable(
+            alignments: header.map { _ in .left }, header: header.map { cell($0, size: 10) },
+            rows: [header.map { cell($0, size: 10) }], ruleColor: .black, cellPadding: 4)
         let layout = TableLayout(shaper: FakeShaper(), options: LayoutOptions(page: page))
         var small = table
         small.smallestTextSize = 4
@@ -114,20 +124,25 @@ import Typography
         #expect(split.parts.count > 1 && abs(split.scale - 0.6) < 1e-9, "\(split.parts) at \(split.scale)")
         #expect(split.parts.dropFirst().allSatisfy { $0.first == 0 })
         #expect(split.parts.flatMap { $0.filter { $0 > 0 } } == Array(1..<20), "every other column once, in order")
-        let narrow = StyledTable(alignments: [.left, .left], header: [cell("a"), cell("b")],
-                                 rows: [[cell("c"), cell("d")]], ruleColor: .black, cellPadding: 4)
+        let narrow = StyledTable(
+            alignments: [.left, .left], header: [cell("a"), cell("b")],
+            rows: [[cell("c"), cell("d")]], ruleColor: .black, cellPadding: 4)
         let fits = layout.fit(narrow, columns: 2, available: page.measure)
         #expect(fits.scale == 1 && fits.parts == [[0, 1]])
     }
 
     @Test func minContentComesFromEachWordInItsOwnStyle() {
         let regular = RunStyle(font: FontSpec(families: ["X"], size: 10))
-        var big = regular; big.font.size = 20
-        let paragraph = StyledParagraph(runs: [StyledRun("ab cd", style: regular), StyledRun("ef gh-ij 漢字", style: big)],
-                                        style: ParagraphStyle(baseFont: regular.font))
+        var big = regular
+        big.font.size = 20
+        let paragraph = StyledParagraph(
+            runs: [StyledRun("ab cd", style: regular), StyledRun("ef gh-ij 漢字", style: big)],
+            style: ParagraphStyle(baseFont: regular.font))
         let words = TableLayout.words(of: paragraph).map { $0.map(\.text).joined() }
         #expect(words == ["ab", "cdef", "gh-", "ij", "漢", "字"])
-        #expect(TableLayout.words(of: paragraph)[1].map(\.style) == [regular, big], "a word keeps the style of each of its runs")
+        #expect(
+            TableLayout.words(of: paragraph)[1].map(\.style) == [regular, big],
+            "a word keeps the style of each of its runs")
     }
 
     @Test func squeezedColumnsKeepTheirPaddingAndSqueezeTheirText() {
@@ -136,7 +151,8 @@ import Typography
         let w = TableLayout.columnWidths(minimum: [20, 300], maximum: [40, 400], available: 200, padding: 4)
         #expect(abs(w[0] - 20) < 1e-9 && abs(w[1] - 180) < 1e-9, "\(w)")
         // Fitting minimums are laid out as without padding.
-        #expect(TableLayout.columnWidths(minimum: [20, 30], maximum: [50, 60], available: 200, padding: 4) == [50, 60])
+        #expect(
+            TableLayout.columnWidths(minimum: [20, 30], maximum: [50, 60], available: 200, padding: 4) == [50, 60])
         // The padding shrinks only when it would leave less than each column's least content.
         #expect(TableLayout.sidePadding(2, content: [10, 10], available: 100) == 2)
         #expect(abs(TableLayout.sidePadding(2, content: Array(repeating: 4, count: 20), available: 120) - 1) < 1e-9)
@@ -165,14 +181,18 @@ import Typography
 
     /// The warning's words: what was too wide and what was done.
     @Test func theWarningSaysWhatWasDone() {
-        var adjustment = TableAdjustment(location: nil, columns: 30, styledSize: 9.5, size: 8.6, parts: 1,
-                                         measure: 345.3)
-        #expect(adjustment.message == "a table of 30 columns is too wide for the measure (345.3 pt) at 9.5 pt: "
+        var adjustment = TableAdjustment(
+            location: nil, columns: 30, styledSize: 9.5, size: 8.6, parts: 1,
+            measure: 345.3)
+        #expect(
+            adjustment.message == "a table of 30 columns is too wide for the measure (345.3 pt) at 9.5 pt: "
                 + "its text is set at 8.6 pt")
         adjustment.size = 8
         adjustment.parts = 4
-        #expect(adjustment.message.hasSuffix("its text is set at 8 pt (the smallest size for a table) and "
-                                             + "its columns are split into 4 parts, one after another, "
-                                             + "each repeating the first column"))
+        #expect(
+            adjustment.message.hasSuffix(
+                "its text is set at 8 pt (the smallest size for a table) and "
+                    + "its columns are split into 4 parts, one after another, "
+                    + "each repeating the first column"))
     }
 }

@@ -18,7 +18,8 @@ import Typography
 
     func cell(_ text: String, size: Double = 10) -> StyledParagraph {
         let font = FontSpec(families: ["X"], size: size)
-        return StyledParagraph(runs: [StyledRun(text, style: RunStyle(font: font))], style: ParagraphStyle(baseFont: font))
+        return StyledParagraph(
+            runs: [StyledRun(text, style: RunStyle(font: font))], style: ParagraphStyle(baseFont: font))
     }
 
     /// `count` words `<tag>1`, `<tag>2`, …
@@ -29,12 +30,14 @@ import Typography
     func longWords(_ tag: String, _ count: Int) -> String {
         (1...count).map { i in
             let number = String(i)
-            return tag + String(repeating: "q", count: 24 - tag.count - number.count) + String(repeating: "0", count: 1) + number
+            return tag + String(repeating: "q", count: 24 - tag.count - number.count) + String(repeating: "0", count: 1)
+                + number
         }.joined(separator: " ")
     }
 
     func table(header: [StyledParagraph], rows: [[StyledParagraph]]) -> StyledTable {
-        StyledTable(alignments: header.map { _ in .left }, header: header, rows: rows, ruleColor: .black, cellPadding: 4)
+        StyledTable(
+            alignments: header.map { _ in .left }, header: header, rows: rows, ruleColor: .black, cellPadding: 4)
     }
 
     func placedLines(_ result: PageCollector) -> [PlacedLine] {
@@ -57,8 +60,10 @@ import Typography
     /// The cell tagged `tag` fills every page it continues from: its last line there ends inside
     /// the text area, and one more line (`step` pt) would not fit — unless taking it would
     /// leave fewer than `widows` lines for the last page. Its words are all there, once, in order.
-    func expectFilled(_ lines: [PlacedLine], tag: String, count: Int, step: Double, page: PageSetup, widows: Int = 2,
-                      sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectFilled(
+        _ lines: [PlacedLine], tag: String, count: Int, step: Double, page: PageSetup, widows: Int = 2,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let cell = cellLines(lines, tag: tag)
         let limit = page.margins.top + page.textHeight
         let pages = Array(Set(cell.map(\.page))).sorted()
@@ -66,17 +71,22 @@ import Typography
         for (n, p) in pages.enumerated() {
             let here = cell.filter { $0.page == p }
             let bottom = here.map(\.bottom).max() ?? 0
-            #expect(bottom <= limit + 1e-6, "page \(p): \(bottom) below the text area (\(limit))", sourceLocation: sourceLocation)
+            #expect(
+                bottom <= limit + 1e-6, "page \(p): \(bottom) below the text area (\(limit))",
+                sourceLocation: sourceLocation)
             guard n < pages.count - 1 else { continue }
             let later = cell.filter { $0.page > p }.count
             let onLast = cell.filter { $0.page == pages.last! }.count
             let widowRule = later == onLast && onLast == widows
-            #expect(bottom + step > limit + 1e-6 || widowRule,
-                    "page \(p): the cell ends at \(bottom), room for another \(step) pt line above \(limit)", sourceLocation: sourceLocation)
+            #expect(
+                bottom + step > limit + 1e-6 || widowRule,
+                "page \(p): the cell ends at \(bottom), room for another \(step) pt line above \(limit)",
+                sourceLocation: sourceLocation)
         }
         let found = cell.flatMap { $0.text.split(separator: " ").map(String.init) }
         let expected = (1...count).map { "\(tag)\($0)" }
-        #expect(found == expected, "every word once, in order: \(found.count) of \(count)", sourceLocation: sourceLocation)
+        #expect(
+            found == expected, "every word once, in order: \(found.count) of \(count)", sourceLocation: sourceLocation)
     }
 
     @Test(arguments: [0, 1, 2])
@@ -84,15 +94,22 @@ import Typography
         let page = smallPage(lines: 20)
         var cells = [cell("short"), cell("mid"), cell("end")]
         cells[column] = cell(words("x", 400))
-        let blocks = [paragraph(lines(7)), StyledBlock(.table(table(header: [cell("H1"), cell("H2"), cell("H3")],
-                                                                      rows: [cells, [cell("after"), cell("row"), cell("here")]])))]
+        let blocks = [
+            paragraph(lines(7)),
+            StyledBlock(
+                .table(
+                    table(
+                        header: [cell("H1"), cell("H2"), cell("H3")],
+                        rows: [cells, [cell("after"), cell("row"), cell("here")]]))),
+        ]
         let result = try layout(blocks, page: page)
         let lines = placedLines(result)
         expectFilled(lines, tag: "x", count: 400, step: 10, page: page)
         // The row starts under the paragraph, on page 1, and the header opens every later page.
         #expect(cellLines(lines, tag: "x").first?.page == 1)
         for p in result.pages.dropFirst() {
-            #expect(lines.filter { $0.page == p.number }.prefix(3).map(\.text) == ["H1", "H2", "H3"], "page \(p.number)")
+            #expect(
+                lines.filter { $0.page == p.number }.prefix(3).map(\.text) == ["H1", "H2", "H3"], "page \(p.number)")
         }
         // The short cells are on the row's first page.
         for text in ["short", "mid", "end"] where text != ["short", "mid", "end"][column] {
@@ -103,7 +120,9 @@ import Typography
     @Test func aCellOfLargerTextBreaksAtItsOwnLines() throws {
         let page = smallPage(lines: 20)
         let row = [cell(words("x", 300)), cell(words("y", 120), size: 16)]
-        let result = try layout([paragraph(lines(3)), StyledBlock(.table(table(header: [cell("H1"), cell("H2")], rows: [row])))], page: page)
+        let result = try layout(
+            [paragraph(lines(3)), StyledBlock(.table(table(header: [cell("H1"), cell("H2")], rows: [row])))], page: page
+        )
         let lines = placedLines(result)
         expectFilled(lines, tag: "x", count: 300, step: 10, page: page)
         expectFilled(lines, tag: "y", count: 120, step: 16, page: page)
@@ -112,7 +131,9 @@ import Typography
     @Test func aRowOverSeveralPagesRepeatsTheHeaderAboveEachPart() throws {
         let page = smallPage(lines: 20)
         let row = [cell(words("x", 1500)), cell("short")]
-        let result = try layout([StyledBlock(.table(table(header: [cell("H1"), cell("H2")], rows: [row, [cell("next"), cell("row")]])))], page: page)
+        let result = try layout(
+            [StyledBlock(.table(table(header: [cell("H1"), cell("H2")], rows: [row, [cell("next"), cell("row")]])))],
+            page: page)
         let lines = placedLines(result)
         #expect(Set(cellLines(lines, tag: "x").map(\.page)).count >= 4)
         expectFilled(lines, tag: "x", count: 1500, step: 10, page: page)
@@ -125,7 +146,9 @@ import Typography
     @Test func aHeaderTallerThanAPageIsSplitTheSameWay() throws {
         let page = smallPage(lines: 20)
         let header = [cell(words("x", 500)), cell("H2")]
-        let result = try layout([paragraph(lines(7)), StyledBlock(.table(table(header: header, rows: [[cell("r1"), cell("1")]])))], page: page)
+        let result = try layout(
+            [paragraph(lines(7)), StyledBlock(.table(table(header: header, rows: [[cell("r1"), cell("1")]])))],
+            page: page)
         let lines = placedLines(result)
         expectFilled(lines, tag: "x", count: 500, step: 10, page: page)
         #expect(lines.filter { $0.text == "H2" }.count == 1, "a header taller than half a page is not repeated")
@@ -137,11 +160,13 @@ import Typography
     func widowsAndOrphansHoldInsideACell(widows: Int, orphans: Int, perPage: [Int]) throws {
         let page = smallPage(lines: 20)
         let row = [cell(longWords("x", 21)), cell("s")]
-        let result = try layout([paragraph(lines(15)), StyledBlock(.table(table(header: [cell("H1"), cell("H2")], rows: [row])))],
-                                page: page, widows: widows, orphans: orphans)
+        let result = try layout(
+            [paragraph(lines(15)), StyledBlock(.table(table(header: [cell("H1"), cell("H2")], rows: [row])))],
+            page: page, widows: widows, orphans: orphans)
         let cell = cellLines(placedLines(result), tag: "x")
         #expect(cell.count == 21)
-        #expect((1...3).map { p in cell.filter { $0.page == p }.count } == perPage, "widows \(widows), orphans \(orphans)")
+        #expect(
+            (1...3).map { p in cell.filter { $0.page == p }.count } == perPage, "widows \(widows), orphans \(orphans)")
         // A row that cannot start on page 1 takes the header with it.
         let header = placedLines(result).filter { $0.text == "H1" }.map(\.page)
         #expect(header.first == (perPage[0] == 0 ? 2 : 1))
@@ -168,9 +193,12 @@ import Typography
         var block: StyledBlock
         switch kind {
         case "rows":
-            block = StyledBlock(.table(table(header: [cell("H1"), cell("H2")], rows: (1...60).map { [cell("r\($0)"), cell("\($0)")] })))
+            block = StyledBlock(
+                .table(
+                    table(header: [cell("H1"), cell("H2")], rows: (1...60).map { [cell("r\($0)"), cell("\($0)")] })))
         case "tall row":
-            block = StyledBlock(.table(table(header: [cell("H1"), cell("H2")], rows: [[cell(words("x", 800)), cell("s")]])))
+            block = StyledBlock(
+                .table(table(header: [cell("H1"), cell("H2")], rows: [[cell(words("x", 800)), cell("s")]])))
         default:
             var code = paragraph(lines(60))
             code.isCode = true
@@ -186,7 +214,9 @@ import Typography
         for p in result.pages {
             let bar = try #require(found[p.number], "page \(p.number) has a bar")
             // Page 1: from the block's top, under the 4 lines of text before it.
-            #expect(abs(bar.top - (p.number == 1 ? page.margins.top + 40 : page.margins.top)) < 1e-6, "page \(p.number): bar from \(bar.top)")
+            #expect(
+                abs(bar.top - (p.number == 1 ? page.margins.top + 40 : page.margins.top)) < 1e-6,
+                "page \(p.number): bar from \(bar.top)")
             #expect(bar.bottom <= limit + 1e-6)
             let lowest = placedLines(result).filter { $0.page == p.number }.map(\.bottom).max() ?? 0
             #expect(bar.bottom >= lowest - 1e-6, "page \(p.number): the bar reaches the last line")

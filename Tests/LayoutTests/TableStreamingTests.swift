@@ -1,8 +1,9 @@
-@testable import Layout
 import Styling
 import TestSupport
 import Testing
 import Typography
+
+@testable import Layout
 
 /// Tables stream like paragraphs: a row is shaped, placed and released before the next one is
 /// made, so a long table holds only the rows of the page being filled.
@@ -27,22 +28,27 @@ import Typography
         init(_ shaper: CountingShaper) { self.shaper = shaper }
         func render(_ page: Page) throws {
             cellsAtPage.append(shaper.wrapped)
-            rowsOnPage.append(page.elements.filter { if case .text(let line, _, _) = $0 { line.text.hasPrefix("r") } else { false } }.count)
+            rowsOnPage.append(
+                page.elements.filter { if case .text(let line, _, _) = $0 { line.text.hasPrefix("r") } else { false } }
+                    .count)
         }
     }
 
     func cell(_ text: String) -> StyledParagraph {
         let font = FontSpec(families: ["X"], size: 10)
-        return StyledParagraph(runs: [StyledRun(text, style: RunStyle(font: font))], style: ParagraphStyle(baseFont: font))
+        return StyledParagraph(
+            runs: [StyledRun(text, style: RunStyle(font: font))], style: ParagraphStyle(baseFont: font))
     }
 
     @Test(arguments: [200, 2_000])
     func rowsAreLaidOutOnlyAsThePagesNeedThem(rows: Int) throws {
-        let table = StyledTable(alignments: [.left, .right], header: [cell("Name"), cell("Value")],
-                                rows: (1...rows).map { [cell("r\($0)"), cell("\($0)")] }, ruleColor: .black, cellPadding: 2)
+        let table = StyledTable(
+            alignments: [.left, .right], header: [cell("Name"), cell("Value")],
+            rows: (1...rows).map { [cell("r\($0)"), cell("\($0)")] }, ruleColor: .black, cellPadding: 2)
         let shaper = CountingShaper()
         let recorder = Recorder(shaper)
-        let paginator = Paginator(shaper: shaper, options: LayoutOptions(page: smallPage(lines: 20)), renderer: recorder)
+        let paginator = Paginator(
+            shaper: shaper, options: LayoutOptions(page: smallPage(lines: 20)), renderer: recorder)
         try paginator.add(StyledBlock(.table(table)))
         try paginator.finish()
         #expect(recorder.rowsOnPage.reduce(0, +) == rows, "every row is drawn once")
@@ -62,8 +68,12 @@ import Typography
     /// A table's items are the same whether taken at once or one at a time, and the same as a
     /// table built from arrays (the compact rows change nothing).
     @Test func streamedItemsMatchTheWholeTable() throws {
-        let rows = (1...40).map { i in [cell("row \(i) " + String(repeating: "word ", count: i % 7)), cell("\(i * 37)")] }
-        let table = StyledTable(alignments: [.left, .right], header: [cell("Name"), cell("Value")], rows: rows, ruleColor: .black, cellPadding: 4)
+        let rows = (1...40).map { i in
+            [cell("row \(i) " + String(repeating: "word ", count: i % 7)), cell("\(i * 37)")]
+        }
+        let table = StyledTable(
+            alignments: [.left, .right], header: [cell("Name"), cell("Value")], rows: rows, ruleColor: .black,
+            cellPadding: 4)
         let layout = TableLayout(shaper: FakeShaper(), options: LayoutOptions(page: smallPage(lines: 20)))
         var streamed: [Item] = []
         layout.layOut(table, path: []) { streamed.append($0) }
@@ -83,10 +93,18 @@ import Typography
     static func reference(_ paragraph: StyledParagraph) -> [[StyledRun]] {
         var words: [[StyledRun]] = []
         var current: [StyledRun] = []
-        func flush() { if !current.isEmpty { words.append(current); current = [] } }
+        func flush() {
+            if !current.isEmpty {
+                words.append(current)
+                current = []
+            }
+        }
         let characters = paragraph.runs.flatMap { run in run.text.map { (character: $0, style: run.style) } }
         for (i, (character, style)) in characters.enumerated() {
-            if character.isWhitespace { flush(); continue }
+            if character.isWhitespace {
+                flush()
+                continue
+            }
             let breaksAround = character.unicodeScalars.first.map(TableLayout.isIdeographic) ?? false
             if breaksAround { flush() }
             if let last = current.indices.last, current[last].style == style {
@@ -103,13 +121,16 @@ import Typography
 
     @Test func wordsMatchTheCharacterByCharacterDefinition() {
         let plain = RunStyle(font: FontSpec(families: ["X"], size: 10))
-        var bold = plain; bold.font.weight = .bold
+        var bold = plain
+        bold.font.weight = .bold
         let pieces = ["ab", "c", " ", "-", "—", "x-y", "漢字", "한국어", "  ", "e\u{301}", "9", "–z", "", "-1", "é-"]
         var generator = SeededRandom(seed: 0x9E37_79B9_7F4A_7C15)
         func random(_ n: Int) -> Int { generator.below(n) }
         for _ in 0..<500 {
             let runs = (0..<(1 + random(5))).map { _ in
-                StyledRun((0..<random(4)).map { _ in pieces[random(pieces.count)] }.joined(), style: random(3) == 0 ? bold : plain)
+                StyledRun(
+                    (0..<random(4)).map { _ in pieces[random(pieces.count)] }.joined(),
+                    style: random(3) == 0 ? bold : plain)
             }
             let paragraph = StyledParagraph(runs: runs, style: ParagraphStyle(baseFont: plain.font))
             #expect(TableLayout.words(of: paragraph) == Self.reference(paragraph), "\(runs.map(\.text))")

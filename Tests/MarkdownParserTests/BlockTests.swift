@@ -1,5 +1,6 @@
 import DocumentModel
 import Testing
+
 @testable import MarkdownParser
 
 func parse(_ text: String) -> ParseResult { MarkdownParser.parse(text, file: "t.md") }
@@ -15,14 +16,20 @@ func blocks(_ text: String) -> [Block] { Array(parse(text).document.blocks) }
 
     @Test func inlineTrees() {
         let b = blocks("A *em* **strong** `code` ~~del~~ [link](http://x.y \"T\") ![alt *x*](p.png)")
-        guard case .paragraph(let i) = b[0].kind else { Issue.record("not a paragraph"); return }
+        guard case .paragraph(let i) = b[0].kind else {
+            Issue.record("not a paragraph")
+            return
+        }
         #expect(i[0] == .text("A "))
         #expect(i[1] == .emphasis([.text("em")]))
         #expect(i[3] == .strong([.text("strong")]))
         #expect(i[5] == .code("code"))
         #expect(i[7] == .strikethrough([.text("del")]))
         #expect(i[9] == .link(destination: "http://x.y", title: "T", children: [.text("link")]))
-        guard case .image(let src, _, let alt, let loc) = i[11] else { Issue.record("no image"); return }
+        guard case .image(let src, _, let alt, let loc) = i[11] else {
+            Issue.record("no image")
+            return
+        }
         #expect(src == "p.png")
         #expect(alt == [.text("alt "), .emphasis([.text("x")])])
         #expect(loc == SourceLocation(file: "t.md", line: 1, column: 57))
@@ -30,7 +37,10 @@ func blocks(_ text: String) -> [Block] { Array(parse(text).document.blocks) }
 
     @Test func breaksAndAutolinks() {
         let b = blocks("one\ntwo  \nthree see www.example.com now")
-        guard case .paragraph(let i) = b[0].kind else { Issue.record(); return }
+        guard case .paragraph(let i) = b[0].kind else {
+            Issue.record()
+            return
+        }
         #expect(i[0] == .text("one"))
         #expect(i[1] == .softBreak)
         #expect(i[2] == .text("two"))
@@ -44,41 +54,62 @@ func blocks(_ text: String) -> [Block] { Array(parse(text).document.blocks) }
 
     @Test func nestedListsFourDeep() throws {
         let md = """
-        3. three
-        4. four
-           - [x] done
-           - [ ] todo
-             1. a
-                1) deep
-                2) deeper
+            3. three
+            4. four
+               - [x] done
+               - [ ] todo
+                 1. a
+                    1) deep
+                    2) deeper
 
-        """
+            """
         let b = blocks(md)
-        guard case .list(let l1) = b[0].kind else { Issue.record("no list"); return }
+        guard case .list(let l1) = b[0].kind else {
+            Issue.record("no list")
+            return
+        }
         #expect(l1.ordered && l1.start == 3 && l1.tight)
         #expect(l1.items.count == 2)
         #expect(l1.items[0].task == nil)
-        guard case .list(let l2) = l1.items[1].blocks[1].kind else { Issue.record("no level 2"); return }
+        guard case .list(let l2) = l1.items[1].blocks[1].kind else {
+            Issue.record("no level 2")
+            return
+        }
         #expect(!l2.ordered)
         #expect(l2.items.map(\.task) == [true, false])
-        #expect(l2.items[0].blocks == [Block(.paragraph([.text("done")]), location: SourceLocation(file: "t.md", line: 3, column: 10))])
-        guard case .list(let l3) = l2.items[1].blocks[1].kind else { Issue.record("no level 3"); return }
+        #expect(
+            l2.items[0].blocks == [
+                Block(.paragraph([.text("done")]), location: SourceLocation(file: "t.md", line: 3, column: 10))
+            ])
+        guard case .list(let l3) = l2.items[1].blocks[1].kind else {
+            Issue.record("no level 3")
+            return
+        }
         #expect(l3.ordered && l3.start == 1)
         // An ordered list interrupting a paragraph must start at 1 (CommonMark §5.2).
         try #require(l3.items.first?.blocks.count == 2)
-        guard case .list(let l4) = l3.items[0].blocks[1].kind else { Issue.record("no level 4"); return }
+        guard case .list(let l4) = l3.items[0].blocks[1].kind else {
+            Issue.record("no level 4")
+            return
+        }
         #expect(l4.ordered && l4.start == 1 && l4.items.count == 2)
         #expect(l4.items[1].blocks.first?.kind == .paragraph([.text("deeper")]))
     }
 
     @Test func looseList() {
-        guard case .list(let l) = blocks("- a\n\n- b\n")[0].kind else { Issue.record(); return }
+        guard case .list(let l) = blocks("- a\n\n- b\n")[0].kind else {
+            Issue.record()
+            return
+        }
         #expect(!l.tight)
     }
 
     @Test func table() {
         let md = "| 이름 | 값 | c | d |\n|:--|--:|:-:|---|\n| **a** | 1 | x | y |\n| b | 2 |\n"
-        guard case .table(let t) = blocks(md)[0].kind else { Issue.record("no table"); return }
+        guard case .table(let t) = blocks(md)[0].kind else {
+            Issue.record("no table")
+            return
+        }
         #expect(t.alignments == [.left, .right, .center, .none])
         #expect(t.header == [[.text("이름")], [.text("값")], [.text("c")], [.text("d")]])
         #expect(t.rows.count == 2)
@@ -96,29 +127,41 @@ func blocks(_ text: String) -> [Block] { Array(parse(text).document.blocks) }
         let b = blocks("<div class=\"x\">\nhi\n</div>\n\npara <b>bold</b>\n")
         // HTML is read by libxml2's HTML parser (RawHTMLTests has the details).
         #expect(b[0].kind == .paragraph([.text("hi")]))
-        guard case .paragraph(let i) = b[1].kind else { Issue.record(); return }
+        guard case .paragraph(let i) = b[1].kind else {
+            Issue.record()
+            return
+        }
         #expect(i[1] == .strong([.text("bold")]))
     }
 
     @Test func blockQuoteAndThematicBreak() {
         let b = blocks("> quoted\n> > inner\n\n***\n")
-        guard case .blockQuote(let q) = b[0].kind else { Issue.record(); return }
+        guard case .blockQuote(let q) = b[0].kind else {
+            Issue.record()
+            return
+        }
         #expect(q[0].kind == .paragraph([.text("quoted")]))
-        guard case .blockQuote(let inner) = q[1].kind else { Issue.record(); return }
+        guard case .blockQuote(let inner) = q[1].kind else {
+            Issue.record()
+            return
+        }
         #expect(inner[0].kind == .paragraph([.text("inner")]))
         #expect(b[1].kind == .thematicBreak)
     }
 
     @Test func footnotesNumberedByFirstUse() {
         let md = """
-        First[^b], second[^a], again[^B].
+            First[^b], second[^a], again[^B].
 
-        [^a]: Note A.
-        [^b]: Note **B**.
-        [^unused]: Never referenced.
-        """
+            [^a]: Note A.
+            [^b]: Note **B**.
+            [^unused]: Never referenced.
+            """
         let doc = parse(md).document
-        guard case .paragraph(let i) = doc.blocks[0].kind else { Issue.record(); return }
+        guard case .paragraph(let i) = doc.blocks[0].kind else {
+            Issue.record()
+            return
+        }
         #expect(i[1] == .footnoteReference(label: "b", number: 1))
         #expect(i[3] == .footnoteReference(label: "a", number: 2))
         #expect(i[5] == .footnoteReference(label: "B", number: 1))

@@ -1,17 +1,25 @@
 import DocumentModel
-@testable import MarkdownParser
 import TestSupport
 import Testing
+
+@testable import MarkdownParser
 
 @Suite struct FrontMatterTests {
     /// Recursive and exploding aliases are errors at the alias, and the front matter is not
     /// read; an alias used twice is ordinary YAML.
     @Test func aliasBombsAreErrorsAndAliasesWork() {
-        for (yaml, line, column) in [("a: &a [*a]", 2, 8), ("m: &m {k: [*m]}", 2, 12),
-                                     ("x: &x [1,1,1,1,1,1,1,1,1,1]\ny: &y [*x,*x,*x,*x,*x,*x,*x,*x,*x,*x]\nz: &z [*y,*y,*y,*y,*y,*y,*y,*y,*y,*y]\nw: &w [*z,*z,*z,*z,*z,*z,*z,*z,*z,*z]\nv: [*w,*w,*w,*w,*w,*w,*w,*w,*w,*w,*w]", 6, 26)] {
+        for (yaml, line, column) in [
+            ("a: &a [*a]", 2, 8), ("m: &m {k: [*m]}", 2, 12),
+            (
+                "x: &x [1,1,1,1,1,1,1,1,1,1]\ny: &y [*x,*x,*x,*x,*x,*x,*x,*x,*x,*x]\nz: &z [*y,*y,*y,*y,*y,*y,*y,*y,*y,*y]\nw: &w [*z,*z,*z,*z,*z,*z,*z,*z,*z,*z]\nv: [*w,*w,*w,*w,*w,*w,*w,*w,*w,*w,*w]",
+                6, 26
+            ),
+        ] {
             let r = parse("---\n\(yaml)\ntitle: T\n---\n\nBody\n")
             let errors = r.diagnostics.filter { $0.severity == .error }
-            #expect(errors.count == 1 && errors.first?.location == SourceLocation(file: "t.md", line: line, column: column), "\(r.diagnostics)")
+            #expect(
+                errors.count == 1 && errors.first?.location == SourceLocation(file: "t.md", line: line, column: column),
+                "\(r.diagnostics)")
             #expect(r.document.metadata.title == nil)
         }
         let r = parse("---\ntitle: &f Inter\nsubtitle: *f\n---\n\nBody\n")
@@ -24,8 +32,13 @@ import Testing
     @Test func aRepeatedKeyIsWarnedAtTheRepeat() {
         let r = parse("---\ntitle: First\ndate: 2024\ntitle: Second\nbold_text: true\nbold-text: false\n---\n\nBody\n")
         let repeats = r.diagnostics.filter { $0.message.contains("is given again") }
-        #expect(repeats.map(\.location) == [SourceLocation(file: "t.md", line: 4, column: 1), SourceLocation(file: "t.md", line: 6, column: 1)], "\(r.diagnostics)")
-        #expect(repeats.first?.message == "front matter key 'title' is given again (first at line 2); this later value is used")
+        #expect(
+            repeats.map(\.location) == [
+                SourceLocation(file: "t.md", line: 4, column: 1), SourceLocation(file: "t.md", line: 6, column: 1),
+            ], "\(r.diagnostics)")
+        #expect(
+            repeats.first?.message
+                == "front matter key 'title' is given again (first at line 2); this later value is used")
         #expect(repeats.last?.message.contains("first at line 5") == true)
         #expect(r.document.metadata.title == "Second")
         #expect(parse("---\ntitle: A\nmargins: {top: 1mm, left: 2mm}\n---\n\nBody\n").diagnostics.isEmpty)
@@ -33,24 +46,24 @@ import Testing
 
     @Test func knownFieldsAndUnknownKeyWarning() {
         let md = """
-        ---
-        title: 보고서
-        subtitle: "A: study"
-        author:
-          - Kim Minji
-          - name: Lee Joon
-        date: 2024-05-01
-        lang: ko-KR
-        keywords: [type, 조판]
-        theme: editorial
-        margins:
-          top: 20mm
-          inner: 18mm
-        sizeCategory: large
-        colour: red
-        ---
-        # Heading
-        """
+            ---
+            title: 보고서
+            subtitle: "A: study"
+            author:
+              - Kim Minji
+              - name: Lee Joon
+            date: 2024-05-01
+            lang: ko-KR
+            keywords: [type, 조판]
+            theme: editorial
+            margins:
+              top: 20mm
+              inner: 18mm
+            sizeCategory: large
+            colour: red
+            ---
+            # Heading
+            """
         let r = parse(md)
         let m = r.document.metadata
         #expect(m.title == "보고서")
@@ -89,18 +102,20 @@ import Testing
         let d = r.diagnostics.first
         #expect(d?.message.contains("invalid YAML") == true)
         #expect((d?.location?.line ?? 0) >= 3)
-        #expect(r.document.blocks.map(\.kind) == [
-            .thematicBreak,
-            .heading(level: 2, [.text("title: ok"), .softBreak, .text("bad: [unclosed")]),
-            .paragraph([.text("body")]),
-        ])
+        #expect(
+            r.document.blocks.map(\.kind) == [
+                .thematicBreak,
+                .heading(level: 2, [.text("title: ok"), .softBreak, .text("bad: [unclosed")]),
+                .paragraph([.text("body")]),
+            ])
     }
 
     @Test func notAMappingIsMarkdown() {
         let r = parse("---\n- a\n- b\n---\n")
         #expect(r.diagnostics.count == 1)
         guard r.document.blocks.count == 3, case .list(let list) = r.document.blocks[1].kind else {
-            Issue.record("\(r.document.blocks)"); return
+            Issue.record("\(r.document.blocks)")
+            return
         }
         #expect(list.items.count == 2)
     }
@@ -108,10 +123,16 @@ import Testing
     /// The issue's two examples: a rule and a setext heading; a paragraph between rules.
     @Test func ruleAndSetextHeadingAreNotFrontMatter() {
         let r = parse("---\nFoo\n---\nBar\n")
-        #expect(r.document.blocks.map(\.kind) == [.thematicBreak, .heading(level: 2, [.text("Foo")]), .paragraph([.text("Bar")])])
+        #expect(
+            r.document.blocks.map(\.kind) == [
+                .thematicBreak, .heading(level: 2, [.text("Foo")]), .paragraph([.text("Bar")]),
+            ])
         #expect(r.diagnostics.count == 1)
         let s = blocks("---\nnot front matter\n\n---\n\nEnd.\n")
-        #expect(s.map(\.kind) == [.thematicBreak, .paragraph([.text("not front matter")]), .thematicBreak, .paragraph([.text("End.")])])
+        #expect(
+            s.map(\.kind) == [
+                .thematicBreak, .paragraph([.text("not front matter")]), .thematicBreak, .paragraph([.text("End.")]),
+            ])
         #expect(parse("---\ntitle: T\n---\nBody\n").document.metadata.title == "T")
         #expect(parse("---\nplain words\n---\nBody\n").document.blocks.count == 3)
     }
@@ -196,9 +217,11 @@ import Testing
     @Test func windowsLineEndings() {
         let r = parse("# Title {.x}\r\n\r\n::: a\r\nbody\r\n:::\r\n")
         #expect(r.document.blocks.first?.attributes.classes == ["x"])
-        guard case .div(let d)? = r.document.blocks.last?.kind else { Issue.record("\(r.document.blocks)"); return }
+        guard case .div(let d)? = r.document.blocks.last?.kind else {
+            Issue.record("\(r.document.blocks)")
+            return
+        }
         #expect(d.map(\.kind) == [.paragraph([.text("body")])])
         #expect(r.diagnostics.isEmpty)
     }
 }
-

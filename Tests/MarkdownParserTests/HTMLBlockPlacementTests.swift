@@ -2,6 +2,7 @@ import DocumentModel
 import Foundation
 import TestSupport
 import Testing
+
 @testable import MarkdownParser
 
 /// Every element of an HTML block keeps its text in a block of its own, where a browser places
@@ -48,13 +49,17 @@ import Testing
     /// HTML's void elements (HTML Living Standard §13.1.2), alone and with attributes, then a
     /// paragraph in the same HTML block: the paragraph is a block of its own after them, and
     /// text after them stays (in the same paragraph, after an inline one such as `<img>`).
-    @Test(arguments: ["hr", "br", "img src=\"a.png\" alt=\"A\"", "wbr", "input type=\"text\"",
-                      "source srcset=\"a.webp\"", "area", "base href=\"/\"", "col", "embed src=\"a.swf\"",
-                      "link rel=\"x\"", "meta charset=\"utf-8\"",
-                      "track", "param name=\"p\"", "hr/", "br /"])
+    @Test(arguments: [
+        "hr", "br", "img src=\"a.png\" alt=\"A\"", "wbr", "input type=\"text\"",
+        "source srcset=\"a.webp\"", "area", "base href=\"/\"", "col", "embed src=\"a.swf\"",
+        "link rel=\"x\"", "meta charset=\"utf-8\"",
+        "track", "param name=\"p\"", "hr/", "br /",
+    ])
     func whatFollowsAVoidElementIsItsOwnBlock(tag: String) {
-        for source in ["<\(tag)>\n<p>second words</p>\n", "<p>first</p><\(tag)><p>second words</p>\n",
-                       "<div><\(tag)><p>second words</p></div>\n"] {
+        for source in [
+            "<\(tag)>\n<p>second words</p>\n", "<p>first</p><\(tag)><p>second words</p>\n",
+            "<div><\(tag)><p>second words</p></div>\n",
+        ] {
             let blocks = Array(parse(source).document.blocks)
             #expect(Self.leafTexts(blocks).last == "second words", "\(source.debugDescription): \(blocks)")
             #expect(blocks.last.map { Self.kinds([$0]) } == ["p"], "\(source.debugDescription): \(blocks)")
@@ -68,19 +73,24 @@ import Testing
 
     /// A closing tag ends its element: text and elements after it are blocks of their own, in
     /// the order written, never part of what was closed.
-    @Test(arguments: [
-        ("<h1>Head</h1>", ["h1"], ["Head"]), ("<h3>Three</h3>", ["h3"], ["Three"]), ("<h6>Six</h6>", ["h6"], ["Six"]),
-        ("<p>Para</p>", ["p"], ["Para"]), ("<div>Div</div>", ["p"], ["Div"]),
-        ("<blockquote>Quote</blockquote>", ["blockquote"], ["Quote"]),
-        ("<ul><li>one</li><li>two</li></ul>", ["ul"], ["one", "two"]), ("<ol><li>first</li></ol>", ["ol"], ["first"]),
-        ("<table><tr><td>cell</td></tr></table>", ["table"], ["cell"]),
-        ("<details><summary>Sum</summary>Body</details>", ["p", "p"], ["Sum", "Body"]),
-        ("<pre>code  kept</pre>", ["pre"], ["code  kept"]), ("<center>Mid</center>", ["p"], ["Mid"]),
-        ("<dl><dt>Term</dt><dd>Meaning</dd></dl>", ["p", "p"], ["Term", "Meaning"]),
-    ] as [(String, [String], [String])])
+    @Test(
+        arguments: [
+            ("<h1>Head</h1>", ["h1"], ["Head"]), ("<h3>Three</h3>", ["h3"], ["Three"]),
+            ("<h6>Six</h6>", ["h6"], ["Six"]),
+            ("<p>Para</p>", ["p"], ["Para"]), ("<div>Div</div>", ["p"], ["Div"]),
+            ("<blockquote>Quote</blockquote>", ["blockquote"], ["Quote"]),
+            ("<ul><li>one</li><li>two</li></ul>", ["ul"], ["one", "two"]),
+            ("<ol><li>first</li></ol>", ["ol"], ["first"]),
+            ("<table><tr><td>cell</td></tr></table>", ["table"], ["cell"]),
+            ("<details><summary>Sum</summary>Body</details>", ["p", "p"], ["Sum", "Body"]),
+            ("<pre>code  kept</pre>", ["pre"], ["code  kept"]), ("<center>Mid</center>", ["p"], ["Mid"]),
+            ("<dl><dt>Term</dt><dd>Meaning</dd></dl>", ["p", "p"], ["Term", "Meaning"]),
+        ] as [(String, [String], [String])])
     func whatFollowsAClosingTagIsItsOwnBlock(element: String, kinds: [String], texts: [String]) {
-        let followers = [("<p>after words</p>", ["p"]), ("after words", ["p"]), ("<h2>after words</h2>", ["h2"]),
-                         ("<blockquote>after words</blockquote>", ["blockquote"])]
+        let followers = [
+            ("<p>after words</p>", ["p"]), ("after words", ["p"]), ("<h2>after words</h2>", ["h2"]),
+            ("<blockquote>after words</blockquote>", ["blockquote"]),
+        ]
         for (after, afterKinds) in followers {
             let afterTexts = ["after words"]
             let source = element + "\n" + after + "\n"
@@ -109,9 +119,12 @@ import Testing
             """
         let blocks = Array(parse(source).document.blocks)
         #expect(Self.kinds(blocks) == ["h1", "p", "p", "p", "p", "p", "hr", "blockquote", "p"], "\(blocks)")
-        #expect(Self.leafTexts(blocks) == ["Lumen", "A light meter for the command line.", "CI MIT", "Plain words.",
-                                           "More",
-                                           "Hidden words.", "---", "Quoted.", "Closing words."])
+        #expect(
+            Self.leafTexts(blocks) == [
+                "Lumen", "A light meter for the command line.", "CI MIT", "Plain words.",
+                "More",
+                "Hidden words.", "---", "Quoted.", "Closing words.",
+            ])
         #expect(blocks.prefix(3).map(Self.alignment) == ["center", "center", "center"])
         #expect(Self.alignment(blocks[3]) == nil)
         guard case .paragraph(let badges) = blocks[2].kind else { return }
@@ -122,7 +135,8 @@ import Testing
     /// A `<picture>` is inline (its `<source>` shows nothing, its `<img>` is the picture): a
     /// paragraph after it is a block of its own, text after it joins its line.
     @Test func aPictureIsInline() {
-        let picture = "<picture><source srcset=\"a.webp\"><source srcset=\"b.webp\">"
+        let picture =
+            "<picture><source srcset=\"a.webp\"><source srcset=\"b.webp\">"
             + "<img src=\"a.png\" alt=\"A\"></picture>"
         let blocks = Array(parse(picture + "\n<p>after words</p>\n").document.blocks)
         #expect(Self.kinds(blocks) == ["p", "p"] && Self.leafTexts(blocks) == ["A", "after words"], "\(blocks)")
@@ -155,7 +169,8 @@ import Testing
     /// Tables: the caption is a centred paragraph above, text outside any cell comes before the
     /// table (as a browser moves it), cells keep their columns.
     @Test func tableContentOutsideCellsIsKept() {
-        let source = "<table><caption>Cap words</caption>stray<tr>row text<td>a</td><td>b</td></tr>"
+        let source =
+            "<table><caption>Cap words</caption>stray<tr>row text<td>a</td><td>b</td></tr>"
             + "<tr><td>c</td></tr></table>after\n"
         let blocks = Array(parse(source).document.blocks)
         #expect(Self.kinds(blocks) == ["p", "p", "table", "p"], "\(blocks)")

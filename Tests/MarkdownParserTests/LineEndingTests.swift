@@ -1,5 +1,6 @@
 import DocumentModel
 import Testing
+
 @testable import MarkdownParser
 
 /// A carriage return alone ends a line, as a line feed and `\r\n` do (CommonMark spec 0.30,
@@ -34,21 +35,30 @@ import Testing
             #expect(Array(result.document.blocks) == Array(expected.document.blocks), "\(name) #\(index)")
             #expect(result.document.metadata == expected.document.metadata, "\(name) #\(index)")
             #expect(result.document.footnotes == expected.document.footnotes, "\(name) #\(index)")
-            #expect(result.diagnostics == expected.diagnostics, "\(name) #\(index): \(result.diagnostics) vs \(expected.diagnostics)")
+            #expect(
+                result.diagnostics == expected.diagnostics,
+                "\(name) #\(index): \(result.diagnostics) vs \(expected.diagnostics)")
         }
     }
 
     /// The syntax the audit found printed as text: front matter, a span, a heading's and a
     /// span's attributes and a div, with the one warning at the line and column of the LF file.
     @Test func classicMacSyntaxIsRead() {
-        let result = parse("# H {#h tracking=0.5}\r\r[y]{.headline} and [z]{bogus=1}.\r\r::: {.caption}\rdiv text\r:::\r")
+        let result = parse(
+            "# H {#h tracking=0.5}\r\r[y]{.headline} and [z]{bogus=1}.\r\r::: {.caption}\rdiv text\r:::\r")
         let blocks = Array(result.document.blocks)
         #expect(blocks.count == 3)
         #expect(blocks.first?.attributes.id == "h")
-        guard case .div(let inner)? = blocks.last?.kind else { Issue.record("\(blocks)"); return }
+        guard case .div(let inner)? = blocks.last?.kind else {
+            Issue.record("\(blocks)")
+            return
+        }
         #expect(inner.map(\.kind) == [.paragraph([.text("div text")])])
         #expect(blocks.first?.attributes.pairs.first?.key == "tracking")
-        guard case .paragraph(let inlines)? = blocks.dropFirst().first?.kind else { Issue.record("\(blocks)"); return }
+        guard case .paragraph(let inlines)? = blocks.dropFirst().first?.kind else {
+            Issue.record("\(blocks)")
+            return
+        }
         #expect(inlines.plainText == "y and z.")
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
         let front = parse("---\rtitle: CR Title\r---\r\rBody text.\r")
@@ -61,7 +71,8 @@ import Testing
         var lf = ""
         for i in 0..<3_000 { lf += "## Part \(i) {.p}\n\nSome words for part \(i), [a span]{.s}.\n\n" }
         let cr = String(lf.map { $0 == "\n" ? "\r" : $0 })
-        let a = parse(lf), b = parse(cr)
+        let a = parse(lf)
+        let b = parse(cr)
         #expect(Array(a.document.blocks) == Array(b.document.blocks))
         #expect(a.diagnostics == b.diagnostics)
     }

@@ -1,5 +1,6 @@
 import DocumentModel
 import Testing
+
 @testable import MarkdownParser
 
 /// Markdown the parser cannot set whole still loses no word in silence: raw HTML libxml2 gives
@@ -19,7 +20,9 @@ import Testing
 
     /// Parses `lines` (joined, one per source line) and gives the result and the warnings whose
     /// message holds `phrase`, with their positions (`file:line:column`).
-    func warnings(_ lines: [String], containing phrase: String) -> (result: ParseResult, found: [Diagnostic], at: [String]) {
+    func warnings(_ lines: [String], containing phrase: String) -> (
+        result: ParseResult, found: [Diagnostic], at: [String]
+    ) {
         let result = parse(lines.joined(separator: "\n") + "\n")
         let found = result.diagnostics.filter { $0.message.contains(phrase) }
         return (result, found, found.map { $0.location.map { "\($0.file):\($0.line):\($0.column)" } ?? "nowhere" })
@@ -49,10 +52,13 @@ import Testing
     /// Inline tags arrive one at a time: nesting of any depth keeps the text, and needs no warning.
     @Test(arguments: [300, 5_000])
     func deeplyNestedInlineHTMLKeepsItsText(depth: Int) {
-        let source = "Lead " + String(repeating: "<span><b>", count: depth) + "innerword" + String(repeating: "</b></span>", count: depth) + " tail.\n"
+        let source =
+            "Lead " + String(repeating: "<span><b>", count: depth) + "innerword"
+            + String(repeating: "</b></span>", count: depth) + " tail.\n"
         let result = parse(source)
         let shown = text(Array(result.document.blocks))
-        #expect(shown.contains("Lead") && shown.contains("innerword") && shown.contains("tail."), "\(shown.prefix(200))")
+        #expect(
+            shown.contains("Lead") && shown.contains("innerword") && shown.contains("tail."), "\(shown.prefix(200))")
     }
 
     /// A text node past libxml2's 10,000,000-byte limit (XML_MAX_TEXT_LENGTH) halts the parser:
@@ -62,15 +68,21 @@ import Testing
         let html = "<div><p>start &amp; " + body + "endword</p></div>"
         let parsed = HTMLFragment.parseChecked(html)
         #expect(!parsed.complete)
-        guard case .text(let shown)? = parsed.nodes.first else { Issue.record("no text node"); return }
+        guard case .text(let shown)? = parsed.nodes.first else {
+            Issue.record("no text node")
+            return
+        }
         #expect(shown.hasPrefix("  start & longtext") && shown.hasSuffix("endword  "), "\(shown.prefix(40))")
         #expect(shown.components(separatedBy: "longtext").count - 1 == 1_200_000)
     }
 
     /// What libxml2 reads whole is reported complete (no fallback, no warning).
     @Test func ordinaryHTMLIsComplete() {
-        for html in ["<p>a <b>b</b></p>", "<details><summary>S</summary>body</details>", "if a < b", "<unknown-tag>x</unknown-tag>",
-                     String(repeating: "<div>", count: 200) + "x" + String(repeating: "</div>", count: 200)] {
+        for html in [
+            "<p>a <b>b</b></p>", "<details><summary>S</summary>body</details>", "if a < b",
+            "<unknown-tag>x</unknown-tag>",
+            String(repeating: "<div>", count: 200) + "x" + String(repeating: "</div>", count: 200),
+        ] {
             #expect(HTMLFragment.parseChecked(html).complete, "\(html.prefix(40))")
         }
         #expect(parse("<div>\n<p>Fine <em>HTML</em></p>\n</div>\n").diagnostics.isEmpty)
@@ -85,12 +97,13 @@ import Testing
     /// An uncited definition is named at its `[` — at the top level, in a quote, in a list
     /// item — and a cited one, or one inside a code block, is not.
     @Test func uncitedFootnotesAreNamed() {
-        let (result, notes, at) = warnings([
-            "Cited[^a] and Cited again[^B].", "", "[^a]: first note.", "", "[^b]: second note.", "",  // lines 1–6
-            "[^unused]: never cited.", "", "```", "[^code]: a code line", "```", "",                 // lines 7–12
-            "> [^quoted]: in a quote", "", "    [^indented]: indented code", "", "- item", "",       // lines 13–18
-            "  [^listed]: in a list",                                                                // line 19
-        ], containing: "never cited")
+        let (result, notes, at) = warnings(
+            [
+                "Cited[^a] and Cited again[^B].", "", "[^a]: first note.", "", "[^b]: second note.", "",  // lines 1–6
+                "[^unused]: never cited.", "", "```", "[^code]: a code line", "```", "",  // lines 7–12
+                "> [^quoted]: in a quote", "", "    [^indented]: indented code", "", "- item", "",  // lines 13–18
+                "  [^listed]: in a list",  // line 19
+            ], containing: "never cited")
         #expect(at == ["t.md:7:1", "t.md:13:3", "t.md:19:3"], "\(result.diagnostics)")
         #expect(notes.first?.message.contains("[^unused]") == true)
         #expect(result.document.footnotes.count == 2)
@@ -100,14 +113,15 @@ import Testing
     /// A label defined again (at the top level, in a list item, in a quote, in another case) is
     /// named at the later definition with the line of the first, which is the one set.
     @Test func aSecondDefinitionOfALabelIsNamed() {
-        let (result, again, at) = warnings([
-            "One[^a], two[^d] and three[^A].", "",               // lines 1–2
-            "- item", "", "  [^d]: first d, in a list.", "",     // lines 3–6
-            "[^d]: second d.", "",                               // lines 7–8
-            "[^a]: first a.", "",                                // lines 9–10
-            "> [^A]: second a, in a quote", "",                  // lines 11–12
-            "[^d]: third d.",                                    // line 13
-        ], containing: "defined again")
+        let (result, again, at) = warnings(
+            [
+                "One[^a], two[^d] and three[^A].", "",  // lines 1–2
+                "- item", "", "  [^d]: first d, in a list.", "",  // lines 3–6
+                "[^d]: second d.", "",  // lines 7–8
+                "[^a]: first a.", "",  // lines 9–10
+                "> [^A]: second a, in a quote", "",  // lines 11–12
+                "[^d]: third d.",  // line 13
+            ], containing: "defined again")
         #expect(at == ["t.md:7:1", "t.md:11:3", "t.md:13:1"], "\(result.diagnostics)")
         #expect(again.first?.message.contains("line 5") == true)
         #expect(again.dropFirst().first?.message.contains("line 9") == true)
@@ -122,7 +136,9 @@ import Testing
     /// hides everything in it: named at its `<!--` with the lines it hides — at the top level,
     /// in a quote, in a list item; a closed comment, even over several lines, is not.
     @Test func anUnclosedCommentIsNamed() {
-        func warnings(_ text: String) -> [Diagnostic] { parse(text).diagnostics.filter { $0.message.contains("never closed") } }
+        func warnings(_ text: String) -> [Diagnostic] {
+            parse(text).diagnostics.filter { $0.message.contains("never closed") }
+        }
         let top = warnings("Before.\n\n<!-- forgot to close\n\nImportant one.\n\n## Heading\n\nImportant two.\n")
         #expect(top.map(\.location) == [SourceLocation(file: "t.md", line: 3, column: 1)])
         #expect(top.first?.message.contains("the 6 lines after it") == true, "\(top)")

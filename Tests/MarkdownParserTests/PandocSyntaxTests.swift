@@ -2,6 +2,7 @@ import DocumentModel
 import Foundation
 import TestSupport
 import Testing
+
 @testable import MarkdownParser
 
 /// The attribute layer against CommonMark and Pandoc: each test is one kind of fault the layer
@@ -25,13 +26,17 @@ import Testing
         #expect(paragraph("&lt;&#91;x&#93;{.caption}") == [.text("<[x]{.caption}")])
         #expect(paragraph("[x]&#123;.caption}") == [.text("[x]{.caption}")])
         #expect(paragraph("[x]\\{.caption}") == [.text("[x]{.caption}")])
-        #expect(paragraph("&copy; \\& [x]{.caption}") == [.text("© & "), .span(Attributes(classes: ["caption"], location: loc(1, 14)), [.text("x")])])
+        #expect(
+            paragraph("&copy; \\& [x]{.caption}") == [
+                .text("© & "), .span(Attributes(classes: ["caption"], location: loc(1, 14)), [.text("x")]),
+            ])
         let h = heading("# A &amp; B \\{#id}")
         #expect(h.inlines == [.text("A & B {#id}")])
         #expect(h.attributes.isEmpty)
         #expect(heading("# A &#123;.x}").inlines == [.text("A {.x}")])
         // An unknown entity stays as written, and what follows still works.
-        #expect(paragraph("&nosuch; [x]{.c}").last == .span(Attributes(classes: ["c"], location: loc(1, 13)), [.text("x")]))
+        #expect(
+            paragraph("&nosuch; [x]{.c}").last == .span(Attributes(classes: ["c"], location: loc(1, 13)), [.text("x")]))
     }
 
     /// Code spans are resolved by cmark first: brackets and braces inside code are code.
@@ -45,7 +50,11 @@ import Testing
         #expect(paragraph("one\n   two \\[x\\]{.c}") == [.text("one"), .softBreak, .text("two [x]{.c}")])
         #expect(paragraph("one\n\tt \\[x\\]{.c}") == [.text("one"), .softBreak, .text("t [x]{.c}")])
         guard case .blockQuote(let q)? = blocks("> one\nlazy \\[x\\]{.c}").first?.kind,
-              case .paragraph(let i)? = q.first?.kind else { Issue.record(); return }
+            case .paragraph(let i)? = q.first?.kind
+        else {
+            Issue.record()
+            return
+        }
         #expect(i == [.text("one"), .softBreak, .text("lazy [x]{.c}")])
         let spanned = paragraph("one\n   two [x]{.c}")
         #expect(spanned.last == .span(Attributes(classes: ["c"], location: loc(2, 11)), [.text("x")]))
@@ -60,7 +69,12 @@ import Testing
         #expect(paragraph("[w]{.a foo}") == [.text("[w]{.a foo}")])
         #expect(paragraph("[a] {.c}") == [.text("[a] {.c}")])
         // Typeset's own flags (docs/markdown.md) are the bare words that are attributes.
-        #expect(paragraph("[w]{italic}") == [.span(Attributes(pairs: [.init(key: "italic", value: nil, location: loc(1, 5))], location: loc(1, 4)), [.text("w")])])
+        #expect(
+            paragraph("[w]{italic}") == [
+                .span(
+                    Attributes(pairs: [.init(key: "italic", value: nil, location: loc(1, 5))], location: loc(1, 4)),
+                    [.text("w")])
+            ])
         #expect(heading("# T {x=1}").attributes.pairs.map(\.key) == ["x"])
         #expect(heading("# Title{.x}").attributes.classes == ["x"])
     }
@@ -68,7 +82,10 @@ import Testing
     /// Kind 3: a heading ending in a span keeps the span; the heading gets no attributes.
     @Test func headingEndingInASpan() {
         let h = heading("# Title with [a span]{.caption}")
-        #expect(h.inlines == [.text("Title with "), .span(Attributes(classes: ["caption"], location: loc(1, 22)), [.text("a span")])])
+        #expect(
+            h.inlines == [
+                .text("Title with "), .span(Attributes(classes: ["caption"], location: loc(1, 22)), [.text("a span")]),
+            ])
         #expect(h.attributes.isEmpty)
         let both = heading("# T [s]{.a} {.b}")
         #expect(both.attributes.classes == ["b"])
@@ -89,13 +106,26 @@ import Testing
     /// for other formats are dropped.
     @Test func attributesOnElements() {
         let link = Inline.link(destination: "https://example.com", title: "", children: [.text("a link")])
-        #expect(paragraph("[a link](https://example.com){.external}") == [.span(Attributes(classes: ["external"], location: loc(1, 30)), [link])])
-        #expect(paragraph("`print(1)`{.python}") == [.span(Attributes(classes: ["python"], location: loc(1, 11)), [.code("print(1)")])])
-        guard case .span(let a, let c)? = paragraph("<https://a.b>{#x}").first else { Issue.record(); return }
+        #expect(
+            paragraph("[a link](https://example.com){.external}") == [
+                .span(Attributes(classes: ["external"], location: loc(1, 30)), [link])
+            ])
+        #expect(
+            paragraph("`print(1)`{.python}") == [
+                .span(Attributes(classes: ["python"], location: loc(1, 11)), [.code("print(1)")])
+            ])
+        guard case .span(let a, let c)? = paragraph("<https://a.b>{#x}").first else {
+            Issue.record()
+            return
+        }
         #expect(a.id == "x")
         #expect(c == [.link(destination: "https://a.b", title: "", children: [.text("https://a.b")])])
         guard case .span(let ia, let ic)? = paragraph("![cap](pic.png){width=50% height=2in}").first,
-              case .image(let source, _, let alt, _)? = ic.first else { Issue.record(); return }
+            case .image(let source, _, let alt, _)? = ic.first
+        else {
+            Issue.record()
+            return
+        }
         #expect(source == "pic.png")
         #expect(alt == [.text("cap")])
         #expect(ia.pairs.map(\.key) == ["width", "height"])
@@ -128,4 +158,6 @@ import Testing
     }
 }
 
-private func loc(_ line: Int, _ column: Int) -> DocumentModel.SourceLocation { DocumentModel.SourceLocation(file: "t.md", line: line, column: column) }
+private func loc(_ line: Int, _ column: Int) -> DocumentModel.SourceLocation {
+    DocumentModel.SourceLocation(file: "t.md", line: line, column: column)
+}

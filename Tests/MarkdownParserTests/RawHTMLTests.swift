@@ -1,5 +1,6 @@
 import DocumentModel
 import Testing
+
 @testable import MarkdownParser
 
 /// Raw HTML as READMEs write it: parsed by libxml2's HTML parser into document values.
@@ -10,15 +11,19 @@ import Testing
     }
 
     @Test func commentsVanishWithoutAWord() {
-        for source in ["<!-- introduced_in=v0.10.0 -->\n\nText.", "Text <!-- inline --> more.", "<!--\nmany\nlines\n-->\n\nText.",
-                       "<!-- TOC -->\n- item\n<!-- /TOC -->"] {
+        for source in [
+            "<!-- introduced_in=v0.10.0 -->\n\nText.", "Text <!-- inline --> more.", "<!--\nmany\nlines\n-->\n\nText.",
+            "<!-- TOC -->\n- item\n<!-- /TOC -->",
+        ] {
             let result = parse(source)
             #expect(result.diagnostics.isEmpty, "\(source): \(result.diagnostics)")
             #expect(!result.document.blocks.contains { if case .html = $0.kind { true } else { false } })
             let text = result.document.blocks.map { block -> String in
                 switch block.kind {
                 case .paragraph(let i): i.plainText
-                case .list(let l): l.items.flatMap(\.blocks).map { if case .paragraph(let i) = $0.kind { i.plainText } else { "" } }.joined()
+                case .list(let l):
+                    l.items.flatMap(\.blocks).map { if case .paragraph(let i) = $0.kind { i.plainText } else { "" } }
+                        .joined()
                 default: ""
                 }
             }.joined()
@@ -35,19 +40,35 @@ import Testing
 
     @Test func anchorsFromIdAndName() {
         #expect(blocks("<a id=\"install\"></a>\n## Install")[0].kind == .paragraph([.anchor("install")]))
-        #expect(paragraphInlines("Go <a name=\"here\">here</a> now.") == [.text("Go "), .anchor("here"), .text("here"), .text(" now.")])
-        #expect(paragraphInlines("<a href=\"https://x.y\" id=\"l\">x</a>") == [.anchor("l"), .link(destination: "https://x.y", title: "", children: [.text("x")])])
-        guard case .heading(_, let inlines) = blocks("## <a id=\"h\"></a>Head")[0].kind else { Issue.record("no heading"); return }
+        #expect(
+            paragraphInlines("Go <a name=\"here\">here</a> now.") == [
+                .text("Go "), .anchor("here"), .text("here"), .text(" now."),
+            ])
+        #expect(
+            paragraphInlines("<a href=\"https://x.y\" id=\"l\">x</a>") == [
+                .anchor("l"), .link(destination: "https://x.y", title: "", children: [.text("x")]),
+            ])
+        guard case .heading(_, let inlines) = blocks("## <a id=\"h\"></a>Head")[0].kind else {
+            Issue.record("no heading")
+            return
+        }
         #expect(inlines.first == .anchor("h"))
     }
 
     @Test func textLevelElements() {
-        let i = paragraphInlines("<b>b</b> <strong>s</strong> <i>i</i> <em>e</em> <code>c</code> <kbd>K</kbd> <sup>2</sup> <sub>n</sub> <s>x</s> <del>d</del> <ins>n</ins> <mark>m</mark> <small>f</small> a<br>b")
+        let i = paragraphInlines(
+            "<b>b</b> <strong>s</strong> <i>i</i> <em>e</em> <code>c</code> <kbd>K</kbd> <sup>2</sup> <sub>n</sub> <s>x</s> <del>d</del> <ins>n</ins> <mark>m</mark> <small>f</small> a<br>b"
+        )
         let kinds = i.filter { if case .text = $0 { false } else { true } }
-        #expect(kinds == [.strong([.text("b")]), .strong([.text("s")]), .emphasis([.text("i")]), .emphasis([.text("e")]), .code("c"),
-                          .presentation(.keyboard, [.text("K")]), .presentation(.superscript, [.text("2")]), .presentation(.subscript, [.text("n")]),
-                          .strikethrough([.text("x")]), .strikethrough([.text("d")]), .presentation(.underline, [.text("n")]),
-                          .presentation(.highlight, [.text("m")]), .presentation(.small, [.text("f")]), .lineBreak])
+        #expect(
+            kinds == [
+                .strong([.text("b")]), .strong([.text("s")]), .emphasis([.text("i")]), .emphasis([.text("e")]),
+                .code("c"),
+                .presentation(.keyboard, [.text("K")]), .presentation(.superscript, [.text("2")]),
+                .presentation(.subscript, [.text("n")]),
+                .strikethrough([.text("x")]), .strikethrough([.text("d")]), .presentation(.underline, [.text("n")]),
+                .presentation(.highlight, [.text("m")]), .presentation(.small, [.text("f")]), .lineBreak,
+            ])
         // Markdown inside HTML inline elements stays Markdown; an unclosed element closes at the end.
         #expect(paragraphInlines("<b>**x** y") == [.strong([.strong([.text("x")]), .text(" y")])])
     }
@@ -58,15 +79,19 @@ import Testing
     }
 
     @Test func aBareLessThanKeepsTheRestOfTheBlock() {
-        for (source, expected) in [("<div>\nif a < b then c\n</div>", "if a < b then c"),
-                                   ("<div>\n1 < 2 and 3 > 2, x << 1\n</div>", "1 < 2 and 3 > 2, x << 1"),
-                                   ("<p>a <= b\nand more</p>", "a <= b and more")] {
+        for (source, expected) in [
+            ("<div>\nif a < b then c\n</div>", "if a < b then c"),
+            ("<div>\n1 < 2 and 3 > 2, x << 1\n</div>", "1 < 2 and 3 > 2, x << 1"),
+            ("<p>a <= b\nand more</p>", "a <= b and more"),
+        ] {
             #expect(blocks(source).first?.kind == .paragraph([.text(expected)]), "\(source)")
         }
     }
 
     @Test func oneWarningPerUnsupportedKind() {
-        let result = parse("<blink>a</blink> and <blink>b</blink>\n\n<marquee>m</marquee>\n\n<div><blink>c</blink><script>x()</script></div>\n")
+        let result = parse(
+            "<blink>a</blink> and <blink>b</blink>\n\n<marquee>m</marquee>\n\n<div><blink>c</blink><script>x()</script></div>\n"
+        )
         let messages = result.diagnostics.map(\.message)
         #expect(messages.count == 3, "\(messages)")
         #expect(messages.filter { $0.contains("<blink>") }.count == 1)
@@ -82,18 +107,28 @@ import Testing
     @Test func unsupportedWarningsSayWhatIsDrawn() {
         let own = parse("<textarea>\n\nSHOWN text\n\n</textarea>\n")
         #expect(own.document.blocks.contains { $0.kind == .paragraph([.text("SHOWN text")]) }, "\(own.document.blocks)")
-        #expect(own.diagnostics.map(\.message).contains { $0.contains("<textarea>") && $0.contains("it is left out, but the Markdown blocks between its tags are shown") },
-                "\(own.diagnostics)")
+        #expect(
+            own.diagnostics.map(\.message).contains {
+                $0.contains("<textarea>")
+                    && $0.contains("it is left out, but the Markdown blocks between its tags are shown")
+            },
+            "\(own.diagnostics)")
         #expect(!own.diagnostics.contains { $0.message.contains("it and its content are left out") })
 
         let inline = parse("Inline <textarea>gone</textarea> x\n")
         #expect(!paragraphInlines("Inline <textarea>gone</textarea> x").plainText.contains("gone"))
-        #expect(inline.diagnostics.map(\.message) == ["HTML element <textarea> is not supported; it and its content are left out (one warning for all <textarea> elements treated so)"])
+        #expect(
+            inline.diagnostics.map(\.message) == [
+                "HTML element <textarea> is not supported; it and its content are left out (one warning for all <textarea> elements treated so)"
+            ])
 
         for source in ["<select><option>OPT</option></select>\n", "Pick <select><option>OPT</option></select> now\n"] {
             let nested = parse(source)
-            #expect(!nested.diagnostics.contains { $0.message.contains("<option>") }, "\(source): \(nested.diagnostics)")
-            #expect(nested.diagnostics.contains { $0.message.contains("<select>") && $0.message.contains("left out") }, "\(source)")
+            #expect(
+                !nested.diagnostics.contains { $0.message.contains("<option>") }, "\(source): \(nested.diagnostics)")
+            #expect(
+                nested.diagnostics.contains { $0.message.contains("<select>") && $0.message.contains("left out") },
+                "\(source)")
         }
         // Both fates in one document: a warning for each, so neither says something untrue.
         let both = parse("<video>\n\nCaption\n\n</video>\n\n<video>clip</video>\n")
@@ -105,15 +140,24 @@ import Testing
         #expect(details.map(\.kind) == [.paragraph([.strong([.text("More")])]), .paragraph([.text("Body text")])])
 
         let table = blocks("<table>\n<tr><th>A</th><th>B</th></tr>\n<tr><td>1</td><td><b>2</b></td></tr>\n</table>")
-        guard case .table(let t) = table.first?.kind else { Issue.record("no table: \(table)"); return }
+        guard case .table(let t) = table.first?.kind else {
+            Issue.record("no table: \(table)")
+            return
+        }
         #expect(t.header == [[.text("A")], [.text("B")]])
         #expect(t.rows == [[[.text("1")], [.strong([.text("2")])]]])
 
         let centred = blocks("<p align=\"center\">\n  <img src=\"logo.png\" alt=\"Logo\" width=\"96\">\n</p>")
         #expect(centred.first?.attributes.pairs.first?.value == "center")
-        guard case .paragraph(let i) = centred.first?.kind, case .span(let a, let c) = i.first else { Issue.record("\(centred)"); return }
+        guard case .paragraph(let i) = centred.first?.kind, case .span(let a, let c) = i.first else {
+            Issue.record("\(centred)")
+            return
+        }
         #expect(a.pairs.map(\.key) == ["caption", "width"] && a.pairs[1].value == "96px")
-        guard case .image(let src, _, let alt, _) = c.first else { Issue.record("no image"); return }
+        guard case .image(let src, _, let alt, _) = c.first else {
+            Issue.record("no image")
+            return
+        }
         #expect(src == "logo.png" && alt == [.text("Logo")])
 
         let heading = blocks("<h1 align=\"center\" id=\"top\">Lumen</h1>")
@@ -128,33 +172,50 @@ import Testing
             guard case .table(let t) = blocks(html).first?.kind else { return nil }
             return t
         }
-        let t = table("<table>\n<tr><th>Name</th><th>Value</th></tr>\n<tr><td rowspan=\"2\">span</td><td>first</td></tr>\n<tr><td>second</td></tr>\n<tr><td colspan=\"2\">wide</td></tr>\n</table>")
+        let t = table(
+            "<table>\n<tr><th>Name</th><th>Value</th></tr>\n<tr><td rowspan=\"2\">span</td><td>first</td></tr>\n<tr><td>second</td></tr>\n<tr><td colspan=\"2\">wide</td></tr>\n</table>"
+        )
         #expect(t?.header == [[.text("Name")], [.text("Value")]])
         #expect(t?.rows == [[[.text("span")], [.text("first")]], [[], [.text("second")]], [[.text("wide")], []]])
         // A span in the middle, over three rows, past the row's last cell, and a colspan in the header.
-        let u = table("<table><tr><th colspan=3>Head</th></tr><tr><td>a</td><td rowspan=3>m</td><td>c</td></tr><tr><td>d</td><td>f</td></tr><tr><td>g</td></tr><tr><td>j</td><td>k</td><td>l</td></tr></table>")
+        let u = table(
+            "<table><tr><th colspan=3>Head</th></tr><tr><td>a</td><td rowspan=3>m</td><td>c</td></tr><tr><td>d</td><td>f</td></tr><tr><td>g</td></tr><tr><td>j</td><td>k</td><td>l</td></tr></table>"
+        )
         #expect(u?.header == [[.text("Head")], [], []])
-        #expect(u?.rows == [[[.text("a")], [.text("m")], [.text("c")]], [[.text("d")], [], [.text("f")]], [[.text("g")], [], []],
-                            [[.text("j")], [.text("k")], [.text("l")]]])
+        #expect(
+            u?.rows == [
+                [[.text("a")], [.text("m")], [.text("c")]], [[.text("d")], [], [.text("f")]], [[.text("g")], [], []],
+                [[.text("j")], [.text("k")], [.text("l")]],
+            ])
         // Absurd spans are capped; spans of 1 or less are ordinary cells, with no warning.
         #expect(table("<table><tr><td colspan=99999>x</td></tr></table>")?.rows.first?.count == 1_000)
-        let warnings = parse("<table><tr><td rowspan=2 colspan=2>x</td></tr><tr><td>y</td></tr></table>\n\n<table><tr><td colspan=2>z</td></tr></table>\n").diagnostics
+        let warnings = parse(
+            "<table><tr><td rowspan=2 colspan=2>x</td></tr><tr><td>y</td></tr></table>\n\n<table><tr><td colspan=2>z</td></tr></table>\n"
+        ).diagnostics
         #expect(warnings.filter { $0.message.contains("spans columns or rows") }.count == 1, "\(warnings)")
         #expect(parse("<table><tr><td colspan=1 rowspan=0>x</td></tr></table>\n").diagnostics.isEmpty)
     }
 
     @Test func containersOpenedAndClosedInSeparateHTMLBlocks() {
         let b = blocks("<div align=\"center\">\n\n# Title\n\nText.\n\n</div>\n\nAfter.")
-        guard case .div(let inner) = b.first?.kind else { Issue.record("\(b)"); return }
+        guard case .div(let inner) = b.first?.kind else {
+            Issue.record("\(b)")
+            return
+        }
         #expect(b.first?.attributes.pairs.first.map { [$0.key, $0.value] } == ["align", "center"])
         #expect(inner.map(\.kind) == [.heading(level: 1, [.text("Title")]), .paragraph([.text("Text.")])])
         #expect(b.last?.kind == .paragraph([.text("After.")]))
         // <center>, <details> with its summary in a block of its own, a stray and an unclosed tag.
         #expect(blocks("<center>\n\nMid\n\n</center>").first?.attributes.pairs.first?.value == "center")
-        #expect(blocks("<details>\n\n<summary>Sum</summary>\n\nBody\n\n</details>").map(\.kind)
+        #expect(
+            blocks("<details>\n\n<summary>Sum</summary>\n\nBody\n\n</details>").map(\.kind)
                 == [.paragraph([.strong([.text("Sum")])]), .paragraph([.text("Body")])])
-        #expect(blocks("Text\n\n</div>\n\nMore").map(\.kind) == [.paragraph([.text("Text")]), .paragraph([.text("More")])])
-        guard case .div(let open) = blocks("<div align=\"right\">\n\nNever closed").first?.kind else { Issue.record("unclosed"); return }
+        #expect(
+            blocks("Text\n\n</div>\n\nMore").map(\.kind) == [.paragraph([.text("Text")]), .paragraph([.text("More")])])
+        guard case .div(let open) = blocks("<div align=\"right\">\n\nNever closed").first?.kind else {
+            Issue.record("unclosed")
+            return
+        }
         #expect(open.map(\.kind) == [.paragraph([.text("Never closed")])])
         #expect(parse("<div align=\"center\">\n\nx\n\n</div>").diagnostics.isEmpty)
     }

@@ -1,5 +1,6 @@
 import DocumentModel
 import Testing
+
 @testable import MarkdownParser
 
 /// Smart punctuation (CommonMark's smart extension, as cmark-gfm's `CMARK_OPT_SMART` sets it).
@@ -15,18 +16,25 @@ import Testing
     }
 
     @Test func quotesPairAndApostrophesCurl() {
-        #expect(text("\"Hello,\" she said. 'Quoted' and it's the users' turn.")
-            == "\u{201C}Hello,\u{201D} she said. \u{2018}Quoted\u{2019} and it\u{2019}s the users\u{2019} turn.")
+        #expect(
+            text("\"Hello,\" she said. 'Quoted' and it's the users' turn.")
+                == "\u{201C}Hello,\u{201D} she said. \u{2018}Quoted\u{2019} and it\u{2019}s the users\u{2019} turn.")
         #expect(text("# The \"best\" title") == "The \u{201C}best\u{201D} title")
-        #expect(text("'Tis \"nested 'single' inside\" text") == "\u{2019}Tis \u{201C}nested \u{2018}single\u{2019} inside\u{201D} text")
+        #expect(
+            text("'Tis \"nested 'single' inside\" text")
+                == "\u{2019}Tis \u{201C}nested \u{2018}single\u{2019} inside\u{201D} text")
     }
 
     @Test func quotesPairAcrossInlineBoundaries() {
         let b = parse("He said \"*very* well\" and \"[linked](https://example.com)\".").document.blocks
-        guard case .paragraph(let i) = b[0].kind else { Issue.record("not a paragraph"); return }
+        guard case .paragraph(let i) = b[0].kind else {
+            Issue.record("not a paragraph")
+            return
+        }
         #expect(i.plainText == "He said \u{201C}very well\u{201D} and \u{201C}linked\u{201D}.")
         guard case .link(let destination, _, _) = i.first(where: { if case .link = $0 { true } else { false } }) else {
-            Issue.record("no link"); return
+            Issue.record("no link")
+            return
         }
         #expect(destination == "https://example.com")
     }
@@ -34,8 +42,9 @@ import Testing
     @Test func dashesAndEllipses() {
         #expect(text("1--2, a --- b, wait...") == "1\u{2013}2, a \u{2014} b, wait\u{2026}")
         // cmark's hyphen-run rule: 4 → two en dashes, 5 → em + en, 6 → two em dashes, 7 → em + two en.
-        #expect(text("a----b a-----b a------b a-------b")
-            == "a\u{2013}\u{2013}b a\u{2014}\u{2013}b a\u{2014}\u{2014}b a\u{2014}\u{2013}\u{2013}b")
+        #expect(
+            text("a----b a-----b a------b a-------b")
+                == "a\u{2013}\u{2013}b a\u{2014}\u{2013}b a\u{2014}\u{2014}b a\u{2014}\u{2013}\u{2013}b")
         #expect(text("a-b stays") == "a-b stays")
     }
 
@@ -45,8 +54,9 @@ import Testing
         #expect(text("한글--글자 é---x 日本...語 ü-ü") == "한글\u{2013}글자 é\u{2014}x 日本\u{2026}語 ü-ü")
         #expect(text("\"한국어\" 'é' 😀--😀") == "\u{201C}한국어\u{201D} \u{2018}é\u{2019} 😀\u{2013}😀")
         #expect(text("a.b..c -x- ‐‐ — …") == "a.b..c -x- ‐‐ — …")
-        #expect(SmartPunctuation.hasDashesOrEllipsis("x--") && SmartPunctuation.hasDashesOrEllipsis("...")
-            && !SmartPunctuation.hasDashesOrEllipsis("-.-.") && !SmartPunctuation.hasDashesOrEllipsis(".. ."))
+        #expect(
+            SmartPunctuation.hasDashesOrEllipsis("x--") && SmartPunctuation.hasDashesOrEllipsis("...")
+                && !SmartPunctuation.hasDashesOrEllipsis("-.-.") && !SmartPunctuation.hasDashesOrEllipsis(".. ."))
         let inlines: [Inline] = [.text("plain 한글 text"), .emphasis([.text("no marks")])]
         #expect(SmartPunctuation.apply(inlines) == inlines)
         #expect(SmartPunctuation.string(Array("é😀a".unicodeScalars)) == "é😀a")
@@ -57,7 +67,8 @@ import Testing
         #expect(text("```\n\"quoted\" -- ...\n```\n") == "\"quoted\" -- ...\n")
         let b = parse("[words]{.caption title=\"it's -- fine\"}").document.blocks
         guard case .paragraph(let i) = b[0].kind, case .span(let attributes, let children) = i.first else {
-            Issue.record("no span: \(b)"); return
+            Issue.record("no span: \(b)")
+            return
         }
         #expect(children.plainText == "words")
         #expect(attributes.pairs.contains { $0.value == "it's -- fine" }, "\(attributes)")

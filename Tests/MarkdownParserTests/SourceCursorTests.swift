@@ -1,5 +1,6 @@
 import DocumentModel
 import Testing
+
 @testable import MarkdownParser
 
 /// `SourceCursor` finds each printed character where the Markdown wrote it: past escapes,
@@ -9,10 +10,14 @@ import Testing
     /// `targets`, reading from the first block's start.
     func locate(_ markdown: String, printed: String, targets: Set<Character>) -> [Character: (Int, Int)] {
         let document = MarkdownParser.parse(markdown, file: "t.md").document
-        guard let start = document.blocks.first?.location, var cursor = SourceCursor(document.source, at: start) else { return [:] }
+        guard let start = document.blocks.first?.location, var cursor = SourceCursor(document.source, at: start) else {
+            return [:]
+        }
         var found: [Character: (Int, Int)] = [:]
         for character in printed {
-            if let at = cursor.find(character), targets.contains(character), found[character] == nil { found[character] = (at.line, at.column) }
+            if let at = cursor.find(character), targets.contains(character), found[character] == nil {
+                found[character] = (at.line, at.column)
+            }
         }
         return found
     }
@@ -60,7 +65,8 @@ import Testing
 
     @Test func aDocumentBuiltInCodeHasNoSource() {
         let parsed = MarkdownParser.parse("x\n", file: "t.md").document
-        let built = Document(blocks: Array(parsed.blocks), metadata: parsed.metadata, footnotes: parsed.footnotes, file: "t.md")
+        let built = Document(
+            blocks: Array(parsed.blocks), metadata: parsed.metadata, footnotes: parsed.footnotes, file: "t.md")
         #expect(SourceCursor(built.source, at: built.blocks[0].location!) == nil)
         #expect(SourceCursor(parsed.source, at: parsed.blocks[0].location!) != nil)
         #expect(parsed == built, "the source is not part of the document's value")

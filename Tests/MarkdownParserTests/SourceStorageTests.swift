@@ -1,4 +1,5 @@
 import Testing
+
 @testable import DocumentModel
 @testable import MarkdownParser
 
@@ -22,7 +23,9 @@ import Testing
     func theWindowsAndThePositionsShareOneBuffer(text: String) throws {
         let source = SourceText(text, file: "s.md")
         #expect(source.isInputAsGiven)
-        #expect(Self.address(source.cmarkInput) == Self.address(source.lines.buffer), "cmark-gfm reads the input, not a copy")
+        #expect(
+            Self.address(source.cmarkInput) == Self.address(source.lines.buffer),
+            "cmark-gfm reads the input, not a copy")
         let document = MarkdownParser.parse(text, file: "s.md").document
         let windows = try #require(Self.windows(document))
         #expect(document.source.bytes == Array(text.utf8))
@@ -42,7 +45,8 @@ import Testing
 
     /// A buffer set aside reads back the same bytes, and holds them again until set aside anew.
     @Test func aSetAsideSourceIsReadBackUnchanged() throws {
-        let bytes = Array("# Title\n\nÜber *text*, 한국어.\n".utf8) + (0..<100_000).map { UInt8(truncatingIfNeeded: $0 % 251) }
+        let bytes =
+            Array("# Title\n\nÜber *text*, 한국어.\n".utf8) + (0..<100_000).map { UInt8(truncatingIfNeeded: $0 % 251) }
         let buffer = SourceBuffer(bytes, setAsideMinimum: 0)
         #expect(!buffer.isSetAside)
         buffer.setAside()
@@ -81,13 +85,17 @@ import Testing
     /// its blocks or positions are read again: the same blocks, the same positions.
     @Test func releasingALongDocumentSetsItsSourceAsideAndReadsItBack() throws {
         let paragraph = "A paragraph with *emphasis*, `code` and [a link](https://example.com) in it.\n\n"
-        let text = "# Title\n\n" + String(repeating: paragraph, count: 1_100_000 / paragraph.utf8.count) + "Last ünïcode paragraph.\n"
+        let text =
+            "# Title\n\n" + String(repeating: paragraph, count: 1_100_000 / paragraph.utf8.count)
+            + "Last ünïcode paragraph.\n"
         #expect(text.utf8.count >= 1 << 20)
         let document = MarkdownParser.parse(text, file: "long.md").document
         let windows = try #require(Self.windows(document))
         #expect(windows.buffer === document.source.storage, "one buffer for both")
         let count = document.blocks.count
-        let first = document.blocks[0], middle = document.blocks[count / 2], last = document.blocks[count - 1]
+        let first = document.blocks[0]
+        let middle = document.blocks[count / 2]
+        let last = document.blocks[count - 1]
         document.releaseSource()
         #expect(windows.buffer.isSetAside, "the source is in a file, not in memory")
         #expect(document.blocks[count - 1] == last)
@@ -107,7 +115,8 @@ import Testing
     @Test func aWindowsLinesRecordAReadOutsideThem() {
         let text = Array("zero\none\ntwo\nthree\n".utf8)
         let whole = SourceText(String(decoding: text, as: UTF8.self), file: "w.md").lines
-        let start = whole.ranges[1].lowerBound, end = whole.ranges[2].upperBound
+        let start = whole.ranges[1].lowerBound
+        let end = whole.ranges[2].upperBound
         let window = SourceLines.window(Array(text[start..<end]), base: start, ranges: whole.ranges)
         #expect(window[1] == Array("one".utf8))
         #expect(window[2] == Array("two".utf8))

@@ -1,6 +1,7 @@
 import DocumentModel
 import Foundation
 import Testing
+
 @testable import MarkdownParser
 
 /// A parsed document holds its text, not its blocks: each read parses the text again one
@@ -30,10 +31,13 @@ import Testing
         "Para [a]: not a definition.\n\n[a]\n\n[a]: /later\n",
         "---\nsmart: false\ntitle: T\n---\n\n\"straight\" -- quotes...\n\n| a |\n|---|\n| \"b\" |\n",
         "---\nsmart: maybe\n---\n\ntext\n",
-        String(repeating: "> ", count: 80) + "deep\n\n" + String(repeating: "::: d\n", count: 70) + "x\n" + String(repeating: ":::\n", count: 70),
+        String(repeating: "> ", count: 80) + "deep\n\n" + String(repeating: "::: d\n", count: 70) + "x\n"
+            + String(repeating: ":::\n", count: 70),
         "\\newpage\n\n```{=latex}\n\\foo\n```\n\n<!-- comment -->\n\n<b>bold</b> and <sup>1</sup>\n\n<script>x</script>\n",
         "- a\n- b\n\n  ::: box\n  inside item\n  :::\n\n1. one\n2. two\n",
-        "::: wide\n" + (0..<40).map { "## Part \($0)\n\nText of part \($0) with *emphasis*.\n\n<div>\n\nraw \($0)\n\n</div>\n" }.joined() + ":::\n\nafter the div\n",
+        "::: wide\n"
+            + (0..<40).map { "## Part \($0)\n\nText of part \($0) with *emphasis*.\n\n<div>\n\nraw \($0)\n\n</div>\n" }
+            .joined() + ":::\n\nafter the div\n",
         "| h1 | h2 |\n|----|----|\n" + (0..<300).map { "| r\($0) *e* | [l](#t) |\n" }.joined() + "\nend\n",
         "Lines\r\nwith CR LF\r\n\r\n# Heading\r\n\r\n- item\r\n",
         "Lone\rcarriage\rreturns\r\r# Heading\r\rtext\n\nand [^n]\n\n[^n]: note\n",
@@ -52,9 +56,12 @@ import Testing
         return [
             "Para\n::: continues\n:::\n\n" + filler + "\n\n::: {.caption}\nA caption.\n:::\n",
             "::: a\n::: b\ntext\n:::\n:::\n\n" + filler + "\n\nlast\n::: x\n::: y\ny\n:::\n:::\n",
-            "```\n" + (0..<200).map { "::: in code \($0)\n:::" }.joined(separator: "\n") + "\n```\n\n" + filler + "\n\n::: real\nbody\n:::\n",
-            "<div>\n" + (0..<100).map { "::: html \($0)\n" }.joined() + "</div>\n\n" + filler + "\n\n::: after\nok\n:::\n",
-            "> ::: quoted\n> in quote\n> :::\n\n" + filler + "\n\n- item\n\n  ::: listed\n  in item\n  :::\n\n" + filler + "\n\n::: open only\n",
+            "```\n" + (0..<200).map { "::: in code \($0)\n:::" }.joined(separator: "\n") + "\n```\n\n" + filler
+                + "\n\n::: real\nbody\n:::\n",
+            "<div>\n" + (0..<100).map { "::: html \($0)\n" }.joined() + "</div>\n\n" + filler
+                + "\n\n::: after\nok\n:::\n",
+            "> ::: quoted\n> in quote\n> :::\n\n" + filler + "\n\n- item\n\n  ::: listed\n  in item\n  :::\n\n" + filler
+                + "\n\n::: open only\n",
             filler + "\n:::\n\n::: {.note}\n" + filler + "\n:::\n\n" + filler + "\n::: late\ntext\n:::\n",
         ]
     }()
@@ -66,23 +73,33 @@ import Testing
     static let notes: [String] = {
         let filler = (0..<50).map { "Filler paragraph \($0) with *some* words." }.joined(separator: "\n\n")
         return [
-            "First[^a] then[^b].\n\n" + filler + "\n\nAgain[^A] and [^b].\n\n[^a]: Note a.\n\n    code in a\n\n[^b]: Note b with <b>bold</b>.\n",
-            "[^early]: Early note.\n\n" + filler + "\n\nUse[^early].\n\n" + filler + "\n\n| t |\n|---|\n| cell[^t] |\n\n[^t]: Table note.\n",
-            "# Heading[^h]\n\n" + filler + "\n\n::: note\nIn a div[^d].\n:::\n\n> [^h]: Quoted heading note.\n\n- item\n\n  [^d]: Listed div note.\n",
-            "One[^x].\n\n[^x]: First x.\n\n" + filler + "\n\n[^x]: Second x.\n\n[^unused]: Never cited.\n\n[^my label]: Spaced.\n\nSpaced[^My  Label].\n",
-            (0..<200).map { "Paragraph \($0) cites[^n\($0)].\n\n[^n\($0)]: Note \($0) with `code` and a list:\n\n    - one\n    - two\n" }.joined(separator: "\n"),
+            "First[^a] then[^b].\n\n" + filler
+                + "\n\nAgain[^A] and [^b].\n\n[^a]: Note a.\n\n    code in a\n\n[^b]: Note b with <b>bold</b>.\n",
+            "[^early]: Early note.\n\n" + filler + "\n\nUse[^early].\n\n" + filler
+                + "\n\n| t |\n|---|\n| cell[^t] |\n\n[^t]: Table note.\n",
+            "# Heading[^h]\n\n" + filler
+                + "\n\n::: note\nIn a div[^d].\n:::\n\n> [^h]: Quoted heading note.\n\n- item\n\n  [^d]: Listed div note.\n",
+            "One[^x].\n\n[^x]: First x.\n\n" + filler
+                + "\n\n[^x]: Second x.\n\n[^unused]: Never cited.\n\n[^my label]: Spaced.\n\nSpaced[^My  Label].\n",
+            (0..<200).map {
+                "Paragraph \($0) cites[^n\($0)].\n\n[^n\($0)]: Note \($0) with `code` and a list:\n\n    - one\n    - two\n"
+            }.joined(separator: "\n"),
         ]
     }()
 
     /// A note citing another, one cited only by itself, one whose only citation is in an uncited
     /// note: numbered by where definitions stand in the whole text, so the whole text decides.
     @Test func notesCitingNotesAreNumberedOnTheWholeText() {
-        for text in ["A[^1] b[^2].\n\n[^1]: Cites[^3].\n\n[^2]: Two.\n\n[^3]: Three.\n",
-                     "A[^1].\n\n" + String(repeating: "filler\n\n", count: 50) + "[^1]: One[^2].\n\n[^2]: Two.\n",
-                     "Body.\n\n[^1]: Cited only by itself.[^1]\n", "[^1]: Uncited, citing[^2].\n\n[^2]: Two.\n"] {
+        for text in [
+            "A[^1] b[^2].\n\n[^1]: Cites[^3].\n\n[^2]: Two.\n\n[^3]: Three.\n",
+            "A[^1].\n\n" + String(repeating: "filler\n\n", count: 50) + "[^1]: One[^2].\n\n[^2]: Two.\n",
+            "Body.\n\n[^1]: Cited only by itself.[^1]\n", "[^1]: Uncited, citing[^2].\n\n[^2]: Two.\n",
+        ] {
             var diagnostics: [Diagnostic] = []
             var source = SourceText(text, file: "n.md")
-            #expect(MarkdownParser.windowedScan(&source, file: "n.md", metadata: Metadata(), windowBytes: 0, diagnostics: &diagnostics) == nil)
+            #expect(
+                MarkdownParser.windowedScan(
+                    &source, file: "n.md", metadata: Metadata(), windowBytes: 0, diagnostics: &diagnostics) == nil)
             Self.expectSame(text, "n.md")
         }
     }
@@ -98,23 +115,29 @@ import Testing
             "First line above\nsecond line above\n" + table + "\n" + filler + "\n\nMore above\n" + table + "\nafter\n",
             (0..<60).map { "Paragraph \($0) runs into\n" + table }.joined(separator: "\n"),
             "::: note\nInside a div\n" + table + ":::\n\n" + filler + "\n",
-            "> Quoted above\n> " + table.replacingOccurrences(of: "\n|", with: "\n> |") + "\n" + filler + "\n\n- Listed above\n  " + table.replacingOccurrences(of: "\n|", with: "\n  |"),
+            "> Quoted above\n> " + table.replacingOccurrences(of: "\n|", with: "\n> |") + "\n" + filler
+                + "\n\n- Listed above\n  " + table.replacingOccurrences(of: "\n|", with: "\n  |"),
         ]
     }()
 
     static func specExamples() -> [String] {
-        let path = ProcessInfo.processInfo.environment["TYPESET_COMMONMARK_SPEC"] ?? root.path + "/.build/spec/commonmark.json"
+        let path =
+            ProcessInfo.processInfo.environment["TYPESET_COMMONMARK_SPEC"] ?? root.path + "/.build/spec/commonmark.json"
         guard let data = FileManager.default.contents(atPath: path),
-              let json = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else { return [] }
+            let json = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]
+        else { return [] }
         return json.compactMap { $0["markdown"] as? String }
     }
 
     static func fixtures() -> [String] {
-        let folders = [root.path + "/templates", root.deletingLastPathComponent().path + "/shared/fixtures/real",
-                       root.path + "/Tests/EndToEndTests/Fixtures"]
+        let folders = [
+            root.path + "/templates", root.deletingLastPathComponent().path + "/shared/fixtures/real",
+            root.path + "/Tests/EndToEndTests/Fixtures",
+        ]
         var texts: [String] = []
         for folder in folders {
-            for name in ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted() where name.hasSuffix(".md") {
+            for name in ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+            where name.hasSuffix(".md") {
                 if let text = try? String(contentsOfFile: folder + "/" + name, encoding: .utf8) { texts.append(text) }
             }
         }
@@ -164,7 +187,10 @@ import Testing
 
     @Test func parsedDocumentsHoldWindowsNotBlocks() {
         // (Smart punctuation off: its transform would wrap the windows.)
-        let text = "---\nsmart: false\n---\n\n" + (0..<2_000).map { "## Heading \($0)\n\nA paragraph with *emphasis* and `code` number \($0).\n" }.joined(separator: "\n")
+        let text =
+            "---\nsmart: false\n---\n\n"
+            + (0..<2_000).map { "## Heading \($0)\n\nA paragraph with *emphasis* and `code` number \($0).\n" }.joined(
+                separator: "\n")
         let r = MarkdownParser.parse(text, file: "w.md")
         #expect(r.document.blocks.isProvided)
         #expect(r.document.blocks.count == 4_000)
@@ -172,7 +198,10 @@ import Testing
         #expect((windows?.windowCount ?? 0) >= 1)
         let small = Self.windows(MarkdownParser.parse(text, file: "w.md", lazily: true, windowBytes: 4_096).document)
         #expect((small?.windowCount ?? 0) > 20, "\(small?.windowCount ?? 0) windows of 4 KB")
-        guard case .heading(_, let inlines) = r.document.blocks[3_998].kind else { Issue.record("no heading"); return }
+        guard case .heading(_, let inlines) = r.document.blocks[3_998].kind else {
+            Issue.record("no heading")
+            return
+        }
         #expect(inlines == [.text("Heading 1999")])
         #expect(r.document.blocks[3_999].location == SourceLocation(file: "w.md", line: 8_003, column: 1))
     }
@@ -181,8 +210,10 @@ import Testing
     /// nodes and decide the div fences, windows convert them (one node a window here), one parse
     /// of the definitions converts the notes — unless a note cites another.
     @Test func textIsScannedInWindows() {
-        let texts = Self.fixtures().filter { !$0.contains("Typeset type specimen template") }
-            + [0, 1, 2, 5, 6, 7, 8, 9, 12, 13, 14, 15, 16, 17, 19, 20].map { Self.constructed[$0] } + Self.fences + Self.notes
+        let texts =
+            Self.fixtures().filter { !$0.contains("Typeset type specimen template") }
+            + [0, 1, 2, 5, 6, 7, 8, 9, 12, 13, 14, 15, 16, 17, 19, 20].map { Self.constructed[$0] } + Self.fences
+            + Self.notes
             + [(0..<300).map { "## H\($0)\n\ntext \($0) [r]\n" }.joined(separator: "\n") + "\n[r]: /end\n"]
         #expect(texts.count >= 20)
         #expect(texts.filter { $0.contains(":::") }.count >= 10)
@@ -190,7 +221,8 @@ import Testing
         for (i, text) in texts.enumerated() {
             var diagnostics: [Diagnostic] = []
             var source = SourceText(text, file: "s.md")
-            let windowed = MarkdownParser.windowedScan(&source, file: "s.md", metadata: Metadata(), windowBytes: 0, diagnostics: &diagnostics)
+            let windowed = MarkdownParser.windowedScan(
+                &source, file: "s.md", metadata: Metadata(), windowBytes: 0, diagnostics: &diagnostics)
             #expect(windowed != nil, "text \(i) was scanned whole")
         }
     }
@@ -206,7 +238,8 @@ import Testing
                 func visit(_ blocks: [Block]) {
                     for block in blocks {
                         switch block.kind {
-                        case .paragraph(let inlines): words += inlines.compactMap { if case .text(let t) = $0 { return t } else { return nil } }
+                        case .paragraph(let inlines):
+                            words += inlines.compactMap { if case .text(let t) = $0 { return t } else { return nil } }
                         case .div(let children), .blockQuote(let children): visit(children)
                         case .list(let list): list.items.forEach { visit($0.blocks) }
                         default: break
@@ -215,8 +248,11 @@ import Testing
                 }
                 visit(Array(document.blocks))
                 let joined = words.joined(separator: " ")
-                for above in ["Lines above", "First line above", "second line above", "More above", "Paragraph 59 runs into", "Inside a div", "Quoted above", "Listed above"]
-                    where text.contains(above) {
+                for above in [
+                    "Lines above", "First line above", "second line above", "More above", "Paragraph 59 runs into",
+                    "Inside a div", "Quoted above", "Listed above",
+                ]
+                where text.contains(above) {
                     #expect(joined.contains(above), "text \(i), windows of \(size) bytes: '\(above)' lost")
                 }
             }
@@ -238,7 +274,9 @@ import Testing
         }
         let plain = MarkdownParser.parse("# Before\n\n" + table, file: "p.md", lazily: true, windowBytes: 0)
         #expect(Self.windows(plain.document)?.heldWindowCount == 1)
-        #expect(Array(plain.document.blocks) == Array(MarkdownParser.parse("# Before\n\n" + table, file: "p.md", lazily: false).document.blocks))
+        #expect(
+            Array(plain.document.blocks)
+                == Array(MarkdownParser.parse("# Before\n\n" + table, file: "p.md", lazily: false).document.blocks))
     }
 
     @Test func diagnosticsComeOnceWhateverIsRead() {

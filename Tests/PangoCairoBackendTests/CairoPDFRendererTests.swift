@@ -14,19 +14,24 @@ import Typography
     /// A two-page document with Latin + Hangul text, links, destinations, nested outlines,
     /// rules, fills and images.
     func renderSample(to path: String, imageFolder: URL) throws {
-        let png = imageFolder.appendingPathComponent("a.png"), jpg = imageFolder.appendingPathComponent("b.jpg")
+        let png = imageFolder.appendingPathComponent("a.png")
+        let jpg = imageFolder.appendingPathComponent("b.jpg")
         try Support.tinyPNG.write(to: png)
         try Support.tinyJPEG.write(to: jpg)
         let renderer = try CairoPDFRenderer(
             path: path, info: DocumentInfo(title: "조판 Test", author: "A. Author", keywords: ["pdf", "test"]),
             creationDate: date)
-        let heading = shaper.shape(Support.paragraph("개요 Overview", Support.style(Support.interKR, size: 24)), width: 400)
+        let heading = shaper.shape(
+            Support.paragraph("개요 Overview", Support.style(Support.interKR, size: 24)), width: 400)
         var linkStyle = Support.style()
         linkStyle.link = .external("https://example.com/a (b)'c/한")
-        let body = shaper.shape(StyledParagraph(
-            runs: [StyledRun("Hello ", style: Support.style(Support.interKR)), StyledRun("world", style: linkStyle),
-                   StyledRun(" 안녕하세요", style: Support.style(Support.interKR))],
-            style: ParagraphStyle(baseFont: linkStyle.font)), width: 400)
+        let body = shaper.shape(
+            StyledParagraph(
+                runs: [
+                    StyledRun("Hello ", style: Support.style(Support.interKR)), StyledRun("world", style: linkStyle),
+                    StyledRun(" 안녕하세요", style: Support.style(Support.interKR)),
+                ],
+                style: ParagraphStyle(baseFont: linkStyle.font)), width: 400)
         var page1 = Page(number: 1, size: .a4)
         page1.elements.append(.destination(name: "개요", at: Point(x: 72, y: 72)))
         page1.elements.append(.outline(OutlineEntry(title: "개요 Overview", level: 1), at: Point(x: 72, y: 72)))
@@ -35,11 +40,13 @@ import Typography
         page1.elements.append(.text(body.lines[0], x: 72, baseline: 140))
         let link = body.lines[0].links[0]
         page1.elements.append(.link(Rect(x: 72 + link.x, y: 140 - 16.5, width: link.width, height: 20.6), link.target))
-        page1.elements.append(.fill(Rect(x: 72, y: 200, width: 100, height: 10), RGBAColor(red: 0.9, green: 0.9, blue: 0.9)))
+        page1.elements.append(
+            .fill(Rect(x: 72, y: 200, width: 100, height: 10), RGBAColor(red: 0.9, green: 0.9, blue: 0.9)))
         page1.elements.append(.line(from: Point(x: 72, y: 220), to: Point(x: 300, y: 220), width: 0.5, color: .black))
         page1.elements.append(.image(path: png.path, rect: Rect(x: 72, y: 240, width: 32, height: 32)))
         page1.elements.append(.image(path: jpg.path, rect: Rect(x: 120, y: 240, width: 80, height: 40)))
-        page1.elements.append(.image(path: "/nonexistent/missing.png", rect: Rect(x: 220, y: 240, width: 80, height: 40)))
+        page1.elements.append(
+            .image(path: "/nonexistent/missing.png", rect: Rect(x: 220, y: 240, width: 80, height: 40)))
         try renderer.render(page1)
         var page2 = Page(number: 2, size: .a5)
         page2.elements.append(.outline(OutlineEntry(title: "Second", level: 1), at: Point(x: 0, y: 0)))
@@ -62,7 +69,9 @@ import Typography
         let (_, fonts) = try PDFProbe.run("pdffonts", [pdf])
         #expect(fonts.contains("Inter-Regular"))
         #expect(fonts.contains("NotoSansCJKkr"))
-        for line in fonts.split(separator: "\n").dropFirst(2) { #expect(line.contains(" yes "), "not embedded: \(line)") }
+        for line in fonts.split(separator: "\n").dropFirst(2) {
+            #expect(line.contains(" yes "), "not embedded: \(line)")
+        }
 
         let (_, info) = try PDFProbe.run("pdfinfo", [pdf])
         #expect(info.contains("조판 Test"))
@@ -108,10 +117,12 @@ import Typography
     @Test func reproducibleWithAFixedDate() throws {
         let dir = try Support.tempDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let a = dir.appendingPathComponent("a.pdf").path, b = dir.appendingPathComponent("b.pdf").path
+        let a = dir.appendingPathComponent("a.pdf").path
+        let b = dir.appendingPathComponent("b.pdf").path
         try renderSample(to: a, imageFolder: dir)
         try renderSample(to: b, imageFolder: dir)
-        let da = try Data(contentsOf: URL(fileURLWithPath: a)), db = try Data(contentsOf: URL(fileURLWithPath: b))
+        let da = try Data(contentsOf: URL(fileURLWithPath: a))
+        let db = try Data(contentsOf: URL(fileURLWithPath: b))
         #expect(da == db)
     }
 
@@ -142,9 +153,14 @@ import Typography
     @Test func aLargeFontTableIsAnnouncedBeforeItsFirstPage() throws {
         let dir = try Support.tempDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let latin = shaper.shape(Support.paragraph("Latin text alone", Support.style(Support.interKR, size: 12)), width: nil).lines[0]
-        let hangul = shaper.shape(Support.paragraph("한국어 문장 and Latin", Support.style(Support.interKR, size: 12)), width: nil).lines[0]
-        let renderer = try CairoPDFRenderer(path: dir.appendingPathComponent("large.pdf").path, info: DocumentInfo(), creationDate: nil)
+        let latin = shaper.shape(
+            Support.paragraph("Latin text alone", Support.style(Support.interKR, size: 12)), width: nil
+        ).lines[0]
+        let hangul = shaper.shape(
+            Support.paragraph("한국어 문장 and Latin", Support.style(Support.interKR, size: 12)), width: nil
+        ).lines[0]
+        let renderer = try CairoPDFRenderer(
+            path: dir.appendingPathComponent("large.pdf").path, info: DocumentInfo(), creationDate: nil)
         var calls: [Int] = []
         var page = 0
         renderer.beforeLargeFontTableCopy = { calls.append(page) }
@@ -167,7 +183,8 @@ import Typography
         let dir = try Support.tempDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let pdf = dir.appendingPathComponent("d.pdf").path
-        let renderer = try CairoPDFRenderer(path: pdf, info: DocumentInfo(title: "T"), creationDate: Date(timeIntervalSince1970: 0))
+        let renderer = try CairoPDFRenderer(
+            path: pdf, info: DocumentInfo(title: "T"), creationDate: Date(timeIntervalSince1970: 0))
         try renderer.render(Page(number: 1, size: .a5))
         try renderer.finish()
         let (_, info) = try PDFProbe.run("pdfinfo", ["-isodates", pdf])

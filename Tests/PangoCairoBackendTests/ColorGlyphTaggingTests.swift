@@ -1,11 +1,12 @@
 import Foundation
 import Layout
-@testable import PangoCairoBackend
 import Styling
-@testable import TaggedPDF
 import TestSupport
 import Testing
 import Typography
+
+@testable import PangoCairoBackend
+@testable import TaggedPDF
 
 /// Colour glyphs (emoji, drawn as images) in tagged PDF, and the file an abandoned tagged
 /// surface leaves behind when the PDF is written again untagged.
@@ -36,8 +37,9 @@ import Typography
         let dir = try Support.tempDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let pdf = dir.appendingPathComponent("emoji.pdf").path
-        let renderer = try CairoPDFRenderer(path: pdf, info: DocumentInfo(title: "Emoji"), creationDate: date,
-                                            tagging: PDFTagging())
+        let renderer = try CairoPDFRenderer(
+            path: pdf, info: DocumentInfo(title: "Emoji"), creationDate: date,
+            tagging: PDFTagging())
         try renderer.render(page(1, text, id: 1))
         try renderer.render(page(2, text, id: 2))
         try renderer.finish()
@@ -57,8 +59,9 @@ import Typography
         let pdf = dir.appendingPathComponent("fallback.pdf").path
         let text = "Hello 가나다 😀 " + String(repeating: "word ", count: 20)
         do {
-            let tagged = try CairoPDFRenderer(path: pdf, info: DocumentInfo(title: "T"), creationDate: date,
-                                              tagging: PDFTagging())
+            let tagged = try CairoPDFRenderer(
+                path: pdf, info: DocumentInfo(title: "T"), creationDate: date,
+                tagging: PDFTagging())
             for number in 1...3 { try tagged.render(page(number, text, id: number)) }
             tagged.unbalancesNextPageForTesting = true
             #expect(throws: BackendError.self) { try tagged.render(page(4, text, id: 4)) }

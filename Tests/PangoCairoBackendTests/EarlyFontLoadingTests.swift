@@ -1,8 +1,9 @@
 import Foundation
-@testable import PangoCairoBackend
 import Styling
 import Testing
 import Typography
+
+@testable import PangoCairoBackend
 
 /// ``FontLibrary/startLoading()`` sets up the process's font map on a thread of its own; what
 /// font queries answer afterwards is what they answer on a font map set up on demand.
@@ -29,9 +30,11 @@ import Typography
     @Test func queriesAnswerAsOnAFontMapSetUpOnDemand() {
         FontLibrary.startLoading()
         let fresh = FontState.lock.reading { PangoSetup() }
-        for (spec, family) in [(FontSpec(families: ["Inter", "Noto Sans CJK KR"], size: 10.5), "Inter"),
-                               (FontSpec(families: ["Inter", "Noto Sans CJK KR"], weight: .bold, size: 20), "Inter"),
-                               (FontSpec(families: ["DejaVu Sans Mono", "Noto Sans Mono CJK KR"], size: 9.7), "DejaVu Sans Mono")] {
+        for (spec, family) in [
+            (FontSpec(families: ["Inter", "Noto Sans CJK KR"], size: 10.5), "Inter"),
+            (FontSpec(families: ["Inter", "Noto Sans CJK KR"], weight: .bold, size: 20), "Inter"),
+            (FontSpec(families: ["DejaVu Sans Mono", "Noto Sans Mono CJK KR"], size: 9.7), "DejaVu Sans Mono"),
+        ] {
             let resolved = FontLibrary.resolve(spec)
             #expect(resolved.familyFound)
             #expect(resolved.family == family)

@@ -34,7 +34,8 @@ import Typography
     }
 
     @Test func coverageNamesTheFallbackFamilyPerCharacter() {
-        let coverage = FontLibrary.coverage(of: FontSpec(families: ["Inter", "Noto Sans CJK KR"], size: 12), text: "A가1")
+        let coverage = FontLibrary.coverage(
+            of: FontSpec(families: ["Inter", "Noto Sans CJK KR"], size: 12), text: "A가1")
         #expect(coverage.map(\.character) == ["A", "가", "1"])
         #expect(coverage.map(\.family) == ["Inter", "Noto Sans CJK KR", "Inter"])
     }
@@ -58,7 +59,8 @@ import Typography
         #expect(FontLibrary.families().contains { $0.name == family })
         #expect(FontLibrary.resolve(style.font).familyFound)
         let after = shaper.shape(Support.paragraph(sample, style), width: nil).lines[0].width
-        let serif = shaper.shape(Support.paragraph(sample, Support.style(["DejaVu Serif"], size: 20)), width: nil).lines[0].width
+        let serif = shaper.shape(Support.paragraph(sample, Support.style(["DejaVu Serif"], size: 20)), width: nil)
+            .lines[0].width
         #expect(abs(after - serif) < 0.01)
         #expect(abs(before - after) > 0.5)
     }

@@ -1,9 +1,10 @@
 import Layout
-@testable import PangoCairoBackend
 import Styling
 import TestSupport
 import Testing
 import Typography
+
+@testable import PangoCairoBackend
 
 /// A long paragraph's chosen lines come a group at a time (``PangoShaper/shape(_:width:inGroups:)``):
 /// the same lines as ``PangoShaper/shape(_:width:)`` makes, in bounded groups, and the shaper
@@ -42,7 +43,8 @@ import Typography
     @Test(arguments: 0..<4)
     func groupsHoldTheParagraphsLinesInBoundedRuns(kind: Int) {
         let (name, paragraph) = Self.paragraphs()[kind]
-        let inPieces = paragraph.runs.count > ParagraphPieces.maximumRuns
+        let inPieces =
+            paragraph.runs.count > ParagraphPieces.maximumRuns
             || PangoShaper.unwrappedWidthBound(paragraph) >= PangoShaper.composedWidth
         #expect(inPieces, "\(name) is measured in pieces")
         let whole = shaper.shape(paragraph, width: Self.measure).lines
@@ -58,9 +60,10 @@ import Typography
         #expect(groupSizes.allSatisfy { $0 <= PangoShaper.maximumGroupLines }, "\(name): groups of \(groupSizes)")
         #expect(grouped.count == whole.count, "\(name): \(grouped.count) of \(whole.count) lines")
         for (index, (line, reference)) in zip(grouped, whole).enumerated() {
-            #expect(line.text == reference.text && line.x == reference.x && line.width == reference.width
+            #expect(
+                line.text == reference.text && line.x == reference.x && line.width == reference.width
                     && line.links == reference.links && line.isWrapContinuation == reference.isWrapContinuation,
-                    "\(name), line \(index): \(line.text) against \(reference.text)")
+                "\(name), line \(index): \(line.text) against \(reference.text)")
             if line.text != reference.text { break }
         }
     }

@@ -1,10 +1,11 @@
 import Foundation
 import Layout
-@testable import PangoCairoBackend
 import Styling
 import TestSupport
 import Testing
 import Typography
+
+@testable import PangoCairoBackend
 
 /// Long and unbreakable paragraphs: every character is set, no line is wider than the measure,
 /// and the cost grows linearly with the length.
@@ -21,7 +22,9 @@ import Typography
         let wide = shaped.lines.filter { $0.width > Self.measure + 0.01 }
         #expect(wide.isEmpty, "\(label): \(wide.count) lines wider than the measure, e.g. \(wide.first?.width ?? 0) pt")
         let set = shaped.lines.map(\.text).joined().filter { !$0.isWhitespace }
-        #expect(set == text.filter { !$0.isWhitespace }, "\(label): \(set.count) of \(text.filter { !$0.isWhitespace }.count) characters set")
+        #expect(
+            set == text.filter { !$0.isWhitespace },
+            "\(label): \(set.count) of \(text.filter { !$0.isWhitespace }.count) characters set")
         return shaped
     }
 
@@ -29,7 +32,8 @@ import Typography
     /// emoji: one to four UTF-8 bytes a character), a hyphenated line's with "-" in place of
     /// the soft hyphen it breaks at.
     @Test func composedLinesCarryTheirSliceOfTheText() {
-        let text = "Typographic extraordinarily com\u{AD}prehensive café résumé 한국어 문장을 😀 incomprehensibilities "
+        let text =
+            "Typographic extraordinarily com\u{AD}prehensive café résumé 한국어 문장을 😀 incomprehensibilities "
             + "naïveté über\u{AD}zeugend internationalization 🇰🇷 representativeness characteristically 가나다라마바사"
         let paragraph = Support.paragraph(text, Support.style(Support.interKR, size: 11), alignment: .justify)
         let shaped = shaper.shape(paragraph, width: 120)
@@ -37,9 +41,12 @@ import Typography
         let hyphenated = shaped.lines.filter { $0.text.hasSuffix("-") }
         #expect(!hyphenated.isEmpty, "\(shaped.lines.map(\.text))")
         let rebuilt = shaped.lines.map { $0.text.hasSuffix("-") ? String($0.text.dropLast()) : $0.text }.joined()
-        func letters(_ s: String) -> String { s.replacingOccurrences(of: "\u{AD}", with: "").filter { !$0.isWhitespace } }
-        #expect(letters(rebuilt) == letters(text),
-                "\(shaped.lines.map(\.text))")
+        func letters(_ s: String) -> String {
+            s.replacingOccurrences(of: "\u{AD}", with: "").filter { !$0.isWhitespace }
+        }
+        #expect(
+            letters(rebuilt) == letters(text),
+            "\(shaped.lines.map(\.text))")
         #expect(shaped.lines.allSatisfy { !$0.text.contains("\u{AD}-") })
     }
 
@@ -49,7 +56,9 @@ import Typography
         for unit in ["[ ", "( ", "{ ", "« "] {
             let shaped = check(String(repeating: unit, count: 300), "'\(unit)' × 300")
             #expect(shaped.lines.count >= 5, "'\(unit)' × 300: \(shaped.lines.count) lines")
-            #expect(shaped.lines.dropFirst().allSatisfy { !($0.text.first?.isWhitespace ?? false) }, "'\(unit)': no line starts with a space")
+            #expect(
+                shaped.lines.dropFirst().allSatisfy { !($0.text.first?.isWhitespace ?? false) },
+                "'\(unit)': no line starts with a space")
         }
     }
 
@@ -60,7 +69,8 @@ import Typography
         #expect(PangoShaper.unwrappedWidthBound(body(brackets, size: 40)) >= PangoShaper.composedWidth)
         let shaped = check(brackets, "'[ ' × 7,000", size: 40)
         #expect(shaped.lines.count > 300)
-        let words = (0..<2_500).map { ["measure", "glyph", "leading", "tracking", "baseline"][$0 % 5] }.joined(separator: " ")
+        let words = (0..<2_500).map { ["measure", "glyph", "leading", "tracking", "baseline"][$0 % 5] }.joined(
+            separator: " ")
         #expect(PangoShaper.unwrappedWidthBound(body(words, size: 40)) >= PangoShaper.composedWidth)
         let prose = check(words, "2,500 words", size: 40)
         #expect(prose.lines.count > 300)
@@ -74,11 +84,16 @@ import Typography
             Timing.bestSeconds(of: runs) { _ = shaper.shape(body(text, size: 40), width: Self.measure) }
         }
         let prose = ["measure", "glyph", "leading", "tracking", "baseline"]
-        for (label, unit) in [("'[ '", { (_: Int) in "[ " }), ("'a '", { (_: Int) in "a " }), ("words", { (i: Int) in prose[i % 5] + " " })] {
+        for (label, unit) in [
+            ("'[ '", { (_: Int) in "[ " }), ("'a '", { (_: Int) in "a " }),
+            ("words", { (i: Int) in prose[i % 5] + " " }),
+        ] {
             let n = 1_600
-            let small = (0..<n).map(unit).joined(), large = (0..<4 * n).map(unit).joined()
+            let small = (0..<n).map(unit).joined()
+            let large = (0..<4 * n).map(unit).joined()
             #expect(PangoShaper.unwrappedWidthBound(body(large, size: 40)) >= PangoShaper.composedWidth, "\(label)")
-            let t1 = seconds(small, runs: 3), t4 = seconds(large, runs: 3)
+            let t1 = seconds(small, runs: 3)
+            let t4 = seconds(large, runs: 3)
             #expect(t4 <= 8 * t1, "\(label): N \(String(format: "%.3f", t1)) s, 4N \(String(format: "%.3f", t4)) s")
         }
     }

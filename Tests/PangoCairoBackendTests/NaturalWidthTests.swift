@@ -1,9 +1,10 @@
-@testable import Layout
-@testable import PangoCairoBackend
 import Styling
 import TestSupport
 import Testing
 import Typography
+
+@testable import Layout
+@testable import PangoCairoBackend
 
 /// The table's measuring call (`naturalWidth(of:)`, no drawable lines) against the full path
 /// it replaces (`shape(_:width: nil).naturalWidth`): the same number to the bit for every kind
@@ -33,9 +34,13 @@ import Typography
             Support.paragraph("", body),
             Support.paragraph("emoji 😀 and small caps", smallCaps),
             Support.paragraph("baseline-to-baseline — dashes", body, alignment: .justify),
-            StyledParagraph(runs: [StyledRun("plain ", style: body), StyledRun("bold link", style: bold), StyledRun(" x", style: raised),
-                                   StyledRun(" site", style: linked)],
-                            style: ParagraphStyle(baseFont: body.font)),
+            StyledParagraph(
+                runs: [
+                    StyledRun("plain ", style: body), StyledRun("bold link", style: bold),
+                    StyledRun(" x", style: raised),
+                    StyledRun(" site", style: linked),
+                ],
+                style: ParagraphStyle(baseFont: body.font)),
         ]
         var codeCell = Support.paragraph("let x = compute(value) // a code cell", code)
         codeCell.style.breakAnywhere = true
@@ -77,7 +82,8 @@ import Typography
     /// width it fits in and at narrower ones (wrapped, or cut from the kept layout's glyphs).
     @Test func keptCellsDrawAsCellsShapedAfresh() {
         for width in [400.0, 60.0, 25.0] {
-            let keeping = PangoShaper(), fresh = PangoShaper()
+            let keeping = PangoShaper()
+            let fresh = PangoShaper()
             fresh.keptCells.removeAll()
             let cells = Self.cells()
             for cell in cells { _ = keeping.naturalWidth(of: cell, keepingLayout: true) }
@@ -97,7 +103,8 @@ import Typography
     /// A kept layout is handed only to an equal paragraph, once: the same text in another
     /// size or tracking, or drawn a second time, is shaped afresh — never a stale cell.
     @Test func keptLayoutNeverServesAnotherCell() {
-        let keeping = PangoShaper(), fresh = PangoShaper()
+        let keeping = PangoShaper()
+        let fresh = PangoShaper()
         let small = Support.paragraph("k12345", Support.style(Support.interKR, size: 10.5))
         let large = Support.paragraph("k12345", Support.style(Support.interKR, size: 21))
         let tracked = Support.paragraph("k12345", Support.style(Support.interKR, size: 10.5, letterSpacing: 2))
@@ -105,7 +112,8 @@ import Typography
         for other in [large, tracked, small, small] {
             #expect(Self.drawn(keeping.shape(other, width: 300)) == Self.drawn(fresh.shape(other, width: 300)))
         }
-        let a = fresh.shape(small, width: 300).naturalWidth, b = fresh.shape(large, width: 300).naturalWidth
+        let a = fresh.shape(small, width: 300).naturalWidth
+        let b = fresh.shape(large, width: 300).naturalWidth
         #expect(abs(b - 2 * a) < 0.05)
         keeping.forgetKeptLayouts()
     }
@@ -117,7 +125,9 @@ import Typography
         let small = Support.paragraph("k12345", Support.style(Support.interKR, size: 10.5))
         let large = Support.paragraph("k12345", Support.style(Support.interKR, size: 21))
         let tracked = Support.paragraph("k12345", Support.style(Support.interKR, size: 10.5, letterSpacing: 2))
-        let a = shaper.naturalWidth(of: small), b = shaper.naturalWidth(of: large), c = shaper.naturalWidth(of: tracked)
+        let a = shaper.naturalWidth(of: small)
+        let b = shaper.naturalWidth(of: large)
+        let c = shaper.naturalWidth(of: tracked)
         #expect(abs(b - 2 * a) < 0.05, "\(a) pt at 10.5 pt, \(b) pt at 21 pt")
         #expect(abs(c - (a + 5 * 2)) < 0.05, "five gaps of 2 pt tracking: \(a) → \(c) pt")
         #expect(shaper.naturalWidth(of: small) == a)
@@ -142,19 +152,26 @@ import Typography
             #expect(measured.paragraph == shaper.naturalWidth(of: cell))
             let tracked = cell.runs.contains { $0.style.letterSpacing != 0 }
             guard let widths = measured.words else {
-                #expect(tracked || cell.style.hangingIndent != 0 || cell.runs.map(\.text.utf8.count).reduce(0, +) > 1_000,
-                        "\(cell.runs.map(\.text).joined()): no word widths")
+                #expect(
+                    tracked || cell.style.hangingIndent != 0 || cell.runs.map(\.text.utf8.count).reduce(0, +) > 1_000,
+                    "\(cell.runs.map(\.text).joined()): no word widths")
                 continue
             }
             #expect(!tracked)
             measuredCells += 1
             #expect(widths.count == ranges.count)
             var style = cell.style
-            style.alignment = .left; style.leftIndent = 0; style.rightIndent = 0; style.hangingIndent = 0
+            style.alignment = .left
+            style.leftIndent = 0
+            style.rightIndent = 0
+            style.hangingIndent = 0
             for (range, width) in zip(ranges, widths) {
                 let word = TableLayout.runs(of: cell, in: range)
                 let alone = shaper.naturalWidth(of: StyledParagraph(runs: word, style: style))
-                #expect(width == alone, "'\(word.map(\.text).joined())' in '\(cell.runs.map(\.text).joined())': \(width) pt, alone \(alone) pt")
+                #expect(
+                    width == alone,
+                    "'\(word.map(\.text).joined())' in '\(cell.runs.map(\.text).joined())': \(width) pt, alone \(alone) pt"
+                )
             }
         }
         #expect(measuredCells >= 10)
@@ -176,11 +193,14 @@ import Typography
         let table = TableLayout(shaper: shaper, options: LayoutOptions(page: page))
         let before = shaper.layoutsMade
         let bounds = table.columnBounds(header: header, rows: rows, columns: 3, padding: 4)
-        #expect(shaper.layoutsMade - before == 3 * (rows.count + 1), "\(shaper.layoutsMade - before) layouts for \(3 * (rows.count + 1)) cells")
+        #expect(
+            shaper.layoutsMade - before == 3 * (rows.count + 1),
+            "\(shaper.layoutsMade - before) layouts for \(3 * (rows.count + 1)) cells")
         #expect(bounds[2].minimum < bounds[2].maximum, "the note's widest word is narrower than its widest cell")
         shaper.forgetKeptLayouts()
 
-        let styled = StyledTable(alignments: [.left, .right, .left], header: header, rows: rows, ruleColor: .black, cellPadding: 4)
+        let styled = StyledTable(
+            alignments: [.left, .right, .left], header: header, rows: rows, ruleColor: .black, cellPadding: 4)
         let start = shaper.layoutsMade
         var items = 0
         table.layOut(styled, path: []) { _ in items += 1 }

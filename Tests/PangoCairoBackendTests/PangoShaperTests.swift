@@ -35,7 +35,8 @@ import Typography
         // DejaVu Serif has f-ligatures; any letter-spacing attribute (even tiny) turns them off.
         let text = "fi ffi ffl"
         let zero = shaper.shape(Support.paragraph(text, Support.style(["DejaVu Serif"], letterSpacing: 0)), width: nil)
-        let tiny = shaper.shape(Support.paragraph(text, Support.style(["DejaVu Serif"], letterSpacing: 0.001)), width: nil)
+        let tiny = shaper.shape(
+            Support.paragraph(text, Support.style(["DejaVu Serif"], letterSpacing: 0.001)), width: nil)
         let again = shaper.shape(Support.paragraph(text, Support.style(["DejaVu Serif"])), width: nil)
         #expect(zero.lines[0].width == again.lines[0].width)
         #expect(abs(zero.lines[0].width - tiny.lines[0].width) > 0.05)
@@ -52,8 +53,9 @@ import Typography
     @Test func baselineOffsetRaisesTheLineBox() {
         var raised = Support.style()
         raised.baselineOffset = 4
-        let p = StyledParagraph(runs: [StyledRun("x", style: Support.style()), StyledRun("2", style: raised)],
-                                style: ParagraphStyle(baseFont: raised.font))
+        let p = StyledParagraph(
+            runs: [StyledRun("x", style: Support.style()), StyledRun("2", style: raised)],
+            style: ParagraphStyle(baseFont: raised.font))
         let line = shaper.shape(p, width: nil).lines[0]
         // The raised run is measured apart: it may use the half-leading (LineGrid).
         #expect(abs(line.shiftedAscent - (16.469 + 4)) < 0.01)
@@ -68,7 +70,9 @@ import Typography
         let shaped = shaper.shape(Support.paragraph(Self.korean, Support.style(Support.interKR)), width: 120)
         #expect(shaped.lines.count > 2)
         for line in shaped.lines {
-            for word in line.text.split(separator: " ") { #expect(words.contains(String(word)), "broke inside: \(line.text)") }
+            for word in line.text.split(separator: " ") {
+                #expect(words.contains(String(word)), "broke inside: \(line.text)")
+            }
             #expect(line.width <= 120.01)
         }
         #expect(shaped.lines.map(\.text).joined() == Self.korean)
@@ -76,7 +80,8 @@ import Typography
 
     @Test func anywhereBreaksInsideWords() {
         let words = Set(Self.korean.split(separator: " ").map(String.init))
-        let shaped = shaper.shape(Support.paragraph(Self.korean, Support.style(Support.interKR), hangul: .anywhere), width: 120)
+        let shaped = shaper.shape(
+            Support.paragraph(Self.korean, Support.style(Support.interKR), hangul: .anywhere), width: 120)
         let broken = shaped.lines.flatMap { $0.text.split(separator: " ") }.filter { !words.contains(String($0)) }
         #expect(!broken.isEmpty)
     }
@@ -111,7 +116,8 @@ import Typography
         for line in shaped.lines.dropLast() {
             // A final hyphen or period hangs into the margin by part of its width (at most 0.3 em).
             let hangs = [".", ",", "-"].contains(line.text.trimmingCharacters(in: .whitespaces).last ?? " ")
-            #expect(line.width >= 199.99 && line.width <= (hangs ? 200 + 0.3 * 17 : 200.01), "\(line.width) \(line.text)")
+            #expect(
+                line.width >= 199.99 && line.width <= (hangs ? 200 + 0.3 * 17 : 200.01), "\(line.width) \(line.text)")
         }
         #expect(shaped.lines.last!.width < 199)
     }
@@ -132,9 +138,12 @@ import Typography
     @Test func linkSpansCoverTheLinkedRun() {
         var link = Support.style()
         link.link = .external("https://example.com")
-        let p = StyledParagraph(runs: [StyledRun("See ", style: Support.style()), StyledRun("the site", style: link),
-                                       StyledRun(" now.", style: Support.style())],
-                                style: ParagraphStyle(baseFont: link.font, alignment: .center))
+        let p = StyledParagraph(
+            runs: [
+                StyledRun("See ", style: Support.style()), StyledRun("the site", style: link),
+                StyledRun(" now.", style: Support.style()),
+            ],
+            style: ParagraphStyle(baseFont: link.font, alignment: .center))
         let plain = shaper.shape(Support.paragraph("See ", Support.style()), width: nil).lines[0].width
         let linked = shaper.shape(Support.paragraph("the site", Support.style()), width: nil).lines[0].width
         let line = shaper.shape(p, width: 400).lines[0]

@@ -1,23 +1,29 @@
 import Foundation
 import Layout
-@testable import PangoCairoBackend
 import Styling
 import TaggedPDF
 import TestSupport
 import Testing
 import Typography
 
+@testable import PangoCairoBackend
+
 /// A page's table rules are stroked as one path (``RuleBatches``): fewer Cairo operations, the
 /// same pixels.
 @Suite struct RuleBatchesTests {
     let thin = RGBAColor(red: 0.2, green: 0.2, blue: 0.2, alpha: 0.6)
 
-    func rule(_ y: Double, width: Double = 0.25, color: RGBAColor? = nil, left: Double = 72, right: Double = 400) -> PageElement {
+    func rule(_ y: Double, width: Double = 0.25, color: RGBAColor? = nil, left: Double = 72, right: Double = 400)
+        -> PageElement
+    {
         .line(from: Point(x: left, y: y), to: Point(x: right, y: y), width: width, color: color ?? thin)
     }
 
     func cellMark(_ row: Int) -> PageElement {
-        .structure([StructureElement(.table, id: 1), StructureElement(.tableRow, id: 1, index: row), StructureElement(.tableData, id: 1, index: row)])
+        .structure([
+            StructureElement(.table, id: 1), StructureElement(.tableRow, id: 1, index: row),
+            StructureElement(.tableData, id: 1, index: row),
+        ])
     }
 
     /// Rows as a table lays them out: a cell, then an artifact holding the row's rule.
@@ -69,8 +75,9 @@ import Typography
     /// Strokes in a page's content stream, and the page rasterized (PPM bytes).
     func render(_ elements: [PageElement], in dir: URL, name: String) throws -> (strokes: Int, pixels: Data) {
         let pdf = dir.appendingPathComponent("\(name).pdf").path
-        let renderer = try CairoPDFRenderer(path: pdf, info: DocumentInfo(), creationDate: Date(timeIntervalSince1970: 1_700_000_000),
-                                            tagging: PDFTagging(language: "en"))
+        let renderer = try CairoPDFRenderer(
+            path: pdf, info: DocumentInfo(), creationDate: Date(timeIntervalSince1970: 1_700_000_000),
+            tagging: PDFTagging(language: "en"))
         try renderer.render(Page(number: 1, size: .a4, elements: elements))
         try renderer.finish()
         #expect(try PDFProbe.run("qpdf", ["--check", pdf]).0 == 0)
@@ -88,7 +95,8 @@ import Typography
         defer { try? FileManager.default.removeItem(at: dir) }
         let batched = try render(rows(30), in: dir, name: "batched")
         // An empty rectangle between the rows paints nothing but keeps every rule its own stroke.
-        let separate = try render(rows(30, separatedBy: .fill(Rect(x: 0, y: 0, width: 0, height: 0), thin)), in: dir, name: "separate")
+        let separate = try render(
+            rows(30, separatedBy: .fill(Rect(x: 0, y: 0, width: 0, height: 0), thin)), in: dir, name: "separate")
         #expect(batched.strokes == 1)
         #expect(separate.strokes == 30)
         #expect(batched.pixels == separate.pixels)

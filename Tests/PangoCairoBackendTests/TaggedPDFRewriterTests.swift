@@ -1,11 +1,12 @@
 import Foundation
 import Layout
-@testable import PangoCairoBackend
 import Styling
-@testable import TaggedPDF
 import TestSupport
 import Testing
 import Typography
+
+@testable import PangoCairoBackend
+@testable import TaggedPDF
 
 /// Issue 15: tagging no longer grows Cairo's memory with the document. Elements are not Cairo
 /// tags: the renderer records them (``StructureRecords``) and marks where each run of content
@@ -29,7 +30,8 @@ import Typography
             page.elements.append(.structure([StructureElement(.paragraph, id: id)]))
             page.elements.append(.fill(Rect(x: 20, y: Double(40 + 30 * k), width: 200, height: 10), color))
             if k == 0 {
-                page.elements.append(.link(Rect(x: 20, y: 40, width: 30, height: 10), .external("https://example.com/\(p)")))
+                page.elements.append(
+                    .link(Rect(x: 20, y: 40, width: 30, height: 10), .external("https://example.com/\(p)")))
                 page.elements.append(.fill(Rect(x: 20, y: 52, width: 200, height: 10), color))
             }
         }
@@ -39,7 +41,8 @@ import Typography
     /// A tagged file as Cairo leaves it (markers and all) and the structure the renderer
     /// recorded for it.
     static func drawn(pages: Int, paragraphs: Int, at path: String) throws -> StructureRecords {
-        let renderer = try CairoPDFRenderer(path: path, info: DocumentInfo(title: "Pages"), creationDate: date, tagging: PDFTagging())
+        let renderer = try CairoPDFRenderer(
+            path: path, info: DocumentInfo(title: "Pages"), creationDate: date, tagging: PDFTagging())
         renderer.completesTagging = false
         for p in 0..<pages { try renderer.render(page(p, paragraphs: paragraphs)) }
         try renderer.finish()
@@ -72,8 +75,9 @@ import Typography
         // As Cairo left it: one marker per run, no element but Document and the links.
         let raw = try Self.qdf(path)
         #expect(raw.components(separatedBy: "0.004 0.004 re f").count - 1 == 3 * (1 + 4 + 1))
-        try PDFAccessibility.complete(path: path, structure: structure, tagging: PDFTagging(language: "ko"),
-                                      info: DocumentInfo(title: "Three pages"), claimsUA: true)
+        try PDFAccessibility.complete(
+            path: path, structure: structure, tagging: PDFTagging(language: "ko"),
+            info: DocumentInfo(title: "Three pages"), claimsUA: true)
         let check = try PDFProbe.run("qpdf", ["--check", path])
         #expect(check.0 == 0 && !check.1.contains("WARNING"), "\(check.1)")
         #expect(try PDFProbe.run("pdfinfo", [path]).1.contains("Tagged:          yes"))
@@ -101,7 +105,8 @@ import Typography
         defer { unlink(path) }
         let pages = TaggedPDFRewriter.parentTreeLeaf + 10
         let structure = try Self.drawn(pages: pages, paragraphs: 3, at: path)
-        try PDFAccessibility.complete(path: path, structure: structure, tagging: PDFTagging(), info: DocumentInfo(title: "T"), claimsUA: true)
+        try PDFAccessibility.complete(
+            path: path, structure: structure, tagging: PDFTagging(), info: DocumentInfo(title: "T"), claimsUA: true)
         let json = try PDFProbe.run("qpdf", ["--json", "--json-key=qpdf", path]).1
         let top = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let objects = try #require((top["qpdf"] as? [Any])?.last as? [String: Any])
@@ -110,7 +115,9 @@ import Typography
             let object = objects["obj:" + r] as? [String: Any]
             return object?["value"] ?? (object?["stream"] as? [String: Any])?["dict"]
         }
-        let catalog = try #require(value((objects["trailer"] as? [String: Any]).flatMap { ($0["value"] as? [String: Any])?["/Root"] }) as? [String: Any])
+        let catalog = try #require(
+            value((objects["trailer"] as? [String: Any]).flatMap { ($0["value"] as? [String: Any])?["/Root"] })
+                as? [String: Any])
         let root = try #require(value(catalog["/StructTreeRoot"]) as? [String: Any])
         let parentTree = try #require(value(root["/ParentTree"]) as? [String: Any])
         let leaves = try #require(parentTree["/Kids"] as? [Any])
@@ -122,7 +129,8 @@ import Typography
         }
         #expect(entries.count == pages + pages, "a key per page and per link")
         // Page 2 (key 1): its MCIDs 0… in order; each element's /K holds that MCID on that page.
-        let pageObjects = try #require(catalog["/Pages"].flatMap { (value($0) as? [String: Any])?["/Kids"] as? [String] })
+        let pageObjects = try #require(
+            catalog["/Pages"].flatMap { (value($0) as? [String: Any])?["/Kids"] as? [String] })
         for p in [0, 1, pages - 1] {
             let page = try #require(value(pageObjects[p]) as? [String: Any])
             #expect(page["/StructParents"] as? Int == p)
@@ -133,7 +141,9 @@ import Typography
                 let kids = (element["/K"] as? [Any]) ?? [element["/K"] as Any]
                 let holds = kids.contains { kid in
                     if let n = kid as? Int { return n == mcid && element["/Pg"] as? String == pageObjects[p] }
-                    if let mcr = kid as? [String: Any] { return mcr["/MCID"] as? Int == mcid && mcr["/Pg"] as? String == pageObjects[p] }
+                    if let mcr = kid as? [String: Any] {
+                        return mcr["/MCID"] as? Int == mcid && mcr["/Pg"] as? String == pageObjects[p]
+                    }
                     return false
                 }
                 #expect(holds, "page \(p) MCID \(mcid): \(element)")
@@ -153,8 +163,9 @@ import Typography
             let out = Self.temporaryPath("ahead-\(threaded)")
             defer { unlink(out) }
             try source.withUnsafeBufferPointer {
-                try TaggedPDFRewriter.rewrite(source: $0, to: out, structure: structure, tagging: PDFTagging(),
-                                              info: DocumentInfo(title: "Ahead"), claimsUA: true, threaded: threaded)
+                try TaggedPDFRewriter.rewrite(
+                    source: $0, to: out, structure: structure, tagging: PDFTagging(),
+                    info: DocumentInfo(title: "Ahead"), claimsUA: true, threaded: threaded)
             }
             outputs.append(Array(try Data(contentsOf: URL(fileURLWithPath: out))))
             #expect(try PDFProbe.run("qpdf", ["--check", out]).0 == 0)
@@ -165,9 +176,12 @@ import Typography
             let file = try CairoPDFFile(bytes: source)
             var jobs: [(number: Int32, object: CairoPDFFile.Object, page: Int)] = []
             guard case .reference(let tree)? = try file.object(file.root).value["Pages"],
-                  case .array(let kids)? = try file.object(tree).value["Kids"] else { throw CairoPDFFile.Unsupported(description: "pages") }
+                case .array(let kids)? = try file.object(tree).value["Kids"]
+            else { throw CairoPDFFile.Unsupported(description: "pages") }
             for kid in kids {
-                guard case .reference(let page) = kid, case .reference(let content)? = try file.object(page).value["Contents"] else { continue }
+                guard case .reference(let page) = kid,
+                    case .reference(let content)? = try file.object(page).value["Contents"]
+                else { continue }
                 jobs.append((content, try file.object(content), jobs.count))
             }
             #expect(jobs.count == 60)
@@ -179,7 +193,8 @@ import Typography
             usleep(50_000)
             #expect(ahead.waiting == ContentRewrites.window)
             for i in jobs.indices {
-                let inLine = ContentRewrites.rewrite(jobs[i].object, source: source, runs: structure.runs(onPage: i), structure: structure)
+                let inLine = ContentRewrites.rewrite(
+                    jobs[i].object, source: source, runs: structure.runs(onPage: i), structure: structure)
                 switch (ahead.outcome(i), inLine) {
                 case (.stream(let d1, let b1), .stream(let d2, let b2)): #expect(b1 == b2 && "\(d1)" == "\(d2)")
                 default: Issue.record("stream \(i) was not rewritten both ways")
@@ -199,11 +214,13 @@ import Typography
         var extraRun = structure
         extraRun.addRun(owner: 1)
         #expect(throws: PDFAccessibility.Failure.self) {
-            try PDFAccessibility.complete(path: path, structure: extraRun, tagging: PDFTagging(), info: DocumentInfo(), claimsUA: false)
+            try PDFAccessibility.complete(
+                path: path, structure: extraRun, tagging: PDFTagging(), info: DocumentInfo(), claimsUA: false)
         }
         _ = structure.addLink(parent: 0)
         #expect(throws: PDFAccessibility.Failure.self) {
-            try PDFAccessibility.complete(path: path, structure: structure, tagging: PDFTagging(), info: DocumentInfo(), claimsUA: false)
+            try PDFAccessibility.complete(
+                path: path, structure: structure, tagging: PDFTagging(), info: DocumentInfo(), claimsUA: false)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the file is left as Cairo wrote it")
     }
@@ -220,15 +237,23 @@ import Typography
         structure.addRun(owner: -1)
         func rewritten(_ content: String) throws -> String {
             let bytes = Array(content.utf8)
-            return String(decoding: try bytes.withUnsafeBufferPointer {
-                try MarkedContentRewrite.rewritten($0, runs: structure.runs(onPage: 0), structure: structure)
-            }, as: UTF8.self)
+            return String(
+                decoding: try bytes.withUnsafeBufferPointer {
+                    try MarkedContentRewrite.rewritten($0, runs: structure.runs(onPage: 0), structure: structure)
+                }, as: UTF8.self)
         }
         let text = "BT [(0.5 0.5 0.004 0.004 re f) (EMC BDC)] TJ ET"
         let picture = "q 1 0 0 1 0 0 cm 0.75 0.5 0.004 0.004 re f Q"
-        let out = try rewritten("q\n0.5 0.5 0.004 0.004 re f\n\(text)\n\(picture)\n9 9 0.004 0.004 re f\n0.75 0.5 0.004 0.004 re f\n1 2 3 4 re f\nQ\n")
-        #expect(out == "q\n/P << /MCID 0 >> BDC\n\n\(text)\n\(picture)\n9 9 0.004 0.004 re f\nEMC\n/Artifact BMC\n\n1 2 3 4 re f\nEMC\nQ\n")
-        #expect(throws: MarkedContentRewrite.Mismatch.self) { try rewritten("0.75 0.5 0.004 0.004 re f\n0.5 0.5 0.004 0.004 re f\n") }
+        let out = try rewritten(
+            "q\n0.5 0.5 0.004 0.004 re f\n\(text)\n\(picture)\n9 9 0.004 0.004 re f\n0.75 0.5 0.004 0.004 re f\n1 2 3 4 re f\nQ\n"
+        )
+        #expect(
+            out
+                == "q\n/P << /MCID 0 >> BDC\n\n\(text)\n\(picture)\n9 9 0.004 0.004 re f\nEMC\n/Artifact BMC\n\n1 2 3 4 re f\nEMC\nQ\n"
+        )
+        #expect(throws: MarkedContentRewrite.Mismatch.self) {
+            try rewritten("0.75 0.5 0.004 0.004 re f\n0.5 0.5 0.004 0.004 re f\n")
+        }
         #expect(throws: MarkedContentRewrite.Mismatch.self) { try rewritten("0.5 0.5 0.004 0.004 re f\n") }
     }
 
@@ -240,7 +265,8 @@ import Typography
         let structure = try drawn(pages: pages, paragraphs: 40, at: path)
         try "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
         let before = status("VmRSS")
-        try PDFAccessibility.complete(path: path, structure: structure, tagging: PDFTagging(), info: DocumentInfo(title: "Peak"), claimsUA: true)
+        try PDFAccessibility.complete(
+            path: path, structure: structure, tagging: PDFTagging(), info: DocumentInfo(title: "Peak"), claimsUA: true)
         return status("VmHWM") - before
     }
 

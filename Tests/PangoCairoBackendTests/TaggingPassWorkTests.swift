@@ -1,9 +1,10 @@
 import Foundation
 import Layout
-@testable import PangoCairoBackend
-@testable import TaggedPDF
 import TestSupport
 import Testing
+
+@testable import PangoCairoBackend
+@testable import TaggedPDF
 
 /// Issue 10 (the 10,000-row table within 3× `large`'s time per megabyte): the tagging pass
 /// moves work off the writer's thread — content streams are rewritten ahead on a second thread
@@ -39,7 +40,8 @@ extension TaggedPDFRewriterTests {
             let path = Self.temporaryPath("objstm-\(threaded)")
             defer { unlink(path) }
             let writer = try PDFStreamWriter(path: path, size: 1, threaded: threaded)
-            let pages = writer.newNumber(), catalog = writer.newNumber()
+            let pages = writer.newNumber()
+            let catalog = writer.newNumber()
             writer.add(catalog, .dictionary([("Type", .name("Catalog")), ("Pages", .reference(pages))]))
             writer.add(pages, .dictionary([("Type", .name("Pages")), ("Kids", .array([])), ("Count", .integer(0))]))
             // 1,000 small objects (ten object streams), with a stream written directly between.
@@ -47,11 +49,14 @@ extension TaggedPDFRewriterTests {
                 let n = writer.newNumber()
                 writer.add(n, .dictionary([("K", .integer(k)), ("P", .reference(catalog)), ("S", .name("TD"))]))
                 if k == 450 {
-                    Array("BT ET".utf8).withUnsafeBytes { writer.addStream(writer.newNumber(), dictionary: .dictionary([]), data: $0) }
+                    Array("BT ET".utf8).withUnsafeBytes {
+                        writer.addStream(writer.newNumber(), dictionary: .dictionary([]), data: $0)
+                    }
                 }
             }
             try writer.finish(root: catalog, info: nil)
-            #expect(writer.compressedOnThread == (threaded ? 11 : 0), "10 full object streams and the last, partial one")
+            #expect(
+                writer.compressedOnThread == (threaded ? 11 : 0), "10 full object streams and the last, partial one")
             files.append(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
             let check = try PDFProbe.run("qpdf", ["--check", path])
             #expect(check.0 == 0, "\(check.1)")
@@ -62,7 +67,9 @@ extension TaggedPDFRewriterTests {
     /// The cross-reference rows are the PNG Up differences of the plain rows: undoing the
     /// predictor (adding each row to the one above) gives every entry's seven bytes back.
     @Test func crossReferenceRowsUndoToTheirEntries() {
-        let entries: [UInt64] = [65535, 1 << 56 | 15 << 16, 2 << 56 | 40_000 << 16 | 99, 1 << 56 | 0xFFFF_FFFF << 16, 0]
+        let entries: [UInt64] = [
+            65535, 1 << 56 | 15 << 16, 2 << 56 | 40_000 << 16 | 99, 1 << 56 | 0xFFFF_FFFF << 16, 0,
+        ]
         let rows = PDFStreamWriter.crossReferenceRows(entries)
         let width = PDFStreamWriter.crossReferenceRowBytes
         #expect(rows.count == entries.count * (width + 1))
@@ -85,7 +92,8 @@ extension TaggedPDFRewriterTests {
             #expect(String(decoding: out, as: UTF8.self) == String(n))
         }
         var out: [UInt8] = []
-        PDFValue.dictionary([("K", .array([.reference(0), .reference(40_123), .integer(5)])), ("S", .name("TD"))]).write(to: &out)
+        PDFValue.dictionary([("K", .array([.reference(0), .reference(40_123), .integer(5)])), ("S", .name("TD"))])
+            .write(to: &out)
         #expect(String(decoding: out, as: UTF8.self) == "<</K [0 0 R 40123 0 R 5] /S /TD >>")
     }
 }

@@ -1,11 +1,12 @@
 import Foundation
+import PangoCairoBackend
+import Styling
 import TestSupport
 import Testing
-import PangoCairoBackend
-@testable import Specimen
-import Styling
 import Typesetter
 import Typography
+
+@testable import Specimen
 
 /// Renders specimens through the real pipeline and reads them back with poppler-utils and qpdf.
 @Suite(.serialized) struct SpecimenRenderTests {
@@ -15,8 +16,12 @@ import Typography
         return path
     }()
 
-    static func render(_ theme: String, guides: Bool = false, name: String? = nil, sizeCategory: SizeCategory? = nil) throws -> (pdf: String, theme: Theme) {
-        let pdf = folder + "/\(name ?? URL(fileURLWithPath: theme).deletingPathExtension().lastPathComponent)\(guides ? "-guides" : "")\(sizeCategory?.rawValue ?? "").pdf"
+    static func render(_ theme: String, guides: Bool = false, name: String? = nil, sizeCategory: SizeCategory? = nil)
+        throws -> (pdf: String, theme: Theme)
+    {
+        let pdf =
+            folder
+            + "/\(name ?? URL(fileURLWithPath: theme).deletingPathExtension().lastPathComponent)\(guides ? "-guides" : "")\(sizeCategory?.rawValue ?? "").pdf"
         let request = ThemeRequest(theme: theme, sizeCategory: sizeCategory)
         _ = try Typesetter.renderSpecimen(request: request, options: SpecimenOptions(guides: guides), to: pdf)
         let (prepared, _) = try Typesetter.prepareTheme(request)
@@ -28,7 +33,8 @@ import Typography
     static func page(of role: TextRole, in pages: [PDFProbe.Page]) -> Int? {
         let number = String(format: "%02d", TextRole.allCases.firstIndex(of: role)! + 1)
         return pages.firstIndex { page in
-            page.lines.contains { $0.text == role.displayName } && page.lines.contains { $0.text.hasPrefix("Role \(number) of 10") }
+            page.lines.contains { $0.text == role.displayName }
+                && page.lines.contains { $0.text.hasPrefix("Role \(number) of 10") }
         }
     }
 
@@ -54,18 +60,26 @@ import Typography
             let text = Self.collapsed(try PDFProbe.text(pdf, page: index + 1))
             let size = String(format: "%g", style.size)
             #expect(text.contains("\(size) pt"), "\(themeName) \(role.displayName): size \(size) pt")
-            #expect(text.contains("\(style.weight.name) \(style.weight.rawValue)"), "\(themeName) \(role.displayName): weight")
+            #expect(
+                text.contains("\(style.weight.name) \(style.weight.rawValue)"),
+                "\(themeName) \(role.displayName): weight")
             #expect(text.contains(style.primaryFamily))
             let ratio = Self.naturalRatio(style)
             let natural = (ratio.ascent + ratio.descent) * style.size
             let step = style.lineHeight?.step(size: style.size, naturalHeight: natural) ?? natural
-            #expect(text.contains("\(Format.number(step, decimals: 2)) pt"), "\(themeName) \(role.displayName): line height \(step)")
+            #expect(
+                text.contains("\(Format.number(step, decimals: 2)) pt"),
+                "\(themeName) \(role.displayName): line height \(step)")
             #expect(text.contains("\(Format.number(step / style.size, decimals: 2)) × size"))
             if let tracking = style.tracking {
                 let pt = tracking.points(atSize: style.size)
-                #expect(text.contains("\(Format.signed(pt, decimals: 2)) pt"), "\(themeName) \(role.displayName): tracking \(pt)")
+                #expect(
+                    text.contains("\(Format.signed(pt, decimals: 2)) pt"),
+                    "\(themeName) \(role.displayName): tracking \(pt)")
                 let percent = "\(Format.signed(pt / style.size * 100, decimals: 2))%"
-                #expect(text.replacingOccurrences(of: " ", with: "").contains(percent), "\(themeName) \(role.displayName): \(percent)")
+                #expect(
+                    text.replacingOccurrences(of: " ", with: "").contains(percent),
+                    "\(themeName) \(role.displayName): \(percent)")
             }
             #expect(text.contains(style.relativeTo.map { "relative to \($0.rawValue)" } ?? "fixed size"))
         }
@@ -85,8 +99,9 @@ import Typography
             let ratio = Self.naturalRatio(style)
             for word in samples {
                 let measuredSize = word.height / (ratio.ascent + ratio.descent)
-                #expect(abs(measuredSize - style.size) < 0.02 * style.size + 0.05,
-                        "\(themeName) \(role.displayName): sample at \(measuredSize) pt, theme says \(style.size)")
+                #expect(
+                    abs(measuredSize - style.size) < 0.02 * style.size + 0.05,
+                    "\(themeName) \(role.displayName): sample at \(measuredSize) pt, theme says \(style.size)")
             }
         }
     }
@@ -103,11 +118,15 @@ import Typography
             let index = try #require(Self.page(of: role, in: pages))
             let ratio = Self.naturalRatio(style)
             for word in pages[index].words where word.text == "Sphinx" {
-                #expect(abs(word.height / (ratio.ascent + ratio.descent) - style.size) < 0.02 * style.size + 0.05, "\(role.displayName)")
+                #expect(
+                    abs(word.height / (ratio.ascent + ratio.descent) - style.size) < 0.02 * style.size + 0.05,
+                    "\(role.displayName)")
             }
             let caption = try #require(pages[index].words.first { $0.text == "Role" })
             let captionRatio = Self.naturalRatio(large[.caption2])
-            #expect(abs(caption.height / (captionRatio.ascent + captionRatio.descent) - large[.caption2].size) < 0.2, "caption stays at Large")
+            #expect(
+                abs(caption.height / (captionRatio.ascent + captionRatio.descent) - large[.caption2].size) < 0.2,
+                "caption stays at Large")
         }
     }
 
@@ -122,7 +141,9 @@ import Typography
         for role in TextRole.allCases {
             let style = theme[role]
             let index = try #require(Self.page(of: role, in: pages))
-            let guides = segments.filter { $0.page == index + 1 && zip($0.color, baselineColor).allSatisfy { abs($0 - $1) < 0.01 } }
+            let guides = segments.filter {
+                $0.page == index + 1 && zip($0.color, baselineColor).allSatisfy { abs($0 - $1) < 0.01 }
+            }
             #expect(!guides.isEmpty, "\(role.displayName): no baseline guides")
             let descent = Self.naturalRatio(style).descent * style.size
             // The Latin sample (the first "Sphinx" line) has guides; tracking lines do not.
@@ -135,7 +156,9 @@ import Typography
         #expect(checked == 10)
         // The guides also draw ascent, descent, x-height and cap-height rules.
         let colors = Set(segments.map { $0.color.map { Int(($0 * 255).rounded()) } })
-        #expect(colors.contains([0x7F, 0xA7, 0xE0]) && colors.contains([0xE0, 0x7F, 0x7F]) && colors.contains([0x6C, 0xBF, 0x84]))
+        #expect(
+            colors.contains([0x7F, 0xA7, 0xE0]) && colors.contains([0xE0, 0x7F, 0x7F])
+                && colors.contains([0x6C, 0xBF, 0x84]))
     }
 
     /// The Dynamic Type table: a role's row is its size × Apple's ratio; for `hig`, whose roles
@@ -145,7 +168,9 @@ import Typography
         let (pdf, theme) = try Self.render(themeName)
         let pages = try PDFProbe.layout(pdf)
         let index = try #require(pages.firstIndex { $0.lines.contains { $0.text == "Dynamic Type" } })
-        let lines = try PDFProbe.text(pdf, page: index + 1).split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        let lines = try PDFProbe.text(pdf, page: index + 1).split(separator: "\n").map {
+            $0.split(separator: " ").map(String.init)
+        }
         func row(_ name: String) -> [String]? {
             lines.first { $0.first == name && $0.count == 13 }.map { Array($0.dropFirst()) }
         }
@@ -156,7 +181,11 @@ import Typography
             let expected = SizeCategory.allCases.map { Format.number(style.scaled(to: $0).size, decimals: 1) }
             #expect(cells == expected, "\(role.displayName)")
             if themeName == "hig" && role != .display {
-                #expect(cells == SizeCategory.allCases.map { Format.number(DynamicType.size(of: relativeTo, in: $0), decimals: 1) })
+                #expect(
+                    cells
+                        == SizeCategory.allCases.map {
+                            Format.number(DynamicType.size(of: relativeTo, in: $0), decimals: 1)
+                        })
             }
         }
         // The reference rows are Apple's table itself.
@@ -193,7 +222,9 @@ import Typography
         }
         cell = Self.collapsed(cell)
         #expect(cell.contains("23 of 23 not in DejaVu Sans Mono"), "Hangul is not in the Body font: \(cell)")
-        #expect(cell.contains("→ Noto Sans CJK") && cell.contains("(system fallback)"), "the fallback that draws it is named: \(cell)")
+        #expect(
+            cell.contains("→ Noto Sans CJK") && cell.contains("(system fallback)"),
+            "the fallback that draws it is named: \(cell)")
         let bodyLine = String(lines[body])
         #expect(bodyLine.contains("✓ DejaVu"), "Latin is covered by the primary face")
         // Inter roles find Hangul in their theme's own fallback.
@@ -205,7 +236,8 @@ import Typography
         let bad = Self.folder + "/bad.md"
         try "{{#roles}} unclosed".write(toFile: bad, atomically: true, encoding: .utf8)
         #expect(throws: TypesetError.self) {
-            try Typesetter.renderSpecimen(request: ThemeRequest(), options: SpecimenOptions(templatePath: bad), to: Self.folder + "/bad.pdf")
+            try Typesetter.renderSpecimen(
+                request: ThemeRequest(), options: SpecimenOptions(templatePath: bad), to: Self.folder + "/bad.pdf")
         }
         #expect(!FileManager.default.fileExists(atPath: Self.folder + "/bad.pdf"))
     }

@@ -1,6 +1,7 @@
 import Testing
-@testable import Specimen
 import Typography
+
+@testable import Specimen
 
 @Suite struct TemplateTests {
     let context = TemplateContext([
@@ -17,7 +18,10 @@ import Typography
 
     @Test func sectionsRepeatListsAndTestFlags() throws {
         #expect(try Template.expand("{{#items}}[{{v}}{{name}}]{{/items}}", context: context).text == "[1a\\*b][2a\\*b]")
-        #expect(try Template.expand("{{#yes}}Y{{/yes}}{{#no}}N{{/no}}{{^no}}n{{/no}}{{^empty}}e{{/empty}}", context: context).text == "Yne")
+        #expect(
+            try Template.expand(
+                "{{#yes}}Y{{/yes}}{{#no}}N{{/no}}{{^no}}n{{/no}}{{^empty}}e{{/empty}}", context: context
+            ).text == "Yne")
         #expect(try Template.expand("{{#theme}}{{name}}{{/theme}}", context: context).text == "hig")
     }
 
@@ -39,11 +43,16 @@ import Typography
     /// Problems point at the tag's `{{` in the template as written — line and column, standalone
     /// tag lines (which expansion joins to the next line) included.
     @Test func problemsCarryTheTagsLineAndColumn() throws {
-        let e = try Template.expand("Intro\n\n  {{#items}}\n# {{nosuch}} here {{v}}\n{{/items}}\ntail {{gone}}\n", context: context)
+        let e = try Template.expand(
+            "Intro\n\n  {{#items}}\n# {{nosuch}} here {{v}}\n{{/items}}\ntail {{gone}}\n", context: context)
         #expect(e.unknownNames == ["nosuch", "gone"])
-        #expect(e.unknownNamePositions == [Template.Position(line: 4, column: 3), Template.Position(line: 6, column: 6)])
+        #expect(
+            e.unknownNamePositions == [Template.Position(line: 4, column: 3), Template.Position(line: 6, column: 6)])
         func error(_ text: String) -> String? {
-            do { _ = try Template.expand(text, context: context); return nil } catch { return "\(error)" }
+            do {
+                _ = try Template.expand(text, context: context)
+                return nil
+            } catch { return "\(error)" }
         }
         #expect(error("Intro\n\nText {{ open") == "3:6: '{{' without a closing '}}'")
         #expect(error("a\n  {{#items}}\nb") == "2:3: '{{#items}}' is never closed")
@@ -61,11 +70,16 @@ import Typography
 
     @Test func coverageSummaryNamesFallbacks() {
         let style = TextStyle(families: ["DejaVu Sans Mono"], size: 10)
-        let cells = [CharacterCoverage(character: "가", family: "Noto Sans CJK KR"), CharacterCoverage(character: "나", family: nil)]
+        let cells = [
+            CharacterCoverage(character: "가", family: "Noto Sans CJK KR"),
+            CharacterCoverage(character: "나", family: nil),
+        ]
         let summary = SpecimenBuilder.coverageSummary(cells, style: style)
         #expect(summary.contains("2 of 2 not in DejaVu Sans Mono"))
         #expect(summary.contains("Noto Sans CJK KR (system fallback)"))
         #expect(summary.contains("1 missing"))
-        #expect(SpecimenBuilder.coverageSummary([CharacterCoverage(character: "a", family: "DejaVu Sans Mono")], style: style) == "✓ DejaVu Sans Mono")
+        #expect(
+            SpecimenBuilder.coverageSummary(
+                [CharacterCoverage(character: "a", family: "DejaVu Sans Mono")], style: style) == "✓ DejaVu Sans Mono")
     }
 }

@@ -62,7 +62,8 @@ import Typography
     }
 
     @Test func anExplicitWeightOrSlantWinsOverTheEmphasisAroundIt() throws {
-        let all = runs("""
+        let all = runs(
+            """
             **a [w1]{weight=300} [w2]{.caption weight=300} [w3]{.caption bold=false} [[w4]{.caption}]{weight=300}** \
             [**w5**]{weight=300} *b [i1]{italic=false} [i2]{.caption italic=false} [[i3]{.caption}]{italic=false}*
             """)
@@ -135,11 +136,14 @@ import Typography
         let code = codeSize(runs)
         #expect(code == [8.1], "\(runs.map { "\($0.text)@\($0.style.font.size)" })")
         let text = runs.filter { $0.style.font.families != theme.monospaceFamilies }
-        #expect(text.allSatisfy { $0.style.font.size <= theme[.caption].size }, "\(text.map { "\($0.text)@\($0.style.font.size)" })")
+        #expect(
+            text.allSatisfy { $0.style.font.size <= theme[.caption].size },
+            "\(text.map { "\($0.text)@\($0.style.font.size)" })")
     }
 
     @Test func inlineCodeAndCodeBlocksScaleAlikeInNotesAndBody() throws {
-        let doc = style("Body `inline`.[^1]\n\n```\nbody code\n```\n\n[^1]: Note `inline`.\n\n    ```\n    note code\n    ```\n")
+        let doc = style(
+            "Body `inline`.[^1]\n\n```\nbody code\n```\n\n[^1]: Note `inline`.\n\n    ```\n    note code\n    ```\n")
         let body = doc.blocks.flatMap(\.paragraphs).flatMap(\.runs)
         #expect(codeSize(body) == [9.7, 9.5], "inline 0.92 and block 0.9 of 10.5 pt Body")
         #expect(codeSize(try noteRuns(doc)) == [8.3, 8.1], "inline 0.92 and block 0.9 of the 9 pt note")
@@ -148,7 +152,9 @@ import Typography
     @Test func listsAndQuotesInANoteTakeTheNoteSize() throws {
         let runs = try noteRuns(style("x[^1]\n\n[^1]: Note.\n\n    - one\n    - two\n\n    > quoted\n"))
         #expect(!runs.isEmpty)
-        #expect(runs.allSatisfy { $0.style.font.size == Theme.default[.caption].size }, "\(runs.map { "\($0.text)@\($0.style.font.size)" })")
+        #expect(
+            runs.allSatisfy { $0.style.font.size == Theme.default[.caption].size },
+            "\(runs.map { "\($0.text)@\($0.style.font.size)" })")
     }
 
     @Test(arguments: ThemeLoader.builtInNames) func codeInANoteFollowsEachThemesCaption(name: String) throws {
@@ -158,7 +164,8 @@ import Typography
     }
 
     @Test func codeInADivIsSizedFromTheDivsParagraphs() throws {
-        let doc = style("::: {.caption}\nText.\n\n```\ncaption code\n```\n:::\n\n::: {size=14}\n```\nlarge code\n```\n:::\n")
+        let doc = style(
+            "::: {.caption}\nText.\n\n```\ncaption code\n```\n:::\n\n::: {size=14}\n```\nlarge code\n```\n:::\n")
         #expect(codeSize(doc.blocks.flatMap(\.paragraphs).flatMap(\.runs)) == [8.1, 12.6])
     }
 }
@@ -175,9 +182,12 @@ import Typography
         let inDiv = style("::: {.caption}\n- one\n- two\n:::\n").blocks.flatMap(\.paragraphs)
         let plain = style("- one\n- two\n").blocks.flatMap(\.paragraphs)
         let markers = inDiv.compactMap(\.marker).flatMap { $0 }
-        #expect(markers.count == 2 && markers.allSatisfy { $0.style.font.size == caption }, "\(markers.map(\.style.font.size))")
+        #expect(
+            markers.count == 2 && markers.allSatisfy { $0.style.font.size == caption },
+            "\(markers.map(\.style.font.size))")
         #expect(inDiv.flatMap(\.runs).allSatisfy { $0.style.font.size == caption })
-        let indent = try #require(inDiv.first).style.leftIndent, bodyIndent = try #require(plain.first).style.leftIndent
+        let indent = try #require(inDiv.first).style.leftIndent
+        let bodyIndent = try #require(plain.first).style.leftIndent
         #expect(indent < bodyIndent, "the indent step is in the items' em: \(indent) vs \(bodyIndent)")
     }
 

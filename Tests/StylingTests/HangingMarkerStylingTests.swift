@@ -46,7 +46,10 @@ import Typography
     @Test func aTableOpeningAnItemCarriesTheMarker() throws {
         let all = blocks("- | a | b |\n  |---|---|\n  | 1 | 2 |\n")
         #expect(all.count == 1)
-        guard case .table = all[0].content else { Issue.record("expected a table: \(all[0].content)"); return }
+        guard case .table = all[0].content else {
+            Issue.record("expected a table: \(all[0].content)")
+            return
+        }
         #expect(all[0].hangingMarkers.map { $0.runs.first?.text } == ["•"])
     }
 

@@ -20,7 +20,9 @@ import Typography
     @Test func pandocSpanClasses() {
         let doc = style("[caps]{.smallcaps} [under]{.underline} [marked]{.mark} plain")
         let r = runs(doc)
-        let caps = r.first { $0.text == "caps" }, under = r.first { $0.text == "under" }, marked = r.first { $0.text == "marked" }
+        let caps = r.first { $0.text == "caps" }
+        let under = r.first { $0.text == "under" }
+        let marked = r.first { $0.text == "marked" }
         #expect(caps?.style.smallCaps == .lowercase)
         #expect(under?.style.underline != nil)
         #expect(marked?.style.background == RGBAColor(hex: "#FFF2A8"))
@@ -30,17 +32,18 @@ import Typography
 
     /// Pandoc: every identifier is a link target — spans, divs and figures as well as headings.
     @Test func spanDivAndFigureIdsAreLinkTargets() {
-        let doc = style("""
-        See [s](#sp), [d](#dv), [f](#fig).
+        let doc = style(
+            """
+            See [s](#sp), [d](#dv), [f](#fig).
 
-        Text [here]{#sp} and more.
+            Text [here]{#sp} and more.
 
-        ::: {#dv}
-        Inside.
-        :::
+            ::: {#dv}
+            Inside.
+            :::
 
-        ![Alt](missing.png){#fig}
-        """)
+            ![Alt](missing.png){#fig}
+            """)
         let anchors = doc.blocks.flatMap { [$0.anchor].compactMap { $0 } + $0.extraAnchors }
         #expect(Set(anchors).isSuperset(of: ["sp", "dv", "fig"]))
         #expect(!doc.diagnostics.contains { $0.message.contains("matches no heading") }, "\(doc.diagnostics)")
@@ -53,10 +56,16 @@ import Typography
     /// the size; a code span's language class is no role warning.
     @Test func figuresAndCodeClasses() throws {
         let doc = style("![The alt text](pic.png \"A title\"){width=50% height=3cm}\n\n`x`{.python}")
-        guard case .image(let image)? = doc.blocks.first?.content else { Issue.record("\(doc.blocks)"); return }
+        guard case .image(let image)? = doc.blocks.first?.content else {
+            Issue.record("\(doc.blocks)")
+            return
+        }
         #expect(image.caption?.runs.map(\.text).joined() == "The alt text")
         #expect(image.width == .fraction(0.5))
-        guard case .points(let h)? = image.height else { Issue.record("\(String(describing: image.height))"); return }
+        guard case .points(let h)? = image.height else {
+            Issue.record("\(String(describing: image.height))")
+            return
+        }
         #expect(abs(h - 3 * 72 / 2.54) < 1e-9)
         #expect(!doc.diagnostics.contains { $0.message.contains("python") })
         let bad = style("![a](p.png){width=wide}")

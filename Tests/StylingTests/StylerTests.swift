@@ -17,8 +17,11 @@ import Typography
         let doc = style("# One\n## Two\n### Three\n#### Four\n##### Five\n###### Six\n\nBody")
         let sizes = paragraphs(doc).map(\.style.baseFont.size)
         let theme = Theme.default
-        #expect(sizes == [theme[.largeTitle].size, theme[.title].size, theme[.title3].size, theme[.headline].size,
-                          theme[.body].size, theme[.caption].size, theme[.body].size])
+        #expect(
+            sizes == [
+                theme[.largeTitle].size, theme[.title].size, theme[.title3].size, theme[.headline].size,
+                theme[.body].size, theme[.caption].size, theme[.body].size,
+            ])
         #expect(doc.blocks.prefix(6).allSatisfy { $0.keepWithNext })
         #expect(doc.firstHeading == "One")
     }
@@ -80,10 +83,14 @@ import Typography
     }
 
     @Test func danglingAndUnsafeLinksWarn() {
-        let doc = style("# Head\n\n[ok](#head) [bad](#nowhere) [js](javascript:alert(1)) [empty]() [mail](mailto:a@b.c)")
+        let doc = style(
+            "# Head\n\n[ok](#head) [bad](#nowhere) [js](javascript:alert(1)) [empty]() [mail](mailto:a@b.c)")
         let messages = doc.diagnostics.map(\.description)
-        #expect(messages.contains { $0.hasPrefix("t.md:3:") && $0.contains("'#nowhere' matches no heading") }, "\(messages)")
-        #expect(paragraphs(doc)[1].runs.first { $0.text == "bad" }?.style.link == nil, "a link to nowhere is plain text")
+        #expect(
+            messages.contains { $0.hasPrefix("t.md:3:") && $0.contains("'#nowhere' matches no heading") }, "\(messages)"
+        )
+        #expect(
+            paragraphs(doc)[1].runs.first { $0.text == "bad" }?.style.link == nil, "a link to nowhere is plain text")
         #expect(paragraphs(doc)[1].runs.first { $0.text == "ok" }?.style.link == .internal("head"))
         #expect(messages.contains { $0.hasPrefix("t.md:3:") && $0.contains("'javascript:'") })
         #expect(!messages.contains { $0.contains("#head") })
@@ -165,17 +172,23 @@ import Typography
     }
 
     @Test func fragmentsResolveAsGitHubDoes() {
-        let doc = style("# Usage Notes\n\n## Déjà vu\n\n[a](#usage-notes) [b](#Usage-Notes) [c](<#Usage Notes>) [d](#Usage%20Notes) [e](#déjà-vu) [f](#nowhere)")
+        let doc = style(
+            "# Usage Notes\n\n## Déjà vu\n\n[a](#usage-notes) [b](#Usage-Notes) [c](<#Usage Notes>) [d](#Usage%20Notes) [e](#déjà-vu) [f](#nowhere)"
+        )
         let links = doc.blocks.flatMap(\.paragraphs).flatMap(\.runs).compactMap(\.style.link)
         #expect(links == Array(repeating: .internal("usage-notes"), count: 4) + [.internal("déjà-vu")], "\(links)")
         #expect(doc.diagnostics.map(\.message).filter { $0.contains("#nowhere") }.count == 1)
     }
 
     @Test func anchorsLandOnTheNextBlockAndCountForLinks() {
-        let doc = style("<a id=\"install\"></a>\n## Install\n\nSee [x](#install) and [y](#inline).\n\nText <a name=\"inline\"></a>here.")
+        let doc = style(
+            "<a id=\"install\"></a>\n## Install\n\nSee [x](#install) and [y](#inline).\n\nText <a name=\"inline\"></a>here."
+        )
         #expect(doc.diagnostics.isEmpty, "\(doc.diagnostics)")
         #expect(doc.blocks[0].extraAnchors == ["install"] && doc.blocks[0].anchor == "install")
-        #expect(([doc.blocks[2].anchor].compactMap { $0 } + doc.blocks[2].extraAnchors) == ["inline"], "the paragraph takes the anchor")
+        #expect(
+            ([doc.blocks[2].anchor].compactMap { $0 } + doc.blocks[2].extraAnchors) == ["inline"],
+            "the paragraph takes the anchor")
         #expect(texts(doc).count == 3, "an anchor alone makes no empty paragraph")
     }
 
@@ -183,7 +196,8 @@ import Typography
     /// nothing — takes no line, as an empty `<p>` takes no room; its span's `#id` names the next
     /// block. A no-break space prints (a line kept), as in a browser.
     @Test func aParagraphThatPrintsNothingTakesNoLine() {
-        for source in ["[]{.headline}", "[ ]{.caption}", "*[]{.caption}*", "[](https://example.com)", "**[]{.title}**"] {
+        for source in ["[]{.headline}", "[ ]{.caption}", "*[]{.caption}*", "[](https://example.com)", "**[]{.title}**"]
+        {
             let doc = style("Before.\n\n\(source)\n\nAfter.")
             #expect(texts(doc) == ["Before.", "After."], "\(source): \(texts(doc))")
         }
@@ -198,7 +212,9 @@ import Typography
         for source in ["##\n\nText", "# \n\nText", "### ###\n\nText"] {
             let doc = style(source)
             #expect(doc.blocks.allSatisfy { $0.outline == nil }, "\(source)")
-            #expect(doc.diagnostics.contains { $0.message.contains("empty heading") && $0.location?.line == 1 }, "\(source)")
+            #expect(
+                doc.diagnostics.contains { $0.message.contains("empty heading") && $0.location?.line == 1 }, "\(source)"
+            )
         }
     }
 
@@ -217,7 +233,10 @@ import Typography
 
     @Test func darkModeImagesAreLeftOutAndFragmentsDropped() {
         let doc = style("![T](/logo.svg#gh-light-mode-only)\n![T](/logo-white.svg#gh-dark-mode-only)")
-        guard case .image(let image) = doc.blocks.first?.content else { Issue.record("\(doc.blocks)"); return }
+        guard case .image(let image) = doc.blocks.first?.content else {
+            Issue.record("\(doc.blocks)")
+            return
+        }
         #expect(image.path == "/logo.svg" && image.source == "/logo.svg#gh-light-mode-only")
         #expect(doc.blocks.count == 1)
     }
@@ -233,57 +252,59 @@ import Typography
     /// An API reference as Node.js writes its documentation (written for this test): YAML in
     /// comments, `<a id>` anchors, reference links to slugged headings, a box-drawing diagram.
     static let apiReference = #"""
-# File system
+        # File system
 
-<!--introduced_in=v0.10.0-->
+        <!--introduced_in=v0.10.0-->
 
-> Stability: 2 - Stable
+        > Stability: 2 - Stable
 
-<!-- source_link=lib/fs.js -->
+        <!-- source_link=lib/fs.js -->
 
-See [`fs.access()`][] and [the callback API](#callback-api).
+        See [`fs.access()`][] and [the callback API](#callback-api).
 
-## Callback API
+        ## Callback API
 
-<!-- YAML
-added: v0.11.15
-changes:
-  - version: v6.3.0
-    pr-url: https://github.com/nodejs/node/pull/6534
-    description: The constants are now deprecated.
--->
+        <!-- YAML
+        added: v0.11.15
+        changes:
+          - version: v6.3.0
+            pr-url: https://github.com/nodejs/node/pull/6534
+            description: The constants are now deprecated.
+        -->
 
-### `fs.access(path[, mode], callback)`
+        ### `fs.access(path[, mode], callback)`
 
-<!-- YAML
-added: v0.11.15
--->
+        <!-- YAML
+        added: v0.11.15
+        -->
 
-* `path` {string|Buffer|URL}
-* `mode` {integer} **Default:** `fs.constants.F_OK`
+        * `path` {string|Buffer|URL}
+        * `mode` {integer} **Default:** `fs.constants.F_OK`
 
-<a id="DEP0001"></a>
-### DEP0001: `http.OutgoingMessage.prototype.flush`
+        <a id="DEP0001"></a>
+        ### DEP0001: `http.OutgoingMessage.prototype.flush`
 
-Deprecated, see [DEP0001](#DEP0001).
+        Deprecated, see [DEP0001](#DEP0001).
 
-```text
-   ┌─────────────────────────────────────────────────────────────────────────────────────────────┐
-   │                                              href                                              │
-   ├──────────┬──┬─────────────────────┬────────────────────────┬───────────────────────────┬───────┤
-   │ protocol │  │        auth         │          host          │           path            │ hash  │
-   └──────────┴──┴─────────────────────┴────────────────────────┴───────────────────────────┴───────┘
-```
+        ```text
+           ┌─────────────────────────────────────────────────────────────────────────────────────────────┐
+           │                                              href                                              │
+           ├──────────┬──┬─────────────────────┬────────────────────────┬───────────────────────────┬───────┤
+           │ protocol │  │        auth         │          host          │           path            │ hash  │
+           └──────────┴──┴─────────────────────┴────────────────────────┴───────────────────────────┴───────┘
+        ```
 
-[`fs.access()`]: #fsaccesspath-mode-callback
-"""#
+        [`fs.access()`]: #fsaccesspath-mode-callback
+        """#
 
     @Test func apiReferenceWithCommentsAndAnchorsHasNothingToWarnAbout() {
         let parsed = MarkdownParser.parse(Self.apiReference, file: "fs.md")
         let doc = Styler.style(parsed.document, theme: .default)
         #expect(parsed.diagnostics.isEmpty && doc.diagnostics.isEmpty, "\(parsed.diagnostics + doc.diagnostics)")
         let links = doc.blocks.flatMap(\.paragraphs).flatMap(\.runs).compactMap(\.style.link)
-        #expect(Set(links) == [.internal("fsaccesspath-mode-callback"), .internal("callback-api"), .internal("DEP0001")], "\(links)")
+        #expect(
+            Set(links) == [.internal("fsaccesspath-mode-callback"), .internal("callback-api"), .internal("DEP0001")],
+            "\(links)")
         let text = doc.blocks.flatMap(\.paragraphs).map(\.text).joined(separator: "\n")
         #expect(!text.contains("YAML") && !text.contains("introduced_in") && !text.contains("pr-url"))
     }

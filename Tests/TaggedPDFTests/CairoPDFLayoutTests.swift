@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TaggedPDF
 
 /// The check before a tagged render: a Cairo of another series, a file in another layout, or a
@@ -55,9 +56,11 @@ import Testing
     }
 
     @Test func aMarkerPrintedAnotherWayIsRefusedWithTheFormExpected() throws {
-        for content in [Self.marker.replacingOccurrences(of: "0.004 0.004", with: "0.00390625 0.00390625"),
-                        Self.marker.replacingOccurrences(of: "0.5 0.5 0.004", with: "3 0.5 0.004"),
-                        "q 0 0 0 rg Q"] {
+        for content in [
+            Self.marker.replacingOccurrences(of: "0.004 0.004", with: "0.00390625 0.00390625"),
+            Self.marker.replacingOccurrences(of: "0.5 0.5 0.004", with: "3 0.5 0.004"),
+            "q 0 0 0 rg Q",
+        ] {
             let problem = try #require(Self.problem(content: content), "\(content)")
             #expect(problem.contains("`0.5 0.5 0.004 0.004 re f`"), "\(problem)")
         }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TaggedPDF
 
 /// The one reader of PDF syntax: content-stream tokens as PDF 1.7 §7.2 splits them (a glyph
@@ -31,12 +32,17 @@ import Testing
     }
 
     @Test func contentStreamTokensAreSplitAsThePDFSpecificationReadsThem() {
-        let stream = "q 1 0 0 -1 0 841.89 cm % a comment BDC\n/P <</MCID 3>> BDC BT /f-0-0 12 Tf [(a\\)BDC(b)) -20 <0102>] TJ ET EMC Q"
+        let stream =
+            "q 1 0 0 -1 0 841.89 cm % a comment BDC\n/P <</MCID 3>> BDC BT /f-0-0 12 Tf [(a\\)BDC(b)) -20 <0102>] TJ ET EMC Q"
         let tokens = Self.tokens(stream)
-        #expect(tokens.map(\.1) == ["q", "1", "0", "0", "-1", "0", "841.89", "cm", "/P", "<<", "/MCID", "3", ">>", "BDC", "BT",
-                                    "/f-0-0", "12", "Tf", "[", "(a\\)BDC(b))", "-20", "<0102>", "]", "TJ", "ET", "EMC", "Q"])
-        #expect(tokens.filter { $0.0 == .keyword }.map(\.1) == ["q", "cm", "BDC", "BT", "Tf", "TJ", "ET", "EMC", "Q"],
-                "the comment and the string's bytes are no operators")
+        #expect(
+            tokens.map(\.1) == [
+                "q", "1", "0", "0", "-1", "0", "841.89", "cm", "/P", "<<", "/MCID", "3", ">>", "BDC", "BT",
+                "/f-0-0", "12", "Tf", "[", "(a\\)BDC(b))", "-20", "<0102>", "]", "TJ", "ET", "EMC", "Q",
+            ])
+        #expect(
+            tokens.filter { $0.0 == .keyword }.map(\.1) == ["q", "cm", "BDC", "BT", "Tf", "TJ", "ET", "EMC", "Q"],
+            "the comment and the string's bytes are no operators")
         #expect(tokens[19].0 == .literalString)
         #expect(tokens[21].0 == .hexString)
         #expect(tokens[8].0 == .name)
@@ -51,13 +57,15 @@ import Testing
     }
 
     @Test func objectsAreReadAndWrittenBackUnchanged() throws {
-        let text = "<</Type /Page /Parent 3 0 R /MediaBox [0 0 595.276 841.89] /Annots [12 0 R 13 0 R] "
+        let text =
+            "<</Type /Page /Parent 3 0 R /MediaBox [0 0 595.276 841.89] /Annots [12 0 R 13 0 R] "
             + "/Contents 4 0 R /Group null /Tabs (a \\(b\\)) /ID <FEFF0041> /Marked true /Count -2 >>"
         let page = try Self.value(text)
         #expect(page["Parent"].map { if case .reference(3) = $0 { true } else { false } } == true)
         #expect(page["Type"]?.nameValue == "Page")
         #expect(page["Tabs"]?.literalText == "a (b)")
-        #expect(Self.written(page) == "<</Type /Page /Parent 3 0 R /MediaBox [0 0 595.276 841.89] /Annots [12 0 R 13 0 R] "
+        #expect(
+            Self.written(page) == "<</Type /Page /Parent 3 0 R /MediaBox [0 0 595.276 841.89] /Annots [12 0 R 13 0 R] "
                 + "/Contents 4 0 R /Group null /Tabs (a \\(b\\)) /ID <FEFF0041> /Marked true /Count -2 >>")
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Typography
 
 @Suite struct DynamicTypeTests {
@@ -33,8 +34,9 @@ import Testing
     }
 
     @Test func scalingARoleUsesItsStyleRatio() {
-        let style = TextStyle(families: ["Inter"], size: 10.5, lineHeight: .absolute(14),
-                              tracking: .points(0.2), relativeTo: .body)
+        let style = TextStyle(
+            families: ["Inter"], size: 10.5, lineHeight: .absolute(14),
+            tracking: .points(0.2), relativeTo: .body)
         let ax5 = style.scaled(to: .accessibility5)
         #expect(abs(ax5.size - 10.5 * 53 / 17) < 1e-9)
         #expect(ax5.lineHeight == .absolute(14 * (10.5 * 53 / 17) / 10.5))
@@ -89,14 +91,17 @@ import Testing
         var theme = Theme.pretendard
         for role in TextRole.allCases { theme.styles[role]!.families = ["X", "Noto Sans CJK KR"] }
         var asked: [String] = []
-        let (bold, warnings) = theme.applyingBoldText { family in asked.append(family); return [.bold, .regular] }
+        let (bold, warnings) = theme.applyingBoldText { family in
+            asked.append(family)
+            return [.bold, .regular]
+        }
         #expect(asked.prefix(2) == ["X", "Noto Sans CJK KR"])  // every family of the fallback list
-        #expect(bold[.body].weight == .bold)       // 400 → 700
-        #expect(bold[.caption].weight == .bold)    // 500 → 700
-        #expect(bold[.title2].weight == .semibold) // 600 already uses the Bold face (CSS Fonts 4 §5.2)
-        #expect(bold[.title].weight == .bold)      // stays
+        #expect(bold[.body].weight == .bold)  // 400 → 700
+        #expect(bold[.caption].weight == .bold)  // 500 → 700
+        #expect(bold[.title2].weight == .semibold)  // 600 already uses the Bold face (CSS Fonts 4 §5.2)
+        #expect(bold[.title].weight == .bold)  // stays
         #expect(warnings.contains("Title: 'X' has no face heavier than Bold 700"))
-        #expect(warnings.count == 5)               // Display, LargeTitle, Title, Title2, SubTitle
+        #expect(warnings.count == 5)  // Display, LargeTitle, Title, Title2, SubTitle
     }
 
     @Test func unknownFamilyWarns() {
@@ -121,7 +126,8 @@ import Testing
 
     @Test func xHeightAdjustment() {
         // Inter x-height 0.546 em → a face with 0.5 em: sizes grow by 0.546 / 0.5 = 1.092.
-        let swapped = Theme.default.swappingFamily(to: "Other", sizeAdjust: .xHeight(originalRatio: 0.546, newRatio: 0.5))
+        let swapped = Theme.default.swappingFamily(
+            to: "Other", sizeAdjust: .xHeight(originalRatio: 0.546, newRatio: 0.5))
         #expect(abs(swapped[.body].size - 10.5 * 1.092) < 1e-9)
         #expect(swapped[.body].lineHeight == .multiple(1.3))
         #expect(swapped[.body].families == ["Other", "Noto Sans CJK KR"])
@@ -147,6 +153,9 @@ import Testing
     }
 
     @Test func familyNames() {
-        #expect(Theme.pretendard.familyNames == ["Pretendard", "Inter", "Noto Sans CJK KR", "DejaVu Sans Mono", "Noto Sans Mono CJK KR"])
+        #expect(
+            Theme.pretendard.familyNames == [
+                "Pretendard", "Inter", "Noto Sans CJK KR", "DejaVu Sans Mono", "Noto Sans Mono CJK KR",
+            ])
     }
 }

@@ -37,7 +37,8 @@ import Testing
         ]
         for (path, expected) in cases {
             #expect(
-                reason { () throws(FileReader.Failure) -> Data in try FileReader.read(path, what: "a file") } == expected, "\(path)")
+                reason { () throws(FileReader.Failure) -> Data in try FileReader.read(path, what: "a file") }
+                    == expected, "\(path)")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Typography
 
 /// Decodes `json` as file `t.json` and returns the theme and the problems as description strings.
@@ -24,52 +25,60 @@ func decodeTheme(_ json: String) -> (Theme?, [String]) {
 
     @Test func goodThemeWithInheritance() throws {
         let json = """
-        {
-          "$comment": "ignored",
-          "name": "mine",
-          "extends": "hig",
-          "families": {"serif": ["Noto Serif", "Noto Serif CJK KR"]},
-          "roles": {
-            "BODY": {"family": "serif", "size": "11pt", "lineHeight": "160%", "weight": "Medium",
-                     "features": "tnum ss01", "italic": true, "relativeTo": "fixed"},
-            "large_title": {"size": 17, "tracking": "-2%", "kerning": "0.5px"},
-            "Caption 2": {"lineHeightMultiple": 1.4, "letterSpacing": null, "weight": 300}
-          },
-          "colors": {"accent": "#f00"},
-          "page": {"paper": "a5", "margins": "10mm 20pt", "blockSpacing": "6pt"},
-          "fontFolders": [".", "/tmp"],
-          "monospace": ["Inter"],
-          "sizeAdjust": {"Nanum Gothic": -2, "Other": {"originalRatio": 0.546, "newRatio": 0.5}}
-        }
-        """
+            {
+              "$comment": "ignored",
+              "name": "mine",
+              "extends": "hig",
+              "families": {"serif": ["Noto Serif", "Noto Serif CJK KR"]},
+              "roles": {
+                "BODY": {"family": "serif", "size": "11pt", "lineHeight": "160%", "weight": "Medium",
+                         "features": "tnum ss01", "italic": true, "relativeTo": "fixed"},
+                "large_title": {"size": 17, "tracking": "-2%", "kerning": "0.5px"},
+                "Caption 2": {"lineHeightMultiple": 1.4, "letterSpacing": null, "weight": 300}
+              },
+              "colors": {"accent": "#f00"},
+              "page": {"paper": "a5", "margins": "10mm 20pt", "blockSpacing": "6pt"},
+              "fontFolders": [".", "/tmp"],
+              "monospace": ["Inter"],
+              "sizeAdjust": {"Nanum Gothic": -2, "Other": {"originalRatio": 0.546, "newRatio": 0.5}}
+            }
+            """
         let (theme, problems) = decodeTheme(json)
         #expect(problems.isEmpty)
         let t = try #require(theme)
         #expect(t.name == "mine")
-        #expect(t[.body] == TextStyle(families: ["Noto Serif", "Noto Serif CJK KR"], weight: .medium, italic: true,
-                                      size: 11, lineHeight: .relativeToSize(1.6), tracking: .points(-0.43),
-                                      features: ["tnum", "ss01"], relativeTo: nil))
+        #expect(
+            t[.body]
+                == TextStyle(
+                    families: ["Noto Serif", "Noto Serif CJK KR"], weight: .medium, italic: true,
+                    size: 11, lineHeight: .relativeToSize(1.6), tracking: .points(-0.43),
+                    features: ["tnum", "ss01"], relativeTo: nil))
         #expect(t[.largeTitle].size == 17)
-        #expect(t[.largeTitle].lineHeight == .absolute(41.0 * 17 / 34))   // inherited absolute, scaled
+        #expect(t[.largeTitle].lineHeight == .absolute(41.0 * 17 / 34))  // inherited absolute, scaled
         #expect(t[.largeTitle].tracking == .percentOfSize(-2))
         #expect(t[.largeTitle].kerning == .points(0.5))
         #expect(t[.caption2].lineHeight == .multiple(1.4))
         #expect(t[.caption2].tracking == nil)
         #expect(t[.caption2].weight == .light)
-        #expect(t[.title] == Theme.hig[.title])                            // left out: inherited
+        #expect(t[.title] == Theme.hig[.title])  // left out: inherited
         #expect(t.colors["accent"] == RGBAColor(red: 1, green: 0, blue: 0))
         #expect(t.colors["text"] == Theme.hig.colors["text"])
         #expect(t.page.paper == .a5)
         #expect(t.page.margins == Margins(top: 10 * 72 / 25.4, right: 20, bottom: 10 * 72 / 25.4, left: 20))
         #expect(t.page.blockSpacing == 6)
-        #expect(t.fontFolders == [URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path, "/tmp"])
+        #expect(
+            t.fontFolders == [
+                URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path, "/tmp",
+            ])
         #expect(t.monospaceFamilies == ["Inter"])
-        #expect(t.sizeAdjustments == ["Nanum Gothic": .points(-2), "Other": .xHeight(originalRatio: 0.546, newRatio: 0.5)])
+        #expect(
+            t.sizeAdjustments == ["Nanum Gothic": .points(-2), "Other": .xHeight(originalRatio: 0.546, newRatio: 0.5)])
         #expect(t.familyNames.contains("Noto Serif"))
     }
 
     @Test func defaultNameAndBaseAndFamilyPropagation() throws {
-        let (theme, problems) = ThemeLoader.decode(Data(#"{"families": {"sans": ["Pretendard", "Noto Sans CJK KR"]}}"#.utf8), file: "dir/my-theme.json")
+        let (theme, problems) = ThemeLoader.decode(
+            Data(#"{"families": {"sans": ["Pretendard", "Noto Sans CJK KR"]}}"#.utf8), file: "dir/my-theme.json")
         #expect(problems.isEmpty)
         let t = try #require(theme)
         #expect(t.name == "my-theme")
@@ -78,15 +87,25 @@ func decodeTheme(_ json: String) -> (Theme?, [String]) {
     }
 
     @Test func invalidJSONPositions() {
-        #expect(decodeTheme("{\n  \"name\": \"x\",\n  \"roles\": {,}\n}").1
+        #expect(
+            decodeTheme("{\n  \"name\": \"x\",\n  \"roles\": {,}\n}").1
                 == ["t.json:3:13: invalid JSON: unexpected ',': expected a string key in double quotes"])
-        #expect(decodeTheme("{\n  \"name\": \"x\"\n  \"roles\": {}\n}").1
+        #expect(
+            decodeTheme("{\n  \"name\": \"x\"\n  \"roles\": {}\n}").1
                 == ["t.json:3:3: invalid JSON: unexpected '\"': expected ',' or '}' after the value of \"name\""])
         #expect(decodeTheme("{\"a\": [1, 2,]}").1 == ["t.json:1:13: invalid JSON: trailing comma before ']'"])
-        #expect(decodeTheme("{\"roles\": {\"body\": {\"size\": 17pt}}}").1
-                == ["t.json:1:31: invalid JSON: unexpected 'p' after number 17: write values with units as strings, e.g. \"17pt\""])
-        #expect(decodeTheme("{\"name\": \"한글\", \"x\": tru}").1 == ["t.json:1:21: invalid JSON: invalid literal: expected 'true'"])
-        #expect(decodeTheme("{\n\"name\": \"abc\n}").1.first?.hasPrefix("t.json:2:13: invalid JSON: unterminated string") == true)
+        #expect(
+            decodeTheme("{\"roles\": {\"body\": {\"size\": 17pt}}}").1
+                == [
+                    "t.json:1:31: invalid JSON: unexpected 'p' after number 17: write values with units as strings, e.g. \"17pt\""
+                ])
+        #expect(
+            decodeTheme("{\"name\": \"한글\", \"x\": tru}").1 == [
+                "t.json:1:21: invalid JSON: invalid literal: expected 'true'"
+            ])
+        #expect(
+            decodeTheme("{\n\"name\": \"abc\n}").1.first?.hasPrefix("t.json:2:13: invalid JSON: unterminated string")
+                == true)
         #expect(decodeTheme("").1 == ["t.json:1:1: invalid JSON: empty file: expected a JSON value"])
         #expect(decodeTheme("{} {}").1 == ["t.json:1:4: invalid JSON: unexpected '{' after the end of the JSON value"])
         #expect(decodeTheme("{} {}").0 == nil)
@@ -94,36 +113,38 @@ func decodeTheme(_ json: String) -> (Theme?, [String]) {
 
     @Test func unknownRoleAndKey() {
         let json = """
-        {
-          "roles": {
-            "bodyy": {"size": 12},
-            "title": {"sise": 20}
-          },
-          "colours": {}
-        }
-        """
+            {
+              "roles": {
+                "bodyy": {"size": 12},
+                "title": {"sise": 20}
+              },
+              "colours": {}
+            }
+            """
         let (theme, problems) = decodeTheme(json)
         #expect(theme != nil)
         #expect(problems.count == 3)
-        #expect(problems[0].hasPrefix("t.json:3:5: unknown role 'bodyy'; did you mean 'Body'?; roles are Display, LargeTitle"))
+        #expect(
+            problems[0].hasPrefix(
+                "t.json:3:5: unknown role 'bodyy'; did you mean 'Body'?; roles are Display, LargeTitle"))
         #expect(problems[1].hasPrefix("t.json:4:15: unknown key 'sise' in role Title; did you mean 'size'?"))
         #expect(problems[2].hasPrefix("t.json:6:3: unknown key 'colours' in the theme; did you mean 'colors'?"))
     }
 
     @Test func wrongTypesAndUnits() {
         let json = """
-        {
-          "extends": "fancy",
-          "roles": {
-            "body": {"size": "17em", "weight": "heavyish", "italic": "yes",
-                     "lineHeight": "2 lines", "tracking": "1 furlong", "relativeTo": "bodi"},
-            "caption": {"lineHeight": 14, "lineHeightMultiple": 1.2, "family": 12, "weight": 450.5}
-          },
-          "colors": {"text": "red"},
-          "page": {"paper": "q7", "margins": {"top": "1parsec"}, "blockSpacing": true},
-          "fontFolders": 3
-        }
-        """
+            {
+              "extends": "fancy",
+              "roles": {
+                "body": {"size": "17em", "weight": "heavyish", "italic": "yes",
+                         "lineHeight": "2 lines", "tracking": "1 furlong", "relativeTo": "bodi"},
+                "caption": {"lineHeight": 14, "lineHeightMultiple": 1.2, "family": 12, "weight": 450.5}
+              },
+              "colors": {"text": "red"},
+              "page": {"paper": "q7", "margins": {"top": "1parsec"}, "blockSpacing": true},
+              "fontFolders": 3
+            }
+            """
         let problems = decodeTheme(json).1
         let expected = [
             "t.json:2:14: unknown built-in theme 'fancy' in extends",
@@ -158,10 +179,13 @@ func decodeTheme(_ json: String) -> (Theme?, [String]) {
         } catch let error as ThemeError {
             #expect(error.description.hasPrefix("\(path):2:13: unknown role 'Hedline'; did you mean 'Headline'?"))
         }
-        #expect(throws: ThemeError.self) { try ThemeLoader.load(contentsOf: dir.appendingPathComponent("missing.json").path) }
+        #expect(throws: ThemeError.self) {
+            try ThemeLoader.load(contentsOf: dir.appendingPathComponent("missing.json").path)
+        }
         let good = dir.appendingPathComponent("good.json").path
         try Data(#"{"extends": "pretendard", "fontFolders": ["fonts"]}"#.utf8).write(to: URL(fileURLWithPath: good))
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("fonts"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("fonts"), withIntermediateDirectories: true)
         let theme = try ThemeLoader.resolve(nameOrPath: good)
         #expect(theme.fontFolders == [dir.appendingPathComponent("fonts").standardizedFileURL.path])
         #expect(theme[.body] == Theme.pretendard[.body])
@@ -172,7 +196,10 @@ func decodeTheme(_ json: String) -> (Theme?, [String]) {
     @Test func missingFontFolderIsAnErrorAtItsEntry() throws {
         let (theme, problems) = decodeTheme(#"{"fontFolders": ["/tmp", "/nonexistent-typeset-fonts"]}"#)
         #expect(theme != nil)
-        #expect(problems == ["t.json:1:26: fontFolders: '/nonexistent-typeset-fonts' is not a folder (/nonexistent-typeset-fonts does not exist; paths are relative to the theme file)"])
+        #expect(
+            problems == [
+                "t.json:1:26: fontFolders: '/nonexistent-typeset-fonts' is not a folder (/nonexistent-typeset-fonts does not exist; paths are relative to the theme file)"
+            ])
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("typeset-ff-\(getpid()).json").path
         defer { try? FileManager.default.removeItem(atPath: file) }
         try Data(#"{"fontFolders": "nofolder"}"#.utf8).write(to: URL(fileURLWithPath: file))
@@ -187,12 +214,16 @@ func decodeTheme(_ json: String) -> (Theme?, [String]) {
             _ = try ThemeLoader.resolve(nameOrPath: "nope")
             Issue.record("expected ThemeError")
         } catch let error as ThemeError {
-            #expect(error.description == "nope: no such theme: not a built-in theme (default, hig, pretendard) nor an existing file")
+            #expect(
+                error.description
+                    == "nope: no such theme: not a built-in theme (default, hig, pretendard) nor an existing file")
         }
     }
 
     @Test func roleNamesAreCaseAndSeparatorInsensitive() {
-        for name in ["largeTitle", "large-title", "Large Title", "LARGE_TITLE"] { #expect(TextRole(name: name) == .largeTitle) }
+        for name in ["largeTitle", "large-title", "Large Title", "LARGE_TITLE"] {
+            #expect(TextRole(name: name) == .largeTitle)
+        }
         #expect(TextRole(name: "subtitle") == .subTitle)
         #expect(TextRole(name: "Title 2") == .title2)
         #expect(TextRole(name: "title4") == nil)

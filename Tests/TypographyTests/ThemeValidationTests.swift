@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import Typography
 
 /// `Theme.validate` is the one validation of themes, theme files and token imports (issue: theme
@@ -38,14 +39,24 @@ import Testing
     @Test func missingFamiliesWarnWithTheirFallbackOrFailWhenNoneIsLeft() {
         let installed: Set<String> = ["Inter", "Noto Sans CJK KR", "DejaVu Sans Mono", "Noto Sans Mono CJK KR"]
         let pretendard = Theme.pretendard.validate(isFamilyAvailable: installed.contains)
-        #expect(pretendard.map(\.message) == ["family 'Pretendard' is not installed; its text is set in 'Inter' (register the font with fontFolders or --fonts)"])
+        #expect(
+            pretendard.map(\.message) == [
+                "family 'Pretendard' is not installed; its text is set in 'Inter' (register the font with fontFolders or --fonts)"
+            ])
         #expect(pretendard.allSatisfy { $0.severity == .warning })
         var theme = Theme.default
-        theme.styles[.body]!.families = ["Nowhere Sans", "sans-serif"]           // generic names always resolve
+        theme.styles[.body]!.families = ["Nowhere Sans", "sans-serif"]  // generic names always resolve
         theme.styles[.caption]!.families = ["Nowhere Sans", "Nowhere Serif"]
         let problems = theme.validate(isFamilyAvailable: installed.contains)
-        #expect(problems.filter { $0.severity == .error }.map(\.message) == ["role Caption: family 'Nowhere Sans', 'Nowhere Serif' is not installed, nor any other in its list (register the font with fontFolders or --fonts)"])
-        #expect(problems.contains { $0.severity == .warning && $0.message.hasPrefix("family 'Nowhere Sans' is not installed; its text is set in 'sans-serif'") })
+        #expect(
+            problems.filter { $0.severity == .error }.map(\.message) == [
+                "role Caption: family 'Nowhere Sans', 'Nowhere Serif' is not installed, nor any other in its list (register the font with fontFolders or --fonts)"
+            ])
+        #expect(
+            problems.contains {
+                $0.severity == .warning
+                    && $0.message.hasPrefix("family 'Nowhere Sans' is not installed; its text is set in 'sans-serif'")
+            })
     }
 
     @Test func themeFilesRunTheValidation() {
@@ -58,9 +69,11 @@ import Testing
 
     /// A margin or paper too large for any whole number of points is an error with its value,
     /// never a trap while the message is written (a fuzzed theme had `"right": 1e308`).
-    @Test(arguments: [#"{"page": {"margins": {"top": 56, "right": 1e308, "bottom": 64, "left": 40}}}"#,
-                      #"{"page": {"margins": -1e300}}"#,
-                      #"{"page": {"margins": "1e300pt 2pt"}}"#])
+    @Test(arguments: [
+        #"{"page": {"margins": {"top": 56, "right": 1e308, "bottom": 64, "left": 40}}}"#,
+        #"{"page": {"margins": -1e300}}"#,
+        #"{"page": {"margins": "1e300pt 2pt"}}"#,
+    ])
     func absurdMarginsAreErrorsNotTraps(json: String) {
         let (_, problems) = ThemeLoader.decode(Data(json.utf8), file: "p.json")
         #expect(problems.contains { $0.severity == .error && $0.message.hasPrefix("page") }, "\(problems)")
@@ -78,14 +91,17 @@ import Testing
 
     @Test func tokenImportRefusesWhatThemeCheckRefuses() throws {
         for size in ["1e308", "2000", "0.5", "\"1e400px\""] {
-            let json = #"{"typography": {"body": {"$type": "typography", "$value": {"fontFamily": "Inter", "fontSize": \#(size)}}}}"#
+            let json =
+                #"{"typography": {"body": {"$type": "typography", "$value": {"fontFamily": "Inter", "fontSize": \#(size)}}}}"#
             do {
                 let (theme, _) = try TokenImporter.importTokens(Data(json.utf8), file: "t.json")
                 // Accepted only when it is a theme Typeset can write and render.
                 #expect(theme.validate().isEmpty, "fontSize \(size)")
                 #expect(!ThemeWriter.json(for: theme).contains("inf"))
             } catch let error as ThemeError {
-                #expect(error.problems.contains { $0.line == 1 && $0.message.contains("token 'typography.body'") }, "\(error)")
+                #expect(
+                    error.problems.contains { $0.line == 1 && $0.message.contains("token 'typography.body'") },
+                    "\(error)")
             }
         }
         // The exact case of the report: 1e308 is refused with the token's position.
@@ -99,16 +115,19 @@ import Testing
             var groups = [#""s0": {"$type": "dimension", "$value": "16px"}"#]
             for i in 1..<n { groups.append(#""s\#(i)": {"$type": "dimension", "$value": "{size.s\#(i - 1)}"}"#) }
             // One line, as minified exports are: positions on a long line must be O(1) each too.
-            let json = #"{"size": {\#(groups.joined(separator: ", "))}, "typography": {"body": {"$type": "typography", "$value": {"fontFamily": "Inter", "fontSize": "{size.s\#(n - 1)}"}}}}"#
+            let json =
+                #"{"size": {\#(groups.joined(separator: ", "))}, "typography": {"body": {"$type": "typography", "$value": {"fontFamily": "Inter", "fontSize": "{size.s\#(n - 1)}"}}}}"#
             var (theme, warnings) = try TokenImporter.importTokens(Data(json.utf8), file: "chain.json")
-            seconds.append(try Timing.bestSeconds(of: 3) {
-                (theme, warnings) = try TokenImporter.importTokens(Data(json.utf8), file: "chain.json")
-            })
+            seconds.append(
+                try Timing.bestSeconds(of: 3) {
+                    (theme, warnings) = try TokenImporter.importTokens(Data(json.utf8), file: "chain.json")
+                })
             #expect(theme[.body].size == 16 && warnings.isEmpty, "\(warnings.prefix(3))")
         }
         // Ten times the chain: linear is ~10× the time, quadratic 100×.
         #expect(seconds[1] < 30 * seconds[0], "\(seconds)")
-        let cycle = #"{"a": {"$value": "{b}"}, "b": {"$value": "{c}"}, "c": {"$value": "{a}"}, "typography": {"body": {"$type": "typography", "$value": {"fontSize": "{a}"}}}}"#
+        let cycle =
+            #"{"a": {"$value": "{b}"}, "b": {"$value": "{c}"}, "c": {"$value": "{a}"}, "typography": {"body": {"$type": "typography", "$value": {"fontSize": "{a}"}}}}"#
         let (_, warnings) = try TokenImporter.importTokens(Data(cycle.utf8), file: "c.json")
         #expect(warnings.contains { $0.contains("alias cycle") }, "\(warnings)")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Typography
 
 @Suite struct ThemeWriterTests {
@@ -22,7 +23,9 @@ import Testing
         let json = "{\n  \"roles\": {\n    \"body\": { \"size\": 1e9, \"tracking\": 1e12 }\n  }\n}\n"
         let (_, problems) = ThemeLoader.decode(Data(json.utf8), file: "huge.json")
         let lines = problems.map(\.description)
-        #expect(lines.contains { $0.hasPrefix("huge.json:3:") && $0.contains("size must be between 1 and 1000 pt") }, "\(lines)")
+        #expect(
+            lines.contains { $0.hasPrefix("huge.json:3:") && $0.contains("size must be between 1 and 1000 pt") },
+            "\(lines)")
         #expect(lines.contains { $0.hasPrefix("huge.json:3:") && $0.contains("tracking must be between") })
         #expect(Theme.default[.body].limitProblems.isEmpty)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Typography
 
 @Suite struct TokenImporterTests {
@@ -7,32 +8,35 @@ import Testing
         let (theme, warnings) = try TokenImporter.importTokens(Data(tokensStudioExport.utf8), file: "tokens.json")
         #expect(theme.name == "tokens")
         let display = theme[.display]
-        #expect(display.families == ["Pretendard", "Inter", "Noto Sans CJK KR"])   // base fallbacks kept
+        #expect(display.families == ["Pretendard", "Inter", "Noto Sans CJK KR"])  // base fallbacks kept
         #expect(display.weight == .bold)
-        #expect(display.size == 48)                                                // 3rem × 16
-        #expect(display.lineHeight == .relativeToSize(1.2))                        // alias → alias → 120%
+        #expect(display.size == 48)  // 3rem × 16
+        #expect(display.lineHeight == .relativeToSize(1.2))  // alias → alias → 120%
         #expect(display.tracking == .percentOfSize(-2))
         #expect(display.relativeTo == Theme.default[.display].relativeTo)
 
         #expect(theme[.largeTitle].size == 34)
-        #expect(theme[.largeTitle].lineHeight == .absolute(44))         // unitless "44": px, not a multiplier
+        #expect(theme[.largeTitle].lineHeight == .absolute(44))  // unitless "44": px, not a multiplier
         #expect(theme[.title2].weight == .semibold)
         #expect(theme[.title2].lineHeight == .absolute(30))
-        #expect(theme[.title2].tracking == nil)                        // "0" → none
+        #expect(theme[.title2].tracking == nil)  // "0" → none
 
-        let body = theme[.body]                                         // typography.body.regular
+        let body = theme[.body]  // typography.body.regular
         #expect(body.size == 17 && body.weight == .regular)
         #expect(body.lineHeight == .relativeToSize(1.5))
         #expect(body.tracking == .points(-0.5))
 
         #expect(theme[.caption2].weight == .medium && theme[.caption2].italic)
-        #expect(theme[.caption2].lineHeight == nil)                     // AUTO
+        #expect(theme[.caption2].lineHeight == nil)  // AUTO
         #expect(theme[.caption2].tracking == .percentOfSize(1))
 
-        #expect(theme[.title] == Theme.default[.title])                 // no token: base kept
+        #expect(theme[.title] == Theme.default[.title])  // no token: base kept
 
         // Unmapped tokens are listed, not resolved (Code's broken alias is reported only when used).
-        #expect(warnings == ["tokens.json:73:7: warning: typography tokens not mapped to a role (name them after a role or pass a mapping): global.typography.Overline (73:7), global.typography.Code (80:7)"])
+        #expect(
+            warnings == [
+                "tokens.json:73:7: warning: typography tokens not mapped to a role (name them after a role or pass a mapping): global.typography.Overline (73:7), global.typography.Code (80:7)"
+            ])
     }
 
     @Test func explicitMappingWins() throws {
@@ -45,10 +49,14 @@ import Testing
         // Mapped, the Code token's broken line-height alias would give a theme that silently
         // keeps a default: the import is refused at the alias.
         do {
-            _ = try TokenImporter.importTokens(Data(tokensStudioExport.utf8), file: "tokens.json", mapping: ["Code": .headline])
+            _ = try TokenImporter.importTokens(
+                Data(tokensStudioExport.utf8), file: "tokens.json", mapping: ["Code": .headline])
             Issue.record("expected ThemeError")
         } catch let error as ThemeError {
-            #expect(error.problems.filter { $0.severity == .error }.map(\.description) == ["tokens.json:83:54: alias {lineHeights.missing} names no token"])
+            #expect(
+                error.problems.filter { $0.severity == .error }.map(\.description) == [
+                    "tokens.json:83:54: alias {lineHeights.missing} names no token"
+                ])
         }
     }
 
@@ -65,7 +73,8 @@ import Testing
         (#""fontSize": "{nowhere}""#, "alias {nowhere} names no token"),
     ])
     func unusableValuesAreErrors(field: String, message: String) {
-        let json = "{ \"a\": { \"$type\": \"dimension\", \"$value\": \"{b}\" }, \"b\": { \"$type\": \"dimension\", \"$value\": \"{a}\" },\n"
+        let json =
+            "{ \"a\": { \"$type\": \"dimension\", \"$value\": \"{b}\" }, \"b\": { \"$type\": \"dimension\", \"$value\": \"{a}\" },\n"
             + "  \"typography\": { \"body\": { \"$type\": \"typography\", \"$value\": { \(field) } } } }"
         do {
             _ = try TokenImporter.importTokens(Data(json.utf8), file: "t.json")
@@ -74,26 +83,32 @@ import Testing
             let errors = error.problems.filter { $0.severity == .error }
             #expect(errors.count == 1)
             // At the value, not the token; a cycle where it closes (b's value, on line 1).
-            #expect(errors.first.map { message.hasPrefix("alias cycle") ? $0.line == 1 && $0.column > 60 : $0.line == 2 && $0.column > 60 } == true, "\(errors)")
+            #expect(
+                errors.first.map {
+                    message.hasPrefix("alias cycle") ? $0.line == 1 && $0.column > 60 : $0.line == 2 && $0.column > 60
+                } == true, "\(errors)")
             #expect(errors.first?.message.contains(message) == true, "\(errors)")
-            #expect(error.description.split(separator: "\n").allSatisfy { $0.range(of: #"^t\.json:\d+:\d+: "#, options: .regularExpression) != nil })
+            #expect(
+                error.description.split(separator: "\n").allSatisfy {
+                    $0.range(of: #"^t\.json:\d+:\d+: "#, options: .regularExpression) != nil
+                })
         } catch { Issue.record("unexpected \(error)") }
     }
 
     @Test func dtcg2025Objects() throws {
         let (theme, warnings) = try TokenImporter.importTokens(Data(dtcgTokens.utf8), file: "dtcg.tokens.json")
-        #expect(theme[.title].size == 28)                                // 1.75rem
+        #expect(theme[.title].size == 28)  // 1.75rem
         #expect(theme[.title].weight == .bold)
-        #expect(theme[.title].tracking == .points(-0.32))               // -0.02rem
+        #expect(theme[.title].tracking == .points(-0.32))  // -0.02rem
         #expect(theme[.title].lineHeight == .relativeToSize(1.2))
         #expect(theme[.title].families == ["Inter", "Noto Sans CJK KR"])
-        #expect(theme[.body].size == 16)                                 // alias of alias
-        #expect(theme[.body].weight == .semibold)                        // "semi-bold"
+        #expect(theme[.body].size == 16)  // alias of alias
+        #expect(theme[.body].weight == .semibold)  // "semi-bold"
         #expect(theme[.body].tracking == nil)
-        #expect(theme[.headline].size == 16)                             // $ref pointer
+        #expect(theme[.headline].size == 16)  // $ref pointer
         #expect(theme[.headline].lineHeight == .absolute(22))
-        #expect(theme[.caption].size == Theme.default[.caption].size)    // no fontSize: size kept
-        #expect(!warnings.contains { $0.contains("loopA") })             // a cycle among dimension tokens nothing uses
+        #expect(theme[.caption].size == Theme.default[.caption].size)  // no fontSize: size kept
+        #expect(!warnings.contains { $0.contains("loopA") })  // a cycle among dimension tokens nothing uses
         #expect(warnings.contains { $0.contains("unknown typography field 'fontStretch'") })
         #expect(warnings.contains { $0.contains("type.footnote") && $0.contains("not mapped") })
     }
@@ -119,10 +134,11 @@ import Testing
     }
 
     @Test func duplicateRolesWarn() throws {
-        let json = #"{"t": {"$type": "typography", "body": {"$value": {"fontSize": "12px"}}, "Body-Alt": {"$value": {"fontSize": "13px"}}, "x": {"body": {"$value": {"fontSize": "14px"}}}}}"#
+        let json =
+            #"{"t": {"$type": "typography", "body": {"$value": {"fontSize": "12px"}}, "Body-Alt": {"$value": {"fontSize": "13px"}}, "x": {"body": {"$value": {"fontSize": "14px"}}}}}"#
         let (theme, warnings) = try TokenImporter.importTokens(Data(json.utf8), file: "d.json")
         #expect(theme[.body].size == 12)
-        #expect(warnings.count == 2)   // t.x.body duplicates Body; Body-Alt unmapped
+        #expect(warnings.count == 2)  // t.x.body duplicates Body; Body-Alt unmapped
         #expect(warnings.contains { $0.contains("tokens 't.body' and 't.x.body' both map to Body") })
     }
 }
