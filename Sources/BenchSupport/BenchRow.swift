@@ -20,7 +20,8 @@ public struct BenchRow: Sendable, Equatable {
     public var floorPages: Int?
     /// The median of the per-pair ratios Typeset ÷ floor.
     public var ratio: Double?
-    /// Seconds per megabyte net of start-up (see ``PairedStatistics/secondsPerMegabyte(seconds:bytes:baselineSeconds:baselineBytes:)``).
+    /// Seconds per megabyte net of start-up (see
+    /// ``PairedStatistics/secondsPerMegabyte(seconds:bytes:baselineSeconds:baselineBytes:)``).
     public var secondsPerMegabyte: Double?
     /// ``secondsPerMegabyte`` ÷ the `large` document's.
     public var timesLarge: Double?

@@ -356,7 +356,8 @@ public struct SourceCursor {
         case [0xE2, 0x80, 0x9C], [0xE2, 0x80, 0x9D]: return b == 0x22 ? 1 : nil  // “ ”
         case [0xE2, 0x80, 0x93]: return b == 0x2D && hyphens() >= 2 ? 2 : nil  // –
         case [0xE2, 0x80, 0x94]: return b == 0x2D && hyphens() >= 2 ? min(3, hyphens()) : nil  // —
-        case [0xE2, 0x80, 0xA6]: return b == 0x2E && i + 2 < s.count && s[i + 1] == 0x2E && s[i + 2] == 0x2E ? 3 : nil  // …
+        // An ellipsis (…) the source may have written as three full stops.
+        case [0xE2, 0x80, 0xA6]: return b == 0x2E && i + 2 < s.count && s[i + 1] == 0x2E && s[i + 2] == 0x2E ? 3 : nil
         default: return nil
         }
     }

@@ -138,7 +138,10 @@ public enum ImageProbe {
         return nil
     }
 
-    private enum Examination { case size(Int, Int), problem(String) }
+    private enum Examination {
+        case size(Int, Int)
+        case problem(String)
+    }
 
     /// The file's header (its first mebibyte) and end (its last 64 bytes), read once: the size,
     /// or what is wrong.
@@ -194,7 +197,8 @@ public enum ImageProbe {
             guard w > 0, h > 0 else { return other }
             guard w <= maxSide, h <= maxSide else {
                 return .problem(
-                    "is a PNG of \(w) × \(h) pixels, too large to draw (at most \(maxSide) a side and \(maxPixels / 1_000_000) million in all)"
+                    "is a PNG of \(w) × \(h) pixels, too large to draw (at most \(maxSide) a side and "
+                        + "\(maxPixels / 1_000_000) million in all)"
                 )
             }
             return .size(w, h)

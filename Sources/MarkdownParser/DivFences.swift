@@ -114,7 +114,8 @@ struct DivFences {
                     warnings.append(
                         Diagnostic(
                             .warning,
-                            "'\(fence.original)' continues a paragraph: text, not a div fence (a div starts where a block can)",
+                            "'\(fence.original)' continues a paragraph: text, not a div fence (a div starts where a "
+                                + "block can)",
                             at: fence.location, kind: .structure))
                 }
             case .close:

@@ -138,7 +138,8 @@ enum FrontMatter {
                     diagnostics.append(
                         Diagnostic(
                             .warning,
-                            "front matter key '\(key)' is given again (first at line \(first)); this later value is used",
+                            "front matter key '\(key)' is given again (first at line \(first)); this later value is "
+                                + "used",
                             at: keyLocation, kind: .frontMatter))
                 } else {
                     firstLines[canonical] = keyLocation.line

@@ -85,7 +85,8 @@ public enum MarkdownParser {
             diagnostics.append(
                 Diagnostic(
                     .warning,
-                    "\(what) no PDF can hold (the first \(TextSanitizer.codePoint(replaced.first)), a noncharacter or control character) replaced by U+FFFD",
+                    "\(what) no PDF can hold (the first \(TextSanitizer.codePoint(replaced.first)), a noncharacter or "
+                        + "control character) replaced by U+FFFD",
                     at: SourceLocation(file: file, line: line, column: column), kind: .encoding))
         }
         var source = SourceText(text, file: file)

@@ -59,7 +59,8 @@ struct RawHTML {
         diagnostics.append(
             Diagnostic(
                 .warning,
-                "HTML element <\(name)> is not supported; \(fate.rawValue) (one warning for all <\(name)> elements treated so)",
+                "HTML element <\(name)> is not supported; \(fate.rawValue) (one warning for all <\(name)> elements "
+                    + "treated so)",
                 at: location, kind: .html))
     }
 
@@ -70,7 +71,8 @@ struct RawHTML {
         diagnostics.append(
             Diagnostic(
                 .warning,
-                "raw HTML the HTML parser cannot read (nested too deep or too long): its text is shown without its markup (one warning for every such HTML block in the document)",
+                "raw HTML the HTML parser cannot read (nested too deep or too long): its text is shown without its "
+                    + "markup (one warning for every such HTML block in the document)",
                 at: location, kind: .html))
     }
 
@@ -125,7 +127,8 @@ struct RawHTML {
         diagnostics.append(
             Diagnostic(
                 .warning,
-                "HTML comment '<!--' is never closed: \(lines) after it, to the end of the document or of the block it is in, are part of the comment and not set (close it with '-->')",
+                "HTML comment '<!--' is never closed: \(lines) after it, to the end of the document or of the block "
+                    + "it is in, are part of the comment and not set (close it with '-->')",
                 at: location, kind: .html))
     }
 
@@ -452,7 +455,9 @@ struct RawHTML {
             diagnostics.append(
                 Diagnostic(
                     .warning,
-                    "an HTML table cell spans columns or rows (colspan, rowspan): its text is set in the first cell it covers and the others are left empty, so every cell stays in its column (one warning for every such table in the document)",
+                    "an HTML table cell spans columns or rows (colspan, rowspan): its text is set in the first cell "
+                        + "it covers and the others are left empty, so every cell stays in its column (one warning "
+                        + "for every such table in the document)",
                     at: location, kind: .html))
         }
         guard !rows.isEmpty else { return (nil, caption, outsideCells) }

@@ -230,7 +230,8 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
                 unplaced.append(node)
                 continue
             }
-            if Int(cmark_node_get_start_line(node)) + lineDelta >= firstLine { nodes += unplaced + [node] }  // else the prefix's
+            // A node before `firstLine` is the prefix's, parsed only for context.
+            if Int(cmark_node_get_start_line(node)) + lineDelta >= firstLine { nodes += unplaced + [node] }
             unplaced = []
         }
         return nodes

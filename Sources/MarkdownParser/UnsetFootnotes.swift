@@ -70,7 +70,8 @@ enum UnsetFootnotes {
                 result.append(
                     Diagnostic(
                         .warning,
-                        "footnote [^\(candidate.label)] is defined again: only its first definition (line \(first)) is set (a label names one note)",
+                        "footnote [^\(candidate.label)] is defined again: only its first definition (line \(first)) "
+                            + "is set (a label names one note)",
                         at: at, kind: .footnote))
             } else {
                 firstLine[label] = candidate.line
@@ -78,7 +79,8 @@ enum UnsetFootnotes {
                     result.append(
                         Diagnostic(
                             .warning,
-                            "footnote [^\(candidate.label)] is never cited, so it is not set (a note is set where a marker [^\(candidate.label)] cites it)",
+                            "footnote [^\(candidate.label)] is never cited, so it is not set (a note is set where a "
+                                + "marker [^\(candidate.label)] cites it)",
                             at: at, kind: .footnote))
                 }
             }

@@ -216,7 +216,8 @@ public final class CairoPDFRenderer: PageRenderer {
                 let rectText =
                     "rect=["
                     + rects.map {
-                        "\(PDFNames.number($0.x)) \(PDFNames.number($0.y)) \(PDFNames.number($0.width)) \(PDFNames.number($0.height))"
+                        "\(PDFNames.number($0.x)) \(PDFNames.number($0.y)) \(PDFNames.number($0.width)) "
+                            + "\(PDFNames.number($0.height))"
                     }.joined(separator: " ") + "]"
                 let attributes: String
                 switch target {

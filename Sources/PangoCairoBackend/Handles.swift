@@ -28,7 +28,8 @@ final class FontDescription {
     deinit { pango_font_description_free(pointer) }
 
     /// A description for `families` (a fallback list, joined with ","; colour emoji families
-    /// are left to Pango's emoji presentation, ``ColorFonts``), weight, style and an absolute size in pt (1 pt = 1 device unit on a PDF surface; Pango unit = pt × 1024).
+    /// are left to Pango's emoji presentation, ``ColorFonts``), weight, style and an absolute size in pt (1 pt = 1
+    /// device unit on a PDF surface; Pango unit = pt × 1024).
     convenience init(families: [String], weight: FontWeight, italic: Bool, size: Double) {
         let desc = pango_font_description_new()!
         let text = ColorFonts.textFamilies(families)

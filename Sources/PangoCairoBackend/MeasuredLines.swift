@@ -35,7 +35,8 @@ extension PangoShaper {
     }
 
     /// The composed lines cut from `measured` (the unwrapped layout of the paragraph's whole
-    /// text, `bytes`), justified, each described as ``describe(_:owner:carrier:x:width:paragraph:bytes:base:starts:linkRuns:)``
+    /// text, `bytes`), justified, each described as
+    /// ``describe(_:owner:carrier:x:width:paragraph:bytes:base:starts:linkRuns:)``
     /// does with its left edge at 0 (the caller shifts and sizes it). Nil when the paragraph
     /// must be laid out again instead: right-to-left runs or tabs.
     func linesFromMeasurement(

@@ -2,7 +2,8 @@ import Styling
 
 /// Where a long paragraph is cut into the pieces ``PangoShaper`` lays out one at a time.
 ///
-/// A piece holds at most ``maximumWidth`` pt of text (and, unwrapped, ``maximumRuns`` runs) at an upper bound of 2 em + tracking per
+/// A piece holds at most ``maximumWidth`` pt of text (and, unwrapped, ``maximumRuns`` runs) at an upper bound of 2 em +
+/// tracking per
 /// byte — far inside the 2³¹ Pango units (≈ 2,097,152 pt at 1024 units per pt) a layout can
 /// measure — and, when lines wrap, at most ``maximumBytes`` of UTF-8 text: Pango 1.50 shapes
 /// the rest of an item again after every line it breaks, so one layout costs O(n²) in its

@@ -75,7 +75,8 @@ public struct SpecimenBuilder {
     /// `weightName`, `weightNumber`, `size`, `sizeValue`, `lineHeight`, `lineHeightValue`,
     /// `lineHeightMultiple`, `lineHeightRatio`, `lineHeightRule`, `naturalHeight`, `tracking`,
     /// `trackingPercent`, `kerning`, `kerningPercent`, `letterSpacing`, `relativeTo`,
-    /// `isLarge`, `measure`, `lineSample`, `lineHangulSample` (the samples cut to fit one line), `shortSample` (cut to leave room for a label), `trackings` [`label`, `attributes`].
+    /// `isLarge`, `measure`, `lineSample`, `lineHangulSample` (the samples cut to fit one line), `shortSample` (cut to
+    /// leave room for a label), `trackings` [`label`, `attributes`].
     public static func context(theme: Theme, settings: Settings, facts: SpecimenFacts) -> TemplateContext {
         var c = TemplateContext()
         let tableSize = min(theme[.caption].size, 9) + 1
@@ -84,7 +85,8 @@ public struct SpecimenBuilder {
                 "name": .text(theme.name),
                 "families": .text(familyNames(theme).joined(separator: ", ")),
                 "paper": .text(
-                    "\(Format.number(theme.page.paper.width, decimals: 0)) × \(Format.number(theme.page.paper.height, decimals: 0)) pt"
+                    "\(Format.number(theme.page.paper.width, decimals: 0)) × "
+                        + "\(Format.number(theme.page.paper.height, decimals: 0)) pt"
                 ),
                 "measure": .text(Format.ascii(theme.page.measure)),
                 "tableSize": .text(Format.ascii(tableSize)),

@@ -74,8 +74,10 @@ public struct StyleStream: Sendable {
             let n = styler.otherFileLinks.count
             styler.warn(
                 n == 1
-                    ? "a link into another Markdown file ('\(first)'), which is not part of this PDF; kept as a relative link"
-                    : "\(n) links into other Markdown files (the first: '\(first)'), which are not part of this PDF; kept as relative links",
+                    ? "a link into another Markdown file ('\(first)'), which is not part of this PDF; kept as a "
+                        + "relative link"
+                    : "\(n) links into other Markdown files (the first: '\(first)'), which are not part of this PDF; "
+                        + "kept as relative links",
                 location,
                 kind: .link)
         }

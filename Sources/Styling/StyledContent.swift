@@ -26,7 +26,8 @@ public struct FontSpec: Hashable, Sendable {
 /// OpenType `smcp`, `c2sc`, both).
 public enum SmallCaps: Hashable, Sendable { case none, lowercase, uppercase, all }
 
-/// Outline text: the glyph outlines stroked under the fill (a stroke layer under the fill layer, as design tools draw outside strokes).
+/// Outline text: the glyph outlines stroked under the fill (a stroke layer under the fill layer, as design tools draw
+/// outside strokes).
 public struct Stroke: Hashable, Sendable {
     /// Colour of the stroke.
     public var color: RGBAColor
@@ -282,7 +283,8 @@ public struct StyledBlock: Hashable, Sendable {
     /// Keep the block whole on one page when it fits (images, short code blocks).
     public var keepTogether: Bool
     /// A code block: widened into the margins, then set smaller (down to
-    /// ``CodeBlockRules/smallestScale``) when a line is wider than the measure; kept whole up to ``CodeBlockRules/keptWholeLines`` lines, otherwise split
+    /// ``CodeBlockRules/smallestScale``) when a line is wider than the measure; kept whole up to
+    /// ``CodeBlockRules/keptWholeLines`` lines, otherwise split
     /// with at least ``CodeBlockRules/linesAtSplit`` lines on each side and a `(continued)` cue.
     public var isCode: Bool = false
     /// x positions (from the text area's left, pt) of block-quote bars drawn beside the block.

@@ -784,7 +784,8 @@ public struct Styler: Sendable {
         }
         for number in left {
             warn(
-                "footnote \(number) is cited only where no marker is drawn (in its own text or an image's alt text); it is set at the foot of the last page",
+                "footnote \(number) is cited only where no marker is drawn (in its own text or an image's alt text); "
+                    + "it is set at the foot of the last page",
                 footnoteDefinitions[number]?.first?.location, kind: .footnote)
         }
         referencedNotes = left
@@ -812,7 +813,8 @@ public struct Styler: Sendable {
                 continue
             }
             warn(
-                "footnote \(number): only paragraphs and lists are set in footnotes; a table, image or rule is left out",
+                "footnote \(number): only paragraphs and lists are set in footnotes; a table, image or rule is left "
+                    + "out",
                 block.location, kind: .footnote)
         }
         if paragraphs.isEmpty {

@@ -122,7 +122,8 @@ enum XMP {
         }
         if let subject = info.subject, !subject.isEmpty {
             fields.append(
-                "<dc:description><rdf:Alt><rdf:li xml:lang=\"x-default\">\(escaped(subject))</rdf:li></rdf:Alt></dc:description>"
+                "<dc:description><rdf:Alt><rdf:li "
+                    + "xml:lang=\"x-default\">\(escaped(subject))</rdf:li></rdf:Alt></dc:description>"
             )
         }
         fields.append("<dc:language><rdf:Bag><rdf:li>\(escaped(language))</rdf:li></rdf:Bag></dc:language>")

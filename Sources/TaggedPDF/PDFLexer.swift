@@ -216,8 +216,18 @@ struct PDFLexer {
     /// The token as a number.
     func number(_ range: Range<Int>) -> Double? { Double(text(range)) }
 
-    /// The content-stream operators the tagging pass acts on (PDF 1.7 Tables 59, 320).
-    enum Operator { case re, f, q, Q, BDC, BMC, EMC }
+    /// The content-stream operators the tagging pass acts on (PDF 1.7 Tables 59, 320), named as
+    /// the PDF specification spells them.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    enum Operator {
+        case re
+        case f
+        case q
+        case Q
+        case BDC
+        case BMC
+        case EMC
+    }
 
     /// The operator token at `range` when it is one the tagging pass acts on, read from its
     /// bytes (no string is made for the thousands of other operators a page has).

@@ -17,7 +17,13 @@ import Styling
 enum TaggedPDFRewriter {
     /// What happens to each object number.
     private enum Kind: UInt8 {
-        case copy = 0, content, page, link, catalog, treeRoot, removed
+        case copy = 0
+        case content
+        case page
+        case link
+        case catalog
+        case treeRoot
+        case removed
     }
 
     /// Parent-tree entries per number-tree leaf (PDF 1.7 §7.9.7).

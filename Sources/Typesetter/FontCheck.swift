@@ -320,7 +320,8 @@ struct FontCheck {
                 // The theme's own request: said by `theme check`, not by every document.
             } else if resolved.boldSynthesized {
                 warn(
-                    "'\(resolved.family)' has no face of weight \(request.weight.rawValue): bold synthesized (its lighter face emboldened)",
+                    "'\(resolved.family)' has no face of weight \(request.weight.rawValue): bold synthesized (its "
+                        + "lighter face emboldened)",
                     location)
             } else if resolved.weight != request.weight {
                 let hint =
@@ -328,7 +329,8 @@ struct FontCheck {
                     ? " (Debian's fonts-noto-cjk has Regular and Bold only; `make fonts-extra` installs every weight)"
                     : ""
                 warn(
-                    "'\(resolved.family)' lacks weight \(request.weight.rawValue); using the nearest: \(request.weight.rawValue) → \(resolved.weight.rawValue)\(hint)",
+                    "'\(resolved.family)' lacks weight \(request.weight.rawValue); using the nearest: "
+                        + "\(request.weight.rawValue) → \(resolved.weight.rawValue)\(hint)",
                     location)
             }
             for warning in resolved.warnings where !warning.hasPrefix("no weight") && !warning.hasPrefix("no bold") {
@@ -386,7 +388,8 @@ enum ImageCheck {
         if let problem = ImageProbe.problem(ofFile: path) { return problem }
         if let size = ImageProbe.pixelSize(ofFile: path), size.width * size.height > ImageProbe.maxPixels {
             return
-                "is a picture of \(size.width) × \(size.height) pixels, too large to draw (at most \(ImageProbe.maxPixels / 1_000_000) million in all)"
+                "is a picture of \(size.width) × \(size.height) pixels, too large to draw (at most "
+                + "\(ImageProbe.maxPixels / 1_000_000) million in all)"
         }
         return "is damaged: no loader can decode it"
     }

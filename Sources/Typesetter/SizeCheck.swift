@@ -107,7 +107,8 @@ enum SizeCheck {
                 style.lineHeight = .absolute(page.textHeight - style.leadingAdjustment)
                 warn(
                     "step",
-                    "a line height of \(Self.pt(step)) pt is taller than \(area): set at \(Self.pt(page.textHeight)) pt",
+                    "a line height of \(Self.pt(step)) pt is taller than \(area): set at \(Self.pt(page.textHeight)) "
+                        + "pt",
                     location)
             }
             paragraph.style = style
@@ -142,7 +143,8 @@ enum SizeCheck {
                 let fitted = image.size(natural: natural, lineHeight: 1.21 * font)
                 warn(
                     "image \(image.path)",
-                    "an image inside a line (\(Self.pt(asked.width)) × \(Self.pt(asked.height)) pt) is larger than \(area): "
+                    "an image inside a line (\(Self.pt(asked.width)) × \(Self.pt(asked.height)) pt) is larger than "
+                        + "\(area): "
                         + "scaled down to \(Self.pt(fitted.width)) × \(Self.pt(fitted.height)) pt", location)
             }
         }

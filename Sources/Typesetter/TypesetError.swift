@@ -9,7 +9,8 @@ public enum TypesetError: Error, CustomStringConvertible, Equatable {
     case unwritableOutput(path: String, reason: String)
     /// A theme or token file is invalid; each problem is `file:line:column: message`.
     case invalidTheme(problems: [String])
-    /// Strict mode (``RenderOptions/strict``) and there were warnings: each is printed on its own line, then the verdict.
+    /// Strict mode (``RenderOptions/strict``) and there were warnings: each is printed on its own line, then the
+    /// verdict.
     case warningsAreErrors([Diagnostic])
     /// Cairo or Pango failed while writing the PDF.
     case renderingFailed(String)

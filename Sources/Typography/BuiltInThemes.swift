@@ -41,7 +41,8 @@ extension Theme {
         ]
         theme.page.margins = Theme.wideMeasureMargins
         theme.notes = [
-            "Apple's iOS text styles at the Large size (HIG). SF Pro is not free to use off Apple platforms: Inter with Noto Sans CJK KR stands in for it; SF's automatic tracking is written out per role."
+            "Apple's iOS text styles at the Large size (HIG). SF Pro is not free to use off Apple platforms: Inter "
+                + "with Noto Sans CJK KR stands in for it; SF's automatic tracking is written out per role."
         ]
         return theme
     }()
@@ -84,7 +85,9 @@ extension Theme {
         ]
         theme.page.margins = Theme.wideMeasureMargins
         theme.notes = [
-            "Pretendard is built from Inter (Latin) and Source Han Sans, which Debian ships as Noto Sans CJK KR (Hangul): when Pretendard is not registered (it is not packaged in Debian; add its folder to fontFolders), text is set in Inter with Noto Sans CJK KR, with slightly different metrics."
+            "Pretendard is built from Inter (Latin) and Source Han Sans, which Debian ships as Noto Sans CJK KR "
+                + "(Hangul): when Pretendard is not registered (it is not packaged in Debian; add its folder to "
+                + "fontFolders), text is set in Inter with Noto Sans CJK KR, with slightly different metrics."
         ]
         return theme
     }()

@@ -60,7 +60,8 @@ public enum DynamicType {
         size(of: style, in: category) / size(of: style, in: .large)
     }
 
-    /// The weight of Apple's system text style (HIG Typography › Specifications): Semibold for Headline, Regular otherwise.
+    /// The weight of Apple's system text style (HIG Typography › Specifications): Semibold for Headline, Regular
+    /// otherwise.
     /// Unchanged across categories.
     public static func weight(of style: DynamicTypeStyle) -> FontWeight {
         style == .headline ? .semibold : .regular

@@ -376,7 +376,8 @@ enum JSONSource {
             guard let d = Double(literal) else { throw fail("invalid number '\(literal)'", at: begin) }
             if let b = current, (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || b == UInt8(ascii: "%") {
                 throw fail(
-                    "unexpected \(describe(b)) after number \(literal): write values with units as strings, e.g. \"\(literal)pt\""
+                    "unexpected \(describe(b)) after number \(literal): write values with units as strings, e.g. "
+                        + "\"\(literal)pt\""
                 )
             }
             return JSONNode(value: .number(d, literal: literal), position: start)

@@ -73,7 +73,8 @@ extension PaperSize {
             guard let w = Length.points(parts[0]), let h = Length.points(parts[1]), w > 0, h > 0 else {
                 throw PaperSizeError(
                     description:
-                        "paper '\(text)': expected lengths with units (mm, cm, in or pt) up to 200 in a side, e.g. '210mm x 297mm'"
+                        "paper '\(text)': expected lengths with units (mm, cm, in or pt) up to 200 in a side, e.g. "
+                        + "'210mm x 297mm'"
                 )
             }
             size = PaperSize(width: w, height: h)

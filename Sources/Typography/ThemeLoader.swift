@@ -194,7 +194,8 @@ private struct ThemeDecoder {
         if let v = ValueParsing.points(node, allowRem: false), node.members == nil { return v }
         error(
             node.position,
-            "\(what): expected a length — a number in pt or a string with a unit pt, px, mm, cm or in (e.g. \"20mm\") — not \(node.typeName)"
+            "\(what): expected a length — a number in pt or a string with a unit pt, px, mm, cm or in (e.g. \"20mm\") "
+                + "— not \(node.typeName)"
         )
         return nil
     }
@@ -345,7 +346,8 @@ private struct ThemeDecoder {
                     guard let o = fields["originalRatio"], let n = fields["newRatio"] else {
                         error(
                             m.value.position,
-                            "sizeAdjust.\(m.key): an x-height adjustment needs both originalRatio and newRatio (x-height ÷ em)"
+                            "sizeAdjust.\(m.key): an x-height adjustment needs both originalRatio and newRatio "
+                                + "(x-height ÷ em)"
                         )
                         continue
                     }
@@ -361,7 +363,8 @@ private struct ThemeDecoder {
                 } else {
                     error(
                         m.value.position,
-                        "sizeAdjust.\(m.key): expected pt to add (e.g. -2 or \"-2pt\") or {\"originalRatio\": …, \"newRatio\": …}, not \(m.value.typeName)"
+                        "sizeAdjust.\(m.key): expected pt to add (e.g. -2 or \"-2pt\") or {\"originalRatio\": …, "
+                            + "\"newRatio\": …}, not \(m.value.typeName)"
                     )
                 }
             }
@@ -398,7 +401,8 @@ private struct ThemeDecoder {
             } else {
                 error(
                     w.position,
-                    "\(what): weight must be 100–900 or a name (thin, extralight, light, regular, medium, semibold, bold, extrabold, black), not \(w.typeName)"
+                    "\(what): weight must be 100–900 or a name (thin, extralight, light, regular, medium, semibold, "
+                        + "bold, extrabold, black), not \(w.typeName)"
                 )
             }
         }
@@ -413,7 +417,8 @@ private struct ThemeDecoder {
             } else {
                 error(
                     s.position,
-                    "\(what): size must be a positive size in pt — a number or a string like \"17pt\" or \"17px\" — not \(s.typeName)"
+                    "\(what): size must be a positive size in pt — a number or a string like \"17pt\" or \"17px\" — "
+                        + "not \(s.typeName)"
                 )
             }
         }
@@ -444,7 +449,8 @@ private struct ThemeDecoder {
             } else {
                 error(
                     m.position,
-                    "\(what): lineHeightMultiple must be a positive number (factor × the font's natural height), not \(m.typeName)"
+                    "\(what): lineHeightMultiple must be a positive number (factor × the font's natural height), not "
+                        + "\(m.typeName)"
                 )
             }
         } else if let l = fields["lineHeight"]?.value {
@@ -457,7 +463,8 @@ private struct ThemeDecoder {
             } else {
                 error(
                     l.position,
-                    "\(what): lineHeight must be pt (22 or \"22pt\"), a percentage of the size (\"150%\") or \"normal\", not \(l.typeName)"
+                    "\(what): lineHeight must be pt (22 or \"22pt\"), a percentage of the size (\"150%\") or "
+                        + "\"normal\", not \(l.typeName)"
                 )
             }
         }
@@ -474,7 +481,8 @@ private struct ThemeDecoder {
             } else {
                 error(
                     v.position,
-                    "\(what): \(key) must be pt (-0.4 or \"-0.4pt\"), a percentage of the size (\"-2%\") or em (\"-0.02em\"), not \(v.typeName)"
+                    "\(what): \(key) must be pt (-0.4 or \"-0.4pt\"), a percentage of the size (\"-2%\") or em "
+                        + "(\"-0.02em\"), not \(v.typeName)"
                 )
                 continue
             }
@@ -493,7 +501,8 @@ private struct ThemeDecoder {
             } else {
                 error(
                     f.position,
-                    "\(what): features must be an array of strings or a space-separated string (\"tnum ss01\"), not \(f.typeName)"
+                    "\(what): features must be an array of strings or a space-separated string (\"tnum ss01\"), not "
+                        + "\(f.typeName)"
                 )
             }
         }
@@ -558,7 +567,8 @@ private struct ThemeDecoder {
         } else if page.measure < 72 || page.textHeight < 72 {
             error(
                 fields["margins"]?.position ?? fields["paper"]?.position ?? node.position,
-                "page: the paper less its margins leaves \(page.measure.wholePointsText) × \(page.textHeight.wholePointsText) pt; the text area must be at least 72 × 72 pt"
+                "page: the paper less its margins leaves \(page.measure.wholePointsText) × "
+                    + "\(page.textHeight.wholePointsText) pt; the text area must be at least 72 × 72 pt"
             )
         }
         return page

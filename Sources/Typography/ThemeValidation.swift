@@ -55,7 +55,8 @@ extension Theme {
             add("page.margins: margins must be finite and not negative")
         } else if paper.width.isFinite, paper.height.isFinite, !(page.measure >= 72 && page.textHeight >= 72) {
             add(
-                "page: the paper less its margins leaves \(page.measure.wholePointsText) × \(page.textHeight.wholePointsText) pt; the text area must be at least 72 × 72 pt"
+                "page: the paper less its margins leaves \(page.measure.wholePointsText) × "
+                    + "\(page.textHeight.wholePointsText) pt; the text area must be at least 72 × 72 pt"
             )
         }
         if let p = TypographicLimits.problem("page.blockSpacing", page.blockSpacing, 0...1000) { add(p) }
@@ -90,7 +91,8 @@ extension Theme {
                     if hopeless.insert(list).inserted {
                         let names = list.map { "'\($0)'" }.joined(separator: ", ")
                         add(
-                            "\(what): family \(names) is not installed, nor any other in its list (register the font with fontFolders or --fonts)"
+                            "\(what): family \(names) is not installed, nor any other in its list (register the font "
+                                + "with fontFolders or --fonts)"
                         )
                     }
                     continue
@@ -98,7 +100,8 @@ extension Theme {
                 for (i, family) in list.enumerated() where !available(family) && reported.insert(family).inserted {
                     let fallback = list[(i + 1)...].first(where: available) ?? present[0]
                     add(
-                        "family '\(family)' is not installed; its text is set in '\(fallback)' (register the font with fontFolders or --fonts)",
+                        "family '\(family)' is not installed; its text is set in '\(fallback)' (register the font "
+                            + "with fontFolders or --fonts)",
                         .warning)
                 }
             }

@@ -80,7 +80,8 @@ public enum ThemeWriter {
         let m = page.margins
         lines.append(
             "  \"page\": { \"paper\": \(string("\(number(page.paper.width))pt x \(number(page.paper.height))pt")), "
-                + "\"margins\": { \"top\": \(number(m.top)), \"right\": \(number(m.right)), \"bottom\": \(number(m.bottom)), \"left\": \(number(m.left)) }, "
+                + "\"margins\": { \"top\": \(number(m.top)), \"right\": \(number(m.right)), \"bottom\": "
+                + "\(number(m.bottom)), \"left\": \(number(m.left)) }, "
                 + "\"blockSpacing\": \(number(page.blockSpacing)) }")
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"

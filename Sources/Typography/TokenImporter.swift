@@ -330,7 +330,8 @@ private struct Importer {
             guard value.members != nil else {
                 refuse(
                     token.value.position,
-                    "typography token '\(token.name)' must have an object value (fontFamily, fontSize, …), not \(value.typeName)"
+                    "typography token '\(token.name)' must have an object value (fontFamily, fontSize, …), not "
+                        + "\(value.typeName)"
                 )
                 continue
             }
@@ -418,7 +419,8 @@ private struct Importer {
             } else {
                 refuse(
                     s.position,
-                    "token '\(name)': fontSize must be a dimension (16, \"16px\", \"12pt\", \"1rem\", {\"value\": 16, \"unit\": \"px\"}), not \(s.typeName)"
+                    "token '\(name)': fontSize must be a dimension (16, \"16px\", \"12pt\", \"1rem\", {\"value\": 16, "
+                        + "\"unit\": \"px\"}), not \(s.typeName)"
                 )
             }
         }
@@ -436,7 +438,8 @@ private struct Importer {
             } else {
                 refuse(
                     l.position,
-                    "token '\(name)': lineHeight must be a multiplier (1.5), a percentage (\"150%\") or a dimension (\"24px\"), not \(l.typeName)"
+                    "token '\(name)': lineHeight must be a multiplier (1.5), a percentage (\"150%\") or a dimension "
+                        + "(\"24px\"), not \(l.typeName)"
                 )
             }
         }
@@ -446,7 +449,8 @@ private struct Importer {
             } else {
                 refuse(
                     ls.position,
-                    "token '\(name)': letterSpacing must be a dimension (\"0.5px\") or a percentage (\"-2%\"), not \(ls.typeName)"
+                    "token '\(name)': letterSpacing must be a dimension (\"0.5px\") or a percentage (\"-2%\"), not "
+                        + "\(ls.typeName)"
                 )
             }
         }

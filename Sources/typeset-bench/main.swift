@@ -189,10 +189,12 @@ try Data(emptyInput.text.utf8).write(to: URL(fileURLWithPath: emptyPath))
 let emptySeconds = medianSeconds(renderArguments(emptyPath, output: "\(scratch)/empty.pdf"), runs: 5)
 
 say(
-    "Typeset beside the Pango + Cairo floor, \(ProcessInfo.processInfo.activeProcessorCount) cores, load \(loadAverage()) at the start."
+    "Typeset beside the Pango + Cairo floor, \(ProcessInfo.processInfo.activeProcessorCount) cores, load "
+        + "\(loadAverage()) at the start."
 )
 say(
-    "Documents: in pairs (Typeset, floor, Typeset, floor …); times are medians, × floor the median of the per-pair ratios;"
+    "Documents: in pairs (Typeset, floor, Typeset, floor …); times are medians, × floor the median of the per-pair "
+        + "ratios;"
 )
 say("peak = the largest resident set of any run. Typeset renders A4 with 25 mm margins (the floor's 453.5 pt measure),")
 say("tagged unless the row says --no-tags. s/MB: seconds per megabyte of input net of start-up (an empty document,")
@@ -200,7 +202,8 @@ say(
     "\(String(format: "%.3f", emptySeconds)) s; for tokens, a one-alias file). × large s/MB: that over the large document's — for the"
 )
 say(
-    "scaling rows the median of per-pair ratios, each input run beside a render of large (runs = pairs; an input under 3 s"
+    "scaling rows the median of per-pair ratios, each input run beside a render of large (runs = pairs; an input "
+        + "under 3 s"
 )
 say("is run 3 times a pair).")
 say("")

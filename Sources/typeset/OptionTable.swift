@@ -42,7 +42,8 @@ enum OptionTable {
         OptionSpec(
             name: "--paper", value: "SIZE",
             help:
-                "A0–A10, B0–B10, C4–C6, JIS-B4, JIS-B5, letter, legal, tabloid, ledger [landscape], or 'W x H' with units (210mm x 297mm)",
+                "A0–A10, B0–B10, C4–C6, JIS-B4, JIS-B5, letter, legal, tabloid, ledger [landscape], or 'W x H' with "
+                + "units (210mm x 297mm)",
             choices: ["a3", "a4", "a5", "b5", "jis-b5", "letter", "legal", "tabloid"]),
         OptionSpec(
             name: "--fonts", value: "DIR", help: "register the font files in DIR (repeatable)", choices: ["dirs"]),
@@ -129,7 +130,8 @@ enum OptionTable {
                     OptionSpec(
                         name: "--renders", value: "N",
                         help:
-                            "stop after N renders, failed ones included (for scripts and tests; default: until interrupted)"
+                            "stop after N renders, failed ones included (for scripts and tests; default: until "
+                            + "interrupted)"
                     ), help,
                 ],
             notes: "Each render is written atomically; errors are printed and watching goes on. Stop with Ctrl-C."),
@@ -234,7 +236,8 @@ enum OptionTable {
     /// `typeset help`, `typeset --help`.
     static func overview(version: String) -> String {
         var text =
-            "typeset \(version) — Markdown to print-quality PDF with a design system's type scale\n\nusage: typeset COMMAND [options]\n\ncommands:\n"
+            "typeset \(version) — Markdown to print-quality PDF with a design system's type scale\n\nusage: typeset "
+            + "COMMAND [options]\n\ncommands:\n"
         for command in commands {
             text += "  " + usageLine(command) + "\n      " + command.summary + "\n"
         }
@@ -251,10 +254,12 @@ enum OptionTable {
                 .map { $0.hasPrefix(".") || $0.hasPrefix("'") ? "\\&" + $0 : String($0) }.joined(separator: "\n")
         }
         var page =
-            ".TH TYPESET 1 \"\" \"typeset \(version)\" \"User Commands\"\n.SH NAME\ntypeset \\- Markdown to print\\-quality PDF with a design system's type scale\n.SH SYNOPSIS\n"
+            ".TH TYPESET 1 \"\" \"typeset \(version)\" \"User Commands\"\n.SH NAME\ntypeset \\- Markdown to "
+            + "print\\-quality PDF with a design system's type scale\n.SH SYNOPSIS\n"
         for command in commands { page += ".B typeset \(roff(command.name))\n\(roff(command.synopsis))\n.br\n" }
         page +=
-            ".SH DESCRIPTION\nTypesets Markdown (CommonMark with GitHub's extensions and Pandoc attributes) into PDF with a theme's ten text roles.\n"
+            ".SH DESCRIPTION\nTypesets Markdown (CommonMark with GitHub's extensions and Pandoc attributes) into PDF "
+            + "with a theme's ten text roles.\n"
         page += ".SH COMMANDS\n"
         for command in commands {
             page += ".SS \"\(roff(usageLine(command)))\"\n\(roff(command.summary)).\n"
@@ -265,7 +270,8 @@ enum OptionTable {
             if !command.notes.isEmpty { page += ".PP\n\(roff(command.notes))\n" }
         }
         page +=
-            ".SH EXIT STATUS\n0 success, 1 an input, output, theme or font error, 2 a usage error.\n.SH SEE ALSO\nThe README and the docs/ folder of the Typeset source.\n"
+            ".SH EXIT STATUS\n0 success, 1 an input, output, theme or font error, 2 a usage error.\n.SH SEE ALSO\nThe "
+            + "README and the docs/ folder of the Typeset source.\n"
         return page
     }
 

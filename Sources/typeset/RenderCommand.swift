@@ -189,11 +189,13 @@ enum RenderCommand {
         guard !ext.isEmpty, ext.lowercased() != format else { return }
         if explicit {
             throw UsageError(
-                "-o \(target) names a .\(ext) file but -f asks for \(format); name it .\(format), or drop -f to write what the extension names"
+                "-o \(target) names a .\(ext) file but -f asks for \(format); name it .\(format), or drop -f to write "
+                    + "what the extension names"
             )
         }
         throw UsageError(
-            "-o \(target): .\(ext) is not a format typeset writes; name the file .pdf, .png or .svg (the format follows the extension), or give -f"
+            "-o \(target): .\(ext) is not a format typeset writes; name the file .pdf, .png or .svg (the format "
+                + "follows the extension), or give -f"
         )
     }
 
@@ -213,7 +215,8 @@ enum RenderCommand {
     static func margins(_ text: String, from source: String) throws -> Margins {
         guard let m = Margins(css: text) else {
             throw UsageError(
-                "\(source) takes 1 to 4 lengths, each with a unit (mm, cm, in, pt), as CSS margin ('20mm', '20mm 25mm'), not '\(text)'"
+                "\(source) takes 1 to 4 lengths, each with a unit (mm, cm, in, pt), as CSS margin ('20mm', '20mm "
+                    + "25mm'), not '\(text)'"
             )
         }
         return m
@@ -235,7 +238,8 @@ enum RenderCommand {
         throw UsageError(
             "\(named.joined(separator: " with ")): paper \(page.paper.width.wholePointsText) × \(page.paper.height.wholePointsText) pt less margins "
                 + "\([m.top, m.right, m.bottom, m.left].map(\.wholePointsText).joined(separator: " ")) pt leaves a text area of "
-                + "\(page.measure.wholePointsText) × \(page.textHeight.wholePointsText) pt; it must be at least 72 × 72 pt (1 in)"
+                + "\(page.measure.wholePointsText) × \(page.textHeight.wholePointsText) pt; it must be at least 72 × "
+                + "72 pt (1 in)"
         )
     }
 

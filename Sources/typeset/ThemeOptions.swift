@@ -13,7 +13,8 @@ enum ThemeOptions {
         if let category = args.value("--size-category") {
             guard let c = SizeCategory(name: category) else {
                 throw UsageError(
-                    "unknown size category '\(category)' (xSmall, small, medium, large, xLarge, xxLarge, xxxLarge, AX1…AX5)"
+                    "unknown size category '\(category)' (xSmall, small, medium, large, xLarge, xxLarge, xxxLarge, "
+                        + "AX1…AX5)"
                 )
             }
             request.sizeCategory = c
@@ -42,8 +43,10 @@ enum ThemeOptions {
                     let low = TypographicLimits.size.lowerBound - smallest
                     let high = TypographicLimits.size.upperBound - largest
                     throw UsageError(
-                        "--size-adjust \(adjust) would set sizes from \((smallest + points).wholePointsText) to \((largest + points).wholePointsText) pt; "
-                            + "every role's size must stay within 1–1000 pt, so with this theme N must be from \(low.wholePointsText) to \(high.wholePointsText)"
+                        "--size-adjust \(adjust) would set sizes from \((smallest + points).wholePointsText) to "
+                            + "\((largest + points).wholePointsText) pt; "
+                            + "every role's size must stay within 1–1000 pt, so with this theme N must be from "
+                            + "\(low.wholePointsText) to \(high.wholePointsText)"
                     )
                 }
             }

@@ -45,7 +45,8 @@ import Testing
         #expect(word.count == 100_001 && !word.dropLast().contains(" "))
         let korean = inputs["korean-500KB render"]!.text
         #expect((500_000..<500_040).contains(korean.utf8.count))
-        #expect(korean.unicodeScalars.filter { (0xAC00...0xD7A3).contains($0.value) }.count > 140_000)  // 3 bytes each: over 84 % of the bytes
+        // Hangul syllables, 3 bytes each: over 84 % of the bytes.
+        #expect(korean.unicodeScalars.filter { (0xAC00...0xD7A3).contains($0.value) }.count > 140_000)
         #expect(inputs["brackets-40k render"]!.text == String(repeating: "[ ", count: 40_000) + "\n")
         #expect(inputs["table-10k-rows render"]!.text.split(separator: "\n").count == 10_002)
         #expect(

@@ -29,7 +29,8 @@ import Typesetter
     /// `margins` side that does not exist.
     @Test func featureSyntaxAndUnknownMarginSidesAreWarned() throws {
         let markdown =
-            "---\nmargins: {top: 20mm, bogus: 3mm}\n---\n\n[ok]{features=\"tnum -liga ss01=1 cv01=on\"}\n\n[bad]{features=\"zzzzz tnum +ss01=1\"}\n"
+            "---\nmargins: {top: 20mm, bogus: 3mm}\n---\n\n[ok]{features=\"tnum -liga ss01=1 "
+            + "cv01=on\"}\n\n[bad]{features=\"zzzzz tnum +ss01=1\"}\n"
         let (_, _, report) = try render(markdown, "feature-syntax")
         let features = report.diagnostics.filter { $0.message.contains("'features'") }
         #expect(features.count == 1 && features.first?.location?.line == 7, "\(report.diagnostics)")

@@ -159,7 +159,8 @@ import Typesetter
             }
         }
         print(
-            "CommonMark spec: \(examples.count) examples, \(failures.count) differ, \(rawHTML.count) raw-HTML examples differ, \(allowedSeen.count) allowed differences"
+            "CommonMark spec: \(examples.count) examples, \(failures.count) differ, \(rawHTML.count) raw-HTML "
+                + "examples differ, \(allowedSeen.count) allowed differences"
         )
         for line in rawHTML { print("raw HTML (not failed): \(line)") }
         #expect(failures.isEmpty, "\(failures.count) examples lose or add text:\n\(failures.joined(separator: "\n"))")

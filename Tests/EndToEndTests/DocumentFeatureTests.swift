@@ -212,7 +212,8 @@ import Typesetter
                 ["Noteaa", "Notebb", "Notecc"]
             ),
             (
-                "- Alpha[^a]\n- Beta[^b] and Gamma[^d]\n\n[^a]: Noteaa cites[^c] and[^e].\n[^b]: Notebb.\n[^c]: Notecc.\n[^d]: Notedd.\n[^e]: Noteee.\n",
+                "- Alpha[^a]\n- Beta[^b] and Gamma[^d]\n\n[^a]: Noteaa cites[^c] and[^e].\n[^b]: Notebb.\n[^c]: "
+                    + "Notecc.\n[^d]: Notedd.\n[^e]: Noteee.\n",
                 ["Noteaa", "Notebb", "Notedd", "Notecc", "Noteee"]
             ),
             (
@@ -594,7 +595,8 @@ import Typesetter
     @Test func frontMatterTitlesReadAsMarkdown() throws {
         let body = (0..<20).map { "Paragraph \($0) " + String(repeating: "text ", count: 80) }.joined(separator: "\n\n")
         let markdown =
-            "---\ntitle: \"A *styled* title with `code`\"\nsubtitle: \"It's **bold**\"\nauthor: \"Ann *Author*\"\nheader: \"{title}\"\n---\n\n\(body)\n"
+            "---\ntitle: \"A *styled* title with `code`\"\nsubtitle: \"It's **bold**\"\nauthor: \"Ann "
+            + "*Author*\"\nheader: \"{title}\"\n---\n\n\(body)\n"
         let (pdf, _) = try Render.markdown(markdown, name: "feature-title-markdown")
         let info = try PDFProbe.info(pdf)
         #expect(info["Title"] == "A styled title with code", "\(info)")

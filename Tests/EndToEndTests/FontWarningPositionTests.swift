@@ -80,7 +80,8 @@ import Testing
 
         // Alone in a table, it is placed in its cell (not in the link's destination).
         let table =
-            "Intro.\n\n| Name | Note |\n| --- | --- |\n| a [link](https://example.com/\(Self.undrawn)) | plain |\n| b | x &lt; y \(Self.undrawn) |\n"
+            "Intro.\n\n| Name | Note |\n| --- | --- |\n| a [link](https://example.com/\(Self.undrawn)) | plain |\n| b "
+            + "| x &lt; y \(Self.undrawn) |\n"
         let (_, tableReport) = try Render.markdown(table, name: "position-emoji-table")
         let cell = try #require(warning(tableReport, "no installed font draws"), "\(tableReport.diagnostics)")
         let inCell = position(of: Self.undrawn, in: table, after: "x &lt; y")

@@ -16,7 +16,8 @@ import Typography
 /// problems, each `file:line:column: message`; front matter with a recursive or exploding
 /// YAML alias fails at the alias, and a bad `paper`, `margins` or `size-category` — judged as
 /// the options are — at its key); every PDF written passes `qpdf --check` and is tagged (no
-/// untagged fallback); every word of the document's visible text is in the PDF. Themes a decode accepts are written back
+/// untagged fallback); every word of the document's visible text is in the PDF. Themes a decode accepts are written
+/// back
 /// with `ThemeWriter` and must decode and validate clean.
 ///
 /// `make test` runs a fixed seed (``FuzzCampaign/defaultSeed``, about 300 cases). `make fuzz
@@ -259,7 +260,8 @@ enum FuzzCampaign {
                 return "accepted theme written back fails: \(problems.prefix(2))"
             }
             return checkMarkdown(
-                "# Heading text\n\nBody words [span words]{.caption} and `code words`.\n\n| cell | more |\n|---|---|\n| alpha | beta |\n",
+                "# Heading text\n\nBody words [span words]{.caption} and `code words`.\n\n| cell | more "
+                    + "|\n|---|---|\n| alpha | beta |\n",
                 name: name, theme: theme)
         }
     }
@@ -508,17 +510,25 @@ enum FuzzCampaign {
             switch block.kind {
             case .paragraph(let inlines): add(text(inlines, paragraph: true))
             case .heading(_, let inlines): add(text(inlines))
-            case .list(let list): list.items.forEach { $0.blocks.forEach(visit) }
-            case .blockQuote(let blocks), .div(let blocks): blocks.forEach(visit)
+            case .list(let list):
+                for item in list.items {
+                    for child in item.blocks { visit(child) }
+                }
+            case .blockQuote(let blocks), .div(let blocks):
+                for child in blocks { visit(child) }
             case .codeBlock(_, let text): add(text)
             case .table(let table):
-                table.header.forEach { add(text($0)) }
-                table.rows.forEach { $0.forEach { add(text($0)) } }
+                for cell in table.header { add(text(cell)) }
+                for row in table.rows {
+                    for cell in row { add(text(cell)) }
+                }
             case .thematicBreak, .html, .pageBreak: break
             }
         }
-        document.blocks.forEach(visit)
-        document.footnotes.values.forEach { $0.forEach(visit) }
+        for block in document.blocks { visit(block) }
+        for note in document.footnotes.values {
+            for block in note { visit(block) }
+        }
         return words
     }
 }
@@ -561,10 +571,19 @@ struct FuzzInput {
     }()
 
     static let seeds: [String] = [
-        "---\ntitle: Fuzz title\nauthor: [Ann, Bob]\nmargins: 20mm\nheader: \"{title} {page}/{pages}\"\ntoc: true\n---\n\n# First heading {#top}\n\nA paragraph with *emphasis*, **strong words**, `inline code`, ~~struck~~ and a [link](https://example.com) to [the top](#top).\n\n## Second heading {.display tracking=-0.5}\n\nText with [headline words]{.headline kerning=-0.2} and [outlined]{strokeColor=#2F5BD3 strokeWidth=0.8}.[^1]\n\n[^1]: A footnote with words.\n",
-        "# 한국어 제목\n\n한국어 문단은 단어 단위로 줄을 바꾼다 keep all 규칙을 따른다.\n\n- item one\n- item two\n  1. nested number\n  2. another nested\n- [x] done task\n- [ ] open task\n\n> A quote with words\n> and more words\n",
-        "| Left | Center | Right |\n|:--|:-:|--:|\n| alpha | beta | gamma |\n| delta with longer words | epsilon | 12345 |\n\n::: {.caption align=center}\nA centred caption div.\n:::\n\n```swift\nlet code = \"block\"\nprint(code)\n```\n",
-        "Intro paragraph.\n\n![An image caption](line-height.png)\n\n![Missing image](nowhere.png)\n\n![Vector figure](figure.svg)\n\n\\newpage\n\nAfter the break {size=30}.\n\n---\n\n[Small caps words]{smallCaps} and [big]{size=200} and [tiny]{size=1}.\n",
+        "---\ntitle: Fuzz title\nauthor: [Ann, Bob]\nmargins: 20mm\nheader: \"{title} {page}/{pages}\"\ntoc: "
+            + "true\n---\n\n# First heading {#top}\n\nA paragraph with *emphasis*, **strong words**, `inline code`, "
+            + "~~struck~~ and a [link](https://example.com) to [the top](#top).\n\n## Second heading {.display "
+            + "tracking=-0.5}\n\nText with [headline words]{.headline kerning=-0.2} and "
+            + "[outlined]{strokeColor=#2F5BD3 strokeWidth=0.8}.[^1]\n\n[^1]: A footnote with words.\n",
+        "# 한국어 제목\n\n한국어 문단은 단어 단위로 줄을 바꾼다 keep all 규칙을 따른다.\n\n- item one\n- item two\n  1. nested number\n  2. "
+            + "another nested\n- [x] done task\n- [ ] open task\n\n> A quote with words\n> and more words\n",
+        "| Left | Center | Right |\n|:--|:-:|--:|\n| alpha | beta | gamma |\n| delta with longer words | epsilon | "
+            + "12345 |\n\n::: {.caption align=center}\nA centred caption div.\n:::\n\n```swift\nlet code = "
+            + "\"block\"\nprint(code)\n```\n",
+        "Intro paragraph.\n\n![An image caption](line-height.png)\n\n![Missing image](nowhere.png)\n\n![Vector "
+            + "figure](figure.svg)\n\n\\newpage\n\nAfter the break {size=30}.\n\n---\n\n[Small caps words]{smallCaps} "
+            + "and [big]{size=200} and [tiny]{size=1}.\n",
     ]
 
     static let fragments: [String] = [

@@ -84,7 +84,8 @@ import Typography
     func oneOddCharacterNeverLosesTheDocument(codePoint: UInt32) throws {
         let character = String(Character(Unicode.Scalar(codePoint)!))
         let markdown =
-            "---\ntitle: Title\(character)here\n---\n\n# Head\(character)\n\nBefore\(character)after and [span\(character)]{.caption} `code\(character)`.\n\n| cell\(character) |\n|---|\n| row |\n"
+            "---\ntitle: Title\(character)here\n---\n\n# Head\(character)\n\nBefore\(character)after and "
+            + "[span\(character)]{.caption} `code\(character)`.\n\n| cell\(character) |\n|---|\n| row |\n"
         let (pdf, report) = try Render.markdown(markdown, name: "hostile-char-\(character.unicodeScalars.first!.value)")
         let text = try PDFProbe.text(pdf)
         for word in ["Head", "Before", "after", "span", "code", "cell", "row"] {
@@ -141,7 +142,8 @@ import Typography
         }
         // Ordinary aliases still work: a scalar, a list, a mapping used twice.
         let ok =
-            "---\nbase: &m 20mm\nmargins: *m\nnames: &n [Ann, Bob]\nauthor: *n\nbox: &b {top: 30mm}\nother: *b\n---\n\nBody\n"
+            "---\nbase: &m 20mm\nmargins: *m\nnames: &n [Ann, Bob]\nauthor: *n\nbox: &b {top: 30mm}\nother: "
+            + "*b\n---\n\nBody\n"
         let (pdf, report) = try Render.markdown(ok, name: "hostile-yaml-ok")
         #expect(!report.diagnostics.contains { $0.message.contains("alias") }, "\(report.diagnostics)")
         #expect(try PDFProbe.info(pdf)["Author"] == "Ann, Bob")
@@ -156,7 +158,8 @@ import Typography
         // The same colour-emoji glyph drawn from several layouts once made Cairo 1.16 write a
         // duplicated /xN XObject key (a qpdf --check warning); colour glyphs are now images.
         let several =
-            "[Small😀 caps words]{smallCaps}\n\n[all😀 words]{lowercaseSmallCaps}\n\n# Head 😀\n\n| 😀 | 😀 |\n|---|---|\n| 😀 words |\n"
+            "[Small😀 caps words]{smallCaps}\n\n[all😀 words]{lowercaseSmallCaps}\n\n# Head 😀\n\n| 😀 | 😀 "
+            + "|\n|---|---|\n| 😀 words |\n"
         for (i, markdown) in ["[Small😀 caps words]{smallCaps}\n", "[all😀 words]{lowercaseSmallCaps}\n", several]
             .enumerated()
         {

@@ -4,7 +4,8 @@ import Testing
 
 /// gdk-pixbuf (raster pictures) and librsvg (SVG pictures) are not linked into `typeset`: each is
 /// loaded with `dlopen` the first time a document needs it (docs/performance.md, "One page");
-/// qpdf's library (and GnuTLS behind it) is never loaded: the tagging pass is Typeset's own. Read from the outside: the dynamic loader's own log
+/// qpdf's library (and GnuTLS behind it) is never loaded: the tagging pass is Typeset's own. Read from the outside: the
+/// dynamic loader's own log
 /// (glibc `LD_DEBUG=files`) of what a run of the binary opens, and the PDF it writes.
 @Suite(.serialized) struct LazyLibraryTests {
     /// The libraries loaded only on demand, by their file names' stems.

@@ -99,7 +99,8 @@ import Testing
             "\(open.output)")
 
         try write(
-            "{\n  \"typo\": {\n    \"body\": {\"type\": \"typography\", \"value\": {\"fontSize\": \"16px\"}},\n    \"hero\": {\"type\": \"typography\", \"value\": {\"fontSize\": \"48px\"}}\n  }\n}\n",
+            "{\n  \"typo\": {\n    \"body\": {\"type\": \"typography\", \"value\": {\"fontSize\": \"16px\"}},\n    "
+                + "\"hero\": {\"type\": \"typography\", \"value\": {\"fontSize\": \"48px\"}}\n  }\n}\n",
             dir + "/ts.json")
         let tokens = try typeset(["theme", "import", dir + "/ts.json", "-o", dir + "/out.json"])
         #expect(

@@ -12,9 +12,12 @@ import Typography
 
     /// Prose for measuring: ordinary English sentences, no Hangul, no code.
     static let prose = (0..<8).map { _ in
-        "Typography is the craft of arranging type to make written language legible, readable and appealing when displayed. "
-            + "The arrangement of type involves selecting typefaces, point sizes, line lengths, line spacing and letter spacing, "
-            + "and adjusting the space between pairs of letters. A comfortable measure holds enough words for the eye to settle "
+        "Typography is the craft of arranging type to make written language legible, readable and appealing when "
+            + "displayed. "
+            + "The arrangement of type involves selecting typefaces, point sizes, line lengths, line spacing and "
+            + "letter spacing, "
+            + "and adjusting the space between pairs of letters. A comfortable measure holds enough words for the eye "
+            + "to settle "
             + "into a rhythm without losing its place on the way back to the start of the next line."
     }.joined(separator: "\n\n")
 

@@ -234,7 +234,8 @@ struct PPM {
 @Suite struct ContentsFormattingTests {
     @Test func entriesKeepCodeItalicAndStrikethrough() throws {
         let (pdf, report) = try Render.markdown(
-            "---\ntoc: true\n---\n# Manual\n\n## Using `render` *quickly*\n\n## ~~Old~~ New\n\n## Plain[^1]\n\n[^1]: A note.\n",
+            "---\ntoc: true\n---\n# Manual\n\n## Using `render` *quickly*\n\n## ~~Old~~ New\n\n## Plain[^1]\n\n[^1]: "
+                + "A note.\n",
             name: "toc-format")
         // Semibold contents entries in the code face: DejaVu Sans Mono has Bold, not SemiBold (a true warning).
         #expect(report.diagnostics.allSatisfy { $0.message.contains("lacks weight") }, "\(report.diagnostics)")

@@ -56,7 +56,8 @@ import Testing
         #expect(syntax.status == 0, "\(syntax.output)")
         // Completing `typeset render --pa` offers --paper; `--paper a` offers the A sizes.
         let probe =
-            "source \(dir)/typeset.bash; COMP_WORDS=(typeset render --pa); COMP_CWORD=2; _typeset; echo \"${COMPREPLY[*]}\";"
+            "source \(dir)/typeset.bash; COMP_WORDS=(typeset render --pa); COMP_CWORD=2; _typeset; echo "
+            + "\"${COMPREPLY[*]}\";"
             + " COMP_WORDS=(typeset render --paper a); COMP_CWORD=3; _typeset; echo \"${COMPREPLY[*]}\""
         let completed = try PDFProbe.run("bash", ["-c", probe])
         #expect(completed.output.contains("--paper"), "\(completed.output)")

@@ -69,9 +69,12 @@ import Typesetter
     /// keeps a gap of at least the cell padding (4 pt) — the long word breaks instead — and
     /// nothing crosses the margins.
     @Test(arguments: [
-        "| a | b | c |\n|---|---|---|\n| aaa | `longish_identifier_name_longish_identifier_name_longish_identifier` | ital |",
-        "| one | two |\n|---|---|\n| Donaudampfschifffahrtsgesellschaftskapitänswitwe | Rindfleischetikettierungsüberwachungsaufgabenübertragungsgesetz |",
-        "| a | b | c | d | e | f | g | h |\n|---|---|---|---|---|---|---|---|\n| internationalization | localization | `configuration_value` | typesetting | 12345.678 | hyphenation | justification | composition |",
+        "| a | b | c |\n|---|---|---|\n| aaa | `longish_identifier_name_longish_identifier_name_longish_identifier` | "
+            + "ital |",
+        "| one | two |\n|---|---|\n| Donaudampfschifffahrtsgesellschaftskapitänswitwe | "
+            + "Rindfleischetikettierungsüberwachungsaufgabenübertragungsgesetz |",
+        "| a | b | c | d | e | f | g | h |\n|---|---|---|---|---|---|---|---|\n| internationalization | localization "
+            + "| `configuration_value` | typesetting | 12345.678 | hyphenation | justification | composition |",
         "| 가 | 나 | 다 |\n|---|---|---|\n| 가나 | 대한민국헌법제일조대한민국은민주공화국이다대한민국의주권은국민에게있고모든권력은국민으로부터나온다 | 끝 |",
     ])
     func squeezedColumnsKeepTheirGap(markdown: String) throws {

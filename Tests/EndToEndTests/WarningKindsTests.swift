@@ -158,7 +158,8 @@ import Testing
     @Test(arguments: [
         ("{\n  \"name\": \"m\",\n  \"monospace\": \"x\"\n}\n", ":3:16: monospace: family 'x' is not installed"),
         (
-            "{\n  \"name\": \"f\",\n  \"families\": {\"sans\": [\"Nope1\", \"Nope2\"]},\n  \"roles\": {\"body\": {\"family\": \"sans\"}}\n}\n",
+            "{\n  \"name\": \"f\",\n  \"families\": {\"sans\": [\"Nope1\", \"Nope2\"]},\n  \"roles\": {\"body\": "
+                + "{\"family\": \"sans\"}}\n}\n",
             ":3:25: role Display: family 'Nope1', 'Nope2' is not installed"
         ),
         ("{\n  \"name\": \"b\",\n  \"page\": {\n    \"blockSpacing\": -5\n  }\n}\n", ":4:5: page.blockSpacing must be"),

@@ -12,7 +12,8 @@ import Testing
 
     @Test func largeDocumentParses() {
         let section =
-            "## 제목 {#s .x}\n\nText with [span]{.a k=v} and *em* and `code`.\n\n- [x] one\n- two\n\n| a | b |\n|---|:-:|\n| 1 | 2 |\n\n::: note\nBody.\n:::\n\n"
+            "## 제목 {#s .x}\n\nText with [span]{.a k=v} and *em* and `code`.\n\n- [x] one\n- two\n\n| a | b "
+            + "|\n|---|:-:|\n| 1 | 2 |\n\n::: note\nBody.\n:::\n\n"
         let text = String(repeating: section, count: 5000)
         let r = MarkdownParser.parse(text, file: "big.md")
         #expect(r.document.blocks.count == 5 * 5000)

@@ -11,7 +11,9 @@ import Testing
         for (yaml, line, column) in [
             ("a: &a [*a]", 2, 8), ("m: &m {k: [*m]}", 2, 12),
             (
-                "x: &x [1,1,1,1,1,1,1,1,1,1]\ny: &y [*x,*x,*x,*x,*x,*x,*x,*x,*x,*x]\nz: &z [*y,*y,*y,*y,*y,*y,*y,*y,*y,*y]\nw: &w [*z,*z,*z,*z,*z,*z,*z,*z,*z,*z]\nv: [*w,*w,*w,*w,*w,*w,*w,*w,*w,*w,*w]",
+                "x: &x [1,1,1,1,1,1,1,1,1,1]\ny: &y [*x,*x,*x,*x,*x,*x,*x,*x,*x,*x]\nz: &z "
+                    + "[*y,*y,*y,*y,*y,*y,*y,*y,*y,*y]\nw: &w [*z,*z,*z,*z,*z,*z,*z,*z,*z,*z]\nv: "
+                    + "[*w,*w,*w,*w,*w,*w,*w,*w,*w,*w,*w]",
                 6, 26
             ),
         ] {

@@ -57,7 +57,8 @@ import Testing
 
     @Test func textLevelElements() {
         let i = paragraphInlines(
-            "<b>b</b> <strong>s</strong> <i>i</i> <em>e</em> <code>c</code> <kbd>K</kbd> <sup>2</sup> <sub>n</sub> <s>x</s> <del>d</del> <ins>n</ins> <mark>m</mark> <small>f</small> a<br>b"
+            "<b>b</b> <strong>s</strong> <i>i</i> <em>e</em> <code>c</code> <kbd>K</kbd> <sup>2</sup> <sub>n</sub> "
+                + "<s>x</s> <del>d</del> <ins>n</ins> <mark>m</mark> <small>f</small> a<br>b"
         )
         let kinds = i.filter { if case .text = $0 { false } else { true } }
         #expect(
@@ -90,7 +91,8 @@ import Testing
 
     @Test func oneWarningPerUnsupportedKind() {
         let result = parse(
-            "<blink>a</blink> and <blink>b</blink>\n\n<marquee>m</marquee>\n\n<div><blink>c</blink><script>x()</script></div>\n"
+            "<blink>a</blink> and "
+                + "<blink>b</blink>\n\n<marquee>m</marquee>\n\n<div><blink>c</blink><script>x()</script></div>\n"
         )
         let messages = result.diagnostics.map(\.message)
         #expect(messages.count == 3, "\(messages)")
@@ -119,7 +121,8 @@ import Testing
         #expect(!paragraphInlines("Inline <textarea>gone</textarea> x").plainText.contains("gone"))
         #expect(
             inline.diagnostics.map(\.message) == [
-                "HTML element <textarea> is not supported; it and its content are left out (one warning for all <textarea> elements treated so)"
+                "HTML element <textarea> is not supported; it and its content are left out (one warning for all "
+                    + "<textarea> elements treated so)"
             ])
 
         for source in ["<select><option>OPT</option></select>\n", "Pick <select><option>OPT</option></select> now\n"] {
@@ -173,13 +176,16 @@ import Testing
             return t
         }
         let t = table(
-            "<table>\n<tr><th>Name</th><th>Value</th></tr>\n<tr><td rowspan=\"2\">span</td><td>first</td></tr>\n<tr><td>second</td></tr>\n<tr><td colspan=\"2\">wide</td></tr>\n</table>"
+            "<table>\n<tr><th>Name</th><th>Value</th></tr>\n<tr><td "
+                + "rowspan=\"2\">span</td><td>first</td></tr>\n<tr><td>second</td></tr>\n<tr><td "
+                + "colspan=\"2\">wide</td></tr>\n</table>"
         )
         #expect(t?.header == [[.text("Name")], [.text("Value")]])
         #expect(t?.rows == [[[.text("span")], [.text("first")]], [[], [.text("second")]], [[.text("wide")], []]])
         // A span in the middle, over three rows, past the row's last cell, and a colspan in the header.
         let u = table(
-            "<table><tr><th colspan=3>Head</th></tr><tr><td>a</td><td rowspan=3>m</td><td>c</td></tr><tr><td>d</td><td>f</td></tr><tr><td>g</td></tr><tr><td>j</td><td>k</td><td>l</td></tr></table>"
+            "<table><tr><th colspan=3>Head</th></tr><tr><td>a</td><td "
+                + "rowspan=3>m</td><td>c</td></tr><tr><td>d</td><td>f</td></tr><tr><td>g</td></tr><tr><td>j</td><td>k</td><td>l</td></tr></table>"
         )
         #expect(u?.header == [[.text("Head")], [], []])
         #expect(
@@ -190,7 +196,8 @@ import Testing
         // Absurd spans are capped; spans of 1 or less are ordinary cells, with no warning.
         #expect(table("<table><tr><td colspan=99999>x</td></tr></table>")?.rows.first?.count == 1_000)
         let warnings = parse(
-            "<table><tr><td rowspan=2 colspan=2>x</td></tr><tr><td>y</td></tr></table>\n\n<table><tr><td colspan=2>z</td></tr></table>\n"
+            "<table><tr><td rowspan=2 colspan=2>x</td></tr><tr><td>y</td></tr></table>\n\n<table><tr><td "
+                + "colspan=2>z</td></tr></table>\n"
         ).diagnostics
         #expect(warnings.filter { $0.message.contains("spans columns or rows") }.count == 1, "\(warnings)")
         #expect(parse("<table><tr><td colspan=1 rowspan=0>x</td></tr></table>\n").diagnostics.isEmpty)

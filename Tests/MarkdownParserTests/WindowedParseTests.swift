@@ -19,21 +19,27 @@ import Testing
     /// definitions at the end and inside a quote or list, tables, smart punctuation on and off,
     /// front matter, deep nesting, line endings.
     static let constructed: [String] = [
-        "# Title {#t .x}\n\n::: note\nOne \"quoted\" -- text...\n\n| a | b |\n|---|:-:|\n| 1 | 'two' |\n| 3 | 4 |\n:::\n\nAfter.\n",
+        "# Title {#t .x}\n\n::: note\nOne \"quoted\" -- text...\n\n| a | b |\n|---|:-:|\n| 1 | 'two' |\n| 3 | 4 "
+            + "|\n:::\n\nAfter.\n",
         "::: outer\n::: inner\ntext\n:::\nmore\n",  // unclosed outer
         "text\n\n:::\n\nstray close\n\n::: a\n\n::: b\n\nx\n\n:::\n\n:::\n",
-        "<div align=\"center\">\n\n# Centered\n\ntext\n\n</div>\n\nafter\n\n<details>\n<summary>S</summary>\n\nhidden\n\n</details>\n",
+        "<div align=\"center\">\n\n# "
+            + "Centered\n\ntext\n\n</div>\n\nafter\n\n<details>\n<summary>S</summary>\n\nhidden\n\n</details>\n",
         "<div>\n\nopen never closed\n\n- item\n",
-        "Note[^a] and again[^b] and [^a].\n\n[^a]: First \"note\".\n\n    code in note\n\n[^b]: Second.\n\n| x |\n|---|\n| [^a] |\n",
-        "[^early]: Defined before use.\n\n    indented code after a note\n\nUse[^early] then[^late].\n\n[^late]: Defined after.\n\n    code\n",
-        "See [one][] and [two] and [three][x].\n\n> quote\n\n[one]: /one \"One\"\n\n- item\n\n  [two]: </two>\n\n> [x]: /three\n> more quote\n",
+        "Note[^a] and again[^b] and [^a].\n\n[^a]: First \"note\".\n\n    code in note\n\n[^b]: Second.\n\n| x "
+            + "|\n|---|\n| [^a] |\n",
+        "[^early]: Defined before use.\n\n    indented code after a note\n\nUse[^early] then[^late].\n\n[^late]: "
+            + "Defined after.\n\n    code\n",
+        "See [one][] and [two] and [three][x].\n\n> quote\n\n[one]: /one \"One\"\n\n- item\n\n  [two]: </two>\n\n> "
+            + "[x]: /three\n> more quote\n",
         "[ref]: /at-start\n\n[ref] here.\n\n[ref]: /duplicate-ignored\n\n    indented code\n",
         "Para [a]: not a definition.\n\n[a]\n\n[a]: /later\n",
         "---\nsmart: false\ntitle: T\n---\n\n\"straight\" -- quotes...\n\n| a |\n|---|\n| \"b\" |\n",
         "---\nsmart: maybe\n---\n\ntext\n",
         String(repeating: "> ", count: 80) + "deep\n\n" + String(repeating: "::: d\n", count: 70) + "x\n"
             + String(repeating: ":::\n", count: 70),
-        "\\newpage\n\n```{=latex}\n\\foo\n```\n\n<!-- comment -->\n\n<b>bold</b> and <sup>1</sup>\n\n<script>x</script>\n",
+        "\\newpage\n\n```{=latex}\n\\foo\n```\n\n<!-- comment -->\n\n<b>bold</b> and "
+            + "<sup>1</sup>\n\n<script>x</script>\n",
         "- a\n- b\n\n  ::: box\n  inside item\n  :::\n\n1. one\n2. two\n",
         "::: wide\n"
             + (0..<40).map { "## Part \($0)\n\nText of part \($0) with *emphasis*.\n\n<div>\n\nraw \($0)\n\n</div>\n" }
@@ -78,11 +84,13 @@ import Testing
             "[^early]: Early note.\n\n" + filler + "\n\nUse[^early].\n\n" + filler
                 + "\n\n| t |\n|---|\n| cell[^t] |\n\n[^t]: Table note.\n",
             "# Heading[^h]\n\n" + filler
-                + "\n\n::: note\nIn a div[^d].\n:::\n\n> [^h]: Quoted heading note.\n\n- item\n\n  [^d]: Listed div note.\n",
+                + "\n\n::: note\nIn a div[^d].\n:::\n\n> [^h]: Quoted heading note.\n\n- item\n\n  [^d]: Listed div "
+                + "note.\n",
             "One[^x].\n\n[^x]: First x.\n\n" + filler
                 + "\n\n[^x]: Second x.\n\n[^unused]: Never cited.\n\n[^my label]: Spaced.\n\nSpaced[^My  Label].\n",
             (0..<200).map {
-                "Paragraph \($0) cites[^n\($0)].\n\n[^n\($0)]: Note \($0) with `code` and a list:\n\n    - one\n    - two\n"
+                "Paragraph \($0) cites[^n\($0)].\n\n[^n\($0)]: Note \($0) with `code` and a list:\n\n    - one\n    - "
+                    + "two\n"
             }.joined(separator: "\n"),
         ]
     }()
@@ -241,7 +249,7 @@ import Testing
                         case .paragraph(let inlines):
                             words += inlines.compactMap { if case .text(let t) = $0 { return t } else { return nil } }
                         case .div(let children), .blockQuote(let children): visit(children)
-                        case .list(let list): list.items.forEach { visit($0.blocks) }
+                        case .list(let list): for item in list.items { visit(item.blocks) }
                         default: break
                         }
                     }

@@ -74,7 +74,8 @@ import Typography
     /// Lines compared as they draw: position, width, metrics, text and every glyph.
     static func drawn(_ paragraph: ShapedParagraph) -> [String] {
         paragraph.lines.map { line in
-            "\(line.x) \(line.width) \(line.ascent) \(line.descent) \(line.links.map(\.x)) \(line.text) \(PangoShaper.glyphSummary(of: line))"
+            "\(line.x) \(line.width) \(line.ascent) \(line.descent) \(line.links.map(\.x)) \(line.text) "
+                + "\(PangoShaper.glyphSummary(of: line))"
         }
     }
 
@@ -170,7 +171,8 @@ import Typography
                 let alone = shaper.naturalWidth(of: StyledParagraph(runs: word, style: style))
                 #expect(
                     width == alone,
-                    "'\(word.map(\.text).joined())' in '\(cell.runs.map(\.text).joined())': \(width) pt, alone \(alone) pt"
+                    "'\(word.map(\.text).joined())' in '\(cell.runs.map(\.text).joined())': \(width) pt, alone "
+                        + "\(alone) pt"
                 )
             }
         }

@@ -245,11 +245,13 @@ import Typography
         let text = "BT [(0.5 0.5 0.004 0.004 re f) (EMC BDC)] TJ ET"
         let picture = "q 1 0 0 1 0 0 cm 0.75 0.5 0.004 0.004 re f Q"
         let out = try rewritten(
-            "q\n0.5 0.5 0.004 0.004 re f\n\(text)\n\(picture)\n9 9 0.004 0.004 re f\n0.75 0.5 0.004 0.004 re f\n1 2 3 4 re f\nQ\n"
+            "q\n0.5 0.5 0.004 0.004 re f\n\(text)\n\(picture)\n9 9 0.004 0.004 re f\n0.75 0.5 0.004 0.004 re f\n1 2 3 "
+                + "4 re f\nQ\n"
         )
         #expect(
             out
-                == "q\n/P << /MCID 0 >> BDC\n\n\(text)\n\(picture)\n9 9 0.004 0.004 re f\nEMC\n/Artifact BMC\n\n1 2 3 4 re f\nEMC\nQ\n"
+                == "q\n/P << /MCID 0 >> BDC\n\n\(text)\n\(picture)\n9 9 0.004 0.004 re f\nEMC\n/Artifact BMC\n\n1 2 3 "
+                + "4 re f\nEMC\nQ\n"
         )
         #expect(throws: MarkedContentRewrite.Mismatch.self) {
             try rewritten("0.75 0.5 0.004 0.004 re f\n0.5 0.5 0.004 0.004 re f\n")

@@ -173,7 +173,8 @@ import Typography
 
     @Test func fragmentsResolveAsGitHubDoes() {
         let doc = style(
-            "# Usage Notes\n\n## Déjà vu\n\n[a](#usage-notes) [b](#Usage-Notes) [c](<#Usage Notes>) [d](#Usage%20Notes) [e](#déjà-vu) [f](#nowhere)"
+            "# Usage Notes\n\n## Déjà vu\n\n[a](#usage-notes) [b](#Usage-Notes) [c](<#Usage Notes>) "
+                + "[d](#Usage%20Notes) [e](#déjà-vu) [f](#nowhere)"
         )
         let links = doc.blocks.flatMap(\.paragraphs).flatMap(\.runs).compactMap(\.style.link)
         #expect(links == Array(repeating: .internal("usage-notes"), count: 4) + [.internal("déjà-vu")], "\(links)")
@@ -182,7 +183,8 @@ import Typography
 
     @Test func anchorsLandOnTheNextBlockAndCountForLinks() {
         let doc = style(
-            "<a id=\"install\"></a>\n## Install\n\nSee [x](#install) and [y](#inline).\n\nText <a name=\"inline\"></a>here."
+            "<a id=\"install\"></a>\n## Install\n\nSee [x](#install) and [y](#inline).\n\nText <a "
+                + "name=\"inline\"></a>here."
         )
         #expect(doc.diagnostics.isEmpty, "\(doc.diagnostics)")
         #expect(doc.blocks[0].extraAnchors == ["install"] && doc.blocks[0].anchor == "install")

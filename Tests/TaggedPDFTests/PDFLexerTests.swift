@@ -33,7 +33,8 @@ import Testing
 
     @Test func contentStreamTokensAreSplitAsThePDFSpecificationReadsThem() {
         let stream =
-            "q 1 0 0 -1 0 841.89 cm % a comment BDC\n/P <</MCID 3>> BDC BT /f-0-0 12 Tf [(a\\)BDC(b)) -20 <0102>] TJ ET EMC Q"
+            "q 1 0 0 -1 0 841.89 cm % a comment BDC\n/P <</MCID 3>> BDC BT /f-0-0 12 Tf [(a\\)BDC(b)) -20 <0102>] TJ "
+            + "ET EMC Q"
         let tokens = Self.tokens(stream)
         #expect(
             tokens.map(\.1) == [

@@ -61,7 +61,8 @@ struct PaperSizeTests {
         #expect(Margins(css: "wide") == nil)
         #expect(Margins(css: "20") == nil)  // a length needs a unit, as in Typst
         #expect(Margins(css: "20mm 5") == nil)
-        #expect(Margins(css: "0 20mm") == Margins(top: 0, right: 20 * 72 / 25.4, bottom: 0, left: 20 * 72 / 25.4))  // CSS: a bare 0
+        // CSS: a bare 0 needs no unit.
+        #expect(Margins(css: "0 20mm") == Margins(top: 0, right: 20 * 72 / 25.4, bottom: 0, left: 20 * 72 / 25.4))
         #expect(Margins(css: "1pt 2pt 3pt 4pt 5pt") == nil)
     }
 }

@@ -97,7 +97,8 @@ func decodeTheme(_ json: String) -> (Theme?, [String]) {
         #expect(
             decodeTheme("{\"roles\": {\"body\": {\"size\": 17pt}}}").1
                 == [
-                    "t.json:1:31: invalid JSON: unexpected 'p' after number 17: write values with units as strings, e.g. \"17pt\""
+                    "t.json:1:31: invalid JSON: unexpected 'p' after number 17: write values with units as strings, "
+                        + "e.g. \"17pt\""
                 ])
         #expect(
             decodeTheme("{\"name\": \"한글\", \"x\": tru}").1 == [
@@ -198,7 +199,8 @@ func decodeTheme(_ json: String) -> (Theme?, [String]) {
         #expect(theme != nil)
         #expect(
             problems == [
-                "t.json:1:26: fontFolders: '/nonexistent-typeset-fonts' is not a folder (/nonexistent-typeset-fonts does not exist; paths are relative to the theme file)"
+                "t.json:1:26: fontFolders: '/nonexistent-typeset-fonts' is not a folder (/nonexistent-typeset-fonts "
+                    + "does not exist; paths are relative to the theme file)"
             ])
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("typeset-ff-\(getpid()).json").path
         defer { try? FileManager.default.removeItem(atPath: file) }

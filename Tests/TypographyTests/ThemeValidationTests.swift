@@ -41,7 +41,8 @@ import Testing
         let pretendard = Theme.pretendard.validate(isFamilyAvailable: installed.contains)
         #expect(
             pretendard.map(\.message) == [
-                "family 'Pretendard' is not installed; its text is set in 'Inter' (register the font with fontFolders or --fonts)"
+                "family 'Pretendard' is not installed; its text is set in 'Inter' (register the font with fontFolders "
+                    + "or --fonts)"
             ])
         #expect(pretendard.allSatisfy { $0.severity == .warning })
         var theme = Theme.default
@@ -50,7 +51,8 @@ import Testing
         let problems = theme.validate(isFamilyAvailable: installed.contains)
         #expect(
             problems.filter { $0.severity == .error }.map(\.message) == [
-                "role Caption: family 'Nowhere Sans', 'Nowhere Serif' is not installed, nor any other in its list (register the font with fontFolders or --fonts)"
+                "role Caption: family 'Nowhere Sans', 'Nowhere Serif' is not installed, nor any other in its list "
+                    + "(register the font with fontFolders or --fonts)"
             ])
         #expect(
             problems.contains {

@@ -35,7 +35,8 @@ import Testing
         // Unmapped tokens are listed, not resolved (Code's broken alias is reported only when used).
         #expect(
             warnings == [
-                "tokens.json:73:7: warning: typography tokens not mapped to a role (name them after a role or pass a mapping): global.typography.Overline (73:7), global.typography.Code (80:7)"
+                "tokens.json:73:7: warning: typography tokens not mapped to a role (name them after a role or pass a "
+                    + "mapping): global.typography.Overline (73:7), global.typography.Code (80:7)"
             ])
     }
 
@@ -74,7 +75,8 @@ import Testing
     ])
     func unusableValuesAreErrors(field: String, message: String) {
         let json =
-            "{ \"a\": { \"$type\": \"dimension\", \"$value\": \"{b}\" }, \"b\": { \"$type\": \"dimension\", \"$value\": \"{a}\" },\n"
+            "{ \"a\": { \"$type\": \"dimension\", \"$value\": \"{b}\" }, \"b\": { \"$type\": \"dimension\", "
+            + "\"$value\": \"{a}\" },\n"
             + "  \"typography\": { \"body\": { \"$type\": \"typography\", \"$value\": { \(field) } } } }"
         do {
             _ = try TokenImporter.importTokens(Data(json.utf8), file: "t.json")
