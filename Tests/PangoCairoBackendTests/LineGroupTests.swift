@@ -1,6 +1,7 @@
 import Layout
 @testable import PangoCairoBackend
 import Styling
+import TestSupport
 import Testing
 import Typography
 
