@@ -63,6 +63,13 @@ extension PangoShaper {
             starts.append(text.utf8.count)
             text += run.text
         }
+        // An empty paragraph (an empty list item, a cell with no text) has no glyph to lay out:
+        // one line as tall as its base face, which draws nothing.
+        if text.isEmpty {
+            let base = primaryMetrics(paragraph.style.baseFont)
+            let line = ShapedLine(handle: nil, x: 0, width: 0, ascent: base.ascent, descent: base.descent)
+            return .whole(ShapedParagraph(lines: [line]))
+        }
         // A paragraph too wide for one unwrapped layout (past ``composedWidth`` at 2 em a
         // character) is measured in pieces; it cannot fit on one line.
         // So is one of more runs than a layout takes in linear time (``ParagraphPieces/maximumRuns``).

@@ -973,10 +973,14 @@ public struct Styler: Sendable {
     /// The target of a Markdown link: `#id` inside the document, a URI with an allowed scheme
     /// or a relative reference; nil (with a warning) for an empty or unsafe destination.
     mutating func linkTarget(_ destination: String) -> LinkTarget? {
-        let trimmed = destination.trimmingCharacters(in: .whitespaces)
+        // Foundation's trimming and path parsing cost tens of thousands of instructions a link:
+        // both run only where they can change something.
+        let trimmed =
+            Self.hasWhitespaceEnd(destination)
+            ? destination.trimmingCharacters(in: .whitespaces) : destination
         if trimmed.isEmpty { return nil }
         if trimmed.hasPrefix("#") { return .internal(String(trimmed.dropFirst())) }
-        if !trimmed.contains(":"), let path = trimmed.split(separator: "#", maxSplits: 1).first,
+        if !trimmed.contains(":"), let path = trimmed.split(separator: "#", maxSplits: 1).first, path.contains("."),
             ["md", "markdown", "mdown", "mkd"].contains((String(path) as NSString).pathExtension.lowercased())
         {
             otherFileLinks.count += 1
@@ -992,6 +996,16 @@ public struct Styler: Sendable {
             }
         }
         return .external(trimmed)
+    }
+
+    /// Whether `text` begins or ends with a scalar of `CharacterSet.whitespaces` (general
+    /// category Zs, or a tab): the only strings that trimming those changes.
+    static func hasWhitespaceEnd(_ text: String) -> Bool {
+        func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
+        }
+        guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last else { return false }
+        return isWhitespace(first) || isWhitespace(last)
     }
 
     /// A warning for each internal link whose `#id` names no heading, anchor or footnote — in
