@@ -144,7 +144,8 @@ public struct SpecimenBuilder {
     static func styleAttributes(_ style: TextStyle, unlike base: TextStyle) -> String {
         guard style != base else { return "" }
         var attributes =
-            " family=\"\(style.families.joined(separator: ", "))\" size=\(Format.ascii(style.size)) weight=\(style.weight.rawValue)"
+            " family=\"\(style.families.joined(separator: ", "))\" size=\(Format.ascii(style.size)) "
+            + "weight=\(style.weight.rawValue)"
         switch style.lineHeight {
         case .multiple(let m)?: attributes += " lineHeightMultiple=\(Format.ascii(m))"
         case .relativeToSize(let r)?: attributes += " lineHeight=\(Format.ascii(r * 100))%"

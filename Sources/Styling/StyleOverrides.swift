@@ -156,7 +156,8 @@ struct StyleOverrides {
                 weight = w
             } else {
                 warn(
-                    "'weight' is 100–900 or thin, extralight, light, regular, medium, semibold, bold, extrabold, black; not '\(value ?? "")'",
+                    "'weight' is 100–900 or thin, extralight, light, regular, medium, semibold, bold, extrabold, "
+                        + "black; not '\(value ?? "")'",
                     at)
             }
         case "family":
@@ -179,7 +180,8 @@ struct StyleOverrides {
                 let bad = settings.filter { !ValueParsing.isFeatureSetting($0) }
                 if !bad.isEmpty {
                     warn(
-                        "'features' takes OpenType feature settings: a 4-character tag, +tag or -tag, or tag=value (\"ss01 tnum -liga\"); '\(bad.joined(separator: "', '"))' ignored",
+                        "'features' takes OpenType feature settings: a 4-character tag, +tag or -tag, or tag=value "
+                            + "(\"ss01 tnum -liga\"); '\(bad.joined(separator: "', '"))' ignored",
                         at)
                 }
                 features += settings.filter { ValueParsing.isFeatureSetting($0) }
@@ -299,7 +301,8 @@ private struct AttributeValue {
         }
         if let c = RGBAColor(hex: text) ?? theme.color(named: text) { return c }
         warn(
-            "'\(pair.key)': '\(text)' is not a colour (#RGB, #RRGGBB, #RRGGBBAA or one of: \(theme.colors.keys.sorted().joined(separator: ", ")))",
+            "'\(pair.key)': '\(text)' is not a colour (#RGB, #RRGGBB, #RRGGBBAA or one of: "
+                + "\(theme.colors.keys.sorted().joined(separator: ", ")))",
             at)
         return nil
     }

@@ -79,7 +79,8 @@ public enum ThemeLoader {
                 ThemeProblem(
                     file: nameOrPath, line: 0, column: 0,
                     message:
-                        "no such theme: not a built-in theme (\(builtInNames.joined(separator: ", "))) nor an existing file"
+                        "no such theme: not a built-in theme (\(builtInNames.joined(separator: ", "))) nor an "
+                        + "existing file"
                 )
             ])
         }
@@ -156,7 +157,8 @@ private struct ThemeDecoder {
             } else {
                 error(
                     m.keyPosition,
-                    "unknown key '\(m.key)' in \(what)\(suggestion(for: m.key, among: known)); expected one of: \(known.joined(separator: ", "))"
+                    "unknown key '\(m.key)' in \(what)\(suggestion(for: m.key, among: known)); expected one of: "
+                        + "\(known.joined(separator: ", "))"
                 )
             }
         }
@@ -223,7 +225,8 @@ private struct ThemeDecoder {
             } else {
                 error(
                     ext.position,
-                    "unknown built-in theme '\(name)' in extends; built-in themes are \(ThemeLoader.builtInNames.joined(separator: ", "))"
+                    "unknown built-in theme '\(name)' in extends; built-in themes are "
+                        + "\(ThemeLoader.builtInNames.joined(separator: ", "))"
                 )
             }
         }
@@ -264,7 +267,8 @@ private struct ThemeDecoder {
                     let names = TextRole.allCases.map(\.displayName)
                     error(
                         m.keyPosition,
-                        "unknown role '\(m.key)'\(suggestion(for: m.key, among: names)); roles are \(names.joined(separator: ", "))"
+                        "unknown role '\(m.key)'\(suggestion(for: m.key, among: names)); roles are "
+                            + "\(names.joined(separator: ", "))"
                     )
                     continue
                 }
@@ -323,7 +327,9 @@ private struct ThemeDecoder {
                 else { continue }
                 error(
                     position,
-                    "fontFolders: '\(list[index])' is not a folder (\(path) \(FileManager.default.fileExists(atPath: path) ? "is a file" : "does not exist"); paths are relative to the theme file)"
+                    "fontFolders: '\(list[index])' is not a folder (\(path) "
+                        + "\(FileManager.default.fileExists(atPath: path) ? "is a file" : "does not exist"); paths "
+                        + "are relative to the theme file)"
                 )
             }
             theme.fontFolders += resolved
@@ -433,7 +439,10 @@ private struct ThemeDecoder {
                 } else {
                     error(
                         r.position,
-                        "\(what): relativeTo '\(name)' is not a Dynamic Type style\(suggestion(for: name, among: DynamicTypeStyle.allCases.map(\.rawValue))); expected \(DynamicTypeStyle.allCases.map(\.rawValue).joined(separator: ", ")) or \"fixed\""
+                        "\(what): relativeTo '\(name)' is not a Dynamic Type "
+                            + "style\(suggestion(for: name, among: DynamicTypeStyle.allCases.map(\.rawValue))); "
+                            + "expected \(DynamicTypeStyle.allCases.map(\.rawValue).joined(separator: ", ")) or "
+                            + "\"fixed\""
                     )
                 }
             }

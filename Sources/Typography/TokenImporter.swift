@@ -361,7 +361,8 @@ private struct Importer {
                 ThemeProblem(
                     file: file, line: firstUnmapped.line, column: firstUnmapped.column,
                     message:
-                        "typography tokens not mapped to a role (name them after a role or pass a mapping): \(unmapped.joined(separator: ", "))",
+                        "typography tokens not mapped to a role (name them after a role or pass a mapping): "
+                        + "\(unmapped.joined(separator: ", "))",
                     severity: .warning))
         }
         return theme
