@@ -109,21 +109,23 @@ public enum ThemeLoader {
 }
 
 /// Levenshtein distance, for "did you mean" hints.
-func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a)
-    let b = Array(b)
-    if a.isEmpty { return b.count }
-    var row = Array(0...b.count)
-    for i in 1...a.count {
+func editDistance(_ first: String, _ second: String) -> Int {
+    let source = Array(first)
+    let target = Array(second)
+    if source.isEmpty { return target.count }
+    var row = Array(0...target.count)
+    for sourceIndex in 1...source.count {
         var previous = row[0]
-        row[0] = i
-        for j in stride(from: 1, through: b.count, by: 1) {
-            let old = row[j]
-            row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+        row[0] = sourceIndex
+        for targetIndex in stride(from: 1, through: target.count, by: 1) {
+            let old = row[targetIndex]
+            row[targetIndex] = min(
+                row[targetIndex] + 1, row[targetIndex - 1] + 1,
+                previous + (source[sourceIndex - 1] == target[targetIndex - 1] ? 0 : 1))
             previous = old
         }
     }
-    return row[b.count]
+    return row[target.count]
 }
 
 /// `; did you mean 'x'?` when a candidate is close to `word`, else "".
@@ -151,13 +153,14 @@ private struct ThemeDecoder {
             return []
         }
         var result: [JSONNode.Member] = []
-        for m in members where !m.key.hasPrefix("$") {
-            if known.contains(m.key) {
-                result.append(m)
+        for member in members where !member.key.hasPrefix("$") {
+            if known.contains(member.key) {
+                result.append(member)
             } else {
                 error(
-                    m.keyPosition,
-                    "unknown key '\(m.key)' in \(what)\(suggestion(for: m.key, among: known)); expected one of: "
+                    member.keyPosition,
+                    "unknown key '\(member.key)' in \(what)\(suggestion(for: member.key, among: known)); expected "
+                        + "one of: "
                         + "\(known.joined(separator: ", "))"
                 )
             }
@@ -166,21 +169,21 @@ private struct ThemeDecoder {
     }
 
     mutating func string(_ node: JSONNode, _ what: String) -> String? {
-        if let s = node.string { return s }
+        if let text = node.string { return text }
         error(node.position, "\(what) must be a string, not \(node.typeName)")
         return nil
     }
 
     mutating func stringList(_ node: JSONNode, _ what: String) -> [String]? {
-        if let s = node.string { return [s] }
+        if let text = node.string { return [text] }
         if let items = node.array {
             var result: [String] = []
             for item in items {
-                guard let s = item.string else {
+                guard let text = item.string else {
                     error(item.position, "\(what) must be a list of strings; found \(item.typeName)")
                     return nil
                 }
-                result.append(s)
+                result.append(text)
             }
             if result.isEmpty {
                 error(node.position, "\(what) must not be empty")
@@ -193,7 +196,7 @@ private struct ThemeDecoder {
     }
 
     mutating func length(_ node: JSONNode, _ what: String) -> Double? {
-        if let v = ValueParsing.points(node, allowRem: false), node.members == nil { return v }
+        if let points = ValueParsing.points(node, allowRem: false), node.members == nil { return points }
         error(
             node.position,
             "\(what): expected a length — a number in pt or a string with a unit pt, px, mm, cm or in (e.g. \"20mm\") "
