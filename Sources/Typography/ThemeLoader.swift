@@ -223,8 +223,8 @@ private struct ThemeDecoder {
 
         var base = Theme.default
         if let ext = top["extends"]?.value, let name = string(ext, "extends") {
-            if let b = ThemeLoader.builtIn(named: name) {
-                base = b
+            if let builtIn = ThemeLoader.builtIn(named: name) {
+                base = builtIn
             } else {
                 error(
                     ext.position,
@@ -245,15 +245,15 @@ private struct ThemeDecoder {
                 error(
                     fams.value.position, "families must be an object of name → family list, not \(fams.value.typeName)")
             }
-            for m in fams.value.members ?? [] where !m.key.hasPrefix("$") {
-                guard let list = stringList(m.value, "families.\(m.key)") else { continue }
-                if let old = base.families[m.key] {
+            for member in fams.value.members ?? [] where !member.key.hasPrefix("$") {
+                guard let list = stringList(member.value, "families.\(member.key)") else { continue }
+                if let old = base.families[member.key] {
                     for role in TextRole.allCases where theme[role].families == old {
                         theme.styles[role]!.families = list
                     }
                     if theme.monospaceFamilies == old { theme.monospaceFamilies = list }
                 }
-                theme.families[m.key] = list
+                theme.families[member.key] = list
             }
         }
         if let mono = top["monospace"], let list = stringList(mono.value, "monospace") {
@@ -265,22 +265,22 @@ private struct ThemeDecoder {
             if roles.value.members == nil {
                 error(roles.value.position, "roles must be an object keyed by role name, not \(roles.value.typeName)")
             }
-            for m in roles.value.members ?? [] where !m.key.hasPrefix("$") {
-                guard let role = TextRole(name: m.key) else {
+            for member in roles.value.members ?? [] where !member.key.hasPrefix("$") {
+                guard let role = TextRole(name: member.key) else {
                     let names = TextRole.allCases.map(\.displayName)
                     error(
-                        m.keyPosition,
-                        "unknown role '\(m.key)'\(suggestion(for: m.key, among: names)); roles are "
+                        member.keyPosition,
+                        "unknown role '\(member.key)'\(suggestion(for: member.key, among: names)); roles are "
                             + "\(names.joined(separator: ", "))"
                     )
                     continue
                 }
                 if let first = seen[role] {
-                    error(m.keyPosition, "role \(role.displayName) is already defined at \(first)")
+                    error(member.keyPosition, "role \(role.displayName) is already defined at \(first)")
                     continue
                 }
-                seen[role] = m.keyPosition
-                theme.styles[role] = decodeRole(m.value, role: role, base: theme[role], families: theme.families)
+                seen[role] = member.keyPosition
+                theme.styles[role] = decodeRole(member.value, role: role, base: theme[role], families: theme.families)
             }
         }
 
@@ -290,14 +290,14 @@ private struct ThemeDecoder {
                     colors.value.position,
                     "colors must be an object of name → \"#RRGGBB\", not \(colors.value.typeName)")
             }
-            for m in colors.value.members ?? [] where !m.key.hasPrefix("$") {
-                guard let hex = string(m.value, "colors.\(m.key)") else { continue }
-                if let c = RGBAColor(hex: hex) {
-                    theme.colors[m.key] = c
+            for member in colors.value.members ?? [] where !member.key.hasPrefix("$") {
+                guard let hex = string(member.value, "colors.\(member.key)") else { continue }
+                if let color = RGBAColor(hex: hex) {
+                    theme.colors[member.key] = color
                 } else {
                     error(
-                        m.value.position,
-                        "colors.\(m.key): invalid colour '\(hex)'; expected #RGB, #RRGGBB or #RRGGBBAA")
+                        member.value.position,
+                        "colors.\(member.key): invalid colour '\(hex)'; expected #RGB, #RRGGBB or #RRGGBBAA")
                 }
             }
         }
@@ -344,36 +344,38 @@ private struct ThemeDecoder {
                     adjust.value.position,
                     "sizeAdjust must be an object of family → adjustment, not \(adjust.value.typeName)")
             }
-            for m in adjust.value.members ?? [] where !m.key.hasPrefix("$") {
-                if let pt = ValueParsing.points(m.value, allowRem: false), m.value.members == nil {
-                    theme.sizeAdjustments[m.key] = .points(pt)
-                } else if m.value.members != nil {
+            for member in adjust.value.members ?? [] where !member.key.hasPrefix("$") {
+                if let pt = ValueParsing.points(member.value, allowRem: false), member.value.members == nil {
+                    theme.sizeAdjustments[member.key] = .points(pt)
+                } else if member.value.members != nil {
                     let fields = Dictionary(
-                        members(of: m.value, what: "sizeAdjust.\(m.key)", known: ["originalRatio", "newRatio"]).map {
+                        members(
+                            of: member.value, what: "sizeAdjust.\(member.key)", known: ["originalRatio", "newRatio"]
+                        ).map {
                             ($0.key, $0.value)
                         }, uniquingKeysWith: { $1 })
-                    guard let o = fields["originalRatio"], let n = fields["newRatio"] else {
+                    guard let originalField = fields["originalRatio"], let newField = fields["newRatio"] else {
                         error(
-                            m.value.position,
-                            "sizeAdjust.\(m.key): an x-height adjustment needs both originalRatio and newRatio "
+                            member.value.position,
+                            "sizeAdjust.\(member.key): an x-height adjustment needs both originalRatio and newRatio "
                                 + "(x-height ÷ em)"
                         )
                         continue
                     }
-                    guard let ov = o.number, ov > 0 else {
-                        error(o.position, "originalRatio must be a positive number (x-height ÷ em)")
+                    guard let originalRatio = originalField.number, originalRatio > 0 else {
+                        error(originalField.position, "originalRatio must be a positive number (x-height ÷ em)")
                         continue
                     }
-                    guard let nv = n.number, nv > 0 else {
-                        error(n.position, "newRatio must be a positive number (x-height ÷ em)")
+                    guard let newRatio = newField.number, newRatio > 0 else {
+                        error(newField.position, "newRatio must be a positive number (x-height ÷ em)")
                         continue
                     }
-                    theme.sizeAdjustments[m.key] = .xHeight(originalRatio: ov, newRatio: nv)
+                    theme.sizeAdjustments[member.key] = .xHeight(originalRatio: originalRatio, newRatio: newRatio)
                 } else {
                     error(
-                        m.value.position,
-                        "sizeAdjust.\(m.key): expected pt to add (e.g. -2 or \"-2pt\") or {\"originalRatio\": …, "
-                            + "\"newRatio\": …}, not \(m.value.typeName)"
+                        member.value.position,
+                        "sizeAdjust.\(member.key): expected pt to add (e.g. -2 or \"-2pt\") or {\"originalRatio\": …, "
+                            + "\"newRatio\": …}, not \(member.value.typeName)"
                     )
                 }
             }
