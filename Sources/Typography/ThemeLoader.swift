@@ -386,7 +386,9 @@ private struct ThemeDecoder {
     /// Family names with `families` keys replaced by their lists; duplicates dropped.
     func expand(_ names: [String], _ families: [String: [String]]) -> [String] {
         var result: [String] = []
-        for n in names { for f in families[n] ?? [n] where !result.contains(f) { result.append(f) } }
+        for name in names {
+            for family in families[name] ?? [name] where !result.contains(family) { result.append(family) }
+        }
         return result
     }
 
@@ -397,29 +399,32 @@ private struct ThemeDecoder {
         let fields = Dictionary(
             members(of: node, what: what, known: Self.roleKeys).map { ($0.key, $0) }, uniquingKeysWith: { $1 })
         var style = base
-        if let f = fields["family"], let list = stringList(f.value, "\(what): family") {
+        if let familyField = fields["family"], let list = stringList(familyField.value, "\(what): family") {
             style.families = expand(list, families)
         }
-        if let w = fields["weight"]?.value {
-            if let n = w.number {
-                if n == n.rounded(), (1...1000).contains(n) {
-                    style.weight = FontWeight(Int(n))
+        if let weightField = fields["weight"]?.value {
+            if let number = weightField.number {
+                if number == number.rounded(), (1...1000).contains(number) {
+                    style.weight = FontWeight(Int(number))
                 } else {
-                    error(w.position, "\(what): weight must be a whole number 1–1000, not \(w.typeName)")
+                    error(
+                        weightField.position,
+                        "\(what): weight must be a whole number 1–1000, not \(weightField.typeName)")
                 }
-            } else if let s = w.string, let fw = FontWeight(name: s) {
+            } else if let text = weightField.string, let fw = FontWeight(name: text) {
                 style.weight = fw
             } else {
                 error(
-                    w.position,
+                    weightField.position,
                     "\(what): weight must be 100–900 or a name (thin, extralight, light, regular, medium, semibold, "
-                        + "bold, extrabold, black), not \(w.typeName)"
+                        + "bold, extrabold, black), not \(weightField.typeName)"
                 )
             }
         }
-        if let s = fields["size"]?.value {
-            if let pt = ValueParsing.points(s, allowRem: false), s.members == nil, pt > 0,
-                s.number != nil || ["pt", "px", ""].contains(ValueParsing.splitUnit(s.string ?? "")?.1 ?? "?")
+        if let sizeField = fields["size"]?.value {
+            if let pt = ValueParsing.points(sizeField, allowRem: false), sizeField.members == nil, pt > 0,
+                sizeField.number != nil
+                    || ["pt", "px", ""].contains(ValueParsing.splitUnit(sizeField.string ?? "")?.1 ?? "?")
             {
                 if fields["lineHeight"] == nil && fields["lineHeightMultiple"] == nil {
                     style.lineHeight = style.lineHeight?.scaled(from: style.size, to: pt)
@@ -427,23 +432,23 @@ private struct ThemeDecoder {
                 style.size = pt
             } else {
                 error(
-                    s.position,
+                    sizeField.position,
                     "\(what): size must be a positive size in pt — a number or a string like \"17pt\" or \"17px\" — "
-                        + "not \(s.typeName)"
+                        + "not \(sizeField.typeName)"
                 )
             }
         }
-        if let r = fields["relativeTo"]?.value {
-            if r.isNull {
+        if let relativeToField = fields["relativeTo"]?.value {
+            if relativeToField.isNull {
                 style.relativeTo = nil
-            } else if let name = string(r, "\(what): relativeTo") {
+            } else if let name = string(relativeToField, "\(what): relativeTo") {
                 if ["fixed", "none"].contains(name.lowercased()) {
                     style.relativeTo = nil
-                } else if let st = DynamicTypeStyle(name: name) {
-                    style.relativeTo = st
+                } else if let dynamicStyle = DynamicTypeStyle(name: name) {
+                    style.relativeTo = dynamicStyle
                 } else {
                     error(
-                        r.position,
+                        relativeToField.position,
                         "\(what): relativeTo '\(name)' is not a Dynamic Type "
                             + "style\(suggestion(for: name, among: DynamicTypeStyle.allCases.map(\.rawValue))); "
                             + "expected \(DynamicTypeStyle.allCases.map(\.rawValue).joined(separator: ", ")) or "
@@ -455,30 +460,34 @@ private struct ThemeDecoder {
         if let lh = fields["lineHeight"], let lhm = fields["lineHeightMultiple"] {
             error(
                 max(lh.keyPosition, lhm.keyPosition), "\(what): set either lineHeight or lineHeightMultiple, not both")
-        } else if let m = fields["lineHeightMultiple"]?.value {
-            if let f = m.number, f > 0 {
-                style.lineHeight = .multiple(f)
-            } else if m.isNull {
+        } else if let multipleField = fields["lineHeightMultiple"]?.value {
+            if let factor = multipleField.number, factor > 0 {
+                style.lineHeight = .multiple(factor)
+            } else if multipleField.isNull {
                 style.lineHeight = nil
             } else {
                 error(
-                    m.position,
+                    multipleField.position,
                     "\(what): lineHeightMultiple must be a positive number (factor × the font's natural height), not "
-                        + "\(m.typeName)"
+                        + "\(multipleField.typeName)"
                 )
             }
-        } else if let l = fields["lineHeight"]?.value {
-            if l.isNull || ["normal", "auto"].contains(l.string?.lowercased() ?? "") {
+        } else if let lineHeightField = fields["lineHeight"]?.value {
+            if lineHeightField.isNull || ["normal", "auto"].contains(lineHeightField.string?.lowercased() ?? "") {
                 style.lineHeight = nil
-            } else if let s = l.string, let (v, unit) = ValueParsing.splitUnit(s), unit == "%", v > 0 {
-                style.lineHeight = .relativeToSize(v / 100)
-            } else if let pt = ValueParsing.points(l, allowRem: false), l.members == nil, pt > 0 {
+            } else if let text = lineHeightField.string, let (percent, unit) = ValueParsing.splitUnit(text),
+                unit == "%", percent > 0
+            {
+                style.lineHeight = .relativeToSize(percent / 100)
+            } else if let pt = ValueParsing.points(lineHeightField, allowRem: false), lineHeightField.members == nil,
+                pt > 0
+            {
                 style.lineHeight = .absolute(pt)
             } else {
                 error(
-                    l.position,
+                    lineHeightField.position,
                     "\(what): lineHeight must be pt (22 or \"22pt\"), a percentage of the size (\"150%\") or "
-                        + "\"normal\", not \(l.typeName)"
+                        + "\"normal\", not \(lineHeightField.typeName)"
                 )
             }
         }
@@ -486,37 +495,37 @@ private struct ThemeDecoder {
             error(ls.keyPosition, "\(what): letterSpacing is an alias of tracking; set only one")
         }
         for key in ["kerning", "tracking", "letterSpacing"] {
-            guard let v = fields[key]?.value else { continue }
+            guard let spacingField = fields[key]?.value else { continue }
             let spacing: LetterSpacing?
-            if v.isNull {
+            if spacingField.isNull {
                 spacing = nil
-            } else if let s = ValueParsing.letterSpacing(v), v.members == nil {
-                spacing = s
+            } else if let parsed = ValueParsing.letterSpacing(spacingField), spacingField.members == nil {
+                spacing = parsed
             } else {
                 error(
-                    v.position,
+                    spacingField.position,
                     "\(what): \(key) must be pt (-0.4 or \"-0.4pt\"), a percentage of the size (\"-2%\") or em "
-                        + "(\"-0.02em\"), not \(v.typeName)"
+                        + "(\"-0.02em\"), not \(spacingField.typeName)"
                 )
                 continue
             }
             if key == "kerning" { style.kerning = spacing } else { style.tracking = spacing }
         }
-        if let i = fields["italic"]?.value {
-            if let b = i.bool {
-                style.italic = b
+        if let italicField = fields["italic"]?.value {
+            if let isItalic = italicField.bool {
+                style.italic = isItalic
             } else {
-                error(i.position, "\(what): italic must be true or false, not \(i.typeName)")
+                error(italicField.position, "\(what): italic must be true or false, not \(italicField.typeName)")
             }
         }
-        if let f = fields["features"]?.value {
-            if let list = ValueParsing.features(f) {
+        if let featuresField = fields["features"]?.value {
+            if let list = ValueParsing.features(featuresField) {
                 style.features = list
             } else {
                 error(
-                    f.position,
+                    featuresField.position,
                     "\(what): features must be an array of strings or a space-separated string (\"tnum ss01\"), not "
-                        + "\(f.typeName)"
+                        + "\(featuresField.typeName)"
                 )
             }
         }
