@@ -547,45 +547,53 @@ private struct ThemeDecoder {
         let fields = Dictionary(
             members(of: node, what: "page", known: ["paper", "margins", "blockSpacing"]).map { ($0.key, $0.value) },
             uniquingKeysWith: { $1 })
-        if let p = fields["paper"], let name = string(p, "page.paper") {
+        if let paperField = fields["paper"], let name = string(paperField, "page.paper") {
             do { page.paper = try PaperSize(parsing: name) } catch {
-                self.error(p.position, "page.paper: \(error.description)")
+                self.error(paperField.position, "page.paper: \(error.description)")
             }
         }
-        if let m = fields["margins"] {
-            if m.members != nil {
+        if let marginsField = fields["margins"] {
+            if marginsField.members != nil {
                 let sides = Dictionary(
-                    members(of: m, what: "page.margins", known: ["top", "right", "bottom", "left"]).map {
+                    members(of: marginsField, what: "page.margins", known: ["top", "right", "bottom", "left"]).map {
                         ($0.key, $0.value)
                     }, uniquingKeysWith: { $1 })
-                if let v = sides["top"].flatMap({ length($0, "page.margins.top") }) { page.margins.top = v }
-                if let v = sides["right"].flatMap({ length($0, "page.margins.right") }) { page.margins.right = v }
-                if let v = sides["bottom"].flatMap({ length($0, "page.margins.bottom") }) { page.margins.bottom = v }
-                if let v = sides["left"].flatMap({ length($0, "page.margins.left") }) { page.margins.left = v }
-            } else if let s = m.string {
-                let parts = s.split(separator: " ").map { ValueParsing.points(String($0), allowRem: false) }
+                if let side = sides["top"].flatMap({ length($0, "page.margins.top") }) { page.margins.top = side }
+                if let side = sides["right"].flatMap({ length($0, "page.margins.right") }) { page.margins.right = side }
+                if let side = sides["bottom"].flatMap({ length($0, "page.margins.bottom") }) {
+                    page.margins.bottom = side
+                }
+                if let side = sides["left"].flatMap({ length($0, "page.margins.left") }) { page.margins.left = side }
+            } else if let text = marginsField.string {
+                let parts = text.split(separator: " ").map { ValueParsing.points(String($0), allowRem: false) }
                 if (1...4).contains(parts.count), !parts.contains(where: { $0 == nil }) {
-                    let v = parts.map { $0! }
+                    let lengths = parts.map { $0! }
                     // CSS order: top, right, bottom, left with the usual 1–3 value shorthands.
-                    let (t, r, b, l): (Double, Double, Double, Double) =
-                        v.count == 1
-                        ? (v[0], v[0], v[0], v[0])
-                        : v.count == 2
-                            ? (v[0], v[1], v[0], v[1])
-                            : v.count == 3 ? (v[0], v[1], v[2], v[1]) : (v[0], v[1], v[2], v[3])
-                    page.margins = Margins(top: t, right: r, bottom: b, left: l)
+                    let (top, right, bottom, left): (Double, Double, Double, Double) =
+                        lengths.count == 1
+                        ? (lengths[0], lengths[0], lengths[0], lengths[0])
+                        : lengths.count == 2
+                            ? (lengths[0], lengths[1], lengths[0], lengths[1])
+                            : lengths.count == 3
+                                ? (lengths[0], lengths[1], lengths[2], lengths[1])
+                                : (lengths[0], lengths[1], lengths[2], lengths[3])
+                    page.margins = Margins(top: top, right: right, bottom: bottom, left: left)
                 } else {
                     error(
-                        m.position,
-                        "page.margins: expected 1–4 lengths with units (\"20mm\", \"20mm 15mm\"), not \(m.typeName)")
+                        marginsField.position,
+                        "page.margins: expected 1–4 lengths with units (\"20mm\", \"20mm 15mm\"), not "
+                            + "\(marginsField.typeName)"
+                    )
                 }
-            } else if let v = length(m, "page.margins") {
-                page.margins = Margins(all: v)
+            } else if let all = length(marginsField, "page.margins") {
+                page.margins = Margins(all: all)
             }
         }
-        if let b = fields["blockSpacing"], let v = length(b, "page.blockSpacing") { page.blockSpacing = v }
-        let m = page.margins
-        if [m.top, m.right, m.bottom, m.left].contains(where: { $0 < 0 }) {
+        if let blockField = fields["blockSpacing"], let spacing = length(blockField, "page.blockSpacing") {
+            page.blockSpacing = spacing
+        }
+        let margins = page.margins
+        if [margins.top, margins.right, margins.bottom, margins.left].contains(where: { $0 < 0 }) {
             error(fields["margins"]?.position ?? node.position, "page.margins: margins must not be negative")
         } else if page.measure < 72 || page.textHeight < 72 {
             error(
