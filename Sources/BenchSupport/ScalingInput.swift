@@ -113,7 +113,8 @@ public struct ScalingInput: Sendable, Equatable {
         for i in 1..<count { groups.append(#""s\#(i)": {"$type": "dimension", "$value": "{size.s\#(i - 1)}"}"#) }
         return #"{"size": {\#(groups.joined(separator: ",\n"))},"#
             + "\n"
-            + #""typography": {"body": {"$type": "typography", "$value": {"fontFamily": "Inter", "fontSize": "{size.s\#(count - 1)}"}}}}"#
+            + #""typography": {"body": {"$type": "typography", "$value": {"fontFamily": "Inter", "fontSize": "#
+            + #""{size.s\#(count - 1)}"}}}}"#
             + "\n"
     }
 }

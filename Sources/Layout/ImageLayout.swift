@@ -28,13 +28,13 @@ struct ImageLayout {
             let scale = min(1, measure / width, options.page.textHeight * 0.7 / height)
             width *= scale
             height *= scale
-            let x = left + (measure - width) / 2
+            let imageLeft = left + (measure - width) / 2
             items.append(
                 Item(
                     height: height,
                     elements: [
                         .structure(path),
-                        .image(path: image.path, rect: Rect(x: x, y: 0, width: width, height: height)),
+                        .image(path: image.path, rect: Rect(x: imageLeft, y: 0, width: width, height: height)),
                     ]))
         } else {
             // The placeholder holds the whole caption (every line: a long alt text is never
@@ -92,19 +92,19 @@ extension ImageLayout {
     static func requested(_ image: StyledImage, natural: (Double, Double), measure: Double, textHeight: Double) -> (
         Double, Double
     ) {
-        func points(_ d: ImageDimension?, of whole: Double) -> Double? {
-            switch d {
-            case .points(let v)?: v
-            case .fraction(let f)?: f * whole
+        func points(_ dimension: ImageDimension?, of whole: Double) -> Double? {
+            switch dimension {
+            case .points(let value)?: value
+            case .fraction(let fraction)?: fraction * whole
             case nil: nil
             }
         }
-        let w = points(image.width, of: measure)
-        let h = points(image.height, of: textHeight)
-        switch (w, h) {
-        case (let w?, let h?): return (w, h)
-        case (let w?, nil): return (w, natural.1 * w / natural.0)
-        case (nil, let h?): return (natural.0 * h / natural.1, h)
+        let width = points(image.width, of: measure)
+        let height = points(image.height, of: textHeight)
+        switch (width, height) {
+        case (let width?, let height?): return (width, height)
+        case (let width?, nil): return (width, natural.1 * width / natural.0)
+        case (nil, let height?): return (natural.0 * height / natural.1, height)
         case (nil, nil): return natural
         }
     }
@@ -154,7 +154,7 @@ public enum ImageProbe {
         guard file.size > 0, let data = try? handle.read(upToCount: 1 << 20), !data.isEmpty else {
             return .problem("is empty (0 bytes)")
         }
-        let b = [UInt8](data)
+        let header = [UInt8](data)
         // The end of the file: a PNG ends with its IEND chunk, a JPEG with EOI, an SVG with
         // </svg>; a file cut short draws nothing, so it counts as unreadable.
         let end =
@@ -163,7 +163,7 @@ public enum ImageProbe {
             } ?? []
         let other = Examination.problem(
             "is not in a format it reads (PNG, JPEG, GIF, WebP, BMP, TIFF or SVG) or is damaged")
-        if containsSVGTag(b.prefix(4096)) {
+        if containsSVGTag(header.prefix(4096)) {
             guard file.size <= FileReader.svgLimit else {
                 let limit = FileReader.megabytes(FileReader.svgLimit)
                 return .problem(
@@ -181,46 +181,47 @@ public enum ImageProbe {
                     "is an SVG whose elements, with what its <use> references repeat, are more than "
                         + "\(SVGWork.maxElements), too many to draw")
             }
-            guard let size = svgSize(b) else {
+            guard let size = svgSize(header) else {
                 return .problem(
                     "is an SVG with no size: give its <svg> element width and height (not in %), or a viewBox")
             }
             return .size(size.width, size.height)
         }
-        guard b.count > 24 else { return other }
-        if b.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
+        guard header.count > 24 else { return other }
+        if header.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
             guard end.suffix(12).starts(with: [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44]) else {
                 return .problem("is a PNG cut short (no IEND chunk at its end)")
             }
-            let w = Int(b[16]) << 24 | Int(b[17]) << 16 | Int(b[18]) << 8 | Int(b[19])
-            let h = Int(b[20]) << 24 | Int(b[21]) << 16 | Int(b[22]) << 8 | Int(b[23])
-            guard w > 0, h > 0 else { return other }
-            guard w <= maxSide, h <= maxSide else {
+            let pixelWidth = Int(header[16]) << 24 | Int(header[17]) << 16 | Int(header[18]) << 8 | Int(header[19])
+            let pixelHeight = Int(header[20]) << 24 | Int(header[21]) << 16 | Int(header[22]) << 8 | Int(header[23])
+            guard pixelWidth > 0, pixelHeight > 0 else { return other }
+            guard pixelWidth <= maxSide, pixelHeight <= maxSide else {
                 return .problem(
-                    "is a PNG of \(w) × \(h) pixels, too large to draw (at most \(maxSide) a side and "
+                    "is a PNG of \(pixelWidth) × \(pixelHeight) pixels, too large to draw "
+                        + "(at most \(maxSide) a side and "
                         + "\(maxPixels / 1_000_000) million in all)"
                 )
             }
-            return .size(w, h)
+            return .size(pixelWidth, pixelHeight)
         }
-        if b[0] == 0xFF, b[1] == 0xD8 {
+        if header[0] == 0xFF, header[1] == 0xD8 {
             guard end.suffix(2).elementsEqual([0xFF, 0xD9]) else {
                 return .problem("is a JPEG cut short (no end-of-image marker)")
             }
-            var i = 2
-            while i + 9 < b.count {
-                guard b[i] == 0xFF else {
-                    i += 1
+            var offset = 2
+            while offset + 9 < header.count {
+                guard header[offset] == 0xFF else {
+                    offset += 1
                     continue
                 }
-                let marker = b[i + 1]
-                let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
+                let marker = header[offset + 1]
+                let length = Int(header[offset + 2]) << 8 | Int(header[offset + 3])
                 if (0xC0...0xCF).contains(marker), marker != 0xC4, marker != 0xC8, marker != 0xCC {
-                    let h = Int(b[i + 5]) << 8 | Int(b[i + 6])
-                    let w = Int(b[i + 7]) << 8 | Int(b[i + 8])
-                    return w > 0 && h > 0 ? .size(w, h) : other
+                    let pixelHeight = Int(header[offset + 5]) << 8 | Int(header[offset + 6])
+                    let pixelWidth = Int(header[offset + 7]) << 8 | Int(header[offset + 8])
+                    return pixelWidth > 0 && pixelHeight > 0 ? .size(pixelWidth, pixelHeight) : other
                 }
-                i += 2 + length
+                offset += 2 + length
             }
         }
         return other
@@ -261,16 +262,17 @@ public enum ImageProbe {
         }
         let tag = String(head[open.upperBound..<close])
         func attribute(_ name: String) -> String? {
-            guard let r = tag.range(of: #"(^|\s)"# + name + #"\s*=\s*["']([^"']*)["']"#, options: .regularExpression)
+            guard
+                let found = tag.range(of: #"(^|\s)"# + name + #"\s*=\s*["']([^"']*)["']"#, options: .regularExpression)
             else { return nil }
-            let match = tag[r]
-            guard let q = match.firstIndex(where: { $0 == "\"" || $0 == "'" }) else { return nil }
-            return String(match[match.index(after: q)...].dropLast())
+            let match = tag[found]
+            guard let quote = match.firstIndex(where: { $0 == "\"" || $0 == "'" }) else { return nil }
+            return String(match[match.index(after: quote)...].dropLast())
         }
         /// CSS px from an SVG length (`120`, `120px`, `90pt`, `30mm`, `2in`); nil for `%`.
         func pixels(_ length: String?) -> Double? {
             guard let length, !length.hasSuffix("%") else { return nil }
-            if let v = Double(length) { return v }
+            if let number = Double(length) { return number }
             return Length.points(length).map { $0 / 0.75 }
         }
         let box = attribute("viewBox")?.split(whereSeparator: { $0 == " " || $0 == "," }).compactMap { Double($0) }
@@ -280,13 +282,13 @@ public enum ImageProbe {
             if width == nil && height == nil {
                 width = box[2]
                 height = box[3]
-            } else if width == nil, let h = height {
-                width = h * box[2] / box[3]
-            } else if height == nil, let w = width {
-                height = w * box[3] / box[2]
+            } else if width == nil, let knownHeight = height {
+                width = knownHeight * box[2] / box[3]
+            } else if height == nil, let knownWidth = width {
+                height = knownWidth * box[3] / box[2]
             }
         }
-        guard let w = width, let h = height, w > 0, h > 0 else { return nil }
-        return (Int(w.rounded()), Int(h.rounded()))
+        guard let pixelWidth = width, let pixelHeight = height, pixelWidth > 0, pixelHeight > 0 else { return nil }
+        return (Int(pixelWidth.rounded()), Int(pixelHeight.rounded()))
     }
 }

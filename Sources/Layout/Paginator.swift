@@ -280,9 +280,9 @@ public final class Paginator {
         let ink = item.ink ?? Overhang()
         // With the item, the page's glyphs reach from −lead to bottom (pt below the text area's
         // top): both must stay inside it, above the footnotes.
-        let y = cursor + gap
-        let lead = max(self.lead, ink.above - y)
-        let bottom = max(inkBottom, y + item.height + ink.below)
+        let itemTop = cursor + gap
+        let lead = max(self.lead, ink.above - itemTop)
+        let bottom = max(inkBottom, itemTop + item.height + ink.below)
         let fits = lead + bottom + notes <= textHeight + 0.01
         // A row taller than a page fills this one as far as whole lines of its cells fit.
         if !fits, item.fragments != nil, let parts = split(item, gap: gap, placedNotes: placedNotes) {
@@ -322,10 +322,10 @@ public final class Paginator {
         // The item does not fit: end the page at the last break allowed.
         var breakIndex = placed.count
         if item.breakBefore == .avoid {
-            if let k = placed.indices.dropFirst(repeatedOnPage + 1).last(where: {
+            if let allowedIndex = placed.indices.dropFirst(repeatedOnPage + 1).last(where: {
                 placed[$0].item.breakBefore != .avoid
             }) {
-                breakIndex = k
+                breakIndex = allowedIndex
             }
         }
         let carried = placed[breakIndex...].map(\.item)
@@ -333,7 +333,7 @@ public final class Paginator {
         self.lead = placed.map { $0.ink.above - $0.y }.max().map { max(0, $0) } ?? 0
         self.inkBottom = placed.map { $0.y + $0.item.height + $0.ink.below }.max() ?? 0
         try flush()
-        for c in carried { try place(c) }
+        for carriedItem in carried { try place(carriedItem) }
         try place(item)
     }
 
@@ -368,10 +368,10 @@ public final class Paginator {
 
     func append(_ item: Item, ink: Overhang) {
         let gap = placed.isEmpty ? 0 : item.spaceBefore
-        let y = cursor + gap
-        placed.append((item, y, ink))
+        let itemTop = cursor + gap
+        placed.append((item, itemTop, ink))
         cursor += gap + item.height
-        lead = max(lead, ink.above - y)
+        lead = max(lead, ink.above - itemTop)
         inkBottom = max(inkBottom, cursor + ink.below)
     }
 
@@ -389,9 +389,9 @@ public final class Paginator {
             let line: ShapedLine
             let baseline: Double
             switch element {
-            case .text(let l, _, let b), .ornament(let l, _, let b, _):
-                line = l
-                baseline = b
+            case .text(let textLine, _, let textBaseline), .ornament(let textLine, _, let textBaseline, _):
+                line = textLine
+                baseline = textBaseline
             default: continue
             }
             let extent = shaper.extent(of: line)
@@ -420,13 +420,15 @@ public final class Paginator {
             page.elements.append(.fill(Rect(x: panel.x, y: y0, width: panel.width, height: y1 - y0), panel.color))
             index = end + 1
         }
-        for (i, entry) in placed.enumerated() where !entry.item.bars.isEmpty {
+        for (entryIndex, entry) in placed.enumerated() where !entry.item.bars.isEmpty {
             var y0 = top + entry.y
-            if i > 0, !placed[i - 1].item.bars.isEmpty { y0 = top + placed[i - 1].y + placed[i - 1].item.height }
+            if entryIndex > 0, !placed[entryIndex - 1].item.bars.isEmpty {
+                y0 = top + placed[entryIndex - 1].y + placed[entryIndex - 1].item.height
+            }
             let y1 = top + entry.y + entry.item.height
-            for x in entry.item.bars {
+            for barX in entry.item.bars {
                 page.elements.append(
-                    .line(from: Point(x: x, y: y0), to: Point(x: x, y: y1), width: 2, color: entry.item.barColor))
+                    .line(from: Point(x: barX, y: y0), to: Point(x: barX, y: y1), width: 2, color: entry.item.barColor))
             }
         }
         // Footnotes at the foot of the text area, under a short rule; drawn (and so read) after
@@ -434,42 +436,44 @@ public final class Paginator {
         let notes = placed.flatMap(\.item.notes)
         var notesAfter: [Int: [PageElement]] = [:]
         if !notes.isEmpty {
-            var y = options.page.margins.top + textHeight - Paginator.notesHeight(notes)
+            var noteCursor = options.page.margins.top + textHeight - Paginator.notesHeight(notes)
             page.elements.append(
                 .line(
-                    from: Point(x: left, y: y + Paginator.noteRuleGap / 2),
-                    to: Point(x: left + min(144, measure / 3), y: y + Paginator.noteRuleGap / 2),
+                    from: Point(x: left, y: noteCursor + Paginator.noteRuleGap / 2),
+                    to: Point(x: left + min(144, measure / 3), y: noteCursor + Paginator.noteRuleGap / 2),
                     width: 0.5, color: RGBAColor(red: 0.6, green: 0.6, blue: 0.62)))
             // Set in the order of their numbers (a note cited inside another one is attached
             // with it, and may come before a lower number cited later on the page), read after
             // the block that cites them.
             let order = notes.indices.sorted { (notes[$0].noteNumber, $0) < (notes[$1].noteNumber, $1) }
-            y += Paginator.noteRuleGap + Paginator.notesInk(order.map { notes[$0] }).above
+            noteCursor += Paginator.noteRuleGap + Paginator.notesInk(order.map { notes[$0] }).above
             var noteTop = [Double](repeating: 0, count: notes.count)
-            for k in order {
-                noteTop[k] = y
-                y += notes[k].height
+            for noteIndex in order {
+                noteTop[noteIndex] = noteCursor
+                noteCursor += notes[noteIndex].height
             }
-            var k = 0
-            for (i, entry) in placed.enumerated() where !entry.item.notes.isEmpty {
+            var noteIndex = 0
+            for (entryIndex, entry) in placed.enumerated() where !entry.item.notes.isEmpty {
                 let block = entry.item.structure
-                let last = placed.indices.last { $0 >= i && Paginator.sameBlock(placed[$0].item.structure, block) } ?? i
+                let last =
+                    placed.indices.last { $0 >= entryIndex && Paginator.sameBlock(placed[$0].item.structure, block) }
+                    ?? entryIndex
                 let parent = Array(block.dropLast())
                 for note in entry.item.notes {
                     notesAfter[last, default: []] += note.elements.map {
-                        $0.offset(by: noteTop[k]).underStructure(parent)
+                        $0.offset(by: noteTop[noteIndex]).underStructure(parent)
                     }
-                    k += 1
+                    noteIndex += 1
                 }
             }
         }
-        for (i, entry) in placed.enumerated() {
+        for (entryIndex, entry) in placed.enumerated() {
             for element in entry.item.elements {
                 let moved = element.offset(by: top + entry.y)
                 if case .destination(let name, _) = moved { destinations[name] = pageCount }
                 page.elements.append(moved)
             }
-            if let notes = notesAfter[i] { page.elements += notes }
+            if let notes = notesAfter[entryIndex] { page.elements += notes }
         }
         appendRunningText(options.header?(pageCount), baselineFromTop: options.page.margins.top * 0.5, to: &page)
         appendRunningText(
@@ -497,22 +501,22 @@ public final class Paginator {
     /// How far the ink of footnote lines stacked one under the other reaches above the first
     /// box's top and below the last box's bottom, pt (0 when inside).
     static func notesInk(_ notes: [Item]) -> Overhang {
-        var y = 0.0
+        var stackTop = 0.0
         var top = 0.0
         var bottom = 0.0
         for note in notes {
             let ink = note.ink ?? Overhang()
-            top = min(top, y - ink.above)
-            y += note.height
-            bottom = max(bottom, y + ink.below)
+            top = min(top, stackTop - ink.above)
+            stackTop += note.height
+            bottom = max(bottom, stackTop + ink.below)
         }
-        return Overhang(above: -top, below: bottom - y)
+        return Overhang(above: -top, below: bottom - stackTop)
     }
 
     /// Whether two structure paths end in the same element (items of one block).
-    static func sameBlock(_ a: [StructureElement], _ b: [StructureElement]) -> Bool {
-        guard let x = a.last, let y = b.last else { return a.isEmpty && b.isEmpty }
-        return x.isSame(as: y)
+    static func sameBlock(_ first: [StructureElement], _ second: [StructureElement]) -> Bool {
+        guard let firstEnd = first.last, let secondEnd = second.last else { return first.isEmpty && second.isEmpty }
+        return firstEnd.isSame(as: secondEnd)
     }
 
     /// Draws the first line of a running head or foot on `baselineFromTop`, moved just enough
@@ -533,17 +537,21 @@ extension PageElement {
     /// The element moved down by `dy` pt.
     func offset(by dy: Double) -> PageElement {
         switch self {
-        case .text(let line, let x, let baseline): .text(line, x: x, baseline: baseline + dy)
-        case .ornament(let line, let x, let baseline, let color):
-            .ornament(line, x: x, baseline: baseline + dy, color: color)
-        case .fill(let r, let c): .fill(Rect(x: r.x, y: r.y + dy, width: r.width, height: r.height), c)
-        case .line(let a, let b, let w, let c):
-            .line(from: Point(x: a.x, y: a.y + dy), to: Point(x: b.x, y: b.y + dy), width: w, color: c)
-        case .link(let r, let t): .link(Rect(x: r.x, y: r.y + dy, width: r.width, height: r.height), t)
-        case .destination(let name, let p): .destination(name: name, at: Point(x: p.x, y: p.y + dy))
-        case .outline(let e, let p): .outline(e, at: Point(x: p.x, y: p.y + dy))
-        case .image(let path, let r):
-            .image(path: path, rect: Rect(x: r.x, y: r.y + dy, width: r.width, height: r.height))
+        case .text(let line, let left, let baseline): .text(line, x: left, baseline: baseline + dy)
+        case .ornament(let line, let left, let baseline, let color):
+            .ornament(line, x: left, baseline: baseline + dy, color: color)
+        case .fill(let rect, let color):
+            .fill(Rect(x: rect.x, y: rect.y + dy, width: rect.width, height: rect.height), color)
+        case .line(let start, let end, let width, let color):
+            .line(
+                from: Point(x: start.x, y: start.y + dy), to: Point(x: end.x, y: end.y + dy), width: width, color: color
+            )
+        case .link(let rect, let target):
+            .link(Rect(x: rect.x, y: rect.y + dy, width: rect.width, height: rect.height), target)
+        case .destination(let name, let point): .destination(name: name, at: Point(x: point.x, y: point.y + dy))
+        case .outline(let entry, let point): .outline(entry, at: Point(x: point.x, y: point.y + dy))
+        case .image(let path, let rect):
+            .image(path: path, rect: Rect(x: rect.x, y: rect.y + dy, width: rect.width, height: rect.height))
         case .structure: self
         }
     }

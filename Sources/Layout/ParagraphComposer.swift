@@ -208,12 +208,12 @@ public enum ParagraphComposer {
     /// Allowed breaks (before scalar i): Pango's opportunities less keep-all's (no break between
     /// Hangul and a letter that is not a space).
     static func allowedBreaks(_ p: PreparedParagraph, keepAll: Bool) -> [Bool] {
-        let n = p.scalars.count
-        var allowed = [Bool](repeating: false, count: n + 1)
-        for i in 1..<max(1, n) where p.lineBreakBefore[i] {
-            let a = p.scalars[i - 1]
-            let b = p.scalars[i]
-            if keepAll, isHangul(a) || isHangul(b), !isWhitespace(a), !isWhitespace(b) { continue }
+        let scalarCount = p.scalars.count
+        var allowed = [Bool](repeating: false, count: scalarCount + 1)
+        for i in 1..<max(1, scalarCount) where p.lineBreakBefore[i] {
+            let before = p.scalars[i - 1]
+            let after = p.scalars[i]
+            if keepAll, isHangul(before) || isHangul(after), !isWhitespace(before), !isWhitespace(after) { continue }
             allowed[i] = true
         }
         return allowed
@@ -224,8 +224,8 @@ public enum ParagraphComposer {
     /// it. A space no break may follow (UAX #14 LB14: "[ [ [" is one unbreakable piece)
     /// belongs to its piece.
     static func emergencyBreaks(_ p: PreparedParagraph, allowed: [Bool], width: Double) -> [Bool] {
-        let n = p.scalars.count
-        var emergencyAt = [Bool](repeating: false, count: n + 1)
+        let scalarCount = p.scalars.count
+        var emergencyAt = [Bool](repeating: false, count: scalarCount + 1)
         var pieceStart = 0
         var pieceWidth = 0.0
         func endPiece(_ end: Int) {
@@ -238,13 +238,13 @@ public enum ParagraphComposer {
         // Whether the run of breaking spaces being read ends a piece: it does when a break may
         // follow the run, or nothing but a separator or the paragraph's end does.
         var spacesEndPiece = false
-        for i in 0..<n {
-            let s = p.scalars[i]
-            if isBreakingSpace(s) && (i == 0 || !isBreakingSpace(p.scalars[i - 1])) {
+        for i in 0..<scalarCount {
+            let scalar = p.scalars[i]
+            if isBreakingSpace(scalar) && (i == 0 || !isBreakingSpace(p.scalars[i - 1])) {
                 let end = spaceRunEnd(from: i, p.scalars)
-                spacesEndPiece = end >= n || allowed[end] || isSeparator(p.scalars[end])
+                spacesEndPiece = end >= scalarCount || allowed[end] || isSeparator(p.scalars[end])
             }
-            if isSeparator(s) || isBreakingSpace(s) && spacesEndPiece {
+            if isSeparator(scalar) || isBreakingSpace(scalar) && spacesEndPiece {
                 endPiece(i)
                 pieceStart = i + 1
                 continue
@@ -255,7 +255,7 @@ public enum ParagraphComposer {
             }
             pieceWidth += p.advances[i]
         }
-        endPiece(n)
+        endPiece(scalarCount)
         return emergencyAt
     }
 
@@ -267,40 +267,42 @@ public enum ParagraphComposer {
         limits: HyphenationLimits, hyphenate: (String, String) -> [Int]
     ) -> [Bool] {
         let runs = paragraph.runs
-        let n = p.scalars.count
+        let scalarCount = p.scalars.count
         let justified = paragraph.style.alignment == .justify
-        var hyphenAt = [Bool](repeating: false, count: n + 1)
+        var hyphenAt = [Bool](repeating: false, count: scalarCount + 1)
         var tokenStart = 0
         let wanted = runs.contains { ($0.style.hyphenate ?? justified) && !$0.style.isCode }
-        for i in 0...n where wanted && (i == n || isBreakingSpace(p.scalars[i]) || isSeparator(p.scalars[i])) {
+        for i in 0...scalarCount
+        where wanted && (i == scalarCount || isBreakingSpace(p.scalars[i]) || isSeparator(p.scalars[i])) {
             if i > tokenStart { hyphenateToken(tokenStart..<i) }
             tokenStart = i + 1
         }
         func hyphenateToken(_ range: Range<Int>) {
             // Never in words with digits, URLs, e-mail addresses or paths; never in code or Hangul.
             for i in range {
-                let s = p.scalars[i]
-                if ("0"..."9").contains(s) || (s.value >= 0x80 && s.properties.numericType != nil) || s == "/"
-                    || s == "@" || s == "\\" || s == "_"
+                let scalar = p.scalars[i]
+                if ("0"..."9").contains(scalar) || (scalar.value >= 0x80 && scalar.properties.numericType != nil)
+                    || scalar == "/"
+                    || scalar == "@" || scalar == "\\" || scalar == "_"
                 {
                     return
                 }
-                if s == "." && i + 1 < range.upperBound && isLatinLetter(p.scalars[i + 1]) { return }
+                if scalar == "." && i + 1 < range.upperBound && isLatinLetter(p.scalars[i + 1]) { return }
             }
-            var i = range.lowerBound
-            while i < range.upperBound {
-                guard isLatinLetter(p.scalars[i]) else {
-                    i += 1
+            var wordStart = range.lowerBound
+            while wordStart < range.upperBound {
+                guard isLatinLetter(p.scalars[wordStart]) else {
+                    wordStart += 1
                     continue
                 }
-                var j = i
-                let run = p.runIndex[i]
-                while j < range.upperBound, isLatinLetter(p.scalars[j]) || p.scalars[j] == "\u{AD}",
-                    p.runIndex[j] == run
-                { j += 1 }
-                defer { i = j }
+                var wordEnd = wordStart
+                let run = p.runIndex[wordStart]
+                while wordEnd < range.upperBound, isLatinLetter(p.scalars[wordEnd]) || p.scalars[wordEnd] == "\u{AD}",
+                    p.runIndex[wordEnd] == run
+                { wordEnd += 1 }
+                defer { wordStart = wordEnd }
                 let style = runs[run].style
-                let word = p.scalars[i..<j]
+                let word = p.scalars[wordStart..<wordEnd]
                 guard style.hyphenate ?? justified, !style.isCode, word.count >= limits.minimumWord,
                     !word.contains("\u{AD}"), !word.allSatisfy({ $0.properties.isUppercase })
                 else { continue }
@@ -308,7 +310,7 @@ public enum ParagraphComposer {
                 guard lower.unicodeScalars.count == word.count else { continue }
                 for k in hyphenate(lower, style.language ?? "en")
                 where k >= limits.left && k <= word.count - limits.right {
-                    hyphenAt[i + k] = true
+                    hyphenAt[wordStart + k] = true
                 }
             }
         }
@@ -324,7 +326,7 @@ public enum ParagraphComposer {
     ) {
         let runs = paragraph.runs
         let isCode = runs.map(\.style.isCode)
-        let n = p.scalars.count
+        let scalarCount = p.scalars.count
         let justified = paragraph.style.alignment == .justify
         let hang = justified && paragraph.style.hangingPunctuation
         let allowed = breaks.allowed
@@ -347,9 +349,9 @@ public enum ParagraphComposer {
             boxWidth = 0
             boxStretch = 0
         }
-        for i in 0..<n {
-            let s = p.scalars[i]
-            if isSeparator(s) {
+        for i in 0..<scalarCount {
+            let scalar = p.scalars[i]
+            if isSeparator(scalar) {
                 flushBox()
                 add(.penalty(cost: -.infinity, position: i))
                 boxStart = i + 1
@@ -361,8 +363,11 @@ public enum ParagraphComposer {
                 flushBox()
                 let before = p.scalars[i - 1]
                 if before == "\u{AD}" || hyphenAt[i] {
-                    let w = p.hyphenWidths[p.runIndex[i - 1]]
-                    add(.penalty(w, cost: 50, flagged: true, hang: hang ? w * overhang("-") : 0, position: i))
+                    let hyphenWidth = p.hyphenWidths[p.runIndex[i - 1]]
+                    add(
+                        .penalty(
+                            hyphenWidth, cost: 50, flagged: true, hang: hang ? hyphenWidth * overhang("-") : 0,
+                            position: i))
                 } else if emergencyAt[i] && !allowed[i] {
                     // After a space an emergency break costs what a word break does: a piece
                     // is broken at its spaces before it is broken between letters.
@@ -377,14 +382,14 @@ public enum ParagraphComposer {
                 }
                 boxStart = i
             }
-            if isBreakingSpace(s) {
+            if isBreakingSpace(scalar) {
                 flushBox()
-                let w = p.advances[i]
+                let spaceWidth = p.advances[i]
                 let rigid = isCode[p.runIndex[i]] || !justified
                 if i == 0 || !isBreakingSpace(p.scalars[i - 1]) {
                     let end = spaceRunEnd(from: i, p.scalars)
-                    runBreaks = end < n && allowed[end]
-                    runTrails = end >= n || isSeparator(p.scalars[end])
+                    runBreaks = end < scalarCount && allowed[end]
+                    runTrails = end >= scalarCount || isSeparator(p.scalars[end])
                     // A run that opens the paragraph or a line after a separator is kept (an
                     // indent, as U+3000 opens a Japanese paragraph) but may break like any
                     // other: after an empty box, so that a run wider than the measure takes
@@ -403,18 +408,19 @@ public enum ParagraphComposer {
                 let hangWidth = hang && i > 0 && !codeBefore ? p.advances[i - 1] * overhang(before) : 0
                 add(
                     .glue(
-                        w, stretch: rigid ? 0 : w * spaceStretch, shrink: rigid ? 0 : w * spaceShrink,
+                        spaceWidth, stretch: rigid ? 0 : spaceWidth * spaceStretch,
+                        shrink: rigid ? 0 : spaceWidth * spaceShrink,
                         hang: hangWidth, position: i))
                 boxStart = i + 1
                 continue
             }
             boxWidth += p.advances[i]
-            if justified && isHangul(s) && i + 1 < n && isHangul(p.scalars[i + 1]) {
+            if justified && isHangul(scalar) && i + 1 < scalarCount && isHangul(p.scalars[i + 1]) {
                 boxStretch += syllableStretch * runs[p.runIndex[i]].style.font.size
             }
         }
         flushBox()
-        add(.penalty(cost: -.infinity, position: n))
+        add(.penalty(cost: -.infinity, position: scalarCount))
     }
 
     /// The index after the run of breaking spaces that starts at `start`.
@@ -430,7 +436,7 @@ public enum ParagraphComposer {
         _ result: LineBreaker.Result, items: [LineBreaker.Item], paragraph: StyledParagraph,
         prepared p: PreparedParagraph, width: Double
     ) -> [ComposedLine] {
-        let n = p.scalars.count
+        let scalarCount = p.scalars.count
         let justified = paragraph.style.alignment == .justify
         let isCode = paragraph.runs.map(\.style.isCode)
         let sizes = paragraph.runs.map(\.style.font.size)
@@ -446,7 +452,7 @@ public enum ParagraphComposer {
                 end = item.position
                 ending = .space
             case .penalty where isLastItem:
-                end = n
+                end = scalarCount
                 ending = .end
             case .penalty where item.cost == -.infinity:
                 end = item.position
@@ -463,9 +469,9 @@ public enum ParagraphComposer {
             var gaps = 0
             var gapSize = 0.0
             for i in start..<max(start, end) {
-                let s = p.scalars[i]
-                if isBreakingSpace(s) && !isCode[p.runIndex[i]] { spaceWidth += p.advances[i] }
-                if isHangul(s) && i + 1 < end && isHangul(p.scalars[i + 1]) {
+                let scalar = p.scalars[i]
+                if isBreakingSpace(scalar) && !isCode[p.runIndex[i]] { spaceWidth += p.advances[i] }
+                if isHangul(scalar) && i + 1 < end && isHangul(p.scalars[i + 1]) {
                     gaps += 1
                     gapSize += sizes[p.runIndex[i]]
                 }
@@ -486,9 +492,9 @@ public enum ParagraphComposer {
                     var spaces = 0.0
                     var perEm = 0.0
                     func take(_ available: Double) -> Double {
-                        let t = min(extra, max(0, available))
-                        extra -= t
-                        return t
+                        let taken = min(extra, max(0, available))
+                        extra -= taken
+                        return taken
                     }
                     if spaceWidth > 0 { spaces += take(spaceWidth * spaceFirst) }
                     if gaps > 0 { perEm += take(gapSize * syllableQuiet) / gapSize }
@@ -506,21 +512,21 @@ public enum ParagraphComposer {
                 }
             }
             let finalWidth = line.naturalWidth + spaceFactor * spaceWidth + syllable * Double(gaps)
-            var x = 0.0
+            var left = 0.0
             switch paragraph.style.alignment {
-            case .center: x = max(0, (width - finalWidth) / 2)
-            case .right: x = max(0, width - finalWidth)
-            case .left, .justify: x = 0
+            case .center: left = max(0, (width - finalWidth) / 2)
+            case .right: left = max(0, width - finalWidth)
+            case .left, .justify: left = 0
             }
             lines.append(
                 ComposedLine(
                     start: start, end: end, ending: ending, naturalWidth: line.naturalWidth,
-                    spaceFactor: spaceFactor, syllableSpacing: syllable, x: x, width: finalWidth,
+                    spaceFactor: spaceFactor, syllableSpacing: syllable, x: left, width: finalWidth,
                     hang: stretches ? max(0, finalWidth - width) : 0))
             // The next line starts after the dropped space or separator, and any spaces after it.
             var next = end
             if ending == .space || ending == .separator { next += 1 }
-            while next < n, ending == .space, isBreakingSpace(p.scalars[next]) { next += 1 }
+            while next < scalarCount, ending == .space, isBreakingSpace(p.scalars[next]) { next += 1 }
             start = next
         }
         return lines

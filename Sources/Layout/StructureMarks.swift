@@ -20,7 +20,8 @@ enum StructureMarks {
             elements.append(
                 .link(
                     Rect(
-                        x: x + link.x, y: baseline - line.ascent, width: link.width, height: line.ascent + line.descent),
+                        x: x + link.x, y: baseline - line.ascent, width: link.width,
+                        height: line.ascent + line.descent),
                     link.target))
         }
         return elements

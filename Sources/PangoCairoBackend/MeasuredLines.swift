@@ -97,12 +97,12 @@ extension PangoShaper {
     private static func measuredRuns(of measured: GObjectRef) -> [MeasuredRun]? {
         var runs: [MeasuredRun] = []
         var lineNode = pango_layout_get_lines_readonly(measured.opaque)
-        while let l = lineNode {
-            let line = l.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self)
+        while let lineLink = lineNode {
+            let line = lineLink.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self)
             var runNode = line.pointee.runs
             var first = true
-            while let r = runNode {
-                let glyphItem = r.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+            while let runLink = runNode {
+                let glyphItem = runLink.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
                 let item = glyphItem.pointee.item.pointee
                 if item.analysis.level % 2 != 0 { return nil }
                 let glyphs = glyphItem.pointee.glyphs.pointee
@@ -112,9 +112,9 @@ extension PangoShaper {
                         item: glyphItem, start: Int(item.offset), end: Int(item.offset + item.length),
                         trimmedLeft: first || emptyFirst))
                 first = false
-                runNode = r.pointee.next
+                runNode = runLink.pointee.next
             }
-            lineNode = l.pointee.next
+            lineNode = lineLink.pointee.next
         }
         return runs
     }
@@ -230,69 +230,72 @@ extension PangoShaper {
         mutating func pieces(from start: Int, to end: Int) -> [UnsafeMutablePointer<PangoGlyphItem>] {
             var pieces: [UnsafeMutablePointer<PangoGlyphItem>] = []
             while firstRun < runs.count, runs[firstRun].end <= start { firstRun += 1 }
-            var r = firstRun
-            while r < runs.count, runs[r].start < end {
-                let run = runs[r]
-                let a = max(start, run.start)
-                let b = min(end, run.end)
+            var runIndex = firstRun
+            while runIndex < runs.count, runs[runIndex].start < end {
+                let run = runs[runIndex]
+                let pieceStart = max(start, run.start)
+                let pieceEnd = min(end, run.end)
                 let source = run.item.pointee.glyphs.pointee
-                var g0 = nextGlyph[r]
-                while g0 < Int(source.num_glyphs), Int(source.log_clusters[g0]) + run.start < a { g0 += 1 }
+                var g0 = nextGlyph[runIndex]
+                while g0 < Int(source.num_glyphs), Int(source.log_clusters[g0]) + run.start < pieceStart { g0 += 1 }
                 var g1 = g0
-                while g1 < Int(source.num_glyphs), Int(source.log_clusters[g1]) + run.start < b { g1 += 1 }
-                nextGlyph[r] = g1
+                while g1 < Int(source.num_glyphs), Int(source.log_clusters[g1]) + run.start < pieceEnd { g1 += 1 }
+                nextGlyph[runIndex] = g1
                 if g1 > g0 {
-                    pieces.append(piece(ofRun: r, bytes: a..<b, glyphs: g0..<g1, opensLine: pieces.isEmpty))
+                    pieces.append(
+                        piece(ofRun: runIndex, bytes: pieceStart..<pieceEnd, glyphs: g0..<g1, opensLine: pieces.isEmpty)
+                    )
                 }
                 if run.end > end { break }
-                r += 1
+                runIndex += 1
             }
             return pieces
         }
 
-        /// The piece of run `r` over `bytes` and its `glyphs`; the letter spacing Pango left at
+        /// The piece of run `runIndex` over `bytes` and its `glyphs`; the letter spacing Pango left at
         /// its edges is trimmed where the piece opens the line (`opensLine`) or ends in an
         /// empty glyph before the run's end.
         private mutating func piece(
-            ofRun r: Int, bytes range: Range<Int>, glyphs span: Range<Int>,
+            ofRun runIndex: Int, bytes range: Range<Int>, glyphs span: Range<Int>,
             opensLine: Bool
         ) -> UnsafeMutablePointer<PangoGlyphItem> {
-            let run = runs[r]
-            let a = range.lowerBound
-            let b = range.upperBound
+            let run = runs[runIndex]
+            let pieceStart = range.lowerBound
+            let pieceEnd = range.upperBound
             let g0 = span.lowerBound
             let g1 = span.upperBound
             let source = run.item.pointee.glyphs.pointee
-            if rest[r] == nil { rest[r] = pango_item_copy(run.item.pointee.item) }
-            var tail = rest[r]!
-            if a > Int(tail.pointee.offset) {
-                let head = pango_item_split(tail, Int32(a) - tail.pointee.offset, chars(Int(tail.pointee.offset), a))
+            if rest[runIndex] == nil { rest[runIndex] = pango_item_copy(run.item.pointee.item) }
+            var tail = rest[runIndex]!
+            if pieceStart > Int(tail.pointee.offset) {
+                let head = pango_item_split(
+                    tail, Int32(pieceStart) - tail.pointee.offset, chars(Int(tail.pointee.offset), pieceStart))
                 pango_item_free(head)
             }
             let item: UnsafeMutablePointer<PangoItem>
-            if b < Int(tail.pointee.offset + tail.pointee.length) {
-                item = pango_item_split(tail, Int32(b - a), chars(a, b))
+            if pieceEnd < Int(tail.pointee.offset + tail.pointee.length) {
+                item = pango_item_split(tail, Int32(pieceEnd - pieceStart), chars(pieceStart, pieceEnd))
             } else {
                 item = tail
-                rest[r] = nil
+                rest[runIndex] = nil
                 tail = item
             }
             let glyphs = pango_glyph_string_new()!
             pango_glyph_string_set_size(glyphs, Int32(g1 - g0))
             glyphs.pointee.glyphs.update(from: source.glyphs + g0, count: g1 - g0)
-            let shift = Int32(a - run.start)
+            let shift = Int32(pieceStart - run.start)
             for j in 0..<(g1 - g0) { glyphs.pointee.log_clusters[j] = source.log_clusters[g0 + j] - shift }
             let piece = g_slice_alloc0(gsize(MemoryLayout<PangoGlyphItem>.stride))!.assumingMemoryBound(
                 to: PangoGlyphItem.self)
             piece.pointee.item = item
             piece.pointee.glyphs = glyphs
             piece.pointee.y_offset = run.item.pointee.y_offset
-            piece.pointee.start_x_offset = a == run.start ? run.item.pointee.start_x_offset : 0
-            piece.pointee.end_x_offset = b == run.end ? run.item.pointee.end_x_offset : 0
-            if opensLine && !(a == run.start && run.trimmedLeft) {
+            piece.pointee.start_x_offset = pieceStart == run.start ? run.item.pointee.start_x_offset : 0
+            piece.pointee.end_x_offset = pieceEnd == run.end ? run.item.pointee.end_x_offset : 0
+            if opensLine && !(pieceStart == run.start && run.trimmedLeft) {
                 PangoShaper.padLeft(glyphs, by: -PangoShaper.letterSpacing(of: item).left)
             }
-            if b < run.end, glyphs.pointee.glyphs[g1 - g0 - 1].geometry.width == 0 {
+            if pieceEnd < run.end, glyphs.pointee.glyphs[g1 - g0 - 1].geometry.width == 0 {
                 PangoShaper.padRight(glyphs, by: -PangoShaper.letterSpacing(of: item).right)
             }
             return piece
@@ -352,18 +355,19 @@ extension PangoShaper {
                 runOf += Array(repeating: sourceRun[k], count: run.text.unicodeScalars.count)
             }
             let isCode = paragraph.runs.map(\.style.isCode)
-            var b = 0
-            var i = 0
+            var lineByte = 0
+            var scalarIndex = 0
             Self.widen(first.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self), composed) { byte in
-                while i < scalars.count, b < byte {
-                    b += UTF8.width(scalars[i])
-                    i += 1
+                while scalarIndex < scalars.count, lineByte < byte {
+                    lineByte += UTF8.width(scalars[scalarIndex])
+                    scalarIndex += 1
                 }
-                guard b == byte, i < scalars.count else { return (false, false) }
-                let s = scalars[i]
+                guard lineByte == byte, scalarIndex < scalars.count else { return (false, false) }
+                let scalar = scalars[scalarIndex]
                 return (
-                    ParagraphComposer.isBreakingSpace(s) && !isCode[runOf[i]],
-                    ParagraphComposer.isHangul(s) && i + 1 < scalars.count && ParagraphComposer.isHangul(scalars[i + 1])
+                    ParagraphComposer.isBreakingSpace(scalar) && !isCode[runOf[scalarIndex]],
+                    ParagraphComposer.isHangul(scalar) && scalarIndex + 1 < scalars.count
+                        && ParagraphComposer.isHangul(scalars[scalarIndex + 1])
                 )
             }
         }
@@ -381,16 +385,17 @@ extension PangoShaper {
         var scalar = composed.start
         var byte = startByte
         for piece in pieces {
-            Self.widenRun(piece.pointee.glyphs, offset: Int(piece.pointee.item.pointee.offset), composed) { b in
-                while scalar < p.scalars.count, byte < b {
+            Self.widenRun(piece.pointee.glyphs, offset: Int(piece.pointee.item.pointee.offset), composed) {
+                clusterByte in
+                while scalar < p.scalars.count, byte < clusterByte {
                     byte += UTF8.width(p.scalars[scalar])
                     scalar += 1
                 }
-                guard byte == b, scalar < composed.end else { return (false, false) }
-                let s = p.scalars[scalar]
+                guard byte == clusterByte, scalar < composed.end else { return (false, false) }
+                let scalarValue = p.scalars[scalar]
                 return (
-                    ParagraphComposer.isBreakingSpace(s) && !isCode[p.runIndex[scalar]],
-                    ParagraphComposer.isHangul(s) && scalar + 1 < composed.end
+                    ParagraphComposer.isBreakingSpace(scalarValue) && !isCode[p.runIndex[scalar]],
+                    ParagraphComposer.isHangul(scalarValue) && scalar + 1 < composed.end
                         && ParagraphComposer.isHangul(p.scalars[scalar + 1])
                 )
             }
@@ -405,12 +410,12 @@ extension PangoShaper {
         stretch: (Int) -> (space: Bool, gap: Bool)
     ) {
         var runNode = line.pointee.runs
-        while let r = runNode {
-            let glyphItem = r.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+        while let runLink = runNode {
+            let glyphItem = runLink.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
             widenRun(
                 glyphItem.pointee.glyphs, offset: Int(glyphItem.pointee.item.pointee.offset), composed, stretch: stretch
             )
-            runNode = r.pointee.next
+            runNode = runLink.pointee.next
         }
     }
 
@@ -427,8 +432,8 @@ extension PangoShaper {
             guard cluster != previousCluster else { continue }
             let (space, gap) = stretch(offset + Int(cluster))
             if space {
-                let w = Double(glyphs.pointee.glyphs[j].geometry.width)
-                glyphs.pointee.glyphs[j].geometry.width += Int32((w * composed.spaceFactor).rounded())
+                let advance = Double(glyphs.pointee.glyphs[j].geometry.width)
+                glyphs.pointee.glyphs[j].geometry.width += Int32((advance * composed.spaceFactor).rounded())
             } else if gap {
                 glyphs.pointee.glyphs[j].geometry.width += Int32((composed.syllableSpacing * scale).rounded())
             }
@@ -441,12 +446,12 @@ extension PangoShaper {
     private static func letterSpacing(of item: UnsafeMutablePointer<PangoItem>) -> (left: Int32, right: Int32) {
         var spacing: Int32 = 0
         var node = item.pointee.analysis.extra_attrs
-        while let n = node {
-            let attribute = n.pointee.data.assumingMemoryBound(to: PangoAttribute.self)
+        while let attributeLink = node {
+            let attribute = attributeLink.pointee.data.assumingMemoryBound(to: PangoAttribute.self)
             if attribute.pointee.klass.pointee.type == PANGO_ATTR_LETTER_SPACING {
-                spacing = n.pointee.data.assumingMemoryBound(to: PangoAttrInt.self).pointee.value
+                spacing = attributeLink.pointee.data.assumingMemoryBound(to: PangoAttrInt.self).pointee.value
             }
-            node = n.pointee.next
+            node = attributeLink.pointee.next
         }
         guard spacing != 0 else { return (0, 0) }
         var left = spacing / 2
@@ -459,20 +464,20 @@ extension PangoShaper {
     private static func padLeft(_ glyphs: UnsafeMutablePointer<PangoGlyphString>, by adjustment: Int32) {
         guard adjustment != 0 else { return }
         let count = Int(glyphs.pointee.num_glyphs)
-        var g = 0
-        while g < count, glyphs.pointee.glyphs[g].geometry.width == 0 { g += 1 }
-        guard g < count else { return }
-        glyphs.pointee.glyphs[g].geometry.width += adjustment
-        glyphs.pointee.glyphs[g].geometry.x_offset += adjustment
+        var glyph = 0
+        while glyph < count, glyphs.pointee.glyphs[glyph].geometry.width == 0 { glyph += 1 }
+        guard glyph < count else { return }
+        glyphs.pointee.glyphs[glyph].geometry.width += adjustment
+        glyphs.pointee.glyphs[glyph].geometry.x_offset += adjustment
     }
 
     /// Pango's `pad_glyphstring_right`: adds `adjustment` to the advance of the last glyph with
     /// a width (never below 0).
     private static func padRight(_ glyphs: UnsafeMutablePointer<PangoGlyphString>, by adjustment: Int32) {
         guard adjustment != 0 else { return }
-        var g = Int(glyphs.pointee.num_glyphs) - 1
-        while g >= 0, glyphs.pointee.glyphs[g].geometry.width == 0 { g -= 1 }
-        guard g >= 0 else { return }
-        glyphs.pointee.glyphs[g].geometry.width = max(0, glyphs.pointee.glyphs[g].geometry.width + adjustment)
+        var glyph = Int(glyphs.pointee.num_glyphs) - 1
+        while glyph >= 0, glyphs.pointee.glyphs[glyph].geometry.width == 0 { glyph -= 1 }
+        guard glyph >= 0 else { return }
+        glyphs.pointee.glyphs[glyph].geometry.width = max(0, glyphs.pointee.glyphs[glyph].geometry.width + adjustment)
     }
 }

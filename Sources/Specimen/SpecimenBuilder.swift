@@ -78,9 +78,9 @@ public struct SpecimenBuilder {
     /// `isLarge`, `measure`, `lineSample`, `lineHangulSample` (the samples cut to fit one line), `shortSample` (cut to
     /// leave room for a label), `trackings` [`label`, `attributes`].
     public static func context(theme: Theme, settings: Settings, facts: SpecimenFacts) -> TemplateContext {
-        var c = TemplateContext()
+        var context = TemplateContext()
         let tableSize = min(theme[.caption].size, 9) + 1
-        c["theme"] = .context(
+        context["theme"] = .context(
             TemplateContext([
                 "name": .text(theme.name),
                 "families": .text(familyNames(theme).joined(separator: ", ")),
@@ -92,43 +92,43 @@ public struct SpecimenBuilder {
                 "tableSize": .text(Format.ascii(tableSize)),
                 "notes": .list(theme.notes.map { TemplateContext(["note": .text($0)]) }),
             ]))
-        c["faces"] = .list(facts.faces.map { TemplateContext(["face": .text($0)]) })
-        c["date"] = .text(settings.date)
-        c["sizeCategory"] = .text(settings.sizeCategory.map { $0.rawValue } ?? "large (default)")
-        c["boldText"] = .text(settings.boldText ? "on" : "off")
-        c["guides"] = .text(settings.guides ? "true" : "false")
-        c["sample"] = .text(settings.sample)
-        c["hangulSample"] = .text(settings.hangulSample)
-        c["roles"] = .list(
+        context["faces"] = .list(facts.faces.map { TemplateContext(["face": .text($0)]) })
+        context["date"] = .text(settings.date)
+        context["sizeCategory"] = .text(settings.sizeCategory.map { $0.rawValue } ?? "large (default)")
+        context["boldText"] = .text(settings.boldText ? "on" : "off")
+        context["guides"] = .text(settings.guides ? "true" : "false")
+        context["sample"] = .text(settings.sample)
+        context["hangulSample"] = .text(settings.hangulSample)
+        context["roles"] = .list(
             TextRole.allCases.enumerated().map { index, role in
                 roleContext(
                     role, index: index, theme: theme, sample: settings.sample, hangulSample: settings.hangulSample,
                     facts: facts)
             })
-        c["waterfall"] = .context(waterfall(theme: theme, settings: settings, facts: facts))
-        c["dynamicType"] = .context(dynamicType(base: facts.baseTheme, settings: settings))
-        c["boldRows"] = .list(
+        context["waterfall"] = .context(waterfall(theme: theme, settings: settings, facts: facts))
+        context["dynamicType"] = .context(dynamicType(base: facts.baseTheme, settings: settings))
+        context["boldRows"] = .list(
             TextRole.allCases.map { role in
-                let f = facts.roles[role]
+                let roleFacts = facts.roles[role]
                 return TemplateContext([
                     "name": .text(role.displayName), "key": .text(role.rawValue),
-                    "regularFace": .text(f?.regularFace ?? "—"), "boldFace": .text(f?.boldFace ?? "—"),
-                    "regularWeight": .text(String((f?.regularWeight ?? theme[role].weight).rawValue)),
-                    "boldWeight": .text(String((f?.boldWeight ?? theme[role].weight).rawValue)),
-                    "note": .text(f?.boldNote ?? ""),
+                    "regularFace": .text(roleFacts?.regularFace ?? "—"), "boldFace": .text(roleFacts?.boldFace ?? "—"),
+                    "regularWeight": .text(String((roleFacts?.regularWeight ?? theme[role].weight).rawValue)),
+                    "boldWeight": .text(String((roleFacts?.boldWeight ?? theme[role].weight).rawValue)),
+                    "note": .text(roleFacts?.boldNote ?? ""),
                     // Large roles are compared at 28 pt so that both columns fit the measure.
                     "sampleAttributes": .text(theme[role].size > 28 ? " size=28" : ""),
                 ])
             })
-        c["coverage"] = .context(coverage(theme: theme, facts: facts))
-        return c
+        context["coverage"] = .context(coverage(theme: theme, facts: facts))
+        return context
     }
 
     static func familyNames(_ theme: Theme) -> [String] {
         var seen = Set<String>()
         var names: [String] = []
         for role in TextRole.allCases {
-            for f in theme[role].families where seen.insert(f).inserted { names.append(f) }
+            for family in theme[role].families where seen.insert(family).inserted { names.append(family) }
         }
         return names
     }
@@ -144,10 +144,11 @@ public struct SpecimenBuilder {
     static func styleAttributes(_ style: TextStyle, unlike base: TextStyle) -> String {
         guard style != base else { return "" }
         var attributes =
-            " family=\"\(style.families.joined(separator: ", "))\" size=\(Format.ascii(style.size)) weight=\(style.weight.rawValue)"
+            " family=\"\(style.families.joined(separator: ", "))\" size=\(Format.ascii(style.size)) "
+            + "weight=\(style.weight.rawValue)"
         switch style.lineHeight {
-        case .multiple(let m)?: attributes += " lineHeightMultiple=\(Format.ascii(m))"
-        case .relativeToSize(let r)?: attributes += " lineHeight=\(Format.ascii(r * 100))%"
+        case .multiple(let multiple)?: attributes += " lineHeightMultiple=\(Format.ascii(multiple))"
+        case .relativeToSize(let ratio)?: attributes += " lineHeight=\(Format.ascii(ratio * 100))%"
         case .absolute(let pt)?: attributes += " lineHeight=\(Format.ascii(pt))"
         case nil: attributes += " lineHeightMultiple=1"
         }
@@ -160,19 +161,19 @@ public struct SpecimenBuilder {
         _ role: TextRole, index: Int, theme: Theme, sample: String, hangulSample: String, facts: SpecimenFacts
     ) -> TemplateContext {
         let style = theme[role]
-        let f = facts.roles[role]
-        let natural = f?.naturalHeight ?? style.size * 1.2
+        let roleFacts = facts.roles[role]
+        let natural = roleFacts?.naturalHeight ?? style.size * 1.2
         let step = lineHeight(of: style, naturalHeight: natural)
         let rule: String =
             switch style.lineHeight {
             case nil: "natural (ascent + descent)"
-            case .multiple(let m)?: "\(Format.number(m, decimals: 2)) × natural"
-            case .relativeToSize(let r)?: "\(Format.number(r * 100, decimals: 1)) % of size"
+            case .multiple(let multiple)?: "\(Format.number(multiple, decimals: 2)) × natural"
+            case .relativeToSize(let ratio)?: "\(Format.number(ratio * 100, decimals: 1)) % of size"
             case .absolute(let pt)?: "\(Format.number(pt, decimals: 2)) pt fixed"
             }
-        func spacing(_ s: LetterSpacing?) -> (String, String) {
-            guard let s else { return ("none", "") }
-            let pt = s.points(atSize: style.size)
+        func spacing(_ letterSpacing: LetterSpacing?) -> (String, String) {
+            guard let letterSpacing else { return ("none", "") }
+            let pt = letterSpacing.points(atSize: style.size)
             return ("\(Format.signed(pt, decimals: 2)) pt", "\(Format.signed(pt / style.size * 100, decimals: 2)) %")
         }
         let (tracking, trackingPercent) = spacing(style.tracking)
@@ -199,7 +200,7 @@ public struct SpecimenBuilder {
             "family": .text(style.primaryFamily),
             "fallbacks": .text(style.families.dropFirst().joined(separator: ", ")),
             "families": .text(style.families.joined(separator: " → ")),
-            "face": .text(f?.face ?? style.primaryFamily),
+            "face": .text(roleFacts?.face ?? style.primaryFamily),
             "weight": .text("\(style.weight.name) \(style.weight.rawValue)"),
             "weightName": .text(style.weight.name),
             "weightNumber": .text(String(style.weight.rawValue)),
@@ -275,8 +276,8 @@ public struct SpecimenBuilder {
                 let style = base[role].scaled(to: category)
                 var attributes = "size=\(Format.ascii(style.size))"
                 switch style.lineHeight {
-                case .multiple(let m)?: attributes += " lineHeightMultiple=\(Format.ascii(m))"
-                case .relativeToSize(let r)?: attributes += " lineHeight=\(Format.ascii(r * 100))%"
+                case .multiple(let multiple)?: attributes += " lineHeightMultiple=\(Format.ascii(multiple))"
+                case .relativeToSize(let ratio)?: attributes += " lineHeight=\(Format.ascii(ratio * 100))%"
                 case .absolute(let pt)?: attributes += " lineHeight=\(Format.ascii(pt))"
                 case nil: break
                 }
@@ -310,8 +311,8 @@ public struct SpecimenBuilder {
             return "✓ \(style.primaryFamily)"
         }
         var fallbacks: [String] = []
-        for c in coverage {
-            if let family = c.family, family.lowercased() != primary, !fallbacks.contains(family) {
+        for character in coverage {
+            if let family = character.family, family.lowercased() != primary, !fallbacks.contains(family) {
                 fallbacks.append(family)
             }
         }
@@ -355,27 +356,27 @@ public enum Format {
     /// `x` with at most `decimals` decimals, trailing zeros removed, U+2212 for negatives: `40`,
     /// `10.5`, `−0.8`.
     public static func number(_ x: Double, decimals: Int) -> String {
-        var s = String(format: "%.\(decimals)f", abs(x))
-        if s.contains(".") {
-            while s.hasSuffix("0") { s.removeLast() }
-            if s.hasSuffix(".") { s.removeLast() }
+        var digits = String(format: "%.\(decimals)f", abs(x))
+        if digits.contains(".") {
+            while digits.hasSuffix("0") { digits.removeLast() }
+            if digits.hasSuffix(".") { digits.removeLast() }
         }
-        if s == "0" { return "0" }
-        return (x < 0 ? "\u{2212}" : "") + s
+        if digits == "0" { return "0" }
+        return (x < 0 ? "\u{2212}" : "") + digits
     }
 
     /// As ``number(_:decimals:)`` with an explicit `+` for positive values.
     public static func signed(_ x: Double, decimals: Int) -> String {
-        let s = number(x, decimals: decimals)
-        return s == "0" || s.hasPrefix("\u{2212}") ? s : "+" + s
+        let text = number(x, decimals: decimals)
+        return text == "0" || text.hasPrefix("\u{2212}") ? text : "+" + text
     }
 
     /// Plain ASCII with up to four decimals, for attribute values: `-0.8`, `10.5`.
     public static func ascii(_ x: Double) -> String {
-        var s = String(format: "%.4f", x)
-        while s.hasSuffix("0") { s.removeLast() }
-        if s.hasSuffix(".") { s.removeLast() }
-        return s == "-0" ? "0" : s
+        var text = String(format: "%.4f", x)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text == "-0" ? "0" : text
     }
 
     /// `text` cut at a word boundary to at most `count` characters.

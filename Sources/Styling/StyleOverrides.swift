@@ -131,32 +131,33 @@ struct StyleOverrides {
         case "kerning": kerning = spacing()
         case "tracking", "letterspacing": tracking = spacing()
         case "lineheightmultiple":
-            if let v = number(TypographicLimits.lineHeightFactor, unit: "× natural height") {
-                lineHeight = .multiple(v)
+            if let factor = number(TypographicLimits.lineHeightFactor, unit: "× natural height") {
+                lineHeight = .multiple(factor)
                 lineHeightLocation = at
             }
         case "lineheight":
-            if let value, value.hasSuffix("%"), let v = Double(value.dropLast()), v.isFinite {
+            if let value, value.hasSuffix("%"), let percent = Double(value.dropLast()), percent.isFinite {
                 if let problem = TypographicLimits.problem(
-                    "'\(pair.key)'", v / 100, TypographicLimits.lineHeightFactor, unit: "× size")
+                    "'\(pair.key)'", percent / 100, TypographicLimits.lineHeightFactor, unit: "× size")
                 {
                     warn(problem, at)
                 } else {
-                    lineHeight = .relativeToSize(v / 100)
+                    lineHeight = .relativeToSize(percent / 100)
                     lineHeightLocation = at
                 }
-            } else if let v = number(TypographicLimits.lineHeight) {
-                lineHeight = .absolute(v)
+            } else if let points = number(TypographicLimits.lineHeight) {
+                lineHeight = .absolute(points)
                 lineHeightLocation = at
             }
         case "size":
-            if let v = number(TypographicLimits.size) { size = v }
+            if let points = number(TypographicLimits.size) { size = points }
         case "weight":
-            if let value, let w = FontWeight(name: value) {
-                weight = w
+            if let value, let named = FontWeight(name: value) {
+                weight = named
             } else {
                 warn(
-                    "'weight' is 100–900 or thin, extralight, light, regular, medium, semibold, bold, extrabold, black; not '\(value ?? "")'",
+                    "'weight' is 100–900 or thin, extralight, light, regular, medium, semibold, bold, extrabold, "
+                        + "black; not '\(value ?? "")'",
                     at)
             }
         case "family":
@@ -167,7 +168,7 @@ struct StyleOverrides {
                 warn("'family' needs a family name", at)
             }
         case "italic": italic = flag()
-        case "bold": if let b = flag() { weight = b ? .bold : .regular }
+        case "bold": if let isBold = flag() { weight = isBold ? .bold : .regular }
         case "smallcaps": if flag() == true { smallCaps = .all }
         case "lowercasesmallcaps": if flag() == true { smallCaps = .lowercase }
         case "uppercasesmallcaps": if flag() == true { smallCaps = .uppercase }
@@ -179,7 +180,8 @@ struct StyleOverrides {
                 let bad = settings.filter { !ValueParsing.isFeatureSetting($0) }
                 if !bad.isEmpty {
                     warn(
-                        "'features' takes OpenType feature settings: a 4-character tag, +tag or -tag, or tag=value (\"ss01 tnum -liga\"); '\(bad.joined(separator: "', '"))' ignored",
+                        "'features' takes OpenType feature settings: a 4-character tag, +tag or -tag, or tag=value "
+                            + "(\"ss01 tnum -liga\"); '\(bad.joined(separator: "', '"))' ignored",
                         at)
                 }
                 features += settings.filter { ValueParsing.isFeatureSetting($0) }
@@ -198,8 +200,8 @@ struct StyleOverrides {
         case "strikethrough": strikethrough = decoration()
         case "baselineoffset": baselineOffset = number(TypographicLimits.baselineOffset)
         case "align", "alignment":
-            if let value, let a = TextAlignment(rawValue: value.lowercased()) {
-                alignment = a
+            if let value, let requested = TextAlignment(rawValue: value.lowercased()) {
+                alignment = requested
                 alignmentLocation = at
             } else {
                 warn("'align' is left, center, right or justify, not '\(value ?? "")'", at)
@@ -217,8 +219,8 @@ struct StyleOverrides {
             }
         case "hyphenate", "hyphens": hyphenate = flag()
         case "tabsize":
-            if let value, let n = Int(value), (1...16).contains(n) {
-                tabSize = n
+            if let value, let columns = Int(value), (1...16).contains(columns) {
+                tabSize = columns
             } else {
                 warn("'\(pair.key)' is a whole number of columns from 1 to 16, not '\(value ?? "")'", at)
             }
@@ -252,29 +254,29 @@ private struct AttributeValue {
 
     /// A number in pt within `range` (TypographicLimits), or nil with a warning.
     mutating func number(_ range: ClosedRange<Double>, unit: String = "pt") -> Double? {
-        guard let value, let v = Double(value.trimmingSuffix("pt")), v.isFinite else {
+        guard let value, let points = Double(value.trimmingSuffix("pt")), points.isFinite else {
             warn("'\(pair.key)' needs a number\(unit == "pt" ? " in pt" : ""), not '\(value ?? "")'", at)
             return nil
         }
-        if let problem = TypographicLimits.problem("'\(pair.key)'", v, range, unit: unit) {
+        if let problem = TypographicLimits.problem("'\(pair.key)'", points, range, unit: unit) {
             warn(problem, at)
             return nil
         }
-        return v
+        return points
     }
     mutating func spacing() -> LetterSpacing? {
         guard let value else {
             warn("'\(pair.key)' needs a value in pt or %", at)
             return nil
         }
-        if value.hasSuffix("%"), let v = Double(value.dropLast()), v.isFinite {
+        if value.hasSuffix("%"), let percent = Double(value.dropLast()), percent.isFinite {
             if let problem = TypographicLimits.problem(
-                "'\(pair.key)'", v, TypographicLimits.letterSpacingPercent, unit: "%")
+                "'\(pair.key)'", percent, TypographicLimits.letterSpacingPercent, unit: "%")
             {
                 warn(problem, at)
                 return nil
             }
-            return .percentOfSize(v)
+            return .percentOfSize(percent)
         }
         if Double(value.trimmingSuffix("pt")) != nil {
             return number(TypographicLimits.letterSpacing).map { .points($0) }
@@ -297,9 +299,10 @@ private struct AttributeValue {
             warn("'\(pair.key)' needs a colour", at)
             return nil
         }
-        if let c = RGBAColor(hex: text) ?? theme.color(named: text) { return c }
+        if let found = RGBAColor(hex: text) ?? theme.color(named: text) { return found }
         warn(
-            "'\(pair.key)': '\(text)' is not a colour (#RGB, #RRGGBB, #RRGGBBAA or one of: \(theme.colors.keys.sorted().joined(separator: ", ")))",
+            "'\(pair.key)': '\(text)' is not a colour (#RGB, #RRGGBB, #RRGGBBAA or one of: "
+                + "\(theme.colors.keys.sorted().joined(separator: ", ")))",
             at)
         return nil
     }

@@ -404,10 +404,10 @@ extension StyledBlock {
     /// row at a time), a contents entry's two parts, an image's caption.
     public var paragraphs: BlockParagraphs {
         switch content {
-        case .paragraph(let p): BlockParagraphs([p])
-        case .table(let t): BlockParagraphs(t)
-        case .entry(let a, let b): BlockParagraphs([a, b])
-        case .image(let i): BlockParagraphs(i.caption.map { [$0] } ?? [])
+        case .paragraph(let paragraph): BlockParagraphs([paragraph])
+        case .table(let table): BlockParagraphs(table)
+        case .entry(let leading, let trailing): BlockParagraphs([leading, trailing])
+        case .image(let image): BlockParagraphs(image.caption.map { [$0] } ?? [])
         case .rule, .pageBreak: BlockParagraphs([])
         }
     }
@@ -416,27 +416,27 @@ extension StyledBlock {
     /// included.
     public mutating func updateParagraphs(_ update: (inout StyledParagraph) -> Void) {
         switch content {
-        case .paragraph(var p):
-            update(&p)
-            content = .paragraph(p)
-        case .table(var t):
+        case .paragraph(var paragraph):
+            update(&paragraph)
+            content = .paragraph(paragraph)
+        case .table(var table):
             content = .pageBreak  // the table is held once, by `t`, while it is updated
-            for i in t.header.indices { update(&t.header[i]) }
-            t.rows.updateEach(update)
-            content = .table(t)
-        case .entry(var a, var b):
-            update(&a)
-            update(&b)
-            content = .entry(a, trailing: b)
-        case .image(var i):
-            if var caption = i.caption {
+            for index in table.header.indices { update(&table.header[index]) }
+            table.rows.updateEach(update)
+            content = .table(table)
+        case .entry(var leading, var trailing):
+            update(&leading)
+            update(&trailing)
+            content = .entry(leading, trailing: trailing)
+        case .image(var image):
+            if var caption = image.caption {
                 update(&caption)
-                i.caption = caption
+                image.caption = caption
             }
-            content = .image(i)
+            content = .image(image)
         case .rule, .pageBreak: break
         }
-        for number in footnotes.keys { for i in footnotes[number]!.indices { update(&footnotes[number]![i]) } }
+        for number in footnotes.keys { for index in footnotes[number]!.indices { update(&footnotes[number]![index]) } }
     }
 
     /// Whether any run of the block links to the internal destination `name`.
@@ -461,19 +461,21 @@ public enum ImageDimension: Hashable, Sendable {
     /// ``TypographicLimits/imageShare`` (0.1 % to 100 %): a picture drawn a trillionth of a
     /// point wide cannot be scaled to (Cairo: "invalid matrix").
     public init?(_ text: String) {
-        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
-        if t.hasSuffix("%") {
-            guard let v = Double(t.dropLast()), TypographicLimits.imageShare.contains(v) else { return nil }
-            self = .fraction(v / 100)
-        } else if t.hasSuffix("px") || Double(t) != nil {
-            let pixels = Double(t.hasSuffix("px") ? String(t.dropLast(2)) : t)
-            guard let v = pixels, TypographicLimits.imageSide.contains(v * 0.75) else {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if trimmed.hasSuffix("%") {
+            guard let share = Double(trimmed.dropLast()), TypographicLimits.imageShare.contains(share) else {
                 return nil
             }
-            self = .points(v * 0.75)
+            self = .fraction(share / 100)
+        } else if trimmed.hasSuffix("px") || Double(trimmed) != nil {
+            let pixels = Double(trimmed.hasSuffix("px") ? String(trimmed.dropLast(2)) : trimmed)
+            guard let pixelCount = pixels, TypographicLimits.imageSide.contains(pixelCount * 0.75) else {
+                return nil
+            }
+            self = .points(pixelCount * 0.75)
         } else {
-            guard let v = Length.points(t), TypographicLimits.imageSide.contains(v) else { return nil }
-            self = .points(v)
+            guard let points = Length.points(trimmed), TypographicLimits.imageSide.contains(points) else { return nil }
+            self = .points(points)
         }
     }
 
@@ -489,20 +491,20 @@ public enum ImageDimension: Hashable, Sendable {
     /// attribute `key` (`width` or `height`): a percentage past 100 % or not above 0, a length
     /// that is 0 or negative, or not a length at all.
     public static func problem(_ text: String, key: String) -> String {
-        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         let whole = key.lowercased() == "height" ? "the text area's height" : "the measure"
         let share = TypographicLimits.imageShare
-        if t.hasSuffix("%"), Double(t.dropLast()) != nil {
+        if trimmed.hasSuffix("%"), Double(trimmed.dropLast()) != nil {
             return "'\(key)' of an image is a share of \(whole), at least \(share.lowerBound)% and at most 100%, "
                 + "not '\(text)'; ignored"
         }
         let side = TypographicLimits.imageSide
         let pixels = Int(side.upperBound / 0.75)
         let range = "between \(Int(side.lowerBound)) pt and \(Int(side.upperBound)) pt (\(pixels) px)"
-        let number = t.prefix { "+-.0123456789eEinfa".contains($0) }
-        if let v = Double(number) {
-            if v.isNaN { return "'\(key)' of an image is not a number ('\(text)'); ignored" }
-            if v <= 0 { return "'\(key)' of an image must be more than 0, not '\(text)'; ignored" }
+        let number = trimmed.prefix { "+-.0123456789eEinfa".contains($0) }
+        if let value = Double(number) {
+            if value.isNaN { return "'\(key)' of an image is not a number ('\(text)'); ignored" }
+            if value <= 0 { return "'\(key)' of an image must be more than 0, not '\(text)'; ignored" }
             return "'\(key)' of an image must be \(range), not '\(text)'; ignored"
         }
         return "'\(key)' of an image is a length (%, px, pt, mm, cm, in), not '\(text)'; ignored"

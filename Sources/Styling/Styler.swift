@@ -536,7 +536,8 @@ public struct Styler: Sendable {
         for inline in inlines {
             switch inline {
             case .anchor(let id): ids.append(id)
-            case .text(let t) where t.unicodeScalars.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }):
+            case .text(let t)
+            where t.unicodeScalars.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }):
                 continue
             case .softBreak: continue
             case .span(let attributes, let children):
@@ -692,7 +693,8 @@ public struct Styler: Sendable {
         // Local files are checked with the layout's image reader (Typesetter's ImageCheck).
         if isRemote {
             warn(
-                "remote image '\(source.prefix(60))\(source.count > 60 ? "…" : "")' is not fetched; drawing a placeholder",
+                "remote image '\(source.prefix(60))\(source.count > 60 ? "…" : "")' is not fetched; drawing a "
+                    + "placeholder",
                 imageLocation ?? location, kind: .image)
         }
         var captionCascade = context.cascade

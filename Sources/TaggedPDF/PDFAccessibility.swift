@@ -136,7 +136,8 @@ enum XMP {
             <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
             <x:xmpmeta xmlns:x="adobe:ns:meta/">
             <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-            <rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:pdf="http://ns.adobe.com/pdf/1.3/" \
+            <rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" \
+            xmlns:pdf="http://ns.adobe.com/pdf/1.3/" \
             xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:pdfuaid="http://www.aiim.org/pdfua/ns/id/">
             \(fields.joined(separator: "\n"))
             </rdf:Description>

@@ -31,8 +31,8 @@ enum PDFValue {
     /// A dictionary with `key` set to `value` (replaced in place, or appended).
     func setting(_ key: String, _ value: PDFValue) -> PDFValue {
         guard case .dictionary(var entries) = self else { return self }
-        if let i = entries.firstIndex(where: { $0.key == key }) {
-            entries[i].value = value
+        if let index = entries.firstIndex(where: { $0.key == key }) {
+            entries[index].value = value
         } else {
             entries.append((key, value))
         }
@@ -46,16 +46,16 @@ enum PDFValue {
     }
 
     /// The name's text, or nil.
-    var nameValue: String? { if case .name(let n) = self { return n } else { return nil } }
+    var nameValue: String? { if case .name(let name) = self { return name } else { return nil } }
 
     /// `text` as a PDF text string (PDF 1.7 §7.9.2.2): a literal string when it is printable
     /// ASCII, otherwise UTF-16BE with a byte-order mark, written in hexadecimal.
     static func text(_ text: String) -> PDFValue {
         if text.utf8.allSatisfy({ (0x20..<0x7F).contains($0) }) {
             var bytes: [UInt8] = [0x28]
-            for b in text.utf8 {
-                if b == 0x28 || b == 0x29 || b == 0x5C { bytes.append(0x5C) }
-                bytes.append(b)
+            for byte in text.utf8 {
+                if byte == 0x28 || byte == 0x29 || byte == 0x5C { bytes.append(0x5C) }
+                bytes.append(byte)
             }
             bytes.append(0x29)
             return .string(bytes)
@@ -77,18 +77,18 @@ enum PDFValue {
     func literalText(limit: Int) -> String? {
         guard case .string(let raw) = self, raw.first == 0x28, raw.count >= 2 else { return nil }
         var out: [UInt8] = []
-        var i = 1
+        var position = 1
         let end = raw.count - 1
-        while i < end, out.count < limit {
-            let b = raw[i]
-            guard b == 0x5C, i + 1 < end else {
-                out.append(b)
-                i += 1
+        while position < end, out.count < limit {
+            let byte = raw[position]
+            guard byte == 0x5C, position + 1 < end else {
+                out.append(byte)
+                position += 1
                 continue
             }
-            let e = raw[i + 1]
-            i += 2
-            switch e {
+            let escaped = raw[position + 1]
+            position += 2
+            switch escaped {
             case UInt8(ascii: "n"): out.append(0x0A)
             case UInt8(ascii: "r"): out.append(0x0D)
             case UInt8(ascii: "t"): out.append(0x09)
@@ -96,15 +96,15 @@ enum PDFValue {
             case UInt8(ascii: "f"): out.append(0x0C)
             case 0x0A: break
             case 0x30...0x37:
-                var v = Int(e - 0x30)
-                var n = 1
-                while n < 3, i < end, (0x30...0x37).contains(raw[i]) {
-                    v = v * 8 + Int(raw[i] - 0x30)
-                    i += 1
-                    n += 1
+                var code = Int(escaped - 0x30)
+                var digitCount = 1
+                while digitCount < 3, position < end, (0x30...0x37).contains(raw[position]) {
+                    code = code * 8 + Int(raw[position] - 0x30)
+                    position += 1
+                    digitCount += 1
                 }
-                out.append(UInt8(truncatingIfNeeded: v))
-            default: out.append(e)
+                out.append(UInt8(truncatingIfNeeded: code))
+            default: out.append(escaped)
             }
         }
         return String(decoding: out.map { UInt16($0) }, as: UTF16.self)
@@ -117,19 +117,19 @@ enum PDFValue {
     func write(to out: inout [UInt8]) {
         switch self {
         case .null: out.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
-        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-        case .integer(let n): Self.writeDecimal(n, to: &out)
+        case .bool(let flag): out.append(contentsOf: (flag ? "true" : "false").utf8)
+        case .integer(let number): Self.writeDecimal(number, to: &out)
         case .real(let raw), .string(let raw): out.append(contentsOf: raw)
-        case .name(let n):
+        case .name(let name):
             out.append(0x2F)
-            out.append(contentsOf: n.utf8)
-        case .reference(let n):
-            Self.writeDecimal(Int(n), to: &out)
+            out.append(contentsOf: name.utf8)
+        case .reference(let objectNumber):
+            Self.writeDecimal(Int(objectNumber), to: &out)
             out.append(contentsOf: [0x20, 0x30, 0x20, 0x52])
         case .array(let items):
             out.append(0x5B)
-            for (k, item) in items.enumerated() {
-                if k > 0 { out.append(0x20) }
+            for (position, item) in items.enumerated() {
+                if position > 0 { out.append(0x20) }
                 item.write(to: &out)
             }
             out.append(0x5D)
@@ -152,13 +152,13 @@ enum PDFValue {
         var magnitude = n.magnitude
         // At most 20 digits (UInt64.max); written from the right into a fixed buffer.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var i = 20
+            var position = 20
             repeat {
-                i -= 1
-                digits[i] = 0x30 + UInt8(magnitude % 10)
+                position -= 1
+                digits[position] = 0x30 + UInt8(magnitude % 10)
                 magnitude /= 10
             } while magnitude > 0
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[i..<20]))
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[position..<20]))
         }
     }
 }
@@ -188,13 +188,13 @@ struct CairoPDFFile {
         let tail = max(0, bytes.count - 64)
         var start: Int?
         let marker = Array("startxref".utf8)
-        var k = bytes.count - marker.count
-        while k >= tail {
-            if bytes[k] == marker[0], Array(bytes[k..<(k + marker.count)]) == marker {
-                start = k + marker.count
+        var position = bytes.count - marker.count
+        while position >= tail {
+            if bytes[position] == marker[0], Array(bytes[position..<(position + marker.count)]) == marker {
+                start = position + marker.count
                 break
             }
-            k -= 1
+            position -= 1
         }
         guard let start else { throw Unsupported(description: "no startxref") }
         var parser = PDFLexer(bytes: bytes, index: start)
@@ -228,10 +228,10 @@ struct CairoPDFFile {
     /// The byte offset of object `n`, nil when it is free or out of range.
     func offset(_ n: Int32) -> Int? {
         guard n > 0, n < size else { return nil }
-        let e = entries + 20 * Int(n)
-        guard e + 20 <= bytes.count, bytes[e + 17] == 0x6E else { return nil }
+        let entry = entries + 20 * Int(n)
+        guard entry + 20 <= bytes.count, bytes[entry + 17] == 0x6E else { return nil }
         var value = 0
-        for k in e..<(e + 10) { value = value * 10 + Int(bytes[k] &- 0x30) }
+        for byteIndex in entry..<(entry + 10) { value = value * 10 + Int(bytes[byteIndex] &- 0x30) }
         return value < bytes.count ? value : nil
     }
 
@@ -250,45 +250,47 @@ struct CairoPDFFile {
     /// - Throws: ``Unsupported`` when object `n` is missing or its header is not at its offset.
     private func parserAfterHeader(of n: Int32) throws -> (PDFLexer, offset: Int) {
         guard let offset = offset(n) else { throw Unsupported(description: "object \(n) is missing") }
-        var p = PDFLexer(bytes: bytes, index: offset)
-        guard p.integer() == Int(n) else { throw Unsupported(description: "object \(n) is not at its offset") }
-        p.skipSpace()
-        guard p.integer() == 0, p.keyword("obj") else { throw Unsupported(description: "object \(n) has no header") }
-        p.skipSpace()
-        return (p, offset)
+        var parser = PDFLexer(bytes: bytes, index: offset)
+        guard parser.integer() == Int(n) else { throw Unsupported(description: "object \(n) is not at its offset") }
+        parser.skipSpace()
+        guard parser.integer() == 0, parser.keyword("obj") else {
+            throw Unsupported(description: "object \(n) has no header")
+        }
+        parser.skipSpace()
+        return (parser, offset)
     }
 
     /// - Throws: ``Unsupported`` when object `n` is missing or is not well formed.
     func object(_ n: Int32) throws -> Object {
-        var (p, offset) = try parserAfterHeader(of: n)
-        let start = p.index
+        var (parser, offset) = try parserAfterHeader(of: n)
+        let start = parser.index
         let value: PDFValue
-        do { value = try p.value() } catch { throw Unsupported(description: "object \(n) is malformed") }
-        let valueEnd = p.index
+        do { value = try parser.value() } catch { throw Unsupported(description: "object \(n) is malformed") }
+        let valueEnd = parser.index
         var data: Range<Int>?
-        if p.keyword("stream") {
-            if p.index < bytes.count, bytes[p.index] == 0x0D { p.index += 1 }
-            if p.index < bytes.count, bytes[p.index] == 0x0A { p.index += 1 }
+        if parser.keyword("stream") {
+            if parser.index < bytes.count, bytes[parser.index] == 0x0D { parser.index += 1 }
+            if parser.index < bytes.count, bytes[parser.index] == 0x0A { parser.index += 1 }
             let length: Int
             switch value["Length"] {
-            case .integer(let l)?: length = l
-            case .reference(let r)?:
-                guard case .integer(let l) = try object(r).value else {
+            case .integer(let direct)?: length = direct
+            case .reference(let lengthObject)?:
+                guard case .integer(let resolved) = try object(lengthObject).value else {
                     throw Unsupported(description: "stream \(n) has no length")
                 }
-                length = l
+                length = resolved
             default: throw Unsupported(description: "stream \(n) has no length")
             }
-            guard length >= 0, p.index + length <= bytes.count else {
+            guard length >= 0, parser.index + length <= bytes.count else {
                 throw Unsupported(description: "stream \(n) is cut short")
             }
-            data = p.index..<(p.index + length)
-            p.index += length
-            guard p.keyword("endstream") else { throw Unsupported(description: "stream \(n) has no endstream") }
+            data = parser.index..<(parser.index + length)
+            parser.index += length
+            guard parser.keyword("endstream") else { throw Unsupported(description: "stream \(n) has no endstream") }
         }
-        guard p.keyword("endobj") else { throw Unsupported(description: "object \(n) has no endobj") }
-        noteRead(p.index - offset)
-        return Object(value: value, valueRange: start..<valueEnd, streamData: data, range: offset..<p.index)
+        guard parser.keyword("endobj") else { throw Unsupported(description: "object \(n) has no endobj") }
+        noteRead(parser.index - offset)
+        return Object(value: value, valueRange: start..<valueEnd, streamData: data, range: offset..<parser.index)
     }
 
     /// Counts `count` bytes read (objects parsed here, stream data its callers copy or
@@ -305,7 +307,7 @@ struct CairoPDFFile {
 
     /// A reference's target value (one level), or the value itself.
     func resolved(_ value: PDFValue?) throws -> PDFValue? {
-        if case .reference(let r)? = value { return try object(r).value }
+        if case .reference(let target)? = value { return try object(target).value }
         return value
     }
 }

@@ -347,7 +347,8 @@ struct FontCheck {
                 let count = entry.characters.count
                 return Diagnostic(
                     .warning,
-                    "no installed font draws \(count) character\(count == 1 ? "" : "s")\(what): \(list)\(more); they print as boxes (install a font that has them, or register one with --fonts)",
+                    "no installed font draws \(count) character\(count == 1 ? "" : "s")\(what): \(list)\(more); they "
+                        + "print as boxes (install a font that has them, or register one with --fonts)",
                     at: entry.location, kind: .font)
             }
     }

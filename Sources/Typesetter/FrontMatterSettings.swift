@@ -59,7 +59,9 @@ enum FrontMatterSettings {
             if !unknown.isEmpty {
                 warn(
                     key,
-                    "unknown field\(unknown.count == 1 ? "" : "s") \(unknown.map { "{\($0)}" }.joined(separator: ", ")) (known: {title}, {page}, {pages}, {date}); printed as written"
+                    "unknown field\(unknown.count == 1 ? "" : "s") "
+                        + "\(unknown.map { "{\($0)}" }.joined(separator: ", ")) (known: {title}, {page}, {pages}, "
+                        + "{date}); printed as written"
                 )
             }
         }

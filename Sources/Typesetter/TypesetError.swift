@@ -31,7 +31,8 @@ public enum TypesetError: Error, CustomStringConvertible, Equatable {
         case .invalidTheme(let problems): problems.joined(separator: "\n")
         case .warningsAreErrors(let diagnostics):
             (diagnostics.map(\.description) + [
-                "\(diagnostics.count) warning\(diagnostics.count == 1 ? "" : "s") treated as error\(diagnostics.count == 1 ? "" : "s") (strict mode); nothing written"
+                "\(diagnostics.count) warning\(diagnostics.count == 1 ? "" : "s") treated as "
+                    + "error\(diagnostics.count == 1 ? "" : "s") (strict mode); nothing written"
             ]).joined(separator: "\n")
         case .renderingFailed(let message): "rendering failed: \(message)"
         case .fontFolder(let path, let reason): "\(path): cannot register font folder: \(reason)"

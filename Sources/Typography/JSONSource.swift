@@ -46,25 +46,25 @@ struct JSONNode {
 
     /// Object members in source order, or nil when not an object.
     var members: [Member]? {
-        if case .object(let m) = value { return m }
+        if case .object(let members) = value { return members }
         return nil
     }
     /// The member named `key` (the last one when repeated), or nil.
     subscript(key: String) -> JSONNode? { members?.last(where: { $0.key == key })?.value }
     var string: String? {
-        if case .string(let s) = value { return s }
+        if case .string(let text) = value { return text }
         return nil
     }
     var number: Double? {
-        if case .number(let d, _) = value { return d }
+        if case .number(let number, _) = value { return number }
         return nil
     }
     var bool: Bool? {
-        if case .bool(let b) = value { return b }
+        if case .bool(let flag) = value { return flag }
         return nil
     }
     var array: [JSONNode]? {
-        if case .array(let a) = value { return a }
+        if case .array(let items) = value { return items }
         return nil
     }
     var isNull: Bool {
@@ -78,9 +78,9 @@ struct JSONNode {
         switch value {
         case .object: "an object"
         case .array: "an array"
-        case .string(let s): "the string \"\(s)\""
+        case .string(let text): "the string \"\(text)\""
         case .number(_, let literal): "the number \(literal)"
-        case .bool(let b): b ? "true" : "false"
+        case .bool(let flag): flag ? "true" : "false"
         case .null: "null"
         }
     }
@@ -114,27 +114,27 @@ enum JSONSource {
 
     private struct Parser {
         let bytes: [UInt8]
-        var i = 0
+        var index = 0
         var line = 1, lineStart = 0
 
         init(bytes: [UInt8]) {
             self.bytes = bytes
             if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-                i = 3
+                index = 3
                 lineStart = 3
             }
         }
 
         /// Position of byte offset `offset` on the current line (columns count scalars).
         func position(_ offset: Int? = nil) -> SourcePosition {
-            let end = min(offset ?? i, bytes.count)
+            let end = min(offset ?? index, bytes.count)
             var column = 1
             var from = lineStart
             if counted.lineStart == lineStart, counted.offset <= end {
                 column = counted.column
                 from = counted.offset
             }
-            if from < end { for b in bytes[from..<end] where b & 0xC0 != 0x80 { column += 1 } }
+            if from < end { for byte in bytes[from..<end] where byte & 0xC0 != 0x80 { column += 1 } }
             return SourcePosition(line: line, column: column)
         }
 
@@ -144,39 +144,39 @@ enum JSONSource {
 
         /// The position of the current byte, remembered for the next call.
         mutating func here() -> SourcePosition {
-            let p = position()
-            counted = (lineStart, min(i, bytes.count), p.column)
-            return p
+            let location = position()
+            counted = (lineStart, min(index, bytes.count), location.column)
+            return location
         }
 
         func fail(_ message: String, at offset: Int? = nil) -> JSONSyntaxError {
             JSONSyntaxError(position: position(offset), message: message)
         }
 
-        var current: UInt8? { i < bytes.count ? bytes[i] : nil }
+        var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
-        func describe(_ b: UInt8?) -> String {
-            guard let b else { return "end of file" }
-            if b >= 0x20 && b < 0x7F { return "'\(Character(UnicodeScalar(b)))'" }
-            if b == 0x0A { return "end of line" }
+        func describe(_ byte: UInt8?) -> String {
+            guard let byte else { return "end of file" }
+            if byte >= 0x20 && byte < 0x7F { return "'\(Character(UnicodeScalar(byte)))'" }
+            if byte == 0x0A { return "end of line" }
             // Decode the scalar starting here for a readable message.
-            let scalarBytes = bytes[i..<min(i + 4, bytes.count)]
-            if let s = String(
-                bytes: scalarBytes.prefix(b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1), encoding: .utf8)
+            let scalarBytes = bytes[index..<min(index + 4, bytes.count)]
+            if let text = String(
+                bytes: scalarBytes.prefix(byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1), encoding: .utf8)
             {
-                return "'\(s)'"
+                return "'\(text)'"
             }
-            return String(format: "byte 0x%02X", b)
+            return String(format: "byte 0x%02X", byte)
         }
 
         mutating func skipWhitespace() {
-            while let b = current {
-                switch b {
-                case 0x20, 0x09, 0x0D: i += 1
+            while let byte = current {
+                switch byte {
+                case 0x20, 0x09, 0x0D: index += 1
                 case 0x0A:
-                    i += 1
+                    index += 1
                     line += 1
-                    lineStart = i
+                    lineStart = index
                 default: return
                 }
             }
@@ -203,8 +203,8 @@ enum JSONSource {
             guard depth <= Parser.maximumDepth else {
                 throw fail("values nested more than \(Parser.maximumDepth) levels deep")
             }
-            guard let b = current else { throw fail("unexpected end of file: expected a value") }
-            switch b {
+            guard let byte = current else { throw fail("unexpected end of file: expected a value") }
+            switch byte {
             case UInt8(ascii: "{"): return try object(start)
             case UInt8(ascii: "["): return try array(start)
             case UInt8(ascii: "\""): return JSONNode(value: .string(try string()), position: start)
@@ -219,24 +219,24 @@ enum JSONSource {
                 try literal("null")
                 return JSONNode(value: .null, position: start)
             case UInt8(ascii: "'"): throw fail("strings must use double quotes (\"), not single quotes")
-            default: throw fail("unexpected \(describe(b)): expected a value")
+            default: throw fail("unexpected \(describe(byte)): expected a value")
             }
         }
 
         mutating func literal(_ word: String) throws(JSONSyntaxError) {
-            let w = Array(word.utf8)
-            guard bytes.count >= i + w.count, Array(bytes[i..<i + w.count]) == w else {
+            let expected = Array(word.utf8)
+            guard bytes.count >= index + expected.count, Array(bytes[index..<index + expected.count]) == expected else {
                 throw fail("invalid literal: expected '\(word)'")
             }
-            i += w.count
+            index += expected.count
         }
 
         mutating func object(_ start: SourcePosition) throws(JSONSyntaxError) -> JSONNode {
-            i += 1
+            index += 1
             var members: [JSONNode.Member] = []
             skipWhitespace()
             if current == UInt8(ascii: "}") {
-                i += 1
+                index += 1
                 return JSONNode(value: .object([]), position: start)
             }
             while true {
@@ -251,17 +251,17 @@ enum JSONSource {
                 guard current == UInt8(ascii: ":") else {
                     throw fail("unexpected \(describe(current)): expected ':' after key \"\(key)\"")
                 }
-                i += 1
+                index += 1
                 skipWhitespace()
-                let v = try value()
-                members.append(JSONNode.Member(key: key, keyPosition: keyPosition, value: v))
+                let memberValue = try value()
+                members.append(JSONNode.Member(key: key, keyPosition: keyPosition, value: memberValue))
                 skipWhitespace()
                 if current == UInt8(ascii: ",") {
-                    i += 1
+                    index += 1
                     continue
                 }
                 if current == UInt8(ascii: "}") {
-                    i += 1
+                    index += 1
                     return JSONNode(value: .object(members), position: start)
                 }
                 throw fail("unexpected \(describe(current)): expected ',' or '}' after the value of \"\(key)\"")
@@ -269,11 +269,11 @@ enum JSONSource {
         }
 
         mutating func array(_ start: SourcePosition) throws(JSONSyntaxError) -> JSONNode {
-            i += 1
+            index += 1
             var items: [JSONNode] = []
             skipWhitespace()
             if current == UInt8(ascii: "]") {
-                i += 1
+                index += 1
                 return JSONNode(value: .array([]), position: start)
             }
             while true {
@@ -282,11 +282,11 @@ enum JSONSource {
                 items.append(try value())
                 skipWhitespace()
                 if current == UInt8(ascii: ",") {
-                    i += 1
+                    index += 1
                     continue
                 }
                 if current == UInt8(ascii: "]") {
-                    i += 1
+                    index += 1
                     return JSONNode(value: .array(items), position: start)
                 }
                 throw fail("unexpected \(describe(current)): expected ',' or ']' in array")
@@ -294,30 +294,31 @@ enum JSONSource {
         }
 
         mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
-            guard i + 4 <= bytes.count, let v = UInt32(String(decoding: bytes[i..<i + 4], as: UTF8.self), radix: 16)
+            guard index + 4 <= bytes.count,
+                let code = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
             else {
                 throw fail("invalid \\u escape: expected four hex digits")
             }
-            i += 4
-            return v
+            index += 4
+            return code
         }
 
         mutating func string() throws(JSONSyntaxError) -> String {
-            let open = i
-            i += 1
+            let open = index
+            index += 1
             var out = [UInt8]()
             while true {
-                guard let b = current else { throw fail("unterminated string (opened here)", at: open) }
-                switch b {
+                guard let byte = current else { throw fail("unterminated string (opened here)", at: open) }
+                switch byte {
                 case UInt8(ascii: "\""):
-                    i += 1
+                    index += 1
                     return String(decoding: out, as: UTF8.self)
                 case UInt8(ascii: "\\"):
-                    i += 1
-                    guard let e = current else { throw fail("unterminated string (opened here)", at: open) }
-                    i += 1
-                    switch e {
-                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
+                    index += 1
+                    guard let escaped = current else { throw fail("unterminated string (opened here)", at: open) }
+                    index += 1
+                    switch escaped {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escaped)
                     case UInt8(ascii: "b"): out.append(0x08)
                     case UInt8(ascii: "f"): out.append(0x0C)
                     case UInt8(ascii: "n"): out.append(0x0A)
@@ -326,9 +327,9 @@ enum JSONSource {
                     case UInt8(ascii: "u"):
                         var code = try hex4()
                         if (0xD800..<0xDC00).contains(code), current == UInt8(ascii: "\\"),
-                            i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "u")
+                            index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u")
                         {
-                            i += 2
+                            index += 2
                             let low = try hex4()
                             if (0xDC00..<0xE000).contains(low) {
                                 code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
@@ -337,50 +338,51 @@ enum JSONSource {
                         out.append(
                             contentsOf: Array(String(UnicodeScalar(code).map(Character.init) ?? "\u{FFFD}").utf8))
                     default:
-                        throw fail("invalid escape '\\\(Character(UnicodeScalar(e)))' in string", at: i - 2)
+                        throw fail("invalid escape '\\\(Character(UnicodeScalar(escaped)))' in string", at: index - 2)
                     }
                 case 0x0A:
                     throw fail("unterminated string: line break inside a string (opened at \(position(open)))")
                 case 0..<0x20:
                     throw fail("control character in string: write it as an escape")
                 default:
-                    out.append(b)
-                    i += 1
+                    out.append(byte)
+                    index += 1
                 }
             }
         }
 
         mutating func number(_ start: SourcePosition) throws(JSONSyntaxError) -> JSONNode {
-            let begin = i
+            let begin = index
             func digit(_ b: UInt8?) -> Bool { b.map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
-            if current == UInt8(ascii: "-") { i += 1 }
+            if current == UInt8(ascii: "-") { index += 1 }
             guard digit(current) else { throw fail("invalid number: expected a digit") }
             if current == UInt8(ascii: "0") {
-                i += 1
+                index += 1
                 if digit(current) { throw fail("invalid number: leading zeros are not allowed") }
             } else {
-                while digit(current) { i += 1 }
+                while digit(current) { index += 1 }
             }
             if current == UInt8(ascii: ".") {
-                i += 1
+                index += 1
                 guard digit(current) else { throw fail("invalid number: expected a digit after '.'") }
-                while digit(current) { i += 1 }
+                while digit(current) { index += 1 }
             }
             if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
-                i += 1
-                if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { i += 1 }
+                index += 1
+                if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
                 guard digit(current) else { throw fail("invalid number: expected a digit in the exponent") }
-                while digit(current) { i += 1 }
+                while digit(current) { index += 1 }
             }
-            let literal = String(decoding: bytes[begin..<i], as: UTF8.self)
-            guard let d = Double(literal) else { throw fail("invalid number '\(literal)'", at: begin) }
-            if let b = current, (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || b == UInt8(ascii: "%") {
+            let literal = String(decoding: bytes[begin..<index], as: UTF8.self)
+            guard let value = Double(literal) else { throw fail("invalid number '\(literal)'", at: begin) }
+            if let byte = current, (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || byte == UInt8(ascii: "%")
+            {
                 throw fail(
-                    "unexpected \(describe(b)) after number \(literal): write values with units as strings, e.g. "
+                    "unexpected \(describe(byte)) after number \(literal): write values with units as strings, e.g. "
                         + "\"\(literal)pt\""
                 )
             }
-            return JSONNode(value: .number(d, literal: literal), position: start)
+            return JSONNode(value: .number(value, literal: literal), position: start)
         }
     }
 }

@@ -79,7 +79,8 @@ public enum ThemeLoader {
                 ThemeProblem(
                     file: nameOrPath, line: 0, column: 0,
                     message:
-                        "no such theme: not a built-in theme (\(builtInNames.joined(separator: ", "))) nor an existing file"
+                        "no such theme: not a built-in theme (\(builtInNames.joined(separator: ", "))) nor an "
+                        + "existing file"
                 )
             ])
         }
@@ -108,21 +109,23 @@ public enum ThemeLoader {
 }
 
 /// Levenshtein distance, for "did you mean" hints.
-func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a)
-    let b = Array(b)
-    if a.isEmpty { return b.count }
-    var row = Array(0...b.count)
-    for i in 1...a.count {
+func editDistance(_ first: String, _ second: String) -> Int {
+    let source = Array(first)
+    let target = Array(second)
+    if source.isEmpty { return target.count }
+    var row = Array(0...target.count)
+    for sourceIndex in 1...source.count {
         var previous = row[0]
-        row[0] = i
-        for j in stride(from: 1, through: b.count, by: 1) {
-            let old = row[j]
-            row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+        row[0] = sourceIndex
+        for targetIndex in stride(from: 1, through: target.count, by: 1) {
+            let old = row[targetIndex]
+            row[targetIndex] = min(
+                row[targetIndex] + 1, row[targetIndex - 1] + 1,
+                previous + (source[sourceIndex - 1] == target[targetIndex - 1] ? 0 : 1))
             previous = old
         }
     }
-    return row[b.count]
+    return row[target.count]
 }
 
 /// `; did you mean 'x'?` when a candidate is close to `word`, else "".
@@ -150,13 +153,15 @@ private struct ThemeDecoder {
             return []
         }
         var result: [JSONNode.Member] = []
-        for m in members where !m.key.hasPrefix("$") {
-            if known.contains(m.key) {
-                result.append(m)
+        for member in members where !member.key.hasPrefix("$") {
+            if known.contains(member.key) {
+                result.append(member)
             } else {
                 error(
-                    m.keyPosition,
-                    "unknown key '\(m.key)' in \(what)\(suggestion(for: m.key, among: known)); expected one of: \(known.joined(separator: ", "))"
+                    member.keyPosition,
+                    "unknown key '\(member.key)' in \(what)\(suggestion(for: member.key, among: known)); expected "
+                        + "one of: "
+                        + "\(known.joined(separator: ", "))"
                 )
             }
         }
@@ -164,21 +169,21 @@ private struct ThemeDecoder {
     }
 
     mutating func string(_ node: JSONNode, _ what: String) -> String? {
-        if let s = node.string { return s }
+        if let text = node.string { return text }
         error(node.position, "\(what) must be a string, not \(node.typeName)")
         return nil
     }
 
     mutating func stringList(_ node: JSONNode, _ what: String) -> [String]? {
-        if let s = node.string { return [s] }
+        if let text = node.string { return [text] }
         if let items = node.array {
             var result: [String] = []
             for item in items {
-                guard let s = item.string else {
+                guard let text = item.string else {
                     error(item.position, "\(what) must be a list of strings; found \(item.typeName)")
                     return nil
                 }
-                result.append(s)
+                result.append(text)
             }
             if result.isEmpty {
                 error(node.position, "\(what) must not be empty")
@@ -191,7 +196,7 @@ private struct ThemeDecoder {
     }
 
     mutating func length(_ node: JSONNode, _ what: String) -> Double? {
-        if let v = ValueParsing.points(node, allowRem: false), node.members == nil { return v }
+        if let points = ValueParsing.points(node, allowRem: false), node.members == nil { return points }
         error(
             node.position,
             "\(what): expected a length — a number in pt or a string with a unit pt, px, mm, cm or in (e.g. \"20mm\") "
@@ -218,12 +223,13 @@ private struct ThemeDecoder {
 
         var base = Theme.default
         if let ext = top["extends"]?.value, let name = string(ext, "extends") {
-            if let b = ThemeLoader.builtIn(named: name) {
-                base = b
+            if let builtIn = ThemeLoader.builtIn(named: name) {
+                base = builtIn
             } else {
                 error(
                     ext.position,
-                    "unknown built-in theme '\(name)' in extends; built-in themes are \(ThemeLoader.builtInNames.joined(separator: ", "))"
+                    "unknown built-in theme '\(name)' in extends; built-in themes are "
+                        + "\(ThemeLoader.builtInNames.joined(separator: ", "))"
                 )
             }
         }
@@ -239,15 +245,15 @@ private struct ThemeDecoder {
                 error(
                     fams.value.position, "families must be an object of name → family list, not \(fams.value.typeName)")
             }
-            for m in fams.value.members ?? [] where !m.key.hasPrefix("$") {
-                guard let list = stringList(m.value, "families.\(m.key)") else { continue }
-                if let old = base.families[m.key] {
+            for member in fams.value.members ?? [] where !member.key.hasPrefix("$") {
+                guard let list = stringList(member.value, "families.\(member.key)") else { continue }
+                if let old = base.families[member.key] {
                     for role in TextRole.allCases where theme[role].families == old {
                         theme.styles[role]!.families = list
                     }
                     if theme.monospaceFamilies == old { theme.monospaceFamilies = list }
                 }
-                theme.families[m.key] = list
+                theme.families[member.key] = list
             }
         }
         if let mono = top["monospace"], let list = stringList(mono.value, "monospace") {
@@ -259,21 +265,22 @@ private struct ThemeDecoder {
             if roles.value.members == nil {
                 error(roles.value.position, "roles must be an object keyed by role name, not \(roles.value.typeName)")
             }
-            for m in roles.value.members ?? [] where !m.key.hasPrefix("$") {
-                guard let role = TextRole(name: m.key) else {
+            for member in roles.value.members ?? [] where !member.key.hasPrefix("$") {
+                guard let role = TextRole(name: member.key) else {
                     let names = TextRole.allCases.map(\.displayName)
                     error(
-                        m.keyPosition,
-                        "unknown role '\(m.key)'\(suggestion(for: m.key, among: names)); roles are \(names.joined(separator: ", "))"
+                        member.keyPosition,
+                        "unknown role '\(member.key)'\(suggestion(for: member.key, among: names)); roles are "
+                            + "\(names.joined(separator: ", "))"
                     )
                     continue
                 }
                 if let first = seen[role] {
-                    error(m.keyPosition, "role \(role.displayName) is already defined at \(first)")
+                    error(member.keyPosition, "role \(role.displayName) is already defined at \(first)")
                     continue
                 }
-                seen[role] = m.keyPosition
-                theme.styles[role] = decodeRole(m.value, role: role, base: theme[role], families: theme.families)
+                seen[role] = member.keyPosition
+                theme.styles[role] = decodeRole(member.value, role: role, base: theme[role], families: theme.families)
             }
         }
 
@@ -283,14 +290,14 @@ private struct ThemeDecoder {
                     colors.value.position,
                     "colors must be an object of name → \"#RRGGBB\", not \(colors.value.typeName)")
             }
-            for m in colors.value.members ?? [] where !m.key.hasPrefix("$") {
-                guard let hex = string(m.value, "colors.\(m.key)") else { continue }
-                if let c = RGBAColor(hex: hex) {
-                    theme.colors[m.key] = c
+            for member in colors.value.members ?? [] where !member.key.hasPrefix("$") {
+                guard let hex = string(member.value, "colors.\(member.key)") else { continue }
+                if let color = RGBAColor(hex: hex) {
+                    theme.colors[member.key] = color
                 } else {
                     error(
-                        m.value.position,
-                        "colors.\(m.key): invalid colour '\(hex)'; expected #RGB, #RRGGBB or #RRGGBBAA")
+                        member.value.position,
+                        "colors.\(member.key): invalid colour '\(hex)'; expected #RGB, #RRGGBB or #RRGGBBAA")
                 }
             }
         }
@@ -323,7 +330,9 @@ private struct ThemeDecoder {
                 else { continue }
                 error(
                     position,
-                    "fontFolders: '\(list[index])' is not a folder (\(path) \(FileManager.default.fileExists(atPath: path) ? "is a file" : "does not exist"); paths are relative to the theme file)"
+                    "fontFolders: '\(list[index])' is not a folder (\(path) "
+                        + "\(FileManager.default.fileExists(atPath: path) ? "is a file" : "does not exist"); paths "
+                        + "are relative to the theme file)"
                 )
             }
             theme.fontFolders += resolved
@@ -335,36 +344,38 @@ private struct ThemeDecoder {
                     adjust.value.position,
                     "sizeAdjust must be an object of family → adjustment, not \(adjust.value.typeName)")
             }
-            for m in adjust.value.members ?? [] where !m.key.hasPrefix("$") {
-                if let pt = ValueParsing.points(m.value, allowRem: false), m.value.members == nil {
-                    theme.sizeAdjustments[m.key] = .points(pt)
-                } else if m.value.members != nil {
+            for member in adjust.value.members ?? [] where !member.key.hasPrefix("$") {
+                if let pt = ValueParsing.points(member.value, allowRem: false), member.value.members == nil {
+                    theme.sizeAdjustments[member.key] = .points(pt)
+                } else if member.value.members != nil {
                     let fields = Dictionary(
-                        members(of: m.value, what: "sizeAdjust.\(m.key)", known: ["originalRatio", "newRatio"]).map {
+                        members(
+                            of: member.value, what: "sizeAdjust.\(member.key)", known: ["originalRatio", "newRatio"]
+                        ).map {
                             ($0.key, $0.value)
                         }, uniquingKeysWith: { $1 })
-                    guard let o = fields["originalRatio"], let n = fields["newRatio"] else {
+                    guard let originalField = fields["originalRatio"], let newField = fields["newRatio"] else {
                         error(
-                            m.value.position,
-                            "sizeAdjust.\(m.key): an x-height adjustment needs both originalRatio and newRatio "
+                            member.value.position,
+                            "sizeAdjust.\(member.key): an x-height adjustment needs both originalRatio and newRatio "
                                 + "(x-height ÷ em)"
                         )
                         continue
                     }
-                    guard let ov = o.number, ov > 0 else {
-                        error(o.position, "originalRatio must be a positive number (x-height ÷ em)")
+                    guard let originalRatio = originalField.number, originalRatio > 0 else {
+                        error(originalField.position, "originalRatio must be a positive number (x-height ÷ em)")
                         continue
                     }
-                    guard let nv = n.number, nv > 0 else {
-                        error(n.position, "newRatio must be a positive number (x-height ÷ em)")
+                    guard let newRatio = newField.number, newRatio > 0 else {
+                        error(newField.position, "newRatio must be a positive number (x-height ÷ em)")
                         continue
                     }
-                    theme.sizeAdjustments[m.key] = .xHeight(originalRatio: ov, newRatio: nv)
+                    theme.sizeAdjustments[member.key] = .xHeight(originalRatio: originalRatio, newRatio: newRatio)
                 } else {
                     error(
-                        m.value.position,
-                        "sizeAdjust.\(m.key): expected pt to add (e.g. -2 or \"-2pt\") or {\"originalRatio\": …, "
-                            + "\"newRatio\": …}, not \(m.value.typeName)"
+                        member.value.position,
+                        "sizeAdjust.\(member.key): expected pt to add (e.g. -2 or \"-2pt\") or {\"originalRatio\": …, "
+                            + "\"newRatio\": …}, not \(member.value.typeName)"
                     )
                 }
             }
@@ -375,7 +386,9 @@ private struct ThemeDecoder {
     /// Family names with `families` keys replaced by their lists; duplicates dropped.
     func expand(_ names: [String], _ families: [String: [String]]) -> [String] {
         var result: [String] = []
-        for n in names { for f in families[n] ?? [n] where !result.contains(f) { result.append(f) } }
+        for name in names {
+            for family in families[name] ?? [name] where !result.contains(family) { result.append(family) }
+        }
         return result
     }
 
@@ -386,29 +399,32 @@ private struct ThemeDecoder {
         let fields = Dictionary(
             members(of: node, what: what, known: Self.roleKeys).map { ($0.key, $0) }, uniquingKeysWith: { $1 })
         var style = base
-        if let f = fields["family"], let list = stringList(f.value, "\(what): family") {
+        if let familyField = fields["family"], let list = stringList(familyField.value, "\(what): family") {
             style.families = expand(list, families)
         }
-        if let w = fields["weight"]?.value {
-            if let n = w.number {
-                if n == n.rounded(), (1...1000).contains(n) {
-                    style.weight = FontWeight(Int(n))
+        if let weightField = fields["weight"]?.value {
+            if let number = weightField.number {
+                if number == number.rounded(), (1...1000).contains(number) {
+                    style.weight = FontWeight(Int(number))
                 } else {
-                    error(w.position, "\(what): weight must be a whole number 1–1000, not \(w.typeName)")
+                    error(
+                        weightField.position,
+                        "\(what): weight must be a whole number 1–1000, not \(weightField.typeName)")
                 }
-            } else if let s = w.string, let fw = FontWeight(name: s) {
+            } else if let text = weightField.string, let fw = FontWeight(name: text) {
                 style.weight = fw
             } else {
                 error(
-                    w.position,
+                    weightField.position,
                     "\(what): weight must be 100–900 or a name (thin, extralight, light, regular, medium, semibold, "
-                        + "bold, extrabold, black), not \(w.typeName)"
+                        + "bold, extrabold, black), not \(weightField.typeName)"
                 )
             }
         }
-        if let s = fields["size"]?.value {
-            if let pt = ValueParsing.points(s, allowRem: false), s.members == nil, pt > 0,
-                s.number != nil || ["pt", "px", ""].contains(ValueParsing.splitUnit(s.string ?? "")?.1 ?? "?")
+        if let sizeField = fields["size"]?.value {
+            if let pt = ValueParsing.points(sizeField, allowRem: false), sizeField.members == nil, pt > 0,
+                sizeField.number != nil
+                    || ["pt", "px", ""].contains(ValueParsing.splitUnit(sizeField.string ?? "")?.1 ?? "?")
             {
                 if fields["lineHeight"] == nil && fields["lineHeightMultiple"] == nil {
                     style.lineHeight = style.lineHeight?.scaled(from: style.size, to: pt)
@@ -416,24 +432,27 @@ private struct ThemeDecoder {
                 style.size = pt
             } else {
                 error(
-                    s.position,
+                    sizeField.position,
                     "\(what): size must be a positive size in pt — a number or a string like \"17pt\" or \"17px\" — "
-                        + "not \(s.typeName)"
+                        + "not \(sizeField.typeName)"
                 )
             }
         }
-        if let r = fields["relativeTo"]?.value {
-            if r.isNull {
+        if let relativeToField = fields["relativeTo"]?.value {
+            if relativeToField.isNull {
                 style.relativeTo = nil
-            } else if let name = string(r, "\(what): relativeTo") {
+            } else if let name = string(relativeToField, "\(what): relativeTo") {
                 if ["fixed", "none"].contains(name.lowercased()) {
                     style.relativeTo = nil
-                } else if let st = DynamicTypeStyle(name: name) {
-                    style.relativeTo = st
+                } else if let dynamicStyle = DynamicTypeStyle(name: name) {
+                    style.relativeTo = dynamicStyle
                 } else {
                     error(
-                        r.position,
-                        "\(what): relativeTo '\(name)' is not a Dynamic Type style\(suggestion(for: name, among: DynamicTypeStyle.allCases.map(\.rawValue))); expected \(DynamicTypeStyle.allCases.map(\.rawValue).joined(separator: ", ")) or \"fixed\""
+                        relativeToField.position,
+                        "\(what): relativeTo '\(name)' is not a Dynamic Type "
+                            + "style\(suggestion(for: name, among: DynamicTypeStyle.allCases.map(\.rawValue))); "
+                            + "expected \(DynamicTypeStyle.allCases.map(\.rawValue).joined(separator: ", ")) or "
+                            + "\"fixed\""
                     )
                 }
             }
@@ -441,30 +460,34 @@ private struct ThemeDecoder {
         if let lh = fields["lineHeight"], let lhm = fields["lineHeightMultiple"] {
             error(
                 max(lh.keyPosition, lhm.keyPosition), "\(what): set either lineHeight or lineHeightMultiple, not both")
-        } else if let m = fields["lineHeightMultiple"]?.value {
-            if let f = m.number, f > 0 {
-                style.lineHeight = .multiple(f)
-            } else if m.isNull {
+        } else if let multipleField = fields["lineHeightMultiple"]?.value {
+            if let factor = multipleField.number, factor > 0 {
+                style.lineHeight = .multiple(factor)
+            } else if multipleField.isNull {
                 style.lineHeight = nil
             } else {
                 error(
-                    m.position,
+                    multipleField.position,
                     "\(what): lineHeightMultiple must be a positive number (factor × the font's natural height), not "
-                        + "\(m.typeName)"
+                        + "\(multipleField.typeName)"
                 )
             }
-        } else if let l = fields["lineHeight"]?.value {
-            if l.isNull || ["normal", "auto"].contains(l.string?.lowercased() ?? "") {
+        } else if let lineHeightField = fields["lineHeight"]?.value {
+            if lineHeightField.isNull || ["normal", "auto"].contains(lineHeightField.string?.lowercased() ?? "") {
                 style.lineHeight = nil
-            } else if let s = l.string, let (v, unit) = ValueParsing.splitUnit(s), unit == "%", v > 0 {
-                style.lineHeight = .relativeToSize(v / 100)
-            } else if let pt = ValueParsing.points(l, allowRem: false), l.members == nil, pt > 0 {
+            } else if let text = lineHeightField.string, let (percent, unit) = ValueParsing.splitUnit(text),
+                unit == "%", percent > 0
+            {
+                style.lineHeight = .relativeToSize(percent / 100)
+            } else if let pt = ValueParsing.points(lineHeightField, allowRem: false), lineHeightField.members == nil,
+                pt > 0
+            {
                 style.lineHeight = .absolute(pt)
             } else {
                 error(
-                    l.position,
+                    lineHeightField.position,
                     "\(what): lineHeight must be pt (22 or \"22pt\"), a percentage of the size (\"150%\") or "
-                        + "\"normal\", not \(l.typeName)"
+                        + "\"normal\", not \(lineHeightField.typeName)"
                 )
             }
         }
@@ -472,37 +495,37 @@ private struct ThemeDecoder {
             error(ls.keyPosition, "\(what): letterSpacing is an alias of tracking; set only one")
         }
         for key in ["kerning", "tracking", "letterSpacing"] {
-            guard let v = fields[key]?.value else { continue }
+            guard let spacingField = fields[key]?.value else { continue }
             let spacing: LetterSpacing?
-            if v.isNull {
+            if spacingField.isNull {
                 spacing = nil
-            } else if let s = ValueParsing.letterSpacing(v), v.members == nil {
-                spacing = s
+            } else if let parsed = ValueParsing.letterSpacing(spacingField), spacingField.members == nil {
+                spacing = parsed
             } else {
                 error(
-                    v.position,
+                    spacingField.position,
                     "\(what): \(key) must be pt (-0.4 or \"-0.4pt\"), a percentage of the size (\"-2%\") or em "
-                        + "(\"-0.02em\"), not \(v.typeName)"
+                        + "(\"-0.02em\"), not \(spacingField.typeName)"
                 )
                 continue
             }
             if key == "kerning" { style.kerning = spacing } else { style.tracking = spacing }
         }
-        if let i = fields["italic"]?.value {
-            if let b = i.bool {
-                style.italic = b
+        if let italicField = fields["italic"]?.value {
+            if let isItalic = italicField.bool {
+                style.italic = isItalic
             } else {
-                error(i.position, "\(what): italic must be true or false, not \(i.typeName)")
+                error(italicField.position, "\(what): italic must be true or false, not \(italicField.typeName)")
             }
         }
-        if let f = fields["features"]?.value {
-            if let list = ValueParsing.features(f) {
+        if let featuresField = fields["features"]?.value {
+            if let list = ValueParsing.features(featuresField) {
                 style.features = list
             } else {
                 error(
-                    f.position,
+                    featuresField.position,
                     "\(what): features must be an array of strings or a space-separated string (\"tnum ss01\"), not "
-                        + "\(f.typeName)"
+                        + "\(featuresField.typeName)"
                 )
             }
         }
@@ -524,45 +547,53 @@ private struct ThemeDecoder {
         let fields = Dictionary(
             members(of: node, what: "page", known: ["paper", "margins", "blockSpacing"]).map { ($0.key, $0.value) },
             uniquingKeysWith: { $1 })
-        if let p = fields["paper"], let name = string(p, "page.paper") {
+        if let paperField = fields["paper"], let name = string(paperField, "page.paper") {
             do { page.paper = try PaperSize(parsing: name) } catch {
-                self.error(p.position, "page.paper: \(error.description)")
+                self.error(paperField.position, "page.paper: \(error.description)")
             }
         }
-        if let m = fields["margins"] {
-            if m.members != nil {
+        if let marginsField = fields["margins"] {
+            if marginsField.members != nil {
                 let sides = Dictionary(
-                    members(of: m, what: "page.margins", known: ["top", "right", "bottom", "left"]).map {
+                    members(of: marginsField, what: "page.margins", known: ["top", "right", "bottom", "left"]).map {
                         ($0.key, $0.value)
                     }, uniquingKeysWith: { $1 })
-                if let v = sides["top"].flatMap({ length($0, "page.margins.top") }) { page.margins.top = v }
-                if let v = sides["right"].flatMap({ length($0, "page.margins.right") }) { page.margins.right = v }
-                if let v = sides["bottom"].flatMap({ length($0, "page.margins.bottom") }) { page.margins.bottom = v }
-                if let v = sides["left"].flatMap({ length($0, "page.margins.left") }) { page.margins.left = v }
-            } else if let s = m.string {
-                let parts = s.split(separator: " ").map { ValueParsing.points(String($0), allowRem: false) }
+                if let side = sides["top"].flatMap({ length($0, "page.margins.top") }) { page.margins.top = side }
+                if let side = sides["right"].flatMap({ length($0, "page.margins.right") }) { page.margins.right = side }
+                if let side = sides["bottom"].flatMap({ length($0, "page.margins.bottom") }) {
+                    page.margins.bottom = side
+                }
+                if let side = sides["left"].flatMap({ length($0, "page.margins.left") }) { page.margins.left = side }
+            } else if let text = marginsField.string {
+                let parts = text.split(separator: " ").map { ValueParsing.points(String($0), allowRem: false) }
                 if (1...4).contains(parts.count), !parts.contains(where: { $0 == nil }) {
-                    let v = parts.map { $0! }
+                    let lengths = parts.map { $0! }
                     // CSS order: top, right, bottom, left with the usual 1–3 value shorthands.
-                    let (t, r, b, l): (Double, Double, Double, Double) =
-                        v.count == 1
-                        ? (v[0], v[0], v[0], v[0])
-                        : v.count == 2
-                            ? (v[0], v[1], v[0], v[1])
-                            : v.count == 3 ? (v[0], v[1], v[2], v[1]) : (v[0], v[1], v[2], v[3])
-                    page.margins = Margins(top: t, right: r, bottom: b, left: l)
+                    let (top, right, bottom, left): (Double, Double, Double, Double) =
+                        lengths.count == 1
+                        ? (lengths[0], lengths[0], lengths[0], lengths[0])
+                        : lengths.count == 2
+                            ? (lengths[0], lengths[1], lengths[0], lengths[1])
+                            : lengths.count == 3
+                                ? (lengths[0], lengths[1], lengths[2], lengths[1])
+                                : (lengths[0], lengths[1], lengths[2], lengths[3])
+                    page.margins = Margins(top: top, right: right, bottom: bottom, left: left)
                 } else {
                     error(
-                        m.position,
-                        "page.margins: expected 1–4 lengths with units (\"20mm\", \"20mm 15mm\"), not \(m.typeName)")
+                        marginsField.position,
+                        "page.margins: expected 1–4 lengths with units (\"20mm\", \"20mm 15mm\"), not "
+                            + "\(marginsField.typeName)"
+                    )
                 }
-            } else if let v = length(m, "page.margins") {
-                page.margins = Margins(all: v)
+            } else if let all = length(marginsField, "page.margins") {
+                page.margins = Margins(all: all)
             }
         }
-        if let b = fields["blockSpacing"], let v = length(b, "page.blockSpacing") { page.blockSpacing = v }
-        let m = page.margins
-        if [m.top, m.right, m.bottom, m.left].contains(where: { $0 < 0 }) {
+        if let blockField = fields["blockSpacing"], let spacing = length(blockField, "page.blockSpacing") {
+            page.blockSpacing = spacing
+        }
+        let margins = page.margins
+        if [margins.top, margins.right, margins.bottom, margins.left].contains(where: { $0 < 0 }) {
             error(fields["margins"]?.position ?? node.position, "page.margins: margins must not be negative")
         } else if page.measure < 72 || page.textHeight < 72 {
             error(

@@ -174,26 +174,26 @@ private struct Importer {
     mutating func collect(_ node: JSONNode, path: [String], inheritedType: String?, keyPosition: SourcePosition? = nil)
     {
         guard let members = node.members else { return }
-        if let v = node["$value"] {
+        if let tokenValue = node["$value"] {
             add(
                 Token(
-                    path: path, keyPosition: keyPosition ?? node.position, value: v,
+                    path: path, keyPosition: keyPosition ?? node.position, value: tokenValue,
                     type: node["$type"]?.string ?? inheritedType))
             return
         }
         let others = Set(members.map(\.key)).subtracting([
             "value", "type", "description", "$extensions", "$description",
         ])
-        if let v = node["value"], node["type"] != nil || others.isEmpty {
+        if let tokenValue = node["value"], node["type"] != nil || others.isEmpty {
             add(
                 Token(
-                    path: path, keyPosition: keyPosition ?? node.position, value: v,
+                    path: path, keyPosition: keyPosition ?? node.position, value: tokenValue,
                     type: node["type"]?.string ?? inheritedType))
             return
         }
         let groupType = node["$type"]?.string ?? inheritedType
-        for m in members where !m.key.hasPrefix("$") {
-            collect(m.value, path: path + [m.key], inheritedType: groupType, keyPosition: m.keyPosition)
+        for member in members where !member.key.hasPrefix("$") {
+            collect(member.value, path: path + [member.key], inheritedType: groupType, keyPosition: member.keyPosition)
         }
     }
 
@@ -207,7 +207,7 @@ private struct Importer {
 
     /// The token a `{reference}` names: exact path, else the unique token whose path ends in it.
     func lookup(_ reference: String) -> Int? {
-        if let i = byPath[reference] { return i }
+        if let index = byPath[reference] { return index }
         let matches = bySuffix[reference] ?? []
         return matches.count == 1 ? matches[0] : nil
     }
@@ -239,33 +239,33 @@ private struct Importer {
             return (names.count > 8 ? ["…"] + names.suffix(7) : names).joined(separator: " → ") + " → " + last
         }
         while result == nil {
-            if let s = node.string?.trimmingCharacters(in: .whitespaces), s.hasPrefix("{"), s.hasSuffix("}"),
-                !s.dropFirst().dropLast().contains(where: { "{}".contains($0) })
+            if let text = node.string?.trimmingCharacters(in: .whitespaces), text.hasPrefix("{"), text.hasSuffix("}"),
+                !text.dropFirst().dropLast().contains(where: { "{}".contains($0) })
             {
-                let reference = String(s.dropFirst().dropLast())
-                guard let i = lookup(reference) else {
+                let reference = String(text.dropFirst().dropLast())
+                guard let tokenIndex = lookup(reference) else {
                     aliasProblem(node.position, "alias {\(reference)} names no token")
                     result = .some(nil)
                     break
                 }
-                if let done = resolvedTokens[i] {
+                if let done = resolvedTokens[tokenIndex] {
                     result = .some(done)
                     break
                 }
-                if onChain.contains(i) || visiting.last == tokens[i].name {
-                    aliasProblem(node.position, "alias cycle: \(chainText(tokens[i].name))")
+                if onChain.contains(tokenIndex) || visiting.last == tokens[tokenIndex].name {
+                    aliasProblem(node.position, "alias cycle: \(chainText(tokens[tokenIndex].name))")
                     result = .some(nil)
                     break
                 }
-                pending.append(i)
-                onChain.insert(i)
-                node = tokens[i].value
-            } else if let s = node.string, s.contains("{") {
+                pending.append(tokenIndex)
+                onChain.insert(tokenIndex)
+                node = tokens[tokenIndex].value
+            } else if let text = node.string, text.contains("{") {
                 aliasProblem(
                     node.position,
-                    "unsupported expression '\(s)': only whole-value aliases like {group.token} are resolved")
+                    "unsupported expression '\(text)': only whole-value aliases like {group.token} are resolved")
                 result = .some(nil)
-            } else if let m = node.members, m.count == 1, let ref = node["$ref"]?.string {
+            } else if let members = node.members, members.count == 1, let ref = node["$ref"]?.string {
                 guard let target = pointer(ref) else {
                     aliasProblem(node.position, "$ref '\(ref)' points to nothing")
                     result = .some(nil)
@@ -282,7 +282,7 @@ private struct Importer {
             }
         }
         let value = result ?? nil
-        for i in pending { resolvedTokens[i] = .some(value) }
+        for tokenIndex in pending { resolvedTokens[tokenIndex] = .some(value) }
         return value
     }
 
@@ -294,8 +294,8 @@ private struct Importer {
             let part = raw.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
             if let next = node[part] {
                 node = next
-            } else if let items = node.array, let i = Int(part), items.indices.contains(i) {
-                node = items[i]
+            } else if let items = node.array, let index = Int(part), items.indices.contains(index) {
+                node = items[index]
             } else {
                 return nil
             }
@@ -305,8 +305,8 @@ private struct Importer {
 
     func isTypography(_ token: Token, resolved: JSONNode?) -> Bool {
         if let type = token.type { return TextRole.normalizedKey(type) == "typography" }
-        guard let r = resolved, r.members != nil else { return false }
-        return r["fontSize"] != nil || r["fontFamily"] != nil
+        guard let typography = resolved, typography.members != nil else { return false }
+        return typography["fontSize"] != nil || typography["fontFamily"] != nil
     }
 
     mutating func buildTheme(base: Theme, mapping: [String: TextRole]) -> Theme {
@@ -361,7 +361,8 @@ private struct Importer {
                 ThemeProblem(
                     file: file, line: firstUnmapped.line, column: firstUnmapped.column,
                     message:
-                        "typography tokens not mapped to a role (name them after a role or pass a mapping): \(unmapped.joined(separator: ", "))",
+                        "typography tokens not mapped to a role (name them after a role or pass a mapping): "
+                        + "\(unmapped.joined(separator: ", "))",
                     severity: .warning))
         }
         return theme
@@ -376,70 +377,81 @@ private struct Importer {
         var style = base
         let name = token.name
         var field: [String: JSONNode] = [:]
-        for m in value.members! where !m.key.hasPrefix("$") {
-            if Self.knownFields.contains(m.key) {
-                if let r = resolve(m.value, visiting: [name]) { field[m.key] = r }
+        for member in value.members! where !member.key.hasPrefix("$") {
+            if Self.knownFields.contains(member.key) {
+                if let resolvedValue = resolve(member.value, visiting: [name]) { field[member.key] = resolvedValue }
             } else {
-                warn(m.keyPosition, "token '\(name)': unknown typography field '\(m.key)' ignored")
+                warn(member.keyPosition, "token '\(name)': unknown typography field '\(member.key)' ignored")
             }
         }
-        if let f = field["fontFamily"] {
+        if let familyField = field["fontFamily"] {
             var families: [String] = []
-            if let s = f.string {
-                families = s.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \"'")) }
-                    .filter { !$0.isEmpty }
-            } else if let items = f.array, items.allSatisfy({ $0.string != nil }) {
+            if let text = familyField.string {
+                families = text.split(separator: ",").map {
+                    $0.trimmingCharacters(in: CharacterSet(charactersIn: " \"'"))
+                }
+                .filter { !$0.isEmpty }
+            } else if let items = familyField.array, items.allSatisfy({ $0.string != nil }) {
                 families = items.compactMap(\.string)
             }
             if families.isEmpty {
                 refuse(
-                    f.position, "token '\(name)': fontFamily must be a string or an array of strings, not \(f.typeName)"
+                    familyField.position,
+                    "token '\(name)': fontFamily must be a string or an array of strings, not \(familyField.typeName)"
                 )
             } else {
                 style.families = families + base.families.filter { !families.contains($0) }
             }
         }
-        if let w = field["fontWeight"] {
-            if let n = w.number, (1...1000).contains(n) {
-                style.weight = FontWeight(Int(n.rounded()))
-            } else if let s = w.string, let (weight, italic) = Self.weight(s) {
+        if let weightField = field["fontWeight"] {
+            if let number = weightField.number, (1...1000).contains(number) {
+                style.weight = FontWeight(Int(number.rounded()))
+            } else if let text = weightField.string, let (weight, italic) = Self.weight(text) {
                 style.weight = weight
                 if italic { style.italic = true }
             } else {
-                refuse(w.position, "token '\(name)': fontWeight must be 1–1000 or a weight name, not \(w.typeName)")
+                refuse(
+                    weightField.position,
+                    "token '\(name)': fontWeight must be 1–1000 or a weight name, not \(weightField.typeName)")
             }
         }
-        if let s = field["fontStyle"]?.string?.lowercased(), s == "italic" || s == "oblique" { style.italic = true }
-        if let s = field["fontSize"] {
-            if let pt = ValueParsing.points(s), pt > 0 {
+        if let fontStyle = field["fontStyle"]?.string?.lowercased(), fontStyle == "italic" || fontStyle == "oblique" {
+            style.italic = true
+        }
+        if let sizeField = field["fontSize"] {
+            if let pt = ValueParsing.points(sizeField), pt > 0 {
                 if field["lineHeight"] == nil { style.lineHeight = style.lineHeight?.scaled(from: style.size, to: pt) }
                 style.size = pt
-            } else if ValueParsing.points(s) != nil {
-                refuse(s.position, "token '\(name)': fontSize must be more than 0, not \(s.typeName)")
+            } else if ValueParsing.points(sizeField) != nil {
+                refuse(sizeField.position, "token '\(name)': fontSize must be more than 0, not \(sizeField.typeName)")
             } else {
                 refuse(
-                    s.position,
+                    sizeField.position,
                     "token '\(name)': fontSize must be a dimension (16, \"16px\", \"12pt\", \"1rem\", {\"value\": 16, "
-                        + "\"unit\": \"px\"}), not \(s.typeName)"
+                        + "\"unit\": \"px\"}), not \(sizeField.typeName)"
                 )
             }
         }
-        if let l = field["lineHeight"] {
+        if let lineHeightField = field["lineHeight"] {
             // Unitless: a multiplier of fontSize (DTCG); above 5 it can only be px (Tokens Studio
             // treats unitless as px, and no real multiplier is that large).
-            if let n = l.number, n > 0 {
-                style.lineHeight = n > 5 ? .absolute(n) : .relativeToSize(n)
-            } else if let s = l.string, ["auto", "normal"].contains(s.lowercased()) {
+            if let number = lineHeightField.number, number > 0 {
+                style.lineHeight = number > 5 ? .absolute(number) : .relativeToSize(number)
+            } else if let text = lineHeightField.string, ["auto", "normal"].contains(text.lowercased()) {
                 style.lineHeight = nil
-            } else if let s = l.string, let (v, unit) = ValueParsing.splitUnit(s), v > 0, unit == "%" || unit == "" {
-                style.lineHeight = unit == "%" ? .relativeToSize(v / 100) : v > 5 ? .absolute(v) : .relativeToSize(v)
-            } else if let pt = ValueParsing.points(l), pt > 0 {
+            } else if let text = lineHeightField.string, let (amount, unit) = ValueParsing.splitUnit(text), amount > 0,
+                unit == "%" || unit == ""
+            {
+                style.lineHeight =
+                    unit == "%"
+                    ? .relativeToSize(amount / 100) : amount > 5 ? .absolute(amount) : .relativeToSize(amount)
+            } else if let pt = ValueParsing.points(lineHeightField), pt > 0 {
                 style.lineHeight = .absolute(pt)
             } else {
                 refuse(
-                    l.position,
+                    lineHeightField.position,
                     "token '\(name)': lineHeight must be a multiplier (1.5), a percentage (\"150%\") or a dimension "
-                        + "(\"24px\"), not \(l.typeName)"
+                        + "(\"24px\"), not \(lineHeightField.typeName)"
                 )
             }
         }

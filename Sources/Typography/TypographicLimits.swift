@@ -31,7 +31,8 @@ public enum TypographicLimits {
         guard !value.isFinite || !range.contains(value) else { return nil }
         func text(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
         return
-            "\(name) must be between \(text(range.lowerBound)) and \(text(range.upperBound))\(unit.isEmpty ? "" : " " + unit), not \(value)"
+            "\(name) must be between \(text(range.lowerBound)) and "
+            + "\(text(range.upperBound))\(unit.isEmpty ? "" : " " + unit), not \(value)"
     }
 }
 

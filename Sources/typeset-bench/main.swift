@@ -151,7 +151,8 @@ while let argument = arguments.next() {
         let unknown = names.subtracting(allIDs)
         guard unknown.isEmpty else {
             fail(
-                "unknown row \(unknown.sorted().joined(separator: ", ")); rows: corpus, scaling, \(allIDs.joined(separator: ", "))"
+                "unknown row \(unknown.sorted().joined(separator: ", ")); rows: corpus, scaling, "
+                    + "\(allIDs.joined(separator: ", "))"
             )
         }
         only = names
@@ -199,7 +200,8 @@ say(
 say("peak = the largest resident set of any run. Typeset renders A4 with 25 mm margins (the floor's 453.5 pt measure),")
 say("tagged unless the row says --no-tags. s/MB: seconds per megabyte of input net of start-up (an empty document,")
 say(
-    "\(String(format: "%.3f", emptySeconds)) s; for tokens, a one-alias file). × large s/MB: that over the large document's — for the"
+    "\(String(format: "%.3f", emptySeconds)) s; for tokens, a one-alias file). × large s/MB: that over the large "
+        + "document's — for the"
 )
 say(
     "scaling rows the median of per-pair ratios, each input run beside a render of large (runs = pairs; an input "
@@ -330,8 +332,10 @@ if selected("composer") {
     say("")
     say(
         """
-        Composer: justified 90 mm, Inter 10.5 pt: \(typesetPages(run).map(String.init) ?? "?") pages in \(String(format: "%.2f", run.seconds)) s; \
-        \(f.lines) justified lines, word-space stretch p95 \(String(format: "%.2f", f.p95))×, max \(String(format: "%.2f", f.max))×, \
+        Composer: justified 90 mm, Inter 10.5 pt: \(typesetPages(run).map(String.init) ?? "?") pages in \
+        \(String(format: "%.2f", run.seconds)) s; \
+        \(f.lines) justified lines, word-space stretch p95 \(String(format: "%.2f", f.p95))×, max \
+        \(String(format: "%.2f", f.max))×, \
         \(f.loose) lines over 1.5×, \(f.hyphenated) hyphenated line ends
         """)
 }

@@ -67,7 +67,8 @@ enum Batch {
         let seconds = Date().timeIntervalSince(start)
         if format == .text, !quiet || !failed.isEmpty {
             Messages.error(
-                "\(inputs.count) file\(inputs.count == 1 ? "" : "s") in \(String(format: "%.2f", seconds)) s (\(jobs) job\(jobs == 1 ? "" : "s")): "
+                "\(inputs.count) file\(inputs.count == 1 ? "" : "s") in \(String(format: "%.2f", seconds)) s "
+                    + "(\(jobs) job\(jobs == 1 ? "" : "s")): "
                     + "\(inputs.count - failed.count) written, \(failed.count) failed")
         }
         if !failed.isEmpty { exit(1) }

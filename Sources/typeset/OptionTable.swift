@@ -265,7 +265,8 @@ enum OptionTable {
             page += ".SS \"\(roff(usageLine(command)))\"\n\(roff(command.summary)).\n"
             for option in command.options {
                 page +=
-                    ".TP\n.B \(roff((option.short.map { "\($0), " } ?? "") + option.name))\(option.value.map { " \\fI\(roff($0))\\fR" } ?? "")\n\(roff(option.help))\n"
+                    ".TP\n.B \(roff((option.short.map { "\($0), " } ?? "") + option.name))"
+                    + "\(option.value.map { " \\fI\(roff($0))\\fR" } ?? "")\n\(roff(option.help))\n"
             }
             if !command.notes.isEmpty { page += ".PP\n\(roff(command.notes))\n" }
         }
@@ -306,7 +307,8 @@ enum OptionTable {
               if [ "$COMP_CWORD" -eq 1 ]; then COMPREPLY=($(compgen -W "\(top) --help --version" -- "$cur")); return; fi
               cmd="${COMP_WORDS[1]}"
               if [ "$cmd" = theme ]; then
-                if [ "$COMP_CWORD" -eq 2 ]; then COMPREPLY=($(compgen -W "import check list show" -- "$cur")); return; fi
+                if [ "$COMP_CWORD" -eq 2 ]; then COMPREPLY=($(compgen -W "import check list show" -- "$cur")); return; \
+            fi
                 cmd="theme ${COMP_WORDS[2]}"
               fi
               case "$prev" in
@@ -314,7 +316,8 @@ enum OptionTable {
               case "$cmd" in
             \(cases)    *) opts="" ;;
               esac
-              if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); else COMPREPLY=($(compgen -f -- "$cur")); fi
+              if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); else COMPREPLY=($(compgen -f -- \
+            "$cur")); fi
             }
             complete -o filenames -F _typeset typeset
 

@@ -101,7 +101,8 @@ enum RenderCommand {
         let which = first == last ? "page \(first) does" : "pages \(first)–\(last) do"
         return Diagnostic(
             .warning,
-            "--pages \(text): \(document) has \(pages); \(which) not exist and \(first == last ? "is" : "are") not written",
+            "--pages \(text): \(document) has \(pages); \(which) not exist and \(first == last ? "is" : "are") not "
+                + "written",
             kind: .output)
     }
 
@@ -206,7 +207,9 @@ enum RenderCommand {
         let unknown = Typesetter.unknownRunningFields(in: template)
         guard !unknown.isEmpty else { return }
         throw UsageError(
-            "\(source) '\(template)': unknown field\(unknown.count == 1 ? "" : "s") \(unknown.map { "{\($0)}" }.joined(separator: ", ")); a running text takes {title}, {page}, {pages} and {date}"
+            "\(source) '\(template)': unknown field\(unknown.count == 1 ? "" : "s") "
+                + "\(unknown.map { "{\($0)}" }.joined(separator: ", ")); a running text takes {title}, {page}, "
+                + "{pages} and {date}"
         )
     }
 
@@ -236,8 +239,10 @@ enum RenderCommand {
         else { return }
         let m = page.margins
         throw UsageError(
-            "\(named.joined(separator: " with ")): paper \(page.paper.width.wholePointsText) × \(page.paper.height.wholePointsText) pt less margins "
-                + "\([m.top, m.right, m.bottom, m.left].map(\.wholePointsText).joined(separator: " ")) pt leaves a text area of "
+            "\(named.joined(separator: " with ")): paper \(page.paper.width.wholePointsText) × "
+                + "\(page.paper.height.wholePointsText) pt less margins "
+                + "\([m.top, m.right, m.bottom, m.left].map(\.wholePointsText).joined(separator: " ")) pt leaves a "
+                + "text area of "
                 + "\(page.measure.wholePointsText) × \(page.textHeight.wholePointsText) pt; it must be at least 72 × "
                 + "72 pt (1 in)"
         )
@@ -401,7 +406,8 @@ enum Messages {
         for diagnostic in sorted(report.diagnostics) { error(line(diagnostic)) }
         if !report.files.isEmpty {
             error(
-                "\(report.files.joined(separator: ", ")): \(report.files.count) of \(report.pageCount) page\(report.pageCount == 1 ? "" : "s")"
+                "\(report.files.joined(separator: ", ")): \(report.files.count) of \(report.pageCount) "
+                    + "page\(report.pageCount == 1 ? "" : "s")"
             )
         } else if output != "-" {
             error("\(output): \(report.pageCount) page\(report.pageCount == 1 ? "" : "s")")

@@ -67,7 +67,8 @@ enum ThemeCommand {
                 let names = TokenImporter.typographyTokenNames(in: data)
                 let list = names.prefix(8).joined(separator: ", ") + (names.count > 8 ? ", …" : "")
                 throw UsageError(
-                    "--map \(unmatched)=…: \(path) has no typography token '\(unmatched)' (a token path or its last part; its tokens: \(names.isEmpty ? "none" : list))"
+                    "--map \(unmatched)=…: \(path) has no typography token '\(unmatched)' (a token path or its last "
+                        + "part; its tokens: \(names.isEmpty ? "none" : list))"
                 )
             }
             // The judgement `theme check` and `render` make: what one refuses, all refuse.

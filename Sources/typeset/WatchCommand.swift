@@ -46,7 +46,8 @@ enum WatchCommand {
                 if format == .text {
                     let why = changed.isEmpty ? "" : "\(changed.map(shortName).joined(separator: ", ")) changed; "
                     Messages.error(
-                        "[\(clock())] \(why)rendered in \(String(format: "%.2f", Date().timeIntervalSince(start))) s; watching \(watched.count) file\(watched.count == 1 ? "" : "s")"
+                        "[\(clock())] \(why)rendered in \(String(format: "%.2f", Date().timeIntervalSince(start))) "
+                            + "s; watching \(watched.count) file\(watched.count == 1 ? "" : "s")"
                     )
                 }
             } catch let error as TypesetError {

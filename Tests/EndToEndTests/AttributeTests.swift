@@ -146,7 +146,8 @@ import Typesetter
     @Test func faceAttributesChooseFaces() throws {
         let (words, pdf, _) = try render(
             """
-            [light]{weight=300} [black]{weight=black} [ital]{italic} [serif]{family="DejaVu Serif"} [mono]{monospaced} [big]{size=21} small
+            [light]{weight=300} [black]{weight=black} [ital]{italic} [serif]{family="DejaVu Serif"} [mono]{monospaced} \
+            [big]{size=21} small
             """, "face")
         let fonts = try PDFProbe.fonts(pdf)
         for face in ["Inter-Light", "Inter-Black", "Inter-Italic", "DejaVuSerif", "DejaVuSansMono"] {
@@ -160,7 +161,8 @@ import Typesetter
     @Test func boldAndSmallCapsChooseFacesAndForms() throws {
         let (words, pdf, _) = try render(
             """
-            [bold]{bold} HHHH [HHHH hhhh]{smallCaps} [hhhh]{lowercaseSmallCaps} [HHHH]{family="Noto Sans Mono" uppercaseSmallCaps} [HHHH]{family="Noto Sans Mono"}
+            [bold]{bold} HHHH [HHHH hhhh]{smallCaps} [hhhh]{lowercaseSmallCaps} [HHHH]{family="Noto Sans Mono" \
+            uppercaseSmallCaps} [HHHH]{family="Noto Sans Mono"}
             """, "caps")
         #expect(try PDFProbe.fonts(pdf).contains("Inter-Bold"))
         // The text stays as written (poppler reads the source letters back); the glyphs change.

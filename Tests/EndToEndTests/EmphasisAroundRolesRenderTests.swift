@@ -9,7 +9,8 @@ import Typography
 /// is smaller than the note's text.
 @Suite struct EmphasisAroundRolesRenderTests {
     static let markdown = """
-        **bold [capx]{.caption} bold** and *ital [capy]{.caption} ital* and [**capz**]{.caption} and [plaincap]{.caption}
+        **bold [capx]{.caption} bold** and *ital [capy]{.caption} ital* and [**capz**]{.caption} and \
+        [plaincap]{.caption}
 
         Text with a note.[^1]
 

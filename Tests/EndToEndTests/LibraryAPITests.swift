@@ -123,7 +123,8 @@ import Typography
         #expect(Set(concurrent.map(\.data)).count == 1, "every concurrent render gives the same bytes")
         #expect(concurrent[0].data == sequential[0].data)
         print(
-            "8 renders of showcase.md (\(sequential[0].pageCount) pages): in a row \(String(format: "%.2f", sequentialSeconds)) s, "
+            "8 renders of showcase.md (\(sequential[0].pageCount) pages): in a row "
+                + "\(String(format: "%.2f", sequentialSeconds)) s, "
                 + "task group \(String(format: "%.2f", concurrentSeconds)) s")
     }
 }

@@ -39,7 +39,8 @@ import Testing
             "fontWeight must be 1–1000"
         ),
         (
-            #"{"a": {"$type": "dimension", "$value": "{b}"}, "b": {"$type": "dimension", "$value": "{a}"}, "typography": {"body": {"$type": "typography", "$value": {"fontSize": "{a}"}}}}"#,
+            #"{"a": {"$type": "dimension", "$value": "{b}"}, "b": {"$type": "dimension", "$value": "{a}"}, "#
+                + #""typography": {"body": {"$type": "typography", "$value": {"fontSize": "{a}"}}}}"#,
             "alias cycle"
         ),
     ])

@@ -16,8 +16,10 @@ import Typography
         let path = Render.folder + "/tight-steps.json"
         let json = """
             { "name": "tight", "extends": "default",
-              "roles": { "body": { "family": "sans", "weight": "regular", "size": 40, "lineHeight": 4, "relativeTo": "body" },
-                         "caption": { "family": "sans", "weight": "regular", "size": 30, "lineHeight": 3, "relativeTo": "caption" } } }
+              "roles": { "body": { "family": "sans", "weight": "regular", "size": 40, "lineHeight": 4, "relativeTo": \
+            "body" },
+                         "caption": { "family": "sans", "weight": "regular", "size": 30, "lineHeight": 3, \
+            "relativeTo": "caption" } } }
             """
         FileManager.default.createFile(atPath: path, contents: Data(json.utf8))
         return path

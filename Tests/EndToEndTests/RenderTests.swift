@@ -186,7 +186,8 @@ import Typography
         try #"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="8" height="8"/>"#.write(
             toFile: dir + "/cut.svg", atomically: true, encoding: .utf8)
         let (pdf, report) = try Render.markdown(
-            "![Corrupt figure](corrupt.png)\n\n![f](fake.jpg)\n\n![m](missing.png)\n\n![r](https://example.com/x.png)\n\n![t](truncated.png)\n"
+            "![Corrupt figure](corrupt.png)\n\n![f](fake.jpg)\n\n![m](missing.png)\n\n"
+                + "![r](https://example.com/x.png)\n\n![t](truncated.png)\n"
                 + "\n![e](empty.png)\n\n![n](nosize.svg)\n\n![c](cut.svg)\n",
             name: "badimages", options: RenderOptions(baseDirectory: dir))
         let messages = report.diagnostics.map(\.description)

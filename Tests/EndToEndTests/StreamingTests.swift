@@ -133,7 +133,10 @@ import Typography
             #expect(streamed.count == whole.count, "\(name)")
             #expect(
                 streamed == whole,
-                "\(name): first difference at \(zip(streamed, whole).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? -1)"
+                """
+                \(name): first difference at \
+                \(zip(streamed, whole).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? -1)
+                """
             )
             #expect(survey.stylingDiagnostics == styled.diagnostics, "\(name)")
             #expect(survey.firstHeading == styled.firstHeading)

@@ -66,7 +66,8 @@ import Typesetter
         case "list": return "- Item.\n\n  | a | b |\n  |---|---|\n  | \(tall) | short |\n  | after | row |\n"
         case "larger":
             return
-                "Intro.\n\n| a | b | c |\n|---|---|---|\n| \(words("w", 700)) | [\(words("v", 250))]{.title2} | mid |\n| after | row | here |\n"
+                "Intro.\n\n| a | b | c |\n|---|---|---|\n| \(words("w", 700)) | [\(words("v", 250))]{.title2} | mid "
+                + "|\n| after | row | here |\n"
         default: return "Intro.\n\n| a | b |\n|---|---|\n| \(tall) | short |\n| after | row |\n"
         }
     }

@@ -185,7 +185,8 @@ import Testing
         // A span in the middle, over three rows, past the row's last cell, and a colspan in the header.
         let u = table(
             "<table><tr><th colspan=3>Head</th></tr><tr><td>a</td><td "
-                + "rowspan=3>m</td><td>c</td></tr><tr><td>d</td><td>f</td></tr><tr><td>g</td></tr><tr><td>j</td><td>k</td><td>l</td></tr></table>"
+                + "rowspan=3>m</td><td>c</td></tr><tr><td>d</td><td>f</td></tr><tr><td>g</td></tr>"
+                + "<tr><td>j</td><td>k</td><td>l</td></tr></table>"
         )
         #expect(u?.header == [[.text("Head")], [], []])
         #expect(

@@ -74,7 +74,10 @@ import Typography
                             }
                             #expect(
                                 abs(ours.ascent - pango.ascent) < 0.001 && abs(ours.descent - pango.descent) < 0.001,
-                                "\(families) \(weight.rawValue) \(italic ? "italic" : "") \(size) pt: \(ours) vs \(pango)"
+                                """
+                                \(families) \(weight.rawValue) \(italic ? "italic" : "") \(size) pt: \(ours) vs \
+                                \(pango)
+                                """
                             )
                         }
                     }

@@ -171,7 +171,10 @@ import Typography
                 let alone = shaper.naturalWidth(of: StyledParagraph(runs: word, style: style))
                 #expect(
                     width == alone,
-                    "'\(word.map(\.text).joined())' in '\(cell.runs.map(\.text).joined())': \(width) pt, alone \(alone) pt"
+                    """
+                    '\(word.map(\.text).joined())' in '\(cell.runs.map(\.text).joined())': \(width) pt, alone \
+                    \(alone) pt
+                    """
                 )
             }
         }

@@ -21,7 +21,8 @@ import Typography
     {
         let pdf =
             folder
-            + "/\(name ?? URL(fileURLWithPath: theme).deletingPathExtension().lastPathComponent)\(guides ? "-guides" : "")\(sizeCategory?.rawValue ?? "").pdf"
+            + "/\(name ?? URL(fileURLWithPath: theme).deletingPathExtension().lastPathComponent)"
+            + "\(guides ? "-guides" : "")\(sizeCategory?.rawValue ?? "").pdf"
         let request = ThemeRequest(theme: theme, sizeCategory: sizeCategory)
         _ = try Typesetter.renderSpecimen(request: request, options: SpecimenOptions(guides: guides), to: pdf)
         let (prepared, _) = try Typesetter.prepareTheme(request)

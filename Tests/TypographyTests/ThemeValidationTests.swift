@@ -94,7 +94,8 @@ import Testing
     @Test func tokenImportRefusesWhatThemeCheckRefuses() throws {
         for size in ["1e308", "2000", "0.5", "\"1e400px\""] {
             let json =
-                #"{"typography": {"body": {"$type": "typography", "$value": {"fontFamily": "Inter", "fontSize": \#(size)}}}}"#
+                #"{"typography": {"body": {"$type": "typography", "$value": {"fontFamily": "Inter", "fontSize": "#
+                + #"\#(size)}}}}"#
             do {
                 let (theme, _) = try TokenImporter.importTokens(Data(json.utf8), file: "t.json")
                 // Accepted only when it is a theme Typeset can write and render.
@@ -118,7 +119,8 @@ import Testing
             for i in 1..<n { groups.append(#""s\#(i)": {"$type": "dimension", "$value": "{size.s\#(i - 1)}"}"#) }
             // One line, as minified exports are: positions on a long line must be O(1) each too.
             let json =
-                #"{"size": {\#(groups.joined(separator: ", "))}, "typography": {"body": {"$type": "typography", "$value": {"fontFamily": "Inter", "fontSize": "{size.s\#(n - 1)}"}}}}"#
+                #"{"size": {\#(groups.joined(separator: ", "))}, "typography": {"body": {"$type": "typography", "#
+                + #""$value": {"fontFamily": "Inter", "fontSize": "{size.s\#(n - 1)}"}}}}"#
             var (theme, warnings) = try TokenImporter.importTokens(Data(json.utf8), file: "chain.json")
             seconds.append(
                 try Timing.bestSeconds(of: 3) {
@@ -129,7 +131,8 @@ import Testing
         // Ten times the chain: linear is ~10× the time, quadratic 100×.
         #expect(seconds[1] < 30 * seconds[0], "\(seconds)")
         let cycle =
-            #"{"a": {"$value": "{b}"}, "b": {"$value": "{c}"}, "c": {"$value": "{a}"}, "typography": {"body": {"$type": "typography", "$value": {"fontSize": "{a}"}}}}"#
+            #"{"a": {"$value": "{b}"}, "b": {"$value": "{c}"}, "c": {"$value": "{a}"}, "typography": {"body": "#
+            + #"{"$type": "typography", "$value": {"fontSize": "{a}"}}}}"#
         let (_, warnings) = try TokenImporter.importTokens(Data(cycle.utf8), file: "c.json")
         #expect(warnings.contains { $0.contains("alias cycle") }, "\(warnings)")
     }

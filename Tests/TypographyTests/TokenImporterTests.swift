@@ -137,7 +137,8 @@ import Testing
 
     @Test func duplicateRolesWarn() throws {
         let json =
-            #"{"t": {"$type": "typography", "body": {"$value": {"fontSize": "12px"}}, "Body-Alt": {"$value": {"fontSize": "13px"}}, "x": {"body": {"$value": {"fontSize": "14px"}}}}}"#
+            #"{"t": {"$type": "typography", "body": {"$value": {"fontSize": "12px"}}, "Body-Alt": {"$value": "#
+            + #"{"fontSize": "13px"}}, "x": {"body": {"$value": {"fontSize": "14px"}}}}}"#
         let (theme, warnings) = try TokenImporter.importTokens(Data(json.utf8), file: "d.json")
         #expect(theme[.body].size == 12)
         #expect(warnings.count == 2)  // t.x.body duplicates Body; Body-Alt unmapped

@@ -80,7 +80,8 @@ let tokensStudioExport = #"""
           "Overline": {
             "value": {
               "fontFamily": "{fontFamilies.pretendard}", "fontWeight": "{fontWeights.semibold}",
-              "fontSize": "{fontSize.11}", "lineHeight": "{lineHeights.normal}", "letterSpacing": "8%", "textCase": "uppercase"
+              "fontSize": "{fontSize.11}", "lineHeight": "{lineHeights.normal}", "letterSpacing": "8%", "textCase": \#
+    "uppercase"
             },
             "type": "typography"
           },
