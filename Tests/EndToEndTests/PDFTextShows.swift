@@ -196,23 +196,8 @@ extension PDFProbe {
                 "-W", "\(Int(box.width * scale))", "-H", "\(Int(box.height * scale))", pdf, out,
             ])
         defer { try? FileManager.default.removeItem(atPath: out + ".pgm") }
-        guard let data = FileManager.default.contents(atPath: out + ".pgm") else { return 0 }
-        var fields: [String] = []
-        var index = 0
-        var current = ""
-        while fields.count < 4 {
-            let c = Character(UnicodeScalar(data[index]))
-            index += 1
-            if c.isWhitespace {
-                if !current.isEmpty {
-                    fields.append(current)
-                    current = ""
-                }
-            } else {
-                current.append(c)
-            }
-        }
-        let pixels = data[index...]
+        guard let image = NetpbmImage(path: out + ".pgm") else { return 0 }
+        let pixels = image.samples
         guard !pixels.isEmpty else { return 0 }
         return Double(pixels.filter { $0 < 128 }.count) / Double(pixels.count)
     }

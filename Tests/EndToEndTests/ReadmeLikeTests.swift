@@ -200,28 +200,10 @@ struct PPM {
     var width: Int, height: Int, pixels: [UInt8]
 
     init?(path: String) {
-        guard let data = FileManager.default.contents(atPath: path), data.count > 15, data.prefix(2) == Data("P6".utf8)
-        else { return nil }
-        var fields: [String] = []
-        var current = ""
-        var index = 0
-        while fields.count < 4, index < data.count {
-            let c = Character(UnicodeScalar(data[data.startIndex + index]))
-            index += 1
-            if c.isWhitespace {
-                if !current.isEmpty {
-                    fields.append(current)
-                    current = ""
-                }
-            } else {
-                current.append(c)
-            }
-        }
-        guard fields.count == 4, let w = Int(fields[1]), let h = Int(fields[2]) else { return nil }
-        width = w
-        height = h
-        pixels = [UInt8](data.dropFirst(index))
-        guard pixels.count >= w * h * 3 else { return nil }
+        guard let image = NetpbmImage(path: path), image.format == "P6" else { return nil }
+        width = image.width
+        height = image.height
+        pixels = image.samples
     }
 
     func pixel(x: Int, y: Int) -> (r: Int, g: Int, b: Int) {

@@ -60,25 +60,9 @@ public enum PDFProbe {
         let options = ["-gray", "-r", "\(Int(dpi))", "-f", "\(page)", "-l", "\(page)", "-singlefile"]
         try run("pdftoppm", options + crop + [pdf, out])
         defer { try? FileManager.default.removeItem(atPath: out + ".pgm") }
-        let data = try #require(FileManager.default.contents(atPath: out + ".pgm"))
-        // Binary PGM: "P5\n<w> <h>\n255\n" then one byte per pixel.
-        var fields: [String] = []
-        var index = 0
-        var current = ""
-        while fields.count < 4 {
-            let character = Character(UnicodeScalar(data[index]))
-            index += 1
-            if !character.isWhitespace {
-                current.append(character)
-            } else if !current.isEmpty {
-                fields.append(current)
-                current = ""
-            }
-        }
-        let width = Int(fields[1])!
-        let height = Int(fields[2])!
-        let pixels = [UInt8](data[index...])
-        return (0..<height).filter { y in (0..<width).contains { pixels[y * width + $0] < threshold } }
+        let image = try #require(NetpbmImage(path: out + ".pgm"))
+        let width = image.width
+        return (0..<image.height).filter { y in (0..<width).contains { image.samples[y * width + $0] < threshold } }
     }
 
     /// The uncompressed page content streams (qpdf QDF form), to look for drawing operators.
