@@ -308,7 +308,8 @@ public struct SourceCursor {
             let close = closing(0x7D, in: buffer, from: offset + 1)
             return close > offset + 1 ? close - offset : nil
         case 0x3C where first != 0x3C:
-            if next == 0x21, offset + 3 < buffer.count, buffer[offset + 2] == 0x2D, buffer[offset + 3] == 0x2D {  // <!-- … -->
+            // <!-- … -->
+            if next == 0x21, offset + 3 < buffer.count, buffer[offset + 2] == 0x2D, buffer[offset + 3] == 0x2D {
                 var cursor = offset + 4
                 let end = min(buffer.count, offset + Self.window)
                 while cursor + 2 < end {

@@ -154,8 +154,8 @@ public final class CairoPDFRenderer: PageRenderer {
         }
         var year = String(components.year ?? 1970)
         while year.count < 4 { year = "0" + year }
-        return
-            "\(year)-\(two(components.month))-\(two(components.day))T\(two(components.hour)):\(two(components.minute)):\(two(components.second))Z"
+        let day = "\(year)-\(two(components.month))-\(two(components.day))"
+        return day + "T\(two(components.hour)):\(two(components.minute)):\(two(components.second))Z"
     }
 
     /// Draws `page` (sized to `page.size`) and emits it. Unreadable images draw nothing.

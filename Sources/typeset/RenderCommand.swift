@@ -238,10 +238,11 @@ enum RenderCommand {
             !(page.measure >= 72 && page.textHeight >= 72 && page.paper.width <= 14_400 && page.paper.height <= 14_400)
         else { return }
         let margins = page.margins
+        let sides = [margins.top, margins.right, margins.bottom, margins.left].map(\.wholePointsText)
         throw UsageError(
             "\(named.joined(separator: " with ")): paper \(page.paper.width.wholePointsText) × "
                 + "\(page.paper.height.wholePointsText) pt less margins "
-                + "\([margins.top, margins.right, margins.bottom, margins.left].map(\.wholePointsText).joined(separator: " ")) pt leaves a "
+                + "\(sides.joined(separator: " ")) pt leaves a "
                 + "text area of "
                 + "\(page.measure.wholePointsText) × \(page.textHeight.wholePointsText) pt; it must be at least 72 × "
                 + "72 pt (1 in)"
@@ -434,7 +435,8 @@ enum Messages {
             for diagnostic in sorted(diagnostics) { self.error(line(diagnostic)) }
             let count = diagnostics.count
             self.error(
-                "\(count) warning\(count == 1 ? "" : "s") treated as error\(count == 1 ? "" : "s") (--strict); nothing written"
+                "\(count) warning\(count == 1 ? "" : "s") treated as error\(count == 1 ? "" : "s") (--strict); "
+                    + "nothing written"
             )
             return
         }
