@@ -212,7 +212,7 @@ private struct Importer {
         return matches.count == 1 ? matches[0] : nil
     }
 
-    /// Token `i`'s value with every alias followed, computed once (memoized); nil when it
+    /// Token `index`'s value with every alias followed, computed once (memoized); nil when it
     /// cannot be resolved (a warning was given) or lies on a cycle.
     mutating func resolvedValue(of index: Int) -> JSONNode? {
         if let done = resolvedTokens[index] { return done }
