@@ -136,8 +136,9 @@ public final class PangoShaper: TextShaper {
     /// Breaks `paragraph` into lines at `width` pt as ``shape(_:width:)`` does, handing them to
     /// `body` a group at a time: the breaks are chosen for the whole paragraph first (the
     /// total-fit composer weighs all of it), then each group of chosen lines
-    /// (``lineGroups(_:prepared:)``) is laid out under the font lock and handed on outside it,
-    /// so that what the caller places and draws is released before the next group is made.
+    /// (``ParagraphLayout/lineGroups(_:prepared:maximumRuns:)``) is shaped under the font lock
+    /// and handed on outside it, so that what the caller places and draws is released before
+    /// the next group is made.
     /// Paragraphs whose lines are cut from their measurement, and those Pango breaks itself
     /// (code), come in one group.
     /// - Throws: what `body` throws.
@@ -145,7 +146,7 @@ public final class PangoShaper: TextShaper {
         _ paragraph: StyledParagraph, width: Double,
         inGroups body: (ShapedLineGroup) throws -> Void
     ) rethrows {
-        let composed: ComposedLines = FontState.lock.reading {
+        let composed: ParagraphLayout.Lines = FontState.lock.reading {
             refresh()
             let collapsed = paragraph.collapsingSoftHyphenRuns()
             guard !collapsed.style.breakAnywhere, collapsed.style.hangingIndent == 0 else {
