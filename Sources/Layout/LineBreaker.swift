@@ -286,9 +286,9 @@ public struct LineBreaker: Sendable {
                 }
             }
             swap(&active, &survivors)
-            if !found && active.isEmpty && emergency, let a = lastResort {
+            if !found && active.isEmpty && emergency, let dropped = lastResort {
                 // Nothing fits: leave one line overfull from the last dropped node.
-                best[2 * 3] = (nodes[a].demerits + 1e8, a, -1)
+                best[2 * 3] = (nodes[dropped].demerits + 1e8, dropped, -1)
                 found = true
             }
             if !found { continue }

@@ -118,10 +118,10 @@ extension PangoShaper {
     static func rightToLeftLines(_ layout: GObjectRef) -> [Bool] {
         var result: [Bool] = []
         var node = pango_layout_get_lines_readonly(layout.opaque)
-        while let n = node {
-            let line = n.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self)
+        while let lineNode = node {
+            let line = lineNode.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self)
             result.append(line.pointee.resolved_dir == PANGO_DIRECTION_RTL.rawValue)
-            node = n.pointee.next
+            node = lineNode.pointee.next
         }
         return result
     }
@@ -197,12 +197,12 @@ extension PangoShaper {
             }
             var index = firstRun
             while index < paragraph.runs.count, starts[index] < end {
-                let s = max(starts[index], start)
-                let e = min(starts[index] + paragraph.runs[index].text.utf8.count, end)
-                if s < e {
+                let runStart = max(starts[index], start)
+                let runEnd = min(starts[index] + paragraph.runs[index].text.utf8.count, end)
+                if runStart < runEnd {
                     var clipped = paragraph.runs[index]
-                    clipped.text = String(decoding: bytes[s..<e], as: UTF8.self)
-                    pieceStarts.append(s - start)
+                    clipped.text = String(decoding: bytes[runStart..<runEnd], as: UTF8.self)
+                    pieceStarts.append(runStart - start)
                     piece.runs.append(clipped)
                 }
                 index += 1
@@ -277,16 +277,16 @@ extension PangoShaper {
 
     /// Width of "-" in the run's face, pt (cached per face).
     private func hyphenWidth(_ style: RunStyle) -> Double {
-        if let w = setup.cache.hyphenWidths[style.font] { return w }
+        if let width = setup.cache.hyphenWidths[style.font] { return width }
         let pointer = pango_layout_new(context.opaque)!
         let layout = GObjectRef(owning: UnsafeMutableRawPointer(pointer))
         pango_layout_set_text(pointer, "-", 1)
         pango_layout_set_font_description(pointer, setup.shapingDescription(style.font, for: "-").pointer)
         var logical = PangoRectangle()
         pango_layout_get_extents(layout.opaque, nil, &logical)
-        let w = Double(logical.width) / Double(PANGO_SCALE)
-        setup.cache.hyphenWidths[style.font] = w
-        return w
+        let width = Double(logical.width) / Double(PANGO_SCALE)
+        setup.cache.hyphenWidths[style.font] = width
+        return width
     }
 
     /// Widens the glyphs of stretchable word spaces (by the line's space factor × their own
@@ -310,8 +310,8 @@ extension PangoShaper {
                         let byte = offset + Int(cluster)
                         guard byte < spaces.count else { continue }
                         if spaces[byte] {
-                            let w = Double(glyphs.pointee.glyphs[j].geometry.width)
-                            glyphs.pointee.glyphs[j].geometry.width += Int32((w * composed.spaceFactor).rounded())
+                            let advance = Double(glyphs.pointee.glyphs[j].geometry.width)
+                            glyphs.pointee.glyphs[j].geometry.width += Int32((advance * composed.spaceFactor).rounded())
                         } else if gaps[byte] {
                             glyphs.pointee.glyphs[j].geometry.width += Int32(
                                 (composed.syllableSpacing * scale).rounded())
@@ -331,10 +331,10 @@ extension PangoShaper {
         _ body: (Int, UnsafeMutablePointer<PangoGlyphString>) -> Void
     ) {
         var runNode = line.pointee.runs
-        while let r = runNode {
-            let glyphItem = r.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+        while let runLink = runNode {
+            let glyphItem = runLink.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
             body(Int(glyphItem.pointee.item.pointee.offset), glyphItem.pointee.glyphs!)
-            runNode = r.pointee.next
+            runNode = runLink.pointee.next
         }
     }
 }
