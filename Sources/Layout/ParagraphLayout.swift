@@ -35,6 +35,7 @@ public enum ParagraphLayout {
     public static func compose<Shaping: ParagraphShaping>(
         _ paragraph: StyledParagraph, width: Double, shaping: Shaping
     ) -> Composed {
+        // Collect.
         let text = CollectedText(paragraph)
         // An empty paragraph (an empty list item, a cell with no text) has no glyph to lay out:
         // one line as tall as its base face, which draws nothing.
@@ -43,12 +44,14 @@ public enum ParagraphLayout {
             let line = ShapedLine(handle: nil, x: 0, width: 0, ascent: base.ascent, descent: base.descent)
             return Composed(lines: .whole(ShapedParagraph(lines: [line])), emergency: false)
         }
+        // Measure: shaped once, unwrapped; a paragraph that fits on one line is done.
         let measured = shaping.measure(paragraph, text: text)
         if let measured, let natural = shaping.singleLineWidth(of: measured), natural <= width + 0.001 {
             let shaped = shaping.lines(of: measured, paragraph: paragraph, text: text)
             let lines = alignedSingleLines(shaped, alignment: paragraph.style.alignment, width: width)
             return Composed(lines: .whole(ShapedParagraph(lines: lines)), emergency: false)
         }
+        // Measure the items, break lines, and work out each line's justification and alignment.
         var prepared = shaping.prepare(measured, paragraph: paragraph, text: text)
         let composition = ParagraphComposer.compose(
             paragraph, prepared: prepared, width: width,
@@ -61,6 +64,7 @@ public enum ParagraphLayout {
             composition.emergency ? brokenWord(composition, scalars: prepared.scalars, width: width) : nil
         let textRanges = sourceTextRanges(composition, scalars: prepared.scalars)
         let finish = Finish(paragraph: paragraph, width: width, bytes: text.bytes, textRanges: textRanges)
+        // Cut lines from the measurement and finalize them, or leave them to be shaped again.
         if let measured,
             var lines = shaping.cutLines(
                 from: measured, composition: composition, prepared: prepared, paragraph: paragraph, text: text)
@@ -122,7 +126,4 @@ public struct PendingLines {
     let groups: [Range<Int>]
     /// The next group to shape.
     var next = 0
-
-    /// How many groups the lines are shaped in.
-    public var groupCount: Int { groups.count }
 }
