@@ -104,6 +104,29 @@ public struct ListBlock: Hashable, Sendable {
     }
 }
 
+/// The five kinds of GitHub alert, in GitHub's order.
+public enum AlertKind: String, Hashable, Sendable, CaseIterable {
+    /// `[!NOTE]`: information the reader should notice even when skimming.
+    case note
+    /// `[!TIP]`: optional advice.
+    case tip
+    /// `[!IMPORTANT]`: information the reader needs to succeed.
+    case important
+    /// `[!WARNING]`: urgent information that needs attention to avoid problems.
+    case warning
+    /// `[!CAUTION]`: advice about the risks or negative outcomes of an action.
+    case caution
+
+    /// The label GitHub shows above the alert: `Note`, `Tip`, `Important`, `Warning`, `Caution`.
+    public var label: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
+
+    /// The kind written `[!NAME]` on an alert's first line (ASCII case ignored, as GitHub does).
+    public init?(marker: String) {
+        guard marker.hasPrefix("[!"), marker.hasSuffix("]"), marker.count > 3 else { return nil }
+        self.init(rawValue: String(marker.dropFirst(2).dropLast()).lowercased())
+    }
+}
+
 /// A block of the document with its attributes and where it starts in the source.
 public struct Block: Hashable, Sendable {
     /// What kind of block this is and its content (heading levels are 1…6).
@@ -116,6 +139,10 @@ public struct Block: Hashable, Sendable {
         case list(ListBlock)
         /// `> quoted` blocks.
         case blockQuote([Block])
+        /// A GitHub alert: a quote whose first line is `[!NOTE]`, `[!TIP]`, `[!IMPORTANT]`,
+        /// `[!WARNING]` or `[!CAUTION]` (GitHub Docs, "Basic writing and formatting syntax",
+        /// Alerts); the blocks are the quote's content without that line.
+        case alert(AlertKind, [Block])
         /// A fenced or indented code block; `info` is the fence's info string (language).
         case codeBlock(info: String, text: String)
         /// `---`: a rule across the measure.

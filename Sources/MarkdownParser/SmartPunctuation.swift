@@ -35,6 +35,7 @@ public enum SmartPunctuation {
             for i in list.items.indices { list.items[i].blocks = list.items[i].blocks.map(apply) }
             block.kind = .list(list)
         case .blockQuote(let blocks): block.kind = .blockQuote(blocks.map(apply))
+        case .alert(let kind, let blocks): block.kind = .alert(kind, blocks.map(apply))
         case .div(let blocks): block.kind = .div(blocks.map(apply))
         case .table(var table):
             table.header = table.header.map(apply)

@@ -514,7 +514,7 @@ enum FuzzCampaign {
                 for item in list.items {
                     for child in item.blocks { visit(child) }
                 }
-            case .blockQuote(let blocks), .div(let blocks):
+            case .blockQuote(let blocks), .div(let blocks), .alert(_, let blocks):
                 for child in blocks { visit(child) }
             case .codeBlock(_, let text): add(text)
             case .table(let table):

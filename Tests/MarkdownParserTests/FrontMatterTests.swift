@@ -203,7 +203,7 @@ import Testing
         }
         func depth(_ b: Block) -> Int {
             switch b.kind {
-            case .div(let c), .blockQuote(let c): 1 + (c.map(depth).max() ?? 0)
+            case .div(let c), .blockQuote(let c), .alert(_, let c): 1 + (c.map(depth).max() ?? 0)
             case .paragraph(let i): 1 + (i.map(depth).max() ?? 0)
             default: 1
             }

@@ -11,7 +11,7 @@ import Testing
         blocks.map { block -> String in
             switch block.kind {
             case .paragraph(let inlines), .heading(_, let inlines): inlines.plainText
-            case .div(let inner), .blockQuote(let inner): text(inner)
+            case .div(let inner), .blockQuote(let inner), .alert(_, let inner): text(inner)
             case .list(let list): list.items.map { text($0.blocks) }.joined(separator: " ")
             default: ""
             }

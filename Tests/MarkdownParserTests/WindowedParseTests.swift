@@ -248,7 +248,7 @@ import Testing
                         switch block.kind {
                         case .paragraph(let inlines):
                             words += inlines.compactMap { if case .text(let t) = $0 { return t } else { return nil } }
-                        case .div(let children), .blockQuote(let children): visit(children)
+                        case .div(let children), .blockQuote(let children), .alert(_, let children): visit(children)
                         case .list(let list): for item in list.items { visit(item.blocks) }
                         default: break
                         }
