@@ -191,6 +191,9 @@ public struct Metadata: Hashable, Sendable {
     public var fields: [String: String]
     /// Where each of ``fields`` was written (its key), for diagnostics about its value.
     public var fieldLocations: [String: SourceLocation] = [:]
+    /// Keys Typeset does not read (Jekyll's `layout`, Hugo's `tags`…), as written and in source
+    /// order: kept silent, listed by `--verbose`.
+    public var unusedKeys: [String] = []
     /// Creates metadata from its parts (nothing given by default).
     public init(
         title: String? = nil, subtitle: String? = nil, author: String? = nil, date: String? = nil,

@@ -19,6 +19,13 @@ enum FrontMatter {
         "tab-size",
     ]
 
+    /// The known key one edit (Levenshtein distance 1) from `canonical`, a key no known key
+    /// equals; nil when none is (keys of one or two characters are never taken for typos).
+    static func nearKnownKey(_ canonical: String) -> String? {
+        guard canonical.count > 2 else { return nil }
+        return knownKeys.sorted().first { EditDistance.withinOne(canonical, $0) }
+    }
+
     /// Known keys that take one value (a scalar; a list only where joined): a mapping given to
     /// one of them is reported and ignored.
     static let scalarKeys: Set<String> = [
@@ -168,16 +175,22 @@ enum FrontMatter {
                 case "subtitle": metadata.subtitle = reader.joined(valueNode)
                 case "date": metadata.date = reader.joined(valueNode)
                 case "lang": metadata.lang = reader.joined(valueNode)
-                case "author": metadata.author = reader.authors(valueNode)
+                case "author", "authors": metadata.author = reader.authors(valueNode)
                 case "keywords": metadata.keywords = reader.keywords(valueNode)
                 default:
                     let known = knownKeys.contains(canonical)
                     if !known {
-                        diagnostics.append(
-                            Diagnostic(
-                                .warning, "unknown front matter key '\(key)'",
-                                at: location(keyNode.pointee.start_mark, firstLine: firstLine, file: file),
-                                kind: .frontMatter))
+                        // Keys other tools read (Jekyll's `layout`, Hugo's `tags`) are silent, as
+                        // in Pandoc; one edit from a key Typeset reads is taken for a typo.
+                        if let near = nearKnownKey(canonical) {
+                            diagnostics.append(
+                                Diagnostic(
+                                    .warning, "unknown front matter key '\(key)'; did you mean '\(near)'?",
+                                    at: location(keyNode.pointee.start_mark, firstLine: firstLine, file: file),
+                                    kind: .frontMatter))
+                        } else {
+                            metadata.unusedKeys.append(key)
+                        }
                     }
                     // Only the fields this key set are placed at it: time linear in the keys.
                     var added: [String] = []

@@ -82,7 +82,7 @@ import Testing
     @Test func existingOutputSurvivesAFailedRun() throws {
         let dir = try temporaryFolder()
         try "old".write(toFile: dir + "/out.pdf", atomically: true, encoding: .utf8)
-        try "Text with [a span]{.nosuchrole}.".write(toFile: dir + "/w.md", atomically: true, encoding: .utf8)
+        try "Text with [a span]{.headlin}.".write(toFile: dir + "/w.md", atomically: true, encoding: .utf8)
         let result = try typeset(["render", dir + "/w.md", "-o", dir + "/out.pdf", "--strict"])
         #expect(result.status == 1)
         #expect(result.output.contains("w.md:1:"), "\(result.output)")
