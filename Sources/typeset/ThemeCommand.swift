@@ -10,9 +10,7 @@ enum ThemeCommand {
                 throw UsageError("unknown theme command '\(sub)' (import, check, list, show)")
             }
             if arguments.first == nil { throw UsageError("theme needs 'import', 'check', 'list' or 'show'") }
-            print(
-                ["import", "check", "list", "show"].map { OptionTable.helpText(OptionTable.command("theme " + $0)) }
-                    .joined(separator: "\n"), terminator: "")
+            print(OptionTable.helpText(named: "theme") ?? "", terminator: "")
             return
         }
         let spec = OptionTable.command("theme " + sub)
