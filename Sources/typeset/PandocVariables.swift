@@ -47,7 +47,8 @@ enum PandocVariables {
                 translation.type.bodySize = points
             case "linestretch":
                 guard let factor = Double(value), (0.5...4).contains(factor) else {
-                    throw UsageError("-V linestretch takes a factor from 0.5 to 4 (1.5: half as much again), not '\(value)'")
+                    throw UsageError(
+                        "-V linestretch takes a factor from 0.5 to 4 (1.5: half as much again), not '\(value)'")
                 }
                 translation.type.lineStretch = factor
             default:
