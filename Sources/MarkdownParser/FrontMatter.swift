@@ -19,6 +19,23 @@ enum FrontMatter {
         "tab-size",
     ]
 
+    /// A key Typeset does not read: silent and listed in ``Metadata/unusedKeys`` (Jekyll's
+    /// `layout`, Hugo's `tags`, as Pandoc keeps them for templates), or, one edit from a key
+    /// Typeset reads, a typo warned about at `location` with the key meant.
+    static func noteUnknownKey(
+        _ key: String, canonical: String, at location: SourceLocation, metadata: inout Metadata,
+        _ diagnostics: inout [Diagnostic]
+    ) {
+        if let near = nearKnownKey(canonical) {
+            diagnostics.append(
+                Diagnostic(
+                    .warning, "unknown front matter key '\(key)'; did you mean '\(near)'?", at: location,
+                    kind: .frontMatter))
+        } else {
+            metadata.unusedKeys.append(key)
+        }
+    }
+
     /// The known key one edit (Levenshtein distance 1) from `canonical`, a key no known key
     /// equals; nil when none is (keys of one or two characters are never taken for typos).
     static func nearKnownKey(_ canonical: String) -> String? {
@@ -180,17 +197,7 @@ enum FrontMatter {
                 default:
                     let known = knownKeys.contains(canonical)
                     if !known {
-                        // Keys other tools read (Jekyll's `layout`, Hugo's `tags`) are silent, as
-                        // in Pandoc; one edit from a key Typeset reads is taken for a typo.
-                        if let near = nearKnownKey(canonical) {
-                            diagnostics.append(
-                                Diagnostic(
-                                    .warning, "unknown front matter key '\(key)'; did you mean '\(near)'?",
-                                    at: location(keyNode.pointee.start_mark, firstLine: firstLine, file: file),
-                                    kind: .frontMatter))
-                        } else {
-                            metadata.unusedKeys.append(key)
-                        }
+                        noteUnknownKey(key, canonical: canonical, at: keyLocation, metadata: &metadata, &diagnostics)
                     }
                     // Only the fields this key set are placed at it: time linear in the keys.
                     var added: [String] = []

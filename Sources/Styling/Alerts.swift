@@ -26,7 +26,7 @@ extension Styler {
     /// above the content its label (`Note`, `Warning`…) in that colour, bold. Tagged as one
     /// `Note` element (PDF 1.7 §14.8.4.4) holding the label's paragraph and the content.
     mutating func appendAlert(
-        _ kind: AlertKind, _ children: [Block], context: BlockContext, location: SourceLocation?,
+        _ kind: AlertKind, _ children: [Block], in context: BlockContext, at location: SourceLocation?,
         to blocks: inout [StyledBlock]
     ) {
         var context = context
