@@ -104,6 +104,19 @@ public struct ListBlock: Hashable, Sendable {
     }
 }
 
+/// One term of a definition list and its definitions (each a list of blocks).
+public struct DefinitionItem: Hashable, Sendable {
+    /// The term, one line of inline content.
+    public var term: [Inline]
+    /// The definitions, in source order; each holds its blocks.
+    public var definitions: [[Block]]
+    /// Creates an item.
+    public init(term: [Inline], definitions: [[Block]]) {
+        self.term = term
+        self.definitions = definitions
+    }
+}
+
 /// The five kinds of GitHub alert, in GitHub's order.
 public enum AlertKind: String, Hashable, Sendable, CaseIterable {
     /// `[!NOTE]`: information the reader should notice even when skimming.
@@ -143,6 +156,9 @@ public struct Block: Hashable, Sendable {
         /// `[!WARNING]` or `[!CAUTION]` (GitHub Docs, "Basic writing and formatting syntax",
         /// Alerts); the blocks are the quote's content without that line.
         case alert(AlertKind, [Block])
+        /// A Pandoc definition list (Pandoc manual, "Definition lists"): terms, each with its
+        /// definitions.
+        case definitionList([DefinitionItem])
         /// A fenced or indented code block; `info` is the fence's info string (language).
         case codeBlock(info: String, text: String)
         /// `---`: a rule across the measure.

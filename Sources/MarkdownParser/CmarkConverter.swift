@@ -219,6 +219,16 @@ struct CmarkConverter {
         return first == UInt8(ascii: "[")
     }
 
+    /// Whether line `offset` of paragraph `node` (0 its first) starts with `:` as written,
+    /// after the indentation and `>` markers: a definition's marker, not an escaped `\:`.
+    private func lineStartsWithColon(_ node: OpaquePointer, _ offset: Int) -> Bool {
+        let line = startLine(node) + offset
+        guard line >= 1, line <= syntax.lines.count else { return false }
+        let bytes = syntax.lines[line - 1]
+        let first = bytes.first { $0 != 0x20 && $0 != 0x09 && $0 != UInt8(ascii: ">") }
+        return first == UInt8(ascii: ":")
+    }
+
     /// Rebuilds `div` blocks from the fence markers of one container. An unclosed div is closed
     /// at the end of its container; a closing fence with nothing open stays text. Both warn.
     private mutating func nestDivs(_ items: [BlockItem]) -> [Block] {
@@ -285,6 +295,15 @@ struct CmarkConverter {
                 ["\\newpage", "\\pagebreak"].contains(text.trimmingSpaces)
             {
                 items.append(.block(Block(.pageBreak, location: loc)))
+            } else if let item = PandocDefinitions.item(
+                inlines, lineStartsWithColon: { self.lineStartsWithColon(node, $0) })
+            {
+                let definitions = item.definitions.map { [Block(.paragraph($0), location: loc)] }
+                items.append(
+                    .block(
+                        Block(
+                            .definitionList([DefinitionItem(term: item.term, definitions: definitions)]), location: loc)
+                    ))
             } else if !inlines.isEmpty {
                 items.append(.block(Block(.paragraph(inlines), location: loc)))
             }

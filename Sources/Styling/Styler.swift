@@ -209,7 +209,7 @@ public struct Styler: Sendable {
             context.tight = false
             context.structure.append(newElement(.blockQuote))
             for child in children { append(child, context: context, to: &blocks) }
-        case .alert(let kind, let children): appendAlert(kind, children, in: context, at: block.location, to: &blocks)
+        case .alert, .definitionList: appendGitHubOrPandocBlock(block, in: context, to: &blocks)
         case .codeBlock(_, let text):
             appendCode(text, context: context, overrides: overrides, location: block.location, to: &blocks)
         case .thematicBreak:

@@ -516,6 +516,11 @@ enum FuzzCampaign {
                 }
             case .blockQuote(let blocks), .div(let blocks), .alert(_, let blocks):
                 for child in blocks { visit(child) }
+            case .definitionList(let items):
+                for item in items {
+                    add(text(item.term))
+                    for child in item.definitions.joined() { visit(child) }
+                }
             case .codeBlock(_, let text): add(text)
             case .table(let table):
                 for cell in table.header { add(text(cell)) }

@@ -148,4 +148,25 @@ import Typesetter
         let (_, refused) = try Render.markdown("[x]{color=reddish}\n", name: "conventions-css-bad")
         #expect(refused.diagnostics.first?.message.contains("a CSS colour name") == true, "\(refused.diagnostics)")
     }
+
+    /// A definition list: the term bold at the text's edge, the definition indented 2 em below
+    /// it, tagged as a list whose item's label is the term.
+    @Test func definitionListsIndentTheirDefinitionsUnderABoldTerm() throws {
+        let (pdf, report) = try Render.markdown(
+            "Before.\n\nKerning\n: The space between two glyphs.\n: Also a verb.\n", name: "conventions-dl")
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
+        let words = try PDFProbe.words(pdf)
+        let before = try #require(words.first { $0.text == "Before." })
+        let term = try #require(words.first { $0.text == "Kerning" })
+        let definition = try #require(words.first { $0.text == "The" })
+        let verb = try #require(words.first { $0.text == "Also" })
+        #expect(abs(term.xMin - before.xMin) < 0.01 && definition.yMin > term.yMax, "\(term) \(definition)")
+        #expect(abs(definition.xMin - before.xMin - 21) < 0.5, "2 em of 10.5 pt: \(definition)")
+        #expect(abs(verb.xMin - definition.xMin) < 0.01 && verb.yMin > definition.yMax)
+        #expect(try PDFProbe.fonts(pdf).contains { $0.contains("Inter-Bold") || $0.contains("Inter-SemiBold") })
+        let lines = try structureLines(pdf)
+        let label = try #require(lines.firstIndex { $0.hasPrefix("Lbl") }, "\(lines)")
+        #expect(lines[label + 1] == "\"Kerning\"" && lines[label - 1].hasPrefix("LI"), "\(lines)")
+        #expect(lines[label + 2].hasPrefix("LBody") && lines[label - 2].hasPrefix("L "), "\(lines)")
+    }
 }

@@ -96,4 +96,40 @@ import Testing
         #expect(list.items[0].blocks.isEmpty)
         #expect(list.items[4].blocks.first?.kind == .paragraph([.text("[y]")]))
     }
+
+    @Test func compactDefinitionListsAreRecognised() {
+        let blocks = parsed("Term *one*\n: First definition\ncontinued\n: Second\n\nPlain\n\\: not a list\n")
+        guard case .definitionList(let items)? = blocks.first?.kind else {
+            Issue.record("\(blocks)")
+            return
+        }
+        #expect(items.count == 1)
+        #expect(items[0].term == [.text("Term "), .emphasis([.text("one")])])
+        #expect(
+            items[0].definitions.map { $0.map(\.kind) } == [
+                [.paragraph([.text("First definition"), .softBreak, .text("continued")])],
+                [.paragraph([.text("Second")])],
+            ])
+        // An escaped colon, a colon with no space, a first line that is a definition: text.
+        #expect(blocks.last?.kind == .paragraph([.text("Plain"), .softBreak, .text(": not a list")]))
+        for text in ["Ratio\n:1 to 2", ": alone\n: twice", "Term\n:"] {
+            guard case .paragraph? = parsed(text).first?.kind else {
+                Issue.record("\(text): \(parsed(text))")
+                continue
+            }
+        }
+        // Inside a list item and a quote.
+        guard case .list(let list)? = parsed("- Term\n  : Meaning\n").first?.kind,
+            case .definitionList? = list.items.first?.blocks.first?.kind
+        else {
+            Issue.record("in a list")
+            return
+        }
+        guard case .blockQuote(let quoted)? = parsed("> Term\n> : Meaning\n").first?.kind,
+            case .definitionList? = quoted.first?.kind
+        else {
+            Issue.record("in a quote")
+            return
+        }
+    }
 }
