@@ -187,6 +187,11 @@ public final class CairoPDFRenderer: PageRenderer {
             case .text(let line, let x, let baseline):
                 markContent()
                 drawText(line, x: x, baseline: baseline)
+            case .wordSpace(let line, let x, let baseline):
+                // Only for text read back from the PDF: a picture of the page shows nothing of it.
+                guard previewSink == nil else { break }
+                markContent()
+                drawWordSpace(after: line, x: x, baseline: baseline)
             case .ornament(let line, let x, let baseline, let color):
                 guard let handle = line.handle as? PangoLineHandle else { break }
                 markContent()
@@ -469,6 +474,35 @@ public final class CairoPDFRenderer: PageRenderer {
             pango_cairo_show_layout_line(cr, handle.line)
             cairo_new_path(cr)
         }
+    }
+
+    /// Draws a space glyph of `line`'s last face (one that is not a colour font) with its
+    /// origin at `x` on `baseline` and no advance: it shows nothing, and text extraction reads
+    /// a space there (``PageElement/wordSpace(after:x:baseline:)``). Nothing is drawn when no
+    /// face of the line has a space.
+    private func drawWordSpace(after line: ShapedLine, x: Double, baseline: Double) {
+        guard let handle = line.handle as? PangoLineHandle else { return }
+        var chosen: (font: UnsafeMutablePointer<PangoFont>, glyph: hb_codepoint_t)?
+        var node = handle.line.pointee.runs
+        while let n = node {
+            let run = n.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+            var glyph: hb_codepoint_t = 0
+            if let font = run.pointee.item.pointee.analysis.font, !ColorFonts.isColorFont(font),
+                let hb = pango_font_get_hb_font(font), hb_font_get_nominal_glyph(hb, 0x20, &glyph) != 0
+            {
+                chosen = (font, glyph)
+            }
+            node = n.pointee.next
+        }
+        guard let chosen, let glyphs = pango_glyph_string_new() else { return }
+        defer { pango_glyph_string_free(glyphs) }
+        pango_glyph_string_set_size(glyphs, 1)
+        glyphs.pointee.glyphs[0].glyph = PangoGlyph(chosen.glyph)
+        glyphs.pointee.glyphs[0].geometry = PangoGlyphGeometry(width: 0, x_offset: 0, y_offset: 0)
+        glyphs.pointee.glyphs[0].attr.is_cluster_start = 1
+        glyphs.pointee.log_clusters[0] = 0
+        cairo_move_to(cr, x, baseline)
+        pango_cairo_show_glyph_string(cr, chosen.font, glyphs)
     }
 
     /// Looks at each font of `line` not drawn before: one with a large `CFF ` table marks the

@@ -62,9 +62,10 @@ enum TaggedPDFRewriter {
             writer.addStream(
                 metadata, dictionary: .dictionary([("Type", .name("Metadata")), ("Subtype", .name("XML"))]), data: $0)
         }
-        try plan.writeObjects(
+        let continued = try plan.writeObjects(
             source: source, to: writer, contents: contents, language: tagging.language, metadata: metadata)
-        let tree = TreeWriter(plan: plan, writer: writer, firstElement: firstElement)
+        let tree = TreeWriter(
+            plan: plan, writer: writer, firstElement: firstElement, language: tagging.language, continued: continued)
         let identified = tree.writeElements()
         let keys = plan.pages.count + structure.links.count
         let parentTree = tree.writeParentTree(keys: keys)
@@ -230,12 +231,14 @@ enum TaggedPDFRewriter {
 
         /// Writes every object of the source in number order, each as soon as it is read:
         /// copied, rewritten (content streams, from `contents`), completed (pages, link
-        /// annotations, the catalog) or left out (Cairo's tree).
+        /// annotations, the catalog) or left out (Cairo's tree). Returns each page's
+        /// continuations (``MarkedContentRewrite/Rewritten/continued``), for pages that have any.
         /// - Throws: ``PDFAccessibility/Failure`` when a content stream cannot be rewritten.
         func writeObjects(
             source: UnsafeBufferPointer<UInt8>, to writer: PDFStreamWriter, contents: ContentRewrites,
             language: String, metadata: Int32
-        ) throws {
+        ) throws -> [Int: [Int32]] {
+            var continuations: [Int: [Int32]] = [:]
             var nextContent = 0
             var pageIndex: [Int32: Int] = [:]
             for (p, n) in pages.enumerated() { pageIndex[n] = p }
@@ -251,16 +254,22 @@ enum TaggedPDFRewriter {
                 case .copy:
                     if object.streamData != nil {
                         writer.copy(n, raw(source, object.range))
+                    } else if object.value["Subtype"]?.nameValue == "CIDFontType2", object.value["CIDToGIDMap"] == nil {
+                        // PDF/UA-1 §7.21.3.2: a TrueType CID font names its CID-to-glyph map,
+                        // which for Cairo's subsets is the identity (PDF 1.7 Table 117's default).
+                        writer.add(n, object.value.setting("CIDToGIDMap", .name("Identity")))
                     } else {
                         writer.add(n, body: raw(source, object.valueRange))
                     }
                 case .content:
                     let outcome = contents.outcome(nextContent)
+                    let page = contents.pages[nextContent]
                     nextContent += 1
                     switch outcome {
                     case .copy: writer.copy(n, raw(source, object.range))
-                    case .stream(let dictionary, let compressed):
+                    case .stream(let dictionary, let compressed, let continued):
                         compressed.withUnsafeBytes { writer.addStream(n, dictionary: dictionary, data: $0) }
+                        if !continued.isEmpty { continuations[page] = continued }
                     case .failed(let reason): throw PDFAccessibility.Failure(description: reason)
                     }
                 case .page:
@@ -279,6 +288,7 @@ enum TaggedPDFRewriter {
                     writer.add(n, completed)
                 }
             }
+            return continuations
         }
 
         /// Link annotation `number` with its description (`/Contents`, PDF/UA-1 §7.18.5) and
@@ -305,8 +315,26 @@ enum TaggedPDFRewriter {
         let treeNumber: Int32
         let pages: [Int32]
         let annotationLink: [Int32: Int32]
+        /// The document's language (the catalog's `/Lang`).
+        let language: String
+        /// By page, the runs its continuations go on (``MarkedContentRewrite/Rewritten/continued``).
+        let continued: [Int: [Int32]]
+        /// By run, the MCIDs of its continuations (on the run's page).
+        let continuationMCIDs: [Int32: [Int32]]
 
-        init(plan: Plan, writer: PDFStreamWriter, firstElement: Int32) {
+        init(
+            plan: Plan, writer: PDFStreamWriter, firstElement: Int32, language: String, continued: [Int: [Int32]]
+        ) {
+            self.language = language
+            self.continued = continued
+            var mcids: [Int32: [Int32]] = [:]
+            for (page, runs) in continued {
+                let first = plan.structure.runs(onPage: page).reduce(Int32(0)) {
+                    plan.structure.runOwner[$1] >= 0 ? $0 + 1 : $0
+                }
+                for (k, run) in runs.enumerated() { mcids[run, default: []].append(first + Int32(k)) }
+            }
+            continuationMCIDs = mcids
             structure = plan.structure
             self.writer = writer
             self.firstElement = firstElement
@@ -338,10 +366,19 @@ enum TaggedPDFRewriter {
             var annotationOfLink: [Int32: Int32] = [:]
             for (annotation, k) in annotationLink { annotationOfLink[structure.links[Int(k)]] = annotation }
             var identified: [(id: String, element: Int32)] = []
+            // Each element's language, its own or its parent's (parents come before their kids).
+            var languages: [String] = []
+            languages.reserveCapacity(structure.elementCount)
             for e in 0..<structure.elementCount {
+                let parent = structure.parents[e]
+                let inherited = parent < 0 ? language : languages[Int(parent)]
+                let own = structure.attributes[Int32(e)]?.language.flatMap { $0.isEmpty ? nil : $0 }
+                languages.append(own ?? inherited)
                 let kids = sortedKids[Int(kidStart[e])..<Int(kidStart[e + 1])]
-                let entries = elementEntries(
+                var entries = elementEntries(
                     e, kids: kids, runPage: runPage, annotation: annotationOfLink[Int32(e)], identified: &identified)
+                // PDF/UA-1 §7.2: an element whose language differs from its parent's says so.
+                if let own, own.lowercased() != inherited.lowercased() { entries.append(("Lang", .text(own))) }
                 writer.add(firstElement + Int32(e), .dictionary(entries))
             }
             return identified
@@ -370,14 +407,20 @@ enum TaggedPDFRewriter {
                 }
                 let run = Int(-1 - kid)
                 let page = runPage[run]
-                let mcid = PDFValue.integer(Int(structure.runMCID[run]))
                 if firstPage == nil { firstPage = page }
-                if page == firstPage {
-                    items.append(mcid)
-                } else {
-                    items.append(
-                        .dictionary([("Type", .name("MCR")), ("Pg", .reference(pages[Int(page)])), ("MCID", mcid)]))
+                func add(_ mcid: Int32) {
+                    if page == firstPage {
+                        items.append(.integer(Int(mcid)))
+                    } else {
+                        items.append(
+                            .dictionary([
+                                ("Type", .name("MCR")), ("Pg", .reference(pages[Int(page)])),
+                                ("MCID", .integer(Int(mcid))),
+                            ]))
+                    }
                 }
+                add(structure.runMCID[run])
+                if !continuationMCIDs.isEmpty, let more = continuationMCIDs[Int32(run)] { more.forEach(add) }
             }
             if let firstPage { entries.append(("Pg", .reference(pages[Int(firstPage)]))) }
             if items.count == 1 {
@@ -385,9 +428,13 @@ enum TaggedPDFRewriter {
             } else if !items.isEmpty {
                 entries.append(("K", .array(items)))
             }
-            if let (alternativeText, language) = structure.attributes[Int32(e)] {
-                if let alternativeText, !alternativeText.isEmpty { entries.append(("Alt", .text(alternativeText))) }
-                if let language { entries.append(("Lang", .text(language))) }
+            if let alternativeText = structure.attributes[Int32(e)]?.alternativeText, !alternativeText.isEmpty {
+                entries.append(("Alt", .text(alternativeText)))
+            }
+            // PDF/UA-1 §7.5: header cells name what they head (PDF 1.7 §14.8.5.7, Table 345);
+            // tables have header rows, so each header cell heads its column.
+            if type == .role(.tableHeader) {
+                entries.append(("A", .dictionary([("O", .name("Table")), ("Scope", .name("Column"))])))
             }
             // PDF/UA-1 §7.9: every Note has a unique /ID.
             if type == .role(.note) {
@@ -421,6 +468,7 @@ enum TaggedPDFRewriter {
                     for r in structure.runs(onPage: key) where structure.runOwner[r] >= 0 {
                         owners.append(element(structure.runOwner[r]))
                     }
+                    for run in continued[key] ?? [] { owners.append(element(structure.runOwner[Int(run)])) }
                     nums.append(.array(owners))
                 } else {
                     nums.append(element(structure.links[key - pages.count]))
