@@ -252,15 +252,7 @@ enum TaggedPDFRewriter {
                 switch k {
                 case .removed, .treeRoot: continue
                 case .copy:
-                    if object.streamData != nil {
-                        writer.copy(n, raw(source, object.range))
-                    } else if object.value["Subtype"]?.nameValue == "CIDFontType2", object.value["CIDToGIDMap"] == nil {
-                        // PDF/UA-1 §7.21.3.2: a TrueType CID font names its CID-to-glyph map,
-                        // which for Cairo's subsets is the identity (PDF 1.7 Table 117's default).
-                        writer.add(n, object.value.setting("CIDToGIDMap", .name("Identity")))
-                    } else {
-                        writer.add(n, body: raw(source, object.valueRange))
-                    }
+                    copy(n, object, source: source, to: writer)
                 case .content:
                     let outcome = contents.outcome(nextContent)
                     let page = contents.pages[nextContent]
@@ -289,6 +281,34 @@ enum TaggedPDFRewriter {
                 }
             }
             return continuations
+        }
+
+        /// Copies object `n` as Cairo wrote it, but for two completions:
+        /// - a TrueType CID font names its CID-to-glyph map (PDF/UA-1 §7.21.3.2), which for
+        ///   Cairo's subsets is the identity (PDF 1.7 Table 117's default);
+        /// - a CMYK JPEG with Adobe's APP14 marker, whose samples are stored inverted (as
+        ///   Photoshop writes them, and as libjpeg's readers take them), gets
+        ///   `/Decode [1 0 1 0 1 0 1 0]` (PDF 1.7 §8.9.5.2), so it prints in its own colours.
+        private func copy(
+            _ n: Int32, _ object: CairoPDFFile.Object, source: UnsafeBufferPointer<UInt8>, to writer: PDFStreamWriter
+        ) {
+            let value = object.value
+            if let data = object.streamData {
+                if value["Subtype"]?.nameValue == "Image", value["Filter"]?.nameValue == "DCTDecode",
+                    value["ColorSpace"]?.nameValue == "DeviceCMYK", value["Decode"] == nil,
+                    JPEGMarkers.hasAdobeMarker(UnsafeBufferPointer(rebasing: source[data]))
+                {
+                    let decode = PDFValue.array([1, 0, 1, 0, 1, 0, 1, 0].map { .integer($0) })
+                    writer.addStream(
+                        n, dictionary: value.removing(["Length"]).setting("Decode", decode), data: raw(source, data))
+                } else {
+                    writer.copy(n, raw(source, object.range))
+                }
+            } else if value["Subtype"]?.nameValue == "CIDFontType2", value["CIDToGIDMap"] == nil {
+                writer.add(n, value.setting("CIDToGIDMap", .name("Identity")))
+            } else {
+                writer.add(n, body: raw(source, object.valueRange))
+            }
         }
 
         /// Link annotation `number` with its description (`/Contents`, PDF/UA-1 §7.18.5) and
@@ -486,4 +506,32 @@ enum TaggedPDFRewriter {
 /// The bytes of `range` in `source`, untyped.
 private func raw(_ source: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> UnsafeRawBufferPointer {
     UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: source[range]))
+}
+
+/// The markers of a JPEG file (ITU T.81 Annex B) before its first scan.
+enum JPEGMarkers {
+    /// Whether `jpeg` has Adobe's APP14 segment (`FF EE`, starting `Adobe`) before its first
+    /// scan (`FF DA`).
+    static func hasAdobeMarker(_ jpeg: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard jpeg.count > 4, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else { return false }
+        var position = 2
+        while position + 4 <= jpeg.count {
+            guard jpeg[position] == 0xFF else { return false }
+            let marker = jpeg[position + 1]
+            if marker == 0xFF {
+                position += 1
+                continue
+            }
+            if marker == 0xDA || marker == 0xD9 { return false }
+            let length = Int(jpeg[position + 2]) << 8 | Int(jpeg[position + 3])
+            guard length >= 2 else { return false }
+            if marker == 0xEE, length >= 7, position + 9 <= jpeg.count,
+                Array(jpeg[position + 4..<position + 9]) == Array("Adobe".utf8)
+            {
+                return true
+            }
+            position += 2 + length
+        }
+        return false
+    }
 }
