@@ -483,6 +483,7 @@ public final class CairoPDFRenderer: PageRenderer {
     private func drawWordSpace(after line: ShapedLine, x: Double, baseline: Double) {
         guard let handle = line.handle as? PangoLineHandle else { return }
         var chosen: (font: UnsafeMutablePointer<PangoFont>, glyph: hb_codepoint_t)?
+        var colour: PangoColor?
         var node = handle.line.pointee.runs
         while let n = node {
             let run = n.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
@@ -491,10 +492,17 @@ public final class CairoPDFRenderer: PageRenderer {
                 let hb = pango_font_get_hb_font(font), hb_font_get_nominal_glyph(hb, 0x20, &glyph) != 0
             {
                 chosen = (font, glyph)
+                colour = Self.foreground(of: run)
             }
             node = n.pointee.next
         }
         guard let chosen, let glyphs = pango_glyph_string_new() else { return }
+        // In the run's own colour: the text's colour stays set, so the page's content stream
+        // names no colour for the space and none again for the next line.
+        if let colour {
+            cairo_set_source_rgb(
+                cr, Double(colour.red) / 65535, Double(colour.green) / 65535, Double(colour.blue) / 65535)
+        }
         defer { pango_glyph_string_free(glyphs) }
         pango_glyph_string_set_size(glyphs, 1)
         glyphs.pointee.glyphs[0].glyph = PangoGlyph(chosen.glyph)
@@ -503,6 +511,19 @@ public final class CairoPDFRenderer: PageRenderer {
         glyphs.pointee.log_clusters[0] = 0
         cairo_move_to(cr, x, baseline)
         pango_cairo_show_glyph_string(cr, chosen.font, glyphs)
+    }
+
+    /// The foreground colour Pango draws `run` in, nil when it has none of its own.
+    private static func foreground(of run: UnsafeMutablePointer<PangoGlyphItem>) -> PangoColor? {
+        var node = run.pointee.item.pointee.analysis.extra_attrs
+        while let n = node {
+            let attribute = n.pointee.data.assumingMemoryBound(to: PangoAttribute.self)
+            if attribute.pointee.klass.pointee.type == PANGO_ATTR_FOREGROUND {
+                return UnsafeMutableRawPointer(attribute).assumingMemoryBound(to: PangoAttrColor.self).pointee.color
+            }
+            node = n.pointee.next
+        }
+        return nil
     }
 
     /// Looks at each font of `line` not drawn before: one with a large `CFF ` table marks the
