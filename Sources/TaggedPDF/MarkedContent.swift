@@ -35,9 +35,11 @@ package enum ContentMarker {
 ///   drawing) as a *continuation*: more marked content of the same element (or artifact), with
 ///   an MCID after the page's own (``Rewritten/continued``), so that what Cairo draws there is
 ///   not left outside every run (PDF/UA-1 ISO 14289-1 §7.1: content is tagged or an artifact);
-/// - `/Span << /ActualText <feff0020> >> BDC EMC` goes: Cairo writes this empty marked content
-///   for the space Pango leaves at a line's end; it holds no glyph, and inside a run it ends
-///   that run early for readers that pair `EMC` with the nearest `BDC`.
+/// - `/Span << /ActualText <feff0020> >> BDC` and its `EMC` go: Cairo writes this marked
+///   content for the space Pango leaves at a line's end; it is empty, or holds the space
+///   glyph the renderer draws after a line that breaks between words (which then reads as the
+///   space). Inside a run it would end that run early for readers that pair `EMC` with the
+///   nearest `BDC`.
 ///
 /// The stream is read token by token (strings, names, arrays and dictionaries skipped as PDF
 /// 1.7 §7.2 reads them), so glyph codes in a string never pass for an operator.
@@ -145,9 +147,12 @@ enum MarkedContentRewrite {
                     closedRun = nil
                     stack.append(.link)
                 } else if tag == "/Span", operands.count == 5, lexer.text(operands[2]) == "/ActualText",
-                    lexer.text(operands[3]) == "<feff0020>", let end = lexer.skipping("EMC")
+                    lexer.text(operands[3]) == "<feff0020>"
                 {
-                    replace(start..<end, with: [])
+                    // Its operators go; what Cairo drew inside it (the word space that follows
+                    // in the same text object) stays.
+                    replace(whole, with: [])
+                    stack.append(.dropped)
                 } else {
                     stack.append(.kept)
                 }
