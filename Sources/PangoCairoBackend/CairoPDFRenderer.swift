@@ -509,7 +509,19 @@ public final class CairoPDFRenderer: PageRenderer {
         glyphs.pointee.glyphs[0].geometry = PangoGlyphGeometry(width: 0, x_offset: 0, y_offset: 0)
         glyphs.pointee.glyphs[0].attr.is_cluster_start = 1
         glyphs.pointee.log_clusters[0] = 0
-        cairo_move_to(cr, x, baseline)
+        // Cairo rounds a glyph's ink box out to whole device units and drops the glyph when
+        // that box is empty, as a space's is when its origin falls on a whole unit (Cairo's
+        // 24.8 fixed point makes that one place in 256 a line): the origin is moved off it.
+        var deviceX = x
+        var deviceY = baseline
+        cairo_user_to_device(cr, &deviceX, &deviceY)
+        func offWholeUnit(_ value: Double) -> Double {
+            abs(value - value.rounded()) < 1.0 / 128 ? value.rounded() + 1.0 / 32 : value
+        }
+        deviceX = offWholeUnit(deviceX)
+        deviceY = offWholeUnit(deviceY)
+        cairo_device_to_user(cr, &deviceX, &deviceY)
+        cairo_move_to(cr, deviceX, deviceY)
         pango_cairo_show_glyph_string(cr, chosen.font, glyphs)
     }
 
