@@ -124,13 +124,13 @@ struct Cascade {
         if strokeColor != nil || strokeWidth != nil, (strokeWidth ?? 1) > 0 {
             stroke = Stroke(color: strokeColor ?? color, width: strokeWidth ?? 1)
         }
-        var run = RunStyle(
+        var values = RunAppearance.Values(
             font: font, letterSpacing: style.letterSpacing, features: style.features, smallCaps: smallCaps,
             color: color, underline: underline.map { $0 ?? color }, strikethrough: strikethrough.map { $0 ?? color },
-            baselineOffset: baselineOffset, stroke: stroke, background: background, link: link)
-        run.language = language
-        run.hyphenate = hyphenate
-        return run
+            baselineOffset: baselineOffset, stroke: stroke, background: background)
+        values.language = language
+        values.hyphenate = hyphenate
+        return RunStyle(appearance: RunAppearance(values), link: link)
     }
 }
 

@@ -79,6 +79,8 @@ public struct Styler: Sendable {
     var otherFileLinks: (count: Int, first: (String, SourceLocation?)?) = (0, nil)
     /// The last structure element id handed out (``newElement(_:alternativeText:)``).
     var nextStructureID = 0
+    /// One shared appearance box for each distinct run appearance met so far.
+    var appearances = AppearanceTable()
 
     /// Creates a styler for `theme`; ``style(_:theme:options:)`` is the usual entry point.
     public init(theme: Theme, options: StylingOptions = StylingOptions()) {
@@ -343,7 +345,7 @@ public struct Styler: Sendable {
             markerStyle.link = nil
             let first = blocks.count
             for child in item.blocks { append(child, context: itemContext, to: &blocks) }
-            let marker = [StyledRun(markerText, style: markerStyle)]
+            let marker = [StyledRun(markerText, style: appearances.shared(markerStyle))]
             if first < blocks.count, case .paragraph(var paragraph) = blocks[first].content, !blocks[first].isCode,
                 paragraph.style.leftIndent == itemContext.indent, blocks[first].hangingMarkers.isEmpty
             {
@@ -851,11 +853,11 @@ public struct Styler: Sendable {
                 Self.append(
                     StyledRun(
                         text.utf8.contains(0x09) ? text.replacingOccurrences(of: "\t", with: " ") : text,
-                        style: cascade.runStyle), to: &runs)
+                        style: appearances.shared(cascade.runStyle)), to: &runs)
             case .softBreak:
-                Self.append(StyledRun(" ", style: cascade.runStyle), to: &runs)
+                Self.append(StyledRun(" ", style: appearances.shared(cascade.runStyle)), to: &runs)
             case .lineBreak:
-                Self.append(StyledRun("\u{2028}", style: cascade.runStyle), to: &runs)
+                Self.append(StyledRun("\u{2028}", style: appearances.shared(cascade.runStyle)), to: &runs)
             case .emphasis(let children):
                 var c = cascade
                 c.emphasize()
@@ -877,7 +879,7 @@ public struct Styler: Sendable {
                 c.background = theme.color(named: "codeBackground")
                 var style = c.runStyle
                 style.isCode = true
-                runs.append(StyledRun(code, style: style))
+                runs.append(StyledRun(code, style: appearances.shared(style)))
             case .link(let destination, _, let children):
                 var c = cascade
                 c.link = linkTarget(destination)
@@ -887,7 +889,7 @@ public struct Styler: Sendable {
                 appendRuns(children, cascade: c, to: &runs)
                 // No text from the children (text may have joined the last run, ``append(_:to:)``).
                 if runs.count == before, runs.last?.text.utf8.count == lastLength {
-                    runs.append(StyledRun(destination, style: c.runStyle))
+                    runs.append(StyledRun(destination, style: appearances.shared(c.runStyle)))
                 }
             case .image(let source, _, _, _) where Styler.isDarkModeOnly(source):
                 continue
@@ -904,7 +906,7 @@ public struct Styler: Sendable {
                 if let secondary = theme.color(named: "secondary") { c.color = secondary }
                 c.background = theme.color(named: "codeBackground") ?? RGBAColor(hex: "#F3F4F7")
                 let text = alt.plainText.trimmingCharacters(in: .whitespaces)
-                runs.append(StyledRun(text.isEmpty ? "image" : text, style: c.runStyle))
+                runs.append(StyledRun(text.isEmpty ? "image" : text, style: appearances.shared(c.runStyle)))
             case .anchor(let id):
                 pendingAnchors.append(id)
             case .presentation(let presentation, let children):
@@ -957,11 +959,11 @@ public struct Styler: Sendable {
                 c.baselineOffset += cascade.style.size * 0.33
                 c.link = .internal("fn-\(number)")
                 c.style.features.append("tnum")
-                runs.append(StyledRun("\(number)", style: c.runStyle))
+                runs.append(StyledRun("\(number)", style: appearances.shared(c.runStyle)))
                 referencedNotes.append(number)
             case .rawHTML(let html, let location):
                 if html.lowercased().hasPrefix("<br") {
-                    runs.append(StyledRun("\u{2028}", style: cascade.runStyle))
+                    runs.append(StyledRun("\u{2028}", style: appearances.shared(cascade.runStyle)))
                 } else {
                     warn("raw HTML '\(html.prefix(40))' is not rendered; skipped", location, kind: .html)
                 }
