@@ -324,6 +324,20 @@ public struct Styler: Sendable {
         let markerWidthEm = list.ordered ? 0.62 * Double(String(lastNumber).count + 1) + 0.6 : 1.3
         let indentStep = max(font.size * 1.6, font.size * markerWidthEm)
         let listElement = newElement(.list)
+        // One marker style for the list's numbers or bullets and one for its task boxes: every
+        // item's marker shares them (an item costs its marker's text, not a style).
+        var markerStyle = textCascade.runStyle
+        markerStyle.font.families += ["DejaVu Sans"]  // bullets and ballot boxes
+        markerStyle.link = nil
+        let taskMarkerStyle = appearances.shared(markerStyle)
+        if list.ordered { markerStyle.features.append("tnum") }
+        markerStyle = appearances.shared(markerStyle)
+        let bulletMarker = [StyledRun(Styler.bullets[depth % Styler.bullets.count], style: markerStyle)]
+        // A long list's blocks are stored in one step rather than grown by doubling (a list of
+        // 100,000 empty items holds one array of blocks, not a full one and its copy).
+        if list.items.count > 1024, blocks.capacity < blocks.count + list.items.count {
+            blocks.reserveCapacity(max(blocks.count + list.items.count, blocks.capacity * 2))
+        }
         for (index, item) in list.items.enumerated() {
             var itemContext = context
             let itemElement = newElement(.listItem)
@@ -331,21 +345,16 @@ public struct Styler: Sendable {
             itemContext.indent = min(maxIndent, itemContext.indent + indentStep)
             itemContext.cascade.listDepth += 1
             itemContext.tight = list.tight
-            let markerText: String =
+            let marker: [StyledRun] =
                 if let checked = item.task {
-                    checked ? "☑" : "☐"
+                    [StyledRun(checked ? "☑" : "☐", style: taskMarkerStyle)]
                 } else if list.ordered {
-                    "\(list.start + index)."
+                    [StyledRun("\(list.start + index).", style: markerStyle)]
                 } else {
-                    Styler.bullets[depth % Styler.bullets.count]
+                    bulletMarker
                 }
-            var markerStyle = textCascade.runStyle
-            markerStyle.font.families += ["DejaVu Sans"]  // bullets and ballot boxes
-            if list.ordered && item.task == nil { markerStyle.features.append("tnum") }
-            markerStyle.link = nil
             let first = blocks.count
             for child in item.blocks { append(child, context: itemContext, to: &blocks) }
-            let marker = [StyledRun(markerText, style: appearances.shared(markerStyle))]
             if first < blocks.count, case .paragraph(var paragraph) = blocks[first].content, !blocks[first].isCode,
                 paragraph.style.leftIndent == itemContext.indent, blocks[first].hangingMarkers.isEmpty
             {
@@ -363,7 +372,7 @@ public struct Styler: Sendable {
                 // An empty item, or one starting with a rule: a marker line of its own.
                 let empty = StyledParagraph(
                     runs: [], style: paragraphStyle(itemContext, overrides: StyleOverrides()),
-                    marker: [StyledRun(markerText, style: markerStyle)])
+                    marker: marker)
                 blocks.insert(
                     StyledBlock(
                         .paragraph(empty), spaceAfter: blockSpacing * 0.3, quoteBars: context.quoteBars,
