@@ -384,10 +384,10 @@ public struct StyledBlock: Hashable, Sendable {
         /// A thematic break: a horizontal rule across the measure (less indents).
         case rule(color: RGBAColor, thickness: Double)
         /// A figure: an image scaled to the measure, or a placeholder.
-        case image(StyledImage)
+        indirect case image(StyledImage)
         /// A line of text with a second text set flush right on its last line, joined by a dot
         /// leader: a table-of-contents entry and its page number.
-        case entry(StyledParagraph, trailing: StyledParagraph)
+        indirect case entry(StyledParagraph, trailing: StyledParagraph)
         /// `\newpage`: the next block starts a page.
         case pageBreak
     }
@@ -411,29 +411,79 @@ public struct StyledBlock: Hashable, Sendable {
     public var quoteBars: [Double]
     /// Colour of the quote bars.
     public var quoteBarColor: RGBAColor
-    /// A panel behind the block's lines (code blocks), with its padding in pt.
-    public var background: RGBAColor?
-    /// Padding between the block's lines and the edge of ``background``, pt.
-    public var backgroundPadding: Double
     /// Named destination for internal links (`#id`).
     public var anchor: String?
-    /// Further named destinations at the block's top: the `#id`s of spans inside the block and
-    /// of divs that start with it (Pandoc: every element's identifier is a link target).
-    public var extraAnchors: [String] = []
-    /// The PDF outline (bookmark) entry the block starts, nil for none (headings have one).
-    public var outline: OutlineEntry?
-    /// Footnotes referenced in this block, by number: set at the foot of the page where the
-    /// line holding the reference lands (the reference is a run linking to `fn-<number>`).
-    public var footnotes: [Int: [StyledParagraph]] = [:]
-    /// Where each of ``footnotes`` is defined in the source (`[^n]: …`), for diagnostics.
-    public var footnoteLocations: [Int: SourceLocation] = [:]
     /// Where the block starts in the source, for diagnostics; nil when unknown.
     public var location: SourceLocation?
+    /// The settings most blocks leave unset, in one shared box (nil when all are unset): a
+    /// block of a list of 100,000 items holds one pointer for them.
+    private var rare: RareSettings.Box?
+
+    /// The settings of a block that most blocks leave unset (see the properties of the same names).
+    struct RareSettings: Hashable, Sendable {
+        var background: RGBAColor?
+        var backgroundPadding: Double = 0
+        var extraAnchors: [String] = []
+        var outline: OutlineEntry?
+        var footnotes: [Int: [StyledParagraph]] = [:]
+        var footnoteLocations: [Int: SourceLocation] = [:]
+        var hangingMarkers: [HangingMarker] = []
+
+        /// Immutable storage of the settings; a change makes a new box (copy on write).
+        final class Box: Hashable, Sendable {
+            let settings: RareSettings
+            init(_ settings: RareSettings) { self.settings = settings }
+            static func == (left: Box, right: Box) -> Bool { left === right || left.settings == right.settings }
+            func hash(into hasher: inout Hasher) { hasher.combine(settings) }
+        }
+    }
+
+    /// The rarely set settings, as a value.
+    private var rareSettings: RareSettings {
+        get { rare?.settings ?? RareSettings() }
+        set { rare = newValue == RareSettings() ? nil : RareSettings.Box(newValue) }
+    }
+
+    /// A panel behind the block's lines (code blocks), with its padding in pt.
+    public var background: RGBAColor? {
+        get { rare?.settings.background }
+        set { rareSettings.background = newValue }
+    }
+    /// Padding between the block's lines and the edge of ``background``, pt.
+    public var backgroundPadding: Double {
+        get { rare?.settings.backgroundPadding ?? 0 }
+        set { rareSettings.backgroundPadding = newValue }
+    }
+    /// Further named destinations at the block's top: the `#id`s of spans inside the block and
+    /// of divs that start with it (Pandoc: every element's identifier is a link target).
+    public var extraAnchors: [String] {
+        get { rare?.settings.extraAnchors ?? [] }
+        set { rareSettings.extraAnchors = newValue }
+    }
+    /// The PDF outline (bookmark) entry the block starts, nil for none (headings have one).
+    public var outline: OutlineEntry? {
+        get { rare?.settings.outline }
+        set { rareSettings.outline = newValue }
+    }
+    /// Footnotes referenced in this block, by number: set at the foot of the page where the
+    /// line holding the reference lands (the reference is a run linking to `fn-<number>`).
+    public var footnotes: [Int: [StyledParagraph]] {
+        get { rare?.settings.footnotes ?? [:] }
+        set { rareSettings.footnotes = newValue }
+    }
+    /// Where each of ``footnotes`` is defined in the source (`[^n]: …`), for diagnostics.
+    public var footnoteLocations: [Int: SourceLocation] {
+        get { rare?.settings.footnoteLocations ?? [:] }
+        set { rareSettings.footnoteLocations = newValue }
+    }
     /// List markers hung outside the block, beside its first line: the block opens a list item
     /// but is no paragraph at the item's edge (a code block, a quote, a table, a figure, a
     /// nested list), so the marker cannot be the paragraph's own (``StyledParagraph/marker``).
     /// Outermost item first.
-    public var hangingMarkers: [HangingMarker] = []
+    public var hangingMarkers: [HangingMarker] {
+        get { rare?.settings.hangingMarkers ?? [] }
+        set { rareSettings.hangingMarkers = newValue }
+    }
     /// The tagged-PDF structure path from the document root to the block's own element (last):
     /// `[L, LI, LBody, P]` for a list item's paragraph, `[artifact]` for a thematic break.
     /// Empty: layout tags the block by its content (`P`, `Table`, `Figure`, `TOCI`).
@@ -453,11 +503,11 @@ public struct StyledBlock: Hashable, Sendable {
         self.keepTogether = keepTogether
         self.quoteBars = quoteBars
         self.quoteBarColor = quoteBarColor
-        self.background = background
-        self.backgroundPadding = backgroundPadding
         self.anchor = anchor
-        self.outline = outline
         self.location = location
+        if background != nil || backgroundPadding != 0 || outline != nil {
+            rareSettings = RareSettings(background: background, backgroundPadding: backgroundPadding, outline: outline)
+        }
     }
 }
 
