@@ -854,8 +854,9 @@ public struct Styler: Sendable {
 
     /// Appends `run`, joining it to the last run when both hold text in one style (as
     /// ``RunMerger/merge(_:)`` would later): lines of text between hard breaks make one run,
-    /// not two runs a line. The last run is read in place, never copied: a copy would share its text's storage and
-    /// make the append copy the whole text (quadratic in a paragraph of many hard breaks).
+    /// not two runs a line. The last run is read in place, never copied: a copy would share its
+    /// text's storage and make the append copy the whole text (quadratic in a paragraph of many
+    /// hard breaks).
     static func append(_ run: StyledRun, to runs: inout [StyledRun]) {
         if !run.text.isEmpty, let last = runs.indices.last, !runs[last].text.isEmpty, runs[last].style == run.style {
             runs[last].text += run.text
