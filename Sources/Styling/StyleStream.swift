@@ -76,8 +76,8 @@ public struct StyleStream: Sendable {
                 count == 1
                     ? "a link into another Markdown file ('\(first)'), which is not part of this PDF; kept as a "
                         + "relative link"
-                    : "\(count) links into other Markdown files (the first: '\(first)'), which are not part of this PDF; "
-                        + "kept as relative links",
+                    : "\(count) links into other Markdown files (the first: '\(first)'), which are not part of this "
+                        + "PDF; kept as relative links",
                 location,
                 kind: .link)
         }
