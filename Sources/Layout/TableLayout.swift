@@ -682,16 +682,17 @@ extension Paginator {
 
 /// What a table remembers of the cells it has measured and shaped, so that a cell equal to one
 /// met shortly before (a column of "yes" and "no", of repeated units, of empty cells) is neither
-/// measured nor shaped again: its bounds and its shaped lines are reused. Each memory is emptied
+/// measured nor shaped again: its bounds and its shaped lines are reused (the paginator keeps
+/// one for empty paragraphs too, ``BlockLayout/emptyParagraphs``). Each memory is emptied
 /// when it holds ``capacity`` cells, so a table of ever-new cells keeps a bounded amount.
 final class CellMemory {
     /// How many cells each memory holds at most.
     static let capacity = 256
 
-    /// A cell and the width it is shaped at, pt.
+    /// A cell and the width it is shaped at, pt (nil: unwrapped).
     private struct ShapedKey: Hashable {
         var cell: StyledParagraph
-        var width: Double
+        var width: Double?
     }
 
     private var measured: [StyledParagraph: (minimum: Double, maximum: Double)] = [:]
@@ -708,9 +709,9 @@ final class CellMemory {
         return bounds
     }
 
-    /// `cell` shaped at `width` pt: remembered, or shaped by `shaper` and remembered. The lines
-    /// are the backend's drawable lines, drawn as often as the cell appears.
-    func shaped(_ cell: StyledParagraph, width: Double, by shaper: TextShaper) -> ShapedParagraph {
+    /// `cell` shaped at `width` pt (nil: unwrapped): remembered, or shaped by `shaper` and
+    /// remembered. The lines are the backend's drawable lines, drawn as often as the cell appears.
+    func shaped(_ cell: StyledParagraph, width: Double?, by shaper: TextShaper) -> ShapedParagraph {
         let key = ShapedKey(cell: cell, width: width)
         if let known = shapedCells[key] { return known }
         if shapedCells.count >= Self.capacity { shapedCells.removeAll(keepingCapacity: true) }
