@@ -220,32 +220,33 @@ public final class Paginator {
         var first = true
         // Items are placed as the block's layout makes them (a table row by row), so a page's
         // items are the only ones held.
-        try BlockLayout(shaper: shaper, options: options, panelID: nextPanelID, emptyParagraphs: emptyParagraphs)
-            .layOut(block) { item in
-                var item = item
-                item.source = block.location
-                if let fit = item.tableFit {
-                    tableAdjustments.append(
-                        TableAdjustment(
-                            location: block.location, columns: fit.columns,
-                            styledSize: fit.naturalSize, size: fit.size, parts: fit.parts,
-                            measure: fit.measure))
-                }
-                if first {
-                    first = false
-                    item.spaceBefore = spaceAbove
-                    if pendingForcedBreak {
-                        item.breakBefore = .forced
-                        pendingForcedBreak = false
-                    }
-                    previous = block
-                }
-                if keptLinesToCome > 0 {
-                    if item.breakBefore == .allowed { item.breakBefore = .avoid }
-                    keptLinesToCome -= Paginator.linesKept(by: block)
-                }
-                try place(item)
+        let layout = BlockLayout(
+            shaper: shaper, options: options, panelID: nextPanelID, emptyParagraphs: emptyParagraphs)
+        try layout.layOut(block) { item in
+            var item = item
+            item.source = block.location
+            if let fit = item.tableFit {
+                tableAdjustments.append(
+                    TableAdjustment(
+                        location: block.location, columns: fit.columns,
+                        styledSize: fit.naturalSize, size: fit.size, parts: fit.parts,
+                        measure: fit.measure))
             }
+            if first {
+                first = false
+                item.spaceBefore = spaceAbove
+                if pendingForcedBreak {
+                    item.breakBefore = .forced
+                    pendingForcedBreak = false
+                }
+                previous = block
+            }
+            if keptLinesToCome > 0 {
+                if item.breakBefore == .allowed { item.breakBefore = .avoid }
+                keptLinesToCome -= Paginator.linesKept(by: block)
+            }
+            try place(item)
+        }
         if block.keepWithNext { keptLinesToCome = Paginator.keptLines }
     }
 
