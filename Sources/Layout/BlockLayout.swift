@@ -8,6 +8,9 @@ struct BlockLayout {
     let options: LayoutOptions
     /// Identifies this block's background panel among its neighbours'.
     let panelID: Int
+    /// Empty paragraphs (an empty list item's line) already shaped: a list of 100,000 empty
+    /// items shapes its empty line once. The paginator's memory serves every block.
+    var emptyParagraphs = CellMemory()
 
     var left: Double { options.page.margins.left }
     var measure: Double { options.page.measure }
@@ -283,6 +286,18 @@ struct BlockLayout {
         var wordSpaces = WordSpaces(paragraph)
         let grid = LineGrid(shaper: shaper, style: style)
         let x0 = left + style.leftIndent
+        if paragraph.runs.isEmpty {
+            // Nothing to break: the one empty line, shaped once for every equal paragraph (the
+            // marker is drawn beside the line, not shaped with it).
+            var bare = paragraph
+            bare.marker = nil
+            let lines = emptyParagraphs.shaped(bare, width: width, by: shaper).lines
+            try groupItems(
+                ShapedLineGroup(lines: lines, first: 0, lineCount: lines.count), boxes: grid.boxes(for: lines),
+                paragraph: paragraph, background: background, padding: padding, path: path, x0: x0, width: width,
+                linksBefore: &linksBefore, emit: emit)
+            return
+        }
         try shaper.shape(paragraph, width: width) { group in
             try groupItems(
                 group, boxes: grid.boxes(for: group.lines), paragraph: paragraph, background: background,
