@@ -104,7 +104,8 @@ check-functions:
 
 # The formatter: swift-format (part of the toolchain) with the committed .swift-format: 120
 # columns, 4-space indentation, one statement a line. `make lint` fails on anything it would
-# change, and on a line over 120 characters it cannot break (a long string or comment).
+# change, on a line over 120 characters it cannot break (a long string or comment), and on a
+# function over 120 lines (check-functions).
 SWIFT_SOURCES = Package.swift Sources Tests Examples/LibraryExample/Package.swift Examples/LibraryExample/Sources
 format:
 	$(SWIFT) format format --in-place --recursive --parallel $(SWIFT_SOURCES)
@@ -113,6 +114,7 @@ lint:
 	@python3 -c 'import pathlib, sys; \
 	  long = [f"{p}:{n}: line of {len(l)} characters (at most 120)" for root in sys.argv[1:] for p in sorted(pathlib.Path(root).rglob("*.swift")) if ".build" not in p.parts for n, l in enumerate(p.read_text().splitlines(), 1) if len(l) > 120]; \
 	  print("\n".join(long)) if long else print("lint: ok"); sys.exit(1 if long else 0)' Sources Tests Examples/LibraryExample/Sources
+	@$(MAKE) --no-print-directory check-functions
 
 # Every Markdown file under CORPUS (default: the machine's /usr/share/doc) rendered and read back:
 # each word of cmark-gfm's plain text must be in the PDF's text, in order (a footnote's anywhere).
