@@ -295,7 +295,7 @@ struct BlockLayout {
             try groupItems(
                 ShapedLineGroup(lines: lines, first: 0, lineCount: lines.count), boxes: grid.boxes(for: lines),
                 paragraph: paragraph, background: background, padding: padding, path: path, x0: x0, width: width,
-                linksBefore: &linksBefore, emit: emit)
+                linksBefore: &linksBefore, wordSpaces: &wordSpaces, emit: emit)
             return
         }
         try shaper.shape(paragraph, width: width) { group in
@@ -314,19 +314,19 @@ struct BlockLayout {
         width: Double, linksBefore: inout Int, wordSpaces: inout WordSpaces, emit: (Item) throws -> Void
     ) rethrows {
         let style = paragraph.style
-        let n = group.lineCount
-        for (k, (line, box)) in zip(group.lines, boxes).enumerated() {
-            let i = group.first + k
+        let lineCount = group.lineCount
+        for (offset, (line, box)) in zip(group.lines, boxes).enumerated() {
+            let lineIndex = group.first + offset
             var item = Item(height: box.above + box.below)
             var baseline = box.above
             if background != nil {
-                if i == 0 {
+                if lineIndex == 0 {
                     item.height += padding
                     baseline += padding
                 }
-                if i == n - 1 { item.height += padding }
+                if lineIndex == lineCount - 1 { item.height += padding }
             }
-            if i == 0, let marker = paragraph.marker {
+            if lineIndex == 0, let marker = paragraph.marker {
                 // The marker first: a list item's label is read before its body.
                 let markerParagraph = StyledParagraph(runs: marker, style: ParagraphStyle(baseFont: style.baseFont))
                 if let markerLine = shaper.shape(markerParagraph, width: nil).lines.first {
@@ -337,7 +337,7 @@ struct BlockLayout {
             }
             item.elements += StructureMarks.line(
                 line, x: x0, baseline: baseline, path: path, linksBefore: linksBefore,
-                endsBetweenWords: i < n - 1 && wordSpaces.endsBetweenWords(line))
+                endsBetweenWords: lineIndex < lineCount - 1 && wordSpaces.endsBetweenWords(line))
             linksBefore += line.links.count
             if style.guides {
                 item.elements =
@@ -363,8 +363,11 @@ struct BlockLayout {
                             baseline: baseline, color: color))
                 }
             }
-            // Widows and orphans: a page may end before line i only if it leaves enough lines on both sides.
-            if i > 0 { item.breakBefore = (i >= options.orphans && n - i >= options.widows) ? .allowed : .avoid }
+            // Widows and orphans: a page may end before a line only if it leaves enough lines on both sides.
+            if lineIndex > 0 {
+                let enough = lineIndex >= options.orphans && lineCount - lineIndex >= options.widows
+                item.breakBefore = enough ? .allowed : .avoid
+            }
             if let background {
                 item.panel = Panel(id: panelID, color: background, x: x0 - padding, width: width + 2 * padding)
             }
@@ -395,16 +398,16 @@ struct LineGrid {
     }
 
     func boxes(for lines: [ShapedLine]) -> [Box] {
-        let m = shaper.metrics(of: style.baseFont)
-        let natural = m.naturalHeight
+        let metrics = shaper.metrics(of: style.baseFont)
+        let natural = metrics.naturalHeight
         let step =
             (style.lineHeight?.step(size: style.baseFont.size, naturalHeight: natural) ?? natural)
             + style.leadingAdjustment
         let half = (step - natural) / 2
         return lines.map { line in
             let room = max(half, 0)
-            let above = max(m.ascent, line.ascent, line.shiftedAscent - room)
-            let below = max(m.descent, line.descent, line.shiftedDescent - room)
+            let above = max(metrics.ascent, line.ascent, line.shiftedAscent - room)
+            let below = max(metrics.descent, line.descent, line.shiftedDescent - room)
             return Box(above: above + half, below: below + half, halfLeading: half)
         }
     }
