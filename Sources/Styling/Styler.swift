@@ -1,3 +1,4 @@
+import CodeHighlighting
 import DocumentModel
 import Foundation
 import Typography
@@ -72,6 +73,10 @@ public struct Styler: Sendable {
     /// Columns between tab stops in code blocks (front matter `tab-size`; CSS's default is 8,
     /// code editors' and CommonMark's block-structure tab stop 4).
     var tabSize = 4
+    /// Colour code by its language (front matter `highlight: false` turns it off).
+    var highlightsCode = true
+    /// The language a span's class names for the code span it holds (`` `x`{.python} ``).
+    var inlineCodeLanguage: String?
     /// Images inside lines of text (badges, icons) shown as their alt text: counted, and named
     /// in one warning per document with where the first one was.
     var inlineImages: (local: Int, remote: Int, first: SourceLocation?) = (0, 0, nil)
@@ -209,8 +214,10 @@ public struct Styler: Sendable {
             context.tight = false
             context.structure.append(newElement(.blockQuote))
             for child in children { append(child, context: context, to: &blocks) }
-        case .codeBlock(_, let text):
-            appendCode(text, context: context, overrides: overrides, location: block.location, to: &blocks)
+        case .codeBlock(let info, let text):
+            appendCode(
+                text, info: CodeBlockInfo(info: info), context: context, overrides: overrides,
+                location: block.location, to: &blocks)
         case .thematicBreak:
             blocks.append(
                 StyledBlock(
@@ -387,8 +394,8 @@ public struct Styler: Sendable {
     // MARK: Code
 
     mutating func appendCode(
-        _ text: String, context: BlockContext, overrides: StyleOverrides, location: SourceLocation?,
-        to blocks: inout [StyledBlock]
+        _ text: String, info: CodeBlockInfo, context: BlockContext, overrides: StyleOverrides,
+        location: SourceLocation?, to blocks: inout [StyledBlock]
     ) {
         var cascade = context.cascade
         cascade.style.families = theme.monospaceFamilies
@@ -410,11 +417,13 @@ public struct Styler: Sendable {
         style.hangingIndent = cascade.font.size * 1.5  // room for the ↪ continuation mark
         var body = Styler.expandingTabs(text, size: overrides.tabSize ?? context.tabSize ?? tabSize)
         if body.hasSuffix("\n") { body.removeLast() }
-        let paragraph = StyledParagraph(runs: [StyledRun(body, style: cascade.runStyle)], style: style)
+        var plain = cascade.runStyle
+        if overrides.color == nil { plain.color = plainCodeColor(inherited: plain.color) }
+        let runs = codeRuns(body, definition: info.definition, base: plain)
+        let paragraph = StyledParagraph(runs: runs, style: style)
         var block = StyledBlock(
             .paragraph(paragraph), spaceBefore: blockSpacing * 0.5, spaceAfter: blockSpacing * 1.5,
-            quoteBars: context.quoteBars, quoteBarColor: quoteBarColor,
-            background: theme.color(named: "codeBackground") ?? RGBAColor(hex: "#F3F4F7")!,
+            quoteBars: context.quoteBars, quoteBarColor: quoteBarColor, background: codeBackground,
             backgroundPadding: padding, location: location)
         block.isCode = true
         block.structure = context.structure + [newElement(.code)]
@@ -874,10 +883,14 @@ public struct Styler: Sendable {
                 c.style.size = (c.style.size * 0.92 * 10).rounded() / 10
                 c.style.tracking = nil
                 c.style.kerning = nil
-                c.background = theme.color(named: "codeBackground")
+                c.background = theme.code.background ?? theme.color(named: "codeBackground")
                 var style = c.runStyle
                 style.isCode = true
-                runs.append(StyledRun(code, style: style))
+                let definition = inlineCodeLanguage.flatMap(CodeHighlighter.definition(forLanguage:))
+                if definition != nil || theme.code.background != nil {
+                    style.color = plainCodeColor(inherited: style.color)
+                }
+                runs += codeRuns(code, definition: definition, base: style)
             case .link(let destination, _, let children):
                 var c = cascade
                 c.link = linkTarget(destination)
@@ -922,7 +935,9 @@ public struct Styler: Sendable {
                     appendRuns(children, cascade: cascade, to: &runs)
                 }
             case .span(var attributes, let children):
+                var language: String?
                 if children.count == 1, case .code = children[0] {
+                    language = attributes.classes.first { CodeHighlighter.definition(forLanguage: $0) != nil }
                     // A code span's other classes name its language (Pandoc): not roles.
                     attributes.classes = attributes.classes.filter {
                         TextRole(name: $0) != nil || StyleOverrides.pandocClasses.contains($0.lowercased())
@@ -950,7 +965,9 @@ public struct Styler: Sendable {
                 spanOverrides.lineHeight = nil
                 spanOverrides.leading = nil
                 c.apply(spanOverrides, theme: theme)
+                inlineCodeLanguage = language
                 appendRuns(children, cascade: c, to: &runs)
+                inlineCodeLanguage = nil
             case .footnoteReference(_, let number):
                 var c = cascade
                 c.style.size *= 0.7
