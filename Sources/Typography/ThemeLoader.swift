@@ -207,6 +207,7 @@ private struct ThemeDecoder {
 
     static let topKeys = [
         "name", "extends", "notes", "families", "roles", "colors", "page", "fontFolders", "monospace", "sizeAdjust",
+        "code",
     ]
     static let roleKeys = [
         "family", "weight", "size", "relativeTo", "lineHeight", "lineHeightMultiple", "kerning", "tracking",
@@ -303,6 +304,11 @@ private struct ThemeDecoder {
         }
 
         if let page = top["page"] { theme.page = decodePage(page.value, base: theme.page) }
+        // The code section (ThemeCodeSection.swift), after the colours its contrast is checked against.
+        var code = ThemeCodeSection(file: file)
+        if let section = top["code"] { theme.code = code.decode(section.value, base: theme.code) }
+        code.checkContrast(of: theme, fallback: top["code"]?.keyPosition ?? root.position)
+        problems += code.problems
 
         if let folders = top["fontFolders"], let list = stringList(folders.value, "fontFolders") {
             let directory = (file as NSString).deletingLastPathComponent
