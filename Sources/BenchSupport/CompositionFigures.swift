@@ -78,9 +78,9 @@ public struct CompositionFigures: Sendable, Equatable {
             consistent proportional particularly information experience development responsibility
             """.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
         var state: UInt64 = 0x2545_F491_4F6C_DD1D
-        func next(_ n: Int) -> Int {
+        func next(_ bound: Int) -> Int {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(n))
+            return Int((state >> 33) % UInt64(bound))
         }
         var text = "---\ntitle: Composition\nmargins: 20mm 60mm\njustify: true\n---\n\n"
         for _ in 0..<paragraphs {

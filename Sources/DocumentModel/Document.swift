@@ -35,11 +35,12 @@ public indirect enum Inline: Hashable, Sendable {
     /// The plain text of this inline and its children (alt text, outline titles, slugs).
     public var plainText: String {
         switch self {
-        case .text(let s), .code(let s): s
+        case .text(let text), .code(let text): text
         case .softBreak, .lineBreak: " "
-        case .emphasis(let c), .strong(let c), .strikethrough(let c), .span(_, let c), .presentation(_, let c):
-            c.plainText
-        case .link(_, _, let c): c.plainText
+        case .emphasis(let children), .strong(let children), .strikethrough(let children), .span(_, let children),
+            .presentation(_, let children):
+            children.plainText
+        case .link(_, _, let children): children.plainText
         case .image(_, _, let alt, _): alt.plainText
         case .footnoteReference: ""
         case .rawHTML, .anchor: ""

@@ -89,13 +89,13 @@ public struct ElementList<Element: Hashable & Sendable>: RandomAccessCollection,
     }
 
     /// Equal when they have the same elements in the same order.
-    public static func == (a: ElementList, b: ElementList) -> Bool {
-        switch (a.storage, b.storage) {
-        case (.held(let x), .held(let y)): return x == y
-        case (.provided(let x), .provided(let y)) where x === y: return true
+    public static func == (lhs: ElementList, rhs: ElementList) -> Bool {
+        switch (lhs.storage, rhs.storage) {
+        case (.held(let first), .held(let second)): return first == second
+        case (.provided(let first), .provided(let second)) where first === second: return true
         default:
-            guard a.count == b.count else { return false }
-            for i in 0..<a.count where a[i] != b[i] { return false }
+            guard lhs.count == rhs.count else { return false }
+            for i in 0..<lhs.count where lhs[i] != rhs[i] { return false }
             return true
         }
     }

@@ -89,8 +89,9 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     /// input stays the one line editors and scripts read.
     public static func oneLine(_ text: String) -> String {
         // Cc is U+0000–U+001F and U+007F–U+009F.
-        func breaks(_ s: Unicode.Scalar) -> Bool {
-            s.value < 0x20 || (0x7F...0x9F).contains(s.value) || s.value == 0x2028 || s.value == 0x2029
+        func breaks(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028
+                || scalar.value == 0x2029
         }
         guard text.unicodeScalars.contains(where: breaks) else { return text }
         var out = String.UnicodeScalarView()

@@ -187,56 +187,64 @@ public struct SourceCursor {
 
     private enum Kind { case text, footnote, picture }
 
-    private mutating func find(_ target: [UInt8], in s: UnsafeBufferPointer<UInt8>, kind: Kind) -> SourceLocation? {
-        let end = min(s.count, position + Self.window)
-        var i = position
-        while i < end {
-            let b = s[i]
+    private mutating func find(_ target: [UInt8], in buffer: UnsafeBufferPointer<UInt8>, kind: Kind) -> SourceLocation?
+    {
+        let end = min(buffer.count, position + Self.window)
+        var offset = position
+        while offset < end {
+            let byte = buffer[offset]
             switch kind {
             case .footnote:
-                if b == 0x5B, i + 1 < s.count, s[i + 1] == 0x5E {
-                    return found(at: i, length: closing(0x5D, in: s, from: i + 2) - i)
+                if byte == 0x5B, offset + 1 < buffer.count, buffer[offset + 1] == 0x5E {
+                    return found(at: offset, length: closing(0x5D, in: buffer, from: offset + 2) - offset)
                 }
-                i += 1
+                offset += 1
                 continue
             case .picture:
-                if b == 0x21, i + 1 < s.count, s[i + 1] == 0x5B { return found(at: i, length: 2) }
-                if b == 0x3C, i + 4 < s.count, (s[i + 1] | 0x20) == 0x69, (s[i + 2] | 0x20) == 0x6D,
-                    (s[i + 3] | 0x20) == 0x67
-                {
-                    return found(at: i, length: closing(0x3E, in: s, from: i + 4) - i)
+                if byte == 0x21, offset + 1 < buffer.count, buffer[offset + 1] == 0x5B {
+                    return found(at: offset, length: 2)
                 }
-                i += 1
+                if byte == 0x3C, offset + 4 < buffer.count, (buffer[offset + 1] | 0x20) == 0x69,
+                    (buffer[offset + 2] | 0x20) == 0x6D,
+                    (buffer[offset + 3] | 0x20) == 0x67
+                {
+                    return found(at: offset, length: closing(0x3E, in: buffer, from: offset + 4) - offset)
+                }
+                offset += 1
                 continue
             case .text: break
             }
             let first = target[0]
             // Syntax that never prints: stepped over whole unless it is what is looked for.
-            if let skip = syntaxLength(in: s, at: i, lookingFor: first) {
-                i += skip
+            if let skip = syntaxLength(in: buffer, at: offset, lookingFor: first) {
+                offset += skip
                 continue
             }
-            if b == 0x5C, i + 1 < s.count, Self.isASCIIPunctuation(s[i + 1]) {
+            if byte == 0x5C, offset + 1 < buffer.count, Self.isASCIIPunctuation(buffer[offset + 1]) {
                 // `\*`: the escaped character.
-                if target.count == 1, s[i + 1] == first { return found(at: i, length: 2) }
-                i += 2
+                if target.count == 1, buffer[offset + 1] == first { return found(at: offset, length: 2) }
+                offset += 2
                 continue
             }
-            if b == 0x26, let (length, text) = reference(in: s, at: i) {
+            if byte == 0x26, let (length, text) = reference(in: buffer, at: offset) {
                 if text.starts(with: target) || (text.isEmpty && target == Self.replacement) {
-                    return found(at: i, length: length)
+                    return found(at: offset, length: length)
                 }
-                i += length
+                offset += length
                 continue
             }
-            if let length = smartPunctuation(target, in: s, at: i) { return found(at: i, length: length) }
-            if b == first, i + target.count <= s.count, (1..<target.count).allSatisfy({ s[i + $0] == target[$0] }) {
-                return found(at: i, length: target.count)
+            if let length = smartPunctuation(target, in: buffer, at: offset) {
+                return found(at: offset, length: length)
             }
-            if target == Self.replacement, let length = Self.unprintable(in: s, at: i) {
-                return found(at: i, length: length)
+            if byte == first, offset + target.count <= buffer.count,
+                (1..<target.count).allSatisfy({ buffer[offset + $0] == target[$0] })
+            {
+                return found(at: offset, length: target.count)
             }
-            i += 1
+            if target == Self.replacement, let length = Self.unprintable(in: buffer, at: offset) {
+                return found(at: offset, length: length)
+            }
+            offset += 1
         }
         return nil
     }
@@ -250,88 +258,97 @@ public struct SourceCursor {
 
     /// One past the first `byte` at or after `from` on the same paragraph (a blank line ends the
     /// search), or `from` when there is none within the window.
-    private func closing(_ byte: UInt8, in s: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
-        var i = from
-        let end = min(s.count, from + Self.window)
-        while i < end {
-            if s[i] == byte { return i + 1 }
-            if s[i] == 0x0A, i + 1 < s.count, s[i + 1] == 0x0A { break }
-            i += 1
+    private func closing(_ byte: UInt8, in buffer: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
+        var offset = from
+        let end = min(buffer.count, from + Self.window)
+        while offset < end {
+            if buffer[offset] == byte { return offset + 1 }
+            if buffer[offset] == 0x0A, offset + 1 < buffer.count, buffer[offset + 1] == 0x0A { break }
+            offset += 1
         }
         return from
     }
 
-    /// The length of non-printing syntax starting at `i`: a link destination `](…)`, a
+    /// The length of non-printing syntax starting at `offset`: a link destination `](…)`, a
     /// reference label `][…]`, a footnote reference `[^…]`, an attribute list after `]`, `)` or
     /// a backquote, an HTML tag or comment. nil when none starts there, or when its first byte
     /// is the byte looked for and it could be text.
-    private func syntaxLength(in s: UnsafeBufferPointer<UInt8>, at i: Int, lookingFor first: UInt8) -> Int? {
-        let b = s[i]
-        let next = i + 1 < s.count ? s[i + 1] : 0
-        switch b {
+    private func syntaxLength(in buffer: UnsafeBufferPointer<UInt8>, at offset: Int, lookingFor first: UInt8) -> Int? {
+        let byte = buffer[offset]
+        let next = offset + 1 < buffer.count ? buffer[offset + 1] : 0
+        switch byte {
         case 0x5D where next == 0x28 && first != 0x28:  // ](destination "title")
             var depth = 0
-            var j = i + 1
-            let end = min(s.count, i + Self.window)
-            while j < end {
-                if s[j] == 0x5C {
-                    j += 2
+            var cursor = offset + 1
+            let end = min(buffer.count, offset + Self.window)
+            while cursor < end {
+                if buffer[cursor] == 0x5C {
+                    cursor += 2
                     continue
                 }
-                if s[j] == 0x28 {
+                if buffer[cursor] == 0x28 {
                     depth += 1
-                } else if s[j] == 0x29 {
+                } else if buffer[cursor] == 0x29 {
                     depth -= 1
-                    if depth == 0 { return j + 1 - i }
+                    if depth == 0 { return cursor + 1 - offset }
                 }
-                j += 1
+                cursor += 1
             }
             return nil
         case 0x5D where next == 0x5B && first != 0x5B:  // ][label]
-            let close = closing(0x5D, in: s, from: i + 2)
-            return close > i + 2 ? close - i : nil
+            let close = closing(0x5D, in: buffer, from: offset + 2)
+            return close > offset + 2 ? close - offset : nil
         case 0x5B where next == 0x5E && first != 0x5B:  // [^label]
-            let close = closing(0x5D, in: s, from: i + 2)
-            return close > i + 2 ? close - i : nil
+            let close = closing(0x5D, in: buffer, from: offset + 2)
+            return close > offset + 2 ? close - offset : nil
         case 0x7B
-        where first != 0x7B && i > 0 && [0x5D, 0x29, 0x60, 0x20].contains(s[i - 1])
-            && (s[i - 1] != 0x20 || next == 0x23 || next == 0x2E):
+        where first != 0x7B && offset > 0 && [0x5D, 0x29, 0x60, 0x20].contains(buffer[offset - 1])
+            && (buffer[offset - 1] != 0x20 || next == 0x23 || next == 0x2E):
             // {#id .class key=value} after `]`, `)`, a code span, or a heading's text.
-            let close = closing(0x7D, in: s, from: i + 1)
-            return close > i + 1 ? close - i : nil
+            let close = closing(0x7D, in: buffer, from: offset + 1)
+            return close > offset + 1 ? close - offset : nil
         case 0x3C where first != 0x3C:
-            if next == 0x21, i + 3 < s.count, s[i + 2] == 0x2D, s[i + 3] == 0x2D {  // <!-- … -->
-                var j = i + 4
-                let end = min(s.count, i + Self.window)
-                while j + 2 < end {
-                    if s[j] == 0x2D, s[j + 1] == 0x2D, s[j + 2] == 0x3E { return j + 3 - i }
-                    j += 1
+            // <!-- … -->
+            if next == 0x21, offset + 3 < buffer.count, buffer[offset + 2] == 0x2D, buffer[offset + 3] == 0x2D {
+                var cursor = offset + 4
+                let end = min(buffer.count, offset + Self.window)
+                while cursor + 2 < end {
+                    if buffer[cursor] == 0x2D, buffer[cursor + 1] == 0x2D, buffer[cursor + 2] == 0x3E {
+                        return cursor + 3 - offset
+                    }
+                    cursor += 1
                 }
                 return nil
             }
             // A tag (`<kbd>`, `</b>`, `<br/>`); an autolink (`<https://…>`, `<a@b.c>`) prints its text.
-            var j = i + 1
-            if j < s.count, s[j] == 0x2F { j += 1 }
-            guard j < s.count, Self.isLetter(s[j]) else { return nil }
-            while j < s.count, Self.isLetter(s[j]) || (s[j] >= 0x30 && s[j] <= 0x39) || s[j] == 0x2D { j += 1 }
-            guard j < s.count, [0x20, 0x09, 0x0A, 0x3E, 0x2F].contains(s[j]) else { return nil }
-            let close = closing(0x3E, in: s, from: j)
-            return close > j ? close - i : nil
+            var cursor = offset + 1
+            if cursor < buffer.count, buffer[cursor] == 0x2F { cursor += 1 }
+            guard cursor < buffer.count, Self.isLetter(buffer[cursor]) else { return nil }
+            while cursor < buffer.count,
+                Self.isLetter(buffer[cursor]) || (buffer[cursor] >= 0x30 && buffer[cursor] <= 0x39)
+                    || buffer[cursor] == 0x2D
+            { cursor += 1 }
+            guard cursor < buffer.count, [0x20, 0x09, 0x0A, 0x3E, 0x2F].contains(buffer[cursor]) else { return nil }
+            let close = closing(0x3E, in: buffer, from: cursor)
+            return close > cursor ? close - offset : nil
         default:
             return nil
         }
     }
 
-    /// A character reference at `i` and what it decodes to (empty: decodes to U+FFFD or nothing).
-    private mutating func reference(in s: UnsafeBufferPointer<UInt8>, at i: Int) -> (Int, [UInt8])? {
-        var j = i + 1
-        let end = min(s.count, i + 40)
-        while j < end, s[j] != 0x3B {
-            guard Self.isLetter(s[j]) || (s[j] >= 0x30 && s[j] <= 0x39) || s[j] == 0x23 else { return nil }
-            j += 1
+    /// A character reference at `offset` and what it decodes to (empty: decodes to U+FFFD or nothing).
+    private mutating func reference(in buffer: UnsafeBufferPointer<UInt8>, at offset: Int) -> (Int, [UInt8])? {
+        var cursor = offset + 1
+        let end = min(buffer.count, offset + 40)
+        while cursor < end, buffer[cursor] != 0x3B {
+            guard
+                Self.isLetter(buffer[cursor]) || (buffer[cursor] >= 0x30 && buffer[cursor] <= 0x39)
+                    || buffer[cursor] == 0x23
+            else { return nil }
+            cursor += 1
         }
-        guard j < end, j > i + 1 else { return nil }
-        let bytes = Array(s[i...j])
+        guard cursor < end, cursor > offset + 1 else { return nil }
+        let bytes = Array(buffer[offset...cursor])
         let text: [UInt8]
         if let known = decoded[bytes] {
             text = known
@@ -340,39 +357,42 @@ public struct SourceCursor {
             decoded[bytes] = result
             text = result
         }
-        return (j + 1 - i, text == Self.replacement ? [] : text)
+        return (cursor + 1 - offset, text == Self.replacement ? [] : text)
     }
 
-    /// The length of the straight punctuation at `i` that smart punctuation turns into `target`.
-    private func smartPunctuation(_ target: [UInt8], in s: UnsafeBufferPointer<UInt8>, at i: Int) -> Int? {
-        let b = s[i]
+    /// The length of the straight punctuation at `offset` that smart punctuation turns into `target`.
+    private func smartPunctuation(_ target: [UInt8], in buffer: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int? {
+        let byte = buffer[offset]
         func hyphens() -> Int {
-            var j = i
-            while j < s.count, s[j] == 0x2D { j += 1 }
-            return j - i
+            var cursor = offset
+            while cursor < buffer.count, buffer[cursor] == 0x2D { cursor += 1 }
+            return cursor - offset
         }
         switch target {
-        case [0xE2, 0x80, 0x98], [0xE2, 0x80, 0x99]: return b == 0x27 ? 1 : nil  // ‘ ’
-        case [0xE2, 0x80, 0x9C], [0xE2, 0x80, 0x9D]: return b == 0x22 ? 1 : nil  // “ ”
-        case [0xE2, 0x80, 0x93]: return b == 0x2D && hyphens() >= 2 ? 2 : nil  // –
-        case [0xE2, 0x80, 0x94]: return b == 0x2D && hyphens() >= 2 ? min(3, hyphens()) : nil  // —
+        case [0xE2, 0x80, 0x98], [0xE2, 0x80, 0x99]: return byte == 0x27 ? 1 : nil  // ‘ ’
+        case [0xE2, 0x80, 0x9C], [0xE2, 0x80, 0x9D]: return byte == 0x22 ? 1 : nil  // “ ”
+        case [0xE2, 0x80, 0x93]: return byte == 0x2D && hyphens() >= 2 ? 2 : nil  // –
+        case [0xE2, 0x80, 0x94]: return byte == 0x2D && hyphens() >= 2 ? min(3, hyphens()) : nil  // —
         // An ellipsis (…) the source may have written as three full stops.
-        case [0xE2, 0x80, 0xA6]: return b == 0x2E && i + 2 < s.count && s[i + 1] == 0x2E && s[i + 2] == 0x2E ? 3 : nil
+        case [0xE2, 0x80, 0xA6]:
+            return byte == 0x2E && offset + 2 < buffer.count && buffer[offset + 1] == 0x2E && buffer[offset + 2] == 0x2E
+                ? 3 : nil
         default: return nil
         }
     }
 
-    /// The length of a noncharacter or control character at `i` (printed as U+FFFD), else nil.
-    static func unprintable(in s: UnsafeBufferPointer<UInt8>, at i: Int) -> Int? {
-        let b = s[i]
-        if b < 0x20 { return b == 0x09 || b == 0x0A || b == 0x0D ? nil : 1 }
-        if b == 0x7F { return 1 }
+    /// The length of a noncharacter or control character at `offset` (printed as U+FFFD), else nil.
+    static func unprintable(in buffer: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int? {
+        let byte = buffer[offset]
+        if byte < 0x20 { return byte == 0x09 || byte == 0x0A || byte == 0x0D ? nil : 1 }
+        if byte == 0x7F { return 1 }
         return nil
     }
 
-    static func isASCIIPunctuation(_ b: UInt8) -> Bool {
-        (0x21...0x2F).contains(b) || (0x3A...0x40).contains(b) || (0x5B...0x60).contains(b) || (0x7B...0x7E).contains(b)
+    static func isASCIIPunctuation(_ byte: UInt8) -> Bool {
+        (0x21...0x2F).contains(byte) || (0x3A...0x40).contains(byte) || (0x5B...0x60).contains(byte)
+            || (0x7B...0x7E).contains(byte)
     }
 
-    static func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
+    static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
 }

@@ -16,11 +16,11 @@ public enum TextSanitizer {
     /// feed, form feed and carriage return).
     @inline(__always)
     public static func isRefused(_ scalar: Unicode.Scalar) -> Bool {
-        let v = scalar.value
-        if v < 0x20 { return v != 0x09 && v != 0x0A && v != 0x0C && v != 0x0D }
-        if v < 0x7F { return false }
-        if v <= 0x9F { return true }
-        return (0xFDD0...0xFDEF).contains(v) || v & 0xFFFE == 0xFFFE
+        let value = scalar.value
+        if value < 0x20 { return value != 0x09 && value != 0x0A && value != 0x0C && value != 0x0D }
+        if value < 0x7F { return false }
+        if value <= 0x9F { return true }
+        return (0xFDD0...0xFDEF).contains(value) || value & 0xFFFE == 0xFFFE
     }
 
     /// What ``sanitize(_:)`` found.

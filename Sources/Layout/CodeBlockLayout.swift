@@ -36,14 +36,14 @@ extension BlockLayout {
     /// each side; every line after the first carries the cue repeated at the top of a page that
     /// starts inside the block.
     func applyCodeBreaks(to items: inout [Item], paragraph: StyledParagraph, padding: Double) {
-        let n = items.count
+        let lineCount = items.count
         for i in items.indices.dropFirst() {
             let allowed =
-                n > CodeBlockRules.keptWholeLines && i >= CodeBlockRules.linesAtSplit
-                && n - i >= CodeBlockRules.linesAtSplit
+                lineCount > CodeBlockRules.keptWholeLines && i >= CodeBlockRules.linesAtSplit
+                && lineCount - i >= CodeBlockRules.linesAtSplit
             items[i].breakBefore = allowed ? .allowed : .avoid
         }
-        guard n > CodeBlockRules.keptWholeLines,
+        guard lineCount > CodeBlockRules.keptWholeLines,
             let cue = continuedCue(paragraph, padding: padding, panel: items[0].panel)
         else { return }
         let box = ItemBox(cue)

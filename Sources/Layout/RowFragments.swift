@@ -78,16 +78,17 @@ struct RowFragments {
         for _ in 0..<2 {
             var counts: [Int] = []
             for cell in cells {
-                var k = 0
-                while k < cell.lines.count, cell.lines[k].bottom <= room { k += 1 }
+                var fitting = 0
+                while fitting < cell.lines.count, cell.lines[fitting].bottom <= room { fitting += 1 }
                 if strict {
                     // A break before the cell's line i (from its first) is allowed as in a paragraph.
-                    while k > 0, k < cell.lines.count,
-                        !(cell.placedBefore + k >= orphans && cell.count - (cell.placedBefore + k) >= widows)
-                    { k -= 1 }
-                    if k == 0, !cell.lines.isEmpty { return nil }
+                    while fitting > 0, fitting < cell.lines.count,
+                        !(cell.placedBefore + fitting >= orphans
+                            && cell.count - (cell.placedBefore + fitting) >= widows)
+                    { fitting -= 1 }
+                    if fitting == 0, !cell.lines.isEmpty { return nil }
                 }
-                counts.append(k)
+                counts.append(fitting)
             }
             guard counts.contains(where: { $0 > 0 }) else { return nil }
             if zip(cells, counts).contains(where: { $0.lines.count > $1 }) { return counts }

@@ -51,86 +51,88 @@ struct AttributeListParser {
     /// element that is not text), or it contains something that is not an attribute.
     static func parse(_ bytes: [UInt8], at start: Int = 0, limit: Int = .max) -> Parsed? {
         guard start < bytes.count, bytes[start] == ascii("{") else { return nil }
-        let b = bytes[..<(start + min(limit, bytes.count - start))]
+        let window = bytes[..<(start + min(limit, bytes.count - start))]
         var parsed = Parsed()
-        var i = start + 1
+        var offset = start + 1
         // `{=format}`: a raw attribute, alone in its braces.
-        var r = i
-        while r < b.count, isSpace(b[r]) { r += 1 }
-        if r < b.count, b[r] == ascii("=") {
-            var j = r + 1
-            while j < b.count, isNameByte(b[j]) { j += 1 }
-            guard j > r + 1 else { return nil }
-            let format = String(decoding: b[(r + 1)..<j], as: UTF8.self)
-            while j < b.count, isSpace(b[j]) { j += 1 }
-            guard j < b.count, b[j] == ascii("}") else { return nil }
+        var rawStart = offset
+        while rawStart < window.count, isSpace(window[rawStart]) { rawStart += 1 }
+        if rawStart < window.count, window[rawStart] == ascii("=") {
+            var cursor = rawStart + 1
+            while cursor < window.count, isNameByte(window[cursor]) { cursor += 1 }
+            guard cursor > rawStart + 1 else { return nil }
+            let format = String(decoding: window[(rawStart + 1)..<cursor], as: UTF8.self)
+            while cursor < window.count, isSpace(window[cursor]) { cursor += 1 }
+            guard cursor < window.count, window[cursor] == ascii("}") else { return nil }
             parsed.raw = format
-            parsed.end = j + 1 - start
+            parsed.end = cursor + 1 - start
             return parsed
         }
         while true {
-            while i < b.count, isSpace(b[i]) { i += 1 }
-            guard i < b.count else { return nil }  // unterminated
-            let c = b[i]
-            if c == ascii("}") {
-                parsed.end = i + 1 - start
+            while offset < window.count, isSpace(window[offset]) { offset += 1 }
+            guard offset < window.count else { return nil }  // unterminated
+            let byte = window[offset]
+            if byte == ascii("}") {
+                parsed.end = offset + 1 - start
                 return parsed
             }
-            if c == ascii("#") || c == ascii(".") {
-                let nameStart = i + 1
-                var j = nameStart
-                while j < b.count, isNameByte(b[j]) { j += 1 }
-                guard j > nameStart else { return nil }
-                let name = String(decoding: b[nameStart..<j], as: UTF8.self)
-                if c == ascii("#") {
+            if byte == ascii("#") || byte == ascii(".") {
+                let nameStart = offset + 1
+                var cursor = nameStart
+                while cursor < window.count, isNameByte(window[cursor]) { cursor += 1 }
+                guard cursor > nameStart else { return nil }
+                let name = String(decoding: window[nameStart..<cursor], as: UTF8.self)
+                if byte == ascii("#") {
                     if let earlier = parsed.id {
                         parsed.replacedIDs.append(.init(key: earlier, value: nil, offset: parsed.idOffset))
                     }
                     parsed.id = name
-                    parsed.idOffset = i - start
+                    parsed.idOffset = offset - start
                 } else {
                     parsed.classes.append(name)
                 }
-                i = j
+                offset = cursor
             } else {
-                let keyStart = i
-                var j = i
-                while j < b.count, isNameByte(b[j]) { j += 1 }
-                guard j > keyStart else { return nil }
-                let key = String(decoding: b[keyStart..<j], as: UTF8.self)
+                let keyStart = offset
+                var cursor = offset
+                while cursor < window.count, isNameByte(window[cursor]) { cursor += 1 }
+                guard cursor > keyStart else { return nil }
+                let key = String(decoding: window[keyStart..<cursor], as: UTF8.self)
                 var value: String?
-                if j < b.count, b[j] == ascii("=") {
-                    j += 1
-                    guard j < b.count else { return nil }
-                    if b[j] == ascii("\"") || b[j] == ascii("'") {
-                        let quote = b[j]
-                        j += 1
-                        var v: [UInt8] = []
-                        while j < b.count, b[j] != quote, b[j] != 0 {
+                if cursor < window.count, window[cursor] == ascii("=") {
+                    cursor += 1
+                    guard cursor < window.count else { return nil }
+                    if window[cursor] == ascii("\"") || window[cursor] == ascii("'") {
+                        let quote = window[cursor]
+                        cursor += 1
+                        var unescaped: [UInt8] = []
+                        while cursor < window.count, window[cursor] != quote, window[cursor] != 0 {
                             // A backslash escapes the quote or itself.
-                            if b[j] == ascii("\\"), j + 1 < b.count, b[j + 1] == quote || b[j + 1] == ascii("\\") {
-                                j += 1
+                            if window[cursor] == ascii("\\"), cursor + 1 < window.count,
+                                window[cursor + 1] == quote || window[cursor + 1] == ascii("\\")
+                            {
+                                cursor += 1
                             }
-                            v.append(b[j])
-                            j += 1
+                            unescaped.append(window[cursor])
+                            cursor += 1
                         }
-                        guard j < b.count, b[j] == quote else { return nil }  // unterminated quote
-                        j += 1
-                        value = String(decoding: v, as: UTF8.self)
+                        guard cursor < window.count, window[cursor] == quote else { return nil }  // unterminated quote
+                        cursor += 1
+                        value = String(decoding: unescaped, as: UTF8.self)
                     } else {
-                        let valueStart = j
-                        while j < b.count, isValueByte(b[j]) { j += 1 }
-                        guard j > valueStart else { return nil }
-                        value = String(decoding: b[valueStart..<j], as: UTF8.self)
+                        let valueStart = cursor
+                        while cursor < window.count, isValueByte(window[cursor]) { cursor += 1 }
+                        guard cursor > valueStart else { return nil }
+                        value = String(decoding: window[valueStart..<cursor], as: UTF8.self)
                     }
                 } else if !flagKeys.contains(normalizedFlag(key)) {
                     return nil  // a bare word that is not one of our flags: text, as in Pandoc
                 }
                 parsed.pairs.append(.init(key: key, value: value, offset: keyStart - start))
-                i = j
+                offset = cursor
             }
             // Items are separated by whitespace; `}` may follow directly.
-            guard i < b.count, isSpace(b[i]) || b[i] == ascii("}") else { return nil }
+            guard offset < window.count, isSpace(window[offset]) || window[offset] == ascii("}") else { return nil }
         }
     }
 
@@ -145,15 +147,19 @@ struct AttributeListParser {
         String(key.lowercased().filter { $0 != "-" && $0 != "_" })
     }
 
-    @inline(__always) static func ascii(_ s: Unicode.Scalar) -> UInt8 { UInt8(ascii: s) }
-    @inline(__always) static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
+    @inline(__always) static func ascii(_ scalar: Unicode.Scalar) -> UInt8 { UInt8(ascii: scalar) }
+    @inline(__always) static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
     /// Ids, classes and keys: anything but whitespace and `{ } = " '`.
-    @inline(__always) static func isNameByte(_ c: UInt8) -> Bool {
-        c != 0 && !isSpace(c) && c != ascii("{") && c != ascii("}") && c != ascii("=") && c != ascii("\"")
-            && c != ascii("'")
+    @inline(__always) static func isNameByte(_ byte: UInt8) -> Bool {
+        byte != 0 && !isSpace(byte) && byte != ascii("{") && byte != ascii("}") && byte != ascii("=")
+            && byte != ascii("\"")
+            && byte != ascii("'")
     }
     /// Unquoted values: anything but whitespace and `{ } " '`.
-    @inline(__always) static func isValueByte(_ c: UInt8) -> Bool {
-        c != 0 && !isSpace(c) && c != ascii("{") && c != ascii("}") && c != ascii("\"") && c != ascii("'")
+    @inline(__always) static func isValueByte(_ byte: UInt8) -> Bool {
+        byte != 0 && !isSpace(byte) && byte != ascii("{") && byte != ascii("}") && byte != ascii("\"")
+            && byte != ascii("'")
     }
 }

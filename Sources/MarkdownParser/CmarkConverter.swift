@@ -152,16 +152,16 @@ struct CmarkConverter {
     }
 
     private static func literal(_ node: OpaquePointer) -> String {
-        guard let p = cmark_node_get_literal(node) else { return "" }
-        return String(cString: p)
+        guard let literal = cmark_node_get_literal(node) else { return "" }
+        return String(cString: literal)
     }
 
     private static func children(_ node: OpaquePointer) -> [OpaquePointer] {
         var result: [OpaquePointer] = []
         var child = cmark_node_first_child(node)
-        while let c = child {
-            result.append(c)
-            child = cmark_node_next(c)
+        while let current = child {
+            result.append(current)
+            child = cmark_node_next(current)
         }
         return result
     }
@@ -169,10 +169,10 @@ struct CmarkConverter {
     /// The text of a subtree without recursion (used past `maxDepth`).
     private static func plainText(_ node: OpaquePointer) -> String {
         var result = ""
-        CmarkTree.forEachNode(under: node) { n in
-            let type = cmark_node_get_type(n)
+        CmarkTree.forEachNode(under: node) { descendant in
+            let type = cmark_node_get_type(descendant)
             if type == CMARK_NODE_TEXT || type == CMARK_NODE_CODE || type == CMARK_NODE_CODE_BLOCK {
-                result += literal(n)
+                result += literal(descendant)
             } else if type == CMARK_NODE_SOFTBREAK || type == CMARK_NODE_LINEBREAK {
                 result += " "
             } else if type == CMARK_NODE_PARAGRAPH || type == CMARK_NODE_HEADING, !result.isEmpty {
@@ -220,7 +220,7 @@ struct CmarkConverter {
         }
         for item in items {
             switch item {
-            case .block(let b): append(b)
+            case .block(let block): append(block)
             case .open(let fence):
                 guard case .open(let attributes) = fence.kind else { continue }
                 if stack.count < Self.maxDepth {
@@ -270,8 +270,8 @@ struct CmarkConverter {
         switch type {
         case CMARK_NODE_PARAGRAPH:
             let (inlines, _) = self.inlines(of: node, depth: depth + 1, heading: false)
-            if inlines.count == 1, case .text(let t) = inlines[0],
-                ["\\newpage", "\\pagebreak"].contains(t.trimmingSpaces)
+            if inlines.count == 1, case .text(let text) = inlines[0],
+                ["\\newpage", "\\pagebreak"].contains(text.trimmingSpaces)
             {
                 items.append(.block(Block(.pageBreak, location: loc)))
             } else if !inlines.isEmpty {
@@ -310,7 +310,7 @@ struct CmarkConverter {
             items.append(.block(Block(.codeBlock(info: info, text: text), location: loc)))
         case CMARK_NODE_HTML_BLOCK:
             let text = Self.literal(node)
-            if let n = source.markerNumber(in: text), let fence = source.fences[n] {
+            if let number = source.markerNumber(in: text), let fence = source.fences[number] {
                 switch fence.kind {
                 case .open: items.append(.open(fence))
                 case .close: items.append(.close(fence))
@@ -381,11 +381,11 @@ struct CmarkConverter {
             case .open: if divs < CmarkConverter.maxDepth { divs += 1 } else { ignored += 1 }
             case .close: if ignored > 0 { ignored -= 1 } else if divs > 0 { divs -= 1 }
             case .block(let block):
-                guard divs == 0, ignored == 0, case .html(let h) = block.kind else { return }
-                if h.hasPrefix(RawHTML.openMarker) {
-                    html.append(String(h.dropFirst(RawHTML.openMarker.count)))
-                } else if h.hasPrefix(RawHTML.closeMarker),
-                    let index = html.lastIndex(of: String(h.dropFirst(RawHTML.closeMarker.count)))
+                guard divs == 0, ignored == 0, case .html(let fragment) = block.kind else { return }
+                if fragment.hasPrefix(RawHTML.openMarker) {
+                    html.append(String(fragment.dropFirst(RawHTML.openMarker.count)))
+                } else if fragment.hasPrefix(RawHTML.closeMarker),
+                    let index = html.lastIndex(of: String(fragment.dropFirst(RawHTML.closeMarker.count)))
                 {
                     html.removeSubrange(index...)
                 }
@@ -552,7 +552,7 @@ struct CmarkConverter {
         case CMARK_NODE_CODE: pieces.append(.node(.code(Self.literal(node))))
         case CMARK_NODE_HTML_INLINE:
             let html = Self.literal(node)
-            if let n = source.markerNumber(in: html), let fence = source.fences[n] {
+            if let number = source.markerNumber(in: html), let fence = source.fences[number] {
                 pieces.append(.node(.text(fence.original)))  // a fence inside a paragraph: literal
             } else {
                 pieces.append(.node(.rawHTML(html, location: location(node))))
@@ -607,13 +607,14 @@ struct CmarkConverter {
         let column = Int(cmark_node_get_start_column(node))
         guard line >= 1, line <= source.lines.count, column >= 1 else { return nil }
         let bytes = source.lines[line - 1]
-        var i = column - 1
-        guard i + 2 < bytes.count, bytes[i] == UInt8(ascii: "["), bytes[i + 1] == UInt8(ascii: "^") else { return nil }
-        i += 2
-        let start = i
-        while i < bytes.count, bytes[i] != UInt8(ascii: "]") { i += 1 }
-        guard i < bytes.count, i > start else { return nil }
-        return String(decoding: bytes[start..<i], as: UTF8.self)
+        var cursor = column - 1
+        guard cursor + 2 < bytes.count, bytes[cursor] == UInt8(ascii: "["), bytes[cursor + 1] == UInt8(ascii: "^")
+        else { return nil }
+        cursor += 2
+        let start = cursor
+        while cursor < bytes.count, bytes[cursor] != UInt8(ascii: "]") { cursor += 1 }
+        guard cursor < bytes.count, cursor > start else { return nil }
+        return String(decoding: bytes[start..<cursor], as: UTF8.self)
     }
 
     /// A definition node starts at its content; its `[^label]:` is the last one written before
@@ -626,17 +627,17 @@ struct CmarkConverter {
             let bytes = source.lines[line - 1]
             let limit = line == first ? min(bytes.count, max(0, startColumn - 1)) : bytes.count
             var found: String?
-            var i = 0
-            while i + 1 < limit {
-                if bytes[i] == UInt8(ascii: "["), bytes[i + 1] == UInt8(ascii: "^") {
-                    var j = i + 2
-                    while j < bytes.count, bytes[j] != UInt8(ascii: "]") { j += 1 }
-                    if j + 1 < bytes.count, j > i + 2, bytes[j + 1] == UInt8(ascii: ":") {
-                        found = String(decoding: bytes[(i + 2)..<j], as: UTF8.self)
+            var cursor = 0
+            while cursor + 1 < limit {
+                if bytes[cursor] == UInt8(ascii: "["), bytes[cursor + 1] == UInt8(ascii: "^") {
+                    var labelEnd = cursor + 2
+                    while labelEnd < bytes.count, bytes[labelEnd] != UInt8(ascii: "]") { labelEnd += 1 }
+                    if labelEnd + 1 < bytes.count, labelEnd > cursor + 2, bytes[labelEnd + 1] == UInt8(ascii: ":") {
+                        found = String(decoding: bytes[(cursor + 2)..<labelEnd], as: UTF8.self)
                     }
-                    i = j
+                    cursor = labelEnd
                 } else {
-                    i += 1
+                    cursor += 1
                 }
             }
             if let found { return found }

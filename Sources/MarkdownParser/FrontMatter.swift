@@ -227,22 +227,24 @@ enum FrontMatter {
 
         mutating func pairs(_ mapping: Node) -> [(Node, Node)] {
             var result: [(Node, Node)] = []
-            guard var p = mapping.pointee.data.mapping.pairs.start else { return result }
+            guard var pair = mapping.pointee.data.mapping.pairs.start else { return result }
             let top = mapping.pointee.data.mapping.pairs.top
-            while p != top {
-                if let k = node(p.pointee.key), let v = node(p.pointee.value) { result.append((k, v)) }
-                p += 1
+            while pair != top {
+                if let key = node(pair.pointee.key), let value = node(pair.pointee.value) {
+                    result.append((key, value))
+                }
+                pair += 1
             }
             return result
         }
 
         mutating func items(_ sequence: Node) -> [Node] {
             var result: [Node] = []
-            guard var p = sequence.pointee.data.sequence.items.start else { return result }
+            guard var item = sequence.pointee.data.sequence.items.start else { return result }
             let top = sequence.pointee.data.sequence.items.top
-            while p != top {
-                if let n = node(p.pointee) { result.append(n) }
-                p += 1
+            while item != top {
+                if let element = node(item.pointee) { result.append(element) }
+                item += 1
             }
             return result
         }
@@ -258,8 +260,8 @@ enum FrontMatter {
             guard depth < FrontMatter.maxDepth else { return [] }
             switch node.pointee.type {
             case YAML_SCALAR_NODE:
-                let s = Self.scalar(node)
-                return s.isEmpty ? [] : [s]
+                let text = Self.scalar(node)
+                return text.isEmpty ? [] : [text]
             case YAML_SEQUENCE_NODE:
                 return items(node).flatMap { scalars($0, depth: depth + 1) }
             case YAML_MAPPING_NODE:
@@ -319,9 +321,9 @@ enum FrontMatter {
 
 extension String {
     var trimmingSpaces: String {
-        var s = Substring(self)
-        while let c = s.first, c.isWhitespace { s.removeFirst() }
-        while let c = s.last, c.isWhitespace { s.removeLast() }
-        return String(s)
+        var trimmed = Substring(self)
+        while let character = trimmed.first, character.isWhitespace { trimmed.removeFirst() }
+        while let character = trimmed.last, character.isWhitespace { trimmed.removeLast() }
+        return String(trimmed)
     }
 }

@@ -168,38 +168,38 @@ enum HTMLFragment {
         }
     }
 
-    private static func string(_ p: UnsafePointer<xmlChar>?) -> String {
-        guard let p else { return "" }
-        return String(cString: p)
+    private static func string(_ text: UnsafePointer<xmlChar>?) -> String {
+        guard let text else { return "" }
+        return String(cString: text)
     }
 
     private static func nodes(_ first: UnsafeMutablePointer<xmlNode>?, depth: Int) -> [HTMLNode] {
         var result: [HTMLNode] = []
         var node = first
-        while let n = node {
-            defer { node = n.pointee.next }
-            switch n.pointee.type {
-            case XML_ELEMENT_NODE where isDocumentElement(n):
+        while let current = node {
+            defer { node = current.pointee.next }
+            switch current.pointee.type {
+            case XML_ELEMENT_NODE where isDocumentElement(current):
                 // The implied (or written) <html>, <head> and <body>: their content in place.
-                result += nodes(n.pointee.children, depth: depth + 1)
+                result += nodes(current.pointee.children, depth: depth + 1)
             case XML_ELEMENT_NODE:
-                let name = string(n.pointee.name).lowercased()
+                let name = string(current.pointee.name).lowercased()
                 var attributes: [String: String] = [:]
-                var attribute = n.pointee.properties
-                while let a = attribute {
+                var attribute = current.pointee.properties
+                while let property = attribute {
                     var value = ""
-                    var child = a.pointee.children
-                    while let c = child {
-                        value += string(c.pointee.content)
-                        child = c.pointee.next
+                    var child = property.pointee.children
+                    while let valueNode = child {
+                        value += string(valueNode.pointee.content)
+                        child = valueNode.pointee.next
                     }
-                    attributes[string(a.pointee.name).lowercased()] = value
-                    attribute = a.pointee.next
+                    attributes[string(property.pointee.name).lowercased()] = value
+                    attribute = property.pointee.next
                 }
                 let children =
                     depth < maxDepth
-                    ? nodes(n.pointee.children, depth: depth + 1)
-                    : [.text(plainText(n.pointee.children))]
+                    ? nodes(current.pointee.children, depth: depth + 1)
+                    : [.text(plainText(current.pointee.children))]
                 if voidElements.contains(name) {
                     // A void element libxml2's HTML 4 rules do not know (`<wbr>`, `<source>`,
                     // `<track>`, `<embed>`) holds what follows it up to its parent's end: that
@@ -210,11 +210,11 @@ enum HTMLFragment {
                     result.append(.element(name: name, attributes: attributes, children: children))
                 }
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
-                result.append(.text(string(n.pointee.content)))
+                result.append(.text(string(current.pointee.content)))
             case XML_COMMENT_NODE, XML_PI_NODE, XML_DTD_NODE:
                 result.append(.hidden)
             case XML_HTML_DOCUMENT_NODE, XML_DOCUMENT_NODE, XML_DOCUMENT_FRAG_NODE:
-                result += nodes(n.pointee.children, depth: depth + 1)
+                result += nodes(current.pointee.children, depth: depth + 1)
             default:
                 break
             }
@@ -273,10 +273,12 @@ enum HTMLFragment {
         var text = ""
         var stack: [UnsafeMutablePointer<xmlNode>] = []
         if let first { stack.append(first) }
-        while let n = stack.popLast() {
-            if let next = n.pointee.next { stack.append(next) }
-            if n.pointee.type == XML_TEXT_NODE { text += string(n.pointee.content) }
-            if n.pointee.type == XML_ELEMENT_NODE, let c = n.pointee.children { stack.append(c) }
+        while let current = stack.popLast() {
+            if let next = current.pointee.next { stack.append(next) }
+            if current.pointee.type == XML_TEXT_NODE { text += string(current.pointee.content) }
+            if current.pointee.type == XML_ELEMENT_NODE, let firstChild = current.pointee.children {
+                stack.append(firstChild)
+            }
         }
         return text
     }

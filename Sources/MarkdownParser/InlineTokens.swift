@@ -82,16 +82,17 @@ struct InlineSyntax {
         var brace = false
         for piece in pieces {
             switch piece {
-            case .text(let t):
-                for b in t.text.utf8 {
-                    if b == UInt8(ascii: "]") { close = true } else if b == UInt8(ascii: "{") { brace = true }
+            case .text(let textPiece):
+                for byte in textPiece.text.utf8 {
+                    if byte == UInt8(ascii: "]") { close = true } else if byte == UInt8(ascii: "{") { brace = true }
                 }
-            case .node(let n): if Self.takesAttributes(n) { close = true }
+            case .node(let node): if Self.takesAttributes(node) { close = true }
             }
         }
         if close && brace { return true }
-        if heading, case .text(let t)? = pieces.last {
-            return t.text.utf8.reversed().first(where: { !AttributeListParser.isSpace($0) }) == UInt8(ascii: "}")
+        if heading, case .text(let textPiece)? = pieces.last {
+            return textPiece.text.utf8.reversed().first(where: { !AttributeListParser.isSpace($0) })
+                == UInt8(ascii: "}")
         }
         return false
     }
@@ -109,20 +110,20 @@ struct InlineSyntax {
         var result: [Inline] = []
         for piece in pieces {
             switch piece {
-            case .text(let t): appendText(t.text, to: &result)
-            case .node(.text(let s)): appendText(s, to: &result)
-            case .node(let n): result.append(n)
+            case .text(let textPiece): appendText(textPiece.text, to: &result)
+            case .node(.text(let text)): appendText(text, to: &result)
+            case .node(let node): result.append(node)
             }
         }
         return result
     }
 
-    static func appendText(_ s: String, to result: inout [Inline]) {
-        guard !s.isEmpty else { return }
+    static func appendText(_ text: String, to result: inout [Inline]) {
+        guard !text.isEmpty else { return }
         if case .text(let previous)? = result.last {
-            result[result.count - 1] = .text(previous + s)
+            result[result.count - 1] = .text(previous + text)
         } else {
-            result.append(.text(s))
+            result.append(.text(text))
         }
     }
 
@@ -142,42 +143,43 @@ struct InlineSyntax {
         var source: [UInt8] = []
         for piece in pieces {
             switch piece {
-            case .node(let n): tokens.append(.node(n))
-            case .text(let t):
-                let literal = Array(t.text.utf8)
-                if t.line != cachedLine {
-                    cachedLine = t.line
-                    source = (t.line >= 1 && t.line <= lines.count) ? lines[t.line - 1] : []
+            case .node(let node): tokens.append(.node(node))
+            case .text(let textPiece):
+                let literal = Array(textPiece.text.utf8)
+                if textPiece.line != cachedLine {
+                    cachedLine = textPiece.line
+                    source = (textPiece.line >= 1 && textPiece.line <= lines.count) ? lines[textPiece.line - 1] : []
                 }
-                let line = Int32(t.line)
-                if let (start, inert) = align(literal, in: source, reportedColumn: t.column) {
+                let line = Int32(textPiece.line)
+                if let (start, inert) = align(literal, in: source, reportedColumn: textPiece.column) {
                     // Columns follow the source; an escaped or referenced byte takes the column of
                     // its `\` or `&`.
-                    var s = start
-                    var k = 0
-                    while k < literal.count {
-                        let column = Int32(s + 1)
-                        if inert[k] {
-                            if source[s] == UInt8(ascii: "\\") {
-                                tokens.append(.byte(literal[k], line: line, column: column, inert: true))
-                                s += 2
-                                k += 1
+                    var sourceIndex = start
+                    var literalIndex = 0
+                    while literalIndex < literal.count {
+                        let column = Int32(sourceIndex + 1)
+                        if inert[literalIndex] {
+                            if source[sourceIndex] == UInt8(ascii: "\\") {
+                                tokens.append(.byte(literal[literalIndex], line: line, column: column, inert: true))
+                                sourceIndex += 2
+                                literalIndex += 1
                             } else {
-                                let (length, decoded) = reference(in: source, at: s)!
+                                let (length, decoded) = reference(in: source, at: sourceIndex)!
                                 for j in 0..<decoded.count {
-                                    tokens.append(.byte(literal[k + j], line: line, column: column, inert: true))
+                                    tokens.append(
+                                        .byte(literal[literalIndex + j], line: line, column: column, inert: true))
                                 }
-                                s += length
-                                k += decoded.count
+                                sourceIndex += length
+                                literalIndex += decoded.count
                             }
                         } else {
-                            tokens.append(.byte(literal[k], line: line, column: column, inert: false))
-                            s += 1
-                            k += 1
+                            tokens.append(.byte(literal[literalIndex], line: line, column: column, inert: false))
+                            sourceIndex += 1
+                            literalIndex += 1
                         }
                     }
                 } else {
-                    for b in literal { tokens.append(.byte(b, line: line, column: 0, inert: true)) }
+                    for byte in literal { tokens.append(.byte(byte, line: line, column: 0, inert: true)) }
                 }
             }
         }
@@ -213,26 +215,28 @@ struct InlineSyntax {
     /// itself. nil when the source does not produce the literal.
     private func alignment(_ literal: [UInt8], _ source: [UInt8], from start: Int) -> [Bool]? {
         var inert = [Bool](repeating: false, count: literal.count)
-        var s = start
-        var k = 0
-        while k < literal.count {
-            guard s < source.count else { return nil }
-            let c = source[s]
-            if c == UInt8(ascii: "\\"), s + 1 < source.count, Self.isASCIIPunctuation(source[s + 1]),
-                literal[k] == source[s + 1]
+        var sourceIndex = start
+        var literalIndex = 0
+        while literalIndex < literal.count {
+            guard sourceIndex < source.count else { return nil }
+            let byte = source[sourceIndex]
+            if byte == UInt8(ascii: "\\"), sourceIndex + 1 < source.count,
+                Self.isASCIIPunctuation(source[sourceIndex + 1]),
+                literal[literalIndex] == source[sourceIndex + 1]
             {
-                inert[k] = true
-                s += 2
-                k += 1
-            } else if c == UInt8(ascii: "&"), let (length, decoded) = reference(in: source, at: s),
-                literal.count - k >= decoded.count, literal[k..<(k + decoded.count)].elementsEqual(decoded)
+                inert[literalIndex] = true
+                sourceIndex += 2
+                literalIndex += 1
+            } else if byte == UInt8(ascii: "&"), let (length, decoded) = reference(in: source, at: sourceIndex),
+                literal.count - literalIndex >= decoded.count,
+                literal[literalIndex..<(literalIndex + decoded.count)].elementsEqual(decoded)
             {
-                for j in k..<(k + decoded.count) { inert[j] = true }
-                s += length
-                k += decoded.count
-            } else if c == literal[k] {
-                s += 1
-                k += 1
+                for j in literalIndex..<(literalIndex + decoded.count) { inert[j] = true }
+                sourceIndex += length
+                literalIndex += decoded.count
+            } else if byte == literal[literalIndex] {
+                sourceIndex += 1
+                literalIndex += 1
             } else {
                 return nil
             }
@@ -240,39 +244,40 @@ struct InlineSyntax {
         return inert
     }
 
-    /// An entity or numeric character reference at `s` that cmark decodes (CommonMark §2.5):
+    /// An entity or numeric character reference at `start` that cmark decodes (CommonMark §2.5):
     /// its length in the source and its decoded bytes.
-    func reference(in source: [UInt8], at s: Int) -> (Int, [UInt8])? {
-        guard s + 2 < source.count, source[s] == UInt8(ascii: "&") else { return nil }
-        var i = s + 1
-        func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
-        func isHex(_ b: UInt8) -> Bool { isDigit(b) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x66) }
-        func isAlnum(_ b: UInt8) -> Bool { isDigit(b) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) }
-        if source[i] == UInt8(ascii: "#") {
-            i += 1
-            if i < source.count, source[i] | 0x20 == UInt8(ascii: "x") {
-                i += 1
-                let digits = i
-                while i < source.count, i - digits < 7, isHex(source[i]) { i += 1 }
-                guard i > digits, i - digits <= 6 else { return nil }
+    func reference(in source: [UInt8], at start: Int) -> (Int, [UInt8])? {
+        guard start + 2 < source.count, source[start] == UInt8(ascii: "&") else { return nil }
+        var cursor = start + 1
+        func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+        func isHex(_ byte: UInt8) -> Bool { isDigit(byte) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x66) }
+        func isAlnum(_ byte: UInt8) -> Bool { isDigit(byte) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) }
+        if source[cursor] == UInt8(ascii: "#") {
+            cursor += 1
+            if cursor < source.count, source[cursor] | 0x20 == UInt8(ascii: "x") {
+                cursor += 1
+                let digits = cursor
+                while cursor < source.count, cursor - digits < 7, isHex(source[cursor]) { cursor += 1 }
+                guard cursor > digits, cursor - digits <= 6 else { return nil }
             } else {
-                let digits = i
-                while i < source.count, i - digits < 8, isDigit(source[i]) { i += 1 }
-                guard i > digits, i - digits <= 7 else { return nil }
+                let digits = cursor
+                while cursor < source.count, cursor - digits < 8, isDigit(source[cursor]) { cursor += 1 }
+                guard cursor > digits, cursor - digits <= 7 else { return nil }
             }
         } else {
-            guard isAlnum(source[i]), !isDigit(source[i]) else { return nil }
-            while i < source.count, i - s <= 33, isAlnum(source[i]) { i += 1 }
+            guard isAlnum(source[cursor]), !isDigit(source[cursor]) else { return nil }
+            while cursor < source.count, cursor - start <= 33, isAlnum(source[cursor]) { cursor += 1 }
         }
-        guard i < source.count, source[i] == UInt8(ascii: ";") else { return nil }
-        let raw = Array(source[s...i])
+        guard cursor < source.count, source[cursor] == UInt8(ascii: ";") else { return nil }
+        let raw = Array(source[start...cursor])
         let decoded = entities.decode(raw)
         guard decoded != raw else { return nil }
         return (raw.count, decoded)
     }
 
-    static func isASCIIPunctuation(_ b: UInt8) -> Bool {
-        (0x21...0x2F).contains(b) || (0x3A...0x40).contains(b) || (0x5B...0x60).contains(b) || (0x7B...0x7E).contains(b)
+    static func isASCIIPunctuation(_ byte: UInt8) -> Bool {
+        (0x21...0x2F).contains(byte) || (0x3A...0x40).contains(byte) || (0x5B...0x60).contains(byte)
+            || (0x7B...0x7E).contains(byte)
     }
 
     func location(_ token: InlineToken) -> SourceLocation? {
@@ -283,7 +288,7 @@ struct InlineSyntax {
     /// The tokens as one byte array, index for index (an element is a 0 byte, which ends any
     /// attribute list): built once, so each attempt to parse a list reads it in place.
     static func flatBytes(_ tokens: [InlineToken]) -> [UInt8] {
-        tokens.map { if case .byte(let b, _, _, _) = $0 { b } else { 0 } }
+        tokens.map { if case .byte(let byte, _, _, _) = $0 { byte } else { 0 } }
     }
 
     /// The attribute list whose non-inert `{` is token `index`, and the index past its `}`.
@@ -302,21 +307,24 @@ struct InlineSyntax {
     /// Removes a trailing `{…}` (Pandoc heading attributes) and the spaces before it.
     func extractTrailingAttributes(_ tokens: inout [InlineToken]) -> Attributes? {
         var end = tokens.count
-        while end > 0, case .byte(let b, _, _, _) = tokens[end - 1], AttributeListParser.isSpace(b) { end -= 1 }
+        while end > 0, case .byte(let byte, _, _, _) = tokens[end - 1], AttributeListParser.isSpace(byte) { end -= 1 }
         guard end > 0, case .byte(UInt8(ascii: "}"), _, _, false) = tokens[end - 1] else { return nil }
         // Try each `{` from the right: quoted values may hold braces.
         let flat = Array(Self.flatBytes(tokens)[..<end])
-        var k = end - 1
-        while k > 0, end - k < Self.maxAttributeLength {
-            k -= 1
-            guard case .byte(let b, _, _, let inert) = tokens[k] else { return nil }
-            guard b == UInt8(ascii: "{"), !inert else { continue }
-            guard let parsed = AttributeListParser.parse(flat, at: k), parsed.end == end - k, parsed.raw == nil else {
+        var start = end - 1
+        while start > 0, end - start < Self.maxAttributeLength {
+            start -= 1
+            guard case .byte(let byte, _, _, let inert) = tokens[start] else { return nil }
+            guard byte == UInt8(ascii: "{"), !inert else { continue }
+            guard let parsed = AttributeListParser.parse(flat, at: start), parsed.end == end - start, parsed.raw == nil
+            else {
                 continue
             }
-            let attributes = parsed.attributes { [tokens] offset in location(tokens[k + offset]) }
-            tokens.removeSubrange(k...)
-            while case .byte(let b, _, _, _)? = tokens.last, AttributeListParser.isSpace(b) { tokens.removeLast() }
+            let attributes = parsed.attributes { [tokens] offset in location(tokens[start + offset]) }
+            tokens.removeSubrange(start...)
+            while case .byte(let byte, _, _, _)? = tokens.last, AttributeListParser.isSpace(byte) {
+                tokens.removeLast()
+            }
             return attributes
         }
         return nil
@@ -325,14 +333,16 @@ struct InlineSyntax {
     /// Removes an ATX heading's closing sequence left before its attributes
     /// (`## Text ## {#id}`): `#`s preceded by a space, or the whole content (CommonMark §4.2).
     func removeClosingHashes(_ tokens: inout [InlineToken]) {
-        var k = tokens.count
-        while k > 0, case .byte(UInt8(ascii: "#"), _, _, false) = tokens[k - 1] { k -= 1 }
-        guard k < tokens.count else { return }
-        if k > 0 {
-            guard case .byte(let b, _, _, _) = tokens[k - 1], AttributeListParser.isSpace(b) else { return }
+        var hashesStart = tokens.count
+        while hashesStart > 0, case .byte(UInt8(ascii: "#"), _, _, false) = tokens[hashesStart - 1] { hashesStart -= 1 }
+        guard hashesStart < tokens.count else { return }
+        if hashesStart > 0 {
+            guard case .byte(let byte, _, _, _) = tokens[hashesStart - 1], AttributeListParser.isSpace(byte) else {
+                return
+            }
         }
-        tokens.removeSubrange(k...)
-        while case .byte(let b, _, _, _)? = tokens.last, AttributeListParser.isSpace(b) { tokens.removeLast() }
+        tokens.removeSubrange(hashesStart...)
+        while case .byte(let byte, _, _, _)? = tokens.last, AttributeListParser.isSpace(byte) { tokens.removeLast() }
     }
 
     // MARK: Spans and attributed elements
@@ -403,13 +413,13 @@ struct InlineSyntax {
         }
         for token in tokens {
             switch token {
-            case .byte(let b, _, _, _): run.append(b)
-            case .node(.text(let s)):
+            case .byte(let byte, _, _, _): run.append(byte)
+            case .node(.text(let text)):
                 flush()
-                appendText(s, to: &result)
-            case .node(let n):
+                appendText(text, to: &result)
+            case .node(let node):
                 flush()
-                result.append(n)
+                result.append(node)
             }
         }
         flush()

@@ -15,10 +15,10 @@ enum LineEndings {
         var text = text
         let count = text.utf8.count
         let first: Int? = text.withUTF8 { bytes in
-            var i = 0
-            while i < bytes.count {
-                if bytes[i] == 0x0D, i + 1 == bytes.count || bytes[i + 1] != 0x0A { return i }
-                i += 1
+            var offset = 0
+            while offset < bytes.count {
+                if bytes[offset] == 0x0D, offset + 1 == bytes.count || bytes[offset + 1] != 0x0A { return offset }
+                offset += 1
             }
             return nil
         }
@@ -26,10 +26,12 @@ enum LineEndings {
         return text.withUTF8 { source in
             String(unsafeUninitializedCapacity: count) { output in
                 _ = output.initialize(from: source)
-                var i = first
-                while i < count {
-                    if output[i] == 0x0D, i + 1 == count || output[i + 1] != 0x0A { output[i] = 0x0A }
-                    i += 1
+                var offset = first
+                while offset < count {
+                    if output[offset] == 0x0D, offset + 1 == count || output[offset + 1] != 0x0A {
+                        output[offset] = 0x0A
+                    }
+                    offset += 1
                 }
                 return count
             }

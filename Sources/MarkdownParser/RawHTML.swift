@@ -96,9 +96,9 @@ struct RawHTML {
             // The attributes of the last such element libxml2 saw (it closed it at the end).
             var attributes: [String: String] = [:]
             func find(_ nodes: [HTMLNode]) {
-                for case .element(let n, let a, let c) in nodes {
-                    if n == name { attributes = a }
-                    find(c)
+                for case .element(let elementName, let elementAttributes, let children) in nodes {
+                    if elementName == name { attributes = elementAttributes }
+                    find(children)
                 }
             }
             find(nodes)
@@ -186,7 +186,8 @@ struct RawHTML {
     /// tag's `align` (GitHub centres a README's `<div align="center">` content), or simply in
     /// place. An element never closed ends with its container; a stray closing tag is dropped.
     static func nestContainers(_ blocks: [Block]) -> [Block] {
-        guard blocks.contains(where: { if case .html(let h) = $0.kind { h.hasPrefix("\u{0}") } else { false } }) else {
+        guard blocks.contains(where: { if case .html(let html) = $0.kind { html.hasPrefix("\u{0}") } else { false } })
+        else {
             return blocks
         }
         var stack: [(name: String, attributes: Attributes, location: SourceLocation?, blocks: [Block])] = [
@@ -202,10 +203,10 @@ struct RawHTML {
             }
         }
         for block in blocks {
-            if case .html(let h) = block.kind, h.hasPrefix(openMarker) {
-                stack.append((String(h.dropFirst(openMarker.count)), block.attributes, block.location, []))
-            } else if case .html(let h) = block.kind, h.hasPrefix(closeMarker) {
-                let name = String(h.dropFirst(closeMarker.count))
+            if case .html(let html) = block.kind, html.hasPrefix(openMarker) {
+                stack.append((String(html.dropFirst(openMarker.count)), block.attributes, block.location, []))
+            } else if case .html(let html) = block.kind, html.hasPrefix(closeMarker) {
+                let name = String(html.dropFirst(closeMarker.count))
                 guard let index = stack.lastIndex(where: { $0.name == name }), index > 0 else { continue }
                 while stack.count > index { close() }
             } else {
@@ -571,8 +572,8 @@ struct RawHTML {
         var droppedAfterSpace = false
         for inline in inlines {
             guard case .rawHTML(let html, let location) = inline else {
-                if droppedAfterSpace, case .text(let t) = inline, t.hasPrefix(" ") {
-                    if t.count > 1 { append([.text(String(t.dropFirst()))]) }
+                if droppedAfterSpace, case .text(let text) = inline, text.hasPrefix(" ") {
+                    if text.count > 1 { append([.text(String(text.dropFirst()))]) }
                 } else {
                     append([inline])
                 }
@@ -602,16 +603,16 @@ struct RawHTML {
             let leavesNothing = !nodes.contains {
                 switch $0 {
                 case .element: return true
-                case .text(let t): return !t.isEmpty
+                case .text(let text): return !text.isEmpty
                 default: return false
                 }
             }
-            if leavesNothing, case .text(let t)? = stack[stack.count - 1].content.last, t.hasSuffix(" ") {
+            if leavesNothing, case .text(let text)? = stack[stack.count - 1].content.last, text.hasSuffix(" ") {
                 droppedAfterSpace = true
             }
             for node in nodes {
                 guard case .element(let name, let attributes, let children) = node else {
-                    if case .text(let t) = node { append([.text(t)]) }
+                    if case .text(let text) = node { append([.text(text)]) }
                     continue
                 }
                 if Self.voidElements.contains(name) || !children.isEmpty || tag.hasSuffix("/>") {
@@ -752,7 +753,7 @@ struct RawHTML {
     static func text(_ nodes: [HTMLNode]) -> String {
         nodes.map { node -> String in
             switch node {
-            case .text(let t): t
+            case .text(let text): text
             case .element("br", _, _): "\n"
             case .element(_, _, let children): text(children)
             case .hidden: ""

@@ -99,9 +99,9 @@ public enum SmartPunctuation {
     static func quoteReplacements(segments: [[Unicode.Scalar]], atoms: [Bool]) -> [Position: Unicode.Scalar] {
         // The characters around a position, across segment boundaries; an inline that is not
         // text (code, an image) counts as a letter, a line break as a space.
-        func neighbour(_ p: Position, _ step: Int) -> Unicode.Scalar? {
-            var segment = p.segment
-            var index = p.index + step
+        func neighbour(_ position: Position, _ step: Int) -> Unicode.Scalar? {
+            var segment = position.segment
+            var index = position.index + step
             while true {
                 if index >= 0, index < segments[segment].count { return segments[segment][index] }
                 let boundary = step < 0 ? segment : segment + 1
@@ -113,22 +113,22 @@ public enum SmartPunctuation {
         }
         var result: [Position: Unicode.Scalar] = [:]
         var openers: [(position: Position, quote: Unicode.Scalar)] = []
-        for (s, scalars) in segments.enumerated() {
-            for (i, c) in scalars.enumerated() where c == "'" || c == "\"" {
-                let p = Position(segment: s, index: i)
-                let before = neighbour(p, -1)
-                let after = neighbour(p, 1)
+        for (segmentIndex, scalars) in segments.enumerated() {
+            for (scalarIndex, quote) in scalars.enumerated() where quote == "'" || quote == "\"" {
+                let position = Position(segment: segmentIndex, index: scalarIndex)
+                let before = neighbour(position, -1)
+                let after = neighbour(position, 1)
                 let (left, right) = flanking(before: before, after: after)
                 var canOpen = left && !right
                 let canClose = right
                 if let before, before == "]" || before == ")" { canOpen = false }
-                if canClose, let k = openers.lastIndex(where: { $0.quote == c }) {
-                    result[openers[k].position] = c == "'" ? "\u{2018}" : "\u{201C}"
-                    result[p] = c == "'" ? "\u{2019}" : "\u{201D}"
-                    openers.remove(at: k)
+                if canClose, let openerIndex = openers.lastIndex(where: { $0.quote == quote }) {
+                    result[openers[openerIndex].position] = quote == "'" ? "\u{2018}" : "\u{201C}"
+                    result[position] = quote == "'" ? "\u{2019}" : "\u{201D}"
+                    openers.remove(at: openerIndex)
                 } else {
-                    result[p] = c == "'" ? "\u{2019}" : (canClose ? "\u{201D}" : "\u{201C}")
-                    if canOpen { openers.append((p, c)) }
+                    result[position] = quote == "'" ? "\u{2019}" : (canClose ? "\u{201D}" : "\u{201C}")
+                    if canOpen { openers.append((position, quote)) }
                 }
             }
         }
@@ -138,10 +138,10 @@ public enum SmartPunctuation {
     /// CommonMark §6.2 left- and right-flanking for a delimiter run of one character between
     /// `before` and `after` (nil: the start or end of the text, which counts as whitespace).
     static func flanking(before: Unicode.Scalar?, after: Unicode.Scalar?) -> (left: Bool, right: Bool) {
-        func isSpace(_ c: Unicode.Scalar?) -> Bool { c.map { $0.properties.isWhitespace } ?? true }
-        func isPunctuation(_ c: Unicode.Scalar?) -> Bool {
-            guard let c else { return false }
-            switch c.properties.generalCategory {
+        func isSpace(_ scalar: Unicode.Scalar?) -> Bool { scalar.map { $0.properties.isWhitespace } ?? true }
+        func isPunctuation(_ scalar: Unicode.Scalar?) -> Bool {
+            guard let scalar else { return false }
+            switch scalar.properties.generalCategory {
             case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation,
                 .finalPunctuation, .otherPunctuation, .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol:
                 return true
@@ -169,21 +169,21 @@ public enum SmartPunctuation {
         var i = 0
         while i < bytes.count {
             if bytes[i] == hyphen {
-                var n = 0
-                while i + n < bytes.count, bytes[i + n] == hyphen { n += 1 }
-                if n == 1 {
+                var hyphenCount = 0
+                while i + hyphenCount < bytes.count, bytes[i + hyphenCount] == hyphen { hyphenCount += 1 }
+                if hyphenCount == 1 {
                     out.append(hyphen)
                 } else {
                     let (ems, ens): (Int, Int) =
-                        n % 3 == 0
-                        ? (n / 3, 0)
-                        : n % 2 == 0
-                            ? (0, n / 2)
-                            : n % 3 == 2 ? ((n - 2) / 3, 1) : ((n - 4) / 3, 2)
+                        hyphenCount % 3 == 0
+                        ? (hyphenCount / 3, 0)
+                        : hyphenCount % 2 == 0
+                            ? (0, hyphenCount / 2)
+                            : hyphenCount % 3 == 2 ? ((hyphenCount - 2) / 3, 1) : ((hyphenCount - 4) / 3, 2)
                     for _ in 0..<ems { out.append(contentsOf: emDash) }
                     for _ in 0..<ens { out.append(contentsOf: enDash) }
                 }
-                i += n
+                i += hyphenCount
             } else if bytes[i] == dot, i + 2 < bytes.count, bytes[i + 1] == dot, bytes[i + 2] == dot {
                 out.append(contentsOf: ellipsis)
                 i += 3
@@ -208,15 +208,16 @@ struct TextCollector {
     mutating func collect(_ inlines: [Inline]) {
         for inline in inlines {
             switch inline {
-            case .text(let s):
-                segments.append(s)
+            case .text(let text):
+                segments.append(text)
                 atomsBefore.append(false)
             case .softBreak, .lineBreak:
                 segments.append(" ")
                 atomsBefore.append(false)
-            case .emphasis(let c), .strong(let c), .strikethrough(let c), .span(_, let c), .link(_, _, let c),
-                .presentation(_, let c):
-                collect(c)
+            case .emphasis(let children), .strong(let children), .strikethrough(let children), .span(_, let children),
+                .link(_, _, let children),
+                .presentation(_, let children):
+                collect(children)
             case .anchor:
                 break  // a destination, not something on the line
             default:  // code, an image (its alt text pairs its own quotes), a footnote mark, raw HTML
@@ -236,15 +237,18 @@ struct TextCollector {
             case .softBreak, .lineBreak:
                 next += 1
                 return inline
-            case .emphasis(let c): return .emphasis(rebuild(c, texts: texts, next: &next))
-            case .strong(let c): return .strong(rebuild(c, texts: texts, next: &next))
-            case .strikethrough(let c): return .strikethrough(rebuild(c, texts: texts, next: &next))
-            case .span(let a, let c): return .span(a, rebuild(c, texts: texts, next: &next))
-            case .presentation(let p, let c): return .presentation(p, rebuild(c, texts: texts, next: &next))
-            case .link(let d, let t, let c):
-                return .link(destination: d, title: t, children: rebuild(c, texts: texts, next: &next))
-            case .image(let s, let t, let alt, let l):
-                return .image(source: s, title: t, alt: SmartPunctuation.apply(alt), location: l)
+            case .emphasis(let children): return .emphasis(rebuild(children, texts: texts, next: &next))
+            case .strong(let children): return .strong(rebuild(children, texts: texts, next: &next))
+            case .strikethrough(let children): return .strikethrough(rebuild(children, texts: texts, next: &next))
+            case .span(let attributes, let children):
+                return .span(attributes, rebuild(children, texts: texts, next: &next))
+            case .presentation(let presentation, let children):
+                return .presentation(presentation, rebuild(children, texts: texts, next: &next))
+            case .link(let destination, let title, let children):
+                return .link(
+                    destination: destination, title: title, children: rebuild(children, texts: texts, next: &next))
+            case .image(let source, let title, let alt, let location):
+                return .image(source: source, title: title, alt: SmartPunctuation.apply(alt), location: location)
             default: return inline
             }
         }

@@ -107,10 +107,10 @@ public final class SourceBuffer: SourceBytes, @unchecked Sendable {
         bytes.withUnsafeBytes { buffer in
             var done = 0
             while done < buffer.count {
-                let n = pwrite(file, buffer.baseAddress! + done, buffer.count - done, off_t(done))
-                if n < 0, errno == EINTR { continue }
-                guard n > 0 else { return false }
-                done += n
+                let bytesWritten = pwrite(file, buffer.baseAddress! + done, buffer.count - done, off_t(done))
+                if bytesWritten < 0, errno == EINTR { continue }
+                guard bytesWritten > 0 else { return false }
+                done += bytesWritten
             }
             return true
         }
@@ -123,10 +123,10 @@ public final class SourceBuffer: SourceBytes, @unchecked Sendable {
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             var done = 0
             while done < count {
-                let n = pread(file, buffer.baseAddress! + done, count - done, off_t(offset + done))
-                if n < 0, errno == EINTR { continue }
-                guard n > 0 else { break }
-                done += n
+                let bytesRead = pread(file, buffer.baseAddress! + done, count - done, off_t(offset + done))
+                if bytesRead < 0, errno == EINTR { continue }
+                guard bytesRead > 0 else { break }
+                done += bytesRead
             }
             complete = done == count
             // Bytes past a short read are zeroed rather than left uninitialized.

@@ -183,33 +183,35 @@ struct SourceText {
     /// Whether `needle` occurs in `haystack` (a byte search; no Foundation here).
     static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
         guard let first = needle.first, haystack.count >= needle.count else { return false }
-        var i = 0
+        var offset = 0
         let last = haystack.count - needle.count
-        while i <= last {
-            if haystack[i] == first, haystack[i..<(i + needle.count)].elementsEqual(needle) { return true }
-            i += 1
+        while offset <= last {
+            if haystack[offset] == first, haystack[offset..<(offset + needle.count)].elementsEqual(needle) {
+                return true
+            }
+            offset += 1
         }
         return false
     }
 
     /// The marker number if `text` (an HTML block or inline literal) is exactly one marker.
     func markerNumber(in text: String) -> Int? {
-        var t = Substring(text)
-        while let c = t.first, c.isWhitespace { t.removeFirst() }
-        while let c = t.last, c.isWhitespace { t.removeLast() }
+        var trimmed = Substring(text)
+        while let character = trimmed.first, character.isWhitespace { trimmed.removeFirst() }
+        while let character = trimmed.last, character.isWhitespace { trimmed.removeLast() }
         let head = "<!--\(markerName):"
-        guard t.hasPrefix(head), t.hasSuffix("-->") else { return nil }
-        let digits = t.dropFirst(head.count).dropLast(3)
-        guard let n = Int(digits), fences[n] != nil else { return nil }
-        return n
+        guard trimmed.hasPrefix(head), trimmed.hasSuffix("-->") else { return nil }
+        let digits = trimmed.dropFirst(head.count).dropLast(3)
+        guard let number = Int(digits), fences[number] != nil else { return nil }
+        return number
     }
 
     /// `text` with every marker replaced by the fence it stands for.
     func restoringFences(in text: String) -> String {
         guard !fences.isEmpty, text.contains("<!--\(markerName):") else { return text }
         var result = text
-        for (n, fence) in fences.entries {
-            result = result.replacingAll("<!--\(markerName):\(n)-->", with: fence.original)
+        for (number, fence) in fences.entries {
+            result = result.replacingAll("<!--\(markerName):\(number)-->", with: fence.original)
         }
         return result
     }
@@ -223,17 +225,19 @@ struct SourceText {
             first == UInt8(ascii: ":") || first == 0x20 || first == 0x09 || first == UInt8(ascii: ">")
         else { return nil }
         let line = Array(slice)
-        var i = 0
-        while i < line.count, line[i] == 0x20 || line[i] == 0x09 || line[i] == UInt8(ascii: ">") { i += 1 }
-        let prefix = i
+        var cursor = 0
+        while cursor < line.count, line[cursor] == 0x20 || line[cursor] == 0x09 || line[cursor] == UInt8(ascii: ">") {
+            cursor += 1
+        }
+        let prefix = cursor
         var colons = 0
-        while i < line.count, line[i] == UInt8(ascii: ":") {
-            i += 1
+        while cursor < line.count, line[cursor] == UInt8(ascii: ":") {
+            cursor += 1
             colons += 1
         }
         guard colons >= 3 else { return nil }
-        var rest = Array(line[i...])
-        let restStart = i
+        var rest = Array(line[cursor...])
+        let restStart = cursor
         let original = String(decoding: trimmedEnd(line[prefix...]), as: UTF8.self)
         let location = SourceLocation(file: file, line: number, column: prefix + 1)
         // Leading whitespace of `rest`.
@@ -263,11 +267,13 @@ struct SourceText {
         return (prefix, DivFence(kind: .open(attributes), location: location, original: original))
     }
 
-    /// `b` without trailing spaces, tabs and carriage returns.
-    static func trimmedEnd(_ b: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-        var end = b.endIndex
-        while end > b.startIndex, b[end - 1] == 0x20 || b[end - 1] == 0x09 || b[end - 1] == 0x0D { end -= 1 }
-        return b[b.startIndex..<end]
+    /// `bytes` without trailing spaces, tabs and carriage returns.
+    static func trimmedEnd(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var end = bytes.endIndex
+        while end > bytes.startIndex, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 || bytes[end - 1] == 0x0D {
+            end -= 1
+        }
+        return bytes[bytes.startIndex..<end]
     }
 }
 
@@ -362,8 +368,8 @@ struct SortedTable<Value> {
 
     /// The value at `key`, nil when there is none.
     subscript(key: Int) -> Value? {
-        let i = lowerBound(key)
-        return i < keys.count && keys[i] == key ? values[i] : nil
+        let index = lowerBound(key)
+        return index < keys.count && keys[index] == key ? values[index] : nil
     }
 
     /// The keys within `range`, ascending.

@@ -383,35 +383,39 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
         converter.numbersNotesInOrder = true
         func gatherLiteralLines(_ node: OpaquePointer, _ delta: Int) {
             guard literalLines != nil else { return }
-            CmarkTree.forEachNode(under: node) { n in
-                let type = cmark_node_get_type(n)
+            CmarkTree.forEachNode(under: node) { descendant in
+                let type = cmark_node_get_type(descendant)
                 guard type == CMARK_NODE_CODE_BLOCK || type == CMARK_NODE_HTML_BLOCK else { return }
-                let start = Int(cmark_node_get_start_line(n))
-                let end = Int(cmark_node_get_end_line(n))
+                let start = Int(cmark_node_get_start_line(descendant))
+                let end = Int(cmark_node_get_end_line(descendant))
                 if start > 0, end >= start { literalLines!.append((start + delta)...(end + delta)) }
             }
         }
         let target = max(windowBytes, 2 * prefix.bytes.count)
-        var i = 0
-        while i < nodes.count {
-            var j = i
-            let base = lines.ranges[nodes[i].first - 1].lowerBound
-            while j + 1 < nodes.count, lines.ranges[nodes[j + 1].first - 1].lowerBound - base < target { j += 1 }
-            let firstLine = nodes[i].first
-            let lastLine = j + 1 < nodes.count ? nodes[j + 1].first - 1 : lines.count
+        var firstNode = 0
+        while firstNode < nodes.count {
+            var lastNode = firstNode
+            let base = lines.ranges[nodes[firstNode].first - 1].lowerBound
+            while lastNode + 1 < nodes.count, lines.ranges[nodes[lastNode + 1].first - 1].lowerBound - base < target {
+                lastNode += 1
+            }
+            let firstLine = nodes[firstNode].first
+            let lastLine = lastNode + 1 < nodes.count ? nodes[lastNode + 1].first - 1 : lines.count
             guard let tree = CmarkTree(prefix.bytes + text(lines, firstLine, lastLine)) else { return nil }
             let delta = firstLine - prefix.lines - 1
             let found = windowNodes(of: tree.root, lineDelta: delta, firstLine: firstLine)
             let placed = found.filter(CmarkConverter.hasPosition)
-            guard placed.count == j - i + 1,
-                zip(placed, nodes[i...j]).allSatisfy({ Int(cmark_node_get_start_line($0.0)) + delta == $0.1.first })
+            guard placed.count == lastNode - firstNode + 1,
+                zip(placed, nodes[firstNode...lastNode]).allSatisfy({
+                    Int(cmark_node_get_start_line($0.0)) + delta == $0.1.first
+                })
             else { return nil }
             converter.lineDelta = delta
             for node in found {
                 converter.scan(node)
                 gatherLiteralLines(node, delta)
             }
-            i = j + 1
+            firstNode = lastNode + 1
         }
         guard !converter.unresolvedFootnote else { return nil }
         if literalLines != nil || !converter.footnoteNumbers.isEmpty {
@@ -433,7 +437,8 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
                 child = cmark_node_next(node)
                 guard cmark_node_get_type(node) == CMARK_NODE_FOOTNOTE_DEFINITION else { continue }
                 let start = Int(cmark_node_get_start_line(node))
-                guard let k = runStarts.lastIndex(where: { $0 <= start }), start < runStarts[k] + runs[k].count else {
+                guard let run = runStarts.lastIndex(where: { $0 <= start }), start < runStarts[run] + runs[run].count
+                else {
                     return nil
                 }
                 var citesANote = false
@@ -441,7 +446,7 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
                     if cmark_node_get_type($0) == CMARK_NODE_FOOTNOTE_REFERENCE { citesANote = true }
                 }
                 guard !citesANote else { return nil }
-                let delta = runs[k].lowerBound - runStarts[k]
+                let delta = runs[run].lowerBound - runStarts[run]
                 converter.lineDelta = delta
                 converter.scan(node)
                 gatherLiteralLines(node, delta)

@@ -30,16 +30,24 @@ enum UnsetFootnotes {
         let bytes = lines.buffer
         for index in 0..<lines.count {
             let range = lines.ranges[index]
-            var i = range.lowerBound
-            while i < range.upperBound, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == UInt8(ascii: ">") { i += 1 }
-            guard i + 2 < range.upperBound, bytes[i] == UInt8(ascii: "["), bytes[i + 1] == UInt8(ascii: "^") else {
+            var labelStart = range.lowerBound
+            while labelStart < range.upperBound,
+                bytes[labelStart] == 0x20 || bytes[labelStart] == 0x09 || bytes[labelStart] == UInt8(ascii: ">")
+            { labelStart += 1 }
+            guard labelStart + 2 < range.upperBound, bytes[labelStart] == UInt8(ascii: "["),
+                bytes[labelStart + 1] == UInt8(ascii: "^")
+            else {
                 continue
             }
-            var j = i + 2
-            while j < range.upperBound, bytes[j] != UInt8(ascii: "]") { j += 1 }
-            guard j > i + 2, j + 1 < range.upperBound, bytes[j + 1] == UInt8(ascii: ":") else { continue }
+            var labelEnd = labelStart + 2
+            while labelEnd < range.upperBound, bytes[labelEnd] != UInt8(ascii: "]") { labelEnd += 1 }
+            guard labelEnd > labelStart + 2, labelEnd + 1 < range.upperBound, bytes[labelEnd + 1] == UInt8(ascii: ":")
+            else { continue }
             candidates.append(
-                (String(decoding: bytes[(i + 2)..<j], as: UTF8.self), index + 1, i - range.lowerBound + 1))
+                (
+                    String(decoding: bytes[(labelStart + 2)..<labelEnd], as: UTF8.self), index + 1,
+                    labelStart - range.lowerBound + 1
+                ))
         }
         guard !candidates.isEmpty else { return [] }
         // The code and HTML blocks' lines as sorted, disjoint ranges, searched by halves: a div's

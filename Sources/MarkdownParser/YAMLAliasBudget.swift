@@ -32,7 +32,9 @@ enum YAMLAliasBudget {
         var open: [(anchor: String?, size: Int)] = []  // collections being read
         var total = 0
         var expanded = 0  // expanded: the values aliases stand for so far
-        func anchorName(_ p: UnsafeMutablePointer<yaml_char_t>?) -> String? { p.map { String(cString: $0) } }
+        func anchorName(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+            pointer.map { String(cString: $0) }
+        }
         func add(_ size: Int) {
             if open.isEmpty {
                 total = total &+ size
@@ -49,7 +51,7 @@ enum YAMLAliasBudget {
             case YAML_STREAM_END_EVENT:
                 return nil
             case YAML_SCALAR_EVENT:
-                if let a = anchorName(event.data.scalar.anchor) { sizes[a] = 1 }
+                if let anchor = anchorName(event.data.scalar.anchor) { sizes[anchor] = 1 }
                 add(1)
             case YAML_SEQUENCE_START_EVENT:
                 open.append((anchorName(event.data.sequence_start.anchor), 1))
@@ -57,7 +59,7 @@ enum YAMLAliasBudget {
                 open.append((anchorName(event.data.mapping_start.anchor), 1))
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                 guard let done = open.popLast() else { break }
-                if let a = done.anchor { sizes[a] = done.size }
+                if let anchor = done.anchor { sizes[anchor] = done.size }
                 add(done.size)
             case YAML_ALIAS_EVENT:
                 let name = anchorName(event.data.alias.anchor) ?? ""

@@ -147,14 +147,15 @@ public final class CairoPDFRenderer: PageRenderer {
     static func iso8601(_ date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        func two(_ v: Int?) -> String {
-            let s = String(v ?? 0)
-            return s.count < 2 ? "0" + s : s
+        let components = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        func two(_ component: Int?) -> String {
+            let digits = String(component ?? 0)
+            return digits.count < 2 ? "0" + digits : digits
         }
-        var year = String(c.year ?? 1970)
+        var year = String(components.year ?? 1970)
         while year.count < 4 { year = "0" + year }
-        return "\(year)-\(two(c.month))-\(two(c.day))T\(two(c.hour)):\(two(c.minute)):\(two(c.second))Z"
+        let day = "\(year)-\(two(components.month))-\(two(components.day))"
+        return day + "T\(two(components.hour)):\(two(components.minute)):\(two(components.second))Z"
     }
 
     /// Draws `page` (sized to `page.size`) and emits it. Unreadable images draw nothing.
@@ -435,11 +436,11 @@ public final class CairoPDFRenderer: PageRenderer {
 
     // MARK: Drawing
 
-    private func setColor(_ c: RGBAColor) {
-        if c.alpha >= 1 {
-            cairo_set_source_rgb(cr, c.red, c.green, c.blue)
+    private func setColor(_ color: RGBAColor) {
+        if color.alpha >= 1 {
+            cairo_set_source_rgb(cr, color.red, color.green, color.blue)
         } else {
-            cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha)
+            cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
         }
     }
 
@@ -475,15 +476,15 @@ public final class CairoPDFRenderer: PageRenderer {
     /// page (``beforeLargeFontTableCopy``).
     private func noteFonts(of line: UnsafeMutablePointer<PangoLayoutLine>) {
         var node = line.pointee.runs
-        while let n = node {
-            let run = n.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+        while let current = node {
+            let run = current.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
             if let font = run.pointee.item.pointee.analysis.font,
                 fontsSeen.insert(UnsafeMutableRawPointer(font)).inserted,
                 Self.cffTableBytes(font) >= Self.largeFontTable
             {
                 pageDrawsNewLargeFontTable = true
             }
-            node = n.pointee.next
+            node = current.pointee.next
         }
     }
 

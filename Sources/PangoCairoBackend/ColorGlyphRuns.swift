@@ -31,8 +31,8 @@ enum ColorGlyphRuns {
         var hidden: [Hidden] = []
         var runX = 0.0
         var node = line.pointee.runs
-        while let n = node {
-            let run = n.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+        while let current = node {
+            let run = current.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
             let glyphs = run.pointee.glyphs!
             if let font = run.pointee.item.pointee.analysis.font, ColorFonts.isColorFont(font) {
                 let count = Int(glyphs.pointee.num_glyphs)
@@ -42,7 +42,7 @@ enum ColorGlyphRuns {
                 hidden.append(Hidden(run: run, x: runX, saved: saved))
             }
             runX += Double(pango_glyph_string_get_width(glyphs)) / Double(PANGO_SCALE)
-            node = n.pointee.next
+            node = current.pointee.next
         }
         guard !hidden.isEmpty else {
             draw()

@@ -32,14 +32,14 @@ enum CursiveScripts {
         for scalar in text.unicodeScalars {
             let width = UTF8.width(scalar)
             if contains(scalar) {
-                if let s = rangeStart, s < position { ranges.append(s..<position) }
+                if let runStart = rangeStart, runStart < position { ranges.append(runStart..<position) }
                 rangeStart = nil
             } else if rangeStart == nil {
                 rangeStart = position
             }
             position += width
         }
-        if let s = rangeStart, s < position { ranges.append(s..<position) }
+        if let runStart = rangeStart, runStart < position { ranges.append(runStart..<position) }
         return ranges
     }
 }

@@ -63,12 +63,12 @@ extension PangoSetup {
     /// ``ColorFonts``; a semibold the first family lacks asked as bold, ``SyntheticBold``),
     /// made once per request. Call under `FontState.lock`.
     func description(_ font: FontSpec) -> FontDescription {
-        if let d = cache.descriptions[font] { return d }
-        let d = FontDescription(
+        if let description = cache.descriptions[font] { return description }
+        let description = FontDescription(
             families: font.families, weight: SyntheticBold.weight(for: font, setup: self),
             italic: font.italic, size: font.size)
-        cache.descriptions[font] = d
-        return d
+        cache.descriptions[font] = description
+        return description
     }
 
     /// The first face of `font`'s fontset (what Pango draws a character the first family has
@@ -110,7 +110,7 @@ extension PangoSetup {
     /// cap height from its OS/2 table (HarfBuzz `hb_ot_metrics`, which falls back to measuring
     /// glyphs). Estimates from the size when no face loads. Call under `FontState.lock`.
     func metrics(_ font: FontSpec) -> FontMetrics {
-        if let m = cache.metrics[font] { return m }
+        if let cached = cache.metrics[font] { return cached }
         var result = FontMetrics(
             ascent: font.size * 0.8, descent: font.size * 0.2, xHeight: font.size * 0.5,
             capHeight: font.size * 0.7)
@@ -181,13 +181,13 @@ extension FirstFamily {
     func covers(_ text: some StringProtocol) -> Bool {
         let font = face.typed(PangoFont.self)
         for scalar in text.unicodeScalars {
-            let v = scalar.value
-            if v < 0x20 || (v >= 0x7F && v <= 0x9F) || v == 0x2028 || v == 0x2029 { continue }
-            if v < 0x7F {
+            let value = scalar.value
+            if value < 0x20 || (value >= 0x7F && value <= 0x9F) || value == 0x2028 || value == 0x2029 { continue }
+            if value < 0x7F {
                 if coversASCII { continue }
                 return false
             }
-            if pango_font_has_char(font, v) == 0 { return false }
+            if pango_font_has_char(font, value) == 0 { return false }
         }
         return true
     }
@@ -198,12 +198,16 @@ extension PangoSetup {
     /// them, pt: the reference ``metrics(_:)`` must equal (tests compare the two). Call under
     /// `FontState.lock`.
     func pangoFontMetrics(_ font: FontSpec) -> (ascent: Double, descent: Double)? {
-        guard let face = primaryFace(font), let m = pango_font_get_metrics(face.typed(PangoFont.self), nil) else {
+        guard let face = primaryFace(font), let pangoMetrics = pango_font_get_metrics(face.typed(PangoFont.self), nil)
+        else {
             return nil
         }
-        defer { pango_font_metrics_unref(m) }
+        defer { pango_font_metrics_unref(pangoMetrics) }
         let scale = Double(PANGO_SCALE)
-        return (Double(pango_font_metrics_get_ascent(m)) / scale, Double(pango_font_metrics_get_descent(m)) / scale)
+        return (
+            Double(pango_font_metrics_get_ascent(pangoMetrics)) / scale,
+            Double(pango_font_metrics_get_descent(pangoMetrics)) / scale
+        )
     }
 }
 
@@ -255,8 +259,8 @@ extension FontDescription {
 
     /// The description as Pango writes it (`pango_font_description_to_string`), for messages.
     var text: String {
-        guard let c = pango_font_description_to_string(pointer) else { return "" }
-        defer { g_free(c) }
-        return String(cString: c)
+        guard let cString = pango_font_description_to_string(pointer) else { return "" }
+        defer { g_free(cString) }
+        return String(cString: cString)
     }
 }

@@ -193,8 +193,11 @@ public enum FontLibrary {
                 family: requested, weight: font.weight.rawValue, italic: font.italic, slanted: false, bolded: false
             )
             if let loaded = setup.primaryFace(request) {
-                let d = FaceDescription(font: loaded.typed(PangoFont.self))
-                face = (d.family, d.weight, d.italic && !d.slantSynthesized, d.slantSynthesized, d.boldSynthesized)
+                let description = FaceDescription(font: loaded.typed(PangoFont.self))
+                face = (
+                    description.family, description.weight, description.italic && !description.slantSynthesized,
+                    description.slantSynthesized, description.boldSynthesized
+                )
             }
             let found =
                 face.family.caseInsensitiveCompare(requested) == .orderedSame
@@ -237,21 +240,21 @@ public enum FontLibrary {
             let items = pango_itemize(setup.context.opaque, text, 0, Int32(length), attrs.pointer, nil)
             defer {
                 var node = items
-                while let n = node {
-                    pango_item_free(n.pointee.data.assumingMemoryBound(to: PangoItem.self))
-                    node = n.pointee.next
+                while let current = node {
+                    pango_item_free(current.pointee.data.assumingMemoryBound(to: PangoItem.self))
+                    node = current.pointee.next
                 }
                 g_list_free(items)
             }
             // (start byte, end byte, font) per item.
             var spans: [(Int, Int, UnsafeMutablePointer<PangoFont>?, String)] = []
             var node = items
-            while let n = node {
-                let item = n.pointee.data.assumingMemoryBound(to: PangoItem.self)
-                let f = item.pointee.analysis.font
-                let family = f.map { FaceDescription(font: $0).family } ?? ""
-                spans.append((Int(item.pointee.offset), Int(item.pointee.offset + item.pointee.length), f, family))
-                node = n.pointee.next
+            while let current = node {
+                let item = current.pointee.data.assumingMemoryBound(to: PangoItem.self)
+                let font = item.pointee.analysis.font
+                let family = font.map { FaceDescription(font: $0).family } ?? ""
+                spans.append((Int(item.pointee.offset), Int(item.pointee.offset + item.pointee.length), font, family))
+                node = current.pointee.next
             }
             var result: [GlyphCoverage] = []
             var offset = 0

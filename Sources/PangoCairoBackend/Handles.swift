@@ -265,8 +265,8 @@ struct FaceDescription {
         // Every font a pangocairo (fontconfig) font map loads is a PangoFcFont.
         if let pattern = UnsafeMutableRawPointer(font).assumingMemoryBound(to: PangoFcFont.self).pointee.font_pattern {
             var matrix: UnsafeMutablePointer<FcMatrix>?
-            if FcPatternGetMatrix(pattern, "matrix", 0, &matrix) == FcResultMatch, let m = matrix?.pointee {
-                slantSynthesized = m.xy != 0
+            if FcPatternGetMatrix(pattern, "matrix", 0, &matrix) == FcResultMatch, let transform = matrix?.pointee {
+                slantSynthesized = transform.xy != 0
             }
             var embolden: FcBool = 0
             if FcPatternGetBool(pattern, "embolden", 0, &embolden) == FcResultMatch { boldSynthesized = embolden != 0 }
@@ -282,8 +282,8 @@ struct FaceDescription {
 
 extension RGBAColor {
     var pango16: (UInt16, UInt16, UInt16, UInt16) {
-        func c(_ v: Double) -> UInt16 { UInt16(max(0, min(65535, (v * 65535).rounded()))) }
-        return (c(red), c(green), c(blue), c(alpha))
+        func channel(_ fraction: Double) -> UInt16 { UInt16(max(0, min(65535, (fraction * 65535).rounded()))) }
+        return (channel(red), channel(green), channel(blue), channel(alpha))
     }
 }
 

@@ -41,14 +41,14 @@ enum InlineImageShapes {
                 guard doPath == 0, let cr, let attr, let data = attr.pointee.data,
                     let path = InlineImageShapes.path(for: Int(bitPattern: data))
                 else { return }
-                var x = 0.0
-                var y = 0.0
-                cairo_get_current_point(cr, &x, &y)
-                let r = attr.pointee.logical_rect
+                var currentX = 0.0
+                var currentY = 0.0
+                cairo_get_current_point(cr, &currentX, &currentY)
+                let logical = attr.pointee.logical_rect
                 let scale = Double(PANGO_SCALE)
                 let rect = Rect(
-                    x: x + Double(r.x) / scale, y: y + Double(r.y) / scale,
-                    width: Double(r.width) / scale, height: Double(r.height) / scale)
+                    x: currentX + Double(logical.x) / scale, y: currentY + Double(logical.y) / scale,
+                    width: Double(logical.width) / scale, height: Double(logical.height) / scale)
                 ImageDecoder.draw(path, in: rect, on: cr)
             }, nil, nil)
     }
@@ -56,9 +56,9 @@ enum InlineImageShapes {
     /// The box of an inline image in a run of `style`, pt: its width and its height above the
     /// baseline.
     static func box(_ image: InlineImage, shaper: PangoShaper, style: RunStyle) -> (width: Double, height: Double) {
-        let m = shaper.primaryMetrics(style.font)
-        let natural = shaper.imageSize(ofFile: image.path) ?? (m.ascent, m.ascent)
-        return image.size(natural: natural, lineHeight: m.ascent + m.descent)
+        let metrics = shaper.primaryMetrics(style.font)
+        let natural = shaper.imageSize(ofFile: image.path) ?? (metrics.ascent, metrics.ascent)
+        return image.size(natural: natural, lineHeight: metrics.ascent + metrics.descent)
     }
 
     /// A shape attribute holding the picture's box over `start..<end`.

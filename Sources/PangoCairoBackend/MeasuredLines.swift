@@ -40,12 +40,12 @@ extension PangoShaper {
     /// does with its left edge at 0 (the caller shifts and sizes it). Nil when the paragraph
     /// must be laid out again instead: right-to-left runs or tabs.
     func linesFromMeasurement(
-        _ measured: GObjectRef, composition: Composition, prepared p: PreparedParagraph,
+        _ measured: GObjectRef, composition: Composition, prepared: PreparedParagraph,
         paragraph: StyledParagraph, bytes: [UInt8], starts: [Int]
     ) -> [ShapedLine]? {
         if bytes.contains(0x09) { return nil }
         guard let runs = Self.measuredRuns(of: measured) else { return nil }
-        let plans = Self.linePlans(composition, prepared: p, runs: runs)
+        let plans = Self.linePlans(composition, prepared: prepared, runs: runs)
         // The carrier: one empty line for each line that is cut.
         let cutCount = plans.reduce(0) { $0 + ($1.reshape ? 0 : 1) }
         var carrier: GObjectRef?
@@ -66,12 +66,12 @@ extension PangoShaper {
         for (index, plan) in plans.enumerated() {
             let composed = composition.lines[index]
             if plan.reshape {
-                result.append(reshapedLine(composed, prepared: p, paragraph: paragraph))
+                result.append(reshapedLine(composed, prepared: prepared, paragraph: paragraph))
                 continue
             }
             let pieces = cutter.pieces(from: plan.start, to: plan.end)
             if justified && (composed.spaceFactor != 0 || composed.syllableSpacing != 0) {
-                justify(pieces, composed, prepared: p, isCode: isCode, startByte: plan.start)
+                justify(pieces, composed, prepared: prepared, isCode: isCode, startByte: plan.start)
             }
             // Hand the pieces to the next carrier line.
             let line = carrierLines!.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self)
@@ -130,7 +130,7 @@ extension PangoShaper {
     /// The byte range of each composed line; a line is shaped again at a hyphenation break and
     /// where it would start or end inside a glyph cluster (a ligature).
     private static func linePlans(
-        _ composition: Composition, prepared p: PreparedParagraph,
+        _ composition: Composition, prepared: PreparedParagraph,
         runs: [MeasuredRun]
     ) -> [LinePlan] {
         // Byte offsets of the lines' scalar boundaries (asked in increasing order).
@@ -138,19 +138,19 @@ extension PangoShaper {
         var cursorByte = 0
         func byte(_ scalar: Int) -> Int {
             while cursor < scalar {
-                cursorByte += UTF8.width(p.scalars[cursor])
+                cursorByte += UTF8.width(prepared.scalars[cursor])
                 cursor += 1
             }
             return cursorByte
         }
-        // Whether a line may start or end at byte `b`: not inside a glyph cluster.
+        // Whether a line may start or end at byte `offset`: not inside a glyph cluster.
         var boundaryRun = 0
-        func isClusterBoundary(_ b: Int) -> Bool {
-            while boundaryRun < runs.count, runs[boundaryRun].end <= b { boundaryRun += 1 }
-            guard boundaryRun < runs.count, runs[boundaryRun].start < b else { return true }
+        func isClusterBoundary(_ offset: Int) -> Bool {
+            while boundaryRun < runs.count, runs[boundaryRun].end <= offset { boundaryRun += 1 }
+            guard boundaryRun < runs.count, runs[boundaryRun].start < offset else { return true }
             let run = runs[boundaryRun]
             let glyphs = run.item.pointee.glyphs.pointee
-            let cluster = Int32(b - run.start)
+            let cluster = Int32(offset - run.start)
             var low = 0
             var high = Int(glyphs.num_glyphs)
             while low < high {
@@ -163,7 +163,7 @@ extension PangoShaper {
         plans.reserveCapacity(composition.lines.count)
         for line in composition.lines {
             let start = byte(line.start)
-            let end = byte(line.ending == .separator ? min(line.end + 1, p.scalars.count) : line.end)
+            let end = byte(line.ending == .separator ? min(line.end + 1, prepared.scalars.count) : line.end)
             let reshape = line.ending == .hyphen || !isClusterBoundary(start) || !isClusterBoundary(end)
             plans.append(LinePlan(start: start, end: max(start, end), reshape: reshape))
         }
@@ -304,33 +304,33 @@ extension PangoShaper {
 
     /// A line laid out again on its own, as its text reads on the page (a hyphen added at a
     /// hyphenation break, a soft hyphen there turned into it), justified as composed.
-    private func reshapedLine(_ composed: ComposedLine, prepared p: PreparedParagraph, paragraph: StyledParagraph)
+    private func reshapedLine(_ composed: ComposedLine, prepared: PreparedParagraph, paragraph: StyledParagraph)
         -> ShapedLine
     {
         var single = paragraph
         single.runs = []
         var sourceRun: [Int] = []
         var text = String.UnicodeScalarView()
-        func append(_ s: Unicode.Scalar, run: Int) {
+        func append(_ scalar: Unicode.Scalar, run: Int) {
             if sourceRun.last != run {
                 var clipped = paragraph.runs[run]
                 clipped.text = ""
                 single.runs.append(clipped)
                 sourceRun.append(run)
             }
-            single.runs[single.runs.count - 1].text.unicodeScalars.append(s)
-            text.append(s)
+            single.runs[single.runs.count - 1].text.unicodeScalars.append(scalar)
+            text.append(scalar)
         }
-        let end = composed.ending == .separator ? min(composed.end + 1, p.scalars.count) : composed.end
+        let end = composed.ending == .separator ? min(composed.end + 1, prepared.scalars.count) : composed.end
         for i in composed.start..<max(composed.start, end) {
-            if composed.ending == .hyphen && i == composed.end - 1 && p.scalars[i] == "\u{AD}" {
-                append("-", run: p.runIndex[i])
+            if composed.ending == .hyphen && i == composed.end - 1 && prepared.scalars[i] == "\u{AD}" {
+                append("-", run: prepared.runIndex[i])
                 continue
             }
-            append(p.scalars[i], run: p.runIndex[i])
+            append(prepared.scalars[i], run: prepared.runIndex[i])
         }
-        if composed.ending == .hyphen && !(composed.end > 0 && p.scalars[composed.end - 1] == "\u{AD}") {
-            append("-", run: p.runIndex[max(0, min(composed.end, p.scalars.count) - 1)])
+        if composed.ending == .hyphen && !(composed.end > 0 && prepared.scalars[composed.end - 1] == "\u{AD}") {
+            append("-", run: prepared.runIndex[max(0, min(composed.end, prepared.scalars.count) - 1)])
         }
         if single.runs.isEmpty {
             single.runs = [
@@ -380,23 +380,23 @@ extension PangoShaper {
     /// between two Hangul syllables of the line).
     private func justify(
         _ pieces: [UnsafeMutablePointer<PangoGlyphItem>], _ composed: ComposedLine,
-        prepared p: PreparedParagraph, isCode: [Bool], startByte: Int
+        prepared: PreparedParagraph, isCode: [Bool], startByte: Int
     ) {
         var scalar = composed.start
         var byte = startByte
         for piece in pieces {
             Self.widenRun(piece.pointee.glyphs, offset: Int(piece.pointee.item.pointee.offset), composed) {
                 clusterByte in
-                while scalar < p.scalars.count, byte < clusterByte {
-                    byte += UTF8.width(p.scalars[scalar])
+                while scalar < prepared.scalars.count, byte < clusterByte {
+                    byte += UTF8.width(prepared.scalars[scalar])
                     scalar += 1
                 }
                 guard byte == clusterByte, scalar < composed.end else { return (false, false) }
-                let scalarValue = p.scalars[scalar]
+                let scalarValue = prepared.scalars[scalar]
                 return (
-                    ParagraphComposer.isBreakingSpace(scalarValue) && !isCode[p.runIndex[scalar]],
+                    ParagraphComposer.isBreakingSpace(scalarValue) && !isCode[prepared.runIndex[scalar]],
                     ParagraphComposer.isHangul(scalarValue) && scalar + 1 < composed.end
-                        && ParagraphComposer.isHangul(p.scalars[scalar + 1])
+                        && ParagraphComposer.isHangul(prepared.scalars[scalar + 1])
                 )
             }
         }

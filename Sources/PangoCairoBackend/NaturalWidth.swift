@@ -64,8 +64,8 @@ extension PangoShaper {
         var node = pango_layout_get_lines_readonly(layout.opaque)
         while let lineNode = node {
             var runNode = lineNode.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self).pointee.runs
-            while let r = runNode {
-                let run = r.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+            while let current = runNode {
+                let run = current.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
                 let offset = Int(run.pointee.item.pointee.offset)
                 let glyphs = run.pointee.glyphs.pointee
                 for g in 0..<Int(glyphs.num_glyphs) {
@@ -73,7 +73,7 @@ extension PangoShaper {
                     guard byte >= 0, byte < byteCount, owner[byte] >= 0 else { continue }
                     sums[Int(owner[byte])] += Int(glyphs.glyphs[g].geometry.width)
                 }
-                runNode = r.pointee.next
+                runNode = current.pointee.next
             }
             node = lineNode.pointee.next
         }
@@ -191,8 +191,8 @@ extension PangoShaper {
         return FontState.lock.reading {
             var summary: [Int64] = [Int64(handle.line.pointee.start_index), Int64(handle.line.pointee.length)]
             var node = handle.line.pointee.runs
-            while let n = node {
-                let run = n.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+            while let current = node {
+                let run = current.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
                 let item = run.pointee.item.pointee
                 summary += [Int64(item.offset), Int64(item.length), Int64(run.pointee.y_offset)]
                 let glyphs = run.pointee.glyphs.pointee
@@ -203,7 +203,7 @@ extension PangoShaper {
                         Int64(info.geometry.y_offset), Int64(glyphs.log_clusters[g]),
                     ]
                 }
-                node = n.pointee.next
+                node = current.pointee.next
             }
             return summary
         }

@@ -80,13 +80,13 @@ final class PDFFileSink {
     private func writeAll(_ bytes: UnsafePointer<UInt8>, length: Int) -> Bool {
         var done = 0
         while done < length {
-            let n = Glibc.write(descriptor, bytes + done, length - done)
-            if n < 0 {
+            let written = Glibc.write(descriptor, bytes + done, length - done)
+            if written < 0 {
                 if errno == EINTR { continue }
                 failure = errno
                 return false
             }
-            done += n
+            done += written
         }
         return true
     }

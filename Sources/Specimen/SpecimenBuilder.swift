@@ -353,27 +353,27 @@ public struct SpecimenBuilder {
 
 /// Number formatting for the page (typographic minus, trimmed zeros) and for attributes (ASCII).
 public enum Format {
-    /// `x` with at most `decimals` decimals, trailing zeros removed, U+2212 for negatives: `40`,
+    /// `value` with at most `decimals` decimals, trailing zeros removed, U+2212 for negatives: `40`,
     /// `10.5`, `−0.8`.
-    public static func number(_ x: Double, decimals: Int) -> String {
-        var digits = String(format: "%.\(decimals)f", abs(x))
+    public static func number(_ value: Double, decimals: Int) -> String {
+        var digits = String(format: "%.\(decimals)f", abs(value))
         if digits.contains(".") {
             while digits.hasSuffix("0") { digits.removeLast() }
             if digits.hasSuffix(".") { digits.removeLast() }
         }
         if digits == "0" { return "0" }
-        return (x < 0 ? "\u{2212}" : "") + digits
+        return (value < 0 ? "\u{2212}" : "") + digits
     }
 
     /// As ``number(_:decimals:)`` with an explicit `+` for positive values.
-    public static func signed(_ x: Double, decimals: Int) -> String {
-        let text = number(x, decimals: decimals)
+    public static func signed(_ value: Double, decimals: Int) -> String {
+        let text = number(value, decimals: decimals)
         return text == "0" || text.hasPrefix("\u{2212}") ? text : "+" + text
     }
 
     /// Plain ASCII with up to four decimals, for attribute values: `-0.8`, `10.5`.
-    public static func ascii(_ x: Double) -> String {
-        var text = String(format: "%.4f", x)
+    public static func ascii(_ value: Double) -> String {
+        var text = String(format: "%.4f", value)
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
         return text == "-0" ? "0" : text

@@ -13,8 +13,8 @@ public indirect enum TemplateValue: Sendable {
 
     var isTruthy: Bool {
         switch self {
-        case .text(let s): !s.isEmpty
-        case .bool(let b): b
+        case .text(let text): !text.isEmpty
+        case .bool(let value): value
         case .list(let items): !items.isEmpty
         case .context: true
         }
@@ -203,7 +203,7 @@ public enum Template {
         ]
         for token in tokens {
             switch token {
-            case .text(let t): stack[stack.count - 1].nodes.append(.text(t))
+            case .text(let text): stack[stack.count - 1].nodes.append(.text(text))
             case .variable(let name, let escaped, let at):
                 stack[stack.count - 1].nodes.append(.variable(name, escaped: escaped, at: at))
             case .open(let name, let inverted, let at): stack.append((name, inverted, at, []))
@@ -243,7 +243,7 @@ public enum Template {
     ) {
         for node in nodes {
             switch node {
-            case .text(let t): out += t
+            case .text(let text): out += text
             case .variable(let name, let escaped, let at):
                 guard let value = lookup(name, in: scopes) else {
                     unknown.append((name, at))
@@ -251,8 +251,8 @@ public enum Template {
                 }
                 let text: String
                 switch value {
-                case .text(let s): text = s
-                case .bool(let b): text = b ? "true" : "false"
+                case .text(let string): text = string
+                case .bool(let flag): text = flag ? "true" : "false"
                 case .list, .context:
                     unknown.append((name, at))
                     continue
@@ -270,7 +270,7 @@ public enum Template {
                     for item in items { render(body, scopes: scopes + [item], into: &out, unknown: &unknown) }
                 case .context(let inner)?:
                     render(body, scopes: scopes + [inner], into: &out, unknown: &unknown)
-                case let v? where v.isTruthy:
+                case let truthy? where truthy.isTruthy:
                     render(body, scopes: scopes, into: &out, unknown: &unknown)
                 default: break
                 }

@@ -24,8 +24,9 @@ extension Typesetter {
                         paths.append(path.hasPrefix("/") ? path : (base as NSString).appendingPathComponent(path))
                     }
                     inlines(alt)
-                case .emphasis(let c), .strong(let c), .strikethrough(let c), .span(_, let c), .link(_, _, let c):
-                    inlines(c)
+                case .emphasis(let children), .strong(let children), .strikethrough(let children),
+                    .span(_, let children), .link(_, _, let children):
+                    inlines(children)
                 default: break
                 }
             }
@@ -33,10 +34,10 @@ extension Typesetter {
         func blocks(_ list: some Collection<Block>) {
             for block in list {
                 switch block.kind {
-                case .paragraph(let c), .heading(_, let c): inlines(c)
-                case .list(let l): for item in l.items { blocks(item.blocks) }
-                case .blockQuote(let b), .div(let b): blocks(b)
-                case .table(let t): for cell in t.header + t.rows.flatMap({ $0 }) { inlines(cell) }
+                case .paragraph(let content), .heading(_, let content): inlines(content)
+                case .list(let itemList): for item in itemList.items { blocks(item.blocks) }
+                case .blockQuote(let children), .div(let children): blocks(children)
+                case .table(let table): for cell in table.header + table.rows.flatMap({ $0 }) { inlines(cell) }
                 default: break
                 }
             }

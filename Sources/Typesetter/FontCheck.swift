@@ -339,8 +339,8 @@ struct FontCheck {
         }
         return diagnostics
             + missing.map { entry in
-                let list = entry.characters.prefix(12).map { c in
-                    "'\(c)' U+" + String(c.unicodeScalars.first!.value, radix: 16, uppercase: true)
+                let list = entry.characters.prefix(12).map { character in
+                    "'\(character)' U+" + String(character.unicodeScalars.first!.value, radix: 16, uppercase: true)
                 }.joined(separator: ", ")
                 let more = entry.characters.count > 12 ? " and \(entry.characters.count - 12) more" : ""
                 let what = entry.running ? " in a running head or foot" : ""

@@ -69,8 +69,8 @@ enum FrontMatterSettings {
         if options.justify == nil { options.justify = flag("justify") }
         if options.hyphenate == nil { options.hyphenate = flag("hyphenate") }
         if options.themeRequest.sizeCategory == nil, let category = fields["size-category"] {
-            if let c = SizeCategory(name: category) {
-                options.themeRequest.sizeCategory = c
+            if let sizeCategory = SizeCategory(name: category) {
+                options.themeRequest.sizeCategory = sizeCategory
             } else {
                 refuse("size-category", "unknown size category '\(category)' (xSmall … xxxLarge, AX1 … AX5)")
             }

@@ -46,10 +46,11 @@ public enum InputFile {
     /// inode numbers: a hard link, a bind mount, `/dev/fd/N` of the input's descriptor).
     public static func isSameFile(_ input: String, as output: String) -> Bool {
         guard input != "-", output != "-" else { return false }
-        var a = stat()
-        var b = stat()
-        if stat(input, &a) == 0, stat(output, &b) == 0, a.st_dev == b.st_dev, a.st_ino == b.st_ino,
-            a.st_mode & S_IFMT == S_IFREG
+        var inputStatus = stat()
+        var outputStatus = stat()
+        if stat(input, &inputStatus) == 0, stat(output, &outputStatus) == 0, inputStatus.st_dev == outputStatus.st_dev,
+            inputStatus.st_ino == outputStatus.st_ino,
+            inputStatus.st_mode & S_IFMT == S_IFREG
         {
             return true
         }

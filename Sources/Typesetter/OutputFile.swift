@@ -155,12 +155,12 @@ struct OutputFile {
             }
             var written = 0
             while written < count {
-                let n = buffer.withUnsafeBytes { write(sink, $0.baseAddress! + written, count - written) }
-                if n < 0 {
+                let bytesWritten = buffer.withUnsafeBytes { write(sink, $0.baseAddress! + written, count - written) }
+                if bytesWritten < 0 {
                     if errno == EINTR { continue }
                     return String(cString: strerror(errno))
                 }
-                written += n
+                written += bytesWritten
             }
         }
     }

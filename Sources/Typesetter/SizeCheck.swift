@@ -66,7 +66,7 @@ enum SizeCheck {
             largest = SizeCheck.largestSize(for: page)
         }
 
-        static func pt(_ v: Double) -> String { v.wholePointsText }
+        static func pt(_ points: Double) -> String { points.wholePointsText }
 
         var area: String { "the text area (\(Self.pt(page.measure)) × \(Self.pt(page.textHeight)) pt)" }
 

@@ -143,7 +143,7 @@ extension Typesetter {
         for role in TextRole.allCases {
             let style = theme[role]
             let font = FontSpec(families: style.families, weight: style.weight, italic: style.italic, size: style.size)
-            let m = shaper.metrics(of: font)
+            let metrics = shaper.metrics(of: font)
             var coverage: [SampleClass: [CharacterCoverage]] = [:]
             for sampleClass in SampleClass.allCases {
                 coverage[sampleClass] = FontLibrary.coverage(of: font, text: sampleClass.characters).map {
@@ -162,7 +162,8 @@ extension Typesetter {
             let note = boldWarnings.first { $0.hasPrefix(role.displayName + ":") }
                 .map { String($0.dropFirst(role.displayName.count + 1)).trimmingCharacters(in: .whitespaces) }
             roles[role] = SpecimenFacts.RoleFacts(
-                ascent: m.ascent, descent: m.descent, xHeight: m.xHeight, capHeight: m.capHeight, face: face,
+                ascent: metrics.ascent, descent: metrics.descent, xHeight: metrics.xHeight,
+                capHeight: metrics.capHeight, face: face,
                 coverage: coverage, regularWeight: regularWeight, boldWeight: boldWeight,
                 regularFace: faceName(regular[role].families, regularWeight),
                 boldFace: faceName(bold[role].families, boldWeight), boldNote: note)

@@ -102,16 +102,16 @@ struct TableOfContents {
         var result: [StyledRun] = []
         for run in runs {
             if case .internal(let target)? = run.style.link, target.hasPrefix("fn-") { continue }
-            var s = style
+            var entryStyle = style
             if run.style.font.families.first == theme.monospaceFamilies.first {
-                s.font.families = run.style.font.families
-                s.font.size = (style.font.size * 0.92 * 10).rounded() / 10
-                s.background = run.style.background
-                s.letterSpacing = 0
+                entryStyle.font.families = run.style.font.families
+                entryStyle.font.size = (style.font.size * 0.92 * 10).rounded() / 10
+                entryStyle.background = run.style.background
+                entryStyle.letterSpacing = 0
             }
-            s.font.italic = run.style.font.italic
-            s.strikethrough = run.style.strikethrough
-            result.append(StyledRun(run.text, style: s))
+            entryStyle.font.italic = run.style.font.italic
+            entryStyle.strikethrough = run.style.strikethrough
+            result.append(StyledRun(run.text, style: entryStyle))
         }
         // The heading's runs are already trimmed; a heading of footnote markers alone keeps its title.
         return result.isEmpty ? [StyledRun(title, style: style)] : result

@@ -216,10 +216,10 @@ struct FontCatalog {
             var style = theme[role]
             let present = kept(style.families)
             if present.first != style.families.first {
-                if let i = substitutions.firstIndex(where: {
+                if let index = substitutions.firstIndex(where: {
                     $0.missing == style.primaryFamily && $0.used == present[0]
                 }) {
-                    substitutions[i].roles.append(role)
+                    substitutions[index].roles.append(role)
                 } else {
                     substitutions.append((style.primaryFamily, present[0], [role]))
                 }
@@ -227,11 +227,11 @@ struct FontCatalog {
             style.families = present
             theme.styles[role] = style
         }
-        var warnings = substitutions.map { s in
+        var warnings = substitutions.map { substitution in
             let roles =
-                s.roles.count == TextRole.allCases.count
-                ? "every role" : s.roles.map(\.displayName).joined(separator: ", ")
-            return "\(roles): family '\(s.missing)' not found; using '\(s.used)'"
+                substitution.roles.count == TextRole.allCases.count
+                ? "every role" : substitution.roles.map(\.displayName).joined(separator: ", ")
+            return "\(roles): family '\(substitution.missing)' not found; using '\(substitution.used)'"
         }
         if !warnings.isEmpty { warnings += theme.notes.map { "theme '\(theme.name)': \($0)" } }
         theme.monospaceFamilies = kept(theme.monospaceFamilies)

@@ -99,10 +99,12 @@ public struct TypesetProblem: Hashable, Sendable, CustomStringConvertible {
     static func parse(_ line: String, kind: Kind) -> TypesetProblem {
         let parts = line.split(separator: ":", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
         var problem = TypesetProblem(kind: kind, message: line)
-        if parts.count == 4, let l = Int(parts[1]), let c = Int(parts[2].trimmingCharacters(in: .whitespaces)) {
+        if parts.count == 4, let lineNumber = Int(parts[1]),
+            let columnNumber = Int(parts[2].trimmingCharacters(in: .whitespaces))
+        {
             problem.file = parts[0]
-            problem.line = l
-            problem.column = c
+            problem.line = lineNumber
+            problem.column = columnNumber
             problem.message = parts[3].trimmingCharacters(in: .whitespaces)
         } else if parts.count >= 2, !parts[0].contains(" ") {
             problem.file = parts[0]
@@ -129,9 +131,9 @@ extension TypesetError {
             problems.map { TypesetProblem.parse($0, kind: .invalidTheme) }
         case .warningsAreErrors(let diagnostics):
             diagnostics.map {
-                var p = TypesetProblem($0)
-                p.severity = .error
-                return p
+                var problem = TypesetProblem($0)
+                problem.severity = .error
+                return problem
             }
         case .renderingFailed(let message):
             [TypesetProblem(kind: .renderingFailed, message: "rendering failed: \(message)")]
@@ -141,10 +143,10 @@ extension TypesetError {
             [TypesetProblem(kind: .fontFolder, file: path, message: "cannot register font folder: \(reason)")]
         case .invalidInput(let diagnostics):
             diagnostics.map {
-                var p = TypesetProblem($0)
-                p.kind = .invalidInput
-                p.severity = .error
-                return p
+                var problem = TypesetProblem($0)
+                problem.kind = .invalidInput
+                problem.severity = .error
+                return problem
             }
         }
     }

@@ -161,13 +161,15 @@ public enum Typesetter {
     /// Diagnostics in source order, so a reader can walk the file top to bottom; those without
     /// a position keep their order, after the rest.
     static func inSourceOrder(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
-        diagnostics.enumerated().sorted { a, b in
-            switch (a.element.location, b.element.location) {
-            case (let x?, let y?) where x.file == y.file:
-                return (x.line, x.column, a.offset) < (y.line, y.column, b.offset)
+        diagnostics.enumerated().sorted { lhs, rhs in
+            switch (lhs.element.location, rhs.element.location) {
+            case (let lhsLocation?, let rhsLocation?) where lhsLocation.file == rhsLocation.file:
+                return (lhsLocation.line, lhsLocation.column, lhs.offset) < (
+                    rhsLocation.line, rhsLocation.column, rhs.offset
+                )
             case (nil, _?): return false
             case (_?, nil): return true
-            default: return a.offset < b.offset
+            default: return lhs.offset < rhs.offset
             }
         }.map(\.element)
     }

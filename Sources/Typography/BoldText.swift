@@ -74,9 +74,11 @@ extension Theme {
         if available.contains(weight) { return weight }
         let lighter = available.filter { $0 < weight }.reversed()
         let heavier = available.filter { $0 > weight }
-        let w = weight.rawValue
-        if w >= 400 && w <= 500, let upTo500 = heavier.first(where: { $0.rawValue <= 500 }) { return upTo500 }
-        if w <= 500 { return lighter.first ?? heavier.first! }
+        let weightValue = weight.rawValue
+        if weightValue >= 400 && weightValue <= 500, let upTo500 = heavier.first(where: { $0.rawValue <= 500 }) {
+            return upTo500
+        }
+        if weightValue <= 500 { return lighter.first ?? heavier.first! }
         return heavier.first ?? lighter.first!
     }
 }

@@ -30,9 +30,9 @@ public struct RGBAColor: Hashable, Sendable, CustomStringConvertible {
 
     /// `#RRGGBB`, or `#RRGGBBAA` when not opaque.
     public var hex: String {
-        func byte(_ v: Double) -> String {
-            let s = String(Int((v * 255).rounded()), radix: 16, uppercase: true)
-            return s.count == 1 ? "0" + s : s
+        func byte(_ fraction: Double) -> String {
+            let digits = String(Int((fraction * 255).rounded()), radix: 16, uppercase: true)
+            return digits.count == 1 ? "0" + digits : digits
         }
         return "#" + byte(red) + byte(green) + byte(blue) + (alpha < 1 ? byte(alpha) : "")
     }

@@ -34,8 +34,8 @@ public enum SizeCategory: String, CaseIterable, Sendable, Hashable, Codable {
     /// Reads `xSmall` … `xxxLarge`, `AX1` … `AX5` (also `accessibility1`, `x-small`, any case).
     public init?(name: String) {
         let key = TextRole.normalizedKey(name).replacingOccurrences(of: "accessibility", with: "ax")
-        guard let c = SizeCategory.allCases.first(where: { TextRole.normalizedKey($0.rawValue) == key })
+        guard let category = SizeCategory.allCases.first(where: { TextRole.normalizedKey($0.rawValue) == key })
         else { return nil }
-        self = c
+        self = category
     }
 }

@@ -12,7 +12,7 @@ public enum SizeAdjust: Hashable, Sendable {
     /// The adjusted size in pt for a role of `size` pt; never below 1 pt.
     public func apply(to size: Double) -> Double {
         switch self {
-        case .points(let d): return max(1, size + d)
+        case .points(let points): return max(1, size + points)
         case .xHeight(let original, let new):
             guard original > 0, new > 0 else { return size }
             return max(1, size * original / new)

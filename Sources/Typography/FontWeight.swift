@@ -72,5 +72,5 @@ public struct FontWeight: RawRepresentable, Hashable, Comparable, Sendable, Coda
     /// ``name`` and value, e.g. `Bold 700`.
     public var description: String { "\(name) \(rawValue)" }
     /// Orders weights lightest first (by ``rawValue``).
-    public static func < (a: FontWeight, b: FontWeight) -> Bool { a.rawValue < b.rawValue }
+    public static func < (lhs: FontWeight, rhs: FontWeight) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -13,8 +13,8 @@ public struct SourcePosition: Hashable, Sendable, Comparable, CustomStringConver
     /// `line:column`.
     public var description: String { "\(line):\(column)" }
     /// Source order: by line, then column.
-    public static func < (a: SourcePosition, b: SourcePosition) -> Bool {
-        (a.line, a.column) < (b.line, b.column)
+    public static func < (lhs: SourcePosition, rhs: SourcePosition) -> Bool {
+        (lhs.line, lhs.column) < (rhs.line, rhs.column)
     }
 }
 
@@ -353,7 +353,7 @@ enum JSONSource {
 
         mutating func number(_ start: SourcePosition) throws(JSONSyntaxError) -> JSONNode {
             let begin = index
-            func digit(_ b: UInt8?) -> Bool { b.map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
+            func digit(_ byte: UInt8?) -> Bool { byte.map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
             if current == UInt8(ascii: "-") { index += 1 }
             guard digit(current) else { throw fail("invalid number: expected a digit") }
             if current == UInt8(ascii: "0") {

@@ -34,13 +34,13 @@ public enum Length {
     /// Lengths are finite and not negative, and at most 14 400 pt (200 in), the largest page
     /// side PDF allows: anything else is nil.
     public static func points(_ text: String) -> Double? {
-        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let name = text.trimmingCharacters(in: .whitespaces).lowercased()
         let units: [(String, Double)] = [("mm", 72 / 25.4), ("cm", 72 / 2.54), ("in", 72), ("pt", 1), ("px", 1)]
         var value: Double?
-        if let (suffix, factor) = units.first(where: { t.hasSuffix($0.0) }) {
-            value = Double(t.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)).map { $0 * factor }
+        if let (suffix, factor) = units.first(where: { name.hasSuffix($0.0) }) {
+            value = Double(name.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)).map { $0 * factor }
         } else {
-            value = Double(t)
+            value = Double(name)
         }
         guard let value, value.isFinite, (0...14_400).contains(value) else { return nil }
         return value
@@ -50,9 +50,9 @@ public enum Length {
     /// (`20mm`, `1in`, `36pt`), as in Typst and CSS: a bare number other than 0 (CSS allows a
     /// unitless zero) is nil rather than read as pt.
     public static func pointsWithUnit(_ text: String) -> Double? {
-        let t = text.trimmingCharacters(in: .whitespaces)
-        if let bare = Double(t), bare != 0 { return nil }
-        return points(t)
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let bare = Double(trimmed), bare != 0 { return nil }
+        return points(trimmed)
     }
 }
 

@@ -9,16 +9,16 @@ extension PaperSize {
     /// C4–C6, JIS P 0138 B4 and B5, and the ANSI/US sizes letter, legal, tabloid and ledger
     /// (tabloid turned landscape), as libpaper's `paperspecs` lists them.
     public static let named: [(name: String, width: Double, height: Double)] = {
-        let a: [(Double, Double)] = [
+        let seriesA: [(Double, Double)] = [
             (841, 1189), (594, 841), (420, 594), (297, 420), (210, 297), (148, 210), (105, 148),
             (74, 105), (52, 74), (37, 52), (26, 37),
         ]
-        let b: [(Double, Double)] = [
+        let seriesB: [(Double, Double)] = [
             (1000, 1414), (707, 1000), (500, 707), (353, 500), (250, 353), (176, 250), (125, 176),
             (88, 125), (62, 88), (44, 62), (31, 44),
         ]
-        var list = a.enumerated().map { ("a\($0.offset)", $0.element.0, $0.element.1) }
-        list += b.enumerated().map { ("b\($0.offset)", $0.element.0, $0.element.1) }
+        var list = seriesA.enumerated().map { ("a\($0.offset)", $0.element.0, $0.element.1) }
+        list += seriesB.enumerated().map { ("b\($0.offset)", $0.element.0, $0.element.1) }
         list += [("c4", 229, 324), ("c5", 162, 229), ("c6", 114, 162), ("jis-b4", 257, 364), ("jis-b5", 182, 257)]
         list += [
             ("letter", 8.5 * 25.4, 11 * 25.4), ("legal", 8.5 * 25.4, 14 * 25.4), ("tabloid", 11 * 25.4, 17 * 25.4),
@@ -70,14 +70,15 @@ extension PaperSize {
                 throw PaperSizeError(
                     description: "paper '\(text)': each side needs a unit (mm, cm, in or pt), e.g. '210mm x 297mm'")
             }
-            guard let w = Length.points(parts[0]), let h = Length.points(parts[1]), w > 0, h > 0 else {
+            guard let width = Length.points(parts[0]), let height = Length.points(parts[1]), width > 0, height > 0
+            else {
                 throw PaperSizeError(
                     description:
                         "paper '\(text)': expected lengths with units (mm, cm, in or pt) up to 200 in a side, e.g. "
                         + "'210mm x 297mm'"
                 )
             }
-            size = PaperSize(width: w, height: h)
+            size = PaperSize(width: width, height: height)
         } else {
             throw PaperSizeError(
                 description: "unknown paper '\(text)' (A0–A10, B0–B10, C4–C6, JIS-B4, JIS-B5, letter, legal, tabloid, "

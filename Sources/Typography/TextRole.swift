@@ -51,7 +51,7 @@ public enum TextRole: String, CaseIterable, Sendable, Hashable, Codable, Compara
     }
 
     /// Scale order: ``display`` is the smallest index (first), ``caption2`` the last.
-    public static func < (a: TextRole, b: TextRole) -> Bool {
-        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    public static func < (lhs: TextRole, rhs: TextRole) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 }

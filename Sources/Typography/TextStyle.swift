@@ -15,8 +15,8 @@ public enum LineHeight: Hashable, Sendable {
     /// `naturalHeight` pt.
     public func step(size: Double, naturalHeight: Double) -> Double {
         switch self {
-        case .multiple(let m): m * naturalHeight
-        case .relativeToSize(let f): f * size
+        case .multiple(let multiple): multiple * naturalHeight
+        case .relativeToSize(let fraction): fraction * size
         case .absolute(let pt): pt
         }
     }

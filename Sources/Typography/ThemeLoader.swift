@@ -221,172 +221,180 @@ private struct ThemeDecoder {
         }
         let top = Dictionary(
             members(of: root, what: "the theme", known: Self.topKeys).map { ($0.key, $0) }, uniquingKeysWith: { $1 })
-
-        var base = Theme.default
-        if let ext = top["extends"]?.value, let name = string(ext, "extends") {
-            if let builtIn = ThemeLoader.builtIn(named: name) {
-                base = builtIn
-            } else {
-                error(
-                    ext.position,
-                    "unknown built-in theme '\(name)' in extends; built-in themes are "
-                        + "\(ThemeLoader.builtInNames.joined(separator: ", "))"
-                )
-            }
-        }
+        let base = top["extends"].map { baseTheme(named: $0.value) } ?? .default
         var theme = base
         theme.name =
             top["name"].flatMap { string($0.value, "name") }
             ?? ((file as NSString).lastPathComponent as NSString).deletingPathExtension
         if let notes = top["notes"] { theme.notes = stringList(notes.value, "notes") ?? base.notes }
-
-        // Families, and their propagation to inherited roles.
-        if let fams = top["families"] {
-            if fams.value.members == nil {
-                error(
-                    fams.value.position, "families must be an object of name → family list, not \(fams.value.typeName)")
-            }
-            for member in fams.value.members ?? [] where !member.key.hasPrefix("$") {
-                guard let list = stringList(member.value, "families.\(member.key)") else { continue }
-                if let old = base.families[member.key] {
-                    for role in TextRole.allCases where theme[role].families == old {
-                        theme.styles[role]!.families = list
-                    }
-                    if theme.monospaceFamilies == old { theme.monospaceFamilies = list }
-                }
-                theme.families[member.key] = list
-            }
-        }
-        if let mono = top["monospace"], let list = stringList(mono.value, "monospace") {
+        if let families = top["families"] { decodeFamilies(families.value, base: base, into: &theme) }
+        if let monospace = top["monospace"], let list = stringList(monospace.value, "monospace") {
             theme.monospaceFamilies = expand(list, theme.families)
         }
-
-        if let roles = top["roles"] {
-            var seen: [TextRole: SourcePosition] = [:]
-            if roles.value.members == nil {
-                error(roles.value.position, "roles must be an object keyed by role name, not \(roles.value.typeName)")
-            }
-            for member in roles.value.members ?? [] where !member.key.hasPrefix("$") {
-                guard let role = TextRole(name: member.key) else {
-                    let names = TextRole.allCases.map(\.displayName)
-                    error(
-                        member.keyPosition,
-                        "unknown role '\(member.key)'\(suggestion(for: member.key, among: names)); roles are "
-                            + "\(names.joined(separator: ", "))"
-                    )
-                    continue
-                }
-                if let first = seen[role] {
-                    error(member.keyPosition, "role \(role.displayName) is already defined at \(first)")
-                    continue
-                }
-                seen[role] = member.keyPosition
-                theme.styles[role] = decodeRole(member.value, role: role, base: theme[role], families: theme.families)
-            }
-        }
-
-        if let colors = top["colors"] {
-            if colors.value.members == nil {
-                error(
-                    colors.value.position,
-                    "colors must be an object of name → \"#RRGGBB\", not \(colors.value.typeName)")
-            }
-            for member in colors.value.members ?? [] where !member.key.hasPrefix("$") {
-                guard let hex = string(member.value, "colors.\(member.key)") else { continue }
-                if let color = RGBAColor(hex: hex) {
-                    theme.colors[member.key] = color
-                } else {
-                    error(
-                        member.value.position,
-                        "colors.\(member.key): invalid colour '\(hex)'; expected #RGB, #RRGGBB or #RRGGBBAA")
-                }
-            }
-        }
-
+        if let roles = top["roles"] { decodeRoles(roles.value, into: &theme) }
+        if let colors = top["colors"] { decodeColors(colors.value, into: &theme.colors) }
         if let page = top["page"] { theme.page = decodePage(page.value, base: theme.page) }
+        if let folders = top["fontFolders"] { theme.fontFolders += decodeFontFolders(folders.value) }
+        if let adjustments = top["sizeAdjust"] { decodeSizeAdjustments(adjustments.value, into: &theme) }
         // The code section (ThemeCodeSection.swift), after the colours its contrast is checked against.
         var code = ThemeCodeSection(file: file)
         if let section = top["code"] { theme.code = code.decode(section.value, base: theme.code) }
         code.checkContrast(of: theme, fallback: top["code"]?.keyPosition ?? root.position)
         problems += code.problems
-
-        if let folders = top["fontFolders"], let list = stringList(folders.value, "fontFolders") {
-            let directory = (file as NSString).deletingLastPathComponent
-            let resolved = list.map { path in
-                path.hasPrefix("/")
-                    ? path
-                    : URL(fileURLWithPath: directory.isEmpty ? "." : directory).appendingPathComponent(path)
-                        .standardizedFileURL.path
-            }
-            // A folder that is not there would fail only when rendering registers it; say so
-            // here, at the entry, so `theme check`, `theme import --base` and render agree.
-            for (index, path) in resolved.enumerated() {
-                var isDirectory: ObjCBool = false
-                let position =
-                    folders.value.array.map { $0.indices.contains(index) ? $0[index].position : folders.value.position }
-                    ?? folders.value.position
-                if let system = FontFolderScan.systemFolder(path) {
-                    let entry = list[index]
-                    error(
-                        position, "fontFolders: '\(entry)' is in \(system), the kernel's files, not a folder of fonts")
-                    continue
-                }
-                guard
-                    !(FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue)
-                else { continue }
-                error(
-                    position,
-                    "fontFolders: '\(list[index])' is not a folder (\(path) "
-                        + "\(FileManager.default.fileExists(atPath: path) ? "is a file" : "does not exist"); paths "
-                        + "are relative to the theme file)"
-                )
-            }
-            theme.fontFolders += resolved
-        }
-
-        if let adjust = top["sizeAdjust"] {
-            if adjust.value.members == nil {
-                error(
-                    adjust.value.position,
-                    "sizeAdjust must be an object of family → adjustment, not \(adjust.value.typeName)")
-            }
-            for member in adjust.value.members ?? [] where !member.key.hasPrefix("$") {
-                if let pt = ValueParsing.points(member.value, allowRem: false), member.value.members == nil {
-                    theme.sizeAdjustments[member.key] = .points(pt)
-                } else if member.value.members != nil {
-                    let fields = Dictionary(
-                        members(
-                            of: member.value, what: "sizeAdjust.\(member.key)", known: ["originalRatio", "newRatio"]
-                        ).map {
-                            ($0.key, $0.value)
-                        }, uniquingKeysWith: { $1 })
-                    guard let originalField = fields["originalRatio"], let newField = fields["newRatio"] else {
-                        error(
-                            member.value.position,
-                            "sizeAdjust.\(member.key): an x-height adjustment needs both originalRatio and newRatio "
-                                + "(x-height ÷ em)"
-                        )
-                        continue
-                    }
-                    guard let originalRatio = originalField.number, originalRatio > 0 else {
-                        error(originalField.position, "originalRatio must be a positive number (x-height ÷ em)")
-                        continue
-                    }
-                    guard let newRatio = newField.number, newRatio > 0 else {
-                        error(newField.position, "newRatio must be a positive number (x-height ÷ em)")
-                        continue
-                    }
-                    theme.sizeAdjustments[member.key] = .xHeight(originalRatio: originalRatio, newRatio: newRatio)
-                } else {
-                    error(
-                        member.value.position,
-                        "sizeAdjust.\(member.key): expected pt to add (e.g. -2 or \"-2pt\") or {\"originalRatio\": …, "
-                            + "\"newRatio\": …}, not \(member.value.typeName)"
-                    )
-                }
-            }
-        }
         return theme
+    }
+
+    /// The built-in theme `extends` names; the default theme (and an error) when it names none.
+    mutating func baseTheme(named node: JSONNode) -> Theme {
+        guard let name = string(node, "extends") else { return .default }
+        if let builtIn = ThemeLoader.builtIn(named: name) { return builtIn }
+        error(
+            node.position,
+            "unknown built-in theme '\(name)' in extends; built-in themes are "
+                + "\(ThemeLoader.builtInNames.joined(separator: ", "))"
+        )
+        return .default
+    }
+
+    /// `families`: each key's list, also swapped into every inherited role (and the monospace
+    /// list) that used the base theme's list for that key.
+    mutating func decodeFamilies(_ node: JSONNode, base: Theme, into theme: inout Theme) {
+        if node.members == nil {
+            error(node.position, "families must be an object of name → family list, not \(node.typeName)")
+        }
+        for member in node.members ?? [] where !member.key.hasPrefix("$") {
+            guard let list = stringList(member.value, "families.\(member.key)") else { continue }
+            if let inherited = base.families[member.key] {
+                for role in TextRole.allCases where theme[role].families == inherited {
+                    theme.styles[role]!.families = list
+                }
+                if theme.monospaceFamilies == inherited { theme.monospaceFamilies = list }
+            }
+            theme.families[member.key] = list
+        }
+    }
+
+    /// `roles`: each role's style over the one `theme` has, reporting unknown and repeated roles.
+    mutating func decodeRoles(_ node: JSONNode, into theme: inout Theme) {
+        var seen: [TextRole: SourcePosition] = [:]
+        if node.members == nil {
+            error(node.position, "roles must be an object keyed by role name, not \(node.typeName)")
+        }
+        for member in node.members ?? [] where !member.key.hasPrefix("$") {
+            guard let role = TextRole(name: member.key) else {
+                let names = TextRole.allCases.map(\.displayName)
+                error(
+                    member.keyPosition,
+                    "unknown role '\(member.key)'\(suggestion(for: member.key, among: names)); roles are "
+                        + "\(names.joined(separator: ", "))"
+                )
+                continue
+            }
+            if let first = seen[role] {
+                error(member.keyPosition, "role \(role.displayName) is already defined at \(first)")
+                continue
+            }
+            seen[role] = member.keyPosition
+            theme.styles[role] = decodeRole(member.value, role: role, base: theme[role], families: theme.families)
+        }
+    }
+
+    /// `colors`: each name's colour, merged over `colors`.
+    mutating func decodeColors(_ node: JSONNode, into colors: inout [String: RGBAColor]) {
+        if node.members == nil {
+            error(node.position, "colors must be an object of name → \"#RRGGBB\", not \(node.typeName)")
+        }
+        for member in node.members ?? [] where !member.key.hasPrefix("$") {
+            guard let hex = string(member.value, "colors.\(member.key)") else { continue }
+            if let color = RGBAColor(hex: hex) {
+                colors[member.key] = color
+            } else {
+                error(
+                    member.value.position,
+                    "colors.\(member.key): invalid colour '\(hex)'; expected #RGB, #RRGGBB or #RRGGBBAA")
+            }
+        }
+    }
+
+    /// `fontFolders`: the paths resolved against the theme file's folder, each checked to be a
+    /// folder of fonts.
+    mutating func decodeFontFolders(_ node: JSONNode) -> [String] {
+        guard let list = stringList(node, "fontFolders") else { return [] }
+        let directory = (file as NSString).deletingLastPathComponent
+        let resolved = list.map { path in
+            path.hasPrefix("/")
+                ? path
+                : URL(fileURLWithPath: directory.isEmpty ? "." : directory).appendingPathComponent(path)
+                    .standardizedFileURL.path
+        }
+        // A folder that is not there would fail only when rendering registers it; say so
+        // here, at the entry, so `theme check`, `theme import --base` and render agree.
+        for (index, path) in resolved.enumerated() {
+            var isDirectory: ObjCBool = false
+            let position =
+                node.array.map { $0.indices.contains(index) ? $0[index].position : node.position } ?? node.position
+            if let system = FontFolderScan.systemFolder(path) {
+                let entry = list[index]
+                error(position, "fontFolders: '\(entry)' is in \(system), the kernel's files, not a folder of fonts")
+                continue
+            }
+            guard
+                !(FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue)
+            else { continue }
+            error(
+                position,
+                "fontFolders: '\(list[index])' is not a folder (\(path) "
+                    + "\(FileManager.default.fileExists(atPath: path) ? "is a file" : "does not exist"); paths "
+                    + "are relative to the theme file)"
+            )
+        }
+        return resolved
+    }
+
+    /// `sizeAdjust`: each family's adjustment, merged over the theme's.
+    mutating func decodeSizeAdjustments(_ node: JSONNode, into theme: inout Theme) {
+        if node.members == nil {
+            error(node.position, "sizeAdjust must be an object of family → adjustment, not \(node.typeName)")
+        }
+        for member in node.members ?? [] where !member.key.hasPrefix("$") {
+            if let adjustment = decodeSizeAdjustment(member) { theme.sizeAdjustments[member.key] = adjustment }
+        }
+    }
+
+    /// One `sizeAdjust` entry: pt to add, or an x-height ratio pair; nil (and an error) when invalid.
+    mutating func decodeSizeAdjustment(_ member: JSONNode.Member) -> SizeAdjust? {
+        if let points = ValueParsing.points(member.value, allowRem: false), member.value.members == nil {
+            return .points(points)
+        }
+        guard member.value.members != nil else {
+            error(
+                member.value.position,
+                "sizeAdjust.\(member.key): expected pt to add (e.g. -2 or \"-2pt\") or {\"originalRatio\": …, "
+                    + "\"newRatio\": …}, not \(member.value.typeName)"
+            )
+            return nil
+        }
+        let fields = Dictionary(
+            members(of: member.value, what: "sizeAdjust.\(member.key)", known: ["originalRatio", "newRatio"]).map {
+                ($0.key, $0.value)
+            }, uniquingKeysWith: { $1 })
+        guard let originalField = fields["originalRatio"], let newField = fields["newRatio"] else {
+            error(
+                member.value.position,
+                "sizeAdjust.\(member.key): an x-height adjustment needs both originalRatio and newRatio "
+                    + "(x-height ÷ em)"
+            )
+            return nil
+        }
+        guard let originalRatio = originalField.number, originalRatio > 0 else {
+            error(originalField.position, "originalRatio must be a positive number (x-height ÷ em)")
+            return nil
+        }
+        guard let newRatio = newField.number, newRatio > 0 else {
+            error(newField.position, "newRatio must be a positive number (x-height ÷ em)")
+            return nil
+        }
+        return .xHeight(originalRatio: originalRatio, newRatio: newRatio)
     }
 
     /// Family names with `families` keys replaced by their lists; duplicates dropped.
@@ -398,6 +406,10 @@ private struct ThemeDecoder {
         return result
     }
 
+    /// A role's fields by key.
+    typealias RoleFields = [String: JSONNode.Member]
+
+    /// One role's style: `base` with the fields the object gives; `families` keys are expanded.
     mutating func decodeRole(_ node: JSONNode, role: TextRole, base: TextStyle, families: [String: [String]])
         -> TextStyle
     {
@@ -408,64 +420,99 @@ private struct ThemeDecoder {
         if let familyField = fields["family"], let list = stringList(familyField.value, "\(what): family") {
             style.families = expand(list, families)
         }
-        if let weightField = fields["weight"]?.value {
-            if let number = weightField.number {
-                if number == number.rounded(), (1...1000).contains(number) {
-                    style.weight = FontWeight(Int(number))
-                } else {
-                    error(
-                        weightField.position,
-                        "\(what): weight must be a whole number 1–1000, not \(weightField.typeName)")
-                }
-            } else if let text = weightField.string, let fw = FontWeight(name: text) {
-                style.weight = fw
-            } else {
-                error(
-                    weightField.position,
-                    "\(what): weight must be 100–900 or a name (thin, extralight, light, regular, medium, semibold, "
-                        + "bold, extrabold, black), not \(weightField.typeName)"
-                )
-            }
+        if let weightField = fields["weight"]?.value, let weight = decodeWeight(weightField, what) {
+            style.weight = weight
         }
-        if let sizeField = fields["size"]?.value {
-            if let pt = ValueParsing.points(sizeField, allowRem: false), sizeField.members == nil, pt > 0,
-                sizeField.number != nil
-                    || ["pt", "px", ""].contains(ValueParsing.splitUnit(sizeField.string ?? "")?.1 ?? "?")
-            {
-                if fields["lineHeight"] == nil && fields["lineHeightMultiple"] == nil {
-                    style.lineHeight = style.lineHeight?.scaled(from: style.size, to: pt)
-                }
-                style.size = pt
-            } else {
-                error(
-                    sizeField.position,
-                    "\(what): size must be a positive size in pt — a number or a string like \"17pt\" or \"17px\" — "
-                        + "not \(sizeField.typeName)"
-                )
-            }
-        }
+        if let sizeField = fields["size"]?.value { decodeSize(sizeField, fields, what, into: &style) }
         if let relativeToField = fields["relativeTo"]?.value {
-            if relativeToField.isNull {
-                style.relativeTo = nil
-            } else if let name = string(relativeToField, "\(what): relativeTo") {
-                if ["fixed", "none"].contains(name.lowercased()) {
-                    style.relativeTo = nil
-                } else if let dynamicStyle = DynamicTypeStyle(name: name) {
-                    style.relativeTo = dynamicStyle
-                } else {
-                    error(
-                        relativeToField.position,
-                        "\(what): relativeTo '\(name)' is not a Dynamic Type "
-                            + "style\(suggestion(for: name, among: DynamicTypeStyle.allCases.map(\.rawValue))); "
-                            + "expected \(DynamicTypeStyle.allCases.map(\.rawValue).joined(separator: ", ")) or "
-                            + "\"fixed\""
-                    )
-                }
+            decodeRelativeTo(relativeToField, what, into: &style)
+        }
+        decodeLineHeight(fields, what, into: &style)
+        decodeSpacing(fields, what, into: &style)
+        if let italicField = fields["italic"]?.value {
+            if let isItalic = italicField.bool {
+                style.italic = isItalic
+            } else {
+                error(italicField.position, "\(what): italic must be true or false, not \(italicField.typeName)")
             }
         }
-        if let lh = fields["lineHeight"], let lhm = fields["lineHeightMultiple"] {
+        if let featuresField = fields["features"]?.value {
+            if let list = ValueParsing.features(featuresField) {
+                style.features = list
+            } else {
+                error(
+                    featuresField.position,
+                    "\(what): features must be an array of strings or a space-separated string (\"tnum ss01\"), not "
+                        + "\(featuresField.typeName)"
+                )
+            }
+        }
+        reportLimitProblems(of: style, fields, what)
+        return style
+    }
+
+    /// A role's `weight`: 1–1000 or a weight name; nil (and an error) otherwise.
+    mutating func decodeWeight(_ node: JSONNode, _ what: String) -> FontWeight? {
+        if let number = node.number {
+            if number == number.rounded(), (1...1000).contains(number) { return FontWeight(Int(number)) }
+            error(node.position, "\(what): weight must be a whole number 1–1000, not \(node.typeName)")
+            return nil
+        }
+        if let text = node.string, let weight = FontWeight(name: text) { return weight }
+        error(
+            node.position,
+            "\(what): weight must be 100–900 or a name (thin, extralight, light, regular, medium, semibold, "
+                + "bold, extrabold, black), not \(node.typeName)"
+        )
+        return nil
+    }
+
+    /// A role's `size` in pt; an inherited absolute line height scales with it unless the role
+    /// sets its own line height.
+    mutating func decodeSize(_ node: JSONNode, _ fields: RoleFields, _ what: String, into style: inout TextStyle) {
+        if let size = ValueParsing.points(node, allowRem: false), node.members == nil, size > 0,
+            node.number != nil || ["pt", "px", ""].contains(ValueParsing.splitUnit(node.string ?? "")?.1 ?? "?")
+        {
+            if fields["lineHeight"] == nil && fields["lineHeightMultiple"] == nil {
+                style.lineHeight = style.lineHeight?.scaled(from: style.size, to: size)
+            }
+            style.size = size
+        } else {
             error(
-                max(lh.keyPosition, lhm.keyPosition), "\(what): set either lineHeight or lineHeightMultiple, not both")
+                node.position,
+                "\(what): size must be a positive size in pt — a number or a string like \"17pt\" or \"17px\" — "
+                    + "not \(node.typeName)"
+            )
+        }
+    }
+
+    /// A role's `relativeTo`: a Dynamic Type style, or `fixed`/`none`/null for none.
+    mutating func decodeRelativeTo(_ node: JSONNode, _ what: String, into style: inout TextStyle) {
+        if node.isNull {
+            style.relativeTo = nil
+        } else if let name = string(node, "\(what): relativeTo") {
+            if ["fixed", "none"].contains(name.lowercased()) {
+                style.relativeTo = nil
+            } else if let dynamicStyle = DynamicTypeStyle(name: name) {
+                style.relativeTo = dynamicStyle
+            } else {
+                error(
+                    node.position,
+                    "\(what): relativeTo '\(name)' is not a Dynamic Type "
+                        + "style\(suggestion(for: name, among: DynamicTypeStyle.allCases.map(\.rawValue))); "
+                        + "expected \(DynamicTypeStyle.allCases.map(\.rawValue).joined(separator: ", ")) or "
+                        + "\"fixed\""
+                )
+            }
+        }
+    }
+
+    /// A role's `lineHeightMultiple` or `lineHeight` (not both).
+    mutating func decodeLineHeight(_ fields: RoleFields, _ what: String, into style: inout TextStyle) {
+        if let lineHeight = fields["lineHeight"], let multiple = fields["lineHeightMultiple"] {
+            error(
+                max(lineHeight.keyPosition, multiple.keyPosition),
+                "\(what): set either lineHeight or lineHeightMultiple, not both")
         } else if let multipleField = fields["lineHeightMultiple"]?.value {
             if let factor = multipleField.number, factor > 0 {
                 style.lineHeight = .multiple(factor)
@@ -485,10 +532,10 @@ private struct ThemeDecoder {
                 unit == "%", percent > 0
             {
                 style.lineHeight = .relativeToSize(percent / 100)
-            } else if let pt = ValueParsing.points(lineHeightField, allowRem: false), lineHeightField.members == nil,
-                pt > 0
+            } else if let points = ValueParsing.points(lineHeightField, allowRem: false),
+                lineHeightField.members == nil, points > 0
             {
-                style.lineHeight = .absolute(pt)
+                style.lineHeight = .absolute(points)
             } else {
                 error(
                     lineHeightField.position,
@@ -497,8 +544,12 @@ private struct ThemeDecoder {
                 )
             }
         }
-        if fields["tracking"] != nil, let ls = fields["letterSpacing"] {
-            error(ls.keyPosition, "\(what): letterSpacing is an alias of tracking; set only one")
+    }
+
+    /// A role's `kerning` and `tracking` (alias `letterSpacing`, not both); null removes the value.
+    mutating func decodeSpacing(_ fields: RoleFields, _ what: String, into style: inout TextStyle) {
+        if fields["tracking"] != nil, let letterSpacing = fields["letterSpacing"] {
+            error(letterSpacing.keyPosition, "\(what): letterSpacing is an alias of tracking; set only one")
         }
         for key in ["kerning", "tracking", "letterSpacing"] {
             guard let spacingField = fields[key]?.value else { continue }
@@ -517,26 +568,11 @@ private struct ThemeDecoder {
             }
             if key == "kerning" { style.kerning = spacing } else { style.tracking = spacing }
         }
-        if let italicField = fields["italic"]?.value {
-            if let isItalic = italicField.bool {
-                style.italic = isItalic
-            } else {
-                error(italicField.position, "\(what): italic must be true or false, not \(italicField.typeName)")
-            }
-        }
-        if let featuresField = fields["features"]?.value {
-            if let list = ValueParsing.features(featuresField) {
-                style.features = list
-            } else {
-                error(
-                    featuresField.position,
-                    "\(what): features must be an array of strings or a space-separated string (\"tnum ss01\"), not "
-                        + "\(featuresField.typeName)"
-                )
-            }
-        }
+    }
+
+    /// The style's out-of-range values, each at the key it names (size, tracking, …), else at the role.
+    mutating func reportLimitProblems(of style: TextStyle, _ fields: RoleFields, _ what: String) {
         for problem in style.limitProblems {
-            // Point at the key the problem names (size, tracking, …), else at the role.
             let key = ["size", "tracking", "kerning", "lineHeight"].first { problem.hasPrefix($0) }
             let keyNode =
                 key.flatMap { fields[$0] ?? ($0 == "tracking" ? fields["letterSpacing"] : nil) }
@@ -545,7 +581,6 @@ private struct ThemeDecoder {
                 keyNode?.value.position ?? fields.values.first?.keyPosition ?? SourcePosition(line: 1, column: 1),
                 "\(what): \(problem)")
         }
-        return style
     }
 
     mutating func decodePage(_ node: JSONNode, base: PageSetup) -> PageSetup {

@@ -47,11 +47,11 @@ extension Theme {
         if monospaceFamilies.isEmpty { add("monospace: the code family list must not be empty") }
 
         let paper = page.paper
-        let m = page.margins
+        let margins = page.margins
         for (side, value) in [("width", paper.width), ("height", paper.height)] {
-            if let p = TypographicLimits.problem("page.paper \(side)", value, 72...14_400) { add(p) }
+            if let problem = TypographicLimits.problem("page.paper \(side)", value, 72...14_400) { add(problem) }
         }
-        if [m.top, m.right, m.bottom, m.left].contains(where: { !$0.isFinite || $0 < 0 }) {
+        if [margins.top, margins.right, margins.bottom, margins.left].contains(where: { !$0.isFinite || $0 < 0 }) {
             add("page.margins: margins must be finite and not negative")
         } else if paper.width.isFinite, paper.height.isFinite, !(page.measure >= 72 && page.textHeight >= 72) {
             add(
@@ -59,12 +59,12 @@ extension Theme {
                     + "\(page.textHeight.wholePointsText) pt; the text area must be at least 72 × 72 pt"
             )
         }
-        if let p = TypographicLimits.problem("page.blockSpacing", page.blockSpacing, 0...1000) { add(p) }
+        if let problem = TypographicLimits.problem("page.blockSpacing", page.blockSpacing, 0...1000) { add(problem) }
 
         for family in sizeAdjustments.keys.sorted() {
             switch sizeAdjustments[family]! {
             case .points(let pt):
-                if let p = TypographicLimits.problem("sizeAdjust.\(family)", pt, -1000...1000) { add(p) }
+                if let problem = TypographicLimits.problem("sizeAdjust.\(family)", pt, -1000...1000) { add(problem) }
             case .xHeight(let original, let new):
                 if !(original.isFinite && new.isFinite && original > 0 && new > 0) {
                     add("sizeAdjust.\(family): x-height ratios must be positive finite numbers")

@@ -7,9 +7,9 @@ public enum ThemeWriter {
     /// ``ThemeLoader/decode(_:file:)`` gives back an equal theme (font folders excepted, which
     /// are written as given).
     public static func json(for theme: Theme, comment: String? = nil) -> String {
-        func string(_ s: String) -> String {
+        func string(_ text: String) -> String {
             var out = "\""
-            for scalar in s.unicodeScalars {
+            for scalar in text.unicodeScalars {
                 switch scalar {
                 case "\"": out += "\\\""
                 case "\\": out += "\\\\"
@@ -26,18 +26,18 @@ public enum ThemeWriter {
             return out + "\""
         }
         func number(_ value: Double) -> String {
-            let v = (value * 10_000).rounded() / 10_000
-            if v == v.rounded() && abs(v) < 1e9 { return String(Int(v)) }
-            var text = String(format: "%.4f", v)
+            let fourDecimals = (value * 10_000).rounded() / 10_000
+            if fourDecimals == fourDecimals.rounded() && abs(fourDecimals) < 1e9 { return String(Int(fourDecimals)) }
+            var text = String(format: "%.4f", fourDecimals)
             while text.hasSuffix("0") { text.removeLast() }
             if text.hasSuffix(".") { text.removeLast() }
             return text
         }
         func list(_ items: [String]) -> String { "[" + items.map(string).joined(separator: ", ") + "]" }
-        func spacing(_ s: LetterSpacing) -> String {
-            switch s {
+        func spacing(_ letterSpacing: LetterSpacing) -> String {
+            switch letterSpacing {
             case .points(let pt): number(pt)
-            case .percentOfSize(let p): string(number(p) + "%")
+            case .percentOfSize(let percent): string(number(percent) + "%")
             }
         }
         var lines: [String] = ["{"]
@@ -57,8 +57,9 @@ public enum ThemeWriter {
                 "\"size\": \(number(style.size))",
             ]
             switch style.lineHeight {
-            case .multiple(let m)?: fields.append("\"lineHeightMultiple\": \(number(m))")
-            case .relativeToSize(let f)?: fields.append("\"lineHeight\": \(string(number(f * 100) + "%"))")
+            case .multiple(let multiple)?: fields.append("\"lineHeightMultiple\": \(number(multiple))")
+            case .relativeToSize(let fraction)?:
+                fields.append("\"lineHeight\": \(string(number(fraction * 100) + "%"))")
             case .absolute(let pt)?: fields.append("\"lineHeight\": \(number(pt))")
             case nil: fields.append("\"lineHeight\": \"normal\"")
             }
@@ -78,11 +79,11 @@ public enum ThemeWriter {
                     separator: ", ") + "},")
         if let code = ThemeCodeSection.json(for: theme.code, string: string) { lines.append("  \"code\": \(code),") }
         let page = theme.page
-        let m = page.margins
+        let margins = page.margins
         lines.append(
             "  \"page\": { \"paper\": \(string("\(number(page.paper.width))pt x \(number(page.paper.height))pt")), "
-                + "\"margins\": { \"top\": \(number(m.top)), \"right\": \(number(m.right)), \"bottom\": "
-                + "\(number(m.bottom)), \"left\": \(number(m.left)) }, "
+                + "\"margins\": { \"top\": \(number(margins.top)), \"right\": \(number(margins.right)), \"bottom\": "
+                + "\(number(margins.bottom)), \"left\": \(number(margins.left)) }, "
                 + "\"blockSpacing\": \(number(page.blockSpacing)) }")
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"

@@ -212,11 +212,11 @@ private struct Importer {
         return matches.count == 1 ? matches[0] : nil
     }
 
-    /// Token `i`'s value with every alias followed, computed once (memoized); nil when it
+    /// Token `index`'s value with every alias followed, computed once (memoized); nil when it
     /// cannot be resolved (a warning was given) or lies on a cycle.
-    mutating func resolvedValue(of i: Int) -> JSONNode? {
-        if let done = resolvedTokens[i] { return done }
-        return follow(tokens[i].value, through: [i], visiting: [])
+    mutating func resolvedValue(of index: Int) -> JSONNode? {
+        if let done = resolvedTokens[index] { return done }
+        return follow(tokens[index].value, through: [index], visiting: [])
     }
 
     /// `node` with aliases and `$ref` pointers followed; nil (after a warning) when unresolvable.

@@ -29,7 +29,7 @@ public enum TypographicLimits {
         -> String?
     {
         guard !value.isFinite || !range.contains(value) else { return nil }
-        func text(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
+        func text(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
         return
             "\(name) must be between \(text(range.lowerBound)) and "
             + "\(text(range.upperBound))\(unit.isEmpty ? "" : " " + unit), not \(value)"
@@ -40,25 +40,32 @@ extension TextStyle {
     /// Every value of this style outside ``TypographicLimits``, as messages naming the key.
     public var limitProblems: [String] {
         var problems: [String] = []
-        if let p = TypographicLimits.problem("size", size, TypographicLimits.size) { problems.append(p) }
+        if let problem = TypographicLimits.problem("size", size, TypographicLimits.size) { problems.append(problem) }
         for (name, spacing) in [("tracking", tracking), ("kerning", kerning)] {
             switch spacing {
             case .points(let pt)?:
-                if let p = TypographicLimits.problem(name, pt, TypographicLimits.letterSpacing) { problems.append(p) }
+                if let problem = TypographicLimits.problem(name, pt, TypographicLimits.letterSpacing) {
+                    problems.append(problem)
+                }
             case .percentOfSize(let percent)?:
-                if let p = TypographicLimits.problem(name, percent, TypographicLimits.letterSpacingPercent, unit: "%") {
-                    problems.append(p)
+                if let problem = TypographicLimits.problem(
+                    name, percent, TypographicLimits.letterSpacingPercent, unit: "%")
+                {
+                    problems.append(problem)
                 }
             case nil: break
             }
         }
         switch lineHeight {
         case .absolute(let pt)?:
-            if let p = TypographicLimits.problem("lineHeight", pt, TypographicLimits.lineHeight) { problems.append(p) }
-        case .multiple(let f)?, .relativeToSize(let f)?:
-            if let p = TypographicLimits.problem("line height factor", f, TypographicLimits.lineHeightFactor, unit: "")
+            if let problem = TypographicLimits.problem("lineHeight", pt, TypographicLimits.lineHeight) {
+                problems.append(problem)
+            }
+        case .multiple(let factor)?, .relativeToSize(let factor)?:
+            if let problem = TypographicLimits.problem(
+                "line height factor", factor, TypographicLimits.lineHeightFactor, unit: "")
             {
-                problems.append(p)
+                problems.append(problem)
             }
         case nil: break
         }
@@ -71,7 +78,7 @@ extension Double {
     /// `inf`, `nan`) when it has no whole-number form an `Int` can hold: a message about an
     /// absurd value must never trap while it is being written.
     public var wholePointsText: String {
-        let r = rounded()
-        return r.isFinite && abs(r) < 1e15 ? String(Int(r)) : String(self)
+        let whole = rounded()
+        return whole.isFinite && abs(whole) < 1e15 ? String(Int(whole)) : String(self)
     }
 }

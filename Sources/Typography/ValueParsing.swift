@@ -9,36 +9,40 @@ public enum ValueParsing {
 
     /// A number with an optional unit suffix, the unit lower-cased ("" when none).
     static func splitUnit(_ text: String) -> (Double, String)? {
-        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
-        var end = t.endIndex
-        while end > t.startIndex, let c = t[t.index(before: end)].unicodeScalars.first,
-            CharacterSet.letters.contains(c) || c == "%"
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        var end = trimmed.endIndex
+        while end > trimmed.startIndex, let scalar = trimmed[trimmed.index(before: end)].unicodeScalars.first,
+            CharacterSet.letters.contains(scalar) || scalar == "%"
         {
-            end = t.index(before: end)
+            end = trimmed.index(before: end)
         }
-        guard let v = Double(t[..<end].trimmingCharacters(in: .whitespaces)), v.isFinite else { return nil }
-        return (v, String(t[end...]))
+        guard let number = Double(trimmed[..<end].trimmingCharacters(in: .whitespaces)), number.isFinite else {
+            return nil
+        }
+        return (number, String(trimmed[end...]))
     }
 
     /// A length in pt from `17`, `"17pt"`, `"17px"`, `"1.5rem"`, `"6mm"`, `"0.5cm"`, `"1in"`, or a
     /// DTCG 2025.10 dimension object `{"value": 16, "unit": "px"}`. nil otherwise.
     static func points(_ node: JSONNode, allowRem: Bool = true) -> Double? {
-        if let d = node.number { return d.isFinite ? d : nil }
-        if let s = node.string { return points(s, allowRem: allowRem) }
-        if let m = node.members, let v = node["value"]?.number, let unit = node["unit"]?.string, m.count == 2 {
-            return points("\(v)\(unit)", allowRem: allowRem)
+        if let number = node.number { return number.isFinite ? number : nil }
+        if let text = node.string { return points(text, allowRem: allowRem) }
+        if let members = node.members, let value = node["value"]?.number, let unit = node["unit"]?.string,
+            members.count == 2
+        {
+            return points("\(value)\(unit)", allowRem: allowRem)
         }
         return nil
     }
 
     static func points(_ text: String, allowRem: Bool = true) -> Double? {
-        guard let (v, unit) = splitUnit(text) else { return nil }
+        guard let (number, unit) = splitUnit(text) else { return nil }
         switch unit {
-        case "", "pt", "px": return v
-        case "rem" where allowRem: return v * remInPoints
-        case "mm": return v * 72 / 25.4
-        case "cm": return v * 72 / 2.54
-        case "in": return v * 72
+        case "", "pt", "px": return number
+        case "rem" where allowRem: return number * remInPoints
+        case "mm": return number * 72 / 25.4
+        case "cm": return number * 72 / 2.54
+        case "in": return number * 72
         default: return nil
         }
     }
@@ -46,19 +50,21 @@ public enum ValueParsing {
     /// Letter spacing: a number or `"0.5pt"`/`"0.5px"`/`"0.05rem"` → points; `"-2%"` → % of size;
     /// `"-0.02em"` → % of size (−2). nil otherwise.
     static func letterSpacing(_ node: JSONNode) -> LetterSpacing? {
-        if let d = node.number { return .points(d) }
-        if let m = node.members, m.count == 2, let v = node["value"]?.number, let unit = node["unit"]?.string {
-            return letterSpacing("\(v)\(unit)")
+        if let number = node.number { return .points(number) }
+        if let members = node.members, members.count == 2, let value = node["value"]?.number,
+            let unit = node["unit"]?.string
+        {
+            return letterSpacing("\(value)\(unit)")
         }
-        guard let s = node.string else { return nil }
-        return letterSpacing(s)
+        guard let text = node.string else { return nil }
+        return letterSpacing(text)
     }
 
     static func letterSpacing(_ text: String) -> LetterSpacing? {
-        guard let (v, unit) = splitUnit(text) else { return nil }
+        guard let (number, unit) = splitUnit(text) else { return nil }
         switch unit {
-        case "%": return .percentOfSize(v)
-        case "em": return .percentOfSize(v * 100)
+        case "%": return .percentOfSize(number)
+        case "em": return .percentOfSize(number * 100)
         default: return points(text).map { .points($0) }
         }
     }
@@ -85,8 +91,8 @@ public enum ValueParsing {
 
     /// Feature list from an array of strings or one string split at spaces and commas.
     static func features(_ node: JSONNode) -> [String]? {
-        if let s = node.string {
-            return s.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+        if let text = node.string {
+            return text.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
         }
         guard let items = node.array else { return nil }
         let strings = items.compactMap(\.string)

@@ -96,10 +96,10 @@ func fileSize(_ path: String) -> Int {
     ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
 }
 
-/// `a ÷ b` when both are known and `b` is above zero.
-func quotient(_ a: Double?, _ b: Double?) -> Double? {
-    guard let a, let b, b > 0 else { return nil }
-    return a / b
+/// `dividend ÷ divisor` when both are known and `divisor` is above zero.
+func quotient(_ dividend: Double?, _ divisor: Double?) -> Double? {
+    guard let dividend, let divisor, divisor > 0 else { return nil }
+    return dividend / divisor
 }
 
 func loadAverage() -> String {
@@ -134,16 +134,16 @@ var only: Set<String>?
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     func value() -> String {
-        guard let v = arguments.next() else { fail("\(argument) needs a value; \(usage)") }
-        return v
+        guard let next = arguments.next() else { fail("\(argument) needs a value; \(usage)") }
+        return next
     }
     switch argument {
     case "--typeset": typesetPath = value()
     case "--floor": floorPath = value()
     case "--corpus": corpus = value()
     case "--pairs", "--runs", "--rounds":
-        guard let n = Int(value()), n > 0 else { fail("\(argument) needs a whole number above 0") }
-        pairsOverride = n
+        guard let count = Int(value()), count > 0 else { fail("\(argument) needs a whole number above 0") }
+        pairsOverride = count
     case "--only":
         var names = Set(value().split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) })
         if names.remove("corpus") != nil { names.formUnion(corpusRows.map(\.id)) }
@@ -328,15 +328,15 @@ if selected("composer") {
     try pdftotext.run()
     let xml = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     pdftotext.waitUntilExit()
-    let f = CompositionFigures(pdftotextXML: xml)
+    let figures = CompositionFigures(pdftotextXML: xml)
     say("")
     say(
         """
         Composer: justified 90 mm, Inter 10.5 pt: \(typesetPages(run).map(String.init) ?? "?") pages in \
         \(String(format: "%.2f", run.seconds)) s; \
-        \(f.lines) justified lines, word-space stretch p95 \(String(format: "%.2f", f.p95))×, max \
-        \(String(format: "%.2f", f.max))×, \
-        \(f.loose) lines over 1.5×, \(f.hyphenated) hyphenated line ends
+        \(figures.lines) justified lines, word-space stretch p95 \(String(format: "%.2f", figures.p95))×, max \
+        \(String(format: "%.2f", figures.max))×, \
+        \(figures.loose) lines over 1.5×, \(figures.hyphenated) hyphenated line ends
         """)
 }
 say("")

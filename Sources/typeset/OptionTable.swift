@@ -225,8 +225,10 @@ enum OptionTable {
             let width = min(30, command.options.map { label($0).count }.max() ?? 0)
             text += "\noptions:\n"
             for option in command.options {
-                let l = label(option)
-                text += "  " + l + String(repeating: " ", count: max(1, width - l.count + 2)) + option.help + "\n"
+                let optionLabel = label(option)
+                text +=
+                    "  " + optionLabel + String(repeating: " ", count: max(1, width - optionLabel.count + 2))
+                    + option.help + "\n"
             }
         }
         if !command.notes.isEmpty { text += "\n" + command.notes + "\n" }
@@ -248,8 +250,8 @@ enum OptionTable {
 
     /// The man page, `typeset.1`, in roff (man(7) macros).
     static func manPage(version: String) -> String {
-        func roff(_ s: String) -> String {
-            s.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+        func roff(_ text: String) -> String {
+            text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
                 .split(separator: "\n", omittingEmptySubsequences: false)
                 .map { $0.hasPrefix(".") || $0.hasPrefix("'") ? "\\&" + $0 : String($0) }.joined(separator: "\n")
         }
@@ -326,8 +328,8 @@ enum OptionTable {
 
     /// A zsh completion script (`#compdef typeset`), through `_arguments`.
     static func zshCompletion() -> String {
-        func quote(_ s: String) -> String {
-            s.replacingOccurrences(of: "'", with: "'\\''").replacingOccurrences(of: "[", with: "\\[")
+        func quote(_ text: String) -> String {
+            text.replacingOccurrences(of: "'", with: "'\\''").replacingOccurrences(of: "[", with: "\\[")
                 .replacingOccurrences(of: "]", with: "\\]").replacingOccurrences(of: ":", with: "\\:")
         }
         var functions = ""

@@ -125,10 +125,10 @@ enum RenderCommand {
         }
         let format = outputFormat(args)
         if format != "pdf" {
-            guard let f = PagePreview.Format(rawValue: format) else {
+            guard let previewFormat = PagePreview.Format(rawValue: format) else {
                 throw UsageError("--format takes pdf, png or svg, not '\(format)'")
             }
-            var preview = PagePreview(format: f)
+            var preview = PagePreview(format: previewFormat)
             if let pages = args.value("--pages") {
                 guard let set = PagePreview.pages(pages) else {
                     throw UsageError("--pages takes page numbers and ranges such as 1-3,7 or 2-, not '\(pages)'")
@@ -136,11 +136,11 @@ enum RenderCommand {
                 preview.pages = set
             }
             if let dpi = args.value("--dpi") {
-                guard let d = Double(dpi), (1...2400).contains(d) else {
+                guard let resolution = Double(dpi), (1...2400).contains(resolution) else {
                     throw UsageError("--dpi takes a resolution from 1 to 2400, not '\(dpi)'")
                 }
-                if f != .png { throw UsageError("--dpi goes with --format png") }
-                preview.dpi = d
+                if previewFormat != .png { throw UsageError("--dpi goes with --format png") }
+                preview.dpi = resolution
             }
             options.preview = preview
         } else if args.value("--pages") != nil || args.value("--dpi") != nil {
@@ -216,13 +216,13 @@ enum RenderCommand {
     /// Margins written as CSS `margin` (1 to 4 lengths, each with a unit: Typst and CSS want
     /// units, and a bare number is refused rather than guessed), from an option or `-V`.
     static func margins(_ text: String, from source: String) throws -> Margins {
-        guard let m = Margins(css: text) else {
+        guard let margins = Margins(css: text) else {
             throw UsageError(
                 "\(source) takes 1 to 4 lengths, each with a unit (mm, cm, in, pt), as CSS margin ('20mm', '20mm "
                     + "25mm'), not '\(text)'"
             )
         }
-        return m
+        return margins
     }
 
     /// Paper and margins given on the command line must leave a text area, as every theme's
@@ -237,11 +237,12 @@ enum RenderCommand {
         guard
             !(page.measure >= 72 && page.textHeight >= 72 && page.paper.width <= 14_400 && page.paper.height <= 14_400)
         else { return }
-        let m = page.margins
+        let margins = page.margins
+        let sides = [margins.top, margins.right, margins.bottom, margins.left].map(\.wholePointsText)
         throw UsageError(
             "\(named.joined(separator: " with ")): paper \(page.paper.width.wholePointsText) × "
                 + "\(page.paper.height.wholePointsText) pt less margins "
-                + "\([m.top, m.right, m.bottom, m.left].map(\.wholePointsText).joined(separator: " ")) pt leaves a "
+                + "\(sides.joined(separator: " ")) pt leaves a "
                 + "text area of "
                 + "\(page.measure.wholePointsText) × \(page.textHeight.wholePointsText) pt; it must be at least 72 × "
                 + "72 pt (1 in)"
@@ -281,10 +282,10 @@ enum RenderCommand {
 
     static func jobCount(_ args: ParsedArguments) throws -> Int {
         guard let text = args.value("--jobs") else { return ProcessInfo.processInfo.activeProcessorCount }
-        guard let n = Int(text), (1...256).contains(n) else {
+        guard let count = Int(text), (1...256).contains(count) else {
             throw UsageError("-j takes a number of jobs from 1 to 256, not '\(text)'")
         }
-        return n
+        return count
     }
 
     /// The options a child process gets: every option given, except those that choose outputs
@@ -358,13 +359,13 @@ enum Messages {
         struct Line: Encodable {
             var file: String?, line: Int?, column: Int?, severity: String, kind: String, message: String
             func encode(to encoder: Encoder) throws {
-                var c = encoder.container(keyedBy: CodingKeys.self)
-                try c.encode(file, forKey: .file)
-                try c.encode(line, forKey: .line)
-                try c.encode(column, forKey: .column)
-                try c.encode(severity, forKey: .severity)
-                try c.encode(kind, forKey: .kind)
-                try c.encode(message, forKey: .message)
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(file, forKey: .file)
+                try container.encode(line, forKey: .line)
+                try container.encode(column, forKey: .column)
+                try container.encode(severity, forKey: .severity)
+                try container.encode(kind, forKey: .kind)
+                try container.encode(message, forKey: .message)
             }
             enum CodingKeys: String, CodingKey { case file, line, column, severity, kind, message }
         }
@@ -380,12 +381,12 @@ enum Messages {
     /// (a stable sort); those with no position — from the command line, the theme, the fonts —
     /// first, as the run met them before the document.
     static func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
-        func key(_ d: Diagnostic) -> (String, Int, Int) {
-            (d.location?.file ?? "", d.location?.line ?? 0, d.location?.column ?? 0)
+        func key(_ diagnostic: Diagnostic) -> (String, Int, Int) {
+            (diagnostic.location?.file ?? "", diagnostic.location?.line ?? 0, diagnostic.location?.column ?? 0)
         }
-        return diagnostics.enumerated().sorted { a, b in
-            let (ka, kb) = (key(a.element), key(b.element))
-            return ka != kb ? ka < kb : a.offset < b.offset
+        return diagnostics.enumerated().sorted { lhs, rhs in
+            let (lhsKey, rhsKey) = (key(lhs.element), key(rhs.element))
+            return lhsKey != rhsKey ? lhsKey < rhsKey : lhs.offset < rhs.offset
         }.map(\.element)
     }
 
@@ -400,7 +401,7 @@ enum Messages {
     static func report(_ report: RenderReport, output: String, quiet: Bool, format: Format = .text) {
         guard !quiet else { return }
         if format == .json {
-            for d in sorted(report.diagnostics) { error(json(TypesetProblem(d))) }
+            for diagnostic in sorted(report.diagnostics) { error(json(TypesetProblem(diagnostic))) }
             return
         }
         for diagnostic in sorted(report.diagnostics) { error(line(diagnostic)) }
@@ -420,21 +421,23 @@ enum Messages {
     static func failure(_ error: TypesetError, format: Format) {
         if format == .json {
             // In source order too (stable: ties keep the order found).
-            let problems = error.problems.enumerated().sorted { a, b in
-                let (ka, kb) = (
-                    (a.element.file ?? "", a.element.line ?? 0, a.element.column ?? 0),
-                    (b.element.file ?? "", b.element.line ?? 0, b.element.column ?? 0)
+            let problems = error.problems.enumerated().sorted { lhs, rhs in
+                let (lhsKey, rhsKey) = (
+                    (lhs.element.file ?? "", lhs.element.line ?? 0, lhs.element.column ?? 0),
+                    (rhs.element.file ?? "", rhs.element.line ?? 0, rhs.element.column ?? 0)
                 )
-                return ka != kb ? ka < kb : a.offset < b.offset
+                return lhsKey != rhsKey ? lhsKey < rhsKey : lhs.offset < rhs.offset
             }
-            for p in problems { self.error(json(p.element)) }
+            for problem in problems { self.error(json(problem.element)) }
             return
         }
         if case .warningsAreErrors(let diagnostics) = error {
-            for d in sorted(diagnostics) { self.error(line(d)) }
-            let n = diagnostics.count
+            for diagnostic in sorted(diagnostics) { self.error(line(diagnostic)) }
+            let count = diagnostics.count
             self.error(
-                "\(n) warning\(n == 1 ? "" : "s") treated as error\(n == 1 ? "" : "s") (--strict); nothing written")
+                "\(count) warning\(count == 1 ? "" : "s") treated as error\(count == 1 ? "" : "s") (--strict); "
+                    + "nothing written"
+            )
             return
         }
         self.error(error.description)

@@ -11,13 +11,13 @@ enum ThemeOptions {
             theme: args.value("--theme"), fontFolders: args.all("--fonts"),
             family: args.value("--family"), boldText: args.has("--bold-text"))
         if let category = args.value("--size-category") {
-            guard let c = SizeCategory(name: category) else {
+            guard let sizeCategory = SizeCategory(name: category) else {
                 throw UsageError(
                     "unknown size category '\(category)' (xSmall, small, medium, large, xLarge, xxLarge, xxxLarge, "
                         + "AX1…AX5)"
                 )
             }
-            request.sizeCategory = c
+            request.sizeCategory = sizeCategory
         }
         if let adjust = args.value("--size-adjust") {
             if ["x-height", "xheight"].contains(adjust.lowercased()) {
