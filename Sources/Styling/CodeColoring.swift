@@ -114,7 +114,13 @@ extension Styler {
             }
         }
         for span in spans where span.start >= position && span.start + span.length <= bytes.count {
-            append(position..<span.start, base)
+            // Spaces and line ends between two tokens take the previous token's style: they
+            // draw no ink, and a monospaced face's space has one advance in every weight, so
+            // the line sets the same with fewer runs (each run is a shaping item and a fill
+            // colour change in the PDF).
+            let gap = position..<span.start
+            let blank = bytes[gap].allSatisfy { $0 == 0x20 || $0 == 0x0A }
+            append(gap, blank ? (runs.last?.style ?? base) : base)
             var style = base
             if let tokenStyle = theme.code.style(for: span.token) {
                 style.color = tokenStyle.color

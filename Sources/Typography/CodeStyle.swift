@@ -139,7 +139,9 @@ public struct CodeStyle: Hashable, Sendable {
     public static let builtIn: [String: CodeStyle] = ["light": .light, "dark": .dark]
 
     /// Dark colours on a light grey panel, in the spirit of GitHub's light theme; each meets WCAG
-    /// 2.1 AA contrast (4.5:1) against `#F3F4F7`, the default theme's `codeBackground`.
+    /// 2.1 AA contrast (4.5:1) against `#F3F4F7`, the default theme's `codeBackground`. Operators
+    /// and punctuation keep the text colour, as on GitHub: a colour of their own would differ
+    /// from the text's by too little to read, and each colour change costs a run.
     public static let light = CodeStyle(
         name: "light", background: nil, text: nil,
         tokens: palette([
@@ -151,12 +153,12 @@ public struct CodeStyle: Hashable, Sendable {
             (.comment, "#5F6670", false, true), (.documentation, "#5F6670", false, true),
             (.annotation, "#8A4600", false, true), (.alert, "#A01E2B", true, true),
             (.preprocessor, "#8A4600", false, false), (.import, "#A01E2B", false, false),
-            (.attribute, "#8A4600", false, false), (.operator, "#24292F", false, false),
+            (.attribute, "#8A4600", false, false),
             (.error, "#B00020", false, false),
         ]))
 
     /// Light colours on a near-black panel (`#1E2127`), in the spirit of One Dark; each meets
-    /// WCAG 2.1 AA contrast (4.5:1) against that panel.
+    /// WCAG 2.1 AA contrast (4.5:1) against that panel. Operators keep the text colour.
     public static let dark = CodeStyle(
         name: "dark", background: RGBAColor(hex: "#1E2127")!, text: RGBAColor(hex: "#D7DAE0")!,
         tokens: palette([
@@ -168,7 +170,7 @@ public struct CodeStyle: Hashable, Sendable {
             (.comment, "#8B93A1", false, true), (.documentation, "#8B93A1", false, true),
             (.annotation, "#C678DD", false, true), (.alert, "#E06C75", true, true),
             (.preprocessor, "#C678DD", false, false), (.import, "#C678DD", false, false),
-            (.attribute, "#D19A66", false, false), (.operator, "#ABB2BF", false, false),
+            (.attribute, "#D19A66", false, false),
             (.error, "#FF7B85", false, false),
         ]))
 
