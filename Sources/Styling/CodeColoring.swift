@@ -81,6 +81,25 @@ extension Styler {
         }
     }
 
+    /// The language a span's classes name for the code span it holds alone
+    /// (`` `print(1)`{.python} ``): its first class a syntax definition knows; nil otherwise.
+    static func inlineCodeLanguage(_ attributes: Attributes, _ children: [Inline]) -> String? {
+        guard children.count == 1, case .code = children[0] else { return nil }
+        return attributes.classes.first { CodeHighlighter.definition(forLanguage: $0) != nil }
+    }
+
+    /// Inline code as runs of `base`: highlighted in ``inlineCodeLanguage`` (the language of
+    /// the span around it), else one run; in the code text colour when highlighted or when the
+    /// theme gives code a background of its own.
+    func inlineCodeRuns(_ code: String, base: RunStyle) -> [StyledRun] {
+        var style = base
+        let definition = inlineCodeLanguage.flatMap(CodeHighlighter.definition(forLanguage:))
+        if definition != nil || theme.code.background != nil {
+            style.color = plainCodeColor(inherited: style.color)
+        }
+        return codeRuns(code, definition: definition, base: style)
+    }
+
     /// The colour of code that is no token: the theme's code text colour, else `inherited`.
     func plainCodeColor(inherited: RGBAColor) -> RGBAColor {
         theme.code.text ?? inherited

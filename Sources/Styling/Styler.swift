@@ -1,4 +1,3 @@
-import CodeHighlighting
 import DocumentModel
 import Foundation
 import Typography
@@ -886,11 +885,7 @@ public struct Styler: Sendable {
                 c.background = theme.code.background ?? theme.color(named: "codeBackground")
                 var style = c.runStyle
                 style.isCode = true
-                let definition = inlineCodeLanguage.flatMap(CodeHighlighter.definition(forLanguage:))
-                if definition != nil || theme.code.background != nil {
-                    style.color = plainCodeColor(inherited: style.color)
-                }
-                runs += codeRuns(code, definition: definition, base: style)
+                runs += inlineCodeRuns(code, base: style)
             case .link(let destination, _, let children):
                 var c = cascade
                 c.link = linkTarget(destination)
@@ -935,9 +930,8 @@ public struct Styler: Sendable {
                     appendRuns(children, cascade: cascade, to: &runs)
                 }
             case .span(var attributes, let children):
-                var language: String?
+                let language = Styler.inlineCodeLanguage(attributes, children)
                 if children.count == 1, case .code = children[0] {
-                    language = attributes.classes.first { CodeHighlighter.definition(forLanguage: $0) != nil }
                     // A code span's other classes name its language (Pandoc): not roles.
                     attributes.classes = attributes.classes.filter {
                         TextRole(name: $0) != nil || StyleOverrides.pandocClasses.contains($0.lowercased())
