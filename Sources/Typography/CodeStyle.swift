@@ -141,7 +141,8 @@ public struct CodeStyle: Hashable, Sendable {
     /// Dark colours on a light grey panel, in the spirit of GitHub's light theme; each meets WCAG
     /// 2.1 AA contrast (4.5:1) against `#F3F4F7`, the default theme's `codeBackground`. Operators
     /// and punctuation keep the text colour, as on GitHub: a colour of their own would differ
-    /// from the text's by too little to read, and each colour change costs a run.
+    /// from the text's by too little to read, and each colour change costs a run. Keywords are
+    /// bold; nothing is italic (the CJK fallback of code has no italic face).
     public static let light = CodeStyle(
         name: "light", background: nil, text: nil,
         tokens: palette([
@@ -150,8 +151,8 @@ public struct CodeStyle: Hashable, Sendable {
             (.builtIn, "#0B5CAD", false, false), (.variable, "#8A4600", false, false),
             (.constant, "#0550AE", false, false), (.number, "#0550AE", false, false),
             (.string, "#0A5C2F", false, false), (.escape, "#0550AE", false, false),
-            (.comment, "#5F6670", false, true), (.documentation, "#5F6670", false, true),
-            (.annotation, "#8A4600", false, true), (.alert, "#A01E2B", true, true),
+            (.comment, "#5F6670", false, false), (.documentation, "#5F6670", false, false),
+            (.annotation, "#8A4600", false, false), (.alert, "#A01E2B", true, false),
             (.preprocessor, "#8A4600", false, false), (.import, "#A01E2B", false, false),
             (.attribute, "#8A4600", false, false),
             (.error, "#B00020", false, false),
@@ -167,8 +168,8 @@ public struct CodeStyle: Hashable, Sendable {
             (.builtIn, "#56B6C2", false, false), (.variable, "#E5C07B", false, false),
             (.constant, "#D19A66", false, false), (.number, "#D19A66", false, false),
             (.string, "#98C379", false, false), (.escape, "#56B6C2", false, false),
-            (.comment, "#8B93A1", false, true), (.documentation, "#8B93A1", false, true),
-            (.annotation, "#C678DD", false, true), (.alert, "#E06C75", true, true),
+            (.comment, "#8B93A1", false, false), (.documentation, "#8B93A1", false, false),
+            (.annotation, "#C678DD", false, false), (.alert, "#E06C75", true, false),
             (.preprocessor, "#C678DD", false, false), (.import, "#C678DD", false, false),
             (.attribute, "#D19A66", false, false),
             (.error, "#FF7B85", false, false),
