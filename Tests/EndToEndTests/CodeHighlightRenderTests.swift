@@ -98,6 +98,7 @@ import Typography
     @Test func nineteenLanguagesColourKeywordsStringsCommentsAndNumbers() throws {
         let (pdf, report) = try Render.markdown(Self.markdown(Self.samples), name: "code-languages")
         #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
+        #expect(try PDFProbe.qpdfClean(pdf))
         let stretches = try PDFColoredText.read(pdf)
         for sample in Self.samples {
             for (fragment, token) in sample.expected {
@@ -165,6 +166,19 @@ import Typography
             $0.text.contains("def") && $0.color == Theme.default.textColor.hex.lowercased()
         }
         #expect(!plainDef.isEmpty, "the inline `def` with no language stays plain")
+    }
+
+    /// A long highlighted block (thousands of coloured runs in one paragraph, laid out in many
+    /// pieces) renders in time linear in its length: eight times the lines take at most about
+    /// eight times as long (quadratic: 64 times).
+    @Test(.slow) func aLongHighlightedBlockRendersInLinearTime() throws {
+        func block(_ lines: Int) -> String {
+            let body = (0..<lines).map { "def f\($0)(x): return x * \($0)  # note \"q\"" }
+            return "```python\n" + body.joined(separator: "\n") + "\n```\n"
+        }
+        let smallSeconds = try Timing.bestSeconds { _ = try Render.markdown(block(200), name: "code-long-small") }
+        let largeSeconds = try Timing.bestSeconds { _ = try Render.markdown(block(1_600), name: "code-long-large") }
+        #expect(largeSeconds < 16 * smallSeconds, "\(smallSeconds) s for 200 lines, \(largeSeconds) s for 1,600")
     }
 
     /// A theme's code style (here the built-in dark one) colours the tokens.
