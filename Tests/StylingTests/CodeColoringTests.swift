@@ -46,5 +46,9 @@ import Typography
         theme.code.highlights = false
         #expect(codeRuns(block, theme: theme).count == 1)
         #expect(codeRuns(block).count > 1)
+        let document = MarkdownParser.parse("---\nhighlight: maybe\n---\n\n" + block, file: "t.md").document
+        let styled = Styler.style(document, theme: .default)
+        #expect(styled.diagnostics.contains { $0.message.contains("'highlight' is true or false, not 'maybe'") })
+        #expect(styled.blocks.flatMap(\.paragraphs).flatMap(\.runs).count > 1)
     }
 }
