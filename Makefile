@@ -15,7 +15,7 @@ APT_PACKAGES = pkg-config libpango1.0-dev libcairo2-dev libfontconfig-dev libfre
   poppler-utils qpdf time
 STAMP = .build/.deps-installed
 
-.PHONY: all deps build test test-fast corpus-check showcase specimens bench bench-dir fuzz fonts-extra clean check-layering check-functions commit-info library-example install format lint
+.PHONY: all deps build pdf-check test test-fast corpus-check showcase specimens bench bench-dir fuzz fonts-extra clean check-layering check-functions commit-info library-example install format lint
 
 all: build
 
@@ -49,15 +49,28 @@ $(SPEC_JSON):
 	  markdown_it_py-4.3.0/tests/test_cmark_spec/commonmark.json
 	@test -s $@
 
+# The PDF/UA-1 and PDF/A checker (page-validation on PyPI: a Rust checker with Python
+# bindings, `page.validate_pdf(path, profile="ua1")`) and pypdf (a second text extractor), in
+# a virtual environment under .build/ (made once, never part of the repository).
+PDF_CHECK = .build/pdf-check/bin/python
+PDF_CHECK_PACKAGES = page-validation==0.11.0 pypdf==7.1.1
+$(PDF_CHECK):
+	python3 -m venv .build/pdf-check
+	.build/pdf-check/bin/pip install --quiet $(PDF_CHECK_PACKAGES)
+	@$@ -c 'import page, pypdf'
+pdf-check: $(PDF_CHECK)
+
 # The README's test command: layering check, then every unit and end-to-end test.
-test: deps check-layering build library-example $(SPEC_JSON)
+test: deps check-layering build library-example $(SPEC_JSON) $(PDF_CHECK)
 	TYPESET_BIN=$(CURDIR)/$(BIN) TYPESET_COMMONMARK_SPEC=$(CURDIR)/$(SPEC_JSON) TYPESET_REQUIRE_SPEC=1 \
+	  TYPESET_PDF_CHECK=$(CURDIR)/$(PDF_CHECK) \
 	  $(SWIFT) test 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
 
 # Every test but those marked `.slow` (scaling, memory peaks, fuzzing, huge inputs): the
 # layering check, the release binary and the suites, without the library example.
-test-fast: deps check-layering build $(SPEC_JSON)
+test-fast: deps check-layering build $(SPEC_JSON) $(PDF_CHECK)
 	TYPESET_BIN=$(CURDIR)/$(BIN) TYPESET_COMMONMARK_SPEC=$(CURDIR)/$(SPEC_JSON) TYPESET_SKIP_SLOW=1 \
+	  TYPESET_PDF_CHECK=$(CURDIR)/$(PDF_CHECK) \
 	  $(SWIFT) test 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
 
 # The README's Library example, built and run as a package of its own that depends on this

@@ -24,7 +24,13 @@ struct BlockLayout {
     /// all of its rows at once; other blocks are laid out whole, then handed on.
     /// - Throws: what `emit` throws.
     func layOut(_ block: StyledBlock, emit: (Item) throws -> Void) rethrows {
-        let path = block.structure.isEmpty ? defaultStructure(for: block) : block.structure
+        var path = block.structure.isEmpty ? defaultStructure(for: block) : block.structure
+        // A paragraph set in one language (`::: {lang=fr}`) carries it on its element (`/Lang`).
+        if case .paragraph(let paragraph) = block.content, let language = paragraph.runs.first?.style.language,
+            paragraph.runs.allSatisfy({ $0.style.language == language }), let leaf = path.last, leaf.role != .artifact
+        {
+            path[path.count - 1].language = language
+        }
         var finishing = ItemFinishing(layout: self, block: block, path: path)
         switch block.content {
         case .table(let table):
@@ -274,12 +280,14 @@ struct BlockLayout {
         let style = paragraph.style
         let width = max(12, measure - style.leftIndent - style.rightIndent)
         var linksBefore = 0
+        var wordSpaces = WordSpaces(paragraph)
         let grid = LineGrid(shaper: shaper, style: style)
         let x0 = left + style.leftIndent
         try shaper.shape(paragraph, width: width) { group in
             try groupItems(
                 group, boxes: grid.boxes(for: group.lines), paragraph: paragraph, background: background,
-                padding: padding, path: path, x0: x0, width: width, linksBefore: &linksBefore, emit: emit)
+                padding: padding, path: path, x0: x0, width: width, linksBefore: &linksBefore,
+                wordSpaces: &wordSpaces, emit: emit)
         }
     }
 
@@ -288,7 +296,7 @@ struct BlockLayout {
     private func groupItems(
         _ group: ShapedLineGroup, boxes: [LineGrid.Box], paragraph: StyledParagraph,
         background: RGBAColor?, padding: Double, path: [StructureElement], x0: Double,
-        width: Double, linksBefore: inout Int, emit: (Item) throws -> Void
+        width: Double, linksBefore: inout Int, wordSpaces: inout WordSpaces, emit: (Item) throws -> Void
     ) rethrows {
         let style = paragraph.style
         let n = group.lineCount
@@ -312,7 +320,9 @@ struct BlockLayout {
                     item.elements.append(.text(markerLine, x: x0 - gap - markerLine.width, baseline: baseline))
                 }
             }
-            item.elements += StructureMarks.line(line, x: x0, baseline: baseline, path: path, linksBefore: linksBefore)
+            item.elements += StructureMarks.line(
+                line, x: x0, baseline: baseline, path: path, linksBefore: linksBefore,
+                endsBetweenWords: i < n - 1 && wordSpaces.endsBetweenWords(line))
             linksBefore += line.links.count
             if style.guides {
                 item.elements =

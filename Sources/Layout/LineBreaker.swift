@@ -179,22 +179,25 @@ public struct LineBreaker: Sendable {
         return Result(lines: lines, emergency: true, overfull: overfull)
     }
 
-    private func fitness(_ r: Double) -> Int { r < -0.5 ? 3 : r <= 0.5 ? 2 : r <= 1 ? 1 : 0 }
+    /// TeX's fitness class of a line set at adjustment `ratio`: 3 tight, 2 decent, 1 loose,
+    /// 0 very loose.
+    private func fitness(_ ratio: Double) -> Int { ratio < -0.5 ? 3 : ratio <= 0.5 ? 2 : ratio <= 1 ? 1 : 0 }
 
     /// The first item of a line that starts after a break at `i`: glue and penalties vanish
     /// at a line start (up to the next box or forced break).
     private func lineStart(after i: Int, _ items: [Item]) -> Int {
-        var j = i
-        if items[j].kind != .box { j += 1 }
-        while j < items.count, items[j].kind != .box, !(items[j].kind == .penalty && items[j].cost == -.infinity) {
-            j += 1
+        var start = i
+        if items[start].kind != .box { start += 1 }
+        while start < items.count, items[start].kind != .box,
+            !(items[start].kind == .penalty && items[start].cost == -.infinity)
+        {
+            start += 1
         }
-        return j
+        return start
     }
 
     /// One pass of the search; nil when no feasible breaks exist (never nil when `emergency`).
     private func search(_ items: [Item], width: Double, tolerance: Double, emergency: Bool) -> [Line]? {
-        let p = parameters
         let count = items.count
         // Running sums of the items before item `i` (boxes and glue; penalties count only at a
         // break), kept as the loop goes, not as arrays over the whole paragraph: a node keeps
@@ -247,8 +250,8 @@ public struct LineBreaker: Sendable {
                 let head = nodes[group.lowerBound]
                 let natural = widthBefore - head.totalWidth + breakWidth
                 let available = width + item.hang
-                let stretch = p.raggedStretch ?? (stretchBefore - head.totalStretch)
-                let shrink = p.raggedStretch == nil ? shrinkBefore - head.totalShrink : 0
+                let stretch = parameters.raggedStretch ?? (stretchBefore - head.totalStretch)
+                let shrink = parameters.raggedStretch == nil ? shrinkBefore - head.totalShrink : 0
                 let ratio = adjustmentRatio(
                     natural: natural, available: available, stretch: stretch, shrink: shrink,
                     forced: forced, width: width)
@@ -259,29 +262,23 @@ public struct LineBreaker: Sendable {
                 }
                 survivors.append(group)
                 if ratio > tolerance { continue }
-                let badness = ratio.isInfinite ? 1e7 : min(1e7, 100 * pow3(abs(ratio)))
-                var lineDemerits = (p.linePenalty + badness) * (p.linePenalty + badness)
-                if isPenalty && item.cost > 0 {
-                    lineDemerits += item.cost * item.cost
-                } else if isPenalty && item.cost < 0 && !forced {
-                    lineDemerits -= item.cost * item.cost
-                }
-                let f = fitness(ratio)
+                let lineDemerits = demerits(ratio: ratio, at: item, forced: forced)
+                let lineFitness = fitness(ratio)
                 let runt =
-                    isLast && head.position >= 0 && natural < width * p.shortLastLine
+                    isLast && head.position >= 0 && natural < width * parameters.shortLastLine
                     && !(head.position + 1..<i).contains(where: { items[$0].kind == .glue })
                 for a in group where !dominated[a] {
                     let node = nodes[a]
                     let hyphens = hyphenated ? node.hyphens + 1 : 0
-                    if hyphens > p.maxConsecutiveHyphens && !emergency { continue }
+                    if hyphens > parameters.maxConsecutiveHyphens && !emergency { continue }
                     // The same additions in the same order as for one node at a time.
                     var demerits = lineDemerits
-                    if hyphenated && node.hyphenated { demerits += p.doubleHyphenDemerits }
-                    if isLast && node.hyphenated { demerits += p.finalHyphenDemerits }
-                    if abs(f - node.fitness) > 1 { demerits += p.adjacentDemerits }
-                    if runt { demerits += p.shortLastLineDemerits }
+                    if hyphenated && node.hyphenated { demerits += parameters.doubleHyphenDemerits }
+                    if isLast && node.hyphenated { demerits += parameters.finalHyphenDemerits }
+                    if abs(lineFitness - node.fitness) > 1 { demerits += parameters.adjacentDemerits }
+                    if runt { demerits += parameters.shortLastLineDemerits }
                     demerits += node.demerits
-                    let key = f * 3 + min(hyphens, 2)
+                    let key = lineFitness * 3 + min(hyphens, 2)
                     if demerits < best[key].demerits {
                         best[key] = (demerits, a, ratio)
                         found = true
@@ -289,30 +286,17 @@ public struct LineBreaker: Sendable {
                 }
             }
             swap(&active, &survivors)
-            if !found && active.isEmpty && emergency, let a = lastResort {
+            if !found && active.isEmpty && emergency, let dropped = lastResort {
                 // Nothing fits: leave one line overfull from the last dropped node.
-                best[2 * 3] = (nodes[a].demerits + 1e8, a, -1)
+                best[2 * 3] = (nodes[dropped].demerits + 1e8, dropped, -1)
                 found = true
             }
             if !found { continue }
-            // The sums before the next line's first item: those before this one plus the items
-            // from here to there, added in order.
-            let (afterWidth, afterStretch, afterShrink) = sums(
-                after: i, items, width: widthBefore, stretch: stretchBefore,
-                shrink: shrinkBefore)
             if forced { active.removeAll(keepingCapacity: true) }  // nothing reaches across a forced break
             let first = nodes.count
-            for key in 0..<slots where best[key].from >= 0 {
-                let candidate = best[key]
-                nodes.append(
-                    Node(
-                        position: i, line: nodes[candidate.from].line + 1, fitness: key / 3, hyphens: key % 3,
-                        totalWidth: afterWidth, totalStretch: afterStretch, totalShrink: afterShrink,
-                        widthBefore: widthBefore, demerits: candidate.demerits, previous: candidate.from,
-                        ratio: candidate.ratio, hyphenated: hyphenated))
-                dominated.append(false)
-            }
-            markDominated(nodes, from: first, &dominated)
+            appendNodes(
+                at: i, items, best: best, sumsBefore: (widthBefore, stretchBefore, shrinkBefore),
+                hyphenated: hyphenated, to: &nodes, dominated: &dominated)
             active.append(first..<nodes.count)
             if nodes.count >= nodeLimit {
                 compact(&nodes, dominated: &dominated, active: &active, lastResort: &lastResort, settled: &settled)
@@ -320,6 +304,48 @@ public struct LineBreaker: Sendable {
             }
         }
         return chosenLines(items, nodes: nodes, active: active, settled: settled)
+    }
+
+    /// The demerits of a line set at adjustment `ratio` that ends at `item` (a `forced` break
+    /// or not), before the terms that depend on the line before it: (line penalty + badness)²,
+    /// plus the square of a positive penalty's cost, less that of a negative one (Knuth &
+    /// Plass 1981, eq. 8).
+    private func demerits(ratio: Double, at item: Item, forced: Bool) -> Double {
+        let badness = ratio.isInfinite ? 1e7 : min(1e7, 100 * pow3(abs(ratio)))
+        var lineDemerits = (parameters.linePenalty + badness) * (parameters.linePenalty + badness)
+        if item.kind == .penalty && item.cost > 0 {
+            lineDemerits += item.cost * item.cost
+        } else if item.kind == .penalty && item.cost < 0 && !forced {
+            lineDemerits -= item.cost * item.cost
+        }
+        return lineDemerits
+    }
+
+    /// Appends to `nodes` a node for each fitness class and hyphen count with a `best` line
+    /// ending at the break at item `index` (from its predecessor, with its demerits and ratio),
+    /// not yet dominated, then marks those dominated (``markDominated(_:from:_:)``).
+    /// `sumsBefore` are the running sums before the item.
+    private func appendNodes(
+        at index: Int, _ items: [Item], best: [(demerits: Double, from: Int, ratio: Double)],
+        sumsBefore: (width: Double, stretch: Double, shrink: Double), hyphenated: Bool,
+        to nodes: inout [Node], dominated: inout [Bool]
+    ) {
+        // The sums before the next line's first item: those before this one plus the items
+        // from here to there, added in order.
+        let (afterWidth, afterStretch, afterShrink) = sums(
+            after: index, items, width: sumsBefore.width, stretch: sumsBefore.stretch, shrink: sumsBefore.shrink)
+        let first = nodes.count
+        for key in best.indices where best[key].from >= 0 {
+            let candidate = best[key]
+            nodes.append(
+                Node(
+                    position: index, line: nodes[candidate.from].line + 1, fitness: key / 3, hyphens: key % 3,
+                    totalWidth: afterWidth, totalStretch: afterStretch, totalShrink: afterShrink,
+                    widthBefore: sumsBefore.width, demerits: candidate.demerits, previous: candidate.from,
+                    ratio: candidate.ratio, hyphenated: hyphenated))
+            dominated.append(false)
+        }
+        markDominated(nodes, from: first, &dominated)
     }
 
     /// The adjustment ratio of a line of `natural` width set in `available` pt: how much of its
@@ -383,24 +409,24 @@ public struct LineBreaker: Sendable {
         }
         guard let end else { return nil }
         var chain: [Int] = []
-        var n = end
-        while n > 0 {
-            chain.append(n)
-            n = nodes[n].previous
+        var link = end
+        while link > 0 {
+            chain.append(link)
+            link = nodes[link].previous
         }
         var lines: [Line] = []
         lines.reserveCapacity(settled.count + chain.count)
         var start = 0
         var startWidth = 0.0
         for node in settled + chain.reversed().map({ nodes[$0] }) {
-            let i = node.position
-            let item = items[i]
+            let breakIndex = node.position
+            let item = items[breakIndex]
             let natural = node.widthBefore - startWidth + (item.kind == .penalty ? item.width : 0)
             lines.append(
                 Line(
-                    breakIndex: i, start: start, ratio: node.ratio.isFinite ? node.ratio : 0,
+                    breakIndex: breakIndex, start: start, ratio: node.ratio.isFinite ? node.ratio : 0,
                     naturalWidth: natural, hyphenated: node.hyphenated, hang: item.hang))
-            start = lineStart(after: i, items)
+            start = lineStart(after: breakIndex, items)
             startWidth = node.totalWidth
         }
         return lines
@@ -419,32 +445,36 @@ public struct LineBreaker: Sendable {
         // The deepest break every kept node descends from (`line` counts the breaks from the start).
         var common = active[0].lowerBound
         func meet(_ other: Int) {
-            var a = common
-            var b = other
-            while a != b {
-                if nodes[a].line >= nodes[b].line { a = nodes[a].previous } else { b = nodes[b].previous }
+            var mine = common
+            var theirs = other
+            while mine != theirs {
+                if nodes[mine].line >= nodes[theirs].line {
+                    mine = nodes[mine].previous
+                } else {
+                    theirs = nodes[theirs].previous
+                }
             }
-            common = a
+            common = mine
         }
         for group in active { for a in group { meet(a) } }
         if let lastResort { meet(lastResort) }
         // The breaks from the present first node (settled already, or the paragraph's start) to
         // `common`, settled now.
         var path: [Int] = []
-        var n = common
-        while n > 0 {
-            path.append(n)
-            n = nodes[n].previous
+        var link = common
+        while link > 0 {
+            path.append(link)
+            link = nodes[link].previous
         }
         settled += path.reversed().map { nodes[$0] }
 
         var kept = [Bool](repeating: false, count: nodes.count)
         kept[common] = true
         func keep(_ start: Int) {
-            var n = start
-            while n >= 0, !kept[n] {
-                kept[n] = true
-                n = nodes[n].previous
+            var link = start
+            while link >= 0, !kept[link] {
+                kept[link] = true
+                link = nodes[link].previous
             }
         }
         for group in active { for a in group { keep(a) } }

@@ -91,11 +91,12 @@ public struct Composition: Sendable {
     public var emergency: Bool
 }
 
-/// Paragraph composition in Typst's stages: the backend has collected and prepared the text
-/// (shaped once; widths, break opportunities); this type builds boxes, glue and penalties,
-/// applies the keep-all and hyphenation policy, runs the total-fit ``LineBreaker`` and finalizes
-/// each line (justification amounts, alignment, hanging punctuation). Pure Swift: the backend
-/// then builds and draws the chosen lines.
+/// The middle of paragraph layout (``ParagraphLayout``), from a paragraph the backend measured
+/// (shaped once; widths, break opportunities) to its chosen lines: builds boxes, glue and
+/// penalties with the keep-all and hyphenation policy (the measure stage, `MeasureItems.swift`),
+/// runs the total-fit ``LineBreaker`` and finalizes each line (justification amounts,
+/// alignment, hanging punctuation; `FinalizeLines.swift`). Pure Swift: the backend then shapes
+/// the chosen lines.
 public enum ParagraphComposer {
     /// Word spaces stretch by half and shrink by a third of their width (TeX's Computer Modern
     /// interword glue, 3.33 pt plus 1.67 minus 1.11 at 10 pt).
@@ -119,7 +120,7 @@ public enum ParagraphComposer {
         limits: HyphenationLimits = HyphenationLimits(),
         hyphenate: (String, String) -> [Int]
     ) -> Composition {
-        let items = collect(paragraph, prepared: prepared, width: width, limits: limits, hyphenate: hyphenate)
+        let items = Self.items(paragraph, prepared: prepared, width: width, limits: limits, hyphenate: hyphenate)
         var parameters = LineBreaker.Parameters()
         let justified = paragraph.style.alignment == .justify
         if !justified { parameters.raggedStretch = 2 * paragraph.style.baseFont.size }
@@ -129,7 +130,15 @@ public enum ParagraphComposer {
             emergency: result.emergency)
     }
 
-    // MARK: Collect and prepare: boxes, glue and penalties
+    /// The language whose hyphenation patterns hyphenate a word of a run in `language`: its
+    /// own when there are patterns for it (`hasPatterns`), else English. Latin words in a
+    /// language without patterns (Korean text quoting an English term) are hyphenated as
+    /// English, the language of most Latin words in such text.
+    public static func hyphenationLanguage(_ language: String, hasPatterns: (String) -> Bool) -> String {
+        hasPatterns(language) ? language : "en"
+    }
+
+    // MARK: Character classes
 
     /// Hangul jamo and syllables (the scripts KLREQ justification spreads).
     public static func isHangul(_ s: Unicode.Scalar) -> Bool {
@@ -173,362 +182,5 @@ public enum ParagraphComposer {
         case "\"", "'", "\u{2019}", "\u{201D}", "\u{00BB}", "\u{203A}": return 0.5
         default: return 0
         }
-    }
-
-    static func collect(
-        _ paragraph: StyledParagraph, prepared p: PreparedParagraph, width: Double,
-        limits: HyphenationLimits, hyphenate: (String, String) -> [Int]
-    ) -> [LineBreaker.Item] {
-        let keepAll = paragraph.style.hangulLineBreak == .keepAll
-        let allowed = allowedBreaks(p, keepAll: keepAll)
-        let breaks = Breaks(
-            allowed: allowed, emergency: emergencyBreaks(p, allowed: allowed, width: width),
-            hyphen: hyphenationPoints(paragraph, prepared: p, limits: limits, hyphenate: hyphenate))
-        // Items, made twice: counted, then stored in an array of exactly that capacity (a
-        // megabyte of prose makes about half a million items of 56 bytes; an array that grows
-        // by doubling holds the old and the new buffer at once).
-        var count = 0
-        makeItems(paragraph, prepared: p, breaks: breaks) { _ in count += 1 }
-        var items: [LineBreaker.Item] = []
-        items.reserveCapacity(count)
-        makeItems(paragraph, prepared: p, breaks: breaks) { items.append($0) }
-        return items
-    }
-
-    /// Where a line may break, before each scalar (index `n`: the paragraph's end).
-    struct Breaks {
-        /// Pango's opportunities less keep-all's.
-        let allowed: [Bool]
-        /// Grapheme boundaries a line breaks at only when nothing else fits.
-        let emergency: [Bool]
-        /// Hyphenation points.
-        let hyphen: [Bool]
-    }
-
-    /// Allowed breaks (before scalar i): Pango's opportunities less keep-all's (no break between
-    /// Hangul and a letter that is not a space).
-    static func allowedBreaks(_ p: PreparedParagraph, keepAll: Bool) -> [Bool] {
-        let scalarCount = p.scalars.count
-        var allowed = [Bool](repeating: false, count: scalarCount + 1)
-        for i in 1..<max(1, scalarCount) where p.lineBreakBefore[i] {
-            let before = p.scalars[i - 1]
-            let after = p.scalars[i]
-            if keepAll, isHangul(before) || isHangul(after), !isWhitespace(before), !isWhitespace(after) { continue }
-            allowed[i] = true
-        }
-        return allowed
-    }
-
-    /// Emergency breaks: grapheme boundaries inside a piece (between allowed breaks and
-    /// spaces a break may follow) wider than the measure — after a space rather than before
-    /// it. A space no break may follow (UAX #14 LB14: "[ [ [" is one unbreakable piece)
-    /// belongs to its piece.
-    static func emergencyBreaks(_ p: PreparedParagraph, allowed: [Bool], width: Double) -> [Bool] {
-        let scalarCount = p.scalars.count
-        var emergencyAt = [Bool](repeating: false, count: scalarCount + 1)
-        var pieceStart = 0
-        var pieceWidth = 0.0
-        func endPiece(_ end: Int) {
-            if pieceWidth > width {
-                for k in pieceStart + 1..<max(pieceStart + 1, end)
-                where p.charBreakBefore[k] && !allowed[k] && !isBreakingSpace(p.scalars[k]) { emergencyAt[k] = true }
-            }
-            pieceWidth = 0
-        }
-        // Whether the run of breaking spaces being read ends a piece: it does when a break may
-        // follow the run, or nothing but a separator or the paragraph's end does.
-        var spacesEndPiece = false
-        for i in 0..<scalarCount {
-            let scalar = p.scalars[i]
-            if isBreakingSpace(scalar) && (i == 0 || !isBreakingSpace(p.scalars[i - 1])) {
-                let end = spaceRunEnd(from: i, p.scalars)
-                spacesEndPiece = end >= scalarCount || allowed[end] || isSeparator(p.scalars[end])
-            }
-            if isSeparator(scalar) || isBreakingSpace(scalar) && spacesEndPiece {
-                endPiece(i)
-                pieceStart = i + 1
-                continue
-            }
-            if allowed[i] && i > pieceStart {
-                endPiece(i)
-                pieceStart = i
-            }
-            pieceWidth += p.advances[i]
-        }
-        endPiece(scalarCount)
-        return emergencyAt
-    }
-
-    /// Hyphenation points (before scalar i), per space-delimited token, in the runs that
-    /// hyphenate (``RunStyle/hyphenate``, else justified paragraphs), in the language of each
-    /// run (`en` when none is set); `hyphenate(word, language)` gives a lower-cased word's points.
-    static func hyphenationPoints(
-        _ paragraph: StyledParagraph, prepared p: PreparedParagraph,
-        limits: HyphenationLimits, hyphenate: (String, String) -> [Int]
-    ) -> [Bool] {
-        let runs = paragraph.runs
-        let scalarCount = p.scalars.count
-        let justified = paragraph.style.alignment == .justify
-        var hyphenAt = [Bool](repeating: false, count: scalarCount + 1)
-        var tokenStart = 0
-        let wanted = runs.contains { ($0.style.hyphenate ?? justified) && !$0.style.isCode }
-        for i in 0...scalarCount
-        where wanted && (i == scalarCount || isBreakingSpace(p.scalars[i]) || isSeparator(p.scalars[i])) {
-            if i > tokenStart { hyphenateToken(tokenStart..<i) }
-            tokenStart = i + 1
-        }
-        func hyphenateToken(_ range: Range<Int>) {
-            // Never in words with digits, URLs, e-mail addresses or paths; never in code or Hangul.
-            for i in range {
-                let scalar = p.scalars[i]
-                if ("0"..."9").contains(scalar) || (scalar.value >= 0x80 && scalar.properties.numericType != nil)
-                    || scalar == "/"
-                    || scalar == "@" || scalar == "\\" || scalar == "_"
-                {
-                    return
-                }
-                if scalar == "." && i + 1 < range.upperBound && isLatinLetter(p.scalars[i + 1]) { return }
-            }
-            var wordStart = range.lowerBound
-            while wordStart < range.upperBound {
-                guard isLatinLetter(p.scalars[wordStart]) else {
-                    wordStart += 1
-                    continue
-                }
-                var wordEnd = wordStart
-                let run = p.runIndex[wordStart]
-                while wordEnd < range.upperBound, isLatinLetter(p.scalars[wordEnd]) || p.scalars[wordEnd] == "\u{AD}",
-                    p.runIndex[wordEnd] == run
-                { wordEnd += 1 }
-                defer { wordStart = wordEnd }
-                let style = runs[run].style
-                let word = p.scalars[wordStart..<wordEnd]
-                guard style.hyphenate ?? justified, !style.isCode, word.count >= limits.minimumWord,
-                    !word.contains("\u{AD}"), !word.allSatisfy({ $0.properties.isUppercase })
-                else { continue }
-                let lower = String(String.UnicodeScalarView(word)).lowercased()
-                guard lower.unicodeScalars.count == word.count else { continue }
-                for k in hyphenate(lower, style.language ?? "en")
-                where k >= limits.left && k <= word.count - limits.right {
-                    hyphenAt[wordStart + k] = true
-                }
-            }
-        }
-        return hyphenAt
-    }
-
-    /// Calls `add` with the paragraph's items in order: boxes of text, glue at breaking
-    /// spaces, penalties at breaks (hyphen, emergency, explicit), a forced break at each
-    /// separator and at the end.
-    static func makeItems(
-        _ paragraph: StyledParagraph, prepared p: PreparedParagraph, breaks: Breaks,
-        _ add: (LineBreaker.Item) -> Void
-    ) {
-        let runs = paragraph.runs
-        let isCode = runs.map(\.style.isCode)
-        let scalarCount = p.scalars.count
-        let justified = paragraph.style.alignment == .justify
-        let hang = justified && paragraph.style.hangingPunctuation
-        let allowed = breaks.allowed
-        let emergencyAt = breaks.emergency
-        let hyphenAt = breaks.hyphen
-        var boxWidth = 0.0
-        var boxStretch = 0.0
-        var boxStart = 0
-        // Whether a line may break at the run of breaking spaces being read: UAX #14 allows a
-        // break after the run (LB7, LB18), never between its spaces, so the break goes at the
-        // run's first space (the glue a box precedes), and the rest are dropped at the next
-        // line's start. Found once a run, when its first space is read.
-        var runBreaks = false
-        // The run of breaking spaces being read ends the paragraph or its line (it stands
-        // before a separator): it adds no width, as a browser hangs spaces at a line's end
-        // (CSS Text 3 §4.1.3), so it neither widens nor overfills the line.
-        var runTrails = false
-        func flushBox() {
-            if boxWidth > 0 || boxStretch > 0 { add(.box(boxWidth, stretch: boxStretch, position: boxStart)) }
-            boxWidth = 0
-            boxStretch = 0
-        }
-        for i in 0..<scalarCount {
-            let scalar = p.scalars[i]
-            if isSeparator(scalar) {
-                flushBox()
-                add(.penalty(cost: -.infinity, position: i))
-                boxStart = i + 1
-                continue
-            }
-            if i > 0 && (allowed[i] || hyphenAt[i] || emergencyAt[i])
-                && (!isWhitespace(p.scalars[i - 1]) || emergencyAt[i])
-            {
-                flushBox()
-                let before = p.scalars[i - 1]
-                if before == "\u{AD}" || hyphenAt[i] {
-                    let hyphenWidth = p.hyphenWidths[p.runIndex[i - 1]]
-                    add(
-                        .penalty(
-                            hyphenWidth, cost: 50, flagged: true, hang: hang ? hyphenWidth * overhang("-") : 0,
-                            position: i))
-                } else if emergencyAt[i] && !allowed[i] {
-                    // After a space an emergency break costs what a word break does: a piece
-                    // is broken at its spaces before it is broken between letters.
-                    add(.penalty(cost: isWhitespace(before) ? 0 : 500, hang: 0, emergency: true, position: i))
-                } else {
-                    let explicit = before == "-" || before == "\u{2010}"
-                    let codeBefore = isCode[p.runIndex[i - 1]]
-                    add(
-                        .penalty(
-                            cost: explicit ? 50 : 0, flagged: explicit,
-                            hang: hang && !codeBefore ? p.advances[i - 1] * overhang(before) : 0, position: i))
-                }
-                boxStart = i
-            }
-            if isBreakingSpace(scalar) {
-                flushBox()
-                let spaceWidth = p.advances[i]
-                let rigid = isCode[p.runIndex[i]] || !justified
-                if i == 0 || !isBreakingSpace(p.scalars[i - 1]) {
-                    let end = spaceRunEnd(from: i, p.scalars)
-                    runBreaks = end < scalarCount && allowed[end]
-                    runTrails = end >= scalarCount || isSeparator(p.scalars[end])
-                    // A run that opens the paragraph or a line after a separator is kept (an
-                    // indent, as U+3000 opens a Japanese paragraph) but may break like any
-                    // other: after an empty box, so that a run wider than the measure takes
-                    // a line of its own and the text after it starts the next.
-                    if !runTrails && runBreaks && (i == 0 || isSeparator(p.scalars[i - 1])) {
-                        add(.box(0, position: i))
-                    }
-                }
-                if runTrails {
-                    boxStart = i + 1
-                    continue
-                }
-                if !runBreaks { add(.penalty(cost: .infinity, position: i)) }
-                let before = i > 0 ? p.scalars[i - 1] : " "
-                let codeBefore = i > 0 && isCode[p.runIndex[i - 1]]
-                let hangWidth = hang && i > 0 && !codeBefore ? p.advances[i - 1] * overhang(before) : 0
-                add(
-                    .glue(
-                        spaceWidth, stretch: rigid ? 0 : spaceWidth * spaceStretch,
-                        shrink: rigid ? 0 : spaceWidth * spaceShrink,
-                        hang: hangWidth, position: i))
-                boxStart = i + 1
-                continue
-            }
-            boxWidth += p.advances[i]
-            if justified && isHangul(scalar) && i + 1 < scalarCount && isHangul(p.scalars[i + 1]) {
-                boxStretch += syllableStretch * runs[p.runIndex[i]].style.font.size
-            }
-        }
-        flushBox()
-        add(.penalty(cost: -.infinity, position: scalarCount))
-    }
-
-    /// The index after the run of breaking spaces that starts at `start`.
-    static func spaceRunEnd(from start: Int, _ scalars: [Unicode.Scalar]) -> Int {
-        var end = start + 1
-        while end < scalars.count, isBreakingSpace(scalars[end]) { end += 1 }
-        return end
-    }
-
-    // MARK: Finalize: justification, alignment, hanging punctuation
-
-    static func finalize(
-        _ result: LineBreaker.Result, items: [LineBreaker.Item], paragraph: StyledParagraph,
-        prepared p: PreparedParagraph, width: Double
-    ) -> [ComposedLine] {
-        let scalarCount = p.scalars.count
-        let justified = paragraph.style.alignment == .justify
-        let isCode = paragraph.runs.map(\.style.isCode)
-        let sizes = paragraph.runs.map(\.style.font.size)
-        var lines: [ComposedLine] = []
-        var start = 0
-        for line in result.lines {
-            let item = items[line.breakIndex]
-            let end: Int
-            let ending: ComposedLine.Ending
-            let isLastItem = line.breakIndex == items.count - 1
-            switch item.kind {
-            case .glue:
-                end = item.position
-                ending = .space
-            case .penalty where isLastItem:
-                end = scalarCount
-                ending = .end
-            case .penalty where item.cost == -.infinity:
-                end = item.position
-                ending = .separator
-            case .penalty:
-                end = item.position
-                ending = item.flagged && (item.width > 0) ? .hyphen : .opportunity
-            case .box:
-                end = item.position
-                ending = .opportunity
-            }
-            // Stretchable spaces and Hangul gaps on the line.
-            var spaceWidth = 0.0
-            var gaps = 0
-            var gapSize = 0.0
-            for i in start..<max(start, end) {
-                let scalar = p.scalars[i]
-                if isBreakingSpace(scalar) && !isCode[p.runIndex[i]] { spaceWidth += p.advances[i] }
-                if isHangul(scalar) && i + 1 < end && isHangul(p.scalars[i + 1]) {
-                    gaps += 1
-                    gapSize += sizes[p.runIndex[i]]
-                }
-            }
-            var spaceFactor = 0.0
-            var syllable = 0.0
-            let stretches = justified && ending != .end && ending != .separator
-            let available = width + (stretches ? line.hang : 0)
-            var extra = available - line.naturalWidth
-            // A last line (or one before a hard break) is never stretched, but it is shrunk
-            // when the breaker chose it at less than its natural width.
-            if justified && extra < 0 || stretches && spaceWidth + gapSize > 0 {
-                if extra < 0 {
-                    spaceFactor = spaceWidth > 0 ? max(extra / spaceWidth, -spaceShrink) : 0
-                } else {
-                    // KLREQ: word spaces first, then between syllables, in two steps, then spaces again.
-                    // `gapSize` is the sum of the gaps' em sizes.
-                    var spaces = 0.0
-                    var perEm = 0.0
-                    func take(_ available: Double) -> Double {
-                        let taken = min(extra, max(0, available))
-                        extra -= taken
-                        return taken
-                    }
-                    if spaceWidth > 0 { spaces += take(spaceWidth * spaceFirst) }
-                    if gaps > 0 { perEm += take(gapSize * syllableQuiet) / gapSize }
-                    if spaceWidth > 0 { spaces += take(spaceWidth * (spaceMost - spaceFirst)) }
-                    if gaps > 0 { perEm += take(gapSize * (syllableMost - syllableQuiet)) / gapSize }
-                    if spaceWidth > 0 {
-                        spaces += extra
-                        extra = 0
-                    } else if gaps > 0 {
-                        perEm += extra / gapSize
-                        extra = 0
-                    }
-                    spaceFactor = spaceWidth > 0 ? spaces / spaceWidth : 0
-                    syllable = perEm * (gaps > 0 ? gapSize / Double(gaps) : 0)
-                }
-            }
-            let finalWidth = line.naturalWidth + spaceFactor * spaceWidth + syllable * Double(gaps)
-            var left = 0.0
-            switch paragraph.style.alignment {
-            case .center: left = max(0, (width - finalWidth) / 2)
-            case .right: left = max(0, width - finalWidth)
-            case .left, .justify: left = 0
-            }
-            lines.append(
-                ComposedLine(
-                    start: start, end: end, ending: ending, naturalWidth: line.naturalWidth,
-                    spaceFactor: spaceFactor, syllableSpacing: syllable, x: left, width: finalWidth,
-                    hang: stretches ? max(0, finalWidth - width) : 0))
-            // The next line starts after the dropped space or separator, and any spaces after it.
-            var next = end
-            if ending == .space || ending == .separator { next += 1 }
-            while next < scalarCount, ending == .space, isBreakingSpace(p.scalars[next]) { next += 1 }
-            start = next
-        }
-        return lines
     }
 }

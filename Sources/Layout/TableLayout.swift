@@ -54,8 +54,15 @@ struct TableLayout {
         for (number, part) in fit.parts.enumerated() {
             var first = true
             let bounds = part.map { fit.bounds[$0] }
+            // Each part of columns is a `Table` of its own, its label its caption: a table's
+            // rows have one number of columns, and it has at most one caption, first or last
+            // (PDF/UA-1 ISO 14289-1 §7.5; PDF 1.7 §14.8.4.3.4).
+            var partPath = path
+            if number > 0, let leaf = path.last, leaf.role == .table {
+                partPath[partPath.count - 1] = StructureElement(.table, id: leaf.id, index: number)
+            }
             try layOutPart(
-                table, columns: part, scale: fit.scale, bounds: bounds, partNumber: number, path: path,
+                table, columns: part, scale: fit.scale, bounds: bounds, partNumber: number, path: partPath,
                 available: available
             ) { item in
                 var item = item
@@ -120,7 +127,7 @@ struct TableLayout {
         var headerLines: [LineBand] = []
         let id = path.last?.id ?? 0
         let rowCount = table.rows.count
-        // Each part's rows and cells are elements of their own in the one `Table`.
+        // Each part's rows and cells are elements of their own in the part's `Table`.
         let firstRow = partNumber * (rowCount + 1)
         func rowPath(_ row: Int) -> [StructureElement] {
             path + [StructureElement(.tableRow, id: id, index: firstRow + row)]
@@ -556,10 +563,13 @@ struct TableLayout {
                 path.isEmpty ? [] : path + [StructureElement(cellRole, id: path.last!.id, index: firstCell + j)]
             var y = padding
             var linksBefore = 0
-            for (line, box) in zip(shaped.lines, LineGrid(shaper: shaper, style: cell.style).boxes(for: shaped.lines)) {
+            var wordSpaces = WordSpaces(cell)
+            let boxes = LineGrid(shaper: shaper, style: cell.style).boxes(for: shaped.lines)
+            for (k, (line, box)) in zip(shaped.lines, boxes).enumerated() {
                 let baseline = y + box.above
                 let band = StructureMarks.line(
-                    line, x: x + sidePadding[j], baseline: baseline, path: cellPath, linksBefore: linksBefore)
+                    line, x: x + sidePadding[j], baseline: baseline, path: cellPath, linksBefore: linksBefore,
+                    endsBetweenWords: k < shaped.lines.count - 1 && wordSpaces.endsBetweenWords(line))
                 linksBefore += line.links.count
                 elements += band
                 lines.append(LineBand(top: y, bottom: baseline + box.below, column: j, elements: band))

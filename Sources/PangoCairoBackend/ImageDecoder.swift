@@ -32,9 +32,9 @@ public enum ImageDecoder {
         /// The natural size in pt, upright: pixels at the file's resolution (96 dpi when it
         /// gives none).
         public var naturalSize: (width: Double, height: Double) {
-            let w = Double(pixelWidth) * 72 / (dpiX ?? 96)
-            let h = Double(pixelHeight) * 72 / (dpiY ?? dpiX ?? 96)
-            return swapsAxes ? (h, w) : (w, h)
+            let width = Double(pixelWidth) * 72 / (dpiX ?? 96)
+            let height = Double(pixelHeight) * 72 / (dpiY ?? dpiX ?? 96)
+            return swapsAxes ? (height, width) : (width, height)
         }
     }
 
@@ -214,9 +214,11 @@ public enum ImageDecoder {
 
     private static func jpegSurface(_ data: Data, _ info: Info) -> (surface: OpaquePointer, width: Int, height: Int)? {
         guard isWellFormedJPEG([UInt8](data)) else { return nil }
-        let w = info.pixelWidth
-        let h = info.pixelHeight
-        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(w), Int32(h)) else { return nil }
+        let width = info.pixelWidth
+        let height = info.pixelHeight
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height)) else {
+            return nil
+        }
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
             cairo_surface_destroy(surface)
             return nil
@@ -231,29 +233,29 @@ public enum ImageDecoder {
             cairo_surface_destroy(surface)
             return nil
         }
-        return (surface, w, h)
+        return (surface, width, height)
     }
 
     /// Whether a JPEG's marker structure is sound (ITU-T T.81 annex B): segments with their
     /// lengths up to each scan, inside entropy-coded data only stuffed bytes (FF 00), restart
     /// markers and fill bytes, tables or another scan between scans, and an EOI at the end. Its
     /// bytes are embedded as they are, so a damaged file would make a damaged PDF.
-    static func isWellFormedJPEG(_ b: [UInt8]) -> Bool {
-        guard b.count > 4, b[0] == 0xFF, b[1] == 0xD8 else { return false }
-        var i = 2
+    static func isWellFormedJPEG(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return false }
+        var offset = 2
         var inScan = false
-        while i + 1 < b.count {
-            guard b[i] == 0xFF else {
+        while offset + 1 < bytes.count {
+            guard bytes[offset] == 0xFF else {
                 if inScan {
-                    i += 1
+                    offset += 1
                     continue
                 }
                 return false
             }
-            let marker = b[i + 1]
+            let marker = bytes[offset + 1]
             switch marker {
-            case 0x00 where inScan, 0xD0...0xD7 where inScan: i += 2
-            case 0xFF: i += 1
+            case 0x00 where inScan, 0xD0...0xD7 where inScan: offset += 2
+            case 0xFF: offset += 1
             case 0xD9: return true
             case 0x01, 0xD0...0xD8, 0x00: return false
             default:
@@ -263,10 +265,10 @@ public enum ImageDecoder {
                 {
                     return false
                 }
-                guard i + 3 < b.count else { return false }
-                let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
+                guard offset + 3 < bytes.count else { return false }
+                let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
                 guard length >= 2 else { return false }
-                i += 2 + length
+                offset += 2 + length
                 inScan = marker == 0xDA || inScan
             }
         }
@@ -276,17 +278,17 @@ public enum ImageDecoder {
     /// Copies a pixbuf (RGB or RGBA, 8 bits, straight alpha) into a Cairo ARGB32 surface
     /// (native-endian, premultiplied alpha — Cairo's `cairo_format_t` documentation).
     private static func cairoSurface(_ pixbuf: OpaquePointer) -> (surface: OpaquePointer, width: Int, height: Int)? {
-        let w = Int(gdk_pixbuf_get_width(pixbuf))
-        let h = Int(gdk_pixbuf_get_height(pixbuf))
+        let width = Int(gdk_pixbuf_get_width(pixbuf))
+        let height = Int(gdk_pixbuf_get_height(pixbuf))
         let channels = Int(gdk_pixbuf_get_n_channels(pixbuf))
         let stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
-        guard w > 0, h > 0, channels >= 3, gdk_pixbuf_get_bits_per_sample(pixbuf) == 8,
+        guard width > 0, height > 0, channels >= 3, gdk_pixbuf_get_bits_per_sample(pixbuf) == 8,
             let source = gdk_pixbuf_read_pixels(pixbuf)
         else { return nil }
         let alpha = gdk_pixbuf_get_has_alpha(pixbuf) != 0 && channels == 4
         guard
             let surface = cairo_image_surface_create(
-                alpha ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_RGB24, Int32(w), Int32(h))
+                alpha ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_RGB24, Int32(width), Int32(height))
         else { return nil }
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let target = cairo_image_surface_get_data(surface)
         else {
@@ -295,26 +297,26 @@ public enum ImageDecoder {
         }
         cairo_surface_flush(surface)
         let targetStride = Int(cairo_image_surface_get_stride(surface))
-        for y in 0..<h {
+        for y in 0..<height {
             let row = source + y * stride
             let out = UnsafeMutableRawPointer(target + y * targetStride).assumingMemoryBound(to: UInt32.self)
-            for x in 0..<w {
-                let p = row + x * channels
-                var r = UInt32(p[0])
-                var g = UInt32(p[1])
-                var b = UInt32(p[2])
-                var a: UInt32 = 255
+            for x in 0..<width {
+                let pixel = row + x * channels
+                var red = UInt32(pixel[0])
+                var green = UInt32(pixel[1])
+                var blue = UInt32(pixel[2])
+                var opacity: UInt32 = 255
                 if alpha {
-                    a = UInt32(p[3])
-                    r = (r * a + 127) / 255
-                    g = (g * a + 127) / 255
-                    b = (b * a + 127) / 255
+                    opacity = UInt32(pixel[3])
+                    red = (red * opacity + 127) / 255
+                    green = (green * opacity + 127) / 255
+                    blue = (blue * opacity + 127) / 255
                 }
-                out[x] = a << 24 | r << 16 | g << 8 | b
+                out[x] = opacity << 24 | red << 16 | green << 8 | blue
             }
         }
         cairo_surface_mark_dirty(surface)
-        return (surface, w, h)
+        return (surface, width, height)
     }
 }
 

@@ -21,8 +21,8 @@ public final class PangoShaper: TextShaper {
     /// nil when it could not be told. Read with ``emergencyCount``.
     public internal(set) var lastEmergencyWord: String?
     /// Composed lines are cut from the paragraph's measured glyphs (``linesFromMeasurement``);
-    /// false lays each composed paragraph out a second time at its chosen breaks, as Typeset
-    /// did before (for tests that compare the two).
+    /// false shapes each composed paragraph's lines again at its chosen breaks
+    /// (``ParagraphLayout/nextGroup(_:shaping:)``), for tests that compare the two.
     var cutsMeasuredLines = true
     /// Cells measured for a table, kept for drawing (``naturalWidth(of:keepingLayout:)``).
     var keptCells = KeptCells()
@@ -73,8 +73,8 @@ public final class PangoShaper: TextShaper {
         let scale = Double(PANGO_SCALE)
         FontState.lock.reading {
             var node = handle.line.pointee.runs
-            while let n = node {
-                let run = n.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+            while let runNode = node {
+                let run = runNode.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
                 if let font = run.pointee.item.pointee.analysis.font, let glyphs = run.pointee.glyphs {
                     var ink = PangoRectangle()
                     pango_glyph_string_extents(glyphs, font, &ink, nil)
@@ -85,7 +85,7 @@ public final class PangoShaper: TextShaper {
                         extent.below = max(extent.below, Double(ink.y + ink.height) / scale - rise + stroke)
                     }
                 }
-                node = n.pointee.next
+                node = runNode.pointee.next
             }
         }
         return extent
@@ -136,8 +136,9 @@ public final class PangoShaper: TextShaper {
     /// Breaks `paragraph` into lines at `width` pt as ``shape(_:width:)`` does, handing them to
     /// `body` a group at a time: the breaks are chosen for the whole paragraph first (the
     /// total-fit composer weighs all of it), then each group of chosen lines
-    /// (``lineGroups(_:prepared:)``) is laid out under the font lock and handed on outside it,
-    /// so that what the caller places and draws is released before the next group is made.
+    /// (``ParagraphLayout/lineGroups(_:prepared:maximumRuns:)``) is shaped under the font lock
+    /// and handed on outside it, so that what the caller places and draws is released before
+    /// the next group is made.
     /// Paragraphs whose lines are cut from their measurement, and those Pango breaks itself
     /// (code), come in one group.
     /// - Throws: what `body` throws.
@@ -145,7 +146,7 @@ public final class PangoShaper: TextShaper {
         _ paragraph: StyledParagraph, width: Double,
         inGroups body: (ShapedLineGroup) throws -> Void
     ) rethrows {
-        let composed: ComposedLines = FontState.lock.reading {
+        let composed: ParagraphLayout.Lines = FontState.lock.reading {
             refresh()
             let collapsed = paragraph.collapsingSoftHyphenRuns()
             guard !collapsed.style.breakAnywhere, collapsed.style.hangingIndent == 0 else {
@@ -269,15 +270,18 @@ public final class PangoShaper: TextShaper {
             if starts[index] >= range.upperBound { break }
             let run = runs[index]
             guard !run.text.isEmpty else { continue }
-            let s = max(starts[index], range.lowerBound)
-            let e = min(starts[index] + run.text.utf8.count, range.upperBound)
-            guard s < e else { continue }
+            let runStart = max(starts[index], range.lowerBound)
+            let runEnd = min(starts[index] + run.text.utf8.count, range.upperBound)
+            guard runStart < runEnd else { continue }
             let variantRanges =
                 run.style.smallCaps == .lowercase || run.style.smallCaps == .all
-                ? Self.rangesWithoutEmoji(bytes, s..<e).map { ($0.lowerBound - base)..<($0.upperBound - base) } : []
+                ? Self.rangesWithoutEmoji(bytes, runStart..<runEnd).map {
+                    ($0.lowerBound - base)..<($0.upperBound - base)
+                } : []
             addAttributes(
-                run.style, text: String(decoding: bytes[s..<e], as: UTF8.self), to: attrs, start: s - base,
-                end: e - base,
+                run.style, text: String(decoding: bytes[runStart..<runEnd], as: UTF8.self), to: attrs,
+                start: runStart - base,
+                end: runEnd - base,
                 variantRanges: variantRanges)
         }
         if paragraph.style.breakAnywhere, byteCount > 0 {
@@ -299,11 +303,11 @@ public final class PangoShaper: TextShaper {
                 let widest = runs.reduce(0.0) { max($0, $1.style.font.size * 1.5 + abs($1.style.letterSpacing)) }
                 for word in words {
                     if let limit, Double(word.count) * widest * Double(PANGO_SCALE) > limit {
-                        var a = PangoRectangle()
-                        var b = PangoRectangle()
-                        pango_layout_index_to_pos(layoutPointer, Int32(word.lowerBound), &a)
-                        pango_layout_index_to_pos(layoutPointer, Int32(word.upperBound), &b)
-                        if Double(abs(Int(b.x) - Int(a.x))) > limit { continue }
+                        var startPosition = PangoRectangle()
+                        var endPosition = PangoRectangle()
+                        pango_layout_index_to_pos(layoutPointer, Int32(word.lowerBound), &startPosition)
+                        pango_layout_index_to_pos(layoutPointer, Int32(word.upperBound), &endPosition)
+                        if Double(abs(Int(endPosition.x) - Int(startPosition.x))) > limit { continue }
                     }
                     keep.insert(pango_attr_allow_breaks_new(0), word.lowerBound, word.upperBound)
                     added = true
@@ -343,11 +347,11 @@ public final class PangoShaper: TextShaper {
         var position = range.lowerBound
         for scalar in String(decoding: bytes[range], as: UTF8.self).unicodeScalars {
             let width = UTF8.width(scalar)
-            let v = scalar.value
+            let value = scalar.value
             let emoji =
-                (scalar.properties.isEmoji && (scalar.properties.isEmojiPresentation || v >= 0x1F000))
-                || v == 0x200D || v == 0xFE0F || v == 0x20E3 || (0x1F3FB...0x1F3FF).contains(v)
-                || (0xE0020...0xE007F).contains(v)
+                (scalar.properties.isEmoji && (scalar.properties.isEmojiPresentation || value >= 0x1F000))
+                || value == 0x200D || value == 0xFE0F || value == 0x20E3 || (0x1F3FB...0x1F3FF).contains(value)
+                || (0xE0020...0xE007F).contains(value)
             if emoji {
                 if start < position { result.append(start..<position) }
                 start = position + width
@@ -522,18 +526,18 @@ public final class PangoShaper: TextShaper {
         var shiftedDescent = 0.0
         var strokes: [PangoLineHandle.StrokeRun] = []
         var pictureHeight = 0.0
-        var x = 0.0
+        var runX = 0.0
         var node = line.pointee.runs
-        while let n = node {
-            let glyphItem = n.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+        while let runNode = node {
+            let glyphItem = runNode.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
             let item = glyphItem.pointee.item!
             let runWidth = Double(pango_glyph_string_get_width(glyphItem.pointee.glyphs)) / scale
             let index = runIndex(atByte: offset + Int(item.pointee.offset), starts: starts)
             BaselineAlignment.place(glyphItem, offset: index.map { runs[$0].style.baselineOffset } ?? 0)
             if let index {
                 let style = runs[index].style
-                let m = primaryMetrics(style.font)
-                var primaryAscent = m.ascent
+                let faceMetrics = primaryMetrics(style.font)
+                var primaryAscent = faceMetrics.ascent
                 if let image = style.inlineImage {
                     let height = InlineImageShapes.box(image, shaper: self, style: style).height
                     primaryAscent = max(primaryAscent, height)
@@ -541,20 +545,20 @@ public final class PangoShaper: TextShaper {
                 }
                 if style.baselineOffset == 0 {
                     ascent = max(ascent, primaryAscent)
-                    descent = max(descent, m.descent)
+                    descent = max(descent, faceMetrics.descent)
                 } else {
                     shiftedAscent = max(shiftedAscent, primaryAscent + style.baselineOffset)
-                    shiftedDescent = max(shiftedDescent, m.descent - style.baselineOffset)
+                    shiftedDescent = max(shiftedDescent, faceMetrics.descent - style.baselineOffset)
                 }
                 if let stroke = style.stroke {
                     strokes.append(
                         .init(
-                            x: x, rise: Double(glyphItem.pointee.y_offset) / scale,
+                            x: runX, rise: Double(glyphItem.pointee.y_offset) / scale,
                             glyphItem: glyphItem, stroke: stroke))
                 }
             }
-            x += runWidth
-            node = n.pointee.next
+            runX += runWidth
+            node = runNode.pointee.next
         }
         if ascent == -.infinity, shiftedAscent > 0 || shiftedDescent > 0 {
             // Only shifted runs: the line keeps its paragraph's face.
@@ -567,9 +571,9 @@ public final class PangoShaper: TextShaper {
             // line holds the style of the text just before it, or the paragraph's face.
             if lineStart > 0, let index = runIndex(atByte: lineStart - 1, starts: starts) {
                 let style = runs[index].style
-                let m = primaryMetrics(style.font)
-                ascent = m.ascent
-                descent = m.descent
+                let faceMetrics = primaryMetrics(style.font)
+                ascent = faceMetrics.ascent
+                descent = faceMetrics.descent
             } else {
                 let base = primaryMetrics(paragraph.style.baseFont)
                 ascent = base.ascent
@@ -594,12 +598,12 @@ public final class PangoShaper: TextShaper {
             guard starts[index] < lineEnd else { break }
             let run = runs[index]
             guard let target = run.style.link else { continue }
-            let s = max(starts[index], lineStart)
-            let e = min(starts[index] + run.text.utf8.count, lineEnd)
-            guard s < e else { continue }
-            var last = e - 1
-            while last > s && (bytes[last] & 0xC0) == 0x80 { last -= 1 }
-            let x1 = Self.x(ofByte: s - offset, trailing: false, in: line)
+            let linkStart = max(starts[index], lineStart)
+            let linkEnd = min(starts[index] + run.text.utf8.count, lineEnd)
+            guard linkStart < linkEnd else { continue }
+            var last = linkEnd - 1
+            while last > linkStart && (bytes[last] & 0xC0) == 0x80 { last -= 1 }
+            let x1 = Self.x(ofByte: linkStart - offset, trailing: false, in: line)
             let x2 = Self.x(ofByte: last - offset, trailing: true, in: line)
             let left = Double(min(x1, x2)) / scale
             let right = Double(max(x1, x2)) / scale

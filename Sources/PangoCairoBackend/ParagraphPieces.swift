@@ -24,7 +24,7 @@ struct ParagraphPieces {
     /// colour (a paragraph of links) costs O(n²); a piece of at most this many keeps it O(n).
     /// Each run costs a walk over half a piece's attributes, so smaller pieces cost less: a
     /// paragraph of 8,000 links takes 9 % fewer instructions at 64 than at 256.
-    /// Also the runs of one layout of chosen lines (``PangoShaper/composeLocked(_:width:)``).
+    /// Also the runs of one layout of chosen lines (``ParagraphShaping/maximumRunsPerShaping``).
     static let maximumRuns = 64
 
     let runs: [StyledRun]

@@ -57,7 +57,7 @@ import Typography
             groupSizes.append(group.lines.count)
         }
         #expect(groupSizes.count > 1, "\(name): \(whole.count) lines in \(groupSizes.count) group")
-        #expect(groupSizes.allSatisfy { $0 <= PangoShaper.maximumGroupLines }, "\(name): groups of \(groupSizes)")
+        #expect(groupSizes.allSatisfy { $0 <= ParagraphLayout.maximumGroupLines }, "\(name): groups of \(groupSizes)")
         #expect(grouped.count == whole.count, "\(name): \(grouped.count) of \(whole.count) lines")
         for (index, (line, reference)) in zip(grouped, whole).enumerated() {
             #expect(

@@ -77,9 +77,10 @@ import Typography
     }
 
     @Test(.slow) func composingTimeGrowsLinearly() {
-        // Time of 4N ≤ 8 × time of N (best of three runs each; quadratic work would take 16 ×),
-        // for text without break opportunities, one-letter words and prose, at 40 pt: the 4N
-        // paragraphs pass the one-layout limit (measured in pieces), the N ones do not.
+        // Time of 4N ≤ 8 × time of N (best of five runs each, so a busy machine inflates neither;
+        // quadratic work would take 16 ×), for text without break opportunities, one-letter words
+        // and prose, at 40 pt: the 4N paragraphs pass the one-layout limit (measured in pieces),
+        // the N ones do not.
         func seconds(_ text: String, runs: Int) -> Double {
             Timing.bestSeconds(of: runs) { _ = shaper.shape(body(text, size: 40), width: Self.measure) }
         }
@@ -92,8 +93,8 @@ import Typography
             let small = (0..<n).map(unit).joined()
             let large = (0..<4 * n).map(unit).joined()
             #expect(PangoShaper.unwrappedWidthBound(body(large, size: 40)) >= PangoShaper.composedWidth, "\(label)")
-            let t1 = seconds(small, runs: 3)
-            let t4 = seconds(large, runs: 3)
+            let t1 = seconds(small, runs: 5)
+            let t4 = seconds(large, runs: 5)
             #expect(t4 <= 8 * t1, "\(label): N \(String(format: "%.3f", t1)) s, 4N \(String(format: "%.3f", t4)) s")
         }
     }

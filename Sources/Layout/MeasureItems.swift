@@ -1,0 +1,267 @@
+import Styling
+
+// The measure stage of paragraph layout (``ParagraphLayout``), after the backend's shaping:
+// the paragraph as boxes, glue and penalties for the ``LineBreaker``, from its measured
+// advances and break opportunities, with keep-all, emergency breaks and hyphenation points.
+
+extension ParagraphComposer {
+    /// The paragraph's items (``makeItems(_:prepared:breaks:_:)``) with the breaks allowed
+    /// (Pango's less keep-all's), the emergency breaks and the hyphenation points.
+    static func items(
+        _ paragraph: StyledParagraph, prepared: PreparedParagraph, width: Double,
+        limits: HyphenationLimits, hyphenate: (String, String) -> [Int]
+    ) -> [LineBreaker.Item] {
+        let keepAll = paragraph.style.hangulLineBreak == .keepAll
+        let allowed = allowedBreaks(prepared, keepAll: keepAll)
+        let breaks = Breaks(
+            allowed: allowed, emergency: emergencyBreaks(prepared, allowed: allowed, width: width),
+            hyphen: hyphenationPoints(paragraph, prepared: prepared, limits: limits, hyphenate: hyphenate))
+        // Items, made twice: counted, then stored in an array of exactly that capacity (a
+        // megabyte of prose makes about half a million items of 56 bytes; an array that grows
+        // by doubling holds the old and the new buffer at once).
+        var count = 0
+        makeItems(paragraph, prepared: prepared, breaks: breaks) { _ in count += 1 }
+        var items: [LineBreaker.Item] = []
+        items.reserveCapacity(count)
+        makeItems(paragraph, prepared: prepared, breaks: breaks) { items.append($0) }
+        return items
+    }
+
+    /// Where a line may break, before each scalar (index `n`: the paragraph's end).
+    struct Breaks {
+        /// Pango's opportunities less keep-all's.
+        let allowed: [Bool]
+        /// Grapheme boundaries a line breaks at only when nothing else fits.
+        let emergency: [Bool]
+        /// Hyphenation points.
+        let hyphen: [Bool]
+    }
+
+    /// Allowed breaks (before scalar i): Pango's opportunities less keep-all's (no break between
+    /// Hangul and a letter that is not a space).
+    static func allowedBreaks(_ prepared: PreparedParagraph, keepAll: Bool) -> [Bool] {
+        let scalarCount = prepared.scalars.count
+        var allowed = [Bool](repeating: false, count: scalarCount + 1)
+        for i in 1..<max(1, scalarCount) where prepared.lineBreakBefore[i] {
+            let before = prepared.scalars[i - 1]
+            let after = prepared.scalars[i]
+            if keepAll, isHangul(before) || isHangul(after), !isWhitespace(before), !isWhitespace(after) { continue }
+            allowed[i] = true
+        }
+        return allowed
+    }
+
+    /// Emergency breaks: grapheme boundaries inside a piece (between allowed breaks and
+    /// spaces a break may follow) wider than the measure — after a space rather than before
+    /// it. A space no break may follow (UAX #14 LB14: "[ [ [" is one unbreakable piece)
+    /// belongs to its piece.
+    static func emergencyBreaks(_ prepared: PreparedParagraph, allowed: [Bool], width: Double) -> [Bool] {
+        let scalarCount = prepared.scalars.count
+        var emergencyAt = [Bool](repeating: false, count: scalarCount + 1)
+        var pieceStart = 0
+        var pieceWidth = 0.0
+        func endPiece(_ end: Int) {
+            if pieceWidth > width {
+                for k in pieceStart + 1..<max(pieceStart + 1, end)
+                where prepared.charBreakBefore[k] && !allowed[k] && !isBreakingSpace(prepared.scalars[k]) {
+                    emergencyAt[k] = true
+                }
+            }
+            pieceWidth = 0
+        }
+        // Whether the run of breaking spaces being read ends a piece: it does when a break may
+        // follow the run, or nothing but a separator or the paragraph's end does.
+        var spacesEndPiece = false
+        for i in 0..<scalarCount {
+            let scalar = prepared.scalars[i]
+            if isBreakingSpace(scalar) && (i == 0 || !isBreakingSpace(prepared.scalars[i - 1])) {
+                let end = spaceRunEnd(from: i, prepared.scalars)
+                spacesEndPiece = end >= scalarCount || allowed[end] || isSeparator(prepared.scalars[end])
+            }
+            if isSeparator(scalar) || isBreakingSpace(scalar) && spacesEndPiece {
+                endPiece(i)
+                pieceStart = i + 1
+                continue
+            }
+            if allowed[i] && i > pieceStart {
+                endPiece(i)
+                pieceStart = i
+            }
+            pieceWidth += prepared.advances[i]
+        }
+        endPiece(scalarCount)
+        return emergencyAt
+    }
+
+    /// Hyphenation points (before scalar i), per space-delimited token, in the runs that
+    /// hyphenate (``RunStyle/hyphenate``, else justified paragraphs), in the language of each
+    /// run (`en` when none is set); `hyphenate(word, language)` gives a lower-cased word's points.
+    static func hyphenationPoints(
+        _ paragraph: StyledParagraph, prepared: PreparedParagraph,
+        limits: HyphenationLimits, hyphenate: (String, String) -> [Int]
+    ) -> [Bool] {
+        let runs = paragraph.runs
+        let scalarCount = prepared.scalars.count
+        let justified = paragraph.style.alignment == .justify
+        var hyphenAt = [Bool](repeating: false, count: scalarCount + 1)
+        var tokenStart = 0
+        let wanted = runs.contains { ($0.style.hyphenate ?? justified) && !$0.style.isCode }
+        for i in 0...scalarCount
+        where wanted && (i == scalarCount || isBreakingSpace(prepared.scalars[i]) || isSeparator(prepared.scalars[i])) {
+            if i > tokenStart { hyphenateToken(tokenStart..<i) }
+            tokenStart = i + 1
+        }
+        func hyphenateToken(_ range: Range<Int>) {
+            // Never in words with digits, URLs, e-mail addresses or paths; never in code or Hangul.
+            for i in range {
+                let scalar = prepared.scalars[i]
+                if ("0"..."9").contains(scalar) || (scalar.value >= 0x80 && scalar.properties.numericType != nil)
+                    || scalar == "/"
+                    || scalar == "@" || scalar == "\\" || scalar == "_"
+                {
+                    return
+                }
+                if scalar == "." && i + 1 < range.upperBound && isLatinLetter(prepared.scalars[i + 1]) { return }
+            }
+            var wordStart = range.lowerBound
+            while wordStart < range.upperBound {
+                guard isLatinLetter(prepared.scalars[wordStart]) else {
+                    wordStart += 1
+                    continue
+                }
+                var wordEnd = wordStart
+                let run = prepared.runIndex[wordStart]
+                while wordEnd < range.upperBound,
+                    isLatinLetter(prepared.scalars[wordEnd]) || prepared.scalars[wordEnd] == "\u{AD}",
+                    prepared.runIndex[wordEnd] == run
+                { wordEnd += 1 }
+                defer { wordStart = wordEnd }
+                let style = runs[run].style
+                let word = prepared.scalars[wordStart..<wordEnd]
+                guard style.hyphenate ?? justified, !style.isCode, word.count >= limits.minimumWord,
+                    !word.contains("\u{AD}"), !word.allSatisfy({ $0.properties.isUppercase })
+                else { continue }
+                let lower = String(String.UnicodeScalarView(word)).lowercased()
+                guard lower.unicodeScalars.count == word.count else { continue }
+                for k in hyphenate(lower, style.language ?? "en")
+                where k >= limits.left && k <= word.count - limits.right {
+                    hyphenAt[wordStart + k] = true
+                }
+            }
+        }
+        return hyphenAt
+    }
+
+    /// Calls `add` with the paragraph's items in order: boxes of text, glue at breaking
+    /// spaces, penalties at breaks (hyphen, emergency, explicit), a forced break at each
+    /// separator and at the end.
+    static func makeItems(
+        _ paragraph: StyledParagraph, prepared: PreparedParagraph, breaks: Breaks,
+        _ add: (LineBreaker.Item) -> Void
+    ) {
+        let runs = paragraph.runs
+        let isCode = runs.map(\.style.isCode)
+        let scalarCount = prepared.scalars.count
+        let justified = paragraph.style.alignment == .justify
+        let hang = justified && paragraph.style.hangingPunctuation
+        let allowed = breaks.allowed
+        let emergencyAt = breaks.emergency
+        let hyphenAt = breaks.hyphen
+        var boxWidth = 0.0
+        var boxStretch = 0.0
+        var boxStart = 0
+        // Whether a line may break at the run of breaking spaces being read: UAX #14 allows a
+        // break after the run (LB7, LB18), never between its spaces, so the break goes at the
+        // run's first space (the glue a box precedes), and the rest are dropped at the next
+        // line's start. Found once a run, when its first space is read.
+        var runBreaks = false
+        // The run of breaking spaces being read ends the paragraph or its line (it stands
+        // before a separator): it adds no width, as a browser hangs spaces at a line's end
+        // (CSS Text 3 §4.1.3), so it neither widens nor overfills the line.
+        var runTrails = false
+        func flushBox() {
+            if boxWidth > 0 || boxStretch > 0 { add(.box(boxWidth, stretch: boxStretch, position: boxStart)) }
+            boxWidth = 0
+            boxStretch = 0
+        }
+        for i in 0..<scalarCount {
+            let scalar = prepared.scalars[i]
+            if isSeparator(scalar) {
+                flushBox()
+                add(.penalty(cost: -.infinity, position: i))
+                boxStart = i + 1
+                continue
+            }
+            if i > 0 && (allowed[i] || hyphenAt[i] || emergencyAt[i])
+                && (!isWhitespace(prepared.scalars[i - 1]) || emergencyAt[i])
+            {
+                flushBox()
+                let before = prepared.scalars[i - 1]
+                if before == "\u{AD}" || hyphenAt[i] {
+                    let hyphenWidth = prepared.hyphenWidths[prepared.runIndex[i - 1]]
+                    add(
+                        .penalty(
+                            hyphenWidth, cost: 50, flagged: true, hang: hang ? hyphenWidth * overhang("-") : 0,
+                            position: i))
+                } else if emergencyAt[i] && !allowed[i] {
+                    // After a space an emergency break costs what a word break does: a piece
+                    // is broken at its spaces before it is broken between letters.
+                    add(.penalty(cost: isWhitespace(before) ? 0 : 500, hang: 0, emergency: true, position: i))
+                } else {
+                    let explicit = before == "-" || before == "\u{2010}"
+                    let codeBefore = isCode[prepared.runIndex[i - 1]]
+                    add(
+                        .penalty(
+                            cost: explicit ? 50 : 0, flagged: explicit,
+                            hang: hang && !codeBefore ? prepared.advances[i - 1] * overhang(before) : 0, position: i))
+                }
+                boxStart = i
+            }
+            if isBreakingSpace(scalar) {
+                flushBox()
+                let spaceWidth = prepared.advances[i]
+                let rigid = isCode[prepared.runIndex[i]] || !justified
+                if i == 0 || !isBreakingSpace(prepared.scalars[i - 1]) {
+                    let end = spaceRunEnd(from: i, prepared.scalars)
+                    runBreaks = end < scalarCount && allowed[end]
+                    runTrails = end >= scalarCount || isSeparator(prepared.scalars[end])
+                    // A run that opens the paragraph or a line after a separator is kept (an
+                    // indent, as U+3000 opens a Japanese paragraph) but may break like any
+                    // other: after an empty box, so that a run wider than the measure takes
+                    // a line of its own and the text after it starts the next.
+                    if !runTrails && runBreaks && (i == 0 || isSeparator(prepared.scalars[i - 1])) {
+                        add(.box(0, position: i))
+                    }
+                }
+                if runTrails {
+                    boxStart = i + 1
+                    continue
+                }
+                if !runBreaks { add(.penalty(cost: .infinity, position: i)) }
+                let before = i > 0 ? prepared.scalars[i - 1] : " "
+                let codeBefore = i > 0 && isCode[prepared.runIndex[i - 1]]
+                let hangWidth = hang && i > 0 && !codeBefore ? prepared.advances[i - 1] * overhang(before) : 0
+                add(
+                    .glue(
+                        spaceWidth, stretch: rigid ? 0 : spaceWidth * spaceStretch,
+                        shrink: rigid ? 0 : spaceWidth * spaceShrink,
+                        hang: hangWidth, position: i))
+                boxStart = i + 1
+                continue
+            }
+            boxWidth += prepared.advances[i]
+            if justified && isHangul(scalar) && i + 1 < scalarCount && isHangul(prepared.scalars[i + 1]) {
+                boxStretch += syllableStretch * runs[prepared.runIndex[i]].style.font.size
+            }
+        }
+        flushBox()
+        add(.penalty(cost: -.infinity, position: scalarCount))
+    }
+
+    /// The index after the run of breaking spaces that starts at `start`.
+    static func spaceRunEnd(from start: Int, _ scalars: [Unicode.Scalar]) -> Int {
+        var end = start + 1
+        while end < scalars.count, isBreakingSpace(scalars[end]) { end += 1 }
+        return end
+    }
+}
