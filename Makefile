@@ -11,6 +11,7 @@ APT_PACKAGES = pkg-config libpango1.0-dev libcairo2-dev libfontconfig-dev libfre
   libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-dev librsvg2-dev \
   libhyphen-dev hyphen-en-us hyphen-de hyphen-fr zlib1g-dev libxml2-dev libgdk-pixbuf-2.0-dev webp-pixbuf-loader imagemagick \
   fonts-inter fonts-noto-cjk fonts-noto-mono fonts-dejavu-core fonts-noto-color-emoji \
+  libkf5syntaxhighlighting-dev qtbase5-dev \
   poppler-utils qpdf time
 STAMP = .build/.deps-installed
 
@@ -84,7 +85,8 @@ library-example: deps
 	  || { echo "README.md does not quote Examples/LibraryExample/Sources/LibraryExample/main.swift"; exit 1; }
 
 # The module table: one module alone touches cmark, libyaml and libxml2 pointers (MarkdownParser),
-# one alone Pango/Cairo, librsvg and libhyphen (PangoCairoBackend), one alone zlib (TaggedPDF, which
+# one alone Pango/Cairo, librsvg and libhyphen (PangoCairoBackend), one alone KSyntaxHighlighting and
+# Qt (CodeHighlighting, through the C++ target CSyntaxHighlighting), one alone zlib (TaggedPDF, which
 # reads and writes PDF with no Pango or Cairo call), and GIO's file monitor is the command line's.
 # The pure modules never import the backend; the command line and the `Typeset` library depend on
 # `Typesetter` and the value modules, never on the backend.
@@ -94,6 +96,8 @@ check-layering:
 	        grep -rlE '$(IMPORT)CZlib\b' Sources | grep -v '^Sources/TaggedPDF/'; \
 	        grep -rlE '$(IMPORT)(CCmarkGFM|CYAML|CLibXML2)\b' Sources | grep -v '^Sources/MarkdownParser/'; \
 	        grep -rlE '$(IMPORT)(CBuildInfo|CGio)\b' Sources | grep -v '^Sources/typeset/'; \
+	        grep -rlE '$(IMPORT)(CSyntaxHighlighting|CQt5)\b' Sources | grep -v '^Sources/CodeHighlighting/'; \
+	        grep -rlE '^\s*#\s*include\s*[<"](KF5/|KSyntaxHighlighting|Q[A-Z])' Sources | grep -v '^Sources/CSyntaxHighlighting/'; \
 	        grep -rlE '$(IMPORT)PangoCairoBackend\b' Sources | grep -v '^Sources/Typesetter/'); \
 	if [ -n "$$bad" ]; then echo "imported outside its owner: $$bad"; exit 1; else echo "layering: ok"; fi
 

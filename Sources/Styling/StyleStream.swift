@@ -41,6 +41,7 @@ public struct StyleStream: Sendable {
                     kind: .frontMatter)
             }
         }
+        styler.readHighlightSetting(document.metadata)
         blocks = document.blocks
     }
 

@@ -72,6 +72,10 @@ public struct Styler: Sendable {
     /// Columns between tab stops in code blocks (front matter `tab-size`; CSS's default is 8,
     /// code editors' and CommonMark's block-structure tab stop 4).
     var tabSize = 4
+    /// Colour code by its language (front matter `highlight: false` turns it off).
+    var highlightsCode = true
+    /// The language a span's class names for the code span it holds (`` `x`{.python} ``).
+    var inlineCodeLanguage: String?
     /// Images inside lines of text (badges, icons) shown as their alt text: counted, and named
     /// in one warning per document with where the first one was.
     var inlineImages: (local: Int, remote: Int, first: SourceLocation?) = (0, 0, nil)
@@ -180,8 +184,10 @@ public struct Styler: Sendable {
             context.tight = false
             context.structure.append(newElement(.blockQuote))
             for child in children { append(child, context: context, to: &blocks) }
-        case .codeBlock(_, let text):
-            appendCode(text, context: context, overrides: overrides, location: block.location, to: &blocks)
+        case .codeBlock(let info, let text):
+            appendCode(
+                text, info: CodeBlockInfo(info: info), context: context, overrides: overrides,
+                location: block.location, to: &blocks)
         case .thematicBreak:
             blocks.append(
                 StyledBlock(
@@ -408,8 +414,8 @@ public struct Styler: Sendable {
     // MARK: Code
 
     mutating func appendCode(
-        _ text: String, context: BlockContext, overrides: StyleOverrides, location: SourceLocation?,
-        to blocks: inout [StyledBlock]
+        _ text: String, info: CodeBlockInfo, context: BlockContext, overrides: StyleOverrides,
+        location: SourceLocation?, to blocks: inout [StyledBlock]
     ) {
         var cascade = context.cascade
         cascade.style.families = theme.monospaceFamilies
@@ -431,11 +437,13 @@ public struct Styler: Sendable {
         style.hangingIndent = cascade.font.size * 1.5  // room for the ↪ continuation mark
         var body = Styler.expandingTabs(text, size: overrides.tabSize ?? context.tabSize ?? tabSize)
         if body.hasSuffix("\n") { body.removeLast() }
-        let paragraph = StyledParagraph(runs: [StyledRun(body, style: cascade.runStyle)], style: style)
+        var plain = cascade.runStyle
+        if overrides.color == nil { plain.color = plainCodeColor(inherited: plain.color) }
+        let runs = codeRuns(body, definition: info.definition, base: plain)
+        let paragraph = StyledParagraph(runs: runs, style: style)
         var block = StyledBlock(
             .paragraph(paragraph), spaceBefore: blockSpacing * 0.5, spaceAfter: blockSpacing * 1.5,
-            quoteBars: context.quoteBars, quoteBarColor: quoteBarColor,
-            background: theme.color(named: "codeBackground") ?? RGBAColor(hex: "#F3F4F7")!,
+            quoteBars: context.quoteBars, quoteBarColor: quoteBarColor, background: codeBackground,
             backgroundPadding: padding, location: location)
         block.isCode = true
         block.structure = context.structure + [newElement(.code)]
@@ -897,10 +905,12 @@ public struct Styler: Sendable {
                 inner.style.size = (inner.style.size * 0.92 * 10).rounded() / 10
                 inner.style.tracking = nil
                 inner.style.kerning = nil
-                inner.background = theme.color(named: "codeBackground")
+                inner.background = theme.code.background ?? theme.color(named: "codeBackground")
                 var style = inner.runStyle
                 style.isCode = true
-                runs.append(StyledRun(code, style: appearances.shared(style)))
+                for run in inlineCodeRuns(code, base: style) {
+                    runs.append(StyledRun(run.text, style: appearances.shared(run.style)))
+                }
             case .link(let destination, _, let children):
                 var inner = cascade
                 inner.link = linkTarget(destination)
@@ -971,6 +981,7 @@ public struct Styler: Sendable {
         _ written: Attributes, _ children: [Inline], cascade: Cascade, to runs: inout [StyledRun]
     ) {
         var attributes = written
+        let language = Styler.inlineCodeLanguage(written, children)
         if children.count == 1, case .code = children[0] {
             // A code span's other classes name its language (Pandoc): not roles.
             attributes.classes = attributes.classes.filter {
@@ -999,7 +1010,9 @@ public struct Styler: Sendable {
         spanOverrides.lineHeight = nil
         spanOverrides.leading = nil
         inner.apply(spanOverrides, theme: theme)
+        inlineCodeLanguage = language
         appendRuns(children, cascade: inner, to: &runs)
+        inlineCodeLanguage = nil
     }
 
     /// Schemes a PDF link may open; anything else (`javascript:`, `data:`) is not made clickable.

@@ -207,6 +207,7 @@ private struct ThemeDecoder {
 
     static let topKeys = [
         "name", "extends", "notes", "families", "roles", "colors", "page", "fontFolders", "monospace", "sizeAdjust",
+        "code",
     ]
     static let roleKeys = [
         "family", "weight", "size", "relativeTo", "lineHeight", "lineHeightMultiple", "kerning", "tracking",
@@ -235,6 +236,11 @@ private struct ThemeDecoder {
         if let page = top["page"] { theme.page = decodePage(page.value, base: theme.page) }
         if let folders = top["fontFolders"] { theme.fontFolders += decodeFontFolders(folders.value) }
         if let adjustments = top["sizeAdjust"] { decodeSizeAdjustments(adjustments.value, into: &theme) }
+        // The code section (ThemeCodeSection.swift), after the colours its contrast is checked against.
+        var code = ThemeCodeSection(file: file)
+        if let section = top["code"] { theme.code = code.decode(section.value, base: theme.code) }
+        code.checkContrast(of: theme, fallback: top["code"]?.keyPosition ?? root.position)
+        problems += code.problems
         return theme
     }
 

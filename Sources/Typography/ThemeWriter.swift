@@ -77,6 +77,7 @@ public enum ThemeWriter {
             "  \"colors\": {"
                 + theme.colors.keys.sorted().map { "\(string($0)): \(string(theme.colors[$0]!.hex))" }.joined(
                     separator: ", ") + "},")
+        if let code = ThemeCodeSection.json(for: theme.code, string: string) { lines.append("  \"code\": \(code),") }
         let page = theme.page
         let margins = page.margins
         lines.append(
