@@ -126,7 +126,9 @@ import Testing
                 try Timing.bestSeconds(of: 3) {
                     (theme, warnings) = try TokenImporter.importTokens(Data(json.utf8), file: "chain.json")
                 })
-            #expect(theme[.body].size == 16 && warnings.isEmpty, "\(warnings.prefix(3))")
+            // Only the reports about the scale: roles kept from the base, a 16 pt Body above Headline.
+            let problems = warnings.filter { !$0.contains("keep the base theme") && !$0.contains("out of order") }
+            #expect(theme[.body].size == 16 && problems.isEmpty, "\(warnings.prefix(3))")
         }
         // Ten times the chain: linear is ~10× the time, quadratic 100×.
         #expect(seconds[1] < 30 * seconds[0], "\(seconds)")
