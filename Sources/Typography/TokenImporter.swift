@@ -306,6 +306,14 @@ struct TokenReader {
                     break
                 }
                 if let done = resolvedTokens[tokenIndex] {
+                    if done == nil && aliasesAreErrors {
+                        // Found unresolvable before, as a token that might not have been typography
+                        // (a warning then); a typography value that needs it is refused.
+                        refuse(
+                            node.position,
+                            "alias {\(reference)} cannot be resolved: '\(tokens[tokenIndex].name)' names no token or "
+                                + "lies on a cycle (the warning at \(tokens[tokenIndex].keyPosition))")
+                    }
                     result = .some(done)
                     break
                 }
@@ -406,6 +414,7 @@ struct TokenReader {
         var assigned: [TextRole: Int] = [:]
         var unmapped: [Int] = []
         var guessed: [(token: Int, role: TextRole, scheme: TokenRoleGuess.Scheme)] = []
+        var candidates: [(index: Int, role: TextRole, scheme: TokenRoleGuess.Scheme?, value: JSONNode)] = []
         let normalizedMapping = Dictionary(
             mapping.map { (TextRole.normalizedKey($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
         for (index, token) in tokens.enumerated() {
@@ -432,6 +441,14 @@ struct TokenReader {
                 unmapped.append(index)
                 continue
             }
+            candidates.append((index, role, scheme, value))
+        }
+        // A mapping wins over names and guesses whatever the file order; otherwise the first token.
+        let ordered =
+            candidates.filter { isMapped(tokens[$0.index], mapping, normalizedMapping) }
+            + candidates.filter { !isMapped(tokens[$0.index], mapping, normalizedMapping) }
+        for (index, role, scheme, value) in ordered {
+            let token = tokens[index]
             if let first = assigned[role] {
                 warn(
                     token.keyPosition,
@@ -470,6 +487,13 @@ struct TokenReader {
             return (role, nil)
         }
         return nil
+    }
+
+    /// Whether a mapping (full path, path with its set, or last component) names `token`.
+    func isMapped(_ token: DesignToken, _ mapping: [String: TextRole], _ normalizedMapping: [String: TextRole]) -> Bool
+    {
+        mapping[token.name] != nil || token.nameWithSet.map { mapping[$0] != nil } == true
+            || token.path.last.map { normalizedMapping[TextRole.normalizedKey($0)] != nil } == true
     }
 
     /// Marks token `index` and every token its value refers to (aliases, expressions, `$ref`
