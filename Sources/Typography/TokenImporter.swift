@@ -119,8 +119,12 @@ public enum TokenImporter {
         if ["\"$value\"", "\"$type\"", "\"$themes\"", "\"$metadata\""].contains(where: { text.contains($0) }) {
             return true
         }
-        guard text.contains("\"value\""), let root = try? JSONSource.parse(data), let members = root.members,
-            !members.contains(where: { $0.key == "roles" || $0.key == "extends" })
+        guard text.contains("\"value\"") else { return false }
+        // JSON that does not parse is judged by its text, so both commands give the same syntax error.
+        guard let root = try? JSONSource.parse(data) else {
+            return !text.contains("\"roles\"") && !text.contains("\"extends\"")
+        }
+        guard let members = root.members, !members.contains(where: { $0.key == "roles" || $0.key == "extends" })
         else { return false }
         var nodes = members.map(\.value)
         while let node = nodes.popLast() {

@@ -168,6 +168,13 @@ enum OptionTable {
             summary: "print a theme, built-in or a file resolved with what it extends, as a theme file",
             options: [help], takesFiles: false),
         CommandSpec(
+            name: "theme export", synopsis: "NAME|FILE --format swiftui|css",
+            summary: "write a theme's type scale as code: SwiftUI fonts and modifiers, or CSS classes",
+            options: [
+                OptionSpec(name: "--format", value: "FORMAT", help: "swiftui or css", choices: ["swiftui", "css"]),
+                help,
+            ]),
+        CommandSpec(
             name: "fonts", synopsis: "[--fonts DIR]…", summary: "list font families and their faces",
             options: [theme[2], help], takesFiles: false),
         CommandSpec(

@@ -45,8 +45,8 @@ import Testing
                     + "fontFamilies.mono, fontWeights.medium, fontSize.13, fontSize.16, fontSize.20, fontSize.28"))
         #expect(
             warnings.contains(
-                "tokens.json:1:1: warning: roles no token sets keep the base theme 'default': Title 20 pt, Title3 14 pt, "
-                    + "SubTitle 12.5 pt, Headline 11 pt, Caption 9 pt"))
+                "tokens.json:1:1: warning: roles no token sets keep the base theme 'default': Title 20 pt, "
+                    + "Title3 14 pt, SubTitle 12.5 pt, Headline 11 pt, Caption 9 pt"))
         #expect(
             warnings.contains {
                 $0.contains("out of order")
