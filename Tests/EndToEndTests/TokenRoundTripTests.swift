@@ -123,12 +123,21 @@ import Testing
             "Overline=caption2",
         ])
         #expect(imported.status == 0, "\(imported.output)")
-        let markdown = "Body one.\n\nBody two.\n\n::: {.caption2}\nquiet overline\n:::\n"
+        let markdown = "Body one.\n\nBody two.\n\n::: {.caption2}\nquiet overline\n:::\n\n#### under\n\nunder\n"
         try markdown.write(toFile: dir + "/d.md", atomically: true, encoding: .utf8)
         let pdf = dir + "/d.pdf"
         #expect(try typeset(["render", dir + "/d.md", "--theme", theme, "-o", pdf]).status == 0)
         let text = try PDFProbe.text(pdf)
         #expect(text.contains("QUIET OVERLINE"), "\(text)")
+        // The 20 pt Headline (H4) is underlined (textDecoration): "under" has no descenders, so its
+        // ink reaches below the baseline only by the underline; the 16 pt Body's does not.
+        let unders = try PDFProbe.words(pdf).filter { $0.text == "under" }
+        #expect(unders.count == 2)
+        if unders.count == 2 {
+            let underlined = try PDFProbe.inkHeight(pdf, in: unders[0])
+            let plain = try PDFProbe.inkHeight(pdf, in: unders[1]) * 20 / 16
+            #expect(underlined > plain + 0.8, "\(underlined) vs \(plain) scaled to 20 pt")
+        }
         let body = try PDFProbe.words(pdf).filter { $0.text == "Body" }
         #expect(body.count == 2)
         if body.count == 2 {
