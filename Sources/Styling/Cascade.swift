@@ -113,6 +113,9 @@ struct Cascade {
         if let hyphenate = overrides.hyphenate { self.hyphenate = hyphenate }
     }
 
+    /// `text` in the role's ``TextCase`` (upper, lower, capitalized); as written otherwise.
+    func cased(_ text: String) -> String { style.textCase?.apply(to: text) ?? text }
+
     var font: FontSpec {
         FontSpec(families: style.families, weight: style.weight, italic: style.italic, size: style.size)
     }
@@ -124,9 +127,13 @@ struct Cascade {
         if strokeColor != nil || strokeWidth != nil, (strokeWidth ?? 1) > 0 {
             stroke = Stroke(color: strokeColor ?? color, width: strokeWidth ?? 1)
         }
+        // A role's own case and line (design tokens' textCase, textDecoration) under what spans set.
+        let decoration = style.textDecoration
         var values = RunAppearance.Values(
-            font: font, letterSpacing: style.letterSpacing, features: style.features, smallCaps: smallCaps,
-            color: color, underline: underline.map { $0 ?? color }, strikethrough: strikethrough.map { $0 ?? color },
+            font: font, letterSpacing: style.letterSpacing, features: style.features,
+            smallCaps: smallCaps == .none && style.textCase == .smallCaps ? .lowercase : smallCaps, color: color,
+            underline: underline.map { $0 ?? color } ?? (decoration == .underline ? color : nil),
+            strikethrough: strikethrough.map { $0 ?? color } ?? (decoration == .lineThrough ? color : nil),
             baselineOffset: baselineOffset, stroke: stroke, background: background)
         values.language = language
         values.hyphenate = hyphenate

@@ -164,7 +164,7 @@ public struct Styler: Sendable {
             context.cascade = paragraphCascade(context)
             context.cascade.apply(overrides, theme: theme)
             let paragraph = makeParagraph(inlines, context: context, overrides: overrides)
-            let after = context.tight ? blockSpacing * 0.3 : blockSpacing
+            let after = context.tight ? blockSpacing * 0.3 : context.cascade.style.spaceAfter ?? blockSpacing
             blocks.append(
                 StyledBlock(
                     .paragraph(paragraph), spaceAfter: after, quoteBars: context.quoteBars,
@@ -266,7 +266,7 @@ public struct Styler: Sendable {
         blocks.append(
             StyledBlock(
                 .paragraph(paragraph), spaceBefore: max(blockSpacing * 1.5, size * 1.0),
-                spaceAfter: max(blockSpacing * 0.6, size * 0.4),
+                spaceAfter: context.cascade.style.spaceAfter ?? max(blockSpacing * 0.6, size * 0.4),
                 keepWithNext: true, quoteBars: context.quoteBars, quoteBarColor: quoteBarColor,
                 anchor: id, outline: outline, location: block.location))
         blocks[blocks.count - 1].structure = context.structure + [newElement(.heading(level: level))]
@@ -881,7 +881,7 @@ public struct Styler: Sendable {
                 // (A byte test: `String.contains(String)` is Foundation's locale-aware search.)
                 Self.append(
                     StyledRun(
-                        text.utf8.contains(0x09) ? text.replacingOccurrences(of: "\t", with: " ") : text,
+                        cascade.cased(text.utf8.contains(0x09) ? text.replacingOccurrences(of: "\t", with: " ") : text),
                         style: appearances.shared(cascade.runStyle)), to: &runs)
             case .softBreak:
                 Self.append(StyledRun(" ", style: appearances.shared(cascade.runStyle)), to: &runs)
