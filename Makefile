@@ -11,10 +11,11 @@ APT_PACKAGES = pkg-config libpango1.0-dev libcairo2-dev libfontconfig-dev libfre
   libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-dev librsvg2-dev \
   libhyphen-dev hyphen-en-us hyphen-de hyphen-fr zlib1g-dev libxml2-dev libgdk-pixbuf-2.0-dev webp-pixbuf-loader imagemagick \
   fonts-inter fonts-noto-cjk fonts-noto-mono fonts-dejavu-core fonts-noto-color-emoji \
+  libkf5syntaxhighlighting-dev qtbase5-dev \
   poppler-utils qpdf time
 STAMP = .build/.deps-installed
 
-.PHONY: all deps build test test-fast corpus-check showcase specimens bench bench-dir fuzz fonts-extra clean check-layering check-functions commit-info library-example install format lint
+.PHONY: all deps build pdf-check test test-fast corpus-check showcase specimens bench bench-dir fuzz fonts-extra clean check-layering check-functions commit-info library-example install format lint
 
 all: build
 
@@ -48,15 +49,28 @@ $(SPEC_JSON):
 	  markdown_it_py-4.3.0/tests/test_cmark_spec/commonmark.json
 	@test -s $@
 
+# The PDF/UA-1 and PDF/A checker (page-validation on PyPI: a Rust checker with Python
+# bindings, `page.validate_pdf(path, profile="ua1")`) and pypdf (a second text extractor), in
+# a virtual environment under .build/ (made once, never part of the repository).
+PDF_CHECK = .build/pdf-check/bin/python
+PDF_CHECK_PACKAGES = page-validation==0.11.0 pypdf==7.1.1
+$(PDF_CHECK):
+	python3 -m venv .build/pdf-check
+	.build/pdf-check/bin/pip install --quiet $(PDF_CHECK_PACKAGES)
+	@$@ -c 'import page, pypdf'
+pdf-check: $(PDF_CHECK)
+
 # The README's test command: layering check, then every unit and end-to-end test.
-test: deps check-layering build library-example $(SPEC_JSON)
+test: deps check-layering build library-example $(SPEC_JSON) $(PDF_CHECK)
 	TYPESET_BIN=$(CURDIR)/$(BIN) TYPESET_COMMONMARK_SPEC=$(CURDIR)/$(SPEC_JSON) TYPESET_REQUIRE_SPEC=1 \
+	  TYPESET_PDF_CHECK=$(CURDIR)/$(PDF_CHECK) \
 	  $(SWIFT) test 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
 
 # Every test but those marked `.slow` (scaling, memory peaks, fuzzing, huge inputs): the
 # layering check, the release binary and the suites, without the library example.
-test-fast: deps check-layering build $(SPEC_JSON)
+test-fast: deps check-layering build $(SPEC_JSON) $(PDF_CHECK)
 	TYPESET_BIN=$(CURDIR)/$(BIN) TYPESET_COMMONMARK_SPEC=$(CURDIR)/$(SPEC_JSON) TYPESET_SKIP_SLOW=1 \
+	  TYPESET_PDF_CHECK=$(CURDIR)/$(PDF_CHECK) \
 	  $(SWIFT) test 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
 
 # The README's Library example, built and run as a package of its own that depends on this
@@ -71,7 +85,8 @@ library-example: deps
 	  || { echo "README.md does not quote Examples/LibraryExample/Sources/LibraryExample/main.swift"; exit 1; }
 
 # The module table: one module alone touches cmark, libyaml and libxml2 pointers (MarkdownParser),
-# one alone Pango/Cairo, librsvg and libhyphen (PangoCairoBackend), one alone zlib (TaggedPDF, which
+# one alone Pango/Cairo, librsvg and libhyphen (PangoCairoBackend), one alone KSyntaxHighlighting and
+# Qt (CodeHighlighting, through the C++ target CSyntaxHighlighting), one alone zlib (TaggedPDF, which
 # reads and writes PDF with no Pango or Cairo call), and GIO's file monitor is the command line's.
 # The pure modules never import the backend; the command line and the `Typeset` library depend on
 # `Typesetter` and the value modules, never on the backend.
@@ -81,6 +96,8 @@ check-layering:
 	        grep -rlE '$(IMPORT)CZlib\b' Sources | grep -v '^Sources/TaggedPDF/'; \
 	        grep -rlE '$(IMPORT)(CCmarkGFM|CYAML|CLibXML2)\b' Sources | grep -v '^Sources/MarkdownParser/'; \
 	        grep -rlE '$(IMPORT)(CBuildInfo|CGio)\b' Sources | grep -v '^Sources/typeset/'; \
+	        grep -rlE '$(IMPORT)(CSyntaxHighlighting|CQt5)\b' Sources | grep -v '^Sources/CodeHighlighting/'; \
+	        grep -rlE '^\s*#\s*include\s*[<"](KF5/|KSyntaxHighlighting|Q[A-Z])' Sources | grep -v '^Sources/CSyntaxHighlighting/'; \
 	        grep -rlE '$(IMPORT)PangoCairoBackend\b' Sources | grep -v '^Sources/Typesetter/'); \
 	if [ -n "$$bad" ]; then echo "imported outside its owner: $$bad"; exit 1; else echo "layering: ok"; fi
 
@@ -91,7 +108,8 @@ check-functions:
 
 # The formatter: swift-format (part of the toolchain) with the committed .swift-format: 120
 # columns, 4-space indentation, one statement a line. `make lint` fails on anything it would
-# change, and on a line over 120 characters it cannot break (a long string or comment).
+# change, on a line over 120 characters it cannot break (a long string or comment), and on a
+# function over 120 lines (check-functions).
 SWIFT_SOURCES = Package.swift Sources Tests Examples/LibraryExample/Package.swift Examples/LibraryExample/Sources
 format:
 	$(SWIFT) format format --in-place --recursive --parallel $(SWIFT_SOURCES)
@@ -100,6 +118,7 @@ lint:
 	@python3 -c 'import pathlib, sys; \
 	  long = [f"{p}:{n}: line of {len(l)} characters (at most 120)" for root in sys.argv[1:] for p in sorted(pathlib.Path(root).rglob("*.swift")) if ".build" not in p.parts for n, l in enumerate(p.read_text().splitlines(), 1) if len(l) > 120]; \
 	  print("\n".join(long)) if long else print("lint: ok"); sys.exit(1 if long else 0)' Sources Tests Examples/LibraryExample/Sources
+	@$(MAKE) --no-print-directory check-functions
 
 # Every Markdown file under CORPUS (default: the machine's /usr/share/doc) rendered and read back:
 # each word of cmark-gfm's plain text must be in the PDF's text, in order (a footnote's anywhere).

@@ -36,6 +36,15 @@ let package = Package(
             providers: [.apt(["libyaml-dev"])]),
         // libhyphen has no pkg-config file: the module map links -lhyphen.
         .systemLibrary(name: "CHyphen", providers: [.apt(["libhyphen-dev"])]),
+        // Qt 5's include paths for the C++ below (pkg-config `Qt5Gui` brings QtCore's too).
+        .systemLibrary(
+            name: "CQt5", pkgConfig: "Qt5Gui",
+            providers: [.apt(["qtbase5-dev"])]),
+        // KSyntaxHighlighting (KDE Frameworks 5; no pkg-config file, its headers are named by their
+        // path under /usr/include) behind a C interface: spans of plain integers, no Qt type.
+        .target(
+            name: "CSyntaxHighlighting", dependencies: ["CQt5"],
+            linkerSettings: [.linkedLibrary("KF5SyntaxHighlighting"), .linkedLibrary("Qt5Core")]),
 
         // Pure Swift: the type-scale model, the document tree, style resolution, pagination.
         .target(name: "Typography"),
@@ -47,7 +56,9 @@ let package = Package(
         .target(name: "ProcessMemory"),
         .target(name: "DocumentModel", dependencies: ["Typography"]),
         .target(name: "MarkdownParser", dependencies: ["DocumentModel", "CCmarkGFM", "CYAML", "CLibXML2"]),
-        .target(name: "Styling", dependencies: ["DocumentModel", "Typography"]),
+        // Syntax highlighting of code: the one module that calls KSyntaxHighlighting.
+        .target(name: "CodeHighlighting", dependencies: ["Typography", "CSyntaxHighlighting"]),
+        .target(name: "Styling", dependencies: ["DocumentModel", "Typography", "CodeHighlighting"]),
         .target(name: "Layout", dependencies: ["Styling"]),
         // Reads the PDF Cairo wrote and writes the tagged PDF: the structure tree, PDF/UA. Pure
         // Swift over bytes (zlib for the streams): no Pango or Cairo call.
@@ -79,6 +90,7 @@ let package = Package(
             path: "Tests/TestSupport"),
         .testTarget(name: "TypographyTests", dependencies: ["Typography", "TestSupport"]),
         .testTarget(name: "WorkQueuesTests", dependencies: ["WorkQueues"]),
+        .testTarget(name: "CodeHighlightingTests", dependencies: ["CodeHighlighting"]),
         .testTarget(name: "MarkdownParserTests", dependencies: ["MarkdownParser", "TestSupport"]),
         .testTarget(name: "StylingTests", dependencies: ["Styling", "MarkdownParser", "TestSupport"]),
         .testTarget(name: "LayoutTests", dependencies: ["Layout", "TestSupport"]),
@@ -90,5 +102,6 @@ let package = Package(
             name: "EndToEndTests", dependencies: ["Typesetter", "MarkdownParser", "TaggedPDF", "TestSupport"],
             resources: [.copy("Fixtures")]),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
 )

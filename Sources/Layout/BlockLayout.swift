@@ -8,6 +8,9 @@ struct BlockLayout {
     let options: LayoutOptions
     /// Identifies this block's background panel among its neighbours'.
     let panelID: Int
+    /// Empty paragraphs (an empty list item's line) already shaped: a list of 100,000 empty
+    /// items shapes its empty line once. The paginator's memory serves every block.
+    var emptyParagraphs = CellMemory()
 
     var left: Double { options.page.margins.left }
     var measure: Double { options.page.measure }
@@ -24,7 +27,13 @@ struct BlockLayout {
     /// all of its rows at once; other blocks are laid out whole, then handed on.
     /// - Throws: what `emit` throws.
     func layOut(_ block: StyledBlock, emit: (Item) throws -> Void) rethrows {
-        let path = block.structure.isEmpty ? defaultStructure(for: block) : block.structure
+        var path = block.structure.isEmpty ? defaultStructure(for: block) : block.structure
+        // A paragraph set in one language (`::: {lang=fr}`) carries it on its element (`/Lang`).
+        if case .paragraph(let paragraph) = block.content, let language = paragraph.runs.first?.style.language,
+            paragraph.runs.allSatisfy({ $0.style.language == language }), let leaf = path.last, leaf.role != .artifact
+        {
+            path[path.count - 1].language = language
+        }
         var finishing = ItemFinishing(layout: self, block: block, path: path)
         switch block.content {
         case .table(let table):
@@ -274,12 +283,26 @@ struct BlockLayout {
         let style = paragraph.style
         let width = max(12, measure - style.leftIndent - style.rightIndent)
         var linksBefore = 0
+        var wordSpaces = WordSpaces(paragraph)
         let grid = LineGrid(shaper: shaper, style: style)
         let x0 = left + style.leftIndent
+        if paragraph.runs.isEmpty {
+            // Nothing to break: the one empty line, shaped once for every equal paragraph (the
+            // marker is drawn beside the line, not shaped with it).
+            var bare = paragraph
+            bare.marker = nil
+            let lines = emptyParagraphs.shaped(bare, width: width, by: shaper).lines
+            try groupItems(
+                ShapedLineGroup(lines: lines, first: 0, lineCount: lines.count), boxes: grid.boxes(for: lines),
+                paragraph: paragraph, background: background, padding: padding, path: path, x0: x0, width: width,
+                linksBefore: &linksBefore, wordSpaces: &wordSpaces, emit: emit)
+            return
+        }
         try shaper.shape(paragraph, width: width) { group in
             try groupItems(
                 group, boxes: grid.boxes(for: group.lines), paragraph: paragraph, background: background,
-                padding: padding, path: path, x0: x0, width: width, linksBefore: &linksBefore, emit: emit)
+                padding: padding, path: path, x0: x0, width: width, linksBefore: &linksBefore,
+                wordSpaces: &wordSpaces, emit: emit)
         }
     }
 
@@ -288,22 +311,22 @@ struct BlockLayout {
     private func groupItems(
         _ group: ShapedLineGroup, boxes: [LineGrid.Box], paragraph: StyledParagraph,
         background: RGBAColor?, padding: Double, path: [StructureElement], x0: Double,
-        width: Double, linksBefore: inout Int, emit: (Item) throws -> Void
+        width: Double, linksBefore: inout Int, wordSpaces: inout WordSpaces, emit: (Item) throws -> Void
     ) rethrows {
         let style = paragraph.style
-        let n = group.lineCount
-        for (k, (line, box)) in zip(group.lines, boxes).enumerated() {
-            let i = group.first + k
+        let lineCount = group.lineCount
+        for (offset, (line, box)) in zip(group.lines, boxes).enumerated() {
+            let lineIndex = group.first + offset
             var item = Item(height: box.above + box.below)
             var baseline = box.above
             if background != nil {
-                if i == 0 {
+                if lineIndex == 0 {
                     item.height += padding
                     baseline += padding
                 }
-                if i == n - 1 { item.height += padding }
+                if lineIndex == lineCount - 1 { item.height += padding }
             }
-            if i == 0, let marker = paragraph.marker {
+            if lineIndex == 0, let marker = paragraph.marker {
                 // The marker first: a list item's label is read before its body.
                 let markerParagraph = StyledParagraph(runs: marker, style: ParagraphStyle(baseFont: style.baseFont))
                 if let markerLine = shaper.shape(markerParagraph, width: nil).lines.first {
@@ -312,7 +335,9 @@ struct BlockLayout {
                     item.elements.append(.text(markerLine, x: x0 - gap - markerLine.width, baseline: baseline))
                 }
             }
-            item.elements += StructureMarks.line(line, x: x0, baseline: baseline, path: path, linksBefore: linksBefore)
+            item.elements += StructureMarks.line(
+                line, x: x0, baseline: baseline, path: path, linksBefore: linksBefore,
+                endsBetweenWords: lineIndex < lineCount - 1 && wordSpaces.endsBetweenWords(line))
             linksBefore += line.links.count
             if style.guides {
                 item.elements =
@@ -338,8 +363,11 @@ struct BlockLayout {
                             baseline: baseline, color: color))
                 }
             }
-            // Widows and orphans: a page may end before line i only if it leaves enough lines on both sides.
-            if i > 0 { item.breakBefore = (i >= options.orphans && n - i >= options.widows) ? .allowed : .avoid }
+            // Widows and orphans: a page may end before a line only if it leaves enough lines on both sides.
+            if lineIndex > 0 {
+                let enough = lineIndex >= options.orphans && lineCount - lineIndex >= options.widows
+                item.breakBefore = enough ? .allowed : .avoid
+            }
             if let background {
                 item.panel = Panel(id: panelID, color: background, x: x0 - padding, width: width + 2 * padding)
             }
@@ -370,16 +398,16 @@ struct LineGrid {
     }
 
     func boxes(for lines: [ShapedLine]) -> [Box] {
-        let m = shaper.metrics(of: style.baseFont)
-        let natural = m.naturalHeight
+        let metrics = shaper.metrics(of: style.baseFont)
+        let natural = metrics.naturalHeight
         let step =
             (style.lineHeight?.step(size: style.baseFont.size, naturalHeight: natural) ?? natural)
             + style.leadingAdjustment
         let half = (step - natural) / 2
         return lines.map { line in
             let room = max(half, 0)
-            let above = max(m.ascent, line.ascent, line.shiftedAscent - room)
-            let below = max(m.descent, line.descent, line.shiftedDescent - room)
+            let above = max(metrics.ascent, line.ascent, line.shiftedAscent - room)
+            let below = max(metrics.descent, line.descent, line.shiftedDescent - room)
             return Box(above: above + half, below: below + half, halfLeading: half)
         }
     }

@@ -36,6 +36,11 @@ public enum PageElement {
     /// A shaped line drawn as filled outlines in `color`, not as text: a mark the reader sees
     /// but that text extraction and search skip (the ↪ of a wrapped code line).
     case ornament(ShapedLine, x: Double, baseline: Double, color: RGBAColor)
+    /// The space between two words where a line breaks, after `line` (whose text ends at `x`
+    /// on `baseline`): a space glyph of the line's last face that shows nothing, so that text
+    /// read without layout analysis, through the structure tree or the content stream in
+    /// order, keeps the words apart (PDF 1.7 §14.8.2.5).
+    case wordSpace(after: ShapedLine, x: Double, baseline: Double)
     /// A filled rectangle (code panels, placeholders, half-leading bands).
     case fill(Rect, RGBAColor)
     /// A straight line of `width` pt.

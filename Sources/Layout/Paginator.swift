@@ -178,6 +178,8 @@ public final class Paginator {
     public private(set) var destinations: [String: Int] = [:]
     var previous: StyledBlock?
     var nextPanelID = 0
+    /// Empty paragraphs already shaped (empty list items), for every block that follows.
+    let emptyParagraphs = CellMemory()
     var pendingForcedBreak = false
     /// How many items at the top of the current page are a repeated table header (0 or 1).
     var repeatedOnPage = 0
@@ -218,7 +220,9 @@ public final class Paginator {
         var first = true
         // Items are placed as the block's layout makes them (a table row by row), so a page's
         // items are the only ones held.
-        try BlockLayout(shaper: shaper, options: options, panelID: nextPanelID).layOut(block) { item in
+        let layout = BlockLayout(
+            shaper: shaper, options: options, panelID: nextPanelID, emptyParagraphs: emptyParagraphs)
+        try layout.layOut(block) { item in
             var item = item
             item.source = block.location
             if let fit = item.tableFit {
@@ -538,6 +542,7 @@ extension PageElement {
     func offset(by dy: Double) -> PageElement {
         switch self {
         case .text(let line, let left, let baseline): .text(line, x: left, baseline: baseline + dy)
+        case .wordSpace(let line, let x, let baseline): .wordSpace(after: line, x: x, baseline: baseline + dy)
         case .ornament(let line, let left, let baseline, let color):
             .ornament(line, x: left, baseline: baseline + dy, color: color)
         case .fill(let rect, let color):

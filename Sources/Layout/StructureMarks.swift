@@ -11,10 +11,17 @@ enum StructureMarks {
     ///
     /// `linksBefore` counts the links in the block's lines before this one: each footnote
     /// marker's `Reference` is an element of its own.
-    static func line(_ line: ShapedLine, x: Double, baseline: Double, path: [StructureElement], linksBefore: Int)
-        -> [PageElement]
-    {
+    ///
+    /// `endsBetweenWords`: the line breaks between two words (``WordSpaces``), so its text is
+    /// followed by a ``PageElement/wordSpace(after:x:baseline:)``.
+    static func line(
+        _ line: ShapedLine, x: Double, baseline: Double, path: [StructureElement], linksBefore: Int,
+        endsBetweenWords: Bool = false
+    ) -> [PageElement] {
         var elements: [PageElement] = [.structure(path), .text(line, x: x + line.x, baseline: baseline)]
+        if endsBetweenWords {
+            elements.append(.wordSpace(after: line, x: x + line.x + line.width, baseline: baseline))
+        }
         for (k, link) in line.links.enumerated() {
             elements.append(.structure(linkPath(path, target: link.target, linkIndex: linksBefore + k)))
             elements.append(

@@ -10,6 +10,8 @@ struct TableLayout {
     let options: LayoutOptions
     /// The table's indent from the text area's left (inside a list or quote), pt.
     var indent = 0.0
+    /// Cells already measured and shaped, for the equal cells that follow (see ``CellMemory``).
+    let memory = CellMemory()
 
     var left: Double { options.page.margins.left + indent }
 
@@ -54,8 +56,15 @@ struct TableLayout {
         for (number, part) in fit.parts.enumerated() {
             var first = true
             let bounds = part.map { fit.bounds[$0] }
+            // Each part of columns is a `Table` of its own, its label its caption: a table's
+            // rows have one number of columns, and it has at most one caption, first or last
+            // (PDF/UA-1 ISO 14289-1 §7.5; PDF 1.7 §14.8.4.3.4).
+            var partPath = path
+            if number > 0, let leaf = path.last, leaf.role == .table {
+                partPath[partPath.count - 1] = StructureElement(.table, id: leaf.id, index: number)
+            }
             try layOutPart(
-                table, columns: part, scale: fit.scale, bounds: bounds, partNumber: number, path: path,
+                table, columns: part, scale: fit.scale, bounds: bounds, partNumber: number, path: partPath,
                 available: available
             ) { item in
                 var item = item
@@ -120,7 +129,7 @@ struct TableLayout {
         var headerLines: [LineBand] = []
         let id = path.last?.id ?? 0
         let rowCount = table.rows.count
-        // Each part's rows and cells are elements of their own in the one `Table`.
+        // Each part's rows and cells are elements of their own in the part's `Table`.
         let firstRow = partNumber * (rowCount + 1)
         func rowPath(_ row: Int) -> [StructureElement] {
             path + [StructureElement(.tableRow, id: id, index: firstRow + row)]
@@ -385,33 +394,8 @@ struct TableLayout {
         func measure(_ row: [StyledParagraph]) {
             if wordWidths.count >= TableLayout.wordMemory { wordWidths.removeAll(keepingCapacity: true) }
             for (j, cell) in row.enumerated() {
+                let (minimum, maximum) = memory.bounds(of: cell) { measureCell(cell, wordWidths: &wordWidths) }
                 let slack = max(0.5, cell.runs.map(\.style.letterSpacing).max() ?? 0)
-                let ranges = TableLayout.wordRanges(of: cell)
-                // A cell of one word (a number, a key) cannot wrap: its widest word is the cell.
-                let single = ranges.count == 1 && cell.marker == nil
-                let measured = shaper.naturalWidths(of: cell, words: single ? [] : ranges, keepingLayout: true)
-                let maximum = measured.paragraph
-                var minimum = single ? maximum : 0.0
-                if !single, let widths = measured.words {
-                    minimum = widths.max() ?? 0
-                } else if !single {
-                    for range in ranges {
-                        let word = TableLayout.runs(of: cell, in: range)
-                        let width: Double
-                        if let cached = wordWidths[word] {
-                            width = cached
-                        } else {
-                            var style = cell.style
-                            style.alignment = .left
-                            style.leftIndent = 0
-                            style.rightIndent = 0
-                            style.hangingIndent = 0
-                            width = shaper.naturalWidth(of: StyledParagraph(runs: word, style: style))
-                            wordWidths[word] = width
-                        }
-                        minimum = max(minimum, width)
-                    }
-                }
                 let extra = 2 * padding + slack
                 bounds[j].minimum = max(bounds[j].minimum, minimum + extra)
                 bounds[j].maximum = max(bounds[j].maximum, max(maximum, minimum) + extra)
@@ -420,6 +404,40 @@ struct TableLayout {
         measure(header)
         for row in rows { measure(row) }
         return bounds
+    }
+
+    /// A cell's widest unbreakable word and its unwrapped width, pt, padding not included;
+    /// words measured alone are looked up in and added to `wordWidths`.
+    func measureCell(_ cell: StyledParagraph, wordWidths: inout [[StyledRun]: Double]) -> (
+        minimum: Double, maximum: Double
+    ) {
+        let ranges = TableLayout.wordRanges(of: cell)
+        // A cell of one word (a number, a key) cannot wrap: its widest word is the cell.
+        let single = ranges.count == 1 && cell.marker == nil
+        let measured = shaper.naturalWidths(of: cell, words: single ? [] : ranges, keepingLayout: true)
+        let maximum = measured.paragraph
+        var minimum = single ? maximum : 0.0
+        if !single, let widths = measured.words {
+            minimum = widths.max() ?? 0
+        } else if !single {
+            for range in ranges {
+                let word = TableLayout.runs(of: cell, in: range)
+                let width: Double
+                if let cached = wordWidths[word] {
+                    width = cached
+                } else {
+                    var style = cell.style
+                    style.alignment = .left
+                    style.leftIndent = 0
+                    style.rightIndent = 0
+                    style.hangingIndent = 0
+                    width = shaper.naturalWidth(of: StyledParagraph(runs: word, style: style))
+                    wordWidths[word] = width
+                }
+                minimum = max(minimum, width)
+            }
+        }
+        return (minimum, maximum)
     }
 
     /// How many measured word widths ``columnBounds(header:rows:columns:padding:)`` keeps at most.
@@ -551,15 +569,18 @@ struct TableLayout {
             defer { x += width }
             guard j < cells.count else { continue }
             let cell = cells[j]
-            let shaped = shaper.shape(cell, width: max(1, width - 2 * sidePadding[j]))
+            let shaped = memory.shaped(cell, width: max(1, width - 2 * sidePadding[j]), by: shaper)
             let cellPath =
                 path.isEmpty ? [] : path + [StructureElement(cellRole, id: path.last!.id, index: firstCell + j)]
             var y = padding
             var linksBefore = 0
-            for (line, box) in zip(shaped.lines, LineGrid(shaper: shaper, style: cell.style).boxes(for: shaped.lines)) {
+            var wordSpaces = WordSpaces(cell)
+            let boxes = LineGrid(shaper: shaper, style: cell.style).boxes(for: shaped.lines)
+            for (k, (line, box)) in zip(shaped.lines, boxes).enumerated() {
                 let baseline = y + box.above
                 let band = StructureMarks.line(
-                    line, x: x + sidePadding[j], baseline: baseline, path: cellPath, linksBefore: linksBefore)
+                    line, x: x + sidePadding[j], baseline: baseline, path: cellPath, linksBefore: linksBefore,
+                    endsBetweenWords: k < shaped.lines.count - 1 && wordSpaces.endsBetweenWords(line))
                 linksBefore += line.links.count
                 elements += band
                 lines.append(LineBand(top: y, bottom: baseline + box.below, column: j, elements: band))
@@ -666,5 +687,46 @@ extension Paginator {
     /// than `available`.
     public static func columnWidths(minimum: [Double], maximum: [Double], available: Double) -> [Double] {
         TableLayout.columnWidths(minimum: minimum, maximum: maximum, available: available)
+    }
+}
+
+/// What a table remembers of the cells it has measured and shaped, so that a cell equal to one
+/// met shortly before (a column of "yes" and "no", of repeated units, of empty cells) is neither
+/// measured nor shaped again: its bounds and its shaped lines are reused (the paginator keeps
+/// one for empty paragraphs too, ``BlockLayout/emptyParagraphs``). Each memory is emptied
+/// when it holds ``capacity`` cells, so a table of ever-new cells keeps a bounded amount.
+final class CellMemory {
+    /// How many cells each memory holds at most.
+    static let capacity = 256
+
+    /// A cell and the width it is shaped at, pt (nil: unwrapped).
+    private struct ShapedKey: Hashable {
+        var cell: StyledParagraph
+        var width: Double?
+    }
+
+    private var measured: [StyledParagraph: (minimum: Double, maximum: Double)] = [:]
+    private var shapedCells: [ShapedKey: ShapedParagraph] = [:]
+
+    /// `cell`'s widest word and unwrapped width, pt: remembered, or `measure`d and remembered.
+    func bounds(
+        of cell: StyledParagraph, measure: () -> (minimum: Double, maximum: Double)
+    ) -> (minimum: Double, maximum: Double) {
+        if let known = measured[cell] { return known }
+        if measured.count >= Self.capacity { measured.removeAll(keepingCapacity: true) }
+        let bounds = measure()
+        measured[cell] = bounds
+        return bounds
+    }
+
+    /// `cell` shaped at `width` pt (nil: unwrapped): remembered, or shaped by `shaper` and
+    /// remembered. The lines are the backend's drawable lines, drawn as often as the cell appears.
+    func shaped(_ cell: StyledParagraph, width: Double?, by shaper: TextShaper) -> ShapedParagraph {
+        let key = ShapedKey(cell: cell, width: width)
+        if let known = shapedCells[key] { return known }
+        if shapedCells.count >= Self.capacity { shapedCells.removeAll(keepingCapacity: true) }
+        let shaped = shaper.shape(cell, width: width)
+        shapedCells[key] = shaped
+        return shaped
     }
 }

@@ -16,7 +16,7 @@ enum FrontMatter {
         "title", "subtitle", "author", "date", "lang", "keywords", "theme", "paper", "margins",
         "header", "footer", "toc", "size-category", "bold-text", "justify", "line-break", "smart", "widows", "orphans",
         "hyphenate",
-        "tab-size",
+        "tab-size", "highlight",
     ]
 
     /// A key Typeset does not read: silent and listed in ``Metadata/unusedKeys`` (Jekyll's
@@ -48,6 +48,7 @@ enum FrontMatter {
     static let scalarKeys: Set<String> = [
         "title", "subtitle", "date", "lang", "theme", "paper", "header", "footer", "toc", "size-category",
         "bold-text", "justify", "line-break", "smart", "widows", "orphans", "hyphenate", "tab-size",
+        "highlight",
     ]
 
     /// Why a `lang` value is not a language tag (``LanguageTag``), or nil when it is: a list,

@@ -188,6 +188,11 @@ public final class CairoPDFRenderer: PageRenderer {
             case .text(let line, let x, let baseline):
                 markContent()
                 drawText(line, x: x, baseline: baseline)
+            case .wordSpace(let line, let x, let baseline):
+                // Only for text read back from the PDF: a picture of the page shows nothing of it.
+                guard previewSink == nil else { break }
+                markContent()
+                drawWordSpace(after: line, x: x, baseline: baseline)
             case .ornament(let line, let x, let baseline, let color):
                 guard let handle = line.handle as? PangoLineHandle else { break }
                 markContent()
@@ -470,6 +475,68 @@ public final class CairoPDFRenderer: PageRenderer {
             pango_cairo_show_layout_line(cr, handle.line)
             cairo_new_path(cr)
         }
+    }
+
+    /// Draws a space glyph of `line`'s last face (one that is not a colour font) with its
+    /// origin at `x` on `baseline` and no advance: it shows nothing, and text extraction reads
+    /// a space there (``PageElement/wordSpace(after:x:baseline:)``). Nothing is drawn when no
+    /// face of the line has a space.
+    private func drawWordSpace(after line: ShapedLine, x: Double, baseline: Double) {
+        guard let handle = line.handle as? PangoLineHandle else { return }
+        var chosen: (font: UnsafeMutablePointer<PangoFont>, glyph: hb_codepoint_t)?
+        var colour: PangoColor?
+        var node = handle.line.pointee.runs
+        while let n = node {
+            let run = n.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+            var glyph: hb_codepoint_t = 0
+            if let font = run.pointee.item.pointee.analysis.font, !ColorFonts.isColorFont(font),
+                let hb = pango_font_get_hb_font(font), hb_font_get_nominal_glyph(hb, 0x20, &glyph) != 0
+            {
+                chosen = (font, glyph)
+                colour = Self.foreground(of: run)
+            }
+            node = n.pointee.next
+        }
+        guard let chosen, let glyphs = pango_glyph_string_new() else { return }
+        // In the run's own colour: the text's colour stays set, so the page's content stream
+        // names no colour for the space and none again for the next line.
+        if let colour {
+            cairo_set_source_rgb(
+                cr, Double(colour.red) / 65535, Double(colour.green) / 65535, Double(colour.blue) / 65535)
+        }
+        defer { pango_glyph_string_free(glyphs) }
+        pango_glyph_string_set_size(glyphs, 1)
+        glyphs.pointee.glyphs[0].glyph = PangoGlyph(chosen.glyph)
+        glyphs.pointee.glyphs[0].geometry = PangoGlyphGeometry(width: 0, x_offset: 0, y_offset: 0)
+        glyphs.pointee.glyphs[0].attr.is_cluster_start = 1
+        glyphs.pointee.log_clusters[0] = 0
+        // Cairo rounds a glyph's ink box out to whole device units and drops the glyph when
+        // that box is empty, as a space's is when its origin falls on a whole unit (Cairo's
+        // 24.8 fixed point makes that one place in 256 a line): the origin is moved off it.
+        var deviceX = x
+        var deviceY = baseline
+        cairo_user_to_device(cr, &deviceX, &deviceY)
+        func offWholeUnit(_ value: Double) -> Double {
+            abs(value - value.rounded()) < 1.0 / 128 ? value.rounded() + 1.0 / 32 : value
+        }
+        deviceX = offWholeUnit(deviceX)
+        deviceY = offWholeUnit(deviceY)
+        cairo_device_to_user(cr, &deviceX, &deviceY)
+        cairo_move_to(cr, deviceX, deviceY)
+        pango_cairo_show_glyph_string(cr, chosen.font, glyphs)
+    }
+
+    /// The foreground colour Pango draws `run` in, nil when it has none of its own.
+    private static func foreground(of run: UnsafeMutablePointer<PangoGlyphItem>) -> PangoColor? {
+        var node = run.pointee.item.pointee.analysis.extra_attrs
+        while let n = node {
+            let attribute = n.pointee.data.assumingMemoryBound(to: PangoAttribute.self)
+            if attribute.pointee.klass.pointee.type == PANGO_ATTR_FOREGROUND {
+                return UnsafeMutableRawPointer(attribute).assumingMemoryBound(to: PangoAttrColor.self).pointee.color
+            }
+            node = n.pointee.next
+        }
+        return nil
     }
 
     /// Looks at each font of `line` not drawn before: one with a large `CFF ` table marks the

@@ -263,7 +263,13 @@ public final class PangoShaper: TextShaper {
         pango_layout_set_wrap(layoutPointer, PANGO_WRAP_WORD_CHAR)
 
         let attrs = AttrList()
-        for (index, run) in runs.enumerated() where !run.text.isEmpty {
+        // Only the runs that overlap the piece: a long code block of many coloured runs is laid
+        // out in many pieces, and visiting every run for each would be quadratic.
+        let firstRun = runIndex(atByte: range.lowerBound, starts: starts) ?? 0
+        for index in firstRun..<runs.count {
+            if starts[index] >= range.upperBound { break }
+            let run = runs[index]
+            guard !run.text.isEmpty else { continue }
             let runStart = max(starts[index], range.lowerBound)
             let runEnd = min(starts[index] + run.text.utf8.count, range.upperBound)
             guard runStart < runEnd else { continue }
@@ -469,8 +475,14 @@ public final class PangoShaper: TextShaper {
         layout: GObjectRef, paragraph: StyledParagraph, bytes: [UInt8], base offset: Int,
         starts: [Int]
     ) -> [(line: ShapedLine, startByte: Int)] {
-        let linkRuns = paragraph.runs.indices.filter {
-            paragraph.runs[$0].style.link != nil && !paragraph.runs[$0].text.isEmpty
+        // The link runs of this layout's bytes only: a long paragraph is laid out in many
+        // pieces, and looking at every run for each would be quadratic in its runs.
+        let pieceEnd = offset + strlen(pango_layout_get_text(layout.opaque))
+        var linkRuns: [Int] = []
+        let firstRun = runIndex(atByte: offset, starts: starts) ?? 0
+        for index in firstRun..<min(paragraph.runs.count, starts.count) {
+            if starts[index] >= pieceEnd { break }
+            if paragraph.runs[index].style.link != nil, !paragraph.runs[index].text.isEmpty { linkRuns.append(index) }
         }
         var lines: [(line: ShapedLine, startByte: Int)] = []
         let iter = pango_layout_get_iter(layout.opaque)!

@@ -68,50 +68,53 @@ struct Cascade {
     /// Applies an attribute list: its role first, then each setting it names. A `weight` (or
     /// `bold`) written in the list wins over the strong around it, and `italic=false` over the
     /// emphasis around it.
-    mutating func apply(_ o: StyleOverrides, theme: Theme) {
-        if let role = o.role { style = theme[role] }
-        if let families = o.families {
+    mutating func apply(_ overrides: StyleOverrides, theme: Theme) {
+        if let role = overrides.role { style = theme[role] }
+        if let families = overrides.families {
             // A swapped family keeps the inherited fallbacks (Hangul still finds its face).
             style.families = families + style.families.dropFirst().filter { !families.contains($0) }
         }
-        if o.monospaced { style.families = theme.monospaceFamilies }
-        if let size = o.size {
+        if overrides.monospaced { style.families = theme.monospaceFamilies }
+        if let size = overrides.size {
             style.lineHeight = style.lineHeight?.scaled(from: style.size, to: size)
             style.size = size
         }
-        if let weight = o.weight {
+        if let weight = overrides.weight {
             style.weight = theme.boldTextWeight(weight, families: style.families)
             bolderSteps = 0
         }
-        if let italic = o.italic {
+        if let italic = overrides.italic {
             style.italic = italic
             if !italic { emphasized = false }
         }
         // The role's weight and slant with the emphasis around it (none left when the list set
         // them), after `family` so Bold Text looks for a heavier face in the families used.
-        if o.role != nil { reapplyEmphasis(theme: theme) }
-        if o.tracking != nil || o.kerning != nil {
+        if overrides.role != nil { reapplyEmphasis(theme: theme) }
+        if overrides.tracking != nil || overrides.kerning != nil {
             // Both at one level: tracking wins (kerning ignored); kerning alone replaces
             // inherited tracking so that what the author wrote takes effect.
-            style.tracking = o.tracking
-            style.kerning = o.kerning
+            style.tracking = overrides.tracking
+            style.kerning = overrides.kerning
         }
-        if let lineHeight = o.lineHeight { style.lineHeight = lineHeight }
-        if let leading = o.leading { self.leading = leading }
-        if let smallCaps = o.smallCaps { self.smallCaps = smallCaps }
-        if o.monospacedDigit { style.features.append("tnum") }
-        style.features += o.features
-        if let color = o.color { self.color = color }
-        if let underline = o.underline { self.underline = underline }
-        if let strikethrough = o.strikethrough { self.strikethrough = strikethrough }
-        if let offset = o.baselineOffset { baselineOffset = offset }
-        if let strokeColor = o.strokeColor { self.strokeColor = strokeColor }
-        if let strokeWidth = o.strokeWidth { self.strokeWidth = strokeWidth }
-        if let background = o.background { self.background = background }
-        if let guides = o.guides { self.guides = guides }
-        if let language = o.language { self.language = language }
-        if let hyphenate = o.hyphenate { self.hyphenate = hyphenate }
+        if let lineHeight = overrides.lineHeight { style.lineHeight = lineHeight }
+        if let leading = overrides.leading { self.leading = leading }
+        if let smallCaps = overrides.smallCaps { self.smallCaps = smallCaps }
+        if overrides.monospacedDigit { style.features.append("tnum") }
+        style.features += overrides.features
+        if let color = overrides.color { self.color = color }
+        if let underline = overrides.underline { self.underline = underline }
+        if let strikethrough = overrides.strikethrough { self.strikethrough = strikethrough }
+        if let offset = overrides.baselineOffset { baselineOffset = offset }
+        if let strokeColor = overrides.strokeColor { self.strokeColor = strokeColor }
+        if let strokeWidth = overrides.strokeWidth { self.strokeWidth = strokeWidth }
+        if let background = overrides.background { self.background = background }
+        if let guides = overrides.guides { self.guides = guides }
+        if let language = overrides.language { self.language = language }
+        if let hyphenate = overrides.hyphenate { self.hyphenate = hyphenate }
     }
+
+    /// `text` in the role's ``TextCase`` (upper, lower, capitalized); as written otherwise.
+    func cased(_ text: String) -> String { style.textCase?.apply(to: text) ?? text }
 
     var font: FontSpec {
         FontSpec(families: style.families, weight: style.weight, italic: style.italic, size: style.size)
@@ -124,13 +127,17 @@ struct Cascade {
         if strokeColor != nil || strokeWidth != nil, (strokeWidth ?? 1) > 0 {
             stroke = Stroke(color: strokeColor ?? color, width: strokeWidth ?? 1)
         }
-        var run = RunStyle(
-            font: font, letterSpacing: style.letterSpacing, features: style.features, smallCaps: smallCaps,
-            color: color, underline: underline.map { $0 ?? color }, strikethrough: strikethrough.map { $0 ?? color },
-            baselineOffset: baselineOffset, stroke: stroke, background: background, link: link)
-        run.language = language
-        run.hyphenate = hyphenate
-        return run
+        // A role's own case and line (design tokens' textCase, textDecoration) under what spans set.
+        let decoration = style.textDecoration
+        var values = RunAppearance.Values(
+            font: font, letterSpacing: style.letterSpacing, features: style.features,
+            smallCaps: smallCaps == .none && style.textCase == .smallCaps ? .lowercase : smallCaps, color: color,
+            underline: underline.map { $0 ?? color } ?? (decoration == .underline ? color : nil),
+            strikethrough: strikethrough.map { $0 ?? color } ?? (decoration == .lineThrough ? color : nil),
+            baselineOffset: baselineOffset, stroke: stroke, background: background)
+        values.language = language
+        values.hyphenate = hyphenate
+        return RunStyle(appearance: RunAppearance(values), link: link)
     }
 }
 
@@ -203,9 +210,9 @@ public struct SlugGenerator: Sendable {
         if base.isEmpty { base = "section" }
         var candidate = base
         while used.contains(candidate) {
-            let n = (next[base] ?? 0) + 1
-            next[base] = n
-            candidate = "\(base)-\(n)"
+            let number = (next[base] ?? 0) + 1
+            next[base] = number
+            candidate = "\(base)-\(number)"
         }
         used.insert(candidate)
         return candidate
@@ -230,14 +237,14 @@ enum HTMLText {
                 index = html.index(after: index)
                 continue
             }
-            let c = html[index]
-            if c == "<" {
+            let character = html[index]
+            if character == "<" {
                 inTag = true
-            } else if c == ">" && inTag {
+            } else if character == ">" && inTag {
                 inTag = false
                 out.append(" ")
             } else if !inTag {
-                out.append(c)
+                out.append(character)
             }
             index = html.index(after: index)
         }

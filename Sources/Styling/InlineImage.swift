@@ -28,9 +28,9 @@ public struct InlineImage: Hashable, Sendable {
         let ratio = natural.width / max(natural.height, 0.001)
         let box: (width: Double, height: Double)
         switch (width, height) {
-        case (let w?, let h?): box = (w, h)
-        case (let w?, nil): box = (w, w / max(ratio, 0.001))
-        case (nil, let h?): box = (h * ratio, h)
+        case (let askedWidth?, let askedHeight?): box = (askedWidth, askedHeight)
+        case (let askedWidth?, nil): box = (askedWidth, askedWidth / max(ratio, 0.001))
+        case (nil, let askedHeight?): box = (askedHeight * ratio, askedHeight)
         case (nil, nil): box = natural.height > lineHeight * 1.5 ? (lineHeight * ratio, lineHeight) : natural
         }
         let scale = min(

@@ -59,19 +59,54 @@ public struct StructureElement: Hashable, Sendable {
     public var id: Int
     /// The part of the block (row, cell, line), 0 for the block's own element.
     public var index: Int
+    /// The rarely set texts, boxed: an element is 32 bytes, and a block's path of them (a list
+    /// item's paragraph has four) costs little when a document has 100,000 blocks.
+    private var texts: Texts?
+
+    /// An element's alternative text and language, shared between copies of the element.
+    private final class Texts: Hashable, Sendable {
+        let alternativeText: String?
+        let language: String?
+
+        init(alternativeText: String?, language: String?) {
+            self.alternativeText = alternativeText
+            self.language = language
+        }
+
+        static func == (left: Texts, right: Texts) -> Bool {
+            left.alternativeText == right.alternativeText && left.language == right.language
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(alternativeText)
+            hasher.combine(language)
+        }
+
+        /// A box for the two texts, nil when neither is set.
+        static func boxing(_ alternativeText: String?, _ language: String?) -> Texts? {
+            alternativeText == nil && language == nil
+                ? nil : Texts(alternativeText: alternativeText, language: language)
+        }
+    }
+
     /// Alternative text (`/Alt`): what a figure shows, in words.
-    public var alternativeText: String?
+    public var alternativeText: String? {
+        get { texts?.alternativeText }
+        set { texts = Texts.boxing(newValue, language) }
+    }
     /// The language of the element's text (`/Lang`, a BCP 47 tag) when it differs from the
     /// document's.
-    public var language: String?
+    public var language: String? {
+        get { texts?.language }
+        set { texts = Texts.boxing(alternativeText, newValue) }
+    }
 
     /// Creates an element of `role` for block `id`, part `index`.
     public init(_ role: Role, id: Int, index: Int = 0, alternativeText: String? = nil, language: String? = nil) {
         self.role = role
         self.id = id
         self.index = index
-        self.alternativeText = alternativeText
-        self.language = language
+        texts = Texts.boxing(alternativeText, language)
     }
 
     /// Page furniture: not read aloud, not in the structure tree.

@@ -32,8 +32,8 @@ public struct StyleStream: Sendable {
             alignment: options.justify ? .justify : .left)
         styler.footnoteDefinitions = document.footnotes
         if let written = document.metadata.fields["tab-size"] {
-            if let n = Int(written), (1...16).contains(n) {
-                styler.tabSize = n
+            if let columns = Int(written), (1...16).contains(columns) {
+                styler.tabSize = columns
             } else {
                 styler.warn(
                     "front matter 'tab-size' is a whole number of columns from 1 to 16, not '\(written)'",
@@ -41,6 +41,7 @@ public struct StyleStream: Sendable {
                     kind: .frontMatter)
             }
         }
+        styler.readHighlightSetting(document.metadata)
         blocks = document.blocks
     }
 
@@ -71,13 +72,13 @@ public struct StyleStream: Sendable {
         finished = true
         styler.warnInlineImages()
         if let (first, location) = styler.otherFileLinks.first {
-            let n = styler.otherFileLinks.count
+            let count = styler.otherFileLinks.count
             styler.warn(
-                n == 1
+                count == 1
                     ? "a link into another Markdown file ('\(first)'), which is not part of this PDF; kept as a "
                         + "relative link"
-                    : "\(n) links into other Markdown files (the first: '\(first)'), which are not part of this PDF; "
-                        + "kept as relative links",
+                    : "\(count) links into other Markdown files (the first: '\(first)'), which are not part of this "
+                        + "PDF; kept as relative links",
                 location,
                 kind: .link)
         }
@@ -135,11 +136,11 @@ public struct LinkSurvey: Sendable {
         public func apply(to block: inout StyledBlock) {
             guard !rewrites.isEmpty else { return }
             block.updateParagraphs { paragraph in
-                for r in paragraph.runs.indices {
-                    guard case .internal(let id)? = paragraph.runs[r].style.link, let rewrite = rewrites[id] else {
+                for index in paragraph.runs.indices {
+                    guard case .internal(let id)? = paragraph.runs[index].style.link, let rewrite = rewrites[id] else {
                         continue
                     }
-                    paragraph.runs[r].style.link = rewrite.map { .internal($0) }
+                    paragraph.runs[index].style.link = rewrite.map { .internal($0) }
                 }
             }
         }

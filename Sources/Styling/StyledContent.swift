@@ -49,40 +49,17 @@ public enum LinkTarget: Hashable, Sendable {
 }
 
 /// A fully resolved run style: every value the shaper and renderer need, nothing inherited.
+///
+/// A run style is two words and a link: its appearance (face, colour, decorations, features,
+/// language) lives in one shared, immutable ``RunAppearance`` box, so the runs of a paragraph
+/// with a few distinct looks share a few boxes (the styler hands out one box for each distinct
+/// appearance, ``AppearanceTable``), and only the link, which differs from run to run, is
+/// stored in the run. Setting a property copies the appearance into a new box (copy on write).
 public struct RunStyle: Hashable, Sendable {
-    /// The face the run is set in.
-    public var font: FontSpec
-    /// Space added between characters, pt (tracking, or kerning when no tracking). 0 adds
-    /// nothing and emits no letter-spacing attribute.
-    public var letterSpacing: Double
-    /// OpenType features, e.g. `["tnum", "ss01"]` or `["liga=0"]`.
-    public var features: [String]
-    /// Small-capital forms, ``SmallCaps/none`` for none.
-    public var smallCaps: SmallCaps
-    /// Colour of the glyphs' fill.
-    public var color: RGBAColor
-    /// Underline colour, nil for none.
-    public var underline: RGBAColor?
-    /// Strikethrough colour, nil for none.
-    public var strikethrough: RGBAColor?
-    /// Baseline shift in pt; positive raises (Apple `baselineOffset`).
-    public var baselineOffset: Double
-    /// Glyph outlines stroked under the fill, nil for none.
-    public var stroke: Stroke?
-    /// Background behind the run's glyphs (inline code), nil for none.
-    public var background: RGBAColor?
+    /// The shared appearance: every setting but the link.
+    public private(set) var appearance: RunAppearance
     /// Where the run links to, nil for none.
     public var link: LinkTarget?
-    /// Code (inline code): its spaces never stretch or shrink and it is never hyphenated.
-    public var isCode: Bool = false
-    /// BCP 47 language of the text (`en`, `de-CH`, `ko`), nil for the document's default
-    /// (English for Latin text): chooses the hyphenation patterns.
-    public var language: String? = nil
-    /// Hyphenate this run's words: true, false, or nil for automatic (hyphenate justified
-    /// paragraphs only, as Typst's `hyphenate: auto`).
-    public var hyphenate: Bool? = nil
-    /// The picture this run stands for (its text is one U+FFFC), nil for text.
-    public var inlineImage: InlineImage?
 
     /// Creates a run style; everything but `font` defaults to plain black text.
     public init(
@@ -90,18 +67,161 @@ public struct RunStyle: Hashable, Sendable {
         color: RGBAColor = .black, underline: RGBAColor? = nil, strikethrough: RGBAColor? = nil,
         baselineOffset: Double = 0, stroke: Stroke? = nil, background: RGBAColor? = nil, link: LinkTarget? = nil
     ) {
-        self.font = font
-        self.letterSpacing = letterSpacing
-        self.features = features
-        self.smallCaps = smallCaps
-        self.color = color
-        self.underline = underline
-        self.strikethrough = strikethrough
-        self.baselineOffset = baselineOffset
-        self.stroke = stroke
-        self.background = background
+        let values = RunAppearance.Values(
+            font: font, letterSpacing: letterSpacing, features: features, smallCaps: smallCaps, color: color,
+            underline: underline, strikethrough: strikethrough, baselineOffset: baselineOffset, stroke: stroke,
+            background: background)
+        appearance = RunAppearance(values)
         self.link = link
     }
+
+    /// Creates a run style from a shared appearance and a link.
+    public init(appearance: RunAppearance, link: LinkTarget? = nil) {
+        self.appearance = appearance
+        self.link = link
+    }
+
+    /// Replaces one appearance setting: a new box, leaving every run that shares the old one as it is.
+    private mutating func update<Value>(_ path: WritableKeyPath<RunAppearance.Values, Value>, to value: Value) {
+        var values = appearance.values
+        values[keyPath: path] = value
+        appearance = RunAppearance(values)
+    }
+
+    /// The face the run is set in.
+    public var font: FontSpec {
+        get { appearance.values.font }
+        set { update(\.font, to: newValue) }
+    }
+    /// Space added between characters, pt (tracking, or kerning when no tracking). 0 adds
+    /// nothing and emits no letter-spacing attribute.
+    public var letterSpacing: Double {
+        get { appearance.values.letterSpacing }
+        set { update(\.letterSpacing, to: newValue) }
+    }
+    /// OpenType features, e.g. `["tnum", "ss01"]` or `["liga=0"]`.
+    public var features: [String] {
+        get { appearance.values.features }
+        set { update(\.features, to: newValue) }
+    }
+    /// Small-capital forms, ``SmallCaps/none`` for none.
+    public var smallCaps: SmallCaps {
+        get { appearance.values.smallCaps }
+        set { update(\.smallCaps, to: newValue) }
+    }
+    /// Colour of the glyphs' fill.
+    public var color: RGBAColor {
+        get { appearance.values.color }
+        set { update(\.color, to: newValue) }
+    }
+    /// Underline colour, nil for none.
+    public var underline: RGBAColor? {
+        get { appearance.values.underline }
+        set { update(\.underline, to: newValue) }
+    }
+    /// Strikethrough colour, nil for none.
+    public var strikethrough: RGBAColor? {
+        get { appearance.values.strikethrough }
+        set { update(\.strikethrough, to: newValue) }
+    }
+    /// Baseline shift in pt; positive raises (Apple `baselineOffset`).
+    public var baselineOffset: Double {
+        get { appearance.values.baselineOffset }
+        set { update(\.baselineOffset, to: newValue) }
+    }
+    /// Glyph outlines stroked under the fill, nil for none.
+    public var stroke: Stroke? {
+        get { appearance.values.stroke }
+        set { update(\.stroke, to: newValue) }
+    }
+    /// Background behind the run's glyphs (inline code), nil for none.
+    public var background: RGBAColor? {
+        get { appearance.values.background }
+        set { update(\.background, to: newValue) }
+    }
+    /// Code (inline code): its spaces never stretch or shrink and it is never hyphenated.
+    public var isCode: Bool {
+        get { appearance.values.isCode }
+        set { update(\.isCode, to: newValue) }
+    }
+    /// BCP 47 language of the text (`en`, `de-CH`, `ko`), nil for the document's default
+    /// (English for Latin text): chooses the hyphenation patterns.
+    public var language: String? {
+        get { appearance.values.language }
+        set { update(\.language, to: newValue) }
+    }
+    /// Hyphenate this run's words: true, false, or nil for automatic (hyphenate justified
+    /// paragraphs only, as Typst's `hyphenate: auto`).
+    public var hyphenate: Bool? {
+        get { appearance.values.hyphenate }
+        set { update(\.hyphenate, to: newValue) }
+    }
+    /// The picture this run stands for (its text is one U+FFFC), nil for text.
+    public var inlineImage: InlineImage? {
+        get { appearance.values.inlineImage }
+        set { update(\.inlineImage, to: newValue) }
+    }
+}
+
+/// Every setting of a run style but its link, in one immutable shared box: runs that look alike
+/// hold the same box (one pointer each) instead of some 400 bytes of settings each. Two boxes
+/// are equal when their settings are.
+public final class RunAppearance: Hashable, Sendable {
+    /// The settings themselves (see ``RunStyle`` for what each means).
+    public struct Values: Hashable, Sendable {
+        var font: FontSpec
+        var letterSpacing: Double
+        var features: [String]
+        var smallCaps: SmallCaps
+        var color: RGBAColor
+        var underline: RGBAColor?
+        var strikethrough: RGBAColor?
+        var baselineOffset: Double
+        var stroke: Stroke?
+        var background: RGBAColor?
+        var isCode = false
+        var language: String? = nil
+        var hyphenate: Bool? = nil
+        var inlineImage: InlineImage? = nil
+    }
+
+    /// The settings.
+    public let values: Values
+    /// `values.hashValue`, computed once: runs are compared and hashed far more often than made.
+    private let valuesHash: Int
+
+    /// Boxes `values`.
+    public init(_ values: Values) {
+        self.values = values
+        valuesHash = values.hashValue
+    }
+
+    /// Same settings (the same box, or boxes holding equal settings).
+    public static func == (left: RunAppearance, right: RunAppearance) -> Bool {
+        left === right || (left.valuesHash == right.valuesHash && left.values == right.values)
+    }
+
+    /// Hashes the settings.
+    public func hash(into hasher: inout Hasher) { hasher.combine(valuesHash) }
+}
+
+/// One shared ``RunAppearance`` box for each distinct appearance: a styler hands every run that
+/// looks the same the same box, so a paragraph of 100,000 runs in two looks holds two boxes.
+public struct AppearanceTable: Sendable {
+    private var boxes: Set<RunAppearance> = []
+
+    /// An empty table.
+    public init() {}
+
+    /// `style` with its appearance replaced by the table's equal box (the first one seen).
+    public mutating func shared(_ style: RunStyle) -> RunStyle {
+        let (inserted, box) = boxes.insert(style.appearance)
+        if inserted { return style }
+        return RunStyle(appearance: box, link: style.link)
+    }
+
+    /// The number of distinct appearances held.
+    public var count: Int { boxes.count }
 }
 
 /// A run of text in one style (Apple: one segment of a concatenated `Text`).
@@ -264,10 +384,10 @@ public struct StyledBlock: Hashable, Sendable {
         /// A thematic break: a horizontal rule across the measure (less indents).
         case rule(color: RGBAColor, thickness: Double)
         /// A figure: an image scaled to the measure, or a placeholder.
-        case image(StyledImage)
+        indirect case image(StyledImage)
         /// A line of text with a second text set flush right on its last line, joined by a dot
         /// leader: a table-of-contents entry and its page number.
-        case entry(StyledParagraph, trailing: StyledParagraph)
+        indirect case entry(StyledParagraph, trailing: StyledParagraph)
         /// `\newpage`: the next block starts a page.
         case pageBreak
     }
@@ -291,29 +411,79 @@ public struct StyledBlock: Hashable, Sendable {
     public var quoteBars: [Double]
     /// Colour of the quote bars.
     public var quoteBarColor: RGBAColor
-    /// A panel behind the block's lines (code blocks), with its padding in pt.
-    public var background: RGBAColor?
-    /// Padding between the block's lines and the edge of ``background``, pt.
-    public var backgroundPadding: Double
     /// Named destination for internal links (`#id`).
     public var anchor: String?
-    /// Further named destinations at the block's top: the `#id`s of spans inside the block and
-    /// of divs that start with it (Pandoc: every element's identifier is a link target).
-    public var extraAnchors: [String] = []
-    /// The PDF outline (bookmark) entry the block starts, nil for none (headings have one).
-    public var outline: OutlineEntry?
-    /// Footnotes referenced in this block, by number: set at the foot of the page where the
-    /// line holding the reference lands (the reference is a run linking to `fn-<number>`).
-    public var footnotes: [Int: [StyledParagraph]] = [:]
-    /// Where each of ``footnotes`` is defined in the source (`[^n]: …`), for diagnostics.
-    public var footnoteLocations: [Int: SourceLocation] = [:]
     /// Where the block starts in the source, for diagnostics; nil when unknown.
     public var location: SourceLocation?
+    /// The settings most blocks leave unset, in one shared box (nil when all are unset): a
+    /// block of a list of 100,000 items holds one pointer for them.
+    private var rare: RareSettings.Box?
+
+    /// The settings of a block that most blocks leave unset (see the properties of the same names).
+    struct RareSettings: Hashable, Sendable {
+        var background: RGBAColor?
+        var backgroundPadding: Double = 0
+        var extraAnchors: [String] = []
+        var outline: OutlineEntry?
+        var footnotes: [Int: [StyledParagraph]] = [:]
+        var footnoteLocations: [Int: SourceLocation] = [:]
+        var hangingMarkers: [HangingMarker] = []
+
+        /// Immutable storage of the settings; a change makes a new box (copy on write).
+        final class Box: Hashable, Sendable {
+            let settings: RareSettings
+            init(_ settings: RareSettings) { self.settings = settings }
+            static func == (left: Box, right: Box) -> Bool { left === right || left.settings == right.settings }
+            func hash(into hasher: inout Hasher) { hasher.combine(settings) }
+        }
+    }
+
+    /// The rarely set settings, as a value.
+    private var rareSettings: RareSettings {
+        get { rare?.settings ?? RareSettings() }
+        set { rare = newValue == RareSettings() ? nil : RareSettings.Box(newValue) }
+    }
+
+    /// A panel behind the block's lines (code blocks), with its padding in pt.
+    public var background: RGBAColor? {
+        get { rare?.settings.background }
+        set { rareSettings.background = newValue }
+    }
+    /// Padding between the block's lines and the edge of ``background``, pt.
+    public var backgroundPadding: Double {
+        get { rare?.settings.backgroundPadding ?? 0 }
+        set { rareSettings.backgroundPadding = newValue }
+    }
+    /// Further named destinations at the block's top: the `#id`s of spans inside the block and
+    /// of divs that start with it (Pandoc: every element's identifier is a link target).
+    public var extraAnchors: [String] {
+        get { rare?.settings.extraAnchors ?? [] }
+        set { rareSettings.extraAnchors = newValue }
+    }
+    /// The PDF outline (bookmark) entry the block starts, nil for none (headings have one).
+    public var outline: OutlineEntry? {
+        get { rare?.settings.outline }
+        set { rareSettings.outline = newValue }
+    }
+    /// Footnotes referenced in this block, by number: set at the foot of the page where the
+    /// line holding the reference lands (the reference is a run linking to `fn-<number>`).
+    public var footnotes: [Int: [StyledParagraph]] {
+        get { rare?.settings.footnotes ?? [:] }
+        set { rareSettings.footnotes = newValue }
+    }
+    /// Where each of ``footnotes`` is defined in the source (`[^n]: …`), for diagnostics.
+    public var footnoteLocations: [Int: SourceLocation] {
+        get { rare?.settings.footnoteLocations ?? [:] }
+        set { rareSettings.footnoteLocations = newValue }
+    }
     /// List markers hung outside the block, beside its first line: the block opens a list item
     /// but is no paragraph at the item's edge (a code block, a quote, a table, a figure, a
     /// nested list), so the marker cannot be the paragraph's own (``StyledParagraph/marker``).
     /// Outermost item first.
-    public var hangingMarkers: [HangingMarker] = []
+    public var hangingMarkers: [HangingMarker] {
+        get { rare?.settings.hangingMarkers ?? [] }
+        set { rareSettings.hangingMarkers = newValue }
+    }
     /// The tagged-PDF structure path from the document root to the block's own element (last):
     /// `[L, LI, LBody, P]` for a list item's paragraph, `[artifact]` for a thematic break.
     /// Empty: layout tags the block by its content (`P`, `Table`, `Figure`, `TOCI`).
@@ -333,11 +503,11 @@ public struct StyledBlock: Hashable, Sendable {
         self.keepTogether = keepTogether
         self.quoteBars = quoteBars
         self.quoteBarColor = quoteBarColor
-        self.background = background
-        self.backgroundPadding = backgroundPadding
         self.anchor = anchor
-        self.outline = outline
         self.location = location
+        if background != nil || backgroundPadding != 0 || outline != nil {
+            rareSettings = RareSettings(background: background, backgroundPadding: backgroundPadding, outline: outline)
+        }
     }
 }
 

@@ -74,13 +74,13 @@ public struct StyledTableRows: RandomAccessCollection, Hashable, Sendable, Expre
     /// first row that `update` changes; when it changes none, nothing is rebuilt.
     public mutating func updateEach(_ update: (inout StyledParagraph) -> Void) {
         var updated: StyledTableRows?
-        for r in indices {
-            let original = self[r]
+        for rowIndex in indices {
+            let original = self[rowIndex]
             var row = original
-            for c in row.indices { update(&row[c]) }
+            for column in row.indices { update(&row[column]) }
             if updated == nil, row != original {
                 var copy = StyledTableRows()
-                for earlier in 0..<r { copy.append(self[earlier]) }
+                for earlier in 0..<rowIndex { copy.append(self[earlier]) }
                 updated = copy
             }
             updated?.append(row)
@@ -89,8 +89,8 @@ public struct StyledTableRows: RandomAccessCollection, Hashable, Sendable, Expre
     }
 
     /// Rows are equal when they hold the same paragraphs, however their styles were numbered.
-    public static func == (a: StyledTableRows, b: StyledTableRows) -> Bool {
-        a.count == b.count && a.elementsEqual(b)
+    public static func == (left: StyledTableRows, right: StyledTableRows) -> Bool {
+        left.count == right.count && left.elementsEqual(right)
     }
 
     /// Hashes the paragraphs row by row (consistent with ``==(_:_:)``).

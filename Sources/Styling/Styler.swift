@@ -72,6 +72,10 @@ public struct Styler: Sendable {
     /// Columns between tab stops in code blocks (front matter `tab-size`; CSS's default is 8,
     /// code editors' and CommonMark's block-structure tab stop 4).
     var tabSize = 4
+    /// Colour code by its language (front matter `highlight: false` turns it off).
+    var highlightsCode = true
+    /// The language a span's class names for the code span it holds (`` `x`{.python} ``).
+    var inlineCodeLanguage: String?
     /// Images inside lines of text (badges, icons) shown as their alt text: counted, and named
     /// in one warning per document with where the first one was.
     var inlineImages: (local: Int, remote: Int, first: SourceLocation?) = (0, 0, nil)
@@ -79,6 +83,8 @@ public struct Styler: Sendable {
     var otherFileLinks: (count: Int, first: (String, SourceLocation?)?) = (0, nil)
     /// The last structure element id handed out (``newElement(_:alternativeText:)``).
     var nextStructureID = 0
+    /// One shared appearance box for each distinct run appearance met so far.
+    var appearances = AppearanceTable()
 
     /// Creates a styler for `theme`; ``style(_:theme:options:)`` is the usual entry point.
     public init(theme: Theme, options: StylingOptions = StylingOptions()) {
@@ -158,45 +164,14 @@ public struct Styler: Sendable {
             context.cascade = paragraphCascade(context)
             context.cascade.apply(overrides, theme: theme)
             let paragraph = makeParagraph(inlines, context: context, overrides: overrides)
-            let after = context.tight ? blockSpacing * 0.3 : blockSpacing
+            let after = context.tight ? blockSpacing * 0.3 : context.cascade.style.spaceAfter ?? blockSpacing
             blocks.append(
                 StyledBlock(
                     .paragraph(paragraph), spaceAfter: after, quoteBars: context.quoteBars,
                     quoteBarColor: quoteBarColor, location: block.location))
             blocks[blocks.count - 1].structure = context.structure + [newElement(.paragraph)]
         case .heading(let level, let inlines):
-            let role = TextRole.forHeading(level: level)
-            context.cascade.apply(role: role, theme: theme)
-            // Headings are never justified by a document-wide `justify`: only by their own `align`.
-            if context.alignment == .justify { context.alignment = .left }
-            context.cascade.apply(overrides, theme: theme)
-            let paragraph = makeParagraph(inlines, context: context, overrides: overrides)
-            let title = inlines.plainText.trimmingCharacters(in: .whitespaces)
-            if firstHeading == nil, !title.isEmpty { firstHeading = title }
-            if title.isEmpty {
-                // `##` alone: nothing to show in bookmarks or the contents.
-                warn("empty heading (level \(level)): no bookmark or contents entry", block.location, kind: .structure)
-                for case .anchor(let id) in inlines { pendingAnchors.append(id) }
-                if let written = block.attributes.id, slugs.register(written) { pendingAnchors.append(written) }
-                return
-            }
-            var id: String? = block.attributes.id ?? slugs.slug(for: title)
-            if let written = block.attributes.id, !slugs.register(written) {
-                warn(
-                    "heading id '#\(written)' is already used; links go to the first heading with it",
-                    block.attributes.location ?? block.location, kind: .structure)
-                id = nil
-            }
-            let size = context.cascade.style.size
-            var outline = OutlineEntry(title: title, level: level)
-            outline.runs = paragraph.runs
-            blocks.append(
-                StyledBlock(
-                    .paragraph(paragraph), spaceBefore: max(blockSpacing * 1.5, size * 1.0),
-                    spaceAfter: max(blockSpacing * 0.6, size * 0.4),
-                    keepWithNext: true, quoteBars: context.quoteBars, quoteBarColor: quoteBarColor,
-                    anchor: id, outline: outline, location: block.location))
-            blocks[blocks.count - 1].structure = context.structure + [newElement(.heading(level: level))]
+            appendHeading(level, inlines, block: block, overrides: overrides, context: context, to: &blocks)
         case .list(let list):
             appendList(list, context: context, to: &blocks)
         case .blockQuote(let children):
@@ -210,8 +185,10 @@ public struct Styler: Sendable {
             context.structure.append(newElement(.blockQuote))
             for child in children { append(child, context: context, to: &blocks) }
         case .alert, .definitionList: appendGitHubOrPandocBlock(block, in: context, to: &blocks)
-        case .codeBlock(_, let text):
-            appendCode(text, context: context, overrides: overrides, location: block.location, to: &blocks)
+        case .codeBlock(let info, let text):
+            appendCode(
+                text, info: CodeBlockInfo(info: info), context: context, overrides: overrides,
+                location: block.location, to: &blocks)
         case .thematicBreak:
             blocks.append(
                 StyledBlock(
@@ -230,7 +207,7 @@ public struct Styler: Sendable {
             divOverrides.role = nil
             context.cascade.apply(divOverrides, theme: theme)
             if context.paragraphRole != nil { context.paragraphOverrides.append(divOverrides) }
-            if let a = overrides.alignment { context.alignment = a }
+            if let alignment = overrides.alignment { context.alignment = alignment }
             if let tab = overrides.tabSize { context.tabSize = tab }
             if let measure = overrides.measure {
                 context.rightIndent = max(context.rightIndent, theme.page.measure - context.indent - measure)
@@ -253,6 +230,47 @@ public struct Styler: Sendable {
         case .pageBreak:
             blocks.append(StyledBlock(.pageBreak, location: block.location))
         }
+    }
+
+    /// A heading: its role's style, an id (written or made from its title) and an outline entry;
+    /// an empty heading adds nothing but its anchors, with a warning.
+    mutating func appendHeading(
+        _ level: Int, _ inlines: [Inline], block: Block, overrides: StyleOverrides, context: BlockContext,
+        to blocks: inout [StyledBlock]
+    ) {
+        var context = context
+        let role = TextRole.forHeading(level: level)
+        context.cascade.apply(role: role, theme: theme)
+        // Headings are never justified by a document-wide `justify`: only by their own `align`.
+        if context.alignment == .justify { context.alignment = .left }
+        context.cascade.apply(overrides, theme: theme)
+        let paragraph = makeParagraph(inlines, context: context, overrides: overrides)
+        let title = inlines.plainText.trimmingCharacters(in: .whitespaces)
+        if firstHeading == nil, !title.isEmpty { firstHeading = title }
+        if title.isEmpty {
+            // `##` alone: nothing to show in bookmarks or the contents.
+            warn("empty heading (level \(level)): no bookmark or contents entry", block.location, kind: .structure)
+            for case .anchor(let id) in inlines { pendingAnchors.append(id) }
+            if let written = block.attributes.id, slugs.register(written) { pendingAnchors.append(written) }
+            return
+        }
+        var id: String? = block.attributes.id ?? slugs.slug(for: title)
+        if let written = block.attributes.id, !slugs.register(written) {
+            warn(
+                "heading id '#\(written)' is already used; links go to the first heading with it",
+                block.attributes.location ?? block.location, kind: .structure)
+            id = nil
+        }
+        let size = context.cascade.style.size
+        var outline = OutlineEntry(title: title, level: level)
+        outline.runs = paragraph.runs
+        blocks.append(
+            StyledBlock(
+                .paragraph(paragraph), spaceBefore: max(blockSpacing * 1.5, size * 1.0),
+                spaceAfter: context.cascade.style.spaceAfter ?? max(blockSpacing * 0.6, size * 0.4),
+                keepWithNext: true, quoteBars: context.quoteBars, quoteBarColor: quoteBarColor,
+                anchor: id, outline: outline, location: block.location))
+        blocks[blocks.count - 1].structure = context.structure + [newElement(.heading(level: level))]
     }
 
     /// Records a span's or div's `#id` as a link target (a warning when the id is taken).
@@ -323,6 +341,20 @@ public struct Styler: Sendable {
         let markerWidthEm = list.ordered ? 0.62 * Double(String(lastNumber).count + 1) + 0.6 : 1.3
         let indentStep = max(font.size * 1.6, font.size * markerWidthEm)
         let listElement = newElement(.list)
+        // One marker style for the list's numbers or bullets and one for its task boxes: every
+        // item's marker shares them (an item costs its marker's text, not a style).
+        var markerStyle = textCascade.runStyle
+        markerStyle.font.families += ["DejaVu Sans"]  // bullets and ballot boxes
+        markerStyle.link = nil
+        let taskMarkerStyle = appearances.shared(markerStyle)
+        if list.ordered { markerStyle.features.append("tnum") }
+        markerStyle = appearances.shared(markerStyle)
+        let bulletMarker = [StyledRun(Styler.bullets[depth % Styler.bullets.count], style: markerStyle)]
+        // A long list's blocks are stored in one step rather than grown by doubling (a list of
+        // 100,000 empty items holds one array of blocks, not a full one and its copy).
+        if list.items.count > 1024, blocks.capacity < blocks.count + list.items.count {
+            blocks.reserveCapacity(max(blocks.count + list.items.count, blocks.capacity * 2))
+        }
         for (index, item) in list.items.enumerated() {
             var itemContext = context
             let itemElement = newElement(.listItem)
@@ -330,21 +362,16 @@ public struct Styler: Sendable {
             itemContext.indent = min(maxIndent, itemContext.indent + indentStep)
             itemContext.cascade.listDepth += 1
             itemContext.tight = list.tight
-            let markerText: String =
+            let marker: [StyledRun] =
                 if let checked = item.task {
-                    checked ? "☑" : "☐"
+                    [StyledRun(checked ? "☑" : "☐", style: taskMarkerStyle)]
                 } else if list.ordered {
-                    "\(list.start + index)."
+                    [StyledRun("\(list.start + index).", style: markerStyle)]
                 } else {
-                    Styler.bullets[depth % Styler.bullets.count]
+                    bulletMarker
                 }
-            var markerStyle = textCascade.runStyle
-            markerStyle.font.families += ["DejaVu Sans"]  // bullets and ballot boxes
-            if list.ordered && item.task == nil { markerStyle.features.append("tnum") }
-            markerStyle.link = nil
             let first = blocks.count
             for child in item.blocks { append(child, context: itemContext, to: &blocks) }
-            let marker = [StyledRun(markerText, style: markerStyle)]
             if first < blocks.count, case .paragraph(var paragraph) = blocks[first].content, !blocks[first].isCode,
                 paragraph.style.leftIndent == itemContext.indent, blocks[first].hangingMarkers.isEmpty
             {
@@ -362,7 +389,7 @@ public struct Styler: Sendable {
                 // An empty item, or one starting with a rule: a marker line of its own.
                 let empty = StyledParagraph(
                     runs: [], style: paragraphStyle(itemContext, overrides: StyleOverrides()),
-                    marker: [StyledRun(markerText, style: markerStyle)])
+                    marker: marker)
                 blocks.insert(
                     StyledBlock(
                         .paragraph(empty), spaceAfter: blockSpacing * 0.3, quoteBars: context.quoteBars,
@@ -388,8 +415,8 @@ public struct Styler: Sendable {
     // MARK: Code
 
     mutating func appendCode(
-        _ text: String, context: BlockContext, overrides: StyleOverrides, location: SourceLocation?,
-        to blocks: inout [StyledBlock]
+        _ text: String, info: CodeBlockInfo, context: BlockContext, overrides: StyleOverrides,
+        location: SourceLocation?, to blocks: inout [StyledBlock]
     ) {
         var cascade = context.cascade
         cascade.style.families = theme.monospaceFamilies
@@ -411,11 +438,13 @@ public struct Styler: Sendable {
         style.hangingIndent = cascade.font.size * 1.5  // room for the ↪ continuation mark
         var body = Styler.expandingTabs(text, size: overrides.tabSize ?? context.tabSize ?? tabSize)
         if body.hasSuffix("\n") { body.removeLast() }
-        let paragraph = StyledParagraph(runs: [StyledRun(body, style: cascade.runStyle)], style: style)
+        var plain = cascade.runStyle
+        if overrides.color == nil { plain.color = plainCodeColor(inherited: plain.color) }
+        let runs = codeRuns(body, definition: info.definition, base: plain)
+        let paragraph = StyledParagraph(runs: runs, style: style)
         var block = StyledBlock(
             .paragraph(paragraph), spaceBefore: blockSpacing * 0.5, spaceAfter: blockSpacing * 1.5,
-            quoteBars: context.quoteBars, quoteBarColor: quoteBarColor,
-            background: theme.color(named: "codeBackground") ?? RGBAColor(hex: "#F3F4F7")!,
+            quoteBars: context.quoteBars, quoteBarColor: quoteBarColor, background: codeBackground,
             backgroundPadding: padding, location: location)
         block.isCode = true
         block.structure = context.structure + [newElement(.code)]
@@ -434,14 +463,14 @@ public struct Styler: Sendable {
         guard text.utf8.contains(0x09) else { return text }
         var out = ""
         var column = 0
-        for c in text {
-            if c == "\t" {
-                let n = size - column % size
-                out += String(repeating: " ", count: n)
-                column += n
+        for character in text {
+            if character == "\t" {
+                let spaces = size - column % size
+                out += String(repeating: " ", count: spaces)
+                column += spaces
             } else {
-                out.append(c)
-                column = c.isNewline ? 0 : column + 1
+                out.append(character)
+                column = character.isNewline ? 0 : column + 1
             }
         }
         return out
@@ -509,8 +538,8 @@ public struct Styler: Sendable {
         for inline in inlines {
             let meaningful: Bool
             switch inline {
-            case .text(let t):
-                meaningful = t.unicodeScalars.contains {
+            case .text(let text):
+                meaningful = text.unicodeScalars.contains {
                     $0.value < 0x80
                         ? $0 != " " && $0 != "\t" && !(0x0A...0x0D).contains($0.value) : !$0.properties.isWhitespace
                 }
@@ -537,8 +566,8 @@ public struct Styler: Sendable {
         for inline in inlines {
             switch inline {
             case .anchor(let id): ids.append(id)
-            case .text(let t)
-            where t.unicodeScalars.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }):
+            case .text(let text)
+            where text.unicodeScalars.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }):
                 continue
             case .softBreak: continue
             case .span(let attributes, let children):
@@ -559,7 +588,7 @@ public struct Styler: Sendable {
         for inline in inlines {
             switch inline {
             case .anchor: anchors += 1
-            case .text(let t) where t.allSatisfy(\.isWhitespace): continue
+            case .text(let text) where text.allSatisfy(\.isWhitespace): continue
             case .softBreak, .lineBreak: continue
             default: return false
             }
@@ -633,29 +662,29 @@ public struct Styler: Sendable {
     /// The cascade for text presented as an HTML element (sizes after CSS's `smaller` and the
     /// HTML Living Standard's rendering section: `sup`/`sub` at about 0.7 em).
     func presented(_ presentation: InlinePresentation, _ cascade: Cascade) -> Cascade {
-        var c = cascade
-        let size = c.style.size
+        var result = cascade
+        let size = result.style.size
         switch presentation {
         case .superscript:
-            c.style.size = size * 0.7
-            c.baselineOffset += size * 0.33
+            result.style.size = size * 0.7
+            result.baselineOffset += size * 0.33
         case .subscript:
-            c.style.size = size * 0.7
-            c.baselineOffset -= size * 0.15
+            result.style.size = size * 0.7
+            result.baselineOffset -= size * 0.15
         case .keyboard:
-            c.style.families = theme.monospaceFamilies
-            c.style.size = (size * 0.85 * 10).rounded() / 10
-            c.style.tracking = nil
-            c.style.kerning = nil
-            c.background = theme.color(named: "keyBackground") ?? RGBAColor(hex: "#E6E8EC")
+            result.style.families = theme.monospaceFamilies
+            result.style.size = (size * 0.85 * 10).rounded() / 10
+            result.style.tracking = nil
+            result.style.kerning = nil
+            result.background = theme.color(named: "keyBackground") ?? RGBAColor(hex: "#E6E8EC")
         case .highlight:
-            c.background = theme.color(named: "highlight") ?? RGBAColor(hex: "#FFF0A0")
+            result.background = theme.color(named: "highlight") ?? RGBAColor(hex: "#FFF0A0")
         case .small:
-            c.style.size = (size / 1.2 * 10).rounded() / 10
+            result.style.size = (size / 1.2 * 10).rounded() / 10
         case .underline:
-            c.underline = .some(nil)
+            result.underline = .some(nil)
         }
-        return c
+        return result
     }
 
     /// A figure: the image, sized by its `width`/`height` attributes (else its own size), and
@@ -811,8 +840,8 @@ public struct Styler: Sendable {
         referencedNotes = saved
         var paragraphs: [StyledParagraph] = []
         for block in noteBlocks {
-            if case .paragraph(let p) = block.content {
-                paragraphs.append(p)
+            if case .paragraph(let paragraph) = block.content {
+                paragraphs.append(paragraph)
                 continue
             }
             warn(
@@ -826,7 +855,7 @@ public struct Styler: Sendable {
         var numberStyle = context.cascade.runStyle
         numberStyle.features.append("tnum")
         paragraphs[0].marker = [StyledRun("\(number)", style: numberStyle)]
-        for i in paragraphs.indices { paragraphs[i].style.leftIndent += context.cascade.style.size * 1.4 }
+        for index in paragraphs.indices { paragraphs[index].style.leftIndent += context.cascade.style.size * 1.4 }
         return (paragraphs, nested)
     }
 
@@ -834,10 +863,12 @@ public struct Styler: Sendable {
 
     /// Appends `run`, joining it to the last run when both hold text in one style (as
     /// ``RunMerger/merge(_:)`` would later): lines of text between hard breaks make one run,
-    /// not two runs of some 400 bytes each a line.
+    /// not two runs a line. The last run is read in place, never copied: a copy would share its
+    /// text's storage and make the append copy the whole text (quadratic in a paragraph of many
+    /// hard breaks).
     static func append(_ run: StyledRun, to runs: inout [StyledRun]) {
-        if !run.text.isEmpty, let last = runs.last, !last.text.isEmpty, last.style == run.style {
-            runs[runs.count - 1].text += run.text
+        if !run.text.isEmpty, let last = runs.indices.last, !runs[last].text.isEmpty, runs[last].style == run.style {
+            runs[last].text += run.text
         } else {
             runs.append(run)
         }
@@ -851,44 +882,46 @@ public struct Styler: Sendable {
                 // (A byte test: `String.contains(String)` is Foundation's locale-aware search.)
                 Self.append(
                     StyledRun(
-                        text.utf8.contains(0x09) ? text.replacingOccurrences(of: "\t", with: " ") : text,
-                        style: cascade.runStyle), to: &runs)
+                        cascade.cased(text.utf8.contains(0x09) ? text.replacingOccurrences(of: "\t", with: " ") : text),
+                        style: appearances.shared(cascade.runStyle)), to: &runs)
             case .softBreak:
-                Self.append(StyledRun(" ", style: cascade.runStyle), to: &runs)
+                Self.append(StyledRun(" ", style: appearances.shared(cascade.runStyle)), to: &runs)
             case .lineBreak:
-                Self.append(StyledRun("\u{2028}", style: cascade.runStyle), to: &runs)
+                Self.append(StyledRun("\u{2028}", style: appearances.shared(cascade.runStyle)), to: &runs)
             case .emphasis(let children):
-                var c = cascade
-                c.emphasize()
-                appendRuns(children, cascade: c, to: &runs)
+                var inner = cascade
+                inner.emphasize()
+                appendRuns(children, cascade: inner, to: &runs)
             case .strong(let children):
-                var c = cascade
-                c.embolden(theme: theme)
-                appendRuns(children, cascade: c, to: &runs)
+                var inner = cascade
+                inner.embolden(theme: theme)
+                appendRuns(children, cascade: inner, to: &runs)
             case .strikethrough(let children):
-                var c = cascade
-                c.strikethrough = .some(nil)
-                appendRuns(children, cascade: c, to: &runs)
+                var inner = cascade
+                inner.strikethrough = .some(nil)
+                appendRuns(children, cascade: inner, to: &runs)
             case .code(let code):
-                var c = cascade
-                c.style.families = theme.monospaceFamilies
-                c.style.size = (c.style.size * 0.92 * 10).rounded() / 10
-                c.style.tracking = nil
-                c.style.kerning = nil
-                c.background = theme.color(named: "codeBackground")
-                var style = c.runStyle
+                var inner = cascade
+                inner.style.families = theme.monospaceFamilies
+                inner.style.size = (inner.style.size * 0.92 * 10).rounded() / 10
+                inner.style.tracking = nil
+                inner.style.kerning = nil
+                inner.background = theme.code.background ?? theme.color(named: "codeBackground")
+                var style = inner.runStyle
                 style.isCode = true
-                runs.append(StyledRun(code, style: style))
+                for run in inlineCodeRuns(code, base: style) {
+                    runs.append(StyledRun(run.text, style: appearances.shared(run.style)))
+                }
             case .link(let destination, _, let children):
-                var c = cascade
-                c.link = linkTarget(destination)
-                if let link = theme.color(named: "link") { c.color = link }
+                var inner = cascade
+                inner.link = linkTarget(destination)
+                if let link = theme.color(named: "link") { inner.color = link }
                 let before = runs.count
                 let lastLength = runs.last?.text.utf8.count
-                appendRuns(children, cascade: c, to: &runs)
+                appendRuns(children, cascade: inner, to: &runs)
                 // No text from the children (text may have joined the last run, ``append(_:to:)``).
                 if runs.count == before, runs.last?.text.utf8.count == lastLength {
-                    runs.append(StyledRun(destination, style: c.runStyle))
+                    runs.append(StyledRun(destination, style: appearances.shared(inner.runStyle)))
                 }
             case .image(let source, _, _, _) where Styler.isDarkModeOnly(source):
                 continue
@@ -900,12 +933,12 @@ public struct Styler: Sendable {
                 }
                 if remote { inlineImages.remote += 1 } else { inlineImages.local += 1 }
                 if inlineImages.first == nil { inlineImages.first = location ?? currentLocation }
-                var c = cascade
-                c.style.size = (c.style.size * 0.85 * 10).rounded() / 10
-                if let secondary = theme.color(named: "secondary") { c.color = secondary }
-                c.background = theme.color(named: "codeBackground") ?? RGBAColor(hex: "#F3F4F7")
+                var inner = cascade
+                inner.style.size = (inner.style.size * 0.85 * 10).rounded() / 10
+                if let secondary = theme.color(named: "secondary") { inner.color = secondary }
+                inner.background = theme.color(named: "codeBackground") ?? RGBAColor(hex: "#F3F4F7")
                 let text = alt.plainText.trimmingCharacters(in: .whitespaces)
-                runs.append(StyledRun(text.isEmpty ? "image" : text, style: c.runStyle))
+                runs.append(StyledRun(text.isEmpty ? "image" : text, style: appearances.shared(inner.runStyle)))
             case .anchor(let id):
                 pendingAnchors.append(id)
             case .presentation(let presentation, let children):
@@ -922,52 +955,65 @@ public struct Styler: Sendable {
                 } else {
                     appendRuns(children, cascade: cascade, to: &runs)
                 }
-            case .span(var attributes, let children):
-                if children.count == 1, case .code = children[0] {
-                    // A code span's other classes name its language (Pandoc): not roles.
-                    attributes.classes = attributes.classes.filter {
-                        TextRole(name: $0) != nil || StyleOverrides.pandocClasses.contains($0.lowercased())
-                    }
-                }
-                if children.count == 1, case .image = children[0] {
-                    attributes.pairs.removeAll { ["width", "height"].contains($0.key.lowercased()) }
-                }
-                if let id = attributes.id { registerAnchor(id, at: attributes.location) }
-                var diagnosticsCopy: [Diagnostic] = []
-                let overrides = StyleOverrides(attributes, theme: theme, diagnostics: &diagnosticsCopy)
-                diagnostics += diagnosticsCopy
-                if overrides.lineHeight != nil || overrides.leading != nil {
-                    warn(
-                        "line height applies to whole paragraphs; ignored on a span",
-                        overrides.lineHeightLocation ?? attributes.location, kind: .attribute)
-                }
-                if overrides.alignment != nil {
-                    warn(
-                        "'align' applies to whole paragraphs; ignored on a span",
-                        overrides.alignmentLocation ?? attributes.location, kind: .attribute)
-                }
-                var c = cascade
-                var spanOverrides = overrides
-                spanOverrides.lineHeight = nil
-                spanOverrides.leading = nil
-                c.apply(spanOverrides, theme: theme)
-                appendRuns(children, cascade: c, to: &runs)
+            case .span(let attributes, let children):
+                appendSpan(attributes, children, cascade: cascade, to: &runs)
             case .footnoteReference(_, let number):
-                var c = cascade
-                c.style.size *= 0.7
-                c.baselineOffset += cascade.style.size * 0.33
-                c.link = .internal("fn-\(number)")
-                c.style.features.append("tnum")
-                runs.append(StyledRun("\(number)", style: c.runStyle))
+                var inner = cascade
+                inner.style.size *= 0.7
+                inner.baselineOffset += cascade.style.size * 0.33
+                inner.link = .internal("fn-\(number)")
+                inner.style.features.append("tnum")
+                runs.append(StyledRun("\(number)", style: appearances.shared(inner.runStyle)))
                 referencedNotes.append(number)
             case .rawHTML(let html, let location):
                 if html.lowercased().hasPrefix("<br") {
-                    runs.append(StyledRun("\u{2028}", style: cascade.runStyle))
+                    runs.append(StyledRun("\u{2028}", style: appearances.shared(cascade.runStyle)))
                 } else {
                     warn("raw HTML '\(html.prefix(40))' is not rendered; skipped", location, kind: .html)
                 }
             }
         }
+    }
+
+    /// The runs of a span (`[text]{.role key=value}`): its attributes applied to the cascade,
+    /// but not those that only whole paragraphs take (line height, alignment), which are
+    /// reported.
+    mutating func appendSpan(
+        _ written: Attributes, _ children: [Inline], cascade: Cascade, to runs: inout [StyledRun]
+    ) {
+        var attributes = written
+        let language = Styler.inlineCodeLanguage(written, children)
+        if children.count == 1, case .code = children[0] {
+            // A code span's other classes name its language (Pandoc): not roles.
+            attributes.classes = attributes.classes.filter {
+                TextRole(name: $0) != nil || StyleOverrides.pandocClasses.contains($0.lowercased())
+            }
+        }
+        if children.count == 1, case .image = children[0] {
+            attributes.pairs.removeAll { ["width", "height"].contains($0.key.lowercased()) }
+        }
+        if let id = attributes.id { registerAnchor(id, at: attributes.location) }
+        var diagnosticsCopy: [Diagnostic] = []
+        let overrides = StyleOverrides(attributes, theme: theme, diagnostics: &diagnosticsCopy)
+        diagnostics += diagnosticsCopy
+        if overrides.lineHeight != nil || overrides.leading != nil {
+            warn(
+                "line height applies to whole paragraphs; ignored on a span",
+                overrides.lineHeightLocation ?? attributes.location, kind: .attribute)
+        }
+        if overrides.alignment != nil {
+            warn(
+                "'align' applies to whole paragraphs; ignored on a span",
+                overrides.alignmentLocation ?? attributes.location, kind: .attribute)
+        }
+        var inner = cascade
+        var spanOverrides = overrides
+        spanOverrides.lineHeight = nil
+        spanOverrides.leading = nil
+        inner.apply(spanOverrides, theme: theme)
+        inlineCodeLanguage = language
+        appendRuns(children, cascade: inner, to: &runs)
+        inlineCodeLanguage = nil
     }
 
     /// Schemes a PDF link may open; anything else (`javascript:`, `data:`) is not made clickable.
@@ -1021,21 +1067,21 @@ public struct Styler: Sendable {
         let matcher = AnchorMatcher(anchors: anchors)
         var reported = Set<String>()
         var problems: [(String, SourceLocation?)] = []
-        for b in blocks.indices {
-            let location = blocks[b].location
-            blocks[b].updateParagraphs { paragraph in
-                for r in paragraph.runs.indices {
-                    guard case .internal(let id)? = paragraph.runs[r].style.link, !anchors.contains(id) else {
+        for blockIndex in blocks.indices {
+            let location = blocks[blockIndex].location
+            blocks[blockIndex].updateParagraphs { paragraph in
+                for runIndex in paragraph.runs.indices {
+                    guard case .internal(let id)? = paragraph.runs[runIndex].style.link, !anchors.contains(id) else {
                         continue
                     }
                     if let found = matcher.match(id) {
-                        paragraph.runs[r].style.link = .internal(found)
+                        paragraph.runs[runIndex].style.link = .internal(found)
                         continue
                     }
                     if reported.insert(id).inserted {
                         problems.append((Styler.missingDestinationMessage(id), location))
                     }
-                    paragraph.runs[r].style.link = nil
+                    paragraph.runs[runIndex].style.link = nil
                 }
             }
         }

@@ -14,8 +14,9 @@ final class ContentRewrites: @unchecked Sendable {
         /// Unchanged (a filter other than `/FlateDecode`, which only a page without runs may
         /// keep): copied as it is.
         case copy
-        /// The new dictionary (no `/Length`, `/FlateDecode`) and compressed data.
-        case stream(PDFValue, [UInt8])
+        /// The new dictionary (no `/Length`, `/FlateDecode`), the compressed data and the runs
+        /// the page's continuations go on (``MarkedContentRewrite/Rewritten/continued``).
+        case stream(PDFValue, [UInt8], continued: [Int32])
         /// The stream could not be rewritten: why.
         case failed(String)
     }
@@ -25,6 +26,8 @@ final class ContentRewrites: @unchecked Sendable {
 
     /// Object numbers of the content streams, in increasing order.
     let numbers: [Int32]
+    /// The index of the page each content stream draws, in the order of ``numbers``.
+    let pages: [Int]
     private let ahead: WorkAhead<Outcome>
 
     /// The content streams `jobs` (number, object as read, and the index of the page they draw)
@@ -35,6 +38,7 @@ final class ContentRewrites: @unchecked Sendable {
         structure: StructureRecords, threaded: Bool
     ) {
         numbers = jobs.map(\.number)
+        pages = jobs.map(\.page)
         let objects = jobs.map { ($0.object, $0.page) }
         ahead = WorkAhead(count: objects.count, window: Self.window, threaded: threaded) { i, _ in
             Self.rewrite(objects[i].0, source: source, runs: structure.runs(onPage: objects[i].1), structure: structure)
@@ -67,20 +71,20 @@ final class ContentRewrites: @unchecked Sendable {
             break
         }
         guard let plain else { return runs.isEmpty ? .copy : .failed("a content stream cannot be decoded") }
-        let rewritten: [UInt8]
+        let rewritten: MarkedContentRewrite.Rewritten
         do {
             rewritten = try plain.withUnsafeBufferPointer {
-                try MarkedContentRewrite.rewritten($0, runs: runs, structure: structure)
+                try MarkedContentRewrite.rewrittenWithContinuations($0, runs: runs, structure: structure)
             }
         } catch {
             return .failed(String(describing: error))
         }
-        guard let compressed = Deflate.compressed(rewritten) else {
+        guard let compressed = Deflate.compressed(rewritten.bytes) else {
             return .failed("zlib cannot compress a content stream")
         }
         return .stream(
             object.value.removing(["Length", "Filter", "DecodeParms"]).setting("Filter", .name("FlateDecode")),
-            compressed)
+            compressed, continued: rewritten.continued)
     }
 }
 

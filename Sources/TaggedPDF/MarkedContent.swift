@@ -30,20 +30,44 @@ package enum ContentMarker {
 /// - Cairo's `/Link << /MCID n >> BDC` takes the MCID of the page's next run (a `Link`);
 /// - Cairo's `/Document << /MCID n >> BDC` and its `EMC` go (the document holds no content
 ///   of its own);
-/// - `/Span << /ActualText <feff0020> >> BDC EMC` goes: Cairo writes this empty marked content
-///   for the space Pango leaves at a line's end; it holds no glyph, and inside a run it ends
-///   that run early for readers that pair `EMC` with the nearest `BDC`.
+/// - a run closed by the `Q` that ends its graphics state goes on after the `q` that follows at
+///   the same depth (Cairo's `Q q`, which resets the clip before an image or a clipped
+///   drawing) as a *continuation*: more marked content of the same element (or artifact), with
+///   an MCID after the page's own (``Rewritten/continued``), so that what Cairo draws there is
+///   not left outside every run (PDF/UA-1 ISO 14289-1 §7.1: content is tagged or an artifact);
+/// - `/Span << /ActualText <feff0020> >> BDC` and its `EMC` go: Cairo writes this marked
+///   content for the space Pango leaves at a line's end; it is empty, or holds the space
+///   glyph the renderer draws after a line that breaks between words (which then reads as the
+///   space). Inside a run it would end that run early for readers that pair `EMC` with the
+///   nearest `BDC`.
 ///
 /// The stream is read token by token (strings, names, arrays and dictionaries skipped as PDF
 /// 1.7 §7.2 reads them), so glyph codes in a string never pass for an operator.
 enum MarkedContentRewrite {
     struct Mismatch: Error, CustomStringConvertible { var description: String }
 
+    /// A page's content stream rewritten, and the runs it continues.
+    struct Rewritten {
+        var bytes: [UInt8]
+        /// The run each continuation with an MCID goes on, in order: the `k`-th has MCID
+        /// `mcids + k`, where `mcids` is the number of the page's runs with an MCID.
+        var continued: [Int32]
+    }
+
     /// `bytes` (a page's decoded content stream) rewritten for `runs` of `structure`.
     /// - Throws: ``Mismatch`` when the markers and links found are not the page's runs.
     static func rewritten(_ bytes: UnsafeBufferPointer<UInt8>, runs: Range<Int>, structure: StructureRecords) throws
         -> [UInt8]
     {
+        try rewrittenWithContinuations(bytes, runs: runs, structure: structure).bytes
+    }
+
+    /// `bytes` (a page's decoded content stream) rewritten for `runs` of `structure`, with the
+    /// continuations it needed.
+    /// - Throws: ``Mismatch`` when the markers and links found are not the page's runs.
+    static func rewrittenWithContinuations(
+        _ bytes: UnsafeBufferPointer<UInt8>, runs: Range<Int>, structure: StructureRecords
+    ) throws -> Rewritten {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + runs.count * 24)
         var copied = 0
@@ -54,32 +78,13 @@ enum MarkedContentRewrite {
         }
         enum Open { case dropped, link, kept }
         var stack: [Open] = []
-        var cursor = runs.lowerBound
+        var state = RunCursor(runs: runs, structure: structure)
         var markers = 0
-        var runOpen = false
         /// The graphics-state depth (`q` … `Q`), and the depth at which the open run began.
         var depth = 0
         var runDepth = 0
-        /// Takes the next run, which must be a link (`link`) or not.
-        func nextRun(link: Bool) throws -> [UInt8] {
-            guard cursor < runs.upperBound else {
-                throw Mismatch(description: "a page has more marked content than was drawn (\(runs.count) runs)")
-            }
-            let owner = structure.runOwner[cursor]
-            let isLink = owner >= 0 && structure.types[Int(owner)] == .link
-            guard isLink == link else {
-                throw Mismatch(
-                    description: "a page's marked content is out of order at run \(cursor - runs.lowerBound)")
-            }
-            var text = runOpen ? "EMC\n" : ""
-            if owner < 0 {
-                text += "/Artifact BMC\n"
-            } else {
-                text += "/\(structure.types[Int(owner)].structureType) << /MCID \(structure.runMCID[cursor]) >> BDC\n"
-            }
-            cursor += 1
-            return Array(text.utf8)
-        }
+        /// The run closed by a `Q`, to go on after a `q` back at its depth.
+        var closedRun: Int?
 
         var lexer = PDFLexer(bytes)
         var operands: [Range<Int>] = []
@@ -110,17 +115,25 @@ enum MarkedContentRewrite {
                     abs(x - expected.x) < 0.01, abs(y - expected.y) < 0.01
                 else { break }
                 markers += 1
-                replace(previous.start..<token.range.upperBound, with: try nextRun(link: false))
-                runOpen = true
+                replace(previous.start..<token.range.upperBound, with: try state.next(link: false))
+                state.runOpen = true
                 runDepth = depth
+                closedRun = nil
             case .q:
                 depth += 1
+                if let run = closedRun, depth == runDepth {
+                    let at = token.range.upperBound
+                    replace(at..<at, with: state.continuation(of: run))
+                    state.runOpen = true
+                    closedRun = nil
+                }
             case .Q:
                 // A run ends inside the `q … Q` it began in (the page's last run, before the
                 // page's closing `Q`): marked content and graphics states nest.
-                if runOpen, depth == runDepth {
+                if state.runOpen, depth == runDepth {
                     replace(token.range.lowerBound..<token.range.lowerBound, with: Array("EMC\n".utf8))
-                    runOpen = false
+                    state.runOpen = false
+                    closedRun = state.cursor - 1
                 }
                 depth -= 1
             case .BDC:
@@ -129,13 +142,17 @@ enum MarkedContentRewrite {
                     replace(whole, with: [])
                     stack.append(.dropped)
                 } else if tag == "/Link" {
-                    replace(whole, with: Array(try nextRun(link: true).dropLast()))
-                    runOpen = false
+                    replace(whole, with: Array(try state.next(link: true).dropLast()))
+                    state.runOpen = false
+                    closedRun = nil
                     stack.append(.link)
                 } else if tag == "/Span", operands.count == 5, lexer.text(operands[2]) == "/ActualText",
-                    lexer.text(operands[3]) == "<feff0020>", let end = lexer.skipping("EMC")
+                    lexer.text(operands[3]) == "<feff0020>"
                 {
-                    replace(start..<end, with: [])
+                    // Its operators go; what Cairo drew inside it (the word space that follows
+                    // in the same text object) stays.
+                    replace(whole, with: [])
+                    stack.append(.dropped)
                 } else {
                     stack.append(.kept)
                 }
@@ -150,12 +167,64 @@ enum MarkedContentRewrite {
                 break
             }
         }
-        guard cursor == runs.upperBound else {
+        guard state.cursor == runs.upperBound else {
             throw Mismatch(
-                description: "a page has \(runs.count) runs of content, \(cursor - runs.lowerBound) were found")
+                description: "a page has \(runs.count) runs of content, \(state.cursor - runs.lowerBound) were found")
         }
         out.append(contentsOf: bytes[copied...])
-        if runOpen { out.append(contentsOf: Array("\nEMC\n".utf8)) }
-        return out
+        if state.runOpen { out.append(contentsOf: Array("\nEMC\n".utf8)) }
+        return Rewritten(bytes: out, continued: state.continued)
+    }
+
+    /// The page's runs as its content stream is read: the next one to begin, whether one is
+    /// open, and the continuations given so far.
+    private struct RunCursor {
+        let runs: Range<Int>
+        let structure: StructureRecords
+        /// The next run to begin.
+        var cursor: Int
+        var runOpen = false
+        /// The runs continued, in order (``Rewritten/continued``).
+        var continued: [Int32] = []
+        /// The first MCID after the page's own.
+        let firstFreeMCID: Int32
+
+        init(runs: Range<Int>, structure: StructureRecords) {
+            self.runs = runs
+            self.structure = structure
+            cursor = runs.lowerBound
+            firstFreeMCID = runs.reduce(Int32(0)) { structure.runOwner[$1] >= 0 ? $0 + 1 : $0 }
+        }
+
+        /// Takes the next run, which must be a link (`link`) or not: its `BDC` (or `BMC`),
+        /// after an `EMC` closing the open run.
+        mutating func next(link: Bool) throws -> [UInt8] {
+            guard cursor < runs.upperBound else {
+                throw Mismatch(description: "a page has more marked content than was drawn (\(runs.count) runs)")
+            }
+            let owner = structure.runOwner[cursor]
+            let isLink = owner >= 0 && structure.types[Int(owner)] == .link
+            guard isLink == link else {
+                throw Mismatch(
+                    description: "a page's marked content is out of order at run \(cursor - runs.lowerBound)")
+            }
+            var text = runOpen ? "EMC\n" : ""
+            if owner < 0 {
+                text += "/Artifact BMC\n"
+            } else {
+                text += "/\(structure.types[Int(owner)].structureType) << /MCID \(structure.runMCID[cursor]) >> BDC\n"
+            }
+            cursor += 1
+            return Array(text.utf8)
+        }
+
+        /// The `BDC` (or `BMC`) of a continuation of `run`, with the next free MCID.
+        mutating func continuation(of run: Int) -> [UInt8] {
+            let owner = structure.runOwner[run]
+            guard owner >= 0 else { return Array("\n/Artifact BMC\n".utf8) }
+            let mcid = firstFreeMCID + Int32(continued.count)
+            continued.append(Int32(run))
+            return Array("\n/\(structure.types[Int(owner)].structureType) << /MCID \(mcid) >> BDC\n".utf8)
+        }
     }
 }

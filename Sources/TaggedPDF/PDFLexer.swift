@@ -189,14 +189,6 @@ struct PDFLexer {
         return value
     }
 
-    /// When the next token is the operator `keyword`: moves past it and gives where it ends.
-    mutating func skipping(_ keyword: String) -> Int? {
-        var copy = self
-        guard let token = copy.next(), token.isOperator, equals(token.range, Array(keyword.utf8)) else { return nil }
-        self = copy
-        return token.range.upperBound
-    }
-
     private static let trueBytes = Array("true".utf8)
     private static let falseBytes = Array("false".utf8)
     private static let nullBytes = Array("null".utf8)

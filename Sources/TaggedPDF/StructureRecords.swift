@@ -55,6 +55,8 @@ package struct StructureRecords {
     private(set) var links: [Int32] = []
     /// MCIDs given on the current page.
     private var nextMCID: Int32 = 0
+    /// The level of the last heading added (0 before the first).
+    private var headingLevel = 0
 
     /// The document element (index 0), created with the records.
     package init() {
@@ -67,11 +69,20 @@ package struct StructureRecords {
     var pageCount: Int { pageRuns.count }
 
     /// A new element of `type` under `parent`, with `/Alt` and `/Lang` when given.
+    ///
+    /// Headings never skip a level in the tree (PDF/UA-1 ISO 14289-1 §7.4.2): a heading is
+    /// tagged at most one level below the heading added before it, the first one `H1`, so
+    /// `#` followed by `###` reads `H1`, `H2`. Elements are added in reading order.
     package mutating func addElement(
         _ type: ElementType, parent: Int32, alternativeText: String? = nil,
         language: String? = nil
     ) -> Int32 {
         let e = Int32(types.count)
+        var type = type
+        if case .role(let role) = type, let level = role.headingLevel {
+            headingLevel = min(level, headingLevel + 1)
+            type = .role(.heading(level: headingLevel))
+        }
         types.append(type)
         parents.append(parent)
         if alternativeText != nil || language != nil { attributes[e] = (alternativeText, language) }
@@ -112,5 +123,20 @@ package struct StructureRecords {
     /// The runs of page `p`.
     func runs(onPage p: Int) -> Range<Int> {
         Int(pageRuns[p])..<(p + 1 < pageRuns.count ? Int(pageRuns[p + 1]) : runOwner.count)
+    }
+}
+
+extension StructureElement.Role {
+    /// 1…6 for `H1` … `H6`, nil for other roles.
+    var headingLevel: Int? {
+        switch self {
+        case .heading1: return 1
+        case .heading2: return 2
+        case .heading3: return 3
+        case .heading4: return 4
+        case .heading5: return 5
+        case .heading6: return 6
+        default: return nil
+        }
     }
 }

@@ -44,55 +44,134 @@ enum TaggedPDFRewriter {
         threaded: Bool = getenv("TYPESET_THREADS").map({ String(cString: $0) }) != "1"
     ) throws {
         let file = try CairoPDFFile(bytes: source)
-        let size = Int(file.size)
-        var kind = [Kind](repeating: .copy, count: size)
-        let catalog = try file.object(file.root).value
-        guard case .reference(let treeNumber)? = catalog["StructTreeRoot"], Int(treeNumber) < size,
-            let tree = try? file.object(treeNumber).value
-        else {
-            throw PDFAccessibility.Failure(description: "the PDF has no structure tree")
-        }
-        kind[Int(file.root)] = .catalog
-        kind[Int(treeNumber)] = .treeRoot
+        var plan = try Plan(file: file, structure: structure)
+        try plan.removeCairoTree()
+        try plan.findPages()
+        plan.contentJobs.sort { $0.number < $1.number }
+        let contents = ContentRewrites(plan.contentJobs, source: source, structure: structure, threaded: threaded)
+        defer { contents.stop() }
 
-        // Cairo's tree: `Document` and its `Link` elements, in the order their tags began; each
-        // link's annotation is in its /K (an object reference). All of it goes.
-        func kids(_ value: PDFValue?) -> [PDFValue] {
+        // Every object in number order, each as soon as it is read; the new structure tree
+        // follows, its elements numbered from `firstElement`.
+        let writer = try PDFStreamWriter(path: output, size: file.size, threaded: threaded)
+        let metadata = writer.newNumber()
+        let firstElement = writer.nextNumber
+        for _ in 0..<structure.elementCount { _ = writer.newNumber() }
+        let xmp = Array(XMP.packet(info: info, language: tagging.language, claimsUA: claimsUA).utf8)
+        xmp.withUnsafeBytes {
+            writer.addStream(
+                metadata, dictionary: .dictionary([("Type", .name("Metadata")), ("Subtype", .name("XML"))]), data: $0)
+        }
+        let continued = try plan.writeObjects(
+            source: source, to: writer, contents: contents, language: tagging.language, metadata: metadata)
+        let tree = TreeWriter(
+            plan: plan, writer: writer, firstElement: firstElement, language: tagging.language, continued: continued)
+        let identified = tree.writeElements()
+        let keys = plan.pages.count + structure.links.count
+        let parentTree = tree.writeParentTree(keys: keys)
+        var root: [(key: String, value: PDFValue)] = [
+            ("Type", .name("StructTreeRoot")), ("K", tree.element(0)),
+            ("ParentTree", .reference(parentTree)), ("ParentTreeNextKey", .integer(keys)),
+        ]
+        if !identified.isEmpty {
+            // A name tree's keys in byte order (PDF 1.7 §7.9.6): note-10 before note-9.
+            let names = identified.sorted { Array($0.id.utf8).lexicographicallyPrecedes(Array($1.id.utf8)) }
+            let idTree = writer.newNumber()
+            writer.add(
+                idTree,
+                .dictionary([("Names", .array(names.flatMap { [PDFValue.text($0.id), tree.element($0.element)] }))]))
+            root.append(("IDTree", .reference(idTree)))
+        }
+        writer.add(plan.treeNumber, .dictionary(root))
+        do { try writer.finish(root: file.root, info: file.info) } catch {
+            throw PDFAccessibility.Failure(description: "\(error)")
+        }
+    }
+
+    /// What the pass does with each of the source's objects, found by reading its catalog,
+    /// Cairo's structure tree and its page tree.
+    private struct Plan {
+        let file: CairoPDFFile
+        let structure: StructureRecords
+        /// The source's object count.
+        let size: Int
+        let catalog: PDFValue
+        /// The structure tree root's object number and dictionary, as Cairo wrote them.
+        let treeNumber: Int32
+        let tree: PDFValue
+        var kind: [Kind]
+        /// Each link annotation's index among the `Link` elements (``StructureRecords/links``).
+        var annotationLink: [Int32: Int32] = [:]
+        /// The pages' object numbers, in order.
+        var pages: [Int32] = []
+        /// Each page's content stream: its number, the object and the page's index.
+        var contentJobs: [(number: Int32, object: CairoPDFFile.Object, page: Int)] = []
+
+        /// - Throws: ``PDFAccessibility/Failure`` when the file has no structure tree.
+        init(file: CairoPDFFile, structure: StructureRecords) throws {
+            self.file = file
+            self.structure = structure
+            size = Int(file.size)
+            kind = [Kind](repeating: .copy, count: size)
+            catalog = try file.object(file.root).value
+            guard case .reference(let treeNumber)? = catalog["StructTreeRoot"], Int(treeNumber) < size,
+                let tree = try? file.object(treeNumber).value
+            else {
+                throw PDFAccessibility.Failure(description: "the PDF has no structure tree")
+            }
+            self.treeNumber = treeNumber
+            self.tree = tree
+            kind[Int(file.root)] = .catalog
+            kind[Int(treeNumber)] = .treeRoot
+        }
+
+        /// A structure element's kids (`/K`) as a list.
+        private func kids(_ value: PDFValue?) -> [PDFValue] {
             switch value?["K"] {
             case .array(let items)?: return items
             case let k?: return [k]
             case nil: return []
             }
         }
-        func remove(_ value: PDFValue) {
+
+        private mutating func remove(_ value: PDFValue) {
             if case .reference(let r) = value, Int(r) < size { kind[Int(r)] = .removed }
         }
-        var annotationLink: [Int32: Int32] = [:]
-        var linkCount = 0
-        for top in kids(tree) {
-            guard case .reference(let d) = top, Int(d) < size else { continue }
-            remove(top)
-            for link in kids(try file.object(d).value) {
-                guard case .reference(let l) = link, Int(l) < size else { continue }
-                remove(link)
-                let value = try file.object(l).value
-                guard value["S"]?.nameValue == "Link" else {
-                    throw PDFAccessibility.Failure(
-                        description: "Cairo's structure tree holds a \(value["S"]?.nameValue ?? "?") element")
-                }
-                for kid in kids(value) {
-                    if case .reference(let a)? = kid["Obj"], linkCount < structure.links.count {
-                        annotationLink[a] = Int32(linkCount)
+
+        /// Marks Cairo's tree for removal: `Document` and its `Link` elements, in the order
+        /// their tags began, and its parent tree; each link's annotation (an object reference in
+        /// its /K) is noted in ``annotationLink``.
+        /// - Throws: ``PDFAccessibility/Failure`` when the tree holds another element, or its
+        ///   links are not those drawn.
+        mutating func removeCairoTree() throws {
+            var linkCount = 0
+            for top in kids(tree) {
+                guard case .reference(let d) = top, Int(d) < size else { continue }
+                remove(top)
+                for link in kids(try file.object(d).value) {
+                    guard case .reference(let l) = link, Int(l) < size else { continue }
+                    remove(link)
+                    let value = try file.object(l).value
+                    guard value["S"]?.nameValue == "Link" else {
+                        throw PDFAccessibility.Failure(
+                            description: "Cairo's structure tree holds a \(value["S"]?.nameValue ?? "?") element")
                     }
+                    for kid in kids(value) {
+                        if case .reference(let a)? = kid["Obj"], linkCount < structure.links.count {
+                            annotationLink[a] = Int32(linkCount)
+                        }
+                    }
+                    linkCount += 1
                 }
-                linkCount += 1
             }
+            guard linkCount == structure.links.count else {
+                throw PDFAccessibility.Failure(
+                    description: "the PDF has \(linkCount) links, \(structure.links.count) were drawn")
+            }
+            try removeParentTree(tree["ParentTree"])
         }
-        guard linkCount == structure.links.count else {
-            throw PDFAccessibility.Failure(
-                description: "the PDF has \(linkCount) links, \(structure.links.count) were drawn")
-        }
-        func removeParentTree(_ value: PDFValue?) throws {
+
+        private mutating func removeParentTree(_ value: PDFValue?) throws {
             guard let value else { return }
             var node = value
             if case .reference(let r) = value {
@@ -106,12 +185,20 @@ enum TaggedPDFRewriter {
             }
             if case .array(let kids)? = node["Kids"] { for kid in kids { try removeParentTree(kid) } }
         }
-        try removeParentTree(tree["ParentTree"])
 
-        // Pages, in order: each has one content stream, rewritten for the page's runs.
-        var pages: [Int32] = []
-        var contentJobs: [(number: Int32, object: CairoPDFFile.Object, page: Int)] = []
-        func markPages(_ reference: PDFValue?) throws {
+        /// Finds the pages in order, each with one content stream to rewrite for its runs, and
+        /// the link annotations among their annotations.
+        /// - Throws: ``CairoPDFFile/Unsupported`` for a page tree or page Cairo does not write;
+        ///   ``PDFAccessibility/Failure`` when the page count is not the one drawn.
+        mutating func findPages() throws {
+            try markPages(catalog["Pages"])
+            guard pages.count == structure.pageCount else {
+                throw PDFAccessibility.Failure(
+                    description: "the PDF has \(pages.count) pages, \(structure.pageCount) were drawn")
+            }
+        }
+
+        private mutating func markPages(_ reference: PDFValue?) throws {
             guard case .reference(let n)? = reference, Int(n) < size else {
                 throw CairoPDFFile.Unsupported(description: "page tree")
             }
@@ -141,102 +228,187 @@ enum TaggedPDFRewriter {
                 }
             }
         }
-        try markPages(catalog["Pages"])
-        guard pages.count == structure.pageCount else {
-            throw PDFAccessibility.Failure(
-                description: "the PDF has \(pages.count) pages, \(structure.pageCount) were drawn")
-        }
-        contentJobs.sort { $0.number < $1.number }
-        let contents = ContentRewrites(contentJobs, source: source, structure: structure, threaded: threaded)
-        defer { contents.stop() }
-        var nextContent = 0
 
-        // Write every object in number order, each as soon as it is read; the new structure
-        // tree follows, its elements numbered from `firstElement`.
-        let writer = try PDFStreamWriter(path: output, size: file.size, threaded: threaded)
-        let metadata = writer.newNumber()
-        let firstElement = writer.nextNumber
-        for _ in 0..<structure.elementCount { _ = writer.newNumber() }
-        func element(_ e: Int32) -> PDFValue { .reference(firstElement + e) }
-        let xmp = Array(XMP.packet(info: info, language: tagging.language, claimsUA: claimsUA).utf8)
-        xmp.withUnsafeBytes {
-            writer.addStream(
-                metadata, dictionary: .dictionary([("Type", .name("Metadata")), ("Subtype", .name("XML"))]), data: $0)
+        /// Writes every object of the source in number order, each as soon as it is read:
+        /// copied, rewritten (content streams, from `contents`), completed (pages, link
+        /// annotations, the catalog) or left out (Cairo's tree). Returns each page's
+        /// continuations (``MarkedContentRewrite/Rewritten/continued``), for pages that have any.
+        /// - Throws: ``PDFAccessibility/Failure`` when a content stream cannot be rewritten.
+        func writeObjects(
+            source: UnsafeBufferPointer<UInt8>, to writer: PDFStreamWriter, contents: ContentRewrites,
+            language: String, metadata: Int32
+        ) throws -> [Int: [Int32]] {
+            var continuations: [Int: [Int32]] = [:]
+            var nextContent = 0
+            var pageIndex: [Int32: Int] = [:]
+            for (p, n) in pages.enumerated() { pageIndex[n] = p }
+            for n in 1..<file.size {
+                guard file.offset(n) != nil else { continue }
+                let k = kind[Int(n)]
+                if k == .removed || k == .treeRoot { continue }
+                let object = try file.object(n)
+                // Stream data copied or rewritten counts as read: the file does not stay resident.
+                if let data = object.streamData { file.noteRead(data.count) }
+                switch k {
+                case .removed, .treeRoot: continue
+                case .copy:
+                    copy(n, object, source: source, to: writer)
+                case .content:
+                    let outcome = contents.outcome(nextContent)
+                    let page = contents.pages[nextContent]
+                    nextContent += 1
+                    switch outcome {
+                    case .copy: writer.copy(n, raw(source, object.range))
+                    case .stream(let dictionary, let compressed, let continued):
+                        compressed.withUnsafeBytes { writer.addStream(n, dictionary: dictionary, data: $0) }
+                        if !continued.isEmpty { continuations[page] = continued }
+                    case .failed(let reason): throw PDFAccessibility.Failure(description: reason)
+                    }
+                case .page:
+                    // PDF/UA-1 §7.18.3: pages with annotations take their tab order from the structure.
+                    var page = object.value.setting("StructParents", .integer(pageIndex[n] ?? 0))
+                    if object.value["Annots"] != nil { page = page.setting("Tabs", .name("S")) }
+                    writer.add(n, page)
+                case .link:
+                    writer.add(n, try completedLink(object.value, number: n))
+                case .catalog:
+                    let completed = object.value
+                        .setting("Lang", .text(language))
+                        .setting("MarkInfo", .dictionary([("Marked", .bool(true))]))
+                        .setting("ViewerPreferences", .dictionary([("DisplayDocTitle", .bool(true))]))
+                        .setting("Metadata", .reference(metadata))
+                    writer.add(n, completed)
+                }
+            }
+            return continuations
         }
-        var pageIndex: [Int32: Int] = [:]
-        for (p, n) in pages.enumerated() { pageIndex[n] = p }
-        for n in 1..<file.size {
-            guard file.offset(n) != nil else { continue }
-            let k = kind[Int(n)]
-            if k == .removed || k == .treeRoot { continue }
-            let object = try file.object(n)
-            // Stream data copied or rewritten counts as read: the file does not stay resident.
-            if let data = object.streamData { file.noteRead(data.count) }
-            switch k {
-            case .removed, .treeRoot: continue
-            case .copy:
-                if object.streamData != nil {
-                    writer.copy(n, raw(source, object.range))
-                } else {
-                    writer.add(n, body: raw(source, object.valueRange))
-                }
-            case .content:
-                let outcome = contents.outcome(nextContent)
-                nextContent += 1
-                switch outcome {
-                case .copy: writer.copy(n, raw(source, object.range))
-                case .stream(let dictionary, let compressed):
-                    compressed.withUnsafeBytes { writer.addStream(n, dictionary: dictionary, data: $0) }
-                case .failed(let reason): throw PDFAccessibility.Failure(description: reason)
-                }
-            case .page:
-                // PDF/UA-1 §7.18.3: pages with annotations take their tab order from the structure.
-                var page = object.value.setting("StructParents", .integer(pageIndex[n] ?? 0))
-                if object.value["Annots"] != nil { page = page.setting("Tabs", .name("S")) }
-                writer.add(n, page)
-            case .link:
-                var text = "Link within the document"
-                // The description names at most the URI's first 200 bytes: a link whose URI of
-                // n bytes is wrapped over n / c pages has an annotation a page.
-                let limit = 200
-                if let uri = try file.resolved(try file.resolved(object.value["A"])?["URI"])?.literalText(
-                    limit: limit + 1)
+
+        /// Copies object `n` as Cairo wrote it, but for two completions:
+        /// - a TrueType CID font names its CID-to-glyph map (PDF/UA-1 §7.21.3.2), which for
+        ///   Cairo's subsets is the identity (PDF 1.7 Table 117's default);
+        /// - a CMYK JPEG with Adobe's APP14 marker, whose samples are stored inverted (as
+        ///   Photoshop writes them, and as libjpeg's readers take them), gets
+        ///   `/Decode [1 0 1 0 1 0 1 0]` (PDF 1.7 §8.9.5.2), so it prints in its own colours.
+        private func copy(
+            _ n: Int32, _ object: CairoPDFFile.Object, source: UnsafeBufferPointer<UInt8>, to writer: PDFStreamWriter
+        ) {
+            let value = object.value
+            if let data = object.streamData {
+                if value["Subtype"]?.nameValue == "Image", value["Filter"]?.nameValue == "DCTDecode",
+                    value["ColorSpace"]?.nameValue == "DeviceCMYK", value["Decode"] == nil,
+                    JPEGMarkers.hasAdobeMarker(UnsafeBufferPointer(rebasing: source[data]))
                 {
-                    text = "Link to " + (uri.utf16.count > limit ? String(uri.prefix(limit)) + "\u{2026}" : uri)
+                    let decode = PDFValue.array([1, 0, 1, 0, 1, 0, 1, 0].map { .integer($0) })
+                    writer.addStream(
+                        n, dictionary: value.removing(["Length"]).setting("Decode", decode), data: raw(source, data))
+                } else {
+                    writer.copy(n, raw(source, object.range))
                 }
-                // PDF/UA-1 §7.18.5: links describe themselves (/Contents).
-                let key = pages.count + Int(annotationLink[n] ?? 0)
-                writer.add(n, object.value.setting("Contents", .text(text)).setting("StructParent", .integer(key)))
-            case .catalog:
-                let completed = object.value
-                    .setting("Lang", .text(tagging.language))
-                    .setting("MarkInfo", .dictionary([("Marked", .bool(true))]))
-                    .setting("ViewerPreferences", .dictionary([("DisplayDocTitle", .bool(true))]))
-                    .setting("Metadata", .reference(metadata))
-                writer.add(n, completed)
+            } else if value["Subtype"]?.nameValue == "CIDFontType2", value["CIDToGIDMap"] == nil {
+                writer.add(n, value.setting("CIDToGIDMap", .name("Identity")))
+            } else {
+                writer.add(n, body: raw(source, object.valueRange))
             }
         }
 
-        // The elements, each with its kids in the order they were added (a counting sort of
-        // the kid records by owner).
-        var kidStart = [Int32](repeating: 0, count: structure.elementCount + 1)
-        for owner in structure.kidOwner where owner >= 0 { kidStart[Int(owner) + 1] += 1 }
-        for e in 0..<structure.elementCount { kidStart[e + 1] += kidStart[e] }
-        var sortedKids = [Int32](repeating: 0, count: Int(kidStart[structure.elementCount]))
-        do {
-            var fill = kidStart
-            for (owner, value) in zip(structure.kidOwner, structure.kidValue) where owner >= 0 {
-                sortedKids[Int(fill[Int(owner)])] = value
-                fill[Int(owner)] += 1
+        /// Link annotation `number` with its description (`/Contents`, PDF/UA-1 §7.18.5) and
+        /// its key in the parent tree.
+        private func completedLink(_ value: PDFValue, number: Int32) throws -> PDFValue {
+            var text = "Link within the document"
+            // The description names at most the URI's first 200 bytes: a link whose URI of
+            // n bytes is wrapped over n / c pages has an annotation a page.
+            let limit = 200
+            if let uri = try file.resolved(try file.resolved(value["A"])?["URI"])?.literalText(limit: limit + 1) {
+                text = "Link to " + (uri.utf16.count > limit ? String(uri.prefix(limit)) + "\u{2026}" : uri)
             }
+            let key = pages.count + Int(annotationLink[number] ?? 0)
+            return value.setting("Contents", .text(text)).setting("StructParent", .integer(key))
         }
-        var runPage = [Int32](repeating: 0, count: structure.runCount)
-        for p in 0..<structure.pageCount { for r in structure.runs(onPage: p) { runPage[r] = Int32(p) } }
-        var annotationOfLink: [Int32: Int32] = [:]
-        for (annotation, k) in annotationLink { annotationOfLink[structure.links[Int(k)]] = annotation }
-        /// Elements with an /ID, for the tree's ID tree (PDF 1.7 Table 322).
-        var identified: [(id: String, element: Int32)] = []
-        for e in 0..<structure.elementCount {
+    }
+
+    /// Writes the renderer's structure tree: the elements with their kids, and the parent tree.
+    private struct TreeWriter {
+        let structure: StructureRecords
+        let writer: PDFStreamWriter
+        /// The object number of element 0; element `e` is `firstElement + e`.
+        let firstElement: Int32
+        let treeNumber: Int32
+        let pages: [Int32]
+        let annotationLink: [Int32: Int32]
+        /// The document's language (the catalog's `/Lang`).
+        let language: String
+        /// By page, the runs its continuations go on (``MarkedContentRewrite/Rewritten/continued``).
+        let continued: [Int: [Int32]]
+        /// By run, the MCIDs of its continuations (on the run's page).
+        let continuationMCIDs: [Int32: [Int32]]
+
+        init(
+            plan: Plan, writer: PDFStreamWriter, firstElement: Int32, language: String, continued: [Int: [Int32]]
+        ) {
+            self.language = language
+            self.continued = continued
+            var mcids: [Int32: [Int32]] = [:]
+            for (page, runs) in continued {
+                let first = plan.structure.runs(onPage: page).reduce(Int32(0)) {
+                    plan.structure.runOwner[$1] >= 0 ? $0 + 1 : $0
+                }
+                for (k, run) in runs.enumerated() { mcids[run, default: []].append(first + Int32(k)) }
+            }
+            continuationMCIDs = mcids
+            structure = plan.structure
+            self.writer = writer
+            self.firstElement = firstElement
+            treeNumber = plan.treeNumber
+            pages = plan.pages
+            annotationLink = plan.annotationLink
+        }
+
+        /// A reference to element `e`.
+        func element(_ e: Int32) -> PDFValue { .reference(firstElement + e) }
+
+        /// Writes the elements, each with its kids in the order they were added (a counting
+        /// sort of the kid records by owner); returns those with an /ID, for the tree's ID tree
+        /// (PDF 1.7 Table 322).
+        func writeElements() -> [(id: String, element: Int32)] {
+            var kidStart = [Int32](repeating: 0, count: structure.elementCount + 1)
+            for owner in structure.kidOwner where owner >= 0 { kidStart[Int(owner) + 1] += 1 }
+            for e in 0..<structure.elementCount { kidStart[e + 1] += kidStart[e] }
+            var sortedKids = [Int32](repeating: 0, count: Int(kidStart[structure.elementCount]))
+            do {
+                var fill = kidStart
+                for (owner, value) in zip(structure.kidOwner, structure.kidValue) where owner >= 0 {
+                    sortedKids[Int(fill[Int(owner)])] = value
+                    fill[Int(owner)] += 1
+                }
+            }
+            var runPage = [Int32](repeating: 0, count: structure.runCount)
+            for p in 0..<structure.pageCount { for r in structure.runs(onPage: p) { runPage[r] = Int32(p) } }
+            var annotationOfLink: [Int32: Int32] = [:]
+            for (annotation, k) in annotationLink { annotationOfLink[structure.links[Int(k)]] = annotation }
+            var identified: [(id: String, element: Int32)] = []
+            // Each element's language, its own or its parent's (parents come before their kids).
+            var languages: [String] = []
+            languages.reserveCapacity(structure.elementCount)
+            for e in 0..<structure.elementCount {
+                let parent = structure.parents[e]
+                let inherited = parent < 0 ? language : languages[Int(parent)]
+                let own = structure.attributes[Int32(e)]?.language.flatMap { $0.isEmpty ? nil : $0 }
+                languages.append(own ?? inherited)
+                let kids = sortedKids[Int(kidStart[e])..<Int(kidStart[e + 1])]
+                var entries = elementEntries(
+                    e, kids: kids, runPage: runPage, annotation: annotationOfLink[Int32(e)], identified: &identified)
+                // PDF/UA-1 §7.2: an element whose language differs from its parent's says so.
+                if let own, own.lowercased() != inherited.lowercased() { entries.append(("Lang", .text(own))) }
+                writer.add(firstElement + Int32(e), .dictionary(entries))
+            }
+            return identified
+        }
+
+        /// The dictionary of element `e` with `kids` (elements, and runs as `-1 - run`).
+        private func elementEntries(
+            _ e: Int, kids: ArraySlice<Int32>, runPage: [Int32], annotation: Int32?,
+            identified: inout [(id: String, element: Int32)]
+        ) -> [(key: String, value: PDFValue)] {
             let type = structure.types[e]
             var entries: [(key: String, value: PDFValue)] = [
                 ("Type", .name("StructElem")), ("S", .name(type.structureType)),
@@ -245,24 +417,30 @@ enum TaggedPDFRewriter {
             entries.append(("P", parent < 0 ? .reference(treeNumber) : element(parent)))
             var items: [PDFValue] = []
             var firstPage: Int32?
-            if let annotation = annotationOfLink[Int32(e)] {
+            if let annotation {
                 items.append(.dictionary([("Type", .name("OBJR")), ("Obj", .reference(annotation))]))
             }
-            for kid in sortedKids[Int(kidStart[e])..<Int(kidStart[e + 1])] {
+            for kid in kids {
                 if kid >= 0 {
                     items.append(element(kid))
                     continue
                 }
                 let run = Int(-1 - kid)
                 let page = runPage[run]
-                let mcid = PDFValue.integer(Int(structure.runMCID[run]))
                 if firstPage == nil { firstPage = page }
-                if page == firstPage {
-                    items.append(mcid)
-                } else {
-                    items.append(
-                        .dictionary([("Type", .name("MCR")), ("Pg", .reference(pages[Int(page)])), ("MCID", mcid)]))
+                func add(_ mcid: Int32) {
+                    if page == firstPage {
+                        items.append(.integer(Int(mcid)))
+                    } else {
+                        items.append(
+                            .dictionary([
+                                ("Type", .name("MCR")), ("Pg", .reference(pages[Int(page)])),
+                                ("MCID", .integer(Int(mcid))),
+                            ]))
+                    }
                 }
+                add(structure.runMCID[run])
+                if !continuationMCIDs.isEmpty, let more = continuationMCIDs[Int32(run)] { more.forEach(add) }
             }
             if let firstPage { entries.append(("Pg", .reference(pages[Int(firstPage)]))) }
             if items.count == 1 {
@@ -270,64 +448,57 @@ enum TaggedPDFRewriter {
             } else if !items.isEmpty {
                 entries.append(("K", .array(items)))
             }
-            if let (alternativeText, language) = structure.attributes[Int32(e)] {
-                if let alternativeText, !alternativeText.isEmpty { entries.append(("Alt", .text(alternativeText))) }
-                if let language { entries.append(("Lang", .text(language))) }
+            if let alternativeText = structure.attributes[Int32(e)]?.alternativeText, !alternativeText.isEmpty {
+                entries.append(("Alt", .text(alternativeText)))
+            }
+            // PDF/UA-1 §7.5: header cells name what they head (PDF 1.7 §14.8.5.7, Table 345);
+            // tables have header rows, so each header cell heads its column.
+            if type == .role(.tableHeader) {
+                entries.append(("A", .dictionary([("O", .name("Table")), ("Scope", .name("Column"))])))
             }
             // PDF/UA-1 §7.9: every Note has a unique /ID.
             if type == .role(.note) {
                 entries.append(("ID", .text("note-\(e)")))
                 identified.append(("note-\(e)", Int32(e)))
             }
-            writer.add(firstElement + Int32(e), .dictionary(entries))
+            return entries
         }
 
-        // The parent tree: page p's MCIDs under key p, link k's annotation under key pages + k.
-        var leaves: [Int32] = []
-        var nums: [PDFValue] = []
-        var leafFirst = 0
-        func flushLeaf(last: Int) {
-            guard !nums.isEmpty else { return }
-            let number = writer.newNumber()
-            writer.add(
-                number,
-                .dictionary([("Limits", .array([.integer(leafFirst), .integer(last)])), ("Nums", .array(nums))]))
-            leaves.append(number)
-            nums.removeAll(keepingCapacity: true)
-        }
-        let keys = pages.count + structure.links.count
-        for key in 0..<keys {
-            if nums.isEmpty { leafFirst = key }
-            nums.append(.integer(key))
-            if key < pages.count {
-                var owners: [PDFValue] = []
-                for r in structure.runs(onPage: key) where structure.runOwner[r] >= 0 {
-                    owners.append(element(structure.runOwner[r]))
-                }
-                nums.append(.array(owners))
-            } else {
-                nums.append(element(structure.links[key - pages.count]))
+        /// Writes the parent tree (page p's MCIDs under key p, link k's annotation under key
+        /// pages + k) in leaves of ``TaggedPDFRewriter/parentTreeLeaf`` entries; returns its
+        /// root's number.
+        func writeParentTree(keys: Int) -> Int32 {
+            var leaves: [Int32] = []
+            var nums: [PDFValue] = []
+            var leafFirst = 0
+            func flushLeaf(last: Int) {
+                guard !nums.isEmpty else { return }
+                let number = writer.newNumber()
+                writer.add(
+                    number,
+                    .dictionary([("Limits", .array([.integer(leafFirst), .integer(last)])), ("Nums", .array(nums))]))
+                leaves.append(number)
+                nums.removeAll(keepingCapacity: true)
             }
-            if nums.count == 2 * parentTreeLeaf { flushLeaf(last: key) }
-        }
-        flushLeaf(last: keys - 1)
-        let parentTree = writer.newNumber()
-        writer.add(parentTree, .dictionary([("Kids", .array(leaves.map { .reference($0) }))]))
-        var root: [(key: String, value: PDFValue)] = [
-            ("Type", .name("StructTreeRoot")), ("K", element(0)),
-            ("ParentTree", .reference(parentTree)), ("ParentTreeNextKey", .integer(keys)),
-        ]
-        if !identified.isEmpty {
-            // A name tree's keys in byte order (PDF 1.7 §7.9.6): note-10 before note-9.
-            let names = identified.sorted { Array($0.id.utf8).lexicographicallyPrecedes(Array($1.id.utf8)) }
-            let idTree = writer.newNumber()
-            writer.add(
-                idTree, .dictionary([("Names", .array(names.flatMap { [PDFValue.text($0.id), element($0.element)] }))]))
-            root.append(("IDTree", .reference(idTree)))
-        }
-        writer.add(treeNumber, .dictionary(root))
-        do { try writer.finish(root: file.root, info: file.info) } catch {
-            throw PDFAccessibility.Failure(description: "\(error)")
+            for key in 0..<keys {
+                if nums.isEmpty { leafFirst = key }
+                nums.append(.integer(key))
+                if key < pages.count {
+                    var owners: [PDFValue] = []
+                    for r in structure.runs(onPage: key) where structure.runOwner[r] >= 0 {
+                        owners.append(element(structure.runOwner[r]))
+                    }
+                    for run in continued[key] ?? [] { owners.append(element(structure.runOwner[Int(run)])) }
+                    nums.append(.array(owners))
+                } else {
+                    nums.append(element(structure.links[key - pages.count]))
+                }
+                if nums.count == 2 * parentTreeLeaf { flushLeaf(last: key) }
+            }
+            flushLeaf(last: keys - 1)
+            let parentTree = writer.newNumber()
+            writer.add(parentTree, .dictionary([("Kids", .array(leaves.map { .reference($0) }))]))
+            return parentTree
         }
     }
 }
@@ -335,4 +506,32 @@ enum TaggedPDFRewriter {
 /// The bytes of `range` in `source`, untyped.
 private func raw(_ source: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> UnsafeRawBufferPointer {
     UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: source[range]))
+}
+
+/// The markers of a JPEG file (ITU T.81 Annex B) before its first scan.
+enum JPEGMarkers {
+    /// Whether `jpeg` has Adobe's APP14 segment (`FF EE`, starting `Adobe`) before its first
+    /// scan (`FF DA`).
+    static func hasAdobeMarker(_ jpeg: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard jpeg.count > 4, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else { return false }
+        var position = 2
+        while position + 4 <= jpeg.count {
+            guard jpeg[position] == 0xFF else { return false }
+            let marker = jpeg[position + 1]
+            if marker == 0xFF {
+                position += 1
+                continue
+            }
+            if marker == 0xDA || marker == 0xD9 { return false }
+            let length = Int(jpeg[position + 2]) << 8 | Int(jpeg[position + 3])
+            guard length >= 2 else { return false }
+            if marker == 0xEE, length >= 7, position + 9 <= jpeg.count,
+                Array(jpeg[position + 4..<position + 9]) == Array("Adobe".utf8)
+            {
+                return true
+            }
+            position += 2 + length
+        }
+        return false
+    }
 }

@@ -17,7 +17,8 @@ public enum ThemeJudgement {
     /// could be read, so that its families can be judged too (nil: it could not be read). A file
     /// with `$type` or `$value` members, or any file when `asTokens`, is read as design tokens
     /// (``TokenImporter``, with `mapping` from token names to roles); one that yields no
-    /// typography token at all is refused, as `theme import` refuses it. Problems with no
+    /// typography token at all is refused, as `theme import` refuses it. Which files are design tokens
+    /// is ``TokenImporter/isTokenFile(_:)``'s one rule. Problems with no
     /// position of their own are placed where the file writes what they name.
     public static func read(
         _ data: Data, file: String, asTokens: Bool = false,
@@ -25,7 +26,7 @@ public enum ThemeJudgement {
     ) -> (Theme?, [ThemeProblem]) {
         if let problem = encodingProblem(data, file: file) { return (nil, [problem]) }
         let text = String(decoding: data, as: UTF8.self)
-        if asTokens || isDesignTokens(text) {
+        if asTokens || TokenImporter.isTokenFile(data) {
             do {
                 let (theme, warnings) = try TokenImporter.importTokens(data, file: file, mapping: mapping)
                 if theme.styles == Theme.default.styles {
@@ -68,11 +69,6 @@ public enum ThemeJudgement {
     public static func installedFamilies() -> (String) -> Bool {
         let catalog = FontCatalog()
         return catalog.has
-    }
-
-    /// Whether `text` is a design-token file (W3C Design Tokens Format: `$type` / `$value`).
-    static func isDesignTokens(_ text: String) -> Bool {
-        text.contains("\"$value\"") || text.contains("\"$type\"")
     }
 
     /// An error at the first byte of `data` that is not UTF-8 (RFC 8259 §8.1: JSON text is

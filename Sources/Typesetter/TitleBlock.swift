@@ -19,6 +19,13 @@ struct TitleBlock {
     /// table of contents does not list it.
     let titleHeadingIndex: Int?
 
+    /// The structure id of the title's element (apart from the styled blocks' ids).
+    ///
+    /// The title is tagged `H1`, the document's top heading: PDF 1.7, on which PDF/UA-1 rests,
+    /// has no `Title` structure type (PDF 2.0 adds one), and a title tagged `P` leaves the
+    /// document's first `##` heading without a level above it (PDF/UA-1 §7.4.2).
+    static let structureID = 800_000_000
+
     /// `smart`: the document's smart punctuation setting, for the values read as Markdown
     /// (``FrontMatterText``).
     init(theme: Theme, metadata: Metadata, smart: Bool, blocks document: [StyledBlock]) {
@@ -37,6 +44,7 @@ struct TitleBlock {
         }
         if let title, FrontMatterText.plain(title, smart: smart) != opening {
             line(title, role: .largeTitle, color: theme.textColor, spaceAfter: spacing, key: "title")
+            blocks[blocks.count - 1].structure = [StructureElement(.heading1, id: Self.structureID)]
             titleHeadingIndex = nil
             insertionIndex = 0
         } else {

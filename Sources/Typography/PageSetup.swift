@@ -19,6 +19,20 @@ public struct PaperSize: Hashable, Sendable {
     /// US Legal, 8.5 × 14 in.
     public static let legal = PaperSize(width: 612, height: 1008)
 
+    /// The name a theme file writes for this size: a name of ``named`` (`a4`, `letter`), with
+    /// ` landscape` when turned, when the size is that paper's to 0.01 pt; nil for any other size.
+    public var name: String? {
+        func matches(_ width: Double, _ height: Double) -> Bool {
+            abs(width - self.width) < 0.01 && abs(height - self.height) < 0.01
+        }
+        for (name, widthMM, heightMM) in PaperSize.named {
+            guard let portrait = try? PaperSize(parsing: name) else { continue }
+            if matches(portrait.width, portrait.height) { return name }
+            if matches(portrait.height, portrait.width), widthMM != heightMM { return name + " landscape" }
+        }
+        return nil
+    }
+
     /// Reads a paper size as ``init(parsing:)`` does (named ISO, JIS and US sizes, `landscape`,
     /// or `W x H` with units). Returns nil otherwise.
     public init?(name: String) {

@@ -72,6 +72,13 @@ public struct TextStyle: Hashable, Sendable {
     /// The Dynamic Type text style this role scales with (`Font.custom(_:size:relativeTo:)`),
     /// or nil for a fixed size (`Font.custom(_:fixedSize:)`).
     public var relativeTo: DynamicTypeStyle?
+    /// The case its letters are set in (upper, lower, capitalized, small caps); nil: as written.
+    public var textCase: TextCase?
+    /// A line drawn under or through the text; nil: none.
+    public var textDecoration: TextDecoration?
+    /// Space after a paragraph of this role, pt (Tokens Studio `paragraphSpacing`); nil: the
+    /// page's block spacing.
+    public var spaceAfter: Double?
 
     /// Creates a style from its parts (lengths in pt): regular, upright, natural line height,
     /// no letter spacing or features, fixed size by default.

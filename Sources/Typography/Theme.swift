@@ -25,6 +25,8 @@ public struct Theme: Hashable, Sendable {
     /// uses, so runs made heavier inside a role move up too (``boldTextWeight(_:families:)``);
     /// nil without Bold Text.
     public var boldTextWeights: [String: [FontWeight]]?
+    /// The colours of highlighted code (theme files: `code`); ``CodeStyle/light`` by default.
+    public var code: CodeStyle = .light
 
     /// Every parameter as the stored property of the same name; `sizeAdjustments` was added later
     /// and defaults to none.

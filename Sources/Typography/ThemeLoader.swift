@@ -23,7 +23,10 @@ import Foundation
 ///     with the size;
 ///   - `tracking` (alias `letterSpacing`) and `kerning`: pt (`-0.4`, `"-0.4pt"`), `"-2%"` of the
 ///     size or `"-0.02em"`; `null` removes an inherited value;
-///   - `italic`: boolean; `features`: array or space-separated string (`"tnum ss01"`).
+///   - `italic`: boolean; `features`: array or space-separated string (`"tnum ss01"`);
+///   - `textCase`: `uppercase`, `lowercase`, `capitalize`, `small-caps` or `none`;
+///     `textDecoration`: `underline`, `line-through` or `none`; `spaceAfter`: a length after
+///     each paragraph of the role (default: the page's `blockSpacing`).
 /// - `colors`: name → `"#RGB"`, `"#RRGGBB"` or `"#RRGGBBAA"` (merged over the base's).
 /// - `page`: `paper` (`a4`, `a5`, `letter`, `legal`, `"210mm x 297mm"`), `margins` (a length for
 ///   all sides, a CSS-like `"20mm 15mm"` list of 1–4 lengths, or `{top, right, bottom, left}`),
@@ -207,10 +210,11 @@ private struct ThemeDecoder {
 
     static let topKeys = [
         "name", "extends", "notes", "families", "roles", "colors", "page", "fontFolders", "monospace", "sizeAdjust",
+        "code",
     ]
     static let roleKeys = [
         "family", "weight", "size", "relativeTo", "lineHeight", "lineHeightMultiple", "kerning", "tracking",
-        "letterSpacing", "italic", "features",
+        "letterSpacing", "italic", "features", "textCase", "textDecoration", "spaceAfter",
     ]
 
     mutating func decode(_ root: JSONNode) -> Theme? {
@@ -235,6 +239,11 @@ private struct ThemeDecoder {
         if let page = top["page"] { theme.page = decodePage(page.value, base: theme.page) }
         if let folders = top["fontFolders"] { theme.fontFolders += decodeFontFolders(folders.value) }
         if let adjustments = top["sizeAdjust"] { decodeSizeAdjustments(adjustments.value, into: &theme) }
+        // The code section (ThemeCodeSection.swift), after the colours its contrast is checked against.
+        var code = ThemeCodeSection(file: file)
+        if let section = top["code"] { theme.code = code.decode(section.value, base: theme.code) }
+        code.checkContrast(of: theme, fallback: top["code"]?.keyPosition ?? root.position)
+        problems += code.problems
         return theme
     }
 
@@ -441,8 +450,39 @@ private struct ThemeDecoder {
                 )
             }
         }
+        decodeCaseAndSpaceAfter(fields, what, into: &style)
         reportLimitProblems(of: style, fields, what)
         return style
+    }
+
+    /// A role's `textCase` (``TextCase/init(name:)``), `textDecoration` (``TextDecoration/init(name:)``)
+    /// and `spaceAfter` (a length); `"none"` or null removes an inherited value.
+    mutating func decodeCaseAndSpaceAfter(_ fields: RoleFields, _ what: String, into style: inout TextStyle) {
+        if let node = fields["textCase"]?.value {
+            if node.isNull || node.string?.lowercased() == "none" {
+                style.textCase = nil
+            } else if let textCase = node.string.flatMap(TextCase.init(name:)) {
+                style.textCase = textCase
+            } else {
+                error(node.position, "\(what): textCase must be uppercase, lowercase, capitalize, small-caps or none")
+            }
+        }
+        if let node = fields["textDecoration"]?.value {
+            if node.isNull || node.string?.lowercased() == "none" {
+                style.textDecoration = nil
+            } else if let decoration = node.string.flatMap(TextDecoration.init(name:)) {
+                style.textDecoration = decoration
+            } else {
+                error(node.position, "\(what): textDecoration must be underline, line-through or none")
+            }
+        }
+        if let node = fields["spaceAfter"]?.value {
+            if node.isNull {
+                style.spaceAfter = nil
+            } else if let spaceAfter = length(node, "\(what): spaceAfter") {
+                style.spaceAfter = spaceAfter
+            }
+        }
     }
 
     /// A role's `weight`: 1–1000 or a weight name; nil (and an error) otherwise.

@@ -69,6 +69,11 @@ public enum ThemeWriter {
             if style.italic { fields.append("\"italic\": true") }
             if !style.features.isEmpty { fields.append("\"features\": \(list(style.features))") }
             fields.append("\"relativeTo\": \(string(style.relativeTo?.rawValue ?? "fixed"))")
+            if let textCase = style.textCase { fields.append("\"textCase\": \(string(textCase.name))") }
+            if let decoration = style.textDecoration {
+                fields.append("\"textDecoration\": \(string(decoration.rawValue))")
+            }
+            if let spaceAfter = style.spaceAfter { fields.append("\"spaceAfter\": \(number(spaceAfter))") }
             return "    \(string(role.rawValue)): { " + fields.joined(separator: ", ") + " }"
         }
         lines.append(roles.joined(separator: ",\n"))
@@ -77,10 +82,13 @@ public enum ThemeWriter {
             "  \"colors\": {"
                 + theme.colors.keys.sorted().map { "\(string($0)): \(string(theme.colors[$0]!.hex))" }.joined(
                     separator: ", ") + "},")
+        if let code = ThemeCodeSection.json(for: theme.code, string: string) { lines.append("  \"code\": \(code),") }
         let page = theme.page
         let margins = page.margins
+        // A named paper keeps its name (`a4`); any other size is written in pt.
+        let paperText = page.paper.name ?? "\(number(page.paper.width))pt x \(number(page.paper.height))pt"
         lines.append(
-            "  \"page\": { \"paper\": \(string("\(number(page.paper.width))pt x \(number(page.paper.height))pt")), "
+            "  \"page\": { \"paper\": \(string(paperText)), "
                 + "\"margins\": { \"top\": \(number(margins.top)), \"right\": \(number(margins.right)), \"bottom\": "
                 + "\(number(margins.bottom)), \"left\": \(number(margins.left)) }, "
                 + "\"blockSpacing\": \(number(page.blockSpacing)) }")

@@ -79,8 +79,8 @@ public enum TokenImporter {
                     file: file, at: root.position, "a design-token file must be a JSON object, not \(root.typeName)")
             ])
         }
-        var importer = Importer(file: file, root: root)
-        importer.collect(root, path: [], inheritedType: nil)
+        var importer = TokenReader(file: file, root: root)
+        importer.collectRoot()
         let theme = importer.buildTheme(base: base, mapping: mapping)
         if importer.errors.isEmpty { importer.errors = theme.validate(file: file).filter { $0.severity == .error } }
         if !importer.errors.isEmpty {
@@ -96,10 +96,10 @@ public enum TokenImporter {
     /// (importing it reports that).
     public static func unmatchedMappings(_ mapping: [String: TextRole], in data: Data) -> [String] {
         guard !mapping.isEmpty, let root = try? JSONSource.parse(data), root.members != nil else { return [] }
-        var importer = Importer(file: "", root: root)
-        importer.collect(root, path: [], inheritedType: nil)
+        var importer = TokenReader(file: "", root: root)
+        importer.collectRoot()
         _ = importer.buildTheme(base: .default, mapping: [:])
-        let names = Set(importer.typographyNames)
+        let names = Set(importer.typographyNames + importer.typographySetNames)
         let lastComponents = Set(
             importer.typographyNames.compactMap {
                 $0.split(separator: ".").last.map { TextRole.normalizedKey(String($0)) }
@@ -109,28 +109,58 @@ public enum TokenImporter {
         }
     }
 
+    /// Whether `data` is a design-token file rather than a theme file: it has a DTCG `$value` or
+    /// `$type`, Tokens Studio `$themes` or `$metadata`, or (Tokens Studio legacy, Style Dictionary
+    /// v3) an object with a `value` member while its top level has no theme `roles` or `extends`
+    /// (no theme file holds a `value` key). `theme check`, `theme import` and `render --theme`
+    /// all decide by this rule, so they accept and refuse the same files.
+    public static func isTokenFile(_ data: Data) -> Bool {
+        let text = String(decoding: data, as: UTF8.self)
+        if ["\"$value\"", "\"$type\"", "\"$themes\"", "\"$metadata\""].contains(where: { text.contains($0) }) {
+            return true
+        }
+        guard text.contains("\"value\"") else { return false }
+        // JSON that does not parse is judged by its text, so both commands give the same syntax error.
+        guard let root = try? JSONSource.parse(data) else {
+            return !text.contains("\"roles\"") && !text.contains("\"extends\"")
+        }
+        guard let members = root.members, !members.contains(where: { $0.key == "roles" || $0.key == "extends" })
+        else { return false }
+        var nodes = members.map(\.value)
+        while let node = nodes.popLast() {
+            guard let children = node.members else { continue }
+            if children.contains(where: { $0.key == "value" }) { return true }
+            nodes += children.map(\.value)
+        }
+        return false
+    }
+
     /// The full paths of `data`'s typography tokens, in file order (for naming what `--map` can take).
     public static func typographyTokenNames(in data: Data) -> [String] {
         guard let root = try? JSONSource.parse(data), root.members != nil else { return [] }
-        var importer = Importer(file: "", root: root)
-        importer.collect(root, path: [], inheritedType: nil)
+        var importer = TokenReader(file: "", root: root)
+        importer.collectRoot()
         _ = importer.buildTheme(base: .default, mapping: [:])
         return importer.typographyNames
     }
 }
 
-private struct Token {
+struct DesignToken {
     var path: [String]
     var keyPosition: SourcePosition
     var value: JSONNode
     var type: String?
+    /// The Tokens Studio set it comes from, when the file has sets (its path leaves the set out).
+    var tokenSet: String?
     var name: String { path.joined(separator: ".") }
+    /// The name with its set (`global.typography.body`), as a mapping may also write it.
+    var nameWithSet: String? { tokenSet.map { $0 + "." + name } }
 }
 
-private struct Importer {
+struct TokenReader {
     let file: String
     let root: JSONNode
-    var tokens: [Token] = []
+    var tokens: [DesignToken] = []
     var byPath: [String: Int] = [:]
     /// Warnings, in the order found.
     var problems: [ThemeProblem] = []
@@ -138,6 +168,18 @@ private struct Importer {
     var errors: [ThemeProblem] = []
     /// The full paths of the typography tokens ``buildTheme(base:mapping:)`` met, in order.
     var typographyNames: [String] = []
+    /// The same with their Tokens Studio set names (`global.typography.body`), when the file has sets.
+    var typographySetNames: [String] = []
+    /// The Tokens Studio set being read, if any.
+    var currentSet: String?
+    /// Tokens a used value was resolved through (typography mapped to a role, colours).
+    var used = Set<Int>()
+    /// Whether ``follow(_:through:visiting:)`` records the tokens it passes as used.
+    var markingUse = false
+    /// Tokens made from a group of property tokens (Material 3 `…body-large.size`, `.weight`, …).
+    var synthesized = Set<Int>()
+    /// Tokens Studio sets that were not read (disabled in the theme chosen), for the report.
+    var skippedSets: [String] = []
     /// Each token's fully resolved value (nil: unresolvable), so an alias chain of n tokens
     /// costs O(n) in all, not O(n²) per token.
     var resolvedTokens: [Int: JSONNode?] = [:]
@@ -176,28 +218,43 @@ private struct Importer {
         guard let members = node.members else { return }
         if let tokenValue = node["$value"] {
             add(
-                Token(
+                DesignToken(
                     path: path, keyPosition: keyPosition ?? node.position, value: tokenValue,
                     type: node["$type"]?.string ?? inheritedType))
             return
         }
+        // Style Dictionary v3 lets a token carry `comment`, `attributes`, `themeable` and what its
+        // build adds (`name`, `path`, `original`, `filePath`, `isSource`).
         let others = Set(members.map(\.key)).subtracting([
-            "value", "type", "description", "$extensions", "$description",
+            "value", "type", "description", "$extensions", "$description", "comment", "attributes", "themeable",
+            "name", "path", "original", "filePath", "isSource",
         ])
         if let tokenValue = node["value"], node["type"] != nil || others.isEmpty {
             add(
-                Token(
+                DesignToken(
                     path: path, keyPosition: keyPosition ?? node.position, value: tokenValue,
                     type: node["type"]?.string ?? inheritedType))
             return
         }
         let groupType = node["$type"]?.string ?? inheritedType
         for member in members where !member.key.hasPrefix("$") {
-            collect(member.value, path: path + [member.key], inheritedType: groupType, keyPosition: member.keyPosition)
+            // A flat export writes a path as one key (`"md.sys.typescale.body-large.size"`); DTCG
+            // names never hold a dot, so the key is a path.
+            let components = member.key.split(separator: ".").map(String.init)
+            collect(
+                member.value, path: path + (components.isEmpty ? [member.key] : components), inheritedType: groupType,
+                keyPosition: member.keyPosition)
         }
     }
 
-    mutating func add(_ token: Token) {
+    mutating func add(_ token: DesignToken) {
+        var token = token
+        token.tokenSet = currentSet
+        if let existing = byPath[token.name] {
+            // A later Tokens Studio set overrides a token of an earlier one (its paths carry no set name).
+            tokens[existing] = token
+            return
+        }
         byPath[token.name] = tokens.count
         for start in 1..<max(1, token.path.count) {
             bySuffix[token.path[start...].joined(separator: "."), default: []].append(tokens.count)
@@ -206,10 +263,14 @@ private struct Importer {
     }
 
     /// The token a `{reference}` names: exact path, else the unique token whose path ends in it.
+    /// Style Dictionary v3 references name the token's `value` (`{font.size.base.value}`): that
+    /// suffix is dropped when the path with it names nothing.
     func lookup(_ reference: String) -> Int? {
         if let index = byPath[reference] { return index }
         let matches = bySuffix[reference] ?? []
-        return matches.count == 1 ? matches[0] : nil
+        if matches.count == 1 { return matches[0] }
+        if reference.hasSuffix(".value") { return lookup(String(reference.dropLast(".value".count))) }
+        return nil
     }
 
     /// Token `index`'s value with every alias followed, computed once (memoized); nil when it
@@ -249,10 +310,18 @@ private struct Importer {
                     break
                 }
                 if let done = resolvedTokens[tokenIndex] {
+                    if done == nil && aliasesAreErrors {
+                        // Found unresolvable before, as a token that might not have been typography
+                        // (a warning then); a typography value that needs it is refused.
+                        refuse(
+                            node.position,
+                            "alias {\(reference)} cannot be resolved: '\(tokens[tokenIndex].name)' names no token or "
+                                + "lies on a cycle (the warning at \(tokens[tokenIndex].keyPosition))")
+                    }
                     result = .some(done)
                     break
                 }
-                if onChain.contains(tokenIndex) || visiting.last == tokens[tokenIndex].name {
+                if onChain.contains(tokenIndex) || visiting.contains(tokens[tokenIndex].name) {
                     aliasProblem(node.position, "alias cycle: \(chainText(tokens[tokenIndex].name))")
                     result = .some(nil)
                     break
@@ -261,10 +330,8 @@ private struct Importer {
                 onChain.insert(tokenIndex)
                 node = tokens[tokenIndex].value
             } else if let text = node.string, text.contains("{") {
-                aliasProblem(
-                    node.position,
-                    "unsupported expression '\(text)': only whole-value aliases like {group.token} are resolved")
-                result = .some(nil)
+                result = .some(
+                    expression(text, at: node.position, visiting: visiting + pending.map { tokens[$0].name }))
             } else if let members = node.members, members.count == 1, let ref = node["$ref"]?.string {
                 guard let target = pointer(ref) else {
                     aliasProblem(node.position, "$ref '\(ref)' points to nothing")
@@ -283,7 +350,43 @@ private struct Importer {
         }
         let value = result ?? nil
         for tokenIndex in pending { resolvedTokens[tokenIndex] = .some(value) }
+        if markingUse { used.formUnion(pending) }
         return value
+    }
+
+    /// A value with aliases inside it (`{size.base} * 1.25`): each alias replaced by its
+    /// resolved number or dimension, then evaluated (``TokenExpressions``); nil (after a problem)
+    /// when an alias resolves to nothing or the result is no arithmetic.
+    mutating func expression(_ text: String, at position: SourcePosition, visiting: [String]) -> JSONNode? {
+        var substituted = ""
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{") {
+            guard let close = rest[open...].firstIndex(of: "}") else { break }
+            substituted += rest[..<open]
+            let reference = String(rest[rest.index(after: open)..<close])
+            let aliasNode = JSONNode(value: .string("{\(reference)}"), position: position)
+            guard let value = follow(aliasNode, through: [], visiting: visiting) else { return nil }
+            if let number = value.number {
+                substituted += "\(number)"
+            } else if let string = value.string {
+                substituted += "(" + string + ")"
+            } else if let amount = value["value"]?.number, let unit = value["unit"]?.string {
+                substituted += "(\(amount)\(unit))"
+            } else {
+                aliasProblem(position, "expression '\(text)': {\(reference)} is \(value.typeName), not a number")
+                return nil
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        substituted += rest
+        guard let result = TokenExpressions.evaluate(substituted) else {
+            aliasProblem(
+                position,
+                "expression '\(text)' is not arithmetic on numbers and dimensions (+ - * / and parentheses, "
+                    + "one unit)")
+            return nil
+        }
+        return JSONNode(value: .string(result), position: position)
     }
 
     /// RFC 6901 JSON Pointer (`#/a/b/0`) into the document.
@@ -303,7 +406,7 @@ private struct Importer {
         return node
     }
 
-    func isTypography(_ token: Token, resolved: JSONNode?) -> Bool {
+    func isTypography(_ token: DesignToken, resolved: JSONNode?) -> Bool {
         if let type = token.type { return TextRole.normalizedKey(type) == "typography" }
         guard let typography = resolved, typography.members != nil else { return false }
         return typography["fontSize"] != nil || typography["fontFamily"] != nil
@@ -312,11 +415,12 @@ private struct Importer {
     mutating func buildTheme(base: Theme, mapping: [String: TextRole]) -> Theme {
         var theme = base
         theme.name = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
-        var assigned: [TextRole: String] = [:]
-        var unmapped: [String] = []
-        var firstUnmapped: SourcePosition?
+        var assigned: [TextRole: Int] = [:]
+        var unmapped: [Int] = []
+        var guessed: [(token: Int, role: TextRole, scheme: TokenRoleGuess.Scheme)] = []
+        var candidates: [(index: Int, role: TextRole, scheme: TokenRoleGuess.Scheme?, value: JSONNode)] = []
         let normalizedMapping = Dictionary(
-            mapping.map { (TextRole.normalizedKey($0.key), $0.value) }, uniquingKeysWith: { a, _ in a })
+            mapping.map { (TextRole.normalizedKey($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
         for (index, token) in tokens.enumerated() {
             let typed = token.type.map { TextRole.normalizedKey($0) == "typography" } ?? false
             // Untyped tokens are only resolved when they could be typography (objects or aliases).
@@ -336,36 +440,84 @@ private struct Importer {
                 continue
             }
             typographyNames.append(token.name)
-            let role =
-                mapping[token.name]
-                ?? token.path.last.flatMap { normalizedMapping[TextRole.normalizedKey($0)] }
-                ?? token.path.last.flatMap(TokenImporter.role(forTokenName:))
-                ?? (token.path.count >= 2 ? TokenImporter.role(forTokenName: token.path[token.path.count - 2]) : nil)
-            guard let role else {
-                unmapped.append("\(token.name) (\(token.keyPosition))")
-                firstUnmapped = firstUnmapped ?? token.keyPosition
+            if let withSet = token.nameWithSet { typographySetNames.append(withSet) }
+            guard let (role, scheme) = role(of: token, mapping: mapping, normalizedMapping: normalizedMapping) else {
+                unmapped.append(index)
                 continue
             }
+            candidates.append((index, role, scheme, value))
+        }
+        // A mapping wins over names and guesses whatever the file order; otherwise the first token.
+        let ordered =
+            candidates.filter { isMapped(tokens[$0.index], mapping, normalizedMapping) }
+            + candidates.filter { !isMapped(tokens[$0.index], mapping, normalizedMapping) }
+        for (index, role, scheme, value) in ordered {
+            let token = tokens[index]
             if let first = assigned[role] {
                 warn(
                     token.keyPosition,
-                    "tokens '\(first)' and '\(token.name)' both map to \(role.displayName); using '\(first)'")
+                    "tokens '\(tokens[first].name)' and '\(token.name)' both map to \(role.displayName); using "
+                        + "'\(tokens[first].name)'")
                 continue
             }
-            assigned[role] = token.name
+            assigned[role] = index
+            if let scheme { guessed.append((index, role, scheme)) }
+            markUsed(index)
             theme.styles[role] = style(from: value, token: token, base: theme[role])
         }
-        if let firstUnmapped {
-            // At the first such token, so the line reads `file:line:column: warning: …` like every other.
-            problems.append(
-                ThemeProblem(
-                    file: file, line: firstUnmapped.line, column: firstUnmapped.column,
-                    message:
-                        "typography tokens not mapped to a role (name them after a role or pass a mapping): "
-                        + "\(unmapped.joined(separator: ", "))",
-                    severity: .warning))
-        }
+        importColors(into: &theme)
+        reportGuesses(guessed)
+        reportUnused(unmappedTypography: unmapped)
+        if !assigned.isEmpty { reportBaseRoles(theme: theme, base: base, assigned: assigned) }
         return theme
+    }
+
+    /// The role `token` maps to, and the naming scheme when it was guessed: a mapping (full path,
+    /// then last component), the last component as a role name, the built-in guess
+    /// (``TokenRoleGuess``), then the component before the last as a role name
+    /// (`typography.body.regular` → Body).
+    func role(of token: DesignToken, mapping: [String: TextRole], normalizedMapping: [String: TextRole])
+        -> (TextRole, TokenRoleGuess.Scheme?)?
+    {
+        if let role = mapping[token.name] ?? token.nameWithSet.flatMap({ mapping[$0] }) { return (role, nil) }
+        guard let last = token.path.last else { return nil }
+        if let role = normalizedMapping[TextRole.normalizedKey(last)] { return (role, nil) }
+        if let role = TokenImporter.role(forTokenName: last) { return (role, nil) }
+        if let (role, scheme) = TokenRoleGuess.guess(last) { return (role, scheme) }
+        // `…title-small.regular`: a Material or Carbon style name without a role keeps none.
+        if token.path.count >= 2, !TokenRoleGuess.isStyleName(token.path[token.path.count - 2]),
+            let role = TokenImporter.role(forTokenName: token.path[token.path.count - 2])
+        {
+            return (role, nil)
+        }
+        return nil
+    }
+
+    /// Whether a mapping (full path, path with its set, or last component) names `token`.
+    func isMapped(_ token: DesignToken, _ mapping: [String: TextRole], _ normalizedMapping: [String: TextRole]) -> Bool
+    {
+        mapping[token.name] != nil || token.nameWithSet.map { mapping[$0] != nil } == true
+            || token.path.last.map { normalizedMapping[TextRole.normalizedKey($0)] != nil } == true
+    }
+
+    /// Marks token `index` and every token its value refers to (aliases, expressions, `$ref`
+    /// pointers are followed by path) as used.
+    mutating func markUsed(_ index: Int) {
+        var pending = [index]
+        while let next = pending.popLast() {
+            guard used.insert(next).inserted else { continue }
+            var nodes = [tokens[next].value]
+            while let node = nodes.popLast() {
+                if let members = node.members { nodes += members.map(\.value) }
+                if let items = node.array { nodes += items }
+                guard let text = node.string else { continue }
+                var rest = Substring(text)
+                while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+                    if let target = lookup(String(rest[rest.index(after: open)..<close])) { pending.append(target) }
+                    rest = rest[rest.index(after: close)...]
+                }
+            }
+        }
     }
 
     static let knownFields: Set<String> = [
@@ -373,7 +525,7 @@ private struct Importer {
         "textCase", "textDecoration", "paragraphSpacing", "paragraphIndent", "fontStyle",
     ]
 
-    mutating func style(from value: JSONNode, token: Token, base: TextStyle) -> TextStyle {
+    mutating func style(from value: JSONNode, token: DesignToken, base: TextStyle) -> TextStyle {
         var style = base
         let name = token.name
         var field: [String: JSONNode] = [:]
@@ -400,7 +552,9 @@ private struct Importer {
                     "token '\(name)': fontFamily must be a string or an array of strings, not \(familyField.typeName)"
                 )
             } else {
-                style.families = families + base.families.filter { !families.contains($0) }
+                // The base's fallbacks after its primary family (a Hangul face), never its primary
+                // family: a serif list stays serif.
+                style.families = families + base.families.dropFirst().filter { !families.contains($0) }
             }
         }
         if let weightField = field["fontWeight"] {
@@ -455,6 +609,11 @@ private struct Importer {
                 )
             }
         }
+        if field["letterSpacing"] == nil {
+            // A design tool's style without letter spacing has none (CSS `normal`), whatever the base had.
+            style.tracking = nil
+            style.kerning = nil
+        }
         if let ls = field["letterSpacing"] {
             if let spacing = ValueParsing.letterSpacing(ls) {
                 style.tracking = spacing.points(atSize: 1) == 0 ? nil : spacing
@@ -466,6 +625,7 @@ private struct Importer {
                 )
             }
         }
+        readCaseAndSpacing(field, name: name, into: &style)
         // The limits every theme obeys (Theme.validate): a value outside them is an error at
         // the field that set it, so `theme check` and `theme import` agree.
         for problem in style.limitProblems {
@@ -477,6 +637,45 @@ private struct Importer {
             errors.append(ThemeProblem(file: file, at: position, "token '\(name)': \(problem)"))
         }
         return style
+    }
+
+    /// `textCase`, `textDecoration`, `paragraphSpacing` and `paragraphIndent`: `none` and 0
+    /// (Figma's defaults) leave the style as it is; a value that is no case, line or dimension is
+    /// refused; an indent other than 0 is a warning (roles have no first-line indent).
+    mutating func readCaseAndSpacing(_ field: [String: JSONNode], name: String, into style: inout TextStyle) {
+        if let caseField = field["textCase"], caseField.string?.lowercased() != "none" {
+            if let text = caseField.string, let textCase = TextCase(name: text) {
+                style.textCase = textCase
+            } else {
+                refuse(
+                    caseField.position,
+                    "token '\(name)': textCase must be none, uppercase, lowercase, capitalize or small-caps, not "
+                        + "\(caseField.typeName)")
+            }
+        }
+        if let decorationField = field["textDecoration"], decorationField.string?.lowercased() != "none" {
+            if let text = decorationField.string, let decoration = TextDecoration(name: text) {
+                style.textDecoration = decoration
+            } else {
+                refuse(
+                    decorationField.position,
+                    "token '\(name)': textDecoration must be none, underline or line-through, not "
+                        + "\(decorationField.typeName)")
+            }
+        }
+        if let spacingField = field["paragraphSpacing"] {
+            if let points = ValueParsing.points(spacingField), points >= 0 {
+                style.spaceAfter = points > 0 ? points : nil
+            } else {
+                refuse(
+                    spacingField.position,
+                    "token '\(name)': paragraphSpacing must be a dimension (\"12px\") of 0 or more, not "
+                        + "\(spacingField.typeName)")
+            }
+        }
+        if let indentField = field["paragraphIndent"], ValueParsing.points(indentField) != 0 {
+            warn(indentField.position, "token '\(name)': paragraphIndent is not used (a role has no first-line indent)")
+        }
     }
 
     /// Weight from a DTCG name, a Figma style name (`Semi Bold`, `Bold Italic`) or a numeric string.

@@ -150,12 +150,14 @@ enum OptionTable {
                     choices: ["files"]),
             ] + reporting + [help], takesFiles: false),
         CommandSpec(
-            name: "theme import", synopsis: "TOKENS.json -o THEME.json [--map TOKEN=ROLE]…",
-            summary: "turn design tokens (W3C DTCG, Tokens Studio) into a theme",
+            name: "theme import", synopsis: "TOKENS.json -o THEME.json [--map TOKEN=ROLE]… [--map-file ROLES.json]",
+            summary: "turn design tokens (W3C DTCG, Tokens Studio, Style Dictionary) into a theme",
             options: [
                 OptionSpec(
                     name: "--output", short: "-o", value: "PATH", help: "the theme file to write", choices: ["files"]),
                 OptionSpec(name: "--map", value: "TOKEN=ROLE", help: "map a token to a role (repeatable)"),
+                OptionSpec(
+                    name: "--map-file", value: "PATH", help: "a JSON file mapping tokens to roles", choices: ["files"]),
                 reporting[1], help,
             ]),
         CommandSpec(
@@ -165,9 +167,16 @@ enum OptionTable {
         CommandSpec(
             name: "theme list", synopsis: "", summary: "list the built-in themes", options: [help], takesFiles: false),
         CommandSpec(
-            name: "theme show", synopsis: "NAME",
-            summary: "print a built-in theme as a theme file (a start for your own)",
+            name: "theme show", synopsis: "NAME|FILE",
+            summary: "print a theme, built-in or a file resolved with what it extends, as a theme file",
             options: [help], takesFiles: false),
+        CommandSpec(
+            name: "theme export", synopsis: "NAME|FILE --format swiftui|css",
+            summary: "write a theme's type scale as code: SwiftUI fonts and modifiers, or CSS classes",
+            options: [
+                OptionSpec(name: "--format", value: "FORMAT", help: "swiftui or css", choices: ["swiftui", "css"]),
+                help,
+            ]),
         CommandSpec(
             name: "fonts", synopsis: "[--fonts DIR]…", summary: "list font families and their faces",
             options: [theme[2], help], takesFiles: false),

@@ -2,14 +2,15 @@ import Foundation
 import Typesetter
 import Typography
 
-/// `typeset theme import TOKENS -o THEME [--map TOKEN=ROLE]…` and `typeset theme check FILE`.
+/// `typeset theme import TOKENS -o THEME [--map TOKEN=ROLE]… [--map-file ROLES]`, `theme check FILE`,
+/// `theme list`, `theme show NAME|FILE` and `theme export NAME|FILE --format swiftui|css`.
 enum ThemeCommand {
     static func run(_ arguments: [String]) throws {
-        guard let sub = arguments.first, ["import", "check", "list", "show"].contains(sub) else {
+        guard let sub = arguments.first, ["import", "check", "list", "show", "export"].contains(sub) else {
             if let sub = arguments.first, sub != "--help", sub != "-h" {
-                throw UsageError("unknown theme command '\(sub)' (import, check, list, show)")
+                throw UsageError("unknown theme command '\(sub)' (import, check, list, show, export)")
             }
-            if arguments.first == nil { throw UsageError("theme needs 'import', 'check', 'list' or 'show'") }
+            if arguments.first == nil { throw UsageError("theme needs 'import', 'check', 'list', 'show' or 'export'") }
             print(OptionTable.helpText(named: "theme") ?? "", terminator: "")
             return
         }
@@ -30,17 +31,14 @@ enum ThemeCommand {
             return
         case "show":
             guard args.positional.count == 1 else {
-                throw UsageError("theme show takes one NAME (\(ThemeLoader.builtInNames.joined(separator: ", ")))")
-            }
-            let name = args.positional[0]
-            guard let theme = ThemeLoader.builtIn(named: name) else {
                 throw UsageError(
-                    "unknown built-in theme '\(name)' (\(ThemeLoader.builtInNames.joined(separator: ", ")))")
+                    "theme show takes one NAME (\(ThemeLoader.builtInNames.joined(separator: ", "))) or FILE")
             }
-            print(
-                ThemeWriter.json(
-                    for: theme, comment: "The built-in theme '\(name)', printed by `typeset theme show \(name)`."),
-                terminator: "")
+            try show(args.positional[0])
+            return
+        case "export":
+            guard args.positional.count == 1 else { throw UsageError("theme export takes one NAME or FILE") }
+            try export(args.positional[0], format: args.value("--format"))
             return
         default: break
         }
@@ -52,14 +50,7 @@ enum ThemeCommand {
             guard let given = args.value("--output") else { throw UsageError("theme import needs -o THEME.json") }
             let output = try OutputTargets.file(given, named: path, ext: "json")
             try OutputTargets.refuseOverwriting([(path, "the tokens file being imported")], with: output)
-            var mapping: [String: TextRole] = [:]
-            for pair in args.all("--map") {
-                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-                guard parts.count == 2, let role = TextRole(name: parts[1]) else {
-                    throw UsageError("--map takes TOKEN=ROLE with a role such as body or large-title, not '\(pair)'")
-                }
-                mapping[parts[0]] = role
-            }
+            let mapping = try mapping(args)
             // A mapping that names no token would change nothing: refused, naming what is there.
             if let unmatched = TokenImporter.unmatchedMappings(mapping, in: data).first {
                 let names = TokenImporter.typographyTokenNames(in: data)
@@ -112,6 +103,87 @@ enum ThemeCommand {
             of: theme, file: path, text: String(decoding: data, as: UTF8.self),
             isFamilyAvailable: ThemeJudgement.installedFamilies())
         return (problems + fonts).map(\.description)
+    }
+
+    /// Token path → role from `--map-file` (``TokenImporter/mapping(fromFile:file:)``), then each
+    /// `--map TOKEN=ROLE` over it.
+    /// - Throws: ``UsageError`` for a `--map` that is no `TOKEN=ROLE` (listing the roles);
+    ///   ``TypesetError`` for a mapping file that cannot be read or holds a problem.
+    static func mapping(_ args: ParsedArguments) throws -> [String: TextRole] {
+        var mapping: [String: TextRole] = [:]
+        if let path = args.value("--map-file") {
+            let data = try read(path)
+            mapping = try load { try TokenImporter.mapping(fromFile: data, file: path) }
+        }
+        for pair in args.all("--map") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty, let role = TextRole(name: parts[1]) else {
+                let problem =
+                    pair.contains("=")
+                    ? "'\(pair.split(separator: "=", maxSplits: 1).last ?? "")' is no role"
+                    : "'\(pair)' is not TOKEN=ROLE"
+                throw UsageError("--map \(pair): \(problem); roles are \(TokenImporter.roleNames)")
+            }
+            mapping[parts[0]] = role
+        }
+        return mapping
+    }
+
+    /// `theme export NAME|FILE --format swiftui|css`: the theme's type scale as code, on standard
+    /// output (``ThemeExport``), with each role's natural line height and Bold Text weight from
+    /// the installed fonts.
+    /// - Throws: ``UsageError`` for a missing or unknown format or a theme that is neither built
+    ///   in nor a file; ``TypesetError`` when the file has an error.
+    static func export(_ name: String, format: String?) throws {
+        let names = ThemeExport.Format.allCases.map(\.rawValue).joined(separator: ", ")
+        guard let format else { throw UsageError("theme export needs --format (\(names))") }
+        guard let chosen = ThemeExport.Format(rawValue: format.lowercased()) else {
+            throw UsageError("--format \(format): not a format theme export writes (\(names))")
+        }
+        let theme = try resolvedTheme(name)
+        print(
+            ThemeExport.code(
+                for: theme, format: chosen, metrics: Typesetter.exportMetrics(of: theme),
+                source: (name as NSString).lastPathComponent),
+            terminator: "")
+    }
+
+    /// A built-in theme, or the theme a theme or token file gives (its warnings to standard error).
+    /// - Throws: ``UsageError`` when `name` is neither; ``TypesetError`` when the file has an error.
+    static func resolvedTheme(_ name: String) throws -> Theme {
+        if let theme = ThemeLoader.builtIn(named: name) { return theme }
+        guard FileManager.default.fileExists(atPath: name) else {
+            throw UsageError(
+                "'\(name)' is neither a built-in theme (\(ThemeLoader.builtInNames.joined(separator: ", "))) nor a file"
+            )
+        }
+        let data = try read(name)
+        let (resolved, problems) = ThemeJudgement.read(data, file: name)
+        guard let theme = resolved, !problems.contains(where: { $0.severity == .error }) else {
+            throw TypesetError.invalidTheme(problems: problems.map(\.description))
+        }
+        problems.map(\.description).forEach(Messages.error)
+        return theme
+    }
+
+    /// `theme show NAME|FILE`: a built-in theme, or a theme or token file resolved (with what it
+    /// `extends`, or imported from tokens), printed as a theme file.
+    /// - Throws: ``UsageError`` when `name` is neither a built-in theme nor an existing file;
+    ///   ``TypesetError`` when the file has an error (every problem, as `theme check` gives them).
+    static func show(_ name: String) throws {
+        if let theme = ThemeLoader.builtIn(named: name) {
+            print(
+                ThemeWriter.json(
+                    for: theme, comment: "The built-in theme '\(name)', printed by `typeset theme show \(name)`."),
+                terminator: "")
+            return
+        }
+        let theme = try resolvedTheme(name)
+        let file = (name as NSString).lastPathComponent
+        print(
+            ThemeWriter.json(
+                for: theme, comment: "\(file) resolved (every role, with what it extends), by `typeset theme show`."),
+            terminator: "")
     }
 
     static func load<T>(_ body: () throws -> T) throws -> T {

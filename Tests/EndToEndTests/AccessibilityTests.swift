@@ -38,8 +38,12 @@ import Typesetter
             let parent = stack.last!.node
             if body.hasPrefix("\"") {
                 parent.texts.append(String(body.dropFirst().dropLast()))
+            } else if body.hasPrefix("/") {
+                // An attribute of the element above (`TH:` then `/Scope /Column`).
+                stack.append((indent, parent))
             } else if !body.hasPrefix("Object ") {
-                let node = Node(String(body.split(separator: " ").first ?? ""), parent: parent)
+                let name = body.split(separator: " ").first.map { $0.hasSuffix(":") ? $0.dropLast() : $0 } ?? ""
+                let node = Node(String(name), parent: parent)
                 parent.children.append(node)
                 stack.append((indent, node))
             }

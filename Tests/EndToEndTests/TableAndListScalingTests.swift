@@ -14,9 +14,15 @@ import Testing
         "| a | b |\n|---|---|\n" + (0..<rows).map { "| \($0) | x\($0) |\n" }.joined() + "\nlast line\n"
     }
 
-    /// `items` empty list items.
-    static func emptyItems(_ items: Int) -> String {
-        String(repeating: "-\n", count: items) + "\nlast line\n"
+    /// A table of two columns and `rows` rows, every row the same (cells remembered, not
+    /// measured and shaped again).
+    static func repeatedRowTable(rows: Int) -> String {
+        "| a | b |\n|---|---|\n" + String(repeating: "| x | y |\n", count: rows) + "\nlast line\n"
+    }
+
+    /// `items` empty list items, each written as `item` (`-`, `1.`, `- ` and a line end).
+    static func emptyItems(_ items: Int, item: String = "-\n") -> String {
+        String(repeating: item, count: items) + "\nlast line\n"
     }
 
     /// The best wall time of three renders of `markdown`, and the largest peak memory, in MiB.
@@ -45,9 +51,17 @@ import Testing
         #expect(try PDFProbe.run("pdftotext", [large.pdf, "-"]).output.contains("x4799"))
     }
 
-    @Test func eightTimesTheEmptyListItemsTakeAtMostTenTimesTheTimeAndMemory() throws {
-        let small = try Self.measure(Self.emptyItems(2_000), name: "scaling-list-2000")
-        let large = try Self.measure(Self.emptyItems(16_000), name: "scaling-list-16000")
-        try Self.expectLinear(small: small, large: large, what: "empty list items")
+    @Test func eightTimesTheRepeatedTableRowsTakeAtMostTenTimesTheTimeAndMemory() throws {
+        let small = try Self.measure(Self.repeatedRowTable(rows: 600), name: "scaling-same-rows-600")
+        let large = try Self.measure(Self.repeatedRowTable(rows: 4_800), name: "scaling-same-rows-4800")
+        try Self.expectLinear(small: small, large: large, what: "2-column table of equal rows")
+    }
+
+    @Test(arguments: ["-\n", "1.\n"])
+    func eightTimesTheEmptyListItemsTakeAtMostTenTimesTheTimeAndMemory(item: String) throws {
+        let kind = item == "-\n" ? "bullet" : "number"
+        let small = try Self.measure(Self.emptyItems(2_000, item: item), name: "scaling-\(kind)-list-2000")
+        let large = try Self.measure(Self.emptyItems(16_000, item: item), name: "scaling-\(kind)-list-16000")
+        try Self.expectLinear(small: small, large: large, what: "empty list items (\(kind)s)")
     }
 }

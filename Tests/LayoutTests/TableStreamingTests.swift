@@ -13,9 +13,10 @@ import Typography
     final class CountingShaper: TextShaper {
         let inner = FakeShaper()
         var wrapped = 0
+        var unwrapped = 0
         func metrics(of font: FontSpec) -> FontMetrics { inner.metrics(of: font) }
         func shape(_ paragraph: StyledParagraph, width: Double?) -> ShapedParagraph {
-            if width != nil { wrapped += 1 }
+            if width != nil { wrapped += 1 } else { unwrapped += 1 }
             return inner.shape(paragraph, width: width)
         }
     }
@@ -63,6 +64,35 @@ import Typography
             #expect(cells <= 2 + 2 * (drawn + 2), "page \(n + 1): \(cells) cells laid out for \(drawn) rows drawn")
         }
         #expect(recorder.cellsAtPage.last == 2 + 2 * rows)
+    }
+
+    /// A cell equal to one met shortly before is neither measured nor shaped again: a table of
+    /// 1,000 rows of two repeated cells measures and shapes four cells (the header's two and
+    /// the body's two), and draws every row. Cells that all differ are each shaped (the test
+    /// above), and a memory full of them is emptied, so repeats after that are shaped again.
+    @Test func repeatedCellsAreMeasuredAndShapedOnce() throws {
+        let rows = 1_000
+        let table = StyledTable(
+            alignments: [.left, .right], header: [cell("Name"), cell("Value")],
+            rows: (1...rows).map { _ in [cell("r x"), cell("y")] }, ruleColor: .black, cellPadding: 2)
+        let shaper = CountingShaper()
+        let recorder = Recorder(shaper)
+        let paginator = Paginator(
+            shaper: shaper, options: LayoutOptions(page: smallPage(lines: 20)), renderer: recorder)
+        try paginator.add(StyledBlock(.table(table)))
+        try paginator.finish()
+        #expect(recorder.rowsOnPage.reduce(0, +) == rows, "every row is drawn")
+        #expect(shaper.wrapped == 4, "\(shaper.wrapped) cells shaped at their widths")
+        #expect(shaper.unwrapped <= 8, "\(shaper.unwrapped) cells and words measured")
+
+        let distinct = CountingShaper()
+        let cycle = CellMemory.capacity + 1
+        let cycling = StyledTable(
+            alignments: [.left], header: [cell("Name")], rows: (0..<(2 * cycle)).map { [cell("r\($0 % cycle)")] },
+            ruleColor: .black, cellPadding: 2)
+        let layout = TableLayout(shaper: distinct, options: LayoutOptions(page: smallPage(lines: 20)))
+        layout.layOut(cycling, path: []) { _ in }
+        #expect(distinct.wrapped > 2 * CellMemory.capacity, "a full memory is emptied, not grown")
     }
 
     /// A table's items are the same whether taken at once or one at a time, and the same as a

@@ -1,0 +1,176 @@
+// KSyntaxHighlighting behind a C interface (include/CSyntaxHighlighting.h). The headers are
+// named by their path under /usr/include, so the target needs no include path of its own;
+// Qt's include paths come from the CQt5 system library (pkg-config `Qt5Gui`).
+#include "CSyntaxHighlighting.h"
+
+#include <KF5/KSyntaxHighlighting/KSyntaxHighlighting/AbstractHighlighter>
+#include <KF5/KSyntaxHighlighting/KSyntaxHighlighting/Definition>
+#include <KF5/KSyntaxHighlighting/KSyntaxHighlighting/Format>
+#include <KF5/KSyntaxHighlighting/KSyntaxHighlighting/Repository>
+#include <KF5/KSyntaxHighlighting/KSyntaxHighlighting/State>
+#include <KF5/KSyntaxHighlighting/KSyntaxHighlighting/Theme>
+
+#include <QHash>
+#include <QString>
+#include <QStringView>
+#include <QVector>
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+namespace {
+
+using KSyntaxHighlighting::AbstractHighlighter;
+using KSyntaxHighlighting::Definition;
+using KSyntaxHighlighting::Format;
+using KSyntaxHighlighting::Repository;
+using KSyntaxHighlighting::State;
+
+/// The library's definitions, loaded on first use, and a case-insensitive index of their names.
+struct Library {
+    Repository repository;
+    QHash<QString, Definition> byLowercaseName;
+
+    Library() {
+        for (const Definition &definition : repository.definitions()) {
+            byLowercaseName.insert(definition.name().toLower(), definition);
+        }
+    }
+
+    Definition resolve(const QString &language) const {
+        const QString lowercase = language.toLower();
+        const auto found = byLowercaseName.constFind(lowercase);
+        if (found != byLowercaseName.constEnd()) {
+            return found.value();
+        }
+        // A file extension ("py", "rs") or a file name the definitions claim ("Dockerfile").
+        Definition byExtension = repository.definitionForFileName(QStringLiteral("file.") + language);
+        if (byExtension.isValid()) {
+            return byExtension;
+        }
+        return repository.definitionForFileName(language);
+    }
+};
+
+std::mutex libraryLock;
+
+Library &library() {
+    static Library shared;
+    return shared;
+}
+
+/// Collects the formats of one line as UTF-8 byte spans of the whole text.
+class SpanCollector final : public AbstractHighlighter {
+public:
+    std::vector<TSHighlightSpan> spans;
+    /// UTF-8 byte offset in the whole text of each UTF-16 unit of the current line, plus its end.
+    std::vector<int32_t> byteOffsets;
+
+    State highlight(QStringView line, const State &state) { return highlightLine(line, state); }
+
+protected:
+    void applyFormat(int offset, int length, const Format &format) override {
+        const int style = static_cast<int>(format.textStyle());
+        if (style == 0 || length <= 0 || offset < 0) {
+            return;
+        }
+        const size_t end = static_cast<size_t>(offset + length);
+        if (end >= byteOffsets.size()) {
+            return;
+        }
+        const int32_t startByte = byteOffsets[static_cast<size_t>(offset)];
+        const int32_t endByte = byteOffsets[end];
+        if (!spans.empty() && spans.back().style == style && spans.back().start + spans.back().length == startByte) {
+            spans.back().length = endByte - spans.back().start;
+            return;
+        }
+        spans.push_back(TSHighlightSpan{startByte, endByte - startByte, style});
+    }
+};
+
+/// The number of UTF-8 bytes of the character a UTF-16 unit starts (0 for a low surrogate,
+/// whose bytes its high surrogate counts).
+int32_t utf8Bytes(char16_t unit) {
+    if (unit < 0x80) return 1;
+    if (unit < 0x800) return 2;
+    if (unit >= 0xD800 && unit < 0xDC00) return 4;
+    if (unit >= 0xDC00 && unit < 0xE000) return 0;
+    return 3;
+}
+
+}  // namespace
+
+extern "C" int32_t tshl_resolve_language(const char *language, char *buffer, int32_t capacity) {
+    if (language == nullptr || buffer == nullptr || capacity <= 0 || language[0] == '\0') {
+        return 0;
+    }
+    std::lock_guard<std::mutex> guard(libraryLock);
+    const Definition definition = library().resolve(QString::fromUtf8(language));
+    if (!definition.isValid()) {
+        return 0;
+    }
+    const QByteArray name = definition.name().toUtf8();
+    if (name.size() + 1 > capacity) {
+        return 0;
+    }
+    std::memcpy(buffer, name.constData(), static_cast<size_t>(name.size()));
+    buffer[name.size()] = '\0';
+    return static_cast<int32_t>(name.size());
+}
+
+extern "C" int32_t tshl_highlight(const char *definitionName, const char *text, size_t length,
+                                  TSHighlightSpan **spans) {
+    if (spans == nullptr) {
+        return -1;
+    }
+    *spans = nullptr;
+    if (definitionName == nullptr || text == nullptr) {
+        return -1;
+    }
+    std::lock_guard<std::mutex> guard(libraryLock);
+    const Definition definition = library().repository.definitionForName(QString::fromUtf8(definitionName));
+    if (!definition.isValid()) {
+        return -1;
+    }
+    SpanCollector collector;
+    collector.setDefinition(definition);
+    State state;
+    size_t lineStart = 0;
+    while (lineStart <= length) {
+        const void *newline = std::memchr(text + lineStart, '\n', length - lineStart);
+        const size_t lineEnd = newline ? static_cast<size_t>(static_cast<const char *>(newline) - text) : length;
+        const QString line = QString::fromUtf8(text + lineStart, static_cast<int>(lineEnd - lineStart));
+        collector.byteOffsets.clear();
+        int32_t byte = static_cast<int32_t>(lineStart);
+        for (const QChar unit : line) {
+            collector.byteOffsets.push_back(byte);
+            byte += utf8Bytes(unit.unicode());
+        }
+        collector.byteOffsets.push_back(byte);
+        state = collector.highlight(QStringView(line), state);
+        if (newline == nullptr) {
+            break;
+        }
+        lineStart = lineEnd + 1;
+    }
+    const size_t count = collector.spans.size();
+    if (count == 0) {
+        return 0;
+    }
+    auto *result = static_cast<TSHighlightSpan *>(std::malloc(count * sizeof(TSHighlightSpan)));
+    if (result == nullptr) {
+        return 0;
+    }
+    std::memcpy(result, collector.spans.data(), count * sizeof(TSHighlightSpan));
+    *spans = result;
+    return static_cast<int32_t>(count);
+}
+
+extern "C" void tshl_free_spans(TSHighlightSpan *spans) { std::free(spans); }
+
+extern "C" int32_t tshl_definition_count(void) {
+    std::lock_guard<std::mutex> guard(libraryLock);
+    return static_cast<int32_t>(library().repository.definitions().size());
+}

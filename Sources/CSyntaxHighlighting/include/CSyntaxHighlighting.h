@@ -1,0 +1,50 @@
+#ifndef TYPESET_CSYNTAXHIGHLIGHTING_H
+#define TYPESET_CSYNTAXHIGHLIGHTING_H
+// A C interface to KSyntaxHighlighting (KDE Frameworks 5), the engine of Kate and Qt Creator:
+// its syntax definitions tokenize source text into spans, each with one of the library's default
+// text styles (`KSyntaxHighlighting::Theme::TextStyle`). Only plain integers and UTF-8 bytes cross
+// this interface; no Qt type does. Every function is safe to call from any thread (one lock
+// serializes them).
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// One highlighted stretch of the text: UTF-8 byte offsets into the text given to
+/// `tshl_highlight`, and the library's default text style (`Theme::TextStyle`: 0 Normal,
+/// 1 Keyword, 2 Function, 3 Variable, 4 ControlFlow, 5 Operator, 6 BuiltIn, 7 Extension,
+/// 8 Preprocessor, 9 Attribute, 10 Char, 11 SpecialChar, 12 String, 13 VerbatimString,
+/// 14 SpecialString, 15 Import, 16 DataType, 17 DecVal, 18 BaseN, 19 Float, 20 Constant,
+/// 21 Comment, 22 Documentation, 23 Annotation, 24 CommentVar, 25 RegionMarker, 26 Information,
+/// 27 Warning, 28 Alert, 29 Error, 30 Others).
+typedef struct TSHighlightSpan {
+    int32_t start;
+    int32_t length;
+    int32_t style;
+} TSHighlightSpan;
+
+/// The name of the syntax definition for `language` (NUL-terminated UTF-8): a definition's
+/// name in any case ("python", "C++"), or a file extension ("py", "rs") or file name
+/// ("Dockerfile") one claims. Copies the name, NUL-terminated, into `buffer` (`capacity` bytes)
+/// and returns its length in bytes; returns 0 when no definition matches or the name does not fit.
+int32_t tshl_resolve_language(const char *language, char *buffer, int32_t capacity);
+
+/// Highlights `length` bytes of UTF-8 `text` with the definition named `definition` (as
+/// `tshl_resolve_language` returns it), line by line (lines end at '\n'), carrying the
+/// definition's state from each line to the next. On success stores a `malloc`ed array of the
+/// spans that are not Normal, in order, in `*spans` (free it with `tshl_free_spans`) and returns
+/// how many; returns -1 when no definition has that name (`*spans` is then NULL).
+int32_t tshl_highlight(const char *definition, const char *text, size_t length, TSHighlightSpan **spans);
+
+/// Frees an array `tshl_highlight` returned (NULL is ignored).
+void tshl_free_spans(TSHighlightSpan *spans);
+
+/// How many syntax definitions the library holds.
+int32_t tshl_definition_count(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,192 @@
+import CSyntaxHighlighting
+import Foundation
+import Typography
+
+/// One highlighted stretch of source code: UTF-8 byte offsets into the text highlighted, and the
+/// kind of token it is.
+public struct TokenSpan: Hashable, Sendable {
+    /// First UTF-8 byte of the token in the text.
+    public var start: Int
+    /// Length of the token in UTF-8 bytes.
+    public var length: Int
+    /// What the token is (keyword, string, comment…).
+    public var token: CodeToken
+    /// A span of `length` bytes from byte `start`.
+    public init(start: Int, length: Int, token: CodeToken) {
+        self.start = start
+        self.length = length
+        self.token = token
+    }
+    /// The span's byte range.
+    public var range: Range<Int> { start..<(start + length) }
+}
+
+/// Syntax highlighting through KSyntaxHighlighting (KDE Frameworks), the engine of Kate and Qt
+/// Creator, with its 300-odd syntax definitions: the one module that calls it. Safe from any
+/// thread (the library is called under one lock).
+public enum CodeHighlighter {
+    /// The syntax definition a fenced block's language names, or nil when none does (the block
+    /// is then set plain): the definition's name in any case (`python`, `C++`), a file
+    /// extension a definition claims (`py`, `rs`, `ts`), a file name (`Dockerfile`), or one of
+    /// GitHub Linguist's common aliases (`shell`, `golang`, `js`, `objective-c`).
+    public static func definition(forLanguage language: String) -> String? {
+        let trimmed = language.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, trimmed.utf8.count < 200 else { return nil }
+        if let known = cache.value(for: trimmed.lowercased()) { return known.isEmpty ? nil : known }
+        let candidates = [trimmed] + (aliases[trimmed.lowercased()].map { [$0] } ?? [])
+        var found: String?
+        for candidate in candidates.reversed() {
+            var buffer = [CChar](repeating: 0, count: 256)
+            if tshl_resolve_language(candidate, &buffer, Int32(buffer.count)) > 0 {
+                found = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                break
+            }
+        }
+        cache.store(found ?? "", for: trimmed.lowercased())
+        return found
+    }
+
+    /// The tokens of `text` under the syntax definition named `definition` (as
+    /// ``definition(forLanguage:)`` returns it), in order, not overlapping; plain stretches have
+    /// none. Lines end at `\n`; a construct open at a line's end (a block comment, a
+    /// here-document) carries on into the next. Empty when no definition has that name.
+    public static func tokens(in text: String, definition: String) -> [TokenSpan] {
+        let key = SpanCache.Key(definition: definition, text: text)
+        if let known = spanCache.spans(for: key) { return known }
+        let spans = highlight(text, definition: definition)
+        spanCache.store(spans, for: key)
+        return spans
+    }
+
+    static func highlight(_ text: String, definition: String) -> [TokenSpan] {
+        var storage: UnsafeMutablePointer<TSHighlightSpan>?
+        let count = text.withCString { chars in
+            tshl_highlight(definition, chars, text.utf8.count, &storage)
+        }
+        defer { tshl_free_spans(storage) }
+        guard count > 0, let storage else { return [] }
+        var spans: [TokenSpan] = []
+        spans.reserveCapacity(Int(count))
+        for index in 0..<Int(count) {
+            let span = storage[index]
+            guard let token = token(forTextStyle: Int(span.style)) else { continue }
+            spans.append(TokenSpan(start: Int(span.start), length: Int(span.length), token: token))
+        }
+        return spans
+    }
+
+    /// How many syntax definitions the library holds.
+    public static var definitionCount: Int { Int(tshl_definition_count()) }
+
+    /// The token kind of KSyntaxHighlighting's `Theme::TextStyle` value `style`; nil for Normal
+    /// and unknown values.
+    static func token(forTextStyle style: Int) -> CodeToken? {
+        switch style {
+        case 1: .keyword
+        case 2: .function
+        case 3: .variable
+        case 4: .controlFlow
+        case 5: .operator
+        case 6: .builtIn
+        case 7: .extension
+        case 8: .preprocessor
+        case 9: .attribute
+        case 10: .char
+        case 11: .escape
+        case 12: .string
+        case 13: .verbatimString
+        case 14: .specialString
+        case 15: .import
+        case 16: .type
+        case 17, 18, 19: .number
+        case 20: .constant
+        case 21: .comment
+        case 22: .documentation
+        case 23: .annotation
+        case 24: .commentVariable
+        case 25: .regionMarker
+        case 26: .information
+        case 27: .warning
+        case 28: .alert
+        case 29: .error
+        case 30: .others
+        default: nil
+        }
+    }
+
+    /// Names GitHub Linguist and Pandoc accept that are neither a definition's name nor a file
+    /// extension one claims, by lowercased name.
+    static let aliases: [String: String] = [
+        "shell": "Bash", "sh": "Bash", "zsh": "Zsh", "console": "Bash", "shell-session": "Bash",
+        "golang": "Go", "js": "JavaScript", "node": "JavaScript", "jsx": "JavaScript React (JSX)",
+        "ts": "TypeScript", "tsx": "TypeScript React (TSX)", "c++": "C++", "cpp": "C++", "cxx": "C++",
+        "objective-c": "Objective-C", "objc": "Objective-C", "obj-c": "Objective-C", "objective-c++": "Objective-C++",
+        "c#": "C#", "csharp": "C#", "cs": "C#", "f#": "FSharp", "fsharp": "FSharp", "kt": "Kotlin",
+        "py": "Python", "python3": "Python", "py3": "Python", "rb": "Ruby", "rs": "Rust", "yml": "YAML",
+        "md": "Markdown", "docker": "Dockerfile", "containerfile": "Dockerfile", "patch": "Diff", "udiff": "Diff",
+        "html5": "HTML", "xhtml": "HTML", "xml": "XML", "svg": "XML", "plist": "XML", "tex": "LaTeX",
+        "latex": "LaTeX", "make": "Makefile", "mk": "Makefile", "cmake": "CMake", "ps1": "PowerShell",
+        "powershell": "PowerShell", "pwsh": "PowerShell", "bat": "Windows Batch", "batch": "Windows Batch",
+        "vim": "Vim Script", "viml": "Vim Script", "elisp": "Common Lisp", "emacs-lisp": "Common Lisp",
+        "toml": "TOML", "ini": "INI Files", "hs": "Haskell", "ex": "Elixir", "exs": "Elixir", "erl": "Erlang",
+        "pl": "Perl", "proto": "Protobuf", "protobuf": "Protobuf", "graphql": "GraphQL", "gql": "GraphQL",
+        "jsonc": "JSON", "json5": "JSON", "sql": "SQL", "postgresql": "SQL (PostgreSQL)", "psql": "SQL (PostgreSQL)",
+        "mysql": "SQL (MySQL)", "scss": "SCSS", "sass": "SASS", "less": "LESS", "vue": "Vue",
+    ]
+
+    static let cache = LanguageCache()
+    static let spanCache = SpanCache()
+}
+
+/// The tokens of texts already highlighted, so that a document styled twice (a survey pass for
+/// page numbers and links, then the pass that draws) asks the library once per block. Holds at
+/// most ``capacity`` bytes of text; when full it starts over.
+final class SpanCache: @unchecked Sendable {
+    struct Key: Hashable {
+        var definition: String
+        var text: String
+    }
+    /// Bytes of text the cache holds at most (8 MiB).
+    let capacity = 8 << 20
+    private var entries: [Key: [TokenSpan]] = [:]
+    private var bytes = 0
+    private let lock = NSLock()
+
+    func spans(for key: Key) -> [TokenSpan]? {
+        lock.lock()
+        defer { lock.unlock() }
+        return entries[key]
+    }
+
+    func store(_ spans: [TokenSpan], for key: Key) {
+        let size = key.text.utf8.count
+        guard size <= capacity / 8 else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        if bytes + size > capacity {
+            entries.removeAll(keepingCapacity: true)
+            bytes = 0
+        }
+        entries[key] = spans
+        bytes += size
+    }
+}
+
+/// The definitions already resolved, by lowercased language name ("" for none), so a document
+/// of many blocks asks the library once per language.
+final class LanguageCache: @unchecked Sendable {
+    private var names: [String: String] = [:]
+    private let lock = NSLock()
+
+    func value(for key: String) -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return names[key]
+    }
+
+    func store(_ value: String, for key: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        names[key] = value
+    }
+}

@@ -1,0 +1,155 @@
+import CodeHighlighting
+import DocumentModel
+import Foundation
+import Typography
+
+/// What a fenced code block's info string asks for: its language, whether it is highlighted,
+/// and whether its lines are numbered. Read as GitHub and Pandoc read it: ```` ```python ````
+/// (the first word), ```` ```{.python .numberLines startFrom="10"} ```` (the first class that
+/// is no option), or both (```` ```python {.numberLines} ````); case-insensitive.
+public struct CodeBlockInfo: Hashable, Sendable {
+    /// The language as written (`python`, `py`, `C++`), nil for none.
+    public var language: String?
+    /// False for `.nohighlight` (or `.no-highlight`, `highlight=false`).
+    public var highlight = true
+    /// `.numberLines` (or `.number-lines`, `.numbered`): number the block's lines.
+    public var numberLines = false
+    /// `startFrom="10"`: the first line's number (1 unless given).
+    public var startFrom = 1
+
+    /// Classes that are options, not languages (Pandoc's and highlight.js's).
+    static let optionClasses: Set<String> = [
+        "numberlines", "number-lines", "numbered", "nohighlight", "no-highlight", "plaintext", "text", "linenos",
+        "lineanchors", "sourcecode", "code",
+    ]
+
+    /// Reads `info`, a fence's info string.
+    public init(info: String) {
+        var words: [Substring] = []
+        var braced: [Substring] = []
+        var rest = Substring(info)
+        if let open = rest.firstIndex(of: "{") {
+            let close = rest[open...].firstIndex(of: "}") ?? rest.endIndex
+            braced = rest[rest.index(after: open)..<close].split(whereSeparator: \.isWhitespace)
+            rest = rest[..<open]
+        }
+        words = rest.split(whereSeparator: \.isWhitespace)
+        if let first = words.first {
+            language = String(first)
+        }
+        for item in braced {
+            if item.hasPrefix(".") {
+                let name = item.dropFirst().lowercased()
+                switch name {
+                case "numberlines", "number-lines", "numbered", "linenos": numberLines = true
+                case "nohighlight", "no-highlight", "plaintext": highlight = false
+                default:
+                    if language == nil, !Self.optionClasses.contains(name) { language = String(item.dropFirst()) }
+                }
+            } else if let equals = item.firstIndex(of: "=") {
+                let key = item[..<equals].lowercased().replacingOccurrences(of: "-", with: "")
+                let value = item[item.index(after: equals)...].trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+                if key == "startfrom", let number = Int(value) { startFrom = number }
+                if key == "highlight", value.lowercased() == "false" { highlight = false }
+            }
+        }
+        if let name = language?.lowercased(), ["nohighlight", "no-highlight", "plaintext", "text"].contains(name) {
+            highlight = false
+        }
+    }
+
+    /// The syntax definition to highlight with, or nil (set plain, no warning): none when the
+    /// block asks for none, names no language, or names one no definition knows.
+    public var definition: String? {
+        guard highlight, let language else { return nil }
+        return CodeHighlighter.definition(forLanguage: language)
+    }
+}
+
+extension Styler {
+    /// Reads front matter `highlight` (also `-V highlight=false`): `false`, `no` or `off` sets
+    /// every code block plain.
+    mutating func readHighlightSetting(_ metadata: Metadata) {
+        guard let written = metadata.fields["highlight"] else { return }
+        switch written.lowercased() {
+        case "false", "no", "off", "0": highlightsCode = false
+        case "true", "yes", "on", "1": highlightsCode = true
+        default:
+            warn(
+                "front matter 'highlight' is true or false, not '\(written)'", metadata.fieldLocations["highlight"],
+                kind: .frontMatter)
+        }
+    }
+
+    /// The language a span's classes name for the code span it holds alone
+    /// (`` `print(1)`{.python} ``): its first class a syntax definition knows; nil otherwise.
+    static func inlineCodeLanguage(_ attributes: Attributes, _ children: [Inline]) -> String? {
+        guard children.count == 1, case .code = children[0] else { return nil }
+        return attributes.classes.first { CodeHighlighter.definition(forLanguage: $0) != nil }
+    }
+
+    /// Inline code as runs of `base`: highlighted in ``inlineCodeLanguage`` (the language of
+    /// the span around it), else one run; in the code text colour when highlighted or when the
+    /// theme gives code a background of its own.
+    func inlineCodeRuns(_ code: String, base: RunStyle) -> [StyledRun] {
+        var style = base
+        let definition = inlineCodeLanguage.flatMap(CodeHighlighter.definition(forLanguage:))
+        if definition != nil || theme.code.background != nil {
+            style.color = plainCodeColor(inherited: style.color)
+        }
+        return codeRuns(code, definition: definition, base: style)
+    }
+
+    /// The colour of code that is no token: the theme's code text colour, else `inherited`.
+    func plainCodeColor(inherited: RGBAColor) -> RGBAColor {
+        theme.code.text ?? inherited
+    }
+
+    /// The panel behind code: the theme's code background, else its `codeBackground` colour.
+    var codeBackground: RGBAColor {
+        theme.code.background ?? theme.color(named: "codeBackground") ?? RGBAColor(hex: "#F3F4F7")!
+    }
+
+    /// `text` as runs of `base`, each token of `definition` (a syntax definition's name) in its
+    /// theme style: fill colour, and bold or italic where the style asks. The runs' text joined
+    /// is `text` exactly, so extraction and tagging see the code as written. One run of `base`
+    /// when highlighting is off or `definition` is nil.
+    func codeRuns(_ text: String, definition: String?, base: RunStyle) -> [StyledRun] {
+        guard highlightsCode, theme.code.highlights, let definition, !text.isEmpty else {
+            return [StyledRun(text, style: base)]
+        }
+        let spans = CodeHighlighter.tokens(in: text, definition: definition)
+        guard !spans.isEmpty else { return [StyledRun(text, style: base)] }
+        let bytes = Array(text.utf8)
+        var runs: [StyledRun] = []
+        var position = 0
+        func append(_ range: Range<Int>, _ style: RunStyle) {
+            guard !range.isEmpty else { return }
+            let piece = String(decoding: bytes[range], as: UTF8.self)
+            if let last = runs.last, last.style == style {
+                runs[runs.count - 1].text += piece
+            } else {
+                runs.append(StyledRun(piece, style: style))
+            }
+        }
+        for span in spans where span.start >= position && span.start + span.length <= bytes.count {
+            // Spaces and line ends between two tokens take the previous token's style: they
+            // draw no ink, and a monospaced face's space has one advance in every weight, so
+            // the line sets the same with fewer runs (each run is a shaping item and a fill
+            // colour change in the PDF).
+            let gap = position..<span.start
+            let blank = bytes[gap].allSatisfy { $0 == 0x20 || $0 == 0x0A }
+            append(gap, blank ? (runs.last?.style ?? base) : base)
+            var style = base
+            if let tokenStyle = theme.code.style(for: span.token) {
+                style.color = tokenStyle.color
+                if tokenStyle.bold { style.font.weight = .bold }
+                if tokenStyle.italic { style.font.italic = true }
+            }
+            append(span.range, style)
+            position = span.start + span.length
+        }
+        append(position..<bytes.count, base)
+        return runs
+    }
+}

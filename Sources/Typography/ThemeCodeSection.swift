@@ -1,0 +1,246 @@
+import Foundation
+
+/// A theme file's `code` section: the colours of highlighted code.
+///
+/// ```json
+/// "code": {
+///   "style": "dark",
+///   "background": "#1E2127",
+///   "text": "#D7DAE0",
+///   "tokens": {"keyword": {"color": "#E06C75", "bold": true}, "comment": "#8B93A1"}
+/// }
+/// ```
+///
+/// `style` picks a built-in ``CodeStyle`` to start from (`light`, `dark`); `background` and
+/// `text` are colours; each of `tokens` is a ``CodeToken`` name with a colour, or an object of
+/// `color` and optionally `bold` and `italic`; `highlight: false` sets all code plain. Every
+/// problem is reported at its `file:line:column`. Then every token colour, and the plain text
+/// colour, is checked against the background for WCAG 2.1 AA contrast (at least 4.5:1,
+/// § 1.4.3): a style below it is a warning at the colour that sets it.
+struct ThemeCodeSection {
+    let file: String
+    var problems: [ThemeProblem] = []
+    /// Where each token's style, the background and the text colour were written.
+    var tokenPositions: [CodeToken: SourcePosition] = [:]
+    var backgroundPosition: SourcePosition?
+    var textPosition: SourcePosition?
+
+    static let keys = ["style", "background", "text", "tokens", "highlight"]
+    static let tokenKeys = ["color", "bold", "italic"]
+
+    /// The least contrast ratio of code against its background (WCAG 2.1 AA for body text).
+    static let minimumContrast = 4.5
+
+    /// The section as a one-line JSON object that reads back equal to `code`; nil for the
+    /// built-in ``CodeStyle/light``, which a theme file inherits by leaving the section out.
+    static func json(for code: CodeStyle, string: (String) -> String) -> String? {
+        guard code != .light else { return nil }
+        var fields = ["\"style\": \(string(code.name))"]
+        if let background = code.background { fields.append("\"background\": \(string(background.hex))") }
+        if let text = code.text { fields.append("\"text\": \(string(text.hex))") }
+        if !code.highlights { fields.append("\"highlight\": false") }
+        let tokens = CodeToken.allCases.compactMap { token -> String? in
+            guard let style = code.tokens[token] else { return nil }
+            return "\(string(token.rawValue)): { \"color\": \(string(style.color.hex)), \"bold\": \(style.bold), "
+                + "\"italic\": \(style.italic) }"
+        }
+        fields.append("\"tokens\": { " + tokens.joined(separator: ", ") + " }")
+        return "{ " + fields.joined(separator: ", ") + " }"
+    }
+
+    mutating func error(_ position: SourcePosition, _ message: String) {
+        problems.append(ThemeProblem(file: file, at: position, message))
+    }
+
+    /// Reads `node` over `base`; problems are collected in ``problems``.
+    mutating func decode(_ node: JSONNode, base: CodeStyle) -> CodeStyle {
+        guard let members = node.members else {
+            error(node.position, "code must be an object (style, background, text, tokens), not \(node.typeName)")
+            return base
+        }
+        var code = base
+        for member in members where !member.key.hasPrefix("$") && member.key == "style" {
+            guard let name = member.value.string else {
+                error(member.value.position, "code.style must be a string, not \(member.value.typeName)")
+                continue
+            }
+            if let builtIn = CodeStyle.builtIn[name.lowercased()] {
+                code = builtIn
+            } else {
+                let names = CodeStyle.builtIn.keys.sorted()
+                error(
+                    member.value.position,
+                    "unknown code style '\(name)'\(suggestion(for: name, among: names)); built-in code styles are "
+                        + names.joined(separator: ", "))
+            }
+        }
+        for member in members where !member.key.hasPrefix("$") {
+            switch member.key {
+            case "style": break
+            case "background":
+                if let color = color(member.value, "code.background") {
+                    code.background = color
+                    backgroundPosition = member.value.position
+                }
+            case "text":
+                if let color = color(member.value, "code.text") {
+                    code.text = color
+                    textPosition = member.value.position
+                }
+            case "highlight":
+                if let flag = member.value.bool {
+                    code.highlights = flag
+                } else {
+                    error(member.value.position, "code.highlight must be true or false, not \(member.value.typeName)")
+                }
+            case "tokens": decodeTokens(member.value, into: &code)
+            default:
+                error(
+                    member.keyPosition,
+                    "unknown key '\(member.key)' in code\(suggestion(for: member.key, among: Self.keys)); expected "
+                        + "one of: \(Self.keys.joined(separator: ", "))")
+            }
+        }
+        return code
+    }
+
+    mutating func decodeTokens(_ node: JSONNode, into code: inout CodeStyle) {
+        guard let members = node.members else {
+            error(node.position, "code.tokens must be an object of token name → style, not \(node.typeName)")
+            return
+        }
+        let names = CodeToken.allCases.map(\.rawValue)
+        for member in members where !member.key.hasPrefix("$") {
+            guard let token = CodeToken(rawValue: member.key) else {
+                error(
+                    member.keyPosition,
+                    "unknown code token '\(member.key)'\(suggestion(for: member.key, among: names)); tokens are "
+                        + names.joined(separator: ", "))
+                continue
+            }
+            let what = "code.tokens.\(member.key)"
+            if member.value.string != nil {
+                guard let color = color(member.value, what) else { continue }
+                code.tokens[token] = CodeTokenStyle(color: color)
+                tokenPositions[token] = member.value.position
+                continue
+            }
+            guard let fields = member.value.members else {
+                error(
+                    member.value.position,
+                    "\(what) must be a colour (\"#RRGGBB\") or an object of color, bold and italic, not "
+                        + member.value.typeName)
+                continue
+            }
+            var style = code.tokens[token] ?? CodeTokenStyle(color: code.text ?? .black)
+            var valid = true
+            var colorPosition = member.value.position
+            for field in fields where !field.key.hasPrefix("$") {
+                switch field.key {
+                case "color":
+                    if let color = color(field.value, "\(what).color") {
+                        style.color = color
+                        colorPosition = field.value.position
+                    } else {
+                        valid = false
+                    }
+                case "bold", "italic":
+                    guard let flag = field.value.bool else {
+                        error(
+                            field.value.position,
+                            "\(what).\(field.key) must be true or false, not \(field.value.typeName)")
+                        valid = false
+                        continue
+                    }
+                    if field.key == "bold" { style.bold = flag } else { style.italic = flag }
+                default:
+                    error(
+                        field.keyPosition,
+                        "unknown key '\(field.key)' in \(what)\(suggestion(for: field.key, among: Self.tokenKeys)); "
+                            + "expected one of: \(Self.tokenKeys.joined(separator: ", "))")
+                }
+            }
+            if fields.contains(where: { $0.key == "color" }) == false, code.tokens[token] == nil {
+                error(member.value.position, "\(what) needs a color")
+                valid = false
+            }
+            if valid {
+                code.tokens[token] = style
+                tokenPositions[token] = colorPosition
+            }
+        }
+    }
+
+    mutating func color(_ node: JSONNode, _ what: String) -> RGBAColor? {
+        guard let hex = node.string else {
+            error(node.position, "\(what) must be a colour string (\"#RRGGBB\"), not \(node.typeName)")
+            return nil
+        }
+        guard let color = RGBAColor(hex: hex) else {
+            error(node.position, "\(what): invalid colour '\(hex)'; expected #RGB, #RRGGBB or #RRGGBBAA")
+            return nil
+        }
+        return color
+    }
+
+    /// Warnings for the plain text colour and each token colour of `code` below
+    /// ``minimumContrast`` against the background `theme` gives code, each at the colour's
+    /// position in this file (else the background's, else `fallback`).
+    mutating func checkContrast(of theme: Theme, fallback: SourcePosition) {
+        for failure in theme.code.contrastFailures(theme: theme, minimum: Self.minimumContrast) {
+            let position =
+                failure.token.flatMap { tokenPositions[$0] } ?? (failure.token == nil ? textPosition : nil)
+                ?? backgroundPosition ?? fallback
+            problems.append(ThemeProblem(file: file, at: position, failure.message, severity: .warning))
+        }
+    }
+}
+
+extension CodeStyle {
+    /// A colour of code whose contrast against its background is below the minimum.
+    public struct ContrastFailure: Hashable, Sendable {
+        /// The token whose colour fails; nil for the plain text colour.
+        public var token: CodeToken?
+        /// The contrast ratio found, 1…21.
+        public var ratio: Double
+        /// What is wrong, e.g. `code.tokens.comment: #9AA0A6 on #F3F4F7 has contrast 2.4:1; …`.
+        public var message: String
+    }
+
+    /// The background code is drawn on in `theme`: ``background``, else the theme's
+    /// `codeBackground` colour, else `#F3F4F7`.
+    public func effectiveBackground(in theme: Theme) -> RGBAColor {
+        background ?? theme.colors["codeBackground"] ?? RGBAColor(hex: "#F3F4F7")!
+    }
+
+    /// The plain text colour and every token colour whose WCAG 2.1 contrast ratio against
+    /// ``effectiveBackground(in:)`` is below `minimum` (4.5:1 is AA for body text), plain text
+    /// first, then tokens in ``CodeToken`` order.
+    public func contrastFailures(theme: Theme, minimum: Double = 4.5) -> [ContrastFailure] {
+        let panel = effectiveBackground(in: theme)
+        var failures: [ContrastFailure] = []
+        func check(_ color: RGBAColor, _ token: CodeToken?, _ what: String) {
+            let ratio = color.contrastRatio(against: panel)
+            guard ratio < minimum else { return }
+            let shown = (ratio * 10).rounded(.down) / 10
+            failures.append(
+                ContrastFailure(
+                    token: token, ratio: ratio,
+                    message: "\(what): \(color.hex) on \(panel.hex) has contrast \(shown):1; WCAG AA asks at least "
+                        + "\(minimum.formatted()):1 for text"))
+        }
+        check(text ?? theme.textColor, nil, "code.text")
+        for token in CodeToken.allCases {
+            guard let style = tokens[token] else { continue }
+            check(style.color, token, "code.tokens.\(token.rawValue)")
+        }
+        return failures
+    }
+}
+
+extension Double {
+    /// The number without a trailing `.0` (`4.5`, `3`).
+    fileprivate func formatted() -> String {
+        rounded() == self ? String(Int(self)) : String(self)
+    }
+}

@@ -1,0 +1,72 @@
+import CodeHighlighting
+import Testing
+import Typography
+
+/// The tokens KSyntaxHighlighting finds, read back as text: what each kind covers in a sample.
+@Suite struct CodeHighlighterTests {
+    /// The text of every span of `token` in `source` under `language`.
+    func texts(_ token: CodeToken, in source: String, language: String) -> [String] {
+        guard let definition = CodeHighlighter.definition(forLanguage: language) else { return [] }
+        let bytes = Array(source.utf8)
+        return CodeHighlighter.tokens(in: source, definition: definition).filter { $0.token == token }.map {
+            String(decoding: bytes[$0.range], as: UTF8.self)
+        }
+    }
+
+    @Test func pythonKeywordsStringsCommentsNumbers() {
+        let source = "def area(r):\n    # the circle's\n    return 3.14 * r * r  # é\nname = \"naïve\"\n"
+        #expect(texts(.keyword, in: source, language: "python").contains("def"))
+        #expect(texts(.controlFlow, in: source, language: "python").contains("return"))
+        #expect(texts(.comment, in: source, language: "python").contains { $0.contains("the circle's") })
+        #expect(texts(.comment, in: source, language: "python").contains { $0.contains("# é") })
+        #expect(texts(.number, in: source, language: "python") == ["3.14"])
+        #expect(texts(.string, in: source, language: "python").joined().contains("naïve"))
+    }
+
+    @Test func swiftKeywordsStringsCommentsNumbers() {
+        let source = "/* a\n block */\nlet answer = 42\nfunc greet() -> String { return \"hi\" }\n"
+        #expect(texts(.keyword, in: source, language: "swift").contains("let"))
+        #expect(texts(.keyword, in: source, language: "Swift").contains("func"))
+        // The block comment's second line is still comment: the state carries across lines.
+        #expect(texts(.comment, in: source, language: "swift").contains { $0.contains("block */") })
+        #expect(texts(.number, in: source, language: "swift") == ["42"])
+        #expect(texts(.string, in: source, language: "swift").joined().contains("hi"))
+    }
+
+    @Test func jsonKeysStringsNumbersConstants() {
+        let source = "{\"name\": \"Ada\", \"age\": 36, \"ok\": true}"
+        #expect(texts(.string, in: source, language: "JSON").joined().contains("Ada"))
+        #expect(texts(.number, in: source, language: "json") == ["36"])
+        let literal = source.utf8.count - "true}".utf8.count
+        let spans = CodeHighlighter.tokens(in: source, definition: "JSON")
+        #expect(spans.contains { $0.range.contains(literal) })
+    }
+
+    @Test func languagesByNameAliasAndExtension() {
+        #expect(CodeHighlighter.definition(forLanguage: "PYTHON") == "Python")
+        #expect(CodeHighlighter.definition(forLanguage: "py") == "Python")
+        #expect(CodeHighlighter.definition(forLanguage: "rs") == "Rust")
+        #expect(CodeHighlighter.definition(forLanguage: "golang") == "Go")
+        #expect(CodeHighlighter.definition(forLanguage: "sh") == "Bash")
+        #expect(CodeHighlighter.definition(forLanguage: "yml") == "YAML")
+        #expect(CodeHighlighter.definition(forLanguage: "c++") == "C++")
+        #expect(CodeHighlighter.definition(forLanguage: "dockerfile") == "Dockerfile")
+        #expect(CodeHighlighter.definition(forLanguage: "no-such-language") == nil)
+        #expect(CodeHighlighter.definition(forLanguage: "") == nil)
+        #expect(CodeHighlighter.definitionCount > 250)
+    }
+
+    @Test func spansStayInsideTheTextAndInOrder() {
+        let source = "int main() { return 0; } // 한국어 😀 \"x\"\n#include <stdio.h>\n"
+        let spans = CodeHighlighter.tokens(in: source, definition: "C")
+        #expect(!spans.isEmpty)
+        var end = 0
+        for span in spans {
+            #expect(span.start >= end)
+            #expect(span.length > 0)
+            end = span.start + span.length
+        }
+        #expect(end <= source.utf8.count)
+        #expect(CodeHighlighter.tokens(in: source, definition: "No Such Definition").isEmpty)
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import TestSupport
+import Testing
+import Typesetter
+import Typography
+
+/// Issue 29: fenced code coloured by its language, read back from the PDF's fill colours per
+/// stretch of glyphs (poppler `pdftohtml -xml`), and the code's text extracted exactly.
+@Suite struct CodeHighlightRenderTests {
+    /// One language's sample and, for each fragment, the token kind whose colour it must have.
+    struct Sample {
+        var language: String
+        var source: String
+        var expected: [(fragment: String, token: CodeToken)]
+    }
+
+    static let samples: [Sample] = [
+        Sample(
+            language: "python", source: "def f(x):\n    # note\n    return x + 42, \"text\"",
+            expected: [
+                ("def", .keyword), ("return", .keyword), ("# note", .comment), ("42", .number), ("\"text\"", .string),
+            ]),
+        Sample(
+            language: "swift", source: "// note\nlet count = 42\nlet name = \"text\"",
+            expected: [("let", .keyword), ("// note", .comment), ("42", .number), ("\"text\"", .string)]),
+        Sample(
+            language: "javascript", source: "// note\nconst n = 42;\nlet s = \"text\";",
+            expected: [("const", .keyword), ("// note", .comment), ("42", .number), ("\"text\"", .string)]),
+        Sample(
+            language: "TypeScript", source: "// note\nconst n: number = 42;\nlet s = \"text\";",
+            expected: [("const", .keyword), ("number", .type), ("// note", .comment), ("42", .number)]),
+        Sample(
+            language: "json", source: "{\"key\": \"text\", \"n\": 42, \"ok\": true}",
+            expected: [("\"text\"", .string), ("42", .number), ("true", .keyword)]),
+        Sample(
+            language: "yml", source: "# note\nkey: \"text\"\nn: 42",
+            expected: [("# note", .comment), ("\"text\"", .string), ("42", .number)]),
+        Sample(
+            language: "bash", source: "# note\nif [ \"$x\" = \"text\" ]; then\n  echo 42\nfi",
+            expected: [("if", .keyword), ("then", .keyword), ("# note", .comment), ("\"text\"", .string)]),
+        Sample(
+            language: "c", source: "/* note */\nint main(void) {\n  return 42;\n}\nconst char *s = \"text\";",
+            expected: [
+                ("return", .keyword), ("int", .type), ("/* note */", .comment), ("42", .number),
+                ("\"text\"", .string),
+            ]),
+        Sample(
+            language: "c++", source: "// note\nint main() {\n    auto s = \"text\";\n    return 42;\n}",
+            expected: [("auto", .keyword), ("// note", .comment), ("42", .number), ("\"text\"", .string)]),
+        Sample(
+            language: "rust", source: "// note\nfn main() {\n    let n = 42;\n    let s = \"text\";\n}",
+            expected: [
+                ("fn", .keyword), ("let", .keyword), ("// note", .comment), ("42", .number),
+                ("\"text\"", .string),
+            ]),
+        Sample(
+            language: "golang", source: "// note\nfunc main() {\n\tn := 42\n\ts := \"text\"\n}",
+            expected: [("func", .keyword), ("// note", .comment), ("42", .number), ("\"text\"", .string)]),
+        Sample(
+            language: "java", source: "// note\npublic class A {\n  int n = 42;\n  String s = \"text\";\n}",
+            expected: [("class", .keyword), ("// note", .comment), ("42", .number), ("\"text\"", .string)]),
+        Sample(
+            language: "kotlin", source: "// note\nfun main() {\n    val n = 42\n    val s = \"text\"\n}",
+            expected: [
+                ("fun", .keyword), ("val", .keyword), ("// note", .comment), ("42", .number),
+                ("\"text\"", .string),
+            ]),
+        Sample(
+            language: "SQL", source: "-- note\nSELECT name FROM t WHERE n = 42 AND s = 'text';",
+            expected: [("SELECT", .keyword), ("-- note", .comment), ("42", .number), ("'text'", .string)]),
+        Sample(
+            language: "html", source: "<!-- note -->\n<p class=\"text\">Hello</p>",
+            expected: [("<!-- note -->", .comment), ("\"text\"", .string), ("<p", .keyword)]),
+        Sample(
+            language: "css", source: "/* note */\np { margin: 42px; content: \"text\"; }",
+            expected: [("margin", .keyword), ("/* note */", .comment), ("42", .number), ("\"text\"", .string)]),
+        Sample(
+            language: "md", source: "# Title\n\nSome `code` <!-- note -->",
+            expected: [("<!-- note -->", .comment), ("# Title", .function)]),
+        Sample(
+            language: "Dockerfile", source: "# note\nFROM debian:12\nRUN echo \"text\"",
+            expected: [("FROM", .keyword), ("RUN", .keyword), ("# note", .comment), ("\"text\"", .string)]),
+        Sample(
+            language: "diff", source: "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-old\n+new",
+            expected: [("--- a/x", .keyword), ("-old", .string)]),
+    ]
+
+    static func markdown(_ samples: [Sample], info: (Sample) -> String = { $0.language }) -> String {
+        samples.map { "```\(info($0))\n\($0.source)\n```" }.joined(separator: "\n\n") + "\n"
+    }
+
+    static func hex(_ token: CodeToken, _ style: CodeStyle = .light) -> String {
+        style.style(for: token)!.color.hex.lowercased()
+    }
+
+    /// Every fragment of every sample is drawn in its token's colour, and the words pdftotext
+    /// extracts are the sources' words, in order.
+    @Test func nineteenLanguagesColourKeywordsStringsCommentsAndNumbers() throws {
+        let (pdf, report) = try Render.markdown(Self.markdown(Self.samples), name: "code-languages")
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
+        #expect(try PDFProbe.qpdfClean(pdf))
+        let stretches = try PDFColoredText.read(pdf)
+        for sample in Self.samples {
+            for (fragment, token) in sample.expected {
+                let colours = Set(
+                    stretches.filter { $0.text.contains(fragment) }.map(\.color))
+                #expect(
+                    colours.contains(Self.hex(token)),
+                    "\(sample.language): '\(fragment)' should be \(token) \(Self.hex(token)), found \(colours)")
+            }
+        }
+        let extracted = try PDFProbe.text(pdf).split(whereSeparator: \.isWhitespace).filter {
+            !$0.allSatisfy(\.isNumber)
+        }
+        let written = Self.samples.flatMap { $0.source.split(whereSeparator: \.isWhitespace) }
+        #expect(extracted == written.filter { !$0.allSatisfy(\.isNumber) })
+    }
+
+    /// The same document with highlighting off (front matter, `-V`, `{.nohighlight}`) or with
+    /// a language no definition knows is drawn in the one text colour, with no warning.
+    @Test func offSwitchesAndUnknownLanguagesSetCodePlain() throws {
+        let samples = Array(Self.samples.prefix(4))
+        let text = Theme.default.textColor.hex.lowercased()
+        func colours(_ pdf: String) throws -> Set<String> {
+            Set(try PDFColoredText.read(pdf).filter { !$0.text.allSatisfy(\.isNumber) }.map(\.color))
+        }
+        let frontMatter = try Render.markdown(
+            "---\nhighlight: false\n---\n\n" + Self.markdown(samples), name: "code-off")
+        #expect(try colours(frontMatter.pdf) == [text])
+        #expect(frontMatter.report.diagnostics.isEmpty)
+        let classes = try Render.markdown(
+            Self.markdown(samples) { "{.\($0.language) .nohighlight}" }, name: "code-nohighlight")
+        #expect(try colours(classes.pdf) == [text])
+        let unknown = try Render.markdown(Self.markdown(samples) { _ in "no-such-language" }, name: "code-unknown")
+        #expect(try colours(unknown.pdf) == [text])
+        #expect(unknown.report.diagnostics.isEmpty)
+
+        let folder = try Render.scratchFolder("code-variable")
+        try Self.markdown(samples).write(toFile: folder + "/in.md", atomically: true, encoding: .utf8)
+        let off = try typeset(["render", folder + "/in.md", "-o", folder + "/off.pdf", "-V", "highlight=false"])
+        #expect(off.status == 0, "\(off.output)")
+        #expect(try colours(folder + "/off.pdf") == [text])
+        let on = try typeset(["render", folder + "/in.md", "-o", folder + "/on.pdf"])
+        #expect(on.status == 0, "\(on.output)")
+        #expect(try colours(folder + "/on.pdf").count > 4)
+    }
+
+    /// Pandoc's attribute form picks the language and keeps the options (`.numberLines`,
+    /// `startFrom`) out of it; inline code with a language class is highlighted too.
+    @Test func pandocClassesAndInlineCodePickTheLanguage() throws {
+        let markdown = """
+            ```{.python .numberLines startFrom="10"}
+            def f(): return 42
+            ```
+
+            Call `print("hi", 7)`{.python} or `def`{.nohighlight}.
+
+            """
+        let (pdf, report) = try Render.markdown(markdown, name: "code-pandoc")
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
+        let stretches = try PDFColoredText.read(pdf)
+        #expect(stretches.contains { $0.text == "def" && $0.color == Self.hex(.keyword) })
+        #expect(stretches.contains { $0.text == "\"hi\"" && $0.color == Self.hex(.string) })
+        #expect(stretches.contains { $0.text.contains("7") && $0.color == Self.hex(.number) })
+        let plainDef = stretches.filter {
+            $0.text.contains("def") && $0.color == Theme.default.textColor.hex.lowercased()
+        }
+        #expect(!plainDef.isEmpty, "the inline `def` with no language stays plain")
+    }
+
+    /// A long highlighted block (thousands of coloured runs in one paragraph, laid out in many
+    /// pieces) renders in time linear in its length: eight times the lines take at most about
+    /// eight times as long (quadratic: 64 times).
+    @Test(.slow) func aLongHighlightedBlockRendersInLinearTime() throws {
+        func block(_ lines: Int) -> String {
+            let body = (0..<lines).map { "def f\($0)(x): return x * \($0)  # note \"q\"" }
+            return "```python\n" + body.joined(separator: "\n") + "\n```\n"
+        }
+        let smallSeconds = try Timing.bestSeconds { _ = try Render.markdown(block(200), name: "code-long-small") }
+        let largeSeconds = try Timing.bestSeconds { _ = try Render.markdown(block(1_600), name: "code-long-large") }
+        #expect(largeSeconds < 16 * smallSeconds, "\(smallSeconds) s for 200 lines, \(largeSeconds) s for 1,600")
+    }
+
+    /// A theme's code style (here the built-in dark one) colours the tokens.
+    @Test func theDarkStyleColoursWithItsOwnPalette() throws {
+        var theme = Theme.default
+        theme.code = .dark
+        let (pdf, _) = try Render.markdown(
+            Self.markdown(Array(Self.samples.prefix(1))), name: "code-dark", options: RenderOptions(theme: theme))
+        let stretches = try PDFColoredText.read(pdf)
+        #expect(stretches.contains { $0.text == "def" && $0.color == Self.hex(.keyword, .dark) })
+        #expect(stretches.contains { $0.text == "# note" && $0.color == Self.hex(.comment, .dark) })
+        #expect(stretches.contains { $0.text.contains("f(x)") && $0.color == CodeStyle.dark.text!.hex.lowercased() })
+    }
+}

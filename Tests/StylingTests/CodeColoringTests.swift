@@ -1,0 +1,54 @@
+import MarkdownParser
+import Styling
+import Testing
+import Typography
+
+/// Code blocks' info strings and the runs a highlighted block becomes.
+@Suite struct CodeColoringTests {
+    @Test func infoStringsNameTheLanguageAndOptions() {
+        let plain = CodeBlockInfo(info: "python")
+        #expect(plain.language == "python" && plain.highlight && !plain.numberLines && plain.startFrom == 1)
+        let pandoc = CodeBlockInfo(info: "{.numberLines .Python startFrom=\"10\"}")
+        #expect(pandoc.language == "Python" && pandoc.numberLines && pandoc.startFrom == 10)
+        let both = CodeBlockInfo(info: "rust {.number-lines}")
+        #expect(both.language == "rust" && both.numberLines)
+        let off = CodeBlockInfo(info: "{.swift .nohighlight}")
+        #expect(off.language == "swift" && !off.highlight && off.definition == nil)
+        #expect(CodeBlockInfo(info: "text").definition == nil)
+        #expect(CodeBlockInfo(info: "").definition == nil)
+        #expect(CodeBlockInfo(info: "no-such-language").definition == nil)
+        #expect(CodeBlockInfo(info: "PY").definition == "Python")
+    }
+
+    func codeRuns(_ markdown: String, theme: Theme = .default) -> [StyledRun] {
+        let document = MarkdownParser.parse(markdown, file: "t.md").document
+        return Styler.style(document, theme: theme).blocks.flatMap(\.paragraphs).flatMap(\.runs)
+    }
+
+    /// The runs' text joined is the code as written (tabs expanded), whatever the colours; the
+    /// spaces between two tokens join a token's run rather than making one of their own.
+    @Test func runsJoinToTheCodeAndSpacesJoinTokens() {
+        let source = "def f(x):\n    # note \"quoted\"\n    return [x, 42, 'é', \"😀\"]  # done"
+        let runs = codeRuns("```python\n\(source)\n```\n")
+        #expect(runs.map(\.text).joined() == source)
+        #expect(runs.count > 5)
+        #expect(Set(runs.map(\.style.color)).count >= 4)
+        #expect(!runs.contains { !$0.text.isEmpty && $0.text.allSatisfy { $0 == " " || $0 == "\n" } })
+        let keyword = runs.first { $0.text.hasPrefix("def") }
+        #expect(keyword?.style.color == CodeStyle.light.tokens[.keyword]?.color)
+        #expect(keyword?.style.font.weight == .bold)
+    }
+
+    @Test func frontMatterAndThemeTurnHighlightingOff() {
+        let block = "```python\ndef f(): return 1\n```\n"
+        #expect(codeRuns("---\nhighlight: false\n---\n\n" + block).count == 1)
+        var theme = Theme.default
+        theme.code.highlights = false
+        #expect(codeRuns(block, theme: theme).count == 1)
+        #expect(codeRuns(block).count > 1)
+        let document = MarkdownParser.parse("---\nhighlight: maybe\n---\n\n" + block, file: "t.md").document
+        let styled = Styler.style(document, theme: .default)
+        #expect(styled.diagnostics.contains { $0.message.contains("'highlight' is true or false, not 'maybe'") })
+        #expect(styled.blocks.flatMap(\.paragraphs).flatMap(\.runs).count > 1)
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import Typography
+
+/// A theme's `code` section: read, validated with positions, contrast-checked, written back.
+@Suite struct ThemeCodeSectionTests {
+    func decode(_ json: String) -> (Theme?, [ThemeProblem]) {
+        ThemeLoader.decode(Data(json.utf8), file: "t.json")
+    }
+
+    @Test func builtInStylesMeetAAContrast() {
+        #expect(CodeStyle.light.contrastFailures(theme: .default).isEmpty)
+        var dark = Theme.default
+        dark.code = .dark
+        #expect(CodeStyle.dark.contrastFailures(theme: dark).isEmpty)
+        // Every token kind but operators and others has a style in both, directly or through its fallback.
+        for token in CodeToken.allCases where token != .others && token != .operator {
+            #expect(CodeStyle.light.style(for: token) != nil, "\(token)")
+            #expect(CodeStyle.dark.style(for: token) != nil, "\(token)")
+        }
+    }
+
+    @Test func sectionSetsStyleColoursAndFaces() throws {
+        let json = """
+            {"code": {"style": "dark", "background": "#101010",
+              "tokens": {"keyword": {"color": "#FF8080", "bold": false, "italic": true}, "string": "#A0E0A0"}}}
+            """
+        let (theme, problems) = decode(json)
+        #expect(problems.isEmpty, "\(problems)")
+        let code = try #require(theme?.code)
+        #expect(code.background == RGBAColor(hex: "#101010"))
+        #expect(code.text == CodeStyle.dark.text)
+        #expect(code.style(for: .keyword) == CodeTokenStyle(color: RGBAColor(hex: "#FF8080")!, italic: true))
+        #expect(code.style(for: .controlFlow) == CodeStyle.dark.tokens[.controlFlow])
+        #expect(code.style(for: .verbatimString)?.color == RGBAColor(hex: "#A0E0A0"))
+    }
+
+    @Test func unknownNamesAndBadValuesAreErrorsAtTheirPositions() {
+        let json = """
+            {
+              "code": {
+                "style": "solarised",
+                "tokens": {"keywrod": "#000000", "string": "blue", "comment": {"color": "#333", "weight": 700}},
+                "colour": "#000"
+              }
+            }
+            """
+        let (_, problems) = decode(json)
+        let lines = problems.map(\.description)
+        #expect(lines.contains { $0.hasPrefix("t.json:3:14: unknown code style 'solarised'") })
+        #expect(lines.contains { $0.hasPrefix("t.json:4:16: unknown code token 'keywrod'; did you mean 'keyword'?") })
+        #expect(lines.contains { $0.hasPrefix("t.json:4:48: code.tokens.string: invalid colour 'blue'") })
+        #expect(lines.contains { $0.hasPrefix("t.json:4:85: unknown key 'weight' in code.tokens.comment") })
+        #expect(lines.contains { $0.hasPrefix("t.json:5:5: unknown key 'colour' in code") })
+        #expect(problems.allSatisfy { $0.severity == .error })
+    }
+
+    @Test func lowContrastIsAWarningAtTheColour() {
+        let json = """
+            {"code": {
+              "tokens": {"comment": "#C0C0C0", "keyword": "#A01E2B"}
+            }}
+            """
+        let (theme, problems) = decode(json)
+        #expect(theme != nil)
+        #expect(problems.count == 1)
+        #expect(problems.first?.severity == .warning)
+        #expect(
+            problems.first?.description.hasPrefix("t.json:2:25: warning: code.tokens.comment: #C0C0C0 on #F3F4F7")
+                == true)
+        // A dark background with the light style's colours fails on every token, at the background.
+        let (_, dark) = decode("{\"code\": {\"background\": \"#000000\"}}")
+        #expect(dark.count > 10)
+        #expect(dark.allSatisfy { $0.line == 1 && $0.column == 25 && $0.severity == .warning })
+    }
+
+    @Test func writerRoundTripsTheSection() throws {
+        var theme = Theme.default
+        theme.code = .dark
+        theme.code.tokens[.keyword] = CodeTokenStyle(color: RGBAColor(hex: "#FF9090")!, bold: false, italic: true)
+        let (read, problems) = decode(ThemeWriter.json(for: theme))
+        #expect(problems.filter { $0.severity == .error }.isEmpty, "\(problems)")
+        #expect(read?.code == theme.code)
+        #expect(!ThemeWriter.json(for: .default).contains("\"code\""))
+    }
+}

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""The cost of syntax highlighting: a document of 500 fenced code blocks in 10 languages
+(about 50 pages) rendered with highlighting and with `-V highlight=false`, alternating, RUNS
+times each; prints the median wall time of each and the difference.
+
+Usage: bench/code-highlighting.py [TYPESET_BINARY] [RUNS]
+"""
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+SAMPLES = {
+    "python": 'def area(radius):\n    """The area of a circle."""\n    # pi times r squared\n'
+              '    return 3.14159 * radius ** 2\n\nprint(f"{area(2):.2f}", [1, 2, 3])',
+    "swift": '/// A greeting.\nfunc greet(_ name: String, times: Int = 2) -> String {\n'
+             '    let count = 42\n    return String(repeating: "Hello, \\(name)! ", count: times + count)\n}',
+    "javascript": '// Sum of squares\nconst squares = (xs) => xs.map((x) => x * x);\n'
+                  'let total = squares([1, 2, 3]).reduce((a, b) => a + b, 0);\nconsole.log(`total: ${total}`);',
+    "json": '{\n  "name": "typeset",\n  "version": 29,\n  "tags": ["pdf", "markdown"],\n  "stable": true,\n'
+            '  "parent": null\n}',
+    "bash": '#!/bin/bash\n# Count the lines of each file\nfor file in "$@"; do\n'
+            '  if [ -f "$file" ]; then\n    echo "$file: $(wc -l < "$file")"\n  fi\ndone',
+    "c": '#include <stdio.h>\n/* The entry point. */\nint main(int argc, char **argv) {\n'
+         '    for (int i = 0; i < argc; i++) printf("%d: %s\\n", i, argv[i]);\n    return 0;\n}',
+    "yaml": '# A workflow\nname: build\non: [push, pull_request]\njobs:\n  test:\n    runs-on: debian-12\n'
+            '    timeout: 30\n    steps:\n      - run: "make test"',
+    "rust": '// A point\n#[derive(Debug, Clone)]\nstruct Point { x: f64, y: f64 }\n\nfn main() {\n'
+            '    let p = Point { x: 1.0, y: 2.5 };\n    println!("{:?}", p);\n}',
+    "go": 'package main\n\nimport "fmt"\n\n// main prints a sum.\nfunc main() {\n\tsum := 0\n'
+          '\tfor i := 0; i < 10; i++ {\n\t\tsum += i\n\t}\n\tfmt.Println("sum:", sum)\n}',
+    "sql": "-- Recent orders\nSELECT o.id, c.name, SUM(l.amount) AS total\nFROM orders o\n"
+           "JOIN customers c ON c.id = o.customer_id\nWHERE o.created > '2026-01-01' AND o.status <> 3\n"
+           "GROUP BY o.id, c.name;",
+}
+
+
+def document():
+    parts = ["# Code samples\n"]
+    languages = list(SAMPLES)
+    for index in range(500):
+        language = languages[index % len(languages)]
+        parts.append(f"Sample {index + 1}, in {language}:\n\n```{language}\n{SAMPLES[language]}\n```\n")
+    return "\n".join(parts)
+
+
+def main():
+    binary = sys.argv[1] if len(sys.argv) > 1 else ".build/release/typeset"
+    runs = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    with tempfile.TemporaryDirectory() as folder:
+        source = os.path.join(folder, "code.md")
+        with open(source, "w") as handle:
+            handle.write(document())
+        times = {"highlighted": [], "plain": []}
+        for _ in range(runs):
+            for mode in ("highlighted", "plain"):
+                extra = [] if mode == "highlighted" else ["-V", "highlight=false"]
+                start = time.perf_counter()
+                subprocess.run([binary, "render", source, "-o", os.path.join(folder, mode + ".pdf")] + extra,
+                               check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                times[mode].append(time.perf_counter() - start)
+        pages = subprocess.run(["pdfinfo", os.path.join(folder, "highlighted.pdf")], capture_output=True,
+                               text=True).stdout
+        pages = next((line.split()[-1] for line in pages.splitlines() if line.startswith("Pages:")), "?")
+    plain = statistics.median(times["plain"])
+    highlighted = statistics.median(times["highlighted"])
+    print(f"500 code blocks, 10 languages, {pages} pages, {runs} runs each, alternating")
+    for mode in ("plain", "highlighted"):
+        print(f"  {mode:12} median {statistics.median(times[mode]):.3f} s  runs "
+              + " ".join(f"{t:.3f}" for t in times[mode]))
+    print(f"  highlighting costs {highlighted - plain:+.3f} s ({(highlighted / plain - 1) * 100:+.1f} %)")
+
+
+if __name__ == "__main__":
+    main()
