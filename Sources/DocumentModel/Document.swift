@@ -104,6 +104,42 @@ public struct ListBlock: Hashable, Sendable {
     }
 }
 
+/// One term of a definition list and its definitions (each a list of blocks).
+public struct DefinitionItem: Hashable, Sendable {
+    /// The term, one line of inline content.
+    public var term: [Inline]
+    /// The definitions, in source order; each holds its blocks.
+    public var definitions: [[Block]]
+    /// Creates an item.
+    public init(term: [Inline], definitions: [[Block]]) {
+        self.term = term
+        self.definitions = definitions
+    }
+}
+
+/// The five kinds of GitHub alert, in GitHub's order.
+public enum AlertKind: String, Hashable, Sendable, CaseIterable {
+    /// `[!NOTE]`: information the reader should notice even when skimming.
+    case note
+    /// `[!TIP]`: optional advice.
+    case tip
+    /// `[!IMPORTANT]`: information the reader needs to succeed.
+    case important
+    /// `[!WARNING]`: urgent information that needs attention to avoid problems.
+    case warning
+    /// `[!CAUTION]`: advice about the risks or negative outcomes of an action.
+    case caution
+
+    /// The label GitHub shows above the alert: `Note`, `Tip`, `Important`, `Warning`, `Caution`.
+    public var label: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
+
+    /// The kind written `[!NAME]` on an alert's first line (ASCII case ignored, as GitHub does).
+    public init?(marker: String) {
+        guard marker.hasPrefix("[!"), marker.hasSuffix("]"), marker.count > 3 else { return nil }
+        self.init(rawValue: String(marker.dropFirst(2).dropLast()).lowercased())
+    }
+}
+
 /// A block of the document with its attributes and where it starts in the source.
 public struct Block: Hashable, Sendable {
     /// What kind of block this is and its content (heading levels are 1…6).
@@ -116,6 +152,13 @@ public struct Block: Hashable, Sendable {
         case list(ListBlock)
         /// `> quoted` blocks.
         case blockQuote([Block])
+        /// A GitHub alert: a quote whose first line is `[!NOTE]`, `[!TIP]`, `[!IMPORTANT]`,
+        /// `[!WARNING]` or `[!CAUTION]` (GitHub Docs, "Basic writing and formatting syntax",
+        /// Alerts); the blocks are the quote's content without that line.
+        case alert(AlertKind, [Block])
+        /// A Pandoc definition list (Pandoc manual, "Definition lists"): terms, each with its
+        /// definitions.
+        case definitionList([DefinitionItem])
         /// A fenced or indented code block; `info` is the fence's info string (language).
         case codeBlock(info: String, text: String)
         /// `---`: a rule across the measure.
@@ -164,6 +207,9 @@ public struct Metadata: Hashable, Sendable {
     public var fields: [String: String]
     /// Where each of ``fields`` was written (its key), for diagnostics about its value.
     public var fieldLocations: [String: SourceLocation] = [:]
+    /// Keys Typeset does not read (Jekyll's `layout`, Hugo's `tags`…), as written and in source
+    /// order: kept silent, listed by `--verbose`.
+    public var unusedKeys: [String] = []
     /// Creates metadata from its parts (nothing given by default).
     public init(
         title: String? = nil, subtitle: String? = nil, author: String? = nil, date: String? = nil,

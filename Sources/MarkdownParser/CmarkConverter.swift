@@ -208,6 +208,27 @@ struct CmarkConverter {
         return RawHTML.nestContainers(nestDivs(items))
     }
 
+    /// Whether the source line where `node` starts has `[` as its first character after the
+    /// indentation and `>` markers: an alert's marker written as is, not escaped (`\[!NOTE]`)
+    /// or as a reference (`&#91;!NOTE]`), which are text.
+    private func startsWithBracket(_ node: OpaquePointer) -> Bool {
+        let line = startLine(node)
+        guard line >= 1, line <= syntax.lines.count else { return false }
+        let bytes = syntax.lines[line - 1]
+        let first = bytes.first { $0 != 0x20 && $0 != 0x09 && $0 != UInt8(ascii: ">") }
+        return first == UInt8(ascii: "[")
+    }
+
+    /// Whether line `offset` of paragraph `node` (0 its first) starts with `:` as written,
+    /// after the indentation and `>` markers: a definition's marker, not an escaped `\:`.
+    private func lineStartsWithColon(_ node: OpaquePointer, _ offset: Int) -> Bool {
+        let line = startLine(node) + offset
+        guard line >= 1, line <= syntax.lines.count else { return false }
+        let bytes = syntax.lines[line - 1]
+        let first = bytes.first { $0 != 0x20 && $0 != 0x09 && $0 != UInt8(ascii: ">") }
+        return first == UInt8(ascii: ":")
+    }
+
     /// Rebuilds `div` blocks from the fence markers of one container. An unclosed div is closed
     /// at the end of its container; a closing fence with nothing open stays text. Both warn.
     private mutating func nestDivs(_ items: [BlockItem]) -> [Block] {
@@ -274,6 +295,15 @@ struct CmarkConverter {
                 ["\\newpage", "\\pagebreak"].contains(text.trimmingSpaces)
             {
                 items.append(.block(Block(.pageBreak, location: loc)))
+            } else if let item = PandocDefinitions.item(
+                inlines, lineStartsWithColon: { self.lineStartsWithColon(node, $0) })
+            {
+                let definitions = item.definitions.map { [Block(.paragraph($0), location: loc)] }
+                items.append(
+                    .block(
+                        Block(
+                            .definitionList([DefinitionItem(term: item.term, definitions: definitions)]), location: loc)
+                    ))
             } else if !inlines.isEmpty {
                 items.append(.block(Block(.paragraph(inlines), location: loc)))
             }
@@ -282,7 +312,12 @@ struct CmarkConverter {
             let level = Int(cmark_node_get_heading_level(node))
             items.append(.block(Block(.heading(level: level, inlines), attributes: attributes ?? .none, location: loc)))
         case CMARK_NODE_BLOCK_QUOTE:
-            items.append(.block(Block(.blockQuote(blocks(of: node, depth: depth + 1)), location: loc)))
+            let quoted = blocks(of: node, depth: depth + 1)
+            if startsWithBracket(node), let (kind, content) = GitHubSyntax.alert(quoted) {
+                items.append(.block(Block(.alert(kind, content), location: loc)))
+            } else {
+                items.append(.block(Block(.blockQuote(quoted), location: loc)))
+            }
         case CMARK_NODE_LIST:
             let ordered = cmark_node_get_list_type(node) == CMARK_ORDERED_LIST
             var list = ListBlock(
@@ -293,7 +328,12 @@ struct CmarkConverter {
                 if let ext = CmarkExtensions.handles.tasklist, cmark_node_get_syntax_extension(item) == ext {
                     task = cmark_gfm_extensions_get_tasklist_item_checked(item)
                 }
-                list.items.append(ListItem(blocks: blocks(of: item, depth: depth + 2), task: task))
+                var itemBlocks = blocks(of: item, depth: depth + 2)
+                if task == nil, let checked = GitHubSyntax.emptyTask(itemBlocks) {
+                    task = checked
+                    itemBlocks = []
+                }
+                list.items.append(ListItem(blocks: itemBlocks, task: task))
             }
             items.append(.block(Block(.list(list), location: loc)))
         case CMARK_NODE_ITEM, CMARK_NODE_CUSTOM_BLOCK:
@@ -583,9 +623,30 @@ struct CmarkConverter {
             pieces.append(.node(.footnoteReference(label: label, number: number)))
         default:
             if type == typeset_node_strikethrough() {
-                pieces.append(.node(.strikethrough(inlines(of: node, depth: depth + 1, heading: false).0)))
+                let children = inlines(of: node, depth: depth + 1, heading: false).0
+                if Self.isSubscript(node, children: children) {
+                    pieces.append(.node(.presentation(.subscript, children)))
+                } else {
+                    pieces.append(.node(.strikethrough(children)))
+                }
             } else {
                 for child in Self.children(node) { convertInline(child, depth: depth + 1, into: &pieces) }
+            }
+        }
+    }
+
+    /// Whether a cmark-gfm strikethrough node is Pandoc's subscript (Pandoc manual, "Extension:
+    /// superscript, subscript"): one `~` on each side (GFM's strikethrough is `~~`) around text
+    /// with no whitespace, as `H~2~O`. The delimiter's length is the distance from the node's
+    /// start column to its first child's.
+    static func isSubscript(_ node: OpaquePointer, children: [Inline]) -> Bool {
+        guard let first = cmark_node_first_child(node), !children.isEmpty else { return false }
+        let delimiter = cmark_node_get_start_column(first) - cmark_node_get_start_column(node)
+        guard delimiter == 1, cmark_node_get_start_line(first) == cmark_node_get_start_line(node) else { return false }
+        return !children.contains { inline in
+            switch inline {
+            case .softBreak, .lineBreak: true
+            default: inline.plainText.contains { $0.isWhitespace }
             }
         }
     }

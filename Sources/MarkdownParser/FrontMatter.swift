@@ -19,6 +19,30 @@ enum FrontMatter {
         "tab-size", "highlight",
     ]
 
+    /// A key Typeset does not read: silent and listed in ``Metadata/unusedKeys`` (Jekyll's
+    /// `layout`, Hugo's `tags`, as Pandoc keeps them for templates), or, one edit from a key
+    /// Typeset reads, a typo warned about at `location` with the key meant.
+    static func noteUnknownKey(
+        _ key: String, canonical: String, at location: SourceLocation, metadata: inout Metadata,
+        _ diagnostics: inout [Diagnostic]
+    ) {
+        if let near = nearKnownKey(canonical) {
+            diagnostics.append(
+                Diagnostic(
+                    .warning, "unknown front matter key '\(key)'; did you mean '\(near)'?", at: location,
+                    kind: .frontMatter))
+        } else {
+            metadata.unusedKeys.append(key)
+        }
+    }
+
+    /// The known key one edit (Levenshtein distance 1) from `canonical`, a key no known key
+    /// equals; nil when none is (keys of one or two characters are never taken for typos).
+    static func nearKnownKey(_ canonical: String) -> String? {
+        guard canonical.count > 2 else { return nil }
+        return knownKeys.sorted().first { EditDistance.withinOne(canonical, $0) }
+    }
+
     /// Known keys that take one value (a scalar; a list only where joined): a mapping given to
     /// one of them is reported and ignored.
     static let scalarKeys: Set<String> = [
@@ -169,16 +193,12 @@ enum FrontMatter {
                 case "subtitle": metadata.subtitle = reader.joined(valueNode)
                 case "date": metadata.date = reader.joined(valueNode)
                 case "lang": metadata.lang = reader.joined(valueNode)
-                case "author": metadata.author = reader.authors(valueNode)
+                case "author", "authors": metadata.author = reader.authors(valueNode)
                 case "keywords": metadata.keywords = reader.keywords(valueNode)
                 default:
                     let known = knownKeys.contains(canonical)
                     if !known {
-                        diagnostics.append(
-                            Diagnostic(
-                                .warning, "unknown front matter key '\(key)'",
-                                at: location(keyNode.pointee.start_mark, firstLine: firstLine, file: file),
-                                kind: .frontMatter))
+                        noteUnknownKey(key, canonical: canonical, at: keyLocation, metadata: &metadata, &diagnostics)
                     }
                     // Only the fields this key set are placed at it: time linear in the keys.
                     var added: [String] = []

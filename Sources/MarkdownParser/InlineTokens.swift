@@ -66,7 +66,7 @@ struct InlineSyntax {
     /// text dropped.
     func finish(_ pieces: [InlinePiece], heading: Bool) -> ([Inline], Attributes?) {
         guard needsTokens(pieces, heading: heading) else { return (Self.merge(pieces), nil) }
-        var tokens = spans(tokenize(pieces))
+        var tokens = superscripts(spans(tokenize(pieces)))
         var attributes: Attributes?
         if heading {
             attributes = extractTrailingAttributes(&tokens)
@@ -80,16 +80,23 @@ struct InlineSyntax {
     private func needsTokens(_ pieces: [InlinePiece], heading: Bool) -> Bool {
         var close = false
         var brace = false
+        var carets = 0
         for piece in pieces {
             switch piece {
             case .text(let textPiece):
                 for byte in textPiece.text.utf8 {
-                    if byte == UInt8(ascii: "]") { close = true } else if byte == UInt8(ascii: "{") { brace = true }
+                    if byte == UInt8(ascii: "]") {
+                        close = true
+                    } else if byte == UInt8(ascii: "{") {
+                        brace = true
+                    } else if byte == UInt8(ascii: "^") {
+                        carets += 1
+                    }
                 }
             case .node(let node): if Self.takesAttributes(node) { close = true }
             }
         }
-        if close && brace { return true }
+        if (close && brace) || carets >= 2 { return true }
         if heading, case .text(let textPiece)? = pieces.last {
             return textPiece.text.utf8.reversed().first(where: { !AttributeListParser.isSpace($0) })
                 == UInt8(ascii: "}")
@@ -399,6 +406,44 @@ struct InlineSyntax {
             i += 1
         }
         return output
+    }
+
+    /// Recognises Pandoc's superscript (Pandoc manual, "Extension: superscript, subscript"):
+    /// `^` … `^` around at least one character and no whitespace or line break, as `x^2^`;
+    /// an escaped `\^` is text. The content keeps the elements already recognised in it.
+    func superscripts(_ tokens: [InlineToken]) -> [InlineToken] {
+        var output: [InlineToken] = []
+        output.reserveCapacity(tokens.count)
+        var index = 0
+        while index < tokens.count {
+            if case .byte(UInt8(ascii: "^"), _, _, false) = tokens[index],
+                let close = superscriptEnd(tokens, opener: index)
+            {
+                output.append(.node(.presentation(.superscript, Self.inlines(tokens[(index + 1)..<close]))))
+                index = close + 1
+                continue
+            }
+            output.append(tokens[index])
+            index += 1
+        }
+        return output
+    }
+
+    /// The index of the `^` closing the superscript opened at `opener`; nil when whitespace, a
+    /// line break or nothing comes first, or none follows within ``maxAttributeLength`` tokens.
+    private func superscriptEnd(_ tokens: [InlineToken], opener: Int) -> Int? {
+        var index = opener + 1
+        while index < tokens.count, index - opener <= Self.maxAttributeLength {
+            switch tokens[index] {
+            case .byte(UInt8(ascii: "^"), _, _, false): return index > opener + 1 ? index : nil
+            case .byte(let byte, _, _, _):
+                if AttributeListParser.isSpace(byte) { return nil }
+            case .node(.softBreak), .node(.lineBreak): return nil
+            case .node(let node): if node.plainText.contains(where: \.isWhitespace) { return nil }
+            }
+            index += 1
+        }
+        return nil
     }
 
     /// Tokens back to inlines: byte runs become merged text.

@@ -218,6 +218,13 @@ public enum MarkdownParser {
         }
     }
 
+    /// Whether Typeset reads front-matter `key` (matched as front matter matches keys: case and
+    /// separators ignored, `margins.top` by its first part): what a `-V KEY=VALUE` may set.
+    public static func readsFrontMatterKey(_ key: String) -> Bool {
+        let first = String(key.split(separator: ".", maxSplits: 1).first ?? "")
+        return FrontMatter.knownKeys.contains(FrontMatter.canonicalKey(first))
+    }
+
     /// Whether the document's front matter leaves smart punctuation on (`smart`, docs/markdown.md:
     /// "Front matter"): true unless it says `false`, `no` or `off`.
     public static func smartPunctuation(_ metadata: Metadata) -> Bool {

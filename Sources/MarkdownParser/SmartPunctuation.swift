@@ -35,6 +35,10 @@ public enum SmartPunctuation {
             for i in list.items.indices { list.items[i].blocks = list.items[i].blocks.map(apply) }
             block.kind = .list(list)
         case .blockQuote(let blocks): block.kind = .blockQuote(blocks.map(apply))
+        case .alert(let kind, let blocks): block.kind = .alert(kind, blocks.map(apply))
+        case .definitionList(let items):
+            block.kind = .definitionList(
+                items.map { DefinitionItem(term: apply($0.term), definitions: $0.definitions.map { $0.map(apply) }) })
         case .div(let blocks): block.kind = .div(blocks.map(apply))
         case .table(var table):
             table.header = table.header.map(apply)

@@ -91,10 +91,9 @@ struct StyleOverrides {
                 self.role = role
             } else if applyPandocClass(name, theme: theme) {
                 continue
-            } else {
-                warn(
-                    "unknown role '.\(name)' (roles: \(TextRole.allCases.map(\.displayName).joined(separator: ", ")))",
-                    attributes.location)
+            } else if let near = RoleSuggestion.near(name) {
+                // Any other class styles nothing and is silent, as in Pandoc.
+                warn("unknown role '.\(name)'; did you mean '.\(near)'?", attributes.location)
             }
         }
         var firstPairs: [String: Attributes.Pair] = [:]
@@ -254,7 +253,7 @@ private struct AttributeValue {
 
     /// A number in pt within `range` (TypographicLimits), or nil with a warning.
     mutating func number(_ range: ClosedRange<Double>, unit: String = "pt") -> Double? {
-        guard let value, let points = Double(value.trimmingSuffix("pt")), points.isFinite else {
+        guard let value, let points = AttributeLength.points(value, unit: unit), points.isFinite else {
             warn("'\(pair.key)' needs a number\(unit == "pt" ? " in pt" : ""), not '\(value ?? "")'", at)
             return nil
         }
@@ -278,7 +277,7 @@ private struct AttributeValue {
             }
             return .percentOfSize(percent)
         }
-        if Double(value.trimmingSuffix("pt")) != nil {
+        if AttributeLength.points(value, unit: "pt") != nil {
             return number(TypographicLimits.letterSpacing).map { .points($0) }
         }
         warn("'\(pair.key)' needs a value in pt or % of the size, not '\(value)'", at)
@@ -299,9 +298,11 @@ private struct AttributeValue {
             warn("'\(pair.key)' needs a colour", at)
             return nil
         }
-        if let found = RGBAColor(hex: text) ?? theme.color(named: text) { return found }
+        if let found = RGBAColor(hex: text) ?? theme.color(named: text) ?? CSSColors.color(named: text) {
+            return found
+        }
         warn(
-            "'\(pair.key)': '\(text)' is not a colour (#RGB, #RRGGBB, #RRGGBBAA or one of: "
+            "'\(pair.key)': '\(text)' is not a colour (#RGB, #RRGGBB, #RRGGBBAA, a CSS colour name or one of: "
                 + "\(theme.colors.keys.sorted().joined(separator: ", ")))",
             at)
         return nil

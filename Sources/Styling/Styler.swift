@@ -184,6 +184,7 @@ public struct Styler: Sendable {
             context.tight = false
             context.structure.append(newElement(.blockQuote))
             for child in children { append(child, context: context, to: &blocks) }
+        case .alert, .definitionList: appendGitHubOrPandocBlock(block, in: context, to: &blocks)
         case .codeBlock(let info, let text):
             appendCode(
                 text, info: CodeBlockInfo(info: info), context: context, overrides: overrides,

@@ -36,7 +36,12 @@ extension Typesetter {
                 switch block.kind {
                 case .paragraph(let content), .heading(_, let content): inlines(content)
                 case .list(let itemList): for item in itemList.items { blocks(item.blocks) }
-                case .blockQuote(let children), .div(let children): blocks(children)
+                case .blockQuote(let children), .div(let children), .alert(_, let children): blocks(children)
+                case .definitionList(let items):
+                    for item in items {
+                        inlines(item.term)
+                        for definition in item.definitions { blocks(definition) }
+                    }
                 case .table(let table): for cell in table.header + table.rows.flatMap({ $0 }) { inlines(cell) }
                 default: break
                 }

@@ -25,6 +25,22 @@ extension Metadata {
 }
 
 extension Typesetter {
+    /// What is wrong with front-matter values given on the command line (`-V KEY=VALUE`),
+    /// judged as the front matter's would be (`widows=abc`, `line-break=q`): one message for
+    /// each, naming the option. A command line makes these usage errors, as it makes a bad
+    /// value of any option.
+    public static func commandLineValueProblems(_ pairs: [(String, String)], options: RenderOptions) -> [String] {
+        var metadata = Metadata()
+        for (key, value) in pairs { metadata.set(key, to: value) }
+        var diagnostics: [Diagnostic] = []
+        _ = FrontMatterSettings.merge(options, with: metadata, diagnostics: &diagnostics)
+        return diagnostics.map(\.message)
+    }
+
+    /// Whether front-matter `key` is one Typeset reads (`toc`, `margins.top`, `sizeCategory`),
+    /// for a command line that sets keys to refuse or warn about the others.
+    public static func readsFrontMatterKey(_ key: String) -> Bool { MarkdownParser.readsFrontMatterKey(key) }
+
     /// Parses Markdown (front matter, CommonMark with GitHub's extensions, Pandoc attributes)
     /// into a ``Document`` without rendering it, for programs that edit the document or its
     /// metadata first. Never throws: content problems are the returned diagnostics.

@@ -30,6 +30,9 @@ public struct ThemeRequest: Sendable {
     public var sizeCategory: SizeCategory?
     /// Bold Text: every role one available weight heavier.
     public var boldText: Bool
+    /// Pandoc's `-V` page and type settings (`fontsize`, `linestretch`, `monofont`), applied
+    /// after every other adaptation; none by default.
+    public var pandocVariables = PandocTypeVariables()
 
     /// Creates a request; the defaults leave the default theme as written.
     public init(
@@ -119,6 +122,7 @@ extension Typesetter {
             }
         }
         if let category = request.sizeCategory { theme = theme.applying(sizeCategory: category) }
+        theme = request.pandocVariables.applied(to: theme)
         // The adapted sizes obey the same limits as the theme's own (1–1000 pt): a size
         // adjustment or category that pushes a role past them is refused, not rendered.
         let adaptedOutOfRange = TextRole.allCases.flatMap { role in

@@ -43,13 +43,13 @@ public struct PaperSize: Hashable, Sendable {
 
 /// Parsing of lengths written with units.
 public enum Length {
-    /// Converts `12pt`, `12`, `20mm`, `2cm`, `1in`, `16px` (px = pt, as Figma and DTCG values are
-    /// treated in print) to pt. Returns nil for anything else.
+    /// Converts `12pt`, `12`, `20mm`, `2cm`, `1in`, `16px` (the CSS px, 1/96 in = 0.75 pt; CSS
+    /// Values and Units Level 3, §5.2) to pt. Returns nil for anything else.
     /// Lengths are finite and not negative, and at most 14 400 pt (200 in), the largest page
     /// side PDF allows: anything else is nil.
     public static func points(_ text: String) -> Double? {
         let name = text.trimmingCharacters(in: .whitespaces).lowercased()
-        let units: [(String, Double)] = [("mm", 72 / 25.4), ("cm", 72 / 2.54), ("in", 72), ("pt", 1), ("px", 1)]
+        let units: [(String, Double)] = [("mm", 72 / 25.4), ("cm", 72 / 2.54), ("in", 72), ("pt", 1), ("px", 0.75)]
         var value: Double?
         if let (suffix, factor) = units.first(where: { name.hasSuffix($0.0) }) {
             value = Double(name.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)).map { $0 * factor }

@@ -63,6 +63,7 @@ enum OptionTable {
     static let reporting: [OptionSpec] = [
         OptionSpec(name: "--strict", help: "treat warnings as errors (exit 1, nothing written)"),
         OptionSpec(name: "--quiet", short: "-q", help: "print no warnings or progress"),
+        OptionSpec(name: "--verbose", help: "also list, once per file, the front-matter keys Typeset does not read"),
         OptionSpec(
             name: "--diagnostics", value: "FORMAT",
             help: "text (default) or json: one JSON object per line {file, line, column, severity, kind, message}; "
@@ -82,7 +83,9 @@ enum OptionTable {
         OptionSpec(name: "--lang", value: "LANG", help: "the document's language (ko titles the contents 목차)"),
         OptionSpec(
             name: "--variable", short: "-V", value: "KEY=VALUE",
-            help: "set any front-matter key (repeatable; wins over the document's)"),
+            help:
+                "set a front-matter key (repeatable; wins over the document's); Pandoc's papersize, geometry=margin=…, "
+                + "mainfont, sansfont, monofont, fontsize, linestretch and lang are read too; another key warns"),
         OptionSpec(
             name: "--metadata", short: "-M", value: "KEY=VALUE", help: "the same as -V (Pandoc's spelling for metadata)"
         ),
@@ -114,14 +117,14 @@ enum OptionTable {
 
     static let commands: [CommandSpec] = [
         CommandSpec(
-            name: "render", synopsis: "INPUT… [-o OUTPUT] [options]",
+            name: "render", synopsis: "INPUT… [-o OUTPUT] [options] | INPUT OUTPUT.pdf [options]",
             summary: "typeset Markdown files as PDF ('-': standard input)",
             options: output + theme + document + reporting + [help],
             notes: """
                 Several INPUTs are rendered in parallel, each by its own process, into --output-dir (or -o DIR/);
                 one line per file, then a summary; exit 1 if any failed (the others are still written).
-                Exit status: 0 success, 1 an input, output, theme or font error, 2 a usage error.
-                """),
+                'render in.md out.pdf' writes out.pdf when out.pdf does not exist yet (otherwise use -o).
+                """ + "\n" + exitStatus),
         CommandSpec(
             name: "watch", synopsis: "INPUT [-o OUTPUT] [options]",
             summary: "render, then render again whenever the document, its images, theme or fonts change",
@@ -185,7 +188,23 @@ enum OptionTable {
             options: [], takesFiles: false),
     ]
 
+    /// The exit-status rule every command follows, printed in the help and the man page.
+    static let exitStatus = """
+        Exit status: 0 success; 1 an input, output, theme or font error, or warnings with --strict;
+        2 a usage error: an unknown option or command, a missing or bad option value (-V and --variable
+        values included), or arguments that read more than one way.
+        """
+
     static func command(_ name: String) -> CommandSpec { commands.first { $0.name == name }! }
+
+    /// The help for `name`: one command's (`render`, `theme check`), or for a group
+    /// (`theme`) the help of each of its subcommands; nil when no command is named so.
+    static func helpText(named name: String) -> String? {
+        if let spec = commands.first(where: { $0.name == name }) { return helpText(spec) }
+        let group = commands.filter { $0.name.hasPrefix(name + " ") }
+        guard !group.isEmpty else { return nil }
+        return group.map(helpText).joined(separator: "\n")
+    }
 
     /// Parses `arguments` for `command`: value options, flags and aliases come from its table.
     /// - Throws: ``UsageError`` for an unknown option, a missing value, or an empty path given to
@@ -253,7 +272,8 @@ enum OptionTable {
             text += "  " + usageLine(command) + "\n      " + command.summary + "\n"
         }
         text +=
-            "\n'typeset COMMAND --help' lists a command's options; 'typeset --version' prints the version and commit.\n"
+            "\n'typeset COMMAND --help' or 'typeset help COMMAND' lists a command's options; 'typeset --version' "
+            + "prints the version and commit.\n\n" + exitStatus + "\n"
         return text
     }
 
@@ -282,8 +302,8 @@ enum OptionTable {
             if !command.notes.isEmpty { page += ".PP\n\(roff(command.notes))\n" }
         }
         page +=
-            ".SH EXIT STATUS\n0 success, 1 an input, output, theme or font error, 2 a usage error.\n.SH SEE ALSO\nThe "
-            + "README and the docs/ folder of the Typeset source.\n"
+            ".SH EXIT STATUS\n\(roff(exitStatus.replacingOccurrences(of: "Exit status: ", with: "")))\n"
+            + ".SH SEE ALSO\nThe README and the docs/ folder of the Typeset source.\n"
         return page
     }
 

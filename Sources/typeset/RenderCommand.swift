@@ -10,14 +10,16 @@ enum RenderCommand {
     static let spec = OptionTable.command("render")
 
     static func run(_ arguments: [String]) throws {
-        let args = try OptionTable.parse(arguments, for: spec)
+        var args = try OptionTable.parse(arguments, for: spec)
         if args.has("--help") {
             print(OptionTable.helpText(spec), terminator: "")
             return
         }
+        try takePositionalOutput(&args)
         let inputs = args.positional
         guard !inputs.isEmpty else { throw UsageError("render needs an INPUT file (see 'typeset render --help')") }
         var options = try renderOptions(from: args)
+        let variableWarnings = try applyPandocVariables(args, to: &options)
         let variables = try variables(from: args)
         let format = try Messages.Format(args)
 
@@ -72,6 +74,13 @@ enum RenderCommand {
         for (key, value) in variables { parsed.document.metadata.set(key, to: value) }
         var report = try Typesetter.render(
             document: parsed.document, diagnostics: parsed.diagnostics, to: target, options: options)
+        report.diagnostics = variableWarnings + report.diagnostics
+        if args.has("--verbose"), !parsed.document.metadata.unusedKeys.isEmpty {
+            let keys = parsed.document.metadata.unusedKeys
+            Messages.error(
+                "\(input == "-" ? "<stdin>" : input): front matter key\(keys.count == 1 ? "" : "s") Typeset does not "
+                    + "read: \(keys.joined(separator: ", "))")
+        }
         if let text = args.value("--pages"), let selected = options.preview?.pages {
             let name = input == "-" ? "standard input" : input
             if let warning = try pageSelectionWarning(
@@ -81,6 +90,32 @@ enum RenderCommand {
             }
         }
         Messages.report(report, output: target, quiet: args.has("--quiet"), format: format)
+    }
+
+    /// Typst's `render in.md out.pdf`: a last positional argument with an output extension
+    /// (`.pdf`, `.png`, `.svg`) is the output when that reads one way only — exactly two
+    /// positional arguments, no `-o` or `--output-dir`, and no such file yet. Any other
+    /// positional argument with an output extension is a usage error that suggests `-o`,
+    /// rather than a PDF read as Markdown.
+    /// - Throws: ``UsageError`` naming the argument and `-o`.
+    static func takePositionalOutput(_ args: inout ParsedArguments) throws {
+        let positional = args.positional
+        guard let last = positional.last, positional.count >= 2,
+            formats.contains((last as NSString).pathExtension.lowercased())
+        else { return }
+        let exists = FileManager.default.fileExists(atPath: last)
+        if positional.count == 2, args.value("--output") == nil, args.value("--output-dir") == nil, !exists {
+            args.values["--output"] = [last]
+            args.positional.removeLast()
+            return
+        }
+        let why =
+            exists
+            ? "'\(last)' exists, so it could be an input or the output"
+            : positional.count > 2
+                ? "'\(last)' looks like an output, and an output after several INPUTs is ambiguous"
+                : "'\(last)' looks like an output, but -o or --output-dir names one already"
+        throw UsageError("\(why); name the output with -o \(last) (see 'typeset render --help')")
     }
 
     /// Checks `--pages TEXT` (the page numbers `selected`) against the document's `pageCount`
@@ -253,11 +288,7 @@ enum RenderCommand {
     /// `footer` are judged as `--paper`, `--margins` and `--header` are (a bad value is a usage
     /// error), whichever way they come.
     static func variables(from args: ParsedArguments) throws -> [(String, String)] {
-        var pairs: [(String, String)] = try (args.all("--variable") + args.all("--metadata")).map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, !parts[0].isEmpty else { throw UsageError("-V takes KEY=VALUE, not '\(pair)'") }
-            return (parts[0], parts[1])
-        }
+        var pairs = try PandocVariables.translate(rawVariables(args)).pairs
         var paper: PaperSize?
         var margins: Margins?
         for (key, value) in pairs {
@@ -278,6 +309,32 @@ enum RenderCommand {
         }
         if let lang = args.value("--lang") { pairs.append(("lang", lang)) }
         return pairs
+    }
+
+    /// `-V`/`-M KEY=VALUE` pairs as given, in order.
+    /// - Throws: ``UsageError`` for a pair with no `=` or no key.
+    static func rawVariables(_ args: ParsedArguments) throws -> [(String, String)] {
+        try (args.all("--variable") + args.all("--metadata")).map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty else { throw UsageError("-V takes KEY=VALUE, not '\(pair)'") }
+            return (parts[0], parts[1])
+        }
+    }
+
+    /// Applies Pandoc's `-V` type settings (``PandocVariables``) to `options`; returns the
+    /// warnings about keys Typeset does not read.
+    /// - Throws: ``UsageError`` for a bad value, or for an unknown key with `--strict`.
+    static func applyPandocVariables(_ args: ParsedArguments, to options: inout RenderOptions) throws -> [Diagnostic] {
+        let translation = try PandocVariables.translate(rawVariables(args))
+        options.themeRequest.pandocVariables = translation.type
+        if options.themeRequest.family == nil { options.themeRequest.family = translation.family }
+        if options.strict, let first = translation.warnings.first {
+            throw UsageError(first.replacingOccurrences(of: "; ignored", with: "") + " (an error with --strict)")
+        }
+        if let problem = Typesetter.commandLineValueProblems(translation.pairs, options: options).first {
+            throw UsageError(problem)
+        }
+        return translation.warnings.map { Diagnostic(.warning, $0, kind: .content) }
     }
 
     static func jobCount(_ args: ParsedArguments) throws -> Int {

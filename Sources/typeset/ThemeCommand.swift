@@ -11,11 +11,7 @@ enum ThemeCommand {
                 throw UsageError("unknown theme command '\(sub)' (import, check, list, show, export)")
             }
             if arguments.first == nil { throw UsageError("theme needs 'import', 'check', 'list', 'show' or 'export'") }
-            print(
-                ["import", "check", "list", "show", "export"].map {
-                    OptionTable.helpText(OptionTable.command("theme " + $0))
-                }
-                .joined(separator: "\n"), terminator: "")
+            print(OptionTable.helpText(named: "theme") ?? "", terminator: "")
             return
         }
         let spec = OptionTable.command("theme " + sub)

@@ -18,7 +18,8 @@ enum WatchCommand {
             throw UsageError("watch takes one INPUT file (not standard input)")
         }
         let input = args.positional[0]
-        let options = try RenderCommand.renderOptions(from: args)
+        var options = try RenderCommand.renderOptions(from: args)
+        _ = try RenderCommand.applyPandocVariables(args, to: &options)
         let variables = try RenderCommand.variables(from: args)
         let format = try Messages.Format(args)
         let ext = options.preview?.format.rawValue ?? "pdf"

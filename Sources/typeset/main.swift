@@ -1,8 +1,8 @@
 import Foundation
 import Typesetter
 
-// The `typeset` command line. Exit status: 0 success, 1 input/output error (or warnings with
-// --strict), 2 usage error.
+// The `typeset` command line. Exit status (OptionTable.exitStatus): 0 success, 1 an input,
+// output, theme or font error (or warnings with --strict), 2 a usage error.
 
 let version = "0.1.0"
 
@@ -30,10 +30,10 @@ do {
         case "man": print(OptionTable.manPage(version: version), terminator: "")
         case let name?:
             let full = rest.joined(separator: " ")
-            guard let spec = OptionTable.commands.first(where: { $0.name == full || $0.name == name }) else {
+            guard let text = OptionTable.helpText(named: full) ?? OptionTable.helpText(named: name) else {
                 throw UsageError("no help on '\(full)': not a command")
             }
-            print(OptionTable.helpText(spec), terminator: "")
+            print(text, terminator: "")
         }
     case "--version":
         print("typeset \(version) (\(BuildInfo.commit))")

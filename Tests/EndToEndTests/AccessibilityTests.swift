@@ -117,7 +117,8 @@ import Typesetter
                 case .list(let list):
                     expected.deepestList = max(expected.deepestList, listDepth + 1)
                     for item in list.items { walk(item.blocks, listDepth: listDepth + 1) }
-                case .blockQuote(let children), .div(let children): walk(children, listDepth: listDepth)
+                case .blockQuote(let children), .div(let children), .alert(_, let children):
+                    walk(children, listDepth: listDepth)
                 default: break
                 }
             }

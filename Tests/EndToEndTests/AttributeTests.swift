@@ -231,10 +231,12 @@ import Typesetter
 
     @Test func badAttributesWarnWithPositions() throws {
         let (_, _, report) = try render(
-            "Intro.\n\nText [x]{.nosuch bogus=1 weight=heavyish}.\n\n## Head {lineHeight=abc}\n", "bad")
+            "Intro.\n\nText [x]{.bodyy bogus=1 weight=heavyish}.\n\n## Head {lineHeight=abc}\n", "bad")
         let messages = report.diagnostics.map(\.description)
         #expect(
-            messages.contains { $0.hasPrefix("attr-bad.md:3:") && $0.contains("unknown role '.nosuch'") }, "\(messages)"
+            messages.contains {
+                $0.hasPrefix("attr-bad.md:3:") && $0.contains("unknown role '.bodyy'; did you mean '.body'?")
+            }, "\(messages)"
         )
         #expect(messages.contains { $0.hasPrefix("attr-bad.md:3:") && $0.contains("unknown attribute 'bogus'") })
         #expect(messages.contains { $0.hasPrefix("attr-bad.md:3:") && $0.contains("weight") })

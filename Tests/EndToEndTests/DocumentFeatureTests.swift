@@ -615,10 +615,11 @@ import Typesetter
         #expect(try PDFProbe.run("pdftotext", ["-f", "1", "-l", "1", plain, "-"]).output.contains("# It's *one*"))
     }
 
-    @Test func unknownFrontMatterKeyIsAWarningNamingItsLine() throws {
-        let markdown = "---\ntitle: Keys\nauthor: Someone\ncolour: red\n---\n\nBody.\n"
+    @Test func misspeltFrontMatterKeyIsAWarningNamingItsLine() throws {
+        let markdown = "---\ntitle: Keys\nauthor: Someone\nautor: red\nlayout: post\n---\n\nBody.\n"
         let (pdf, report) = try Render.markdown(markdown, name: "feature-unknown-key")
-        let warning = try #require(report.diagnostics.first { "\($0)".contains("colour") }, "\(report.diagnostics)")
+        #expect(report.diagnostics.count == 1, "\(report.diagnostics)")
+        let warning = try #require(report.diagnostics.first { "\($0)".contains("autor") }, "\(report.diagnostics)")
         #expect("\(warning)".hasPrefix("feature-unknown-key.md:4:"), "\(warning)")
         #expect("\(warning)".contains("warning"))
         #expect(try PDFProbe.info(pdf)["Title"] == "Keys", "the known keys still apply")

@@ -514,8 +514,13 @@ enum FuzzCampaign {
                 for item in list.items {
                     for child in item.blocks { visit(child) }
                 }
-            case .blockQuote(let blocks), .div(let blocks):
+            case .blockQuote(let blocks), .div(let blocks), .alert(_, let blocks):
                 for child in blocks { visit(child) }
+            case .definitionList(let items):
+                for item in items {
+                    add(text(item.term))
+                    for child in item.definitions.joined() { visit(child) }
+                }
             case .codeBlock(_, let text): add(text)
             case .table(let table):
                 for cell in table.header { add(text(cell)) }

@@ -89,7 +89,7 @@ import Typography
             #expect(error.problems[0].message.contains("size"))
         }
         do {
-            _ = try Typesetter.render(markdown: "*x*[y]{.nosuch}", options: RenderOptions(strict: true))
+            _ = try Typesetter.render(markdown: "*x*[y]{.headlin}", options: RenderOptions(strict: true))
             Issue.record("rendered")
         } catch let error as TypesetError {
             let problem = try #require(error.problems.first)

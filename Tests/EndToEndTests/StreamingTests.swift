@@ -33,7 +33,7 @@ import Typography
 
             # First part
 
-            Text with a [span]{.nosuchrole} and a note.[^b]
+            Text with a [span]{.headlin} and a note.[^b]
 
             ![missing](no-such-image.png)
 
@@ -186,7 +186,7 @@ import Typography
         #expect(sorted.map(\.0) == sorted.map(\.0).sorted(), "\(sorted)")
         #expect(image < size)
         #expect(positioned[image].0 == 13 && positioned[size].0 == 29, "\(positioned)")
-        for expected in ["'#nowhere'", "nosuchrole", "No Such Family"] {
+        for expected in ["'#nowhere'", "headlin", "No Such Family"] {
             #expect(sorted.contains { $0.1.contains(expected) }, "\(expected) in \(sorted)")
         }
     }
@@ -198,7 +198,7 @@ import Typography
         try? FileManager.default.removeItem(atPath: folder)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let long = (1...400).map { "Paragraph \($0) of a long document, set and released." }.joined(separator: "\n\n")
-        for (last, kind) in [("A [span]{.nosuchrole}.", "styling"), (String(repeating: "x", count: 3_000), "layout")] {
+        for (last, kind) in [("A [span]{.headlin}.", "styling"), (String(repeating: "x", count: 3_000), "layout")] {
             let path = folder + "/out.pdf"
             try "old".write(toFile: path, atomically: true, encoding: .utf8)
             #expect(throws: TypesetError.self, "\(kind)") {

@@ -79,7 +79,7 @@ import Testing
         let markdown = """
             ---
             title: T
-            colour: red
+            tocc: red
             ---
 
             Text [x]{sizee=3} and [y](javascript:alert) and ![](missing.png) and <blink>b</blink>.
@@ -123,14 +123,14 @@ import Testing
         #expect(warning.message.contains(message) && warning.line == 3 && warning.column == column, "\(warning)")
     }
 
-    /// 60,000 plain keys are front matter, read (each unknown key said once, with the count);
+    /// 60,000 plain keys are front matter, read (keys Typeset does not read are silent);
     /// nine levels of nine aliases are still refused at an alias.
     @Test func aliasBudgetCountsAliasesNotKeys() throws {
         let keys = (0..<60_000).map { "k\($0): v" }.joined(separator: "\n")
         let plain = try render("---\n\(keys)\n---\n\nText.\n")
         #expect(plain.status == 0, "\(plain.lines.prefix(3))")
         let unknown = plain.lines.filter { $0.message.contains("unknown front matter key") }
-        #expect(unknown.count == 1 && unknown[0].message.contains("60000 like this"), "\(unknown)")
+        #expect(unknown.isEmpty, "\(unknown)")
         var bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n"
         var previous = "a"
         for name in ["b", "c", "d", "e", "f", "g", "h", "i"] {

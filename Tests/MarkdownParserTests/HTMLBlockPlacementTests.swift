@@ -14,8 +14,10 @@ import Testing
         blocks.flatMap { block -> [String] in
             switch block.kind {
             case .paragraph(let inlines), .heading(_, let inlines): [inlines.plainText]
-            case .div(let inner), .blockQuote(let inner): leafTexts(inner)
+            case .div(let inner), .blockQuote(let inner), .alert(_, let inner): leafTexts(inner)
             case .list(let list): list.items.flatMap { leafTexts($0.blocks) }
+            case .definitionList(let items):
+                items.flatMap { [$0.term.plainText] + leafTexts(Array($0.definitions.joined())) }
             case .codeBlock(_, let text): [text]
             case .table(let table):
                 ((table.header.allSatisfy(\.isEmpty) ? [] : table.header) + table.rows.flatMap { $0 }).map(\.plainText)

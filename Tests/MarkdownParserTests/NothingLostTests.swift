@@ -11,8 +11,10 @@ import Testing
         blocks.map { block -> String in
             switch block.kind {
             case .paragraph(let inlines), .heading(_, let inlines): inlines.plainText
-            case .div(let inner), .blockQuote(let inner): text(inner)
+            case .div(let inner), .blockQuote(let inner), .alert(_, let inner): text(inner)
             case .list(let list): list.items.map { text($0.blocks) }.joined(separator: " ")
+            case .definitionList(let items):
+                items.map { $0.term.plainText + " " + text(Array($0.definitions.joined())) }.joined(separator: " ")
             default: ""
             }
         }.joined(separator: " ")

@@ -248,8 +248,13 @@ import Testing
                         switch block.kind {
                         case .paragraph(let inlines):
                             words += inlines.compactMap { if case .text(let t) = $0 { return t } else { return nil } }
-                        case .div(let children), .blockQuote(let children): visit(children)
+                        case .div(let children), .blockQuote(let children), .alert(_, let children): visit(children)
                         case .list(let list): for item in list.items { visit(item.blocks) }
+                        case .definitionList(let items):
+                            for item in items {
+                                visit([Block(.paragraph(item.term))])
+                                visit(Array(item.definitions.joined()))
+                            }
                         default: break
                         }
                     }

@@ -72,9 +72,12 @@ import Typography
     }
 
     @Test func unknownAttributesWarnAndHTMLIsReported() {
-        let doc = style("Text [x]{.nope foo=1}.\n\n<div>shown</div>\n\n<marquee>moving</marquee>\n")
+        let doc = style("Text [x]{.captio foo=1}.\n\n<div>shown</div>\n\n<marquee>moving</marquee>\n")
         let messages = doc.diagnostics.map(\.description)
-        #expect(messages.contains { $0.hasPrefix("t.md:1:") && $0.contains("unknown role") })
+        #expect(
+            messages.contains {
+                $0.hasPrefix("t.md:1:") && $0.contains("unknown role '.captio'; did you mean '.caption'?")
+            })
         #expect(messages.contains { $0.contains("unknown attribute 'foo'") })
         #expect(!messages.contains { $0.hasPrefix("t.md:3:") }, "a <div> is rendered: nothing to report")
         let parsed = MarkdownParser.parse("<marquee>moving</marquee>\n", file: "t.md").diagnostics.map(\.description)

@@ -1,0 +1,52 @@
+import DocumentModel
+import Typography
+
+extension AlertKind {
+    /// The colour of the alert's label and bar when the theme names none: GitHub's light theme
+    /// (Primer `fg.accent`, `fg.success`, `fg.done`, `fg.attention`, `fg.danger`).
+    var gitHubColor: RGBAColor {
+        switch self {
+        case .note: RGBAColor(red: 0x09 / 255, green: 0x69 / 255, blue: 0xDA / 255)
+        case .tip: RGBAColor(red: 0x1A / 255, green: 0x7F / 255, blue: 0x37 / 255)
+        case .important: RGBAColor(red: 0x82 / 255, green: 0x50 / 255, blue: 0xDF / 255)
+        case .warning: RGBAColor(red: 0x9A / 255, green: 0x67 / 255, blue: 0x00 / 255)
+        case .caution: RGBAColor(red: 0xCF / 255, green: 0x22 / 255, blue: 0x2E / 255)
+        }
+    }
+}
+
+extension Styler {
+    /// The colour of alerts of `kind`: the theme's colour named after the kind (`note`, `tip`,
+    /// `important`, `warning`, `caution`), else GitHub's.
+    func alertColor(_ kind: AlertKind) -> RGBAColor {
+        theme.color(named: kind.rawValue) ?? kind.gitHubColor
+    }
+
+    /// A GitHub alert as GitHub draws it: a bar in the alert's colour beside the content, and
+    /// above the content its label (`Note`, `Warning`…) in that colour, bold. Tagged as one
+    /// `Note` element (PDF 1.7 §14.8.4.4) holding the label's paragraph and the content.
+    mutating func appendAlert(
+        _ kind: AlertKind, _ children: [Block], in context: BlockContext, at location: SourceLocation?,
+        to blocks: inout [StyledBlock]
+    ) {
+        var context = context
+        let first = blocks.count
+        if context.indent + 14 <= maxIndent {
+            context.quoteBars.append(context.indent + 1)
+            context.indent += 14
+        }
+        context.tight = false
+        context.structure.append(newElement(.note))
+        var labelContext = context
+        labelContext.cascade = paragraphCascade(context)
+        labelContext.cascade.color = alertColor(kind)
+        let label = makeParagraph([.strong([.text(kind.label)])], context: labelContext, overrides: StyleOverrides())
+        blocks.append(
+            StyledBlock(
+                .paragraph(label), spaceAfter: blockSpacing * 0.4, keepWithNext: true,
+                quoteBars: context.quoteBars, location: location))
+        blocks[blocks.count - 1].structure = context.structure + [newElement(.paragraph)]
+        for child in children { append(child, context: context, to: &blocks) }
+        for index in blocks.indices[first...] { blocks[index].quoteBarColor = alertColor(kind) }
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import TestSupport
+import Testing
+import Typesetter
+
+/// Issue 34: the Markdown writers bring from GitHub and Pandoc, rendered and read back from the
+/// PDF (poppler's text, word boxes and structure tree; the content streams' colours).
+@Suite(.serialized) struct MarkdownConventionsRenderTests {
+    static let alerts = """
+        # Alerts
+
+        > [!NOTE]
+        > Useful information that users should know.
+
+        > [!TIP]
+        > Helpful advice.
+
+        > [!IMPORTANT]
+        > Key information.
+
+        > [!WARNING]
+        > Urgent info that needs **immediate** attention.
+
+        > [!CAUTION]
+        > Negative potential consequences.
+
+        > An ordinary quote.
+
+        """
+
+    /// `pdfinfo -struct-text` lines, trimmed, in order.
+    func structureLines(_ pdf: String) throws -> [String] {
+        try PDFProbe.run("pdfinfo", ["-struct-text", pdf]).output.split(separator: "\n")
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// The content streams' fill operator for a colour given as `0xRRGGBB` (Cairo writes six
+    /// significant digits, as `%g` does).
+    func fill(_ hex: UInt32) -> String {
+        func component(_ shift: UInt32) -> String { String(format: "%g", Double((hex >> shift) & 0xFF) / 255) }
+        return "\(component(16)) \(component(8)) \(component(0)) rg"
+    }
+
+    @Test func alertsShowTheirLabelInTheirColourAndAreTaggedAsNotes() throws {
+        let (pdf, report) = try Render.markdown(Self.alerts, name: "conventions-alerts")
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
+        #expect(try PDFProbe.qpdfClean(pdf))
+        let text = try PDFProbe.text(pdf)
+        for label in ["Note", "Tip", "Important", "Warning", "Caution"] {
+            #expect(text.contains(label + "\n"), "\(label) in \(text)")
+        }
+        #expect(!text.contains("[!"), "the markers are not printed")
+        // Each label in GitHub's colour for its kind: the fill set before the label is drawn.
+        let content = try PDFProbe.contentStreams(pdf)
+        for colour: UInt32 in [0x0969DA, 0x1A7F37, 0x8250DF, 0x9A6700, 0xCF222E] {
+            #expect(content.contains(fill(colour)), "\(fill(colour))")
+        }
+        // Five Note elements, each holding its label and then its content; the quote stays one.
+        let lines = try structureLines(pdf)
+        let notes = lines.indices.filter { lines[$0].hasPrefix("Note") }
+        #expect(notes.count == 5, "\(lines)")
+        for (index, label) in zip(notes, ["Note", "Tip", "Important", "Warning", "Caution"]) {
+            #expect(lines[index + 1] == "P (block)" && lines[index + 2] == "\"\(label)\"", "\(lines[index...])")
+            #expect(lines[index + 3] == "P (block)", "\(lines[index...])")
+        }
+        #expect(lines.contains { $0.hasPrefix("BlockQuote") })
+    }
+
+    /// An alert's colour comes from the theme when the theme names one for its kind.
+    @Test func alertColourFollowsTheTheme() throws {
+        let folder = try Render.scratchFolder("alert-theme")
+        let theme = folder + "/alerts.json"
+        try ##"{"extends": "default", "colors": {"warning": "#12AB34"}}"##.write(
+            toFile: theme, atomically: true, encoding: .utf8)
+        var options = RenderOptions()
+        options.themeRequest.theme = theme
+        let (pdf, _) = try Render.markdown(
+            "> [!WARNING]\n> Mind the step.\n", name: "conventions-alert-theme", options: options)
+        let content = try PDFProbe.contentStreams(pdf)
+        #expect(content.contains(fill(0x12AB34)))
+        #expect(!content.contains(fill(0x9A6700)))
+    }
+
+    /// `~sub~` sits lower and `^sup^` higher than the text around them, both smaller; `~~x~~`
+    /// stays struck through, not lowered.
+    @Test func subscriptAndSuperscriptShiftTheBaselineAndShrink() throws {
+        let (pdf, report) = try Render.markdown(
+            "Base ~low~ base ^high^ base ~~gone~~ base H~2~O.\n", name: "conventions-subsup")
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
+        let words = try PDFProbe.words(pdf)
+        let base = try #require(words.first { $0.text == "Base" })
+        let low = try #require(words.first { $0.text == "low" })
+        let high = try #require(words.first { $0.text == "high" })
+        let gone = try #require(words.first { $0.text == "gone" })
+        #expect(low.height < base.height * 0.9 && high.height < base.height * 0.9, "\(low) \(high) \(base)")
+        #expect(low.yMax > base.yMax + 0.5, "subscript lowered: \(low) \(base)")
+        #expect(high.yMax < base.yMax - 1, "superscript raised: \(high) \(base)")
+        #expect(abs(gone.yMax - base.yMax) < 0.01 && abs(gone.height - base.height) < 0.01)
+        #expect(try PDFProbe.text(pdf).contains("H2O"))
+    }
+
+    @Test func taskItemsWithNoTextDrawTheirBoxes() throws {
+        let (pdf, _) = try Render.markdown("- [x]\n- [ ]\n- [x] done\n", name: "conventions-tasks")
+        let text = try PDFProbe.text(pdf)
+        #expect(!text.contains("[x]") && !text.contains("[ ]"), "\(text)")
+        #expect(text.components(separatedBy: "☑").count == 3 && text.components(separatedBy: "☐").count == 2, "\(text)")
+    }
+
+    /// Classes Typeset does not know and front matter other tools read are silent; a class one
+    /// edit from a role warns with the role.
+    @Test func unknownClassesAndKeysAreSilentButTyposWarn() throws {
+        let markdown = """
+            ---
+            title: Post
+            layout: post
+            category: news
+            permalink: /2024/post/
+            tags: [a, b]
+            ---
+
+            ::: warning
+            A [note]{.note} in a [box]{.sidebar .wide}.
+            :::
+
+            ::: {.headlin}
+            Misspelt.
+            :::
+            """
+        let (pdf, report) = try Render.markdown(markdown, name: "conventions-silent")
+        #expect(report.diagnostics.count == 1, "\(report.diagnostics)")
+        #expect(
+            report.diagnostics.first?.message == "unknown role '.headlin'; did you mean '.headline'?"
+                && report.diagnostics.first?.location?.line == 13, "\(report.diagnostics)")
+        #expect(try PDFProbe.text(pdf).contains("A note in a box."))
+    }
+
+    /// CSS colour names and CSS px (0.75 pt) in attributes.
+    @Test func cssColourNamesAndPixelsAreAccepted() throws {
+        let markdown = "[Red]{color=red} [Purple]{color=RebeccaPurple} [Twelve]{size=12pt} [Sixteen]{size=16px}\n"
+        let (pdf, report) = try Render.markdown(markdown, name: "conventions-css")
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
+        let content = try PDFProbe.contentStreams(pdf)
+        #expect(content.contains("1 0 0 rg") && content.contains(fill(0x663399)))
+        let words = try PDFProbe.words(pdf)
+        let twelve = try #require(words.first { $0.text == "Twelve" })
+        let sixteen = try #require(words.first { $0.text == "Sixteen" })
+        #expect(abs(twelve.height - sixteen.height) < 0.01, "16px is 12pt: \(twelve) \(sixteen)")
+        let (_, refused) = try Render.markdown("[x]{color=reddish}\n", name: "conventions-css-bad")
+        #expect(refused.diagnostics.first?.message.contains("a CSS colour name") == true, "\(refused.diagnostics)")
+    }
+
+    /// A definition list: the term bold at the text's edge, the definition indented 2 em below
+    /// it, tagged as a list whose item's label is the term.
+    @Test func definitionListsIndentTheirDefinitionsUnderABoldTerm() throws {
+        let (pdf, report) = try Render.markdown(
+            "Before.\n\nKerning\n: The space between two glyphs.\n: Also a verb.\n", name: "conventions-dl")
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
+        let words = try PDFProbe.words(pdf)
+        let before = try #require(words.first { $0.text == "Before." })
+        let term = try #require(words.first { $0.text == "Kerning" })
+        let definition = try #require(words.first { $0.text == "The" })
+        let verb = try #require(words.first { $0.text == "Also" })
+        #expect(abs(term.xMin - before.xMin) < 0.01 && definition.yMin > term.yMax, "\(term) \(definition)")
+        #expect(abs(definition.xMin - before.xMin - 21) < 0.5, "2 em of 10.5 pt: \(definition)")
+        #expect(abs(verb.xMin - definition.xMin) < 0.01 && verb.yMin > definition.yMax)
+        #expect(try PDFProbe.fonts(pdf).contains { $0.contains("Inter-Bold") || $0.contains("Inter-SemiBold") })
+        let lines = try structureLines(pdf)
+        let label = try #require(lines.firstIndex { $0.hasPrefix("Lbl") }, "\(lines)")
+        #expect(lines[label + 1] == "\"Kerning\"" && lines[label - 1].hasPrefix("LI"), "\(lines)")
+        #expect(lines[label + 2].hasPrefix("LBody") && lines[label - 2].hasPrefix("L "), "\(lines)")
+    }
+}

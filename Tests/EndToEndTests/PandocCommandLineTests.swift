@@ -1,0 +1,117 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 34: the command line Pandoc's and Typst's users already know — a positional output,
+/// Pandoc's `-V` variables, help on every command, one exit-status rule for bad values.
+@Suite(.serialized) struct PandocCommandLineTests {
+    func folder() throws -> String { try Render.scratchFolder("pandoc-cli") }
+
+    func write(_ text: String, _ path: String) throws {
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    @Test func positionalOutputOnlyWhenUnambiguous() throws {
+        let dir = try folder()
+        try write("# Positional\n\nText.\n", dir + "/in.md")
+        let first = try typeset(["render", dir + "/in.md", dir + "/out.pdf"])
+        #expect(first.status == 0, "\(first.output)")
+        #expect(try PDFProbe.text(dir + "/out.pdf").contains("Positional"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/output"), "nothing written to ./output")
+        // out.pdf exists now: input or output? A usage error that names -o, and out.pdf is kept.
+        let before = try Data(contentsOf: URL(fileURLWithPath: dir + "/out.pdf"))
+        let again = try typeset(["render", dir + "/in.md", dir + "/out.pdf"])
+        #expect(again.status == 2 && again.output.contains("-o \(dir)/out.pdf"), "\(again.output)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/out.pdf")) == before)
+        // With -o already given, or after two inputs, the same.
+        let both = try typeset(["render", dir + "/in.md", dir + "/new.png", "-o", dir + "/x.pdf"])
+        #expect(both.status == 2 && both.output.contains("-o \(dir)/new.png"), "\(both.output)")
+        let many = try typeset(["render", dir + "/in.md", dir + "/in.md", dir + "/book.pdf"])
+        #expect(many.status == 2 && many.output.contains("-o"), "\(many.output)")
+        // The extension picks the format, as -o's does.
+        let picture = try typeset(["render", dir + "/in.md", dir + "/shot.png"])
+        #expect(picture.status == 0 && FileManager.default.fileExists(atPath: dir + "/shot-1.png"), "\(picture.output)")
+    }
+
+    @Test func pandocVariablesSetThePageAndTheType() throws {
+        let dir = try folder()
+        try write("Body words here.\n\n```\ncode line\n```\n", dir + "/v.md")
+        let plain = try typeset(["render", dir + "/v.md", "-o", dir + "/plain.pdf", "-V", "mainfont=DejaVu Serif"])
+        #expect(plain.status == 0, "\(plain.output)")
+        let mapped = try typeset([
+            "render", dir + "/v.md", "-o", dir + "/mapped.pdf", "-V", "papersize=a5paper", "-V", "geometry=margin=2cm",
+            "-V", "fontsize=14pt", "-V", "linestretch=1.5", "-V", "mainfont=DejaVu Serif", "-V",
+            "monofont=DejaVu Sans Mono", "-V", "lang=de",
+        ])
+        #expect(mapped.status == 0 && !mapped.output.contains("warning"), "\(mapped.output)")
+        #expect(try PDFProbe.info(dir + "/mapped.pdf")["Page size"]?.hasPrefix("419.528 x 595.276") == true)
+        let words = try PDFProbe.words(dir + "/mapped.pdf")
+        let body = try #require(words.first { $0.text == "Body" })
+        #expect(abs(body.xMin - 2 / 2.54 * 72) < 0.5, "2 cm left margin: \(body)")
+        let plainBody = try #require(try PDFProbe.words(dir + "/plain.pdf").first { $0.text == "Body" })
+        // 14 pt against the default theme's 10.5 pt Body: the word box grows by the same factor.
+        #expect(abs(body.height / plainBody.height - 14 / 10.5) < 0.02, "\(body) \(plainBody)")
+        let fonts = try PDFProbe.fonts(dir + "/mapped.pdf")
+        #expect(fonts.contains { $0.contains("DejaVuSerif") } && fonts.contains { $0.contains("DejaVuSansMono") })
+        // linestretch 1.5: consecutive lines of a long paragraph 1.5 times as far apart.
+        try write(String(repeating: "Stretch the leading of every line. ", count: 40), dir + "/s.md")
+        let steps = try ["1", "1.5"].map { stretch -> Double in
+            let out = dir + "/s-\(stretch).pdf"
+            #expect(try typeset(["render", dir + "/s.md", "-o", out, "-V", "linestretch=\(stretch)"]).status == 0)
+            let lines = try PDFProbe.words(out).filter { $0.text == "Stretch" }.map(\.yMax)
+            return lines[2] - lines[1]
+        }
+        #expect(abs(steps[1] / steps[0] - 1.5) < 0.02, "\(steps)")
+    }
+
+    @Test func unknownVariablesWarnAndBadValuesAreUsageErrors() throws {
+        let dir = try folder()
+        try write("Text.\n", dir + "/u.md")
+        let unknown = try typeset(["render", dir + "/u.md", "-o", dir + "/u.pdf", "-V", "documentclass=report"])
+        #expect(
+            unknown.status == 0 && unknown.output.contains("typeset: warning: -V documentclass: not a setting"),
+            "\(unknown.output)")
+        let strict = try typeset(["render", dir + "/u.md", "-o", dir + "/s.pdf", "-V", "documentclass=x", "--strict"])
+        #expect(strict.status == 2 && !FileManager.default.fileExists(atPath: dir + "/s.pdf"), "\(strict.output)")
+        // Every bad value of an option or of a -V key is a usage error, exit 2, nothing written.
+        for value in [
+            "margins=20", "size-category=huge", "widows=abc", "toc=maybe", "line-break=q", "tab-size=99",
+            "papersize=a12", "fontsize=big", "linestretch=0", "geometry=margin=wide", "geometry=top=1cm",
+        ] {
+            let result = try typeset(["render", dir + "/u.md", "-o", dir + "/bad.pdf", "-V", value])
+            #expect(result.status == 2, "\(value): \(result.output)")
+            #expect(!FileManager.default.fileExists(atPath: dir + "/bad.pdf"), "\(value)")
+        }
+        #expect(try typeset(["render", dir + "/u.md", "-o", dir + "/bad.pdf", "--size-category", "huge"]).status == 2)
+    }
+
+    @Test func helpOnEveryCommandAndSubcommand() throws {
+        let theme = try typeset(["help", "theme"])
+        #expect(theme.status == 0, "\(theme.output)")
+        for sub in ["import", "check", "list", "show"] {
+            #expect(theme.output.contains("usage: typeset theme \(sub)"), "\(theme.output)")
+            let own = try typeset(["theme", sub, "--help"])
+            #expect(own.status == 0 && own.output.hasPrefix("usage: typeset theme \(sub)"), "\(own.output)")
+            #expect(try typeset(["help", "theme", sub]).output == own.output)
+        }
+        #expect(try typeset(["theme", "--help"]).output == theme.output)
+        for command in ["render", "watch", "specimen", "fonts", "completions"] {
+            let help = try typeset(["help", command])
+            #expect(help.status == 0 && help.output.hasPrefix("usage: typeset \(command)"), "\(help.output)")
+        }
+        #expect(try typeset(["help", "render"]).output.contains("2 a usage error"))
+        #expect(try typeset(["--help"]).output.contains("2 a usage error"))
+        #expect(try typeset(["help", "nosuch"]).status == 2)
+    }
+
+    @Test func verboseListsUnusedFrontMatterKeysOnce() throws {
+        let dir = try folder()
+        try write("---\ntitle: Post\nlayout: post\ntags: [a]\n---\n\nText.\n", dir + "/p.md")
+        let quiet = try typeset(["render", dir + "/p.md", "-o", dir + "/p.pdf", "--strict"])
+        #expect(quiet.status == 0 && !quiet.output.contains("layout"), "\(quiet.output)")
+        let verbose = try typeset(["render", dir + "/p.md", "-o", dir + "/p.pdf", "--verbose"])
+        #expect(verbose.status == 0, "\(verbose.output)")
+        let lines = verbose.output.split(separator: "\n").filter { $0.contains("layout") }
+        #expect(lines.count == 1 && lines[0].contains("layout, tags"), "\(verbose.output)")
+    }
+}

@@ -1,0 +1,135 @@
+import DocumentModel
+import Testing
+
+@testable import MarkdownParser
+
+/// GitHub alerts, Pandoc sub- and superscript and GitHub's empty task items, on the parsed
+/// document: each kind with members that are syntax and members that must stay text.
+@Suite struct GitHubAndPandocConventionTests {
+    private func parsed(_ text: String) -> [Block] {
+        Array(MarkdownParser.parse(text, file: "t.md").document.blocks)
+    }
+
+    private func paragraph(_ text: String) -> [Inline] {
+        guard case .paragraph(let inlines)? = parsed(text).first?.kind else { return [] }
+        return inlines
+    }
+
+    @Test func everyAlertKindIsRecognisedWithItsContent() {
+        for kind in AlertKind.allCases {
+            for marker in ["[!\(kind.rawValue.uppercased())]", "[!\(kind.rawValue)]"] {
+                let blocks = parsed("> \(marker)\n> Body *text*.\n>\n> Second.")
+                guard case .alert(let found, let content)? = blocks.first?.kind else {
+                    Issue.record("\(marker): \(blocks)")
+                    continue
+                }
+                #expect(found == kind)
+                #expect(content.count == 2)
+                #expect(content.first?.kind == .paragraph([.text("Body "), .emphasis([.text("text")]), .text(".")]))
+            }
+        }
+        #expect(AlertKind.caution.label == "Caution")
+    }
+
+    @Test func quotesThatAreNotAlertsStayQuotes() {
+        // An unknown kind, text on the marker's line, a marker alone, an escaped bracket.
+        for text in ["> [!DANGER]\n> Body", "> [!NOTE] Body", "> [!NOTE]", "> \\[!NOTE]\n> Body", "> Body\n> [!NOTE]"] {
+            guard case .blockQuote(let content)? = parsed(text).first?.kind else {
+                Issue.record("\(text) is not a quote")
+                continue
+            }
+            #expect(content.map(\.kind).contains { if case .paragraph = $0 { true } else { false } })
+        }
+    }
+
+    @Test func alertsInsideListsAndDivsAndNotes() {
+        let blocks = parsed("- item\n\n  > [!TIP]\n  > Inside.\n\n::: box\n> [!WARNING]\n> Also.\n:::\n")
+        guard case .list(let list)? = blocks.first?.kind, case .alert(.tip, _)? = list.items[0].blocks.last?.kind
+        else {
+            Issue.record("\(blocks)")
+            return
+        }
+        guard case .div(let children)? = blocks.last?.kind, case .alert(.warning, _)? = children.first?.kind else {
+            Issue.record("\(blocks)")
+            return
+        }
+    }
+
+    @Test func singleTildesAroundAWordAreSubscript() {
+        #expect(paragraph("H~2~O") == [.text("H"), .presentation(.subscript, [.text("2")]), .text("O")])
+        #expect(
+            paragraph("a ~*i*~ b") == [.text("a "), .presentation(.subscript, [.emphasis([.text("i")])]), .text(" b")])
+        // GFM strikethrough: two tildes, or whitespace inside.
+        #expect(paragraph("~~gone~~") == [.strikethrough([.text("gone")])])
+        #expect(paragraph("~two words~") == [.strikethrough([.text("two words")])])
+        #expect(paragraph("\\~2~") == [.text("~2~")])
+        #expect(paragraph("`~2~`") == [.code("~2~")])
+    }
+
+    @Test func caretsAroundAWordAreSuperscript() {
+        #expect(
+            paragraph("x^2^ + 2^10^") == [
+                .text("x"), .presentation(.superscript, [.text("2")]), .text(" + 2"),
+                .presentation(.superscript, [.text("10")]),
+            ])
+        #expect(paragraph("^**b**^") == [.presentation(.superscript, [.strong([.text("b")])])])
+        // Whitespace, nothing between, escapes, code and an unclosed caret stay text.
+        #expect(paragraph("a^b c^d") == [.text("a^b c^d")])
+        #expect(paragraph("a^^b") == [.text("a^^b")])
+        #expect(paragraph("\\^x^") == [.text("^x^")])
+        #expect(paragraph("`x^2^`") == [.code("x^2^")])
+        #expect(paragraph("2^10") == [.text("2^10")])
+        // In a heading and with a span after it.
+        guard case .heading(_, let inlines)? = parsed("# E = mc^2^ {#energy}").first?.kind else {
+            Issue.record("no heading")
+            return
+        }
+        #expect(inlines == [.text("E = mc"), .presentation(.superscript, [.text("2")])])
+    }
+
+    @Test func taskItemsWithNoTextAreTasks() {
+        guard case .list(let list)? = parsed("- [x]\n- [ ]\n- [X]\n- [x] done\n- [y]").first?.kind else {
+            Issue.record("no list")
+            return
+        }
+        #expect(list.items.map(\.task) == [true, false, true, true, nil])
+        #expect(list.items[0].blocks.isEmpty)
+        #expect(list.items[4].blocks.first?.kind == .paragraph([.text("[y]")]))
+    }
+
+    @Test func compactDefinitionListsAreRecognised() {
+        let blocks = parsed("Term *one*\n: First definition\ncontinued\n: Second\n\nPlain\n\\: not a list\n")
+        guard case .definitionList(let items)? = blocks.first?.kind else {
+            Issue.record("\(blocks)")
+            return
+        }
+        #expect(items.count == 1)
+        #expect(items[0].term == [.text("Term "), .emphasis([.text("one")])])
+        #expect(
+            items[0].definitions.map { $0.map(\.kind) } == [
+                [.paragraph([.text("First definition"), .softBreak, .text("continued")])],
+                [.paragraph([.text("Second")])],
+            ])
+        // An escaped colon, a colon with no space, a first line that is a definition: text.
+        #expect(blocks.last?.kind == .paragraph([.text("Plain"), .softBreak, .text(": not a list")]))
+        for text in ["Ratio\n:1 to 2", ": alone\n: twice", "Term\n:"] {
+            guard case .paragraph? = parsed(text).first?.kind else {
+                Issue.record("\(text): \(parsed(text))")
+                continue
+            }
+        }
+        // Inside a list item and a quote.
+        guard case .list(let list)? = parsed("- Term\n  : Meaning\n").first?.kind,
+            case .definitionList? = list.items.first?.blocks.first?.kind
+        else {
+            Issue.record("in a list")
+            return
+        }
+        guard case .blockQuote(let quoted)? = parsed("> Term\n> : Meaning\n").first?.kind,
+            case .definitionList? = quoted.first?.kind
+        else {
+            Issue.record("in a quote")
+            return
+        }
+    }
+}
