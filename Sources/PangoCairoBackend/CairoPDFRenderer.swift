@@ -303,6 +303,8 @@ public final class CairoPDFRenderer: PageRenderer {
             do {
                 try PDFAccessibility.complete(
                     path: path, structure: structure, tagging: tagging, info: info, claimsUA: claimsUA)
+            } catch let error as PDFAccessibility.Unmet {
+                throw BackendError.unmetStandard(path: path, message: error.description)
             } catch {
                 throw BackendError.tagging(path: path, message: String(describing: error))
             }
