@@ -320,9 +320,10 @@ struct BlockLayout {
                     item.elements.append(.text(markerLine, x: x0 - gap - markerLine.width, baseline: baseline))
                 }
             }
+            let endsBetweenWords = i < n - 1 && wordSpaces.endsBetweenWords(line)
             item.elements += StructureMarks.line(
                 line, x: x0, baseline: baseline, path: path, linksBefore: linksBefore,
-                endsBetweenWords: i < n - 1 && wordSpaces.endsBetweenWords(line))
+                endsBetweenWords: endsBetweenWords, endsInAddedHyphen: i < n - 1 && wordSpaces.endedInAddedHyphen)
             linksBefore += line.links.count
             if style.guides {
                 item.elements =
