@@ -6,13 +6,14 @@ SWIFT ?= swift
 BUILD_FLAGS ?= -c release --static-swift-stdlib
 BIN = .build/release/typeset
 
-# Debian packages: C libraries (pkg-config), fonts, and the PDF tools the tests read back with.
+# Debian packages: C libraries (pkg-config), fonts, the PDF tools the tests read back with, and
+# the sRGB ICC profile of PDF/A's output intent (icc-profiles-free).
 APT_PACKAGES = pkg-config libpango1.0-dev libcairo2-dev libfontconfig-dev libfreetype-dev \
   libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-dev librsvg2-dev \
   libhyphen-dev hyphen-en-us hyphen-de hyphen-fr zlib1g-dev libxml2-dev libgdk-pixbuf-2.0-dev webp-pixbuf-loader imagemagick \
   fonts-inter fonts-noto-cjk fonts-noto-mono fonts-dejavu-core fonts-noto-color-emoji \
   libkf5syntaxhighlighting-dev qtbase5-dev \
-  poppler-utils qpdf time
+  poppler-utils qpdf time icc-profiles-free
 STAMP = .build/.deps-installed
 
 .PHONY: all deps build pdf-check test test-fast corpus-check showcase specimens bench bench-dir fuzz fonts-extra clean check-layering check-functions commit-info library-example install format lint

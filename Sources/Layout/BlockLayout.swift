@@ -335,9 +335,11 @@ struct BlockLayout {
                     item.elements.append(.text(markerLine, x: x0 - gap - markerLine.width, baseline: baseline))
                 }
             }
+            let endsBetweenWords = lineIndex < lineCount - 1 && wordSpaces.endsBetweenWords(line)
             item.elements += StructureMarks.line(
                 line, x: x0, baseline: baseline, path: path, linksBefore: linksBefore,
-                endsBetweenWords: lineIndex < lineCount - 1 && wordSpaces.endsBetweenWords(line))
+                endsBetweenWords: endsBetweenWords,
+                endsInAddedHyphen: lineIndex < lineCount - 1 && wordSpaces.endedInAddedHyphen)
             linksBefore += line.links.count
             if style.guides {
                 item.elements =

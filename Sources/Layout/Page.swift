@@ -41,6 +41,10 @@ public enum PageElement {
     /// read without layout analysis, through the structure tree or the content stream in
     /// order, keeps the words apart (PDF 1.7 §14.8.2.5).
     case wordSpace(after: ShapedLine, x: Double, baseline: Double)
+    /// `line`, drawn just before, ends in a hyphen that hyphenation added: a tagged PDF draws
+    /// that glyph as marked content of its own whose `/ActualText` is empty (PDF 1.7
+    /// §14.9.4), so text read through the structure tree rejoins the word.
+    case addedHyphen(after: ShapedLine)
     /// A filled rectangle (code panels, placeholders, half-leading bands).
     case fill(Rect, RGBAColor)
     /// A straight line of `width` pt.

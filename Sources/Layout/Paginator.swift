@@ -543,6 +543,7 @@ extension PageElement {
         switch self {
         case .text(let line, let left, let baseline): .text(line, x: left, baseline: baseline + dy)
         case .wordSpace(let line, let x, let baseline): .wordSpace(after: line, x: x, baseline: baseline + dy)
+        case .addedHyphen: self
         case .ornament(let line, let left, let baseline, let color):
             .ornament(line, x: left, baseline: baseline + dy, color: color)
         case .fill(let rect, let color):

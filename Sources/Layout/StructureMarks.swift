@@ -13,12 +13,14 @@ enum StructureMarks {
     /// marker's `Reference` is an element of its own.
     ///
     /// `endsBetweenWords`: the line breaks between two words (``WordSpaces``), so its text is
-    /// followed by a ``PageElement/wordSpace(after:x:baseline:)``.
+    /// followed by a ``PageElement/wordSpace(after:x:baseline:)``; `endsInAddedHyphen`: it
+    /// ends in a hyphenation hyphen, marked by ``PageElement/addedHyphen(after:)``.
     static func line(
         _ line: ShapedLine, x: Double, baseline: Double, path: [StructureElement], linksBefore: Int,
-        endsBetweenWords: Bool = false
+        endsBetweenWords: Bool = false, endsInAddedHyphen: Bool = false
     ) -> [PageElement] {
         var elements: [PageElement] = [.structure(path), .text(line, x: x + line.x, baseline: baseline)]
+        if endsInAddedHyphen { elements.append(.addedHyphen(after: line)) }
         if endsBetweenWords {
             elements.append(.wordSpace(after: line, x: x + line.x + line.width, baseline: baseline))
         }

@@ -578,9 +578,11 @@ struct TableLayout {
             let boxes = LineGrid(shaper: shaper, style: cell.style).boxes(for: shaped.lines)
             for (k, (line, box)) in zip(shaped.lines, boxes).enumerated() {
                 let baseline = y + box.above
+                let notLast = k < shaped.lines.count - 1
+                let endsBetweenWords = notLast && wordSpaces.endsBetweenWords(line)
                 let band = StructureMarks.line(
                     line, x: x + sidePadding[j], baseline: baseline, path: cellPath, linksBefore: linksBefore,
-                    endsBetweenWords: k < shaped.lines.count - 1 && wordSpaces.endsBetweenWords(line))
+                    endsBetweenWords: endsBetweenWords, endsInAddedHyphen: notLast && wordSpaces.endedInAddedHyphen)
                 linksBefore += line.links.count
                 elements += band
                 lines.append(LineBand(top: y, bottom: baseline + box.below, column: j, elements: band))

@@ -15,6 +15,9 @@ struct WordSpaces {
     private let bytes: [UInt8]
     private var position = 0
     private var lost = false
+    /// Whether the line last passed to ``endsBetweenWords(_:)`` ends in a hyphen the
+    /// paragraph's text does not have (an added hyphenation hyphen).
+    private(set) var endedInAddedHyphen = false
 
     init(_ paragraph: StyledParagraph) {
         bytes = Array(paragraph.text.utf8)
@@ -22,6 +25,7 @@ struct WordSpaces {
 
     /// Whether `line`, the paragraph's next line, ends at a break between words.
     mutating func endsBetweenWords(_ line: ShapedLine) -> Bool {
+        endedInAddedHyphen = false
         guard !lost else { return false }
         skipWhiteSpace()
         let text = Array(line.text.utf8)
@@ -31,6 +35,7 @@ struct WordSpaces {
             // A hyphenation hyphen: the word goes on (past a soft hyphen, C2 AD, at the break).
             position += text.count - 1
             if position + 1 < bytes.count, bytes[position] == 0xC2, bytes[position + 1] == 0xAD { position += 2 }
+            endedInAddedHyphen = true
             return false
         } else {
             lost = true

@@ -15,8 +15,7 @@ enum FrontMatter {
     static let knownKeys: Set<String> = [
         "title", "subtitle", "author", "date", "lang", "keywords", "theme", "paper", "margins",
         "header", "footer", "toc", "size-category", "bold-text", "justify", "line-break", "smart", "widows", "orphans",
-        "hyphenate",
-        "tab-size", "highlight",
+        "hyphenate", "tab-size", "highlight", "pdf-standard",
     ]
 
     /// A key Typeset does not read: silent and listed in ``Metadata/unusedKeys`` (Jekyll's

@@ -47,6 +47,8 @@ public final class CairoPDFRenderer: PageRenderer {
     private var runOpen = false
     /// Content markers drawn on the current page.
     private var markersOnPage = 0
+    /// The added hyphens marked on the page so far (``ContentMarker/hyphenSides``).
+    private var hyphensOnPage = 0
     /// Elements entered lately, by identity (role, block, part), with the page each was last
     /// entered on: an element entered again (a paragraph after the running foot, a list after
     /// a footnote) goes on, as one element. Entries untouched for ``reentryPages`` pages go.
@@ -187,7 +189,18 @@ public final class CairoPDFRenderer: PageRenderer {
             switch element {
             case .text(let line, let x, let baseline):
                 markContent()
-                drawText(line, x: x, baseline: baseline)
+                if tagging != nil, previewSink == nil, index + 1 < page.elements.count,
+                    case .addedHyphen = page.elements[index + 1], let hyphen = hideAddedHyphen(of: line)
+                {
+                    drawText(line, x: x, baseline: baseline)
+                    hyphen.restore()
+                    drawAddedHyphen(hyphen, x: x, baseline: baseline)
+                } else {
+                    drawText(line, x: x, baseline: baseline)
+                }
+            case .addedHyphen:
+                // Drawn with the line before it (``hideAddedHyphen(of:)``).
+                break
             case .wordSpace(let line, let x, let baseline):
                 // Only for text read back from the PDF: a picture of the page shows nothing of it.
                 guard previewSink == nil else { break }
@@ -303,6 +316,8 @@ public final class CairoPDFRenderer: PageRenderer {
             do {
                 try PDFAccessibility.complete(
                     path: path, structure: structure, tagging: tagging, info: info, claimsUA: claimsUA)
+            } catch let error as PDFAccessibility.Unmet {
+                throw BackendError.unmetStandard(path: path, message: error.description)
             } catch {
                 throw BackendError.tagging(path: path, message: String(describing: error))
             }
@@ -380,6 +395,7 @@ public final class CairoPDFRenderer: PageRenderer {
         structure.beginPage()
         runOpen = false
         markersOnPage = 0
+        hyphensOnPage = 0
         for element in openElements { recentElements[ElementKey(element)]?.page = pageCount }
         if pageCount % Self.reentryPages == 0 {
             recentElements = recentElements.filter { $0.value.page > pageCount - Self.reentryPages }
@@ -477,6 +493,82 @@ public final class CairoPDFRenderer: PageRenderer {
         }
     }
 
+    /// The last glyph of a line that ends in an added hyphenation hyphen, hidden from the
+    /// line's drawing (``PANGO_GLYPH_EMPTY`` keeps its advance) to be drawn on its own.
+    private struct HiddenHyphen {
+        let run: UnsafeMutablePointer<PangoGlyphItem>
+        let index: Int
+        let glyph: PangoGlyphInfo
+        /// Its origin's distance from the line's start, pt.
+        let offset: Double
+
+        func restore() { run.pointee.glyphs.pointee.glyphs[index] = glyph }
+    }
+
+    /// Hides the hyphen `line` ends in: its last drawn glyph, when the text it stands for is
+    /// `-` and the line runs left to right; nil otherwise (the line is then drawn whole).
+    private func hideAddedHyphen(of line: ShapedLine) -> HiddenHyphen? {
+        guard let handle = line.handle as? PangoLineHandle, let layout = handle.line.pointee.layout,
+            let text = pango_layout_get_text(layout)
+        else { return nil }
+        var found: (run: UnsafeMutablePointer<PangoGlyphItem>, index: Int, offset: Int32)?
+        var advance: Int32 = 0
+        var node = handle.line.pointee.runs
+        while let current = node {
+            let run = current.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+            let glyphs = run.pointee.glyphs.pointee
+            for index in 0..<Int(glyphs.num_glyphs) {
+                let info = glyphs.glyphs[index]
+                if info.glyph != PANGO_GLYPH_EMPTY, info.glyph & PANGO_GLYPH_UNKNOWN_FLAG == 0, info.geometry.width > 0
+                {
+                    found = (run, index, advance)
+                }
+                advance += info.geometry.width
+            }
+            node = current.pointee.next
+        }
+        guard let found, found.run.pointee.item.pointee.analysis.level % 2 == 0 else { return nil }
+        let glyphs = found.run.pointee.glyphs.pointee
+        let byte = Int(found.run.pointee.item.pointee.offset) + Int(glyphs.log_clusters[found.index])
+        guard UInt8(bitPattern: text[byte]) == 0x2D else { return nil }
+        let hidden = HiddenHyphen(
+            run: found.run, index: found.index, glyph: glyphs.glyphs[found.index],
+            offset: Double(found.offset) / Double(PANGO_SCALE))
+        glyphs.glyphs[found.index].glyph = PANGO_GLYPH_EMPTY
+        return hidden
+    }
+
+    /// Draws `hyphen` where the line left it, between the squares the tagging pass makes its
+    /// own marked content (``ContentMarker/hyphenSides``).
+    private func drawAddedHyphen(_ hyphen: HiddenHyphen, x: Double, baseline: Double) {
+        guard let font = hyphen.run.pointee.item.pointee.analysis.font, let glyphs = pango_glyph_string_new() else {
+            return
+        }
+        defer { pango_glyph_string_free(glyphs) }
+        func square(_ side: Double) {
+            let corner = ContentMarker.position(hyphensOnPage)
+            cairo_save(cr)
+            cairo_new_path(cr)
+            cairo_set_source_rgb(cr, 0, 0, 0)
+            cairo_rectangle(cr, corner.x, corner.y, side, side)
+            cairo_fill(cr)
+            cairo_restore(cr)
+        }
+        square(ContentMarker.hyphenSides.before)
+        if let colour = Self.foreground(of: hyphen.run) {
+            cairo_set_source_rgb(
+                cr, Double(colour.red) / 65535, Double(colour.green) / 65535, Double(colour.blue) / 65535)
+        }
+        pango_glyph_string_set_size(glyphs, 1)
+        glyphs.pointee.glyphs[0] = hyphen.glyph
+        glyphs.pointee.glyphs[0].attr.is_cluster_start = 1
+        glyphs.pointee.log_clusters[0] = 0
+        cairo_move_to(cr, x + hyphen.offset, baseline)
+        pango_cairo_show_glyph_string(cr, font, glyphs)
+        square(ContentMarker.hyphenSides.after)
+        hyphensOnPage += 1
+    }
+
     /// Draws a space glyph of `line`'s last face (one that is not a colour font) with its
     /// origin at `x` on `baseline` and no advance: it shows nothing, and text extraction reads
     /// a space there (``PageElement/wordSpace(after:x:baseline:)``). Nothing is drawn when no
@@ -511,13 +603,15 @@ public final class CairoPDFRenderer: PageRenderer {
         glyphs.pointee.glyphs[0].attr.is_cluster_start = 1
         glyphs.pointee.log_clusters[0] = 0
         // Cairo rounds a glyph's ink box out to whole device units and drops the glyph when
-        // that box is empty, as a space's is when its origin falls on a whole unit (Cairo's
-        // 24.8 fixed point makes that one place in 256 a line): the origin is moved off it.
+        // that box is empty, as a space's is when its origin falls on a whole unit in either
+        // axis (Cairo's 24.8 fixed point makes that one place in 256 a line): the origin is moved
+        // off it by 2/256 unit, the least the fixed point keeps (1/128 pt on a PDF surface: the
+        // space stays on its line's baseline to within 0.01 pt).
         var deviceX = x
         var deviceY = baseline
         cairo_user_to_device(cr, &deviceX, &deviceY)
         func offWholeUnit(_ value: Double) -> Double {
-            abs(value - value.rounded()) < 1.0 / 128 ? value.rounded() + 1.0 / 32 : value
+            abs(value - value.rounded()) < 1.0 / 256 ? value.rounded() + 1.0 / 128 : value
         }
         deviceX = offWholeUnit(deviceX)
         deviceY = offWholeUnit(deviceY)

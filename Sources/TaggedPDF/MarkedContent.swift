@@ -16,6 +16,12 @@ package enum ContentMarker {
     /// The side as Cairo 1.16 prints it in the content stream.
     package static let printedSide = Array("0.004".utf8)
 
+    /// The sides of the squares around an added hyphenation hyphen, pt, drawn at
+    /// ``position(_:)`` of the page's `k`-th such hyphen: before it and after it.
+    package static let hyphenSides = (before: 2.0 / 256, after: 3.0 / 256)
+    /// ``hyphenSides`` as Cairo 1.16 prints them.
+    package static let printedHyphenSides = (before: Array("0.008".utf8), after: Array("0.012".utf8))
+
     /// The top left corner of the page's `k`-th marker, pt from the page's top left.
     package static func position(_ k: Int) -> (x: Double, y: Double) {
         (0.5 + Double(k % 64) * 0.25, 0.5 + Double(k / 64 % 64) * 0.25)
@@ -35,6 +41,13 @@ package enum ContentMarker {
 ///   drawing) as a *continuation*: more marked content of the same element (or artifact), with
 ///   an MCID after the page's own (``Rewritten/continued``), so that what Cairo draws there is
 ///   not left outside every run (PDF/UA-1 ISO 14289-1 §7.1: content is tagged or an artifact);
+/// - the squares around an added hyphenation hyphen (``ContentMarker/hyphenSides``) end the
+///   open run before the hyphen and go on with a continuation after it; the hyphen itself is
+///   an artifact whose `/ActualText` is the soft hyphen U+00AD (PDF 1.7 §14.8.2.2.1 and
+///   §14.9.4), so the word reads whole through the structure tree, and as the word with a soft
+///   hyphen at the line's end from the content stream;
+/// - an empty `/Span << /ActualText … >> BDC EMC` goes (Cairo writes one for the added
+///   hyphen the line's drawing leaves out);
 /// - `/Span << /ActualText <feff0020> >> BDC` and its `EMC` go: Cairo writes this marked
 ///   content for the space Pango leaves at a line's end; it is empty, or holds the space
 ///   glyph the renderer draws after a line that breaks between words (which then reads as the
@@ -76,7 +89,7 @@ enum MarkedContentRewrite {
             out.append(contentsOf: replacement)
             copied = range.upperBound
         }
-        enum Open { case dropped, link, kept }
+        var operatorCount = 0
         var stack: [Open] = []
         var state = RunCursor(runs: runs, structure: structure)
         var markers = 0
@@ -97,6 +110,7 @@ enum MarkedContentRewrite {
             }
             let start = operands.first?.lowerBound ?? token.range.lowerBound
             let whole = start..<token.range.upperBound
+            operatorCount += 1
             defer { operands.removeAll(keepingCapacity: true) }
             let previous = rectangle
             rectangle = nil
@@ -104,15 +118,17 @@ enum MarkedContentRewrite {
             case .re:
                 rectangle = (operands, start)
             case .f:
+                if let previous, let before = hyphenMark(previous.operands, lexer: lexer, expected: state.hyphens),
+                    operands.isEmpty, depth <= 1, state.runOpen, state.cursor > runs.lowerBound
+                {
+                    replace(previous.start..<token.range.upperBound, with: state.hyphenBoundary(before: before))
+                    break
+                }
                 // A marker: the square, at the page's own graphics state (a picture's content is
                 // drawn inside `q … Q`), where the page's next marker goes. Anything else of that
                 // size (a dot in an SVG picture) is content.
-                let expected = ContentMarker.position(markers)
-                guard let previous, previous.operands.count == 4, operands.isEmpty, depth <= 1,
-                    lexer.equals(previous.operands[2], ContentMarker.printedSide),
-                    lexer.equals(previous.operands[3], ContentMarker.printedSide),
-                    let x = lexer.number(previous.operands[0]), let y = lexer.number(previous.operands[1]),
-                    abs(x - expected.x) < 0.01, abs(y - expected.y) < 0.01
+                guard let previous, operands.isEmpty, depth <= 1,
+                    isRunMarker(previous.operands, lexer: lexer, expected: markers)
                 else { break }
                 markers += 1
                 replace(previous.start..<token.range.upperBound, with: try state.next(link: false))
@@ -154,7 +170,8 @@ enum MarkedContentRewrite {
                     replace(whole, with: [])
                     stack.append(.dropped)
                 } else {
-                    stack.append(.kept)
+                    stack.append(
+                        tag == "/Span" ? .span(start: whole.lowerBound, operators: operatorCount) : .kept)
                 }
             case .BMC:
                 stack.append(.kept)
@@ -163,6 +180,10 @@ enum MarkedContentRewrite {
                     throw Mismatch(description: "a page's content has an EMC without BDC")
                 }
                 if open == .dropped { replace(token.range, with: []) }
+                // An empty span (Cairo's `/ActualText` of a hidden added hyphen) goes whole.
+                if case .span(let start, let operators) = open, operators == operatorCount - 1, start >= copied {
+                    replace(start..<token.range.upperBound, with: [])
+                }
             case nil:
                 break
             }
@@ -174,6 +195,37 @@ enum MarkedContentRewrite {
         out.append(contentsOf: bytes[copied...])
         if state.runOpen { out.append(contentsOf: Array("\nEMC\n".utf8)) }
         return Rewritten(bytes: out, continued: state.continued)
+    }
+
+    /// What a `BDC` or `BMC` opened: `span` is Cairo's `/Span << /ActualText … >> BDC` that
+    /// began at `start`, after `operators` operators of the stream.
+    private enum Open: Equatable {
+        case dropped, link, kept
+        case span(start: Int, operators: Int)
+    }
+
+    /// Whether the operands of an `re` are the page's `expected`-th ``ContentMarker``.
+    private static func isRunMarker(_ operands: [Range<Int>], lexer: PDFLexer, expected: Int) -> Bool {
+        let corner = ContentMarker.position(expected)
+        guard operands.count == 4, lexer.equals(operands[2], ContentMarker.printedSide),
+            lexer.equals(operands[3], ContentMarker.printedSide),
+            let x = lexer.number(operands[0]), let y = lexer.number(operands[1])
+        else { return false }
+        return abs(x - corner.x) < 0.01 && abs(y - corner.y) < 0.01
+    }
+
+    /// Whether the operands of an `re` are the square before (true) or after (false) the
+    /// page's `expected`-th added hyphen; nil for any other rectangle.
+    private static func hyphenMark(_ operands: [Range<Int>], lexer: PDFLexer, expected: Int) -> Bool? {
+        guard operands.count == 4 else { return nil }
+        let sides = ContentMarker.printedHyphenSides
+        let before = lexer.equals(operands[2], sides.before) && lexer.equals(operands[3], sides.before)
+        let after = lexer.equals(operands[2], sides.after) && lexer.equals(operands[3], sides.after)
+        let corner = ContentMarker.position(expected)
+        guard before || after, let x = lexer.number(operands[0]), let y = lexer.number(operands[1]),
+            abs(x - corner.x) < 0.01, abs(y - corner.y) < 0.01
+        else { return nil }
+        return before
     }
 
     /// The page's runs as its content stream is read: the next one to begin, whether one is
@@ -216,6 +268,18 @@ enum MarkedContentRewrite {
             }
             cursor += 1
             return Array(text.utf8)
+        }
+
+        /// The added hyphens met on the page so far.
+        var hyphens = 0
+
+        /// What replaces the square before (`before`) or after an added hyphen: the open run
+        /// ends, the hyphen is an artifact whose `/ActualText` is U+00AD SOFT HYPHEN, and the
+        /// run goes on after it as a continuation.
+        mutating func hyphenBoundary(before: Bool) -> [UInt8] {
+            if before { return Array("EMC\n/Artifact BMC\n/Span << /ActualText <FEFF00AD> >> BDC\n".utf8) }
+            hyphens += 1
+            return Array("EMC\nEMC".utf8) + continuation(of: cursor - 1)
         }
 
         /// The `BDC` (or `BMC`) of a continuation of `run`, with the next free MCID.

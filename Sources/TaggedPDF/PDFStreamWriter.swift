@@ -114,7 +114,10 @@ final class PDFStreamWriter {
         entries[Int(number)] = 1 << 56 | UInt64(offset) << 16
         write(head)
         write(data)
-        write("\nendstream\nendobj\n")
+        // Data that ends in a carriage return gets a CR LF end of line before `endstream`: a
+        // lone LF after it would read as one CR LF end of line, a byte short of `/Length`
+        // (PDF 1.7 §7.3.8.1; PDF/A-2 §6.1.7.1 checks it).
+        write(data.last == 0x0D ? "\r\nendstream\nendobj\n" : "\nendstream\nendobj\n")
     }
 
     /// Writes object `number`'s bytes as they are (`n 0 obj … endobj`).

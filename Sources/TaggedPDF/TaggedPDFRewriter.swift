@@ -24,6 +24,8 @@ enum TaggedPDFRewriter {
         case catalog
         case treeRoot
         case removed
+        /// The document information dictionary (its dates completed).
+        case info
     }
 
     /// Parent-tree entries per number-tree leaf (PDF 1.7 §7.9.7).
@@ -45,6 +47,8 @@ enum TaggedPDFRewriter {
     ) throws {
         let file = try CairoPDFFile(bytes: source)
         var plan = try Plan(file: file, structure: structure)
+        plan.archive = tagging.archive
+        let recorded = try plan.recordInfo()
         try plan.removeCairoTree()
         try plan.findPages()
         plan.contentJobs.sort { $0.number < $1.number }
@@ -57,13 +61,35 @@ enum TaggedPDFRewriter {
         let metadata = writer.newNumber()
         let firstElement = writer.nextNumber
         for _ in 0..<structure.elementCount { _ = writer.newNumber() }
-        let xmp = Array(XMP.packet(info: info, language: tagging.language, claimsUA: claimsUA).utf8)
+        let xmp = Array(
+            XMP.packet(
+                info: info, language: tagging.language, claimsUA: claimsUA, archive: tagging.archive,
+                recorded: recorded
+            ).utf8)
         xmp.withUnsafeBytes {
             writer.addStream(
                 metadata, dictionary: .dictionary([("Type", .name("Metadata")), ("Subtype", .name("XML"))]), data: $0)
         }
+        var outputIntent: PDFValue?
+        if let archive = tagging.archive, let profile = Deflate.compressed(archive.outputProfile) {
+            let number = writer.newNumber()
+            profile.withUnsafeBytes {
+                writer.addStream(
+                    number,
+                    dictionary: .dictionary([("N", .integer(3)), ("Filter", .name("FlateDecode"))]), data: $0)
+            }
+            let condition = PDFValue.text("sRGB IEC61966-2.1")
+            outputIntent = .array([
+                .dictionary([
+                    ("Type", .name("OutputIntent")), ("S", .name("GTS_PDFA1")),
+                    ("OutputConditionIdentifier", condition), ("Info", condition),
+                    ("DestOutputProfile", .reference(number)),
+                ])
+            ])
+        }
         let continued = try plan.writeObjects(
-            source: source, to: writer, contents: contents, language: tagging.language, metadata: metadata)
+            source: source, to: writer, contents: contents, language: tagging.language, metadata: metadata,
+            outputIntents: outputIntent)
         let tree = TreeWriter(
             plan: plan, writer: writer, firstElement: firstElement, language: tagging.language, continued: continued)
         let identified = tree.writeElements()
@@ -106,6 +132,8 @@ enum TaggedPDFRewriter {
         var pages: [Int32] = []
         /// Each page's content stream: its number, the object and the page's index.
         var contentJobs: [(number: Int32, object: CairoPDFFile.Object, page: Int)] = []
+        /// The PDF/A level the file meets, if any.
+        var archive: PDFArchive?
 
         /// - Throws: ``PDFAccessibility/Failure`` when the file has no structure tree.
         init(file: CairoPDFFile, structure: StructureRecords) throws {
@@ -123,6 +151,18 @@ enum TaggedPDFRewriter {
             self.tree = tree
             kind[Int(file.root)] = .catalog
             kind[Int(treeNumber)] = .treeRoot
+        }
+
+        /// Marks the document information dictionary for completion, and returns what XMP
+        /// repeats of it: the producer and the dates (``XMP/Recorded``).
+        mutating func recordInfo() throws -> XMP.Recorded {
+            guard let number = file.info, Int(number) < size, kind[Int(number)] == .copy else { return XMP.Recorded() }
+            let value = try file.object(number).value
+            kind[Int(number)] = .info
+            return XMP.Recorded(
+                producer: value["Producer"]?.literalText,
+                created: value["CreationDate"]?.literalText.flatMap { XMP.dates($0)?.xmp },
+                modified: value["ModDate"]?.literalText.flatMap { XMP.dates($0)?.xmp })
         }
 
         /// A structure element's kids (`/K`) as a list.
@@ -236,7 +276,7 @@ enum TaggedPDFRewriter {
         /// - Throws: ``PDFAccessibility/Failure`` when a content stream cannot be rewritten.
         func writeObjects(
             source: UnsafeBufferPointer<UInt8>, to writer: PDFStreamWriter, contents: ContentRewrites,
-            language: String, metadata: Int32
+            language: String, metadata: Int32, outputIntents: PDFValue?
         ) throws -> [Int: [Int32]] {
             var continuations: [Int: [Int32]] = [:]
             var nextContent = 0
@@ -252,13 +292,13 @@ enum TaggedPDFRewriter {
                 switch k {
                 case .removed, .treeRoot: continue
                 case .copy:
-                    copy(n, object, source: source, to: writer)
+                    try copy(n, object, source: source, to: writer)
                 case .content:
                     let outcome = contents.outcome(nextContent)
                     let page = contents.pages[nextContent]
                     nextContent += 1
                     switch outcome {
-                    case .copy: writer.copy(n, raw(source, object.range))
+                    case .copy: try copy(n, object, source: source, to: writer)
                     case .stream(let dictionary, let compressed, let continued):
                         compressed.withUnsafeBytes { writer.addStream(n, dictionary: dictionary, data: $0) }
                         if !continued.isEmpty { continuations[page] = continued }
@@ -268,47 +308,119 @@ enum TaggedPDFRewriter {
                     // PDF/UA-1 §7.18.3: pages with annotations take their tab order from the structure.
                     var page = object.value.setting("StructParents", .integer(pageIndex[n] ?? 0))
                     if object.value["Annots"] != nil { page = page.setting("Tabs", .name("S")) }
+                    // Cairo gives every page a transparency group; under PDF/A only a page
+                    // that draws with transparency keeps one.
+                    if archive != nil, page["Group"] != nil, !drawsTransparency(object.value) {
+                        page = page.removing(["Group"])
+                    }
                     writer.add(n, page)
                 case .link:
                     writer.add(n, try completedLink(object.value, number: n))
                 case .catalog:
-                    let completed = object.value
+                    var completed = object.value
                         .setting("Lang", .text(language))
                         .setting("MarkInfo", .dictionary([("Marked", .bool(true))]))
                         .setting("ViewerPreferences", .dictionary([("DisplayDocTitle", .bool(true))]))
                         .setting("Metadata", .reference(metadata))
+                    if let outputIntents { completed = completed.setting("OutputIntents", outputIntents) }
+                    writer.add(n, completed)
+                case .info:
+                    // PDF 1.7 §7.9.4: a date starts `D:`, which Cairo 1.16 leaves out.
+                    var completed = object.value
+                    for key in ["CreationDate", "ModDate"] {
+                        if let date = completed[key]?.literalText.flatMap(XMP.dates) {
+                            completed = completed.setting(key, .text(date.pdf))
+                        }
+                    }
                     writer.add(n, completed)
                 }
             }
             return continuations
         }
 
-        /// Copies object `n` as Cairo wrote it, but for two completions:
+        /// Copies object `n` as Cairo wrote it, but for these completions (and stream data that
+        /// ends in a carriage return, written again for the end of line before `endstream`):
         /// - a TrueType CID font names its CID-to-glyph map (PDF/UA-1 §7.21.3.2), which for
         ///   Cairo's subsets is the identity (PDF 1.7 Table 117's default);
         /// - a CMYK JPEG with Adobe's APP14 marker, whose samples are stored inverted (as
         ///   Photoshop writes them, and as libjpeg's readers take them), gets
-        ///   `/Decode [1 0 1 0 1 0 1 0]` (PDF 1.7 §8.9.5.2), so it prints in its own colours.
+        ///   `/Decode [1 0 1 0 1 0 1 0]` (PDF 1.7 §8.9.5.2), so it prints in its own colours;
+        /// - under PDF/A, images are not interpolated (ISO 19005-2 §6.2.8), and a Type 1
+        ///   (CFF) subset's descriptor lists its glyphs in `/CharSet` (§6.2.11.4.2).
         private func copy(
             _ n: Int32, _ object: CairoPDFFile.Object, source: UnsafeBufferPointer<UInt8>, to writer: PDFStreamWriter
-        ) {
+        ) throws {
             let value = object.value
             if let data = object.streamData {
+                var dictionary = value
+                if archive != nil, value["Interpolate"] != nil { dictionary = dictionary.removing(["Interpolate"]) }
                 if value["Subtype"]?.nameValue == "Image", value["Filter"]?.nameValue == "DCTDecode",
                     value["ColorSpace"]?.nameValue == "DeviceCMYK", value["Decode"] == nil,
                     JPEGMarkers.hasAdobeMarker(UnsafeBufferPointer(rebasing: source[data]))
                 {
-                    let decode = PDFValue.array([1, 0, 1, 0, 1, 0, 1, 0].map { .integer($0) })
-                    writer.addStream(
-                        n, dictionary: value.removing(["Length"]).setting("Decode", decode), data: raw(source, data))
-                } else {
-                    writer.copy(n, raw(source, object.range))
+                    dictionary = dictionary.setting("Decode", .array([1, 0, 1, 0, 1, 0, 1, 0].map { .integer($0) }))
                 }
+                if case .dictionary(let entries) = dictionary, case .dictionary(let original) = value,
+                    entries.count == original.count, dictionary["Decode"] == nil || value["Decode"] != nil,
+                    data.isEmpty || source[data.upperBound - 1] != 0x0D
+                {
+                    writer.copy(n, raw(source, object.range))
+                } else {
+                    writer.addStream(n, dictionary: dictionary.removing(["Length"]), data: raw(source, data))
+                }
+            } else if archive != nil, value["Type"]?.nameValue == "FontDescriptor", value["CharSet"] == nil,
+                let names = try glyphNames(value["FontFile3"])
+            {
+                writer.add(n, value.setting("CharSet", .text(names.map { "/" + $0 }.joined())))
             } else if value["Subtype"]?.nameValue == "CIDFontType2", value["CIDToGIDMap"] == nil {
                 writer.add(n, value.setting("CIDToGIDMap", .name("Identity")))
             } else {
                 writer.add(n, body: raw(source, object.valueRange))
             }
+        }
+
+        /// Whether `page` may draw with transparency (PDF 1.7 §11.6): a graphics state with a
+        /// soft mask, a blend mode other than Normal or an alpha below 1; an XObject with a
+        /// soft mask or a group of its own; a pattern or shading (whose own resources are not
+        /// read). Resources that cannot be read count as transparent.
+        private func drawsTransparency(_ page: PDFValue) -> Bool {
+            guard let resources = try? file.resolved(page["Resources"]) else { return true }
+            if resources["Pattern"] != nil || resources["Shading"] != nil { return true }
+            if let states = try? file.resolved(resources["ExtGState"]), case .dictionary(let entries) = states {
+                for entry in entries {
+                    guard let state = try? file.resolved(entry.value) else { return true }
+                    if let mask = state["SMask"], mask.nameValue != "None" { return true }
+                    if let mode = state["BM"]?.nameValue, mode != "Normal", mode != "Compatible" { return true }
+                    for key in ["ca", "CA"] where state[key].map(Self.isOne) == false { return true }
+                }
+            }
+            if let objects = try? file.resolved(resources["XObject"]), case .dictionary(let entries) = objects {
+                for entry in entries {
+                    guard let object = try? file.resolved(entry.value) else { return true }
+                    if object["SMask"] != nil || object["Group"] != nil { return true }
+                }
+            }
+            return false
+        }
+
+        /// Whether `value` is the number 1.
+        private static func isOne(_ value: PDFValue) -> Bool {
+            switch value {
+            case .integer(let number): return number == 1
+            case .real(let bytes): return Double(String(decoding: bytes, as: UTF8.self)) == 1
+            default: return false
+            }
+        }
+
+        /// The glyph names of the Type 1 (CFF) font program `fontFile` (a `/FontFile3` entry
+        /// with `/Subtype /Type1C`); nil for another program, or one this reader cannot follow.
+        private func glyphNames(_ fontFile: PDFValue?) throws -> [String]? {
+            guard case .reference(let number)? = fontFile, Int(number) < size else { return nil }
+            let stream = try file.object(number)
+            guard stream.value["Subtype"]?.nameValue == "Type1C", let data = stream.streamData else { return nil }
+            let bytes = UnsafeBufferPointer(rebasing: file.bytes[data])
+            let program = stream.value["Filter"] == nil ? Array(bytes) : Inflate.decompressed(bytes)
+            return program.flatMap(CFFCharset.glyphNames)
         }
 
         /// Link annotation `number` with its description (`/Contents`, PDF/UA-1 §7.18.5) and
@@ -322,7 +434,9 @@ enum TaggedPDFRewriter {
                 text = "Link to " + (uri.utf16.count > limit ? String(uri.prefix(limit)) + "\u{2026}" : uri)
             }
             let key = pages.count + Int(annotationLink[number] ?? 0)
+            // The Print flag (PDF 1.7 §12.5.3): a link prints with its page (PDF/A-2 §6.3.2).
             return value.setting("Contents", .text(text)).setting("StructParent", .integer(key))
+                .setting("F", .integer(4))
         }
     }
 

@@ -88,6 +88,20 @@ enum FrontMatterSettings {
                 options.orphans = options.orphans ?? lines
             }
         }
+        if options.pdfStandards == nil, let list = fields["pdf-standard"] {
+            do { options.pdfStandards = try PDFStandard.standards(list) } catch {
+                refuse("pdf-standard", error.description)
+            }
+        }
+        if options.pdfStandards?.contains(.ua1) == true, (metadata.title ?? "").isEmpty {
+            let message = "PDF/UA-1 needs a document title: add `title:` to the front matter"
+            if fields["pdf-standard"] != nil {
+                refuse("pdf-standard", message)
+            } else {
+                diagnostics.append(
+                    Diagnostic(.error, "--pdf-standard ua-1: \(message)", at: nil, kind: .frontMatter))
+            }
+        }
         if options.hangulLineBreak == nil, let mode = fields["line-break"] {
             switch mode.lowercased() {
             case "anywhere": options.hangulLineBreak = .anywhere

@@ -61,9 +61,16 @@ struct LayoutAndDraw {
     ///   ``TypesetError/warningsAreErrors(_:)`` for layout warnings in strict mode.
     func draw(numbers: PageNumbers, into file: OutputFile, tagged: Bool) throws -> Drawn {
         let options = settings.options
+        let standards = options.preview == nil ? options.pdfStandards ?? [] : []
+        if !tagged, !standards.isEmpty {
+            throw TypesetError.renderingFailed(
+                "\(standards.map(\.rawValue).sorted().joined(separator: ", ")) needs a tagged PDF "
+                    + "(leave out --no-tags)")
+        }
         let tagging =
             tagged && options.preview == nil
-            ? PDFTagging(language: FrontMatterSettings.language(document.metadata.lang)) : nil
+            ? try PDFStandard.tagging(standards, language: FrontMatterSettings.language(document.metadata.lang))
+            : nil
         let renderer = try CairoPDFRenderer(
             path: file.temporaryPath, info: frontMatter.info,
             creationDate: options.creationDate ?? Typesetter.defaultCreationDate(),

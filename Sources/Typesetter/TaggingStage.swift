@@ -17,6 +17,10 @@ enum TaggingStage {
         do {
             return (try layout.draw(numbers: numbers, into: file, tagged: options.tagged), [])
         } catch BackendError.tagging(_, let message) {
+            // A file that declares a standard it does not meet is never written.
+            if let standards = options.pdfStandards, !standards.isEmpty, options.preview == nil {
+                throw TypesetError.renderingFailed("the PDF could not be tagged (\(message))")
+            }
             let warning = Diagnostic(
                 .warning,
                 "the PDF could not be tagged for accessibility (\(message)); "

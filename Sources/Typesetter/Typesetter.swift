@@ -46,6 +46,9 @@ public struct RenderOptions: Sendable {
     /// Write a tagged, accessible PDF (structure tree, `/Lang`, `/Alt`, artifacts); false
     /// (`--no-tags`): only links, for the smallest files.
     public var tagged: Bool = true
+    /// The standards the PDF declares and must meet (`--pdf-standard`, front matter
+    /// `pdf-standard`); nil: PDF/UA-1 whenever the document can claim it, no PDF/A.
+    public var pdfStandards: Set<PDFStandard>? = nil
     /// Set the front matter's title, subtitle, author and date as a title block at the top of
     /// the first page (``true``, the default); specimens, which draw their own cover, turn it off.
     public var titleBlock: Bool = true

@@ -76,6 +76,10 @@ enum OptionTable {
         OptionSpec(name: "--toc", help: "a table of contents after the title block (or at the top when there is none)"),
         OptionSpec(name: "--no-tags", help: "no structure tags, language or alt text: a smaller, inaccessible PDF"),
         OptionSpec(
+            name: "--pdf-standard", value: "LIST",
+            help: "standards the PDF must meet, comma-separated: ua-1, a-2b, a-2u, a-3b (an error when it cannot)",
+            choices: ["ua-1", "a-2b", "a-2u", "a-3b"]),
+        OptionSpec(
             name: "--margins", value: "LENGTHS",
             help: "page margins as CSS, each with a unit: '20mm', '20mm 25mm', '20mm 25mm 30mm 25mm'"),
         OptionSpec(name: "--header", value: "TEMPLATE", help: "running header: {title}, {page}, {pages}, {date}"),

@@ -151,6 +151,11 @@ enum RenderCommand {
         options.tunesHeap = true
         if args.has("--justify") { options.justify = true }
         if args.has("--no-tags") { options.tagged = false }
+        if let list = args.value("--pdf-standard") {
+            do { options.pdfStandards = try PDFStandard.standards(list) } catch {
+                throw UsageError("--pdf-standard: \(error.description)")
+            }
+        }
         if args.has("--toc") { options.tableOfContents = true }
         if let margins = args.value("--margins") { options.margins = try self.margins(margins, from: "--margins") }
         options.header = args.value("--header")

@@ -14,7 +14,10 @@ import Testing
         // The check reads each CID's width from the CFF program's charstrings; for Noto Sans
         // CJK's subsets it reads the width of another glyph (5657 for a CID whose advance is
         // 920/1000 em in the font's hmtx and in /W). Typst's PDF of the same text fails alike.
-        "PDFUA1-FONT-GLYPH-WIDTH-001": "the validator's reading of CFF CID widths"
+        "PDFUA1-FONT-GLYPH-WIDTH-001": "the validator's reading of CFF CID widths",
+        "PDFA2B-TRUETYPE-GLYPH-WIDTH-001": "the same reading, under PDF/A-2b",
+        "PDFA2U-TRUETYPE-GLYPH-WIDTH-001": "the same reading, under PDF/A-2u",
+        "PDFA3B-TRUETYPE-GLYPH-WIDTH-001": "the same reading, under PDF/A-3b",
     ]
 
     /// The Python with page-validation and pypdf, nil when not installed (then the suite fails
@@ -123,14 +126,15 @@ import Testing
     }
 
     /// Renders `source` with the command line into `folder`; returns the PDF's path.
-    static func render(_ source: String, into folder: String, name: String) throws -> String {
+    static func render(_ source: String, into folder: String, name: String, options: [String] = []) throws -> String {
         let pdf = folder + "/" + name + ".pdf"
-        let result = try typeset(["render", source, "-o", pdf])
+        let result = try typeset(["render", source, "-o", pdf] + options)
         #expect(result.status == 0, "\(source): \(result.output)")
         return pdf
     }
 
-    @Test func templatesAndRealDocumentsPassPDFUA1() throws {
+    /// The templates and the real-world documents beside the package.
+    static func sampleDocuments() throws -> [String] {
         let folder = try Render.scratchFolder("ua-templates")
         var sources: [String] = []
         let templates = Render.packageRoot + "/templates"
@@ -143,9 +147,75 @@ import Testing
         where name.hasSuffix(".md") {
             sources.append(shared + "/" + name)
         }
+        return sources
+    }
+
+    @Test func templatesAndRealDocumentsPassPDFUA1() throws {
+        let folder = try Render.scratchFolder("ua-templates")
+        let sources = try Self.sampleDocuments()
         #expect(sources.count >= 5)
         let pdfs = try sources.enumerated().map { try Self.render($0.element, into: folder, name: "doc\($0.offset)") }
         try Self.expectValid(pdfs)
+    }
+
+    /// `--pdf-standard a-2b`: an sRGB output intent, `pdfaid` and the `pdfuaid` extension
+    /// schema in XMP, printable links, no interpolated images, `/CharSet` on Type 1 subsets,
+    /// dates as PDF writes them; the same files stay PDF/UA-1.
+    @Test func templatesAndRealDocumentsPassPDFA2b() throws {
+        let folder = try Render.scratchFolder("pdfa-templates")
+        let sources = try Self.sampleDocuments()
+        #expect(sources.count >= 5)
+        let pdfs = try sources.enumerated().map {
+            try Self.render($0.element, into: folder, name: "doc\($0.offset)", options: ["--pdf-standard", "a-2b"])
+        }
+        try Self.expectValid(pdfs, profile: "2b")
+        try Self.expectValid(pdfs, profile: "ua1")
+    }
+
+    /// Each PDF/A level on the construct document, validated under its own profile, and a file
+    /// that declares a level fails the others' identification rules (the check can fail).
+    @Test func everyConstructPassesEachPDFALevel() throws {
+        let folder = try Render.scratchFolder("pdfa-constructs")
+        let source = try Self.constructsDocument(folder: folder)
+        for (standard, profile) in [("ua-1,a-2b", "2b"), ("a-2u", "2u"), ("a-3b", "3b")] {
+            let pdf = try Self.render(
+                source, into: folder, name: "constructs-\(profile)", options: ["--pdf-standard", standard])
+            try Self.expectValid([pdf], profile: profile)
+            try Self.expectValid([pdf], profile: "ua1")
+            guard profile == "2u" else { continue }
+            let other = try Self.validate([pdf], profile: "3b")[pdf] ?? [:]
+            #expect(other.keys.contains("PDFA3B-ID-PART-001"), "a PDF/A-2u file read as PDF/A-3b: \(other.keys)")
+        }
+        let plain = try Self.validate([try Self.render(source, into: folder, name: "plain")], profile: "2b")
+        #expect(plain.values.first?.keys.contains("PDFA2B-ID-SCHEMA-001") == true, "no PDF/A without asking")
+    }
+
+    /// A document that cannot meet the standard asked for is an error naming what is missing,
+    /// and no file is written; `pdf-standard` in the front matter asks as the option does.
+    @Test func unmetStandardIsAnErrorNamingWhatIsMissing() throws {
+        let folder = try Render.scratchFolder("pdfa-unmet")
+        _ = try Self.constructsDocument(folder: folder)
+        let cases: [(markdown: String, options: [String], expected: String)] = [
+            ("# No front matter title\n\nText.\n", ["--pdf-standard", "ua-1"], "title"),
+            ("---\npdf-standard: ua-1\n---\n\nText.\n", [], "title"),
+            ("---\ntitle: T\n---\n\n![](press.jpg)\n", ["--pdf-standard", "ua-1,a-2b"], "alternative text"),
+            ("---\ntitle: T\n---\n\nText.\n", ["--pdf-standard", "a-2b", "--no-tags"], "tagged"),
+            ("---\ntitle: T\n---\n\nText.\n", ["--pdf-standard", "a-2b,a-3b"], "one PDF/A level"),
+            ("---\ntitle: T\n---\n\nText.\n", ["--pdf-standard", "a-1b"], "unknown PDF standard 'a-1b'"),
+        ]
+        for (index, item) in cases.enumerated() {
+            let source = folder + "/case\(index).md"
+            try item.markdown.write(toFile: source, atomically: true, encoding: .utf8)
+            let pdf = folder + "/case\(index).pdf"
+            let result = try typeset(["render", source, "-o", pdf] + item.options)
+            #expect(result.status != 0, "case \(index) must fail: \(result.output)")
+            #expect(result.output.contains(item.expected), "case \(index): \(result.output)")
+            #expect(!FileManager.default.fileExists(atPath: pdf), "case \(index) wrote a file")
+        }
+        let asked = folder + "/asked.md"
+        try "---\ntitle: Archived\npdf-standard: a-2b\n---\n\nText.\n".write(
+            toFile: asked, atomically: true, encoding: .utf8)
+        try Self.expectValid([try Self.render(asked, into: folder, name: "asked")], profile: "2b")
     }
 
     @Test func everyConstructPassesPDFUA1() throws {

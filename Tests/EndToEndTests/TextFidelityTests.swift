@@ -51,14 +51,26 @@ import Testing
         return (markdown, expected)
     }
 
-    /// The text lines of `pdfinfo -struct-text`, in tree order.
-    static func structureText(_ pdf: String) throws -> String {
+    /// The text lines of `pdfinfo -struct-text`, in tree order. `joiningRuns`: the marked-
+    /// content sequences of one element (lines at one indent with nothing between them, which
+    /// `pdfinfo` prints one a line) are read as one text, as PDF 1.7 §14.7.2 reads an
+    /// element's content.
+    static func structureText(_ pdf: String, joiningRuns: Bool = false) throws -> String {
         let output = try PDFProbe.run("pdfinfo", ["-struct-text", pdf]).output
-        return output.split(separator: "\n").compactMap { line -> String? in
+        var text = ""
+        var previousIndent: Int?
+        for line in output.split(separator: "\n") {
             let body = line.drop { $0 == " " }
-            guard body.hasPrefix("\""), body.count >= 2 else { return nil }
-            return String(body.dropFirst().dropLast())
-        }.joined(separator: "\n")
+            guard body.hasPrefix("\""), body.count >= 2 else {
+                previousIndent = nil
+                continue
+            }
+            let indent = line.count - body.count
+            if !text.isEmpty { text += joiningRuns && previousIndent == indent ? "" : "\n" }
+            text += String(body.dropFirst().dropLast())
+            previousIndent = indent
+        }
+        return text
     }
 
     /// The words of `text`: runs of letters.
@@ -92,6 +104,37 @@ import Testing
 }
 
 extension TextFidelityTests {
+    /// Hyphenated words come back whole: the hyphen hyphenation adds at a line's end is an
+    /// artifact whose `/ActualText` is a soft hyphen, so the structure tree reads the word
+    /// whole and `pdftotext -raw` reads it with a soft hyphen at the line's end (a reader that
+    /// drops a soft hyphen and its line break rejoins it). A hyphen the source has stays a
+    /// hyphen. pypdf does not read `/ActualText`, and reads the hyphen.
+    @Test func hyphenatedWordsComeBackWhole() throws {
+        let long = [
+            "internationalization", "characteristically", "incomprehensible", "documentation",
+            "uncharacteristically", "responsibilities", "organizational", "interdisciplinary",
+        ]
+        let sentence = (0..<120).map { long[($0 * 3 + $0 / 8) % long.count] }
+        let markdown =
+            "---\ntitle: Hyphens\njustify: true\nhyphenate: true\nmargins: 20mm 80mm\n---\n\n"
+            + sentence.joined(separator: " ") + " a well-known fact.\n\n| Cell |\n| --- |\n| "
+            + sentence.prefix(30).joined(separator: " ") + " |\n"
+        let expected = ["Hyphens"] + sentence + ["a", "well", "known", "fact", "Cell"] + sentence.prefix(30)
+        let (pdf, _) = try Render.markdown(markdown, name: "text-fidelity-hyphens")
+        let raw = try PDFProbe.run("pdftotext", ["-raw", pdf, "-"]).output
+        let added = raw.components(separatedBy: "\u{AD}\n").count - 1
+        #expect(added >= 20, "\(added) line ends with an added hyphen")
+        #expect(raw.contains("well-"), "the source's own hyphen stays a hyphen")
+        let tree = Self.words(of: try Self.structureText(pdf, joiningRuns: true))
+        #expect(
+            Self.difference(tree, expected) == nil,
+            "through the structure tree: \(Self.difference(tree, expected) ?? "")")
+        let rejoined = Self.words(of: raw.replacingOccurrences(of: "\u{AD}\n", with: ""))
+        #expect(
+            Self.difference(rejoined, expected) == nil, "pdftotext -raw: \(Self.difference(rejoined, expected) ?? "")")
+        try PDFValidationTests.expectValid([pdf])
+    }
+
     /// A long document's line ends (about 3,700 of them, 120 sections of prose with emphasis,
     /// links, tables and lists): where the space at a break is lost (Cairo drops a space glyph
     /// whose origin falls on a whole device unit, one line end in 80 or so), two words read
