@@ -78,9 +78,11 @@ test-fast: deps check-layering build $(SPEC_JSON) $(PDF_CHECK)
 # checkout by path; the README must quote its main.swift verbatim.
 # SwiftPM 6.3 notices a source file added to a path dependency only on the build after the one
 # that first sees it (the first fails with "cannot find … in scope"; several new files can take
-# two builds more), so a failure is retried twice.
+# two builds more), so a failure is retried twice; a source file removed from the dependency
+# fails every build ("missing inputs") until the example's build folder is made anew.
 library-example: deps
-	cd Examples/LibraryExample && { $(SWIFT) build >/dev/null 2>&1 || $(SWIFT) build >/dev/null 2>&1 || $(SWIFT) build 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}; }
+	cd Examples/LibraryExample && { $(SWIFT) build >/dev/null 2>&1 || $(SWIFT) build >/dev/null 2>&1 || \
+	  { rm -rf .build && $(SWIFT) build 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}; }; }
 	cd Examples/LibraryExample && .build/debug/LibraryExample
 	@python3 -c 'import sys; sys.exit(0 if open("Examples/LibraryExample/Sources/LibraryExample/main.swift").read() in open("README.md").read() else 1)' \
 	  || { echo "README.md does not quote Examples/LibraryExample/Sources/LibraryExample/main.swift"; exit 1; }
