@@ -1029,7 +1029,10 @@ public struct Styler: Sendable {
             ? destination.trimmingCharacters(in: .whitespaces) : destination
         if trimmed.isEmpty { return nil }
         if trimmed.hasPrefix("#") { return .internal(String(trimmed.dropFirst())) }
-        if !trimmed.contains(":"), let path = trimmed.split(separator: "#", maxSplits: 1).first, path.contains("."),
+        // Byte tests: `String.contains(String)` is Foundation's locale-aware search.
+        let hasColon = trimmed.utf8.contains(UInt8(ascii: ":"))
+        if !hasColon, let path = trimmed.split(separator: "#", maxSplits: 1).first,
+            path.utf8.contains(UInt8(ascii: ".")),
             ["md", "markdown", "mdown", "mkd"].contains((String(path) as NSString).pathExtension.lowercased())
         {
             otherFileLinks.count += 1

@@ -66,14 +66,24 @@ public enum PDFNames {
         return String([digits[Int(b >> 4)], digits[Int(b & 15)]])
     }
 
-    /// Quotes a value for a Cairo tag attribute string (`'…'`, with `\` and `'` escaped).
+    /// Quotes a value for a Cairo tag attribute string (`'…'`, with `\` and `'` escaped), in
+    /// one pass over the bytes: every link of a document is quoted once.
     package static func quoted(_ value: String) -> String {
-        "'" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+        let backslash = UInt8(ascii: "\\")
+        let apostrophe = UInt8(ascii: "'")
+        var bytes: [UInt8] = [apostrophe]
+        bytes.reserveCapacity(value.utf8.count + 2)
+        for byte in value.utf8 {
+            if byte == backslash || byte == apostrophe { bytes.append(backslash) }
+            bytes.append(byte)
+        }
+        bytes.append(apostrophe)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A number for a tag attribute string: fixed point, `.` decimal separator.
-    package static func number(_ v: Double) -> String {
-        let r = (v * 1000).rounded() / 1000
-        return r == r.rounded() ? String(Int(r)) : String(r)
+    package static func number(_ value: Double) -> String {
+        let rounded = (value * 1000).rounded() / 1000
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 }

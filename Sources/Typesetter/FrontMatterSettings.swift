@@ -93,15 +93,6 @@ enum FrontMatterSettings {
                 refuse("pdf-standard", error.description)
             }
         }
-        if options.pdfStandards?.contains(.ua1) == true, (metadata.title ?? "").isEmpty {
-            let message = "PDF/UA-1 needs a document title: add `title:` to the front matter"
-            if fields["pdf-standard"] != nil {
-                refuse("pdf-standard", message)
-            } else {
-                diagnostics.append(
-                    Diagnostic(.error, "--pdf-standard ua-1: \(message)", at: nil, kind: .frontMatter))
-            }
-        }
         if options.hangulLineBreak == nil, let mode = fields["line-break"] {
             switch mode.lowercased() {
             case "anywhere": options.hangulLineBreak = .anywhere
@@ -157,5 +148,23 @@ enum FrontMatterSettings {
             }
         }
         return any ? margins : nil
+    }
+}
+
+extension FrontMatterSettings {
+    /// The error of a document that asks for PDF/UA-1 (`--pdf-standard ua-1`, or front matter
+    /// `pdf-standard`) and has no title (PDF/UA-1, ISO 14289-1 §7.1: the title is shown in the
+    /// window's title bar); nil otherwise. A document's own check, made once its front matter is
+    /// merged: values given with `-V` alone are judged by ``merge(_:with:diagnostics:)``.
+    static func missingTitle(_ options: RenderOptions, metadata: Metadata) -> Diagnostic? {
+        guard options.pdfStandards?.contains(.ua1) == true, (metadata.title ?? "").isEmpty else { return nil }
+        let message = "PDF/UA-1 needs a document title: add `title:` to the front matter"
+        if let location = metadata.fieldLocations["pdf-standard"] {
+            return Diagnostic(.error, "front matter 'pdf-standard': \(message)", at: location, kind: .frontMatter)
+        }
+        if metadata.fields["pdf-standard"] != nil {
+            return Diagnostic(.error, "-V pdf-standard: \(message)", at: nil, kind: .frontMatter)
+        }
+        return Diagnostic(.error, "--pdf-standard ua-1: \(message)", at: nil, kind: .frontMatter)
     }
 }

@@ -31,6 +31,9 @@ struct ResolvedSettings {
         if !errors.isEmpty { throw TypesetError.invalidInput(errors) }
         var diagnostics = parseDiagnostics
         let options = FrontMatterSettings.merge(requested, with: document.metadata, diagnostics: &diagnostics)
+        if let missingTitle = FrontMatterSettings.missingTitle(options, metadata: document.metadata) {
+            diagnostics.append(missingTitle)
+        }
         let settingErrors = diagnostics.filter { $0.severity == .error }
         if !settingErrors.isEmpty { throw TypesetError.invalidInput(settingErrors) }
         let theme = try Self.theme(options, requested: requested, document: document, diagnostics: &diagnostics)

@@ -96,7 +96,7 @@ enum WordSpacing {
             #expect(gaps.filter { abs($0 - median) > 0.15 }.count <= gaps.count / 3, "\(line.text): \(gaps)")
         }
         // Hyphenated line ends rejoin to words of the source.
-        let hyphenated = lines.filter { $0.words.last!.text.hasSuffix("-") && $0.words.count > 1 }
+        let hyphenated = lines.filter { $0.words.last!.endsInHyphen && $0.words.count > 1 }
         #expect(!hyphenated.isEmpty)
         let plain = source.replacingOccurrences(of: "\n", with: " ")
         for line in hyphenated {
@@ -172,7 +172,7 @@ enum WordSpacing {
                     + "internationalization2024 타이포그래피타이포그래피 ", count: 12)
         let (pdf, _) = try Render.markdown(source, name: "compose-nohyphen")
         let lines = WordSpacing.lines(try PDFProbe.words(pdf))
-        for line in lines where line.words.last!.text.hasSuffix("-") {
+        for line in lines where line.words.last!.endsInHyphen {
             let last = line.words.last!.text
             #expect(
                 !last.hasPrefix("represent") && !last.contains("example") && !last.contains("2024")
@@ -181,7 +181,7 @@ enum WordSpacing {
         // With hyphenation off, no line ends with a hyphen at all.
         let (off, _) = try Render.markdown(
             source.replacingOccurrences(of: "hyphenate: true", with: "hyphenate: false"), name: "compose-hyphen-off")
-        #expect(!WordSpacing.lines(try PDFProbe.words(off)).contains { $0.words.last!.text.hasSuffix("-") })
+        #expect(!WordSpacing.lines(try PDFProbe.words(off)).contains { $0.words.last!.endsInHyphen })
     }
 
     @Test func softHyphensAndLanguagesChooseTheBreaks() throws {
@@ -193,7 +193,7 @@ enum WordSpacing {
             + "\n\n" + String(repeating: "zzzzzz\u{AD}qqqqqq ", count: 30)
         let (pdf, _) = try Render.markdown(source, name: "compose-de")
         let lines = WordSpacing.lines(try PDFProbe.words(pdf))
-        let ends = lines.compactMap { $0.words.last?.text }.filter { $0.hasSuffix("-") }
+        let ends = lines.compactMap { $0.words.last }.filter(\.endsInHyphen).map(\.text)
         #expect(
             ends.contains {
                 $0.lowercased().hasPrefix("donau") || $0.lowercased().hasPrefix("ver")

@@ -24,7 +24,7 @@ import Typesetter
             #expect(words.contains { $0.text == word }, "'\(word)' whole in \(words.map(\.text))")
         }
         #expect(
-            !words.contains { $0.text.count > 1 && ($0.text.hasSuffix("-") || $0.text.hasSuffix("\u{2010}")) },
+            !words.contains { $0.text.count > 1 && $0.endsInHyphen },
             "no hyphenated fragments: \(words.map(\.text))")
         // The prose column wraps: "Distance" appears on several lines.
         #expect(words.filter { $0.text == "Distance" }.count == 3)

@@ -15,6 +15,9 @@ public struct PDFWord: CustomStringConvertible, Sendable {
     public var height: Double { yMax - yMin }
     public var width: Double { xMax - xMin }
     public var description: String { "p\(page) '\(text)' [\(xMin), \(yMin), \(xMax), \(yMax)]" }
+    /// Whether the word ends in a hyphen: `-` or `‐` as written, or U+00AD, which a hyphen that
+    /// hyphenation added reads back as (its `/ActualText`, so that extraction rejoins the word).
+    public var endsInHyphen: Bool { ["-", "\u{2010}", "\u{AD}"].contains(text.unicodeScalars.last) }
 
     /// Every word of `pdf`, page by page in poppler's reading order. A box may lie partly or
     /// wholly off the page (negative coordinates are kept). Throws when `pdftotext` cannot run.
