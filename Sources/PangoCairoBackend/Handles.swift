@@ -47,10 +47,24 @@ final class FontDescription {
 final class AttrList {
     let pointer: OpaquePointer
     /// The last attribute inserted of each type that does not change shaping (colours, lines,
-    /// backgrounds), by type: the next one equal to it and starting where it ends extends it.
+    /// backgrounds; font descriptions too when `mergesEqualFonts`), by type: the next one equal
+    /// to it and starting where it ends extends it.
     private var lastDrawn: [UInt32: UnsafeMutablePointer<PangoAttribute>] = [:]
-    init() { pointer = pango_attr_list_new() }
-    init(copying other: AttrList) { pointer = pango_attr_list_copy(other.pointer) }
+    /// Whether a font description equal to the last one inserted, and starting where it ends,
+    /// extends it too. Pango 1.50 itemizes on font attributes only (a colour is applied to the
+    /// shaped runs afterwards, `pango_glyph_item_apply_attrs`), but each font attribute's own
+    /// range still ends an item: merged, the glyphs of one font are shaped as one item however
+    /// often their colour changes, and kerning and ligatures reach across the change of colour.
+    let mergesEqualFonts: Bool
+    /// An empty list; `mergesEqualFonts` as described on the property.
+    init(mergesEqualFonts: Bool = false) {
+        pointer = pango_attr_list_new()
+        self.mergesEqualFonts = mergesEqualFonts
+    }
+    init(copying other: AttrList) {
+        pointer = pango_attr_list_copy(other.pointer)
+        mergesEqualFonts = other.mergesEqualFonts
+    }
     deinit { pango_attr_list_unref(pointer) }
 
     /// Inserts `attribute` over the UTF-8 byte range; the list takes ownership of it.
@@ -66,7 +80,7 @@ final class AttrList {
         attribute.pointee.start_index = UInt32(start)
         attribute.pointee.end_index = UInt32(end)
         let type = attribute.pointee.klass.pointee.type
-        if Self.drawnOnly.contains(type.rawValue) {
+        if Self.drawnOnly.contains(type.rawValue) || (mergesEqualFonts && type == PANGO_ATTR_FONT_DESC) {
             if let last = lastDrawn[type.rawValue], last.pointee.end_index == UInt32(start),
                 pango_attribute_equal(last, attribute) != 0
             {

@@ -262,7 +262,10 @@ public final class PangoShaper: TextShaper {
             layoutPointer, setup.shapingDescription(paragraph.style.baseFont, for: text).pointer)
         pango_layout_set_wrap(layoutPointer, PANGO_WRAP_WORD_CHAR)
 
-        let attrs = AttrList()
+        // A code block's runs differ in colour (syntax highlighting), rarely in font: shaped as
+        // one item per font, the block costs HarfBuzz what the uncoloured block does.
+        // Prose keeps an item per run, so a link's first glyph is not kerned against the text.
+        let attrs = AttrList(mergesEqualFonts: paragraph.style.breakAnywhere)
         // Only the runs that overlap the piece: a long code block of many coloured runs is laid
         // out in many pieces, and visiting every run for each would be quadratic.
         let firstRun = runIndex(atByte: range.lowerBound, starts: starts) ?? 0

@@ -31,6 +31,36 @@ import Typography
         #expect(abs(tracked.lines[0].width - plain.lines[0].width - 27) < 0.05)
     }
 
+    /// "AVAVAV" in Inter at 17 pt, one run, or one run per letter with alternating colours;
+    /// `code` marks the paragraph as a code block (`breakAnywhere`).
+    private func kernedWidths(code: Bool) -> (oneColour: Double, alternating: Double) {
+        let font = FontSpec(families: Support.inter, size: 17)
+        let red = RGBAColor(red: 0.8, green: 0.1, blue: 0.1)
+        var style = ParagraphStyle(baseFont: font)
+        style.breakAnywhere = code
+        let text = "AVAVAV"
+        let one = StyledParagraph(runs: [StyledRun(text, style: RunStyle(font: font))], style: style)
+        let alternating = StyledParagraph(
+            runs: text.enumerated().map { index, letter in
+                StyledRun(String(letter), style: RunStyle(font: font, color: index.isMultiple(of: 2) ? red : .black))
+            },
+            style: style)
+        return (shaper.shape(one, width: nil).naturalWidth, shaper.shape(alternating, width: nil).naturalWidth)
+    }
+
+    @Test func codeColoursDoNotSplitShaping() {
+        // A code block's glyphs of one font are shaped as one item whatever their colours, so
+        // the kerning of A–V reaches across each change of colour (and highlighting costs
+        // HarfBuzz no extra items).
+        let code = kernedWidths(code: true)
+        #expect(abs(code.alternating - code.oneColour) < 0.001, "\(code)")
+        // Prose keeps an item per run (a link's first glyph is not kerned against the text
+        // before it): the same runs lose their kerning, which shows the pair is kerned.
+        let prose = kernedWidths(code: false)
+        #expect(abs(prose.oneColour - code.oneColour) < 0.001)
+        #expect(prose.alternating > prose.oneColour + 1, "\(prose)")
+    }
+
     @Test func zeroLetterSpacingEmitsNoAttribute() {
         // DejaVu Serif has f-ligatures; any letter-spacing attribute (even tiny) turns them off.
         let text = "fi ffi ffl"
