@@ -11,20 +11,36 @@ import os, re, subprocess, sys, tempfile, unicodedata
 
 def normalize(text):
     text = unicodedata.normalize("NFKC", text)
-    text = re.sub(r"[\u00ad\u200b-\u200d\u2060\ufeff]", "", text)
+    # Invisible format characters, and the embedding marks pdftotext puts around right-to-left text.
+    text = re.sub(r"[\u00ad\u200b-\u200d\u2060\ufeff\u202a-\u202e\u2066-\u2069]", "", text)
     # Smart punctuation (CommonMark's, on by default) curls quotes: compare them as straight ones.
     text = re.sub(r"[\u2018\u2019\u201a\u201b\u2032]", "'", text)
     return re.sub(r"[\u201c\u201d\u201e\u201f\u2033]", '"', text)
 
 def words(text):
     text = re.sub(r"<[^>\n]*>", " ", text)  # raw HTML cmark passes through
-    # cmark-gfm's plain text keeps footnote references ([^1]) and strikethrough's tildes as text:
-    # on paper they are a superscript number and a line through the words.
-    text = re.sub(r"\[\^[^\]\s]+\]:?", " ", text).replace("~", "")
+    # cmark-gfm's plain text keeps footnote references ([^1]) and GitHub's alert markers
+    # ([!NOTE]) as text: on paper they are a superscript number and the alert's label.
+    text = re.sub(r"\[\^[^\]\s]+\]:?", " ", text)
+    text = re.sub(r"\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]", " ", text, flags=re.I)
     return [w for w in re.split(r"\s+", normalize(text)) if w]
 
 def squeeze(word):
-    return re.sub(r"[\s\-\u2010\u2011\u2012\u2013\u2014]", "", word)
+    # Tildes and carets are compared on neither side: cmark-gfm keeps the marks of
+    # strikethrough (~~a~~), subscript (~a~) and superscript (^a^) as text, and on paper
+    # they are a line through the words or a lowered or raised run.
+    return re.sub(r"[\s\-\u2010\u2011\u2012\u2013\u2014~^]", "", word)
+
+def plaintext(markdown):
+    """cmark-gfm's plain text of `markdown` (bytes), with GFM's table, strikethrough and autolink."""
+    plain = subprocess.run(["cmark-gfm", "-t", "plaintext", "--width", "0", "-e", "table", "-e",
+                            "strikethrough", "-e", "autolink"], input=markdown, capture_output=True)
+    return plain.stdout.decode("utf-8", "replace")
+
+def note_body(definition):
+    """A footnote definition's Markdown without its `[^label]:` and its continuation indent."""
+    body = re.sub(rb"^ {0,3}\[\^[^\]\s]+\]:", b"", definition)
+    return re.sub(rb"\n(?:    |\t)", b"\n", body)
 
 def main():
     typeset, folders = sys.argv[1], sys.argv[2:]
@@ -42,14 +58,16 @@ def main():
             # A footnote's text is set at the foot of the page that cites it, not where it is
             # defined: its words are looked for anywhere in the PDF, the rest in order.
             notes = re.compile(rb"^ {0,3}\[\^[^\]\s]+\]:[^\n]*(\n(?:    |\t)[^\n]*|\n[ \t]*(?=\n(?:    |\t)))*", re.M)
-            note_words = [squeeze(w) for m in notes.finditer(source) for w in words(m.group(0).decode("utf-8", "replace"))]
+            # A note is read on its own with the document's link reference definitions after it.
+            references = b"\n\n" + b"\n".join(re.findall(rb"^ {0,3}\[[^\]^][^\]]*\]:[ \t]+\S[^\n]*$", source, re.M))
+            note_words = [squeeze(w) for m in notes.finditer(source)
+                          for w in words(plaintext(note_body(m.group(0)) + references))]
             source = notes.sub(b"", source)
-            plain = subprocess.run(["cmark-gfm", "-t", "plaintext", "--width", "0", "-e", "table", "-e",
-                                    "strikethrough", "-e", "autolink"], input=source, capture_output=True)
-            expected = [squeeze(w) for w in words(plain.stdout.decode("utf-8", "replace"))]
+            expected = [squeeze(w) for w in words(plaintext(source))]
             # A table's pipes are its rules on paper: words of punctuation alone are not compared.
             expected = [w for w in expected if re.search(r"\w", w)]
-            run = subprocess.run([typeset, "render", "-q", path, "-o", pdf],
+            # No page numbers: one between the halves of a word broken over a page would part them.
+            run = subprocess.run([typeset, "render", "-q", path, "-o", pdf, "--footer", ""],
                                  capture_output=True, timeout=120)
             if run.returncode != 0:
                 failed += 1
