@@ -404,8 +404,9 @@ public final class CairoPDFRenderer: PageRenderer {
     /// element: a link element and those following it on the next lines to the same target in
     /// the same structure element, with no other link between them (the lines of one link
     /// wrapped over several lines, each line's `Link` element the same) are one annotation
-    /// (Cairo's `rect` array, written as the annotation's `/QuadPoints`). A link's URI is then written once a page, not once a line: a URI of
-    /// n bytes wrapped over n / c lines cost time and a file quadratic in n.
+    /// (Cairo's `rect` array, written as the annotation's `/QuadPoints`). A link's URI is then
+    /// written once a page, not once a line: a URI of n bytes wrapped over n / c lines cost
+    /// time and a file quadratic in n.
     static func linkAreas(_ elements: [PageElement]) -> [Int: [Rect]] {
         var areas: [Int: [Rect]] = [:]
         var open: (index: Int, target: LinkTarget, path: [StructureElement])? = nil
