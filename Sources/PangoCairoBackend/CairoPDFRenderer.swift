@@ -53,6 +53,8 @@ public final class CairoPDFRenderer: PageRenderer {
     /// The last link drawn: its target, the element it is in, its `Link` element, and whether
     /// it was its line's last link (a link going on at the next line's start continues it).
     private var lastLink: (target: LinkTarget, parent: Int32, element: Int32, endsLine: Bool)?
+    /// Whether the line drawn in pieces now has had its decorations drawn (its first piece).
+    private var lineDecorated = false
     /// The added hyphens marked on the page so far (``ContentMarker/hyphenSides``).
     private var hyphensOnPage = 0
     /// Elements entered lately, by identity (role, block, part), with the page each was last
@@ -471,11 +473,16 @@ public final class CairoPDFRenderer: PageRenderer {
         pictures: [(range: Range<Double>, alternativeText: String)]
     ) {
         let linePath = openElements
+        lineDecorated = false
         let glyphs = Self.glyphMidpoints(of: line)
         let midpoints = glyphs.map(\.middle)
+        // A line set right to left is read from its right end: its pieces are drawn that way.
+        let rightToLeft =
+            (line.handle as? PangoLineHandle)?.line.pointee.resolved_dir == PANGO_DIRECTION_RTL.rawValue
+        let (firstRead, lastRead) = rightToLeft ? (line.links.count - 1, 0) : (0, line.links.count - 1)
         // A line that ends in a link (but for the space at its end) gives it that space too.
         let lastInk = glyphs.filter { !$0.space }.map(\.middle).max() ?? 0
-        let endsInLink = line.links.last.map { $0.x - line.x + $0.width > lastInk } == true
+        let endsInLink = !rightToLeft && line.links.last.map { $0.x - line.x + $0.width > lastInk } == true
         var pieces: [(range: Range<Double>, link: Int?)] = []
         var position = -Double.infinity
         for (k, link) in line.links.enumerated() {
@@ -487,28 +494,32 @@ public final class CairoPDFRenderer: PageRenderer {
             position = end
         }
         if position < .infinity { pieces.append((position..<Double.infinity, nil)) }
-        for piece in pieces {
+        var linkElements = [Int32?](repeating: nil, count: line.links.count)
+        for piece in rightToLeft ? pieces.reversed() : pieces {
             var link: (target: LinkTarget, element: Int32)?
             if let k = piece.link {
                 enter(k < linkPaths.count ? linkPaths[k] : linePath)
                 let parent = openIndices.last ?? 0
                 let target = line.links[k].target
                 let element: Int32
-                if k == 0, let last = lastLink, last.endsLine, last.target == target, last.parent == parent {
+                if k == firstRead, let last = lastLink, last.endsLine, last.target == target, last.parent == parent {
                     element = last.element
                 } else {
                     element = structure.addLink(parent: parent)
                 }
-                lastLink = (target, parent, element, k == line.links.count - 1)
-                pendingLinks.append(element)
+                lastLink = (target, parent, element, k == lastRead)
+                linkElements[k] = element
                 link = (target, element)
             } else {
                 enter(linePath)
             }
             guard midpoints.contains(where: { piece.range.contains($0) }) else { continue }
             if let link { setContentOwner(link.element) }
-            drawPiece(line, x: x, baseline: baseline, range: piece.range, midpoints: midpoints, pictures: pictures)
+            drawPiece(
+                line, x: x, baseline: baseline, range: piece.range, midpoints: midpoints,
+                pictures: pictures, rightToLeft: rightToLeft)
         }
+        pendingLinks = linkElements.compactMap { $0 }
         // A line whose last glyph is a link's leaves that link's run open: the space after the
         // line (``PageElement/wordSpace(after:x:baseline:)``) is between two of its words when
         // it goes on at the next line.
@@ -517,10 +528,11 @@ public final class CairoPDFRenderer: PageRenderer {
 
     /// Draws the glyphs of `line` whose middle (`midpoints`) is in `range` as content of the
     /// content's owner, each picture among them (`pictures`) in a `Figure` of its own inside
-    /// it, with its alternative text as `/Alt` (PDF/UA-1 §7.3).
+    /// it, with its alternative text as `/Alt` (PDF/UA-1 §7.3); from the right end of a line
+    /// set `rightToLeft`.
     private func drawPiece(
         _ line: ShapedLine, x: Double, baseline: Double, range: Range<Double>, midpoints: [Double],
-        pictures: [(range: Range<Double>, alternativeText: String)]
+        pictures: [(range: Range<Double>, alternativeText: String)], rightToLeft: Bool
     ) {
         let owner = contentOwner
         var cuts: [(range: Range<Double>, alternativeText: String?)] = []
@@ -533,7 +545,7 @@ public final class CairoPDFRenderer: PageRenderer {
             position = end
         }
         if position < range.upperBound { cuts.append((position..<range.upperBound, nil)) }
-        for cut in cuts where midpoints.contains(where: { cut.range.contains($0) }) {
+        for cut in rightToLeft ? cuts.reversed() : cuts where midpoints.contains(where: { cut.range.contains($0) }) {
             if let text = cut.alternativeText, owner >= 0 {
                 let figure = structure.addElement(
                     .role(.figure), parent: owner, alternativeText: text.isEmpty ? nil : text)
@@ -543,7 +555,8 @@ public final class CairoPDFRenderer: PageRenderer {
                 setContentOwner(owner)
             }
             markContent()
-            drawText(line, x: x, baseline: baseline, only: cut.range)
+            drawText(line, x: x, baseline: baseline, only: cut.range, decorations: !lineDecorated)
+            lineDecorated = true
         }
         setContentOwner(owner)
     }
@@ -631,11 +644,21 @@ public final class CairoPDFRenderer: PageRenderer {
     /// glyphs whose middle is in `only` (pt from the line's start), the others left empty for
     /// the drawing (``PANGO_GLYPH_EMPTY`` keeps their advance). Stroked runs get their glyph
     /// outlines stroked first; the normal fill goes on top, so the text stays selectable and
-    /// half the stroke shows outside the glyphs.
+    /// half the stroke shows outside the glyphs. Without `decorations`, the runs' backgrounds,
+    /// underlines and strikethroughs are left out (drawn once for a line drawn in pieces, so
+    /// that a later piece's background never covers an earlier piece's glyphs).
     private func drawText(
-        _ line: ShapedLine, x: Double, baseline: Double, only: Range<Double> = -Double.infinity..<Double.infinity
+        _ line: ShapedLine, x: Double, baseline: Double, only: Range<Double> = -Double.infinity..<Double.infinity,
+        decorations: Bool = true
     ) {
         guard let handle = line.handle as? PangoLineHandle else { return }
+        let undecorated = decorations ? [] : Self.withoutDecorations(handle.line)
+        defer {
+            for (run, attributes) in undecorated {
+                g_slist_free(run.pointee.item.pointee.analysis.extra_attrs)
+                run.pointee.item.pointee.analysis.extra_attrs = attributes
+            }
+        }
         var hidden: [(glyphs: UnsafeMutablePointer<PangoGlyphInfo>, glyph: PangoGlyph)] = []
         if only != -Double.infinity..<Double.infinity {
             var advance: Int32 = 0
@@ -808,6 +831,35 @@ public final class CairoPDFRenderer: PageRenderer {
         cairo_device_to_user(cr, &deviceX, &deviceY)
         cairo_move_to(cr, deviceX, deviceY)
         pango_cairo_show_glyph_string(cr, chosen.font, glyphs)
+    }
+
+    /// Takes the backgrounds, underlines, strikethroughs and overlines off the runs of `line`
+    /// (each run's attribute list replaced by a filtered copy); returns each run changed with
+    /// its own list, to be put back (the copy freed) after drawing.
+    private static func withoutDecorations(_ line: UnsafeMutablePointer<PangoLayoutLine>) -> [(
+        run: UnsafeMutablePointer<PangoGlyphItem>, attributes: UnsafeMutablePointer<GSList>?
+    )] {
+        let dropped: Set<UInt32> = [
+            PANGO_ATTR_BACKGROUND.rawValue, PANGO_ATTR_UNDERLINE.rawValue, PANGO_ATTR_STRIKETHROUGH.rawValue,
+            PANGO_ATTR_OVERLINE.rawValue,
+        ]
+        var changed: [(run: UnsafeMutablePointer<PangoGlyphItem>, attributes: UnsafeMutablePointer<GSList>?)] = []
+        var node = line.pointee.runs
+        while let current = node {
+            let run = current.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+            let original = run.pointee.item.pointee.analysis.extra_attrs
+            var kept: UnsafeMutablePointer<GSList>?
+            var attributes = original
+            while let n = attributes {
+                let type = n.pointee.data.assumingMemoryBound(to: PangoAttribute.self).pointee.klass.pointee.type
+                if !dropped.contains(type.rawValue) { kept = g_slist_prepend(kept, n.pointee.data) }
+                attributes = n.pointee.next
+            }
+            run.pointee.item.pointee.analysis.extra_attrs = g_slist_reverse(kept)
+            changed.append((run, original))
+            node = current.pointee.next
+        }
+        return changed
     }
 
     /// Whether `run` carries an attribute of `type` (a picture's shape: ``InlineImageShapes``).
