@@ -53,8 +53,6 @@ public final class CairoPDFRenderer: PageRenderer {
     /// The last link drawn: its target, the element it is in, its `Link` element, and whether
     /// it was its line's last link (a link going on at the next line's start continues it).
     private var lastLink: (target: LinkTarget, parent: Int32, element: Int32, endsLine: Bool)?
-    /// Whether the line drawn in pieces now has had its decorations drawn (its first piece).
-    private var lineDecorated = false
     /// The added hyphens marked on the page so far (``ContentMarker/hyphenSides``).
     private var hyphensOnPage = 0
     /// Elements entered lately, by identity (role, block, part), with the page each was last
@@ -473,7 +471,6 @@ public final class CairoPDFRenderer: PageRenderer {
         pictures: [(range: Range<Double>, alternativeText: String)]
     ) {
         let linePath = openElements
-        lineDecorated = false
         let glyphs = Self.glyphMidpoints(of: line)
         let midpoints = glyphs.map(\.middle)
         // A line set right to left is read from its right end: its pieces are drawn that way.
@@ -555,8 +552,7 @@ public final class CairoPDFRenderer: PageRenderer {
                 setContentOwner(owner)
             }
             markContent()
-            drawText(line, x: x, baseline: baseline, only: cut.range, decorations: !lineDecorated)
-            lineDecorated = true
+            drawText(line, x: x, baseline: baseline, only: cut.range)
         }
         setContentOwner(owner)
     }
@@ -644,15 +640,15 @@ public final class CairoPDFRenderer: PageRenderer {
     /// glyphs whose middle is in `only` (pt from the line's start), the others left empty for
     /// the drawing (``PANGO_GLYPH_EMPTY`` keeps their advance). Stroked runs get their glyph
     /// outlines stroked first; the normal fill goes on top, so the text stays selectable and
-    /// half the stroke shows outside the glyphs. Without `decorations`, the runs' backgrounds,
-    /// underlines and strikethroughs are left out (drawn once for a line drawn in pieces, so
-    /// that a later piece's background never covers an earlier piece's glyphs).
+    /// half the stroke shows outside the glyphs. A run's background, underline and
+    /// strikethrough are drawn with the part that holds its first glyph, so that a piece of a
+    /// line drawn in pieces never covers another piece's glyphs with a background.
     private func drawText(
-        _ line: ShapedLine, x: Double, baseline: Double, only: Range<Double> = -Double.infinity..<Double.infinity,
-        decorations: Bool = true
+        _ line: ShapedLine, x: Double, baseline: Double, only: Range<Double> = -Double.infinity..<Double.infinity
     ) {
         guard let handle = line.handle as? PangoLineHandle else { return }
-        let undecorated = decorations ? [] : Self.withoutDecorations(handle.line)
+        let whole = only == -Double.infinity..<Double.infinity
+        let undecorated = whole ? [] : Self.withoutDecorations(handle.line, outside: only)
         defer {
             for (run, attributes) in undecorated {
                 g_slist_free(run.pointee.item.pointee.analysis.extra_attrs)
@@ -834,9 +830,12 @@ public final class CairoPDFRenderer: PageRenderer {
     }
 
     /// Takes the backgrounds, underlines, strikethroughs and overlines off the runs of `line`
-    /// (each run's attribute list replaced by a filtered copy); returns each run changed with
-    /// its own list, to be put back (the copy freed) after drawing.
-    private static func withoutDecorations(_ line: UnsafeMutablePointer<PangoLayoutLine>) -> [(
+    /// whose first glyph's middle is not in `range` (pt from the line's start; each such run's
+    /// attribute list replaced by a filtered copy); returns each run changed with its own
+    /// list, to be put back (the copy freed) after drawing.
+    private static func withoutDecorations(
+        _ line: UnsafeMutablePointer<PangoLayoutLine>, outside range: Range<Double>
+    ) -> [(
         run: UnsafeMutablePointer<PangoGlyphItem>, attributes: UnsafeMutablePointer<GSList>?
     )] {
         let dropped: Set<UInt32> = [
@@ -845,8 +844,15 @@ public final class CairoPDFRenderer: PageRenderer {
         ]
         var changed: [(run: UnsafeMutablePointer<PangoGlyphItem>, attributes: UnsafeMutablePointer<GSList>?)] = []
         var node = line.pointee.runs
+        var advance: Int32 = 0
         while let current = node {
             let run = current.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+            let glyphs = run.pointee.glyphs.pointee
+            let first = glyphs.num_glyphs > 0 ? glyphs.glyphs[0].geometry.width : 0
+            let middle = (Double(advance) + Double(first) / 2) / Double(PANGO_SCALE)
+            for index in 0..<Int(glyphs.num_glyphs) { advance += glyphs.glyphs[index].geometry.width }
+            node = current.pointee.next
+            if range.contains(middle) { continue }
             let original = run.pointee.item.pointee.analysis.extra_attrs
             var kept: UnsafeMutablePointer<GSList>?
             var attributes = original
@@ -857,7 +863,6 @@ public final class CairoPDFRenderer: PageRenderer {
             }
             run.pointee.item.pointee.analysis.extra_attrs = g_slist_reverse(kept)
             changed.append((run, original))
-            node = current.pointee.next
         }
         return changed
     }

@@ -433,3 +433,40 @@ extension AccessibilityTests {
             "pypdf: \(TextFidelityTests.difference(pypdf, expected) ?? "")")
     }
 }
+
+extension AccessibilityTests {
+    /// A tagged line drawn in pieces at its links and pictures draws the page an untagged one
+    /// does: no glyph drawn twice or left out, no background of a later piece over an earlier
+    /// piece's glyphs (inline code in a link at a line's start, a struck link, a link in a
+    /// right-to-left line, a picture in a link). Only the tagging pass's markers, in the page's
+    /// top-left 17 pt, may differ. (Hyphenation is off: an added hyphen, drawn on its own when
+    /// tagged, can differ in a pixel's anti-aliasing.)
+    @Test func linesDrawnInPiecesLookAsDrawnWhole() throws {
+        let folder = try Render.scratchFolder("link-pieces")
+        _ = try PDFValidationTests.constructsDocument(folder: folder)
+        let words = TextFidelityTests.words(40, seed: 2)
+        let markdown =
+            "---\ntitle: Pieces\njustify: true\nhyphenate: false\nmargins: 20mm 70mm\n---\n\n"
+            + words.prefix(20).joined(separator: " ")
+            + " [`code link`](https://c.example) and ~~[struck link](https://s.example)~~"
+            + " [" + words.suffix(20).joined(separator: " ") + "](https://long.example) and a picture"
+            + " [![the press photo](press.jpg)](https://example.com/press) end.\n\n"
+            + "שלום [קישור לדף](https://example.com/he) עולם.\n"
+        let source = folder + "/pieces.md"
+        try markdown.write(toFile: source, atomically: true, encoding: .utf8)
+        let tagged = try PDFValidationTests.render(source, into: folder, name: "tagged")
+        let untagged = try PDFValidationTests.render(source, into: folder, name: "untagged", options: ["--no-tags"])
+        #expect(try Self.structure(tagged).all.filter { $0.name == "Link" }.count == 5)
+        func picture(_ pdf: String) throws -> NetpbmImage {
+            let out = folder + "/" + UUID().uuidString.prefix(6)
+            _ = try PDFProbe.run("pdftoppm", ["-gray", "-r", "96", "-singlefile", pdf, out])
+            return try #require(NetpbmImage(path: out + ".pgm"))
+        }
+        let (a, b) = (try picture(tagged), try picture(untagged))
+        #expect(a.width == b.width && a.height == b.height)
+        // Rows below the markers' corner (17 pt = 23 px at 96 dpi).
+        let start = 24 * a.width
+        let differing = zip(a.samples[start...], b.samples[start...]).filter { abs(Int($0) - Int($1)) > 24 }.count
+        #expect(differing == 0, "\(differing) pixels differ between the tagged and untagged pages")
+    }
+}
