@@ -47,6 +47,12 @@ public final class CairoPDFRenderer: PageRenderer {
     private var runOpen = false
     /// Content markers drawn on the current page.
     private var markersOnPage = 0
+    /// The `Link` elements of the links of the line drawn last, for the `.link` elements that
+    /// follow it (their annotations), in order.
+    private var pendingLinks: [Int32] = []
+    /// The last link drawn: its target, the element it is in, its `Link` element, and whether
+    /// it was its line's last link (a link going on at the next line's start continues it).
+    private var lastLink: (target: LinkTarget, parent: Int32, element: Int32, endsLine: Bool)?
     /// The added hyphens marked on the page so far (``ContentMarker/hyphenSides``).
     private var hyphensOnPage = 0
     /// Elements entered lately, by identity (role, block, part), with the page each was last
@@ -188,16 +194,7 @@ public final class CairoPDFRenderer: PageRenderer {
         for (index, element) in page.elements.enumerated() where !rules.skipped.contains(index) {
             switch element {
             case .text(let line, let x, let baseline):
-                markContent()
-                if tagging != nil, previewSink == nil, index + 1 < page.elements.count,
-                    case .addedHyphen = page.elements[index + 1], let hyphen = hideAddedHyphen(of: line)
-                {
-                    drawText(line, x: x, baseline: baseline)
-                    hyphen.restore()
-                    drawAddedHyphen(hyphen, x: x, baseline: baseline)
-                } else {
-                    drawText(line, x: x, baseline: baseline)
-                }
+                drawLine(line, x: x, baseline: baseline, at: index, of: page.elements)
             case .addedHyphen:
                 // Drawn with the line before it (``hideAddedHyphen(of:)``).
                 break
@@ -230,6 +227,7 @@ public final class CairoPDFRenderer: PageRenderer {
                 }
                 cairo_stroke(cr)
             case .link(_, let target):
+                let drawnLink = pendingLinks.isEmpty ? nil : pendingLinks.removeFirst()
                 // One annotation for the rectangles of a link's lines on this page.
                 guard let rects = linkAreas[index] else { break }
                 let rectText =
@@ -249,7 +247,7 @@ public final class CairoPDFRenderer: PageRenderer {
                 }
                 cairo_tag_begin(cr, CAIRO_TAG_LINK, attributes)
                 cairo_tag_end(cr, CAIRO_TAG_LINK)
-                if tagging != nil { addLink() }
+                if tagging != nil { addAnnotation(of: drawnLink) }
             case .destination(let name, let point):
                 let attributes =
                     "name=\(PDFNames.quoted(PDFNames.destination(for: name))) "
@@ -403,24 +401,30 @@ public final class CairoPDFRenderer: PageRenderer {
     }
 
     /// The rectangles of each link annotation of a page, by the index of its first `.link`
-    /// element: a link element and those following it to the same target in the same
-    /// structure element, with no other link between them (the lines of one link wrapped over
-    /// several lines) are one annotation (Cairo's `rect` array, written as the annotation's
-    /// `/QuadPoints`). A link's URI is then written once a page, not once a line: a URI of
-    /// n bytes wrapped over n / c lines cost time and a file quadratic in n.
+    /// element: a link element and those following it on the next lines to the same target in
+    /// the same structure element, with no other link between them (the lines of one link
+    /// wrapped over several lines, each line's `Link` element the same) are one annotation
+    /// (Cairo's `rect` array, written as the annotation's `/QuadPoints`). A link's URI is then
+    /// written once a page, not once a line: a URI of n bytes wrapped over n / c lines cost
+    /// time and a file quadratic in n.
     static func linkAreas(_ elements: [PageElement]) -> [Int: [Rect]] {
         var areas: [Int: [Rect]] = [:]
         var open: (index: Int, target: LinkTarget, path: [StructureElement])? = nil
         var path: [StructureElement] = []
+        // Whether a line of text was drawn since the last link: links on one line are apart.
+        var lineSince = false
         for (index, element) in elements.enumerated() {
             switch element {
+            case .text:
+                lineSince = true
             case .link(let rect, let target):
-                if let current = open, current.target == target, current.path == path {
+                if let current = open, current.target == target, current.path == path, lineSince {
                     areas[current.index]!.append(rect)
                 } else {
                     areas[index] = [rect]
                     open = (index, target, path)
                 }
+                lineSince = false
             case .structure(let next):
                 path = next
                 if let current = open, current.path != next { open = nil }
@@ -431,12 +435,179 @@ public final class CairoPDFRenderer: PageRenderer {
         return areas
     }
 
-    /// A `Link` for the link annotation just tagged, in the element open (Cairo's `Link` tag
-    /// writes its own empty marked content, which takes the link's run).
-    private func addLink() {
-        let link = structure.addLink(parent: openIndices.last ?? 0)
-        structure.addRun(owner: link)
-        runOpen = false
+    /// The link annotation just tagged belongs to `link`, the `Link` element its glyphs were
+    /// drawn in; without one (a link drawn in furniture) to a new `Link` in the element open.
+    private func addAnnotation(of link: Int32?) {
+        structure.addAnnotation(of: link ?? structure.addLink(parent: openIndices.last ?? 0))
+    }
+
+    /// The structure paths of the `count` links of the line drawn at `elements[index]`: each
+    /// `.link` that follows it is preceded by its path (``StructureMarks``), the block's
+    /// element or a footnote marker's `Reference`.
+    static func linkPaths(after index: Int, in elements: [PageElement], count: Int) -> [[StructureElement]] {
+        var paths: [[StructureElement]] = []
+        var path: [StructureElement] = []
+        for element in elements[(index + 1)...] {
+            guard paths.count < count else { break }
+            switch element {
+            case .structure(let next): path = next
+            case .link: paths.append(path)
+            case .addedHyphen, .wordSpace: continue
+            default: return paths
+            }
+        }
+        return paths
+    }
+
+    /// Draws a tagged line that holds links or pictures in pieces: its text outside the links
+    /// in the open element, each link's glyphs in a run of its own `Link` element (PDF/UA-1
+    /// §7.18.5), opened in the link's path (`linkPaths`, by link), and each picture
+    /// (`pictures`, ``InlineImageShapes/pictures(of:)``) in a `Figure` of its own. A link that
+    /// goes on from the end of the line before, to the same target in the same element, goes
+    /// on in that line's `Link`. The `Link` elements wait in ``pendingLinks`` for their
+    /// annotations.
+    private func drawTextInPieces(
+        _ line: ShapedLine, x: Double, baseline: Double, linkPaths: [[StructureElement]],
+        pictures: [(range: Range<Double>, alternativeText: String)]
+    ) {
+        let linePath = openElements
+        let glyphs = Self.glyphMidpoints(of: line)
+        let midpoints = glyphs.map(\.middle)
+        // A line set right to left is read from its right end: its pieces are drawn that way.
+        let rightToLeft =
+            (line.handle as? PangoLineHandle)?.line.pointee.resolved_dir == PANGO_DIRECTION_RTL.rawValue
+        let (firstRead, lastRead) = rightToLeft ? (line.links.count - 1, 0) : (0, line.links.count - 1)
+        // A line that ends in a link (but for the space at its end) gives it that space too.
+        let lastInk = glyphs.filter { !$0.space }.map(\.middle).max() ?? 0
+        let endsInLink = !rightToLeft && line.links.last.map { $0.x - line.x + $0.width > lastInk } == true
+        var pieces: [(range: Range<Double>, link: Int?)] = []
+        var position = -Double.infinity
+        for (k, link) in line.links.enumerated() {
+            let start = max(position, link.x - line.x)
+            var end = max(start, link.x - line.x + link.width)
+            if endsInLink, k == line.links.count - 1 { end = .infinity }
+            if start > position { pieces.append((position..<start, nil)) }
+            pieces.append((start..<end, k))
+            position = end
+        }
+        if position < .infinity { pieces.append((position..<Double.infinity, nil)) }
+        var linkElements = [Int32?](repeating: nil, count: line.links.count)
+        for piece in rightToLeft ? pieces.reversed() : pieces {
+            var link: (target: LinkTarget, element: Int32)?
+            if let k = piece.link {
+                enter(k < linkPaths.count ? linkPaths[k] : linePath)
+                let parent = openIndices.last ?? 0
+                let target = line.links[k].target
+                let element: Int32
+                if k == firstRead, let last = lastLink, last.endsLine, last.target == target, last.parent == parent {
+                    element = last.element
+                } else {
+                    element = structure.addLink(parent: parent)
+                }
+                lastLink = (target, parent, element, k == lastRead)
+                linkElements[k] = element
+                link = (target, element)
+            } else {
+                enter(linePath)
+            }
+            guard midpoints.contains(where: { piece.range.contains($0) }) else { continue }
+            if let link { setContentOwner(link.element) }
+            drawPiece(
+                line, x: x, baseline: baseline, range: piece.range, midpoints: midpoints,
+                pictures: pictures, rightToLeft: rightToLeft)
+        }
+        pendingLinks = linkElements.compactMap { $0 }
+        // A line whose last glyph is a link's leaves that link's run open: the space after the
+        // line (``PageElement/wordSpace(after:x:baseline:)``) is between two of its words when
+        // it goes on at the next line.
+        if !(endsInLink && runOpen && contentOwner == pendingLinks.last) { enter(linePath) }
+    }
+
+    /// Draws the glyphs of `line` whose middle (`midpoints`) is in `range` as content of the
+    /// content's owner, each picture among them (`pictures`) in a `Figure` of its own inside
+    /// it, with its alternative text as `/Alt` (PDF/UA-1 §7.3); from the right end of a line
+    /// set `rightToLeft`.
+    private func drawPiece(
+        _ line: ShapedLine, x: Double, baseline: Double, range: Range<Double>, midpoints: [Double],
+        pictures: [(range: Range<Double>, alternativeText: String)], rightToLeft: Bool
+    ) {
+        let owner = contentOwner
+        var cuts: [(range: Range<Double>, alternativeText: String?)] = []
+        var position = range.lowerBound
+        for picture in pictures where range.contains((picture.range.lowerBound + picture.range.upperBound) / 2) {
+            let start = max(position, picture.range.lowerBound)
+            let end = max(start, picture.range.upperBound)
+            if start > position { cuts.append((position..<start, nil)) }
+            cuts.append((start..<end, picture.alternativeText))
+            position = end
+        }
+        if position < range.upperBound { cuts.append((position..<range.upperBound, nil)) }
+        for cut in rightToLeft ? cuts.reversed() : cuts where midpoints.contains(where: { cut.range.contains($0) }) {
+            if let text = cut.alternativeText, owner >= 0 {
+                let figure = structure.addElement(
+                    .role(.figure), parent: owner, alternativeText: text.isEmpty ? nil : text)
+                if text.isEmpty { figuresHaveAlt = false }
+                setContentOwner(figure)
+            } else {
+                setContentOwner(owner)
+            }
+            markContent()
+            drawText(line, x: x, baseline: baseline, only: cut.range)
+        }
+        setContentOwner(owner)
+    }
+
+    /// Draws the line `elements[index]` (``PageElement/text(_:x:baseline:)``): when tagged, in
+    /// pieces around its links and pictures (``drawTextInPieces(_:x:baseline:linkPaths:pictures:)``),
+    /// and with an added hyphen that follows it drawn on its own (``hideAddedHyphen(of:)``).
+    private func drawLine(_ line: ShapedLine, x: Double, baseline: Double, at index: Int, of elements: [PageElement]) {
+        pendingLinks.removeAll()
+        let tagged = tagging != nil && previewSink == nil
+        var hyphen: HiddenHyphen?
+        if tagged, index + 1 < elements.count, case .addedHyphen = elements[index + 1] {
+            hyphen = hideAddedHyphen(of: line)
+        }
+        let pictures =
+            tagged && contentOwner >= 0
+            ? (line.handle as? PangoLineHandle).map { InlineImageShapes.pictures(of: $0.line) } ?? [] : []
+        if tagged, contentOwner >= 0, !line.links.isEmpty || !pictures.isEmpty {
+            let paths = Self.linkPaths(after: index, in: elements, count: line.links.count)
+            drawTextInPieces(line, x: x, baseline: baseline, linkPaths: paths, pictures: pictures)
+        } else {
+            markContent()
+            drawText(line, x: x, baseline: baseline)
+        }
+        if let hyphen {
+            hyphen.restore()
+            drawAddedHyphen(hyphen, x: x, baseline: baseline)
+        }
+    }
+
+    /// The middle of each glyph of `line` that draws (a picture's box among them), pt from the
+    /// line's start, and whether it stands for a space.
+    private static func glyphMidpoints(of line: ShapedLine) -> [(middle: Double, space: Bool)] {
+        guard let handle = line.handle as? PangoLineHandle, let layout = handle.line.pointee.layout,
+            let text = pango_layout_get_text(layout)
+        else { return [] }
+        var midpoints: [(middle: Double, space: Bool)] = []
+        var advance: Int32 = 0
+        var node = handle.line.pointee.runs
+        while let current = node {
+            let run = current.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+            let glyphs = run.pointee.glyphs.pointee
+            let shaped = hasAttribute(PANGO_ATTR_SHAPE, run)
+            for index in 0..<Int(glyphs.num_glyphs) {
+                let info = glyphs.glyphs[index]
+                if info.glyph != PANGO_GLYPH_EMPTY || shaped {
+                    let byte = Int(run.pointee.item.pointee.offset) + Int(glyphs.log_clusters[index])
+                    midpoints.append(
+                        ((Double(advance) + Double(info.geometry.width) / 2) / Double(PANGO_SCALE), text[byte] == 0x20))
+                }
+                advance += info.geometry.width
+            }
+            node = current.pointee.next
+        }
+        return midpoints
     }
 
     /// Before drawing: when no run is open for the content's owner, opens one with a
@@ -465,11 +636,49 @@ public final class CairoPDFRenderer: PageRenderer {
         }
     }
 
-    /// Draws the line with its left edge at `x` and its baseline at `baseline`. Stroked runs get
-    /// their glyph outlines stroked first; the normal fill goes on top, so the text stays
-    /// selectable and half the stroke shows outside the glyphs.
-    private func drawText(_ line: ShapedLine, x: Double, baseline: Double) {
+    /// Draws the line with its left edge at `x` and its baseline at `baseline`: only the
+    /// glyphs whose middle is in `only` (pt from the line's start), the others left empty for
+    /// the drawing (``PANGO_GLYPH_EMPTY`` keeps their advance). Stroked runs get their glyph
+    /// outlines stroked first; the normal fill goes on top, so the text stays selectable and
+    /// half the stroke shows outside the glyphs. A run's background, underline and
+    /// strikethrough are drawn with the part that holds its first glyph, so that a piece of a
+    /// line drawn in pieces never covers another piece's glyphs with a background.
+    private func drawText(
+        _ line: ShapedLine, x: Double, baseline: Double, only: Range<Double> = -Double.infinity..<Double.infinity
+    ) {
         guard let handle = line.handle as? PangoLineHandle else { return }
+        let whole = only == -Double.infinity..<Double.infinity
+        let undecorated = whole ? [] : Self.withoutDecorations(handle.line, outside: only)
+        defer {
+            for (run, attributes) in undecorated {
+                g_slist_free(run.pointee.item.pointee.analysis.extra_attrs)
+                run.pointee.item.pointee.analysis.extra_attrs = attributes
+            }
+        }
+        var hidden: [(glyphs: UnsafeMutablePointer<PangoGlyphInfo>, glyph: PangoGlyph)] = []
+        if only != -Double.infinity..<Double.infinity {
+            var advance: Int32 = 0
+            var node = handle.line.pointee.runs
+            while let current = node {
+                let glyphs = current.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self).pointee.glyphs.pointee
+                for index in 0..<Int(glyphs.num_glyphs) {
+                    let info = glyphs.glyphs + index
+                    let middle = (Double(advance) + Double(info.pointee.geometry.width) / 2) / Double(PANGO_SCALE)
+                    if info.pointee.glyph != PANGO_GLYPH_EMPTY, !only.contains(middle) {
+                        hidden.append((info, info.pointee.glyph))
+                        info.pointee.glyph = PANGO_GLYPH_EMPTY
+                    }
+                    advance += info.pointee.geometry.width
+                }
+                node = current.pointee.next
+            }
+        }
+        let inPieces = only != -Double.infinity..<Double.infinity
+        if inPieces { InlineImageShapes.setDrawnRange((x + only.lowerBound)..<(x + only.upperBound), on: cr) }
+        defer {
+            for entry in hidden { entry.glyphs.pointee.glyph = entry.glyph }
+            if inPieces { InlineImageShapes.setDrawnRange(nil, on: cr) }
+        }
         if !handle.strokes.isEmpty {
             cairo_save(cr)
             for run in handle.strokes {
@@ -618,6 +827,56 @@ public final class CairoPDFRenderer: PageRenderer {
         cairo_device_to_user(cr, &deviceX, &deviceY)
         cairo_move_to(cr, deviceX, deviceY)
         pango_cairo_show_glyph_string(cr, chosen.font, glyphs)
+    }
+
+    /// Takes the backgrounds, underlines, strikethroughs and overlines off the runs of `line`
+    /// whose first glyph's middle is not in `range` (pt from the line's start; each such run's
+    /// attribute list replaced by a filtered copy); returns each run changed with its own
+    /// list, to be put back (the copy freed) after drawing.
+    private static func withoutDecorations(
+        _ line: UnsafeMutablePointer<PangoLayoutLine>, outside range: Range<Double>
+    ) -> [(
+        run: UnsafeMutablePointer<PangoGlyphItem>, attributes: UnsafeMutablePointer<GSList>?
+    )] {
+        let dropped: Set<UInt32> = [
+            PANGO_ATTR_BACKGROUND.rawValue, PANGO_ATTR_UNDERLINE.rawValue, PANGO_ATTR_STRIKETHROUGH.rawValue,
+            PANGO_ATTR_OVERLINE.rawValue,
+        ]
+        var changed: [(run: UnsafeMutablePointer<PangoGlyphItem>, attributes: UnsafeMutablePointer<GSList>?)] = []
+        var node = line.pointee.runs
+        var advance: Int32 = 0
+        while let current = node {
+            let run = current.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+            let glyphs = run.pointee.glyphs.pointee
+            let first = glyphs.num_glyphs > 0 ? glyphs.glyphs[0].geometry.width : 0
+            let middle = (Double(advance) + Double(first) / 2) / Double(PANGO_SCALE)
+            for index in 0..<Int(glyphs.num_glyphs) { advance += glyphs.glyphs[index].geometry.width }
+            node = current.pointee.next
+            if range.contains(middle) { continue }
+            let original = run.pointee.item.pointee.analysis.extra_attrs
+            var kept: UnsafeMutablePointer<GSList>?
+            var attributes = original
+            while let n = attributes {
+                let type = n.pointee.data.assumingMemoryBound(to: PangoAttribute.self).pointee.klass.pointee.type
+                if !dropped.contains(type.rawValue) { kept = g_slist_prepend(kept, n.pointee.data) }
+                attributes = n.pointee.next
+            }
+            run.pointee.item.pointee.analysis.extra_attrs = g_slist_reverse(kept)
+            changed.append((run, original))
+        }
+        return changed
+    }
+
+    /// Whether `run` carries an attribute of `type` (a picture's shape: ``InlineImageShapes``).
+    private static func hasAttribute(_ type: PangoAttrType, _ run: UnsafeMutablePointer<PangoGlyphItem>) -> Bool {
+        var node = run.pointee.item.pointee.analysis.extra_attrs
+        while let n = node {
+            if n.pointee.data.assumingMemoryBound(to: PangoAttribute.self).pointee.klass.pointee.type == type {
+                return true
+            }
+            node = n.pointee.next
+        }
+        return false
     }
 
     /// The foreground colour Pango draws `run` in, nil when it has none of its own.

@@ -13,23 +13,94 @@ import Typography
 /// origin, and the picture is drawn there.
 enum InlineImageShapes {
     private static let lock = NSLock()
-    nonisolated(unsafe) private static var paths: [String] = [""]
+    /// Each picture named so far: its file and its alternative text.
+    nonisolated(unsafe) private static var pictures: [(path: String, alternativeText: String)] = [("", "")]
     nonisolated(unsafe) private static var ids: [String: Int] = [:]
 
-    /// A small non-zero number naming `path` in a shape attribute's data pointer.
-    static func id(for path: String) -> Int {
+    /// A small non-zero number naming `path` with `alternativeText` in a shape attribute's
+    /// data pointer.
+    static func id(for path: String, alternativeText: String = "") -> Int {
         lock.lock()
         defer { lock.unlock() }
-        if let id = ids[path] { return id }
-        paths.append(path)
-        ids[path] = paths.count - 1
-        return paths.count - 1
+        let key = path + "\u{0}" + alternativeText
+        if let id = ids[key] { return id }
+        pictures.append((path, alternativeText))
+        ids[key] = pictures.count - 1
+        return pictures.count - 1
     }
 
+    /// The file of the picture `id` names; nil for no picture.
     static func path(for id: Int) -> String? {
         lock.lock()
         defer { lock.unlock() }
-        return paths.indices.contains(id) && id > 0 ? paths[id] : nil
+        return pictures.indices.contains(id) && id > 0 ? pictures[id].path : nil
+    }
+
+    /// The alternative text of the picture `id` names (empty when it has none); nil for no
+    /// picture.
+    static func alternativeText(for id: Int) -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return pictures.indices.contains(id) && id > 0 ? pictures[id].alternativeText : nil
+    }
+
+    /// The pictures of `line`: each one's box, pt from the line's start, and its alternative
+    /// text.
+    static func pictures(of line: UnsafeMutablePointer<PangoLayoutLine>) -> [(
+        range: Range<Double>, alternativeText: String
+    )] {
+        var found: [(range: Range<Double>, alternativeText: String)] = []
+        var advance: Int32 = 0
+        var node = line.pointee.runs
+        while let current = node {
+            let run = current.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+            let glyphs = run.pointee.glyphs.pointee
+            var id: Int?
+            var attributes = run.pointee.item.pointee.analysis.extra_attrs
+            while let n = attributes {
+                let attribute = n.pointee.data.assumingMemoryBound(to: PangoAttribute.self)
+                if attribute.pointee.klass.pointee.type == PANGO_ATTR_SHAPE {
+                    let shape = UnsafeMutableRawPointer(attribute).assumingMemoryBound(to: PangoAttrShape.self)
+                    id = Int(bitPattern: shape.pointee.data)
+                }
+                attributes = n.pointee.next
+            }
+            for index in 0..<Int(glyphs.num_glyphs) {
+                let width = glyphs.glyphs[index].geometry.width
+                if let id, let text = alternativeText(for: id) {
+                    let start = Double(advance) / Double(PANGO_SCALE)
+                    found.append((start..<(start + Double(width) / Double(PANGO_SCALE)), text))
+                }
+                advance += width
+            }
+            node = current.pointee.next
+        }
+        return found
+    }
+
+    /// The key of a Cairo context's ``DrawnRange``.
+    nonisolated(unsafe) private static let drawnRangeKey = UnsafeMutablePointer<cairo_user_data_key_t>.allocate(
+        capacity: 1)
+
+    /// The part of a line drawn now on a Cairo context, in its user space's x (pt): a line drawn
+    /// in pieces (its glyphs outside a piece left empty) draws each picture once, with the piece
+    /// that holds the picture's middle.
+    private final class DrawnRange {
+        let range: Range<Double>
+        init(_ range: Range<Double>) { self.range = range }
+    }
+
+    /// Draws only the pictures whose middle is in `range` (user space x, pt) on `cr` from now
+    /// on; nil: every picture.
+    static func setDrawnRange(_ range: Range<Double>?, on cr: OpaquePointer) {
+        guard let range else {
+            cairo_set_user_data(cr, drawnRangeKey, nil, nil)
+            return
+        }
+        let box = Unmanaged.passRetained(DrawnRange(range)).toOpaque()
+        cairo_set_user_data(cr, drawnRangeKey, box) { data in
+            if let data { Unmanaged<DrawnRange>.fromOpaque(data).release() }
+        }
     }
 
     /// Installs the shape renderer on a Pango context (once per context).
@@ -49,6 +120,10 @@ enum InlineImageShapes {
                 let rect = Rect(
                     x: currentX + Double(logical.x) / scale, y: currentY + Double(logical.y) / scale,
                     width: Double(logical.width) / scale, height: Double(logical.height) / scale)
+                if let drawn = cairo_get_user_data(cr, InlineImageShapes.drawnRangeKey) {
+                    let range = Unmanaged<InlineImageShapes.DrawnRange>.fromOpaque(drawn).takeUnretainedValue().range
+                    guard range.contains(rect.x + rect.width / 2) else { return }
+                }
                 ImageDecoder.draw(path, in: rect, on: cr)
             }, nil, nil)
     }
@@ -70,7 +145,9 @@ enum InlineImageShapes {
             height: PangoUnits.from(box.height))
         var ink = rect
         return pango_attr_shape_new_with_data(
-            &ink, &rect, UnsafeMutableRawPointer(bitPattern: id(for: image.path)), nil, nil)
+            &ink, &rect,
+            UnsafeMutableRawPointer(bitPattern: id(for: image.path, alternativeText: image.alternativeText ?? "")), nil,
+            nil)
     }
 }
 

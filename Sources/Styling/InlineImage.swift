@@ -14,11 +14,17 @@ public struct InlineImage: Hashable, Sendable {
     /// The tallest the image may be drawn, pt (about the text area's height), nil: unbounded.
     public var maxHeight: Double?
 
-    /// Creates an inline image of the file at `path`, sized as asked (pt) or naturally.
-    public init(path: String, width: Double? = nil, height: Double? = nil) {
+    /// The source's alternative text (`![this](file.png)`), for the image's `Figure` in a
+    /// tagged PDF; nil or empty: none.
+    public var alternativeText: String?
+
+    /// Creates an inline image of the file at `path`, sized as asked (pt) or naturally, with
+    /// `alternativeText` when the source gives one.
+    public init(path: String, width: Double? = nil, height: Double? = nil, alternativeText: String? = nil) {
         self.path = path
         self.width = width
         self.height = height
+        self.alternativeText = alternativeText
     }
 
     /// The box the image takes on its line, pt: `natural` (the file's own size) scaled as

@@ -618,7 +618,9 @@ public struct Styler: Sendable {
 
     /// A run drawing the local image `source` inside a line (one U+FFFC carrying the image),
     /// nil when the file cannot be read (the caller shows the alt text).
-    func inlineImageRun(_ source: String, cascade: Cascade, asked: (width: String?, height: String?)) -> StyledRun? {
+    func inlineImageRun(
+        _ source: String, alternativeText: String, cascade: Cascade, asked: (width: String?, height: String?)
+    ) -> StyledRun? {
         var path = Styler.localImagePath(source)
         if !path.hasPrefix("/") { path = (options.baseDirectory as NSString).appendingPathComponent(path) }
         // Only a regular file can be a picture: a folder, FIFO or device is refused unopened.
@@ -627,7 +629,7 @@ public struct Styler: Sendable {
         var style = cascade.runStyle
         style.inlineImage = InlineImage(
             path: path, width: Styler.imageLength(asked.width, whole: theme.page.measure),
-            height: Styler.imageLength(asked.height, whole: theme.page.textHeight))
+            height: Styler.imageLength(asked.height, whole: theme.page.textHeight), alternativeText: alternativeText)
         style.background = nil
         style.underline = nil
         style.strikethrough = nil
@@ -927,7 +929,10 @@ public struct Styler: Sendable {
                 continue
             case .image(let source, _, let alt, let location):
                 let remote = source.contains("://") || source.lowercased().hasPrefix("data:")
-                if !remote, let run = inlineImageRun(source, cascade: cascade, asked: (nil, nil)) {
+                let altText = alt.plainText.trimmingCharacters(in: .whitespaces)
+                if !remote,
+                    let run = inlineImageRun(source, alternativeText: altText, cascade: cascade, asked: (nil, nil))
+                {
                     runs.append(run)
                     continue
                 }
@@ -937,7 +942,7 @@ public struct Styler: Sendable {
                 inner.style.size = (inner.style.size * 0.85 * 10).rounded() / 10
                 if let secondary = theme.color(named: "secondary") { inner.color = secondary }
                 inner.background = theme.color(named: "codeBackground") ?? RGBAColor(hex: "#F3F4F7")
-                let text = alt.plainText.trimmingCharacters(in: .whitespaces)
+                let text = altText
                 runs.append(StyledRun(text.isEmpty ? "image" : text, style: appearances.shared(inner.runStyle)))
             case .anchor(let id):
                 pendingAnchors.append(id)
@@ -948,8 +953,11 @@ public struct Styler: Sendable {
                     if let value = pair.value, ImageDimension(value) != nil { continue }
                     warn(ImageDimension.problem(pair.value ?? "", key: pair.key), pair.location ?? attributes.location)
                 }
-                if let sized = Styler.sizedImage(attributes, children), case .image(let source, _, _, _) = sized.image,
-                    let run = inlineImageRun(source, cascade: cascade, asked: (sized.width, sized.height))
+                if let sized = Styler.sizedImage(attributes, children),
+                    case .image(let source, _, let alt, _) = sized.image,
+                    let run = inlineImageRun(
+                        source, alternativeText: alt.plainText.trimmingCharacters(in: .whitespaces), cascade: cascade,
+                        asked: (sized.width, sized.height))
                 {
                     runs.append(run)
                 } else {

@@ -33,7 +33,8 @@ package enum ContentMarker {
 ///   or `/Artifact BMC` for furniture), after an `EMC` closing the run before it; a run open at
 ///   the `Q` that ends the graphics state it began in is closed before it (marked content and
 ///   `q … Q` nest);
-/// - Cairo's `/Link << /MCID n >> BDC` takes the MCID of the page's next run (a `Link`);
+/// - Cairo's `/Link << /MCID n >> BDC` and its `EMC` go: Cairo writes them, empty, with each
+///   link annotation; the link's glyphs are runs of the `Link` element, begun by markers;
 /// - Cairo's `/Document << /MCID n >> BDC` and its `EMC` go (the document holds no content
 ///   of its own);
 /// - a run closed by the `Q` that ends its graphics state goes on after the `q` that follows at
@@ -131,7 +132,7 @@ enum MarkedContentRewrite {
                     isRunMarker(previous.operands, lexer: lexer, expected: markers)
                 else { break }
                 markers += 1
-                replace(previous.start..<token.range.upperBound, with: try state.next(link: false))
+                replace(previous.start..<token.range.upperBound, with: try state.next())
                 state.runOpen = true
                 runDepth = depth
                 closedRun = nil
@@ -158,10 +159,8 @@ enum MarkedContentRewrite {
                     replace(whole, with: [])
                     stack.append(.dropped)
                 } else if tag == "/Link" {
-                    replace(whole, with: Array(try state.next(link: true).dropLast()))
-                    state.runOpen = false
-                    closedRun = nil
-                    stack.append(.link)
+                    replace(whole, with: [])
+                    stack.append(.dropped)
                 } else if tag == "/Span", operands.count == 5, lexer.text(operands[2]) == "/ActualText",
                     lexer.text(operands[3]) == "<feff0020>"
                 {
@@ -200,7 +199,7 @@ enum MarkedContentRewrite {
     /// What a `BDC` or `BMC` opened: `span` is Cairo's `/Span << /ActualText … >> BDC` that
     /// began at `start`, after `operators` operators of the stream.
     private enum Open: Equatable {
-        case dropped, link, kept
+        case dropped, kept
         case span(start: Int, operators: Int)
     }
 
@@ -248,18 +247,12 @@ enum MarkedContentRewrite {
             firstFreeMCID = runs.reduce(Int32(0)) { structure.runOwner[$1] >= 0 ? $0 + 1 : $0 }
         }
 
-        /// Takes the next run, which must be a link (`link`) or not: its `BDC` (or `BMC`),
-        /// after an `EMC` closing the open run.
-        mutating func next(link: Bool) throws -> [UInt8] {
+        /// Takes the next run: its `BDC` (or `BMC`), after an `EMC` closing the open run.
+        mutating func next() throws -> [UInt8] {
             guard cursor < runs.upperBound else {
                 throw Mismatch(description: "a page has more marked content than was drawn (\(runs.count) runs)")
             }
             let owner = structure.runOwner[cursor]
-            let isLink = owner >= 0 && structure.types[Int(owner)] == .link
-            guard isLink == link else {
-                throw Mismatch(
-                    description: "a page's marked content is out of order at run \(cursor - runs.lowerBound)")
-            }
             var text = runOpen ? "EMC\n" : ""
             if owner < 0 {
                 text += "/Artifact BMC\n"

@@ -19,7 +19,8 @@ package struct StructureRecords {
     package enum ElementType: Equatable {
         /// `Document`, element 0, around everything.
         case document
-        /// `Link`: one link annotation and the (empty) marked content Cairo writes for it.
+        /// `Link`: the marked content of the link's glyphs and its link annotations (one a
+        /// page the link is drawn on).
         case link
         /// A standard structure type (`P`, `TD`…).
         case role(StructureElement.Role)
@@ -51,7 +52,8 @@ package struct StructureRecords {
     /// The first run of each page: page `p`'s runs are `pageRuns[p]..<pageRuns[p + 1]` (or to
     /// the end for the last page).
     private(set) var pageRuns: [Int32] = []
-    /// The `Link` elements in the order their Cairo `Link` tags began (one annotation each).
+    /// The `Link` element of each link annotation, in the order their Cairo `Link` tags began
+    /// (a link drawn on two pages has two annotations, so its element is here twice).
     private(set) var links: [Int32] = []
     /// MCIDs given on the current page.
     private var nextMCID: Int32 = 0
@@ -91,11 +93,15 @@ package struct StructureRecords {
         return e
     }
 
-    /// A new `Link` element under `parent` (its annotation joins it in the file).
+    /// A new `Link` element under `parent`; its runs and annotations follow
+    /// (``addRun(owner:)``, ``addAnnotation(of:)``).
     package mutating func addLink(parent: Int32) -> Int32 {
-        let e = addElement(.link, parent: parent)
-        links.append(e)
-        return e
+        addElement(.link, parent: parent)
+    }
+
+    /// The next Cairo `Link` tag's annotation belongs to `link`, a `Link` element.
+    package mutating func addAnnotation(of link: Int32) {
+        links.append(link)
     }
 
     /// Starts a page: its runs follow.

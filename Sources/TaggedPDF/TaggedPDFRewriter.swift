@@ -497,8 +497,10 @@ enum TaggedPDFRewriter {
             }
             var runPage = [Int32](repeating: 0, count: structure.runCount)
             for p in 0..<structure.pageCount { for r in structure.runs(onPage: p) { runPage[r] = Int32(p) } }
-            var annotationOfLink: [Int32: Int32] = [:]
-            for (annotation, k) in annotationLink { annotationOfLink[structure.links[Int(k)]] = annotation }
+            var annotationsOfLink: [Int32: [Int32]] = [:]
+            for (annotation, k) in annotationLink.sorted(by: { $0.value < $1.value }) {
+                annotationsOfLink[structure.links[Int(k)], default: []].append(annotation)
+            }
             var identified: [(id: String, element: Int32)] = []
             // Each element's language, its own or its parent's (parents come before their kids).
             var languages: [String] = []
@@ -510,7 +512,8 @@ enum TaggedPDFRewriter {
                 languages.append(own ?? inherited)
                 let kids = sortedKids[Int(kidStart[e])..<Int(kidStart[e + 1])]
                 var entries = elementEntries(
-                    e, kids: kids, runPage: runPage, annotation: annotationOfLink[Int32(e)], identified: &identified)
+                    e, kids: kids, runPage: runPage, annotations: annotationsOfLink[Int32(e)] ?? [],
+                    identified: &identified)
                 // PDF/UA-1 §7.2: an element whose language differs from its parent's says so.
                 if let own, own.lowercased() != inherited.lowercased() { entries.append(("Lang", .text(own))) }
                 writer.add(firstElement + Int32(e), .dictionary(entries))
@@ -520,7 +523,7 @@ enum TaggedPDFRewriter {
 
         /// The dictionary of element `e` with `kids` (elements, and runs as `-1 - run`).
         private func elementEntries(
-            _ e: Int, kids: ArraySlice<Int32>, runPage: [Int32], annotation: Int32?,
+            _ e: Int, kids: ArraySlice<Int32>, runPage: [Int32], annotations: [Int32],
             identified: inout [(id: String, element: Int32)]
         ) -> [(key: String, value: PDFValue)] {
             let type = structure.types[e]
@@ -531,7 +534,7 @@ enum TaggedPDFRewriter {
             entries.append(("P", parent < 0 ? .reference(treeNumber) : element(parent)))
             var items: [PDFValue] = []
             var firstPage: Int32?
-            if let annotation {
+            for annotation in annotations {
                 items.append(.dictionary([("Type", .name("OBJR")), ("Obj", .reference(annotation))]))
             }
             for kid in kids {

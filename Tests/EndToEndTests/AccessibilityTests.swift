@@ -14,13 +14,26 @@ import Typesetter
         let name: String
         var texts: [String] = []
         var children: [Node] = []
+        /// The texts and children in the order `pdfinfo` lists them (a `Link` amid its
+        /// paragraph's text).
+        var parts: [Part] = []
+        enum Part {
+            case text(String)
+            case child(Node)
+        }
         weak var parent: Node?
         init(_ name: String, parent: Node?) {
             self.name = name
             self.parent = parent
         }
-        /// All text below the node, whitespace removed (poppler joins lines without spaces).
-        lazy var text: String = (texts + children.map(\.text)).joined().filter { !$0.isWhitespace }
+        /// All text below the node in order, whitespace removed (poppler joins lines without
+        /// spaces).
+        lazy var text: String = parts.map { part in
+            switch part {
+            case .text(let text): text
+            case .child(let node): node.text
+            }
+        }.joined().filter { !$0.isWhitespace }
         /// The node and its descendants, depth first.
         var all: [Node] { [self] + children.flatMap(\.all) }
         var depthInLists: Int { (parent?.depthInLists ?? 0) + (name == "L" ? 1 : 0) }
@@ -38,6 +51,7 @@ import Typesetter
             let parent = stack.last!.node
             if body.hasPrefix("\"") {
                 parent.texts.append(String(body.dropFirst().dropLast()))
+                parent.parts.append(.text(String(body.dropFirst().dropLast())))
             } else if body.hasPrefix("/") {
                 // An attribute of the element above (`TH:` then `/Scope /Column`).
                 stack.append((indent, parent))
@@ -45,6 +59,7 @@ import Typesetter
                 let name = body.split(separator: " ").first.map { $0.hasSuffix(":") ? $0.dropLast() : $0 } ?? ""
                 let node = Node(String(name), parent: parent)
                 parent.children.append(node)
+                parent.parts.append(.child(node))
                 stack.append((indent, node))
             }
         }
@@ -360,5 +375,98 @@ import Typesetter
         let names = try AccessibilityTests.structure(pdf).all.map(\.name)
         #expect(names.contains("H1") && names.contains("P"))
         #expect(try PDFProbe.text(pdf).contains("Party"))
+    }
+}
+
+extension AccessibilityTests {
+    /// Issue 28: a link's words are the content of its `Link` element, next to its annotation
+    /// (PDF/UA-1 §7.18.5): a link over two lines is one `Link` with a run on each line, links on
+    /// one line are a `Link` each, a footnote marker's is inside its `Reference`, and the
+    /// paragraph keeps the words around them, in order. A picture in a line is a `Figure` with
+    /// its alternative text, inside the `Link` when linked.
+    @Test func linksHoldTheirWordsAndPicturesInLinesTheirAlt() throws {
+        let folder = try Render.scratchFolder("link-text")
+        _ = try PDFValidationTests.constructsDocument(folder: folder)
+        let long = TextFidelityTests.words(24, seed: 9)
+        let markdown =
+            "---\ntitle: Links\n---\n\nBefore the link [" + long.joined(separator: " ")
+            + "](https://example.com/long) after it, two [short](https://a.example) and [tiny](https://a.example)"
+            + " ones, a note.[^n] An inline ![a small type scale](type-scale.png) picture and a linked one"
+            + " [![the press photo](press.jpg)](https://example.com/press) too.\n\n[^n]: The note.\n"
+        let source = folder + "/links.md"
+        try markdown.write(toFile: source, atomically: true, encoding: .utf8)
+        let pdf = try PDFValidationTests.render(source, into: folder, name: "links")
+
+        let tree = try Self.structure(pdf)
+        let paragraph = try #require(tree.all.first { $0.name == "P" })
+        let links = paragraph.all.filter { $0.name == "Link" }
+        #expect(links.map(\.text) == [Self.squeezed(long.joined()), "short", "tiny", "1", ""])
+        #expect(links[0].texts.count >= 2, "the long link has a run on each of its lines: \(links[0].texts)")
+        #expect(links[3].parent?.name == "Reference")
+        #expect(links[4].children.map(\.name) == ["Figure"], "the linked picture is a Figure inside its Link")
+        #expect(paragraph.children.map(\.name) == ["Link", "Link", "Link", "Reference", "Figure", "Link"])
+        #expect(
+            Self.squeezed(paragraph.texts.joined())
+                == Self.squeezed(
+                    "Before the link after it, two and ones, a note. An inline picture and a linked one too."))
+        #expect(try Self.catalogAndAlts(pdf).alts == ["a small type scale", "the press photo"])
+
+        let expected =
+            ["Links", "Before", "the", "link"] + long
+            + [
+                "after", "it", "two", "short", "and", "tiny", "ones", "a", "note", "An", "inline", "picture", "and",
+                "a",
+                "linked", "one", "too", "The", "note",
+            ]
+        let read = TextFidelityTests.words(of: try TextFidelityTests.structureText(pdf))
+        #expect(
+            TextFidelityTests.difference(read, expected) == nil, "\(TextFidelityTests.difference(read, expected) ?? "")"
+        )
+        #expect(try PDFProbe.run("qpdf", ["--check", pdf]).status == 0)
+        try PDFValidationTests.expectValid([pdf])
+        guard let python = PDFValidationTests.checker() else { return }
+        let script = Render.packageRoot + "/Tests/Scripts/pdf-check.py"
+        let pypdf = TextFidelityTests.words(
+            of: try PDFProbe.run(python, [script, "text", pdf], standardErrorToo: false).output)
+        #expect(
+            TextFidelityTests.difference(pypdf, expected) == nil,
+            "pypdf: \(TextFidelityTests.difference(pypdf, expected) ?? "")")
+    }
+}
+
+extension AccessibilityTests {
+    /// A tagged line drawn in pieces at its links and pictures draws the page an untagged one
+    /// does: no glyph drawn twice or left out, no background of a later piece over an earlier
+    /// piece's glyphs (inline code in a link at a line's start, a struck link, a link in a
+    /// right-to-left line, a picture in a link). Only the tagging pass's markers, in the page's
+    /// top-left 17 pt, may differ. (Hyphenation is off: an added hyphen, drawn on its own when
+    /// tagged, can differ in a pixel's anti-aliasing.)
+    @Test func linesDrawnInPiecesLookAsDrawnWhole() throws {
+        let folder = try Render.scratchFolder("link-pieces")
+        _ = try PDFValidationTests.constructsDocument(folder: folder)
+        let words = TextFidelityTests.words(40, seed: 2)
+        let markdown =
+            "---\ntitle: Pieces\njustify: true\nhyphenate: false\nmargins: 20mm 70mm\n---\n\n"
+            + words.prefix(20).joined(separator: " ")
+            + " [`code link`](https://c.example) and ~~[struck link](https://s.example)~~"
+            + " [" + words.suffix(20).joined(separator: " ") + "](https://long.example) and a picture"
+            + " [![the press photo](press.jpg)](https://example.com/press) end.\n\n"
+            + "שלום [קישור לדף](https://example.com/he) עולם.\n"
+        let source = folder + "/pieces.md"
+        try markdown.write(toFile: source, atomically: true, encoding: .utf8)
+        let tagged = try PDFValidationTests.render(source, into: folder, name: "tagged")
+        let untagged = try PDFValidationTests.render(source, into: folder, name: "untagged", options: ["--no-tags"])
+        #expect(try Self.structure(tagged).all.filter { $0.name == "Link" }.count == 5)
+        func picture(_ pdf: String) throws -> NetpbmImage {
+            let out = folder + "/" + UUID().uuidString.prefix(6)
+            _ = try PDFProbe.run("pdftoppm", ["-gray", "-r", "96", "-singlefile", pdf, out])
+            return try #require(NetpbmImage(path: out + ".pgm"))
+        }
+        let (a, b) = (try picture(tagged), try picture(untagged))
+        #expect(a.width == b.width && a.height == b.height)
+        // Rows below the markers' corner (17 pt = 23 px at 96 dpi).
+        let start = 24 * a.width
+        let differing = zip(a.samples[start...], b.samples[start...]).filter { abs(Int($0) - Int($1)) > 24 }.count
+        #expect(differing == 0, "\(differing) pixels differ between the tagged and untagged pages")
     }
 }
