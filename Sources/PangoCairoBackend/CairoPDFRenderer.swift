@@ -494,18 +494,20 @@ public final class CairoPDFRenderer: PageRenderer {
         var linkElements = [Int32?](repeating: nil, count: line.links.count)
         for piece in rightToLeft ? pieces.reversed() : pieces {
             var link: (target: LinkTarget, element: Int32)?
-            if let k = piece.link {
-                enter(k < linkPaths.count ? linkPaths[k] : linePath)
+            if let linkIndex = piece.link {
+                enter(linkIndex < linkPaths.count ? linkPaths[linkIndex] : linePath)
                 let parent = openIndices.last ?? 0
-                let target = line.links[k].target
+                let target = line.links[linkIndex].target
                 let element: Int32
-                if k == firstRead, let last = lastLink, last.endsLine, last.target == target, last.parent == parent {
+                if linkIndex == firstRead, let last = lastLink, last.endsLine, last.target == target,
+                    last.parent == parent
+                {
                     element = last.element
                 } else {
                     element = structure.addLink(parent: parent)
                 }
-                lastLink = (target, parent, element, k == lastRead)
-                linkElements[k] = element
+                lastLink = (target, parent, element, linkIndex == lastRead)
+                linkElements[linkIndex] = element
                 link = (target, element)
             } else {
                 enter(linePath)
@@ -787,8 +789,8 @@ public final class CairoPDFRenderer: PageRenderer {
         var chosen: (font: UnsafeMutablePointer<PangoFont>, glyph: hb_codepoint_t)?
         var colour: PangoColor?
         var node = handle.line.pointee.runs
-        while let n = node {
-            let run = n.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+        while let current = node {
+            let run = current.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
             var glyph: hb_codepoint_t = 0
             if let font = run.pointee.item.pointee.analysis.font, !ColorFonts.isColorFont(font),
                 let hb = pango_font_get_hb_font(font), hb_font_get_nominal_glyph(hb, 0x20, &glyph) != 0
@@ -796,7 +798,7 @@ public final class CairoPDFRenderer: PageRenderer {
                 chosen = (font, glyph)
                 colour = Self.foreground(of: run)
             }
-            node = n.pointee.next
+            node = current.pointee.next
         }
         guard let chosen, let glyphs = pango_glyph_string_new() else { return }
         // In the run's own colour: the text's colour stays set, so the page's content stream
@@ -856,10 +858,10 @@ public final class CairoPDFRenderer: PageRenderer {
             let original = run.pointee.item.pointee.analysis.extra_attrs
             var kept: UnsafeMutablePointer<GSList>?
             var attributes = original
-            while let n = attributes {
-                let type = n.pointee.data.assumingMemoryBound(to: PangoAttribute.self).pointee.klass.pointee.type
-                if !dropped.contains(type.rawValue) { kept = g_slist_prepend(kept, n.pointee.data) }
-                attributes = n.pointee.next
+            while let current = attributes {
+                let type = current.pointee.data.assumingMemoryBound(to: PangoAttribute.self).pointee.klass.pointee.type
+                if !dropped.contains(type.rawValue) { kept = g_slist_prepend(kept, current.pointee.data) }
+                attributes = current.pointee.next
             }
             run.pointee.item.pointee.analysis.extra_attrs = g_slist_reverse(kept)
             changed.append((run, original))
@@ -870,11 +872,11 @@ public final class CairoPDFRenderer: PageRenderer {
     /// Whether `run` carries an attribute of `type` (a picture's shape: ``InlineImageShapes``).
     private static func hasAttribute(_ type: PangoAttrType, _ run: UnsafeMutablePointer<PangoGlyphItem>) -> Bool {
         var node = run.pointee.item.pointee.analysis.extra_attrs
-        while let n = node {
-            if n.pointee.data.assumingMemoryBound(to: PangoAttribute.self).pointee.klass.pointee.type == type {
+        while let current = node {
+            if current.pointee.data.assumingMemoryBound(to: PangoAttribute.self).pointee.klass.pointee.type == type {
                 return true
             }
-            node = n.pointee.next
+            node = current.pointee.next
         }
         return false
     }
@@ -882,12 +884,12 @@ public final class CairoPDFRenderer: PageRenderer {
     /// The foreground colour Pango draws `run` in, nil when it has none of its own.
     private static func foreground(of run: UnsafeMutablePointer<PangoGlyphItem>) -> PangoColor? {
         var node = run.pointee.item.pointee.analysis.extra_attrs
-        while let n = node {
-            let attribute = n.pointee.data.assumingMemoryBound(to: PangoAttribute.self)
+        while let current = node {
+            let attribute = current.pointee.data.assumingMemoryBound(to: PangoAttribute.self)
             if attribute.pointee.klass.pointee.type == PANGO_ATTR_FOREGROUND {
                 return UnsafeMutableRawPointer(attribute).assumingMemoryBound(to: PangoAttrColor.self).pointee.color
             }
-            node = n.pointee.next
+            node = current.pointee.next
         }
         return nil
     }

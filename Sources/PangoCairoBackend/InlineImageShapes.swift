@@ -57,13 +57,13 @@ enum InlineImageShapes {
             let glyphs = run.pointee.glyphs.pointee
             var id: Int?
             var attributes = run.pointee.item.pointee.analysis.extra_attrs
-            while let n = attributes {
-                let attribute = n.pointee.data.assumingMemoryBound(to: PangoAttribute.self)
+            while let current = attributes {
+                let attribute = current.pointee.data.assumingMemoryBound(to: PangoAttribute.self)
                 if attribute.pointee.klass.pointee.type == PANGO_ATTR_SHAPE {
                     let shape = UnsafeMutableRawPointer(attribute).assumingMemoryBound(to: PangoAttrShape.self)
                     id = Int(bitPattern: shape.pointee.data)
                 }
-                attributes = n.pointee.next
+                attributes = current.pointee.next
             }
             for index in 0..<Int(glyphs.num_glyphs) {
                 let width = glyphs.glyphs[index].geometry.width

@@ -74,9 +74,9 @@ final class PDFStreamWriter {
     private func write(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count > 0 else { return }
         fwrite(bytes.baseAddress, 1, bytes.count, file)
-        let p = bytes.baseAddress!.assumingMemoryBound(to: Bytef.self)
-        crc = crc32(crc, p, uInt(bytes.count))
-        adler = adler32(adler, p, uInt(bytes.count))
+        let start = bytes.baseAddress!.assumingMemoryBound(to: Bytef.self)
+        crc = crc32(crc, start, uInt(bytes.count))
+        adler = adler32(adler, start, uInt(bytes.count))
         offset += bytes.count
     }
 

@@ -79,7 +79,7 @@ package struct StructureRecords {
         _ type: ElementType, parent: Int32, alternativeText: String? = nil,
         language: String? = nil
     ) -> Int32 {
-        let e = Int32(types.count)
+        let element = Int32(types.count)
         var type = type
         if case .role(let role) = type, let level = role.headingLevel {
             headingLevel = min(level, headingLevel + 1)
@@ -87,10 +87,10 @@ package struct StructureRecords {
         }
         types.append(type)
         parents.append(parent)
-        if alternativeText != nil || language != nil { attributes[e] = (alternativeText, language) }
+        if alternativeText != nil || language != nil { attributes[element] = (alternativeText, language) }
         kidOwner.append(parent)
-        kidValue.append(e)
-        return e
+        kidValue.append(element)
+        return element
     }
 
     /// A new `Link` element under `parent`; its runs and annotations follow

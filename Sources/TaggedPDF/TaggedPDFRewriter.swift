@@ -175,7 +175,7 @@ enum TaggedPDFRewriter {
         }
 
         private mutating func remove(_ value: PDFValue) {
-            if case .reference(let r) = value, Int(r) < size { kind[Int(r)] = .removed }
+            if case .reference(let number) = value, Int(number) < size { kind[Int(number)] = .removed }
         }
 
         /// Marks Cairo's tree for removal: `Document` and its `Link` elements, in the order
@@ -186,19 +186,19 @@ enum TaggedPDFRewriter {
         mutating func removeCairoTree() throws {
             var linkCount = 0
             for top in kids(tree) {
-                guard case .reference(let d) = top, Int(d) < size else { continue }
+                guard case .reference(let document) = top, Int(document) < size else { continue }
                 remove(top)
-                for link in kids(try file.object(d).value) {
-                    guard case .reference(let l) = link, Int(l) < size else { continue }
+                for link in kids(try file.object(document).value) {
+                    guard case .reference(let linkNumber) = link, Int(linkNumber) < size else { continue }
                     remove(link)
-                    let value = try file.object(l).value
+                    let value = try file.object(linkNumber).value
                     guard value["S"]?.nameValue == "Link" else {
                         throw PDFAccessibility.Failure(
                             description: "Cairo's structure tree holds a \(value["S"]?.nameValue ?? "?") element")
                     }
                     for kid in kids(value) {
-                        if case .reference(let a)? = kid["Obj"], linkCount < structure.links.count {
-                            annotationLink[a] = Int32(linkCount)
+                        if case .reference(let annotation)? = kid["Obj"], linkCount < structure.links.count {
+                            annotationLink[annotation] = Int32(linkCount)
                         }
                     }
                     linkCount += 1
@@ -214,14 +214,14 @@ enum TaggedPDFRewriter {
         private mutating func removeParentTree(_ value: PDFValue?) throws {
             guard let value else { return }
             var node = value
-            if case .reference(let r) = value {
-                guard Int(r) < size, kind[Int(r)] == .copy else { return }
-                kind[Int(r)] = .removed
-                node = try file.object(r).value
+            if case .reference(let number) = value {
+                guard Int(number) < size, kind[Int(number)] == .copy else { return }
+                kind[Int(number)] = .removed
+                node = try file.object(number).value
             }
             // Its values: each page's array of elements by MCID, and the links (gone already).
             if case .array(let nums)? = node["Nums"] {
-                for (k, item) in nums.enumerated() where k % 2 == 1 { remove(item) }
+                for (index, item) in nums.enumerated() where index % 2 == 1 { remove(item) }
             }
             if case .array(let kids)? = node["Kids"] { for kid in kids { try removeParentTree(kid) } }
         }
@@ -239,10 +239,10 @@ enum TaggedPDFRewriter {
         }
 
         private mutating func markPages(_ reference: PDFValue?) throws {
-            guard case .reference(let n)? = reference, Int(n) < size else {
+            guard case .reference(let pageNumber)? = reference, Int(pageNumber) < size else {
                 throw CairoPDFFile.Unsupported(description: "page tree")
             }
-            let node = try file.object(n).value
+            let node = try file.object(pageNumber).value
             if node["Type"]?.nameValue == "Pages" {
                 guard case .array(let kids)? = node["Kids"] else {
                     throw CairoPDFFile.Unsupported(description: "page tree")
@@ -250,21 +250,22 @@ enum TaggedPDFRewriter {
                 for kid in kids { try markPages(kid) }
                 return
             }
-            kind[Int(n)] = .page
-            guard case .reference(let c)? = node["Contents"], Int(c) < size, kind[Int(c)] == .copy else {
+            kind[Int(pageNumber)] = .page
+            guard case .reference(let contents)? = node["Contents"], Int(contents) < size, kind[Int(contents)] == .copy
+            else {
                 throw CairoPDFFile.Unsupported(description: "a page without a content stream of its own")
             }
-            let object = try file.object(c)
+            let object = try file.object(contents)
             guard object.streamData != nil else { throw CairoPDFFile.Unsupported(description: "content stream") }
-            kind[Int(c)] = .content
-            contentJobs.append((c, object, pages.count))
-            pages.append(n)
+            kind[Int(contents)] = .content
+            contentJobs.append((contents, object, pages.count))
+            pages.append(pageNumber)
             if case .array(let annotations)? = try file.resolved(node["Annots"]) {
                 for annotation in annotations {
-                    guard case .reference(let a) = annotation, Int(a) < size else {
+                    guard case .reference(let number) = annotation, Int(number) < size else {
                         throw CairoPDFFile.Unsupported(description: "an annotation written in its page")
                     }
-                    if annotationLink[a] != nil { kind[Int(a)] = .link }
+                    if annotationLink[number] != nil { kind[Int(number)] = .link }
                 }
             }
         }
@@ -281,41 +282,41 @@ enum TaggedPDFRewriter {
             var continuations: [Int: [Int32]] = [:]
             var nextContent = 0
             var pageIndex: [Int32: Int] = [:]
-            for (p, n) in pages.enumerated() { pageIndex[n] = p }
-            for n in 1..<file.size {
-                guard file.offset(n) != nil else { continue }
-                let k = kind[Int(n)]
-                if k == .removed || k == .treeRoot { continue }
-                let object = try file.object(n)
+            for (index, page) in pages.enumerated() { pageIndex[page] = index }
+            for number in 1..<file.size {
+                guard file.offset(number) != nil else { continue }
+                let objectKind = kind[Int(number)]
+                if objectKind == .removed || objectKind == .treeRoot { continue }
+                let object = try file.object(number)
                 // Stream data copied or rewritten counts as read: the file does not stay resident.
                 if let data = object.streamData { file.noteRead(data.count) }
-                switch k {
+                switch objectKind {
                 case .removed, .treeRoot: continue
                 case .copy:
-                    try copy(n, object, source: source, to: writer)
+                    try copy(number, object, source: source, to: writer)
                 case .content:
                     let outcome = contents.outcome(nextContent)
                     let page = contents.pages[nextContent]
                     nextContent += 1
                     switch outcome {
-                    case .copy: try copy(n, object, source: source, to: writer)
+                    case .copy: try copy(number, object, source: source, to: writer)
                     case .stream(let dictionary, let compressed, let continued):
-                        compressed.withUnsafeBytes { writer.addStream(n, dictionary: dictionary, data: $0) }
+                        compressed.withUnsafeBytes { writer.addStream(number, dictionary: dictionary, data: $0) }
                         if !continued.isEmpty { continuations[page] = continued }
                     case .failed(let reason): throw PDFAccessibility.Failure(description: reason)
                     }
                 case .page:
                     // PDF/UA-1 §7.18.3: pages with annotations take their tab order from the structure.
-                    var page = object.value.setting("StructParents", .integer(pageIndex[n] ?? 0))
+                    var page = object.value.setting("StructParents", .integer(pageIndex[number] ?? 0))
                     if object.value["Annots"] != nil { page = page.setting("Tabs", .name("S")) }
                     // Cairo gives every page a transparency group; under PDF/A only a page
                     // that draws with transparency keeps one.
                     if archive != nil, page["Group"] != nil, !drawsTransparency(object.value) {
                         page = page.removing(["Group"])
                     }
-                    writer.add(n, page)
+                    writer.add(number, page)
                 case .link:
-                    writer.add(n, try completedLink(object.value, number: n))
+                    writer.add(number, try completedLink(object.value, number: number))
                 case .catalog:
                     var completed = object.value
                         .setting("Lang", .text(language))
@@ -323,7 +324,7 @@ enum TaggedPDFRewriter {
                         .setting("ViewerPreferences", .dictionary([("DisplayDocTitle", .bool(true))]))
                         .setting("Metadata", .reference(metadata))
                     if let outputIntents { completed = completed.setting("OutputIntents", outputIntents) }
-                    writer.add(n, completed)
+                    writer.add(number, completed)
                 case .info:
                     // PDF 1.7 §7.9.4: a date starts `D:`, which Cairo 1.16 leaves out.
                     var completed = object.value
@@ -332,7 +333,7 @@ enum TaggedPDFRewriter {
                             completed = completed.setting(key, .text(date.pdf))
                         }
                     }
-                    writer.add(n, completed)
+                    writer.add(number, completed)
                 }
             }
             return continuations
