@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 import Typesetter
 
-/// Issue 16: tagged PDF read back with poppler (`pdfinfo -struct-text`) and qpdf (`--json`):
+/// Tagged PDF read back with poppler (`pdfinfo -struct-text`) and qpdf (`--json`):
 /// the structure tree follows the source, furniture stays out of it, figures carry `/Alt`, the
 /// catalog carries `/Lang`, `/MarkInfo`, `/ViewerPreferences` and XMP metadata.
 @Suite(.serialized) struct AccessibilityTests {
@@ -379,7 +379,7 @@ import Typesetter
 }
 
 extension AccessibilityTests {
-    /// Issue 28: a link's words are the content of its `Link` element, next to its annotation
+    /// A link's words are the content of its `Link` element, next to its annotation
     /// (PDF/UA-1 §7.18.5): a link over two lines is one `Link` with a run on each line, links on
     /// one line are a `Link` each, a footnote marker's is inside its `Reference`, and the
     /// paragraph keeps the words around them, in order. A picture in a line is a `Figure` with

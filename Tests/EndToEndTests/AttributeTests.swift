@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 import Typesetter
 
-/// Issue 3: every attribute measured in the PDF (poppler word boxes, content streams, fonts).
+/// Every attribute measured in the PDF (poppler word boxes, content streams, fonts).
 @Suite(.serialized) struct AttributeTests {
     /// Inter's descent as a share of its box height (descent 0.2415 em of 1.2103 em): poppler's
     /// word box spans ascent + descent, so the baseline is yMax − 0.1995 × height.

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 28: a CMYK JPEG with Adobe's APP14 marker (samples stored inverted, as Photoshop and
+/// A CMYK JPEG with Adobe's APP14 marker (samples stored inverted, as Photoshop and
 /// libjpeg write them) prints in its own colours: the PDF's image carries
 /// `/Decode [1 0 1 0 1 0 1 0]`, and poppler's rendering of the page shows each of the source's
 /// colours over the area it covers. Poppler turns DeviceCMYK into RGB by a formula of its own

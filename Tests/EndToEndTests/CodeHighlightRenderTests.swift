@@ -4,7 +4,7 @@ import Testing
 import Typesetter
 import Typography
 
-/// Issue 29: fenced code coloured by its language, read back from the PDF's fill colours per
+/// Fenced code coloured by its language, read back from the PDF's fill colours per
 /// stretch of glyphs (poppler `pdftohtml -xml`), and the code's text extracted exactly.
 @Suite struct CodeHighlightRenderTests {
     /// One language's sample and, for each fragment, the token kind whose colour it must have.

@@ -59,7 +59,7 @@ enum WordSpacing {
     }
 }
 
-/// Issue 12: paragraph composition — total-fit line breaking, hyphenation, Korean
+/// Paragraph composition — total-fit line breaking, hyphenation, Korean
 /// justification, rigid spaces, hanging punctuation, the emergency pass — read back from PDFs.
 @Suite(.serialized) struct CompositionTests {
     /// 90 mm measure on A4 (margins 60 mm left and right), Inter 10.5 pt body (the default theme).

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 import Typesetter
 
-/// Issue 6: document features — metadata, outline, links, footnotes, table of contents, running
+/// Document features — metadata, outline, links, footnotes, table of contents, running
 /// heads, images, long tables, widows and orphans, Korean line breaking, justification, page
 /// breaks, paper and margins — each read back from the PDF with poppler-utils and qpdf.
 @Suite(.serialized) struct DocumentFeatureTests {

@@ -218,7 +218,7 @@ import Typography
         }
     }
 
-    /// Issue 10 item 6: text, line heights and inline pictures too large for the page are made
+    /// Text, line heights and inline pictures too large for the page are made
     /// to fit it, each with a warning at its position. Every word is found in the PDF (a glyph
     /// whose origin is off the page is not), no glyph box and no picture leaves the media box.
     @Test(

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 import Typesetter
 
-/// Issue 34: the Markdown writers bring from GitHub and Pandoc, rendered and read back from the
+/// The Markdown writers bring from GitHub and Pandoc, rendered and read back from the
 /// PDF (poppler's text, word boxes and structure tree; the content streams' colours).
 @Suite(.serialized) struct MarkdownConventionsRenderTests {
     static let alerts = """

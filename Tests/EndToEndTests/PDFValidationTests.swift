@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 28: tagged PDFs checked by a PDF/UA-1 validator (page-validation from PyPI, which
+/// Tagged PDFs checked by a PDF/UA-1 validator (page-validation from PyPI, which
 /// `make pdf-check` installs under `.build/` and `make test` passes in `TYPESET_PDF_CHECK`):
 /// the templates, the real-world documents and a document with every construct (headings that
 /// skip levels, a title from the front matter, links across lines, inline and linked images,

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 34: the command line Pandoc's and Typst's users already know — a positional output,
+/// The command line Pandoc's and Typst's users already know — a positional output,
 /// Pandoc's `-V` variables, help on every command, one exit-status rule for bad values.
 @Suite(.serialized) struct PandocCommandLineTests {
     func folder() throws -> String { try Render.scratchFolder("pandoc-cli") }

@@ -4,7 +4,7 @@ import Testing
 import Typesetter
 import Typography
 
-/// Issue 2: real Markdown files rendered end to end and read back from the PDF.
+/// Real Markdown files rendered end to end and read back from the PDF.
 @Suite(.serialized) struct RenderTests {
     static let page = PageSetup()
 

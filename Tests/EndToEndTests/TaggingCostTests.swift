@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 15: what tagging (the default) costs in peak memory. The release binary renders one
+/// What tagging (the default) costs in peak memory. The release binary renders one
 /// generated document of about 220 pages twice, tagged and with `--no-tags`, each in its own
 /// process under `/usr/bin/time` (peak resident set size, `%M`, in KiB).
 @Suite(.serialized) struct TaggingCostTests {

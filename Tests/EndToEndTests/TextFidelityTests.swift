@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 28: text read back without layout analysis comes back as written. The words read
+/// Text read back without layout analysis comes back as written. The words read
 /// through the structure tree (`pdfinfo -struct-text`), from the content stream in order
 /// (`pdftotext -raw`) and by pypdf equal the source's words in order: no two words glued at a
 /// line break, none split or changed, in ragged and justified paragraphs, links wrapped over

@@ -4,7 +4,7 @@ import Testing
 import Typesetter
 import Typography
 
-/// Issue 4 read back from rendered PDFs: registered font folders, font swap with x-height
+/// Read back from rendered PDFs: registered font folders, font swap with x-height
 /// adjustment, Dynamic Type, Bold Text, missing faces, theme files and design tokens.
 @Suite(.serialized) struct ThemeAndFontTests {
     static let fontsFolder = Render.packageRoot + "/Tests/EndToEndTests/Fixtures/fonts"

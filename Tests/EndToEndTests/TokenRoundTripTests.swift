@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 30: token files written as design tools export them, imported with `typeset theme
+/// Token files written as design tools export them, imported with `typeset theme
 /// import`, then a specimen of every role rendered and read back from the PDF: each role's size
 /// and baseline-to-baseline step are the ones its tokens state; `theme check` and `theme import`
 /// accept and refuse the same files with the same words.

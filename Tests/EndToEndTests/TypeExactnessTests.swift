@@ -4,7 +4,7 @@ import Testing
 import Typesetter
 import Typography
 
-/// Issue 11, read back from the PDFs: one baseline for every run of a line whatever its font,
+/// Read back from the PDFs: One baseline for every run of a line whatever its font,
 /// line steps that superscripts do not disturb, emoji that never take over text and never
 /// corrupt the file, weights that never silently fall to regular, tracking that leaves cursive
 /// scripts joined, and warnings for every text the page draws.

@@ -3,7 +3,7 @@ import Styling
 import Testing
 import Typography
 
-/// Issue 16: what layout draws carries the structure path the renderer tags it with.
+/// What layout draws carries the structure path the renderer tags it with.
 @Suite struct StructureMarksTests {
     /// (page, text, roles of the structure path in force) for every text element, in drawing order.
     static func taggedTexts(_ pages: [Page]) -> [(page: Int, text: String, roles: [String])] {

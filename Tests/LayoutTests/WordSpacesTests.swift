@@ -4,7 +4,7 @@ import Typography
 
 @testable import Layout
 
-/// Issue 28: where a paragraph's lines break between words (so the renderer puts a space that
+/// Where a paragraph's lines break between words (so the renderer puts a space that
 /// shows nothing there), read off the paragraph's text line by line.
 @Suite struct WordSpacesTests {
     /// For each line of `lines` but the last, whether it ends between words in `text`.

@@ -8,7 +8,7 @@ import Typography
 @testable import PangoCairoBackend
 @testable import TaggedPDF
 
-/// Issue 15: tagging no longer grows Cairo's memory with the document. Elements are not Cairo
+/// Tagging no longer grows Cairo's memory with the document. Elements are not Cairo
 /// tags: the renderer records them (``StructureRecords``) and marks where each run of content
 /// begins (``ContentMarker``); the tagging pass (``PDFAccessibility``) turns the markers into
 /// marked content and writes the structure tree, reading and writing one object at a time.

@@ -6,7 +6,7 @@ import Testing
 @testable import PangoCairoBackend
 @testable import TaggedPDF
 
-/// Issue 10 (the 10,000-row table within 3× `large`'s time per megabyte): the tagging pass
+/// The 10,000-row table within 3× `large`'s time per megabyte: the tagging pass
 /// moves work off the writer's thread — content streams are rewritten ahead on a second thread
 /// (``WorkAhead``), full object streams are compressed on another (``OrderedCompression``) —
 /// and the cross-reference stream is written with the PNG Up predictor. These tests fail if

@@ -2,7 +2,7 @@ import Testing
 
 @testable import TaggedPDF
 
-/// Issue 28: Adobe's APP14 marker is found among a JPEG's segments before its first scan, and
+/// Adobe's APP14 marker is found among a JPEG's segments before its first scan, and
 /// only there.
 @Suite struct JPEGMarkersTests {
     static func found(_ bytes: [UInt8]) -> Bool {

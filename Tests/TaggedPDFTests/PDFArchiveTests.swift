@@ -2,7 +2,7 @@ import Testing
 
 @testable import TaggedPDF
 
-/// Issue 28, PDF/A: the glyph names a Type 1 (CFF) subset's `/CharSet` lists, read from its
+/// PDF/A: The glyph names a Type 1 (CFF) subset's `/CharSet` lists, read from its
 /// charset in each of the CFF formats; the document information's dates in PDF's and XMP's
 /// forms; the XMP identification and extension schemas.
 @Suite struct PDFArchiveTests {
