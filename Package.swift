@@ -86,7 +86,7 @@ let package = Package(
         // a child process's peak memory, generated prose, a seeded random number generator, the
         // backend tests' inputs, and the `.slow` trait `make test-fast` skips.
         .target(
-            name: "TestSupport", dependencies: ["Typesetter", "Layout", "Styling", "Typography"],
+            name: "TestSupport", dependencies: ["Typesetter", "Layout", "Styling", "Typography", "BenchSupport"],
             path: "Tests/TestSupport"),
         .testTarget(name: "TypographyTests", dependencies: ["Typography", "TestSupport"]),
         .testTarget(name: "WorkQueuesTests", dependencies: ["WorkQueues"]),

@@ -52,21 +52,26 @@ public struct ScalingInput: Sendable, Equatable {
     /// One paragraph of ordinary English words (no markup), at least `bytes` long: a fixed
     /// sequence of 64 words, so hyphenation and shaping see varied text.
     public static func paragraph(bytes: Int) -> String {
-        let words = """
+        let sequence = """
             the measure of a line is set by the page and its margins while every paragraph keeps \
             its words together in one run of text that the composer breaks into lines of nearly \
             equal width so that the reader sees an even grey across the page without rivers or \
             gaps between words and letters in any language the document uses
-            """.split(separator: " ")
+            """.split(separator: " ").map(String.init)
+        return words(sequence, repeatedTo: bytes) + "\n"
+    }
+
+    /// `words` in turn, each followed by a space, until the text is at least `bytes` long.
+    public static func words(_ words: [String], repeatedTo bytes: Int) -> String {
         var text = ""
-        var i = 0
+        var index = 0
         text.reserveCapacity(bytes + 16)
         while text.utf8.count < bytes {
-            text += words[i % words.count]
+            text += words[index % words.count]
             text += " "
-            i += 1
+            index += 1
         }
-        return text + "\n"
+        return text
     }
 
     /// One word of `characters` Latin letters with no space or break opportunity: the alphabet

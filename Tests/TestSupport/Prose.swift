@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 
 /// Generated documents for the scaling and memory tests: prose, one long paragraph, long
@@ -35,15 +36,7 @@ public enum Prose {
             "the", "measure", "of", "a", "line", "is", "set", "by", "paragraph", "composer", "breaks",
             "into", "lines", "nearly", "equal", "width", "reader", "sees", "even", "grey", "across", "page",
         ]
-        var text = ""
-        var i = 0
-        text.reserveCapacity(bytes + 16)
-        while text.utf8.count < bytes {
-            text += words[i % words.count]
-            text += " "
-            i += 1
-        }
-        return text + "END.\n"
+        return ScalingInput.words(words, repeatedTo: bytes) + "END.\n"
     }
 
     /// A heading, a four-column table of `rows` rows of words and numbers, and a last line.
