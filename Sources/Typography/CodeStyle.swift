@@ -48,7 +48,8 @@ public enum CodeToken: String, CaseIterable, Hashable, Sendable {
     case information
     /// Warning keywords in comments (`@warning`).
     case warning
-    /// Alerts in comments (`TODO`, `FIXME`).
+    /// Alert words in comments: the markers programmers leave for unfinished work, which the
+    /// syntax definitions mark as KSyntaxHighlighting's `Alert` style.
     case alert
     /// Preprocessor directives (`#include`, `#if`).
     case preprocessor
