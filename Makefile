@@ -162,12 +162,17 @@ bench: bench-dir build
 	awk -v one=$$one -v all=$$all -v n=$$(nproc) 'BEGIN { printf "8 documents: -j 1 %.2f s, -j %d %.2f s (%.2f x sequential)\n", one, n, all, all / one }'; \
 	rm -rf $$d
 
-# The binary, its man page and bash/zsh completions (all generated from the option table) under PREFIX.
+# The binary, its man page and bash/zsh completions (all generated from the option table) under
+# PREFIX, and the templates (specimen.md, the showcase, themes, tokens) in PREFIX/share/typeset/templates,
+# where the binary looks for them beside its own folder (../share/typeset/templates).
 PREFIX ?= /usr/local
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
-	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+	  $(DESTDIR)$(PREFIX)/share/typeset/templates
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/typeset
+	cp -R --no-preserve=ownership templates/. $(DESTDIR)$(PREFIX)/share/typeset/templates/
+	chmod -R u=rwX,go=rX $(DESTDIR)$(PREFIX)/share/typeset/templates
 	$(BIN) help man > $(DESTDIR)$(PREFIX)/share/man/man1/typeset.1
 	$(BIN) completions bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/typeset
 	$(BIN) completions zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_typeset

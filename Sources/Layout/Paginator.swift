@@ -41,6 +41,8 @@ struct Item {
     /// Space above, discarded at the top of a page.
     var spaceBefore: Double = 0
     var breakBefore: BreakRule = .allowed
+    /// With a forced break: the item opens a right-hand (odd-numbered) page.
+    var opensRightHandPage = false
     var elements: [PageElement] = []
     /// A background panel this item belongs to (code blocks): drawn behind consecutive items of
     /// one panel on a page as one rectangle.
@@ -181,6 +183,8 @@ public final class Paginator {
     /// Empty paragraphs already shaped (empty list items), for every block that follows.
     let emptyParagraphs = CellMemory()
     var pendingForcedBreak = false
+    /// The forced break to come opens a right-hand page (``StyledBlock/opensRightHandPage``).
+    var pendingRightHandPage = false
     /// How many items at the top of the current page are a repeated table header (0 or 1).
     var repeatedOnPage = 0
     /// Lines of what follows a heading that must still share the heading's page: a heading
@@ -210,6 +214,7 @@ public final class Paginator {
     public func add(_ block: StyledBlock) throws {
         if case .pageBreak = block.content {
             pendingForcedBreak = true
+            pendingRightHandPage = pendingRightHandPage || block.opensRightHandPage
             return
         }
         nextPanelID += 1
@@ -237,7 +242,9 @@ public final class Paginator {
                 item.spaceBefore = spaceAbove
                 if pendingForcedBreak {
                     item.breakBefore = .forced
+                    item.opensRightHandPage = pendingRightHandPage
                     pendingForcedBreak = false
+                    pendingRightHandPage = false
                 }
                 previous = block
             }
@@ -272,6 +279,8 @@ public final class Paginator {
         var item = item
         measureInk(of: &item)
         if item.breakBefore == .forced && !placed.isEmpty { try flush() }
+        // A right-hand page has an odd number: after an odd count of pages, one left blank.
+        if item.opensRightHandPage, placed.isEmpty, pageCount % 2 == 1 { try flush() }
         if placed.isEmpty, let header = item.repeatedHeader {
             var furniture = Paginator.furniture(header.item, above: item)
             measureInk(of: &furniture)

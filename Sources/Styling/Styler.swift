@@ -228,7 +228,9 @@ public struct Styler: Sendable {
                 blocks[blocks.count - 1].structure = context.structure + [newElement(.paragraph)]
             }
         case .pageBreak:
-            blocks.append(StyledBlock(.pageBreak, location: block.location))
+            var pageBreak = StyledBlock(.pageBreak, location: block.location)
+            pageBreak.opensRightHandPage = block.attributes.classes.contains(Block.rightHandPageClass)
+            blocks.append(pageBreak)
         }
     }
 

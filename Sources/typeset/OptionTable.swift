@@ -100,10 +100,11 @@ enum OptionTable {
     static let output: [OptionSpec] = [
         OptionSpec(
             name: "--output", short: "-o", value: "PATH",
-            help: "the output file, '-' for standard output, or a folder (DIR/ or an existing folder)",
+            help: "the output file (default: beside the input, dir/doc.pdf), '-' for standard output, or a folder "
+                + "(DIR/ or an existing folder); with several INPUTs, a file makes one book",
             choices: ["files"]),
         OptionSpec(
-            name: "--output-dir", value: "DIR", help: "write each INPUT to DIR/<name>.pdf (default: output/)",
+            name: "--output-dir", value: "DIR", help: "write each INPUT to DIR/<name>.pdf (one PDF per file)",
             choices: ["dirs"]),
         OptionSpec(
             name: "--jobs", short: "-j", value: "N", help: "render N files at once (default: the number of cores)"),
@@ -123,10 +124,14 @@ enum OptionTable {
         CommandSpec(
             name: "render", synopsis: "INPUT… [-o OUTPUT] [options] | INPUT OUTPUT.pdf [options]",
             summary: "typeset Markdown files as PDF ('-': standard input)",
-            options: output + theme + document + reporting + [help],
+            options: output + BookInputs.options + theme + document + reporting + [help],
             notes: """
-                Several INPUTs are rendered in parallel, each by its own process, into --output-dir (or -o DIR/);
-                one line per file, then a summary; exit 1 if any failed (the others are still written).
+                With no -o, the output is beside the input: dir/doc.md writes dir/doc.pdf.
+                Several INPUTs with -o FILE make one book: one outline, one contents, one page sequence, each
+                chapter on a new page, links between the files (ch2.md#setup) inside the PDF. So does one INPUT whose
+                front matter lists more under include:, or a book.yaml (front matter with include: and no text).
+                Otherwise several INPUTs are rendered in parallel, each by its own process, into --output-dir (or
+                -o DIR/), or each beside its input; one line per file, then a summary; exit 1 if any failed.
                 'render in.md out.pdf' writes out.pdf when out.pdf does not exist yet (otherwise use -o).
                 """ + "\n" + exitStatus),
         CommandSpec(
