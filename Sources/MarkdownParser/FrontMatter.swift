@@ -322,7 +322,8 @@ enum FrontMatter {
                 let path = Self.scalar(item).trimmingSpaces
                 guard !path.isEmpty else { return nil }
                 return IncludedFile(
-                    path: path, location: FrontMatter.location(item.pointee.start_mark, firstLine: firstLine, file: file))
+                    path: path,
+                    location: FrontMatter.location(item.pointee.start_mark, firstLine: firstLine, file: file))
             }
         }
 

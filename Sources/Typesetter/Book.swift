@@ -138,7 +138,8 @@ struct BookGathering {
                     at: include?.location, kind: .structure)
             ])
         }
-        seen[key] = include?.location
+        // updateValue: assigning nil through the subscript would remove the key.
+        seen.updateValue(include?.location, forKey: key)
         let text: InputFile.Text
         do { text = try InputFile.read(path) } catch let error as TypesetError {
             guard let include, case .unreadableInput(_, let reason) = error else { throw error }

@@ -60,7 +60,8 @@ import Testing
     func links(_ qdf: QDF) -> [Int: [(name: String, rect: [Double])]] {
         var result: [Int: [(String, [Double])]] = [:]
         for (index, page) in qdf.pages.enumerated() {
-            guard let object = qdf.objects[page], let annots = object.range(of: #"/Annots \[[^\]]*\]"#, options: .regularExpression)
+            guard let object = qdf.objects[page],
+                let annots = object.range(of: #"/Annots \[[^\]]*\]"#, options: .regularExpression)
             else { continue }
             for match in String(object[annots]).matches(of: /(\d+) 0 R/) {
                 guard let link = qdf.objects[Int(match.output.1)!], let name = QDF.destinationName(in: link),
@@ -109,7 +110,7 @@ import Testing
         let contents = words.filter { $0.page == 1 }
         for (title, page) in [("Introduction", 1), ("Chapter", 2), ("Details", 3)] {
             let entry = try #require(contents.first { $0.text == title }, "contents lists \(title)")
-            let number = contents.first { $0.line == entry.line && $0.xMin > entry.xMax && Int($0.text) != nil }
+            let number = contents.first { abs($0.yMin - entry.yMin) < 2 && $0.xMin > entry.xMax && Int($0.text) != nil }
             #expect(number?.text == "\(page)", "\(title) on page \(page): \(String(describing: number))")
         }
         // Links between the files are named destinations inside the PDF; each lands on its heading.
@@ -117,7 +118,8 @@ import Testing
         #expect(!qdf.objects.values.contains { $0.contains("/URI") }, "no link leaves the PDF")
         let destinations = qdf.namedDestinations()
         let pageLinks = links(qdf)
-        let height = 841.89
+        let size = try #require(try PDFProbe.info(pdf)["Page size"]?.split(separator: " "))
+        let height = try #require(Double(size[2]))
         let expected: [(word: String, page: Int, lands: Int, name: String)] = [
             ("second", 1, 2, "ch2-setup"), ("two", 1, 2, "chapter-two"), ("this", 1, 1, "setup"),
             ("introduction", 2, 1, "introduction"), ("details", 2, 3, "details"), ("own", 2, 2, "ch2-setup"),
@@ -199,12 +201,14 @@ import Testing
         try write("# Here\n", book + "/here.md")
         let missing = try typeset(["render", book + "/main.md", "-o", dir + "/m.pdf"])
         #expect(missing.status == 1, "\(missing.output)")
-        #expect(missing.output.contains("\(book)/main.md:5:5: error: include 'missing.md'"), "\(missing.output)")
+        #expect(missing.output.contains("\(book)/main.md:5:5: include 'missing.md'"), "\(missing.output)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/m.pdf"))
         // Outside the book's folder, even through a symbolic link: refused at the include.
         try write("---\ninclude: [../secret.md]\n---\n\n# A\n", book + "/up.md")
         let outside = try typeset(["render", book + "/up.md", "-o", dir + "/u.pdf"])
-        #expect(outside.status == 1 && outside.output.contains("up.md:2:11: error:"), "\(outside.output)")
+        #expect(
+            outside.status == 1 && outside.output.contains("up.md:2:11: include '../secret.md' is outside"),
+            "\(outside.output)")
         #expect(outside.output.contains("outside"), "\(outside.output)")
         try FileManager.default.createSymbolicLink(atPath: book + "/link.md", withDestinationPath: dir + "/secret.md")
         try write("---\ninclude: [link.md]\n---\n\n# A\n", book + "/linked.md")
@@ -213,7 +217,9 @@ import Testing
         // A file that includes itself (or one before it): each file is read once.
         try write("---\ninclude: [loop.md]\n---\n\n# Loop\n", book + "/loop.md")
         let loop = try typeset(["render", book + "/loop.md", "-o", dir + "/c.pdf"])
-        #expect(loop.status == 1 && loop.output.contains("loop.md:2:11: error:"), "\(loop.output)")
+        #expect(
+            loop.status == 1 && loop.output.contains("loop.md:2:11: '\(book)/loop.md' is already part of the book;"),
+            "\(loop.output)")
     }
 
     @Test func theOutputIsBesideTheInputByDefault() throws {
