@@ -60,6 +60,14 @@ extension Typesetter {
         guard let first = chapters.first else {
             throw TypesetError.unreadableInput(path: inputs.first ?? "-", reason: "no Markdown file to read")
         }
+        if chapters.count == 1, BookPaths.isBookFile(first.file) {
+            throw TypesetError.invalidInput([
+                Diagnostic(
+                    .error,
+                    "a book file lists its chapters under include: (include: [intro.md, usage.md]); this one "
+                        + "lists none", at: SourceLocation(file: first.file, line: 1, column: 1), kind: .structure)
+            ])
+        }
         var diagnostics = gathering.diagnostics
         let openRight = options.openRight ?? BookPaths.isTrue(first.document.metadata.fields["open-right"])
         let rootFolder =

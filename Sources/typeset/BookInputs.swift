@@ -20,19 +20,20 @@ enum BookInputs {
         return !RenderCommand.isFolder(output)
     }
 
-    /// The document to render and its parse warnings: `inputs[0]` alone, or the book `inputs`
-    /// make (also when the one input's front matter includes other files).
+    /// The document to render, its parse warnings and the Markdown files it was read from:
+    /// `inputs[0]` alone, or the book `inputs` make (also when the one input's front matter
+    /// includes other files).
     /// - Throws: ``TypesetError`` for a file that cannot be read or a bad include;
     ///   ``UsageError`` when the output is one of the book's files.
     static func load(
         _ inputs: [String], book: Bool, args: ParsedArguments, variables: [(String, String)], target: String
-    ) throws -> (document: Document, diagnostics: [Diagnostic]) {
+    ) throws -> (document: Document, diagnostics: [Diagnostic], files: [String]) {
         if !book {
             let input = inputs[0]
             let read = try InputFile.read(input)
             let parsed = Typesetter.parse(markdown: read.text, file: input == "-" ? "<stdin>" : input)
             if input == "-" || parsed.document.metadata.includes.isEmpty {
-                return (parsed.document, read.diagnostics + parsed.diagnostics)
+                return (parsed.document, read.diagnostics + parsed.diagnostics, [input])
             }
         }
         let openRight =
@@ -41,6 +42,6 @@ enum BookInputs {
         let assembled = try Typesetter.book(
             inputs, options: BookOptions(openRight: openRight, resourcePath: args.value("--resource-path")))
         try OutputTargets.refuseOverwriting(assembled.files.map { ($0, "a file of the book") }, with: target)
-        return (assembled.document, assembled.diagnostics)
+        return (assembled.document, assembled.diagnostics, assembled.files)
     }
 }

@@ -167,7 +167,7 @@ import Testing
         let dir = try folder()
         try writeChapters(in: dir)
         try FileManager.default.copyItem(
-            atPath: Render.packageRoot + "/templates/images/" + (try imageName()), atPath: dir + "/part/picture.png")
+            atPath: Render.packageRoot + "/templates/images/" + (try imageName()), toPath: dir + "/part/picture.png")
         try write(
             try String(contentsOfFile: dir + "/part/ch3.md", encoding: .utf8) + "\n![A picture](picture.png)\n",
             dir + "/part/ch3.md")
