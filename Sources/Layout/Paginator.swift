@@ -280,7 +280,7 @@ public final class Paginator {
         measureInk(of: &item)
         if item.breakBefore == .forced && !placed.isEmpty { try flush() }
         // A right-hand page has an odd number: after an odd count of pages, one left blank.
-        if item.opensRightHandPage, placed.isEmpty, pageCount % 2 == 1 { try flush() }
+        if item.opensRightHandPage, placed.isEmpty, pageCount % 2 == 1 { try flush(blank: true) }
         if placed.isEmpty, let header = item.repeatedHeader {
             var furniture = Paginator.furniture(header.item, above: item)
             measureInk(of: &furniture)
@@ -414,7 +414,9 @@ public final class Paginator {
         return Overhang(above: -top, below: bottom - item.height)
     }
 
-    func flush() throws {
+    /// Renders the current page. A `blank` page (the left-hand page before a chapter that opens
+    /// on the right) has no running head or foot either, as a blank page carries no folio.
+    func flush(blank: Bool = false) throws {
         pageCount += 1
         var page = Page(number: pageCount, size: options.page.paper)
         let top = options.page.margins.top + lead
@@ -488,10 +490,12 @@ public final class Paginator {
             }
             if let notes = notesAfter[entryIndex] { page.elements += notes }
         }
-        appendRunningText(options.header?(pageCount), baselineFromTop: options.page.margins.top * 0.5, to: &page)
-        appendRunningText(
-            options.footer?(pageCount), baselineFromTop: options.page.paper.height - options.page.margins.bottom * 0.45,
-            to: &page)
+        if !blank {
+            appendRunningText(options.header?(pageCount), baselineFromTop: options.page.margins.top * 0.5, to: &page)
+            appendRunningText(
+                options.footer?(pageCount),
+                baselineFromTop: options.page.paper.height - options.page.margins.bottom * 0.45, to: &page)
+        }
         placed.removeAll(keepingCapacity: true)
         repeatedOnPage = 0
         cursor = 0
