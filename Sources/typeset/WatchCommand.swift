@@ -32,15 +32,20 @@ enum WatchCommand {
         let limit = args.value("--renders").flatMap(Int.init)
         var renders = 0
         var changed: [String] = []
+        var lastWatched = [input]
         while true {
             let start = Date()
-            var watched = [input]
+            // After a failed render, the files of the last good one are still watched.
+            var watched = lastWatched
             do {
-                let read = try InputFile.read(input)
-                var parsed = Typesetter.parse(markdown: read.text, file: input)
-                parsed.diagnostics = read.diagnostics + parsed.diagnostics
+                // A book (a book file, or an include: list) is watched in every one of its files.
+                var parsed = try BookInputs.load(
+                    [input], book: BookInputs.makeBook([input], output: nil, outputDir: nil), args: args,
+                    variables: variables, target: target)
+                watched = parsed.files
                 for (key, value) in variables { parsed.document.metadata.set(key, to: value) }
                 watched += Typesetter.dependencies(of: parsed.document, options: options)
+                lastWatched = watched
                 let report = try Typesetter.render(
                     document: parsed.document, diagnostics: parsed.diagnostics, to: target, options: options)
                 Messages.report(report, output: target, quiet: args.has("--quiet"), format: format)

@@ -189,6 +189,30 @@ import Testing
         #expect(words.first { $0.text == "Chapter" }?.page == 2, "the included chapter opens page 2")
     }
 
+    @Test func watchFollowsEveryFileOfABook() throws {
+        let dir = try folder()
+        try write("---\ninclude: [ch2.md]\n---\n\n# One\n\nFirst.\n", dir + "/main.md")
+        try write("# Two\n\nVersion one.\n", dir + "/ch2.md")
+        let pdf = dir + "/main.pdf"
+        let log = Pipe()
+        let process = try PDFProbe.start(
+            Render.binary, ["watch", dir + "/main.md", "--renders", "2"], standardError: log)
+        defer { if process.isRunning { process.terminate() } }
+        func waitFor(_ condition: () -> Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline, !condition() { usleep(50_000) }
+            return condition()
+        }
+        func pdfText() -> String { (try? PDFProbe.text(pdf)) ?? "" }
+        #expect(waitFor { pdfText().contains("Version one") }, "the first render holds the included chapter")
+        usleep(300_000)
+        try write("# Two\n\nVersion two.\n", dir + "/ch2.md")
+        #expect(waitFor { pdfText().contains("Version two") }, "an edit of the included chapter renders again")
+        #expect(waitFor { !process.isRunning })
+        let output = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(output.contains("ch2.md changed") && output.contains("watching 2 files"), "\(output)")
+    }
+
     /// A PNG among the templates' images.
     func imageName() throws -> String {
         let names = try FileManager.default.contentsOfDirectory(atPath: Render.packageRoot + "/templates/images")
