@@ -74,6 +74,7 @@ enum OptionTable {
     static let document: [OptionSpec] = [
         OptionSpec(name: "--justify", help: "justify paragraphs (never the last line)"),
         OptionSpec(name: "--toc", help: "a table of contents after the title block (or at the top when there is none)"),
+    ] + SectionAndFileOptions.options + [
         OptionSpec(name: "--no-tags", help: "no structure tags, language or alt text: a smaller, inaccessible PDF"),
         OptionSpec(
             name: "--pdf-standard", value: "LIST",

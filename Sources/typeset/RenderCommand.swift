@@ -10,7 +10,7 @@ enum RenderCommand {
     static let spec = OptionTable.command("render")
 
     static func run(_ arguments: [String]) throws {
-        var args = try OptionTable.parse(arguments, for: spec)
+        var args = try OptionTable.parse(DefaultsFile.expand(arguments, for: spec), for: spec)
         if args.has("--help") {
             print(OptionTable.helpText(spec), terminator: "")
             return
@@ -70,7 +70,9 @@ enum RenderCommand {
         // The text is not kept past the parse: the document holds its own copy of the source.
         let read = try InputFile.read(input)
         var parsed = Typesetter.parse(markdown: read.text, file: input == "-" ? "<stdin>" : input)
-        parsed.diagnostics = read.diagnostics + parsed.diagnostics
+        parsed.diagnostics =
+            read.diagnostics + (try SectionAndFileOptions.fillMetadata(&parsed.document, from: args))
+            + parsed.diagnostics
         for (key, value) in variables { parsed.document.metadata.set(key, to: value) }
         var report = try Typesetter.render(
             document: parsed.document, diagnostics: parsed.diagnostics, to: target, options: options)
@@ -157,6 +159,7 @@ enum RenderCommand {
             }
         }
         if args.has("--toc") { options.tableOfContents = true }
+        try SectionAndFileOptions.apply(args, to: &options)
         if let margins = args.value("--margins") { options.margins = try self.margins(margins, from: "--margins") }
         options.header = args.value("--header")
         options.footer = args.value("--footer")

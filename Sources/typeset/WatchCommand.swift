@@ -9,7 +9,7 @@ enum WatchCommand {
     static let spec = OptionTable.command("watch")
 
     static func run(_ arguments: [String]) throws {
-        let args = try OptionTable.parse(arguments, for: spec)
+        let args = try OptionTable.parse(DefaultsFile.expand(arguments, for: spec), for: spec)
         if args.has("--help") {
             print(OptionTable.helpText(spec), terminator: "")
             return
@@ -38,7 +38,9 @@ enum WatchCommand {
             do {
                 let read = try InputFile.read(input)
                 var parsed = Typesetter.parse(markdown: read.text, file: input)
-                parsed.diagnostics = read.diagnostics + parsed.diagnostics
+                parsed.diagnostics =
+                    read.diagnostics + (try SectionAndFileOptions.fillMetadata(&parsed.document, from: args))
+                    + parsed.diagnostics
                 for (key, value) in variables { parsed.document.metadata.set(key, to: value) }
                 watched += Typesetter.dependencies(of: parsed.document, options: options)
                 let report = try Typesetter.render(
