@@ -85,7 +85,9 @@ enum OptionTable {
             help: "page margins as CSS, each with a unit: '20mm', '20mm 25mm', '20mm 25mm 30mm 25mm'"),
         OptionSpec(name: "--header", value: "TEMPLATE", help: "running header: {title}, {page}, {pages}, {date}"),
         OptionSpec(name: "--footer", value: "TEMPLATE", help: "running footer (default '{page}')"),
-        OptionSpec(name: "--lang", value: "LANG", help: "the document's language (ko titles the contents 목차)"),
+        OptionSpec(
+            name: "--lang", value: "LANG",
+            help: "the document's language, a BCP 47 tag such as de, pt-BR or zh-Hant (ko titles the contents 목차)"),
         OptionSpec(
             name: "--variable", short: "-V", value: "KEY=VALUE",
             help:
@@ -196,8 +198,8 @@ enum OptionTable {
     /// The exit-status rule every command follows, printed in the help and the man page.
     static let exitStatus = """
         Exit status: 0 success; 1 an input, output, theme or font error, or warnings with --strict;
-        2 a usage error: an unknown option or command, a missing or bad option value (-V and --variable
-        values included), or arguments that read more than one way.
+        2 a usage error: an unknown option or command, a missing or bad option value (-V, --variable and
+        --lang values and defaults files included), or arguments that read more than one way.
         """
 
     static func command(_ name: String) -> CommandSpec { commands.first { $0.name == name }! }

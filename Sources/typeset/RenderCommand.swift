@@ -315,7 +315,9 @@ enum RenderCommand {
                 paper: paper, margins: margins, theme: args.value("--theme"),
                 named: [paper.map { _ in "-V paper" }, margins.map { _ in "-V margins" }].compactMap { $0 })
         }
+        try SectionAndFileOptions.checkLanguage(pairs, option: nil)
         if let lang = args.value("--lang") { pairs.append(("lang", lang)) }
+        try SectionAndFileOptions.checkLanguage(pairs.suffix(1), option: "--lang")
         return pairs
     }
 

@@ -42,6 +42,17 @@ enum SectionAndFileOptions {
         return warnings
     }
 
+    /// Refuses a `--lang` or `-V lang` that is not a BCP 47 language tag, as every bad option
+    /// value is refused (exit 2).
+    /// - Throws: ``UsageError`` naming the option and what is wrong with the tag.
+    static func checkLanguage(_ pairs: [(String, String)], option: String?) throws {
+        for (key, value) in pairs where key.lowercased() == "lang" {
+            let tag = value.trimmingCharacters(in: .whitespaces)
+            guard !LanguageTag.isWellFormed(tag) else { continue }
+            throw UsageError("\(option ?? "-V lang") '\(value)': \(LanguageTag.problem(value))")
+        }
+    }
+
     /// Sets the numbering and contents depth the command line asks for.
     /// - Throws: ``UsageError`` for a depth that is not 1 to 6.
     static func apply(_ args: ParsedArguments, to options: inout RenderOptions) throws {
@@ -52,5 +63,20 @@ enum SectionAndFileOptions {
             }
             options.tableOfContentsDepth = depth
         }
+    }
+}
+
+/// The warnings `watch` prints: each once, until a render comes without it.
+enum WatchWarnings {
+    /// Leaves in `report` only the warnings `shown` (the last render's) does not hold, and makes
+    /// `shown` this render's; returns how many were left out. JSON lines are all kept: a
+    /// program reads each render whole.
+    static func keepNew(_ report: inout RenderReport, format: Messages.Format, shown: inout Set<String>) -> Int {
+        let lines = report.diagnostics.map(Messages.line)
+        defer { shown = Set(lines) }
+        guard format == .text else { return 0 }
+        let before = report.diagnostics.count
+        report.diagnostics = zip(report.diagnostics, lines).filter { !shown.contains($0.1) }.map(\.0)
+        return before - report.diagnostics.count
     }
 }

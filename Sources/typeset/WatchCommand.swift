@@ -4,7 +4,7 @@ import Typesetter
 /// `typeset watch INPUT [-o OUTPUT] [options]`: renders, then renders again whenever the
 /// document, its images, its theme or its font folders change, until interrupted. An INPUT
 /// that cannot be read at the start is an error (status 1); one that goes missing later is
-/// watched for.
+/// watched for. A warning is printed once, and again only after a render without it.
 enum WatchCommand {
     static let spec = OptionTable.command("watch")
 
@@ -32,6 +32,7 @@ enum WatchCommand {
         let limit = args.value("--renders").flatMap(Int.init)
         var renders = 0
         var changed: [String] = []
+        var shownWarnings = Set<String>()
         while true {
             let start = Date()
             var watched = [input]
@@ -43,9 +44,13 @@ enum WatchCommand {
                     + parsed.diagnostics
                 for (key, value) in variables { parsed.document.metadata.set(key, to: value) }
                 watched += Typesetter.dependencies(of: parsed.document, options: options)
-                let report = try Typesetter.render(
+                var report = try Typesetter.render(
                     document: parsed.document, diagnostics: parsed.diagnostics, to: target, options: options)
+                let unchanged = WatchWarnings.keepNew(&report, format: format, shown: &shownWarnings)
                 Messages.report(report, output: target, quiet: args.has("--quiet"), format: format)
+                if unchanged > 0, !args.has("--quiet") {
+                    Messages.error("(\(unchanged) warning\(unchanged == 1 ? "" : "s") as before, not repeated)")
+                }
                 if format == .text {
                     let why = changed.isEmpty ? "" : "\(changed.map(shortName).joined(separator: ", ")) changed; "
                     Messages.error(
