@@ -1074,11 +1074,20 @@ public struct Styler: Sendable {
             path.utf8.contains(UInt8(ascii: ".")),
             ["md", "markdown", "mdown", "mkd"].contains((String(path) as NSString).pathExtension.lowercased())
         {
-            otherFileLinks.count += 1
-            if otherFileLinks.first == nil { otherFileLinks.first = (String(trimmed.prefix(60)), currentLocation) }
+            // A link to a Markdown file beside the document (a README's CONTRIBUTING.md) works
+            // from a PDF written beside it; one to a file that is not there goes nowhere.
+            let file = String(path).removingPercentEncoding ?? String(path)
+            let full = file.hasPrefix("/") ? file : (options.baseDirectory as NSString).appendingPathComponent(file)
+            if !FileManager.default.fileExists(atPath: full) {
+                otherFileLinks.count += 1
+                if otherFileLinks.first == nil { otherFileLinks.first = (String(trimmed.prefix(60)), currentLocation) }
+            }
         }
         if let colon = trimmed.firstIndex(of: ":"), !trimmed[..<colon].contains("/") {
             let scheme = trimmed[..<colon].lowercased()
+            // `<URL:http://…>`: the wrapper RFC 3986 (appendix C) and RFC 1738 suggest for URIs in
+            // plain text; the URI inside is the link.
+            if scheme == "url", trimmed.count > 4 { return linkTarget(String(trimmed.dropFirst(4))) }
             guard Styler.linkSchemes.contains(scheme) else {
                 warn(
                     "link '\(trimmed.prefix(60))' uses the scheme '\(scheme):'; it is not made clickable", nil,
