@@ -17,7 +17,8 @@ public enum SettingsFile {
     /// document's front matter is, positions in `file`, and their warnings (an unknown key
     /// one edit from a known one, a bad `lang`).
     /// - Throws: ``SettingsFileProblem`` when the text is not YAML or not a mapping.
-    public static func metadata(_ bytes: [UInt8], file: String) throws(SettingsFileProblem) -> (Metadata, [Diagnostic]) {
+    public static func metadata(_ bytes: [UInt8], file: String) throws(SettingsFileProblem) -> (Metadata, [Diagnostic])
+    {
         if let problem = FrontMatter.notFrontMatter(bytes) {
             throw SettingsFileProblem(
                 Diagnostic(

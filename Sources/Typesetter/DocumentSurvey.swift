@@ -58,7 +58,9 @@ struct DocumentSurvey {
                 } else {
                     fontsOfRest.visit(block)
                 }
-                if listsHeadings, block.outline != nil, let entry = TableOfContents.entry(for: block, depth: contentsDepth) {
+                if listsHeadings, block.outline != nil,
+                    let entry = TableOfContents.entry(for: block, depth: contentsDepth)
+                {
                     headings.append((index, entry))
                 }
                 if let warning = ImageCheck.diagnostic(for: block) { images.append(warning) }

@@ -9,7 +9,9 @@ extension Typesetter {
     ///   ``TypesetError/invalidInput(_:)`` at the problem when it is not a mapping of keys.
     public static func metadataFile(_ path: String) throws -> (metadata: Metadata, diagnostics: [Diagnostic]) {
         let bytes = try settingsBytes(path)
-        do { return try SettingsFile.metadata(bytes, file: path) } catch { throw TypesetError.invalidInput([error.diagnostic]) }
+        do { return try SettingsFile.metadata(bytes, file: path) } catch {
+            throw TypesetError.invalidInput([error.diagnostic])
+        }
     }
 
     /// The mapping a settings file holds (a defaults file of option names and values), each
@@ -18,7 +20,9 @@ extension Typesetter {
     ///   ``TypesetError/invalidInput(_:)`` at the problem when it is not a YAML mapping.
     public static func settingsMapping(_ path: String) throws -> [SettingsValue.Entry] {
         let bytes = try settingsBytes(path)
-        do { return try SettingsFile.mapping(bytes, file: path) } catch { throw TypesetError.invalidInput([error.diagnostic]) }
+        do { return try SettingsFile.mapping(bytes, file: path) } catch {
+            throw TypesetError.invalidInput([error.diagnostic])
+        }
     }
 
     private static func settingsBytes(_ path: String) throws -> [UInt8] {

@@ -4,8 +4,8 @@ import Typography
 
 /// A table of contents built from the headings' outline entries: inserted after the front
 /// page's title block (``TitleBlock``) under a "Contents" (or "목차") heading, one entry per
-/// heading of levels 1 to the depth asked for (3 by default) other than the title, each linking to its heading with the page number
-/// it landed on in a first layout pass.
+/// heading of levels 1 to the depth asked for (3 by default) other than the title, each
+/// linking to its heading with the page number it landed on in a first layout pass.
 struct TableOfContents {
     let theme: Theme
     /// The heading above the entries: "목차" for Korean documents (`lang: ko`), else "Contents".

@@ -100,8 +100,10 @@ enum DefaultsFile {
             if let allowed = harmless[key] {
                 let value = scalar(entry.value)
                 if let allowed, !allowed.contains(where: { (value ?? "").lowercased().hasPrefix($0) }) {
-                    throw problem(entry, "'\(key): \(value ?? "…")' asks for what Typeset does not do; it reads "
-                        + "Markdown and writes PDF")
+                    throw problem(
+                        entry,
+                        "'\(key): \(value ?? "…")' asks for what Typeset does not do; it reads "
+                            + "Markdown and writes PDF")
                 }
                 continue
             }

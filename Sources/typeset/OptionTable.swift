@@ -74,7 +74,6 @@ enum OptionTable {
     static let document: [OptionSpec] = [
         OptionSpec(name: "--justify", help: "justify paragraphs (never the last line)"),
         OptionSpec(name: "--toc", help: "a table of contents after the title block (or at the top when there is none)"),
-    ] + SectionAndFileOptions.options + [
         OptionSpec(name: "--no-tags", help: "no structure tags, language or alt text: a smaller, inaccessible PDF"),
         OptionSpec(
             name: "--pdf-standard", value: "LIST",
@@ -86,8 +85,7 @@ enum OptionTable {
         OptionSpec(name: "--header", value: "TEMPLATE", help: "running header: {title}, {page}, {pages}, {date}"),
         OptionSpec(name: "--footer", value: "TEMPLATE", help: "running footer (default '{page}')"),
         OptionSpec(
-            name: "--lang", value: "LANG",
-            help: "the document's language, a BCP 47 tag such as de, pt-BR or zh-Hant (ko titles the contents 목차)"),
+            name: "--lang", value: "LANG", help: "the document's language, a BCP 47 tag (ko titles the contents 목차)"),
         OptionSpec(
             name: "--variable", short: "-V", value: "KEY=VALUE",
             help:
@@ -126,7 +124,7 @@ enum OptionTable {
         CommandSpec(
             name: "render", synopsis: "INPUT… [-o OUTPUT] [options] | INPUT OUTPUT.pdf [options]",
             summary: "typeset Markdown files as PDF ('-': standard input)",
-            options: output + theme + document + reporting + [help],
+            options: output + theme + document + SectionAndFileOptions.options + reporting + [help],
             notes: """
                 Several INPUTs are rendered in parallel, each by its own process, into --output-dir (or -o DIR/);
                 one line per file, then a summary; exit 1 if any failed (the others are still written).
@@ -135,7 +133,8 @@ enum OptionTable {
         CommandSpec(
             name: "watch", synopsis: "INPUT [-o OUTPUT] [options]",
             summary: "render, then render again whenever the document, its images, theme or fonts change",
-            options: [output[0], output[3], output[4], output[5]] + theme + document + reporting
+            options: [output[0], output[3], output[4], output[5]] + theme + document + SectionAndFileOptions.options
+                + reporting
                 + [
                     OptionSpec(
                         name: "--renders", value: "N",

@@ -102,7 +102,9 @@ import Testing
     @Test func badDepthsAreUsageErrors() throws {
         let dir = try Render.scratchFolder("sections-bad")
         try "# A\n".write(toFile: dir + "/a.md", atomically: true, encoding: .utf8)
-        for arguments in [["--toc-depth", "0"], ["--toc-depth", "x"], ["-V", "toc-depth=9"], ["-V", "number-sections=maybe"]] {
+        for arguments in [
+            ["--toc-depth", "0"], ["--toc-depth", "x"], ["-V", "toc-depth=9"], ["-V", "number-sections=maybe"],
+        ] {
             let run = try typeset(["render", dir + "/a.md", "-o", dir + "/a.pdf"] + arguments)
             #expect(run.status == 2, "\(arguments): \(run.output)")
         }

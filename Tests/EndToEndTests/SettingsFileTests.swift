@@ -69,8 +69,11 @@ import Testing
         #expect(overSize?.hasPrefix("595") == true, "\(String(describing: overSize))")
         // Each mistake is a usage error at its key, nothing written.
         for (text, expected) in [
-            ("numbr-sections: true\n", "1:1: defaults: 'numbr-sections' is not an option of typeset render; did "
-                + "you mean 'number-sections'?"),
+            (
+                "numbr-sections: true\n",
+                "1:1: defaults: 'numbr-sections' is not an option of typeset render; did "
+                    + "you mean 'number-sections'?"
+            ),
             ("toc: true\ntoc-depth: 3\njustify: maybe\n", "3:1: defaults: 'justify' takes true or false"),
             ("paper:\n  - a4\n  - a5\n", "1:1: defaults: 'paper' takes one value, not a list"),
             ("to: docx\n", "1:1: defaults: 'to: docx'"),
