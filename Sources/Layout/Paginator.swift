@@ -187,6 +187,10 @@ public final class Paginator {
     var pendingRightHandPage = false
     /// How many items at the top of the current page are a repeated table header (0 or 1).
     var repeatedOnPage = 0
+    /// The lines of a footnote too long for the page its marker is on that continue at the top
+    /// of this page's footnotes, each with the structure its note is read under
+    /// (``splitNotes(of:gap:placedNotes:)``).
+    var carriedNotes: [(line: Item, parent: [StructureElement])] = []
     /// Lines of what follows a heading that must still share the heading's page: a heading
     /// keeps with the first ``keptLines`` lines after it, across the blocks they belong to (a
     /// list of one-line items, a `<details>` summary and its body, a quote or div opening
@@ -271,7 +275,7 @@ public final class Paginator {
     /// Renders the last page. Returns the number of pages.
     @discardableResult
     public func finish() throws -> Int {
-        if !placed.isEmpty || pageCount == 0 { try flush() }
+        while !placed.isEmpty || !carriedNotes.isEmpty || pageCount == 0 { try flush() }
         return pageCount
     }
 
@@ -288,7 +292,7 @@ public final class Paginator {
             repeatedOnPage = 1
         }
         let gap = placed.isEmpty ? 0 : item.spaceBefore
-        let placedNotes = placed.flatMap(\.item.notes)
+        let placedNotes = carriedNotes.map(\.line) + placed.flatMap(\.item.notes)
         let notes = Paginator.notesHeight(placedNotes + item.notes)
         let ink = item.ink ?? Overhang()
         // With the item, the page's glyphs reach from −lead to bottom (pt below the text area's
@@ -297,6 +301,15 @@ public final class Paginator {
         let lead = max(self.lead, ink.above - itemTop)
         let bottom = max(inkBottom, itemTop + item.height + ink.below)
         let fits = lead + bottom + notes <= textHeight + 0.01
+        // A line whose notes do not all fit below it keeps the lines of them that do; the rest
+        // continue at the top of the next page's footnotes (the marker's page stays full).
+        if !fits, item.fragments == nil, let parts = splitNotes(of: item, gap: gap, placedNotes: placedNotes) {
+            append(parts.head, ink: ink)
+            try flush()
+            carriedNotes = parts.rest.map { ($0, Array(item.structure.dropLast())) }
+            try flushOverlongCarriedNotes()
+            return
+        }
         // A row taller than a page fills this one as far as whole lines of its cells fit.
         if !fits, item.fragments != nil, let parts = split(item, gap: gap, placedNotes: placedNotes) {
             // (Each part's ink is its own, not the whole row's measured above.)
@@ -448,8 +461,11 @@ public final class Paginator {
         }
         // Footnotes at the foot of the text area, under a short rule; drawn (and so read) after
         // the last line on the page of the block that cites them.
-        let notes = placed.flatMap(\.item.notes)
+        let carried = carriedNotes
+        carriedNotes = []
+        let notes = carried.map(\.line) + placed.flatMap(\.item.notes)
         var notesAfter: [Int: [PageElement]] = [:]
+        var carriedElements: [PageElement] = []
         if !notes.isEmpty {
             var noteCursor = options.page.margins.top + textHeight - Paginator.notesHeight(notes)
             page.elements.append(
@@ -460,14 +476,24 @@ public final class Paginator {
             // Set in the order of their numbers (a note cited inside another one is attached
             // with it, and may come before a lower number cited later on the page), read after
             // the block that cites them.
-            let order = notes.indices.sorted { (notes[$0].noteNumber, $0) < (notes[$1].noteNumber, $1) }
+            // A note continued from the page before comes first.
+            let order =
+                Array(carried.indices)
+                + notes.indices.dropFirst(carried.count).sorted {
+                    (notes[$0].noteNumber, $0) < (notes[$1].noteNumber, $1)
+                }
             noteCursor += Paginator.noteRuleGap + Paginator.notesInk(order.map { notes[$0] }).above
             var noteTop = [Double](repeating: 0, count: notes.count)
             for noteIndex in order {
                 noteTop[noteIndex] = noteCursor
                 noteCursor += notes[noteIndex].height
             }
-            var noteIndex = 0
+            for (noteIndex, note) in carried.enumerated() {
+                carriedElements += note.line.elements.map {
+                    $0.offset(by: noteTop[noteIndex]).underStructure(note.parent)
+                }
+            }
+            var noteIndex = carried.count
             for (entryIndex, entry) in placed.enumerated() where !entry.item.notes.isEmpty {
                 let block = entry.item.structure
                 let last =
@@ -482,6 +508,8 @@ public final class Paginator {
                 }
             }
         }
+        // A continued note is read first on its page, where it goes on from the page before.
+        page.elements += carriedElements
         for (entryIndex, entry) in placed.enumerated() {
             for element in entry.item.elements {
                 let moved = element.offset(by: top + entry.y)

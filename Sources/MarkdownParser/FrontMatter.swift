@@ -16,6 +16,7 @@ enum FrontMatter {
         "title", "subtitle", "author", "date", "lang", "keywords", "theme", "paper", "margins",
         "header", "footer", "toc", "size-category", "bold-text", "justify", "line-break", "smart", "widows", "orphans",
         "hyphenate", "tab-size", "highlight", "pdf-standard", "include", "chapters", "open-right",
+        "number-sections", "toc-depth",
     ]
 
     /// A key Typeset does not read: silent and listed in ``Metadata/unusedKeys`` (Jekyll's
@@ -47,7 +48,7 @@ enum FrontMatter {
     static let scalarKeys: Set<String> = [
         "title", "subtitle", "date", "lang", "theme", "paper", "header", "footer", "toc", "size-category",
         "bold-text", "justify", "line-break", "smart", "widows", "orphans", "hyphenate", "tab-size",
-        "highlight", "open-right",
+        "highlight", "open-right", "number-sections", "toc-depth",
     ]
 
     /// Why a `lang` value is not a language tag (``LanguageTag``), or nil when it is: a list,
@@ -212,8 +213,18 @@ enum FrontMatter {
         return metadata
     }
 
-    /// `sizeCategory`, `size_category`, `Size-Category` → `size-category`.
+    /// Other spellings of known keys: Pandoc's LaTeX variables `numbersections` and `tocdepth`.
+    static let keyAliases = ["numbersections": "number-sections", "tocdepth": "toc-depth"]
+
+    /// `sizeCategory`, `size_category`, `Size-Category` → `size-category`; `numbersections` →
+    /// `number-sections` (``keyAliases``).
     static func canonicalKey(_ key: String) -> String {
+        let canonical = separatedKey(key)
+        return keyAliases[canonical] ?? canonical
+    }
+
+    /// `sizeCategory`, `size_category`, `Size-Category` → `size-category`.
+    static func separatedKey(_ key: String) -> String {
         var result = ""
         var previousWasLower = false
         for c in key {

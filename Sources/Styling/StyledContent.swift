@@ -366,6 +366,9 @@ public struct OutlineEntry: Hashable, Sendable {
     /// The heading's styled runs, so a table of contents can keep its inline formatting (code,
     /// emphasis, strikethrough); empty when unknown. Bookmarks use ``title``.
     public var runs: [StyledRun] = []
+    /// Whether a table of contents lists the heading: false for Pandoc's class `unlisted`
+    /// (the PDF outline still holds it).
+    public var listed = true
     /// Creates an entry for a heading of `level` (1 for h1).
     public init(title: String, level: Int) {
         self.title = title

@@ -84,7 +84,8 @@ enum OptionTable {
             help: "page margins as CSS, each with a unit: '20mm', '20mm 25mm', '20mm 25mm 30mm 25mm'"),
         OptionSpec(name: "--header", value: "TEMPLATE", help: "running header: {title}, {page}, {pages}, {date}"),
         OptionSpec(name: "--footer", value: "TEMPLATE", help: "running footer (default '{page}')"),
-        OptionSpec(name: "--lang", value: "LANG", help: "the document's language (ko titles the contents 목차)"),
+        OptionSpec(
+            name: "--lang", value: "LANG", help: "the document's language, a BCP 47 tag (ko titles the contents 목차)"),
         OptionSpec(
             name: "--variable", short: "-V", value: "KEY=VALUE",
             help:
@@ -124,7 +125,8 @@ enum OptionTable {
         CommandSpec(
             name: "render", synopsis: "INPUT… [-o OUTPUT] [options] | INPUT OUTPUT.pdf [options]",
             summary: "typeset Markdown files as PDF ('-': standard input)",
-            options: output + BookInputs.options + theme + document + reporting + [help],
+            options: output + BookInputs.options + theme + document + SectionAndFileOptions.options + reporting
+                + [help],
             notes: """
                 With no -o, the output is beside the input: dir/doc.md writes dir/doc.pdf.
                 Several INPUTs with -o FILE make one book: one outline, one contents, one page sequence, each
@@ -137,7 +139,8 @@ enum OptionTable {
         CommandSpec(
             name: "watch", synopsis: "INPUT [-o OUTPUT] [options]",
             summary: "render, then render again whenever the document, its images, theme or fonts change",
-            options: [output[0], output[3], output[4], output[5]] + theme + document + reporting
+            options: [output[0], output[3], output[4], output[5]] + theme + document + SectionAndFileOptions.options
+                + reporting
                 + [
                     OptionSpec(
                         name: "--renders", value: "N",
@@ -200,8 +203,8 @@ enum OptionTable {
     /// The exit-status rule every command follows, printed in the help and the man page.
     static let exitStatus = """
         Exit status: 0 success; 1 an input, output, theme or font error, or warnings with --strict;
-        2 a usage error: an unknown option or command, a missing or bad option value (-V and --variable
-        values included), or arguments that read more than one way.
+        2 a usage error: an unknown option or command, a missing or bad option value (-V, --variable and
+        --lang values and defaults files included), or arguments that read more than one way.
         """
 
     static func command(_ name: String) -> CommandSpec { commands.first { $0.name == name }! }

@@ -10,7 +10,7 @@ enum RenderCommand {
     static let spec = OptionTable.command("render")
 
     static func run(_ arguments: [String]) throws {
-        var args = try OptionTable.parse(arguments, for: spec)
+        var args = try OptionTable.parse(DefaultsFile.expand(arguments, for: spec), for: spec)
         if args.has("--help") {
             print(OptionTable.helpText(spec), terminator: "")
             return
@@ -67,6 +67,8 @@ enum RenderCommand {
         Typesetter.startLoadingFonts(for: options)
         // The text is not kept past the parse: the document holds its own copy of the source.
         var parsed = try BookInputs.load(inputs, book: book, args: args, variables: variables, target: target)
+        parsed.diagnostics =
+            try SectionAndFileOptions.fillMetadata(&parsed.document, from: args) + parsed.diagnostics
         for (key, value) in variables { parsed.document.metadata.set(key, to: value) }
         var report = try Typesetter.render(
             document: parsed.document, diagnostics: parsed.diagnostics, to: target, options: options)
@@ -153,6 +155,7 @@ enum RenderCommand {
             }
         }
         if args.has("--toc") { options.tableOfContents = true }
+        try SectionAndFileOptions.apply(args, to: &options)
         if let margins = args.value("--margins") { options.margins = try self.margins(margins, from: "--margins") }
         options.header = args.value("--header")
         options.footer = args.value("--footer")
@@ -308,7 +311,9 @@ enum RenderCommand {
                 paper: paper, margins: margins, theme: args.value("--theme"),
                 named: [paper.map { _ in "-V paper" }, margins.map { _ in "-V margins" }].compactMap { $0 })
         }
+        try SectionAndFileOptions.checkLanguage(pairs, option: nil)
         if let lang = args.value("--lang") { pairs.append(("lang", lang)) }
+        try SectionAndFileOptions.checkLanguage(pairs.suffix(1), option: "--lang")
         return pairs
     }
 

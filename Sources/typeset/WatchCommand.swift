@@ -4,12 +4,12 @@ import Typesetter
 /// `typeset watch INPUT [-o OUTPUT] [options]`: renders, then renders again whenever the
 /// document, its images, its theme or its font folders change, until interrupted. An INPUT
 /// that cannot be read at the start is an error (status 1); one that goes missing later is
-/// watched for.
+/// watched for. A warning is printed once, and again only after a render without it.
 enum WatchCommand {
     static let spec = OptionTable.command("watch")
 
     static func run(_ arguments: [String]) throws {
-        let args = try OptionTable.parse(arguments, for: spec)
+        let args = try OptionTable.parse(DefaultsFile.expand(arguments, for: spec), for: spec)
         if args.has("--help") {
             print(OptionTable.helpText(spec), terminator: "")
             return
@@ -33,6 +33,7 @@ enum WatchCommand {
         var renders = 0
         var changed: [String] = []
         var lastWatched = [input]
+        var shownWarnings = Set<String>()
         while true {
             let start = Date()
             // After a failed render, the files of the last good one are still watched.
@@ -43,12 +44,18 @@ enum WatchCommand {
                     [input], book: BookInputs.makeBook([input], output: nil, outputDir: nil), args: args,
                     variables: variables, target: target)
                 watched = parsed.files
+                parsed.diagnostics =
+                    try SectionAndFileOptions.fillMetadata(&parsed.document, from: args) + parsed.diagnostics
                 for (key, value) in variables { parsed.document.metadata.set(key, to: value) }
                 watched += Typesetter.dependencies(of: parsed.document, options: options)
                 lastWatched = watched
-                let report = try Typesetter.render(
+                var report = try Typesetter.render(
                     document: parsed.document, diagnostics: parsed.diagnostics, to: target, options: options)
+                let unchanged = WatchWarnings.keepNew(&report, format: format, shown: &shownWarnings)
                 Messages.report(report, output: target, quiet: args.has("--quiet"), format: format)
+                if unchanged > 0, !args.has("--quiet") {
+                    Messages.error("(\(unchanged) warning\(unchanged == 1 ? "" : "s") as before, not repeated)")
+                }
                 if format == .text {
                     let why = changed.isEmpty ? "" : "\(changed.map(shortName).joined(separator: ", ")) changed; "
                     Messages.error(
