@@ -49,6 +49,12 @@ package enum ContentMarker {
 ///   hyphen at the line's end from the content stream;
 /// - an empty `/Span << /ActualText … >> BDC EMC` goes (Cairo writes one for the added
 ///   hyphen the line's drawing leaves out);
+/// - any other `/Span << /ActualText … >> BDC` of Cairo's inside a run of an element (a
+///   ligature glyph, a small capital drawn with a capital's glyph: a glyph that stands for
+///   other characters than its ToUnicode entry says) ends the run; what it holds is a
+///   continuation whose property list carries the `/ActualText` (PDF 1.7 §14.9.4), and the
+///   run goes on after it as another continuation. Nested in the run, it would end the run
+///   early for readers that pair `EMC` with the nearest `BDC` (poppler's structure text);
 /// - `/Span << /ActualText <feff0020> >> BDC` and its `EMC` go: Cairo writes this marked
 ///   content for the space Pango leaves at a line's end; it is empty, or holds the space
 ///   glyph the renderer draws after a line that breaks between words (which then reads as the
@@ -66,7 +72,29 @@ enum MarkedContentRewrite {
         /// The run each continuation with an MCID goes on, in order: the `k`-th has MCID
         /// `mcids + k`, where `mcids` is the number of the page's runs with an MCID.
         var continued: [Int32]
+        /// The glyphs drawn, in the continuations that carry Cairo's replacement text, with
+        /// the text face of their font (``GlyphSubstitution``), in order.
+        var substitutions: [GlyphSubstitution] = []
     }
+
+    /// Glyphs drawn in a span of replacement text: a glyph that stands for other characters
+    /// than its font's ToUnicode entry says (a small capital drawn with the capital's glyph
+    /// stands for the small letter). They are drawn with the font's *text face*: the resource
+    /// named ``textFaceSuffix`` after the font's (`/f-1-0-t` for `/f-1-0`), a copy of the font
+    /// whose ToUnicode maps the glyph to the replacement text, which the pass adds to the page's
+    /// resources, so that readers of ToUnicode alone (pypdf, poppler's structure text) read
+    /// the characters too.
+    struct GlyphSubstitution: Equatable {
+        /// The font's resource name, without its solidus.
+        var font: String
+        /// The codes shown (one byte each for a simple font, two for Identity-H).
+        var codes: [UInt8]
+        /// The replacement text as UTF-16BE code units after the byte-order mark.
+        var text: [UInt8]
+    }
+
+    /// The suffix of a text face's resource name (``GlyphSubstitution``).
+    static let textFaceSuffix = "-t"
 
     /// `bytes` (a page's decoded content stream) rewritten for `runs` of `structure`.
     /// - Throws: ``Mismatch`` when the markers and links found are not the page's runs.
@@ -104,6 +132,16 @@ enum MarkedContentRewrite {
         var operands: [Range<Int>] = []
         /// The operands of the last operator when it was `re`, and where they began.
         var rectangle: (operands: [Range<Int>], start: Int)?
+        /// Cairo's `/Span << /ActualText … >> BDC` in an open run with an MCID, held until its
+        /// first operator shows whether it is empty: its range and replacement text.
+        var pendingSpan: (range: Range<Int>, actualText: String)?
+        /// The text state's font (`Tf`): its resource name, solidus included, and size.
+        var font: (name: String, size: String)?
+        /// Inside a span made a continuation: its replacement text (UTF-16BE after the
+        /// byte-order mark, nil when it is not written so) and whether its glyphs are drawn with
+        /// the font's text face yet.
+        var activeSpan: (text: [UInt8]?, switched: Bool)?
+        var substitutions: [GlyphSubstitution] = []
         while let token = lexer.next() {
             guard token.isOperator else {
                 operands.append(token.range)
@@ -115,7 +153,33 @@ enum MarkedContentRewrite {
             defer { operands.removeAll(keepingCapacity: true) }
             let previous = rectangle
             rectangle = nil
-            switch lexer.operatorName(token.range) {
+            let name = lexer.operatorName(token.range)
+            if let span = pendingSpan, name != .EMC {
+                // The span holds content: the run ends before it, the span's content is a
+                // continuation of the run that carries the replacement text, and the run goes on
+                // after it as another continuation.
+                replace(
+                    span.range,
+                    with: Array("EMC".utf8) + state.continuation(of: state.cursor - 1, actualText: span.actualText))
+                pendingSpan = nil
+                activeSpan = (Self.utf16(span.actualText), false)
+            }
+            switch name {
+            case .Tf:
+                guard operands.count == 2 else { break }
+                font = (lexer.text(operands[0]), lexer.text(operands[1]))
+                if activeSpan?.text != nil {
+                    replace(operands[0], with: Array((lexer.text(operands[0]) + Self.textFaceSuffix).utf8))
+                    activeSpan?.switched = true
+                }
+            case .Tj, .TJ:
+                guard let span = activeSpan, let text = span.text, let font else { break }
+                if !span.switched {
+                    replace(start..<start, with: Array("\(font.name)\(Self.textFaceSuffix) \(font.size) Tf\n".utf8))
+                    activeSpan?.switched = true
+                }
+                let codes = operands.flatMap { lexer.stringBytes($0) ?? [] }
+                substitutions.append(GlyphSubstitution(font: String(font.name.dropFirst()), codes: codes, text: text))
             case .re:
                 rectangle = (operands, start)
             case .f:
@@ -168,6 +232,11 @@ enum MarkedContentRewrite {
                     // in the same text object) stays.
                     replace(whole, with: [])
                     stack.append(.dropped)
+                } else if tag == "/Span", operands.count == 5, lexer.text(operands[2]) == "/ActualText",
+                    state.runOpen, depth == runDepth, state.openRunHasMCID
+                {
+                    pendingSpan = (whole, lexer.text(operands[3]))
+                    stack.append(.actualText(start: whole.lowerBound, operators: operatorCount))
                 } else {
                     stack.append(
                         tag == "/Span" ? .span(start: whole.lowerBound, operators: operatorCount) : .kept)
@@ -183,6 +252,19 @@ enum MarkedContentRewrite {
                 if case .span(let start, let operators) = open, operators == operatorCount - 1, start >= copied {
                     replace(start..<token.range.upperBound, with: [])
                 }
+                if case .actualText(let start, let operators) = open {
+                    if operators == operatorCount - 1, start >= copied {
+                        replace(start..<token.range.upperBound, with: [])
+                    } else {
+                        // The text state's font goes back to the font itself.
+                        let restore = activeSpan?.switched == true ? font.map { "\n\($0.name) \($0.size) Tf" } : nil
+                        replace(
+                            token.range,
+                            with: Array(("EMC" + (restore ?? "")).utf8) + state.continuation(of: state.cursor - 1))
+                    }
+                    pendingSpan = nil
+                    activeSpan = nil
+                }
             case nil:
                 break
             }
@@ -193,7 +275,20 @@ enum MarkedContentRewrite {
         }
         out.append(contentsOf: bytes[copied...])
         if state.runOpen { out.append(contentsOf: Array("\nEMC\n".utf8)) }
-        return Rewritten(bytes: out, continued: state.continued)
+        return Rewritten(bytes: out, continued: state.continued, substitutions: substitutions)
+    }
+
+    /// A replacement text written `<feff…>` (Cairo's form): its UTF-16BE bytes after the
+    /// byte-order mark; nil for any other form.
+    private static func utf16(_ text: String) -> [UInt8]? {
+        let lower = text.lowercased()
+        guard lower.hasPrefix("<feff"), lower.hasSuffix(">"), lower.count > 6 else { return nil }
+        let digits = Array(lower.dropFirst(5).dropLast())
+        guard digits.count % 4 == 0 else { return nil }
+        let bytes = stride(from: 0, to: digits.count, by: 2).compactMap {
+            UInt8(String(digits[$0...$0 + 1]), radix: 16)
+        }
+        return bytes.count * 2 == digits.count ? bytes : nil
     }
 
     /// What a `BDC` or `BMC` opened: `span` is Cairo's `/Span << /ActualText … >> BDC` that
@@ -201,6 +296,8 @@ enum MarkedContentRewrite {
     private enum Open: Equatable {
         case dropped, kept
         case span(start: Int, operators: Int)
+        /// A span whose replacement text becomes a continuation of the open run.
+        case actualText(start: Int, operators: Int)
     }
 
     /// Whether the operands of an `re` are the page's `expected`-th ``ContentMarker``.
@@ -275,13 +372,22 @@ enum MarkedContentRewrite {
             return Array("EMC\nEMC".utf8) + continuation(of: cursor - 1)
         }
 
-        /// The `BDC` (or `BMC`) of a continuation of `run`, with the next free MCID.
-        mutating func continuation(of run: Int) -> [UInt8] {
+        /// Whether the open run is marked content of an element (not an artifact).
+        var openRunHasMCID: Bool { runOpen && cursor > runs.lowerBound && structure.runOwner[cursor - 1] >= 0 }
+
+        /// The `BDC` (or `BMC`) of a continuation of `run`, with the next free MCID, and with
+        /// `actualText` (a PDF string, as written) as its replacement text (PDF 1.7 §14.9.4).
+        mutating func continuation(of run: Int, actualText: String? = nil) -> [UInt8] {
             let owner = structure.runOwner[run]
             guard owner >= 0 else { return Array("\n/Artifact BMC\n".utf8) }
             let mcid = firstFreeMCID + Int32(continued.count)
             continued.append(Int32(run))
-            return Array("\n/\(structure.types[Int(owner)].structureType) << /MCID \(mcid) >> BDC\n".utf8)
+            // Readers take `/ActualText` from a `Span`'s property list (PDF 1.7 §14.9.4), and
+            // the tag of marked content with an MCID is free: its element says what it is.
+            guard let actualText else {
+                return Array("\n/\(structure.types[Int(owner)].structureType) << /MCID \(mcid) >> BDC\n".utf8)
+            }
+            return Array("\n/Span << /MCID \(mcid) /ActualText \(actualText) >> BDC\n".utf8)
         }
     }
 }
