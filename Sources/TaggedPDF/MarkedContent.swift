@@ -186,7 +186,18 @@ enum MarkedContentRewrite {
                 if let previous, let before = hyphenMark(previous.operands, lexer: lexer, expected: state.hyphens),
                     operands.isEmpty, depth <= 1, state.runOpen, state.cursor > runs.lowerBound
                 {
-                    replace(previous.start..<token.range.upperBound, with: state.hyphenBoundary(before: before))
+                    // The hyphen is drawn with its font's text face, whose ToUnicode reads it as
+                    // the soft hyphen, for readers of ToUnicode alone (pypdf).
+                    var restore = ""
+                    if before {
+                        activeSpan = ([0x00, 0xAD], false)
+                    } else {
+                        if activeSpan?.switched == true, let font { restore = "\(font.name) \(font.size) Tf\n" }
+                        activeSpan = nil
+                    }
+                    replace(
+                        previous.start..<token.range.upperBound,
+                        with: state.hyphenBoundary(before: before) + Array(restore.utf8))
                     break
                 }
                 // A marker: the square, at the page's own graphics state (a picture's content is

@@ -108,7 +108,8 @@ extension TextFidelityTests {
     /// artifact whose `/ActualText` is a soft hyphen, so the structure tree reads the word
     /// whole and `pdftotext -raw` reads it with a soft hyphen at the line's end (a reader that
     /// drops a soft hyphen and its line break rejoins it). A hyphen the source has stays a
-    /// hyphen. pypdf does not read `/ActualText`, and reads the hyphen.
+    /// hyphen. pypdf, which does not read `/ActualText`, reads the soft hyphen from the
+    /// ToUnicode of the face the hyphen is drawn with.
     @Test func hyphenatedWordsComeBackWhole() throws {
         let long = [
             "internationalization", "characteristically", "incomprehensible", "documentation",
@@ -132,6 +133,15 @@ extension TextFidelityTests {
         let rejoined = Self.words(of: raw.replacingOccurrences(of: "\u{AD}\n", with: ""))
         #expect(
             Self.difference(rejoined, expected) == nil, "pdftotext -raw: \(Self.difference(rejoined, expected) ?? "")")
+        if let python = PDFValidationTests.checker() {
+            let script = Render.packageRoot + "/Tests/Scripts/pdf-check.py"
+            let text = try PDFProbe.run(python, [script, "text", pdf], standardErrorToo: false).output
+            let softHyphens = text.components(separatedBy: "\u{AD}\n").count - 1
+            #expect(softHyphens == added, "pypdf reads \(softHyphens) soft hyphens at line ends, pdftotext \(added)")
+            #expect(text.contains("well-"), "pypdf reads the source's own hyphen")
+            let pypdf = Self.words(of: text.replacingOccurrences(of: "\u{AD}\n", with: ""))
+            #expect(Self.difference(pypdf, expected) == nil, "pypdf: \(Self.difference(pypdf, expected) ?? "")")
+        }
         try PDFValidationTests.expectValid([pdf])
     }
 
@@ -159,5 +169,55 @@ extension TextFidelityTests {
         let glued = read.filter { !vocabulary.contains($0) }
         #expect(read.count > 35_000)
         #expect(glued.isEmpty, "\(glued.count) words read that the source does not have: \(glued.prefix(5))")
+    }
+}
+
+extension TextFidelityTests {
+    /// A glyph that stands for several characters or another case reads as its letters: a
+    /// ligature (`ﬃ`, which Cairo's ToUnicode gives as its presentation form) reads `ffi`,
+    /// and a synthesized small capital (the capital's glyph, drawn smaller) reads as the small
+    /// letter, through the structure tree, `pdftotext -raw` and pypdf, in faces that form
+    /// ligatures (DejaVu Sans and Serif) and one that does not (Inter); the files validate as
+    /// PDF/UA-1.
+    @Test func ligaturesAndSmallCapitalsReadAsTheirLetters() throws {
+        let folder = try Render.scratchFolder("ligatures")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let sentence = "The office sold fifty flow meters to an affluent buyer, and Typeset set them."
+        let markdown =
+            "---\ntitle: Ligatures\nhyphenate: false\n---\n\n\(sentence)\n\n[Typeset office]{.smallcaps} "
+            + "shows the official waffle.\n"
+        let expected =
+            ["Ligatures"] + Self.words(of: sentence) + ["Typeset", "office", "shows", "the", "official", "waffle"]
+        try markdown.write(toFile: folder + "/ligatures.md", atomically: true, encoding: .utf8)
+        var pdfs: [String] = []
+        var ligatured = 0
+        for family in ["Inter", "DejaVu Sans", "DejaVu Serif"] {
+            let name = family.replacingOccurrences(of: " ", with: "-")
+            let pdf = folder + "/\(name).pdf"
+            let untagged = folder + "/\(name)-untagged.pdf"
+            let source = folder + "/ligatures.md"
+            #expect(try typeset(["render", source, "--family", family, "-q", "-o", pdf]).status == 0)
+            #expect(try typeset(["render", source, "--family", family, "-q", "--no-tags", "-o", untagged]).status == 0)
+            // Whether the face forms ligatures: Cairo's own file marks each f-ligature with
+            // replacement text.
+            if try PDFProbe.contentStreams(untagged).contains("/ActualText <feff0066") { ligatured += 1 }
+            let tree = Self.words(of: try Self.structureText(pdf, joiningRuns: true))
+            #expect(Self.difference(tree, expected) == nil, "\(family), tree: \(Self.difference(tree, expected) ?? "")")
+            let raw = Self.words(of: try PDFProbe.run("pdftotext", ["-raw", pdf, "-"]).output)
+            #expect(
+                Self.difference(raw, expected) == nil, "\(family), pdftotext: \(Self.difference(raw, expected) ?? "")")
+            if let python = PDFValidationTests.checker() {
+                let script = Render.packageRoot + "/Tests/Scripts/pdf-check.py"
+                let text = try PDFProbe.run(python, [script, "text", pdf], standardErrorToo: false).output
+                #expect(!text.unicodeScalars.contains { (0xFB00...0xFB06).contains($0.value) }, "\(family): \(text)")
+                let pypdf = Self.words(of: text)
+                #expect(
+                    Self.difference(pypdf, expected) == nil,
+                    "\(family), pypdf: \(Self.difference(pypdf, expected) ?? "")")
+            }
+            pdfs.append(pdf)
+        }
+        #expect(ligatured == 2, "DejaVu Sans and Serif form ligatures")
+        try PDFValidationTests.expectValid(pdfs)
     }
 }
