@@ -221,3 +221,63 @@ extension TextFidelityTests {
         try PDFValidationTests.expectValid(pdfs)
     }
 }
+
+extension TextFidelityTests {
+    /// The words a source can be read as: its letter runs as written, and as read with link
+    /// targets, attribute blocks, emphasis and code marks left out and character references
+    /// decoded (`C&eacute;` reads `Cé`, `[Inter](…)와` reads `Inter와`).
+    static func vocabulary(ofSource source: String) -> Set<String> {
+        var plain = source.replacingOccurrences(of: #"\]\([^)]*\)"#, with: "", options: .regularExpression)
+        plain = plain.replacingOccurrences(of: #"\{[^}]*\}"#, with: " ", options: .regularExpression)
+        for (reference, character) in [
+            ("&eacute;", "é"), ("&nbsp;", " "), ("&mdash;", "—"), ("&ndash;", "–"), ("&copy;", "©"), ("&amp;", "&"),
+        ] {
+            plain = plain.replacingOccurrences(of: reference, with: character)
+        }
+        plain = plain.replacingOccurrences(of: #"[*_`\[\]<>#|~\\]"#, with: "", options: .regularExpression)
+        return Set(words(of: source) + words(of: plain))
+    }
+
+    /// Words the renderer writes that no source has: a table of contents' heading, the label
+    /// of a table set in parts of columns.
+    static let generatedWords: Set<String> = [
+        "Contents", "목차", "Columns", "columns", "continues", "below", "Continued",
+    ]
+
+    /// The templates, the real-world documents beside the package and the construct document
+    /// read through the structure tree (its elements' runs joined, PDF 1.7 §14.7.2), and the
+    /// construct document and the documents without letter-spaced or justified Hangul lines
+    /// read by pypdf (soft hyphens at line ends rejoined): every word read is a word of the
+    /// source, so none is glued to its neighbour, split or changed (a ligature's presentation
+    /// form, a small capital read as its capital).
+    @Test func templatesAndRealDocumentsReadAsTheirWords() throws {
+        let folder = try Render.scratchFolder("fidelity-templates")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var sources = try PDFValidationTests.sampleDocuments()
+        sources.append(try PDFValidationTests.constructsDocument(folder: folder))
+        #expect(sources.count >= 6)
+        let python = PDFValidationTests.checker()
+        let script = Render.packageRoot + "/Tests/Scripts/pdf-check.py"
+        // pypdf starts a new word where the gap between two glyphs is wide: between the
+        // letters of a letter-spaced line, and between the syllables of a justified line set in
+        // the CJK fallback face.
+        let pypdfSpacesLetters: Set<String> = ["attributes.md", "handbook.md", "specimen.md"]
+        for (index, source) in sources.enumerated() {
+            let name = (source as NSString).lastPathComponent
+            let pdf = try PDFValidationTests.render(source, into: folder, name: "doc\(index)")
+            let vocabulary = Self.vocabulary(ofSource: try String(contentsOfFile: source, encoding: .utf8))
+                .union(Self.generatedWords)
+            let tree = Self.words(of: try Self.structureText(pdf, joiningRuns: true))
+            #expect(tree.count > 40, "\(name): \(tree.count) words through the tree")
+            let foreign = tree.filter { !vocabulary.contains($0) }
+            #expect(
+                foreign.isEmpty,
+                "\(name), through the tree: \(foreign.count) words not in the source: \(foreign.prefix(6))")
+            guard let python, !pypdfSpacesLetters.contains(name) else { continue }
+            let text = try PDFProbe.run(python, [script, "text", pdf], standardErrorToo: false).output
+            let pypdf = Self.words(of: text.replacingOccurrences(of: "\u{AD}\n", with: ""))
+            let misread = pypdf.filter { !vocabulary.contains($0) }
+            #expect(misread.isEmpty, "\(name), pypdf: \(misread.count) words not in the source: \(misread.prefix(6))")
+        }
+    }
+}
