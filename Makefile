@@ -16,7 +16,7 @@ APT_PACKAGES = pkg-config libpango1.0-dev libcairo2-dev libfontconfig-dev libfre
   poppler-utils qpdf time icc-profiles-free
 STAMP = .build/.deps-installed
 
-.PHONY: all deps build pdf-check test test-fast corpus-check showcase specimens bench bench-dir fuzz fonts-extra clean check-layering check-functions commit-info library-example install format lint
+.PHONY: all deps build pdf-check pdf-peers test test-fast corpus-check showcase specimens bench bench-dir fuzz fonts-extra clean check-layering check-functions commit-info library-example install format lint
 
 all: build
 
@@ -60,6 +60,18 @@ $(PDF_CHECK):
 	.build/pdf-check/bin/pip install --quiet $(PDF_CHECK_PACKAGES)
 	@$@ -c 'import page, pypdf'
 pdf-check: $(PDF_CHECK)
+
+# Typeset's PDF of one document validated beside Typst's and WeasyPrint's (from PyPI, in a
+# virtual environment of their own, so `make test` does not install them); prints the table
+# docs/accessibility.md shows.
+PDF_PEERS = .build/pdf-peers/bin/python
+PDF_PEERS_PACKAGES = page-validation==0.11.0 typst==0.15.2 weasyprint==70.0
+$(PDF_PEERS):
+	python3 -m venv .build/pdf-peers
+	.build/pdf-peers/bin/pip install --quiet $(PDF_PEERS_PACKAGES)
+	@$@ -c 'import page, typst, weasyprint'
+pdf-peers: build $(PDF_PEERS)
+	$(PDF_PEERS) Tests/Scripts/pdf-peers.py $(CURDIR)/$(BIN) templates/images/press.jpg output/peers
 
 # The README's test command: layering check, then every unit and end-to-end test.
 test: deps check-layering build library-example $(SPEC_JSON) $(PDF_CHECK)
