@@ -69,11 +69,13 @@ extension Typesetter {
     public static func renderSpecimen(request: ThemeRequest, options: SpecimenOptions, to output: String) throws
         -> RenderReport
     {
-        let (theme, themeWarnings) = try prepareTheme(request)
+        var (theme, themeWarnings) = try prepareTheme(request)
         var baseRequest = request
         baseRequest.sizeCategory = nil
         baseRequest.boldText = false
-        let (base, _) = try prepareTheme(baseRequest)
+        var (base, _) = try prepareTheme(baseRequest)
+        if let paper = options.paper { base.page.paper = paper }
+        base = fittingMeasure(of: base)
         var regularRequest = request
         regularRequest.boldText = false
         let (regular, _) = try prepareTheme(regularRequest)
@@ -92,6 +94,8 @@ extension Typesetter {
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "d MMMM yyyy"
 
+        // The samples are set on the sheet's page: the base theme's, fitted to its Body.
+        theme.page = base.page
         let facts = measureSpecimenFacts(
             theme: theme, regular: regular, bold: bold, boldWarnings: boldWarnings, base: base)
         let settings = SpecimenBuilder.Settings(

@@ -150,6 +150,8 @@ struct DesignToken {
     var keyPosition: SourcePosition
     var value: JSONNode
     var type: String?
+    /// The token's `$extensions` object, if any (vendor data, ``ThemeExport/extensionKey``).
+    var extensions: JSONNode?
     /// The Tokens Studio set it comes from, when the file has sets (its path leaves the set out).
     var tokenSet: String?
     var name: String { path.joined(separator: ".") }
@@ -220,7 +222,7 @@ struct TokenReader {
             add(
                 DesignToken(
                     path: path, keyPosition: keyPosition ?? node.position, value: tokenValue,
-                    type: node["$type"]?.string ?? inheritedType))
+                    type: node["$type"]?.string ?? inheritedType, extensions: node["$extensions"]))
             return
         }
         // Style Dictionary v3 lets a token carry `comment`, `attributes`, `themeable` and what its
@@ -233,7 +235,7 @@ struct TokenReader {
             add(
                 DesignToken(
                     path: path, keyPosition: keyPosition ?? node.position, value: tokenValue,
-                    type: node["type"]?.string ?? inheritedType))
+                    type: node["type"]?.string ?? inheritedType, extensions: node["$extensions"]))
             return
         }
         let groupType = node["$type"]?.string ?? inheritedType
@@ -463,7 +465,9 @@ struct TokenReader {
             assigned[role] = index
             if let scheme { guessed.append((index, role, scheme)) }
             markUsed(index)
-            theme.styles[role] = style(from: value, token: token, base: theme[role])
+            var imported = style(from: value, token: token, base: theme[role])
+            applyTypesetExtension(of: token, to: &imported)
+            theme.styles[role] = imported
         }
         importColors(into: &theme)
         reportGuesses(guessed)

@@ -113,6 +113,12 @@ extension TokenReader {
             guard let value = resolvedValue(of: index), let color = Self.color(value) else { continue }
             markUsed(index)
             theme.colors[token.name] = color
+            // A colour in a `color` group is also known by its name in the group (`color.accent`
+            // → `accent`), the name a theme's colours use.
+            if token.path.count > 1, ["color", "colors"].contains(TextRole.normalizedKey(token.path[0])) {
+                let inGroup = token.path.dropFirst().joined(separator: ".")
+                if set.insert(inGroup).inserted { theme.colors[inGroup] = color }
+            }
             let key = TextRole.normalizedKey(token.path.last ?? "")
             let twoLast = TextRole.normalizedKey(token.path.suffix(2).joined())
             for (name, keys) in Self.colorNames where keys.contains(key) || keys.contains(twoLast) {

@@ -1,10 +1,13 @@
 import Foundation
 import TestSupport
 import Testing
+import Typesetter
+import Typography
 
 /// `typeset theme export`: the SwiftUI export of every built-in theme parses (`swiftc -parse`)
 /// and states the sizes, weights and letter spacing `theme show` states; the CSS export has one
-/// class per role with the same numbers.
+/// class per role with the same numbers, and rendered by a browser engine (WeasyPrint) it sets
+/// each role as Typeset's PDF does.
 @Suite(.serialized) struct ThemeExportTests {
     /// Each role's size, weight and tracking as `theme show` prints them.
     static func shownRoles(_ theme: String) throws -> [String: (size: Double, weight: Int, tracking: Double?)] {
@@ -52,5 +55,127 @@ import Testing
         }
         let bad = try typeset(["theme", "export", "default", "--format", "kotlin"])
         #expect(bad.status == 2 && bad.output.contains("swiftui, css"))
+    }
+
+    /// Three short lines per role, each starting with the role's name (so each line is found
+    /// in both PDFs) and too short to wrap in either engine: size, line step and letter spacing
+    /// are compared on lines both engines break alike.
+    static let sampleLines = ["Hamburg fjord", "quiz vex", "Typeset ink"]
+
+    /// The role's word in the sample: its CSS class name without separators (`largetitle`).
+    static func marker(_ role: TextRole) -> String { role.rawValue.lowercased() }
+
+    /// The three lines of each role in `pdf`, by role: the words of each line whose first word
+    /// is the role's marker, top to bottom.
+    static func roleLines(_ pdf: String) throws -> [TextRole: [[PDFProbe.Word]]] {
+        let lines = DocumentFeatureTests.lines(try PDFProbe.words(pdf))
+        var result: [TextRole: [[PDFProbe.Word]]] = [:]
+        for role in TextRole.allCases {
+            result[role] = lines.filter { $0.first?.text.lowercased() == marker(role) }
+        }
+        return result
+    }
+
+    /// The HTML of the sample lines in `css`, on a 900 × 2400 pt page with 40 pt margins.
+    static func sampleHTML(_ css: String) -> String {
+        var html = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><style>\n"
+        html += "@page { size: 900px 2400px; margin: 40px }\nbody { margin: 0 }\n" + css + "</style></head><body>\n"
+        for role in TextRole.allCases {
+            let lines = sampleLines.map { "\(marker(role)) \($0)" }
+            html += "<p class=\"\(ThemeExport.cssName(role))\">" + lines.joined(separator: "<br>") + "</p>\n"
+        }
+        return html + "</body></html>\n"
+    }
+
+    /// The same lines as Markdown: one div per role, lines ended by hard breaks.
+    static let sampleMarkdown = TextRole.allCases.map { role in
+        let lines = sampleLines.map { "\(marker(role)) \($0)" }
+        return "::: {.\(role.rawValue)}\n" + lines.joined(separator: "\\\n") + "\n:::\n"
+    }.joined(separator: "\n")
+
+    /// Each role's lines in WeasyPrint's PDFs of each of `styleSheets` applied to the sample
+    /// (one run of WeasyPrint for all).
+    static func weasyPrintLines(_ styleSheets: [String], python: String, name: String) throws
+        -> [[TextRole: [[PDFProbe.Word]]]]
+    {
+        let dir = try Render.scratchFolder("css-export")
+        var arguments = [Render.packageRoot + "/Tests/Scripts/css-render.py"]
+        for (index, css) in styleSheets.enumerated() {
+            try sampleHTML(css).write(toFile: dir + "/\(name)-\(index).html", atomically: true, encoding: .utf8)
+            arguments += [dir + "/\(name)-\(index).html", dir + "/\(name)-\(index).pdf"]
+        }
+        let run = try PDFProbe.run(python, arguments)
+        #expect(run.status == 0, "\(run.output)")
+        return try styleSheets.indices.map { try roleLines(dir + "/\(name)-\($0).pdf") }
+    }
+
+    /// Each role's lines in Typeset's PDF of the sample set in `theme` on the same page.
+    static func typesetLines(_ theme: Theme, name: String) throws -> [TextRole: [[PDFProbe.Word]]] {
+        let options = RenderOptions(
+            theme: theme, paper: PaperSize(width: 900, height: 2400), margins: Margins(all: 40))
+        return try roleLines(try Render.markdown(sampleMarkdown, name: name, options: options).pdf)
+    }
+
+    /// The letter spacing each line of `tracked` carries, pt: how much further its second word
+    /// starts than in `plain` (the same line without letter spacing), per character before it.
+    static func letterSpacings(_ tracked: [[PDFProbe.Word]], _ plain: [[PDFProbe.Word]]) -> [Double] {
+        zip(tracked, plain).compactMap { line, untracked in
+            guard line.count > 1, untracked.count > 1 else { return nil }
+            let characters = Double(line[0].text.count + 1)
+            return ((line[1].xMin - line[0].xMin) - (untracked[1].xMin - untracked[0].xMin)) / characters
+        }
+    }
+
+    /// The CSS export, rendered by WeasyPrint (one px to one pt), sets every role as Typeset's
+    /// PDF of the same text does, within 0.1 pt: the same glyph heights (size), baseline steps
+    /// (line height) and letter spacing (how much further each character moves the next word
+    /// than without letter spacing, in each engine: the engines' kerning and rounding apart).
+    /// Skipped when WeasyPrint is not installed (`make pdf-check`), failed under `make test`,
+    /// which installs it.
+    @Test(arguments: ["default", "hig"]) func cssRenderedByWeasyPrintMatchesThePDF(name: String) throws {
+        guard let python = PDFValidationTests.checker(),
+            (try? PDFProbe.run(python, ["-c", "import weasyprint"]))?.status == 0
+        else {
+            #expect(
+                ProcessInfo.processInfo.environment["TYPESET_REQUIRE_SPEC"] == nil,
+                "WeasyPrint is missing: run `make pdf-check`")
+            return
+        }
+        let export = try typeset(["theme", "export", name, "--format", "css"])
+        #expect(export.status == 0, "\(export.output)")
+        let theme = try #require(ThemeLoader.builtIn(named: name))
+        var untracked = theme
+        for role in TextRole.allCases {
+            untracked.styles[role]!.tracking = nil
+            untracked.styles[role]!.kerning = nil
+        }
+        let ours = try Self.typesetLines(theme, name: "css-export-\(name)")
+        let oursPlain = try Self.typesetLines(untracked, name: "css-export-\(name)-untracked")
+        let browser = try Self.weasyPrintLines(
+            [export.output, export.output + "\np { letter-spacing: 0 !important }\n"], python: python, name: name)
+        let (theirs, theirsPlain) = (browser[0], browser[1])
+        for role in TextRole.allCases {
+            let (expected, rendered) = (ours[role] ?? [], theirs[role] ?? [])
+            let what = "\(name) \(role.displayName)"
+            guard expected.count == 3, rendered.count == 3 else {
+                Issue.record("\(what): \(expected.count) lines in Typeset's PDF, \(rendered.count) in WeasyPrint's")
+                continue
+            }
+            let size = (expected[0][1].height, rendered[0][1].height)
+            #expect(abs(size.0 - size.1) < 0.1, "\(what) glyph height: \(size.0) pt, WeasyPrint \(size.1) pt")
+            for index in 1..<3 {
+                let step = expected[index][0].yMax - expected[index - 1][0].yMax
+                let browserStep = rendered[index][0].yMax - rendered[index - 1][0].yMax
+                #expect(abs(step - browserStep) < 0.1, "\(what) line step: \(step) pt, WeasyPrint \(browserStep) pt")
+            }
+            let spacing = Self.letterSpacings(expected, oursPlain[role] ?? [])
+            let browserSpacing = Self.letterSpacings(rendered, theirsPlain[role] ?? [])
+            #expect(spacing.count == 3 && browserSpacing.count == 3, "\(what): letter spacing measured on every line")
+            let stated = theme[role].letterSpacing
+            for (measured, browser) in zip(spacing, browserSpacing) {
+                #expect(abs(measured - stated) < 0.1, "\(what) letter spacing \(measured) pt, theme \(stated) pt")
+                #expect(abs(measured - browser) < 0.1, "\(what) letter spacing \(measured) pt, WeasyPrint \(browser) pt")
+            }
+        }
     }
 }
