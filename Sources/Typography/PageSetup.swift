@@ -135,6 +135,17 @@ public struct PageSetup: Hashable, Sendable {
     /// it the measure is cut and the line holds fewer characters.
     public static let narrowestSideShare = 40 / PaperSize.a4.width
 
+    /// The text area the page can have, pt: with fixed margins the paper less them; with a
+    /// measure in characters the widest ``fittingMeasure(characterWidth:)`` can give (the paper
+    /// less two ``narrowestSideShare`` margins) and the height it gives. What a theme is checked
+    /// against before its Body face is measured.
+    public var widestTextArea: (width: Double, height: Double) {
+        guard measureCharacters != nil else { return (measure, textHeight) }
+        // Any character as wide as the paper asks for more than the paper: the widest measure.
+        let widest = fittingMeasure(characterWidth: paper.width)
+        return (widest.measure, widest.textHeight)
+    }
+
     /// This page with its margins following from the paper and ``measureCharacters``, given
     /// the average advance of one character of Body text (`characterWidth`, pt, tracking
     /// included): the measure is `measureCharacters × characterWidth`, at most the paper's width
@@ -152,5 +163,14 @@ public struct PageSetup: Hashable, Sendable {
             top: paper.height * PageSetup.defaultA4Margins.top / a4, right: side,
             bottom: paper.height * PageSetup.defaultA4Margins.bottom / a4, left: side)
         return page
+    }
+
+    /// Why the page leaves too little room for text (``widestTextArea`` under 72 × 72 pt), or nil.
+    public var textAreaProblem: String? {
+        let (width, height) = widestTextArea
+        guard !(width >= 72 && height >= 72) else { return nil }
+        let what = measureCharacters == nil ? "the paper less its margins leaves" : "the paper leaves at most"
+        return "page: \(what) \(width.wholePointsText) × \(height.wholePointsText) pt; the text area must be at least "
+            + "72 × 72 pt"
     }
 }

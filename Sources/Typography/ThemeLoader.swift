@@ -675,12 +675,8 @@ private struct ThemeDecoder {
         let margins = page.margins
         if [margins.top, margins.right, margins.bottom, margins.left].contains(where: { $0 < 0 }) {
             error(fields["margins"]?.position ?? node.position, "page.margins: margins must not be negative")
-        } else if page.measureCharacters == nil, page.measure < 72 || page.textHeight < 72 {
-            error(
-                fields["margins"]?.position ?? fields["paper"]?.position ?? node.position,
-                "page: the paper less its margins leaves \(page.measure.wholePointsText) × "
-                    + "\(page.textHeight.wholePointsText) pt; the text area must be at least 72 × 72 pt"
-            )
+        } else if let problem = page.textAreaProblem {
+            error(fields["margins"]?.position ?? fields["paper"]?.position ?? node.position, problem)
         }
         return page
     }

@@ -117,14 +117,22 @@ extension ThemeExport {
     }
 
     /// DTCG: a `typography` group with one composite token per role (named as the role,
-    /// `largeTitle`), a `font.family` group with the theme's named family lists and a `color`
-    /// group with its colours.
+    /// `largeTitle`), a `font.family` group with the theme's named family lists the roles refer
+    /// to (by alias, `{font.family.sans}`) and a `color` group with its colours.
     static func dtcg(_ theme: Theme, metrics: [TextRole: RoleMetrics], source: String) -> String {
         var roles: [(String, OrderedJSON)] = []
+        // A role whose families are one of the theme's named lists refers to it by alias.
+        let named = theme.families.keys.sorted()
+        var referenced: [String] = []
         for role in TextRole.allCases {
             let style = theme[role]
+            var family = OrderedJSON.array(style.families.map { .string($0) })
+            if let key = named.first(where: { theme.families[$0] == style.families }) {
+                family = .string("{font.family.\(key)}")
+                if !referenced.contains(key) { referenced.append(key) }
+            }
             let value: [(String, OrderedJSON)] = [
-                ("fontFamily", .array(style.families.map { .string($0) })),
+                ("fontFamily", family),
                 ("fontSize", dimension(style.size)),
                 ("fontWeight", .number(Double(style.weight.rawValue))),
                 ("letterSpacing", dimension(style.letterSpacing)),
@@ -140,7 +148,7 @@ extension ThemeExport {
                     ])
                 ))
         }
-        let families = theme.families.keys.sorted().map { key in
+        let families = referenced.sorted().map { key in
             (key, OrderedJSON.object([("$value", .array(theme.families[key]!.map { .string($0) }))]))
         }
         let colors = theme.colors.keys.sorted().map { key in

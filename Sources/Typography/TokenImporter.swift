@@ -90,6 +90,17 @@ public enum TokenImporter {
         return (theme, importer.warnings)
     }
 
+    /// How many roles the typography tokens of `data` set, with `mapping` and the built-in
+    /// guess, as ``importTokens(_:file:mapping:base:)`` assigns them: 0 when the file has no
+    /// typography token, none maps to a role, or it is no token file.
+    public static func rolesSet(in data: Data, mapping: [String: TextRole] = [:]) -> Int {
+        guard let root = try? JSONSource.parse(data), root.members != nil else { return 0 }
+        var importer = TokenReader(file: "", root: root)
+        importer.collectRoot()
+        _ = importer.buildTheme(base: .default, mapping: mapping)
+        return importer.rolesAssigned
+    }
+
     /// The keys of `mapping` that name no typography token of `data`: neither a token's full
     /// path (`typography.heading.xl`) nor the last component of one (`xl`), compared as
     /// ``importTokens(_:file:mapping:base:)`` compares them. Empty when `data` is not a token file
@@ -180,6 +191,8 @@ struct TokenReader {
     var markingUse = false
     /// Tokens made from a group of property tokens (Material 3 `…body-large.size`, `.weight`, …).
     var synthesized = Set<Int>()
+    /// How many roles ``buildTheme(base:mapping:)`` gave a token.
+    var rolesAssigned = 0
     /// Tokens Studio sets that were not read (disabled in the theme chosen), for the report.
     var skippedSets: [String] = []
     /// Each token's fully resolved value (nil: unresolvable), so an alias chain of n tokens
@@ -473,6 +486,7 @@ struct TokenReader {
         reportGuesses(guessed)
         reportUnused(unmappedTypography: unmapped)
         if !assigned.isEmpty { reportBaseRoles(theme: theme, base: base, assigned: assigned) }
+        rolesAssigned = assigned.count
         return theme
     }
 

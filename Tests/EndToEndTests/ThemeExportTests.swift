@@ -178,4 +178,60 @@ import Typography
             }
         }
     }
+
+    /// `theme export --format dtcg` and `tokens-studio`, imported back with `theme import`,
+    /// give a theme that `theme show` prints with the same roles and colours as the original.
+    @Test(arguments: ["dtcg", "tokens-studio"]) func exportedTokensImportBackAsTheSameTheme(format: String) throws {
+        let dir = try Render.scratchFolder("token-round-trip")
+        for theme in ["default", "hig"] {
+            let export = try typeset(["theme", "export", theme, "--format", format])
+            #expect(export.status == 0, "\(export.output)")
+            let tokens = dir + "/\(theme)-\(format).tokens.json"
+            try export.output.write(toFile: tokens, atomically: true, encoding: .utf8)
+            let imported = try typeset(["theme", "import", tokens, "-o", dir + "/\(theme)-\(format).json"])
+            #expect(imported.status == 0, "\(imported.output)")
+            let original = try typeset(["theme", "show", theme])
+            let back = try typeset(["theme", "show", dir + "/\(theme)-\(format).json"])
+            func section(_ text: String, _ key: String) throws -> NSDictionary {
+                let json = try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
+                return json[key] as! NSDictionary
+            }
+            #expect(try section(back.output, "roles") == section(original.output, "roles"), "\(theme) \(format)")
+            let colors = try section(back.output, "colors")
+            for (key, value) in try section(original.output, "colors") {
+                #expect(colors[key] as? String == value as? String, "\(theme) \(format) colour \(key)")
+            }
+        }
+    }
+
+    /// `theme export --format compose` states each role's size and weight as `theme show` does.
+    @Test func composeStatesTheThemesSizesAndWeights() throws {
+        let export = try typeset(["theme", "export", "pretendard", "--format", "compose"])
+        #expect(export.status == 0)
+        #expect(export.output.contains("object PretendardTypography {"))
+        for (role, values) in try Self.shownRoles("pretendard") {
+            let name = role.prefix(1).lowercased() + role.dropFirst()
+            let block = export.output.components(separatedBy: "val \(name) = TextStyle(").dropFirst().first ?? ""
+            #expect(block.contains("fontSize = \(String(format: "%g", values.size)).sp,"), "\(role)")
+            #expect(block.contains("fontWeight = FontWeight(\(values.weight)),"), "\(role)")
+        }
+    }
+
+    /// `theme diff A B` lists what differs, role by role; a theme against itself differs in nothing.
+    @Test func diffListsWhatDiffersRoleByRole() throws {
+        let diff = try typeset(["theme", "diff", "default", "pretendard"])
+        #expect(diff.status == 0, "\(diff.output)")
+        let lines = diff.output.split(separator: "\n").map(String.init)
+        #expect(lines.prefix(2) == ["--- default", "+++ pretendard"])
+        #expect(lines.contains("Body: size 10.5 pt → 16 pt"), "\(lines)")
+        // A step from a multiple of the face's natural height is stated in pt, measured in the installed face.
+        #expect(
+            lines.contains { $0.hasPrefix("Caption2: line height 1.25 × natural (") && $0.hasSuffix(" pt) → 16 pt") },
+            "\(lines)")
+        #expect(lines.contains("page measure: 68 characters of Body → margins 56 40 64 40 pt"), "\(lines)")
+        let same = try typeset(["theme", "diff", "hig", "hig"])
+        #expect(same.output.hasSuffix("no differences\n"), "\(same.output)")
+        let bad = try typeset(["theme", "diff", "default"])
+        #expect(bad.status == 2)
+    }
 }
