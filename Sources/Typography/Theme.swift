@@ -81,7 +81,7 @@ extension Theme {
     /// 1.3 × natural step (about 16.5 pt, a comfortable 1.57 × size), the other roles on a
     /// major-second/perfect-fourth scale. A4 with a measure of 66 characters of Body text
     /// (Bringhurst's ideal in his 45–75), the margins following from paper and measure
-    /// (``PageSetup/fittingMeasure(characterWidth:)``): on A4 about 335 pt, near the 345 pt
+    /// (``PageSetup/fittingMeasure(characterWidth:)``): on A4 about 327 pt, near the 345 pt
     /// LaTeX's `article` class sets at 10 pt.
     public static let `default`: Theme = {
         func style(

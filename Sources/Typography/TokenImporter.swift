@@ -1,6 +1,7 @@
 import Foundation
 
-/// Imports typography from W3C Design Tokens (DTCG) files and Figma/Tokens Studio exports.
+/// Imports typography from W3C Design Tokens (DTCG) files, Figma/Tokens Studio exports and
+/// Figma REST API variables (``TokenReader/collectFigmaVariables(_:)``).
 ///
 /// What is read (sources: DTCG Format Module 2025.10 and its 2022 draft, Tokens Studio docs,
 /// tokens-studio/sd-transforms):
@@ -128,6 +129,11 @@ public enum TokenImporter {
     public static func isTokenFile(_ data: Data) -> Bool {
         let text = String(decoding: data, as: UTF8.self)
         if ["\"$value\"", "\"$type\"", "\"$themes\"", "\"$metadata\""].contains(where: { text.contains($0) }) {
+            return true
+        }
+        if text.contains("\"variableCollections\""), let root = try? JSONSource.parse(data),
+            TokenReader.figmaVariables(root) != nil
+        {
             return true
         }
         guard text.contains("\"value\"") else { return false }

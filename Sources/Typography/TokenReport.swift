@@ -21,6 +21,10 @@ extension TokenReader {
     /// uses as `source`) are read, all of them when there is no theme. Then groups of property
     /// tokens become typography tokens.
     mutating func collectRoot() {
+        if let meta = Self.figmaVariables(root) {
+            collectFigmaVariables(meta)
+            return
+        }
         let order = root["$metadata"]?["tokenSetOrder"]?.array?.compactMap(\.string)
         let themes = root["$themes"]?.array ?? []
         guard order != nil || !themes.isEmpty, let members = root.members else {
