@@ -23,6 +23,11 @@ extension Typesetter {
         return fitted
     }
 
+    /// The page `theme` is set on when a render gives no paper or margins of its own: its
+    /// margins fitted to its measure in characters (``PageSetup/fittingMeasure(characterWidth:)``)
+    /// with the installed Body face, or its fixed margins.
+    public static func fittedPage(of theme: Theme) -> PageSetup { fittingMeasure(of: theme).page }
+
     /// The average advance of one character of ``measureSample`` in `theme`'s Body role, pt.
     static func bodyCharacterWidth(of theme: Theme, shaper: PangoShaper) -> Double {
         let style = theme[.body]

@@ -81,7 +81,8 @@ extension TokenReader {
                     value: JSONNode(value: .string("srgb"), position: value.position)),
                 JSONNode.Member(
                     key: "components", keyPosition: value.position,
-                    value: JSONNode(value: .array([number(red), number(green), number(blue)]), position: value.position)),
+                    value: JSONNode(
+                        value: .array([number(red), number(green), number(blue)]), position: value.position)),
             ]
             if let alpha = value["a"]?.number {
                 members.append(JSONNode.Member(key: "alpha", keyPosition: value.position, value: number(alpha)))

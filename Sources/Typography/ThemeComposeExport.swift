@@ -61,7 +61,9 @@ extension ThemeExport {
         ]
         var features = style.features
         if style.textCase == .smallCaps { features.append("smcp") }
-        if !features.isEmpty { arguments.append("fontFeatureSettings = \(swiftString(features.joined(separator: ", ")))") }
+        if !features.isEmpty {
+            arguments.append("fontFeatureSettings = \(swiftString(features.joined(separator: ", ")))")
+        }
         switch style.textDecoration {
         case .underline?: arguments.append("textDecoration = TextDecoration.Underline")
         case .lineThrough?: arguments.append("textDecoration = TextDecoration.LineThrough")

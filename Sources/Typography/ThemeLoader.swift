@@ -620,7 +620,9 @@ private struct ThemeDecoder {
     mutating func decodePage(_ node: JSONNode, base: PageSetup) -> PageSetup {
         var page = base
         let fields = Dictionary(
-            members(of: node, what: "page", known: ["paper", "margins", "measure", "blockSpacing"]).map { ($0.key, $0.value) },
+            members(of: node, what: "page", known: ["paper", "margins", "measure", "blockSpacing"]).map {
+                ($0.key, $0.value)
+            },
             uniquingKeysWith: { $1 })
         if let paperField = fields["paper"], let name = string(paperField, "page.paper") {
             do { page.paper = try PaperSize(parsing: name) } catch {

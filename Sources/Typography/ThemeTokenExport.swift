@@ -99,7 +99,9 @@ extension ThemeExport {
         members.append(("relativeTo", .string(style.relativeTo?.rawValue ?? "fixed")))
         if caseAndSpacing {
             if let textCase = style.textCase { members.append(("textCase", .string(textCase.rawValue))) }
-            if let decoration = style.textDecoration { members.append(("textDecoration", .string(decoration.rawValue))) }
+            if let decoration = style.textDecoration {
+                members.append(("textDecoration", .string(decoration.rawValue)))
+            }
             if let spaceAfter = style.spaceAfter { members.append(("paragraphSpacing", dimension(spaceAfter))) }
         }
         return .object([(extensionKey, .object(members))])

@@ -176,7 +176,8 @@ enum OptionTable {
             options: [help], takesFiles: false),
         CommandSpec(
             name: "theme export", synopsis: "NAME|FILE --format swiftui|css|compose|dtcg|tokens-studio",
-            summary: "write a theme's type scale as code (SwiftUI, CSS, Compose) or as design tokens (DTCG, Tokens Studio)",
+            summary:
+                "write a theme's type scale as code (SwiftUI, CSS, Compose) or as design tokens (DTCG, Tokens Studio)",
             options: [
                 OptionSpec(
                     name: "--format", value: "FORMAT", help: "swiftui, css, compose, dtcg or tokens-studio",

@@ -11,7 +11,9 @@ enum ThemeCommand {
             if let sub = arguments.first, sub != "--help", sub != "-h" {
                 throw UsageError("unknown theme command '\(sub)' (import, check, list, show, export, diff)")
             }
-            if arguments.first == nil { throw UsageError("theme needs 'import', 'check', 'list', 'show', 'export' or 'diff'") }
+            if arguments.first == nil {
+                throw UsageError("theme needs 'import', 'check', 'list', 'show', 'export' or 'diff'")
+            }
             print(OptionTable.helpText(named: "theme") ?? "", terminator: "")
             return
         }

@@ -216,7 +216,10 @@ import Typography
         #expect(lines.count == 6, "one PDF line per diagram line: \(lines.count)")
         let left = lines.map { $0.first!.xMin }.min()!
         let right = lines.map { $0.last!.xMax }.max()!
-        #expect(left < 125 && right > 595.2756 - 125, "the block widens into both margins: \(left)–\(right)")
+        let page = Typesetter.fittedPage(of: .default)
+        #expect(
+            left < page.margins.left && right > page.paper.width - page.margins.right,
+            "the block widens into both margins: \(left)–\(right)")
         #expect(left >= CodeBlockRules.smallestMargin - 0.5 && right <= 595.2756 - CodeBlockRules.smallestMargin + 0.5)
         // Columns kept: every '|' at the end of a line lands at the same x.
         let ends = lines.map { $0.last!.xMax }

@@ -174,7 +174,8 @@ import Typography
             let stated = theme[role].letterSpacing
             for (measured, browser) in zip(spacing, browserSpacing) {
                 #expect(abs(measured - stated) < 0.1, "\(what) letter spacing \(measured) pt, theme \(stated) pt")
-                #expect(abs(measured - browser) < 0.1, "\(what) letter spacing \(measured) pt, WeasyPrint \(browser) pt")
+                #expect(
+                    abs(measured - browser) < 0.1, "\(what) letter spacing \(measured) pt, WeasyPrint \(browser) pt")
             }
         }
     }

@@ -11,7 +11,8 @@ import Testing
     ) -> String {
         let scopeList = scopes.map { "\"\($0)\"" }.joined(separator: ", ")
         return """
-            "\(id)": {"id": "\(id)", "name": "\(name)", "key": "k\(id)", "variableCollectionId": "VariableCollectionId:1:0",
+            "\(id)": {"id": "\(id)", "name": "\(name)", "key": "k\(id)",
+              "variableCollectionId": "VariableCollectionId:1:0",
               "resolvedType": "\(type)", "valuesByMode": {"1:1": 1, "1:0": \(value)}, "remote": false,
               "description": "", "hiddenFromPublishing": false, "scopes": [\(scopeList)], "codeSyntax": {}}
             """

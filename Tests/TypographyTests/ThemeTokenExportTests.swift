@@ -90,6 +90,9 @@ import Testing
         var edited = Theme.default
         edited.colors["accent"] = RGBAColor(hex: "#FF0000")!
         edited.styles[.caption]!.textCase = .uppercase
-        #expect(ThemeDiff.lines(.default, edited) == ["Caption: textCase none → uppercase", "color accent: #2F5BD3 → #FF0000"])
+        #expect(
+            ThemeDiff.lines(.default, edited) == [
+                "Caption: textCase none → uppercase", "color accent: #2F5BD3 → #FF0000",
+            ])
     }
 }
