@@ -55,8 +55,9 @@ public enum ThemeExport {
         }
     }
 
-    /// The baseline-to-baseline step of `role`, pt.
-    static func step(_ theme: Theme, _ role: TextRole, _ metrics: [TextRole: RoleMetrics]) -> Double {
+    /// The baseline-to-baseline step of `role`, pt: its line height rule applied to the natural
+    /// height `metrics` gives (1.2 × the size without it).
+    public static func step(_ theme: Theme, _ role: TextRole, _ metrics: [TextRole: RoleMetrics]) -> Double {
         let style = theme[role]
         let natural = metrics[role]?.naturalHeight ?? style.size * 1.2
         return style.lineHeight?.step(size: style.size, naturalHeight: natural) ?? natural

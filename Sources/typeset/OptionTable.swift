@@ -147,6 +147,9 @@ enum OptionTable {
             options: [output[0]] + theme + [
                 OptionSpec(name: "--text", value: "TEXT", help: "the sample line"),
                 OptionSpec(
+                    name: "--compare", value: "THEME",
+                    help: "set a second theme's scale face to face with the theme's, role by role", choices: ["files"]),
+                OptionSpec(
                     name: "--guides",
                     help: "draw baseline, x-height, cap height, ascent/descent and half-leading guides"),
                 OptionSpec(

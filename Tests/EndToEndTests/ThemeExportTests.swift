@@ -235,4 +235,30 @@ import Typography
         let bad = try typeset(["theme", "diff", "default"])
         #expect(bad.status == 2)
     }
+
+    /// `specimen --theme A --compare B` sets the two scales face to face after the sheet: per
+    /// role a label with each theme's size and step, then the sample in that theme's style,
+    /// read back at the size each theme gives the role.
+    @Test func specimenComparesTwoScalesRoleByRole() throws {
+        let dir = try Render.scratchFolder("specimen-compare")
+        let run = try typeset(["specimen", "--theme", "default", "--compare", "hig", "-o", dir + "/compare.pdf"])
+        #expect(run.status == 0, "\(run.output)")
+        let text = try PDFProbe.text(dir + "/compare.pdf")
+        #expect(text.contains("default and hig"))
+        let words = try PDFProbe.words(dir + "/compare.pdf")
+        let start = try #require(words.last { $0.text == "face" }?.page)
+        let samples = words.filter { $0.page >= start && $0.text == "Sphinx" }
+        #expect(samples.count == 2 * TextRole.allCases.count, "\(samples.count) samples")
+        for (index, role) in TextRole.allCases.enumerated() where samples.count == 2 * TextRole.allCases.count {
+            let (first, second) = (Theme.default[role], Theme.hig[role])
+            for (theme, style) in [("default", first), ("hig", second)] {
+                #expect(text.contains("\(theme) · \(String(format: "%g", style.size)) pt · step"), "\(theme) \(role)")
+            }
+            // Both in Inter: glyph heights scale with the size.
+            let ratio = samples[2 * index + 1].height / samples[2 * index].height
+            #expect(
+                abs(ratio - second.size / first.size) < 0.02,
+                "\(role): heights \(ratio), sizes \(second.size / first.size)")
+        }
+    }
 }
