@@ -157,6 +157,31 @@ public struct SpecimenBuilder {
         return attributes
     }
 
+    /// Markdown that sets two themes' scales face to face, role by role: a heading per role, then
+    /// each theme's line (its name, size, line step, weight and letter spacing as a Caption2
+    /// label, then `sample` in that theme's style, given as attributes over the sheet's `base`).
+    /// `metrics` give each role's natural line height, for the steps.
+    public static func comparison(
+        _ theme: Theme, _ metrics: [TextRole: ThemeExport.RoleMetrics], with other: Theme,
+        _ otherMetrics: [TextRole: ThemeExport.RoleMetrics], base: Theme, sample: String
+    ) -> String {
+        var text = "\n\n# \(theme.name) and \(other.name)\n\nThe two scales face to face, role by role.\n"
+        for role in TextRole.allCases {
+            text += "\n## \(role.displayName)\n"
+            for (side, sideMetrics) in [(theme, metrics), (other, otherMetrics)] {
+                let style = side[role]
+                let step = ThemeExport.step(side, role, sideMetrics)
+                let label =
+                    "\(side.name) · \(Format.ascii(style.size)) pt · step \(Format.number(step, decimals: 2)) pt · "
+                    + "weight \(style.weight.rawValue) · tracking \(Format.number(style.letterSpacing, decimals: 2)) pt"
+                text += "\n::: {.caption2}\n\(label)\n:::\n"
+                let attributes = styleAttributes(style, unlike: base[role])
+                text += "\n::: {.\(role.rawValue)\(attributes)}\n\(sample)\n:::\n"
+            }
+        }
+        return text
+    }
+
     static func roleContext(
         _ role: TextRole, index: Int, theme: Theme, sample: String, hangulSample: String, facts: SpecimenFacts
     ) -> TemplateContext {

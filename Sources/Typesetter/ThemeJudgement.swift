@@ -29,7 +29,8 @@ public enum ThemeJudgement {
         if asTokens || TokenImporter.isTokenFile(data) {
             do {
                 let (theme, warnings) = try TokenImporter.importTokens(data, file: file, mapping: mapping)
-                if theme.styles == Theme.default.styles {
+                // No role set by a token (a file that sets the default's values exactly is fine).
+                if theme.styles == Theme.default.styles, TokenImporter.rolesSet(in: data, mapping: mapping) == 0 {
                     let problem = ThemeProblem(
                         file: file, line: 1, column: 1,
                         message: "no typography tokens found (a token with $type \"typography\" and a $value with "

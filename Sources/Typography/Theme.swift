@@ -79,9 +79,10 @@ extension Theme {
 
     /// The built-in print theme: Inter with Noto Sans CJK KR for Hangul, Body 10.5 pt with a
     /// 1.3 × natural step (about 16.5 pt, a comfortable 1.57 × size), the other roles on a
-    /// major-second/perfect-fourth scale. A4 with 125 pt side margins: a 345 pt measure, about
-    /// 68 characters of Latin body text a line (Bringhurst's 45–75; LaTeX's `article` class sets
-    /// the same 345 pt at 10 pt).
+    /// major-second/perfect-fourth scale. A4 with a measure of 66 characters of Body text
+    /// (Bringhurst's ideal in his 45–75), the margins following from paper and measure
+    /// (``PageSetup/fittingMeasure(characterWidth:)``): on A4 about 327 pt, near the 345 pt
+    /// LaTeX's `article` class sets at 10 pt.
     public static let `default`: Theme = {
         func style(
             _ size: Double, _ weight: FontWeight, _ lineHeight: Double, tracking: Double? = nil,
@@ -113,6 +114,7 @@ extension Theme {
                 "rule": RGBAColor(hex: "#C9CCD3")!, "codeBackground": RGBAColor(hex: "#F3F4F7")!,
                 "quote": RGBAColor(hex: "#8A8F99")!,
             ],
-            page: PageSetup(margins: Margins(top: 64, right: 125, bottom: 72, left: 125)))
+            page: PageSetup(
+                margins: PageSetup.defaultA4Margins, measureCharacters: PageSetup.defaultMeasureCharacters))
     }()
 }

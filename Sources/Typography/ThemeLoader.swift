@@ -620,7 +620,9 @@ private struct ThemeDecoder {
     mutating func decodePage(_ node: JSONNode, base: PageSetup) -> PageSetup {
         var page = base
         let fields = Dictionary(
-            members(of: node, what: "page", known: ["paper", "margins", "blockSpacing"]).map { ($0.key, $0.value) },
+            members(of: node, what: "page", known: ["paper", "margins", "measure", "blockSpacing"]).map {
+                ($0.key, $0.value)
+            },
             uniquingKeysWith: { $1 })
         if let paperField = fields["paper"], let name = string(paperField, "page.paper") {
             do { page.paper = try PaperSize(parsing: name) } catch {
@@ -628,6 +630,8 @@ private struct ThemeDecoder {
             }
         }
         if let marginsField = fields["margins"] {
+            // Margins given fix the page: the measure no longer follows the Body face.
+            page.measureCharacters = nil
             if marginsField.members != nil {
                 let sides = Dictionary(
                     members(of: marginsField, what: "page.margins", known: ["top", "right", "bottom", "left"]).map {
@@ -667,16 +671,35 @@ private struct ThemeDecoder {
         if let blockField = fields["blockSpacing"], let spacing = length(blockField, "page.blockSpacing") {
             page.blockSpacing = spacing
         }
+        if let measureField = fields["measure"] {
+            decodeMeasure(measureField, hasMargins: fields["margins"] != nil, into: &page)
+        }
         let margins = page.margins
         if [margins.top, margins.right, margins.bottom, margins.left].contains(where: { $0 < 0 }) {
             error(fields["margins"]?.position ?? node.position, "page.margins: margins must not be negative")
-        } else if page.measure < 72 || page.textHeight < 72 {
-            error(
-                fields["margins"]?.position ?? fields["paper"]?.position ?? node.position,
-                "page: the paper less its margins leaves \(page.measure.wholePointsText) × "
-                    + "\(page.textHeight.wholePointsText) pt; the text area must be at least 72 × 72 pt"
-            )
+        } else if let problem = page.textAreaProblem {
+            error(fields["margins"]?.position ?? fields["paper"]?.position ?? node.position, problem)
         }
         return page
+    }
+
+    /// `page.measure`: the measure as a number of characters of Body text
+    /// (``PageSetup/measureCharacters``), which makes the margins follow from paper and measure.
+    /// An error beside `margins` (the two fix the same width) or outside
+    /// ``PageSetup/measureCharactersRange``.
+    mutating func decodeMeasure(_ node: JSONNode, hasMargins: Bool, into page: inout PageSetup) {
+        let range = PageSetup.measureCharactersRange
+        guard let characters = node.number, characters.isFinite else {
+            error(node.position, "page.measure: expected a number of characters of Body text, not \(node.typeName)")
+            return
+        }
+        if hasMargins {
+            error(node.position, "page.measure: give either a measure in characters or margins, not both")
+        } else if !range.contains(characters) {
+            let bounds = "\(Int(range.lowerBound))–\(Int(range.upperBound))"
+            error(node.position, "page.measure: \(characters.wholePointsText) characters is outside \(bounds)")
+        } else {
+            page.measureCharacters = characters
+        }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import Typesetter
+import Typography
 
 /// Right-to-left and mixed-direction paragraphs, aligned every way, read back from the PDF's
 /// word boxes: nothing crosses the text area's edges, right-aligned lines end at its right
@@ -10,7 +11,9 @@ import Typesetter
 /// own alignment must not be added on top of that.)
 @Suite(.serialized) struct RightToLeftAlignmentTests {
     /// The default A4 page's text area, pt.
-    static let left = 125.0, right = 595.2756 - 125
+    /// The default theme's text area on A4: its measure follows its Body face.
+    static let page = Typesetter.fittedPage(of: .default)
+    static let left = page.margins.left, right = page.paper.width - page.margins.right
 
     static let arabic = Array(repeating: "مرحبا بالعالم", count: 24).joined(separator: " ")
     static let hebrew = Array(repeating: "שלום עולם", count: 30).joined(separator: " ")
