@@ -10,7 +10,6 @@ import Typography
 /// right-to-left paragraph and aligns each line within the layout's widest line; the composer's
 /// own alignment must not be added on top of that.)
 @Suite(.serialized) struct RightToLeftAlignmentTests {
-    /// The default A4 page's text area, pt.
     /// The default theme's text area on A4: its measure follows its Body face.
     static let page = Typesetter.fittedPage(of: .default)
     static let left = page.margins.left, right = page.paper.width - page.margins.right
