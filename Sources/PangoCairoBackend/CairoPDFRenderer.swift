@@ -816,13 +816,15 @@ public final class CairoPDFRenderer: PageRenderer {
         // Cairo rounds a glyph's ink box out to whole device units and drops the glyph when
         // that box is empty, as a space's is when its origin falls on a whole unit in either
         // axis (Cairo's 24.8 fixed point makes that one place in 256 a line): the origin is moved
-        // off it by 2/256 unit, the least the fixed point keeps (1/128 pt on a PDF surface: the
-        // space stays on its line's baseline to within 0.01 pt).
+        // off it by 2/256 unit, the least the fixed point keeps, on the side it already lies
+        // (1/128 pt on a PDF surface: the space stays on its line's baseline to within 0.01 pt).
         var deviceX = x
         var deviceY = baseline
         cairo_user_to_device(cr, &deviceX, &deviceY)
         func offWholeUnit(_ value: Double) -> Double {
-            abs(value - value.rounded()) < 1.0 / 256 ? value.rounded() + 1.0 / 128 : value
+            let whole = value.rounded()
+            guard abs(value - whole) < 1.0 / 256 else { return value }
+            return value < whole ? whole - 1.0 / 128 : whole + 1.0 / 128
         }
         deviceX = offWholeUnit(deviceX)
         deviceY = offWholeUnit(deviceY)
