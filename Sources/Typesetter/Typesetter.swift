@@ -58,6 +58,19 @@ public struct RenderOptions: Sendable {
     /// process (mallopt(3): mmap threshold 32 MiB, trim threshold 128 MiB), so it is off unless
     /// the caller owns the process; the `typeset` command turns it on. The output is the same.
     public var tunesHeap: Bool = false
+    /// The folder every file the document names must lie in, after `.`, `..` and symbolic links
+    /// are resolved (Typst's `--root`): images (Markdown and HTML `<img>`), a front-matter
+    /// `theme:` and that theme's `fontFolders`. An image outside is drawn as a placeholder with
+    /// a warning; a theme outside is an error at its `theme:` line; neither is opened. nil (the
+    /// default): the document may name any file this process can read. Files the caller names
+    /// itself (``themeRequest``'s theme and font folders, ``baseDirectory``) are not confined.
+    public var root: URL? = nil
+    /// Folders outside ``root`` the document may read as well (the `typeset` command adds the
+    /// current folder and `--resource-path`); read only when ``root`` is set.
+    public var allowedFolders: [URL] = []
+
+    /// The folders ``root`` and ``allowedFolders`` let the document read; nil without a root.
+    public var sandbox: Sandbox? { root.map { Sandbox(root: $0, allowing: allowedFolders) } }
 
     /// Creates options; nil leaves a setting to front matter, then the theme.
     public init(
