@@ -69,6 +69,9 @@ public struct RenderOptions: Sendable {
     /// current folder and `--resource-path`); read only when ``root`` is set.
     public var allowedFolders: [URL] = []
 
+    /// Set by the asynchronous render: checked between blocks and pages.
+    var cancellation: RenderCancellation? = nil
+
     /// The folders ``root`` and ``allowedFolders`` let the document read; nil without a root.
     public var sandbox: Sandbox? { root.map { Sandbox(root: $0, allowing: allowedFolders) } }
 
@@ -150,6 +153,7 @@ public enum Typesetter {
     ) throws -> RenderReport {
         let settings = try ResolvedSettings(resolving: requested, for: document, parseDiagnostics: parseDiagnostics)
         let (survey, surveyDiagnostics) = DocumentSurvey.survey(document, settings: settings, threaded: threaded)
+        try requested.cancellation?.check()
         let shaper = PangoShaper(pictures: settings.options.preview != nil)
         let frontMatter = FrontMatter(of: document, settings: settings, survey: survey, shaper: shaper)
         let fontDiagnostics = FontCheck.diagnostics(
