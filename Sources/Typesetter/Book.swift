@@ -49,10 +49,11 @@ extension Typesetter {
     /// An included path is relative to the including file's folder and must stay inside the
     /// folder of the input it was reached from (symbolic links followed): a book reads no file
     /// beside or above its own folder. With ``BookOptions/sandbox`` it must stay inside the
-    /// sandbox's folders instead, as every other file a document names. Heading ids stay unique across the files: an id an
-    /// earlier file already uses gets the file's name as a prefix (`ch2-setup`), and every link
-    /// to it (`#setup` inside that file, `ch2.md#setup` from another) goes to the renamed id; a
-    /// link to a file of the book (`ch2.md`) goes to the start of its chapter.
+    /// sandbox's folders instead, as every other file a document names. Heading ids stay unique
+    /// across the files: an id an earlier file already uses gets the file's name as a prefix
+    /// (`ch2-setup`), and every link to it (`#setup` inside that file, `ch2.md#setup` from
+    /// another) goes to the renamed id; a link to a file of the book (`ch2.md`) goes to the start
+    /// of its chapter.
     /// - Throws: ``TypesetError/unreadableInput(path:reason:)`` for an input that cannot be
     ///   read; ``TypesetError/invalidInput(_:)`` with the `file:line:column` of an include that
     ///   is missing, outside the book's folder, or already part of the book.

@@ -47,7 +47,9 @@ enum FrontMatterSettings {
                     options.themeRequest.theme = path
                     options.themeRequest.sandbox = sandbox
                 } else {
-                    refuse("theme", "'\(theme)' is outside the folders this render may read (\(sandbox.description)); not read")
+                    refuse(
+                        "theme",
+                        "'\(theme)' is outside the folders this render may read (\(sandbox.description)); not read")
                 }
             } else {
                 options.themeRequest.theme = path

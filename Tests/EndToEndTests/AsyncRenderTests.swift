@@ -48,7 +48,9 @@ import Typesetter
         let afterCancel = Double(DispatchTime.now().uptimeNanoseconds - cancelled) / 1e9
         #expect(throws: CancellationError.self) { try result.get() }
         print("async cancellation: returned \(afterCancel) s after cancel; whole render \(whole) s")
-        #expect(afterCancel < whole * 0.1, "returned \(afterCancel) s after cancellation; the whole render: \(whole) s")
+        // Cancelled a fifth of the way in: a render that ran on would take four fifths of `whole` more.
+        #expect(
+            afterCancel < whole * 0.25, "returned \(afterCancel) s after cancellation; the whole render: \(whole) s")
         let left = try FileManager.default.contentsOfDirectory(atPath: folder)
         #expect(left.isEmpty, "left behind: \(left)")
     }

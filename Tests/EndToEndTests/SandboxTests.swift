@@ -71,7 +71,8 @@ import Typography
         let (root, outside, _) = try layout("inside")
         try FileManager.default.createDirectory(atPath: root + "/pictures", withIntermediateDirectories: true)
         try Support.tinyPNG.write(to: URL(fileURLWithPath: root + "/pictures/a.png"))
-        try FileManager.default.createSymbolicLink(atPath: root + "/b.png", withDestinationPath: root + "/pictures/a.png")
+        try FileManager.default.createSymbolicLink(
+            atPath: root + "/b.png", withDestinationPath: root + "/pictures/a.png")
         let markdown = "![one](pictures/a.png)\n\n![two](b.png)\n\n![three](\(root)/pictures/../pictures/a.png)\n"
         try markdown.write(toFile: root + "/doc.md", atomically: true, encoding: .utf8)
         let result = try typeset(["render", root + "/doc.md", "-o", root + "/doc.pdf", "--root", root])
