@@ -172,6 +172,8 @@ public enum Typesetter {
         let numbers = try layout.countPages()
         return try WriteStage.write(to: output, preview: settings.options.preview) { file in
             let (drawn, taggingDiagnostics) = try TaggingStage.draw(layout, numbers: numbers, into: file)
+            // Cancelled while the file was finished and tagged: discarded, never committed.
+            try settings.options.cancellation?.check()
             // Warnings that say the same thing are said once, with their count.
             let all = Diagnostic.coalesced(diagnostics + taggingDiagnostics + drawn.diagnostics)
             return RenderReport(pageCount: drawn.pageCount, diagnostics: all, files: drawn.renderer.previewFiles)

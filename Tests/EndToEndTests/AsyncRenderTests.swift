@@ -30,27 +30,29 @@ import Typesetter
         #expect(sync == async, "the same bytes")
     }
 
-    /// A long render cancelled a fifth of the way in returns in well under the time the whole
+    /// A long render cancelled a tenth of the way in returns in well under the time the whole
     /// render takes (measured in the same run), with `CancellationError` and no file left.
     @Test(.slow) func aCancelledRenderStopsSoonAndLeavesNothing() async throws {
         let folder = try Render.scratchFolder("async-cancel")
         let markdown = document(sections: 40)
-        let whole = try Timing.bestSeconds(of: 1) {
+        let whole = try Timing.bestSeconds(of: 2) {
             try renderNow(markdown, to: folder + "/whole.pdf")
         }
         try FileManager.default.removeItem(atPath: folder + "/whole.pdf")
         let output = folder + "/cancelled.pdf"
         let task = Task { try await Typesetter.render(markdown: markdown, file: "long.md", to: output) }
-        try await Task.sleep(nanoseconds: UInt64(whole * 0.2 * 1e9))
+        try await Task.sleep(nanoseconds: UInt64(whole * 0.1 * 1e9))
         let cancelled = DispatchTime.now().uptimeNanoseconds
         task.cancel()
         let result = await task.result
         let afterCancel = Double(DispatchTime.now().uptimeNanoseconds - cancelled) / 1e9
         #expect(throws: CancellationError.self) { try result.get() }
         print("async cancellation: returned \(afterCancel) s after cancel; whole render \(whole) s")
-        // Cancelled a fifth of the way in: a render that ran on would take four fifths of `whole` more.
+        // Cancelled a tenth of the way in: a render that ran on would take nine tenths of `whole` more.
+        // Alone it returns in about 1 % of `whole`; the bound leaves room for renders of other
+        // suites holding the process's font lock (a wait inside one block cannot be cut short).
         #expect(
-            afterCancel < whole * 0.25, "returned \(afterCancel) s after cancellation; the whole render: \(whole) s")
+            afterCancel < whole * 0.5, "returned \(afterCancel) s after cancellation; the whole render: \(whole) s")
         let left = try FileManager.default.contentsOfDirectory(atPath: folder)
         #expect(left.isEmpty, "left behind: \(left)")
     }
