@@ -16,6 +16,9 @@ public struct StylingOptions: Sendable {
     public var hyphenate: Bool? = nil
     /// Number the sections (`--number-sections`); nil: no numbers.
     public var sectionNumbering: SectionNumbering? = nil
+    /// The folders images may be read from (``RenderOptions/root``); nil: any file. An image
+    /// outside them is drawn as a placeholder with a warning, never opened.
+    public var sandbox: Sandbox? = nil
     /// Creates options: ragged right, keep-all, images resolved against the current folder by default.
     public init(justify: Bool = false, hangulLineBreak: HangulLineBreak = .keepAll, baseDirectory: String = ".") {
         self.justify = justify
@@ -653,6 +656,10 @@ public struct Styler: Sendable {
     ) -> StyledRun? {
         var path = Styler.localImagePath(source)
         if !path.hasPrefix("/") { path = (options.baseDirectory as NSString).appendingPathComponent(path) }
+        if let sandbox = options.sandbox {
+            guard let inside = sandbox.resolve(path) else { return nil }
+            path = inside
+        }
         // Only a regular file can be a picture: a folder, FIFO or device is refused unopened.
         guard let file = try? FileReader.open(path, limit: FileReader.imageLimit, what: "an image") else { return nil }
         close(file.descriptor)
@@ -753,6 +760,18 @@ public struct Styler: Sendable {
         let isRemote = source.contains("://") || source.lowercased().hasPrefix("data:")
         if !isRemote && !path.hasPrefix("/") { path = (options.baseDirectory as NSString).appendingPathComponent(path) }
         // Local files are checked with the layout's image reader (Typesetter's ImageCheck).
+        var refused = false
+        if !isRemote, let sandbox = options.sandbox {
+            if let inside = sandbox.resolve(path) {
+                path = inside
+            } else {
+                refused = true
+                warn(
+                    "image '\(source.prefix(60))\(source.count > 60 ? "…" : "")' is outside the folders this render "
+                        + "may read (\(sandbox.description)); not read, drawing a placeholder",
+                    imageLocation ?? location, kind: .image)
+            }
+        }
         if isRemote {
             warn(
                 "remote image '\(source.prefix(60))\(source.count > 60 ? "…" : "")' is not fetched; drawing a "
@@ -771,7 +790,7 @@ public struct Styler: Sendable {
                 style: ParagraphStyle(
                     baseFont: captionCascade.font, lineHeight: captionCascade.style.lineHeight, alignment: .center,
                     leftIndent: context.indent, hangulLineBreak: options.hangulLineBreak))
-        var styledImage = StyledImage(path: isRemote ? "" : path, alt: altText, caption: caption)
+        var styledImage = StyledImage(path: isRemote || refused ? "" : path, alt: altText, caption: caption)
         styledImage.source = source
         styledImage.width = dimensions["width"]
         styledImage.height = dimensions["height"]

@@ -32,10 +32,12 @@ struct DocumentSurvey {
 
     /// Surveys `document` styled against `theme`; the styling runs on a producer thread when
     /// `threaded`, the checks on this one. The headings are kept only when `listsHeadings`
-    /// (a table of contents will list them), down to level `contentsDepth`.
+    /// (a table of contents will list them), down to level `contentsDepth`. Once `cancellation`
+    /// is set the survey stops at the next block, its findings partial (the caller checks
+    /// `cancellation` and throws).
     init(
         _ document: Document, theme: Theme, options: StylingOptions, threaded: Bool, listsHeadings: Bool = true,
-        contentsDepth: Int = TableOfContents.defaultDepth
+        contentsDepth: Int = TableOfContents.defaultDepth, cancellation: RenderCancellation? = nil
     ) {
         var links = LinkSurvey()
         var first: StyledBlock?
@@ -46,8 +48,9 @@ struct DocumentSurvey {
         var fontsOfRest = FontCheck(source: document.source)
         var index = 0
         let source = SurveyBlocks(stream: StyleStream(document, theme: theme, options: options))
-        // The closure never throws, so neither does the pipe.
-        let ended = try! StyledBlockPipe.forEach(source, threaded: threaded) { chunk in
+        // The closure throws only when the render is cancelled; then nothing ended is read.
+        let ended = try? StyledBlockPipe.forEach(source, threaded: threaded) { chunk in
+            try cancellation?.check()
             for var block in chunk {
                 // Made to fit the page as each layout pass will (``LayoutBlocks``); the warnings once, here.
                 sizes += SizeCheck.fit(&block, page: theme.page)
@@ -67,8 +70,9 @@ struct DocumentSurvey {
                 index += 1
             }
         }
-        stylingDiagnostics = ended.stream.diagnostics + links.warnings(fallback: ended.stream.currentLocation)
-        firstHeading = ended.stream.firstHeading
+        stylingDiagnostics =
+            (ended?.stream.diagnostics ?? []) + links.warnings(fallback: ended?.stream.currentLocation)
+        firstHeading = ended?.stream.firstHeading
         firstBlock = first
         self.headings = headings
         self.links = links.resolution

@@ -161,9 +161,11 @@ struct ResolvedSettings {
             ?? (["-", "<stdin>"].contains(file)
                 ? FileManager.default.currentDirectoryPath
                 : URL(fileURLWithPath: file).deletingLastPathComponent().path)
-        return StylingOptions(
+        var styling = StylingOptions(
             justify: options.justify ?? false, hangulLineBreak: options.hangulLineBreak ?? .keepAll,
             baseDirectory: baseDirectory)
+        styling.sandbox = options.sandbox
+        return styling
     }
 }
 

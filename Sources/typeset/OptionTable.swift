@@ -97,6 +97,10 @@ enum OptionTable {
         OptionSpec(
             name: "--resource-path", value: "DIR",
             help: "the folder relative paths resolve against (default: the input's folder)", choices: ["dirs"]),
+        OptionSpec(
+            name: "--root", value: "DIR",
+            help: "read only files inside DIR (and --resource-path) that the document names: images, theme, includes "
+                + "(default: the input's folder and the current folder)", choices: ["dirs"]),
     ]
     static let output: [OptionSpec] = [
         OptionSpec(
