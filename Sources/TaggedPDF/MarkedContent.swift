@@ -100,6 +100,7 @@ enum MarkedContentRewrite {
         /// The run closed by a `Q`, to go on after a `q` back at its depth.
         var closedRun: Int?
 
+        var painter = GlyphPainter.paints(structure, runs: runs) ? GlyphPainter(structure: structure) : nil
         var lexer = PDFLexer(bytes)
         var operands: [Range<Int>] = []
         /// The operands of the last operator when it was `re`, and where they began.
@@ -133,14 +134,17 @@ enum MarkedContentRewrite {
                 else { break }
                 markers += 1
                 replace(previous.start..<token.range.upperBound, with: try state.next())
+                painter?.enter(run: state.cursor - 1)
                 state.runOpen = true
                 runDepth = depth
                 closedRun = nil
             case .q:
                 depth += 1
+                painter?.save()
                 if let run = closedRun, depth == runDepth {
                     let at = token.range.upperBound
                     replace(at..<at, with: state.continuation(of: run))
+                    painter?.enter(run: run)
                     state.runOpen = true
                     closedRun = nil
                 }
@@ -153,6 +157,19 @@ enum MarkedContentRewrite {
                     closedRun = state.cursor - 1
                 }
                 depth -= 1
+                painter?.restore()
+            case .rg:
+                painter?.cairoSetsColor(Array(bytes[whole]) + [0x0A])
+            case .otherFillColor:
+                painter?.cairoSetsColor(nil)
+            case .ET:
+                if let restored = painter?.beforeTextEnds(), !restored.isEmpty {
+                    replace(token.range.lowerBound..<token.range.lowerBound, with: restored)
+                }
+            case .Tj, .TJ:
+                if state.runOpen, let replacement = painter?.painted(operands, in: bytes) {
+                    replace(whole, with: replacement)
+                }
             case .BDC:
                 let tag = operands.first.map { lexer.text($0) } ?? ""
                 if tag == "/Document" {

@@ -57,6 +57,12 @@ package struct StructureRecords {
     private(set) var links: [Int32] = []
     /// MCIDs given on the current page.
     private var nextMCID: Int32 = 0
+    /// The fill colours the tagging pass paints over glyphs of a run (``RunPaint``), by run,
+    /// as indices into ``paintColors`` (-1: the colour Cairo drew them in).
+    private(set) var paints: [Int32: [(glyphs: Int32, color: Int32)]] = [:]
+    /// Each colour painted, as the operator that sets it (`0.627 0.118 0.169 rg`).
+    private(set) var paintColors: [[UInt8]] = []
+    private var paintColorIndex: [[Double]: Int32] = [:]
     /// The level of the last heading added (0 before the first).
     private var headingLevel = 0
 
@@ -126,6 +132,42 @@ package struct StructureRecords {
         return run
     }
 
+    /// The glyphs the last run added shows next, in the fill colours the tagging pass paints
+    /// them in: ``MarkedContentRewrite`` splits the run's text-showing operators where the
+    /// colour changes and sets each colour with `rg` (PDF 1.7 §8.6.8), in the text object.
+    package mutating func addPaint(_ segments: [RunPaint]) {
+        guard let run = runOwner.indices.last.map(Int32.init) else { return }
+        var list = paints[run] ?? []
+        for segment in segments where segment.glyphs > 0 {
+            guard let fill = segment.color else {
+                if let last = list.last, last.color == -1 {
+                    list[list.count - 1].glyphs += segment.glyphs
+                } else {
+                    list.append((segment.glyphs, -1))
+                }
+                continue
+            }
+            let key = [fill.red, fill.green, fill.blue]
+            let color: Int32
+            if let known = paintColorIndex[key] {
+                color = known
+            } else {
+                color = Int32(paintColors.count)
+                paintColors.append(
+                    Array(
+                        "\(PDFNames.number(fill.red)) \(PDFNames.number(fill.green)) \(PDFNames.number(fill.blue)) rg\n"
+                            .utf8))
+                paintColorIndex[key] = color
+            }
+            if let last = list.last, last.color == color {
+                list[list.count - 1].glyphs += segment.glyphs
+            } else {
+                list.append((segment.glyphs, color))
+            }
+        }
+        paints[run] = list
+    }
+
     /// The runs of page `p`.
     func runs(onPage p: Int) -> Range<Int> {
         Int(pageRuns[p])..<(p + 1 < pageRuns.count ? Int(pageRuns[p + 1]) : runOwner.count)
@@ -144,5 +186,20 @@ extension StructureElement.Role {
         case .heading6: return 6
         default: return nil
         }
+    }
+}
+
+/// Glyphs of a run that the tagging pass paints in one fill colour (``StructureRecords/addPaint(_:)``).
+package struct RunPaint: Sendable {
+    /// How many glyphs, counted as ``MarkedContentRewrite`` counts them: every glyph code of
+    /// the run's strings but the spaces (code 32 and 160 of a one-byte font).
+    package var glyphs: Int32
+    /// sRGB components, each 0…1; nil for the colour the glyphs were drawn in.
+    package var color: (red: Double, green: Double, blue: Double)?
+
+    /// `glyphs` glyphs in `color`.
+    package init(glyphs: Int32, color: (red: Double, green: Double, blue: Double)?) {
+        self.glyphs = glyphs
+        self.color = color
     }
 }
