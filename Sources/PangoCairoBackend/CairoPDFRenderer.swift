@@ -728,9 +728,10 @@ public final class CairoPDFRenderer: PageRenderer {
             show()
             structure.addPaint(
                 segments.map {
-                    RunPaint(
+                    guard let color = $0.color else { return RunPaint(spaces: Int32($0.glyphs)) }
+                    return RunPaint(
                         glyphs: Int32($0.glyphs),
-                        color: $0.color == paints.base ? nil : ($0.color.red, $0.color.green, $0.color.blue))
+                        color: color == paints.base ? nil : (color.red, color.green, color.blue))
                 })
             return
         }

@@ -82,13 +82,14 @@ final class CodePaints {
 
     /// The glyphs of `line` that Cairo writes as text, in the order it writes them (its runs
     /// in visual order, each run's glyphs in order), as stretches of one colour: how many
-    /// glyphs, and their colour. Space glyphs (U+0020, U+00A0) do not count, as the tagging
-    /// pass does not count them either (a run of spaces alone has no ink, and Cairo may leave
-    /// it out); nor do hidden glyphs and colour-font runs (drawn as pictures). Nil when the
-    /// line holds a glyph its fonts lack (Pango draws a box with the code in small glyphs).
-    func segments(of line: UnsafeMutablePointer<PangoLayoutLine>) -> [(glyphs: Int, color: RGBAColor)]? {
+    /// glyphs, and their colour, nil for space glyphs (U+0020, U+00A0), which keep the colour
+    /// before them and which the tagging pass may not find (a run of spaces alone has no ink,
+    /// and Cairo may leave it out). Hidden glyphs and colour-font runs (drawn as pictures) are
+    /// not written. Nil when the line holds a glyph its fonts lack (Pango draws a box with the
+    /// code in small glyphs).
+    func segments(of line: UnsafeMutablePointer<PangoLayoutLine>) -> [(glyphs: Int, color: RGBAColor?)]? {
         guard let text = pango_layout_get_text(line.pointee.layout) else { return nil }
-        var segments: [(glyphs: Int, color: RGBAColor)] = []
+        var segments: [(glyphs: Int, color: RGBAColor?)] = []
         var node = line.pointee.runs
         while let current = node {
             node = current.pointee.next
@@ -103,8 +104,8 @@ final class CodePaints {
                 if glyph & 0x1000_0000 != 0 { return nil }
                 let byte = offset + Int(glyphs.log_clusters[index])
                 let lead = UInt8(bitPattern: text[byte])
-                if lead == 0x20 || (lead == 0xC2 && UInt8(bitPattern: text[byte + 1]) == 0xA0) { continue }
-                let color = color(atByte: byte)
+                let space = lead == 0x20 || (lead == 0xC2 && UInt8(bitPattern: text[byte + 1]) == 0xA0)
+                let color: RGBAColor? = space ? nil : color(atByte: byte)
                 if let last = segments.last, last.color == color {
                     segments[segments.count - 1].glyphs += 1
                 } else {

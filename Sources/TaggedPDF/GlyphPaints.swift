@@ -5,12 +5,16 @@
 /// `[(def)] TJ` … `0.627 0.118 0.169 rg [(area)] TJ`. The glyphs, their order in the content
 /// stream and their positions stay as Cairo wrote them, so the text reads and copies the same.
 ///
-/// Glyphs are counted as the renderer counts them: each code of a string shown by `Tj` or `TJ`
-/// in the run, one byte a code in a literal string (Cairo 1.16 writes literal strings for its
-/// one-byte Latin subsets) and two in a hexadecimal one (its composite fonts), but for the
-/// space codes 32 and 160 of a literal string, which keep the colour in effect. Cairo's own
-/// fill colour is set again before the text object ends (`ET`), so what Cairo draws next is in
-/// the colour it set. A run whose painted glyphs run out is left in Cairo's colour.
+/// Glyphs are counted as the renderer recorded them: each code of a string shown by `Tj` or
+/// `TJ` in the run, one byte a code in a literal string (Cairo 1.16 writes literal strings for
+/// its one-byte Latin subsets) and two in a hexadecimal one (its composite fonts). Spaces keep
+/// the colour in effect, and Cairo may leave a drawing of spaces alone out of the stream: a
+/// space of a literal string (codes 32 and 160) takes a recorded space when one is next, and a
+/// glyph that is not a space passes over recorded spaces the stream does not hold (a code of a
+/// hexadecimal string, which may be a space of a CID-keyed font, takes whatever is next).
+/// Cairo's own fill colour is set again before the text object ends (`ET`), so what Cairo
+/// draws next is in the colour it set. A run whose painted glyphs run out is left in Cairo's
+/// colour.
 struct GlyphPainter {
     let structure: StructureRecords
     /// The run whose paints are being applied, and its stretches.
@@ -147,7 +151,7 @@ struct GlyphPainter {
                     index += 1
                 }
             }
-            let glyphColor = isSpace ? color : nextColor()
+            let glyphColor = nextColor(literal: literal, space: isSpace) ?? color
             if glyphColor != partColor {
                 if codeStart > partStart { parts.append((partStart..<codeStart, partColor)) }
                 partStart = codeStart
@@ -159,15 +163,27 @@ struct GlyphPainter {
         return parts
     }
 
-    /// The colour of the run's next glyph, -1 (Cairo's) once its stretches are used up.
-    private mutating func nextColor() -> Int32 {
-        guard segment < segments.count else { return -1 }
+    /// The colour of the run's next glyph, a code of a `literal` string or not, a `space` or
+    /// not: -1 (Cairo's) once its stretches are used up, nil for a space (the colour in effect
+    /// stays).
+    private mutating func nextColor(literal: Bool, space: Bool) -> Int32? {
+        if literal, !space {
+            // Spaces recorded that the stream left out.
+            while segment < segments.count, segments[segment].color == -2 { take() }
+        }
+        guard segment < segments.count else { return space ? nil : -1 }
         let color = segments[segment].color
+        if literal, space, color != -2 { return nil }
+        take()
+        return color == -2 ? nil : color
+    }
+
+    /// Takes one glyph of the current stretch.
+    private mutating func take() {
         used += 1
         if used >= segments[segment].glyphs {
             segment += 1
             used = 0
         }
-        return color
     }
 }

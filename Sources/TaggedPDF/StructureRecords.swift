@@ -58,7 +58,7 @@ package struct StructureRecords {
     /// MCIDs given on the current page.
     private var nextMCID: Int32 = 0
     /// The fill colours the tagging pass paints over glyphs of a run (``RunPaint``), by run,
-    /// as indices into ``paintColors`` (-1: the colour Cairo drew them in).
+    /// as indices into ``paintColors`` (-1: the colour Cairo drew them in; -2: spaces).
     private(set) var paints: [Int32: [(glyphs: Int32, color: Int32)]] = [:]
     /// Each colour painted, as the operator that sets it (`0.627 0.118 0.169 rg`).
     private(set) var paintColors: [[UInt8]] = []
@@ -140,10 +140,11 @@ package struct StructureRecords {
         var list = paints[run] ?? []
         for segment in segments where segment.glyphs > 0 {
             guard let fill = segment.color else {
-                if let last = list.last, last.color == -1 {
+                let color: Int32 = segment.isSpace ? -2 : -1
+                if let last = list.last, last.color == color {
                     list[list.count - 1].glyphs += segment.glyphs
                 } else {
-                    list.append((segment.glyphs, -1))
+                    list.append((segment.glyphs, color))
                 }
                 continue
             }
@@ -155,7 +156,7 @@ package struct StructureRecords {
                 color = Int32(paintColors.count)
                 paintColors.append(
                     Array(
-                        "\(PDFNames.number(fill.red)) \(PDFNames.number(fill.green)) \(PDFNames.number(fill.blue)) rg\n"
+                        "\(Self.component(fill.red)) \(Self.component(fill.green)) \(Self.component(fill.blue)) rg\n"
                             .utf8))
                 paintColorIndex[key] = color
             }
@@ -166,6 +167,18 @@ package struct StructureRecords {
             }
         }
         paints[run] = list
+    }
+
+    /// A colour component 0…1 written with six decimals, as Cairo writes its own (three would
+    /// move an 8-bit component by one: 0.627 is 159.9 of 255 where 0.627451 is 160).
+    static func component(_ value: Double) -> String {
+        let millionths = Int((min(max(value, 0), 1) * 1_000_000).rounded())
+        if millionths == 1_000_000 { return "1" }
+        if millionths == 0 { return "0" }
+        var digits = String(millionths)
+        digits = String(repeating: "0", count: 6 - digits.count) + digits
+        while digits.hasSuffix("0") { digits.removeLast() }
+        return "0." + digits
     }
 
     /// The runs of page `p`.
@@ -191,15 +204,25 @@ extension StructureElement.Role {
 
 /// Glyphs of a run that the tagging pass paints in one fill colour (``StructureRecords/addPaint(_:)``).
 package struct RunPaint: Sendable {
-    /// How many glyphs, counted as ``MarkedContentRewrite`` counts them: every glyph code of
-    /// the run's strings but the spaces (code 32 and 160 of a one-byte font).
+    /// How many glyphs: codes of the run's strings, as ``MarkedContentRewrite`` reads them.
     package var glyphs: Int32
-    /// sRGB components, each 0…1; nil for the colour the glyphs were drawn in.
+    /// sRGB components, each 0…1; nil for the colour the glyphs were drawn in, or for spaces.
     package var color: (red: Double, green: Double, blue: Double)?
+    /// Whether the glyphs are spaces, which keep the colour in effect.
+    package var isSpace = false
 
     /// `glyphs` glyphs in `color`.
     package init(glyphs: Int32, color: (red: Double, green: Double, blue: Double)?) {
         self.glyphs = glyphs
         self.color = color
+    }
+
+    /// `count` space glyphs (U+0020, U+00A0): they keep the colour in effect, and the content
+    /// stream may leave them out (Cairo writes nothing for a drawing of spaces alone whose
+    /// box rounds to nothing).
+    package init(spaces count: Int32) {
+        glyphs = count
+        color = nil
+        isSpace = true
     }
 }

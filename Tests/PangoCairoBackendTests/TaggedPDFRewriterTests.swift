@@ -291,6 +291,21 @@ import Typography
                 == "/Code << /MCID 0 >> BDC\n\n0.1 0.1 0.1 rg BT\n/f-0-0 1 Tf\n1 0 0 rg\n[(def )]TJ\n"
                 + "0.1 0.1 0.1 rg\n[(f) -20 (\\()]TJ\n0 0 0.5 rg\n[(x)]TJ\n0.1 0.1 0.1 rg\n[(\\):)]TJ\n\n"
                 + "/f-0-1 1 Tf\n1 0 0 rg\n[<00410042>]TJ\n\n0.1 0.1 0.1 rg\nET\n\nEMC\n")
+        // Spaces recorded but left out of the stream (a drawing of spaces alone) are passed over.
+        var spaced = StructureRecords()
+        let block = spaced.addElement(.role(.code), parent: 0)
+        spaced.beginPage()
+        spaced.addRun(owner: block)
+        spaced.addPaint([RunPaint(glyphs: 2, color: red), RunPaint(spaces: 4), RunPaint(glyphs: 1, color: blue)])
+        let spacedBytes = Array("0.5 0.5 0.004 0.004 re f\n0 g 0.1 0.1 0.1 rg BT\n(ab)Tj\n(c)Tj\nET\n".utf8)
+        let spacedOut = String(
+            decoding: try spacedBytes.withUnsafeBufferPointer {
+                try MarkedContentRewrite.rewritten($0, runs: spaced.runs(onPage: 0), structure: spaced)
+            }, as: UTF8.self)
+        #expect(
+            spacedOut
+                == "/Code << /MCID 0 >> BDC\n\n0 g 0.1 0.1 0.1 rg BT\n1 0 0 rg\n[(ab)]TJ\n\n0 0 0.5 rg\n[(c)]TJ\n\n"
+                + "0.1 0.1 0.1 rg\nET\n\nEMC\n")
         // Without paints the stream is left as it was.
         var plain = StructureRecords()
         let paragraph = plain.addElement(.role(.code), parent: 0)
