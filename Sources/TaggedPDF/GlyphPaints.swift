@@ -48,21 +48,37 @@ struct GlyphPainter {
         used = 0
     }
 
-    mutating func save() { savedColors.append(cairoColor) }
-    mutating func restore() { cairoColor = savedColors.popLast() ?? nil }
-
-    /// Cairo's `rg` (`bytes`: the operator with its operands) or, with nil, another operator
-    /// setting the fill colour.
-    mutating func cairoSetsColor(_ bytes: [UInt8]?) {
-        cairoColor = bytes
-        emitted = -1
-    }
-
-    /// What goes before `ET`: Cairo's colour again when another is in effect.
-    mutating func beforeTextEnds() -> [UInt8] {
-        guard emitted >= 0, let cairoColor else { return [] }
-        emitted = -1
-        return cairoColor
+    /// What the operator `name` (its `operands`, the operator and its operands spanning
+    /// `whole` of `bytes`) changes in the stream: the bytes that replace a range. It follows
+    /// the graphics state (`q`, `Q`) and Cairo's fill colour (`rg` and the others); before `ET`
+    /// it sets Cairo's colour again when another is in effect; in a run that is open
+    /// (`runOpen`) it paints `Tj` and `TJ` (``painted(_:in:)``).
+    mutating func edit(
+        _ name: PDFLexer.Operator?, operands: [Range<Int>], whole: Range<Int>, runOpen: Bool,
+        in bytes: UnsafeBufferPointer<UInt8>
+    ) -> (range: Range<Int>, bytes: [UInt8])? {
+        switch name {
+        case .q:
+            savedColors.append(cairoColor)
+        case .Q:
+            cairoColor = savedColors.popLast() ?? nil
+        case .rg:
+            cairoColor = Array(bytes[whole]) + [0x0A]
+            emitted = -1
+        case .otherFillColor:
+            cairoColor = nil
+            emitted = -1
+        case .ET:
+            guard emitted >= 0, let cairoColor else { return nil }
+            emitted = -1
+            return (whole.lowerBound..<whole.lowerBound, cairoColor)
+        case .Tj, .TJ:
+            guard runOpen, let replacement = painted(operands, in: bytes) else { return nil }
+            return (whole, replacement)
+        default:
+            break
+        }
+        return nil
     }
 
     /// The text-showing operator `Tj` or `TJ` with `operands` (their byte ranges in `bytes`)

@@ -116,7 +116,11 @@ enum MarkedContentRewrite {
             defer { operands.removeAll(keepingCapacity: true) }
             let previous = rectangle
             rectangle = nil
-            switch lexer.operatorName(token.range) {
+            let name = lexer.operatorName(token.range)
+            if let edit = painter?.edit(name, operands: operands, whole: whole, runOpen: state.runOpen, in: bytes) {
+                replace(edit.range, with: edit.bytes)
+            }
+            switch name {
             case .re:
                 rectangle = (operands, start)
             case .f:
@@ -140,7 +144,6 @@ enum MarkedContentRewrite {
                 closedRun = nil
             case .q:
                 depth += 1
-                painter?.save()
                 if let run = closedRun, depth == runDepth {
                     let at = token.range.upperBound
                     replace(at..<at, with: state.continuation(of: run))
@@ -157,38 +160,10 @@ enum MarkedContentRewrite {
                     closedRun = state.cursor - 1
                 }
                 depth -= 1
-                painter?.restore()
-            case .rg:
-                painter?.cairoSetsColor(Array(bytes[whole]) + [0x0A])
-            case .otherFillColor:
-                painter?.cairoSetsColor(nil)
-            case .ET:
-                if let restored = painter?.beforeTextEnds(), !restored.isEmpty {
-                    replace(token.range.lowerBound..<token.range.lowerBound, with: restored)
-                }
-            case .Tj, .TJ:
-                if state.runOpen, let replacement = painter?.painted(operands, in: bytes) {
-                    replace(whole, with: replacement)
-                }
             case .BDC:
-                let tag = operands.first.map { lexer.text($0) } ?? ""
-                if tag == "/Document" {
-                    replace(whole, with: [])
-                    stack.append(.dropped)
-                } else if tag == "/Link" {
-                    replace(whole, with: [])
-                    stack.append(.dropped)
-                } else if tag == "/Span", operands.count == 5, lexer.text(operands[2]) == "/ActualText",
-                    lexer.text(operands[3]) == "<feff0020>"
-                {
-                    // Its operators go; what Cairo drew inside it (the word space that follows
-                    // in the same text object) stays.
-                    replace(whole, with: [])
-                    stack.append(.dropped)
-                } else {
-                    stack.append(
-                        tag == "/Span" ? .span(start: whole.lowerBound, operators: operatorCount) : .kept)
-                }
+                let open = Self.opened(byBDC: operands, lexer: lexer, start: whole.lowerBound, operators: operatorCount)
+                if open == .dropped { replace(whole, with: []) }
+                stack.append(open)
             case .BMC:
                 stack.append(.kept)
             case .EMC:
@@ -200,7 +175,7 @@ enum MarkedContentRewrite {
                 if case .span(let start, let operators) = open, operators == operatorCount - 1, start >= copied {
                     replace(start..<token.range.upperBound, with: [])
                 }
-            case nil:
+            case .rg, .otherFillColor, .ET, .Tj, .TJ, nil:
                 break
             }
         }
@@ -211,6 +186,20 @@ enum MarkedContentRewrite {
         out.append(contentsOf: bytes[copied...])
         if state.runOpen { out.append(contentsOf: Array("\nEMC\n".utf8)) }
         return Rewritten(bytes: out, continued: state.continued)
+    }
+
+    /// What the `BDC` with `operands`, beginning at `start` after `operators` operators of the
+    /// stream, opens: Cairo's `/Document`, `/Link` and word-space `/Span` go (``Open/dropped``;
+    /// what Cairo drew inside the span, the word space that follows in the same text object,
+    /// stays); another `/Span` is noted, to go whole when empty.
+    private static func opened(byBDC operands: [Range<Int>], lexer: PDFLexer, start: Int, operators: Int) -> Open {
+        let tag = operands.first.map { lexer.text($0) } ?? ""
+        if tag == "/Document" || tag == "/Link" { return .dropped }
+        guard tag == "/Span" else { return .kept }
+        if operands.count == 5, lexer.text(operands[2]) == "/ActualText", lexer.text(operands[3]) == "<feff0020>" {
+            return .dropped
+        }
+        return .span(start: start, operators: operators)
     }
 
     /// What a `BDC` or `BMC` opened: `span` is Cairo's `/Span << /ActualText … >> BDC` that
