@@ -205,6 +205,27 @@ import Typography
         #expect(highlighted < 1.8 * plain, "\(highlighted) s highlighted, \(plain) s plain")
     }
 
+    /// An untagged PDF, which has no tagging pass to paint a block's colours, draws each
+    /// stretch of one colour on its own: every character in the colour the tagged PDF paints
+    /// it, and the same text.
+    @Test func untaggedCodeKeepsItsColours() throws {
+        let markdown = Self.markdown(Array(Self.samples.prefix(4)))
+        let (tagged, _) = try Render.markdown(markdown, name: "code-tagged")
+        var options = RenderOptions()
+        options.tagged = false
+        let (untagged, _) = try Render.markdown(markdown, name: "code-untagged", options: options)
+        let taggedStretches = try PDFColoredText.read(tagged)
+        let untaggedStretches = try PDFColoredText.read(untagged)
+        // Each visible character with its colour (a space has no ink: the tagged PDF leaves it
+        // in the colour before it, the untagged one in its own).
+        func inked(_ stretches: [PDFColoredText]) -> [String] {
+            stretches.flatMap { stretch in stretch.text.filter { !$0.isWhitespace }.map { "\($0) \(stretch.color)" } }
+        }
+        #expect(Set(taggedStretches.map(\.color)).count > 4)
+        #expect(inked(untaggedStretches) == inked(taggedStretches))
+        #expect(try PDFProbe.text(untagged) == PDFProbe.text(tagged))
+    }
+
     /// A theme's code style (here the built-in dark one) colours the tokens.
     @Test func theDarkStyleColoursWithItsOwnPalette() throws {
         var theme = Theme.default
