@@ -9,7 +9,7 @@ import Typography
 /// A highlighted block's tokens differ only in colour. Given to Pango as colour attributes,
 /// they split every line into one glyph run a token, and Cairo 1.16 writes each run as a text
 /// object of its own (`ET`, `rg`, `BT`, `Tf`, `Tm`: Cairo ends the text object at every change
-/// of fill colour), which made a document of many highlighted blocks cost twice its plain
+/// of fill colour): a document of many highlighted blocks drawn so costs twice its plain
 /// rendering. The layout carries only the block's most common colour, so its lines are drawn
 /// as the plain block's are, and the colours are painted afterwards: by the tagging pass, over
 /// the glyphs of the content stream (``CodePaints/segments(of:)``), or, for a picture or an
