@@ -126,10 +126,11 @@ public struct SpecimenBuilder {
     }
 
     /// The theme's code styles (``CodeStyle``): `name`, `background` and `text` (hex: the
-    /// panel code is drawn on and the colour of code that is no token), `highlights` (false when the theme sets code plain),
-    /// and `styles` [`name`, `color`, `weight`, `attributes`]: each ``CodeToken`` the style
-    /// colours, in declaration order, with its own colour or the one it falls back to;
-    /// `attributes` set a span in the token's colour, weight and slant.
+    /// panel code is drawn on and the colour of code that is no token), `highlights` (false
+    /// when the theme sets code plain), and `styles` [`name`, `color`, `weight`,
+    /// `attributes`]: each ``CodeToken`` the style colours, in declaration order, with its own
+    /// colour or the one it falls back to; `attributes` set a span in the token's colour,
+    /// weight and slant.
     static func codeContext(_ theme: Theme) -> TemplateContext {
         let code = theme.code
         let styles = CodeToken.allCases.compactMap { token -> TemplateContext? in
