@@ -39,8 +39,19 @@ struct ThemeCodeSection {
 
     /// The section as a one-line JSON object that reads back equal to `code`; nil for the
     /// built-in ``CodeStyle/light``, which a theme file inherits by leaving the section out.
+    /// A style from the highlighting library (a name no built-in style has) is written from
+    /// `light` with every token kind spelled out, those it leaves plain in its text colour,
+    /// so that the file reads back to the same colours wherever it is read.
     static func json(for code: CodeStyle, string: (String) -> String) -> String? {
         guard code != .light else { return nil }
+        var code = code
+        if CodeStyle.builtIn[code.name] == nil {
+            let plain = CodeTokenStyle(color: code.text ?? .black)
+            for token in CodeToken.allCases where code.tokens[token] == nil {
+                code.tokens[token] = code.style(for: token) ?? plain
+            }
+            code.name = "light"
+        }
         var fields = ["\"style\": \(string(code.name))"]
         if let background = code.background { fields.append("\"background\": \(string(background.hex))") }
         if let text = code.text { fields.append("\"text\": \(string(text.hex))") }

@@ -74,4 +74,20 @@ import Typography
             }
         }
     }
+
+    /// A theme in a library style, written out (`theme import`, `theme show`), reads back to
+    /// the same colours through a loader that knows only the built-in styles.
+    @Test func aWrittenLibraryStyleReadsBackWithoutTheLibrary() throws {
+        let (read, _) = ThemeJudgement.read(Self.themeFile("solarized-dark"), file: "code.json")
+        let theme = try #require(read)
+        let written = ThemeWriter.json(for: theme)
+        let (decoded, problems) = ThemeLoader.decode(Data(written.utf8), file: "written.json")
+        #expect(!problems.contains { $0.severity == .error }, "\(problems)")
+        let back = try #require(decoded).code
+        #expect(back.background == theme.code.background && back.text == theme.code.text)
+        for token in CodeToken.allCases {
+            let plain = CodeTokenStyle(color: theme.code.text ?? .black)
+            #expect(back.style(for: token) == (theme.code.style(for: token) ?? plain), "\(token)")
+        }
+    }
 }
