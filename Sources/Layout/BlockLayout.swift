@@ -41,10 +41,15 @@ struct BlockLayout {
                 item in
                 try finishing.add(item, emit: emit)
             }
-        case .paragraph(let paragraph) where block.isCode:
+        case .paragraph(var paragraph) where block.isCode:
+            let numbers = block.codeLineNumbers
+            if let numbers { paragraph.style.leftIndent += lineNumberGutter(paragraph, numbers: numbers) }
             let fitted = fittedCode(paragraph, padding: block.backgroundPadding)
             var items = paragraphItems(
                 fitted, background: block.background, padding: block.backgroundPadding, path: path)
+            if let numbers {
+                numberLines(of: &items, paragraph: fitted, numbers: numbers, padding: block.backgroundPadding)
+            }
             applyCodeBreaks(to: &items, paragraph: fitted, padding: block.backgroundPadding)
             for item in items { try finishing.add(item, emit: emit) }
         case .paragraph(let paragraph):

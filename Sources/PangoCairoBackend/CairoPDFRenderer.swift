@@ -697,10 +697,72 @@ public final class CairoPDFRenderer: PageRenderer {
             cairo_restore(cr)
         }
         if previewSink == nil { noteFonts(of: handle.line) }
+        if let paints = handle.paints {
+            drawPainted(handle.line, paints: paints, x: x, baseline: baseline)
+            return
+        }
         ColorGlyphRuns.draw(handle.line, cr: cr, x: x, baseline: baseline) {
             cairo_move_to(cr, x, baseline)
             pango_cairo_show_layout_line(cr, handle.line)
             cairo_new_path(cr)
+        }
+    }
+
+    /// Draws a highlighted code line (``CodePaints``). In a tagged PDF the line is drawn in its
+    /// one colour, as a plain line is, and its stretches of other colours are recorded with the
+    /// open run for the tagging pass to paint (``StructureRecords/addPaint(_:)``). Otherwise
+    /// (a picture of the page, an untagged PDF, a line with a glyph its fonts lack, which the
+    /// tagging pass could not count) each stretch of one colour is drawn on its own, in order,
+    /// the other glyphs hidden.
+    private func drawPainted(
+        _ line: UnsafeMutablePointer<PangoLayoutLine>, paints: CodePaints, x: Double, baseline: Double
+    ) {
+        func show() {
+            ColorGlyphRuns.draw(line, cr: cr, x: x, baseline: baseline) {
+                cairo_move_to(cr, x, baseline)
+                pango_cairo_show_layout_line(cr, line)
+                cairo_new_path(cr)
+            }
+        }
+        if tagging != nil, previewSink == nil, runOpen, let segments = paints.segments(of: line) {
+            show()
+            structure.addPaint(
+                segments.map {
+                    guard let color = $0.color else { return RunPaint(spaces: Int32($0.glyphs)) }
+                    return RunPaint(
+                        glyphs: Int32($0.glyphs),
+                        color: color == paints.base ? nil : (color.red, color.green, color.blue))
+                })
+            return
+        }
+        // Each stretch of glyphs of one colour, in drawing order, the others hidden.
+        var glyphs: [(info: UnsafeMutablePointer<PangoGlyphInfo>, glyph: PangoGlyph, color: RGBAColor)] = []
+        var node = line.pointee.runs
+        while let current = node {
+            node = current.pointee.next
+            let run = current.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+            let offset = Int(run.pointee.item.pointee.offset)
+            let string = run.pointee.glyphs.pointee
+            for index in 0..<Int(string.num_glyphs) where string.glyphs[index].glyph != PANGO_GLYPH_EMPTY {
+                let color = paints.color(atByte: offset + Int(string.log_clusters[index]))
+                glyphs.append((string.glyphs + index, string.glyphs[index].glyph, color))
+            }
+        }
+        defer {
+            for entry in glyphs { entry.info.pointee.glyph = entry.glyph }
+            CodePaints.setForeground(paints.base, of: line)
+        }
+        var start = 0
+        while start < glyphs.count {
+            let color = glyphs[start].color
+            var end = start + 1
+            while end < glyphs.count, glyphs[end].color == color { end += 1 }
+            for (index, entry) in glyphs.enumerated() {
+                entry.info.pointee.glyph = (start..<end).contains(index) ? entry.glyph : PANGO_GLYPH_EMPTY
+            }
+            CodePaints.setForeground(color, of: line)
+            show()
+            start = end
         }
     }
 

@@ -70,7 +70,7 @@ public struct SpecimenBuilder {
     /// `fixedRoles`, `samples` [`category`, `roles` [`key`, `name`, `size`, `attributes`, `text`]]),
     /// `boldRows` [`name`, `key`, `regularFace`, `boldFace`, `regularWeight`, `boldWeight`,
     /// `note`, `sampleAttributes`], `coverage` (`rows` [`name`, `font`, `latin`, `hangul`, `digits`, `punctuation`],
-    /// `classes` [`name`, `characters`]).
+    /// `classes` [`name`, `characters`]), `code` (``codeContext(_:)``).
     /// A role: `name`, `key`, `index`, `family`, `fallbacks`, `families`, `face`, `weight`,
     /// `weightName`, `weightNumber`, `size`, `sizeValue`, `lineHeight`, `lineHeightValue`,
     /// `lineHeightMultiple`, `lineHeightRatio`, `lineHeightRule`, `naturalHeight`, `tracking`,
@@ -121,7 +121,35 @@ public struct SpecimenBuilder {
                 ])
             })
         context["coverage"] = .context(coverage(theme: theme, facts: facts))
+        context["code"] = .context(codeContext(theme))
         return context
+    }
+
+    /// The theme's code styles (``CodeStyle``): `name`, `background` and `text` (hex: the
+    /// panel code is drawn on and the colour of code that is no token), `highlights` (false
+    /// when the theme sets code plain), and `styles` [`name`, `color`, `weight`,
+    /// `attributes`]: each ``CodeToken`` the style colours, in declaration order, with its own
+    /// colour or the one it falls back to; `attributes` set a span in the token's colour,
+    /// weight and slant.
+    static func codeContext(_ theme: Theme) -> TemplateContext {
+        let code = theme.code
+        let styles = CodeToken.allCases.compactMap { token -> TemplateContext? in
+            guard let style = code.style(for: token) else { return nil }
+            var attributes = " color=\"\(style.color.hex)\""
+            if style.bold { attributes += " bold=true" }
+            if style.italic { attributes += " italic=true" }
+            let weight = [style.bold ? "bold" : nil, style.italic ? "italic" : nil].compactMap { $0 }
+            return TemplateContext([
+                "name": .text(token.rawValue), "color": .text(style.color.hex),
+                "weight": .text(weight.isEmpty ? "regular" : weight.joined(separator: " ")),
+                "attributes": .text(attributes),
+            ])
+        }
+        return TemplateContext([
+            "name": .text(code.name), "background": .text(code.effectiveBackground(in: theme).hex),
+            "text": .text((code.text ?? theme.textColor).hex), "highlights": .bool(code.highlights),
+            "styles": .list(styles),
+        ])
     }
 
     static func familyNames(_ theme: Theme) -> [String] {

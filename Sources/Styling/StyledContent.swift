@@ -432,6 +432,7 @@ public struct StyledBlock: Hashable, Sendable {
         var footnoteLocations: [Int: SourceLocation] = [:]
         var hangingMarkers: [HangingMarker] = []
         var opensRightHandPage = false
+        var codeLineNumbers: CodeLineNumbers?
 
         /// Immutable storage of the settings; a change makes a new box (copy on write).
         final class Box: Hashable, Sendable {
@@ -494,6 +495,11 @@ public struct StyledBlock: Hashable, Sendable {
     public var hangingMarkers: [HangingMarker] {
         get { rare?.settings.hangingMarkers ?? [] }
         set { rareSettings.hangingMarkers = newValue }
+    }
+    /// A code block's line numbers (Pandoc's `.numberLines`), nil for none.
+    public var codeLineNumbers: CodeLineNumbers? {
+        get { rare?.settings.codeLineNumbers }
+        set { rareSettings.codeLineNumbers = newValue }
     }
     /// The tagged-PDF structure path from the document root to the block's own element (last):
     /// `[L, LI, LBody, P]` for a list item's paragraph, `[artifact]` for a thematic break.
@@ -716,5 +722,22 @@ public struct BlockParagraphs: RandomAccessCollection {
     /// Paragraph `index`.
     public subscript(index: Int) -> StyledParagraph {
         index < listed.count ? listed[index] : rows!.paragraph(atCell: index - listed.count)
+    }
+}
+
+/// The numbers beside a code block's lines (Pandoc's `{.numberLines startFrom="10"}`): each
+/// line of the source gets the next number, right-aligned in a gutter left of the block's
+/// panel, as Pandoc's HTML and LaTeX outputs set them; a wrapped line's continuation gets none.
+/// They are page furniture, drawn as artifacts, so the code copies without them.
+public struct CodeLineNumbers: Hashable, Sendable {
+    /// The first line's number.
+    public var first: Int
+    /// The numbers' fill colour (the theme's secondary colour, as page numbers are drawn in).
+    public var color: RGBAColor
+
+    /// Numbers from `first` on, in `color`.
+    public init(first: Int, color: RGBAColor) {
+        self.first = first
+        self.color = color
     }
 }

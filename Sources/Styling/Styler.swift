@@ -480,6 +480,10 @@ public struct Styler: Sendable {
             quoteBars: context.quoteBars, quoteBarColor: quoteBarColor, background: codeBackground,
             backgroundPadding: padding, location: location)
         block.isCode = true
+        if info.numberLines {
+            let color = theme.color(named: "secondary") ?? theme.textColor
+            block.codeLineNumbers = CodeLineNumbers(first: info.startFrom, color: color)
+        }
         block.structure = context.structure + [newElement(.code)]
         blocks.append(block)
     }

@@ -94,12 +94,18 @@ public enum ThemeLoader {
     /// - Returns: the theme (nil when the JSON is invalid or not an object) and every problem found,
     ///   in source order. A non-nil theme with error problems is a best-effort result; callers
     ///   should refuse it (``load(contentsOf:)`` does).
-    public static func decode(_ data: Data, file: String) -> (Theme?, [ThemeProblem]) {
+    ///
+    /// `codeStyles` are the styles `code.style` may name, by lowercased name: the built-in
+    /// ``CodeStyle/builtIn`` unless the caller adds more (the highlighting library's themes,
+    /// which this module cannot reach: the caller that can passes them in).
+    public static func decode(
+        _ data: Data, file: String, codeStyles: [String: CodeStyle] = CodeStyle.builtIn
+    ) -> (Theme?, [ThemeProblem]) {
         let root: JSONNode
         do { root = try JSONSource.parse(data) } catch {
             return (nil, [ThemeProblem(file: file, at: error.position, "invalid JSON: \(error.message)")])
         }
-        var decoder = ThemeDecoder(file: file)
+        var decoder = ThemeDecoder(file: file, codeStyles: codeStyles)
         let theme = decoder.decode(root)
         var problems = decoder.problems.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
         // What the file's own keys cannot show (inherited values, the page as a whole) is
@@ -141,9 +147,14 @@ func suggestion(for word: String, among candidates: [String]) -> String {
 
 private struct ThemeDecoder {
     let file: String
+    /// The styles `code.style` may name (``ThemeLoader/decode(_:file:codeStyles:)``).
+    let codeStyles: [String: CodeStyle]
     var problems: [ThemeProblem] = []
 
-    init(file: String) { self.file = file }
+    init(file: String, codeStyles: [String: CodeStyle]) {
+        self.file = file
+        self.codeStyles = codeStyles
+    }
 
     mutating func error(_ position: SourcePosition, _ message: String) {
         problems.append(ThemeProblem(file: file, at: position, message))
@@ -240,7 +251,7 @@ private struct ThemeDecoder {
         if let folders = top["fontFolders"] { theme.fontFolders += decodeFontFolders(folders.value) }
         if let adjustments = top["sizeAdjust"] { decodeSizeAdjustments(adjustments.value, into: &theme) }
         // The code section (ThemeCodeSection.swift), after the colours its contrast is checked against.
-        var code = ThemeCodeSection(file: file)
+        var code = ThemeCodeSection(file: file, styles: codeStyles)
         if let section = top["code"] { theme.code = code.decode(section.value, base: theme.code) }
         code.checkContrast(of: theme, fallback: top["code"]?.keyPosition ?? root.position)
         problems += code.problems
