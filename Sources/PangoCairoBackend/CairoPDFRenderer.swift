@@ -472,7 +472,9 @@ public final class CairoPDFRenderer: PageRenderer {
     ) {
         let linePath = openElements
         let glyphs = Self.glyphMidpoints(of: line)
-        let midpoints = glyphs.map(\.middle)
+        // Sorted, so that whether a piece holds a glyph is a binary search.
+        let midpoints = glyphs.map(\.middle).sorted()
+        let spans = (line.handle as? PangoLineHandle).flatMap { LineRunSpans($0.line) }
         // A line set right to left is read from its right end: its pieces are drawn that way.
         let rightToLeft =
             (line.handle as? PangoLineHandle)?.line.pointee.resolved_dir == PANGO_DIRECTION_RTL.rawValue
@@ -512,10 +514,10 @@ public final class CairoPDFRenderer: PageRenderer {
             } else {
                 enter(linePath)
             }
-            guard midpoints.contains(where: { piece.range.contains($0) }) else { continue }
+            guard midpoints.sortedContains(in: piece.range) else { continue }
             if let link { setContentOwner(link.element) }
             drawPiece(
-                line, x: x, baseline: baseline, range: piece.range, midpoints: midpoints,
+                line, x: x, baseline: baseline, range: piece.range, midpoints: midpoints, spans: spans,
                 pictures: pictures, rightToLeft: rightToLeft)
         }
         pendingLinks = linkElements.compactMap { $0 }
@@ -525,13 +527,13 @@ public final class CairoPDFRenderer: PageRenderer {
         if !(endsInLink && runOpen && contentOwner == pendingLinks.last) { enter(linePath) }
     }
 
-    /// Draws the glyphs of `line` whose middle (`midpoints`) is in `range` as content of the
-    /// content's owner, each picture among them (`pictures`) in a `Figure` of its own inside
-    /// it, with its alternative text as `/Alt` (PDF/UA-1 §7.3); from the right end of a line
-    /// set `rightToLeft`.
+    /// Draws the glyphs of `line` whose middle (`midpoints`, sorted) is in `range` as content
+    /// of the content's owner, each picture among them (`pictures`) in a `Figure` of its own
+    /// inside it, with its alternative text as `/Alt` (PDF/UA-1 §7.3); from the right end of a
+    /// line set `rightToLeft`. `spans` (nil: none) lets each part be drawn from its own runs.
     private func drawPiece(
         _ line: ShapedLine, x: Double, baseline: Double, range: Range<Double>, midpoints: [Double],
-        pictures: [(range: Range<Double>, alternativeText: String)], rightToLeft: Bool
+        spans: LineRunSpans?, pictures: [(range: Range<Double>, alternativeText: String)], rightToLeft: Bool
     ) {
         let owner = contentOwner
         var cuts: [(range: Range<Double>, alternativeText: String?)] = []
@@ -544,7 +546,7 @@ public final class CairoPDFRenderer: PageRenderer {
             position = end
         }
         if position < range.upperBound { cuts.append((position..<range.upperBound, nil)) }
-        for cut in rightToLeft ? cuts.reversed() : cuts where midpoints.contains(where: { cut.range.contains($0) }) {
+        for cut in rightToLeft ? cuts.reversed() : cuts where midpoints.sortedContains(in: cut.range) {
             if let text = cut.alternativeText, owner >= 0 {
                 let figure = structure.addElement(
                     .role(.figure), parent: owner, alternativeText: text.isEmpty ? nil : text)
@@ -554,7 +556,7 @@ public final class CairoPDFRenderer: PageRenderer {
                 setContentOwner(owner)
             }
             markContent()
-            drawText(line, x: x, baseline: baseline, only: cut.range)
+            drawText(line, x: x, baseline: baseline, only: cut.range, spans: spans)
         }
         setContentOwner(owner)
     }
@@ -645,10 +647,25 @@ public final class CairoPDFRenderer: PageRenderer {
     /// half the stroke shows outside the glyphs. A run's background, underline and
     /// strikethrough are drawn with the part that holds its first glyph, so that a piece of a
     /// line drawn in pieces never covers another piece's glyphs with a background.
+    ///
+    /// With `spans`, a part is drawn from the runs that reach into `only` alone
+    /// (``LineRunSpans``), so that drawing a line in pieces costs its glyphs once.
     private func drawText(
-        _ line: ShapedLine, x: Double, baseline: Double, only: Range<Double> = -Double.infinity..<Double.infinity
+        _ line: ShapedLine, x: Double, baseline: Double, only: Range<Double> = -Double.infinity..<Double.infinity,
+        spans: LineRunSpans? = nil
     ) {
         guard let handle = line.handle as? PangoLineHandle else { return }
+        if let spans, only != -Double.infinity..<Double.infinity {
+            spans.withRuns(touching: only, of: handle.line) {
+                drawRuns(of: handle, x: x, baseline: baseline, only: only)
+            }
+        } else {
+            drawRuns(of: handle, x: x, baseline: baseline, only: only)
+        }
+    }
+
+    /// Draws the runs in `handle`'s line list (``drawText(_:x:baseline:only:spans:)``).
+    private func drawRuns(of handle: PangoLineHandle, x: Double, baseline: Double, only: Range<Double>) {
         let whole = only == -Double.infinity..<Double.infinity
         let undecorated = whole ? [] : Self.withoutDecorations(handle.line, outside: only)
         defer {
@@ -658,7 +675,7 @@ public final class CairoPDFRenderer: PageRenderer {
             }
         }
         var hidden: [(glyphs: UnsafeMutablePointer<PangoGlyphInfo>, glyph: PangoGlyph)] = []
-        if only != -Double.infinity..<Double.infinity {
+        if !whole {
             var advance: Int32 = 0
             var node = handle.line.pointee.runs
             while let current = node {
@@ -675,7 +692,7 @@ public final class CairoPDFRenderer: PageRenderer {
                 node = current.pointee.next
             }
         }
-        let inPieces = only != -Double.infinity..<Double.infinity
+        let inPieces = !whole
         if inPieces { InlineImageShapes.setDrawnRange((x + only.lowerBound)..<(x + only.upperBound), on: cr) }
         defer {
             for entry in hidden { entry.glyphs.pointee.glyph = entry.glyph }
@@ -904,9 +921,8 @@ public final class CairoPDFRenderer: PageRenderer {
     ) -> [(
         run: UnsafeMutablePointer<PangoGlyphItem>, attributes: UnsafeMutablePointer<GSList>?
     )] {
-        let dropped: Set<UInt32> = [
-            PANGO_ATTR_BACKGROUND.rawValue, PANGO_ATTR_UNDERLINE.rawValue, PANGO_ATTR_STRIKETHROUGH.rawValue,
-            PANGO_ATTR_OVERLINE.rawValue,
+        let dropped = [
+            PANGO_ATTR_BACKGROUND, PANGO_ATTR_UNDERLINE, PANGO_ATTR_STRIKETHROUGH, PANGO_ATTR_OVERLINE,
         ]
         var changed: [(run: UnsafeMutablePointer<PangoGlyphItem>, attributes: UnsafeMutablePointer<GSList>?)] = []
         var node = line.pointee.runs
@@ -924,7 +940,7 @@ public final class CairoPDFRenderer: PageRenderer {
             var attributes = original
             while let current = attributes {
                 let type = current.pointee.data.assumingMemoryBound(to: PangoAttribute.self).pointee.klass.pointee.type
-                if !dropped.contains(type.rawValue) { kept = g_slist_prepend(kept, current.pointee.data) }
+                if !dropped.contains(type) { kept = g_slist_prepend(kept, current.pointee.data) }
                 attributes = current.pointee.next
             }
             run.pointee.item.pointee.analysis.extra_attrs = g_slist_reverse(kept)

@@ -14,8 +14,9 @@ struct DocumentSurvey {
     let stylingDiagnostics: [Diagnostic]
     /// The first heading's plain text.
     let firstHeading: String?
-    /// The first styled block (the title block looks for an opening title heading).
-    let firstBlock: StyledBlock?
+    /// The first styled block's outline entry (the title block looks for an opening title
+    /// heading): the entry alone, since a first block may be a paragraph of 100,000 runs.
+    let firstOutline: OutlineEntry?
     /// Headings a table of contents lists, with their index among the styled blocks; empty
     /// unless the survey was asked to list them (each keeps its styled text until the file is
     /// finished: about 380 bytes a heading, 3 MiB for a 20 MB document).
@@ -40,7 +41,7 @@ struct DocumentSurvey {
         contentsDepth: Int = TableOfContents.defaultDepth, cancellation: RenderCancellation? = nil
     ) {
         var links = LinkSurvey()
-        var first: StyledBlock?
+        var first: OutlineEntry?
         var headings: [(index: Int, entry: TableOfContents.Entry)] = []
         var images: [Diagnostic] = []
         var sizes: [Diagnostic] = []
@@ -56,7 +57,7 @@ struct DocumentSurvey {
                 sizes += SizeCheck.fit(&block, page: theme.page)
                 links.visit(block)
                 if index == 0 {
-                    first = block
+                    first = block.outline
                     fontsOfFirstBlock.visit(block)
                 } else {
                     fontsOfRest.visit(block)
@@ -73,7 +74,7 @@ struct DocumentSurvey {
         stylingDiagnostics =
             (ended?.stream.diagnostics ?? []) + links.warnings(fallback: ended?.stream.currentLocation)
         firstHeading = ended?.stream.firstHeading
-        firstBlock = first
+        firstOutline = first
         self.headings = headings
         self.links = links.resolution
         imageDiagnostics = images
