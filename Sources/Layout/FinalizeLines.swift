@@ -66,9 +66,19 @@ extension ParagraphComposer {
             // Protrusion: the line's first character may stand out into the left margin, its
             // last (when the line is justified) into the right.
             let available = width + line.startHang + (stretches ? line.hang : 0)
-            let expansion = Self.expansion(
+            var expansion = Self.expansion(
                 line, available: available, stretches: stretches, holdsCode: holdsCode, after: previousExpansion,
                 limit: justified ? paragraph.style.fontExpansion : 0)
+            // A line the word spaces cannot shrink into the measure at that expansion narrows
+            // further, up to the limit, whatever the line before: a line never overfills.
+            let shrunk = line.naturalWidth - spaceWidth * spaceShrink
+            if justified, expansion != 0 || paragraph.style.fontExpansion > 0, !holdsCode, shrunk > 0,
+                available / (1 + expansion) < shrunk - 1e-9
+            {
+                let step = ParagraphStyle.fontExpansionStep
+                let needed = ((available / shrunk - 1) / step).rounded(.down) * step
+                expansion = max(-paragraph.style.fontExpansion, min(expansion, needed))
+            }
             previousExpansion = expansion
             // The line is drawn scaled by 1 + expansion: its spaces make up the rest unscaled.
             var extra = available / (1 + expansion) - line.naturalWidth

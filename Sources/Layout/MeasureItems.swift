@@ -205,7 +205,7 @@ extension ParagraphComposer {
         let isCode = runs.map(\.style.isCode)
         let scalarCount = prepared.scalars.count
         let justified = paragraph.style.alignment == .justify
-        let hang = paragraph.style.hangingPunctuation && (justified || paragraph.style.alignment == .left)
+        let hang = paragraph.style.hangingPunctuation && justified
         let allowed = breaks.allowed
         let bound = dashBoundSpaces(prepared.scalars)
         let emergencyAt = breaks.emergency

@@ -275,7 +275,7 @@ public struct ParagraphStyle: Hashable, Sendable {
     /// Draw typographic guides (baseline, x-height, cap height, ascent, descent, half-leading
     /// bands) over each line — specimen sheets.
     public var guides: Bool
-    /// Character protrusion (optical margin alignment) in justified and left-aligned text: a
+    /// Character protrusion (optical margin alignment) in justified text: a
     /// line's first and last characters stand out into the margins by part of their width
     /// (microtype's default protrusion set: hyphens, dashes, quotes, periods, commas, and
     /// letters with open sides such as A, T, V, W, Y), so the edges look straight.
