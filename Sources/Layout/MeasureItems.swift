@@ -205,7 +205,11 @@ extension ParagraphComposer {
         let isCode = runs.map(\.style.isCode)
         let scalarCount = prepared.scalars.count
         let justified = paragraph.style.alignment == .justify
-        let hang = paragraph.style.hangingPunctuation && justified
+        // Protrusion is set by logical position (a line's first and last characters at its left
+        // and right margins), which holds only for left-to-right text: in a line holding
+        // right-to-left letters the last character (a hyphen after a Latin word in Arabic text)
+        // may stand anywhere in it, so such a paragraph keeps its lines inside the measure.
+        let hang = paragraph.style.hangingPunctuation && justified && !prepared.scalars.contains(where: isRightToLeft)
         let allowed = breaks.allowed
         let bound = dashBoundSpaces(prepared.scalars)
         let emergencyAt = breaks.emergency

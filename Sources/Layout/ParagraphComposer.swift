@@ -153,6 +153,16 @@ public enum ParagraphComposer {
 
     // MARK: Character classes
 
+    /// Letters of the right-to-left scripts (Unicode bidirectional classes R and AL): Hebrew,
+    /// Arabic, Syriac, Thaana, N'Ko, Samaritan, Mandaic, their presentation forms, and the
+    /// right-to-left blocks of the Supplementary Multilingual Plane (UAX #9).
+    public static func isRightToLeft(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x10800...0x10FFF, 0x1E800...0x1EFFF: return true
+        default: return false
+        }
+    }
+
     /// Hangul jamo and syllables (the scripts KLREQ justification spreads).
     public static func isHangul(_ s: Unicode.Scalar) -> Bool {
         switch s.value {
