@@ -46,6 +46,7 @@ extension ParagraphComposer {
             var spaceWidth = 0.0
             var gaps = 0
             var gapSize = 0.0
+            var gapAdvance = 0.0
             var holdsCode = false
             var spaceCount = 0
             for i in start..<max(start, end) {
@@ -58,6 +59,7 @@ extension ParagraphComposer {
                 if isHangul(scalar) && i + 1 < end && isHangul(prepared.scalars[i + 1]) {
                     gaps += 1
                     gapSize += sizes[prepared.runIndex[i]]
+                    gapAdvance += prepared.advances[i]
                 }
             }
             var spaceFactor = 0.0
@@ -88,8 +90,10 @@ extension ParagraphComposer {
                 if extra < 0 {
                     spaceFactor = spaceWidth > 0 ? max(extra / spaceWidth, -spaceShrink) : 0
                 } else {
+                    // A widened line's syllables already stand apart by the expansion of each.
+                    let widening = gaps > 0 ? max(0, expansion) * gapAdvance / Double(gaps) : 0
                     (spaceFactor, syllable) = Self.spread(
-                        extra, spaces: (spaceWidth, spaceCount), gaps: gaps, gapSize: gapSize)
+                        extra, spaces: (spaceWidth, spaceCount), gaps: gaps, gapSize: gapSize, widening: widening)
                 }
             }
             let finalWidth =
@@ -123,9 +127,11 @@ extension ParagraphComposer {
     /// together, a gap always a third of the word space, until the gaps reach ``syllableQuiet``
     /// em; the rest goes to the word spaces (to the gaps only on a line without one). A word's
     /// syllables so stay visibly closer than its words. Returns each space's growth as a
-    /// fraction of its width and each gap's, pt.
+    /// fraction of its width and each gap's, pt. `widening`, pt, is what font expansion already
+    /// adds between two syllables (the expansion × a syllable's advance): the gap's
+    /// ``syllableQuiet`` limit counts it, so the visible space inside a word stays within it.
     static func spread(
-        _ extra: Double, spaces: (width: Double, count: Int), gaps: Int, gapSize: Double
+        _ extra: Double, spaces: (width: Double, count: Int), gaps: Int, gapSize: Double, widening: Double = 0
     ) -> (spaceFactor: Double, syllable: Double) {
         var extra = extra
         var grown = 0.0
@@ -142,7 +148,7 @@ extension ParagraphComposer {
             // spaces gain), until it reaches `syllableQuiet` em.
             let average = spaces.width / Double(spaces.count)
             let third = { (grown: Double) in average * (1 + grown / spaces.width) / 3 }
-            let quiet = syllableQuiet * emSize
+            let quiet = max(0, syllableQuiet * emSize - widening)
             var gap = take(Double(gaps) * min(quiet, third(grown))) / Double(gaps)
             if extra > 0 && gap < quiet && gap >= third(grown) - 1e-12 {
                 // Spaces and gaps together: each point of space growth brings `perPoint` pt of gaps.

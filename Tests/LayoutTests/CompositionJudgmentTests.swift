@@ -238,4 +238,22 @@ import Typography
             if extra <= spaces.width * 0.45 { #expect(gap == 0) }
         }
     }
+
+    /// On a widened line (font expansion) each syllable already stands apart by the expansion
+    /// of its advance: the added gap and that widening together stay within 0.08 em, and all
+    /// of the slack is still used.
+    @Test(arguments: [0.005, 0.01, 0.02], [4.0, 12, 40])
+    func widenedSyllablesTakeLessGap(_ expansion: Double, _ extra: Double) {
+        let size = 10.0
+        let gaps = 12
+        let space = 0.224 * size
+        let spaces = (width: 4 * space, count: 4)
+        let widening = expansion * 0.925 * size
+        let (factor, gap) = ParagraphComposer.spread(
+            extra, spaces: spaces, gaps: gaps, gapSize: Double(gaps) * size, widening: widening)
+        let (_, plainGap) = ParagraphComposer.spread(extra, spaces: spaces, gaps: gaps, gapSize: Double(gaps) * size)
+        #expect(gap + widening <= 0.08 * size + 1e-9, "\(gap) + \(widening)")
+        #expect(gap <= plainGap)
+        #expect(abs(factor * spaces.width + gap * Double(gaps) - extra) < 1e-9)
+    }
 }
