@@ -583,7 +583,7 @@ public final class CairoPDFRenderer: PageRenderer {
         }
         if let hyphen {
             hyphen.restore()
-            drawAddedHyphen(hyphen, x: x, baseline: baseline)
+            drawAddedHyphen(hyphen, x: x, baseline: baseline, scale: line.horizontalScale)
         }
     }
 
@@ -698,6 +698,11 @@ public final class CairoPDFRenderer: PageRenderer {
             for entry in hidden { entry.glyphs.pointee.glyph = entry.glyph }
             if inPieces { InlineImageShapes.setDrawnRange(nil, on: cr) }
         }
+        // Font expansion: the glyphs drawn scaled from the line's left edge (the text matrix
+        // carries the scale, so the glyphs stay text and extraction reads the same letters).
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        Self.scaleHorizontally(cr, by: line.horizontalScale, from: x)
         if !handle.strokes.isEmpty {
             cairo_save(cr)
             for run in handle.strokes {
@@ -783,6 +788,15 @@ public final class CairoPDFRenderer: PageRenderer {
         }
     }
 
+    /// Scales what is drawn next on `cr` horizontally by `scale` about the vertical line at
+    /// `x` (nothing when `scale` is 1).
+    private static func scaleHorizontally(_ cr: OpaquePointer, by scale: Double, from x: Double) {
+        guard scale != 1 else { return }
+        cairo_translate(cr, x, 0)
+        cairo_scale(cr, scale, 1)
+        cairo_translate(cr, -x, 0)
+    }
+
     /// The last glyph of a line that ends in an added hyphenation hyphen, hidden from the
     /// line's drawing (``PANGO_GLYPH_EMPTY`` keeps its advance) to be drawn on its own.
     private struct HiddenHyphen {
@@ -830,7 +844,7 @@ public final class CairoPDFRenderer: PageRenderer {
 
     /// Draws `hyphen` where the line left it, between the squares the tagging pass makes its
     /// own marked content (``ContentMarker/hyphenSides``).
-    private func drawAddedHyphen(_ hyphen: HiddenHyphen, x: Double, baseline: Double) {
+    private func drawAddedHyphen(_ hyphen: HiddenHyphen, x: Double, baseline: Double, scale: Double) {
         guard let font = hyphen.run.pointee.item.pointee.analysis.font, let glyphs = pango_glyph_string_new() else {
             return
         }
@@ -853,8 +867,12 @@ public final class CairoPDFRenderer: PageRenderer {
         glyphs.pointee.glyphs[0] = hyphen.glyph
         glyphs.pointee.glyphs[0].attr.is_cluster_start = 1
         glyphs.pointee.log_clusters[0] = 0
-        cairo_move_to(cr, x + hyphen.offset, baseline)
+        let origin = x + hyphen.offset * scale
+        cairo_save(cr)
+        Self.scaleHorizontally(cr, by: scale, from: origin)
+        cairo_move_to(cr, origin, baseline)
         pango_cairo_show_glyph_string(cr, font, glyphs)
+        cairo_restore(cr)
         square(ContentMarker.hyphenSides.after)
         hyphensOnPage += 1
     }

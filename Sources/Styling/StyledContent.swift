@@ -275,9 +275,18 @@ public struct ParagraphStyle: Hashable, Sendable {
     /// Draw typographic guides (baseline, x-height, cap height, ascent, descent, half-leading
     /// bands) over each line — specimen sheets.
     public var guides: Bool
-    /// Justified lines let a final hyphen, period, comma, colon or quote hang into the right
-    /// margin by part of its width (optical margin alignment), so the edge looks straight.
+    /// Character protrusion (optical margin alignment) in justified text: a
+    /// line's first and last characters stand out into the margins by part of their width
+    /// (microtype's default protrusion set: hyphens, dashes, quotes, periods, commas, and
+    /// letters with open sides such as A, T, V, W, Y), so the edges look straight.
     public var hangingPunctuation: Bool = true
+    /// Font expansion of justified lines (hz, as pdfTeX's): each line's glyphs may be widened
+    /// or narrowed horizontally by up to this fraction of their width (0.02: ±2 %), in steps of
+    /// ``ParagraphStyle/fontExpansionStep``, so the line breaker finds lines with more even
+    /// word spaces. 0 turns it off.
+    public var fontExpansion: Double = 0
+    /// The step a line's expansion is rounded to (0.005: 0.5 %, microtype's `step=5`).
+    public static let fontExpansionStep = 0.005
 
     /// Creates paragraph settings (pt for lengths): natural line height, left-aligned, no indents, keep-all by default.
     public init(

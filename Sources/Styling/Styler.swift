@@ -258,6 +258,7 @@ public struct Styler: Sendable {
         if context.alignment == .justify { context.alignment = .left }
         context.cascade.apply(overrides, theme: theme)
         var paragraph = makeParagraph(inlines, context: context, overrides: overrides)
+        if Self.neverExpanded.contains(role) { paragraph.style.fontExpansion = 0 }
         let title = inlines.plainText.trimmingCharacters(in: .whitespaces)
         if firstHeading == nil, !title.isEmpty { firstHeading = title }
         headingCount += 1
@@ -345,12 +346,20 @@ public struct Styler: Sendable {
 
     func paragraphStyle(_ context: BlockContext, overrides: StyleOverrides) -> ParagraphStyle {
         let style = context.cascade.style
-        return ParagraphStyle(
+        var paragraphStyle = ParagraphStyle(
             baseFont: context.cascade.font, lineHeight: style.lineHeight, leadingAdjustment: context.cascade.leading,
             alignment: overrides.alignment ?? context.alignment, leftIndent: context.indent,
             rightIndent: context.rightIndent,
             hangulLineBreak: options.hangulLineBreak, guides: context.cascade.guides)
+        paragraphStyle.fontExpansion =
+            (overrides.role ?? context.paragraphRole).map(Self.neverExpanded.contains) == true ? 0 : theme.fontExpansion
+        return paragraphStyle
     }
+
+    /// The roles whose lines are never expanded: display sizes, where a few percent of a
+    /// glyph's width is visible as a distorted letter and a line holds too few words to gain
+    /// from it.
+    static let neverExpanded: Set<TextRole> = [.display, .largeTitle, .title]
 
     mutating func makeParagraph(_ inlines: [Inline], context: BlockContext, overrides: StyleOverrides)
         -> StyledParagraph

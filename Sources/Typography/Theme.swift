@@ -27,6 +27,11 @@ public struct Theme: Hashable, Sendable {
     public var boldTextWeights: [String: [FontWeight]]?
     /// The colours of highlighted code (theme files: `code`); ``CodeStyle/light`` by default.
     public var code: CodeStyle = .light
+    /// Font expansion of justified text (theme files: `fontExpansion`, in percent, or `false`):
+    /// the most a line's glyphs may be widened or narrowed, as a fraction of their width
+    /// (0.02: ±2 %, microtype's `stretch=20, shrink=20`); 0 turns it off. Never applied to
+    /// code, nor to the Display, LargeTitle and Title roles.
+    public var fontExpansion: Double = 0.02
 
     /// Every parameter as the stored property of the same name; `sizeAdjustments` was added later
     /// and defaults to none.

@@ -221,7 +221,7 @@ private struct ThemeDecoder {
 
     static let topKeys = [
         "name", "extends", "notes", "families", "roles", "colors", "page", "fontFolders", "monospace", "sizeAdjust",
-        "code",
+        "code", "fontExpansion",
     ]
     static let roleKeys = [
         "family", "weight", "size", "relativeTo", "lineHeight", "lineHeightMultiple", "kerning", "tracking",
@@ -250,12 +250,22 @@ private struct ThemeDecoder {
         if let page = top["page"] { theme.page = decodePage(page.value, base: theme.page) }
         if let folders = top["fontFolders"] { theme.fontFolders += decodeFontFolders(folders.value) }
         if let adjustments = top["sizeAdjust"] { decodeSizeAdjustments(adjustments.value, into: &theme) }
+        if let expansion = top["fontExpansion"] { theme.fontExpansion = decodeFontExpansion(expansion.value) }
         // The code section (ThemeCodeSection.swift), after the colours its contrast is checked against.
         var code = ThemeCodeSection(file: file, styles: codeStyles)
         if let section = top["code"] { theme.code = code.decode(section.value, base: theme.code) }
         code.checkContrast(of: theme, fallback: top["code"]?.keyPosition ?? root.position)
         problems += code.problems
         return theme
+    }
+
+    /// `fontExpansion`: a percentage from 0 to 5 (`2` is ±2 %), or `false` (none); an error
+    /// and the default otherwise.
+    mutating func decodeFontExpansion(_ node: JSONNode) -> Double {
+        if case .bool(false) = node.value { return 0 }
+        if let percent = node.number, (0...5).contains(percent) { return percent / 100 }
+        error(node.position, "fontExpansion: expected a percentage from 0 to 5 or false, not \(node.typeName)")
+        return Theme.default.fontExpansion
     }
 
     /// The built-in theme `extends` names; the default theme (and an error) when it names none.

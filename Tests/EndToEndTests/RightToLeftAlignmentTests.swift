@@ -75,6 +75,28 @@ import Typography
         }
     }
 
+    /// A justified right-to-left paragraph with Latin words hyphenated at the end of its lines
+    /// (the hyphen drawn after the Latin word, inside the line, not at its visual end), at
+    /// measures from 325 to 355 pt: no word crosses either edge of the text area (within the
+    /// 0.55 pt poppler's Arabic boxes reach past the advances), and some line is hyphenated.
+    @Test func hyphenatedRightToLeftLinesStayInsideTheMeasure() throws {
+        var hyphenated = 0
+        for sides in stride(from: 120, through: 135, by: 5) {
+            let markdown =
+                "---\nmargins: 64pt \(sides)pt 72pt\n---\n\n::: {align=justify}\n\(Self.mixedRightToLeft)\n:::\n"
+            let (pdf, _) = try Render.markdown(markdown, name: "rtl-hyphen-\(sides)", options: RenderOptions())
+            let lines = try Self.lines(pdf)
+            #expect(lines.count >= 5, "several lines: \(lines.count)")
+            hyphenated += lines.joined().filter(\.endsInHyphen).count
+            let left = Double(sides)
+            let right = 595.2756 - Double(sides)
+            for word in lines.joined() {
+                #expect(word.xMin >= left - 0.6 && word.xMax <= right + 0.6, "margins \(sides) pt: \(word)")
+            }
+        }
+        #expect(hyphenated > 0, "some line ends in a hyphen")
+    }
+
     @Test func rightToLeftStartAlignedLinesEndAtTheRightEdge() throws {
         // The theme's left alignment is the start edge: an Arabic paragraph's lines, short last
         // line included, end at the right edge (not at the widest line's).
