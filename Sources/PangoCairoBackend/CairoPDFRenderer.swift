@@ -481,12 +481,15 @@ public final class CairoPDFRenderer: PageRenderer {
         let (firstRead, lastRead) = rightToLeft ? (line.links.count - 1, 0) : (0, line.links.count - 1)
         // A line that ends in a link (but for the space at its end) gives it that space too.
         let lastInk = glyphs.filter { !$0.space }.map(\.middle).max() ?? 0
-        let endsInLink = !rightToLeft && line.links.last.map { $0.x - line.x + $0.width > lastInk } == true
+        // Links are placed on the page scaled with a line's font expansion; the glyphs'
+        // midpoints are the shaped advances, before that scale.
+        let scale = line.horizontalScale
+        let endsInLink = !rightToLeft && line.links.last.map { ($0.x - line.x + $0.width) / scale > lastInk } == true
         var pieces: [(range: Range<Double>, link: Int?)] = []
         var position = -Double.infinity
         for (k, link) in line.links.enumerated() {
-            let start = max(position, link.x - line.x)
-            var end = max(start, link.x - line.x + link.width)
+            let start = max(position, (link.x - line.x) / scale)
+            var end = max(start, (link.x - line.x + link.width) / scale)
             if endsInLink, k == line.links.count - 1 { end = .infinity }
             if start > position { pieces.append((position..<start, nil)) }
             pieces.append((start..<end, k))
