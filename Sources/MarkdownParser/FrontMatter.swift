@@ -15,7 +15,7 @@ enum FrontMatter {
     static let knownKeys: Set<String> = [
         "title", "subtitle", "author", "date", "lang", "keywords", "theme", "paper", "margins",
         "header", "footer", "toc", "size-category", "bold-text", "justify", "line-break", "smart", "widows", "orphans",
-        "hyphenate", "tab-size", "highlight", "pdf-standard",
+        "hyphenate", "tab-size", "highlight", "pdf-standard", "math",
     ]
 
     /// A key Typeset does not read: silent and listed in ``Metadata/unusedKeys`` (Jekyll's
@@ -47,7 +47,7 @@ enum FrontMatter {
     static let scalarKeys: Set<String> = [
         "title", "subtitle", "date", "lang", "theme", "paper", "header", "footer", "toc", "size-category",
         "bold-text", "justify", "line-break", "smart", "widows", "orphans", "hyphenate", "tab-size",
-        "highlight",
+        "highlight", "math",
     ]
 
     /// Why a `lang` value is not a language tag (``LanguageTag``), or nil when it is: a list,

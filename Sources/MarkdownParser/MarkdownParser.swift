@@ -98,6 +98,10 @@ public enum MarkdownParser {
                 frontMatter.text, firstLine: frontMatter.firstLine, file: file,
                 diagnostics: &diagnostics)
         }
+        if mathEnabled(metadata, diagnostics: &diagnostics) {
+            let marked = MathSyntax.markFormulas(in: text)
+            if marked != text { source = SourceText(marked, file: file) }
+        }
 
         var document: Document
         if lazily,
@@ -230,6 +234,23 @@ public enum MarkdownParser {
     public static func smartPunctuation(_ metadata: Metadata) -> Bool {
         var ignored: [Diagnostic] = []
         return smartPunctuation(metadata, diagnostics: &ignored)
+    }
+
+    /// Front matter `math` (or `-V math=false`): true (the default) reads `$…$` and `$$…$$` as
+    /// TeX math; false keeps dollars as text, for documents about money. Anything else warns and
+    /// keeps the default.
+    static func mathEnabled(_ metadata: Metadata, diagnostics: inout [Diagnostic]) -> Bool {
+        guard let value = metadata.fields["math"] else { return true }
+        switch value.lowercased() {
+        case "true", "yes", "on": return true
+        case "false", "no", "off": return false
+        default:
+            diagnostics.append(
+                Diagnostic(
+                    .warning, "front matter 'math' is '\(value)'; expected true or false (math stays on)",
+                    at: metadata.fieldLocations["math"], kind: .frontMatter))
+            return true
+        }
     }
 
     /// Front matter `smart`: true (the default) or false; anything else warns and keeps the default.

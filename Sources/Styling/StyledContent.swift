@@ -161,6 +161,11 @@ public struct RunStyle: Hashable, Sendable {
         get { appearance.values.inlineImage }
         set { update(\.inlineImage, to: newValue) }
     }
+    /// The formula this run stands for (its text is one U+FFFC), nil for text.
+    public var inlineFormula: InlineFormula? {
+        get { appearance.values.inlineFormula }
+        set { update(\.inlineFormula, to: newValue) }
+    }
 }
 
 /// Every setting of a run style but its link, in one immutable shared box: runs that look alike
@@ -183,6 +188,7 @@ public final class RunAppearance: Hashable, Sendable {
         var language: String? = nil
         var hyphenate: Bool? = nil
         var inlineImage: InlineImage? = nil
+        var inlineFormula: InlineFormula? = nil
     }
 
     /// The settings.

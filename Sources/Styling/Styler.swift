@@ -161,6 +161,14 @@ public struct Styler: Sendable {
                 appendImage(image, context: context, location: block.location, to: &blocks)
                 return
             }
+            if let segments = Styler.displayMathSegments(inlines), segments.count > 1 || !segments[0].display {
+                // Each displayed formula on a line of its own, the text around it a paragraph.
+                for segment in segments {
+                    append(Block(.paragraph(segment.inlines), location: block.location), context: context, to: &blocks)
+                }
+                return
+            }
+            if Styler.displayMathSegments(inlines) != nil { context.alignment = .center }
             context.cascade = paragraphCascade(context)
             context.cascade.apply(overrides, theme: theme)
             let paragraph = makeParagraph(inlines, context: context, overrides: overrides)
@@ -886,6 +894,8 @@ public struct Styler: Sendable {
                     StyledRun(
                         cascade.cased(text.utf8.contains(0x09) ? text.replacingOccurrences(of: "\t", with: " ") : text),
                         style: appearances.shared(cascade.runStyle)), to: &runs)
+            case .math(let source, let display, let location):
+                runs.append(formulaRun(source, display: display, location: location, cascade: cascade))
             case .softBreak:
                 Self.append(StyledRun(" ", style: appearances.shared(cascade.runStyle)), to: &runs)
             case .lineBreak:

@@ -1,0 +1,101 @@
+import DocumentModel
+import TeXMath
+import Typography
+
+/// A TeX formula set inside a line of text or displayed: its run's text is one U+FFFC OBJECT
+/// REPLACEMENT CHARACTER that the shaper sizes to the formula's box and the renderer draws as
+/// the formula's glyphs, on the baseline.
+public struct InlineFormula: Hashable, Sendable {
+    /// The TeX source as written (the PDF's `/Alt` and `/ActualText` of its `Formula`).
+    public var source: String
+    /// True for a displayed formula (display style, its own centred line).
+    public var display: Bool
+    /// The parsed formula.
+    public var formula: MathFormula
+    /// The math font's family (an OpenType font with a MATH table).
+    public var family: String
+    /// The colour of source the parser could not read.
+    public var errorColor: RGBAColor
+    /// The theme's colours by name, for `\color{name}`.
+    public var colors: [String: RGBAColor]
+
+    /// Creates a formula run's content.
+    public init(
+        source: String, display: Bool, formula: MathFormula, family: String, errorColor: RGBAColor,
+        colors: [String: RGBAColor]
+    ) {
+        self.source = source
+        self.display = display
+        self.formula = formula
+        self.family = family
+        self.errorColor = errorColor
+        self.colors = colors
+    }
+
+    /// The math family when the theme names none (`families.math`): DejaVu Math TeX Gyre
+    /// (Debian's fonts-dejavu-extra), whose large x-height and even stroke sit beside a sans
+    /// body face such as Inter better than the high-contrast Latin Modern Math.
+    public static let defaultFamily = "DejaVu Math TeX Gyre"
+}
+
+extension Styler {
+    /// The run of a formula, warning about each problem of its source at its place.
+    mutating func formulaRun(_ source: String, display: Bool, location: SourceLocation?, cascade: Cascade)
+        -> StyledRun
+    {
+        let formula = MathParser.parse(source)
+        for problem in formula.problems {
+            var place = location ?? currentLocation
+            if var known = place {
+                // The source starts after `$` (or `$$`) on the formula's first line.
+                let before = source.utf8.prefix(problem.offset)
+                let lines = before.filter { $0 == 0x0A }.count
+                let lineStart = before.lastIndex(of: 0x0A).map { before.distance(from: before.startIndex, to: $0) + 1 }
+                let column = before.count - (lineStart ?? 0)
+                known.line += lines
+                known.column = lines > 0 ? column + 1 : known.column + (display ? 2 : 1) + column
+                place = known
+            }
+            warn(problem.message, place)
+        }
+        var style = cascade.runStyle
+        style.inlineFormula = InlineFormula(
+            source: source, display: display, formula: formula,
+            family: theme.families["math"]?.first ?? InlineFormula.defaultFamily,
+            errorColor: theme.colors["error"] ?? RGBAColor(red: 0.8, green: 0, blue: 0),
+            colors: theme.colors)
+        style.background = nil
+        style.underline = nil
+        style.strikethrough = nil
+        return StyledRun("\u{FFFC}", style: appearances.shared(style))
+    }
+
+    /// `inlines` cut at each displayed formula: the runs of text between them, and each formula
+    /// alone; nil when there is no displayed formula.
+    static func displayMathSegments(_ inlines: [Inline]) -> [(inlines: [Inline], display: Bool)]? {
+        guard inlines.contains(where: { if case .math(_, true, _) = $0 { true } else { false } }) else { return nil }
+        var segments: [(inlines: [Inline], display: Bool)] = []
+        var current: [Inline] = []
+        func flush() {
+            let meaningful = current.contains {
+                switch $0 {
+                case .softBreak, .lineBreak: false
+                case .text(let text): !text.allSatisfy(\.isWhitespace)
+                default: true
+                }
+            }
+            if meaningful { segments.append((current, false)) }
+            current = []
+        }
+        for inline in inlines {
+            if case .math(_, true, _) = inline {
+                flush()
+                segments.append(([inline], true))
+            } else {
+                current.append(inline)
+            }
+        }
+        flush()
+        return segments
+    }
+}
