@@ -100,7 +100,8 @@ let package = Package(
         .testTarget(name: "TeXMathTests", dependencies: ["TeXMath"]),
         .testTarget(name: "BenchSupportTests", dependencies: ["BenchSupport"]),
         .testTarget(name: "TaggedPDFTests", dependencies: ["TaggedPDF"]),
-        .testTarget(name: "PangoCairoBackendTests", dependencies: ["PangoCairoBackend", "TaggedPDF", "TestSupport"]),
+        .testTarget(
+            name: "PangoCairoBackendTests", dependencies: ["PangoCairoBackend", "TaggedPDF", "TestSupport", "TeXMath"]),
         .testTarget(name: "SpecimenTests", dependencies: ["Specimen", "Typesetter", "TestSupport"]),
         .testTarget(
             name: "EndToEndTests", dependencies: ["Typesetter", "MarkdownParser", "TaggedPDF", "TestSupport"],

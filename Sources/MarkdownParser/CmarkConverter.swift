@@ -610,7 +610,8 @@ struct CmarkConverter {
                 pieces.append(.node(.text(fence.original)))  // a fence inside a paragraph: literal
             } else if let formula = MathSyntax.formula(inMarker: html) {
                 Self.dropWordJoiner(before: &pieces)
-                pieces.append(.node(.math(formula.source, display: formula.display, location: location(node))))
+                let place = SourceLocation(file: file, line: formula.line, column: formula.column)
+                pieces.append(.node(.math(formula.source, display: formula.display, location: place)))
             } else {
                 pieces.append(.node(.rawHTML(html, location: location(node))))
             }

@@ -89,11 +89,19 @@ enum MathSyntax {
                 index += 1
                 continue
             }
-            output += marker(source: formula.source, display: formula.display, bytes: bytes[index..<formula.end])
+            let lineStart = bytes[..<index].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+            output += marker(
+                source: formula.source, display: formula.display, bytes: bytes[index..<formula.end],
+                line: lineNumber(bytes, at: index), column: index - lineStart + 1)
             index = formula.end
             end = max(end, lineEndAfter(bytes, formula.end - 1))
         }
         return end
+    }
+
+    /// The 1-based line of the byte at `index`.
+    static func lineNumber(_ bytes: [UInt8], at index: Int) -> Int {
+        1 + bytes[..<index].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
     }
 
     static func lineEndAfter(_ bytes: [UInt8], _ index: Int) -> Int {
@@ -191,20 +199,31 @@ enum MathSyntax {
     /// The marker standing for a formula: a word joiner (so that a marker at a line's start does
     /// not open an HTML block) and an inline HTML tag holding the source in base64 and the
     /// formula's line breaks.
-    static func marker(source: String, display: Bool, bytes: ArraySlice<UInt8>) -> [UInt8] {
-        let breaks = String(repeating: "\n", count: bytes.filter { $0 == 0x0A }.count)
+    static func marker(source: String, display: Bool, bytes: ArraySlice<UInt8>, line: Int, column: Int) -> [UInt8] {
+        // Each line break of the formula kept, with a character after it so no line is blank.
+        let breaks = String(repeating: "\n.", count: bytes.filter { $0 == 0x0A }.count)
         let encoded = Data(source.utf8).base64EncodedString()
-        return Array("\u{2060}<\(tag) d=\"\(display ? 1 : 0)\" s=\"\(encoded)\" n=\"\(breaks)\">".utf8)
+        let attributes = "d=\"\(display ? 1 : 0)\" s=\"\(encoded)\" l=\"\(line)\" c=\"\(column)\" n=\"\(breaks)\""
+        return Array("\u{2060}<\(tag) \(attributes)>".utf8)
     }
 
     /// The formula a marker stands for: its source and whether it is displayed; nil for other
     /// HTML.
-    static func formula(inMarker html: String) -> (source: String, display: Bool)? {
-        guard html.hasPrefix("<\(tag) d=\""), let sourceStart = html.range(of: " s=\"")?.upperBound,
-            let sourceEnd = html[sourceStart...].firstIndex(of: "\""),
-            let data = Data(base64Encoded: String(html[sourceStart..<sourceEnd]))
+    static func formula(inMarker html: String) -> (source: String, display: Bool, line: Int, column: Int)? {
+        guard html.hasPrefix("<\(tag) d=\""), let encoded = value(of: "s", in: html),
+            let data = Data(base64Encoded: encoded)
         else { return nil }
         let display = html.hasPrefix("<\(tag) d=\"1")
-        return (String(decoding: data, as: UTF8.self), display)
+        let line = value(of: "l", in: html).flatMap { Int($0) } ?? 0
+        let column = value(of: "c", in: html).flatMap { Int($0) } ?? 0
+        return (String(decoding: data, as: UTF8.self), display, line, column)
+    }
+
+    /// The value of the marker's attribute `name`.
+    static func value(of name: String, in html: String) -> String? {
+        guard let start = html.range(of: " \(name)=\"")?.upperBound,
+            let end = html[start...].firstIndex(of: "\"")
+        else { return nil }
+        return String(html[start..<end])
     }
 }

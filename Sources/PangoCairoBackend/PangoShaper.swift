@@ -376,6 +376,9 @@ public final class PangoShaper: TextShaper {
                 InlineImageShapes.attribute(image, box: InlineImageShapes.box(image, shaper: self, style: style)),
                 start, end)
         }
+        if let formula = style.inlineFormula {
+            list.insert(MathShapes.attribute(formula, size: style.font.size), start, end)
+        }
         if style.letterSpacing != 0 {
             // Any letter-spacing attribute, even 0, turns ligatures off: emit only when non-zero,
             // and never inside cursive scripts, whose letters must stay joined (CSS Text 3 §8.2).
@@ -546,9 +549,16 @@ public final class PangoShaper: TextShaper {
                     primaryAscent = max(primaryAscent, height)
                     pictureHeight = max(pictureHeight, height + style.baselineOffset)
                 }
+                var primaryDescent = faceMetrics.descent
+                if let formula = style.inlineFormula, let box = MathShapes.layout(formula, size: style.font.size)?.box {
+                    // A formula grows its line by what its box needs beyond the face's ascent
+                    // and descent, as a picture does.
+                    primaryAscent = max(primaryAscent, box.height)
+                    primaryDescent = max(primaryDescent, box.depth)
+                }
                 if style.baselineOffset == 0 {
                     ascent = max(ascent, primaryAscent)
-                    descent = max(descent, faceMetrics.descent)
+                    descent = max(descent, primaryDescent)
                 } else {
                     shiftedAscent = max(shiftedAscent, primaryAscent + style.baselineOffset)
                     shiftedDescent = max(shiftedDescent, faceMetrics.descent - style.baselineOffset)

@@ -103,13 +103,19 @@ extension MathLayout {
         return box
     }
 
-    /// `\big` (level 1) to `\Bigg` (4): amsmath's sizes, 1, 1.5, 2 and 2.5 times 1.2 × the strut
-    /// height of 0.7 × a 1.2 em baseline skip, then sized as `\left` sizes (``delimiterSize``).
+    /// `\big` (level 1) to `\Bigg` (4): amsmath's sizes, 1, 1.5, 2 and 2.5 times `\big@size`,
+    /// 1.2 × the height plus depth of the math strut (the font's parenthesis), then sized as
+    /// `\left` sizes them (``delimiterSize``).
     func sizedDelimiterBox(_ delimiter: String, level: Int, _ style: MathStyle) -> MathBox {
         let factors = [1.0, 1.5, 2.0, 2.5]
-        let total = factors[max(0, min(3, level - 1))] * 1.2 * 0.84 * size
+        let strut = symbolBox("(", MathStyle(.text))
+        let total = factors[max(0, min(3, level - 1))] * 1.2 * (strut.height + strut.depth)
         let extent = max(total * 0.901, total - 0.5 * size)
-        return delimiterBox(delimiter.isEmpty ? nil : delimiter, size: extent, style)
+        var box = delimiterBox(delimiter.isEmpty ? nil : delimiter, size: extent, style)
+        // The empty `\vcenter` of that size stays in the box.
+        box.height = max(box.height, total / 2 + axis(style))
+        box.depth = max(box.depth, total / 2 - axis(style))
+        return box
     }
 
     /// A matrix or an alignment: its cells set in the array's style, each row at least as tall
@@ -124,8 +130,8 @@ extension MathLayout {
             for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.width) }
         }
         let strutScale = cellStyle.level == .script ? scale(cellStyle) / scale(style) : 1
-        let strutHeight = 0.84 * size * strutScale
-        let strutDepth = 0.36 * size * strutScale
+        let strutHeight = 0.84 * size * strutScale * array.stretch
+        let strutDepth = 0.36 * size * strutScale * array.stretch
         var grid = MathBox()
         var baseline = 0.0
         var x = [Double](repeating: 0, count: columns)

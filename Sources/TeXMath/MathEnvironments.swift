@@ -133,6 +133,7 @@ extension MathParser {
             array.alignments = [.left]
             array.columnGaps = [1]
             array.cellStyle = name == "dcases" ? .display : .text
+            array.stretch = 1.2
         case "gathered", "gather", "gather*", "equation", "equation*", "displaymath", "multline", "multline*":
             array.rowGap = 0.3
             array.cellStyle = .display

@@ -70,6 +70,10 @@ public protocol MathFont: Sendable {
     func constant(_ constant: MathConstant) -> Double
     /// The nominal glyph of `scalar` (the font's cmap), nil when the font has none.
     func glyph(for scalar: Unicode.Scalar) -> UInt32?
+    /// The glyph of `scalar` for script level `level` (1: script, 2: scriptscript): the
+    /// font's `ssty` alternate (OpenType feature "Math script style alternates"), which is drawn
+    /// wider and bolder for small sizes; the nominal glyph when the font has none.
+    func scriptGlyph(for scalar: Unicode.Scalar, level: Int) -> UInt32?
     /// `text` shaped with the font (its cmap, ligatures, kerning): for `\text` and for symbols
     /// of several scalars.
     func shape(_ text: String) -> [MathShapedGlyph]

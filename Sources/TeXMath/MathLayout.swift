@@ -88,8 +88,12 @@ public struct MathLayout: Sendable {
     /// A box for a character of the formula: its glyph, or the shaped text for several scalars.
     func symbolBox(_ text: String, _ style: MathStyle) -> MathBox {
         let scalars = text.unicodeScalars
-        if scalars.count == 1, let glyph = font.glyph(for: scalars.first!) {
-            return glyphBox(glyph, style)
+        if scalars.count == 1 {
+            let glyph =
+                style.level >= .script
+                ? font.scriptGlyph(for: scalars.first!, level: style.level == .script ? 1 : 2)
+                : font.glyph(for: scalars.first!)
+            if let glyph { return glyphBox(glyph, style) }
         }
         var box = textBox(text, style)
         box.isCharacter = scalars.count == 1
@@ -205,6 +209,12 @@ public struct MathLayout: Sendable {
         case .array(let array, let left, let right):
             nucleus = arrayBox(array, left: left, right: right, style)
         }
+        if case .symbol = atom.nucleus, !isOperatorCharacter, nucleus.isCharacter, atom.subscript == nil {
+            // A character's italics correction goes into its width unless a subscript follows
+            // (Appendix G, rule 17); a superscript then starts after it.
+            nucleus.width += nucleus.italicsCorrection
+            nucleus.italicsCorrection = 0
+        }
         if atom.superscript == nil && atom.subscript == nil {
             if isOperatorCharacter { nucleus.italicsCorrection = 0 }
             return Piece(mathClass: mathClass, box: nucleus)
@@ -234,8 +244,10 @@ public struct MathLayout: Sendable {
         }
         let box = glyphBox(glyph, style)
         let shift = (box.height - box.depth) / 2 - axis(style)
+        // After rule 13 the operator is a box, no longer a character: its scripts shift by its
+        // height and depth (rule 18a).
         var centred = box.raised(by: -shift)
-        centred.isCharacter = true
+        centred.isCharacter = false
         return centred
     }
 }

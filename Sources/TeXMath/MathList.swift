@@ -134,6 +134,8 @@ public struct MathArray: Hashable, Sendable {
     public var cellStyle: MathStyle.Level
     /// Extra space after each row, em (`\\[2pt]`), by row.
     public var extraRowSpace: [Double]
+    /// The factor on the rows' strut (LaTeX's `\arraystretch`: 1.2 in `cases`).
+    public var stretch: Double = 1
 
     /// Creates an array.
     public init(

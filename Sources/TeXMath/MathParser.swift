@@ -282,7 +282,9 @@ public struct MathParser {
         nodes[nodes.count - 1] = .atom(atom)
     }
 
-    /// `f'` and `f''`: primes as a superscript (U+2032, U+2033, U+2034), as TeX sets them.
+    /// `f'` and `f''`: the prime characters (U+2032, U+2033, U+2034) after the nucleus. The
+    /// font draws them raised already (they are the superscript form), so they are set as
+    /// ordinary symbols, and a following `^` attaches to them.
     mutating func attachPrimes(to nodes: inout [MathNode]) {
         var count = 0
         while current == "'" {
@@ -296,13 +298,7 @@ public struct MathParser {
         case 3: primes = "\u{2034}"
         default: primes = String(repeating: "\u{2032}", count: count)
         }
-        let prime = MathNode.atom(MathAtom(.ord, .symbol(primes)))
-        guard case .atom(var atom)? = nodes.last, atom.superscript == nil else {
-            nodes.append(.atom(MathAtom(.ord, .list([]), superscript: [prime])))
-            return
-        }
-        atom.superscript = [prime]
-        nodes[nodes.count - 1] = .atom(atom)
+        nodes.append(.atom(MathAtom(.ord, .symbol(primes))))
     }
 
     /// Rows written at a formula's top level (`a &= b \\ c &= d` between `$$`): set as

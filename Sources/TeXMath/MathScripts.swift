@@ -10,8 +10,9 @@ extension MathLayout {
         var shiftUp = 0.0
         var shiftDown = 0.0
         if !nucleus.isCharacter {
-            shiftUp = nucleus.height - constant(.superscriptBaselineDropMax, style.superscript)
-            shiftDown = nucleus.depth + constant(.subscriptBaselineDropMin, style.subscript)
+            // The drops at the nucleus's size, as LuaTeX and MathML Core read the MATH table.
+            shiftUp = nucleus.height - constant(.superscriptBaselineDropMax, style)
+            shiftDown = nucleus.depth + constant(.subscriptBaselineDropMin, style)
         }
         if let superscriptBox {
             let standard = constant(style.cramped ? .superscriptShiftUpCramped : .superscriptShiftUp, style)
