@@ -4,7 +4,8 @@ import Foundation
 /// TeX math in Markdown as GitHub and Pandoc (`tex_math_dollars`) read it, taken from the source
 /// before CommonMark sees it so that escapes such as `\,` and `\{` reach the math as written:
 /// inline `$…$` (no space after the opening or before the closing `$`, the closing `$` not
-/// followed by a digit, `\$` a literal dollar), inline `` $`…`$ ``, display `$$…$$`. Code spans,
+/// followed by a digit, nor, as on GitHub, by a letter: `$PATH:$HOME` stays text; `\$` a
+/// literal dollar), inline `` $`…`$ ``, display `$$…$$`. Code spans,
 /// fenced and indented code are left alone. Each formula becomes an inline HTML marker holding
 /// its source (base64) and the line breaks it spanned, so that later lines keep their numbers;
 /// the converter turns markers back into ``Inline/math(_:display:location:)``.
@@ -171,7 +172,7 @@ enum MathSyntax {
             return nil
         }
         // $…$: no space after the opening dollar, none before the closing one, and no digit
-        // after it (Pandoc's tex_math_dollars).
+        // (Pandoc's tex_math_dollars) nor letter after it.
         guard index + 1 < limit, !isSpace(next), next != dollar else { return nil }
         if index > 0, bytes[index - 1] == dollar { return nil }
         var position = index + 1
@@ -183,7 +184,9 @@ enum MathSyntax {
             }
             if byte == dollar {
                 let after = position + 1 < bytes.count ? bytes[position + 1] : 0
-                if !isSpace(bytes[position - 1]), !(0x30...0x39).contains(after), after != dollar {
+                let alphanumeric =
+                    (0x30...0x39).contains(after) || (0x41...0x5A).contains(after) || (0x61...0x7A).contains(after)
+                if !isSpace(bytes[position - 1]), !alphanumeric, after != dollar {
                     let source = String(decoding: bytes[(index + 1)..<position], as: UTF8.self)
                     return (source, false, position + 1)
                 }
