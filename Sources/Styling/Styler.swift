@@ -895,7 +895,12 @@ public struct Styler: Sendable {
                         cascade.cased(text.utf8.contains(0x09) ? text.replacingOccurrences(of: "\t", with: " ") : text),
                         style: appearances.shared(cascade.runStyle)), to: &runs)
             case .math(let source, let display, let location):
-                runs.append(formulaRun(source, display: display, location: location, cascade: cascade))
+                let run = formulaRun(source, display: display, location: location, cascade: cascade)
+                runs.append(run)
+                if let tag = run.style.inlineFormula?.formula.tag {
+                    // `\tag{1}`: the label after the formula, two em spaces away.
+                    Self.append(StyledRun("\u{2003}\u{2003}" + tag, style: appearances.shared(cascade.runStyle)), to: &runs)
+                }
             case .softBreak:
                 Self.append(StyledRun(" ", style: appearances.shared(cascade.runStyle)), to: &runs)
             case .lineBreak:

@@ -1,0 +1,77 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// TeX math through the whole pipeline, read back from the PDF: formulas drawn with the math
+/// font, each a `Formula` element whose `/Alt` is its TeX source, text around them kept,
+/// unknown commands warned about at their place, the file clean for qpdf and PDF/UA.
+@Suite(.serialized) struct MathDocumentTests {
+    static let sources = [
+        #"x^2 + y^2 = z^2"#, #"\frac{a}{b}"#, #"\sum_{i=1}^{n} i"#, #"\int_0^\infty e^{-x^2}\,dx = \frac{\sqrt{\pi}}{2}"#,
+        #"\begin{pmatrix} a & b \\ c & d \end{pmatrix}"#,
+    ]
+
+    static let markdown = """
+        # Formulas
+
+        The sides $\(sources[0])$ and $\(sources[1])$ and $\(sources[2])$ cost $5 and $10.
+
+        $$
+        \(sources[3])
+        $$
+
+        A matrix $\(sources[4])$ and an unknown $\\nosuch{x}$ here.
+        """
+
+    /// The `/Alt` of every `Formula` element, in structure-tree order, from `qpdf --json`.
+    static func formulaAlts(_ pdf: String) throws -> [String] {
+        let json = try PDFProbe.run("qpdf", ["--json", "--json-key=qpdf", pdf]).output
+        let top = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let parts = try #require(top["qpdf"] as? [Any])
+        let objects = try #require(parts.last as? [String: Any])
+        var alts: [(number: Int, alt: String)] = []
+        for (key, value) in objects {
+            guard let element = (value as? [String: Any])?["value"] as? [String: Any],
+                element["/S"] as? String == "/Formula"
+            else { continue }
+            let number = Int(key.dropFirst(4).split(separator: " ").first ?? "") ?? 0
+            alts.append((number, String((element["/Alt"] as? String ?? "").dropFirst(2))))
+        }
+        return alts.sorted { $0.number < $1.number }.map(\.alt)
+    }
+
+    @Test func formulasAreDrawnTaggedAndWarnedAbout() throws {
+        let (pdf, report) = try Render.markdown(Self.markdown, name: "math-document")
+        #expect(try PDFProbe.qpdfClean(pdf))
+        #expect(try PDFProbe.fonts(pdf).contains { $0.contains("DejaVuMathTeXGyre") })
+        let alts = try Self.formulaAlts(pdf)
+        #expect(alts.sorted() == (Self.sources + [#"\nosuch{x}"#]).sorted())
+        let text = try PDFProbe.text(pdf)
+        #expect(text.contains("$5 and $10"))
+        #expect(text.contains("A matrix") && text.contains("here."))
+        let warnings = report.diagnostics.map(\.description)
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains(#"math-document.md:9:"#) == true && warnings.first?.contains(#"\nosuch"#) == true)
+        try PDFValidationTests.expectValid([pdf])
+    }
+
+    @Test func aTallFormulaGrowsItsLineOnlyByWhatItNeeds() throws {
+        let plain = "Line one of text.  \nLine two of text.  \nLine three."
+        let tall = "Line one of text.  \nLine $\\dfrac{\\dfrac{a}{b}}{c}$ two.  \nLine three."
+        let low = "Line one of text.  \nLine $x^2$ two.  \nLine three."
+        func baselines(_ markdown: String, _ name: String) throws -> [Double] {
+            let (pdf, _) = try Render.markdown(markdown, name: name)
+            let words = try PDFProbe.words(pdf).filter { $0.text == "Line" }
+            return words.map(\.yMax)
+        }
+        let plainSteps = try baselines(plain, "math-plain-lines")
+        let tallSteps = try baselines(tall, "math-tall-lines")
+        let lowSteps = try baselines(low, "math-low-lines")
+        #expect(plainSteps.count == 3 && tallSteps.count == 3 && lowSteps.count == 3)
+        let plainGap = plainSteps[1] - plainSteps[0]
+        // A superscript fits the line's leading: the lines stay evenly spaced.
+        #expect(abs((lowSteps[1] - lowSteps[0]) - plainGap) < 0.5)
+        // A stacked fraction does not: its line moves down.
+        #expect(tallSteps[1] - tallSteps[0] > plainGap + 2)
+    }
+}
