@@ -74,4 +74,21 @@ import Testing
         // A stacked fraction does not: its line moves down.
         #expect(tallSteps[1] - tallSteps[0] > plainGap + 2)
     }
+
+    /// The note in `Fixtures/math-note.md`: every construct in running text and display, and
+    /// Korean text with inline math, renders without a warning, its text and formulas kept.
+    @Test func theNoteOfEveryConstructRendersClean() throws {
+        let markdown = try String(
+            contentsOfFile: Render.packageRoot + "/Tests/EndToEndTests/Fixtures/math-note.md", encoding: .utf8)
+        let (pdf, report) = try Render.markdown(markdown, name: "math-note")
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics.map(\.description))")
+        let text = try PDFProbe.text(pdf)
+        #expect(text.contains("피타고라스 정리는") && text.contains("입니다"))
+        #expect(text.contains("it costs $5 and $10"))
+        let alts = try Self.formulaAlts(pdf)
+        #expect(alts.count == 34)
+        #expect(alts.contains(#"e^{i\pi} + 1 = 0"#))
+        #expect(try PDFProbe.qpdfClean(pdf))
+        try PDFValidationTests.expectValid([pdf])
+    }
 }
