@@ -547,7 +547,8 @@ public final class CairoPDFRenderer: PageRenderer {
         for cut in rightToLeft ? cuts.reversed() : cuts where midpoints.contains(where: { cut.range.contains($0) }) {
             if let text = cut.alternativeText, text.hasPrefix("\u{0}"), owner >= 0 {
                 // A formula (``MathShapes``): a `Formula` whose `/Alt` is its TeX source.
-                let formula = structure.addElement(.role(.formula), parent: owner, alternativeText: String(text.dropFirst()))
+                let formula = structure.addElement(
+                    .role(.formula), parent: owner, alternativeText: String(text.dropFirst()))
                 setContentOwner(formula)
             } else if let text = cut.alternativeText, owner >= 0 {
                 let figure = structure.addElement(

@@ -116,7 +116,8 @@ enum InlineImageShapes {
                 let identifier = Int(bitPattern: data)
                 if identifier >= MathShapes.firstIdentifier {
                     if let drawn = cairo_get_user_data(cr, InlineImageShapes.drawnRangeKey) {
-                        let range = Unmanaged<InlineImageShapes.DrawnRange>.fromOpaque(drawn).takeUnretainedValue().range
+                        let range = Unmanaged<InlineImageShapes.DrawnRange>.fromOpaque(drawn).takeUnretainedValue()
+                            .range
                         let middle = currentX + Double(attr.pointee.logical_rect.width) / Double(PANGO_SCALE) / 2
                         guard range.contains(middle) else { return }
                     }

@@ -188,6 +188,16 @@ enum MathShapes {
         return (box, firstIdentifier + formulas.count - 1)
     }
 
+    /// What the formula of a run of `style` reaches above and below the baseline, pt (zero for
+    /// text): a formula grows its line by what it needs beyond the face's ascent and descent,
+    /// as a picture does.
+    static func extents(of style: RunStyle) -> (height: Double, depth: Double) {
+        guard let formula = style.inlineFormula, let box = layout(formula, size: style.font.size)?.box else {
+            return (0, 0)
+        }
+        return (box.height, box.depth)
+    }
+
     /// The TeX source of the formula `identifier` names; nil for no formula.
     static func source(for identifier: Int) -> String? {
         lock.lock()

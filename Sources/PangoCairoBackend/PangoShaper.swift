@@ -549,13 +549,9 @@ public final class PangoShaper: TextShaper {
                     primaryAscent = max(primaryAscent, height)
                     pictureHeight = max(pictureHeight, height + style.baselineOffset)
                 }
-                var primaryDescent = faceMetrics.descent
-                if let formula = style.inlineFormula, let box = MathShapes.layout(formula, size: style.font.size)?.box {
-                    // A formula grows its line by what its box needs beyond the face's ascent
-                    // and descent, as a picture does.
-                    primaryAscent = max(primaryAscent, box.height)
-                    primaryDescent = max(primaryDescent, box.depth)
-                }
+                let formula = MathShapes.extents(of: style)
+                primaryAscent = max(primaryAscent, formula.height)
+                let primaryDescent = max(faceMetrics.descent, formula.depth)
                 if style.baselineOffset == 0 {
                     ascent = max(ascent, primaryAscent)
                     descent = max(descent, primaryDescent)

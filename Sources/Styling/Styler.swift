@@ -899,7 +899,8 @@ public struct Styler: Sendable {
                 runs.append(run)
                 if let tag = run.style.inlineFormula?.formula.tag {
                     // `\tag{1}`: the label after the formula, two em spaces away.
-                    Self.append(StyledRun("\u{2003}\u{2003}" + tag, style: appearances.shared(cascade.runStyle)), to: &runs)
+                    Self.append(
+                        StyledRun("\u{2003}\u{2003}" + tag, style: appearances.shared(cascade.runStyle)), to: &runs)
                 }
             case .softBreak:
                 Self.append(StyledRun(" ", style: appearances.shared(cascade.runStyle)), to: &runs)

@@ -74,8 +74,10 @@ extension MathParser {
             }
             return .atom(MathAtom(mathClass, .symbol(character), limits: limits))
         case .fence:
-            return .atom(MathAtom(name.hasPrefix("l") ? .open : (name.hasPrefix("r") ? .close : .ord),
-                .symbol(symbol.character)))
+            return .atom(
+                MathAtom(
+                    name.hasPrefix("l") ? .open : (name.hasPrefix("r") ? .close : .ord),
+                    .symbol(symbol.character)))
         case .accent(let stretchy):
             let base = parseArgument()
             return .atom(MathAtom(.ord, .accent(symbol.character, base: base, stretchy: stretchy, bottom: false)))
@@ -121,7 +123,8 @@ extension MathParser {
             _ = readDelimiter(after: name)
         case "big", "Big", "bigg", "Bigg", "bigl", "Bigl", "biggl", "Biggl", "bigr", "Bigr", "biggr", "Biggr",
             "bigm", "Bigm", "biggm", "Biggm":
-            let size = ["big": 1, "Big": 2, "bigg": 3, "Bigg": 4][String(name.prefix(name.hasPrefix("bigg") ? 4 : 3))]
+            let size =
+                ["big": 1, "Big": 2, "bigg": 3, "Bigg": 4][String(name.prefix(name.hasPrefix("bigg") ? 4 : 3))]
                 ?? (name.hasPrefix("Bigg") ? 4 : 2)
             let mathClass: MathClass =
                 switch name.last {
@@ -182,7 +185,9 @@ extension MathParser {
         case "not":
             var next: [MathNode] = []
             skipSpaces()
-            if current == "\\" { parseCommand(into: &next, stop: stop) } else if let scalar = current {
+            if current == "\\" {
+                parseCommand(into: &next, stop: stop)
+            } else if let scalar = current {
                 position += 1
                 next = [characterNode(scalar)]
             }

@@ -73,7 +73,9 @@ extension MathParser {
             problem("unknown math environment \(name)", at: start)
             let rows = parseRows(firstCell: nil, until: name)
             let nucleus = Self.environmentNucleus("matrix", rows: rows)!
-            return .atom(MathAtom(.ord, .list([.atom(MathAtom(.ord, .error("\\begin{\(name)}"))), .atom(MathAtom(.ord, nucleus))])))
+            return .atom(
+                MathAtom(
+                    .ord, .list([.atom(MathAtom(.ord, .error("\\begin{\(name)}"))), .atom(MathAtom(.ord, nucleus))])))
         }
         var rows = parseRows(firstCell: nil, until: name)
         if Self.alignmentEnvironments.contains(name) {

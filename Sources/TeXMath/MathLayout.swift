@@ -130,7 +130,8 @@ public struct MathLayout: Sendable {
         for (piece, pieceStyle) in pieces {
             if let current = piece.mathClass {
                 if let previous {
-                    box.width += MathSpacing.space(between: previous, and: current, style: pieceStyle) * em(pieceStyle) / 18
+                    box.width +=
+                        MathSpacing.space(between: previous, and: current, style: pieceStyle) * em(pieceStyle) / 18
                 }
                 previous = current
             }

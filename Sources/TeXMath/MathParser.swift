@@ -178,8 +178,10 @@ public struct MathParser {
         if let alphabet { return alphabet.map(scalar) }
         let value = scalar.value
         let latin = (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value)
-        let lowerGreek = (0x3B1...0x3C9).contains(value) || [0x3D1, 0x3D5, 0x3D6, 0x3F0, 0x3F1, 0x3F5, 0x2202]
-            .contains(value)
+        let lowerGreek =
+            (0x3B1...0x3C9).contains(value)
+            || [0x3D1, 0x3D5, 0x3D6, 0x3F0, 0x3F1, 0x3F5, 0x2202]
+                .contains(value)
         return latin || lowerGreek ? MathAlphabet.italic.map(scalar) : scalar
     }
 

@@ -60,7 +60,9 @@ extension MathLayout {
 
     /// Limits above and below a large operator (Appendix G, rule 13a, with the MATH table's
     /// limit constants); the italics correction shifts them apart.
-    func limitsBox(_ nucleus: MathBox, superscript: [MathNode]?, subscript subscriptNodes: [MathNode]?, _ style: MathStyle)
+    func limitsBox(
+        _ nucleus: MathBox, superscript: [MathNode]?, subscript subscriptNodes: [MathNode]?, _ style: MathStyle
+    )
         -> MathBox
     {
         let superscriptBox = superscript.map { layoutList($0, style: style.superscript) }

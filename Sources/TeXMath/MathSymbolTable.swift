@@ -4,2452 +4,2452 @@
 /// unicode-math's symbol commands, one a line: the command name without its backslash, the
 /// code point in hexadecimal and unicode-math's class (`\mathrel` written `rel`).
 let unicodeMathTable = """
-mathexclam 21 close
-mathoctothorpe 23 ord
-mathdollar 24 ord
-mathpercent 25 ord
-mathampersand 26 ord
-lparen 28 open
-rparen 29 close
-mathplus 2B bin
-mathcomma 2C punct
-mathperiod 2E ord
-mathslash 2F ord
-mathcolon 3A punct
-mathsemicolon 3B punct
-less 3C rel
-equal 3D rel
-greater 3E rel
-mathquestion 3F ord
-mathatsign 40 ord
-lbrack 5B open
-backslash 5C ord
-rbrack 5D close
-lbrace 7B open
-vert 7C fence
-rbrace 7D close
-mathsterling A3 ord
-mathyen A5 ord
-mathsection A7 ord
-neg AC ord
-pm B1 bin
-mathparagraph B6 ord
-cdotp B7 bin
-times D7 bin
-matheth F0 alpha
-div F7 bin
-Zbar 1B5 ord
-grave 300 accent
-acute 301 accent
-hat 302 accent
-widehat 302 accentwide
-tilde 303 accent
-widetilde 303 accentwide
-bar 304 accent
-overbar 305 accent
-wideoverbar 305 accentwide
-breve 306 accent
-widebreve 306 accentwide
-dot 307 accent
-ddot 308 accent
-ovhook 309 accent
-ocirc 30A accent
-check 30C accent
-widecheck 30C accentwide
-candra 310 accent
-oturnedcomma 312 accent
-ocommatopright 315 accent
-droang 31A accent
-wideutilde 330 botaccentwide
-mathunderbar 332 botaccentwide
-notaccent 338 accentoverlay
-underleftrightarrow 34D botaccentwide
-mupAlpha 391 alpha
-mupBeta 392 alpha
-mupGamma 393 alpha
-mupDelta 394 alpha
-mupEpsilon 395 alpha
-mupZeta 396 alpha
-mupEta 397 alpha
-mupTheta 398 alpha
-mupIota 399 alpha
-mupKappa 39A alpha
-mupLambda 39B alpha
-mupMu 39C alpha
-mupNu 39D alpha
-mupXi 39E alpha
-mupOmicron 39F alpha
-mupPi 3A0 alpha
-mupRho 3A1 alpha
-mupSigma 3A3 alpha
-mupTau 3A4 alpha
-mupUpsilon 3A5 alpha
-mupPhi 3A6 alpha
-mupChi 3A7 alpha
-mupPsi 3A8 alpha
-mupOmega 3A9 alpha
-mupalpha 3B1 alpha
-mupbeta 3B2 alpha
-mupgamma 3B3 alpha
-mupdelta 3B4 alpha
-mupvarepsilon 3B5 alpha
-mupzeta 3B6 alpha
-mupeta 3B7 alpha
-muptheta 3B8 alpha
-mupiota 3B9 alpha
-mupkappa 3BA alpha
-muplambda 3BB alpha
-mupmu 3BC alpha
-mupnu 3BD alpha
-mupxi 3BE alpha
-mupomicron 3BF alpha
-muppi 3C0 alpha
-muprho 3C1 alpha
-mupvarsigma 3C2 alpha
-mupsigma 3C3 alpha
-muptau 3C4 alpha
-mupupsilon 3C5 alpha
-mupvarphi 3C6 alpha
-mupchi 3C7 alpha
-muppsi 3C8 alpha
-mupomega 3C9 alpha
-mupvartheta 3D1 alpha
-mupphi 3D5 alpha
-mupvarpi 3D6 alpha
-upDigamma 3DC alpha
-updigamma 3DD alpha
-mupvarkappa 3F0 alpha
-mupvarrho 3F1 alpha
-mupvarTheta 3F4 alpha
-mupepsilon 3F5 alpha
-upbackepsilon 3F6 ord
-mathhyphen 2010 alpha
-horizbar 2015 ord
-Vert 2016 fence
-twolowline 2017 ord
-dagger 2020 bin
-ddagger 2021 bin
-smblkcircle 2022 bin
-enleadertwodots 2025 ord
-unicodeellipsis 2026 ord
-prime 2032 ord
-dprime 2033 ord
-trprime 2034 ord
-backprime 2035 ord
-backdprime 2036 ord
-backtrprime 2037 ord
-caretinsert 2038 ord
-Exclam 203C ord
-tieconcat 2040 bin
-hyphenbullet 2043 ord
-fracslash 2044 bin
-Question 2047 ord
-closure 2050 rel
-qprime 2057 ord
-euro 20AC ord
-leftharpoonaccent 20D0 accent
-overleftharpoon 20D0 accentwide
-rightharpoonaccent 20D1 accent
-overrightharpoon 20D1 accentwide
-vertoverlay 20D2 accent
-overleftarrow 20D6 accentwide
-overrightarrow 20D7 accentwide
-vec 20D7 accent
-dddot 20DB accent
-ddddot 20DC accent
-enclosecircle 20DD ord
-enclosesquare 20DE ord
-enclosediamond 20DF ord
-overleftrightarrow 20E1 accentwide
-enclosetriangle 20E4 ord
-annuity 20E7 accent
-threeunderdot 20E8 botaccent
-widebridgeabove 20E9 accent
-underrightharpoondown 20EC botaccentwide
-underleftharpoondown 20ED botaccentwide
-underleftarrow 20EE botaccentwide
-underrightarrow 20EF botaccentwide
-asteraccent 20F0 accent
-BbbC 2102 alpha
-Eulerconst 2107 ord
-mscrg 210A alpha
-mscrH 210B alpha
-mfrakH 210C alpha
-BbbH 210D alpha
-Planckconst 210E ord
-hslash 210F alpha
-mscrI 2110 alpha
-Im 2111 alpha
-mscrL 2112 alpha
-ell 2113 alpha
-BbbN 2115 alpha
-wp 2118 alpha
-BbbP 2119 alpha
-BbbQ 211A alpha
-mscrR 211B alpha
-Re 211C alpha
-BbbR 211D alpha
-BbbZ 2124 alpha
-mho 2127 ord
-mfrakZ 2128 alpha
-turnediota 2129 alpha
-Angstrom 212B alpha
-mscrB 212C alpha
-mfrakC 212D alpha
-mscre 212F alpha
-mscrE 2130 alpha
-mscrF 2131 alpha
-Finv 2132 ord
-mscrM 2133 alpha
-mscro 2134 alpha
-aleph 2135 alpha
-beth 2136 alpha
-gimel 2137 alpha
-daleth 2138 alpha
-Bbbpi 213C ord
-Bbbgamma 213D alpha
-BbbGamma 213E alpha
-BbbPi 213F alpha
-Bbbsum 2140 op
-Game 2141 ord
-sansLturned 2142 ord
-sansLmirrored 2143 ord
-Yup 2144 ord
-mitBbbD 2145 ord
-mitBbbd 2146 ord
-mitBbbe 2147 ord
-mitBbbi 2148 ord
-mitBbbj 2149 ord
-PropertyLine 214A ord
-upand 214B bin
-leftarrow 2190 rel
-uparrow 2191 rel
-rightarrow 2192 rel
-downarrow 2193 rel
-leftrightarrow 2194 rel
-updownarrow 2195 rel
-nwarrow 2196 rel
-nearrow 2197 rel
-searrow 2198 rel
-swarrow 2199 rel
-nleftarrow 219A rel
-nrightarrow 219B rel
-leftwavearrow 219C rel
-rightwavearrow 219D rel
-twoheadleftarrow 219E rel
-twoheaduparrow 219F rel
-twoheadrightarrow 21A0 rel
-twoheaddownarrow 21A1 rel
-leftarrowtail 21A2 rel
-rightarrowtail 21A3 rel
-mapsfrom 21A4 rel
-mapsup 21A5 rel
-mapsto 21A6 rel
-mapsdown 21A7 rel
-updownarrowbar 21A8 ord
-hookleftarrow 21A9 rel
-hookrightarrow 21AA rel
-looparrowleft 21AB rel
-looparrowright 21AC rel
-leftrightsquigarrow 21AD rel
-nleftrightarrow 21AE rel
-downzigzagarrow 21AF rel
-Lsh 21B0 rel
-Rsh 21B1 rel
-Ldsh 21B2 rel
-Rdsh 21B3 rel
-linefeed 21B4 ord
-carriagereturn 21B5 ord
-curvearrowleft 21B6 rel
-curvearrowright 21B7 rel
-barovernorthwestarrow 21B8 ord
-barleftarrowrightarrowbar 21B9 ord
-acwopencirclearrow 21BA ord
-cwopencirclearrow 21BB ord
-leftharpoonup 21BC rel
-leftharpoondown 21BD rel
-upharpoonright 21BE rel
-upharpoonleft 21BF rel
-rightharpoonup 21C0 rel
-rightharpoondown 21C1 rel
-downharpoonright 21C2 rel
-downharpoonleft 21C3 rel
-rightleftarrows 21C4 rel
-updownarrows 21C5 rel
-leftrightarrows 21C6 rel
-leftleftarrows 21C7 rel
-upuparrows 21C8 rel
-rightrightarrows 21C9 rel
-downdownarrows 21CA rel
-leftrightharpoons 21CB rel
-rightleftharpoons 21CC rel
-nLeftarrow 21CD rel
-nLeftrightarrow 21CE rel
-nRightarrow 21CF rel
-Leftarrow 21D0 rel
-Uparrow 21D1 rel
-Rightarrow 21D2 rel
-Downarrow 21D3 rel
-Leftrightarrow 21D4 rel
-Updownarrow 21D5 rel
-Nwarrow 21D6 rel
-Nearrow 21D7 rel
-Searrow 21D8 rel
-Swarrow 21D9 rel
-Lleftarrow 21DA rel
-Rrightarrow 21DB rel
-leftsquigarrow 21DC rel
-rightsquigarrow 21DD rel
-nHuparrow 21DE ord
-nHdownarrow 21DF ord
-leftdasharrow 21E0 ord
-updasharrow 21E1 ord
-rightdasharrow 21E2 ord
-downdasharrow 21E3 ord
-barleftarrow 21E4 rel
-rightarrowbar 21E5 rel
-leftwhitearrow 21E6 ord
-upwhitearrow 21E7 ord
-rightwhitearrow 21E8 ord
-downwhitearrow 21E9 ord
-whitearrowupfrombar 21EA ord
-circleonrightarrow 21F4 rel
-downuparrows 21F5 rel
-rightthreearrows 21F6 rel
-nvleftarrow 21F7 rel
-nvrightarrow 21F8 rel
-nvleftrightarrow 21F9 rel
-nVleftarrow 21FA rel
-nVrightarrow 21FB rel
-nVleftrightarrow 21FC rel
-leftarrowtriangle 21FD rel
-rightarrowtriangle 21FE rel
-leftrightarrowtriangle 21FF rel
-forall 2200 ord
-complement 2201 ord
-partial 2202 alpha
-exists 2203 ord
-nexists 2204 ord
-varnothing 2205 ord
-increment 2206 ord
-nabla 2207 alpha
-in 2208 rel
-notin 2209 rel
-smallin 220A rel
-ni 220B rel
-nni 220C rel
-smallni 220D rel
-QED 220E ord
-prod 220F op
-coprod 2210 op
-sum 2211 op
-minus 2212 bin
-mp 2213 bin
-dotplus 2214 bin
-divslash 2215 bin
-setminus 2216 bin
-ast 2217 bin
-vysmwhtcircle 2218 bin
-vysmblkcircle 2219 bin
-sqrt 221A open
-surd 221A ord
-cuberoot 221B open
-fourthroot 221C open
-propto 221D rel
-infty 221E ord
-rightangle 221F ord
-angle 2220 ord
-measuredangle 2221 ord
-sphericalangle 2222 ord
-mid 2223 rel
-nmid 2224 rel
-parallel 2225 rel
-nparallel 2226 rel
-wedge 2227 bin
-vee 2228 bin
-cap 2229 bin
-cup 222A bin
-int 222B op
-iint 222C op
-iiint 222D op
-oint 222E op
-oiint 222F op
-oiiint 2230 op
-intclockwise 2231 op
-varointclockwise 2232 op
-ointctrclockwise 2233 op
-therefore 2234 ord
-because 2235 ord
-mathratio 2236 rel
-Colon 2237 rel
-dotminus 2238 bin
-dashcolon 2239 rel
-dotsminusdots 223A rel
-kernelcontraction 223B rel
-sim 223C rel
-backsim 223D rel
-invlazys 223E bin
-sinewave 223F ord
-wr 2240 bin
-nsim 2241 rel
-eqsim 2242 rel
-simeq 2243 rel
-nsime 2244 rel
-sime 2243 rel
-nsimeq 2244 rel
-cong 2245 rel
-simneqq 2246 rel
-ncong 2247 rel
-approx 2248 rel
-napprox 2249 rel
-approxeq 224A rel
-approxident 224B rel
-backcong 224C rel
-asymp 224D rel
-Bumpeq 224E rel
-bumpeq 224F rel
-doteq 2250 rel
-Doteq 2251 rel
-fallingdotseq 2252 rel
-risingdotseq 2253 rel
-coloneq 2254 rel
-eqcolon 2255 rel
-eqcirc 2256 rel
-circeq 2257 rel
-arceq 2258 rel
-wedgeq 2259 rel
-veeeq 225A rel
-stareq 225B rel
-triangleq 225C rel
-eqdef 225D rel
-measeq 225E rel
-questeq 225F rel
-ne 2260 rel
-equiv 2261 rel
-nequiv 2262 rel
-Equiv 2263 rel
-leq 2264 rel
-geq 2265 rel
-leqq 2266 rel
-geqq 2267 rel
-lneqq 2268 rel
-gneqq 2269 rel
-ll 226A rel
-gg 226B rel
-between 226C rel
-nasymp 226D rel
-nless 226E rel
-ngtr 226F rel
-nleq 2270 rel
-ngeq 2271 rel
-lesssim 2272 rel
-gtrsim 2273 rel
-nlesssim 2274 rel
-ngtrsim 2275 rel
-lessgtr 2276 rel
-gtrless 2277 rel
-nlessgtr 2278 rel
-ngtrless 2279 rel
-prec 227A rel
-succ 227B rel
-preccurlyeq 227C rel
-succcurlyeq 227D rel
-precsim 227E rel
-succsim 227F rel
-nprec 2280 rel
-nsucc 2281 rel
-subset 2282 rel
-supset 2283 rel
-nsubset 2284 rel
-nsupset 2285 rel
-subseteq 2286 rel
-supseteq 2287 rel
-nsubseteq 2288 rel
-nsupseteq 2289 rel
-subsetneq 228A rel
-supsetneq 228B rel
-cupleftarrow 228C bin
-cupdot 228D bin
-uplus 228E bin
-sqsubset 228F rel
-sqsupset 2290 rel
-sqsubseteq 2291 rel
-sqsupseteq 2292 rel
-sqcap 2293 bin
-sqcup 2294 bin
-oplus 2295 bin
-ominus 2296 bin
-otimes 2297 bin
-oslash 2298 bin
-odot 2299 bin
-circledcirc 229A bin
-circledast 229B bin
-circledequal 229C bin
-circleddash 229D bin
-boxplus 229E bin
-boxminus 229F bin
-boxtimes 22A0 bin
-boxdot 22A1 bin
-vdash 22A2 rel
-dashv 22A3 rel
-top 22A4 ord
-bot 22A5 ord
-assert 22A6 rel
-models 22A7 rel
-vDash 22A8 rel
-Vdash 22A9 rel
-Vvdash 22AA rel
-VDash 22AB rel
-nvdash 22AC rel
-nvDash 22AD rel
-nVdash 22AE rel
-nVDash 22AF rel
-prurel 22B0 rel
-scurel 22B1 rel
-vartriangleleft 22B2 rel
-vartriangleright 22B3 rel
-trianglelefteq 22B4 rel
-trianglerighteq 22B5 rel
-origof 22B6 rel
-imageof 22B7 rel
-multimap 22B8 rel
-hermitmatrix 22B9 ord
-intercal 22BA bin
-veebar 22BB bin
-barwedge 22BC bin
-barvee 22BD bin
-measuredrightangle 22BE ord
-varlrtriangle 22BF ord
-bigwedge 22C0 op
-bigvee 22C1 op
-bigcap 22C2 op
-bigcup 22C3 op
-smwhtdiamond 22C4 bin
-cdot 22C5 bin
-star 22C6 bin
-divideontimes 22C7 bin
-bowtie 22C8 rel
-ltimes 22C9 bin
-rtimes 22CA bin
-leftthreetimes 22CB bin
-rightthreetimes 22CC bin
-backsimeq 22CD rel
-curlyvee 22CE bin
-curlywedge 22CF bin
-Subset 22D0 rel
-Supset 22D1 rel
-Cap 22D2 bin
-Cup 22D3 bin
-pitchfork 22D4 rel
-equalparallel 22D5 rel
-lessdot 22D6 rel
-gtrdot 22D7 rel
-lll 22D8 rel
-ggg 22D9 rel
-lesseqgtr 22DA rel
-gtreqless 22DB rel
-eqless 22DC rel
-eqgtr 22DD rel
-curlyeqprec 22DE rel
-curlyeqsucc 22DF rel
-npreccurlyeq 22E0 rel
-nsucccurlyeq 22E1 rel
-nsqsubseteq 22E2 rel
-nsqsupseteq 22E3 rel
-sqsubsetneq 22E4 rel
-sqsupsetneq 22E5 rel
-lnsim 22E6 rel
-gnsim 22E7 rel
-precnsim 22E8 rel
-succnsim 22E9 rel
-nvartriangleleft 22EA rel
-nvartriangleright 22EB rel
-ntrianglelefteq 22EC rel
-ntrianglerighteq 22ED rel
-vdots 22EE rel
-unicodecdots 22EF ord
-adots 22F0 rel
-ddots 22F1 rel
-disin 22F2 rel
-varisins 22F3 rel
-isins 22F4 rel
-isindot 22F5 rel
-varisinobar 22F6 rel
-isinobar 22F7 rel
-isinvb 22F8 rel
-isinE 22F9 rel
-nisd 22FA rel
-varnis 22FB rel
-nis 22FC rel
-varniobar 22FD rel
-niobar 22FE rel
-bagmember 22FF rel
-diameter 2300 ord
-house 2302 ord
-varbarwedge 2305 bin
-vardoublebarwedge 2306 bin
-lceil 2308 open
-rceil 2309 close
-lfloor 230A open
-rfloor 230B close
-invnot 2310 ord
-sqlozenge 2311 ord
-profline 2312 ord
-profsurf 2313 ord
-viewdata 2317 ord
-turnednot 2319 ord
-ulcorner 231C open
-urcorner 231D close
-llcorner 231E open
-lrcorner 231F close
-inttop 2320 ord
-intbottom 2321 ord
-frown 2322 rel
-smile 2323 rel
-varhexagonlrbonds 232C ord
-conictaper 2332 ord
-topbot 2336 ord
-obar 233D bin
-APLnotslash 233F rel
-APLnotbackslash 2340 ord
-APLboxupcaret 2353 ord
-APLboxquestion 2370 ord
-rangledownzigzagarrow 237C ord
-hexagon 2394 ord
-lparenuend 239B ord
-lparenextender 239C ord
-lparenlend 239D ord
-rparenuend 239E ord
-rparenextender 239F ord
-rparenlend 23A0 ord
-lbrackuend 23A1 ord
-lbrackextender 23A2 ord
-lbracklend 23A3 ord
-rbrackuend 23A4 ord
-rbrackextender 23A5 ord
-rbracklend 23A6 ord
-lbraceuend 23A7 ord
-lbracemid 23A8 ord
-lbracelend 23A9 ord
-vbraceextender 23AA ord
-rbraceuend 23AB ord
-rbracemid 23AC ord
-rbracelend 23AD ord
-intextender 23AE ord
-harrowextender 23AF ord
-lmoustache 23B0 open
-rmoustache 23B1 close
-sumtop 23B2 ord
-sumbottom 23B3 ord
-overbracket 23B4 over
-underbracket 23B5 under
-bbrktbrk 23B6 ord
-sqrtbottom 23B7 ord
-lvboxline 23B8 ord
-rvboxline 23B9 ord
-varcarriagereturn 23CE ord
-overparen 23DC over
-underparen 23DD under
-overbrace 23DE over
-underbrace 23DF under
-obrbrak 23E0 ord
-ubrbrak 23E1 ord
-trapezium 23E2 ord
-benzenr 23E3 ord
-strns 23E4 ord
-fltns 23E5 ord
-accurrent 23E6 ord
-elinters 23E7 ord
-blanksymbol 2422 ord
-mathvisiblespace 2423 ord
-bdtriplevdash 2506 ord
-blockuphalf 2580 ord
-blocklowhalf 2584 ord
-blockfull 2588 ord
-blocklefthalf 258C ord
-blockrighthalf 2590 ord
-blockqtrshaded 2591 ord
-blockhalfshaded 2592 ord
-blockthreeqtrshaded 2593 ord
-mdlgblksquare 25A0 ord
-mdlgwhtsquare 25A1 ord
-squoval 25A2 ord
-blackinwhitesquare 25A3 ord
-squarehfill 25A4 ord
-squarevfill 25A5 ord
-squarehvfill 25A6 ord
-squarenwsefill 25A7 ord
-squareneswfill 25A8 ord
-squarecrossfill 25A9 ord
-smblksquare 25AA ord
-smwhtsquare 25AB ord
-hrectangleblack 25AC ord
-hrectangle 25AD ord
-vrectangleblack 25AE ord
-vrectangle 25AF ord
-parallelogramblack 25B0 ord
-parallelogram 25B1 ord
-bigblacktriangleup 25B2 ord
-bigtriangleup 25B3 bin
-blacktriangle 25B4 ord
-vartriangle 25B5 rel
-blacktriangleright 25B6 ord
-triangleright 25B7 bin
-smallblacktriangleright 25B8 ord
-smalltriangleright 25B9 ord
-blackpointerright 25BA ord
-whitepointerright 25BB ord
-bigblacktriangledown 25BC ord
-bigtriangledown 25BD ord
-blacktriangledown 25BE ord
-triangledown 25BF ord
-blacktriangleleft 25C0 ord
-triangleleft 25C1 bin
-smallblacktriangleleft 25C2 ord
-smalltriangleleft 25C3 ord
-blackpointerleft 25C4 ord
-whitepointerleft 25C5 ord
-mdlgblkdiamond 25C6 ord
-mdlgwhtdiamond 25C7 ord
-blackinwhitediamond 25C8 ord
-fisheye 25C9 ord
-mdlgwhtlozenge 25CA ord
-mdlgwhtcircle 25CB bin
-dottedcircle 25CC ord
-circlevertfill 25CD ord
-bullseye 25CE ord
-mdlgblkcircle 25CF ord
-circlelefthalfblack 25D0 ord
-circlerighthalfblack 25D1 ord
-circlebottomhalfblack 25D2 ord
-circletophalfblack 25D3 ord
-circleurquadblack 25D4 ord
-blackcircleulquadwhite 25D5 ord
-blacklefthalfcircle 25D6 ord
-blackrighthalfcircle 25D7 ord
-inversebullet 25D8 ord
-inversewhitecircle 25D9 ord
-invwhiteupperhalfcircle 25DA ord
-invwhitelowerhalfcircle 25DB ord
-ularc 25DC ord
-urarc 25DD ord
-lrarc 25DE ord
-llarc 25DF ord
-topsemicircle 25E0 ord
-botsemicircle 25E1 ord
-lrblacktriangle 25E2 ord
-llblacktriangle 25E3 ord
-ulblacktriangle 25E4 ord
-urblacktriangle 25E5 ord
-smwhtcircle 25E6 ord
-squareleftblack 25E7 ord
-squarerightblack 25E8 ord
-squareulblack 25E9 ord
-squarelrblack 25EA ord
-boxbar 25EB bin
-trianglecdot 25EC ord
-triangleleftblack 25ED ord
-trianglerightblack 25EE ord
-lgwhtcircle 25EF ord
-squareulquad 25F0 ord
-squarellquad 25F1 ord
-squarelrquad 25F2 ord
-squareurquad 25F3 ord
-circleulquad 25F4 ord
-circlellquad 25F5 ord
-circlelrquad 25F6 ord
-circleurquad 25F7 ord
-ultriangle 25F8 ord
-urtriangle 25F9 ord
-lltriangle 25FA ord
-mdwhtsquare 25FB ord
-mdblksquare 25FC ord
-mdsmwhtsquare 25FD ord
-mdsmblksquare 25FE ord
-lrtriangle 25FF ord
-bigstar 2605 ord
-bigwhitestar 2606 ord
-astrosun 2609 ord
-danger 2621 ord
-blacksmiley 263B ord
-sun 263C ord
-rightmoon 263D ord
-leftmoon 263E ord
-female 2640 ord
-male 2642 ord
-spadesuit 2660 ord
-heartsuit 2661 ord
-diamondsuit 2662 ord
-clubsuit 2663 ord
-varspadesuit 2664 ord
-varheartsuit 2665 ord
-vardiamondsuit 2666 ord
-varclubsuit 2667 ord
-quarternote 2669 ord
-eighthnote 266A ord
-twonotes 266B ord
-flat 266D ord
-natural 266E ord
-sharp 266F ord
-acidfree 267E ord
-dicei 2680 ord
-diceii 2681 ord
-diceiii 2682 ord
-diceiv 2683 ord
-dicev 2684 ord
-dicevi 2685 ord
-circledrightdot 2686 ord
-circledtwodots 2687 ord
-blackcircledrightdot 2688 ord
-blackcircledtwodots 2689 ord
-Hermaphrodite 26A5 ord
-mdwhtcircle 26AA ord
-mdblkcircle 26AB ord
-mdsmwhtcircle 26AC ord
-neuter 26B2 ord
-checkmark 2713 ord
-maltese 2720 ord
-circledstar 272A ord
-varstar 2736 ord
-dingasterisk 273D ord
-lbrbrak 2772 open
-rbrbrak 2773 close
-draftingarrow 279B ord
-threedangle 27C0 ord
-whiteinwhitetriangle 27C1 ord
-perp 27C2 rel
-subsetcirc 27C3 ord
-supsetcirc 27C4 ord
-lbag 27C5 open
-rbag 27C6 close
-veedot 27C7 bin
-bsolhsub 27C8 rel
-suphsol 27C9 rel
-diagup 27CB ord
-longdivision 27CC open
-diagdown 27CD ord
-diamondcdot 27D0 ord
-wedgedot 27D1 bin
-upin 27D2 rel
-pullback 27D3 rel
-pushout 27D4 rel
-leftouterjoin 27D5 op
-rightouterjoin 27D6 op
-fullouterjoin 27D7 op
-bigbot 27D8 op
-bigtop 27D9 op
-DashVDash 27DA rel
-dashVdash 27DB rel
-multimapinv 27DC rel
-vlongdash 27DD rel
-longdashv 27DE rel
-cirbot 27DF rel
-lozengeminus 27E0 bin
-concavediamond 27E1 bin
-concavediamondtickleft 27E2 bin
-concavediamondtickright 27E3 bin
-whitesquaretickleft 27E4 bin
-whitesquaretickright 27E5 bin
-lBrack 27E6 open
-rBrack 27E7 close
-langle 27E8 open
-rangle 27E9 close
-lAngle 27EA open
-rAngle 27EB close
-Lbrbrak 27EC open
-Rbrbrak 27ED close
-lgroup 27EE open
-rgroup 27EF close
-UUparrow 27F0 rel
-DDownarrow 27F1 rel
-acwgapcirclearrow 27F2 rel
-cwgapcirclearrow 27F3 rel
-rightarrowonoplus 27F4 rel
-longleftarrow 27F5 rel
-longrightarrow 27F6 rel
-longleftrightarrow 27F7 rel
-Longleftarrow 27F8 rel
-Longrightarrow 27F9 rel
-Longleftrightarrow 27FA rel
-longmapsfrom 27FB rel
-longmapsto 27FC rel
-Longmapsfrom 27FD rel
-Longmapsto 27FE rel
-longrightsquigarrow 27FF rel
-nvtwoheadrightarrow 2900 rel
-nVtwoheadrightarrow 2901 rel
-nvLeftarrow 2902 rel
-nvRightarrow 2903 rel
-nvLeftrightarrow 2904 rel
-twoheadmapsto 2905 rel
-Mapsfrom 2906 rel
-Mapsto 2907 rel
-downarrowbarred 2908 rel
-uparrowbarred 2909 rel
-Uuparrow 290A rel
-Ddownarrow 290B rel
-leftbkarrow 290C rel
-rightbkarrow 290D rel
-leftdbkarrow 290E rel
-dbkarrow 290F rel
-drbkarrow 2910 rel
-rightdotarrow 2911 rel
-baruparrow 2912 rel
-downarrowbar 2913 rel
-nvrightarrowtail 2914 rel
-nVrightarrowtail 2915 rel
-twoheadrightarrowtail 2916 rel
-nvtwoheadrightarrowtail 2917 rel
-nVtwoheadrightarrowtail 2918 rel
-lefttail 2919 rel
-righttail 291A rel
-leftdbltail 291B rel
-rightdbltail 291C rel
-diamondleftarrow 291D rel
-rightarrowdiamond 291E rel
-diamondleftarrowbar 291F rel
-barrightarrowdiamond 2920 rel
-nwsearrow 2921 rel
-neswarrow 2922 rel
-hknwarrow 2923 rel
-hknearrow 2924 rel
-hksearrow 2925 rel
-hkswarrow 2926 rel
-tona 2927 rel
-toea 2928 rel
-tosa 2929 rel
-towa 292A rel
-rdiagovfdiag 292B ord
-fdiagovrdiag 292C ord
-seovnearrow 292D ord
-neovsearrow 292E ord
-fdiagovnearrow 292F ord
-rdiagovsearrow 2930 ord
-neovnwarrow 2931 ord
-nwovnearrow 2932 ord
-rightcurvedarrow 2933 rel
-uprightcurvearrow 2934 ord
-downrightcurvedarrow 2935 ord
-leftdowncurvedarrow 2936 rel
-rightdowncurvedarrow 2937 rel
-cwrightarcarrow 2938 rel
-acwleftarcarrow 2939 rel
-acwoverarcarrow 293A rel
-acwunderarcarrow 293B rel
-curvearrowrightminus 293C rel
-curvearrowleftplus 293D rel
-cwundercurvearrow 293E rel
-ccwundercurvearrow 293F rel
-acwcirclearrow 2940 rel
-cwcirclearrow 2941 rel
-rightarrowshortleftarrow 2942 rel
-leftarrowshortrightarrow 2943 rel
-shortrightarrowleftarrow 2944 rel
-rightarrowplus 2945 rel
-leftarrowplus 2946 rel
-rightarrowx 2947 rel
-leftrightarrowcircle 2948 rel
-twoheaduparrowcircle 2949 rel
-leftrightharpoonupdown 294A rel
-leftrightharpoondownup 294B rel
-updownharpoonrightleft 294C rel
-updownharpoonleftright 294D rel
-leftrightharpoonupup 294E rel
-updownharpoonrightright 294F rel
-leftrightharpoondowndown 2950 rel
-updownharpoonleftleft 2951 rel
-barleftharpoonup 2952 rel
-rightharpoonupbar 2953 rel
-barupharpoonright 2954 rel
-downharpoonrightbar 2955 rel
-barleftharpoondown 2956 rel
-rightharpoondownbar 2957 rel
-barupharpoonleft 2958 rel
-downharpoonleftbar 2959 rel
-leftharpoonupbar 295A rel
-barrightharpoonup 295B rel
-upharpoonrightbar 295C rel
-bardownharpoonright 295D rel
-leftharpoondownbar 295E rel
-barrightharpoondown 295F rel
-upharpoonleftbar 2960 rel
-bardownharpoonleft 2961 rel
-leftharpoonsupdown 2962 rel
-upharpoonsleftright 2963 rel
-rightharpoonsupdown 2964 rel
-downharpoonsleftright 2965 rel
-leftrightharpoonsup 2966 rel
-leftrightharpoonsdown 2967 rel
-rightleftharpoonsup 2968 rel
-rightleftharpoonsdown 2969 rel
-leftharpoonupdash 296A rel
-dashleftharpoondown 296B rel
-rightharpoonupdash 296C rel
-dashrightharpoondown 296D rel
-updownharpoonsleftright 296E rel
-downupharpoonsleftright 296F rel
-rightimply 2970 rel
-equalrightarrow 2971 rel
-similarrightarrow 2972 rel
-leftarrowsimilar 2973 rel
-rightarrowsimilar 2974 rel
-rightarrowapprox 2975 rel
-ltlarr 2976 rel
-leftarrowless 2977 rel
-gtrarr 2978 rel
-subrarr 2979 rel
-leftarrowsubset 297A rel
-suplarr 297B rel
-leftfishtail 297C rel
-rightfishtail 297D rel
-upfishtail 297E rel
-downfishtail 297F rel
-Vvert 2980 fence
-mdsmblkcircle 2981 ord
-typecolon 2982 rel
-lBrace 2983 open
-rBrace 2984 close
-lParen 2985 open
-rParen 2986 close
-llparenthesis 2987 open
-rrparenthesis 2988 close
-llangle 2989 open
-rrangle 298A close
-lbrackubar 298B open
-rbrackubar 298C close
-lbrackultick 298D open
-rbracklrtick 298E close
-lbracklltick 298F open
-rbrackurtick 2990 close
-langledot 2991 open
-rangledot 2992 close
-lparenless 2993 open
-rparengtr 2994 close
-Lparengtr 2995 open
-Rparenless 2996 close
-lblkbrbrak 2997 open
-rblkbrbrak 2998 close
-fourvdots 2999 ord
-vzigzag 299A ord
-measuredangleleft 299B ord
-rightanglesqr 299C ord
-rightanglemdot 299D ord
-angles 299E ord
-angdnr 299F ord
-gtlpar 29A0 ord
-sphericalangleup 29A1 ord
-turnangle 29A2 ord
-revangle 29A3 ord
-angleubar 29A4 ord
-revangleubar 29A5 ord
-wideangledown 29A6 ord
-wideangleup 29A7 ord
-measanglerutone 29A8 ord
-measanglelutonw 29A9 ord
-measanglerdtose 29AA ord
-measangleldtosw 29AB ord
-measangleurtone 29AC ord
-measangleultonw 29AD ord
-measangledrtose 29AE ord
-measangledltosw 29AF ord
-revemptyset 29B0 ord
-emptysetobar 29B1 ord
-emptysetocirc 29B2 ord
-emptysetoarr 29B3 ord
-emptysetoarrl 29B4 ord
-circlehbar 29B5 bin
-circledvert 29B6 bin
-circledparallel 29B7 bin
-obslash 29B8 bin
-operp 29B9 bin
-obot 29BA ord
-olcross 29BB ord
-odotslashdot 29BC ord
-uparrowoncircle 29BD ord
-circledwhitebullet 29BE ord
-circledbullet 29BF ord
-olessthan 29C0 bin
-ogreaterthan 29C1 bin
-cirscir 29C2 ord
-cirE 29C3 ord
-boxdiag 29C4 bin
-boxbslash 29C5 bin
-boxast 29C6 bin
-boxcircle 29C7 bin
-boxbox 29C8 bin
-boxonbox 29C9 ord
-triangleodot 29CA ord
-triangleubar 29CB ord
-triangles 29CC ord
-triangleserifs 29CD bin
-rtriltri 29CE rel
-ltrivb 29CF rel
-vbrtri 29D0 rel
-lfbowtie 29D1 rel
-rfbowtie 29D2 rel
-fbowtie 29D3 rel
-lftimes 29D4 rel
-rftimes 29D5 rel
-hourglass 29D6 bin
-blackhourglass 29D7 bin
-lvzigzag 29D8 open
-rvzigzag 29D9 close
-Lvzigzag 29DA open
-Rvzigzag 29DB close
-iinfin 29DC ord
-tieinfty 29DD ord
-nvinfty 29DE ord
-dualmap 29DF rel
-laplac 29E0 ord
-lrtriangleeq 29E1 rel
-shuffle 29E2 bin
-eparsl 29E3 rel
-smeparsl 29E4 rel
-eqvparsl 29E5 rel
-gleichstark 29E6 rel
-thermod 29E7 ord
-downtriangleleftblack 29E8 ord
-downtrianglerightblack 29E9 ord
-blackdiamonddownarrow 29EA ord
-mdlgblklozenge 29EB bin
-circledownarrow 29EC ord
-blackcircledownarrow 29ED ord
-errbarsquare 29EE ord
-errbarblacksquare 29EF ord
-errbardiamond 29F0 ord
-errbarblackdiamond 29F1 ord
-errbarcircle 29F2 ord
-errbarblackcircle 29F3 ord
-ruledelayed 29F4 rel
-reversesolidus 29F5 bin
-dsol 29F6 bin
-rsolbar 29F7 bin
-xsol 29F8 op
-xbsol 29F9 op
-doubleplus 29FA bin
-tripleplus 29FB bin
-lcurvyangle 29FC open
-rcurvyangle 29FD close
-tplus 29FE bin
-tminus 29FF bin
-bigodot 2A00 op
-bigoplus 2A01 op
-bigotimes 2A02 op
-bigcupdot 2A03 op
-biguplus 2A04 op
-bigsqcap 2A05 op
-bigsqcup 2A06 op
-conjquant 2A07 op
-disjquant 2A08 op
-bigtimes 2A09 op
-modtwosum 2A0A op
-sumint 2A0B op
-iiiint 2A0C op
-intbar 2A0D op
-intBar 2A0E op
-fint 2A0F op
-cirfnint 2A10 op
-awint 2A11 op
-rppolint 2A12 op
-scpolint 2A13 op
-npolint 2A14 op
-pointint 2A15 op
-sqint 2A16 op
-intlarhk 2A17 op
-intx 2A18 op
-intcap 2A19 op
-intcup 2A1A op
-upint 2A1B op
-lowint 2A1C op
-Join 2A1D op
-bigtriangleleft 2A1E op
-zcmp 2A1F op
-zpipe 2A20 op
-zproject 2A21 op
-ringplus 2A22 bin
-plushat 2A23 bin
-simplus 2A24 bin
-plusdot 2A25 bin
-plussim 2A26 bin
-plussubtwo 2A27 bin
-plustrif 2A28 bin
-commaminus 2A29 bin
-minusdot 2A2A bin
-minusfdots 2A2B bin
-minusrdots 2A2C bin
-opluslhrim 2A2D bin
-oplusrhrim 2A2E bin
-vectimes 2A2F bin
-dottimes 2A30 bin
-timesbar 2A31 bin
-btimes 2A32 bin
-smashtimes 2A33 bin
-otimeslhrim 2A34 bin
-otimesrhrim 2A35 bin
-otimeshat 2A36 bin
-Otimes 2A37 bin
-odiv 2A38 bin
-triangleplus 2A39 bin
-triangleminus 2A3A bin
-triangletimes 2A3B bin
-intprod 2A3C bin
-intprodr 2A3D bin
-fcmp 2A3E bin
-amalg 2A3F bin
-capdot 2A40 bin
-uminus 2A41 bin
-barcup 2A42 bin
-barcap 2A43 bin
-capwedge 2A44 bin
-cupvee 2A45 bin
-cupovercap 2A46 bin
-capovercup 2A47 bin
-cupbarcap 2A48 bin
-capbarcup 2A49 bin
-twocups 2A4A bin
-twocaps 2A4B bin
-closedvarcup 2A4C bin
-closedvarcap 2A4D bin
-Sqcap 2A4E bin
-Sqcup 2A4F bin
-closedvarcupsmashprod 2A50 bin
-wedgeodot 2A51 bin
-veeodot 2A52 bin
-Wedge 2A53 bin
-Vee 2A54 bin
-wedgeonwedge 2A55 bin
-veeonvee 2A56 bin
-bigslopedvee 2A57 bin
-bigslopedwedge 2A58 bin
-veeonwedge 2A59 rel
-wedgemidvert 2A5A bin
-veemidvert 2A5B bin
-midbarwedge 2A5C bin
-midbarvee 2A5D bin
-doublebarwedge 2A5E bin
-wedgebar 2A5F bin
-wedgedoublebar 2A60 bin
-varveebar 2A61 bin
-doublebarvee 2A62 bin
-veedoublebar 2A63 bin
-dsub 2A64 bin
-rsub 2A65 bin
-eqdot 2A66 rel
-dotequiv 2A67 rel
-equivVert 2A68 rel
-equivVvert 2A69 rel
-dotsim 2A6A rel
-simrdots 2A6B rel
-simminussim 2A6C rel
-congdot 2A6D rel
-asteq 2A6E rel
-hatapprox 2A6F rel
-approxeqq 2A70 rel
-eqqplus 2A71 bin
-pluseqq 2A72 bin
-eqqsim 2A73 rel
-Coloneq 2A74 rel
-eqeq 2A75 rel
-eqeqeq 2A76 rel
-ddotseq 2A77 rel
-equivDD 2A78 rel
-ltcir 2A79 rel
-gtcir 2A7A rel
-ltquest 2A7B rel
-gtquest 2A7C rel
-leqslant 2A7D rel
-geqslant 2A7E rel
-lesdot 2A7F rel
-gesdot 2A80 rel
-lesdoto 2A81 rel
-gesdoto 2A82 rel
-lesdotor 2A83 rel
-gesdotol 2A84 rel
-lessapprox 2A85 rel
-gtrapprox 2A86 rel
-lneq 2A87 rel
-gneq 2A88 rel
-lnapprox 2A89 rel
-gnapprox 2A8A rel
-lesseqqgtr 2A8B rel
-gtreqqless 2A8C rel
-lsime 2A8D rel
-gsime 2A8E rel
-lsimg 2A8F rel
-gsiml 2A90 rel
-lgE 2A91 rel
-glE 2A92 rel
-lesges 2A93 rel
-gesles 2A94 rel
-eqslantless 2A95 rel
-eqslantgtr 2A96 rel
-elsdot 2A97 rel
-egsdot 2A98 rel
-eqqless 2A99 rel
-eqqgtr 2A9A rel
-eqqslantless 2A9B rel
-eqqslantgtr 2A9C rel
-simless 2A9D rel
-simgtr 2A9E rel
-simlE 2A9F rel
-simgE 2AA0 rel
-Lt 2AA1 rel
-Gt 2AA2 rel
-partialmeetcontraction 2AA3 rel
-glj 2AA4 rel
-gla 2AA5 rel
-ltcc 2AA6 rel
-gtcc 2AA7 rel
-lescc 2AA8 rel
-gescc 2AA9 rel
-smt 2AAA rel
-lat 2AAB rel
-smte 2AAC rel
-late 2AAD rel
-bumpeqq 2AAE rel
-preceq 2AAF rel
-succeq 2AB0 rel
-precneq 2AB1 rel
-succneq 2AB2 rel
-preceqq 2AB3 rel
-succeqq 2AB4 rel
-precneqq 2AB5 rel
-succneqq 2AB6 rel
-precapprox 2AB7 rel
-succapprox 2AB8 rel
-precnapprox 2AB9 rel
-succnapprox 2ABA rel
-Prec 2ABB rel
-Succ 2ABC rel
-subsetdot 2ABD rel
-supsetdot 2ABE rel
-subsetplus 2ABF rel
-supsetplus 2AC0 rel
-submult 2AC1 rel
-supmult 2AC2 rel
-subedot 2AC3 rel
-supedot 2AC4 rel
-subseteqq 2AC5 rel
-supseteqq 2AC6 rel
-subsim 2AC7 rel
-supsim 2AC8 rel
-subsetapprox 2AC9 rel
-supsetapprox 2ACA rel
-subsetneqq 2ACB rel
-supsetneqq 2ACC rel
-lsqhook 2ACD rel
-rsqhook 2ACE rel
-csub 2ACF rel
-csup 2AD0 rel
-csube 2AD1 rel
-csupe 2AD2 rel
-subsup 2AD3 rel
-supsub 2AD4 rel
-subsub 2AD5 rel
-supsup 2AD6 rel
-suphsub 2AD7 rel
-supdsub 2AD8 rel
-forkv 2AD9 rel
-topfork 2ADA rel
-mlcp 2ADB rel
-forks 2ADC rel
-forksnot 2ADD rel
-shortlefttack 2ADE rel
-shortdowntack 2ADF rel
-shortuptack 2AE0 rel
-perps 2AE1 ord
-vDdash 2AE2 rel
-dashV 2AE3 rel
-Dashv 2AE4 rel
-DashV 2AE5 rel
-varVdash 2AE6 rel
-Barv 2AE7 rel
-vBar 2AE8 rel
-vBarv 2AE9 rel
-barV 2AEA rel
-Vbar 2AEB rel
-Not 2AEC rel
-bNot 2AED rel
-revnmid 2AEE rel
-cirmid 2AEF rel
-midcir 2AF0 rel
-topcir 2AF1 ord
-nhpar 2AF2 rel
-parsim 2AF3 rel
-interleave 2AF4 bin
-nhVvert 2AF5 bin
-threedotcolon 2AF6 bin
-lllnest 2AF7 rel
-gggnest 2AF8 rel
-leqqslant 2AF9 rel
-geqqslant 2AFA rel
-trslash 2AFB bin
-biginterleave 2AFC op
-sslash 2AFD bin
-talloblong 2AFE bin
-bigtalloblong 2AFF op
-squaretopblack 2B12 ord
-squarebotblack 2B13 ord
-squareurblack 2B14 ord
-squarellblack 2B15 ord
-diamondleftblack 2B16 ord
-diamondrightblack 2B17 ord
-diamondtopblack 2B18 ord
-diamondbotblack 2B19 ord
-dottedsquare 2B1A ord
-lgblksquare 2B1B ord
-lgwhtsquare 2B1C ord
-vysmblksquare 2B1D ord
-vysmwhtsquare 2B1E ord
-pentagonblack 2B1F ord
-pentagon 2B20 ord
-varhexagon 2B21 ord
-varhexagonblack 2B22 ord
-hexagonblack 2B23 ord
-lgblkcircle 2B24 ord
-mdblkdiamond 2B25 ord
-mdwhtdiamond 2B26 ord
-mdblklozenge 2B27 ord
-mdwhtlozenge 2B28 ord
-smblkdiamond 2B29 ord
-smblklozenge 2B2A ord
-smwhtlozenge 2B2B ord
-blkhorzoval 2B2C ord
-whthorzoval 2B2D ord
-blkvertoval 2B2E ord
-whtvertoval 2B2F ord
-circleonleftarrow 2B30 rel
-leftthreearrows 2B31 rel
-leftarrowonoplus 2B32 rel
-longleftsquigarrow 2B33 rel
-nvtwoheadleftarrow 2B34 rel
-nVtwoheadleftarrow 2B35 rel
-twoheadmapsfrom 2B36 rel
-twoheadleftdbkarrow 2B37 rel
-leftdotarrow 2B38 rel
-nvleftarrowtail 2B39 rel
-nVleftarrowtail 2B3A rel
-twoheadleftarrowtail 2B3B rel
-nvtwoheadleftarrowtail 2B3C rel
-nVtwoheadleftarrowtail 2B3D rel
-leftarrowx 2B3E rel
-leftcurvedarrow 2B3F rel
-equalleftarrow 2B40 rel
-bsimilarleftarrow 2B41 rel
-leftarrowbackapprox 2B42 rel
-rightarrowgtr 2B43 rel
-rightarrowsupset 2B44 rel
-LLeftarrow 2B45 rel
-RRightarrow 2B46 rel
-bsimilarrightarrow 2B47 rel
-rightarrowbackapprox 2B48 rel
-similarleftarrow 2B49 rel
-leftarrowapprox 2B4A rel
-leftarrowbsimilar 2B4B rel
-rightarrowbsimilar 2B4C rel
-medwhitestar 2B50 ord
-medblackstar 2B51 ord
-smwhitestar 2B52 ord
-rightpentagonblack 2B53 ord
-rightpentagon 2B54 ord
-postalmark 3012 ord
-hzigzag 3030 ord
-mbfA 1D400 alpha
-mbfB 1D401 alpha
-mbfC 1D402 alpha
-mbfD 1D403 alpha
-mbfE 1D404 alpha
-mbfF 1D405 alpha
-mbfG 1D406 alpha
-mbfH 1D407 alpha
-mbfI 1D408 alpha
-mbfJ 1D409 alpha
-mbfK 1D40A alpha
-mbfL 1D40B alpha
-mbfM 1D40C alpha
-mbfN 1D40D alpha
-mbfO 1D40E alpha
-mbfP 1D40F alpha
-mbfQ 1D410 alpha
-mbfR 1D411 alpha
-mbfS 1D412 alpha
-mbfT 1D413 alpha
-mbfU 1D414 alpha
-mbfV 1D415 alpha
-mbfW 1D416 alpha
-mbfX 1D417 alpha
-mbfY 1D418 alpha
-mbfZ 1D419 alpha
-mbfa 1D41A alpha
-mbfb 1D41B alpha
-mbfc 1D41C alpha
-mbfd 1D41D alpha
-mbfe 1D41E alpha
-mbff 1D41F alpha
-mbfg 1D420 alpha
-mbfh 1D421 alpha
-mbfi 1D422 alpha
-mbfj 1D423 alpha
-mbfk 1D424 alpha
-mbfl 1D425 alpha
-mbfm 1D426 alpha
-mbfn 1D427 alpha
-mbfo 1D428 alpha
-mbfp 1D429 alpha
-mbfq 1D42A alpha
-mbfr 1D42B alpha
-mbfs 1D42C alpha
-mbft 1D42D alpha
-mbfu 1D42E alpha
-mbfv 1D42F alpha
-mbfw 1D430 alpha
-mbfx 1D431 alpha
-mbfy 1D432 alpha
-mbfz 1D433 alpha
-mitA 1D434 alpha
-mitB 1D435 alpha
-mitC 1D436 alpha
-mitD 1D437 alpha
-mitE 1D438 alpha
-mitF 1D439 alpha
-mitG 1D43A alpha
-mitH 1D43B alpha
-mitI 1D43C alpha
-mitJ 1D43D alpha
-mitK 1D43E alpha
-mitL 1D43F alpha
-mitM 1D440 alpha
-mitN 1D441 alpha
-mitO 1D442 alpha
-mitP 1D443 alpha
-mitQ 1D444 alpha
-mitR 1D445 alpha
-mitS 1D446 alpha
-mitT 1D447 alpha
-mitU 1D448 alpha
-mitV 1D449 alpha
-mitW 1D44A alpha
-mitX 1D44B alpha
-mitY 1D44C alpha
-mitZ 1D44D alpha
-mita 1D44E alpha
-mitb 1D44F alpha
-mitc 1D450 alpha
-mitd 1D451 alpha
-mite 1D452 alpha
-mitf 1D453 alpha
-mitg 1D454 alpha
-miti 1D456 alpha
-mitj 1D457 alpha
-mitk 1D458 alpha
-mitl 1D459 alpha
-mitm 1D45A alpha
-mitn 1D45B alpha
-mito 1D45C alpha
-mitp 1D45D alpha
-mitq 1D45E alpha
-mitr 1D45F alpha
-mits 1D460 alpha
-mitt 1D461 alpha
-mitu 1D462 alpha
-mitv 1D463 alpha
-mitw 1D464 alpha
-mitx 1D465 alpha
-mity 1D466 alpha
-mitz 1D467 alpha
-mbfitA 1D468 alpha
-mbfitB 1D469 alpha
-mbfitC 1D46A alpha
-mbfitD 1D46B alpha
-mbfitE 1D46C alpha
-mbfitF 1D46D alpha
-mbfitG 1D46E alpha
-mbfitH 1D46F alpha
-mbfitI 1D470 alpha
-mbfitJ 1D471 alpha
-mbfitK 1D472 alpha
-mbfitL 1D473 alpha
-mbfitM 1D474 alpha
-mbfitN 1D475 alpha
-mbfitO 1D476 alpha
-mbfitP 1D477 alpha
-mbfitQ 1D478 alpha
-mbfitR 1D479 alpha
-mbfitS 1D47A alpha
-mbfitT 1D47B alpha
-mbfitU 1D47C alpha
-mbfitV 1D47D alpha
-mbfitW 1D47E alpha
-mbfitX 1D47F alpha
-mbfitY 1D480 alpha
-mbfitZ 1D481 alpha
-mbfita 1D482 alpha
-mbfitb 1D483 alpha
-mbfitc 1D484 alpha
-mbfitd 1D485 alpha
-mbfite 1D486 alpha
-mbfitf 1D487 alpha
-mbfitg 1D488 alpha
-mbfith 1D489 alpha
-mbfiti 1D48A alpha
-mbfitj 1D48B alpha
-mbfitk 1D48C alpha
-mbfitl 1D48D alpha
-mbfitm 1D48E alpha
-mbfitn 1D48F alpha
-mbfito 1D490 alpha
-mbfitp 1D491 alpha
-mbfitq 1D492 alpha
-mbfitr 1D493 alpha
-mbfits 1D494 alpha
-mbfitt 1D495 alpha
-mbfitu 1D496 alpha
-mbfitv 1D497 alpha
-mbfitw 1D498 alpha
-mbfitx 1D499 alpha
-mbfity 1D49A alpha
-mbfitz 1D49B alpha
-mscrA 1D49C alpha
-mscrC 1D49E alpha
-mscrD 1D49F alpha
-mscrG 1D4A2 alpha
-mscrJ 1D4A5 alpha
-mscrK 1D4A6 alpha
-mscrN 1D4A9 alpha
-mscrO 1D4AA alpha
-mscrP 1D4AB alpha
-mscrQ 1D4AC alpha
-mscrS 1D4AE alpha
-mscrT 1D4AF alpha
-mscrU 1D4B0 alpha
-mscrV 1D4B1 alpha
-mscrW 1D4B2 alpha
-mscrX 1D4B3 alpha
-mscrY 1D4B4 alpha
-mscrZ 1D4B5 alpha
-mscra 1D4B6 alpha
-mscrb 1D4B7 alpha
-mscrc 1D4B8 alpha
-mscrd 1D4B9 alpha
-mscrf 1D4BB alpha
-mscrh 1D4BD alpha
-mscri 1D4BE alpha
-mscrj 1D4BF alpha
-mscrk 1D4C0 alpha
-mscrl 1D4C1 alpha
-mscrm 1D4C2 alpha
-mscrn 1D4C3 alpha
-mscrp 1D4C5 alpha
-mscrq 1D4C6 alpha
-mscrr 1D4C7 alpha
-mscrs 1D4C8 alpha
-mscrt 1D4C9 alpha
-mscru 1D4CA alpha
-mscrv 1D4CB alpha
-mscrw 1D4CC alpha
-mscrx 1D4CD alpha
-mscry 1D4CE alpha
-mscrz 1D4CF alpha
-mbfscrA 1D4D0 alpha
-mbfscrB 1D4D1 alpha
-mbfscrC 1D4D2 alpha
-mbfscrD 1D4D3 alpha
-mbfscrE 1D4D4 alpha
-mbfscrF 1D4D5 alpha
-mbfscrG 1D4D6 alpha
-mbfscrH 1D4D7 alpha
-mbfscrI 1D4D8 alpha
-mbfscrJ 1D4D9 alpha
-mbfscrK 1D4DA alpha
-mbfscrL 1D4DB alpha
-mbfscrM 1D4DC alpha
-mbfscrN 1D4DD alpha
-mbfscrO 1D4DE alpha
-mbfscrP 1D4DF alpha
-mbfscrQ 1D4E0 alpha
-mbfscrR 1D4E1 alpha
-mbfscrS 1D4E2 alpha
-mbfscrT 1D4E3 alpha
-mbfscrU 1D4E4 alpha
-mbfscrV 1D4E5 alpha
-mbfscrW 1D4E6 alpha
-mbfscrX 1D4E7 alpha
-mbfscrY 1D4E8 alpha
-mbfscrZ 1D4E9 alpha
-mbfscra 1D4EA alpha
-mbfscrb 1D4EB alpha
-mbfscrc 1D4EC alpha
-mbfscrd 1D4ED alpha
-mbfscre 1D4EE alpha
-mbfscrf 1D4EF alpha
-mbfscrg 1D4F0 alpha
-mbfscrh 1D4F1 alpha
-mbfscri 1D4F2 alpha
-mbfscrj 1D4F3 alpha
-mbfscrk 1D4F4 alpha
-mbfscrl 1D4F5 alpha
-mbfscrm 1D4F6 alpha
-mbfscrn 1D4F7 alpha
-mbfscro 1D4F8 alpha
-mbfscrp 1D4F9 alpha
-mbfscrq 1D4FA alpha
-mbfscrr 1D4FB alpha
-mbfscrs 1D4FC alpha
-mbfscrt 1D4FD alpha
-mbfscru 1D4FE alpha
-mbfscrv 1D4FF alpha
-mbfscrw 1D500 alpha
-mbfscrx 1D501 alpha
-mbfscry 1D502 alpha
-mbfscrz 1D503 alpha
-mfrakA 1D504 alpha
-mfrakB 1D505 alpha
-mfrakD 1D507 alpha
-mfrakE 1D508 alpha
-mfrakF 1D509 alpha
-mfrakG 1D50A alpha
-mfrakJ 1D50D alpha
-mfrakK 1D50E alpha
-mfrakL 1D50F alpha
-mfrakM 1D510 alpha
-mfrakN 1D511 alpha
-mfrakO 1D512 alpha
-mfrakP 1D513 alpha
-mfrakQ 1D514 alpha
-mfrakS 1D516 alpha
-mfrakT 1D517 alpha
-mfrakU 1D518 alpha
-mfrakV 1D519 alpha
-mfrakW 1D51A alpha
-mfrakX 1D51B alpha
-mfrakY 1D51C alpha
-mfraka 1D51E alpha
-mfrakb 1D51F alpha
-mfrakc 1D520 alpha
-mfrakd 1D521 alpha
-mfrake 1D522 alpha
-mfrakf 1D523 alpha
-mfrakg 1D524 alpha
-mfrakh 1D525 alpha
-mfraki 1D526 alpha
-mfrakj 1D527 alpha
-mfrakk 1D528 alpha
-mfrakl 1D529 alpha
-mfrakm 1D52A alpha
-mfrakn 1D52B alpha
-mfrako 1D52C alpha
-mfrakp 1D52D alpha
-mfrakq 1D52E alpha
-mfrakr 1D52F alpha
-mfraks 1D530 alpha
-mfrakt 1D531 alpha
-mfraku 1D532 alpha
-mfrakv 1D533 alpha
-mfrakw 1D534 alpha
-mfrakx 1D535 alpha
-mfraky 1D536 alpha
-mfrakz 1D537 alpha
-BbbA 1D538 alpha
-BbbB 1D539 alpha
-BbbD 1D53B alpha
-BbbE 1D53C alpha
-BbbF 1D53D alpha
-BbbG 1D53E alpha
-BbbI 1D540 alpha
-BbbJ 1D541 alpha
-BbbK 1D542 alpha
-BbbL 1D543 alpha
-BbbM 1D544 alpha
-BbbO 1D546 alpha
-BbbS 1D54A alpha
-BbbT 1D54B alpha
-BbbU 1D54C alpha
-BbbV 1D54D alpha
-BbbW 1D54E alpha
-BbbX 1D54F alpha
-BbbY 1D550 alpha
-Bbba 1D552 alpha
-Bbbb 1D553 alpha
-Bbbc 1D554 alpha
-Bbbd 1D555 alpha
-Bbbe 1D556 alpha
-Bbbf 1D557 alpha
-Bbbg 1D558 alpha
-Bbbh 1D559 alpha
-Bbbi 1D55A alpha
-Bbbj 1D55B alpha
-Bbbk 1D55C alpha
-Bbbl 1D55D alpha
-Bbbm 1D55E alpha
-Bbbn 1D55F alpha
-Bbbo 1D560 alpha
-Bbbp 1D561 alpha
-Bbbq 1D562 alpha
-Bbbr 1D563 alpha
-Bbbs 1D564 alpha
-Bbbt 1D565 alpha
-Bbbu 1D566 alpha
-Bbbv 1D567 alpha
-Bbbw 1D568 alpha
-Bbbx 1D569 alpha
-Bbby 1D56A alpha
-Bbbz 1D56B alpha
-mbffrakA 1D56C alpha
-mbffrakB 1D56D alpha
-mbffrakC 1D56E alpha
-mbffrakD 1D56F alpha
-mbffrakE 1D570 alpha
-mbffrakF 1D571 alpha
-mbffrakG 1D572 alpha
-mbffrakH 1D573 alpha
-mbffrakI 1D574 alpha
-mbffrakJ 1D575 alpha
-mbffrakK 1D576 alpha
-mbffrakL 1D577 alpha
-mbffrakM 1D578 alpha
-mbffrakN 1D579 alpha
-mbffrakO 1D57A alpha
-mbffrakP 1D57B alpha
-mbffrakQ 1D57C alpha
-mbffrakR 1D57D alpha
-mbffrakS 1D57E alpha
-mbffrakT 1D57F alpha
-mbffrakU 1D580 alpha
-mbffrakV 1D581 alpha
-mbffrakW 1D582 alpha
-mbffrakX 1D583 alpha
-mbffrakY 1D584 alpha
-mbffrakZ 1D585 alpha
-mbffraka 1D586 alpha
-mbffrakb 1D587 alpha
-mbffrakc 1D588 alpha
-mbffrakd 1D589 alpha
-mbffrake 1D58A alpha
-mbffrakf 1D58B alpha
-mbffrakg 1D58C alpha
-mbffrakh 1D58D alpha
-mbffraki 1D58E alpha
-mbffrakj 1D58F alpha
-mbffrakk 1D590 alpha
-mbffrakl 1D591 alpha
-mbffrakm 1D592 alpha
-mbffrakn 1D593 alpha
-mbffrako 1D594 alpha
-mbffrakp 1D595 alpha
-mbffrakq 1D596 alpha
-mbffrakr 1D597 alpha
-mbffraks 1D598 alpha
-mbffrakt 1D599 alpha
-mbffraku 1D59A alpha
-mbffrakv 1D59B alpha
-mbffrakw 1D59C alpha
-mbffrakx 1D59D alpha
-mbffraky 1D59E alpha
-mbffrakz 1D59F alpha
-msansA 1D5A0 alpha
-msansB 1D5A1 alpha
-msansC 1D5A2 alpha
-msansD 1D5A3 alpha
-msansE 1D5A4 alpha
-msansF 1D5A5 alpha
-msansG 1D5A6 alpha
-msansH 1D5A7 alpha
-msansI 1D5A8 alpha
-msansJ 1D5A9 alpha
-msansK 1D5AA alpha
-msansL 1D5AB alpha
-msansM 1D5AC alpha
-msansN 1D5AD alpha
-msansO 1D5AE alpha
-msansP 1D5AF alpha
-msansQ 1D5B0 alpha
-msansR 1D5B1 alpha
-msansS 1D5B2 alpha
-msansT 1D5B3 alpha
-msansU 1D5B4 alpha
-msansV 1D5B5 alpha
-msansW 1D5B6 alpha
-msansX 1D5B7 alpha
-msansY 1D5B8 alpha
-msansZ 1D5B9 alpha
-msansa 1D5BA alpha
-msansb 1D5BB alpha
-msansc 1D5BC alpha
-msansd 1D5BD alpha
-msanse 1D5BE alpha
-msansf 1D5BF alpha
-msansg 1D5C0 alpha
-msansh 1D5C1 alpha
-msansi 1D5C2 alpha
-msansj 1D5C3 alpha
-msansk 1D5C4 alpha
-msansl 1D5C5 alpha
-msansm 1D5C6 alpha
-msansn 1D5C7 alpha
-msanso 1D5C8 alpha
-msansp 1D5C9 alpha
-msansq 1D5CA alpha
-msansr 1D5CB alpha
-msanss 1D5CC alpha
-msanst 1D5CD alpha
-msansu 1D5CE alpha
-msansv 1D5CF alpha
-msansw 1D5D0 alpha
-msansx 1D5D1 alpha
-msansy 1D5D2 alpha
-msansz 1D5D3 alpha
-mbfsansA 1D5D4 alpha
-mbfsansB 1D5D5 alpha
-mbfsansC 1D5D6 alpha
-mbfsansD 1D5D7 alpha
-mbfsansE 1D5D8 alpha
-mbfsansF 1D5D9 alpha
-mbfsansG 1D5DA alpha
-mbfsansH 1D5DB alpha
-mbfsansI 1D5DC alpha
-mbfsansJ 1D5DD alpha
-mbfsansK 1D5DE alpha
-mbfsansL 1D5DF alpha
-mbfsansM 1D5E0 alpha
-mbfsansN 1D5E1 alpha
-mbfsansO 1D5E2 alpha
-mbfsansP 1D5E3 alpha
-mbfsansQ 1D5E4 alpha
-mbfsansR 1D5E5 alpha
-mbfsansS 1D5E6 alpha
-mbfsansT 1D5E7 alpha
-mbfsansU 1D5E8 alpha
-mbfsansV 1D5E9 alpha
-mbfsansW 1D5EA alpha
-mbfsansX 1D5EB alpha
-mbfsansY 1D5EC alpha
-mbfsansZ 1D5ED alpha
-mbfsansa 1D5EE alpha
-mbfsansb 1D5EF alpha
-mbfsansc 1D5F0 alpha
-mbfsansd 1D5F1 alpha
-mbfsanse 1D5F2 alpha
-mbfsansf 1D5F3 alpha
-mbfsansg 1D5F4 alpha
-mbfsansh 1D5F5 alpha
-mbfsansi 1D5F6 alpha
-mbfsansj 1D5F7 alpha
-mbfsansk 1D5F8 alpha
-mbfsansl 1D5F9 alpha
-mbfsansm 1D5FA alpha
-mbfsansn 1D5FB alpha
-mbfsanso 1D5FC alpha
-mbfsansp 1D5FD alpha
-mbfsansq 1D5FE alpha
-mbfsansr 1D5FF alpha
-mbfsanss 1D600 alpha
-mbfsanst 1D601 alpha
-mbfsansu 1D602 alpha
-mbfsansv 1D603 alpha
-mbfsansw 1D604 alpha
-mbfsansx 1D605 alpha
-mbfsansy 1D606 alpha
-mbfsansz 1D607 alpha
-mitsansA 1D608 alpha
-mitsansB 1D609 alpha
-mitsansC 1D60A alpha
-mitsansD 1D60B alpha
-mitsansE 1D60C alpha
-mitsansF 1D60D alpha
-mitsansG 1D60E alpha
-mitsansH 1D60F alpha
-mitsansI 1D610 alpha
-mitsansJ 1D611 alpha
-mitsansK 1D612 alpha
-mitsansL 1D613 alpha
-mitsansM 1D614 alpha
-mitsansN 1D615 alpha
-mitsansO 1D616 alpha
-mitsansP 1D617 alpha
-mitsansQ 1D618 alpha
-mitsansR 1D619 alpha
-mitsansS 1D61A alpha
-mitsansT 1D61B alpha
-mitsansU 1D61C alpha
-mitsansV 1D61D alpha
-mitsansW 1D61E alpha
-mitsansX 1D61F alpha
-mitsansY 1D620 alpha
-mitsansZ 1D621 alpha
-mitsansa 1D622 alpha
-mitsansb 1D623 alpha
-mitsansc 1D624 alpha
-mitsansd 1D625 alpha
-mitsanse 1D626 alpha
-mitsansf 1D627 alpha
-mitsansg 1D628 alpha
-mitsansh 1D629 alpha
-mitsansi 1D62A alpha
-mitsansj 1D62B alpha
-mitsansk 1D62C alpha
-mitsansl 1D62D alpha
-mitsansm 1D62E alpha
-mitsansn 1D62F alpha
-mitsanso 1D630 alpha
-mitsansp 1D631 alpha
-mitsansq 1D632 alpha
-mitsansr 1D633 alpha
-mitsanss 1D634 alpha
-mitsanst 1D635 alpha
-mitsansu 1D636 alpha
-mitsansv 1D637 alpha
-mitsansw 1D638 alpha
-mitsansx 1D639 alpha
-mitsansy 1D63A alpha
-mitsansz 1D63B alpha
-mbfitsansA 1D63C alpha
-mbfitsansB 1D63D alpha
-mbfitsansC 1D63E alpha
-mbfitsansD 1D63F alpha
-mbfitsansE 1D640 alpha
-mbfitsansF 1D641 alpha
-mbfitsansG 1D642 alpha
-mbfitsansH 1D643 alpha
-mbfitsansI 1D644 alpha
-mbfitsansJ 1D645 alpha
-mbfitsansK 1D646 alpha
-mbfitsansL 1D647 alpha
-mbfitsansM 1D648 alpha
-mbfitsansN 1D649 alpha
-mbfitsansO 1D64A alpha
-mbfitsansP 1D64B alpha
-mbfitsansQ 1D64C alpha
-mbfitsansR 1D64D alpha
-mbfitsansS 1D64E alpha
-mbfitsansT 1D64F alpha
-mbfitsansU 1D650 alpha
-mbfitsansV 1D651 alpha
-mbfitsansW 1D652 alpha
-mbfitsansX 1D653 alpha
-mbfitsansY 1D654 alpha
-mbfitsansZ 1D655 alpha
-mbfitsansa 1D656 alpha
-mbfitsansb 1D657 alpha
-mbfitsansc 1D658 alpha
-mbfitsansd 1D659 alpha
-mbfitsanse 1D65A alpha
-mbfitsansf 1D65B alpha
-mbfitsansg 1D65C alpha
-mbfitsansh 1D65D alpha
-mbfitsansi 1D65E alpha
-mbfitsansj 1D65F alpha
-mbfitsansk 1D660 alpha
-mbfitsansl 1D661 alpha
-mbfitsansm 1D662 alpha
-mbfitsansn 1D663 alpha
-mbfitsanso 1D664 alpha
-mbfitsansp 1D665 alpha
-mbfitsansq 1D666 alpha
-mbfitsansr 1D667 alpha
-mbfitsanss 1D668 alpha
-mbfitsanst 1D669 alpha
-mbfitsansu 1D66A alpha
-mbfitsansv 1D66B alpha
-mbfitsansw 1D66C alpha
-mbfitsansx 1D66D alpha
-mbfitsansy 1D66E alpha
-mbfitsansz 1D66F alpha
-mttA 1D670 alpha
-mttB 1D671 alpha
-mttC 1D672 alpha
-mttD 1D673 alpha
-mttE 1D674 alpha
-mttF 1D675 alpha
-mttG 1D676 alpha
-mttH 1D677 alpha
-mttI 1D678 alpha
-mttJ 1D679 alpha
-mttK 1D67A alpha
-mttL 1D67B alpha
-mttM 1D67C alpha
-mttN 1D67D alpha
-mttO 1D67E alpha
-mttP 1D67F alpha
-mttQ 1D680 alpha
-mttR 1D681 alpha
-mttS 1D682 alpha
-mttT 1D683 alpha
-mttU 1D684 alpha
-mttV 1D685 alpha
-mttW 1D686 alpha
-mttX 1D687 alpha
-mttY 1D688 alpha
-mttZ 1D689 alpha
-mtta 1D68A alpha
-mttb 1D68B alpha
-mttc 1D68C alpha
-mttd 1D68D alpha
-mtte 1D68E alpha
-mttf 1D68F alpha
-mttg 1D690 alpha
-mtth 1D691 alpha
-mtti 1D692 alpha
-mttj 1D693 alpha
-mttk 1D694 alpha
-mttl 1D695 alpha
-mttm 1D696 alpha
-mttn 1D697 alpha
-mtto 1D698 alpha
-mttp 1D699 alpha
-mttq 1D69A alpha
-mttr 1D69B alpha
-mtts 1D69C alpha
-mttt 1D69D alpha
-mttu 1D69E alpha
-mttv 1D69F alpha
-mttw 1D6A0 alpha
-mttx 1D6A1 alpha
-mtty 1D6A2 alpha
-mttz 1D6A3 alpha
-imath 1D6A4 alpha
-jmath 1D6A5 alpha
-mbfAlpha 1D6A8 alpha
-mbfBeta 1D6A9 alpha
-mbfGamma 1D6AA alpha
-mbfDelta 1D6AB alpha
-mbfEpsilon 1D6AC alpha
-mbfZeta 1D6AD alpha
-mbfEta 1D6AE alpha
-mbfTheta 1D6AF alpha
-mbfIota 1D6B0 alpha
-mbfKappa 1D6B1 alpha
-mbfLambda 1D6B2 alpha
-mbfMu 1D6B3 alpha
-mbfNu 1D6B4 alpha
-mbfXi 1D6B5 alpha
-mbfOmicron 1D6B6 alpha
-mbfPi 1D6B7 alpha
-mbfRho 1D6B8 alpha
-mbfvarTheta 1D6B9 alpha
-mbfSigma 1D6BA alpha
-mbfTau 1D6BB alpha
-mbfUpsilon 1D6BC alpha
-mbfPhi 1D6BD alpha
-mbfChi 1D6BE alpha
-mbfPsi 1D6BF alpha
-mbfOmega 1D6C0 alpha
-mbfnabla 1D6C1 alpha
-mbfalpha 1D6C2 alpha
-mbfbeta 1D6C3 alpha
-mbfgamma 1D6C4 alpha
-mbfdelta 1D6C5 alpha
-mbfvarepsilon 1D6C6 alpha
-mbfzeta 1D6C7 alpha
-mbfeta 1D6C8 alpha
-mbftheta 1D6C9 alpha
-mbfiota 1D6CA alpha
-mbfkappa 1D6CB alpha
-mbflambda 1D6CC alpha
-mbfmu 1D6CD alpha
-mbfnu 1D6CE alpha
-mbfxi 1D6CF alpha
-mbfomicron 1D6D0 alpha
-mbfpi 1D6D1 alpha
-mbfrho 1D6D2 alpha
-mbfvarsigma 1D6D3 alpha
-mbfsigma 1D6D4 alpha
-mbftau 1D6D5 alpha
-mbfupsilon 1D6D6 alpha
-mbfvarphi 1D6D7 alpha
-mbfchi 1D6D8 alpha
-mbfpsi 1D6D9 alpha
-mbfomega 1D6DA alpha
-mbfpartial 1D6DB alpha
-mbfepsilon 1D6DC alpha
-mbfvartheta 1D6DD alpha
-mbfvarkappa 1D6DE alpha
-mbfphi 1D6DF alpha
-mbfvarrho 1D6E0 alpha
-mbfvarpi 1D6E1 alpha
-mitAlpha 1D6E2 alpha
-mitBeta 1D6E3 alpha
-mitGamma 1D6E4 alpha
-mitDelta 1D6E5 alpha
-mitEpsilon 1D6E6 alpha
-mitZeta 1D6E7 alpha
-mitEta 1D6E8 alpha
-mitTheta 1D6E9 alpha
-mitIota 1D6EA alpha
-mitKappa 1D6EB alpha
-mitLambda 1D6EC alpha
-mitMu 1D6ED alpha
-mitNu 1D6EE alpha
-mitXi 1D6EF alpha
-mitOmicron 1D6F0 alpha
-mitPi 1D6F1 alpha
-mitRho 1D6F2 alpha
-mitvarTheta 1D6F3 alpha
-mitSigma 1D6F4 alpha
-mitTau 1D6F5 alpha
-mitUpsilon 1D6F6 alpha
-mitPhi 1D6F7 alpha
-mitChi 1D6F8 alpha
-mitPsi 1D6F9 alpha
-mitOmega 1D6FA alpha
-mitnabla 1D6FB alpha
-mitalpha 1D6FC alpha
-mitbeta 1D6FD alpha
-mitgamma 1D6FE alpha
-mitdelta 1D6FF alpha
-mitvarepsilon 1D700 alpha
-mitzeta 1D701 alpha
-miteta 1D702 alpha
-mittheta 1D703 alpha
-mitiota 1D704 alpha
-mitkappa 1D705 alpha
-mitlambda 1D706 alpha
-mitmu 1D707 alpha
-mitnu 1D708 alpha
-mitxi 1D709 alpha
-mitomicron 1D70A alpha
-mitpi 1D70B alpha
-mitrho 1D70C alpha
-mitvarsigma 1D70D alpha
-mitsigma 1D70E alpha
-mittau 1D70F alpha
-mitupsilon 1D710 alpha
-mitvarphi 1D711 alpha
-mitchi 1D712 alpha
-mitpsi 1D713 alpha
-mitomega 1D714 alpha
-mitpartial 1D715 alpha
-mitepsilon 1D716 alpha
-mitvartheta 1D717 alpha
-mitvarkappa 1D718 alpha
-mitphi 1D719 alpha
-mitvarrho 1D71A alpha
-mitvarpi 1D71B alpha
-mbfitAlpha 1D71C alpha
-mbfitBeta 1D71D alpha
-mbfitGamma 1D71E alpha
-mbfitDelta 1D71F alpha
-mbfitEpsilon 1D720 alpha
-mbfitZeta 1D721 alpha
-mbfitEta 1D722 alpha
-mbfitTheta 1D723 alpha
-mbfitIota 1D724 alpha
-mbfitKappa 1D725 alpha
-mbfitLambda 1D726 alpha
-mbfitMu 1D727 alpha
-mbfitNu 1D728 alpha
-mbfitXi 1D729 alpha
-mbfitOmicron 1D72A alpha
-mbfitPi 1D72B alpha
-mbfitRho 1D72C alpha
-mbfitvarTheta 1D72D alpha
-mbfitSigma 1D72E alpha
-mbfitTau 1D72F alpha
-mbfitUpsilon 1D730 alpha
-mbfitPhi 1D731 alpha
-mbfitChi 1D732 alpha
-mbfitPsi 1D733 alpha
-mbfitOmega 1D734 alpha
-mbfitnabla 1D735 alpha
-mbfitalpha 1D736 alpha
-mbfitbeta 1D737 alpha
-mbfitgamma 1D738 alpha
-mbfitdelta 1D739 alpha
-mbfitvarepsilon 1D73A alpha
-mbfitzeta 1D73B alpha
-mbfiteta 1D73C alpha
-mbfittheta 1D73D alpha
-mbfitiota 1D73E alpha
-mbfitkappa 1D73F alpha
-mbfitlambda 1D740 alpha
-mbfitmu 1D741 alpha
-mbfitnu 1D742 alpha
-mbfitxi 1D743 alpha
-mbfitomicron 1D744 alpha
-mbfitpi 1D745 alpha
-mbfitrho 1D746 alpha
-mbfitvarsigma 1D747 alpha
-mbfitsigma 1D748 alpha
-mbfittau 1D749 alpha
-mbfitupsilon 1D74A alpha
-mbfitvarphi 1D74B alpha
-mbfitchi 1D74C alpha
-mbfitpsi 1D74D alpha
-mbfitomega 1D74E alpha
-mbfitpartial 1D74F alpha
-mbfitepsilon 1D750 alpha
-mbfitvartheta 1D751 alpha
-mbfitvarkappa 1D752 alpha
-mbfitphi 1D753 alpha
-mbfitvarrho 1D754 alpha
-mbfitvarpi 1D755 alpha
-mbfsansAlpha 1D756 alpha
-mbfsansBeta 1D757 alpha
-mbfsansGamma 1D758 alpha
-mbfsansDelta 1D759 alpha
-mbfsansEpsilon 1D75A alpha
-mbfsansZeta 1D75B alpha
-mbfsansEta 1D75C alpha
-mbfsansTheta 1D75D alpha
-mbfsansIota 1D75E alpha
-mbfsansKappa 1D75F alpha
-mbfsansLambda 1D760 alpha
-mbfsansMu 1D761 alpha
-mbfsansNu 1D762 alpha
-mbfsansXi 1D763 alpha
-mbfsansOmicron 1D764 alpha
-mbfsansPi 1D765 alpha
-mbfsansRho 1D766 alpha
-mbfsansvarTheta 1D767 alpha
-mbfsansSigma 1D768 alpha
-mbfsansTau 1D769 alpha
-mbfsansUpsilon 1D76A alpha
-mbfsansPhi 1D76B alpha
-mbfsansChi 1D76C alpha
-mbfsansPsi 1D76D alpha
-mbfsansOmega 1D76E alpha
-mbfsansnabla 1D76F alpha
-mbfsansalpha 1D770 alpha
-mbfsansbeta 1D771 alpha
-mbfsansgamma 1D772 alpha
-mbfsansdelta 1D773 alpha
-mbfsansvarepsilon 1D774 alpha
-mbfsanszeta 1D775 alpha
-mbfsanseta 1D776 alpha
-mbfsanstheta 1D777 alpha
-mbfsansiota 1D778 alpha
-mbfsanskappa 1D779 alpha
-mbfsanslambda 1D77A alpha
-mbfsansmu 1D77B alpha
-mbfsansnu 1D77C alpha
-mbfsansxi 1D77D alpha
-mbfsansomicron 1D77E alpha
-mbfsanspi 1D77F alpha
-mbfsansrho 1D780 alpha
-mbfsansvarsigma 1D781 alpha
-mbfsanssigma 1D782 alpha
-mbfsanstau 1D783 alpha
-mbfsansupsilon 1D784 alpha
-mbfsansvarphi 1D785 alpha
-mbfsanschi 1D786 alpha
-mbfsanspsi 1D787 alpha
-mbfsansomega 1D788 alpha
-mbfsanspartial 1D789 alpha
-mbfsansepsilon 1D78A alpha
-mbfsansvartheta 1D78B alpha
-mbfsansvarkappa 1D78C alpha
-mbfsansphi 1D78D alpha
-mbfsansvarrho 1D78E alpha
-mbfsansvarpi 1D78F alpha
-mbfitsansAlpha 1D790 alpha
-mbfitsansBeta 1D791 alpha
-mbfitsansGamma 1D792 alpha
-mbfitsansDelta 1D793 alpha
-mbfitsansEpsilon 1D794 alpha
-mbfitsansZeta 1D795 alpha
-mbfitsansEta 1D796 alpha
-mbfitsansTheta 1D797 alpha
-mbfitsansIota 1D798 alpha
-mbfitsansKappa 1D799 alpha
-mbfitsansLambda 1D79A alpha
-mbfitsansMu 1D79B alpha
-mbfitsansNu 1D79C alpha
-mbfitsansXi 1D79D alpha
-mbfitsansOmicron 1D79E alpha
-mbfitsansPi 1D79F alpha
-mbfitsansRho 1D7A0 alpha
-mbfitsansvarTheta 1D7A1 alpha
-mbfitsansSigma 1D7A2 alpha
-mbfitsansTau 1D7A3 alpha
-mbfitsansUpsilon 1D7A4 alpha
-mbfitsansPhi 1D7A5 alpha
-mbfitsansChi 1D7A6 alpha
-mbfitsansPsi 1D7A7 alpha
-mbfitsansOmega 1D7A8 alpha
-mbfitsansnabla 1D7A9 alpha
-mbfitsansalpha 1D7AA alpha
-mbfitsansbeta 1D7AB alpha
-mbfitsansgamma 1D7AC alpha
-mbfitsansdelta 1D7AD alpha
-mbfitsansvarepsilon 1D7AE alpha
-mbfitsanszeta 1D7AF alpha
-mbfitsanseta 1D7B0 alpha
-mbfitsanstheta 1D7B1 alpha
-mbfitsansiota 1D7B2 alpha
-mbfitsanskappa 1D7B3 alpha
-mbfitsanslambda 1D7B4 alpha
-mbfitsansmu 1D7B5 alpha
-mbfitsansnu 1D7B6 alpha
-mbfitsansxi 1D7B7 alpha
-mbfitsansomicron 1D7B8 alpha
-mbfitsanspi 1D7B9 alpha
-mbfitsansrho 1D7BA alpha
-mbfitsansvarsigma 1D7BB alpha
-mbfitsanssigma 1D7BC alpha
-mbfitsanstau 1D7BD alpha
-mbfitsansupsilon 1D7BE alpha
-mbfitsansvarphi 1D7BF alpha
-mbfitsanschi 1D7C0 alpha
-mbfitsanspsi 1D7C1 alpha
-mbfitsansomega 1D7C2 alpha
-mbfitsanspartial 1D7C3 alpha
-mbfitsansepsilon 1D7C4 alpha
-mbfitsansvartheta 1D7C5 alpha
-mbfitsansvarkappa 1D7C6 alpha
-mbfitsansphi 1D7C7 alpha
-mbfitsansvarrho 1D7C8 alpha
-mbfitsansvarpi 1D7C9 alpha
-mbfDigamma 1D7CA alpha
-mbfdigamma 1D7CB alpha
-mbfzero 1D7CE ord
-mbfone 1D7CF ord
-mbftwo 1D7D0 ord
-mbfthree 1D7D1 ord
-mbffour 1D7D2 ord
-mbffive 1D7D3 ord
-mbfsix 1D7D4 ord
-mbfseven 1D7D5 ord
-mbfeight 1D7D6 ord
-mbfnine 1D7D7 ord
-Bbbzero 1D7D8 ord
-Bbbone 1D7D9 ord
-Bbbtwo 1D7DA ord
-Bbbthree 1D7DB ord
-Bbbfour 1D7DC ord
-Bbbfive 1D7DD ord
-Bbbsix 1D7DE ord
-Bbbseven 1D7DF ord
-Bbbeight 1D7E0 ord
-Bbbnine 1D7E1 ord
-msanszero 1D7E2 ord
-msansone 1D7E3 ord
-msanstwo 1D7E4 ord
-msansthree 1D7E5 ord
-msansfour 1D7E6 ord
-msansfive 1D7E7 ord
-msanssix 1D7E8 ord
-msansseven 1D7E9 ord
-msanseight 1D7EA ord
-msansnine 1D7EB ord
-mbfsanszero 1D7EC ord
-mbfsansone 1D7ED ord
-mbfsanstwo 1D7EE ord
-mbfsansthree 1D7EF ord
-mbfsansfour 1D7F0 ord
-mbfsansfive 1D7F1 ord
-mbfsanssix 1D7F2 ord
-mbfsansseven 1D7F3 ord
-mbfsanseight 1D7F4 ord
-mbfsansnine 1D7F5 ord
-mttzero 1D7F6 ord
-mttone 1D7F7 ord
-mtttwo 1D7F8 ord
-mttthree 1D7F9 ord
-mttfour 1D7FA ord
-mttfive 1D7FB ord
-mttsix 1D7FC ord
-mttseven 1D7FD ord
-mtteight 1D7FE ord
-mttnine 1D7FF ord
-arabicmaj 1EEF0 op
-arabichad 1EEF1 op
-"""
+    mathexclam 21 close
+    mathoctothorpe 23 ord
+    mathdollar 24 ord
+    mathpercent 25 ord
+    mathampersand 26 ord
+    lparen 28 open
+    rparen 29 close
+    mathplus 2B bin
+    mathcomma 2C punct
+    mathperiod 2E ord
+    mathslash 2F ord
+    mathcolon 3A punct
+    mathsemicolon 3B punct
+    less 3C rel
+    equal 3D rel
+    greater 3E rel
+    mathquestion 3F ord
+    mathatsign 40 ord
+    lbrack 5B open
+    backslash 5C ord
+    rbrack 5D close
+    lbrace 7B open
+    vert 7C fence
+    rbrace 7D close
+    mathsterling A3 ord
+    mathyen A5 ord
+    mathsection A7 ord
+    neg AC ord
+    pm B1 bin
+    mathparagraph B6 ord
+    cdotp B7 bin
+    times D7 bin
+    matheth F0 alpha
+    div F7 bin
+    Zbar 1B5 ord
+    grave 300 accent
+    acute 301 accent
+    hat 302 accent
+    widehat 302 accentwide
+    tilde 303 accent
+    widetilde 303 accentwide
+    bar 304 accent
+    overbar 305 accent
+    wideoverbar 305 accentwide
+    breve 306 accent
+    widebreve 306 accentwide
+    dot 307 accent
+    ddot 308 accent
+    ovhook 309 accent
+    ocirc 30A accent
+    check 30C accent
+    widecheck 30C accentwide
+    candra 310 accent
+    oturnedcomma 312 accent
+    ocommatopright 315 accent
+    droang 31A accent
+    wideutilde 330 botaccentwide
+    mathunderbar 332 botaccentwide
+    notaccent 338 accentoverlay
+    underleftrightarrow 34D botaccentwide
+    mupAlpha 391 alpha
+    mupBeta 392 alpha
+    mupGamma 393 alpha
+    mupDelta 394 alpha
+    mupEpsilon 395 alpha
+    mupZeta 396 alpha
+    mupEta 397 alpha
+    mupTheta 398 alpha
+    mupIota 399 alpha
+    mupKappa 39A alpha
+    mupLambda 39B alpha
+    mupMu 39C alpha
+    mupNu 39D alpha
+    mupXi 39E alpha
+    mupOmicron 39F alpha
+    mupPi 3A0 alpha
+    mupRho 3A1 alpha
+    mupSigma 3A3 alpha
+    mupTau 3A4 alpha
+    mupUpsilon 3A5 alpha
+    mupPhi 3A6 alpha
+    mupChi 3A7 alpha
+    mupPsi 3A8 alpha
+    mupOmega 3A9 alpha
+    mupalpha 3B1 alpha
+    mupbeta 3B2 alpha
+    mupgamma 3B3 alpha
+    mupdelta 3B4 alpha
+    mupvarepsilon 3B5 alpha
+    mupzeta 3B6 alpha
+    mupeta 3B7 alpha
+    muptheta 3B8 alpha
+    mupiota 3B9 alpha
+    mupkappa 3BA alpha
+    muplambda 3BB alpha
+    mupmu 3BC alpha
+    mupnu 3BD alpha
+    mupxi 3BE alpha
+    mupomicron 3BF alpha
+    muppi 3C0 alpha
+    muprho 3C1 alpha
+    mupvarsigma 3C2 alpha
+    mupsigma 3C3 alpha
+    muptau 3C4 alpha
+    mupupsilon 3C5 alpha
+    mupvarphi 3C6 alpha
+    mupchi 3C7 alpha
+    muppsi 3C8 alpha
+    mupomega 3C9 alpha
+    mupvartheta 3D1 alpha
+    mupphi 3D5 alpha
+    mupvarpi 3D6 alpha
+    upDigamma 3DC alpha
+    updigamma 3DD alpha
+    mupvarkappa 3F0 alpha
+    mupvarrho 3F1 alpha
+    mupvarTheta 3F4 alpha
+    mupepsilon 3F5 alpha
+    upbackepsilon 3F6 ord
+    mathhyphen 2010 alpha
+    horizbar 2015 ord
+    Vert 2016 fence
+    twolowline 2017 ord
+    dagger 2020 bin
+    ddagger 2021 bin
+    smblkcircle 2022 bin
+    enleadertwodots 2025 ord
+    unicodeellipsis 2026 ord
+    prime 2032 ord
+    dprime 2033 ord
+    trprime 2034 ord
+    backprime 2035 ord
+    backdprime 2036 ord
+    backtrprime 2037 ord
+    caretinsert 2038 ord
+    Exclam 203C ord
+    tieconcat 2040 bin
+    hyphenbullet 2043 ord
+    fracslash 2044 bin
+    Question 2047 ord
+    closure 2050 rel
+    qprime 2057 ord
+    euro 20AC ord
+    leftharpoonaccent 20D0 accent
+    overleftharpoon 20D0 accentwide
+    rightharpoonaccent 20D1 accent
+    overrightharpoon 20D1 accentwide
+    vertoverlay 20D2 accent
+    overleftarrow 20D6 accentwide
+    overrightarrow 20D7 accentwide
+    vec 20D7 accent
+    dddot 20DB accent
+    ddddot 20DC accent
+    enclosecircle 20DD ord
+    enclosesquare 20DE ord
+    enclosediamond 20DF ord
+    overleftrightarrow 20E1 accentwide
+    enclosetriangle 20E4 ord
+    annuity 20E7 accent
+    threeunderdot 20E8 botaccent
+    widebridgeabove 20E9 accent
+    underrightharpoondown 20EC botaccentwide
+    underleftharpoondown 20ED botaccentwide
+    underleftarrow 20EE botaccentwide
+    underrightarrow 20EF botaccentwide
+    asteraccent 20F0 accent
+    BbbC 2102 alpha
+    Eulerconst 2107 ord
+    mscrg 210A alpha
+    mscrH 210B alpha
+    mfrakH 210C alpha
+    BbbH 210D alpha
+    Planckconst 210E ord
+    hslash 210F alpha
+    mscrI 2110 alpha
+    Im 2111 alpha
+    mscrL 2112 alpha
+    ell 2113 alpha
+    BbbN 2115 alpha
+    wp 2118 alpha
+    BbbP 2119 alpha
+    BbbQ 211A alpha
+    mscrR 211B alpha
+    Re 211C alpha
+    BbbR 211D alpha
+    BbbZ 2124 alpha
+    mho 2127 ord
+    mfrakZ 2128 alpha
+    turnediota 2129 alpha
+    Angstrom 212B alpha
+    mscrB 212C alpha
+    mfrakC 212D alpha
+    mscre 212F alpha
+    mscrE 2130 alpha
+    mscrF 2131 alpha
+    Finv 2132 ord
+    mscrM 2133 alpha
+    mscro 2134 alpha
+    aleph 2135 alpha
+    beth 2136 alpha
+    gimel 2137 alpha
+    daleth 2138 alpha
+    Bbbpi 213C ord
+    Bbbgamma 213D alpha
+    BbbGamma 213E alpha
+    BbbPi 213F alpha
+    Bbbsum 2140 op
+    Game 2141 ord
+    sansLturned 2142 ord
+    sansLmirrored 2143 ord
+    Yup 2144 ord
+    mitBbbD 2145 ord
+    mitBbbd 2146 ord
+    mitBbbe 2147 ord
+    mitBbbi 2148 ord
+    mitBbbj 2149 ord
+    PropertyLine 214A ord
+    upand 214B bin
+    leftarrow 2190 rel
+    uparrow 2191 rel
+    rightarrow 2192 rel
+    downarrow 2193 rel
+    leftrightarrow 2194 rel
+    updownarrow 2195 rel
+    nwarrow 2196 rel
+    nearrow 2197 rel
+    searrow 2198 rel
+    swarrow 2199 rel
+    nleftarrow 219A rel
+    nrightarrow 219B rel
+    leftwavearrow 219C rel
+    rightwavearrow 219D rel
+    twoheadleftarrow 219E rel
+    twoheaduparrow 219F rel
+    twoheadrightarrow 21A0 rel
+    twoheaddownarrow 21A1 rel
+    leftarrowtail 21A2 rel
+    rightarrowtail 21A3 rel
+    mapsfrom 21A4 rel
+    mapsup 21A5 rel
+    mapsto 21A6 rel
+    mapsdown 21A7 rel
+    updownarrowbar 21A8 ord
+    hookleftarrow 21A9 rel
+    hookrightarrow 21AA rel
+    looparrowleft 21AB rel
+    looparrowright 21AC rel
+    leftrightsquigarrow 21AD rel
+    nleftrightarrow 21AE rel
+    downzigzagarrow 21AF rel
+    Lsh 21B0 rel
+    Rsh 21B1 rel
+    Ldsh 21B2 rel
+    Rdsh 21B3 rel
+    linefeed 21B4 ord
+    carriagereturn 21B5 ord
+    curvearrowleft 21B6 rel
+    curvearrowright 21B7 rel
+    barovernorthwestarrow 21B8 ord
+    barleftarrowrightarrowbar 21B9 ord
+    acwopencirclearrow 21BA ord
+    cwopencirclearrow 21BB ord
+    leftharpoonup 21BC rel
+    leftharpoondown 21BD rel
+    upharpoonright 21BE rel
+    upharpoonleft 21BF rel
+    rightharpoonup 21C0 rel
+    rightharpoondown 21C1 rel
+    downharpoonright 21C2 rel
+    downharpoonleft 21C3 rel
+    rightleftarrows 21C4 rel
+    updownarrows 21C5 rel
+    leftrightarrows 21C6 rel
+    leftleftarrows 21C7 rel
+    upuparrows 21C8 rel
+    rightrightarrows 21C9 rel
+    downdownarrows 21CA rel
+    leftrightharpoons 21CB rel
+    rightleftharpoons 21CC rel
+    nLeftarrow 21CD rel
+    nLeftrightarrow 21CE rel
+    nRightarrow 21CF rel
+    Leftarrow 21D0 rel
+    Uparrow 21D1 rel
+    Rightarrow 21D2 rel
+    Downarrow 21D3 rel
+    Leftrightarrow 21D4 rel
+    Updownarrow 21D5 rel
+    Nwarrow 21D6 rel
+    Nearrow 21D7 rel
+    Searrow 21D8 rel
+    Swarrow 21D9 rel
+    Lleftarrow 21DA rel
+    Rrightarrow 21DB rel
+    leftsquigarrow 21DC rel
+    rightsquigarrow 21DD rel
+    nHuparrow 21DE ord
+    nHdownarrow 21DF ord
+    leftdasharrow 21E0 ord
+    updasharrow 21E1 ord
+    rightdasharrow 21E2 ord
+    downdasharrow 21E3 ord
+    barleftarrow 21E4 rel
+    rightarrowbar 21E5 rel
+    leftwhitearrow 21E6 ord
+    upwhitearrow 21E7 ord
+    rightwhitearrow 21E8 ord
+    downwhitearrow 21E9 ord
+    whitearrowupfrombar 21EA ord
+    circleonrightarrow 21F4 rel
+    downuparrows 21F5 rel
+    rightthreearrows 21F6 rel
+    nvleftarrow 21F7 rel
+    nvrightarrow 21F8 rel
+    nvleftrightarrow 21F9 rel
+    nVleftarrow 21FA rel
+    nVrightarrow 21FB rel
+    nVleftrightarrow 21FC rel
+    leftarrowtriangle 21FD rel
+    rightarrowtriangle 21FE rel
+    leftrightarrowtriangle 21FF rel
+    forall 2200 ord
+    complement 2201 ord
+    partial 2202 alpha
+    exists 2203 ord
+    nexists 2204 ord
+    varnothing 2205 ord
+    increment 2206 ord
+    nabla 2207 alpha
+    in 2208 rel
+    notin 2209 rel
+    smallin 220A rel
+    ni 220B rel
+    nni 220C rel
+    smallni 220D rel
+    QED 220E ord
+    prod 220F op
+    coprod 2210 op
+    sum 2211 op
+    minus 2212 bin
+    mp 2213 bin
+    dotplus 2214 bin
+    divslash 2215 bin
+    setminus 2216 bin
+    ast 2217 bin
+    vysmwhtcircle 2218 bin
+    vysmblkcircle 2219 bin
+    sqrt 221A open
+    surd 221A ord
+    cuberoot 221B open
+    fourthroot 221C open
+    propto 221D rel
+    infty 221E ord
+    rightangle 221F ord
+    angle 2220 ord
+    measuredangle 2221 ord
+    sphericalangle 2222 ord
+    mid 2223 rel
+    nmid 2224 rel
+    parallel 2225 rel
+    nparallel 2226 rel
+    wedge 2227 bin
+    vee 2228 bin
+    cap 2229 bin
+    cup 222A bin
+    int 222B op
+    iint 222C op
+    iiint 222D op
+    oint 222E op
+    oiint 222F op
+    oiiint 2230 op
+    intclockwise 2231 op
+    varointclockwise 2232 op
+    ointctrclockwise 2233 op
+    therefore 2234 ord
+    because 2235 ord
+    mathratio 2236 rel
+    Colon 2237 rel
+    dotminus 2238 bin
+    dashcolon 2239 rel
+    dotsminusdots 223A rel
+    kernelcontraction 223B rel
+    sim 223C rel
+    backsim 223D rel
+    invlazys 223E bin
+    sinewave 223F ord
+    wr 2240 bin
+    nsim 2241 rel
+    eqsim 2242 rel
+    simeq 2243 rel
+    nsime 2244 rel
+    sime 2243 rel
+    nsimeq 2244 rel
+    cong 2245 rel
+    simneqq 2246 rel
+    ncong 2247 rel
+    approx 2248 rel
+    napprox 2249 rel
+    approxeq 224A rel
+    approxident 224B rel
+    backcong 224C rel
+    asymp 224D rel
+    Bumpeq 224E rel
+    bumpeq 224F rel
+    doteq 2250 rel
+    Doteq 2251 rel
+    fallingdotseq 2252 rel
+    risingdotseq 2253 rel
+    coloneq 2254 rel
+    eqcolon 2255 rel
+    eqcirc 2256 rel
+    circeq 2257 rel
+    arceq 2258 rel
+    wedgeq 2259 rel
+    veeeq 225A rel
+    stareq 225B rel
+    triangleq 225C rel
+    eqdef 225D rel
+    measeq 225E rel
+    questeq 225F rel
+    ne 2260 rel
+    equiv 2261 rel
+    nequiv 2262 rel
+    Equiv 2263 rel
+    leq 2264 rel
+    geq 2265 rel
+    leqq 2266 rel
+    geqq 2267 rel
+    lneqq 2268 rel
+    gneqq 2269 rel
+    ll 226A rel
+    gg 226B rel
+    between 226C rel
+    nasymp 226D rel
+    nless 226E rel
+    ngtr 226F rel
+    nleq 2270 rel
+    ngeq 2271 rel
+    lesssim 2272 rel
+    gtrsim 2273 rel
+    nlesssim 2274 rel
+    ngtrsim 2275 rel
+    lessgtr 2276 rel
+    gtrless 2277 rel
+    nlessgtr 2278 rel
+    ngtrless 2279 rel
+    prec 227A rel
+    succ 227B rel
+    preccurlyeq 227C rel
+    succcurlyeq 227D rel
+    precsim 227E rel
+    succsim 227F rel
+    nprec 2280 rel
+    nsucc 2281 rel
+    subset 2282 rel
+    supset 2283 rel
+    nsubset 2284 rel
+    nsupset 2285 rel
+    subseteq 2286 rel
+    supseteq 2287 rel
+    nsubseteq 2288 rel
+    nsupseteq 2289 rel
+    subsetneq 228A rel
+    supsetneq 228B rel
+    cupleftarrow 228C bin
+    cupdot 228D bin
+    uplus 228E bin
+    sqsubset 228F rel
+    sqsupset 2290 rel
+    sqsubseteq 2291 rel
+    sqsupseteq 2292 rel
+    sqcap 2293 bin
+    sqcup 2294 bin
+    oplus 2295 bin
+    ominus 2296 bin
+    otimes 2297 bin
+    oslash 2298 bin
+    odot 2299 bin
+    circledcirc 229A bin
+    circledast 229B bin
+    circledequal 229C bin
+    circleddash 229D bin
+    boxplus 229E bin
+    boxminus 229F bin
+    boxtimes 22A0 bin
+    boxdot 22A1 bin
+    vdash 22A2 rel
+    dashv 22A3 rel
+    top 22A4 ord
+    bot 22A5 ord
+    assert 22A6 rel
+    models 22A7 rel
+    vDash 22A8 rel
+    Vdash 22A9 rel
+    Vvdash 22AA rel
+    VDash 22AB rel
+    nvdash 22AC rel
+    nvDash 22AD rel
+    nVdash 22AE rel
+    nVDash 22AF rel
+    prurel 22B0 rel
+    scurel 22B1 rel
+    vartriangleleft 22B2 rel
+    vartriangleright 22B3 rel
+    trianglelefteq 22B4 rel
+    trianglerighteq 22B5 rel
+    origof 22B6 rel
+    imageof 22B7 rel
+    multimap 22B8 rel
+    hermitmatrix 22B9 ord
+    intercal 22BA bin
+    veebar 22BB bin
+    barwedge 22BC bin
+    barvee 22BD bin
+    measuredrightangle 22BE ord
+    varlrtriangle 22BF ord
+    bigwedge 22C0 op
+    bigvee 22C1 op
+    bigcap 22C2 op
+    bigcup 22C3 op
+    smwhtdiamond 22C4 bin
+    cdot 22C5 bin
+    star 22C6 bin
+    divideontimes 22C7 bin
+    bowtie 22C8 rel
+    ltimes 22C9 bin
+    rtimes 22CA bin
+    leftthreetimes 22CB bin
+    rightthreetimes 22CC bin
+    backsimeq 22CD rel
+    curlyvee 22CE bin
+    curlywedge 22CF bin
+    Subset 22D0 rel
+    Supset 22D1 rel
+    Cap 22D2 bin
+    Cup 22D3 bin
+    pitchfork 22D4 rel
+    equalparallel 22D5 rel
+    lessdot 22D6 rel
+    gtrdot 22D7 rel
+    lll 22D8 rel
+    ggg 22D9 rel
+    lesseqgtr 22DA rel
+    gtreqless 22DB rel
+    eqless 22DC rel
+    eqgtr 22DD rel
+    curlyeqprec 22DE rel
+    curlyeqsucc 22DF rel
+    npreccurlyeq 22E0 rel
+    nsucccurlyeq 22E1 rel
+    nsqsubseteq 22E2 rel
+    nsqsupseteq 22E3 rel
+    sqsubsetneq 22E4 rel
+    sqsupsetneq 22E5 rel
+    lnsim 22E6 rel
+    gnsim 22E7 rel
+    precnsim 22E8 rel
+    succnsim 22E9 rel
+    nvartriangleleft 22EA rel
+    nvartriangleright 22EB rel
+    ntrianglelefteq 22EC rel
+    ntrianglerighteq 22ED rel
+    vdots 22EE rel
+    unicodecdots 22EF ord
+    adots 22F0 rel
+    ddots 22F1 rel
+    disin 22F2 rel
+    varisins 22F3 rel
+    isins 22F4 rel
+    isindot 22F5 rel
+    varisinobar 22F6 rel
+    isinobar 22F7 rel
+    isinvb 22F8 rel
+    isinE 22F9 rel
+    nisd 22FA rel
+    varnis 22FB rel
+    nis 22FC rel
+    varniobar 22FD rel
+    niobar 22FE rel
+    bagmember 22FF rel
+    diameter 2300 ord
+    house 2302 ord
+    varbarwedge 2305 bin
+    vardoublebarwedge 2306 bin
+    lceil 2308 open
+    rceil 2309 close
+    lfloor 230A open
+    rfloor 230B close
+    invnot 2310 ord
+    sqlozenge 2311 ord
+    profline 2312 ord
+    profsurf 2313 ord
+    viewdata 2317 ord
+    turnednot 2319 ord
+    ulcorner 231C open
+    urcorner 231D close
+    llcorner 231E open
+    lrcorner 231F close
+    inttop 2320 ord
+    intbottom 2321 ord
+    frown 2322 rel
+    smile 2323 rel
+    varhexagonlrbonds 232C ord
+    conictaper 2332 ord
+    topbot 2336 ord
+    obar 233D bin
+    APLnotslash 233F rel
+    APLnotbackslash 2340 ord
+    APLboxupcaret 2353 ord
+    APLboxquestion 2370 ord
+    rangledownzigzagarrow 237C ord
+    hexagon 2394 ord
+    lparenuend 239B ord
+    lparenextender 239C ord
+    lparenlend 239D ord
+    rparenuend 239E ord
+    rparenextender 239F ord
+    rparenlend 23A0 ord
+    lbrackuend 23A1 ord
+    lbrackextender 23A2 ord
+    lbracklend 23A3 ord
+    rbrackuend 23A4 ord
+    rbrackextender 23A5 ord
+    rbracklend 23A6 ord
+    lbraceuend 23A7 ord
+    lbracemid 23A8 ord
+    lbracelend 23A9 ord
+    vbraceextender 23AA ord
+    rbraceuend 23AB ord
+    rbracemid 23AC ord
+    rbracelend 23AD ord
+    intextender 23AE ord
+    harrowextender 23AF ord
+    lmoustache 23B0 open
+    rmoustache 23B1 close
+    sumtop 23B2 ord
+    sumbottom 23B3 ord
+    overbracket 23B4 over
+    underbracket 23B5 under
+    bbrktbrk 23B6 ord
+    sqrtbottom 23B7 ord
+    lvboxline 23B8 ord
+    rvboxline 23B9 ord
+    varcarriagereturn 23CE ord
+    overparen 23DC over
+    underparen 23DD under
+    overbrace 23DE over
+    underbrace 23DF under
+    obrbrak 23E0 ord
+    ubrbrak 23E1 ord
+    trapezium 23E2 ord
+    benzenr 23E3 ord
+    strns 23E4 ord
+    fltns 23E5 ord
+    accurrent 23E6 ord
+    elinters 23E7 ord
+    blanksymbol 2422 ord
+    mathvisiblespace 2423 ord
+    bdtriplevdash 2506 ord
+    blockuphalf 2580 ord
+    blocklowhalf 2584 ord
+    blockfull 2588 ord
+    blocklefthalf 258C ord
+    blockrighthalf 2590 ord
+    blockqtrshaded 2591 ord
+    blockhalfshaded 2592 ord
+    blockthreeqtrshaded 2593 ord
+    mdlgblksquare 25A0 ord
+    mdlgwhtsquare 25A1 ord
+    squoval 25A2 ord
+    blackinwhitesquare 25A3 ord
+    squarehfill 25A4 ord
+    squarevfill 25A5 ord
+    squarehvfill 25A6 ord
+    squarenwsefill 25A7 ord
+    squareneswfill 25A8 ord
+    squarecrossfill 25A9 ord
+    smblksquare 25AA ord
+    smwhtsquare 25AB ord
+    hrectangleblack 25AC ord
+    hrectangle 25AD ord
+    vrectangleblack 25AE ord
+    vrectangle 25AF ord
+    parallelogramblack 25B0 ord
+    parallelogram 25B1 ord
+    bigblacktriangleup 25B2 ord
+    bigtriangleup 25B3 bin
+    blacktriangle 25B4 ord
+    vartriangle 25B5 rel
+    blacktriangleright 25B6 ord
+    triangleright 25B7 bin
+    smallblacktriangleright 25B8 ord
+    smalltriangleright 25B9 ord
+    blackpointerright 25BA ord
+    whitepointerright 25BB ord
+    bigblacktriangledown 25BC ord
+    bigtriangledown 25BD ord
+    blacktriangledown 25BE ord
+    triangledown 25BF ord
+    blacktriangleleft 25C0 ord
+    triangleleft 25C1 bin
+    smallblacktriangleleft 25C2 ord
+    smalltriangleleft 25C3 ord
+    blackpointerleft 25C4 ord
+    whitepointerleft 25C5 ord
+    mdlgblkdiamond 25C6 ord
+    mdlgwhtdiamond 25C7 ord
+    blackinwhitediamond 25C8 ord
+    fisheye 25C9 ord
+    mdlgwhtlozenge 25CA ord
+    mdlgwhtcircle 25CB bin
+    dottedcircle 25CC ord
+    circlevertfill 25CD ord
+    bullseye 25CE ord
+    mdlgblkcircle 25CF ord
+    circlelefthalfblack 25D0 ord
+    circlerighthalfblack 25D1 ord
+    circlebottomhalfblack 25D2 ord
+    circletophalfblack 25D3 ord
+    circleurquadblack 25D4 ord
+    blackcircleulquadwhite 25D5 ord
+    blacklefthalfcircle 25D6 ord
+    blackrighthalfcircle 25D7 ord
+    inversebullet 25D8 ord
+    inversewhitecircle 25D9 ord
+    invwhiteupperhalfcircle 25DA ord
+    invwhitelowerhalfcircle 25DB ord
+    ularc 25DC ord
+    urarc 25DD ord
+    lrarc 25DE ord
+    llarc 25DF ord
+    topsemicircle 25E0 ord
+    botsemicircle 25E1 ord
+    lrblacktriangle 25E2 ord
+    llblacktriangle 25E3 ord
+    ulblacktriangle 25E4 ord
+    urblacktriangle 25E5 ord
+    smwhtcircle 25E6 ord
+    squareleftblack 25E7 ord
+    squarerightblack 25E8 ord
+    squareulblack 25E9 ord
+    squarelrblack 25EA ord
+    boxbar 25EB bin
+    trianglecdot 25EC ord
+    triangleleftblack 25ED ord
+    trianglerightblack 25EE ord
+    lgwhtcircle 25EF ord
+    squareulquad 25F0 ord
+    squarellquad 25F1 ord
+    squarelrquad 25F2 ord
+    squareurquad 25F3 ord
+    circleulquad 25F4 ord
+    circlellquad 25F5 ord
+    circlelrquad 25F6 ord
+    circleurquad 25F7 ord
+    ultriangle 25F8 ord
+    urtriangle 25F9 ord
+    lltriangle 25FA ord
+    mdwhtsquare 25FB ord
+    mdblksquare 25FC ord
+    mdsmwhtsquare 25FD ord
+    mdsmblksquare 25FE ord
+    lrtriangle 25FF ord
+    bigstar 2605 ord
+    bigwhitestar 2606 ord
+    astrosun 2609 ord
+    danger 2621 ord
+    blacksmiley 263B ord
+    sun 263C ord
+    rightmoon 263D ord
+    leftmoon 263E ord
+    female 2640 ord
+    male 2642 ord
+    spadesuit 2660 ord
+    heartsuit 2661 ord
+    diamondsuit 2662 ord
+    clubsuit 2663 ord
+    varspadesuit 2664 ord
+    varheartsuit 2665 ord
+    vardiamondsuit 2666 ord
+    varclubsuit 2667 ord
+    quarternote 2669 ord
+    eighthnote 266A ord
+    twonotes 266B ord
+    flat 266D ord
+    natural 266E ord
+    sharp 266F ord
+    acidfree 267E ord
+    dicei 2680 ord
+    diceii 2681 ord
+    diceiii 2682 ord
+    diceiv 2683 ord
+    dicev 2684 ord
+    dicevi 2685 ord
+    circledrightdot 2686 ord
+    circledtwodots 2687 ord
+    blackcircledrightdot 2688 ord
+    blackcircledtwodots 2689 ord
+    Hermaphrodite 26A5 ord
+    mdwhtcircle 26AA ord
+    mdblkcircle 26AB ord
+    mdsmwhtcircle 26AC ord
+    neuter 26B2 ord
+    checkmark 2713 ord
+    maltese 2720 ord
+    circledstar 272A ord
+    varstar 2736 ord
+    dingasterisk 273D ord
+    lbrbrak 2772 open
+    rbrbrak 2773 close
+    draftingarrow 279B ord
+    threedangle 27C0 ord
+    whiteinwhitetriangle 27C1 ord
+    perp 27C2 rel
+    subsetcirc 27C3 ord
+    supsetcirc 27C4 ord
+    lbag 27C5 open
+    rbag 27C6 close
+    veedot 27C7 bin
+    bsolhsub 27C8 rel
+    suphsol 27C9 rel
+    diagup 27CB ord
+    longdivision 27CC open
+    diagdown 27CD ord
+    diamondcdot 27D0 ord
+    wedgedot 27D1 bin
+    upin 27D2 rel
+    pullback 27D3 rel
+    pushout 27D4 rel
+    leftouterjoin 27D5 op
+    rightouterjoin 27D6 op
+    fullouterjoin 27D7 op
+    bigbot 27D8 op
+    bigtop 27D9 op
+    DashVDash 27DA rel
+    dashVdash 27DB rel
+    multimapinv 27DC rel
+    vlongdash 27DD rel
+    longdashv 27DE rel
+    cirbot 27DF rel
+    lozengeminus 27E0 bin
+    concavediamond 27E1 bin
+    concavediamondtickleft 27E2 bin
+    concavediamondtickright 27E3 bin
+    whitesquaretickleft 27E4 bin
+    whitesquaretickright 27E5 bin
+    lBrack 27E6 open
+    rBrack 27E7 close
+    langle 27E8 open
+    rangle 27E9 close
+    lAngle 27EA open
+    rAngle 27EB close
+    Lbrbrak 27EC open
+    Rbrbrak 27ED close
+    lgroup 27EE open
+    rgroup 27EF close
+    UUparrow 27F0 rel
+    DDownarrow 27F1 rel
+    acwgapcirclearrow 27F2 rel
+    cwgapcirclearrow 27F3 rel
+    rightarrowonoplus 27F4 rel
+    longleftarrow 27F5 rel
+    longrightarrow 27F6 rel
+    longleftrightarrow 27F7 rel
+    Longleftarrow 27F8 rel
+    Longrightarrow 27F9 rel
+    Longleftrightarrow 27FA rel
+    longmapsfrom 27FB rel
+    longmapsto 27FC rel
+    Longmapsfrom 27FD rel
+    Longmapsto 27FE rel
+    longrightsquigarrow 27FF rel
+    nvtwoheadrightarrow 2900 rel
+    nVtwoheadrightarrow 2901 rel
+    nvLeftarrow 2902 rel
+    nvRightarrow 2903 rel
+    nvLeftrightarrow 2904 rel
+    twoheadmapsto 2905 rel
+    Mapsfrom 2906 rel
+    Mapsto 2907 rel
+    downarrowbarred 2908 rel
+    uparrowbarred 2909 rel
+    Uuparrow 290A rel
+    Ddownarrow 290B rel
+    leftbkarrow 290C rel
+    rightbkarrow 290D rel
+    leftdbkarrow 290E rel
+    dbkarrow 290F rel
+    drbkarrow 2910 rel
+    rightdotarrow 2911 rel
+    baruparrow 2912 rel
+    downarrowbar 2913 rel
+    nvrightarrowtail 2914 rel
+    nVrightarrowtail 2915 rel
+    twoheadrightarrowtail 2916 rel
+    nvtwoheadrightarrowtail 2917 rel
+    nVtwoheadrightarrowtail 2918 rel
+    lefttail 2919 rel
+    righttail 291A rel
+    leftdbltail 291B rel
+    rightdbltail 291C rel
+    diamondleftarrow 291D rel
+    rightarrowdiamond 291E rel
+    diamondleftarrowbar 291F rel
+    barrightarrowdiamond 2920 rel
+    nwsearrow 2921 rel
+    neswarrow 2922 rel
+    hknwarrow 2923 rel
+    hknearrow 2924 rel
+    hksearrow 2925 rel
+    hkswarrow 2926 rel
+    tona 2927 rel
+    toea 2928 rel
+    tosa 2929 rel
+    towa 292A rel
+    rdiagovfdiag 292B ord
+    fdiagovrdiag 292C ord
+    seovnearrow 292D ord
+    neovsearrow 292E ord
+    fdiagovnearrow 292F ord
+    rdiagovsearrow 2930 ord
+    neovnwarrow 2931 ord
+    nwovnearrow 2932 ord
+    rightcurvedarrow 2933 rel
+    uprightcurvearrow 2934 ord
+    downrightcurvedarrow 2935 ord
+    leftdowncurvedarrow 2936 rel
+    rightdowncurvedarrow 2937 rel
+    cwrightarcarrow 2938 rel
+    acwleftarcarrow 2939 rel
+    acwoverarcarrow 293A rel
+    acwunderarcarrow 293B rel
+    curvearrowrightminus 293C rel
+    curvearrowleftplus 293D rel
+    cwundercurvearrow 293E rel
+    ccwundercurvearrow 293F rel
+    acwcirclearrow 2940 rel
+    cwcirclearrow 2941 rel
+    rightarrowshortleftarrow 2942 rel
+    leftarrowshortrightarrow 2943 rel
+    shortrightarrowleftarrow 2944 rel
+    rightarrowplus 2945 rel
+    leftarrowplus 2946 rel
+    rightarrowx 2947 rel
+    leftrightarrowcircle 2948 rel
+    twoheaduparrowcircle 2949 rel
+    leftrightharpoonupdown 294A rel
+    leftrightharpoondownup 294B rel
+    updownharpoonrightleft 294C rel
+    updownharpoonleftright 294D rel
+    leftrightharpoonupup 294E rel
+    updownharpoonrightright 294F rel
+    leftrightharpoondowndown 2950 rel
+    updownharpoonleftleft 2951 rel
+    barleftharpoonup 2952 rel
+    rightharpoonupbar 2953 rel
+    barupharpoonright 2954 rel
+    downharpoonrightbar 2955 rel
+    barleftharpoondown 2956 rel
+    rightharpoondownbar 2957 rel
+    barupharpoonleft 2958 rel
+    downharpoonleftbar 2959 rel
+    leftharpoonupbar 295A rel
+    barrightharpoonup 295B rel
+    upharpoonrightbar 295C rel
+    bardownharpoonright 295D rel
+    leftharpoondownbar 295E rel
+    barrightharpoondown 295F rel
+    upharpoonleftbar 2960 rel
+    bardownharpoonleft 2961 rel
+    leftharpoonsupdown 2962 rel
+    upharpoonsleftright 2963 rel
+    rightharpoonsupdown 2964 rel
+    downharpoonsleftright 2965 rel
+    leftrightharpoonsup 2966 rel
+    leftrightharpoonsdown 2967 rel
+    rightleftharpoonsup 2968 rel
+    rightleftharpoonsdown 2969 rel
+    leftharpoonupdash 296A rel
+    dashleftharpoondown 296B rel
+    rightharpoonupdash 296C rel
+    dashrightharpoondown 296D rel
+    updownharpoonsleftright 296E rel
+    downupharpoonsleftright 296F rel
+    rightimply 2970 rel
+    equalrightarrow 2971 rel
+    similarrightarrow 2972 rel
+    leftarrowsimilar 2973 rel
+    rightarrowsimilar 2974 rel
+    rightarrowapprox 2975 rel
+    ltlarr 2976 rel
+    leftarrowless 2977 rel
+    gtrarr 2978 rel
+    subrarr 2979 rel
+    leftarrowsubset 297A rel
+    suplarr 297B rel
+    leftfishtail 297C rel
+    rightfishtail 297D rel
+    upfishtail 297E rel
+    downfishtail 297F rel
+    Vvert 2980 fence
+    mdsmblkcircle 2981 ord
+    typecolon 2982 rel
+    lBrace 2983 open
+    rBrace 2984 close
+    lParen 2985 open
+    rParen 2986 close
+    llparenthesis 2987 open
+    rrparenthesis 2988 close
+    llangle 2989 open
+    rrangle 298A close
+    lbrackubar 298B open
+    rbrackubar 298C close
+    lbrackultick 298D open
+    rbracklrtick 298E close
+    lbracklltick 298F open
+    rbrackurtick 2990 close
+    langledot 2991 open
+    rangledot 2992 close
+    lparenless 2993 open
+    rparengtr 2994 close
+    Lparengtr 2995 open
+    Rparenless 2996 close
+    lblkbrbrak 2997 open
+    rblkbrbrak 2998 close
+    fourvdots 2999 ord
+    vzigzag 299A ord
+    measuredangleleft 299B ord
+    rightanglesqr 299C ord
+    rightanglemdot 299D ord
+    angles 299E ord
+    angdnr 299F ord
+    gtlpar 29A0 ord
+    sphericalangleup 29A1 ord
+    turnangle 29A2 ord
+    revangle 29A3 ord
+    angleubar 29A4 ord
+    revangleubar 29A5 ord
+    wideangledown 29A6 ord
+    wideangleup 29A7 ord
+    measanglerutone 29A8 ord
+    measanglelutonw 29A9 ord
+    measanglerdtose 29AA ord
+    measangleldtosw 29AB ord
+    measangleurtone 29AC ord
+    measangleultonw 29AD ord
+    measangledrtose 29AE ord
+    measangledltosw 29AF ord
+    revemptyset 29B0 ord
+    emptysetobar 29B1 ord
+    emptysetocirc 29B2 ord
+    emptysetoarr 29B3 ord
+    emptysetoarrl 29B4 ord
+    circlehbar 29B5 bin
+    circledvert 29B6 bin
+    circledparallel 29B7 bin
+    obslash 29B8 bin
+    operp 29B9 bin
+    obot 29BA ord
+    olcross 29BB ord
+    odotslashdot 29BC ord
+    uparrowoncircle 29BD ord
+    circledwhitebullet 29BE ord
+    circledbullet 29BF ord
+    olessthan 29C0 bin
+    ogreaterthan 29C1 bin
+    cirscir 29C2 ord
+    cirE 29C3 ord
+    boxdiag 29C4 bin
+    boxbslash 29C5 bin
+    boxast 29C6 bin
+    boxcircle 29C7 bin
+    boxbox 29C8 bin
+    boxonbox 29C9 ord
+    triangleodot 29CA ord
+    triangleubar 29CB ord
+    triangles 29CC ord
+    triangleserifs 29CD bin
+    rtriltri 29CE rel
+    ltrivb 29CF rel
+    vbrtri 29D0 rel
+    lfbowtie 29D1 rel
+    rfbowtie 29D2 rel
+    fbowtie 29D3 rel
+    lftimes 29D4 rel
+    rftimes 29D5 rel
+    hourglass 29D6 bin
+    blackhourglass 29D7 bin
+    lvzigzag 29D8 open
+    rvzigzag 29D9 close
+    Lvzigzag 29DA open
+    Rvzigzag 29DB close
+    iinfin 29DC ord
+    tieinfty 29DD ord
+    nvinfty 29DE ord
+    dualmap 29DF rel
+    laplac 29E0 ord
+    lrtriangleeq 29E1 rel
+    shuffle 29E2 bin
+    eparsl 29E3 rel
+    smeparsl 29E4 rel
+    eqvparsl 29E5 rel
+    gleichstark 29E6 rel
+    thermod 29E7 ord
+    downtriangleleftblack 29E8 ord
+    downtrianglerightblack 29E9 ord
+    blackdiamonddownarrow 29EA ord
+    mdlgblklozenge 29EB bin
+    circledownarrow 29EC ord
+    blackcircledownarrow 29ED ord
+    errbarsquare 29EE ord
+    errbarblacksquare 29EF ord
+    errbardiamond 29F0 ord
+    errbarblackdiamond 29F1 ord
+    errbarcircle 29F2 ord
+    errbarblackcircle 29F3 ord
+    ruledelayed 29F4 rel
+    reversesolidus 29F5 bin
+    dsol 29F6 bin
+    rsolbar 29F7 bin
+    xsol 29F8 op
+    xbsol 29F9 op
+    doubleplus 29FA bin
+    tripleplus 29FB bin
+    lcurvyangle 29FC open
+    rcurvyangle 29FD close
+    tplus 29FE bin
+    tminus 29FF bin
+    bigodot 2A00 op
+    bigoplus 2A01 op
+    bigotimes 2A02 op
+    bigcupdot 2A03 op
+    biguplus 2A04 op
+    bigsqcap 2A05 op
+    bigsqcup 2A06 op
+    conjquant 2A07 op
+    disjquant 2A08 op
+    bigtimes 2A09 op
+    modtwosum 2A0A op
+    sumint 2A0B op
+    iiiint 2A0C op
+    intbar 2A0D op
+    intBar 2A0E op
+    fint 2A0F op
+    cirfnint 2A10 op
+    awint 2A11 op
+    rppolint 2A12 op
+    scpolint 2A13 op
+    npolint 2A14 op
+    pointint 2A15 op
+    sqint 2A16 op
+    intlarhk 2A17 op
+    intx 2A18 op
+    intcap 2A19 op
+    intcup 2A1A op
+    upint 2A1B op
+    lowint 2A1C op
+    Join 2A1D op
+    bigtriangleleft 2A1E op
+    zcmp 2A1F op
+    zpipe 2A20 op
+    zproject 2A21 op
+    ringplus 2A22 bin
+    plushat 2A23 bin
+    simplus 2A24 bin
+    plusdot 2A25 bin
+    plussim 2A26 bin
+    plussubtwo 2A27 bin
+    plustrif 2A28 bin
+    commaminus 2A29 bin
+    minusdot 2A2A bin
+    minusfdots 2A2B bin
+    minusrdots 2A2C bin
+    opluslhrim 2A2D bin
+    oplusrhrim 2A2E bin
+    vectimes 2A2F bin
+    dottimes 2A30 bin
+    timesbar 2A31 bin
+    btimes 2A32 bin
+    smashtimes 2A33 bin
+    otimeslhrim 2A34 bin
+    otimesrhrim 2A35 bin
+    otimeshat 2A36 bin
+    Otimes 2A37 bin
+    odiv 2A38 bin
+    triangleplus 2A39 bin
+    triangleminus 2A3A bin
+    triangletimes 2A3B bin
+    intprod 2A3C bin
+    intprodr 2A3D bin
+    fcmp 2A3E bin
+    amalg 2A3F bin
+    capdot 2A40 bin
+    uminus 2A41 bin
+    barcup 2A42 bin
+    barcap 2A43 bin
+    capwedge 2A44 bin
+    cupvee 2A45 bin
+    cupovercap 2A46 bin
+    capovercup 2A47 bin
+    cupbarcap 2A48 bin
+    capbarcup 2A49 bin
+    twocups 2A4A bin
+    twocaps 2A4B bin
+    closedvarcup 2A4C bin
+    closedvarcap 2A4D bin
+    Sqcap 2A4E bin
+    Sqcup 2A4F bin
+    closedvarcupsmashprod 2A50 bin
+    wedgeodot 2A51 bin
+    veeodot 2A52 bin
+    Wedge 2A53 bin
+    Vee 2A54 bin
+    wedgeonwedge 2A55 bin
+    veeonvee 2A56 bin
+    bigslopedvee 2A57 bin
+    bigslopedwedge 2A58 bin
+    veeonwedge 2A59 rel
+    wedgemidvert 2A5A bin
+    veemidvert 2A5B bin
+    midbarwedge 2A5C bin
+    midbarvee 2A5D bin
+    doublebarwedge 2A5E bin
+    wedgebar 2A5F bin
+    wedgedoublebar 2A60 bin
+    varveebar 2A61 bin
+    doublebarvee 2A62 bin
+    veedoublebar 2A63 bin
+    dsub 2A64 bin
+    rsub 2A65 bin
+    eqdot 2A66 rel
+    dotequiv 2A67 rel
+    equivVert 2A68 rel
+    equivVvert 2A69 rel
+    dotsim 2A6A rel
+    simrdots 2A6B rel
+    simminussim 2A6C rel
+    congdot 2A6D rel
+    asteq 2A6E rel
+    hatapprox 2A6F rel
+    approxeqq 2A70 rel
+    eqqplus 2A71 bin
+    pluseqq 2A72 bin
+    eqqsim 2A73 rel
+    Coloneq 2A74 rel
+    eqeq 2A75 rel
+    eqeqeq 2A76 rel
+    ddotseq 2A77 rel
+    equivDD 2A78 rel
+    ltcir 2A79 rel
+    gtcir 2A7A rel
+    ltquest 2A7B rel
+    gtquest 2A7C rel
+    leqslant 2A7D rel
+    geqslant 2A7E rel
+    lesdot 2A7F rel
+    gesdot 2A80 rel
+    lesdoto 2A81 rel
+    gesdoto 2A82 rel
+    lesdotor 2A83 rel
+    gesdotol 2A84 rel
+    lessapprox 2A85 rel
+    gtrapprox 2A86 rel
+    lneq 2A87 rel
+    gneq 2A88 rel
+    lnapprox 2A89 rel
+    gnapprox 2A8A rel
+    lesseqqgtr 2A8B rel
+    gtreqqless 2A8C rel
+    lsime 2A8D rel
+    gsime 2A8E rel
+    lsimg 2A8F rel
+    gsiml 2A90 rel
+    lgE 2A91 rel
+    glE 2A92 rel
+    lesges 2A93 rel
+    gesles 2A94 rel
+    eqslantless 2A95 rel
+    eqslantgtr 2A96 rel
+    elsdot 2A97 rel
+    egsdot 2A98 rel
+    eqqless 2A99 rel
+    eqqgtr 2A9A rel
+    eqqslantless 2A9B rel
+    eqqslantgtr 2A9C rel
+    simless 2A9D rel
+    simgtr 2A9E rel
+    simlE 2A9F rel
+    simgE 2AA0 rel
+    Lt 2AA1 rel
+    Gt 2AA2 rel
+    partialmeetcontraction 2AA3 rel
+    glj 2AA4 rel
+    gla 2AA5 rel
+    ltcc 2AA6 rel
+    gtcc 2AA7 rel
+    lescc 2AA8 rel
+    gescc 2AA9 rel
+    smt 2AAA rel
+    lat 2AAB rel
+    smte 2AAC rel
+    late 2AAD rel
+    bumpeqq 2AAE rel
+    preceq 2AAF rel
+    succeq 2AB0 rel
+    precneq 2AB1 rel
+    succneq 2AB2 rel
+    preceqq 2AB3 rel
+    succeqq 2AB4 rel
+    precneqq 2AB5 rel
+    succneqq 2AB6 rel
+    precapprox 2AB7 rel
+    succapprox 2AB8 rel
+    precnapprox 2AB9 rel
+    succnapprox 2ABA rel
+    Prec 2ABB rel
+    Succ 2ABC rel
+    subsetdot 2ABD rel
+    supsetdot 2ABE rel
+    subsetplus 2ABF rel
+    supsetplus 2AC0 rel
+    submult 2AC1 rel
+    supmult 2AC2 rel
+    subedot 2AC3 rel
+    supedot 2AC4 rel
+    subseteqq 2AC5 rel
+    supseteqq 2AC6 rel
+    subsim 2AC7 rel
+    supsim 2AC8 rel
+    subsetapprox 2AC9 rel
+    supsetapprox 2ACA rel
+    subsetneqq 2ACB rel
+    supsetneqq 2ACC rel
+    lsqhook 2ACD rel
+    rsqhook 2ACE rel
+    csub 2ACF rel
+    csup 2AD0 rel
+    csube 2AD1 rel
+    csupe 2AD2 rel
+    subsup 2AD3 rel
+    supsub 2AD4 rel
+    subsub 2AD5 rel
+    supsup 2AD6 rel
+    suphsub 2AD7 rel
+    supdsub 2AD8 rel
+    forkv 2AD9 rel
+    topfork 2ADA rel
+    mlcp 2ADB rel
+    forks 2ADC rel
+    forksnot 2ADD rel
+    shortlefttack 2ADE rel
+    shortdowntack 2ADF rel
+    shortuptack 2AE0 rel
+    perps 2AE1 ord
+    vDdash 2AE2 rel
+    dashV 2AE3 rel
+    Dashv 2AE4 rel
+    DashV 2AE5 rel
+    varVdash 2AE6 rel
+    Barv 2AE7 rel
+    vBar 2AE8 rel
+    vBarv 2AE9 rel
+    barV 2AEA rel
+    Vbar 2AEB rel
+    Not 2AEC rel
+    bNot 2AED rel
+    revnmid 2AEE rel
+    cirmid 2AEF rel
+    midcir 2AF0 rel
+    topcir 2AF1 ord
+    nhpar 2AF2 rel
+    parsim 2AF3 rel
+    interleave 2AF4 bin
+    nhVvert 2AF5 bin
+    threedotcolon 2AF6 bin
+    lllnest 2AF7 rel
+    gggnest 2AF8 rel
+    leqqslant 2AF9 rel
+    geqqslant 2AFA rel
+    trslash 2AFB bin
+    biginterleave 2AFC op
+    sslash 2AFD bin
+    talloblong 2AFE bin
+    bigtalloblong 2AFF op
+    squaretopblack 2B12 ord
+    squarebotblack 2B13 ord
+    squareurblack 2B14 ord
+    squarellblack 2B15 ord
+    diamondleftblack 2B16 ord
+    diamondrightblack 2B17 ord
+    diamondtopblack 2B18 ord
+    diamondbotblack 2B19 ord
+    dottedsquare 2B1A ord
+    lgblksquare 2B1B ord
+    lgwhtsquare 2B1C ord
+    vysmblksquare 2B1D ord
+    vysmwhtsquare 2B1E ord
+    pentagonblack 2B1F ord
+    pentagon 2B20 ord
+    varhexagon 2B21 ord
+    varhexagonblack 2B22 ord
+    hexagonblack 2B23 ord
+    lgblkcircle 2B24 ord
+    mdblkdiamond 2B25 ord
+    mdwhtdiamond 2B26 ord
+    mdblklozenge 2B27 ord
+    mdwhtlozenge 2B28 ord
+    smblkdiamond 2B29 ord
+    smblklozenge 2B2A ord
+    smwhtlozenge 2B2B ord
+    blkhorzoval 2B2C ord
+    whthorzoval 2B2D ord
+    blkvertoval 2B2E ord
+    whtvertoval 2B2F ord
+    circleonleftarrow 2B30 rel
+    leftthreearrows 2B31 rel
+    leftarrowonoplus 2B32 rel
+    longleftsquigarrow 2B33 rel
+    nvtwoheadleftarrow 2B34 rel
+    nVtwoheadleftarrow 2B35 rel
+    twoheadmapsfrom 2B36 rel
+    twoheadleftdbkarrow 2B37 rel
+    leftdotarrow 2B38 rel
+    nvleftarrowtail 2B39 rel
+    nVleftarrowtail 2B3A rel
+    twoheadleftarrowtail 2B3B rel
+    nvtwoheadleftarrowtail 2B3C rel
+    nVtwoheadleftarrowtail 2B3D rel
+    leftarrowx 2B3E rel
+    leftcurvedarrow 2B3F rel
+    equalleftarrow 2B40 rel
+    bsimilarleftarrow 2B41 rel
+    leftarrowbackapprox 2B42 rel
+    rightarrowgtr 2B43 rel
+    rightarrowsupset 2B44 rel
+    LLeftarrow 2B45 rel
+    RRightarrow 2B46 rel
+    bsimilarrightarrow 2B47 rel
+    rightarrowbackapprox 2B48 rel
+    similarleftarrow 2B49 rel
+    leftarrowapprox 2B4A rel
+    leftarrowbsimilar 2B4B rel
+    rightarrowbsimilar 2B4C rel
+    medwhitestar 2B50 ord
+    medblackstar 2B51 ord
+    smwhitestar 2B52 ord
+    rightpentagonblack 2B53 ord
+    rightpentagon 2B54 ord
+    postalmark 3012 ord
+    hzigzag 3030 ord
+    mbfA 1D400 alpha
+    mbfB 1D401 alpha
+    mbfC 1D402 alpha
+    mbfD 1D403 alpha
+    mbfE 1D404 alpha
+    mbfF 1D405 alpha
+    mbfG 1D406 alpha
+    mbfH 1D407 alpha
+    mbfI 1D408 alpha
+    mbfJ 1D409 alpha
+    mbfK 1D40A alpha
+    mbfL 1D40B alpha
+    mbfM 1D40C alpha
+    mbfN 1D40D alpha
+    mbfO 1D40E alpha
+    mbfP 1D40F alpha
+    mbfQ 1D410 alpha
+    mbfR 1D411 alpha
+    mbfS 1D412 alpha
+    mbfT 1D413 alpha
+    mbfU 1D414 alpha
+    mbfV 1D415 alpha
+    mbfW 1D416 alpha
+    mbfX 1D417 alpha
+    mbfY 1D418 alpha
+    mbfZ 1D419 alpha
+    mbfa 1D41A alpha
+    mbfb 1D41B alpha
+    mbfc 1D41C alpha
+    mbfd 1D41D alpha
+    mbfe 1D41E alpha
+    mbff 1D41F alpha
+    mbfg 1D420 alpha
+    mbfh 1D421 alpha
+    mbfi 1D422 alpha
+    mbfj 1D423 alpha
+    mbfk 1D424 alpha
+    mbfl 1D425 alpha
+    mbfm 1D426 alpha
+    mbfn 1D427 alpha
+    mbfo 1D428 alpha
+    mbfp 1D429 alpha
+    mbfq 1D42A alpha
+    mbfr 1D42B alpha
+    mbfs 1D42C alpha
+    mbft 1D42D alpha
+    mbfu 1D42E alpha
+    mbfv 1D42F alpha
+    mbfw 1D430 alpha
+    mbfx 1D431 alpha
+    mbfy 1D432 alpha
+    mbfz 1D433 alpha
+    mitA 1D434 alpha
+    mitB 1D435 alpha
+    mitC 1D436 alpha
+    mitD 1D437 alpha
+    mitE 1D438 alpha
+    mitF 1D439 alpha
+    mitG 1D43A alpha
+    mitH 1D43B alpha
+    mitI 1D43C alpha
+    mitJ 1D43D alpha
+    mitK 1D43E alpha
+    mitL 1D43F alpha
+    mitM 1D440 alpha
+    mitN 1D441 alpha
+    mitO 1D442 alpha
+    mitP 1D443 alpha
+    mitQ 1D444 alpha
+    mitR 1D445 alpha
+    mitS 1D446 alpha
+    mitT 1D447 alpha
+    mitU 1D448 alpha
+    mitV 1D449 alpha
+    mitW 1D44A alpha
+    mitX 1D44B alpha
+    mitY 1D44C alpha
+    mitZ 1D44D alpha
+    mita 1D44E alpha
+    mitb 1D44F alpha
+    mitc 1D450 alpha
+    mitd 1D451 alpha
+    mite 1D452 alpha
+    mitf 1D453 alpha
+    mitg 1D454 alpha
+    miti 1D456 alpha
+    mitj 1D457 alpha
+    mitk 1D458 alpha
+    mitl 1D459 alpha
+    mitm 1D45A alpha
+    mitn 1D45B alpha
+    mito 1D45C alpha
+    mitp 1D45D alpha
+    mitq 1D45E alpha
+    mitr 1D45F alpha
+    mits 1D460 alpha
+    mitt 1D461 alpha
+    mitu 1D462 alpha
+    mitv 1D463 alpha
+    mitw 1D464 alpha
+    mitx 1D465 alpha
+    mity 1D466 alpha
+    mitz 1D467 alpha
+    mbfitA 1D468 alpha
+    mbfitB 1D469 alpha
+    mbfitC 1D46A alpha
+    mbfitD 1D46B alpha
+    mbfitE 1D46C alpha
+    mbfitF 1D46D alpha
+    mbfitG 1D46E alpha
+    mbfitH 1D46F alpha
+    mbfitI 1D470 alpha
+    mbfitJ 1D471 alpha
+    mbfitK 1D472 alpha
+    mbfitL 1D473 alpha
+    mbfitM 1D474 alpha
+    mbfitN 1D475 alpha
+    mbfitO 1D476 alpha
+    mbfitP 1D477 alpha
+    mbfitQ 1D478 alpha
+    mbfitR 1D479 alpha
+    mbfitS 1D47A alpha
+    mbfitT 1D47B alpha
+    mbfitU 1D47C alpha
+    mbfitV 1D47D alpha
+    mbfitW 1D47E alpha
+    mbfitX 1D47F alpha
+    mbfitY 1D480 alpha
+    mbfitZ 1D481 alpha
+    mbfita 1D482 alpha
+    mbfitb 1D483 alpha
+    mbfitc 1D484 alpha
+    mbfitd 1D485 alpha
+    mbfite 1D486 alpha
+    mbfitf 1D487 alpha
+    mbfitg 1D488 alpha
+    mbfith 1D489 alpha
+    mbfiti 1D48A alpha
+    mbfitj 1D48B alpha
+    mbfitk 1D48C alpha
+    mbfitl 1D48D alpha
+    mbfitm 1D48E alpha
+    mbfitn 1D48F alpha
+    mbfito 1D490 alpha
+    mbfitp 1D491 alpha
+    mbfitq 1D492 alpha
+    mbfitr 1D493 alpha
+    mbfits 1D494 alpha
+    mbfitt 1D495 alpha
+    mbfitu 1D496 alpha
+    mbfitv 1D497 alpha
+    mbfitw 1D498 alpha
+    mbfitx 1D499 alpha
+    mbfity 1D49A alpha
+    mbfitz 1D49B alpha
+    mscrA 1D49C alpha
+    mscrC 1D49E alpha
+    mscrD 1D49F alpha
+    mscrG 1D4A2 alpha
+    mscrJ 1D4A5 alpha
+    mscrK 1D4A6 alpha
+    mscrN 1D4A9 alpha
+    mscrO 1D4AA alpha
+    mscrP 1D4AB alpha
+    mscrQ 1D4AC alpha
+    mscrS 1D4AE alpha
+    mscrT 1D4AF alpha
+    mscrU 1D4B0 alpha
+    mscrV 1D4B1 alpha
+    mscrW 1D4B2 alpha
+    mscrX 1D4B3 alpha
+    mscrY 1D4B4 alpha
+    mscrZ 1D4B5 alpha
+    mscra 1D4B6 alpha
+    mscrb 1D4B7 alpha
+    mscrc 1D4B8 alpha
+    mscrd 1D4B9 alpha
+    mscrf 1D4BB alpha
+    mscrh 1D4BD alpha
+    mscri 1D4BE alpha
+    mscrj 1D4BF alpha
+    mscrk 1D4C0 alpha
+    mscrl 1D4C1 alpha
+    mscrm 1D4C2 alpha
+    mscrn 1D4C3 alpha
+    mscrp 1D4C5 alpha
+    mscrq 1D4C6 alpha
+    mscrr 1D4C7 alpha
+    mscrs 1D4C8 alpha
+    mscrt 1D4C9 alpha
+    mscru 1D4CA alpha
+    mscrv 1D4CB alpha
+    mscrw 1D4CC alpha
+    mscrx 1D4CD alpha
+    mscry 1D4CE alpha
+    mscrz 1D4CF alpha
+    mbfscrA 1D4D0 alpha
+    mbfscrB 1D4D1 alpha
+    mbfscrC 1D4D2 alpha
+    mbfscrD 1D4D3 alpha
+    mbfscrE 1D4D4 alpha
+    mbfscrF 1D4D5 alpha
+    mbfscrG 1D4D6 alpha
+    mbfscrH 1D4D7 alpha
+    mbfscrI 1D4D8 alpha
+    mbfscrJ 1D4D9 alpha
+    mbfscrK 1D4DA alpha
+    mbfscrL 1D4DB alpha
+    mbfscrM 1D4DC alpha
+    mbfscrN 1D4DD alpha
+    mbfscrO 1D4DE alpha
+    mbfscrP 1D4DF alpha
+    mbfscrQ 1D4E0 alpha
+    mbfscrR 1D4E1 alpha
+    mbfscrS 1D4E2 alpha
+    mbfscrT 1D4E3 alpha
+    mbfscrU 1D4E4 alpha
+    mbfscrV 1D4E5 alpha
+    mbfscrW 1D4E6 alpha
+    mbfscrX 1D4E7 alpha
+    mbfscrY 1D4E8 alpha
+    mbfscrZ 1D4E9 alpha
+    mbfscra 1D4EA alpha
+    mbfscrb 1D4EB alpha
+    mbfscrc 1D4EC alpha
+    mbfscrd 1D4ED alpha
+    mbfscre 1D4EE alpha
+    mbfscrf 1D4EF alpha
+    mbfscrg 1D4F0 alpha
+    mbfscrh 1D4F1 alpha
+    mbfscri 1D4F2 alpha
+    mbfscrj 1D4F3 alpha
+    mbfscrk 1D4F4 alpha
+    mbfscrl 1D4F5 alpha
+    mbfscrm 1D4F6 alpha
+    mbfscrn 1D4F7 alpha
+    mbfscro 1D4F8 alpha
+    mbfscrp 1D4F9 alpha
+    mbfscrq 1D4FA alpha
+    mbfscrr 1D4FB alpha
+    mbfscrs 1D4FC alpha
+    mbfscrt 1D4FD alpha
+    mbfscru 1D4FE alpha
+    mbfscrv 1D4FF alpha
+    mbfscrw 1D500 alpha
+    mbfscrx 1D501 alpha
+    mbfscry 1D502 alpha
+    mbfscrz 1D503 alpha
+    mfrakA 1D504 alpha
+    mfrakB 1D505 alpha
+    mfrakD 1D507 alpha
+    mfrakE 1D508 alpha
+    mfrakF 1D509 alpha
+    mfrakG 1D50A alpha
+    mfrakJ 1D50D alpha
+    mfrakK 1D50E alpha
+    mfrakL 1D50F alpha
+    mfrakM 1D510 alpha
+    mfrakN 1D511 alpha
+    mfrakO 1D512 alpha
+    mfrakP 1D513 alpha
+    mfrakQ 1D514 alpha
+    mfrakS 1D516 alpha
+    mfrakT 1D517 alpha
+    mfrakU 1D518 alpha
+    mfrakV 1D519 alpha
+    mfrakW 1D51A alpha
+    mfrakX 1D51B alpha
+    mfrakY 1D51C alpha
+    mfraka 1D51E alpha
+    mfrakb 1D51F alpha
+    mfrakc 1D520 alpha
+    mfrakd 1D521 alpha
+    mfrake 1D522 alpha
+    mfrakf 1D523 alpha
+    mfrakg 1D524 alpha
+    mfrakh 1D525 alpha
+    mfraki 1D526 alpha
+    mfrakj 1D527 alpha
+    mfrakk 1D528 alpha
+    mfrakl 1D529 alpha
+    mfrakm 1D52A alpha
+    mfrakn 1D52B alpha
+    mfrako 1D52C alpha
+    mfrakp 1D52D alpha
+    mfrakq 1D52E alpha
+    mfrakr 1D52F alpha
+    mfraks 1D530 alpha
+    mfrakt 1D531 alpha
+    mfraku 1D532 alpha
+    mfrakv 1D533 alpha
+    mfrakw 1D534 alpha
+    mfrakx 1D535 alpha
+    mfraky 1D536 alpha
+    mfrakz 1D537 alpha
+    BbbA 1D538 alpha
+    BbbB 1D539 alpha
+    BbbD 1D53B alpha
+    BbbE 1D53C alpha
+    BbbF 1D53D alpha
+    BbbG 1D53E alpha
+    BbbI 1D540 alpha
+    BbbJ 1D541 alpha
+    BbbK 1D542 alpha
+    BbbL 1D543 alpha
+    BbbM 1D544 alpha
+    BbbO 1D546 alpha
+    BbbS 1D54A alpha
+    BbbT 1D54B alpha
+    BbbU 1D54C alpha
+    BbbV 1D54D alpha
+    BbbW 1D54E alpha
+    BbbX 1D54F alpha
+    BbbY 1D550 alpha
+    Bbba 1D552 alpha
+    Bbbb 1D553 alpha
+    Bbbc 1D554 alpha
+    Bbbd 1D555 alpha
+    Bbbe 1D556 alpha
+    Bbbf 1D557 alpha
+    Bbbg 1D558 alpha
+    Bbbh 1D559 alpha
+    Bbbi 1D55A alpha
+    Bbbj 1D55B alpha
+    Bbbk 1D55C alpha
+    Bbbl 1D55D alpha
+    Bbbm 1D55E alpha
+    Bbbn 1D55F alpha
+    Bbbo 1D560 alpha
+    Bbbp 1D561 alpha
+    Bbbq 1D562 alpha
+    Bbbr 1D563 alpha
+    Bbbs 1D564 alpha
+    Bbbt 1D565 alpha
+    Bbbu 1D566 alpha
+    Bbbv 1D567 alpha
+    Bbbw 1D568 alpha
+    Bbbx 1D569 alpha
+    Bbby 1D56A alpha
+    Bbbz 1D56B alpha
+    mbffrakA 1D56C alpha
+    mbffrakB 1D56D alpha
+    mbffrakC 1D56E alpha
+    mbffrakD 1D56F alpha
+    mbffrakE 1D570 alpha
+    mbffrakF 1D571 alpha
+    mbffrakG 1D572 alpha
+    mbffrakH 1D573 alpha
+    mbffrakI 1D574 alpha
+    mbffrakJ 1D575 alpha
+    mbffrakK 1D576 alpha
+    mbffrakL 1D577 alpha
+    mbffrakM 1D578 alpha
+    mbffrakN 1D579 alpha
+    mbffrakO 1D57A alpha
+    mbffrakP 1D57B alpha
+    mbffrakQ 1D57C alpha
+    mbffrakR 1D57D alpha
+    mbffrakS 1D57E alpha
+    mbffrakT 1D57F alpha
+    mbffrakU 1D580 alpha
+    mbffrakV 1D581 alpha
+    mbffrakW 1D582 alpha
+    mbffrakX 1D583 alpha
+    mbffrakY 1D584 alpha
+    mbffrakZ 1D585 alpha
+    mbffraka 1D586 alpha
+    mbffrakb 1D587 alpha
+    mbffrakc 1D588 alpha
+    mbffrakd 1D589 alpha
+    mbffrake 1D58A alpha
+    mbffrakf 1D58B alpha
+    mbffrakg 1D58C alpha
+    mbffrakh 1D58D alpha
+    mbffraki 1D58E alpha
+    mbffrakj 1D58F alpha
+    mbffrakk 1D590 alpha
+    mbffrakl 1D591 alpha
+    mbffrakm 1D592 alpha
+    mbffrakn 1D593 alpha
+    mbffrako 1D594 alpha
+    mbffrakp 1D595 alpha
+    mbffrakq 1D596 alpha
+    mbffrakr 1D597 alpha
+    mbffraks 1D598 alpha
+    mbffrakt 1D599 alpha
+    mbffraku 1D59A alpha
+    mbffrakv 1D59B alpha
+    mbffrakw 1D59C alpha
+    mbffrakx 1D59D alpha
+    mbffraky 1D59E alpha
+    mbffrakz 1D59F alpha
+    msansA 1D5A0 alpha
+    msansB 1D5A1 alpha
+    msansC 1D5A2 alpha
+    msansD 1D5A3 alpha
+    msansE 1D5A4 alpha
+    msansF 1D5A5 alpha
+    msansG 1D5A6 alpha
+    msansH 1D5A7 alpha
+    msansI 1D5A8 alpha
+    msansJ 1D5A9 alpha
+    msansK 1D5AA alpha
+    msansL 1D5AB alpha
+    msansM 1D5AC alpha
+    msansN 1D5AD alpha
+    msansO 1D5AE alpha
+    msansP 1D5AF alpha
+    msansQ 1D5B0 alpha
+    msansR 1D5B1 alpha
+    msansS 1D5B2 alpha
+    msansT 1D5B3 alpha
+    msansU 1D5B4 alpha
+    msansV 1D5B5 alpha
+    msansW 1D5B6 alpha
+    msansX 1D5B7 alpha
+    msansY 1D5B8 alpha
+    msansZ 1D5B9 alpha
+    msansa 1D5BA alpha
+    msansb 1D5BB alpha
+    msansc 1D5BC alpha
+    msansd 1D5BD alpha
+    msanse 1D5BE alpha
+    msansf 1D5BF alpha
+    msansg 1D5C0 alpha
+    msansh 1D5C1 alpha
+    msansi 1D5C2 alpha
+    msansj 1D5C3 alpha
+    msansk 1D5C4 alpha
+    msansl 1D5C5 alpha
+    msansm 1D5C6 alpha
+    msansn 1D5C7 alpha
+    msanso 1D5C8 alpha
+    msansp 1D5C9 alpha
+    msansq 1D5CA alpha
+    msansr 1D5CB alpha
+    msanss 1D5CC alpha
+    msanst 1D5CD alpha
+    msansu 1D5CE alpha
+    msansv 1D5CF alpha
+    msansw 1D5D0 alpha
+    msansx 1D5D1 alpha
+    msansy 1D5D2 alpha
+    msansz 1D5D3 alpha
+    mbfsansA 1D5D4 alpha
+    mbfsansB 1D5D5 alpha
+    mbfsansC 1D5D6 alpha
+    mbfsansD 1D5D7 alpha
+    mbfsansE 1D5D8 alpha
+    mbfsansF 1D5D9 alpha
+    mbfsansG 1D5DA alpha
+    mbfsansH 1D5DB alpha
+    mbfsansI 1D5DC alpha
+    mbfsansJ 1D5DD alpha
+    mbfsansK 1D5DE alpha
+    mbfsansL 1D5DF alpha
+    mbfsansM 1D5E0 alpha
+    mbfsansN 1D5E1 alpha
+    mbfsansO 1D5E2 alpha
+    mbfsansP 1D5E3 alpha
+    mbfsansQ 1D5E4 alpha
+    mbfsansR 1D5E5 alpha
+    mbfsansS 1D5E6 alpha
+    mbfsansT 1D5E7 alpha
+    mbfsansU 1D5E8 alpha
+    mbfsansV 1D5E9 alpha
+    mbfsansW 1D5EA alpha
+    mbfsansX 1D5EB alpha
+    mbfsansY 1D5EC alpha
+    mbfsansZ 1D5ED alpha
+    mbfsansa 1D5EE alpha
+    mbfsansb 1D5EF alpha
+    mbfsansc 1D5F0 alpha
+    mbfsansd 1D5F1 alpha
+    mbfsanse 1D5F2 alpha
+    mbfsansf 1D5F3 alpha
+    mbfsansg 1D5F4 alpha
+    mbfsansh 1D5F5 alpha
+    mbfsansi 1D5F6 alpha
+    mbfsansj 1D5F7 alpha
+    mbfsansk 1D5F8 alpha
+    mbfsansl 1D5F9 alpha
+    mbfsansm 1D5FA alpha
+    mbfsansn 1D5FB alpha
+    mbfsanso 1D5FC alpha
+    mbfsansp 1D5FD alpha
+    mbfsansq 1D5FE alpha
+    mbfsansr 1D5FF alpha
+    mbfsanss 1D600 alpha
+    mbfsanst 1D601 alpha
+    mbfsansu 1D602 alpha
+    mbfsansv 1D603 alpha
+    mbfsansw 1D604 alpha
+    mbfsansx 1D605 alpha
+    mbfsansy 1D606 alpha
+    mbfsansz 1D607 alpha
+    mitsansA 1D608 alpha
+    mitsansB 1D609 alpha
+    mitsansC 1D60A alpha
+    mitsansD 1D60B alpha
+    mitsansE 1D60C alpha
+    mitsansF 1D60D alpha
+    mitsansG 1D60E alpha
+    mitsansH 1D60F alpha
+    mitsansI 1D610 alpha
+    mitsansJ 1D611 alpha
+    mitsansK 1D612 alpha
+    mitsansL 1D613 alpha
+    mitsansM 1D614 alpha
+    mitsansN 1D615 alpha
+    mitsansO 1D616 alpha
+    mitsansP 1D617 alpha
+    mitsansQ 1D618 alpha
+    mitsansR 1D619 alpha
+    mitsansS 1D61A alpha
+    mitsansT 1D61B alpha
+    mitsansU 1D61C alpha
+    mitsansV 1D61D alpha
+    mitsansW 1D61E alpha
+    mitsansX 1D61F alpha
+    mitsansY 1D620 alpha
+    mitsansZ 1D621 alpha
+    mitsansa 1D622 alpha
+    mitsansb 1D623 alpha
+    mitsansc 1D624 alpha
+    mitsansd 1D625 alpha
+    mitsanse 1D626 alpha
+    mitsansf 1D627 alpha
+    mitsansg 1D628 alpha
+    mitsansh 1D629 alpha
+    mitsansi 1D62A alpha
+    mitsansj 1D62B alpha
+    mitsansk 1D62C alpha
+    mitsansl 1D62D alpha
+    mitsansm 1D62E alpha
+    mitsansn 1D62F alpha
+    mitsanso 1D630 alpha
+    mitsansp 1D631 alpha
+    mitsansq 1D632 alpha
+    mitsansr 1D633 alpha
+    mitsanss 1D634 alpha
+    mitsanst 1D635 alpha
+    mitsansu 1D636 alpha
+    mitsansv 1D637 alpha
+    mitsansw 1D638 alpha
+    mitsansx 1D639 alpha
+    mitsansy 1D63A alpha
+    mitsansz 1D63B alpha
+    mbfitsansA 1D63C alpha
+    mbfitsansB 1D63D alpha
+    mbfitsansC 1D63E alpha
+    mbfitsansD 1D63F alpha
+    mbfitsansE 1D640 alpha
+    mbfitsansF 1D641 alpha
+    mbfitsansG 1D642 alpha
+    mbfitsansH 1D643 alpha
+    mbfitsansI 1D644 alpha
+    mbfitsansJ 1D645 alpha
+    mbfitsansK 1D646 alpha
+    mbfitsansL 1D647 alpha
+    mbfitsansM 1D648 alpha
+    mbfitsansN 1D649 alpha
+    mbfitsansO 1D64A alpha
+    mbfitsansP 1D64B alpha
+    mbfitsansQ 1D64C alpha
+    mbfitsansR 1D64D alpha
+    mbfitsansS 1D64E alpha
+    mbfitsansT 1D64F alpha
+    mbfitsansU 1D650 alpha
+    mbfitsansV 1D651 alpha
+    mbfitsansW 1D652 alpha
+    mbfitsansX 1D653 alpha
+    mbfitsansY 1D654 alpha
+    mbfitsansZ 1D655 alpha
+    mbfitsansa 1D656 alpha
+    mbfitsansb 1D657 alpha
+    mbfitsansc 1D658 alpha
+    mbfitsansd 1D659 alpha
+    mbfitsanse 1D65A alpha
+    mbfitsansf 1D65B alpha
+    mbfitsansg 1D65C alpha
+    mbfitsansh 1D65D alpha
+    mbfitsansi 1D65E alpha
+    mbfitsansj 1D65F alpha
+    mbfitsansk 1D660 alpha
+    mbfitsansl 1D661 alpha
+    mbfitsansm 1D662 alpha
+    mbfitsansn 1D663 alpha
+    mbfitsanso 1D664 alpha
+    mbfitsansp 1D665 alpha
+    mbfitsansq 1D666 alpha
+    mbfitsansr 1D667 alpha
+    mbfitsanss 1D668 alpha
+    mbfitsanst 1D669 alpha
+    mbfitsansu 1D66A alpha
+    mbfitsansv 1D66B alpha
+    mbfitsansw 1D66C alpha
+    mbfitsansx 1D66D alpha
+    mbfitsansy 1D66E alpha
+    mbfitsansz 1D66F alpha
+    mttA 1D670 alpha
+    mttB 1D671 alpha
+    mttC 1D672 alpha
+    mttD 1D673 alpha
+    mttE 1D674 alpha
+    mttF 1D675 alpha
+    mttG 1D676 alpha
+    mttH 1D677 alpha
+    mttI 1D678 alpha
+    mttJ 1D679 alpha
+    mttK 1D67A alpha
+    mttL 1D67B alpha
+    mttM 1D67C alpha
+    mttN 1D67D alpha
+    mttO 1D67E alpha
+    mttP 1D67F alpha
+    mttQ 1D680 alpha
+    mttR 1D681 alpha
+    mttS 1D682 alpha
+    mttT 1D683 alpha
+    mttU 1D684 alpha
+    mttV 1D685 alpha
+    mttW 1D686 alpha
+    mttX 1D687 alpha
+    mttY 1D688 alpha
+    mttZ 1D689 alpha
+    mtta 1D68A alpha
+    mttb 1D68B alpha
+    mttc 1D68C alpha
+    mttd 1D68D alpha
+    mtte 1D68E alpha
+    mttf 1D68F alpha
+    mttg 1D690 alpha
+    mtth 1D691 alpha
+    mtti 1D692 alpha
+    mttj 1D693 alpha
+    mttk 1D694 alpha
+    mttl 1D695 alpha
+    mttm 1D696 alpha
+    mttn 1D697 alpha
+    mtto 1D698 alpha
+    mttp 1D699 alpha
+    mttq 1D69A alpha
+    mttr 1D69B alpha
+    mtts 1D69C alpha
+    mttt 1D69D alpha
+    mttu 1D69E alpha
+    mttv 1D69F alpha
+    mttw 1D6A0 alpha
+    mttx 1D6A1 alpha
+    mtty 1D6A2 alpha
+    mttz 1D6A3 alpha
+    imath 1D6A4 alpha
+    jmath 1D6A5 alpha
+    mbfAlpha 1D6A8 alpha
+    mbfBeta 1D6A9 alpha
+    mbfGamma 1D6AA alpha
+    mbfDelta 1D6AB alpha
+    mbfEpsilon 1D6AC alpha
+    mbfZeta 1D6AD alpha
+    mbfEta 1D6AE alpha
+    mbfTheta 1D6AF alpha
+    mbfIota 1D6B0 alpha
+    mbfKappa 1D6B1 alpha
+    mbfLambda 1D6B2 alpha
+    mbfMu 1D6B3 alpha
+    mbfNu 1D6B4 alpha
+    mbfXi 1D6B5 alpha
+    mbfOmicron 1D6B6 alpha
+    mbfPi 1D6B7 alpha
+    mbfRho 1D6B8 alpha
+    mbfvarTheta 1D6B9 alpha
+    mbfSigma 1D6BA alpha
+    mbfTau 1D6BB alpha
+    mbfUpsilon 1D6BC alpha
+    mbfPhi 1D6BD alpha
+    mbfChi 1D6BE alpha
+    mbfPsi 1D6BF alpha
+    mbfOmega 1D6C0 alpha
+    mbfnabla 1D6C1 alpha
+    mbfalpha 1D6C2 alpha
+    mbfbeta 1D6C3 alpha
+    mbfgamma 1D6C4 alpha
+    mbfdelta 1D6C5 alpha
+    mbfvarepsilon 1D6C6 alpha
+    mbfzeta 1D6C7 alpha
+    mbfeta 1D6C8 alpha
+    mbftheta 1D6C9 alpha
+    mbfiota 1D6CA alpha
+    mbfkappa 1D6CB alpha
+    mbflambda 1D6CC alpha
+    mbfmu 1D6CD alpha
+    mbfnu 1D6CE alpha
+    mbfxi 1D6CF alpha
+    mbfomicron 1D6D0 alpha
+    mbfpi 1D6D1 alpha
+    mbfrho 1D6D2 alpha
+    mbfvarsigma 1D6D3 alpha
+    mbfsigma 1D6D4 alpha
+    mbftau 1D6D5 alpha
+    mbfupsilon 1D6D6 alpha
+    mbfvarphi 1D6D7 alpha
+    mbfchi 1D6D8 alpha
+    mbfpsi 1D6D9 alpha
+    mbfomega 1D6DA alpha
+    mbfpartial 1D6DB alpha
+    mbfepsilon 1D6DC alpha
+    mbfvartheta 1D6DD alpha
+    mbfvarkappa 1D6DE alpha
+    mbfphi 1D6DF alpha
+    mbfvarrho 1D6E0 alpha
+    mbfvarpi 1D6E1 alpha
+    mitAlpha 1D6E2 alpha
+    mitBeta 1D6E3 alpha
+    mitGamma 1D6E4 alpha
+    mitDelta 1D6E5 alpha
+    mitEpsilon 1D6E6 alpha
+    mitZeta 1D6E7 alpha
+    mitEta 1D6E8 alpha
+    mitTheta 1D6E9 alpha
+    mitIota 1D6EA alpha
+    mitKappa 1D6EB alpha
+    mitLambda 1D6EC alpha
+    mitMu 1D6ED alpha
+    mitNu 1D6EE alpha
+    mitXi 1D6EF alpha
+    mitOmicron 1D6F0 alpha
+    mitPi 1D6F1 alpha
+    mitRho 1D6F2 alpha
+    mitvarTheta 1D6F3 alpha
+    mitSigma 1D6F4 alpha
+    mitTau 1D6F5 alpha
+    mitUpsilon 1D6F6 alpha
+    mitPhi 1D6F7 alpha
+    mitChi 1D6F8 alpha
+    mitPsi 1D6F9 alpha
+    mitOmega 1D6FA alpha
+    mitnabla 1D6FB alpha
+    mitalpha 1D6FC alpha
+    mitbeta 1D6FD alpha
+    mitgamma 1D6FE alpha
+    mitdelta 1D6FF alpha
+    mitvarepsilon 1D700 alpha
+    mitzeta 1D701 alpha
+    miteta 1D702 alpha
+    mittheta 1D703 alpha
+    mitiota 1D704 alpha
+    mitkappa 1D705 alpha
+    mitlambda 1D706 alpha
+    mitmu 1D707 alpha
+    mitnu 1D708 alpha
+    mitxi 1D709 alpha
+    mitomicron 1D70A alpha
+    mitpi 1D70B alpha
+    mitrho 1D70C alpha
+    mitvarsigma 1D70D alpha
+    mitsigma 1D70E alpha
+    mittau 1D70F alpha
+    mitupsilon 1D710 alpha
+    mitvarphi 1D711 alpha
+    mitchi 1D712 alpha
+    mitpsi 1D713 alpha
+    mitomega 1D714 alpha
+    mitpartial 1D715 alpha
+    mitepsilon 1D716 alpha
+    mitvartheta 1D717 alpha
+    mitvarkappa 1D718 alpha
+    mitphi 1D719 alpha
+    mitvarrho 1D71A alpha
+    mitvarpi 1D71B alpha
+    mbfitAlpha 1D71C alpha
+    mbfitBeta 1D71D alpha
+    mbfitGamma 1D71E alpha
+    mbfitDelta 1D71F alpha
+    mbfitEpsilon 1D720 alpha
+    mbfitZeta 1D721 alpha
+    mbfitEta 1D722 alpha
+    mbfitTheta 1D723 alpha
+    mbfitIota 1D724 alpha
+    mbfitKappa 1D725 alpha
+    mbfitLambda 1D726 alpha
+    mbfitMu 1D727 alpha
+    mbfitNu 1D728 alpha
+    mbfitXi 1D729 alpha
+    mbfitOmicron 1D72A alpha
+    mbfitPi 1D72B alpha
+    mbfitRho 1D72C alpha
+    mbfitvarTheta 1D72D alpha
+    mbfitSigma 1D72E alpha
+    mbfitTau 1D72F alpha
+    mbfitUpsilon 1D730 alpha
+    mbfitPhi 1D731 alpha
+    mbfitChi 1D732 alpha
+    mbfitPsi 1D733 alpha
+    mbfitOmega 1D734 alpha
+    mbfitnabla 1D735 alpha
+    mbfitalpha 1D736 alpha
+    mbfitbeta 1D737 alpha
+    mbfitgamma 1D738 alpha
+    mbfitdelta 1D739 alpha
+    mbfitvarepsilon 1D73A alpha
+    mbfitzeta 1D73B alpha
+    mbfiteta 1D73C alpha
+    mbfittheta 1D73D alpha
+    mbfitiota 1D73E alpha
+    mbfitkappa 1D73F alpha
+    mbfitlambda 1D740 alpha
+    mbfitmu 1D741 alpha
+    mbfitnu 1D742 alpha
+    mbfitxi 1D743 alpha
+    mbfitomicron 1D744 alpha
+    mbfitpi 1D745 alpha
+    mbfitrho 1D746 alpha
+    mbfitvarsigma 1D747 alpha
+    mbfitsigma 1D748 alpha
+    mbfittau 1D749 alpha
+    mbfitupsilon 1D74A alpha
+    mbfitvarphi 1D74B alpha
+    mbfitchi 1D74C alpha
+    mbfitpsi 1D74D alpha
+    mbfitomega 1D74E alpha
+    mbfitpartial 1D74F alpha
+    mbfitepsilon 1D750 alpha
+    mbfitvartheta 1D751 alpha
+    mbfitvarkappa 1D752 alpha
+    mbfitphi 1D753 alpha
+    mbfitvarrho 1D754 alpha
+    mbfitvarpi 1D755 alpha
+    mbfsansAlpha 1D756 alpha
+    mbfsansBeta 1D757 alpha
+    mbfsansGamma 1D758 alpha
+    mbfsansDelta 1D759 alpha
+    mbfsansEpsilon 1D75A alpha
+    mbfsansZeta 1D75B alpha
+    mbfsansEta 1D75C alpha
+    mbfsansTheta 1D75D alpha
+    mbfsansIota 1D75E alpha
+    mbfsansKappa 1D75F alpha
+    mbfsansLambda 1D760 alpha
+    mbfsansMu 1D761 alpha
+    mbfsansNu 1D762 alpha
+    mbfsansXi 1D763 alpha
+    mbfsansOmicron 1D764 alpha
+    mbfsansPi 1D765 alpha
+    mbfsansRho 1D766 alpha
+    mbfsansvarTheta 1D767 alpha
+    mbfsansSigma 1D768 alpha
+    mbfsansTau 1D769 alpha
+    mbfsansUpsilon 1D76A alpha
+    mbfsansPhi 1D76B alpha
+    mbfsansChi 1D76C alpha
+    mbfsansPsi 1D76D alpha
+    mbfsansOmega 1D76E alpha
+    mbfsansnabla 1D76F alpha
+    mbfsansalpha 1D770 alpha
+    mbfsansbeta 1D771 alpha
+    mbfsansgamma 1D772 alpha
+    mbfsansdelta 1D773 alpha
+    mbfsansvarepsilon 1D774 alpha
+    mbfsanszeta 1D775 alpha
+    mbfsanseta 1D776 alpha
+    mbfsanstheta 1D777 alpha
+    mbfsansiota 1D778 alpha
+    mbfsanskappa 1D779 alpha
+    mbfsanslambda 1D77A alpha
+    mbfsansmu 1D77B alpha
+    mbfsansnu 1D77C alpha
+    mbfsansxi 1D77D alpha
+    mbfsansomicron 1D77E alpha
+    mbfsanspi 1D77F alpha
+    mbfsansrho 1D780 alpha
+    mbfsansvarsigma 1D781 alpha
+    mbfsanssigma 1D782 alpha
+    mbfsanstau 1D783 alpha
+    mbfsansupsilon 1D784 alpha
+    mbfsansvarphi 1D785 alpha
+    mbfsanschi 1D786 alpha
+    mbfsanspsi 1D787 alpha
+    mbfsansomega 1D788 alpha
+    mbfsanspartial 1D789 alpha
+    mbfsansepsilon 1D78A alpha
+    mbfsansvartheta 1D78B alpha
+    mbfsansvarkappa 1D78C alpha
+    mbfsansphi 1D78D alpha
+    mbfsansvarrho 1D78E alpha
+    mbfsansvarpi 1D78F alpha
+    mbfitsansAlpha 1D790 alpha
+    mbfitsansBeta 1D791 alpha
+    mbfitsansGamma 1D792 alpha
+    mbfitsansDelta 1D793 alpha
+    mbfitsansEpsilon 1D794 alpha
+    mbfitsansZeta 1D795 alpha
+    mbfitsansEta 1D796 alpha
+    mbfitsansTheta 1D797 alpha
+    mbfitsansIota 1D798 alpha
+    mbfitsansKappa 1D799 alpha
+    mbfitsansLambda 1D79A alpha
+    mbfitsansMu 1D79B alpha
+    mbfitsansNu 1D79C alpha
+    mbfitsansXi 1D79D alpha
+    mbfitsansOmicron 1D79E alpha
+    mbfitsansPi 1D79F alpha
+    mbfitsansRho 1D7A0 alpha
+    mbfitsansvarTheta 1D7A1 alpha
+    mbfitsansSigma 1D7A2 alpha
+    mbfitsansTau 1D7A3 alpha
+    mbfitsansUpsilon 1D7A4 alpha
+    mbfitsansPhi 1D7A5 alpha
+    mbfitsansChi 1D7A6 alpha
+    mbfitsansPsi 1D7A7 alpha
+    mbfitsansOmega 1D7A8 alpha
+    mbfitsansnabla 1D7A9 alpha
+    mbfitsansalpha 1D7AA alpha
+    mbfitsansbeta 1D7AB alpha
+    mbfitsansgamma 1D7AC alpha
+    mbfitsansdelta 1D7AD alpha
+    mbfitsansvarepsilon 1D7AE alpha
+    mbfitsanszeta 1D7AF alpha
+    mbfitsanseta 1D7B0 alpha
+    mbfitsanstheta 1D7B1 alpha
+    mbfitsansiota 1D7B2 alpha
+    mbfitsanskappa 1D7B3 alpha
+    mbfitsanslambda 1D7B4 alpha
+    mbfitsansmu 1D7B5 alpha
+    mbfitsansnu 1D7B6 alpha
+    mbfitsansxi 1D7B7 alpha
+    mbfitsansomicron 1D7B8 alpha
+    mbfitsanspi 1D7B9 alpha
+    mbfitsansrho 1D7BA alpha
+    mbfitsansvarsigma 1D7BB alpha
+    mbfitsanssigma 1D7BC alpha
+    mbfitsanstau 1D7BD alpha
+    mbfitsansupsilon 1D7BE alpha
+    mbfitsansvarphi 1D7BF alpha
+    mbfitsanschi 1D7C0 alpha
+    mbfitsanspsi 1D7C1 alpha
+    mbfitsansomega 1D7C2 alpha
+    mbfitsanspartial 1D7C3 alpha
+    mbfitsansepsilon 1D7C4 alpha
+    mbfitsansvartheta 1D7C5 alpha
+    mbfitsansvarkappa 1D7C6 alpha
+    mbfitsansphi 1D7C7 alpha
+    mbfitsansvarrho 1D7C8 alpha
+    mbfitsansvarpi 1D7C9 alpha
+    mbfDigamma 1D7CA alpha
+    mbfdigamma 1D7CB alpha
+    mbfzero 1D7CE ord
+    mbfone 1D7CF ord
+    mbftwo 1D7D0 ord
+    mbfthree 1D7D1 ord
+    mbffour 1D7D2 ord
+    mbffive 1D7D3 ord
+    mbfsix 1D7D4 ord
+    mbfseven 1D7D5 ord
+    mbfeight 1D7D6 ord
+    mbfnine 1D7D7 ord
+    Bbbzero 1D7D8 ord
+    Bbbone 1D7D9 ord
+    Bbbtwo 1D7DA ord
+    Bbbthree 1D7DB ord
+    Bbbfour 1D7DC ord
+    Bbbfive 1D7DD ord
+    Bbbsix 1D7DE ord
+    Bbbseven 1D7DF ord
+    Bbbeight 1D7E0 ord
+    Bbbnine 1D7E1 ord
+    msanszero 1D7E2 ord
+    msansone 1D7E3 ord
+    msanstwo 1D7E4 ord
+    msansthree 1D7E5 ord
+    msansfour 1D7E6 ord
+    msansfive 1D7E7 ord
+    msanssix 1D7E8 ord
+    msansseven 1D7E9 ord
+    msanseight 1D7EA ord
+    msansnine 1D7EB ord
+    mbfsanszero 1D7EC ord
+    mbfsansone 1D7ED ord
+    mbfsanstwo 1D7EE ord
+    mbfsansthree 1D7EF ord
+    mbfsansfour 1D7F0 ord
+    mbfsansfive 1D7F1 ord
+    mbfsanssix 1D7F2 ord
+    mbfsansseven 1D7F3 ord
+    mbfsanseight 1D7F4 ord
+    mbfsansnine 1D7F5 ord
+    mttzero 1D7F6 ord
+    mttone 1D7F7 ord
+    mtttwo 1D7F8 ord
+    mttthree 1D7F9 ord
+    mttfour 1D7FA ord
+    mttfive 1D7FB ord
+    mttsix 1D7FC ord
+    mttseven 1D7FD ord
+    mtteight 1D7FE ord
+    mttnine 1D7FF ord
+    arabicmaj 1EEF0 op
+    arabichad 1EEF1 op
+    """

@@ -7,7 +7,8 @@ import Testing
 /// unknown commands warned about at their place, the file clean for qpdf and PDF/UA.
 @Suite(.serialized) struct MathDocumentTests {
     static let sources = [
-        #"x^2 + y^2 = z^2"#, #"\frac{a}{b}"#, #"\sum_{i=1}^{n} i"#, #"\int_0^\infty e^{-x^2}\,dx = \frac{\sqrt{\pi}}{2}"#,
+        #"x^2 + y^2 = z^2"#, #"\frac{a}{b}"#, #"\sum_{i=1}^{n} i"#,
+        #"\int_0^\infty e^{-x^2}\,dx = \frac{\sqrt{\pi}}{2}"#,
         #"\begin{pmatrix} a & b \\ c & d \end{pmatrix}"#,
     ]
 
@@ -51,7 +52,8 @@ import Testing
         #expect(text.contains("A matrix") && text.contains("here."))
         let warnings = report.diagnostics.map(\.description)
         #expect(warnings.count == 1)
-        #expect(warnings.first?.contains(#"math-document.md:9:"#) == true && warnings.first?.contains(#"\nosuch"#) == true)
+        #expect(
+            warnings.first?.contains(#"math-document.md:9:"#) == true && warnings.first?.contains(#"\nosuch"#) == true)
         try PDFValidationTests.expectValid([pdf])
     }
 

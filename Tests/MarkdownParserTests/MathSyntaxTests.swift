@@ -36,7 +36,8 @@ import Testing
         #expect(found.map(\.source) == [#"e^{i\pi} + 1 = 0"#, "a^2", #"\int_0^1 x\,dx"#])
         #expect(found.map(\.display) == [false, false, true])
         let fenced = blocks("```math\n\\frac{a}{b}\n```\n")
-        #expect(fenced.map(\.kind) == [.paragraph([.math(#"\frac{a}{b}"#, display: true, location: fenced[0].location)])])
+        #expect(
+            fenced.map(\.kind) == [.paragraph([.math(#"\frac{a}{b}"#, display: true, location: fenced[0].location)])])
     }
 
     @Test func escapesReachTheMathAsWritten() {

@@ -22,12 +22,18 @@ let luaLaTeXFigures: [LuaLaTeXFigure] = [
     .init(display: true, source: "\\sqrt{x^2+1}", width: 3.8824, height: 1.1563, depth: 0.0457),
     .init(display: false, source: "\\sqrt[3]{x}", width: 1.4256, height: 0.8665, depth: 0.1035),
     .init(display: true, source: "\\left( \\frac{1}{2} \\right)", width: 2.0160, height: 1.3769, depth: 0.8090),
-    .init(display: true, source: "\\begin{pmatrix} a & b \\\\ c & d \\end{pmatrix}", width: 3.5390, height: 1.4750, depth: 0.9250),
-    .init(display: true, source: "f(x) = \\begin{cases} 0 & x < 0 \\\\ 1 & x \\ge 0 \\end{cases}", width: 8.6890, height: 1.7150, depth: 1.1650),
+    .init(
+        display: true, source: "\\begin{pmatrix} a & b \\\\ c & d \\end{pmatrix}", width: 3.5390, height: 1.4750,
+        depth: 0.9250),
+    .init(
+        display: true, source: "f(x) = \\begin{cases} 0 & x < 0 \\\\ 1 & x \\ge 0 \\end{cases}", width: 8.6890,
+        height: 1.7150, depth: 1.1650),
     .init(display: false, source: "\\hat{x} + \\bar{y} + \\vec{v}", width: 4.6188, height: 0.8550, depth: 0.2220),
     .init(display: false, source: "\\mathbb{R}^n \\to \\mathbf{F}", width: 3.8305, height: 0.8074, depth: 0.0000),
-    .init(display: false, source: "\\alpha\\beta\\gamma + \\Gamma\\Delta", width: 4.9454, height: 0.7650, depth: 0.2100),
-    .init(display: true, source: "\\lim_{x \\to 0} \\frac{\\sin x}{x} = 1", width: 6.7420, height: 1.3709, depth: 0.7008),
+    .init(
+        display: false, source: "\\alpha\\beta\\gamma + \\Gamma\\Delta", width: 4.9454, height: 0.7650, depth: 0.2100),
+    .init(
+        display: true, source: "\\lim_{x \\to 0} \\frac{\\sin x}{x} = 1", width: 6.7420, height: 1.3709, depth: 0.7008),
     .init(display: false, source: "\\binom{n}{k}", width: 1.5000, height: 0.8459, depth: 0.2845),
     .init(display: true, source: "\\prod_{k=1}^{n} (1 + x_k)", width: 5.8768, height: 1.5454, depth: 1.1770),
     .init(display: false, source: "a \\le b \\ne c \\in S", width: 6.8325, height: 0.7600, depth: 0.1470),

@@ -69,8 +69,9 @@ import Testing
         }
         #expect(delimiters == ["(", "|", "}"])
         #expect(parts.count == 2)
-        guard case .array(let array, "(", ")") = Self.atoms(#"\begin{pmatrix} a & b \\ c & d \end{pmatrix}"#)[0]
-            .nucleus
+        guard
+            case .array(let array, "(", ")") = Self.atoms(#"\begin{pmatrix} a & b \\ c & d \end{pmatrix}"#)[0]
+                .nucleus
         else {
             Issue.record("no matrix")
             return
@@ -104,9 +105,10 @@ import Testing
     }
 
     @Test func hostileInputNeverFails() {
-        for source in ["{{{{", "}}}}", "^^^", #"\left("#, #"\begin{matrix}"#, #"\frac"#, "x_", #"\sqrt["#, "&&\\\\",
-            String(repeating: "{", count: 5000)]
-        {
+        for source in [
+            "{{{{", "}}}}", "^^^", #"\left("#, #"\begin{matrix}"#, #"\frac"#, "x_", #"\sqrt["#, "&&\\\\",
+            String(repeating: "{", count: 5000),
+        ] {
             let formula = MathParser.parse(source)
             _ = formula.nodes
         }
