@@ -89,6 +89,9 @@ def main():
         "    let height: Double\n    let depth: Double\n}\n\n"
         "/// The formulas measured, in the script's order.\n"
         "let luaLaTeXFigures: [LuaLaTeXFigure] = [\n" + "\n".join(lines) + "\n]\n")
+    # Formatted as the repository's Swift is (`make lint`).
+    root = target.parent.parent.parent
+    subprocess.run(["swift", "format", "--in-place", "--configuration", str(root / ".swift-format"), str(target)])
     print(f"{len(lines)} formulas written to {target}")
 
 
