@@ -162,16 +162,34 @@ enum MathShapes {
         return loaded
     }
 
-    /// The laid-out box of `formula` at `size` pt and its identifier for a shape attribute.
+    nonisolated(unsafe) private static var laidOut: [String: [MathBox]] = [:]
+
+    /// The laid-out box of `formula` (its piece) at `size` pt and its identifier for a shape
+    /// attribute. Each formula is laid out once per size, all its pieces at once.
     static func layout(_ formula: InlineFormula, size: Double) -> (box: MathBox, identifier: Int)? {
         let key = "\(formula.family)\u{0}\(size)\u{0}\(formula.display)\u{0}\(formula.source)"
+        let pieceKey = key + "\u{0}\(formula.piece)"
         lock.lock()
-        if let identifier = identifiers[key] {
+        if let identifier = identifiers[pieceKey] {
             defer { lock.unlock() }
             return (formulas[identifier - firstIdentifier].box, identifier)
         }
+        let known = laidOut[key]
         lock.unlock()
         guard let font = font(formula.family) else { return nil }
+        let pieces = known ?? layoutPieces(formula, size: size, font: font)
+        guard pieces.indices.contains(formula.piece) else { return nil }
+        lock.lock()
+        defer { lock.unlock() }
+        laidOut[key] = pieces
+        formulas.append((pieces[formula.piece], font, formula.alternativeText))
+        identifiers[pieceKey] = firstIdentifier + formulas.count - 1
+        return (pieces[formula.piece], firstIdentifier + formulas.count - 1)
+    }
+
+    /// The pieces of `formula` laid out with `font` at `size` pt: the whole for a displayed
+    /// formula, one box a piece for an inline one (``MathLayout/layoutPieces(_:style:)``).
+    private static func layoutPieces(_ formula: InlineFormula, size: Double, font: HarfBuzzMathFont) -> [MathBox] {
         let error = formula.errorColor
         let colors = formula.colors
         let layout = MathLayout(
@@ -180,12 +198,8 @@ enum MathShapes {
                 let color = colors[name] ?? CSSColors.color(named: name)
                 return color.map { MathColor(red: $0.red, green: $0.green, blue: $0.blue, alpha: $0.alpha) }
             })
-        let box = layout.layout(formula.formula, style: formula.display ? .display : .text)
-        lock.lock()
-        defer { lock.unlock() }
-        formulas.append((box, font, formula.source))
-        identifiers[key] = firstIdentifier + formulas.count - 1
-        return (box, firstIdentifier + formulas.count - 1)
+        if formula.display { return [layout.layout(formula.formula, style: .display)] }
+        return layout.layoutPieces(formula.formula, style: .text)
     }
 
     /// What the formula of a run of `style` reaches above and below the baseline, pt (zero for

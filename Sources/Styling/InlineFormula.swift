@@ -18,6 +18,12 @@ public struct InlineFormula: Hashable, Sendable {
     public var errorColor: RGBAColor
     /// The theme's colours by name, for `\color{name}`.
     public var colors: [String: RGBAColor]
+    /// Which piece of the formula this run draws: an inline formula is cut after its relations
+    /// and binary operations (``MathFormula/breakIndices``) so that lines may break there.
+    public var piece = 0
+    /// The source of this run's piece: the `/Alt` of its `Formula` element (the whole source for
+    /// a formula in one piece).
+    public var alternativeText: String
 
     /// Creates a formula run's content.
     public init(
@@ -30,6 +36,7 @@ public struct InlineFormula: Hashable, Sendable {
         self.family = family
         self.errorColor = errorColor
         self.colors = colors
+        alternativeText = source
     }
 
     /// The math family when the theme names none (`families.math`): DejaVu Math TeX Gyre
@@ -39,35 +46,48 @@ public struct InlineFormula: Hashable, Sendable {
 }
 
 extension Styler {
-    /// The run of a formula, warning about each problem of its source at its place.
-    mutating func formulaRun(_ source: String, display: Bool, location: SourceLocation?, cascade: Cascade)
-        -> StyledRun
+    /// The runs of a formula, warning about each problem of its source at its place: one run
+    /// for a displayed formula, one for each piece of an inline formula
+    /// (``InlineFormula/piece``).
+    mutating func formulaRuns(_ source: String, display: Bool, location: SourceLocation?, cascade: Cascade)
+        -> [StyledRun]
     {
         let formula = MathParser.parse(source)
         for problem in formula.problems {
-            var place = location ?? currentLocation
-            if var known = place {
-                // The source starts after `$` (or `$$`) on the formula's first line.
-                let before = source.utf8.prefix(problem.offset)
-                let lines = before.filter { $0 == 0x0A }.count
-                let lineStart = before.lastIndex(of: 0x0A).map { before.distance(from: before.startIndex, to: $0) + 1 }
-                let column = before.count - (lineStart ?? 0)
-                known.line += lines
-                known.column = lines > 0 ? column + 1 : known.column + (display ? 2 : 1) + column
-                place = known
-            }
-            warn(problem.message, place)
+            warn(problem.message, Self.place(of: problem, in: source, display: display, formula: location))
         }
         var style = cascade.runStyle
-        style.inlineFormula = InlineFormula(
+        style.background = nil
+        style.underline = nil
+        style.strikethrough = nil
+        var content = InlineFormula(
             source: source, display: display, formula: formula,
             family: theme.families["math"]?.first ?? InlineFormula.defaultFamily,
             errorColor: theme.colors["error"] ?? RGBAColor(red: 0.8, green: 0, blue: 0),
             colors: theme.colors)
-        style.background = nil
-        style.underline = nil
-        style.strikethrough = nil
-        return StyledRun("\u{FFFC}", style: appearances.shared(style))
+        let cuts = display ? [] : formula.breakIndices.map { $0 + 1 }
+        let bounds = [0] + cuts + [formula.nodes.count]
+        return (0..<(bounds.count - 1)).map { piece in
+            content.piece = piece
+            content.alternativeText = cuts.isEmpty ? source : formula.source(ofNodes: bounds[piece]..<bounds[piece + 1])
+            style.inlineFormula = content
+            return StyledRun("\u{FFFC}", style: appearances.shared(style))
+        }
+    }
+
+    /// Where `problem` is in the document: its offset into the formula's `source` counted from
+    /// the formula's place (after `$`, or `$$` when `display`).
+    static func place(of problem: MathProblem, in source: String, display: Bool, formula: SourceLocation?)
+        -> SourceLocation?
+    {
+        guard var place = formula else { return nil }
+        let before = source.utf8.prefix(problem.offset)
+        let lines = before.filter { $0 == 0x0A }.count
+        let lineStart = before.lastIndex(of: 0x0A).map { before.distance(from: before.startIndex, to: $0) + 1 }
+        let column = before.count - (lineStart ?? 0)
+        place.line += lines
+        place.column = lines > 0 ? column + 1 : place.column + (display ? 2 : 1) + column
+        return place
     }
 
     /// `inlines` cut at each displayed formula: the runs of text between them, and each formula

@@ -895,9 +895,9 @@ public struct Styler: Sendable {
                         cascade.cased(text.utf8.contains(0x09) ? text.replacingOccurrences(of: "\t", with: " ") : text),
                         style: appearances.shared(cascade.runStyle)), to: &runs)
             case .math(let source, let display, let location):
-                let run = formulaRun(source, display: display, location: location, cascade: cascade)
-                runs.append(run)
-                if let tag = run.style.inlineFormula?.formula.tag {
+                let formulaRuns = formulaRuns(source, display: display, location: location, cascade: cascade)
+                runs += formulaRuns
+                if let tag = formulaRuns.last?.style.inlineFormula?.formula.tag {
                     // `\tag{1}`: the label after the formula, two em spaces away.
                     Self.append(
                         StyledRun("\u{2003}\u{2003}" + tag, style: appearances.shared(cascade.runStyle)), to: &runs)

@@ -111,6 +111,46 @@ public struct MathLayout: Sendable {
     /// Lays out a math list in `style`: each atom, then TeX's bin-to-ord changes (Appendix G,
     /// rules 5 and 6) and the spaces between atoms (the table of chapter 18, p. 170).
     func layoutList(_ nodes: [MathNode], style initialStyle: MathStyle) -> MathBox {
+        var starts: [Double] = []
+        return layoutList(nodes, style: initialStyle, nodeStarts: &starts)
+    }
+
+    /// Lays out `formula` cut after each of its ``MathFormula/breakIndices``: one box per piece,
+    /// each as wide as its part of the whole (the space after a relation or binary operation
+    /// ends its piece), all as high and deep as the whole formula, so that a line break between
+    /// two pieces is a break after the relation, as TeX makes it.
+    public func layoutPieces(_ formula: MathFormula, style: MathStyle) -> [MathBox] {
+        var starts: [Double] = []
+        let whole = layoutList(formula.nodes, style: style, nodeStarts: &starts)
+        let cuts = formula.breakIndices.map { $0 + 1 }.filter { $0 < starts.count }.map { starts[$0] }
+        guard !cuts.isEmpty else { return [whole] }
+        let bounds = [0] + cuts + [whole.width]
+        var pieces = (0..<(bounds.count - 1)).map { index in
+            var piece = MathBox(width: bounds[index + 1] - bounds[index])
+            piece.height = whole.height
+            piece.depth = whole.depth
+            return piece
+        }
+        for item in whole.items {
+            let x: Double
+            switch item {
+            case .glyph(_, let itemX, _, _, _): x = itemX
+            case .rule(let itemX, _, _, _, _): x = itemX
+            }
+            let index = bounds.dropLast().lastIndex { $0 <= x + 1e-6 } ?? 0
+            let offset = bounds[index]
+            switch item {
+            case .glyph(let glyph, let itemX, let y, let size, let color):
+                pieces[index].items.append(.glyph(glyph, x: itemX - offset, y: y, size: size, color: color))
+            case .rule(let itemX, let y, let width, let height, let color):
+                pieces[index].items.append(.rule(x: itemX - offset, y: y, width: width, height: height, color: color))
+            }
+        }
+        return pieces
+    }
+
+    /// ``layoutList(_:style:)``, noting in `nodeStarts` where each node's box starts, pt.
+    func layoutList(_ nodes: [MathNode], style initialStyle: MathStyle, nodeStarts: inout [Double]) -> MathBox {
         var style = initialStyle
         var pieces: [(piece: Piece, style: MathStyle)] = []
         for node in nodes {
@@ -127,6 +167,7 @@ public struct MathLayout: Sendable {
         reclassifyBinaries(&pieces)
         var box = MathBox()
         var previous: MathClass?
+        nodeStarts.removeAll()
         for (piece, pieceStyle) in pieces {
             if let current = piece.mathClass {
                 if let previous {
@@ -135,6 +176,7 @@ public struct MathLayout: Sendable {
                 }
                 previous = current
             }
+            nodeStarts.append(box.width)
             box.append(piece.box)
         }
         if pieces.count == 1 {

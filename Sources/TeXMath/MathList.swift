@@ -218,11 +218,62 @@ public struct MathFormula: Hashable, Sendable {
     public var tag: String?
     /// The problems met, in source order; the formula still draws (unknown commands as source).
     public var problems: [MathProblem]
+    /// The TeX source the formula was read from.
+    public var source = ""
+    /// The UTF-8 offset in ``source`` where each node of ``nodes`` starts.
+    public var nodeOffsets: [Int] = []
 
     /// Creates a formula.
     public init(nodes: [MathNode], tag: String? = nil, problems: [MathProblem] = []) {
         self.nodes = nodes
         self.tag = tag
         self.problems = problems
+    }
+}
+
+extension MathFormula {
+    /// The indices of the top-level nodes after which a line may break, as TeX allows: after a
+    /// relation not followed by another, and after a binary operation (`\relpenalty`,
+    /// `\binoppenalty`; The TeXbook, chapter 18), with the binary operations that rules 5 and 6
+    /// of Appendix G make ordinary left out. Never inside braces or `\left…\right`, which are
+    /// one node each; none when the top level changes style.
+    public var breakIndices: [Int] {
+        var classes: [(index: Int, mathClass: MathClass)] = []
+        for (index, node) in nodes.enumerated() {
+            switch node {
+            case .atom(let atom): classes.append((index, atom.mathClass))
+            case .style: return []
+            case .space: break
+            }
+        }
+        for position in classes.indices {
+            let previous = position > 0 ? classes[position - 1].mathClass : nil
+            if classes[position].mathClass == .bin,
+                previous == nil || [.bin, .op, .rel, .open, .punct].contains(previous!)
+            {
+                classes[position].mathClass = .ord
+            }
+            if [.rel, .close, .punct].contains(classes[position].mathClass), previous == .bin {
+                classes[position - 1].mathClass = .ord
+            }
+        }
+        var indices: [Int] = []
+        for position in classes.indices.dropLast() {
+            let current = classes[position].mathClass
+            let next = classes[position + 1].mathClass
+            if current == .bin && next != .close && next != .rel || current == .rel && next != .rel {
+                indices.append(classes[position].index)
+            }
+        }
+        return indices
+    }
+
+    /// The source of the nodes from `first` up to `end` (exclusive), spaces trimmed.
+    public func source(ofNodes range: Range<Int>) -> String {
+        guard nodeOffsets.count == nodes.count, !range.isEmpty else { return source }
+        let bytes = Array(source.utf8)
+        let start = nodeOffsets[range.lowerBound]
+        let end = range.upperBound < nodeOffsets.count ? nodeOffsets[range.upperBound] : bytes.count
+        return String(decoding: bytes[start..<max(start, end)], as: UTF8.self).trimmingSpaces
     }
 }

@@ -10,6 +10,8 @@ public struct MathParser {
     var position = 0
     var problems: [MathProblem] = []
     var tag: String?
+    /// The UTF-8 offset where each top-level node starts.
+    var nodeOffsets: [Int] = []
     /// The alphabet `\mathbf` and its kin select; nil: TeX's default (italic letters).
     var alphabet: MathAlphabet?
     /// Nesting depth, bounded so that hostile input cannot exhaust the stack.
@@ -20,10 +22,15 @@ public struct MathParser {
     public static func parse(_ source: String) -> MathFormula {
         var parser = MathParser(source)
         var nodes = parser.parseList(stop: .end)
+        var offsets = parser.nodeOffsets
         if parser.atRowSeparator {
             nodes = parser.parseTopLevelRows(first: nodes)
+            offsets = [0]
         }
-        return MathFormula(nodes: nodes, tag: parser.tag, problems: parser.problems)
+        var formula = MathFormula(nodes: nodes, tag: parser.tag, problems: parser.problems)
+        formula.nodeOffsets = offsets
+        formula.source = source
+        return formula
     }
 
     init(_ source: String) {
@@ -115,8 +122,20 @@ public struct MathParser {
         var nodes: [MathNode] = []
         let savedAlphabet = alphabet
         defer { alphabet = savedAlphabet }
+        // The top level records where each of its nodes starts (for breaking a formula across
+        // lines, each piece with its own source).
+        let recording = depth == 1 && stop == .end
+        var start = 0
+        func record() {
+            if recording, nodeOffsets.count < nodes.count {
+                nodeOffsets += Array(repeating: start, count: nodes.count - nodeOffsets.count)
+            }
+        }
+        defer { record() }
         while true {
             skipSpaces()
+            record()
+            start = offsets[position]
             if atEnd || isStop(stop) { break }
             if stop == .end, atRowSeparator { break }
             guard let scalar = current else { break }

@@ -110,4 +110,19 @@ struct FixedMathFont: MathFont {
         }
         #expect(colored.count == #"\nosuchthing"#.count)
     }
+
+    @Test func inlineFormulasBreakAfterRelationsAndBinaryOperations() {
+        let formula = MathParser.parse("-a + b = c := d, e")
+        // After `+`, `=` and `:=`; not after the leading `-` (ordinary), not between `:` and
+        // `=`, not after the comma.
+        #expect(formula.breakIndices == [2, 4, 7])
+        let pieces = Self.layout.layoutPieces(formula, style: .text)
+        let whole = Self.layout.layout(formula, style: .text)
+        #expect(pieces.count == 4)
+        #expect(abs(pieces.map(\.width).reduce(0, +) - whole.width) < 1e-9)
+        #expect(pieces.map(\.items.count).reduce(0, +) == whole.items.count)
+        #expect(formula.source(ofNodes: 0..<3) == "-a +")
+        #expect(formula.source(ofNodes: 3..<5) == "b =")
+        #expect(MathParser.parse(#"\left(a + b\right)"#).breakIndices.isEmpty)
+    }
 }
