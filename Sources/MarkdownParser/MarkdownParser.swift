@@ -66,13 +66,21 @@ public enum MarkdownParser {
         parse(text, file: file, lazily: true)
     }
 
+    /// ``parse(_:file:)`` with TeX math read or not as `math` says (the command line's
+    /// `-V math=false`, which wins over the front matter); nil: as the front matter says.
+    public static func parse(_ text: String, file: String, math: Bool?) -> ParseResult {
+        parse(text, file: file, lazily: true, math: math)
+    }
+
     /// The source a window of blocks grows to, bytes (about 1.5 MiB of cmark-gfm nodes and as
     /// much of blocks, measured on prose).
     static let windowBytes = 128 * 1024
 
     /// ``parse(_:file:)``, or with `lazily` false every block converted at once (the reference
     /// the windowed conversion is tested against); `windowBytes` 0 makes each segment a window.
-    static func parse(_ text: String, file: String, lazily: Bool, windowBytes: Int = windowBytes) -> ParseResult {
+    static func parse(
+        _ text: String, file: String, lazily: Bool, windowBytes: Int = windowBytes, math: Bool? = nil
+    ) -> ParseResult {
         var diagnostics: [Diagnostic] = []
         let (text, replaced) = TextSanitizer.sanitize(LineEndings.normalizingLoneCarriageReturns(text))
         if let replaced {
@@ -98,7 +106,7 @@ public enum MarkdownParser {
                 frontMatter.text, firstLine: frontMatter.firstLine, file: file,
                 diagnostics: &diagnostics)
         }
-        if mathEnabled(metadata, diagnostics: &diagnostics) {
+        if math ?? mathEnabled(metadata, diagnostics: &diagnostics) {
             let marked = MathSyntax.markFormulas(in: text)
             if marked != text { source = SourceText(marked, file: file) }
         }

@@ -69,7 +69,8 @@ enum RenderCommand {
         Typesetter.startLoadingFonts(for: options)
         // The text is not kept past the parse: the document holds its own copy of the source.
         let read = try InputFile.read(input)
-        var parsed = Typesetter.parse(markdown: read.text, file: input == "-" ? "<stdin>" : input)
+        var parsed = Typesetter.parse(
+            markdown: read.text, file: input == "-" ? "<stdin>" : input, variables: variables)
         parsed.diagnostics = read.diagnostics + parsed.diagnostics
         for (key, value) in variables { parsed.document.metadata.set(key, to: value) }
         var report = try Typesetter.render(

@@ -98,4 +98,21 @@ import Testing
         #expect(try PDFProbe.qpdfClean(pdf))
         try PDFValidationTests.expectValid([pdf])
     }
+
+    /// `-V math=false` keeps dollars as text, over the front matter; `-V math=true` reads math
+    /// where the front matter says `math: false`.
+    @Test func theCommandLineTurnsMathOnAndOff() throws {
+        let folder = try Render.scratchFolder("math-variable")
+        let input = folder + "/money.md"
+        try "---\nmath: false\n---\n\nPay $x^2$ now.\n".write(toFile: input, atomically: true, encoding: .utf8)
+        let pdf = folder + "/money.pdf"
+        #expect(try typeset(["render", input, "-o", pdf]).status == 0)
+        #expect(try PDFProbe.text(pdf).contains("Pay $x^2$ now."))
+        #expect(try Self.formulaAlts(pdf).isEmpty)
+        #expect(try typeset(["render", input, "-o", pdf, "-V", "math=true"]).status == 0)
+        #expect(try Self.formulaAlts(pdf) == ["x^2"])
+        try "Pay $x^2$ now.\n".write(toFile: input, atomically: true, encoding: .utf8)
+        #expect(try typeset(["render", input, "-o", pdf, "-V", "math=false"]).status == 0)
+        #expect(try PDFProbe.text(pdf).contains("Pay $x^2$ now."))
+    }
 }
