@@ -52,7 +52,13 @@ extension MathParser {
             self.alphabet = alphabet
             let group = parseArgument()
             self.alphabet = saved
-            nodes.append(.atom(MathAtom(.ord, .list(group))))
+            // One letter is a character, as unicode-math's `\symbb{R}` is: accents and scripts
+            // treat it as one.
+            if group.count == 1, case .atom(let atom) = group[0], case .symbol = atom.nucleus {
+                nodes.append(group[0])
+            } else {
+                nodes.append(.atom(MathAtom(.ord, .list(group))))
+            }
             return
         }
         unknown(name, at: start, into: &nodes)

@@ -42,7 +42,7 @@ extension MathLayout {
         let after = constant(.spaceAfterScript, style)
         var end = nucleus.width
         if let superscriptBox {
-            let x = nucleus.width + (operatorCharacter ? italics : italics)
+            let x = nucleus.width + (operatorCharacter ? 0 : italics)
             box.place(superscriptBox, x: x, y: shiftUp)
             end = max(end, x + superscriptBox.width)
         }

@@ -29,13 +29,15 @@ import Testing
             (#"\mathbb{R}"#, "ℝ"), (#"\mathbf{v}"#, "𝐯"), (#"\mathcal{L}"#, "ℒ"), (#"\mathfrak{g}"#, "𝔤"),
             (#"\mathrm{d}"#, "d"), (#"\mathsf{A}"#, "𝖠"), (#"\mathtt{x}"#, "𝚡"), (#"\mathbb{1}"#, "𝟙"),
         ]
+        // One letter is a character atom, as unicode-math's `\symbb{R}` is.
         for (source, expected) in groups {
-            guard case .list(let inner) = Self.atoms(source)[0].nucleus, case .atom(let atom) = inner[0] else {
-                Issue.record("\(source) is no group")
-                continue
-            }
-            #expect(atom.nucleus == .symbol(expected), "\(source)")
+            #expect(Self.atoms(source)[0].nucleus == .symbol(expected), "\(source)")
         }
+        guard case .list(let letters) = Self.atoms(#"\mathbf{ab}"#)[0].nucleus else {
+            Issue.record("several letters are no group")
+            return
+        }
+        #expect(letters == [.atom(MathAtom(.ord, .symbol("𝐚"))), .atom(MathAtom(.ord, .symbol("𝐛")))])
     }
 
     @Test func scriptsAttachToTheAtomBefore() {
