@@ -16,7 +16,7 @@ APT_PACKAGES = pkg-config libpango1.0-dev libcairo2-dev libfontconfig-dev libfre
   poppler-utils qpdf time icc-profiles-free
 STAMP = .build/.deps-installed
 
-.PHONY: math-reference all deps build pdf-check test test-fast corpus-check showcase specimens bench bench-dir fuzz fonts-extra clean check-layering check-functions commit-info library-example install format lint
+.PHONY: math-reference all deps build pdf-check pdf-peers test test-fast corpus-check showcase specimens bench bench-dir fuzz fonts-extra clean check-layering check-functions commit-info library-example install format lint
 
 all: build
 
@@ -60,6 +60,18 @@ $(PDF_CHECK):
 	.build/pdf-check/bin/pip install --quiet $(PDF_CHECK_PACKAGES)
 	@$@ -c 'import page, pypdf'
 pdf-check: $(PDF_CHECK)
+
+# Typeset's PDF of one document validated beside Typst's and WeasyPrint's (from PyPI, in a
+# virtual environment of their own, so `make test` does not install them); prints the table
+# docs/accessibility.md shows.
+PDF_PEERS = .build/pdf-peers/bin/python
+PDF_PEERS_PACKAGES = page-validation==0.11.0 typst==0.15.2 weasyprint==70.0
+$(PDF_PEERS):
+	python3 -m venv .build/pdf-peers
+	.build/pdf-peers/bin/pip install --quiet $(PDF_PEERS_PACKAGES)
+	@$@ -c 'import page, typst, weasyprint'
+pdf-peers: build $(PDF_PEERS)
+	$(PDF_PEERS) Tests/Scripts/pdf-peers.py $(CURDIR)/$(BIN) templates/images/press.jpg output/peers
 
 # The README's test command: layering check, then every unit and end-to-end test.
 test: deps check-layering build library-example $(SPEC_JSON) $(PDF_CHECK)
@@ -170,12 +182,17 @@ bench: bench-dir build
 	awk -v one=$$one -v all=$$all -v n=$$(nproc) 'BEGIN { printf "8 documents: -j 1 %.2f s, -j %d %.2f s (%.2f x sequential)\n", one, n, all, all / one }'; \
 	rm -rf $$d
 
-# The binary, its man page and bash/zsh completions (all generated from the option table) under PREFIX.
+# The binary, its man page and bash/zsh completions (all generated from the option table) under
+# PREFIX, and the templates (specimen.md, the showcase, themes, tokens) in PREFIX/share/typeset/templates,
+# where the binary looks for them beside its own folder (../share/typeset/templates).
 PREFIX ?= /usr/local
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
-	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+	  $(DESTDIR)$(PREFIX)/share/typeset/templates
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/typeset
+	cp -R --no-preserve=ownership templates/. $(DESTDIR)$(PREFIX)/share/typeset/templates/
+	chmod -R u=rwX,go=rX $(DESTDIR)$(PREFIX)/share/typeset/templates
 	$(BIN) help man > $(DESTDIR)$(PREFIX)/share/man/man1/typeset.1
 	$(BIN) completions bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/typeset
 	$(BIN) completions zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_typeset

@@ -184,6 +184,10 @@ public struct Block: Hashable, Sendable {
     /// Where the block starts in the source; nil when unknown.
     public var location: SourceLocation?
 
+    /// The class that makes a ``Kind/pageBreak`` open a right-hand page (a book's chapters with
+    /// `open-right`): the page after it has an odd number.
+    public static let rightHandPageClass = "open-right"
+
     /// Creates a block of `kind`, with no attributes and no location by default.
     public init(_ kind: Kind, attributes: Attributes = .none, location: SourceLocation? = nil) {
         self.kind = kind
@@ -214,6 +218,9 @@ public struct Metadata: Hashable, Sendable {
     /// Keys Typeset does not read (Jekyll's `layout`, Hugo's `tags`…), as written and in source
     /// order: kept silent, listed by `--verbose`.
     public var unusedKeys: [String] = []
+    /// `include:` (or `chapters:`): the Markdown files that follow this one in a book, as
+    /// written (relative to this file's folder), each with where it is written. Empty when not given.
+    public var includes: [IncludedFile] = []
     /// Creates metadata from its parts (nothing given by default).
     public init(
         title: String? = nil, subtitle: String? = nil, author: String? = nil, date: String? = nil,
@@ -226,6 +233,19 @@ public struct Metadata: Hashable, Sendable {
         self.lang = lang
         self.keywords = keywords
         self.fields = fields
+    }
+}
+
+/// One file named by a front-matter `include:` list: its path as written and where.
+public struct IncludedFile: Hashable, Sendable {
+    /// The path as written, relative to the including file's folder unless absolute.
+    public var path: String
+    /// Where the path is written in the front matter.
+    public var location: SourceLocation
+    /// Creates an entry.
+    public init(path: String, location: SourceLocation) {
+        self.path = path
+        self.location = location
     }
 }
 

@@ -91,8 +91,6 @@ struct BlockLayout {
         var first = true
         var held: Item?
         var remainingNotes: [Int: [StyledParagraph]]
-        /// Notes too tall for a page's foot: they follow the block in the text.
-        var inlineNotes: [Item] = []
 
         init(layout: BlockLayout, block: StyledBlock, path: [StructureElement]) {
             self.layout = layout
@@ -121,7 +119,7 @@ struct BlockLayout {
             }
             item.structure = path
             if !remainingNotes.isEmpty {
-                layout.attachNotes(to: &item, remaining: &remainingNotes, inline: &inlineNotes, path: path)
+                layout.attachNotes(to: &item, remaining: &remainingNotes)
             }
             if let previous = held { try emit(barred(previous)) }
             held = item
@@ -134,10 +132,8 @@ struct BlockLayout {
             // on the last item the block passes on.
             let lost = remainingNotes.keys.sorted().flatMap { layout.noteItems($0, remainingNotes[$0]!) }
             remainingNotes = [:]
-            if inlineNotes.isEmpty { last.notes += lost } else { inlineNotes[inlineNotes.count - 1].notes += lost }
+            last.notes += lost
             try emit(barred(last))
-            for note in inlineNotes { try emit(barred(note)) }
-            inlineNotes = []
         }
 
         func barred(_ item: Item) -> Item {
@@ -150,34 +146,20 @@ struct BlockLayout {
     }
 
     /// Gives each footnote's lines to the item holding its reference (a link to `fn-<n>`),
-    /// taking them out of `remaining`. Notes that would take more than half the text area at
-    /// one line's foot follow the block in the text instead (added to `inline`), so nothing is
-    /// lost or overprinted.
+    /// taking them out of `remaining`. The paginator sets them at the foot of the item's page,
+    /// and splits a note too long for the room there at a line, continuing it on the next
+    /// page (``Paginator/splitNotes(of:gap:placedNotes:)``).
     ///
     /// Note lines carry structure paths relative to their `Note`: the paginator places them
-    /// after the citing block's element (`path`) on the page; notes that follow in the text
-    /// become the block's siblings here.
-    func attachNotes(
-        to item: inout Item, remaining: inout [Int: [StyledParagraph]], inline: inout [Item], path: [StructureElement]
-    ) {
+    /// after the citing block's element on the page.
+    func attachNotes(to item: inout Item, remaining: inout [Int: [StyledParagraph]]) {
         for case .link(_, .internal(let name)) in item.elements where name.hasPrefix("fn-") {
             guard let number = Int(name.dropFirst(3)), let paragraphs = remaining.removeValue(forKey: number) else {
                 continue
             }
             var lines = noteItems(number, paragraphs)
             lines[0].elements.insert(.destination(name: name, at: Point(x: left, y: 0)), at: 0)
-            let height = (item.notes + lines).reduce(0) { $0 + $1.height }
-            if height > options.page.textHeight * 0.5 {
-                lines[0].spaceBefore = options.page.blockSpacing
-                let parent = Array(path.dropLast())
-                for k in lines.indices {
-                    lines[k].elements = lines[k].elements.map { $0.underStructure(parent) }
-                    lines[k].structure = path
-                }
-                inline += lines
-            } else {
-                item.notes += lines
-            }
+            item.notes += lines
         }
     }
 

@@ -72,13 +72,19 @@ struct ImageLayout {
         }
         if let caption = image.caption {
             let shaped = shaper.shape(caption, width: measure)
-            for (line, box) in zip(
-                shaped.lines, LineGrid(shaper: shaper, style: caption.style).boxes(for: shaped.lines))
-            {
+            // A caption's lines keep their words apart as a paragraph's do (``WordSpaces``).
+            var wordSpaces = WordSpaces(caption)
+            let boxes = LineGrid(shaper: shaper, style: caption.style).boxes(for: shaped.lines)
+            for (index, (line, box)) in zip(shaped.lines, boxes).enumerated() {
+                let notLast = index < shaped.lines.count - 1
+                let endsBetweenWords = notLast && wordSpaces.endsBetweenWords(line)
                 items.append(
                     Item(
                         height: box.above + box.below, spaceBefore: 0, breakBefore: .avoid,
-                        elements: [.structure(captionPath), .text(line, x: left + line.x, baseline: box.above)]))
+                        elements: StructureMarks.line(
+                            line, x: left, baseline: box.above, path: captionPath, linksBefore: 0,
+                            endsBetweenWords: endsBetweenWords,
+                            endsInAddedHyphen: notLast && wordSpaces.endedInAddedHyphen)))
             }
             if items.count > 1 { items[1].spaceBefore = 4 }
         }

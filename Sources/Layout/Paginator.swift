@@ -41,6 +41,8 @@ struct Item {
     /// Space above, discarded at the top of a page.
     var spaceBefore: Double = 0
     var breakBefore: BreakRule = .allowed
+    /// With a forced break: the item opens a right-hand (odd-numbered) page.
+    var opensRightHandPage = false
     var elements: [PageElement] = []
     /// A background panel this item belongs to (code blocks): drawn behind consecutive items of
     /// one panel on a page as one rectangle.
@@ -181,8 +183,14 @@ public final class Paginator {
     /// Empty paragraphs already shaped (empty list items), for every block that follows.
     let emptyParagraphs = CellMemory()
     var pendingForcedBreak = false
+    /// The forced break to come opens a right-hand page (``StyledBlock/opensRightHandPage``).
+    var pendingRightHandPage = false
     /// How many items at the top of the current page are a repeated table header (0 or 1).
     var repeatedOnPage = 0
+    /// The lines of a footnote too long for the page its marker is on that continue at the top
+    /// of this page's footnotes, each with the structure its note is read under
+    /// (``splitNotes(of:gap:placedNotes:)``).
+    var carriedNotes: [(line: Item, parent: [StructureElement])] = []
     /// Lines of what follows a heading that must still share the heading's page: a heading
     /// keeps with the first ``keptLines`` lines after it, across the blocks they belong to (a
     /// list of one-line items, a `<details>` summary and its body, a quote or div opening
@@ -210,6 +218,7 @@ public final class Paginator {
     public func add(_ block: StyledBlock) throws {
         if case .pageBreak = block.content {
             pendingForcedBreak = true
+            pendingRightHandPage = pendingRightHandPage || block.opensRightHandPage
             return
         }
         nextPanelID += 1
@@ -237,7 +246,9 @@ public final class Paginator {
                 item.spaceBefore = spaceAbove
                 if pendingForcedBreak {
                     item.breakBefore = .forced
+                    item.opensRightHandPage = pendingRightHandPage
                     pendingForcedBreak = false
+                    pendingRightHandPage = false
                 }
                 previous = block
             }
@@ -264,7 +275,7 @@ public final class Paginator {
     /// Renders the last page. Returns the number of pages.
     @discardableResult
     public func finish() throws -> Int {
-        if !placed.isEmpty || pageCount == 0 { try flush() }
+        while !placed.isEmpty || !carriedNotes.isEmpty || pageCount == 0 { try flush() }
         return pageCount
     }
 
@@ -272,6 +283,8 @@ public final class Paginator {
         var item = item
         measureInk(of: &item)
         if item.breakBefore == .forced && !placed.isEmpty { try flush() }
+        // A right-hand page has an odd number: after an odd count of pages, one left blank.
+        if item.opensRightHandPage, placed.isEmpty, pageCount % 2 == 1 { try flush(blank: true) }
         if placed.isEmpty, let header = item.repeatedHeader {
             var furniture = Paginator.furniture(header.item, above: item)
             measureInk(of: &furniture)
@@ -279,7 +292,7 @@ public final class Paginator {
             repeatedOnPage = 1
         }
         let gap = placed.isEmpty ? 0 : item.spaceBefore
-        let placedNotes = placed.flatMap(\.item.notes)
+        let placedNotes = carriedNotes.map(\.line) + placed.flatMap(\.item.notes)
         let notes = Paginator.notesHeight(placedNotes + item.notes)
         let ink = item.ink ?? Overhang()
         // With the item, the page's glyphs reach from −lead to bottom (pt below the text area's
@@ -288,6 +301,15 @@ public final class Paginator {
         let lead = max(self.lead, ink.above - itemTop)
         let bottom = max(inkBottom, itemTop + item.height + ink.below)
         let fits = lead + bottom + notes <= textHeight + 0.01
+        // A line whose notes do not all fit below it keeps the lines of them that do; the rest
+        // continue at the top of the next page's footnotes (the marker's page stays full).
+        if !fits, item.fragments == nil, let parts = splitNotes(of: item, gap: gap, placedNotes: placedNotes) {
+            append(parts.head, ink: ink)
+            try flush()
+            carriedNotes = parts.rest.map { ($0, Array(item.structure.dropLast())) }
+            try flushOverlongCarriedNotes()
+            return
+        }
         // A row taller than a page fills this one as far as whole lines of its cells fit.
         if !fits, item.fragments != nil, let parts = split(item, gap: gap, placedNotes: placedNotes) {
             // (Each part's ink is its own, not the whole row's measured above.)
@@ -405,7 +427,9 @@ public final class Paginator {
         return Overhang(above: -top, below: bottom - item.height)
     }
 
-    func flush() throws {
+    /// Renders the current page. A `blank` page (the left-hand page before a chapter that opens
+    /// on the right) has no running head or foot either, as a blank page carries no folio.
+    func flush(blank: Bool = false) throws {
         pageCount += 1
         var page = Page(number: pageCount, size: options.page.paper)
         let top = options.page.margins.top + lead
@@ -437,8 +461,11 @@ public final class Paginator {
         }
         // Footnotes at the foot of the text area, under a short rule; drawn (and so read) after
         // the last line on the page of the block that cites them.
-        let notes = placed.flatMap(\.item.notes)
+        let carried = carriedNotes
+        carriedNotes = []
+        let notes = carried.map(\.line) + placed.flatMap(\.item.notes)
         var notesAfter: [Int: [PageElement]] = [:]
+        var carriedElements: [PageElement] = []
         if !notes.isEmpty {
             var noteCursor = options.page.margins.top + textHeight - Paginator.notesHeight(notes)
             page.elements.append(
@@ -449,14 +476,24 @@ public final class Paginator {
             // Set in the order of their numbers (a note cited inside another one is attached
             // with it, and may come before a lower number cited later on the page), read after
             // the block that cites them.
-            let order = notes.indices.sorted { (notes[$0].noteNumber, $0) < (notes[$1].noteNumber, $1) }
+            // A note continued from the page before comes first.
+            let order =
+                Array(carried.indices)
+                + notes.indices.dropFirst(carried.count).sorted {
+                    (notes[$0].noteNumber, $0) < (notes[$1].noteNumber, $1)
+                }
             noteCursor += Paginator.noteRuleGap + Paginator.notesInk(order.map { notes[$0] }).above
             var noteTop = [Double](repeating: 0, count: notes.count)
             for noteIndex in order {
                 noteTop[noteIndex] = noteCursor
                 noteCursor += notes[noteIndex].height
             }
-            var noteIndex = 0
+            for (noteIndex, note) in carried.enumerated() {
+                carriedElements += note.line.elements.map {
+                    $0.offset(by: noteTop[noteIndex]).underStructure(note.parent)
+                }
+            }
+            var noteIndex = carried.count
             for (entryIndex, entry) in placed.enumerated() where !entry.item.notes.isEmpty {
                 let block = entry.item.structure
                 let last =
@@ -471,6 +508,8 @@ public final class Paginator {
                 }
             }
         }
+        // A continued note is read first on its page, where it goes on from the page before.
+        page.elements += carriedElements
         for (entryIndex, entry) in placed.enumerated() {
             for element in entry.item.elements {
                 let moved = element.offset(by: top + entry.y)
@@ -479,10 +518,12 @@ public final class Paginator {
             }
             if let notes = notesAfter[entryIndex] { page.elements += notes }
         }
-        appendRunningText(options.header?(pageCount), baselineFromTop: options.page.margins.top * 0.5, to: &page)
-        appendRunningText(
-            options.footer?(pageCount), baselineFromTop: options.page.paper.height - options.page.margins.bottom * 0.45,
-            to: &page)
+        if !blank {
+            appendRunningText(options.header?(pageCount), baselineFromTop: options.page.margins.top * 0.5, to: &page)
+            appendRunningText(
+                options.footer?(pageCount),
+                baselineFromTop: options.page.paper.height - options.page.margins.bottom * 0.45, to: &page)
+        }
         placed.removeAll(keepingCapacity: true)
         repeatedOnPage = 0
         cursor = 0

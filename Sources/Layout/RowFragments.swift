@@ -145,6 +145,7 @@ extension Item {
         rest.fragments = parts.rest
         rest.spaceBefore = 0
         rest.breakBefore = .allowed
+        rest.opensRightHandPage = false
         if !notes.isEmpty {
             let cited = Set(
                 head.elements.compactMap { element -> String? in

@@ -1,7 +1,8 @@
 import DocumentModel
 
 /// Parses a Pandoc attribute list, `{#id .class key=value key="quoted value" key='v' flag}`
-/// (Pandoc manual, "Extension: attributes"), or a raw attribute `{=format}` (Pandoc manual,
+/// (Pandoc manual, "Extension: attributes"; `-` alone is the class `unnumbered`, as in Pandoc's
+/// heading attributes), or a raw attribute `{=format}` (Pandoc manual,
 /// "Extension: raw_attribute"), from UTF-8 bytes.
 ///
 /// A bare word (`{foo}`) is not an attribute in Pandoc; Typeset accepts one only when it is
@@ -75,6 +76,14 @@ struct AttributeListParser {
             if byte == ascii("}") {
                 parsed.end = offset + 1 - start
                 return parsed
+            }
+            if byte == ascii("-"), offset + 1 < window.count,
+                isSpace(window[offset + 1]) || window[offset + 1] == ascii("}")
+            {
+                // `{-}`: Pandoc's shorthand for the class `unnumbered`.
+                parsed.classes.append("unnumbered")
+                offset += 1
+                continue
             }
             if byte == ascii("#") || byte == ascii(".") {
                 let nameStart = offset + 1

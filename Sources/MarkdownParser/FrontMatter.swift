@@ -15,7 +15,8 @@ enum FrontMatter {
     static let knownKeys: Set<String> = [
         "title", "subtitle", "author", "date", "lang", "keywords", "theme", "paper", "margins",
         "header", "footer", "toc", "size-category", "bold-text", "justify", "line-break", "smart", "widows", "orphans",
-        "hyphenate", "tab-size", "highlight", "pdf-standard", "math",
+        "hyphenate", "tab-size", "highlight", "pdf-standard", "include", "chapters", "open-right",
+        "number-sections", "toc-depth", "math",
     ]
 
     /// A key Typeset does not read: silent and listed in ``Metadata/unusedKeys`` (Jekyll's
@@ -47,7 +48,7 @@ enum FrontMatter {
     static let scalarKeys: Set<String> = [
         "title", "subtitle", "date", "lang", "theme", "paper", "header", "footer", "toc", "size-category",
         "bold-text", "justify", "line-break", "smart", "widows", "orphans", "hyphenate", "tab-size",
-        "highlight", "math",
+        "highlight", "open-right", "number-sections", "toc-depth", "math",
     ]
 
     /// Why a `lang` value is not a language tag (``LanguageTag``), or nil when it is: a list,
@@ -194,6 +195,8 @@ enum FrontMatter {
                 case "lang": metadata.lang = reader.joined(valueNode)
                 case "author", "authors": metadata.author = reader.authors(valueNode)
                 case "keywords": metadata.keywords = reader.keywords(valueNode)
+                case "include", "chapters":
+                    metadata.includes += reader.includes(valueNode, firstLine: firstLine, file: file)
                 default:
                     let known = knownKeys.contains(canonical)
                     if !known {
@@ -210,8 +213,18 @@ enum FrontMatter {
         return metadata
     }
 
-    /// `sizeCategory`, `size_category`, `Size-Category` → `size-category`.
+    /// Other spellings of known keys: Pandoc's LaTeX variables `numbersections` and `tocdepth`.
+    static let keyAliases = ["numbersections": "number-sections", "tocdepth": "toc-depth"]
+
+    /// `sizeCategory`, `size_category`, `Size-Category` → `size-category`; `numbersections` →
+    /// `number-sections` (``keyAliases``).
     static func canonicalKey(_ key: String) -> String {
+        let canonical = separatedKey(key)
+        return keyAliases[canonical] ?? canonical
+    }
+
+    /// `sizeCategory`, `size_category`, `Size-Category` → `size-category`.
+    static func separatedKey(_ key: String) -> String {
         var result = ""
         var previousWasLower = false
         for c in key {
@@ -309,6 +322,20 @@ enum FrontMatter {
                 }
             }
             return names.isEmpty ? nil : names.joined(separator: ", ")
+        }
+
+        /// The paths of an `include:` value (one path or a list of them), each with where it is
+        /// written; empty values are skipped.
+        mutating func includes(_ node: Node, firstLine: Int, file: String) -> [IncludedFile] {
+            let nodes = node.pointee.type == YAML_SEQUENCE_NODE ? items(node) : [node]
+            return nodes.compactMap { item in
+                guard item.pointee.type == YAML_SCALAR_NODE else { return nil }
+                let path = Self.scalar(item).trimmingSpaces
+                guard !path.isEmpty else { return nil }
+                return IncludedFile(
+                    path: path,
+                    location: FrontMatter.location(item.pointee.start_mark, firstLine: firstLine, file: file))
+            }
         }
 
         mutating func keywords(_ node: Node) -> [String] {

@@ -230,6 +230,14 @@ public enum MarkdownParser {
         }
     }
 
+    /// A book file (`book.yaml`): YAML read as a document's front matter (the same keys, with
+    /// `include:` or `chapters:` listing the chapters), and no text of its own.
+    public static func parse(yaml text: String, file: String) -> ParseResult {
+        var diagnostics: [Diagnostic] = []
+        let metadata = FrontMatter.parse(Array(text.utf8), firstLine: 1, file: file, diagnostics: &diagnostics)
+        return ParseResult(document: Document(blocks: [], metadata: metadata, file: file), diagnostics: diagnostics)
+    }
+
     /// Whether Typeset reads front-matter `key` (matched as front matter matches keys: case and
     /// separators ignored, `margins.top` by its first part): what a `-V KEY=VALUE` may set.
     public static func readsFrontMatterKey(_ key: String) -> Bool {

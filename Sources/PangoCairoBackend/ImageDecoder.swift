@@ -169,20 +169,24 @@ public enum ImageDecoder {
     static let decodedBudget = 512 << 20
 
     /// The upright picture at `path` as a Cairo image surface, decoded once until
-    /// ``releaseDecoded()``. A JPEG needing no turning carries its original bytes as MIME data,
-    /// which the PDF embeds as is.
-    static func surface(ofFile path: String) -> Decoded? {
+    /// ``releaseDecoded()``. Unless `pixels`, a JPEG needing no turning is a surface of its
+    /// size carrying its original bytes as MIME data, which a PDF embeds as is (its pixels are
+    /// not decoded, and draw nothing on a raster surface); with `pixels` (a PNG preview), every
+    /// picture is decoded, a CMYK JPEG converted to RGB by gdk-pixbuf's loader (which reads
+    /// the inverted samples of Adobe's APP14 marker as Photoshop writes them).
+    static func surface(ofFile path: String, pixels: Bool = false) -> Decoded? {
+        let key = pixels ? "pixels:" + path : path
         lock.lock()
-        if let known = decoded[path] {
+        if let known = decoded[key] {
             lock.unlock()
             return known
         }
         lock.unlock()
-        let made = decode(path).map { Decoded(surface: $0.surface, width: $0.width, height: $0.height) }
+        let made = decode(path, pixels: pixels).map { Decoded(surface: $0.surface, width: $0.width, height: $0.height) }
         let size = made.map { $0.width * $0.height * 4 } ?? 0
         lock.lock()
         if decodedBytes + size <= decodedBudget {
-            decoded[path] = made
+            decoded[key] = made
             decodedBytes += size
         }
         lock.unlock()
@@ -198,11 +202,11 @@ public enum ImageDecoder {
         lock.unlock()
     }
 
-    private static func decode(_ path: String) -> (surface: OpaquePointer, width: Int, height: Int)? {
+    private static func decode(_ path: String, pixels: Bool) -> (surface: OpaquePointer, width: Int, height: Int)? {
         guard let info = info(ofFile: path),
             let bytes = try? FileReader.read(path, limit: FileReader.imageLimit, what: "an image")
         else { return nil }
-        if info.format == "jpeg", info.orientation == 1, let jpeg = jpegSurface(bytes, info) { return jpeg }
+        if !pixels, info.format == "jpeg", info.orientation == 1, let jpeg = jpegSurface(bytes, info) { return jpeg }
         // A JPEG that needs turning or whose data is damaged is decoded and embedded as pixels.
         guard let loaded = load(bytes) else { return nil }
         defer { g_object_unref(UnsafeMutableRawPointer(loaded)) }

@@ -178,7 +178,9 @@ extension ImageDecoder {
             if drawn == 0, let error { g_error_free(error) }
             return
         }
-        guard let image = surface(ofFile: path) else { return }
+        // A PDF embeds a JPEG's own bytes; any other surface (a PNG preview) draws pixels.
+        let vector = cairo_surface_get_type(cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_PDF
+        guard let image = surface(ofFile: path, pixels: !vector) else { return }
         cairo_save(cr)
         defer { cairo_restore(cr) }
         // Cairo 1.16 lists a page's image XObject once per use in the page's resources, a

@@ -5,18 +5,19 @@ import Foundation
 /// does: percent-escapes decoded, Unicode normalized (NFC), then compared as written, without
 /// regard to case, and as a heading slug (lower case, punctuation dropped, spaces to hyphens —
 /// the rule ``SlugGenerator`` gives headings).
-struct AnchorMatcher {
+public struct AnchorMatcher: Sendable {
     /// Destinations by normalized form; the first destination wins a tie.
     private var byKey: [String: String] = [:]
 
-    init(anchors: Set<String>) {
+    /// A matcher over `anchors`, the document's destinations.
+    public init(anchors: Set<String>) {
         for anchor in anchors.sorted() {
             for key in Self.keys(anchor) where byKey[key] == nil { byKey[key] = anchor }
         }
     }
 
     /// The destination `fragment` names, nil when none does.
-    func match(_ fragment: String) -> String? {
+    public func match(_ fragment: String) -> String? {
         for key in Self.keys(fragment) { if let found = byKey[key] { return found } }
         return nil
     }

@@ -75,10 +75,10 @@ public struct StyleStream: Sendable {
             let count = styler.otherFileLinks.count
             styler.warn(
                 count == 1
-                    ? "a link into another Markdown file ('\(first)'), which is not part of this PDF; kept as a "
-                        + "relative link"
-                    : "\(count) links into other Markdown files (the first: '\(first)'), which are not part of this "
-                        + "PDF; kept as relative links",
+                    ? "a link into another Markdown file ('\(first)'), which is not beside the document; kept as a "
+                        + "relative link, which goes nowhere"
+                    : "\(count) links into other Markdown files (the first: '\(first)'), which are not beside the "
+                        + "document; kept as relative links, which go nowhere",
                 location,
                 kind: .link)
         }

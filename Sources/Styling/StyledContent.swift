@@ -372,6 +372,9 @@ public struct OutlineEntry: Hashable, Sendable {
     /// The heading's styled runs, so a table of contents can keep its inline formatting (code,
     /// emphasis, strikethrough); empty when unknown. Bookmarks use ``title``.
     public var runs: [StyledRun] = []
+    /// Whether a table of contents lists the heading: false for Pandoc's class `unlisted`
+    /// (the PDF outline still holds it).
+    public var listed = true
     /// Creates an entry for a heading of `level` (1 for h1).
     public init(title: String, level: Int) {
         self.title = title
@@ -434,6 +437,7 @@ public struct StyledBlock: Hashable, Sendable {
         var footnotes: [Int: [StyledParagraph]] = [:]
         var footnoteLocations: [Int: SourceLocation] = [:]
         var hangingMarkers: [HangingMarker] = []
+        var opensRightHandPage = false
 
         /// Immutable storage of the settings; a change makes a new box (copy on write).
         final class Box: Hashable, Sendable {
@@ -465,6 +469,13 @@ public struct StyledBlock: Hashable, Sendable {
     public var extraAnchors: [String] {
         get { rare?.settings.extraAnchors ?? [] }
         set { rareSettings.extraAnchors = newValue }
+    }
+    /// On a ``Content/pageBreak``: what follows starts on a right-hand page (an odd page number,
+    /// a book chapter's opening as LaTeX's `openright`), after a blank left-hand page when the
+    /// break would otherwise land on one.
+    public var opensRightHandPage: Bool {
+        get { rare?.settings.opensRightHandPage ?? false }
+        set { rareSettings.opensRightHandPage = newValue }
     }
     /// The PDF outline (bookmark) entry the block starts, nil for none (headings have one).
     public var outline: OutlineEntry? {

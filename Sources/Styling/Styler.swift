@@ -14,6 +14,8 @@ public struct StylingOptions: Sendable {
     public var language: String? = nil
     /// Hyphenate (front matter `hyphenate`); nil: justified paragraphs only.
     public var hyphenate: Bool? = nil
+    /// Number the sections (`--number-sections`); nil: no numbers.
+    public var sectionNumbering: SectionNumbering? = nil
     /// Creates options: ragged right, keep-all, images resolved against the current folder by default.
     public init(justify: Bool = false, hangulLineBreak: HangulLineBreak = .keepAll, baseDirectory: String = ".") {
         self.justify = justify
@@ -85,6 +87,12 @@ public struct Styler: Sendable {
     var nextStructureID = 0
     /// One shared appearance box for each distinct run appearance met so far.
     var appearances = AppearanceTable()
+    /// The section numbers handed out so far (``SectionNumbering``).
+    var sectionCounters = SectionCounters()
+    /// Headings styled so far: the first may be the document's title.
+    var headingCount = 0
+    /// A note's blocks are being styled (their headings are not sections).
+    var inFootnote = false
 
     /// Creates a styler for `theme`; ``style(_:theme:options:)`` is the usual entry point.
     public init(theme: Theme, options: StylingOptions = StylingOptions()) {
@@ -236,7 +244,9 @@ public struct Styler: Sendable {
                 blocks[blocks.count - 1].structure = context.structure + [newElement(.paragraph)]
             }
         case .pageBreak:
-            blocks.append(StyledBlock(.pageBreak, location: block.location))
+            var pageBreak = StyledBlock(.pageBreak, location: block.location)
+            pageBreak.opensRightHandPage = block.attributes.classes.contains(Block.rightHandPageClass)
+            blocks.append(pageBreak)
         }
     }
 
@@ -252,9 +262,10 @@ public struct Styler: Sendable {
         // Headings are never justified by a document-wide `justify`: only by their own `align`.
         if context.alignment == .justify { context.alignment = .left }
         context.cascade.apply(overrides, theme: theme)
-        let paragraph = makeParagraph(inlines, context: context, overrides: overrides)
+        var paragraph = makeParagraph(inlines, context: context, overrides: overrides)
         let title = inlines.plainText.trimmingCharacters(in: .whitespaces)
         if firstHeading == nil, !title.isEmpty { firstHeading = title }
+        headingCount += 1
         if title.isEmpty {
             // `##` alone: nothing to show in bookmarks or the contents.
             warn("empty heading (level \(level)): no bookmark or contents entry", block.location, kind: .structure)
@@ -271,6 +282,15 @@ public struct Styler: Sendable {
         }
         let size = context.cascade.style.size
         var outline = OutlineEntry(title: title, level: level)
+        if let number = sectionNumber(level, block: block, context: context) {
+            // The number leads the heading's text in the heading's own face, and is part of its
+            // bookmark and contents entry; a no-break space keeps it on the title's line.
+            var style = context.cascade.runStyle
+            style.link = nil
+            paragraph.runs.insert(StyledRun(number + "\u{00A0}", style: style), at: 0)
+            outline.title = number + " " + title
+        }
+        outline.listed = !block.attributes.classes.contains("unlisted")
         outline.runs = paragraph.runs
         blocks.append(
             StyledBlock(
@@ -279,6 +299,16 @@ public struct Styler: Sendable {
                 keepWithNext: true, quoteBars: context.quoteBars, quoteBarColor: quoteBarColor,
                 anchor: id, outline: outline, location: block.location))
         blocks[blocks.count - 1].structure = context.structure + [newElement(.heading(level: level))]
+    }
+
+    /// The number of a heading of `level` when sections are numbered and it is one
+    /// (``SectionNumbering``): not in a quote, list or note, not the title, not unnumbered.
+    mutating func sectionNumber(_ level: Int, block: Block, context: BlockContext) -> String? {
+        guard let numbering = options.sectionNumbering, context.structure.isEmpty, !inFootnote,
+            !SectionNumbering.isUnnumbered(block.attributes)
+        else { return nil }
+        if headingCount == 1, level == 1, numbering.skipsOpeningHeading { return nil }
+        return sectionCounters.next(level: level, topLevel: numbering.topLevel)
     }
 
     /// Records a span's or div's `#id` as a link target (a warning when the id is taken).
@@ -845,7 +875,10 @@ public struct Styler: Sendable {
         var noteBlocks: [StyledBlock] = []
         let saved = referencedNotes
         referencedNotes = []
+        let wasInFootnote = inFootnote
+        inFootnote = true
         for block in footnoteDefinitions[number] ?? [] { append(block, context: context, to: &noteBlocks) }
+        inFootnote = wasInFootnote
         let nested = referencedNotes
         referencedNotes = saved
         var paragraphs: [StyledParagraph] = []
@@ -1059,11 +1092,20 @@ public struct Styler: Sendable {
             path.utf8.contains(UInt8(ascii: ".")),
             ["md", "markdown", "mdown", "mkd"].contains((String(path) as NSString).pathExtension.lowercased())
         {
-            otherFileLinks.count += 1
-            if otherFileLinks.first == nil { otherFileLinks.first = (String(trimmed.prefix(60)), currentLocation) }
+            // A link to a Markdown file beside the document (a README's CONTRIBUTING.md) works
+            // from a PDF written beside it; one to a file that is not there goes nowhere.
+            let file = String(path).removingPercentEncoding ?? String(path)
+            let full = file.hasPrefix("/") ? file : (options.baseDirectory as NSString).appendingPathComponent(file)
+            if !FileManager.default.fileExists(atPath: full) {
+                otherFileLinks.count += 1
+                if otherFileLinks.first == nil { otherFileLinks.first = (String(trimmed.prefix(60)), currentLocation) }
+            }
         }
         if let colon = trimmed.firstIndex(of: ":"), !trimmed[..<colon].contains("/") {
             let scheme = trimmed[..<colon].lowercased()
+            // `<URL:http://…>`: the wrapper RFC 3986 (appendix C) and RFC 1738 suggest for URIs in
+            // plain text; the URI inside is the link.
+            if scheme == "url", trimmed.count > 4 { return linkTarget(String(trimmed.dropFirst(4))) }
             guard Styler.linkSchemes.contains(scheme) else {
                 warn(
                     "link '\(trimmed.prefix(60))' uses the scheme '\(scheme):'; it is not made clickable", nil,

@@ -14,9 +14,11 @@ final class ContentRewrites: @unchecked Sendable {
         /// Unchanged (a filter other than `/FlateDecode`, which only a page without runs may
         /// keep): copied as it is.
         case copy
-        /// The new dictionary (no `/Length`, `/FlateDecode`), the compressed data and the runs
-        /// the page's continuations go on (``MarkedContentRewrite/Rewritten/continued``).
-        case stream(PDFValue, [UInt8], continued: [Int32])
+        /// The new dictionary (no `/Length`, `/FlateDecode`), the compressed data, the runs
+        /// the page's continuations go on (``MarkedContentRewrite/Rewritten/continued``) and the
+        /// glyphs drawn with text faces (``MarkedContentRewrite/Rewritten/substitutions``).
+        case stream(
+            PDFValue, [UInt8], continued: [Int32], substitutions: [MarkedContentRewrite.GlyphSubstitution])
         /// The stream could not be rewritten: why.
         case failed(String)
     }
@@ -84,7 +86,7 @@ final class ContentRewrites: @unchecked Sendable {
         }
         return .stream(
             object.value.removing(["Length", "Filter", "DecodeParms"]).setting("Filter", .name("FlateDecode")),
-            compressed, continued: rewritten.continued)
+            compressed, continued: rewritten.continued, substitutions: rewritten.substitutions)
     }
 }
 

@@ -49,6 +49,12 @@ package enum ContentMarker {
 ///   hyphen at the line's end from the content stream;
 /// - an empty `/Span << /ActualText … >> BDC EMC` goes (Cairo writes one for the added
 ///   hyphen the line's drawing leaves out);
+/// - any other `/Span << /ActualText … >> BDC` of Cairo's inside a run of an element (a
+///   ligature glyph, a small capital drawn with a capital's glyph: a glyph that stands for
+///   other characters than its ToUnicode entry says) ends the run; what it holds is a
+///   continuation whose property list carries the `/ActualText` (PDF 1.7 §14.9.4), and the
+///   run goes on after it as another continuation. Nested in the run, it would end the run
+///   early for readers that pair `EMC` with the nearest `BDC` (poppler's structure text);
 /// - `/Span << /ActualText <feff0020> >> BDC` and its `EMC` go: Cairo writes this marked
 ///   content for the space Pango leaves at a line's end; it is empty, or holds the space
 ///   glyph the renderer draws after a line that breaks between words (which then reads as the
@@ -66,7 +72,29 @@ enum MarkedContentRewrite {
         /// The run each continuation with an MCID goes on, in order: the `k`-th has MCID
         /// `mcids + k`, where `mcids` is the number of the page's runs with an MCID.
         var continued: [Int32]
+        /// The glyphs drawn, in the continuations that carry Cairo's replacement text, with
+        /// the text face of their font (``GlyphSubstitution``), in order.
+        var substitutions: [GlyphSubstitution] = []
     }
+
+    /// Glyphs drawn in a span of replacement text: a glyph that stands for other characters
+    /// than its font's ToUnicode entry says (a small capital drawn with the capital's glyph
+    /// stands for the small letter). They are drawn with the font's *text face*: the resource
+    /// named ``textFaceSuffix`` after the font's (`/f-1-0-t` for `/f-1-0`), a copy of the font
+    /// whose ToUnicode maps the glyph to the replacement text, which the pass adds to the page's
+    /// resources, so that readers of ToUnicode alone (pypdf, poppler's structure text) read
+    /// the characters too.
+    struct GlyphSubstitution: Equatable {
+        /// The font's resource name, without its solidus.
+        var font: String
+        /// The codes shown (one byte each for a simple font, two for Identity-H).
+        var codes: [UInt8]
+        /// The replacement text as UTF-16BE code units after the byte-order mark.
+        var text: [UInt8]
+    }
+
+    /// The suffix of a text face's resource name (``GlyphSubstitution``).
+    static let textFaceSuffix = "-t"
 
     /// `bytes` (a page's decoded content stream) rewritten for `runs` of `structure`.
     /// - Throws: ``Mismatch`` when the markers and links found are not the page's runs.
@@ -82,65 +110,88 @@ enum MarkedContentRewrite {
     static func rewrittenWithContinuations(
         _ bytes: UnsafeBufferPointer<UInt8>, runs: Range<Int>, structure: StructureRecords
     ) throws -> Rewritten {
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count + runs.count * 24)
-        var copied = 0
-        func replace(_ range: Range<Int>, with replacement: [UInt8]) {
-            out.append(contentsOf: bytes[copied..<range.lowerBound])
-            out.append(contentsOf: replacement)
-            copied = range.upperBound
+        var page = PageRewrite(bytes, runs: runs, structure: structure)
+        var lexer = PDFLexer(bytes)
+        while let token = lexer.next() {
+            guard token.isOperator else {
+                page.operands.append(token.range)
+                continue
+            }
+            try page.take(token.range, lexer: lexer)
         }
+        return try page.finished()
+    }
+
+    /// The rewrite of one page's content stream as its operators are read.
+    private struct PageRewrite {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let runs: Range<Int>
+        var out: [UInt8] = []
+        /// The source's bytes before this are in `out`, rewritten.
+        var copied = 0
         var operatorCount = 0
         var stack: [Open] = []
-        var state = RunCursor(runs: runs, structure: structure)
+        var state: RunCursor
         var markers = 0
         /// The graphics-state depth (`q` … `Q`), and the depth at which the open run began.
         var depth = 0
         var runDepth = 0
         /// The run closed by a `Q`, to go on after a `q` back at its depth.
         var closedRun: Int?
-
-        var lexer = PDFLexer(bytes)
+        /// The operands of the operator being read.
         var operands: [Range<Int>] = []
         /// The operands of the last operator when it was `re`, and where they began.
         var rectangle: (operands: [Range<Int>], start: Int)?
-        while let token = lexer.next() {
-            guard token.isOperator else {
-                operands.append(token.range)
-                continue
-            }
-            let start = operands.first?.lowerBound ?? token.range.lowerBound
-            let whole = start..<token.range.upperBound
+        /// Cairo's `/Span << /ActualText … >> BDC` in an open run with an MCID, held until its
+        /// first operator shows whether it is empty: its range and replacement text.
+        var pendingSpan: (range: Range<Int>, actualText: String)?
+        var faces = TextFaces()
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>, runs: Range<Int>, structure: StructureRecords) {
+            self.bytes = bytes
+            self.runs = runs
+            state = RunCursor(runs: runs, structure: structure)
+            out.reserveCapacity(bytes.count + runs.count * 24)
+        }
+
+        mutating func replace(_ range: Range<Int>, with replacement: [UInt8]) {
+            out.append(contentsOf: bytes[copied..<range.lowerBound])
+            out.append(contentsOf: replacement)
+            copied = range.upperBound
+        }
+
+        /// Reads the operator at `range`, whose operands are ``operands``.
+        mutating func take(_ range: Range<Int>, lexer: PDFLexer) throws {
+            let start = operands.first?.lowerBound ?? range.lowerBound
+            let whole = start..<range.upperBound
             operatorCount += 1
             defer { operands.removeAll(keepingCapacity: true) }
             let previous = rectangle
             rectangle = nil
-            switch lexer.operatorName(token.range) {
+            let name = lexer.operatorName(range)
+            if let span = pendingSpan, name != .EMC {
+                // The span holds content: the run ends before it, the span's content is a
+                // continuation of the run that carries the replacement text, and the run goes on
+                // after it as another continuation.
+                replace(
+                    span.range,
+                    with: Array("EMC".utf8) + state.continuation(of: state.cursor - 1, actualText: span.actualText))
+                pendingSpan = nil
+                faces.begin(MarkedContentRewrite.utf16(span.actualText))
+            }
+            switch name {
+            case .Tf:
+                if let renamed = faces.fontSet(operands, lexer: lexer) { replace(operands[0], with: renamed) }
+            case .Tj, .TJ:
+                if let switched = faces.shown(operands, lexer: lexer) { replace(start..<start, with: switched) }
             case .re:
                 rectangle = (operands, start)
             case .f:
-                if let previous, let before = hyphenMark(previous.operands, lexer: lexer, expected: state.hyphens),
-                    operands.isEmpty, depth <= 1, state.runOpen, state.cursor > runs.lowerBound
-                {
-                    replace(previous.start..<token.range.upperBound, with: state.hyphenBoundary(before: before))
-                    break
-                }
-                // A marker: the square, at the page's own graphics state (a picture's content is
-                // drawn inside `q … Q`), where the page's next marker goes. Anything else of that
-                // size (a dot in an SVG picture) is content.
-                guard let previous, operands.isEmpty, depth <= 1,
-                    isRunMarker(previous.operands, lexer: lexer, expected: markers)
-                else { break }
-                markers += 1
-                replace(previous.start..<token.range.upperBound, with: try state.next())
-                state.runOpen = true
-                runDepth = depth
-                closedRun = nil
+                try filled(previous, end: range.upperBound, lexer: lexer)
             case .q:
                 depth += 1
                 if let run = closedRun, depth == runDepth {
-                    let at = token.range.upperBound
-                    replace(at..<at, with: state.continuation(of: run))
+                    replace(range.upperBound..<range.upperBound, with: state.continuation(of: run))
                     state.runOpen = true
                     closedRun = nil
                 }
@@ -148,52 +199,157 @@ enum MarkedContentRewrite {
                 // A run ends inside the `q … Q` it began in (the page's last run, before the
                 // page's closing `Q`): marked content and graphics states nest.
                 if state.runOpen, depth == runDepth {
-                    replace(token.range.lowerBound..<token.range.lowerBound, with: Array("EMC\n".utf8))
+                    replace(range.lowerBound..<range.lowerBound, with: Array("EMC\n".utf8))
                     state.runOpen = false
                     closedRun = state.cursor - 1
                 }
                 depth -= 1
             case .BDC:
-                let tag = operands.first.map { lexer.text($0) } ?? ""
-                if tag == "/Document" {
-                    replace(whole, with: [])
-                    stack.append(.dropped)
-                } else if tag == "/Link" {
-                    replace(whole, with: [])
-                    stack.append(.dropped)
-                } else if tag == "/Span", operands.count == 5, lexer.text(operands[2]) == "/ActualText",
-                    lexer.text(operands[3]) == "<feff0020>"
-                {
-                    // Its operators go; what Cairo drew inside it (the word space that follows
-                    // in the same text object) stays.
-                    replace(whole, with: [])
-                    stack.append(.dropped)
-                } else {
-                    stack.append(
-                        tag == "/Span" ? .span(start: whole.lowerBound, operators: operatorCount) : .kept)
-                }
+                opened(whole, lexer: lexer)
             case .BMC:
                 stack.append(.kept)
             case .EMC:
-                guard let open = stack.popLast() else {
-                    throw Mismatch(description: "a page's content has an EMC without BDC")
-                }
-                if open == .dropped { replace(token.range, with: []) }
-                // An empty span (Cairo's `/ActualText` of a hidden added hyphen) goes whole.
-                if case .span(let start, let operators) = open, operators == operatorCount - 1, start >= copied {
-                    replace(start..<token.range.upperBound, with: [])
-                }
+                try closed(range)
             case nil:
                 break
             }
         }
-        guard state.cursor == runs.upperBound else {
-            throw Mismatch(
-                description: "a page has \(runs.count) runs of content, \(state.cursor - runs.lowerBound) were found")
+
+        /// After `f`: the squares around an added hyphen, or a run's marker (`previous` is the
+        /// `re` before, if any; the `f` ends at `end`).
+        mutating func filled(_ previous: (operands: [Range<Int>], start: Int)?, end: Int, lexer: PDFLexer) throws {
+            if let previous,
+                let before = MarkedContentRewrite.hyphenMark(previous.operands, lexer: lexer, expected: state.hyphens),
+                operands.isEmpty, depth <= 1, state.runOpen, state.cursor > runs.lowerBound
+            {
+                // The hyphen is drawn with its font's text face, whose ToUnicode reads it as the
+                // soft hyphen, for readers of ToUnicode alone (pypdf).
+                var restore: [UInt8] = []
+                if before { faces.begin([0x00, 0xAD]) } else { restore = faces.end(leading: false) }
+                replace(previous.start..<end, with: state.hyphenBoundary(before: before) + restore)
+                return
+            }
+            // A marker: the square, at the page's own graphics state (a picture's content is
+            // drawn inside `q … Q`), where the page's next marker goes. Anything else of that
+            // size (a dot in an SVG picture) is content.
+            guard let previous, operands.isEmpty, depth <= 1,
+                MarkedContentRewrite.isRunMarker(previous.operands, lexer: lexer, expected: markers)
+            else { return }
+            markers += 1
+            replace(previous.start..<end, with: try state.next())
+            state.runOpen = true
+            runDepth = depth
+            closedRun = nil
         }
-        out.append(contentsOf: bytes[copied...])
-        if state.runOpen { out.append(contentsOf: Array("\nEMC\n".utf8)) }
-        return Rewritten(bytes: out, continued: state.continued)
+
+        /// A `BDC` whose operands and operator span `whole`.
+        mutating func opened(_ whole: Range<Int>, lexer: PDFLexer) {
+            let tag = operands.first.map { lexer.text($0) } ?? ""
+            let actualText = tag == "/Span" && operands.count == 5 && lexer.text(operands[2]) == "/ActualText"
+            if tag == "/Document" || tag == "/Link" || (actualText && lexer.text(operands[3]) == "<feff0020>") {
+                // Cairo's document and link tags, and its span around a line's end space: their
+                // operators go; what Cairo drew inside the span (the word space that follows in
+                // the same text object) stays.
+                replace(whole, with: [])
+                stack.append(.dropped)
+            } else if actualText, state.runOpen, depth == runDepth, state.openRunHasMCID {
+                pendingSpan = (whole, lexer.text(operands[3]))
+                stack.append(.actualText(start: whole.lowerBound, operators: operatorCount))
+            } else {
+                stack.append(tag == "/Span" ? .span(start: whole.lowerBound, operators: operatorCount) : .kept)
+            }
+        }
+
+        /// An `EMC` at `range`.
+        mutating func closed(_ range: Range<Int>) throws {
+            guard let open = stack.popLast() else {
+                throw Mismatch(description: "a page's content has an EMC without BDC")
+            }
+            if open == .dropped { replace(range, with: []) }
+            // An empty span (Cairo's `/ActualText` of a hidden added hyphen) goes whole.
+            if case .span(let start, let operators) = open, operators == operatorCount - 1, start >= copied {
+                replace(start..<range.upperBound, with: [])
+            }
+            if case .actualText(let start, let operators) = open {
+                if operators == operatorCount - 1, start >= copied {
+                    replace(start..<range.upperBound, with: [])
+                    faces.active = nil
+                } else {
+                    // The text state's font goes back to the font itself.
+                    let restore = faces.end(leading: true)
+                    replace(range, with: Array("EMC".utf8) + restore + state.continuation(of: state.cursor - 1))
+                }
+                pendingSpan = nil
+            }
+        }
+
+        /// The rewritten stream, once every operator is read.
+        mutating func finished() throws -> Rewritten {
+            guard state.cursor == runs.upperBound else {
+                throw Mismatch(
+                    description:
+                        "a page has \(runs.count) runs of content, \(state.cursor - runs.lowerBound) were found")
+            }
+            out.append(contentsOf: bytes[copied...])
+            if state.runOpen { out.append(contentsOf: Array("\nEMC\n".utf8)) }
+            return Rewritten(bytes: out, continued: state.continued, substitutions: faces.substitutions)
+        }
+    }
+
+    /// The text state's font as a page's operators set it, and the glyphs drawn with its text
+    /// face (``GlyphSubstitution``) inside a span of replacement text.
+    private struct TextFaces {
+        /// The text state's font (`Tf`): its resource name, solidus included, and size.
+        var font: (name: String, size: String)?
+        /// Inside a span of replacement text: the text (UTF-16BE after the byte-order mark, nil
+        /// when it is not written so) and whether its glyphs are drawn with the text face yet.
+        var active: (text: [UInt8]?, switched: Bool)?
+        var substitutions: [GlyphSubstitution] = []
+
+        /// A span of replacement text `text` begins.
+        mutating func begin(_ text: [UInt8]?) { active = (text, false) }
+
+        /// `Tf` with `operands`: the name that replaces the font's, inside a span.
+        mutating func fontSet(_ operands: [Range<Int>], lexer: PDFLexer) -> [UInt8]? {
+            guard operands.count == 2 else { return nil }
+            font = (lexer.text(operands[0]), lexer.text(operands[1]))
+            guard active?.text != nil else { return nil }
+            active?.switched = true
+            return Array((lexer.text(operands[0]) + MarkedContentRewrite.textFaceSuffix).utf8)
+        }
+
+        /// `Tj` or `TJ` with `operands`: inside a span, the glyphs are noted, and the `Tf` that
+        /// switches to the text face goes before them when the span has not switched yet.
+        mutating func shown(_ operands: [Range<Int>], lexer: PDFLexer) -> [UInt8]? {
+            guard let span = active, let text = span.text, let font else { return nil }
+            let codes = operands.flatMap { lexer.stringBytes($0) ?? [] }
+            substitutions.append(GlyphSubstitution(font: String(font.name.dropFirst()), codes: codes, text: text))
+            guard !span.switched else { return nil }
+            active?.switched = true
+            return Array("\(font.name)\(MarkedContentRewrite.textFaceSuffix) \(font.size) Tf\n".utf8)
+        }
+
+        /// The span ends: the `Tf` that goes back to the font itself when the span switched to
+        /// its text face (after a line break when `leading`, else followed by one).
+        mutating func end(leading: Bool) -> [UInt8] {
+            defer { active = nil }
+            guard active?.switched == true, let font else { return [] }
+            let text = "\(font.name) \(font.size) Tf"
+            return Array((leading ? "\n" + text : text + "\n").utf8)
+        }
+    }
+
+    /// A replacement text written `<feff…>` (Cairo's form): its UTF-16BE bytes after the
+    /// byte-order mark; nil for any other form.
+    fileprivate static func utf16(_ text: String) -> [UInt8]? {
+        let lower = text.lowercased()
+        guard lower.hasPrefix("<feff"), lower.hasSuffix(">"), lower.count > 6 else { return nil }
+        let digits = Array(lower.dropFirst(5).dropLast())
+        guard digits.count % 4 == 0 else { return nil }
+        let bytes = stride(from: 0, to: digits.count, by: 2).compactMap {
+            UInt8(String(digits[$0...$0 + 1]), radix: 16)
+        }
+        return bytes.count * 2 == digits.count ? bytes : nil
     }
 
     /// What a `BDC` or `BMC` opened: `span` is Cairo's `/Span << /ActualText … >> BDC` that
@@ -201,6 +357,8 @@ enum MarkedContentRewrite {
     private enum Open: Equatable {
         case dropped, kept
         case span(start: Int, operators: Int)
+        /// A span whose replacement text becomes a continuation of the open run.
+        case actualText(start: Int, operators: Int)
     }
 
     /// Whether the operands of an `re` are the page's `expected`-th ``ContentMarker``.
@@ -275,13 +433,22 @@ enum MarkedContentRewrite {
             return Array("EMC\nEMC".utf8) + continuation(of: cursor - 1)
         }
 
-        /// The `BDC` (or `BMC`) of a continuation of `run`, with the next free MCID.
-        mutating func continuation(of run: Int) -> [UInt8] {
+        /// Whether the open run is marked content of an element (not an artifact).
+        var openRunHasMCID: Bool { runOpen && cursor > runs.lowerBound && structure.runOwner[cursor - 1] >= 0 }
+
+        /// The `BDC` (or `BMC`) of a continuation of `run`, with the next free MCID, and with
+        /// `actualText` (a PDF string, as written) as its replacement text (PDF 1.7 §14.9.4).
+        mutating func continuation(of run: Int, actualText: String? = nil) -> [UInt8] {
             let owner = structure.runOwner[run]
             guard owner >= 0 else { return Array("\n/Artifact BMC\n".utf8) }
             let mcid = firstFreeMCID + Int32(continued.count)
             continued.append(Int32(run))
-            return Array("\n/\(structure.types[Int(owner)].structureType) << /MCID \(mcid) >> BDC\n".utf8)
+            // Readers take `/ActualText` from a `Span`'s property list (PDF 1.7 §14.9.4), and
+            // the tag of marked content with an MCID is free: its element says what it is.
+            guard let actualText else {
+                return Array("\n/\(structure.types[Int(owner)].structureType) << /MCID \(mcid) >> BDC\n".utf8)
+            }
+            return Array("\n/Span << /MCID \(mcid) /ActualText \(actualText) >> BDC\n".utf8)
         }
     }
 }

@@ -208,6 +208,66 @@ struct PDFLexer {
     /// The token as a number.
     func number(_ range: Range<Int>) -> Double? { Double(text(range)) }
 
+    /// The bytes a string token stands for (PDF 1.7 §7.3.4): a literal string's escapes read,
+    /// a hexadecimal string's digits paired (a last odd digit followed by 0); nil for a token
+    /// that is not a string.
+    func stringBytes(_ range: Range<Int>) -> [UInt8]? {
+        guard range.count >= 2 else { return nil }
+        let inner = (range.lowerBound + 1)..<(range.upperBound - 1)
+        switch bytes[range.lowerBound] {
+        case 0x3C:
+            let digits = bytes[inner].compactMap { byte -> UInt8? in
+                guard let value = UInt8(String(UnicodeScalar(byte)), radix: 16) else { return nil }
+                return value
+            }
+            return stride(from: 0, to: digits.count, by: 2).map { index in
+                digits[index] << 4 | (index + 1 < digits.count ? digits[index + 1] : 0)
+            }
+        case 0x28:
+            return Self.unescaped(UnsafeBufferPointer(rebasing: bytes[inner]))
+        default:
+            return nil
+        }
+    }
+
+    /// A literal string's bytes between its parentheses with its escapes read (PDF 1.7 Table 3).
+    private static func unescaped(_ escaped: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var result: [UInt8] = []
+        var index = 0
+        while index < escaped.count {
+            let byte = escaped[index]
+            index += 1
+            guard byte == 0x5C, index < escaped.count else {
+                result.append(byte)
+                continue
+            }
+            let escape = escaped[index]
+            index += 1
+            switch escape {
+            case 0x6E: result.append(0x0A)
+            case 0x72: result.append(0x0D)
+            case 0x74: result.append(0x09)
+            case 0x62: result.append(0x08)
+            case 0x66: result.append(0x0C)
+            case 0x30...0x37:
+                var value = Int(escape - 0x30)
+                var digits = 1
+                while digits < 3, index < escaped.count, (0x30...0x37).contains(escaped[index]) {
+                    value = value * 8 + Int(escaped[index] - 0x30)
+                    index += 1
+                    digits += 1
+                }
+                result.append(UInt8(truncatingIfNeeded: value))
+            case 0x0A, 0x0D:
+                // A line break after a backslash continues the string without a character.
+                if escape == 0x0D, index < escaped.count, escaped[index] == 0x0A { index += 1 }
+            default:
+                result.append(escape)
+            }
+        }
+        return result
+    }
+
     /// The content-stream operators the tagging pass acts on (PDF 1.7 Tables 59, 320), named as
     /// the PDF specification spells them.
     // swift-format-ignore: AlwaysUseLowerCamelCase
@@ -219,6 +279,9 @@ struct PDFLexer {
         case BDC
         case BMC
         case EMC
+        case Tf
+        case Tj
+        case TJ
     }
 
     /// The operator token at `range` when it is one the tagging pass acts on, read from its
@@ -233,7 +296,13 @@ struct PDFLexer {
             default: return nil
             }
         case 2:
-            return bytes[range.lowerBound] == 0x72 && bytes[range.lowerBound + 1] == 0x65 ? .re : nil
+            switch (bytes[range.lowerBound], bytes[range.lowerBound + 1]) {
+            case (0x72, 0x65): return .re
+            case (0x54, 0x66): return .Tf
+            case (0x54, 0x6A): return .Tj
+            case (0x54, 0x4A): return .TJ
+            default: return nil
+            }
         case 3:
             guard bytes[range.lowerBound + 2] == 0x43 else { return nil }
             switch (bytes[range.lowerBound], bytes[range.lowerBound + 1]) {

@@ -26,6 +26,9 @@ enum TaggedPDFRewriter {
         case removed
         /// The document information dictionary (its dates completed).
         case info
+        /// A page's resource dictionary, written after the pages' content streams, with the
+        /// text faces they draw with (``MarkedContentRewrite/GlyphSubstitution``).
+        case resources
     }
 
     /// Parent-tree entries per number-tree leaf (PDF 1.7 §7.9.7).
@@ -87,9 +90,10 @@ enum TaggedPDFRewriter {
                 ])
             ])
         }
-        let continued = try plan.writeObjects(
+        let (continued, substitutions) = try plan.writeObjects(
             source: source, to: writer, contents: contents, language: tagging.language, metadata: metadata,
             outputIntents: outputIntent)
+        try plan.writeResources(substitutions: substitutions, to: writer)
         let tree = TreeWriter(
             plan: plan, writer: writer, firstElement: firstElement, language: tagging.language, continued: continued)
         let identified = tree.writeElements()
@@ -132,6 +136,9 @@ enum TaggedPDFRewriter {
         var pages: [Int32] = []
         /// Each page's content stream: its number, the object and the page's index.
         var contentJobs: [(number: Int32, object: CairoPDFFile.Object, page: Int)] = []
+        /// The pages' resource dictionaries (objects of their own), each with the indices of the
+        /// pages that use it.
+        var resources: [Int32: [Int]] = [:]
         /// The PDF/A level the file meets, if any.
         var archive: PDFArchive?
 
@@ -259,6 +266,12 @@ enum TaggedPDFRewriter {
             guard object.streamData != nil else { throw CairoPDFFile.Unsupported(description: "content stream") }
             kind[Int(contents)] = .content
             contentJobs.append((contents, object, pages.count))
+            if case .reference(let number)? = node["Resources"], Int(number) < size,
+                kind[Int(number)] == .copy || kind[Int(number)] == .resources
+            {
+                kind[Int(number)] = .resources
+                resources[number, default: []].append(pages.count)
+            }
             pages.append(pageNumber)
             if case .array(let annotations)? = try file.resolved(node["Annots"]) {
                 for annotation in annotations {
@@ -278,20 +291,21 @@ enum TaggedPDFRewriter {
         func writeObjects(
             source: UnsafeBufferPointer<UInt8>, to writer: PDFStreamWriter, contents: ContentRewrites,
             language: String, metadata: Int32, outputIntents: PDFValue?
-        ) throws -> [Int: [Int32]] {
+        ) throws -> (continued: [Int: [Int32]], substitutions: [Int: [MarkedContentRewrite.GlyphSubstitution]]) {
             var continuations: [Int: [Int32]] = [:]
+            var substitutions: [Int: [MarkedContentRewrite.GlyphSubstitution]] = [:]
             var nextContent = 0
             var pageIndex: [Int32: Int] = [:]
             for (index, page) in pages.enumerated() { pageIndex[page] = index }
             for number in 1..<file.size {
                 guard file.offset(number) != nil else { continue }
                 let objectKind = kind[Int(number)]
-                if objectKind == .removed || objectKind == .treeRoot { continue }
+                if objectKind == .removed || objectKind == .treeRoot || objectKind == .resources { continue }
                 let object = try file.object(number)
                 // Stream data copied or rewritten counts as read: the file does not stay resident.
                 if let data = object.streamData { file.noteRead(data.count) }
                 switch objectKind {
-                case .removed, .treeRoot: continue
+                case .removed, .treeRoot, .resources: continue
                 case .copy:
                     try copy(number, object, source: source, to: writer)
                 case .content:
@@ -300,9 +314,10 @@ enum TaggedPDFRewriter {
                     nextContent += 1
                     switch outcome {
                     case .copy: try copy(number, object, source: source, to: writer)
-                    case .stream(let dictionary, let compressed, let continued):
+                    case .stream(let dictionary, let compressed, let continued, let substituted):
                         compressed.withUnsafeBytes { writer.addStream(number, dictionary: dictionary, data: $0) }
                         if !continued.isEmpty { continuations[page] = continued }
+                        if !substituted.isEmpty { substitutions[page] = substituted }
                     case .failed(let reason): throw PDFAccessibility.Failure(description: reason)
                     }
                 case .page:
@@ -336,7 +351,80 @@ enum TaggedPDFRewriter {
                     writer.add(number, completed)
                 }
             }
-            return continuations
+            return (continuations, substitutions)
+        }
+
+        /// Writes the pages' resource dictionaries, each with the text faces its pages draw
+        /// with (`/f-1-0-t`, ``MarkedContentRewrite/GlyphSubstitution``), and the text faces:
+        /// each a copy of its font whose ToUnicode CMap maps each glyph drawn alone in a
+        /// replacement text to that text (the first text met, in page order, where one glyph
+        /// stands for different texts).
+        func writeResources(
+            substitutions: [Int: [MarkedContentRewrite.GlyphSubstitution]], to writer: PDFStreamWriter
+        ) throws {
+            /// By font object: its text face's number and the texts of its codes.
+            var faces: [Int32: (number: Int32, texts: [[UInt8]: [UInt8]])] = [:]
+            for (number, users) in resources.sorted(by: { $0.key < $1.key }) {
+                let object = try file.object(number)
+                let drawn = users.flatMap { substitutions[$0] ?? [] }
+                guard !drawn.isEmpty, case .dictionary(var fonts)? = try file.resolved(object.value["Font"]) else {
+                    writer.add(number, body: raw(file.bytes, object.valueRange))
+                    continue
+                }
+                let original = fonts
+                for substitution in drawn {
+                    guard case .reference(let font)? = original.first(where: { $0.key == substitution.font })?.value
+                    else { continue }
+                    if faces[font] == nil {
+                        faces[font] = (writer.newNumber(), [:])
+                    }
+                    let name = substitution.font + MarkedContentRewrite.textFaceSuffix
+                    if !fonts.contains(where: { $0.key == name }) {
+                        fonts.append((name, .reference(faces[font]!.number)))
+                    }
+                    if faces[font]!.texts[substitution.codes] == nil {
+                        faces[font]!.texts[substitution.codes] = substitution.text
+                    }
+                }
+                writer.add(number, object.value.setting("Font", .dictionary(fonts)))
+            }
+            for (font, face) in faces.sorted(by: { $0.key < $1.key }) {
+                var value = try file.object(font).value
+                let codeWidth = value["Subtype"]?.nameValue == "Type0" ? 2 : 1
+                if case .reference(let cmapNumber)? = value["ToUnicode"], Int(cmapNumber) < size,
+                    let plain = try cmapData(cmapNumber)
+                {
+                    let entries = face.texts.filter { $0.key.count == codeWidth }.sorted {
+                        $0.key.lexicographicallyPrecedes($1.key)
+                    }
+                    let cmap = ToUnicodeLigatures.overriding(
+                        ToUnicodeLigatures.decomposed(plain) ?? plain, with: entries.map { ($0.key, $0.value) })
+                    if let compressed = Deflate.compressed(cmap) {
+                        let number = writer.newNumber()
+                        compressed.withUnsafeBytes {
+                            writer.addStream(
+                                number, dictionary: .dictionary([("Filter", .name("FlateDecode"))]), data: $0)
+                        }
+                        value = value.setting("ToUnicode", .reference(number))
+                    }
+                }
+                writer.add(face.number, value)
+            }
+        }
+
+        /// The decoded data of stream `number`, when it is a ToUnicode CMap.
+        private func cmapData(_ number: Int32) throws -> [UInt8]? {
+            let stream = try file.object(number)
+            guard let data = stream.streamData else { return nil }
+            let bytes = UnsafeBufferPointer(rebasing: file.bytes[data])
+            let plain: [UInt8]?
+            switch stream.value["Filter"] {
+            case nil: plain = Array(bytes)
+            case .name("FlateDecode")?: plain = Inflate.decompressed(bytes)
+            default: plain = nil
+            }
+            guard let plain, ToUnicodeLigatures.isCMap(plain) else { return nil }
+            return plain
         }
 
         /// Copies object `n` as Cairo wrote it, but for these completions (and stream data that
@@ -352,7 +440,14 @@ enum TaggedPDFRewriter {
             _ n: Int32, _ object: CairoPDFFile.Object, source: UnsafeBufferPointer<UInt8>, to writer: PDFStreamWriter
         ) throws {
             let value = object.value
-            if let data = object.streamData {
+            if let data = object.streamData,
+                let cmap = Self.decomposedCMap(value, UnsafeBufferPointer(rebasing: source[data])),
+                let compressed = Deflate.compressed(cmap)
+            {
+                let dictionary = value.removing(["Length", "Filter", "DecodeParms"]).setting(
+                    "Filter", .name("FlateDecode"))
+                compressed.withUnsafeBytes { writer.addStream(n, dictionary: dictionary, data: $0) }
+            } else if let data = object.streamData {
                 var dictionary = value
                 if archive != nil, value["Interpolate"] != nil { dictionary = dictionary.removing(["Interpolate"]) }
                 if value["Subtype"]?.nameValue == "Image", value["Filter"]?.nameValue == "DCTDecode",
@@ -378,6 +473,24 @@ enum TaggedPDFRewriter {
             } else {
                 writer.add(n, body: raw(source, object.valueRange))
             }
+        }
+
+        /// The decoded data of a ToUnicode CMap stream (`data`, under `dictionary`) with its
+        /// presentation forms decomposed (``ToUnicodeLigatures``); nil for any other stream, or
+        /// a CMap with none. Only a stream whose dictionary says nothing but its length and
+        /// filter is read: fonts, images and forms say more.
+        private static func decomposedCMap(_ dictionary: PDFValue, _ data: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+            guard case .dictionary(let entries) = dictionary,
+                entries.allSatisfy({ $0.key == "Length" || $0.key == "Filter" }), data.count < 1 << 20
+            else { return nil }
+            let plain: [UInt8]?
+            switch dictionary["Filter"] {
+            case nil: plain = Array(data)
+            case .name("FlateDecode")?: plain = Inflate.decompressed(data)
+            default: plain = nil
+            }
+            guard let plain, ToUnicodeLigatures.isCMap(plain) else { return nil }
+            return ToUnicodeLigatures.decomposed(plain)
         }
 
         /// Whether `page` may draw with transparency (PDF 1.7 §11.6): a graphics state with a

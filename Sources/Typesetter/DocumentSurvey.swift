@@ -32,8 +32,11 @@ struct DocumentSurvey {
 
     /// Surveys `document` styled against `theme`; the styling runs on a producer thread when
     /// `threaded`, the checks on this one. The headings are kept only when `listsHeadings`
-    /// (a table of contents will list them).
-    init(_ document: Document, theme: Theme, options: StylingOptions, threaded: Bool, listsHeadings: Bool = true) {
+    /// (a table of contents will list them), down to level `contentsDepth`.
+    init(
+        _ document: Document, theme: Theme, options: StylingOptions, threaded: Bool, listsHeadings: Bool = true,
+        contentsDepth: Int = TableOfContents.defaultDepth
+    ) {
         var links = LinkSurvey()
         var first: StyledBlock?
         var headings: [(index: Int, entry: TableOfContents.Entry)] = []
@@ -55,7 +58,9 @@ struct DocumentSurvey {
                 } else {
                     fontsOfRest.visit(block)
                 }
-                if listsHeadings, block.outline != nil, let entry = TableOfContents.entry(for: block) {
+                if listsHeadings, block.outline != nil,
+                    let entry = TableOfContents.entry(for: block, depth: contentsDepth)
+                {
                     headings.append((index, entry))
                 }
                 if let warning = ImageCheck.diagnostic(for: block) { images.append(warning) }

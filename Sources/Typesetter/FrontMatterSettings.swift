@@ -66,6 +66,7 @@ enum FrontMatterSettings {
             }
         }
         if options.tableOfContents == nil { options.tableOfContents = flag("toc") }
+        readSectionSettings(&options, fields: fields, flag: flag, warn: warn)
         if options.justify == nil { options.justify = flag("justify") }
         if options.hyphenate == nil { options.hyphenate = flag("hyphenate") }
         if options.themeRequest.sizeCategory == nil, let category = fields["size-category"] {
@@ -101,6 +102,24 @@ enum FrontMatterSettings {
             }
         }
         return options
+    }
+
+    /// `number-sections` (Pandoc's variable `numbersections` too) and `toc-depth` (1 to 6).
+    private static func readSectionSettings(
+        _ options: inout RenderOptions, fields: [String: String], flag: (String) -> Bool?,
+        warn: (String, String) -> Void
+    ) {
+        if options.numberSections == nil {
+            options.numberSections = fields["number-sections"] != nil ? flag("number-sections") : flag("numbersections")
+        }
+        let depthKey = fields["toc-depth"] != nil ? "toc-depth" : "tocdepth"
+        if let value = fields[depthKey] {
+            if let depth = Int(value), (1...6).contains(depth) {
+                options.tableOfContentsDepth = options.tableOfContentsDepth ?? depth
+            } else {
+                warn(depthKey, "expected a heading level from 1 to 6, not '\(value)'")
+            }
+        }
     }
 
     /// A theme file named in front matter, relative to the document's folder (or to

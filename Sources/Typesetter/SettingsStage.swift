@@ -1,5 +1,6 @@
 import DocumentModel
 import Foundation
+import MarkdownParser
 import Styling
 import Typography
 
@@ -43,6 +44,10 @@ struct ResolvedSettings {
         var styling = Self.stylingOptions(options, file: document.file)
         styling.language = document.metadata.lang
         styling.hyphenate = options.hyphenate
+        if options.numberSections == true {
+            styling.sectionNumbering = SectionNumbering(
+                for: document, skipsOpeningHeading: Self.opensWithTitleHeading(document, options: options))
+        }
         self.options = options
         self.requested = requested
         self.theme = theme
@@ -103,6 +108,19 @@ struct ResolvedSettings {
         }
         let placed = "\(location): front matter 'theme': \(first)"
         return TypesetError.invalidTheme(problems: [placed] + problems.dropFirst())
+    }
+
+    /// Whether `document` opens with a level-1 heading that the title block takes as the title
+    /// (``TitleBlock``): no front matter title, or one with the same text.
+    static func opensWithTitleHeading(_ document: Document, options: RenderOptions) -> Bool {
+        guard options.titleBlock, let first = document.blocks.first, case .heading(1, let inlines) = first.kind else {
+            return false
+        }
+        let opening = inlines.plainText.trimmingCharacters(in: .whitespaces)
+        guard let title = document.metadata.title, !title.trimmingCharacters(in: .whitespaces).isEmpty else {
+            return true
+        }
+        return FrontMatterText.plain(title, smart: MarkdownParser.smartPunctuation(document.metadata)) == opening
     }
 
     /// Checks that a PNG page of `paper` at the preview's resolution can be drawn.

@@ -37,26 +37,37 @@ public struct SpecimenOptions: Sendable {
 }
 
 extension Typesetter {
-    /// The specimen template that ships with Typeset: `templates/specimen.md`, looked for under
-    /// `TYPESET_TEMPLATES` (a folder), the current folder, the folders above the executable
-    /// (`.build/debug/typeset` → the package), and the package this file was compiled from.
-    /// nil when none exists. No copy is embedded: the template is meant to be edited.
+    /// The specimen template that ships with Typeset: `specimen.md` in ``templatesFolders()``'
+    /// first folder that has one. nil when none does. No copy is embedded: the template is
+    /// meant to be edited.
     public static func defaultSpecimenTemplatePath() -> String? {
+        templatesFolders().map { $0 + "/specimen.md" }.first { FileManager.default.isReadableFile(atPath: $0) }
+    }
+
+    /// The folders Typeset's templates are looked for in, in order: `TYPESET_TEMPLATES`; the
+    /// installed `share/typeset/templates` beside the executable's folder (`PREFIX/bin/typeset`
+    /// → `PREFIX/share/typeset/templates`, as `make install` lays them out); `templates` in the
+    /// current folder; `templates` in the folders above the executable (`.build/release/typeset`
+    /// → the package); and the package this file was compiled from.
+    public static func templatesFolders() -> [String] {
         var candidates: [String] = []
         if let folder = getenv("TYPESET_TEMPLATES").map({ String(cString: $0) }) {
-            candidates.append(folder + "/specimen.md")
+            candidates.append(folder)
         }
-        candidates.append(FileManager.default.currentDirectoryPath + "/templates/specimen.md")
-        var dir = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath()
-            .deletingLastPathComponent()
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments.first ?? "."
+        var dir = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
+        candidates.append(dir.deletingLastPathComponent().appendingPathComponent("share/typeset/templates").path)
+        candidates.append(FileManager.default.currentDirectoryPath + "/templates")
         for _ in 0..<5 {
-            candidates.append(dir.appendingPathComponent("templates/specimen.md").path)
+            candidates.append(dir.appendingPathComponent("templates").path)
             dir = dir.deletingLastPathComponent()
         }
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        candidates.append(source.appendingPathComponent("templates/specimen.md").path)
-        return candidates.first { FileManager.default.isReadableFile(atPath: $0) }
+        candidates.append(source.appendingPathComponent("templates").path)
+        return candidates
     }
 
     /// Renders a type specimen of the theme `request` names to the PDF at `output`.

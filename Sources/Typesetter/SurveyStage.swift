@@ -14,7 +14,8 @@ extension DocumentSurvey {
     ) -> (survey: DocumentSurvey, diagnostics: [Diagnostic]) {
         let survey = DocumentSurvey(
             document, theme: settings.theme, options: settings.styling, threaded: threaded,
-            listsHeadings: settings.options.tableOfContents == true)
+            listsHeadings: settings.options.tableOfContents == true,
+            contentsDepth: settings.options.tableOfContentsDepth ?? TableOfContents.defaultDepth)
         // The survey has named every position: layout reads only its windows of blocks, each
         // from the source set aside (a long document's text is not held while pages are drawn).
         document.releaseSource()

@@ -4,8 +4,8 @@ import Typography
 
 /// A table of contents built from the headings' outline entries: inserted after the front
 /// page's title block (``TitleBlock``) under a "Contents" (or "목차") heading, one entry per
-/// heading of levels 1–3 other than the title, each linking to its heading with the page number
-/// it landed on in a first layout pass.
+/// heading of levels 1 to the depth asked for (3 by default) other than the title, each
+/// linking to its heading with the page number it landed on in a first layout pass.
 struct TableOfContents {
     let theme: Theme
     /// The heading above the entries: "목차" for Korean documents (`lang: ko`), else "Contents".
@@ -37,9 +37,15 @@ struct TableOfContents {
         self.entries = entries
     }
 
-    /// The entry `block` gives the contents: a heading of level 1–3 with an id; nil otherwise.
-    static func entry(for block: StyledBlock) -> Entry? {
-        guard let outline = block.outline, let anchor = block.anchor, outline.level <= 3 else { return nil }
+    /// The deepest heading level listed when no depth is given (Pandoc's `toc-depth` default).
+    static let defaultDepth = 3
+
+    /// The entry `block` gives the contents: a heading of level 1 to `depth` with an id, not
+    /// marked `unlisted`; nil otherwise.
+    static func entry(for block: StyledBlock, depth: Int = defaultDepth) -> Entry? {
+        guard let outline = block.outline, let anchor = block.anchor, outline.level <= depth, outline.listed else {
+            return nil
+        }
         return (outline.title, outline.level, anchor, outline.runs, block.location)
     }
 

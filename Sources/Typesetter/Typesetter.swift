@@ -33,6 +33,12 @@ public struct RenderOptions: Sendable {
     public var footer: String?
     /// A table of contents with page numbers after the first heading.
     public var tableOfContents: Bool?
+    /// The deepest heading level the contents list (`--toc-depth`, front matter `toc-depth`,
+    /// 1–6, as Pandoc counts levels: 1 is `#`); nil: 3. The PDF outline lists every level.
+    public var tableOfContentsDepth: Int?
+    /// Number the sections (`--number-sections`, front matter `number-sections`): headings,
+    /// contents entries and bookmarks (``SectionNumbering``); nil: no numbers.
+    public var numberSections: Bool?
     /// Fewest lines of a split paragraph at the top / bottom of a page (CSS `widows`,
     /// `orphans`; default 2 each).
     public var widows: Int?

@@ -1,9 +1,9 @@
 import Foundation
 import Typesetter
 
-/// Several inputs rendered at once: each file by a child `typeset render` process, at most
-/// `jobs` at a time. Inside one process all Pango and Cairo work is serialized by one lock,
-/// so separate processes are what put every core to work.
+/// Several inputs rendered at once, into one folder or each beside its input: each file by a
+/// child `typeset render` process, at most `jobs` at a time. Inside one process all Pango and
+/// Cairo work is serialized by one lock, so separate processes are what put every core to work.
 enum Batch {
     struct Outcome: Sendable {
         var input: String
@@ -14,19 +14,24 @@ enum Batch {
     }
 
     static func run(
-        inputs: [String], folder: String, jobs: Int, forwarded: [String], quiet: Bool, format: Messages.Format,
+        inputs: [String], folder: String?, jobs: Int, forwarded: [String], quiet: Bool, format: Messages.Format,
         fileExtension: String = "pdf"
     ) throws {
-        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-            throw TypesetError.unwritableOutput(
-                path: folder, reason: "cannot create the folder: \((error as NSError).localizedDescription)")
+        if let folder {
+            do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+                throw TypesetError.unwritableOutput(
+                    path: folder, reason: "cannot create the folder: \((error as NSError).localizedDescription)")
+            }
         }
         // One output per input: two inputs named alike would overwrite each other.
         var seen: [String: String] = [:]
         var outputs: [String] = []
         for input in inputs {
-            let output = (folder as NSString).appendingPathComponent(
-                URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent + "." + fileExtension)
+            let output =
+                folder.map {
+                    ($0 as NSString).appendingPathComponent(
+                        URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent + "." + fileExtension)
+                } ?? RenderCommand.defaultOutput(for: input, format: fileExtension)
             if let first = seen[output] {
                 throw UsageError("'\(first)' and '\(input)' would both be written to \(output)")
             }

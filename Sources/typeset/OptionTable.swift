@@ -84,7 +84,8 @@ enum OptionTable {
             help: "page margins as CSS, each with a unit: '20mm', '20mm 25mm', '20mm 25mm 30mm 25mm'"),
         OptionSpec(name: "--header", value: "TEMPLATE", help: "running header: {title}, {page}, {pages}, {date}"),
         OptionSpec(name: "--footer", value: "TEMPLATE", help: "running footer (default '{page}')"),
-        OptionSpec(name: "--lang", value: "LANG", help: "the document's language (ko titles the contents 목차)"),
+        OptionSpec(
+            name: "--lang", value: "LANG", help: "the document's language, a BCP 47 tag (ko titles the contents 목차)"),
         OptionSpec(
             name: "--variable", short: "-V", value: "KEY=VALUE",
             help:
@@ -100,10 +101,11 @@ enum OptionTable {
     static let output: [OptionSpec] = [
         OptionSpec(
             name: "--output", short: "-o", value: "PATH",
-            help: "the output file, '-' for standard output, or a folder (DIR/ or an existing folder)",
+            help: "the output file (default: beside the input, dir/doc.pdf), '-' for standard output, or a folder "
+                + "(DIR/ or an existing folder); with several INPUTs, a file makes one book",
             choices: ["files"]),
         OptionSpec(
-            name: "--output-dir", value: "DIR", help: "write each INPUT to DIR/<name>.pdf (default: output/)",
+            name: "--output-dir", value: "DIR", help: "write each INPUT to DIR/<name>.pdf (one PDF per file)",
             choices: ["dirs"]),
         OptionSpec(
             name: "--jobs", short: "-j", value: "N", help: "render N files at once (default: the number of cores)"),
@@ -123,16 +125,22 @@ enum OptionTable {
         CommandSpec(
             name: "render", synopsis: "INPUT… [-o OUTPUT] [options] | INPUT OUTPUT.pdf [options]",
             summary: "typeset Markdown files as PDF ('-': standard input)",
-            options: output + theme + document + reporting + [help],
+            options: output + BookInputs.options + theme + document + SectionAndFileOptions.options + reporting
+                + [help],
             notes: """
-                Several INPUTs are rendered in parallel, each by its own process, into --output-dir (or -o DIR/);
-                one line per file, then a summary; exit 1 if any failed (the others are still written).
+                With no -o, the output is beside the input: dir/doc.md writes dir/doc.pdf.
+                Several INPUTs with -o FILE make one book: one outline, one contents, one page sequence, each
+                chapter on a new page, links between the files (ch2.md#setup) inside the PDF. So does one INPUT whose
+                front matter lists more under include:, or a book.yaml (front matter with include: and no text).
+                Otherwise several INPUTs are rendered in parallel, each by its own process, into --output-dir (or
+                -o DIR/), or each beside its input; one line per file, then a summary; exit 1 if any failed.
                 'render in.md out.pdf' writes out.pdf when out.pdf does not exist yet (otherwise use -o).
                 """ + "\n" + exitStatus),
         CommandSpec(
             name: "watch", synopsis: "INPUT [-o OUTPUT] [options]",
             summary: "render, then render again whenever the document, its images, theme or fonts change",
-            options: [output[0], output[3], output[4], output[5]] + theme + document + reporting
+            options: [output[0], output[3], output[4], output[5]] + theme + document + SectionAndFileOptions.options
+                + reporting
                 + [
                     OptionSpec(
                         name: "--renders", value: "N",
@@ -195,8 +203,8 @@ enum OptionTable {
     /// The exit-status rule every command follows, printed in the help and the man page.
     static let exitStatus = """
         Exit status: 0 success; 1 an input, output, theme or font error, or warnings with --strict;
-        2 a usage error: an unknown option or command, a missing or bad option value (-V and --variable
-        values included), or arguments that read more than one way.
+        2 a usage error: an unknown option or command, a missing or bad option value (-V, --variable and
+        --lang values and defaults files included), or arguments that read more than one way.
         """
 
     static func command(_ name: String) -> CommandSpec { commands.first { $0.name == name }! }

@@ -20,7 +20,9 @@ enum PandocVariables {
 
     /// Keys whose value is true or false, judged here so a bad value is a usage error as the
     /// flag's would be.
-    static let booleanKeys: Set<String> = ["justify", "toc", "bold-text", "hyphenate", "smart"]
+    static let booleanKeys: Set<String> = [
+        "justify", "toc", "bold-text", "hyphenate", "smart", "number-sections", "numbersections",
+    ]
 
     /// Translates `pairs` (in command-line order; a later pair wins).
     /// - Throws: ``UsageError`` for a value Typeset cannot use (`papersize=a12`, `fontsize=big`,
@@ -109,6 +111,9 @@ enum PandocVariables {
         }
         if canonical == "tab-size" || canonical == "tabsize", !(Int(value).map { (1...16).contains($0) } ?? false) {
             throw UsageError("-V \(key) takes a whole number of columns from 1 to 16, not '\(value)'")
+        }
+        if ["toc-depth", "tocdepth"].contains(canonical), !(Int(value).map { (1...6).contains($0) } ?? false) {
+            throw UsageError("-V \(key) takes a heading level from 1 to 6, not '\(value)'")
         }
         let flag = canonical == "boldtext" ? "bold-text" : canonical
         if booleanKeys.contains(flag),

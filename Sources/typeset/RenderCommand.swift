@@ -10,7 +10,7 @@ enum RenderCommand {
     static let spec = OptionTable.command("render")
 
     static func run(_ arguments: [String]) throws {
-        var args = try OptionTable.parse(arguments, for: spec)
+        var args = try OptionTable.parse(DefaultsFile.expand(arguments, for: spec), for: spec)
         if args.has("--help") {
             print(OptionTable.helpText(spec), terminator: "")
             return
@@ -30,17 +30,15 @@ enum RenderCommand {
         if output != nil, outputDir != nil {
             throw UsageError("-o and --output-dir both name where to write; give one of them")
         }
-        if inputs.count > 1 || outputDir != nil {
-            if inputs.contains("-") {
-                throw UsageError(
-                    inputs.count > 1
-                        ? "standard input ('-') cannot be one of several INPUTs"
-                        : "standard input ('-') has no name to write into --output-dir; name the output with -o FILE")
-            }
-            if let output, !isFolder(output) {
-                throw UsageError("-o names one file; for several INPUTs give a folder (-o DIR/) or --output-dir DIR")
-            }
-            let folder = outputDir ?? output ?? "output"
+        let book = BookInputs.makeBook(inputs, output: output, outputDir: outputDir)
+        if inputs.count > 1 || outputDir != nil, inputs.contains("-") {
+            throw UsageError(
+                inputs.count > 1
+                    ? "standard input ('-') cannot be one of several INPUTs"
+                    : "standard input ('-') has no name to write into --output-dir; name the output with -o FILE")
+        }
+        if !book, inputs.count > 1 || outputDir != nil {
+            let folder = outputDir ?? output
             try Batch.run(
                 inputs: inputs, folder: folder, jobs: jobs, forwarded: forwardedArguments(args),
                 quiet: args.has("--quiet"), format: format,
@@ -68,10 +66,9 @@ enum RenderCommand {
         }
         Typesetter.startLoadingFonts(for: options)
         // The text is not kept past the parse: the document holds its own copy of the source.
-        let read = try InputFile.read(input)
-        var parsed = Typesetter.parse(
-            markdown: read.text, file: input == "-" ? "<stdin>" : input, variables: variables)
-        parsed.diagnostics = read.diagnostics + parsed.diagnostics
+        var parsed = try BookInputs.load(inputs, book: book, args: args, variables: variables, target: target)
+        parsed.diagnostics =
+            try SectionAndFileOptions.fillMetadata(&parsed.document, from: args) + parsed.diagnostics
         for (key, value) in variables { parsed.document.metadata.set(key, to: value) }
         var report = try Typesetter.render(
             document: parsed.document, diagnostics: parsed.diagnostics, to: target, options: options)
@@ -158,6 +155,7 @@ enum RenderCommand {
             }
         }
         if args.has("--toc") { options.tableOfContents = true }
+        try SectionAndFileOptions.apply(args, to: &options)
         if let margins = args.value("--margins") { options.margins = try self.margins(margins, from: "--margins") }
         options.header = args.value("--header")
         options.footer = args.value("--footer")
@@ -313,7 +311,9 @@ enum RenderCommand {
                 paper: paper, margins: margins, theme: args.value("--theme"),
                 named: [paper.map { _ in "-V paper" }, margins.map { _ in "-V margins" }].compactMap { $0 })
         }
+        try SectionAndFileOptions.checkLanguage(pairs, option: nil)
         if let lang = args.value("--lang") { pairs.append(("lang", lang)) }
+        try SectionAndFileOptions.checkLanguage(pairs.suffix(1), option: "--lang")
         return pairs
     }
 
@@ -382,11 +382,11 @@ enum RenderCommand {
         return (folder as NSString).appendingPathComponent(name + "." + format)
     }
 
-    /// `output/<input name>.pdf` (the folder is created); standard output for standard input.
+    /// The input's path with its extension replaced (`dir/doc.md` → `dir/doc.pdf`), beside the
+    /// input as Typst writes; standard output for standard input (`stdin.png` for pictures).
     static func defaultOutput(for input: String, format: String = "pdf") -> String {
-        if input == "-" { return format == "pdf" ? "-" : "output/stdin.\(format)" }
-        return (try? inFolder("output", for: input, format: format))
-            ?? "output/\(URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent).\(format)"
+        if input == "-" { return format == "pdf" ? "-" : "stdin.\(format)" }
+        return (input as NSString).deletingPathExtension + "." + format
     }
 }
 

@@ -38,10 +38,10 @@ enum SpecimenCommand {
         Messages.report(report, output: output, quiet: args.has("--quiet"), format: try Messages.Format(args))
     }
 
-    /// `output/specimen-<theme name>.pdf` (the folder is created); for a theme file, its file name.
+    /// `specimen-<theme name>.pdf` in the current folder (a specimen has no input to write
+    /// beside); for a theme file, its file name.
     static func defaultOutput(theme: String?) -> String {
-        try? FileManager.default.createDirectory(atPath: "output", withIntermediateDirectories: true)
         let name = URL(fileURLWithPath: theme ?? "default").deletingPathExtension().lastPathComponent
-        return "output/specimen-\(name).pdf"
+        return "specimen-\(name).pdf"
     }
 }

@@ -4,12 +4,12 @@ import Typesetter
 /// `typeset watch INPUT [-o OUTPUT] [options]`: renders, then renders again whenever the
 /// document, its images, its theme or its font folders change, until interrupted. An INPUT
 /// that cannot be read at the start is an error (status 1); one that goes missing later is
-/// watched for.
+/// watched for. A warning is printed once, and again only after a render without it.
 enum WatchCommand {
     static let spec = OptionTable.command("watch")
 
     static func run(_ arguments: [String]) throws {
-        let args = try OptionTable.parse(arguments, for: spec)
+        let args = try OptionTable.parse(DefaultsFile.expand(arguments, for: spec), for: spec)
         if args.has("--help") {
             print(OptionTable.helpText(spec), terminator: "")
             return
@@ -32,18 +32,30 @@ enum WatchCommand {
         let limit = args.value("--renders").flatMap(Int.init)
         var renders = 0
         var changed: [String] = []
+        var lastWatched = [input]
+        var shownWarnings = Set<String>()
         while true {
             let start = Date()
-            var watched = [input]
+            // After a failed render, the files of the last good one are still watched.
+            var watched = lastWatched
             do {
-                let read = try InputFile.read(input)
-                var parsed = Typesetter.parse(markdown: read.text, file: input)
-                parsed.diagnostics = read.diagnostics + parsed.diagnostics
+                // A book (a book file, or an include: list) is watched in every one of its files.
+                var parsed = try BookInputs.load(
+                    [input], book: BookInputs.makeBook([input], output: nil, outputDir: nil), args: args,
+                    variables: variables, target: target)
+                watched = parsed.files
+                parsed.diagnostics =
+                    try SectionAndFileOptions.fillMetadata(&parsed.document, from: args) + parsed.diagnostics
                 for (key, value) in variables { parsed.document.metadata.set(key, to: value) }
                 watched += Typesetter.dependencies(of: parsed.document, options: options)
-                let report = try Typesetter.render(
+                lastWatched = watched
+                var report = try Typesetter.render(
                     document: parsed.document, diagnostics: parsed.diagnostics, to: target, options: options)
+                let unchanged = WatchWarnings.keepNew(&report, format: format, shown: &shownWarnings)
                 Messages.report(report, output: target, quiet: args.has("--quiet"), format: format)
+                if unchanged > 0, !args.has("--quiet") {
+                    Messages.error("(\(unchanged) warning\(unchanged == 1 ? "" : "s") as before, not repeated)")
+                }
                 if format == .text {
                     let why = changed.isEmpty ? "" : "\(changed.map(shortName).joined(separator: ", ")) changed; "
                     Messages.error(

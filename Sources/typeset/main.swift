@@ -57,6 +57,12 @@ do {
         throw UsageError("unknown command '\(command)'")
     }
 } catch let error as UsageError {
+    let error = DefaultsFile.placed(error)
+    // A problem in a file (a defaults file's key) leads with its `file:line:column`.
+    if error.description.range(of: #"^[^\n]*?:\d+:\d+: "#, options: .regularExpression) != nil {
+        Messages.error(error.description)
+        exit(2)
+    }
     let hint = error.description.contains("--help") ? "" : " (see 'typeset --help')"
     fail("\(error.description)\(hint)", status: 2)
 } catch let error as TypesetError {

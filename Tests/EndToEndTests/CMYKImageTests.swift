@@ -39,4 +39,61 @@ import Testing
             #expect(near > 200, "colour \(colour): \(near) pixels near it")
         }
     }
+
+    /// A PNG preview (`-f png`) draws each JPEG in its own colours, within 3 % (8 of 255 a
+    /// channel) of the source's pixels as ImageMagick decodes them: an Adobe CMYK JPEG (its
+    /// inverted samples read as such), a grey one and an RGB one. A PDF embeds a JPEG's own
+    /// bytes; a preview decodes its pixels.
+    @Test func previewsDrawJPEGsInTheirColours() throws {
+        let folder = try Render.scratchFolder("cmyk-preview")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let greys: [[UInt8]] = [[40, 40, 40], [128, 128, 128], [220, 220, 220]]
+        let cases: [(name: String, colours: [[UInt8]], space: String)] = [
+            ("cmyk", Self.colours, "CMYK"), ("grey", greys, "Gray"), ("rgb", Self.colours, "sRGB"),
+        ]
+        for (name, colours, space) in cases {
+            let stripes = colours.map { "xc:rgb(\($0[0]),\($0[1]),\($0[2]))" }
+            let jpeg = folder + "/\(name).jpg"
+            let made = try PDFProbe.run(
+                "convert", ["-size", "60x60"] + stripes + ["+append", "-colorspace", space, "-quality", "98", jpeg])
+            try #require(made.status == 0, "ImageMagick: \(made.output)")
+            // The source's pixels as ImageMagick decodes them (JPEG rounds each colour a little).
+            let decoded = try PDFProbe.run("convert", [jpeg, "-colorspace", "sRGB", folder + "/\(name).ppm"])
+            try #require(decoded.status == 0)
+            let source = try #require(NetpbmImage(path: folder + "/\(name).ppm"))
+            try "---\ntitle: \(name)\n---\n\n![Stripes](\(name).jpg)\n".write(
+                toFile: folder + "/\(name).md", atomically: true, encoding: .utf8)
+            let rendered = try typeset([
+                "render", folder + "/\(name).md", "-f", "png", "-q", "-o", folder + "/\(name).png",
+            ])
+            try #require(rendered.status == 0, "\(rendered.output)")
+            let converted = try PDFProbe.run("convert", [folder + "/\(name)-1.png", folder + "/\(name)-page.ppm"])
+            try #require(converted.status == 0)
+            let page = try #require(NetpbmImage(path: folder + "/\(name)-page.ppm"))
+            let samples = page.format == "P6" ? 3 : 1
+            // The middle of each stripe in the source.
+            let sourceSamples = source.format == "P6" ? 3 : 1
+            let expected = colours.indices.map { stripe in
+                let offset = ((30 * source.width) + stripe * 60 + 30) * sourceSamples
+                return (0..<3).map { Int(source.samples[offset + (sourceSamples == 3 ? $0 : 0)]) }
+            }
+            var near = [Int](repeating: 0, count: expected.count)
+            page.samples.withUnsafeBufferPointer { pixels in
+                for pixel in stride(from: 0, to: page.width * page.height * samples, by: samples) {
+                    let red = Int(pixels[pixel])
+                    let green = Int(pixels[pixel + (samples == 3 ? 1 : 0)])
+                    let blue = Int(pixels[pixel + (samples == 3 ? 2 : 0)])
+                    if red > 250, green > 250, blue > 250 { continue }
+                    for (index, colour) in expected.enumerated()
+                    where abs(red - colour[0]) <= 8 && abs(green - colour[1]) <= 8 && abs(blue - colour[2]) <= 8 {
+                        near[index] += 1
+                    }
+                }
+            }
+            for (colour, count) in zip(expected, near) {
+                // A stripe is 60 × 60 px drawn at 60 pt or more: over 3,000 pixels at 96 dpi.
+                #expect(count > 2_000, "\(name) stripe \(colour): \(count) pixels of the preview within 3 %")
+            }
+        }
+    }
 }

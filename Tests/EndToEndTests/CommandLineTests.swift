@@ -254,12 +254,17 @@ import Testing
         try "---\ntitle: A\n---\n\n![x](missing.png)\n\n[x]{weight=heavyish}\n".write(
             toFile: dir + "/o.md", atomically: true, encoding: .utf8)
         let result = try typeset([
-            "render", dir + "/o.md", "-o", dir + "/o.pdf", "-V", "colorlinks=true", "--lang", "x!!",
+            "render", dir + "/o.md", "-o", dir + "/o.pdf", "-V", "colorlinks=true",
         ])
         #expect(result.status == 0, "\(result.output)")
         let lines = result.output.split(separator: "\n").map(String.init).filter { !$0.hasPrefix(dir + "/o.pdf: ") }
         #expect(lines.contains { $0.hasPrefix("typeset: warning: -V colorlinks: not a setting") }, "\(lines)")
-        #expect(lines.contains { $0.hasPrefix("typeset: warning: --lang/-V lang: 'x!!' is not a BCP 47") }, "\(lines)")
+        // A malformed language tag is a bad option value: exit 2, as every other (OptionTable.exitStatus).
+        for arguments in [["--lang", "x!!"], ["-V", "lang=x!!"]] {
+            let bad = try typeset(["render", dir + "/o.md", "-o", dir + "/bad.pdf"] + arguments)
+            #expect(bad.status == 2 && bad.output.contains("'x!!' is not a BCP 47"), "\(bad.output)")
+            #expect(!FileManager.default.fileExists(atPath: dir + "/bad.pdf"))
+        }
         #expect(lines.allSatisfy { $0.hasPrefix("typeset: ") || $0.hasPrefix(dir + "/o.md:") }, "\(lines)")
         let positioned = lines.compactMap { line -> Int? in
             guard line.hasPrefix(dir + "/o.md:") else { return nil }

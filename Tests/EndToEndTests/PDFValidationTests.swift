@@ -223,4 +223,39 @@ import Testing
         let pdf = try Self.render(try Self.constructsDocument(folder: folder), into: folder, name: "constructs")
         try Self.expectValid([pdf])
     }
+
+    /// Thirty Markdown documents made by the fuzz generator (``FuzzInput``, its fixed seed,
+    /// made at test time), each under a front-matter title, rendered with `--pdf-standard
+    /// ua-1,a-2b` and validated under both profiles; a document that cannot claim PDF/UA-1 (a
+    /// figure without alternative text) is an error, and is rendered as PDF/A-2b alone and
+    /// validated under that profile.
+    @Test func fuzzMadeDocumentsPassPDFUA1AndPDFA2b() throws {
+        guard Self.checker() != nil else { return try Self.expectValid([]) }
+        let folder = try Render.scratchFolder("ua-fuzz")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var both: [String] = []
+        var archiveOnly: [String] = []
+        var index = 0
+        while both.count + archiveOnly.count < 30 {
+            defer { index += 1 }
+            var rng = SeededRandom(seed: FuzzCampaign.defaultSeed ^ (UInt64(index) &* 0x9E37_79B9_7F4A_7C15))
+            let input = FuzzInput.generate(&rng, index: index)
+            guard input.kind == .markdown, input.bytes == nil else { continue }
+            let source = FuzzInput.imageFolder + "/ua-fuzz-\(index).md"
+            try ("---\ntitle: Fuzz \(index)\n---\n\n" + input.text).write(
+                toFile: source, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(atPath: source) }
+            let pdf = folder + "/fuzz-\(index).pdf"
+            if try typeset(["render", source, "-q", "-o", pdf, "--pdf-standard", "ua-1,a-2b"]).status == 0 {
+                both.append(pdf)
+            } else {
+                archiveOnly.append(
+                    try Self.render(
+                        source, into: folder, name: "fuzz-\(index)", options: ["-q", "--pdf-standard", "a-2b"]))
+            }
+        }
+        #expect(both.count >= 15, "\(both.count) of 30 claim PDF/UA-1")
+        try Self.expectValid(both)
+        try Self.expectValid(both + archiveOnly, profile: "2b")
+    }
 }

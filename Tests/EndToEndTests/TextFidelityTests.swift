@@ -108,7 +108,8 @@ extension TextFidelityTests {
     /// artifact whose `/ActualText` is a soft hyphen, so the structure tree reads the word
     /// whole and `pdftotext -raw` reads it with a soft hyphen at the line's end (a reader that
     /// drops a soft hyphen and its line break rejoins it). A hyphen the source has stays a
-    /// hyphen. pypdf does not read `/ActualText`, and reads the hyphen.
+    /// hyphen. pypdf, which does not read `/ActualText`, reads the soft hyphen from the
+    /// ToUnicode of the face the hyphen is drawn with.
     @Test func hyphenatedWordsComeBackWhole() throws {
         let long = [
             "internationalization", "characteristically", "incomprehensible", "documentation",
@@ -132,6 +133,15 @@ extension TextFidelityTests {
         let rejoined = Self.words(of: raw.replacingOccurrences(of: "\u{AD}\n", with: ""))
         #expect(
             Self.difference(rejoined, expected) == nil, "pdftotext -raw: \(Self.difference(rejoined, expected) ?? "")")
+        if let python = PDFValidationTests.checker() {
+            let script = Render.packageRoot + "/Tests/Scripts/pdf-check.py"
+            let text = try PDFProbe.run(python, [script, "text", pdf], standardErrorToo: false).output
+            let softHyphens = text.components(separatedBy: "\u{AD}\n").count - 1
+            #expect(softHyphens == added, "pypdf reads \(softHyphens) soft hyphens at line ends, pdftotext \(added)")
+            #expect(text.contains("well-"), "pypdf reads the source's own hyphen")
+            let pypdf = Self.words(of: text.replacingOccurrences(of: "\u{AD}\n", with: ""))
+            #expect(Self.difference(pypdf, expected) == nil, "pypdf: \(Self.difference(pypdf, expected) ?? "")")
+        }
         try PDFValidationTests.expectValid([pdf])
     }
 
@@ -159,5 +169,115 @@ extension TextFidelityTests {
         let glued = read.filter { !vocabulary.contains($0) }
         #expect(read.count > 35_000)
         #expect(glued.isEmpty, "\(glued.count) words read that the source does not have: \(glued.prefix(5))")
+    }
+}
+
+extension TextFidelityTests {
+    /// A glyph that stands for several characters or another case reads as its letters: a
+    /// ligature (`ﬃ`, which Cairo's ToUnicode gives as its presentation form) reads `ffi`,
+    /// and a synthesized small capital (the capital's glyph, drawn smaller) reads as the small
+    /// letter, through the structure tree, `pdftotext -raw` and pypdf, in faces that form
+    /// ligatures (DejaVu Sans and Serif) and one that does not (Inter); the files validate as
+    /// PDF/UA-1.
+    @Test func ligaturesAndSmallCapitalsReadAsTheirLetters() throws {
+        let folder = try Render.scratchFolder("ligatures")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let sentence = "The office sold fifty flow meters to an affluent buyer, and Typeset set them."
+        let markdown =
+            "---\ntitle: Ligatures\nhyphenate: false\n---\n\n\(sentence)\n\n[Typeset office]{.smallcaps} "
+            + "shows the official waffle.\n"
+        let expected =
+            ["Ligatures"] + Self.words(of: sentence) + ["Typeset", "office", "shows", "the", "official", "waffle"]
+        try markdown.write(toFile: folder + "/ligatures.md", atomically: true, encoding: .utf8)
+        var pdfs: [String] = []
+        var ligatured = 0
+        for family in ["Inter", "DejaVu Sans", "DejaVu Serif"] {
+            let name = family.replacingOccurrences(of: " ", with: "-")
+            let pdf = folder + "/\(name).pdf"
+            let untagged = folder + "/\(name)-untagged.pdf"
+            let source = folder + "/ligatures.md"
+            #expect(try typeset(["render", source, "--family", family, "-q", "-o", pdf]).status == 0)
+            #expect(try typeset(["render", source, "--family", family, "-q", "--no-tags", "-o", untagged]).status == 0)
+            // Whether the face forms ligatures: Cairo's own file marks each f-ligature with
+            // replacement text.
+            if try PDFProbe.contentStreams(untagged).contains("/ActualText <feff0066") { ligatured += 1 }
+            let tree = Self.words(of: try Self.structureText(pdf, joiningRuns: true))
+            #expect(Self.difference(tree, expected) == nil, "\(family), tree: \(Self.difference(tree, expected) ?? "")")
+            let raw = Self.words(of: try PDFProbe.run("pdftotext", ["-raw", pdf, "-"]).output)
+            #expect(
+                Self.difference(raw, expected) == nil, "\(family), pdftotext: \(Self.difference(raw, expected) ?? "")")
+            if let python = PDFValidationTests.checker() {
+                let script = Render.packageRoot + "/Tests/Scripts/pdf-check.py"
+                let text = try PDFProbe.run(python, [script, "text", pdf], standardErrorToo: false).output
+                #expect(!text.unicodeScalars.contains { (0xFB00...0xFB06).contains($0.value) }, "\(family): \(text)")
+                let pypdf = Self.words(of: text)
+                #expect(
+                    Self.difference(pypdf, expected) == nil,
+                    "\(family), pypdf: \(Self.difference(pypdf, expected) ?? "")")
+            }
+            pdfs.append(pdf)
+        }
+        #expect(ligatured == 2, "DejaVu Sans and Serif form ligatures")
+        try PDFValidationTests.expectValid(pdfs)
+    }
+}
+
+extension TextFidelityTests {
+    /// The words a source can be read as: its letter runs as written, and as read with link
+    /// targets, attribute blocks, emphasis and code marks left out and character references
+    /// decoded (`C&eacute;` reads `Cé`, `[Inter](…)와` reads `Inter와`).
+    static func vocabulary(ofSource source: String) -> Set<String> {
+        var plain = source.replacingOccurrences(of: #"\]\([^)]*\)"#, with: "", options: .regularExpression)
+        plain = plain.replacingOccurrences(of: #"\{[^}]*\}"#, with: " ", options: .regularExpression)
+        for (reference, character) in [
+            ("&eacute;", "é"), ("&nbsp;", " "), ("&mdash;", "—"), ("&ndash;", "–"), ("&copy;", "©"), ("&amp;", "&"),
+        ] {
+            plain = plain.replacingOccurrences(of: reference, with: character)
+        }
+        plain = plain.replacingOccurrences(of: #"[*_`\[\]<>#|~\\]"#, with: "", options: .regularExpression)
+        return Set(words(of: source) + words(of: plain))
+    }
+
+    /// Words the renderer writes that no source has: a table of contents' heading, the label
+    /// of a table set in parts of columns.
+    static let generatedWords: Set<String> = [
+        "Contents", "목차", "Columns", "columns", "continues", "below", "Continued",
+    ]
+
+    /// The templates, the real-world documents beside the package and the construct document
+    /// read through the structure tree (its elements' runs joined, PDF 1.7 §14.7.2), and the
+    /// construct document and the documents without letter-spaced or justified Hangul lines
+    /// read by pypdf (soft hyphens at line ends rejoined): every word read is a word of the
+    /// source, so none is glued to its neighbour, split or changed (a ligature's presentation
+    /// form, a small capital read as its capital).
+    @Test func templatesAndRealDocumentsReadAsTheirWords() throws {
+        let folder = try Render.scratchFolder("fidelity-templates")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var sources = try PDFValidationTests.sampleDocuments()
+        sources.append(try PDFValidationTests.constructsDocument(folder: folder))
+        #expect(sources.count >= 6)
+        let python = PDFValidationTests.checker()
+        let script = Render.packageRoot + "/Tests/Scripts/pdf-check.py"
+        // pypdf starts a new word where the gap between two glyphs is wide: between the
+        // letters of a letter-spaced line, and between the syllables of a justified line set in
+        // the CJK fallback face.
+        let pypdfSpacesLetters: Set<String> = ["attributes.md", "handbook.md", "specimen.md"]
+        for (index, source) in sources.enumerated() {
+            let name = (source as NSString).lastPathComponent
+            let pdf = try PDFValidationTests.render(source, into: folder, name: "doc\(index)")
+            let vocabulary = Self.vocabulary(ofSource: try String(contentsOfFile: source, encoding: .utf8))
+                .union(Self.generatedWords)
+            let tree = Self.words(of: try Self.structureText(pdf, joiningRuns: true))
+            #expect(tree.count > 40, "\(name): \(tree.count) words through the tree")
+            let foreign = tree.filter { !vocabulary.contains($0) }
+            #expect(
+                foreign.isEmpty,
+                "\(name), through the tree: \(foreign.count) words not in the source: \(foreign.prefix(6))")
+            guard let python, !pypdfSpacesLetters.contains(name) else { continue }
+            let text = try PDFProbe.run(python, [script, "text", pdf], standardErrorToo: false).output
+            let pypdf = Self.words(of: text.replacingOccurrences(of: "\u{AD}\n", with: ""))
+            let misread = pypdf.filter { !vocabulary.contains($0) }
+            #expect(misread.isEmpty, "\(name), pypdf: \(misread.count) words not in the source: \(misread.prefix(6))")
+        }
     }
 }

@@ -196,8 +196,8 @@ import Typography
                 let inLine = ContentRewrites.rewrite(
                     jobs[i].object, source: source, runs: structure.runs(onPage: i), structure: structure)
                 switch (ahead.outcome(i), inLine) {
-                case (.stream(let d1, let b1, let c1), .stream(let d2, let b2, let c2)):
-                    #expect(b1 == b2 && "\(d1)" == "\(d2)" && c1 == c2)
+                case (.stream(let d1, let b1, let c1, let s1), .stream(let d2, let b2, let c2, let s2)):
+                    #expect(b1 == b2 && "\(d1)" == "\(d2)" && c1 == c2 && s1 == s2)
                 default: Issue.record("stream \(i) was not rewritten both ways")
                 }
                 #expect(ahead.waiting <= ContentRewrites.window)

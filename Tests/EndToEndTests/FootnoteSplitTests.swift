@@ -1,0 +1,76 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Footnotes longer than the room below their marker split at a line, as LaTeX and Typst split
+/// them: the marker's page is filled, the note continues at the top of the next page's notes,
+/// and nothing is lost. Read back with pdftotext's word boxes.
+@Suite(.serialized) struct FootnoteSplitTests {
+    /// Words from a fixed list, the same for the same seed.
+    static func prose(_ count: Int, seed: Int) -> String {
+        let words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa"]
+        var state = UInt64(seed) &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return (0..<count).map { _ in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return words[Int(state >> 33) % words.count]
+        }.joined(separator: " ") + "."
+    }
+
+    /// `paragraphs` paragraphs of `length` words, a paragraph citing a note of 40 numbered
+    /// sentences (`N0` … `N39`, then `NOTEEND`), then four more paragraphs.
+    static func document(paragraphs: Int, length: Int) -> String {
+        let body = (0..<paragraphs).map { "P\($0) " + prose(length, seed: $0) }.joined(separator: "\n\n")
+        let note = (0..<40).map { "N\($0) " + prose(12, seed: 100 + $0) }.joined(separator: " ")
+        let after = (0..<4).map { "Q\($0) " + prose(50, seed: 200 + $0) }.joined(separator: "\n\n")
+        return body + "\n\nMarker here[^long] and more text after it " + prose(30, seed: 99) + "\n\n" + after
+            + "\n\n[^long]: " + note + " NOTEEND\n"
+    }
+
+    @Test(arguments: [(4, 70), (5, 55), (5, 62), (5, 70), (6, 48), (6, 55), (6, 70), (7, 40)])
+    func longNoteSplitsAtALineAndLosesNothing(paragraphs: Int, length: Int) throws {
+        let dir = try Render.scratchFolder("footnote-split")
+        let input = dir + "/n\(paragraphs)-\(length).md"
+        try Self.document(paragraphs: paragraphs, length: length).write(
+            toFile: input, atomically: true, encoding: .utf8)
+        let pdf = dir + "/n\(paragraphs)-\(length).pdf"
+        let run = try typeset(["render", input, "-o", pdf, "--strict"])
+        #expect(run.status == 0, "\(run.output)")
+        let words = try PDFProbe.words(pdf)
+        // Nothing lost, nothing doubled, in order.
+        let marks = words.map(\.text).filter { $0.range(of: #"^N\d+$|^NOTEEND$"#, options: .regularExpression) != nil }
+        #expect(marks == (0..<40).map { "N\($0)" } + ["NOTEEND"], "\(marks)")
+        let marker = try #require(words.first { $0.text == "Marker" })
+        let first = try #require(words.first { $0.text == "N0" })
+        let last = try #require(words.first { $0.text == "NOTEEND" })
+        #expect(first.page == marker.page, "the note starts on its marker's page: \(first) \(marker)")
+        #expect(last.page <= marker.page + 1, "the note ends on the next page at the latest: \(last)")
+        guard last.page > marker.page else { return }
+        // Split: the marker's page is full — its notes reach as low as text goes on any page.
+        let text = words.filter { $0.text.range(of: #"^\d+$"#, options: .regularExpression) == nil }
+        let lowest = try #require(text.map(\.yMax).max())
+        let markerPageLowest = try #require(text.filter { $0.page == marker.page }.map(\.yMax).max())
+        #expect(markerPageLowest > lowest - 14, "marker page ends at \(markerPageLowest), text reaches \(lowest)")
+        // The continuation is the first of the next page's notes, under the text on that page.
+        let next = text.filter { $0.page == marker.page + 1 }
+        let continued = next.filter { $0.text.hasPrefix("N") || $0.text == "NOTEEND" }
+        let body = next.filter { $0.text.hasPrefix("Q") }
+        #expect(!continued.isEmpty && !body.isEmpty)
+        if let topNote = continued.map(\.yMin).min(), let lowBody = body.map(\.yMax).max() {
+            #expect(topNote > lowBody, "the continued note sits in the note area below the text")
+        }
+    }
+
+    @Test func aNoteLongerThanAPageRunsOverSeveralPages() throws {
+        let dir = try Render.scratchFolder("footnote-split")
+        let note = (0..<160).map { "N\($0) " + Self.prose(12, seed: $0) }.joined(separator: " ")
+        try ("Short text[^1] here.\n\nAfter.\n\n[^1]: " + note + " NOTEEND\n").write(
+            toFile: dir + "/huge.md", atomically: true, encoding: .utf8)
+        let run = try typeset(["render", dir + "/huge.md", "-o", dir + "/huge.pdf"])
+        #expect(run.status == 0, "\(run.output)")
+        let marks = try PDFProbe.words(dir + "/huge.pdf").map(\.text).filter {
+            $0.range(of: #"^N\d+$|^NOTEEND$"#, options: .regularExpression) != nil
+        }
+        #expect(marks == (0..<160).map { "N\($0)" } + ["NOTEEND"])
+        #expect(try PDFProbe.qpdfClean(dir + "/huge.pdf"))
+    }
+}
