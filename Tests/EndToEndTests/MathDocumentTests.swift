@@ -115,4 +115,43 @@ import Testing
         #expect(try typeset(["render", input, "-o", pdf, "-V", "math=false"]).status == 0)
         #expect(try PDFProbe.text(pdf).contains("Pay $x^2$ now."))
     }
+
+    /// Copying a formula gives its TeX source: each `Formula`'s marked content carries its
+    /// source as `/ActualText` (PDF 1.7 §14.9.4), which `pdftotext` reads in place of the math
+    /// glyphs, once, and in order with the words around it. pypdf reads the glyphs' own
+    /// ToUnicode text (it does not read `/ActualText`): the words around come back in order.
+    @Test func copyingAFormulaGivesItsSource() throws {
+        let inline = [#"x^2"#, #"\alpha+\beta"#, #"\sqrt{y}"#]
+        let display = #"\sum_{i=1}^{n} i = \frac{n(n+1)}{2}"#
+        let markdown = """
+            # Copying
+
+            Before $\(inline[0])$ middle $\(inline[1])$ and $\(inline[2])$ after.
+
+            $$\(display)$$
+
+            Closing words.
+            """
+        let (pdf, _) = try Render.markdown(markdown, name: "math-actual-text")
+        let text = try PDFProbe.run("pdftotext", ["-raw", pdf, "-"]).output
+        // A formula's pieces (it may break after a binary operation) read with a space between.
+        let unspaced = text.filter { !$0.isWhitespace }
+        let line = "Before \(inline[0]) middle \(inline[1]) and \(inline[2]) after.".filter { !$0.isWhitespace }
+        #expect(unspaced.contains(line), "pdftotext: \(text)")
+        #expect(unspaced.contains(display.filter { !$0.isWhitespace }), "pdftotext: \(text)")
+        #expect(text.components(separatedBy: #"\frac"#).count == 2, "the source once: \(text)")
+        // No math italic letter (U+1D44E…) nor n-ary summation glyph reads in place of the source.
+        #expect(!text.unicodeScalars.contains { (0x1D400...0x1D7FF).contains($0.value) || $0.value == 0x2211 })
+        if let python = PDFValidationTests.checker() {
+            let script = Render.packageRoot + "/Tests/Scripts/pdf-check.py"
+            let read = try PDFProbe.run(python, [script, "text", pdf], standardErrorToo: false).output
+            let words = ["Before", "middle", "and", "after.", "Closing", "words."]
+            let positions = words.map { read.range(of: $0)?.lowerBound }
+            #expect(!positions.contains(nil), "pypdf: \(read)")
+            let found = positions.compactMap { $0 }
+            #expect(found == found.sorted(), "pypdf: \(read)")
+        }
+        #expect(try PDFProbe.qpdfClean(pdf))
+        try PDFValidationTests.expectValid([pdf])
+    }
 }
