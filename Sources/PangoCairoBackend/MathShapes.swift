@@ -166,7 +166,8 @@ enum MathShapes {
 
     /// The laid-out box of `formula` (its piece) at `size` pt and its identifier for a shape
     /// attribute. Each formula is laid out once per size, all its pieces at once.
-    static func layout(_ formula: InlineFormula, size: Double) -> (box: MathBox, identifier: Int)? {
+    static func layout(_ formula: InlineFormula, size textSize: Double) -> (box: MathBox, identifier: Int)? {
+        let size = textSize * formula.scale
         let key = "\(formula.family)\u{0}\(size)\u{0}\(formula.display)\u{0}\(formula.source)"
         let pieceKey = key + "\u{0}\(formula.piece)"
         lock.lock()
@@ -185,6 +186,29 @@ enum MathShapes {
         formulas.append((pieces[formula.piece], font, formula.alternativeText))
         identifiers[pieceKey] = firstIdentifier + formulas.count - 1
         return (pieces[formula.piece], firstIdentifier + formulas.count - 1)
+    }
+
+    /// `paragraph` with each displayed formula wider than `width` pt shrunk to fit, down to
+    /// ``InlineFormula/smallestDisplayScale`` of the text's size, and the sources of those
+    /// still wider than `width` at that size.
+    static func fittingDisplayFormulas(_ paragraph: StyledParagraph, width: Double) -> (
+        paragraph: StyledParagraph, overwide: [String]
+    ) {
+        guard paragraph.runs.contains(where: { $0.style.inlineFormula?.display == true }) else {
+            return (paragraph, [])
+        }
+        var fitted = paragraph
+        var overwide: [String] = []
+        for index in fitted.runs.indices {
+            let style = fitted.runs[index].style
+            guard var formula = style.inlineFormula, formula.display, formula.scale == 1,
+                let box = layout(formula, size: style.font.size)?.box, box.width > width
+            else { continue }
+            formula.scale = max(InlineFormula.smallestDisplayScale, width / box.width)
+            if box.width * formula.scale > width + 0.01 { overwide.append(formula.source) }
+            fitted.runs[index].style.inlineFormula = formula
+        }
+        return (fitted, overwide)
     }
 
     /// The pieces of `formula` laid out with `font` at `size` pt: the whole for a displayed

@@ -20,6 +20,10 @@ public final class PangoShaper: TextShaper {
     /// The word the last emergency pass broke between letters (or left overfull), as printed;
     /// nil when it could not be told. Read with ``emergencyCount``.
     public internal(set) var lastEmergencyWord: String?
+    /// The sources of the displayed formulas still wider than the measure at
+    /// ``InlineFormula/smallestDisplayScale`` of the text's size, in the order they were
+    /// shaped; the caller warns when it grows.
+    public internal(set) var overwideFormulas: [String] = []
     /// Composed lines are cut from the paragraph's measured glyphs (``linesFromMeasurement``);
     /// false shapes each composed paragraph's lines again at its chosen breaks
     /// (``ParagraphLayout/nextGroup(_:shaping:)``), for tests that compare the two.
@@ -133,6 +137,15 @@ public final class PangoShaper: TextShaper {
         }
     }
 
+    /// `paragraph` with its displayed formulas wider than `width` pt shrunk
+    /// (``MathShapes/fittingDisplayFormulas(_:width:)``), noting those still too wide in
+    /// ``overwideFormulas``.
+    func fittingDisplayFormulas(_ paragraph: StyledParagraph, width: Double) -> StyledParagraph {
+        let fitted = MathShapes.fittingDisplayFormulas(paragraph, width: width)
+        overwideFormulas += fitted.overwide
+        return fitted.paragraph
+    }
+
     /// Breaks `paragraph` into lines at `width` pt as ``shape(_:width:)`` does, handing them to
     /// `body` a group at a time: the breaks are chosen for the whole paragraph first (the
     /// total-fit composer weighs all of it), then each group of chosen lines
@@ -148,7 +161,7 @@ public final class PangoShaper: TextShaper {
     ) rethrows {
         let composed: ParagraphLayout.Lines = FontState.lock.reading {
             refresh()
-            let collapsed = paragraph.collapsingSoftHyphenRuns()
+            let collapsed = fittingDisplayFormulas(paragraph.collapsingSoftHyphenRuns(), width: width)
             guard !collapsed.style.breakAnywhere, collapsed.style.hangingIndent == 0 else {
                 return .whole(shapeLocked(paragraph, width: width))
             }
@@ -177,7 +190,8 @@ public final class PangoShaper: TextShaper {
     }
 
     func shapeLocked(_ paragraph: StyledParagraph, width: Double?) -> ShapedParagraph {
-        let paragraph = paragraph.collapsingSoftHyphenRuns()
+        var paragraph = paragraph.collapsingSoftHyphenRuns()
+        if let width { paragraph = fittingDisplayFormulas(paragraph, width: width) }
         // Paragraphs with a measure go through the total-fit composer, however long (it
         // measures those wider than ``composedWidth`` in pieces); code (break anywhere,
         // continuation indent) and unwrapped text keep Pango's own line breaking, in bounded

@@ -24,6 +24,13 @@ public struct InlineFormula: Hashable, Sendable {
     /// The source of this run's piece: the `/Alt` of its `Formula` element (the whole source for
     /// a formula in one piece).
     public var alternativeText: String
+    /// The factor on the text's size the formula is set at: below 1 for a displayed formula
+    /// shrunk to fit the measure (down to ``smallestDisplayScale``).
+    public var scale = 1.0
+
+    /// How far a displayed formula wider than the measure is shrunk before it is left wider
+    /// than the measure (and warned about): 80 % of the text's size.
+    public static let smallestDisplayScale = 0.8
 
     /// Creates a formula run's content.
     public init(

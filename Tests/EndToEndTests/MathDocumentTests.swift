@@ -154,4 +154,30 @@ import Testing
         #expect(try PDFProbe.qpdfClean(pdf))
         try PDFValidationTests.expectValid([pdf])
     }
+
+    /// A displayed formula wider than the measure is set smaller until it fits, down to 80 %
+    /// of the text's size; one still wider at 80 % runs into the margin and is warned about at
+    /// its place. Formulas that fit keep the text's size.
+    @Test func wideDisplayedFormulasShrinkToTheMeasureThenWarn() throws {
+        let terms = (1...21).map { "a_{\($0)}" }
+        let slightly = terms.prefix(14).joined(separator: " + ")
+        let far = terms.joined(separator: " + ")
+        let markdown = "# Wide\n\nText before.\n\n$$\(slightly)$$\n\n$$\(far)$$\n\n$$x = 1$$\n"
+        let (pdf, report) = try Render.markdown(markdown, name: "math-wide-display")
+        let measure = 345.28
+        let words = try PDFProbe.words(pdf)
+        let first = try #require(words.first { $0.text.hasPrefix("a_{1} +") && $0.text.hasSuffix("a_{14}") })
+        let second = try #require(words.first { $0.text.hasSuffix("a_{21}") })
+        let small = try #require(words.first { $0.text == "x = 1" })
+        // 14 terms are about 11 % wider than the measure: shrunk to fill it exactly.
+        #expect(abs((first.xMax - first.xMin) - measure) < 1, "\(first.xMax - first.xMin) pt")
+        // 21 terms need less than 80 %: at 80 %, wider than the measure.
+        #expect(second.xMax - second.xMin > measure + 50)
+        // Shrunk letters: the shrunk formulas' glyphs are shorter than the one at full size.
+        #expect(first.yMax - first.yMin < (small.yMax - small.yMin) * 0.95)
+        let warnings = report.diagnostics.map(\.description)
+        #expect(warnings.count == 1, "\(warnings)")
+        #expect(warnings.first?.contains("math-wide-display.md:7:1:") == true, "\(warnings)")
+        #expect(warnings.first?.contains("wider than the measure") == true)
+    }
 }
