@@ -438,6 +438,7 @@ public struct StyledBlock: Hashable, Sendable {
         var footnoteLocations: [Int: SourceLocation] = [:]
         var hangingMarkers: [HangingMarker] = []
         var opensRightHandPage = false
+        var keepWithPrevious = false
 
         /// Immutable storage of the settings; a change makes a new box (copy on write).
         final class Box: Hashable, Sendable {
@@ -476,6 +477,12 @@ public struct StyledBlock: Hashable, Sendable {
     public var opensRightHandPage: Bool {
         get { rare?.settings.opensRightHandPage ?? false }
         set { rareSettings.opensRightHandPage = newValue }
+    }
+    /// A displayed formula: never the first thing on a page after the line that introduces
+    /// it; that line moves to the next page with it.
+    public var keepWithPrevious: Bool {
+        get { rare?.settings.keepWithPrevious ?? false }
+        set { rareSettings.keepWithPrevious = newValue }
     }
     /// The PDF outline (bookmark) entry the block starts, nil for none (headings have one).
     public var outline: OutlineEntry? {

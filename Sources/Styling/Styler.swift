@@ -176,7 +176,8 @@ public struct Styler: Sendable {
                 }
                 return
             }
-            if Styler.displayMathSegments(inlines) != nil { context.alignment = .center }
+            let displayed = Styler.displayMathSegments(inlines) != nil
+            if displayed { context.alignment = .center }
             context.cascade = paragraphCascade(context)
             context.cascade.apply(overrides, theme: theme)
             let paragraph = makeParagraph(inlines, context: context, overrides: overrides)
@@ -186,6 +187,9 @@ public struct Styler: Sendable {
                     .paragraph(paragraph), spaceAfter: after, quoteBars: context.quoteBars,
                     quoteBarColor: quoteBarColor, location: block.location))
             blocks[blocks.count - 1].structure = context.structure + [newElement(.paragraph)]
+            // A displayed formula stays with the line that introduces it, as TeX's display
+            // math, which is part of its paragraph, never begins a page.
+            if displayed { blocks[blocks.count - 1].keepWithPrevious = true }
         case .heading(let level, let inlines):
             appendHeading(level, inlines, block: block, overrides: overrides, context: context, to: &blocks)
         case .list(let list):

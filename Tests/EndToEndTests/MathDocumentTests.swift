@@ -180,4 +180,31 @@ import Testing
         #expect(warnings.first?.contains("math-wide-display.md:7:1:") == true, "\(warnings)")
         #expect(warnings.first?.contains("wider than the measure") == true)
     }
+
+    /// A displayed formula is kept with the line that introduces it: wherever the page ends
+    /// near it, the page that holds the formula holds that line too.
+    @Test func aDisplayedFormulaStaysWithTheLineBeforeIt() throws {
+        var pagesOfTheFormula: [Int] = []
+        for fillers in 34...38 {
+            let lines = (0..<fillers).map { "Filler line \($0)." }.joined(separator: "  \n")
+            let markdown = """
+                # Keep
+
+                \(lines)
+
+                The sum is introduced here:
+
+                $$\\sum_{i=1}^{n} i = \\frac{n(n+1)}{2}$$
+
+                After the display.
+                """
+            let (pdf, _) = try Render.markdown(markdown, name: "math-keep-\(fillers)")
+            let pages = try PDFProbe.run("pdftotext", ["-raw", pdf, "-"]).output.split(separator: "\u{0C}")
+            let page = try #require(pages.firstIndex { $0.contains(#"\sum_{i=1}"#) })
+            #expect(pages[page].contains("The sum is introduced here:"), "\(fillers) lines: \(pages)")
+            pagesOfTheFormula.append(page)
+        }
+        // The page ends before, at, and after the introducing line across the renders.
+        #expect(pagesOfTheFormula.first == 0 && pagesOfTheFormula.last == 1, "\(pagesOfTheFormula)")
+    }
 }
