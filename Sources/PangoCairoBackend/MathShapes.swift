@@ -168,7 +168,8 @@ enum MathShapes {
     /// attribute. Each formula is laid out once per size, all its pieces at once.
     static func layout(_ formula: InlineFormula, size textSize: Double) -> (box: MathBox, identifier: Int)? {
         let size = textSize * formula.scale
-        let key = "\(formula.family)\u{0}\(size)\u{0}\(formula.display)\u{0}\(formula.source)"
+        let frame = formula.taggedFrame.map { "\($0.width) \($0.inset)" } ?? ""
+        let key = "\(formula.family)\u{0}\(size)\u{0}\(formula.display)\u{0}\(frame)\u{0}\(formula.source)"
         let pieceKey = key + "\u{0}\(formula.piece)"
         lock.lock()
         if let identifier = identifiers[pieceKey] {
@@ -222,7 +223,13 @@ enum MathShapes {
                 let color = colors[name] ?? CSSColors.color(named: name)
                 return color.map { MathColor(red: $0.red, green: $0.green, blue: $0.blue, alpha: $0.alpha) }
             })
-        if formula.display { return [layout.layout(formula.formula, style: .display)] }
+        if formula.display {
+            let box = layout.layout(formula.formula, style: .display)
+            guard let frame = formula.taggedFrame else { return [box] }
+            var framed = MathBox(width: frame.width)
+            framed.place(box, x: frame.inset, y: 0)
+            return [framed]
+        }
         return layout.layoutPieces(formula.formula, style: .text)
     }
 

@@ -143,7 +143,31 @@ public final class PangoShaper: TextShaper {
     func fittingDisplayFormulas(_ paragraph: StyledParagraph, width: Double) -> StyledParagraph {
         let fitted = MathShapes.fittingDisplayFormulas(paragraph, width: width)
         overwideFormulas += fitted.overwide
-        return fitted.paragraph
+        return placingTags(fitted.paragraph, width: width)
+    }
+
+    /// `paragraph` with the `\tag` label after each displayed formula flush right at `width`
+    /// pt and the formula centred in that width (``InlineFormula/taggedFrame``), as LaTeX sets
+    /// an equation number; a formula too wide for that keeps its label two em spaces after it.
+    func placingTags(_ paragraph: StyledParagraph, width: Double) -> StyledParagraph {
+        let separator = "\u{2003}\u{2003}"
+        var placed = paragraph
+        for index in placed.runs.indices.dropLast() {
+            let label = placed.runs[index + 1]
+            guard var formula = placed.runs[index].style.inlineFormula, formula.display,
+                formula.formula.tag != nil, formula.taggedFrame == nil, label.text.hasPrefix(separator),
+                let box = MathShapes.layout(formula, size: placed.runs[index].style.font.size)?.box
+            else { continue }
+            let text = String(label.text.dropFirst(separator.count))
+            let labelWidth = naturalWidthLocked(
+                StyledParagraph(runs: [StyledRun(text, style: label.style)], style: paragraph.style), keep: false)
+            let inset = (width - box.width) / 2
+            guard inset + box.width + label.style.font.size <= width - labelWidth else { continue }
+            formula.taggedFrame = InlineFormula.TaggedFrame(width: width - labelWidth, inset: inset)
+            placed.runs[index].style.inlineFormula = formula
+            placed.runs[index + 1].text = text
+        }
+        return placed
     }
 
     /// Breaks `paragraph` into lines at `width` pt as ``shape(_:width:)`` does, handing them to

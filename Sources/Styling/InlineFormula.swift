@@ -27,6 +27,24 @@ public struct InlineFormula: Hashable, Sendable {
     /// The factor on the text's size the formula is set at: below 1 for a displayed formula
     /// shrunk to fit the measure (down to ``smallestDisplayScale``).
     public var scale = 1.0
+    /// A displayed formula with a `\tag`: the width of its box, pt (the measure less the
+    /// label's width, so the label ends at the measure's right edge), and where its glyphs
+    /// begin in that box, pt (centred in the measure). Nil: the box is the formula's own.
+    public var taggedFrame: TaggedFrame?
+
+    /// The box of a displayed formula whose label sits flush right (``taggedFrame``).
+    public struct TaggedFrame: Hashable, Sendable {
+        /// The box's width, pt.
+        public var width: Double
+        /// Where the formula's glyphs begin in the box, pt.
+        public var inset: Double
+
+        /// A box `width` pt wide whose glyphs begin `inset` pt from its left.
+        public init(width: Double, inset: Double) {
+            self.width = width
+            self.inset = inset
+        }
+    }
 
     /// How far a displayed formula wider than the measure is shrunk before it is left wider
     /// than the measure (and warned about): 80 % of the text's size.

@@ -207,4 +207,29 @@ import Testing
         // The page ends before, at, and after the introducing line across the renders.
         #expect(pagesOfTheFormula.first == 0 && pagesOfTheFormula.last == 1, "\(pagesOfTheFormula)")
     }
+
+    /// A `\tag` label sits flush right at the measure's edge on the formula's baseline, and
+    /// the formula stays centred in the measure, as LaTeX sets an equation number.
+    @Test func tagLabelsSitFlushRightAndTheFormulaStaysCentred() throws {
+        let markdown = """
+            # Tags
+
+            Text before.
+
+            $$E = mc^2 \\tag{1}$$
+
+            $$\\frac{a}{b} = \\sum_{i=1}^n x_i \\tag{2.3}$$
+            """
+        let (pdf, report) = try Render.markdown(markdown, name: "math-tags")
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
+        let words = try PDFProbe.words(pdf)
+        let left = try #require(words.first { $0.text == "Text" }).xMin
+        let measure = 345.28
+        for (label, formula) in [("(1)", "E = mc^2"), ("(2.3)", #"\frac{a}{b}"#)] {
+            let tag = try #require(words.first { $0.text == label })
+            let body = try #require(words.first { $0.text.hasPrefix(formula) })
+            #expect(abs(tag.xMax - (left + measure)) < 0.5, "\(label) ends at \(tag.xMax)")
+            #expect(abs((body.xMin + body.xMax) / 2 - (left + measure / 2)) < 1, "\(formula) centred")
+        }
+    }
 }
