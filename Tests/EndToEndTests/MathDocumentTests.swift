@@ -1,6 +1,8 @@
 import Foundation
 import TestSupport
 import Testing
+import Typesetter
+import Typography
 
 /// TeX math through the whole pipeline, read back from the PDF: formulas drawn with the math
 /// font, each a `Formula` element whose `/Alt` is its TeX source, text around them kept,
@@ -231,5 +233,29 @@ import Testing
             #expect(abs(tag.xMax - (left + measure)) < 0.5, "\(label) ends at \(tag.xMax)")
             #expect(abs((body.xMin + body.xMax) / 2 - (left + measure / 2)) < 1, "\(formula) centred")
         }
+    }
+
+    /// Dynamic Type scales formulas with the text: at a larger size category, an inline and a
+    /// displayed formula grow by the ratio the body's words grow by (glyph boxes read back with
+    /// `pdftotext -bbox`).
+    @Test func sizeCategoriesScaleFormulasWithTheText() throws {
+        let markdown = "# Sizes\n\nBody $x^2 + y^2$ words.\n\n$$\\int_0^1 f(x)\\,dx$$\n"
+        func heights(_ category: SizeCategory?) throws -> (body: Double, inline: Double, display: Double) {
+            let options = RenderOptions(themeRequest: ThemeRequest(sizeCategory: category))
+            let name = "math-size-\(category?.rawValue ?? "default")"
+            let (pdf, _) = try Render.markdown(markdown, name: name, options: options)
+            let words = try PDFProbe.words(pdf)
+            func height(_ text: String) throws -> Double {
+                let word = try #require(words.first { $0.text.hasPrefix(text) }, "\(text) in \(name)")
+                return word.yMax - word.yMin
+            }
+            return (try height("Body"), try height("x^2"), try height(#"\int_0^1"#))
+        }
+        let base = try heights(nil)
+        let large = try heights(.accessibility2)
+        let ratio = large.body / base.body
+        #expect(ratio > 1.3, "the body grows: \(ratio)")
+        #expect(abs(large.inline / base.inline - ratio) < 0.02 * ratio, "inline \(large.inline / base.inline)")
+        #expect(abs(large.display / base.display - ratio) < 0.02 * ratio, "display \(large.display / base.display)")
     }
 }
