@@ -258,4 +258,25 @@ import Typography
         #expect(abs(large.inline / base.inline - ratio) < 0.02 * ratio, "inline \(large.inline / base.inline)")
         #expect(abs(large.display / base.display - ratio) < 0.02 * ratio, "display \(large.display / base.display)")
     }
+
+    /// GitHub's ways of writing math (inline dollars, dollars with backticks, a display between
+    /// lines of `$$`, a fenced `math` block, escaped dollars inside and outside math) render
+    /// with no warning: each formula a `Formula` element, the dollars outside math kept as text.
+    @Test func githubsMathSyntaxRendersClean() throws {
+        let markdown = try String(
+            contentsOfFile: Render.packageRoot + "/Tests/EndToEndTests/Fixtures/math-github-syntax.md", encoding: .utf8)
+        let (pdf, report) = try Render.markdown(markdown, name: "math-github-syntax")
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics.map(\.description))")
+        let spelled = try Self.formulaAlts(pdf).joined(separator: " ").filter { !$0.isWhitespace }
+        let sources = [
+            #"\varphi="#, #"\{x\midx^2<4\}"#, #"\int_a^bf(x)^2\,dx"#, #"\det(\mathbf{A}-\lambdaI)=0"#,
+            #"\text{price}=\$12\timesn"#,
+        ]
+        for source in sources { #expect(spelled.contains(source), "\(source) in \(spelled)") }
+        let text = try PDFProbe.text(pdf).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("an escaped $3.50 and a bare $ sign stay text"), "\(text)")
+        #expect(text.contains("such as $20 and $45."), "\(text)")
+        #expect(try PDFProbe.qpdfClean(pdf))
+        try PDFValidationTests.expectValid([pdf])
+    }
 }
