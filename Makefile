@@ -59,7 +59,14 @@ $(PDF_CHECK):
 	python3 -m venv .build/pdf-check
 	.build/pdf-check/bin/pip install --quiet $(PDF_CHECK_PACKAGES)
 	@$@ -c 'import page, pypdf'
-pdf-check: $(PDF_CHECK)
+# WeasyPrint (PyPI; HTML and CSS to PDF over Pango, as a browser lays out print CSS), in the
+# same environment: the CSS export of a theme is rendered by it and compared with Typeset's PDF.
+CSS_CHECK = .build/pdf-check/weasyprint-70.0.installed
+$(CSS_CHECK): $(PDF_CHECK)
+	.build/pdf-check/bin/pip install --quiet weasyprint==70.0
+	@$(PDF_CHECK) -c 'import weasyprint'
+	@touch $@
+pdf-check: $(PDF_CHECK) $(CSS_CHECK)
 
 # Typeset's PDF of one document validated beside Typst's and WeasyPrint's (from PyPI, in a
 # virtual environment of their own, so `make test` does not install them); prints the table
@@ -74,14 +81,14 @@ pdf-peers: build $(PDF_PEERS)
 	$(PDF_PEERS) Tests/Scripts/pdf-peers.py $(CURDIR)/$(BIN) templates/images/press.jpg output/peers
 
 # The README's test command: layering check, then every unit and end-to-end test.
-test: deps check-layering build library-example $(SPEC_JSON) $(PDF_CHECK)
+test: deps check-layering build library-example $(SPEC_JSON) $(PDF_CHECK) $(CSS_CHECK)
 	TYPESET_BIN=$(CURDIR)/$(BIN) TYPESET_COMMONMARK_SPEC=$(CURDIR)/$(SPEC_JSON) TYPESET_REQUIRE_SPEC=1 \
 	  TYPESET_PDF_CHECK=$(CURDIR)/$(PDF_CHECK) \
 	  $(SWIFT) test 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
 
 # Every test but those marked `.slow` (scaling, memory peaks, fuzzing, huge inputs): the
 # layering check, the release binary and the suites, without the library example.
-test-fast: deps check-layering build $(SPEC_JSON) $(PDF_CHECK)
+test-fast: deps check-layering build $(SPEC_JSON) $(PDF_CHECK) $(CSS_CHECK)
 	TYPESET_BIN=$(CURDIR)/$(BIN) TYPESET_COMMONMARK_SPEC=$(CURDIR)/$(SPEC_JSON) TYPESET_SKIP_SLOW=1 \
 	  TYPESET_PDF_CHECK=$(CURDIR)/$(PDF_CHECK) \
 	  $(SWIFT) test 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}

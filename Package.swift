@@ -73,7 +73,7 @@ let package = Package(
             name: "Typesetter",
             dependencies: [
                 "MarkdownParser", "Styling", "Layout", "TaggedPDF", "PangoCairoBackend", "Specimen", "WorkQueues",
-                "ProcessMemory",
+                "ProcessMemory", "CodeHighlighting",
             ]),
         // One import for clients: re-exports Typesetter, Typography and DocumentModel.
         .target(name: "Typeset", dependencies: ["Typesetter"]),

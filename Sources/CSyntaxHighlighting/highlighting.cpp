@@ -174,3 +174,48 @@ extern "C" int32_t tshl_definition_count(void) {
     std::lock_guard<std::mutex> guard(libraryLock);
     return static_cast<int32_t>(library().repository.definitions().size());
 }
+
+extern "C" int32_t tshl_theme_count(void) {
+    std::lock_guard<std::mutex> guard(libraryLock);
+    return static_cast<int32_t>(library().repository.themes().size());
+}
+
+extern "C" int32_t tshl_theme_name(int32_t index, char *buffer, int32_t capacity) {
+    if (buffer == nullptr || capacity <= 0 || index < 0) {
+        return 0;
+    }
+    std::lock_guard<std::mutex> guard(libraryLock);
+    const QVector<KSyntaxHighlighting::Theme> themes = library().repository.themes();
+    if (index >= themes.size()) {
+        return 0;
+    }
+    const QByteArray name = themes[index].name().toUtf8();
+    if (name.size() + 1 > capacity) {
+        return 0;
+    }
+    std::memcpy(buffer, name.constData(), static_cast<size_t>(name.size()));
+    buffer[name.size()] = '\0';
+    return static_cast<int32_t>(name.size());
+}
+
+extern "C" int32_t tshl_theme_styles(const char *name, TSThemeStyle *styles, uint32_t *background) {
+    using KSyntaxHighlighting::Theme;
+    if (name == nullptr || styles == nullptr || background == nullptr) {
+        return 0;
+    }
+    std::lock_guard<std::mutex> guard(libraryLock);
+    const Theme theme = library().repository.theme(QString::fromUtf8(name));
+    if (!theme.isValid() || theme.name() != QString::fromUtf8(name)) {
+        return 0;
+    }
+    for (int style = 0; style <= static_cast<int>(Theme::Others); ++style) {
+        const auto textStyle = static_cast<Theme::TextStyle>(style);
+        const QRgb color = theme.textColor(textStyle);
+        styles[style].color = color & 0xFFFFFFu;
+        styles[style].has_color = color != 0 ? 1 : 0;
+        styles[style].bold = theme.isBold(textStyle) ? 1 : 0;
+        styles[style].italic = theme.isItalic(textStyle) ? 1 : 0;
+    }
+    *background = theme.editorColor(Theme::BackgroundColor) & 0xFFFFFFu;
+    return 1;
+}

@@ -30,6 +30,8 @@ public enum CodeHighlighter {
     /// extension a definition claims (`py`, `rs`, `ts`), a file name (`Dockerfile`), or one of
     /// GitHub Linguist's common aliases (`shell`, `golang`, `js`, `objective-c`).
     public static func definition(forLanguage language: String) -> String? {
+        // The name as written, as a block of the same language wrote it before.
+        if let known = cache.value(for: language) { return known.isEmpty ? nil : known }
         let trimmed = language.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty, trimmed.utf8.count < 200 else { return nil }
         if let known = cache.value(for: trimmed.lowercased()) { return known.isEmpty ? nil : known }
@@ -43,6 +45,7 @@ public enum CodeHighlighter {
             }
         }
         cache.store(found ?? "", for: trimmed.lowercased())
+        if language.utf8.count < 200 { cache.store(found ?? "", for: language) }
         return found
     }
 

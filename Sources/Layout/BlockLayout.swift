@@ -41,10 +41,15 @@ struct BlockLayout {
                 item in
                 try finishing.add(item, emit: emit)
             }
-        case .paragraph(let paragraph) where block.isCode:
+        case .paragraph(var paragraph) where block.isCode:
+            let numbers = block.codeLineNumbers
+            if let numbers { paragraph.style.leftIndent += lineNumberGutter(paragraph, numbers: numbers) }
             let fitted = fittedCode(paragraph, padding: block.backgroundPadding)
             var items = paragraphItems(
                 fitted, background: block.background, padding: block.backgroundPadding, path: path)
+            if let numbers {
+                numberLines(of: &items, paragraph: fitted, numbers: numbers, padding: block.backgroundPadding)
+            }
             applyCodeBreaks(to: &items, paragraph: fitted, padding: block.backgroundPadding)
             for item in items { try finishing.add(item, emit: emit) }
         case .paragraph(let paragraph):
@@ -317,6 +322,9 @@ struct BlockLayout {
                     item.elements.append(.text(markerLine, x: x0 - gap - markerLine.width, baseline: baseline))
                 }
             }
+            // The line before ends in a hyphen (TeX's \brokenpenalty): a page turns here only
+            // when no earlier break is allowed.
+            let afterHyphen = lineIndex > 0 && wordSpaces.endedInHyphen
             let endsBetweenWords = lineIndex < lineCount - 1 && wordSpaces.endsBetweenWords(line)
             item.elements += StructureMarks.line(
                 line, x: x0, baseline: baseline, path: path, linksBefore: linksBefore,
@@ -347,10 +355,11 @@ struct BlockLayout {
                             baseline: baseline, color: color))
                 }
             }
-            // Widows and orphans: a page may end before a line only if it leaves enough lines on both sides.
+            // Widows and orphans: a page may end before a line only if it leaves enough lines on
+            // both sides; and not after a hyphen.
             if lineIndex > 0 {
                 let enough = lineIndex >= options.orphans && lineCount - lineIndex >= options.widows
-                item.breakBefore = enough ? .allowed : .avoid
+                item.breakBefore = enough && !afterHyphen ? .allowed : .avoid
             }
             if let background {
                 item.panel = Panel(id: panelID, color: background, x: x0 - padding, width: width + 2 * padding)

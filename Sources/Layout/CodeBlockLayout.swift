@@ -69,4 +69,50 @@ extension BlockLayout {
         item.panel = panel
         return item
     }
+
+    /// The space a code block's line numbers take left of its panel, pt: the widest number
+    /// at the code's size and a gap of half an em. `paragraph`'s text gives the line count.
+    func lineNumberGutter(_ paragraph: StyledParagraph, numbers: CodeLineNumbers) -> Double {
+        let lineCount = paragraph.runs.reduce(1) { count, run in count + run.text.utf8.count { $0 == 0x0A } }
+        let widest = max(abs(numbers.first), abs(numbers.first + lineCount - 1))
+        let label = (numbers.first < 0 ? "-" : "") + String(repeating: "8", count: String(widest).count)
+        guard let line = numberLine(label, paragraph: paragraph, color: numbers.color) else { return 0 }
+        return line.width + paragraph.style.baseFont.size * 0.5
+    }
+
+    /// Puts a number beside each line of `items` (a code block's lines, from `paragraph`) that
+    /// starts a line of the source: right-aligned half an em left of the panel, on the line's
+    /// baseline, drawn as an artifact so that the code's text and structure hold no numbers.
+    /// A wrapped line's continuation (``ShapedLine/isWrapContinuation``) gets none.
+    func numberLines(of items: inout [Item], paragraph: StyledParagraph, numbers: CodeLineNumbers, padding: Double) {
+        let right = left + paragraph.style.leftIndent - padding - paragraph.style.baseFont.size * 0.5
+        var number = numbers.first
+        for index in items.indices {
+            let text = items[index].elements.lazy.compactMap { element -> (ShapedLine, Double)? in
+                if case .text(let line, _, let baseline) = element { return (line, baseline) }
+                return nil
+            }.first
+            guard let (line, baseline) = text, !line.isWrapContinuation else { continue }
+            if let label = numberLine(String(number), paragraph: paragraph, color: numbers.color) {
+                items[index].elements.append(.structure([.artifact]))
+                items[index].elements.append(.text(label, x: right - label.width, baseline: baseline))
+            }
+            number += 1
+        }
+    }
+
+    /// `label` shaped in `paragraph`'s code face and size, regular and upright, in `color`.
+    private func numberLine(_ label: String, paragraph: StyledParagraph, color: RGBAColor) -> ShapedLine? {
+        guard var style = paragraph.runs.first?.style else { return nil }
+        style.font = paragraph.style.baseFont
+        style.font.weight = .regular
+        style.font.italic = false
+        style.letterSpacing = 0
+        style.background = nil
+        style.link = nil
+        style.color = color
+        let numberParagraph = StyledParagraph(
+            runs: [StyledRun(label, style: style)], style: ParagraphStyle(baseFont: style.font))
+        return shaper.shape(numberParagraph, width: nil).lines.first
+    }
 }

@@ -19,6 +19,7 @@ extension ParagraphComposer {
         let sizes = paragraph.runs.map(\.style.font.size)
         var lines: [ComposedLine] = []
         var start = 0
+        var previousExpansion = 0.0
         for line in result.lines {
             let item = items[line.breakIndex]
             let end: Int
@@ -45,61 +46,69 @@ extension ParagraphComposer {
             var spaceWidth = 0.0
             var gaps = 0
             var gapSize = 0.0
+            var gapAdvance = 0.0
+            var holdsCode = false
+            var spaceCount = 0
             for i in start..<max(start, end) {
                 let scalar = prepared.scalars[i]
-                if isBreakingSpace(scalar) && !isCode[prepared.runIndex[i]] { spaceWidth += prepared.advances[i] }
+                holdsCode = holdsCode || isCode[prepared.runIndex[i]]
+                if isBreakingSpace(scalar) && !isCode[prepared.runIndex[i]] {
+                    spaceWidth += prepared.advances[i]
+                    spaceCount += 1
+                }
                 if isHangul(scalar) && i + 1 < end && isHangul(prepared.scalars[i + 1]) {
                     gaps += 1
                     gapSize += sizes[prepared.runIndex[i]]
+                    gapAdvance += prepared.advances[i]
                 }
             }
             var spaceFactor = 0.0
             var syllable = 0.0
             let stretches = justified && ending != .end && ending != .separator
-            let available = width + (stretches ? line.hang : 0)
-            var extra = available - line.naturalWidth
+            // Protrusion: the line's first character may stand out into the left margin, its
+            // last (when the line is justified) into the right.
+            let available = width + line.startHang + (stretches ? line.hang : 0)
+            var expansion = Self.expansion(
+                line, available: available, stretches: stretches, holdsCode: holdsCode, after: previousExpansion,
+                limit: justified ? paragraph.style.fontExpansion : 0)
+            // A line the word spaces cannot shrink into the measure at that expansion narrows
+            // further, up to the limit, whatever the line before: a line never overfills.
+            let shrunk = line.naturalWidth - spaceWidth * spaceShrink
+            if justified, expansion != 0 || paragraph.style.fontExpansion > 0, !holdsCode, shrunk > 0,
+                available / (1 + expansion) < shrunk - 1e-9
+            {
+                let step = ParagraphStyle.fontExpansionStep
+                let needed = ((available / shrunk - 1) / step).rounded(.down) * step
+                expansion = max(-paragraph.style.fontExpansion, min(expansion, needed))
+            }
+            previousExpansion = expansion
+            // The line is drawn scaled by 1 + expansion: its spaces make up the rest unscaled.
+            var extra = available / (1 + expansion) - line.naturalWidth
             // A last line (or one before a hard break) is never stretched, but it is shrunk
             // when the breaker chose it at less than its natural width.
             if justified && extra < 0 || stretches && spaceWidth + gapSize > 0 {
                 if extra < 0 {
                     spaceFactor = spaceWidth > 0 ? max(extra / spaceWidth, -spaceShrink) : 0
                 } else {
-                    // KLREQ: word spaces first, then between syllables, in two steps, then spaces again.
-                    // `gapSize` is the sum of the gaps' em sizes.
-                    var spaces = 0.0
-                    var perEm = 0.0
-                    func take(_ available: Double) -> Double {
-                        let taken = min(extra, max(0, available))
-                        extra -= taken
-                        return taken
-                    }
-                    if spaceWidth > 0 { spaces += take(spaceWidth * spaceFirst) }
-                    if gaps > 0 { perEm += take(gapSize * syllableQuiet) / gapSize }
-                    if spaceWidth > 0 { spaces += take(spaceWidth * (spaceMost - spaceFirst)) }
-                    if gaps > 0 { perEm += take(gapSize * (syllableMost - syllableQuiet)) / gapSize }
-                    if spaceWidth > 0 {
-                        spaces += extra
-                        extra = 0
-                    } else if gaps > 0 {
-                        perEm += extra / gapSize
-                        extra = 0
-                    }
-                    spaceFactor = spaceWidth > 0 ? spaces / spaceWidth : 0
-                    syllable = perEm * (gaps > 0 ? gapSize / Double(gaps) : 0)
+                    // A widened line's syllables already stand apart by the expansion of each.
+                    let widening = gaps > 0 ? max(0, expansion) * gapAdvance / Double(gaps) : 0
+                    (spaceFactor, syllable) = Self.spread(
+                        extra, spaces: (spaceWidth, spaceCount), gaps: gaps, gapSize: gapSize, widening: widening)
                 }
             }
-            let finalWidth = line.naturalWidth + spaceFactor * spaceWidth + syllable * Double(gaps)
+            let finalWidth =
+                (line.naturalWidth + spaceFactor * spaceWidth + syllable * Double(gaps)) * (1 + expansion)
             var left = 0.0
             switch paragraph.style.alignment {
             case .center: left = max(0, (width - finalWidth) / 2)
             case .right: left = max(0, width - finalWidth)
-            case .left, .justify: left = 0
+            case .left, .justify: left = -line.startHang
             }
             lines.append(
                 ComposedLine(
                     start: start, end: end, ending: ending, naturalWidth: line.naturalWidth,
                     spaceFactor: spaceFactor, syllableSpacing: syllable, x: left, width: finalWidth,
-                    hang: stretches ? max(0, finalWidth - width) : 0))
+                    hang: stretches ? max(0, finalWidth - width - line.startHang) : 0, expansion: expansion))
             // The next line starts after the dropped space or separator, and any spaces after it.
             var next = end
             if ending == .space || ending == .separator { next += 1 }
@@ -107,6 +116,77 @@ extension ParagraphComposer {
             start = next
         }
         return lines
+    }
+}
+
+extension ParagraphComposer {
+    /// How a justified line's `extra` width, pt, is spread (W3C KLREQ §3.8, word spaces before
+    /// Hangul inter-syllable spacing): the word spaces (`spaces`: their total width, pt, and
+    /// count) grow to ``spaceFirst`` of their width; then each of the `gaps` between syllables
+    /// (`gapSize`: the sum of their em sizes) up to a third of the word space, then both
+    /// together, a gap always a third of the word space, until the gaps reach ``syllableQuiet``
+    /// em; the rest goes to the word spaces (to the gaps only on a line without one). A word's
+    /// syllables so stay visibly closer than its words. Returns each space's growth as a
+    /// fraction of its width and each gap's, pt. `widening`, pt, is what font expansion already
+    /// adds between two syllables (the expansion × a syllable's advance): the gap's
+    /// ``syllableQuiet`` limit counts it, so the visible space inside a word stays within it.
+    static func spread(
+        _ extra: Double, spaces: (width: Double, count: Int), gaps: Int, gapSize: Double, widening: Double = 0
+    ) -> (spaceFactor: Double, syllable: Double) {
+        var extra = extra
+        var grown = 0.0
+        var perEm = 0.0
+        func take(_ available: Double) -> Double {
+            let taken = min(extra, max(0, available))
+            extra -= taken
+            return taken
+        }
+        if spaces.width > 0 { grown += take(spaces.width * spaceFirst) }
+        if gaps > 0 && spaces.width > 0 {
+            let emSize = gapSize / Double(gaps)
+            // A gap grows to a third of the word space, then with it (a third of each point the
+            // spaces gain), until it reaches `syllableQuiet` em.
+            let average = spaces.width / Double(spaces.count)
+            let third = { (grown: Double) in average * (1 + grown / spaces.width) / 3 }
+            let quiet = max(0, syllableQuiet * emSize - widening)
+            var gap = take(Double(gaps) * min(quiet, third(grown))) / Double(gaps)
+            if extra > 0 && gap < quiet && gap >= third(grown) - 1e-12 {
+                // Spaces and gaps together: each point of space growth brings `perPoint` pt of gaps.
+                let perPoint = Double(gaps) * average / spaces.width / 3
+                let room = (quiet - gap) / (average / spaces.width / 3)  // space growth until the gap is quiet
+                let together = min(extra / (1 + perPoint), room)
+                grown += together
+                gap += together * average / spaces.width / 3
+                extra -= together * (1 + perPoint)
+            }
+            perEm = gap / emSize
+        }
+        if spaces.width > 0 {
+            grown += extra
+        } else if gaps > 0 {
+            perEm += extra / gapSize
+        }
+        let spaceFactor = spaces.width > 0 ? grown / spaces.width : 0
+        return (spaceFactor, perEm * (gaps > 0 ? gapSize / Double(gaps) : 0))
+    }
+
+    /// The font expansion of `line` (pdfTeX's hz) set in `available` pt: the scale that brings
+    /// its natural width to the measure, within the expansion `limit`, so its word spaces keep
+    /// as close to their natural width as the limit allows (expansion before word spaces and
+    /// before Hangul syllable gaps); rounded to ``ParagraphStyle/fontExpansionStep`` and kept
+    /// within one step of the line before (`after`), so neighbouring lines' textures stay
+    /// alike. Lines that are not stretched (a paragraph's last line) keep the value nearest to
+    /// none unless they were chosen shrunk; a line holding code is never expanded.
+    static func expansion(
+        _ line: LineBreaker.Line, available: Double, stretches: Bool, holdsCode: Bool, after previous: Double,
+        limit: Double
+    ) -> Double {
+        guard limit > 0, !holdsCode, line.naturalWidth > 0 else { return 0 }
+        let step = ParagraphStyle.fontExpansionStep
+        let needed = available / line.naturalWidth - 1
+        let share = stretches || needed < 0 ? min(limit, max(-limit, needed)) : 0
+        let wanted = (share / step).rounded() * step
+        return min(previous + step, max(previous - step, wanted))
     }
 }
 
@@ -144,6 +224,16 @@ extension ParagraphLayout {
                 // The backend's line extents predate the widened glyphs: the composer's own
                 // width is the drawn advance.
                 lines[offset].width = composed.width
+                if composed.expansion != 0 {
+                    // Drawn scaled from the line's left edge: its links scale with it.
+                    let scale = 1 + composed.expansion
+                    lines[offset].horizontalScale = scale
+                    for link in lines[offset].links.indices {
+                        let from = lines[offset].links[link].x - lines[offset].x
+                        lines[offset].links[link].x = lines[offset].x + from * scale
+                        lines[offset].links[link].width *= scale
+                    }
+                }
                 lines[offset].isWrapContinuation = index > 0 && composition.lines[index - 1].ending != .separator
                 // Sliced from the paragraph's UTF-8 bytes (the scalars are the text's), not rebuilt
                 // scalar by scalar.

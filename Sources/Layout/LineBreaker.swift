@@ -43,17 +43,22 @@ public struct LineBreaker: Sendable {
         public var shrink: Double
         /// Penalty cost (TeX's \penalty values: 50 for a hyphen, 10000 = never).
         public var cost: Double
-        /// Width that may hang into the right margin when the line ends here (optical margin
-        /// alignment of a final period, comma, quote or hyphen), pt.
+        /// Width that may hang into the margin, pt (character protrusion, optical margin
+        /// alignment): for glue or a penalty, into the right margin when a line ends here (a
+        /// final period, comma, quote, hyphen or letter with overhang); for a box, into the
+        /// left margin when a line starts with it (an opening quote, a `T` or `A`).
         public var hang: Double
         /// The caller's position for the item (the backend's byte offset in the text).
         public var position: Int
 
-        /// A box of `width` pt that may stretch by `stretch` pt when justified.
-        public static func box(_ width: Double, stretch: Double = 0, position: Int = 0) -> Item {
+        /// A box of `width` pt that may stretch by `stretch` and shrink by `shrink` pt when
+        /// justified; `hang` pt of it may protrude into the left margin when a line starts with it.
+        public static func box(
+            _ width: Double, stretch: Double = 0, shrink: Double = 0, hang: Double = 0, position: Int = 0
+        ) -> Item {
             Item(
-                kind: .box, flagged: false, emergency: false, width: width, stretch: stretch, shrink: 0, cost: 0,
-                hang: 0, position: position)
+                kind: .box, flagged: false, emergency: false, width: width, stretch: stretch, shrink: shrink, cost: 0,
+                hang: hang, position: position)
         }
         /// Glue of `width` pt that may stretch by `stretch` and shrink by `shrink` pt; `hang` pt
         /// of the material before it may hang into the margin when a line ends here.
@@ -121,6 +126,8 @@ public struct LineBreaker: Sendable {
         public var hyphenated: Bool
         /// Width hanging into the margin at the line's end, pt.
         public var hang: Double
+        /// Width hanging into the margin at the line's start, pt (its first box's ``Item/hang``).
+        public var startHang: Double = 0
     }
 
     /// The chosen lines and whether the emergency pass was needed.
@@ -157,6 +164,7 @@ public struct LineBreaker: Sendable {
         var previous: Int  // index into `nodes`, -1 for none
         var ratio: Double
         var hyphenated: Bool
+        var startHang: Double  // what the next line's first box may protrude into the left margin
     }
 
     /// Breaks `items` into lines of `width` pt. The last item should be a forced break
@@ -196,6 +204,13 @@ public struct LineBreaker: Sendable {
         return start
     }
 
+    /// What the first item of the line that starts after a break at `i` (-1: the paragraph's
+    /// first line) may protrude into the left margin, pt: its ``Item/hang`` when it is a box.
+    private func startHang(after i: Int, _ items: [Item]) -> Double {
+        let start = i < 0 ? 0 : lineStart(after: i, items)
+        return start < items.count && items[start].kind == .box ? items[start].hang : 0
+    }
+
     /// One pass of the search; nil when no feasible breaks exist (never nil when `emergency`).
     private func search(_ items: [Item], width: Double, tolerance: Double, emergency: Bool) -> [Line]? {
         let count = items.count
@@ -209,7 +224,8 @@ public struct LineBreaker: Sendable {
         var nodes: [Node] = [
             Node(
                 position: -1, line: 0, fitness: 2, hyphens: 0, totalWidth: 0, totalStretch: 0,
-                totalShrink: 0, widthBefore: 0, demerits: 0, previous: -1, ratio: 0, hyphenated: false)
+                totalShrink: 0, widthBefore: 0, demerits: 0, previous: -1, ratio: 0, hyphenated: false,
+                startHang: startHang(after: -1, items))
         ]
         var nodeLimit = compactionThreshold
         var settled: [Node] = []  // the breaks every active break descends from, in order (see `compact`)
@@ -249,7 +265,7 @@ public struct LineBreaker: Sendable {
             for group in active {
                 let head = nodes[group.lowerBound]
                 let natural = widthBefore - head.totalWidth + breakWidth
-                let available = width + item.hang
+                let available = width + item.hang + head.startHang
                 let stretch = parameters.raggedStretch ?? (stretchBefore - head.totalStretch)
                 let shrink = parameters.raggedStretch == nil ? shrinkBefore - head.totalShrink : 0
                 let ratio = adjustmentRatio(
@@ -335,6 +351,7 @@ public struct LineBreaker: Sendable {
         let (afterWidth, afterStretch, afterShrink) = sums(
             after: index, items, width: sumsBefore.width, stretch: sumsBefore.stretch, shrink: sumsBefore.shrink)
         let first = nodes.count
+        let startHang = startHang(after: index, items)
         for key in best.indices where best[key].from >= 0 {
             let candidate = best[key]
             nodes.append(
@@ -342,7 +359,7 @@ public struct LineBreaker: Sendable {
                     position: index, line: nodes[candidate.from].line + 1, fitness: key / 3, hyphens: key % 3,
                     totalWidth: afterWidth, totalStretch: afterStretch, totalShrink: afterShrink,
                     widthBefore: sumsBefore.width, demerits: candidate.demerits, previous: candidate.from,
-                    ratio: candidate.ratio, hyphenated: hyphenated))
+                    ratio: candidate.ratio, hyphenated: hyphenated, startHang: startHang))
             dominated.append(false)
         }
         markDominated(nodes, from: first, &dominated)
@@ -418,6 +435,7 @@ public struct LineBreaker: Sendable {
         lines.reserveCapacity(settled.count + chain.count)
         var start = 0
         var startWidth = 0.0
+        var startHang = startHang(after: -1, items)
         for node in settled + chain.reversed().map({ nodes[$0] }) {
             let breakIndex = node.position
             let item = items[breakIndex]
@@ -425,9 +443,10 @@ public struct LineBreaker: Sendable {
             lines.append(
                 Line(
                     breakIndex: breakIndex, start: start, ratio: node.ratio.isFinite ? node.ratio : 0,
-                    naturalWidth: natural, hyphenated: node.hyphenated, hang: item.hang))
+                    naturalWidth: natural, hyphenated: node.hyphenated, hang: item.hang, startHang: startHang))
             start = lineStart(after: breakIndex, items)
             startWidth = node.totalWidth
+            startHang = node.startHang
         }
         return lines
     }

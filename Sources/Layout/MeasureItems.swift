@@ -38,14 +38,42 @@ extension ParagraphComposer {
     }
 
     /// Allowed breaks (before scalar i): Pango's opportunities less keep-all's (no break between
-    /// Hangul and a letter that is not a space).
+    /// Hangul and a letter that is not a space), less those after dashes that open a word
+    /// (`--flag`, `-rdynamic`, "–enable": the dash stays with what follows it), and less those
+    /// inside the last word of the paragraph or of a line of it ended by a line separator (a
+    /// last line is never the fragment of a word: "follow-" | "up.").
     static func allowedBreaks(_ prepared: PreparedParagraph, keepAll: Bool) -> [Bool] {
-        let scalarCount = prepared.scalars.count
+        let scalars = prepared.scalars
+        let scalarCount = scalars.count
         var allowed = [Bool](repeating: false, count: scalarCount + 1)
+        // Whether scalar i belongs to the last word before the end or a separator: a word of
+        // at most `lastWordLimit` scalars before CJK ideographs (text a line may break
+        // anywhere in, and words such as long addresses, keep their breaks), read from the end.
+        var inLastWord = [Bool](repeating: false, count: scalarCount + 1)
+        var lastWord = true
+        var length = 0
+        for i in stride(from: scalarCount - 1, through: 0, by: -1) {
+            let scalar = scalars[i]
+            if isSeparator(scalar) {
+                lastWord = true
+                length = 0
+            } else if isWhitespace(scalar) {
+                lastWord = false
+            }
+            length += 1
+            if scalar.value >= 0x2E80 || length > lastWordLimit { lastWord = false }
+            inLastWord[i] = lastWord && !isWhitespace(scalar) && !isSeparator(scalar)
+        }
         for i in 1..<max(1, scalarCount) where prepared.lineBreakBefore[i] {
-            let before = prepared.scalars[i - 1]
-            let after = prepared.scalars[i]
+            let before = scalars[i - 1]
+            let after = scalars[i]
             if keepAll, isHangul(before) || isHangul(after), !isWhitespace(before), !isWhitespace(after) { continue }
+            if inLastWord[i - 1] && inLastWord[i] { continue }
+            if isDash(before) {
+                var first = i - 1
+                while first > 0, isDash(scalars[first - 1]) { first -= 1 }
+                if first == 0 || isWhitespace(scalars[first - 1]) || isSeparator(scalars[first - 1]) { continue }
+            }
             allowed[i] = true
         }
         return allowed
@@ -105,10 +133,18 @@ extension ParagraphComposer {
         let justified = paragraph.style.alignment == .justify
         var hyphenAt = [Bool](repeating: false, count: scalarCount + 1)
         var tokenStart = 0
+        // The end of the token a line separator or the paragraph's end follows (the last
+        // token of its line of source text).
+        var lastTokenEnd = -1
         let wanted = runs.contains { ($0.style.hyphenate ?? justified) && !$0.style.isCode }
         for i in 0...scalarCount
         where wanted && (i == scalarCount || isBreakingSpace(prepared.scalars[i]) || isSeparator(prepared.scalars[i])) {
-            if i > tokenStart { hyphenateToken(tokenStart..<i) }
+            if i > tokenStart {
+                var next = i
+                while next < scalarCount, isBreakingSpace(prepared.scalars[next]) { next += 1 }
+                lastTokenEnd = next == scalarCount || isSeparator(prepared.scalars[next]) ? i : -1
+                hyphenateToken(tokenStart..<i)
+            }
             tokenStart = i + 1
         }
         func hyphenateToken(_ range: Range<Int>) {
@@ -138,7 +174,13 @@ extension ParagraphComposer {
                 defer { wordStart = wordEnd }
                 let style = runs[run].style
                 let word = prepared.scalars[wordStart..<wordEnd]
-                guard style.hyphenate ?? justified, !style.isCode, word.count >= limits.minimumWord,
+                // The paragraph's last word (nothing but punctuation after it before the end or
+                // a line separator) is never hyphenated: its fragment would be the last line
+                // ("nally.").
+                let isLastWord =
+                    range.upperBound == lastTokenEnd
+                    && !prepared.scalars[wordEnd..<range.upperBound].contains(where: isLatinLetter)
+                guard style.hyphenate ?? justified, !style.isCode, !isLastWord, word.count >= limits.minimumWord,
                     !word.contains("\u{AD}"), !word.allSatisfy({ $0.properties.isUppercase })
                 else { continue }
                 let lower = String(String.UnicodeScalarView(word)).lowercased()
@@ -163,13 +205,23 @@ extension ParagraphComposer {
         let isCode = runs.map(\.style.isCode)
         let scalarCount = prepared.scalars.count
         let justified = paragraph.style.alignment == .justify
-        let hang = justified && paragraph.style.hangingPunctuation
+        let hang = justified && protrudes(paragraph, prepared: prepared)
         let allowed = breaks.allowed
+        let bound = dashBoundSpaces(prepared.scalars)
         let emergencyAt = breaks.emergency
         let hyphenAt = breaks.hyphen
         var boxWidth = 0.0
         var boxStretch = 0.0
+        var boxExpansion = 0.0  // what font expansion may add to or take from the box, pt
         var boxStart = 0
+        let expansion = justified ? paragraph.style.fontExpansion : 0  // hz: more stretch and shrink
+        func startHang() -> Double {
+            guard hang, boxStart < scalarCount, !isCode[prepared.runIndex[boxStart]] else { return 0 }
+            return prepared.advances[boxStart] * protrusion(prepared.scalars[boxStart]).left
+        }
+        func endHang(_ scalar: Unicode.Scalar, advance: Double) -> Double {
+            hang ? advance * protrusion(scalar).right : 0
+        }
         // Whether a line may break at the run of breaking spaces being read: UAX #14 allows a
         // break after the run (LB7, LB18), never between its spaces, so the break goes at the
         // run's first space (the glue a box precedes), and the rest are dropped at the next
@@ -180,9 +232,15 @@ extension ParagraphComposer {
         // (CSS Text 3 §4.1.3), so it neither widens nor overfills the line.
         var runTrails = false
         func flushBox() {
-            if boxWidth > 0 || boxStretch > 0 { add(.box(boxWidth, stretch: boxStretch, position: boxStart)) }
+            if boxWidth > 0 || boxStretch > 0 {
+                add(
+                    .box(
+                        boxWidth, stretch: boxStretch + boxExpansion, shrink: boxExpansion, hang: startHang(),
+                        position: boxStart))
+            }
             boxWidth = 0
             boxStretch = 0
+            boxExpansion = 0
         }
         for i in 0..<scalarCount {
             let scalar = prepared.scalars[i]
@@ -201,19 +259,20 @@ extension ParagraphComposer {
                     let hyphenWidth = prepared.hyphenWidths[prepared.runIndex[i - 1]]
                     add(
                         .penalty(
-                            hyphenWidth, cost: 50, flagged: true, hang: hang ? hyphenWidth * overhang("-") : 0,
-                            position: i))
+                            hyphenWidth, cost: hyphenPenalty, flagged: true,
+                            hang: endHang("-", advance: hyphenWidth), position: i))
                 } else if emergencyAt[i] && !allowed[i] {
                     // After a space an emergency break costs what a word break does: a piece
                     // is broken at its spaces before it is broken between letters.
                     add(.penalty(cost: isWhitespace(before) ? 0 : 500, hang: 0, emergency: true, position: i))
                 } else {
-                    let explicit = before == "-" || before == "\u{2010}"
+                    // TeX's \exhyphenpenalty: after an explicit hyphen or a dash inside a word.
+                    let explicit = isDash(before) || before == "\u{2010}"
                     let codeBefore = isCode[prepared.runIndex[i - 1]]
                     add(
                         .penalty(
-                            cost: explicit ? 50 : 0, flagged: explicit,
-                            hang: hang && !codeBefore ? prepared.advances[i - 1] * overhang(before) : 0, position: i))
+                            cost: explicit ? explicitHyphenPenalty : 0, flagged: explicit,
+                            hang: codeBefore ? 0 : endHang(before, advance: prepared.advances[i - 1]), position: i))
                 }
                 boxStart = i
             }
@@ -223,7 +282,7 @@ extension ParagraphComposer {
                 let rigid = isCode[prepared.runIndex[i]] || !justified
                 if i == 0 || !isBreakingSpace(prepared.scalars[i - 1]) {
                     let end = spaceRunEnd(from: i, prepared.scalars)
-                    runBreaks = end < scalarCount && allowed[end]
+                    runBreaks = end < scalarCount && allowed[end] && !bound[i]
                     runTrails = end >= scalarCount || isSeparator(prepared.scalars[end])
                     // A run that opens the paragraph or a line after a separator is kept (an
                     // indent, as U+3000 opens a Japanese paragraph) but may break like any
@@ -240,22 +299,67 @@ extension ParagraphComposer {
                 if !runBreaks { add(.penalty(cost: .infinity, position: i)) }
                 let before = i > 0 ? prepared.scalars[i - 1] : " "
                 let codeBefore = i > 0 && isCode[prepared.runIndex[i - 1]]
-                let hangWidth = hang && i > 0 && !codeBefore ? prepared.advances[i - 1] * overhang(before) : 0
+                let hangWidth = i > 0 && !codeBefore ? endHang(before, advance: prepared.advances[i - 1]) : 0
                 add(
                     .glue(
-                        spaceWidth, stretch: rigid ? 0 : spaceWidth * spaceStretch,
-                        shrink: rigid ? 0 : spaceWidth * spaceShrink,
+                        spaceWidth, stretch: rigid ? 0 : spaceWidth * (spaceStretch + expansion),
+                        shrink: rigid ? 0 : spaceWidth * (spaceShrink + expansion),
                         hang: hangWidth, position: i))
                 boxStart = i + 1
                 continue
             }
             boxWidth += prepared.advances[i]
+            if expansion > 0 && !isCode[prepared.runIndex[i]] { boxExpansion += prepared.advances[i] * expansion }
             if justified && isHangul(scalar) && i + 1 < scalarCount && isHangul(prepared.scalars[i + 1]) {
                 boxStretch += syllableStretch * runs[prepared.runIndex[i]].style.font.size
             }
         }
         flushBox()
         add(.penalty(cost: -.infinity, position: scalarCount))
+    }
+
+    /// Whether the lines of `paragraph` may protrude into the margins: with hanging punctuation
+    /// on, and only in left-to-right text. Protrusion is set by logical position (a line's
+    /// first and last characters at its left and right margins); in a line holding
+    /// right-to-left letters the last character (a hyphen after a Latin word in Arabic text)
+    /// may stand anywhere in it, so such a paragraph keeps its lines inside the measure.
+    static func protrudes(_ paragraph: StyledParagraph, prepared: PreparedParagraph) -> Bool {
+        paragraph.style.hangingPunctuation && !prepared.scalars.contains(where: isRightToLeft)
+    }
+
+    /// The longest last word, in scalars, that ``allowedBreaks(_:keepAll:)`` keeps whole.
+    static let lastWordLimit = 24
+
+    /// Hyphen-minus, hyphen, en dash, em dash: the explicit hyphens and dashes a line may end at.
+    static func isDash(_ s: Unicode.Scalar) -> Bool {
+        s == "-" || s == "\u{2013}" || s == "\u{2014}"
+    }
+
+    /// By scalar: the run of breaking spaces starting here binds a spaced dash to its phrase,
+    /// so no line breaks there. A dash set between spaces ("the \u{2013} test") opens a phrase
+    /// or closes one: in each sentence (ended by `.`, `!` or `?` before a space) the first,
+    /// third... such dash opens and the others close. A line never ends right after an opening
+    /// dash nor starts with a closing one: the opening dash binds to the word after it, the
+    /// closing dash to the word before it (the dash stays with the phrase it marks).
+    static func dashBoundSpaces(_ scalars: [Unicode.Scalar]) -> [Bool] {
+        var bound = [Bool](repeating: false, count: scalars.count + 1)
+        var opens = true
+        for index in scalars.indices {
+            let scalar = scalars[index]
+            let before = index > 0 ? scalars[index - 1] : "\n"
+            let after = index + 1 < scalars.count ? scalars[index + 1] : "\n"
+            if (scalar == "." || scalar == "!" || scalar == "?") && isWhitespace(after) { opens = true }
+            guard isDash(scalar), isBreakingSpace(before), isBreakingSpace(after) else { continue }
+            if opens {
+                bound[index + 1] = true
+            } else {
+                var runStart = index - 1
+                while runStart > 0, isBreakingSpace(scalars[runStart - 1]) { runStart -= 1 }
+                bound[runStart] = true
+            }
+            opens.toggle()
+        }
+        return bound
     }
 
     /// The index after the run of breaking spaces that starts at `start`.

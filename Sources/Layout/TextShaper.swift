@@ -68,6 +68,10 @@ public struct ShapedLine {
     /// The line continues a line the shaper wrapped (it does not follow a hard break or start
     /// the paragraph).
     public var isWrapContinuation: Bool = false
+    /// The horizontal scale the line's glyphs are drawn with from its left edge (font
+    /// expansion, ``ComposedLine/expansion``): 1 draws them as shaped. ``width`` and the links
+    /// are already scaled.
+    public var horizontalScale: Double = 1
 
     /// Creates a line from its parts (pt); no links and no text by default.
     public init(

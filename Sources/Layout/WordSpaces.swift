@@ -18,6 +18,10 @@ struct WordSpaces {
     /// Whether the line last passed to ``endsBetweenWords(_:)`` ends in a hyphen the
     /// paragraph's text does not have (an added hyphenation hyphen).
     private(set) var endedInAddedHyphen = false
+    /// Whether the line last passed to ``endsBetweenWords(_:)`` ends in a hyphen, added or the
+    /// text's own (a hyphenation point, `Node-` | `API`), or a dash inside a word: a page
+    /// should not turn after it.
+    private(set) var endedInHyphen = false
 
     init(_ paragraph: StyledParagraph) {
         bytes = Array(paragraph.text.utf8)
@@ -26,6 +30,7 @@ struct WordSpaces {
     /// Whether `line`, the paragraph's next line, ends at a break between words.
     mutating func endsBetweenWords(_ line: ShapedLine) -> Bool {
         endedInAddedHyphen = false
+        endedInHyphen = line.text.last.map { "-\u{2010}\u{2013}\u{2014}".contains($0) } ?? false
         guard !lost else { return false }
         skipWhiteSpace()
         let text = Array(line.text.utf8)

@@ -685,14 +685,15 @@ struct CmarkConverter {
         let line = startLine(node)
         let column = Int(cmark_node_get_start_column(node))
         guard line >= 1, line <= source.lines.count, column >= 1 else { return nil }
-        let bytes = source.lines[line - 1]
-        var cursor = column - 1
-        guard cursor + 2 < bytes.count, bytes[cursor] == UInt8(ascii: "["), bytes[cursor + 1] == UInt8(ascii: "^")
+        let bytes = source.lines.slice(line - 1)
+        var cursor = bytes.startIndex + column - 1
+        guard cursor + 2 < bytes.endIndex, bytes[cursor] == UInt8(ascii: "["),
+            bytes[cursor + 1] == UInt8(ascii: "^")
         else { return nil }
         cursor += 2
         let start = cursor
-        while cursor < bytes.count, bytes[cursor] != UInt8(ascii: "]") { cursor += 1 }
-        guard cursor < bytes.count, cursor > start else { return nil }
+        while cursor < bytes.endIndex, bytes[cursor] != UInt8(ascii: "]") { cursor += 1 }
+        guard cursor < bytes.endIndex, cursor > start else { return nil }
         return String(decoding: bytes[start..<cursor], as: UTF8.self)
     }
 

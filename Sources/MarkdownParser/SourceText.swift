@@ -317,6 +317,19 @@ struct SourceLines {
         }
         return Array(buffer[(range.lowerBound - base)..<(range.upperBound - base)])
     }
+
+    /// Line `index` (0-based) without copying it: a slice of the buffer, so its first byte is
+    /// at `startIndex`, not 0. Reading a few bytes of a long line (a footnote reference's label
+    /// in a paragraph of 100,000 of them) costs those bytes, not the line.
+    func slice(_ index: Int) -> ArraySlice<UInt8> {
+        let range = ranges[index]
+        guard let outside else { return buffer[range] }
+        guard range.lowerBound >= base, range.upperBound <= base + buffer.count else {
+            outside.happened = true
+            return []
+        }
+        return buffer[(range.lowerBound - base)..<(range.upperBound - base)]
+    }
 }
 
 extension String {

@@ -472,7 +472,9 @@ public final class CairoPDFRenderer: PageRenderer {
     ) {
         let linePath = openElements
         let glyphs = Self.glyphMidpoints(of: line)
-        let midpoints = glyphs.map(\.middle)
+        // Sorted, so that whether a piece holds a glyph is a binary search.
+        let midpoints = glyphs.map(\.middle).sorted()
+        let spans = (line.handle as? PangoLineHandle).flatMap { LineRunSpans($0.line) }
         // A line set right to left is read from its right end: its pieces are drawn that way.
         let rightToLeft =
             (line.handle as? PangoLineHandle)?.line.pointee.resolved_dir == PANGO_DIRECTION_RTL.rawValue
@@ -512,10 +514,10 @@ public final class CairoPDFRenderer: PageRenderer {
             } else {
                 enter(linePath)
             }
-            guard midpoints.contains(where: { piece.range.contains($0) }) else { continue }
+            guard midpoints.sortedContains(in: piece.range) else { continue }
             if let link { setContentOwner(link.element) }
             drawPiece(
-                line, x: x, baseline: baseline, range: piece.range, midpoints: midpoints,
+                line, x: x, baseline: baseline, range: piece.range, midpoints: midpoints, spans: spans,
                 pictures: pictures, rightToLeft: rightToLeft)
         }
         pendingLinks = linkElements.compactMap { $0 }
@@ -525,13 +527,13 @@ public final class CairoPDFRenderer: PageRenderer {
         if !(endsInLink && runOpen && contentOwner == pendingLinks.last) { enter(linePath) }
     }
 
-    /// Draws the glyphs of `line` whose middle (`midpoints`) is in `range` as content of the
-    /// content's owner, each picture among them (`pictures`) in a `Figure` of its own inside
-    /// it, with its alternative text as `/Alt` (PDF/UA-1 §7.3); from the right end of a line
-    /// set `rightToLeft`.
+    /// Draws the glyphs of `line` whose middle (`midpoints`, sorted) is in `range` as content
+    /// of the content's owner, each picture among them (`pictures`) in a `Figure` of its own
+    /// inside it, with its alternative text as `/Alt` (PDF/UA-1 §7.3); from the right end of a
+    /// line set `rightToLeft`. `spans` (nil: none) lets each part be drawn from its own runs.
     private func drawPiece(
         _ line: ShapedLine, x: Double, baseline: Double, range: Range<Double>, midpoints: [Double],
-        pictures: [(range: Range<Double>, alternativeText: String)], rightToLeft: Bool
+        spans: LineRunSpans?, pictures: [(range: Range<Double>, alternativeText: String)], rightToLeft: Bool
     ) {
         let owner = contentOwner
         var cuts: [(range: Range<Double>, alternativeText: String?)] = []
@@ -544,7 +546,7 @@ public final class CairoPDFRenderer: PageRenderer {
             position = end
         }
         if position < range.upperBound { cuts.append((position..<range.upperBound, nil)) }
-        for cut in rightToLeft ? cuts.reversed() : cuts where midpoints.contains(where: { cut.range.contains($0) }) {
+        for cut in rightToLeft ? cuts.reversed() : cuts where midpoints.sortedContains(in: cut.range) {
             if let text = cut.alternativeText, text.hasPrefix("\u{0}"), owner >= 0 {
                 // A formula (``MathShapes``): a `Formula` whose `/Alt` is its TeX source, and
                 // whose glyphs read as that source when copied (`/ActualText`).
@@ -561,7 +563,7 @@ public final class CairoPDFRenderer: PageRenderer {
                 setContentOwner(owner)
             }
             markContent()
-            drawText(line, x: x, baseline: baseline, only: cut.range)
+            drawText(line, x: x, baseline: baseline, only: cut.range, spans: spans)
         }
         setContentOwner(owner)
     }
@@ -588,7 +590,7 @@ public final class CairoPDFRenderer: PageRenderer {
         }
         if let hyphen {
             hyphen.restore()
-            drawAddedHyphen(hyphen, x: x, baseline: baseline)
+            drawAddedHyphen(hyphen, x: x, baseline: baseline, scale: line.horizontalScale)
         }
     }
 
@@ -652,10 +654,28 @@ public final class CairoPDFRenderer: PageRenderer {
     /// half the stroke shows outside the glyphs. A run's background, underline and
     /// strikethrough are drawn with the part that holds its first glyph, so that a piece of a
     /// line drawn in pieces never covers another piece's glyphs with a background.
+    ///
+    /// With `spans`, a part is drawn from the runs that reach into `only` alone
+    /// (``LineRunSpans``), so that drawing a line in pieces costs its glyphs once.
     private func drawText(
-        _ line: ShapedLine, x: Double, baseline: Double, only: Range<Double> = -Double.infinity..<Double.infinity
+        _ line: ShapedLine, x: Double, baseline: Double, only: Range<Double> = -Double.infinity..<Double.infinity,
+        spans: LineRunSpans? = nil
     ) {
         guard let handle = line.handle as? PangoLineHandle else { return }
+        if let spans, only != -Double.infinity..<Double.infinity {
+            spans.withRuns(touching: only, of: handle.line) {
+                drawRuns(of: handle, x: x, baseline: baseline, only: only, scale: line.horizontalScale)
+            }
+        } else {
+            drawRuns(of: handle, x: x, baseline: baseline, only: only, scale: line.horizontalScale)
+        }
+    }
+
+    /// Draws the runs in `handle`'s line list (``drawText(_:x:baseline:only:spans:)``), scaled
+    /// horizontally by `scale` (the line's font expansion) from `x`.
+    private func drawRuns(
+        of handle: PangoLineHandle, x: Double, baseline: Double, only: Range<Double>, scale: Double
+    ) {
         let whole = only == -Double.infinity..<Double.infinity
         let undecorated = whole ? [] : Self.withoutDecorations(handle.line, outside: only)
         defer {
@@ -665,7 +685,7 @@ public final class CairoPDFRenderer: PageRenderer {
             }
         }
         var hidden: [(glyphs: UnsafeMutablePointer<PangoGlyphInfo>, glyph: PangoGlyph)] = []
-        if only != -Double.infinity..<Double.infinity {
+        if !whole {
             var advance: Int32 = 0
             var node = handle.line.pointee.runs
             while let current = node {
@@ -682,12 +702,17 @@ public final class CairoPDFRenderer: PageRenderer {
                 node = current.pointee.next
             }
         }
-        let inPieces = only != -Double.infinity..<Double.infinity
+        let inPieces = !whole
         if inPieces { InlineImageShapes.setDrawnRange((x + only.lowerBound)..<(x + only.upperBound), on: cr) }
         defer {
             for entry in hidden { entry.glyphs.pointee.glyph = entry.glyph }
             if inPieces { InlineImageShapes.setDrawnRange(nil, on: cr) }
         }
+        // Font expansion: the glyphs drawn scaled from the line's left edge (the text matrix
+        // carries the scale, so the glyphs stay text and extraction reads the same letters).
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        Self.scaleHorizontally(cr, by: scale, from: x)
         if !handle.strokes.isEmpty {
             cairo_save(cr)
             for run in handle.strokes {
@@ -704,11 +729,82 @@ public final class CairoPDFRenderer: PageRenderer {
             cairo_restore(cr)
         }
         if previewSink == nil { noteFonts(of: handle.line) }
+        if let paints = handle.paints {
+            drawPainted(handle.line, paints: paints, x: x, baseline: baseline)
+            return
+        }
         ColorGlyphRuns.draw(handle.line, cr: cr, x: x, baseline: baseline) {
             cairo_move_to(cr, x, baseline)
             pango_cairo_show_layout_line(cr, handle.line)
             cairo_new_path(cr)
         }
+    }
+
+    /// Draws a highlighted code line (``CodePaints``). In a tagged PDF the line is drawn in its
+    /// one colour, as a plain line is, and its stretches of other colours are recorded with the
+    /// open run for the tagging pass to paint (``StructureRecords/addPaint(_:)``). Otherwise
+    /// (a picture of the page, an untagged PDF, a line with a glyph its fonts lack, which the
+    /// tagging pass could not count) each stretch of one colour is drawn on its own, in order,
+    /// the other glyphs hidden.
+    private func drawPainted(
+        _ line: UnsafeMutablePointer<PangoLayoutLine>, paints: CodePaints, x: Double, baseline: Double
+    ) {
+        func show() {
+            ColorGlyphRuns.draw(line, cr: cr, x: x, baseline: baseline) {
+                cairo_move_to(cr, x, baseline)
+                pango_cairo_show_layout_line(cr, line)
+                cairo_new_path(cr)
+            }
+        }
+        if tagging != nil, previewSink == nil, runOpen, let segments = paints.segments(of: line) {
+            show()
+            structure.addPaint(
+                segments.map {
+                    guard let color = $0.color else { return RunPaint(spaces: Int32($0.glyphs)) }
+                    return RunPaint(
+                        glyphs: Int32($0.glyphs),
+                        color: color == paints.base ? nil : (color.red, color.green, color.blue))
+                })
+            return
+        }
+        // Each stretch of glyphs of one colour, in drawing order, the others hidden.
+        var glyphs: [(info: UnsafeMutablePointer<PangoGlyphInfo>, glyph: PangoGlyph, color: RGBAColor)] = []
+        var node = line.pointee.runs
+        while let current = node {
+            node = current.pointee.next
+            let run = current.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+            let offset = Int(run.pointee.item.pointee.offset)
+            let string = run.pointee.glyphs.pointee
+            for index in 0..<Int(string.num_glyphs) where string.glyphs[index].glyph != PANGO_GLYPH_EMPTY {
+                let color = paints.color(atByte: offset + Int(string.log_clusters[index]))
+                glyphs.append((string.glyphs + index, string.glyphs[index].glyph, color))
+            }
+        }
+        defer {
+            for entry in glyphs { entry.info.pointee.glyph = entry.glyph }
+            CodePaints.setForeground(paints.base, of: line)
+        }
+        var start = 0
+        while start < glyphs.count {
+            let color = glyphs[start].color
+            var end = start + 1
+            while end < glyphs.count, glyphs[end].color == color { end += 1 }
+            for (index, entry) in glyphs.enumerated() {
+                entry.info.pointee.glyph = (start..<end).contains(index) ? entry.glyph : PANGO_GLYPH_EMPTY
+            }
+            CodePaints.setForeground(color, of: line)
+            show()
+            start = end
+        }
+    }
+
+    /// Scales what is drawn next on `cr` horizontally by `scale` about the vertical line at
+    /// `x` (nothing when `scale` is 1).
+    private static func scaleHorizontally(_ cr: OpaquePointer, by scale: Double, from x: Double) {
+        guard scale != 1 else { return }
+        cairo_translate(cr, x, 0)
+        cairo_scale(cr, scale, 1)
+        cairo_translate(cr, -x, 0)
     }
 
     /// The last glyph of a line that ends in an added hyphenation hyphen, hidden from the
@@ -758,7 +854,7 @@ public final class CairoPDFRenderer: PageRenderer {
 
     /// Draws `hyphen` where the line left it, between the squares the tagging pass makes its
     /// own marked content (``ContentMarker/hyphenSides``).
-    private func drawAddedHyphen(_ hyphen: HiddenHyphen, x: Double, baseline: Double) {
+    private func drawAddedHyphen(_ hyphen: HiddenHyphen, x: Double, baseline: Double, scale: Double) {
         guard let font = hyphen.run.pointee.item.pointee.analysis.font, let glyphs = pango_glyph_string_new() else {
             return
         }
@@ -781,8 +877,12 @@ public final class CairoPDFRenderer: PageRenderer {
         glyphs.pointee.glyphs[0] = hyphen.glyph
         glyphs.pointee.glyphs[0].attr.is_cluster_start = 1
         glyphs.pointee.log_clusters[0] = 0
-        cairo_move_to(cr, x + hyphen.offset, baseline)
+        let origin = x + hyphen.offset * scale
+        cairo_save(cr)
+        Self.scaleHorizontally(cr, by: scale, from: origin)
+        cairo_move_to(cr, origin, baseline)
         pango_cairo_show_glyph_string(cr, font, glyphs)
+        cairo_restore(cr)
         square(ContentMarker.hyphenSides.after)
         hyphensOnPage += 1
     }
@@ -823,13 +923,15 @@ public final class CairoPDFRenderer: PageRenderer {
         // Cairo rounds a glyph's ink box out to whole device units and drops the glyph when
         // that box is empty, as a space's is when its origin falls on a whole unit in either
         // axis (Cairo's 24.8 fixed point makes that one place in 256 a line): the origin is moved
-        // off it by 2/256 unit, the least the fixed point keeps (1/128 pt on a PDF surface: the
-        // space stays on its line's baseline to within 0.01 pt).
+        // off it by 2/256 unit, the least the fixed point keeps, on the side it already lies
+        // (1/128 pt on a PDF surface: the space stays on its line's baseline to within 0.01 pt).
         var deviceX = x
         var deviceY = baseline
         cairo_user_to_device(cr, &deviceX, &deviceY)
         func offWholeUnit(_ value: Double) -> Double {
-            abs(value - value.rounded()) < 1.0 / 256 ? value.rounded() + 1.0 / 128 : value
+            let whole = value.rounded()
+            guard abs(value - whole) < 1.0 / 256 else { return value }
+            return value < whole ? whole - 1.0 / 128 : whole + 1.0 / 128
         }
         deviceX = offWholeUnit(deviceX)
         deviceY = offWholeUnit(deviceY)
@@ -847,9 +949,8 @@ public final class CairoPDFRenderer: PageRenderer {
     ) -> [(
         run: UnsafeMutablePointer<PangoGlyphItem>, attributes: UnsafeMutablePointer<GSList>?
     )] {
-        let dropped: Set<UInt32> = [
-            PANGO_ATTR_BACKGROUND.rawValue, PANGO_ATTR_UNDERLINE.rawValue, PANGO_ATTR_STRIKETHROUGH.rawValue,
-            PANGO_ATTR_OVERLINE.rawValue,
+        let dropped = [
+            PANGO_ATTR_BACKGROUND, PANGO_ATTR_UNDERLINE, PANGO_ATTR_STRIKETHROUGH, PANGO_ATTR_OVERLINE,
         ]
         var changed: [(run: UnsafeMutablePointer<PangoGlyphItem>, attributes: UnsafeMutablePointer<GSList>?)] = []
         var node = line.pointee.runs
@@ -867,7 +968,7 @@ public final class CairoPDFRenderer: PageRenderer {
             var attributes = original
             while let current = attributes {
                 let type = current.pointee.data.assumingMemoryBound(to: PangoAttribute.self).pointee.klass.pointee.type
-                if !dropped.contains(type.rawValue) { kept = g_slist_prepend(kept, current.pointee.data) }
+                if !dropped.contains(type) { kept = g_slist_prepend(kept, current.pointee.data) }
                 attributes = current.pointee.next
             }
             run.pointee.item.pointee.analysis.extra_attrs = g_slist_reverse(kept)

@@ -269,9 +269,11 @@ public final class PangoShaper: TextShaper {
         _ range: Range<Int>, paragraph: StyledParagraph, bytes: [UInt8], starts: [Int],
         width: Double?
     ) -> [(line: ShapedLine, startByte: Int)] {
-        let (layout, shift) = rangeLayout(range, paragraph: paragraph, bytes: bytes, starts: starts, width: width)
+        let (layout, shift, paints) = rangeLayout(
+            range, paragraph: paragraph, bytes: bytes, starts: starts, width: width)
         var lines = collectLines(
             layout: layout, paragraph: paragraph, bytes: bytes, base: range.lowerBound, starts: starts)
+        if let paints { for entry in lines { (entry.line.handle as? PangoLineHandle)?.paints = paints } }
         if shift > 0 { for i in lines.indices { lines[i].line.x += shift } }
         return lines
     }
@@ -282,7 +284,7 @@ public final class PangoShaper: TextShaper {
     func rangeLayout(
         _ range: Range<Int>, paragraph: StyledParagraph, bytes: [UInt8], starts: [Int],
         width: Double?
-    ) -> (layout: GObjectRef, shift: Double) {
+    ) -> (layout: GObjectRef, shift: Double, paints: CodePaints?) {
         let runs = paragraph.runs
         let base = range.lowerBound
         let text = String(decoding: bytes[range], as: UTF8.self)
@@ -307,7 +309,16 @@ public final class PangoShaper: TextShaper {
         // Only the runs that overlap the piece: a long code block of many coloured runs is laid
         // out in many pieces, and visiting every run for each would be quadratic.
         let firstRun = runIndex(atByte: range.lowerBound, starts: starts) ?? 0
-        for index in firstRun..<runs.count {
+        // A highlighted code block's colours are painted over its glyphs after drawing
+        // (``CodePaints``): its attributes carry one colour, so its lines draw as a plain block's.
+        let paints =
+            paragraph.style.breakAnywhere
+            ? CodePaints.of(runs: runs, starts: starts, firstRun: firstRun, range: range) : nil
+        if let paints {
+            addPaintedAttributes(
+                runs, starts: starts, firstRun: firstRun, range: range, bytes: bytes, paints: paints, to: attrs)
+        }
+        for index in firstRun..<runs.count where paints == nil {
             if starts[index] >= range.upperBound { break }
             let run = runs[index]
             guard !run.text.isEmpty else { continue }
@@ -375,7 +386,7 @@ public final class PangoShaper: TextShaper {
             pango_layout_set_justify(layoutPointer, 1)
         }
 
-        return (layout, shift)
+        return (layout, shift, paints)
     }
 
     /// `range` of `bytes` less its emoji (pictographs, their joiners and presentation
@@ -726,6 +737,8 @@ final class PangoLineHandle {
     let carrier: GObjectRef?
     /// How far the tallest picture set inside the line reaches above its baseline, pt (0: none).
     let pictureHeight: Double
+    /// The colours of a highlighted code line's glyphs, painted over its one drawn colour.
+    var paints: CodePaints?
 
     init(
         layout: GObjectRef, line: UnsafeMutablePointer<PangoLayoutLine>, strokes: [StrokeRun],

@@ -70,7 +70,7 @@ public struct SpecimenBuilder {
     /// `fixedRoles`, `samples` [`category`, `roles` [`key`, `name`, `size`, `attributes`, `text`]]),
     /// `boldRows` [`name`, `key`, `regularFace`, `boldFace`, `regularWeight`, `boldWeight`,
     /// `note`, `sampleAttributes`], `coverage` (`rows` [`name`, `font`, `latin`, `hangul`, `digits`, `punctuation`],
-    /// `classes` [`name`, `characters`]).
+    /// `classes` [`name`, `characters`]), `code` (``codeContext(_:)``).
     /// A role: `name`, `key`, `index`, `family`, `fallbacks`, `families`, `face`, `weight`,
     /// `weightName`, `weightNumber`, `size`, `sizeValue`, `lineHeight`, `lineHeightValue`,
     /// `lineHeightMultiple`, `lineHeightRatio`, `lineHeightRule`, `naturalHeight`, `tracking`,
@@ -121,7 +121,35 @@ public struct SpecimenBuilder {
                 ])
             })
         context["coverage"] = .context(coverage(theme: theme, facts: facts))
+        context["code"] = .context(codeContext(theme))
         return context
+    }
+
+    /// The theme's code styles (``CodeStyle``): `name`, `background` and `text` (hex: the
+    /// panel code is drawn on and the colour of code that is no token), `highlights` (false
+    /// when the theme sets code plain), and `styles` [`name`, `color`, `weight`,
+    /// `attributes`]: each ``CodeToken`` the style colours, in declaration order, with its own
+    /// colour or the one it falls back to; `attributes` set a span in the token's colour,
+    /// weight and slant.
+    static func codeContext(_ theme: Theme) -> TemplateContext {
+        let code = theme.code
+        let styles = CodeToken.allCases.compactMap { token -> TemplateContext? in
+            guard let style = code.style(for: token) else { return nil }
+            var attributes = " color=\"\(style.color.hex)\""
+            if style.bold { attributes += " bold=true" }
+            if style.italic { attributes += " italic=true" }
+            let weight = [style.bold ? "bold" : nil, style.italic ? "italic" : nil].compactMap { $0 }
+            return TemplateContext([
+                "name": .text(token.rawValue), "color": .text(style.color.hex),
+                "weight": .text(weight.isEmpty ? "regular" : weight.joined(separator: " ")),
+                "attributes": .text(attributes),
+            ])
+        }
+        return TemplateContext([
+            "name": .text(code.name), "background": .text(code.effectiveBackground(in: theme).hex),
+            "text": .text((code.text ?? theme.textColor).hex), "highlights": .bool(code.highlights),
+            "styles": .list(styles),
+        ])
     }
 
     static func familyNames(_ theme: Theme) -> [String] {
@@ -155,6 +183,31 @@ public struct SpecimenBuilder {
         attributes += " tracking=\(Format.ascii(style.letterSpacing))"
         if style.italic != base.italic { attributes += " italic=\(style.italic)" }
         return attributes
+    }
+
+    /// Markdown that sets two themes' scales face to face, role by role: a heading per role, then
+    /// each theme's line (its name, size, line step, weight and letter spacing as a Caption2
+    /// label, then `sample` in that theme's style, given as attributes over the sheet's `base`).
+    /// `metrics` give each role's natural line height, for the steps.
+    public static func comparison(
+        _ theme: Theme, _ metrics: [TextRole: ThemeExport.RoleMetrics], with other: Theme,
+        _ otherMetrics: [TextRole: ThemeExport.RoleMetrics], base: Theme, sample: String
+    ) -> String {
+        var text = "\n\n# \(theme.name) and \(other.name)\n\nThe two scales face to face, role by role.\n"
+        for role in TextRole.allCases {
+            text += "\n## \(role.displayName)\n"
+            for (side, sideMetrics) in [(theme, metrics), (other, otherMetrics)] {
+                let style = side[role]
+                let step = ThemeExport.step(side, role, sideMetrics)
+                let label =
+                    "\(side.name) · \(Format.ascii(style.size)) pt · step \(Format.number(step, decimals: 2)) pt · "
+                    + "weight \(style.weight.rawValue) · tracking \(Format.number(style.letterSpacing, decimals: 2)) pt"
+                text += "\n::: {.caption2}\n\(label)\n:::\n"
+                let attributes = styleAttributes(style, unlike: base[role])
+                text += "\n::: {.\(role.rawValue)\(attributes)}\n\(sample)\n:::\n"
+            }
+        }
+        return text
     }
 
     static func roleContext(

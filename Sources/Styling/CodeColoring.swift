@@ -123,6 +123,20 @@ extension Styler {
         let bytes = Array(text.utf8)
         var runs: [StyledRun] = []
         var position = 0
+        // One style a token kind: each made once, and runs of one kind share it (compared by
+        // identity before by value).
+        var styles: [CodeToken: RunStyle] = [:]
+        func tokenStyle(_ token: CodeToken) -> RunStyle {
+            if let known = styles[token] { return known }
+            var style = base
+            if let tokenStyle = theme.code.style(for: token) {
+                style.color = tokenStyle.color
+                if tokenStyle.bold { style.font.weight = .bold }
+                if tokenStyle.italic { style.font.italic = true }
+            }
+            styles[token] = style
+            return style
+        }
         func append(_ range: Range<Int>, _ style: RunStyle) {
             guard !range.isEmpty else { return }
             let piece = String(decoding: bytes[range], as: UTF8.self)
@@ -140,13 +154,7 @@ extension Styler {
             let gap = position..<span.start
             let blank = bytes[gap].allSatisfy { $0 == 0x20 || $0 == 0x0A }
             append(gap, blank ? (runs.last?.style ?? base) : base)
-            var style = base
-            if let tokenStyle = theme.code.style(for: span.token) {
-                style.color = tokenStyle.color
-                if tokenStyle.bold { style.font.weight = .bold }
-                if tokenStyle.italic { style.font.italic = true }
-            }
-            append(span.range, style)
+            append(span.range, tokenStyle(span.token))
             position = span.start + span.length
         }
         append(position..<bytes.count, base)

@@ -281,9 +281,18 @@ public struct ParagraphStyle: Hashable, Sendable {
     /// Draw typographic guides (baseline, x-height, cap height, ascent, descent, half-leading
     /// bands) over each line — specimen sheets.
     public var guides: Bool
-    /// Justified lines let a final hyphen, period, comma, colon or quote hang into the right
-    /// margin by part of its width (optical margin alignment), so the edge looks straight.
+    /// Character protrusion (optical margin alignment) in justified text: a
+    /// line's first and last characters stand out into the margins by part of their width
+    /// (microtype's default protrusion set: hyphens, dashes, quotes, periods, commas, and
+    /// letters with open sides such as A, T, V, W, Y), so the edges look straight.
     public var hangingPunctuation: Bool = true
+    /// Font expansion of justified lines (hz, as pdfTeX's): each line's glyphs may be widened
+    /// or narrowed horizontally by up to this fraction of their width (0.02: ±2 %), in steps of
+    /// ``ParagraphStyle/fontExpansionStep``, so the line breaker finds lines with more even
+    /// word spaces. 0 turns it off.
+    public var fontExpansion: Double = 0
+    /// The step a line's expansion is rounded to (0.005: 0.5 %, microtype's `step=5`).
+    public static let fontExpansionStep = 0.005
 
     /// Creates paragraph settings (pt for lengths): natural line height, left-aligned, no indents, keep-all by default.
     public init(
@@ -439,6 +448,7 @@ public struct StyledBlock: Hashable, Sendable {
         var hangingMarkers: [HangingMarker] = []
         var opensRightHandPage = false
         var keepWithPrevious = false
+        var codeLineNumbers: CodeLineNumbers?
 
         /// Immutable storage of the settings; a change makes a new box (copy on write).
         final class Box: Hashable, Sendable {
@@ -507,6 +517,11 @@ public struct StyledBlock: Hashable, Sendable {
     public var hangingMarkers: [HangingMarker] {
         get { rare?.settings.hangingMarkers ?? [] }
         set { rareSettings.hangingMarkers = newValue }
+    }
+    /// A code block's line numbers (Pandoc's `.numberLines`), nil for none.
+    public var codeLineNumbers: CodeLineNumbers? {
+        get { rare?.settings.codeLineNumbers }
+        set { rareSettings.codeLineNumbers = newValue }
     }
     /// The tagged-PDF structure path from the document root to the block's own element (last):
     /// `[L, LI, LBody, P]` for a list item's paragraph, `[artifact]` for a thematic break.
@@ -729,5 +744,22 @@ public struct BlockParagraphs: RandomAccessCollection {
     /// Paragraph `index`.
     public subscript(index: Int) -> StyledParagraph {
         index < listed.count ? listed[index] : rows!.paragraph(atCell: index - listed.count)
+    }
+}
+
+/// The numbers beside a code block's lines (Pandoc's `{.numberLines startFrom="10"}`): each
+/// line of the source gets the next number, right-aligned in a gutter left of the block's
+/// panel, as Pandoc's HTML and LaTeX outputs set them; a wrapped line's continuation gets none.
+/// They are page furniture, drawn as artifacts, so the code copies without them.
+public struct CodeLineNumbers: Hashable, Sendable {
+    /// The first line's number.
+    public var first: Int
+    /// The numbers' fill colour (the theme's secondary colour, as page numbers are drawn in).
+    public var color: RGBAColor
+
+    /// Numbers from `first` on, in `color`.
+    public init(first: Int, color: RGBAColor) {
+        self.first = first
+        self.color = color
     }
 }

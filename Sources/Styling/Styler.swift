@@ -16,6 +16,9 @@ public struct StylingOptions: Sendable {
     public var hyphenate: Bool? = nil
     /// Number the sections (`--number-sections`); nil: no numbers.
     public var sectionNumbering: SectionNumbering? = nil
+    /// The folders images may be read from (``RenderOptions/root``); nil: any file. An image
+    /// outside them is drawn as a placeholder with a warning, never opened.
+    public var sandbox: Sandbox? = nil
     /// Creates options: ragged right, keep-all, images resolved against the current folder by default.
     public init(justify: Bool = false, hangulLineBreak: HangulLineBreak = .keepAll, baseDirectory: String = ".") {
         self.justify = justify
@@ -267,6 +270,7 @@ public struct Styler: Sendable {
         if context.alignment == .justify { context.alignment = .left }
         context.cascade.apply(overrides, theme: theme)
         var paragraph = makeParagraph(inlines, context: context, overrides: overrides)
+        if Self.neverExpanded.contains(role) { paragraph.style.fontExpansion = 0 }
         let title = inlines.plainText.trimmingCharacters(in: .whitespaces)
         if firstHeading == nil, !title.isEmpty { firstHeading = title }
         headingCount += 1
@@ -354,12 +358,20 @@ public struct Styler: Sendable {
 
     func paragraphStyle(_ context: BlockContext, overrides: StyleOverrides) -> ParagraphStyle {
         let style = context.cascade.style
-        return ParagraphStyle(
+        var paragraphStyle = ParagraphStyle(
             baseFont: context.cascade.font, lineHeight: style.lineHeight, leadingAdjustment: context.cascade.leading,
             alignment: overrides.alignment ?? context.alignment, leftIndent: context.indent,
             rightIndent: context.rightIndent,
             hangulLineBreak: options.hangulLineBreak, guides: context.cascade.guides)
+        paragraphStyle.fontExpansion =
+            (overrides.role ?? context.paragraphRole).map(Self.neverExpanded.contains) == true ? 0 : theme.fontExpansion
+        return paragraphStyle
     }
+
+    /// The roles whose lines are never expanded: display sizes, where a few percent of a
+    /// glyph's width is visible as a distorted letter and a line holds too few words to gain
+    /// from it.
+    static let neverExpanded: Set<TextRole> = [.display, .largeTitle, .title]
 
     mutating func makeParagraph(_ inlines: [Inline], context: BlockContext, overrides: StyleOverrides)
         -> StyledParagraph
@@ -489,6 +501,10 @@ public struct Styler: Sendable {
             quoteBars: context.quoteBars, quoteBarColor: quoteBarColor, background: codeBackground,
             backgroundPadding: padding, location: location)
         block.isCode = true
+        if info.numberLines {
+            let color = theme.color(named: "secondary") ?? theme.textColor
+            block.codeLineNumbers = CodeLineNumbers(first: info.startFrom, color: color)
+        }
         block.structure = context.structure + [newElement(.code)]
         blocks.append(block)
     }
@@ -665,6 +681,10 @@ public struct Styler: Sendable {
     ) -> StyledRun? {
         var path = Styler.localImagePath(source)
         if !path.hasPrefix("/") { path = (options.baseDirectory as NSString).appendingPathComponent(path) }
+        if let sandbox = options.sandbox {
+            guard let inside = sandbox.resolve(path) else { return nil }
+            path = inside
+        }
         // Only a regular file can be a picture: a folder, FIFO or device is refused unopened.
         guard let file = try? FileReader.open(path, limit: FileReader.imageLimit, what: "an image") else { return nil }
         close(file.descriptor)
@@ -765,6 +785,18 @@ public struct Styler: Sendable {
         let isRemote = source.contains("://") || source.lowercased().hasPrefix("data:")
         if !isRemote && !path.hasPrefix("/") { path = (options.baseDirectory as NSString).appendingPathComponent(path) }
         // Local files are checked with the layout's image reader (Typesetter's ImageCheck).
+        var refused = false
+        if !isRemote, let sandbox = options.sandbox {
+            if let inside = sandbox.resolve(path) {
+                path = inside
+            } else {
+                refused = true
+                warn(
+                    "image '\(source.prefix(60))\(source.count > 60 ? "…" : "")' is outside the folders this render "
+                        + "may read (\(sandbox.description)); not read, drawing a placeholder",
+                    imageLocation ?? location, kind: .image)
+            }
+        }
         if isRemote {
             warn(
                 "remote image '\(source.prefix(60))\(source.count > 60 ? "…" : "")' is not fetched; drawing a "
@@ -783,7 +815,7 @@ public struct Styler: Sendable {
                 style: ParagraphStyle(
                     baseFont: captionCascade.font, lineHeight: captionCascade.style.lineHeight, alignment: .center,
                     leftIndent: context.indent, hangulLineBreak: options.hangulLineBreak))
-        var styledImage = StyledImage(path: isRemote ? "" : path, alt: altText, caption: caption)
+        var styledImage = StyledImage(path: isRemote || refused ? "" : path, alt: altText, caption: caption)
         styledImage.source = source
         styledImage.width = dimensions["width"]
         styledImage.height = dimensions["height"]

@@ -146,11 +146,15 @@ enum MarkedContentRewrite {
         /// first operator shows whether it is empty: its range and replacement text.
         var pendingSpan: (range: Range<Int>, actualText: String)?
         var faces = TextFaces()
+        /// The glyphs' own colours, painted inside the text objects (code blocks), when the
+        /// page's runs record any.
+        var painter: GlyphPainter?
 
         init(_ bytes: UnsafeBufferPointer<UInt8>, runs: Range<Int>, structure: StructureRecords) {
             self.bytes = bytes
             self.runs = runs
             state = RunCursor(runs: runs, structure: structure)
+            painter = GlyphPainter.paints(structure, runs: runs) ? GlyphPainter(structure: structure) : nil
             out.reserveCapacity(bytes.count + runs.count * 24)
         }
 
@@ -192,6 +196,7 @@ enum MarkedContentRewrite {
                 depth += 1
                 if let run = closedRun, depth == runDepth {
                     replace(range.upperBound..<range.upperBound, with: state.continuation(of: run))
+                    painter?.enter(run: run)
                     state.runOpen = true
                     closedRun = nil
                 }
@@ -210,8 +215,12 @@ enum MarkedContentRewrite {
                 stack.append(.kept)
             case .EMC:
                 try closed(range)
-            case nil:
+            case .rg, .otherFillColor, .ET, nil:
                 break
+            }
+            // After the text face's `Tf`, which goes before the operands of a `Tj` or `TJ`.
+            if let edit = painter?.edit(name, operands: operands, whole: whole, runOpen: state.runOpen, in: bytes) {
+                replace(edit.range, with: edit.bytes)
             }
         }
 
@@ -237,6 +246,7 @@ enum MarkedContentRewrite {
             else { return }
             markers += 1
             replace(previous.start..<end, with: try state.next())
+            painter?.enter(run: state.cursor - 1)
             state.runOpen = true
             runDepth = depth
             closedRun = nil

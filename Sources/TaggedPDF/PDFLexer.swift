@@ -279,9 +279,13 @@ struct PDFLexer {
         case BDC
         case BMC
         case EMC
+        case ET
         case Tf
         case Tj
         case TJ
+        case rg
+        /// Another operator that sets the fill colour (`g`, `k`, `cs`, `sc`, `scn`).
+        case otherFillColor
     }
 
     /// The operator token at `range` when it is one the tagging pass acts on, read from its
@@ -293,17 +297,25 @@ struct PDFLexer {
             case 0x66: return .f
             case 0x71: return .q
             case 0x51: return .Q
+            case 0x67, 0x6B: return .otherFillColor
             default: return nil
             }
         case 2:
             switch (bytes[range.lowerBound], bytes[range.lowerBound + 1]) {
             case (0x72, 0x65): return .re
+            case (0x72, 0x67): return .rg
+            case (0x45, 0x54): return .ET
             case (0x54, 0x66): return .Tf
             case (0x54, 0x6A): return .Tj
             case (0x54, 0x4A): return .TJ
+            case (0x63, 0x73), (0x73, 0x63): return .otherFillColor
             default: return nil
             }
         case 3:
+            if bytes[range.lowerBound] == 0x73, bytes[range.lowerBound + 1] == 0x63, bytes[range.lowerBound + 2] == 0x6E
+            {
+                return .otherFillColor
+            }
             guard bytes[range.lowerBound + 2] == 0x43 else { return nil }
             switch (bytes[range.lowerBound], bytes[range.lowerBound + 1]) {
             case (0x42, 0x44): return .BDC

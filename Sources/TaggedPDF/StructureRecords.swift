@@ -61,6 +61,12 @@ package struct StructureRecords {
     private(set) var links: [Int32] = []
     /// MCIDs given on the current page.
     private var nextMCID: Int32 = 0
+    /// The fill colours the tagging pass paints over glyphs of a run (``RunPaint``), by run,
+    /// as indices into ``paintColors`` (-1: the colour Cairo drew them in; -2: spaces).
+    private(set) var paints: [Int32: [(glyphs: Int32, color: Int32)]] = [:]
+    /// Each colour painted, as the operator that sets it (`0.627 0.118 0.169 rg`).
+    private(set) var paintColors: [[UInt8]] = []
+    private var paintColorIndex: [[Double]: Int32] = [:]
     /// The level of the last heading added (0 before the first).
     private var headingLevel = 0
 
@@ -132,6 +138,55 @@ package struct StructureRecords {
         return run
     }
 
+    /// The glyphs the last run added shows next, in the fill colours the tagging pass paints
+    /// them in: ``MarkedContentRewrite`` splits the run's text-showing operators where the
+    /// colour changes and sets each colour with `rg` (PDF 1.7 §8.6.8), in the text object.
+    package mutating func addPaint(_ segments: [RunPaint]) {
+        guard let run = runOwner.indices.last.map(Int32.init) else { return }
+        var list = paints[run] ?? []
+        for segment in segments where segment.glyphs > 0 {
+            guard let fill = segment.color else {
+                let color: Int32 = segment.isSpace ? -2 : -1
+                if let last = list.last, last.color == color {
+                    list[list.count - 1].glyphs += segment.glyphs
+                } else {
+                    list.append((segment.glyphs, color))
+                }
+                continue
+            }
+            let key = [fill.red, fill.green, fill.blue]
+            let color: Int32
+            if let known = paintColorIndex[key] {
+                color = known
+            } else {
+                color = Int32(paintColors.count)
+                paintColors.append(
+                    Array(
+                        "\(Self.component(fill.red)) \(Self.component(fill.green)) \(Self.component(fill.blue)) rg\n"
+                            .utf8))
+                paintColorIndex[key] = color
+            }
+            if let last = list.last, last.color == color {
+                list[list.count - 1].glyphs += segment.glyphs
+            } else {
+                list.append((segment.glyphs, color))
+            }
+        }
+        paints[run] = list
+    }
+
+    /// A colour component 0…1 written with six decimals, as Cairo writes its own (three would
+    /// move an 8-bit component by one: 0.627 is 159.9 of 255 where 0.627451 is 160).
+    static func component(_ value: Double) -> String {
+        let millionths = Int((min(max(value, 0), 1) * 1_000_000).rounded())
+        if millionths == 1_000_000 { return "1" }
+        if millionths == 0 { return "0" }
+        var digits = String(millionths)
+        digits = String(repeating: "0", count: 6 - digits.count) + digits
+        while digits.hasSuffix("0") { digits.removeLast() }
+        return "0." + digits
+    }
+
     /// The runs of page `p`.
     func runs(onPage p: Int) -> Range<Int> {
         Int(pageRuns[p])..<(p + 1 < pageRuns.count ? Int(pageRuns[p + 1]) : runOwner.count)
@@ -150,5 +205,30 @@ extension StructureElement.Role {
         case .heading6: return 6
         default: return nil
         }
+    }
+}
+
+/// Glyphs of a run that the tagging pass paints in one fill colour (``StructureRecords/addPaint(_:)``).
+package struct RunPaint: Sendable {
+    /// How many glyphs: codes of the run's strings, as ``MarkedContentRewrite`` reads them.
+    package var glyphs: Int32
+    /// sRGB components, each 0…1; nil for the colour the glyphs were drawn in, or for spaces.
+    package var color: (red: Double, green: Double, blue: Double)?
+    /// Whether the glyphs are spaces, which keep the colour in effect.
+    package var isSpace = false
+
+    /// `glyphs` glyphs in `color`.
+    package init(glyphs: Int32, color: (red: Double, green: Double, blue: Double)?) {
+        self.glyphs = glyphs
+        self.color = color
+    }
+
+    /// `count` space glyphs (U+0020, U+00A0): they keep the colour in effect, and the content
+    /// stream may leave them out (Cairo writes nothing for a drawing of spaces alone whose
+    /// box rounds to nothing).
+    package init(spaces count: Int32) {
+        glyphs = count
+        color = nil
+        isSpace = true
     }
 }

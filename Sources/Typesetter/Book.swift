@@ -2,6 +2,7 @@ import DocumentModel
 import Foundation
 import MarkdownParser
 import Styling
+import Typography
 
 /// How several Markdown files become one book.
 public struct BookOptions: Sendable {
@@ -12,11 +13,15 @@ public struct BookOptions: Sendable {
     /// The folder relative image paths resolve against for every chapter (`--resource-path`);
     /// nil: each chapter's images resolve against the chapter's own folder.
     public var resourcePath: String?
+    /// The folders every `include:` must lie in (``RenderOptions/sandbox``, the same rule as
+    /// images and themes); nil: the folder of the input the include was reached from.
+    public var sandbox: Sandbox?
 
     /// Creates options; nil leaves each setting to the book's front matter or its default.
-    public init(openRight: Bool? = nil, resourcePath: String? = nil) {
+    public init(openRight: Bool? = nil, resourcePath: String? = nil, sandbox: Sandbox? = nil) {
         self.openRight = openRight
         self.resourcePath = resourcePath
+        self.sandbox = sandbox
     }
 }
 
@@ -43,17 +48,19 @@ extension Typesetter {
     ///
     /// An included path is relative to the including file's folder and must stay inside the
     /// folder of the input it was reached from (symbolic links followed): a book reads no file
-    /// beside or above its own folder. Heading ids stay unique across the files: an id an
-    /// earlier file already uses gets the file's name as a prefix (`ch2-setup`), and every link
-    /// to it (`#setup` inside that file, `ch2.md#setup` from another) goes to the renamed id; a
-    /// link to a file of the book (`ch2.md`) goes to the start of its chapter.
+    /// beside or above its own folder. With ``BookOptions/sandbox`` it must stay inside the
+    /// sandbox's folders instead, as every other file a document names. Heading ids stay unique
+    /// across the files: an id an earlier file already uses gets the file's name as a prefix
+    /// (`ch2-setup`), and every link to it (`#setup` inside that file, `ch2.md#setup` from
+    /// another) goes to the renamed id; a link to a file of the book (`ch2.md`) goes to the start
+    /// of its chapter.
     /// - Throws: ``TypesetError/unreadableInput(path:reason:)`` for an input that cannot be
     ///   read; ``TypesetError/invalidInput(_:)`` with the `file:line:column` of an include that
     ///   is missing, outside the book's folder, or already part of the book.
     public static func book(_ inputs: [String], options: BookOptions = BookOptions()) throws -> Book {
         var gathering = BookGathering()
         for input in inputs {
-            let root = BookPaths.canonical((input as NSString).deletingLastPathComponent)
+            let root = options.sandbox?.folders ?? [BookPaths.canonical((input as NSString).deletingLastPathComponent)]
             try gathering.add(input, root: root, includedAt: nil)
         }
         let chapters = gathering.chapters
@@ -96,8 +103,7 @@ struct BookChapter: Sendable {
 enum BookPaths {
     /// `path` absolute, `.` and `..` resolved and symbolic links followed (as far as it exists).
     static func canonical(_ path: String) -> String {
-        let absolute = URL(fileURLWithPath: path.isEmpty ? "." : path).standardizedFileURL
-        return absolute.resolvingSymlinksInPath().path
+        Sandbox.canonical(path)
     }
 
     /// Whether `folder` is `root` or inside it.
@@ -135,8 +141,8 @@ struct BookGathering {
     /// Each file's key, with where it was first named (nil: on the command line).
     var seen: [String: SourceLocation?] = [:]
 
-    /// Reads `path` and what it includes. `root` is the folder its includes must stay inside.
-    mutating func add(_ path: String, root: String, includedAt include: IncludedFile?) throws {
+    /// Reads `path` and what it includes. `root` holds the folders its includes must stay inside.
+    mutating func add(_ path: String, root: [String], includedAt include: IncludedFile?) throws {
         let key = BookPaths.canonical(path)
         if let earlier = seen[key] {
             let firstNamed = earlier.map { " (first named at \($0.file):\($0.line))" } ?? ""
@@ -166,12 +172,14 @@ struct BookGathering {
                 included.path.hasPrefix("/") || folder.isEmpty
                 ? included.path : (folder as NSString).appendingPathComponent(included.path)
             let named = (joined as NSString).standardizingPath
-            guard BookPaths.isInside(BookPaths.canonical(named), root: root) else {
+            let canonical = Sandbox.canonical(named)
+            guard root.contains(where: { BookPaths.isInside(canonical, root: $0) }) else {
+                let folders = root.joined(separator: ", ")
                 throw TypesetError.invalidInput([
                     Diagnostic(
                         .error,
-                        "include '\(included.path)' is outside \(root), the folder this book may read; move the file "
-                            + "into it",
+                        "include '\(included.path)' is outside \(folders), the folder\(root.count == 1 ? "" : "s") "
+                            + "this book may read; move the file into it",
                         at: included.location, kind: .structure)
                 ])
             }

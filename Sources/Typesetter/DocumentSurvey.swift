@@ -14,8 +14,9 @@ struct DocumentSurvey {
     let stylingDiagnostics: [Diagnostic]
     /// The first heading's plain text.
     let firstHeading: String?
-    /// The first styled block (the title block looks for an opening title heading).
-    let firstBlock: StyledBlock?
+    /// The first styled block's outline entry (the title block looks for an opening title
+    /// heading): the entry alone, since a first block may be a paragraph of 100,000 runs.
+    let firstOutline: OutlineEntry?
     /// Headings a table of contents lists, with their index among the styled blocks; empty
     /// unless the survey was asked to list them (each keeps its styled text until the file is
     /// finished: about 380 bytes a heading, 3 MiB for a 20 MB document).
@@ -32,13 +33,15 @@ struct DocumentSurvey {
 
     /// Surveys `document` styled against `theme`; the styling runs on a producer thread when
     /// `threaded`, the checks on this one. The headings are kept only when `listsHeadings`
-    /// (a table of contents will list them), down to level `contentsDepth`.
+    /// (a table of contents will list them), down to level `contentsDepth`. Once `cancellation`
+    /// is set the survey stops at the next block, its findings partial (the caller checks
+    /// `cancellation` and throws).
     init(
         _ document: Document, theme: Theme, options: StylingOptions, threaded: Bool, listsHeadings: Bool = true,
-        contentsDepth: Int = TableOfContents.defaultDepth
+        contentsDepth: Int = TableOfContents.defaultDepth, cancellation: RenderCancellation? = nil
     ) {
         var links = LinkSurvey()
-        var first: StyledBlock?
+        var first: OutlineEntry?
         var headings: [(index: Int, entry: TableOfContents.Entry)] = []
         var images: [Diagnostic] = []
         var sizes: [Diagnostic] = []
@@ -46,14 +49,15 @@ struct DocumentSurvey {
         var fontsOfRest = FontCheck(source: document.source)
         var index = 0
         let source = SurveyBlocks(stream: StyleStream(document, theme: theme, options: options))
-        // The closure never throws, so neither does the pipe.
-        let ended = try! StyledBlockPipe.forEach(source, threaded: threaded) { chunk in
+        // The closure throws only when the render is cancelled; then nothing ended is read.
+        let ended = try? StyledBlockPipe.forEach(source, threaded: threaded) { chunk in
+            try cancellation?.check()
             for var block in chunk {
                 // Made to fit the page as each layout pass will (``LayoutBlocks``); the warnings once, here.
                 sizes += SizeCheck.fit(&block, page: theme.page)
                 links.visit(block)
                 if index == 0 {
-                    first = block
+                    first = block.outline
                     fontsOfFirstBlock.visit(block)
                 } else {
                     fontsOfRest.visit(block)
@@ -67,9 +71,10 @@ struct DocumentSurvey {
                 index += 1
             }
         }
-        stylingDiagnostics = ended.stream.diagnostics + links.warnings(fallback: ended.stream.currentLocation)
-        firstHeading = ended.stream.firstHeading
-        firstBlock = first
+        stylingDiagnostics =
+            (ended?.stream.diagnostics ?? []) + links.warnings(fallback: ended?.stream.currentLocation)
+        firstHeading = ended?.stream.firstHeading
+        firstOutline = first
         self.headings = headings
         self.links = links.resolution
         imageDiagnostics = images

@@ -40,8 +40,20 @@ enum FrontMatterSettings {
             }
         }
         if options.themeRequest.theme == nil, let theme = fields["theme"] {
-            options.themeRequest.theme = besideDocument(
-                theme, options: options, file: metadata.fieldLocations["theme"]?.file)
+            let path = besideDocument(theme, options: options, file: metadata.fieldLocations["theme"]?.file)
+            if let sandbox = options.sandbox, !ThemeLoader.builtInNames.contains(path) {
+                // Refused unopened: the message names the path as written and nothing of the file.
+                if sandbox.permits(path) {
+                    options.themeRequest.theme = path
+                    options.themeRequest.sandbox = sandbox
+                } else {
+                    refuse(
+                        "theme",
+                        "'\(theme)' is outside the folders this render may read (\(sandbox.description)); not read")
+                }
+            } else {
+                options.themeRequest.theme = path
+            }
         }
         if options.paper == nil, let paper = fields["paper"] {
             do { options.paper = try PaperSize(parsing: paper) } catch { refuse("paper", error.description) }

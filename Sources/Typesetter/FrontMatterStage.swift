@@ -43,7 +43,7 @@ struct FrontMatter {
         let fit = running.fitted(to: theme.page.measure, shaper: shaper)
         let titleBlock =
             settings.options.titleBlock
-            ? TitleBlock(theme: theme, metadata: metadata, smart: smart, blocks: survey.firstBlock.map { [$0] } ?? [])
+            ? TitleBlock(theme: theme, metadata: metadata, smart: smart, firstOutline: survey.firstOutline)
             : nil
         let insertionIndex = titleBlock?.insertionIndex ?? 0
         self.title = title

@@ -91,6 +91,7 @@ struct LayoutAndDraw {
         // The heap's top is on huge pages again for Cairo's second copy of each large CFF
         // table, which finishing allocates (``HugePageHeap``).
         if options.tunesHeap, renderer.drewLargeFontTable { HugePageHeap.prepare() }
+        try options.cancellation?.check()
         try renderer.finish()
         let diagnostics = document.source.placingSubjects(of: pass.diagnostics)
         if options.strict, !diagnostics.isEmpty {
@@ -121,6 +122,8 @@ struct LayoutAndDraw {
         var diagnostics: [Diagnostic] = []
         _ = try StyledBlockPipe.forEach(blocks, threaded: threaded) { chunk in
             for block in chunk {
+                // An asynchronous render whose task was cancelled stops here, between blocks.
+                try options.cancellation?.check()
                 let emergencies = shaper.emergencyCount
                 let overwide = shaper.overwideFormulas.count
                 try paginator.add(block)

@@ -161,15 +161,18 @@ struct ResolvedSettings {
             ?? (["-", "<stdin>"].contains(file)
                 ? FileManager.default.currentDirectoryPath
                 : URL(fileURLWithPath: file).deletingLastPathComponent().path)
-        return StylingOptions(
+        var styling = StylingOptions(
             justify: options.justify ?? false, hangulLineBreak: options.hangulLineBreak ?? .keepAll,
             baseDirectory: baseDirectory)
+        styling.sandbox = options.sandbox
+        return styling
     }
 }
 
 extension Typesetter {
     /// The theme to set `file` with: given, or prepared from the request; with the options'
-    /// paper and margins.
+    /// paper and margins (margins given fix the page), its margins fitted to its measure in
+    /// characters (``fittingMeasure(of:shaper:)``) otherwise.
     /// - Throws: ``TypesetError/invalidPage(path:message:)`` when the text area is under 1 in.
     static func pageTheme(_ options: RenderOptions, file: String, diagnostics: inout [Diagnostic]) throws -> Theme {
         var theme: Theme
@@ -183,7 +186,11 @@ extension Typesetter {
             diagnostics += warnings
         }
         if let paper = options.paper { theme.page.paper = paper }
-        if let margins = options.margins { theme.page.margins = margins }
+        if let margins = options.margins {
+            theme.page.margins = margins
+            theme.page.measureCharacters = nil
+        }
+        theme = fittingMeasure(of: theme)
         let page = theme.page
         guard page.measure >= 72, page.textHeight >= 72, page.paper.width <= 14_400, page.paper.height <= 14_400 else {
             let paper = "\(page.paper.width.wholePointsText) × \(page.paper.height.wholePointsText) pt"

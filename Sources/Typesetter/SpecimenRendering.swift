@@ -21,6 +21,9 @@ public struct SpecimenOptions: Sendable {
     public var strict: Bool
     /// The date on the cover and in the PDF; nil: `SOURCE_DATE_EPOCH` when set, else now.
     public var date: Date?
+    /// A second theme (built-in name or file, `--compare`) whose scale is set after the sheet,
+    /// role by role face to face with the theme's; nil: none.
+    public var compare: String?
 
     /// Creates options; nil leaves the built-in sample and template, the theme's paper and the default date.
     public init(
@@ -80,11 +83,13 @@ extension Typesetter {
     public static func renderSpecimen(request: ThemeRequest, options: SpecimenOptions, to output: String) throws
         -> RenderReport
     {
-        let (theme, themeWarnings) = try prepareTheme(request)
+        var (theme, themeWarnings) = try prepareTheme(request)
         var baseRequest = request
         baseRequest.sizeCategory = nil
         baseRequest.boldText = false
-        let (base, _) = try prepareTheme(baseRequest)
+        var (base, _) = try prepareTheme(baseRequest)
+        if let paper = options.paper { base.page.paper = paper }
+        base = fittingMeasure(of: base)
         var regularRequest = request
         regularRequest.boldText = false
         let (regular, _) = try prepareTheme(regularRequest)
@@ -103,18 +108,26 @@ extension Typesetter {
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "d MMMM yyyy"
 
+        // The samples are set on the sheet's page: the base theme's, fitted to its Body.
+        theme.page = base.page
         let facts = measureSpecimenFacts(
             theme: theme, regular: regular, bold: bold, boldWarnings: boldWarnings, base: base)
         let settings = SpecimenBuilder.Settings(
             sample: options.sample ?? SpecimenBuilder.Settings.defaultSample, guides: options.guides,
             date: formatter.string(from: date), sizeCategory: request.sizeCategory, boldText: request.boldText)
-        let expansion: Template.Expansion
+        var expansion: Template.Expansion
         do {
             expansion = try SpecimenBuilder.markdown(theme: theme, template: template, settings: settings, facts: facts)
         } catch let error as TemplateError {
             throw TypesetError.invalidTheme(problems: [
                 "\(templatePath):\(error.line):\(error.column): \(error.message)"
             ])
+        }
+        if let compare = options.compare {
+            let (other, _) = try prepareTheme(ThemeRequest(theme: compare))
+            expansion.text += SpecimenBuilder.comparison(
+                theme, exportMetrics(of: theme), with: other, exportMetrics(of: other), base: base,
+                sample: settings.sample)
         }
         let parsed = MarkdownParser.parse(expansion.text, file: templatePath)
         var diagnostics = themeWarnings

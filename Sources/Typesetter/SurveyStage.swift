@@ -15,7 +15,8 @@ extension DocumentSurvey {
         let survey = DocumentSurvey(
             document, theme: settings.theme, options: settings.styling, threaded: threaded,
             listsHeadings: settings.options.tableOfContents == true,
-            contentsDepth: settings.options.tableOfContentsDepth ?? TableOfContents.defaultDepth)
+            contentsDepth: settings.options.tableOfContentsDepth ?? TableOfContents.defaultDepth,
+            cancellation: settings.options.cancellation)
         // The survey has named every position: layout reads only its windows of blocks, each
         // from the source set aside (a long document's text is not held while pages are drawn).
         document.releaseSource()

@@ -1,3 +1,4 @@
+internal import CodeHighlighting
 import Foundation
 internal import PangoCairoBackend
 import Typography
@@ -12,6 +13,10 @@ import Typography
 /// it names against the installed fonts (a family that is not installed is a warning naming the
 /// one its text is set in; a list none of whose families is installed is an error).
 public enum ThemeJudgement {
+    /// The code styles a theme's `code.style` may name: the built-in `light` and `dark`, and
+    /// every theme of the highlighting library by its hyphenated name (`github-light`).
+    static let codeStyles: [String: CodeStyle] = LibraryCodeStyles.byName.merging(CodeStyle.builtIn) { $1 }
+
     /// The theme `data` describes and every problem of the file itself, in source order. The
     /// file must not be used when some problem is an error; the theme is still given when it
     /// could be read, so that its families can be judged too (nil: it could not be read). A file
@@ -29,7 +34,8 @@ public enum ThemeJudgement {
         if asTokens || TokenImporter.isTokenFile(data) {
             do {
                 let (theme, warnings) = try TokenImporter.importTokens(data, file: file, mapping: mapping)
-                if theme.styles == Theme.default.styles {
+                // No role set by a token (a file that sets the default's values exactly is fine).
+                if theme.styles == Theme.default.styles, TokenImporter.rolesSet(in: data, mapping: mapping) == 0 {
                     let problem = ThemeProblem(
                         file: file, line: 1, column: 1,
                         message: "no typography tokens found (a token with $type \"typography\" and a $value with "
@@ -44,7 +50,7 @@ public enum ThemeJudgement {
                 return (nil, [ThemeProblem(file: file, line: 0, column: 0, message: "\(error)")])
             }
         }
-        let (theme, problems) = ThemeLoader.decode(data, file: file)
+        let (theme, problems) = ThemeLoader.decode(data, file: file, codeStyles: codeStyles)
         var placed = located(problems, text: text)
         if theme == nil, placed.count == 1, placed[0].message.hasPrefix("invalid JSON") {
             // Most often a file named as the theme by mistake (a Markdown file): said so.

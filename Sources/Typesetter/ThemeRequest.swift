@@ -33,6 +33,9 @@ public struct ThemeRequest: Sendable {
     /// Pandoc's `-V` page and type settings (`fontsize`, `linestretch`, `monofont`), applied
     /// after every other adaptation; none by default.
     public var pandocVariables = PandocTypeVariables()
+    /// The folders the theme's own `fontFolders` must lie in (a theme a document named under
+    /// ``RenderOptions/root``); nil: any folder. ``fontFolders`` given here are not confined.
+    public var sandbox: Sandbox? = nil
 
     /// Creates a request; the defaults leave the default theme as written.
     public init(
@@ -92,6 +95,10 @@ extension Typesetter {
             throw TypesetError.invalidTheme(problems: outOfRange.map { "\(request.theme ?? "default"): \($0)" })
         }
         var warnings: [String] = []
+        for folder in theme.fontFolders where request.sandbox.map({ !$0.permits(folder) }) ?? false {
+            let message = "is outside the folders this render may read (\(request.sandbox?.description ?? ""))"
+            throw TypesetError.invalidTheme(problems: ["\(name): fontFolders: '\(folder)' \(message); not read"])
+        }
         for folder in theme.fontFolders + request.fontFolders {
             do { try FontLibrary.registerFontFolder(folder) } catch {
                 throw TypesetError.fontFolder(path: folder, reason: String(describing: error))

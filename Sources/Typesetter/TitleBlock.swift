@@ -29,7 +29,13 @@ struct TitleBlock {
     /// `smart`: the document's smart punctuation setting, for the values read as Markdown
     /// (``FrontMatterText``).
     init(theme: Theme, metadata: Metadata, smart: Bool, blocks document: [StyledBlock]) {
-        let opening = document.first.flatMap { block in block.outline?.level == 1 ? block.outline?.title : nil }
+        self.init(theme: theme, metadata: metadata, smart: smart, firstOutline: document.first?.outline)
+    }
+
+    /// `firstOutline`: the outline entry of the document's first styled block, if it has one
+    /// (all the title block reads of the document, so a survey need not hold that block).
+    init(theme: Theme, metadata: Metadata, smart: Bool, firstOutline: OutlineEntry?) {
+        let opening = firstOutline?.level == 1 ? firstOutline?.title : nil
         let title = metadata.title.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
         var blocks: [StyledBlock] = []
         let spacing = theme.page.blockSpacing

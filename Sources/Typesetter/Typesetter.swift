@@ -64,6 +64,22 @@ public struct RenderOptions: Sendable {
     /// process (mallopt(3): mmap threshold 32 MiB, trim threshold 128 MiB), so it is off unless
     /// the caller owns the process; the `typeset` command turns it on. The output is the same.
     public var tunesHeap: Bool = false
+    /// The folder every file the document names must lie in, after `.`, `..` and symbolic links
+    /// are resolved (Typst's `--root`): images (Markdown and HTML `<img>`), a front-matter
+    /// `theme:` and that theme's `fontFolders`. An image outside is drawn as a placeholder with
+    /// a warning; a theme outside is an error at its `theme:` line; neither is opened. nil (the
+    /// default): the document may name any file this process can read. Files the caller names
+    /// itself (``themeRequest``'s theme and font folders, ``baseDirectory``) are not confined.
+    public var root: URL? = nil
+    /// Folders outside ``root`` the document may read as well (the `typeset` command adds the
+    /// current folder and `--resource-path`); read only when ``root`` is set.
+    public var allowedFolders: [URL] = []
+
+    /// Set by the asynchronous render: checked between blocks and pages.
+    var cancellation: RenderCancellation? = nil
+
+    /// The folders ``root`` and ``allowedFolders`` let the document read; nil without a root.
+    public var sandbox: Sandbox? { root.map { Sandbox(root: $0, allowing: allowedFolders) } }
 
     /// Creates options; nil leaves a setting to front matter, then the theme.
     public init(
@@ -143,6 +159,7 @@ public enum Typesetter {
     ) throws -> RenderReport {
         let settings = try ResolvedSettings(resolving: requested, for: document, parseDiagnostics: parseDiagnostics)
         let (survey, surveyDiagnostics) = DocumentSurvey.survey(document, settings: settings, threaded: threaded)
+        try requested.cancellation?.check()
         let shaper = PangoShaper(pictures: settings.options.preview != nil)
         let frontMatter = FrontMatter(of: document, settings: settings, survey: survey, shaper: shaper)
         let fontDiagnostics = FontCheck.diagnostics(
@@ -161,6 +178,8 @@ public enum Typesetter {
         let numbers = try layout.countPages()
         return try WriteStage.write(to: output, preview: settings.options.preview) { file in
             let (drawn, taggingDiagnostics) = try TaggingStage.draw(layout, numbers: numbers, into: file)
+            // Cancelled while the file was finished and tagged: discarded, never committed.
+            try settings.options.cancellation?.check()
             // Warnings that say the same thing are said once, with their count.
             let all = Diagnostic.coalesced(diagnostics + taggingDiagnostics + drawn.diagnostics)
             return RenderReport(pageCount: drawn.pageCount, diagnostics: all, files: drawn.renderer.previewFiles)

@@ -7,7 +7,8 @@ enum WriteStage {
     /// Opens the output `target` (`-`: standard output), runs `produce` to fill its temporary
     /// file, then commits it, or discards it for a `preview` or when `produce` throws.
     /// - Throws: ``TypesetError`` from opening or committing the output and from `produce`;
-    ///   any other error from `produce` as ``TypesetError/renderingFailed(_:)``.
+    ///   `CancellationError` as it is; any other error from `produce` as
+    ///   ``TypesetError/renderingFailed(_:)``.
     static func write<Result>(
         to target: String, preview: PagePreview?,
         _ produce: (OutputFile) throws -> Result
@@ -25,6 +26,7 @@ enum WriteStage {
         } catch {
             outputFile.discard()
             if let error = error as? TypesetError { throw error }
+            if error is CancellationError { throw error }
             throw TypesetError.renderingFailed(String(describing: error))
         }
     }

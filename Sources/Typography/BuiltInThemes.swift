@@ -40,6 +40,7 @@ extension Theme {
             .caption2: style(11, .regular, leading: 13, tracking: .points(0.06), .caption2),
         ]
         theme.page.margins = Theme.wideMeasureMargins
+        theme.page.measureCharacters = nil
         theme.notes = [
             "Apple's iOS text styles at the Large size (HIG). SF Pro is not free to use off Apple platforms: Inter "
                 + "with Noto Sans CJK KR stands in for it; SF's automatic tracking is written out per role."
@@ -84,6 +85,7 @@ extension Theme {
             .caption2: style(11, .medium, 16, .caption2),
         ]
         theme.page.margins = Theme.wideMeasureMargins
+        theme.page.measureCharacters = nil
         theme.notes = [
             "Pretendard is built from Inter (Latin) and Source Han Sans, which Debian ships as Noto Sans CJK KR "
                 + "(Hangul): when Pretendard is not registered (it is not packaged in Debian; add its folder to "

@@ -86,25 +86,91 @@ public struct Margins: Hashable, Sendable {
 }
 
 /// The page a theme sets text on: paper, margins and the vertical rhythm between blocks.
+///
+/// The margins are either fixed (``measureCharacters`` nil) or follow from the paper and a
+/// measure given in characters of the Body face (``fittingMeasure(characterWidth:)``): the
+/// measure is that many characters of Body text, centred on the paper, and the top and bottom
+/// margins take the share of the paper's height the default theme's 64 pt and 72 pt take of A4.
 public struct PageSetup: Hashable, Sendable {
     /// Paper size, pt.
     public var paper: PaperSize
-    /// Margins, pt.
+    /// Margins, pt. With ``measureCharacters`` set, the margins last fitted to the Body face
+    /// (``fittingMeasure(characterWidth:)``); until then those of the default theme on A4.
     public var margins: Margins
     /// Space between consecutive blocks (paragraphs, lists, tables), pt.
     public var blockSpacing: Double
-    /// Creates a page setup; defaults: A4, 64 pt margins (72 pt at the bottom), 8 pt between blocks.
+    /// The measure as a number of characters of Body text (letters, spaces and punctuation of
+    /// running English prose, ``fittingMeasure(characterWidth:)``); nil when the margins are
+    /// fixed. Theme files: `page.measure`. Bringhurst (The Elements of Typographic Style, 2.1.2)
+    /// gives 45–75 characters for a single column, 66 as the ideal.
+    public var measureCharacters: Double?
+
+    /// Creates a page setup; defaults: A4, 64 pt margins (72 pt at the bottom), 8 pt between
+    /// blocks, margins fixed.
     public init(
         paper: PaperSize = .a4, margins: Margins = Margins(top: 64, right: 64, bottom: 72, left: 64),
-        blockSpacing: Double = 8
+        blockSpacing: Double = 8, measureCharacters: Double? = nil
     ) {
         self.paper = paper
         self.margins = margins
         self.blockSpacing = blockSpacing
+        self.measureCharacters = measureCharacters
     }
 
     /// The measure: width of the text area, pt.
     public var measure: Double { paper.width - margins.left - margins.right }
     /// Height of the text area, pt.
     public var textHeight: Double { paper.height - margins.top - margins.bottom }
+
+    /// The default theme's measure, in characters of its Body face.
+    public static let defaultMeasureCharacters = 68.0
+    /// The range ``measureCharacters`` may take: from a narrow side column to the widest single
+    /// column a reader can follow back to the start of the next line.
+    public static let measureCharactersRange = 20.0...150.0
+    /// The default theme's margins on A4 before the measure follows the type: the placeholder
+    /// of a page whose ``measureCharacters`` is set, and the source of the vertical proportions.
+    public static let defaultA4Margins = Margins(top: 64, right: 125, bottom: 72, left: 125)
+    /// The narrowest side margin a measure in characters leaves, as a share of the paper's
+    /// width (40 pt on A4, the side margin of the built-in themes with a 16–17 pt Body): past
+    /// it the measure is cut and the line holds fewer characters.
+    public static let narrowestSideShare = 40 / PaperSize.a4.width
+
+    /// The text area the page can have, pt: with fixed margins the paper less them; with a
+    /// measure in characters the widest ``fittingMeasure(characterWidth:)`` can give (the paper
+    /// less two ``narrowestSideShare`` margins) and the height it gives. What a theme is checked
+    /// against before its Body face is measured.
+    public var widestTextArea: (width: Double, height: Double) {
+        guard measureCharacters != nil else { return (measure, textHeight) }
+        // Any character as wide as the paper asks for more than the paper: the widest measure.
+        let widest = fittingMeasure(characterWidth: paper.width)
+        return (widest.measure, widest.textHeight)
+    }
+
+    /// This page with its margins following from the paper and ``measureCharacters``, given
+    /// the average advance of one character of Body text (`characterWidth`, pt, tracking
+    /// included): the measure is `measureCharacters × characterWidth`, at most the paper's width
+    /// less two ``narrowestSideShare`` margins, centred; the top and bottom margins are the
+    /// paper's height times the share 64 pt and 72 pt are of A4's height. Unchanged when the
+    /// margins are fixed or `characterWidth` is not a positive finite number.
+    public func fittingMeasure(characterWidth: Double) -> PageSetup {
+        guard let characters = measureCharacters, characterWidth.isFinite, characterWidth > 0 else { return self }
+        let widest = paper.width * (1 - 2 * PageSetup.narrowestSideShare)
+        let measure = min(characters * characterWidth, widest)
+        let side = (paper.width - measure) / 2
+        let a4 = PaperSize.a4.height
+        var page = self
+        page.margins = Margins(
+            top: paper.height * PageSetup.defaultA4Margins.top / a4, right: side,
+            bottom: paper.height * PageSetup.defaultA4Margins.bottom / a4, left: side)
+        return page
+    }
+
+    /// Why the page leaves too little room for text (``widestTextArea`` under 72 × 72 pt), or nil.
+    public var textAreaProblem: String? {
+        let (width, height) = widestTextArea
+        guard !(width >= 72 && height >= 72) else { return nil }
+        let what = measureCharacters == nil ? "the paper less its margins leaves" : "the paper leaves at most"
+        return "page: \(what) \(width.wholePointsText) × \(height.wholePointsText) pt; the text area must be at least "
+            + "72 × 72 pt"
+    }
 }

@@ -27,6 +27,11 @@ public struct Theme: Hashable, Sendable {
     public var boldTextWeights: [String: [FontWeight]]?
     /// The colours of highlighted code (theme files: `code`); ``CodeStyle/light`` by default.
     public var code: CodeStyle = .light
+    /// Font expansion of justified text (theme files: `fontExpansion`, in percent, or `false`):
+    /// the most a line's glyphs may be widened or narrowed, as a fraction of their width
+    /// (0.02: ±2 %, microtype's `stretch=20, shrink=20`); 0 turns it off. Never applied to
+    /// code, nor to the Display, LargeTitle and Title roles.
+    public var fontExpansion: Double = 0.02
 
     /// Every parameter as the stored property of the same name; `sizeAdjustments` was added later
     /// and defaults to none.
@@ -79,9 +84,10 @@ extension Theme {
 
     /// The built-in print theme: Inter with Noto Sans CJK KR for Hangul, Body 10.5 pt with a
     /// 1.3 × natural step (about 16.5 pt, a comfortable 1.57 × size), the other roles on a
-    /// major-second/perfect-fourth scale. A4 with 125 pt side margins: a 345 pt measure, about
-    /// 68 characters of Latin body text a line (Bringhurst's 45–75; LaTeX's `article` class sets
-    /// the same 345 pt at 10 pt).
+    /// major-second/perfect-fourth scale. A4 with a measure of 66 characters of Body text
+    /// (Bringhurst's ideal in his 45–75), the margins following from paper and measure
+    /// (``PageSetup/fittingMeasure(characterWidth:)``): on A4 about 327 pt, near the 345 pt
+    /// LaTeX's `article` class sets at 10 pt.
     public static let `default`: Theme = {
         func style(
             _ size: Double, _ weight: FontWeight, _ lineHeight: Double, tracking: Double? = nil,
@@ -113,6 +119,7 @@ extension Theme {
                 "rule": RGBAColor(hex: "#C9CCD3")!, "codeBackground": RGBAColor(hex: "#F3F4F7")!,
                 "quote": RGBAColor(hex: "#8A8F99")!,
             ],
-            page: PageSetup(margins: Margins(top: 64, right: 125, bottom: 72, left: 125)))
+            page: PageSetup(
+                margins: PageSetup.defaultA4Margins, measureCharacters: PageSetup.defaultMeasureCharacters))
     }()
 }

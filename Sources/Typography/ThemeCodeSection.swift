@@ -19,11 +19,17 @@ import Foundation
 /// § 1.4.3): a style below it is a warning at the colour that sets it.
 struct ThemeCodeSection {
     let file: String
+    /// The styles `style` may name, by lowercased name (built-in and, when the caller passes
+    /// them, the highlighting library's).
+    var styles: [String: CodeStyle] = CodeStyle.builtIn
     var problems: [ThemeProblem] = []
     /// Where each token's style, the background and the text colour were written.
     var tokenPositions: [CodeToken: SourcePosition] = [:]
     var backgroundPosition: SourcePosition?
     var textPosition: SourcePosition?
+    /// Where `style` named the style the section starts from: a colour of that style that
+    /// fails the contrast check is reported there, with the style's name.
+    var stylePosition: SourcePosition?
 
     static let keys = ["style", "background", "text", "tokens", "highlight"]
     static let tokenKeys = ["color", "bold", "italic"]
@@ -33,8 +39,19 @@ struct ThemeCodeSection {
 
     /// The section as a one-line JSON object that reads back equal to `code`; nil for the
     /// built-in ``CodeStyle/light``, which a theme file inherits by leaving the section out.
+    /// A style from the highlighting library (a name no built-in style has) is written from
+    /// `light` with every token kind spelled out, those it leaves plain in its text colour,
+    /// so that the file reads back to the same colours wherever it is read.
     static func json(for code: CodeStyle, string: (String) -> String) -> String? {
         guard code != .light else { return nil }
+        var code = code
+        if CodeStyle.builtIn[code.name] == nil {
+            let plain = CodeTokenStyle(color: code.text ?? .black)
+            for token in CodeToken.allCases where code.tokens[token] == nil {
+                code.tokens[token] = code.style(for: token) ?? plain
+            }
+            code.name = "light"
+        }
         var fields = ["\"style\": \(string(code.name))"]
         if let background = code.background { fields.append("\"background\": \(string(background.hex))") }
         if let text = code.text { fields.append("\"text\": \(string(text.hex))") }
@@ -64,13 +81,14 @@ struct ThemeCodeSection {
                 error(member.value.position, "code.style must be a string, not \(member.value.typeName)")
                 continue
             }
-            if let builtIn = CodeStyle.builtIn[name.lowercased()] {
-                code = builtIn
+            if let named = styles[name.lowercased()] {
+                code = named
+                stylePosition = member.value.position
             } else {
-                let names = CodeStyle.builtIn.keys.sorted()
+                let names = styles.keys.sorted()
                 error(
                     member.value.position,
-                    "unknown code style '\(name)'\(suggestion(for: name, among: names)); built-in code styles are "
+                    "unknown code style '\(name)'\(suggestion(for: name, among: names)); code styles are "
                         + names.joined(separator: ", "))
             }
         }
@@ -188,10 +206,14 @@ struct ThemeCodeSection {
     /// position in this file (else the background's, else `fallback`).
     mutating func checkContrast(of theme: Theme, fallback: SourcePosition) {
         for failure in theme.code.contrastFailures(theme: theme, minimum: Self.minimumContrast) {
-            let position =
+            let written =
                 failure.token.flatMap { tokenPositions[$0] } ?? (failure.token == nil ? textPosition : nil)
-                ?? backgroundPosition ?? fallback
-            problems.append(ThemeProblem(file: file, at: position, failure.message, severity: .warning))
+                ?? backgroundPosition
+            let message =
+                written == nil && stylePosition != nil
+                ? failure.message + " (from code style '\(theme.code.name)')" : failure.message
+            let position = written ?? stylePosition ?? fallback
+            problems.append(ThemeProblem(file: file, at: position, message, severity: .warning))
         }
     }
 }

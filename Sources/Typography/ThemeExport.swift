@@ -1,7 +1,8 @@
 import Foundation
 
 /// Writes a theme's type scale as code for apps: SwiftUI (an `extension Font` with one font per
-/// role and a `ViewModifier` per role) and CSS (custom properties and one class per role), with
+/// role and a `ViewModifier` per role), CSS (custom properties and one class per role), Jetpack
+/// Compose (`TextStyle`s) and design tokens (DTCG, Tokens Studio) for the design tools, with
 /// the numbers Typeset sets the PDF with, so a design team keeps one scale on paper and in apps.
 ///
 /// Sources: SwiftUI `Font.custom(_:size:relativeTo:)`, `Font.custom(_:fixedSize:)`,
@@ -17,6 +18,12 @@ public enum ThemeExport {
         case swiftui
         /// CSS: custom properties on `:root` and one class per role.
         case css
+        /// Jetpack Compose: one `TextStyle` per role.
+        case compose
+        /// W3C Design Tokens (DTCG 2025.10): one composite `typography` token per role, colours.
+        case dtcg
+        /// Tokens Studio for Figma: one token set with a `typography` token per role, colours.
+        case tokensStudio = "tokens-studio"
     }
 
     /// What the export needs from the installed fonts for one role.
@@ -42,11 +49,15 @@ public enum ThemeExport {
         switch format {
         case .swiftui: swiftUI(theme, metrics: metrics, source: source)
         case .css: css(theme, metrics: metrics, source: source)
+        case .compose: compose(theme, metrics: metrics, source: source)
+        case .dtcg: dtcg(theme, metrics: metrics, source: source)
+        case .tokensStudio: tokensStudio(theme, metrics: metrics, source: source)
         }
     }
 
-    /// The baseline-to-baseline step of `role`, pt.
-    static func step(_ theme: Theme, _ role: TextRole, _ metrics: [TextRole: RoleMetrics]) -> Double {
+    /// The baseline-to-baseline step of `role`, pt: its line height rule applied to the natural
+    /// height `metrics` gives (1.2 × the size without it).
+    public static func step(_ theme: Theme, _ role: TextRole, _ metrics: [TextRole: RoleMetrics]) -> Double {
         let style = theme[role]
         let natural = metrics[role]?.naturalHeight ?? style.size * 1.2
         return style.lineHeight?.step(size: style.size, naturalHeight: natural) ?? natural
@@ -181,8 +192,9 @@ public enum ThemeExport {
         "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
-    /// The CSS name of a role: `large-title`, `title2`, `sub-title`.
-    static func cssName(_ role: TextRole) -> String {
+    /// The CSS name of a role, its class and custom-property stem in the CSS export:
+    /// `large-title`, `title2`, `sub-title`.
+    public static func cssName(_ role: TextRole) -> String {
         role.rawValue.reduce(into: "") { name, character in
             if character.isUppercase { name += "-" }
             name += character.lowercased()

@@ -94,12 +94,18 @@ public enum ThemeLoader {
     /// - Returns: the theme (nil when the JSON is invalid or not an object) and every problem found,
     ///   in source order. A non-nil theme with error problems is a best-effort result; callers
     ///   should refuse it (``load(contentsOf:)`` does).
-    public static func decode(_ data: Data, file: String) -> (Theme?, [ThemeProblem]) {
+    ///
+    /// `codeStyles` are the styles `code.style` may name, by lowercased name: the built-in
+    /// ``CodeStyle/builtIn`` unless the caller adds more (the highlighting library's themes,
+    /// which this module cannot reach: the caller that can passes them in).
+    public static func decode(
+        _ data: Data, file: String, codeStyles: [String: CodeStyle] = CodeStyle.builtIn
+    ) -> (Theme?, [ThemeProblem]) {
         let root: JSONNode
         do { root = try JSONSource.parse(data) } catch {
             return (nil, [ThemeProblem(file: file, at: error.position, "invalid JSON: \(error.message)")])
         }
-        var decoder = ThemeDecoder(file: file)
+        var decoder = ThemeDecoder(file: file, codeStyles: codeStyles)
         let theme = decoder.decode(root)
         var problems = decoder.problems.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
         // What the file's own keys cannot show (inherited values, the page as a whole) is
@@ -141,9 +147,14 @@ func suggestion(for word: String, among candidates: [String]) -> String {
 
 private struct ThemeDecoder {
     let file: String
+    /// The styles `code.style` may name (``ThemeLoader/decode(_:file:codeStyles:)``).
+    let codeStyles: [String: CodeStyle]
     var problems: [ThemeProblem] = []
 
-    init(file: String) { self.file = file }
+    init(file: String, codeStyles: [String: CodeStyle]) {
+        self.file = file
+        self.codeStyles = codeStyles
+    }
 
     mutating func error(_ position: SourcePosition, _ message: String) {
         problems.append(ThemeProblem(file: file, at: position, message))
@@ -210,7 +221,7 @@ private struct ThemeDecoder {
 
     static let topKeys = [
         "name", "extends", "notes", "families", "roles", "colors", "page", "fontFolders", "monospace", "sizeAdjust",
-        "code",
+        "code", "fontExpansion",
     ]
     static let roleKeys = [
         "family", "weight", "size", "relativeTo", "lineHeight", "lineHeightMultiple", "kerning", "tracking",
@@ -239,12 +250,22 @@ private struct ThemeDecoder {
         if let page = top["page"] { theme.page = decodePage(page.value, base: theme.page) }
         if let folders = top["fontFolders"] { theme.fontFolders += decodeFontFolders(folders.value) }
         if let adjustments = top["sizeAdjust"] { decodeSizeAdjustments(adjustments.value, into: &theme) }
+        if let expansion = top["fontExpansion"] { theme.fontExpansion = decodeFontExpansion(expansion.value) }
         // The code section (ThemeCodeSection.swift), after the colours its contrast is checked against.
-        var code = ThemeCodeSection(file: file)
+        var code = ThemeCodeSection(file: file, styles: codeStyles)
         if let section = top["code"] { theme.code = code.decode(section.value, base: theme.code) }
         code.checkContrast(of: theme, fallback: top["code"]?.keyPosition ?? root.position)
         problems += code.problems
         return theme
+    }
+
+    /// `fontExpansion`: a percentage from 0 to 5 (`2` is ±2 %), or `false` (none); an error
+    /// and the default otherwise.
+    mutating func decodeFontExpansion(_ node: JSONNode) -> Double {
+        if case .bool(false) = node.value { return 0 }
+        if let percent = node.number, (0...5).contains(percent) { return percent / 100 }
+        error(node.position, "fontExpansion: expected a percentage from 0 to 5 or false, not \(node.typeName)")
+        return Theme.default.fontExpansion
     }
 
     /// The built-in theme `extends` names; the default theme (and an error) when it names none.
@@ -620,7 +641,9 @@ private struct ThemeDecoder {
     mutating func decodePage(_ node: JSONNode, base: PageSetup) -> PageSetup {
         var page = base
         let fields = Dictionary(
-            members(of: node, what: "page", known: ["paper", "margins", "blockSpacing"]).map { ($0.key, $0.value) },
+            members(of: node, what: "page", known: ["paper", "margins", "measure", "blockSpacing"]).map {
+                ($0.key, $0.value)
+            },
             uniquingKeysWith: { $1 })
         if let paperField = fields["paper"], let name = string(paperField, "page.paper") {
             do { page.paper = try PaperSize(parsing: name) } catch {
@@ -628,6 +651,8 @@ private struct ThemeDecoder {
             }
         }
         if let marginsField = fields["margins"] {
+            // Margins given fix the page: the measure no longer follows the Body face.
+            page.measureCharacters = nil
             if marginsField.members != nil {
                 let sides = Dictionary(
                     members(of: marginsField, what: "page.margins", known: ["top", "right", "bottom", "left"]).map {
@@ -667,16 +692,35 @@ private struct ThemeDecoder {
         if let blockField = fields["blockSpacing"], let spacing = length(blockField, "page.blockSpacing") {
             page.blockSpacing = spacing
         }
+        if let measureField = fields["measure"] {
+            decodeMeasure(measureField, hasMargins: fields["margins"] != nil, into: &page)
+        }
         let margins = page.margins
         if [margins.top, margins.right, margins.bottom, margins.left].contains(where: { $0 < 0 }) {
             error(fields["margins"]?.position ?? node.position, "page.margins: margins must not be negative")
-        } else if page.measure < 72 || page.textHeight < 72 {
-            error(
-                fields["margins"]?.position ?? fields["paper"]?.position ?? node.position,
-                "page: the paper less its margins leaves \(page.measure.wholePointsText) × "
-                    + "\(page.textHeight.wholePointsText) pt; the text area must be at least 72 × 72 pt"
-            )
+        } else if let problem = page.textAreaProblem {
+            error(fields["margins"]?.position ?? fields["paper"]?.position ?? node.position, problem)
         }
         return page
+    }
+
+    /// `page.measure`: the measure as a number of characters of Body text
+    /// (``PageSetup/measureCharacters``), which makes the margins follow from paper and measure.
+    /// An error beside `margins` (the two fix the same width) or outside
+    /// ``PageSetup/measureCharactersRange``.
+    mutating func decodeMeasure(_ node: JSONNode, hasMargins: Bool, into page: inout PageSetup) {
+        let range = PageSetup.measureCharactersRange
+        guard let characters = node.number, characters.isFinite else {
+            error(node.position, "page.measure: expected a number of characters of Body text, not \(node.typeName)")
+            return
+        }
+        if hasMargins {
+            error(node.position, "page.measure: give either a measure in characters or margins, not both")
+        } else if !range.contains(characters) {
+            let bounds = "\(Int(range.lowerBound))–\(Int(range.upperBound))"
+            error(node.position, "page.measure: \(characters.wholePointsText) characters is outside \(bounds)")
+        } else {
+            page.measureCharacters = characters
+        }
     }
 }

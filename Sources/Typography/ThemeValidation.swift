@@ -53,11 +53,13 @@ extension Theme {
         }
         if [margins.top, margins.right, margins.bottom, margins.left].contains(where: { !$0.isFinite || $0 < 0 }) {
             add("page.margins: margins must be finite and not negative")
-        } else if paper.width.isFinite, paper.height.isFinite, !(page.measure >= 72 && page.textHeight >= 72) {
+        } else if let characters = page.measureCharacters, !PageSetup.measureCharactersRange.contains(characters) {
+            let range = PageSetup.measureCharactersRange
             add(
-                "page: the paper less its margins leaves \(page.measure.wholePointsText) × "
-                    + "\(page.textHeight.wholePointsText) pt; the text area must be at least 72 × 72 pt"
-            )
+                "page.measure: \(characters.wholePointsText) characters is outside "
+                    + "\(Int(range.lowerBound))–\(Int(range.upperBound))")
+        } else if paper.width.isFinite, paper.height.isFinite, let problem = page.textAreaProblem {
+            add(problem)
         }
         if let problem = TypographicLimits.problem("page.blockSpacing", page.blockSpacing, 0...1000) { add(problem) }
 

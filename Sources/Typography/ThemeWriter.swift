@@ -87,10 +87,13 @@ public enum ThemeWriter {
         let margins = page.margins
         // A named paper keeps its name (`a4`); any other size is written in pt.
         let paperText = page.paper.name ?? "\(number(page.paper.width))pt x \(number(page.paper.height))pt"
+        // A measure in characters is written as such, so the margins keep following the type.
+        let width =
+            page.measureCharacters.map { "\"measure\": \(number($0)), " }
+            ?? "\"margins\": { \"top\": \(number(margins.top)), \"right\": \(number(margins.right)), \"bottom\": "
+            + "\(number(margins.bottom)), \"left\": \(number(margins.left)) }, "
         lines.append(
-            "  \"page\": { \"paper\": \(string(paperText)), "
-                + "\"margins\": { \"top\": \(number(margins.top)), \"right\": \(number(margins.right)), \"bottom\": "
-                + "\(number(margins.bottom)), \"left\": \(number(margins.left)) }, "
+            "  \"page\": { \"paper\": \(string(paperText)), " + width
                 + "\"blockSpacing\": \(number(page.blockSpacing)) }")
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Imports typography from W3C Design Tokens (DTCG) files and Figma/Tokens Studio exports.
+/// Imports typography from W3C Design Tokens (DTCG) files, Figma/Tokens Studio exports and
+/// Figma REST API variables (``TokenReader/collectFigmaVariables(_:)``).
 ///
 /// What is read (sources: DTCG Format Module 2025.10 and its 2022 draft, Tokens Studio docs,
 /// tokens-studio/sd-transforms):
@@ -90,6 +91,17 @@ public enum TokenImporter {
         return (theme, importer.warnings)
     }
 
+    /// How many roles the typography tokens of `data` set, with `mapping` and the built-in
+    /// guess, as ``importTokens(_:file:mapping:base:)`` assigns them: 0 when the file has no
+    /// typography token, none maps to a role, or it is no token file.
+    public static func rolesSet(in data: Data, mapping: [String: TextRole] = [:]) -> Int {
+        guard let root = try? JSONSource.parse(data), root.members != nil else { return 0 }
+        var importer = TokenReader(file: "", root: root)
+        importer.collectRoot()
+        _ = importer.buildTheme(base: .default, mapping: mapping)
+        return importer.rolesAssigned
+    }
+
     /// The keys of `mapping` that name no typography token of `data`: neither a token's full
     /// path (`typography.heading.xl`) nor the last component of one (`xl`), compared as
     /// ``importTokens(_:file:mapping:base:)`` compares them. Empty when `data` is not a token file
@@ -117,6 +129,11 @@ public enum TokenImporter {
     public static func isTokenFile(_ data: Data) -> Bool {
         let text = String(decoding: data, as: UTF8.self)
         if ["\"$value\"", "\"$type\"", "\"$themes\"", "\"$metadata\""].contains(where: { text.contains($0) }) {
+            return true
+        }
+        if text.contains("\"variableCollections\""), let root = try? JSONSource.parse(data),
+            TokenReader.figmaVariables(root) != nil
+        {
             return true
         }
         guard text.contains("\"value\"") else { return false }
@@ -150,6 +167,8 @@ struct DesignToken {
     var keyPosition: SourcePosition
     var value: JSONNode
     var type: String?
+    /// The token's `$extensions` object, if any (vendor data, ``ThemeExport/extensionKey``).
+    var extensions: JSONNode?
     /// The Tokens Studio set it comes from, when the file has sets (its path leaves the set out).
     var tokenSet: String?
     var name: String { path.joined(separator: ".") }
@@ -178,6 +197,8 @@ struct TokenReader {
     var markingUse = false
     /// Tokens made from a group of property tokens (Material 3 `…body-large.size`, `.weight`, …).
     var synthesized = Set<Int>()
+    /// How many roles ``buildTheme(base:mapping:)`` gave a token.
+    var rolesAssigned = 0
     /// Tokens Studio sets that were not read (disabled in the theme chosen), for the report.
     var skippedSets: [String] = []
     /// Each token's fully resolved value (nil: unresolvable), so an alias chain of n tokens
@@ -220,7 +241,7 @@ struct TokenReader {
             add(
                 DesignToken(
                     path: path, keyPosition: keyPosition ?? node.position, value: tokenValue,
-                    type: node["$type"]?.string ?? inheritedType))
+                    type: node["$type"]?.string ?? inheritedType, extensions: node["$extensions"]))
             return
         }
         // Style Dictionary v3 lets a token carry `comment`, `attributes`, `themeable` and what its
@@ -233,7 +254,7 @@ struct TokenReader {
             add(
                 DesignToken(
                     path: path, keyPosition: keyPosition ?? node.position, value: tokenValue,
-                    type: node["type"]?.string ?? inheritedType))
+                    type: node["type"]?.string ?? inheritedType, extensions: node["$extensions"]))
             return
         }
         let groupType = node["$type"]?.string ?? inheritedType
@@ -463,12 +484,15 @@ struct TokenReader {
             assigned[role] = index
             if let scheme { guessed.append((index, role, scheme)) }
             markUsed(index)
-            theme.styles[role] = style(from: value, token: token, base: theme[role])
+            var imported = style(from: value, token: token, base: theme[role])
+            applyTypesetExtension(of: token, to: &imported)
+            theme.styles[role] = imported
         }
         importColors(into: &theme)
         reportGuesses(guessed)
         reportUnused(unmappedTypography: unmapped)
         if !assigned.isEmpty { reportBaseRoles(theme: theme, base: base, assigned: assigned) }
+        rolesAssigned = assigned.count
         return theme
     }
 

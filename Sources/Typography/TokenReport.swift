@@ -21,6 +21,10 @@ extension TokenReader {
     /// uses as `source`) are read, all of them when there is no theme. Then groups of property
     /// tokens become typography tokens.
     mutating func collectRoot() {
+        if let meta = Self.figmaVariables(root) {
+            collectFigmaVariables(meta)
+            return
+        }
         let order = root["$metadata"]?["tokenSetOrder"]?.array?.compactMap(\.string)
         let themes = root["$themes"]?.array ?? []
         guard order != nil || !themes.isEmpty, let members = root.members else {
@@ -113,6 +117,12 @@ extension TokenReader {
             guard let value = resolvedValue(of: index), let color = Self.color(value) else { continue }
             markUsed(index)
             theme.colors[token.name] = color
+            // A colour in a `color` group is also known by its name in the group (`color.accent`
+            // → `accent`), the name a theme's colours use.
+            if token.path.count > 1, ["color", "colors"].contains(TextRole.normalizedKey(token.path[0])) {
+                let inGroup = token.path.dropFirst().joined(separator: ".")
+                if set.insert(inGroup).inserted { theme.colors[inGroup] = color }
+            }
             let key = TextRole.normalizedKey(token.path.last ?? "")
             let twoLast = TextRole.normalizedKey(token.path.suffix(2).joined())
             for (name, keys) in Self.colorNames where keys.contains(key) || keys.contains(twoLast) {

@@ -338,6 +338,22 @@ if selected("composer") {
         \(String(format: "%.2f", figures.max))×, \
         \(figures.loose) lines over 1.5×, \(figures.hyphenated) hyphenated line ends
         """)
+    // Prose other people wrote (Debian's Node.js documentation) at 60, 90 and 120 mm, beside
+    // Typst's (`pip install typst` into .build/typst-venv; without it, Typeset's alone).
+    let venv = FileManager.default.currentDirectoryPath + "/.build/typst-venv/bin/python"
+    let python = FileManager.default.isExecutableFile(atPath: venv) ? venv : "/usr/bin/python3"
+    let reference = Process()
+    let referencePipe = Pipe()
+    reference.executableURL = URL(fileURLWithPath: python)
+    reference.arguments = ["bench/composition-reference.py", typesetPath]
+    reference.standardOutput = referencePipe
+    if (try? reference.run()) != nil {
+        let text = String(decoding: referencePipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        reference.waitUntilExit()
+        say("Composer on documentation prose (p50/p95/max word gap ÷ natural space, lines > 1.5×, hyphens, ")
+        say("consecutive hyphens, page-end hyphens, fragment last lines, breaks after a dash):")
+        for line in text.split(separator: "\n") { say(String(line)) }
+    }
 }
 say("")
 say("Load \(loadAverage()) at the end.")

@@ -1,6 +1,7 @@
 import DocumentModel
 import Foundation
 import Typesetter
+import Typography
 
 /// The inputs of `render` as one document: a single Markdown file, or a book — several files
 /// with `-o FILE`, a file whose front matter lists others under `include:`, or a `book.yaml`.
@@ -26,7 +27,8 @@ enum BookInputs {
     /// - Throws: ``TypesetError`` for a file that cannot be read or a bad include;
     ///   ``UsageError`` when the output is one of the book's files.
     static func load(
-        _ inputs: [String], book: Bool, args: ParsedArguments, variables: [(String, String)], target: String
+        _ inputs: [String], book: Bool, args: ParsedArguments, variables: [(String, String)], target: String,
+        sandbox: Sandbox? = nil
     ) throws -> (document: Document, diagnostics: [Diagnostic], files: [String]) {
         if !book {
             let input = inputs[0]
@@ -41,7 +43,8 @@ enum BookInputs {
             args.has("--open-right")
             ? true : variables.last { $0.0.lowercased() == "open-right" }.map { ["true", "yes", "on"].contains($0.1) }
         let assembled = try Typesetter.book(
-            inputs, options: BookOptions(openRight: openRight, resourcePath: args.value("--resource-path")))
+            inputs,
+            options: BookOptions(openRight: openRight, resourcePath: args.value("--resource-path"), sandbox: sandbox))
         try OutputTargets.refuseOverwriting(assembled.files.map { ($0, "a file of the book") }, with: target)
         return (assembled.document, assembled.diagnostics, assembled.files)
     }

@@ -97,6 +97,10 @@ enum OptionTable {
         OptionSpec(
             name: "--resource-path", value: "DIR",
             help: "the folder relative paths resolve against (default: the input's folder)", choices: ["dirs"]),
+        OptionSpec(
+            name: "--root", value: "DIR",
+            help: "read only files inside DIR (and --resource-path) that the document names: images, theme, includes "
+                + "(default: the input's folder and the current folder)", choices: ["dirs"]),
     ]
     static let output: [OptionSpec] = [
         OptionSpec(
@@ -155,6 +159,9 @@ enum OptionTable {
             options: [output[0]] + theme + [
                 OptionSpec(name: "--text", value: "TEXT", help: "the sample line"),
                 OptionSpec(
+                    name: "--compare", value: "THEME",
+                    help: "set a second theme's scale face to face with the theme's, role by role", choices: ["files"]),
+                OptionSpec(
                     name: "--guides",
                     help: "draw baseline, x-height, cap height, ascent/descent and half-leading guides"),
                 OptionSpec(
@@ -183,12 +190,18 @@ enum OptionTable {
             summary: "print a theme, built-in or a file resolved with what it extends, as a theme file",
             options: [help], takesFiles: false),
         CommandSpec(
-            name: "theme export", synopsis: "NAME|FILE --format swiftui|css",
-            summary: "write a theme's type scale as code: SwiftUI fonts and modifiers, or CSS classes",
+            name: "theme export", synopsis: "NAME|FILE --format swiftui|css|compose|dtcg|tokens-studio",
+            summary:
+                "write a theme's type scale as code (SwiftUI, CSS, Compose) or as design tokens (DTCG, Tokens Studio)",
             options: [
-                OptionSpec(name: "--format", value: "FORMAT", help: "swiftui or css", choices: ["swiftui", "css"]),
+                OptionSpec(
+                    name: "--format", value: "FORMAT", help: "swiftui, css, compose, dtcg or tokens-studio",
+                    choices: ["swiftui", "css", "compose", "dtcg", "tokens-studio"]),
                 help,
             ]),
+        CommandSpec(
+            name: "theme diff", synopsis: "A B", summary: "list what differs between two themes, role by role",
+            options: [help], takesFiles: false),
         CommandSpec(
             name: "fonts", synopsis: "[--fonts DIR]…", summary: "list font families and their faces",
             options: [theme[2], help], takesFiles: false),

@@ -64,9 +64,11 @@ enum RenderCommand {
         if input == "-", options.baseDirectory == nil {
             options.baseDirectory = FileManager.default.currentDirectoryPath
         }
+        try confine(&options, inputs: inputs, args: args)
         Typesetter.startLoadingFonts(for: options)
         // The text is not kept past the parse: the document holds its own copy of the source.
-        var parsed = try BookInputs.load(inputs, book: book, args: args, variables: variables, target: target)
+        var parsed = try BookInputs.load(
+            inputs, book: book, args: args, variables: variables, target: target, sandbox: options.sandbox)
         parsed.diagnostics =
             try SectionAndFileOptions.fillMetadata(&parsed.document, from: args) + parsed.diagnostics
         for (key, value) in variables { parsed.document.metadata.set(key, to: value) }
@@ -88,6 +90,28 @@ enum RenderCommand {
             }
         }
         Messages.report(report, output: target, quiet: args.has("--quiet"), format: format)
+    }
+
+    /// Sets the folders the document may read (``RenderOptions/root``): `--root DIR`, else each
+    /// input's folder and the current folder; `--resource-path` is allowed as well, since the
+    /// user named it. Files named on the command line (`--theme`, `--fonts`) are not confined.
+    /// - Throws: ``UsageError`` when `--root` is not a folder.
+    static func confine(_ options: inout RenderOptions, inputs: [String], args: ParsedArguments) throws {
+        let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        var allowed: [URL] = []
+        if let root = args.value("--root") {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw UsageError("--root '\(root)' is not a folder")
+            }
+            options.root = URL(fileURLWithPath: root)
+        } else {
+            let folders = inputs.map { $0 == "-" ? current : URL(fileURLWithPath: $0).deletingLastPathComponent() }
+            options.root = folders.first ?? current
+            allowed = Array(folders.dropFirst()) + [current]
+        }
+        if let resources = args.value("--resource-path") { allowed.append(URL(fileURLWithPath: resources)) }
+        options.allowedFolders = allowed
     }
 
     /// Typst's `render in.md out.pdf`: a last positional argument with an output extension

@@ -19,6 +19,7 @@ enum SpecimenCommand {
             sample: args.value("--text"), guides: args.has("--guides"), templatePath: args.value("--template"),
             strict: args.has("--strict"))
         options.paper = try ThemeOptions.paper(from: args)
+        options.compare = args.value("--compare")
         if let text = options.sample, text.trimmingCharacters(in: .whitespaces).isEmpty {
             throw UsageError("--text needs a non-empty sample")
         }

@@ -3,14 +3,17 @@ import Typesetter
 import Typography
 
 /// `typeset theme import TOKENS -o THEME [--map TOKEN=ROLE]… [--map-file ROLES]`, `theme check FILE`,
-/// `theme list`, `theme show NAME|FILE` and `theme export NAME|FILE --format swiftui|css`.
+/// `theme list`, `theme show NAME|FILE`, `theme export NAME|FILE --format FORMAT` and
+/// `theme diff A B`.
 enum ThemeCommand {
     static func run(_ arguments: [String]) throws {
-        guard let sub = arguments.first, ["import", "check", "list", "show", "export"].contains(sub) else {
+        guard let sub = arguments.first, ["import", "check", "list", "show", "export", "diff"].contains(sub) else {
             if let sub = arguments.first, sub != "--help", sub != "-h" {
-                throw UsageError("unknown theme command '\(sub)' (import, check, list, show, export)")
+                throw UsageError("unknown theme command '\(sub)' (import, check, list, show, export, diff)")
             }
-            if arguments.first == nil { throw UsageError("theme needs 'import', 'check', 'list', 'show' or 'export'") }
+            if arguments.first == nil {
+                throw UsageError("theme needs 'import', 'check', 'list', 'show', 'export' or 'diff'")
+            }
             print(OptionTable.helpText(named: "theme") ?? "", terminator: "")
             return
         }
@@ -35,6 +38,16 @@ enum ThemeCommand {
                     "theme show takes one NAME (\(ThemeLoader.builtInNames.joined(separator: ", "))) or FILE")
             }
             try show(args.positional[0])
+            return
+        case "diff":
+            guard args.positional.count == 2 else { throw UsageError("theme diff takes two themes: A B") }
+            let first = try resolvedTheme(args.positional[0])
+            let second = try resolvedTheme(args.positional[1])
+            let lines = ThemeDiff.lines(
+                first, second, firstMetrics: Typesetter.exportMetrics(of: first),
+                secondMetrics: Typesetter.exportMetrics(of: second))
+            print("--- \(args.positional[0])\n+++ \(args.positional[1])")
+            print(lines.isEmpty ? "no differences" : lines.joined(separator: "\n"))
             return
         case "export":
             guard args.positional.count == 1 else { throw UsageError("theme export takes one NAME or FILE") }

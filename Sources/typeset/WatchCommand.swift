@@ -20,6 +20,7 @@ enum WatchCommand {
         let input = args.positional[0]
         var options = try RenderCommand.renderOptions(from: args)
         _ = try RenderCommand.applyPandocVariables(args, to: &options)
+        try RenderCommand.confine(&options, inputs: [input], args: args)
         let variables = try RenderCommand.variables(from: args)
         let format = try Messages.Format(args)
         let ext = options.preview?.format.rawValue ?? "pdf"
@@ -42,7 +43,7 @@ enum WatchCommand {
                 // A book (a book file, or an include: list) is watched in every one of its files.
                 var parsed = try BookInputs.load(
                     [input], book: BookInputs.makeBook([input], output: nil, outputDir: nil), args: args,
-                    variables: variables, target: target)
+                    variables: variables, target: target, sandbox: options.sandbox)
                 watched = parsed.files
                 parsed.diagnostics =
                     try SectionAndFileOptions.fillMetadata(&parsed.document, from: args) + parsed.diagnostics

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import Typesetter
+import Typography
 
 /// Every attribute measured in the PDF (poppler word boxes, content streams, fonts).
 @Suite(.serialized) struct AttributeTests {
@@ -224,7 +225,10 @@ import Typesetter
             "::: {align=right}\n[FLUSH]{tracking=5}\n:::\n\n::: {align=center}\nmiddle\n:::\n", "align")
         let flush = words.filter { $0.text.contains("H") || $0.text.contains("FLUSH") }
         let right = try #require(flush.map(\.xMax).max())
-        #expect(abs(right - (595.2756 - 125)) < 0.3, "no trailing tracking after the last glyph: \(right)")
+        let page = Typesetter.fittedPage(of: .default)
+        #expect(
+            abs(right - (page.paper.width - page.margins.right)) < 0.3,
+            "no trailing tracking after the last glyph: \(right)")
         let middle = try #require(words.first { $0.text == "middle" })
         #expect(abs((middle.xMin + middle.xMax) / 2 - 595.2756 / 2) < 0.3)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Layout
 import TestSupport
 import Testing
 import Typesetter
@@ -200,7 +201,8 @@ enum WordSpacing {
                     || $0.lowercased().hasPrefix("informa")
             }, "\(ends)")
         // Only the soft hyphen's position breaks zzzzzzqqqqqq.
-        for end in ends where end.hasPrefix("z") { #expect(end == "zzzzzz-") }
+        // (An added hyphen reads back as U+00AD, its `/ActualText`.)
+        for end in ends where end.hasPrefix("z") { #expect(end == "zzzzzz-" || end == "zzzzzz\u{AD}") }
     }
 
     @Test func justifiedKoreanKeepsWordsWholeAndSpacesEven() throws {
@@ -268,23 +270,75 @@ enum WordSpacing {
         #expect(k > eojeols.count * 9 / 10, "aligned \(k) of \(eojeols.count) words")
         #expect(stretches.count > 10)
         #expect(WordSpacing.percentile(stretches, 0.95) < 1.7, "\(stretches.sorted().suffix(5))")
-        #expect((stretches.max() ?? 0) < 2.5)
+        // Syllable gaps are capped at 0.08 em and a third of the word space (KLREQ), so the
+        // loosest keep-all line takes its slack in its word spaces.
+        #expect((stretches.max() ?? 0) < 2.9)
     }
 
-    @Test func hangingPunctuationProtrudesOnlyInJustifiedText() throws {
-        let prose = try Self.englishProse()
-        let (pdf, _) = try Render.markdown("---\n\(Self.narrow)justify: true\n---\n\n" + prose, name: "compose-hang")
-        let lines = WordSpacing.justified(WordSpacing.lines(try PDFProbe.words(pdf)))
-        let edge = lines.map(\.right).sorted()[lines.count / 2]
-        let hung = lines.filter { [".", ",", "-"].contains($0.words.last!.text.last!) }
-        #expect(!hung.isEmpty)
-        for line in hung {
-            // Hangs past the edge by part of the mark's width, never by more than 3 pt.
-            #expect(line.right > edge + 0.3 && line.right < edge + 3, "\(line.text): \(line.right - edge)")
+    /// Character protrusion read back from the PDF: every line's first character stands out of
+    /// the left margin, and every justified line's last character out of the right, by
+    /// microtype's share of that character's advance (read from the same PDF: the width of the
+    /// character set alone as a word). Members: lines starting with T, A, V, W, Y, an opening
+    /// quote and plain letters; ending in a period, comma, colon, hyphenation hyphen, explicit
+    /// hyphen and plain letters (in justified text; ragged text does not protrude).
+    @Test(arguments: [true])
+    func edgeCharactersProtrudeByMicrotypesShare(_ justify: Bool) throws {
+        let sample = "T A V W Y v w y x \u{201C} . , : - \u{AD} n"
+        let crafted = """
+            Tall trees, Avenues: Vast Worlds. Young vines, wide wanderings. \u{201C}Quoted words\u{201D} \
+            start lines. Typography uses protrusion: Any Visible Word, Yes. Vertical well-tempered \
+            representations. Tall trees, Avenues: Vast Worlds. Young vines, wide wanderings. \
+            \u{201C}Quoted words\u{201D} start lines. Typography uses protrusion: Any Visible Word.
+            """
+        let source =
+            "---\n\(Self.narrow)justify: \(justify)\n---\n\n" + (try Self.englishProse()) + "\n\n" + crafted + "\n\n"
+            + crafted.replacingOccurrences(of: "Tall", with: "Avenue") + "\n"
+        let (pdf, _) = try Render.markdown(source, name: "compose-protrusion-\(justify)")
+        let (samplePDF, _) = try Render.markdown("\(sample)\n", name: "compose-protrusion-sample")
+        var advance: [Unicode.Scalar: Double] = [:]
+        for word in try PDFProbe.words(samplePDF) where word.text.unicodeScalars.count == 1 {
+            advance[word.text.unicodeScalars.first!] = word.xMax - word.xMin
         }
-        let (ragged, _) = try Render.markdown("---\n\(Self.narrow)---\n\n" + prose, name: "compose-hang-ragged")
-        let right = 595.28 - 60 / 25.4 * 72
-        #expect(WordSpacing.lines(try PDFProbe.words(ragged)).allSatisfy { $0.right <= right + 0.01 })
+        advance["\u{AD}"] = advance["-"]
+        let left = 60 / 25.4 * 72
+        let right = 595.28 - left
+        let lines = WordSpacing.lines(try PDFProbe.words(pdf)).filter { $0.words.count > 1 }
+        let flush = Set(WordSpacing.justified(lines).map { "\($0.page) \($0.words[0].yMax)" })
+        var protrudingStarts = 0
+        var protrudingEnds = 0
+        // The right edge of justified lines ending in a letter with no protrusion: the measure's
+        // edge as drawn (read back a fraction of a point short of the margin).
+        let flushLines = lines.filter { flush.contains("\($0.page) \($0.words[0].yMax)") }
+        let letterEnds = flushLines.filter {
+            let last = $0.words.last!.text.unicodeScalars.last!
+            return last.properties.isLowercase && ParagraphComposer.protrusion(last).right == 0
+        }.map(\.right).sorted()
+        let edge = letterEnds.isEmpty ? right : letterEnds[letterEnds.count / 2]
+        #expect(abs(edge - right) < 0.35, "letter-ending lines end at \(edge), the margin is at \(right)")
+        for line in lines {
+            let first = line.words[0].text.unicodeScalars.first!
+            if let width = advance[first] ?? (first.properties.isLowercase ? 0 : nil) {
+                let expected = left - ParagraphComposer.protrusion(first).left * width
+                #expect(abs(line.left - expected) < 0.05, "\(line.text): \(line.left) ≠ \(expected)")
+                if expected < left - 0.01 { protrudingStarts += 1 }
+            }
+            guard justify, flush.contains("\(line.page) \(line.words[0].yMax)") else {
+                #expect(line.right < right + 8, "\(line.text)")
+                continue
+            }
+            // A line ending in a period may be a paragraph's last line that happens to reach the
+            // edge; one ending in a hyphen or comma never is. Justified lines ending in letters
+            // stop within about a quarter point of one another either way, hence the tolerance.
+            let last = line.words.last!.text.unicodeScalars.last!
+            guard last != ".", last != ":", line.right < right + 5,
+                let width = advance[last] ?? (last.properties.isLowercase ? 0 : nil)
+            else { continue }
+            let expected = edge + ParagraphComposer.protrusion(last).right * width
+            #expect(abs(line.right - expected) < 0.6, "\(line.text): \(line.right) ≠ \(expected)")
+            if expected > edge + 0.01 { protrudingEnds += 1 }
+        }
+        #expect(protrudingStarts >= 3)
+        if justify { #expect(protrudingEnds >= 10) }
     }
 
     @Test func aWordWiderThanTheMeasureBreaksWithOneWarning() throws {

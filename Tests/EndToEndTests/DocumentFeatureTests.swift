@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import Typesetter
+import Typography
 
 /// Document features — metadata, outline, links, footnotes, table of contents, running
 /// heads, images, long tables, widows and orphans, Korean line breaking, justification, page
@@ -9,7 +10,10 @@ import Typesetter
 @Suite(.serialized) struct DocumentFeatureTests {
     // A4 with the default theme's margins (125 pt at the sides, 64 pt top, 72 pt bottom).
     static let pageWidth = 595.2756, pageHeight = 841.8898
-    static let left = 125.0, right = 595.2756 - 125, top = 64.0, bottom = 841.8898 - 72
+    /// The default theme's text area on A4: its measure follows its Body face.
+    static let page = Typesetter.fittedPage(of: .default)
+    static let left = page.margins.left, right = page.paper.width - page.margins.right
+    static let top = page.margins.top, bottom = page.paper.height - page.margins.bottom
 
     // MARK: - Helpers
 

@@ -8,7 +8,9 @@ import Typography
 /// never loses the document, time stays linear, a killed run leaves nothing behind.
 @Suite(.serialized) struct HostileInputTests {
     /// The right edge of the default theme's text area, pt from the page's left edge.
-    static let rightEdge = Theme.default.page.paper.width - Theme.default.page.margins.right
+    static let rightEdge =
+        Typesetter.fittedPage(of: .default).paper.width
+        - Typesetter.fittedPage(of: .default).margins.right
 
     /// Lengths past Pango's 2³¹-unit limit (≈ 2,097,152 pt unwrapped): every word is drawn and
     /// none crosses the margin. 6,000 words at 100 pt tracking are 2.4 million pt unwrapped

@@ -37,7 +37,8 @@ import Testing
             let markdown =
                 "Before \(index).\n\n![figure \(index)](\(item.path))\n\nInline ![pic](\(item.path)) after.\n"
             try markdown.write(toFile: dir + "/a\(index).md", atomically: true, encoding: .utf8)
-            let result = try typeset(["render", dir + "/a\(index).md", "-o", dir + "/a\(index).pdf"])
+            // `--root /`: the devices lie outside the input's folder, which alone would refuse them.
+            let result = try typeset(["render", dir + "/a\(index).md", "-o", dir + "/a\(index).pdf", "--root", "/"])
             #expect(result.status == 0, "\(item.path): \(result.output)")
             #expect(
                 result.output.contains("a\(index).md:3:1: warning: image '\(item.path)' \(item.words)"),
@@ -61,7 +62,7 @@ import Testing
                 option.status == 1 && option.output.contains("it is a \(words), not a regular file"), "\(option.output)"
             )
             try "---\ntheme: \(theme)\n---\n\n# Hi\n".write(toFile: dir + "/b.md", atomically: true, encoding: .utf8)
-            let front = try typeset(["render", dir + "/b.md", "-o", dir + "/b.pdf"])
+            let front = try typeset(["render", dir + "/b.md", "-o", dir + "/b.pdf", "--root", "/"])
             #expect(
                 front.status == 1 && front.output.contains("b.md:2:") && front.output.contains(words), "\(front.output)"
             )

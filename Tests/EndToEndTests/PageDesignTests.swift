@@ -38,6 +38,70 @@ import Typography
         #expect((60...75).contains(median), "\(theme): \(median) characters a line (\(counts))")
     }
 
+    /// The characters of each full line of Body text in `pdf` (a paragraph's short last line
+    /// left out), sorted, and the left edge of the text.
+    static func fullLineCharacters(_ pdf: String) throws -> (counts: [Int], left: Double) {
+        let lines = Self.lines(try PDFProbe.words(pdf))
+        let widest = lines.map { $0.last!.xMax - $0.first!.xMin }.max() ?? 0
+        let full = lines.filter { $0.last!.xMax - $0.first!.xMin > widest * 0.9 }
+        let counts = full.map { line in line.map(\.text.count).reduce(0, +) + line.count - 1 }.sorted()
+        return (counts, lines.map { $0.first!.xMin }.min() ?? 0)
+    }
+
+    /// The default theme's measure is a number of characters of its Body face, the margins
+    /// following from paper and measure: on every paper and at every Body size the full lines
+    /// of ragged prose hold 60–72 characters (median), none more than 72.
+    @Test(arguments: [
+        ("a4", 10.5), ("a5", 10.5), ("letter", 10.5), ("a4", 9), ("a4", 16), ("letter", 16), ("a5", 9),
+    ])
+    func measureFollowsTheBodyFaceOnEveryPaperAndSize(paper: String, bodySize: Double) throws {
+        var theme = Theme.default
+        theme.styles[.body]!.size = bodySize
+        let options = RenderOptions(theme: theme, paper: try PaperSize(parsing: paper))
+        let name = "measure-\(paper)-\(bodySize)"
+        let (pdf, _) = try Render.markdown(Self.prose, name: name, options: options)
+        let (counts, left) = try Self.fullLineCharacters(pdf)
+        #expect(counts.count >= 8, "\(name): \(counts.count) full lines")
+        let median = counts[counts.count / 2]
+        #expect((60...72).contains(median), "\(name): \(median) characters a line (\(counts))")
+        #expect((counts.last ?? 0) <= 72, "\(name): \(counts)")
+        // The measure is centred: the text starts where the paper less the measure leaves half.
+        let width = try PaperSize(parsing: paper).width
+        let lines = Self.lines(try PDFProbe.words(pdf))
+        let right = lines.map { $0.last!.xMax }.max() ?? 0
+        #expect(abs(left - (width - right)) < 12, "\(name): left margin \(left), right \(width - right)")
+    }
+
+    /// A theme that gives its margins keeps them, on any paper: the measure then does not
+    /// follow the Body face.
+    @Test func themeThatFixesMarginsKeepsThem() throws {
+        let data = Data(#"{"extends": "default", "page": {"margins": "20mm 30mm"}}"#.utf8)
+        let theme = try #require(ThemeLoader.decode(data, file: "fixed.json").0)
+        #expect(theme.page.measureCharacters == nil)
+        for paper in ["a4", "a5"] {
+            let options = RenderOptions(theme: theme, paper: try PaperSize(parsing: paper))
+            let (pdf, _) = try Render.markdown(Self.prose, name: "fixed-margins-\(paper)", options: options)
+            let (_, left) = try Self.fullLineCharacters(pdf)
+            #expect(abs(left - 30 * 72 / 25.4) < 0.5, "\(paper): text starts at \(left) pt, not 30 mm")
+        }
+        // Margins on the command line fix them as well.
+        var options = RenderOptions(paper: .a5)
+        options.margins = Margins(all: 50)
+        let (pdf, _) = try Render.markdown(Self.prose, name: "fixed-margins-option", options: options)
+        #expect(abs(try Self.fullLineCharacters(pdf).left - 50) < 0.5)
+    }
+
+    /// On A5 the title block's words are whole: each title word is one word of the PDF, on one line.
+    @Test func titleBlockOnA5KeepsWordsWhole() throws {
+        let title = "Considerations on Typographic Measurement"
+        let markdown = "---\ntitle: \(title)\nauthor: A. Person\n---\n\n\(Self.prose)\n"
+        let (pdf, _) = try Render.markdown(markdown, name: "title-a5", options: RenderOptions(paper: .a5))
+        let words = try PDFProbe.words(pdf).filter { $0.page == 1 }
+        for word in title.split(separator: " ") {
+            #expect(words.contains { $0.text == word }, "'\(word)' is set whole")
+        }
+    }
+
     @Test func frontPageHasTitleSubtitleAuthorDateThenContentsAndNoRunningHead() throws {
         let markdown = """
             ---
@@ -152,7 +216,10 @@ import Typography
         #expect(lines.count == 6, "one PDF line per diagram line: \(lines.count)")
         let left = lines.map { $0.first!.xMin }.min()!
         let right = lines.map { $0.last!.xMax }.max()!
-        #expect(left < 125 && right > 595.2756 - 125, "the block widens into both margins: \(left)–\(right)")
+        let page = Typesetter.fittedPage(of: .default)
+        #expect(
+            left < page.margins.left && right > page.paper.width - page.margins.right,
+            "the block widens into both margins: \(left)–\(right)")
         #expect(left >= CodeBlockRules.smallestMargin - 0.5 && right <= 595.2756 - CodeBlockRules.smallestMargin + 0.5)
         // Columns kept: every '|' at the end of a line lands at the same x.
         let ends = lines.map { $0.last!.xMax }

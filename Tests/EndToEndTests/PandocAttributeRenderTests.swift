@@ -30,7 +30,7 @@ import Typography
 
             See [the second](#two) and [the span](#sp): [here]{#sp}.
             """, name: "pandoc-figures")
-        let measure = Theme.default.page.measure  // the default theme's measure
+        let measure = Typesetter.fittedPage(of: .default).measure  // the default theme's measure
         let widths = try imageWidths(pdf)
         #expect(widths.count == 3)
         if widths.count == 3 {

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import Typesetter
+import Typography
 
 /// Right-to-left and mixed-direction paragraphs, aligned every way, read back from the PDF's
 /// word boxes: nothing crosses the text area's edges, right-aligned lines end at its right
@@ -9,8 +10,9 @@ import Typesetter
 /// right-to-left paragraph and aligns each line within the layout's widest line; the composer's
 /// own alignment must not be added on top of that.)
 @Suite(.serialized) struct RightToLeftAlignmentTests {
-    /// The default A4 page's text area, pt.
-    static let left = 125.0, right = 595.2756 - 125
+    /// The default theme's text area on A4: its measure follows its Body face.
+    static let page = Typesetter.fittedPage(of: .default)
+    static let left = page.margins.left, right = page.paper.width - page.margins.right
 
     static let arabic = Array(repeating: "مرحبا بالعالم", count: 24).joined(separator: " ")
     static let hebrew = Array(repeating: "שלום עולם", count: 30).joined(separator: " ")
@@ -71,6 +73,28 @@ import Typesetter
                     "flush with one edge: \(lo)…\(hi) \(line)")
             }
         }
+    }
+
+    /// A justified right-to-left paragraph with Latin words hyphenated at the end of its lines
+    /// (the hyphen drawn after the Latin word, inside the line, not at its visual end), at
+    /// measures from 325 to 355 pt: no word crosses either edge of the text area (within the
+    /// 0.55 pt poppler's Arabic boxes reach past the advances), and some line is hyphenated.
+    @Test func hyphenatedRightToLeftLinesStayInsideTheMeasure() throws {
+        var hyphenated = 0
+        for sides in stride(from: 120, through: 135, by: 5) {
+            let markdown =
+                "---\nmargins: 64pt \(sides)pt 72pt\n---\n\n::: {align=justify}\n\(Self.mixedRightToLeft)\n:::\n"
+            let (pdf, _) = try Render.markdown(markdown, name: "rtl-hyphen-\(sides)", options: RenderOptions())
+            let lines = try Self.lines(pdf)
+            #expect(lines.count >= 5, "several lines: \(lines.count)")
+            hyphenated += lines.joined().filter(\.endsInHyphen).count
+            let left = Double(sides)
+            let right = 595.2756 - Double(sides)
+            for word in lines.joined() {
+                #expect(word.xMin >= left - 0.6 && word.xMax <= right + 0.6, "margins \(sides) pt: \(word)")
+            }
+        }
+        #expect(hyphenated > 0, "some line ends in a hyphen")
     }
 
     @Test func rightToLeftStartAlignedLinesEndAtTheRightEdge() throws {

@@ -108,8 +108,9 @@ import Typography
             let whole = contents.inserted(into: body, pages: pages)
             // The streamed path.
             let survey = DocumentSurvey(document, theme: theme, options: styling, threaded: threaded)
+            #expect(survey.firstOutline == fitted.first?.outline, "\(name)")
             let streamedTitle = TitleBlock(
-                theme: theme, metadata: document.metadata, smart: true, blocks: survey.firstBlock.map { [$0] } ?? [])
+                theme: theme, metadata: document.metadata, smart: true, firstOutline: survey.firstOutline)
             let streamedContents = TableOfContents(
                 theme: theme, entries: survey.contentsEntries(excluding: streamedTitle.titleHeadingIndex),
                 language: nil, insertionIndex: 0)
@@ -128,7 +129,8 @@ import Typography
             let unlisted = DocumentSurvey(
                 document, theme: theme, options: styling, threaded: threaded, listsHeadings: false)
             #expect(unlisted.headings.isEmpty)
-            #expect(unlisted.firstHeading == survey.firstHeading && unlisted.firstBlock == survey.firstBlock, "\(name)")
+            #expect(
+                unlisted.firstHeading == survey.firstHeading && unlisted.firstOutline == survey.firstOutline, "\(name)")
             #expect(unlisted.stylingDiagnostics == survey.stylingDiagnostics, "\(name)")
             #expect(streamed.count == whole.count, "\(name)")
             #expect(

@@ -138,10 +138,11 @@ import Typesetter
         let words = try PDFProbe.words(pdf)
         let pages = Set(words.map(\.page)).max() ?? 0
         #expect(pages >= 3)
-        // The bar: 2 pt wide, 1 pt right of the text area's left edge (125 pt).
+        // The bar: 2 pt wide, 1 pt right of the text area's left edge.
+        let left = Typesetter.fittedPage(of: .default).margins.left
         for page in 2...pages {
             let bar = try #require(
-                try Self.inkRows(pdf, page: page, xMin: 125.5, xMax: 126.5), "page \(page) has a bar")
+                try Self.inkRows(pdf, page: page, xMin: left + 0.5, xMax: left + 1.5), "page \(page) has a bar")
             #expect(
                 abs(bar.top - Self.top) <= 1, "page \(page): the bar starts at \(bar.top), the text area at \(Self.top)"
             )

@@ -2,10 +2,13 @@ import Foundation
 import TestSupport
 import Testing
 import Typesetter
+import Typography
 
 /// Table column widths (CSS 2.1 automatic table layout) read back from the PDF.
 @Suite(.serialized) struct TableWidthTests {
-    static let left = 125.0, right = 595.2756 - 125
+    /// The default theme's text area on A4: its measure follows its Body face.
+    static let page = Typesetter.fittedPage(of: .default)
+    static let left = page.margins.left, right = page.paper.width - page.margins.right
 
     @Test func shortWordsStayWholeWhileProseWraps() throws {
         let prose =
@@ -30,8 +33,11 @@ import Typesetter
         #expect(words.filter { $0.text == "Distance" }.count == 3)
         let lines = Set(words.filter { $0.text == "Distance" }.map(\.yMin))
         #expect(words.contains { $0.text == "points" && !lines.contains($0.yMin) }, "prose wraps")
+        // The page follows the adapted Body: its measure is the AX2 Body's 68 characters.
+        let page = Typesetter.fittedPage(of: Theme.default.applying(sizeCategory: .accessibility2))
+        let (left, right) = (page.margins.left, page.paper.width - page.margins.right)
         for word in words where word.yMax < 780 {
-            #expect(word.xMin >= Self.left - 0.5 && word.xMax <= Self.right + 0.5, "\(word)")
+            #expect(word.xMin >= left - 0.5 && word.xMax <= right + 0.5, "\(word)")
         }
     }
 

@@ -2,13 +2,16 @@ import Foundation
 import TestSupport
 import Testing
 import Typesetter
+import Typography
 
 /// Tables too wide for the measure stay readable, read back from the PDF: set smaller down to
 /// the theme's Caption2 size, then split into parts of columns that each repeat the first
 /// column, with one warning at the table saying what was done. No two words' boxes overlap,
 /// every cell's words are on the pages in row order, and nothing crosses the margins.
 @Suite(.serialized) struct WideTableTests {
-    static let left = 125.0, right = 595.2756 - 125
+    /// The default theme's text area on A4: its measure follows its Body face.
+    static let page = Typesetter.fittedPage(of: .default)
+    static let left = page.margins.left, right = page.paper.width - page.margins.right
 
     /// A table of `columns` columns and `rows` body rows whose every cell is a word of its own
     /// (`cell(row, column)`), the header row numbered 0.

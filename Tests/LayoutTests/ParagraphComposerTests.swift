@@ -128,7 +128,7 @@ func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
         var asked: [String] = []
         let runs = [
             text("representation abc123def example.com/path NASA tiny "), text("typography", code: true),
-            text(" 타이포그래피 characteristics"),
+            text(" 타이포그래피 characteristics too"),
         ]
         let p = prepared(runs)
         _ = ParagraphComposer.compose(
@@ -144,7 +144,8 @@ func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
         var languages: [String] = []
         var style = RunStyle(font: font)
         style.language = "de"
-        let runs = [StyledRun("Silbentrennung Silbentrennung Silbentrennung", style: style)]
+        // (A paragraph's last word is never hyphenated: a short one ends this.)
+        let runs = [StyledRun("Silbentrennung Silbentrennung Silbentrennung und", style: style)]
         let p = prepared(runs)
         // Points offered at 1 (too close to the start) and 12 (too close to the end) are ignored.
         let c = ParagraphComposer.compose(

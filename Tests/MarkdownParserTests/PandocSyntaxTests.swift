@@ -156,6 +156,31 @@ import Testing
         let t4 = seconds("# " + String(repeating: "{a ", count: 20_000) + "}")
         #expect(t4 <= 10 * t1, "heading: \(t1) s, \(t4) s")
     }
+
+    /// Footnote references on one long line read their labels without copying the line: 8 times
+    /// as many references (one note or many) take at most 10 times as long, interleaved with
+    /// prose of the same size whose time bounds the noise.
+    @Test(.slow) func footnoteReferencesOnOneLineParseInLinearTime() {
+        func seconds(_ text: String) -> Double {
+            var blocks = 0
+            let best = Timing.bestThreadSeconds(of: 2) { blocks = parse(text).document.blocks.count }
+            #expect(blocks > 0)
+            return best
+        }
+        func oneNote(_ count: Int) -> String {
+            String(repeating: "x[^1] ", count: count) + "\n\n[^1]: note\n"
+        }
+        func manyNotes(_ count: Int) -> String {
+            let references = (0..<count).map { "x[^n\($0 % 500)] " }.joined()
+            let definitions = (0..<500).map { "[^n\($0)]: note \($0)\n" }.joined(separator: "\n")
+            return references + "\n\n" + definitions
+        }
+        for (name, document) in [("one note", oneNote), ("500 notes", manyNotes)] {
+            let small = seconds(document(4_000))
+            let large = seconds(document(32_000))
+            #expect(large <= 10 * small, "\(name): 4,000 references \(small) s, 32,000 \(large) s")
+        }
+    }
 }
 
 private func loc(_ line: Int, _ column: Int) -> DocumentModel.SourceLocation {

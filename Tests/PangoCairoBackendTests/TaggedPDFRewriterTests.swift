@@ -260,6 +260,66 @@ import Typography
         #expect(throws: MarkedContentRewrite.Mismatch.self) { try rewritten("0.5 0.5 0.004 0.004 re f\n") }
     }
 
+    /// A run's recorded paints colour its glyphs inside the text object: each text-showing
+    /// operator is cut where the colour changes, spaces (codes 32 and 160 of a literal string)
+    /// keep the colour in effect, a hexadecimal string counts two bytes a glyph, escapes count
+    /// one code, kerning stays with the glyphs before it, and Cairo's own colour is set again
+    /// before `ET`. The glyphs and their order are those Cairo wrote.
+    @Test func paintsColourGlyphsInsideTheTextObject() throws {
+        var structure = StructureRecords()
+        let code = structure.addElement(.role(.code), parent: 0)
+        structure.beginPage()
+        structure.addRun(owner: code)
+        let red = (red: 1.0, green: 0.0, blue: 0.0)
+        let blue = (red: 0.0, green: 0.0, blue: 0.5)
+        // `def f\(x\):` then a hexadecimal string of two glyphs: def (red) f( (drawn colour)
+        // x (blue) ): (drawn colour), then 0041 0042 (red), open when the text object ends.
+        structure.addPaint([
+            RunPaint(glyphs: 3, color: red), RunPaint(glyphs: 2, color: nil), RunPaint(glyphs: 1, color: blue),
+            RunPaint(glyphs: 2, color: nil), RunPaint(glyphs: 2, color: red),
+        ])
+        let content =
+            "0.5 0.5 0.004 0.004 re f\n0.1 0.1 0.1 rg BT\n/f-0-0 1 Tf\n[(def f)-20(\\(x\\):)]TJ\n"
+            + "/f-0-1 1 Tf\n<00410042>Tj\nET\n"
+        let bytes = Array(content.utf8)
+        let out = String(
+            decoding: try bytes.withUnsafeBufferPointer {
+                try MarkedContentRewrite.rewritten($0, runs: structure.runs(onPage: 0), structure: structure)
+            }, as: UTF8.self)
+        #expect(
+            out
+                == "/Code << /MCID 0 >> BDC\n\n0.1 0.1 0.1 rg BT\n/f-0-0 1 Tf\n1 0 0 rg\n[(def )]TJ\n"
+                + "0.1 0.1 0.1 rg\n[(f) -20 (\\()]TJ\n0 0 0.5 rg\n[(x)]TJ\n0.1 0.1 0.1 rg\n[(\\):)]TJ\n\n"
+                + "/f-0-1 1 Tf\n1 0 0 rg\n[<00410042>]TJ\n\n0.1 0.1 0.1 rg\nET\n\nEMC\n")
+        // Spaces recorded but left out of the stream (a drawing of spaces alone) are passed over.
+        var spaced = StructureRecords()
+        let block = spaced.addElement(.role(.code), parent: 0)
+        spaced.beginPage()
+        spaced.addRun(owner: block)
+        spaced.addPaint([RunPaint(glyphs: 2, color: red), RunPaint(spaces: 4), RunPaint(glyphs: 1, color: blue)])
+        let spacedBytes = Array("0.5 0.5 0.004 0.004 re f\n0 g 0.1 0.1 0.1 rg BT\n(ab)Tj\n(c)Tj\nET\n".utf8)
+        let spacedOut = String(
+            decoding: try spacedBytes.withUnsafeBufferPointer {
+                try MarkedContentRewrite.rewritten($0, runs: spaced.runs(onPage: 0), structure: spaced)
+            }, as: UTF8.self)
+        #expect(
+            spacedOut
+                == "/Code << /MCID 0 >> BDC\n\n0 g 0.1 0.1 0.1 rg BT\n1 0 0 rg\n[(ab)]TJ\n\n0 0 0.5 rg\n[(c)]TJ\n\n"
+                + "0.1 0.1 0.1 rg\nET\n\nEMC\n")
+        // Without paints the stream is left as it was.
+        var plain = StructureRecords()
+        let paragraph = plain.addElement(.role(.code), parent: 0)
+        plain.beginPage()
+        plain.addRun(owner: paragraph)
+        let unpainted = String(
+            decoding: try bytes.withUnsafeBufferPointer {
+                try MarkedContentRewrite.rewritten($0, runs: plain.runs(onPage: 0), structure: plain)
+            }, as: UTF8.self)
+        #expect(
+            unpainted == "/Code << /MCID 0 >> BDC\n\n0.1 0.1 0.1 rg BT\n/f-0-0 1 Tf\n[(def f)-20(\\(x\\):)]TJ\n"
+                + "/f-0-1 1 Tf\n<00410042>Tj\nET\n\nEMC\n")
+    }
+
     /// The pass's peak above the resident size it started at, in KiB (Linux: writing 5 to
     /// /proc/self/clear_refs resets the peak, `VmHWM`, to the current size).
     static func postPassPeakKiB(pages: Int) throws -> Int {

@@ -242,4 +242,44 @@ import Typography
         }
         #expect(!FileManager.default.fileExists(atPath: Self.folder + "/bad.pdf"))
     }
+
+    /// The code page: three sample blocks in the theme's code style, and a legend naming every
+    /// token style in its own colour (and weight), read back from the PDF's fill colours, for
+    /// the built-in light style and a theme that picks the dark one.
+    @Test(arguments: ["light", "dark"])
+    func codePageShowsTheThemesTokenStyles(style: String) throws {
+        let themeFile = Self.folder + "/code-\(style).json"
+        try #"{"extends": "default", "code": {"style": "\#(style)"}}"#
+            .write(toFile: themeFile, atomically: true, encoding: .utf8)
+        let (pdf, theme) = try Self.render(themeFile, name: "code-\(style)")
+        #expect(theme.code.name == style)
+        let stretches = try PDFColoredText.read(pdf)
+        let page = try #require(stretches.first { $0.text.hasPrefix("Fenced code in") }?.page, "no code page")
+        let onPage = stretches.filter { $0.page == page }
+        let words = try PDFProbe.text(pdf)
+        for sample in ["def greet(names", "struct Point: Equatable", "\"tracking\": null"] {
+            #expect(words.contains(sample), "\(sample) is missing")
+        }
+        func hex(_ token: CodeToken) throws -> String {
+            try #require(theme.code.style(for: token)).color.hex.lowercased()
+        }
+        // The legend: every token the style colours, its name in its colour, bold where it is.
+        for token in CodeToken.allCases {
+            guard let tokenStyle = theme.code.style(for: token) else { continue }
+            let named = onPage.filter { $0.text.hasPrefix(token.rawValue) }
+            #expect(
+                named.contains { $0.color == tokenStyle.color.hex.lowercased() && $0.bold == tokenStyle.bold },
+                "\(token.rawValue) should be \(tokenStyle.color.hex), bold \(tokenStyle.bold): \(named)")
+            #expect(onPage.contains { $0.text.contains(tokenStyle.color.hex) }, "\(token)'s colour is printed")
+        }
+        // The samples: keywords, strings, numbers and comments of the three languages.
+        let expected: [(String, CodeToken)] = [
+            ("def", .keyword), ("struct", .keyword), ("\"light\"", .string), ("72.5", .number),
+            ("# Greet everyone on the list.", .comment), ("// same height", .comment), ("10.5", .number),
+        ]
+        for (fragment, token) in expected {
+            let colours = Set(onPage.filter { $0.text.contains(fragment) }.map(\.color))
+            #expect(colours.contains(try hex(token)), "\(fragment) should be \(token): \(colours)")
+        }
+    }
 }

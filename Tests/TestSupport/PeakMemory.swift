@@ -30,6 +30,28 @@ extension Render {
         return (kibibytes / 1024, seconds, pdf)
     }
 
+    /// Renders `markdown` with the `typeset` executable in a child process of its own under
+    /// GNU `time` and returns the processor time the child spent, user and system (`%U + %S`),
+    /// in s: the work of all its threads, which a busy machine stretches far less than wall
+    /// time. `options` are added to the command line. Compare it only with a time measured in
+    /// the same run (a ratio). Throws when `time` cannot be started or its report cannot be
+    /// read, and ``RenderFailure`` when the render fails.
+    public static func processorSeconds(_ markdown: String, name: String, options: [String] = []) throws -> Double {
+        let timeFolder = Self.folder + "/processor-time"
+        try FileManager.default.createDirectory(atPath: timeFolder, withIntermediateDirectories: true)
+        let input = timeFolder + "/\(name).md"
+        let report = timeFolder + "/\(name).time"
+        try markdown.write(toFile: input, atomically: true, encoding: .utf8)
+        let arguments =
+            ["-f", "%U %S", "-o", report, binary, "render", input, "-q", "-o", timeFolder + "/\(name).pdf"] + options
+        let run = try PDFProbe.run("time", arguments)
+        if run.status != 0 { throw RenderFailure(status: run.status, output: run.output) }
+        let lines = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n")
+        let fields = lines.last.map { $0.split(separator: " ").compactMap { Double(String($0)) } } ?? []
+        guard fields.count == 2 else { throw RenderFailure(status: 0, output: "time reported \(lines)") }
+        return fields[0] + fields[1]
+    }
+
     /// The `typeset` executable ended with a non-zero exit status.
     public struct RenderFailure: Error, CustomStringConvertible {
         /// The exit status.

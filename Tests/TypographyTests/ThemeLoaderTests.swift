@@ -86,6 +86,20 @@ func decodeTheme(_ json: String) -> (Theme?, [String]) {
         #expect(t[.body].size == Theme.default[.body].size)
     }
 
+    /// `fontExpansion`: a percentage (2 → ±2 %), `false` for none, 2 % by default; anything
+    /// else is an error at the value and leaves the default.
+    @Test func fontExpansionIsAPercentageOrFalse() throws {
+        #expect(Theme.default.fontExpansion == 0.02)
+        #expect(decodeTheme(#"{"fontExpansion": 1.5}"#).0?.fontExpansion == 0.015)
+        #expect(decodeTheme(#"{"fontExpansion": false}"#).0?.fontExpansion == 0)
+        #expect(decodeTheme(#"{"fontExpansion": 0}"#).0?.fontExpansion == 0)
+        for bad in [#""2%""#, "9", "true"] {
+            let (theme, problems) = decodeTheme("{\"fontExpansion\": \(bad)}")
+            #expect(theme?.fontExpansion == 0.02)
+            #expect(problems.count == 1 && problems[0].hasPrefix("t.json:1:19: "), "\(problems)")
+        }
+    }
+
     @Test func invalidJSONPositions() {
         #expect(
             decodeTheme("{\n  \"name\": \"x\",\n  \"roles\": {,}\n}").1

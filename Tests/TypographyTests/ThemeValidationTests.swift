@@ -63,10 +63,18 @@ import Testing
 
     @Test func themeFilesRunTheValidation() {
         // Nothing in the file is out of range by itself, but the page it leaves is: a problem the
-        // keys alone cannot show.
-        let json = #"{"page": {"paper": "100pt x 100pt"}}"#
-        let (_, problems) = ThemeLoader.decode(Data(json.utf8), file: "p.json")
-        #expect(problems.contains { $0.severity == .error && $0.message.contains("text area") }, "\(problems)")
+        // keys alone cannot show. With the default's measure in characters, a paper whose widest
+        // measure (less two 6.7 % side margins) is under 72 pt; with fixed margins, margins that
+        // leave under 72 pt.
+        for json in [
+            #"{"page": {"paper": "80pt x 300pt"}}"#, #"{"page": {"paper": "200pt x 300pt", "margins": "20pt 70pt"}}"#,
+        ] {
+            let (_, problems) = ThemeLoader.decode(Data(json.utf8), file: "p.json")
+            #expect(problems.contains { $0.severity == .error && $0.message.contains("text area") }, "\(problems)")
+        }
+        // The measure follows the type, so a small paper the rule fits is no problem.
+        let small = #"{"page": {"paper": "100pt x 100pt"}}"#
+        #expect(ThemeLoader.decode(Data(small.utf8), file: "p.json").1.isEmpty)
     }
 
     /// A margin or paper too large for any whole number of points is an error with its value,
@@ -81,6 +89,7 @@ import Testing
         #expect(problems.contains { $0.severity == .error && $0.message.hasPrefix("page") }, "\(problems)")
         var theme = Theme.default
         theme.page.margins = Margins(top: 10, right: 1e308, bottom: 10, left: 10)
+        theme.page.measureCharacters = nil
         #expect(theme.validate().contains { $0.message.contains("-1e+308") }, "the text area's width, as written")
     }
 

@@ -44,6 +44,29 @@ void tshl_free_spans(TSHighlightSpan *spans);
 /// How many syntax definitions the library holds.
 int32_t tshl_definition_count(void);
 
+/// How many colour themes the library holds (GitHub Light, Solarized Dark, Breeze Light…).
+int32_t tshl_theme_count(void);
+
+/// Copies the name of theme `index` (0 up to `tshl_theme_count()`, in the library's order,
+/// NUL-terminated UTF-8) into `buffer` (`capacity` bytes); returns its length in bytes, or 0
+/// when `index` is out of range or the name does not fit.
+int32_t tshl_theme_name(int32_t index, char *buffer, int32_t capacity);
+
+/// One default text style of a theme: its colour as 0xRRGGBB, whether the theme sets one
+/// (`has_color` 0 or 1), and whether it is bold or italic.
+typedef struct TSThemeStyle {
+    uint32_t color;
+    int32_t has_color;
+    int32_t bold;
+    int32_t italic;
+} TSThemeStyle;
+
+/// The text styles of the theme named `name` (exactly as `tshl_theme_name` gives it): fills
+/// `styles[0]` up to `styles[30]` (indexed by `Theme::TextStyle`, as `TSHighlightSpan.style`)
+/// and stores the editor background as 0xRRGGBB in `*background`; returns 1, or 0 when no
+/// theme has that name.
+int32_t tshl_theme_styles(const char *name, TSThemeStyle *styles, uint32_t *background);
+
 #ifdef __cplusplus
 }
 #endif

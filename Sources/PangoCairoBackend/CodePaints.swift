@@ -1,0 +1,171 @@
+internal import CPangoCairo
+import Foundation
+import Styling
+import Typography
+
+/// The fill colours of a code block's text by UTF-8 byte of one `PangoLayout`'s text, kept
+/// beside the layout instead of inside its attributes.
+///
+/// A highlighted block's tokens differ only in colour. Given to Pango as colour attributes,
+/// they split every line into one glyph run a token, and Cairo 1.16 writes each run as a text
+/// object of its own (`ET`, `rg`, `BT`, `Tf`, `Tm`: Cairo ends the text object at every change
+/// of fill colour): a document of many highlighted blocks drawn so costs twice its plain
+/// rendering. The layout carries only the block's most common colour, so its lines are drawn
+/// as the plain block's are, and the colours are painted afterwards: by the tagging pass, over
+/// the glyphs of the content stream (``CodePaints/segments(of:)``), or, for a picture or an
+/// untagged PDF, by drawing each stretch of one colour on its own.
+final class CodePaints {
+    /// Byte offsets into the layout's text where each colour starts, increasing; the first is 0.
+    let starts: [Int]
+    /// The colour from each start to the next.
+    let colors: [RGBAColor]
+    /// The colour the layout's attributes give every glyph.
+    let base: RGBAColor
+
+    init(starts: [Int], colors: [RGBAColor], base: RGBAColor) {
+        self.starts = starts
+        self.colors = colors
+        self.base = base
+    }
+
+    /// The colours of the code paragraph's `runs` over the bytes `range` of its text (`starts`:
+    /// each run's first byte), offsets from `range.lowerBound`; nil when the runs have one
+    /// colour, or one that is not opaque (painted with `rg`, which has no opacity).
+    static func of(runs: [StyledRun], starts runStarts: [Int], firstRun: Int, range: Range<Int>) -> CodePaints? {
+        var starts: [Int] = []
+        var colors: [RGBAColor] = []
+        var bytesByColor: [RGBAColor: Int] = [:]
+        for index in firstRun..<runs.count {
+            if runStarts[index] >= range.upperBound { break }
+            let run = runs[index]
+            let start = max(runStarts[index], range.lowerBound)
+            let end = min(runStarts[index] + run.text.utf8.count, range.upperBound)
+            guard start < end else { continue }
+            let style = run.style
+            guard style.color.alpha >= 1, style.smallCaps == .none, style.inlineImage == nil, style.link == nil else {
+                return nil
+            }
+            bytesByColor[run.style.color, default: 0] += end - start
+            if colors.last == run.style.color { continue }
+            starts.append(start - range.lowerBound)
+            colors.append(run.style.color)
+        }
+        guard bytesByColor.count > 1, let base = bytesByColor.max(by: { $0.value < $1.value })?.key else {
+            return nil
+        }
+        starts[0] = 0
+        return CodePaints(starts: starts, colors: colors, base: base)
+    }
+
+    /// Whether two runs' styles differ in nothing but colour (runs of a code block whose
+    /// ``CodePaints/of(runs:starts:firstRun:range:)`` is not nil: no link, small capitals or
+    /// picture).
+    static func differOnlyInColor(_ first: RunStyle, _ second: RunStyle) -> Bool {
+        first.appearance === second.appearance
+            || (first.font == second.font && first.letterSpacing == second.letterSpacing
+                && first.features == second.features && first.underline == second.underline
+                && first.strikethrough == second.strikethrough && first.baselineOffset == second.baselineOffset
+                && first.stroke == second.stroke && first.background == second.background
+                && first.language == second.language && first.hyphenate == second.hyphenate)
+    }
+
+    /// The colour of the layout's byte `byte`.
+    func color(atByte byte: Int) -> RGBAColor {
+        var low = 0
+        var high = starts.count
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if starts[middle] <= byte { low = middle } else { high = middle }
+        }
+        return colors[low]
+    }
+
+    /// The glyphs of `line` that Cairo writes as text, in the order it writes them (its runs
+    /// in visual order, each run's glyphs in order), as stretches of one colour: how many
+    /// glyphs, and their colour, nil for space glyphs (U+0020, U+00A0), which keep the colour
+    /// before them and which the tagging pass may not find (a run of spaces alone has no ink,
+    /// and Cairo may leave it out). Hidden glyphs and colour-font runs (drawn as pictures) are
+    /// not written. Nil when the line holds a glyph its fonts lack (Pango draws a box with the
+    /// code in small glyphs).
+    func segments(of line: UnsafeMutablePointer<PangoLayoutLine>) -> [(glyphs: Int, color: RGBAColor?)]? {
+        guard let text = pango_layout_get_text(line.pointee.layout) else { return nil }
+        var segments: [(glyphs: Int, color: RGBAColor?)] = []
+        var node = line.pointee.runs
+        while let current = node {
+            node = current.pointee.next
+            let run = current.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+            if let font = run.pointee.item.pointee.analysis.font, ColorFonts.isColorFont(font) { continue }
+            let glyphs = run.pointee.glyphs.pointee
+            let offset = Int(run.pointee.item.pointee.offset)
+            for index in 0..<Int(glyphs.num_glyphs) {
+                let glyph = glyphs.glyphs[index].glyph
+                if glyph == PANGO_GLYPH_EMPTY { continue }
+                // PANGO_GLYPH_UNKNOWN_FLAG: a glyph the fonts lack, drawn as a box.
+                if glyph & 0x1000_0000 != 0 { return nil }
+                let byte = offset + Int(glyphs.log_clusters[index])
+                let lead = UInt8(bitPattern: text[byte])
+                let space = lead == 0x20 || (lead == 0xC2 && UInt8(bitPattern: text[byte + 1]) == 0xA0)
+                let color: RGBAColor? = space ? nil : color(atByte: byte)
+                if let last = segments.last, last.color == color {
+                    segments[segments.count - 1].glyphs += 1
+                } else {
+                    segments.append((1, color))
+                }
+            }
+        }
+        return segments
+    }
+
+    /// Sets the colour of every glyph run of `line` (its foreground attribute, which Pango's
+    /// Cairo renderer draws with) to `color`.
+    static func setForeground(_ color: RGBAColor, of line: UnsafeMutablePointer<PangoLayoutLine>) {
+        let (red, green, blue, _) = color.pango16
+        var node = line.pointee.runs
+        while let current = node {
+            node = current.pointee.next
+            let run = current.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+            var attributes = run.pointee.item.pointee.analysis.extra_attrs
+            while let entry = attributes {
+                attributes = entry.pointee.next
+                let attribute = entry.pointee.data.assumingMemoryBound(to: PangoAttribute.self)
+                guard attribute.pointee.klass.pointee.type == PANGO_ATTR_FOREGROUND else { continue }
+                let colorAttribute = UnsafeMutableRawPointer(attribute).assumingMemoryBound(to: PangoAttrColor.self)
+                colorAttribute.pointee.color = PangoColor(red: red, green: green, blue: blue)
+            }
+        }
+    }
+}
+
+extension PangoShaper {
+    /// The attributes of a highlighted code block's `runs` over the bytes `range` of its text
+    /// (`starts`: each run's first byte; from run `firstRun`): runs that differ only in colour
+    /// share one set of attributes, in the block's base colour (``CodePaints``).
+    func addPaintedAttributes(
+        _ runs: [StyledRun], starts: [Int], firstRun: Int, range: Range<Int>, bytes: [UInt8], paints: CodePaints,
+        to attrs: AttrList
+    ) {
+        var group: (style: RunStyle, start: Int, end: Int)?
+        func flush() {
+            guard let group else { return }
+            var style = group.style
+            style.color = paints.base
+            addAttributes(
+                style, text: String(decoding: bytes[group.start..<group.end], as: UTF8.self), to: attrs,
+                start: group.start - range.lowerBound, end: group.end - range.lowerBound)
+        }
+        for index in firstRun..<runs.count {
+            if starts[index] >= range.upperBound { break }
+            let run = runs[index]
+            let runStart = max(starts[index], range.lowerBound)
+            let runEnd = min(starts[index] + run.text.utf8.count, range.upperBound)
+            guard runStart < runEnd else { continue }
+            if let current = group, current.end == runStart, CodePaints.differOnlyInColor(current.style, run.style) {
+                group?.end = runEnd
+            } else {
+                flush()
+                group = (run.style, runStart, runEnd)
+            }
+        }
+        flush()
+    }
+}

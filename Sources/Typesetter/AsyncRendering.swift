@@ -1,0 +1,61 @@
+import Foundation
+
+/// The flag an asynchronous render sets when its task is cancelled, read by the render between
+/// blocks and between pages (the render itself runs on a thread of its own, where the task's
+/// `Task.isCancelled` cannot be seen).
+final class RenderCancellation: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cancelled = false
+
+    /// Asks the render to stop at its next check.
+    func cancel() { lock.withLock { cancelled = true } }
+
+    /// Whether ``cancel()`` was called.
+    var isCancelled: Bool { lock.withLock { cancelled } }
+
+    /// - Throws: `CancellationError` once ``cancel()`` was called.
+    func check() throws {
+        if isCancelled { throw CancellationError() }
+    }
+}
+
+extension Typesetter {
+    /// The stack of the thread an asynchronous render runs on, bytes (as the styling thread's:
+    /// deeply nested documents recurse).
+    static let renderStackSize = 16 << 20
+
+    /// Renders `markdown` (named `file` in diagnostics) to the PDF at `output`, as
+    /// ``render(markdown:file:to:options:)`` does, on a thread of its own so that the calling
+    /// task's executor is never blocked.
+    ///
+    /// Cancelling the calling task stops the render at its next check — between blocks and
+    /// between pages, in every layout pass, and before the tagging pass — and nothing is
+    /// written: the output appears only when the render succeeded (temporary file + rename).
+    /// - Throws: `CancellationError` when the task was cancelled before the render finished;
+    ///   otherwise what ``render(markdown:file:to:options:)`` throws.
+    public static func render(
+        markdown: String, file: String, to output: String, options: RenderOptions = RenderOptions()
+    ) async throws -> RenderReport {
+        try Task.checkCancellation()
+        let cancellation = RenderCancellation()
+        var checked = options
+        checked.cancellation = cancellation
+        let request = checked
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let thread = Thread {
+                    do {
+                        let report = try render(markdown: markdown, file: file, to: output, options: request)
+                        continuation.resume(returning: report)
+                    } catch {
+                        continuation.resume(throwing: cancellation.isCancelled ? CancellationError() : error)
+                    }
+                }
+                thread.stackSize = renderStackSize
+                thread.start()
+            }
+        } onCancel: {
+            cancellation.cancel()
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import TestSupport
+import Testing
+import Typesetter
+
+/// `try await Typesetter.render(markdown:file:to:options:)`: the same PDF as the synchronous
+/// call, and a cancelled task's render stops between blocks and pages, throws
+/// `CancellationError` and leaves no file (neither the output nor its temporary file).
+@Suite(.serialized) struct AsyncRenderTests {
+    /// A document of `sections` sections of prose (about a page and a half each).
+    func document(sections: Int) -> String { "# Long\n\n" + Prose.sections(sections) }
+
+    /// The synchronous render (in an asynchronous function the asynchronous overload is chosen).
+    func renderNow(_ markdown: String, to output: String, options: RenderOptions = RenderOptions()) throws {
+        _ = try Typesetter.render(markdown: markdown, file: "a.md", to: output, options: options)
+    }
+
+    /// The asynchronous render writes what the synchronous one writes.
+    @Test func theAsynchronousRenderWritesTheSamePDF() async throws {
+        let folder = try Render.scratchFolder("async-same")
+        var options = RenderOptions()
+        options.creationDate = Date(timeIntervalSince1970: 0)
+        let markdown = document(sections: 4)
+        try renderNow(markdown, to: folder + "/sync.pdf", options: options)
+        let awaited = try await Typesetter.render(
+            markdown: markdown, file: "a.md", to: folder + "/async.pdf", options: options)
+        #expect(awaited.pageCount > 1)
+        let sync = try Data(contentsOf: URL(fileURLWithPath: folder + "/sync.pdf"))
+        let async = try Data(contentsOf: URL(fileURLWithPath: folder + "/async.pdf"))
+        #expect(sync == async, "the same bytes")
+    }
+
+    /// A long render cancelled a tenth of the way in returns in well under the time the whole
+    /// render takes (measured in the same run), with `CancellationError` and no file left.
+    @Test(.slow) func aCancelledRenderStopsSoonAndLeavesNothing() async throws {
+        let folder = try Render.scratchFolder("async-cancel")
+        let markdown = document(sections: 40)
+        let whole = try Timing.bestSeconds(of: 2) {
+            try renderNow(markdown, to: folder + "/whole.pdf")
+        }
+        try FileManager.default.removeItem(atPath: folder + "/whole.pdf")
+        let output = folder + "/cancelled.pdf"
+        let task = Task { try await Typesetter.render(markdown: markdown, file: "long.md", to: output) }
+        try await Task.sleep(nanoseconds: UInt64(whole * 0.1 * 1e9))
+        let cancelled = DispatchTime.now().uptimeNanoseconds
+        task.cancel()
+        let result = await task.result
+        let afterCancel = Double(DispatchTime.now().uptimeNanoseconds - cancelled) / 1e9
+        #expect(throws: CancellationError.self) { try result.get() }
+        print("async cancellation: returned \(afterCancel) s after cancel; whole render \(whole) s")
+        // Cancelled a tenth of the way in: a render that ran on would take nine tenths of `whole` more.
+        // Alone it returns in about 1 % of `whole`; the bound leaves room for renders of other
+        // suites holding the process's font lock (a wait inside one block cannot be cut short).
+        #expect(
+            afterCancel < whole * 0.5, "returned \(afterCancel) s after cancellation; the whole render: \(whole) s")
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder)
+        #expect(left.isEmpty, "left behind: \(left)")
+    }
+
+    /// A task cancelled before the render starts throws at once and writes nothing.
+    @Test func aTaskCancelledBeforehandWritesNothing() async throws {
+        let folder = try Render.scratchFolder("async-before")
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await Typesetter.render(markdown: "# Hi\n", file: "a.md", to: folder + "/a.pdf")
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+    }
+}

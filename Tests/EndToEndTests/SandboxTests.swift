@@ -1,0 +1,192 @@
+import Foundation
+import TestSupport
+import Testing
+import Typesetter
+import Typography
+
+/// Hostile documents under a root (`--root DIR`, `RenderOptions.root`): every path a document
+/// names — images (Markdown and HTML `<img>`), a front-matter `theme:`, that theme's
+/// `fontFolders`, `include:` — is read only when it lies inside the root once `..` and
+/// symbolic links are resolved. Whether a file was read is told from the PDF (`pdfimages
+/// -list` counts embedded pictures), and each refusal is checked against the same document
+/// rendered with the file allowed, so every assertion can fail.
+@Suite(.serialized) struct SandboxTests {
+    /// Runs `typeset` under `timeout 60` (GNU coreutils): status 124 means it hung.
+    func typeset(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        try PDFProbe.run("timeout", ["60", Render.binary] + arguments)
+    }
+
+    /// How many pictures `pdf` embeds (`pdfimages -list`: two header lines, then one a picture).
+    func imageCount(_ pdf: String) throws -> Int {
+        let lines = try PDFProbe.run("pdfimages", ["-list", pdf]).output.split(separator: "\n")
+        return max(0, lines.count - 2)
+    }
+
+    /// A root folder holding `doc.md`'s folder, and a picture outside it (in another folder of
+    /// the temporary folder, so neither the root nor the current folder holds it).
+    func layout(_ name: String) throws -> (root: String, outside: String, picture: String) {
+        let root = try Render.scratchFolder("sandbox-\(name)")
+        let outside = try Render.scratchFolder("sandbox-outside-\(name)")
+        let picture = outside + "/secret.png"
+        try Support.tinyPNG.write(to: URL(fileURLWithPath: picture))
+        return (root, outside, picture)
+    }
+
+    /// An absolute path, a `../` escape, a symbolic link inside the root pointing out and an
+    /// HTML `<img>`: each is a placeholder with a warning at the image, nothing embedded; with
+    /// `--root /` (everything allowed) the same document embeds all four.
+    @Test func imagesOutsideTheRootAreNotRead() throws {
+        let (root, outside, picture) = try layout("images")
+        try FileManager.default.createSymbolicLink(atPath: root + "/link.png", withDestinationPath: picture)
+        let escape = "../" + (outside as NSString).lastPathComponent + "/secret.png"
+        let cases: [(source: String, markdown: String, line: Int)] = [
+            (picture, "![absolute](\(picture))", 3),
+            (escape, "![escape](\(escape))", 3),
+            ("link.png", "![linked](link.png)", 3),
+            (picture, "<img src=\"\(picture)\" alt=\"html\">", 3),
+        ]
+        for (index, item) in cases.enumerated() {
+            let document = root + "/doc\(index).md"
+            try "Before.\n\n\(item.markdown)\n\nAfter.\n".write(toFile: document, atomically: true, encoding: .utf8)
+            let refused = try typeset(["render", document, "-o", root + "/refused\(index).pdf"])
+            #expect(refused.status == 0, "\(refused.output)")
+            #expect(
+                refused.output.contains("doc\(index).md:\(item.line):1: warning: image '\(item.source)' is outside"),
+                "\(refused.output)")
+            #expect(try imageCount(root + "/refused\(index).pdf") == 0, "\(item.markdown) was read")
+            let text = try PDFProbe.text(root + "/refused\(index).pdf")
+            #expect(text.contains("Before.") && text.contains("After."), "\(text)")
+            let explicit = try typeset(["render", document, "-o", root + "/root\(index).pdf", "--root", root])
+            #expect(explicit.output.contains("is outside"), "--root \(root): \(explicit.output)")
+            #expect(try imageCount(root + "/root\(index).pdf") == 0)
+            let allowed = try typeset(["render", document, "-o", root + "/allowed\(index).pdf", "--root", "/"])
+            #expect(allowed.status == 0 && !allowed.output.contains("outside"), "\(allowed.output)")
+            #expect(try imageCount(root + "/allowed\(index).pdf") == 1, "\(item.markdown) with --root /")
+        }
+    }
+
+    /// A picture inside the root (beside the document, in a subfolder, through a link that
+    /// stays inside) is embedded; `--resource-path` is allowed as the user named it.
+    @Test func imagesInsideTheRootAreEmbedded() throws {
+        let (root, outside, _) = try layout("inside")
+        try FileManager.default.createDirectory(atPath: root + "/pictures", withIntermediateDirectories: true)
+        try Support.tinyPNG.write(to: URL(fileURLWithPath: root + "/pictures/a.png"))
+        try FileManager.default.createSymbolicLink(
+            atPath: root + "/b.png", withDestinationPath: root + "/pictures/a.png")
+        let markdown = "![one](pictures/a.png)\n\n![two](b.png)\n\n![three](\(root)/pictures/../pictures/a.png)\n"
+        try markdown.write(toFile: root + "/doc.md", atomically: true, encoding: .utf8)
+        let result = try typeset(["render", root + "/doc.md", "-o", root + "/doc.pdf", "--root", root])
+        #expect(result.status == 0 && !result.output.contains("warning"), "\(result.output)")
+        #expect(try imageCount(root + "/doc.pdf") == 3)
+        try "![res](secret.png)\n".write(toFile: root + "/res.md", atomically: true, encoding: .utf8)
+        let resources = try typeset([
+            "render", root + "/res.md", "-o", root + "/res.pdf", "--root", root, "--resource-path", outside,
+        ])
+        #expect(resources.status == 0 && !resources.output.contains("outside"), "\(resources.output)")
+        #expect(try imageCount(root + "/res.pdf") == 1)
+    }
+
+    /// `theme: /etc/passwd` and a theme file outside the root: an error at the `theme:` line
+    /// that quotes nothing of the file; a theme inside the root whose `fontFolders` lead out is
+    /// an error too. The same theme file given with `--theme` (the user's own choice) is read.
+    @Test func themesOutsideTheRootAreErrorsThatQuoteNothing() throws {
+        let (root, outside, _) = try layout("themes")
+        let marker = "SECRET-MARKER-\(UUID().uuidString.prefix(8))"
+        try "{\"name\": \"\(marker)\", \"bogus\": \"\(marker)\"}".write(
+            toFile: outside + "/theme.json", atomically: true, encoding: .utf8)
+        let passwd = (try? String(contentsOfFile: "/etc/passwd", encoding: .utf8)) ?? "root:x:0:0"
+        let firstLine = String(passwd.split(separator: "\n").first ?? "root:x:0:0")
+        for (theme, secret) in [("/etc/passwd", firstLine), (outside + "/theme.json", marker)] {
+            try "---\ntitle: T\ntheme: \(theme)\n---\n\n# Hi\n".write(
+                toFile: root + "/doc.md", atomically: true, encoding: .utf8)
+            let result = try typeset(["render", root + "/doc.md", "-o", root + "/doc.pdf"])
+            #expect(result.status == 1, "\(result.output)")
+            #expect(
+                result.output.contains("doc.md:3:") && result.output.contains("front matter 'theme'")
+                    && result.output.contains("is outside"), "\(result.output)")
+            #expect(!result.output.contains(secret) && !result.output.contains(String(secret.prefix(6))))
+            #expect(!FileManager.default.fileExists(atPath: root + "/doc.pdf"))
+        }
+        // The control: read when allowed, the file's own problem named (so the refusal above is the sandbox).
+        let allowed = try typeset(["render", root + "/doc.md", "-o", root + "/doc.pdf", "--root", "/"])
+        #expect(allowed.status == 1 && allowed.output.contains("bogus"), "\(allowed.output)")
+        try "{\"fontFolders\": [\"\(outside)\"]}".write(toFile: root + "/fonts.json", atomically: true, encoding: .utf8)
+        try "---\ntheme: fonts.json\n---\n\n# Hi\n".write(toFile: root + "/f.md", atomically: true, encoding: .utf8)
+        let fonts = try typeset(["render", root + "/f.md", "-o", root + "/f.pdf"])
+        #expect(fonts.status == 1 && fonts.output.contains("fontFolders") && fonts.output.contains("is outside"))
+        let given = try typeset(["render", root + "/f.md", "-o", root + "/f.pdf", "--theme", root + "/fonts.json"])
+        #expect(given.status == 0, "\(given.output)")
+    }
+
+    /// `include:` follows the same root: a chapter beside the book's folder is refused by
+    /// default (the input's folder) and read when `--root` holds it; `../` past the root is refused.
+    @Test func includesFollowTheRoot() throws {
+        let (root, _, _) = try layout("includes")
+        try FileManager.default.createDirectory(atPath: root + "/book", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: root + "/shared", withIntermediateDirectories: true)
+        try "# Shared\n\nShared text.\n".write(toFile: root + "/shared/ch.md", atomically: true, encoding: .utf8)
+        try "---\ninclude: [../shared/ch.md]\n---\n\n# Main\n".write(
+            toFile: root + "/book/main.md", atomically: true, encoding: .utf8)
+        let refused = try typeset(["render", root + "/book/main.md", "-o", root + "/a.pdf"])
+        #expect(refused.status == 1 && refused.output.contains("main.md:2:") && refused.output.contains("outside"))
+        let rooted = try typeset(["render", root + "/book/main.md", "-o", root + "/b.pdf", "--root", root])
+        #expect(rooted.status == 0, "\(rooted.output)")
+        #expect(try PDFProbe.text(root + "/b.pdf").contains("Shared text."))
+        let escaping = try typeset(["render", root + "/book/main.md", "-o", root + "/c.pdf", "--root", root + "/book"])
+        #expect(escaping.status == 1 && escaping.output.contains("outside"), "\(escaping.output)")
+    }
+
+    /// `/dev/zero` (outside the root) and a FIFO inside it, as image and as theme: refused at
+    /// once. Each run takes at most a few times an ordinary render of the same size.
+    @Test func devicesAndFIFOsAreRefusedAtOnce() throws {
+        let (root, _, _) = try layout("devices")
+        #expect(mkfifo(root + "/pipe.png", 0o644) == 0)
+        #expect(mkfifo(root + "/pipe.json", 0o644) == 0)
+        try "# Plain\n\nText.\n".write(toFile: root + "/plain.md", atomically: true, encoding: .utf8)
+        let ordinary = try Timing.bestSeconds(of: 2) {
+            _ = try typeset(["render", root + "/plain.md", "-o", root + "/plain.pdf"])
+        }
+        let documents = [
+            "![zero](/dev/zero)\n", "![pipe](pipe.png)\n", "---\ntheme: /dev/zero\n---\n\n# Hi\n",
+            "---\ntheme: pipe.json\n---\n\n# Hi\n",
+        ]
+        for (index, markdown) in documents.enumerated() {
+            try markdown.write(toFile: root + "/h\(index).md", atomically: true, encoding: .utf8)
+            var result: (status: Int32, output: String) = (0, "")
+            let seconds = try Timing.bestSeconds(of: 1) {
+                result = try typeset(["render", root + "/h\(index).md", "-o", root + "/h\(index).pdf"])
+            }
+            #expect(result.status != 124, "\(markdown) hung")
+            #expect(
+                result.output.contains("outside") || result.output.contains("not a regular file"), "\(result.output)")
+            #expect(seconds < 3 * ordinary + 0.5, "\(markdown): \(seconds) s against \(ordinary) s")
+        }
+    }
+
+    /// The library: `RenderOptions.root` confines images and front-matter themes as `--root`
+    /// does; without a root the same document embeds the picture (the caller's choice).
+    @Test func theLibraryConfinesWithRoot() throws {
+        let (root, _, picture) = try layout("library")
+        try Support.tinyPNG.write(to: URL(fileURLWithPath: root + "/inside.png"))
+        let markdown = "![inside](inside.png)\n\n![outside](\(picture))\n"
+        var options = RenderOptions()
+        options.root = URL(fileURLWithPath: root)
+        let report = try Typesetter.render(
+            markdown: markdown, file: root + "/doc.md", to: root + "/doc.pdf", options: options)
+        let warnings = report.diagnostics.map(\.description)
+        #expect(warnings.contains { $0.contains("doc.md:3:1") && $0.contains("is outside") }, "\(warnings)")
+        #expect(try imageCount(root + "/doc.pdf") == 1)
+        let open = try Typesetter.render(
+            markdown: markdown, file: root + "/doc.md", to: root + "/open.pdf", options: RenderOptions())
+        #expect(!open.diagnostics.contains { $0.description.contains("outside") })
+        #expect(try imageCount(root + "/open.pdf") == 2)
+        let theme = "---\ntheme: /etc/passwd\n---\n\n# Hi\n"
+        #expect {
+            try Typesetter.render(markdown: theme, file: root + "/t.md", to: root + "/t.pdf", options: options)
+        } throws: { error in
+            let text = String(describing: error)
+            return text.contains("t.md:2:") && text.contains("is outside") && !text.contains("root:x")
+        }
+        #expect(!FileManager.default.fileExists(atPath: root + "/t.pdf"))
+    }
+}

@@ -1,0 +1,259 @@
+import Styling
+import Testing
+import Typography
+
+@testable import Layout
+
+/// Hyphenation with judgment and character protrusion, composed over the fake measurements of
+/// `prepared(_:)` (every scalar 5 pt): no paragraph ends with a short hyphen fragment, no line
+/// ends after a dash that opens a phrase or starts with one that closes it, and the edge
+/// characters of microtype's protrusion set stand out into both margins by their share.
+@Suite struct CompositionJudgmentTests {
+    let font = FontSpec(families: ["X"], size: 10)
+
+    func paragraph(_ text: String, alignment: TextAlignment = .justify) -> StyledParagraph {
+        StyledParagraph(
+            runs: [StyledRun(text, style: RunStyle(font: font))],
+            style: ParagraphStyle(baseFont: font, alignment: alignment, hangulLineBreak: .keepAll))
+    }
+
+    func lineText(_ line: ComposedLine, _ p: PreparedParagraph) -> String {
+        String(String.UnicodeScalarView(p.scalars[line.start..<line.end]))
+    }
+
+    /// Every point of every word (after the second letter) as a hyphenation point.
+    func everyPoint(_ word: String, _ language: String) -> [Int] { Array(2..<max(2, word.count - 1)) }
+
+    /// Members: last words of 7 to 12 letters, with a period, a comma and quote, or nothing
+    /// after them, at every measure from 60 to 160 pt: whenever the second-last line ends in a
+    /// hyphen, the last line holds at least six letters of the word.
+    @Test(arguments: ["finally.", "processes.", "occurrences,\u{201D}", "elaborately"])
+    func noParagraphEndsWithAShortFragment(_ last: String) {
+        let text = "one two three four five six seven eight nine ten " + last
+        let prepared = prepared([StyledRun(text, style: RunStyle(font: font))])
+        var hyphenatedLastWord = 0
+        for width in stride(from: 60.0, through: 160, by: 5) {
+            let composition = ParagraphComposer.compose(
+                paragraph(text), prepared: prepared, width: width, hyphenate: everyPoint)
+            let lines = composition.lines
+            guard lines.count > 1, lines[lines.count - 2].ending == .hyphen else { continue }
+            hyphenatedLastWord += 1
+            let fragment = lineText(lines[lines.count - 1], prepared)
+            #expect(fragment.filter(\.isLetter).count >= 6, "\(width): \(fragment)")
+        }
+        // The rule narrows the points; it does not forbid hyphenating a long last word.
+        if last.filter(\.isLetter).count >= 10 { #expect(hyphenatedLastWord > 0) }
+    }
+
+    /// Members: en dash, em dash and a spaced hyphen-minus, one and two dashes in a sentence,
+    /// two sentences, at every measure from 60 to 160 pt: no line ends in a dash that opens a
+    /// phrase (the first, third... spaced dash of a sentence) and none starts with one that
+    /// closes it.
+    @Test(arguments: ["\u{2013}", "\u{2014}", "-"])
+    func aSpacedDashStaysWithItsPhrase(_ dash: String) {
+        let text =
+            "Tests run in parallel \(dash) test concurrency decides how many \(dash) and results come back in "
+            + "order. A second sentence \(dash) with one dash only."
+        let prepared = prepared([StyledRun(text, style: RunStyle(font: font))])
+        let dashes = prepared.scalars.indices.filter { String(prepared.scalars[$0]) == dash }
+        let opening = [dashes[0], dashes[2]]
+        let closing = [dashes[1]]
+        var seen = Set<Int>()
+        for width in stride(from: 60.0, through: 160, by: 2.5) {
+            for alignment in [TextAlignment.justify, .left] {
+                let composition = ParagraphComposer.compose(
+                    paragraph(text, alignment: alignment), prepared: prepared, width: width,
+                    hyphenate: { _, _ in [] })
+                for line in composition.lines {
+                    let last = line.end - 1
+                    #expect(!opening.contains(last), "\(width): \(lineText(line, prepared))")
+                    #expect(!closing.contains(line.start), "\(width): \(lineText(line, prepared))")
+                    seen.insert(line.start)
+                }
+            }
+        }
+        // Lines do start with an opening dash: the break moves before it.
+        #expect(opening.contains { seen.contains($0) })
+    }
+
+    /// A break after a dash inside a word ("parallel—test") is an explicit hyphen (TeX's
+    /// \exhyphenpenalty): flagged, so it counts towards consecutive hyphenated lines like a
+    /// hyphenation point, and it costs what an explicit hyphen costs.
+    @Test func aBreakAfterAnUnspacedDashIsFlagged() {
+        for dash in ["-", "\u{2010}", "\u{2013}", "\u{2014}"] {
+            let text = "aaaa\(dash)bbbb cc"
+            var p = prepared([StyledRun(text, style: RunStyle(font: font))])
+            p.lineBreakBefore[5] = true
+            let items = ParagraphComposer.items(
+                paragraph(text), prepared: p, width: 30, limits: HyphenationLimits(), hyphenate: { _, _ in [] })
+            let afterDash = items.filter { $0.kind == .penalty && $0.position == 5 }
+            #expect(afterDash.count == 1)
+            #expect(afterDash.first?.flagged == true, "\(dash)")
+            #expect(afterDash.first?.cost == ParagraphComposer.explicitHyphenPenalty)
+            let composition = ParagraphComposer.compose(
+                paragraph(text), prepared: p, width: 30, hyphenate: { _, _ in [] })
+            #expect(composition.lines[0].end == 5)
+        }
+    }
+
+    /// Members: lines starting with T, A, V, W, Y, v, w and an opening quote, lines ending in
+    /// a period, comma, colon, hyphenation hyphen and a plain letter, justified and ragged: each
+    /// line's left edge is its first character's left protrusion × 5 pt left of the measure,
+    /// and a justified line ends its last character's right protrusion past it.
+    @Test(arguments: [TextAlignment.justify])
+    func edgeCharactersProtrudeIntoBothMargins(_ alignment: TextAlignment) {
+        let text =
+            "Tall Avenue Vast Wide Young vine wine \u{201C}quoted, words. Tall Avenue Vast: Wide Young "
+            + "vine wine representation \u{201C}quoted Tall Avenue Vast Wide. Young vine wine"
+        let prepared = prepared([StyledRun(text, style: RunStyle(font: font))])
+        var startsProtruding = 0
+        var endsProtruding = 0
+        for width in stride(from: 50.0, through: 120, by: 5) {
+            let composition = ParagraphComposer.compose(
+                paragraph(text, alignment: alignment), prepared: prepared, width: width, hyphenate: everyPoint)
+            for (index, line) in composition.lines.enumerated() {
+                let first = prepared.scalars[line.start]
+                let left = ParagraphComposer.protrusion(first).left * 5
+                #expect(abs(line.x + left) < 1e-9, "\(lineText(line, prepared)): x \(line.x)")
+                if left > 0 { startsProtruding += 1 }
+                // Justified lines with a word space to stretch fill the measure and its margins.
+                let spaced = prepared.scalars[line.start..<line.end].contains(" ")
+                guard alignment == .justify, index < composition.lines.count - 1, spaced else { continue }
+                let last: Unicode.Scalar = line.ending == .hyphen ? "-" : prepared.scalars[line.end - 1]
+                let right = ParagraphComposer.protrusion(last).right * 5
+                // The line fills the measure plus both protrusions: from -left to width + right.
+                #expect(abs(line.x + line.width - (width + right)) < 1e-6, "\(lineText(line, prepared))")
+                if right > 0 { endsProtruding += 1 }
+            }
+        }
+        #expect(startsProtruding > 10)
+        if alignment == .justify { #expect(endsProtruding > 10) }
+    }
+
+    /// Protrusion is microtype's table: a period more than a comma, a hyphen half its width,
+    /// letters with an open side a twentieth, other letters nothing.
+    @Test func theProtrusionTableFollowsMicrotype() {
+        #expect(ParagraphComposer.protrusion(".").right == 0.7)
+        #expect(ParagraphComposer.protrusion(",").right == 0.5)
+        #expect(ParagraphComposer.protrusion("-") == (0.5, 0.5))
+        #expect(ParagraphComposer.protrusion("\u{AD}") == (0.5, 0.5))
+        #expect(ParagraphComposer.protrusion("T") == (0.05, 0.05))
+        #expect(ParagraphComposer.protrusion("\u{201C}").left == 0.3)
+        #expect(ParagraphComposer.protrusion("n") == (0, 0))
+        #expect(ParagraphComposer.protrusion("o") == (0, 0))
+    }
+}
+
+/// Font expansion (hz) over the fake measurements: each justified line's glyphs scale by a
+/// multiple of the step within the limit, neighbouring lines differ by at most one step, lines
+/// holding code never scale, the scaled line still fills the measure, and the word spaces are
+/// more even than without expansion.
+@Suite struct FontExpansionTests {
+    let font = FontSpec(families: ["X"], size: 10)
+    let prose = """
+        Most of the lead comes from font expansion where each line may widen or narrow its glyphs by a \
+        little so that the breaker finds far more good lines and the spaces between words stay even \
+        across the paragraph while hyphens become rarer and the texture of the page looks calm and \
+        regular from the first line to the last one of every paragraph in the document
+        """
+
+    func compose(_ runs: [StyledRun], expansion: Double, width: Double) -> (Composition, PreparedParagraph) {
+        var style = ParagraphStyle(baseFont: font, alignment: .justify, hangulLineBreak: .keepAll)
+        style.fontExpansion = expansion
+        let prepared = prepared(runs)
+        let composition = ParagraphComposer.compose(
+            StyledParagraph(runs: runs, style: style), prepared: prepared, width: width, hyphenate: { _, _ in [] })
+        return (composition, prepared)
+    }
+
+    @Test(arguments: [90.0, 120, 150, 200])
+    func linesScaleInStepsWithinTheLimitAndFillTheMeasure(_ width: Double) {
+        let runs = [StyledRun(prose, style: RunStyle(font: font))]
+        let (composition, _) = compose(runs, expansion: 0.02, width: width)
+        var previous = 0.0
+        for (index, line) in composition.lines.enumerated() {
+            let steps = line.expansion / ParagraphStyle.fontExpansionStep
+            #expect(abs(steps - steps.rounded()) < 1e-9)
+            #expect(abs(line.expansion) <= 0.02 + 1e-12)
+            // Within one step of the line before, unless narrowed further so as not to overfill
+            // (its spaces then shrunk as well).
+            let jump = abs(line.expansion - previous)
+            let narrowed = line.expansion < previous && line.spaceFactor < 0
+            #expect(jump <= ParagraphStyle.fontExpansionStep + 1e-12 || narrowed)
+            previous = line.expansion
+            if index < composition.lines.count - 1 {
+                #expect(abs(line.x + line.width - width - line.hang) < 1e-6, "line \(index): \(line.width)")
+            }
+        }
+        #expect(composition.lines.contains { $0.expansion != 0 })
+        let (off, _) = compose(runs, expansion: 0, width: width)
+        #expect(off.lines.allSatisfy { $0.expansion == 0 })
+    }
+
+    @Test func wordSpacesAreMoreEvenWithExpansion() {
+        var without = [Double]()
+        var with = [Double]()
+        for width in stride(from: 80.0, through: 200, by: 7) {
+            let runs = [StyledRun(prose, style: RunStyle(font: font))]
+            without += compose(runs, expansion: 0, width: width).0.lines.dropLast().map { abs($0.spaceFactor) }
+            with += compose(runs, expansion: 0.02, width: width).0.lines.dropLast().map { abs($0.spaceFactor) }
+        }
+        let mean = { (values: [Double]) in values.reduce(0, +) / Double(values.count) }
+        #expect(mean(with) < mean(without), "\(mean(with)) vs \(mean(without))")
+    }
+
+    @Test func linesHoldingCodeAreNeverScaled() {
+        var code = RunStyle(font: font)
+        code.isCode = true
+        let runs = [
+            StyledRun("Most of the lead comes from ", style: RunStyle(font: font)),
+            StyledRun("expansion()", style: code),
+            StyledRun(" where each line may widen or narrow its glyphs by a little so", style: RunStyle(font: font)),
+        ]
+        for width in stride(from: 80.0, through: 140, by: 10) {
+            let (composition, prepared) = compose(runs, expansion: 0.02, width: width)
+            for line in composition.lines where (line.start..<line.end).contains(where: { prepared.runIndex[$0] == 1 })
+            {
+                #expect(line.expansion == 0)
+            }
+        }
+    }
+}
+
+/// KLREQ's spread of a justified Korean line's slack: word spaces first, then syllable gaps
+/// never wider than 0.08 em nor a third of the word space, the rest to the spaces; all of the
+/// slack is used. Members: few and many gaps, small and large slack, 10 and 20 pt text.
+@Suite struct KoreanSpreadTests {
+    @Test(arguments: [2, 12, 30], [0.5, 4, 12, 40])
+    func gapsStayBelowAThirdOfTheWordSpace(_ gaps: Int, _ extra: Double) {
+        for size in [10.0, 20.0] {
+            let space = 0.224 * size
+            let spaces = (width: 4 * space, count: 4)
+            let (factor, gap) = ParagraphComposer.spread(
+                extra, spaces: spaces, gaps: gaps, gapSize: Double(gaps) * size)
+            let wordSpace = space * (1 + factor)
+            #expect(gap <= 0.08 * size + 1e-9, "\(gap)")
+            #expect(gap <= wordSpace / 3 + 1e-9, "\(gap) vs \(wordSpace)")
+            #expect(abs(factor * spaces.width + gap * Double(gaps) - extra) < 1e-9)
+            if extra <= spaces.width * 0.45 { #expect(gap == 0) }
+        }
+    }
+
+    /// On a widened line (font expansion) each syllable already stands apart by the expansion
+    /// of its advance: the added gap and that widening together stay within 0.08 em, and all
+    /// of the slack is still used.
+    @Test(arguments: [0.005, 0.01, 0.02], [4.0, 12, 40])
+    func widenedSyllablesTakeLessGap(_ expansion: Double, _ extra: Double) {
+        let size = 10.0
+        let gaps = 12
+        let space = 0.224 * size
+        let spaces = (width: 4 * space, count: 4)
+        let widening = expansion * 0.925 * size
+        let (factor, gap) = ParagraphComposer.spread(
+            extra, spaces: spaces, gaps: gaps, gapSize: Double(gaps) * size, widening: widening)
+        let (_, plainGap) = ParagraphComposer.spread(extra, spaces: spaces, gaps: gaps, gapSize: Double(gaps) * size)
+        #expect(gap + widening <= 0.08 * size + 1e-9, "\(gap) + \(widening)")
+        #expect(gap <= plainGap)
+        #expect(abs(factor * spaces.width + gap * Double(gaps) - extra) < 1e-9)
+    }
+}

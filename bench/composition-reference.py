@@ -1,0 +1,224 @@
+#!/usr/bin/env python3
+"""Composition figures of justified prose, Typeset beside Typst, measured the same way.
+
+Takes the prose paragraphs of documentation that Debian installs (Node.js's contributor guides
+under /usr/share/doc/nodejs, Markdown written by other people: headings, lists, tables and code
+left out, inline code and links kept as their text), sets them justified in Inter 10.5 pt on A4
+at 60, 90 and 120 mm measures with Typeset and with Typst (`pip install typst`), and reads both
+PDFs back with `pdftotext -bbox-layout`. For every line flush with the right edge (a
+paragraph's last line is not), the mean gap between neighbouring words divided by Inter's word
+space (2.9505 pt at 10.5 pt). Prints p50, p95 and the largest of these, the lines looser than
+1.5x, the hyphenated line ends, hyphenated lines that follow a hyphenated line, hyphens on a
+page's last line, paragraphs whose last line is a lone hyphen fragment, and lines ending right
+after a spaced dash.
+
+Usage: python3 bench/composition-reference.py [path/to/typeset] [--measures 60,90,120] [--json]
+       (default .build/release/typeset; Typst from the `typst` module of the running Python)
+"""
+import glob, json, os, re, statistics, subprocess, sys, tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SPACE = 2.9505
+SOURCES = sorted(glob.glob("/usr/share/doc/nodejs/contributing/*.md")) + [
+    "/usr/share/doc/nodejs/GOVERNANCE.md", "/usr/share/doc/nodejs/onboarding.md"]
+DASHES = ("\u2013", "\u2014", "-")
+
+
+def prose_paragraphs(limit=140):
+    """Prose paragraphs of at least 30 words, in file order, as plain text."""
+    paragraphs = []
+    for path in SOURCES:
+        if not os.path.exists(path):
+            continue
+        text = open(path, encoding="utf-8", errors="replace").read()
+        text = re.sub(r"```.*?```", "", text, flags=re.S)
+        text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
+        for block in re.split(r"\n\s*\n", text):
+            lines = [l.strip() for l in block.strip().splitlines()]
+            if not lines or any(re.match(r"^([#|>*+<]|-\s|\d+\.\s|\[.*\]:)", l) for l in lines):
+                continue
+            plain = " ".join(lines)
+            plain = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", plain)
+            plain = re.sub(r"\[([^\]]*)\]\[[^\]]*\]", r"\1", plain)
+            plain = plain.replace("`", "").replace("**", "").replace("__", "").replace("*", "").replace("_", " ")
+            plain = re.sub(r"[<>\[\]\\#$@~=]", "", plain)
+            plain = re.sub(r"\s+", " ", plain).strip()
+            if len(plain.split()) >= 30:
+                paragraphs.append(plain)
+            if len(paragraphs) >= limit:
+                return paragraphs
+    return paragraphs
+
+
+def korean_paragraphs(limit=60):
+    """Prose paragraphs of Debian's Korean manual pages (man-db, psmisc, xz...; roff markup
+    dropped) of at least 12 words, in file order, as plain text."""
+    import gzip
+    paragraphs = []
+    for path in sorted(glob.glob("/usr/share/man/ko/man*/*.gz")):
+        lines = gzip.open(path, "rt", encoding="utf-8", errors="replace").read().splitlines()
+        current = []
+        for line in lines + [".PP"]:
+            if line.startswith(".") or line.startswith("'") or not line.strip():
+                text = " ".join(current)
+                text = re.sub(r"\\f[BIRP]|\\f\(..|\\[&|^]|\\\*\(..|\\\*.", "", text)
+                text = text.replace("\\-", "-").replace("\\e", "\\").replace("\\ ", " ")
+                text = re.sub(r"[\\`*_<>\[\]#$@~=]", "", text)
+                text = re.sub(r"\s+", " ", text).strip()
+                if len(text.split()) >= 12 and len(re.findall("[\uac00-\ud7a3]", text)) > 20:
+                    paragraphs.append(text)
+                current = []
+                if len(paragraphs) >= limit:
+                    return paragraphs
+            else:
+                current.append(line)
+    return paragraphs
+
+
+def korean_figures(pdf, size=10.5):
+    """Word gaps of justified Korean lines ÷ the natural gap (the median gap of lines that stop
+    short of the edge), and the space added between the syllables of pure-Hangul words, em
+    (against the median syllable advance of those lines)."""
+    pages = pdf_lines(pdf)
+    everything = [l for p in pages for l in p]
+    multi = [l for l in everything if len(l) > 1]
+    edge = statistics.median(l[-1][1] for l in multi)
+    flush = [l for l in multi if l[-1][1] >= edge - 1.5]
+    short = [l for l in multi if l[-1][1] < edge - 3]
+    natural = statistics.median(b[0] - a[1] for l in short for a, b in zip(l, l[1:]))
+    ratios = sorted(statistics.mean(b[0] - a[1] for a, b in zip(l, l[1:])) / natural for l in flush)
+    hangul = lambda w: all("\uac00" <= c <= "\ud7a3" for c in w)
+    advance = statistics.median((x1 - x0) / len(w) for l in short for x0, x1, w in l if hangul(w))
+    syllable = []
+    for l in flush:
+        gaps = [(x1 - x0 - advance * len(w)) / (len(w) - 1) / size for x0, x1, w in l
+                if len(w) > 1 and hangul(w)]
+        syllable.append(max(gaps) if gaps else 0)
+    return dict(lines=len(ratios), p50=round(ratios[len(ratios) // 2], 2),
+                p95=round(ratios[int(0.95 * (len(ratios) - 1))], 2), max=round(ratios[-1], 2),
+                syllable_max_em=round(max(syllable), 3),
+                lines_with_syllable_space=sum(s > 0.01 for s in syllable),
+                syllable_over_01em=sum(s > 0.1 for s in syllable))
+
+
+def pdf_lines(pdf):
+    """Per page, its lines top to bottom, each a list of (xMin, xMax, text)."""
+    xml = subprocess.run(["pdftotext", "-bbox-layout", pdf, "-"], capture_output=True, text=True).stdout
+    pages = []
+    for page in re.findall(r"<page [^>]*>(.*?)</page>", xml, re.S):
+        rows = []
+        for body in re.findall(r"<line [^>]*>(.*?)</line>", page, re.S):
+            words = [(float(a), float(y), float(b), w) for a, y, b, w in re.findall(
+                r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="[\d.]+">(.*?)</word>', body)]
+            if words:
+                rows.append(words)
+        rows.sort(key=lambda r: r[0][1])
+        rows = [r for r in rows if not (len(r) == 1 and r[0][3].isdigit())]  # the page number
+        pages.append([[(a, b, w) for a, _, b, w in r] for r in rows])
+    return pages
+
+
+def figures(pdf, korean=False):
+    pages = pdf_lines(pdf)
+    everything = [l for p in pages for l in p]
+    multi = [l for l in everything if len(l) > 1]
+    edge = statistics.median(l[-1][1] for l in multi)
+    left = statistics.median(l[0][0] for l in multi)
+    flush = lambda l: l[-1][1] >= edge - 1.5
+    justified = [l for l in multi if flush(l)]
+    ratios = sorted(statistics.mean(b[0] - a[1] for a, b in zip(l, l[1:])) / SPACE for l in justified)
+    hyphen = lambda l: l[-1][2][-1:] in ("-", "\u2010", "\u00ad") and not l[-1][2].endswith("--")
+    consecutive = sum(1 for a, b in zip(everything, everything[1:]) if hyphen(a) and hyphen(b))
+    page_end = sum(1 for p in pages if p and hyphen(p[-1]))
+    fragments = sum(1 for a, b in zip(everything, everything[1:])
+                    if hyphen(a) and len(b) == 1 and not flush(b))
+    after_dash = sum(1 for l in everything if flush(l) and l[-1][2] in DASHES)
+    if os.environ.get("SHOW"):
+        for a, b in zip(everything, everything[1:]):
+            if hyphen(a) and len(b) == 1 and not flush(b):
+                print("  fragment:", " ".join(w for _, _, w in a[-3:]), "|", b[0][2])
+        for l in everything:
+            if flush(l) and l[-1][2] in DASHES:
+                print("  dash end:", " ".join(w for _, _, w in l[-4:]))
+        for p in pages:
+            if p and hyphen(p[-1]):
+                print("  page end:", " ".join(w for _, _, w in p[-1][-3:]))
+    return dict(lines=len(ratios), p50=round(ratios[len(ratios) // 2], 2),
+                p95=round(ratios[int(0.95 * (len(ratios) - 1))], 2), max=round(ratios[-1], 2),
+                loose=sum(r > 1.5 for r in ratios), hyphens=sum(hyphen(l) for l in everything),
+                consecutive=consecutive, page_end=page_end, fragments=fragments, after_dash=after_dash)
+
+
+def typst_source(paragraphs, measure):
+    def escape(p):
+        for c in '\\#_`$@<>[]~=/"\'*':
+            p = p.replace(c, "\\" + c)
+        return p
+    side = (210 - measure) / 2
+    return (f'#set page(width: 210mm, height: 297mm, margin: (x: {side}mm, y: 20mm))\n'
+            '#set text(font: "Inter", size: 10.5pt, lang: "en")\n#set par(justify: true)\n\n'
+            + "\n\n".join(escape(p) for p in paragraphs))
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    typeset = args[0] if args else os.path.join(ROOT, ".build/release/typeset")
+    measures = [60, 90, 120]
+    if "--measures" in sys.argv:
+        measures = [int(m) for m in sys.argv[sys.argv.index("--measures") + 1].split(",")]
+        if args and args[0] == sys.argv[sys.argv.index("--measures") + 1]:
+            typeset = os.path.join(ROOT, ".build/release/typeset")
+    paragraphs = prose_paragraphs()
+    out = tempfile.mkdtemp()
+    results = {}
+    for measure in measures:
+        side = (210 - measure) / 2
+        md = os.path.join(out, f"prose-{measure}.md")
+        with open(md, "w") as f:
+            f.write(f"---\nmargins: 20mm {side}mm\njustify: true\n---\n\n" + "\n\n".join(
+                re.sub(r"([\\`*_\[\]<>#!|~])", r"\\\1", p) for p in paragraphs) + "\n")
+        typeset_pdf = os.path.join(out, f"typeset-{measure}.pdf")
+        subprocess.run([typeset, "render", md, "-o", typeset_pdf, "-q"], check=True)
+        row = {"typeset": figures(typeset_pdf)}
+        try:
+            import typst
+            typ = os.path.join(out, f"prose-{measure}.typ")
+            open(typ, "w").write(typst_source(paragraphs, measure))
+            typst_pdf = os.path.join(out, f"typst-{measure}.pdf")
+            typst.compile(typ, output=typst_pdf)
+            row["typst"] = figures(typst_pdf)
+        except ImportError:
+            row["typst"] = None
+        results[measure] = row
+    korean = korean_paragraphs()
+    for measure in [60, 90] if korean and "--no-korean" not in sys.argv else []:
+        side = (210 - measure) / 2
+        md = os.path.join(out, f"korean-{measure}.md")
+        with open(md, "w") as f:
+            f.write(f"---\nmargins: 20mm {side}mm\njustify: true\nlang: ko\n---\n\n" + "\n\n".join(korean) + "\n")
+        typeset_pdf = os.path.join(out, f"typeset-korean-{measure}.pdf")
+        subprocess.run([typeset, "render", md, "-o", typeset_pdf, "-q"], check=True)
+        row = {"typeset": korean_figures(typeset_pdf)}
+        try:
+            import typst
+            typ = os.path.join(out, f"korean-{measure}.typ")
+            source = typst_source(korean, measure).replace(
+                'font: "Inter", size: 10.5pt, lang: "en"', 'font: ("Inter", "Noto Sans CJK KR"), size: 10.5pt, lang: "ko"')
+            open(typ, "w").write(source)
+            typst_pdf = os.path.join(out, f"typst-korean-{measure}.pdf")
+            typst.compile(typ, output=typst_pdf)
+            row["typst"] = korean_figures(typst_pdf)
+        except ImportError:
+            row["typst"] = None
+        results[f"korean {measure}"] = row
+    if "--json" in sys.argv:
+        print(json.dumps({"paragraphs": len(paragraphs), "korean": len(korean), "folder": out, "measures": results}))
+        return
+    print(f"{len(paragraphs)} paragraphs of Debian's Node.js documentation, {len(korean)} of its Korean manual "
+          f"pages; PDFs in {out}")
+    for measure, row in results.items():
+        for tool, f in row.items():
+            print(f"{measure:>4} mm {tool:8}" if isinstance(measure, int) else f"{measure} mm {tool:8}", f)
+
+
+main()
