@@ -11,12 +11,12 @@ BIN = .build/release/typeset
 APT_PACKAGES = pkg-config libpango1.0-dev libcairo2-dev libfontconfig-dev libfreetype-dev \
   libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-dev librsvg2-dev \
   libhyphen-dev hyphen-en-us hyphen-de hyphen-fr zlib1g-dev libxml2-dev libgdk-pixbuf-2.0-dev webp-pixbuf-loader imagemagick \
-  fonts-inter fonts-noto-cjk fonts-noto-mono fonts-dejavu-core fonts-noto-color-emoji \
+  fonts-inter fonts-noto-cjk fonts-noto-mono fonts-dejavu-core fonts-dejavu-extra fonts-noto-color-emoji \
   libkf5syntaxhighlighting-dev qtbase5-dev \
   poppler-utils qpdf time icc-profiles-free
 STAMP = .build/.deps-installed
 
-.PHONY: all deps build pdf-check pdf-peers test test-fast corpus-check showcase specimens bench bench-dir fuzz fonts-extra clean check-layering check-functions commit-info library-example install format lint
+.PHONY: math-reference all deps build pdf-check pdf-peers test test-fast corpus-check showcase specimens bench bench-dir fuzz fonts-extra clean check-layering check-functions commit-info library-example install format lint
 
 all: build
 
@@ -122,6 +122,14 @@ check-layering:
 	        grep -rlE '^\s*#\s*include\s*[<"](KF5/|KSyntaxHighlighting|Q[A-Z])' Sources | grep -v '^Sources/CSyntaxHighlighting/'; \
 	        grep -rlE '$(IMPORT)PangoCairoBackend\b' Sources | grep -v '^Sources/Typesetter/'); \
 	if [ -n "$$bad" ]; then echo "imported outside its owner: $$bad"; exit 1; else echo "layering: ok"; fi
+
+# The LuaLaTeX figures the math tests compare against (Tests/PangoCairoBackendTests/
+# LuaLaTeXMathFigures.swift): LuaLaTeX with unicode-math measures each formula of
+# tools/math-reference.py. Not part of `make test`, which reads the recorded figures.
+math-reference:
+	@dpkg-query -W -f='$${Status}' texlive-latex-extra 2>/dev/null | grep -q 'install ok installed' || \
+	  (apt-get update && apt-get install -y --no-install-recommends texlive-luatex texlive-latex-extra fonts-dejavu-extra)
+	python3 tools/math-reference.py
 
 # No function in Sources over 120 lines (declaration to closing brace): long ones are split
 # into named steps. Prints the ten longest.

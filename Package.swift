@@ -55,10 +55,13 @@ let package = Package(
         // transparent huge pages), looked up at run time.
         .target(name: "ProcessMemory"),
         .target(name: "DocumentModel", dependencies: ["Typography"]),
+        // TeX math: the parser, the symbol table and the layout by the OpenType MATH table over a
+        // font protocol the backend implements. Pure Swift, no dependency.
+        .target(name: "TeXMath"),
         .target(name: "MarkdownParser", dependencies: ["DocumentModel", "CCmarkGFM", "CYAML", "CLibXML2"]),
         // Syntax highlighting of code: the one module that calls KSyntaxHighlighting.
         .target(name: "CodeHighlighting", dependencies: ["Typography", "CSyntaxHighlighting"]),
-        .target(name: "Styling", dependencies: ["DocumentModel", "Typography", "CodeHighlighting"]),
+        .target(name: "Styling", dependencies: ["DocumentModel", "Typography", "CodeHighlighting", "TeXMath"]),
         .target(name: "Layout", dependencies: ["Styling"]),
         // Reads the PDF Cairo wrote and writes the tagged PDF: the structure tree, PDF/UA. Pure
         // Swift over bytes (zlib for the streams): no Pango or Cairo call.
@@ -94,9 +97,11 @@ let package = Package(
         .testTarget(name: "MarkdownParserTests", dependencies: ["MarkdownParser", "TestSupport"]),
         .testTarget(name: "StylingTests", dependencies: ["Styling", "MarkdownParser", "TestSupport"]),
         .testTarget(name: "LayoutTests", dependencies: ["Layout", "TestSupport"]),
+        .testTarget(name: "TeXMathTests", dependencies: ["TeXMath"]),
         .testTarget(name: "BenchSupportTests", dependencies: ["BenchSupport"]),
         .testTarget(name: "TaggedPDFTests", dependencies: ["TaggedPDF"]),
-        .testTarget(name: "PangoCairoBackendTests", dependencies: ["PangoCairoBackend", "TaggedPDF", "TestSupport"]),
+        .testTarget(
+            name: "PangoCairoBackendTests", dependencies: ["PangoCairoBackend", "TaggedPDF", "TestSupport", "TeXMath"]),
         .testTarget(name: "SpecimenTests", dependencies: ["Specimen", "Typesetter", "TestSupport"]),
         .testTarget(
             name: "EndToEndTests", dependencies: ["Typesetter", "MarkdownParser", "TaggedPDF", "TestSupport"],

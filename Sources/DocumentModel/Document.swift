@@ -31,6 +31,9 @@ public indirect enum Inline: Hashable, Sendable {
     case anchor(String)
     /// Text presented as an HTML element Markdown has no syntax for (`<sup>`, `<kbd>`, `<mark>`…).
     case presentation(InlinePresentation, [Inline])
+    /// TeX math as written between dollars (`$…$`, `` $`…`$ ``) or, `display`, between `$$` or
+    /// in a ```` ```math ```` block; `location` is where the formula starts in the source.
+    case math(String, display: Bool, location: SourceLocation?)
 
     /// The plain text of this inline and its children (alt text, outline titles, slugs).
     public var plainText: String {
@@ -44,6 +47,7 @@ public indirect enum Inline: Hashable, Sendable {
         case .image(_, _, let alt, _): alt.plainText
         case .footnoteReference: ""
         case .rawHTML, .anchor: ""
+        case .math(let source, _, _): source
         }
     }
 }

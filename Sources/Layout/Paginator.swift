@@ -244,6 +244,7 @@ public final class Paginator {
             if first {
                 first = false
                 item.spaceBefore = spaceAbove
+                if block.keepWithPrevious, previous != nil, item.breakBefore == .allowed { item.breakBefore = .avoid }
                 if pendingForcedBreak {
                     item.breakBefore = .forced
                     item.opensRightHandPage = pendingRightHandPage

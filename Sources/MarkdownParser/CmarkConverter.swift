@@ -347,7 +347,14 @@ struct CmarkConverter {
                 return  // ```{=latex}: a raw block for another format, dropped as Pandoc does
             }
             let text = source.restoringFences(in: Self.literal(node))
-            items.append(.block(Block(.codeBlock(info: info, text: text), location: loc)))
+            if info.trimmingCharacters(in: .whitespaces) == "math" {
+                // GitHub's fenced math: a displayed formula.
+                let formula = Inline.math(
+                    text.trimmingCharacters(in: .whitespacesAndNewlines), display: true, location: loc)
+                items.append(.block(Block(.paragraph([formula]), location: loc)))
+            } else {
+                items.append(.block(Block(.codeBlock(info: info, text: text), location: loc)))
+            }
         case CMARK_NODE_HTML_BLOCK:
             let text = Self.literal(node)
             if let number = source.markerNumber(in: text), let fence = source.fences[number] {
@@ -569,6 +576,13 @@ struct CmarkConverter {
         return (html.nest(inlines), attributes)
     }
 
+    /// Drops the word joiner a formula's marker starts with (``MathSyntax/marker(source:display:bytes:)``).
+    static func dropWordJoiner(before pieces: inout [InlinePiece]) {
+        guard case .text(var piece)? = pieces.last, piece.text.hasSuffix("\u{2060}") else { return }
+        piece.text.removeLast()
+        if piece.text.isEmpty { pieces.removeLast() } else { pieces[pieces.count - 1] = .text(piece) }
+    }
+
     private mutating func convertInline(_ node: OpaquePointer, depth: Int, into pieces: inout [InlinePiece]) {
         let type = cmark_node_get_type(node)
         let isContainer =
@@ -594,6 +608,10 @@ struct CmarkConverter {
             let html = Self.literal(node)
             if let number = source.markerNumber(in: html), let fence = source.fences[number] {
                 pieces.append(.node(.text(fence.original)))  // a fence inside a paragraph: literal
+            } else if let formula = MathSyntax.formula(inMarker: html) {
+                Self.dropWordJoiner(before: &pieces)
+                let place = SourceLocation(file: file, line: formula.line, column: formula.column)
+                pieces.append(.node(.math(formula.source, display: formula.display, location: place)))
             } else {
                 pieces.append(.node(.rawHTML(html, location: location(node))))
             }

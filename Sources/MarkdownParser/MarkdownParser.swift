@@ -66,13 +66,21 @@ public enum MarkdownParser {
         parse(text, file: file, lazily: true)
     }
 
+    /// ``parse(_:file:)`` with TeX math read or not as `math` says (the command line's
+    /// `-V math=false`, which wins over the front matter); nil: as the front matter says.
+    public static func parse(_ text: String, file: String, math: Bool?) -> ParseResult {
+        parse(text, file: file, lazily: true, math: math)
+    }
+
     /// The source a window of blocks grows to, bytes (about 1.5 MiB of cmark-gfm nodes and as
     /// much of blocks, measured on prose).
     static let windowBytes = 128 * 1024
 
     /// ``parse(_:file:)``, or with `lazily` false every block converted at once (the reference
     /// the windowed conversion is tested against); `windowBytes` 0 makes each segment a window.
-    static func parse(_ text: String, file: String, lazily: Bool, windowBytes: Int = windowBytes) -> ParseResult {
+    static func parse(
+        _ text: String, file: String, lazily: Bool, windowBytes: Int = windowBytes, math: Bool? = nil
+    ) -> ParseResult {
         var diagnostics: [Diagnostic] = []
         let (text, replaced) = TextSanitizer.sanitize(LineEndings.normalizingLoneCarriageReturns(text))
         if let replaced {
@@ -97,6 +105,10 @@ public enum MarkdownParser {
             metadata = FrontMatter.parse(
                 frontMatter.text, firstLine: frontMatter.firstLine, file: file,
                 diagnostics: &diagnostics)
+        }
+        if math ?? mathEnabled(metadata, diagnostics: &diagnostics) {
+            let marked = MathSyntax.markFormulas(in: text)
+            if marked != text { source = SourceText(marked, file: file) }
         }
 
         var document: Document
@@ -238,6 +250,23 @@ public enum MarkdownParser {
     public static func smartPunctuation(_ metadata: Metadata) -> Bool {
         var ignored: [Diagnostic] = []
         return smartPunctuation(metadata, diagnostics: &ignored)
+    }
+
+    /// Front matter `math` (or `-V math=false`): true (the default) reads `$…$` and `$$…$$` as
+    /// TeX math; false keeps dollars as text, for documents about money. Anything else warns and
+    /// keeps the default.
+    static func mathEnabled(_ metadata: Metadata, diagnostics: inout [Diagnostic]) -> Bool {
+        guard let value = metadata.fields["math"] else { return true }
+        switch value.lowercased() {
+        case "true", "yes", "on": return true
+        case "false", "no", "off": return false
+        default:
+            diagnostics.append(
+                Diagnostic(
+                    .warning, "front matter 'math' is '\(value)'; expected true or false (math stays on)",
+                    at: metadata.fieldLocations["math"], kind: .frontMatter))
+            return true
+        }
     }
 
     /// Front matter `smart`: true (the default) or false; anything else warns and keeps the default.

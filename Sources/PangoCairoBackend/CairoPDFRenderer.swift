@@ -550,7 +550,14 @@ public final class CairoPDFRenderer: PageRenderer {
         }
         if position < range.upperBound { cuts.append((position..<range.upperBound, nil)) }
         for cut in rightToLeft ? cuts.reversed() : cuts where midpoints.sortedContains(in: cut.range) {
-            if let text = cut.alternativeText, owner >= 0 {
+            if let text = cut.alternativeText, text.hasPrefix("\u{0}"), owner >= 0 {
+                // A formula (``MathShapes``): a `Formula` whose `/Alt` is its TeX source, and
+                // whose glyphs read as that source when copied (`/ActualText`).
+                let source = String(text.dropFirst())
+                let formula = structure.addElement(
+                    .role(.formula), parent: owner, alternativeText: source, actualText: source)
+                setContentOwner(formula)
+            } else if let text = cut.alternativeText, owner >= 0 {
                 let figure = structure.addElement(
                     .role(.figure), parent: owner, alternativeText: text.isEmpty ? nil : text)
                 if text.isEmpty { figuresHaveAlt = false }

@@ -67,7 +67,7 @@ enum InlineImageShapes {
             }
             for index in 0..<Int(glyphs.num_glyphs) {
                 let width = glyphs.glyphs[index].geometry.width
-                if let id, let text = alternativeText(for: id) {
+                if let id, let text = alternativeText(for: id) ?? MathShapes.source(for: id).map({ "\u{0}" + $0 }) {
                     let start = Double(advance) / Double(PANGO_SCALE)
                     found.append((start..<(start + Double(width) / Double(PANGO_SCALE)), text))
                 }
@@ -79,13 +79,13 @@ enum InlineImageShapes {
     }
 
     /// The key of a Cairo context's ``DrawnRange``.
-    nonisolated(unsafe) private static let drawnRangeKey = UnsafeMutablePointer<cairo_user_data_key_t>.allocate(
+    nonisolated(unsafe) static let drawnRangeKey = UnsafeMutablePointer<cairo_user_data_key_t>.allocate(
         capacity: 1)
 
     /// The part of a line drawn now on a Cairo context, in its user space's x (pt): a line drawn
     /// in pieces (its glyphs outside a piece left empty) draws each picture once, with the piece
     /// that holds the picture's middle.
-    private final class DrawnRange {
+    final class DrawnRange {
         let range: Range<Double>
         init(_ range: Range<Double>) { self.range = range }
     }
@@ -109,12 +109,22 @@ enum InlineImageShapes {
             context,
             { cr, attr, doPath, _ in
                 // Outline passes (`pango_cairo_layout_path`) draw no pictures.
-                guard doPath == 0, let cr, let attr, let data = attr.pointee.data,
-                    let path = InlineImageShapes.path(for: Int(bitPattern: data))
-                else { return }
+                guard doPath == 0, let cr, let attr, let data = attr.pointee.data else { return }
                 var currentX = 0.0
                 var currentY = 0.0
                 cairo_get_current_point(cr, &currentX, &currentY)
+                let identifier = Int(bitPattern: data)
+                if identifier >= MathShapes.firstIdentifier {
+                    if let drawn = cairo_get_user_data(cr, InlineImageShapes.drawnRangeKey) {
+                        let range = Unmanaged<InlineImageShapes.DrawnRange>.fromOpaque(drawn).takeUnretainedValue()
+                            .range
+                        let middle = currentX + Double(attr.pointee.logical_rect.width) / Double(PANGO_SCALE) / 2
+                        guard range.contains(middle) else { return }
+                    }
+                    _ = MathShapes.draw(identifier, x: currentX, baseline: currentY, on: cr)
+                    return
+                }
+                guard let path = InlineImageShapes.path(for: identifier) else { return }
                 let logical = attr.pointee.logical_rect
                 let scale = Double(PANGO_SCALE)
                 let rect = Rect(

@@ -87,7 +87,7 @@ extension PangoShaper {
 
     /// `measured` sees the layout measured, with its text's length in bytes, when the
     /// paragraph is measured in one layout of its own text.
-    private func naturalWidthLocked(
+    func naturalWidthLocked(
         _ paragraph: StyledParagraph, keep: Bool,
         measured: (GObjectRef, Int) -> Void = { _, _ in }
     ) -> Double {

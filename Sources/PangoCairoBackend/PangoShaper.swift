@@ -20,6 +20,10 @@ public final class PangoShaper: TextShaper {
     /// The word the last emergency pass broke between letters (or left overfull), as printed;
     /// nil when it could not be told. Read with ``emergencyCount``.
     public internal(set) var lastEmergencyWord: String?
+    /// The sources of the displayed formulas still wider than the measure at
+    /// ``InlineFormula/smallestDisplayScale`` of the text's size, in the order they were
+    /// shaped; the caller warns when it grows.
+    public internal(set) var overwideFormulas: [String] = []
     /// Composed lines are cut from the paragraph's measured glyphs (``linesFromMeasurement``);
     /// false shapes each composed paragraph's lines again at its chosen breaks
     /// (``ParagraphLayout/nextGroup(_:shaping:)``), for tests that compare the two.
@@ -133,6 +137,39 @@ public final class PangoShaper: TextShaper {
         }
     }
 
+    /// `paragraph` with its displayed formulas wider than `width` pt shrunk
+    /// (``MathShapes/fittingDisplayFormulas(_:width:)``), noting those still too wide in
+    /// ``overwideFormulas``.
+    func fittingDisplayFormulas(_ paragraph: StyledParagraph, width: Double) -> StyledParagraph {
+        let fitted = MathShapes.fittingDisplayFormulas(paragraph, width: width)
+        overwideFormulas += fitted.overwide
+        return placingTags(fitted.paragraph, width: width)
+    }
+
+    /// `paragraph` with the `\tag` label after each displayed formula flush right at `width`
+    /// pt and the formula centred in that width (``InlineFormula/taggedFrame``), as LaTeX sets
+    /// an equation number; a formula too wide for that keeps its label two em spaces after it.
+    func placingTags(_ paragraph: StyledParagraph, width: Double) -> StyledParagraph {
+        let separator = "\u{2003}\u{2003}"
+        var placed = paragraph
+        for index in placed.runs.indices.dropLast() {
+            let label = placed.runs[index + 1]
+            guard var formula = placed.runs[index].style.inlineFormula, formula.display,
+                formula.formula.tag != nil, formula.taggedFrame == nil, label.text.hasPrefix(separator),
+                let box = MathShapes.layout(formula, size: placed.runs[index].style.font.size)?.box
+            else { continue }
+            let text = String(label.text.dropFirst(separator.count))
+            let labelWidth = naturalWidthLocked(
+                StyledParagraph(runs: [StyledRun(text, style: label.style)], style: paragraph.style), keep: false)
+            let inset = (width - box.width) / 2
+            guard inset + box.width + label.style.font.size <= width - labelWidth else { continue }
+            formula.taggedFrame = InlineFormula.TaggedFrame(width: width - labelWidth, inset: inset)
+            placed.runs[index].style.inlineFormula = formula
+            placed.runs[index + 1].text = text
+        }
+        return placed
+    }
+
     /// Breaks `paragraph` into lines at `width` pt as ``shape(_:width:)`` does, handing them to
     /// `body` a group at a time: the breaks are chosen for the whole paragraph first (the
     /// total-fit composer weighs all of it), then each group of chosen lines
@@ -148,7 +185,7 @@ public final class PangoShaper: TextShaper {
     ) rethrows {
         let composed: ParagraphLayout.Lines = FontState.lock.reading {
             refresh()
-            let collapsed = paragraph.collapsingSoftHyphenRuns()
+            let collapsed = fittingDisplayFormulas(paragraph.collapsingSoftHyphenRuns(), width: width)
             guard !collapsed.style.breakAnywhere, collapsed.style.hangingIndent == 0 else {
                 return .whole(shapeLocked(paragraph, width: width))
             }
@@ -177,7 +214,8 @@ public final class PangoShaper: TextShaper {
     }
 
     func shapeLocked(_ paragraph: StyledParagraph, width: Double?) -> ShapedParagraph {
-        let paragraph = paragraph.collapsingSoftHyphenRuns()
+        var paragraph = paragraph.collapsingSoftHyphenRuns()
+        if let width { paragraph = fittingDisplayFormulas(paragraph, width: width) }
         // Paragraphs with a measure go through the total-fit composer, however long (it
         // measures those wider than ``composedWidth`` in pieces); code (break anywhere,
         // continuation indent) and unwrapped text keep Pango's own line breaking, in bounded
@@ -387,6 +425,9 @@ public final class PangoShaper: TextShaper {
                 InlineImageShapes.attribute(image, box: InlineImageShapes.box(image, shaper: self, style: style)),
                 start, end)
         }
+        if let formula = style.inlineFormula {
+            list.insert(MathShapes.attribute(formula, size: style.font.size), start, end)
+        }
         if style.letterSpacing != 0 {
             // Any letter-spacing attribute, even 0, turns ligatures off: emit only when non-zero,
             // and never inside cursive scripts, whose letters must stay joined (CSS Text 3 §8.2).
@@ -557,9 +598,12 @@ public final class PangoShaper: TextShaper {
                     primaryAscent = max(primaryAscent, height)
                     pictureHeight = max(pictureHeight, height + style.baselineOffset)
                 }
+                let formula = MathShapes.extents(of: style)
+                primaryAscent = max(primaryAscent, formula.height)
+                let primaryDescent = max(faceMetrics.descent, formula.depth)
                 if style.baselineOffset == 0 {
                     ascent = max(ascent, primaryAscent)
-                    descent = max(descent, faceMetrics.descent)
+                    descent = max(descent, primaryDescent)
                 } else {
                     shiftedAscent = max(shiftedAscent, primaryAscent + style.baselineOffset)
                     shiftedDescent = max(shiftedDescent, faceMetrics.descent - style.baselineOffset)

@@ -34,6 +34,8 @@ public struct StructureElement: Hashable, Sendable {
         case tableData = "TD"
         /// `Figure`: an image (with alternative text); `Caption` its caption.
         case figure = "Figure"
+        /// A mathematical formula (PDF 32000-1 §14.8.4.5, table 340), its `/Alt` the TeX source.
+        case formula = "Formula"
         case caption = "Caption"
         /// `Note`: a footnote; `Reference`: its marker in the text.
         case note = "Note"

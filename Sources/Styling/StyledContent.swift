@@ -161,6 +161,11 @@ public struct RunStyle: Hashable, Sendable {
         get { appearance.values.inlineImage }
         set { update(\.inlineImage, to: newValue) }
     }
+    /// The formula this run stands for (its text is one U+FFFC), nil for text.
+    public var inlineFormula: InlineFormula? {
+        get { appearance.values.inlineFormula }
+        set { update(\.inlineFormula, to: newValue) }
+    }
 }
 
 /// Every setting of a run style but its link, in one immutable shared box: runs that look alike
@@ -183,6 +188,7 @@ public final class RunAppearance: Hashable, Sendable {
         var language: String? = nil
         var hyphenate: Bool? = nil
         var inlineImage: InlineImage? = nil
+        var inlineFormula: InlineFormula? = nil
     }
 
     /// The settings.
@@ -441,6 +447,7 @@ public struct StyledBlock: Hashable, Sendable {
         var footnoteLocations: [Int: SourceLocation] = [:]
         var hangingMarkers: [HangingMarker] = []
         var opensRightHandPage = false
+        var keepWithPrevious = false
         var codeLineNumbers: CodeLineNumbers?
 
         /// Immutable storage of the settings; a change makes a new box (copy on write).
@@ -480,6 +487,12 @@ public struct StyledBlock: Hashable, Sendable {
     public var opensRightHandPage: Bool {
         get { rare?.settings.opensRightHandPage ?? false }
         set { rareSettings.opensRightHandPage = newValue }
+    }
+    /// A displayed formula: never the first thing on a page after the line that introduces
+    /// it; that line moves to the next page with it.
+    public var keepWithPrevious: Bool {
+        get { rare?.settings.keepWithPrevious ?? false }
+        set { rareSettings.keepWithPrevious = newValue }
     }
     /// The PDF outline (bookmark) entry the block starts, nil for none (headings have one).
     public var outline: OutlineEntry? {

@@ -172,6 +172,15 @@ public struct Styler: Sendable {
                 appendImage(image, context: context, location: block.location, to: &blocks)
                 return
             }
+            if let segments = Styler.displayMathSegments(inlines), segments.count > 1 || !segments[0].display {
+                // Each displayed formula on a line of its own, the text around it a paragraph.
+                for segment in segments {
+                    append(Block(.paragraph(segment.inlines), location: block.location), context: context, to: &blocks)
+                }
+                return
+            }
+            let displayed = Styler.displayMathSegments(inlines) != nil
+            if displayed { context.alignment = .center }
             context.cascade = paragraphCascade(context)
             context.cascade.apply(overrides, theme: theme)
             let paragraph = makeParagraph(inlines, context: context, overrides: overrides)
@@ -181,6 +190,9 @@ public struct Styler: Sendable {
                     .paragraph(paragraph), spaceAfter: after, quoteBars: context.quoteBars,
                     quoteBarColor: quoteBarColor, location: block.location))
             blocks[blocks.count - 1].structure = context.structure + [newElement(.paragraph)]
+            // A displayed formula stays with the line that introduces it, as TeX's display
+            // math, which is part of its paragraph, never begins a page.
+            if displayed { blocks[blocks.count - 1].keepWithPrevious = true }
         case .heading(let level, let inlines):
             appendHeading(level, inlines, block: block, overrides: overrides, context: context, to: &blocks)
         case .list(let list):
@@ -951,6 +963,14 @@ public struct Styler: Sendable {
                     StyledRun(
                         cascade.cased(text.utf8.contains(0x09) ? text.replacingOccurrences(of: "\t", with: " ") : text),
                         style: appearances.shared(cascade.runStyle)), to: &runs)
+            case .math(let source, let display, let location):
+                let formulaRuns = formulaRuns(source, display: display, location: location, cascade: cascade)
+                runs += formulaRuns
+                if let tag = formulaRuns.last?.style.inlineFormula?.formula.tag {
+                    // `\tag{1}`: the label after the formula, two em spaces away.
+                    Self.append(
+                        StyledRun("\u{2003}\u{2003}" + tag, style: appearances.shared(cascade.runStyle)), to: &runs)
+                }
             case .softBreak:
                 Self.append(StyledRun(" ", style: appearances.shared(cascade.runStyle)), to: &runs)
             case .lineBreak:

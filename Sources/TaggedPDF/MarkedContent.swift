@@ -424,11 +424,20 @@ enum MarkedContentRewrite {
             var text = runOpen ? "EMC\n" : ""
             if owner < 0 {
                 text += "/Artifact BMC\n"
+            } else if let actualText = structure.actualTexts[owner] {
+                // Readers take `/ActualText` from a `Span`'s property list (PDF 1.7 §14.9.4).
+                text += "/Span << /MCID \(structure.runMCID[cursor]) /ActualText \(Self.pdfText(actualText)) >> BDC\n"
             } else {
                 text += "/\(structure.types[Int(owner)].structureType) << /MCID \(structure.runMCID[cursor]) >> BDC\n"
             }
             cursor += 1
             return Array(text.utf8)
+        }
+
+        /// `text` as a PDF text string, as written in a content stream.
+        static func pdfText(_ text: String) -> String {
+            guard case .string(let bytes) = PDFValue.text(text) else { return "()" }
+            return String(decoding: bytes, as: UTF8.self)
         }
 
         /// The added hyphens met on the page so far.
@@ -455,7 +464,9 @@ enum MarkedContentRewrite {
             continued.append(Int32(run))
             // Readers take `/ActualText` from a `Span`'s property list (PDF 1.7 §14.9.4), and
             // the tag of marked content with an MCID is free: its element says what it is.
-            guard let actualText else {
+            // An element's own replacement text stands for all its glyphs, so a continuation
+            // of its run reads as nothing.
+            guard let actualText = actualText ?? structure.actualTexts[owner].map({ _ in "()" }) else {
                 return Array("\n/\(structure.types[Int(owner)].structureType) << /MCID \(mcid) >> BDC\n".utf8)
             }
             return Array("\n/Span << /MCID \(mcid) /ActualText \(actualText) >> BDC\n".utf8)

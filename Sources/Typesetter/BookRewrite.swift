@@ -129,7 +129,7 @@ struct BookRewrite: Sendable {
                 .image(source: source, title: title, alt: children(alt), location: location)
             case .span(let attributes, let content): .span(attributes, children(content))
             case .presentation(let presentation, let content): .presentation(presentation, children(content))
-            case .text, .softBreak, .lineBreak, .code, .footnoteReference, .rawHTML, .anchor: inline
+            case .text, .softBreak, .lineBreak, .code, .footnoteReference, .rawHTML, .anchor, .math: inline
             }
         return transform(rebuilt)
     }

@@ -125,8 +125,14 @@ struct LayoutAndDraw {
                 // An asynchronous render whose task was cancelled stops here, between blocks.
                 try options.cancellation?.check()
                 let emergencies = shaper.emergencyCount
+                let overwide = shaper.overwideFormulas.count
                 try paginator.add(block)
-                if shaper.emergencyCount > emergencies, draws {
+                if shaper.overwideFormulas.count > overwide, draws {
+                    for source in shaper.overwideFormulas[overwide...] {
+                        diagnostics.append(
+                            Self.overwideFormula(source, measure: theme.page.measure, at: block.location))
+                    }
+                } else if shaper.emergencyCount > emergencies, draws {
                     let word = shaper.lastEmergencyWord
                     diagnostics.append(Self.overfullWord(word, measure: theme.page.measure, at: block.location))
                 }
@@ -160,6 +166,15 @@ struct LayoutAndDraw {
 
     /// The warning for a word wider than the measure, quoting it (its first 60 characters) and
     /// placed where it is written (its first 24 characters are looked for in the source).
+    /// The warning for a displayed formula wider than the measure at 80 % of the text's size.
+    static func overwideFormula(_ source: String, measure: Double, at location: SourceLocation?) -> Diagnostic {
+        let shown = source.count > 60 ? source.prefix(60) + "…" : Substring(source)
+        let message =
+            "a displayed formula is wider than the measure (\(measure.wholePointsText) pt) at 80 % of the text's "
+            + "size: '\(shown)' runs into the margin; break it with an aligned environment"
+        return Diagnostic(.warning, message, at: location, kind: .overfull, subject: String(source.prefix(24)))
+    }
+
     static func overfullWord(_ word: String?, measure: Double, at location: SourceLocation?) -> Diagnostic {
         guard let word, !word.isEmpty else {
             return Diagnostic(

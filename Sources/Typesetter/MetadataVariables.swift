@@ -50,4 +50,15 @@ extension Typesetter {
         let parsed = MarkdownParser.parse(markdown, file: file)
         return (parsed.document, parsed.diagnostics)
     }
+
+    /// ``parse(markdown:file:)`` with the command line's `-V KEY=VALUE` pairs that change how
+    /// the text is read: `math` (`false`, `no` or `off` keeps dollars as text; any other value
+    /// reads TeX math), which wins over the front matter's.
+    public static func parse(markdown: String, file: String = "<memory>", variables: [(String, String)]) -> (
+        document: Document, diagnostics: [Diagnostic]
+    ) {
+        let math = variables.last { $0.0 == "math" }.map { !["false", "no", "off"].contains($0.1.lowercased()) }
+        let parsed = MarkdownParser.parse(markdown, file: file, math: math)
+        return (parsed.document, parsed.diagnostics)
+    }
 }

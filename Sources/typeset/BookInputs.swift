@@ -33,7 +33,8 @@ enum BookInputs {
         if !book {
             let input = inputs[0]
             let read = try InputFile.read(input)
-            let parsed = Typesetter.parse(markdown: read.text, file: input == "-" ? "<stdin>" : input)
+            let parsed = Typesetter.parse(
+                markdown: read.text, file: input == "-" ? "<stdin>" : input, variables: variables)
             if input == "-" || parsed.document.metadata.includes.isEmpty {
                 return (parsed.document, read.diagnostics + parsed.diagnostics, [input])
             }

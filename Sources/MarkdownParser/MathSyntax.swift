@@ -1,0 +1,232 @@
+import DocumentModel
+import Foundation
+
+/// TeX math in Markdown as GitHub and Pandoc (`tex_math_dollars`) read it, taken from the source
+/// before CommonMark sees it so that escapes such as `\,` and `\{` reach the math as written:
+/// inline `$…$` (no space after the opening or before the closing `$`, the closing `$` not
+/// followed by a digit, nor, as on GitHub, by a letter: `$PATH:$HOME` stays text; `\$` a
+/// literal dollar), inline `` $`…`$ ``, display `$$…$$`. Code spans,
+/// fenced and indented code are left alone. Each formula becomes an inline HTML marker holding
+/// its source (base64) and the line breaks it spanned, so that later lines keep their numbers;
+/// the converter turns markers back into ``Inline/math(_:display:location:)``.
+enum MathSyntax {
+    /// The marker's tag name.
+    static let tag = "typeset-math"
+
+    /// `text` with each formula replaced by its marker; `text` itself when it has no `$`.
+    static func markFormulas(in text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "$")) else { return text }
+        let bytes = Array(text.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + 64)
+        var index = 0
+        var fence: (byte: UInt8, count: Int)?
+        var previousBlank = true
+        while index < bytes.count {
+            let lineEnd = bytes[index...].firstIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count
+            let line = bytes[index..<lineEnd]
+            let indent = line.prefix { $0 == 0x20 }.count
+            let content = line.dropFirst(indent)
+            let blank = content.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+            if let open = fence {
+                let run = content.prefix { $0 == open.byte }.count
+                if run >= open.count, content.dropFirst(run).allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D }) {
+                    fence = nil
+                }
+                output += line
+                index = lineEnd
+                continue
+            }
+            if indent < 4, let first = content.first, first == UInt8(ascii: "`") || first == UInt8(ascii: "~") {
+                let run = content.prefix { $0 == first }.count
+                if run >= 3 {
+                    fence = (first, run)
+                    output += line
+                    index = lineEnd
+                    previousBlank = false
+                    continue
+                }
+            }
+            if indent >= 4 && previousBlank || line.first == 0x09 && previousBlank {
+                output += line
+                index = lineEnd
+                continue
+            }
+            previousBlank = blank
+            index = markLine(bytes, from: index, lineEnd: lineEnd, into: &output)
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Copies the line starting at `start` to `output` with its formulas marked; a display
+    /// formula may run on over later lines (to the first blank line). Returns where the copy
+    /// ended.
+    static func markLine(_ bytes: [UInt8], from start: Int, lineEnd: Int, into output: inout [UInt8]) -> Int {
+        var index = start
+        var end = lineEnd
+        let dollar = UInt8(ascii: "$")
+        let backtick = UInt8(ascii: "`")
+        while index < end {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\\"), index + 1 < end {
+                output += bytes[index...(index + 1)]
+                index += 2
+                continue
+            }
+            if byte == backtick {
+                let run = bytes[index...].prefix { $0 == backtick }.count
+                if let close = closingRun(bytes, of: run, from: index + run, limit: paragraphEnd(bytes, from: index)) {
+                    output += bytes[index..<(close + run)]
+                    index = close + run
+                    end = max(end, lineEndAfter(bytes, close))
+                    continue
+                }
+                output += bytes[index..<(index + run)]
+                index += run
+                continue
+            }
+            guard byte == dollar, let formula = formula(in: bytes, at: index) else {
+                output.append(byte)
+                index += 1
+                continue
+            }
+            let lineStart = bytes[..<index].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+            output += marker(
+                source: formula.source, display: formula.display, bytes: bytes[index..<formula.end],
+                line: lineNumber(bytes, at: index), column: index - lineStart + 1)
+            index = formula.end
+            end = max(end, lineEndAfter(bytes, formula.end - 1))
+        }
+        return end
+    }
+
+    /// The 1-based line of the byte at `index`.
+    static func lineNumber(_ bytes: [UInt8], at index: Int) -> Int {
+        1 + bytes[..<index].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+    }
+
+    static func lineEndAfter(_ bytes: [UInt8], _ index: Int) -> Int {
+        bytes[index...].firstIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count
+    }
+
+    /// The offset of the first blank line after `index` (a paragraph's end), or the end.
+    static func paragraphEnd(_ bytes: [UInt8], from index: Int) -> Int {
+        var position = index
+        while let newline = bytes[position...].firstIndex(of: 0x0A) {
+            var next = newline + 1
+            while next < bytes.count, bytes[next] == 0x20 || bytes[next] == 0x09 || bytes[next] == 0x0D { next += 1 }
+            if next >= bytes.count || bytes[next] == 0x0A { return newline }
+            position = newline + 1
+        }
+        return bytes.count
+    }
+
+    /// Where a run of exactly `count` backticks starts at or after `from`, before `limit`.
+    static func closingRun(_ bytes: [UInt8], of count: Int, from: Int, limit: Int) -> Int? {
+        var index = from
+        while index < limit {
+            if bytes[index] == UInt8(ascii: "`") {
+                let run = bytes[index..<limit].prefix { $0 == UInt8(ascii: "`") }.count
+                if run == count { return index }
+                index += run
+            } else {
+                index += 1
+            }
+        }
+        return nil
+    }
+
+    /// The formula starting at the `$` at `index`: its TeX source, whether it is displayed, and
+    /// the offset after its closing delimiter; nil when the dollar opens none (a price).
+    static func formula(in bytes: [UInt8], at index: Int) -> (source: String, display: Bool, end: Int)? {
+        let dollar = UInt8(ascii: "$")
+        let limit = paragraphEnd(bytes, from: index)
+        let next = index + 1 < bytes.count ? bytes[index + 1] : 0
+        if next == dollar {
+            // $$…$$: display math, inline or over several lines.
+            var position = index + 2
+            while position + 1 < limit {
+                if bytes[position] == UInt8(ascii: "\\") {
+                    position += 2
+                    continue
+                }
+                if bytes[position] == dollar, bytes[position + 1] == dollar {
+                    let source = String(decoding: bytes[(index + 2)..<position], as: UTF8.self)
+                    guard !source.allSatisfy(\.isWhitespace) else { return nil }
+                    return (source.trimmingCharacters(in: .whitespacesAndNewlines), true, position + 2)
+                }
+                position += 1
+            }
+            return nil
+        }
+        if next == UInt8(ascii: "`") {
+            // $`…`$: GitHub's inline math with backticks.
+            var position = index + 2
+            while position + 1 < limit {
+                if bytes[position] == UInt8(ascii: "`"), bytes[position + 1] == dollar {
+                    let source = String(decoding: bytes[(index + 2)..<position], as: UTF8.self)
+                    return (source, false, position + 2)
+                }
+                position += 1
+            }
+            return nil
+        }
+        // $…$: no space after the opening dollar, none before the closing one, and no digit
+        // (Pandoc's tex_math_dollars) nor letter after it.
+        guard index + 1 < limit, !isSpace(next), next != dollar else { return nil }
+        if index > 0, bytes[index - 1] == dollar { return nil }
+        var position = index + 1
+        while position < limit {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\\") {
+                position += 2
+                continue
+            }
+            if byte == dollar {
+                let after = position + 1 < bytes.count ? bytes[position + 1] : 0
+                let alphanumeric =
+                    (0x30...0x39).contains(after) || (0x41...0x5A).contains(after) || (0x61...0x7A).contains(after)
+                if !isSpace(bytes[position - 1]), !alphanumeric, after != dollar {
+                    let source = String(decoding: bytes[(index + 1)..<position], as: UTF8.self)
+                    return (source, false, position + 1)
+                }
+                return nil
+            }
+            position += 1
+        }
+        return nil
+    }
+
+    static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+
+    /// The marker standing for a formula: a word joiner (so that a marker at a line's start does
+    /// not open an HTML block) and an inline HTML tag holding the source in base64 and the
+    /// formula's line breaks.
+    static func marker(source: String, display: Bool, bytes: ArraySlice<UInt8>, line: Int, column: Int) -> [UInt8] {
+        // Each line break of the formula kept, with a character after it so no line is blank.
+        let breaks = String(repeating: "\n.", count: bytes.filter { $0 == 0x0A }.count)
+        let encoded = Data(source.utf8).base64EncodedString()
+        let attributes = "d=\"\(display ? 1 : 0)\" s=\"\(encoded)\" l=\"\(line)\" c=\"\(column)\" n=\"\(breaks)\""
+        return Array("\u{2060}<\(tag) \(attributes)>".utf8)
+    }
+
+    /// The formula a marker stands for: its source and whether it is displayed; nil for other
+    /// HTML.
+    static func formula(inMarker html: String) -> (source: String, display: Bool, line: Int, column: Int)? {
+        guard html.hasPrefix("<\(tag) d=\""), let encoded = value(of: "s", in: html),
+            let data = Data(base64Encoded: encoded)
+        else { return nil }
+        let display = html.hasPrefix("<\(tag) d=\"1")
+        let line = value(of: "l", in: html).flatMap { Int($0) } ?? 0
+        let column = value(of: "c", in: html).flatMap { Int($0) } ?? 0
+        return (String(decoding: data, as: UTF8.self), display, line, column)
+    }
+
+    /// The value of the marker's attribute `name`.
+    static func value(of name: String, in html: String) -> String? {
+        guard let start = html.range(of: " \(name)=\"")?.upperBound,
+            let end = html[start...].firstIndex(of: "\"")
+        else { return nil }
+        return String(html[start..<end])
+    }
+}

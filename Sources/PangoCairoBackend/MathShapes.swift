@@ -1,0 +1,302 @@
+internal import CPangoCairo
+import Foundation
+import Styling
+import TeXMath
+import Typography
+
+/// An OpenType MATH font read through HarfBuzz (`hb_ot_math_*`, HarfBuzz ≥ 1.3.3): the
+/// ``MathFont`` the pure-Swift layout asks, in font units, and the Cairo face that draws its
+/// glyphs.
+final class HarfBuzzMathFont: MathFont, @unchecked Sendable {
+    let font: OpaquePointer
+    let face: OpaquePointer
+    let cairoFace: OpaquePointer
+    let unitsPerEm: Double
+    let minimumConnectorOverlap: Double
+
+    /// The font fontconfig matches for `family`; nil when the match has no MATH table.
+    init?(family: String) {
+        guard let pattern = FcNameParse(family) else { return nil }
+        defer { FcPatternDestroy(pattern) }
+        FcConfigSubstitute(nil, pattern, FcMatchPattern)
+        FcDefaultSubstitute(pattern)
+        var result = FcResultMatch
+        guard let match = FcFontMatch(nil, pattern, &result) else { return nil }
+        defer { FcPatternDestroy(match) }
+        var file: UnsafeMutablePointer<FcChar8>?
+        guard FcPatternGetString(match, FC_FILE, 0, &file) == FcResultMatch, let file else { return nil }
+        var index: Int32 = 0
+        FcPatternGetInteger(match, FC_INDEX, 0, &index)
+        let path = String(cString: UnsafeRawPointer(file).assumingMemoryBound(to: CChar.self))
+        let blob = hb_blob_create_from_file(path)
+        defer { hb_blob_destroy(blob) }
+        face = hb_face_create(blob, UInt32(index))
+        guard hb_ot_math_has_data(face) != 0 else {
+            hb_face_destroy(face)
+            return nil
+        }
+        font = hb_font_create(face)
+        unitsPerEm = Double(hb_face_get_upem(face))
+        hb_font_set_scale(font, Int32(unitsPerEm), Int32(unitsPerEm))
+        minimumConnectorOverlap = Double(hb_ot_math_get_min_connector_overlap(font, HB_DIRECTION_TTB))
+        cairoFace = cairo_ft_font_face_create_for_pattern(match)
+    }
+
+    deinit {
+        cairo_font_face_destroy(cairoFace)
+        hb_font_destroy(font)
+        hb_face_destroy(face)
+    }
+
+    func constant(_ constant: MathConstant) -> Double {
+        Double(hb_ot_math_get_constant(font, hb_ot_math_constant_t(UInt32(constant.rawValue))))
+    }
+
+    func glyph(for scalar: Unicode.Scalar) -> UInt32? {
+        var glyph: hb_codepoint_t = 0
+        return hb_font_get_nominal_glyph(font, scalar.value, &glyph) != 0 ? glyph : nil
+    }
+
+    private let lock = NSLock()
+    nonisolated(unsafe) private var scriptGlyphs: [UInt64: UInt32] = [:]
+
+    func scriptGlyph(for scalar: Unicode.Scalar, level: Int) -> UInt32? {
+        let key = UInt64(scalar.value) << 2 | UInt64(level)
+        lock.lock()
+        if let known = scriptGlyphs[key] {
+            lock.unlock()
+            return known
+        }
+        lock.unlock()
+        var feature = hb_feature_t()
+        guard hb_feature_from_string("ssty=\(level)", -1, &feature) != 0,
+            let glyph = shape(String(Character(scalar)), features: [feature]).first?.glyph, glyph != 0
+        else { return self.glyph(for: scalar) }
+        lock.lock()
+        scriptGlyphs[key] = glyph
+        lock.unlock()
+        return glyph
+    }
+
+    func shape(_ text: String) -> [MathShapedGlyph] { shape(text, features: []) }
+
+    func shape(_ text: String, features: [hb_feature_t]) -> [MathShapedGlyph] {
+        guard let buffer = hb_buffer_create() else { return [] }
+        defer { hb_buffer_destroy(buffer) }
+        hb_buffer_add_utf8(buffer, text, Int32(text.utf8.count), 0, Int32(text.utf8.count))
+        hb_buffer_guess_segment_properties(buffer)
+        // Math fonts register their math features (`ssty`) under the script tag `math`.
+        if !features.isEmpty { hb_buffer_set_script(buffer, HB_SCRIPT_MATH) }
+        hb_shape(font, buffer, features, UInt32(features.count))
+        var count: UInt32 = 0
+        guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
+            let positions = hb_buffer_get_glyph_positions(buffer, &count)
+        else { return [] }
+        return (0..<Int(count)).map {
+            MathShapedGlyph(
+                glyph: infos[$0].codepoint, advance: Double(positions[$0].x_advance),
+                offset: Double(positions[$0].x_offset))
+        }
+    }
+
+    func advance(of glyph: UInt32) -> Double { Double(hb_font_get_glyph_h_advance(font, glyph)) }
+
+    func bounds(of glyph: UInt32) -> (ascent: Double, descent: Double) {
+        var extents = hb_glyph_extents_t()
+        guard hb_font_get_glyph_extents(font, glyph, &extents) != 0 else { return (0, 0) }
+        return (Double(extents.y_bearing), -Double(extents.y_bearing + extents.height))
+    }
+
+    func italicsCorrection(of glyph: UInt32) -> Double {
+        Double(hb_ot_math_get_glyph_italics_correction(font, glyph))
+    }
+
+    func topAccentAttachment(of glyph: UInt32) -> Double? {
+        let value = hb_ot_math_get_glyph_top_accent_attachment(font, glyph)
+        // HarfBuzz answers half the advance for a glyph without one.
+        return Double(value)
+    }
+
+    func variants(of glyph: UInt32, vertical: Bool) -> [(glyph: UInt32, advance: Double)] {
+        let direction = vertical ? HB_DIRECTION_TTB : HB_DIRECTION_LTR
+        var records = [hb_ot_math_glyph_variant_t](repeating: .init(), count: 32)
+        var count: UInt32 = 32
+        _ = hb_ot_math_get_glyph_variants(font, glyph, direction, 0, &count, &records)
+        return records.prefix(Int(count)).map { ($0.glyph, Double($0.advance)) }
+    }
+
+    func assembly(of glyph: UInt32, vertical: Bool) -> [MathGlyphPart] {
+        let direction = vertical ? HB_DIRECTION_TTB : HB_DIRECTION_LTR
+        var parts = [hb_ot_math_glyph_part_t](repeating: .init(), count: 16)
+        var count: UInt32 = 16
+        var italics: hb_position_t = 0
+        _ = hb_ot_math_get_glyph_assembly(font, glyph, direction, 0, &count, &parts, &italics)
+        return parts.prefix(Int(count)).map {
+            MathGlyphPart(
+                glyph: $0.glyph, startConnector: Double($0.start_connector_length),
+                endConnector: Double($0.end_connector_length), fullAdvance: Double($0.full_advance),
+                isExtender: ($0.flags.rawValue & HB_OT_MATH_GLYPH_PART_FLAG_EXTENDER.rawValue) != 0)
+        }
+    }
+}
+
+/// Formulas inside lines of text through Pango shape attributes, as ``InlineImageShapes`` does
+/// for pictures: the run's U+FFFC gets a box the size of the laid-out formula (its height
+/// above the baseline, its depth below), and the shape renderer draws the formula's glyphs and
+/// rules with Cairo at the box's baseline origin.
+enum MathShapes {
+    /// Shape-attribute data at or above this number names a formula, below it a picture.
+    static let firstIdentifier = 1 << 40
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var fonts: [String: HarfBuzzMathFont?] = [:]
+    nonisolated(unsafe) private static var formulas: [(box: MathBox, font: HarfBuzzMathFont, source: String)] = []
+    nonisolated(unsafe) private static var identifiers: [String: Int] = [:]
+
+    /// The math font of `family`, loaded once; nil when it has no MATH table.
+    static func font(_ family: String) -> HarfBuzzMathFont? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = fonts[family] { return known }
+        let loaded = HarfBuzzMathFont(family: family) ?? HarfBuzzMathFont(family: InlineFormula.defaultFamily)
+        fonts[family] = loaded
+        return loaded
+    }
+
+    nonisolated(unsafe) private static var laidOut: [String: [MathBox]] = [:]
+
+    /// The laid-out box of `formula` (its piece) at `size` pt and its identifier for a shape
+    /// attribute. Each formula is laid out once per size, all its pieces at once.
+    static func layout(_ formula: InlineFormula, size textSize: Double) -> (box: MathBox, identifier: Int)? {
+        let size = textSize * formula.scale
+        let frame = formula.taggedFrame.map { "\($0.width) \($0.inset)" } ?? ""
+        let key = "\(formula.family)\u{0}\(size)\u{0}\(formula.display)\u{0}\(frame)\u{0}\(formula.source)"
+        let pieceKey = key + "\u{0}\(formula.piece)"
+        lock.lock()
+        if let identifier = identifiers[pieceKey] {
+            defer { lock.unlock() }
+            return (formulas[identifier - firstIdentifier].box, identifier)
+        }
+        let known = laidOut[key]
+        lock.unlock()
+        guard let font = font(formula.family) else { return nil }
+        let pieces = known ?? layoutPieces(formula, size: size, font: font)
+        guard pieces.indices.contains(formula.piece) else { return nil }
+        lock.lock()
+        defer { lock.unlock() }
+        laidOut[key] = pieces
+        formulas.append((pieces[formula.piece], font, formula.alternativeText))
+        identifiers[pieceKey] = firstIdentifier + formulas.count - 1
+        return (pieces[formula.piece], firstIdentifier + formulas.count - 1)
+    }
+
+    /// `paragraph` with each displayed formula wider than `width` pt shrunk to fit, down to
+    /// ``InlineFormula/smallestDisplayScale`` of the text's size, and the sources of those
+    /// still wider than `width` at that size.
+    static func fittingDisplayFormulas(_ paragraph: StyledParagraph, width: Double) -> (
+        paragraph: StyledParagraph, overwide: [String]
+    ) {
+        guard paragraph.runs.contains(where: { $0.style.inlineFormula?.display == true }) else {
+            return (paragraph, [])
+        }
+        var fitted = paragraph
+        var overwide: [String] = []
+        for index in fitted.runs.indices {
+            let style = fitted.runs[index].style
+            guard var formula = style.inlineFormula, formula.display, formula.scale == 1,
+                let box = layout(formula, size: style.font.size)?.box, box.width > width
+            else { continue }
+            formula.scale = max(InlineFormula.smallestDisplayScale, width / box.width)
+            if box.width * formula.scale > width + 0.01 { overwide.append(formula.source) }
+            fitted.runs[index].style.inlineFormula = formula
+        }
+        return (fitted, overwide)
+    }
+
+    /// The pieces of `formula` laid out with `font` at `size` pt: the whole for a displayed
+    /// formula, one box a piece for an inline one (``MathLayout/layoutPieces(_:style:)``).
+    private static func layoutPieces(_ formula: InlineFormula, size: Double, font: HarfBuzzMathFont) -> [MathBox] {
+        let error = formula.errorColor
+        let colors = formula.colors
+        let layout = MathLayout(
+            font: font, size: size, errorColor: MathColor(red: error.red, green: error.green, blue: error.blue),
+            colors: { name in
+                let color = colors[name] ?? CSSColors.color(named: name)
+                return color.map { MathColor(red: $0.red, green: $0.green, blue: $0.blue, alpha: $0.alpha) }
+            })
+        if formula.display {
+            let box = layout.layout(formula.formula, style: .display)
+            guard let frame = formula.taggedFrame else { return [box] }
+            var framed = MathBox(width: frame.width)
+            framed.place(box, x: frame.inset, y: 0)
+            return [framed]
+        }
+        return layout.layoutPieces(formula.formula, style: .text)
+    }
+
+    /// What the formula of a run of `style` reaches above and below the baseline, pt (zero for
+    /// text): a formula grows its line by what it needs beyond the face's ascent and descent,
+    /// as a picture does.
+    static func extents(of style: RunStyle) -> (height: Double, depth: Double) {
+        guard let formula = style.inlineFormula, let box = layout(formula, size: style.font.size)?.box else {
+            return (0, 0)
+        }
+        return (box.height, box.depth)
+    }
+
+    /// The TeX source of the formula `identifier` names; nil for no formula.
+    static func source(for identifier: Int) -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        let index = identifier - firstIdentifier
+        return formulas.indices.contains(index) ? formulas[index].source : nil
+    }
+
+    /// A shape attribute holding the formula's box.
+    static func attribute(_ formula: InlineFormula, size: Double) -> UnsafeMutablePointer<PangoAttribute>? {
+        guard let (box, identifier) = layout(formula, size: size) else { return nil }
+        var rect = PangoRectangle(
+            x: 0, y: -PangoUnits.from(box.height), width: PangoUnits.from(box.width),
+            height: PangoUnits.from(box.height + box.depth))
+        var ink = rect
+        return pango_attr_shape_new_with_data(&ink, &rect, UnsafeMutableRawPointer(bitPattern: identifier), nil, nil)
+    }
+
+    /// Draws the formula `identifier` names with its origin at (`x`, `baseline`) on `cr`; false
+    /// when the identifier names no formula.
+    static func draw(_ identifier: Int, x: Double, baseline: Double, on cr: OpaquePointer) -> Bool {
+        lock.lock()
+        let index = identifier - firstIdentifier
+        guard formulas.indices.contains(index) else {
+            lock.unlock()
+            return false
+        }
+        let (box, font, _) = formulas[index]
+        lock.unlock()
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        let textColor = cairo_get_source(cr)
+        cairo_set_font_face(cr, font.cairoFace)
+        for item in box.items {
+            switch item {
+            case .glyph(let glyph, let gx, let gy, let size, let color):
+                setColor(color, fallback: textColor, on: cr)
+                cairo_set_font_size(cr, size)
+                var drawn = cairo_glyph_t(index: UInt(glyph), x: x + gx, y: baseline - gy)
+                cairo_show_glyphs(cr, &drawn, 1)
+            case .rule(let rx, let ry, let width, let height, let color):
+                setColor(color, fallback: textColor, on: cr)
+                cairo_rectangle(cr, x + rx, baseline - ry - height, width, height)
+                cairo_fill(cr)
+            }
+        }
+        return true
+    }
+
+    private static func setColor(_ color: MathColor?, fallback: OpaquePointer?, on cr: OpaquePointer) {
+        if let color {
+            cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
+        } else if let fallback {
+            cairo_set_source(cr, fallback)
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import DocumentModel
+import TeXMath
+import Typography
+
+/// A TeX formula set inside a line of text or displayed: its run's text is one U+FFFC OBJECT
+/// REPLACEMENT CHARACTER that the shaper sizes to the formula's box and the renderer draws as
+/// the formula's glyphs, on the baseline.
+public struct InlineFormula: Hashable, Sendable {
+    /// The TeX source as written (the PDF's `/Alt` and `/ActualText` of its `Formula`).
+    public var source: String
+    /// True for a displayed formula (display style, its own centred line).
+    public var display: Bool
+    /// The parsed formula.
+    public var formula: MathFormula
+    /// The math font's family (an OpenType font with a MATH table).
+    public var family: String
+    /// The colour of source the parser could not read.
+    public var errorColor: RGBAColor
+    /// The theme's colours by name, for `\color{name}`.
+    public var colors: [String: RGBAColor]
+    /// Which piece of the formula this run draws: an inline formula is cut after its relations
+    /// and binary operations (``MathFormula/breakIndices``) so that lines may break there.
+    public var piece = 0
+    /// The source of this run's piece: the `/Alt` of its `Formula` element (the whole source for
+    /// a formula in one piece).
+    public var alternativeText: String
+    /// The factor on the text's size the formula is set at: below 1 for a displayed formula
+    /// shrunk to fit the measure (down to ``smallestDisplayScale``).
+    public var scale = 1.0
+    /// A displayed formula with a `\tag`: the width of its box, pt (the measure less the
+    /// label's width, so the label ends at the measure's right edge), and where its glyphs
+    /// begin in that box, pt (centred in the measure). Nil: the box is the formula's own.
+    public var taggedFrame: TaggedFrame?
+
+    /// The box of a displayed formula whose label sits flush right (``taggedFrame``).
+    public struct TaggedFrame: Hashable, Sendable {
+        /// The box's width, pt.
+        public var width: Double
+        /// Where the formula's glyphs begin in the box, pt.
+        public var inset: Double
+
+        /// A box `width` pt wide whose glyphs begin `inset` pt from its left.
+        public init(width: Double, inset: Double) {
+            self.width = width
+            self.inset = inset
+        }
+    }
+
+    /// How far a displayed formula wider than the measure is shrunk before it is left wider
+    /// than the measure (and warned about): 80 % of the text's size.
+    public static let smallestDisplayScale = 0.8
+
+    /// Creates a formula run's content.
+    public init(
+        source: String, display: Bool, formula: MathFormula, family: String, errorColor: RGBAColor,
+        colors: [String: RGBAColor]
+    ) {
+        self.source = source
+        self.display = display
+        self.formula = formula
+        self.family = family
+        self.errorColor = errorColor
+        self.colors = colors
+        alternativeText = source
+    }
+
+    /// The math family when the theme names none (`families.math`): DejaVu Math TeX Gyre
+    /// (Debian's fonts-dejavu-extra), whose large x-height and even stroke sit beside a sans
+    /// body face such as Inter better than the high-contrast Latin Modern Math.
+    public static let defaultFamily = "DejaVu Math TeX Gyre"
+}
+
+extension Styler {
+    /// The runs of a formula, warning about each problem of its source at its place: one run
+    /// for a displayed formula, one for each piece of an inline formula
+    /// (``InlineFormula/piece``).
+    mutating func formulaRuns(_ source: String, display: Bool, location: SourceLocation?, cascade: Cascade)
+        -> [StyledRun]
+    {
+        let formula = MathParser.parse(source)
+        for problem in formula.problems {
+            warn(problem.message, Self.place(of: problem, in: source, display: display, formula: location))
+        }
+        var style = cascade.runStyle
+        style.background = nil
+        style.underline = nil
+        style.strikethrough = nil
+        var content = InlineFormula(
+            source: source, display: display, formula: formula,
+            family: theme.families["math"]?.first ?? InlineFormula.defaultFamily,
+            errorColor: theme.colors["error"] ?? RGBAColor(red: 0.8, green: 0, blue: 0),
+            colors: theme.colors)
+        let cuts = display ? [] : formula.breakIndices.map { $0 + 1 }
+        let bounds = [0] + cuts + [formula.nodes.count]
+        return (0..<(bounds.count - 1)).map { piece in
+            content.piece = piece
+            content.alternativeText = cuts.isEmpty ? source : formula.source(ofNodes: bounds[piece]..<bounds[piece + 1])
+            style.inlineFormula = content
+            return StyledRun("\u{FFFC}", style: appearances.shared(style))
+        }
+    }
+
+    /// Where `problem` is in the document: its offset into the formula's `source` counted from
+    /// the formula's place (after `$`, or `$$` when `display`).
+    static func place(of problem: MathProblem, in source: String, display: Bool, formula: SourceLocation?)
+        -> SourceLocation?
+    {
+        guard var place = formula else { return nil }
+        let before = source.utf8.prefix(problem.offset)
+        let lines = before.filter { $0 == 0x0A }.count
+        let lineStart = before.lastIndex(of: 0x0A).map { before.distance(from: before.startIndex, to: $0) + 1 }
+        let column = before.count - (lineStart ?? 0)
+        place.line += lines
+        place.column = lines > 0 ? column + 1 : place.column + (display ? 2 : 1) + column
+        return place
+    }
+
+    /// `inlines` cut at each displayed formula: the runs of text between them, and each formula
+    /// alone; nil when there is no displayed formula.
+    static func displayMathSegments(_ inlines: [Inline]) -> [(inlines: [Inline], display: Bool)]? {
+        guard inlines.contains(where: { if case .math(_, true, _) = $0 { true } else { false } }) else { return nil }
+        var segments: [(inlines: [Inline], display: Bool)] = []
+        var current: [Inline] = []
+        func flush() {
+            let meaningful = current.contains {
+                switch $0 {
+                case .softBreak, .lineBreak: false
+                case .text(let text): !text.allSatisfy(\.isWhitespace)
+                default: true
+                }
+            }
+            if meaningful { segments.append((current, false)) }
+            current = []
+        }
+        for inline in inlines {
+            if case .math(_, true, _) = inline {
+                flush()
+                segments.append(([inline], true))
+            } else {
+                current.append(inline)
+            }
+        }
+        flush()
+        return segments
+    }
+}

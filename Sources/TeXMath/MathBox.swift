@@ -1,0 +1,86 @@
+/// A colour in a laid-out formula: red, green, blue and alpha, 0…1.
+public struct MathColor: Hashable, Sendable {
+    /// The components, 0…1.
+    public var red, green, blue, alpha: Double
+
+    /// Creates a colour.
+    public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.alpha = alpha
+    }
+}
+
+/// One drawn thing of a laid-out formula. Positions are pt from the box's origin (its left end
+/// on the baseline), y upwards.
+public enum MathBoxItem: Hashable, Sendable {
+    /// A glyph of the math font at `size` pt, its origin at (`x`, `y`); `color` nil: the
+    /// text's colour.
+    case glyph(UInt32, x: Double, y: Double, size: Double, color: MathColor?)
+    /// A filled rectangle (fraction bars, radical overbars), its lower left corner at
+    /// (`x`, `y`).
+    case rule(x: Double, y: Double, width: Double, height: Double, color: MathColor?)
+}
+
+/// A laid-out formula or part of one: its size in pt and what it draws.
+public struct MathBox: Hashable, Sendable {
+    /// The advance width, pt.
+    public var width: Double = 0
+    /// The extent above the baseline, pt.
+    public var height: Double = 0
+    /// The extent below the baseline, pt (positive downwards).
+    public var depth: Double = 0
+    /// The italics correction of the box's last glyph, pt (where a superscript goes).
+    public var italicsCorrection: Double = 0
+    /// The top accent attachment, pt from the left, when the box is one glyph that has one.
+    public var accentAttachment: Double?
+    /// True when the box is a single character (scripts then shift by the font's constants
+    /// only, The TeXbook, Appendix G, rule 18a).
+    public var isCharacter = false
+    /// What it draws.
+    public var items: [MathBoxItem] = []
+
+    /// An empty box.
+    public init() {}
+
+    /// An empty box of a width (a space).
+    public init(width: Double) {
+        self.width = width
+    }
+
+    /// Places `box` with its origin at (`x`, `y`) inside this box, growing the height and depth
+    /// to hold it (the width is the caller's).
+    public mutating func place(_ box: MathBox, x: Double, y: Double, color: MathColor? = nil) {
+        height = max(height, box.height + y)
+        depth = max(depth, box.depth - y)
+        items.reserveCapacity(items.count + box.items.count)
+        for item in box.items {
+            switch item {
+            case .glyph(let glyph, let gx, let gy, let size, let itemColor):
+                items.append(.glyph(glyph, x: gx + x, y: gy + y, size: size, color: itemColor ?? color))
+            case .rule(let rx, let ry, let width, let height, let itemColor):
+                items.append(.rule(x: rx + x, y: ry + y, width: width, height: height, color: itemColor ?? color))
+            }
+        }
+    }
+
+    /// Appends `box` after this one on the baseline (raised by `y`).
+    public mutating func append(_ box: MathBox, y: Double = 0) {
+        place(box, x: width, y: y)
+        width += box.width
+        italicsCorrection = box.italicsCorrection
+    }
+
+    /// The box moved up by `amount` pt (down when negative).
+    public func raised(by amount: Double) -> MathBox {
+        var moved = MathBox()
+        moved.place(self, x: 0, y: amount)
+        moved.height = height + amount
+        moved.depth = depth - amount
+        moved.width = width
+        moved.italicsCorrection = italicsCorrection
+        moved.accentAttachment = accentAttachment
+        return moved
+    }
+}

@@ -1,0 +1,289 @@
+extension MathParser {
+    /// Operator names set upright (LaTeX's `\sin`, `\lim`…); true: limits above and below in
+    /// display style.
+    static let operatorNames: [String: Bool] = [
+        "arccos": false, "arcsin": false, "arctan": false, "arg": false, "cos": false, "cosh": false, "cot": false,
+        "coth": false, "csc": false, "deg": false, "det": true, "dim": false, "exp": false, "gcd": true, "hom": false,
+        "inf": true, "injlim": true, "ker": false, "lg": false, "lim": true, "liminf": true, "limsup": true,
+        "ln": false, "log": false, "max": true, "min": true, "Pr": true, "projlim": true, "sec": false, "sin": false,
+        "sinh": false, "sup": true, "tan": false, "tanh": false,
+    ]
+
+    /// Spaces in mu (TeX's `\,` `\:` `\;` `\!`) and in em (`\quad`).
+    static let spaces: [String: (amount: Double, fixed: Bool)] = [
+        ",": (3, false), ":": (4, false), ">": (4, false), ";": (5, false), "!": (-3, false), " ": (1.0 / 3, true),
+        "thinspace": (3, false), "medspace": (4, false), "thickspace": (5, false), "negthinspace": (-3, false),
+        "negmedspace": (-4, false), "negthickspace": (-5, false), "quad": (1, true), "qquad": (2, true),
+        "enspace": (0.5, true), "enskip": (0.5, true),
+    ]
+
+    /// Negated relations for `\not`.
+    static let negations: [String: String] = [
+        "=": "≠", "<": "≮", ">": "≯", "∈": "∉", "≡": "≢", "⊂": "⊄", "⊃": "⊅", "⊆": "⊈", "⊇": "⊉", "≤": "≰",
+        "≥": "≱", "∼": "≁", "≈": "≉", "∋": "∌", "≅": "≇", "∣": "∤", "∥": "∦",
+    ]
+
+    /// The classes `\mathop` and its kin give a group.
+    static let classCommands: [String: MathClass] = [
+        "mathord": .ord, "mathop": .op, "mathbin": .bin, "mathrel": .rel, "mathopen": .open, "mathclose": .close,
+        "mathpunct": .punct, "mathinner": .inner,
+    ]
+
+    /// Reads the command at the parser and appends what it makes to `nodes`.
+    mutating func parseCommand(into nodes: inout [MathNode], stop: Stop) {
+        let start = position
+        let name = readCommand()
+        if parseStructure(name, into: &nodes, start: start) { return }
+        if parseModifier(name, into: &nodes, stop: stop, start: start) { return }
+        if let space = Self.spaces[name] {
+            nodes.append(.space(space.amount, fixed: space.fixed))
+            return
+        }
+        if let limits = Self.operatorNames[name] {
+            nodes.append(.atom(MathAtom(.op, .text(name), limits: limits ? .automatic : .beside)))
+            return
+        }
+        if let symbol = MathSymbols.symbol(named: name) {
+            nodes.append(symbolNode(symbol, name: name))
+            return
+        }
+        if let alphabet = MathAlphabet(command: name) {
+            let saved = self.alphabet
+            self.alphabet = alphabet
+            let group = parseArgument()
+            self.alphabet = saved
+            // One letter is a character, as unicode-math's `\symbb{R}` is: accents and scripts
+            // treat it as one.
+            if group.count == 1, case .atom(let atom) = group[0], case .symbol = atom.nucleus {
+                nodes.append(group[0])
+            } else {
+                nodes.append(.atom(MathAtom(.ord, .list(group))))
+            }
+            return
+        }
+        unknown(name, at: start, into: &nodes)
+    }
+
+    mutating func unknown(_ name: String, at start: Int, into nodes: inout [MathNode]) {
+        problem("unknown math command \\\(name)", at: start)
+        nodes.append(.atom(MathAtom(.ord, .error("\\" + name))))
+    }
+
+    /// The atom a symbol command makes; accents and braces read their argument.
+    mutating func symbolNode(_ symbol: MathSymbol, name: String) -> MathNode {
+        switch symbol.kind {
+        case .atom(let mathClass):
+            let limits: LimitsPlacement = name.contains("int") && mathClass == .op ? .beside : .automatic
+            var character = symbol.character
+            if mathClass == .ord, let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1 {
+                character = String(Character(styled(scalar)))
+            }
+            return .atom(MathAtom(mathClass, .symbol(character), limits: limits))
+        case .fence:
+            return .atom(
+                MathAtom(
+                    name.hasPrefix("l") ? .open : (name.hasPrefix("r") ? .close : .ord),
+                    .symbol(symbol.character)))
+        case .accent(let stretchy):
+            let base = parseArgument()
+            return .atom(MathAtom(.ord, .accent(symbol.character, base: base, stretchy: stretchy, bottom: false)))
+        case .bottomAccent(let stretchy):
+            let base = parseArgument()
+            return .atom(MathAtom(.ord, .accent(symbol.character, base: base, stretchy: stretchy, bottom: true)))
+        case .brace(let over):
+            let base = parseArgument()
+            return .atom(MathAtom(.op, .brace(symbol.character, over: over, base: base), limits: .above))
+        }
+    }
+
+    /// Fractions, radicals, delimiters, text, environments; true when `name` was one of them.
+    mutating func parseStructure(_ name: String, into nodes: inout [MathNode], start: Int) -> Bool {
+        switch name {
+        case "frac", "dfrac", "tfrac", "cfrac", "binom", "dbinom", "tbinom":
+            let numerator = parseArgument()
+            let denominator = parseArgument()
+            let style: MathStyle.Level? =
+                switch name.first {
+                case "d", "c": .display
+                case "t": .text
+                default: nil
+                }
+            let binomial = name.hasSuffix("binom")
+            let fraction = MathNucleus.fraction(
+                numerator: numerator, denominator: denominator, rule: !binomial, style: style,
+                left: binomial ? "(" : nil, right: binomial ? ")" : nil)
+            nodes.append(.atom(MathAtom(binomial ? .ord : .inner, fraction)))
+        case "sqrt":
+            skipSpaces()
+            var degree: [MathNode]?
+            if current == "[" {
+                position += 1
+                degree = parseList(stop: .bracket)
+                if current == "]" { position += 1 } else { problem("missing ]", at: position) }
+            }
+            nodes.append(.atom(MathAtom(.ord, .radical(degree: degree, radicand: parseArgument()))))
+        case "left":
+            nodes.append(parseFenced(start: start))
+        case "right", "middle":
+            problem("\\\(name) without \\left", at: start)
+            _ = readDelimiter(after: name)
+        case "big", "Big", "bigg", "Bigg", "bigl", "Bigl", "biggl", "Biggl", "bigr", "Bigr", "biggr", "Biggr",
+            "bigm", "Bigm", "biggm", "Biggm":
+            let size =
+                ["big": 1, "Big": 2, "bigg": 3, "Bigg": 4][String(name.prefix(name.hasPrefix("bigg") ? 4 : 3))]
+                ?? (name.hasPrefix("Bigg") ? 4 : 2)
+            let mathClass: MathClass =
+                switch name.last {
+                case "l": .open
+                case "r": .close
+                case "m": .rel
+                default: .ord
+                }
+            let delimiter = readDelimiter(after: name) ?? ""
+            nodes.append(.atom(MathAtom(mathClass, .sizedDelimiter(delimiter, size: size))))
+        case "overline", "underline":
+            nodes.append(.atom(MathAtom(.ord, .bar(over: name == "overline", base: parseArgument()))))
+        case "text", "textrm", "textnormal", "mbox", "textup", "hbox", "textsf", "texttt":
+            nodes.append(.atom(MathAtom(.ord, .text(readRawArgument()))))
+        case "textit", "emph", "textsl":
+            nodes.append(.atom(MathAtom(.ord, .text(MathAlphabet.italic.map(readRawArgument())))))
+        case "textbf":
+            nodes.append(.atom(MathAtom(.ord, .text(MathAlphabet.bold.map(readRawArgument())))))
+        case "operatorname", "operatorname*":
+            let text = readRawArgument()
+            nodes.append(.atom(MathAtom(.op, .text(text), limits: name.hasSuffix("*") ? .automatic : .beside)))
+        case "begin":
+            nodes.append(parseEnvironment(start: start))
+        case "end":
+            problem("\\end without \\begin", at: start)
+            _ = readRawArgument()
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// Styles, colours, tags, limits, negation, class changes and the like; true when `name`
+    /// was one of them.
+    mutating func parseModifier(_ name: String, into nodes: inout [MathNode], stop: Stop, start: Int) -> Bool {
+        switch name {
+        case "displaystyle": nodes.append(.style(.display))
+        case "textstyle": nodes.append(.style(.text))
+        case "scriptstyle": nodes.append(.style(.script))
+        case "scriptscriptstyle": nodes.append(.style(.scriptScript))
+        case "color":
+            let color = readRawArgument()
+            let rest = parseList(stop: stop)
+            nodes.append(.atom(MathAtom(.ord, .colored(color, rest))))
+        case "textcolor":
+            let color = readRawArgument()
+            nodes.append(.atom(MathAtom(.ord, .colored(color, parseArgument()))))
+        case "tag", "tag*":
+            let label = readRawArgument()
+            tag = name == "tag" ? "(\(label))" : label
+        case "notag", "nonumber", "nolimits", "limits", "displaylimits":
+            if name.hasSuffix("limits"), case .atom(var atom)? = nodes.last {
+                atom.limits = name == "nolimits" ? .beside : (name == "limits" ? .above : .automatic)
+                nodes[nodes.count - 1] = .atom(atom)
+            }
+        case "label":
+            _ = readRawArgument()
+        case "not":
+            var next: [MathNode] = []
+            skipSpaces()
+            if current == "\\" {
+                parseCommand(into: &next, stop: stop)
+            } else if let scalar = current {
+                position += 1
+                next = [characterNode(scalar)]
+            }
+            if case .atom(var atom)? = next.first, case .symbol(let text) = atom.nucleus {
+                atom.nucleus = .symbol(Self.negations[text] ?? text + "\u{0338}")
+                nodes.append(.atom(atom))
+            } else {
+                nodes.append(contentsOf: next)
+            }
+        case "bmod", "mod":
+            nodes.append(.atom(MathAtom(name == "bmod" ? .bin : .rel, .text("mod"))))
+        case "pmod":
+            let argument = parseArgument()
+            nodes.append(.space(1, fixed: true))
+            nodes.append(.atom(MathAtom(.open, .symbol("("))))
+            nodes.append(.atom(MathAtom(.ord, .text("mod"))))
+            nodes.append(.space(6, fixed: false))
+            nodes.append(contentsOf: argument)
+            nodes.append(.atom(MathAtom(.close, .symbol(")"))))
+        case "overset", "underset", "stackrel":
+            let label = parseArgument()
+            let base = parseArgument()
+            let mathClass: MathClass = name == "stackrel" ? .rel : Self.dominantClass(base)
+            var atom = MathAtom(mathClass, .list(base), limits: .above)
+            if name == "underset" { atom.subscript = label } else { atom.superscript = label }
+            nodes.append(.atom(atom))
+        default:
+            if let mathClass = Self.classCommands[name] {
+                let group = parseArgument()
+                nodes.append(.atom(MathAtom(mathClass, .list(group), limits: mathClass == .op ? .beside : .automatic)))
+                return true
+            }
+            return false
+        }
+        return true
+    }
+
+    /// The class of a list of one atom (`\overset{!}{=}` stays a relation), else ord.
+    static func dominantClass(_ nodes: [MathNode]) -> MathClass {
+        if nodes.count == 1, case .atom(let atom) = nodes[0] { return atom.mathClass }
+        return .ord
+    }
+
+    /// Reads the delimiter after `\left`, `\right`, `\big`…: a character, a command naming
+    /// one, or `.` (none).
+    mutating func readDelimiter(after command: String) -> MathDelimiter {
+        skipSpaces()
+        guard let scalar = current else {
+            problem("missing delimiter after \\\(command)", at: position)
+            return nil
+        }
+        if scalar == "\\" {
+            let start = position
+            let name = readCommand()
+            switch name {
+            case "{", "lbrace": return "{"
+            case "}", "rbrace": return "}"
+            case "|", "Vert", "lVert", "rVert": return "\u{2016}"
+            case "vert", "lvert", "rvert": return "|"
+            case "backslash": return "\\"
+            default:
+                if let symbol = MathSymbols.symbol(named: name) { return symbol.character }
+                problem("unknown delimiter \\\(name)", at: start)
+                return nil
+            }
+        }
+        position += 1
+        switch scalar {
+        case ".": return nil
+        case "<": return "\u{27E8}"
+        case ">": return "\u{27E9}"
+        default: return String(scalar)
+        }
+    }
+
+    /// `\left( … \middle| … \right)` (the `\left` already read).
+    mutating func parseFenced(start: Int) -> MathNode {
+        var delimiters: [MathDelimiter] = [readDelimiter(after: "left")]
+        var parts: [[MathNode]] = []
+        while true {
+            parts.append(parseList(stop: .fence))
+            guard let name = peekCommand(), name == "middle" || name == "right" else {
+                problem("\\left without \\right", at: start)
+                delimiters.append(nil)
+                break
+            }
+            _ = readCommand()
+            delimiters.append(readDelimiter(after: name))
+            if name == "right" { break }
+        }
+        return .atom(MathAtom(.inner, .fenced(delimiters: delimiters, parts: parts)))
+    }
+}

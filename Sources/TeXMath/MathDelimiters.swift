@@ -1,0 +1,178 @@
+extension MathLayout {
+    /// `character` at least `size` pt long (height plus depth when `vertical`, else width): the
+    /// nominal glyph, its first size variant long enough, or its assembly of parts (OpenType
+    /// MATH, MathGlyphConstruction and GlyphAssembly); the largest variant when none of these
+    /// reaches.
+    func stretchedGlyph(_ character: String, size: Double, vertical: Bool, _ style: MathStyle) -> MathBox {
+        guard character.unicodeScalars.count == 1, let nominal = font.glyph(for: character.unicodeScalars.first!)
+        else { return symbolBox(character, style) }
+        let factor = scale(style)
+        let target = size / factor
+        let variants = font.variants(of: nominal, vertical: vertical)
+        func length(_ glyph: UInt32) -> Double {
+            if vertical {
+                let bounds = font.bounds(of: glyph)
+                return bounds.ascent + bounds.descent
+            }
+            return font.advance(of: glyph)
+        }
+        if length(nominal) >= target { return glyphBox(nominal, style) }
+        if let variant = variants.first(where: { length($0.glyph) >= target }) {
+            return glyphBox(variant.glyph, style)
+        }
+        let parts = font.assembly(of: nominal, vertical: vertical)
+        if parts.isEmpty || !parts.contains(where: \.isExtender) {
+            return glyphBox(variants.last?.glyph ?? nominal, style)
+        }
+        return assemblyBox(parts, length: target, vertical: vertical, style)
+    }
+
+    /// An assembly of `parts` at least `length` font units long: the extenders repeated until
+    /// the parts reach it with the least overlap, then the overlap shared out evenly.
+    func assemblyBox(_ parts: [MathGlyphPart], length: Double, vertical: Bool, _ style: MathStyle) -> MathBox {
+        let overlap = font.minimumConnectorOverlap
+        var sequence: [MathGlyphPart] = []
+        for repeats in 1...64 {
+            sequence = parts.flatMap { $0.isExtender ? Array(repeating: $0, count: repeats) : [$0] }
+            let longest = sequence.reduce(0) { $0 + $1.fullAdvance } - Double(sequence.count - 1) * overlap
+            if longest >= length { break }
+        }
+        let total = sequence.reduce(0) { $0 + $1.fullAdvance }
+        var shared = sequence.count > 1 ? (total - length) / Double(sequence.count - 1) : 0
+        let connectorLimit =
+            zip(sequence, sequence.dropFirst()).map { min($0.endConnector, $1.startConnector) }.min() ?? overlap
+        shared = min(max(shared, overlap), max(overlap, connectorLimit))
+        let factor = scale(style)
+        var box = MathBox()
+        var position = 0.0
+        for part in sequence {
+            let glyph = glyphBox(part.glyph, style)
+            if vertical {
+                let bottom = font.bounds(of: part.glyph).descent
+                box.place(glyph, x: 0, y: (position + bottom) * factor)
+                box.width = max(box.width, glyph.width)
+            } else {
+                box.place(glyph, x: position * factor, y: 0)
+            }
+            position += part.fullAdvance - shared
+        }
+        let extent = (position + shared) * factor
+        if vertical {
+            box.depth = 0
+            box.height = extent
+        } else {
+            box.width = extent
+        }
+        box.isCharacter = false
+        return box
+    }
+
+    /// A delimiter at least `size` pt tall, centred on the axis; none (nil): an empty box of
+    /// `\nulldelimiterspace` (0.12 em, LaTeX's 1.2 pt at 10 pt).
+    func delimiterBox(_ delimiter: MathDelimiter, size: Double, _ style: MathStyle) -> MathBox {
+        guard let delimiter, !delimiter.isEmpty else { return MathBox(width: 0.12 * em(style)) }
+        let glyph = stretchedGlyph(delimiter, size: size, vertical: true, style)
+        let shift = (glyph.height - glyph.depth) / 2 - axis(style)
+        var box = glyph.raised(by: -shift)
+        box.isCharacter = false
+        box.italicsCorrection = 0
+        return box
+    }
+
+    /// The size TeX asks of delimiters around a subformula reaching `height` above and `depth`
+    /// below the baseline: twice its larger extent from the axis, times `\delimiterfactor`
+    /// 901/1000, or less `\delimitershortfall` (5 pt at 10 pt), whichever is larger (Appendix
+    /// G, rule 19).
+    func delimiterSize(height: Double, depth: Double, _ style: MathStyle) -> Double {
+        let extent = 2 * max(height - axis(style), depth + axis(style))
+        return max(extent * 0.901, extent - 0.5 * em(style))
+    }
+
+    /// `\left … \middle … \right`: the parts set in turn, each delimiter sized to all of them.
+    func fencedBox(delimiters: [MathDelimiter], parts: [[MathNode]], _ style: MathStyle) -> MathBox {
+        let boxes = parts.map { layoutList($0, style: style) }
+        let height = boxes.map(\.height).max() ?? 0
+        let depth = boxes.map(\.depth).max() ?? 0
+        let size = delimiterSize(height: height, depth: depth, style)
+        var box = MathBox()
+        for (index, delimiter) in delimiters.enumerated() {
+            box.append(delimiterBox(delimiter, size: size, style))
+            if index < boxes.count { box.append(boxes[index]) }
+        }
+        box.italicsCorrection = 0
+        return box
+    }
+
+    /// `\big` (level 1) to `\Bigg` (4): amsmath's sizes, 1, 1.5, 2 and 2.5 times `\big@size`,
+    /// 1.2 × the height plus depth of the math strut (the font's parenthesis), then sized as
+    /// `\left` sizes them (``delimiterSize``).
+    func sizedDelimiterBox(_ delimiter: String, level: Int, _ style: MathStyle) -> MathBox {
+        let factors = [1.0, 1.5, 2.0, 2.5]
+        let strut = symbolBox("(", MathStyle(.text))
+        let total = factors[max(0, min(3, level - 1))] * 1.2 * (strut.height + strut.depth)
+        let extent = max(total * 0.901, total - 0.5 * size)
+        var box = delimiterBox(delimiter.isEmpty ? nil : delimiter, size: extent, style)
+        // The empty `\vcenter` of that size stays in the box.
+        box.height = max(box.height, total / 2 + axis(style))
+        box.depth = max(box.depth, total / 2 - axis(style))
+        return box
+    }
+
+    /// A matrix or an alignment: its cells set in the array's style, each row at least as tall
+    /// and deep as LaTeX's strut (0.7 and 0.3 of a 1.2 em baseline skip), rows `rowGap` apart,
+    /// the whole centred on the axis, between delimiters sized to it.
+    func arrayBox(_ array: MathArray, left: MathDelimiter, right: MathDelimiter, _ style: MathStyle) -> MathBox {
+        let cellStyle = MathStyle(array.cellStyle == .display && style.level != .display ? .text : array.cellStyle)
+        let cells = array.rows.map { row in row.map { layoutList($0, style: cellStyle) } }
+        let columns = cells.map(\.count).max() ?? 0
+        var widths = [Double](repeating: 0, count: columns)
+        for row in cells {
+            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.width) }
+        }
+        let strutScale = cellStyle.level == .script ? scale(cellStyle) / scale(style) : 1
+        let strutHeight = 0.84 * size * strutScale * array.stretch
+        let strutDepth = 0.36 * size * strutScale * array.stretch
+        var grid = MathBox()
+        var baseline = 0.0
+        var x = [Double](repeating: 0, count: columns)
+        for column in 1..<max(columns, 1) {
+            let gap = array.columnGaps[min(column - 1, array.columnGaps.count - 1)] * size
+            x[column] = x[column - 1] + widths[column - 1] + gap
+        }
+        for (rowIndex, row) in cells.enumerated() {
+            let height = max(strutHeight, row.map(\.height).max() ?? 0)
+            let depth = max(strutDepth, row.map(\.depth).max() ?? 0)
+            if rowIndex > 0 { baseline -= height }
+            for (column, cell) in row.enumerated() {
+                let alignment = array.alignments[column % array.alignments.count]
+                let offset: Double =
+                    switch alignment {
+                    case .left: 0
+                    case .center: (widths[column] - cell.width) / 2
+                    case .right: widths[column] - cell.width
+                    }
+                grid.place(cell, x: x[column] + offset, y: baseline)
+            }
+            if rowIndex == 0 { grid.height = max(grid.height, height) }
+            grid.depth = max(grid.depth, depth - baseline)
+            let extra = rowIndex < array.extraRowSpace.count ? array.extraRowSpace[rowIndex] * size : 0
+            baseline -= depth + array.rowGap * size + extra
+        }
+        grid.width = columns > 0 ? x[columns - 1] + widths[columns - 1] : 0
+        // Centred on the axis, as `\vcenter` does.
+        let shift = (grid.height - grid.depth) / 2 - axis(style)
+        let centred = grid.raised(by: -shift)
+        guard left != nil || right != nil else { return centred }
+        return fencedBoxes(centred, left: left, right: right, style)
+    }
+
+    /// `box` between `left` and `right` sized to it.
+    func fencedBoxes(_ box: MathBox, left: MathDelimiter, right: MathDelimiter, _ style: MathStyle) -> MathBox {
+        let size = delimiterSize(height: box.height, depth: box.depth, style)
+        var fenced = MathBox()
+        fenced.append(delimiterBox(left, size: size, style))
+        fenced.append(box)
+        fenced.append(delimiterBox(right, size: size, style))
+        return fenced
+    }
+}

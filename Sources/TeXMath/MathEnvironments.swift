@@ -1,0 +1,156 @@
+extension MathParser {
+    /// The rows of an environment: cells and the extra space asked after each row (`\\[4pt]`).
+    struct Rows {
+        var rows: [[[MathNode]]] = []
+        var extraSpace: [Double] = []
+    }
+
+    /// Reads cells separated by `&` and rows separated by `\\` until `\end{name}` (or the end of
+    /// the source when `name` is nil), starting with a cell already read.
+    mutating func parseRows(firstCell: [MathNode]?, until name: String?) -> Rows {
+        var rows = Rows()
+        var row: [[MathNode]] = []
+        var cell = firstCell ?? parseList(stop: .cell)
+        while true {
+            row.append(cell)
+            skipSpaces()
+            if current == "&" {
+                position += 1
+                cell = parseList(stop: .cell)
+                continue
+            }
+            if atRowSeparator {
+                position += 2
+                rows.rows.append(row)
+                rows.extraSpace.append(readOptionalRaw().map(Self.emLength) ?? 0)
+                row = []
+                cell = parseList(stop: .cell)
+                continue
+            }
+            break
+        }
+        // A last row left empty by a closing `\\` is not a row.
+        let empty = row.count == 1 && row[0].isEmpty
+        if !empty || rows.rows.isEmpty { rows.rows.append(row) }
+        if let name {
+            let start = position
+            if peekCommand() == "end" {
+                _ = readCommand()
+                let closing = readRawArgument()
+                if closing != name { problem("\\begin{\(name)} ended by \\end{\(closing)}", at: start) }
+            } else {
+                problem("\\begin{\(name)} without \\end", at: start)
+            }
+        }
+        return rows
+    }
+
+    /// A length written as TeX writes it (`4pt`, `0.5em`, `1ex`, `3mu`) in em, taking 1 em as
+    /// 10 pt (LaTeX's default size) for absolute units.
+    static func emLength(_ text: String) -> Double {
+        let trimmed = text.trimmingSpaces
+        let number = trimmed.prefix { $0.isNumber || $0 == "." || $0 == "-" }
+        guard let value = Double(number) else { return 0 }
+        switch trimmed.dropFirst(number.count).trimmingSpaces {
+        case "em": return value
+        case "ex": return value * 0.43
+        case "mu": return value / 18
+        case "mm": return value * 72.27 / 25.4 / 10
+        case "cm": return value * 72.27 / 2.54 / 10
+        case "in": return value * 7.227
+        default: return value / 10
+        }
+    }
+
+    /// `\begin{name} … \end{name}` (the `\begin` already read).
+    mutating func parseEnvironment(start: Int) -> MathNode {
+        let name = readRawArgument()
+        var columnSpec: String?
+        if name == "array" || name == "alignat" || name == "alignat*" || name == "alignedat" {
+            columnSpec = readRawArgument()
+        }
+        guard Self.environments.contains(name) else {
+            problem("unknown math environment \(name)", at: start)
+            let rows = parseRows(firstCell: nil, until: name)
+            let nucleus = Self.environmentNucleus("matrix", rows: rows)!
+            return .atom(
+                MathAtom(
+                    .ord, .list([.atom(MathAtom(.ord, .error("\\begin{\(name)}"))), .atom(MathAtom(.ord, nucleus))])))
+        }
+        var rows = parseRows(firstCell: nil, until: name)
+        if Self.alignmentEnvironments.contains(name) {
+            // amsmath begins each right-hand (even) column with an empty group, so that
+            // `&= b` spaces the relation as in `{} = b`.
+            rows.rows = rows.rows.map { row in
+                row.enumerated().map { index, cell in
+                    index % 2 == 1 ? [.atom(MathAtom(.ord, .list([])))] + cell : cell
+                }
+            }
+        }
+        var nucleus = Self.environmentNucleus(name, rows: rows)!
+        if name == "array", let columnSpec, case .array(var array, let left, let right) = nucleus {
+            let alignments: [MathColumnAlignment] = columnSpec.compactMap {
+                switch $0 {
+                case "l": .left
+                case "r": .right
+                case "c": .center
+                default: nil
+                }
+            }
+            if !alignments.isEmpty { array.alignments = alignments }
+            nucleus = .array(array, left: left, right: right)
+        }
+        return .atom(MathAtom(.ord, nucleus))
+    }
+
+    static let alignmentEnvironments: Set<String> = [
+        "aligned", "align", "align*", "alignat", "alignat*", "alignedat", "split", "flalign", "flalign*", "eqnarray",
+        "eqnarray*",
+    ]
+
+    static let environments: Set<String> = alignmentEnvironments.union([
+        "matrix", "pmatrix", "bmatrix", "Bmatrix", "vmatrix", "Vmatrix", "smallmatrix", "cases", "dcases", "rcases",
+        "gathered", "gather", "gather*", "array", "equation", "equation*", "displaymath", "multline", "multline*",
+        "subarray",
+    ])
+
+    /// The nucleus an environment of `name` makes from its rows (amsmath's definitions: a
+    /// matrix's columns are centred 2 × `\arraycolsep` = 1 em apart, `cases` has two columns
+    /// flush left a `\quad` apart inside a brace, alignments pair right- and left-aligned columns
+    /// with rows `\jot` (0.3 em) apart, in display style).
+    static func environmentNucleus(_ name: String, rows: Rows) -> MathNucleus? {
+        let delimiters: [String: (MathDelimiter, MathDelimiter)] = [
+            "pmatrix": ("(", ")"), "bmatrix": ("[", "]"), "Bmatrix": ("{", "}"), "vmatrix": ("|", "|"),
+            "Vmatrix": ("\u{2016}", "\u{2016}"), "cases": ("{", nil), "dcases": ("{", nil), "rcases": (nil, "}"),
+        ]
+        let (left, right) = delimiters[name] ?? (nil, nil)
+        var array = MathArray(rows: rows.rows, alignments: [.center], columnGaps: [1], extraRowSpace: rows.extraSpace)
+        switch name {
+        case _ where alignmentEnvironments.contains(name):
+            array.alignments = [.right, .left]
+            array.columnGaps = [0, 2]
+            array.rowGap = 0.3
+            array.cellStyle = .display
+        case "cases", "dcases", "rcases":
+            array.alignments = [.left]
+            array.columnGaps = [1]
+            array.cellStyle = name == "dcases" ? .display : .text
+            array.stretch = 1.2
+        case "gathered", "gather", "gather*", "equation", "equation*", "displaymath", "multline", "multline*":
+            array.rowGap = 0.3
+            array.cellStyle = .display
+        case "smallmatrix", "subarray":
+            array.columnGaps = [0.333]
+            array.cellStyle = .script
+        default:
+            break
+        }
+        return .array(array, left: left, right: right)
+    }
+}
+
+extension StringProtocol {
+    var trimmingSpaces: String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}

@@ -1,0 +1,279 @@
+/// The eight kinds of atom of TeX's math lists (The TeXbook, chapter 17 and Appendix G): the
+/// class decides the space between neighbours (``MathSpacing``).
+public enum MathClass: String, Hashable, Sendable, CaseIterable {
+    /// An ordinary symbol: a letter, a digit, `\infty`.
+    case ord
+    /// A large operator: `\sum`, `\int`, `\lim`.
+    case op
+    /// A binary operation: `+`, `\times`.
+    case bin
+    /// A relation: `=`, `\le`, `\to`.
+    case rel
+    /// An opening delimiter: `(`, `\langle`.
+    case open
+    /// A closing delimiter: `)`, `\rangle`.
+    case close
+    /// Punctuation: `,`, `;`.
+    case punct
+    /// A delimited subformula: `\left( … \right)`, `\frac` inside `\left…\right`, `\cdots`.
+    case inner
+}
+
+/// The four math styles of TeX (D, T, S, SS) and whether the style is cramped (superscripts
+/// set lower, The TeXbook, chapter 17).
+public struct MathStyle: Hashable, Sendable {
+    /// The size level: display, text, script, scriptscript.
+    public enum Level: Int, Hashable, Sendable, Comparable {
+        /// D: a displayed formula's main level.
+        case display
+        /// T: an inline formula's main level.
+        case text
+        /// S: first-level scripts, fractions' parts in text style.
+        case script
+        /// SS: second-level scripts.
+        case scriptScript
+
+        public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// The size level.
+    public var level: Level
+    /// True in the cramped variant (D′, T′, S′, SS′).
+    public var cramped: Bool
+
+    /// Creates a style.
+    public init(_ level: Level, cramped: Bool = false) {
+        self.level = level
+        self.cramped = cramped
+    }
+
+    /// Display style, uncramped: a formula set on its own line.
+    public static let display = MathStyle(.display)
+    /// Text style, uncramped: a formula in running text.
+    public static let text = MathStyle(.text)
+
+    /// The style of a superscript (The TeXbook, p. 141): D,T → S; S,SS → SS; crampedness kept.
+    public var superscript: MathStyle {
+        MathStyle(level <= .text ? .script : .scriptScript, cramped: cramped)
+    }
+    /// The style of a subscript: the superscript style, cramped.
+    public var `subscript`: MathStyle { MathStyle(superscript.level, cramped: true) }
+    /// The style of a fraction's numerator: D → T, T → S, S,SS → SS.
+    public var numerator: MathStyle {
+        MathStyle(level == .display ? .text : (level == .text ? .script : .scriptScript), cramped: cramped)
+    }
+    /// The style of a fraction's denominator: the numerator style, cramped.
+    public var denominator: MathStyle { MathStyle(numerator.level, cramped: true) }
+    /// The same level, cramped (radicands, accented bases, denominators).
+    public var crampedStyle: MathStyle { MathStyle(level, cramped: true) }
+    /// True for D and T, where the parenthesised spaces of TeX's spacing table apply.
+    public var isLarge: Bool { level <= .text }
+}
+
+/// Where a large operator's scripts go (`\limits`, `\nolimits`, or by the style).
+public enum LimitsPlacement: Hashable, Sendable {
+    /// Above and below in display style, beside in the others (TeX's default for `\sum`).
+    case automatic
+    /// Always above and below (`\limits`).
+    case above
+    /// Always beside (`\nolimits`; `\int`'s default in LaTeX).
+    case beside
+}
+
+/// A delimiter of a `\left…\right` pair or a `\big` size: its character, or none (`.`).
+public typealias MathDelimiter = String?
+
+/// One atom: a class, a nucleus, optional scripts.
+public struct MathAtom: Hashable, Sendable {
+    /// The atom's class (spacing).
+    public var mathClass: MathClass
+    /// What the atom draws.
+    public var nucleus: MathNucleus
+    /// The superscript, nil: none.
+    public var superscript: [MathNode]?
+    /// The subscript, nil: none.
+    public var `subscript`: [MathNode]?
+    /// Where an operator's scripts go.
+    public var limits: LimitsPlacement
+
+    /// Creates an atom.
+    public init(
+        _ mathClass: MathClass, _ nucleus: MathNucleus, superscript: [MathNode]? = nil, subscript: [MathNode]? = nil,
+        limits: LimitsPlacement = .automatic
+    ) {
+        self.mathClass = mathClass
+        self.nucleus = nucleus
+        self.superscript = superscript
+        self.`subscript` = `subscript`
+        self.limits = limits
+    }
+}
+
+/// The alignment of one column of a math array.
+public enum MathColumnAlignment: Hashable, Sendable {
+    /// Flush left.
+    case left
+    /// Centred.
+    case center
+    /// Flush right.
+    case right
+}
+
+/// A matrix or an alignment: rows of cells and how they are set.
+public struct MathArray: Hashable, Sendable {
+    /// The cells, row by row.
+    public var rows: [[[MathNode]]]
+    /// The alignment of each column; columns past the end repeat the pattern's last entry.
+    public var alignments: [MathColumnAlignment]
+    /// The space between two columns, em, by the index of the column it follows (the last entry
+    /// repeats).
+    public var columnGaps: [Double]
+    /// The space added between rows, em (`\jot` in alignments).
+    public var rowGap: Double
+    /// The style the cells are set in: display in alignments, text in matrices and cases.
+    public var cellStyle: MathStyle.Level
+    /// Extra space after each row, em (`\\[2pt]`), by row.
+    public var extraRowSpace: [Double]
+    /// The factor on the rows' strut (LaTeX's `\arraystretch`: 1.2 in `cases`).
+    public var stretch: Double = 1
+
+    /// Creates an array.
+    public init(
+        rows: [[[MathNode]]], alignments: [MathColumnAlignment], columnGaps: [Double], rowGap: Double = 0,
+        cellStyle: MathStyle.Level = .text, extraRowSpace: [Double] = []
+    ) {
+        self.rows = rows
+        self.alignments = alignments
+        self.columnGaps = columnGaps
+        self.rowGap = rowGap
+        self.cellStyle = cellStyle
+        self.extraRowSpace = extraRowSpace
+    }
+}
+
+/// What an atom draws.
+public indirect enum MathNucleus: Hashable, Sendable {
+    /// One character (a letter already mapped to its math alphabet, a digit, a symbol).
+    case symbol(String)
+    /// A subformula in braces.
+    case list([MathNode])
+    /// Text set upright in the math font (`\text{…}`, operator names such as `sin`).
+    case text(String)
+    /// A fraction; `rule` false for `\binom`'s stack; `style` forced by `\dfrac`/`\tfrac`;
+    /// `left`/`right` delimiters around it (`\binom`'s parentheses).
+    case fraction(
+        numerator: [MathNode], denominator: [MathNode], rule: Bool, style: MathStyle.Level?, left: MathDelimiter,
+        right: MathDelimiter)
+    /// `\sqrt[degree]{radicand}`.
+    case radical(degree: [MathNode]?, radicand: [MathNode])
+    /// An accent over (or under, `bottom`) a base; `stretchy` accents grow to the base's width.
+    case accent(String, base: [MathNode], stretchy: Bool, bottom: Bool)
+    /// `\overline` (`over` true) or `\underline`: a rule over or under the base.
+    case bar(over: Bool, base: [MathNode])
+    /// `\overbrace`/`\underbrace` and the like: a horizontal stretchy glyph over or under the
+    /// base; a label goes in the atom's superscript or subscript, set as a limit.
+    case brace(String, over: Bool, base: [MathNode])
+    /// `\left … \middle … \right`: `delimiters` has one more entry than `parts`.
+    case fenced(delimiters: [MathDelimiter], parts: [[MathNode]])
+    /// `\big(` and its kin: a delimiter of a fixed size, 1 (`\big`) to 4 (`\Bigg`).
+    case sizedDelimiter(String, size: Int)
+    /// A matrix or an alignment, between delimiters (`pmatrix`'s parentheses).
+    case array(MathArray, left: MathDelimiter, right: MathDelimiter)
+    /// A subformula in a named colour (`\color{red}{…}`, `\textcolor`).
+    case colored(String, [MathNode])
+    /// Source the parser could not read, drawn as written in the error colour.
+    case error(String)
+}
+
+/// One element of a math list.
+public enum MathNode: Hashable, Sendable {
+    /// An atom.
+    case atom(MathAtom)
+    /// Horizontal space in mu (1/18 em of the current style; `\,` is 3 mu); `fixed` spaces
+    /// (`\quad`) are given in em of the text size instead.
+    case space(Double, fixed: Bool)
+    /// A change of style for the rest of the list (`\displaystyle`).
+    case style(MathStyle.Level)
+}
+
+/// A problem in TeX source: what is wrong and where, a UTF-8 offset into the formula's source.
+public struct MathProblem: Hashable, Sendable {
+    /// What is wrong, a sentence without a position.
+    public var message: String
+    /// The UTF-8 byte offset in the formula's source where the problem starts.
+    public var offset: Int
+
+    /// Creates a problem.
+    public init(message: String, offset: Int) {
+        self.message = message
+        self.offset = offset
+    }
+}
+
+/// A parsed formula: its math list, its `\tag`, and the problems met while reading it.
+public struct MathFormula: Hashable, Sendable {
+    /// The formula's math list.
+    public var nodes: [MathNode]
+    /// The label of `\tag{…}` as it is shown (with its parentheses unless `\tag*`); nil: none.
+    public var tag: String?
+    /// The problems met, in source order; the formula still draws (unknown commands as source).
+    public var problems: [MathProblem]
+    /// The TeX source the formula was read from.
+    public var source = ""
+    /// The UTF-8 offset in ``source`` where each node of ``nodes`` starts.
+    public var nodeOffsets: [Int] = []
+
+    /// Creates a formula.
+    public init(nodes: [MathNode], tag: String? = nil, problems: [MathProblem] = []) {
+        self.nodes = nodes
+        self.tag = tag
+        self.problems = problems
+    }
+}
+
+extension MathFormula {
+    /// The indices of the top-level nodes after which a line may break, as TeX allows: after a
+    /// relation not followed by another, and after a binary operation (`\relpenalty`,
+    /// `\binoppenalty`; The TeXbook, chapter 18), with the binary operations that rules 5 and 6
+    /// of Appendix G make ordinary left out. Never inside braces or `\left…\right`, which are
+    /// one node each; none when the top level changes style.
+    public var breakIndices: [Int] {
+        var classes: [(index: Int, mathClass: MathClass)] = []
+        for (index, node) in nodes.enumerated() {
+            switch node {
+            case .atom(let atom): classes.append((index, atom.mathClass))
+            case .style: return []
+            case .space: break
+            }
+        }
+        for position in classes.indices {
+            let previous = position > 0 ? classes[position - 1].mathClass : nil
+            if classes[position].mathClass == .bin,
+                previous == nil || [.bin, .op, .rel, .open, .punct].contains(previous!)
+            {
+                classes[position].mathClass = .ord
+            }
+            if [.rel, .close, .punct].contains(classes[position].mathClass), previous == .bin {
+                classes[position - 1].mathClass = .ord
+            }
+        }
+        var indices: [Int] = []
+        for position in classes.indices.dropLast() {
+            let current = classes[position].mathClass
+            let next = classes[position + 1].mathClass
+            if current == .bin && next != .close && next != .rel || current == .rel && next != .rel {
+                indices.append(classes[position].index)
+            }
+        }
+        return indices
+    }
+
+    /// The source of the nodes from `first` up to `end` (exclusive), spaces trimmed.
+    public func source(ofNodes range: Range<Int>) -> String {
+        guard nodeOffsets.count == nodes.count, !range.isEmpty else { return source }
+        let bytes = Array(source.utf8)
+        let start = nodeOffsets[range.lowerBound]
+        let end = range.upperBound < nodeOffsets.count ? nodeOffsets[range.upperBound] : bytes.count
+        return String(decoding: bytes[start..<max(start, end)], as: UTF8.self).trimmingSpaces
+    }
+}

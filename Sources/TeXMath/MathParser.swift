@@ -1,0 +1,345 @@
+/// Reads the TeX math that Markdown documents use (LaTeX with `amsmath`, as GitHub's MathJax and
+/// Pandoc read it) into a ``MathFormula``: atoms with TeX's classes, scripts, fractions,
+/// radicals, delimiters, accents, alphabets, spaces, environments. Unknown commands are kept as
+/// ``MathNucleus/error(_:)`` atoms showing their source, with a ``MathProblem``: nothing is
+/// dropped and reading never fails.
+public struct MathParser {
+    let scalars: [Unicode.Scalar]
+    /// The UTF-8 offset of each scalar, and one past the end.
+    let offsets: [Int]
+    var position = 0
+    var problems: [MathProblem] = []
+    var tag: String?
+    /// The UTF-8 offset where each top-level node starts.
+    var nodeOffsets: [Int] = []
+    /// The alphabet `\mathbf` and its kin select; nil: TeX's default (italic letters).
+    var alphabet: MathAlphabet?
+    /// Nesting depth, bounded so that hostile input cannot exhaust the stack.
+    var depth = 0
+    static let maximumDepth = 200
+
+    /// Parses `source` (the text between the dollars).
+    public static func parse(_ source: String) -> MathFormula {
+        var parser = MathParser(source)
+        var nodes = parser.parseList(stop: .end)
+        var offsets = parser.nodeOffsets
+        if parser.atRowSeparator {
+            nodes = parser.parseTopLevelRows(first: nodes)
+            offsets = [0]
+        }
+        var formula = MathFormula(nodes: nodes, tag: parser.tag, problems: parser.problems)
+        formula.nodeOffsets = offsets
+        formula.source = source
+        return formula
+    }
+
+    init(_ source: String) {
+        scalars = Array(source.unicodeScalars)
+        var offsets: [Int] = []
+        offsets.reserveCapacity(scalars.count + 1)
+        var offset = 0
+        for scalar in scalars {
+            offsets.append(offset)
+            offset += String(scalar).utf8.count
+        }
+        offsets.append(offset)
+        self.offsets = offsets
+    }
+
+    /// Where a list ends.
+    enum Stop: Equatable {
+        /// At the end of the source (the formula's top level).
+        case end
+        /// At a closing brace.
+        case brace
+        /// At `]` (the degree of `\sqrt[…]`).
+        case bracket
+        /// At `\middle` or `\right`.
+        case fence
+        /// At `&`, `\\` or `\end` (a cell of an environment).
+        case cell
+    }
+
+    var atEnd: Bool { position >= scalars.count }
+    var current: Unicode.Scalar? { atEnd ? nil : scalars[position] }
+
+    /// True when the parser stands at `&` or `\\`.
+    var atRowSeparator: Bool {
+        guard let scalar = current else { return false }
+        if scalar == "&" { return true }
+        return scalar == "\\" && position + 1 < scalars.count && scalars[position + 1] == "\\"
+    }
+
+    mutating func problem(_ message: String, at index: Int) {
+        problems.append(MathProblem(message: message, offset: offsets[min(index, offsets.count - 1)]))
+    }
+
+    mutating func skipSpaces() {
+        while let scalar = current, scalar.properties.isWhitespace { position += 1 }
+    }
+
+    /// The command name at the parser (after a backslash) without consuming it; nil when the
+    /// parser is not at a backslash.
+    func peekCommand() -> String? {
+        guard current == "\\", position + 1 < scalars.count else { return nil }
+        var end = position + 1
+        if scalars[end].properties.isAlphabetic && scalars[end].isASCII {
+            while end < scalars.count, scalars[end].isASCII, scalars[end].properties.isAlphabetic { end += 1 }
+            if end < scalars.count, scalars[end] == "*" { end += 1 }
+        } else {
+            end += 1
+        }
+        return String(String.UnicodeScalarView(scalars[(position + 1)..<end]))
+    }
+
+    /// Reads the command at the parser; the spaces after a command made of letters are skipped,
+    /// as TeX does.
+    mutating func readCommand() -> String {
+        let name = peekCommand() ?? ""
+        position += 1 + name.unicodeScalars.count
+        if name.first?.isLetter == true { skipSpaces() }
+        return name
+    }
+
+    func isStop(_ stop: Stop) -> Bool {
+        guard let scalar = current else { return true }
+        switch stop {
+        case .end: return false
+        case .brace: return scalar == "}"
+        case .bracket: return scalar == "]"
+        case .fence:
+            let name = peekCommand()
+            return name == "right" || name == "middle"
+        case .cell:
+            return atRowSeparator || peekCommand() == "end"
+        }
+    }
+
+    /// Parses atoms until `stop` (or the end of the source).
+    mutating func parseList(stop: Stop) -> [MathNode] {
+        depth += 1
+        defer { depth -= 1 }
+        var nodes: [MathNode] = []
+        let savedAlphabet = alphabet
+        defer { alphabet = savedAlphabet }
+        // The top level records where each of its nodes starts (for breaking a formula across
+        // lines, each piece with its own source).
+        let recording = depth == 1 && stop == .end
+        var start = 0
+        func record() {
+            if recording, nodeOffsets.count < nodes.count {
+                nodeOffsets += Array(repeating: start, count: nodes.count - nodeOffsets.count)
+            }
+        }
+        defer { record() }
+        while true {
+            skipSpaces()
+            record()
+            start = offsets[position]
+            if atEnd || isStop(stop) { break }
+            if stop == .end, atRowSeparator { break }
+            guard let scalar = current else { break }
+            if depth > Self.maximumDepth {
+                problem("math nested too deeply", at: position)
+                let rest = String(String.UnicodeScalarView(scalars[position...]))
+                nodes.append(.atom(MathAtom(.ord, .error(rest))))
+                position = scalars.count
+                break
+            }
+            switch scalar {
+            case "^", "_":
+                position += 1
+                attachScript(superscript: scalar == "^", to: &nodes)
+            case "'":
+                attachPrimes(to: &nodes)
+            case "}":
+                problem("unmatched }", at: position)
+                position += 1
+                nodes.append(.atom(MathAtom(.ord, .error("}"))))
+            case "&":
+                problem("& outside an alignment", at: position)
+                position += 1
+            case "\\":
+                if atRowSeparator {
+                    problem("\\\\ outside an alignment", at: position)
+                    position += 2
+                    continue
+                }
+                parseCommand(into: &nodes, stop: stop)
+            default:
+                position += 1
+                nodes.append(characterNode(scalar))
+            }
+        }
+        return nodes
+    }
+
+    /// An atom for a character typed in math: letters in the alphabet in force (italic by
+    /// default), `-` as the minus sign, `*` as the asterisk operator, `~` as a space.
+    mutating func characterNode(_ scalar: Unicode.Scalar) -> MathNode {
+        switch scalar {
+        case "{":
+            let group = parseList(stop: .brace)
+            expectClosingBrace()
+            return .atom(MathAtom(.ord, .list(group)))
+        case "-": return .atom(MathAtom(.bin, .symbol("\u{2212}")))
+        case "*": return .atom(MathAtom(.bin, .symbol("\u{2217}")))
+        case "~": return .space(1.0 / 3, fixed: true)
+        default: break
+        }
+        let mathClass = MathSymbols.characterClass(scalar) ?? .ord
+        return .atom(MathAtom(mathClass, .symbol(String(Character(styled(scalar))))))
+    }
+
+    /// `scalar` in the alphabet in force: the explicit one, or TeX's default (Latin letters and
+    /// lowercase Greek italic, capital Greek and digits upright).
+    func styled(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        if let alphabet { return alphabet.map(scalar) }
+        let value = scalar.value
+        let latin = (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value)
+        let lowerGreek =
+            (0x3B1...0x3C9).contains(value)
+            || [0x3D1, 0x3D5, 0x3D6, 0x3F0, 0x3F1, 0x3F5, 0x2202]
+                .contains(value)
+        return latin || lowerGreek ? MathAlphabet.italic.map(scalar) : scalar
+    }
+
+    mutating func expectClosingBrace() {
+        if current == "}" {
+            position += 1
+        } else {
+            problem("missing }", at: position)
+        }
+    }
+
+    /// Reads one argument: a group in braces, a command, or one character.
+    mutating func parseArgument() -> [MathNode] {
+        skipSpaces()
+        guard let scalar = current else {
+            problem("missing argument", at: position)
+            return []
+        }
+        if scalar == "{" {
+            position += 1
+            let group = parseList(stop: .brace)
+            expectClosingBrace()
+            return group
+        }
+        if scalar == "\\" {
+            var nodes: [MathNode] = []
+            parseCommand(into: &nodes, stop: .brace)
+            return nodes
+        }
+        position += 1
+        return [characterNode(scalar)]
+    }
+
+    /// Reads a group's raw text (for `\text`, `\operatorname`, environment names); a single
+    /// character when there are no braces.
+    mutating func readRawArgument() -> String {
+        skipSpaces()
+        guard current == "{" else {
+            guard let scalar = current else { return "" }
+            position += 1
+            return String(scalar)
+        }
+        position += 1
+        var level = 0
+        var text = String.UnicodeScalarView()
+        while let scalar = current {
+            if scalar == "\\", position + 1 < scalars.count {
+                text.append(scalar)
+                text.append(scalars[position + 1])
+                position += 2
+                continue
+            }
+            if scalar == "{" { level += 1 }
+            if scalar == "}" {
+                if level == 0 { break }
+                level -= 1
+            }
+            text.append(scalar)
+            position += 1
+        }
+        expectClosingBrace()
+        return String(text)
+    }
+
+    /// Reads `[…]` when it follows, as raw text.
+    mutating func readOptionalRaw() -> String? {
+        skipSpaces()
+        guard current == "[" else { return nil }
+        position += 1
+        var text = String.UnicodeScalarView()
+        while let scalar = current, scalar != "]" {
+            text.append(scalar)
+            position += 1
+        }
+        if current == "]" { position += 1 }
+        return String(text)
+    }
+
+    /// Attaches a script to the last atom (an empty one when there is none, as TeX does).
+    mutating func attachScript(superscript: Bool, to nodes: inout [MathNode]) {
+        let start = position - 1
+        let script = parseArgument()
+        guard case .atom(var atom)? = nodes.last else {
+            var atom = MathAtom(.ord, .list([]))
+            if superscript { atom.superscript = script } else { atom.subscript = script }
+            nodes.append(.atom(atom))
+            return
+        }
+        if superscript {
+            if let existing = atom.superscript, !existing.isPrimes {
+                problem("double superscript", at: start)
+                atom.superscript = existing + script
+            } else {
+                atom.superscript = (atom.superscript ?? []) + script
+            }
+        } else {
+            if atom.subscript != nil { problem("double subscript", at: start) }
+            atom.subscript = (atom.subscript ?? []) + script
+        }
+        nodes[nodes.count - 1] = .atom(atom)
+    }
+
+    /// `f'` and `f''`: the prime characters (U+2032, U+2033, U+2034) after the nucleus. The
+    /// font draws them raised already (they are the superscript form), so they are set as
+    /// ordinary symbols, and a following `^` attaches to them.
+    mutating func attachPrimes(to nodes: inout [MathNode]) {
+        var count = 0
+        while current == "'" {
+            count += 1
+            position += 1
+        }
+        let primes: String
+        switch count {
+        case 1: primes = "\u{2032}"
+        case 2: primes = "\u{2033}"
+        case 3: primes = "\u{2034}"
+        default: primes = String(repeating: "\u{2032}", count: count)
+        }
+        nodes.append(.atom(MathAtom(.ord, .symbol(primes))))
+    }
+
+    /// Rows written at a formula's top level (`a &= b \\ c &= d` between `$$`): set as
+    /// `aligned` when a row has `&`, else as `gathered`.
+    mutating func parseTopLevelRows(first: [MathNode]) -> [MathNode] {
+        let rows = parseRows(firstCell: first, until: nil)
+        let aligned = rows.rows.contains { $0.count > 1 }
+        let environment = aligned ? "aligned" : "gathered"
+        return [.atom(MathAtom(.ord, Self.environmentNucleus(environment, rows: rows)!))]
+    }
+}
+
+extension [MathNode] {
+    /// True when the list holds only primes (a superscript `^` may follow them: `f'^2`).
+    var isPrimes: Bool {
+        allSatisfy { node in
+            if case .atom(let atom) = node, case .symbol(let text) = atom.nucleus {
+                return text.unicodeScalars.allSatisfy { (0x2032...0x2034).contains($0.value) }
+            }
+            return false
+        }
+    }
+}

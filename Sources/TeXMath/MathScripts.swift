@@ -1,0 +1,245 @@
+extension MathLayout {
+    /// Superscript and subscript beside the nucleus (Appendix G, rules 18a–f, with the MATH
+    /// table's superscript and subscript constants).
+    func scriptsBox(
+        _ nucleus: MathBox, superscript: [MathNode]?, subscript subscriptNodes: [MathNode]?, _ style: MathStyle,
+        operatorCharacter: Bool
+    ) -> MathBox {
+        let superscriptBox = superscript.map { layoutList($0, style: style.superscript) }
+        let subscriptBox = subscriptNodes.map { layoutList($0, style: style.subscript) }
+        var shiftUp = 0.0
+        var shiftDown = 0.0
+        if !nucleus.isCharacter {
+            // The drops at the nucleus's size, as LuaTeX and MathML Core read the MATH table.
+            shiftUp = nucleus.height - constant(.superscriptBaselineDropMax, style)
+            shiftDown = nucleus.depth + constant(.subscriptBaselineDropMin, style)
+        }
+        if let superscriptBox {
+            let standard = constant(style.cramped ? .superscriptShiftUpCramped : .superscriptShiftUp, style)
+            shiftUp = max(shiftUp, standard, superscriptBox.depth + constant(.superscriptBottomMin, style))
+        }
+        if let subscriptBox {
+            shiftDown = max(shiftDown, constant(.subscriptShiftDown, style))
+            if superscriptBox == nil {
+                shiftDown = max(shiftDown, subscriptBox.height - constant(.subscriptTopMax, style))
+            }
+        }
+        if let superscriptBox, let subscriptBox {
+            let gap = (shiftUp - superscriptBox.depth) - (subscriptBox.height - shiftDown)
+            let minimum = constant(.subSuperscriptGapMin, style)
+            if gap < minimum {
+                shiftDown += minimum - gap
+                let room = constant(.superscriptBottomMaxWithSubscript, style) - (shiftUp - superscriptBox.depth)
+                if room > 0 {
+                    shiftUp += room
+                    shiftDown -= room
+                }
+            }
+        }
+        var box = MathBox()
+        box.append(nucleus)
+        let italics = nucleus.italicsCorrection
+        let after = constant(.spaceAfterScript, style)
+        var end = nucleus.width
+        if let superscriptBox {
+            let x = nucleus.width + (operatorCharacter ? 0 : italics)
+            box.place(superscriptBox, x: x, y: shiftUp)
+            end = max(end, x + superscriptBox.width)
+        }
+        if let subscriptBox {
+            // An operator's subscript tucks under it by its italics correction (OpenType MATH,
+            // MathItalicsCorrectionInfo).
+            let x = nucleus.width - (operatorCharacter ? italics : 0)
+            box.place(subscriptBox, x: x, y: -shiftDown)
+            end = max(end, x + subscriptBox.width)
+        }
+        box.width = end + after
+        box.italicsCorrection = 0
+        return box
+    }
+
+    /// Limits above and below a large operator (Appendix G, rule 13a, with the MATH table's
+    /// limit constants); the italics correction shifts them apart.
+    func limitsBox(
+        _ nucleus: MathBox, superscript: [MathNode]?, subscript subscriptNodes: [MathNode]?, _ style: MathStyle
+    )
+        -> MathBox
+    {
+        let superscriptBox = superscript.map { layoutList($0, style: style.superscript) }
+        let subscriptBox = subscriptNodes.map { layoutList($0, style: style.subscript) }
+        let width = max(nucleus.width, superscriptBox?.width ?? 0, subscriptBox?.width ?? 0)
+        let italics = nucleus.italicsCorrection
+        var box = MathBox()
+        box.place(nucleus, x: (width - nucleus.width) / 2, y: 0)
+        if let superscriptBox {
+            let gap = max(
+                constant(.upperLimitGapMin, style), constant(.upperLimitBaselineRiseMin, style) - superscriptBox.depth)
+            box.place(
+                superscriptBox, x: (width - superscriptBox.width + italics) / 2,
+                y: nucleus.height + gap + superscriptBox.depth)
+        }
+        if let subscriptBox {
+            let gap = max(
+                constant(.lowerLimitGapMin, style), constant(.lowerLimitBaselineDropMin, style) - subscriptBox.height)
+            box.place(
+                subscriptBox, x: (width - subscriptBox.width - italics) / 2,
+                y: -(nucleus.depth + gap + subscriptBox.height))
+        }
+        box.width = width
+        return box
+    }
+
+    /// A fraction or a stack (Appendix G, rule 15, with the MATH table's fraction and stack
+    /// constants), centred on the axis, with `\nulldelimiterspace` (0.12 em) on each side or
+    /// delimiters of TeX's delim1/delim2 sizes (2.39 em in display style, 1.01 em otherwise).
+    func fractionBox(
+        numerator: [MathNode], denominator: [MathNode], rule: Bool, style: MathStyle, left: MathDelimiter,
+        right: MathDelimiter
+    ) -> MathBox {
+        let top = layoutList(numerator, style: style.numerator)
+        let bottom = layoutList(denominator, style: style.denominator)
+        let display = style.level == .display
+        let axisHeight = axis(style)
+        var shiftUp: Double
+        var shiftDown: Double
+        let thickness = rule ? constant(.fractionRuleThickness, style) : 0
+        if rule {
+            shiftUp = constant(display ? .fractionNumeratorDisplayStyleShiftUp : .fractionNumeratorShiftUp, style)
+            shiftDown = constant(
+                display ? .fractionDenominatorDisplayStyleShiftDown : .fractionDenominatorShiftDown, style)
+            let numeratorGap = constant(display ? .fractionNumDisplayStyleGapMin : .fractionNumeratorGapMin, style)
+            let denominatorGap = constant(
+                display ? .fractionDenomDisplayStyleGapMin : .fractionDenominatorGapMin, style)
+            let aboveRule = (shiftUp - top.depth) - (axisHeight + thickness / 2)
+            if aboveRule < numeratorGap { shiftUp += numeratorGap - aboveRule }
+            let belowRule = (axisHeight - thickness / 2) - (bottom.height - shiftDown)
+            if belowRule < denominatorGap { shiftDown += denominatorGap - belowRule }
+        } else {
+            shiftUp = constant(display ? .stackTopDisplayStyleShiftUp : .stackTopShiftUp, style)
+            shiftDown = constant(display ? .stackBottomDisplayStyleShiftDown : .stackBottomShiftDown, style)
+            let minimum = constant(display ? .stackDisplayStyleGapMin : .stackGapMin, style)
+            let gap = (shiftUp - top.depth) - (bottom.height - shiftDown)
+            if gap < minimum {
+                shiftUp += (minimum - gap) / 2
+                shiftDown += (minimum - gap) / 2
+            }
+        }
+        let width = max(top.width, bottom.width)
+        var stack = MathBox()
+        stack.place(top, x: (width - top.width) / 2, y: shiftUp)
+        stack.place(bottom, x: (width - bottom.width) / 2, y: -shiftDown)
+        if rule {
+            stack.items.append(
+                .rule(x: 0, y: axisHeight - thickness / 2, width: width, height: thickness, color: nil))
+        }
+        stack.width = width
+        let delimiterSize = (display ? 2.39 : 1.01) * em(style)
+        var box = MathBox()
+        box.append(delimiterBox(left, size: delimiterSize, style))
+        box.append(stack)
+        box.append(delimiterBox(right, size: delimiterSize, style))
+        box.italicsCorrection = 0
+        return box
+    }
+
+    /// A radical (Appendix G, rule 11, with the MATH table's radical constants): the radical
+    /// sign at least as tall as the radicand and its clearance, its rule over the radicand, the
+    /// degree raised by RadicalDegreeBottomRaisePercent of the sign's height.
+    func radicalBox(degree: [MathNode]?, radicand: [MathNode], _ style: MathStyle) -> MathBox {
+        let body = layoutList(radicand, style: style.crampedStyle)
+        let thickness = constant(.radicalRuleThickness, style)
+        var gap = constant(style.level == .display ? .radicalDisplayStyleVerticalGap : .radicalVerticalGap, style)
+        let needed = body.height + body.depth + gap + thickness
+        let sign = stretchedGlyph("\u{221A}", size: needed, vertical: true, style)
+        let signTotal = sign.height + sign.depth
+        if signTotal > needed { gap += (signTotal - needed) / 2 }
+        // The sign's top meets the rule's top.
+        let ruleBottom = body.height + gap
+        let signShift = ruleBottom + thickness - sign.height
+        var box = MathBox()
+        var x = 0.0
+        if let degree {
+            let degreeBox = layoutList(degree, style: MathStyle(.scriptScript))
+            let raise = font.constant(.radicalDegreeBottomRaisePercent) / 100 * signTotal
+            let before = constant(.radicalKernBeforeDegree, style)
+            box.place(degreeBox, x: before, y: signShift - sign.depth + raise + degreeBox.depth)
+            x = max(0, before + degreeBox.width + constant(.radicalKernAfterDegree, style))
+        }
+        box.place(sign, x: x, y: signShift)
+        x += sign.width
+        box.items.append(.rule(x: x, y: ruleBottom, width: body.width, height: thickness, color: nil))
+        box.place(body, x: x, y: 0)
+        box.height = max(box.height, ruleBottom + thickness + constant(.radicalExtraAscender, style))
+        box.width = x + body.width
+        return box
+    }
+
+    /// An accent over or under its base (Appendix G, rule 12, with AccentBaseHeight and the
+    /// glyphs' top accent attachments); a stretchy accent takes the widest size variant no wider
+    /// than the base.
+    func accentBox(_ accent: String, base: [MathNode], stretchy: Bool, bottom: Bool, _ style: MathStyle) -> MathBox {
+        let baseBox = layoutList(base, style: style.crampedStyle)
+        guard let scalar = accent.unicodeScalars.first, let nominal = font.glyph(for: scalar) else {
+            return baseBox
+        }
+        var glyph = nominal
+        if stretchy || baseBox.width > font.advance(of: nominal) * scale(style) * 1.5 {
+            let limit = baseBox.width / scale(style)
+            let variants = font.variants(of: nominal, vertical: false)
+            glyph = variants.last { $0.advance <= limit * 1.05 }?.glyph ?? nominal
+        }
+        let accentGlyph = glyphBox(glyph, style)
+        let baseAttachment =
+            baseBox.isCharacter ? (baseBox.accentAttachment ?? baseBox.width / 2) : baseBox.width / 2
+        let accentAttachment = accentGlyph.accentAttachment ?? accentGlyph.width / 2
+        var box = MathBox()
+        box.place(baseBox, x: 0, y: 0)
+        if bottom {
+            box.place(accentGlyph, x: baseAttachment - accentAttachment, y: -baseBox.depth)
+        } else {
+            let shift = baseBox.height - min(baseBox.height, constant(.accentBaseHeight, style))
+            box.place(accentGlyph, x: baseAttachment - accentAttachment, y: shift)
+        }
+        box.width = baseBox.width
+        box.italicsCorrection = baseBox.italicsCorrection
+        return box
+    }
+
+    /// `\overline` and `\underline` (Appendix G, rules 9 and 10, with the MATH table's overbar
+    /// and underbar constants).
+    func barBox(over: Bool, base: [MathNode], _ style: MathStyle) -> MathBox {
+        let baseBox = layoutList(base, style: over ? style.crampedStyle : style)
+        var box = MathBox()
+        box.place(baseBox, x: 0, y: 0)
+        if over {
+            let thickness = constant(.overbarRuleThickness, style)
+            let y = baseBox.height + constant(.overbarVerticalGap, style)
+            box.items.append(.rule(x: 0, y: y, width: baseBox.width, height: thickness, color: nil))
+            box.height = y + thickness + constant(.overbarExtraAscender, style)
+        } else {
+            let thickness = constant(.underbarRuleThickness, style)
+            let y = -(baseBox.depth + constant(.underbarVerticalGap, style) + thickness)
+            box.items.append(.rule(x: 0, y: y, width: baseBox.width, height: thickness, color: nil))
+            box.depth = -y + constant(.underbarExtraDescender, style)
+        }
+        box.width = baseBox.width
+        return box
+    }
+
+    /// A horizontal brace over or under its base, stretched to the base's width, with the MATH
+    /// table's stretch-stack gaps.
+    func braceBox(_ character: String, over: Bool, base: [MathNode], _ style: MathStyle) -> MathBox {
+        let baseBox = layoutList(base, style: style)
+        let brace = stretchedGlyph(character, size: baseBox.width, vertical: false, style)
+        var box = MathBox()
+        box.place(baseBox, x: 0, y: 0)
+        let x = (baseBox.width - brace.width) / 2
+        if over {
+            box.place(brace, x: x, y: baseBox.height + constant(.stretchStackGapBelowMin, style) + brace.depth)
+        } else {
+            box.place(brace, x: x, y: -(baseBox.depth + constant(.stretchStackGapAboveMin, style) + brace.height))
+        }
+        box.width = max(baseBox.width, brace.width)
+        return box
+    }
+}

@@ -1,0 +1,129 @@
+/// A symbol command's character and how TeX treats it.
+public struct MathSymbol: Hashable, Sendable {
+    /// The kind of symbol, as unicode-math's table classes it.
+    public enum Kind: Hashable, Sendable {
+        /// An atom of a class (`\alpha`, `\le`, `\sum`).
+        case atom(MathClass)
+        /// An accent over its argument; `stretchy` for the wide ones (`\widehat`).
+        case accent(stretchy: Bool)
+        /// An accent under its argument.
+        case bottomAccent(stretchy: Bool)
+        /// A stretchy brace or bracket over (`over`) or under its argument (`\overbrace`).
+        case brace(over: Bool)
+        /// A delimiter that is an ordinary symbol outside `\left…\right` (`|`, `\Vert`).
+        case fence
+    }
+    /// The character.
+    public var character: String
+    /// What kind of symbol it is.
+    public var kind: Kind
+}
+
+/// The symbol commands: unicode-math's table (``unicodeMathTable``, generated from
+/// `unicode-math-table.tex`) and the LaTeX names it defines as aliases of those (`\le` for
+/// `\leq`, `\to` for `\rightarrow`, from unicode-math's documentation, "Symbols and aliases").
+public enum MathSymbols {
+    /// The symbol named by `command` (without its backslash); nil: not a symbol command.
+    public static func symbol(named command: String) -> MathSymbol? {
+        table[command]
+    }
+
+    /// The class TeX gives a character typed directly in math (unicode-math's table looked up by
+    /// code point; `:` a relation as in plain TeX); nil for letters and digits.
+    public static func characterClass(_ scalar: Unicode.Scalar) -> MathClass? {
+        if scalar == ":" { return .rel }
+        guard let kind = byCharacter[scalar.value] else { return nil }
+        switch kind {
+        case .atom(let mathClass): return mathClass
+        case .fence: return .ord
+        default: return nil
+        }
+    }
+
+    private static let table: [String: MathSymbol] = {
+        var table: [String: MathSymbol] = [:]
+        table.reserveCapacity(2600)
+        for line in unicodeMathTable.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count == 3, let code = UInt32(fields[1], radix: 16), let scalar = Unicode.Scalar(code),
+                let kind = kind(of: fields[2])
+            else { continue }
+            table[String(fields[0])] = MathSymbol(character: String(Character(scalar)), kind: kind)
+        }
+        // unicode-math names the Greek letters `\mupalpha` (upright) and `\mitalpha` (italic) and
+        // defines `\alpha` as the one the math style asks for: here the upright letter, which
+        // the parser maps to the default alphabet.
+        for (name, symbol) in table where name.hasPrefix("mup") {
+            guard let value = symbol.character.unicodeScalars.first?.value,
+                (0x370...0x3FF).contains(value) || value == 0x2207
+            else { continue }
+            let plain = String(name.dropFirst(3))
+            if table[plain] == nil { table[plain] = symbol }
+        }
+        for (alias, target) in aliases {
+            if let symbol = table[target] { table[alias] = symbol }
+        }
+        for (name, code, mathClass) in extras {
+            table[name] = MathSymbol(character: String(Character(Unicode.Scalar(code)!)), kind: .atom(mathClass))
+        }
+        return table
+    }()
+
+    private static let byCharacter: [UInt32: MathSymbol.Kind] = {
+        var map: [UInt32: MathSymbol.Kind] = [:]
+        for line in unicodeMathTable.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count == 3, let code = UInt32(fields[1], radix: 16), let kind = kind(of: fields[2]),
+                map[code] == nil
+            else { continue }
+            map[code] = kind
+        }
+        return map
+    }()
+
+    private static func kind(of name: Substring) -> MathSymbol.Kind? {
+        switch name {
+        case "ord", "alpha": .atom(.ord)
+        case "op": .atom(.op)
+        case "bin": .atom(.bin)
+        case "rel": .atom(.rel)
+        case "open": .atom(.open)
+        case "close": .atom(.close)
+        case "punct": .atom(.punct)
+        case "fence": .fence
+        case "accent": .accent(stretchy: false)
+        case "accentwide": .accent(stretchy: true)
+        case "botaccent": .bottomAccent(stretchy: false)
+        case "botaccentwide": .bottomAccent(stretchy: true)
+        case "over": .brace(over: true)
+        case "under": .brace(over: false)
+        default: nil
+        }
+    }
+
+    /// LaTeX's names that unicode-math keeps as aliases of its table's names.
+    private static let aliases: [(String, String)] = [
+        ("le", "leq"), ("ge", "geq"), ("ne", "neq"), ("to", "rightarrow"), ("gets", "leftarrow"),
+        ("land", "wedge"), ("lor", "vee"), ("lnot", "neg"), ("owns", "ni"), ("lbrace", "lbrace"),
+        ("implies", "Longrightarrow"), ("impliedby", "Longleftarrow"), ("iff", "Longleftrightarrow"),
+        ("restriction", "upharpoonright"), ("doublecolon", "Colon"), ("bigcupdot", "bigcupdot"),
+        ("emptyset", "varnothing"), ("hbar", "hslash"), ("dag", "dagger"), ("ddag", "ddagger"),
+        ("lvert", "vert"), ("rvert", "vert"), ("lVert", "Vert"), ("rVert", "Vert"), ("|", "Vert"),
+        ("dotsb", "cdots"), ("dotsm", "cdots"), ("dotsi", "cdots"), ("dotsc", "ldots"), ("dots", "ldots"),
+        ("bot", "bot"), ("intop", "int"), ("ointop", "oint"), ("setminus", "setminus"), ("smallsetminus", "setminus"),
+        ("circledS", "circledS"), ("thicksim", "sim"), ("thickapprox", "approx"), ("upint", "int"),
+        ("colon", "mathcolon"), ("lbrack", "lbrack"), ("rbrack", "rbrack"), ("langle", "langle"),
+        ("Box", "square"), ("Diamond", "lozenge"), ("diamond", "smwhtdiamond"), ("nleq", "nleq"),
+        ("vartriangle", "vartriangle"), ("triangle", "mdlgwhtlozenge"), ("mathdollar", "mathdollar"),
+    ]
+
+    /// Symbols LaTeX has and unicode-math's table names otherwise (or not at all): ellipses are
+    /// inner atoms as in `amsmath`; `\{` `\}` are delimiters; `\#` `\%` `\&` `\_` `\$` are the
+    /// characters.
+    private static let extras: [(String, UInt32, MathClass)] = [
+        ("ldots", 0x2026, .inner), ("cdots", 0x22EF, .inner), ("ddots", 0x22F1, .inner), ("vdots", 0x22EE, .ord),
+        ("{", 0x7B, .open), ("}", 0x7D, .close), ("#", 0x23, .ord), ("%", 0x25, .ord), ("&", 0x26, .ord),
+        ("_", 0x5F, .ord), ("$", 0x24, .ord), ("mathellipsis", 0x2026, .inner), ("prime", 0x2032, .ord),
+        ("lparen", 0x28, .open), ("rparen", 0x29, .close), ("colon", 0x3A, .punct),
+    ]
+}

@@ -1,0 +1,282 @@
+import Foundation
+import TestSupport
+import Testing
+import Typesetter
+import Typography
+
+/// TeX math through the whole pipeline, read back from the PDF: formulas drawn with the math
+/// font, each a `Formula` element whose `/Alt` is its TeX source, text around them kept,
+/// unknown commands warned about at their place, the file clean for qpdf and PDF/UA.
+@Suite(.serialized) struct MathDocumentTests {
+    static let sources = [
+        #"x^2 + y^2 = z^2"#, #"\frac{a}{b}"#, #"\sum_{i=1}^{n} i"#,
+        #"\int_0^\infty e^{-x^2}\,dx = \frac{\sqrt{\pi}}{2}"#,
+        #"\begin{pmatrix} a & b \\ c & d \end{pmatrix}"#,
+    ]
+
+    static let markdown = """
+        # Formulas
+
+        The sides $\(sources[0])$ and $\(sources[1])$ and $\(sources[2])$ cost $5 and $10.
+
+        $$
+        \(sources[3])
+        $$
+
+        A matrix $\(sources[4])$ and an unknown $\\nosuch{x}$ here.
+        """
+
+    /// The `/Alt` of every `Formula` element, in structure-tree order, from `qpdf --json`.
+    static func formulaAlts(_ pdf: String) throws -> [String] {
+        let json = try PDFProbe.run("qpdf", ["--json", "--json-key=qpdf", pdf]).output
+        let top = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let parts = try #require(top["qpdf"] as? [Any])
+        let objects = try #require(parts.last as? [String: Any])
+        var alts: [(number: Int, alt: String)] = []
+        for (key, value) in objects {
+            guard let element = (value as? [String: Any])?["value"] as? [String: Any],
+                element["/S"] as? String == "/Formula"
+            else { continue }
+            let number = Int(key.dropFirst(4).split(separator: " ").first ?? "") ?? 0
+            alts.append((number, String((element["/Alt"] as? String ?? "").dropFirst(2))))
+        }
+        return alts.sorted { $0.number < $1.number }.map(\.alt)
+    }
+
+    @Test func formulasAreDrawnTaggedAndWarnedAbout() throws {
+        let (pdf, report) = try Render.markdown(Self.markdown, name: "math-document")
+        #expect(try PDFProbe.qpdfClean(pdf))
+        #expect(try PDFProbe.fonts(pdf).contains { $0.contains("DejaVuMathTeXGyre") })
+        // An inline formula is a Formula element a piece (it may break after a relation or a
+        // binary operation), each with its piece of the source: in order, they spell it.
+        let alts = try Self.formulaAlts(pdf)
+        let spelled = alts.joined(separator: " ")
+        for source in Self.sources + [#"\nosuch{x}"#] { #expect(spelled.contains(source), "\(source) in \(alts)") }
+        #expect(alts.count == Self.sources.count + 1 + 2)
+        let text = try PDFProbe.text(pdf)
+        #expect(text.contains("$5 and $10"))
+        #expect(text.contains("A matrix") && text.contains("here."))
+        let warnings = report.diagnostics.map(\.description)
+        #expect(warnings.count == 1)
+        #expect(
+            warnings.first?.contains(#"math-document.md:9:"#) == true && warnings.first?.contains(#"\nosuch"#) == true)
+        try PDFValidationTests.expectValid([pdf])
+    }
+
+    @Test func aTallFormulaGrowsItsLineOnlyByWhatItNeeds() throws {
+        let plain = "Line one of text.  \nLine two of text.  \nLine three."
+        let tall = "Line one of text.  \nLine $\\dfrac{\\dfrac{a}{b}}{c}$ two.  \nLine three."
+        let low = "Line one of text.  \nLine $x^2$ two.  \nLine three."
+        func baselines(_ markdown: String, _ name: String) throws -> [Double] {
+            let (pdf, _) = try Render.markdown(markdown, name: name)
+            let words = try PDFProbe.words(pdf).filter { $0.text == "Line" }
+            return words.map(\.yMax)
+        }
+        let plainSteps = try baselines(plain, "math-plain-lines")
+        let tallSteps = try baselines(tall, "math-tall-lines")
+        let lowSteps = try baselines(low, "math-low-lines")
+        #expect(plainSteps.count == 3 && tallSteps.count == 3 && lowSteps.count == 3)
+        let plainGap = plainSteps[1] - plainSteps[0]
+        // A superscript fits the line's leading: the lines stay evenly spaced.
+        #expect(abs((lowSteps[1] - lowSteps[0]) - plainGap) < 0.5)
+        // A stacked fraction does not: its line moves down.
+        #expect(tallSteps[1] - tallSteps[0] > plainGap + 2)
+    }
+
+    /// The note in `Fixtures/math-note.md`: every construct in running text and display, and
+    /// Korean text with inline math, renders without a warning, its text and formulas kept.
+    @Test func theNoteOfEveryConstructRendersClean() throws {
+        let markdown = try String(
+            contentsOfFile: Render.packageRoot + "/Tests/EndToEndTests/Fixtures/math-note.md", encoding: .utf8)
+        let (pdf, report) = try Render.markdown(markdown, name: "math-note")
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics.map(\.description))")
+        let text = try PDFProbe.text(pdf)
+        #expect(text.contains("피타고라스 정리는") && text.contains("입니다"))
+        #expect(text.contains("it costs $5 and $10"))
+        let spelled = try Self.formulaAlts(pdf).joined(separator: " ")
+        for source in [#"e^{i\pi} + 1 = 0"#, #"\sum_{k=1}^{n} k = \frac{n(n+1)}{2}"#, #"\textcolor{blue}{y}"#] {
+            #expect(spelled.contains(source))
+        }
+        #expect(try PDFProbe.qpdfClean(pdf))
+        try PDFValidationTests.expectValid([pdf])
+    }
+
+    /// `-V math=false` keeps dollars as text, over the front matter; `-V math=true` reads math
+    /// where the front matter says `math: false`.
+    @Test func theCommandLineTurnsMathOnAndOff() throws {
+        let folder = try Render.scratchFolder("math-variable")
+        let input = folder + "/money.md"
+        try "---\nmath: false\n---\n\nPay $x^2$ now.\n".write(toFile: input, atomically: true, encoding: .utf8)
+        let pdf = folder + "/money.pdf"
+        #expect(try typeset(["render", input, "-o", pdf]).status == 0)
+        #expect(try PDFProbe.text(pdf).contains("Pay $x^2$ now."))
+        #expect(try Self.formulaAlts(pdf).isEmpty)
+        #expect(try typeset(["render", input, "-o", pdf, "-V", "math=true"]).status == 0)
+        #expect(try Self.formulaAlts(pdf) == ["x^2"])
+        try "Pay $x^2$ now.\n".write(toFile: input, atomically: true, encoding: .utf8)
+        #expect(try typeset(["render", input, "-o", pdf, "-V", "math=false"]).status == 0)
+        #expect(try PDFProbe.text(pdf).contains("Pay $x^2$ now."))
+    }
+
+    /// Copying a formula gives its TeX source: each `Formula`'s marked content carries its
+    /// source as `/ActualText` (PDF 1.7 §14.9.4), which `pdftotext` reads in place of the math
+    /// glyphs, once, and in order with the words around it. pypdf reads the glyphs' own
+    /// ToUnicode text (it does not read `/ActualText`): the words around come back in order.
+    @Test func copyingAFormulaGivesItsSource() throws {
+        let inline = [#"x^2"#, #"\alpha+\beta"#, #"\sqrt{y}"#]
+        let display = #"\sum_{i=1}^{n} i = \frac{n(n+1)}{2}"#
+        let markdown = """
+            # Copying
+
+            Before $\(inline[0])$ middle $\(inline[1])$ and $\(inline[2])$ after.
+
+            $$\(display)$$
+
+            Closing words.
+            """
+        let (pdf, _) = try Render.markdown(markdown, name: "math-actual-text")
+        let text = try PDFProbe.run("pdftotext", ["-raw", pdf, "-"]).output
+        // A formula's pieces (it may break after a binary operation) read with a space between.
+        let unspaced = text.filter { !$0.isWhitespace }
+        let line = "Before \(inline[0]) middle \(inline[1]) and \(inline[2]) after.".filter { !$0.isWhitespace }
+        #expect(unspaced.contains(line), "pdftotext: \(text)")
+        #expect(unspaced.contains(display.filter { !$0.isWhitespace }), "pdftotext: \(text)")
+        #expect(text.components(separatedBy: #"\frac"#).count == 2, "the source once: \(text)")
+        // No math italic letter (U+1D44E…) nor n-ary summation glyph reads in place of the source.
+        #expect(!text.unicodeScalars.contains { (0x1D400...0x1D7FF).contains($0.value) || $0.value == 0x2211 })
+        if let python = PDFValidationTests.checker() {
+            let script = Render.packageRoot + "/Tests/Scripts/pdf-check.py"
+            let read = try PDFProbe.run(python, [script, "text", pdf], standardErrorToo: false).output
+            let words = ["Before", "middle", "and", "after.", "Closing", "words."]
+            let positions = words.map { read.range(of: $0)?.lowerBound }
+            #expect(!positions.contains(nil), "pypdf: \(read)")
+            let found = positions.compactMap { $0 }
+            #expect(found == found.sorted(), "pypdf: \(read)")
+        }
+        #expect(try PDFProbe.qpdfClean(pdf))
+        try PDFValidationTests.expectValid([pdf])
+    }
+
+    /// A displayed formula wider than the measure is set smaller until it fits, down to 80 %
+    /// of the text's size; one still wider at 80 % runs into the margin and is warned about at
+    /// its place. Formulas that fit keep the text's size.
+    @Test func wideDisplayedFormulasShrinkToTheMeasureThenWarn() throws {
+        let terms = (1...21).map { "a_{\($0)}" }
+        let slightly = terms.prefix(14).joined(separator: " + ")
+        let far = terms.joined(separator: " + ")
+        let markdown = "# Wide\n\nText before.\n\n$$\(slightly)$$\n\n$$\(far)$$\n\n$$x = 1$$\n"
+        let (pdf, report) = try Render.markdown(markdown, name: "math-wide-display")
+        let measure = 345.28
+        let words = try PDFProbe.words(pdf)
+        let first = try #require(words.first { $0.text.hasPrefix("a_{1} +") && $0.text.hasSuffix("a_{14}") })
+        let second = try #require(words.first { $0.text.hasSuffix("a_{21}") })
+        let small = try #require(words.first { $0.text == "x = 1" })
+        // 14 terms are about 11 % wider than the measure: shrunk to fill it exactly.
+        #expect(abs((first.xMax - first.xMin) - measure) < 1, "\(first.xMax - first.xMin) pt")
+        // 21 terms need less than 80 %: at 80 %, wider than the measure.
+        #expect(second.xMax - second.xMin > measure + 50)
+        // Shrunk letters: the shrunk formulas' glyphs are shorter than the one at full size.
+        #expect(first.yMax - first.yMin < (small.yMax - small.yMin) * 0.95)
+        let warnings = report.diagnostics.map(\.description)
+        #expect(warnings.count == 1, "\(warnings)")
+        #expect(warnings.first?.contains("math-wide-display.md:7:1:") == true, "\(warnings)")
+        #expect(warnings.first?.contains("wider than the measure") == true)
+    }
+
+    /// A displayed formula is kept with the line that introduces it: wherever the page ends
+    /// near it, the page that holds the formula holds that line too.
+    @Test func aDisplayedFormulaStaysWithTheLineBeforeIt() throws {
+        var pagesOfTheFormula: [Int] = []
+        for fillers in 34...38 {
+            let lines = (0..<fillers).map { "Filler line \($0)." }.joined(separator: "  \n")
+            let markdown = """
+                # Keep
+
+                \(lines)
+
+                The sum is introduced here:
+
+                $$\\sum_{i=1}^{n} i = \\frac{n(n+1)}{2}$$
+
+                After the display.
+                """
+            let (pdf, _) = try Render.markdown(markdown, name: "math-keep-\(fillers)")
+            let pages = try PDFProbe.run("pdftotext", ["-raw", pdf, "-"]).output.split(separator: "\u{0C}")
+            let page = try #require(pages.firstIndex { $0.contains(#"\sum_{i=1}"#) })
+            #expect(pages[page].contains("The sum is introduced here:"), "\(fillers) lines: \(pages)")
+            pagesOfTheFormula.append(page)
+        }
+        // The page ends before, at, and after the introducing line across the renders.
+        #expect(pagesOfTheFormula.first == 0 && pagesOfTheFormula.last == 1, "\(pagesOfTheFormula)")
+    }
+
+    /// A `\tag` label sits flush right at the measure's edge on the formula's baseline, and
+    /// the formula stays centred in the measure, as LaTeX sets an equation number.
+    @Test func tagLabelsSitFlushRightAndTheFormulaStaysCentred() throws {
+        let markdown = """
+            # Tags
+
+            Text before.
+
+            $$E = mc^2 \\tag{1}$$
+
+            $$\\frac{a}{b} = \\sum_{i=1}^n x_i \\tag{2.3}$$
+            """
+        let (pdf, report) = try Render.markdown(markdown, name: "math-tags")
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
+        let words = try PDFProbe.words(pdf)
+        let left = try #require(words.first { $0.text == "Text" }).xMin
+        let measure = 345.28
+        for (label, formula) in [("(1)", "E = mc^2"), ("(2.3)", #"\frac{a}{b}"#)] {
+            let tag = try #require(words.first { $0.text == label })
+            let body = try #require(words.first { $0.text.hasPrefix(formula) })
+            #expect(abs(tag.xMax - (left + measure)) < 0.5, "\(label) ends at \(tag.xMax)")
+            #expect(abs((body.xMin + body.xMax) / 2 - (left + measure / 2)) < 1, "\(formula) centred")
+        }
+    }
+
+    /// Dynamic Type scales formulas with the text: at a larger size category, an inline and a
+    /// displayed formula grow by the ratio the body's words grow by (glyph boxes read back with
+    /// `pdftotext -bbox`).
+    @Test func sizeCategoriesScaleFormulasWithTheText() throws {
+        let markdown = "# Sizes\n\nBody $x^2 + y^2$ words.\n\n$$\\int_0^1 f(x)\\,dx$$\n"
+        func heights(_ category: SizeCategory?) throws -> (body: Double, inline: Double, display: Double) {
+            let options = RenderOptions(themeRequest: ThemeRequest(sizeCategory: category))
+            let name = "math-size-\(category?.rawValue ?? "default")"
+            let (pdf, _) = try Render.markdown(markdown, name: name, options: options)
+            let words = try PDFProbe.words(pdf)
+            func height(_ text: String) throws -> Double {
+                let word = try #require(words.first { $0.text.hasPrefix(text) }, "\(text) in \(name)")
+                return word.yMax - word.yMin
+            }
+            return (try height("Body"), try height("x^2"), try height(#"\int_0^1"#))
+        }
+        let base = try heights(nil)
+        let large = try heights(.accessibility2)
+        let ratio = large.body / base.body
+        #expect(ratio > 1.3, "the body grows: \(ratio)")
+        #expect(abs(large.inline / base.inline - ratio) < 0.02 * ratio, "inline \(large.inline / base.inline)")
+        #expect(abs(large.display / base.display - ratio) < 0.02 * ratio, "display \(large.display / base.display)")
+    }
+
+    /// GitHub's ways of writing math (inline dollars, dollars with backticks, a display between
+    /// lines of `$$`, a fenced `math` block, escaped dollars inside and outside math) render
+    /// with no warning: each formula a `Formula` element, the dollars outside math kept as text.
+    @Test func githubsMathSyntaxRendersClean() throws {
+        let markdown = try String(
+            contentsOfFile: Render.packageRoot + "/Tests/EndToEndTests/Fixtures/math-github-syntax.md", encoding: .utf8)
+        let (pdf, report) = try Render.markdown(markdown, name: "math-github-syntax")
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics.map(\.description))")
+        let spelled = try Self.formulaAlts(pdf).joined(separator: " ").filter { !$0.isWhitespace }
+        let sources = [
+            #"\varphi="#, #"\{x\midx^2<4\}"#, #"\int_a^bf(x)^2\,dx"#, #"\det(\mathbf{A}-\lambdaI)=0"#,
+            #"\text{price}=\$12\timesn"#,
+        ]
+        for source in sources { #expect(spelled.contains(source), "\(source) in \(spelled)") }
+        let text = try PDFProbe.text(pdf).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("an escaped $3.50 and a bare $ sign stay text"), "\(text)")
+        #expect(text.contains("such as $20 and $45."), "\(text)")
+        #expect(try PDFProbe.qpdfClean(pdf))
+        try PDFValidationTests.expectValid([pdf])
+    }
+}

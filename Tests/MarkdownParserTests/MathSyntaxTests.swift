@@ -1,0 +1,89 @@
+import DocumentModel
+import Testing
+
+@testable import MarkdownParser
+
+/// `$…$`, `` $`…`$ ``, `$$…$$` and ```` ```math ```` as GitHub and Pandoc read them, and dollars
+/// that are not math.
+@Suite struct MathSyntaxTests {
+    /// Every formula of `text`: its source and whether it is displayed.
+    static func formulas(_ text: String) -> [(source: String, display: Bool)] {
+        var found: [(String, Bool)] = []
+        func visit(_ inlines: [Inline]) {
+            for inline in inlines {
+                switch inline {
+                case .math(let source, let display, _): found.append((source, display))
+                case .emphasis(let children), .strong(let children), .span(_, let children): visit(children)
+                default: break
+                }
+            }
+        }
+        for block in blocks(text) {
+            if case .paragraph(let inlines) = block.kind { visit(inlines) }
+        }
+        return found
+    }
+
+    static func text(_ markdown: String) -> String {
+        blocks(markdown).compactMap { block -> String? in
+            if case .paragraph(let inlines) = block.kind { return inlines.plainText }
+            return nil
+        }.joined(separator: "\n")
+    }
+
+    @Test func inlineAndDisplayFormulas() {
+        let found = Self.formulas("Euler: $e^{i\\pi} + 1 = 0$, and $`a^2`$ too.\n\n$$\n\\int_0^1 x\\,dx\n$$\n")
+        #expect(found.map(\.source) == [#"e^{i\pi} + 1 = 0"#, "a^2", #"\int_0^1 x\,dx"#])
+        #expect(found.map(\.display) == [false, false, true])
+        let fenced = blocks("```math\n\\frac{a}{b}\n```\n")
+        #expect(
+            fenced.map(\.kind) == [.paragraph([.math(#"\frac{a}{b}"#, display: true, location: fenced[0].location)])])
+    }
+
+    @Test func escapesReachTheMathAsWritten() {
+        #expect(Self.formulas(#"$\{a\}\,\\ b$"#).map(\.source) == [#"\{a\}\,\\ b"#])
+        #expect(Self.formulas(#"$a \$ b$"#).map(\.source) == [#"a \$ b"#])
+    }
+
+    @Test func codeKeepsItsDollars() {
+        #expect(Self.formulas("`$x$` and\n\n```\n$y$\n```\n\n    $z$\n").isEmpty)
+    }
+
+    @Test func fiftyLinesOfDollarsThatAreNotMath() {
+        let lines = [
+            "It costs $5 and $10.", "Between $5 and $10 a day.", "echo $HOME", "export PATH=$PATH:$HOME/bin",
+            "Prices: $ 5, $ 10.", "He paid $20, she paid $30.", "A $ sign alone.", "The range $1-$2.",
+            "Costs $3.50 or $4.", "Use \\$x\\$ for a literal.", "$ 5 $", "US$5 and CA$7.", "Tip: $1,000 and $2,000.",
+            "Save $$ now", "$", "$$", "A lone $ and another $ spaced.", "cash $5; card $6", "From $0 to $9",
+            "$USER and $SHELL", "`$x$` in code", "Between $1.5m and $2m", "${HOME}/bin", "$(pwd) is here",
+            "$? is the status", "say \"$5\" and \"$6\"", "earn $100k, spend $50k", "costs $5.", "($5)", "[$6]",
+            "*$7* and *$8*", "$5/month or $50/year", "$5\u{00A0}and $6", "5$ and 6$ in Europe", "$1 + $2 = $3",
+            "The $ is strong and the $ is weak", "Deposit $5 then withdraw $2", "$9.99 $19.99", "between $ and $",
+            "$-5 and $-6", "a $ b $ c", "$3 for 2 and $4 for 3", "x$y$2", "$10 to $20\nand more",
+            "Send $$$ now", "$5 + tax, $6 + tax", "Only $ 7 $ 8", "Price: $12 (was $15)", "$HOME and $PWD",
+            "1$ 2$ 3$",
+        ]
+        #expect(lines.count == 50)
+        for line in lines {
+            #expect(Self.formulas(line).isEmpty, "\(line) read as math: \(Self.formulas(line))")
+            #expect(Self.text(line).contains("$"), "\(line) lost its dollars: \(Self.text(line))")
+        }
+    }
+
+    @Test func mathFalseKeepsDollarsAsText() {
+        let text = "---\nmath: false\n---\n\n$x^2$ and $$y$$\n"
+        #expect(Self.formulas(text).isEmpty)
+        #expect(Self.text(text) == "$x^2$ and $$y$$")
+    }
+
+    @Test func formulasKnowWhereTheyStart() {
+        let paragraph = blocks("Text $a$ and\nmore $b$.")[0]
+        guard case .paragraph(let inlines) = paragraph.kind else { return }
+        let places = inlines.compactMap { inline -> (Int, Int)? in
+            if case .math(_, _, let location?) = inline { return (location.line, location.column) }
+            return nil
+        }
+        #expect(places.map(\.0) == [1, 2])
+        #expect(places.map(\.1) == [6, 6])
+    }
+}

@@ -1,0 +1,128 @@
+import Testing
+
+@testable import TeXMath
+
+/// A font of fixed numbers: every glyph 500 units wide, 700 above and 200 below the baseline;
+/// the glyph id is the code point; constants 100 units (scale-downs 70 % and 50 %).
+struct FixedMathFont: MathFont {
+    let unitsPerEm = 1000.0
+    let minimumConnectorOverlap = 10.0
+    func constant(_ constant: MathConstant) -> Double {
+        switch constant {
+        case .scriptPercentScaleDown: 70
+        case .scriptScriptPercentScaleDown: 50
+        case .axisHeight: 250
+        case .displayOperatorMinHeight: 1300
+        default: 100
+        }
+    }
+    func glyph(for scalar: Unicode.Scalar) -> UInt32? { scalar.value }
+    func scriptGlyph(for scalar: Unicode.Scalar, level: Int) -> UInt32? { scalar.value }
+    func shape(_ text: String) -> [MathShapedGlyph] {
+        text.unicodeScalars.map { MathShapedGlyph(glyph: $0.value, advance: 500) }
+    }
+    func advance(of glyph: UInt32) -> Double { glyph >= 0x10_0000 ? 500 + Double(glyph - 0x10_0000) * 100 : 500 }
+    func bounds(of glyph: UInt32) -> (ascent: Double, descent: Double) {
+        guard glyph >= 0x10_0000 else { return (700, 200) }
+        let step = Double(glyph - 0x10_0000)
+        return (700 + step * 400, 200 + step * 400)
+    }
+    func italicsCorrection(of glyph: UInt32) -> Double { 0 }
+    func topAccentAttachment(of glyph: UInt32) -> Double? { nil }
+    func variants(of glyph: UInt32, vertical: Bool) -> [(glyph: UInt32, advance: Double)] {
+        var result: [(glyph: UInt32, advance: Double)] = []
+        for step in 1...4 {
+            let size = Double(step)
+            let advance: Double = vertical ? 900 + size * 800 : 500 + size * 100
+            result.append((0x10_0000 + UInt32(step), advance))
+        }
+        return result
+    }
+    func assembly(of glyph: UInt32, vertical: Bool) -> [MathGlyphPart] { [] }
+}
+
+/// The layout's rules on a font of fixed numbers, where each figure can be worked out by hand.
+@Suite struct MathLayoutTests {
+    static let layout = MathLayout(font: FixedMathFont(), size: 10)
+
+    static func width(_ source: String, _ style: MathStyle = .text) -> Double {
+        layout.layout(MathParser.parse(source), style: style).width
+    }
+
+    @Test func spacesBetweenAtomsFollowTeXsTable() {
+        // Glyphs 5 pt; a medium space around a binary operator is 4 mu = 4/18 em, a thick one
+        // around a relation 5 mu.
+        let em = 10.0
+        #expect(abs(Self.width("a+b") - (15 + 2 * 4 * em / 18)) < 1e-9)
+        #expect(abs(Self.width("a=b") - (15 + 2 * 5 * em / 18)) < 1e-9)
+        // A binary operator with nothing on its left is ordinary: no space.
+        #expect(abs(Self.width("-a") - 10) < 1e-9)
+        // Punctuation: a thin space after.
+        #expect(abs(Self.width("a,b") - (15 + 3 * em / 18)) < 1e-9)
+        // In script style the spaces of binary operators and relations are dropped.
+        #expect(abs(Self.width(#"\scriptstyle a+b"#) - 15 * 0.7) < 1e-9)
+    }
+
+    @Test func scriptsAreScaledByTheFontsPercentages() {
+        // x^2: 5 pt + 0.7 × 5 pt + space after script (100 units at 10 pt = 1 pt).
+        #expect(abs(Self.width("x^2") - (5 + 3.5 + 1)) < 1e-9)
+        // x^{2^2}: the second level at 50 %, the inner space after script at 70 %.
+        #expect(abs(Self.width("x^{2^2}") - (5 + 3.5 + 2.5 + 0.7 + 1)) < 1e-9)
+    }
+
+    @Test func fractionsSitOnTheAxis() {
+        let box = Self.layout.layout(MathParser.parse(#"\frac{a}{b}"#), style: .display)
+        let rule = box.items.compactMap { item -> (y: Double, height: Double)? in
+            if case .rule(_, let y, _, let height, _) = item { return (y, height) }
+            return nil
+        }
+        #expect(rule.count == 1)
+        // The rule's middle is on the axis (250 units = 2.5 pt).
+        #expect(abs(rule[0].y + rule[0].height / 2 - 2.5) < 1e-9)
+        // Numerator in text style (full size), with \nulldelimiterspace on each side.
+        #expect(abs(box.width - (5 + 2 * 1.2)) < 1e-9)
+    }
+
+    @Test func displayOperatorsTakeALargerVariantAndLimits() {
+        let text = Self.layout.layout(MathParser.parse(#"\sum_{i}^{n}"#), style: .text)
+        let display = Self.layout.layout(MathParser.parse(#"\sum_{i}^{n}"#), style: .display)
+        #expect(display.height + display.depth > text.height + text.depth)
+        // Limits above and below: as wide as the widest of the three.
+        #expect(display.width < text.width)
+    }
+
+    @Test func delimitersGrowWithWhatTheyEnclose() {
+        let small = Self.layout.layout(MathParser.parse(#"\left( a \right)"#), style: .display)
+        let large = Self.layout.layout(MathParser.parse(#"\left( \frac{\frac{a}{b}}{c} \right)"#), style: .display)
+        #expect(large.height + large.depth > small.height + small.depth)
+        let glyphs = large.items.compactMap { item -> UInt32? in
+            if case .glyph(let glyph, _, _, _, _) = item, glyph >= 0x10_0000 { return glyph }
+            return nil
+        }
+        #expect(!glyphs.isEmpty)  // a size variant, not the nominal parenthesis
+    }
+
+    @Test func unknownCommandsAreDrawnInTheErrorColour() {
+        let box = Self.layout.layout(MathParser.parse(#"\nosuchthing"#), style: .text)
+        let colored = box.items.filter {
+            if case .glyph(_, _, _, _, let color) = $0 { return color == Self.layout.errorColor }
+            return false
+        }
+        #expect(colored.count == #"\nosuchthing"#.count)
+    }
+
+    @Test func inlineFormulasBreakAfterRelationsAndBinaryOperations() {
+        let formula = MathParser.parse("-a + b = c := d, e")
+        // After `+`, `=` and `:=`; not after the leading `-` (ordinary), not between `:` and
+        // `=`, not after the comma.
+        #expect(formula.breakIndices == [2, 4, 7])
+        let pieces = Self.layout.layoutPieces(formula, style: .text)
+        let whole = Self.layout.layout(formula, style: .text)
+        #expect(pieces.count == 4)
+        #expect(abs(pieces.map(\.width).reduce(0, +) - whole.width) < 1e-9)
+        #expect(pieces.map(\.items.count).reduce(0, +) == whole.items.count)
+        #expect(formula.source(ofNodes: 0..<3) == "-a +")
+        #expect(formula.source(ofNodes: 3..<5) == "b =")
+        #expect(MathParser.parse(#"\left(a + b\right)"#).breakIndices.isEmpty)
+    }
+}

@@ -1,0 +1,118 @@
+import Testing
+
+@testable import TeXMath
+
+/// The TeX reader: classes, scripts, structures, alphabets, and unknown input kept as source.
+@Suite struct MathParserTests {
+    /// The atoms of a formula's top level.
+    static func atoms(_ source: String) -> [MathAtom] {
+        MathParser.parse(source).nodes.compactMap { if case .atom(let atom) = $0 { atom } else { nil } }
+    }
+
+    @Test func charactersTakeTeXsClasses() {
+        let classes = Self.atoms("a+b=c,(d)").map(\.mathClass)
+        #expect(classes == [.ord, .bin, .ord, .rel, .ord, .punct, .open, .ord, .close])
+    }
+
+    @Test func symbolCommandsComeFromUnicodeMathsTable() {
+        let atoms = Self.atoms(#"\alpha \le \sum \infty \to \langle"#)
+        #expect(atoms.map(\.mathClass) == [.ord, .rel, .op, .ord, .rel, .open])
+        #expect(atoms[0].nucleus == .symbol("𝛼"))  // lowercase Greek italic, as TeX sets it
+        #expect(atoms[1].nucleus == .symbol("≤"))
+        #expect(atoms[4].nucleus == .symbol("→"))
+    }
+
+    @Test func lettersAreItalicAndAlphabetsMapToMathAlphanumerics() {
+        #expect(Self.atoms("x")[0].nucleus == .symbol("𝑥"))
+        #expect(Self.atoms("h")[0].nucleus == .symbol("ℎ"))  // the Letterlike hole of italic h
+        let groups: [(String, String)] = [
+            (#"\mathbb{R}"#, "ℝ"), (#"\mathbf{v}"#, "𝐯"), (#"\mathcal{L}"#, "ℒ"), (#"\mathfrak{g}"#, "𝔤"),
+            (#"\mathrm{d}"#, "d"), (#"\mathsf{A}"#, "𝖠"), (#"\mathtt{x}"#, "𝚡"), (#"\mathbb{1}"#, "𝟙"),
+        ]
+        // One letter is a character atom, as unicode-math's `\symbb{R}` is.
+        for (source, expected) in groups {
+            #expect(Self.atoms(source)[0].nucleus == .symbol(expected), "\(source)")
+        }
+        guard case .list(let letters) = Self.atoms(#"\mathbf{ab}"#)[0].nucleus else {
+            Issue.record("several letters are no group")
+            return
+        }
+        #expect(letters == [.atom(MathAtom(.ord, .symbol("𝐚"))), .atom(MathAtom(.ord, .symbol("𝐛")))])
+    }
+
+    @Test func scriptsAttachToTheAtomBefore() {
+        let atom = Self.atoms("x_i^2")[0]
+        #expect(atom.subscript?.count == 1)
+        #expect(atom.superscript?.count == 1)
+        let limits = Self.atoms(#"\int\limits_0^1"#)[0]
+        #expect(limits.limits == .above)
+        #expect(Self.atoms(#"\int_0^1"#)[0].limits == .beside)
+        #expect(Self.atoms(#"\lim_{x\to0}"#)[0].limits == .automatic)
+    }
+
+    @Test func structures() {
+        guard case .fraction(_, _, let rule, let style, _, _) = Self.atoms(#"\dfrac{a}{b}"#)[0].nucleus else {
+            Issue.record("no fraction")
+            return
+        }
+        #expect(rule && style == .display)
+        guard case .fraction(_, _, false, nil, "(", ")") = Self.atoms(#"\binom{n}{k}"#)[0].nucleus else {
+            Issue.record("no binomial")
+            return
+        }
+        guard case .radical(let degree?, _) = Self.atoms(#"\sqrt[3]{x}"#)[0].nucleus else {
+            Issue.record("no radical with a degree")
+            return
+        }
+        #expect(degree.count == 1)
+        guard case .fenced(let delimiters, let parts) = Self.atoms(#"\left( a \middle| b \right\}"#)[0].nucleus else {
+            Issue.record("no fence")
+            return
+        }
+        #expect(delimiters == ["(", "|", "}"])
+        #expect(parts.count == 2)
+        guard
+            case .array(let array, "(", ")") = Self.atoms(#"\begin{pmatrix} a & b \\ c & d \end{pmatrix}"#)[0]
+                .nucleus
+        else {
+            Issue.record("no matrix")
+            return
+        }
+        #expect(array.rows.count == 2 && array.rows.allSatisfy { $0.count == 2 })
+    }
+
+    @Test func escapesReachTheMathAsWritten() {
+        let nodes = MathParser.parse(#"a\,b"#).nodes
+        #expect(nodes.contains(.space(3, fixed: false)))
+        // `\\` at a formula's top level starts a new row.
+        guard case .array(let array, _, _)? = Self.atoms(#"a \\ b"#).first?.nucleus else {
+            Issue.record("no rows")
+            return
+        }
+        #expect(array.rows.count == 2)
+        #expect(Self.atoms(#"\{c\}"#).map(\.mathClass) == [.open, .ord, .close])
+    }
+
+    @Test func tagsAreKept() {
+        #expect(MathParser.parse(#"E = mc^2 \tag{1}"#).tag == "(1)")
+        #expect(MathParser.parse(#"E = mc^2 \tag*{A}"#).tag == "A")
+    }
+
+    @Test func unknownCommandsAreKeptAsSourceWithAProblemAtTheirPlace() {
+        let formula = MathParser.parse(#"a + \foo{x} + \bar"#)
+        #expect(formula.problems.count == 2)
+        #expect(formula.problems.first?.offset == 4)
+        #expect(formula.problems.first?.message.contains(#"\foo"#) == true)
+        #expect(formula.nodes.contains(.atom(MathAtom(.ord, .error(#"\foo"#)))))
+    }
+
+    @Test func hostileInputNeverFails() {
+        for source in [
+            "{{{{", "}}}}", "^^^", #"\left("#, #"\begin{matrix}"#, #"\frac"#, "x_", #"\sqrt["#, "&&\\\\",
+            String(repeating: "{", count: 5000),
+        ] {
+            let formula = MathParser.parse(source)
+            _ = formula.nodes
+        }
+    }
+}
