@@ -657,15 +657,18 @@ public final class CairoPDFRenderer: PageRenderer {
         guard let handle = line.handle as? PangoLineHandle else { return }
         if let spans, only != -Double.infinity..<Double.infinity {
             spans.withRuns(touching: only, of: handle.line) {
-                drawRuns(of: handle, x: x, baseline: baseline, only: only)
+                drawRuns(of: handle, x: x, baseline: baseline, only: only, scale: line.horizontalScale)
             }
         } else {
-            drawRuns(of: handle, x: x, baseline: baseline, only: only)
+            drawRuns(of: handle, x: x, baseline: baseline, only: only, scale: line.horizontalScale)
         }
     }
 
     /// Draws the runs in `handle`'s line list (``drawText(_:x:baseline:only:spans:)``).
-    private func drawRuns(of handle: PangoLineHandle, x: Double, baseline: Double, only: Range<Double>) {
+    /// `scale` is the line's horizontal scale (font expansion), 1 for none.
+    private func drawRuns(
+        of handle: PangoLineHandle, x: Double, baseline: Double, only: Range<Double>, scale: Double
+    ) {
         let whole = only == -Double.infinity..<Double.infinity
         let undecorated = whole ? [] : Self.withoutDecorations(handle.line, outside: only)
         defer {
@@ -702,7 +705,7 @@ public final class CairoPDFRenderer: PageRenderer {
         // carries the scale, so the glyphs stay text and extraction reads the same letters).
         cairo_save(cr)
         defer { cairo_restore(cr) }
-        Self.scaleHorizontally(cr, by: line.horizontalScale, from: x)
+        Self.scaleHorizontally(cr, by: scale, from: x)
         if !handle.strokes.isEmpty {
             cairo_save(cr)
             for run in handle.strokes {
