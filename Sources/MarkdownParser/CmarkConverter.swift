@@ -357,7 +357,8 @@ struct CmarkConverter {
             var fenceOffset: Int32 = 0
             var fenceCharacter: CChar = 0
             if cmark_node_get_fenced(node, &fenceLength, &fenceOffset, &fenceCharacter) == 0,
-                PandocDefinitions.attachContinuation(text, file: file, at: loc, to: &items)
+                PandocDefinitions.attachContinuation(
+                    text, file: file, at: loc, to: &items, diagnostics: &diagnostics)
             {
                 return  // blocks indented under a definition: the definition's own
             }

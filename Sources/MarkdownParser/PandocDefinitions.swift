@@ -92,25 +92,35 @@ enum PandocDefinitions {
 
     /// Attaches `text`, an indented code block's (blocks indented four spaces, the indentation
     /// removed), to the last definition of the definition list before it in `items`, parsed as
-    /// the definition's own blocks, located from `location` (the code block's). False, `items`
-    /// unchanged, when no definition list comes before it.
+    /// the definition's own blocks; their warnings join `diagnostics`. The blocks and warnings
+    /// are located from `location` (the code block's). False, `items` unchanged, when no
+    /// definition list comes before it.
     static func attachContinuation(
-        _ text: String, file: String, at location: SourceLocation?, to items: inout [CmarkConverter.BlockItem]
+        _ text: String, file: String, at location: SourceLocation?, to items: inout [CmarkConverter.BlockItem],
+        diagnostics: inout [Diagnostic]
     ) -> Bool {
         guard case .block(var previous)? = items.last, case .definitionList(var list) = previous.kind,
             let definitions = list.last?.definitions, !definitions.isEmpty, nesting < CmarkConverter.maxDepth
         else { return false }
+        // A blank first line: a continuation starting with `---` is a thematic break or a
+        // setext underline, never front matter.
         let parsed = $nesting.withValue(nesting + 1) {
-            MarkdownParser.parse(text, file: file, lazily: false).document.blocks
+            MarkdownParser.parse("\n" + text, file: file, lazily: false)
         }
-        let blocks = parsed.map { block in
+        func shifted(_ inner: SourceLocation?) -> SourceLocation? {
+            guard let inner, let location else { return inner ?? location }
+            return SourceLocation(
+                file: location.file, line: location.line + inner.line - 2, column: location.column + inner.column - 1)
+        }
+        let blocks = parsed.document.blocks.map { block in
             var block = block
-            if let inner = block.location, let location {
-                block.location = SourceLocation(
-                    file: location.file, line: location.line + inner.line - 1,
-                    column: location.column + inner.column - 1)
-            }
+            block.location = shifted(block.location)
             return block
+        }
+        diagnostics += parsed.diagnostics.map { diagnostic in
+            var diagnostic = diagnostic
+            diagnostic.location = shifted(diagnostic.location)
+            return diagnostic
         }
         list[list.count - 1].definitions[definitions.count - 1] += blocks
         previous.kind = .definitionList(list)

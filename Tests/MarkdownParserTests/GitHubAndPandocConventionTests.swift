@@ -198,6 +198,17 @@ import Testing
         }
         let code = parsed("Plain.\n\n    code\n")
         #expect(code.last?.kind == .codeBlock(info: "", text: "code\n"))
+        // A continuation starting with `---` is a rule, not front matter; its warnings are
+        // located in the file (an unclosed div at line 5, column 5).
+        let ruled = MarkdownParser.parse("Term\n\n:   Meaning\n\n    ---\n    ::: note\n    Inside.\n", file: "t.md")
+        guard case .definitionList(let items)? = Array(ruled.document.blocks).first?.kind else {
+            Issue.record("\(Array(ruled.document.blocks))")
+            return
+        }
+        #expect(items.first?.definitions.first?.dropFirst().first?.kind == .thematicBreak)
+        #expect(ruled.diagnostics.count == 1, "\(ruled.diagnostics)")
+        let unclosed = ruled.diagnostics.first { $0.message.contains("never closed") }
+        #expect(unclosed?.location?.line == 6 && unclosed?.location?.column == 5, "\(ruled.diagnostics)")
         let escaped = parsed("Term\n\n\\:   Meaning\n")
         #expect(escaped.count == 2)
         guard case .paragraph? = escaped.last?.kind else {
