@@ -219,14 +219,14 @@ struct CmarkConverter {
         return first == UInt8(ascii: "[")
     }
 
-    /// Whether line `offset` of paragraph `node` (0 its first) starts with `:` as written,
-    /// after the indentation and `>` markers: a definition's marker, not an escaped `\:`.
-    private func lineStartsWithColon(_ node: OpaquePointer, _ offset: Int) -> Bool {
+    /// Whether line `offset` of paragraph `node` (0 its first) starts with `:` or `~` as
+    /// written, after the indentation and `>` markers: a definition's marker, not an escaped `\:`.
+    func lineStartsWithMarker(_ node: OpaquePointer, _ offset: Int) -> Bool {
         let line = startLine(node) + offset
         guard line >= 1, line <= syntax.lines.count else { return false }
         let bytes = syntax.lines[line - 1]
         let first = bytes.first { $0 != 0x20 && $0 != 0x09 && $0 != UInt8(ascii: ">") }
-        return first == UInt8(ascii: ":")
+        return first == UInt8(ascii: ":") || first == UInt8(ascii: "~")
     }
 
     /// Rebuilds `div` blocks from the fence markers of one container. An unclosed div is closed
@@ -295,8 +295,13 @@ struct CmarkConverter {
                 ["\\newpage", "\\pagebreak"].contains(text.trimmingSpaces)
             {
                 items.append(.block(Block(.pageBreak, location: loc)))
+            } else if let definitions = PandocDefinitions.definitions(
+                inlines, lineStartsWithMarker: { self.lineStartsWithMarker(node, $0) }),
+                PandocDefinitions.attach(definitions.map { [Block(.paragraph($0), location: loc)] }, to: &items)
+            {
+                // A loose definition: attached to the term or the definitions before it.
             } else if let item = PandocDefinitions.item(
-                inlines, lineStartsWithColon: { self.lineStartsWithColon(node, $0) })
+                inlines, lineStartsWithColon: { self.lineStartsWithMarker(node, $0) })
             {
                 let definitions = item.definitions.map { [Block(.paragraph($0), location: loc)] }
                 items.append(
@@ -347,6 +352,16 @@ struct CmarkConverter {
                 return  // ```{=latex}: a raw block for another format, dropped as Pandoc does
             }
             let text = source.restoringFences(in: Self.literal(node))
+            // (cmark-gfm writes every out-parameter of `cmark_node_get_fenced`.)
+            var fenceLength: Int32 = 0
+            var fenceOffset: Int32 = 0
+            var fenceCharacter: CChar = 0
+            if cmark_node_get_fenced(node, &fenceLength, &fenceOffset, &fenceCharacter) == 0,
+                PandocDefinitions.attachContinuation(
+                    text, file: file, at: loc, to: &items, diagnostics: &diagnostics)
+            {
+                return  // blocks indented under a definition: the definition's own
+            }
             if info.trimmingCharacters(in: .whitespaces) == "math" {
                 // GitHub's fenced math: a displayed formula.
                 let formula = Inline.math(
@@ -501,7 +516,11 @@ struct CmarkConverter {
         segmentScan.current!.nodes += 1
         segmentScan.current!.lastLine = max(segmentScan.current!.lastLine, last)
         for item in segmentScan.items[start...] { segmentScan.nesting.advance(over: item) }
-        if segmentScan.nesting.balanced { flushSegment() }
+        if segmentScan.nesting.balanced,
+            !PandocDefinitions.continues(after: segmentScan.items.last, line: last, lines: syntax.lines)
+        {
+            flushSegment()
+        }
     }
 
     /// Whether cmark-gfm gave `node` a source position: every node of the source has one, but

@@ -169,4 +169,46 @@ import Typesetter
         #expect(lines[label + 1] == "\"Kerning\"" && lines[label - 1].hasPrefix("LI"), "\(lines)")
         #expect(lines[label + 2].hasPrefix("LBody") && lines[label - 2].hasPrefix("L "), "\(lines)")
     }
+
+    /// A loose definition: its second paragraph indented as its first, its indented code set in
+    /// the monospaced face inside the definition, every word set, the `:` marker gone.
+    @Test func looseDefinitionsSetTheirIndentedBlocksInsideTheDefinition() throws {
+        let markdown = """
+            Before.
+
+            Leading
+
+            :   First paragraph of the definition.
+
+                Second paragraph, indented four spaces.
+
+                    let baseline = 12
+
+            Tracking
+            ~ Tilde marker here.
+            """
+        let (pdf, report) = try Render.markdown(markdown, name: "conventions-dl-loose")
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
+        let words = try PDFProbe.words(pdf)
+        let before = try #require(words.first { $0.text == "Before." })
+        let first = try #require(words.first { $0.text == "First" })
+        let second = try #require(words.first { $0.text == "Second" })
+        let code = try #require(words.first { $0.text == "baseline" })
+        let tilde = try #require(words.first { $0.text == "Tilde" })
+        #expect(abs(first.xMin - before.xMin - 21) < 0.5, "2 em of 10.5 pt: \(first)")
+        #expect(abs(second.xMin - first.xMin) < 0.01 && second.yMin > first.yMax, "\(first) \(second)")
+        #expect(code.xMin > first.xMin && code.yMin > second.yMax, "\(code)")
+        #expect(abs(tilde.xMin - first.xMin) < 0.01, "\(tilde)")
+        #expect(!words.contains { $0.text.hasPrefix(":") || $0.text == "~" }, "\(words.map(\.text))")
+        let expected =
+            "Before. Leading First paragraph of the definition. Second paragraph, indented four spaces. "
+            + "let baseline = 12 Tracking Tilde marker here."
+        // Every word in order, then the folio.
+        #expect(words.map(\.text).joined(separator: " ") == expected + " 1")
+        let fonts = try PDFProbe.fonts(pdf)
+        #expect(fonts.contains { $0.localizedCaseInsensitiveContains("mono") }, "\(fonts)")
+        // Monospaced: every letter of the code as wide as every other.
+        let keyword = try #require(words.first { $0.text == "let" })
+        #expect(abs(code.width / 8 - keyword.width / 3) < 0.05, "\(keyword) \(code)")
+    }
 }

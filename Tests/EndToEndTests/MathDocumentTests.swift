@@ -166,7 +166,7 @@ import Typography
         let far = terms.joined(separator: " + ")
         let markdown = "# Wide\n\nText before.\n\n$$\(slightly)$$\n\n$$\(far)$$\n\n$$x = 1$$\n"
         let (pdf, report) = try Render.markdown(markdown, name: "math-wide-display")
-        let measure = 345.28
+        let measure = Typesetter.fittedPage(of: .default).measure
         let words = try PDFProbe.words(pdf)
         let first = try #require(words.first { $0.text.hasPrefix("a_{1} +") && $0.text.hasSuffix("a_{14}") })
         let second = try #require(words.first { $0.text.hasSuffix("a_{21}") })
@@ -226,7 +226,7 @@ import Typography
         #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
         let words = try PDFProbe.words(pdf)
         let left = try #require(words.first { $0.text == "Text" }).xMin
-        let measure = 345.28
+        let measure = Typesetter.fittedPage(of: .default).measure
         for (label, formula) in [("(1)", "E = mc^2"), ("(2.3)", #"\frac{a}{b}"#)] {
             let tag = try #require(words.first { $0.text == label })
             let body = try #require(words.first { $0.text.hasPrefix(formula) })

@@ -132,4 +132,107 @@ import Testing
             return
         }
     }
+
+    /// The loose form: a blank line between term and definition, continuation blocks indented
+    /// four spaces (paragraphs, code, lists) parsed as the definition's own, several
+    /// definitions per term, both markers.
+    @Test func looseDefinitionsHoldTheirIndentedBlocks() {
+        let text = """
+            Term 1
+
+            :   First paragraph of the definition.
+
+                Second paragraph, indented four spaces.
+
+                    code inside the definition
+
+                - one
+                - two
+
+            :   Another definition.
+
+            Term 2
+            ~ Definition with a tilde marker
+
+            After.
+            """
+        let blocks = parsed(text)
+        #expect(blocks.count == 3, "\(blocks.map(\.kind))")
+        guard case .definitionList(let first)? = blocks.first?.kind, let item = first.first,
+            case .definitionList(let second)? = blocks.dropFirst().first?.kind
+        else {
+            Issue.record("\(blocks.map(\.kind))")
+            return
+        }
+        #expect(item.term == [.text("Term 1")])
+        #expect(item.definitions.count == 2)
+        let kinds = item.definitions.first?.map(\.kind) ?? []
+        #expect(kinds.count == 4, "\(kinds)")
+        #expect(kinds.first == .paragraph([.text("First paragraph of the definition.")]))
+        #expect(kinds.dropFirst().first == .paragraph([.text("Second paragraph, indented four spaces.")]))
+        #expect(kinds.dropFirst(2).first == .codeBlock(info: "", text: "code inside the definition\n"))
+        guard case .list(let list)? = kinds.last else {
+            Issue.record("no list: \(kinds)")
+            return
+        }
+        #expect(list.items.count == 2 && !list.ordered)
+        #expect(item.definitions.last?.map(\.kind) == [.paragraph([.text("Another definition.")])])
+        #expect(second.first?.term == [.text("Term 2")])
+        #expect(
+            second.first?.definitions.map { $0.map(\.kind) } == [
+                [.paragraph([.text("Definition with a tilde marker")])]
+            ])
+        #expect(blocks.last?.kind == .paragraph([.text("After.")]))
+        // The second paragraph is located at its line (5), past the four columns.
+        #expect(item.definitions.first?.dropFirst().first?.location?.line == 5)
+    }
+
+    /// What stays as it was: a two-line paragraph is no term, an indented block after a plain
+    /// paragraph is code, an escaped marker is text.
+    @Test func looseDefinitionsNeedAOneLineTermAndAMarker() {
+        let twoLines = parsed("Line one\nline two\n\n:   Meaning\n")
+        #expect(twoLines.count == 2)
+        guard case .paragraph? = twoLines.last?.kind else {
+            Issue.record("\(twoLines)")
+            return
+        }
+        let code = parsed("Plain.\n\n    code\n")
+        #expect(code.last?.kind == .codeBlock(info: "", text: "code\n"))
+        // A continuation starting with `---` is a rule, not front matter; its warnings are
+        // located in the file (an unclosed div at line 5, column 5).
+        let ruled = MarkdownParser.parse("Term\n\n:   Meaning\n\n    ---\n    ::: note\n    Inside.\n", file: "t.md")
+        guard case .definitionList(let items)? = Array(ruled.document.blocks).first?.kind else {
+            Issue.record("\(Array(ruled.document.blocks))")
+            return
+        }
+        #expect(items.first?.definitions.first?.dropFirst().first?.kind == .thematicBreak)
+        #expect(ruled.diagnostics.count == 1, "\(ruled.diagnostics)")
+        let unclosed = ruled.diagnostics.first { $0.message.contains("never closed") }
+        #expect(unclosed?.location?.line == 6 && unclosed?.location?.column == 5, "\(ruled.diagnostics)")
+        let escaped = parsed("Term\n\n\\:   Meaning\n")
+        #expect(escaped.count == 2)
+        guard case .paragraph? = escaped.last?.kind else {
+            Issue.record("\(escaped)")
+            return
+        }
+    }
+
+    /// The windowed parse keeps a term, its definition and the definition's indented blocks in
+    /// one segment: a tiny window gives what the whole-document conversion gives.
+    @Test func looseDefinitionsSurviveTheWindowedParse() {
+        let one = "Term\n\n:   First.\n\n    Second.\n\n        code\n\nText between.\n\n"
+        let text = String(repeating: one, count: 20)
+        let whole = Array(MarkdownParser.parse(text, file: "t.md", lazily: false).document.blocks)
+        let windowed = Array(MarkdownParser.parse(text, file: "t.md", lazily: true, windowBytes: 0).document.blocks)
+        #expect(whole.count == 40)
+        #expect(whole == windowed)
+        guard
+            case .definitionList(let items)? = windowed.last(where: { $0.kind != .paragraph([.text("Text between.")]) }
+            )?.kind
+        else {
+            Issue.record("\(windowed.suffix(2))")
+            return
+        }
+        #expect(items.first?.definitions.first?.count == 3)
+    }
 }
