@@ -256,30 +256,26 @@ public enum MarkdownParser {
     /// TeX math; false keeps dollars as text, for documents about money. Anything else warns and
     /// keeps the default.
     static func mathEnabled(_ metadata: Metadata, diagnostics: inout [Diagnostic]) -> Bool {
-        guard let value = metadata.fields["math"] else { return true }
-        switch value.lowercased() {
-        case "true", "yes", "on": return true
-        case "false", "no", "off": return false
-        default:
-            diagnostics.append(
-                Diagnostic(
-                    .warning, "front matter 'math' is '\(value)'; expected true or false (math stays on)",
-                    at: metadata.fieldLocations["math"], kind: .frontMatter))
-            return true
-        }
+        flag("math", in: metadata, diagnostics: &diagnostics, kept: "math stays on")
     }
 
     /// Front matter `smart`: true (the default) or false; anything else warns and keeps the default.
     static func smartPunctuation(_ metadata: Metadata, diagnostics: inout [Diagnostic]) -> Bool {
-        guard let value = metadata.fields["smart"] else { return true }
+        flag("smart", in: metadata, diagnostics: &diagnostics, kept: "smart punctuation stays on")
+    }
+
+    /// The front-matter flag `key`: true (the default, also when absent) or false; anything
+    /// else warns at the key, saying what is `kept`, and keeps the default.
+    static func flag(_ key: String, in metadata: Metadata, diagnostics: inout [Diagnostic], kept: String) -> Bool {
+        guard let value = metadata.fields[key] else { return true }
         switch value.lowercased() {
         case "true", "yes", "on": return true
         case "false", "no", "off": return false
         default:
             diagnostics.append(
                 Diagnostic(
-                    .warning, "front matter 'smart' is '\(value)'; expected true or false (smart punctuation stays on)",
-                    at: metadata.fieldLocations["smart"], kind: .frontMatter))
+                    .warning, "front matter '\(key)' is '\(value)'; expected true or false (\(kept))",
+                    at: metadata.fieldLocations[key], kind: .frontMatter))
             return true
         }
     }

@@ -7,24 +7,7 @@ public enum ThemeWriter {
     /// ``ThemeLoader/decode(_:file:)`` gives back an equal theme (font folders excepted, which
     /// are written as given).
     public static func json(for theme: Theme, comment: String? = nil) -> String {
-        func string(_ text: String) -> String {
-            var out = "\""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\t": out += "\\t"
-                default:
-                    if scalar.value < 0x20 {
-                        out += String(format: "\\u%04X", scalar.value)
-                    } else {
-                        out.unicodeScalars.append(scalar)
-                    }
-                }
-            }
-            return out + "\""
-        }
+        func string(_ text: String) -> String { OrderedJSON.quoted(text) }
         func number(_ value: Double) -> String {
             let fourDecimals = (value * 10_000).rounded() / 10_000
             if fourDecimals == fourDecimals.rounded() && abs(fourDecimals) < 1e9 { return String(Int(fourDecimals)) }
