@@ -9,10 +9,6 @@ import Testing
 @Suite(.serialized) struct OneValidationTests {
     func folder() throws -> String { try Render.scratchFolder("one") }
 
-    func write(_ text: String, _ path: String) throws {
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-    }
-
     /// Every non-empty line of `output` starts `file:line:column: ` with `file` as given.
     func allPositioned(_ output: String, in file: String) -> Bool {
         let lines = output.split(separator: "\n")

@@ -7,10 +7,6 @@ import Testing
 @Suite(.serialized) struct PandocCommandLineTests {
     func folder() throws -> String { try Render.scratchFolder("pandoc-cli") }
 
-    func write(_ text: String, _ path: String) throws {
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-    }
-
     @Test func positionalOutputOnlyWhenUnambiguous() throws {
         let dir = try folder()
         try write("# Positional\n\nText.\n", dir + "/in.md")

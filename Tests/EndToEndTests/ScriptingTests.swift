@@ -8,10 +8,6 @@ import Testing
 @Suite(.serialized) struct ScriptingTests {
     func folder() throws -> String { try Render.scratchFolder("script") }
 
-    func write(_ text: String, _ path: String) throws {
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-    }
-
     /// The first page's size in pt, as pdfinfo reads it.
     func pageSize(_ pdf: String) throws -> (width: Double, height: Double) {
         let text = try PDFProbe.info(pdf)["Page size"] ?? ""

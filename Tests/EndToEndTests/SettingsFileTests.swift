@@ -8,10 +8,6 @@ import Testing
 @Suite(.serialized) struct SettingsFileTests {
     func folder() throws -> String { try Render.scratchFolder("settings-files") }
 
-    func write(_ text: String, _ path: String) throws {
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-    }
-
     @Test func metadataFileFillsWhatTheDocumentLeavesAndTheCommandLineWins() throws {
         let dir = try folder()
         try write("title: From the file\nauthor: File Author\ntoc: true\ntocc: true\n", dir + "/meta.yaml")

@@ -23,10 +23,6 @@ import Testing
 
     func folder() throws -> String { try Render.scratchFolder("warnings") }
 
-    func write(_ text: String, _ path: String) throws {
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-    }
-
     /// Renders `markdown` with `--diagnostics json` (and `extra` arguments); the exit status and
     /// the JSON lines.
     func render(_ markdown: String, _ extra: [String] = []) throws -> (status: Int32, lines: [Line], pdf: String) {
