@@ -25,7 +25,7 @@ final class PDFFileSink {
     /// Creates (or truncates) the file at `path`, mode 0666 before the umask like `fopen`.
     /// - Throws: ``BackendError/cannotCreate(path:message:)`` with the system's reason.
     init(path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        let fd = FileCreation.perform { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666) }
         guard fd >= 0 else {
             throw BackendError.cannotCreate(path: path, message: String(cString: strerror(errno)))
         }

@@ -1,6 +1,7 @@
 import DocumentModel
 import Foundation
 import MarkdownParser
+internal import PangoCairoBackend
 import Typography
 
 /// A rendered PDF held in memory, with what the run reported.
@@ -24,7 +25,10 @@ public struct RenderedPDF: Sendable {
     /// - Throws: ``TypesetError/unwritableOutput(path:reason:)``.
     public func write(to path: String) throws {
         let output = try OutputFile(target: path)
-        guard FileManager.default.createFile(atPath: output.temporaryPath, contents: data) else {
+        let created = FileCreation.perform {
+            FileManager.default.createFile(atPath: output.temporaryPath, contents: data)
+        }
+        guard created else {
             throw TypesetError.unwritableOutput(path: path, reason: "cannot create a temporary file")
         }
         try output.commit()

@@ -1,5 +1,6 @@
 import DocumentModel
 import Foundation
+internal import PangoCairoBackend
 import Typography
 
 /// Reading Markdown input: a file path or `-` for standard input, decoded as UTF-8.
@@ -66,7 +67,10 @@ extension Typesetter {
     /// - Throws: ``TypesetError/unwritableOutput(path:reason:)``.
     public static func write(_ text: String, to path: String) throws {
         let output = try OutputFile(target: path)
-        guard FileManager.default.createFile(atPath: output.temporaryPath, contents: Data(text.utf8)) else {
+        let created = FileCreation.perform {
+            FileManager.default.createFile(atPath: output.temporaryPath, contents: Data(text.utf8))
+        }
+        guard created else {
             throw TypesetError.unwritableOutput(path: path, reason: "cannot create a temporary file")
         }
         try output.commit()

@@ -1,4 +1,5 @@
 import Foundation
+internal import PangoCairoBackend
 
 /// The temporary files a run is writing (``OutputFile``, and the picture files of a preview),
 /// so that an interrupted run can remove them: SIGINT (Ctrl-C), SIGTERM (`timeout`, `kill`),
@@ -49,8 +50,10 @@ enum TemporaryFiles {
     }
 
     /// Unlinks every remembered file (from a Dispatch queue the signal sources run on, not
-    /// inside a signal handler).
-    static func removeAll() {
+    /// inside a signal handler) and stops any later file creation (``FileCreation``), so that
+    /// a page picture begun while the folder is listed is not left behind: the caller exits.
+    static func removeAllBeforeExit() {
+        FileCreation.stopForever()
         registry.lock.lock()
         defer { registry.lock.unlock() }
         for path in registry.paths { unlink(path) }
@@ -80,7 +83,7 @@ extension Typesetter {
             signal(signalNumber, SIG_IGN)  // let the Dispatch source, not the default action, see it
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
-                TemporaryFiles.removeAll()
+                TemporaryFiles.removeAllBeforeExit()
                 _exit(128 + signalNumber)
             }
             source.resume()

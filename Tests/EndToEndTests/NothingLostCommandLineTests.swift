@@ -62,6 +62,30 @@ import Testing
         }
     }
 
+    /// A signal while page pictures are being written one after another (10 dpi: a page every
+    /// few milliseconds) never leaves a page's temporary file: a picture begun while the folder
+    /// was being cleared is waited for and removed, not left behind. Forty signals at varied
+    /// moments; before file creation and removal shared a lock, about one in ten left a file.
+    @Test func aSignalAmongPagePicturesLeavesNoTemporaryFile() throws {
+        let dir = try folder("pictures")
+        let temporary = try folder("pictures-tmp")
+        let input = try longDocument(in: dir)
+        var left: [[String]] = []
+        for attempt in 0..<40 {
+            let process = try start(
+                ["render", input, "-o", dir + "/out-\(attempt).png", "-f", "png", "--dpi", "10", "-q"],
+                temporary: temporary)
+            wait(for: process) { contents(dir).contains { $0.hasPrefix("out-\(attempt)-") } }
+            usleep(UInt32(attempt % 8) * 2_000)
+            kill(process.processIdentifier, SIGQUIT)
+            process.waitUntilExit()
+            let files = contents(dir).filter { $0.hasPrefix(".out-\(attempt)-") && $0.hasSuffix(".tmp") }
+            if !files.isEmpty { left.append(files) }
+        }
+        #expect(left.isEmpty, "\(left.count) of 40 signals left \(left)")
+        #expect(contents(temporary).isEmpty, "\(contents(temporary))")
+    }
+
     /// A reader that closes the pipe after 10 bytes (`| head -c 10`), whether the PDF goes to
     /// `-`, `/dev/stdout` or `/dev/fd/1`: the process ends by SIGPIPE, as `cat` would, and leaves
     /// no temporary file.
