@@ -38,6 +38,43 @@ import Typography
         #expect(try PDFProbe.text(path).contains("Handle"))
     }
 
+    /// A Markdown file at `folder/note.md` whose fifth line holds a bad UTF-8 byte at column 5.
+    func noteWithABadByte() throws -> URL {
+        let folder = URL(fileURLWithPath: Render.folder).appendingPathComponent("urls-\(UUID().uuidString.prefix(6))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let input = folder.appendingPathComponent("note.md")
+        var bytes = Data("# Address\n\nLine one.\n\nBad ".utf8)
+        bytes.append(contentsOf: [0xFF] + Array(" byte, 세계.\n".utf8))
+        try bytes.write(to: input)
+        return input
+    }
+
+    /// File URLs in and out, to a file and in memory: the input is read as the command line
+    /// reads it (a bad UTF-8 byte is U+FFFD with a warning at its line and column), diagnostics
+    /// name its path, and a URL that is not a file is refused.
+    @Test func rendersFileURLs() throws {
+        let input = try noteWithABadByte()
+        let output = input.deletingPathExtension().appendingPathExtension("pdf")
+        let report = try Typesetter.render(contentsOf: input, to: output)
+        #expect(try PDFProbe.text(output.path).contains("Bad \u{FFFD} byte"))
+        let warning = try #require(report.diagnostics.first)
+        #expect(warning.location?.file == input.path && warning.location?.line == 5 && warning.location?.column == 5)
+        let pdf = try Typesetter.render(contentsOf: input)
+        #expect(pdf.pageCount == report.pageCount && pdf.diagnostics == report.diagnostics)
+        let remote = try #require(URL(string: "https://example.com/doc.md"))
+        #expect(throws: TypesetError.self) { try Typesetter.render(contentsOf: remote, to: output) }
+        #expect(throws: TypesetError.self) { try Typesetter.render(contentsOf: input, to: remote) }
+    }
+
+    /// The async form of a file URL render writes the same document.
+    @Test func rendersFileURLsAsynchronously() async throws {
+        let input = try noteWithABadByte()
+        let output = input.deletingPathExtension().appendingPathExtension("pdf")
+        let report = try await Typesetter.render(contentsOf: input, to: output)
+        #expect(try PDFProbe.text(output.path).contains("세계"))
+        #expect(report.diagnostics.first?.location?.line == 5)
+    }
+
     @Test func rendersADocumentBuiltInCode() throws {
         var document = Document(blocks: [
             Block(.heading(level: 1, [.text("Built")])), Block(.paragraph([.text("In code.")])),

@@ -77,12 +77,12 @@ import Typography
     }
 
     @Test(.slow) func composingTimeGrowsLinearly() {
-        // Time of 4N ≤ 8 × time of N (best of five runs each, so a busy machine inflates neither;
-        // quadratic work would take 16 ×), for text without break opportunities, one-letter words
-        // and prose, at 40 pt: the 4N paragraphs pass the one-layout limit (measured in pieces),
-        // the N ones do not.
+        // Processor time of 4N ≤ 8 × that of N (best of five runs each, the thread's time, so
+        // a busy machine inflates neither; quadratic work would take 16 ×), for text without
+        // break opportunities, one-letter words and prose, at 40 pt: the 4N paragraphs pass
+        // the one-layout limit (measured in pieces), the N ones do not.
         func seconds(_ text: String, runs: Int) -> Double {
-            Timing.bestSeconds(of: runs) { _ = shaper.shape(body(text, size: 40), width: Self.measure) }
+            Timing.bestThreadSeconds(of: runs) { _ = shaper.shape(body(text, size: 40), width: Self.measure) }
         }
         let prose = ["measure", "glyph", "leading", "tracking", "baseline"]
         for (label, unit) in [

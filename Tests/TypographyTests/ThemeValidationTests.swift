@@ -132,7 +132,7 @@ import Testing
                 + #""$value": {"fontFamily": "Inter", "fontSize": "{size.s\#(n - 1)}"}}}}"#
             var (theme, warnings) = try TokenImporter.importTokens(Data(json.utf8), file: "chain.json")
             seconds.append(
-                try Timing.bestSeconds(of: 3) {
+                try Timing.bestThreadSeconds(of: 3) {
                     (theme, warnings) = try TokenImporter.importTokens(Data(json.utf8), file: "chain.json")
                 })
             // Only the reports about the scale: roles kept from the base, a 16 pt Body above Headline.
