@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "Layout", dependencies: ["Styling"]),
         // Reads the PDF Cairo wrote and writes the tagged PDF: the structure tree, PDF/UA. Pure
         // Swift over bytes (zlib for the streams): no Pango or Cairo call.
-        .target(name: "TaggedPDF", dependencies: ["Styling", "WorkQueues", "CZlib"]),
+        .target(name: "TaggedPDF", dependencies: ["Styling", "Typography", "WorkQueues", "CZlib"]),
         // The only module that touches Pango, Cairo, fontconfig, librsvg and libhyphen pointers.
         .target(name: "PangoCairoBackend", dependencies: ["Layout", "TaggedPDF", "CPangoCairo", "CRsvg", "CHyphen"]),
         .target(name: "Specimen", dependencies: ["Styling", "Typography", "DocumentModel"]),

@@ -1,6 +1,7 @@
 internal import CPangoCairo
 import Foundation
 import Glibc
+import Typography
 
 /// The file a ``CairoPDFRenderer`` writes its PDF into, fed by Cairo through a write function
 /// (`cairo_pdf_surface_create_for_stream`) instead of a file name.
@@ -25,7 +26,7 @@ final class PDFFileSink {
     /// Creates (or truncates) the file at `path`, mode 0666 before the umask like `fopen`.
     /// - Throws: ``BackendError/cannotCreate(path:message:)`` with the system's reason.
     init(path: String) throws {
-        let fd = FileCreation.perform { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666) }
+        let fd = TemporaryFiles.creating { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666) }
         guard fd >= 0 else {
             throw BackendError.cannotCreate(path: path, message: String(cString: strerror(errno)))
         }

@@ -54,7 +54,7 @@ final class PreviewSink {
             surface = cairo_image_surface_create(
                 CAIRO_FORMAT_RGB24, Int32((width * scale).rounded(.up)), Int32((height * scale).rounded(.up)))
         case .svg:
-            surface = FileCreation.perform { cairo_svg_surface_create(temporary, width, height) }
+            surface = TemporaryFiles.creating { cairo_svg_surface_create(temporary, width, height) }
         }
         let status = cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else {
@@ -85,7 +85,7 @@ final class PreviewSink {
         switch preview.isVector ? Format.svg : Format.png {
         case .png:
             cairo_surface_flush(surface)
-            let status = FileCreation.perform { cairo_surface_write_to_png(surface, temporary) }
+            let status = TemporaryFiles.creating { cairo_surface_write_to_png(surface, temporary) }
             guard status == CAIRO_STATUS_SUCCESS else {
                 unlink(temporary)
                 throw BackendError.cairo(path: path, message: String(cString: cairo_status_to_string(status)))

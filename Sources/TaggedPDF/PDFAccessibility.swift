@@ -1,6 +1,7 @@
 internal import CZlib
 import Foundation
 import Styling
+import Typography
 
 /// Settings of a tagged PDF: what Cairo 1.16 cannot write itself and ``PDFAccessibility``
 /// adds to the finished file.
@@ -85,7 +86,11 @@ package enum PDFAccessibility {
         let file = try MappedFile(path: path)
         defer { file.unmap() }
         let written = path + ".tagged"
-        defer { unlink(written) }
+        TemporaryFiles.register(written)
+        defer {
+            unlink(written)
+            TemporaryFiles.forget(written)
+        }
         do {
             try TaggedPDFRewriter.rewrite(
                 source: UnsafeBufferPointer(

@@ -1,5 +1,6 @@
 internal import CZlib
 import Foundation
+import Typography
 import WorkQueues
 
 /// Writes a PDF file object by object as each one is final (PDF 1.7 §7.5): streams go straight
@@ -43,7 +44,7 @@ final class PDFStreamWriter {
     /// `threaded`: object streams are compressed on a second thread (the same file either way).
     /// - Throws: ``Failure`` when the file cannot be created.
     init(path: String, size: Int32, version: String = "1.7", threaded: Bool = false) throws {
-        guard let file = fopen(path, "wb") else {
+        guard let file = TemporaryFiles.creating({ fopen(path, "wb") }) else {
             throw Failure(description: "cannot write \(path): \(String(cString: strerror(errno)))")
         }
         self.file = file

@@ -1,7 +1,6 @@
 import DocumentModel
 import Foundation
 import MarkdownParser
-internal import PangoCairoBackend
 import Typography
 
 /// A rendered PDF held in memory, with what the run reported.
@@ -25,7 +24,7 @@ public struct RenderedPDF: Sendable {
     /// - Throws: ``TypesetError/unwritableOutput(path:reason:)``.
     public func write(to path: String) throws {
         let output = try OutputFile(target: path)
-        let created = FileCreation.perform {
+        let created = TemporaryFiles.creating {
             FileManager.default.createFile(atPath: output.temporaryPath, contents: data)
         }
         guard created else {

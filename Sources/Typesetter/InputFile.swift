@@ -1,6 +1,5 @@
 import DocumentModel
 import Foundation
-internal import PangoCairoBackend
 import Typography
 
 /// Reading Markdown input: a file path or `-` for standard input, decoded as UTF-8.
@@ -67,7 +66,7 @@ extension Typesetter {
     /// - Throws: ``TypesetError/unwritableOutput(path:reason:)``.
     public static func write(_ text: String, to path: String) throws {
         let output = try OutputFile(target: path)
-        let created = FileCreation.perform {
+        let created = TemporaryFiles.creating {
             FileManager.default.createFile(atPath: output.temporaryPath, contents: Data(text.utf8))
         }
         guard created else {

@@ -1,4 +1,5 @@
 import Foundation
+import Typography
 
 /// The write stage: the output is written to a temporary file in the target folder and renamed
 /// into place only when the whole render succeeded (a preview's pictures are renamed page by

@@ -57,9 +57,27 @@ import Testing
             #expect(
                 process.terminationReason == .exit && process.terminationStatus == status,
                 "\(format): \(process.terminationStatus)")
-            #expect(!contents(dir).contains { $0.hasSuffix(".tmp") }, "\(format): \(contents(dir))")
+            #expect(!contents(dir).contains { $0.hasPrefix(".") }, "\(format): \(contents(dir))")
             #expect(contents(temporary).isEmpty, "\(format): \(contents(temporary))")
         }
+    }
+
+    /// A signal during the tagging pass, which writes a rewritten copy of the PDF beside its
+    /// temporary file (`.NAME.XXXX.tmp.tagged`): that copy is removed too.
+    @Test func aSignalDuringTheTaggingPassLeavesNoCopy() throws {
+        let dir = try folder("tagging")
+        let temporary = try folder("tagging-tmp")
+        let input = try longDocument(in: dir)
+        var caught = 0
+        for attempt in 0..<2 {
+            let process = try start(["render", input, "-o", dir + "/out-\(attempt).pdf", "-q"], temporary: temporary)
+            wait(for: process) { contents(dir).contains { $0.hasSuffix(".tagged") } }
+            if contents(dir).contains(where: { $0.hasSuffix(".tagged") }) { caught += 1 }
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            #expect(!contents(dir).contains { $0.hasPrefix(".") }, "\(contents(dir))")
+        }
+        #expect(caught > 0, "no attempt saw the tagging pass under way")
     }
 
     /// A signal while page pictures are being written one after another (10 dpi: a page every
