@@ -39,6 +39,7 @@ enum Batch {
             outputs.append(output)
         }
         let executable = executablePath()
+        Typesetter.onInterruptingSignal { Children.shared.stopAll(with: $0) }
         let start = Date()
         let lock = NSLock()
         nonisolated(unsafe) var done = 0
@@ -69,6 +70,8 @@ enum Batch {
             }
         }
         queue.waitUntilAllOperationsAreFinished()
+        // Children stopped by a signal: the signal's handler ends the process with its status.
+        if Children.shared.isStopping { dispatchMain() }
         let seconds = Date().timeIntervalSince(start)
         if format == .text, !quiet || !failed.isEmpty {
             Messages.error(
@@ -89,13 +92,14 @@ enum Batch {
         child.standardError = pipe
         child.standardOutput = FileHandle.nullDevice
         child.standardInput = FileHandle.nullDevice
-        do { try child.run() } catch {
+        do { try Children.shared.start(child) } catch {
             return Outcome(
                 input: input, output: output, status: 1, messages: "typeset: cannot start \(executable): \(error)",
                 seconds: 0)
         }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         child.waitUntilExit()
+        Children.shared.remove(child)
         return Outcome(
             input: input, output: output, status: child.terminationStatus,
             messages: String(decoding: data, as: UTF8.self),
@@ -105,5 +109,42 @@ enum Batch {
     /// This program's own file (`/proc/self/exe`), so children run the same build.
     static func executablePath() -> String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+}
+
+/// The child renders running, so that a signal sent to this process alone (`kill`, a
+/// supervisor stopping the command) reaches them too: each then removes its temporary files,
+/// and none writes its output after its parent has ended.
+private final class Children: @unchecked Sendable {
+    static let shared = Children()
+    private let lock = NSLock()
+    private var running: [ObjectIdentifier: Process] = [:]
+    private var stopping = false
+
+    /// Starts `child` unless a signal is being passed on.
+    /// - Throws: what `Process.run()` throws; `CancellationError` once stopping.
+    func start(_ child: Process) throws {
+        try lock.withLock {
+            if stopping { throw CancellationError() }
+            try child.run()
+            running[ObjectIdentifier(child)] = child
+        }
+    }
+
+    /// Whether a signal is being passed on to the children.
+    var isStopping: Bool { lock.withLock { stopping } }
+
+    /// Forgets `child`, which has ended.
+    func remove(_ child: Process) { _ = lock.withLock { running.removeValue(forKey: ObjectIdentifier(child)) } }
+
+    /// Sends `signal` to every running child and waits (at most 10 s) until they have ended.
+    func stopAll(with signal: Int32) {
+        let children = lock.withLock {
+            stopping = true
+            return Array(running.values)
+        }
+        for child in children { kill(child.processIdentifier, signal) }
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, children.contains(where: \.isRunning) { usleep(10_000) }
     }
 }

@@ -62,6 +62,29 @@ import Testing
         }
     }
 
+    /// A signal sent to `render -j` alone (not to its process group, as `kill PID` does) is
+    /// passed on to its child renders: the parent ends with 128 + the signal once they have
+    /// ended, and no child goes on to write its output or leaves a temporary file.
+    @Test func aSignalToABatchReachesItsChildren() throws {
+        let dir = try folder("batch")
+        let temporary = try folder("batch-tmp")
+        let first = try longDocument(in: dir)
+        let second = dir + "/second.md"
+        try FileManager.default.copyItem(atPath: first, toPath: second)
+        let outputs = dir + "/out"
+        let process = try start(
+            ["render", first, second, "--output-dir", outputs, "-j", "2", "-q"], temporary: temporary)
+        wait(for: process) { contents(outputs).contains { $0.hasSuffix(".tmp") } }
+        #expect(process.isRunning, "the batch ended before the signal")
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 143, "\(process.terminationStatus)")
+        // A child left running would write its PDF within a render's time.
+        usleep(3_000_000)
+        #expect(contents(outputs).isEmpty, "\(contents(outputs))")
+        #expect(contents(temporary).isEmpty, "\(contents(temporary))")
+    }
+
     /// A signal during the tagging pass, which writes a rewritten copy of the PDF beside its
     /// temporary file (`.NAME.XXXX.tmp.tagged`): that copy is removed too.
     @Test func aSignalDuringTheTaggingPassLeavesNoCopy() throws {
