@@ -188,7 +188,10 @@ public final class CairoPDFRenderer: PageRenderer {
             cairo_tag_begin(cr, "Document", nil)
             documentTagOpen = true
         }
-        if tagging != nil { beginStructurePage() }
+        if tagging != nil {
+            beginStructurePage()
+            drawPageExtentMarker(page.size)
+        }
         let rules = RuleBatches(page.elements)
         let linkAreas = Self.linkAreas(page.elements)
         for (index, element) in page.elements.enumerated() where !rules.skipped.contains(index) {
@@ -636,6 +639,28 @@ public final class CairoPDFRenderer: PageRenderer {
         cairo_new_path(cr)
         cairo_set_source_rgb(cr, 0, 0, 0)
         cairo_rectangle(cr, corner.x, corner.y, ContentMarker.side, ContentMarker.side)
+        cairo_fill(cr)
+        cairo_restore(cr)
+    }
+
+    /// Before the page's first content (tagged PDFs only): the page's extent marker
+    /// (``ContentMarker/pageExtentCorner``), two ``ContentMarker/side`` squares at opposite
+    /// corners filled as one path. Cairo 1.16 analyses a page before writing it, adding each
+    /// drawing's bounding box (whole points) to a region of what it can write natively; adding
+    /// a box costs a walk over the region's rectangles, which a page of many small drawings (a
+    /// run a footnote reference, a link, an emphasis span) splits into thousands, so a page's
+    /// analysis grows with the square of its drawings. With the page's whole box in the region
+    /// first, every later box lies inside it and adds in constant time. The tagging pass
+    /// removes the path: the pages read as they would without it.
+    private func drawPageExtentMarker(_ size: PaperSize) {
+        let side = ContentMarker.side
+        cairo_save(cr)
+        cairo_new_path(cr)
+        cairo_set_source_rgb(cr, 0, 0, 0)
+        cairo_rectangle(cr, 0, 0, side, side)
+        // Inside the page's whole points: a drawing reaching past them is clipped by Cairo.
+        let corner = (x: max(0, size.width.rounded(.down) - 1), y: max(0, size.height.rounded(.down) - 1))
+        cairo_rectangle(cr, corner.x, corner.y, side, side)
         cairo_fill(cr)
         cairo_restore(cr)
     }

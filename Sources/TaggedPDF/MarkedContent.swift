@@ -22,6 +22,13 @@ package enum ContentMarker {
     /// ``hyphenSides`` as Cairo 1.16 prints them.
     package static let printedHyphenSides = (before: Array("0.008".utf8), after: Array("0.012".utf8))
 
+    /// The top left corner of the first square of a page's extent marker, pt from the page's
+    /// top left: a path of two squares of ``side``, this one and one at the page's bottom right
+    /// corner, filled before anything else is drawn on a tagged page (so that Cairo's analysis
+    /// of the page adds each later drawing's box to one rectangle; see the renderer). Cairo
+    /// writes it `0 0 m … h X Y m … h X Y m f`; ``MarkedContentRewrite`` removes it.
+    package static let pageExtentCorner = (x: 0.0, y: 0.0)
+
     /// The top left corner of the page's `k`-th marker, pt from the page's top left.
     package static func position(_ k: Int) -> (x: Double, y: Double) {
         (0.5 + Double(k % 64) * 0.25, 0.5 + Double(k / 64 % 64) * 0.25)
@@ -142,6 +149,10 @@ enum MarkedContentRewrite {
         var operands: [Range<Int>] = []
         /// The operands of the last operator when it was `re`, and where they began.
         var rectangle: (operands: [Range<Int>], start: Int)?
+        /// The page's extent marker (``ContentMarker/pageExtentCorner``) while its path is
+        /// read: where the path began and its `m` operators so far; nil once it is removed or
+        /// anything else was drawn first.
+        var extentPath: (start: Int?, moves: Int)? = (nil, 0)
         /// Cairo's `/Span << /ActualText … >> BDC` in an open run with an MCID, held until its
         /// first operator shows whether it is empty: its range and replacement text.
         var pendingSpan: (range: Range<Int>, actualText: String)?
@@ -173,6 +184,7 @@ enum MarkedContentRewrite {
             let previous = rectangle
             rectangle = nil
             let name = lexer.operatorName(range)
+            if extentPath != nil, extentMarker(name, start: start, end: range.upperBound, lexer: lexer) { return }
             if let span = pendingSpan, name != .EMC {
                 // The span holds content: the run ends before it, the span's content is a
                 // continuation of the run that carries the replacement text, and the run goes on
@@ -190,6 +202,8 @@ enum MarkedContentRewrite {
                 if let switched = faces.shown(operands, lexer: lexer) { replace(start..<start, with: switched) }
             case .re:
                 rectangle = (operands, start)
+            case .m:
+                break
             case .f:
                 try filled(previous, end: range.upperBound, lexer: lexer)
             case .q:
@@ -222,6 +236,44 @@ enum MarkedContentRewrite {
             if let edit = painter?.edit(name, operands: operands, whole: whole, runOpen: state.runOpen, in: bytes) {
                 replace(edit.range, with: edit.bytes)
             }
+        }
+
+        /// Reads an operator named `name` (from `start` to `end`) while the page's extent marker
+        /// may still come: true when it ended the marker's path, which is then removed. The
+        /// marker is a path of two squares (three `m`, the last one before `f`) that begins at
+        /// ``ContentMarker/pageExtentCorner``, at the page's own graphics state, before any
+        /// run's marker; anything else drawn first means the page has none.
+        mutating func extentMarker(_ name: PDFLexer.Operator?, start: Int, end: Int, lexer: PDFLexer) -> Bool {
+            guard var path = extentPath else { return false }
+            switch (name, path.start) {
+            case (.m, nil):
+                let corner = ContentMarker.pageExtentCorner
+                guard depth <= 1, markers == 0, operands.count == 2,
+                    let x = lexer.number(operands[0]), let y = lexer.number(operands[1]),
+                    abs(x - corner.x) < 0.001, abs(y - corner.y) < 0.001
+                else {
+                    extentPath = nil
+                    return false
+                }
+                path = (start, 1)
+            case (.q, nil), (.rg, nil), (.otherFillColor, nil), (.BDC, nil), (nil, _):
+                // What Cairo writes before the path (its graphics state, colour and document
+                // tag), and the path's segments (`l`, `h`), are read on.
+                break
+            case (.m, _):
+                path.moves += 1
+            case (.f, let pathStart?) where path.moves == 3 && operands.isEmpty:
+                // With the line break after it, so that the stream is the one drawn without it.
+                let lineEnd = end < bytes.count && bytes[end] == 0x0A ? end + 1 : end
+                replace(pathStart..<lineEnd, with: [])
+                extentPath = nil
+                return true
+            default:
+                extentPath = nil
+                return false
+            }
+            extentPath = path
+            return false
         }
 
         /// After `f`: the squares around an added hyphen, or a run's marker (`previous` is the

@@ -273,6 +273,7 @@ struct PDFLexer {
     // swift-format-ignore: AlwaysUseLowerCamelCase
     enum Operator {
         case re
+        case m
         case f
         case q
         case Q
@@ -295,6 +296,7 @@ struct PDFLexer {
         case 1:
             switch bytes[range.lowerBound] {
             case 0x66: return .f
+            case 0x6D: return .m
             case 0x71: return .q
             case 0x51: return .Q
             case 0x67, 0x6B: return .otherFillColor
