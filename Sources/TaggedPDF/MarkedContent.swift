@@ -156,7 +156,7 @@ enum MarkedContentRewrite {
         /// Cairo's `/Span << /ActualText … >> BDC` in an open run with an MCID, held until its
         /// first operator shows whether it is empty: its range and replacement text.
         var pendingSpan: (range: Range<Int>, actualText: String)?
-        var faces = TextFaces()
+        var faces: TextFaces
         /// The glyphs' own colours, painted inside the text objects (code blocks), when the
         /// page's runs record any.
         var painter: GlyphPainter?
@@ -165,6 +165,7 @@ enum MarkedContentRewrite {
             self.bytes = bytes
             self.runs = runs
             state = RunCursor(runs: runs, structure: structure)
+            faces = TextFaces(bytes: bytes)
             painter = GlyphPainter.paints(structure, runs: runs) ? GlyphPainter(structure: structure) : nil
             out.reserveCapacity(bytes.count + runs.count * 24)
         }
@@ -361,12 +362,24 @@ enum MarkedContentRewrite {
     /// The text state's font as a page's operators set it, and the glyphs drawn with its text
     /// face (``GlyphSubstitution``) inside a span of replacement text.
     private struct TextFaces {
-        /// The text state's font (`Tf`): its resource name, solidus included, and size.
-        var font: (name: String, size: String)?
+        /// The page's decoded content stream.
+        let bytes: UnsafeBufferPointer<UInt8>
+        /// The text state's font (`Tf`): where its resource name, solidus included, and size
+        /// lie in ``bytes`` (read as text only when a span of replacement text needs them: a
+        /// page sets its font thousands of times).
+        var fontOperands: (name: Range<Int>, size: Range<Int>)?
         /// Inside a span of replacement text: the text (UTF-16BE after the byte-order mark, nil
         /// when it is not written so) and whether its glyphs are drawn with the text face yet.
         var active: (text: [UInt8]?, switched: Bool)?
         var substitutions: [GlyphSubstitution] = []
+
+        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+        /// The text state's font: its resource name, solidus included, and size.
+        var font: (name: String, size: String)? {
+            let lexer = PDFLexer(bytes)
+            return fontOperands.map { (lexer.text($0.name), lexer.text($0.size)) }
+        }
 
         /// A span of replacement text `text` begins.
         mutating func begin(_ text: [UInt8]?) { active = (text, false) }
@@ -374,7 +387,7 @@ enum MarkedContentRewrite {
         /// `Tf` with `operands`: the name that replaces the font's, inside a span.
         mutating func fontSet(_ operands: [Range<Int>], lexer: PDFLexer) -> [UInt8]? {
             guard operands.count == 2 else { return nil }
-            font = (lexer.text(operands[0]), lexer.text(operands[1]))
+            fontOperands = (operands[0], operands[1])
             guard active?.text != nil else { return nil }
             active?.switched = true
             return Array((lexer.text(operands[0]) + MarkedContentRewrite.textFaceSuffix).utf8)
@@ -473,17 +486,32 @@ enum MarkedContentRewrite {
                 throw Mismatch(description: "a page has more marked content than was drawn (\(runs.count) runs)")
             }
             let owner = structure.runOwner[cursor]
-            var text = runOpen ? "EMC\n" : ""
+            // Written byte by byte: a page has a marker for each of its runs.
+            var text: [UInt8] = []
+            text.reserveCapacity(40)
+            if runOpen { PDFValue.appendUTF8("EMC\n", to: &text) }
             if owner < 0 {
-                text += "/Artifact BMC\n"
+                PDFValue.appendUTF8("/Artifact BMC\n", to: &text)
             } else if let actualText = structure.actualTexts[owner] {
                 // Readers take `/ActualText` from a `Span`'s property list (PDF 1.7 §14.9.4).
-                text += "/Span << /MCID \(structure.runMCID[cursor]) /ActualText \(Self.pdfText(actualText)) >> BDC\n"
+                PDFValue.appendUTF8(
+                    "/Span << /MCID \(structure.runMCID[cursor]) /ActualText \(Self.pdfText(actualText)) >> BDC\n",
+                    to: &text)
             } else {
-                text += "/\(structure.types[Int(owner)].structureType) << /MCID \(structure.runMCID[cursor]) >> BDC\n"
+                Self.appendMarkedContent(
+                    structure.types[Int(owner)].structureType, mcid: structure.runMCID[cursor], to: &text)
             }
             cursor += 1
-            return Array(text.utf8)
+            return text
+        }
+
+        /// Appends `/type << /MCID mcid >> BDC` and a line break.
+        static func appendMarkedContent(_ type: String, mcid: Int32, to text: inout [UInt8]) {
+            text.append(0x2F)
+            PDFValue.appendUTF8(type, to: &text)
+            PDFValue.appendUTF8(" << /MCID ", to: &text)
+            PDFValue.writeDecimal(Int(mcid), to: &text)
+            PDFValue.appendUTF8(" >> BDC\n", to: &text)
         }
 
         /// `text` as a PDF text string, as written in a content stream.
@@ -519,7 +547,9 @@ enum MarkedContentRewrite {
             // An element's own replacement text stands for all its glyphs, so a continuation
             // of its run reads as nothing.
             guard let actualText = actualText ?? structure.actualTexts[owner].map({ _ in "()" }) else {
-                return Array("\n/\(structure.types[Int(owner)].structureType) << /MCID \(mcid) >> BDC\n".utf8)
+                var text: [UInt8] = [0x0A]
+                Self.appendMarkedContent(structure.types[Int(owner)].structureType, mcid: mcid, to: &text)
+                return text
             }
             return Array("\n/Span << /MCID \(mcid) /ActualText \(actualText) >> BDC\n".utf8)
         }

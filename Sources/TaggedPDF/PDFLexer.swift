@@ -113,7 +113,9 @@ struct PDFLexer {
             if (0x30...0x39).contains(first) || first == 0x2D || first == 0x2B || first == 0x2E {
                 return Token(range: range, kind: .number)
             }
-            if equals(range, Self.trueBytes) || equals(range, Self.falseBytes) || equals(range, Self.nullBytes) {
+            // Only `t`, `f` and `n` begin a constant: the operators of a content stream (most
+            // of its tokens) are told apart by their first byte, with no comparison.
+            if first == 0x74 || first == 0x66 || first == 0x6E, isConstant(range) {
                 return Token(range: range, kind: .constant)
             }
             return Token(range: range, kind: .keyword)
@@ -189,6 +191,15 @@ struct PDFLexer {
         return value
     }
 
+    /// Whether the regular token at `range` is `true`, `false` or `null`.
+    private func isConstant(_ range: Range<Int>) -> Bool {
+        switch range.count {
+        case 4: return equals(range, Self.trueBytes) || equals(range, Self.nullBytes)
+        case 5: return equals(range, Self.falseBytes)
+        default: return false
+        }
+    }
+
     private static let trueBytes = Array("true".utf8)
     private static let falseBytes = Array("false".utf8)
     private static let nullBytes = Array("null".utf8)
@@ -202,11 +213,42 @@ struct PDFLexer {
 
     /// Whether the token's bytes are `pattern`.
     func equals(_ range: Range<Int>, _ pattern: [UInt8]) -> Bool {
-        range.count == pattern.count && zip(bytes[range], pattern).allSatisfy { $0 == $1 }
+        guard range.count == pattern.count else { return false }
+        var offset = 0
+        for index in range {
+            if bytes[index] != pattern[offset] { return false }
+            offset += 1
+        }
+        return true
     }
 
-    /// The token as a number.
-    func number(_ range: Range<Int>) -> Double? { Double(text(range)) }
+    /// The token as a number. The form Cairo writes, digits with at most one decimal point
+    /// and at most 15 digits in all, is read from its bytes (exactly as `Double` reads its
+    /// text: the digits make an integer below 2^53 that one correctly rounded division
+    /// scales); any other form through `Double`.
+    func number(_ range: Range<Int>) -> Double? {
+        var digits = 0
+        var mantissa = 0
+        var fractionDigits = -1
+        for index in range {
+            let byte = bytes[index]
+            if byte == 0x2E, fractionDigits < 0 {
+                fractionDigits = 0
+                continue
+            }
+            guard (0x30...0x39).contains(byte), digits < 15 else { return Double(text(range)) }
+            mantissa = mantissa * 10 + Int(byte - 0x30)
+            digits += 1
+            if fractionDigits >= 0 { fractionDigits += 1 }
+        }
+        guard digits > 0 else { return Double(text(range)) }
+        return fractionDigits > 0 ? Double(mantissa) / Self.powersOfTen[fractionDigits] : Double(mantissa)
+    }
+
+    /// 10^0 … 10^15, each exact in a `Double`.
+    private static let powersOfTen: [Double] = (0...15).reduce(into: []) { powers, exponent in
+        powers.append(exponent == 0 ? 1 : powers[exponent - 1] * 10)
+    }
 
     /// The bytes a string token stands for (PDF 1.7 §7.3.4): a literal string's escapes read,
     /// a hexadecimal string's digits paired (a last odd digit followed by 0); nil for a token

@@ -122,7 +122,7 @@ enum PDFValue {
         case .real(let raw), .string(let raw): out.append(contentsOf: raw)
         case .name(let name):
             out.append(0x2F)
-            out.append(contentsOf: name.utf8)
+            Self.appendUTF8(name, to: &out)
         case .reference(let objectNumber):
             Self.writeDecimal(Int(objectNumber), to: &out)
             out.append(contentsOf: [0x20, 0x30, 0x20, 0x52])
@@ -137,13 +137,19 @@ enum PDFValue {
             out.append(contentsOf: [0x3C, 0x3C])
             for (key, value) in entries {
                 out.append(0x2F)
-                out.append(contentsOf: key.utf8)
+                Self.appendUTF8(key, to: &out)
                 out.append(0x20)
                 value.write(to: &out)
                 out.append(0x20)
             }
             out.append(contentsOf: [0x3E, 0x3E])
         }
+    }
+
+    /// Appends the UTF-8 bytes of `text` from its contiguous storage, in one copy.
+    static func appendUTF8(_ text: String, to out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { out.append(contentsOf: $0) }
     }
 
     /// Appends `n` in decimal, as `String(n)` spells it (a minus sign, no leading zeros).

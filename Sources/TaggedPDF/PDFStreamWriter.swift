@@ -92,10 +92,13 @@ final class PDFStreamWriter {
         if pendingObjects.count == Self.objectsPerStream { flushObjectStream() }
     }
 
+    /// Adds a non-stream object, `value`, to the current object stream (its syntax written
+    /// there directly).
     func add(_ number: Int32, _ value: PDFValue) {
-        var body: [UInt8] = []
-        value.write(to: &body)
-        body.withUnsafeBytes { add(number, body: $0) }
+        pendingObjects.append((number, pending.count))
+        value.write(to: &pending)
+        pending.append(0x0A)
+        if pendingObjects.count == Self.objectsPerStream { flushObjectStream() }
     }
 
     /// How many object streams were compressed on the second thread (for tests).

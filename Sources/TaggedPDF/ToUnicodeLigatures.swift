@@ -25,6 +25,7 @@ enum ToUnicodeLigatures {
     /// `plain` (a decoded ToUnicode CMap) with each `bfchar` destination that is one
     /// presentation form replaced by the characters it stands for; nil when no entry changes.
     static func decomposed(_ plain: [UInt8]) -> [UInt8]? {
+        guard mayHoldPresentationForm(plain) else { return nil }
         let text = String(decoding: plain, as: UTF8.self)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var inCharacters = false
@@ -44,6 +45,18 @@ enum ToUnicodeLigatures {
             changed = true
         }
         return changed ? Array(lines.joined(separator: "\n").utf8) : nil
+    }
+
+    /// Whether `plain` has a hexadecimal string that begins `<fb`, `<fc`, `<fd` or `<fe` (in
+    /// either case): the only destinations that can be presentation forms (U+FB00–FDFF,
+    /// U+FE70–FEFF). Most CMaps have none, and are then left without being read line by line.
+    static func mayHoldPresentationForm(_ plain: [UInt8]) -> Bool {
+        guard plain.count >= 3 else { return false }
+        for index in 0..<(plain.count - 2) where plain[index] == 0x3C && plain[index + 1] | 0x20 == 0x66 {
+            let third = plain[index + 2] | 0x20
+            if third >= 0x62 && third <= 0x65 { return true }
+        }
+        return false
     }
 
     /// `plain` (a decoded ToUnicode CMap) with each of `entries` (a code's bytes and its text

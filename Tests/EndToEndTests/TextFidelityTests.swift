@@ -257,6 +257,91 @@ extension TextFidelityTests {
         return Set(words(of: source) + words(of: plain))
     }
 
+    /// The source's paragraphs of prose, each as its words in order: blocks that begin with a
+    /// letter at the margin, outside code fences, fenced divs and front matter, and that hold
+    /// nothing whose letters the renderer leaves out or moves (link targets, attributes,
+    /// footnote references, images, reference links, HTML, character references, math).
+    static func proseParagraphs(ofSource source: String) -> [[String]] {
+        var paragraphs: [[String]] = []
+        var block: [Substring] = []
+        var fence: Substring?
+        var divDepth = 0
+        var frontMatter = source.hasPrefix("---\n")
+        func endBlock() {
+            defer { block = [] }
+            guard let first = block.first?.first, first.isLetter, divDepth == 0 else { return }
+            let text = block.joined(separator: " ")
+            let moved = ["](", "][", "]{", "![", "[^", "<", "&", "$", "\\", "{"]
+            guard !moved.contains(where: { text.contains($0) }),
+                !block.contains(where: { line in line.allSatisfy { $0 == "=" || $0 == "-" } })
+            else { return }
+            // Code and emphasis marks draw nothing: `Text`에 reads as one word.
+            let words = Self.words(of: text.filter { $0 != "`" && $0 != "*" && $0 != "~" })
+            if words.count >= 6 { paragraphs.append(words) }
+        }
+        for (index, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.drop { $0 == " " }
+            if frontMatter {
+                if index > 0, line == "---" || line == "..." { frontMatter = false }
+                continue
+            }
+            if let open = fence {
+                if trimmed.hasPrefix(open) { fence = nil }
+                continue
+            }
+            if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
+                endBlock()
+                fence = trimmed.prefix(3)
+                continue
+            }
+            if trimmed.hasPrefix(":::") {
+                endBlock()
+                divDepth += trimmed.drop { $0 == ":" }.trimmingCharacters(in: .whitespaces).isEmpty ? -1 : 1
+                divDepth = max(0, divDepth)
+                continue
+            }
+            if line.trimmingCharacters(in: .whitespaces).isEmpty {
+                endBlock()
+            } else {
+                block.append(line)
+            }
+        }
+        endBlock()
+        return paragraphs
+    }
+
+    /// Where `paragraphs` are first out of reading order in `read` (the words read through the
+    /// structure tree), described; nil when each is read after the one before. A paragraph is
+    /// read when its words come in order with at most `gap` other words before each (a note,
+    /// an inline picture's alternative text or a table of contents may stand between them).
+    static func outOfOrder(_ paragraphs: [[String]], in read: [String], gap: Int = 80) -> String? {
+        var cursor = 0
+        for (number, paragraph) in paragraphs.enumerated() {
+            var found: Int?
+            var start = cursor
+            while found == nil, let first = read[start...].firstIndex(of: paragraph[0]) {
+                var position = first
+                var matched = true
+                for word in paragraph.dropFirst() {
+                    let window = (position + 1)..<min(read.count, position + 2 + gap)
+                    guard let next = read[window].firstIndex(of: word) else {
+                        matched = false
+                        break
+                    }
+                    position = next
+                }
+                if matched { found = position } else { start = first + 1 }
+            }
+            guard let end = found else {
+                return
+                    "paragraph \(number + 1) of \(paragraphs.count) (\(paragraph.prefix(6).joined(separator: " ")) …) "
+                    + "is not read after the one before"
+            }
+            cursor = end + 1
+        }
+        return nil
+    }
+
     /// Words the renderer writes that no source has: a table of contents' heading, the label
     /// of a table set in parts of columns.
     static let generatedWords: Set<String> = [
@@ -268,7 +353,10 @@ extension TextFidelityTests {
     /// construct document and the documents without letter-spaced or justified Hangul lines
     /// read by pypdf (soft hyphens at line ends rejoined): every word read is a word of the
     /// source, so none is glued to its neighbour, split or changed (a ligature's presentation
-    /// form, a small capital read as its capital).
+    /// form, a small capital read as its capital); and the source's paragraphs of prose
+    /// (``proseParagraphs(ofSource:)``) are read through the tree in the source's order, each
+    /// one's words in order, though notes, a table of contents or a picture's alternative
+    /// text may stand between them.
     @Test func templatesAndRealDocumentsReadAsTheirWords() throws {
         let folder = try Render.scratchFolder("fidelity-templates")
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -281,6 +369,8 @@ extension TextFidelityTests {
         // letters of a letter-spaced line, and between the syllables of a justified line set in
         // the CJK fallback face.
         let pypdfSpacesLetters: Set<String> = ["attributes.md", "handbook.md", "specimen.md"]
+        var paragraphsChecked = 0
+        defer { #expect(paragraphsChecked >= 40, "\(paragraphsChecked) paragraphs of prose checked in order") }
         for (index, source) in sources.enumerated() {
             let name = (source as NSString).lastPathComponent
             let pdf = try PDFValidationTests.render(source, into: folder, name: "doc\(index)")
@@ -292,6 +382,14 @@ extension TextFidelityTests {
             #expect(
                 foreign.isEmpty,
                 "\(name), through the tree: \(foreign.count) words not in the source: \(foreign.prefix(6))")
+            let paragraphs = Self.proseParagraphs(ofSource: try String(contentsOfFile: source, encoding: .utf8))
+            paragraphsChecked += paragraphs.count
+            #expect(
+                Self.outOfOrder(paragraphs, in: tree) == nil,
+                "\(name), through the tree: \(Self.outOfOrder(paragraphs, in: tree) ?? "")")
+            if paragraphs.count >= 3 {
+                #expect(Self.outOfOrder(paragraphs.reversed(), in: tree) != nil, "\(name): the order check sees order")
+            }
             guard let python, !pypdfSpacesLetters.contains(name) else { continue }
             let text = try PDFProbe.run(python, [script, "text", pdf], standardErrorToo: false).output
             let pypdf = Self.words(of: text.replacingOccurrences(of: "\u{AD}\n", with: ""))

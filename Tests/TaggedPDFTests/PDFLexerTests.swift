@@ -51,6 +51,31 @@ import Testing
         #expect(Self.tokens("true false null T*").map(\.0) == [.constant, .constant, .constant, .keyword])
     }
 
+    /// A number token reads as `Double` reads its text, whether it has Cairo's form (read
+    /// from its bytes) or not: a sign, a leading or trailing point, more than 15 digits, two
+    /// points.
+    @Test func numbersReadAsDoubleReadsTheirText() {
+        var texts = [
+            "0", "0.004", "0.008", "0.012", "841.8898", ".5", "5.", "-3.25", "+2", "0.1", "123456789012345",
+            "1234567890123456", "0.30000000000000004", "1.2.3", ".", "0.000001", "99999999999.9999",
+        ]
+        // Marker corners (a quarter point apart) and six-decimal numbers as Cairo prints them.
+        for step in 0..<400 { texts.append(String(0.5 + Double(step) * 0.25)) }
+        for seed in 0..<3000 { texts.append("\(seed * 37 % 1000).\(String(seed * 7919 % 1_000_000))") }
+        let stream = Array(texts.joined(separator: " ").utf8)
+        stream.withUnsafeBufferPointer { buffer in
+            var lexer = PDFLexer(buffer)
+            var index = 0
+            while let token = lexer.next() {
+                let text = lexer.text(token.range)
+                #expect(text == texts[index])
+                #expect(lexer.number(token.range) == Double(text), "\(text)")
+                index += 1
+            }
+            #expect(index == texts.count)
+        }
+    }
+
     @Test func anUnclosedStringEndsTheStreamWithoutReadingPastIt() {
         #expect(Self.tokens("(never closed \\").map(\.0) == [.literalString])
         #expect(Self.tokens("<abc").map(\.0) == [.hexString])

@@ -58,8 +58,13 @@ import Testing
                 "<0001> <00660066>", "<0002> <00660069>", "<0003> <00660066006c>", "<0004> <017f0074>",
                 "<0005> <00730074>", "<0006> <0079>", "<0007> <06440627>",
             ])
-        // A CMap without presentation forms is left as it is.
+        // A CMap without presentation forms is left as it is, one whose destinations begin
+        // `<f` but are none too, and one whose codes look like forms.
         #expect(ToUnicodeLigatures.decomposed(Self.cmap(["<0001> <0041>", "<0002> <fffd>"])) == nil)
+        #expect(ToUnicodeLigatures.decomposed(Self.cmap(["<0001> <ff10>", "<0002> <f8ff>", "<fb01> <0041>"])) == nil)
+        // Digits in capitals are found too.
+        let capitals = try #require(ToUnicodeLigatures.decomposed(Self.cmap(["<0001> <0041>", "<0002> <FB01>"])))
+        #expect(Self.entries(capitals) == ["<0001> <0041>", "<0002> <00660069>"])
     }
 
     @Test func aTextFaceSaysEachGlyphsReplacementText() {
