@@ -63,7 +63,7 @@ import Testing
     @Test func codeThatIsNotHighlightedLoadsNoQt() throws {
         let folder = Render.folder + "/lazy-libraries"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try #"{"name": "Plain", "colors": {"text": "#202020"}}"#.write(
+        try ##"{"name": "Plain", "colors": {"text": "#202020"}}"##.write(
             toFile: folder + "/plain-theme.json", atomically: true, encoding: .utf8)
         let documents = [
             ("no-code", "# Title\n\nA paragraph with `inline code` and [a span]{.python}.\n"),
