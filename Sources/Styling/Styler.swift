@@ -495,7 +495,8 @@ public struct Styler: Sendable {
         var plain = cascade.runStyle
         if overrides.color == nil { plain.color = plainCodeColor(inherited: plain.color) }
         // The definition is looked up only when code is highlighted: looking it up loads the library.
-        let runs = codeRuns(body, definition: highlightsCode && theme.code.highlights ? info.definition : nil, base: plain)
+        let runs = codeRuns(
+            body, definition: highlightsCode && theme.code.highlights ? info.definition : nil, base: plain)
         let paragraph = StyledParagraph(runs: runs, style: style)
         var block = StyledBlock(
             .paragraph(paragraph), spaceBefore: blockSpacing * 0.5, spaceAfter: blockSpacing * 1.5,
