@@ -28,27 +28,32 @@ static void *open_in(const char *folder, size_t folder_length, const char *relat
     return dlopen(path, RTLD_LAZY | RTLD_LOCAL);
 }
 
-/// Looks beside the program holding this code (an executable, a test bundle, or a shared
-/// library that links Typeset), then in `../lib/typeset/` from there (`make install`), then
-/// where the dynamic loader looks (LD_LIBRARY_PATH, the system's folders).
+/// Tries `library_file`, then `../lib/typeset/library_file`, in the folder of `holder` (a path).
+static void *open_beside(const char *holder) {
+    const char *slash = strrchr(holder, '/');
+    if (!slash) return NULL;
+    size_t folder_length = (size_t)(slash - holder) + 1;
+    void *handle = open_in(holder, folder_length, library_file);
+    if (!handle) handle = open_in(holder, folder_length, "../lib/typeset/libTypesetSyntaxHighlighting.so");
+    return handle;
+}
+
+/// Looks beside the running executable (its path with symbolic links resolved, so a linked
+/// `bin/typeset` finds the library of the installation it belongs to), then beside the object
+/// that holds this code when that is another one (a shared library that links Typeset), in
+/// each folder and in `../lib/typeset/` from it (`make install`), then where the dynamic loader
+/// looks (LD_LIBRARY_PATH, the system's folders).
 static void open_library(void) {
     void *handle = NULL;
-    char own[PATH_MAX];
-    const char *holder = NULL;
-    Dl_info info;
-    if (dladdr((void *)&open_library, &info) && info.dli_fname && strchr(info.dli_fname, '/')) {
-        holder = info.dli_fname;
-    }
-    ssize_t length = holder ? -1 : readlink("/proc/self/exe", own, sizeof own - 1);
+    char executable[PATH_MAX];
+    ssize_t length = readlink("/proc/self/exe", executable, sizeof executable - 1);
     if (length > 0) {
-        own[length] = '\0';
-        holder = own;
+        executable[length] = '\0';
+        handle = open_beside(executable);
     }
-    if (holder) {
-        const char *slash = strrchr(holder, '/');
-        size_t folder_length = (size_t)(slash - holder) + 1;
-        handle = open_in(holder, folder_length, library_file);
-        if (!handle) handle = open_in(holder, folder_length, "../lib/typeset/libTypesetSyntaxHighlighting.so");
+    Dl_info info;
+    if (!handle && dladdr((void *)&open_library, &info) && info.dli_fname && strchr(info.dli_fname, '/')) {
+        handle = open_beside(info.dli_fname);
     }
     if (!handle) handle = dlopen(library_file, RTLD_LAZY | RTLD_LOCAL);
     __atomic_store_n(&library_handle, handle, __ATOMIC_RELEASE);
