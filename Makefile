@@ -193,7 +193,8 @@ bench: bench-dir build
 	awk -v one=$$one -v all=$$all -v n=$$(nproc) 'BEGIN { printf "8 documents: -j 1 %.2f s, -j %d %.2f s (%.2f x sequential)\n", one, n, all, all / one }'; \
 	rm -rf $$d
 
-# The binary (with the highlighting library in PREFIX/lib/typeset), its man page and bash/zsh completions (all generated from the option table) under
+# The binary (with the highlighting library in PREFIX/lib/typeset, where the binary looks for it),
+# its man page and bash/zsh completions (all generated from the option table) under
 # PREFIX, and the templates (specimen.md, the showcase, themes, tokens) in PREFIX/share/typeset/templates,
 # where the binary looks for them beside its own folder (../share/typeset/templates).
 PREFIX ?= /usr/local
