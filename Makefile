@@ -31,8 +31,12 @@ $(STAMP): Makefile
 	fi
 	@mkdir -p .build && touch $(STAMP)
 
+# The binary, and beside it libTypesetSyntaxHighlighting.so (KSyntaxHighlighting and Qt 5), which it
+# loads when a document first highlights code.
 build: deps commit-info
 	$(SWIFT) build $(BUILD_FLAGS) --product typeset 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
+	$(SWIFT) build $(BUILD_FLAGS) --product TypesetSyntaxHighlighting 2>&1 | grep -v 'prohibited flag' ; \
+	  exit $${PIPESTATUS[0]}
 
 # The commit `typeset --version` prints: rewritten (and build_info.c touched) only when it changes.
 commit-info:
@@ -119,7 +123,7 @@ check-layering:
 	        grep -rlE '$(IMPORT)(CCmarkGFM|CYAML|CLibXML2)\b' Sources | grep -v '^Sources/MarkdownParser/'; \
 	        grep -rlE '$(IMPORT)(CBuildInfo|CGio)\b' Sources | grep -v '^Sources/typeset/'; \
 	        grep -rlE '$(IMPORT)(CSyntaxHighlighting|CQt5)\b' Sources | grep -v '^Sources/CodeHighlighting/'; \
-	        grep -rlE '^\s*#\s*include\s*[<"](KF5/|KSyntaxHighlighting|Q[A-Z])' Sources | grep -v '^Sources/CSyntaxHighlighting/'; \
+	        grep -rlE '^\s*#\s*include\s*[<"](KF5/|KSyntaxHighlighting|Q[A-Z])' Sources | grep -v '^Sources/SyntaxHighlightingLibrary/'; \
 	        grep -rlE '$(IMPORT)PangoCairoBackend\b' Sources | grep -v '^Sources/Typesetter/'); \
 	if [ -n "$$bad" ]; then echo "imported outside its owner: $$bad"; exit 1; else echo "layering: ok"; fi
 
@@ -189,7 +193,8 @@ bench: bench-dir build
 	awk -v one=$$one -v all=$$all -v n=$$(nproc) 'BEGIN { printf "8 documents: -j 1 %.2f s, -j %d %.2f s (%.2f x sequential)\n", one, n, all, all / one }'; \
 	rm -rf $$d
 
-# The binary, its man page and bash/zsh completions (all generated from the option table) under
+# The binary (with the highlighting library in PREFIX/lib/typeset, where the binary looks for it),
+# its man page and bash/zsh completions (all generated from the option table) under
 # PREFIX, and the templates (specimen.md, the showcase, themes, tokens) in PREFIX/share/typeset/templates,
 # where the binary looks for them beside its own folder (../share/typeset/templates).
 PREFIX ?= /usr/local
@@ -198,6 +203,8 @@ install: build
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
 	  $(DESTDIR)$(PREFIX)/share/typeset/templates
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/typeset
+	install -d $(DESTDIR)$(PREFIX)/lib/typeset
+	install -m 644 .build/release/libTypesetSyntaxHighlighting.so $(DESTDIR)$(PREFIX)/lib/typeset/
 	cp -R --no-preserve=ownership templates/. $(DESTDIR)$(PREFIX)/share/typeset/templates/
 	chmod -R u=rwX,go=rX $(DESTDIR)$(PREFIX)/share/typeset/templates
 	$(BIN) help man > $(DESTDIR)$(PREFIX)/share/man/man1/typeset.1

@@ -10,6 +10,9 @@ let package = Package(
         .library(name: "Typesetter", targets: ["Typesetter"]),
         // The library for Swift programs: `import Typeset` brings every type the API takes or returns.
         .library(name: "Typeset", targets: ["Typeset"]),
+        // KSyntaxHighlighting and Qt 5 behind CSyntaxHighlighting's C functions, in a shared library
+        // of their own that `typeset` loads with dlopen when a document first highlights code.
+        .library(name: "TypesetSyntaxHighlighting", type: .dynamic, targets: ["SyntaxHighlightingLibrary"]),
     ],
     targets: [
         // C libraries from Debian, found with pkg-config.
@@ -40,10 +43,14 @@ let package = Package(
         .systemLibrary(
             name: "CQt5", pkgConfig: "Qt5Gui",
             providers: [.apt(["qtbase5-dev"])]),
-        // KSyntaxHighlighting (KDE Frameworks 5; no pkg-config file, its headers are named by their
-        // path under /usr/include) behind a C interface: spans of plain integers, no Qt type.
+        // KSyntaxHighlighting (KDE Frameworks 5) behind a C interface (spans of plain integers, no
+        // Qt type): C functions that load libTypesetSyntaxHighlighting.so with dlopen on first call,
+        // so a render without highlighted code never maps Qt.
+        .target(name: "CSyntaxHighlighting", linkerSettings: [.linkedLibrary("dl")]),
+        // The C++ over KSyntaxHighlighting (no pkg-config file, its headers are named by their path
+        // under /usr/include) that the TypesetSyntaxHighlighting shared library is built from.
         .target(
-            name: "CSyntaxHighlighting", dependencies: ["CQt5"],
+            name: "SyntaxHighlightingLibrary", dependencies: ["CQt5"],
             linkerSettings: [.linkedLibrary("KF5SyntaxHighlighting"), .linkedLibrary("Qt5Core")]),
 
         // Pure Swift: the type-scale model, the document tree, style resolution, pagination.

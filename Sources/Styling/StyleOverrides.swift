@@ -28,7 +28,7 @@ struct StyleOverrides {
     var alignment: TextAlignment?
     var strokeColor: RGBAColor?
     var strokeWidth: Double?
-    /// A highlight behind the runs (Pandoc's `.mark` class).
+    /// A highlight behind the runs (Pandoc's `.mark` class, or `background=` a colour).
     var background: RGBAColor?
     /// Draw typographic guides over the block's lines (specimens).
     var guides: Bool?
@@ -195,6 +195,7 @@ struct StyleOverrides {
             default: warn("'leading' is tight, standard or loose, not '\(value ?? "")'", at)
             }
         case "color", "colour": self.color = color(value)
+        case "background": background = color(value)
         case "underline": underline = decoration()
         case "strikethrough": strikethrough = decoration()
         case "baselineoffset": baselineOffset = number(TypographicLimits.baselineOffset)

@@ -494,7 +494,9 @@ public struct Styler: Sendable {
         if body.hasSuffix("\n") { body.removeLast() }
         var plain = cascade.runStyle
         if overrides.color == nil { plain.color = plainCodeColor(inherited: plain.color) }
-        let runs = codeRuns(body, definition: info.definition, base: plain)
+        // The definition is looked up only when code is highlighted: looking it up loads the library.
+        let runs = codeRuns(
+            body, definition: highlightsCode && theme.code.highlights ? info.definition : nil, base: plain)
         let paragraph = StyledParagraph(runs: runs, style: style)
         var block = StyledBlock(
             .paragraph(paragraph), spaceBefore: blockSpacing * 0.5, spaceAfter: blockSpacing * 1.5,
@@ -1075,7 +1077,7 @@ public struct Styler: Sendable {
         _ written: Attributes, _ children: [Inline], cascade: Cascade, to runs: inout [StyledRun]
     ) {
         var attributes = written
-        let language = Styler.inlineCodeLanguage(written, children)
+        let language = highlightsCode && theme.code.highlights ? Styler.inlineCodeLanguage(written, children) : nil
         if children.count == 1, case .code = children[0] {
             // A code span's other classes name its language (Pandoc): not roles.
             attributes.classes = attributes.classes.filter {

@@ -17,6 +17,13 @@ public enum ThemeJudgement {
     /// every theme of the highlighting library by its hyphenated name (`github-light`).
     static let codeStyles: [String: CodeStyle] = LibraryCodeStyles.byName.merging(CodeStyle.builtIn) { $1 }
 
+    /// The code styles a theme file's `text` may name: ``codeStyles`` when it holds a `"style"`
+    /// member that could name one, else the built-in ones alone, so that reading a theme that
+    /// names no code style does not load the highlighting library (and Qt with it).
+    static func codeStyles(for text: String) -> [String: CodeStyle] {
+        text.contains("\"style\"") ? codeStyles : CodeStyle.builtIn
+    }
+
     /// The theme `data` describes and every problem of the file itself, in source order. The
     /// file must not be used when some problem is an error; the theme is still given when it
     /// could be read, so that its families can be judged too (nil: it could not be read). A file
@@ -50,7 +57,7 @@ public enum ThemeJudgement {
                 return (nil, [ThemeProblem(file: file, line: 0, column: 0, message: "\(error)")])
             }
         }
-        let (theme, problems) = ThemeLoader.decode(data, file: file, codeStyles: codeStyles)
+        let (theme, problems) = ThemeLoader.decode(data, file: file, codeStyles: codeStyles(for: text))
         var placed = located(problems, text: text)
         if theme == nil, placed.count == 1, placed[0].message.hasPrefix("invalid JSON") {
             // Most often a file named as the theme by mistake (a Markdown file): said so.

@@ -2,8 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// gdk-pixbuf (raster pictures) and librsvg (SVG pictures) are not linked into `typeset`: each is
-/// loaded with `dlopen` the first time a document needs it (docs/performance.md, "One page");
+/// gdk-pixbuf (raster pictures), librsvg (SVG pictures) and the highlighting library (KSyntaxHighlighting
+/// and Qt 5) are not linked into `typeset`: each is loaded with `dlopen` the first time a document
+/// needs it (docs/performance.md, "One page");
 /// qpdf's library (and GnuTLS behind it) is never loaded: the tagging pass is Typeset's own. Read from the outside: the
 /// dynamic loader's own log
 /// (glibc `LD_DEBUG=files`) of what a run of the binary opens, and the PDF it writes.
@@ -43,8 +44,56 @@ import Testing
         return (status, Set(names), pdf, log)
     }
 
+    /// KSyntaxHighlighting, Qt 5 and ICU, which `typeset` loads from libTypesetSyntaxHighlighting.so
+    /// only when a document highlights code.
+    static let highlighting = ["libTypesetSyntaxHighlighting", "libKF5SyntaxHighlighting", "libQt5Core"]
+
+    /// Whether a shared object whose file name (a path's last component: `dlopen` names the
+    /// whole path) starts with `stem` then `-` or `.` was loaded.
     static func loads(_ loaded: Set<String>, _ stem: String) -> Bool {
-        loaded.contains { $0.hasPrefix(stem + "-") || $0.hasPrefix(stem + ".") }
+        loaded.contains { path in
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            return name.hasPrefix(stem + "-") || name.hasPrefix(stem + ".")
+        }
+    }
+
+    /// Code that is not highlighted maps no part of Qt: a document without code blocks, one
+    /// whose blocks name no language, one with highlighting off (front matter, and a block's
+    /// `.nohighlight`), and one read with a theme file that names no code style.
+    @Test func codeThatIsNotHighlightedLoadsNoQt() throws {
+        let folder = Render.folder + "/lazy-libraries"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try ##"{"name": "Plain", "colors": {"text": "#202020"}}"##.write(
+            toFile: folder + "/plain-theme.json", atomically: true, encoding: .utf8)
+        let documents = [
+            ("no-code", "# Title\n\nA paragraph with `inline code` and [a span]{.python}.\n"),
+            ("no-language", "Before.\n\n```\nlet x = 1\n```\n\n    indented();\n"),
+            ("highlight-off", "---\nhighlight: false\n---\n\n```python\nprint(1)\n```\n\nAnd `print(2)`{.python}.\n"),
+            ("nohighlight-block", "```{.python .nohighlight}\nprint(1)\n```\n"),
+            ("theme-without-code", "---\ntheme: plain-theme.json\n---\n\nText.\n"),
+        ]
+        for (name, markdown) in documents {
+            let run = try Self.render(markdown, name: name)
+            #expect(run.status == 0, "\(name): \(run.log.suffix(2000))")
+            #expect(Self.loads(run.loaded, "libpango"), "\(name): \(run.loaded.sorted())")
+            for stem in Self.highlighting {
+                #expect(!Self.loads(run.loaded, stem), "\(name): \(stem) was loaded: \(run.loaded.sorted())")
+            }
+        }
+    }
+
+    /// A block in a language the library knows loads it (and Qt), and is drawn in colours.
+    @Test func aHighlightedBlockLoadsTheLibraryAndIsColoured() throws {
+        let run = try Self.render(
+            "```python\n# A comment.\ndef area(radius):\n    return 3.14 * radius ** 2, \"text\"\n```\n",
+            name: "highlighted")
+        #expect(run.status == 0, "\(run.log.suffix(2000))")
+        for stem in Self.highlighting {
+            #expect(Self.loads(run.loaded, stem), "\(stem) was not loaded: \(run.loaded.sorted())")
+        }
+        let colours = Set(try PDFColoredText.read(run.pdf).map(\.color))
+        #expect(colours.count >= 4, "\(colours)")
+        #expect(try PDFProbe.text(run.pdf).contains("def area(radius):"))
     }
 
     @Test func aDocumentWithoutPicturesLoadsNoneOfThem() throws {

@@ -282,4 +282,41 @@ import Typography
             #expect(colours.contains(try hex(token)), "\(fragment) should be \(token): \(colours)")
         }
     }
+
+    /// The legend of a dark code style is set on the style's panel, not on the paper: each
+    /// token's name stands on the panel colour (the most common colour under its box, read from
+    /// the page rasterized at 144 dpi), so it reads as the code does, however light its colour.
+    /// Light token colours on white paper are what this guards against.
+    @Test(arguments: ["dark", "dracula", "solarized-dark", "github-dark"])
+    func aDarkStylesLegendStandsOnItsPanel(style: String) throws {
+        let themeFile = Self.folder + "/legend-\(style).json"
+        try #"{"extends": "default", "code": {"style": "\#(style)"}}"#
+            .write(toFile: themeFile, atomically: true, encoding: .utf8)
+        let (pdf, theme) = try Self.render(themeFile, name: "legend-\(style)")
+        let panel = theme.code.effectiveBackground(in: theme)
+        let stretches = try PDFColoredText.read(pdf)
+        let page = try #require(stretches.first { $0.text.hasPrefix("Fenced code in") }?.page, "no code page")
+        let picture = Self.folder + "/legend-\(style)"
+        _ = try PDFProbe.run("pdftoppm", ["-f", "\(page)", "-l", "\(page)", "-r", "144", "-singlefile", pdf, picture])
+        let image = try #require(NetpbmImage(path: picture + ".ppm"))
+        let words = try PDFProbe.words(pdf).filter { $0.page == page }
+        var checked = 0
+        for token in CodeToken.allCases where theme.code.style(for: token) != nil {
+            // The legend's word is the one after the samples: the last on the page with that text.
+            guard let word = words.last(where: { $0.text == token.rawValue }) else { continue }
+            var counts: [[UInt8]: Int] = [:]
+            for y in Int(word.yMin * 2)..<Int(word.yMax * 2) where y >= 0 && y < image.height {
+                for x in Int(word.xMin * 2)..<Int(word.xMax * 2) where x >= 0 && x < image.width {
+                    let start = (y * image.width + x) * 3
+                    counts[Array(image.samples[start..<start + 3]), default: 0] += 1
+                }
+            }
+            let common = try #require(counts.max { $0.value < $1.value }?.key)
+            let expected = [panel.red, panel.green, panel.blue].map { Int(($0 * 255).rounded()) }
+            let near = zip(common, expected).allSatisfy { abs(Int($0) - $1) <= 6 }
+            #expect(near, "\(style): '\(token.rawValue)' stands on \(common), not the panel \(expected)")
+            checked += 1
+        }
+        #expect(checked >= 8, "\(style): \(checked) legend words found")
+    }
 }

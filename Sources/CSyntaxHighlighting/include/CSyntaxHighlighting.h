@@ -5,6 +5,11 @@
 // text styles (`KSyntaxHighlighting::Theme::TextStyle`). Only plain integers and UTF-8 bytes cross
 // this interface; no Qt type does. Every function is safe to call from any thread (one lock
 // serializes them).
+//
+// The program is not linked with KSyntaxHighlighting or Qt: the first call loads
+// libTypesetSyntaxHighlighting.so (built beside the executable from the C++ over the library) with
+// dlopen, looked for beside the program, then in ../lib/typeset/ from there, then where the dynamic
+// loader looks. Without it every function answers as for an unknown language or theme.
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,6 +45,10 @@ int32_t tshl_highlight(const char *definition, const char *text, size_t length, 
 
 /// Frees an array `tshl_highlight` returned (NULL is ignored).
 void tshl_free_spans(TSHighlightSpan *spans);
+
+/// 1 when the highlighting library (and Qt with it) is loaded in this process, 0 before a
+/// function above first needs it or when it cannot be found.
+int32_t tshl_is_loaded(void);
 
 /// How many syntax definitions the library holds.
 int32_t tshl_definition_count(void);

@@ -1,7 +1,10 @@
-// KSyntaxHighlighting behind a C interface (include/CSyntaxHighlighting.h). The headers are
-// named by their path under /usr/include, so the target needs no include path of its own;
-// Qt's include paths come from the CQt5 system library (pkg-config `Qt5Gui`).
-#include "CSyntaxHighlighting.h"
+// KSyntaxHighlighting behind the C interface of CSyntaxHighlighting.h, built into the shared
+// library libTypesetSyntaxHighlighting.so. Each function is exported as `typeset_` followed by the
+// header's name; the header's own functions (LazySyntaxHighlighting.c) load this library on first
+// call and forward to them. The library's headers are named by their path under /usr/include, so
+// the target needs no include path of its own; Qt's include paths come from the CQt5 system
+// library (pkg-config `Qt5Gui`).
+#include "TypesetSyntaxHighlighting.h"
 
 #include <KF5/KSyntaxHighlighting/KSyntaxHighlighting/AbstractHighlighter>
 #include <KF5/KSyntaxHighlighting/KSyntaxHighlighting/Definition>
@@ -102,7 +105,7 @@ int32_t utf8Bytes(char16_t unit) {
 
 }  // namespace
 
-extern "C" int32_t tshl_resolve_language(const char *language, char *buffer, int32_t capacity) {
+extern "C" int32_t typeset_tshl_resolve_language(const char *language, char *buffer, int32_t capacity) {
     if (language == nullptr || buffer == nullptr || capacity <= 0 || language[0] == '\0') {
         return 0;
     }
@@ -120,7 +123,7 @@ extern "C" int32_t tshl_resolve_language(const char *language, char *buffer, int
     return static_cast<int32_t>(name.size());
 }
 
-extern "C" int32_t tshl_highlight(const char *definitionName, const char *text, size_t length,
+extern "C" int32_t typeset_tshl_highlight(const char *definitionName, const char *text, size_t length,
                                   TSHighlightSpan **spans) {
     if (spans == nullptr) {
         return -1;
@@ -168,19 +171,19 @@ extern "C" int32_t tshl_highlight(const char *definitionName, const char *text, 
     return static_cast<int32_t>(count);
 }
 
-extern "C" void tshl_free_spans(TSHighlightSpan *spans) { std::free(spans); }
 
-extern "C" int32_t tshl_definition_count(void) {
+
+extern "C" int32_t typeset_tshl_definition_count(void) {
     std::lock_guard<std::mutex> guard(libraryLock);
     return static_cast<int32_t>(library().repository.definitions().size());
 }
 
-extern "C" int32_t tshl_theme_count(void) {
+extern "C" int32_t typeset_tshl_theme_count(void) {
     std::lock_guard<std::mutex> guard(libraryLock);
     return static_cast<int32_t>(library().repository.themes().size());
 }
 
-extern "C" int32_t tshl_theme_name(int32_t index, char *buffer, int32_t capacity) {
+extern "C" int32_t typeset_tshl_theme_name(int32_t index, char *buffer, int32_t capacity) {
     if (buffer == nullptr || capacity <= 0 || index < 0) {
         return 0;
     }
@@ -198,7 +201,7 @@ extern "C" int32_t tshl_theme_name(int32_t index, char *buffer, int32_t capacity
     return static_cast<int32_t>(name.size());
 }
 
-extern "C" int32_t tshl_theme_styles(const char *name, TSThemeStyle *styles, uint32_t *background) {
+extern "C" int32_t typeset_tshl_theme_styles(const char *name, TSThemeStyle *styles, uint32_t *background) {
     using KSyntaxHighlighting::Theme;
     if (name == nullptr || styles == nullptr || background == nullptr) {
         return 0;
