@@ -248,7 +248,7 @@ extension ParagraphComposer {
         let isCode = runs.map(\.style.isCode)
         let scalarCount = prepared.scalars.count
         let justified = paragraph.style.alignment == .justify
-        let hang = justified && protrudes(paragraph, prepared: prepared)
+        let hang = protrudes(paragraph, prepared: prepared)
         let allowed = breaks.allowed
         let bound = dashBoundSpaces(prepared.scalars)
         let emergencyAt = breaks.emergency
@@ -362,12 +362,15 @@ extension ParagraphComposer {
     }
 
     /// Whether the lines of `paragraph` may protrude into the margins: with hanging punctuation
-    /// on, and only in left-to-right text. Protrusion is set by logical position (a line's
+    /// on, in justified and ragged-right (left-aligned) text, and only in left-to-right text. Protrusion is set by logical position (a line's
     /// first and last characters at its left and right margins); in a line holding
     /// right-to-left letters the last character (a hyphen after a Latin word in Arabic text)
     /// may stand anywhere in it, so such a paragraph keeps its lines inside the measure.
     static func protrudes(_ paragraph: StyledParagraph, prepared: PreparedParagraph) -> Bool {
-        paragraph.style.hangingPunctuation && !prepared.scalars.contains(where: isRightToLeft)
+        // A centred or right-aligned line is placed by its alignment, not by its edge characters.
+        let alignment = paragraph.style.alignment
+        return paragraph.style.hangingPunctuation && (alignment == .justify || alignment == .left)
+            && !prepared.scalars.contains(where: isRightToLeft)
     }
 
     /// The longest last word, in scalars, that ``allowedBreaks(_:keepAll:)`` keeps whole.

@@ -124,10 +124,13 @@ enum WordSpacing {
             let lines = WordSpacing.lines(try PDFProbe.words(pdf))
             let edge = WordSpacing.justified(lines).first?.right ?? 0
             // Lines that stop short of the right edge (last lines; every ragged line) are set
-            // with natural word spaces (a gap may hold kerning or inline code padding).
+            // with natural word spaces (a gap may hold kerning or inline code padding; a space
+            // inside bold text is Inter SemiBold's, 0.231 em = 2.43 pt).
             for line in lines where line.words.count > 1 && line.right < edge - 3 && !line.text.contains("`") {
                 let gaps = line.gaps.filter { $0 > 1 }
-                #expect(gaps.allSatisfy { abs($0 - Self.interSpace) < 0.35 }, "\(line.text): \(gaps)")
+                #expect(
+                    gaps.allSatisfy { abs($0 - Self.interSpace) < 0.35 || abs($0 - 2.4255) < 0.05 },
+                    "\(line.text): \(gaps)")
             }
             if !justify {
                 // The rag is even: no line but a paragraph's last is shorter than 60 % of the measure.
@@ -311,8 +314,8 @@ enum WordSpacing {
     /// microtype's share of that character's advance (read from the same PDF: the width of the
     /// character set alone as a word). Members: lines starting with T, A, V, W, Y, an opening
     /// quote and plain letters; ending in a period, comma, colon, hyphenation hyphen, explicit
-    /// hyphen and plain letters (in justified text; ragged text does not protrude).
-    @Test(arguments: [true])
+    /// hyphen and plain letters, in justified and in ragged-right text.
+    @Test(arguments: [true, false])
     func edgeCharactersProtrudeByMicrotypesShare(_ justify: Bool) throws {
         let sample = "T A V W Y v w y x \u{201C} . , : - \u{AD} n"
         let crafted = """
@@ -345,7 +348,9 @@ enum WordSpacing {
             return last.properties.isLowercase && ParagraphComposer.protrusion(last).right == 0
         }.map(\.right).sorted()
         let edge = letterEnds.isEmpty ? right : letterEnds[letterEnds.count / 2]
-        #expect(abs(edge - right) < 0.35, "letter-ending lines end at \(edge), the margin is at \(right)")
+        if justify {
+            #expect(abs(edge - right) < 0.35, "letter-ending lines end at \(edge), the margin is at \(right)")
+        }
         for line in lines {
             let first = line.words[0].text.unicodeScalars.first!
             if let width = advance[first] ?? (first.properties.isLowercase ? 0 : nil) {

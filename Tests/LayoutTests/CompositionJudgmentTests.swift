@@ -100,7 +100,7 @@ import Typography
     /// a period, comma, colon, hyphenation hyphen and a plain letter, justified and ragged: each
     /// line's left edge is its first character's left protrusion × 5 pt left of the measure,
     /// and a justified line ends its last character's right protrusion past it.
-    @Test(arguments: [TextAlignment.justify])
+    @Test(arguments: [TextAlignment.justify, .left])
     func edgeCharactersProtrudeIntoBothMargins(_ alignment: TextAlignment) {
         let text =
             "Tall Avenue Vast Wide Young vine wine \u{201C}quoted, words. Tall Avenue Vast: Wide Young "
