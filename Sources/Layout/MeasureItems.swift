@@ -362,10 +362,11 @@ extension ParagraphComposer {
     }
 
     /// Whether the lines of `paragraph` may protrude into the margins: with hanging punctuation
-    /// on, in justified and ragged-right (left-aligned) text, and only in left-to-right text. Protrusion is set by logical position (a line's
-    /// first and last characters at its left and right margins); in a line holding
-    /// right-to-left letters the last character (a hyphen after a Latin word in Arabic text)
-    /// may stand anywhere in it, so such a paragraph keeps its lines inside the measure.
+    /// on, in justified and ragged-right (left-aligned) text, and only in left-to-right text.
+    /// Protrusion is set by logical position (a line's first and last characters at its left
+    /// and right margins); in a line holding right-to-left letters the last character (a hyphen
+    /// after a Latin word in Arabic text) may stand anywhere in it, so such a paragraph keeps
+    /// its lines inside the measure.
     static func protrudes(_ paragraph: StyledParagraph, prepared: PreparedParagraph) -> Bool {
         // A centred or right-aligned line is placed by its alignment, not by its edge characters.
         let alignment = paragraph.style.alignment
