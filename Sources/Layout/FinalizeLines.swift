@@ -17,83 +17,43 @@ extension ParagraphComposer {
         let justified = paragraph.style.alignment == .justify
         let isCode = paragraph.runs.map(\.style.isCode)
         let sizes = paragraph.runs.map(\.style.font.size)
-        var lines: [ComposedLine] = []
+        var measures: [LineMeasure] = []
+        measures.reserveCapacity(result.lines.count)
         var start = 0
-        var previousExpansion = 0.0
         for line in result.lines {
-            let item = items[line.breakIndex]
-            let end: Int
-            let ending: ComposedLine.Ending
-            let isLastItem = line.breakIndex == items.count - 1
-            switch item.kind {
-            case .glue:
-                end = item.position
-                ending = .space
-            case .penalty where isLastItem:
-                end = scalarCount
-                ending = .end
-            case .penalty where item.cost == -.infinity:
-                end = item.position
-                ending = .separator
-            case .penalty:
-                end = item.position
-                ending = item.flagged && (item.width > 0) ? .hyphen : .opportunity
-            case .box:
-                end = item.position
-                ending = .opportunity
-            }
-            // Stretchable spaces and Hangul gaps on the line.
-            var spaceWidth = 0.0
-            var gaps = 0
-            var gapSize = 0.0
-            var gapAdvance = 0.0
-            var holdsCode = false
-            var spaceCount = 0
-            for i in start..<max(start, end) {
-                let scalar = prepared.scalars[i]
-                holdsCode = holdsCode || isCode[prepared.runIndex[i]]
-                if isBreakingSpace(scalar) && !isCode[prepared.runIndex[i]] {
-                    spaceWidth += prepared.advances[i]
-                    spaceCount += 1
-                }
-                if isHangul(scalar) && i + 1 < end && isHangul(prepared.scalars[i + 1]) {
-                    gaps += 1
-                    gapSize += sizes[prepared.runIndex[i]]
-                    gapAdvance += prepared.advances[i]
-                }
-            }
+            let measure = Self.measure(
+                line, start: start, items: items, prepared: prepared, isCode: isCode, sizes: sizes,
+                justified: justified, width: width)
+            measures.append(measure)
+            // The next line starts after the dropped space or separator, and any spaces after it.
+            var next = measure.end
+            if measure.ending == .space || measure.ending == .separator { next += 1 }
+            while next < scalarCount, measure.ending == .space, isBreakingSpace(prepared.scalars[next]) { next += 1 }
+            start = next
+        }
+        let expansions = Self.expansions(measures, limit: justified ? paragraph.style.fontExpansion : 0)
+        var lines: [ComposedLine] = []
+        lines.reserveCapacity(measures.count)
+        for (index, measure) in measures.enumerated() {
+            let line = result.lines[index]
+            let expansion = expansions[index]
+            let available = measure.available
+            let (spaceWidth, spaceCount, gaps) = (measure.spaceWidth, measure.spaceCount, measure.gaps)
             var spaceFactor = 0.0
             var syllable = 0.0
-            let stretches = justified && ending != .end && ending != .separator
-            // Protrusion: the line's first character may stand out into the left margin, its
-            // last (when the line is justified) into the right.
-            let available = width + line.startHang + (stretches ? line.hang : 0)
-            var expansion = Self.expansion(
-                line, available: available, stretches: stretches, holdsCode: holdsCode, after: previousExpansion,
-                limit: justified ? paragraph.style.fontExpansion : 0)
-            // A line the word spaces cannot shrink into the measure at that expansion narrows
-            // further, up to the limit, whatever the line before: a line never overfills.
-            let shrunk = line.naturalWidth - spaceWidth * spaceShrink
-            if justified, expansion != 0 || paragraph.style.fontExpansion > 0, !holdsCode, shrunk > 0,
-                available / (1 + expansion) < shrunk - 1e-9
-            {
-                let step = ParagraphStyle.fontExpansionStep
-                let needed = ((available / shrunk - 1) / step).rounded(.down) * step
-                expansion = max(-paragraph.style.fontExpansion, min(expansion, needed))
-            }
-            previousExpansion = expansion
             // The line is drawn scaled by 1 + expansion: its spaces make up the rest unscaled.
-            var extra = available / (1 + expansion) - line.naturalWidth
+            let extra = available / (1 + expansion) - line.naturalWidth
             // A last line (or one before a hard break) is never stretched, but it is shrunk
             // when the breaker chose it at less than its natural width.
-            if justified && extra < 0 || stretches && spaceWidth + gapSize > 0 {
+            if justified && extra < 0 || measure.stretches && spaceWidth + measure.gapSize > 0 {
                 if extra < 0 {
                     spaceFactor = spaceWidth > 0 ? max(extra / spaceWidth, -spaceShrink) : 0
                 } else {
                     // A widened line's syllables already stand apart by the expansion of each.
-                    let widening = gaps > 0 ? max(0, expansion) * gapAdvance / Double(gaps) : 0
+                    let widening = gaps > 0 ? max(0, expansion) * measure.gapAdvance / Double(gaps) : 0
                     (spaceFactor, syllable) = Self.spread(
-                        extra, spaces: (spaceWidth, spaceCount), gaps: gaps, gapSize: gapSize, widening: widening)
+                        extra, spaces: (spaceWidth, spaceCount), gaps: gaps, gapSize: measure.gapSize,
+                        widening: widening)
                 }
             }
             let finalWidth =
@@ -106,16 +66,85 @@ extension ParagraphComposer {
             }
             lines.append(
                 ComposedLine(
-                    start: start, end: end, ending: ending, naturalWidth: line.naturalWidth,
+                    start: measure.start, end: measure.end, ending: measure.ending, naturalWidth: line.naturalWidth,
                     spaceFactor: spaceFactor, syllableSpacing: syllable, x: left, width: finalWidth,
-                    hang: stretches ? max(0, finalWidth - width - line.startHang) : 0, expansion: expansion))
-            // The next line starts after the dropped space or separator, and any spaces after it.
-            var next = end
-            if ending == .space || ending == .separator { next += 1 }
-            while next < scalarCount, ending == .space, isBreakingSpace(prepared.scalars[next]) { next += 1 }
-            start = next
+                    hang: measure.stretches ? max(0, finalWidth - width - line.startHang) : 0, expansion: expansion))
         }
         return lines
+    }
+}
+
+extension ParagraphComposer {
+    /// One chosen line as the finalize stage measures it before its expansion is chosen.
+    struct LineMeasure {
+        /// First scalar of the line and one past its last.
+        var start: Int, end: Int
+        /// How the line ends.
+        var ending: ComposedLine.Ending
+        /// The room the line is set in, pt: the measure and what its first and (when it is
+        /// stretched) last characters protrude into the margins.
+        var available: Double
+        /// Natural width of the line, pt.
+        var naturalWidth: Double
+        /// The stretchable word spaces' total width, pt, and their count.
+        var spaceWidth: Double, spaceCount: Int
+        /// Hangul syllable gaps, the sum of their em sizes (pt) and of the advances of the
+        /// syllables before them (pt).
+        var gaps: Int, gapSize: Double, gapAdvance: Double
+        /// The line holds code (never expanded).
+        var holdsCode: Bool
+        /// The line is justified to the measure (not a paragraph's last line, nor one before a hard break).
+        var stretches: Bool
+    }
+
+    /// The measurements of `line` (starting at scalar `start`) that its expansion and
+    /// justification need.
+    static func measure(
+        _ line: LineBreaker.Line, start: Int, items: [LineBreaker.Item], prepared: PreparedParagraph,
+        isCode: [Bool], sizes: [Double], justified: Bool, width: Double
+    ) -> LineMeasure {
+        let item = items[line.breakIndex]
+        let end: Int
+        let ending: ComposedLine.Ending
+        switch item.kind {
+        case .glue:
+            end = item.position
+            ending = .space
+        case .penalty where line.breakIndex == items.count - 1:
+            end = prepared.scalars.count
+            ending = .end
+        case .penalty where item.cost == -.infinity:
+            end = item.position
+            ending = .separator
+        case .penalty:
+            end = item.position
+            ending = item.flagged && (item.width > 0) ? .hyphen : .opportunity
+        case .box:
+            end = item.position
+            ending = .opportunity
+        }
+        var measure = LineMeasure(
+            start: start, end: end, ending: ending, available: 0, naturalWidth: line.naturalWidth, spaceWidth: 0,
+            spaceCount: 0, gaps: 0, gapSize: 0, gapAdvance: 0, holdsCode: false,
+            stretches: justified && ending != .end && ending != .separator)
+        for i in start..<max(start, end) {
+            let scalar = prepared.scalars[i]
+            let run = prepared.runIndex[i]
+            measure.holdsCode = measure.holdsCode || isCode[run]
+            if isBreakingSpace(scalar) && !isCode[run] {
+                measure.spaceWidth += prepared.advances[i]
+                measure.spaceCount += 1
+            }
+            if isHangul(scalar) && i + 1 < end && isHangul(prepared.scalars[i + 1]) {
+                measure.gaps += 1
+                measure.gapSize += sizes[run]
+                measure.gapAdvance += prepared.advances[i]
+            }
+        }
+        // Protrusion: the line's first character may stand out into the left margin, its
+        // last (when the line is justified) into the right.
+        measure.available = width + line.startHang + (measure.stretches ? line.hang : 0)
+        return measure
     }
 }
 
@@ -168,25 +197,6 @@ extension ParagraphComposer {
         }
         let spaceFactor = spaces.width > 0 ? grown / spaces.width : 0
         return (spaceFactor, perEm * (gaps > 0 ? gapSize / Double(gaps) : 0))
-    }
-
-    /// The font expansion of `line` (pdfTeX's hz) set in `available` pt: the scale that brings
-    /// its natural width to the measure, within the expansion `limit`, so its word spaces keep
-    /// as close to their natural width as the limit allows (expansion before word spaces and
-    /// before Hangul syllable gaps); rounded to ``ParagraphStyle/fontExpansionStep`` and kept
-    /// within one step of the line before (`after`), so neighbouring lines' textures stay
-    /// alike. Lines that are not stretched (a paragraph's last line) keep the value nearest to
-    /// none unless they were chosen shrunk; a line holding code is never expanded.
-    static func expansion(
-        _ line: LineBreaker.Line, available: Double, stretches: Bool, holdsCode: Bool, after previous: Double,
-        limit: Double
-    ) -> Double {
-        guard limit > 0, !holdsCode, line.naturalWidth > 0 else { return 0 }
-        let step = ParagraphStyle.fontExpansionStep
-        let needed = available / line.naturalWidth - 1
-        let share = stretches || needed < 0 ? min(limit, max(-limit, needed)) : 0
-        let wanted = (share / step).rounded() * step
-        return min(previous + step, max(previous - step, wanted))
     }
 }
 

@@ -15,7 +15,9 @@ extension ParagraphComposer {
         let allowed = allowedBreaks(prepared, keepAll: keepAll)
         let breaks = Breaks(
             allowed: allowed, emergency: emergencyBreaks(prepared, allowed: allowed, width: width),
-            hyphen: hyphenationPoints(paragraph, prepared: prepared, limits: limits, hyphenate: hyphenate))
+            hyphen: hyphenationPoints(paragraph, prepared: prepared, limits: limits, hyphenate: hyphenate),
+            syllable: keepAll && paragraph.style.alignment == .justify
+                ? syllableBreaks(prepared) : [Bool](repeating: false, count: prepared.scalars.count + 1))
         // Items, made twice: counted, then stored in an array of exactly that capacity (a
         // megabyte of prose makes about half a million items of 56 bytes; an array that grows
         // by doubling holds the old and the new buffer at once).
@@ -35,6 +37,47 @@ extension ParagraphComposer {
         let emergency: [Bool]
         /// Hyphenation points.
         let hyphen: [Bool]
+        /// Breaks between two Hangul syllables inside a word of a keep-all paragraph, at
+        /// ``syllableBreakPenalty`` (``syllableBreaks(_:)``).
+        let syllable: [Bool]
+    }
+
+    /// Last-resort breaks of justified keep-all text (before scalar i): between two Hangul
+    /// syllables inside a word, not in the last word of the paragraph or of a line of it ended
+    /// by a separator. W3C KLREQ ("Line Breaking Rules") allows a line ending in
+    /// Hangul to break by word or by character; keep-all breaks by word, and these breaks,
+    /// costing ``syllableBreakPenalty``, are taken only where every break between words would
+    /// leave a very loose line (a word with a Latin part, `MANWIDTH를`, `/dev/ttyS1을`, that
+    /// cannot move).
+    static func syllableBreaks(_ prepared: PreparedParagraph) -> [Bool] {
+        let scalars = prepared.scalars
+        let count = scalars.count
+        var breaks = [Bool](repeating: false, count: count + 1)
+        func isSyllable(_ scalar: Unicode.Scalar) -> Bool { (0xAC00...0xD7A3).contains(scalar.value) }
+        var wordStart = 0
+        var index = 0
+        while index < count {
+            if isWhitespace(scalars[index]) || isSeparator(scalars[index]) {
+                index += 1
+                wordStart = index
+                continue
+            }
+            var wordEnd = index
+            while wordEnd < count, !isWhitespace(scalars[wordEnd]), !isSeparator(scalars[wordEnd]) { wordEnd += 1 }
+            // The last word of the paragraph, or of a line of it ended by a separator, keeps whole.
+            var after = wordEnd
+            while after < count, isBreakingSpace(scalars[after]) { after += 1 }
+            let last = after == count || isSeparator(scalars[after])
+            if !last && wordEnd - wordStart >= 2 {
+                for i in wordStart + 1..<wordEnd
+                where isSyllable(scalars[i - 1]) && isSyllable(scalars[i]) && prepared.charBreakBefore[i] {
+                    breaks[i] = true
+                }
+            }
+            index = wordEnd
+            wordStart = wordEnd
+        }
+        return breaks
     }
 
     /// Allowed breaks (before scalar i): Pango's opportunities less keep-all's (no break between
@@ -205,7 +248,7 @@ extension ParagraphComposer {
         let isCode = runs.map(\.style.isCode)
         let scalarCount = prepared.scalars.count
         let justified = paragraph.style.alignment == .justify
-        let hang = justified && protrudes(paragraph, prepared: prepared)
+        let hang = protrudes(paragraph, prepared: prepared)
         let allowed = breaks.allowed
         let bound = dashBoundSpaces(prepared.scalars)
         let emergencyAt = breaks.emergency
@@ -250,21 +293,21 @@ extension ParagraphComposer {
                 boxStart = i + 1
                 continue
             }
-            if i > 0 && (allowed[i] || hyphenAt[i] || emergencyAt[i])
+            if i > 0 && (allowed[i] || hyphenAt[i] || emergencyAt[i] || breaks.syllable[i])
                 && (!isWhitespace(prepared.scalars[i - 1]) || emergencyAt[i])
             {
                 flushBox()
                 let before = prepared.scalars[i - 1]
                 if before == "\u{AD}" || hyphenAt[i] {
                     let hyphenWidth = prepared.hyphenWidths[prepared.runIndex[i - 1]]
-                    add(
-                        .penalty(
-                            hyphenWidth, cost: hyphenPenalty, flagged: true,
-                            hang: endHang("-", advance: hyphenWidth), position: i))
-                } else if emergencyAt[i] && !allowed[i] {
+                    let hang = endHang("-", advance: hyphenWidth)
+                    add(.penalty(hyphenWidth, cost: hyphenPenalty, flagged: true, hang: hang, position: i))
+                } else if (emergencyAt[i] || breaks.syllable[i]) && !allowed[i] {
                     // After a space an emergency break costs what a word break does: a piece
                     // is broken at its spaces before it is broken between letters.
-                    add(.penalty(cost: isWhitespace(before) ? 0 : 500, hang: 0, emergency: true, position: i))
+                    let emergency = !breaks.syllable[i]
+                    let cost = emergency ? (isWhitespace(before) ? 0 : 500) : syllableBreakPenalty
+                    add(.penalty(cost: cost, emergency: emergency, position: i))
                 } else {
                     // TeX's \exhyphenpenalty: after an explicit hyphen or a dash inside a word.
                     let explicit = isDash(before) || before == "\u{2010}"
@@ -319,12 +362,16 @@ extension ParagraphComposer {
     }
 
     /// Whether the lines of `paragraph` may protrude into the margins: with hanging punctuation
-    /// on, and only in left-to-right text. Protrusion is set by logical position (a line's
-    /// first and last characters at its left and right margins); in a line holding
-    /// right-to-left letters the last character (a hyphen after a Latin word in Arabic text)
-    /// may stand anywhere in it, so such a paragraph keeps its lines inside the measure.
+    /// on, in justified and ragged-right (left-aligned) text, and only in left-to-right text.
+    /// Protrusion is set by logical position (a line's first and last characters at its left
+    /// and right margins); in a line holding right-to-left letters the last character (a hyphen
+    /// after a Latin word in Arabic text) may stand anywhere in it, so such a paragraph keeps
+    /// its lines inside the measure.
     static func protrudes(_ paragraph: StyledParagraph, prepared: PreparedParagraph) -> Bool {
-        paragraph.style.hangingPunctuation && !prepared.scalars.contains(where: isRightToLeft)
+        // A centred or right-aligned line is placed by its alignment, not by its edge characters.
+        let alignment = paragraph.style.alignment
+        return paragraph.style.hangingPunctuation && (alignment == .justify || alignment == .left)
+            && !prepared.scalars.contains(where: isRightToLeft)
     }
 
     /// The longest last word, in scalars, that ``allowedBreaks(_:keepAll:)`` keeps whole.

@@ -124,10 +124,13 @@ enum WordSpacing {
             let lines = WordSpacing.lines(try PDFProbe.words(pdf))
             let edge = WordSpacing.justified(lines).first?.right ?? 0
             // Lines that stop short of the right edge (last lines; every ragged line) are set
-            // with natural word spaces (a gap may hold kerning or inline code padding).
+            // with natural word spaces (a gap may hold kerning or inline code padding; a space
+            // inside bold text is Inter SemiBold's, 0.231 em = 2.43 pt).
             for line in lines where line.words.count > 1 && line.right < edge - 3 && !line.text.contains("`") {
                 let gaps = line.gaps.filter { $0 > 1 }
-                #expect(gaps.allSatisfy { abs($0 - Self.interSpace) < 0.35 }, "\(line.text): \(gaps)")
+                #expect(
+                    gaps.allSatisfy { abs($0 - Self.interSpace) < 0.35 || abs($0 - 2.4255) < 0.05 },
+                    "\(line.text): \(gaps)")
             }
             if !justify {
                 // The rag is even: no line but a paragraph's last is shorter than 60 % of the measure.
@@ -224,25 +227,51 @@ enum WordSpacing {
                 .replacingOccurrences(of: "`", with: "").replacingOccurrences(of: "*", with: "")
         }
         let eojeols = plain.joined(separator: " ").split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
+        func normalized(_ s: String) -> String {
+            s.replacingOccurrences(of: "\u{2019}", with: "'").replacingOccurrences(of: "\u{201C}", with: "\"")
+                .replacingOccurrences(of: "\u{201D}", with: "\"")
+        }
+        let isSyllable = { (c: Character?) in
+            c?.unicodeScalars.first.map { (0xAC00...0xD7A3).contains($0.value) } == true
+        }
         var k = 0
         var stretches: [Double] = []
+        var broken: [String] = []
+        var carry: String? = nil  // the rest of a word the line before broke
         let edge = WordSpacing.justified(lines).map(\.right).sorted()[WordSpacing.justified(lines).count / 2]
         for line in lines {
             var groups: [(x0: Double, x1: Double, word: String, index: Int)] = []
             var i = 0
-            while i < line.words.count && k < eojeols.count {
-                func plain(_ s: String) -> String {
-                    s.replacingOccurrences(of: "\u{2019}", with: "'").replacingOccurrences(of: "\u{201C}", with: "\"")
-                        .replacingOccurrences(of: "\u{201D}", with: "\"")
+            if let rest = carry {
+                var text = ""
+                while i < line.words.count && text.count < rest.count {
+                    text += normalized(line.words[i].text)
+                    i += 1
                 }
-                var text = plain(line.words[i].text)
+                #expect(text == rest, "the rest of a broken word: '\(rest)' ≠ '\(text)' (\(line.text))")
+                carry = nil
+            }
+            while i < line.words.count && k < eojeols.count {
+                var text = normalized(line.words[i].text)
                 var j = i
                 while text != eojeols[k] && j + 1 < line.words.count && text.count < eojeols[k].count {
                     j += 1
-                    text += plain(line.words[j].text)
+                    text += normalized(line.words[j].text)
                 }
                 if text == eojeols[k] {
                     groups.append((line.words[i].xMin, line.words[j].xMax, eojeols[k], k))
+                    i = j + 1
+                    k += 1
+                } else if j == line.words.count - 1, eojeols[k].hasPrefix(text), text.count < eojeols[k].count {
+                    // A word broken at the line's end (the last-resort break of justified
+                    // keep-all text): only between two Hangul syllables.
+                    let rest = String(eojeols[k].dropFirst(text.count))
+                    #expect(
+                        isSyllable(text.last) && isSyllable(rest.first),
+                        "'\(text)|\(rest)' is broken beside a non-syllable")
+                    broken.append(text + "|" + rest)
+                    groups.append((line.words[i].xMin, line.words[j].xMax, eojeols[k], k))
+                    carry = rest
                     i = j + 1
                     k += 1
                 } else if let d = (1..<12).first(where: {
@@ -269,10 +298,15 @@ enum WordSpacing {
         }
         #expect(k > eojeols.count * 9 / 10, "aligned \(k) of \(eojeols.count) words")
         #expect(stretches.count > 10)
-        #expect(WordSpacing.percentile(stretches, 0.95) < 1.7, "\(stretches.sorted().suffix(5))")
-        // Syllable gaps are capped at 0.08 em and a third of the word space (KLREQ), so the
-        // loosest keep-all line takes its slack in its word spaces.
-        #expect((stretches.max() ?? 0) < 2.9)
+        // Measured at 90 mm on the handbook's Korean paragraphs: p95 1.48, worst 1.75, two
+        // words broken between syllables.
+        #expect(WordSpacing.percentile(stretches, 0.95) < 1.6, "\(stretches.sorted().suffix(5))")
+        // Syllable gaps are capped at 0.08 em and a third of the word space (KLREQ); a word
+        // that would leave a very loose line breaks between two syllables (KLREQ's
+        // break by character, as a last resort), so no keep-all line is left very loose.
+        #expect((stretches.max() ?? 0) < 2.0, "\(stretches.sorted().suffix(5)), broken: \(broken)")
+        // A last resort: few words are broken.
+        #expect(broken.count * 10 <= stretches.count, "\(broken)")
     }
 
     /// Character protrusion read back from the PDF: every line's first character stands out of
@@ -280,8 +314,8 @@ enum WordSpacing {
     /// microtype's share of that character's advance (read from the same PDF: the width of the
     /// character set alone as a word). Members: lines starting with T, A, V, W, Y, an opening
     /// quote and plain letters; ending in a period, comma, colon, hyphenation hyphen, explicit
-    /// hyphen and plain letters (in justified text; ragged text does not protrude).
-    @Test(arguments: [true])
+    /// hyphen and plain letters, in justified and in ragged-right text.
+    @Test(arguments: [true, false])
     func edgeCharactersProtrudeByMicrotypesShare(_ justify: Bool) throws {
         let sample = "T A V W Y v w y x \u{201C} . , : - \u{AD} n"
         let crafted = """
@@ -314,7 +348,9 @@ enum WordSpacing {
             return last.properties.isLowercase && ParagraphComposer.protrusion(last).right == 0
         }.map(\.right).sorted()
         let edge = letterEnds.isEmpty ? right : letterEnds[letterEnds.count / 2]
-        #expect(abs(edge - right) < 0.35, "letter-ending lines end at \(edge), the margin is at \(right)")
+        if justify {
+            #expect(abs(edge - right) < 0.35, "letter-ending lines end at \(edge), the margin is at \(right)")
+        }
         for line in lines {
             let first = line.words[0].text.unicodeScalars.first!
             if let width = advance[first] ?? (first.properties.isLowercase ? 0 : nil) {

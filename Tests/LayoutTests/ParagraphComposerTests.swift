@@ -45,6 +45,37 @@ func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
         c.lines.map { String(String.UnicodeScalarView(p.scalars[$0.start..<$0.end])) }
     }
 
+    /// Justified keep-all text may break inside a word as a last resort (W3C KLREQ allows a
+    /// line ending in Hangul to break by character): only between two Hangul syllables, never
+    /// beside a Latin letter, digit or punctuation (`MANWIDTH를`, `/dev/ttyS1을` stay whole),
+    /// never in the paragraph's last word; ragged keep-all text never breaks inside a word.
+    @Test func keepAllBreaksInsideAWordOnlyBetweenSyllablesAsALastResort() {
+        let korean =
+            "환경 변수 MANWIDTH를 설정하면 이 값을 터미널 폭으로 사용합니다 장치 /dev/ttyS1을 열고 "
+            + "프로세스를 강제로 끝내기 전에 확인합니다 마지막어절은끊기지않습니다"
+        let runs = [text(korean)]
+        let p = prepared(runs)
+        var broken = 0
+        for width in stride(from: 70.0, through: 200, by: 5) {
+            for alignment in [TextAlignment.justify, .left] {
+                let composition = ParagraphComposer.compose(
+                    paragraph(runs, alignment: alignment), prepared: p, width: width, hyphenate: { _, _ in [] })
+                for line in composition.lines.dropLast() where line.ending == .opportunity {
+                    let before = p.scalars[line.end - 1]
+                    let after = p.scalars[line.end]
+                    guard !before.properties.isWhitespace, !after.properties.isWhitespace else { continue }
+                    #expect(alignment == .justify, "ragged text broke a word at \(width) pt")
+                    #expect(
+                        (0xAC00...0xD7A3).contains(before.value) && (0xAC00...0xD7A3).contains(after.value),
+                        "broken beside a non-syllable at \(width) pt: \(lineTexts(composition, p))")
+                    broken += 1
+                }
+                #expect(lineTexts(composition, p).last?.hasSuffix("마지막어절은끊기지않습니다") == true)
+            }
+        }
+        #expect(broken > 0)
+    }
+
     @Test func keepAllBreaksKoreanOnlyBetweenWords() {
         let korean = "한국어 문장은 어절 단위로 줄을 바꾸며 긴 문장도 단어 중간에서 끊기지 않습니다 타이포그래피는 글자를 배열하는 기술입니다"
         let words = Set(korean.split(separator: " ").map(String.init))
