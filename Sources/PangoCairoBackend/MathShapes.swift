@@ -312,3 +312,27 @@ enum MathShapes {
         }
     }
 }
+
+/// A theme's math family whose face has no OpenType MATH table (a text face such as Inter or
+/// DejaVu Sans), and the family formulas are set in instead.
+public struct MathFamilyFallback: Hashable, Sendable {
+    /// The family the theme names for math.
+    public var family: String
+    /// The family formulas are set in: ``InlineFormula/defaultFamily``; nil when that has no
+    /// MATH table either (formulas are then left out of the drawing).
+    public var fallback: String?
+}
+
+extension FontLibrary {
+    /// Nil when the face fontconfig matches for `family` has an OpenType MATH table (the
+    /// constants, glyph variants and assemblies formulas are laid out with); else what formulas
+    /// are set in instead.
+    public static func mathFallback(for family: String) -> MathFamilyFallback? {
+        FontState.lock.reading {
+            guard HarfBuzzMathFont(family: family) == nil else { return nil }
+            let fallback = InlineFormula.defaultFamily
+            return MathFamilyFallback(
+                family: family, fallback: HarfBuzzMathFont(family: fallback) == nil ? nil : fallback)
+        }
+    }
+}

@@ -19,6 +19,9 @@ public struct InlineFormula: Hashable, Sendable {
     public var textFont: FontSpec
     /// The families of `\texttt{…}`: the theme's monospaced families.
     public var monospaceFamilies: [String]
+    /// Where the formula is written (after its opening `$` or `$$`); nil when it has no place
+    /// in a source file.
+    public var location: SourceLocation?
     /// The colour of source the parser could not read.
     public var errorColor: RGBAColor
     /// The theme's colours by name, for `\color{name}`.
@@ -99,6 +102,7 @@ extension Styler {
             family: theme.families["math"]?.first ?? InlineFormula.defaultFamily,
             errorColor: theme.colors["error"] ?? RGBAColor(red: 0.8, green: 0, blue: 0),
             colors: theme.colors, textFont: style.font, monospaceFamilies: theme.monospaceFamilies)
+        content.location = location
         let cuts = display ? [] : formula.breakIndices.map { $0 + 1 }
         let bounds = [0] + cuts + [formula.nodes.count]
         return (0..<(bounds.count - 1)).map { piece in
