@@ -104,7 +104,8 @@ import Testing
         WindowedParseTests.expectSame(Self.text, "definition-references.md")
         let many =
             (0..<30).map { index in
-                "Term \(index)\n:   First.\n\n    See [ref \(index % 3)] and a note[^n\(index)].\n\n[^n\(index)]: Note \(index).\n"
+                "Term \(index)\n:   First.\n\n    See [ref \(index % 3)] and a note[^n\(index)].\n\n"
+                    + "[^n\(index)]: Note \(index).\n"
             }.joined(separator: "\n") + "\n[ref 0]: /zero\n[ref 1]: /one\n[ref 2]: /two\n"
         WindowedParseTests.expectSame(many, "many-definition-references.md")
         let parsed = MarkdownParser.parse(many, file: "m.md")
