@@ -131,7 +131,9 @@ check-layering:
 # LuaLaTeXMathFigures.swift): LuaLaTeX with unicode-math measures each formula of
 # tools/math-reference.py. Not part of `make test`, which reads the recorded figures.
 math-reference:
-	@dpkg-query -W -f='$${Status}' texlive-latex-extra 2>/dev/null | grep -q 'install ok installed' || \
+	@for package in texlive-luatex texlive-latex-extra fonts-dejavu-extra; do \
+	  dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q 'install ok installed' || missing=1; \
+	done; [ -z "$$missing" ] || \
 	  (apt-get update && apt-get install -y --no-install-recommends texlive-luatex texlive-latex-extra fonts-dejavu-extra)
 	python3 tools/math-reference.py
 

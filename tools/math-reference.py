@@ -40,6 +40,33 @@ FORMULAS = [
     ("display", r"e^{i\pi} + 1 = 0"),
     ("text", r"\bigl( x \bigr) \Bigl[ y \Bigr]"),
     ("display", r"\overline{AB} + \underline{cd}"),
+    # Matrices and cases.
+    ("display", r"\begin{bmatrix} 1 & 0 & 0 \\ 0 & 1 & 0 \\ 0 & 0 & 1 \end{bmatrix}"),
+    ("text", r"\begin{matrix} a & b \\ c & d \end{matrix}"),
+    ("display", r"\begin{vmatrix} x & y \\ z & w \end{vmatrix}"),
+    ("display", r"|x| = \begin{cases} x & \text{if } x \ge 0 \\ -x & \text{otherwise} \end{cases}"),
+    # Nested fractions.
+    ("display", r"\frac{1}{1 + \frac{1}{1 + \frac{1}{x}}}"),
+    ("text", r"\frac{\frac{a}{b}}{\frac{c}{d}}"),
+    ("display", r"\dfrac{x^2 - 1}{x + 1}"),
+    # Big operators with limits in text style (beside) and display style (above and below).
+    ("text", r"\prod_{k=1}^{n} a_k"),
+    ("text", r"\int_a^b f(x)\,dx"),
+    ("text", r"\lim_{n \to \infty} x_n"),
+    ("display", r"\bigcup_{i \in I} A_i"),
+    # Radicals with a degree.
+    ("display", r"\sqrt[3]{x^3 + y^3}"),
+    ("text", r"\sqrt[n]{a}"),
+    ("display", r"\sqrt{\frac{a}{b}}"),
+    # Accents on wide bases.
+    ("text", r"\widehat{xyz} + \widetilde{abc}"),
+    ("text", r"\overrightarrow{AB}"),
+    ("display", r"\underbrace{a + \cdots + a}_{n}"),
+    # \left … \middle … \right.
+    ("display", r"\left( \frac{a}{b} \middle| \frac{c}{d} \right)"),
+    ("display", r"\left\{ x \in \mathbb{R} \middle| x^2 < 2 \right\}"),
+    ("display", r"\left[ \sum_{i=1}^{n} x_i \right]"),
+    ("text", r"\left\langle u, v \right\rangle"),
 ]
 
 PREAMBLE = r"""\documentclass[10pt]{article}

@@ -361,6 +361,10 @@ struct BlockLayout {
                 let enough = lineIndex >= options.orphans && lineCount - lineIndex >= options.widows
                 item.breakBefore = enough && !afterHyphen ? .allowed : .avoid
             }
+            // The next line before which a page may end: the first after this one that leaves
+            // enough lines above it, if it leaves enough below it too (else the paragraph's end).
+            let nextBreak = max(lineIndex + 1, options.orphans)
+            item.linesKeptAfter = (lineCount - nextBreak >= options.widows ? nextBreak : lineCount) - lineIndex - 1
             if let background {
                 item.panel = Panel(id: panelID, color: background, x: x0 - padding, width: width + 2 * padding)
             }

@@ -3,8 +3,10 @@
 /// note's other lines continue at the top of the next page's footnotes.
 extension Paginator {
     /// `item`'s footnote lines in the order they are set (by note number), split where its
-    /// page ends: `head` is the item with the lines that fit below it, `rest` the lines that
-    /// continue. Nil when no note line fits with the item (it moves to the next page whole,
+    /// page ends: `head` is the item with the lines that fit below it and the lines of its
+    /// paragraph that must share its page (``Item/linesKeptAfter``, room kept for each as tall
+    /// as the item), `rest` the lines that continue. Nil when too few note lines fit
+    /// (``splitPoint(keeping:of:orphans:widows:)``: the item moves to the next page whole,
     /// notes and all) or when every line fits.
     func splitNotes(of item: Item, gap: Double, placedNotes: [Item]) -> (head: Item, rest: [Item])? {
         guard !item.notes.isEmpty else { return nil }
@@ -14,7 +16,8 @@ extension Paginator {
         let ink = item.ink ?? Overhang()
         let itemTop = cursor + gap
         let lead = max(self.lead, ink.above - itemTop)
-        let bottom = max(inkBottom, itemTop + item.height + ink.below)
+        let following = Double(item.linesKeptAfter) * item.height
+        let bottom = max(inkBottom, itemTop + item.height + following + ink.below)
         var kept = 0
         while kept < lines.count,
             lead + bottom + Paginator.notesHeight(placedNotes + lines[...kept]) <= textHeight + 0.01
@@ -22,9 +25,31 @@ extension Paginator {
             kept += 1
         }
         guard kept > 0, kept < lines.count else { return nil }
+        kept = Self.splitPoint(
+            keeping: kept, of: lines.map(\.noteNumber), orphans: options.orphans, widows: options.widows)
+        guard kept > 0 else { return nil }
         var head = item
         head.notes = Array(lines[..<kept])
         return (head, Array(lines[kept...]))
+    }
+
+    /// The note lines to keep on the marker's page, at most `fitting` of `numbers` (each line's
+    /// note number, in order), so that the note split keeps at least `orphans` of its lines
+    /// here and `widows` for the next page, as a paragraph split across pages does; the split
+    /// moves up when it would leave fewer, and a note too short to split that way moves whole
+    /// (0: none kept, the marker's line moves on with its notes).
+    static func splitPoint(keeping fitting: Int, of numbers: [Int], orphans: Int, widows: Int) -> Int {
+        var kept = fitting
+        guard kept > 0, kept < numbers.count else { return kept }
+        let note = numbers[kept]
+        let first = numbers[..<kept].lastIndex { $0 != note }.map { $0 + 1 } ?? 0
+        let last = (numbers[kept...].firstIndex { $0 != note } ?? numbers.count) - 1
+        let noteLines = last - first + 1
+        // Lines of the split note left for the next page: at least `widows`.
+        kept = min(kept, last + 1 - max(1, widows))
+        // Lines of it kept here: none, or at least `orphans` (all of it when it is short).
+        if kept - first < min(max(1, orphans), noteLines) { kept = first }
+        return max(0, kept)
     }
 
     /// Notes continued from an earlier page that take more than a whole text area: pages of

@@ -41,6 +41,11 @@ struct Item {
     /// Space above, discarded at the top of a page.
     var spaceBefore: Double = 0
     var breakBefore: BreakRule = .allowed
+    /// On a paragraph's line: how many of the paragraph's next lines must share its page,
+    /// because a page may not end before them (widows and orphans); 0 when a page may end
+    /// right after it. A line whose footnotes are split keeps room for them
+    /// (``splitNotes(of:gap:placedNotes:)``).
+    var linesKeptAfter = 0
     /// With a forced break: the item opens a right-hand (odd-numbered) page.
     var opensRightHandPage = false
     var elements: [PageElement] = []
@@ -191,6 +196,9 @@ public final class Paginator {
     /// of this page's footnotes, each with the structure its note is read under
     /// (``splitNotes(of:gap:placedNotes:)``).
     var carriedNotes: [(line: Item, parent: [StructureElement])] = []
+    /// The rest of a note split below a line that the next lines of its paragraph must follow
+    /// on the same page: the top of the next page's notes (``carriedNotes``) once this page ends.
+    var notesForNextPage: [(line: Item, parent: [StructureElement])]?
     /// Lines of what follows a heading that must still share the heading's page: a heading
     /// keeps with the first ``keptLines`` lines after it, across the blocks they belong to (a
     /// list of one-line items, a `<details>` summary and its body, a quote or div opening
@@ -304,10 +312,19 @@ public final class Paginator {
         let fits = lead + bottom + notes <= textHeight + 0.01
         // A line whose notes do not all fit below it keeps the lines of them that do; the rest
         // continue at the top of the next page's footnotes (the marker's page stays full).
-        if !fits, item.fragments == nil, let parts = splitNotes(of: item, gap: gap, placedNotes: placedNotes) {
+        if !fits, item.fragments == nil, notesForNextPage == nil,
+            let parts = splitNotes(of: item, gap: gap, placedNotes: placedNotes)
+        {
             append(parts.head, ink: ink)
+            let rest = parts.rest.map { ($0, Array(item.structure.dropLast())) }
+            // The lines that must follow the marker's line take the room kept for them; the page
+            // ends after them, when the next line no longer fits.
+            guard item.linesKeptAfter == 0 else {
+                notesForNextPage = rest
+                return
+            }
             try flush()
-            carriedNotes = parts.rest.map { ($0, Array(item.structure.dropLast())) }
+            carriedNotes = rest
             try flushOverlongCarriedNotes()
             return
         }
@@ -531,6 +548,11 @@ public final class Paginator {
         lead = 0
         inkBottom = 0
         try renderer.render(page)
+        if let notes = notesForNextPage {
+            notesForNextPage = nil
+            carriedNotes = notes
+            try flushOverlongCarriedNotes()
+        }
     }
 
     /// Space between the text and the first footnote, holding the footnote rule, pt.

@@ -123,6 +123,17 @@ struct CmarkConverter {
     var footnoteDefinitions: [(label: String?, blocks: [Block])] = []
     /// Footnote numbers by normalised label, from the references.
     var footnoteNumbers: [String: Int] = [:]
+    /// The document's link reference and footnote definitions as a prefix to parse before a
+    /// part of the text (``SourceWindows/prefix(runs:lines:)``): its bytes, its line count and
+    /// the runs of source lines (1-based) it is made of. A definition's indented blocks are
+    /// parsed after it (``attachContinuation(_:at:to:)``).
+    var definitions: (bytes: [UInt8], lines: Int, runs: [ClosedRange<Int>])?
+    /// Set on the windowed scan, which converts every cited note from a parse of the
+    /// definitions itself (``SourceWindows/scanInWindows(_:lines:windowBytes:literalLines:)``).
+    var convertsCitedNotesItself = false
+    /// cmark-gfm's note numbers by normalised label in the whole tree, when it numbers the
+    /// notes (``learnTreeNoteNumbers(_:)``).
+    var treeNoteNumbers: [String: Int] = [:]
     /// Raw HTML blocks and inline tags become document values here (its warnings included).
     var html: RawHTML
     private var warnedDepth = false
@@ -357,8 +368,7 @@ struct CmarkConverter {
             var fenceOffset: Int32 = 0
             var fenceCharacter: CChar = 0
             if cmark_node_get_fenced(node, &fenceLength, &fenceOffset, &fenceCharacter) == 0,
-                PandocDefinitions.attachContinuation(
-                    text, file: file, at: loc, to: &items, diagnostics: &diagnostics)
+                attachContinuation(text, at: loc, to: &items)
             {
                 return  // blocks indented under a definition: the definition's own
             }
@@ -744,6 +754,28 @@ struct CmarkConverter {
         return nil
     }
 
+    /// Learns cmark-gfm's note numbers in the whole tree `root` (``treeNoteNumbers``): the
+    /// definitions it keeps, those cited, are moved to the end in number order. When no note
+    /// cites another, cmark-gfm's numbers are the order of first citation, and the conversion
+    /// numbers the notes in document order itself (``numbersNotesInOrder``), as the windowed
+    /// scan does: notes cited inside a definition's blocks, which cmark-gfm reads as code, then
+    /// take their places in that order.
+    mutating func learnTreeNoteNumbers(_ root: OpaquePointer) {
+        var number = 0
+        var citesANote = false
+        var child = cmark_node_first_child(root)
+        while let node = child {
+            child = cmark_node_next(node)
+            guard cmark_node_get_type(node) == CMARK_NODE_FOOTNOTE_DEFINITION else { continue }
+            number += 1
+            if let label = footnoteDefinitionLabel(node) { treeNoteNumbers[Self.normalizedLabel(label)] = number }
+            CmarkTree.forEachNode(under: node) {
+                if cmark_node_get_type($0) == CMARK_NODE_FOOTNOTE_REFERENCE { citesANote = true }
+            }
+        }
+        if !citesANote { numbersNotesInOrder = true }
+    }
+
     /// Labels match case-insensitively with whitespace collapsed (CommonMark link labels).
     static func normalizedLabel(_ label: String) -> String {
         label.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
@@ -755,10 +787,8 @@ struct CmarkConverter {
         var result: [Int: [Block]] = [:]
         var unresolved: [[Block]] = []
         for definition in footnoteDefinitions {
-            if let label = definition.label, let number = footnoteNumbers[Self.normalizedLabel(label)],
-                result[number] == nil
-            {
-                result[number] = definition.blocks
+            if let label = definition.label, let number = footnoteNumbers[Self.normalizedLabel(label)] {
+                if result[number] == nil { result[number] = definition.blocks }
             } else {
                 unresolved.append(definition.blocks)
             }

@@ -207,6 +207,9 @@ public enum MarkdownParser {
             // starts and ends; each pass over the blocks parses the text again, one window of
             // segments at a time (``SourceWindows``), and cmark-gfm's tree is freed on return.
             var converter = CmarkConverter(file: file, source: source, mode: .scan)
+            let definitions = SourceWindows.definitions(root: tree.root, lines: source.lines)
+            converter.definitions = definitions
+            converter.learnTreeNoteNumbers(tree.root)
             let segments = converter.scanSegments(of: tree.root)
             diagnostics +=
                 converter.diagnostics + converter.html.diagnostics
@@ -214,13 +217,15 @@ public enum MarkdownParser {
                     root: tree.root, lines: source.lines, cited: Set(converter.footnoteNumbers.keys), file: file)
             let windows = SourceWindows(
                 file: file, source: source.forConversion, segments: segments,
-                prefix: SourceWindows.prefix(root: tree.root, lines: source.lines),
-                footnoteNumbers: converter.footnoteNumbers, windowBytes: windowBytes,
+                prefix: (definitions.bytes, definitions.lines), footnoteNumbers: converter.footnoteNumbers,
+                windowBytes: windowBytes,
                 held: converter.heldSegments)
             return Document(
                 blockList: BlockList(windows), metadata: metadata, footnotes: converter.footnotes(), file: file)
         } else {
             var converter = CmarkConverter(file: file, source: source)
+            converter.definitions = SourceWindows.definitions(root: tree.root, lines: source.lines)
+            converter.learnTreeNoteNumbers(tree.root)
             let blocks = converter.blocks(of: tree.root, depth: 0)
             diagnostics +=
                 converter.diagnostics + converter.html.diagnostics

@@ -90,44 +90,6 @@ enum PandocDefinitions {
     /// stay code blocks.
     @TaskLocal static var nesting = 0
 
-    /// Attaches `text`, an indented code block's (blocks indented four spaces, the indentation
-    /// removed), to the last definition of the definition list before it in `items`, parsed as
-    /// the definition's own blocks; their warnings join `diagnostics`. The blocks and warnings
-    /// are located from `location` (the code block's). False, `items` unchanged, when no
-    /// definition list comes before it.
-    static func attachContinuation(
-        _ text: String, file: String, at location: SourceLocation?, to items: inout [CmarkConverter.BlockItem],
-        diagnostics: inout [Diagnostic]
-    ) -> Bool {
-        guard case .block(var previous)? = items.last, case .definitionList(var list) = previous.kind,
-            let definitions = list.last?.definitions, !definitions.isEmpty, nesting < CmarkConverter.maxDepth
-        else { return false }
-        // A blank first line: a continuation starting with `---` is a thematic break or a
-        // setext underline, never front matter.
-        let parsed = $nesting.withValue(nesting + 1) {
-            MarkdownParser.parse("\n" + text, file: file, lazily: false)
-        }
-        func shifted(_ inner: SourceLocation?) -> SourceLocation? {
-            guard let inner, let location else { return inner ?? location }
-            return SourceLocation(
-                file: location.file, line: location.line + inner.line - 2, column: location.column + inner.column - 1)
-        }
-        let blocks = parsed.document.blocks.map { block in
-            var block = block
-            block.location = shifted(block.location)
-            return block
-        }
-        diagnostics += parsed.diagnostics.map { diagnostic in
-            var diagnostic = diagnostic
-            diagnostic.location = shifted(diagnostic.location)
-            return diagnostic
-        }
-        list[list.count - 1].definitions[definitions.count - 1] += blocks
-        previous.kind = .definitionList(list)
-        items[items.count - 1] = .block(previous)
-        return true
-    }
-
     /// Whether the top-level block `item`, ending at source line `line` (1-based), may be
     /// continued by the next non-blank line of `lines` as a definition list: a one-line
     /// paragraph followed by a marker line (its definition), or a definition list followed by a
@@ -160,5 +122,169 @@ enum PandocDefinitions {
             return column <= 2 && marker && spaced
         }
         return false
+    }
+}
+
+extension CmarkConverter {
+    /// Attaches `text`, an indented code block's (blocks indented four spaces, the indentation
+    /// removed), to the last definition of the definition list before it in `items`, parsed as
+    /// the definition's own blocks; their warnings join the conversion's. The blocks and
+    /// warnings are located from `location` (the code block's). False, `items` unchanged, when
+    /// no definition list comes before it.
+    ///
+    /// The text is parsed after the document's link reference and footnote definitions
+    /// (``definitions``, the prefix windows are parsed after), so a link, image or note cited
+    /// inside a definition resolves against definitions written anywhere in the document; the
+    /// notes it cites take this conversion's numbers (``numberOfNestedNote(_:)``).
+    mutating func attachContinuation(
+        _ text: String, at location: SourceLocation?, to items: inout [CmarkConverter.BlockItem]
+    ) -> Bool {
+        guard case .block(var previous)? = items.last, case .definitionList(var list) = previous.kind,
+            let definitions = list.last?.definitions, !definitions.isEmpty,
+            PandocDefinitions.nesting < CmarkConverter.maxDepth
+        else { return false }
+        // Definitions are looked up only by text that may cite one (`[`).
+        let prefix = text.utf8.contains(UInt8(ascii: "[")) ? self.definitions : nil
+        var input = [UInt8(ascii: "\n")] + (prefix?.bytes ?? [])
+        input += Array(text.utf8)
+        // A blank first line: a continuation starting with `---` is a thematic break or a
+        // setext underline, never front matter. The prefix's lines follow it.
+        let firstTextLine = 2 + (prefix?.lines ?? 0)
+        let parsed = PandocDefinitions.$nesting.withValue(PandocDefinitions.nesting + 1) {
+            MarkdownParser.parse(String(decoding: input, as: UTF8.self), file: file, lazily: false)
+        }
+        func shifted(_ inner: SourceLocation?) -> SourceLocation? {
+            guard let inner, let location else { return inner ?? location }
+            return SourceLocation(
+                file: location.file, line: location.line + inner.line - firstTextLine,
+                column: location.column + inner.column - 1)
+        }
+        func isText(_ inner: SourceLocation?) -> Bool { (inner?.line ?? firstTextLine) >= firstTextLine }
+        var nestedNumbers: [String: Int] = [:]
+        var newLabels: [String] = []
+        let blocks = PandocDefinitions.renumberingNotes(
+            parsed.document.blocks.filter { isText($0.location) },
+            { label, nested in
+                let key = Self.normalizedLabel(label)
+                if nestedNumbers[key] == nil {
+                    nestedNumbers[key] = nested
+                    if footnoteNumbers[key] == nil, footnoteLabels == nil { newLabels.append(key) }
+                }
+                return numberOfNestedNote(label)
+            }
+        ).map { block in
+            var block = block
+            block.location = shifted(block.location)
+            return block
+        }
+        // A note cited only here is one the document's own tree dropped (cmark-gfm keeps cited
+        // definitions only): its blocks come from this parse, but in the windowed scan, which
+        // converts every cited definition itself.
+        if mode != .replay, !convertsCitedNotesItself {
+            for key in newLabels where treeNoteNumbers[key] == nil {
+                guard let nested = nestedNumbers[key], let noteBlocks = parsed.document.footnotes[nested] else {
+                    continue
+                }
+                footnoteDefinitions.append((key, noteBlocks.map { relocated($0, prefixRuns: prefix?.runs ?? []) }))
+            }
+        }
+        diagnostics += parsed.diagnostics.filter { isText($0.location) }.map { diagnostic in
+            var diagnostic = diagnostic
+            diagnostic.location = shifted(diagnostic.location)
+            return diagnostic
+        }
+        list[list.count - 1].definitions[definitions.count - 1] += blocks
+        previous.kind = .definitionList(list)
+        items[items.count - 1] = .block(previous)
+        return true
+    }
+
+    /// `block`, parsed in a definition's continuation after the definitions' prefix made of
+    /// `prefixRuns`, located at its line in the file (nil when it is not the prefix's).
+    private func relocated(_ block: Block, prefixRuns: [ClosedRange<Int>]) -> Block {
+        var block = block
+        block.location = block.location.flatMap { inner in
+            // The continuation's text starts with a blank line, then the prefix.
+            SourceWindows.sourceLine(ofPrefixLine: inner.line - 1, runs: prefixRuns).map {
+                SourceLocation(file: inner.file, line: $0, column: inner.column)
+            }
+        }
+        return block
+    }
+
+    /// The number of the note `label`, cited inside a definition's blocks (parsed on their own),
+    /// as this conversion numbers the document's references: the scan's number in a window
+    /// (``footnoteLabels``); the number already given; else the next in document order, or
+    /// cmark-gfm's number for the label in the whole tree (``treeNoteNumbers``), or one past
+    /// every number cmark-gfm gave.
+    mutating func numberOfNestedNote(_ label: String) -> Int {
+        let key = Self.normalizedLabel(label)
+        if let labels = footnoteLabels {
+            if let known = labels[key] { return known }
+            unresolvedFootnote = true
+            return (labels.values.max() ?? 0) + 1
+        }
+        if let known = footnoteNumbers[key] { return known }
+        let number: Int
+        if numbersNotesInOrder {
+            number = footnoteNumbers.count + 1
+        } else if let inTree = treeNoteNumbers[key] {
+            number = inTree
+        } else {
+            number = max(treeNoteNumbers.count, footnoteNumbers.values.max() ?? 0) + 1
+        }
+        footnoteNumbers[key] = number
+        return number
+    }
+}
+
+extension PandocDefinitions {
+    /// `blocks` with each note reference's number replaced by `number(label, its number)`, in
+    /// document order.
+    static func renumberingNotes(_ blocks: [Block], _ number: (String, Int) -> Int) -> [Block] {
+        blocks.map { renumberingNotes($0, number) }
+    }
+
+    private static func renumberingNotes(_ block: Block, _ number: (String, Int) -> Int) -> Block {
+        var block = block
+        func inlines(_ inlines: [Inline]) -> [Inline] { renumberingNotes(inlines, number) }
+        func blocks(_ blocks: [Block]) -> [Block] { renumberingNotes(blocks, number) }
+        switch block.kind {
+        case .paragraph(let content): block.kind = .paragraph(inlines(content))
+        case .heading(let level, let content): block.kind = .heading(level: level, inlines(content))
+        case .list(var list):
+            for index in list.items.indices { list.items[index].blocks = blocks(list.items[index].blocks) }
+            block.kind = .list(list)
+        case .blockQuote(let content): block.kind = .blockQuote(blocks(content))
+        case .alert(let kind, let content): block.kind = .alert(kind, blocks(content))
+        case .definitionList(let items):
+            block.kind = .definitionList(
+                items.map { DefinitionItem(term: inlines($0.term), definitions: $0.definitions.map(blocks)) })
+        case .div(let content): block.kind = .div(blocks(content))
+        case .table(var table):
+            table.header = table.header.map(inlines)
+            table.rows = table.rows.map { $0.map(inlines) }
+            block.kind = .table(table)
+        default: break
+        }
+        return block
+    }
+
+    private static func renumberingNotes(_ inlines: [Inline], _ number: (String, Int) -> Int) -> [Inline] {
+        inlines.map { inline in
+            switch inline {
+            case .footnoteReference(let label, let nested):
+                .footnoteReference(label: label, number: number(label, nested))
+            case .emphasis(let children): .emphasis(renumberingNotes(children, number))
+            case .strong(let children): .strong(renumberingNotes(children, number))
+            case .strikethrough(let children): .strikethrough(renumberingNotes(children, number))
+            case .link(let destination, let title, let children):
+                .link(destination: destination, title: title, children: renumberingNotes(children, number))
+            case .span(let attributes, let children): .span(attributes, renumberingNotes(children, number))
+            case .presentation(let presentation, let children):
+                .presentation(presentation, renumberingNotes(children, number))
+            default: inline
+            }
+        }
     }
 }

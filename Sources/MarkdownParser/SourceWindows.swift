@@ -199,6 +199,7 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
         var converter = CmarkConverter(file: file, source: source, mode: .replay)
         converter.lineDelta = delta
         converter.footnoteLabels = footnoteNumbers
+        converter.definitions = (prefix, prefixLines, [])
         var blocks: [Block] = []
         var next = 0
         for segment in run {
@@ -251,6 +252,8 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
             if cmark_node_get_type(node) != CMARK_NODE_FOOTNOTE_DEFINITION { nodes.append(node) }
         }
         var converter = CmarkConverter(file: file, source: source, mode: .replay)
+        converter.definitions = (prefix, prefixLines, [])
+        converter.learnTreeNoteNumbers(tree.root)
         var blocks: [Block] = []
         for segment in segments[window.segments] {
             let end = min(nodes.count, segment.firstNode + segment.nodes)
@@ -380,6 +383,8 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
         guard countsNewlines(lines), let nodes = topLevelNodes(lines, chunkBytes: windowBytes) else { return nil }
         let runs = definitionRuns(nodes: nodes, lines: lines)
         let prefix = self.prefix(runs: runs, lines: lines)
+        converter.definitions = (prefix.bytes, prefix.lines, runs)
+        converter.convertsCitedNotesItself = true
         converter.numbersNotesInOrder = true
         func gatherLiteralLines(_ node: OpaquePointer, _ delta: Int) {
             guard literalLines != nil else { return }
@@ -513,5 +518,26 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
     /// ``prefix(nodes:lines:)`` of a whole tree.
     static func prefix(root: OpaquePointer, lines: SourceLines) -> (bytes: [UInt8], lines: Int) {
         prefix(nodes: nodeLines(of: root, lineDelta: 0, lineCount: lines.count), lines: lines)
+    }
+
+    /// ``prefix(root:lines:)`` with the runs of source lines it is made of.
+    static func definitions(root: OpaquePointer, lines: SourceLines) -> (
+        bytes: [UInt8], lines: Int, runs: [ClosedRange<Int>]
+    ) {
+        let runs = definitionRuns(nodes: nodeLines(of: root, lineDelta: 0, lineCount: lines.count), lines: lines)
+        let prefix = prefix(runs: runs, lines: lines)
+        return (prefix.bytes, prefix.lines, runs)
+    }
+
+    /// The source line (1-based) of line `line` of a prefix made of `runs`
+    /// (``prefix(runs:lines:)``); nil for the blank lines between runs and the closing comment.
+    static func sourceLine(ofPrefixLine line: Int, runs: [ClosedRange<Int>]) -> Int? {
+        var start = 1
+        for run in runs {
+            if line < start { return nil }
+            if line < start + run.count { return run.lowerBound + line - start }
+            start += run.count + 1
+        }
+        return nil
     }
 }

@@ -149,7 +149,8 @@ enum MathShapes {
     static let firstIdentifier = 1 << 40
     private static let lock = NSLock()
     nonisolated(unsafe) private static var fonts: [String: HarfBuzzMathFont?] = [:]
-    nonisolated(unsafe) private static var formulas: [(box: MathBox, font: HarfBuzzMathFont, source: String)] = []
+    nonisolated(unsafe) private static var formulas:
+        [(box: MathBox, font: HarfBuzzMathFont, text: PangoMathText, source: String)] = []
     nonisolated(unsafe) private static var identifiers: [String: Int] = [:]
 
     /// The math font of `family`, loaded once; nil when it has no MATH table.
@@ -169,7 +170,10 @@ enum MathShapes {
     static func layout(_ formula: InlineFormula, size textSize: Double) -> (box: MathBox, identifier: Int)? {
         let size = textSize * formula.scale
         let frame = formula.taggedFrame.map { "\($0.width) \($0.inset)" } ?? ""
-        let key = "\(formula.family)\u{0}\(size)\u{0}\(formula.display)\u{0}\(frame)\u{0}\(formula.source)"
+        let text = PangoMathText(font: formula.textFont, monospaceFamilies: formula.monospaceFamilies)
+        let textFace = "\(text.font.families) \(text.font.weight) \(text.font.italic) \(text.monospaceFamilies)"
+        let key =
+            "\(formula.family)\u{0}\(size)\u{0}\(formula.display)\u{0}\(frame)\u{0}\(textFace)\u{0}\(formula.source)"
         let pieceKey = key + "\u{0}\(formula.piece)"
         lock.lock()
         if let identifier = identifiers[pieceKey] {
@@ -179,12 +183,12 @@ enum MathShapes {
         let known = laidOut[key]
         lock.unlock()
         guard let font = font(formula.family) else { return nil }
-        let pieces = known ?? layoutPieces(formula, size: size, font: font)
+        let pieces = known ?? layoutPieces(formula, size: size, font: font, text: text)
         guard pieces.indices.contains(formula.piece) else { return nil }
         lock.lock()
         defer { lock.unlock() }
         laidOut[key] = pieces
-        formulas.append((pieces[formula.piece], font, formula.alternativeText))
+        formulas.append((pieces[formula.piece], font, text, formula.alternativeText))
         identifiers[pieceKey] = firstIdentifier + formulas.count - 1
         return (pieces[formula.piece], firstIdentifier + formulas.count - 1)
     }
@@ -214,7 +218,11 @@ enum MathShapes {
 
     /// The pieces of `formula` laid out with `font` at `size` pt: the whole for a displayed
     /// formula, one box a piece for an inline one (``MathLayout/layoutPieces(_:style:)``).
-    private static func layoutPieces(_ formula: InlineFormula, size: Double, font: HarfBuzzMathFont) -> [MathBox] {
+    private static func layoutPieces(
+        _ formula: InlineFormula, size: Double, font: HarfBuzzMathFont, text: PangoMathText
+    )
+        -> [MathBox]
+    {
         let error = formula.errorColor
         let colors = formula.colors
         let layout = MathLayout(
@@ -222,7 +230,7 @@ enum MathShapes {
             colors: { name in
                 let color = colors[name] ?? CSSColors.color(named: name)
                 return color.map { MathColor(red: $0.red, green: $0.green, blue: $0.blue, alpha: $0.alpha) }
-            })
+            }, textMeasurer: text)
         if formula.display {
             let box = layout.layout(formula.formula, style: .display)
             guard let frame = formula.taggedFrame else { return [box] }
@@ -270,7 +278,7 @@ enum MathShapes {
             lock.unlock()
             return false
         }
-        let (box, font, _) = formulas[index]
+        let (box, font, text, _) = formulas[index]
         lock.unlock()
         cairo_save(cr)
         defer { cairo_restore(cr) }
@@ -287,6 +295,10 @@ enum MathShapes {
                 setColor(color, fallback: textColor, on: cr)
                 cairo_rectangle(cr, x + rx, baseline - ry - height, width, height)
                 cairo_fill(cr)
+            case .text(let string, let face, let tx, let ty, let size, let color):
+                setColor(color, fallback: textColor, on: cr)
+                text.draw(string, face: face, size: size, x: x + tx, baseline: baseline - ty, on: cr)
+                cairo_set_font_face(cr, font.cairoFace)
             }
         }
         return true
@@ -297,6 +309,30 @@ enum MathShapes {
             cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
         } else if let fallback {
             cairo_set_source(cr, fallback)
+        }
+    }
+}
+
+/// A theme's math family whose face has no OpenType MATH table (a text face such as Inter or
+/// DejaVu Sans), and the family formulas are set in instead.
+public struct MathFamilyFallback: Hashable, Sendable {
+    /// The family the theme names for math.
+    public var family: String
+    /// The family formulas are set in: ``InlineFormula/defaultFamily``; nil when that has no
+    /// MATH table either (formulas are then left out of the drawing).
+    public var fallback: String?
+}
+
+extension FontLibrary {
+    /// Nil when the face fontconfig matches for `family` has an OpenType MATH table (the
+    /// constants, glyph variants and assemblies formulas are laid out with); else what formulas
+    /// are set in instead.
+    public static func mathFallback(for family: String) -> MathFamilyFallback? {
+        FontState.lock.reading {
+            guard HarfBuzzMathFont(family: family) == nil else { return nil }
+            let fallback = InlineFormula.defaultFamily
+            return MathFamilyFallback(
+                family: family, fallback: HarfBuzzMathFont(family: fallback) == nil ? nil : fallback)
         }
     }
 }

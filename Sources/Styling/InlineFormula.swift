@@ -14,6 +14,14 @@ public struct InlineFormula: Hashable, Sendable {
     public var formula: MathFormula
     /// The math font's family (an OpenType font with a MATH table).
     public var family: String
+    /// The face `\text{…}` is set in: the surrounding run's families, weight and style (its
+    /// size is the math style's, so scripts shrink it).
+    public var textFont: FontSpec
+    /// The families of `\texttt{…}`: the theme's monospaced families.
+    public var monospaceFamilies: [String]
+    /// Where the formula is written (after its opening `$` or `$$`); nil when it has no place
+    /// in a source file.
+    public var location: SourceLocation?
     /// The colour of source the parser could not read.
     public var errorColor: RGBAColor
     /// The theme's colours by name, for `\color{name}`.
@@ -50,15 +58,19 @@ public struct InlineFormula: Hashable, Sendable {
     /// than the measure (and warned about): 80 % of the text's size.
     public static let smallestDisplayScale = 0.8
 
-    /// Creates a formula run's content.
+    /// Creates a formula run's content; `\text` is set in `textFont` (default: the default
+    /// sans-serif family) and `\texttt` in `monospaceFamilies`.
     public init(
         source: String, display: Bool, formula: MathFormula, family: String, errorColor: RGBAColor,
-        colors: [String: RGBAColor]
+        colors: [String: RGBAColor], textFont: FontSpec = FontSpec(families: ["sans-serif"], size: 10),
+        monospaceFamilies: [String] = ["monospace"]
     ) {
         self.source = source
         self.display = display
         self.formula = formula
         self.family = family
+        self.textFont = textFont
+        self.monospaceFamilies = monospaceFamilies
         self.errorColor = errorColor
         self.colors = colors
         alternativeText = source
@@ -89,7 +101,8 @@ extension Styler {
             source: source, display: display, formula: formula,
             family: theme.families["math"]?.first ?? InlineFormula.defaultFamily,
             errorColor: theme.colors["error"] ?? RGBAColor(red: 0.8, green: 0, blue: 0),
-            colors: theme.colors)
+            colors: theme.colors, textFont: style.font, monospaceFamilies: theme.monospaceFamilies)
+        content.location = location
         let cuts = display ? [] : formula.breakIndices.map { $0 + 1 }
         let bounds = [0] + cuts + [formula.nodes.count]
         return (0..<(bounds.count - 1)).map { piece in

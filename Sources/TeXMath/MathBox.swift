@@ -21,6 +21,31 @@ public enum MathBoxItem: Hashable, Sendable {
     /// A filled rectangle (fraction bars, radical overbars), its lower left corner at
     /// (`x`, `y`).
     case rule(x: Double, y: Double, width: Double, height: Double, color: MathColor?)
+    /// Text in the surrounding text's face (``MathNucleus/prose(_:_:)``) at `size` pt, its
+    /// baseline origin at (`x`, `y`): the renderer shapes and draws it as it does running text,
+    /// with its font fallback.
+    case text(String, face: MathTextFace, x: Double, y: Double, size: Double, color: MathColor?)
+}
+
+extension MathBoxItem {
+    /// Where the item begins along the baseline, pt from its box's origin.
+    public var x: Double {
+        switch self {
+        case .glyph(_, let x, _, _, _), .rule(let x, _, _, _, _), .text(_, _, let x, _, _, _): x
+        }
+    }
+
+    /// The item moved by `x` and `y` pt, in `color` when it has no colour of its own.
+    public func moved(x dx: Double, y dy: Double, color: MathColor? = nil) -> MathBoxItem {
+        switch self {
+        case .glyph(let glyph, let x, let y, let size, let itemColor):
+            .glyph(glyph, x: x + dx, y: y + dy, size: size, color: itemColor ?? color)
+        case .rule(let x, let y, let width, let height, let itemColor):
+            .rule(x: x + dx, y: y + dy, width: width, height: height, color: itemColor ?? color)
+        case .text(let text, let face, let x, let y, let size, let itemColor):
+            .text(text, face: face, x: x + dx, y: y + dy, size: size, color: itemColor ?? color)
+        }
+    }
 }
 
 /// A laid-out formula or part of one: its size in pt and what it draws.
@@ -55,14 +80,7 @@ public struct MathBox: Hashable, Sendable {
         height = max(height, box.height + y)
         depth = max(depth, box.depth - y)
         items.reserveCapacity(items.count + box.items.count)
-        for item in box.items {
-            switch item {
-            case .glyph(let glyph, let gx, let gy, let size, let itemColor):
-                items.append(.glyph(glyph, x: gx + x, y: gy + y, size: size, color: itemColor ?? color))
-            case .rule(let rx, let ry, let width, let height, let itemColor):
-                items.append(.rule(x: rx + x, y: ry + y, width: width, height: height, color: itemColor ?? color))
-            }
-        }
+        for item in box.items { items.append(item.moved(x: x, y: y, color: color)) }
     }
 
     /// Appends `box` after this one on the baseline (raised by `y`).

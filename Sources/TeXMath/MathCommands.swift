@@ -143,12 +143,14 @@ extension MathParser {
             nodes.append(.atom(MathAtom(mathClass, .sizedDelimiter(delimiter, size: size))))
         case "overline", "underline":
             nodes.append(.atom(MathAtom(.ord, .bar(over: name == "overline", base: parseArgument()))))
-        case "text", "textrm", "textnormal", "mbox", "textup", "hbox", "textsf", "texttt":
-            nodes.append(.atom(MathAtom(.ord, .text(readRawArgument()))))
+        case "text", "textrm", "textnormal", "mbox", "textup", "hbox", "textsf":
+            nodes.append(.atom(MathAtom(.ord, .prose(readRawArgument(), .regular))))
+        case "texttt":
+            nodes.append(.atom(MathAtom(.ord, .prose(readRawArgument(), .monospace))))
         case "textit", "emph", "textsl":
-            nodes.append(.atom(MathAtom(.ord, .text(MathAlphabet.italic.map(readRawArgument())))))
+            nodes.append(.atom(MathAtom(.ord, .prose(readRawArgument(), .italic))))
         case "textbf":
-            nodes.append(.atom(MathAtom(.ord, .text(MathAlphabet.bold.map(readRawArgument())))))
+            nodes.append(.atom(MathAtom(.ord, .prose(readRawArgument(), .bold))))
         case "operatorname", "operatorname*":
             let text = readRawArgument()
             nodes.append(.atom(MathAtom(.op, .text(text), limits: name.hasSuffix("*") ? .automatic : .beside)))

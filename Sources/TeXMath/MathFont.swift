@@ -92,3 +92,28 @@ public protocol MathFont: Sendable {
     /// The least overlap between two connected parts of an assembly (MathVariants).
     var minimumConnectorOverlap: Double { get }
 }
+
+/// How far a run of text reaches: its advance and its ink above and below the baseline, pt.
+public struct MathTextExtent: Hashable, Sendable {
+    /// The advance width, spaces included, pt.
+    public var width: Double
+    /// The ink above the baseline, pt.
+    public var ascent: Double
+    /// The ink below the baseline, pt (positive downwards).
+    public var descent: Double
+
+    /// Creates an extent, pt.
+    public init(width: Double, ascent: Double, descent: Double) {
+        self.width = width
+        self.ascent = ascent
+        self.descent = descent
+    }
+}
+
+/// Measures text set in the surrounding text's face (``MathNucleus/prose(_:_:)``) as the
+/// renderer will draw it: the backend shapes it with its font fallback, so letters the math
+/// font lacks are measured in the face that has them.
+public protocol MathTextMeasurer: Sendable {
+    /// The extent of `text` in `face` at `size` pt.
+    func measure(_ text: String, face: MathTextFace, size: Double) -> MathTextExtent
+}

@@ -11,16 +11,22 @@ public struct MathLayout: Sendable {
     public let errorColor: MathColor
     /// The colour a `\color` name stands for; nil: unknown (the text's colour is kept).
     public let colors: @Sendable (String) -> MathColor?
+    /// Measures `\text` in the surrounding text's face; nil: `\text` is set in the math
+    /// font's own letters (its italic and bold math alphabets for `\textit` and `\textbf`).
+    public let textMeasurer: (any MathTextMeasurer)?
 
-    /// Creates a layout for `font` at `size` pt.
+    /// Creates a layout for `font` at `size` pt; `textMeasurer` measures `\text` in the text's
+    /// face (nil: in the math font).
     public init(
         font: any MathFont, size: Double, errorColor: MathColor = MathColor(red: 0.8, green: 0, blue: 0),
-        colors: @escaping @Sendable (String) -> MathColor? = { _ in nil }
+        colors: @escaping @Sendable (String) -> MathColor? = { _ in nil },
+        textMeasurer: (any MathTextMeasurer)? = nil
     ) {
         self.font = font
         self.size = size
         self.errorColor = errorColor
         self.colors = colors
+        self.textMeasurer = textMeasurer
     }
 
     /// Lays out `formula` in `style` (``MathStyle/display`` for a displayed formula).
@@ -85,6 +91,28 @@ public struct MathLayout: Sendable {
         return box
     }
 
+    /// A box of `text` in the surrounding text's face at the size of `style` (a script style's
+    /// text shrinks with it, as LaTeX's `\text` does), measured by ``textMeasurer``; without
+    /// one, the math font's letters (its italic or bold alphabet for those faces).
+    func proseBox(_ text: String, face: MathTextFace, _ style: MathStyle) -> MathBox {
+        guard let textMeasurer else {
+            let letters =
+                switch face {
+                case .italic: MathAlphabet.italic.map(text)
+                case .bold: MathAlphabet.bold.map(text)
+                case .regular, .monospace: text
+                }
+            return textBox(letters, style)
+        }
+        let size = em(style)
+        let extent = textMeasurer.measure(text, face: face, size: size)
+        var box = MathBox(width: extent.width)
+        box.height = extent.ascent
+        box.depth = extent.descent
+        box.items = [.text(text, face: face, x: 0, y: 0, size: size, color: nil)]
+        return box
+    }
+
     /// A box for a character of the formula: its glyph, or the shaped text for several scalars.
     func symbolBox(_ text: String, _ style: MathStyle) -> MathBox {
         let scalars = text.unicodeScalars
@@ -132,19 +160,8 @@ public struct MathLayout: Sendable {
             return piece
         }
         for item in whole.items {
-            let x: Double
-            switch item {
-            case .glyph(_, let itemX, _, _, _): x = itemX
-            case .rule(let itemX, _, _, _, _): x = itemX
-            }
-            let index = bounds.dropLast().lastIndex { $0 <= x + 1e-6 } ?? 0
-            let offset = bounds[index]
-            switch item {
-            case .glyph(let glyph, let itemX, let y, let size, let color):
-                pieces[index].items.append(.glyph(glyph, x: itemX - offset, y: y, size: size, color: color))
-            case .rule(let itemX, let y, let width, let height, let color):
-                pieces[index].items.append(.rule(x: itemX - offset, y: y, width: width, height: height, color: color))
-            }
+            let index = bounds.dropLast().lastIndex { $0 <= item.x + 1e-6 } ?? 0
+            pieces[index].items.append(item.moved(x: -bounds[index], y: 0))
         }
         return pieces
     }
@@ -225,6 +242,8 @@ public struct MathLayout: Sendable {
         case .text(let text):
             nucleus = textBox(text, style)
             nucleus.isCharacter = false
+        case .prose(let text, let face):
+            nucleus = proseBox(text, face: face, style)
         case .error(let source):
             nucleus = textBox(source, style, color: errorColor)
         case .colored(let name, let nodes):

@@ -80,6 +80,18 @@ public enum LimitsPlacement: Hashable, Sendable {
     case beside
 }
 
+/// The face of a `\text`-like command's argument, relative to the surrounding text's face.
+public enum MathTextFace: Hashable, Sendable {
+    /// The surrounding face (`\text`, `\textrm`, `\mbox`, `\textsf`, `\textup`, `\textnormal`).
+    case regular
+    /// Its italic (`\textit`, `\emph`, `\textsl`).
+    case italic
+    /// Its bold (`\textbf`).
+    case bold
+    /// The document's monospaced family (`\texttt`).
+    case monospace
+}
+
 /// A delimiter of a `\left…\right` pair or a `\big` size: its character, or none (`.`).
 public typealias MathDelimiter = String?
 
@@ -157,8 +169,12 @@ public indirect enum MathNucleus: Hashable, Sendable {
     case symbol(String)
     /// A subformula in braces.
     case list([MathNode])
-    /// Text set upright in the math font (`\text{…}`, operator names such as `sin`).
+    /// Text set upright in the math font: operator names such as `sin`, `\operatorname{…}`.
     case text(String)
+    /// Text set in the surrounding text's face (`\text{…}`, `\mbox`, `\textbf`…), as LaTeX sets
+    /// the argument of `\text` in the current text font: letters the math font lacks (Hangul,
+    /// CJK, accented Latin, emoji) are drawn, and spaces are kept.
+    case prose(String, MathTextFace)
     /// A fraction; `rule` false for `\binom`'s stack; `style` forced by `\dfrac`/`\tfrac`;
     /// `left`/`right` delimiters around it (`\binom`'s parentheses).
     case fraction(

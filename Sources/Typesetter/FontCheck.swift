@@ -61,6 +61,9 @@ struct FontCheck {
     /// Characters no font draws, one entry per block that first shows some of them.
     private var missing: [(characters: [Character], location: SourceLocation?, running: Bool)] = []
     private var missingSet = Set<Character>()
+    /// The math family of the first formula visited and where that formula is written (its
+    /// MATH table is checked once, ``diagnostics(theme:)``).
+    private var firstFormula: (family: String, location: SourceLocation?)?
 
     init(source: SourcePositions = SourcePositions()) { self.source = source }
 
@@ -108,6 +111,9 @@ struct FontCheck {
         var offset = 0
         for paragraph in paragraphs {
             for run in paragraph.runs {
+                if firstFormula == nil, let formula = run.style.inlineFormula {
+                    firstFormula = (formula.family, formula.location ?? location)
+                }
                 note(run, at: offset, paragraphWeight: paragraph.style.baseFont.weight, into: &findings)
                 offset += run.text.utf8.count
             }
@@ -275,6 +281,7 @@ struct FontCheck {
 
     /// Adds what `other` saw, as if its paragraphs were visited after this check's.
     mutating func append(_ other: FontCheck) {
+        if firstFormula == nil { firstFormula = other.firstFormula }
         for problem in other.problems where !seen.contains(problem.request) { problems.append(problem) }
         seen.formUnion(other.seen)
         styles.merge(other.styles) { mine, _ in mine }
@@ -336,6 +343,16 @@ struct FontCheck {
             for warning in resolved.warnings where !warning.hasPrefix("no weight") && !warning.hasPrefix("no bold") {
                 warn(warning, location)
             }
+        }
+        if let firstFormula, let fallback = FontLibrary.mathFallback(for: firstFormula.family) {
+            let instead =
+                fallback.fallback.map { "formulas are set in '\($0)' instead" }
+                ?? "and neither has the default math family; formulas are left out"
+            warn(
+                "the math family '\(fallback.family)' has no OpenType MATH table (a text face cannot set "
+                    + "fractions, radicals or stretchy delimiters): \(instead); name an OpenType math font "
+                    + "in the theme's families.math",
+                firstFormula.location)
         }
         return diagnostics
             + missing.map { entry in

@@ -73,4 +73,51 @@ import Testing
         #expect(marks == (0..<160).map { "N\($0)" } + ["NOTEEND"])
         #expect(try PDFProbe.qpdfClean(dir + "/huge.pdf"))
     }
+
+    /// The same long note cited on the first line of a paragraph of eight lines (`W0` … `W79`):
+    /// wherever the page ends, the marker's line is never alone at the foot of its page (the
+    /// paragraph keeps at least two lines on each page it spans), and a split note keeps at
+    /// least two of its lines on each page.
+    static func markerFirstDocument(paragraphs: Int, length: Int) -> String {
+        let body = (0..<paragraphs).map { "P\($0) " + prose(length, seed: $0) }.joined(separator: "\n\n")
+        let note = (0..<40).map { "N\($0) " + prose(12, seed: 100 + $0) }.joined(separator: " ")
+        let words = (0..<80).map { "W\($0)" }.joined(separator: " ")
+        let after = (0..<4).map { "Q\($0) " + prose(50, seed: 200 + $0) }.joined(separator: "\n\n")
+        return body + "\n\nMarker[^long] " + words + "\n\n" + after + "\n\n[^long]: " + note + " NOTEEND\n"
+    }
+
+    @Test(arguments: [
+        (4, 60), (4, 75), (5, 50), (5, 58), (5, 66), (6, 44), (6, 52), (6, 60), (7, 38), (7, 46), (8, 35), (8, 40),
+    ])
+    func theMarkersLineIsNeverAloneAtThePageFoot(paragraphs: Int, length: Int) throws {
+        let dir = try Render.scratchFolder("footnote-orphan")
+        let input = dir + "/m\(paragraphs)-\(length).md"
+        try Self.markerFirstDocument(paragraphs: paragraphs, length: length).write(
+            toFile: input, atomically: true, encoding: .utf8)
+        let pdf = dir + "/m\(paragraphs)-\(length).pdf"
+        let run = try typeset(["render", input, "-o", pdf, "--strict"])
+        #expect(run.status == 0, "\(run.output)")
+        let words = try PDFProbe.words(pdf)
+        func lines(_ matching: [PDFWord], page: Int) -> Int {
+            Set(matching.filter { $0.page == page }.map { ($0.yMax * 2).rounded() }).count
+        }
+        let paragraph = words.filter {
+            $0.text.hasPrefix("Marker") || $0.text.range(of: #"^W\d+$"#, options: .regularExpression) != nil
+        }
+        let note = words.filter { $0.text.range(of: #"^N\d+$|^NOTEEND$"#, options: .regularExpression) != nil }
+        #expect(note.map(\.text) == (0..<40).map { "N\($0)" } + ["NOTEEND"])
+        #expect(paragraph.count == 81)
+        let marker = try #require(paragraph.first)
+        let pages = Set(paragraph.map(\.page)).sorted()
+        if pages.count > 1 {
+            for page in pages {
+                #expect(lines(paragraph, page: page) >= 2, "paragraph lines on page \(page) of \(pages)")
+            }
+        }
+        #expect(note.first?.page == marker.page, "the note starts on its marker's page")
+        for page in Set(note.map(\.page)).sorted() {
+            #expect(lines(note, page: page) >= 2, "note lines on page \(page)")
+        }
+        #expect(try PDFProbe.qpdfClean(pdf))
+    }
 }

@@ -40,4 +40,39 @@ let luaLaTeXFigures: [LuaLaTeXFigure] = [
     .init(display: true, source: "e^{i\\pi} + 1 = 0", width: 5.6585, height: 0.9698, depth: 0.0390),
     .init(display: false, source: "\\bigl( x \\bigr) \\Bigl[ y \\Bigr]", width: 3.3180, height: 1.0868, depth: 0.5368),
     .init(display: true, source: "\\overline{AB} + \\underline{cd}", width: 4.3934, height: 0.9270, depth: 0.2120),
+    .init(
+        display: true, source: "\\begin{bmatrix} 1 & 0 & 0 \\\\ 0 & 1 & 0 \\\\ 0 & 0 & 1 \\end{bmatrix}", width: 4.9800,
+        height: 2.0750, depth: 1.5250),
+    .init(
+        display: false, source: "\\begin{matrix} a & b \\\\ c & d \\end{matrix}", width: 2.3990, height: 1.4750,
+        depth: 0.9250),
+    .init(
+        display: true, source: "\\begin{vmatrix} x & y \\\\ z & w \\end{vmatrix}", width: 3.1380, height: 1.5350,
+        depth: 0.9850),
+    .init(
+        display: true, source: "|x| = \\begin{cases} x & \\text{if } x \\ge 0 \\\\ -x & \\text{otherwise} \\end{cases}",
+        width: 10.7095, height: 1.7150, depth: 1.1650),
+    .init(
+        display: true, source: "\\frac{1}{1 + \\frac{1}{1 + \\frac{1}{x}}}", width: 4.3759, height: 1.3769,
+        depth: 1.7510),
+    .init(display: false, source: "\\frac{\\frac{a}{b}}{\\frac{c}{d}}", width: 1.0877, height: 1.4677, depth: 0.9164),
+    .init(display: true, source: "\\dfrac{x^2 - 1}{x + 1}", width: 3.4304, height: 1.6095, depth: 0.6759),
+    .init(display: false, source: "\\prod_{k=1}^{n} a_k", width: 4.3620, height: 0.9484, depth: 0.3870),
+    .init(display: false, source: "\\int_a^b f(x)\\,dx", width: 5.3329, height: 1.1560, depth: 0.4242),
+    .init(display: false, source: "\\lim_{n \\to \\infty} x_n", width: 5.1546, height: 0.7600, depth: 0.2770),
+    .init(display: true, source: "\\bigcup_{i \\in I} A_i", width: 2.9914, height: 1.0140, depth: 1.1800),
+    .init(display: true, source: "\\sqrt[3]{x^3 + y^3}", width: 4.6899, height: 1.2408, depth: 0.3132),
+    .init(display: false, source: "\\sqrt[n]{a}", width: 1.3960, height: 0.8670, depth: 0.1030),
+    .init(display: true, source: "\\sqrt{\\frac{a}{b}}", width: 1.6670, height: 1.5099, depth: 0.7480),
+    .init(display: false, source: "\\widehat{xyz} + \\widetilde{abc}", width: 5.4184, height: 1.0430, depth: 0.2220),
+    .init(display: false, source: "\\overrightarrow{AB}", width: 1.7620, height: 1.0450, depth: 0.0000),
+    .init(display: true, source: "\\underbrace{a + \\cdots + a}_{n}", width: 4.6848, height: 0.5890, depth: 0.8894),
+    .init(
+        display: true, source: "\\left( \\frac{a}{b} \\middle| \\frac{c}{d} \\right)", width: 3.2210, height: 1.1820,
+        depth: 0.6510),
+    .init(
+        display: true, source: "\\left\\{ x \\in \\mathbb{R} \\middle| x^2 < 2 \\right\\}", width: 7.5040,
+        height: 1.0040, depth: 0.4540),
+    .init(display: true, source: "\\left[ \\sum_{i=1}^{n} x_i \\right]", width: 3.8902, height: 1.5769, depth: 1.1706),
+    .init(display: false, source: "\\left\\langle u, v \\right\\rangle", width: 2.6606, height: 0.6970, depth: 0.1470),
 ]
