@@ -91,6 +91,8 @@ public final class CairoPDFRenderer: PageRenderer {
     ///   ``BackendError/tagging(path:message:)`` with `tagging` when this Cairo does not write
     ///   the PDF the tagging pass reads (``CairoLayoutCheck``).
     public init(path: String, info: DocumentInfo, creationDate: Date?, tagging: PDFTagging? = nil) throws {
+        CairoFaces.lock.lock()
+        defer { CairoFaces.lock.unlock() }
         self.path = path
         self.info = info
         self.tagging = tagging
@@ -127,6 +129,8 @@ public final class CairoPDFRenderer: PageRenderer {
     }
 
     deinit {
+        CairoFaces.lock.lock()
+        defer { CairoFaces.lock.unlock() }
         if tagging != nil, cairo_status(cr) != CAIRO_STATUS_SUCCESS {
             // Cairo 1.16 crashes finishing a tagged surface that has failed (a tag error):
             // the surface is left unfinished (its memory is not reclaimed; the temporary file
@@ -166,6 +170,10 @@ public final class CairoPDFRenderer: PageRenderer {
     /// - Throws: ``BackendError/cairo(path:message:)`` when Cairo enters an error state,
     ///   ``BackendError/tagging(path:message:)`` when it rejects the structure tags.
     public func render(_ page: Page) throws {
+        try CairoFaces.lock.run { try renderLocked(page) }
+    }
+
+    private func renderLocked(_ page: Page) throws {
         guard !finished else { throw BackendError.finished(path: path) }
         pageCount += 1
         if previewSink != nil {
@@ -280,6 +288,10 @@ public final class CairoPDFRenderer: PageRenderer {
     /// - Throws: ``BackendError/cairo(path:message:)`` for any error Cairo reports on finishing;
     ///   ``BackendError/tagging(path:message:)`` when the tagged file cannot be completed.
     public func finish() throws {
+        try CairoFaces.lock.run { try finishLocked() }
+    }
+
+    private func finishLocked() throws {
         guard !finished else { return }
         finished = true
         if documentTagOpen { cairo_tag_end(cr, "Document") }

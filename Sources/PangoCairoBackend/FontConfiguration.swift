@@ -68,7 +68,7 @@ public final class FontConfiguration: @unchecked Sendable {
         lock.lock()
         let reused = idle.popLast()
         lock.unlock()
-        return reused ?? PangoSetup(configuration: self)
+        return reused ?? CairoFaces.lock.run { PangoSetup(configuration: self) }
     }
 
     /// Keeps `setup` for the next render, up to one per processor.

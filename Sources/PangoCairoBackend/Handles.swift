@@ -26,7 +26,7 @@ final class GObjectRef: @unchecked Sendable {
     }
     // The body runs before `session` is released: the object is given up while its font map
     // is still this session's.
-    deinit { g_object_unref(raw) }
+    deinit { CairoFaces.lock.run { g_object_unref(raw) } }
     var opaque: OpaquePointer { OpaquePointer(raw) }
     func typed<T>(_: T.Type) -> UnsafeMutablePointer<T> { raw.assumingMemoryBound(to: T.self) }
 }
@@ -111,6 +111,95 @@ final class AttrList {
         PANGO_ATTR_FOREGROUND, PANGO_ATTR_FOREGROUND_ALPHA, PANGO_ATTR_BACKGROUND, PANGO_ATTR_BACKGROUND_ALPHA,
         PANGO_ATTR_UNDERLINE, PANGO_ATTR_UNDERLINE_COLOR, PANGO_ATTR_STRIKETHROUGH, PANGO_ATTR_STRIKETHROUGH_COLOR,
     ].reduce(into: []) { $0.insert($1.rawValue) }
+}
+
+/// The lock every use of Cairo's FreeType faces takes: Pango's measuring (glyph extents go
+/// through Cairo's scaled fonts), drawing, finishing a PDF (subsetting reads the faces) and
+/// giving up fonts.
+///
+/// Cairo 1.16 keeps at most 10 FreeType faces open for the whole process (`MAX_OPEN_FACES`,
+/// `cairo-ft-font.c`) and, opening another, closes one whose lock count it reads as 0
+/// (`_has_unlocked_face`) without taking that face's own mutex, while another thread may be
+/// taking it (`_cairo_ft_unscaled_font_lock_face` raises the count under that mutex alone): the
+/// face is closed under the thread about to use it. Two renders on separate font maps that
+/// draw more than ten faces between them crashed in libfreetype. So Pango and Cairo work is
+/// serialized across renders; each render's font map, fonts, caches and surfaces stay its
+/// own, and what is not Pango or Cairo work (parsing, styling, pagination, the tagging pass,
+/// compression) runs in parallel.
+enum CairoFaces {
+    static let lock = RecursiveLock()
+}
+
+/// A recursive lock that lets no thread wait long: whoever asks while it is free takes it (as
+/// a mutex, which promises no order), but a thread that has waited more than ``patience`` is
+/// served next. A render takes and gives up the lock for every paragraph and page and, with a
+/// plain mutex, takes it back before a waiting thread wakes: a render beside it, or a
+/// cancelled one, waited for most of another render. Serving every thread strictly in turn
+/// costs a thread switch at every hand-over instead (20 small renders beside other suites took
+/// ten times as long). Reentrant for its holder (Pango's shape callbacks and nested measuring
+/// come back to it).
+final class RecursiveLock: @unchecked Sendable {
+    /// How long a thread waits before it is served next, s.
+    static let patience = 0.002
+    private var mutex = pthread_mutex_t()
+    private var released = pthread_cond_t()
+    private var held = false
+    private var owner: pthread_t = 0
+    private var depth = 0
+    /// The thread that has waited longer than ``patience`` and is served next, if any.
+    private var urgent: pthread_t?
+
+    init() {
+        pthread_mutex_init(&mutex, nil)
+        pthread_cond_init(&released, nil)
+    }
+
+    /// `body`'s result, with the lock held while it runs.
+    func run<T>(_ body: () throws -> T) rethrows -> T {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+
+    /// Takes the lock (at once when the calling thread holds it already). For initializers
+    /// and deinitializers, which cannot run inside a closure.
+    func lock() {
+        let me = pthread_self()
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        if held, pthread_equal(owner, me) != 0 {
+            depth += 1
+            return
+        }
+        let start = DispatchTime.now().uptimeNanoseconds
+        while held || (urgent.map { pthread_equal($0, me) == 0 } ?? false) {
+            var deadline = timespec()
+            clock_gettime(CLOCK_REALTIME, &deadline)
+            deadline.tv_nsec += Int(Self.patience * 1e9)
+            if deadline.tv_nsec >= 1_000_000_000 {
+                deadline.tv_sec += 1
+                deadline.tv_nsec -= 1_000_000_000
+            }
+            pthread_cond_timedwait(&released, &mutex, &deadline)
+            let waited = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            if urgent == nil, waited > Self.patience { urgent = me }
+        }
+        if let first = urgent, pthread_equal(first, me) != 0 { urgent = nil }
+        held = true
+        owner = me
+        depth = 1
+    }
+
+    /// Gives up one hold; the last frees the lock.
+    func unlock() {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        depth -= 1
+        guard depth == 0 else { return }
+        held = false
+        owner = 0
+        pthread_cond_broadcast(&released)
+    }
 }
 
 /// A font map and context set up the way every measurement here needs: 72 dpi (1 pt = 1

@@ -20,7 +20,7 @@ extension PangoShaper {
     /// paragraph, at any width: the unwrapped layout does not depend on the width. Keep-all
     /// Hangul and line separators change that layout's breaks, so such paragraphs are not kept.
     public func naturalWidth(of paragraph: StyledParagraph, keepingLayout: Bool) -> Double {
-        measureNaturalWidth(paragraph, keep: keepingLayout)
+        CairoFaces.lock.run { measureNaturalWidth(paragraph, keep: keepingLayout) }
     }
 
     /// The natural width of `paragraph`, to the bit as ``naturalWidth(of:keepingLayout:)``
@@ -34,7 +34,7 @@ extension PangoShaper {
     /// (nil: the caller measures each word alone).
     public func naturalWidths(of paragraph: StyledParagraph, words: [Range<Int>], keepingLayout: Bool) -> NaturalWidths
     {
-        do {
+        CairoFaces.lock.run {
             var widths: [Double]? = nil
             let natural = measureNaturalWidth(paragraph, keep: keepingLayout) { layout, byteCount in
                 // A paragraph measured with its soft-hyphen runs cut (``StyledParagraph/collapsingSoftHyphenRuns()``)
@@ -78,7 +78,7 @@ extension PangoShaper {
 
     /// Releases the layouts ``naturalWidth(of:keepingLayout:)`` kept that no `shape` call took.
     public func forgetKeptLayouts() {
-        keptCells.removeAll()
+        CairoFaces.lock.run { keptCells.removeAll() }
     }
 
     /// `measured` sees the layout measured, with its text's length in bytes, when the
@@ -181,7 +181,7 @@ extension PangoShaper {
     /// summaries draw the same glyphs at the same places (for tests and diagnostics).
     static func glyphSummary(of line: ShapedLine) -> [Int64] {
         guard let handle = line.handle as? PangoLineHandle else { return [] }
-        do {
+        return CairoFaces.lock.run {
             var summary: [Int64] = [Int64(handle.line.pointee.start_index), Int64(handle.line.pointee.length)]
             var node = handle.line.pointee.runs
             while let current = node {

@@ -51,8 +51,9 @@ public final class PangoShaper: TextShaper {
     ///     fonts alone.
     public init(pictures: Bool = false, session: FontSession = FontSession()) {
         self.session = session
-        setup = session.setup
-        context = setup.context(forPictures: pictures)
+        let setup = session.setup
+        self.setup = setup
+        context = CairoFaces.lock.run { setup.context(forPictures: pictures) }
     }
 
     // MARK: Metrics
@@ -63,7 +64,7 @@ public final class PangoShaper: TextShaper {
     /// (HarfBuzz `hb_ot_metrics`, which falls back to measuring glyphs). Resolved once per
     /// process for each request (``FontCache``).
     public func metrics(of font: FontSpec) -> FontMetrics {
-        primaryMetrics(font)
+        CairoFaces.lock.run { primaryMetrics(font) }
     }
 
     /// How far `line`'s ink reaches from its baseline, pt: the ink of every glyph run on it as
@@ -75,7 +76,7 @@ public final class PangoShaper: TextShaper {
         guard let handle = line.handle as? PangoLineHandle else { return LineExtent(above: 0, below: 0) }
         var extent = LineExtent(above: handle.pictureHeight, below: 0)
         let scale = Double(PANGO_SCALE)
-        do {
+        CairoFaces.lock.run {
             var node = handle.line.pointee.runs
             while let runNode = node {
                 let run = runNode.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
@@ -115,7 +116,7 @@ public final class PangoShaper: TextShaper {
     /// are drawn as they are, never changed, so one layout serves every place it is drawn.
     /// Paragraphs set to a width (table cells, mostly all different) are shaped each time.
     public func shape(_ paragraph: StyledParagraph, width: Double?) -> ShapedParagraph {
-        do {
+        CairoFaces.lock.run {
             let remembered = width == nil && ShortParagraphs.isShort(paragraph)
             let key = ShortParagraphs.Key(paragraph: paragraph, width: width)
             if remembered, let known = shortParagraphs.shaped[key] {
@@ -174,18 +175,18 @@ public final class PangoShaper: TextShaper {
         _ paragraph: StyledParagraph, width: Double,
         inGroups body: (ShapedLineGroup) throws -> Void
     ) rethrows {
-        let composed: ParagraphLayout.Lines
-        let collapsed = fittingDisplayFormulas(paragraph.collapsingSoftHyphenRuns(), width: width)
-        if collapsed.style.breakAnywhere || collapsed.style.hangingIndent != 0 {
-            composed = .whole(shapeWhole(paragraph, width: width))
-        } else {
-            composed = composeInGroups(collapsed, width: width)
+        let composed: ParagraphLayout.Lines = CairoFaces.lock.run {
+            let collapsed = fittingDisplayFormulas(paragraph.collapsingSoftHyphenRuns(), width: width)
+            guard !collapsed.style.breakAnywhere, collapsed.style.hangingIndent == 0 else {
+                return .whole(shapeWhole(paragraph, width: width))
+            }
+            return composeInGroups(collapsed, width: width)
         }
         switch composed {
         case .whole(let shaped):
             try body(ShapedLineGroup(lines: shaped.lines, first: 0, lineCount: shaped.lines.count))
         case .pending(var pending):
-            while let group = nextGroup(&pending) { try body(group) }
+            while let group = CairoFaces.lock.run({ nextGroup(&pending) }) { try body(group) }
         }
     }
 
@@ -741,7 +742,7 @@ final class PangoLineHandle {
         self.carrier = carrier
         self.pictureHeight = pictureHeight
     }
-    deinit { pango_layout_line_unref(line) }
+    deinit { CairoFaces.lock.run { pango_layout_line_unref(line) } }
 }
 
 /// The lines of short paragraphs already shaped (markers, empty items, numbers), so that a
