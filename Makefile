@@ -16,7 +16,7 @@ APT_PACKAGES = pkg-config libpango1.0-dev libcairo2-dev libfontconfig-dev libfre
   poppler-utils qpdf time icc-profiles-free
 STAMP = .build/.deps-installed
 
-.PHONY: math-reference all deps build pdf-check pdf-peers test test-fast corpus-check showcase specimens bench bench-dir fuzz fonts-extra clean check-layering check-functions commit-info library-example install format lint
+.PHONY: math-reference all deps build pdf-check pdf-peers test test-fast tsan corpus-check showcase specimens bench bench-dir fuzz fonts-extra clean check-layering check-functions commit-info library-example install format lint
 
 all: build
 
@@ -89,6 +89,15 @@ test: deps check-layering build library-example $(SPEC_JSON) $(PDF_CHECK) $(CSS_
 	TYPESET_BIN=$(CURDIR)/$(BIN) TYPESET_COMMONMARK_SPEC=$(CURDIR)/$(SPEC_JSON) TYPESET_REQUIRE_SPEC=1 \
 	  TYPESET_PDF_CHECK=$(CURDIR)/$(PDF_CHECK) \
 	  $(SWIFT) test 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
+
+# Thread Sanitizer over the suites that render in parallel in one process: the package and its
+# tests built with -sanitize=thread in a folder of their own (.build/tsan, so the debug build is
+# kept), then ConcurrentRenderTests and AsyncRenderTests; any data race TSan sees fails the run.
+TSAN_SUITES ?= ConcurrentRenderTests|AsyncRenderTests
+tsan: deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
+	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan \
+	  --filter '$(TSAN_SUITES)' 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
 
 # Every test but those marked `.slow` (scaling, memory peaks, fuzzing, huge inputs): the
 # layering check, the release binary and the suites, without the library example.

@@ -91,8 +91,8 @@ public final class CairoPDFRenderer: PageRenderer {
     ///   ``BackendError/tagging(path:message:)`` with `tagging` when this Cairo does not write
     ///   the PDF the tagging pass reads (``CairoLayoutCheck``).
     public init(path: String, info: DocumentInfo, creationDate: Date?, tagging: PDFTagging? = nil) throws {
-        FontState.lock.lock()
-        defer { FontState.lock.unlock() }
+        CairoFaces.lock.lock()
+        defer { CairoFaces.lock.unlock() }
         self.path = path
         self.info = info
         self.tagging = tagging
@@ -129,8 +129,8 @@ public final class CairoPDFRenderer: PageRenderer {
     }
 
     deinit {
-        FontState.lock.lock()
-        defer { FontState.lock.unlock() }
+        CairoFaces.lock.lock()
+        defer { CairoFaces.lock.unlock() }
         if tagging != nil, cairo_status(cr) != CAIRO_STATUS_SUCCESS {
             // Cairo 1.16 crashes finishing a tagged surface that has failed (a tag error):
             // the surface is left unfinished (its memory is not reclaimed; the temporary file
@@ -170,10 +170,10 @@ public final class CairoPDFRenderer: PageRenderer {
     /// - Throws: ``BackendError/cairo(path:message:)`` when Cairo enters an error state,
     ///   ``BackendError/tagging(path:message:)`` when it rejects the structure tags.
     public func render(_ page: Page) throws {
-        try FontState.lock.reading { try renderUnlocked(page) }
+        try CairoFaces.lock.run { try renderLocked(page) }
     }
 
-    private func renderUnlocked(_ page: Page) throws {
+    private func renderLocked(_ page: Page) throws {
         guard !finished else { throw BackendError.finished(path: path) }
         pageCount += 1
         if previewSink != nil {
@@ -291,10 +291,10 @@ public final class CairoPDFRenderer: PageRenderer {
     /// - Throws: ``BackendError/cairo(path:message:)`` for any error Cairo reports on finishing;
     ///   ``BackendError/tagging(path:message:)`` when the tagged file cannot be completed.
     public func finish() throws {
-        try FontState.lock.reading { try finishUnlocked() }
+        try CairoFaces.lock.run { try finishLocked() }
     }
 
-    private func finishUnlocked() throws {
+    private func finishLocked() throws {
         guard !finished else { return }
         finished = true
         if documentTagOpen { cairo_tag_end(cr, "Document") }

@@ -15,48 +15,12 @@ import Foundation
 /// finds the emoji font through the `emoji` generic, and every other character comes from the
 /// first text family that has it.
 enum ColorFonts {
-    nonisolated(unsafe) private static var cache: [String: Bool] = [:]
-    nonisolated(unsafe) private static var cacheGeneration = -1
-
-    /// `families` without the colour (emoji) families, unless that would leave none. Call under
-    /// `FontState.lock`.
-    static func textFamilies(_ families: [String]) -> [String] {
+    /// `families` without the colour (emoji) families of `configuration`, unless that would
+    /// leave none.
+    static func textFamilies(_ families: [String], in configuration: FontConfiguration) -> [String] {
         guard families.count > 1 else { return families }
-        let text = families.filter { !isColorFamily($0) }
+        let text = families.filter { !configuration.isColorFamily($0) }
         return text.isEmpty ? families : text
-    }
-
-    /// True when every face fontconfig lists for `family` is a colour font (`FC_COLOR`). Call
-    /// under `FontState.lock`.
-    static func isColorFamily(_ family: String) -> Bool {
-        if cacheGeneration != FontState.generation {
-            cache.removeAll()
-            cacheGeneration = FontState.generation
-        }
-        if let known = cache[family] { return known }
-        var result = false
-        if let pattern = FcPatternCreate(), let objects = FcObjectSetCreate() {
-            _ = FcPatternAddString(pattern, "family", family)
-            _ = FcObjectSetAdd(objects, "color")
-            if let list = FcFontList(nil, pattern, objects) {
-                let count = Int(list.pointee.nfont)
-                var colour = 0
-                for i in 0..<count {
-                    var value: FcBool = 0
-                    if let font = list.pointee.fonts[i], FcPatternGetBool(font, "color", 0, &value) == FcResultMatch,
-                        value != 0
-                    {
-                        colour += 1
-                    }
-                }
-                result = count > 0 && colour == count
-                FcFontSetDestroy(list)
-            }
-            FcObjectSetDestroy(objects)
-            FcPatternDestroy(pattern)
-        }
-        cache[family] = result
-        return result
     }
 
     /// The font draws colour glyphs (bitmap `CBDT`/`sbix` strikes or `COLR` layers, read through

@@ -17,14 +17,8 @@ import Typography
 /// in — and the lookups here go through that pattern too, so a document costs one sort per
 /// face and size it draws, plus one per style whose text needs the fallbacks.
 ///
-/// Owned by ``PangoSetup``; read and written under `FontState.lock`; emptied when a font
-/// folder is registered.
+/// Owned by ``PangoSetup``, and so used by one render at a time.
 final class FontCache {
-    /// Fonts loaded through Pango's font map by the backend's own lookups (each a fontconfig
-    /// match and sort the first time its description is seen): a counter for tests, which
-    /// check that a second lookup of the same request loads nothing. Under `FontState.lock`.
-    nonisolated(unsafe) static var fontLoads = 0
-
     var descriptions: [FontSpec: FontDescription] = [:]
     var firstFaces: [FontSpec: GObjectRef] = [:]
     var missingFaces: Set<FontSpec> = []
@@ -61,18 +55,18 @@ struct FirstFamily {
 extension PangoSetup {
     /// The Pango description of `font` (colour families left to Pango's emoji presentation,
     /// ``ColorFonts``; a semibold the first family lacks asked as bold, ``SyntheticBold``),
-    /// made once per request. Call under `FontState.lock`.
+    /// made once per request.
     func description(_ font: FontSpec) -> FontDescription {
         if let description = cache.descriptions[font] { return description }
         let description = FontDescription(
             families: font.families, weight: SyntheticBold.weight(for: font, setup: self),
-            italic: font.italic, size: font.size)
+            italic: font.italic, size: font.size, in: configuration)
         cache.descriptions[font] = description
         return description
     }
 
     /// The first face of `font`'s fontset (what Pango draws a character the first family has
-    /// with), loaded once per request; nil when Pango finds none. Call under `FontState.lock`.
+    /// with), loaded once per request; nil when Pango finds none.
     func firstFace(_ font: FontSpec) -> GObjectRef? {
         if let face = cache.firstFaces[font] { return face }
         if cache.missingFaces.contains(font) { return nil }
@@ -89,10 +83,10 @@ extension PangoSetup {
     /// (``shapingDescription(_:for:)``) and Pango's own metrics ask for anyway, so no second
     /// fontconfig sort. A list with colour families keeps the earlier way: the first face of the
     /// whole list when it is of the first family, else the first family alone (a family that is
-    /// not installed, or a generic name such as `sans-serif`). Call under `FontState.lock`.
+    /// not installed, or a generic name such as `sans-serif`).
     func primaryFace(_ font: FontSpec) -> GObjectRef? {
         guard let first = font.families.first else { return firstFace(font) }
-        if font.families.count > 1, ColorFonts.textFamilies(font.families) == font.families {
+        if font.families.count > 1, ColorFonts.textFamilies(font.families, in: configuration) == font.families {
             return firstFace(FontSpec(families: [first], weight: font.weight, italic: font.italic, size: font.size))
         }
         if font.families.count > 1, let face = firstFace(font),
@@ -108,7 +102,7 @@ extension PangoSetup {
     /// values `pango_font_get_metrics` reports, without the sample-text layout that call also
     /// lays out in a fresh context — another fontconfig sort per face and size), x-height and
     /// cap height from its OS/2 table (HarfBuzz `hb_ot_metrics`, which falls back to measuring
-    /// glyphs). Estimates from the size when no face loads. Call under `FontState.lock`.
+    /// glyphs). Estimates from the size when no face loads.
     func metrics(_ font: FontSpec) -> FontMetrics {
         if let cached = cache.metrics[font] { return cached }
         var result = FontMetrics(
@@ -136,7 +130,7 @@ extension PangoSetup {
 extension PangoSetup {
     /// The description to shape `text` with in `font`: the first family alone when its face
     /// has every character of `text` that Pango picks a face for, else the whole list
-    /// (``description(_:)``). Call under `FontState.lock`.
+    /// (``description(_:)``).
     ///
     /// Both give every character the same face — Pango's fontset takes the first face that has
     /// a character, and the list's first face is its first family's (Pango 1.50
@@ -153,11 +147,11 @@ extension PangoSetup {
 
     /// The first family of `font`'s list alone, when that can stand for the list: the list has
     /// more than one family and no colour family, and the first family's own face is of that
-    /// family. Call under `FontState.lock`.
+    /// family.
     func firstFamily(_ font: FontSpec) -> FirstFamily? {
         if let known = cache.firstFamilies[font] { return known }
         var result: FirstFamily?
-        if font.families.count > 1, ColorFonts.textFamilies(font.families) == font.families,
+        if font.families.count > 1, ColorFonts.textFamilies(font.families, in: configuration) == font.families,
             let name = font.families.first
         {
             let alone = FontSpec(families: [name], weight: font.weight, italic: font.italic, size: font.size)
@@ -195,8 +189,7 @@ extension FirstFamily {
 
 extension PangoSetup {
     /// Ascent and descent of the first family of `font` as `pango_font_get_metrics` reports
-    /// them, pt: the reference ``metrics(_:)`` must equal (tests compare the two). Call under
-    /// `FontState.lock`.
+    /// them, pt: the reference ``metrics(_:)`` must equal (tests compare the two).
     func pangoFontMetrics(_ font: FontSpec) -> (ascent: Double, descent: Double)? {
         guard let face = primaryFace(font), let pangoMetrics = pango_font_get_metrics(face.typed(PangoFont.self), nil)
         else {
@@ -216,7 +209,7 @@ extension PangoSetup {
     /// shaping uses for `font` (`pango_font_describe_with_absolute_size` of that face, Pango
     /// 1.50 `_pango_cairo_font_get_metrics`): what ``shapingDescription(_:for:)`` must equal
     /// for text that face covers, so that Pango's metrics sort no pattern of their own (tests
-    /// compare the two). nil when no face loads. Call under `FontState.lock`.
+    /// compare the two). nil when no face loads.
     func metricsSampleDescription(_ font: FontSpec) -> FontDescription? {
         guard let face = primaryFace(font),
             let described = pango_font_describe_with_absolute_size(face.typed(PangoFont.self))
@@ -229,7 +222,7 @@ extension PangoSetup {
     /// True when a run measured in the PDF context (`pictures` false) or the picture context
     /// (true) and drawn on a Cairo PDF surface is drawn through the very scaled font it was
     /// measured with, so its glyphs are not loaded a second time
-    /// (``pdfGlyphOptions()``). For tests. Call under `FontState.lock`.
+    /// (``pdfGlyphOptions()``). For tests.
     func drawsOnPDFWithMeasuredScaledFont(_ font: FontSpec, pictures: Bool) -> Bool {
         let layout = GObjectRef(
             owning: UnsafeMutableRawPointer(pango_layout_new(context(forPictures: pictures).opaque)!))

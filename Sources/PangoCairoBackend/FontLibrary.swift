@@ -69,76 +69,57 @@ public struct GlyphCoverage: Hashable, Sendable {
 /// Fonts as fontconfig and Pango see them: registering folders, listing families, checking
 /// what a request resolves to and which family covers which character.
 public enum FontLibrary {
-    /// The queries below run on the process's Pango setup (``PangoSetup/shared``), the one
-    /// shapers use, so a face resolved for a query is not resolved again for shaping.
-    private static func withSetup<T>(_ body: (PangoSetup) -> T) -> T {
-        FontState.lock.reading {
-            let setup = PangoSetup.shared
-            setup.refreshIfNeeded()
-            return body(setup)
-        }
+    /// The queries below run on `session`'s font map, the one the render's shaper uses
+    /// (``PangoShaper/init(pictures:session:)``), so a face resolved for a query is not
+    /// resolved again for shaping. By default each borrows a font map of the installed fonts.
+    private static func withSetup<T>(_ session: FontSession, _ body: (PangoSetup) -> T) -> T {
+        CairoFaces.lock.run { body(session.setup) }
     }
 
     /// Starts fontconfig now, on a thread of its own, so that the first font query of a render
     /// does not wait for all of it: fontconfig's start-up (`FcInit`: reading its configuration
     /// and font cache, about 29 million instructions with Debian 12's fonts) runs on Pango's
-    /// fontconfig thread (Pango 1.50 `PangoFcFontMap`), and setting up the process's font map
-    /// (``PangoSetup/shared``: its resolution, which empties Pango's caches and so waits for
-    /// that start-up) runs here, while the caller goes on reading and parsing a document. Font
-    /// queries wait, under the same lock, only for what is left. Calling it again, or after
-    /// any query, does nothing more; folders registered afterwards (``registerFontFolder(_:)``)
-    /// are still seen, since the map re-reads fontconfig before its next use.
+    /// fontconfig thread (Pango 1.50 `PangoFcFontMap`), and setting up a font map of the
+    /// installed fonts (its resolution, which empties Pango's caches and so waits for that
+    /// start-up) runs here, while the caller goes on reading and parsing a document; the font
+    /// map then waits in ``FontConfiguration/system`` for the render. Calling it again does
+    /// nothing more.
     public static func startLoading() {
         guard !loadingStarted.swap(true) else { return }
         Thread.detachNewThread {
-            FontState.lock.reading { _ = PangoSetup.shared }
+            _ = FontSession(.system)
+            _ = loadingFinished.swap(true)
         }
     }
     private static let loadingStarted = OnceFlag()
+    /// Set once the font map ``startLoading()`` sets up is ready for a render (for tests).
+    static let loadingFinished = OnceFlag()
 
-    /// Makes the fonts in `path` (searched recursively, as ``FontFolderScan`` walks: regular
-    /// files only, never into /proc, /sys or /dev, each folder once) available to every shaper,
-    /// including ones created before: `FcConfigAppFontAddFile` for each file on the current
-    /// fontconfig configuration, then each Pango font map re-reads it
-    /// (`pango_fc_font_map_config_changed`) before its next use. Files fontconfig cannot read as
-    /// fonts are passed over, as its own folder scan does.
-    /// - Throws: ``BackendError/fontFolder(path:reason:)`` when the folder cannot be read or
-    ///   is no folder of fonts.
-    public static func registerFontFolder(_ path: String) throws {
-        let found: FontFolderScan.Result
-        do { found = try FontFolderScan.scan(path) } catch {
-            throw BackendError.fontFolder(path: path, reason: error.reason)
-        }
-        FontState.lock.writing {
-            var added = false
-            for file in found.files where FcConfigAppFontAddFile(nil, file) != 0 { added = true }
-            if added { FontState.bump() }
-        }
+    /// Every family Pango can use (installed, and those of the session's font folders), sorted by name, with its faces.
+    public static func families(in session: FontSession = FontSession()) -> [FontFamilyInfo] {
+        withFamilies(session) { list in list.map(info(of:)) }.sorted { $0.name.lowercased() < $1.name.lowercased() }
     }
 
-    /// Every family Pango can use (installed and registered), sorted by name, with its faces.
-    public static func families() -> [FontFamilyInfo] {
-        withFamilies { list in list.map(info(of:)) }.sorted { $0.name.lowercased() < $1.name.lowercased() }
-    }
-
-    /// The names of every family Pango can use (installed and registered), unsorted: the list
+    /// The names of every family Pango can use (installed, and those of the session's font folders), unsorted: the list
     /// without each family's faces, which Pango (1.50 `PangoFcFamily`) finds by going through
     /// every installed face once per family.
-    public static func familyNames() -> [String] {
-        withFamilies { list in list.map { String(cString: pango_font_family_get_name($0)) } }
+    public static func familyNames(in session: FontSession = FontSession()) -> [String] {
+        withFamilies(session) { list in list.map { String(cString: pango_font_family_get_name($0)) } }
     }
 
     /// The family named `name` exactly (as ``familyNames()`` gives it), with its faces; nil
     /// when there is none.
-    public static func family(named name: String) -> FontFamilyInfo? {
-        withFamilies { list in
+    public static func family(named name: String, in session: FontSession = FontSession()) -> FontFamilyInfo? {
+        withFamilies(session) { list in
             list.first { String(cString: pango_font_family_get_name($0)) == name }.map(info(of:))
         }
     }
 
-    /// `body` with the font map's families, under the font lock.
-    private static func withFamilies<T>(_ body: ([UnsafeMutablePointer<PangoFontFamily>]) -> T) -> T {
-        withSetup { setup in
+    /// `body` with the families of `session`'s font map.
+    private static func withFamilies<T>(
+        _ session: FontSession, _ body: ([UnsafeMutablePointer<PangoFontFamily>]) -> T
+    ) -> T {
+        withSetup(session) { setup in
             var list: UnsafeMutablePointer<UnsafeMutablePointer<PangoFontFamily>?>?
             var count: Int32 = 0
             pango_font_map_list_families(setup.fontMapPointer, &list, &count)
@@ -181,10 +162,10 @@ public enum FontLibrary {
     /// What the first family of `font` resolves to by itself (as if loaded without the rest of
     /// the list). Passing the whole list and the size the text is set at lets the lookup reuse
     /// the fontconfig work shaping does for that request; the answer is the same. Resolved once
-    /// per process for each request.
-    public static func resolve(_ font: FontSpec) -> ResolvedFace {
+    /// per font map for each request.
+    public static func resolve(_ font: FontSpec, in session: FontSession = FontSession()) -> ResolvedFace {
         let requested = font.families.first ?? "sans-serif"
-        return withSetup { setup in
+        return withSetup(session) { setup in
             if let known = setup.cache.resolved[font] { return known }
             let request =
                 font.families.isEmpty
@@ -213,9 +194,12 @@ public enum FontLibrary {
 
     /// Height in pt of the ink of `text` set in `font` (fallbacks included): what the glyphs
     /// actually cover, e.g. the Hangul syllable box of "한". nil for text with no ink.
-    public static func inkHeight(of text: String, font: FontSpec) -> Double? {
-        withSetup { setup in
-            let layout = GObjectRef(owning: UnsafeMutableRawPointer(pango_layout_new(setup.context.opaque)!))
+    public static func inkHeight(
+        of text: String, font: FontSpec, in session: FontSession = FontSession()
+    ) -> Double? {
+        withSetup(session) { setup in
+            let layout = GObjectRef(
+                owning: UnsafeMutableRawPointer(pango_layout_new(setup.context.opaque)!), session: session)
             let desc = setup.shapingDescription(font, for: text)
             pango_layout_set_font_description(layout.opaque, desc.pointer)
             pango_layout_set_text(layout.opaque, PDFText.sameLength(text), Int32(text.utf8.count))
@@ -230,9 +214,11 @@ public enum FontLibrary {
     /// Passing the weight, style and size the text is set at lets the check reuse the fontset
     /// shaping loads (no fontconfig sort of its own): text the first family's face has all of
     /// is itemized with that family alone, as shaping does (``PangoSetup/shapingDescription(_:for:)``).
-    public static func coverage(of font: FontSpec, text: String) -> [GlyphCoverage] {
+    public static func coverage(
+        of font: FontSpec, text: String, in session: FontSession = FontSession()
+    ) -> [GlyphCoverage] {
         guard !text.isEmpty else { return [] }
-        return withSetup { setup in
+        return withSetup(session) { setup in
             let desc = setup.shapingDescription(font, for: text)
             let attrs = AttrList()
             let length = text.utf8.count
@@ -280,14 +266,20 @@ public enum FontLibrary {
 
 /// A flag set once, from any thread (``FontLibrary/startLoading()``).
 final class OnceFlag: @unchecked Sendable {
-    private var value = false
+    private var isSet = false
     private let lock = NSLock()
+    /// Whether the flag is set.
+    var value: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return isSet
+    }
     /// Sets the flag; returns what it was before.
     func swap(_ new: Bool) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        let old = value
-        value = new
+        let old = isSet
+        isSet = new
         return old
     }
 }

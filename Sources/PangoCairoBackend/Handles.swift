@@ -9,14 +9,24 @@ import Typography
 /// Owns one GObject reference (PangoContext, PangoFontMap, PangoLayout, PangoFont).
 final class GObjectRef: @unchecked Sendable {
     let raw: UnsafeMutableRawPointer
+    /// The font map's session, for an object made on a borrowed font map that may outlive its
+    /// maker (a layout): held until the reference is given up, so the font map goes back to its
+    /// configuration only after (``FontSession``). Objects the setup itself keeps need none.
+    private let session: FontSession?
     /// Takes over a reference the caller already owns.
-    init(owning pointer: UnsafeMutableRawPointer) { raw = pointer }
+    init(owning pointer: UnsafeMutableRawPointer, session: FontSession? = nil) {
+        raw = pointer
+        self.session = session
+    }
     /// Adds a reference of its own.
     init(retaining pointer: UnsafeMutableRawPointer) {
         raw = pointer
+        session = nil
         g_object_ref(pointer)
     }
-    deinit { FontState.lock.reading { g_object_unref(raw) } }
+    // The body runs before `session` is released: the object is given up while its font map
+    // is still this session's.
+    deinit { CairoFaces.lock.run { g_object_unref(raw) } }
     var opaque: OpaquePointer { OpaquePointer(raw) }
     func typed<T>(_: T.Type) -> UnsafeMutablePointer<T> { raw.assumingMemoryBound(to: T.self) }
 }
@@ -29,10 +39,13 @@ final class FontDescription {
 
     /// A description for `families` (a fallback list, joined with ","; colour emoji families
     /// are left to Pango's emoji presentation, ``ColorFonts``), weight, style and an absolute size in pt (1 pt = 1
-    /// device unit on a PDF surface; Pango unit = pt × 1024).
-    convenience init(families: [String], weight: FontWeight, italic: Bool, size: Double) {
+    /// device unit on a PDF surface; Pango unit = pt × 1024); colour families are those of
+    /// `configuration`.
+    convenience init(
+        families: [String], weight: FontWeight, italic: Bool, size: Double, in configuration: FontConfiguration
+    ) {
         let desc = pango_font_description_new()!
-        let text = ColorFonts.textFamilies(families)
+        let text = ColorFonts.textFamilies(families, in: configuration)
         let list = text.isEmpty ? "Sans" : text.joined(separator: ",")
         pango_font_description_set_family(desc, list)
         pango_font_description_set_weight(desc, PangoWeight(rawValue: UInt32(weight.rawValue)))
@@ -100,51 +113,105 @@ final class AttrList {
     ].reduce(into: []) { $0.insert($1.rawValue) }
 }
 
-/// A reader–writer lock around everything that reads fontconfig's configuration, so that
-/// registering a font folder (which mutates it) never races with shaping on another thread.
-final class FontConfigLock: @unchecked Sendable {
-    // One recursive mutex for all of it: fontconfig's configuration, and Cairo and HarfBuzz
-    // font state shared across Pango font maps, are not safe to use from two threads at once
-    // (two renders in parallel crashed inside libcairo and libharfbuzz). `reading` and
-    // `writing` both take it; they stay separate names to document intent.
-    private var mutex = pthread_mutex_t()
-    init() {
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
-        pthread_mutex_init(&mutex, &attributes)
-        pthread_mutexattr_destroy(&attributes)
-    }
-    func reading<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return try body()
-    }
-    func writing<T>(_ body: () throws -> T) rethrows -> T { try reading(body) }
-    /// For initializers and deinitializers, which cannot run inside a closure.
-    func lock() { pthread_mutex_lock(&mutex) }
-    func unlock() { pthread_mutex_unlock(&mutex) }
+/// The lock every use of Cairo's FreeType faces takes: Pango's measuring (glyph extents go
+/// through Cairo's scaled fonts), drawing, finishing a PDF (subsetting reads the faces) and
+/// giving up fonts.
+///
+/// Cairo 1.16 keeps at most 10 FreeType faces open for the whole process (`MAX_OPEN_FACES`,
+/// `cairo-ft-font.c`) and, opening another, closes one whose lock count it reads as 0
+/// (`_has_unlocked_face`) without taking that face's own mutex, while another thread may be
+/// taking it (`_cairo_ft_unscaled_font_lock_face` raises the count under that mutex alone): the
+/// face is closed under the thread about to use it. Two renders on separate font maps that
+/// draw more than ten faces between them crashed in libfreetype. So Pango and Cairo work is
+/// serialized across renders; each render's font map, fonts, caches and surfaces stay its
+/// own, and what is not Pango or Cairo work (parsing, styling, pagination, the tagging pass,
+/// compression) runs in parallel.
+enum CairoFaces {
+    static let lock = RecursiveLock()
 }
 
-/// Process-wide font state: the lock and a generation number that changes whenever a folder
-/// is registered, so every shaper refreshes its font map before its next use.
-enum FontState {
-    static let lock = FontConfigLock()
-    nonisolated(unsafe) private static var generationValue = 0
-    /// Read under `lock` (any mode); written under `lock.writing`.
-    static var generation: Int { generationValue }
-    static func bump() { generationValue += 1 }
+/// A recursive lock that lets no thread wait long: whoever asks while it is free takes it (as
+/// a mutex, which promises no order), but a thread that has waited more than ``patience`` is
+/// served next. A render takes and gives up the lock for every paragraph and page and, with a
+/// plain mutex, takes it back before a waiting thread wakes: a render beside it, or a
+/// cancelled one, waited for most of another render. Serving every thread strictly in turn
+/// costs a thread switch at every hand-over instead (20 small renders beside other suites took
+/// ten times as long). Reentrant for its holder (Pango's shape callbacks and nested measuring
+/// come back to it).
+final class RecursiveLock: @unchecked Sendable {
+    /// How long a thread waits before it is served next, s.
+    static let patience = 0.002
+    private var mutex = pthread_mutex_t()
+    private var released = pthread_cond_t()
+    private var held = false
+    private var owner: pthread_t = 0
+    private var depth = 0
+    /// The thread that has waited longer than ``patience`` and is served next, if any.
+    private var urgent: pthread_t?
+
+    init() {
+        pthread_mutex_init(&mutex, nil)
+        pthread_cond_init(&released, nil)
+    }
+
+    /// `body`'s result, with the lock held while it runs.
+    func run<T>(_ body: () throws -> T) rethrows -> T {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+
+    /// Takes the lock (at once when the calling thread holds it already). For initializers
+    /// and deinitializers, which cannot run inside a closure.
+    func lock() {
+        let me = pthread_self()
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        if held, pthread_equal(owner, me) != 0 {
+            depth += 1
+            return
+        }
+        let start = DispatchTime.now().uptimeNanoseconds
+        while held || (urgent.map { pthread_equal($0, me) == 0 } ?? false) {
+            var deadline = timespec()
+            clock_gettime(CLOCK_REALTIME, &deadline)
+            deadline.tv_nsec += Int(Self.patience * 1e9)
+            if deadline.tv_nsec >= 1_000_000_000 {
+                deadline.tv_sec += 1
+                deadline.tv_nsec -= 1_000_000_000
+            }
+            pthread_cond_timedwait(&released, &mutex, &deadline)
+            let waited = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            if urgent == nil, waited > Self.patience { urgent = me }
+        }
+        if let first = urgent, pthread_equal(first, me) != 0 { urgent = nil }
+        held = true
+        owner = me
+        depth = 1
+    }
+
+    /// Gives up one hold; the last frees the lock.
+    func unlock() {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        depth -= 1
+        guard depth == 0 else { return }
+        held = false
+        owner = 0
+        pthread_cond_broadcast(&released)
+    }
 }
 
 /// A font map and context set up the way every measurement here needs: 72 dpi (1 pt = 1
 /// Pango layout unit), unhinted metrics, unrounded glyph positions.
 ///
-/// The process has one (``shared``): Pango resolves each distinct font description through
-/// fontconfig once per font map (a match and a sort of every installed face, several million
-/// instructions each, in `pango_fc_patterns_new`), so shapers, font queries and the coverage
-/// check share one map and its caches. Every use is serialized by `FontState.lock`. The
-/// backend's own per-description caches (``FontCache``) live here too and are dropped with
-/// Pango's when a font folder is registered.
+/// Pango resolves each distinct font description through fontconfig once per font map (a
+/// match and a sort of every installed face, several million instructions each, in
+/// `pango_fc_patterns_new`), so one render's shaper, font queries and coverage check share
+/// one setup and its caches. A setup belongs to one ``FontConfiguration`` and is used by one
+/// render at a time (``FontSession``), which is what makes Pango safe on several threads: a
+/// font map per thread. The backend's own per-description caches (``FontCache``) live here
+/// too.
 final class PangoSetup {
     let fontMap: GObjectRef
     /// The context PDF pages are measured in, and font queries made: its glyph options are
@@ -159,31 +226,26 @@ final class PangoSetup {
         return made
     }
     private var pictureContextValue: GObjectRef?
-    private(set) var generation: Int
+    /// The fonts this setup's font map reads; it keeps the setup while no render holds it.
+    unowned let configuration: FontConfiguration
     /// Descriptions, first faces, metrics and hyphen widths per ``FontSpec``.
     let cache = FontCache()
+    /// Fonts loaded through Pango's font map by the backend's own lookups (each a fontconfig
+    /// match and sort the first time its description is seen): a counter for tests, which
+    /// check that a second lookup of the same request loads nothing.
+    var fontLoads = 0
 
-    /// The process's setup, created on first use. Call under `FontState.lock`.
-    static var shared: PangoSetup {
-        if let existing = sharedValue { return existing }
-        let setup = PangoSetup()
-        sharedValue = setup
-        return setup
-    }
-    nonisolated(unsafe) private static var sharedValue: PangoSetup?
-    /// The process's setup when one exists (tests of ``FontLibrary/startLoading()``). Call
-    /// under `FontState.lock`.
-    static var sharedIfCreated: PangoSetup? { sharedValue }
-
-    /// A setup of its own (tests compare it with ``shared``); everything else uses ``shared``.
-    init() {
+    /// A font map of its own on `configuration`'s fonts (``FontConfiguration/checkOut()``;
+    /// tests make one to compare with a render's).
+    init(configuration: FontConfiguration = .system) {
+        self.configuration = configuration
         let map = pango_cairo_font_map_new()!
         fontMap = GObjectRef(owning: UnsafeMutableRawPointer(map))
+        if let config = configuration.config { pango_fc_font_map_set_config(OpaquePointer(map), config) }
         pango_cairo_font_map_set_resolution(fontMap.opaque, 72)
         let options = Self.pdfGlyphOptions()
         context = Self.makeContext(map, options: options)
         cairo_font_options_destroy(options)
-        generation = FontState.generation
     }
 
     /// The glyph options of Cairo's PDF surface (`cairo_surface_get_font_options` on one; Cairo
@@ -240,24 +302,11 @@ final class PangoSetup {
 
     var fontMapPointer: UnsafeMutablePointer<PangoFontMap> { fontMap.typed(PangoFontMap.self) }
 
-    /// Call under `FontState.lock`: when a font folder was registered since the last call, make
-    /// this font map re-read fontconfig and empty ``cache``. Returns true when it did.
-    @discardableResult
-    func refreshIfNeeded() -> Bool {
-        guard generation != FontState.generation else { return false }
-        generation = FontState.generation
-        pango_fc_font_map_config_changed(OpaquePointer(fontMap.raw))
-        pango_context_changed(context.opaque)
-        if let pictureContextValue { pango_context_changed(pictureContextValue.opaque) }
-        cache.removeAll()
-        return true
-    }
-
     /// Loads the font Pango picks for `description` (the caller owns the returned reference):
     /// the first face of the description's fontset. Each call is counted in
-    /// ``FontCache/fontLoads``.
+    /// ``fontLoads``.
     func loadFont(_ description: FontDescription) -> GObjectRef? {
-        FontCache.fontLoads += 1
+        fontLoads += 1
         guard let font = pango_font_map_load_font(fontMapPointer, context.opaque, description.pointer) else {
             return nil
         }

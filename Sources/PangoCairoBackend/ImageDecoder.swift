@@ -162,10 +162,8 @@ public enum ImageDecoder {
         deinit { cairo_surface_destroy(surface) }
     }
 
-    nonisolated(unsafe) private static var decoded: [String: Decoded?] = [:]
-    nonisolated(unsafe) private static var decodedBytes = 0
-    /// The most bytes of decoded pictures kept for reuse; a picture beyond it is decoded for
-    /// each occurrence.
+    /// The most bytes of decoded pictures a render keeps for reuse; a picture beyond it is
+    /// decoded for each occurrence.
     static let decodedBudget = 512 << 20
 
     /// The upright picture at `path` as a Cairo image surface, decoded once until
@@ -174,32 +172,29 @@ public enum ImageDecoder {
     /// not decoded, and draw nothing on a raster surface); with `pixels` (a PNG preview), every
     /// picture is decoded, a CMYK JPEG converted to RGB by gdk-pixbuf's loader (which reads
     /// the inverted samples of Adobe's APP14 marker as Photoshop writes them).
+    ///
+    /// The surfaces are kept per thread (``RenderPictures``): a render draws on one thread, and
+    /// a Cairo surface drawn into two PDF surfaces at once by two threads is not safe (Cairo
+    /// attaches snapshots to the source as it embeds it).
     static func surface(ofFile path: String, pixels: Bool = false) -> Decoded? {
         let key = pixels ? "pixels:" + path : path
-        lock.lock()
-        if let known = decoded[key] {
-            lock.unlock()
-            return known
-        }
-        lock.unlock()
+        let kept = RenderPictures.current
+        if let known = kept.decoded[key] { return known }
         let made = decode(path, pixels: pixels).map { Decoded(surface: $0.surface, width: $0.width, height: $0.height) }
         let size = made.map { $0.width * $0.height * 4 } ?? 0
-        lock.lock()
-        if decodedBytes + size <= decodedBudget {
-            decoded[key] = made
-            decodedBytes += size
+        if kept.decodedBytes + size <= decodedBudget {
+            kept.decoded[key] = made
+            kept.decodedBytes += size
         }
-        lock.unlock()
         return made
     }
 
-    /// Lets go of the pictures ``surface(ofFile:)`` kept (a render has finished: the next may
-    /// find its files changed).
+    /// Lets go of the pictures ``surface(ofFile:)`` kept on the calling thread (its render has
+    /// finished: the next may find its files changed).
     public static func releaseDecoded() {
-        lock.lock()
-        decoded = [:]
-        decodedBytes = 0
-        lock.unlock()
+        let kept = RenderPictures.current
+        kept.decoded = [:]
+        kept.decodedBytes = 0
     }
 
     private static func decode(_ path: String, pixels: Bool) -> (surface: OpaquePointer, width: Int, height: Int)? {
@@ -332,5 +327,27 @@ extension PangoShaper {
             return ImageProbe.pixelSize(ofFile: path).map { (Double($0.width) * 0.75, Double($0.height) * 0.75) }
         }
         return ImageDecoder.info(ofFile: path)?.naturalSize
+    }
+}
+
+/// The pictures the render drawing on the calling thread has decoded or parsed, kept until it
+/// finishes (``ImageDecoder/releaseDecoded()``, ``ImageDecoder/releaseDrawnSVGs()``): every
+/// occurrence of a file in one render draws one Cairo surface, which its PDF embeds once.
+/// Renders on other threads keep their own, so no Cairo surface or librsvg handle is drawn by
+/// two threads at once.
+final class RenderPictures {
+    var decoded: [String: ImageDecoder.Decoded?] = [:]
+    var decodedBytes = 0
+    var svgs: [String: ImageDecoder.SVGDocument?] = [:]
+
+    private static let key = "typeset.render-pictures"
+
+    /// The calling thread's pictures, made on first use.
+    static var current: RenderPictures {
+        let dictionary = Thread.current.threadDictionary
+        if let kept = dictionary[key] as? RenderPictures { return kept }
+        let made = RenderPictures()
+        dictionary[key] = made
+        return made
     }
 }

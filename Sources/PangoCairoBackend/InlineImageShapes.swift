@@ -208,31 +208,21 @@ extension ImageDecoder {
         deinit { g_object_unref(UnsafeMutableRawPointer(handle)) }
     }
 
-    nonisolated(unsafe) private static var parsedSVGs: [String: SVGDocument?] = [:]
-    private static let svgLock = NSLock()
-
-    /// The SVG at `path` parsed by librsvg from its bytes, once until ``releaseDrawnSVGs()``;
-    /// nil when it cannot be read or is refused (too large, too much work:
-    /// ``ImageProbe/problem(ofFile:)``). Files the SVG refers to are not read.
+    /// The SVG at `path` parsed by librsvg from its bytes, once per render until
+    /// ``releaseDrawnSVGs()``; nil when it cannot be read or is refused (too large, too much
+    /// work: ``ImageProbe/problem(ofFile:)``). Files the SVG refers to are not read. Kept per
+    /// thread (``RenderPictures``): a librsvg handle is drawn by one thread at a time.
     static func svgDocument(ofFile path: String) -> SVGDocument? {
-        svgLock.lock()
-        if let known = parsedSVGs[path] {
-            svgLock.unlock()
-            return known
-        }
-        svgLock.unlock()
+        let kept = RenderPictures.current
+        if let known = kept.svgs[path] { return known }
         let made = parseSVG(path)
-        svgLock.lock()
-        parsedSVGs[path] = made
-        svgLock.unlock()
+        kept.svgs[path] = made
         return made
     }
 
-    /// Lets go of the SVG documents ``svgDocument(ofFile:)`` kept.
+    /// Lets go of the SVG documents ``svgDocument(ofFile:)`` kept on the calling thread.
     static func releaseDrawnSVGs() {
-        svgLock.lock()
-        parsedSVGs = [:]
-        svgLock.unlock()
+        RenderPictures.current.svgs = [:]
     }
 
     private static func parseSVG(_ path: String) -> SVGDocument? {

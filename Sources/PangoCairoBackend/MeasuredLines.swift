@@ -178,7 +178,7 @@ extension PangoShaper {
         paragraph: StyledParagraph
     ) -> (GObjectRef, UnsafeMutablePointer<GSList>?)? {
         let pointer = pango_layout_new(context.opaque)!
-        let carrier = GObjectRef(owning: UnsafeMutableRawPointer(pointer))
+        let carrier = GObjectRef(owning: UnsafeMutableRawPointer(pointer), session: session)
         let newlines = String(repeating: "\n", count: count - 1)
         pango_layout_set_text(pointer, newlines, Int32(count - 1))
         // The paragraph's face: Pango measures each empty line as it makes it.

@@ -20,10 +20,7 @@ extension PangoShaper {
     /// paragraph, at any width: the unwrapped layout does not depend on the width. Keep-all
     /// Hangul and line separators change that layout's breaks, so such paragraphs are not kept.
     public func naturalWidth(of paragraph: StyledParagraph, keepingLayout: Bool) -> Double {
-        FontState.lock.reading {
-            if setup.refreshIfNeeded() { keptCells.removeAll() }
-            return naturalWidthLocked(paragraph, keep: keepingLayout)
-        }
+        CairoFaces.lock.run { measureNaturalWidth(paragraph, keep: keepingLayout) }
     }
 
     /// The natural width of `paragraph`, to the bit as ``naturalWidth(of:keepingLayout:)``
@@ -37,10 +34,9 @@ extension PangoShaper {
     /// (nil: the caller measures each word alone).
     public func naturalWidths(of paragraph: StyledParagraph, words: [Range<Int>], keepingLayout: Bool) -> NaturalWidths
     {
-        FontState.lock.reading {
-            if setup.refreshIfNeeded() { keptCells.removeAll() }
+        CairoFaces.lock.run {
             var widths: [Double]? = nil
-            let natural = naturalWidthLocked(paragraph, keep: keepingLayout) { layout, byteCount in
+            let natural = measureNaturalWidth(paragraph, keep: keepingLayout) { layout, byteCount in
                 // A paragraph measured with its soft-hyphen runs cut (``StyledParagraph/collapsingSoftHyphenRuns()``)
                 // has other byte offsets than `words`: no word widths.
                 guard !words.isEmpty, !paragraph.runs.contains(where: { $0.style.letterSpacing != 0 }),
@@ -82,12 +78,12 @@ extension PangoShaper {
 
     /// Releases the layouts ``naturalWidth(of:keepingLayout:)`` kept that no `shape` call took.
     public func forgetKeptLayouts() {
-        FontState.lock.reading { keptCells.removeAll() }
+        CairoFaces.lock.run { keptCells.removeAll() }
     }
 
     /// `measured` sees the layout measured, with its text's length in bytes, when the
     /// paragraph is measured in one layout of its own text.
-    func naturalWidthLocked(
+    func measureNaturalWidth(
         _ paragraph: StyledParagraph, keep: Bool,
         measured: (GObjectRef, Int) -> Void = { _, _ in }
     ) -> Double {
@@ -102,7 +98,7 @@ extension PangoShaper {
         }
         let pieces = ParagraphPieces(runs: runs, starts: starts, bytes: bytes, wraps: false)
         guard !bytes.isEmpty, paragraph.style.hangingIndent == 0, pieces.end(from: 0) == bytes.count else {
-            return shapeLocked(paragraph, width: nil).naturalWidth
+            return shapeWhole(paragraph, width: nil).naturalWidth
         }
         let layout: GObjectRef
         if keep, keptCells.hasRoom(for: bytes.count), canKeep(paragraph, bytes: bytes) {
@@ -157,7 +153,6 @@ struct KeptCells {
 
     private var layouts: [StyledParagraph: GObjectRef] = [:]
     private var bytes = 0
-    private var generation = 0
 
     /// How many layouts are kept.
     var count: Int { layouts.count }
@@ -165,14 +160,12 @@ struct KeptCells {
     func hasRoom(for count: Int) -> Bool { layouts.count < Self.maximumCount && bytes + count <= Self.maximumBytes }
 
     mutating func keep(_ layout: GObjectRef, for paragraph: StyledParagraph, bytes count: Int) {
-        if layouts.isEmpty { generation = FontState.generation }
-        guard generation == FontState.generation else { return }
         if layouts.updateValue(layout, forKey: paragraph) == nil { bytes += count }
     }
 
     /// The layout kept for `paragraph`, given up (each is drawn once); nil when none is.
     mutating func take(_ paragraph: StyledParagraph) -> GObjectRef? {
-        guard !layouts.isEmpty, generation == FontState.generation else { return nil }
+        guard !layouts.isEmpty else { return nil }
         return layouts.removeValue(forKey: paragraph)
     }
 
@@ -188,7 +181,7 @@ extension PangoShaper {
     /// summaries draw the same glyphs at the same places (for tests and diagnostics).
     static func glyphSummary(of line: ShapedLine) -> [Int64] {
         guard let handle = line.handle as? PangoLineHandle else { return [] }
-        return FontState.lock.reading {
+        return CairoFaces.lock.run {
             var summary: [Int64] = [Int64(handle.line.pointee.start_index), Int64(handle.line.pointee.length)]
             var node = handle.line.pointee.runs
             while let current = node {

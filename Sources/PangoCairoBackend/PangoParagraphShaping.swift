@@ -83,13 +83,13 @@ struct PangoParagraphShaping: ParagraphShaping {
 extension PangoShaper {
     /// Lays out `paragraph` at `width` pt through the paragraph stages (call under the font
     /// lock): every line at once.
-    func composeLocked(_ paragraph: StyledParagraph, width: Double) -> ShapedParagraph {
-        switch composeInGroupsLocked(paragraph, width: width) {
+    func composeWhole(_ paragraph: StyledParagraph, width: Double) -> ShapedParagraph {
+        switch composeInGroups(paragraph, width: width) {
         case .whole(let shaped):
             return shaped
         case .pending(var pending):
             var lines: [ShapedLine] = []
-            while let group = nextGroupLocked(&pending) { lines += group.lines }
+            while let group = nextGroup(&pending) { lines += group.lines }
             return ShapedParagraph(lines: lines)
         }
     }
@@ -97,8 +97,8 @@ extension PangoShaper {
     /// Lays out `paragraph` at `width` pt through the paragraph stages (call under the font
     /// lock), counting an emergency pass (``emergencyCount``, ``lastEmergencyWord``): a
     /// paragraph that fits on one line, or one whose lines are cut from its measurement, comes
-    /// back whole; the others as chosen lines to shape with ``nextGroupLocked(_:)``.
-    func composeInGroupsLocked(_ paragraph: StyledParagraph, width: Double) -> ParagraphLayout.Lines {
+    /// back whole; the others as chosen lines to shape with ``nextGroup(_:)``.
+    func composeInGroups(_ paragraph: StyledParagraph, width: Double) -> ParagraphLayout.Lines {
         let composed = ParagraphLayout.compose(paragraph, width: width, shaping: PangoParagraphShaping(shaper: self))
         if composed.emergency {
             emergencyCount += 1
@@ -107,9 +107,9 @@ extension PangoShaper {
         return composed.lines
     }
 
-    /// Shapes the next group of `pending`'s chosen lines (call under the font lock), or nil
+    /// Shapes the next group of `pending`'s chosen lines, or nil
     /// when all are made.
-    func nextGroupLocked(_ pending: inout PendingLines) -> ShapedLineGroup? {
+    func nextGroup(_ pending: inout PendingLines) -> ShapedLineGroup? {
         ParagraphLayout.nextGroup(&pending, shaping: PangoParagraphShaping(shaper: self))
     }
 
@@ -131,7 +131,7 @@ extension PangoShaper {
         let byteCount = text.utf8.count
         let pointer = pango_layout_new(context.opaque)!
         layoutsMade += 1
-        let layout = GObjectRef(owning: UnsafeMutableRawPointer(pointer))
+        let layout = GObjectRef(owning: UnsafeMutableRawPointer(pointer), session: session)
         pango_layout_set_text(pointer, PDFText.sameLength(text), Int32(byteCount))
         pango_layout_set_font_description(
             pointer, setup.shapingDescription(paragraph.style.baseFont, for: text).pointer)
@@ -279,7 +279,7 @@ extension PangoShaper {
     private func hyphenWidth(_ style: RunStyle) -> Double {
         if let width = setup.cache.hyphenWidths[style.font] { return width }
         let pointer = pango_layout_new(context.opaque)!
-        let layout = GObjectRef(owning: UnsafeMutableRawPointer(pointer))
+        let layout = GObjectRef(owning: UnsafeMutableRawPointer(pointer), session: session)
         pango_layout_set_text(pointer, "-", 1)
         pango_layout_set_font_description(pointer, setup.shapingDescription(style.font, for: "-").pointer)
         var logical = PangoRectangle()

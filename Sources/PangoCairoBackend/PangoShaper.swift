@@ -4,15 +4,17 @@ import Layout
 import Styling
 import Typography
 
-/// The Pango implementation of ``TextShaper``: the process's Pango context (pangocairo font
-/// map at 72 dpi, unhinted metrics, unrounded glyph positions; ``PangoSetup/shared``), font
+/// The Pango implementation of ``TextShaper``: a Pango context on the render's own font map
+/// (pangocairo, at 72 dpi, unhinted metrics, unrounded glyph positions; ``FontSession``), font
 /// descriptions and metrics resolved once per ``FontSpec`` (``FontCache``), one `PangoLayout`
 /// per paragraph. Each ``ShapedLine`` keeps its layout alive, so ``CairoPDFRenderer`` draws
 /// exactly what was measured.
 ///
-/// Every Pango call is serialized by one process-wide lock, so shapers on several threads are
-/// safe but take turns.
+/// A shaper is used by one thread at a time; shapers on separate sessions run in parallel
+/// with no lock (Pango's thread safety: a font map per thread).
 public final class PangoShaper: TextShaper {
+    /// The font map this shaper borrowed, held by every layout and line it makes.
+    let session: FontSession
     let setup: PangoSetup
     /// Paragraphs that needed the composer's emergency pass (a word wider than the measure
     /// broken between letters); the caller warns when it grows.
@@ -37,19 +39,21 @@ public final class PangoShaper: TextShaper {
     /// The Pango context this shaper's layouts are made in (``PangoSetup/context(forPictures:)``).
     let context: GObjectRef
 
-    /// Creates a shaper on the process's pangocairo font map (``PangoSetup/shared``), so fonts,
-    /// metrics and fontconfig's answers are shared with every other shaper and font query.
+    /// Creates a shaper on `session`'s font map, so fonts, metrics and fontconfig's answers are
+    /// shared with the render's font queries on that session (``FontLibrary``).
     ///
     /// - Parameter pictures: true when the lines will be drawn as pictures (PNG or SVG pages,
     ///   ``PagePreview``) rather than on PDF pages. A PDF shaper measures with the glyph options
     ///   of Cairo's PDF surface, so drawing reuses the glyphs measuring loaded; a picture shaper
     ///   with unhinted metrics and Cairo's defaults otherwise, which the picture surfaces then
     ///   complete (pixel rounding and antialiasing of PNG pages). The measurements are the same.
-    public init(pictures: Bool = false) {
-        (setup, context) = FontState.lock.reading {
-            let setup = PangoSetup.shared
-            return (setup, setup.context(forPictures: pictures))
-        }
+    ///   - session: the font map and fonts to shape with; by default one of the installed
+    ///     fonts alone.
+    public init(pictures: Bool = false, session: FontSession = FontSession()) {
+        self.session = session
+        let setup = session.setup
+        self.setup = setup
+        context = CairoFaces.lock.run { setup.context(forPictures: pictures) }
     }
 
     // MARK: Metrics
@@ -60,10 +64,7 @@ public final class PangoShaper: TextShaper {
     /// (HarfBuzz `hb_ot_metrics`, which falls back to measuring glyphs). Resolved once per
     /// process for each request (``FontCache``).
     public func metrics(of font: FontSpec) -> FontMetrics {
-        FontState.lock.reading {
-            refresh()
-            return primaryMetrics(font)
-        }
+        CairoFaces.lock.run { primaryMetrics(font) }
     }
 
     /// How far `line`'s ink reaches from its baseline, pt: the ink of every glyph run on it as
@@ -75,7 +76,7 @@ public final class PangoShaper: TextShaper {
         guard let handle = line.handle as? PangoLineHandle else { return LineExtent(above: 0, below: 0) }
         var extent = LineExtent(above: handle.pictureHeight, below: 0)
         let scale = Double(PANGO_SCALE)
-        FontState.lock.reading {
+        CairoFaces.lock.run {
             var node = handle.line.pointee.runs
             while let runNode = node {
                 let run = runNode.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
@@ -95,17 +96,10 @@ public final class PangoShaper: TextShaper {
         return extent
     }
 
-    private func refresh() {
-        if setup.refreshIfNeeded() {
-            keptCells.removeAll()
-            shortParagraphs = ShortParagraphs()
-        }
-    }
-
-    /// Call under the font lock.
+    /// The Pango description of `font` (``PangoSetup/description(_:)``).
     func description(_ font: FontSpec) -> FontDescription { setup.description(font) }
 
-    /// Call under the font lock.
+    /// Metrics of the first family of `font` (``PangoSetup/metrics(_:)``).
     func primaryMetrics(_ font: FontSpec) -> FontMetrics { setup.metrics(font) }
 
     // MARK: Shaping
@@ -122,8 +116,7 @@ public final class PangoShaper: TextShaper {
     /// are drawn as they are, never changed, so one layout serves every place it is drawn.
     /// Paragraphs set to a width (table cells, mostly all different) are shaped each time.
     public func shape(_ paragraph: StyledParagraph, width: Double?) -> ShapedParagraph {
-        FontState.lock.reading {
-            refresh()
+        CairoFaces.lock.run {
             let remembered = width == nil && ShortParagraphs.isShort(paragraph)
             let key = ShortParagraphs.Key(paragraph: paragraph, width: width)
             if remembered, let known = shortParagraphs.shaped[key] {
@@ -131,7 +124,7 @@ public final class PangoShaper: TextShaper {
                 return known.shaped
             }
             let before = emergencyCount
-            let shaped = shapeLocked(paragraph, width: width)
+            let shaped = shapeWhole(paragraph, width: width)
             if remembered { shortParagraphs.remember(shaped, emergencies: emergencyCount - before, for: key) }
             return shaped
         }
@@ -159,7 +152,7 @@ public final class PangoShaper: TextShaper {
                 let box = MathShapes.layout(formula, size: placed.runs[index].style.font.size)?.box
             else { continue }
             let text = String(label.text.dropFirst(separator.count))
-            let labelWidth = naturalWidthLocked(
+            let labelWidth = measureNaturalWidth(
                 StyledParagraph(runs: [StyledRun(text, style: label.style)], style: paragraph.style), keep: false)
             let inset = (width - box.width) / 2
             guard inset + box.width + label.style.font.size <= width - labelWidth else { continue }
@@ -173,9 +166,8 @@ public final class PangoShaper: TextShaper {
     /// Breaks `paragraph` into lines at `width` pt as ``shape(_:width:)`` does, handing them to
     /// `body` a group at a time: the breaks are chosen for the whole paragraph first (the
     /// total-fit composer weighs all of it), then each group of chosen lines
-    /// (``ParagraphLayout/lineGroups(_:prepared:maximumRuns:)``) is shaped under the font lock
-    /// and handed on outside it, so that what the caller places and draws is released before
-    /// the next group is made.
+    /// (``ParagraphLayout/lineGroups(_:prepared:maximumRuns:)``) is shaped and handed on, so
+    /// that what the caller places and draws is released before the next group is made.
     /// Paragraphs whose lines are cut from their measurement, and those Pango breaks itself
     /// (code), come in one group.
     /// - Throws: what `body` throws.
@@ -183,19 +175,18 @@ public final class PangoShaper: TextShaper {
         _ paragraph: StyledParagraph, width: Double,
         inGroups body: (ShapedLineGroup) throws -> Void
     ) rethrows {
-        let composed: ParagraphLayout.Lines = FontState.lock.reading {
-            refresh()
+        let composed: ParagraphLayout.Lines = CairoFaces.lock.run {
             let collapsed = fittingDisplayFormulas(paragraph.collapsingSoftHyphenRuns(), width: width)
             guard !collapsed.style.breakAnywhere, collapsed.style.hangingIndent == 0 else {
-                return .whole(shapeLocked(paragraph, width: width))
+                return .whole(shapeWhole(paragraph, width: width))
             }
-            return composeInGroupsLocked(collapsed, width: width)
+            return composeInGroups(collapsed, width: width)
         }
         switch composed {
         case .whole(let shaped):
             try body(ShapedLineGroup(lines: shaped.lines, first: 0, lineCount: shaped.lines.count))
         case .pending(var pending):
-            while let group = FontState.lock.reading({ nextGroupLocked(&pending) }) { try body(group) }
+            while let group = CairoFaces.lock.run({ nextGroup(&pending) }) { try body(group) }
         }
     }
 
@@ -213,7 +204,7 @@ public final class PangoShaper: TextShaper {
         }
     }
 
-    func shapeLocked(_ paragraph: StyledParagraph, width: Double?) -> ShapedParagraph {
+    func shapeWhole(_ paragraph: StyledParagraph, width: Double?) -> ShapedParagraph {
         var paragraph = paragraph.collapsingSoftHyphenRuns()
         if let width { paragraph = fittingDisplayFormulas(paragraph, width: width) }
         // Paragraphs with a measure go through the total-fit composer, however long (it
@@ -221,7 +212,7 @@ public final class PangoShaper: TextShaper {
         // continuation indent) and unwrapped text keep Pango's own line breaking, in bounded
         // pieces.
         if let width, !paragraph.style.breakAnywhere, paragraph.style.hangingIndent == 0 {
-            return composeLocked(paragraph, width: width)
+            return composeWhole(paragraph, width: width)
         }
         let runs = paragraph.runs
         // Byte offsets of each run in the concatenated UTF-8 text.
@@ -296,7 +287,7 @@ public final class PangoShaper: TextShaper {
 
         let layoutPointer = pango_layout_new(context.opaque)!
         layoutsMade += 1
-        let layout = GObjectRef(owning: UnsafeMutableRawPointer(layoutPointer))
+        let layout = GObjectRef(owning: UnsafeMutableRawPointer(layoutPointer), session: session)
         pango_layout_set_text(layoutPointer, PDFText.sameLength(text), Int32(byteCount))
         pango_layout_set_font_description(
             layoutPointer, setup.shapingDescription(paragraph.style.baseFont, for: text).pointer)
@@ -751,12 +742,12 @@ final class PangoLineHandle {
         self.carrier = carrier
         self.pictureHeight = pictureHeight
     }
-    deinit { FontState.lock.reading { pango_layout_line_unref(line) } }
+    deinit { CairoFaces.lock.run { pango_layout_line_unref(line) } }
 }
 
 /// The lines of short paragraphs already shaped (markers, empty items, numbers), so that a
 /// long list shapes its bullet once. Holds at most ``capacity`` paragraphs and is emptied
-/// when full; the font lock guards it with the shaper that owns it.
+/// when full; it belongs to the shaper that owns it.
 struct ShortParagraphs {
     /// A paragraph and the width it was shaped at (nil: unwrapped).
     struct Key: Hashable {

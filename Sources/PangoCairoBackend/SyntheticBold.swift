@@ -15,23 +15,23 @@ enum SyntheticBold {
     /// The weight to ask Pango for when `font` asks for `weight`, decided once per family list,
     /// weight and style (``FontCache``). The probe is the first family alone — the description
     /// shaping loads for text that family's face has, so it costs no fontconfig sort of its
-    /// own; a lone family that is not installed keeps the requested weight. Call under
-    /// `FontState.lock`.
+    /// own; a lone family that is not installed keeps the requested weight.
     static func weight(for font: FontSpec, setup: PangoSetup) -> FontWeight {
         guard font.weight.rawValue >= 600, font.weight.rawValue < 700,
-            let family = ColorFonts.textFamilies(font.families).first
+            let family = ColorFonts.textFamilies(font.families, in: setup.configuration).first
         else { return font.weight }
         let key = FontSpec(families: font.families, weight: font.weight, italic: font.italic, size: 0)
         if let known = setup.cache.boldWeights[key] { return known }
         // The first family alone: the pattern shaping asks for whenever that family's face has
         // the text (``PangoSetup/shapingDescription(_:for:)``). When the family is installed,
         // its face is the list's first face too.
-        let alone = FontDescription(families: [family], weight: font.weight, italic: font.italic, size: font.size)
+        let alone = FontDescription(
+            families: [family], weight: font.weight, italic: font.italic, size: font.size, in: setup.configuration)
         var face = setup.loadFont(alone).map { FaceDescription(font: $0.typed(PangoFont.self)) }
         // A family that is not installed decides nothing by itself; in a list, the face
         // fontconfig falls back to does, as before.
         if let found = face, found.family.caseInsensitiveCompare(family) != .orderedSame,
-            ColorFonts.textFamilies(font.families).count == 1
+            ColorFonts.textFamilies(font.families, in: setup.configuration).count == 1
         {
             face = nil
         }

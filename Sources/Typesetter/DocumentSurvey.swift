@@ -1,4 +1,5 @@
 import DocumentModel
+internal import PangoCairoBackend
 import Styling
 import Typography
 
@@ -35,18 +36,19 @@ struct DocumentSurvey {
     /// `threaded`, the checks on this one. The headings are kept only when `listsHeadings`
     /// (a table of contents will list them), down to level `contentsDepth`. Once `cancellation`
     /// is set the survey stops at the next block, its findings partial (the caller checks
-    /// `cancellation` and throws).
+    /// `cancellation` and throws). Faces are resolved on `fonts`, the render's font map.
     init(
         _ document: Document, theme: Theme, options: StylingOptions, threaded: Bool, listsHeadings: Bool = true,
-        contentsDepth: Int = TableOfContents.defaultDepth, cancellation: RenderCancellation? = nil
+        contentsDepth: Int = TableOfContents.defaultDepth, cancellation: RenderCancellation? = nil,
+        fonts: FontSession = FontSession()
     ) {
         var links = LinkSurvey()
         var first: OutlineEntry?
         var headings: [(index: Int, entry: TableOfContents.Entry)] = []
         var images: [Diagnostic] = []
         var sizes: [Diagnostic] = []
-        var fontsOfFirstBlock = FontCheck(source: document.source)
-        var fontsOfRest = FontCheck(source: document.source)
+        var fontsOfFirstBlock = FontCheck(source: document.source, fonts: fonts)
+        var fontsOfRest = FontCheck(source: document.source, fonts: fonts)
         var index = 0
         let source = SurveyBlocks(stream: StyleStream(document, theme: theme, options: options))
         // The closure throws only when the render is cancelled; then nothing ended is read.

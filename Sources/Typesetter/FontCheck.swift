@@ -65,7 +65,14 @@ struct FontCheck {
     /// MATH table is checked once, ``diagnostics(theme:)``).
     private var firstFormula: (family: String, location: SourceLocation?)?
 
-    init(source: SourcePositions = SourcePositions()) { self.source = source }
+    /// The font map the requests are resolved on: the render's (``ResolvedSettings/fonts``).
+    let fonts: FontSession
+
+    /// A check of text in `source`, resolving faces on `fonts`.
+    init(source: SourcePositions = SourcePositions(), fonts: FontSession) {
+        self.source = source
+        self.fonts = fonts
+    }
 
     /// Notes every paragraph `block` holds, its footnotes (at their definitions) after it.
     mutating func visit(_ block: StyledBlock) {
@@ -128,8 +135,8 @@ struct FontCheck {
             let style = fallbackStyles[families] ?? styles[families] ?? FontSpec(families: families, size: 10)
             var offsets: [Character: Offset?] = [:]
             for (character, offset) in characters where offsets[character] == nil { offsets[character] = offset }
-            for result in FontLibrary.coverage(of: style, text: String(characters.map(\.0))) where result.family == nil
-            {
+            for result in FontLibrary.coverage(of: style, text: String(characters.map(\.0)), in: fonts)
+            where result.family == nil {
                 guard !missingSet.contains(result.character) else { continue }
                 missingHere.append((result.character, offsets[result.character] ?? nil))
             }
@@ -181,7 +188,7 @@ struct FontCheck {
             let spec = FontSpec(
                 families: Array(font.families.drop { $0 != family }), weight: font.weight,
                 italic: font.italic, size: font.size)
-            let resolved = FontLibrary.resolve(spec)
+            let resolved = FontLibrary.resolve(spec, in: fonts)
             guard !resolved.warnings.isEmpty else { continue }
             // The primary family is needed from the run's first letter on; a fallback from its
             // first character beyond Latin.
@@ -316,7 +323,8 @@ struct FontCheck {
                 // was asked for in the document (a `family=` span or div).
                 let list = listOf[request.family] ?? []
                 let next = list.drop { $0 != request.family }.dropFirst().first {
-                    FontLibrary.resolve(FontSpec(families: [$0], weight: request.weight, size: 10)).familyFound
+                    FontLibrary.resolve(FontSpec(families: [$0], weight: request.weight, size: 10), in: fonts)
+                        .familyFound
                 }
                 warn("family '\(request.family)' not found; using '\(next ?? resolved.family)'", location)
                 continue

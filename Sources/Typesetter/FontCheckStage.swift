@@ -11,8 +11,8 @@ extension FontCheck {
         survey: DocumentSurvey, frontMatter: FrontMatter, settings: ResolvedSettings,
         metadata: Metadata
     ) -> [Diagnostic] {
-        var fonts = FontCheck()
-        var frontFonts = FontCheck()
+        var fonts = FontCheck(fonts: settings.fonts)
+        var frontFonts = FontCheck(fonts: settings.fonts)
         for block in frontMatter.blocks(pages: [:]) { frontFonts.visit(block) }
         if frontMatter.insertionIndex == 0 {
             fonts = frontFonts

@@ -14,23 +14,18 @@ public enum FontListing {
         public var faces: String
     }
 
-    /// Registers the font files in `folder` (fontconfig application fonts).
-    /// - Throws: ``TypesetError/fontFolder(path:reason:)``.
-    public static func register(_ folder: String) throws {
-        do { try FontLibrary.registerFontFolder(folder) } catch {
-            throw TypesetError.fontFolder(path: folder, reason: String(describing: error))
-        }
-    }
-
-    /// Every family, sorted by name, with its real faces lightest first; an alias (no real faces)
-    /// names the family it resolves to.
-    public static func families() -> [Family] {
-        FontLibrary.families().sorted { $0.name.lowercased() < $1.name.lowercased() }.map { family in
+    /// Every family of the installed fonts and those in `folders` (searched recursively; seen
+    /// by this listing alone), sorted by name, with its real faces lightest first; an alias (no
+    /// real faces) names the family it resolves to.
+    /// - Throws: ``TypesetError/fontFolder(path:reason:)`` for a folder that cannot be read.
+    public static func families(including folders: [String] = []) throws -> [Family] {
+        let fonts = try Typesetter.fontSession(folders: folders)
+        return FontLibrary.families(in: fonts).sorted { $0.name.lowercased() < $1.name.lowercased() }.map { family in
             let faces = family.faces.filter { !$0.synthesized }.sorted {
                 ($0.weight, $0.italic ? 1 : 0) < ($1.weight, $1.italic ? 1 : 0)
             }
             guard !faces.isEmpty else {
-                let target = FontLibrary.resolve(FontSpec(families: [family.name], size: 12)).family
+                let target = FontLibrary.resolve(FontSpec(families: [family.name], size: 12), in: fonts).family
                 return Family(name: family.name, faces: "alias of \(target)")
             }
             return Family(

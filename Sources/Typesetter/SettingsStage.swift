@@ -1,6 +1,7 @@
 import DocumentModel
 import Foundation
 import MarkdownParser
+internal import PangoCairoBackend
 import Styling
 import Typography
 
@@ -16,6 +17,9 @@ struct ResolvedSettings {
     let requested: RenderOptions
     /// The theme the document is set in, with its page (paper, margins) final.
     let theme: Theme
+    /// The font map this render shapes and queries fonts on: the installed fonts and the
+    /// theme's and the options' font folders, seen by this render alone.
+    let fonts: FontSession
     /// What styling needs: justification, Hangul line breaking, the image folder, the language
     /// and hyphenation.
     let styling: StylingOptions
@@ -37,7 +41,8 @@ struct ResolvedSettings {
         }
         let settingErrors = diagnostics.filter { $0.severity == .error }
         if !settingErrors.isEmpty { throw TypesetError.invalidInput(settingErrors) }
-        let theme = try Self.theme(options, requested: requested, document: document, diagnostics: &diagnostics)
+        let (theme, fonts) = try Self.theme(
+            options, requested: requested, document: document, diagnostics: &diagnostics)
         if let preview = options.preview, preview.format == .png {
             try Self.checkPictureSize(of: theme.page.paper, preview: preview, file: document.file)
         }
@@ -51,6 +56,7 @@ struct ResolvedSettings {
         self.options = options
         self.requested = requested
         self.theme = theme
+        self.fonts = fonts
         self.styling = styling
         self.diagnostics = diagnostics
     }
@@ -60,7 +66,7 @@ struct ResolvedSettings {
     private static func theme(
         _ options: RenderOptions, requested: RenderOptions, document: Document,
         diagnostics: inout [Diagnostic]
-    ) throws -> Theme {
+    ) throws -> (Theme, FontSession) {
         do {
             return try Typesetter.pageTheme(options, file: document.file, diagnostics: &diagnostics)
         } catch TypesetError.invalidPage(let path, let message)
@@ -172,17 +178,23 @@ struct ResolvedSettings {
 extension Typesetter {
     /// The theme to set `file` with: given, or prepared from the request; with the options'
     /// paper and margins (margins given fix the page), its margins fitted to its measure in
-    /// characters (``fittingMeasure(of:shaper:)``) otherwise.
+    /// characters (``fittingMeasure(of:shaper:)``) otherwise; and the font map of its fonts
+    /// (the installed ones for a given theme, with the request's font folders otherwise).
     /// - Throws: ``TypesetError/invalidPage(path:message:)`` when the text area is under 1 in.
-    static func pageTheme(_ options: RenderOptions, file: String, diagnostics: inout [Diagnostic]) throws -> Theme {
+    static func pageTheme(
+        _ options: RenderOptions, file: String, diagnostics: inout [Diagnostic]
+    ) throws -> (Theme, FontSession) {
         var theme: Theme
+        let fonts: FontSession
         if let given = options.theme {
-            let (checked, warnings) = try checkTheme(given)
+            fonts = FontSession()
+            let (checked, warnings) = try checkTheme(given, fonts: fonts)
             theme = checked
             diagnostics += warnings
         } else {
-            let (prepared, warnings) = try prepareTheme(options.themeRequest)
+            let (prepared, warnings, session) = try prepareThemeAndFonts(options.themeRequest)
             theme = prepared
+            fonts = session
             diagnostics += warnings
         }
         if let paper = options.paper { theme.page.paper = paper }
@@ -190,7 +202,7 @@ extension Typesetter {
             theme.page.margins = margins
             theme.page.measureCharacters = nil
         }
-        theme = fittingMeasure(of: theme)
+        theme = fittingMeasure(of: theme, shaper: PangoShaper(session: fonts))
         let page = theme.page
         guard page.measure >= 72, page.textHeight >= 72, page.paper.width <= 14_400, page.paper.height <= 14_400 else {
             let paper = "\(page.paper.width.wholePointsText) × \(page.paper.height.wholePointsText) pt"
@@ -201,6 +213,6 @@ extension Typesetter {
                     + "\(area); the text area must be at least 72 × 72 pt (1 in) "
                     + "and the paper at most 14 400 pt (200 in) a side")
         }
-        return theme
+        return (theme, fonts)
     }
 }

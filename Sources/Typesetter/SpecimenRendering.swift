@@ -83,17 +83,17 @@ extension Typesetter {
     public static func renderSpecimen(request: ThemeRequest, options: SpecimenOptions, to output: String) throws
         -> RenderReport
     {
-        var (theme, themeWarnings) = try prepareTheme(request)
+        var (theme, themeWarnings, fonts) = try prepareThemeAndFonts(request)
         var baseRequest = request
         baseRequest.sizeCategory = nil
         baseRequest.boldText = false
         var (base, _) = try prepareTheme(baseRequest)
         if let paper = options.paper { base.page.paper = paper }
-        base = fittingMeasure(of: base)
+        base = fittingMeasure(of: base, shaper: PangoShaper(session: fonts))
         var regularRequest = request
         regularRequest.boldText = false
         let (regular, _) = try prepareTheme(regularRequest)
-        let catalog = FontCatalog()
+        let catalog = FontCatalog(fonts)
         let (bold, boldWarnings) = regular.applyingBoldText(availableWeights: { catalog.weights(of: $0) })
 
         guard let templatePath = options.templatePath ?? defaultSpecimenTemplatePath() else {
@@ -111,7 +111,7 @@ extension Typesetter {
         // The samples are set on the sheet's page: the base theme's, fitted to its Body.
         theme.page = base.page
         let facts = measureSpecimenFacts(
-            theme: theme, regular: regular, bold: bold, boldWarnings: boldWarnings, base: base)
+            theme: theme, regular: regular, bold: bold, boldWarnings: boldWarnings, base: base, fonts: fonts)
         let settings = SpecimenBuilder.Settings(
             sample: options.sample ?? SpecimenBuilder.Settings.defaultSample, guides: options.guides,
             date: formatter.string(from: date), sizeCategory: request.sizeCategory, boldText: request.boldText)
@@ -126,7 +126,7 @@ extension Typesetter {
         if let compare = options.compare {
             let (other, _) = try prepareTheme(ThemeRequest(theme: compare))
             expansion.text += SpecimenBuilder.comparison(
-                theme, exportMetrics(of: theme), with: other, exportMetrics(of: other), base: base,
+                theme, exportMetrics(of: theme, fonts: fonts), with: other, exportMetrics(of: other), base: base,
                 sample: settings.sample)
         }
         let parsed = MarkdownParser.parse(expansion.text, file: templatePath)
@@ -150,15 +150,16 @@ extension Typesetter {
 
     /// Measures what the specimen prints about fonts: per role the primary face's metrics at
     /// its size, the face fontconfig resolves it to, glyph coverage per sample class, and the
-    /// faces without and with Bold Text.
-    static func measureSpecimenFacts(theme: Theme, regular: Theme, bold: Theme, boldWarnings: [String], base: Theme)
-        -> SpecimenFacts
-    {
-        let shaper = PangoShaper()
+    /// faces without and with Bold Text, on the font map `fonts`.
+    static func measureSpecimenFacts(
+        theme: Theme, regular: Theme, bold: Theme, boldWarnings: [String], base: Theme, fonts: FontSession
+    ) -> SpecimenFacts {
+        let shaper = PangoShaper(session: fonts)
         var roles: [TextRole: SpecimenFacts.RoleFacts] = [:]
         var faces: [String] = []
         func faceName(_ families: [String], _ weight: FontWeight, italic: Bool = false) -> String {
-            let resolved = FontLibrary.resolve(FontSpec(families: families, weight: weight, italic: italic, size: 12))
+            let spec = FontSpec(families: families, weight: weight, italic: italic, size: 12)
+            let resolved = FontLibrary.resolve(spec, in: fonts)
             var name = "\(resolved.family) \(resolved.weight.name)"
             if resolved.boldSynthesized { name += " (synthesized bold)" }
             if !resolved.familyFound { name += " (for \(resolved.requestedFamily))" }
@@ -170,7 +171,7 @@ extension Typesetter {
             let metrics = shaper.metrics(of: font)
             var coverage: [SampleClass: [CharacterCoverage]] = [:]
             for sampleClass in SampleClass.allCases {
-                coverage[sampleClass] = FontLibrary.coverage(of: font, text: sampleClass.characters).map {
+                coverage[sampleClass] = FontLibrary.coverage(of: font, text: sampleClass.characters, in: fonts).map {
                     CharacterCoverage(character: $0.character, family: $0.family)
                 }
             }

@@ -16,7 +16,7 @@ extension DocumentSurvey {
             document, theme: settings.theme, options: settings.styling, threaded: threaded,
             listsHeadings: settings.options.tableOfContents == true,
             contentsDepth: settings.options.tableOfContentsDepth ?? TableOfContents.defaultDepth,
-            cancellation: settings.options.cancellation)
+            cancellation: settings.options.cancellation, fonts: settings.fonts)
         // The survey has named every position: layout reads only its windows of blocks, each
         // from the source set aside (a long document's text is not held while pages are drawn).
         document.releaseSource()

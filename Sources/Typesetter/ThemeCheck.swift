@@ -1,4 +1,5 @@
 import DocumentModel
+internal import PangoCairoBackend
 import Typography
 
 extension Typesetter {
@@ -10,7 +11,12 @@ extension Typesetter {
     /// - Returns: the theme with missing families removed, and the warnings.
     /// - Throws: ``TypesetError/invalidTheme(problems:)`` with one `theme 'name': …` line per error.
     public static func checkTheme(_ theme: Theme) throws -> (Theme, [Diagnostic]) {
-        let catalog = FontCatalog()
+        try checkTheme(theme, fonts: FontSession())
+    }
+
+    /// ``checkTheme(_:)`` against the families of `fonts`.
+    static func checkTheme(_ theme: Theme, fonts: FontSession) throws -> (Theme, [Diagnostic]) {
+        let catalog = FontCatalog(fonts)
         let errors = theme.validate(isFamilyAvailable: catalog.has).filter { $0.severity == .error }
         if !errors.isEmpty { throw TypesetError.invalidTheme(problems: errors.map(\.description)) }
         var checked = theme

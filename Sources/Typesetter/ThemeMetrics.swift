@@ -9,8 +9,13 @@ extension Typesetter {
     /// weight Bold Text gives the role (``Theme/applyingBoldText(availableWeights:)``: the next
     /// heavier weight the family has).
     public static func exportMetrics(of theme: Theme) -> [TextRole: ThemeExport.RoleMetrics] {
-        let shaper = PangoShaper()
-        let catalog = FontCatalog()
+        exportMetrics(of: theme, fonts: FontSession())
+    }
+
+    /// ``exportMetrics(of:)`` with the faces of the font map `fonts`.
+    static func exportMetrics(of theme: Theme, fonts: FontSession) -> [TextRole: ThemeExport.RoleMetrics] {
+        let shaper = PangoShaper(session: fonts)
+        let catalog = FontCatalog(fonts)
         let (bold, _) = theme.applyingBoldText(availableWeights: { catalog.weights(of: $0) })
         var result: [TextRole: ThemeExport.RoleMetrics] = [:]
         for role in TextRole.allCases {

@@ -61,6 +61,14 @@ extension Typesetter {
     /// - Throws: ``TypesetError/invalidTheme(problems:)`` for a bad theme file or unknown name,
     ///   ``TypesetError/fontFolder(path:reason:)`` for a folder that cannot be registered.
     public static func prepareTheme(_ request: ThemeRequest) throws -> (Theme, [Diagnostic]) {
+        let (theme, diagnostics, _) = try prepareThemeAndFonts(request)
+        return (theme, diagnostics)
+    }
+
+    /// ``prepareTheme(_:)``, and the font map of the installed fonts and the theme's and the
+    /// request's font folders (a configuration of its own, ``FontConfiguration``), which the
+    /// theme's families were checked against and its render shapes with.
+    static func prepareThemeAndFonts(_ request: ThemeRequest) throws -> (Theme, [Diagnostic], FontSession) {
         var theme: Theme
         // A theme file is judged as `theme check` judges it (``ThemeJudgement``): its problems
         // with the same words and positions, its warnings as warnings at the file's lines.
@@ -99,12 +107,8 @@ extension Typesetter {
             let message = "is outside the folders this render may read (\(request.sandbox?.description ?? ""))"
             throw TypesetError.invalidTheme(problems: ["\(name): fontFolders: '\(folder)' \(message); not read"])
         }
-        for folder in theme.fontFolders + request.fontFolders {
-            do { try FontLibrary.registerFontFolder(folder) } catch {
-                throw TypesetError.fontFolder(path: folder, reason: String(describing: error))
-            }
-        }
-        let installed = FontCatalog()
+        let fonts = try fontSession(folders: theme.fontFolders + request.fontFolders)
+        let installed = FontCatalog(fonts)
         if let file {
             let fonts = ThemeJudgement.fontProblems(
                 of: theme, file: file.path, text: file.text,
@@ -123,7 +127,7 @@ extension Typesetter {
                 theme = theme.swappingFamily(to: family, sizeAdjust: .points(points))
             case .matchXHeight?:
                 theme = theme.swappingFamily(
-                    to: family, sizeAdjust: xHeightAdjustment(from: theme[.body].families, to: family))
+                    to: family, sizeAdjust: xHeightAdjustment(from: theme[.body].families, to: family, fonts: fonts))
             case nil:
                 theme = theme.swappingFamily(to: family)
             }
@@ -160,41 +164,60 @@ extension Typesetter {
                     ? SourceLocation(file: problem.file, line: problem.line, column: problem.column) : nil, kind: .theme
             )
         }
-        return (theme, located + warnings.map { Diagnostic(.warning, $0, kind: .theme) })
+        return (theme, located + warnings.map { Diagnostic(.warning, $0, kind: .theme) }, fonts)
     }
 }
 
 extension Typesetter {
+    /// A font map of the installed fonts and those in `folders` (``FontConfiguration``), for
+    /// one render: other renders, with other folders, do not see them.
+    /// - Throws: ``TypesetError/fontFolder(path:reason:)`` for a folder that cannot be read or
+    ///   holds no fonts.
+    static func fontSession(folders: [String]) throws -> FontSession {
+        do {
+            return FontSession(try FontConfiguration.including(folders: folders))
+        } catch BackendError
+            .fontFolder(let path, let reason)
+        {
+            throw TypesetError.fontFolder(path: path, reason: reason)
+        }
+    }
+
     /// The size adjustment that makes `family` look as large as `original` (a fallback list):
     /// equal x-heights (OS/2 `sxHeight`, read from the faces), or — when `family` has no Latin
     /// `x`, as in a Hangul-only font — equal Hangul syllable boxes (the ink height of "한"
     /// in each), measured at 100 pt.
-    static func xHeightAdjustment(from original: [String], to family: String) -> SizeAdjust {
+    static func xHeightAdjustment(from original: [String], to family: String, fonts: FontSession) -> SizeAdjust {
         let size = 100.0
-        let hasLatin =
-            FontLibrary.coverage(of: FontSpec(families: [family], size: size), text: "x").first?.family == family
+        let sample = FontSpec(families: [family], size: size)
+        let hasLatin = FontLibrary.coverage(of: sample, text: "x", in: fonts).first?.family == family
         if hasLatin {
-            let shaper = PangoShaper()
+            let shaper = PangoShaper(session: fonts)
             let before = shaper.metrics(of: FontSpec(families: [original.first ?? family], size: size)).xHeight
             let after = shaper.metrics(of: FontSpec(families: [family], size: size)).xHeight
             return .xHeight(originalRatio: before / size, newRatio: after / size)
         }
-        let before = FontLibrary.inkHeight(of: "한", font: FontSpec(families: original, size: size)) ?? size
-        let after = FontLibrary.inkHeight(of: "한", font: FontSpec(families: [family], size: size)) ?? size
+        let before = FontLibrary.inkHeight(of: "한", font: FontSpec(families: original, size: size), in: fonts) ?? size
+        let after = FontLibrary.inkHeight(of: "한", font: FontSpec(families: [family], size: size), in: fonts) ?? size
         return .xHeight(originalRatio: before / size, newRatio: after / size)
     }
 }
 
-/// The installed families (after folders were registered), for existence and weight checks.
+/// The families of a font map (installed, and those of its font folders), for existence and
+/// weight checks.
 struct FontCatalog {
-    /// Every installed family's name, by its name in lower case (fontconfig matches family
-    /// names without regard to case). Faces are looked up only for the families asked about.
+    /// Every family's name, by its name in lower case (fontconfig matches family names without
+    /// regard to case). Faces are looked up only for the families asked about.
     let names: [String: String]
+    /// The font map the families are listed from.
+    let fonts: FontSession
 
-    init() {
+    /// The families of `fonts` (by default the installed fonts alone).
+    init(_ fonts: FontSession = FontSession()) {
         var byName: [String: String] = [:]
-        for name in FontLibrary.familyNames() { byName[name.lowercased()] = name }
+        for name in FontLibrary.familyNames(in: fonts) { byName[name.lowercased()] = name }
         names = byName
+        self.fonts = fonts
     }
 
     static let generic: Set<String> = [
@@ -208,7 +231,7 @@ struct FontCatalog {
     /// The real (not synthesized) upright weights of `family`, lightest first.
     func weights(of family: String) -> [FontWeight] {
         let faces =
-            names[family.lowercased()].flatMap(FontLibrary.family(named:))?.faces.filter {
+            names[family.lowercased()].flatMap({ FontLibrary.family(named: $0, in: fonts) })?.faces.filter {
                 !$0.synthesized && !$0.italic
             } ?? []
         return Array(Set(faces.map(\.weight))).sorted()

@@ -160,7 +160,7 @@ public enum Typesetter {
         let settings = try ResolvedSettings(resolving: requested, for: document, parseDiagnostics: parseDiagnostics)
         let (survey, surveyDiagnostics) = DocumentSurvey.survey(document, settings: settings, threaded: threaded)
         try requested.cancellation?.check()
-        let shaper = PangoShaper(pictures: settings.options.preview != nil)
+        let shaper = PangoShaper(pictures: settings.options.preview != nil, session: settings.fonts)
         let frontMatter = FrontMatter(of: document, settings: settings, survey: survey, shaper: shaper)
         let fontDiagnostics = FontCheck.diagnostics(
             survey: survey, frontMatter: frontMatter, settings: settings,

@@ -2,8 +2,8 @@ import Foundation
 import Typesetter
 
 /// Several inputs rendered at once, into one folder or each beside its input: each file by a
-/// child `typeset render` process, at most `jobs` at a time. Inside one process all Pango and
-/// Cairo work is serialized by one lock, so separate processes are what put every core to work.
+/// child `typeset render` process, at most `jobs` at a time, so that each file's messages,
+/// exit status and memory are its own.
 enum Batch {
     struct Outcome: Sendable {
         var input: String

@@ -223,8 +223,7 @@ enum FontsCommand {
             return
         }
         guard args.positional.isEmpty else { throw UsageError("fonts takes no arguments") }
-        for folder in args.all("--fonts") { try FontListing.register(folder) }
-        for family in FontListing.families() {
+        for family in try FontListing.families(including: args.all("--fonts")) {
             print("\(family.name)\t\(family.faces)")
         }
     }

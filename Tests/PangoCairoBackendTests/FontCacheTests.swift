@@ -7,21 +7,21 @@ import Typography
 
 @testable import PangoCairoBackend
 
-/// Each font request is resolved through fontconfig once per process (``FontCache``), and the
+/// Each font request is resolved through fontconfig once per font map (``FontCache``), and the
 /// cheaper ways of reading metrics give Pango's own numbers.
 @Suite struct FontCacheTests {
-    /// Font loads the backend issued while `body` ran, under the font lock so that no other
-    /// test's loads are counted.
-    private func loads(_ body: () -> Void) -> Int {
-        FontState.lock.reading {
-            let before = FontCache.fontLoads
-            body()
-            return FontCache.fontLoads - before
-        }
+    /// Font loads `setup` issued while `body` ran (a setup is used by one session at a time, so
+    /// no other test's loads are counted).
+    private func loads(_ setup: PangoSetup, _ body: () -> Void) -> Int {
+        let before = setup.fontLoads
+        body()
+        return setup.fontLoads - before
     }
 
     @Test func aSecondLookupOfTheSameRequestLoadsNothing() {
-        let shaper = PangoShaper()
+        let session = FontSession()
+        let shaper = PangoShaper(session: session)
+        let setup = session.setup
         // Sizes no other test uses, so the first lookups are cold.
         for (index, spec) in [
             FontSpec(families: ["Inter", "Noto Sans CJK KR"], size: 13.37),
@@ -29,36 +29,39 @@ import Typography
             FontSpec(families: ["No Such Family 15", "Noto Sans CJK KR"], weight: .bold, size: 9.87),
             FontSpec(families: ["DejaVu Sans Mono"], size: 8.76),
         ].enumerated() {
-            FontState.lock.reading {
-                let first = loads { _ = shaper.metrics(of: spec) }
+            do {
+                let first = loads(setup) { _ = shaper.metrics(of: spec) }
                 #expect(first >= 1, "request \(index): the first lookup loads its face")
-                #expect(loads { _ = shaper.metrics(of: spec) } == 0, "request \(index): metrics again")
+                #expect(loads(setup) { _ = shaper.metrics(of: spec) } == 0, "request \(index): metrics again")
                 #expect(
-                    loads { _ = PangoShaper().metrics(of: spec) } == 0,
-                    "request \(index): another shaper shares the cache")
+                    loads(setup) { _ = PangoShaper(session: session).metrics(of: spec) } == 0,
+                    "request \(index): another shaper on the session shares the cache")
                 // The face query for the same request reuses the face the metrics loaded.
-                #expect(loads { _ = FontLibrary.resolve(spec) } == 0, "request \(index): resolve")
-                #expect(loads { _ = FontLibrary.resolve(spec) } == 0, "request \(index): resolve again")
+                #expect(loads(setup) { _ = FontLibrary.resolve(spec, in: session) } == 0, "request \(index): resolve")
+                #expect(
+                    loads(setup) { _ = FontLibrary.resolve(spec, in: session) } == 0, "request \(index): resolve again")
                 _ = shaper.shape(Support.paragraph("Typeset 한글", RunStyle(font: spec)), width: 200)
                 #expect(
-                    loads { _ = shaper.shape(Support.paragraph("Typeset 한글 again", RunStyle(font: spec)), width: 200) }
+                    loads(setup) {
+                        _ = shaper.shape(Support.paragraph("Typeset 한글 again", RunStyle(font: spec)), width: 200)
+                    }
                         == 0,
                     "request \(index): shaping again")
             }
         }
     }
 
-    @Test func everyShaperAndFontQueryShareOneFontMap() {
-        let a = PangoShaper()
-        let b = PangoShaper()
-        #expect(a.setup === b.setup)
-        #expect(FontState.lock.reading { PangoSetup.shared } === a.setup)
+    @Test func aShaperAndTheFontQueriesOfOneSessionShareOneFontMap() {
+        let session = FontSession()
+        #expect(PangoShaper(session: session).setup === session.setup)
+        #expect(PangoShaper(session: session).setup === PangoShaper(session: session).setup)
     }
 
     @Test func harfBuzzExtentsAreWhatPangoFontMetricsReports() {
         // Upright, italic (real and synthesized: Noto Sans CJK KR has no italic), bold, and a
         // synthesized bold, across sizes.
-        let setup = FontState.lock.reading { PangoSetup.shared }
+        let session = FontSession()
+        let setup = session.setup
         for families in [
             ["Inter"], ["Inter", "Noto Sans CJK KR"], ["Noto Sans CJK KR"], ["DejaVu Sans Mono"], ["DejaVu Serif"],
         ] {
@@ -66,7 +69,7 @@ import Typography
                 for italic in [false, true] {
                     for size in [7.5, 10.5, 17, 48] {
                         let spec = FontSpec(families: families, weight: weight, italic: italic, size: size)
-                        FontState.lock.reading {
+                        do {
                             let ours = setup.metrics(spec)
                             guard let pango = setup.pangoFontMetrics(spec) else {
                                 Issue.record("no face for \(spec)")
@@ -117,7 +120,8 @@ import Typography
         // Faces that are what they were asked for (Pango's metrics describe the face itself: a
         // family whose italic is named Oblique, or a semibold drawn from the bold face, is
         // described as that face, which is another pattern either way).
-        let setup = FontState.lock.reading { PangoSetup.shared }
+        let session = FontSession()
+        let setup = session.setup
         var specs: [FontSpec] = []
         for weight in [FontWeight.regular, .semibold, .bold] {
             for italic in [false, true] {
@@ -132,7 +136,7 @@ import Typography
             specs.append(FontSpec(families: ["DejaVu Serif", "Noto Sans CJK KR"], weight: weight, size: 12))
         }
         for spec in specs {
-            FontState.lock.reading {
+            do {
                 let shaping = setup.shapingDescription(spec, for: latin)
                 guard let sample = setup.metricsSampleDescription(spec) else {
                     Issue.record("no face for \(spec)")
@@ -145,8 +149,9 @@ import Typography
     }
 
     @Test func textBeyondTheFirstFaceKeepsTheWholeList() {
-        let setup = FontState.lock.reading { PangoSetup.shared }
-        FontState.lock.reading {
+        let session = FontSession()
+        let setup = session.setup
+        do {
             let listed = FontSpec(families: ["Inter", "Noto Sans CJK KR"], size: 10.5)
             let whole = setup.description(listed)
             // Hangul (Inter has none), a line separator beside it changes nothing.
@@ -172,12 +177,13 @@ import Typography
     }
 
     @Test func pdfLinesAreDrawnWithTheScaledFontTheyWereMeasuredWith() {
-        let setup = FontState.lock.reading { PangoSetup.shared }
+        let session = FontSession()
+        let setup = session.setup
         for spec in [
             FontSpec(families: ["Inter", "Noto Sans CJK KR"], size: 10.5),
             FontSpec(families: ["DejaVu Sans Mono"], weight: .bold, size: 9.7),
         ] {
-            FontState.lock.reading {
+            do {
                 #expect(setup.drawsOnPDFWithMeasuredScaledFont(spec, pictures: false), "\(spec)")
                 // The check can fail: the picture context's options are not the PDF surface's.
                 #expect(!setup.drawsOnPDFWithMeasuredScaledFont(spec, pictures: true), "\(spec) (picture context)")

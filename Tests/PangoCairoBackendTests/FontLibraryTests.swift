@@ -1,10 +1,11 @@
 import Foundation
 import Layout
-import PangoCairoBackend
 import Styling
 import TestSupport
 import Testing
 import Typography
+
+@testable import PangoCairoBackend
 
 @Suite struct FontLibraryTests {
     @Test func familiesListInterWithNineWeights() {
@@ -40,7 +41,7 @@ import Typography
         #expect(coverage.map(\.family) == ["Inter", "Noto Sans CJK KR", "Inter"])
     }
 
-    @Test func registeredFolderIsSeenEvenByAnExistingShaper() throws {
+    @Test func aFolderIsSeenByTheSessionsOfItsConfigurationAlone() throws {
         let source = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
         try #require(FileManager.default.fileExists(atPath: source))
         let family = "Typeset Test Serif \(UInt32.random(in: 0..<1_000_000))"
@@ -48,24 +49,56 @@ import Typography
         defer { try? FileManager.default.removeItem(at: dir) }
         try Support.renamedFont(at: source, family: family).write(to: dir.appendingPathComponent("TestSerif.ttf"))
 
-        let shaper = PangoShaper()
+        let installed = PangoShaper()
         let style = Support.style([family], size: 20)
         let sample = "Registered serif face"
-        let before = shaper.shape(Support.paragraph(sample, style), width: nil).lines[0].width
-        #expect(!FontLibrary.resolve(style.font).familyFound)
+        let before = installed.shape(Support.paragraph(sample, style), width: nil).lines[0].width
 
-        try FontLibrary.registerFontFolder(dir.path)
-
-        #expect(FontLibrary.families().contains { $0.name == family })
-        #expect(FontLibrary.resolve(style.font).familyFound)
+        let configuration = try FontConfiguration.including(folders: [dir.path])
+        #expect(try FontConfiguration.including(folders: [dir.path]) === configuration, "made once")
+        let session = FontSession(configuration)
+        #expect(FontLibrary.families(in: session).contains { $0.name == family })
+        #expect(FontLibrary.resolve(style.font, in: session).familyFound)
+        let shaper = PangoShaper(session: session)
         let after = shaper.shape(Support.paragraph(sample, style), width: nil).lines[0].width
         let serif = shaper.shape(Support.paragraph(sample, Support.style(["DejaVu Serif"], size: 20)), width: nil)
             .lines[0].width
         #expect(abs(after - serif) < 0.01)
         #expect(abs(before - after) > 0.5)
+        // The installed fonts alone still lack it, before and after.
+        #expect(!FontLibrary.resolve(style.font).familyFound)
+        #expect(!FontLibrary.families().contains { $0.name == family })
+        let again = installed.shape(Support.paragraph(sample, style), width: nil).lines[0].width
+        #expect(abs(again - before) < 0.01)
+    }
+
+    @Test func aSessionsFontMapGoesBackOnlyWhenNothingMadeWithItIsLeft() throws {
+        // A configuration of its own (one font), so no other test borrows its font maps.
+        let dir = try Support.tempDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+        try #require(FileManager.default.fileExists(atPath: source))
+        let family = "Typeset Test Sans \(UInt32.random(in: 0..<1_000_000))"
+        try Support.renamedFont(at: source, family: family).write(to: dir.appendingPathComponent("TestSans.ttf"))
+        let configuration = try FontConfiguration.including(folders: [dir.path])
+        var first: FontSession? = FontSession(configuration)
+        let firstSetup = try #require(first?.setup)
+        let second = FontSession(configuration)
+        #expect(second.setup !== firstSetup, "two sessions at once: two font maps")
+        // Lines outlive their shaper and session: the font map stays theirs.
+        var lines: [ShapedLine]? = PangoShaper(session: try #require(first)).shape(
+            Support.paragraph("Kept lines", Support.style([family], size: 12)), width: nil
+        ).lines
+        first = nil
+        let third = FontSession(configuration)
+        #expect(third.setup !== firstSetup, "lines still hold the first font map")
+        #expect(lines?.isEmpty == false)
+        lines = nil
+        let fourth = FontSession(configuration)
+        #expect(fourth.setup === firstSetup, "given back once the lines are gone, and reused")
     }
 
     @Test func unreadableFolderThrows() {
-        #expect(throws: BackendError.self) { try FontLibrary.registerFontFolder("/nonexistent/fonts") }
+        #expect(throws: BackendError.self) { try FontConfiguration.including(folders: ["/nonexistent/fonts"]) }
     }
 }

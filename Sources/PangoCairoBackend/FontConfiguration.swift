@@ -1,0 +1,180 @@
+internal import CPangoCairo
+import Foundation
+import Typography
+
+/// The fonts a render may use: the installed ones, plus the font files of some folders, as
+/// one fontconfig configuration (`FcConfig`) that is never changed once made.
+///
+/// Pango 1.50 documents PangoCairo as safe to use from several threads when each thread has
+/// its own font map (`pango_cairo_font_map_get_default`: "the default fontmap is per-thread"),
+/// fontconfig guards its configurations with its own locks, and a configuration that nobody
+/// changes can be read from any thread. So each render borrows a Pango font map of its own
+/// (``FontSession``), set to its configuration (`pango_fc_font_map_set_config`), and two
+/// renders with different font folders see only their own fonts.
+///
+/// A configuration keeps the font maps its renders gave back, with their caches (each
+/// description resolved through fontconfig once per map, a match and a sort of every
+/// installed face): a render that starts after another ended finds the faces that one
+/// resolved.
+public final class FontConfiguration: @unchecked Sendable {
+    /// The installed fonts alone: fontconfig's current configuration.
+    public static let system = FontConfiguration(config: nil, files: [])
+
+    /// The `FcConfig` of the fonts; nil for fontconfig's current configuration.
+    let config: OpaquePointer?
+    /// The files added to the installed fonts, with their sizes and modification times (what
+    /// tells two configurations apart).
+    let files: [FontFile]
+    private let lock = NSLock()
+    /// Setups no render holds, the most recently given back last.
+    private var idle: [PangoSetup] = []
+    /// Whether a family is a colour (emoji) family, as fontconfig lists it (``ColorFonts``).
+    private var colorFamilies: [String: Bool] = [:]
+
+    private init(config: OpaquePointer?, files: [FontFile]) {
+        self.config = config
+        self.files = files
+    }
+
+    deinit {
+        idle.removeAll()
+        if let config { FcConfigDestroy(config) }
+    }
+
+    /// The installed fonts and those in `folders` (each searched recursively, as
+    /// ``FontFolderScan`` walks: regular files only, never into /proc, /sys or /dev, each
+    /// folder once); ``system`` when `folders` is empty. Equal folders with the same files
+    /// (paths, sizes, modification times) give the same configuration, made once: a fresh
+    /// `FcConfig` of the installed fonts (`FcInitLoadConfigAndFonts`) with each file added
+    /// (`FcConfigAppFontAddFile`; files fontconfig cannot read as fonts are passed over, as
+    /// its own folder scan does).
+    /// - Throws: ``BackendError/fontFolder(path:reason:)`` when a folder cannot be read or is
+    ///   no folder of fonts.
+    public static func including(folders: [String]) throws -> FontConfiguration {
+        guard !folders.isEmpty else { return system }
+        var files: [FontFile] = []
+        for folder in folders {
+            let found: FontFolderScan.Result
+            do { found = try FontFolderScan.scan(folder) } catch {
+                throw BackendError.fontFolder(path: folder, reason: error.reason)
+            }
+            files += found.files.map(FontFile.init(path:))
+        }
+        return Made.shared.configuration(for: files)
+    }
+
+    /// A setup no render holds, or a new one.
+    func checkOut() -> PangoSetup {
+        lock.lock()
+        let reused = idle.popLast()
+        lock.unlock()
+        return reused ?? CairoFaces.lock.run { PangoSetup(configuration: self) }
+    }
+
+    /// Keeps `setup` for the next render, up to one per processor.
+    func checkIn(_ setup: PangoSetup) {
+        lock.lock()
+        defer { lock.unlock() }
+        if idle.count < ProcessInfo.processInfo.activeProcessorCount { idle.append(setup) }
+    }
+
+    /// True when every face fontconfig lists for `family` in this configuration is a colour
+    /// font (`FC_COLOR`), asked once per family.
+    func isColorFamily(_ family: String) -> Bool {
+        lock.lock()
+        let known = colorFamilies[family]
+        lock.unlock()
+        if let known { return known }
+        var result = false
+        if let pattern = FcPatternCreate(), let objects = FcObjectSetCreate() {
+            _ = FcPatternAddString(pattern, "family", family)
+            _ = FcObjectSetAdd(objects, "color")
+            if let list = FcFontList(config, pattern, objects) {
+                let count = Int(list.pointee.nfont)
+                var colour = 0
+                for index in 0..<count {
+                    var value: FcBool = 0
+                    if let font = list.pointee.fonts[index],
+                        FcPatternGetBool(font, "color", 0, &value) == FcResultMatch, value != 0
+                    {
+                        colour += 1
+                    }
+                }
+                result = count > 0 && colour == count
+                FcFontSetDestroy(list)
+            }
+            FcObjectSetDestroy(objects)
+            FcPatternDestroy(pattern)
+        }
+        lock.lock()
+        colorFamilies[family] = result
+        lock.unlock()
+        return result
+    }
+
+    /// One font file as a configuration was made with it.
+    struct FontFile: Hashable {
+        var path: String
+        var size: Int64
+        var modified: Int
+
+        init(path: String) {
+            self.path = path
+            var info = stat()
+            if stat(path, &info) == 0 {
+                size = Int64(info.st_size)
+                modified = info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec
+            } else {
+                size = -1
+                modified = 0
+            }
+        }
+    }
+
+    /// The configurations made for font folders, by their files: at most ``capacity``, the
+    /// least recently asked for given up first (a render still holding it keeps it alive).
+    final class Made: @unchecked Sendable {
+        static let shared = Made()
+        static let capacity = 8
+        private let lock = NSLock()
+        private var made: [(files: [FontFile], configuration: FontConfiguration)] = []
+
+        func configuration(for files: [FontFile]) -> FontConfiguration {
+            lock.lock()
+            defer { lock.unlock() }
+            if let index = made.firstIndex(where: { $0.files == files }) {
+                let found = made.remove(at: index)
+                made.append(found)
+                return found.configuration
+            }
+            let config = FcInitLoadConfigAndFonts()
+            for file in files { _ = FcConfigAppFontAddFile(config, file.path) }
+            let configuration = FontConfiguration(config: config, files: files)
+            if made.count >= Self.capacity { made.removeFirst() }
+            made.append((files, configuration))
+            return configuration
+        }
+    }
+}
+
+/// The Pango font map one render uses, borrowed from its ``FontConfiguration`` for as long as
+/// anything made with it lives: the shaper, its layouts and every shaped line hold the session,
+/// so the font map goes back to the configuration only when none of them is left, and no two
+/// threads ever use one font map at once.
+///
+/// A session is used by one thread at a time (a render's stages run in turn); sessions of one
+/// configuration or of different ones run in parallel with no lock.
+public final class FontSession: @unchecked Sendable {
+    /// The configuration the font map reads.
+    public let configuration: FontConfiguration
+    let setup: PangoSetup
+
+    /// Borrows a font map of `configuration` (a new one when every font map made for it is in
+    /// use).
+    public init(_ configuration: FontConfiguration = .system) {
+        self.configuration = configuration
+        setup = configuration.checkOut()
+    }
+
+    deinit { configuration.checkIn(setup) }
+}
