@@ -167,11 +167,16 @@ enum MathShapes {
 
     /// The laid-out box of `formula` (its piece) at `size` pt and its identifier for a shape
     /// attribute. Each formula is laid out once per size, all its pieces at once.
-    static func layout(_ formula: InlineFormula, size textSize: Double) -> (box: MathBox, identifier: Int)? {
+    static func layout(
+        _ formula: InlineFormula, size textSize: Double, fonts: FontConfiguration
+    ) -> (box: MathBox, identifier: Int)? {
         let size = textSize * formula.scale
         let frame = formula.taggedFrame.map { "\($0.width) \($0.inset)" } ?? ""
-        let text = PangoMathText(font: formula.textFont, monospaceFamilies: formula.monospaceFamilies)
-        let textFace = "\(text.font.families) \(text.font.weight) \(text.font.italic) \(text.monospaceFamilies)"
+        let text = PangoMathText(
+            font: formula.textFont, configuration: fonts, monospaceFamilies: formula.monospaceFamilies)
+        let textFace =
+            "\(text.font.families) \(text.font.weight) \(text.font.italic) \(text.monospaceFamilies) "
+            + "\(ObjectIdentifier(fonts).hashValue)"
         let key =
             "\(formula.family)\u{0}\(size)\u{0}\(formula.display)\u{0}\(frame)\u{0}\(textFace)\u{0}\(formula.source)"
         let pieceKey = key + "\u{0}\(formula.piece)"
@@ -196,7 +201,7 @@ enum MathShapes {
     /// `paragraph` with each displayed formula wider than `width` pt shrunk to fit, down to
     /// ``InlineFormula/smallestDisplayScale`` of the text's size, and the sources of those
     /// still wider than `width` at that size.
-    static func fittingDisplayFormulas(_ paragraph: StyledParagraph, width: Double) -> (
+    static func fittingDisplayFormulas(_ paragraph: StyledParagraph, width: Double, fonts: FontConfiguration) -> (
         paragraph: StyledParagraph, overwide: [String]
     ) {
         guard paragraph.runs.contains(where: { $0.style.inlineFormula?.display == true }) else {
@@ -207,7 +212,7 @@ enum MathShapes {
         for index in fitted.runs.indices {
             let style = fitted.runs[index].style
             guard var formula = style.inlineFormula, formula.display, formula.scale == 1,
-                let box = layout(formula, size: style.font.size)?.box, box.width > width
+                let box = layout(formula, size: style.font.size, fonts: fonts)?.box, box.width > width
             else { continue }
             formula.scale = max(InlineFormula.smallestDisplayScale, width / box.width)
             if box.width * formula.scale > width + 0.01 { overwide.append(formula.source) }
@@ -244,8 +249,9 @@ enum MathShapes {
     /// What the formula of a run of `style` reaches above and below the baseline, pt (zero for
     /// text): a formula grows its line by what it needs beyond the face's ascent and descent,
     /// as a picture does.
-    static func extents(of style: RunStyle) -> (height: Double, depth: Double) {
-        guard let formula = style.inlineFormula, let box = layout(formula, size: style.font.size)?.box else {
+    static func extents(of style: RunStyle, fonts: FontConfiguration) -> (height: Double, depth: Double) {
+        guard let formula = style.inlineFormula, let box = layout(formula, size: style.font.size, fonts: fonts)?.box
+        else {
             return (0, 0)
         }
         return (box.height, box.depth)
@@ -260,8 +266,10 @@ enum MathShapes {
     }
 
     /// A shape attribute holding the formula's box.
-    static func attribute(_ formula: InlineFormula, size: Double) -> UnsafeMutablePointer<PangoAttribute>? {
-        guard let (box, identifier) = layout(formula, size: size) else { return nil }
+    static func attribute(
+        _ formula: InlineFormula, size: Double, fonts: FontConfiguration
+    ) -> UnsafeMutablePointer<PangoAttribute>? {
+        guard let (box, identifier) = layout(formula, size: size, fonts: fonts) else { return nil }
         var rect = PangoRectangle(
             x: 0, y: -PangoUnits.from(box.height), width: PangoUnits.from(box.width),
             height: PangoUnits.from(box.height + box.depth))
@@ -328,7 +336,7 @@ extension FontLibrary {
     /// constants, glyph variants and assemblies formulas are laid out with); else what formulas
     /// are set in instead.
     public static func mathFallback(for family: String) -> MathFamilyFallback? {
-        FontState.lock.reading {
+        CairoFaces.lock.run {
             guard HarfBuzzMathFont(family: family) == nil else { return nil }
             let fallback = InlineFormula.defaultFamily
             return MathFamilyFallback(

@@ -9,6 +9,8 @@ import TeXMath
 struct PangoMathText: MathTextMeasurer {
     /// The surrounding run's font (its size is replaced by the math style's).
     let font: FontSpec
+    /// The fonts of the render the formula is set in (its font folders included).
+    let configuration: FontConfiguration
     /// The families of `\texttt`.
     let monospaceFamilies: [String]
 
@@ -26,12 +28,13 @@ struct PangoMathText: MathTextMeasurer {
         return request
     }
 
-    /// A one-line Pango layout of `text` (line breaks read as spaces). Call under
-    /// `FontState.lock`.
+    /// A one-line Pango layout of `text` (line breaks read as spaces), on a font map of
+    /// ``configuration`` borrowed for as long as the layout lives. Call under `CairoFaces.lock`.
     private func layout(_ text: String, face: MathTextFace, size: Double) -> GObjectRef {
-        let setup = PangoSetup.shared
+        let session = FontSession(configuration)
+        let setup = session.setup
         let pointer = pango_layout_new(setup.context(forPictures: false).opaque)!
-        let layout = GObjectRef(owning: UnsafeMutableRawPointer(pointer))
+        let layout = GObjectRef(owning: UnsafeMutableRawPointer(pointer), session: session)
         let line = String(text.map { $0.isNewline ? " " : $0 })
         pango_layout_set_text(pointer, line, Int32(line.utf8.count))
         pango_layout_set_single_paragraph_mode(pointer, 1)
@@ -40,7 +43,7 @@ struct PangoMathText: MathTextMeasurer {
     }
 
     func measure(_ text: String, face: MathTextFace, size: Double) -> MathTextExtent {
-        FontState.lock.reading {
+        CairoFaces.lock.run {
             let made = layout(text, face: face, size: size)
             guard let line = pango_layout_get_line_readonly(made.opaque, 0) else {
                 return MathTextExtent(width: 0, ascent: 0, descent: 0)
@@ -61,7 +64,7 @@ struct PangoMathText: MathTextMeasurer {
     /// Draws `text` with its baseline origin at (`x`, `baseline`) on `cr` in the current source
     /// colour, colour glyphs as running text draws them (``ColorGlyphRuns``).
     func draw(_ text: String, face: MathTextFace, size: Double, x: Double, baseline: Double, on cr: OpaquePointer) {
-        FontState.lock.reading {
+        CairoFaces.lock.run {
             let made = layout(text, face: face, size: size)
             guard let line = pango_layout_get_line_readonly(made.opaque, 0) else { return }
             ColorGlyphRuns.draw(line, cr: cr, x: x, baseline: baseline) {

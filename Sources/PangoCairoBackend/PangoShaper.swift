@@ -134,7 +134,7 @@ public final class PangoShaper: TextShaper {
     /// (``MathShapes/fittingDisplayFormulas(_:width:)``), noting those still too wide in
     /// ``overwideFormulas``.
     func fittingDisplayFormulas(_ paragraph: StyledParagraph, width: Double) -> StyledParagraph {
-        let fitted = MathShapes.fittingDisplayFormulas(paragraph, width: width)
+        let fitted = MathShapes.fittingDisplayFormulas(paragraph, width: width, fonts: session.configuration)
         overwideFormulas += fitted.overwide
         return placingTags(fitted.paragraph, width: width)
     }
@@ -149,7 +149,8 @@ public final class PangoShaper: TextShaper {
             let label = placed.runs[index + 1]
             guard var formula = placed.runs[index].style.inlineFormula, formula.display,
                 formula.formula.tag != nil, formula.taggedFrame == nil, label.text.hasPrefix(separator),
-                let box = MathShapes.layout(formula, size: placed.runs[index].style.font.size)?.box
+                let box = MathShapes.layout(
+                    formula, size: placed.runs[index].style.font.size, fonts: session.configuration)?.box
             else { continue }
             let text = String(label.text.dropFirst(separator.count))
             let labelWidth = measureNaturalWidth(
@@ -417,7 +418,7 @@ public final class PangoShaper: TextShaper {
                 start, end)
         }
         if let formula = style.inlineFormula {
-            list.insert(MathShapes.attribute(formula, size: style.font.size), start, end)
+            list.insert(MathShapes.attribute(formula, size: style.font.size, fonts: session.configuration), start, end)
         }
         if style.letterSpacing != 0 {
             // Any letter-spacing attribute, even 0, turns ligatures off: emit only when non-zero,
@@ -589,7 +590,7 @@ public final class PangoShaper: TextShaper {
                     primaryAscent = max(primaryAscent, height)
                     pictureHeight = max(pictureHeight, height + style.baselineOffset)
                 }
-                let formula = MathShapes.extents(of: style)
+                let formula = MathShapes.extents(of: style, fonts: session.configuration)
                 primaryAscent = max(primaryAscent, formula.height)
                 let primaryDescent = max(faceMetrics.descent, formula.depth)
                 if style.baselineOffset == 0 {

@@ -11,7 +11,7 @@ import Testing
 @Suite struct MathTextTests {
     static let mathFont = HarfBuzzMathFont(family: "DejaVu Math TeX Gyre")
     static let text = PangoMathText(
-        font: FontSpec(families: ["Inter"], size: 10), monospaceFamilies: ["DejaVu Sans Mono"])
+        font: FontSpec(families: ["Inter"], size: 10), configuration: .system, monospaceFamilies: ["DejaVu Sans Mono"])
 
     func box(_ source: String, style: MathStyle = .text) throws -> MathBox {
         let font = try #require(Self.mathFont)
