@@ -61,7 +61,11 @@ import Typesetter
     }
 
     @Test func textInADisplayedFormulaAndCases() throws {
+        // A title, so that the file claims PDF/UA-1 and is validated as such.
         let markdown = """
+            ---
+            title: Cases
+            ---
             Cases:
 
             $$
