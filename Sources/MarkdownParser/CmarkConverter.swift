@@ -127,7 +127,11 @@ struct CmarkConverter {
     /// part of the text (``SourceWindows/prefix(runs:lines:)``): its bytes, its line count and
     /// the runs of source lines (1-based) it is made of. A definition's indented blocks are
     /// parsed after it (``attachContinuation(_:at:to:)``).
-    var definitions: (bytes: [UInt8], lines: Int, runs: [ClosedRange<Int>])?
+    var definitions: (bytes: [UInt8], lines: Int, runs: [ClosedRange<Int>])? {
+        didSet { definitionIndex = nil }
+    }
+    /// ``definitions`` by label, made at the first definition's indented blocks that may cite one.
+    var definitionIndex: CitedDefinitions?
     /// Set on the windowed scan, which converts every cited note from a parse of the
     /// definitions itself (``SourceWindows/scanInWindows(_:lines:windowBytes:literalLines:)``).
     var convertsCitedNotesItself = false

@@ -144,7 +144,7 @@ extension CmarkConverter {
             PandocDefinitions.nesting < CmarkConverter.maxDepth
         else { return false }
         // Definitions are looked up only by text that may cite one (`[`).
-        let prefix = text.utf8.contains(UInt8(ascii: "[")) ? self.definitions : nil
+        let prefix = text.utf8.contains(UInt8(ascii: "[")) ? citedDefinitions(in: text) : nil
         var input = [UInt8(ascii: "\n")] + (prefix?.bytes ?? [])
         input += Array(text.utf8)
         // A blank first line: a continuation starting with `---` is a thematic break or a
@@ -185,7 +185,8 @@ extension CmarkConverter {
                 guard let nested = nestedNumbers[key], let noteBlocks = parsed.document.footnotes[nested] else {
                     continue
                 }
-                footnoteDefinitions.append((key, noteBlocks.map { relocated($0, prefixRuns: prefix?.runs ?? []) }))
+                footnoteDefinitions.append(
+                    (key, noteBlocks.map { relocated($0, sourceLines: prefix?.sourceLines ?? []) }))
             }
         }
         diagnostics += parsed.diagnostics.filter { isText($0.location) }.map { diagnostic in
@@ -199,15 +200,30 @@ extension CmarkConverter {
         return true
     }
 
-    /// `block`, parsed in a definition's continuation after the definitions' prefix made of
-    /// `prefixRuns`, located at its line in the file (nil when it is not the prefix's).
-    private func relocated(_ block: Block, prefixRuns: [ClosedRange<Int>]) -> Block {
+    /// The definitions `text` may cite (``CitedDefinitions``) as a prefix to parse it after,
+    /// with the source line (1-based) of each of its lines, nil for the lines it adds.
+    private mutating func citedDefinitions(in text: String) -> (bytes: [UInt8], lines: Int, sourceLines: [Int?])? {
+        guard let definitions else { return nil }
+        if definitionIndex == nil { definitionIndex = CitedDefinitions(prefix: definitions.bytes) }
+        guard let cited = definitionIndex?.prefix(citedIn: text) else { return nil }
+        // A line of the cited prefix → its line in the whole prefix → its source line.
+        var sourceLines: [Int?] = []
+        for run in cited.runs {
+            sourceLines += run.map { SourceWindows.sourceLine(ofPrefixLine: $0, runs: definitions.runs) }
+            sourceLines.append(nil)
+        }
+        return (cited.bytes, cited.lines, sourceLines)
+    }
+
+    /// `block`, parsed in a definition's continuation after a prefix whose lines come from
+    /// `sourceLines`, located at its line in the file (nil when it is not the prefix's).
+    private func relocated(_ block: Block, sourceLines: [Int?]) -> Block {
         var block = block
         block.location = block.location.flatMap { inner in
             // The continuation's text starts with a blank line, then the prefix.
-            SourceWindows.sourceLine(ofPrefixLine: inner.line - 1, runs: prefixRuns).map {
-                SourceLocation(file: inner.file, line: $0, column: inner.column)
-            }
+            let index = inner.line - 2
+            guard sourceLines.indices.contains(index), let line = sourceLines[index] else { return nil }
+            return SourceLocation(file: inner.file, line: line, column: inner.column)
         }
         return block
     }
