@@ -151,12 +151,14 @@ public final class PangoShaper: TextShaper {
     /// an equation number; a formula too wide for that keeps its label two em spaces after it.
     func placingTags(_ paragraph: StyledParagraph, width: Double) -> StyledParagraph {
         let separator = "\u{2003}\u{2003}"
+        // Reads go to `paragraph`, writes to `placed`: `placed` is copied (a run array of a
+        // long paragraph) only when a label is placed.
         var placed = paragraph
-        for index in placed.runs.indices.dropLast() {
-            let label = placed.runs[index + 1]
-            guard var formula = placed.runs[index].style.inlineFormula, formula.display,
+        for index in paragraph.runs.indices.dropLast() {
+            let label = paragraph.runs[index + 1]
+            guard var formula = paragraph.runs[index].style.inlineFormula, formula.display,
                 formula.formula.tag != nil, formula.taggedFrame == nil, label.text.hasPrefix(separator),
-                let box = MathShapes.layout(formula, size: placed.runs[index].style.font.size)?.box
+                let box = MathShapes.layout(formula, size: paragraph.runs[index].style.font.size)?.box
             else { continue }
             let text = String(label.text.dropFirst(separator.count))
             let labelWidth = naturalWidthLocked(

@@ -3,6 +3,7 @@ import Foundation
 import Layout
 import MarkdownParser
 internal import PangoCairoBackend
+internal import ProcessMemory
 import Styling
 import Typography
 
@@ -157,6 +158,7 @@ public enum Typesetter {
         document: Document, diagnostics parseDiagnostics: [Diagnostic], to output: String,
         options requested: RenderOptions, threaded: Bool
     ) throws -> RenderReport {
+        if requested.tunesHeap { FreedMemory.mapLargeBlocks() }
         let settings = try ResolvedSettings(resolving: requested, for: document, parseDiagnostics: parseDiagnostics)
         let (survey, surveyDiagnostics) = DocumentSurvey.survey(document, settings: settings, threaded: threaded)
         try requested.cancellation?.check()
