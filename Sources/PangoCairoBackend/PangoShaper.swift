@@ -151,9 +151,10 @@ public final class PangoShaper: TextShaper {
     /// an equation number; a formula too wide for that keeps its label two em spaces after it.
     func placingTags(_ paragraph: StyledParagraph, width: Double) -> StyledParagraph {
         let separator = "\u{2003}\u{2003}"
-        // Reads go to `paragraph`, writes to `placed`: `placed` is copied (a run array of a
-        // long paragraph) only when a label is placed.
-        var placed = paragraph
+        // The labels placed are gathered first and written after the loop: a run array written
+        // inside the loop is made unique before it (the optimizer hoists the check), a copy of
+        // every long paragraph's runs even when it has no formula.
+        var placements: [(index: Int, formula: InlineFormula, label: String)] = []
         for index in paragraph.runs.indices.dropLast() {
             let label = paragraph.runs[index + 1]
             guard var formula = paragraph.runs[index].style.inlineFormula, formula.display,
@@ -166,8 +167,13 @@ public final class PangoShaper: TextShaper {
             let inset = (width - box.width) / 2
             guard inset + box.width + label.style.font.size <= width - labelWidth else { continue }
             formula.taggedFrame = InlineFormula.TaggedFrame(width: width - labelWidth, inset: inset)
-            placed.runs[index].style.inlineFormula = formula
-            placed.runs[index + 1].text = text
+            placements.append((index, formula, text))
+        }
+        guard !placements.isEmpty else { return paragraph }
+        var placed = paragraph
+        for placement in placements {
+            placed.runs[placement.index].style.inlineFormula = placement.formula
+            placed.runs[placement.index + 1].text = placement.label
         }
         return placed
     }
