@@ -61,12 +61,12 @@ public struct RenderOptions: Sendable {
     public var titleBlock: Bool = true
     /// Let the render tune this process's C heap so that Cairo's large copies (each embedded CFF
     /// table, twice) land on transparent huge pages: thousands of page faults fewer for a page
-    /// with a CJK face (``HugePageHeap``); and serve every block of 128 KiB or more from a
+    /// with a CJK face (``HugePageHeap``); and serve every block of 1 MiB or more from a
     /// mapping of its own from the render's start (``FreedMemory/mapLargeBlocks()``), so the
     /// large arrays a long paragraph grows by doubling go back to the system when freed instead
     /// of staying in the heap as free blocks: 100,000 emphasis spans peak at 162 MiB, not 195.
     /// It changes glibc's settings for the rest of the process (mallopt(3): mmap threshold
-    /// 128 KiB, or 32 MiB and trim threshold 128 MiB once a large CFF face is drawn), so it is
+    /// 1 MiB, or 32 MiB and trim threshold 128 MiB once a large CFF face is drawn), so it is
     /// off unless the caller owns the process; the `typeset` command turns it on. The output is
     /// the same.
     public var tunesHeap: Bool = false
