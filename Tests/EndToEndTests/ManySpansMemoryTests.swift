@@ -14,7 +14,7 @@ import Testing
 /// The peak resident size (``Render/peak(_:name:options:tagged:)``, a subprocess's own) of 50,000
 /// code spans in one paragraph is set beside a paragraph of plain words of the same bytes, in
 /// the same run: 84 against 55 MiB (×1.53) when the threshold rose and the runs were copied,
-/// 71 against 53 MiB (×1.36) now.
+/// 73 against 54 MiB (×1.35) now.
 @Suite(.serialized, .slow) struct ManySpansMemoryTests {
     @Test func aParagraphOfCodeSpansPeaksNearPlainWordsOfItsBytes() throws {
         let count = 50_000
