@@ -144,13 +144,16 @@ public final class PangoShaper: TextShaper {
     /// an equation number; a formula too wide for that keeps its label two em spaces after it.
     func placingTags(_ paragraph: StyledParagraph, width: Double) -> StyledParagraph {
         let separator = "\u{2003}\u{2003}"
-        var placed = paragraph
-        for index in placed.runs.indices.dropLast() {
-            let label = placed.runs[index + 1]
-            guard var formula = placed.runs[index].style.inlineFormula, formula.display,
+        // The labels placed are gathered first and written after the loop: a run array written
+        // inside the loop is made unique before it (the optimizer hoists the check), a copy of
+        // every long paragraph's runs even when it has no formula.
+        var placements: [(index: Int, formula: InlineFormula, label: String)] = []
+        for index in paragraph.runs.indices.dropLast() {
+            let label = paragraph.runs[index + 1]
+            guard var formula = paragraph.runs[index].style.inlineFormula, formula.display,
                 formula.formula.tag != nil, formula.taggedFrame == nil, label.text.hasPrefix(separator),
                 let box = MathShapes.layout(
-                    formula, size: placed.runs[index].style.font.size, fonts: session.configuration)?.box
+                    formula, size: paragraph.runs[index].style.font.size, fonts: session.configuration)?.box
             else { continue }
             let text = String(label.text.dropFirst(separator.count))
             let labelWidth = measureNaturalWidth(
@@ -158,8 +161,13 @@ public final class PangoShaper: TextShaper {
             let inset = (width - box.width) / 2
             guard inset + box.width + label.style.font.size <= width - labelWidth else { continue }
             formula.taggedFrame = InlineFormula.TaggedFrame(width: width - labelWidth, inset: inset)
-            placed.runs[index].style.inlineFormula = formula
-            placed.runs[index + 1].text = text
+            placements.append((index, formula, text))
+        }
+        guard !placements.isEmpty else { return paragraph }
+        var placed = paragraph
+        for placement in placements {
+            placed.runs[placement.index].style.inlineFormula = placement.formula
+            placed.runs[placement.index + 1].text = placement.label
         }
         return placed
     }
