@@ -24,6 +24,12 @@ public final class CairoPDFRenderer: PageRenderer {
     var cr: OpaquePointer
     /// The file the PDF surface writes into (``PDFFileSink``).
     private let sink: PDFFileSink
+    /// A tagged PDF's content streams rewritten as their pages are shown, for the tagging pass
+    /// to take (nil untagged, or with `TYPESET_THREADS=1`).
+    private var earlyContent: EarlyContentRewrites?
+    /// For tests: how many content streams the tagging pass rewrote itself, and how many it
+    /// took from those rewritten as their pages were shown.
+    private(set) var contentRewrites = (inPass: 0, early: 0)
     private var pageCount = 0
     private var finished = false
     /// The last external link target and its URI as a tag attribute value.
@@ -126,9 +132,14 @@ public final class CairoPDFRenderer: PageRenderer {
             meta(CAIRO_PDF_METADATA_CREATE_DATE, stamp)
             meta(CAIRO_PDF_METADATA_MOD_DATE, stamp)
         }
+        if tagging != nil, getenv("TYPESET_THREADS").map({ String(cString: $0) }) != "1" {
+            earlyContent = EarlyContentRewrites()
+            sink.capturing = earlyContent != nil
+        }
     }
 
     deinit {
+        earlyContent?.stop()
         FontState.lock.lock()
         defer { FontState.lock.unlock() }
         if tagging != nil, cairo_status(cr) != CAIRO_STATUS_SUCCESS {
@@ -276,7 +287,12 @@ public final class CairoPDFRenderer: PageRenderer {
             cairo_tag_end(cr, "Document")
             cairo_tag_end(cr, "Document")
         }
-        if previewSink != nil { try endPreviewPage() } else { cairo_show_page(cr) }
+        if previewSink != nil {
+            try endPreviewPage()
+        } else {
+            cairo_show_page(cr)
+            handOverShownPage()
+        }
         let status = cairo_status(cr)
         if status == CAIRO_STATUS_TAG_ERROR, tagging != nil {
             throw BackendError.tagging(path: path, message: String(cString: cairo_status_to_string(status)))
@@ -292,6 +308,15 @@ public final class CairoPDFRenderer: PageRenderer {
     ///   ``BackendError/tagging(path:message:)`` when the tagged file cannot be completed.
     public func finish() throws {
         try FontState.lock.reading { try finishUnlocked() }
+    }
+
+    /// Hands the bytes Cairo wrote for the page just shown, with the page's structure, to
+    /// ``earlyContent``.
+    private func handOverShownPage() {
+        guard let earlyContent, let bytes = sink.takeCaptured(), structure.pageCount > 0 else { return }
+        let page = structure.pageCount - 1
+        let extract = structure.pageExtract(page)
+        earlyContent.pageWritten(bytes, page: page, structure: extract.records, firstRun: extract.firstRun)
     }
 
     private func finishUnlocked() throws {
@@ -311,12 +336,15 @@ public final class CairoPDFRenderer: PageRenderer {
         guard sink.close() else {
             throw BackendError.cairo(path: path, message: String(cString: strerror(sink.failure)))
         }
+        earlyContent?.finishWriting()
         if let tagging, documentTagOpen, completesTagging {
             beforeTaggingPass?()
             let claimsUA = figuresHaveAlt && !(info.title ?? "").isEmpty
             do {
-                try PDFAccessibility.complete(
-                    path: path, structure: structure, tagging: tagging, info: info, claimsUA: claimsUA)
+                let inPass = try PDFAccessibility.complete(
+                    path: path, structure: structure, tagging: tagging, info: info, claimsUA: claimsUA,
+                    early: earlyContent)
+                contentRewrites = (inPass, earlyContent?.counts.reused ?? 0)
             } catch let error as PDFAccessibility.Unmet {
                 throw BackendError.unmetStandard(path: path, message: error.description)
             } catch {

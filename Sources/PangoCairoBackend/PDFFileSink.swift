@@ -1,6 +1,7 @@
 internal import CPangoCairo
 import Foundation
 import Glibc
+import TaggedPDF
 import Typography
 
 /// The file a ``CairoPDFRenderer`` writes its PDF into, fed by Cairo through a write function
@@ -22,6 +23,12 @@ final class PDFFileSink {
     private var count = 0
     /// The first `errno` of a failed write; writing stops there.
     private(set) var failure: Int32 = 0
+    /// Whether the bytes appended are also kept for ``takeCaptured()`` (a tagged PDF whose
+    /// pages' content streams are rewritten as they are written, ``EarlyContentRewrites``).
+    var capturing = false
+    /// The bytes appended since the last ``takeCaptured()``; nil once they passed
+    /// ``EarlyContentRewrites/pageByteLimit``.
+    private var captured: [UInt8]? = []
 
     /// Creates (or truncates) the file at `path`, mode 0666 before the umask like `fopen`.
     /// - Throws: ``BackendError/cannotCreate(path:message:)`` with the system's reason.
@@ -45,6 +52,13 @@ final class PDFFileSink {
     /// Appends `length` bytes at `bytes`; false once the file is closed or a write failed.
     func append(_ bytes: UnsafePointer<UInt8>, length: Int) -> Bool {
         guard descriptor >= 0, failure == 0 else { return false }
+        if capturing, let kept = captured?.count {
+            if kept + length > EarlyContentRewrites.pageByteLimit {
+                captured = nil
+            } else {
+                captured?.append(contentsOf: UnsafeBufferPointer(start: bytes, count: length))
+            }
+        }
         if count + length > Self.bufferSize {
             guard flush() else { return false }
             if length > Self.bufferSize { return writeAll(bytes, length: length) }
@@ -52,6 +66,13 @@ final class PDFFileSink {
         (buffer + count).update(from: bytes, count: length)
         count += length
         return true
+    }
+
+    /// The bytes appended since the last call (nil when they were too many to keep), and
+    /// starts keeping anew.
+    func takeCaptured() -> [UInt8]? {
+        defer { captured = [] }
+        return captured
     }
 
     /// Writes the buffered bytes and closes the file (after the surface is finished).
