@@ -27,9 +27,20 @@ public final class CairoPDFRenderer: PageRenderer {
     /// A tagged PDF's content streams rewritten as their pages are shown, for the tagging pass
     /// to take (nil untagged, or with `TYPESET_THREADS=1`).
     private var earlyContent: EarlyContentRewrites?
-    /// For tests: how many content streams the tagging pass rewrote itself, and how many it
-    /// took from those rewritten as their pages were shown.
-    private(set) var contentRewrites = (inPass: 0, early: 0)
+    /// For tests: how many content streams the tagging pass rewrote itself, how many it took
+    /// from those rewritten as their pages were shown, and how many were rewritten so.
+    private(set) var contentRewrites = (inPass: 0, taken: 0, ahead: 0)
+    /// For tests: false leaves every content stream to the tagging pass, as
+    /// `TYPESET_THREADS=1` does. Set before the first page.
+    var rewritesContentEarly: Bool {
+        get { earlyContent != nil }
+        set {
+            guard !newValue else { return }
+            earlyContent?.stop()
+            earlyContent = nil
+            sink.capturing = false
+        }
+    }
     private var pageCount = 0
     private var finished = false
     /// The last external link target and its URI as a tag attribute value.
@@ -344,7 +355,8 @@ public final class CairoPDFRenderer: PageRenderer {
                 let inPass = try PDFAccessibility.complete(
                     path: path, structure: structure, tagging: tagging, info: info, claimsUA: claimsUA,
                     early: earlyContent)
-                contentRewrites = (inPass, earlyContent?.counts.reused ?? 0)
+                let counts = earlyContent?.counts
+                contentRewrites = (inPass, counts?.reused ?? 0, counts?.rewrittenAhead ?? 0)
             } catch let error as PDFAccessibility.Unmet {
                 throw BackendError.unmetStandard(path: path, message: error.description)
             } catch {
