@@ -324,10 +324,11 @@ public final class CairoPDFRenderer: PageRenderer {
     /// Hands the bytes Cairo wrote for the page just shown, with the page's structure, to
     /// ``earlyContent``.
     private func handOverShownPage() {
-        guard let earlyContent, let bytes = sink.takeCaptured(), structure.pageCount > 0 else { return }
+        guard let earlyContent, let captured = sink.takeCaptured(), structure.pageCount > 0 else { return }
         let page = structure.pageCount - 1
         let extract = structure.pageExtract(page)
-        earlyContent.pageWritten(bytes, page: page, structure: extract.records, firstRun: extract.firstRun)
+        earlyContent.pageWritten(
+            captured.bytes, at: captured.offset, page: page, structure: extract.records, firstRun: extract.firstRun)
     }
 
     private func finishUnlocked() throws {

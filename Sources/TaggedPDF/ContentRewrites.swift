@@ -49,8 +49,7 @@ final class ContentRewrites: @unchecked Sendable {
         ahead = WorkAhead(count: objects.count, window: Self.window, threaded: threaded) { i, _ in
             let (number, object, page) = objects[i]
             if let early, let data = object.streamData,
-                let reused = early.reused(
-                    number: number, page: page, data: UnsafeBufferPointer(rebasing: source[data]))
+                let reused = early.reused(number: number, page: page, data: data)
             {
                 return .stream(
                     Self.rewrittenDictionary(object.value), reused.compressed, continued: reused.continued,

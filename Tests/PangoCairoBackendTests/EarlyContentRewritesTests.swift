@@ -84,28 +84,32 @@ import Testing
         #expect(Array(onlyPages.utf8).withUnsafeBufferPointer { EarlyContentRewrites.contentStream(in: $0) } == nil)
     }
 
-    /// A result is taken only for the stream it was made from: another page, other bytes of
-    /// the same length, or a second asking give nothing (the pass rewrites the stream itself).
+    /// A result is taken only for the stream it was made from: another page, a stream at
+    /// another place in the file, or a second asking give nothing (the pass rewrites the
+    /// stream itself).
     @Test func aResultIsTakenOnlyForTheSameStreamAndOnce() throws {
         var structure = StructureRecords()
         structure.beginPage()
         _ = structure.addRun(owner: -1)
         let marker = ContentMarker.position(0)
         let content = "\(marker.x) \(marker.y) 0.004 0.004 re f\n0 0 m 10 10 l S\n"
-        let page = "7 0 obj\n<< /Length \(content.utf8.count) >>\nstream\n\(content)endstream\nendobj\n"
-            + "4 0 obj\n<< /Type /Page /Contents 7 0 R >>\nendobj\n"
-        for (asked, expected) in [("same", true), ("other page", false), ("other bytes", false), ("twice", false)] {
+        let page = Array(
+            ("7 0 obj\n<< /Length \(content.utf8.count) >>\nstream\n\(content)endstream\nendobj\n"
+                + "4 0 obj\n<< /Type /Page /Contents 7 0 R >>\nendobj\n").utf8)
+        let found = try #require(page.withUnsafeBufferPointer { EarlyContentRewrites.contentStream(in: $0) })
+        let offset = 1000
+        let inFile = (found.data.lowerBound + offset)..<(found.data.upperBound + offset)
+        for asked in ["same", "other page", "other place", "twice"] {
             let early = try #require(EarlyContentRewrites())
             let extract = structure.pageExtract(0)
-            early.pageWritten(Array(page.utf8), page: 0, structure: extract.records, firstRun: extract.firstRun)
+            early.pageWritten(page, at: offset, page: 0, structure: extract.records, firstRun: extract.firstRun)
             early.finishWriting()
-            var source = Array(content.utf8)
-            if asked == "other bytes" { source[source.count - 2] = UInt8(ascii: "s") }
-            let result = source.withUnsafeBufferPointer { data in
-                if asked == "twice" { _ = early.reused(number: 7, page: 0, data: data) }
-                return early.reused(number: 7, page: asked == "other page" ? 1 : 0, data: data)
-            }
-            #expect((result != nil) == expected, "\(asked)")
+            if asked == "twice" { _ = early.reused(number: 7, page: 0, data: inFile) }
+            let result = early.reused(
+                number: 7, page: asked == "other page" ? 1 : 0,
+                data: asked == "other place" ? inFile.lowerBound + 1..<inFile.upperBound + 1 : inFile)
+            #expect((result != nil) == (asked == "same"), "\(asked)")
+            #expect(early.counts.reused == (asked == "same" || asked == "twice" ? 1 : 0), "\(asked)")
             if let result {
                 let plain = result.compressed.withUnsafeBufferPointer { Inflate.decompressed($0) } ?? []
                 #expect(String(decoding: plain, as: UTF8.self).hasPrefix("/Artifact BMC\n"), "\(asked)")
