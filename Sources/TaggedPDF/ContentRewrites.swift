@@ -64,11 +64,13 @@ final class ContentRewrites: @unchecked Sendable {
     final class Counter: @unchecked Sendable {
         private let lock = NSLock()
         private var value = 0
+        /// Counts one stream.
         func add() {
             lock.lock()
             value += 1
             lock.unlock()
         }
+        /// The streams counted.
         var count: Int {
             lock.lock()
             defer { lock.unlock() }

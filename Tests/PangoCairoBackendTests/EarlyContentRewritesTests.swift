@@ -74,12 +74,15 @@ import Testing
             let bytes = Array(indirect.utf8)[found.data]
             #expect(String(decoding: bytes, as: UTF8.self) + "\nendstream" == data)
         }
-        let direct = "17 0 obj\n<< /Length 15 >>\nstream\n0 0 m 10 10 l S\nendstream\nendobj\n"
+        let direct =
+            "17 0 obj\n<< /Length 15 >>\nstream\n0 0 m 10 10 l S\nendstream\nendobj\n"
             + "4 0 obj\n<< /Type /Page /Contents 17 0 R >>\nendobj\n"
         #expect(Array(direct.utf8).withUnsafeBufferPointer { EarlyContentRewrites.contentStream(in: $0) }?.number == 17)
-        let lengthElsewhere = "7 0 obj\n<< /Length 8 0 R >>\nstream\n0 0 m 10 10 l S\nendstream\nendobj\n"
+        let lengthElsewhere =
+            "7 0 obj\n<< /Length 8 0 R >>\nstream\n0 0 m 10 10 l S\nendstream\nendobj\n"
             + "4 0 obj\n<< /Type /Page /Contents 7 0 R >>\nendobj\n"
-        #expect(Array(lengthElsewhere.utf8).withUnsafeBufferPointer { EarlyContentRewrites.contentStream(in: $0) } == nil)
+        #expect(
+            Array(lengthElsewhere.utf8).withUnsafeBufferPointer { EarlyContentRewrites.contentStream(in: $0) } == nil)
         let onlyPages = "3 0 obj\n<< /Type /Pages /Contents 7 0 R >>\nendobj\n"
         #expect(Array(onlyPages.utf8).withUnsafeBufferPointer { EarlyContentRewrites.contentStream(in: $0) } == nil)
     }
