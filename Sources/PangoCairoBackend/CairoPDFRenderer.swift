@@ -24,6 +24,23 @@ public final class CairoPDFRenderer: PageRenderer {
     var cr: OpaquePointer
     /// The file the PDF surface writes into (``PDFFileSink``).
     private let sink: PDFFileSink
+    /// A tagged PDF's content streams rewritten as their pages are shown, for the tagging pass
+    /// to take (nil untagged, or with `TYPESET_THREADS=1`).
+    private var earlyContent: EarlyContentRewrites?
+    /// For tests: how many content streams the tagging pass rewrote itself, how many it took
+    /// from those rewritten as their pages were shown, and how many were rewritten so.
+    private(set) var contentRewrites = (inPass: 0, taken: 0, ahead: 0)
+    /// For tests: false leaves every content stream to the tagging pass, as
+    /// `TYPESET_THREADS=1` does. Set before the first page.
+    var rewritesContentEarly: Bool {
+        get { earlyContent != nil }
+        set {
+            guard !newValue else { return }
+            earlyContent?.stop()
+            earlyContent = nil
+            sink.capturing = false
+        }
+    }
     private var pageCount = 0
     private var finished = false
     /// The last external link target and its URI as a tag attribute value.
@@ -126,9 +143,14 @@ public final class CairoPDFRenderer: PageRenderer {
             meta(CAIRO_PDF_METADATA_CREATE_DATE, stamp)
             meta(CAIRO_PDF_METADATA_MOD_DATE, stamp)
         }
+        if tagging != nil, getenv("TYPESET_THREADS").map({ String(cString: $0) }) != "1" {
+            earlyContent = EarlyContentRewrites()
+            sink.capturing = earlyContent != nil
+        }
     }
 
     deinit {
+        earlyContent?.stop()
         CairoFaces.lock.lock()
         defer { CairoFaces.lock.unlock() }
         if tagging != nil, cairo_status(cr) != CAIRO_STATUS_SUCCESS {
@@ -276,7 +298,12 @@ public final class CairoPDFRenderer: PageRenderer {
             cairo_tag_end(cr, "Document")
             cairo_tag_end(cr, "Document")
         }
-        if previewSink != nil { try endPreviewPage() } else { cairo_show_page(cr) }
+        if previewSink != nil {
+            try endPreviewPage()
+        } else {
+            cairo_show_page(cr)
+            handOverShownPage()
+        }
         let status = cairo_status(cr)
         if status == CAIRO_STATUS_TAG_ERROR, tagging != nil {
             throw BackendError.tagging(path: path, message: String(cString: cairo_status_to_string(status)))
@@ -291,11 +318,25 @@ public final class CairoPDFRenderer: PageRenderer {
     /// - Throws: ``BackendError/cairo(path:message:)`` for any error Cairo reports on finishing;
     ///   ``BackendError/tagging(path:message:)`` when the tagged file cannot be completed.
     public func finish() throws {
-        try CairoFaces.lock.run { try finishLocked() }
+        guard !finished else { return }
+        try CairoFaces.lock.run { try finishSurface() }
+        // The tagging pass reads and writes the file alone: other renders' Pango and Cairo
+        // work goes on meanwhile.
+        try completeTagging()
     }
 
-    private func finishLocked() throws {
-        guard !finished else { return }
+    /// Hands the bytes Cairo wrote for the page just shown, with the page's structure, to
+    /// ``earlyContent``.
+    private func handOverShownPage() {
+        guard let earlyContent, let captured = sink.takeCaptured(), structure.pageCount > 0 else { return }
+        let page = structure.pageCount - 1
+        let extract = structure.pageExtract(page)
+        earlyContent.pageWritten(
+            captured.bytes, at: captured.offset, page: page, structure: extract.records, firstRun: extract.firstRun)
+    }
+
+    /// Ends the `Document` tag and finishes Cairo's surface and the file.
+    private func finishSurface() throws {
         finished = true
         if documentTagOpen { cairo_tag_end(cr, "Document") }
         cairo_surface_finish(surface)
@@ -311,12 +352,20 @@ public final class CairoPDFRenderer: PageRenderer {
         guard sink.close() else {
             throw BackendError.cairo(path: path, message: String(cString: strerror(sink.failure)))
         }
+    }
+
+    /// Completes a tagged file with ``PDFAccessibility`` (no Pango or Cairo call).
+    private func completeTagging() throws {
+        earlyContent?.finishWriting()
         if let tagging, documentTagOpen, completesTagging {
             beforeTaggingPass?()
             let claimsUA = figuresHaveAlt && !(info.title ?? "").isEmpty
             do {
-                try PDFAccessibility.complete(
-                    path: path, structure: structure, tagging: tagging, info: info, claimsUA: claimsUA)
+                let inPass = try PDFAccessibility.complete(
+                    path: path, structure: structure, tagging: tagging, info: info, claimsUA: claimsUA,
+                    early: earlyContent)
+                let counts = earlyContent?.counts
+                contentRewrites = (inPass, counts?.reused ?? 0, counts?.rewrittenAhead ?? 0)
             } catch let error as PDFAccessibility.Unmet {
                 throw BackendError.unmetStandard(path: path, message: error.description)
             } catch {

@@ -1,6 +1,7 @@
 internal import CPangoCairo
 import Foundation
 import Glibc
+import TaggedPDF
 import Typography
 
 /// The file a ``CairoPDFRenderer`` writes its PDF into, fed by Cairo through a write function
@@ -22,6 +23,18 @@ final class PDFFileSink {
     private var count = 0
     /// The first `errno` of a failed write; writing stops there.
     private(set) var failure: Int32 = 0
+    /// Whether the bytes appended are also kept for ``takeCaptured()`` (a tagged PDF whose
+    /// pages' content streams are rewritten as they are written, ``EarlyContentRewrites``).
+    var capturing = false
+    /// The bytes written to the file since the last ``takeCaptured()`` (each buffer's worth as
+    /// it is written); nil once they passed ``EarlyContentRewrites/pageByteLimit``.
+    private var captured: [UInt8]? = []
+    /// The buffer's first bytes that ``takeCaptured()`` has handed over already.
+    private var capturedFromBuffer = 0
+    /// How many bytes were written to the file so far.
+    private var bytesWritten = 0
+    /// The file offset of the first byte ``takeCaptured()`` hands over next.
+    private var captureStart = 0
 
     /// Creates (or truncates) the file at `path`, mode 0666 before the umask like `fopen`.
     /// - Throws: ``BackendError/cannotCreate(path:message:)`` with the system's reason.
@@ -47,11 +60,36 @@ final class PDFFileSink {
         guard descriptor >= 0, failure == 0 else { return false }
         if count + length > Self.bufferSize {
             guard flush() else { return false }
-            if length > Self.bufferSize { return writeAll(bytes, length: length) }
+            if length > Self.bufferSize {
+                capture(UnsafeBufferPointer(start: bytes, count: length))
+                return writeAll(bytes, length: length)
+            }
         }
         (buffer + count).update(from: bytes, count: length)
         count += length
         return true
+    }
+
+    /// The bytes appended since the last call (nil when they were too many to keep) with the
+    /// file offset of the first, and starts keeping anew.
+    func takeCaptured() -> (bytes: [UInt8], offset: Int)? {
+        let unwritten = UnsafeBufferPointer(start: buffer + capturedFromBuffer, count: count - capturedFromBuffer)
+        capture(unwritten)
+        capturedFromBuffer = count
+        let start = captureStart
+        captureStart = bytesWritten + count
+        defer { captured = [] }
+        return captured.map { ($0, start) }
+    }
+
+    /// Keeps `bytes` for ``takeCaptured()`` while capturing and under the limit.
+    private func capture(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard capturing, let kept = captured?.count else { return }
+        if kept + bytes.count > EarlyContentRewrites.pageByteLimit {
+            captured = nil
+        } else {
+            captured?.append(contentsOf: bytes)
+        }
     }
 
     /// Writes the buffered bytes and closes the file (after the surface is finished).
@@ -74,7 +112,11 @@ final class PDFFileSink {
     }
 
     private func flush() -> Bool {
-        defer { count = 0 }
+        defer {
+            count = 0
+            capturedFromBuffer = 0
+        }
+        capture(UnsafeBufferPointer(start: buffer + capturedFromBuffer, count: count - capturedFromBuffer))
         return count == 0 || writeAll(buffer, length: count)
     }
 
@@ -89,6 +131,7 @@ final class PDFFileSink {
             }
             done += written
         }
+        bytesWritten += length
         return true
     }
 

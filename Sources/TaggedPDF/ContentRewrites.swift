@@ -35,17 +35,53 @@ final class ContentRewrites: @unchecked Sendable {
     /// The content streams `jobs` (number, object as read, and the index of the page they draw)
     /// of `source`, in increasing order of number, to be rewritten for the page's runs in
     /// `structure`; `threaded`: one is rewritten ahead on a thread of its own.
+    /// `early`: streams rewritten while the pages were drawn, taken from there instead of
+    /// being rewritten again (``EarlyContentRewrites``).
     init(
         _ jobs: [(number: Int32, object: CairoPDFFile.Object, page: Int)], source: UnsafeBufferPointer<UInt8>,
-        structure: StructureRecords, threaded: Bool
+        structure: StructureRecords, threaded: Bool, early: EarlyContentRewrites? = nil
     ) {
         numbers = jobs.map(\.number)
         pages = jobs.map(\.page)
-        let objects = jobs.map { ($0.object, $0.page) }
+        let objects = jobs.map { ($0.number, $0.object, $0.page) }
+        let counter = Counter()
+        rewriteCounter = counter
         ahead = WorkAhead(count: objects.count, window: Self.window, threaded: threaded) { i, _ in
-            Self.rewrite(objects[i].0, source: source, runs: structure.runs(onPage: objects[i].1), structure: structure)
+            let (number, object, page) = objects[i]
+            if let early, let data = object.streamData,
+                let reused = early.reused(number: number, page: page, data: data)
+            {
+                return .stream(
+                    Self.rewrittenDictionary(object.value), reused.compressed, continued: reused.continued,
+                    substitutions: reused.substitutions)
+            }
+            counter.add()
+            return Self.rewrite(object, source: source, runs: structure.runs(onPage: page), structure: structure)
         }
     }
+
+    /// Counts the streams rewritten here (not taken from ``EarlyContentRewrites``).
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = 0
+        /// Counts one stream.
+        func add() {
+            lock.lock()
+            value += 1
+            lock.unlock()
+        }
+        /// The streams counted.
+        var count: Int {
+            lock.lock()
+            defer { lock.unlock() }
+            return value
+        }
+    }
+
+    private let rewriteCounter: Counter
+
+    /// How many content streams were rewritten here so far (not taken from the early rewrites).
+    var rewrittenHere: Int { rewriteCounter.count }
 
     /// The outcome of the `i`-th stream; asked in increasing order of `i`.
     func outcome(_ i: Int) -> Outcome { ahead.outcome(i) }
@@ -62,12 +98,21 @@ final class ContentRewrites: @unchecked Sendable {
         structure: StructureRecords
     ) -> Outcome {
         guard let data = object.streamData else { return .copy }
-        let bytes = UnsafeBufferPointer(rebasing: source[data])
+        return rewrite(
+            dictionary: object.value, data: UnsafeBufferPointer(rebasing: source[data]), runs: runs,
+            structure: structure)
+    }
+
+    /// The content stream of `dictionary` whose data is `bytes`, with its marked content
+    /// rewritten for `runs`, compressed.
+    static func rewrite(
+        dictionary: PDFValue, data bytes: UnsafeBufferPointer<UInt8>, runs: Range<Int>, structure: StructureRecords
+    ) -> Outcome {
         var plain: [UInt8]?
-        switch object.value["Filter"] {
-        case nil where object.value["DecodeParms"] == nil:
+        switch dictionary["Filter"] {
+        case nil where dictionary["DecodeParms"] == nil:
             plain = Array(bytes)
-        case .name("FlateDecode")? where object.value["DecodeParms"] == nil:
+        case .name("FlateDecode")? where dictionary["DecodeParms"] == nil:
             plain = Inflate.decompressed(bytes)
         default:
             break
@@ -85,8 +130,14 @@ final class ContentRewrites: @unchecked Sendable {
             return .failed("zlib cannot compress a content stream")
         }
         return .stream(
-            object.value.removing(["Length", "Filter", "DecodeParms"]).setting("Filter", .name("FlateDecode")),
-            compressed, continued: rewritten.continued, substitutions: rewritten.substitutions)
+            rewrittenDictionary(dictionary), compressed, continued: rewritten.continued,
+            substitutions: rewritten.substitutions)
+    }
+
+    /// The dictionary of a rewritten content stream: `dictionary` without its length and
+    /// filters, compressed with `/FlateDecode`.
+    static func rewrittenDictionary(_ dictionary: PDFValue) -> PDFValue {
+        dictionary.removing(["Length", "Filter", "DecodeParms"]).setting("Filter", .name("FlateDecode"))
     }
 }
 

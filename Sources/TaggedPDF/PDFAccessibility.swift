@@ -70,12 +70,15 @@ package enum PDFAccessibility {
         package var description: String
     }
 
-    /// Post-processes the PDF at `path`.
+    /// Post-processes the PDF at `path`, taking from `early` the content streams rewritten
+    /// while the pages were drawn. Returns how many content streams the pass rewrote itself.
     /// - Throws: ``Failure`` when the file cannot be read or written, is not in Cairo's regular
     ///   layout, or does not match `structure` (then the file is left as Cairo wrote it).
+    @discardableResult
     package static func complete(
-        path: String, structure: StructureRecords, tagging: PDFTagging, info: DocumentInfo, claimsUA: Bool
-    ) throws {
+        path: String, structure: StructureRecords, tagging: PDFTagging, info: DocumentInfo, claimsUA: Bool,
+        early: EarlyContentRewrites? = nil
+    ) throws -> Int {
         if tagging.requiresUA, !claimsUA {
             throw Unmet(
                 description: (info.title ?? "").isEmpty
@@ -91,17 +94,19 @@ package enum PDFAccessibility {
             unlink(written)
             TemporaryFiles.forget(written)
         }
+        let rewrittenHere: Int
         do {
-            try TaggedPDFRewriter.rewrite(
+            rewrittenHere = try TaggedPDFRewriter.rewrite(
                 source: UnsafeBufferPointer(
                     start: UnsafeRawPointer(file.bytes).assumingMemoryBound(to: UInt8.self), count: file.count),
-                to: written, structure: structure, tagging: tagging, info: info, claimsUA: claimsUA)
+                to: written, structure: structure, tagging: tagging, info: info, claimsUA: claimsUA, early: early)
         } catch let error as CairoPDFFile.Unsupported {
             throw Failure(description: "the PDF is not in Cairo's layout (\(error))")
         }
         guard rename(written, path) == 0 else {
             throw Failure(description: "cannot replace \(path): \(String(cString: strerror(errno)))")
         }
+        return rewrittenHere
     }
 }
 

@@ -78,7 +78,7 @@ package struct StructureRecords {
 
     var elementCount: Int { types.count }
     var runCount: Int { runOwner.count }
-    var pageCount: Int { pageRuns.count }
+    package var pageCount: Int { pageRuns.count }
 
     /// A new element of `type` under `parent`, with `/Alt` and `/Lang` when given, and
     /// `actualText` as the replacement text of its marked content (``actualTexts``).
@@ -185,6 +185,38 @@ package struct StructureRecords {
         digits = String(repeating: "0", count: 6 - digits.count) + digits
         while digits.hasSuffix("0") { digits.removeLast() }
         return "0." + digits
+    }
+
+    /// Page `p`'s share of the records, enough to rewrite its content stream apart from the
+    /// rest (``MarkedContentRewrite``): its runs numbered from 0, with their MCIDs, paints, and
+    /// owners (their types and replacement texts, numbered in the order the runs meet them);
+    /// and the document's number of the page's first run. It costs the page's runs, so a copy
+    /// per page does not grow with the document.
+    package func pageExtract(_ p: Int) -> (records: StructureRecords, firstRun: Int) {
+        let pageRunRange = runs(onPage: p)
+        var extract = StructureRecords()
+        extract.pageRuns = [0]
+        var localOwner: [Int32: Int32] = [:]
+        for run in pageRunRange {
+            let owner = runOwner[run]
+            var local: Int32 = -1
+            if owner >= 0 {
+                if let known = localOwner[owner] {
+                    local = known
+                } else {
+                    local = Int32(extract.types.count)
+                    localOwner[owner] = local
+                    extract.types.append(types[Int(owner)])
+                    extract.parents.append(-1)
+                    if let text = actualTexts[owner] { extract.actualTexts[local] = text }
+                }
+            }
+            extract.runOwner.append(local)
+            extract.runMCID.append(runMCID[run])
+            if let list = paints[Int32(run)] { extract.paints[Int32(run - pageRunRange.lowerBound)] = list }
+        }
+        extract.paintColors = paintColors
+        return (extract, pageRunRange.lowerBound)
     }
 
     /// The runs of page `p`.

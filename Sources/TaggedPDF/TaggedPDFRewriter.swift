@@ -43,11 +43,15 @@ enum TaggedPDFRewriter {
     /// `threaded`: the content streams are rewritten ahead on a second thread, and the object
     /// streams compressed on a third while the writer goes on (the same file
     /// either way; `TYPESET_THREADS=1` turns it off, as it does the styling thread).
+    /// `early`: content streams rewritten while the pages were drawn, taken from there.
+    /// Returns how many content streams the pass rewrote itself.
+    @discardableResult
     static func rewrite(
         source: UnsafeBufferPointer<UInt8>, to output: String, structure: StructureRecords,
         tagging: PDFTagging, info: DocumentInfo, claimsUA: Bool,
-        threaded: Bool = getenv("TYPESET_THREADS").map({ String(cString: $0) }) != "1"
-    ) throws {
+        threaded: Bool = getenv("TYPESET_THREADS").map({ String(cString: $0) }) != "1",
+        early: EarlyContentRewrites? = nil
+    ) throws -> Int {
         let file = try CairoPDFFile(bytes: source)
         var plan = try Plan(file: file, structure: structure)
         plan.archive = tagging.archive
@@ -55,7 +59,8 @@ enum TaggedPDFRewriter {
         try plan.removeCairoTree()
         try plan.findPages()
         plan.contentJobs.sort { $0.number < $1.number }
-        let contents = ContentRewrites(plan.contentJobs, source: source, structure: structure, threaded: threaded)
+        let contents = ContentRewrites(
+            plan.contentJobs, source: source, structure: structure, threaded: threaded, early: early)
         defer { contents.stop() }
 
         // Every object in number order, each as soon as it is read; the new structure tree
@@ -116,6 +121,7 @@ enum TaggedPDFRewriter {
         do { try writer.finish(root: file.root, info: file.info) } catch {
             throw PDFAccessibility.Failure(description: "\(error)")
         }
+        return contents.rewrittenHere
     }
 
     /// What the pass does with each of the source's objects, found by reading its catalog,
