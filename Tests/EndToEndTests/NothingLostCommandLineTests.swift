@@ -74,7 +74,8 @@ import Testing
         let outputs = dir + "/out"
         let process = try start(
             ["render", first, second, "--output-dir", outputs, "-j", "2", "-q"], temporary: temporary)
-        wait(for: process) { contents(outputs).contains { $0.hasSuffix(".tmp") } }
+        // Both children under way (under load one may start seconds after the other).
+        wait(for: process) { contents(outputs).filter { $0.hasSuffix(".tmp") }.count == 2 }
         #expect(process.isRunning, "the batch ended before the signal")
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
