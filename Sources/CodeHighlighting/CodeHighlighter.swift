@@ -54,10 +54,10 @@ public enum CodeHighlighter {
     /// none. Lines end at `\n`; a construct open at a line's end (a block comment, a
     /// here-document) carries on into the next. Empty when no definition has that name.
     public static func tokens(in text: String, definition: String) -> [TokenSpan] {
-        let key = SpanCache.Key(definition: definition, text: text)
-        if let known = spanCache.spans(for: key) { return known }
+        let key = SpanKey(definition: definition, text: text)
+        if let known = spanCache.value(for: key) { return known }
         let spans = highlight(text, definition: definition)
-        spanCache.store(spans, for: key)
+        spanCache.store(spans, for: key, size: text.utf8.count)
         return spans
     }
 
@@ -138,41 +138,14 @@ public enum CodeHighlighter {
     ]
 
     static let cache = LanguageCache()
-    static let spanCache = SpanCache()
+    /// The tokens of texts already highlighted: the library is asked once per block.
+    static let spanCache = TextKeyedCache<SpanKey, [TokenSpan]>(capacity: 8 << 20)
 }
 
-/// The tokens of texts already highlighted, so that a document styled twice (a survey pass for
-/// page numbers and links, then the pass that draws) asks the library once per block. Holds at
-/// most ``capacity`` bytes of text; when full it starts over.
-final class SpanCache: @unchecked Sendable {
-    struct Key: Hashable {
-        var definition: String
-        var text: String
-    }
-    /// Bytes of text the cache holds at most (8 MiB).
-    let capacity = 8 << 20
-    private var entries: [Key: [TokenSpan]] = [:]
-    private var bytes = 0
-    private let lock = NSLock()
-
-    func spans(for key: Key) -> [TokenSpan]? {
-        lock.lock()
-        defer { lock.unlock() }
-        return entries[key]
-    }
-
-    func store(_ spans: [TokenSpan], for key: Key) {
-        let size = key.text.utf8.count
-        guard size <= capacity / 8 else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        if bytes + size > capacity {
-            entries.removeAll(keepingCapacity: true)
-            bytes = 0
-        }
-        entries[key] = spans
-        bytes += size
-    }
+/// The tokens of a text in a syntax definition (``TextKeyedCache``).
+struct SpanKey: Hashable {
+    var definition: String
+    var text: String
 }
 
 /// The definitions already resolved, by lowercased language name ("" for none), so a document

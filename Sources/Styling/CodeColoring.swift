@@ -118,10 +118,10 @@ extension Styler {
         guard highlightsCode, theme.code.highlights, let definition, !text.isEmpty else {
             return [StyledRun(text, style: base)]
         }
-        let key = CodeRunCache.Key(text: text, definition: definition, base: base, code: theme.code)
-        if let known = CodeRunCache.shared.runs(for: key) { return known }
+        let key = CodeRunKey(text: text, definition: definition, base: base, code: theme.code)
+        if let known = CodeRunKey.cache.value(for: key) { return known }
         let runs = highlightedRuns(text, definition: definition, base: base)
-        CodeRunCache.shared.store(runs, for: key)
+        CodeRunKey.cache.store(runs, for: key, size: text.utf8.count)
         return runs
     }
 
@@ -172,42 +172,14 @@ extension Styler {
     }
 }
 
-/// Code already made into runs, so that a document styled twice (a survey pass for page numbers
-/// and links, then the pass that draws) builds each block's runs once, and a block repeated in a
-/// document once. Keyed by everything the runs depend on: the text, its syntax definition, the
-/// base style and the theme's code style. Holds at most ``capacity`` bytes of text; when full it
-/// starts over.
-final class CodeRunCache: @unchecked Sendable {
-    struct Key: Hashable {
-        var text: String
-        var definition: String
-        var base: RunStyle
-        var code: CodeStyle
-    }
-    /// Bytes of text the cache holds at most (4 MiB).
-    let capacity = 4 << 20
-    private var entries: [Key: [StyledRun]] = [:]
-    private var bytes = 0
-    private let lock = NSLock()
+/// Code already made into runs, keyed by everything the runs depend on: the text, its syntax
+/// definition, the base style and the theme's code style (``TextKeyedCache``).
+struct CodeRunKey: Hashable {
+    var text: String
+    var definition: String
+    var base: RunStyle
+    var code: CodeStyle
 
-    static let shared = CodeRunCache()
-
-    func runs(for key: Key) -> [StyledRun]? {
-        lock.lock()
-        defer { lock.unlock() }
-        return entries[key]
-    }
-
-    func store(_ runs: [StyledRun], for key: Key) {
-        let size = key.text.utf8.count
-        guard size <= capacity / 8 else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        if bytes + size > capacity {
-            entries.removeAll(keepingCapacity: true)
-            bytes = 0
-        }
-        entries[key] = runs
-        bytes += size
-    }
+    /// The runs of code already styled: a block's are built once a document.
+    static let cache = TextKeyedCache<CodeRunKey, [StyledRun]>(capacity: 4 << 20)
 }

@@ -26,16 +26,21 @@ import Testing
             + "\n\n[^long]: " + note + " NOTEEND\n"
     }
 
+    /// The words of `markdown` rendered with `--strict` (no warning allowed) as `name`.pdf,
+    /// which must be `qpdf --check` clean.
+    func strictlyRenderedWords(_ markdown: String, name: String) throws -> [PDFWord] {
+        let dir = try Render.scratchFolder("footnote-split")
+        try markdown.write(toFile: dir + "/\(name).md", atomically: true, encoding: .utf8)
+        let run = try typeset(["render", dir + "/\(name).md", "-o", dir + "/\(name).pdf", "--strict"])
+        #expect(run.status == 0, "\(run.output)")
+        #expect(try PDFProbe.qpdfClean(dir + "/\(name).pdf"))
+        return try PDFProbe.words(dir + "/\(name).pdf")
+    }
+
     @Test(arguments: [(4, 70), (5, 55), (5, 62), (5, 70), (6, 48), (6, 55), (6, 70), (7, 40)])
     func longNoteSplitsAtALineAndLosesNothing(paragraphs: Int, length: Int) throws {
-        let dir = try Render.scratchFolder("footnote-split")
-        let input = dir + "/n\(paragraphs)-\(length).md"
-        try Self.document(paragraphs: paragraphs, length: length).write(
-            toFile: input, atomically: true, encoding: .utf8)
-        let pdf = dir + "/n\(paragraphs)-\(length).pdf"
-        let run = try typeset(["render", input, "-o", pdf, "--strict"])
-        #expect(run.status == 0, "\(run.output)")
-        let words = try PDFProbe.words(pdf)
+        let words = try strictlyRenderedWords(
+            Self.document(paragraphs: paragraphs, length: length), name: "n\(paragraphs)-\(length)")
         // Nothing lost, nothing doubled, in order.
         let marks = words.map(\.text).filter { $0.range(of: #"^N\d+$|^NOTEEND$"#, options: .regularExpression) != nil }
         #expect(marks == (0..<40).map { "N\($0)" } + ["NOTEEND"], "\(marks)")
@@ -90,14 +95,8 @@ import Testing
         (4, 60), (4, 75), (5, 50), (5, 58), (5, 66), (6, 44), (6, 52), (6, 60), (7, 38), (7, 46), (8, 35), (8, 40),
     ])
     func theMarkersLineIsNeverAloneAtThePageFoot(paragraphs: Int, length: Int) throws {
-        let dir = try Render.scratchFolder("footnote-orphan")
-        let input = dir + "/m\(paragraphs)-\(length).md"
-        try Self.markerFirstDocument(paragraphs: paragraphs, length: length).write(
-            toFile: input, atomically: true, encoding: .utf8)
-        let pdf = dir + "/m\(paragraphs)-\(length).pdf"
-        let run = try typeset(["render", input, "-o", pdf, "--strict"])
-        #expect(run.status == 0, "\(run.output)")
-        let words = try PDFProbe.words(pdf)
+        let words = try strictlyRenderedWords(
+            Self.markerFirstDocument(paragraphs: paragraphs, length: length), name: "m\(paragraphs)-\(length)")
         func lines(_ matching: [PDFWord], page: Int) -> Int {
             Set(matching.filter { $0.page == page }.map { ($0.yMax * 2).rounded() }).count
         }
@@ -118,6 +117,5 @@ import Testing
         for page in Set(note.map(\.page)).sorted() {
             #expect(lines(note, page: page) >= 2, "note lines on page \(page)")
         }
-        #expect(try PDFProbe.qpdfClean(pdf))
     }
 }
