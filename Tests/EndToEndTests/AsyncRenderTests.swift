@@ -50,10 +50,18 @@ import Typesetter
             let whole = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             try FileManager.default.removeItem(atPath: folder + "/whole.pdf")
             let task = Task { try await Typesetter.render(markdown: markdown, file: "long.md", to: output) }
-            try await Task.sleep(nanoseconds: UInt64(whole * wait * 1e9))
-            start = DispatchTime.now().uptimeNanoseconds
-            task.cancel()
+            // A thread of its own cancels the task on time: beside other suites the
+            // concurrency pool's threads can be busy for seconds, and a `Task.sleep` here woke
+            // after the render had ended.
+            let cancelledAt = Locked(UInt64(0))
+            let delay = whole * wait
+            Thread {
+                Thread.sleep(forTimeInterval: delay)
+                cancelledAt.value = DispatchTime.now().uptimeNanoseconds
+                task.cancel()
+            }.start()
             let result = await task.result
+            start = cancelledAt.value
             let afterCancel = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             if case .success = result {
                 // Done before the cancellation reached it.
@@ -81,5 +89,16 @@ import Typesetter
         }
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+    }
+}
+
+/// A value read and written from several threads under a lock.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
     }
 }

@@ -62,26 +62,41 @@ import Testing
         }
     }
 
+    /// The processes `parent` started, from any of its threads (Linux `proc(5)`,
+    /// `/proc/PID/task/TID/children`).
+    func children(of parent: Process) -> [Int32] {
+        let tasks = "/proc/\(parent.processIdentifier)/task"
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+        return threads.flatMap { thread in
+            ((try? String(contentsOfFile: "\(tasks)/\(thread)/children", encoding: .utf8)) ?? "")
+                .split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+    }
+
     /// A signal sent to `render -j` alone (not to its process group, as `kill PID` does) is
     /// passed on to its child renders: the parent ends with 128 + the signal once they have
-    /// ended, and no child goes on to write its output or leaves a temporary file.
+    /// ended, and no child goes on to write its output. The inputs are FIFOs nobody writes, so
+    /// each child waits at its input for as long as the test needs, whatever the load.
     @Test func aSignalToABatchReachesItsChildren() throws {
         let dir = try folder("batch")
         let temporary = try folder("batch-tmp")
-        let first = try longDocument(in: dir)
-        let second = dir + "/second.md"
-        try FileManager.default.copyItem(atPath: first, toPath: second)
+        let inputs = [dir + "/first.md", dir + "/second.md"]
+        for input in inputs { #expect(mkfifo(input, 0o600) == 0) }
         let outputs = dir + "/out"
-        let process = try start(
-            ["render", first, second, "--output-dir", outputs, "-j", "2", "-q"], temporary: temporary)
-        // Both children under way (under load one may start seconds after the other).
-        wait(for: process) { contents(outputs).filter { $0.hasSuffix(".tmp") }.count == 2 }
-        #expect(process.isRunning, "the batch ended before the signal")
+        let process = try start(["render"] + inputs + ["--output-dir", outputs, "-j", "2", "-q"], temporary: temporary)
+        wait(for: process) { children(of: process).count == 2 }
+        let started = children(of: process)
+        #expect(started.count == 2 && process.isRunning, "children \(started)")
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         #expect(process.terminationStatus == 143, "\(process.terminationStatus)")
-        // A child left running would write its PDF within a render's time.
-        usleep(3_000_000)
+        // The parent ended only after its children: none is left (or left a zombie to reap).
+        usleep(200_000)
+        let alive = started.filter { child in
+            let state = (try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8)) ?? ""
+            return !state.isEmpty && !state.contains(") Z ")
+        }
+        #expect(alive.isEmpty, "children still running: \(alive)")
         #expect(contents(outputs).isEmpty, "\(contents(outputs))")
         #expect(contents(temporary).isEmpty, "\(contents(temporary))")
     }
