@@ -28,8 +28,9 @@ def words(text):
 def squeeze(word):
     # Tildes and carets are compared on neither side: cmark-gfm keeps the marks of
     # strikethrough (~~a~~), subscript (~a~) and superscript (^a^) as text, and on paper
-    # they are a line through the words or a lowered or raised run.
-    return re.sub(r"[\s\-\u2010\u2011\u2012\u2013\u2014~^]", "", word)
+    # they are a line through the words or a lowered or raised run. Dollars neither: a
+    # formula ($Id$, as GitHub and Pandoc read it) is set as math, its TeX source its text.
+    return re.sub(r"[\s\-\u2010\u2011\u2012\u2013\u2014~^$]", "", word)
 
 def plaintext(markdown):
     """cmark-gfm's plain text of `markdown` (bytes), with GFM's table, strikethrough and autolink."""
