@@ -113,6 +113,55 @@ import Testing
         #expect(checked == withSteps, "\(file): steps measured for \(checked.sorted())")
     }
 
+    /// Each role's tracking (pt between letters) as its tokens state it, per case in ``cases``:
+    /// DTCG and Material 3 give `px` (taken as pt), Tokens Studio and Style Dictionary a share of
+    /// the size. Tokens Studio's Title2 has no token and keeps the base theme's −0.1 pt.
+    static let trackings: [[String: Double]] = [
+        ["display": -0.25, "headline": 0.1, "body": 0.25, "caption": 0.5, "caption2": 0.5],
+        ["display": -0.02 * 48.828125, "large-title": -0.02 * 39.0625, "title2": -0.1, "caption2": 0.08 * 12.8],
+        ["subtitle": 0.02 * 14],
+        ["display": -0.88, "large-title": -0.5, "caption": 0.12, "caption2": 0.2],
+    ]
+
+    /// The tracking the tokens state reaches the page: one word a role, set with the imported theme
+    /// and with the same theme without tracking, is wider by the tracking times its letter gaps
+    /// (pdftotext's word boxes), within 0.01 pt a gap.
+    @Test(arguments: 0..<4) func specimenTrackingMatchesTheTokens(index: Int) throws {
+        let (file, options, roles) = Self.cases[index]
+        let dir = try Render.scratchFolder("tokens-tracking")
+        let theme = dir + "/theme.json"
+        let imported = try typeset(["theme", "import", Self.fixtures + "/" + file, "-o", theme] + options)
+        #expect(imported.status == 0, "\(imported.output)")
+        let untracked = dir + "/untracked.json"
+        var json = try #require(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: theme))) as? [String: Any])
+        var styles = try #require(json["roles"] as? [String: [String: Any]])
+        for name in styles.keys { styles[name]!["tracking"] = 0 }
+        json["roles"] = styles
+        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: untracked))
+        // Capitals: a role set in small caps (Style Dictionary's caption) keeps the word one run.
+        let word = "MINIMUM"
+        let markdown = roles.map { "::: {.\($0.role)}\n\(word)\n:::\n" }.joined(separator: "\n")
+        try markdown.write(toFile: dir + "/words.md", atomically: true, encoding: .utf8)
+        func widths(_ theme: String, _ name: String) throws -> [Double] {
+            let pdf = dir + "/\(name).pdf"
+            let rendered = try typeset(["render", dir + "/words.md", "--theme", theme, "-o", pdf])
+            #expect(rendered.status == 0, "\(rendered.output)")
+            return try PDFProbe.words(pdf).filter { $0.text.lowercased() == word.lowercased() }.map {
+                $0.xMax - $0.xMin
+            }
+        }
+        let tracked = try widths(theme, "tracked")
+        let plain = try widths(untracked, "untracked")
+        try #require(tracked.count == roles.count && plain.count == roles.count, "\(tracked) \(plain)")
+        for (position, role) in roles.enumerated() {
+            let expected = Self.trackings[index][role.role] ?? 0
+            let measured = (tracked[position] - plain[position]) / Double(word.count - 1)
+            #expect(
+                abs(measured - expected) < 0.01, "\(file) \(role.role): tracking \(measured) pt, tokens \(expected)")
+        }
+    }
+
     /// textCase and paragraphSpacing render: an uppercase role's words are capitals in the PDF's
     /// text; a Body with `paragraphSpacing` 12 sets its paragraphs one line step + 12 pt apart.
     @Test func caseAndParagraphSpacingRender() throws {
