@@ -810,7 +810,8 @@ public final class CairoPDFRenderer: PageRenderer {
             drawPainted(handle.line, paints: paints, x: x, baseline: baseline)
             return
         }
-        let standIns = ColorGlyphRuns.draw(handle.line, cr: cr, x: x, baseline: baseline, standIns: previewSink == nil) {
+        let standIns = ColorGlyphRuns.draw(handle.line, cr: cr, x: x, baseline: baseline, standIns: previewSink == nil)
+        {
             cairo_move_to(cr, x, baseline)
             pango_cairo_show_layout_line(cr, handle.line)
             cairo_new_path(cr)

@@ -113,7 +113,7 @@ enum MarkedContentRewrite {
     /// stand-in draws) maps to a different emoji in each, whatever emoji a page shows: a
     /// ToUnicode CMap maps a code to one text.
     static func standInFaceSuffix(_ text: [UInt8]) -> String {
-        "-e" + text.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        "-e" + text.map { String(format: "%02x", $0) }.joined()
     }
 
     /// `bytes` (a page's decoded content stream) rewritten for `runs` of `structure`.
@@ -425,7 +425,9 @@ enum MarkedContentRewrite {
         }
 
         /// Whether the open span draws a colour cluster's stand-in (a face of its own).
-        var showsStandIn: Bool { active.map { $0.text != nil && $0.face != MarkedContentRewrite.textFaceSuffix } ?? false }
+        var showsStandIn: Bool {
+            active.map { $0.text != nil && $0.face != MarkedContentRewrite.textFaceSuffix } ?? false
+        }
 
         /// A span of replacement text `text` begins, drawn with the text face named `face`
         /// after the font.

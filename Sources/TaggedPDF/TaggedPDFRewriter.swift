@@ -392,7 +392,7 @@ enum TaggedPDFRewriter {
                     guard case .reference(let font)? = original.first(where: { $0.key == substitution.font })?.value
                     else { continue }
                     let key = TextFaceKey(font: font, suffix: substitution.face)
-                if faces[key] == nil {
+                    if faces[key] == nil {
                         faces[key] = (writer.newNumber(), [:])
                     }
                     let name = substitution.font + substitution.face

@@ -96,11 +96,14 @@ import Testing
         let (name, markdown) = Self.readDocuments[index]
         let dir = try Render.scratchFolder("emoji-read-\(name)")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try markdown.write(toFile: dir + "/doc.md", atomically: true, encoding: .utf8)
+        // A title, which PDF/UA-1 asks for (and the title block shows first).
+        let title = "Emoji read back"
+        try ("---\ntitle: \(title)\n---\n\n" + markdown).write(
+            toFile: dir + "/doc.md", atomically: true, encoding: .utf8)
         let pdf = dir + "/doc.pdf"
         let result = try typeset(["render", dir + "/doc.md", "--paper", "a6", "--margins", "12mm", "-o", pdf])
         #expect(result.status == 0, "\(result.output)")
-        let expected = Self.tokens(markdown)
+        let expected = Self.tokens(title) + Self.tokens(markdown)
         #expect(expected.contains("🎵") || expected.contains("👍🏽"))
         let structure = Self.tokens(try TextFidelityTests.structureText(pdf, joiningRuns: true))
         #expect(structure == expected, "structure tree: \(structure)")
