@@ -810,11 +810,13 @@ public final class CairoPDFRenderer: PageRenderer {
             drawPainted(handle.line, paints: paints, x: x, baseline: baseline)
             return
         }
-        ColorGlyphRuns.draw(handle.line, cr: cr, x: x, baseline: baseline) {
+        let standIns = ColorGlyphRuns.draw(handle.line, cr: cr, x: x, baseline: baseline, standIns: previewSink == nil)
+        {
             cairo_move_to(cr, x, baseline)
             pango_cairo_show_layout_line(cr, handle.line)
             cairo_new_path(cr)
         }
+        noteStandIns(standIns)
     }
 
     /// Draws a highlighted code line (``CodePaints``). In a tagged PDF the line is drawn in its
@@ -827,11 +829,12 @@ public final class CairoPDFRenderer: PageRenderer {
         _ line: UnsafeMutablePointer<PangoLayoutLine>, paints: CodePaints, x: Double, baseline: Double
     ) {
         func show() {
-            ColorGlyphRuns.draw(line, cr: cr, x: x, baseline: baseline) {
+            let standIns = ColorGlyphRuns.draw(line, cr: cr, x: x, baseline: baseline, standIns: previewSink == nil) {
                 cairo_move_to(cr, x, baseline)
                 pango_cairo_show_layout_line(cr, line)
                 cairo_new_path(cr)
             }
+            noteStandIns(standIns)
         }
         if tagging != nil, previewSink == nil, runOpen, let segments = paints.segments(of: line) {
             show()
@@ -873,6 +876,13 @@ public final class CairoPDFRenderer: PageRenderer {
             show()
             start = end
         }
+    }
+
+    /// Notes the texts of colour clusters drawn as stand-ins (``ColorGlyphRuns``) for the
+    /// tagging pass, which gives each its own text face.
+    private func noteStandIns(_ texts: [String]) {
+        guard tagging != nil else { return }
+        for text in texts { structure.addStandIn(text) }
     }
 
     /// Scales what is drawn next on `cr` horizontally by `scale` about the vertical line at

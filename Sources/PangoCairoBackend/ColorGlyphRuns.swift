@@ -9,8 +9,17 @@ import Foundation
 /// line set in a colour font are hidden while Pango draws the line (their glyphs become
 /// `PANGO_GLYPH_EMPTY`, which keeps every other glyph, underline and background where it was),
 /// and each is then drawn through Cairo into an ARGB image at 300 dpi and painted at the run's
-/// place: a crisp image XObject per run, no Type 3 font. The emoji themselves are then not part
-/// of the page's extractable text; the text around them is.
+/// place: a crisp image XObject per run, no Type 3 font.
+///
+/// In a PDF the emoji stay part of the text: while Pango draws the line, each colour cluster
+/// (an emoji, a ZWJ sequence, a flag, a keycap) is drawn as one *stand-in*, the space glyph of
+/// a text face of the line (of the layout's font when the line has none), at the cluster's
+/// place and with its advance, so it shows nothing. Pango hands Cairo the cluster's text with
+/// it, and Cairo 1.16 writes a glyph whose ToUnicode entry reads otherwise inside a span of
+/// replacement text (`/Span << /ActualText <feff…> >> BDC`, PDF 1.7 §14.9.4), in content order
+/// within the line. The tagging pass draws each such glyph with a text face of its own whose
+/// ToUnicode maps it to the emoji (``StructureRecords/addStandIn(_:)``), so the structure tree, the content
+/// stream and readers of ToUnicode alone read the emoji where it stands.
 enum ColorGlyphRuns {
     /// Image resolution for colour glyphs, pixels per inch.
     static let resolution = 300.0
@@ -23,11 +32,13 @@ enum ColorGlyphRuns {
 
     /// Calls `draw` (which draws `line` with its origin at `x`, `baseline`), with the line's
     /// colour runs hidden, then paints those runs as images. Lines without colour glyphs are
-    /// drawn by `draw` alone.
+    /// drawn by `draw` alone. With `standIns`, each colour cluster is drawn as a stand-in
+    /// (``ColorGlyphRuns``) while `draw` runs, and `drawn` is called with the cluster's text.
+    @discardableResult
     static func draw(
         _ line: UnsafeMutablePointer<PangoLayoutLine>, cr: OpaquePointer, x: Double, baseline: Double,
-        draw: () -> Void
-    ) {
+        standIns: Bool = false, draw: () -> Void
+    ) -> [String] {
         var hidden: [Hidden] = []
         var runX = 0.0
         var node = line.pointee.runs
@@ -46,17 +57,20 @@ enum ColorGlyphRuns {
         }
         guard !hidden.isEmpty else {
             draw()
-            return
+            return []
         }
         let empty = PangoGlyph(0x0FFF_FFFF)  // PANGO_GLYPH_EMPTY
         for h in hidden {
             for i in h.saved.indices { h.run.pointee.glyphs.pointee.glyphs[i].glyph = empty }
         }
+        let stood = standIns ? ColorGlyphStandIns(line, runs: hidden.map { ($0.run, $0.saved) }) : nil
         draw()
+        let texts = stood?.restore() ?? []
         for h in hidden {
             for i in h.saved.indices { h.run.pointee.glyphs.pointee.glyphs[i].glyph = h.saved[i] }
             paint(h.run, cr: cr, x: x + h.x, baseline: baseline - Double(h.run.pointee.y_offset) / Double(PANGO_SCALE))
         }
+        return texts
     }
 
     /// Draws the glyphs of `run` into an image at ``resolution`` and paints it with the run's

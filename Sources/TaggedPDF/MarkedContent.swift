@@ -98,10 +98,23 @@ enum MarkedContentRewrite {
         var codes: [UInt8]
         /// The replacement text as UTF-16BE code units after the byte-order mark.
         var text: [UInt8]
+        /// The suffix of the text face's resource name after the font's: ``textFaceSuffix``,
+        /// or a stand-in's (``standInFaceSuffix(_:)``).
+        var face = MarkedContentRewrite.textFaceSuffix
     }
 
     /// The suffix of a text face's resource name (``GlyphSubstitution``).
     static let textFaceSuffix = "-t"
+
+    /// The suffix of the resource name of the text face that draws the stand-in glyphs of a
+    /// colour cluster (an emoji) whose text is `text` (UTF-16BE code units,
+    /// ``StructureRecords/standIns``): `-e` and the code units in hexadecimal digits
+    /// (`/f-1-0-ed83cdfb5` for U+1F3B5). One face a text, so that one glyph (the space a
+    /// stand-in draws) maps to a different emoji in each, whatever emoji a page shows: a
+    /// ToUnicode CMap maps a code to one text.
+    static func standInFaceSuffix(_ text: [UInt8]) -> String {
+        "-e" + text.map { String(format: "%02x", $0) }.joined()
+    }
 
     /// `bytes` (a page's decoded content stream) rewritten for `runs` of `structure`.
     /// - Throws: ``Mismatch`` when the markers and links found are not the page's runs.
@@ -157,6 +170,8 @@ enum MarkedContentRewrite {
         /// first operator shows whether it is empty: its range and replacement text.
         var pendingSpan: (range: Range<Int>, actualText: String)?
         var faces: TextFaces
+        /// The advance of a colour cluster's stand-in glyph (``StandInAdvance``).
+        var standIn = StandInAdvance()
         /// The glyphs' own colours, painted inside the text objects (code blocks), when the
         /// page's runs record any.
         var painter: GlyphPainter?
@@ -194,8 +209,26 @@ enum MarkedContentRewrite {
                     span.range,
                     with: Array("EMC".utf8) + state.continuation(of: state.cursor - 1, actualText: span.actualText))
                 pendingSpan = nil
-                faces.begin(MarkedContentRewrite.utf16(span.actualText))
+                let text = MarkedContentRewrite.utf16(span.actualText)
+                let standIn = text.map { state.structure.standIns.contains($0) } ?? false
+                faces.begin(
+                    text,
+                    face: standIn ? MarkedContentRewrite.standInFaceSuffix(text!) : MarkedContentRewrite.textFaceSuffix)
             }
+            // The adjustment after a stand-in's span becomes the stand-in's own advance.
+            var standInCut: Range<Int>?
+            // (Two clusters in a row: the adjustment comes in the next one's span.)
+            if let shown = standIn.ended, name != .BDC {
+                standIn.ended = nil
+                if name == .TJ, let adjustment = StandInAdvance.leadingAdjustment(operands, lexer: lexer),
+                    let size = faces.font.flatMap({ Double($0.size) })
+                {
+                    StandInAdvance.insertSpacing(-adjustment.value / 1000 * size, around: shown, in: &out)
+                    standInCut = adjustment.cut
+                    operands.removeSubrange(1...2)
+                }
+            }
+            let showsStandIn = (name == .Tj || name == .TJ) && faces.showsStandIn
             switch name {
             case .Tf:
                 if let renamed = faces.fontSet(operands, lexer: lexer) { replace(operands[0], with: renamed) }
@@ -234,9 +267,16 @@ enum MarkedContentRewrite {
                 break
             }
             // After the text face's `Tf`, which goes before the operands of a `Tj` or `TJ`.
+            if showsStandIn { replace(start..<start, with: []) }
+            let before = out.count
             if let edit = painter?.edit(name, operands: operands, whole: whole, runOpen: state.runOpen, in: bytes) {
                 replace(edit.range, with: edit.bytes)
+            } else if showsStandIn || standInCut != nil {
+                var shown = Array(bytes[whole])
+                if let cut = standInCut { shown.removeSubrange((cut.lowerBound - start)..<(cut.upperBound - start)) }
+                replace(whole, with: shown)
             }
+            if showsStandIn { standIn.shown = (before, out.count) }
         }
 
         /// Reads an operator named `name` (from `start` to `end`) while the page's extent marker
@@ -340,9 +380,11 @@ enum MarkedContentRewrite {
                 } else {
                     // The text state's font goes back to the font itself.
                     let restore = faces.end(leading: true)
+                    standIn.ended = standIn.shown
                     replace(range, with: Array("EMC".utf8) + restore + state.continuation(of: state.cursor - 1))
                 }
                 pendingSpan = nil
+                standIn.shown = nil
             }
         }
 
@@ -369,8 +411,9 @@ enum MarkedContentRewrite {
         /// page sets its font thousands of times).
         var fontOperands: (name: Range<Int>, size: Range<Int>)?
         /// Inside a span of replacement text: the text (UTF-16BE after the byte-order mark, nil
-        /// when it is not written so) and whether its glyphs are drawn with the text face yet.
-        var active: (text: [UInt8]?, switched: Bool)?
+        /// when it is not written so), whether its glyphs are drawn with the text face yet, and
+        /// the face's suffix.
+        var active: (text: [UInt8]?, switched: Bool, face: String)?
         var substitutions: [GlyphSubstitution] = []
 
         init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
@@ -381,16 +424,24 @@ enum MarkedContentRewrite {
             return fontOperands.map { (lexer.text($0.name), lexer.text($0.size)) }
         }
 
-        /// A span of replacement text `text` begins.
-        mutating func begin(_ text: [UInt8]?) { active = (text, false) }
+        /// Whether the open span draws a colour cluster's stand-in (a face of its own).
+        var showsStandIn: Bool {
+            active.map { $0.text != nil && $0.face != MarkedContentRewrite.textFaceSuffix } ?? false
+        }
+
+        /// A span of replacement text `text` begins, drawn with the text face named `face`
+        /// after the font.
+        mutating func begin(_ text: [UInt8]?, face: String = MarkedContentRewrite.textFaceSuffix) {
+            active = (text, false, face)
+        }
 
         /// `Tf` with `operands`: the name that replaces the font's, inside a span.
         mutating func fontSet(_ operands: [Range<Int>], lexer: PDFLexer) -> [UInt8]? {
             guard operands.count == 2 else { return nil }
             fontOperands = (operands[0], operands[1])
-            guard active?.text != nil else { return nil }
+            guard let face = active?.face, active?.text != nil else { return nil }
             active?.switched = true
-            return Array((lexer.text(operands[0]) + MarkedContentRewrite.textFaceSuffix).utf8)
+            return Array((lexer.text(operands[0]) + face).utf8)
         }
 
         /// `Tj` or `TJ` with `operands`: inside a span, the glyphs are noted, and the `Tf` that
@@ -398,10 +449,11 @@ enum MarkedContentRewrite {
         mutating func shown(_ operands: [Range<Int>], lexer: PDFLexer) -> [UInt8]? {
             guard let span = active, let text = span.text, let font else { return nil }
             let codes = operands.flatMap { lexer.stringBytes($0) ?? [] }
-            substitutions.append(GlyphSubstitution(font: String(font.name.dropFirst()), codes: codes, text: text))
+            substitutions.append(
+                GlyphSubstitution(font: String(font.name.dropFirst()), codes: codes, text: text, face: span.face))
             guard !span.switched else { return nil }
             active?.switched = true
-            return Array("\(font.name)\(MarkedContentRewrite.textFaceSuffix) \(font.size) Tf\n".utf8)
+            return Array("\(font.name)\(span.face) \(font.size) Tf\n".utf8)
         }
 
         /// The span ends: the `Tf` that goes back to the font itself when the span switched to

@@ -67,6 +67,11 @@ package struct StructureRecords {
     /// Each colour painted, as the operator that sets it (`0.627 0.118 0.169 rg`).
     private(set) var paintColors: [[UInt8]] = []
     private var paintColorIndex: [[Double]: Int32] = [:]
+    /// The texts of the colour clusters (emoji) the renderer drew as stand-in glyphs inside
+    /// spans of replacement text, as UTF-16BE code units (the form of Cairo's `/ActualText
+    /// <feff…>`): the tagging pass draws each with a text face of its own
+    /// (``MarkedContentRewrite/GlyphSubstitution``).
+    private(set) var standIns: Set<[UInt8]> = []
     /// The level of the last heading added (0 before the first).
     private var headingLevel = 0
 
@@ -114,6 +119,12 @@ package struct StructureRecords {
     /// The next Cairo `Link` tag's annotation belongs to `link`, a `Link` element.
     package mutating func addAnnotation(of link: Int32) {
         links.append(link)
+    }
+
+    /// A colour cluster whose text is `text` was drawn as a stand-in glyph inside a span of
+    /// replacement text (``standIns``).
+    package mutating func addStandIn(_ text: String) {
+        standIns.insert(text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] })
     }
 
     /// Starts a page: its runs follow.
@@ -216,6 +227,7 @@ package struct StructureRecords {
             if let list = paints[Int32(run)] { extract.paints[Int32(run - pageRunRange.lowerBound)] = list }
         }
         extract.paintColors = paintColors
+        extract.standIns = standIns
         return (extract, pageRunRange.lowerBound)
     }
 

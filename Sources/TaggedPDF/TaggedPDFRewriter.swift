@@ -31,6 +31,15 @@ enum TaggedPDFRewriter {
         case resources
     }
 
+    /// A text face: its font's object number and the suffix of its resource name
+    /// (``MarkedContentRewrite/GlyphSubstitution/face``), ordered by font, then suffix.
+    struct TextFaceKey: Hashable, Comparable {
+        var font: Int32
+        var suffix: String
+
+        static func < (a: TextFaceKey, b: TextFaceKey) -> Bool { (a.font, a.suffix) < (b.font, b.suffix) }
+    }
+
     /// Parent-tree entries per number-tree leaf (PDF 1.7 §7.9.7).
     static let parentTreeLeaf = 64
 
@@ -364,12 +373,13 @@ enum TaggedPDFRewriter {
         /// with (`/f-1-0-t`, ``MarkedContentRewrite/GlyphSubstitution``), and the text faces:
         /// each a copy of its font whose ToUnicode CMap maps each glyph drawn alone in a
         /// replacement text to that text (the first text met, in page order, where one glyph
-        /// stands for different texts).
+        /// stands for different texts). A stand-in's face (`/f-1-0-e…`, one a colour cluster's
+        /// text) maps only the codes drawn with it.
         func writeResources(
             substitutions: [Int: [MarkedContentRewrite.GlyphSubstitution]], to writer: PDFStreamWriter
         ) throws {
-            /// By font object: its text face's number and the texts of its codes.
-            var faces: [Int32: (number: Int32, texts: [[UInt8]: [UInt8]])] = [:]
+            /// By font object and face suffix: the text face's number and the texts of its codes.
+            var faces: [TextFaceKey: (number: Int32, texts: [[UInt8]: [UInt8]])] = [:]
             for (number, users) in resources.sorted(by: { $0.key < $1.key }) {
                 let object = try file.object(number)
                 let drawn = users.flatMap { substitutions[$0] ?? [] }
@@ -381,21 +391,22 @@ enum TaggedPDFRewriter {
                 for substitution in drawn {
                     guard case .reference(let font)? = original.first(where: { $0.key == substitution.font })?.value
                     else { continue }
-                    if faces[font] == nil {
-                        faces[font] = (writer.newNumber(), [:])
+                    let key = TextFaceKey(font: font, suffix: substitution.face)
+                    if faces[key] == nil {
+                        faces[key] = (writer.newNumber(), [:])
                     }
-                    let name = substitution.font + MarkedContentRewrite.textFaceSuffix
+                    let name = substitution.font + substitution.face
                     if !fonts.contains(where: { $0.key == name }) {
-                        fonts.append((name, .reference(faces[font]!.number)))
+                        fonts.append((name, .reference(faces[key]!.number)))
                     }
-                    if faces[font]!.texts[substitution.codes] == nil {
-                        faces[font]!.texts[substitution.codes] = substitution.text
+                    if faces[key]!.texts[substitution.codes] == nil {
+                        faces[key]!.texts[substitution.codes] = substitution.text
                     }
                 }
                 writer.add(number, object.value.setting("Font", .dictionary(fonts)))
             }
-            for (font, face) in faces.sorted(by: { $0.key < $1.key }) {
-                var value = try file.object(font).value
+            for (key, face) in faces.sorted(by: { $0.key < $1.key }) {
+                var value = try file.object(key.font).value
                 let codeWidth = value["Subtype"]?.nameValue == "Type0" ? 2 : 1
                 if case .reference(let cmapNumber)? = value["ToUnicode"], Int(cmapNumber) < size,
                     let plain = try cmapData(cmapNumber)
@@ -403,8 +414,11 @@ enum TaggedPDFRewriter {
                     let entries = face.texts.filter { $0.key.count == codeWidth }.sorted {
                         $0.key.lexicographicallyPrecedes($1.key)
                     }
-                    let cmap = ToUnicodeLigatures.overriding(
-                        ToUnicodeLigatures.decomposed(plain) ?? plain, with: entries.map { ($0.key, $0.value) })
+                    let cmap =
+                        key.suffix == MarkedContentRewrite.textFaceSuffix
+                        ? ToUnicodeLigatures.overriding(
+                            ToUnicodeLigatures.decomposed(plain) ?? plain, with: entries.map { ($0.key, $0.value) })
+                        : ToUnicodeLigatures.restricted(plain, to: entries.map { ($0.key, $0.value) })
                     if let compressed = Deflate.compressed(cmap) {
                         let number = writer.newNumber()
                         compressed.withUnsafeBytes {

@@ -102,6 +102,25 @@ enum ToUnicodeLigatures {
         return Array(lines.joined(separator: "\n").utf8)
     }
 
+    /// `plain` (a decoded ToUnicode CMap) with `entries` (a code's bytes and its text as
+    /// UTF-16BE bytes) as its only mappings: its header, code space and trailer kept, every
+    /// `bfchar` and `bfrange` block of its own left out (PDF 1.7 §9.10.3). A face that draws
+    /// only these codes needs no other entry.
+    static func restricted(_ plain: [UInt8], to entries: [(code: [UInt8], text: [UInt8])]) -> [UInt8] {
+        var kept: [Substring] = []
+        var inBlock = false
+        for line in String(decoding: plain, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasSuffix("beginbfchar") || line.hasSuffix("beginbfrange") {
+                inBlock = true
+            } else if line == "endbfchar" || line == "endbfrange" {
+                inBlock = false
+            } else if !inBlock {
+                kept.append(line)
+            }
+        }
+        return overriding(Array(kept.joined(separator: "\n").utf8), with: entries)
+    }
+
     /// A `bfchar` line, `<code> <destination>`, with its destination decomposed; nil when it
     /// is not one presentation form.
     private static func entry(_ line: String) -> String? {

@@ -48,4 +48,73 @@ import Testing
         // Each emoji is painted as an image XObject.
         #expect(try PDFProbe.contentStreams(pdf).contains("/Subtype /Image"))
     }
+
+    /// Members of the kind for reading emoji back: several different emoji on a line (a ZWJ
+    /// sequence, a skin tone, a flag, a keycap), a paragraph that wraps with emoji throughout
+    /// (some at line starts and ends), a line of emoji alone, emoji in a code block, a heading
+    /// and table cells, and beside Hangul.
+    static let readDocuments: [(name: String, markdown: String)] = [
+        ("one-line", "Mixed 🎵 notes 👩‍💻 coder 👍🏽 thumbs 🇰🇷 flag 1️⃣ keycap and more words follow here.\n"),
+        (
+            "wrapped",
+            (0..<40).map { ["word", "🎵", "reader", "👍🏽", "glyph", "🇰🇷", "line", "👩‍💻"][$0 % 8] + ($0 % 5 == 0 ? "," : "") }
+                .joined(separator: " ") + ".\n"
+        ),
+        ("alone", "Before the line.\n\n🎵👍🏽🇰🇷👩‍💻\n\nAfter the line.\n"),
+        ("code", "Some code:\n\n```\nlet note = \"🎵\" // by 👩‍💻 done\nsecond 👍🏽 line\n```\n"),
+        ("heading", "# Title 🎵 here\n\nBody text 👍🏽 after it.\n"),
+        ("table", "| Name 👍🏽 cell | Second |\n|---|---|\n| 한국 🇰🇷 어 | plain 🎵 text |\n"),
+        ("hangul", "한국어 🎵 문장 👍🏽 입니다 그리고🇰🇷국기 끝.\n"),
+    ]
+
+    /// The words (runs of letters) and emoji (each grapheme cluster with an emoji
+    /// presentation) of `text`, in order.
+    static func tokens(_ text: String) -> [String] {
+        var tokens: [String] = []
+        var word = ""
+        for character in text {
+            let emoji = character.unicodeScalars.contains {
+                $0.properties.isEmojiPresentation || $0 == "\u{FE0F}" || $0 == "\u{20E3}"
+            }
+            if character.isLetter, !emoji {
+                word.append(character)
+                continue
+            }
+            if !word.isEmpty { tokens.append(word) }
+            word = ""
+            if emoji { tokens.append(String(character)) }
+        }
+        if !word.isEmpty { tokens.append(word) }
+        return tokens
+    }
+
+    /// Every emoji reads back, in its place among the words, through the structure tree
+    /// (`pdfinfo -struct-text`), `pdftotext -raw` and pypdf; the file is clean and valid
+    /// PDF/UA-1.
+    @Test(arguments: readDocuments.indices)
+    func emojiReadBackInOrder(_ index: Int) throws {
+        let (name, markdown) = Self.readDocuments[index]
+        let dir = try Render.scratchFolder("emoji-read-\(name)")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // A title, which PDF/UA-1 asks for (and the title block shows first).
+        let title = "Emoji read back"
+        try ("---\ntitle: \(title)\n---\n\n" + markdown).write(
+            toFile: dir + "/doc.md", atomically: true, encoding: .utf8)
+        let pdf = dir + "/doc.pdf"
+        let result = try typeset(["render", dir + "/doc.md", "--paper", "a6", "--margins", "12mm", "-o", pdf])
+        #expect(result.status == 0, "\(result.output)")
+        let expected = Self.tokens(title) + Self.tokens(markdown)
+        #expect(expected.contains("🎵") || expected.contains("👍🏽"))
+        let structure = Self.tokens(try TextFidelityTests.structureText(pdf, joiningRuns: true))
+        #expect(structure == expected, "structure tree: \(structure)")
+        let raw = Self.tokens(try PDFProbe.run("pdftotext", ["-raw", pdf, "-"]).output)
+        #expect(raw == expected, "pdftotext -raw: \(raw)")
+        let check = try PDFProbe.run("qpdf", ["--check", pdf])
+        #expect(check.status == 0 && !check.output.contains("WARNING"), "\(check.output)")
+        try PDFValidationTests.expectValid([pdf])
+        guard let python = PDFValidationTests.checker() else { return }
+        let script = Render.packageRoot + "/Tests/Scripts/pdf-check.py"
+        let pypdf = Self.tokens(try PDFProbe.run(python, [script, "text", pdf], standardErrorToo: false).output)
+        #expect(pypdf == expected, "pypdf: \(pypdf)")
+    }
 }

@@ -1,0 +1,137 @@
+internal import CPangoCairo
+import Foundation
+
+/// The stand-ins of a line's colour clusters while Pango draws the line (``ColorGlyphRuns``):
+/// each colour run is set, for the drawing, in a text face, and the first glyph of each of its
+/// clusters becomes that face's space glyph, its advance and the cluster's text unchanged; the
+/// cluster's other glyphs stay hidden (`PANGO_GLYPH_EMPTY`). Pango then draws one glyph for the
+/// emoji, in the line's order, and hands Cairo the emoji's text with it (`cairo_show_text_glyphs`),
+/// which Cairo 1.16 writes as a span of replacement text around the space glyph, since the
+/// glyph's ToUnicode entry (from the face's `cmap`) reads U+0020. The space glyph draws
+/// nothing, so the page looks as it did. ``restore()`` puts every run back.
+///
+/// The text face is the nearest run of the line before the colour run that is not set in a
+/// colour font, else the nearest after it; a line of emoji alone borrows the font of its
+/// layout's description (the paragraph's first style), at the colour font's size.
+final class ColorGlyphStandIns {
+    private struct Changed {
+        let run: UnsafeMutablePointer<PangoGlyphItem>
+        let font: UnsafeMutablePointer<PangoFont>?
+        let glyphs: [PangoGlyphInfo]
+    }
+
+    private var changed: [Changed] = []
+    /// The cluster texts drawn as stand-ins, in the line's order.
+    private var texts: [String] = []
+    /// A font loaded for a line without a text face, released by ``restore()``.
+    private var loaded: UnsafeMutablePointer<PangoFont>?
+
+    /// Sets the stand-ins of `runs` (colour runs of `line` with their glyphs as they were
+    /// before hiding; a glyph that was already hidden stays so).
+    init(_ line: UnsafeMutablePointer<PangoLayoutLine>, runs: [(UnsafeMutablePointer<PangoGlyphItem>, [PangoGlyph])]) {
+        guard let layout = line.pointee.layout, let text = pango_layout_get_text(layout) else { return }
+        var order: [UnsafeMutablePointer<PangoGlyphItem>] = []
+        var node = line.pointee.runs
+        while let current = node {
+            order.append(current.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self))
+            node = current.pointee.next
+        }
+        let textFonts = order.map { run -> UnsafeMutablePointer<PangoFont>? in
+            guard let font = run.pointee.item.pointee.analysis.font, !ColorFonts.isColorFont(font) else { return nil }
+            return font
+        }
+        for (run, saved) in runs {
+            guard let position = order.firstIndex(of: run) else { continue }
+            let before = textFonts[..<position].last { $0 != nil } ?? nil
+            let after = textFonts[(position + 1)...].first { $0 != nil } ?? nil
+            guard let font = before ?? after ?? layoutFont(layout, like: run),
+                let space = Self.spaceGlyph(font)
+            else { continue }
+            set(run, saved: saved, font: font, space: space, text: text)
+        }
+    }
+
+    /// Makes `run` draw `space` of `font` for each of its clusters whose first glyph was
+    /// drawn (`saved`), noting each cluster's text.
+    private func set(
+        _ run: UnsafeMutablePointer<PangoGlyphItem>, saved: [PangoGlyph], font: UnsafeMutablePointer<PangoFont>,
+        space: PangoGlyph, text: UnsafePointer<CChar>
+    ) {
+        let glyphs = run.pointee.glyphs!
+        let count = Int(glyphs.pointee.num_glyphs)
+        guard saved.count == count else { return }
+        changed.append(
+            Changed(
+                run: run, font: run.pointee.item.pointee.analysis.font,
+                glyphs: (0..<count).map { glyphs.pointee.glyphs[$0] }))
+        run.pointee.item.pointee.analysis.font = font
+        let offset = Int(run.pointee.item.pointee.offset)
+        let length = Int(run.pointee.item.pointee.length)
+        for index in 0..<count where saved[index] != PangoGlyph(0x0FFF_FFFF) {
+            let info = glyphs.pointee.glyphs + index
+            guard info.pointee.attr.is_cluster_start != 0 else { continue }
+            info.pointee.glyph = space
+            info.pointee.geometry.x_offset = 0
+            info.pointee.geometry.y_offset = 0
+            // The cluster's bytes: from its start to the next cluster's, in either direction.
+            let start = Int(glyphs.pointee.log_clusters[index])
+            var end = length
+            for other in 0..<count {
+                let cluster = Int(glyphs.pointee.log_clusters[other])
+                if cluster > start, cluster < end { end = cluster }
+            }
+            let bytes = UnsafeRawBufferPointer(start: text + offset + start, count: end - start)
+            texts.append(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+
+    /// The font of `layout`'s description at the size of `run`'s font, when it is not a
+    /// colour font (a line of emoji alone).
+    private func layoutFont(
+        _ layout: OpaquePointer, like run: UnsafeMutablePointer<PangoGlyphItem>
+    ) -> UnsafeMutablePointer<PangoFont>? {
+        if let loaded { return loaded }
+        guard let context = pango_layout_get_context(layout),
+            let base = pango_layout_get_font_description(layout) ?? pango_context_get_font_description(context),
+            let description = pango_font_description_copy(base)
+        else { return nil }
+        defer { pango_font_description_free(description) }
+        if let colour = run.pointee.item.pointee.analysis.font, let own = pango_font_describe(colour) {
+            defer { pango_font_description_free(own) }
+            let size = pango_font_description_get_size(own)
+            if pango_font_description_get_size_is_absolute(own) != 0 {
+                pango_font_description_set_absolute_size(description, Double(size))
+            } else {
+                pango_font_description_set_size(description, size)
+            }
+        }
+        guard let font = pango_context_load_font(context, description) else { return nil }
+        guard !ColorFonts.isColorFont(font) else {
+            g_object_unref(font)
+            return nil
+        }
+        loaded = font
+        return font
+    }
+
+    /// `font`'s glyph for U+0020, if it has one.
+    private static func spaceGlyph(_ font: UnsafeMutablePointer<PangoFont>) -> PangoGlyph? {
+        var glyph: hb_codepoint_t = 0
+        guard let hb = pango_font_get_hb_font(font), hb_font_get_nominal_glyph(hb, 0x20, &glyph) != 0 else {
+            return nil
+        }
+        return PangoGlyph(glyph)
+    }
+
+    /// Puts every run back as it was (hidden), and returns the texts drawn as stand-ins.
+    func restore() -> [String] {
+        for entry in changed {
+            entry.run.pointee.item.pointee.analysis.font = entry.font
+            for (index, glyph) in entry.glyphs.enumerated() { entry.run.pointee.glyphs.pointee.glyphs[index] = glyph }
+        }
+        changed = []
+        if let loaded { g_object_unref(loaded) }
+        loaded = nil
+        return texts
+    }
+}
