@@ -62,6 +62,14 @@ FORMULAS = [
     ("text", r"\widehat{xyz} + \widetilde{abc}"),
     ("text", r"\overrightarrow{AB}"),
     ("display", r"\underbrace{a + \cdots + a}_{n}"),
+    # Horizontal braces: over and under, with and without a limit, in text style and in a script.
+    ("display", r"\overbrace{a + \cdots + a}^{n}"),
+    ("display", r"\overbrace{x + y + z}"),
+    ("text", r"\underbrace{x + y}"),
+    ("text", r"\underbrace{a + b}_{k} + c"),
+    ("text", r"\overbrace{a + b}^{k} + c"),
+    ("text", r"e^{\underbrace{a + b}_{k}}"),
+    ("display", r"\underbrace{\overbrace{a + b}^{m} + c}_{n}"),
     # \left … \middle … \right.
     ("display", r"\left( \frac{a}{b} \middle| \frac{c}{d} \right)"),
     ("display", r"\left\{ x \in \mathbb{R} \middle| x^2 < 2 \right\}"),

@@ -138,6 +138,14 @@ struct CmarkConverter {
     /// cmark-gfm's note numbers by normalised label in the whole tree, when it numbers the
     /// notes (``learnTreeNoteNumbers(_:)``).
     var treeNoteNumbers: [String: Int] = [:]
+    /// When a note cites another: the line (1-based) of each note's first reference in the
+    /// whole tree, by cmark-gfm's number (``learnTreeNoteNumbers(_:)``), for
+    /// ``finishNoteNumbers()``.
+    var treeNoteFirstLines: [Int: Int] = [:]
+    /// The line of the first reference to each note (normalised label) cited inside a
+    /// definition's indented blocks, numbered by ``numberOfNestedNote(_:line:)`` while the tree
+    /// numbers the rest.
+    var nestedNoteFirstLines: [String: Int] = [:]
     /// Raw HTML blocks and inline tags become document values here (its warnings included).
     var html: RawHTML
     private var warnedDepth = false
@@ -777,7 +785,18 @@ struct CmarkConverter {
                 if cmark_node_get_type($0) == CMARK_NODE_FOOTNOTE_REFERENCE { citesANote = true }
             }
         }
-        if !citesANote { numbersNotesInOrder = true }
+        if !citesANote {
+            numbersNotesInOrder = true
+            return
+        }
+        CmarkTree.forEachNode(under: root) { node in
+            guard cmark_node_get_type(node) == CMARK_NODE_FOOTNOTE_REFERENCE, let number = Int(Self.literal(node))
+            else {
+                return
+            }
+            let line = startLine(node)
+            if line > 0 { treeNoteFirstLines[number] = min(treeNoteFirstLines[number] ?? line, line) }
+        }
     }
 
     /// Labels match case-insensitively with whitespace collapsed (CommonMark link labels).

@@ -211,6 +211,7 @@ public enum MarkdownParser {
             converter.definitions = definitions
             converter.learnTreeNoteNumbers(tree.root)
             let segments = converter.scanSegments(of: tree.root)
+            _ = converter.finishNoteNumbers()  // the windows number their notes by label
             diagnostics +=
                 converter.diagnostics + converter.html.diagnostics
                 + UnsetFootnotes.diagnostics(
@@ -226,7 +227,10 @@ public enum MarkdownParser {
             var converter = CmarkConverter(file: file, source: source)
             converter.definitions = SourceWindows.definitions(root: tree.root, lines: source.lines)
             converter.learnTreeNoteNumbers(tree.root)
-            let blocks = converter.blocks(of: tree.root, depth: 0)
+            var blocks = converter.blocks(of: tree.root, depth: 0)
+            if let renumbered = converter.finishNoteNumbers() {
+                blocks = PandocDefinitions.renumberingNotes(blocks) { renumbered[$1] ?? $1 }
+            }
             diagnostics +=
                 converter.diagnostics + converter.html.diagnostics
                 + UnsetFootnotes.diagnostics(

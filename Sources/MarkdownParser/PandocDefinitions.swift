@@ -135,7 +135,7 @@ extension CmarkConverter {
     /// The text is parsed after the document's link reference and footnote definitions
     /// (``definitions``, the prefix windows are parsed after), so a link, image or note cited
     /// inside a definition resolves against definitions written anywhere in the document; the
-    /// notes it cites take this conversion's numbers (``numberOfNestedNote(_:)``).
+    /// notes it cites take this conversion's numbers (``numberOfNestedNote(_:line:)``).
     mutating func attachContinuation(
         _ text: String, at location: SourceLocation?, to items: inout [CmarkConverter.BlockItem]
     ) -> Bool {
@@ -153,29 +153,37 @@ extension CmarkConverter {
         let parsed = PandocDefinitions.$nesting.withValue(PandocDefinitions.nesting + 1) {
             MarkdownParser.parse(String(decoding: input, as: UTF8.self), file: file, lazily: false)
         }
+        // Each text line's indentation (and container markers) in the file, so a location in the
+        // parse — a block's, an image's, a formula's, an attribute's — is the file's line and column.
+        let indentation = location.map { location in
+            RelocatedBlocks.indentation(
+                of: text,
+                fileLine: { index in
+                    let line = location.line + index  // the file's, as `source.lines` counts them
+                    return line >= 1 && line <= source.lines.count ? source.lines.slice(line - 1) : nil
+                }, fallback: location.column - 1)
+        }
         func shifted(_ inner: SourceLocation?) -> SourceLocation? {
             guard let inner, let location else { return inner ?? location }
-            return SourceLocation(
-                file: location.file, line: location.line + inner.line - firstTextLine,
-                column: location.column + inner.column - 1)
+            let index = inner.line - firstTextLine
+            let indent = indentation.flatMap { $0.indices.contains(index) ? $0[index] : nil } ?? location.column - 1
+            return SourceLocation(file: location.file, line: location.line + index, column: indent + inner.column)
         }
         func isText(_ inner: SourceLocation?) -> Bool { (inner?.line ?? firstTextLine) >= firstTextLine }
         var nestedNumbers: [String: Int] = [:]
         var newLabels: [String] = []
-        let blocks = PandocDefinitions.renumberingNotes(
-            parsed.document.blocks.filter { isText($0.location) },
-            { label, nested in
+        var blocks: [Block] = []
+        for inner in parsed.document.blocks where isText(inner.location) {
+            // The line each note is cited at: its block's in the file.
+            let line = shifted(inner.location)?.line
+            blocks += PandocDefinitions.renumberingNotes([inner]) { label, nested in
                 let key = Self.normalizedLabel(label)
                 if nestedNumbers[key] == nil {
                     nestedNumbers[key] = nested
                     if footnoteNumbers[key] == nil, footnoteLabels == nil { newLabels.append(key) }
                 }
-                return numberOfNestedNote(label)
-            }
-        ).map { block in
-            var block = block
-            block.location = shifted(block.location)
-            return block
+                return numberOfNestedNote(label, line: line)
+            }.map { RelocatedBlocks.relocated($0, shifted) }
         }
         // A note cited only here is one the document's own tree dropped (cmark-gfm keeps cited
         // definitions only): its blocks come from this parse, but in the windowed scan, which
@@ -218,14 +226,12 @@ extension CmarkConverter {
     /// `block`, parsed in a definition's continuation after a prefix whose lines come from
     /// `sourceLines`, located at its line in the file (nil when it is not the prefix's).
     private func relocated(_ block: Block, sourceLines: [Int?]) -> Block {
-        var block = block
-        block.location = block.location.flatMap { inner in
+        RelocatedBlocks.relocated(block) { inner in
             // The continuation's text starts with a blank line, then the prefix.
             let index = inner.line - 2
             guard sourceLines.indices.contains(index), let line = sourceLines[index] else { return nil }
             return SourceLocation(file: inner.file, line: line, column: inner.column)
         }
-        return block
     }
 
     /// The number of the note `label`, cited inside a definition's blocks (parsed on their own),
@@ -233,12 +239,18 @@ extension CmarkConverter {
     /// (``footnoteLabels``); the number already given; else the next in document order, or
     /// cmark-gfm's number for the label in the whole tree (``treeNoteNumbers``), or one past
     /// every number cmark-gfm gave.
-    mutating func numberOfNestedNote(_ label: String) -> Int {
+    /// `line` (the file's, nil when unknown) is where it is cited, kept while cmark-gfm's tree
+    /// numbers the notes (a note cites another) so that ``finishNoteNumbers()`` can put the
+    /// note in its place.
+    mutating func numberOfNestedNote(_ label: String, line: Int? = nil) -> Int {
         let key = Self.normalizedLabel(label)
         if let labels = footnoteLabels {
             if let known = labels[key] { return known }
             unresolvedFootnote = true
             return (labels.values.max() ?? 0) + 1
+        }
+        if !numbersNotesInOrder, let line {
+            nestedNoteFirstLines[key] = min(nestedNoteFirstLines[key] ?? line, line)
         }
         if let known = footnoteNumbers[key] { return known }
         let number: Int

@@ -254,6 +254,7 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
         var converter = CmarkConverter(file: file, source: source, mode: .replay)
         converter.definitions = (prefix, prefixLines, [])
         converter.learnTreeNoteNumbers(tree.root)
+        converter.footnoteLabels = footnoteNumbers  // the scan's, notes in definitions placed
         var blocks: [Block] = []
         for segment in segments[window.segments] {
             let end = min(nodes.count, segment.firstNode + segment.nodes)

@@ -27,6 +27,26 @@ extension MathLayout {
         return assemblyBox(parts, length: target, vertical: vertical, style)
     }
 
+    /// A horizontal glyph for a wide accent over or under a base `size` pt wide (a brace), chosen
+    /// as LuaTeX chooses a stretchy accent's (`make_math_accent`): the nominal glyph when it is
+    /// as wide as the base; else the widest size variant no wider than the base, or, when every
+    /// variant is narrower, the glyph assembly made as wide as the base.
+    func wideAccentGlyph(_ character: String, size: Double, _ style: MathStyle) -> MathBox {
+        guard character.unicodeScalars.count == 1, let nominal = font.glyph(for: character.unicodeScalars.first!)
+        else { return symbolBox(character, style) }
+        let target = size / scale(style)
+        if font.advance(of: nominal) >= target { return glyphBox(nominal, style) }
+        let variants = font.variants(of: nominal, vertical: false)
+        if let wider = variants.firstIndex(where: { font.advance(of: $0.glyph) > target }) {
+            return glyphBox(variants[..<wider].last?.glyph ?? nominal, style)
+        }
+        let parts = font.assembly(of: nominal, vertical: false)
+        if parts.isEmpty || !parts.contains(where: \.isExtender) {
+            return glyphBox(variants.last?.glyph ?? nominal, style)
+        }
+        return assemblyBox(parts, length: target, vertical: false, style)
+    }
+
     /// An assembly of `parts` at least `length` font units long: the extenders repeated until
     /// the parts reach it with the least overlap, then the overlap shared out evenly.
     func assemblyBox(_ parts: [MathGlyphPart], length: Double, vertical: Bool, _ style: MathStyle) -> MathBox {

@@ -226,20 +226,33 @@ extension MathLayout {
         return box
     }
 
-    /// A horizontal brace over or under its base, stretched to the base's width, with the MATH
-    /// table's stretch-stack gaps.
+    /// A horizontal brace over or under its base, stretched to the base's width, set as
+    /// unicode-math sets `\overbrace` and `\underbrace` under LuaTeX: a wide accent on the base
+    /// set cramped (`\Umathaccent` and `\Umathaccent bottom`, as LuaTeX's `make_math_accent`),
+    /// the whole a large operator with `\limits`. Over the base, the brace stands on a line
+    /// AccentBaseHeight below the base's top (the base's baseline when it is lower), as any top
+    /// accent; under it, the brace's top touches the base's bottom, with no gap — LuaTeX stacks
+    /// a bottom accent right below its base. The brace's height and depth count from zero, as a
+    /// TeX character's box does (a brace drawn wholly above or below its baseline adds no room
+    /// on the other side). A limit then goes above or below by the MATH table's limit gaps
+    /// (``limitsBox(_:superscript:subscript:_:)``). The box is the base's width, as LuaTeX's
+    /// (the accent's own width counts for nothing), unless the brace's nominal glyph is wider
+    /// than a short base: then the box holds the brace, the base centred under or over it.
     func braceBox(_ character: String, over: Bool, base: [MathNode], _ style: MathStyle) -> MathBox {
-        let baseBox = layoutList(base, style: style)
-        let brace = stretchedGlyph(character, size: baseBox.width, vertical: false, style)
+        let baseBox = layoutList(base, style: style.crampedStyle)
+        let brace = wideAccentGlyph(character, size: baseBox.width, style)
+        let (braceHeight, braceDepth) = (max(0, brace.height), max(0, brace.depth))
+        let width = max(baseBox.width, brace.width)
         var box = MathBox()
-        box.place(baseBox, x: 0, y: 0)
-        let x = (baseBox.width - brace.width) / 2
+        box.place(baseBox, x: (width - baseBox.width) / 2, y: 0)
+        let x = (width - brace.width) / 2
         if over {
-            box.place(brace, x: x, y: baseBox.height + constant(.stretchStackGapBelowMin, style) + brace.depth)
+            let bottom = baseBox.height - min(baseBox.height, constant(.accentBaseHeight, style))
+            box.place(brace, x: x, y: bottom + braceDepth)
         } else {
-            box.place(brace, x: x, y: -(baseBox.depth + constant(.stretchStackGapAboveMin, style) + brace.height))
+            box.place(brace, x: x, y: -(baseBox.depth + braceHeight))
         }
-        box.width = max(baseBox.width, brace.width)
+        box.width = width
         return box
     }
 }

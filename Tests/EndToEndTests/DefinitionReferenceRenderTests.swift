@@ -37,4 +37,37 @@ import Testing
         let streams = try PDFProbe.run("qpdf", ["--qdf", "--object-streams=disable", pdf, "-"]).output
         #expect(streams.contains("https://example.com/before") && streams.contains("https://example.com/after"))
     }
+
+    /// Every warning from inside a definition's indented blocks (parsed on their own) is given
+    /// at its line and column in the file: a missing picture, a formula that does not parse, an
+    /// unknown attribute value — in a paragraph, a block quote, a list item, and after a tab.
+    /// The same lines written as top-level paragraphs give the same warnings four columns to
+    /// the left (one column for the tab), on the same lines.
+    @Test func warningsInsideADefinitionAreAtTheirPlaceInTheFile() throws {
+        let blocks = [
+            "See ![pic](missing-a.png) here.", "",
+            "A formula $\\frac{1}{$ here.", "",
+            "> Quoted [word]{tracking=abc} text.", "",
+            "- Item ![pic](missing-b.png) and $\\sqrt{$.", "",
+            "Last $\\left( x$ one.",
+        ]
+        let indents = ["    ", "", "    ", "", "    ", "", "    ", "", "\t"]
+        let inside =
+            "Term\n:   First.\n\n" + zip(indents, blocks).map { $0 + $1 }.joined(separator: "\n") + "\n"
+        let outside = "Term\n\nFirst.\n" + blocks.joined(separator: "\n") + "\n"
+        let (_, insideReport) = try Render.markdown(inside, name: "definition-warnings")
+        let (_, outsideReport) = try Render.markdown(outside, name: "definition-warnings-outside")
+        let places = insideReport.diagnostics.map {
+            "\($0.location?.line ?? 0):\($0.location?.column ?? 0) \($0.kind)"
+        }.sorted()
+        let expected = outsideReport.diagnostics.map { diagnostic -> String in
+            let line = diagnostic.location?.line ?? 0
+            let shift = line == 12 ? 1 : 4
+            return "\(line):\((diagnostic.location?.column ?? 0) + shift) \(diagnostic.kind)"
+        }.sorted()
+        // Pictures, formulas (alike ones said once, at the first) and an attribute, outside and
+        // inside alike.
+        #expect(outsideReport.diagnostics.count >= 4, "\(outsideReport.diagnostics)")
+        #expect(places == expected, "\(insideReport.diagnostics)")
+    }
 }

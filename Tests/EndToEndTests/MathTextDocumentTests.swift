@@ -29,6 +29,23 @@ import Typesetter
         #expect(try PDFProbe.text(member.pdf).contains(formula))
     }
 
+    /// A face that sets both running text and a formula's text is one embedded font, not two:
+    /// the body face, its bold and italic, and the Korean face, each listed once by `pdffonts`,
+    /// with the formulas or without them (no digits: a page number's tabular figures are other
+    /// glyphs of the body face, which Cairo puts in a second subset).
+    @Test func facesSharedByTextAndFormulasAreEmbeddedOnce() throws {
+        let prose = "Plain words, **bold words**, *tilted words* and 한국어 글자 here."
+        let formulas =
+            #"$a = \text{plain words} + \textbf{bold words} + \textit{tilted words} + \text{한국어 글자}$"#
+        let shared = try PDFProbe.fonts(Render.markdown(prose + "\n\n" + formulas + "\n", name: "math-text-shared").pdf)
+        let alone = try PDFProbe.fonts(Render.markdown(prose + "\n", name: "math-text-shared-control").pdf)
+        for face in ["Inter-Regular", "Inter-Bold", "Inter-Italic", "NotoSansCJKkr-Regular"] {
+            #expect(alone.filter { $0 == face }.count == 1, "\(alone)")
+            #expect(shared.filter { $0 == face }.count == 1, "\(face): \(shared)")
+        }
+        #expect(Set(shared).subtracting(alone).allSatisfy { $0.contains("DejaVuMathTeXGyre") }, "\(shared)")
+    }
+
     @Test func accentedLatinBoldAndItalicTextAreTheBodyFaces() throws {
         let control = try fonts(#"x = y"#, name: "math-text-latin-control")
         let member = try fonts(#"\text{café über} \ne \textbf{bold} + \textit{tilt}"#, name: "math-text-latin")

@@ -114,6 +114,50 @@ import Testing
         #expect(parsed.diagnostics.isEmpty, "\(parsed.diagnostics)")
     }
 
+    /// Notes are numbered in the order of their first reference in the file, wherever it
+    /// stands: in running text, in another note's definition (a note citing a note, which
+    /// cmark-gfm numbers itself) or in a definition's indented blocks (parsed on their own) —
+    /// alike in the whole-document and the windowed parse.
+    @Test(arguments: [false, true])
+    func notesCitedInADefinitionTakeTheirPlaceWhenANoteCitesANote(lazily: Bool) {
+        let texts = [
+            // A note cited only in a definition, between notes cited in running text.
+            "Intro[^a].\n\n[^a]: Note a cites[^b].\n\nTerm\n:   First.\n\n    Inside[^c].\n\n"
+                + "After[^d].\n\n[^b]: Note b.\n[^c]: Note c.\n[^d]: Note d.\n",
+            // Two, one of them also cited later; the citing note defined last.
+            "Intro[^a].\n\nTerm\n:   First.\n\n    Inside[^c] and[^e].\n\nAfter[^d] and[^c].\n\n"
+                + "[^c]: Note c.\n[^d]: Note d.\n[^e]: Note e.\n[^a]: Note a cites[^b].\n[^b]: Note b.\n",
+            // In a definition nested in a list item, and in a definition's block quote.
+            "- Item[^a].\n\n  Term\n  :   First.\n\n      > Quoted[^c].\n\nAfter[^d].\n\n"
+                + "[^a]: Note a cites[^b].\n[^b]: Note b.\n[^c]: Note c.\n[^d]: Note d.\n",
+        ]
+        let expected = [
+            ["a": 1, "b": 2, "c": 3, "d": 4],
+            ["a": 1, "c": 2, "e": 3, "d": 4, "b": 5],
+            ["a": 1, "c": 2, "d": 3, "b": 4],
+        ]
+        for (text, numbers) in zip(texts, expected) {
+            let parsed = MarkdownParser.parse(text, file: "n.md", lazily: lazily, windowBytes: 0)
+            var found: [String: Int] = [:]
+            var cited: [Int] = []
+            for case .footnoteReference(let label, let number) in Self.inlines(Array(parsed.document.blocks)) {
+                #expect(found[label] == nil || found[label] == number, "\(label) numbered twice")
+                found[label] = number
+                cited.append(number)
+            }
+            for (_, note) in parsed.document.footnotes {
+                for case .footnoteReference(let label, let number) in Self.inlines(note) { found[label] = number }
+            }
+            #expect(found == numbers, "\(text)")
+            // Each note's text under its number.
+            for (label, number) in numbers {
+                let words = Self.inlines(parsed.document.footnotes[number] ?? []).map(\.plainText).joined()
+                #expect(words.hasPrefix("Note \(label)"), "\(label) → \(number): \(words)")
+            }
+            #expect(parsed.diagnostics.isEmpty, "\(parsed.diagnostics)")
+        }
+    }
+
     /// A reference with no definition anywhere stays text, as it does outside a definition.
     @Test func anUndefinedReferenceStaysText() {
         let parsed = MarkdownParser.parse("Term\n:   First.\n\n    A [missing] link.\n", file: "u.md")

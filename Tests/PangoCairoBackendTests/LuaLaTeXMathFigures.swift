@@ -67,6 +67,15 @@ let luaLaTeXFigures: [LuaLaTeXFigure] = [
     .init(display: false, source: "\\widehat{xyz} + \\widetilde{abc}", width: 5.4184, height: 1.0430, depth: 0.2220),
     .init(display: false, source: "\\overrightarrow{AB}", width: 1.7620, height: 1.0450, depth: 0.0000),
     .init(display: true, source: "\\underbrace{a + \\cdots + a}_{n}", width: 4.6848, height: 0.5890, depth: 0.8894),
+    .init(display: true, source: "\\overbrace{a + \\cdots + a}^{n}", width: 4.6848, height: 1.4194, depth: 0.0390),
+    .init(display: true, source: "\\overbrace{x + y + z}", width: 4.6438, height: 0.8970, depth: 0.2220),
+    .init(display: false, source: "\\underbrace{x + y}", width: 2.7104, height: 0.5890, depth: 0.5470),
+    .init(display: false, source: "\\underbrace{a + b}_{k} + c", width: 4.1940, height: 0.7600, depth: 1.0680),
+    .init(display: false, source: "\\overbrace{a + b}^{k} + c", width: 4.1940, height: 1.7690, depth: 0.0390),
+    .init(display: false, source: "e^{\\underbrace{a + b}_{k}}", width: 2.5538, height: 1.6876, depth: 0.0140),
+    .init(
+        display: true, source: "\\underbrace{\\overbrace{a + b}^{m} + c}_{n}", width: 4.3607, height: 1.5874,
+        depth: 0.8894),
     .init(
         display: true, source: "\\left( \\frac{a}{b} \\middle| \\frac{c}{d} \\right)", width: 3.2210, height: 1.1820,
         depth: 0.6510),
