@@ -319,8 +319,10 @@ public struct LineBreaker: Sendable {
                 best[2 * 3] = (nodes[dropped].demerits + 1e8, dropped, -1)
                 found = true
             }
+            // Nothing reaches across a forced break, even when no line may end there (a fragment
+            // refused): the pass then fails and the next one tries.
+            if forced { active.removeAll(keepingCapacity: true) }
             if !found { continue }
-            if forced { active.removeAll(keepingCapacity: true) }  // nothing reaches across a forced break
             let first = nodes.count
             appendNodes(
                 at: i, items, best: best, sumsBefore: (widthBefore, stretchBefore, shrinkBefore),

@@ -106,8 +106,9 @@ enum FontProgramWidths {
     /// reading of a CID-keyed font's two matrices (the font dictionary's concatenated with the
     /// top one, or either alone: producers differ; the caller keeps the reading that agrees
     /// with the widths it has); and for a name-keyed font with an encoding of its own
-    /// (format 0), the code of each glyph (0 for none). Nil when the program is not one this
-    /// reader follows (a width inside a subroutine, an encoding of another format).
+    /// (format 0, as Cairo writes its subsets), the code of each glyph (0 for none; nil for
+    /// another encoding). Nil when the program is not one this reader follows (a charstring
+    /// whose width cannot be told).
     static func compactFontFormat(_ program: [UInt8]) -> (readings: [[Double]], codes: [Int]?)? {
         var reader = CFFCharset.Reader(bytes: program)
         guard program.count > 4, program[0] == 1 else { return nil }
@@ -156,8 +157,9 @@ enum FontProgramWidths {
             }
         }
         var codes: [Int]?
-        if top[1230] == nil, let encoding = top[16]?.first.map(Int.init), encoding > 1 {
-            guard encoding + 2 <= program.count, program[encoding] == 0 else { return nil }
+        if top[1230] == nil, let encoding = top[16]?.first.map(Int.init), encoding > 1,
+            encoding + 2 <= program.count, program[encoding] == 0
+        {
             let count = Int(program[encoding + 1])
             guard encoding + 2 + count <= program.count else { return nil }
             var glyphCodes = [Int](repeating: 0, count: charStrings.count)
@@ -168,11 +170,12 @@ enum FontProgramWidths {
     }
 
     /// A font matrix's scale as the font meant it: `1 / unitsPerEm` when the written value
-    /// (eight significant digits, 0.00035511 for 2816 units) is that to within 1/100,000.
+    /// (five significant digits, 0.00035511 for 2816 units: 1.1 × 10⁻⁵ off) is that to within
+    /// 1/10,000.
     private static func exactScale(_ scale: Double) -> Double {
         guard scale > 0 else { return 0.001 }
         let units = (1 / scale).rounded()
-        return abs(units * scale - 1) < 1e-5 ? 1 / units : scale
+        return abs(units * scale - 1) < 1e-4 ? 1 / units : scale
     }
 
     /// What a private dictionary gives the widths of its glyphs.

@@ -8,9 +8,14 @@ import Testing
     /// Whether the line before the last ends at a flagged break and the last line has no word
     /// space: a hyphen fragment alone on the last line.
     static func endsWithFragment(_ result: LineBreaker.Result, _ list: [LineBreaker.Item]) -> Bool {
-        guard result.lines.count > 1 else { return false }
-        let last = result.lines[result.lines.count - 1]
-        let before = result.lines[result.lines.count - 2]
+        endsWithFragment(result.lines, list)
+    }
+
+    /// ``endsWithFragment(_:_:)`` for the last of `lines`.
+    static func endsWithFragment(_ lines: [LineBreaker.Line], _ list: [LineBreaker.Item]) -> Bool {
+        guard lines.count > 1 else { return false }
+        let last = lines[lines.count - 1]
+        let before = lines[lines.count - 2]
         let spaced = (last.start..<last.breakIndex).contains { list[$0].kind == .glue }
         return before.hyphenated && !spaced
     }
@@ -44,16 +49,18 @@ import Testing
         list.append(.penalty(cost: -.infinity))
         list += items("dddd eeee")
         let result = LineBreaker().breakLines(list, width: 100)
-        let first = LineBreaker.Result(
-            lines: Array(result.lines.prefix { $0.breakIndex <= 5 }), emergency: false, overfull: false)
+        let first = Array(result.lines.prefix { $0.breakIndex <= 5 })
+        #expect(first.last?.breakIndex == 5)
         #expect(!Self.endsWithFragment(first, list), "\(result.lines)")
     }
 
     @Test func theEmergencyPassTakesAFragmentOnlyWhenNothingElseFits() {
-        // One word wider than the measure, hyphenated: its last piece must end the paragraph.
-        let list = items("aaaaaaaaaaaaaaaaaa-bbbbbbbbbbbbbbbbbb-cc")
+        // One word wider than the measure, hyphenated: `ccc` cannot join `bbb…` (105 pt), so
+        // its last piece must end the paragraph alone.
+        let list = items("aaaaaaaaaaaaaaaaaa-bbbbbbbbbbbbbbbbbb-ccc")
         let result = LineBreaker().breakLines(list, width: 100)
         #expect(result.lines.last?.breakIndex == list.count - 1)
         #expect(result.lines.count == 3)
+        #expect(result.emergency)
     }
 }
