@@ -10,7 +10,9 @@ paragraph's last line is not), the mean gap between neighbouring words divided b
 space (2.9505 pt at 10.5 pt). Prints p50, p95 and the largest of these, the lines looser than
 1.5x, the hyphenated line ends, hyphenated lines that follow a hyphenated line, hyphens on a
 page's last line, paragraphs whose last line is a lone hyphen fragment, and lines ending right
-after a spaced dash.
+after a spaced dash. For Korean (Debian's Korean manual pages, at 60 and 90 mm), the word gaps
+and the space between the syllables of a word, each line's font expansion read from the PDF's
+text matrices (`pip install pikepdf`; without it every line is taken as unexpanded).
 
 Usage: python3 bench/composition-reference.py [path/to/typeset] [--measures 60,90,120] [--json]
        (default .build/release/typeset; Typst from the `typst` module of the running Python)
@@ -75,23 +77,67 @@ def korean_paragraphs(limit=60):
     return paragraphs
 
 
+def line_scales(pdf):
+    """Per page, (baseline from the top, horizontal scale) of each text object: font expansion
+    draws a line's glyphs scaled (the text matrix times the CTM, PDF 1.7 §9.4.2), so a syllable
+    of an expanded line is that much wider. Read with pikepdf; empty when it is missing."""
+    try:
+        import pikepdf
+    except ImportError:
+        return []
+    def times(m, n):
+        a, b, c, d, e, f = m
+        A, B, C, D, E, F = n
+        return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
+    result = []
+    with pikepdf.open(pdf) as document:
+        for page in document.pages:
+            height = float(page.mediabox[3])
+            ctm, stack, tm, found = (1, 0, 0, 1, 0, 0), [], (1, 0, 0, 1, 0, 0), []
+            for operands, operator in pikepdf.parse_content_stream(page):
+                op = str(operator)
+                if op == "q":
+                    stack.append(ctm)
+                elif op == "Q" and stack:
+                    ctm = stack.pop()
+                elif op == "cm":
+                    ctm = times(tuple(float(v) for v in operands), ctm)
+                elif op == "BT":
+                    tm = (1, 0, 0, 1, 0, 0)
+                elif op == "Tm":
+                    tm = tuple(float(v) for v in operands)
+                elif op == "Td":
+                    tm = times((1, 0, 0, 1, float(operands[0]), float(operands[1])), tm)
+                elif op in ("TJ", "Tj"):
+                    a, b, c, d, e, f = times(tm, ctm)
+                    found.append((height - f, (a * a + b * b) ** 0.5 / max(1e-9, (c * c + d * d) ** 0.5)))
+            result.append(found)
+    return result
+
+
 def korean_figures(pdf, size=10.5):
     """Word gaps of justified Korean lines ÷ the natural gap (the median gap of lines that stop
     short of the edge), and the space added between the syllables of pure-Hangul words, em
-    (against the median syllable advance of those lines)."""
-    pages = pdf_lines(pdf)
-    everything = [l for p in pages for l in p]
+    (against the median syllable advance of those lines, times the line's font expansion read
+    from the PDF: an expanded syllable's own widening is not space between syllables)."""
+    pages = pdf_lines(pdf, baselines=True)
+    scales = line_scales(pdf)
+    def scale(page, extent):
+        near = [s for y, s in (scales[page] if page < len(scales) else []) if extent[0] <= y <= extent[1]]
+        return max(near, key=lambda s: abs(s - 1)) if near else 1
+    pages = [[(scale(n, l[0]), l[1]) for l in p] for n, p in enumerate(pages)]
+    everything = [l for p in pages for _, l in p]
     multi = [l for l in everything if len(l) > 1]
     edge = statistics.median(l[-1][1] for l in multi)
-    flush = [l for l in multi if l[-1][1] >= edge - 1.5]
+    flush = [(s, l) for p in pages for s, l in p if len(l) > 1 and l[-1][1] >= edge - 1.5]
     short = [l for l in multi if l[-1][1] < edge - 3]
     natural = statistics.median(b[0] - a[1] for l in short for a, b in zip(l, l[1:]))
-    ratios = sorted(statistics.mean(b[0] - a[1] for a, b in zip(l, l[1:])) / natural for l in flush)
+    ratios = sorted(statistics.mean(b[0] - a[1] for a, b in zip(l, l[1:])) / natural for _, l in flush)
     hangul = lambda w: all("\uac00" <= c <= "\ud7a3" for c in w)
     advance = statistics.median((x1 - x0) / len(w) for l in short for x0, x1, w in l if hangul(w))
     syllable = []
-    for l in flush:
-        gaps = [(x1 - x0 - advance * len(w)) / (len(w) - 1) / size for x0, x1, w in l
+    for s, l in flush:
+        gaps = [(x1 - x0 - advance * s * len(w)) / (len(w) - 1) / size for x0, x1, w in l
                 if len(w) > 1 and hangul(w)]
         syllable.append(max(gaps) if gaps else 0)
     return dict(lines=len(ratios), p50=round(ratios[len(ratios) // 2], 2),
@@ -101,20 +147,22 @@ def korean_figures(pdf, size=10.5):
                 syllable_over_01em=sum(s > 0.1 for s in syllable))
 
 
-def pdf_lines(pdf):
-    """Per page, its lines top to bottom, each a list of (xMin, xMax, text)."""
+def pdf_lines(pdf, baselines=False):
+    """Per page, its lines top to bottom, each a list of (xMin, xMax, text); with `baselines`,
+    each line a pair (its first word's top and bottom edges from the page's top, that list)."""
     xml = subprocess.run(["pdftotext", "-bbox-layout", pdf, "-"], capture_output=True, text=True).stdout
     pages = []
     for page in re.findall(r"<page [^>]*>(.*?)</page>", xml, re.S):
         rows = []
         for body in re.findall(r"<line [^>]*>(.*?)</line>", page, re.S):
-            words = [(float(a), float(y), float(b), w) for a, y, b, w in re.findall(
-                r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="[\d.]+">(.*?)</word>', body)]
+            words = [(float(a), float(y), float(b), float(z), w) for a, y, b, z, w in re.findall(
+                r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>', body)]
             if words:
                 rows.append(words)
         rows.sort(key=lambda r: r[0][1])
-        rows = [r for r in rows if not (len(r) == 1 and r[0][3].isdigit())]  # the page number
-        pages.append([[(a, b, w) for a, _, b, w in r] for r in rows])
+        rows = [r for r in rows if not (len(r) == 1 and r[0][4].isdigit())]  # the page number
+        pages.append([((r[0][1], r[0][3]), [(a, b, w) for a, _, b, _, w in r]) if baselines else
+                      [(a, b, w) for a, _, b, _, w in r] for r in rows])
     return pages
 
 

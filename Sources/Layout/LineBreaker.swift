@@ -31,7 +31,9 @@ public struct LineBreaker: Sendable {
         /// Box, glue or penalty.
         public var kind: Kind
         /// A flagged penalty (a hyphen): two flagged breaks in a row cost ``Parameters/doubleHyphenDemerits``
-        /// and at most ``Parameters/maxConsecutiveHyphens`` may follow one another.
+        /// and at most ``Parameters/maxConsecutiveHyphens`` may follow one another. Flagged glue
+        /// follows a word ending in a hyphen or dash: a line ending there looks hyphenated, and
+        /// the last line after it is held to the fragment rule (``fragmentDemerits``) only.
         public var flagged: Bool
         /// Only for the emergency pass (a break inside a word wider than the measure).
         public var emergency: Bool
@@ -61,13 +63,16 @@ public struct LineBreaker: Sendable {
                 hang: hang, position: position)
         }
         /// Glue of `width` pt that may stretch by `stretch` and shrink by `shrink` pt; `hang` pt
-        /// of the material before it may hang into the margin when a line ends here.
-        public static func glue(_ width: Double, stretch: Double, shrink: Double, hang: Double = 0, position: Int = 0)
-            -> Item
-        {
+        /// of the material before it may hang into the margin when a line ends here. `flagged`:
+        /// the material before it ends in a hyphen or dash (`land-on-`), so a line ending here
+        /// looks hyphenated and a last line after it is held to the fragment rule.
+        public static func glue(
+            _ width: Double, stretch: Double, shrink: Double, hang: Double = 0, flagged: Bool = false,
+            position: Int = 0
+        ) -> Item {
             Item(
-                kind: .glue, flagged: false, emergency: false, width: width, stretch: stretch, shrink: shrink, cost: 0,
-                hang: hang, position: position)
+                kind: .glue, flagged: flagged, emergency: false, width: width, stretch: stretch, shrink: shrink,
+                cost: 0, hang: hang, position: position)
         }
         /// A penalty: a break costing `cost`, adding `width` pt (a hyphen) when taken.
         public static func penalty(
@@ -280,9 +285,15 @@ public struct LineBreaker: Sendable {
                 if ratio > tolerance { continue }
                 let lineDemerits = demerits(ratio: ratio, at: item, forced: forced)
                 let lineFitness = fitness(ratio)
-                let runt =
-                    isLast && head.position >= 0 && natural < width * parameters.shortLastLine
-                    && !(head.position + 1..<i).contains(where: { items[$0].kind == .glue })
+                let unspaced =
+                    forced && head.position >= 0 && !(head.position + 1..<i).contains { items[$0].kind == .glue }
+                let runt = isLast && unspaced && natural < width * parameters.shortLastLine
+                // The rest of a hyphenated word alone on a paragraph's last line (or a line a hard
+                // break ends), or one word after a line ending in a hyphen or dash (`land-on-` |
+                // `label.`, which reads as one word broken): never in the first two passes, a
+                // last resort in the emergency pass.
+                let fragment = unspaced && items[head.position].flagged
+                if fragment && !emergency { continue }
                 for a in group where !dominated[a] {
                     let node = nodes[a]
                     let hyphens = hyphenated ? node.hyphens + 1 : 0
@@ -293,6 +304,7 @@ public struct LineBreaker: Sendable {
                     if isLast && node.hyphenated { demerits += parameters.finalHyphenDemerits }
                     if abs(lineFitness - node.fitness) > 1 { demerits += parameters.adjacentDemerits }
                     if runt { demerits += parameters.shortLastLineDemerits }
+                    if fragment { demerits += Self.fragmentDemerits }
                     demerits += node.demerits
                     let key = lineFitness * 3 + min(hyphens, 2)
                     if demerits < best[key].demerits {
@@ -307,8 +319,10 @@ public struct LineBreaker: Sendable {
                 best[2 * 3] = (nodes[dropped].demerits + 1e8, dropped, -1)
                 found = true
             }
+            // Nothing reaches across a forced break, even when no line may end there (a fragment
+            // refused): the pass then fails and the next one tries.
+            if forced { active.removeAll(keepingCapacity: true) }
             if !found { continue }
-            if forced { active.removeAll(keepingCapacity: true) }  // nothing reaches across a forced break
             let first = nodes.count
             appendNodes(
                 at: i, items, best: best, sumsBefore: (widthBefore, stretchBefore, shrinkBefore),
@@ -517,4 +531,10 @@ public struct LineBreaker: Sendable {
     }
 
     private func pow3(_ x: Double) -> Double { x * x * x }
+
+    /// What a hyphen fragment alone on a last line costs in the emergency pass (the rest of a
+    /// word hyphenated on the line before, or one word after a line ending in a hyphen or
+    /// dash; the last line has no word space): more than any line of
+    /// finite badness, less than an overfull line, so it is taken only when nothing else fits.
+    static let fragmentDemerits = 1e7
 }

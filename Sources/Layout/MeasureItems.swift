@@ -347,7 +347,7 @@ extension ParagraphComposer {
                     .glue(
                         spaceWidth, stretch: rigid ? 0 : spaceWidth * (spaceStretch + expansion),
                         shrink: rigid ? 0 : spaceWidth * (spaceShrink + expansion),
-                        hang: hangWidth, position: i))
+                        hang: hangWidth, flagged: isDash(before) || before == "\u{2010}", position: i))
                 boxStart = i + 1
                 continue
             }

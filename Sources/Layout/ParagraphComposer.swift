@@ -84,6 +84,10 @@ public struct ComposedLine: Sendable, Equatable {
     /// Font expansion: the line is drawn scaled horizontally by 1 + this (−0.02...0.02, a
     /// multiple of ``ParagraphStyle/fontExpansionStep``); 0 for none.
     public var expansion: Double = 0
+    /// The one natural width, pt, the line's stretchable word spaces are set at before
+    /// justification, when it is not each space's own (a justified line mixing Hangul and Latin
+    /// words: ``ParagraphComposer/uniformWordSpaces(_:prepared:)``); nil: each its own advance.
+    public var wordSpace: Double? = nil
 }
 
 /// The composer's result.
@@ -138,6 +142,8 @@ public enum ParagraphComposer {
         limits: HyphenationLimits = HyphenationLimits(),
         hyphenate: (String, String) -> [Int]
     ) -> Composition {
+        let original = prepared
+        let prepared = uniformWordSpaces(paragraph, prepared: original)
         let items = Self.items(paragraph, prepared: prepared, width: width, limits: limits, hyphenate: hyphenate)
         var parameters = LineBreaker.Parameters()
         // Two hyphenated lines in a row cost three times plain TeX's \doublehyphendemerits.
@@ -145,9 +151,15 @@ public enum ParagraphComposer {
         let justified = paragraph.style.alignment == .justify
         if !justified { parameters.raggedStretch = 2 * paragraph.style.baseFont.size }
         let result = LineBreaker(parameters: parameters).breakLines(items, width: width)
-        return Composition(
-            lines: finalize(result, items: items, paragraph: paragraph, prepared: prepared, width: width),
-            emergency: result.emergency)
+        var lines = finalize(result, items: items, paragraph: paragraph, prepared: prepared, width: width)
+        if prepared.advances != original.advances {
+            let isCode = paragraph.runs.map(\.style.isCode)
+            for index in lines.indices {
+                lines[index].wordSpace = lineWordSpace(
+                    prepared, original: original, isCode: isCode, start: lines[index].start, end: lines[index].end)
+            }
+        }
+        return Composition(lines: lines, emergency: result.emergency)
     }
 
     /// The language whose hyphenation patterns hyphenate a word of a run in `language`: its

@@ -357,6 +357,12 @@ public final class CairoPDFRenderer: PageRenderer {
     /// Completes a tagged file with ``PDFAccessibility`` (no Pango or Cairo call).
     private func completeTagging() throws {
         earlyContent?.finishWriting()
+        if tagging == nil, completesTagging {
+            // An untagged file gets its fonts' exact widths as an incremental update (the
+            // tagging pass writes them itself). The file is complete without it: one not in
+            // Cairo's layout, or that cannot be appended to, is left as Cairo wrote it.
+            try? ExactWidths.update(path: path)
+        }
         if let tagging, documentTagOpen, completesTagging {
             beforeTaggingPass?()
             let claimsUA = figuresHaveAlt && !(info.title ?? "").isEmpty

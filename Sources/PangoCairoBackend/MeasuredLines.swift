@@ -70,7 +70,7 @@ extension PangoShaper {
                 continue
             }
             let pieces = cutter.pieces(from: plan.start, to: plan.end)
-            if justified && (composed.spaceFactor != 0 || composed.syllableSpacing != 0) {
+            if justified && (composed.spaceFactor != 0 || composed.syllableSpacing != 0 || composed.wordSpace != nil) {
                 justify(pieces, composed, prepared: prepared, isCode: isCode, startByte: plan.start)
             }
             // Hand the pieces to the next carrier line.
@@ -345,7 +345,8 @@ extension PangoShaper {
         }
         let string = String(text)
         let layout = unwrappedLayout(text: string, paragraph: single, starts: starts)
-        if paragraph.style.alignment == .justify, composed.spaceFactor != 0 || composed.syllableSpacing != 0,
+        if paragraph.style.alignment == .justify,
+            composed.spaceFactor != 0 || composed.syllableSpacing != 0 || composed.wordSpace != nil,
             let first = pango_layout_get_lines_readonly(layout.opaque)
         {
             // Scalars of the line's own text, with the paragraph's code flags.
@@ -419,6 +420,16 @@ extension PangoShaper {
         }
     }
 
+    /// The width, Pango units, of a stretchable word space shaped `width` wide on `composed`:
+    /// the line's one word space (``ComposedLine/wordSpace``) when it has one, else its own
+    /// width, grown by the line's space factor.
+    static func justifiedSpace(_ width: Int32, _ composed: ComposedLine) -> Int32 {
+        guard let wordSpace = composed.wordSpace else {
+            return width + Int32((Double(width) * composed.spaceFactor).rounded())
+        }
+        return Int32((wordSpace * Double(PANGO_SCALE) * (1 + composed.spaceFactor)).rounded())
+    }
+
     /// ``widen(_:_:stretch:)`` for one glyph string whose item starts at byte `offset`.
     static func widenRun(
         _ glyphs: UnsafeMutablePointer<PangoGlyphString>, offset: Int, _ composed: ComposedLine,
@@ -432,8 +443,8 @@ extension PangoShaper {
             guard cluster != previousCluster else { continue }
             let (space, gap) = stretch(offset + Int(cluster))
             if space {
-                let advance = Double(glyphs.pointee.glyphs[j].geometry.width)
-                glyphs.pointee.glyphs[j].geometry.width += Int32((advance * composed.spaceFactor).rounded())
+                glyphs.pointee.glyphs[j].geometry.width = justifiedSpace(
+                    glyphs.pointee.glyphs[j].geometry.width, composed)
             } else if gap {
                 glyphs.pointee.glyphs[j].geometry.width += Int32((composed.syllableSpacing * scale).rounded())
             }

@@ -299,7 +299,7 @@ extension PangoShaper {
         var index = lines.startIndex
         while let lineNode = node, index < lines.endIndex {
             let composed = lines[index]
-            if composed.spaceFactor != 0 || composed.syllableSpacing != 0 {
+            if composed.spaceFactor != 0 || composed.syllableSpacing != 0 || composed.wordSpace != nil {
                 Self.forEachGlyphRun(of: lineNode.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self)) {
                     offset, glyphs in
                     var previousCluster: Int32 = -1
@@ -310,8 +310,8 @@ extension PangoShaper {
                         let byte = offset + Int(cluster)
                         guard byte < spaces.count else { continue }
                         if spaces[byte] {
-                            let advance = Double(glyphs.pointee.glyphs[j].geometry.width)
-                            glyphs.pointee.glyphs[j].geometry.width += Int32((advance * composed.spaceFactor).rounded())
+                            glyphs.pointee.glyphs[j].geometry.width = PangoShaper.justifiedSpace(
+                                glyphs.pointee.glyphs[j].geometry.width, composed)
                         } else if gaps[byte] {
                             glyphs.pointee.glyphs[j].geometry.width += Int32(
                                 (composed.syllableSpacing * scale).rounded())

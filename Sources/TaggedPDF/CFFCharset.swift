@@ -55,7 +55,7 @@ enum CFFCharset {
     }
 
     /// Reads a CFF table's big-endian cards and INDEX structures.
-    private struct Reader {
+    struct Reader {
         let bytes: [UInt8]
         var position = 0
 

@@ -407,6 +407,7 @@ enum TaggedPDFRewriter {
             }
             for (key, face) in faces.sorted(by: { $0.key < $1.key }) {
                 var value = try file.object(key.font).value
+                value = try ExactWidths.corrected(value, in: file) ?? value
                 let codeWidth = value["Subtype"]?.nameValue == "Type0" ? 2 : 1
                 if case .reference(let cmapNumber)? = value["ToUnicode"], Int(cmapNumber) < size,
                     let plain = try cmapData(cmapNumber)
@@ -451,6 +452,8 @@ enum TaggedPDFRewriter {
         /// ends in a carriage return, written again for the end of line before `endstream`):
         /// - a TrueType CID font names its CID-to-glyph map (PDF/UA-1 §7.21.3.2), which for
         ///   Cairo's subsets is the identity (PDF 1.7 Table 117's default);
+        /// - a font dictionary's widths are its glyphs' exact advances (``ExactWidths``), not
+        ///   Cairo's whole thousandths;
         /// - a CMYK JPEG with Adobe's APP14 marker, whose samples are stored inverted (as
         ///   Photoshop writes them, and as libjpeg's readers take them), gets
         ///   `/Decode [1 0 1 0 1 0 1 0]` (PDF 1.7 §8.9.5.2), so it prints in its own colours;
@@ -488,6 +491,11 @@ enum TaggedPDFRewriter {
                 let names = try glyphNames(value["FontFile3"])
             {
                 writer.add(n, value.setting("CharSet", .text(names.map { "/" + $0 }.joined())))
+            } else if value["Type"]?.nameValue == "Font", let corrected = try ExactWidths.corrected(value, in: file) {
+                let completed =
+                    corrected["Subtype"]?.nameValue == "CIDFontType2" && corrected["CIDToGIDMap"] == nil
+                    ? corrected.setting("CIDToGIDMap", .name("Identity")) : corrected
+                writer.add(n, completed)
             } else if value["Subtype"]?.nameValue == "CIDFontType2", value["CIDToGIDMap"] == nil {
                 writer.add(n, value.setting("CIDToGIDMap", .name("Identity")))
             } else {
