@@ -122,7 +122,11 @@ struct Cascade {
 
     /// The fully resolved run style. A stroke needs a width or a colour; the other defaults to
     /// 1 pt or the text colour.
-    var runStyle: RunStyle {
+    var runStyle: RunStyle { RunStyle(appearance: RunAppearance(appearanceValues), link: link) }
+
+    /// The settings of ``runStyle``'s appearance, unboxed (``AppearanceTable/style(for:)``
+    /// compares them with the boxes it handed out last before it makes a box).
+    var appearanceValues: RunAppearance.Values {
         var stroke: Stroke?
         if strokeColor != nil || strokeWidth != nil, (strokeWidth ?? 1) > 0 {
             stroke = Stroke(color: strokeColor ?? color, width: strokeWidth ?? 1)
@@ -137,7 +141,7 @@ struct Cascade {
             baselineOffset: baselineOffset, stroke: stroke, background: background)
         values.language = language
         values.hyphenate = hyphenate
-        return RunStyle(appearance: RunAppearance(values), link: link)
+        return values
     }
 }
 

@@ -219,11 +219,37 @@ public struct AppearanceTable: Sendable {
     /// An empty table.
     public init() {}
 
+    /// The boxes handed out last, most recent first (at most ``recentCount``): a run mostly
+    /// looks like one of the few runs before it (a paragraph's text between emphasis spans,
+    /// links or footnote markers), and comparing settings with theirs costs a fraction of
+    /// hashing them into a new box and looking that up.
+    private var recent: [RunAppearance] = []
+    private static let recentCount = 4
+
     /// `style` with its appearance replaced by the table's equal box (the first one seen).
     public mutating func shared(_ style: RunStyle) -> RunStyle {
-        let (inserted, box) = boxes.insert(style.appearance)
-        if inserted { return style }
-        return RunStyle(appearance: box, link: style.link)
+        let box = sharedBox(style.appearance)
+        return box === style.appearance ? style : RunStyle(appearance: box, link: style.link)
+    }
+
+    /// The run style `cascade` resolves to (``Cascade/runStyle``), its appearance the table's
+    /// box: one of the boxes handed out last when its settings are equal, without making a box.
+    mutating func style(for cascade: Cascade) -> RunStyle {
+        let values = cascade.appearanceValues
+        if let box = recent.first(where: { $0.values == values }) {
+            return RunStyle(appearance: box, link: cascade.link)
+        }
+        return RunStyle(appearance: sharedBox(RunAppearance(values)), link: cascade.link)
+    }
+
+    /// The table's box equal to `appearance` (`appearance` itself when it is the first),
+    /// remembered as the most recent.
+    private mutating func sharedBox(_ appearance: RunAppearance) -> RunAppearance {
+        let box = boxes.insert(appearance).memberAfterInsert
+        if let index = recent.firstIndex(where: { $0 === box }) { recent.remove(at: index) }
+        recent.insert(box, at: 0)
+        if recent.count > Self.recentCount { recent.removeLast() }
+        return box
     }
 
     /// The number of distinct appearances held.

@@ -964,19 +964,19 @@ public struct Styler: Sendable {
                 Self.append(
                     StyledRun(
                         cascade.cased(text.utf8.contains(0x09) ? text.replacingOccurrences(of: "\t", with: " ") : text),
-                        style: appearances.shared(cascade.runStyle)), to: &runs)
+                        style: appearances.style(for: cascade)), to: &runs)
             case .math(let source, let display, let location):
                 let formulaRuns = formulaRuns(source, display: display, location: location, cascade: cascade)
                 runs += formulaRuns
                 if let tag = formulaRuns.last?.style.inlineFormula?.formula.tag {
                     // `\tag{1}`: the label after the formula, two em spaces away.
                     Self.append(
-                        StyledRun("\u{2003}\u{2003}" + tag, style: appearances.shared(cascade.runStyle)), to: &runs)
+                        StyledRun("\u{2003}\u{2003}" + tag, style: appearances.style(for: cascade)), to: &runs)
                 }
             case .softBreak:
-                Self.append(StyledRun(" ", style: appearances.shared(cascade.runStyle)), to: &runs)
+                Self.append(StyledRun(" ", style: appearances.style(for: cascade)), to: &runs)
             case .lineBreak:
-                Self.append(StyledRun("\u{2028}", style: appearances.shared(cascade.runStyle)), to: &runs)
+                Self.append(StyledRun("\u{2028}", style: appearances.style(for: cascade)), to: &runs)
             case .emphasis(let children):
                 var inner = cascade
                 inner.emphasize()
@@ -1010,7 +1010,7 @@ public struct Styler: Sendable {
                 appendRuns(children, cascade: inner, to: &runs)
                 // No text from the children (text may have joined the last run, ``append(_:to:)``).
                 if runs.count == before, runs.last?.text.utf8.count == lastLength {
-                    runs.append(StyledRun(destination, style: appearances.shared(inner.runStyle)))
+                    runs.append(StyledRun(destination, style: appearances.style(for: inner)))
                 }
             case .image(let source, _, _, _) where Styler.isDarkModeOnly(source):
                 continue
@@ -1030,7 +1030,7 @@ public struct Styler: Sendable {
                 if let secondary = theme.color(named: "secondary") { inner.color = secondary }
                 inner.background = theme.color(named: "codeBackground") ?? RGBAColor(hex: "#F3F4F7")
                 let text = altText
-                runs.append(StyledRun(text.isEmpty ? "image" : text, style: appearances.shared(inner.runStyle)))
+                runs.append(StyledRun(text.isEmpty ? "image" : text, style: appearances.style(for: inner)))
             case .anchor(let id):
                 pendingAnchors.append(id)
             case .presentation(let presentation, let children):
@@ -1058,11 +1058,11 @@ public struct Styler: Sendable {
                 inner.baselineOffset += cascade.style.size * 0.33
                 inner.link = .internal("fn-\(number)")
                 inner.style.features.append("tnum")
-                runs.append(StyledRun("\(number)", style: appearances.shared(inner.runStyle)))
+                runs.append(StyledRun("\(number)", style: appearances.style(for: inner)))
                 referencedNotes.append(number)
             case .rawHTML(let html, let location):
                 if html.lowercased().hasPrefix("<br") {
-                    runs.append(StyledRun("\u{2028}", style: appearances.shared(cascade.runStyle)))
+                    runs.append(StyledRun("\u{2028}", style: appearances.style(for: cascade)))
                 } else {
                     warn("raw HTML '\(html.prefix(40))' is not rendered; skipped", location, kind: .html)
                 }

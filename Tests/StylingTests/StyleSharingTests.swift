@@ -28,6 +28,17 @@ import Typography
         #expect(MemoryLayout<StyledRun>.stride <= 48)
     }
 
+    @Test func runsInMoreLooksThanTheRecentBoxesStillShareOneBoxALook() throws {
+        // Six looks (text, italic, bold, struck, bold italic, link) in turn: more than the
+        // boxes the table compares first, so most runs find their box by hashing.
+        let looks = ["*a*", "**b**", "~~c~~", "***d***", "[e](#x)", "_**f**_", "g"]
+        let markdown = String(repeating: looks.joined(separator: " ") + " ", count: 50) + "\n\n# x {#x}\n"
+        let runs = try #require(paragraphs(markdown).first).runs
+        let looksSeen = Set(runs.map(\.style.appearance))
+        #expect(looksSeen.count == 6)
+        #expect(boxes(runs).count == looksSeen.count, "one box a look")
+    }
+
     @Test func changingOneRunsStyleLeavesTheRunsSharingItAlone() throws {
         var runs = try #require(paragraphs("*a* b *c* d *e*").first).runs
         let italic = runs[2].style
