@@ -22,32 +22,41 @@ import Typography
         var artifact: Bool
     }
 
-    /// Every `x y w h re f` of the uncompressed content streams of `pdf`, in order.
+    /// Every `x y w h re f` of the uncompressed content streams of `pdf`, in order, read
+    /// operator by operator (Cairo writes a colour and a rectangle on one line).
     static func fills(_ pdf: String) throws -> [Fill] {
         var fills: [Fill] = []
         var color: [Double] = [0, 0, 0]
         var depth = 0
         var artifactDepth: Int?
-        var pendingBox: [Double]?
-        for line in try PDFProbe.contentStreams(pdf).split(separator: "\n") {
-            let words = line.split(separator: " ").map(String.init)
-            guard let last = words.last else { continue }
-            if words.contains("BDC") || words.contains("BMC") {
+        var box: [Double]?
+        var operands: [String] = []
+        for token in try PDFProbe.contentStreams(pdf).split(whereSeparator: { $0 == " " || $0 == "\n" }) {
+            let word = String(token)
+            switch word {
+            case "BDC", "BMC":
                 depth += 1
-                if words.first == "/Artifact" { artifactDepth = depth }
-            }
-            if last == "EMC" {
+                if operands.first == "/Artifact" { artifactDepth = depth }
+            case "EMC":
                 if artifactDepth == depth { artifactDepth = nil }
                 depth -= 1
+            case "rg":
+                color = operands.suffix(3).compactMap(Double.init)
+            case "re":
+                box = operands.suffix(4).compactMap(Double.init)
+            case "f":
+                if let box { fills.append(Fill(color: color, box: box, artifact: artifactDepth != nil)) }
+                box = nil
+            default:
+                if let first = word.first, first.isLetter || first == "'" || first == "\"" {
+                    operands.removeAll()
+                    box = word == "h" ? box : nil
+                } else {
+                    operands.append(word)
+                }
+                continue
             }
-            if last == "rg", words.count == 4 { color = words.prefix(3).compactMap(Double.init) }
-            if let re = words.firstIndex(of: "re"), re >= 4 {
-                pendingBox = words[(re - 4)..<re].compactMap(Double.init)
-            }
-            if let box = pendingBox, words.contains("f") {
-                fills.append(Fill(color: color, box: box, artifact: artifactDepth != nil))
-                pendingBox = nil
-            }
+            operands.removeAll()
         }
         return fills
     }
