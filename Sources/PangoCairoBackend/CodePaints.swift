@@ -45,6 +45,8 @@ final class CodePaints {
     static func of(runs: [StyledRun], starts runStarts: [Int], firstRun: Int, range: Range<Int>) -> CodePaints? {
         var starts: [Int] = []
         var colors: [RGBAColor] = []
+        starts.reserveCapacity(min(runs.count - firstRun, 256))
+        colors.reserveCapacity(min(runs.count - firstRun, 256))
         var backgrounds: [(bytes: Range<Int>, color: RGBAColor)] = []
         // The bytes of each colour: a block has a handful, so a list searched from its end (the
         // colours recur in runs) costs less than hashing four doubles a run.
@@ -233,7 +235,7 @@ extension PangoShaper {
             } else {
                 var made = group.style
                 made.color = paints.base
-                made.background = nil
+                if made.background != nil { made.background = nil }
                 restyled.append((group.style.appearance, made))
                 style = made
             }
