@@ -32,7 +32,7 @@ public enum LibraryCodeStyles {
     /// The library theme `libraryName` as a style named `name`: its editor background, its
     /// Normal text colour, and each default text style it colours as the token kind it stands
     /// for (``CodeHighlighter/token(forTextStyle:)``; numbers take DecVal's style), with its
-    /// bold and italic.
+    /// bold, italic and background (one that differs from the editor's).
     static func style(libraryName: String, name: String) -> CodeStyle? {
         var styles = [TSThemeStyle](repeating: TSThemeStyle(), count: 31)
         var background: UInt32 = 0
@@ -45,7 +45,12 @@ public enum LibraryCodeStyles {
         var tokens: [CodeToken: CodeTokenStyle] = [:]
         for (index, entry) in styles.enumerated() where entry.has_color == 1 {
             guard let token = CodeHighlighter.token(forTextStyle: index), tokens[token] == nil else { continue }
-            tokens[token] = CodeTokenStyle(color: color(entry.color), bold: entry.bold == 1, italic: entry.italic == 1)
+            // A token background equal to the panel's draws nothing that shows.
+            let tokenBackground =
+                entry.has_background == 1 && entry.background != background ? color(entry.background) : nil
+            tokens[token] = CodeTokenStyle(
+                color: color(entry.color), bold: entry.bold == 1, italic: entry.italic == 1,
+                background: tokenBackground)
         }
         let text = styles[0].has_color == 1 ? color(styles[0].color) : nil
         return CodeStyle(name: name, background: color(background), text: text, tokens: tokens)

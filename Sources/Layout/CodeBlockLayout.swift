@@ -23,10 +23,21 @@ extension BlockLayout {
         guard scale < 1 else { return fitted }
         fitted.style.baseFont.size *= scale
         fitted.style.hangingIndent *= scale
+        // Each appearance scaled once: the runs of a highlighted block share a few (a token
+        // kind each), and every setting changed makes a new one.
+        var scaled: [(original: RunAppearance, scaled: RunAppearance)] = []
         for i in fitted.runs.indices {
-            fitted.runs[i].style.font.size *= scale
-            fitted.runs[i].style.letterSpacing *= scale
-            fitted.runs[i].style.baselineOffset *= scale
+            let original = fitted.runs[i].style
+            if let known = scaled.first(where: { $0.original === original.appearance }) {
+                fitted.runs[i].style = RunStyle(appearance: known.scaled, link: original.link)
+                continue
+            }
+            var style = original
+            style.font.size *= scale
+            style.letterSpacing *= scale
+            style.baselineOffset *= scale
+            scaled.append((original.appearance, style.appearance))
+            fitted.runs[i].style = style
         }
         return fitted
     }

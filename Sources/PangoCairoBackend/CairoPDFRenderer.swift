@@ -639,6 +639,9 @@ public final class CairoPDFRenderer: PageRenderer {
         if tagged, index + 1 < elements.count, case .addedHyphen = elements[index + 1] {
             hyphen = hideAddedHyphen(of: line)
         }
+        if let handle = line.handle as? PangoLineHandle, let paints = handle.paints, !paints.backgrounds.isEmpty {
+            drawTokenBackgrounds(of: handle.line, paints: paints, x: x, baseline: baseline)
+        }
         let pictures =
             tagged && contentOwner >= 0
             ? (line.handle as? PangoLineHandle).map { InlineImageShapes.pictures(of: $0.line) } ?? [] : []
@@ -653,6 +656,31 @@ public final class CairoPDFRenderer: PageRenderer {
             hyphen.restore()
             drawAddedHyphen(hyphen, x: x, baseline: baseline, scale: line.horizontalScale)
         }
+    }
+
+    /// Fills the backgrounds of a highlighted code line's tokens (``CodePaints/backgrounds``)
+    /// behind its glyphs, each as tall as the line's logical extents: furniture (an artifact,
+    /// as the code's panel is), after which the line's own element goes on in a run of its own.
+    private func drawTokenBackgrounds(
+        of line: UnsafeMutablePointer<PangoLayoutLine>, paints: CodePaints, x: Double, baseline: Double
+    ) {
+        let rects = paints.backgroundRects(of: line)
+        guard !rects.isEmpty else { return }
+        var logical = PangoRectangle()
+        pango_layout_line_get_extents(line, nil, &logical)
+        let top = baseline + Double(logical.y) / Double(PANGO_SCALE)
+        let height = Double(logical.height) / Double(PANGO_SCALE)
+        let owner = contentOwner
+        if tagging != nil {
+            setContentOwner(-1)
+            markContent()
+        }
+        for rect in rects {
+            setColor(rect.color)
+            cairo_rectangle(cr, x + rect.x, top, rect.width, height)
+            cairo_fill(cr)
+        }
+        if tagging != nil { setContentOwner(owner) }
     }
 
     /// The middle of each glyph of `line` that draws (a picture's box among them), pt from the

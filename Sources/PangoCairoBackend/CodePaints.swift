@@ -15,26 +15,45 @@ import Typography
 /// the glyphs of the content stream (``CodePaints/segments(of:)``), or, for a picture or an
 /// untagged PDF, by drawing each stretch of one colour on its own.
 final class CodePaints {
+    /// A token background on a line: left edge and width, pt from the line's start, and colour.
+    typealias BackgroundRect = (x: Double, width: Double, color: RGBAColor)
+
     /// Byte offsets into the layout's text where each colour starts, increasing; the first is 0.
     let starts: [Int]
     /// The colour from each start to the next.
     let colors: [RGBAColor]
     /// The colour the layout's attributes give every glyph.
     let base: RGBAColor
+    /// The byte ranges of the layout's text drawn on a background of their own (tokens whose
+    /// code style gives one), increasing, with that background: drawn by the renderer as
+    /// rectangles behind the glyphs (``backgroundRects(of:)``), not by Pango.
+    let backgrounds: [(bytes: Range<Int>, color: RGBAColor)]
 
-    init(starts: [Int], colors: [RGBAColor], base: RGBAColor) {
+    init(
+        starts: [Int], colors: [RGBAColor], base: RGBAColor, backgrounds: [(bytes: Range<Int>, color: RGBAColor)] = []
+    ) {
         self.starts = starts
         self.colors = colors
         self.base = base
+        self.backgrounds = backgrounds
     }
 
     /// The colours of the code paragraph's `runs` over the bytes `range` of its text (`starts`:
-    /// each run's first byte), offsets from `range.lowerBound`; nil when the runs have one
-    /// colour, or one that is not opaque (painted with `rg`, which has no opacity).
+    /// each run's first byte), offsets from `range.lowerBound`, and the runs' backgrounds; nil
+    /// when the runs have one colour and no background, or a colour that is not opaque (painted
+    /// with `rg`, which has no opacity).
     static func of(runs: [StyledRun], starts runStarts: [Int], firstRun: Int, range: Range<Int>) -> CodePaints? {
         var starts: [Int] = []
         var colors: [RGBAColor] = []
-        var bytesByColor: [RGBAColor: Int] = [:]
+        starts.reserveCapacity(min(runs.count - firstRun, 256))
+        colors.reserveCapacity(min(runs.count - firstRun, 256))
+        var backgrounds: [(bytes: Range<Int>, color: RGBAColor)] = []
+        // The bytes of each colour: a block has a handful, so a list searched from its end (the
+        // colours recur in runs) costs less than hashing four doubles a run.
+        var bytesByColor: [(color: RGBAColor, bytes: Int)] = []
+        var lastAppearance: RunAppearance?
+        var color = RGBAColor.black
+        var background: RGBAColor?
         for index in firstRun..<runs.count {
             if runStarts[index] >= range.upperBound { break }
             let run = runs[index]
@@ -42,31 +61,91 @@ final class CodePaints {
             let end = min(runStarts[index] + run.text.utf8.count, range.upperBound)
             guard start < end else { continue }
             let style = run.style
-            guard style.color.alpha >= 1, style.smallCaps == .none, style.inlineImage == nil, style.link == nil else {
-                return nil
+            guard style.link == nil else { return nil }
+            if style.appearance !== lastAppearance {
+                // Runs of one token kind share one appearance: it is checked once.
+                guard style.color.alpha >= 1, style.smallCaps == .none, style.inlineImage == nil else { return nil }
+                lastAppearance = style.appearance
+                color = style.color
+                background = style.background
             }
-            bytesByColor[run.style.color, default: 0] += end - start
-            if colors.last == run.style.color { continue }
+            if let known = bytesByColor.lastIndex(where: { $0.color == color }) {
+                bytesByColor[known].bytes += end - start
+            } else {
+                bytesByColor.append((color, end - start))
+            }
+            if let background {
+                backgrounds.append(((start - range.lowerBound)..<(end - range.lowerBound), background))
+            }
+            if colors.last == color { continue }
             starts.append(start - range.lowerBound)
-            colors.append(run.style.color)
+            colors.append(color)
         }
-        guard bytesByColor.count > 1, let base = bytesByColor.max(by: { $0.value < $1.value })?.key else {
+        guard bytesByColor.count > 1 || !backgrounds.isEmpty,
+            let base = bytesByColor.max(by: { $0.bytes < $1.bytes })?.color
+        else {
             return nil
         }
         starts[0] = 0
-        return CodePaints(starts: starts, colors: colors, base: base)
+        return CodePaints(starts: starts, colors: colors, base: base, backgrounds: backgrounds)
     }
 
-    /// Whether two runs' styles differ in nothing but colour (runs of a code block whose
-    /// ``CodePaints/of(runs:starts:firstRun:range:)`` is not nil: no link, small capitals or
-    /// picture).
+    /// Whether two runs' styles differ in nothing but colour and background (runs of a code
+    /// block whose ``CodePaints/of(runs:starts:firstRun:range:)`` is not nil: no link, small
+    /// capitals or picture), which ``CodePaints`` draws.
     static func differOnlyInColor(_ first: RunStyle, _ second: RunStyle) -> Bool {
         first.appearance === second.appearance
             || (first.font == second.font && first.letterSpacing == second.letterSpacing
                 && first.features == second.features && first.underline == second.underline
                 && first.strikethrough == second.strikethrough && first.baselineOffset == second.baselineOffset
-                && first.stroke == second.stroke && first.background == second.background
-                && first.language == second.language && first.hyphenate == second.hyphenate)
+                && first.stroke == second.stroke && first.language == second.language
+                && first.hyphenate == second.hyphenate)
+    }
+
+    /// The rectangles of ``backgrounds`` on `line`: each stretch of the line's glyphs, in
+    /// drawing order, whose bytes have one background, as its left edge and width (pt from the
+    /// line's start) and colour.
+    func backgroundRects(of line: UnsafeMutablePointer<PangoLayoutLine>) -> [BackgroundRect] {
+        guard !backgrounds.isEmpty else { return [] }
+        var rects: [BackgroundRect] = []
+        var advance: Int32 = 0
+        var node = line.pointee.runs
+        while let current = node {
+            node = current.pointee.next
+            let run = current.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+            let glyphs = run.pointee.glyphs.pointee
+            let offset = Int(run.pointee.item.pointee.offset)
+            for index in 0..<Int(glyphs.num_glyphs) {
+                let width = glyphs.glyphs[index].geometry.width
+                defer { advance += width }
+                let byte = offset + Int(glyphs.log_clusters[index])
+                guard let color = background(atByte: byte) else { continue }
+                let left = Double(advance) / Double(PANGO_SCALE)
+                let right = Double(advance + width) / Double(PANGO_SCALE)
+                if let last = rects.last, last.color == color, abs(last.x + last.width - left) < 1e-6 {
+                    rects[rects.count - 1].width = right - last.x
+                } else {
+                    rects.append((left, right - left, color))
+                }
+            }
+        }
+        return rects
+    }
+
+    /// The background of the layout's byte `byte`, nil for none.
+    private func background(atByte byte: Int) -> RGBAColor? {
+        var low = 0
+        var high = backgrounds.count
+        while low < high {
+            let middle = (low + high) / 2
+            if backgrounds[middle].bytes.upperBound <= byte {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        guard low < backgrounds.count, backgrounds[low].bytes.contains(byte) else { return nil }
+        return backgrounds[low].color
     }
 
     /// The colour of the layout's byte `byte`.
@@ -145,10 +224,21 @@ extension PangoShaper {
         to attrs: AttrList
     ) {
         var group: (style: RunStyle, start: Int, end: Int)?
+        // Each group's style in the base colour, made once per appearance (a new appearance is
+        // an allocation, and a block has a few styles for many groups).
+        var restyled: [(appearance: RunAppearance, style: RunStyle)] = []
         func flush() {
             guard let group else { return }
-            var style = group.style
-            style.color = paints.base
+            let style: RunStyle
+            if let known = restyled.first(where: { $0.appearance === group.style.appearance }) {
+                style = known.style
+            } else {
+                var made = group.style
+                made.color = paints.base
+                if made.background != nil { made.background = nil }
+                restyled.append((group.style.appearance, made))
+                style = made
+            }
             addAttributes(
                 style, text: String(decoding: bytes[group.start..<group.end], as: UTF8.self), to: attrs,
                 start: group.start - range.lowerBound, end: group.end - range.lowerBound)

@@ -111,7 +111,7 @@ extension Styler {
     }
 
     /// `text` as runs of `base`, each token of `definition` (a syntax definition's name) in its
-    /// theme style: fill colour, and bold or italic where the style asks. The runs' text joined
+    /// theme style: fill colour, and bold, italic or a background where the style asks. The runs' text joined
     /// is `text` exactly, so extraction and tagging see the code as written. One run of `base`
     /// when highlighting is off or `definition` is nil.
     func codeRuns(_ text: String, definition: String?, base: RunStyle) -> [StyledRun] {
@@ -143,6 +143,7 @@ extension Styler {
                 style.color = tokenStyle.color
                 if tokenStyle.bold { style.font.weight = .bold }
                 if tokenStyle.italic { style.font.italic = true }
+                if let background = tokenStyle.background { style.background = background }
             }
             styles[token] = style
             return style
@@ -160,10 +161,12 @@ extension Styler {
             // Spaces and line ends between two tokens take the previous token's style: they
             // draw no ink, and a monospaced face's space has one advance in every weight, so
             // the line sets the same with fewer runs (each run is a shaping item and a fill
-            // colour change in the PDF).
+            // colour change in the PDF). Not after a token with a background of its own, which
+            // would then cover the blank too.
             let gap = position..<span.start
             let blank = bytes[gap].allSatisfy { $0 == 0x20 || $0 == 0x0A }
-            append(gap, blank ? (runs.last?.style ?? base) : base)
+            let previous = runs.last.flatMap { $0.style.background == base.background ? $0.style : nil }
+            append(gap, blank ? (previous ?? base) : base)
             append(span.range, tokenStyle(span.token))
             position = span.start + span.length
         }

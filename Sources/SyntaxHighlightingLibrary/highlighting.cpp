@@ -218,6 +218,9 @@ extern "C" int32_t typeset_tshl_theme_styles(const char *name, TSThemeStyle *sty
         styles[style].has_color = color != 0 ? 1 : 0;
         styles[style].bold = theme.isBold(textStyle) ? 1 : 0;
         styles[style].italic = theme.isItalic(textStyle) ? 1 : 0;
+        const QRgb background = theme.backgroundColor(textStyle);
+        styles[style].background = background & 0xFFFFFFu;
+        styles[style].has_background = background != 0 ? 1 : 0;
     }
     *background = theme.editorColor(Theme::BackgroundColor) & 0xFFFFFFu;
     return 1;

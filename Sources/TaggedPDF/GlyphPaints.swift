@@ -85,12 +85,16 @@ struct GlyphPainter {
     /// rewritten in its glyphs' colours, or nil when it stays as written.
     mutating func painted(_ operands: [Range<Int>], in bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         guard cairoColor != nil, segment < segments.count || emitted >= 0 else { return nil }
-        var pieces: [(color: Int32, bytes: [UInt8])] = []
-        func append(_ color: Int32, _ element: [UInt8]) {
+        // The elements of every piece of one colour, one after another in `body` (a piece:
+        // its colour and where its elements end), so that no element is an array of its own.
+        var body: [UInt8] = []
+        body.reserveCapacity((operands.last?.upperBound ?? 0) - (operands.first?.lowerBound ?? 0) + 16)
+        var pieces: [(color: Int32, start: Int, end: Int)] = []
+        func begin(_ color: Int32) {
             if let last = pieces.last, last.color == color {
-                pieces[pieces.count - 1].bytes += [0x20] + element
+                body.append(0x20)
             } else {
-                pieces.append((color, element))
+                pieces.append((color, body.count, body.count))
             }
         }
         var current = emitted
@@ -99,25 +103,36 @@ struct GlyphPainter {
             if first == 0x5B || first == 0x5D { continue }
             if first == 0x28 || first == 0x3C {
                 for (range, color) in colouredParts(of: operand, in: bytes, color: &current) {
-                    let part = first == 0x28 ? [0x28] + bytes[range] + [0x29] : [0x3C] + bytes[range] + [0x3E]
-                    append(color, Array(part))
+                    begin(color)
+                    body.append(first)
+                    body.append(contentsOf: bytes[range])
+                    body.append(first == 0x28 ? 0x29 : 0x3E)
+                    pieces[pieces.count - 1].end = body.count
                 }
             } else {
                 // A number moves the next glyph: it goes with the glyphs before it.
-                append(pieces.last?.color ?? current, Array(bytes[operand]))
+                begin(pieces.last?.color ?? current)
+                body.append(contentsOf: bytes[operand])
+                pieces[pieces.count - 1].end = body.count
             }
         }
         guard pieces.contains(where: { $0.color != emitted }) else { return nil }
         var out: [UInt8] = []
+        out.reserveCapacity(body.count + pieces.count * 24)
         for piece in pieces {
             if piece.color != emitted {
                 out += piece.color < 0 ? cairoColor ?? [] : structure.paintColors[Int(piece.color)]
                 emitted = piece.color
             }
-            out += [0x5B] + piece.bytes + Array("]TJ\n".utf8)
+            out.append(0x5B)
+            out.append(contentsOf: body[piece.start..<piece.end])
+            out.append(contentsOf: Self.showOperator)
         }
         return out
     }
+
+    /// `]TJ` and a line end, after each piece's elements.
+    private static let showOperator: [UInt8] = Array("]TJ\n".utf8)
 
     /// The string token `operand` cut where its glyphs' colour changes: the byte ranges of
     /// each part (between the delimiters) and their colour. `color` is the colour in effect,

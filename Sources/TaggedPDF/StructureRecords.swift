@@ -66,7 +66,7 @@ package struct StructureRecords {
     private(set) var paints: [Int32: [(glyphs: Int32, color: Int32)]] = [:]
     /// Each colour painted, as the operator that sets it (`0.627 0.118 0.169 rg`).
     private(set) var paintColors: [[UInt8]] = []
-    private var paintColorIndex: [[Double]: Int32] = [:]
+    private var paintColorIndex: [PaintColorKey: Int32] = [:]
     /// The texts of the colour clusters (emoji) the renderer drew as stand-in glyphs inside
     /// spans of replacement text, as UTF-16BE code units (the form of Cairo's `/ActualText
     /// <feff…>`): the tagging pass draws each with a text face of its own
@@ -154,28 +154,23 @@ package struct StructureRecords {
     /// colour changes and sets each colour with `rg` (PDF 1.7 §8.6.8), in the text object.
     package mutating func addPaint(_ segments: [RunPaint]) {
         guard let run = runOwner.indices.last.map(Int32.init) else { return }
-        var list = paints[run] ?? []
+        // Changed in place: a copy taken out and stored back would copy the list each line.
+        var list = paints.removeValue(forKey: run) ?? []
+        defer { paints[run] = list }
         for segment in segments where segment.glyphs > 0 {
-            guard let fill = segment.color else {
-                let color: Int32 = segment.isSpace ? -2 : -1
-                if let last = list.last, last.color == color {
-                    list[list.count - 1].glyphs += segment.glyphs
-                } else {
-                    list.append((segment.glyphs, color))
-                }
-                continue
-            }
-            let key = [fill.red, fill.green, fill.blue]
             let color: Int32
-            if let known = paintColorIndex[key] {
-                color = known
+            if let fill = segment.color {
+                let key = PaintColorKey(red: fill.red, green: fill.green, blue: fill.blue)
+                if let known = paintColorIndex[key] {
+                    color = known
+                } else {
+                    color = Int32(paintColors.count)
+                    let components = [fill.red, fill.green, fill.blue].map(Self.component)
+                    paintColors.append(Array((components.joined(separator: " ") + " rg\n").utf8))
+                    paintColorIndex[key] = color
+                }
             } else {
-                color = Int32(paintColors.count)
-                paintColors.append(
-                    Array(
-                        "\(Self.component(fill.red)) \(Self.component(fill.green)) \(Self.component(fill.blue)) rg\n"
-                            .utf8))
-                paintColorIndex[key] = color
+                color = segment.isSpace ? -2 : -1
             }
             if let last = list.last, last.color == color {
                 list[list.count - 1].glyphs += segment.glyphs
@@ -183,7 +178,6 @@ package struct StructureRecords {
                 list.append((segment.glyphs, color))
             }
         }
-        paints[run] = list
     }
 
     /// A colour component 0…1 written with six decimals, as Cairo writes its own (three would
@@ -250,6 +244,13 @@ extension StructureElement.Role {
         default: return nil
         }
     }
+}
+
+/// A paint colour's sRGB components, to find the colour's index among those written.
+struct PaintColorKey: Hashable {
+    var red: Double
+    var green: Double
+    var blue: Double
 }
 
 /// Glyphs of a run that the tagging pass paints in one fill colour (``StructureRecords/addPaint(_:)``).

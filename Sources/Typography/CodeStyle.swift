@@ -82,7 +82,8 @@ public enum CodeToken: String, CaseIterable, Hashable, Sendable {
     }
 }
 
-/// How one kind of token is drawn: a fill colour, and optionally bold and italic.
+/// How one kind of token is drawn: a fill colour, optionally bold and italic, and optionally a
+/// background of its own.
 public struct CodeTokenStyle: Hashable, Sendable {
     /// The glyphs' fill colour.
     public var color: RGBAColor
@@ -90,11 +91,16 @@ public struct CodeTokenStyle: Hashable, Sendable {
     public var bold: Bool
     /// Set in the code family's italic.
     public var italic: Bool
-    /// A style of `color`, upright and regular unless `bold`/`italic`.
-    public init(color: RGBAColor, bold: Bool = false, italic: Bool = false) {
+    /// A rectangle of this colour behind the token, as tall as its line (KSyntaxHighlighting's
+    /// themes give one to a few styles: Gruvbox's Information, Warning and Alert); nil draws the
+    /// token on the code's panel.
+    public var background: RGBAColor?
+    /// A style of `color`, upright and regular unless `bold`/`italic`, on `background` when given.
+    public init(color: RGBAColor, bold: Bool = false, italic: Bool = false, background: RGBAColor? = nil) {
         self.color = color
         self.bold = bold
         self.italic = italic
+        self.background = background
     }
 }
 

@@ -13,10 +13,11 @@ import Foundation
 ///
 /// `style` picks a built-in ``CodeStyle`` to start from (`light`, `dark`); `background` and
 /// `text` are colours; each of `tokens` is a ``CodeToken`` name with a colour, or an object of
-/// `color` and optionally `bold` and `italic`; `highlight: false` sets all code plain. Every
-/// problem is reported at its `file:line:column`. Then every token colour, and the plain text
-/// colour, is checked against the background for WCAG 2.1 AA contrast (at least 4.5:1,
-/// § 1.4.3): a style below it is a warning at the colour that sets it.
+/// `color` and optionally `bold`, `italic` and `background` (a rectangle behind the token);
+/// `highlight: false` sets all code plain. Every problem is reported at its `file:line:column`.
+/// Then every token colour, and the plain text colour, is checked for WCAG 2.1 AA contrast (at
+/// least 4.5:1, § 1.4.3) against what it is drawn on, the token's own background or else the
+/// panel's: a style below it is a warning at the colour that sets it.
 struct ThemeCodeSection {
     let file: String
     /// The styles `style` may name, by lowercased name (built-in and, when the caller passes
@@ -32,7 +33,7 @@ struct ThemeCodeSection {
     var stylePosition: SourcePosition?
 
     static let keys = ["style", "background", "text", "tokens", "highlight"]
-    static let tokenKeys = ["color", "bold", "italic"]
+    static let tokenKeys = ["color", "bold", "italic", "background"]
 
     /// The least contrast ratio of code against its background (WCAG 2.1 AA for body text).
     static let minimumContrast = 4.5
@@ -58,8 +59,9 @@ struct ThemeCodeSection {
         if !code.highlights { fields.append("\"highlight\": false") }
         let tokens = CodeToken.allCases.compactMap { token -> String? in
             guard let style = code.tokens[token] else { return nil }
+            let background = style.background.map { ", \"background\": \(string($0.hex))" } ?? ""
             return "\(string(token.rawValue)): { \"color\": \(string(style.color.hex)), \"bold\": \(style.bold), "
-                + "\"italic\": \(style.italic) }"
+                + "\"italic\": \(style.italic)\(background) }"
         }
         fields.append("\"tokens\": { " + tokens.joined(separator: ", ") + " }")
         return "{ " + fields.joined(separator: ", ") + " }"
@@ -146,7 +148,7 @@ struct ThemeCodeSection {
             guard let fields = member.value.members else {
                 error(
                     member.value.position,
-                    "\(what) must be a colour (\"#RRGGBB\") or an object of color, bold and italic, not "
+                    "\(what) must be a colour (\"#RRGGBB\") or an object of color, bold, italic and background, not "
                         + member.value.typeName)
                 continue
             }
@@ -159,6 +161,12 @@ struct ThemeCodeSection {
                     if let color = color(field.value, "\(what).color") {
                         style.color = color
                         colorPosition = field.value.position
+                    } else {
+                        valid = false
+                    }
+                case "background":
+                    if let color = color(field.value, "\(what).background") {
+                        style.background = color
                     } else {
                         valid = false
                     }
@@ -236,25 +244,26 @@ extension CodeStyle {
     }
 
     /// The plain text colour and every token colour whose WCAG 2.1 contrast ratio against
-    /// ``effectiveBackground(in:)`` is below `minimum` (4.5:1 is AA for body text), plain text
-    /// first, then tokens in ``CodeToken`` order.
+    /// what it is drawn on is below `minimum` (4.5:1 is AA for body text), plain text first,
+    /// then tokens in ``CodeToken`` order: a token's own ``CodeTokenStyle/background`` when it
+    /// has one, else ``effectiveBackground(in:)``.
     public func contrastFailures(theme: Theme, minimum: Double = 4.5) -> [ContrastFailure] {
         let panel = effectiveBackground(in: theme)
         var failures: [ContrastFailure] = []
-        func check(_ color: RGBAColor, _ token: CodeToken?, _ what: String) {
-            let ratio = color.contrastRatio(against: panel)
+        func check(_ color: RGBAColor, _ token: CodeToken?, _ what: String, on background: RGBAColor) {
+            let ratio = color.contrastRatio(against: background)
             guard ratio < minimum else { return }
             let shown = (ratio * 10).rounded(.down) / 10
             failures.append(
                 ContrastFailure(
                     token: token, ratio: ratio,
-                    message: "\(what): \(color.hex) on \(panel.hex) has contrast \(shown):1; WCAG AA asks at least "
-                        + "\(minimum.formatted()):1 for text"))
+                    message: "\(what): \(color.hex) on \(background.hex) has contrast \(shown):1; WCAG AA asks "
+                        + "at least \(minimum.formatted()):1 for text"))
         }
-        check(text ?? theme.textColor, nil, "code.text")
+        check(text ?? theme.textColor, nil, "code.text", on: panel)
         for token in CodeToken.allCases {
             guard let style = tokens[token] else { continue }
-            check(style.color, token, "code.tokens.\(token.rawValue)")
+            check(style.color, token, "code.tokens.\(token.rawValue)", on: style.background ?? panel)
         }
         return failures
     }

@@ -62,12 +62,16 @@ int32_t tshl_theme_count(void);
 int32_t tshl_theme_name(int32_t index, char *buffer, int32_t capacity);
 
 /// One default text style of a theme: its colour as 0xRRGGBB, whether the theme sets one
-/// (`has_color` 0 or 1), and whether it is bold or italic.
+/// (`has_color` 0 or 1), whether it is bold or italic, and the background the theme paints
+/// behind the style's text as 0xRRGGBB, when it sets one (`has_background` 0 or 1; Gruvbox's
+/// and Monokai's Information, Warning and Alert styles do).
 typedef struct TSThemeStyle {
     uint32_t color;
     int32_t has_color;
     int32_t bold;
     int32_t italic;
+    uint32_t background;
+    int32_t has_background;
 } TSThemeStyle;
 
 /// The text styles of the theme named `name` (exactly as `tshl_theme_name` gives it): fills
