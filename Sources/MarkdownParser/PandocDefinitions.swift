@@ -274,28 +274,7 @@ extension PandocDefinitions {
     }
 
     private static func renumberingNotes(_ block: Block, _ number: (String, Int) -> Int) -> Block {
-        var block = block
-        func inlines(_ inlines: [Inline]) -> [Inline] { renumberingNotes(inlines, number) }
-        func blocks(_ blocks: [Block]) -> [Block] { renumberingNotes(blocks, number) }
-        switch block.kind {
-        case .paragraph(let content): block.kind = .paragraph(inlines(content))
-        case .heading(let level, let content): block.kind = .heading(level: level, inlines(content))
-        case .list(var list):
-            for index in list.items.indices { list.items[index].blocks = blocks(list.items[index].blocks) }
-            block.kind = .list(list)
-        case .blockQuote(let content): block.kind = .blockQuote(blocks(content))
-        case .alert(let kind, let content): block.kind = .alert(kind, blocks(content))
-        case .definitionList(let items):
-            block.kind = .definitionList(
-                items.map { DefinitionItem(term: inlines($0.term), definitions: $0.definitions.map(blocks)) })
-        case .div(let content): block.kind = .div(blocks(content))
-        case .table(var table):
-            table.header = table.header.map(inlines)
-            table.rows = table.rows.map { $0.map(inlines) }
-            block.kind = .table(table)
-        default: break
-        }
-        return block
+        block.mappingChildren(blocks: { renumberingNotes($0, number) }, inlines: { renumberingNotes($0, number) })
     }
 
     private static func renumberingNotes(_ inlines: [Inline], _ number: (String, Int) -> Int) -> [Inline] {

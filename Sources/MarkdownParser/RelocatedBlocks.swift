@@ -19,27 +19,7 @@ enum RelocatedBlocks {
         var block = block
         block.location = block.location.flatMap(move)
         block.attributes = relocated(block.attributes, move)
-        func inlines(_ content: [Inline]) -> [Inline] { relocated(content, move) }
-        func blocks(_ content: [Block]) -> [Block] { relocated(content, move) }
-        switch block.kind {
-        case .paragraph(let content): block.kind = .paragraph(inlines(content))
-        case .heading(let level, let content): block.kind = .heading(level: level, inlines(content))
-        case .list(var list):
-            for index in list.items.indices { list.items[index].blocks = blocks(list.items[index].blocks) }
-            block.kind = .list(list)
-        case .blockQuote(let content): block.kind = .blockQuote(blocks(content))
-        case .alert(let kind, let content): block.kind = .alert(kind, blocks(content))
-        case .definitionList(let items):
-            block.kind = .definitionList(
-                items.map { DefinitionItem(term: inlines($0.term), definitions: $0.definitions.map(blocks)) })
-        case .div(let content): block.kind = .div(blocks(content))
-        case .table(var table):
-            table.header = table.header.map(inlines)
-            table.rows = table.rows.map { $0.map(inlines) }
-            block.kind = .table(table)
-        case .codeBlock, .thematicBreak, .html, .pageBreak: break
-        }
-        return block
+        return block.mappingChildren(blocks: { relocated($0, move) }, inlines: { relocated($0, move) })
     }
 
     /// `attributes` with the `{`'s, each pair's and each replaced id's location moved.

@@ -27,26 +27,7 @@ public enum SmartPunctuation {
     }
 
     static func apply(_ block: Block) -> Block {
-        var block = block
-        switch block.kind {
-        case .paragraph(let inlines): block.kind = .paragraph(apply(inlines))
-        case .heading(let level, let inlines): block.kind = .heading(level: level, apply(inlines))
-        case .list(var list):
-            for i in list.items.indices { list.items[i].blocks = list.items[i].blocks.map(apply) }
-            block.kind = .list(list)
-        case .blockQuote(let blocks): block.kind = .blockQuote(blocks.map(apply))
-        case .alert(let kind, let blocks): block.kind = .alert(kind, blocks.map(apply))
-        case .definitionList(let items):
-            block.kind = .definitionList(
-                items.map { DefinitionItem(term: apply($0.term), definitions: $0.definitions.map { $0.map(apply) }) })
-        case .div(let blocks): block.kind = .div(blocks.map(apply))
-        case .table(var table):
-            table.header = table.header.map(apply)
-            table.rows = table.rows.map { $0.map(apply) }
-            block.kind = .table(table)
-        default: break
-        }
-        return block
+        block.mappingChildren(blocks: { $0.map(apply) }, inlines: apply)
     }
 
     /// One inline sequence (a paragraph, a heading, a table cell): quotes pair within it.

@@ -88,31 +88,9 @@ struct BookRewrite: Sendable {
     static func block(_ block: Block, visit: (inout Block) -> Void, inline: (Inline) -> Inline) -> Block {
         var block = block
         visit(&block)
-        func blocks(_ list: [Block]) -> [Block] { list.map { Self.block($0, visit: visit, inline: inline) } }
-        func inlines(_ list: [Inline]) -> [Inline] { list.map { Self.inline($0, inline) } }
-        switch block.kind {
-        case .paragraph(let content): block.kind = .paragraph(inlines(content))
-        case .heading(let level, let content): block.kind = .heading(level: level, inlines(content))
-        case .list(var list):
-            list.items = list.items.map { item in
-                var item = item
-                item.blocks = blocks(item.blocks)
-                return item
-            }
-            block.kind = .list(list)
-        case .blockQuote(let children): block.kind = .blockQuote(blocks(children))
-        case .alert(let kind, let children): block.kind = .alert(kind, blocks(children))
-        case .definitionList(let items):
-            block.kind = .definitionList(
-                items.map { DefinitionItem(term: inlines($0.term), definitions: $0.definitions.map(blocks)) })
-        case .table(var table):
-            table.header = table.header.map(inlines)
-            table.rows = table.rows.map { $0.map(inlines) }
-            block.kind = .table(table)
-        case .div(let children): block.kind = .div(blocks(children))
-        case .codeBlock, .thematicBreak, .html, .pageBreak: break
-        }
-        return block
+        return block.mappingChildren(
+            blocks: { $0.map { Self.block($0, visit: visit, inline: inline) } },
+            inlines: { $0.map { Self.inline($0, inline) } })
     }
 
     /// `inline` with `transform` applied to every inline in it, children first.
