@@ -11,7 +11,10 @@ enum CFFCharset {
         reader.position = Int(program[2])
         guard reader.skipIndex(), let topDictionary = reader.index()?.first else { return nil }
         guard let strings = reader.index() else { return nil }
-        let operators = Reader.dictionary(Array(program[topDictionary]))
+        // Offsets and counts are integers; a real where one belongs (a damaged font) reads as 0.
+        let operators = FontProgramWidths.dictionary(program[topDictionary]).mapValues {
+            $0.map { Int(exactly: $0.rounded(.towardZero)) ?? 0 }
+        }
         // A CID-keyed font (ROS, operator 12 30) names no glyphs.
         if operators[1230] != nil { return nil }
         guard let charStrings = operators[17]?.first else { return nil }
@@ -103,51 +106,5 @@ enum CFFCharset {
         }
 
         mutating func skipIndex() -> Bool { index() != nil }
-
-        /// A DICT's integer operands by operator (two-byte operators as 1200 + second byte);
-        /// real operands are read as 0.
-        static func dictionary(_ data: [UInt8]) -> [Int: [Int]] {
-            var result: [Int: [Int]] = [:]
-            var operands: [Int] = []
-            var position = 0
-            while position < data.count {
-                let byte = Int(data[position])
-                position += 1
-                switch byte {
-                case 0...21:
-                    var key = byte
-                    if byte == 12, position < data.count {
-                        key = 1200 + Int(data[position])
-                        position += 1
-                    }
-                    result[key] = operands
-                    operands.removeAll()
-                case 28 where position + 2 <= data.count:
-                    operands.append(Int(Int16(bitPattern: UInt16(data[position]) << 8 | UInt16(data[position + 1]))))
-                    position += 2
-                case 29 where position + 4 <= data.count:
-                    var value: UInt32 = 0
-                    for item in 0..<4 { value = value << 8 | UInt32(data[position + item]) }
-                    operands.append(Int(Int32(bitPattern: value)))
-                    position += 4
-                case 30:
-                    while position < data.count {
-                        let nibbles = data[position]
-                        position += 1
-                        if nibbles & 0x0F == 0x0F || nibbles >> 4 == 0x0F { break }
-                    }
-                    operands.append(0)
-                case 32...246: operands.append(byte - 139)
-                case 247...250 where position < data.count:
-                    operands.append((byte - 247) * 256 + Int(data[position]) + 108)
-                    position += 1
-                case 251...254 where position < data.count:
-                    operands.append(-(byte - 251) * 256 - Int(data[position]) - 108)
-                    position += 1
-                default: return result
-                }
-            }
-            return result
-        }
     }
 }
