@@ -57,8 +57,10 @@ import Testing
         ("one-line", "Mixed 🎵 notes 👩‍💻 coder 👍🏽 thumbs 🇰🇷 flag 1️⃣ keycap and more words follow here.\n"),
         (
             "wrapped",
-            (0..<40).map { ["word", "🎵", "reader", "👍🏽", "glyph", "🇰🇷", "line", "👩‍💻"][$0 % 8] + ($0 % 5 == 0 ? "," : "") }
-                .joined(separator: " ") + ".\n"
+            (0..<40).map {
+                ["word", "🎵", "reader", "👍🏽", "glyph", "🇰🇷", "line", "👩‍💻"][$0 % 8] + ($0 % 5 == 0 ? "," : "")
+            }
+            .joined(separator: " ") + ".\n"
         ),
         ("alone", "Before the line.\n\n🎵👍🏽🇰🇷👩‍💻\n\nAfter the line.\n"),
         ("code", "Some code:\n\n```\nlet note = \"🎵\" // by 👩‍💻 done\nsecond 👍🏽 line\n```\n"),
