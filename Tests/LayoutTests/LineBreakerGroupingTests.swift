@@ -191,6 +191,12 @@ struct ReferenceLineBreaker {
                 }
                 survivors.append(a)
                 if ratio > tolerance { continue }
+                // A hyphen fragment alone on a last line (after a hyphenation or a word ending in a
+                // hyphen): refused but in the emergency pass, where it costs 1e7.
+                let unspaced =
+                    forced && node.position >= 0 && !(node.position + 1..<i).contains { items[$0].kind == .glue }
+                let fragment = unspaced && items[node.position].flagged
+                if fragment && !emergency { continue }
                 let hyphens = hyphenated ? node.hyphens + 1 : 0
                 if hyphens > p.maxConsecutiveHyphens && !emergency { continue }
                 let badness = ratio.isInfinite ? 1e7 : min(1e7, 100 * (abs(ratio) * abs(ratio) * abs(ratio)))
@@ -204,11 +210,8 @@ struct ReferenceLineBreaker {
                 if isLast && node.hyphenated { demerits += p.finalHyphenDemerits }
                 let f = fitness(ratio)
                 if abs(f - node.fitness) > 1 { demerits += p.adjacentDemerits }
-                if isLast && node.position >= 0 && natural < width * p.shortLastLine
-                    && !(node.position + 1..<i).contains(where: { items[$0].kind == .glue })
-                {
-                    demerits += p.shortLastLineDemerits
-                }
+                if isLast && unspaced && natural < width * p.shortLastLine { demerits += p.shortLastLineDemerits }
+                if fragment { demerits += 1e7 }
                 demerits += node.demerits
                 let key = f * 3 + min(hyphens, 2)
                 if demerits < best[key].demerits {
@@ -221,9 +224,9 @@ struct ReferenceLineBreaker {
                 best[2 * 3] = (nodes[a].demerits + 1e8, a, -1)
                 found = true
             }
+            if forced { active.removeAll(keepingCapacity: true) }
             if !found { continue }
             let after = lineStart(after: i, items)
-            if forced { active.removeAll(keepingCapacity: true) }
             for key in 0..<slots where best[key].from >= 0 {
                 let candidate = best[key]
                 nodes.append(
