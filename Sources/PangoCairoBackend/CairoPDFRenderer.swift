@@ -914,9 +914,9 @@ public final class CairoPDFRenderer: PageRenderer {
 
     /// Notes the texts of colour clusters drawn as stand-ins (``ColorGlyphRuns``) for the
     /// tagging pass, which gives each its own text face.
-    private func noteStandIns(_ texts: [String]) {
+    private func noteStandIns(_ clusters: [(text: String, extra: Double)]) {
         guard tagging != nil else { return }
-        for text in texts { structure.addStandIn(text) }
+        for cluster in clusters { structure.addStandIn(cluster.text, extra: cluster.extra) }
     }
 
     /// Scales what is drawn next on `cr` horizontally by `scale` about the vertical line at

@@ -18,7 +18,7 @@ import Foundation
 /// it, and Cairo 1.16 writes a glyph whose ToUnicode entry reads otherwise inside a span of
 /// replacement text (`/Span << /ActualText <feff…> >> BDC`, PDF 1.7 §14.9.4), in content order
 /// within the line. The tagging pass draws each such glyph with a text face of its own whose
-/// ToUnicode maps it to the emoji (``StructureRecords/addStandIn(_:)``), so the structure tree, the content
+/// ToUnicode maps it to the emoji (``StructureRecords/addStandIn(_:extra:)``), so the structure tree, the content
 /// stream and readers of ToUnicode alone read the emoji where it stands.
 enum ColorGlyphRuns {
     /// Image resolution for colour glyphs, pixels per inch.
@@ -38,7 +38,7 @@ enum ColorGlyphRuns {
     static func draw(
         _ line: UnsafeMutablePointer<PangoLayoutLine>, cr: OpaquePointer, x: Double, baseline: Double,
         standIns: Bool = false, draw: () -> Void
-    ) -> [String] {
+    ) -> [(text: String, extra: Double)] {
         var hidden: [Hidden] = []
         var runX = 0.0
         var node = line.pointee.runs

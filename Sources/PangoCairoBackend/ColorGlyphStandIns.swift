@@ -21,8 +21,9 @@ final class ColorGlyphStandIns {
     }
 
     private var changed: [Changed] = []
-    /// The cluster texts drawn as stand-ins, in the line's order.
-    private var texts: [String] = []
+    /// The clusters drawn as stand-ins, in the line's order: each one's text and how much
+    /// wider than the stand-in's space glyph its advance is, in em of the stand-in's font.
+    private var clusters: [(text: String, extra: Double)] = []
     /// A font loaded for a line without a text face, released by ``restore()``.
     private var loaded: UnsafeMutablePointer<PangoFont>?
 
@@ -59,7 +60,11 @@ final class ColorGlyphStandIns {
     ) {
         let glyphs = run.pointee.glyphs!
         let count = Int(glyphs.pointee.num_glyphs)
-        guard saved.count == count else { return }
+        let em = Self.emSize(font)
+        guard saved.count == count, em > 0 else { return }
+        var logical = PangoRectangle()
+        pango_font_get_glyph_extents(font, space, nil, &logical)
+        let spaceAdvance = Int(logical.width)
         changed.append(
             Changed(
                 run: run, font: run.pointee.item.pointee.analysis.font,
@@ -81,7 +86,14 @@ final class ColorGlyphStandIns {
                 if cluster > start, cluster < end { end = cluster }
             }
             let bytes = UnsafeRawBufferPointer(start: text + offset + start, count: end - start)
-            texts.append(String(decoding: bytes, as: UTF8.self))
+            // The cluster's advance: its glyphs' (the first and the hidden ones after it).
+            var advance = 0
+            var next = index
+            repeat {
+                advance += Int(glyphs.pointee.glyphs[next].geometry.width)
+                next += 1
+            } while next < count && glyphs.pointee.glyphs[next].attr.is_cluster_start == 0
+            clusters.append((String(decoding: bytes, as: UTF8.self), Double(advance - spaceAdvance) / em))
         }
     }
 
@@ -114,6 +126,13 @@ final class ColorGlyphStandIns {
         return font
     }
 
+    /// `font`'s size, Pango units (the em of its advances).
+    private static func emSize(_ font: UnsafeMutablePointer<PangoFont>) -> Double {
+        guard let description = pango_font_describe_with_absolute_size(font) else { return 0 }
+        defer { pango_font_description_free(description) }
+        return Double(pango_font_description_get_size(description))
+    }
+
     /// `font`'s glyph for U+0020, if it has one.
     private static func spaceGlyph(_ font: UnsafeMutablePointer<PangoFont>) -> PangoGlyph? {
         var glyph: hb_codepoint_t = 0
@@ -123,8 +142,8 @@ final class ColorGlyphStandIns {
         return PangoGlyph(glyph)
     }
 
-    /// Puts every run back as it was (hidden), and returns the texts drawn as stand-ins.
-    func restore() -> [String] {
+    /// Puts every run back as it was (hidden), and returns the clusters drawn as stand-ins.
+    func restore() -> [(text: String, extra: Double)] {
         for entry in changed {
             entry.run.pointee.item.pointee.analysis.font = entry.font
             for (index, glyph) in entry.glyphs.enumerated() { entry.run.pointee.glyphs.pointee.glyphs[index] = glyph }
@@ -132,6 +151,6 @@ final class ColorGlyphStandIns {
         changed = []
         if let loaded { g_object_unref(loaded) }
         loaded = nil
-        return texts
+        return clusters
     }
 }

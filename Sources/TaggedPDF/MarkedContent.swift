@@ -211,6 +211,10 @@ enum MarkedContentRewrite {
                 pendingSpan = nil
                 let text = MarkedContentRewrite.utf16(span.actualText)
                 let standIn = text.map { state.structure.standIns.contains($0) } ?? false
+                if standIn {
+                    self.standIn.extra = self.standIn.next(
+                        in: Int32(state.cursor - 1), of: state.structure.standInExtras)
+                }
                 faces.begin(
                     text,
                     face: standIn ? MarkedContentRewrite.standInFaceSuffix(text!) : MarkedContentRewrite.textFaceSuffix)
@@ -219,13 +223,23 @@ enum MarkedContentRewrite {
             var standInCut: Range<Int>?
             // (Two clusters in a row: the adjustment comes in the next one's span.)
             if let shown = standIn.ended, name != .BDC {
-                standIn.ended = nil
                 if name == .TJ, let adjustment = StandInAdvance.leadingAdjustment(operands, lexer: lexer),
                     let size = faces.font.flatMap({ Double($0.size) })
                 {
                     StandInAdvance.insertSpacing(-adjustment.value / 1000 * size, around: shown, in: &out)
                     standInCut = adjustment.cut
                     operands.removeSubrange(1...2)
+                    standIn.ended = nil
+                } else if name == .Tj || name == .TJ {
+                    // Text goes on from the stand-in's own advance: nothing to move.
+                    standIn.ended = nil
+                } else if name == .ET || lexer.positionsText(range) {
+                    // The text object ends, or the next text is placed anew: the stand-in takes
+                    // the advance recorded for it, which moves nothing after it.
+                    if let extra = standIn.endedExtra, extra > 0, let size = faces.font.flatMap({ Double($0.size) }) {
+                        StandInAdvance.insertSpacing(extra * size, around: shown, in: &out)
+                    }
+                    standIn.ended = nil
                 }
             }
             let showsStandIn = (name == .Tj || name == .TJ) && faces.showsStandIn
@@ -381,6 +395,7 @@ enum MarkedContentRewrite {
                     // The text state's font goes back to the font itself.
                     let restore = faces.end(leading: true)
                     standIn.ended = standIn.shown
+                    standIn.endedExtra = standIn.extra
                     replace(range, with: Array("EMC".utf8) + restore + state.continuation(of: state.cursor - 1))
                 }
                 pendingSpan = nil

@@ -331,6 +331,13 @@ struct PDFLexer {
         case otherFillColor
     }
 
+    /// Whether the operator token at `range` places the next text anew (`Td`, `TD`, `Tm`, `T*`:
+    /// PDF 1.7 §9.4.2), so that the advance of what was shown before moves nothing after it.
+    func positionsText(_ range: Range<Int>) -> Bool {
+        guard range.count == 2, bytes[range.lowerBound] == 0x54 else { return false }
+        return [0x64, 0x44, 0x6D, 0x2A].contains(bytes[range.lowerBound + 1])
+    }
+
     /// The operator token at `range` when it is one the tagging pass acts on, read from its
     /// bytes (no string is made for the thousands of other operators a page has).
     func operatorName(_ range: Range<Int>) -> Operator? {

@@ -72,6 +72,9 @@ package struct StructureRecords {
     /// <feff…>`): the tagging pass draws each with a text face of its own
     /// (``MarkedContentRewrite/GlyphSubstitution``).
     private(set) var standIns: Set<[UInt8]> = []
+    /// By run, the stand-ins it draws, in order: how much wider than the stand-in's glyph each
+    /// cluster's advance is, em of the stand-in's font (``StandInAdvance``).
+    private(set) var standInExtras: [Int32: [Double]] = [:]
     /// The level of the last heading added (0 before the first).
     private var headingLevel = 0
 
@@ -121,10 +124,13 @@ package struct StructureRecords {
         links.append(link)
     }
 
-    /// A colour cluster whose text is `text` was drawn as a stand-in glyph inside a span of
-    /// replacement text (``standIns``).
-    package mutating func addStandIn(_ text: String) {
+    /// A colour cluster whose text is `text` was drawn in the last run added as a stand-in
+    /// glyph inside a span of replacement text (``standIns``), its advance `extra` em of the
+    /// stand-in's font wider than the glyph's own (``standInExtras``).
+    package mutating func addStandIn(_ text: String, extra: Double) {
         standIns.insert(text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] })
+        guard let run = runOwner.indices.last.map(Int32.init) else { return }
+        standInExtras[run, default: []].append(extra)
     }
 
     /// Starts a page: its runs follow.
@@ -219,6 +225,9 @@ package struct StructureRecords {
             extract.runOwner.append(local)
             extract.runMCID.append(runMCID[run])
             if let list = paints[Int32(run)] { extract.paints[Int32(run - pageRunRange.lowerBound)] = list }
+            if let extras = standInExtras[Int32(run)] {
+                extract.standInExtras[Int32(run - pageRunRange.lowerBound)] = extras
+            }
         }
         extract.paintColors = paintColors
         extract.standIns = standIns

@@ -69,6 +69,34 @@ import Testing
         ("hangul", "한국어 🎵 문장 👍🏽 입니다 그리고🇰🇷국기 끝.\n"),
     ]
 
+    /// An emoji followed at once by text drawn in another text object (a highlighted token,
+    /// emphasis, inline code): the document, and what must read back unbroken.
+    static let joinedDocuments: [(markdown: String, joined: String)] = [
+        ("Inline `x = \"🎵\"`{.python} code.\n", "\"🎵\""),
+        ("A note 🎵 *and* 👍🏽**strong** here.\n", "👍🏽strong"),
+        ("A note 👍🏽*stressed* here.\n", "👍🏽stressed"),
+        ("A note 🇰🇷`code` here.\n", "🇰🇷code"),
+    ]
+
+    /// No reader inserts a space after an emoji where the text goes on at once in another text
+    /// object: the stand-in's box spans the emoji's advance there too (pdftotext -raw, pypdf).
+    @Test(arguments: joinedDocuments.indices)
+    func emojiBeforeAnotherTextObjectReadsWithoutASpace(_ index: Int) throws {
+        let (markdown, joined) = Self.joinedDocuments[index]
+        let dir = try Render.scratchFolder("emoji-joined-\(index)")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try markdown.write(toFile: dir + "/doc.md", atomically: true, encoding: .utf8)
+        let pdf = dir + "/doc.pdf"
+        let result = try typeset(["render", dir + "/doc.md", "-o", pdf])
+        #expect(result.status == 0, "\(result.output)")
+        let raw = try PDFProbe.run("pdftotext", ["-raw", pdf, "-"]).output
+        #expect(raw.contains(joined), "pdftotext -raw: \(raw)")
+        guard let python = PDFValidationTests.checker() else { return }
+        let script = Render.packageRoot + "/Tests/Scripts/pdf-check.py"
+        let pypdf = try PDFProbe.run(python, [script, "text", pdf], standardErrorToo: false).output
+        #expect(pypdf.contains(joined), "pypdf: \(pypdf)")
+    }
+
     /// The words (runs of letters) and emoji (each grapheme cluster with an emoji
     /// presentation) of `text`, in order.
     static func tokens(_ text: String) -> [String] {
