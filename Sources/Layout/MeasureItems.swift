@@ -9,7 +9,8 @@ extension ParagraphComposer {
     /// (Pango's less keep-all's), the emergency breaks and the hyphenation points.
     static func items(
         _ paragraph: StyledParagraph, prepared: PreparedParagraph, width: Double,
-        limits: HyphenationLimits, hyphenate: (String, String) -> [Int]
+        limits: HyphenationLimits, hyphenate: (String, String) -> [Int],
+        hyphenKerning: (Int, Unicode.Scalar, Unicode.Scalar) -> Double = { _, _, _ in 0 }
     ) -> [LineBreaker.Item] {
         let keepAll = paragraph.style.hangulLineBreak == .keepAll
         let allowed = allowedBreaks(prepared, keepAll: keepAll)
@@ -18,14 +19,15 @@ extension ParagraphComposer {
             hyphen: hyphenationPoints(paragraph, prepared: prepared, limits: limits, hyphenate: hyphenate),
             syllable: keepAll && paragraph.style.alignment == .justify
                 ? syllableBreaks(prepared) : [Bool](repeating: false, count: prepared.scalars.count + 1))
-        // Items, made twice: counted, then stored in an array of exactly that capacity (a
-        // megabyte of prose makes about half a million items of 56 bytes; an array that grows
-        // by doubling holds the old and the new buffer at once).
+        // Items, made twice: counted (their widths unused, so no hyphen kerning asked), then
+        // stored in an array of exactly that capacity (a megabyte of prose makes about half a
+        // million items of 56 bytes; an array that grows by doubling holds the old and the new
+        // buffer at once).
         var count = 0
         makeItems(paragraph, prepared: prepared, breaks: breaks) { _ in count += 1 }
         var items: [LineBreaker.Item] = []
         items.reserveCapacity(count)
-        makeItems(paragraph, prepared: prepared, breaks: breaks) { items.append($0) }
+        makeItems(paragraph, prepared: prepared, breaks: breaks, hyphenKerning: hyphenKerning) { items.append($0) }
         return items
     }
 
@@ -164,6 +166,25 @@ extension ParagraphComposer {
         return emergencyAt
     }
 
+    /// The penalty of the hyphenation break before scalar `i` (after a soft hyphen or at a
+    /// hyphenation point): the hyphen's advance, plus the kerning of the letter before it
+    /// (before a soft hyphen there, the letter before that) with the hyphen less its kerning
+    /// with the letter after (`hyphenKerning(run, before, after)`, when both are of one run);
+    /// half the hyphen may protrude into the margin when the paragraph `protrudes`.
+    static func hyphenationPenalty(
+        _ prepared: PreparedParagraph, at i: Int, protrudes: Bool,
+        _ hyphenKerning: (Int, Unicode.Scalar, Unicode.Scalar) -> Double
+    ) -> LineBreaker.Item {
+        let hyphenWidth = prepared.hyphenWidths[prepared.runIndex[i - 1]]
+        let letter = prepared.scalars[i - 1] == "\u{AD}" ? i - 2 : i - 1
+        var kerning = 0.0
+        if letter >= 0, i < prepared.scalars.count, prepared.runIndex[i] == prepared.runIndex[letter] {
+            kerning = hyphenKerning(prepared.runIndex[letter], prepared.scalars[letter], prepared.scalars[i])
+        }
+        let hang = protrudes ? hyphenWidth * protrusion("-").right : 0
+        return .penalty(hyphenWidth + kerning, cost: hyphenPenalty, flagged: true, hang: hang, position: i)
+    }
+
     /// Hyphenation points (before scalar i), per space-delimited token, in the runs that
     /// hyphenate (``RunStyle/hyphenate``, else justified paragraphs), in the language of each
     /// run (`en` when none is set); `hyphenate(word, language)` gives a lower-cased word's points.
@@ -239,9 +260,11 @@ extension ParagraphComposer {
 
     /// Calls `add` with the paragraph's items in order: boxes of text, glue at breaking
     /// spaces, penalties at breaks (hyphen, emergency, explicit), a forced break at each
-    /// separator and at the end.
+    /// separator and at the end. A hyphenation penalty's width is the hyphen's advance plus
+    /// `hyphenKerning(run, before, after)` of the letters it falls between.
     static func makeItems(
         _ paragraph: StyledParagraph, prepared: PreparedParagraph, breaks: Breaks,
+        hyphenKerning: (Int, Unicode.Scalar, Unicode.Scalar) -> Double = { _, _, _ in 0 },
         _ add: (LineBreaker.Item) -> Void
     ) {
         let runs = paragraph.runs
@@ -299,9 +322,7 @@ extension ParagraphComposer {
                 flushBox()
                 let before = prepared.scalars[i - 1]
                 if before == "\u{AD}" || hyphenAt[i] {
-                    let hyphenWidth = prepared.hyphenWidths[prepared.runIndex[i - 1]]
-                    let hang = endHang("-", advance: hyphenWidth)
-                    add(.penalty(hyphenWidth, cost: hyphenPenalty, flagged: true, hang: hang, position: i))
+                    add(hyphenationPenalty(prepared, at: i, protrudes: hang, hyphenKerning))
                 } else if (emergencyAt[i] || breaks.syllable[i]) && !allowed[i] {
                     // After a space an emergency break costs what a word break does: a piece
                     // is broken at its spaces before it is broken between letters.

@@ -136,15 +136,20 @@ public enum ParagraphComposer {
 
     /// Chooses the lines of `paragraph` at `width` pt from its prepared measurements.
     /// `hyphenate(word, language)` returns the hyphenation points of a lower-case word as
-    /// scalar offsets (a hyphen may follow the first `k` scalars), from the language's patterns.
+    /// scalar offsets (a hyphen may follow the first `k` scalars), from the language's patterns;
+    /// `hyphenKerning(run, before, after)` what a hyphenation break between two scalars of
+    /// run `run` adds beyond the hyphen's advance, pt (``ParagraphShaping/hyphenKerning(in:before:after:)``).
     public static func compose(
         _ paragraph: StyledParagraph, prepared: PreparedParagraph, width: Double,
         limits: HyphenationLimits = HyphenationLimits(),
-        hyphenate: (String, String) -> [Int]
+        hyphenate: (String, String) -> [Int],
+        hyphenKerning: (Int, Unicode.Scalar, Unicode.Scalar) -> Double = { _, _, _ in 0 }
     ) -> Composition {
         let original = prepared
         let prepared = uniformWordSpaces(paragraph, prepared: original)
-        let items = Self.items(paragraph, prepared: prepared, width: width, limits: limits, hyphenate: hyphenate)
+        let items = Self.items(
+            paragraph, prepared: prepared, width: width, limits: limits, hyphenate: hyphenate,
+            hyphenKerning: hyphenKerning)
         var parameters = LineBreaker.Parameters()
         // Two hyphenated lines in a row cost three times plain TeX's \doublehyphendemerits.
         parameters.doubleHyphenDemerits = 30000

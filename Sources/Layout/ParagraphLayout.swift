@@ -53,12 +53,21 @@ public enum ParagraphLayout {
         }
         // Measure the items, break lines, and work out each line's justification and alignment.
         var prepared = shaping.prepare(measured, paragraph: paragraph, text: text)
+        var kernings: [UInt64: Double] = [:]
         let composition = ParagraphComposer.compose(
             paragraph, prepared: prepared, width: width,
             hyphenate: { word, language in
                 let patterns = ParagraphComposer.hyphenationLanguage(
                     language, hasPatterns: shaping.hasHyphenationPatterns(for:))
                 return shaping.hyphenationPoints(in: word, language: patterns)
+            },
+            hyphenKerning: { run, before, after in
+                // Asked at every hyphenation point: kept per run and letter pair for the paragraph.
+                let key = UInt64(run) << 42 | UInt64(before.value) << 21 | UInt64(after.value)
+                if let kerning = kernings[key] { return kerning }
+                let kerning = shaping.hyphenKerning(in: paragraph.runs[run].style.font, before: before, after: after)
+                kernings[key] = kerning
+                return kerning
             })
         let brokenWord =
             composition.emergency ? brokenWord(composition, scalars: prepared.scalars, width: width) : nil

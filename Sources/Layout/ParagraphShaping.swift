@@ -48,6 +48,14 @@ public protocol ParagraphShaping {
     /// hyphen may follow the first `k` scalars.
     func hyphenationPoints(in word: String, language: String) -> [Int]
 
+    /// What a hyphenation break between `before` and `after`, in a run set in `font`, adds
+    /// to its line beyond the hyphen's own advance, pt: the pair kerning of `before` with the
+    /// hyphen, less the kerning of `before` with `after` that the break undoes (OpenType
+    /// pair positioning puts a pair's kerning in its first glyph's advance). Inter's "r-"
+    /// kerns by −0.04 em: a line ending "Ver-" is that much shorter than its measured letters
+    /// and a hyphen's advance. 0 when the backend does not say.
+    func hyphenKerning(in font: FontSpec, before: Unicode.Scalar, after: Unicode.Scalar) -> Double
+
     /// The composed lines cut out of `measurement`'s glyphs, justified, each with its left
     /// edge at 0 (the finalize stage places, sizes and labels them); nil when they must be
     /// shaped again instead (``shapeLines(_:composed:)``).
@@ -60,6 +68,11 @@ public protocol ParagraphShaping {
     /// piece, widens its stretchable spaces and syllable gaps by each of the `composed` lines'
     /// justification, and returns its lines as ``lines(of:paragraph:text:)`` does.
     func shapeLines(_ lineSet: LineSet, composed: ArraySlice<ComposedLine>) -> ShapedLines
+}
+
+extension ParagraphShaping {
+    /// No kerning at hyphenation breaks.
+    public func hyphenKerning(in font: FontSpec, before: Unicode.Scalar, after: Unicode.Scalar) -> Double { 0 }
 }
 
 /// Lines a backend shaped, each with its left edge at 0, and whether each belongs to a

@@ -25,6 +25,12 @@ final class FontCache {
     var metrics: [FontSpec: FontMetrics] = [:]
     /// Width of a hyphen per face, pt (the composer's hyphenation penalties).
     var hyphenWidths: [FontSpec: Double] = [:]
+    /// What a hyphenation break adds beyond the hyphen's advance per face and letter pair, pt
+    /// (``PangoParagraphShaping/hyphenKerning(in:before:after:)``).
+    var hyphenKernings: [HyphenPair: Double] = [:]
+    /// A letter's width before a hyphen, kerning included, per face and letter, in the face's
+    /// units; nil when the face lacks either.
+    var advancesBeforeHyphen: [HyphenPair: Double?] = [:]
     /// ``SyntheticBold`` weights, keyed by the request at size 0 (the answer does not depend on size).
     var boldWeights: [FontSpec: FontWeight] = [:]
     var resolved: [FontSpec: ResolvedFace] = [:]
@@ -38,6 +44,8 @@ final class FontCache {
         missingFaces.removeAll()
         metrics.removeAll()
         hyphenWidths.removeAll()
+        hyphenKernings.removeAll()
+        advancesBeforeHyphen.removeAll()
         boldWeights.removeAll()
         resolved.removeAll()
         firstFamilies.removeAll()
@@ -256,4 +264,11 @@ extension FontDescription {
         defer { g_free(cString) }
         return String(cString: cString)
     }
+}
+
+/// A face and the two letters a hyphenation break falls between.
+struct HyphenPair: Hashable {
+    var font: FontSpec
+    var before: Unicode.Scalar
+    var after: Unicode.Scalar
 }

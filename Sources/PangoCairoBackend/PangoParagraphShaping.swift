@@ -56,6 +56,10 @@ struct PangoParagraphShaping: ParagraphShaping {
         Hyphenator.points(in: word, language: language)
     }
 
+    func hyphenKerning(in font: FontSpec, before: Unicode.Scalar, after: Unicode.Scalar) -> Double {
+        shaper.hyphenKerning(in: font, before: before, after: after)
+    }
+
     /// Lines cut from the measurement are left-to-right (a paragraph with right-to-left runs
     /// is shaped again).
     func cutLines(
@@ -278,15 +282,81 @@ extension PangoShaper {
     /// Width of "-" in the run's face, pt (cached per face).
     private func hyphenWidth(_ style: RunStyle) -> Double {
         if let width = setup.cache.hyphenWidths[style.font] { return width }
-        let pointer = pango_layout_new(context.opaque)!
-        let layout = GObjectRef(owning: UnsafeMutableRawPointer(pointer), session: session)
-        pango_layout_set_text(pointer, "-", 1)
-        pango_layout_set_font_description(pointer, setup.shapingDescription(style.font, for: "-").pointer)
-        var logical = PangoRectangle()
-        pango_layout_get_extents(layout.opaque, nil, &logical)
-        let width = Double(logical.width) / Double(PANGO_SCALE)
+        let width = naturalWidth(of: "-", in: style.font)
         setup.cache.hyphenWidths[style.font] = width
         return width
+    }
+
+    /// The natural width of `text` shaped alone in `font`, pt.
+    func naturalWidth(of text: String, in font: FontSpec) -> Double {
+        let pointer = pango_layout_new(context.opaque)!
+        let layout = GObjectRef(owning: UnsafeMutableRawPointer(pointer), session: session)
+        pango_layout_set_text(pointer, text, Int32(text.utf8.count))
+        pango_layout_set_font_description(pointer, setup.shapingDescription(font, for: text).pointer)
+        var logical = PangoRectangle()
+        pango_layout_get_extents(layout.opaque, nil, &logical)
+        return Double(logical.width) / Double(PANGO_SCALE)
+    }
+
+    /// What a hyphenation break between `before` and `after` adds beyond the hyphen's
+    /// advance in `font`, pt, from HarfBuzz shaping each pair alone in the first family's face
+    /// (as Pango shapes it, default features): the width of "c-" less the hyphen's nominal
+    /// advance, less the advance of c's cluster in "cn" (the letter's advance as measured in the
+    /// word, its kerning with n included; a ligature's whole advance when the pair forms one).
+    /// 0 when the face lacks either letter or the hyphen (another face sets them). Cached per
+    /// face and pair.
+    func hyphenKerning(in font: FontSpec, before: Unicode.Scalar, after: Unicode.Scalar) -> Double {
+        let key = HyphenPair(font: font, before: before, after: after)
+        if let kerning = setup.cache.hyphenKernings[key] { return kerning }
+        var kerning = 0.0
+        if let face = setup.primaryFace(font), let hb = pango_font_get_hb_font(face.typed(PangoFont.self)),
+            let hyphenated = advanceBeforeHyphen(before, in: font, hb),
+            let joined = Self.shapedAdvances(hb, before, after)
+        {
+            kerning = (hyphenated - joined.first) / Double(PANGO_SCALE)
+        }
+        setup.cache.hyphenKernings[key] = kerning
+        return kerning
+    }
+
+    /// The width of `letter` and a hyphen shaped together with `hb` less the hyphen's nominal
+    /// advance, in the font's units (cached per face and letter, under the pair of the letter
+    /// and the hyphen); nil when the face lacks either.
+    private func advanceBeforeHyphen(_ letter: Unicode.Scalar, in font: FontSpec, _ hb: OpaquePointer) -> Double? {
+        let key = HyphenPair(font: font, before: letter, after: "-")
+        if let advance = setup.cache.advancesBeforeHyphen[key] { return advance }
+        var hyphen: hb_codepoint_t = 0
+        guard hb_font_get_nominal_glyph(hb, 0x2D, &hyphen) != 0 else { return nil }
+        let advance = Self.shapedAdvances(hb, letter, "-").map {
+            $0.total - Double(hb_font_get_glyph_h_advance(hb, hyphen))
+        }
+        setup.cache.advancesBeforeHyphen[key] = advance
+        return advance
+    }
+
+    /// The total advance of `first` and `second` shaped together with `font`, and the advance of
+    /// `first`'s cluster, in the font's units; nil when either maps to no glyph.
+    private static func shapedAdvances(
+        _ font: OpaquePointer, _ first: Unicode.Scalar, _ second: Unicode.Scalar
+    ) -> (total: Double, first: Double)? {
+        guard let buffer = hb_buffer_create() else { return nil }
+        defer { hb_buffer_destroy(buffer) }
+        let text: [UInt32] = [first.value, second.value]
+        hb_buffer_add_utf32(buffer, text, 2, 0, 2)
+        hb_buffer_guess_segment_properties(buffer)
+        hb_shape(font, buffer, nil, 0)
+        var count: UInt32 = 0
+        guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
+            let positions = hb_buffer_get_glyph_positions(buffer, &count)
+        else { return nil }
+        var total = 0.0
+        var firstCluster = 0.0
+        for index in 0..<Int(count) {
+            guard infos[index].codepoint != 0 else { return nil }
+            total += Double(positions[index].x_advance)
+            if infos[index].cluster == 0 { firstCluster += Double(positions[index].x_advance) }
+        }
+        return (total, firstCluster)
     }
 
     /// Widens the glyphs of stretchable word spaces (by the line's space factor × their own

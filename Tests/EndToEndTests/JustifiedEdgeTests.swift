@@ -37,6 +37,25 @@ import Typesetter
         // (Inter), 0.06 to 0.41 pt (DejaVu Sans); now within 0.035 pt, one line of DejaVu Sans 0.052.
         let sorted = offsets.sorted()
         #expect(sorted.allSatisfy { abs($0) <= 0.06 }, "\(sorted.prefix(3)) … \(sorted.suffix(3))")
+        // Lines ending in a hyphen: each ends where its hyphen protrudes, whatever letter comes
+        // before it. The composer counts the letter's kerning with the hyphen (Inter's "r-" and "t-"
+        // kern) and the kerning with the next letter that the break undoes: lines ending "at-",
+        // "out-" and "(lineHeight-" stopped 0.1 to 0.33 pt short of those ending "de-" (Inter).
+        let hyphenated = try Self.hyphenatedEdges(pdf)
+        #expect(hyphenated.count >= 5, "\(hyphenated.count) hyphenated lines")
+        let spread = (hyphenated.max() ?? 0) - (hyphenated.min() ?? 0)
+        #expect(spread <= 0.06, "hyphenated lines end \(hyphenated.sorted()) pt past the measure")
+    }
+
+    /// The right edges, less the measure's, of the justified lines of `pdf` that end in a
+    /// hyphen: at a hyphenation break (read as the soft hyphen the tagged PDF's `/ActualText`
+    /// gives, or as "-" without tags) or after an explicit hyphen.
+    static func hyphenatedEdges(_ pdf: String) throws -> [Double] {
+        let lines = WordSpacing.lines(try PDFProbe.words(pdf))
+        return lines.filter { line in
+            guard line.words.count > 1, let last = line.words.last?.text.last else { return false }
+            return (last == "\u{AD}" || last == "-") && abs(line.right - Self.rightEdge) < 5
+        }.map { $0.right - Self.rightEdge }
     }
 
     @Test func aKoreanLineHasOneWordSpaceWidth() throws {
