@@ -118,7 +118,10 @@ extension ParagraphComposer {
             ending = .separator
         case .penalty:
             end = item.position
-            ending = item.flagged && (item.width > 0) ? .hyphen : .opportunity
+            // A flagged penalty adds a hyphen unless it follows one (an explicit hyphen or a
+            // dash, whose width is only the change in kerning at the break).
+            let explicit = end > 0 && (isDash(prepared.scalars[end - 1]) || prepared.scalars[end - 1] == "\u{2010}")
+            ending = item.flagged && !explicit ? .hyphen : .opportunity
         case .box:
             end = item.position
             ending = .opportunity

@@ -10,7 +10,7 @@ extension ParagraphComposer {
     static func items(
         _ paragraph: StyledParagraph, prepared: PreparedParagraph, width: Double,
         limits: HyphenationLimits, hyphenate: (String, String) -> [Int],
-        hyphenKerning: (Int, Unicode.Scalar, Unicode.Scalar) -> Double = { _, _, _ in 0 }
+        breakKerning: BreakKerning = { _, _, _, _ in 0 }
     ) -> [LineBreaker.Item] {
         let keepAll = paragraph.style.hangulLineBreak == .keepAll
         let allowed = allowedBreaks(prepared, keepAll: keepAll)
@@ -19,7 +19,7 @@ extension ParagraphComposer {
             hyphen: hyphenationPoints(paragraph, prepared: prepared, limits: limits, hyphenate: hyphenate),
             syllable: keepAll && paragraph.style.alignment == .justify
                 ? syllableBreaks(prepared) : [Bool](repeating: false, count: prepared.scalars.count + 1))
-        // Items, made twice: counted (their widths unused, so no hyphen kerning asked), then
+        // Items, made twice: counted (their widths unused, so no kerning at breaks asked), then
         // stored in an array of exactly that capacity (a megabyte of prose makes about half a
         // million items of 56 bytes; an array that grows by doubling holds the old and the new
         // buffer at once).
@@ -27,7 +27,7 @@ extension ParagraphComposer {
         makeItems(paragraph, prepared: prepared, breaks: breaks) { _ in count += 1 }
         var items: [LineBreaker.Item] = []
         items.reserveCapacity(count)
-        makeItems(paragraph, prepared: prepared, breaks: breaks, hyphenKerning: hyphenKerning) { items.append($0) }
+        makeItems(paragraph, prepared: prepared, breaks: breaks, breakKerning: breakKerning) { items.append($0) }
         return items
     }
 
@@ -169,20 +169,44 @@ extension ParagraphComposer {
     /// The penalty of the hyphenation break before scalar `i` (after a soft hyphen or at a
     /// hyphenation point): the hyphen's advance, plus the kerning of the letter before it
     /// (before a soft hyphen there, the letter before that) with the hyphen less its kerning
-    /// with the letter after (`hyphenKerning(run, before, after)`, when both are of one run);
-    /// half the hyphen may protrude into the margin when the paragraph `protrudes`.
+    /// with the letter after (``kerning(_:before:after:addsHyphen:_:)``); half the hyphen may
+    /// protrude into the margin when the paragraph `protrudes`.
     static func hyphenationPenalty(
-        _ prepared: PreparedParagraph, at i: Int, protrudes: Bool,
-        _ hyphenKerning: (Int, Unicode.Scalar, Unicode.Scalar) -> Double
+        _ prepared: PreparedParagraph, at i: Int, protrudes: Bool, _ breakKerning: BreakKerning
     ) -> LineBreaker.Item {
         let hyphenWidth = prepared.hyphenWidths[prepared.runIndex[i - 1]]
         let letter = prepared.scalars[i - 1] == "\u{AD}" ? i - 2 : i - 1
-        var kerning = 0.0
-        if letter >= 0, i < prepared.scalars.count, prepared.runIndex[i] == prepared.runIndex[letter] {
-            kerning = hyphenKerning(prepared.runIndex[letter], prepared.scalars[letter], prepared.scalars[i])
-        }
+        let kerning = kerning(prepared, before: letter, after: i, addsHyphen: true, breakKerning)
         let hang = protrudes ? hyphenWidth * protrusion("-").right : 0
         return .penalty(hyphenWidth + kerning, cost: hyphenPenalty, flagged: true, hang: hang, position: i)
+    }
+
+    /// The penalty of an ordinary break before scalar `i` that is not at a space: after an
+    /// explicit hyphen or a dash inside a word it costs TeX's \exhyphenpenalty and is flagged;
+    /// after a dash or slash its width is the kerning with the next character that the break
+    /// undoes (``kerning(_:before:after:addsHyphen:_:)``), and what may protrude is a share of
+    /// the character's advance at the line's end, that kerning undone.
+    static func opportunityPenalty(
+        _ prepared: PreparedParagraph, at i: Int, isCode: [Bool], protrudes: Bool, _ breakKerning: BreakKerning
+    ) -> LineBreaker.Item {
+        let before = prepared.scalars[i - 1]
+        let explicit = isDash(before) || before == "\u{2010}"
+        let kerning =
+            explicit || before == "/" ? kerning(prepared, before: i - 1, after: i, addsHyphen: false, breakKerning) : 0
+        let advance = prepared.advances[i - 1] + kerning
+        let hang = protrudes && !isCode[prepared.runIndex[i - 1]] ? advance * protrusion(before).right : 0
+        return .penalty(
+            kerning, cost: explicit ? explicitHyphenPenalty : 0, flagged: explicit, hang: hang, position: i)
+    }
+
+    /// `breakKerning` of the scalars at `before` and `after`, when both are of one run; else 0.
+    static func kerning(
+        _ prepared: PreparedParagraph, before: Int, after: Int, addsHyphen: Bool, _ breakKerning: BreakKerning
+    ) -> Double {
+        guard before >= 0, after < prepared.scalars.count else { return 0 }
+        let run = prepared.runIndex[before]
+        guard prepared.runIndex[after] == run else { return 0 }
+        return breakKerning(run, prepared.scalars[before], prepared.scalars[after], addsHyphen)
     }
 
     /// Hyphenation points (before scalar i), per space-delimited token, in the runs that
@@ -260,11 +284,12 @@ extension ParagraphComposer {
 
     /// Calls `add` with the paragraph's items in order: boxes of text, glue at breaking
     /// spaces, penalties at breaks (hyphen, emergency, explicit), a forced break at each
-    /// separator and at the end. A hyphenation penalty's width is the hyphen's advance plus
-    /// `hyphenKerning(run, before, after)` of the letters it falls between.
+    /// separator and at the end. A penalty's width is what breaking there adds: a hyphen's
+    /// advance at a hyphenation point, and at a hyphenation point or after a dash or slash the
+    /// change in kerning (`breakKerning`).
     static func makeItems(
         _ paragraph: StyledParagraph, prepared: PreparedParagraph, breaks: Breaks,
-        hyphenKerning: (Int, Unicode.Scalar, Unicode.Scalar) -> Double = { _, _, _ in 0 },
+        breakKerning: BreakKerning = { _, _, _, _ in 0 },
         _ add: (LineBreaker.Item) -> Void
     ) {
         let runs = paragraph.runs
@@ -322,7 +347,7 @@ extension ParagraphComposer {
                 flushBox()
                 let before = prepared.scalars[i - 1]
                 if before == "\u{AD}" || hyphenAt[i] {
-                    add(hyphenationPenalty(prepared, at: i, protrudes: hang, hyphenKerning))
+                    add(hyphenationPenalty(prepared, at: i, protrudes: hang, breakKerning))
                 } else if (emergencyAt[i] || breaks.syllable[i]) && !allowed[i] {
                     // After a space an emergency break costs what a word break does: a piece
                     // is broken at its spaces before it is broken between letters.
@@ -330,13 +355,7 @@ extension ParagraphComposer {
                     let cost = emergency ? (isWhitespace(before) ? 0 : 500) : syllableBreakPenalty
                     add(.penalty(cost: cost, emergency: emergency, position: i))
                 } else {
-                    // TeX's \exhyphenpenalty: after an explicit hyphen or a dash inside a word.
-                    let explicit = isDash(before) || before == "\u{2010}"
-                    let codeBefore = isCode[prepared.runIndex[i - 1]]
-                    add(
-                        .penalty(
-                            cost: explicit ? explicitHyphenPenalty : 0, flagged: explicit,
-                            hang: codeBefore ? 0 : endHang(before, advance: prepared.advances[i - 1]), position: i))
+                    add(opportunityPenalty(prepared, at: i, isCode: isCode, protrudes: hang, breakKerning))
                 }
                 boxStart = i
             }

@@ -105,6 +105,11 @@ public struct Composition: Sendable {
 /// alignment, hanging punctuation; `FinalizeLines.swift`). Pure Swift: the backend then shapes
 /// the chosen lines.
 public enum ParagraphComposer {
+    /// What a break between two scalars of a run changes in its line's width, pt: the run's
+    /// index, the scalars before and after the break, and whether the break adds a hyphen
+    /// (``ParagraphShaping/breakKerning(in:before:after:addsHyphen:)``).
+    public typealias BreakKerning = (Int, Unicode.Scalar, Unicode.Scalar, Bool) -> Double
+
     /// Word spaces stretch by half and shrink by a third of their width (TeX's Computer Modern
     /// interword glue, 3.33 pt plus 1.67 minus 1.11 at 10 pt).
     static let spaceStretch = 0.5, spaceShrink = 1.0 / 3.0
@@ -137,19 +142,19 @@ public enum ParagraphComposer {
     /// Chooses the lines of `paragraph` at `width` pt from its prepared measurements.
     /// `hyphenate(word, language)` returns the hyphenation points of a lower-case word as
     /// scalar offsets (a hyphen may follow the first `k` scalars), from the language's patterns;
-    /// `hyphenKerning(run, before, after)` what a hyphenation break between two scalars of
-    /// run `run` adds beyond the hyphen's advance, pt (``ParagraphShaping/hyphenKerning(in:before:after:)``).
+    /// `breakKerning(run, before, after, addsHyphen)` what a break between two scalars of run
+    /// `run` changes in its line's width, pt (``ParagraphShaping/breakKerning(in:before:after:addsHyphen:)``).
     public static func compose(
         _ paragraph: StyledParagraph, prepared: PreparedParagraph, width: Double,
         limits: HyphenationLimits = HyphenationLimits(),
         hyphenate: (String, String) -> [Int],
-        hyphenKerning: (Int, Unicode.Scalar, Unicode.Scalar) -> Double = { _, _, _ in 0 }
+        breakKerning: BreakKerning = { _, _, _, _ in 0 }
     ) -> Composition {
         let original = prepared
         let prepared = uniformWordSpaces(paragraph, prepared: original)
         let items = Self.items(
             paragraph, prepared: prepared, width: width, limits: limits, hyphenate: hyphenate,
-            hyphenKerning: hyphenKerning)
+            breakKerning: breakKerning)
         var parameters = LineBreaker.Parameters()
         // Two hyphenated lines in a row cost three times plain TeX's \doublehyphendemerits.
         parameters.doubleHyphenDemerits = 30000

@@ -61,12 +61,14 @@ public enum ParagraphLayout {
                     language, hasPatterns: shaping.hasHyphenationPatterns(for:))
                 return shaping.hyphenationPoints(in: word, language: patterns)
             },
-            hyphenKerning: { run, before, after in
-                // Asked at every hyphenation point: kept per run and letter pair for the paragraph.
-                let key = UInt64(run) << 42 | UInt64(before.value) << 21 | UInt64(after.value)
-                if let kerning = kernings[key] { return kerning }
-                let kerning = shaping.hyphenKerning(in: paragraph.runs[run].style.font, before: before, after: after)
-                kernings[key] = kerning
+            breakKerning: { run, before, after, addsHyphen in
+                // Asked at every hyphenation point: kept per run and pair for the paragraph.
+                let key = UInt64(run) << 43 | UInt64(before.value) << 22 | UInt64(after.value) << 1
+                let keyed = addsHyphen ? key | 1 : key
+                if let kerning = kernings[keyed] { return kerning }
+                let font = paragraph.runs[run].style.font
+                let kerning = shaping.breakKerning(in: font, before: before, after: after, addsHyphen: addsHyphen)
+                kernings[keyed] = kerning
                 return kerning
             })
         let brokenWord =

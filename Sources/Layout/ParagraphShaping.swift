@@ -48,13 +48,14 @@ public protocol ParagraphShaping {
     /// hyphen may follow the first `k` scalars.
     func hyphenationPoints(in word: String, language: String) -> [Int]
 
-    /// What a hyphenation break between `before` and `after`, in a run set in `font`, adds
-    /// to its line beyond the hyphen's own advance, pt: the pair kerning of `before` with the
-    /// hyphen, less the kerning of `before` with `after` that the break undoes (OpenType
-    /// pair positioning puts a pair's kerning in its first glyph's advance). Inter's "r-"
-    /// kerns by −0.04 em: a line ending "Ver-" is that much shorter than its measured letters
-    /// and a hyphen's advance. 0 when the backend does not say.
-    func hyphenKerning(in font: FontSpec, before: Unicode.Scalar, after: Unicode.Scalar) -> Double
+    /// What a break between `before` and `after`, in a run set in `font`, changes in the width
+    /// of the line it ends, pt: the kerning of `before` with `after` that the break undoes
+    /// (OpenType pair positioning puts a pair's kerning in its first glyph's advance), and,
+    /// when the break `addsHyphen`, the kerning of `before` with the hyphen. Inter kerns "r-"
+    /// by −0.04 em and "-T" by −0.07 em: a line ending "Ver-" is that much shorter, and one
+    /// ending "non-" before "Typeset" that much longer, than its measured glyphs (and a
+    /// hyphen's advance). 0 when the backend does not say.
+    func breakKerning(in font: FontSpec, before: Unicode.Scalar, after: Unicode.Scalar, addsHyphen: Bool) -> Double
 
     /// The composed lines cut out of `measurement`'s glyphs, justified, each with its left
     /// edge at 0 (the finalize stage places, sizes and labels them); nil when they must be
@@ -71,8 +72,10 @@ public protocol ParagraphShaping {
 }
 
 extension ParagraphShaping {
-    /// No kerning at hyphenation breaks.
-    public func hyphenKerning(in font: FontSpec, before: Unicode.Scalar, after: Unicode.Scalar) -> Double { 0 }
+    /// No kerning at breaks.
+    public func breakKerning(
+        in font: FontSpec, before: Unicode.Scalar, after: Unicode.Scalar, addsHyphen: Bool
+    ) -> Double { 0 }
 }
 
 /// Lines a backend shaped, each with its left edge at 0, and whether each belongs to a

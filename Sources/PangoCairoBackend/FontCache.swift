@@ -25,12 +25,12 @@ final class FontCache {
     var metrics: [FontSpec: FontMetrics] = [:]
     /// Width of a hyphen per face, pt (the composer's hyphenation penalties).
     var hyphenWidths: [FontSpec: Double] = [:]
-    /// What a hyphenation break adds beyond the hyphen's advance per face and letter pair, pt
-    /// (``PangoParagraphShaping/hyphenKerning(in:before:after:)``).
-    var hyphenKernings: [HyphenPair: Double] = [:]
+    /// What a break changes in its line's width per face and pair, pt
+    /// (``PangoParagraphShaping/breakKerning(in:before:after:addsHyphen:)``).
+    var breakKernings: [BreakPair: Double] = [:]
     /// A letter's width before a hyphen, kerning included, per face and letter, in the face's
     /// units; nil when the face lacks either.
-    var advancesBeforeHyphen: [HyphenPair: Double?] = [:]
+    var advancesBeforeHyphen: [BreakPair: Double?] = [:]
     /// ``SyntheticBold`` weights, keyed by the request at size 0 (the answer does not depend on size).
     var boldWeights: [FontSpec: FontWeight] = [:]
     var resolved: [FontSpec: ResolvedFace] = [:]
@@ -44,7 +44,7 @@ final class FontCache {
         missingFaces.removeAll()
         metrics.removeAll()
         hyphenWidths.removeAll()
-        hyphenKernings.removeAll()
+        breakKernings.removeAll()
         advancesBeforeHyphen.removeAll()
         boldWeights.removeAll()
         resolved.removeAll()
@@ -266,9 +266,10 @@ extension FontDescription {
     }
 }
 
-/// A face and the two letters a hyphenation break falls between.
-struct HyphenPair: Hashable {
+/// A face, the two characters a break falls between, and whether it adds a hyphen.
+struct BreakPair: Hashable {
     var font: FontSpec
     var before: Unicode.Scalar
     var after: Unicode.Scalar
+    var addsHyphen: Bool
 }

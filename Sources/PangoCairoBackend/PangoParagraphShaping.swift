@@ -56,8 +56,8 @@ struct PangoParagraphShaping: ParagraphShaping {
         Hyphenator.points(in: word, language: language)
     }
 
-    func hyphenKerning(in font: FontSpec, before: Unicode.Scalar, after: Unicode.Scalar) -> Double {
-        shaper.hyphenKerning(in: font, before: before, after: after)
+    func breakKerning(in font: FontSpec, before: Unicode.Scalar, after: Unicode.Scalar, addsHyphen: Bool) -> Double {
+        shaper.breakKerning(in: font, before: before, after: after, addsHyphen: addsHyphen)
     }
 
     /// Lines cut from the measurement are left-to-right (a paragraph with right-to-left runs
@@ -298,32 +298,32 @@ extension PangoShaper {
         return Double(logical.width) / Double(PANGO_SCALE)
     }
 
-    /// What a hyphenation break between `before` and `after` adds beyond the hyphen's
-    /// advance in `font`, pt, from HarfBuzz shaping each pair alone in the first family's face
-    /// (as Pango shapes it, default features): the width of "c-" less the hyphen's nominal
-    /// advance, less the advance of c's cluster in "cn" (the letter's advance as measured in the
-    /// word, its kerning with n included; a ligature's whole advance when the pair forms one).
-    /// 0 when the face lacks either letter or the hyphen (another face sets them). Cached per
-    /// face and pair.
-    func hyphenKerning(in font: FontSpec, before: Unicode.Scalar, after: Unicode.Scalar) -> Double {
-        let key = HyphenPair(font: font, before: before, after: after)
-        if let kerning = setup.cache.hyphenKernings[key] { return kerning }
+    /// What a break between `before` and `after` changes in its line's width in `font`, pt,
+    /// from HarfBuzz shaping each pair alone in the first family's face (as Pango shapes it,
+    /// default features): what `before` takes at the line's end (with a hyphen when the break
+    /// `addsHyphen`: the width of "c-" less the hyphen's nominal advance; else its own advance)
+    /// less the advance of its cluster in "cn" (its advance as measured in the text, its
+    /// kerning with n included; a ligature's whole advance when the pair forms one). 0 when the
+    /// face lacks a character (another face sets it). Cached per face and pair.
+    func breakKerning(in font: FontSpec, before: Unicode.Scalar, after: Unicode.Scalar, addsHyphen: Bool) -> Double {
+        let key = BreakPair(font: font, before: before, after: after, addsHyphen: addsHyphen)
+        if let kerning = setup.cache.breakKernings[key] { return kerning }
         var kerning = 0.0
         if let face = setup.primaryFace(font), let hb = pango_font_get_hb_font(face.typed(PangoFont.self)),
-            let hyphenated = advanceBeforeHyphen(before, in: font, hb),
+            let ending = addsHyphen ? advanceBeforeHyphen(before, in: font, hb) : Self.shapedAdvance(hb, before),
             let joined = Self.shapedAdvances(hb, before, after)
         {
-            kerning = (hyphenated - joined.first) / Double(PANGO_SCALE)
+            kerning = (ending - joined.first) / Double(PANGO_SCALE)
         }
-        setup.cache.hyphenKernings[key] = kerning
+        setup.cache.breakKernings[key] = kerning
         return kerning
     }
 
     /// The width of `letter` and a hyphen shaped together with `hb` less the hyphen's nominal
-    /// advance, in the font's units (cached per face and letter, under the pair of the letter
-    /// and the hyphen); nil when the face lacks either.
+    /// advance, in the font's units (cached per face and letter); nil when the face lacks
+    /// either.
     private func advanceBeforeHyphen(_ letter: Unicode.Scalar, in font: FontSpec, _ hb: OpaquePointer) -> Double? {
-        let key = HyphenPair(font: font, before: letter, after: "-")
+        let key = BreakPair(font: font, before: letter, after: "-", addsHyphen: true)
         if let advance = setup.cache.advancesBeforeHyphen[key] { return advance }
         var hyphen: hb_codepoint_t = 0
         guard hb_font_get_nominal_glyph(hb, 0x2D, &hyphen) != 0 else { return nil }
@@ -332,6 +332,14 @@ extension PangoShaper {
         }
         setup.cache.advancesBeforeHyphen[key] = advance
         return advance
+    }
+
+    /// The advance of `scalar` shaped alone with `font`, in the font's units; nil when it maps
+    /// to no glyph.
+    private static func shapedAdvance(_ font: OpaquePointer, _ scalar: Unicode.Scalar) -> Double? {
+        var glyph: hb_codepoint_t = 0
+        guard hb_font_get_nominal_glyph(font, scalar.value, &glyph) != 0 else { return nil }
+        return Double(hb_font_get_glyph_h_advance(font, glyph))
     }
 
     /// The total advance of `first` and `second` shaped together with `font`, and the advance of

@@ -47,6 +47,28 @@ import Typesetter
         #expect(spread <= 0.06, "hyphenated lines end \(hyphenated.sorted()) pt past the measure")
     }
 
+    @Test func linesEndingAtAnExplicitHyphenEndWhereItProtrudes() throws {
+        // Compounds whose hyphen Inter kerns with the capital after it ("-T", "-V", "-Y" by
+        // −0.07 to −0.08 em): a line ending at such a hyphen loses that kerning. Lines ending
+        // "anti-", "mid-" and "semi-" overshot those ending at a hyphenation break by 0.28 to
+        // 0.44 pt before the composer counted it.
+        let compounds = [
+            "non-Typeset", "pre-Victorian", "anti-Yankee", "semi-Vowel", "post-Tudor", "mid-Victorian",
+            "non-Western", "ex-Yugoslav", "neo-Victorian", "quasi-Tropical",
+        ]
+        let text = (0..<40).map { "\(compounds[$0 % compounds.count]) \($0 % 2 == 1 ? "and" : "with the")" }
+        let source =
+            "---\nmargins: 20mm 60mm\njustify: true\n---\n\nThe \(text.joined(separator: " "))."
+            + "\n\n" + (try CompositionTests.englishProse())
+        let (pdf, _) = try Render.markdown(source, name: "edge-explicit-hyphens")
+        let lines = WordSpacing.lines(try PDFProbe.words(pdf)).filter { $0.words.count > 1 }
+        let explicit = lines.filter { $0.words.last!.text.hasSuffix("-") && abs($0.right - Self.rightEdge) < 5 }
+        #expect(explicit.count >= 3, "\(explicit.map(\.text))")
+        let hyphenated = try Self.hyphenatedEdges(pdf)
+        let spread = (hyphenated.max() ?? 0) - (hyphenated.min() ?? 0)
+        #expect(spread <= 0.06, "lines ending in a hyphen end \(hyphenated.sorted()) pt past the measure")
+    }
+
     /// The right edges, less the measure's, of the justified lines of `pdf` that end in a
     /// hyphen: at a hyphenation break (read as the soft hyphen the tagged PDF's `/ActualText`
     /// gives, or as "-" without tags) or after an explicit hyphen.
