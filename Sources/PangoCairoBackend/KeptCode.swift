@@ -41,8 +41,9 @@ struct KeptCode {
     }
 
     /// Whether the kept lines are `paragraph` set at `width` pt: the same paragraph, and its
-    /// widest line narrower than the width Pango wraps at (``PangoShaper/rangeLayout(_:paragraph:bytes:starts:width:)``),
-    /// so no line breaks but at a hard break.
+    /// widest line narrower than the width Pango wraps at, in whole Pango units rounded down
+    /// (``PangoShaper/rangeLayout(_:paragraph:bytes:starts:width:)``), so no line breaks but
+    /// at a hard break.
     func serves(_ paragraph: StyledParagraph, width: Double) -> Bool {
         widest < PangoUnits.from(width, rounding: .down) && paragraph == self.paragraph
     }
