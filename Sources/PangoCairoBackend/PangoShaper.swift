@@ -425,11 +425,14 @@ public final class PangoShaper: TextShaper {
     }
 
     /// Inserts the run's attributes over `start..<end`; a small-caps variant only over
-    /// `variantRanges` (the run less its emoji, ``rangesWithoutEmoji(_:_:)``).
+    /// `variantRanges` (the run less its emoji, ``rangesWithoutEmoji(_:_:)``). `description`,
+    /// when given, is `setup.shapingDescription(style.font, for: text)` looked up by the caller.
     func addAttributes(
-        _ style: RunStyle, text: String, to list: AttrList, start: Int, end: Int, variantRanges: [Range<Int>] = []
+        _ style: RunStyle, text: String, to list: AttrList, start: Int, end: Int, variantRanges: [Range<Int>] = [],
+        description: FontDescription? = nil
     ) {
-        list.insert(pango_attr_font_desc_new(setup.shapingDescription(style.font, for: text).pointer), start, end)
+        let description = description ?? setup.shapingDescription(style.font, for: text)
+        list.insert(pango_attr_font_desc_new(description.pointer), start, end)
         if let image = style.inlineImage {
             list.insert(
                 InlineImageShapes.attribute(image, box: InlineImageShapes.box(image, shaper: self, style: style)),
