@@ -7,11 +7,15 @@ extension BlockLayout {
     /// `paragraph` made to fit its longest line without wrapping, as far as it can: first the
     /// block widens into the page margins (equally on both sides, leaving at least
     /// ``CodeBlockRules/smallestMargin``), then it is set smaller, down to
-    /// ``CodeBlockRules/smallestScale``. Unchanged when its lines already fit the measure.
+    /// ``CodeBlockRules/smallestScale``. Unchanged when its lines already fit the measure: the
+    /// shaper may then set the block from the lines it measured (``TextShaper/naturalWidth(of:keepingLayout:)``),
+    /// so a block that fits is shaped once.
     func fittedCode(_ paragraph: StyledParagraph, padding: Double) -> StyledParagraph {
         let available = max(12, measure - paragraph.style.leftIndent - paragraph.style.rightIndent)
-        let natural = shaper.shape(paragraph, width: nil).naturalWidth
+        let natural = shaper.naturalWidth(of: paragraph, keepingLayout: true)
         guard natural > available, natural > 0 else { return paragraph }
+        // Set otherwise than measured: what the shaper kept serves no one.
+        shaper.forgetKeptLayouts()
         let margins = options.page.margins
         let spare = max(0, min(margins.left, margins.right) - CodeBlockRules.smallestMargin - padding)
         // A hair over the exact width, so rounding in the shaper never wraps the longest line.

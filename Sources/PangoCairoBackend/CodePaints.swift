@@ -225,23 +225,27 @@ extension PangoShaper {
     ) {
         var group: (style: RunStyle, start: Int, end: Int)?
         // Each group's style in the base colour, made once per appearance (a new appearance is
-        // an allocation, and a block has a few styles for many groups).
-        var restyled: [(appearance: RunAppearance, style: RunStyle)] = []
+        // an allocation, and a block has a few styles for many groups), with its font's first
+        // family looked up once (``PangoSetup/shapingDescription(_:for:)``).
+        var restyled: [(appearance: RunAppearance, style: RunStyle, first: FirstFamily?)] = []
         func flush() {
             guard let group else { return }
-            let style: RunStyle
-            if let known = restyled.first(where: { $0.appearance === group.style.appearance }) {
-                style = known.style
+            let known: (appearance: RunAppearance, style: RunStyle, first: FirstFamily?)
+            if let found = restyled.first(where: { $0.appearance === group.style.appearance }) {
+                known = found
             } else {
                 var made = group.style
                 made.color = paints.base
                 if made.background != nil { made.background = nil }
-                restyled.append((group.style.appearance, made))
-                style = made
+                known = (group.style.appearance, made, setup.firstFamily(made.font))
+                restyled.append(known)
             }
+            let text = String(decoding: bytes[group.start..<group.end], as: UTF8.self)
+            let description =
+                known.first.flatMap { $0.covers(text) ? $0.description : nil } ?? setup.description(known.style.font)
             addAttributes(
-                style, text: String(decoding: bytes[group.start..<group.end], as: UTF8.self), to: attrs,
-                start: group.start - range.lowerBound, end: group.end - range.lowerBound)
+                known.style, text: text, to: attrs, start: group.start - range.lowerBound,
+                end: group.end - range.lowerBound, description: description)
         }
         for index in firstRun..<runs.count {
             if starts[index] >= range.upperBound { break }

@@ -19,8 +19,13 @@ extension PangoShaper {
     /// ``KeptCells/maximumBytes`` of text are — for the next `shape(_:width:)` of an equal
     /// paragraph, at any width: the unwrapped layout does not depend on the width. Keep-all
     /// Hangul and line separators change that layout's breaks, so such paragraphs are not kept.
+    /// A code block (`breakAnywhere`) is measured as `shape(paragraph, width: nil)` lays it out,
+    /// and those lines are kept for setting it at a width they fit in (``KeptCode``).
     public func naturalWidth(of paragraph: StyledParagraph, keepingLayout: Bool) -> Double {
-        CairoFaces.lock.run { measureNaturalWidth(paragraph, keep: keepingLayout) }
+        CairoFaces.lock.run {
+            keepingLayout && paragraph.style.breakAnywhere
+                ? measureKeepingCode(paragraph) : measureNaturalWidth(paragraph, keep: keepingLayout)
+        }
     }
 
     /// The natural width of `paragraph`, to the bit as ``naturalWidth(of:keepingLayout:)``
@@ -78,7 +83,10 @@ extension PangoShaper {
 
     /// Releases the layouts ``naturalWidth(of:keepingLayout:)`` kept that no `shape` call took.
     public func forgetKeptLayouts() {
-        CairoFaces.lock.run { keptCells.removeAll() }
+        CairoFaces.lock.run {
+            keptCells.removeAll()
+            keptCode = nil
+        }
     }
 
     /// `measured` sees the layout measured, with its text's length in bytes, when the

@@ -32,6 +32,8 @@ public final class PangoShaper: TextShaper {
     var cutsMeasuredLines = true
     /// Cells measured for a table, kept for drawing (``naturalWidth(of:keepingLayout:)``).
     var keptCells = KeptCells()
+    /// A code block measured and not yet set (``KeptCode``).
+    var keptCode: KeptCode?
     /// How many `PangoLayout`s this shaper has made for text (``unwrappedLayout(text:paragraph:starts:)``,
     /// ``rangeLayout(_:paragraph:bytes:starts:width:)``): for tests that count the shaping a
     /// stage does.
@@ -213,7 +215,14 @@ public final class PangoShaper: TextShaper {
         }
     }
 
-    func shapeWhole(_ paragraph: StyledParagraph, width: Double?) -> ShapedParagraph {
+    /// `paragraph` laid out by Pango (code and unwrapped text) or by the composer (text set to
+    /// a width). With `cutAsWrapped`, unwrapped text is cut into the pieces it is cut into when
+    /// its lines wrap (``ParagraphPieces``, each piece's last line laid out again at the head
+    /// of the next), so that where no line wraps its lines are those set at a width (``KeptCode``).
+    func shapeWhole(_ paragraph: StyledParagraph, width: Double?, cutAsWrapped: Bool = false) -> ShapedParagraph {
+        if let width, paragraph.style.breakAnywhere, let kept = takeKeptCode(paragraph, width: width) {
+            return kept
+        }
         var paragraph = paragraph.collapsingSoftHyphenRuns()
         if let width { paragraph = fittingDisplayFormulas(paragraph, width: width) }
         // Paragraphs with a measure go through the total-fit composer, however long (it
@@ -236,7 +245,8 @@ public final class PangoShaper: TextShaper {
         }
         let byteCount = offset
         let bytes = Array(text.utf8)
-        let pieces = ParagraphPieces(runs: runs, starts: starts, bytes: bytes, wraps: width != nil)
+        let wraps = width != nil || cutAsWrapped
+        let pieces = ParagraphPieces(runs: runs, starts: starts, bytes: bytes, wraps: wraps)
         var lines: [ShapedLine] = []
         var start = 0
         repeat {
@@ -248,7 +258,7 @@ public final class PangoShaper: TextShaper {
             let end = pieces.end(from: start)
             let isLast = end == byteCount
             var piece = shapeRange(start..<end, paragraph: paragraph, bytes: bytes, starts: starts, width: width)
-            if !isLast, width != nil, piece.count > 1, let restart = piece.last?.startByte, restart > start {
+            if !isLast, wraps, piece.count > 1, let restart = piece.last?.startByte, restart > start {
                 piece.removeLast()
                 start = restart
             } else {
@@ -415,11 +425,14 @@ public final class PangoShaper: TextShaper {
     }
 
     /// Inserts the run's attributes over `start..<end`; a small-caps variant only over
-    /// `variantRanges` (the run less its emoji, ``rangesWithoutEmoji(_:_:)``).
+    /// `variantRanges` (the run less its emoji, ``rangesWithoutEmoji(_:_:)``). `description`,
+    /// when given, is `setup.shapingDescription(style.font, for: text)` looked up by the caller.
     func addAttributes(
-        _ style: RunStyle, text: String, to list: AttrList, start: Int, end: Int, variantRanges: [Range<Int>] = []
+        _ style: RunStyle, text: String, to list: AttrList, start: Int, end: Int, variantRanges: [Range<Int>] = [],
+        description: FontDescription? = nil
     ) {
-        list.insert(pango_attr_font_desc_new(setup.shapingDescription(style.font, for: text).pointer), start, end)
+        let description = description ?? setup.shapingDescription(style.font, for: text)
+        list.insert(pango_attr_font_desc_new(description.pointer), start, end)
         if let image = style.inlineImage {
             list.insert(
                 InlineImageShapes.attribute(image, box: InlineImageShapes.box(image, shaper: self, style: style)),

@@ -185,4 +185,18 @@ struct CodeRunKey: Hashable {
 
     /// The runs of code already styled: a block's are built once a document.
     static let cache = TextKeyedCache<CodeRunKey, [StyledRun]>(capacity: 4 << 20)
+
+    /// Hashes the text, the definition, the base style and the code style's name, colours and
+    /// switch, not its table of token styles: hashing that table (a hasher for each of its
+    /// entries) cost more than the rest of a block's lookup. Equal keys still compare it whole
+    /// (at once when both share the table, as a document's blocks do).
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(text)
+        hasher.combine(definition)
+        hasher.combine(base)
+        hasher.combine(code.name)
+        hasher.combine(code.background)
+        hasher.combine(code.text)
+        hasher.combine(code.highlights)
+    }
 }

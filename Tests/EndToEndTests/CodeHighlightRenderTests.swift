@@ -184,10 +184,10 @@ import Typography
     /// Highlighting costs little: 300 blocks of the first ten languages (each block its sample
     /// eight times, about 150 pages) take at most 1.8 times the processor time with
     /// highlighting as without (`-V highlight=false`), the two renders taken in turn, three
-    /// times, best of each. Measured 1.6–1.7 times with the colours painted by the tagging pass
-    /// inside the text object Cairo draws a block in, 1.7–2.0 times drawn a text object a
-    /// token (processor time is read in hundredths of a second; instruction counts in
-    /// docs/performance.md).
+    /// times, best of each. Measured 1.3–1.5 times on a loaded machine now that each block is
+    /// shaped once (1.4–1.75 before, highlighted or not: the ratio is 1.42 in instructions
+    /// both ways), 1.7–2.0 times drawn a text object a token (processor time is read in
+    /// hundredths of a second; instruction counts in docs/performance.md).
     @Test(.slow) func highlightingCostsLittleProcessorTime() throws {
         let document = (0..<300).map { index in
             let sample = Self.samples[index % 10]
