@@ -127,4 +127,79 @@ import Typesetter
         let fonts = try PDFProbe.fonts(folder + "/none.pdf")
         #expect(!fonts.contains { $0.contains(postScriptName(faces[0].family)) }, "\(fonts)")
     }
+
+    /// The families installed with a bold italic face (fontconfig's first name of each), at
+    /// most 14: a render that sets each in four faces draws far more than Cairo's ten open
+    /// faces.
+    static func familiesWithFourFaces() throws -> [String] {
+        let listed = try PDFProbe.run("fc-list", ["--format", "%{family[0]}\n", ":style=Bold Italic"]).output
+        let families = Set(listed.split(separator: "\n").map(String.init)).sorted()
+        return Array(families.prefix(14))
+    }
+
+    /// A document setting eight of `families` (from the `offset`th, cyclically) in their
+    /// upright, bold, italic and bold italic faces, each word tagged with the render, the family
+    /// and the face so that its text can be read back and checked.
+    static func manyFacesDocument(render: Int, families: [String], offset: Int) -> (markdown: String, words: [String]) {
+        var markdown = "# Faces \(render)\n\n"
+        var words: [String] = []
+        for step in 0..<8 {
+            let index = (offset + step) % families.count
+            let family = families[index]
+            let tag = "r\(render)f\(index)"
+            let faces = ["\(tag)upright", "\(tag)bold", "\(tag)italic", "\(tag)bolditalic"]
+            words += faces
+            markdown += "[\(faces[0]) **\(faces[1])** *\(faces[2])* ***\(faces[3])***]{family=\"\(family)\"}\n\n"
+            markdown += Prose.sections(1).prefix(400) + "\n\n"
+        }
+        return (markdown, words)
+    }
+
+    /// Eight renders at once, twice, each drawing 32 faces of eight families (fourteen families
+    /// between them, far more than the ten FreeType faces Cairo 1.16 keeps open per process):
+    /// every render succeeds, and its PDF passes `qpdf --check`, embeds more than ten fonts,
+    /// reads back every tagged word in order and has the bytes it has when rendered alone.
+    /// Renders whose Pango and Cairo work ran at once on Cairo's own face cache, which closes
+    /// a face another thread is about to use, crashed in libfreetype here.
+    @Test(.slow) func concurrentRendersDrawingManyFacesEachStayIntact() async throws {
+        let families = try Self.familiesWithFourFaces()
+        try #require(families.count >= 9, "families with four faces: \(families)")
+        let folder = try Render.scratchFolder("concurrent-faces")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let options = Self.options()
+        let documents = (0..<8).map { Self.manyFacesDocument(render: $0, families: families, offset: $0 * 3) }
+        for round in 0..<2 {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (render, document) in documents.enumerated() {
+                    group.addTask {
+                        _ = try await Typesetter.render(
+                            markdown: document.markdown, file: "faces\(render).md",
+                            to: folder + "/together-\(round)-\(render).pdf", options: options)
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+        for (render, document) in documents.enumerated() {
+            _ = try await Typesetter.render(
+                markdown: document.markdown, file: "faces\(render).md", to: folder + "/alone-\(render).pdf",
+                options: options)
+        }
+        for (render, document) in documents.enumerated() {
+            let alone = try Data(contentsOf: URL(fileURLWithPath: folder + "/alone-\(render).pdf"))
+            for round in 0..<2 {
+                let path = folder + "/together-\(round)-\(render).pdf"
+                #expect(try PDFProbe.qpdfClean(path), "render \(render), round \(round): qpdf --check")
+                let fonts = Set(try PDFProbe.fonts(path))
+                #expect(fonts.count > 10, "render \(render): \(fonts.count) fonts embedded, \(fonts.sorted())")
+                let text = try PDFProbe.text(path)
+                let found = text.split(whereSeparator: { $0.isWhitespace }).map(String.init).filter {
+                    $0.hasPrefix("r\(render)f")
+                }
+                #expect(found == document.words, "render \(render), round \(round): the tagged words in order")
+                let together = try Data(contentsOf: URL(fileURLWithPath: path))
+                #expect(together == alone, "render \(render), round \(round): the bytes it has rendered alone")
+            }
+        }
+    }
 }
