@@ -31,4 +31,24 @@ import Typography
         #expect(shaped.naturalWidth > 0)
         #expect(CairoFaces.sharedFaceCount > before, "the face of \(family) was opened in the shared table")
     }
+
+    /// The lock Pango and Cairo work takes keeps a second thread out while one holds it when it
+    /// serializes (faces not shared), and lets it in when it does not.
+    @Test func theLockKeepsASecondThreadOutOnlyWhenItSerializes() {
+        for serializing in [true, false] {
+            let lock = RecursiveLock(serializing: serializing)
+            let entered = DispatchSemaphore(value: 0)
+            let done = DispatchSemaphore(value: 0)
+            lock.lock()
+            Thread {
+                lock.run { entered.signal() }
+                done.signal()
+            }.start()
+            let overlapped = entered.wait(timeout: .now() + 0.3) == .success
+            lock.unlock()
+            if !overlapped { entered.wait() }
+            done.wait()
+            #expect(overlapped == !serializing, "serializing \(serializing): the second thread entered at once")
+        }
+    }
 }
