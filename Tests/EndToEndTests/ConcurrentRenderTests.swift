@@ -69,7 +69,11 @@ import Typesetter
             let together = try Data(contentsOf: URL(fileURLWithPath: folder + "/together-\(index).pdf"))
             #expect(alone == together, "document \(index): the same bytes rendered alone and in parallel")
         }
-        if ProcessInfo.processInfo.activeProcessorCount >= 2 {
+        // Under the Thread Sanitizer (`make tsan` sets TSAN_OPTIONS), whose instrumentation
+        // costs more the more threads run, the ratio is printed, not bounded (1.5 to 2.6 there,
+        // beside AsyncRenderTests).
+        let sanitized = ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil
+        if ProcessInfo.processInfo.activeProcessorCount >= 2, !sanitized {
             #expect(best <= 0.8, "20 renders in parallel took \(best) of their time one after another")
         }
     }
