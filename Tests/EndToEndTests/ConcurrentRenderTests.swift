@@ -70,7 +70,7 @@ import Typesetter
             #expect(alone == together, "document \(index): the same bytes rendered alone and in parallel")
         }
         // Under the Thread Sanitizer (`make tsan` sets TSAN_OPTIONS), whose instrumentation
-        // costs more the more threads run, the ratio is printed, not bounded (1.5 to 2.6 there,
+        // costs more the more threads run, the ratio is printed, not bounded (1.5 to 3.4 there,
         // beside AsyncRenderTests).
         let sanitized = ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil
         if ProcessInfo.processInfo.activeProcessorCount >= 2, !sanitized {
