@@ -34,6 +34,11 @@ let package = Package(
         // gdk-pixbuf/librsvg (pictures) are loaded with dlopen when first needed, not linked: a C
         // target whose functions load the library on first call.
         .target(name: "CRsvg", dependencies: ["CPangoCairo"]),
+        // One FreeType face per font file for the whole process, given to Cairo with every font
+        // face Pango makes (its own `cairo_ft_font_face_create_for_pattern`, which the linker
+        // exports from every executable that links libpangocairo), so that renders on several
+        // threads never have a face closed under them (docs/architecture.md, "Threads").
+        .target(name: "CFaceSharing", dependencies: ["CPangoCairo"]),
         .systemLibrary(
             name: "CYAML", pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]),
@@ -74,7 +79,9 @@ let package = Package(
         // Swift over bytes (zlib for the streams): no Pango or Cairo call.
         .target(name: "TaggedPDF", dependencies: ["Styling", "Typography", "WorkQueues", "CZlib"]),
         // The only module that touches Pango, Cairo, fontconfig, librsvg and libhyphen pointers.
-        .target(name: "PangoCairoBackend", dependencies: ["Layout", "TaggedPDF", "CPangoCairo", "CRsvg", "CHyphen"]),
+        .target(
+            name: "PangoCairoBackend",
+            dependencies: ["Layout", "TaggedPDF", "CPangoCairo", "CRsvg", "CHyphen", "CFaceSharing"]),
         .target(name: "Specimen", dependencies: ["Styling", "Typography", "DocumentModel"]),
         .target(
             name: "Typesetter",

@@ -28,6 +28,14 @@ public final class FontConfiguration: @unchecked Sendable {
     private let lock = NSLock()
     /// Setups no render holds, the most recently given back last.
     private var idle: [PangoSetup] = []
+    /// Setups renders hold now, and the most they have held at once.
+    private var held = 0
+    private var mostHeld = 0
+    /// The most setups kept for later renders: a font map made anew resolves each description
+    /// through fontconfig again (a match and a sort of every installed face), so 20 renders
+    /// from a task group, 18 of them on new font maps, spent twice the processor time of the
+    /// same renders one after another.
+    static let maximumIdle = 32
     /// Whether a family is a colour (emoji) family, as fontconfig lists it (``ColorFonts``).
     private var colorFamilies: [String: Bool] = [:]
 
@@ -67,15 +75,21 @@ public final class FontConfiguration: @unchecked Sendable {
     func checkOut() -> PangoSetup {
         lock.lock()
         let reused = idle.popLast()
+        held += 1
+        mostHeld = max(mostHeld, held)
         lock.unlock()
         return reused ?? CairoFaces.lock.run { PangoSetup(configuration: self) }
     }
 
-    /// Keeps `setup` for the next render, up to one per processor.
+    /// Keeps `setup` for the next render: as many as renders have held at once (at least one
+    /// per processor, at most ``maximumIdle``), so that renders started together again find
+    /// font maps that know their faces.
     func checkIn(_ setup: PangoSetup) {
         lock.lock()
         defer { lock.unlock() }
-        if idle.count < ProcessInfo.processInfo.activeProcessorCount { idle.append(setup) }
+        held -= 1
+        let kept = min(Self.maximumIdle, max(ProcessInfo.processInfo.activeProcessorCount, mostHeld))
+        if idle.count < kept { idle.append(setup) }
     }
 
     /// True when every face fontconfig lists for `family` in this configuration is a colour

@@ -1,3 +1,4 @@
+internal import CFaceSharing
 internal import CPangoCairo
 import Foundation
 import Styling
@@ -113,21 +114,33 @@ final class AttrList {
     ].reduce(into: []) { $0.insert($1.rawValue) }
 }
 
-/// The lock every use of Cairo's FreeType faces takes: Pango's measuring (glyph extents go
-/// through Cairo's scaled fonts), drawing, finishing a PDF (subsetting reads the faces) and
-/// giving up fonts.
+/// Whether Pango and Cairo work of different renders may run at once, and the lock that
+/// serializes it when it may not: taken by Pango's measuring (glyph extents go through Cairo's
+/// scaled fonts), drawing, finishing a PDF (subsetting reads the faces) and giving up fonts.
 ///
 /// Cairo 1.16 keeps at most 10 FreeType faces open for the whole process (`MAX_OPEN_FACES`,
 /// `cairo-ft-font.c`) and, opening another, closes one whose lock count it reads as 0
 /// (`_has_unlocked_face`) without taking that face's own mutex, while another thread may be
 /// taking it (`_cairo_ft_unscaled_font_lock_face` raises the count under that mutex alone): the
 /// face is closed under the thread about to use it. Two renders on separate font maps that
-/// draw more than ten faces between them crashed in libfreetype. So Pango and Cairo work is
-/// serialized across renders; each render's font map, fonts, caches and surfaces stay its
-/// own, and what is not Pango or Cairo work (parsing, styling, pagination, the tagging pass,
-/// compression) runs in parallel.
+/// draw more than ten faces between them crashed in libfreetype.
+///
+/// `CFaceSharing` defines the function Pango makes each font's Cairo face with
+/// (`cairo_ft_font_face_create_for_pattern`) so that every face is a FreeType face opened
+/// once for the process and given to Cairo, which never closes a face it is given and locks
+/// each with a mutex of its own. When that definition is the one the process uses (the
+/// linker exports it from an executable that links libpangocairo), renders run their Pango and
+/// Cairo work in parallel, each on its own font map, fonts, caches and surfaces, and
+/// ``lock`` does nothing. When it is not (a client that loads this code in a way that hides
+/// the symbol), ``lock`` serializes that work across renders, as it must.
 enum CairoFaces {
-    static let lock = RecursiveLock()
+    /// True when every Cairo FreeType face is made on a face shared by the process, which Cairo
+    /// never closes (`typeset_face_sharing_in_effect`); asked once.
+    static let areShared = typeset_face_sharing_in_effect() != 0
+    /// The lock Pango and Cairo work takes: held only when faces are not shared.
+    static let lock = RecursiveLock(serializing: !areShared)
+    /// How many FreeType faces the process has opened to share (for tests).
+    static var sharedFaceCount: Int { typeset_face_sharing_open_faces() }
 }
 
 /// A recursive lock that lets no thread wait long: whoever asks while it is free takes it (as
@@ -137,10 +150,12 @@ enum CairoFaces {
 /// cancelled one, waited for most of another render. Serving every thread strictly in turn
 /// costs a thread switch at every hand-over instead (20 small renders beside other suites took
 /// ten times as long). Reentrant for its holder (Pango's shape callbacks and nested measuring
-/// come back to it).
+/// come back to it). A lock made with `serializing` false is taken at once by every thread.
 final class RecursiveLock: @unchecked Sendable {
     /// How long a thread waits before it is served next, s.
     static let patience = 0.002
+    /// Whether the lock excludes other threads; false makes ``lock()`` and ``unlock()`` do nothing.
+    let serializing: Bool
     private var mutex = pthread_mutex_t()
     private var released = pthread_cond_t()
     private var held = false
@@ -149,13 +164,16 @@ final class RecursiveLock: @unchecked Sendable {
     /// The thread that has waited longer than ``patience`` and is served next, if any.
     private var urgent: pthread_t?
 
-    init() {
+    /// A lock that excludes other threads, or (`serializing` false) one that never does.
+    init(serializing: Bool = true) {
+        self.serializing = serializing
         pthread_mutex_init(&mutex, nil)
         pthread_cond_init(&released, nil)
     }
 
     /// `body`'s result, with the lock held while it runs.
     func run<T>(_ body: () throws -> T) rethrows -> T {
+        guard serializing else { return try body() }
         lock()
         defer { unlock() }
         return try body()
@@ -164,6 +182,7 @@ final class RecursiveLock: @unchecked Sendable {
     /// Takes the lock (at once when the calling thread holds it already). For initializers
     /// and deinitializers, which cannot run inside a closure.
     func lock() {
+        guard serializing else { return }
         let me = pthread_self()
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
@@ -192,6 +211,7 @@ final class RecursiveLock: @unchecked Sendable {
 
     /// Gives up one hold; the last frees the lock.
     func unlock() {
+        guard serializing else { return }
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
         depth -= 1

@@ -29,7 +29,8 @@ struct PangoMathText: MathTextMeasurer {
     }
 
     /// A one-line Pango layout of `text` (line breaks read as spaces), on a font map of
-    /// ``configuration`` borrowed for as long as the layout lives. Call under `CairoFaces.lock`.
+    /// ``configuration`` borrowed for as long as the layout lives. Call under `CairoFaces.lock`
+    /// (which takes nothing when faces are shared).
     private func layout(_ text: String, face: MathTextFace, size: Double) -> GObjectRef {
         let session = FontSession(configuration)
         let setup = session.setup

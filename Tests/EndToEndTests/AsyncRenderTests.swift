@@ -33,10 +33,10 @@ import Typesetter
     /// A long render cancelled a tenth of the way in (a twentieth, a fortieth when it was done
     /// by then) throws `CancellationError` and leaves no file. How soon it returns is printed
     /// as a share of a whole render timed just before, not bounded: the render sees the
-    /// cancellation at its next block or page, but its Pango and Cairo work waits for other
-    /// renders' in the process (one paragraph or page at a time: `CairoFaces.lock`), and
-    /// beside other suites that shape paragraphs of 100,000 runs in one turn it waited 6 whole
-    /// renders in CI, against 0.17 to 0.19 beside 17 ordinary suites and under 0.1 alone.
+    /// cancellation at its next block or page, but shares the cores with whatever else runs
+    /// (while Pango and Cairo work took turns across renders, beside other suites that shape
+    /// paragraphs of 100,000 runs in one turn it waited 6 whole renders in CI, against 0.17 to
+    /// 0.19 beside 17 ordinary suites and under 0.1 alone).
     @Test(.slow) func aCancelledRenderStopsSoonAndLeavesNothing() async throws {
         let folder = try Render.scratchFolder("async-cancel")
         let markdown = document(sections: 40)

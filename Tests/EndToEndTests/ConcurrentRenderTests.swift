@@ -4,9 +4,10 @@ import Testing
 import Typesetter
 
 /// Renders in parallel in one process: each render shapes on a font map of its own, on a
-/// fontconfig configuration of its own fonts, with no lock shared with other renders. So
-/// renders from a `TaskGroup` overlap on the cores, write the bytes they write alone, and two
-/// renders with different font folders each see only their own fonts.
+/// fontconfig configuration of its own fonts, and every Cairo face is a FreeType face the
+/// process shares (`CFaceSharing`), with no lock shared with other renders. So renders from a
+/// `TaskGroup` overlap on the cores, write the bytes they write alone, and two renders with
+/// different font folders each see only their own fonts.
 @Suite(.serialized) struct ConcurrentRenderTests {
     /// Twenty small documents, each a little different (so no render is a copy of another).
     static let documents: [String] = (0..<20).map { index in
@@ -27,10 +28,12 @@ import Typesetter
     }
 
     /// Twenty documents from a `TaskGroup` take a fraction of the time they take one after
-    /// another in the same run, and each PDF has the bytes it has when rendered alone. On two
-    /// idle cores a release build measures about 0.5 to 0.6; the bound here is 0.8 — a debug
-    /// build beside other suites' renders shares the two cores with them, which stretches the
-    /// parallel half more than the sequential one; a process-wide lock measures 1.0 or more.
+    /// another in the same run, and each PDF has the bytes it has when rendered alone. The
+    /// ratio is printed (the best of two attempts is kept); the bound is 0.8, looser than the
+    /// 0.6 a release build is after on two idle cores: a debug build spends most of a render in
+    /// Swift code that overlapped even when Pango and Cairo work took turns (0.71 to 0.87 then,
+    /// alone on a loaded machine), and beside other suites' renders the two cores are shared
+    /// with them, which stretches the parallel half more than the sequential one.
     @Test(.slow) func twentyRendersFromATaskGroupOverlap() async throws {
         let folder = try Render.scratchFolder("concurrent")
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -66,7 +69,11 @@ import Typesetter
             let together = try Data(contentsOf: URL(fileURLWithPath: folder + "/together-\(index).pdf"))
             #expect(alone == together, "document \(index): the same bytes rendered alone and in parallel")
         }
-        if ProcessInfo.processInfo.activeProcessorCount >= 2 {
+        // Under the Thread Sanitizer (`make tsan` sets TSAN_OPTIONS), whose instrumentation
+        // costs more the more threads run, the ratio is printed, not bounded (1.5 to 3.4 there,
+        // beside AsyncRenderTests).
+        let sanitized = ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil
+        if ProcessInfo.processInfo.activeProcessorCount >= 2, !sanitized {
             #expect(best <= 0.8, "20 renders in parallel took \(best) of their time one after another")
         }
     }
@@ -126,5 +133,80 @@ import Typesetter
         #expect(report.diagnostics.contains { $0.message.contains("'\(faces[0].family)' not found") })
         let fonts = try PDFProbe.fonts(folder + "/none.pdf")
         #expect(!fonts.contains { $0.contains(postScriptName(faces[0].family)) }, "\(fonts)")
+    }
+
+    /// The families installed with a bold italic face (fontconfig's first name of each), at
+    /// most 14: a render that sets each in four faces draws far more than Cairo's ten open
+    /// faces.
+    static func familiesWithFourFaces() throws -> [String] {
+        let listed = try PDFProbe.run("fc-list", ["--format", "%{family[0]}\n", ":style=Bold Italic"]).output
+        let families = Set(listed.split(separator: "\n").map(String.init)).sorted()
+        return Array(families.prefix(14))
+    }
+
+    /// A document setting eight of `families` (from the `offset`th, cyclically) in their
+    /// upright, bold, italic and bold italic faces, each word tagged with the render, the family
+    /// and the face so that its text can be read back and checked.
+    static func manyFacesDocument(render: Int, families: [String], offset: Int) -> (markdown: String, words: [String]) {
+        var markdown = "# Faces \(render)\n\n"
+        var words: [String] = []
+        for step in 0..<8 {
+            let index = (offset + step) % families.count
+            let family = families[index]
+            let tag = "r\(render)f\(index)"
+            let faces = ["\(tag)upright", "\(tag)bold", "\(tag)italic", "\(tag)bolditalic"]
+            words += faces
+            markdown += "[\(faces[0]) **\(faces[1])** *\(faces[2])* ***\(faces[3])***]{family=\"\(family)\"}\n\n"
+            markdown += Prose.sections(1).prefix(400) + "\n\n"
+        }
+        return (markdown, words)
+    }
+
+    /// Eight renders at once, twice, each drawing 32 faces of eight families (fourteen families
+    /// between them, far more than the ten FreeType faces Cairo 1.16 keeps open per process):
+    /// every render succeeds, and its PDF passes `qpdf --check`, embeds more than ten fonts,
+    /// reads back every tagged word in order and has the bytes it has when rendered alone.
+    /// Renders whose Pango and Cairo work ran at once on Cairo's own face cache, which closes
+    /// a face another thread is about to use, crashed in libfreetype here.
+    @Test(.slow) func concurrentRendersDrawingManyFacesEachStayIntact() async throws {
+        let families = try Self.familiesWithFourFaces()
+        try #require(families.count >= 9, "families with four faces: \(families)")
+        let folder = try Render.scratchFolder("concurrent-faces")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let options = Self.options()
+        let documents = (0..<8).map { Self.manyFacesDocument(render: $0, families: families, offset: $0 * 3) }
+        for round in 0..<2 {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (render, document) in documents.enumerated() {
+                    group.addTask {
+                        _ = try await Typesetter.render(
+                            markdown: document.markdown, file: "faces\(render).md",
+                            to: folder + "/together-\(round)-\(render).pdf", options: options)
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+        for (render, document) in documents.enumerated() {
+            _ = try await Typesetter.render(
+                markdown: document.markdown, file: "faces\(render).md", to: folder + "/alone-\(render).pdf",
+                options: options)
+        }
+        for (render, document) in documents.enumerated() {
+            let alone = try Data(contentsOf: URL(fileURLWithPath: folder + "/alone-\(render).pdf"))
+            for round in 0..<2 {
+                let path = folder + "/together-\(round)-\(render).pdf"
+                #expect(try PDFProbe.qpdfClean(path), "render \(render), round \(round): qpdf --check")
+                let fonts = Set(try PDFProbe.fonts(path))
+                #expect(fonts.count > 10, "render \(render): \(fonts.count) fonts embedded, \(fonts.sorted())")
+                let text = try PDFProbe.text(path)
+                let found = text.split(whereSeparator: { $0.isWhitespace }).map(String.init).filter {
+                    $0.hasPrefix("r\(render)f")
+                }
+                #expect(found == document.words, "render \(render), round \(round): the tagged words in order")
+                let together = try Data(contentsOf: URL(fileURLWithPath: path))
+                #expect(together == alone, "render \(render), round \(round): the bytes it has rendered alone")
+            }
+        }
     }
 }

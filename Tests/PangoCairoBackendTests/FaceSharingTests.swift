@@ -1,0 +1,54 @@
+import Foundation
+import Styling
+import TestSupport
+import Testing
+import Typography
+
+@testable import PangoCairoBackend
+
+/// Every Cairo face Pango makes is made on a FreeType face the process opened once and shares
+/// (`CFaceSharing`), which Cairo never closes, so Pango and Cairo work of different renders is
+/// not serialized.
+@Suite struct FaceSharingTests {
+    /// The test binary's own `cairo_ft_font_face_create_for_pattern` is the one libpangocairo
+    /// calls: a face in a family no other test uses, loaded through a render's font map, opens
+    /// one more shared face, and the lock across renders takes nothing.
+    @Test func pangosFacesAreOpenedInTheSharedTable() throws {
+        #expect(CairoFaces.areShared, "the process's face function is CFaceSharing's")
+        #expect(!CairoFaces.lock.serializing, "renders are not serialized")
+        let folder = try Render.scratchFolder("face-sharing")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let family = "Typeset Shared Face \(UInt32.random(in: 0..<1_000_000))"
+        try Support.renamedFont(at: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", family: family)
+            .write(to: URL(fileURLWithPath: folder + "/Face.ttf"))
+        let configuration = try FontConfiguration.including(folders: [folder])
+        let shaper = PangoShaper(session: FontSession(configuration))
+        let before = CairoFaces.sharedFaceCount
+        let font = FontSpec(families: [family], size: 12.5)
+        let paragraph = StyledParagraph(
+            runs: [StyledRun("Shared faces", style: RunStyle(font: font))], style: ParagraphStyle(baseFont: font))
+        let shaped = shaper.shape(paragraph, width: nil)
+        #expect(shaped.naturalWidth > 0)
+        #expect(CairoFaces.sharedFaceCount > before, "the face of \(family) was opened in the shared table")
+    }
+
+    /// The lock Pango and Cairo work takes keeps a second thread out while one holds it when it
+    /// serializes (faces not shared), and lets it in when it does not.
+    @Test func theLockKeepsASecondThreadOutOnlyWhenItSerializes() {
+        for serializing in [true, false] {
+            let lock = RecursiveLock(serializing: serializing)
+            let entered = DispatchSemaphore(value: 0)
+            let done = DispatchSemaphore(value: 0)
+            lock.lock()
+            Thread {
+                lock.run { entered.signal() }
+                done.signal()
+            }.start()
+            let overlapped = entered.wait(timeout: .now() + 0.3) == .success
+            lock.unlock()
+            if !overlapped { entered.wait() }
+            done.wait()
+            #expect(overlapped == !serializing, "serializing \(serializing): the second thread entered at once")
+        }
+    }
+}
