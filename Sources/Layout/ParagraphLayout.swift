@@ -62,7 +62,8 @@ public enum ParagraphLayout {
                 return shaping.hyphenationPoints(in: word, language: patterns)
             },
             breakKerning: { run, before, after, addsHyphen in
-                // Asked at every hyphenation point: kept per run and pair for the paragraph.
+                // Asked at every hyphenation point and after every dash or slash: kept per run
+                // and pair for the paragraph.
                 let key = UInt64(run) << 43 | UInt64(before.value) << 22 | UInt64(after.value) << 1
                 let keyed = addsHyphen ? key | 1 : key
                 if let kerning = kernings[keyed] { return kerning }
