@@ -120,7 +120,7 @@ extension ParagraphComposer {
             end = item.position
             // A flagged penalty adds a hyphen unless it follows one (an explicit hyphen or a
             // dash, whose width is only the change in kerning at the break).
-            let explicit = end > 0 && (isDash(prepared.scalars[end - 1]) || prepared.scalars[end - 1] == "\u{2010}")
+            let explicit = end > 0 && isExplicitHyphen(prepared.scalars[end - 1])
             ending = item.flagged && !explicit ? .hyphen : .opportunity
         case .box:
             end = item.position

@@ -190,7 +190,7 @@ extension ParagraphComposer {
         _ prepared: PreparedParagraph, at i: Int, isCode: [Bool], protrudes: Bool, _ breakKerning: BreakKerning
     ) -> LineBreaker.Item {
         let before = prepared.scalars[i - 1]
-        let explicit = isDash(before) || before == "\u{2010}"
+        let explicit = isExplicitHyphen(before)
         let kerning =
             explicit || before == "/" ? kerning(prepared, before: i - 1, after: i, addsHyphen: false, breakKerning) : 0
         let advance = prepared.advances[i - 1] + kerning
@@ -387,7 +387,7 @@ extension ParagraphComposer {
                     .glue(
                         spaceWidth, stretch: rigid ? 0 : spaceWidth * (spaceStretch + expansion),
                         shrink: rigid ? 0 : spaceWidth * (spaceShrink + expansion),
-                        hang: hangWidth, flagged: isDash(before) || before == "\u{2010}", position: i))
+                        hang: hangWidth, flagged: isExplicitHyphen(before), position: i))
                 boxStart = i + 1
                 continue
             }
@@ -417,9 +417,15 @@ extension ParagraphComposer {
     /// The longest last word, in scalars, that ``allowedBreaks(_:keepAll:)`` keeps whole.
     static let lastWordLimit = 24
 
-    /// Hyphen-minus, hyphen, en dash, em dash: the explicit hyphens and dashes a line may end at.
+    /// Hyphen-minus, en dash, em dash: the dashes a phrase may be set between spaces with.
     static func isDash(_ s: Unicode.Scalar) -> Bool {
         s == "-" || s == "\u{2013}" || s == "\u{2014}"
+    }
+
+    /// A dash (``isDash(_:)``) or the hyphen U+2010: an explicit hyphen a line may end after
+    /// with no hyphen added (TeX's \exhyphenpenalty).
+    static func isExplicitHyphen(_ s: Unicode.Scalar) -> Bool {
+        isDash(s) || s == "\u{2010}"
     }
 
     /// By scalar: the run of breaking spaces starting here binds a spaced dash to its phrase,
