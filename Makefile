@@ -8,17 +8,18 @@ BIN = .build/release/typeset
 
 # Debian packages: C libraries (pkg-config), fonts, the PDF tools the tests read back with, and
 # the sRGB ICC profile of PDF/A's output intent (icc-profiles-free); Latin Modern Math and TeX Gyre
-# Pagella Math are the OpenType MATH faces the math tests set formulas in.
+# Pagella Math are the OpenType MATH faces the math tests set formulas in; Valgrind's Callgrind
+# counts the instructions of the work-cost tests.
 APT_PACKAGES = pkg-config libpango1.0-dev libcairo2-dev libfontconfig-dev libfreetype-dev \
   libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-dev librsvg2-dev \
   libhyphen-dev hyphen-en-us hyphen-de hyphen-fr zlib1g-dev libxml2-dev libgdk-pixbuf-2.0-dev webp-pixbuf-loader imagemagick \
   fonts-inter fonts-noto-cjk fonts-noto-mono fonts-dejavu-core fonts-dejavu-extra fonts-noto-color-emoji \
   fonts-lmodern fonts-texgyre-math \
   libkf5syntaxhighlighting-dev qtbase5-dev \
-  poppler-utils qpdf time icc-profiles-free
+  poppler-utils qpdf time icc-profiles-free valgrind
 STAMP = .build/.deps-installed
 
-.PHONY: math-reference all deps build pdf-check pdf-peers test test-fast tsan corpus-check showcase specimens bench bench-dir fuzz fonts-extra clean check-layering check-functions commit-info library-example install format lint
+.PHONY: math-reference all deps build pdf-check pdf-peers test test-fast tsan corpus-check showcase specimens bench bench-dir fuzz fonts-extra clean check-layering check-functions commit-info library-example readme-example install format lint
 
 all: build
 
@@ -86,11 +87,14 @@ $(PDF_PEERS):
 pdf-peers: build $(PDF_PEERS)
 	$(PDF_PEERS) Tests/Scripts/pdf-peers.py $(CURDIR)/$(BIN) templates/images/press.jpg output/peers
 
-# The README's test command: layering check, then every unit and end-to-end test.
-test: deps check-layering build library-example $(SPEC_JSON) $(PDF_CHECK) $(CSS_CHECK)
+# The README's test command: layering check, the release binary, the README's library example
+# (built with the tests, checked to be the README's words) and every unit and end-to-end test.
+test: deps check-layering build readme-example $(SPEC_JSON) $(PDF_CHECK) $(CSS_CHECK)
+	$(SWIFT) build --build-tests 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
+	.build/debug/TypesetLibraryExample
 	TYPESET_BIN=$(CURDIR)/$(BIN) TYPESET_COMMONMARK_SPEC=$(CURDIR)/$(SPEC_JSON) TYPESET_REQUIRE_SPEC=1 \
 	  TYPESET_PDF_CHECK=$(CURDIR)/$(PDF_CHECK) \
-	  $(SWIFT) test 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
+	  $(SWIFT) test --skip-build 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
 
 # Thread Sanitizer over the suites that render in parallel in one process: the package and its
 # tests built with -sanitize=thread in a folder of their own (.build/tsan, so the debug build is
@@ -108,18 +112,22 @@ test-fast: deps check-layering build $(SPEC_JSON) $(PDF_CHECK) $(CSS_CHECK)
 	  TYPESET_PDF_CHECK=$(CURDIR)/$(PDF_CHECK) \
 	  $(SWIFT) test 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
 
-# The README's Library example, built and run as a package of its own that depends on this
-# checkout by path; the README must quote its main.swift verbatim.
+# The README quotes the library example's main.swift verbatim.
+readme-example:
+	@python3 -c 'import sys; sys.exit(0 if open("Examples/LibraryExample/Sources/LibraryExample/main.swift").read() in open("README.md").read() else 1)' \
+	  || { echo "README.md does not quote Examples/LibraryExample/Sources/LibraryExample/main.swift"; exit 1; }
+
+# The README's library example built and run as a package of its own that depends on this
+# checkout by path, as a program outside it would (a second debug build of the package, so not
+# part of `make test`, which builds the same main.swift with the tests).
 # SwiftPM 6.3 notices a source file added to a path dependency only on the build after the one
 # that first sees it (the first fails with "cannot find … in scope"; several new files can take
 # two builds more), so a failure is retried twice; a source file removed from the dependency
 # fails every build ("missing inputs") until the example's build folder is made anew.
-library-example: deps
+library-example: deps readme-example
 	cd Examples/LibraryExample && { $(SWIFT) build >/dev/null 2>&1 || $(SWIFT) build >/dev/null 2>&1 || \
 	  { rm -rf .build && $(SWIFT) build 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}; }; }
 	cd Examples/LibraryExample && .build/debug/LibraryExample
-	@python3 -c 'import sys; sys.exit(0 if open("Examples/LibraryExample/Sources/LibraryExample/main.swift").read() in open("README.md").read() else 1)' \
-	  || { echo "README.md does not quote Examples/LibraryExample/Sources/LibraryExample/main.swift"; exit 1; }
 
 # The module table: one module alone touches cmark, libyaml and libxml2 pointers (MarkdownParser),
 # one alone Pango/Cairo, librsvg and libhyphen (PangoCairoBackend), one alone KSyntaxHighlighting and

@@ -94,6 +94,12 @@ let package = Package(
         // The commit `typeset --version` prints (the Makefile writes Sources/CBuildInfo/commit.h).
         .target(name: "CBuildInfo"),
         .executableTarget(name: "typeset", dependencies: ["Typesetter", "CBuildInfo", "CGio"]),
+        // The README's library example, `Examples/LibraryExample`'s main.swift, built with the tests
+        // so that `make test` runs it on the same build; the folder is also a package of its own
+        // that depends on this one by path, as a program outside it would.
+        .executableTarget(
+            name: "TypesetLibraryExample", dependencies: ["Typeset"],
+            path: "Examples/LibraryExample/Sources/LibraryExample"),
         // `make bench`: Typeset beside the Pango + Cairo floor, in pairs; scaling rows; the composer's figures.
         .target(name: "BenchSupport"),
         .executableTarget(name: "typeset-bench", dependencies: ["BenchSupport"]),

@@ -52,6 +52,53 @@ extension Render {
         return fields[0] + fields[1]
     }
 
+    /// Renders `markdown` with the `typeset` executable under Valgrind's Callgrind, on one
+    /// thread (`TYPESET_THREADS=1`), and returns the instructions the child executed: a count
+    /// that neither the machine's speed nor its load changes, so that two renders of one run
+    /// compare to the instruction. The executable and the code-highlighting library are first
+    /// copied without their debugging sections (`strip -g`), which Valgrind otherwise spends
+    /// minutes reading. `options` are
+    /// added to the command line. Throws when Valgrind cannot be started or its counts cannot
+    /// be read, and ``RenderFailure`` when the render fails.
+    public static func instructions(_ markdown: String, name: String, options: [String] = []) throws -> Int {
+        let countFolder = Self.folder + "/instructions"
+        try FileManager.default.createDirectory(atPath: countFolder, withIntermediateDirectories: true)
+        guard let stripped = strippedBinary else {
+            throw RenderFailure(status: 0, output: "strip -g could not copy \(binary)")
+        }
+        let input = countFolder + "/\(name).md"
+        let counts = countFolder + "/\(name).callgrind"
+        try markdown.write(toFile: input, atomically: true, encoding: .utf8)
+        let arguments =
+            [
+                "TYPESET_THREADS=1", "valgrind", "--tool=callgrind", "--dump-instr=no",
+                "--callgrind-out-file=" + counts, stripped, "render", input, "-q", "-o", countFolder + "/\(name).pdf",
+            ] + options
+        let run = try PDFProbe.run("env", arguments)
+        if run.status != 0 { throw RenderFailure(status: run.status, output: run.output) }
+        let summary = try String(contentsOfFile: counts, encoding: .utf8).split(separator: "\n")
+            .first { $0.hasPrefix("summary: ") || $0.hasPrefix("totals: ") }
+        guard let total = summary.flatMap({ Int($0.split(separator: " ").last ?? "") }) else {
+            throw RenderFailure(status: 0, output: "callgrind wrote no total to \(counts)")
+        }
+        return total
+    }
+
+    /// The `typeset` executable without its debugging sections, with the code-highlighting
+    /// library beside it (where `typeset` looks for it first), made once per test process (a
+    /// static constant's initializer runs once, whichever test asks first); nil when `strip`
+    /// fails.
+    private static let strippedBinary: String? = {
+        let countFolder = Render.folder + "/instructions"
+        try? FileManager.default.createDirectory(atPath: countFolder, withIntermediateDirectories: true)
+        let folder = URL(fileURLWithPath: binary).deletingLastPathComponent().path
+        for name in ["typeset", "libTypesetSyntaxHighlighting.so"] {
+            let strip = try? PDFProbe.run("strip", ["-g", "-o", countFolder + "/" + name, folder + "/" + name])
+            if strip?.status != 0 { return nil }
+        }
+        return countFolder + "/typeset"
+    }()
+
     /// The `typeset` executable ended with a non-zero exit status.
     public struct RenderFailure: Error, CustomStringConvertible {
         /// The exit status.
