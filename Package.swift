@@ -100,9 +100,10 @@ let package = Package(
         .executableTarget(
             name: "TypesetLibraryExample", dependencies: ["Typeset"],
             path: "Examples/LibraryExample/Sources/LibraryExample"),
-        // `make bench`: Typeset beside the Pango + Cairo floor, in pairs; scaling rows; the composer's figures.
+        // `make bench`: Typeset beside the Pango + Cairo floor, in pairs; scaling rows; the composer's figures;
+        // twenty renders in one process, one after another and from a TaskGroup.
         .target(name: "BenchSupport"),
-        .executableTarget(name: "typeset-bench", dependencies: ["BenchSupport"]),
+        .executableTarget(name: "typeset-bench", dependencies: ["BenchSupport", "Typeset"]),
 
         // The one home of the tests' helpers (docs/testing.md): running the `typeset` executable and
         // the PDF tools, rendering into a temporary folder, reading a PDF back (poppler-utils, qpdf),

@@ -26,17 +26,21 @@ extension Typesetter {
 
     /// Renders `markdown` (named `file` in diagnostics) to the PDF at `output`, as
     /// ``render(markdown:file:to:options:)`` does, on a thread of its own so that the calling
-    /// task's executor is never blocked.
+    /// task's executor is never blocked. As many asynchronous renders run at once as the
+    /// process has processors; the others wait, suspended, for one of them to end, in the
+    /// order they were asked for (``RenderSlots``).
     ///
     /// Cancelling the calling task stops the render at its next check — between blocks and
     /// between pages, in every layout pass, and before the tagging pass — and nothing is
     /// written: the output appears only when the render succeeded (temporary file + rename).
-    /// - Throws: `CancellationError` when the task was cancelled before the render finished;
+    /// - Throws: `CancellationError` when the task was cancelled before the render finished
+    ///   (or while it waited for its turn);
     ///   otherwise what ``render(markdown:file:to:options:)`` throws.
     public static func render(
         markdown: String, file: String, to output: String, options: RenderOptions = RenderOptions()
     ) async throws -> RenderReport {
-        try Task.checkCancellation()
+        try await RenderSlots.shared.enter()
+        defer { RenderSlots.shared.leave() }
         let cancellation = RenderCancellation()
         var checked = options
         checked.cancellation = cancellation

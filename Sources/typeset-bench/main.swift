@@ -1,5 +1,6 @@
 import BenchSupport
 import Foundation
+import Typeset
 
 // `make bench`: Typeset beside the least any Pango + Cairo program costs for the same text.
 //
@@ -14,8 +15,10 @@ import Foundation
 // page (`--paper a4 --margins 25mm`), tagged (the default) unless the row says `--no-tags`.
 // Every run is a child process, so its peak resident set (`wait4`'s rusage, ru_maxrss) is
 // that run's alone. Then the scaling rows: huge and hostile inputs generated here, each with
-// its time per megabyte net of start-up beside the `large` document's. Last, the paragraph
-// composer's figures: the word-space stretch of a justified document, read from its PDF.
+// its time per megabyte net of start-up beside the `large` document's. Then the paragraph
+// composer's figures: the word-space stretch of a justified document, read from its PDF. Last,
+// renders in one process: twenty documents from a `TaskGroup` beside the same twenty one after
+// another, through the library (`import Typeset`), in this process.
 //
 // A benchmark, not a test: it asserts nothing, and exits non-zero only when a run fails.
 
@@ -123,7 +126,7 @@ func scalingID(_ input: ScalingInput) -> String {
     case .themeCheck: return input.name + "-check"
     }
 }
-let allIDs = corpusRows.map(\.id) + scalingInputs.map(scalingID) + ["composer"]
+let allIDs = corpusRows.map(\.id) + scalingInputs.map(scalingID) + ["composer", "concurrent"]
 let usage = "usage: typeset-bench --typeset BIN --floor BIN --corpus DIR [--pairs N] [--only NAME,…] [--list]"
 
 var typesetPath = ""
@@ -353,6 +356,59 @@ if selected("composer") {
         say("Composer on documentation prose (p50/p95/max word gap ÷ natural space, lines > 1.5×, hyphens, ")
         say("consecutive hyphens, page-end hyphens, fragment last lines, breaks after a dash):")
         for line in text.split(separator: "\n") { say(String(line)) }
+    }
+}
+// MARK: Renders in one process
+
+/// Renders `documents` one after another, then all of them from a `TaskGroup`, each into
+/// `folder`, and returns the two wall times in s (CLOCK_MONOTONIC). Throws what a render throws.
+func sequentialAndConcurrentSeconds(_ documents: [String], folder: String) async throws -> (Double, Double) {
+    var options = RenderOptions()
+    options.creationDate = Date(timeIntervalSince1970: 0)
+    let fixed = options
+    func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+    let start = now()
+    for (index, markdown) in documents.enumerated() {
+        _ = try await Typesetter.render(
+            markdown: markdown, file: "r\(index).md", to: "\(folder)/alone-\(index).pdf", options: fixed)
+    }
+    let middle = now()
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for (index, markdown) in documents.enumerated() {
+            group.addTask {
+                _ = try await Typesetter.render(
+                    markdown: markdown, file: "r\(index).md", to: "\(folder)/together-\(index).pdf", options: fixed)
+            }
+        }
+        try await group.waitForAll()
+    }
+    let end = now()
+    return (Double(middle - start) / 1e9, Double(end - middle) / 1e9)
+}
+
+if selected("concurrent") {
+    // Twenty one-page reports, each the corpus's `one` document under a heading of its own.
+    let one = (try? String(contentsOfFile: "\(corpus)/one.md", encoding: .utf8)) ?? "Report."
+    let documents = (0..<20).map { "# Report \($0)\n\n" + one }
+    var ratios: [Double] = []
+    say("")
+    say("Twenty one-page documents rendered in this process, one after another and from a TaskGroup, in turn:")
+    for round in 1...(pairsOverride ?? 4) {
+        do {
+            let (sequential, parallel) = try await sequentialAndConcurrentSeconds(documents, folder: scratch)
+            ratios.append(parallel / sequential)
+            say(
+                "  round \(round): one after another \(String(format: "%.2f", sequential)) s, TaskGroup "
+                    + "\(String(format: "%.2f", parallel)) s: ×\(String(format: "%.2f", parallel / sequential))"
+                    + (round == 1 ? " (the first round makes each thread's font map)" : ""))
+        } catch {
+            fail("a render in this process failed: \(error)")
+        }
+    }
+    if let median = PairedStatistics.median(ratios.count > 1 ? Array(ratios.dropFirst()) : ratios) {
+        say(
+            "  TaskGroup ÷ one after another, median of the rounds after the first: "
+                + "×\(String(format: "%.2f", median)) on \(ProcessInfo.processInfo.activeProcessorCount) cores")
     }
 }
 say("")
