@@ -230,6 +230,13 @@ struct TokenReader {
     /// its fields) or a warning (an untyped token that might not be typography at all).
     var aliasesAreErrors = false
 
+    /// How many expressions are being evaluated, each inside the one before (an expression's
+    /// alias whose token is an expression in turn), and the most allowed: each level is a
+    /// call within a call, so a file of 100,000 such tokens chained would overflow the stack.
+    /// Design tools chain a handful (Tokens Studio's scale steps, `{size.3} * 1.25`).
+    var expressionDepth = 0
+    static let expressionDepthLimit = 100
+
     mutating func aliasProblem(_ position: SourcePosition, _ message: String) {
         if aliasesAreErrors { refuse(position, message) } else { warn(position, message) }
     }
@@ -379,12 +386,24 @@ struct TokenReader {
     /// resolved number or dimension, then evaluated (``TokenExpressions``); nil (after a problem)
     /// when an alias resolves to nothing or the result is no arithmetic.
     mutating func expression(_ text: String, at position: SourcePosition, visiting: [String]) -> JSONNode? {
+        guard expressionDepth < Self.expressionDepthLimit else {
+            aliasProblem(
+                position, "expression '\(text)': expressions nest more than \(Self.expressionDepthLimit) deep")
+            return nil
+        }
+        expressionDepth += 1
+        defer { expressionDepth -= 1 }
         var substituted = ""
         var rest = Substring(text)
         while let open = rest.firstIndex(of: "{") {
             guard let close = rest[open...].firstIndex(of: "}") else { break }
             substituted += rest[..<open]
             let reference = String(rest[rest.index(after: open)..<close])
+            // `{a{b}`: no alias (and followed as one, it would be this expression again).
+            guard !reference.contains("{") else {
+                aliasProblem(position, "expression '\(text)': '{\(reference)}' is no alias (a brace inside braces)")
+                return nil
+            }
             let aliasNode = JSONNode(value: .string("{\(reference)}"), position: position)
             guard let value = follow(aliasNode, through: [], visiting: visiting) else { return nil }
             if let number = value.number {

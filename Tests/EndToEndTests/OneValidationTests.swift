@@ -39,6 +39,10 @@ import Testing
                 + #""typography": {"body": {"$type": "typography", "$value": {"fontSize": "{a}"}}}}"#,
             "alias cycle"
         ),
+        (
+            #"{"typography": {"body": {"$type": "typography", "$value": {"fontFamily": "{fo{}nt.family.sans}"}}}}"#,
+            "'{fo{}' is no alias"
+        ),
     ])
     func unusableTokensFailImportAndCheckAlike(tokens: String, message: String) throws {
         let dir = try folder()

@@ -161,6 +161,42 @@ import Testing
         #expect(throws: ThemeError.self) { try TokenImporter.importTokens(Data(cycle.utf8), file: "c.json") }
     }
 
+    /// Values that look like expressions but cannot end — a brace inside an alias's braces
+    /// (`{fo{}nt.family.sans}`, which followed as an alias was the same expression again, a
+    /// stack overflow), an alias in double braces, and expressions whose aliases are expressions
+    /// 5,000 deep — are refused at their place; a chain 50 deep resolves.
+    @Test(arguments: [
+        (#""fontFamily": "{fo{}nt.family.sans}", "fontSize": "16""#, "'{fo{}' is no alias"),
+        (#""fontSize": "{{s}} * 2""#, "'{{s}' is no alias"),
+        (#""fontSize": "{s{s}}""#, "'{s{s}' is no alias"),
+        (#""fontSize": "{chain.0}""#, "expressions nest more than 100 deep"),
+    ])
+    func expressionsThatCannotEndAreRefusedAtTheirPlace(fields: String, message: String) {
+        let chain = (0..<5_000).map { #""\#($0)": {"$value": "{chain.\#($0 + 1)} + 0""# + "}" }.joined(separator: ", ")
+        let json =
+            #"{"s": {"$type": "dimension", "$value": "8"}, "chain": {\#(chain), "5000": {"$value": "10"}}, "#
+            + #""t": {"body": {"$type": "typography", "$value": {\#(fields)}}}}"#
+        do {
+            _ = try TokenImporter.importTokens(Data(json.utf8), file: "e.json")
+            Issue.record("\(fields) was imported")
+        } catch let error as ThemeError {
+            // The chain's tokens, untyped, are read first: the depth is a warning there, and
+            // the typography token that needs them is refused, naming that warning.
+            let problems = error.problems.map(\.description)
+            #expect(problems.contains { $0.hasPrefix("e.json:1:") && $0.contains(message) }, "\(problems)")
+            #expect(error.problems.contains { $0.severity == .error }, "\(problems)")
+        } catch { Issue.record("\(error)") }
+    }
+
+    @Test func expressionsFiftyDeepResolve() throws {
+        let chain = (0..<50).map { #""\#($0)": {"$value": "{chain.\#($0 + 1)} + 0.1""# + "}" }.joined(separator: ", ")
+        let json =
+            #"{"chain": {\#(chain), "50": {"$value": "10"}}, "#
+            + #""t": {"body": {"$type": "typography", "$value": {"fontSize": "{chain.0}"}}}}"#
+        let (theme, _) = try TokenImporter.importTokens(Data(json.utf8), file: "e.json")
+        #expect(abs(theme[.body].size - 15) < 0.0001, "\(theme[.body].size)")
+    }
+
     @Test func tokenFilesAreKnownByOneRule() {
         let tokens = [
             #"{"a": {"$value": 1}}"#, #"{"global": {"x": {"value": "1", "type": "sizing"}}}"#,
