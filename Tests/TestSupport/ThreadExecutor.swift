@@ -11,13 +11,14 @@ public final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
     private var jobs: [UnownedJob] = []
     private var stopped = false
 
-    /// Starts the executor's thread.
+    /// Starts the executor's thread, which holds the executor until ``stop()`` ends it.
     public init() {
-        let thread = Thread { [unowned self] in self.run() }
+        let thread = Thread { self.run() }
         thread.start()
     }
 
-    /// Ends the thread once the jobs already enqueued have run.
+    /// Ends the thread once the jobs already enqueued have run; the executor is freed when
+    /// nothing else holds it.
     public func stop() {
         condition.withLock {
             stopped = true
