@@ -358,6 +358,7 @@ if selected("composer") {
         for line in text.split(separator: "\n") { say(String(line)) }
     }
 }
+
 // MARK: Renders in one process
 
 /// Renders `documents` one after another, then all of them from a `TaskGroup`, each into

@@ -57,9 +57,8 @@ extension Render {
     /// that neither the machine's speed nor its load changes, so that two renders of one run
     /// compare to the instruction. The executable and the code-highlighting library are first
     /// copied without their debugging sections (`strip -g`), which Valgrind otherwise spends
-    /// minutes reading. `options` are
-    /// added to the command line. Throws when Valgrind cannot be started or its counts cannot
-    /// be read, and ``RenderFailure`` when the render fails.
+    /// minutes reading. `options` are added to the command line. Throws when Valgrind cannot
+    /// be started or its counts cannot be read, and ``RenderFailure`` when the render fails.
     public static func instructions(_ markdown: String, name: String, options: [String] = []) throws -> Int {
         let countFolder = Self.folder + "/instructions"
         try FileManager.default.createDirectory(atPath: countFolder, withIntermediateDirectories: true)
