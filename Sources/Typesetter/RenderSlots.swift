@@ -26,9 +26,13 @@ final class RenderSlots: @unchecked Sendable {
     private var cancelledTickets: Set<UInt64> = []
     private var nextTicket: UInt64 = 0
 
+    /// How many renders may hold a slot at once.
+    let count: Int
+
     /// Slots for `count` renders at once (at least one).
     init(count: Int) {
-        free = max(1, count)
+        self.count = max(1, count)
+        free = self.count
     }
 
     /// Takes a slot, waiting (suspended) for one when all are held. Every call that returns
