@@ -14,7 +14,13 @@ after a spaced dash. For Korean (Debian's Korean manual pages, at 60 and 90 mm),
 and the space between the syllables of a word, each line's font expansion read from the PDF's
 text matrices (`pip install pikepdf`; without it every line is taken as unexpanded).
 
+The composer's constants (hyphen penalty, double-hyphen demerits) were chosen on the Node.js
+contributor guides, the default corpus. `--corpus held-out` reads prose the constants were never
+tried on: the Markdown of every other Debian package under /usr/share/doc (Git, GLib, libxml2,
+systemd, zstd...); `--corpus api` reads Node.js's API reference (/usr/share/doc/nodejs/api).
+
 Usage: python3 bench/composition-reference.py [path/to/typeset] [--measures 60,90,120] [--json]
+                                              [--corpus guides|held-out|api]
        (default .build/release/typeset; Typst from the `typst` module of the running Python)
 """
 import glob, json, os, re, statistics, subprocess, sys, tempfile
@@ -23,13 +29,19 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SPACE = 2.9505
 SOURCES = sorted(glob.glob("/usr/share/doc/nodejs/contributing/*.md")) + [
     "/usr/share/doc/nodejs/GOVERNANCE.md", "/usr/share/doc/nodejs/onboarding.md"]
+CORPORA = {
+    "guides": ("Debian's Node.js contributor guides", lambda: SOURCES),
+    "held-out": ("the Markdown of Debian's other packages",
+                 lambda: sorted(p for p in glob.glob("/usr/share/doc/*/*.md") if "/nodejs/" not in p)),
+    "api": ("Debian's Node.js API reference", lambda: sorted(glob.glob("/usr/share/doc/nodejs/api/*.md"))),
+}
 DASHES = ("\u2013", "\u2014", "-")
 
 
-def prose_paragraphs(limit=140):
-    """Prose paragraphs of at least 30 words, in file order, as plain text."""
+def prose_paragraphs(limit=140, sources=SOURCES):
+    """Prose paragraphs of at least 30 words of `sources`, in file order, as plain text."""
     paragraphs = []
-    for path in SOURCES:
+    for path in sources:
         if not os.path.exists(path):
             continue
         text = open(path, encoding="utf-8", errors="replace").read()
@@ -208,15 +220,21 @@ def typst_source(paragraphs, measure):
             + "\n\n".join(escape(p) for p in paragraphs))
 
 
+def option(name, default):
+    """The value after `--name` on the command line, or `default`."""
+    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
+
+
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    measures = [int(m) for m in option("--measures", "60,90,120").split(",")]
+    corpus = option("--corpus", "guides")
+    if corpus not in CORPORA:
+        sys.exit(f"--corpus: one of {', '.join(CORPORA)}, not {corpus}")
+    values = {option("--measures", None), option("--corpus", None)}
+    args = [a for a in sys.argv[1:] if not a.startswith("--") and a not in values]
     typeset = args[0] if args else os.path.join(ROOT, ".build/release/typeset")
-    measures = [60, 90, 120]
-    if "--measures" in sys.argv:
-        measures = [int(m) for m in sys.argv[sys.argv.index("--measures") + 1].split(",")]
-        if args and args[0] == sys.argv[sys.argv.index("--measures") + 1]:
-            typeset = os.path.join(ROOT, ".build/release/typeset")
-    paragraphs = prose_paragraphs()
+    corpus_name, sources = CORPORA[corpus]
+    paragraphs = prose_paragraphs(sources=sources())
     out = tempfile.mkdtemp()
     results = {}
     for measure in measures:
@@ -262,7 +280,7 @@ def main():
     if "--json" in sys.argv:
         print(json.dumps({"paragraphs": len(paragraphs), "korean": len(korean), "folder": out, "measures": results}))
         return
-    print(f"{len(paragraphs)} paragraphs of Debian's Node.js documentation, {len(korean)} of its Korean manual "
+    print(f"{len(paragraphs)} paragraphs of {corpus_name}, {len(korean)} of Debian's Korean manual "
           f"pages; PDFs in {out}")
     for measure, row in results.items():
         for tool, f in row.items():
