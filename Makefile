@@ -138,7 +138,7 @@ library-example: deps readme-example
 # `Typesetter` and the value modules, never on the backend.
 IMPORT = ^\s*(@_implementationOnly |@_exported |@testable |internal |package |public )?import +
 check-layering:
-	@bad=$$(grep -rlE '$(IMPORT)(CPangoCairo|CRsvg|CHyphen|CFaceSharing)\b' Sources | grep -v '^Sources/PangoCairoBackend/'; \
+	@bad=$$(grep -rlE '$(IMPORT)(CPangoCairo|CRsvg|CHyphen|CFaceSharing|CNumberFormatting)\b' Sources | grep -v '^Sources/PangoCairoBackend/'; \
 	        grep -rlE '$(IMPORT)CZlib\b' Sources | grep -v '^Sources/TaggedPDF/'; \
 	        grep -rlE '$(IMPORT)(CCmarkGFM|CYAML|CLibXML2)\b' Sources | grep -v '^Sources/MarkdownParser/'; \
 	        grep -rlE '$(IMPORT)(CBuildInfo|CGio)\b' Sources | grep -v '^Sources/typeset/'; \

@@ -39,6 +39,11 @@ let package = Package(
         // exports from every executable that links libpangocairo), so that renders on several
         // threads never have a face closed under them (docs/architecture.md, "Threads").
         .target(name: "CFaceSharing", dependencies: ["CPangoCairo"]),
+        // The numbers Cairo writes into PDF content streams (`%f`, `%.Nf`, `%.*f`), formatted
+        // exactly as glibc formats them but without its general conversion: its own
+        // `__snprintf_chk`, which the linker exports as it does CFaceSharing's function
+        // (docs/performance.md, "Numbers in content streams").
+        .target(name: "CNumberFormatting"),
         .systemLibrary(
             name: "CYAML", pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]),
@@ -81,7 +86,9 @@ let package = Package(
         // The only module that touches Pango, Cairo, fontconfig, librsvg and libhyphen pointers.
         .target(
             name: "PangoCairoBackend",
-            dependencies: ["Layout", "TaggedPDF", "CPangoCairo", "CRsvg", "CHyphen", "CFaceSharing"]),
+            dependencies: [
+                "Layout", "TaggedPDF", "CPangoCairo", "CRsvg", "CHyphen", "CFaceSharing", "CNumberFormatting",
+            ]),
         .target(name: "Specimen", dependencies: ["Styling", "Typography", "DocumentModel"]),
         .target(
             name: "Typesetter",
