@@ -147,12 +147,53 @@ struct Cascade {
 
 /// Run clean-up before shaping.
 enum RunMerger {
-    /// Leading and trailing white space of a paragraph removed (``trim(_:)``), then adjacent
-    /// runs with equal styles made one (``merge(_:)``), in the runs' own storage: a paragraph
-    /// of 100,000 runs (links) holds one array of them, not three.
+    /// Runs of spaces made one space (``collapseSpaces(_:)``), leading and trailing white space
+    /// of a paragraph removed (``trim(_:)``), then adjacent runs with equal styles made one
+    /// (``merge(_:)``), in the runs' own storage: a paragraph of 100,000 runs (links) holds one
+    /// array of them, not three.
     static func tidy(_ runs: inout [StyledRun]) {
+        collapseSpaces(&runs)
         trim(&runs)
         merge(&runs)
+    }
+
+    /// Every run of spaces (U+0020) in running text made one, across the edges of runs too
+    /// (two spaces after a full stop, `word *  emphasis*`): white space in Markdown's text is one word space, as
+    /// HTML's `white-space: normal` collapses it (CSS Text 3, §4.1.1) and as Pandoc and TeX set
+    /// it. Code spans keep their spaces, as do formulas; other spaces (no-break, ideographic,
+    /// em) are set as written. A run's text is copied only when it has spaces to lose.
+    static func collapseSpaces(_ runs: inout [StyledRun]) {
+        var afterSpace = false
+        for index in runs.indices {
+            if runs[index].style.isCode || runs[index].style.inlineFormula != nil {
+                afterSpace = false
+                continue
+            }
+            let utf8 = runs[index].text.utf8
+            guard let lastByte = utf8.last else { continue }
+            var collapses = afterSpace && utf8.first == 0x20
+            if !collapses {
+                var previous: UInt8 = 0
+                for byte in utf8 {
+                    if byte == 0x20 && previous == 0x20 {
+                        collapses = true
+                        break
+                    }
+                    previous = byte
+                }
+            }
+            if collapses {
+                var bytes: [UInt8] = []
+                bytes.reserveCapacity(utf8.count)
+                var previous: UInt8 = afterSpace ? 0x20 : 0
+                for byte in utf8 where !(byte == 0x20 && previous == 0x20) {
+                    bytes.append(byte)
+                    previous = byte
+                }
+                runs[index].text = String(decoding: bytes, as: UTF8.self)
+            }
+            afterSpace = lastByte == 0x20
+        }
     }
 
     /// Adjacent runs with equal styles become one (fewer Pango attributes, exact shaping across

@@ -102,3 +102,31 @@ import Testing
         #expect(Set(words.map { Int($0.yMax) }).count > 5, "the paragraph takes several lines")
     }
 }
+
+/// Read back from the PDF: a line written with runs of spaces (two after a full stop, names
+/// aligned in columns, spaces around emphasis) sets every word where the same line with single
+/// spaces sets it, and extracts with single spaces.
+@Suite struct WordSpaceRenderTests {
+    @Test func runsOfSpacesSetAsOneWordSpace() throws {
+        let lines = [
+            ("Two  spaces after a period.  Next sentence.", "Two spaces after a period. Next sentence."),
+            ("- Khaled Hosny             <khaled@example.org>", "- Khaled Hosny <khaled@example.org>"),
+            (
+                "A **bold**   *word*   and  [a   link](https://example.org).",
+                "A **bold** *word* and [a link](https://example.org)."
+            ),
+        ]
+        for (spaced, single) in lines {
+            let (pdf, _) = try Render.markdown(spaced + "\n\n---\n\n" + single, name: "word-spaces")
+            defer { try? FileManager.default.removeItem(atPath: pdf) }
+            let words = try PDFProbe.words(pdf)
+            let rows = Dictionary(grouping: words, by: \.line).sorted { $0.key < $1.key }.map(\.value)
+            try #require(rows.count >= 3, "\(words)")
+            let (first, second) = (rows[0], rows[1])  // then the page number
+            #expect(first.map(\.text) == second.map(\.text), "\(spaced)")
+            for (a, b) in zip(first, second) {
+                #expect(abs(a.xMin - b.xMin) < 0.01, "'\(a.text)' at \(a.xMin) and \(b.xMin): \(spaced)")
+            }
+        }
+    }
+}

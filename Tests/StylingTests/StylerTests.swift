@@ -168,7 +168,7 @@ import Typography
     }
 
     @Test func tabsAreSpacesInTextAndStopsInCode() {
-        #expect(texts(style("a\tb\t\tc"))[0] == "a b  c")
+        #expect(texts(style("a\tb\t\tc"))[0] == "a b c", "white space in text is one word space")
         #expect(texts(style("```\na\tb\nab\tc\nabcd\te\n```"))[0] == "a   b\nab  c\nabcd    e")
         #expect(texts(style("---\ntab-size: 2\n---\n```\na\tb\n\tc\n```"))[0] == "a b\n  c")
         #expect(texts(style("::: {tab-size=8}\n```\na\tb\n```\n:::"))[0] == "a       b")

@@ -1,0 +1,50 @@
+import DocumentModel
+import MarkdownParser
+import Styling
+import Testing
+import Typography
+
+/// Runs of spaces in Markdown's running text are one word space wherever text is styled
+/// (paragraphs, headings, list items, table cells), across the edges of runs, as HTML, Pandoc
+/// and TeX set them; code spans and other kinds of space keep theirs.
+@Suite struct SpaceCollapsingTests {
+    func blocks(_ markdown: String) -> [StyledBlock] {
+        Styler.style(MarkdownParser.parse(markdown, file: "t.md").document, theme: .default).blocks
+    }
+
+    /// The text of every paragraph and table cell of `markdown`, in order.
+    func texts(_ markdown: String) -> [String] {
+        blocks(markdown).flatMap { block -> [String] in
+            switch block.content {
+            case .paragraph(let paragraph): [paragraph.runs.map(\.text).joined()]
+            case .table(let table): table.header.map { $0.runs.map(\.text).joined() }
+            default: []
+            }
+        }
+    }
+
+    @Test func runsOfSpacesAreOneWordSpace() {
+        #expect(texts("Two  spaces after a period.  Next sentence.") == ["Two spaces after a period. Next sentence."])
+        #expect(texts("# A    heading") == ["A heading"])
+        #expect(texts("- Khaled Hosny             <khaled@example.org>") == ["Khaled Hosny khaled@example.org"])
+        #expect(texts("| a   b | c |\n|---|---|\n| d | e |").prefix(2) == ["a b", "c"])
+        #expect(texts("tab\t\tseparated") == ["tab separated"])
+    }
+
+    @Test func spacesAcrossTheEdgesOfRunsCollapse() {
+        let runs = blocks("word **bold**  *emphasis*  and [  link](https://example.org) end").compactMap { block in
+            if case .paragraph(let paragraph) = block.content { paragraph.runs } else { nil }
+        }[0]
+        #expect(runs.map(\.text).joined() == "word bold emphasis and link end")
+        #expect(runs.first { $0.style.font.italic }?.text == "emphasis")
+        #expect(runs.first { $0.style.link != nil }?.text == "link")
+    }
+
+    @Test func codeSpansAndOtherSpacesKeepTheirWidth() {
+        #expect(texts("a `x  y` b") == ["a x  y b"])
+        #expect(
+            texts("a\u{00A0}\u{00A0}b and 가\u{3000}\u{3000}나 and c\u{2003}\u{2003}d") == [
+                "a\u{00A0}\u{00A0}b and 가\u{3000}\u{3000}나 and c\u{2003}\u{2003}d"
+            ])
+    }
+}
