@@ -81,9 +81,11 @@ public struct Styler: Sendable {
     var highlightsCode = true
     /// The language a span's class names for the code span it holds (`` `x`{.python} ``).
     var inlineCodeLanguage: String?
-    /// Images inside lines of text (badges, icons) shown as their alt text: counted, and named
-    /// in one warning per document with where the first one was.
-    var inlineImages: (local: Int, remote: Int, first: SourceLocation?) = (0, 0, nil)
+    /// Images inside lines of text (badges, icons) shown as their alt text, by why: local
+    /// images that could not be read, and remote ones (never fetched). Each kind is one warning
+    /// per document, at the first one's place, quoting it, with the count.
+    var unreadInlineImages = InlineImageTally()
+    var remoteInlineImages = InlineImageTally()
     /// Links into other Markdown files (`other.md#part`): counted, one warning per document.
     var otherFileLinks: (count: Int, first: (String, SourceLocation?)?) = (0, nil)
     /// The last structure element id handed out (``newElement(_:alternativeText:)``).
@@ -713,16 +715,21 @@ public struct Styler: Sendable {
     /// paper is light, so it is left out (its `#gh-light-mode-only` twin is shown).
     static func isDarkModeOnly(_ source: String) -> Bool { source.hasSuffix("#gh-dark-mode-only") }
 
-    /// Names the images set as alt text inside lines, once for the whole document.
+    /// Names the images set as alt text inside lines: one warning for those that could not be
+    /// read and one for the remote ones, each at the first one's place and quoting it.
     mutating func warnInlineImages() {
-        let (local, remote, first) = inlineImages
-        guard local + remote > 0 else { return }
-        var parts: [String] = []
-        if local > 0 {
-            parts.append("\(local) image\(local == 1 ? "" : "s") inside lines of text that could not be read")
+        if let (source, location) = unreadInlineImages.first {
+            let count = unreadInlineImages.count
+            warn(
+                "image '\(source)' inside a line of text could not be read; shown as its alt text"
+                    + (count > 1 ? " (\(count) such images in all, the first here)" : ""), location, kind: .image)
         }
-        if remote > 0 { parts.append("\(remote) remote image\(remote == 1 ? "" : "s") (not fetched)") }
-        warn("\(parts.joined(separator: " and ")) shown as alt text", first, kind: .image)
+        if let (source, location) = remoteInlineImages.first {
+            let count = remoteInlineImages.count
+            warn(
+                "remote image '\(source)' inside a line of text is not fetched; shown as its alt text"
+                    + (count > 1 ? " (\(count) remote images in all, the first here)" : ""), location, kind: .image)
+        }
     }
 
     /// The cascade for text presented as an HTML element (sizes after CSS's `smaller` and the
@@ -1023,8 +1030,11 @@ public struct Styler: Sendable {
                     runs.append(run)
                     continue
                 }
-                if remote { inlineImages.remote += 1 } else { inlineImages.local += 1 }
-                if inlineImages.first == nil { inlineImages.first = location ?? currentLocation }
+                if remote {
+                    remoteInlineImages.add(source, at: location ?? currentLocation)
+                } else {
+                    unreadInlineImages.add(source, at: location ?? currentLocation)
+                }
                 var inner = cascade
                 inner.style.size = (inner.style.size * 0.85 * 10).rounded() / 10
                 if let secondary = theme.color(named: "secondary") { inner.color = secondary }
@@ -1202,5 +1212,17 @@ public struct Styler: Sendable {
         case ..<550: .bold
         default: .black
         }
+    }
+}
+
+/// Images of one kind met inside lines of text: how many, and the first one's address (at most
+/// 60 characters of it) and place.
+struct InlineImageTally {
+    var count = 0
+    var first: (source: String, location: SourceLocation?)?
+
+    mutating func add(_ source: String, at location: SourceLocation?) {
+        count += 1
+        if first == nil { first = (source.count > 60 ? source.prefix(60) + "…" : source, location) }
     }
 }

@@ -162,6 +162,36 @@ import Typography
             message.contains("'pictures/gone.png'") && message.contains(Self.folder + "/pictures/gone.png"),
             "\(message)")
     }
+
+    /// Images inside lines of text shown as alt text are warned about by kind — local images
+    /// that could not be read, remote ones — each warning at the first image of its kind,
+    /// quoting it and counting the others, wherever they stand (a paragraph, a table cell).
+    @Test func inlineImagesShownAsAltTextAreNamedWhereTheyAre() throws {
+        let markdown = """
+            Badge [![B](https://example.org/a.svg)](https://example.org) and ![C](https://example.org/c.svg)
+
+            A | B
+            --|--
+            ![C](missing1.png) | ![D](missing2.png)
+
+            Text ![E](pictures/missing3.png) here.
+            """
+        let (_, report) = try Render.markdown(
+            markdown, name: "inline-images", options: RenderOptions(baseDirectory: Self.folder))
+        let messages = report.diagnostics.map(\.description)
+        let remote = messages.filter { $0.contains("remote image") }
+        let unread = messages.filter { $0.contains("could not be read") }
+        #expect(remote.count == 1 && unread.count == 1, "\(messages)")
+        #expect(
+            remote.first.map {
+                $0.contains("inline-images.md:1:") && $0.contains("'https://example.org/a.svg'")
+                    && $0.contains("2 remote images")
+            } == true, "\(remote)")
+        #expect(
+            unread.first.map {
+                $0.contains("inline-images.md:5:") && $0.contains("'missing1.png'") && $0.contains("3 such images")
+            } == true, "\(unread)")
+    }
 }
 
 /// The pictures the fixture shows, made at test time with ImageMagick (`convert`), and one
