@@ -70,7 +70,17 @@ public struct Theme: Hashable, Sendable {
     }
 
     /// The named colour, or nil.
-    public func color(named name: String) -> RGBAColor? { colors[name] }
+    public func color(named name: String) -> RGBAColor? {
+        if let color = colors[name] { return color }
+        // A design token's whole path (`color.brand.500`) names the colour its group's name does.
+        guard let dot = name.firstIndex(of: "."), Self.colorGroups.contains(TextRole.normalizedKey(String(name[..<dot])))
+        else { return nil }
+        return colors[String(name[name.index(after: dot)...])]
+    }
+
+    /// The names of the design-token group that holds colours (DTCG and Style Dictionary's
+    /// `color`, Tokens Studio's `colors`), as ``TextRole/normalizedKey(_:)`` writes them.
+    static let colorGroups: Set<String> = ["color", "colors"]
 
     /// Text colour (the `text` colour, black when absent).
     public var textColor: RGBAColor { colors["text"] ?? .black }

@@ -105,9 +105,12 @@ extension TokenReader {
         ("quote", ["quote", "blockquote"]),
     ]
 
-    /// Every `color` token becomes a theme colour named by its path (`color.brand.500`); one whose
-    /// last path component means a colour Typeset uses (``colorNames``) also sets that colour, the
-    /// first such token winning. A colour that cannot be read stays unused (and listed).
+    /// Every `color` token becomes a theme colour named by its path (`md.sys.color.error`), or,
+    /// in a top-level `color` group, by its path in the group (`color.brand.500` → `brand.500`,
+    /// `color.accent` → `accent`, the names a theme's colours use; ``Theme/color(named:)`` still
+    /// finds it by the whole path). One whose last path component means a colour Typeset uses
+    /// (``colorNames``) also sets that colour, the first such token winning. A colour that cannot
+    /// be read stays unused (and listed).
     mutating func importColors(into theme: inout Theme) {
         var set = Set<String>()
         for (index, token) in tokens.enumerated() {
@@ -116,12 +119,11 @@ extension TokenReader {
             guard TextRole.normalizedKey(category) == "color" else { continue }
             guard let value = resolvedValue(of: index), let color = Self.color(value) else { continue }
             markUsed(index)
-            theme.colors[token.name] = color
-            // A colour in a `color` group is also known by its name in the group (`color.accent`
-            // → `accent`), the name a theme's colours use.
-            if token.path.count > 1, ["color", "colors"].contains(TextRole.normalizedKey(token.path[0])) {
+            if token.path.count > 1, Theme.colorGroups.contains(TextRole.normalizedKey(token.path[0])) {
                 let inGroup = token.path.dropFirst().joined(separator: ".")
                 if set.insert(inGroup).inserted { theme.colors[inGroup] = color }
+            } else {
+                theme.colors[token.name] = color
             }
             let key = TextRole.normalizedKey(token.path.last ?? "")
             let twoLast = TextRole.normalizedKey(token.path.suffix(2).joined())

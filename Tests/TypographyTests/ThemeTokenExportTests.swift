@@ -34,6 +34,10 @@ import Testing
         for (key, color) in theme.colors {
             #expect(imported.colors[key]?.hex == color.hex, "\(name) \(format) colour \(key)")
         }
+        // The same colours and no others: `color.accent` is the theme's `accent`, not a second
+        // colour beside it (`theme diff` finds no difference).
+        #expect(imported.colors.keys.sorted() == theme.colors.keys.sorted(), "\(name) \(format)")
+        #expect(imported.color(named: "color.accent") == theme.colors["accent"], "a group path still names it")
         // Every token is used: no role is filled from the base theme, no token left over.
         #expect(!warnings.contains { $0.contains("not used") || $0.contains("from the base") }, "\(warnings)")
     }
