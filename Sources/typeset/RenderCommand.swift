@@ -518,6 +518,10 @@ enum Messages {
             for problem in problems { self.error(json(problem.element)) }
             return
         }
+        if case .invalidInput(let diagnostics) = error {
+            for diagnostic in sorted(diagnostics) { self.error(line(diagnostic)) }
+            return
+        }
         if case .warningsAreErrors(let diagnostics) = error {
             for diagnostic in sorted(diagnostics) { self.error(line(diagnostic)) }
             let count = diagnostics.count

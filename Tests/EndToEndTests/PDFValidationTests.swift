@@ -211,6 +211,11 @@ import Testing
             #expect(result.status != 0, "case \(index) must fail: \(result.output)")
             #expect(result.output.contains(item.expected), "case \(index): \(result.output)")
             #expect(!FileManager.default.fileExists(atPath: pdf), "case \(index) wrote a file")
+            // Every line says where it comes from: a `file:line:column` or the program's name.
+            for line in result.output.split(separator: "\n") {
+                let placed = line.range(of: #"^[^:]+:\d+:\d+: "#, options: .regularExpression) != nil
+                #expect(placed || line.hasPrefix("typeset: "), "case \(index): \(line)")
+            }
         }
         let asked = folder + "/asked.md"
         try "---\ntitle: Archived\npdf-standard: a-2b\n---\n\nText.\n".write(
