@@ -73,7 +73,8 @@ public struct Theme: Hashable, Sendable {
     public func color(named name: String) -> RGBAColor? {
         if let color = colors[name] { return color }
         // A design token's whole path (`color.brand.500`) names the colour its group's name does.
-        guard let dot = name.firstIndex(of: "."), Self.colorGroups.contains(TextRole.normalizedKey(String(name[..<dot])))
+        guard let dot = name.firstIndex(of: "."),
+            Self.colorGroups.contains(TextRole.normalizedKey(String(name[..<dot])))
         else { return nil }
         return colors[String(name[name.index(after: dot)...])]
     }
