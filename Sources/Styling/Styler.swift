@@ -716,19 +716,16 @@ public struct Styler: Sendable {
     static func isDarkModeOnly(_ source: String) -> Bool { source.hasSuffix("#gh-dark-mode-only") }
 
     /// Names the images set as alt text inside lines: one warning for those that could not be
-    /// read and one for the remote ones, each at the first one's place and quoting it.
+    /// read and one for the remote ones, each at the first one's place and quoting it, ending
+    /// as ``Diagnostic/coalesced(_:)`` ends a warning said for many places.
     mutating func warnInlineImages() {
-        if let (source, location) = unreadInlineImages.first {
-            let count = unreadInlineImages.count
+        for (tally, kind, problem) in [
+            (unreadInlineImages, "image", "could not be read"), (remoteInlineImages, "remote image", "is not fetched"),
+        ] {
+            guard let first = tally.examples.first else { continue }
             warn(
-                "image '\(source)' inside a line of text could not be read; shown as its alt text"
-                    + (count > 1 ? " (\(count) such images in all, the first here)" : ""), location, kind: .image)
-        }
-        if let (source, location) = remoteInlineImages.first {
-            let count = remoteInlineImages.count
-            warn(
-                "remote image '\(source)' inside a line of text is not fetched; shown as its alt text"
-                    + (count > 1 ? " (\(count) remote images in all, the first here)" : ""), location, kind: .image)
+                "\(kind) '\(first.source)' inside a line of text \(problem); shown as its alt text" + tally.summary,
+                first.location, kind: .image)
         }
     }
 
@@ -1215,14 +1212,24 @@ public struct Styler: Sendable {
     }
 }
 
-/// Images of one kind met inside lines of text: how many, and the first one's address (at most
-/// 60 characters of it) and place.
+/// Images of one kind met inside lines of text: how many, and the first few with their
+/// addresses (at most 60 characters each) and places.
 struct InlineImageTally {
     var count = 0
-    var first: (source: String, location: SourceLocation?)?
+    var examples: [(source: String, location: SourceLocation?)] = []
 
     mutating func add(_ source: String, at location: SourceLocation?) {
         count += 1
-        if first == nil { first = (source.count > 60 ? source.prefix(60) + "…" : source, location) }
+        if examples.count < 4 { examples.append((source.count > 60 ? source.prefix(60) + "…" : source, location)) }
+    }
+
+    /// `(N like this in all; also at 5:22 'b.png', …)` for more than one image, else nothing.
+    var summary: String {
+        guard count > 1 else { return "" }
+        let others = examples.dropFirst().compactMap { example in
+            example.location.map { "\($0.line):\($0.column) '\(example.source)'" }
+        }
+        let also = others.isEmpty ? "" : "; also at " + others.joined(separator: ", ") + (count > 4 ? " …" : "")
+        return " (\(count) like this in all\(also))"
     }
 }

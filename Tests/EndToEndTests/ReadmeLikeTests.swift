@@ -43,7 +43,7 @@ import Typography
         #expect(!messages.contains { $0.contains("comment") || $0.contains("raw HTML") }, "\(messages)")
         #expect(messages.filter { $0.contains("<blink>") }.count == 1, "one warning for two <blink>: \(messages)")
         #expect(messages.filter { $0.contains("remote image") }.count == 1)
-        #expect(messages.contains { $0.contains("2 remote images") }, "\(messages)")
+        #expect(messages.contains { $0.contains("remote image") && $0.contains("2 like this in all") }, "\(messages)")
         #expect(
             messages.contains { $0.contains("a link into another Markdown file") && $0.contains("CHANGELOG.md#v2") })
         #expect(messages.contains { $0.contains("empty heading") })
@@ -185,11 +185,12 @@ import Typography
         #expect(
             remote.first.map {
                 $0.contains("inline-images.md:1:") && $0.contains("'https://example.org/a.svg'")
-                    && $0.contains("2 remote images")
+                    && $0.contains("2 like this in all; also at 1:")
             } == true, "\(remote)")
         #expect(
             unread.first.map {
-                $0.contains("inline-images.md:5:") && $0.contains("'missing1.png'") && $0.contains("3 such images")
+                $0.contains("inline-images.md:5:") && $0.contains("'missing1.png'")
+                    && $0.contains("3 like this in all; also at 5:") && $0.contains("'pictures/missing3.png'")
             } == true, "\(unread)")
     }
 }
