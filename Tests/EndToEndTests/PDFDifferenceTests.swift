@@ -9,8 +9,8 @@ import Testing
 @Suite struct PDFDifferenceTests {
     /// Two renders of one document that differ only in their creation date differ first in
     /// the document information dictionary, which the message names by its original object
-    /// number and its first differing line; a PDF compared with a copy of itself differs in
-    /// nothing; and ``PDFDifference/keep(expected:actual:name:)`` copies both files into
+    /// number and its first differing line, and embed the same fonts; a PDF compared with a
+    /// copy of itself differs in nothing; and ``PDFDifference/keep(expected:actual:name:)`` copies both files into
     /// `typeset-failed-<name>` in the temporary folder and says so.
     @Test func theFirstDifferingObjectIsNamedAndBothFilesAreKept() throws {
         let folder = try Render.scratchFolder("pdf-difference")
@@ -28,6 +28,7 @@ import Testing
         #expect(difference.hasPrefix("object "), "\(difference)")
         #expect(difference.contains("/CreationDate (D:19700101000000Z)"), "\(difference)")
         #expect(difference.contains("/CreationDate (D:19700102000000Z)"), "\(difference)")
+        #expect(try PDFDifference.fontDifference(paths[0], paths[1]) == nil, "the same fonts")
         try FileManager.default.copyItem(atPath: paths[0], toPath: folder + "/copy.pdf")
         #expect(try PDFDifference.firstDifference(paths[0], folder + "/copy.pdf") == nil)
 

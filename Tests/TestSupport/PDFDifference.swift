@@ -28,7 +28,36 @@ public enum PDFDifference {
         try? manager.copyItem(atPath: expected, toPath: folder + "/expected.pdf")
         try? manager.copyItem(atPath: actual, toPath: folder + "/actual.pdf")
         let difference = (try? firstDifference(expected, actual)) ?? "qpdf could not compare them"
-        return "kept in \(folder) (expected.pdf, actual.pdf); \(difference)"
+        let fonts = (try? fontDifference(expected, actual)).map { "; " + $0 } ?? ""
+        return "kept in \(folder) (expected.pdf, actual.pdf); \(difference)\(fonts)"
+    }
+
+    /// The fonts (`pdffonts`: name without its subset tag, type, encoding) one file has more
+    /// often than the other, as `fonts only in the expected file: …; only in the actual file:
+    /// …`; nil when both have the same. A font's glyphs split into two subsets in one file, or
+    /// moved between a simple and a composite font, show here even when object numbers moved.
+    /// - Throws: when `pdffonts` cannot be run.
+    public static func fontDifference(_ expected: String, _ actual: String) throws -> String? {
+        func fonts(_ pdf: String) throws -> [String: Int] {
+            let lines = try PDFProbe.run("pdffonts", [pdf]).output.split(separator: "\n").dropFirst(2)
+            var counts: [String: Int] = [:]
+            for line in lines {
+                // Name, type (one or more words), encoding, then emb, sub, uni, object number.
+                let fields = line.split(separator: " ")
+                guard fields.count >= 8 else { continue }
+                let name = fields[0].split(separator: "+").last.map(String.init) ?? ""
+                counts[([name] + fields[1..<(fields.count - 5)].map(String.init)).joined(separator: " "), default: 0] +=
+                    1
+            }
+            return counts
+        }
+        let (left, right) = (try fonts(expected), try fonts(actual))
+        func extra(_ a: [String: Int], _ b: [String: Int]) -> [String] {
+            a.flatMap { font, count in Array(repeating: font, count: max(0, count - b[font, default: 0])) }.sorted()
+        }
+        let (onlyExpected, onlyActual) = (extra(left, right), extra(right, left))
+        guard !onlyExpected.isEmpty || !onlyActual.isEmpty else { return nil }
+        return "fonts only in the expected file: \(onlyExpected); only in the actual file: \(onlyActual)"
     }
 
     /// The first object of `expected` (in file order) whose QDF form differs in `actual`, or
