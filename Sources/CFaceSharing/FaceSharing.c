@@ -23,6 +23,17 @@
 // fonts it caches for as long): one `FT_Face` per file, index, size and modification time.
 // FreeType maps the file and closes its descriptor, so a kept face holds address space, not a
 // file descriptor; its pages are the file's, read as glyphs are drawn.
+//
+// The Cairo font faces made on a shared face are kept for as long, one reference each, and
+// made one at a time. Cairo 1.16 finds the font face for a face and its options in a list the
+// face's unscaled font keeps (`_cairo_ft_font_face_create`, cairo-ft-font.c) and takes a font
+// face out of it when its last reference goes (`_cairo_ft_font_face_destroy`), both without a
+// lock: a font face made on one thread while another makes or destroys the same one can come
+// out a second font face for the same face and options. A PDF surface gives each font face its
+// own font subset (`_cairo_sub_font_init_key`, cairo-scaled-font-subsets.c), so a render whose
+// fonts of one file got two font faces writes that file's glyphs into two subsets and its PDF
+// differs from the same render alone. Kept, a font face is never destroyed, so the list only
+// grows, under `faceMutex`, and every render finds the one font face of a face and options.
 
 #define _GNU_SOURCE
 #include <cairo/cairo-ft.h>
@@ -48,6 +59,10 @@ typedef struct SharedFace {
     off_t size;
     struct timespec modified;
     FT_Face face;
+    /// The Cairo font faces made on `face` (one per set of options), one reference each.
+    cairo_font_face_t **made;
+    int madeCount;
+    int madeCapacity;
 } SharedFace;
 
 enum { bucketCount = 1024 };
@@ -58,6 +73,9 @@ static pthread_mutex_t tableMutex = PTHREAD_MUTEX_INITIALIZER;
 static SharedFace *buckets[bucketCount];
 static FT_Library library;
 static long openFaces;
+/// Held while Cairo makes a font face on a shared face, and while the made faces are counted.
+static pthread_mutex_t faceMutex = PTHREAD_MUTEX_INITIALIZER;
+static long madeFaces;
 
 typedef cairo_font_face_t *(*CreateForPattern)(FcPattern *);
 
@@ -83,23 +101,25 @@ static unsigned long hashOf(const char *path, int index) {
     return (hash ^ (unsigned long)(unsigned)index) * 1099511628211UL;
 }
 
-/// The face of `path` at `index` (fontconfig's `FC_INDEX`: face index, named instance above
-/// bit 16, as `FT_New_Face` takes it), opened on first use; NULL when FreeType cannot open it.
-static FT_Face sharedFace(const char *path, int index) {
+/// The entry of the face of `path` at `index` (fontconfig's `FC_INDEX`: face index, named
+/// instance above bit 16, as `FT_New_Face` takes it), opened on first use; NULL when FreeType
+/// cannot open it.
+static SharedFace *sharedFace(const char *path, int index) {
     struct stat info;
     if (stat(path, &info) != 0) return NULL;
     unsigned long bucket = hashOf(path, index) % bucketCount;
-    FT_Face face = NULL;
+    SharedFace *found = NULL;
     pthread_mutex_lock(&tableMutex);
     for (SharedFace *entry = buckets[bucket]; entry; entry = entry->next) {
         if (entry->index == index && entry->device == info.st_dev && entry->inode == info.st_ino &&
             entry->size == info.st_size && entry->modified.tv_sec == info.st_mtim.tv_sec &&
             entry->modified.tv_nsec == info.st_mtim.tv_nsec && strcmp(entry->path, path) == 0) {
-            face = entry->face;
+            found = entry;
             break;
         }
     }
-    if (!face && (library || FT_Init_FreeType(&library) == 0) && FT_New_Face(library, path, index, &face) == 0) {
+    FT_Face face = NULL;
+    if (!found && (library || FT_Init_FreeType(&library) == 0) && FT_New_Face(library, path, index, &face) == 0) {
         SharedFace *entry = calloc(1, sizeof(SharedFace));
         char *copy = strdup(path);
         if (entry && copy) {
@@ -109,20 +129,39 @@ static FT_Face sharedFace(const char *path, int index) {
             };
             buckets[bucket] = entry;
             openFaces += 1;
+            found = entry;
         } else {
             free(entry);
             free(copy);
             FT_Done_Face(face);
-            face = NULL;
         }
     }
     pthread_mutex_unlock(&tableMutex);
-    return face;
+    return found;
+}
+
+/// Keeps one reference to `made`, a font face Cairo made on `shared`'s face, unless one is
+/// kept already; called with `faceMutex` held. A face that cannot be kept (no memory) is left
+/// to Cairo as before.
+static void keep(SharedFace *shared, cairo_font_face_t *made) {
+    if (cairo_font_face_status(made) != CAIRO_STATUS_SUCCESS) return;
+    for (int i = 0; i < shared->madeCount; i++) {
+        if (shared->made[i] == made) return;
+    }
+    if (shared->madeCount == shared->madeCapacity) {
+        int capacity = shared->madeCapacity ? shared->madeCapacity * 2 : 4;
+        cairo_font_face_t **grown = realloc(shared->made, (size_t)capacity * sizeof(cairo_font_face_t *));
+        if (!grown) return;
+        shared->made = grown;
+        shared->madeCapacity = capacity;
+    }
+    shared->made[shared->madeCount++] = cairo_font_face_reference(made);
+    madeFaces += 1;
 }
 
 /// Cairo's font face for `pattern`, made on the process's shared face of the pattern's file
-/// (`FC_FILE`, `FC_INDEX`); a pattern that names a face already, or whose file FreeType cannot
-/// open, goes to Cairo unchanged.
+/// (`FC_FILE`, `FC_INDEX`) one at a time and kept (see the top of this file); a pattern that
+/// names a face already, or whose file FreeType cannot open, goes to Cairo unchanged.
 cairo_font_face_t *cairo_ft_font_face_create_for_pattern(FcPattern *pattern) {
     CreateForPattern create = real();
     if (!create) return NULL;
@@ -134,13 +173,16 @@ cairo_font_face_t *cairo_ft_font_face_create_for_pattern(FcPattern *pattern) {
         return create(pattern);
     }
     FcPatternGetInteger(pattern, FC_INDEX, 0, &index);
-    FT_Face face = sharedFace((const char *)file, index);
-    FcPattern *copy = face ? FcPatternDuplicate(pattern) : NULL;
-    if (!copy || !FcPatternAddFTFace(copy, FC_FT_FACE, face)) {
+    SharedFace *shared = sharedFace((const char *)file, index);
+    FcPattern *copy = shared ? FcPatternDuplicate(pattern) : NULL;
+    if (!copy || !FcPatternAddFTFace(copy, FC_FT_FACE, shared->face)) {
         if (copy) FcPatternDestroy(copy);
         return create(pattern);
     }
+    pthread_mutex_lock(&faceMutex);
     cairo_font_face_t *made = create(copy);
+    keep(shared, made);
+    pthread_mutex_unlock(&faceMutex);
     FcPatternDestroy(copy);
     return made;
 }
@@ -162,5 +204,12 @@ long typeset_face_sharing_open_faces(void) {
     pthread_mutex_lock(&tableMutex);
     long count = openFaces;
     pthread_mutex_unlock(&tableMutex);
+    return count;
+}
+
+long typeset_face_sharing_kept_font_faces(void) {
+    pthread_mutex_lock(&faceMutex);
+    long count = madeFaces;
+    pthread_mutex_unlock(&faceMutex);
     return count;
 }

@@ -128,7 +128,9 @@ final class AttrList {
 /// `CFaceSharing` defines the function Pango makes each font's Cairo face with
 /// (`cairo_ft_font_face_create_for_pattern`) so that every face is a FreeType face opened
 /// once for the process and given to Cairo, which never closes a face it is given and locks
-/// each with a mutex of its own. When that definition is the one the process uses (the
+/// each with a mutex of its own; the Cairo font faces made on it are made one at a time and
+/// kept for the process too, so that Cairo's unlocked list of them never hands two renders two
+/// font faces for one face and options (`FaceSharing.c`). When that definition is the one the process uses (the
 /// linker exports it from an executable that links libpangocairo), renders run their Pango and
 /// Cairo work in parallel, each on its own font map, fonts, caches and surfaces, and
 /// ``lock`` does nothing. When it is not (a client that loads this code in a way that hides
@@ -141,6 +143,9 @@ enum CairoFaces {
     static let lock = RecursiveLock(serializing: !areShared)
     /// How many FreeType faces the process has opened to share (for tests).
     static var sharedFaceCount: Int { typeset_face_sharing_open_faces() }
+    /// How many Cairo font faces made on shared faces the process keeps, one per face and set
+    /// of options (for tests).
+    static var keptFontFaceCount: Int { typeset_face_sharing_kept_font_faces() }
 }
 
 /// A recursive lock that lets no thread wait long: whoever asks while it is free takes it (as

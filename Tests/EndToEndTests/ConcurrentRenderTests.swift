@@ -32,7 +32,8 @@ extension AsynchronousRenderSuites {
 
         /// Twenty documents from a `TaskGroup` overlap: while they run, every render slot
         /// (``RenderSlots``, one per processor) is held at once; they take less time than one
-        /// after another in the same run; and each PDF has the bytes it has when rendered alone.
+        /// after another in the same run; and each PDF has the bytes it has when rendered alone (a
+        /// PDF that differs is kept as ``PDFDifference/keep(expected:actual:name:)`` says).
         /// Both halves run on a ``ThreadExecutor``, so that what is timed is the renders and not
         /// the test process's cooperative pool, which the synchronous suites beside this one hold.
         /// The ratio is printed (the best of two attempts is kept) and bounded at 1.2, which
@@ -80,9 +81,14 @@ extension AsynchronousRenderSuites {
                         + "\(ProcessInfo.processInfo.activeProcessorCount) cores")
             }
             for index in Self.documents.indices {
-                let alone = try Data(contentsOf: URL(fileURLWithPath: folder + "/alone-\(index).pdf"))
-                let together = try Data(contentsOf: URL(fileURLWithPath: folder + "/together-\(index).pdf"))
-                #expect(alone == together, "document \(index): the same bytes rendered alone and in parallel")
+                let alone = folder + "/alone-\(index).pdf"
+                let together = folder + "/together-\(index).pdf"
+                let same =
+                    try Data(contentsOf: URL(fileURLWithPath: alone))
+                    == Data(contentsOf: URL(fileURLWithPath: together))
+                let kept =
+                    same ? "" : PDFDifference.keep(expected: alone, actual: together, name: "concurrent-\(index)")
+                #expect(same, "document \(index): the same bytes rendered alone and in parallel; \(kept)")
             }
             // Under the Thread Sanitizer (`make tsan` sets TSAN_OPTIONS), whose instrumentation
             // costs more the more threads run, the ratio is printed, not bounded (1.5 to 3.4 there,
@@ -210,9 +216,12 @@ extension AsynchronousRenderSuites {
         /// Eight renders at once, twice, each drawing 32 faces of eight families (fourteen families
         /// between them, far more than the ten FreeType faces Cairo 1.16 keeps open per process):
         /// every render succeeds, and its PDF passes `qpdf --check`, embeds more than ten fonts,
-        /// reads back every tagged word in order and has the bytes it has when rendered alone.
-        /// Renders whose Pango and Cairo work ran at once on Cairo's own face cache, which closes
-        /// a face another thread is about to use, crashed in libfreetype here.
+        /// reads back every tagged word in order and has the bytes it has when rendered alone (a
+        /// PDF that differs is kept, with the one rendered alone, in the temporary folder's
+        /// `typeset-failed-concurrent-faces-<render>-<round>`, and the message names the first
+        /// object that differs, ``PDFDifference``). Renders whose Pango and Cairo work ran at once
+        /// on Cairo's own face cache, which closes a face another thread is about to use, crashed
+        /// in libfreetype here.
         @Test(.slow) func concurrentRendersDrawingManyFacesEachStayIntact() async throws {
             let families = try Self.familiesWithFourFaces()
             try #require(families.count >= 9, "families with four faces: \(families)")
@@ -249,8 +258,14 @@ extension AsynchronousRenderSuites {
                         $0.hasPrefix("r\(render)f")
                     }
                     #expect(found == document.words, "render \(render), round \(round): the tagged words in order")
-                    let together = try Data(contentsOf: URL(fileURLWithPath: path))
-                    #expect(together == alone, "render \(render), round \(round): the bytes it has rendered alone")
+                    let same = try Data(contentsOf: URL(fileURLWithPath: path)) == alone
+                    let kept =
+                        same
+                        ? ""
+                        : PDFDifference.keep(
+                            expected: folder + "/alone-\(render).pdf", actual: path,
+                            name: "concurrent-faces-\(render)-\(round)")
+                    #expect(same, "render \(render), round \(round): the bytes it has rendered alone; \(kept)")
                 }
             }
         }

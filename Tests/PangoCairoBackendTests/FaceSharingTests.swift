@@ -1,3 +1,4 @@
+internal import CPangoCairo
 import Foundation
 import Styling
 import TestSupport
@@ -50,5 +51,44 @@ import Typography
             done.wait()
             #expect(overlapped == !serializing, "serializing \(serializing): the second thread entered at once")
         }
+    }
+}
+
+/// The Cairo font faces made on shared faces: one per face and set of options for the whole
+/// process, never destroyed, so that a render never finds a second font face for options
+/// another render's font face has (Cairo 1.16 makes and destroys font faces in an unlocked
+/// list, `_cairo_ft_font_face_create` and `_cairo_ft_font_face_destroy`, and a PDF surface
+/// writes each font face's glyphs into a font subset of its own).
+@Suite struct KeptFontFaceTests {
+    /// A font face made for a pattern no other font face has the options of (a variation of an
+    /// axis DejaVu Sans lacks, which changes nothing drawn) is kept when the one who asked for it
+    /// lets it go — Cairo does not destroy it — and asking again gives the same font face and
+    /// keeps no second one.
+    @Test func aFontFaceIsKeptWhenItsLastUserLetsGoAndFoundAgain() throws {
+        let path = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+        try #require(FileManager.default.fileExists(atPath: path))
+        try #require(CairoFaces.areShared)
+        let pattern = try #require(FcPatternCreate())
+        defer { FcPatternDestroy(pattern) }
+        _ = FcPatternAddString(pattern, FC_FILE, path)
+        _ = FcPatternAddString(pattern, FC_FONT_VARIATIONS, "TSTK=\(UInt32.random(in: 1..<1_000_000))")
+        let kept = CairoFaces.keptFontFaceCount
+        let face = try #require(cairo_ft_font_face_create_for_pattern(pattern))
+        #expect(CairoFaces.keptFontFaceCount == kept + 1, "the new font face is kept")
+        let destroyed = UnsafeMutablePointer<Bool>.allocate(capacity: 1)
+        destroyed.pointee = false
+        defer { destroyed.deallocate() }
+        let key = UnsafeMutablePointer<cairo_user_data_key_t>.allocate(capacity: 1)
+        defer { key.deallocate() }
+        cairo_font_face_set_user_data(face, key, destroyed) { data in
+            data?.assumingMemoryBound(to: Bool.self).pointee = true
+        }
+        cairo_font_face_destroy(face)
+        #expect(!destroyed.pointee, "Cairo destroyed the font face when its last user let go")
+        guard !destroyed.pointee else { return }
+        let again = cairo_ft_font_face_create_for_pattern(pattern)
+        #expect(again == face, "the same font face for the same face and options")
+        #expect(CairoFaces.keptFontFaceCount == kept + 1, "no second font face kept")
+        cairo_font_face_destroy(again)
     }
 }

@@ -10,4 +10,8 @@ int typeset_face_sharing_in_effect(void);
 /// How many faces the shared table has opened so far (for tests and diagnostics).
 long typeset_face_sharing_open_faces(void);
 
+/// How many Cairo font faces made on shared faces are kept for the process (for tests and
+/// diagnostics): one per shared face and set of options Cairo was asked for.
+long typeset_face_sharing_kept_font_faces(void);
+
 #endif
