@@ -33,11 +33,14 @@ enum ColorGlyphRuns {
     /// Calls `draw` (which draws `line` with its origin at `x`, `baseline`), with the line's
     /// colour runs hidden, then paints those runs as images. Lines without colour glyphs are
     /// drawn by `draw` alone. With `standIns`, each colour cluster is drawn as a stand-in
-    /// (``ColorGlyphRuns``) while `draw` runs, and `drawn` is called with the cluster's text.
+    /// (``ColorGlyphRuns``) while `draw` runs, and so is each cluster of glyphs the fonts lack,
+    /// whose boxes are then drawn as outlines (``MissingGlyphStandIns``, with `tagged` false
+    /// for a PDF no tagging pass rewrites); returns the texts of the clusters drawn as
+    /// stand-ins, in the line's order, each with its extra advance.
     @discardableResult
     static func draw(
         _ line: UnsafeMutablePointer<PangoLayoutLine>, cr: OpaquePointer, x: Double, baseline: Double,
-        standIns: Bool = false, draw: () -> Void
+        standIns: Bool = false, tagged: Bool = true, draw: () -> Void
     ) -> [(text: String, extra: Double)] {
         var hidden: [Hidden] = []
         var runX = 0.0
@@ -55,9 +58,12 @@ enum ColorGlyphRuns {
             runX += Double(pango_glyph_string_get_width(glyphs)) / Double(PANGO_SCALE)
             node = current.pointee.next
         }
+        let missing = standIns ? MissingGlyphStandIns(line, spaceEachCluster: !tagged) : nil
         guard !hidden.isEmpty else {
             draw()
-            return []
+            let texts = missing?.restore() ?? []
+            missing?.drawBoxes(cr: cr, x: x, baseline: baseline)
+            return texts.map { ($0.text, $0.extra) }
         }
         let empty = PangoGlyph(0x0FFF_FFFF)  // PANGO_GLYPH_EMPTY
         for h in hidden {
@@ -65,12 +71,31 @@ enum ColorGlyphRuns {
         }
         let stood = standIns ? ColorGlyphStandIns(line, runs: hidden.map { ($0.run, $0.saved) }) : nil
         draw()
-        let texts = stood?.restore() ?? []
+        let colour = stood?.restore() ?? []
+        let unknown = missing?.restore() ?? []
+        missing?.drawBoxes(cr: cr, x: x, baseline: baseline)
         for h in hidden {
             for i in h.saved.indices { h.run.pointee.glyphs.pointee.glyphs[i].glyph = h.saved[i] }
             paint(h.run, cr: cr, x: x + h.x, baseline: baseline - Double(h.run.pointee.y_offset) / Double(PANGO_SCALE))
         }
-        return texts
+        return inLineOrder(colour + unknown, of: line)
+    }
+
+    /// `clusters` (each list in its runs' order) in the order of their runs in `line`, which is
+    /// the order Cairo writes them in; within a run, as they were.
+    private static func inLineOrder(
+        _ clusters: [(run: UnsafeMutablePointer<PangoGlyphItem>, text: String, extra: Double)],
+        of line: UnsafeMutablePointer<PangoLayoutLine>
+    ) -> [(text: String, extra: Double)] {
+        var position: [UnsafeMutablePointer<PangoGlyphItem>: Int] = [:]
+        var node = line.pointee.runs
+        while let current = node {
+            position[current.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)] = position.count
+            node = current.pointee.next
+        }
+        return clusters.enumerated()
+            .sorted { (position[$0.element.run] ?? 0, $0.offset) < (position[$1.element.run] ?? 0, $1.offset) }
+            .map { ($0.element.text, $0.element.extra) }
     }
 
     /// Draws the glyphs of `run` into an image at ``resolution`` and paints it with the run's

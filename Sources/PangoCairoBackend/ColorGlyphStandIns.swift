@@ -21,9 +21,9 @@ final class ColorGlyphStandIns {
     }
 
     private var changed: [Changed] = []
-    /// The clusters drawn as stand-ins, in the line's order: each one's text and how much
+    /// The clusters drawn as stand-ins, in the line's order: each one's run, text and how much
     /// wider than the stand-in's space glyph its advance is, in em of the stand-in's font.
-    private var clusters: [(text: String, extra: Double)] = []
+    private var clusters: [(run: UnsafeMutablePointer<PangoGlyphItem>, text: String, extra: Double)] = []
     /// A font loaded for a line without a text face, released by ``restore()``.
     private var loaded: UnsafeMutablePointer<PangoFont>?
 
@@ -93,7 +93,7 @@ final class ColorGlyphStandIns {
                 advance += Int(glyphs.pointee.glyphs[next].geometry.width)
                 next += 1
             } while next < count && glyphs.pointee.glyphs[next].attr.is_cluster_start == 0
-            clusters.append((String(decoding: bytes, as: UTF8.self), Double(advance - spaceAdvance) / em))
+            clusters.append((run, String(decoding: bytes, as: UTF8.self), Double(advance - spaceAdvance) / em))
         }
     }
 
@@ -143,7 +143,7 @@ final class ColorGlyphStandIns {
     }
 
     /// Puts every run back as it was (hidden), and returns the clusters drawn as stand-ins.
-    func restore() -> [(text: String, extra: Double)] {
+    func restore() -> [(run: UnsafeMutablePointer<PangoGlyphItem>, text: String, extra: Double)] {
         for entry in changed {
             entry.run.pointee.item.pointee.analysis.font = entry.font
             for (index, glyph) in entry.glyphs.enumerated() { entry.run.pointee.glyphs.pointee.glyphs[index] = glyph }
