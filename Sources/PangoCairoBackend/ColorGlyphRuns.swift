@@ -60,6 +60,7 @@ enum ColorGlyphRuns {
         }
         let missing = standIns ? MissingGlyphStandIns(line, spaceEachCluster: !tagged) : nil
         guard !hidden.isEmpty else {
+            keepOffWholeUnits(missing?.standInGlyphs ?? [], of: line, cr: cr, x: x, baseline: baseline)
             draw()
             let texts = missing?.restore() ?? []
             missing?.drawBoxes(cr: cr, x: x, baseline: baseline)
@@ -70,6 +71,8 @@ enum ColorGlyphRuns {
             for i in h.saved.indices { h.run.pointee.glyphs.pointee.glyphs[i].glyph = empty }
         }
         let stood = standIns ? ColorGlyphStandIns(line, runs: hidden.map { ($0.run, $0.saved) }) : nil
+        keepOffWholeUnits(
+            (stood?.standInGlyphs ?? []) + (missing?.standInGlyphs ?? []), of: line, cr: cr, x: x, baseline: baseline)
         draw()
         let colour = stood?.restore() ?? []
         let unknown = missing?.restore() ?? []
@@ -79,6 +82,45 @@ enum ColorGlyphRuns {
             paint(h.run, cr: cr, x: x + h.x, baseline: baseline - Double(h.run.pointee.y_offset) / Double(PANGO_SCALE))
         }
         return inLineOrder(colour + unknown, of: line)
+    }
+
+    /// Moves each of `standIns` (space glyphs of `line`, drawn with its origin at `x`,
+    /// `baseline`) whose origin lies on a whole device unit, in either axis, 1/128 pt off it,
+    /// on the side it already lies. Cairo 1.16 rounds a drawing's ink box out to whole device
+    /// units and leaves out a text drawing whose box is then empty, as a space's is there: a
+    /// run of stand-ins and spaces alone (a line of emoji, or of characters no font draws)
+    /// would lose its text, as the space drawn after a line's last word would (the renderer
+    /// moves that one the same way). 8 Pango units are 1/128 pt, the least Cairo's 24.8 fixed
+    /// point keeps.
+    private static func keepOffWholeUnits(
+        _ standIns: [UnsafeMutablePointer<PangoGlyphInfo>], of line: UnsafeMutablePointer<PangoLayoutLine>,
+        cr: OpaquePointer, x: Double, baseline: Double
+    ) {
+        guard !standIns.isEmpty else { return }
+        let wanted = Set(standIns)
+        let unit = Double(PANGO_SCALE)
+        func nudge(_ value: Double) -> Int32 {
+            let whole = value.rounded()
+            guard abs(value - whole) < 1.0 / 256 else { return 0 }
+            return value < whole ? -8 : 8
+        }
+        var advance: Int32 = 0
+        var node = line.pointee.runs
+        while let current = node {
+            node = current.pointee.next
+            let run = current.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+            let glyphs = run.pointee.glyphs.pointee
+            for index in 0..<Int(glyphs.num_glyphs) {
+                let info = glyphs.glyphs + index
+                defer { advance += info.pointee.geometry.width }
+                guard wanted.contains(info) else { continue }
+                var deviceX = x + Double(advance + info.pointee.geometry.x_offset) / unit
+                var deviceY = baseline + Double(info.pointee.geometry.y_offset - run.pointee.y_offset) / unit
+                cairo_user_to_device(cr, &deviceX, &deviceY)
+                info.pointee.geometry.x_offset += nudge(deviceX)
+                info.pointee.geometry.y_offset += nudge(deviceY)
+            }
+        }
     }
 
     /// `clusters` (each list in its runs' order) in the order of their runs in `line`, which is

@@ -24,6 +24,8 @@ final class ColorGlyphStandIns {
     /// The clusters drawn as stand-ins, in the line's order: each one's run, text and how much
     /// wider than the stand-in's space glyph its advance is, in em of the stand-in's font.
     private var clusters: [(run: UnsafeMutablePointer<PangoGlyphItem>, text: String, extra: Double)] = []
+    /// The glyphs drawn as stand-ins (until ``restore()``).
+    private(set) var standInGlyphs: [UnsafeMutablePointer<PangoGlyphInfo>] = []
     /// A font loaded for a line without a text face, released by ``restore()``.
     private var loaded: UnsafeMutablePointer<PangoFont>?
 
@@ -78,6 +80,7 @@ final class ColorGlyphStandIns {
             info.pointee.glyph = space
             info.pointee.geometry.x_offset = 0
             info.pointee.geometry.y_offset = 0
+            standInGlyphs.append(info)
             // The cluster's bytes: from its start to the next cluster's, in either direction.
             let start = Int(glyphs.pointee.log_clusters[index])
             var end = length
@@ -149,6 +152,7 @@ final class ColorGlyphStandIns {
             for (index, glyph) in entry.glyphs.enumerated() { entry.run.pointee.glyphs.pointee.glyphs[index] = glyph }
         }
         changed = []
+        standInGlyphs = []
         if let loaded { g_object_unref(loaded) }
         loaded = nil
         return clusters

@@ -23,6 +23,8 @@ import Foundation
 final class MissingGlyphStandIns {
     private var changed: [(info: UnsafeMutablePointer<PangoGlyphInfo>, saved: PangoGlyphInfo)] = []
     private var changedClusters: [(cluster: UnsafeMutablePointer<Int32>, saved: Int32)] = []
+    /// The glyphs drawn as stand-ins (until ``restore()``).
+    private(set) var standInGlyphs: [UnsafeMutablePointer<PangoGlyphInfo>] = []
     /// The runs with unknown glyphs, each with its origin's distance from the line's start
     /// (Pango units) and its unknown glyphs' indices.
     private var boxes: [(run: UnsafeMutablePointer<PangoGlyphItem>, x: Int32, glyphs: [Int])] = []
@@ -174,6 +176,7 @@ final class MissingGlyphStandIns {
             standIn.pointee.glyph = space
             standIn.pointee.geometry.x_offset = 0
             standIn.pointee.geometry.y_offset = 0
+            standInGlyphs.append(standIn)
         }
         if spaceEachCluster, stretch.standIns.count > 1, let last = stretch.standIns.last {
             // The last space ends where the stretch does, so the span's glyphs reach across it.
@@ -192,6 +195,7 @@ final class MissingGlyphStandIns {
         for entry in changedClusters { entry.cluster.pointee = entry.saved }
         changed = []
         changedClusters = []
+        standInGlyphs = []
         return clusters
     }
 

@@ -126,6 +126,47 @@ struct MissingGlyphTextTests {
         #expect(text.sorted() == expected.sorted(), "pdftotext: \(text)")
     }
 
+    /// The baseline of the first line of `pdf`: the least vertical place of a text matrix
+    /// (`Tm`) in its content, in Cairo's units (pt down from the page's top).
+    static func firstBaseline(_ pdf: String) throws -> Double {
+        let places = try PDFProbe.contentStreams(pdf).split(separator: "\n").compactMap { line -> Double? in
+            let fields = line.split(separator: " ")
+            guard fields.count == 7, fields[6] == "Tm" else { return nil }
+            return Double(fields[5])
+        }
+        return try #require(places.min())
+    }
+
+    /// A line of stand-ins and spaces alone (missing words; emoji) whose baseline falls on a
+    /// whole point, where Cairo leaves out a drawing of glyphs without ink, keeps its text:
+    /// the top margin is set so that the line's baseline falls there.
+    @Test(arguments: ["W W", "🎵👍🏽🇰🇷👩‍💻"])
+    func aLineOfStandInsOnAWholePointKeepsItsText(_ line: String) throws {
+        let word = try #require(Self.word)
+        let dir = try Render.scratchFolder("missing-glyph-whole-point")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let text = line.replacingOccurrences(of: "W", with: word)
+        try (text + "\n").write(toFile: dir + "/doc.md", atomically: true, encoding: .utf8)
+        let probe = dir + "/probe.pdf"
+        #expect(try typeset(["render", dir + "/doc.md", "--no-tags", "--margins", "72pt", "-o", probe]).status == 0)
+        let baseline = try Self.firstBaseline(probe)
+        let margin = 72 - (baseline - baseline.rounded(.down))
+        for options in [[], ["--no-tags"]] {
+            let pdf = dir + "/doc\(options.count).pdf"
+            let arguments = ["render", dir + "/doc.md", "--margins", "\(margin)pt", "-o", pdf] + options
+            #expect(try typeset(arguments).status == 0)
+            // The premise: the line's baseline lies on a whole point, give or take the 1/128 pt
+            // a stand-in is moved off it.
+            let placed = try Self.firstBaseline(pdf)
+            #expect(abs(placed - placed.rounded()) <= 1.0 / 128 + 1e-6, "baseline \(placed)")
+            let raw = Self.pageTokens(try PDFProbe.run("pdftotext", ["-raw", pdf, "-"]).output)
+            #expect(raw == Self.tokens(text), "pdftotext -raw \(options): \(raw)")
+            guard options.isEmpty else { continue }
+            let structure = Self.tokens(try TextFidelityTests.structureText(pdf, joiningRuns: true))
+            #expect(structure == Self.tokens(text), "structure tree: \(structure)")
+        }
+    }
+
     /// The boxes still show: where the missing word's text is placed, the page has ink.
     @Test func theBoxesStillShow() throws {
         let word = try #require(Self.word)
