@@ -844,8 +844,9 @@ public final class CairoPDFRenderer: PageRenderer {
             drawPainted(handle.line, paints: paints, x: x, baseline: baseline)
             return
         }
-        let standIns = ColorGlyphRuns.draw(handle.line, cr: cr, x: x, baseline: baseline, standIns: previewSink == nil)
-        {
+        let standIns = ColorGlyphRuns.draw(
+            handle.line, cr: cr, x: x, baseline: baseline, standIns: previewSink == nil, tagged: tagging != nil
+        ) {
             cairo_move_to(cr, x, baseline)
             pango_cairo_show_layout_line(cr, handle.line)
             cairo_new_path(cr)
@@ -863,7 +864,9 @@ public final class CairoPDFRenderer: PageRenderer {
         _ line: UnsafeMutablePointer<PangoLayoutLine>, paints: CodePaints, x: Double, baseline: Double
     ) {
         func show() {
-            let standIns = ColorGlyphRuns.draw(line, cr: cr, x: x, baseline: baseline, standIns: previewSink == nil) {
+            let standIns = ColorGlyphRuns.draw(
+                line, cr: cr, x: x, baseline: baseline, standIns: previewSink == nil, tagged: tagging != nil
+            ) {
                 cairo_move_to(cr, x, baseline)
                 pango_cairo_show_layout_line(cr, line)
                 cairo_new_path(cr)

@@ -164,8 +164,9 @@ final class CodePaints {
     /// glyphs, and their colour, nil for space glyphs (U+0020, U+00A0), which keep the colour
     /// before them and which the tagging pass may not find (a run of spaces alone has no ink,
     /// and Cairo may leave it out). Hidden glyphs and colour-font runs (drawn as pictures) are
-    /// not written. Nil when the line holds a glyph its fonts lack (Pango draws a box with the
-    /// code in small glyphs).
+    /// not written. Nil when the line holds a glyph its fonts lack, which is not written where
+    /// the line's glyphs are (Pango draws a box with the code in small glyphs; a PDF's line, a
+    /// stand-in in a span of its own and the box as outlines, ``MissingGlyphStandIns``).
     func segments(of line: UnsafeMutablePointer<PangoLayoutLine>) -> [(glyphs: Int, color: RGBAColor?)]? {
         guard let text = pango_layout_get_text(line.pointee.layout) else { return nil }
         var segments: [(glyphs: Int, color: RGBAColor?)] = []

@@ -33,11 +33,14 @@ enum ColorGlyphRuns {
     /// Calls `draw` (which draws `line` with its origin at `x`, `baseline`), with the line's
     /// colour runs hidden, then paints those runs as images. Lines without colour glyphs are
     /// drawn by `draw` alone. With `standIns`, each colour cluster is drawn as a stand-in
-    /// (``ColorGlyphRuns``) while `draw` runs, and `drawn` is called with the cluster's text.
+    /// (``ColorGlyphRuns``) while `draw` runs, and so is each cluster of glyphs the fonts lack,
+    /// whose boxes are then drawn as outlines (``MissingGlyphStandIns``, with `tagged` false
+    /// for a PDF no tagging pass rewrites); returns the texts of the clusters drawn as
+    /// stand-ins, in the line's order, each with its extra advance.
     @discardableResult
     static func draw(
         _ line: UnsafeMutablePointer<PangoLayoutLine>, cr: OpaquePointer, x: Double, baseline: Double,
-        standIns: Bool = false, draw: () -> Void
+        standIns: Bool = false, tagged: Bool = true, draw: () -> Void
     ) -> [(text: String, extra: Double)] {
         var hidden: [Hidden] = []
         var runX = 0.0
@@ -55,22 +58,86 @@ enum ColorGlyphRuns {
             runX += Double(pango_glyph_string_get_width(glyphs)) / Double(PANGO_SCALE)
             node = current.pointee.next
         }
+        let missing = standIns ? MissingGlyphStandIns(line, spaceEachCluster: !tagged) : nil
         guard !hidden.isEmpty else {
+            keepOffWholeUnits(missing?.standInGlyphs ?? [], of: line, cr: cr, x: x, baseline: baseline)
             draw()
-            return []
+            let texts = missing?.restore() ?? []
+            missing?.drawBoxes(cr: cr, x: x, baseline: baseline)
+            return texts.map { ($0.text, $0.extra) }
         }
         let empty = PangoGlyph(0x0FFF_FFFF)  // PANGO_GLYPH_EMPTY
         for h in hidden {
             for i in h.saved.indices { h.run.pointee.glyphs.pointee.glyphs[i].glyph = empty }
         }
         let stood = standIns ? ColorGlyphStandIns(line, runs: hidden.map { ($0.run, $0.saved) }) : nil
+        keepOffWholeUnits(
+            (stood?.standInGlyphs ?? []) + (missing?.standInGlyphs ?? []), of: line, cr: cr, x: x, baseline: baseline)
         draw()
-        let texts = stood?.restore() ?? []
+        let colour = stood?.restore() ?? []
+        let unknown = missing?.restore() ?? []
+        missing?.drawBoxes(cr: cr, x: x, baseline: baseline)
         for h in hidden {
             for i in h.saved.indices { h.run.pointee.glyphs.pointee.glyphs[i].glyph = h.saved[i] }
             paint(h.run, cr: cr, x: x + h.x, baseline: baseline - Double(h.run.pointee.y_offset) / Double(PANGO_SCALE))
         }
-        return texts
+        return inLineOrder(colour + unknown, of: line)
+    }
+
+    /// Moves each of `standIns` (space glyphs of `line`, drawn with its origin at `x`,
+    /// `baseline`) whose origin lies on a whole device unit, in either axis, 1/128 pt off it,
+    /// on the side it already lies. Cairo 1.16 rounds a drawing's ink box out to whole device
+    /// units and leaves out a text drawing whose box is then empty, as a space's is there: a
+    /// run of stand-ins and spaces alone (a line of emoji, or of characters no font draws)
+    /// would lose its text, as the space drawn after a line's last word would (the renderer
+    /// moves that one the same way). 8 Pango units are 1/128 pt, the least Cairo's 24.8 fixed
+    /// point keeps.
+    private static func keepOffWholeUnits(
+        _ standIns: [UnsafeMutablePointer<PangoGlyphInfo>], of line: UnsafeMutablePointer<PangoLayoutLine>,
+        cr: OpaquePointer, x: Double, baseline: Double
+    ) {
+        guard !standIns.isEmpty else { return }
+        let wanted = Set(standIns)
+        let unit = Double(PANGO_SCALE)
+        func nudge(_ value: Double) -> Int32 {
+            let whole = value.rounded()
+            guard abs(value - whole) < 1.0 / 256 else { return 0 }
+            return value < whole ? -8 : 8
+        }
+        var advance: Int32 = 0
+        var node = line.pointee.runs
+        while let current = node {
+            node = current.pointee.next
+            let run = current.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+            let glyphs = run.pointee.glyphs.pointee
+            for index in 0..<Int(glyphs.num_glyphs) {
+                let info = glyphs.glyphs + index
+                defer { advance += info.pointee.geometry.width }
+                guard wanted.contains(info) else { continue }
+                var deviceX = x + Double(advance + info.pointee.geometry.x_offset) / unit
+                var deviceY = baseline + Double(info.pointee.geometry.y_offset - run.pointee.y_offset) / unit
+                cairo_user_to_device(cr, &deviceX, &deviceY)
+                info.pointee.geometry.x_offset += nudge(deviceX)
+                info.pointee.geometry.y_offset += nudge(deviceY)
+            }
+        }
+    }
+
+    /// `clusters` (each list in its runs' order) in the order of their runs in `line`, which is
+    /// the order Cairo writes them in; within a run, as they were.
+    private static func inLineOrder(
+        _ clusters: [(run: UnsafeMutablePointer<PangoGlyphItem>, text: String, extra: Double)],
+        of line: UnsafeMutablePointer<PangoLayoutLine>
+    ) -> [(text: String, extra: Double)] {
+        var position: [UnsafeMutablePointer<PangoGlyphItem>: Int] = [:]
+        var node = line.pointee.runs
+        while let current = node {
+            position[current.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)] = position.count
+            node = current.pointee.next
+        }
+        return clusters.enumerated()
+            .sorted { (position[$0.element.run] ?? 0, $0.offset) < (position[$1.element.run] ?? 0, $1.offset) }
+            .map { ($0.element.text, $0.element.extra) }
     }
 
     /// Draws the glyphs of `run` into an image at ``resolution`` and paints it with the run's

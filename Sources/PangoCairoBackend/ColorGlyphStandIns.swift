@@ -21,9 +21,11 @@ final class ColorGlyphStandIns {
     }
 
     private var changed: [Changed] = []
-    /// The clusters drawn as stand-ins, in the line's order: each one's text and how much
+    /// The clusters drawn as stand-ins, in the line's order: each one's run, text and how much
     /// wider than the stand-in's space glyph its advance is, in em of the stand-in's font.
-    private var clusters: [(text: String, extra: Double)] = []
+    private var clusters: [(run: UnsafeMutablePointer<PangoGlyphItem>, text: String, extra: Double)] = []
+    /// The glyphs drawn as stand-ins (until ``restore()``).
+    private(set) var standInGlyphs: [UnsafeMutablePointer<PangoGlyphInfo>] = []
     /// A font loaded for a line without a text face, released by ``restore()``.
     private var loaded: UnsafeMutablePointer<PangoFont>?
 
@@ -78,6 +80,7 @@ final class ColorGlyphStandIns {
             info.pointee.glyph = space
             info.pointee.geometry.x_offset = 0
             info.pointee.geometry.y_offset = 0
+            standInGlyphs.append(info)
             // The cluster's bytes: from its start to the next cluster's, in either direction.
             let start = Int(glyphs.pointee.log_clusters[index])
             var end = length
@@ -93,7 +96,7 @@ final class ColorGlyphStandIns {
                 advance += Int(glyphs.pointee.glyphs[next].geometry.width)
                 next += 1
             } while next < count && glyphs.pointee.glyphs[next].attr.is_cluster_start == 0
-            clusters.append((String(decoding: bytes, as: UTF8.self), Double(advance - spaceAdvance) / em))
+            clusters.append((run, String(decoding: bytes, as: UTF8.self), Double(advance - spaceAdvance) / em))
         }
     }
 
@@ -143,12 +146,13 @@ final class ColorGlyphStandIns {
     }
 
     /// Puts every run back as it was (hidden), and returns the clusters drawn as stand-ins.
-    func restore() -> [(text: String, extra: Double)] {
+    func restore() -> [(run: UnsafeMutablePointer<PangoGlyphItem>, text: String, extra: Double)] {
         for entry in changed {
             entry.run.pointee.item.pointee.analysis.font = entry.font
             for (index, glyph) in entry.glyphs.enumerated() { entry.run.pointee.glyphs.pointee.glyphs[index] = glyph }
         }
         changed = []
+        standInGlyphs = []
         if let loaded { g_object_unref(loaded) }
         loaded = nil
         return clusters

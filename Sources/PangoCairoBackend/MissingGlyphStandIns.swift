@@ -1,0 +1,273 @@
+internal import CPangoCairo
+import Foundation
+
+/// The glyphs of a line that its fonts lack, drawn so that the text keeps their characters.
+///
+/// Pango shapes a character no font covers as an unknown glyph (`PANGO_GLYPH_UNKNOWN_FLAG`
+/// with the code point) and its Cairo renderer draws it as a *hex box*: a frame with the code
+/// point's hexadecimal digits inside, shown as text (`cairo_show_text`) in a small font, so a
+/// PDF's text there reads `0E2A` rather than `ส` (Pango's `pangocairo-render.c`,
+/// `_pango_cairo_renderer_draw_unknown_glyph`). While Pango draws the line, each unknown glyph
+/// is hidden instead (`PANGO_GLYPH_EMPTY` keeps its advance), and each stretch of consecutive
+/// clusters of a run drawn with unknown glyphs alone (a word of a script without a font) is
+/// drawn as one *stand-in*, the space glyph of the run's font at the stretch's start, as a
+/// colour cluster is (``ColorGlyphStandIns``): its glyphs made one cluster, Pango hands Cairo
+/// the stretch's text with the one glyph, and Cairo 1.16 writes it inside a span of
+/// replacement text (`/Span << /ActualText <feff…> >> BDC`, PDF 1.7 §14.9.4), which the
+/// tagging pass gives a text face of its own. One stand-in a stretch rather than a character
+/// keeps a word whole for readers of an untagged PDF, which place each span's text where its
+/// glyph is: the gap after a narrow space glyph would read as a word space. A cluster that also
+/// draws a glyph the font has (a letter with a mark no font covers) keeps its text on that
+/// glyph. The boxes are then drawn as outlines (``drawBoxes(cr:x:baseline:)``): the page shows
+/// them as before, and their digits are not text.
+final class MissingGlyphStandIns {
+    private var changed: [(info: UnsafeMutablePointer<PangoGlyphInfo>, saved: PangoGlyphInfo)] = []
+    private var changedClusters: [(cluster: UnsafeMutablePointer<Int32>, saved: Int32)] = []
+    /// The glyphs drawn as stand-ins (until ``restore()``).
+    private(set) var standInGlyphs: [UnsafeMutablePointer<PangoGlyphInfo>] = []
+    /// The runs with unknown glyphs, each with its origin's distance from the line's start
+    /// (Pango units) and its unknown glyphs' indices.
+    private var boxes: [(run: UnsafeMutablePointer<PangoGlyphItem>, x: Int32, glyphs: [Int])] = []
+    /// The clusters drawn as stand-ins, in the line's order: each one's run, text and how
+    /// much wider than the stand-in's space glyph its advance is, in em of the run's font.
+    private var clusters: [(run: UnsafeMutablePointer<PangoGlyphItem>, text: String, extra: Double)] = []
+
+    /// Whether each cluster of a stand-in's stretch draws a space glyph (``init(_:spaceEachCluster:)``).
+    private let spaceEachCluster: Bool
+
+    /// Sets the stand-ins of `line`'s unknown glyphs, except in runs set in a colour font;
+    /// nil when the line has none (a glyph already hidden stays so). With `spaceEachCluster`
+    /// (a PDF that no tagging pass rewrites), every cluster of a stretch draws a space glyph,
+    /// all in the stretch's one span, the last moved to end where the stretch ends: readers of
+    /// `/ActualText` place the span's text over the glyphs it holds, which then reach across
+    /// the stretch (a stretch of one cluster, across its space glyph alone). (The
+    /// tagging pass instead widens a stretch's one glyph to the stretch's advance,
+    /// ``StandInAdvance``, as every glyph drawn in the text face would read as the text.)
+    init?(_ line: UnsafeMutablePointer<PangoLayoutLine>, spaceEachCluster: Bool) {
+        self.spaceEachCluster = spaceEachCluster
+        guard let layout = line.pointee.layout, let text = pango_layout_get_text(layout) else { return nil }
+        var x: Int32 = 0
+        var node = line.pointee.runs
+        while let current = node {
+            node = current.pointee.next
+            let run = current.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+            defer { x += pango_glyph_string_get_width(run.pointee.glyphs) }
+            guard let font = run.pointee.item.pointee.analysis.font, !ColorFonts.isColorFont(font) else { continue }
+            let glyphs = run.pointee.glyphs.pointee
+            let unknown = (0..<Int(glyphs.num_glyphs)).filter { Self.isUnknown(glyphs.glyphs[$0].glyph) }
+            guard !unknown.isEmpty else { continue }
+            boxes.append((run, x, unknown))
+            set(run, font: font, text: text)
+        }
+        if boxes.isEmpty { return nil }
+    }
+
+    /// Whether `glyph` is one Pango draws as a hex box.
+    private static func isUnknown(_ glyph: PangoGlyph) -> Bool {
+        glyph != PANGO_GLYPH_EMPTY && glyph & PANGO_GLYPH_UNKNOWN_FLAG != 0
+    }
+
+    /// Hides the unknown glyphs of `run` and makes each stretch of clusters drawn with them
+    /// alone one stand-in (``standIn(_:of:space:font:em:text:)``), noting its text.
+    private func set(
+        _ run: UnsafeMutablePointer<PangoGlyphItem>, font: UnsafeMutablePointer<PangoFont>,
+        text: UnsafePointer<CChar>
+    ) {
+        let glyphs = run.pointee.glyphs!
+        let count = Int(glyphs.pointee.num_glyphs)
+        let space = Self.spaceGlyph(font)
+        let em = Self.emSize(font)
+        let offset = Int(run.pointee.item.pointee.offset)
+        let length = Int(run.pointee.item.pointee.length)
+        var stretch: Stretch?
+        func close() {
+            if let stretch, let space { standIn(stretch, of: run, space: space, font: font, em: em, text: text) }
+            stretch = nil
+        }
+        var first = 0
+        while first < count {
+            // The cluster's glyphs: those after `first` that start no cluster of their own.
+            var end = first + 1
+            while end < count, glyphs.pointee.glyphs[end].attr.is_cluster_start == 0 { end += 1 }
+            defer { first = end }
+            let drawn = (first..<end).filter { glyphs.pointee.glyphs[$0].glyph != PANGO_GLYPH_EMPTY }
+            let unknown = drawn.filter { Self.isUnknown(glyphs.pointee.glyphs[$0].glyph) }
+            guard !unknown.isEmpty else {
+                close()
+                continue
+            }
+            for index in unknown {
+                changed.append((glyphs.pointee.glyphs + index, glyphs.pointee.glyphs[index]))
+                glyphs.pointee.glyphs[index].glyph = PANGO_GLYPH_EMPTY
+            }
+            guard unknown.count == drawn.count, space != nil, em > 0 else {
+                close()
+                continue
+            }
+            // The cluster's bytes: from its start to the next cluster's, in either direction.
+            let start = Int(glyphs.pointee.log_clusters[first])
+            var stop = length
+            for other in 0..<count {
+                let cluster = Int(glyphs.pointee.log_clusters[other])
+                if cluster > start, cluster < stop { stop = cluster }
+            }
+            let units = String(
+                decoding: UnsafeRawBufferPointer(start: text + offset + start, count: stop - start),
+                as: UTF8.self
+            ).utf16.count
+            let advance = (first..<end).reduce(0) { $0 + Int(glyphs.pointee.glyphs[$1].geometry.width) }
+            if let open = stretch, spaceEachCluster || open.units + units <= Self.longestText {
+                stretch = Stretch(
+                    glyphs: open.glyphs.lowerBound..<end, standIns: open.standIns + [unknown[0]],
+                    bytes: min(open.bytes.lowerBound, start)..<max(open.bytes.upperBound, stop),
+                    units: open.units + units, advance: open.advance + advance)
+            } else {
+                close()
+                stretch = Stretch(
+                    glyphs: first..<end, standIns: [unknown[0]], bytes: start..<stop, units: units, advance: advance)
+            }
+        }
+        close()
+    }
+
+    /// Consecutive clusters of a run drawn with unknown glyphs alone, made one stand-in.
+    private struct Stretch {
+        /// Their glyphs, indices in the run's glyph string.
+        var glyphs: Range<Int>
+        /// Each cluster's first unknown glyph, in glyph order: the first becomes the stand-in.
+        var standIns: [Int]
+        /// Their text, bytes of the run's item.
+        var bytes: Range<Int>
+        /// Their text's length, UTF-16 code units.
+        var units: Int
+        /// Their advance, Pango units.
+        var advance: Int
+    }
+
+    /// The most UTF-16 code units one stand-in stands for in a tagged PDF: the tagging pass
+    /// names its text face with four hexadecimal digits a unit (`MarkedContentRewrite`'s
+    /// stand-in face suffix), and a PDF name is at most 127 bytes (PDF 1.7, Annex C.2).
+    private static let longestText = 24
+
+    /// Draws `stretch` of `run` as one stand-in: its first unknown glyph becomes `space`
+    /// (already hidden, so its place is noted in ``changed``; each cluster's first, with
+    /// ``spaceEachCluster``), and its glyphs one cluster for Pango (each given the stretch's
+    /// first byte), so that Cairo receives the stretch's text with its space glyphs; notes the
+    /// text and how much wider than `space` the stretch is.
+    private func standIn(
+        _ stretch: Stretch, of run: UnsafeMutablePointer<PangoGlyphItem>, space: PangoGlyph,
+        font: UnsafeMutablePointer<PangoFont>, em: Double, text: UnsafePointer<CChar>
+    ) {
+        let glyphs = run.pointee.glyphs!
+        for index in stretch.glyphs where Int(glyphs.pointee.log_clusters[index]) != stretch.bytes.lowerBound {
+            changedClusters.append((glyphs.pointee.log_clusters + index, glyphs.pointee.log_clusters[index]))
+            glyphs.pointee.log_clusters[index] = Int32(stretch.bytes.lowerBound)
+        }
+        for index in stretch.glyphs where index != stretch.glyphs.lowerBound {
+            let info = glyphs.pointee.glyphs + index
+            guard info.pointee.attr.is_cluster_start != 0 else { continue }
+            changed.append((info, info.pointee))
+            info.pointee.attr.is_cluster_start = 0
+        }
+        var logical = PangoRectangle()
+        pango_font_get_glyph_extents(font, space, nil, &logical)
+        for index in spaceEachCluster ? stretch.standIns : [stretch.standIns[0]] {
+            let standIn = glyphs.pointee.glyphs + index
+            standIn.pointee.glyph = space
+            standIn.pointee.geometry.x_offset = 0
+            standIn.pointee.geometry.y_offset = 0
+            standInGlyphs.append(standIn)
+        }
+        if spaceEachCluster, stretch.standIns.count > 1, let last = stretch.standIns.last {
+            // The last space ends where the stretch does, so the span's glyphs reach across it.
+            let rest = (last..<stretch.glyphs.upperBound).reduce(0) { $0 + glyphs.pointee.glyphs[$1].geometry.width }
+            glyphs.pointee.glyphs[last].geometry.x_offset = max(0, rest - logical.width)
+        }
+        let offset = Int(run.pointee.item.pointee.offset)
+        let bytes = UnsafeRawBufferPointer(start: text + offset + stretch.bytes.lowerBound, count: stretch.bytes.count)
+        clusters.append(
+            (run, String(decoding: bytes, as: UTF8.self), Double(stretch.advance - Int(logical.width)) / em))
+    }
+
+    /// Puts every glyph back, and returns the clusters drawn as stand-ins, in the line's order.
+    func restore() -> [(run: UnsafeMutablePointer<PangoGlyphItem>, text: String, extra: Double)] {
+        for entry in changed.reversed() { entry.info.pointee = entry.saved }
+        for entry in changedClusters { entry.cluster.pointee = entry.saved }
+        changed = []
+        changedClusters = []
+        standInGlyphs = []
+        return clusters
+    }
+
+    /// Draws the hex boxes of the line's unknown glyphs (after ``restore()``) as filled
+    /// outlines, with the line's origin at `x`, `baseline`, in each run's foreground colour
+    /// (Pango's renderer draws an outline pass with `cairo_text_path` for the digits and two
+    /// rectangles of opposite windings for the frame).
+    func drawBoxes(cr: OpaquePointer, x: Double, baseline: Double) {
+        for (run, runX, indices) in boxes {
+            guard let font = run.pointee.item.pointee.analysis.font,
+                let copy = pango_glyph_string_copy(run.pointee.glyphs)
+            else { continue }
+            defer { pango_glyph_string_free(copy) }
+            let drawn = Set(indices)
+            for index in 0..<Int(copy.pointee.num_glyphs) where !drawn.contains(index) {
+                copy.pointee.glyphs[index].glyph = PANGO_GLYPH_EMPTY
+            }
+            cairo_save(cr)
+            cairo_new_path(cr)
+            Self.setForeground(of: run, on: cr)
+            let unit = Double(PANGO_SCALE)
+            cairo_move_to(cr, x + Double(runX) / unit, baseline - Double(run.pointee.y_offset) / unit)
+            pango_cairo_glyph_string_path(cr, font, copy)
+            cairo_fill(cr)
+            cairo_restore(cr)
+        }
+    }
+
+    /// Sets `cr`'s source to `run`'s foreground colour and alpha, where its attributes give
+    /// them (otherwise the source stays, as Pango's renderer leaves it).
+    private static func setForeground(of run: UnsafeMutablePointer<PangoGlyphItem>, on cr: OpaquePointer) {
+        var color: PangoColor?
+        var alpha: UInt16?
+        var attributes = run.pointee.item.pointee.analysis.extra_attrs
+        while let entry = attributes {
+            attributes = entry.pointee.next
+            let attribute = entry.pointee.data.assumingMemoryBound(to: PangoAttribute.self)
+            let raw = UnsafeMutableRawPointer(attribute)
+            switch attribute.pointee.klass.pointee.type {
+            case PANGO_ATTR_FOREGROUND: color = raw.assumingMemoryBound(to: PangoAttrColor.self).pointee.color
+            case PANGO_ATTR_FOREGROUND_ALPHA:
+                alpha = UInt16(truncatingIfNeeded: raw.assumingMemoryBound(to: PangoAttrInt.self).pointee.value)
+            default: break
+            }
+        }
+        guard color != nil || alpha != nil else { return }
+        var red = 0.0
+        var green = 0.0
+        var blue = 0.0
+        var opacity = 1.0
+        if let color {
+            (red, green, blue) = (Double(color.red) / 65535, Double(color.green) / 65535, Double(color.blue) / 65535)
+        } else if let source = cairo_get_source(cr) {
+            _ = cairo_pattern_get_rgba(source, &red, &green, &blue, &opacity)
+        }
+        if let alpha { opacity = Double(alpha) / 65535 }
+        cairo_set_source_rgba(cr, red, green, blue, opacity)
+    }
+
+    /// `font`'s size, Pango units (the em of its advances).
+    private static func emSize(_ font: UnsafeMutablePointer<PangoFont>) -> Double {
+        guard let description = pango_font_describe_with_absolute_size(font) else { return 0 }
+        defer { pango_font_description_free(description) }
+        return Double(pango_font_description_get_size(description))
+    }
+
+    /// `font`'s glyph for U+0020, if it has one.
+    private static func spaceGlyph(_ font: UnsafeMutablePointer<PangoFont>) -> PangoGlyph? {
+        var glyph: hb_codepoint_t = 0
+        guard let hb = pango_font_get_hb_font(font), hb_font_get_nominal_glyph(hb, 0x20, &glyph) != 0 else {
+            return nil
+        }
+        return PangoGlyph(glyph)
+    }
+}
