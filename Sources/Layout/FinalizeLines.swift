@@ -306,34 +306,4 @@ extension ParagraphLayout {
         case .left, .justify: 0
         }
     }
-
-    /// The word an emergency composition broke: around the end of its first overfull line, else
-    /// of its first line that ends between two letters or digits, else inside a word; nil when
-    /// there is none.
-    static func brokenWord(_ composition: Composition, scalars: [Unicode.Scalar], width: Double) -> String? {
-        func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
-            !scalar.properties.isWhitespace && scalar.value != 0x2028 && scalar.value != 0xAD
-        }
-        func isLetter(_ index: Int) -> Bool {
-            scalars.indices.contains(index) && scalars[index].value < 0x2E80
-                && (scalars[index].properties.isAlphabetic || scalars[index].properties.numericType != nil)
-        }
-        let lines = composition.lines.dropLast()
-        let overfull = composition.lines.first { $0.naturalWidth > width + 0.5 }
-        let broken = lines.first { $0.ending == .opportunity && isLetter($0.end - 1) && isLetter($0.end) }
-        // Code is often broken after punctuation (`cluster.setupPrimary(`): any break inside a word.
-        let inWord = lines.first { line in
-            line.ending == .opportunity && line.end > 0 && line.end < scalars.count
-                && isWordScalar(scalars[line.end - 1]) && isWordScalar(scalars[line.end])
-        }
-        guard let line = overfull ?? broken ?? inWord else { return nil }
-        var start = min(max(line.end - 1, line.start), scalars.count - 1)
-        guard start >= 0, isWordScalar(scalars[start]) else { return nil }
-        while start > 0, isWordScalar(scalars[start - 1]) { start -= 1 }
-        var end = start
-        while end < scalars.count, isWordScalar(scalars[end]) { end += 1 }
-        var word = String.UnicodeScalarView()
-        word.append(contentsOf: scalars[start..<end])
-        return String(word)
-    }
 }

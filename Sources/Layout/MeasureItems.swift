@@ -12,11 +12,42 @@ extension ParagraphComposer {
         limits: HyphenationLimits, hyphenate: (String, String) -> [Int],
         breakKerning: BreakKerning = { _, _, _, _ in 0 }
     ) -> [LineBreaker.Item] {
+        itemsAndBreaks(
+            paragraph, prepared: prepared, width: width, limits: limits, hyphenate: hyphenate,
+            breakKerning: breakKerning
+        ).items
+    }
+
+    /// ``items(_:prepared:width:limits:hyphenate:breakKerning:)``, and the breaks they were
+    /// made from. A piece of text wider than the measure (between allowed breaks) is broken,
+    /// in this order, where it has the means (as TeX and CSS Text 3 `overflow-wrap` break an
+    /// overfull word only when nothing else will do): after its own hyphen or other UAX #14
+    /// opportunity that the last-word rule withheld (`raised-` | `eyebrow`), no emergency;
+    /// then, in what is still too wide, at the hyphenation points of its words (even where
+    /// the paragraph does not hyphenate, but not where a run asks for none); then, in what is
+    /// still too wide, between any two letters, in the emergency pass.
+    static func itemsAndBreaks(
+        _ paragraph: StyledParagraph, prepared: PreparedParagraph, width: Double,
+        limits: HyphenationLimits, hyphenate: (String, String) -> [Int],
+        breakKerning: BreakKerning = { _, _, _, _ in 0 }
+    ) -> (items: [LineBreaker.Item], breaks: Breaks) {
         let keepAll = paragraph.style.hangulLineBreak == .keepAll
-        let allowed = allowedBreaks(prepared, keepAll: keepAll)
+        var (allowed, withheld) = allowedBreaks(prepared, keepAll: keepAll)
+        var hyphen = hyphenationPoints(paragraph, prepared: prepared, limits: limits, hyphenate: hyphenate)
+        var forced: [Bool] = []
+        var overwide = Self.overwide(prepared, breaks: allowed, hyphens: [], width: width)
+        if !overwide.isEmpty {
+            for piece in overwide {
+                for k in piece.dropFirst() where withheld[k] { allowed[k] = true }
+            }
+            overwide = Self.overwide(prepared, breaks: allowed, hyphens: [], width: width)
+            forced = forcedHyphenationPoints(
+                paragraph, prepared: prepared, pieces: overwide, limits: limits, hyphenate: hyphenate)
+            for k in forced.indices where forced[k] { hyphen[k] = true }
+        }
         let breaks = Breaks(
-            allowed: allowed, emergency: emergencyBreaks(prepared, allowed: allowed, width: width),
-            hyphen: hyphenationPoints(paragraph, prepared: prepared, limits: limits, hyphenate: hyphenate),
+            allowed: allowed, emergency: emergencyBreaks(prepared, allowed: allowed, hyphen: hyphen, width: width),
+            hyphen: hyphen, forcedHyphen: forced,
             syllable: keepAll && paragraph.style.alignment == .justify
                 ? syllableBreaks(prepared) : [Bool](repeating: false, count: prepared.scalars.count + 1))
         // Items, made twice: counted (their widths unused, so no kerning at breaks asked), then
@@ -28,7 +59,7 @@ extension ParagraphComposer {
         var items: [LineBreaker.Item] = []
         items.reserveCapacity(count)
         makeItems(paragraph, prepared: prepared, breaks: breaks, breakKerning: breakKerning) { items.append($0) }
-        return items
+        return (items, breaks)
     }
 
     /// Where a line may break, before each scalar (index `n`: the paragraph's end).
@@ -39,6 +70,10 @@ extension ParagraphComposer {
         let emergency: [Bool]
         /// Hyphenation points.
         let hyphen: [Bool]
+        /// The hyphenation points inside words wider than the measure, where the paragraph's
+        /// own hyphenation would not break them (``forcedHyphenationPoints(_:prepared:pieces:limits:hyphenate:)``);
+        /// empty when there are none.
+        let forcedHyphen: [Bool]
         /// Breaks between two Hangul syllables inside a word of a keep-all paragraph, at
         /// ``syllableBreakPenalty`` (``syllableBreaks(_:)``).
         let syllable: [Bool]
@@ -86,11 +121,13 @@ extension ParagraphComposer {
     /// Hangul and a letter that is not a space), less those after dashes that open a word
     /// (`--flag`, `-rdynamic`, "–enable": the dash stays with what follows it), and less those
     /// inside the last word of the paragraph or of a line of it ended by a line separator (a
-    /// last line is never the fragment of a word: "follow-" | "up.").
-    static func allowedBreaks(_ prepared: PreparedParagraph, keepAll: Bool) -> [Bool] {
+    /// last line is never the fragment of a word: "follow-" | "up."). `withheld`: the breaks
+    /// the last-word rule took, for a last word wider than the measure.
+    static func allowedBreaks(_ prepared: PreparedParagraph, keepAll: Bool) -> (allowed: [Bool], withheld: [Bool]) {
         let scalars = prepared.scalars
         let scalarCount = scalars.count
         var allowed = [Bool](repeating: false, count: scalarCount + 1)
+        var withheld = allowed
         // Whether scalar i belongs to the last word before the end or a separator: a word of
         // at most `lastWordLimit` scalars before CJK ideographs (text a line may break
         // anywhere in, and words such as long addresses, keep their breaks), read from the end.
@@ -113,33 +150,51 @@ extension ParagraphComposer {
             let before = scalars[i - 1]
             let after = scalars[i]
             if keepAll, isHangul(before) || isHangul(after), !isWhitespace(before), !isWhitespace(after) { continue }
-            if inLastWord[i - 1] && inLastWord[i] { continue }
             if isDash(before) {
                 var first = i - 1
                 while first > 0, isDash(scalars[first - 1]) { first -= 1 }
                 if first == 0 || isWhitespace(scalars[first - 1]) || isSeparator(scalars[first - 1]) { continue }
             }
+            if inLastWord[i - 1] && inLastWord[i] {
+                withheld[i] = true
+                continue
+            }
             allowed[i] = true
         }
-        return allowed
+        return (allowed, withheld)
     }
 
-    /// Emergency breaks: grapheme boundaries inside a piece (between allowed breaks and
-    /// spaces a break may follow) wider than the measure — after a space rather than before
-    /// it. A space no break may follow (UAX #14 LB14: "[ [ [" is one unbreakable piece)
-    /// belongs to its piece.
-    static func emergencyBreaks(_ prepared: PreparedParagraph, allowed: [Bool], width: Double) -> [Bool] {
+    /// Emergency breaks: grapheme boundaries inside a piece (between allowed breaks, hyphenation
+    /// points and spaces a break may follow) wider than the measure (``overwide(_:breaks:hyphens:width:)``)
+    /// — after a space rather than before it.
+    static func emergencyBreaks(_ prepared: PreparedParagraph, allowed: [Bool], hyphen: [Bool], width: Double)
+        -> [Bool]
+    {
+        var emergencyAt = [Bool](repeating: false, count: prepared.scalars.count + 1)
+        for piece in overwide(prepared, breaks: allowed, hyphens: hyphen, width: width) {
+            for k in piece.dropFirst()
+            where prepared.charBreakBefore[k] && !allowed[k] && !isBreakingSpace(prepared.scalars[k]) {
+                emergencyAt[k] = true
+            }
+        }
+        return emergencyAt
+    }
+
+    /// The pieces of the paragraph wider than the measure, as scalar ranges: text between
+    /// `breaks`, `hyphens` (a piece that ends at one counts the hyphen it adds; empty: none) and
+    /// the spaces a break may follow. A space no break may follow (UAX #14 LB14: "[ [ [" is one
+    /// unbreakable piece) belongs to its piece.
+    static func overwide(_ prepared: PreparedParagraph, breaks: [Bool], hyphens: [Bool], width: Double)
+        -> [Range<Int>]
+    {
         let scalarCount = prepared.scalars.count
-        var emergencyAt = [Bool](repeating: false, count: scalarCount + 1)
+        var pieces: [Range<Int>] = []
         var pieceStart = 0
         var pieceWidth = 0.0
         func endPiece(_ end: Int) {
-            if pieceWidth > width {
-                for k in pieceStart + 1..<max(pieceStart + 1, end)
-                where prepared.charBreakBefore[k] && !allowed[k] && !isBreakingSpace(prepared.scalars[k]) {
-                    emergencyAt[k] = true
-                }
-            }
+            let hyphen =
+                !hyphens.isEmpty && hyphens[end] && end > 0 ? prepared.hyphenWidths[prepared.runIndex[end - 1]] : 0
+            if pieceWidth + hyphen > width, end > pieceStart { pieces.append(pieceStart..<end) }
             pieceWidth = 0
         }
         // Whether the run of breaking spaces being read ends a piece: it does when a break may
@@ -149,21 +204,21 @@ extension ParagraphComposer {
             let scalar = prepared.scalars[i]
             if isBreakingSpace(scalar) && (i == 0 || !isBreakingSpace(prepared.scalars[i - 1])) {
                 let end = spaceRunEnd(from: i, prepared.scalars)
-                spacesEndPiece = end >= scalarCount || allowed[end] || isSeparator(prepared.scalars[end])
+                spacesEndPiece = end >= scalarCount || breaks[end] || isSeparator(prepared.scalars[end])
             }
             if isSeparator(scalar) || isBreakingSpace(scalar) && spacesEndPiece {
                 endPiece(i)
                 pieceStart = i + 1
                 continue
             }
-            if allowed[i] && i > pieceStart {
+            if (breaks[i] || !hyphens.isEmpty && hyphens[i]) && i > pieceStart {
                 endPiece(i)
                 pieceStart = i
             }
             pieceWidth += prepared.advances[i]
         }
         endPiece(scalarCount)
-        return emergencyAt
+        return pieces
     }
 
     /// The penalty of the hyphenation break before scalar `i` (after a soft hyphen or at a
@@ -221,65 +276,89 @@ extension ParagraphComposer {
         let justified = paragraph.style.alignment == .justify
         var hyphenAt = [Bool](repeating: false, count: scalarCount + 1)
         var tokenStart = 0
-        // The end of the token a line separator or the paragraph's end follows (the last
-        // token of its line of source text).
-        var lastTokenEnd = -1
         let wanted = runs.contains { ($0.style.hyphenate ?? justified) && !$0.style.isCode }
         for i in 0...scalarCount
         where wanted && (i == scalarCount || isBreakingSpace(prepared.scalars[i]) || isSeparator(prepared.scalars[i])) {
             if i > tokenStart {
                 var next = i
                 while next < scalarCount, isBreakingSpace(prepared.scalars[next]) { next += 1 }
-                lastTokenEnd = next == scalarCount || isSeparator(prepared.scalars[next]) ? i : -1
-                hyphenateToken(tokenStart..<i)
+                // The last token of its line of source text (a line separator or the
+                // paragraph's end follows).
+                let last = next == scalarCount || isSeparator(prepared.scalars[next])
+                hyphenateToken(
+                    tokenStart..<i, paragraph: paragraph, prepared: prepared, limits: limits, hyphenate: hyphenate,
+                    keepsLastWord: last, byDefault: justified, into: &hyphenAt)
             }
             tokenStart = i + 1
         }
-        func hyphenateToken(_ range: Range<Int>) {
-            // Never in words with digits, URLs, e-mail addresses or paths; never in code or Hangul.
-            for i in range {
-                let scalar = prepared.scalars[i]
-                if ("0"..."9").contains(scalar) || (scalar.value >= 0x80 && scalar.properties.numericType != nil)
-                    || scalar == "/"
-                    || scalar == "@" || scalar == "\\" || scalar == "_"
-                {
-                    return
-                }
-                if scalar == "." && i + 1 < range.upperBound && isLatinLetter(prepared.scalars[i + 1]) { return }
-            }
-            var wordStart = range.lowerBound
-            while wordStart < range.upperBound {
-                guard isLatinLetter(prepared.scalars[wordStart]) else {
-                    wordStart += 1
-                    continue
-                }
-                var wordEnd = wordStart
-                let run = prepared.runIndex[wordStart]
-                while wordEnd < range.upperBound,
-                    isLatinLetter(prepared.scalars[wordEnd]) || prepared.scalars[wordEnd] == "\u{AD}",
-                    prepared.runIndex[wordEnd] == run
-                { wordEnd += 1 }
-                defer { wordStart = wordEnd }
-                let style = runs[run].style
-                let word = prepared.scalars[wordStart..<wordEnd]
-                // The paragraph's last word (nothing but punctuation after it before the end or
-                // a line separator) is never hyphenated: its fragment would be the last line
-                // ("nally.").
-                let isLastWord =
-                    range.upperBound == lastTokenEnd
-                    && !prepared.scalars[wordEnd..<range.upperBound].contains(where: isLatinLetter)
-                guard style.hyphenate ?? justified, !style.isCode, !isLastWord, word.count >= limits.minimumWord,
-                    !word.contains("\u{AD}"), !word.allSatisfy({ $0.properties.isUppercase })
-                else { continue }
-                let lower = String(String.UnicodeScalarView(word)).lowercased()
-                guard lower.unicodeScalars.count == word.count else { continue }
-                for k in hyphenate(lower, style.language ?? "en")
-                where k >= limits.left && k <= word.count - limits.right {
-                    hyphenAt[wordStart + k] = true
-                }
-            }
+        return hyphenAt
+    }
+
+    /// The hyphenation points of the words of `pieces` (scalar ranges of text wider than the
+    /// measure): in every run that does not ask for none (``RunStyle/hyphenate`` false) and is
+    /// not code, whatever the paragraph's alignment, and in its last word too. An empty array
+    /// when there are no pieces.
+    static func forcedHyphenationPoints(
+        _ paragraph: StyledParagraph, prepared: PreparedParagraph, pieces: [Range<Int>],
+        limits: HyphenationLimits, hyphenate: (String, String) -> [Int]
+    ) -> [Bool] {
+        guard !pieces.isEmpty else { return [] }
+        var hyphenAt = [Bool](repeating: false, count: prepared.scalars.count + 1)
+        for piece in pieces {
+            hyphenateToken(
+                piece, paragraph: paragraph, prepared: prepared, limits: limits, hyphenate: hyphenate,
+                keepsLastWord: false, byDefault: true, into: &hyphenAt)
         }
         return hyphenAt
+    }
+
+    /// Marks in `hyphenAt` the hyphenation points of the Latin words of the token `range`, in
+    /// the runs that hyphenate (``RunStyle/hyphenate``, else `byDefault`): never in tokens with
+    /// digits, URLs, e-mail addresses or paths, never in code or Hangul; when `keepsLastWord`
+    /// (the token ends the paragraph or a line of it), not in its last word, whose fragment
+    /// would be the last line ("nally.").
+    static func hyphenateToken(
+        _ range: Range<Int>, paragraph: StyledParagraph, prepared: PreparedParagraph, limits: HyphenationLimits,
+        hyphenate: (String, String) -> [Int], keepsLastWord: Bool, byDefault: Bool, into hyphenAt: inout [Bool]
+    ) {
+        for i in range {
+            let scalar = prepared.scalars[i]
+            if ("0"..."9").contains(scalar) || (scalar.value >= 0x80 && scalar.properties.numericType != nil)
+                || scalar == "/"
+                || scalar == "@" || scalar == "\\" || scalar == "_"
+            {
+                return
+            }
+            if scalar == "." && i + 1 < range.upperBound && isLatinLetter(prepared.scalars[i + 1]) { return }
+        }
+        let runs = paragraph.runs
+        var wordStart = range.lowerBound
+        while wordStart < range.upperBound {
+            guard isLatinLetter(prepared.scalars[wordStart]) else {
+                wordStart += 1
+                continue
+            }
+            var wordEnd = wordStart
+            let run = prepared.runIndex[wordStart]
+            while wordEnd < range.upperBound,
+                isLatinLetter(prepared.scalars[wordEnd]) || prepared.scalars[wordEnd] == "\u{AD}",
+                prepared.runIndex[wordEnd] == run
+            { wordEnd += 1 }
+            defer { wordStart = wordEnd }
+            let style = runs[run].style
+            let word = prepared.scalars[wordStart..<wordEnd]
+            let isLastWord =
+                keepsLastWord && !prepared.scalars[wordEnd..<range.upperBound].contains(where: isLatinLetter)
+            guard style.hyphenate ?? byDefault, !style.isCode, !isLastWord, word.count >= limits.minimumWord,
+                !word.contains("\u{AD}"), !word.allSatisfy({ $0.properties.isUppercase })
+            else { continue }
+            let lower = String(String.UnicodeScalarView(word)).lowercased()
+            guard lower.unicodeScalars.count == word.count else { continue }
+            for k in hyphenate(lower, style.language ?? "en")
+            where k >= limits.left && k <= word.count - limits.right {
+                hyphenAt[wordStart + k] = true
+            }
+        }
     }
 
     /// Calls `add` with the paragraph's items in order: boxes of text, glue at breaking

@@ -96,6 +96,29 @@ public struct Composition: Sendable {
     public var lines: [ComposedLine]
     /// The emergency pass broke inside a word wider than the measure (or left a line overfull).
     public var emergency: Bool
+    /// The words wider than the measure that the lines break inside or leave overfull, in
+    /// order (``ParagraphComposer/brokenWords(_:breaks:scalars:width:)``); a word broken only
+    /// after its own hyphen or at another break opportunity is not one of them.
+    public var brokenWords: [BrokenWord] = []
+}
+
+/// A word wider than the measure, and what the composer did with it.
+public struct BrokenWord: Sendable, Equatable {
+    /// What was done, from the mildest.
+    public enum Treatment: Int, Sendable, Comparable {
+        /// Broken at hyphenation points, each line ending in an added hyphen.
+        case hyphenated
+        /// Broken between two letters (or other characters), where no rule allows a break.
+        case brokenBetweenLetters
+        /// Left wider than the measure, past its edge.
+        case overfull
+
+        public static func < (a: Treatment, b: Treatment) -> Bool { a.rawValue < b.rawValue }
+    }
+    /// The word's scalars in the ``PreparedParagraph`` (between whitespace).
+    public var range: Range<Int>
+    /// What was done: the most of what was done at each of its breaks.
+    public var treatment: Treatment
 }
 
 /// The middle of paragraph layout (``ParagraphLayout``), from a paragraph the backend measured
@@ -152,7 +175,7 @@ public enum ParagraphComposer {
     ) -> Composition {
         let original = prepared
         let prepared = uniformWordSpaces(paragraph, prepared: original)
-        let items = Self.items(
+        let (items, breaks) = itemsAndBreaks(
             paragraph, prepared: prepared, width: width, limits: limits, hyphenate: hyphenate,
             breakKerning: breakKerning)
         var parameters = LineBreaker.Parameters()
@@ -169,7 +192,46 @@ public enum ParagraphComposer {
                     prepared, original: original, isCode: isCode, start: lines[index].start, end: lines[index].end)
             }
         }
-        return Composition(lines: lines, emergency: result.emergency)
+        let broken = brokenWords(lines, breaks: breaks, scalars: prepared.scalars, width: width)
+        return Composition(lines: lines, emergency: result.emergency, brokenWords: broken)
+    }
+
+    /// The words that `lines` break inside where no break is allowed (between letters: an
+    /// emergency break; at a hyphenation point found only because the word is wider than the
+    /// measure), or leave wider than `width`, in order, each once.
+    static func brokenWords(_ lines: [ComposedLine], breaks: Breaks, scalars: [Unicode.Scalar], width: Double)
+        -> [BrokenWord]
+    {
+        func isWordScalar(_ index: Int) -> Bool { !isWhitespace(scalars[index]) }
+        var words: [BrokenWord] = []
+        for (index, line) in lines.enumerated() {
+            let end = line.end
+            var treatment: BrokenWord.Treatment?
+            if line.naturalWidth > width + 0.5 {
+                treatment = .overfull
+            } else if index == lines.count - 1 || end <= 0 || end >= scalars.count {
+                continue
+            } else if line.ending == .hyphen, !breaks.forcedHyphen.isEmpty, breaks.forcedHyphen[end] {
+                treatment = .hyphenated
+            } else if line.ending == .opportunity, breaks.emergency[end], !breaks.allowed[end],
+                !isWhitespace(scalars[end - 1])
+            {
+                treatment = .brokenBetweenLetters
+            }
+            guard let treatment else { continue }
+            // The word around the line's last character.
+            var start = min(max(end - 1, line.start), scalars.count - 1)
+            guard start >= 0, isWordScalar(start) else { continue }
+            while start > 0, isWordScalar(start - 1) { start -= 1 }
+            var wordEnd = start
+            while wordEnd < scalars.count, isWordScalar(wordEnd) { wordEnd += 1 }
+            if let last = words.indices.last, words[last].range.lowerBound == start {
+                words[last].treatment = max(words[last].treatment, treatment)
+            } else {
+                words.append(BrokenWord(range: start..<wordEnd, treatment: treatment))
+            }
+        }
+        return words
     }
 
     /// The language whose hyphenation patterns hyphenate a word of a run in `language`: its

@@ -23,9 +23,23 @@ public enum ParagraphLayout {
         /// The line breaker needed its emergency pass (a word wider than the measure broken
         /// between letters, or a line left overfull).
         public var emergency: Bool
-        /// The word the emergency pass broke, as printed; nil when there is none or it cannot
-        /// be told.
-        public var brokenWord: String?
+        /// The words wider than the measure that were broken inside or left overfull, in
+        /// order (``Composition/brokenWords``), as printed.
+        public var brokenWords: [OverwideWord] = []
+    }
+
+    /// A word wider than the measure it was set to, as printed (soft hyphens left out), what
+    /// was done with it, and that measure, pt.
+    public struct OverwideWord: Sendable, Equatable {
+        public var text: String
+        public var treatment: BrokenWord.Treatment
+        public var measure: Double
+        /// Creates a word's report (see the properties).
+        public init(text: String, treatment: BrokenWord.Treatment, measure: Double) {
+            self.text = text
+            self.treatment = treatment
+            self.measure = measure
+        }
     }
 
     /// Lays out `paragraph` at `width` pt, stage by stage. A paragraph that fits on one line
@@ -72,8 +86,11 @@ public enum ParagraphLayout {
                 kernings[keyed] = kerning
                 return kerning
             })
-        let brokenWord =
-            composition.emergency ? brokenWord(composition, scalars: prepared.scalars, width: width) : nil
+        let brokenWords = composition.brokenWords.map { word in
+            var text = String.UnicodeScalarView()
+            text.append(contentsOf: prepared.scalars[word.range].lazy.filter { $0 != "\u{AD}" })
+            return OverwideWord(text: String(text), treatment: word.treatment, measure: width)
+        }
         let textRanges = sourceTextRanges(composition, scalars: prepared.scalars)
         let finish = Finish(paragraph: paragraph, width: width, bytes: text.bytes, textRanges: textRanges)
         // Cut lines from the measurement and finalize them, or leave them to be shaped again.
@@ -84,7 +101,7 @@ public enum ParagraphLayout {
             finish.finalize(&lines, first: 0, count: composition.lines.count, rightToLeft: [], composition)
             return Composed(
                 lines: .whole(ShapedParagraph(lines: lines)), emergency: composition.emergency,
-                brokenWord: brokenWord)
+                brokenWords: brokenWords)
         }
         // Shaping the lines again needs only the scalars and their runs: the advances and break
         // opportunities (17 bytes a character) are released before the first shaping.
@@ -94,7 +111,7 @@ public enum ParagraphLayout {
         let groups = lineGroups(composition, prepared: prepared, maximumRuns: shaping.maximumRunsPerShaping)
         let pending = PendingLines(
             composition: composition, prepared: prepared, finish: finish, groups: groups)
-        return Composed(lines: .pending(pending), emergency: composition.emergency, brokenWord: brokenWord)
+        return Composed(lines: .pending(pending), emergency: composition.emergency, brokenWords: brokenWords)
     }
 
     /// Shapes the next group of `pending`'s chosen lines, or nil when all are made: the

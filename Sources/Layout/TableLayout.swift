@@ -102,8 +102,9 @@ struct TableLayout {
         // When the minimum widths overflow the measure, side padding gives way first, but only
         // down to half of it: adjacent columns' text keeps a gap of at least the padding. Then
         // the words give way (the content part of each minimum is squeezed into what the
-        // padding leaves, and a word wider than its cell breaks between letters, the paragraph
-        // composer's emergency break), as in CSS 2.1, where padding is never squeezed
+        // padding leaves, and a word wider than its cell is broken by the paragraph composer:
+        // after its own hyphen, else at hyphenation points, else between letters: see
+        // `ParagraphComposer.itemsAndBreaks`), as in CSS 2.1, where padding is never squeezed
         // (§17.5.2.2), and LaTeX's tabularx, which keeps `\tabcolsep`: words up to
         // ``legibleWordEms`` ems keep their width where the columns' sum allows, longer ones
         // share what is left. Only when even that padding would not leave each column room for
@@ -222,8 +223,8 @@ struct TableLayout {
     }
 
     /// How wide, in ems of its text, a word may be and still be kept whole by a table that
-    /// does not fit: longer words (identifiers, URLs, compounds) break between letters in
-    /// their column rather than make the whole table smaller or split it. About 14–16
+    /// does not fit: longer words (identifiers, URLs, compounds) break inside their column
+    /// rather than make the whole table smaller or split it. About 14–16
     /// letters of a text face, the width of a narrow `p{}` column in LaTeX.
     static let legibleWordEms = 8.0
 
@@ -452,14 +453,31 @@ struct TableLayout {
     /// The unbreakable words of a paragraph as UTF-8 byte ranges of its text (its runs' text
     /// joined), in order: text between whitespace, split after a hyphen or dash that is followed
     /// by a letter, and every Han ideograph or kana on its own (CJK breaks between any two of
-    /// them). Hangul words (eojeol) stay whole.
+    /// them). Hangul words (eojeol) stay whole. They are the pieces the paragraph composer may
+    /// break between, less its own rules (``ParagraphComposer/allowedBreaks(_:keepAll:)``): a
+    /// dash that opens a word stays with it (`-rdynamic`), and the last word of the cell or of
+    /// a line of it ended by a hard break is one piece (`raised-eyebrow`), its last
+    /// ``ParagraphComposer/lastWordLimit`` characters before the end unbroken. So a column at
+    /// least as wide as its widest piece sets every word without breaking it between letters
+    /// (CSS Tables 3 §3.9.1, min-content width: the widest unbreakable run of a cell).
     static func wordRanges(of paragraph: StyledParagraph) -> [Range<Int>] {
         // One walk over each run's characters, counting bytes; no text is copied (this runs
         // over every cell of a table).
         var ranges: [Range<Int>] = []
         var start: Int?
         var offset = 0
+        // The current whitespace-delimited token: where its characters start (bytes), and
+        // whether it holds only dashes so far; where its last CJK character ends.
+        var token: [Int] = []
+        var onlyDashes = true
+        var afterWide = 0
         let runs = paragraph.runs
+        func endLine(limit: Int) {
+            guard !token.isEmpty else { return }
+            let kept = max(token.count - limit, 0)
+            let from = max(token[kept], afterWide)
+            TableLayout.join(&ranges, after: from)
+        }
         for (r, run) in runs.enumerated() {
             let text = run.text
             var i = text.startIndex
@@ -476,17 +494,27 @@ struct TableLayout {
                         ranges.append(from..<offset)
                         start = nil
                     }
+                    // The composer counts a line's last word from its separator (one character).
+                    if character.unicodeScalars.contains(where: ParagraphComposer.isSeparator) {
+                        endLine(limit: ParagraphComposer.lastWordLimit - 1)
+                    }
+                    token.removeAll(keepingCapacity: true)
+                    onlyDashes = true
                     continue
                 }
+                for _ in character.unicodeScalars { token.append(offset) }
+                if character.unicodeScalars.contains(where: { $0.value >= 0x2E80 }) { afterWide = end }
                 let breaksAround = character.unicodeScalars.first.map(isIdeographic) ?? false
                 if breaksAround, let from = start {
                     ranges.append(from..<offset)
                     start = nil
                 }
                 if start == nil { start = offset }
+                let opensWord = onlyDashes && character.unicodeScalars.allSatisfy(ParagraphComposer.isDash)
+                onlyDashes = opensWord
                 // A hyphen or dash followed by a letter is a break opportunity ("baseline-to-baseline").
                 var breaksAfter = breaksAround
-                if !breaksAround, TableLayout.isDash(character) {
+                if !breaksAround, !opensWord, TableLayout.isDash(character) {
                     let following =
                         next < text.endIndex ? text[next] : runs[(r + 1)...].lazy.compactMap(\.text.first).first
                     breaksAfter = following?.isLetter == true
@@ -498,7 +526,19 @@ struct TableLayout {
             }
         }
         if let from = start { ranges.append(from..<offset) }
+        endLine(limit: ParagraphComposer.lastWordLimit)
         return ranges
+    }
+
+    /// Joins the adjacent ranges at the end of `ranges` that meet at an offset after `from`:
+    /// one piece where the composer allows no break.
+    static func join(_ ranges: inout [Range<Int>], after from: Int) {
+        var last = ranges.count - 1
+        while last > 0, ranges[last].lowerBound > from, ranges[last - 1].upperBound == ranges[last].lowerBound {
+            ranges[last - 1] = ranges[last - 1].lowerBound..<ranges[last].upperBound
+            ranges.remove(at: last)
+            last -= 1
+        }
     }
 
     /// The runs holding the UTF-8 bytes `range` of `paragraph`'s text (its runs' text joined),

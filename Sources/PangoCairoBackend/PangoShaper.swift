@@ -19,9 +19,10 @@ public final class PangoShaper: TextShaper {
     /// Paragraphs that needed the composer's emergency pass (a word wider than the measure
     /// broken between letters); the caller warns when it grows.
     public internal(set) var emergencyCount = 0
-    /// The word the last emergency pass broke between letters (or left overfull), as printed;
-    /// nil when it could not be told. Read with ``emergencyCount``.
-    public internal(set) var lastEmergencyWord: String?
+    /// The words wider than their measure that were hyphenated, broken between letters or left
+    /// overfull, in the order their paragraphs were set; the caller reads and empties it
+    /// (a word broken after its own hyphen is not one of them).
+    public var overwideWords: [ParagraphLayout.OverwideWord] = []
     /// The sources of the displayed formulas still wider than the measure at
     /// ``InlineFormula/smallestDisplayScale`` of the text's size, in the order they were
     /// shaped; the caller warns when it grows.

@@ -124,7 +124,6 @@ struct LayoutAndDraw {
             for block in chunk {
                 // An asynchronous render whose task was cancelled stops here, between blocks.
                 try options.cancellation?.check()
-                let emergencies = shaper.emergencyCount
                 let overwide = shaper.overwideFormulas.count
                 try paginator.add(block)
                 if shaper.overwideFormulas.count > overwide, draws {
@@ -132,10 +131,14 @@ struct LayoutAndDraw {
                         diagnostics.append(
                             Self.overwideFormula(source, measure: theme.page.measure, at: block.location))
                     }
-                } else if shaper.emergencyCount > emergencies, draws {
-                    let word = shaper.lastEmergencyWord
-                    diagnostics.append(Self.overfullWord(word, measure: theme.page.measure, at: block.location))
+                } else if draws {
+                    var inCell = false
+                    if case .table = block.content { inCell = true }
+                    for word in shaper.overwideWords {
+                        diagnostics.append(Self.overwideWord(word, inCell: inCell, at: block.location))
+                    }
                 }
+                shaper.overwideWords.removeAll()
             }
         }
         try paginator.finish()
@@ -164,8 +167,6 @@ struct LayoutAndDraw {
         return Diagnostic(.warning, message, at: overflow.location, kind: .overfull)
     }
 
-    /// The warning for a word wider than the measure, quoting it (its first 60 characters) and
-    /// placed where it is written (its first 24 characters are looked for in the source).
     /// The warning for a displayed formula wider than the measure at 80 % of the text's size.
     static func overwideFormula(_ source: String, measure: Double, at location: SourceLocation?) -> Diagnostic {
         let shown = source.count > 60 ? source.prefix(60) + "…" : Substring(source)
@@ -175,17 +176,25 @@ struct LayoutAndDraw {
         return Diagnostic(.warning, message, at: location, kind: .overfull, subject: String(source.prefix(24)))
     }
 
-    static func overfullWord(_ word: String?, measure: Double, at location: SourceLocation?) -> Diagnostic {
-        guard let word, !word.isEmpty else {
-            return Diagnostic(
-                .warning, "a word is wider than the measure: broken between letters", at: location,
-                kind: .overfull)
-        }
-        let shown = word.count > 60 ? word.prefix(60) + "…" : Substring(word)
-        let message =
-            "a word is wider than the measure (\(measure.wholePointsText) pt): '\(shown)' is broken "
-            + "between letters"
-        return Diagnostic(.warning, message, at: location, kind: .overfull, subject: String(word.prefix(24)))
+    /// The warning for `word`, wider than its measure (a table cell's when `inCell`): what was
+    /// done with it, quoted (its first 60 characters) and placed where it is written (its first
+    /// 24 characters are looked for in the source).
+    static func overwideWord(
+        _ word: ParagraphLayout.OverwideWord, inCell: Bool, at location: SourceLocation?
+    ) -> Diagnostic {
+        let measure =
+            inCell
+            ? "its table cell (\(word.measure.wholePointsText) pt)"
+            : "the measure (\(word.measure.wholePointsText) pt)"
+        let done =
+            switch word.treatment {
+            case .hyphenated: "is hyphenated"
+            case .brokenBetweenLetters: "is broken between letters"
+            case .overfull: "runs past its edge"
+            }
+        let shown = word.text.count > 60 ? word.text.prefix(60) + "…" : Substring(word.text)
+        let message = "a word is wider than \(measure): '\(shown)' \(done)"
+        return Diagnostic(.warning, message, at: location, kind: .overfull, subject: String(word.text.prefix(24)))
     }
 }
 

@@ -165,9 +165,13 @@ final class FixedAdvanceShaping: ParagraphShaping {
         let composed = ParagraphLayout.compose(
             paragraph(["a Supercalifragilisticexpialidocious word"], alignment: .left), width: 60, shaping: shaping)
         #expect(composed.emergency)
-        #expect(composed.brokenWord == "Supercalifragilisticexpialidocious")
+        // This shaping's patterns put a hyphenation point after every third letter.
+        #expect(
+            composed.brokenWords == [
+                .init(text: "Supercalifragilisticexpialidocious", treatment: .hyphenated, measure: 60)
+            ])
         let calm = ParagraphLayout.compose(
             paragraph(["short words only here"], alignment: .left), width: 60, shaping: FixedAdvanceShaping())
-        #expect(!calm.emergency && calm.brokenWord == nil)
+        #expect(!calm.emergency && calm.brokenWords.isEmpty)
     }
 }

@@ -118,7 +118,9 @@ import Typography
 /// The words a column's min-content width is measured on, found in one walk over each run,
 /// are those of the character-by-character definition: text between whitespace, split after a
 /// hyphen or dash followed by a letter, each CJK ideograph alone, each word as the runs
-/// (styles) holding its characters.
+/// (styles) holding its characters; but not after dashes that open a word, nor inside the
+/// last 24 characters of the last word (23 before a line separator) after its last CJK
+/// character, where the composer allows no break either.
 @Suite struct TableWordTests {
     static func reference(_ paragraph: StyledParagraph) -> [[StyledRun]] {
         var words: [[StyledRun]] = []
@@ -130,9 +132,23 @@ import Typography
             }
         }
         let characters = paragraph.runs.flatMap { run in run.text.map { (character: $0, style: run.style) } }
+        func isSeparator(_ c: Character) -> Bool { ["\n", "\u{2028}", "\u{2029}"].contains(c.unicodeScalars.first) }
+        // Whether character i is in the last word of its line, counted as the composer counts.
+        func inLastWord(_ i: Int) -> Bool {
+            guard i < characters.count else { return false }
+            var end = i
+            while end < characters.count, !characters[end].character.isWhitespace { end += 1 }
+            guard end == characters.count || isSeparator(characters[end].character) else { return false }
+            let tail = characters[i..<end].map(\.character)
+            let limit = end == characters.count ? 24 : 23
+            let scalarsAfter = tail.dropFirst().reduce(0) { $0 + $1.unicodeScalars.count }
+            return !tail.contains { $0.unicodeScalars.contains { $0.value >= 0x2E80 } } && 1 + scalarsAfter <= limit
+        }
+        var onlyDashes = true
         for (i, (character, style)) in characters.enumerated() {
             if character.isWhitespace {
                 flush()
+                onlyDashes = true
                 continue
             }
             let breaksAround = character.unicodeScalars.first.map(TableLayout.isIdeographic) ?? false
@@ -142,8 +158,10 @@ import Typography
             } else {
                 current.append(StyledRun(String(character), style: style))
             }
+            onlyDashes = onlyDashes && "-–—".contains(character)
             let nextIsLetter = i + 1 < characters.count && characters[i + 1].character.isLetter
-            if breaksAround || ("-‐–—".contains(character) && nextIsLetter) { flush() }
+            let dashBreak = "-‐–—".contains(character) && nextIsLetter && !onlyDashes
+            if breaksAround || dashBreak && !(inLastWord(i) && inLastWord(i + 1)) { flush() }
         }
         flush()
         return words
@@ -153,7 +171,10 @@ import Typography
         let plain = RunStyle(font: FontSpec(families: ["X"], size: 10))
         var bold = plain
         bold.font.weight = .bold
-        let pieces = ["ab", "c", " ", "-", "—", "x-y", "漢字", "한국어", "  ", "e\u{301}", "9", "–z", "", "-1", "é-"]
+        let pieces = [
+            "ab", "c", " ", "-", "—", "x-y", "漢字", "한국어", "  ", "e\u{301}", "9", "–z", "", "-1", "é-", "\n",
+            "\u{2028}", "raised-eyebrow", "--flag", "a-b-c-d-e-f-g-h-i-j-k-l-m",
+        ]
         var generator = SeededRandom(seed: 0x9E37_79B9_7F4A_7C15)
         func random(_ n: Int) -> Int { generator.below(n) }
         for _ in 0..<500 {
