@@ -129,15 +129,15 @@ final class ColorGlyphStandIns {
         return font
     }
 
-    /// `font`'s size, Pango units (the em of its advances).
-    private static func emSize(_ font: UnsafeMutablePointer<PangoFont>) -> Double {
+    /// `font`'s size, Pango units (the em of its advances); also ``MissingGlyphStandIns``'s.
+    static func emSize(_ font: UnsafeMutablePointer<PangoFont>) -> Double {
         guard let description = pango_font_describe_with_absolute_size(font) else { return 0 }
         defer { pango_font_description_free(description) }
         return Double(pango_font_description_get_size(description))
     }
 
-    /// `font`'s glyph for U+0020, if it has one.
-    private static func spaceGlyph(_ font: UnsafeMutablePointer<PangoFont>) -> PangoGlyph? {
+    /// `font`'s glyph for U+0020, if it has one; also ``MissingGlyphStandIns``'s.
+    static func spaceGlyph(_ font: UnsafeMutablePointer<PangoFont>) -> PangoGlyph? {
         var glyph: hb_codepoint_t = 0
         guard let hb = pango_font_get_hb_font(font), hb_font_get_nominal_glyph(hb, 0x20, &glyph) != 0 else {
             return nil

@@ -75,8 +75,8 @@ final class MissingGlyphStandIns {
     ) {
         let glyphs = run.pointee.glyphs!
         let count = Int(glyphs.pointee.num_glyphs)
-        let space = Self.spaceGlyph(font)
-        let em = Self.emSize(font)
+        let space = ColorGlyphStandIns.spaceGlyph(font)
+        let em = ColorGlyphStandIns.emSize(font)
         let offset = Int(run.pointee.item.pointee.offset)
         let length = Int(run.pointee.item.pointee.length)
         var stretch: Stretch?
@@ -253,21 +253,5 @@ final class MissingGlyphStandIns {
         }
         if let alpha { opacity = Double(alpha) / 65535 }
         cairo_set_source_rgba(cr, red, green, blue, opacity)
-    }
-
-    /// `font`'s size, Pango units (the em of its advances).
-    private static func emSize(_ font: UnsafeMutablePointer<PangoFont>) -> Double {
-        guard let description = pango_font_describe_with_absolute_size(font) else { return 0 }
-        defer { pango_font_description_free(description) }
-        return Double(pango_font_description_get_size(description))
-    }
-
-    /// `font`'s glyph for U+0020, if it has one.
-    private static func spaceGlyph(_ font: UnsafeMutablePointer<PangoFont>) -> PangoGlyph? {
-        var glyph: hb_codepoint_t = 0
-        guard let hb = pango_font_get_hb_font(font), hb_font_get_nominal_glyph(hb, 0x20, &glyph) != 0 else {
-            return nil
-        }
-        return PangoGlyph(glyph)
     }
 }
