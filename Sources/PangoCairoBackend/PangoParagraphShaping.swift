@@ -99,13 +99,12 @@ extension PangoShaper {
     }
 
     /// Lays out `paragraph` at `width` pt through the paragraph stages (call under the font
-    /// lock), counting an emergency pass (``emergencyCount``) and noting the words wider than
-    /// `width` it broke or left overfull (``overwideWords``): a
-    /// paragraph that fits on one line, or one whose lines are cut from its measurement, comes
-    /// back whole; the others as chosen lines to shape with ``nextGroup(_:)``.
+    /// lock), noting the words wider than `width` it broke or left overfull
+    /// (``overwideWords``): a paragraph that fits on one line, or one whose lines are cut from
+    /// its measurement, comes back whole; the others as chosen lines to shape with
+    /// ``nextGroup(_:)``.
     func composeInGroups(_ paragraph: StyledParagraph, width: Double) -> ParagraphLayout.Lines {
         let composed = ParagraphLayout.compose(paragraph, width: width, shaping: PangoParagraphShaping(shaper: self))
-        if composed.emergency { emergencyCount += 1 }
         overwideWords += composed.brokenWords
         return composed.lines
     }

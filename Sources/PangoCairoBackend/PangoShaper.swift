@@ -16,9 +16,6 @@ public final class PangoShaper: TextShaper {
     /// The font map this shaper borrowed, held by every layout and line it makes.
     let session: FontSession
     let setup: PangoSetup
-    /// Paragraphs that needed the composer's emergency pass (a word wider than the measure
-    /// broken between letters); the caller warns when it grows.
-    public internal(set) var emergencyCount = 0
     /// The words wider than their measure that were hyphenated, broken between letters or left
     /// overfull, in the order their paragraphs were set; the caller reads and empties it
     /// (a word broken after its own hyphen is not one of them).
@@ -122,13 +119,9 @@ public final class PangoShaper: TextShaper {
         CairoFaces.lock.run {
             let remembered = width == nil && ShortParagraphs.isShort(paragraph)
             let key = ShortParagraphs.Key(paragraph: paragraph, width: width)
-            if remembered, let known = shortParagraphs.shaped[key] {
-                emergencyCount += known.emergencies
-                return known.shaped
-            }
-            let before = emergencyCount
+            if remembered, let known = shortParagraphs.shaped[key] { return known }
             let shaped = shapeWhole(paragraph, width: width)
-            if remembered { shortParagraphs.remember(shaped, emergencies: emergencyCount - before, for: key) }
+            if remembered { shortParagraphs.remember(shaped, for: key) }
             return shaped
         }
     }
@@ -783,7 +776,7 @@ struct ShortParagraphs {
     /// The longest text, in UTF-8 bytes, of a paragraph kept.
     static let longestText = 8
 
-    var shaped: [Key: (shaped: ShapedParagraph, emergencies: Int)] = [:]
+    var shaped: [Key: ShapedParagraph] = [:]
 
     /// Whether `paragraph` is short enough to keep: at most one run of at most ``longestText``
     /// bytes, and no marker.
@@ -793,8 +786,8 @@ struct ShortParagraphs {
             && paragraph.runs.first?.style.inlineImage == nil
     }
 
-    mutating func remember(_ paragraph: ShapedParagraph, emergencies: Int, for key: Key) {
+    mutating func remember(_ paragraph: ShapedParagraph, for key: Key) {
         if shaped.count >= Self.capacity { shaped.removeAll(keepingCapacity: true) }
-        shaped[key] = (paragraph, emergencies)
+        shaped[key] = paragraph
     }
 }
