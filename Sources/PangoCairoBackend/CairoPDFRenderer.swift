@@ -70,8 +70,12 @@ public final class CairoPDFRenderer: PageRenderer {
     /// The last link drawn: its target, the element it is in, its `Link` element, and whether
     /// it was its line's last link (a link going on at the next line's start continues it).
     private var lastLink: (target: LinkTarget, parent: Int32, element: Int32, endsLine: Bool)?
-    /// The added hyphens marked on the page so far (``ContentMarker/hyphenSides``).
-    private var hyphensOnPage = 0
+    /// The added hyphens and primed spaces marked on the page so far
+    /// (``ContentMarker/hyphenSides``, ``ContentMarker/primeSides``).
+    private var inlineArtifactsOnPage = 0
+    /// The Cairo font faces (`cairo_font_face_t`) whose space glyph the document has drawn as
+    /// a space before any stand-in drew it (``primeSpaces(of:x:baseline:)``).
+    private var primedFaces: Set<OpaquePointer> = []
     /// Elements entered lately, by identity (role, block, part), with the page each was last
     /// entered on: an element entered again (a paragraph after the running foot, a list after
     /// a footnote) goes on, as one element. Entries untouched for ``reentryPages`` pages go.
@@ -451,7 +455,7 @@ public final class CairoPDFRenderer: PageRenderer {
         structure.beginPage()
         runOpen = false
         markersOnPage = 0
-        hyphensOnPage = 0
+        inlineArtifactsOnPage = 0
         for element in openElements { recentElements[ElementKey(element)]?.page = pageCount }
         if pageCount % Self.reentryPages == 0 {
             recentElements = recentElements.filter { $0.value.page > pageCount - Self.reentryPages }
@@ -845,12 +849,13 @@ public final class CairoPDFRenderer: PageRenderer {
             return
         }
         let standIns = ColorGlyphRuns.draw(
-            handle.line, cr: cr, x: x, baseline: baseline, standIns: previewSink == nil, tagged: tagging != nil
-        ) {
-            cairo_move_to(cr, x, baseline)
-            pango_cairo_show_layout_line(cr, handle.line)
-            cairo_new_path(cr)
-        }
+            handle.line, cr: cr, x: x, baseline: baseline, standIns: previewSink == nil, tagged: tagging != nil,
+            primeSpaces: { primeSpaces(of: $0, x: x, baseline: baseline) },
+            draw: {
+                cairo_move_to(cr, x, baseline)
+                pango_cairo_show_layout_line(cr, handle.line)
+                cairo_new_path(cr)
+            })
         noteStandIns(standIns)
     }
 
@@ -865,12 +870,13 @@ public final class CairoPDFRenderer: PageRenderer {
     ) {
         func show() {
             let standIns = ColorGlyphRuns.draw(
-                line, cr: cr, x: x, baseline: baseline, standIns: previewSink == nil, tagged: tagging != nil
-            ) {
-                cairo_move_to(cr, x, baseline)
-                pango_cairo_show_layout_line(cr, line)
-                cairo_new_path(cr)
-            }
+                line, cr: cr, x: x, baseline: baseline, standIns: previewSink == nil, tagged: tagging != nil,
+                primeSpaces: { primeSpaces(of: $0, x: x, baseline: baseline) },
+                draw: {
+                    cairo_move_to(cr, x, baseline)
+                    pango_cairo_show_layout_line(cr, line)
+                    cairo_new_path(cr)
+                })
             noteStandIns(standIns)
         }
         if tagging != nil, previewSink == nil, runOpen, let segments = paints.segments(of: line) {
@@ -983,16 +989,7 @@ public final class CairoPDFRenderer: PageRenderer {
             return
         }
         defer { pango_glyph_string_free(glyphs) }
-        func square(_ side: Double) {
-            let corner = ContentMarker.position(hyphensOnPage)
-            cairo_save(cr)
-            cairo_new_path(cr)
-            cairo_set_source_rgb(cr, 0, 0, 0)
-            cairo_rectangle(cr, corner.x, corner.y, side, side)
-            cairo_fill(cr)
-            cairo_restore(cr)
-        }
-        square(ContentMarker.hyphenSides.before)
+        markInlineArtifact(ContentMarker.hyphenSides.before)
         if let colour = Self.foreground(of: hyphen.run) {
             cairo_set_source_rgb(
                 cr, Double(colour.red) / 65535, Double(colour.green) / 65535, Double(colour.blue) / 65535)
@@ -1007,8 +1004,49 @@ public final class CairoPDFRenderer: PageRenderer {
         cairo_move_to(cr, origin, baseline)
         pango_cairo_show_glyph_string(cr, font, glyphs)
         cairo_restore(cr)
-        square(ContentMarker.hyphenSides.after)
-        hyphensOnPage += 1
+        markInlineArtifact(ContentMarker.hyphenSides.after)
+        inlineArtifactsOnPage += 1
+    }
+
+    /// Fills the square of `side` (pt) at the place of the page's next added hyphen or primed
+    /// space (``ContentMarker/position(_:)``), which the tagging pass makes the start or the
+    /// end of an artifact in the line's run.
+    private func markInlineArtifact(_ side: Double) {
+        let corner = ContentMarker.position(inlineArtifactsOnPage)
+        cairo_save(cr)
+        cairo_new_path(cr)
+        cairo_set_source_rgb(cr, 0, 0, 0)
+        cairo_rectangle(cr, corner.x, corner.y, side, side)
+        cairo_fill(cr)
+        cairo_restore(cr)
+    }
+
+    /// Draws the space glyph of each of `fonts` (the faces whose space a line's stand-ins are
+    /// about to draw) as a space, at the line's origin `x` on `baseline`, once a document for
+    /// each Cairo font face. Cairo 1.16 gives a glyph of a font subset, as its ToUnicode entry,
+    /// the text it is first drawn with when that text is one character
+    /// (`_cairo_sub_font_map_glyph`): a stand-in drawn first would make every later space of
+    /// its face read as the stand-in's emoji or missing character. Drawn first as a space, the
+    /// glyph keeps U+0020, and each stand-in is written inside its span of replacement text. In
+    /// a tagged PDF the space is an artifact of the line's run (``ContentMarker/primeSides``);
+    /// the space shows nothing, and poppler's text extraction skips space glyphs.
+    private func primeSpaces(of fonts: [UnsafeMutablePointer<PangoFont>], x: Double, baseline: Double) {
+        for font in fonts {
+            guard let scaled = pango_cairo_font_get_scaled_font(OpaquePointer(font)),
+                let face = cairo_scaled_font_get_font_face(scaled), !primedFaces.contains(face),
+                let space = ColorGlyphStandIns.spaceGlyph(font)
+            else { continue }
+            if tagging != nil {
+                guard runOpen else { continue }
+                markInlineArtifact(ContentMarker.primeSides.before)
+            }
+            showSpace(space, of: font, x: x, baseline: baseline)
+            if tagging != nil {
+                markInlineArtifact(ContentMarker.primeSides.after)
+                inlineArtifactsOnPage += 1
+            }
+            primedFaces.insert(face)
+        }
     }
 
     /// Draws a space glyph of `line`'s last face (one that is not a colour font) with its
@@ -1031,16 +1069,23 @@ public final class CairoPDFRenderer: PageRenderer {
             }
             node = current.pointee.next
         }
-        guard let chosen, let glyphs = pango_glyph_string_new() else { return }
+        guard let chosen else { return }
         // In the run's own colour: the text's colour stays set, so the page's content stream
         // names no colour for the space and none again for the next line.
         if let colour {
             cairo_set_source_rgb(
                 cr, Double(colour.red) / 65535, Double(colour.green) / 65535, Double(colour.blue) / 65535)
         }
+        showSpace(PangoGlyph(chosen.glyph), of: chosen.font, x: x, baseline: baseline)
+    }
+
+    /// Draws `space` (the space glyph of `font`) with its origin at `x` on `baseline` and no
+    /// advance, in the current colour.
+    private func showSpace(_ space: PangoGlyph, of font: UnsafeMutablePointer<PangoFont>, x: Double, baseline: Double) {
+        guard let glyphs = pango_glyph_string_new() else { return }
         defer { pango_glyph_string_free(glyphs) }
         pango_glyph_string_set_size(glyphs, 1)
-        glyphs.pointee.glyphs[0].glyph = PangoGlyph(chosen.glyph)
+        glyphs.pointee.glyphs[0].glyph = space
         glyphs.pointee.glyphs[0].geometry = PangoGlyphGeometry(width: 0, x_offset: 0, y_offset: 0)
         glyphs.pointee.glyphs[0].attr.is_cluster_start = 1
         glyphs.pointee.log_clusters[0] = 0
@@ -1061,7 +1106,7 @@ public final class CairoPDFRenderer: PageRenderer {
         deviceY = offWholeUnit(deviceY)
         cairo_device_to_user(cr, &deviceX, &deviceY)
         cairo_move_to(cr, deviceX, deviceY)
-        pango_cairo_show_glyph_string(cr, chosen.font, glyphs)
+        pango_cairo_show_glyph_string(cr, font, glyphs)
     }
 
     /// Takes the backgrounds, underlines, strikethroughs and overlines off the runs of `line`

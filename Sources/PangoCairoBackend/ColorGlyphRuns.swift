@@ -36,11 +36,13 @@ enum ColorGlyphRuns {
     /// (``ColorGlyphRuns``) while `draw` runs, and so is each cluster of glyphs the fonts lack,
     /// whose boxes are then drawn as outlines (``MissingGlyphStandIns``, with `tagged` false
     /// for a PDF no tagging pass rewrites); returns the texts of the clusters drawn as
-    /// stand-ins, in the line's order, each with its extra advance.
+    /// stand-ins, in the line's order, each with its extra advance. `primeSpaces` is called
+    /// with the fonts whose space glyph the stand-ins draw, before `draw`.
     @discardableResult
     static func draw(
         _ line: UnsafeMutablePointer<PangoLayoutLine>, cr: OpaquePointer, x: Double, baseline: Double,
-        standIns: Bool = false, tagged: Bool = true, draw: () -> Void
+        standIns: Bool = false, tagged: Bool = true,
+        primeSpaces: ([UnsafeMutablePointer<PangoFont>]) -> Void = { _ in }, draw: () -> Void
     ) -> [(text: String, extra: Double)] {
         var hidden: [Hidden] = []
         var runX = 0.0
@@ -61,6 +63,7 @@ enum ColorGlyphRuns {
         let missing = standIns ? MissingGlyphStandIns(line, spaceEachCluster: !tagged) : nil
         guard !hidden.isEmpty else {
             keepOffWholeUnits(missing?.standInGlyphs ?? [], of: line, cr: cr, x: x, baseline: baseline)
+            if let missing, !missing.standInFonts.isEmpty { primeSpaces(missing.standInFonts) }
             draw()
             let texts = missing?.restore() ?? []
             missing?.drawBoxes(cr: cr, x: x, baseline: baseline)
@@ -73,6 +76,8 @@ enum ColorGlyphRuns {
         let stood = standIns ? ColorGlyphStandIns(line, runs: hidden.map { ($0.run, $0.saved) }) : nil
         keepOffWholeUnits(
             (stood?.standInGlyphs ?? []) + (missing?.standInGlyphs ?? []), of: line, cr: cr, x: x, baseline: baseline)
+        let fonts = (stood?.standInFonts ?? []) + (missing?.standInFonts ?? [])
+        if !fonts.isEmpty { primeSpaces(fonts) }
         draw()
         let colour = stood?.restore() ?? []
         let unknown = missing?.restore() ?? []

@@ -7,8 +7,9 @@ import Foundation
 /// cluster's other glyphs stay hidden (`PANGO_GLYPH_EMPTY`). Pango then draws one glyph for the
 /// emoji, in the line's order, and hands Cairo the emoji's text with it (`cairo_show_text_glyphs`),
 /// which Cairo 1.16 writes as a span of replacement text around the space glyph, since the
-/// glyph's ToUnicode entry (from the face's `cmap`) reads U+0020. The space glyph draws
-/// nothing, so the page looks as it did. ``restore()`` puts every run back.
+/// glyph's ToUnicode entry reads U+0020 (the renderer draws each face's space as a space
+/// before its first stand-in, as Cairo keeps the first text a glyph is drawn with). The space
+/// glyph draws nothing, so the page looks as it did. ``restore()`` puts every run back.
 ///
 /// The text face is the nearest run of the line before the colour run that is not set in a
 /// colour font, else the nearest after it; a line of emoji alone borrows the font of its
@@ -26,6 +27,8 @@ final class ColorGlyphStandIns {
     private var clusters: [(run: UnsafeMutablePointer<PangoGlyphItem>, text: String, extra: Double)] = []
     /// The glyphs drawn as stand-ins (until ``restore()``).
     private(set) var standInGlyphs: [UnsafeMutablePointer<PangoGlyphInfo>] = []
+    /// The fonts whose space glyph the stand-ins draw, each once.
+    private(set) var standInFonts: [UnsafeMutablePointer<PangoFont>] = []
     /// A font loaded for a line without a text face, released by ``restore()``.
     private var loaded: UnsafeMutablePointer<PangoFont>?
 
@@ -72,6 +75,7 @@ final class ColorGlyphStandIns {
                 run: run, font: run.pointee.item.pointee.analysis.font,
                 glyphs: (0..<count).map { glyphs.pointee.glyphs[$0] }))
         run.pointee.item.pointee.analysis.font = font
+        if !standInFonts.contains(font) { standInFonts.append(font) }
         let offset = Int(run.pointee.item.pointee.offset)
         let length = Int(run.pointee.item.pointee.length)
         for index in 0..<count where saved[index] != PangoGlyph(0x0FFF_FFFF) {
@@ -153,6 +157,7 @@ final class ColorGlyphStandIns {
         }
         changed = []
         standInGlyphs = []
+        standInFonts = []
         if let loaded { g_object_unref(loaded) }
         loaded = nil
         return clusters

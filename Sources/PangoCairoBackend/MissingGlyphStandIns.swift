@@ -25,6 +25,8 @@ final class MissingGlyphStandIns {
     private var changedClusters: [(cluster: UnsafeMutablePointer<Int32>, saved: Int32)] = []
     /// The glyphs drawn as stand-ins (until ``restore()``).
     private(set) var standInGlyphs: [UnsafeMutablePointer<PangoGlyphInfo>] = []
+    /// The fonts whose space glyph the stand-ins draw, each once.
+    private(set) var standInFonts: [UnsafeMutablePointer<PangoFont>] = []
     /// The runs with unknown glyphs, each with its origin's distance from the line's start
     /// (Pango units) and its unknown glyphs' indices.
     private var boxes: [(run: UnsafeMutablePointer<PangoGlyphItem>, x: Int32, glyphs: [Int])] = []
@@ -178,6 +180,7 @@ final class MissingGlyphStandIns {
             standIn.pointee.geometry.y_offset = 0
             standInGlyphs.append(standIn)
         }
+        if !standInFonts.contains(font) { standInFonts.append(font) }
         if spaceEachCluster, stretch.standIns.count > 1, let last = stretch.standIns.last {
             // The last space ends where the stretch does, so the span's glyphs reach across it.
             let rest = (last..<stretch.glyphs.upperBound).reduce(0) { $0 + glyphs.pointee.glyphs[$1].geometry.width }
@@ -196,6 +199,7 @@ final class MissingGlyphStandIns {
         changed = []
         changedClusters = []
         standInGlyphs = []
+        standInFonts = []
         return clusters
     }
 

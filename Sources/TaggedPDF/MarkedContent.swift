@@ -22,6 +22,14 @@ package enum ContentMarker {
     /// ``hyphenSides`` as Cairo 1.16 prints them.
     package static let printedHyphenSides = (before: Array("0.008".utf8), after: Array("0.012".utf8))
 
+    /// The sides of the squares around a space glyph drawn only so that Cairo maps the glyph to
+    /// U+0020 before any stand-in draws it (the renderer's primed space), pt, drawn at
+    /// ``position(_:)`` of the page's `k`-th added hyphen or primed space: before it and after
+    /// it. The space is an artifact.
+    package static let primeSides = (before: 4.0 / 256, after: 5.0 / 256)
+    /// ``primeSides`` as Cairo 1.16 prints them.
+    package static let printedPrimeSides = (before: Array("0.016".utf8), after: Array("0.02".utf8))
+
     /// The top left corner of the first square of a page's extent marker, pt from the page's
     /// top left: a path of two squares of ``side``, this one and one at the page's bottom right
     /// corner, filled before anything else is drawn on a tagged page (so that Cairo's analysis
@@ -54,6 +62,8 @@ package enum ContentMarker {
 ///   an artifact whose `/ActualText` is the soft hyphen U+00AD (PDF 1.7 §14.8.2.2.1 and
 ///   §14.9.4), so the word reads whole through the structure tree, and as the word with a soft
 ///   hyphen at the line's end from the content stream;
+/// - the squares around a primed space (``ContentMarker/primeSides``) do the same, and the
+///   space between them is an artifact without replacement text;
 /// - an empty `/Span << /ActualText … >> BDC EMC` goes (Cairo writes one for the added
 ///   hyphen the line's drawing leaves out);
 /// - any other `/Span << /ActualText … >> BDC` of Cairo's inside a run of an element (a
@@ -331,18 +341,23 @@ enum MarkedContentRewrite {
             return false
         }
 
-        /// After `f`: the squares around an added hyphen, or a run's marker (`previous` is the
-        /// `re` before, if any; the `f` ends at `end`).
+        /// After `f`: the squares around an added hyphen or a primed space, or a run's marker
+        /// (`previous` is the `re` before, if any; the `f` ends at `end`).
         mutating func filled(_ previous: (operands: [Range<Int>], start: Int)?, end: Int, lexer: PDFLexer) throws {
             if let previous,
-                let before = MarkedContentRewrite.hyphenMark(previous.operands, lexer: lexer, expected: state.hyphens),
+                let mark = MarkedContentRewrite.inlineArtifactMark(
+                    previous.operands, lexer: lexer, expected: state.inlineArtifacts),
                 operands.isEmpty, depth <= 1, state.runOpen, state.cursor > runs.lowerBound
             {
                 // The hyphen is drawn with its font's text face, whose ToUnicode reads it as the
                 // soft hyphen, for readers of ToUnicode alone (pypdf).
                 var restore: [UInt8] = []
-                if before { faces.begin([0x00, 0xAD]) } else { restore = faces.end(leading: false) }
-                replace(previous.start..<end, with: state.hyphenBoundary(before: before) + restore)
+                if mark.hyphen {
+                    if mark.before { faces.begin([0x00, 0xAD]) } else { restore = faces.end(leading: false) }
+                }
+                replace(
+                    previous.start..<end,
+                    with: state.inlineArtifactBoundary(before: mark.before, hyphen: mark.hyphen) + restore)
                 return
             }
             // A marker: the square, at the page's own graphics state (a picture's content is
@@ -513,18 +528,31 @@ enum MarkedContentRewrite {
         return abs(x - corner.x) < 0.01 && abs(y - corner.y) < 0.01
     }
 
-    /// Whether the operands of an `re` are the square before (true) or after (false) the
-    /// page's `expected`-th added hyphen; nil for any other rectangle.
-    private static func hyphenMark(_ operands: [Range<Int>], lexer: PDFLexer, expected: Int) -> Bool? {
+    /// Whether the operands of an `re` are the square before or after the page's
+    /// `expected`-th added hyphen or primed space, and which of the two it marks; nil for any
+    /// other rectangle.
+    private static func inlineArtifactMark(_ operands: [Range<Int>], lexer: PDFLexer, expected: Int) -> (
+        before: Bool, hyphen: Bool
+    )? {
         guard operands.count == 4 else { return nil }
-        let sides = ContentMarker.printedHyphenSides
-        let before = lexer.equals(operands[2], sides.before) && lexer.equals(operands[3], sides.before)
-        let after = lexer.equals(operands[2], sides.after) && lexer.equals(operands[3], sides.after)
+        func square(_ side: [UInt8]) -> Bool { lexer.equals(operands[2], side) && lexer.equals(operands[3], side) }
+        let mark: (before: Bool, hyphen: Bool)
+        if square(ContentMarker.printedHyphenSides.before) {
+            mark = (true, true)
+        } else if square(ContentMarker.printedHyphenSides.after) {
+            mark = (false, true)
+        } else if square(ContentMarker.printedPrimeSides.before) {
+            mark = (true, false)
+        } else if square(ContentMarker.printedPrimeSides.after) {
+            mark = (false, false)
+        } else {
+            return nil
+        }
         let corner = ContentMarker.position(expected)
-        guard before || after, let x = lexer.number(operands[0]), let y = lexer.number(operands[1]),
+        guard let x = lexer.number(operands[0]), let y = lexer.number(operands[1]),
             abs(x - corner.x) < 0.01, abs(y - corner.y) < 0.01
         else { return nil }
-        return before
+        return mark
     }
 
     /// The page's runs as its content stream is read: the next one to begin, whether one is
@@ -587,16 +615,18 @@ enum MarkedContentRewrite {
             return String(decoding: bytes, as: UTF8.self)
         }
 
-        /// The added hyphens met on the page so far.
-        var hyphens = 0
+        /// The added hyphens and primed spaces met on the page so far.
+        var inlineArtifacts = 0
 
-        /// What replaces the square before (`before`) or after an added hyphen: the open run
-        /// ends, the hyphen is an artifact whose `/ActualText` is U+00AD SOFT HYPHEN, and the
-        /// run goes on after it as a continuation.
-        mutating func hyphenBoundary(before: Bool) -> [UInt8] {
-            if before { return Array("EMC\n/Artifact BMC\n/Span << /ActualText <FEFF00AD> >> BDC\n".utf8) }
-            hyphens += 1
-            return Array("EMC\nEMC".utf8) + continuation(of: cursor - 1)
+        /// What replaces the square before (`before`) or after an added hyphen (`hyphen`) or a
+        /// primed space: the open run ends, what the squares hold is an artifact (a hyphen's
+        /// with U+00AD SOFT HYPHEN as its `/ActualText`), and the run goes on after it as a
+        /// continuation.
+        mutating func inlineArtifactBoundary(before: Bool, hyphen: Bool) -> [UInt8] {
+            let softHyphen = hyphen ? "/Span << /ActualText <FEFF00AD> >> BDC\n" : ""
+            if before { return Array("EMC\n/Artifact BMC\n\(softHyphen)".utf8) }
+            inlineArtifacts += 1
+            return Array((hyphen ? "EMC\nEMC" : "EMC").utf8) + continuation(of: cursor - 1)
         }
 
         /// Whether the open run is marked content of an element (not an artifact).

@@ -365,7 +365,7 @@ struct FontCheck {
         return diagnostics
             + missing.map { entry in
                 let list = entry.characters.prefix(12).map { character in
-                    "'\(character)' U+" + String(character.unicodeScalars.first!.value, radix: 16, uppercase: true)
+                    "'\(character)' " + TextSanitizer.codePoint(character.unicodeScalars.first!)
                 }.joined(separator: ", ")
                 let more = entry.characters.count > 12 ? " and \(entry.characters.count - 12) more" : ""
                 let what = entry.running ? " in a running head or foot" : ""
