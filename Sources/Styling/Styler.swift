@@ -851,6 +851,10 @@ public struct Styler: Sendable {
         // Attaching a note changes a block's `footnotes`, never its `paragraphs`: the
         // destinations found once hold for the whole call.
         var linking: [String: Int]?
+        // The notes each holder gains, set on the block once at the end: a block keeps its
+        // notes in storage shared on change, so setting them one by one would copy them all
+        // for each note (quadratic in the notes of one paragraph).
+        var attached: [Int: (notes: [Int: [StyledParagraph]], locations: [Int: SourceLocation])] = [:]
         while next < queue.count {
             let (number, parentHolder) = queue[next]
             next += 1
@@ -863,10 +867,14 @@ public struct Styler: Sendable {
                 holder = linking?["fn-\(number)"] ?? blocks.indices.last
             }
             if let holder {
-                blocks[holder].footnotes[number] = paragraphs
-                blocks[holder].footnoteLocations[number] = footnoteDefinitions[number]?.first?.location
+                attached[holder, default: ([:], [:])].notes[number] = paragraphs
+                attached[holder]?.locations[number] = footnoteDefinitions[number]?.first?.location
             }
             queue += nested.map { ($0, holder) }
+        }
+        for (holder, gained) in attached {
+            blocks[holder].footnotes.merge(gained.notes) { $1 }
+            blocks[holder].footnoteLocations.merge(gained.locations) { $1 }
         }
     }
 

@@ -45,12 +45,15 @@ enum SizeCheck {
         for i in block.hangingMarkers.indices {
             for k in block.hangingMarkers[i].runs.indices { fitter.fit(&block.hangingMarkers[i].runs[k], at: location) }
         }
+        // Set once: a block keeps its notes in storage shared on change, so setting them one
+        // by one would copy them all for each note.
+        var fitted = notes
+        let locations = block.footnoteLocations
         for number in notes.keys.sorted() {
-            var paragraphs = notes[number]!
-            let at = block.footnoteLocations[number] ?? location
-            for i in paragraphs.indices { fitter.fit(&paragraphs[i], at: at) }
-            block.footnotes[number] = paragraphs
+            let at = locations[number] ?? location
+            for i in fitted[number]!.indices { fitter.fit(&fitted[number]![i], at: at) }
         }
+        block.footnotes = fitted
         return fitter.diagnostics
     }
 

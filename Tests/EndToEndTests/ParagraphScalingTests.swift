@@ -5,7 +5,8 @@ import Testing
 /// One paragraph of n bytes costs time and memory linear in n, whatever it holds: for each
 /// kind of paragraph that once cost quadratic time (a long link URL or e-mail address set over
 /// many lines, a letter with thousands of combining marks, a run of soft hyphens, thousands of
-/// links or hard breaks, a link around thousands of words), eight times the size takes at most
+/// links or hard breaks, a link around thousands of words, thousands of notes referred to from
+/// one paragraph), eight times the size takes at most
 /// ten times the time and the peak memory of the typeset command, measured in the same run.
 @Suite(.serialized) struct ParagraphScalingTests {
     /// The kinds: a name, the paragraph of size n, the size n, and a word the PDF must end with.
@@ -27,6 +28,13 @@ import Testing
         (
             "link of words", 5_000, "here",
             { "[" + Array(repeating: "word", count: $0).joined(separator: " ") + "](https://example.com) here\n" }
+        ),
+        (
+            "footnote references", 1_500, "here",
+            { count in
+                (1...count).map { "w[^\($0)]" }.joined(separator: " ") + " here\n\n"
+                    + (1...count).map { "[^\($0)]: Note \($0)." }.joined(separator: "\n") + "\n"
+            }
         ),
     ]
 
