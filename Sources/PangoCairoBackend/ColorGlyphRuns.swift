@@ -32,10 +32,11 @@ enum ColorGlyphRuns {
 
     /// Calls `draw` (which draws `line` with its origin at `x`, `baseline`), with the line's
     /// colour runs hidden, then paints those runs as images. Lines without colour glyphs are
-    /// drawn by `draw` alone. With `standIns`, each colour cluster is drawn as a stand-in
-    /// (``ColorGlyphRuns``) while `draw` runs, and so is each cluster of glyphs the fonts lack,
-    /// whose boxes are then drawn as outlines (``MissingGlyphStandIns``, with `tagged` false
-    /// for a PDF no tagging pass rewrites); returns the texts of the clusters drawn as
+    /// drawn by `draw` alone. Glyphs the fonts lack are hidden while `draw` runs and their
+    /// boxes drawn as outlines after it (``MissingGlyphStandIns``), so no hex digits are text.
+    /// With `standIns`, each colour cluster is drawn as a stand-in (``ColorGlyphRuns``) while
+    /// `draw` runs, and so is each cluster of glyphs the fonts lack (with `tagged` false for a
+    /// PDF no tagging pass rewrites); returns the texts of the clusters drawn as
     /// stand-ins, in the line's order, each with its extra advance. `primeSpaces` is called
     /// with the fonts whose space glyph the stand-ins draw, before `draw`.
     @discardableResult
@@ -60,7 +61,7 @@ enum ColorGlyphRuns {
             runX += Double(pango_glyph_string_get_width(glyphs)) / Double(PANGO_SCALE)
             node = current.pointee.next
         }
-        let missing = standIns ? MissingGlyphStandIns(line, spaceEachCluster: !tagged) : nil
+        let missing = MissingGlyphStandIns(line, spaceEachCluster: !tagged, standIns: standIns)
         guard !hidden.isEmpty else {
             keepOffWholeUnits(missing?.standInGlyphs ?? [], of: line, cr: cr, x: x, baseline: baseline)
             if let missing, !missing.standInFonts.isEmpty { primeSpaces(missing.standInFonts) }

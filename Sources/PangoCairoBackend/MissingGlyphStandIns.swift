@@ -34,8 +34,10 @@ final class MissingGlyphStandIns {
     /// much wider than the stand-in's space glyph its advance is, in em of the run's font.
     private var clusters: [(run: UnsafeMutablePointer<PangoGlyphItem>, text: String, extra: Double)] = []
 
-    /// Whether each cluster of a stand-in's stretch draws a space glyph (``init(_:spaceEachCluster:)``).
+    /// Whether each cluster of a stand-in's stretch draws a space glyph (``init(_:spaceEachCluster:standIns:)``).
     private let spaceEachCluster: Bool
+    /// Whether stretches are drawn as stand-ins, or only hidden (``init(_:spaceEachCluster:standIns:)``).
+    private let makesStandIns: Bool
 
     /// Sets the stand-ins of `line`'s unknown glyphs, except in runs set in a colour font;
     /// nil when the line has none (a glyph already hidden stays so). With `spaceEachCluster`
@@ -45,8 +47,12 @@ final class MissingGlyphStandIns {
     /// the stretch (a stretch of one cluster, across its space glyph alone). (The
     /// tagging pass instead widens a stretch's one glyph to the stretch's advance,
     /// ``StandInAdvance``, as every glyph drawn in the text face would read as the text.)
-    init?(_ line: UnsafeMutablePointer<PangoLayoutLine>, spaceEachCluster: Bool) {
+    /// Without `standIns` (a picture of a page, a formula's text, whose element's replacement
+    /// text carries its source) the unknown glyphs are only hidden, and their boxes drawn as
+    /// outlines: the page has no text of hex digits.
+    init?(_ line: UnsafeMutablePointer<PangoLayoutLine>, spaceEachCluster: Bool, standIns: Bool = true) {
         self.spaceEachCluster = spaceEachCluster
+        makesStandIns = standIns
         guard let layout = line.pointee.layout, let text = pango_layout_get_text(layout) else { return nil }
         var x: Int32 = 0
         var node = line.pointee.runs
@@ -102,7 +108,7 @@ final class MissingGlyphStandIns {
                 changed.append((glyphs.pointee.glyphs + index, glyphs.pointee.glyphs[index]))
                 glyphs.pointee.glyphs[index].glyph = PANGO_GLYPH_EMPTY
             }
-            guard unknown.count == drawn.count, space != nil, em > 0 else {
+            guard makesStandIns, unknown.count == drawn.count, space != nil, em > 0 else {
                 close()
                 continue
             }

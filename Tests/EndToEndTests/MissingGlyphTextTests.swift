@@ -173,6 +173,33 @@ struct MissingGlyphTextTests {
         }
     }
 
+    /// A formula's `\text{…}` that no font draws (inline and displayed): no reader reads the
+    /// boxes' hex digits (the structure tree, `pdftotext -raw`, pypdf), and `pdftotext` reads
+    /// the formula's source, its replacement text, with the word in it.
+    @Test func aFormulasMissingTextReadsNoHexDigits() throws {
+        let word = try #require(Self.word)
+        let dir = try Render.scratchFolder("missing-glyph-formula")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let markdown = "Formula $x + \\text{\(word)} = y$ here.\n\n$$\\text{\(word)} + 1$$\n"
+        try markdown.write(toFile: dir + "/doc.md", atomically: true, encoding: .utf8)
+        let pdf = dir + "/doc.pdf"
+        #expect(try typeset(["render", dir + "/doc.md", "-o", pdf]).status == 0)
+        #expect(try PDFProbe.qpdfClean(pdf))
+        let digits = word.unicodeScalars.map { String(format: "%04X", $0.value) }
+        var readers = [
+            ("structure tree", try TextFidelityTests.structureText(pdf, joiningRuns: true)),
+            ("pdftotext -raw", try PDFProbe.run("pdftotext", ["-raw", pdf, "-"]).output),
+        ]
+        if let python = PDFValidationTests.checker() {
+            let script = Render.packageRoot + "/Tests/Scripts/pdf-check.py"
+            readers.append(("pypdf", try PDFProbe.run(python, [script, "text", pdf], standardErrorToo: false).output))
+        }
+        for (reader, text) in readers {
+            #expect(!digits.contains { text.contains($0) }, "\(reader) reads hex digits: \(text)")
+        }
+        #expect(try PDFProbe.text(pdf).contains("\\text{\(word)}"))
+    }
+
     /// The boxes still show: where the missing word's text is placed, the page has ink.
     @Test func theBoxesStillShow() throws {
         let word = try #require(Self.word)
