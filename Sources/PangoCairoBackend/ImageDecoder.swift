@@ -39,23 +39,45 @@ public enum ImageDecoder {
     }
 
     private static let lock = NSLock()
-    nonisolated(unsafe) private static var cache: [String: Info?] = [:]
+    nonisolated(unsafe) private static var cache: [String: (stamp: FileStamp, info: Info?)] = [:]
+
+    /// A file as it is now: what `stat(2)` says of its identity, size and last change, so
+    /// that a file changed or replaced since it was read (an image edited while `typeset
+    /// watch` runs) is read again; nil when the file cannot be looked at.
+    private struct FileStamp: Equatable {
+        var device: UInt64
+        var inode: UInt64
+        var size: Int64
+        var modified: Int
+        var modifiedNanoseconds: Int
+
+        init?(_ path: String) {
+            var status = stat()
+            guard stat(path, &status) == 0 else { return nil }
+            device = UInt64(status.st_dev)
+            inode = UInt64(status.st_ino)
+            size = Int64(status.st_size)
+            modified = Int(status.st_mtim.tv_sec)
+            modifiedNanoseconds = Int(status.st_mtim.tv_nsec)
+        }
+    }
 
     /// Pixel count beyond which an image is not decoded (``ImageProbe/maxPixels``).
     static let maxPixels = ImageProbe.maxPixels
 
-    /// What gdk-pixbuf reads from `path` (cached per path for the process); nil when no
-    /// loader can read it.
+    /// What gdk-pixbuf reads from `path` (kept for the process while the file is unchanged:
+    /// ``FileStamp``); nil when no loader can read it.
     public static func info(ofFile path: String) -> Info? {
+        guard let stamp = FileStamp(path) else { return readInfo(path) }
         lock.lock()
-        if let cached = cache[path] {
+        if let cached = cache[path], cached.stamp == stamp {
             lock.unlock()
-            return cached
+            return cached.info
         }
         lock.unlock()
         let info = readInfo(path)
         lock.lock()
-        cache[path] = info
+        cache[path] = (stamp, info)
         lock.unlock()
         return info
     }

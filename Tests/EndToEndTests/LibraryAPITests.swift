@@ -66,6 +66,29 @@ import Typography
         #expect(throws: TypesetError.self) { try Typesetter.render(contentsOf: input, to: remote) }
     }
 
+    /// An image changed between two renders in one process (as while `typeset watch` runs) is
+    /// read again: each render draws it at its own shape. Read back from `pdfimages -list`:
+    /// the image's pixels across and down per inch drawn are equal when its box has the shape
+    /// of its pixels (200 × 100, then 100 × 200).
+    @Test func anImageChangedBetweenRendersIsReadAgain() throws {
+        let folder = try Render.scratchFolder("changed-image")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = URL(fileURLWithPath: folder + "/doc.md")
+        try "![A red picture](picture.png)\n".write(to: input, atomically: true, encoding: .utf8)
+        for (index, size) in ["200x100", "100x200"].enumerated() {
+            let picture = folder + "/picture.png"
+            try? FileManager.default.removeItem(atPath: picture)
+            #expect(try PDFProbe.run("convert", ["-size", size, "xc:red", picture]).status == 0)
+            let output = URL(fileURLWithPath: folder + "/doc-\(index).pdf")
+            _ = try Typesetter.render(contentsOf: input, to: output)
+            let list = try PDFProbe.run("pdfimages", ["-list", output.path]).output
+            let row = try #require(list.split(separator: "\n").dropFirst(2).first).split(separator: " ")
+            let pixels = "\(row[3])x\(row[4])"
+            let (across, down) = (try #require(Double(row[12])), try #require(Double(row[13])))
+            #expect(pixels == size && abs(across - down) <= 1, "\(size): \(list)")
+        }
+    }
+
     /// The async form of a file URL render writes the same document.
     @Test func rendersFileURLsAsynchronously() async throws {
         let input = try noteWithABadByte()
