@@ -78,16 +78,18 @@ public enum ThemeLoader {
     public static func resolve(nameOrPath: String) throws -> Theme {
         if let theme = builtIn(named: nameOrPath) { return theme }
         guard FileManager.default.fileExists(atPath: nameOrPath) else {
-            throw ThemeError(problems: [
-                ThemeProblem(
-                    file: nameOrPath, line: 0, column: 0,
-                    message:
-                        "no such theme: not a built-in theme (\(builtInNames.joined(separator: ", "))) nor an "
-                        + "existing file"
-                )
-            ])
+            throw ThemeError(problems: [noSuchTheme(nameOrPath)])
         }
         return try load(contentsOf: nameOrPath)
+    }
+
+    /// The problem of a theme name that is neither a built-in theme nor an existing file, as
+    /// every command that takes a theme states it.
+    public static func noSuchTheme(_ nameOrPath: String) -> ThemeProblem {
+        ThemeProblem(
+            file: nameOrPath, line: 0, column: 0,
+            message:
+                "no such theme: not a built-in theme (\(builtInNames.joined(separator: ", "))) nor an existing file")
     }
 
     /// Decodes theme JSON. `file` names the source in problems and anchors `fontFolders`.

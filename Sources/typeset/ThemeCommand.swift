@@ -162,13 +162,12 @@ enum ThemeCommand {
     }
 
     /// A built-in theme, or the theme a theme or token file gives (its warnings to standard error).
-    /// - Throws: ``UsageError`` when `name` is neither; ``TypesetError`` when the file has an error.
+    /// - Throws: ``TypesetError`` when `name` is neither (as `render --theme` says it) or the
+    ///   file has an error.
     static func resolvedTheme(_ name: String) throws -> Theme {
         if let theme = ThemeLoader.builtIn(named: name) { return theme }
         guard FileManager.default.fileExists(atPath: name) else {
-            throw UsageError(
-                "'\(name)' is neither a built-in theme (\(ThemeLoader.builtInNames.joined(separator: ", "))) nor a file"
-            )
+            throw TypesetError.invalidTheme(problems: [ThemeLoader.noSuchTheme(name).description])
         }
         let data = try read(name)
         let (resolved, problems) = ThemeJudgement.read(data, file: name)
@@ -181,8 +180,8 @@ enum ThemeCommand {
 
     /// `theme show NAME|FILE`: a built-in theme, or a theme or token file resolved (with what it
     /// `extends`, or imported from tokens), printed as a theme file.
-    /// - Throws: ``UsageError`` when `name` is neither a built-in theme nor an existing file;
-    ///   ``TypesetError`` when the file has an error (every problem, as `theme check` gives them).
+    /// - Throws: ``TypesetError`` when `name` is neither a built-in theme nor an existing file,
+    ///   or when the file has an error (every problem, as `theme check` gives them).
     static func show(_ name: String) throws {
         if let theme = ThemeLoader.builtIn(named: name) {
             print(

@@ -268,7 +268,12 @@ import Testing
         let tokens = try typeset(["theme", "show", Self.fixtures + "/style-dictionary-v3.json"])
         #expect(tokens.status == 0 && tokens.output.contains(#""family": ["DejaVu Serif""#))
         #expect(!tokens.output.contains(#"["DejaVu Serif", "Noto Serif CJK KR", "serif", "Inter""#))
-        let missing = try typeset(["theme", "show", dir + "/nothing.json"])
-        #expect(missing.status == 2 && missing.output.contains("neither a built-in theme"))
+        // A theme that does not exist is a theme error (status 1), in the words `render` uses.
+        try "Text.\n".write(toFile: dir + "/doc.md", atomically: true, encoding: .utf8)
+        for command in [["theme", "show"], ["theme", "export", "--format", "css"], ["render", "--theme"]] {
+            let document = command[0] == "render" ? [dir + "/doc.md", "-o", dir + "/doc.pdf"] : []
+            let missing = try typeset(command + [dir + "/nothing.json"] + document)
+            #expect(missing.status == 1 && missing.output.contains("nothing.json: no such theme"), "\(command)")
+        }
     }
 }
