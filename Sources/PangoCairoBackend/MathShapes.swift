@@ -144,14 +144,87 @@ final class HarfBuzzMathFont: MathFont, @unchecked Sendable {
 /// for pictures: the run's U+FFFC gets a box the size of the laid-out formula (its height
 /// above the baseline, its depth below), and the shape renderer draws the formula's glyphs and
 /// rules with Cairo at the box's baseline origin.
+///
+/// The formulas laid out are kept in *generations*, so that a process rendering document
+/// after document (a server) keeps a bounded number: each shaper holds the generation that was
+/// current when it was made (``Hold``), and lays out and draws its formulas there, so a formula
+/// is laid out once per render and size however often it is measured and drawn. A shaper
+/// made when the current generation holds ``generationLimit`` formulas starts a new one; a
+/// generation no longer current goes, with its boxes and the font configurations its texts
+/// use, when the last shaper holding it goes.
 enum MathShapes {
-    /// Shape-attribute data at or above this number names a formula, below it a picture.
+    /// Shape-attribute data at or above this number names a formula, below it a picture. A
+    /// formula's identifier is this, plus its generation's number shifted by
+    /// ``generationShift``, plus its index in the generation.
     static let firstIdentifier = 1 << 40
+    /// The bits of an identifier below its generation's number.
+    static let generationShift = 26
+    /// The formulas a generation holds before a new shaper starts the next one.
+    static let generationLimit = 2_048
     private static let lock = NSLock()
     nonisolated(unsafe) private static var fonts: [String: HarfBuzzMathFont?] = [:]
-    nonisolated(unsafe) private static var formulas:
-        [(box: MathBox, font: HarfBuzzMathFont, text: PangoMathText, source: String)] = []
-    nonisolated(unsafe) private static var identifiers: [String: Int] = [:]
+
+    /// One generation's formulas: the pieces laid out, by source, size and faces; each piece
+    /// with what draws it, by identifier; and how many shapers hold it.
+    private struct Generation {
+        var formulas: [(box: MathBox, font: HarfBuzzMathFont, text: PangoMathText, source: String)] = []
+        var identifiers: [String: Int] = [:]
+        var laidOut: [String: [MathBox]] = [:]
+        var holders = 0
+    }
+
+    nonisolated(unsafe) private static var generations: [Int: Generation] = [0: Generation()]
+    nonisolated(unsafe) private static var current = 0
+
+    /// A shaper's hold on the generation current when it was made (``MathShapes``).
+    final class Hold: Sendable {
+        let generation: Int
+        init() { generation = MathShapes.enter() }
+        deinit { MathShapes.leave(generation) }
+    }
+
+    /// A new holder of the current generation, begun anew when it is full.
+    private static func enter() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        if generations[current, default: Generation()].formulas.count >= generationLimit {
+            if generations[current]?.holders == 0 { generations[current] = nil }
+            current += 1
+        }
+        generations[current, default: Generation()].holders += 1
+        return current
+    }
+
+    /// A holder of `generation` has gone; a generation no longer current goes with its last.
+    private static func leave(_ generation: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        generations[generation]?.holders -= 1
+        if generation != current, generations[generation]?.holders == 0 { generations[generation] = nil }
+    }
+
+    /// The formulas kept in every generation now (for tests of the bound).
+    static var keptFormulas: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return generations.values.reduce(0) { $0 + $1.formulas.count }
+    }
+
+    /// The generation and index an identifier names.
+    private static func place(of identifier: Int) -> (generation: Int, index: Int) {
+        let offset = identifier - firstIdentifier
+        return (offset >> generationShift, offset & (1 << generationShift - 1))
+    }
+
+    /// The formula `identifier` names, if its generation is kept. Call under ``lock``.
+    private static func formula(_ identifier: Int) -> (
+        box: MathBox, font: HarfBuzzMathFont, text: PangoMathText, source: String
+    )? {
+        guard identifier >= firstIdentifier else { return nil }
+        let (generation, index) = place(of: identifier)
+        guard let formulas = generations[generation]?.formulas, formulas.indices.contains(index) else { return nil }
+        return formulas[index]
+    }
 
     /// The math font of `family`, loaded once; nil when it has no MATH table.
     static func font(_ family: String) -> HarfBuzzMathFont? {
@@ -163,12 +236,11 @@ enum MathShapes {
         return loaded
     }
 
-    nonisolated(unsafe) private static var laidOut: [String: [MathBox]] = [:]
-
     /// The laid-out box of `formula` (its piece) at `size` pt and its identifier for a shape
-    /// attribute. Each formula is laid out once per size, all its pieces at once.
+    /// attribute, in `hold`'s generation. Each formula is laid out once per size, all its
+    /// pieces at once.
     static func layout(
-        _ formula: InlineFormula, size textSize: Double, fonts: FontConfiguration
+        _ formula: InlineFormula, size textSize: Double, fonts: FontConfiguration, hold: Hold
     ) -> (box: MathBox, identifier: Int)? {
         let size = textSize * formula.scale
         let frame = formula.taggedFrame.map { "\($0.width) \($0.inset)" } ?? ""
@@ -180,30 +252,35 @@ enum MathShapes {
         let key =
             "\(formula.family)\u{0}\(size)\u{0}\(formula.display)\u{0}\(frame)\u{0}\(textFace)\u{0}\(formula.source)"
         let pieceKey = key + "\u{0}\(formula.piece)"
+        let generation = hold.generation
         lock.lock()
-        if let identifier = identifiers[pieceKey] {
+        if let identifier = generations[generation]?.identifiers[pieceKey], let known = self.formula(identifier) {
             defer { lock.unlock() }
-            return (formulas[identifier - firstIdentifier].box, identifier)
+            return (known.box, identifier)
         }
-        let known = laidOut[key]
+        let known = generations[generation]?.laidOut[key]
         lock.unlock()
         guard let font = font(formula.family) else { return nil }
         let pieces = known ?? layoutPieces(formula, size: size, font: font, text: text)
         guard pieces.indices.contains(formula.piece) else { return nil }
         lock.lock()
         defer { lock.unlock() }
-        laidOut[key] = pieces
-        formulas.append((pieces[formula.piece], font, text, formula.alternativeText))
-        identifiers[pieceKey] = firstIdentifier + formulas.count - 1
-        return (pieces[formula.piece], firstIdentifier + formulas.count - 1)
+        var kept = generations[generation, default: Generation()]
+        generations[generation] = nil
+        kept.laidOut[key] = pieces
+        kept.formulas.append((pieces[formula.piece], font, text, formula.alternativeText))
+        let identifier = firstIdentifier + generation << generationShift + kept.formulas.count - 1
+        kept.identifiers[pieceKey] = identifier
+        generations[generation] = kept
+        return (pieces[formula.piece], identifier)
     }
 
     /// `paragraph` with each displayed formula wider than `width` pt shrunk to fit, down to
     /// ``InlineFormula/smallestDisplayScale`` of the text's size, and the sources of those
     /// still wider than `width` at that size.
-    static func fittingDisplayFormulas(_ paragraph: StyledParagraph, width: Double, fonts: FontConfiguration) -> (
-        paragraph: StyledParagraph, overwide: [String]
-    ) {
+    static func fittingDisplayFormulas(
+        _ paragraph: StyledParagraph, width: Double, fonts: FontConfiguration, hold: Hold
+    ) -> (paragraph: StyledParagraph, overwide: [String]) {
         guard paragraph.runs.contains(where: { $0.style.inlineFormula?.display == true }) else {
             return (paragraph, [])
         }
@@ -212,7 +289,7 @@ enum MathShapes {
         for index in fitted.runs.indices {
             let style = fitted.runs[index].style
             guard var formula = style.inlineFormula, formula.display, formula.scale == 1,
-                let box = layout(formula, size: style.font.size, fonts: fonts)?.box, box.width > width
+                let box = layout(formula, size: style.font.size, fonts: fonts, hold: hold)?.box, box.width > width
             else { continue }
             formula.scale = max(InlineFormula.smallestDisplayScale, width / box.width)
             if box.width * formula.scale > width + 0.01 { overwide.append(formula.source) }
@@ -249,8 +326,9 @@ enum MathShapes {
     /// What the formula of a run of `style` reaches above and below the baseline, pt (zero for
     /// text): a formula grows its line by what it needs beyond the face's ascent and descent,
     /// as a picture does.
-    static func extents(of style: RunStyle, fonts: FontConfiguration) -> (height: Double, depth: Double) {
-        guard let formula = style.inlineFormula, let box = layout(formula, size: style.font.size, fonts: fonts)?.box
+    static func extents(of style: RunStyle, fonts: FontConfiguration, hold: Hold) -> (height: Double, depth: Double) {
+        guard let formula = style.inlineFormula,
+            let box = layout(formula, size: style.font.size, fonts: fonts, hold: hold)?.box
         else {
             return (0, 0)
         }
@@ -261,15 +339,14 @@ enum MathShapes {
     static func source(for identifier: Int) -> String? {
         lock.lock()
         defer { lock.unlock() }
-        let index = identifier - firstIdentifier
-        return formulas.indices.contains(index) ? formulas[index].source : nil
+        return formula(identifier)?.source
     }
 
     /// A shape attribute holding the formula's box.
     static func attribute(
-        _ formula: InlineFormula, size: Double, fonts: FontConfiguration
+        _ formula: InlineFormula, size: Double, fonts: FontConfiguration, hold: Hold
     ) -> UnsafeMutablePointer<PangoAttribute>? {
-        guard let (box, identifier) = layout(formula, size: size, fonts: fonts) else { return nil }
+        guard let (box, identifier) = layout(formula, size: size, fonts: fonts, hold: hold) else { return nil }
         var rect = PangoRectangle(
             x: 0, y: -PangoUnits.from(box.height), width: PangoUnits.from(box.width),
             height: PangoUnits.from(box.height + box.depth))
@@ -281,12 +358,10 @@ enum MathShapes {
     /// when the identifier names no formula.
     static func draw(_ identifier: Int, x: Double, baseline: Double, on cr: OpaquePointer) -> Bool {
         lock.lock()
-        let index = identifier - firstIdentifier
-        guard formulas.indices.contains(index) else {
+        guard let (box, font, text, _) = formula(identifier) else {
             lock.unlock()
             return false
         }
-        let (box, font, text, _) = formulas[index]
         lock.unlock()
         cairo_save(cr)
         defer { cairo_restore(cr) }

@@ -38,6 +38,8 @@ public final class PangoShaper: TextShaper {
     var layoutsMade = 0
     /// The Pango context this shaper's layouts are made in (``PangoSetup/context(forPictures:)``).
     let context: GObjectRef
+    /// The generation of laid-out formulas this shaper keeps its formulas in.
+    let formulas = MathShapes.Hold()
 
     /// Creates a shaper on `session`'s font map, so fonts, metrics and fontconfig's answers are
     /// shared with the render's font queries on that session (``FontLibrary``).
@@ -130,7 +132,8 @@ public final class PangoShaper: TextShaper {
     /// (``MathShapes/fittingDisplayFormulas(_:width:)``), noting those still too wide in
     /// ``overwideFormulas``.
     func fittingDisplayFormulas(_ paragraph: StyledParagraph, width: Double) -> StyledParagraph {
-        let fitted = MathShapes.fittingDisplayFormulas(paragraph, width: width, fonts: session.configuration)
+        let fitted = MathShapes.fittingDisplayFormulas(
+            paragraph, width: width, fonts: session.configuration, hold: formulas)
         overwideFormulas += fitted.overwide
         return placingTags(fitted.paragraph, width: width)
     }
@@ -149,7 +152,8 @@ public final class PangoShaper: TextShaper {
             guard var formula = paragraph.runs[index].style.inlineFormula, formula.display,
                 formula.formula.tag != nil, formula.taggedFrame == nil, label.text.hasPrefix(separator),
                 let box = MathShapes.layout(
-                    formula, size: paragraph.runs[index].style.font.size, fonts: session.configuration)?.box
+                    formula, size: paragraph.runs[index].style.font.size, fonts: session.configuration,
+                    hold: formulas)?.box
             else { continue }
             let text = String(label.text.dropFirst(separator.count))
             let labelWidth = measureNaturalWidth(
@@ -433,7 +437,9 @@ public final class PangoShaper: TextShaper {
                 start, end)
         }
         if let formula = style.inlineFormula {
-            list.insert(MathShapes.attribute(formula, size: style.font.size, fonts: session.configuration), start, end)
+            list.insert(
+                MathShapes.attribute(
+                    formula, size: style.font.size, fonts: session.configuration, hold: formulas), start, end)
         }
         if style.letterSpacing != 0 {
             // Any letter-spacing attribute, even 0, turns ligatures off: emit only when non-zero,
@@ -605,7 +611,7 @@ public final class PangoShaper: TextShaper {
                     primaryAscent = max(primaryAscent, height)
                     pictureHeight = max(pictureHeight, height + style.baselineOffset)
                 }
-                let formula = MathShapes.extents(of: style, fonts: session.configuration)
+                let formula = MathShapes.extents(of: style, fonts: session.configuration, hold: formulas)
                 primaryAscent = max(primaryAscent, formula.height)
                 let primaryDescent = max(faceMetrics.descent, formula.depth)
                 if style.baselineOffset == 0 {
