@@ -12,37 +12,23 @@ import Typography
 /// (`pango_cairo_context_set_shape_renderer`) with the current point at the box's baseline
 /// origin, and the picture is drawn there.
 enum InlineImageShapes {
-    private static let lock = NSLock()
-    /// Each picture named so far: its file and its alternative text.
-    nonisolated(unsafe) private static var pictures: [(path: String, alternativeText: String)] = [("", "")]
-    nonisolated(unsafe) private static var ids: [String: Int] = [:]
+    /// Each picture named, its file and its alternative text, in generations a shaper holds
+    /// (``ShapeGenerations``); identifiers from 1 and below ``MathShapes/firstIdentifier``.
+    static let pictures = ShapeGenerations<(path: String, alternativeText: String), Never>(
+        first: 1, limit: 2_048, generationCount: MathShapes.firstIdentifier >> ShapeGenerations<Int, Never>.shift)
 
-    /// A small non-zero number naming `path` with `alternativeText` in a shape attribute's
-    /// data pointer.
-    static func id(for path: String, alternativeText: String = "") -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        let key = path + "\u{0}" + alternativeText
-        if let id = ids[key] { return id }
-        pictures.append((path, alternativeText))
-        ids[key] = pictures.count - 1
-        return pictures.count - 1
+    /// A non-zero number naming `path` with `alternativeText` in a shape attribute's data
+    /// pointer, in the generation `hold` holds.
+    static func id(for path: String, alternativeText: String = "", hold: ShapeHold) -> Int {
+        pictures.add((path, alternativeText), named: path + "\u{0}" + alternativeText, in: hold.pictures)
     }
 
     /// The file of the picture `id` names; nil for no picture.
-    static func path(for id: Int) -> String? {
-        lock.lock()
-        defer { lock.unlock() }
-        return pictures.indices.contains(id) && id > 0 ? pictures[id].path : nil
-    }
+    static func path(for id: Int) -> String? { pictures.entry(id)?.path }
 
     /// The alternative text of the picture `id` names (empty when it has none); nil for no
     /// picture.
-    static func alternativeText(for id: Int) -> String? {
-        lock.lock()
-        defer { lock.unlock() }
-        return pictures.indices.contains(id) && id > 0 ? pictures[id].alternativeText : nil
-    }
+    static func alternativeText(for id: Int) -> String? { pictures.entry(id)?.alternativeText }
 
     /// The pictures of `line`: each one's box, pt from the line's start, and its alternative
     /// text.
@@ -147,16 +133,17 @@ enum InlineImageShapes {
     }
 
     /// A shape attribute holding the picture's box over `start..<end`.
-    static func attribute(_ image: InlineImage, box: (width: Double, height: Double)) -> UnsafeMutablePointer<
-        PangoAttribute
-    >? {
+    static func attribute(
+        _ image: InlineImage, box: (width: Double, height: Double), hold: ShapeHold
+    ) -> UnsafeMutablePointer<PangoAttribute>? {
         var rect = PangoRectangle(
             x: 0, y: -PangoUnits.from(box.height), width: PangoUnits.from(box.width),
             height: PangoUnits.from(box.height))
         var ink = rect
         return pango_attr_shape_new_with_data(
             &ink, &rect,
-            UnsafeMutableRawPointer(bitPattern: id(for: image.path, alternativeText: image.alternativeText ?? "")), nil,
+            UnsafeMutableRawPointer(
+                bitPattern: id(for: image.path, alternativeText: image.alternativeText ?? "", hold: hold)), nil,
             nil)
     }
 }

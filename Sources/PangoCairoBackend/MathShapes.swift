@@ -145,86 +145,19 @@ final class HarfBuzzMathFont: MathFont, @unchecked Sendable {
 /// above the baseline, its depth below), and the shape renderer draws the formula's glyphs and
 /// rules with Cairo at the box's baseline origin.
 ///
-/// The formulas laid out are kept in *generations*, so that a process rendering document
-/// after document (a server) keeps a bounded number: each shaper holds the generation that was
-/// current when it was made (``Hold``), and lays out and draws its formulas there, so a formula
-/// is laid out once per render and size however often it is measured and drawn. A shaper
-/// made when the current generation holds ``generationLimit`` formulas starts a new one; a
-/// generation no longer current goes, with its boxes and the font configurations its texts
-/// use, when the last shaper holding it goes.
+/// The formulas laid out are kept in generations a shaper holds (``ShapeGenerations``), so a
+/// formula is laid out once per render and size however often it is measured and drawn, and
+/// a process rendering document after document keeps a bounded number.
 enum MathShapes {
-    /// Shape-attribute data at or above this number names a formula, below it a picture. A
-    /// formula's identifier is this, plus its generation's number shifted by
-    /// ``generationShift``, plus its index in the generation.
+    /// Shape-attribute data at or above this number names a formula, below it a picture.
     static let firstIdentifier = 1 << 40
-    /// The bits of an identifier below its generation's number.
-    static let generationShift = 26
-    /// The formulas a generation holds before a new shaper starts the next one.
-    static let generationLimit = 2_048
+    /// The pieces of formulas laid out, each with what draws it, by source, size and faces; a
+    /// formula's pieces are laid out at once and kept together by the formula.
+    static let formulas = ShapeGenerations<
+        (box: MathBox, font: HarfBuzzMathFont, text: PangoMathText, source: String), [MathBox]
+    >(first: firstIdentifier, limit: 2_048, generationCount: 1 << 30)
     private static let lock = NSLock()
     nonisolated(unsafe) private static var fonts: [String: HarfBuzzMathFont?] = [:]
-
-    /// One generation's formulas: the pieces laid out, by source, size and faces; each piece
-    /// with what draws it, by identifier; and how many shapers hold it.
-    private struct Generation {
-        var formulas: [(box: MathBox, font: HarfBuzzMathFont, text: PangoMathText, source: String)] = []
-        var identifiers: [String: Int] = [:]
-        var laidOut: [String: [MathBox]] = [:]
-        var holders = 0
-    }
-
-    nonisolated(unsafe) private static var generations: [Int: Generation] = [0: Generation()]
-    nonisolated(unsafe) private static var current = 0
-
-    /// A shaper's hold on the generation current when it was made (``MathShapes``).
-    final class Hold: Sendable {
-        let generation: Int
-        init() { generation = MathShapes.enter() }
-        deinit { MathShapes.leave(generation) }
-    }
-
-    /// A new holder of the current generation, begun anew when it is full.
-    private static func enter() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        if generations[current, default: Generation()].formulas.count >= generationLimit {
-            if generations[current]?.holders == 0 { generations[current] = nil }
-            current += 1
-        }
-        generations[current, default: Generation()].holders += 1
-        return current
-    }
-
-    /// A holder of `generation` has gone; a generation no longer current goes with its last.
-    private static func leave(_ generation: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        generations[generation]?.holders -= 1
-        if generation != current, generations[generation]?.holders == 0 { generations[generation] = nil }
-    }
-
-    /// The formulas kept in every generation now (for tests of the bound).
-    static var keptFormulas: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return generations.values.reduce(0) { $0 + $1.formulas.count }
-    }
-
-    /// The generation and index an identifier names.
-    private static func place(of identifier: Int) -> (generation: Int, index: Int) {
-        let offset = identifier - firstIdentifier
-        return (offset >> generationShift, offset & (1 << generationShift - 1))
-    }
-
-    /// The formula `identifier` names, if its generation is kept. Call under ``lock``.
-    private static func formula(_ identifier: Int) -> (
-        box: MathBox, font: HarfBuzzMathFont, text: PangoMathText, source: String
-    )? {
-        guard identifier >= firstIdentifier else { return nil }
-        let (generation, index) = place(of: identifier)
-        guard let formulas = generations[generation]?.formulas, formulas.indices.contains(index) else { return nil }
-        return formulas[index]
-    }
 
     /// The math font of `family`, loaded once; nil when it has no MATH table.
     static func font(_ family: String) -> HarfBuzzMathFont? {
@@ -237,10 +170,10 @@ enum MathShapes {
     }
 
     /// The laid-out box of `formula` (its piece) at `size` pt and its identifier for a shape
-    /// attribute, in `hold`'s generation. Each formula is laid out once per size, all its
+    /// attribute, in the generation `hold` holds. Each formula is laid out once per size, all its
     /// pieces at once.
     static func layout(
-        _ formula: InlineFormula, size textSize: Double, fonts: FontConfiguration, hold: Hold
+        _ formula: InlineFormula, size textSize: Double, fonts: FontConfiguration, hold: ShapeHold
     ) -> (box: MathBox, identifier: Int)? {
         let size = textSize * formula.scale
         let frame = formula.taggedFrame.map { "\($0.width) \($0.inset)" } ?? ""
@@ -252,26 +185,15 @@ enum MathShapes {
         let key =
             "\(formula.family)\u{0}\(size)\u{0}\(formula.display)\u{0}\(frame)\u{0}\(textFace)\u{0}\(formula.source)"
         let pieceKey = key + "\u{0}\(formula.piece)"
-        let generation = hold.generation
-        lock.lock()
-        if let identifier = generations[generation]?.identifiers[pieceKey], let known = self.formula(identifier) {
-            defer { lock.unlock() }
-            return (known.box, identifier)
-        }
-        let known = generations[generation]?.laidOut[key]
-        lock.unlock()
+        let generation = hold.formulas
+        if let known = formulas.named(pieceKey, in: generation) { return (known.entry.box, known.identifier) }
+        let known = formulas.memo(key, in: generation)
         guard let font = font(formula.family) else { return nil }
         let pieces = known ?? layoutPieces(formula, size: size, font: font, text: text)
         guard pieces.indices.contains(formula.piece) else { return nil }
-        lock.lock()
-        defer { lock.unlock() }
-        var kept = generations[generation, default: Generation()]
-        generations[generation] = nil
-        kept.laidOut[key] = pieces
-        kept.formulas.append((pieces[formula.piece], font, text, formula.alternativeText))
-        let identifier = firstIdentifier + generation << generationShift + kept.formulas.count - 1
-        kept.identifiers[pieceKey] = identifier
-        generations[generation] = kept
+        let identifier = formulas.add(
+            (pieces[formula.piece], font, text, formula.alternativeText), named: pieceKey, memo: (key, pieces),
+            in: generation)
         return (pieces[formula.piece], identifier)
     }
 
@@ -279,7 +201,7 @@ enum MathShapes {
     /// ``InlineFormula/smallestDisplayScale`` of the text's size, and the sources of those
     /// still wider than `width` at that size.
     static func fittingDisplayFormulas(
-        _ paragraph: StyledParagraph, width: Double, fonts: FontConfiguration, hold: Hold
+        _ paragraph: StyledParagraph, width: Double, fonts: FontConfiguration, hold: ShapeHold
     ) -> (paragraph: StyledParagraph, overwide: [String]) {
         guard paragraph.runs.contains(where: { $0.style.inlineFormula?.display == true }) else {
             return (paragraph, [])
@@ -326,7 +248,9 @@ enum MathShapes {
     /// What the formula of a run of `style` reaches above and below the baseline, pt (zero for
     /// text): a formula grows its line by what it needs beyond the face's ascent and descent,
     /// as a picture does.
-    static func extents(of style: RunStyle, fonts: FontConfiguration, hold: Hold) -> (height: Double, depth: Double) {
+    static func extents(of style: RunStyle, fonts: FontConfiguration, hold: ShapeHold) -> (
+        height: Double, depth: Double
+    ) {
         guard let formula = style.inlineFormula,
             let box = layout(formula, size: style.font.size, fonts: fonts, hold: hold)?.box
         else {
@@ -337,14 +261,12 @@ enum MathShapes {
 
     /// The TeX source of the formula `identifier` names; nil for no formula.
     static func source(for identifier: Int) -> String? {
-        lock.lock()
-        defer { lock.unlock() }
-        return formula(identifier)?.source
+        formulas.entry(identifier)?.source
     }
 
     /// A shape attribute holding the formula's box.
     static func attribute(
-        _ formula: InlineFormula, size: Double, fonts: FontConfiguration, hold: Hold
+        _ formula: InlineFormula, size: Double, fonts: FontConfiguration, hold: ShapeHold
     ) -> UnsafeMutablePointer<PangoAttribute>? {
         guard let (box, identifier) = layout(formula, size: size, fonts: fonts, hold: hold) else { return nil }
         var rect = PangoRectangle(
@@ -357,12 +279,7 @@ enum MathShapes {
     /// Draws the formula `identifier` names with its origin at (`x`, `baseline`) on `cr`; false
     /// when the identifier names no formula.
     static func draw(_ identifier: Int, x: Double, baseline: Double, on cr: OpaquePointer) -> Bool {
-        lock.lock()
-        guard let (box, font, text, _) = formula(identifier) else {
-            lock.unlock()
-            return false
-        }
-        lock.unlock()
+        guard let (box, font, text, _) = formulas.entry(identifier) else { return false }
         cairo_save(cr)
         defer { cairo_restore(cr) }
         let textColor = cairo_get_source(cr)

@@ -38,8 +38,8 @@ public final class PangoShaper: TextShaper {
     var layoutsMade = 0
     /// The Pango context this shaper's layouts are made in (``PangoSetup/context(forPictures:)``).
     let context: GObjectRef
-    /// The generation of laid-out formulas this shaper keeps its formulas in.
-    let formulas = MathShapes.Hold()
+    /// The generations of pictures and laid-out formulas this shaper keeps what it names in.
+    let shapeHold = ShapeHold()
 
     /// Creates a shaper on `session`'s font map, so fonts, metrics and fontconfig's answers are
     /// shared with the render's font queries on that session (``FontLibrary``).
@@ -133,7 +133,7 @@ public final class PangoShaper: TextShaper {
     /// ``overwideFormulas``.
     func fittingDisplayFormulas(_ paragraph: StyledParagraph, width: Double) -> StyledParagraph {
         let fitted = MathShapes.fittingDisplayFormulas(
-            paragraph, width: width, fonts: session.configuration, hold: formulas)
+            paragraph, width: width, fonts: session.configuration, hold: shapeHold)
         overwideFormulas += fitted.overwide
         return placingTags(fitted.paragraph, width: width)
     }
@@ -153,7 +153,7 @@ public final class PangoShaper: TextShaper {
                 formula.formula.tag != nil, formula.taggedFrame == nil, label.text.hasPrefix(separator),
                 let box = MathShapes.layout(
                     formula, size: paragraph.runs[index].style.font.size, fonts: session.configuration,
-                    hold: formulas)?.box
+                    hold: shapeHold)?.box
             else { continue }
             let text = String(label.text.dropFirst(separator.count))
             let labelWidth = measureNaturalWidth(
@@ -433,13 +433,14 @@ public final class PangoShaper: TextShaper {
         list.insert(pango_attr_font_desc_new(description.pointer), start, end)
         if let image = style.inlineImage {
             list.insert(
-                InlineImageShapes.attribute(image, box: InlineImageShapes.box(image, shaper: self, style: style)),
+                InlineImageShapes.attribute(
+                    image, box: InlineImageShapes.box(image, shaper: self, style: style), hold: shapeHold),
                 start, end)
         }
         if let formula = style.inlineFormula {
             list.insert(
                 MathShapes.attribute(
-                    formula, size: style.font.size, fonts: session.configuration, hold: formulas), start, end)
+                    formula, size: style.font.size, fonts: session.configuration, hold: shapeHold), start, end)
         }
         if style.letterSpacing != 0 {
             // Any letter-spacing attribute, even 0, turns ligatures off: emit only when non-zero,
@@ -611,7 +612,7 @@ public final class PangoShaper: TextShaper {
                     primaryAscent = max(primaryAscent, height)
                     pictureHeight = max(pictureHeight, height + style.baselineOffset)
                 }
-                let formula = MathShapes.extents(of: style, fonts: session.configuration, hold: formulas)
+                let formula = MathShapes.extents(of: style, fonts: session.configuration, hold: shapeHold)
                 primaryAscent = max(primaryAscent, formula.height)
                 let primaryDescent = max(faceMetrics.descent, formula.depth)
                 if style.baselineOffset == 0 {
