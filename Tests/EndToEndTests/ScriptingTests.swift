@@ -215,7 +215,8 @@ import Testing
             let check = try typeset(["theme", "check", dir + "/\(name).json"])
             #expect(check.status == 0, "the printed theme is a valid theme file: \(check.output)")
         }
-        #expect(try typeset(["theme", "show", "nope"]).status == 2)
+        // A theme that does not exist is a theme error, as for `render --theme`.
+        #expect(try typeset(["theme", "show", "nope"]).status == 1)
     }
 }
 
