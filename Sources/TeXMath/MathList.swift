@@ -293,3 +293,34 @@ extension MathFormula {
         return String(decoding: bytes[start..<max(start, end)], as: UTF8.self).trimmingSpaces
     }
 }
+
+extension MathFormula {
+    /// The texts set in the surrounding text's face (``MathNucleus/prose(_:_:)``: `\text{…}`,
+    /// `\mbox{…}`, `\textbf{…}`), in source order, with the formula's `\tag` label: what a font
+    /// check of the formula's text faces reads. A walk with a stack of lists, no recursion.
+    public var proseTexts: [String] {
+        var texts: [String] = []
+        var pending: [[MathNode]] = [nodes]
+        while let list = pending.popLast() {
+            var inner: [[MathNode]] = []
+            for node in list {
+                guard case .atom(let atom) = node else { continue }
+                switch atom.nucleus {
+                case .prose(let text, _): texts.append(text)
+                case .list(let nodes), .colored(_, let nodes): inner.append(nodes)
+                case .fraction(let numerator, let denominator, _, _, _, _): inner += [numerator, denominator]
+                case .radical(let degree, let radicand): inner += [degree ?? [], radicand]
+                case .accent(_, let base, _, _), .bar(_, let base), .brace(_, _, let base): inner.append(base)
+                case .fenced(_, let parts): inner += parts
+                case .array(let array, _, _): inner += array.rows.flatMap { $0 }
+                case .symbol, .text, .sizedDelimiter, .error: break
+                }
+                inner += [atom.superscript ?? [], atom.subscript ?? []]
+            }
+            // Last pushed, first read: the lists inside go on the stack in reverse, so they are
+            // read in source order.
+            pending += inner.reversed()
+        }
+        return texts + (tag.map { [$0] } ?? [])
+    }
+}

@@ -116,10 +116,22 @@ struct FontCheck {
     ) {
         var findings = Findings()
         var offset = 0
+        // Where each formula is written, by its run's offset: its text is not in the source.
+        var formulaPlaces: [Offset: SourceLocation] = [:]
         for paragraph in paragraphs {
             for run in paragraph.runs {
-                if firstFormula == nil, let formula = run.style.inlineFormula {
-                    firstFormula = (formula.family, formula.location ?? location)
+                if let formula = run.style.inlineFormula {
+                    if firstFormula == nil { firstFormula = (formula.family, formula.location ?? location) }
+                    // The formula's `\text{…}` is set in the surrounding text's face: checked
+                    // as text of that face, placed at the formula (its first piece only).
+                    formulaPlaces[offset] = formula.location
+                    var prose = run.style
+                    prose.font.families = formula.textFont.families
+                    for text in formula.piece == 0 ? formula.formula.proseTexts : [] {
+                        note(
+                            StyledRun(text, style: prose), at: offset, paragraphWeight: paragraph.style.baseFont.weight,
+                            into: &findings)
+                    }
                 }
                 note(run, at: offset, paragraphWeight: paragraph.style.baseFont.weight, into: &findings)
                 offset += run.text.utf8.count
@@ -144,7 +156,9 @@ struct FontCheck {
         // Where the text that needs each was written.
         let wanted = findings.problems.compactMap(\.3) + missingHere.compactMap(\.1)
         let places = running ? [:] : positions(of: Set(wanted), in: paragraphs, from: location)
-        func place(_ offset: Offset?) -> SourceLocation? { offset.flatMap { places[$0] } ?? location }
+        func place(_ offset: Offset?) -> SourceLocation? {
+            offset.flatMap { places[$0] ?? formulaPlaces[$0] } ?? location
+        }
         for (request, spec, resolved, at) in findings.problems {
             problems.append((request, place(at), spec, resolved))
         }
