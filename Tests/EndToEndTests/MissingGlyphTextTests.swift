@@ -174,8 +174,8 @@ struct MissingGlyphTextTests {
     }
 
     /// A formula's `\text{…}` that no font draws (inline and displayed) is warned about at the
-    /// formula, and no reader reads the boxes' hex digits (the structure tree, `pdftotext -raw`, pypdf), and `pdftotext` reads
-    /// the formula's source, its replacement text, with the word in it.
+    /// formula; no reader reads the boxes' hex digits (the structure tree, `pdftotext -raw`,
+    /// pypdf), and `pdftotext` reads the formula's source, its replacement text, with the word.
     @Test func aFormulasMissingTextReadsNoHexDigits() throws {
         let word = try #require(Self.word)
         let dir = try Render.scratchFolder("missing-glyph-formula")
