@@ -175,12 +175,14 @@ struct MissingGlyphTextTests {
 
     /// A formula's `\text{…}` that no font draws (inline and displayed) is warned about at the
     /// formula; no reader reads the boxes' hex digits (the structure tree, `pdftotext -raw`,
-    /// pypdf), and `pdftotext` reads the formula's source, its replacement text, with the word.
+    /// pypdf), and `pdftotext` reads the formula's source, its replacement text, with the word,
+    /// also for a formula of boxes alone.
     @Test func aFormulasMissingTextReadsNoHexDigits() throws {
         let word = try #require(Self.word)
         let dir = try Render.scratchFolder("missing-glyph-formula")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let markdown = "Formula $x + \\text{\(word)} = y$ here.\n\n$$\\text{\(word)} + 1$$\n"
+        let markdown =
+            "Formula $x + \\text{\(word)} = y$ here.\n\n$$\\text{\(word)} + 1$$\n\nAlone $\\text{\(word)}$ here.\n"
         try markdown.write(toFile: dir + "/doc.md", atomically: true, encoding: .utf8)
         let pdf = dir + "/doc.pdf"
         let result = try typeset(["render", dir + "/doc.md", "-o", pdf])
@@ -202,6 +204,10 @@ struct MissingGlyphTextTests {
             #expect(!digits.contains { text.contains($0) }, "\(reader) reads hex digits: \(text)")
         }
         #expect(try PDFProbe.text(pdf).contains("\\text{\(word)}"))
+        // A piece of boxes alone still draws a glyph inside the formula's span, so readers of
+        // `/ActualText` read the source there too.
+        let raw = try PDFProbe.run("pdftotext", ["-raw", pdf, "-"]).output
+        #expect(raw.contains("Alone \\text{\(word)} here"), "\(raw)")
     }
 
     /// The boxes still show: where the missing word's text is placed, the page has ink.
