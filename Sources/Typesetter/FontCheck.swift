@@ -379,7 +379,7 @@ struct FontCheck {
         return diagnostics
             + missing.map { entry in
                 let list = entry.characters.prefix(12).map { character in
-                    "'\(character)' " + TextSanitizer.codePoint(character.unicodeScalars.first!)
+                    "'\(character)' " + character.unicodeScalars.map(TextSanitizer.codePoint).joined(separator: " ")
                 }.joined(separator: ", ")
                 let more = entry.characters.count > 12 ? " and \(entry.characters.count - 12) more" : ""
                 let what = entry.running ? " in a running head or foot" : ""

@@ -88,12 +88,17 @@ struct MissingGlyphTextTests {
         let result = try typeset(["render", dir + "/doc.md", "-o", pdf] + options)
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("print as boxes"), "the word has no font: \(result.output)")
-        // The warning names each character by its code point in the Unicode Standard's notation
-        // (at least four hexadecimal digits: U+0E2A, not U+E2A).
-        let first = try #require(word.unicodeScalars.first)
-        let hex = String(first.value, radix: 16, uppercase: true)
-        let notation = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-        #expect(result.output.contains("'\(first)' \(notation)"), "\(result.output)")
+        // The warning names each character by its code points in the Unicode Standard's
+        // notation (at least four hexadecimal digits: U+0E2A, not U+E2A), every code point of a
+        // character made of several (a letter with its marks: 'ดี' U+0E14 U+0E35).
+        func notation(_ scalar: Unicode.Scalar) -> String {
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        }
+        for character in word {
+            let named = "'\(character)' " + character.unicodeScalars.map(notation).joined(separator: " ")
+            #expect(result.output.contains(named), "\(named): \(result.output)")
+        }
         #expect(!result.output.contains("could not be tagged"), "\(result.output)")
         return (pdf, tokens(reads.replacingOccurrences(of: "W", with: word)), dir)
     }
