@@ -1040,7 +1040,7 @@ public final class CairoPDFRenderer: PageRenderer {
                 guard runOpen else { continue }
                 markInlineArtifact(ContentMarker.primeSides.before)
             }
-            showSpace(space, of: font, x: x, baseline: baseline)
+            ColorGlyphStandIns.showSpace(space, of: font, on: cr, x: x, baseline: baseline)
             if tagging != nil {
                 markInlineArtifact(ContentMarker.primeSides.after)
                 inlineArtifactsOnPage += 1
@@ -1076,37 +1076,7 @@ public final class CairoPDFRenderer: PageRenderer {
             cairo_set_source_rgb(
                 cr, Double(colour.red) / 65535, Double(colour.green) / 65535, Double(colour.blue) / 65535)
         }
-        showSpace(PangoGlyph(chosen.glyph), of: chosen.font, x: x, baseline: baseline)
-    }
-
-    /// Draws `space` (the space glyph of `font`) with its origin at `x` on `baseline` and no
-    /// advance, in the current colour.
-    private func showSpace(_ space: PangoGlyph, of font: UnsafeMutablePointer<PangoFont>, x: Double, baseline: Double) {
-        guard let glyphs = pango_glyph_string_new() else { return }
-        defer { pango_glyph_string_free(glyphs) }
-        pango_glyph_string_set_size(glyphs, 1)
-        glyphs.pointee.glyphs[0].glyph = space
-        glyphs.pointee.glyphs[0].geometry = PangoGlyphGeometry(width: 0, x_offset: 0, y_offset: 0)
-        glyphs.pointee.glyphs[0].attr.is_cluster_start = 1
-        glyphs.pointee.log_clusters[0] = 0
-        // Cairo rounds a glyph's ink box out to whole device units and drops the glyph when
-        // that box is empty, as a space's is when its origin falls on a whole unit in either
-        // axis (Cairo's 24.8 fixed point makes that one place in 256 a line): the origin is moved
-        // off it by 2/256 unit, the least the fixed point keeps, on the side it already lies
-        // (1/128 pt on a PDF surface: the space stays on its line's baseline to within 0.01 pt).
-        var deviceX = x
-        var deviceY = baseline
-        cairo_user_to_device(cr, &deviceX, &deviceY)
-        func offWholeUnit(_ value: Double) -> Double {
-            let whole = value.rounded()
-            guard abs(value - whole) < 1.0 / 256 else { return value }
-            return value < whole ? whole - 1.0 / 128 : whole + 1.0 / 128
-        }
-        deviceX = offWholeUnit(deviceX)
-        deviceY = offWholeUnit(deviceY)
-        cairo_device_to_user(cr, &deviceX, &deviceY)
-        cairo_move_to(cr, deviceX, deviceY)
-        pango_cairo_show_glyph_string(cr, font, glyphs)
+        ColorGlyphStandIns.showSpace(PangoGlyph(chosen.glyph), of: chosen.font, on: cr, x: x, baseline: baseline)
     }
 
     /// Takes the backgrounds, underlines, strikethroughs and overlines off the runs of `line`

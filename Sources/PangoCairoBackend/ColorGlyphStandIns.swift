@@ -149,6 +149,40 @@ final class ColorGlyphStandIns {
         return PangoGlyph(glyph)
     }
 
+    /// Draws `space` (the space glyph of `font`) on `cr` with its origin at `x` on `baseline`,
+    /// no advance and no text of its own (Cairo maps it by the font's `cmap`), in the current
+    /// colour; also the renderer's and ``MissingGlyphStandIns``'. Cairo rounds a glyph's ink box
+    /// out to whole device units and drops the glyph when that box is empty, as a space's is
+    /// when its origin falls on a whole unit in either axis (Cairo's 24.8 fixed point makes that
+    /// one place in 256 a line): the origin is moved off it by 2/256 unit, the least the fixed
+    /// point keeps, on the side it already lies (1/128 pt on a PDF surface: the space stays on
+    /// its line's baseline to within 0.01 pt).
+    static func showSpace(
+        _ space: PangoGlyph, of font: UnsafeMutablePointer<PangoFont>, on cr: OpaquePointer, x: Double,
+        baseline: Double
+    ) {
+        guard let glyphs = pango_glyph_string_new() else { return }
+        defer { pango_glyph_string_free(glyphs) }
+        pango_glyph_string_set_size(glyphs, 1)
+        glyphs.pointee.glyphs[0].glyph = space
+        glyphs.pointee.glyphs[0].geometry = PangoGlyphGeometry(width: 0, x_offset: 0, y_offset: 0)
+        glyphs.pointee.glyphs[0].attr.is_cluster_start = 1
+        glyphs.pointee.log_clusters[0] = 0
+        var deviceX = x
+        var deviceY = baseline
+        cairo_user_to_device(cr, &deviceX, &deviceY)
+        func offWholeUnit(_ value: Double) -> Double {
+            let whole = value.rounded()
+            guard abs(value - whole) < 1.0 / 256 else { return value }
+            return value < whole ? whole - 1.0 / 128 : whole + 1.0 / 128
+        }
+        deviceX = offWholeUnit(deviceX)
+        deviceY = offWholeUnit(deviceY)
+        cairo_device_to_user(cr, &deviceX, &deviceY)
+        cairo_move_to(cr, deviceX, deviceY)
+        pango_cairo_show_glyph_string(cr, font, glyphs)
+    }
+
     /// Puts every run back as it was (hidden), and returns the clusters drawn as stand-ins.
     func restore() -> [(run: UnsafeMutablePointer<PangoGlyphItem>, text: String, extra: Double)] {
         for entry in changed {

@@ -231,43 +231,18 @@ final class MissingGlyphStandIns {
             pango_cairo_glyph_string_path(cr, font, copy)
             cairo_fill(cr)
             cairo_restore(cr)
+            // Without stand-ins (a formula's text) a run drawn with boxes alone would draw no
+            // glyph at all, and readers of `/ActualText` (poppler) place a span's replacement
+            // text only over glyphs drawn inside it: the formula's source would be lost for
+            // such a piece. The run's space glyph, with no text of its own, is drawn at its
+            // first box.
             if !makesStandIns, let first = indices.first, let space = ColorGlyphStandIns.spaceGlyph(font) {
                 let before = (0..<first).reduce(0) { $0 + Int(copy.pointee.glyphs[$1].geometry.width) }
-                showSpace(
-                    space, of: font, cr: cr, x: x + Double(Int(runX) + before) / unit,
+                ColorGlyphStandIns.showSpace(
+                    space, of: font, on: cr, x: x + Double(Int(runX) + before) / unit,
                     baseline: baseline - Double(run.pointee.y_offset) / unit)
             }
         }
-    }
-
-    /// Draws `space` of `font` at (`x`, `baseline`), moved 1/128 pt off a whole point, with
-    /// no text of its own (a glyph Cairo maps by the font's `cmap`). Without stand-ins (a
-    /// formula's text) a run drawn with boxes alone would draw no glyph at all, and readers of
-    /// `/ActualText` (poppler) place a span's replacement text only over glyphs drawn inside
-    /// it: the formula's source, its replacement text, would be lost for such a piece. Cairo
-    /// leaves out an inkless glyph whose origin falls on a whole device unit (see
-    /// ``ColorGlyphRuns``), hence the move.
-    private func showSpace(
-        _ space: PangoGlyph, of font: UnsafeMutablePointer<PangoFont>, cr: OpaquePointer, x: Double,
-        baseline: Double
-    ) {
-        guard let glyphs = pango_glyph_string_new() else { return }
-        defer { pango_glyph_string_free(glyphs) }
-        pango_glyph_string_set_size(glyphs, 1)
-        glyphs.pointee.glyphs[0].glyph = space
-        glyphs.pointee.glyphs[0].geometry = PangoGlyphGeometry(width: 0, x_offset: 0, y_offset: 0)
-        glyphs.pointee.glyphs[0].attr.is_cluster_start = 1
-        var deviceX = x
-        var deviceY = baseline
-        cairo_user_to_device(cr, &deviceX, &deviceY)
-        func offWholeUnit(_ value: Double) -> Double {
-            abs(value - value.rounded()) < 1.0 / 256 ? value + 1.0 / 128 : value
-        }
-        deviceX = offWholeUnit(deviceX)
-        deviceY = offWholeUnit(deviceY)
-        cairo_device_to_user(cr, &deviceX, &deviceY)
-        cairo_move_to(cr, deviceX, deviceY)
-        pango_cairo_show_glyph_string(cr, font, glyphs)
     }
 
     /// Sets `cr`'s source to `run`'s foreground colour and alpha, where its attributes give

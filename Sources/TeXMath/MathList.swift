@@ -296,8 +296,9 @@ extension MathFormula {
 
 extension MathFormula {
     /// The texts set in the surrounding text's face (``MathNucleus/prose(_:_:)``: `\text{…}`,
-    /// `\mbox{…}`, `\textbf{…}`), in source order, with the formula's `\tag` label: what a font
-    /// check of the formula's text faces reads. A walk with a stack of lists, no recursion.
+    /// `\mbox{…}`, `\textbf{…}`), and the formula's `\tag` label last: what a font check of the
+    /// formula's text faces reads. A walk with a stack of lists, no recursion, so each list's
+    /// own texts come before those of the lists inside it (not quite source order).
     public var proseTexts: [String] {
         var texts: [String] = []
         var pending: [[MathNode]] = [nodes]
@@ -318,7 +319,7 @@ extension MathFormula {
                 inner += [atom.superscript ?? [], atom.subscript ?? []]
             }
             // Last pushed, first read: the lists inside go on the stack in reverse, so they are
-            // read in source order.
+            // read in the order they are written.
             pending += inner.reversed()
         }
         return texts + (tag.map { [$0] } ?? [])
