@@ -155,7 +155,7 @@ enum MathShapes {
     /// formula's pieces are laid out at once and kept together by the formula.
     static let formulas = ShapeGenerations<
         (box: MathBox, font: HarfBuzzMathFont, text: PangoMathText, source: String), [MathBox]
-    >(first: firstIdentifier, limit: 2_048, generationCount: 1 << 30)
+    >(first: firstIdentifier, limit: 2_048, ceiling: Int.max)
     private static let lock = NSLock()
     nonisolated(unsafe) private static var fonts: [String: HarfBuzzMathFont?] = [:]
 

@@ -7,7 +7,8 @@ import Foundation
 /// often it is measured and drawn. A shaper made when the current generation holds ``limit``
 /// entries begins the next one; a generation no longer current goes, with all it holds, when
 /// the last shaper holding it goes. An identifier is ``first``, plus its generation's number
-/// shifted by ``shift`` bits (modulo ``generationCount``), plus its index in the generation.
+/// shifted by ``shift`` bits (modulo ``generationCount``, so that identifiers stay below the
+/// ceiling given), plus its index in the generation.
 ///
 /// `Entry` is what an identifier names; `Memo` is anything else a generation keeps by key
 /// (the pieces of a formula, laid out at once). Thread-safe: every access takes one lock.
@@ -38,12 +39,11 @@ final class ShapeGenerations<Entry, Memo>: @unchecked Sendable {
     /// - Parameters:
     ///   - first: the identifier of generation 0's first entry;
     ///   - limit: the entries a generation holds before the next begins;
-    ///   - generationCount: the generation numbers identifiers carry, so that every identifier
-    ///     stays below `first + generationCount << shift`.
-    init(first: Int, limit: Int, generationCount: Int) {
+    ///   - ceiling: the identifiers stay below it (another kind's begin there).
+    init(first: Int, limit: Int, ceiling: Int) {
         self.first = first
         self.limit = limit
-        self.generationCount = generationCount
+        generationCount = (ceiling - first) >> Self.shift
     }
 
     /// A new holder of the current generation, which begins anew when it is full; returns its
