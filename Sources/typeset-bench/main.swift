@@ -361,19 +361,36 @@ if selected("composer") {
 
 // MARK: Renders in one process
 
+/// Wall and processor time of one way of rendering, s: CLOCK_MONOTONIC, and this process's
+/// user + system time (getrusage(2), `RUSAGE_SELF`).
+struct Timing {
+    var wall: Double
+    var processor: Double
+}
+
+/// This process's user + system time so far, s (getrusage(2)).
+func processorSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+    return user + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+}
+
 /// Renders `documents` one after another, then all of them from a `TaskGroup`, each into
-/// `folder`, and returns the two wall times in s (CLOCK_MONOTONIC). Throws what a render throws.
-func sequentialAndConcurrentSeconds(_ documents: [String], folder: String) async throws -> (Double, Double) {
+/// `folder`, and returns the two timings. Throws what a render throws.
+func sequentialAndConcurrentSeconds(_ documents: [String], folder: String) async throws -> (Timing, Timing) {
     var options = RenderOptions()
     options.creationDate = Date(timeIntervalSince1970: 0)
     let fixed = options
     func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
     let start = now()
+    let startProcessor = processorSeconds()
     for (index, markdown) in documents.enumerated() {
         _ = try await Typesetter.render(
             markdown: markdown, file: "r\(index).md", to: "\(folder)/alone-\(index).pdf", options: fixed)
     }
     let middle = now()
+    let middleProcessor = processorSeconds()
     try await withThrowingTaskGroup(of: Void.self) { group in
         for (index, markdown) in documents.enumerated() {
             group.addTask {
@@ -384,7 +401,11 @@ func sequentialAndConcurrentSeconds(_ documents: [String], folder: String) async
         try await group.waitForAll()
     }
     let end = now()
-    return (Double(middle - start) / 1e9, Double(end - middle) / 1e9)
+    let endProcessor = processorSeconds()
+    return (
+        Timing(wall: Double(middle - start) / 1e9, processor: middleProcessor - startProcessor),
+        Timing(wall: Double(end - middle) / 1e9, processor: endProcessor - middleProcessor)
+    )
 }
 
 if selected("concurrent") {
@@ -397,10 +418,12 @@ if selected("concurrent") {
     for round in 1...(pairsOverride ?? 4) {
         do {
             let (sequential, parallel) = try await sequentialAndConcurrentSeconds(documents, folder: scratch)
-            ratios.append(parallel / sequential)
+            ratios.append(parallel.wall / sequential.wall)
+            func seconds(_ value: Double) -> String { String(format: "%.2f", value) }
             say(
-                "  round \(round): one after another \(String(format: "%.2f", sequential)) s, TaskGroup "
-                    + "\(String(format: "%.2f", parallel)) s: ×\(String(format: "%.2f", parallel / sequential))"
+                "  round \(round): one after another \(seconds(sequential.wall)) s "
+                    + "(processor \(seconds(sequential.processor)) s), TaskGroup \(seconds(parallel.wall)) s "
+                    + "(processor \(seconds(parallel.processor)) s): ×\(seconds(parallel.wall / sequential.wall))"
                     + (round == 1 ? " (the first round makes each thread's font map)" : ""))
         } catch {
             fail("a render in this process failed: \(error)")
