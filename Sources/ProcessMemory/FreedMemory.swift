@@ -7,7 +7,9 @@ import Foundation
 /// glibc keeps freed blocks in its arenas — the main heap and one per thread — and returns only
 /// what sits at a heap's top; `malloc_trim(3)` "attempts to release free memory from the heap"
 /// (every arena, whole free pages anywhere in it). The function is looked up at run time, so
-/// with another C library this does nothing.
+/// with another C library this does nothing. Because it reaches every arena, it is called only
+/// for a render that owns its process (`RenderOptions.tunesHeap`): beside other renders it
+/// would take their free pages too, each to be faulted in again.
 package enum FreedMemory {
     private typealias Trim = @convention(c) (Int) -> Int32
 

@@ -51,7 +51,7 @@ struct LayoutAndDraw {
             guard frontMatter.contents != nil, pass.destinations != numbers.destinations else { break }
             numbers.destinations = pass.destinations
         }
-        FreedMemory.release()
+        if settings.options.tunesHeap { FreedMemory.release() }
         return numbers
     }
 
@@ -80,14 +80,14 @@ struct LayoutAndDraw {
         // draws it is shown, and when the file is finished) land on huge pages: thousands of
         // page faults fewer. Documents without such a face leave the heap as it is.
         if options.tunesHeap { renderer.beforeLargeFontTableCopy = { HugePageHeap.prepare() } }
-        renderer.beforeTaggingPass = { FreedMemory.release() }
+        if options.tunesHeap { renderer.beforeTaggingPass = { FreedMemory.release() } }
         let pass = try layOut(pages: numbers.destinations, pageCount: numbers.pageCount, into: renderer)
         // The last pass has read the document: its last window of blocks and its source text
         // (set aside in a temporary file, read back only if the document is rendered again) go
         // before Cairo finishes the file, and so do the heap pages layout freed, on which
         // Cairo's finish and the tagging pass would stack.
         document.releaseSource()
-        FreedMemory.release()
+        if options.tunesHeap { FreedMemory.release() }
         // The heap's top is on huge pages again for Cairo's second copy of each large CFF
         // table, which finishing allocates (``HugePageHeap``).
         if options.tunesHeap, renderer.drewLargeFontTable { HugePageHeap.prepare() }

@@ -20,7 +20,7 @@ extension DocumentSurvey {
         // The survey has named every position: layout reads only its windows of blocks, each
         // from the source set aside (a long document's text is not held while pages are drawn).
         document.releaseSource()
-        FreedMemory.release()
+        if settings.options.tunesHeap { FreedMemory.release() }
         let emptiness = emptinessWarning(document, titleBlock: settings.options.titleBlock)
         return (survey, survey.stylingDiagnostics + (emptiness.map { [$0] } ?? []))
     }

@@ -64,11 +64,15 @@ public struct RenderOptions: Sendable {
     /// with a CJK face (``HugePageHeap``); and serve every block of 1 MiB or more from a
     /// mapping of its own from the render's start (``FreedMemory/mapLargeBlocks()``), so the
     /// large arrays a long paragraph grows by doubling go back to the system when freed instead
-    /// of staying in the heap as free blocks: 100,000 emphasis spans peak at 162 MiB, not 195.
+    /// of staying in the heap as free blocks: 100,000 emphasis spans peak at 162 MiB, not 195;
+    /// and hand the heap pages each stage freed back to the system before the next stage
+    /// (``FreedMemory/release()``), so drawing does not stack on the parse's high-water mark.
     /// It changes glibc's settings for the rest of the process (mallopt(3): mmap threshold
-    /// 1 MiB, or 32 MiB and trim threshold 128 MiB once a large CFF face is drawn), so it is
-    /// off unless the caller owns the process; the `typeset` command turns it on. The output is
-    /// the same.
+    /// 1 MiB, or 32 MiB and trim threshold 128 MiB once a large CFF face is drawn), and
+    /// `malloc_trim(3)` empties every thread's arena, so renders beside it fault their pages
+    /// in again (20 renders from a task group: ×0.72 of their time one after another with it,
+    /// ×0.60 without). It is off unless the caller owns the process and renders one document
+    /// at a time; the `typeset` command turns it on. The output is the same.
     public var tunesHeap: Bool = false
     /// The folder every file the document names must lie in, after `.`, `..` and symbolic links
     /// are resolved (Typst's `--root`): images (Markdown and HTML `<img>`), a front-matter
