@@ -1,6 +1,6 @@
-// One FreeType face per font file for the whole process, handed to Cairo with every font face
-// Pango asks Cairo to make, so that renders on several threads never close a face under one
-// another.
+// One FreeType face per font file and lane for the whole process, handed to Cairo with every
+// font face Pango asks Cairo to make, so that renders on several threads never close a face
+// under one another, nor wait for one another on a face.
 //
 // Cairo 1.16 opens the faces of fonts it is given as fontconfig patterns itself and keeps at
 // most 10 of them open per process (`MAX_OPEN_FACES`, cairo-ft-font.c). To open another it
@@ -18,6 +18,15 @@
 // pangocairo-fcfont.c calls to make each font's Cairo face: the executable's definition comes
 // first in the process's symbol lookup, libpangocairo's call reaches it, and it calls Cairo's
 // (`dlsym(RTLD_NEXT, …)`) with a copy of the pattern that names the shared face.
+//
+// Each face is opened once per lane. A lane is a font map's (`typeset_face_sharing_set_lane`:
+// the render that holds a font map puts its lane on its thread), and only one render holds a
+// font map at a time, so renders that run at once draw on faces, Cairo font faces and scaled
+// fonts of their own. Cairo locks a face's unscaled font for every glyph it loads and for each
+// table it copies (`_cairo_ft_unscaled_font_lock_face`; a CJK face's 15.5 MB `CFF ` table is
+// copied twice a render, cairo-cff-subset.c), and a scaled font for every glyph run it emits
+// (`_cairo_scaled_font_freeze_cache`): on one face for the whole process, two renders waited
+// for each other there. Lane 0 is a thread that holds no font map.
 //
 // Faces are kept for the life of the process (Cairo may hold them in font faces and scaled
 // fonts it caches for as long): one `FT_Face` per file, index, size and modification time.
@@ -58,6 +67,7 @@ typedef struct SharedFace {
     ino_t inode;
     off_t size;
     struct timespec modified;
+    long lane;
     FT_Face face;
     /// The Cairo font faces made on `face` (one per set of options), one reference each.
     cairo_font_face_t **made;
@@ -76,6 +86,8 @@ static long openFaces;
 /// Held while Cairo makes a font face on a shared face, and while the made faces are counted.
 static pthread_mutex_t faceMutex = PTHREAD_MUTEX_INITIALIZER;
 static long madeFaces;
+/// The lane of the font map the calling thread's render holds; 0 for none.
+static __thread long currentLane;
 
 typedef cairo_font_face_t *(*CreateForPattern)(FcPattern *);
 
@@ -92,28 +104,29 @@ static CreateForPattern real(void) {
     return realFunction;
 }
 
-/// FNV-1a of the path and the index.
-static unsigned long hashOf(const char *path, int index) {
+/// FNV-1a of the path, the index and the lane.
+static unsigned long hashOf(const char *path, int index, long lane) {
     unsigned long hash = 14695981039346656037UL;
     for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
         hash = (hash ^ *c) * 1099511628211UL;
     }
-    return (hash ^ (unsigned long)(unsigned)index) * 1099511628211UL;
+    hash = (hash ^ (unsigned long)(unsigned)index) * 1099511628211UL;
+    return (hash ^ (unsigned long)lane) * 1099511628211UL;
 }
 
 /// The entry of the face of `path` at `index` (fontconfig's `FC_INDEX`: face index, named
-/// instance above bit 16, as `FT_New_Face` takes it), opened on first use; NULL when FreeType
-/// cannot open it.
-static SharedFace *sharedFace(const char *path, int index) {
+/// instance above bit 16, as `FT_New_Face` takes it) in `lane`, opened on first use; NULL when
+/// FreeType cannot open it.
+static SharedFace *sharedFace(const char *path, int index, long lane) {
     struct stat info;
     if (stat(path, &info) != 0) return NULL;
-    unsigned long bucket = hashOf(path, index) % bucketCount;
+    unsigned long bucket = hashOf(path, index, lane) % bucketCount;
     SharedFace *found = NULL;
     pthread_mutex_lock(&tableMutex);
     for (SharedFace *entry = buckets[bucket]; entry; entry = entry->next) {
         if (entry->index == index && entry->device == info.st_dev && entry->inode == info.st_ino &&
             entry->size == info.st_size && entry->modified.tv_sec == info.st_mtim.tv_sec &&
-            entry->modified.tv_nsec == info.st_mtim.tv_nsec && strcmp(entry->path, path) == 0) {
+            entry->modified.tv_nsec == info.st_mtim.tv_nsec && entry->lane == lane && strcmp(entry->path, path) == 0) {
             found = entry;
             break;
         }
@@ -125,7 +138,7 @@ static SharedFace *sharedFace(const char *path, int index) {
         if (entry && copy) {
             *entry = (SharedFace){
                 .next = buckets[bucket], .path = copy, .index = index, .device = info.st_dev,
-                .inode = info.st_ino, .size = info.st_size, .modified = info.st_mtim, .face = face,
+                .inode = info.st_ino, .size = info.st_size, .modified = info.st_mtim, .lane = lane, .face = face,
             };
             buckets[bucket] = entry;
             openFaces += 1;
@@ -159,8 +172,9 @@ static void keep(SharedFace *shared, cairo_font_face_t *made) {
     madeFaces += 1;
 }
 
-/// Cairo's font face for `pattern`, made on the process's shared face of the pattern's file
-/// (`FC_FILE`, `FC_INDEX`) one at a time and kept (see the top of this file); a pattern that
+/// Cairo's font face for `pattern`, made on the shared face of the pattern's file (`FC_FILE`,
+/// `FC_INDEX`) in the calling thread's lane, one at a time, and kept (see the top of this
+/// file); a pattern that
 /// names a face already, or whose file FreeType cannot open, goes to Cairo unchanged.
 cairo_font_face_t *cairo_ft_font_face_create_for_pattern(FcPattern *pattern) {
     CreateForPattern create = real();
@@ -173,7 +187,7 @@ cairo_font_face_t *cairo_ft_font_face_create_for_pattern(FcPattern *pattern) {
         return create(pattern);
     }
     FcPatternGetInteger(pattern, FC_INDEX, 0, &index);
-    SharedFace *shared = sharedFace((const char *)file, index);
+    SharedFace *shared = sharedFace((const char *)file, index, currentLane);
     FcPattern *copy = shared ? FcPatternDuplicate(pattern) : NULL;
     if (!copy || !FcPatternAddFTFace(copy, FC_FT_FACE, shared->face)) {
         if (copy) FcPatternDestroy(copy);
@@ -198,6 +212,14 @@ int typeset_face_sharing_in_effect(void) {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, checkInEffect);
     return inEffect;
+}
+
+void typeset_face_sharing_set_lane(long lane) {
+    currentLane = lane;
+}
+
+long typeset_face_sharing_lane(void) {
+    return currentLane;
 }
 
 long typeset_face_sharing_open_faces(void) {

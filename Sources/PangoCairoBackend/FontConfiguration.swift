@@ -177,18 +177,31 @@ public final class FontConfiguration: @unchecked Sendable {
 /// threads ever use one font map at once.
 ///
 /// A session is used by one thread at a time (a render's stages run in turn); sessions of one
-/// configuration or of different ones run in parallel with no lock.
+/// configuration or of different ones run in parallel with no lock. The thread that makes a
+/// session opens faces in its font map's lane (``CairoFaces/lanes``) until the session ends,
+/// when the lane it was in before comes back (sessions made on one thread end in the reverse
+/// order, as scopes do).
 public final class FontSession: @unchecked Sendable {
     /// The configuration the font map reads.
     public let configuration: FontConfiguration
     let setup: PangoSetup
+    /// The thread that made the session, and the lane it was in before.
+    private let thread = pthread_self()
+    private let outerLane: Int
 
     /// Borrows a font map of `configuration` (a new one when every font map made for it is in
-    /// use).
+    /// use), and puts the calling thread in its lane.
     public init(_ configuration: FontConfiguration = .system) {
         self.configuration = configuration
         setup = configuration.checkOut()
+        outerLane = CairoFaces.currentLane
+        CairoFaces.currentLane = setup.lane
     }
 
-    deinit { configuration.checkIn(setup) }
+    deinit {
+        if pthread_equal(thread, pthread_self()) != 0, CairoFaces.currentLane == setup.lane {
+            CairoFaces.currentLane = outerLane
+        }
+        configuration.checkIn(setup)
+    }
 }

@@ -127,10 +127,11 @@ final class AttrList {
 ///
 /// `CFaceSharing` defines the function Pango makes each font's Cairo face with
 /// (`cairo_ft_font_face_create_for_pattern`) so that every face is a FreeType face opened
-/// once for the process and given to Cairo, which never closes a face it is given and locks
-/// each with a mutex of its own; the Cairo font faces made on it are made one at a time and
-/// kept for the process too, so that Cairo's unlocked list of them never hands two renders two
-/// font faces for one face and options (`FaceSharing.c`). When that definition is the one the process uses (the
+/// once per lane (``lanes``) for the process and given to Cairo, which never closes a face it
+/// is given and locks each with a mutex of its own; the Cairo font faces made on it are made
+/// one at a time and kept for the process too, so that Cairo's unlocked list of them never
+/// hands one render two font faces for one face and options (`FaceSharing.c`). When that
+/// definition is the one the process uses (the
 /// linker exports it from an executable that links libpangocairo), renders run their Pango and
 /// Cairo work in parallel, each on its own font map, fonts, caches and surfaces, and
 /// ``lock`` does nothing. When it is not (a client that loads this code in a way that hides
@@ -143,6 +144,43 @@ enum CairoFaces {
     static let lock = RecursiveLock(serializing: !areShared)
     /// How many FreeType faces the process has opened to share (for tests).
     static var sharedFaceCount: Int { typeset_face_sharing_open_faces() }
+
+    /// The lanes font maps hold (``PangoSetup/lane``): each face is opened once per lane, and a
+    /// lane is held by one font map at a time, so renders that run at once share no face, Cairo
+    /// font face or scaled font, whose locks Cairo takes for every glyph (`FaceSharing.c`). A
+    /// lane given back is the next one taken, so the process opens each face once per font map
+    /// that was ever held at the same time as others, not once per font map made.
+    static let lanes = Lanes()
+
+    /// Lane numbers from 1 up, the smallest free one taken first.
+    final class Lanes: @unchecked Sendable {
+        private let lock = NSLock()
+        private var free: [Int] = []
+        private var made = 0
+
+        /// A lane no font map holds.
+        func take() -> Int {
+            lock.withLock {
+                if let lane = free.min(), let index = free.firstIndex(of: lane) {
+                    free.remove(at: index)
+                    return lane
+                }
+                made += 1
+                return made
+            }
+        }
+
+        /// Hands `lane` back for the next font map.
+        func giveBack(_ lane: Int) {
+            lock.withLock { free.append(lane) }
+        }
+    }
+
+    /// The lane the calling thread's faces are opened in (0: none).
+    static var currentLane: Int {
+        get { typeset_face_sharing_lane() }
+        set { typeset_face_sharing_set_lane(newValue) }
+    }
     /// How many Cairo font faces made on shared faces the process keeps, one per face and set
     /// of options (for tests).
     static var keptFontFaceCount: Int { typeset_face_sharing_kept_font_faces() }
@@ -259,11 +297,15 @@ final class PangoSetup {
     /// match and sort the first time its description is seen): a counter for tests, which
     /// check that a second lookup of the same request loads nothing.
     var fontLoads = 0
+    /// The lane this font map's faces are opened in (``CairoFaces/lanes``), held until the
+    /// setup is freed.
+    let lane: Int
 
     /// A font map of its own on `configuration`'s fonts (``FontConfiguration/checkOut()``;
     /// tests make one to compare with a render's).
     init(configuration: FontConfiguration = .system) {
         self.configuration = configuration
+        lane = CairoFaces.lanes.take()
         let map = pango_cairo_font_map_new()!
         fontMap = GObjectRef(owning: UnsafeMutableRawPointer(map))
         if let config = configuration.config { pango_fc_font_map_set_config(OpaquePointer(map), config) }
@@ -272,6 +314,8 @@ final class PangoSetup {
         context = Self.makeContext(map, options: options)
         cairo_font_options_destroy(options)
     }
+
+    deinit { CairoFaces.lanes.giveBack(lane) }
 
     /// The glyph options of Cairo's PDF surface (`cairo_surface_get_font_options` on one; Cairo
     /// 1.16 `_cairo_pdf_surface_get_font_options`: no hinting, unhinted metrics, grey

@@ -7,9 +7,9 @@ import Typography
 
 @testable import PangoCairoBackend
 
-/// Every Cairo face Pango makes is made on a FreeType face the process opened once and shares
-/// (`CFaceSharing`), which Cairo never closes, so Pango and Cairo work of different renders is
-/// not serialized.
+/// Every Cairo face Pango makes is made on a FreeType face the process opened once for its font
+/// map's lane (`CFaceSharing`), which Cairo never closes, so Pango and Cairo work of different
+/// renders is not serialized, nor waits on one face.
 @Suite struct FaceSharingTests {
     /// The test binary's own `cairo_ft_font_face_create_for_pattern` is the one libpangocairo
     /// calls: a face in a family no other test uses, loaded through a render's font map, opens
@@ -31,6 +31,58 @@ import Typography
         let shaped = shaper.shape(paragraph, width: nil)
         #expect(shaped.naturalWidth > 0)
         #expect(CairoFaces.sharedFaceCount > before, "the face of \(family) was opened in the shared table")
+    }
+
+    /// The Cairo font face Pango draws a font with, loaded through `session`'s font map (the
+    /// session's thread is in its lane while it lives).
+    static func fontFace(of family: String, in session: FontSession) throws -> OpaquePointer {
+        let description = try #require(pango_font_description_from_string("\(family) 12"))
+        defer { pango_font_description_free(description) }
+        let font = try #require(
+            pango_font_map_load_font(
+                session.setup.fontMap.typed(PangoFontMap.self), session.setup.context.opaque,
+                description))
+        defer { g_object_unref(font) }
+        let scaled = try #require(pango_cairo_font_get_scaled_font(OpaquePointer(font)))
+        return try #require(cairo_scaled_font_get_font_face(scaled))
+    }
+
+    /// Font maps held at once are in lanes of their own, and each lane opens its own face of a
+    /// file: two sessions held together draw one family through two Cairo font faces, so two
+    /// renders never wait for each other on Cairo's per-face and per-scaled-font locks. One
+    /// session asked twice gives the same font face, and the thread returns to the lane it was
+    /// in when its sessions end.
+    @Test func fontMapsHeldAtOnceDrawOnFacesOfTheirOwn() throws {
+        try #require(CairoFaces.areShared)
+        let family = "DejaVu Sans"
+        let outer = CairoFaces.currentLane
+        var first: FontSession? = FontSession()
+        let firstLane = try #require(first?.setup.lane)
+        #expect(CairoFaces.currentLane == firstLane, "the thread is in its session's lane")
+        let firstFace = try Self.fontFace(of: family, in: try #require(first))
+        #expect(try Self.fontFace(of: family, in: try #require(first)) == firstFace, "one font face per lane")
+        var second: FontSession? = FontSession()
+        let secondLane = try #require(second?.setup.lane)
+        #expect(secondLane != firstLane, "two font maps held at once hold two lanes")
+        let secondFace = try Self.fontFace(of: family, in: try #require(second))
+        #expect(secondFace != firstFace, "the second font map draws \(family) on a font face of its own")
+        second = nil
+        #expect(CairoFaces.currentLane == firstLane, "back in the first session's lane")
+        first = nil
+        #expect(CairoFaces.currentLane == outer, "back in the lane the thread was in")
+    }
+
+    /// A lane given back is the next one taken, smallest first, so a process opens each face
+    /// once per font map held at the same time as others, however many it makes.
+    @Test func lanesGivenBackAreTakenAgain() {
+        let lanes = CairoFaces.Lanes()
+        let taken = (0..<3).map { _ in lanes.take() }
+        #expect(taken == [1, 2, 3])
+        lanes.giveBack(2)
+        lanes.giveBack(1)
+        #expect(lanes.take() == 1)
+        #expect(lanes.take() == 2)
+        #expect(lanes.take() == 4)
     }
 
     /// The lock Pango and Cairo work takes keeps a second thread out while one holds it when it

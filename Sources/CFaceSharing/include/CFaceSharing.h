@@ -7,6 +7,14 @@
 /// threads. Asked once; the answer does not change while the process runs.
 int typeset_face_sharing_in_effect(void);
 
+/// Puts the calling thread in `lane` (0: none): the faces Pango asks for on this thread from
+/// now on are the lane's own, opened once per file and lane. A render sets the lane of the
+/// font map it holds; one render holds a font map at a time.
+void typeset_face_sharing_set_lane(long lane);
+
+/// The calling thread's lane (0 when none was set).
+long typeset_face_sharing_lane(void);
+
 /// How many faces the shared table has opened so far (for tests and diagnostics).
 long typeset_face_sharing_open_faces(void);
 
