@@ -26,7 +26,9 @@
 // table it copies (`_cairo_ft_unscaled_font_lock_face`; a CJK face's 15.5 MB `CFF ` table is
 // copied twice a render, cairo-cff-subset.c), and a scaled font for every glyph run it emits
 // (`_cairo_scaled_font_freeze_cache`): on one face for the whole process, two renders waited
-// for each other there. Lane 0 is a thread that holds no font map.
+// for each other there. Lane 0 is a thread that holds no font map. Lanes are numbered by
+// `CairoFaces.lanes` (PangoCairoBackend), at most twice as many as processors, so each file is
+// opened a bounded number of times.
 //
 // Faces are kept for the life of the process (Cairo may hold them in font faces and scaled
 // fonts it caches for as long): one `FT_Face` per file, index, size and modification time.

@@ -71,14 +71,19 @@ public final class FontConfiguration: @unchecked Sendable {
         return Made.shared.configuration(for: files)
     }
 
-    /// A setup no render holds, or a new one.
+    /// A setup no render holds, or a new one. On a thread in a lane (a render's, whose
+    /// session is open), a setup in that lane: a render that borrows a second font map (a
+    /// formula's text) draws on the faces of its first, so each file's glyphs land in one font
+    /// subset.
     func checkOut() -> PangoSetup {
+        let lane = CairoFaces.currentLane
         lock.lock()
-        let reused = idle.popLast()
+        let index = lane == 0 ? idle.indices.last : idle.lastIndex { $0.lane == lane }
+        let reused = index.map { idle.remove(at: $0) }
         held += 1
         mostHeld = max(mostHeld, held)
         lock.unlock()
-        return reused ?? CairoFaces.lock.run { PangoSetup(configuration: self) }
+        return reused ?? CairoFaces.lock.run { PangoSetup(configuration: self, lane: lane == 0 ? nil : lane) }
     }
 
     /// Keeps `setup` for the next render: as many as renders have held at once (at least one
@@ -180,7 +185,8 @@ public final class FontConfiguration: @unchecked Sendable {
 /// configuration or of different ones run in parallel with no lock. The thread that makes a
 /// session opens faces in its font map's lane (``CairoFaces/lanes``) until the session ends,
 /// when the lane it was in before comes back (sessions made on one thread end in the reverse
-/// order, as scopes do).
+/// order, as scopes do); a session made on a thread already in a lane borrows a font map of
+/// that lane, so every font a font map makes is made in the font map's own lane.
 public final class FontSession: @unchecked Sendable {
     /// The configuration the font map reads.
     public let configuration: FontConfiguration
@@ -190,12 +196,29 @@ public final class FontSession: @unchecked Sendable {
     private let outerLane: Int
 
     /// Borrows a font map of `configuration` (a new one when every font map made for it is in
-    /// use), and puts the calling thread in its lane.
+    /// use), and puts the calling thread in its lane. A thread whose lane was set by a session
+    /// that has ended (its last holder let it go on another thread) is in no render's lane:
+    /// it starts afresh.
     public init(_ configuration: FontConfiguration = .system) {
         self.configuration = configuration
-        setup = configuration.checkOut()
         outerLane = CairoFaces.currentLane
+        let nested = Self.laneOpener != nil
+        if !nested { CairoFaces.currentLane = 0 }
+        setup = configuration.checkOut()
         CairoFaces.currentLane = setup.lane
+        if !nested { Self.laneOpener = self }
+    }
+
+    /// The live session that put the calling thread in its lane, if any (kept weakly in the
+    /// thread's dictionary).
+    private static var laneOpener: FontSession? {
+        get { (Thread.current.threadDictionary[openerKey] as? WeakSession)?.session }
+        set { Thread.current.threadDictionary[openerKey] = WeakSession(newValue) }
+    }
+    private static let openerKey = "Typeset.FontSession.laneOpener"
+    private final class WeakSession {
+        weak var session: FontSession?
+        init(_ session: FontSession?) { self.session = session }
     }
 
     deinit {

@@ -145,34 +145,55 @@ enum CairoFaces {
     /// How many FreeType faces the process has opened to share (for tests).
     static var sharedFaceCount: Int { typeset_face_sharing_open_faces() }
 
-    /// The lanes font maps hold (``PangoSetup/lane``): each face is opened once per lane, and a
-    /// lane is held by one font map at a time, so renders that run at once share no face, Cairo
-    /// font face or scaled font, whose locks Cairo takes for every glyph (`FaceSharing.c`). A
-    /// lane given back is the next one taken, so the process opens each face once per font map
-    /// that was ever held at the same time as others, not once per font map made.
-    static let lanes = Lanes()
+    /// The lanes font maps hold (``PangoSetup/lane``): each face is opened once per lane, and
+    /// font maps held at once are given lanes of their own while there are lanes to give, so
+    /// renders that run at once share no face, Cairo font face or scaled font, whose locks Cairo
+    /// takes for every glyph (`FaceSharing.c`). There are at most twice as many lanes as
+    /// processors (more renders than that only take turns on the cores): past that, a font map
+    /// shares the lane fewest hold, as every font map shared one face before, so a process opens
+    /// each face at most that many times however many font maps and font folders it uses.
+    static let lanes = Lanes(limit: 2 * ProcessInfo.processInfo.activeProcessorCount)
 
-    /// Lane numbers from 1 up, the smallest free one taken first.
+    /// Lane numbers from 1 up to a limit, each with the count of font maps holding it.
     final class Lanes: @unchecked Sendable {
         private let lock = NSLock()
-        private var free: [Int] = []
-        private var made = 0
+        /// How many font maps hold lane `index + 1`.
+        private var holders: [Int] = []
+        /// The most lanes there are.
+        let limit: Int
 
-        /// A lane no font map holds.
+        /// Lanes 1 to `limit` (at least 1).
+        init(limit: Int) { self.limit = max(1, limit) }
+
+        /// The lane the fewest font maps hold, the smallest of those: one nobody holds while
+        /// there is one, a new one while there are fewer than ``limit``.
         func take() -> Int {
             lock.withLock {
-                if let lane = free.min(), let index = free.firstIndex(of: lane) {
-                    free.remove(at: index)
-                    return lane
+                let fewest = holders.indices.min { holders[$0] < holders[$1] }
+                if let fewest, holders[fewest] == 0 || holders.count == limit {
+                    holders[fewest] += 1
+                    return fewest + 1
                 }
-                made += 1
-                return made
+                holders.append(1)
+                return holders.count
             }
         }
 
-        /// Hands `lane` back for the next font map.
+        /// Holds `lane` once more (a font map made in the lane of the render that borrows it)
+        /// and returns it; a lane past the limit (tests choose their own) is returned unheld.
+        func hold(_ lane: Int) -> Int {
+            lock.withLock {
+                if holders.indices.contains(lane - 1) { holders[lane - 1] += 1 }
+                return lane
+            }
+        }
+
+        /// Hands back one hold of `lane`.
         func giveBack(_ lane: Int) {
-            lock.withLock { free.append(lane) }
+            lock.withLock {
+                guard holders.indices.contains(lane - 1), holders[lane - 1] > 0 else { return }
+                holders[lane - 1] -= 1
+            }
         }
     }
 
@@ -302,10 +323,11 @@ final class PangoSetup {
     let lane: Int
 
     /// A font map of its own on `configuration`'s fonts (``FontConfiguration/checkOut()``;
-    /// tests make one to compare with a render's).
-    init(configuration: FontConfiguration = .system) {
+    /// tests make one to compare with a render's), in `lane` (nil: the lane
+    /// ``CairoFaces/lanes`` gives).
+    init(configuration: FontConfiguration = .system, lane: Int? = nil) {
         self.configuration = configuration
-        lane = CairoFaces.lanes.take()
+        self.lane = lane.map(CairoFaces.lanes.hold) ?? CairoFaces.lanes.take()
         let map = pango_cairo_font_map_new()!
         fontMap = GObjectRef(owning: UnsafeMutableRawPointer(map))
         if let config = configuration.config { pango_fc_font_map_set_config(OpaquePointer(map), config) }

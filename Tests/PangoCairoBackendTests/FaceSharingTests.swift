@@ -33,56 +33,73 @@ import Typography
         #expect(CairoFaces.sharedFaceCount > before, "the face of \(family) was opened in the shared table")
     }
 
-    /// The Cairo font face Pango draws a font with, loaded through `session`'s font map (the
-    /// session's thread is in its lane while it lives).
-    static func fontFace(of family: String, in session: FontSession) throws -> OpaquePointer {
+    /// The Cairo font face Pango draws `family` with at 12 pt, loaded through `setup`'s font map
+    /// on the calling thread.
+    static func fontFace(of family: String, in setup: PangoSetup) throws -> OpaquePointer {
         let description = try #require(pango_font_description_from_string("\(family) 12"))
         defer { pango_font_description_free(description) }
         let font = try #require(
-            pango_font_map_load_font(
-                session.setup.fontMap.typed(PangoFontMap.self), session.setup.context.opaque,
-                description))
+            pango_font_map_load_font(setup.fontMap.typed(PangoFontMap.self), setup.context.opaque, description))
         defer { g_object_unref(font) }
         let scaled = try #require(pango_cairo_font_get_scaled_font(OpaquePointer(font)))
         return try #require(cairo_scaled_font_get_font_face(scaled))
     }
 
-    /// Font maps held at once are in lanes of their own, and each lane opens its own face of a
-    /// file: two sessions held together draw one family through two Cairo font faces, so two
-    /// renders never wait for each other on Cairo's per-face and per-scaled-font locks. One
-    /// session asked twice gives the same font face, and the thread returns to the lane it was
-    /// in when its sessions end.
-    @Test func fontMapsHeldAtOnceDrawOnFacesOfTheirOwn() throws {
+    /// Each face is opened once per lane: two new font maps in one lane draw a family on one
+    /// Cairo font face (what keeps a render's glyphs of a file in one font subset), and a font
+    /// map in another lane draws it on a face of its own, so renders in two lanes never wait
+    /// for each other on Cairo's per-face and per-scaled-font locks.
+    @Test func facesAreOpenedOncePerLane() throws {
         try #require(CairoFaces.areShared)
-        let family = "DejaVu Sans"
+        let outer = CairoFaces.currentLane
+        defer { CairoFaces.currentLane = outer }
+        // Lanes no font map holds, so that the faces are opened here.
+        let lane = 1_000_000 + 2 * Int.random(in: 0..<1_000_000)
+        func face(inLane lane: Int) throws -> OpaquePointer {
+            CairoFaces.currentLane = lane
+            return try Self.fontFace(of: "DejaVu Sans", in: PangoSetup(lane: lane))
+        }
+        let opened = CairoFaces.sharedFaceCount
+        let first = try face(inLane: lane)
+        #expect(try face(inLane: lane) == first, "two font maps in one lane draw on one font face")
+        #expect(try face(inLane: lane + 1) != first, "a font map in another lane draws on a face of its own")
+        #expect(CairoFaces.sharedFaceCount >= opened + 2, "the face was opened once in each lane")
+    }
+
+    /// A session puts the thread that made it in its font map's lane while it lives; a session
+    /// made inside it (a formula's text, measured on a font map of its own) borrows a font map
+    /// of the same lane, so the render's glyphs of a file stay in one font subset; and the
+    /// thread goes back to the lane it was in when the sessions end.
+    @Test func aSessionPutsItsThreadInItsFontMapsLane() throws {
         let outer = CairoFaces.currentLane
         var first: FontSession? = FontSession()
         let firstLane = try #require(first?.setup.lane)
-        #expect(CairoFaces.currentLane == firstLane, "the thread is in its session's lane")
-        let firstFace = try Self.fontFace(of: family, in: try #require(first))
-        #expect(try Self.fontFace(of: family, in: try #require(first)) == firstFace, "one font face per lane")
+        #expect(CairoFaces.currentLane == firstLane)
         var second: FontSession? = FontSession()
-        let secondLane = try #require(second?.setup.lane)
-        #expect(secondLane != firstLane, "two font maps held at once hold two lanes")
-        let secondFace = try Self.fontFace(of: family, in: try #require(second))
-        #expect(secondFace != firstFace, "the second font map draws \(family) on a font face of its own")
+        #expect(second?.setup.lane == firstLane, "a session inside a session borrows a font map of its lane")
+        #expect(second?.setup !== first?.setup)
         second = nil
         #expect(CairoFaces.currentLane == firstLane, "back in the first session's lane")
         first = nil
         #expect(CairoFaces.currentLane == outer, "back in the lane the thread was in")
     }
 
-    /// A lane given back is the next one taken, smallest first, so a process opens each face
-    /// once per font map held at the same time as others, however many it makes.
-    @Test func lanesGivenBackAreTakenAgain() {
-        let lanes = CairoFaces.Lanes()
-        let taken = (0..<3).map { _ in lanes.take() }
-        #expect(taken == [1, 2, 3])
+    /// A lane given back is the next one taken, smallest first, and past the limit font maps
+    /// share the lane fewest hold, so a process opens each face at most `limit` times however
+    /// many font maps it makes.
+    @Test func lanesGivenBackAreTakenAgainAndNeverPassTheLimit() {
+        let lanes = CairoFaces.Lanes(limit: 4)
+        #expect((0..<3).map { _ in lanes.take() } == [1, 2, 3])
         lanes.giveBack(2)
         lanes.giveBack(1)
         #expect(lanes.take() == 1)
         #expect(lanes.take() == 2)
-        #expect(lanes.take() == 4)
+        #expect(lanes.take() == 4, "a new lane while there are fewer than the limit")
+        #expect((0..<5).map { _ in lanes.take() } == [1, 2, 3, 4, 1], "past the limit, the lanes fewest hold")
+        lanes.giveBack(3)
+        lanes.giveBack(3)
+        #expect(lanes.take() == 3, "the lane nobody holds")
+        #expect(CairoFaces.lanes.limit == 2 * ProcessInfo.processInfo.activeProcessorCount)
     }
 
     /// The lock Pango and Cairo work takes keeps a second thread out while one holds it when it
