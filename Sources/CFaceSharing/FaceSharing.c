@@ -20,15 +20,16 @@
 // (`dlsym(RTLD_NEXT, …)`) with a copy of the pattern that names the shared face.
 //
 // Each face is opened once per lane. A lane is a font map's (`typeset_face_sharing_set_lane`:
-// the render that holds a font map puts its lane on its thread), and only one render holds a
-// font map at a time, so renders that run at once draw on faces, Cairo font faces and scaled
-// fonts of their own. Cairo locks a face's unscaled font for every glyph it loads and for each
-// table it copies (`_cairo_ft_unscaled_font_lock_face`; a CJK face's 15.5 MB `CFF ` table is
-// copied twice a render, cairo-cff-subset.c), and a scaled font for every glyph run it emits
-// (`_cairo_scaled_font_freeze_cache`): on one face for the whole process, two renders waited
-// for each other there. Lane 0 is a thread that holds no font map. Lanes are numbered by
-// `CairoFaces.lanes` (PangoCairoBackend), at most twice as many as processors, so each file is
-// opened a bounded number of times.
+// the render that holds a font map puts its lane on its thread), and font maps held at once are
+// given lanes of their own while there are lanes to give, so renders that run at once draw on
+// faces, Cairo font faces and scaled fonts of their own. Cairo locks a face's unscaled font for
+// every glyph it loads and for each table it copies (`_cairo_ft_unscaled_font_lock_face`; a CJK
+// face's 15.5 MB `CFF ` table is copied twice a render, cairo-cff-subset.c), and a scaled font
+// for every glyph run it emits (`_cairo_scaled_font_freeze_cache`): on one face for the whole
+// process, two renders waited for each other there. A render's second font map (a formula's
+// text is measured on one) is of its lane, so a render draws each file on one face. Lane 0 is a
+// thread that holds no font map. Lanes are numbered by `CairoFaces.lanes` (PangoCairoBackend),
+// at most twice as many as processors, so each file is opened a bounded number of times.
 //
 // Faces are kept for the life of the process (Cairo may hold them in font faces and scaled
 // fonts it caches for as long): one `FT_Face` per file, index, size and modification time.
@@ -128,7 +129,8 @@ static SharedFace *sharedFace(const char *path, int index, long lane) {
     for (SharedFace *entry = buckets[bucket]; entry; entry = entry->next) {
         if (entry->index == index && entry->device == info.st_dev && entry->inode == info.st_ino &&
             entry->size == info.st_size && entry->modified.tv_sec == info.st_mtim.tv_sec &&
-            entry->modified.tv_nsec == info.st_mtim.tv_nsec && entry->lane == lane && strcmp(entry->path, path) == 0) {
+            entry->modified.tv_nsec == info.st_mtim.tv_nsec && entry->lane == lane &&
+            strcmp(entry->path, path) == 0) {
             found = entry;
             break;
         }
@@ -140,7 +142,8 @@ static SharedFace *sharedFace(const char *path, int index, long lane) {
         if (entry && copy) {
             *entry = (SharedFace){
                 .next = buckets[bucket], .path = copy, .index = index, .device = info.st_dev,
-                .inode = info.st_ino, .size = info.st_size, .modified = info.st_mtim, .lane = lane, .face = face,
+                .inode = info.st_ino, .size = info.st_size, .modified = info.st_mtim, .lane = lane,
+                .face = face,
             };
             buckets[bucket] = entry;
             openFaces += 1;
@@ -176,8 +179,8 @@ static void keep(SharedFace *shared, cairo_font_face_t *made) {
 
 /// Cairo's font face for `pattern`, made on the shared face of the pattern's file (`FC_FILE`,
 /// `FC_INDEX`) in the calling thread's lane, one at a time, and kept (see the top of this
-/// file); a pattern that
-/// names a face already, or whose file FreeType cannot open, goes to Cairo unchanged.
+/// file); a pattern that names a face already, or whose file FreeType cannot open, goes to
+/// Cairo unchanged.
 cairo_font_face_t *cairo_ft_font_face_create_for_pattern(FcPattern *pattern) {
     CreateForPattern create = real();
     if (!create) return NULL;

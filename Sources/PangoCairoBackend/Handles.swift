@@ -131,11 +131,11 @@ final class AttrList {
 /// is given and locks each with a mutex of its own; the Cairo font faces made on it are made
 /// one at a time and kept for the process too, so that Cairo's unlocked list of them never
 /// hands one render two font faces for one face and options (`FaceSharing.c`). When that
-/// definition is the one the process uses (the
-/// linker exports it from an executable that links libpangocairo), renders run their Pango and
-/// Cairo work in parallel, each on its own font map, fonts, caches and surfaces, and
-/// ``lock`` does nothing. When it is not (a client that loads this code in a way that hides
-/// the symbol), ``lock`` serializes that work across renders, as it must.
+/// definition is the one the process uses (the linker exports it from an executable that
+/// links libpangocairo), renders run their Pango and Cairo work in parallel, each on its own
+/// font map, fonts, caches and surfaces, and ``lock`` does nothing. When it is not (a client
+/// that loads this code in a way that hides the symbol), ``lock`` serializes that work across
+/// renders, as it must.
 enum CairoFaces {
     /// True when every Cairo FreeType face is made on a face shared by the process, which Cairo
     /// never closes (`typeset_face_sharing_in_effect`); asked once.
