@@ -152,9 +152,76 @@ enum RunMerger {
     /// (``merge(_:)``), in the runs' own storage: a paragraph of 100,000 runs (links) holds one
     /// array of them, not three.
     static func tidy(_ runs: inout [StyledRun]) {
+        dropInvisiblesBesideSpaces(&runs)
         collapseSpaces(&runs)
         trim(&runs)
         merge(&runs)
+    }
+
+    /// The invisible characters that join or part the characters beside them: zero-width
+    /// space U+200B, non-joiner U+200C, joiner U+200D, word joiner U+2060 and zero-width
+    /// no-break space U+FEFF (Unicode §23.2, "Layout Controls"). Beside a space they join or
+    /// part nothing: the space already parts the text.
+    static func isInvisibleBreakControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF: true
+        default: false
+        }
+    }
+
+    /// Every ``isInvisibleBreakControl(_:)`` character beside a space of running text (any
+    /// White_Space but the line separators, the edges of runs included) dropped, so that a run
+    /// of spaces with such characters inside or at its ends is one run of spaces, which breaks
+    /// like one: 60 ideographic spaces, a joiner and 60 more kept the word after them off the
+    /// page. Code spans and formulas keep every character, and stand between the runs around
+    /// them. A run's text is copied only when it has characters to lose.
+    static func dropInvisiblesBesideSpaces(_ runs: inout [StyledRun]) {
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.properties.isWhitespace && scalar != "\n" && scalar != "\u{2028}" && scalar != "\u{2029}"
+        }
+        func kept(_ run: StyledRun) -> Bool { run.style.isCode || run.style.inlineFormula != nil }
+        // Whether a space, or a control that follows one, ends the previous run of running text.
+        var spaceBefore = false
+        for index in runs.indices {
+            if kept(runs[index]) {
+                spaceBefore = false
+                continue
+            }
+            let scalars = runs[index].text.unicodeScalars
+            guard scalars.contains(where: isInvisibleBreakControl) else {
+                spaceBefore = scalars.last.map(isSpace) ?? spaceBefore
+                continue
+            }
+            // Whether a space follows scalar i, past controls, in this run or the next runs of
+            // running text.
+            let array = Array(scalars)
+            var spaceAfter = [Bool](repeating: false, count: array.count)
+            var following = false
+            if let next = runs[(index + 1)...].first(where: { !$0.text.isEmpty }), !kept(next),
+                let first = next.text.unicodeScalars.first
+            {
+                following = isSpace(first)
+            }
+            for i in array.indices.reversed() {
+                spaceAfter[i] = following
+                if isSpace(array[i]) {
+                    following = true
+                } else if !isInvisibleBreakControl(array[i]) {
+                    following = false
+                }
+            }
+            var text = String.UnicodeScalarView()
+            for (i, scalar) in array.enumerated() {
+                if isInvisibleBreakControl(scalar) && (spaceBefore || spaceAfter[i]) { continue }
+                text.append(scalar)
+                if isSpace(scalar) {
+                    spaceBefore = true
+                } else if !isInvisibleBreakControl(scalar) {
+                    spaceBefore = false
+                }
+            }
+            runs[index].text = String(text)
+        }
     }
 
     /// Every run of spaces (U+0020) in running text made one, across the edges of runs too

@@ -3,7 +3,8 @@ import TestSupport
 import Testing
 
 /// A run of spaces of any kind (Unicode Zs but the no-break ones: U+0020, U+1680, U+2000 to
-/// U+200A, U+205F, U+3000, and runs mixing them) is one break opportunity, wherever it stands:
+/// U+200A, U+205F, U+3000, runs mixing them, and runs with invisible controls such as a
+/// zero-width joiner inside) is one break opportunity, wherever it stands:
 /// the words after it are set on the page, read back from the PDF. A run wider than the measure
 /// at the start of a paragraph takes a line of its own; at its end it adds nothing.
 @Suite struct SpaceRunRenderTests {
@@ -12,6 +13,11 @@ import Testing
         ("U+3000", "\u{3000}"), ("U+2003", "\u{2003}"), ("U+2002", "\u{2002}"), ("U+2000", "\u{2000}"),
         ("U+1680", "\u{1680}"), ("U+205F", "\u{205F}"), ("U+200A", "\u{200A}"), ("U+2009", "\u{2009}"),
         ("mixed", "\u{3000}\u{2003} \u{2002}\u{205F}\u{2000}"),
+        // Runs with invisible controls inside (zero-width space, non-joiner, joiner, word
+        // joiner, zero-width no-break space), which split a run in two and kept the words after
+        // it off the page.
+        ("U+3000 with U+200D", "\u{3000}\u{200D}\u{3000}"), ("U+2003 with U+200B", "\u{2003}\u{2003}\u{200B}"),
+        ("U+3000 with U+2060", "\u{2060}\u{3000}"), ("U+2002 with U+200C and U+FEFF", "\u{2002}\u{200C}\u{FEFF}"),
     ]
 
     /// The words each document sets, in order (but for the table's second cell, which a reader

@@ -40,6 +40,23 @@ import Typography
         #expect(runs.first { $0.style.link != nil }?.text == "link")
     }
 
+    /// Zero-width space, non-joiner, joiner, word joiner and zero-width no-break space beside a
+    /// space (inside a run of spaces, at its ends, across the edges of runs) are dropped, so the
+    /// run is one run of spaces; elsewhere (inside a word, an emoji sequence, code) they stay.
+    @Test(arguments: ["\u{200B}", "\u{200C}", "\u{200D}", "\u{2060}", "\u{FEFF}"])
+    func invisibleControlsBesideSpacesAreDropped(control: String) {
+        let ideographic = "\u{3000}\u{3000}"
+        #expect(texts("a\(ideographic)\(control)\(ideographic)b") == ["a\(ideographic)\(ideographic)b"])
+        #expect(texts("a \(control)b and c\(control) d") == ["a b and c d"])
+        #expect(texts("a\u{2003}\(control)*b* \(control)\(control) c") == ["a\u{2003}b c"])
+        #expect(texts("a\(control)b") == ["a\(control)b"], "inside a word")
+        #expect(texts("a `\(control) x` b") == ["a \(control) x b"], "in code")
+    }
+
+    @Test func emojiSequencesKeepTheirJoiners() {
+        #expect(texts("family 👨\u{200D}👩\u{200D}👧 here") == ["family 👨\u{200D}👩\u{200D}👧 here"])
+    }
+
     @Test func codeSpansAndOtherSpacesKeepTheirWidth() {
         #expect(texts("a `x  y` b") == ["a x  y b"])
         #expect(
