@@ -197,10 +197,12 @@ enum RunMerger {
             let array = Array(scalars)
             var spaceAfter = [Bool](repeating: false, count: array.count)
             var following = false
-            if let next = runs[(index + 1)...].first(where: { !$0.text.isEmpty }), !kept(next),
-                let first = next.text.unicodeScalars.first
-            {
-                following = isSpace(first)
+            search: for next in runs[(index + 1)...] {
+                guard !kept(next) else { break }
+                for scalar in next.text.unicodeScalars where !isInvisibleBreakControl(scalar) {
+                    following = isSpace(scalar)
+                    break search
+                }
             }
             for i in array.indices.reversed() {
                 spaceAfter[i] = following

@@ -49,6 +49,7 @@ import Typography
         #expect(texts("a\(ideographic)\(control)\(ideographic)b") == ["a\(ideographic)\(ideographic)b"])
         #expect(texts("a \(control)b and c\(control) d") == ["a b and c d"])
         #expect(texts("a\u{2003}\(control)*b* \(control)\(control) c") == ["a\u{2003}b c"])
+        #expect(texts("a\(control)*\(control) b*") == ["a b"], "across the edge of a run")
         #expect(texts("a\(control)b") == ["a\(control)b"], "inside a word")
         #expect(texts("a `\(control) x` b") == ["a \(control) x b"], "in code")
     }
