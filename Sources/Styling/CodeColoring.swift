@@ -175,6 +175,34 @@ extension Styler {
     }
 }
 
+/// How a pass that reads no token sets a highlighted code block (``StylingOptions/deferredCodeTokens``):
+/// as one run of the block's plain style, its language handed to ``loader``, when the block is
+/// set in ``families``, upright and regular.
+///
+/// A pass that reads only faces, characters and positions (the survey: links, headings, sizes,
+/// the font check) finds the same there whether a block's tokens are split or not, provided
+/// every face a token may take — each weight and slant of the code style's tokens, in each of
+/// ``families`` — resolves as asked: then no face warning depends on where a token falls, and
+/// the characters are checked by family list, not by face. The caller checks that before it
+/// sets this.
+package struct DeferredCodeTokens: Sendable {
+    /// The monospaced families whose token faces all resolve as asked.
+    package var families: [String]
+    /// Loads each deferred block's language meanwhile.
+    package var loader: DefinitionLoader
+
+    /// Deferral for code set in `families`, loading languages on `loader`.
+    package init(families: [String], loader: DefinitionLoader) {
+        self.families = families
+        self.loader = loader
+    }
+
+    /// Whether a block whose plain run is set in `font` may be set as that one run.
+    func covers(_ font: FontSpec) -> Bool {
+        font.families == families && font.weight == .regular && !font.italic
+    }
+}
+
 /// Code already made into runs, keyed by everything the runs depend on: the text, its syntax
 /// definition, the base style and the theme's code style (``TextKeyedCache``).
 struct CodeRunKey: Hashable {

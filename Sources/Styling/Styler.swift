@@ -19,6 +19,10 @@ public struct StylingOptions: Sendable {
     /// The folders images may be read from (``RenderOptions/root``); nil: any file. An image
     /// outside them is drawn as a placeholder with a warning, never opened.
     public var sandbox: Sandbox? = nil
+    /// Code blocks set as one run of their plain style, their languages loaded meanwhile on
+    /// another thread, for a pass that reads nothing the tokens change (``DeferredCodeTokens``);
+    /// nil: code is highlighted as it is styled.
+    package var deferredCodeTokens: DeferredCodeTokens? = nil
     /// Creates options: ragged right, keep-all, images resolved against the current folder by default.
     public init(justify: Bool = false, hangulLineBreak: HangulLineBreak = .keepAll, baseDirectory: String = ".") {
         self.justify = justify
@@ -496,9 +500,17 @@ public struct Styler: Sendable {
         if body.hasSuffix("\n") { body.removeLast() }
         var plain = cascade.runStyle
         if overrides.color == nil { plain.color = plainCodeColor(inherited: plain.color) }
-        // The definition is looked up only when code is highlighted: looking it up loads the library.
-        let runs = codeRuns(
-            body, definition: highlightsCode && theme.code.highlights ? info.definition : nil, base: plain)
+        let highlights = highlightsCode && theme.code.highlights
+        let runs: [StyledRun]
+        if highlights, info.highlight, let language = info.language, let deferred = options.deferredCodeTokens,
+            deferred.covers(plain.font)
+        {
+            deferred.loader.load(language: language, sample: body)
+            runs = [StyledRun(body, style: plain)]
+        } else {
+            // The definition is looked up only when code is highlighted: looking it up loads the library.
+            runs = codeRuns(body, definition: highlights ? info.definition : nil, base: plain)
+        }
         let paragraph = StyledParagraph(runs: runs, style: style)
         var block = StyledBlock(
             .paragraph(paragraph), spaceBefore: blockSpacing * 0.5, spaceAfter: blockSpacing * 1.5,

@@ -1,3 +1,4 @@
+internal import CodeHighlighting
 import DocumentModel
 internal import PangoCairoBackend
 import Styling
@@ -31,6 +32,10 @@ struct DocumentSurvey {
     /// contents print between them or before both.
     let fontsOfFirstBlock: FontCheck
     let fontsOfRest: FontCheck
+    /// The languages of the code blocks the survey set without their tokens, loading on
+    /// another thread for the passes that highlight (``DeferredCodeTokens``); nil when it
+    /// highlighted as it went. The render cancels it when it ends.
+    var definitionLoader: DefinitionLoader?
 
     /// Surveys `document` styled against `theme`; the styling runs on a producer thread when
     /// `threaded`, the checks on this one. The headings are kept only when `listsHeadings`

@@ -170,6 +170,7 @@ public enum Typesetter {
         if requested.tunesHeap { FreedMemory.mapLargeBlocks() }
         let settings = try ResolvedSettings(resolving: requested, for: document, parseDiagnostics: parseDiagnostics)
         let (survey, surveyDiagnostics) = DocumentSurvey.survey(document, settings: settings, threaded: threaded)
+        defer { survey.definitionLoader?.cancel() }
         try requested.cancellation?.check()
         let shaper = PangoShaper(pictures: settings.options.preview != nil, session: settings.fonts)
         let frontMatter = FrontMatter(of: document, settings: settings, survey: survey, shaper: shaper)
