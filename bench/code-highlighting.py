@@ -3,7 +3,10 @@
 (about 50 pages) rendered with highlighting and with `-V highlight=false`, alternating, RUNS
 times each; prints the median wall time of each and the difference.
 
-Usage: bench/code-highlighting.py [TYPESET_BINARY] [RUNS]
+Usage: bench/code-highlighting.py [--distinct] [TYPESET_BINARY] [RUNS]
+
+--distinct makes every block's text its own (the block's number in its numbers and names), so
+that each is highlighted on its own instead of once per language.
 """
 import os
 import statistics
@@ -37,22 +40,27 @@ SAMPLES = {
 }
 
 
-def document():
+def document(distinct=False):
     parts = ["# Code samples\n"]
     languages = list(SAMPLES)
     for index in range(500):
         language = languages[index % len(languages)]
-        parts.append(f"Sample {index + 1}, in {language}:\n\n```{language}\n{SAMPLES[language]}\n```\n")
+        source = SAMPLES[language]
+        if distinct:
+            source = source.replace("2", str(index)).replace("total", f"total{index}")
+        parts.append(f"Sample {index + 1}, in {language}:\n\n```{language}\n{source}\n```\n")
     return "\n".join(parts)
 
 
 def main():
-    binary = sys.argv[1] if len(sys.argv) > 1 else ".build/release/typeset"
-    runs = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    arguments = [argument for argument in sys.argv[1:] if argument != "--distinct"]
+    distinct = len(arguments) < len(sys.argv) - 1
+    binary = arguments[0] if arguments else ".build/release/typeset"
+    runs = int(arguments[1]) if len(arguments) > 1 else 3
     with tempfile.TemporaryDirectory() as folder:
         source = os.path.join(folder, "code.md")
         with open(source, "w") as handle:
-            handle.write(document())
+            handle.write(document(distinct))
         times = {"highlighted": [], "plain": []}
         for _ in range(runs):
             for mode in ("highlighted", "plain"):
@@ -66,7 +74,8 @@ def main():
         pages = next((line.split()[-1] for line in pages.splitlines() if line.startswith("Pages:")), "?")
     plain = statistics.median(times["plain"])
     highlighted = statistics.median(times["highlighted"])
-    print(f"500 code blocks, 10 languages, {pages} pages, {runs} runs each, alternating")
+    kind = "distinct " if distinct else ""
+    print(f"500 {kind}code blocks, 10 languages, {pages} pages, {runs} runs each, alternating")
     for mode in ("plain", "highlighted"):
         print(f"  {mode:12} median {statistics.median(times[mode]):.3f} s  runs "
               + " ".join(f"{t:.3f}" for t in times[mode]))
