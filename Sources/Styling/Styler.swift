@@ -527,7 +527,7 @@ public struct Styler: Sendable {
 
     /// The size of a code block's text, pt: 0.9 of `textSize`, the size of the paragraphs
     /// around it, to a tenth of a point (9.5 pt beside the default theme's 10.5 pt Body).
-    static func codeBlockSize(besideTextOf textSize: Double) -> Double {
+    package static func codeBlockSize(besideTextOf textSize: Double) -> Double {
         (textSize * 0.9 * 10).rounded() / 10
     }
 

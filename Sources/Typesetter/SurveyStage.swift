@@ -36,7 +36,8 @@ extension DocumentSurvey {
 
     /// Whether every face a code token may take resolves as asked on `fonts`: the plain face
     /// and each weight and slant the theme's code style gives a token, in each of the theme's
-    /// monospaced families as the font check asks for it (the family and those after it). Then
+    /// monospaced families as the font check asks for it (the family and those after it), at the
+    /// size of code beside body text (so the font check finds the plain faces resolved). Then
     /// the survey sets code blocks without their tokens and loads their languages on another
     /// thread (``DeferredCodeTokens``), and finds what it would have found with them.
     static func codeTokenFacesResolve(_ theme: Theme, fonts: FontSession) -> Bool {
@@ -44,10 +45,12 @@ extension DocumentSurvey {
         var faces: Set<[Bool]> = [[false, false]]
         for style in theme.code.tokens.values { faces.insert([style.bold, style.italic]) }
         let families = theme.monospaceFamilies
+        let size = Styler.codeBlockSize(besideTextOf: theme[.body].size)
         for index in families.indices {
             for face in faces {
                 let spec = FontSpec(
-                    families: Array(families[index...]), weight: face[0] ? .bold : .regular, italic: face[1], size: 10)
+                    families: Array(families[index...]), weight: face[0] ? .bold : .regular, italic: face[1],
+                    size: size)
                 guard FontLibrary.resolve(spec, in: fonts).warnings.isEmpty else { return false }
             }
         }

@@ -148,35 +148,38 @@ public struct CodeStyle: Hashable, Sendable {
     /// Dark colours on a light grey panel, in the spirit of GitHub's light theme; each meets WCAG
     /// 2.1 AA contrast (4.5:1) against `#F3F4F7`, the default theme's `codeBackground`. Operators
     /// and punctuation keep the text colour, as on GitHub: a colour of their own would differ
-    /// from the text's by too little to read, and each colour change costs a run. Keywords are
-    /// bold; nothing is italic (the CJK fallback of code has no italic face).
+    /// from the text's by too little to read, and each colour change costs a run. Nothing is
+    /// bold, as on GitHub: a bold keyword is a face of its own, which doubles what highlighting
+    /// costs (KSyntaxHighlighting's `printing` style sets keywords bold, for paper read in grey);
+    /// nothing is italic (the CJK fallback of code has no italic face).
     public static let light = CodeStyle(
         name: "light", background: nil, text: nil,
         tokens: palette([
-            (.keyword, "#A01E2B", true, false), (.controlFlow, "#A01E2B", true, false),
+            (.keyword, "#A01E2B", false, false), (.controlFlow, "#A01E2B", false, false),
             (.type, "#6F3FB5", false, false), (.function, "#5A32A3", false, false),
             (.builtIn, "#0B5CAD", false, false), (.variable, "#8A4600", false, false),
             (.constant, "#0550AE", false, false), (.number, "#0550AE", false, false),
             (.string, "#0A5C2F", false, false), (.escape, "#0550AE", false, false),
             (.comment, "#5F6670", false, false), (.documentation, "#5F6670", false, false),
-            (.annotation, "#8A4600", false, false), (.alert, "#A01E2B", true, false),
+            (.annotation, "#8A4600", false, false), (.alert, "#A01E2B", false, false),
             (.preprocessor, "#8A4600", false, false), (.import, "#A01E2B", false, false),
             (.attribute, "#8A4600", false, false),
             (.error, "#B00020", false, false),
         ]))
 
     /// Light colours on a near-black panel (`#1E2127`), in the spirit of One Dark; each meets
-    /// WCAG 2.1 AA contrast (4.5:1) against that panel. Operators keep the text colour.
+    /// WCAG 2.1 AA contrast (4.5:1) against that panel. Operators keep the text colour; nothing
+    /// is bold or italic, as in One Dark.
     public static let dark = CodeStyle(
         name: "dark", background: RGBAColor(hex: "#1E2127")!, text: RGBAColor(hex: "#D7DAE0")!,
         tokens: palette([
-            (.keyword, "#E06C75", true, false), (.controlFlow, "#E06C75", true, false),
+            (.keyword, "#E06C75", false, false), (.controlFlow, "#E06C75", false, false),
             (.type, "#E5C07B", false, false), (.function, "#61AFEF", false, false),
             (.builtIn, "#56B6C2", false, false), (.variable, "#E5C07B", false, false),
             (.constant, "#D19A66", false, false), (.number, "#D19A66", false, false),
             (.string, "#98C379", false, false), (.escape, "#56B6C2", false, false),
             (.comment, "#8B93A1", false, false), (.documentation, "#8B93A1", false, false),
-            (.annotation, "#C678DD", false, false), (.alert, "#E06C75", true, false),
+            (.annotation, "#C678DD", false, false), (.alert, "#E06C75", false, false),
             (.preprocessor, "#C678DD", false, false), (.import, "#C678DD", false, false),
             (.attribute, "#D19A66", false, false),
             (.error, "#FF7B85", false, false),
