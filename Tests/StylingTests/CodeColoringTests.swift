@@ -37,7 +37,12 @@ import Typography
         #expect(!runs.contains { !$0.text.isEmpty && $0.text.allSatisfy { $0 == " " || $0 == "\n" } })
         let keyword = runs.first { $0.text.hasPrefix("def") }
         #expect(keyword?.style.color == CodeStyle.light.tokens[.keyword]?.color)
-        #expect(keyword?.style.font.weight == .bold)
+        #expect(keyword?.style.font.weight == .regular, "the built-in styles colour keywords without bolding them")
+        // A style that sets keywords bold sets them in the bold face.
+        var bold = Theme.default
+        bold.code.tokens[.keyword] = CodeTokenStyle(color: RGBAColor(hex: "#A01E2B")!, bold: true)
+        let boldKeyword = codeRuns("```python\n\(source)\n```\n", theme: bold).first { $0.text.hasPrefix("def") }
+        #expect(boldKeyword?.style.font.weight == .bold)
     }
 
     @Test func frontMatterAndThemeTurnHighlightingOff() {
