@@ -538,9 +538,8 @@ public final class CairoPDFRenderer: PageRenderer {
         let midpoints = glyphs.map(\.middle).sorted()
         let spans = (line.handle as? PangoLineHandle).flatMap { LineRunSpans($0.line) }
         // A line set right to left is read from its right end: its pieces are drawn that way.
-        let rightToLeft =
-            (line.handle as? PangoLineHandle)?.line.pointee.resolved_dir == PANGO_DIRECTION_RTL.rawValue
-        let (firstRead, lastRead) = rightToLeft ? (line.links.count - 1, 0) : (0, line.links.count - 1)
+        let handle = line.handle as? PangoLineHandle
+        let rightToLeft = handle?.line.pointee.resolved_dir == PANGO_DIRECTION_RTL.rawValue
         // A line that ends in a link (but for the space at its end) gives it that space too.
         let lastInk = glyphs.filter { !$0.space }.map(\.middle).max() ?? 0
         // Links are placed on the page scaled with a line's font expansion; the glyphs'
@@ -558,15 +557,24 @@ public final class CairoPDFRenderer: PageRenderer {
             position = end
         }
         if position < .infinity { pieces.append((position..<Double.infinity, nil)) }
+        // Drawn in the order they are read (``ReadingOrder``).
+        let read: [ReadingOrder.Piece] =
+            handle.flatMap { ReadingOrder.mixedRuns(of: $0.line) }.map { ReadingOrder.inReadingOrder(pieces, runs: $0) }
+            ?? (rightToLeft ? pieces.reversed() : pieces).map { ($0.range, $0.link, rightToLeft) }
+        let linksRead = read.compactMap(\.link)
+        let (firstRead, lastRead) = (linksRead.first ?? 0, linksRead.last ?? 0)
         var linkElements = [Int32?](repeating: nil, count: line.links.count)
-        for piece in rightToLeft ? pieces.reversed() : pieces {
+        for piece in read {
             var link: (target: LinkTarget, element: Int32)?
             if let linkIndex = piece.link {
                 enter(linkIndex < linkPaths.count ? linkPaths[linkIndex] : linePath)
                 let parent = openIndices.last ?? 0
                 let target = line.links[linkIndex].target
                 let element: Int32
-                if linkIndex == firstRead, let last = lastLink, last.endsLine, last.target == target,
+                if let drawn = linkElements[linkIndex] {
+                    // A link cut in two where a run ends (``ReadingOrder``): one element.
+                    element = drawn
+                } else if linkIndex == firstRead, let last = lastLink, last.endsLine, last.target == target,
                     last.parent == parent
                 {
                     element = last.element
@@ -583,7 +591,7 @@ public final class CairoPDFRenderer: PageRenderer {
             if let link { setContentOwner(link.element) }
             drawPiece(
                 line, x: x, baseline: baseline, range: piece.range, midpoints: midpoints, spans: spans,
-                pictures: pictures, rightToLeft: rightToLeft)
+                pictures: pictures, rightToLeft: piece.rightToLeft)
         }
         pendingLinks = linkElements.compactMap { $0 }
         // A line whose last glyph is a link's leaves that link's run open: the space after the
