@@ -151,11 +151,13 @@ public struct CodeStyle: Hashable, Sendable {
     /// from the text's by too little to read, and each colour change costs a run. Nothing is
     /// bold, as on GitHub: a bold keyword is a face of its own, which doubles what highlighting
     /// costs (KSyntaxHighlighting's `printing` style sets keywords bold, for paper read in grey);
-    /// nothing is italic (the CJK fallback of code has no italic face).
+    /// nothing is italic (the CJK fallback of code has no italic face). Control-flow keywords
+    /// take the keywords' style (``CodeToken/fallback``), so a theme that sets `keyword` sets
+    /// them too.
     public static let light = CodeStyle(
         name: "light", background: nil, text: nil,
         tokens: palette([
-            (.keyword, "#A01E2B", false, false), (.controlFlow, "#A01E2B", false, false),
+            (.keyword, "#A01E2B", false, false),
             (.type, "#6F3FB5", false, false), (.function, "#5A32A3", false, false),
             (.builtIn, "#0B5CAD", false, false), (.variable, "#8A4600", false, false),
             (.constant, "#0550AE", false, false), (.number, "#0550AE", false, false),
@@ -169,11 +171,11 @@ public struct CodeStyle: Hashable, Sendable {
 
     /// Light colours on a near-black panel (`#1E2127`), in the spirit of One Dark; each meets
     /// WCAG 2.1 AA contrast (4.5:1) against that panel. Operators keep the text colour; nothing
-    /// is bold or italic, as in One Dark.
+    /// is bold or italic, as in One Dark. Control-flow keywords take the keywords' style.
     public static let dark = CodeStyle(
         name: "dark", background: RGBAColor(hex: "#1E2127")!, text: RGBAColor(hex: "#D7DAE0")!,
         tokens: palette([
-            (.keyword, "#E06C75", false, false), (.controlFlow, "#E06C75", false, false),
+            (.keyword, "#E06C75", false, false),
             (.type, "#E5C07B", false, false), (.function, "#61AFEF", false, false),
             (.builtIn, "#56B6C2", false, false), (.variable, "#E5C07B", false, false),
             (.constant, "#D19A66", false, false), (.number, "#D19A66", false, false),
