@@ -253,7 +253,15 @@ public final class PangoShaper: TextShaper {
             // long items: lay the paragraph out in bounded pieces. Each piece's last line is
             // laid out again at the head of the next piece (Pango breaks lines first-fit, so a
             // line depends only on the text from its start): the lines are those of one layout.
-            let end = pieces.end(from: start)
+            var end = pieces.end(from: start)
+            // A piece that goes on with a wrapped line ends with that line: each of its lines
+            // takes the hanging indent (``rangeLayout(_:paragraph:bytes:starts:width:)``), which
+            // the lines after the line's end must not.
+            if paragraph.style.hangingIndent > 0, start > 0, bytes[start - 1] != 0x0A,
+                let lineEnd = bytes[start..<end].firstIndex(of: 0x0A)
+            {
+                end = lineEnd + 1
+            }
             let isLast = end == byteCount
             var piece = shapeRange(start..<end, paragraph: paragraph, bytes: bytes, starts: starts, width: width)
             if !isLast, wraps, piece.count > 1, let restart = piece.last?.startByte, restart > start {
@@ -297,8 +305,9 @@ public final class PangoShaper: TextShaper {
         let base = range.lowerBound
         let text = String(decoding: bytes[range], as: UTF8.self)
         let byteCount = range.count
-        // A piece after the first continues a wrapped line: every line of it takes the hanging
-        // indent that Pango gives only to lines after a layout's first.
+        // A piece after the first that continues a wrapped line, and ends with it
+        // (``shapeWhole(_:width:cutAsWrapped:)``): every line of it takes the hanging indent
+        // that Pango gives only to lines after a paragraph's first.
         let continuing = base > 0 && bytes[base - 1] != 0x0A
         let hanging = paragraph.style.hangingIndent
 
