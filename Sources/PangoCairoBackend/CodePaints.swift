@@ -109,10 +109,7 @@ final class CodePaints {
         guard !backgrounds.isEmpty else { return [] }
         var rects: [BackgroundRect] = []
         var advance: Int32 = 0
-        var node = line.pointee.runs
-        while let current = node {
-            node = current.pointee.next
-            let run = current.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+        for run in line.glyphItems {
             let glyphs = run.pointee.glyphs.pointee
             let offset = Int(run.pointee.item.pointee.offset)
             for index in 0..<Int(glyphs.num_glyphs) {

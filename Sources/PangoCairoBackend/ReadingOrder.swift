@@ -31,10 +31,7 @@ enum ReadingOrder {
     static func mixedRuns(of line: UnsafeMutablePointer<PangoLayoutLine>) -> [Run]? {
         var runs: [Run] = []
         var advance: Int32 = 0
-        var node = line.pointee.runs
-        while let current = node {
-            node = current.pointee.next
-            let run = current.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+        for run in line.glyphItems {
             let glyphs = run.pointee.glyphs.pointee
             let start = Double(advance) / Double(PANGO_SCALE)
             for index in 0..<Int(glyphs.num_glyphs) { advance += glyphs.glyphs[index].geometry.width }
