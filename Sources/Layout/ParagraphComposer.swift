@@ -97,7 +97,7 @@ public struct Composition: Sendable {
     /// The emergency pass broke inside a word wider than the measure (or left a line overfull).
     public var emergency: Bool
     /// The words wider than the measure that the lines break inside or leave overfull, in
-    /// order (``ParagraphComposer/brokenWords(_:breaks:scalars:width:)``); a word broken only
+    /// order (``ParagraphComposer/brokenWords(_:protrusions:breaks:scalars:width:)``); a word broken only
     /// after its own hyphen or at another break opportunity is not one of them.
     public var brokenWords: [BrokenWord] = []
 }
@@ -192,22 +192,27 @@ public enum ParagraphComposer {
                     prepared, original: original, isCode: isCode, start: lines[index].start, end: lines[index].end)
             }
         }
-        let broken = brokenWords(lines, breaks: breaks, scalars: prepared.scalars, width: width)
+        let broken = brokenWords(
+            lines, protrusions: result.lines.map { $0.hang + $0.startHang }, breaks: breaks,
+            scalars: prepared.scalars, width: width)
         return Composition(lines: lines, emergency: result.emergency, brokenWords: broken)
     }
 
     /// The words that `lines` break inside where no break is allowed (between letters: an
     /// emergency break; at a hyphenation point found only because the word is wider than the
-    /// measure), or leave wider than `width`, in order, each once.
-    static func brokenWords(_ lines: [ComposedLine], breaks: Breaks, scalars: [Unicode.Scalar], width: Double)
-        -> [BrokenWord]
-    {
+    /// measure), or leave wider than `width` by more than the line's characters may protrude
+    /// into the margins (`protrusions`, pt, a line each: a dash or stop at a line's end stands
+    /// out by design), in order, each once.
+    static func brokenWords(
+        _ lines: [ComposedLine], protrusions: [Double], breaks: Breaks, scalars: [Unicode.Scalar], width: Double
+    ) -> [BrokenWord] {
         func isWordScalar(_ index: Int) -> Bool { !isWhitespace(scalars[index]) }
         var words: [BrokenWord] = []
         for (index, line) in lines.enumerated() {
             let end = line.end
             var treatment: BrokenWord.Treatment?
-            if line.naturalWidth > width + 0.5 {
+            let protrusion = index < protrusions.count ? protrusions[index] : 0
+            if line.naturalWidth - protrusion > width + 0.5 {
                 treatment = .overfull
             } else if index == lines.count - 1 || end <= 0 || end >= scalars.count {
                 continue
