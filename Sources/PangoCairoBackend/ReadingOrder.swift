@@ -29,9 +29,12 @@ enum ReadingOrder {
     /// The runs of `line`, in the line's order, when some go right to left and some left to
     /// right; nil when all go one way.
     static func mixedRuns(of line: UnsafeMutablePointer<PangoLayoutLine>) -> [Run]? {
+        let items = line.glyphItems
+        // Most lines go one way: their glyphs are not walked.
+        guard Set(items.map { $0.pointee.item.pointee.analysis.level % 2 }).count > 1 else { return nil }
         var runs: [Run] = []
         var advance: Int32 = 0
-        for run in line.glyphItems {
+        for run in items {
             let glyphs = run.pointee.glyphs.pointee
             let start = Double(advance) / Double(PANGO_SCALE)
             for index in 0..<Int(glyphs.num_glyphs) { advance += glyphs.glyphs[index].geometry.width }
@@ -41,7 +44,7 @@ enum ReadingOrder {
                     span: (runs.isEmpty ? -.infinity : start)..<Double(advance) / Double(PANGO_SCALE),
                     offset: Int(item.offset), rightToLeft: item.analysis.level % 2 == 1))
         }
-        guard let last = runs.indices.last, Set(runs.map(\.rightToLeft)).count > 1 else { return nil }
+        let last = runs.count - 1
         runs[last].span = runs[last].span.lowerBound..<Double.infinity
         return runs
     }
