@@ -49,8 +49,9 @@ import Typography
     }
 
     /// Linear time: one long word, a long heading, a long keep-all Korean paragraph, and one
-    /// paragraph of many links or of many styled runs, at two lengths 4× apart, best of two runs
-    /// each. Linear is ~4× the time, quadratic ~16×; the bound is 8×. A quadratic stage showed
+    /// paragraph of many links or of many styled runs, at two lengths 4× apart, best of three
+    /// runs each, the pair measured again (up to three times) until it holds. Linear is ~4× the
+    /// time, quadratic ~16×; the bound is 8×. A quadratic stage showed
     /// as 10,000 characters 0.42 s, 40,000 5.4 s (×13); 5,000 links 0.8 s, 20,000 9.0 s (×11);
     /// `**b** ` × 5,000 0.49 s, × 20,000 6.66 s (×14), when Pango walked the colour attributes
     /// from the paragraph's start for each run.
@@ -65,19 +66,24 @@ import Typography
             default: (0..<(n / 12)).map { i in "한국어\(["문단은", "단어를", "지킨다"][i % 3])" }.joined(separator: " ")
             }
         }
-        var seconds: [Double] = []
-        for n in [10_000, 40_000] {
-            var pdf = ""
-            seconds.append(
-                try Timing.bestSeconds(of: 3) {
-                    pdf = try Render.markdown(document(n), name: "hostile-time-\(kind)-\(n)").0
-                })
-            let text = FuzzCampaign.normalized(try PDFProbe.text(pdf))
-            if kind == "word" { #expect(text.components(separatedBy: "x").count - 1 == n) }
-            if kind == "korean" { #expect(text.components(separatedBy: "한국어").count - 1 == n / 12) }
-            if kind == "links" || kind == "styled" {
-                #expect(text.filter { $0 == (kind == "links" ? "l" : "b") }.count == n / 2)
+        let seconds = try Timing.firstHolding {
+            var seconds: [Double] = []
+            for n in [10_000, 40_000] {
+                var pdf = ""
+                seconds.append(
+                    try Timing.bestSeconds(of: 3) {
+                        pdf = try Render.markdown(document(n), name: "hostile-time-\(kind)-\(n)").0
+                    })
+                let text = FuzzCampaign.normalized(try PDFProbe.text(pdf))
+                if kind == "word" { #expect(text.components(separatedBy: "x").count - 1 == n) }
+                if kind == "korean" { #expect(text.components(separatedBy: "한국어").count - 1 == n / 12) }
+                if kind == "links" || kind == "styled" {
+                    #expect(text.filter { $0 == (kind == "links" ? "l" : "b") }.count == n / 2)
+                }
             }
+            return seconds
+        } holds: {
+            $0[1] < 8 * $0[0]
         }
         #expect(seconds[1] < 8 * seconds[0], "\(kind): \(seconds) s for 10,000 and 40,000 characters")
     }
