@@ -81,8 +81,9 @@ public enum CodeHighlighter {
     /// How many syntax definitions the library holds.
     public static var definitionCount: Int { Int(tshl_definition_count()) }
 
-    /// The token kind of KSyntaxHighlighting's `Theme::TextStyle` value `style`; nil for Normal
-    /// and unknown values.
+    /// The token kind of KSyntaxHighlighting's `Theme::TextStyle` value `style`, or of the two
+    /// styles past them the highlighter gives a diff's removed (31) and added (32) lines; nil for
+    /// Normal and unknown values.
     static func token(forTextStyle style: Int) -> CodeToken? {
         switch style {
         case 1: .keyword
@@ -113,6 +114,8 @@ public enum CodeHighlighter {
         case 28: .alert
         case 29: .error
         case 30: .others
+        case 31: .deleted
+        case 32: .inserted
         default: nil
         }
     }

@@ -31,14 +31,31 @@ using KSyntaxHighlighting::Format;
 using KSyntaxHighlighting::Repository;
 using KSyntaxHighlighting::State;
 
-/// The library's definitions, loaded on first use, and a case-insensitive index of their names.
+/// The styles Typeset gives the Diff definition's removed and added lines, past the library's
+/// own (`Theme::Others`, 30): the definition marks them String and Variable, which colours
+/// removed lines as strings.
+constexpr int deletedStyle = 31;
+constexpr int insertedStyle = 32;
+
+/// The library's definitions, loaded on first use, a case-insensitive index of their names,
+/// and the style each of the Diff definition's line formats is given, by format id (a format
+/// keeps its id wherever another definition includes the Diff contexts).
 struct Library {
     Repository repository;
     QHash<QString, Definition> byLowercaseName;
+    QHash<quint16, int> diffLineStyles;
 
     Library() {
         for (const Definition &definition : repository.definitions()) {
             byLowercaseName.insert(definition.name().toLower(), definition);
+        }
+        for (const Format &format : repository.definitionForName(QStringLiteral("Diff")).formats()) {
+            const QString name = format.name();
+            if (name == QLatin1String("Removed line") || name == QLatin1String("Changed line (old)")) {
+                diffLineStyles.insert(format.id(), deletedStyle);
+            } else if (name == QLatin1String("Added line") || name == QLatin1String("Changed line (new)")) {
+                diffLineStyles.insert(format.id(), insertedStyle);
+            }
         }
     }
 
@@ -70,14 +87,20 @@ public:
     std::vector<TSHighlightSpan> spans;
     /// UTF-8 byte offset in the whole text of each UTF-16 unit of the current line, plus its end.
     std::vector<int32_t> byteOffsets;
+    /// The styles of the Diff definition's line formats (Library::diffLineStyles).
+    const QHash<quint16, int> *diffLineStyles = nullptr;
 
     State highlight(QStringView line, const State &state) { return highlightLine(line, state); }
 
 protected:
     void applyFormat(int offset, int length, const Format &format) override {
-        const int style = static_cast<int>(format.textStyle());
+        int style = static_cast<int>(format.textStyle());
         if (style == 0 || length <= 0 || offset < 0) {
             return;
+        }
+        // Only String (12) and Variable (3) formats can be the Diff definition's lines.
+        if ((style == 12 || style == 3) && diffLineStyles != nullptr) {
+            style = diffLineStyles->value(format.id(), style);
         }
         const size_t end = static_cast<size_t>(offset + length);
         if (end >= byteOffsets.size()) {
@@ -138,6 +161,7 @@ extern "C" int32_t typeset_tshl_highlight(const char *definitionName, const char
         return -1;
     }
     SpanCollector collector;
+    collector.diffLineStyles = &library().diffLineStyles;
     collector.setDefinition(definition);
     State state;
     size_t lineStart = 0;

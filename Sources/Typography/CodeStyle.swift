@@ -59,12 +59,18 @@ public enum CodeToken: String, CaseIterable, Hashable, Sendable {
     case `operator`
     /// Wrong syntax.
     case error
+    /// Lines a diff adds (`+`), as GitHub's `markup.inserted`.
+    case inserted
+    /// Lines a diff removes (`-`), as GitHub's `markup.deleted`.
+    case deleted
     /// What a definition marks that no other style names.
     case others
 
     /// The token whose style this one takes when the code style names none for it (a theme may
     /// name only `string` and have `verbatimString` follow); nil for the tokens every built-in
-    /// style names.
+    /// style names. A diff's lines take the default styles KSyntaxHighlighting's Diff definition
+    /// gives them (added lines Variable, removed lines String), so a library theme shows a diff
+    /// as Kate does.
     public var fallback: CodeToken? {
         switch self {
         case .controlFlow: .keyword
@@ -77,6 +83,8 @@ public enum CodeToken: String, CaseIterable, Hashable, Sendable {
         case .annotation, .commentVariable, .information, .warning, .alert: .documentation
         case .regionMarker: .comment
         case .attribute: .preprocessor
+        case .inserted: .variable
+        case .deleted: .string
         default: nil
         }
     }
@@ -153,7 +161,8 @@ public struct CodeStyle: Hashable, Sendable {
     /// costs (KSyntaxHighlighting's `printing` style sets keywords bold, for paper read in grey);
     /// nothing is italic (the CJK fallback of code has no italic face). Control-flow keywords
     /// take the keywords' style (``CodeToken/fallback``), so a theme that sets `keyword` sets
-    /// them too.
+    /// them too. A diff's added lines are green and its removed lines red, in GitHub's
+    /// `markup.inserted` and `markup.deleted` colours.
     public static let light = CodeStyle(
         name: "light", background: nil, text: nil,
         tokens: palette([
@@ -167,11 +176,13 @@ public struct CodeStyle: Hashable, Sendable {
             (.preprocessor, "#8A4600", false, false), (.import, "#A01E2B", false, false),
             (.attribute, "#8A4600", false, false),
             (.error, "#B00020", false, false),
+            (.inserted, "#116329", false, false), (.deleted, "#82071E", false, false),
         ]))
 
     /// Light colours on a near-black panel (`#1E2127`), in the spirit of One Dark; each meets
     /// WCAG 2.1 AA contrast (4.5:1) against that panel. Operators keep the text colour; nothing
-    /// is bold or italic, as in One Dark. Control-flow keywords take the keywords' style.
+    /// is bold or italic, as in One Dark. Control-flow keywords take the keywords' style; a
+    /// diff's added lines are green and its removed lines red.
     public static let dark = CodeStyle(
         name: "dark", background: RGBAColor(hex: "#1E2127")!, text: RGBAColor(hex: "#D7DAE0")!,
         tokens: palette([
@@ -185,6 +196,7 @@ public struct CodeStyle: Hashable, Sendable {
             (.preprocessor, "#C678DD", false, false), (.import, "#C678DD", false, false),
             (.attribute, "#D19A66", false, false),
             (.error, "#FF7B85", false, false),
+            (.inserted, "#98C379", false, false), (.deleted, "#E06C75", false, false),
         ]))
 
     private static func palette(_ entries: [(CodeToken, String, Bool, Bool)]) -> [CodeToken: CodeTokenStyle] {

@@ -1,3 +1,4 @@
+import CodeHighlighting
 import Foundation
 import TestSupport
 import Testing
@@ -82,7 +83,7 @@ import Typography
             expected: [("FROM", .keyword), ("RUN", .keyword), ("# note", .comment), ("\"text\"", .string)]),
         Sample(
             language: "diff", source: "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-old\n+new",
-            expected: [("--- a/x", .keyword), ("-old", .string)]),
+            expected: [("--- a/x", .keyword), ("-old", .deleted), ("+new", .inserted)]),
     ]
 
     static func markdown(_ samples: [Sample], info: (Sample) -> String = { $0.language }) -> String {
@@ -114,6 +115,38 @@ import Typography
         }
         let written = Self.samples.flatMap { $0.source.split(whereSeparator: \.isWhitespace) }
         #expect(extracted == written.filter { !$0.allSatisfy(\.isNumber) })
+    }
+
+    /// A diff's removed lines are drawn in the `deleted` colour and its added lines in the
+    /// `inserted` colour, never in the string colour the library's Diff definition marks
+    /// removed lines with: in unified form and in context form (`!` lines, changed), by the
+    /// names `diff` and `patch`, in both built-in styles, and in a library style, whose lines
+    /// take its String and Variable colours, as Kate shows them.
+    @Test(arguments: ["light", "dark", "breeze-light"])
+    func diffLinesAreColouredAsAddedAndRemoved(styleName: String) throws {
+        let unified = "--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n same\n-old line\n+new line"
+        let context = "*** a/y\n--- b/y\n***************\n*** 1 ****\n! was here\n--- 1 ----\n! is here"
+        let markdown = "```diff\n\(unified)\n```\n\n```patch\n\(context)\n```\n"
+        let style = try #require(CodeStyle.builtIn[styleName] ?? LibraryCodeStyles.byName[styleName])
+        var theme = Theme.default
+        theme.code = style
+        let (pdf, report) = try Render.markdown(
+            markdown, name: "code-diff-\(styleName)", options: RenderOptions(theme: theme))
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
+        let stretches = try PDFColoredText.read(pdf)
+        let deleted = Self.hex(.deleted, style)
+        let inserted = Self.hex(.inserted, style)
+        #expect(deleted != inserted)
+        if styleName != "breeze-light" { #expect(deleted != Self.hex(.string, style)) }
+        for (fragment, colour) in [("-old line", deleted), ("+new line", inserted), ("! was here", deleted)] {
+            let found = Set(stretches.filter { $0.text.contains(fragment) }.map(\.color))
+            #expect(found == [colour], "\(styleName): '\(fragment)' should be \(colour), found \(found)")
+        }
+        let changed = Set(stretches.filter { $0.text.contains("! is here") }.map(\.color))
+        #expect(changed == [inserted], "\(styleName): '! is here' should be \(inserted), found \(changed)")
+        #expect(
+            stretches.contains { $0.text.contains("same") && !$0.text.contains("line") && $0.color != deleted },
+            "a context line is neither added nor removed")
     }
 
     /// The same document with highlighting off (front matter, `-V`, `{.nohighlight}`) or with

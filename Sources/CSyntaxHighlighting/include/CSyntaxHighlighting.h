@@ -23,7 +23,9 @@ extern "C" {
 /// 8 Preprocessor, 9 Attribute, 10 Char, 11 SpecialChar, 12 String, 13 VerbatimString,
 /// 14 SpecialString, 15 Import, 16 DataType, 17 DecVal, 18 BaseN, 19 Float, 20 Constant,
 /// 21 Comment, 22 Documentation, 23 Annotation, 24 CommentVar, 25 RegionMarker, 26 Information,
-/// 27 Warning, 28 Alert, 29 Error, 30 Others).
+/// 27 Warning, 28 Alert, 29 Error, 30 Others), or one of Typeset's own past those: 31 for the
+/// Diff definition's removed lines and 32 for its added lines, which the library marks String
+/// and Variable.
 typedef struct TSHighlightSpan {
     int32_t start;
     int32_t length;
