@@ -17,7 +17,10 @@ import Foundation
 /// `highlight: false` sets all code plain. Every problem is reported at its `file:line:column`.
 /// Then every token colour, and the plain text colour, is checked for WCAG 2.1 AA contrast (at
 /// least 4.5:1, § 1.4.3) against what it is drawn on, the token's own background or else the
-/// panel's: a style below it is a warning at the colour that sets it.
+/// panel's: a style below it is a warning at the colour that sets it. A token entry with a wrong
+/// `bold`, `italic` or unknown key keeps its other fields, so its colour is still checked in the
+/// same run; one whose colour or background is wrong is left out, as what it is drawn in or on
+/// is not known.
 struct ThemeCodeSection {
     let file: String
     /// The styles `style` may name, by lowercased name (built-in and, when the caller passes
@@ -175,7 +178,6 @@ struct ThemeCodeSection {
                         error(
                             field.value.position,
                             "\(what).\(field.key) must be true or false, not \(field.value.typeName)")
-                        valid = false
                         continue
                     }
                     if field.key == "bold" { style.bold = flag } else { style.italic = flag }

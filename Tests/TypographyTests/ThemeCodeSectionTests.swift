@@ -76,6 +76,27 @@ import Typography
         #expect(dark.allSatisfy { $0.line == 1 && $0.column == 25 && $0.severity == .warning })
     }
 
+    /// An entry with a wrong `bold`, `italic` or key is reported and still has its colour's
+    /// contrast checked in the same run; an entry whose colour or background is wrong has no
+    /// contrast to check.
+    @Test func anEntryInErrorStillHasItsColourChecked() {
+        let json = """
+            {"code": {"tokens": {
+              "keyword": {"color": "#EEEEEE", "bold": "yes"},
+              "comment": {"color": "#EEEEEE", "italic": 3},
+              "type": {"color": "#EEEEEE", "bolt": true},
+              "string": {"color": "#EEEEEE", "background": "#zzz"},
+              "number": {"color": "#nope"}
+            }}}
+            """
+        let (_, problems) = decode(json)
+        let errors = problems.filter { $0.severity == .error }.map { "\($0.line):\($0.column)" }
+        #expect(errors == ["2:43", "3:45", "4:32", "5:48", "6:23"], "\(problems)")
+        let warnings = problems.filter { $0.severity == .warning }
+        #expect(warnings.map { "\($0.line):\($0.column)" } == ["2:24", "3:24", "4:21"], "\(warnings)")
+        #expect(warnings.allSatisfy { $0.message.contains("#EEEEEE on #F3F4F7") }, "\(warnings)")
+    }
+
     @Test func writerRoundTripsTheSection() throws {
         var theme = Theme.default
         theme.code = .dark
