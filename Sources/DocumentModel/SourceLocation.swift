@@ -70,6 +70,10 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     public var message: String
     /// Where the problem is; nil when it has no position (theme, fonts).
     public var location: SourceLocation?
+    /// How many places this warning stands for: 1, or more when only the first few of many
+    /// alike were kept and this one, the last kept, stands for the rest too
+    /// (``coalesced(_:)`` counts them).
+    public var repeats: Int = 1
     /// Creates a diagnostic; a warning with no location by default. `message` is kept on one
     /// line (``oneLine(_:)``): a value it quotes from the input may hold a line break.
     public init(
@@ -123,8 +127,8 @@ extension Diagnostic {
     /// the first of them in source order stands for all, at its own position and quoting its
     /// own value, and its message ends with how many there are and where the next few are,
     /// with the value each quotes when it differs from the first's
-    /// (`(52 like this in all; also at 14:3 'irc://b', 15:9, 20:1 …)`). Errors are kept as they
-    /// are, and so is the order of the first of each group.
+    /// (`(52 like this in all; also at 14:3 'irc://b', 15:9, 20:1 …)`), each place once. Errors
+    /// are kept as they are, and so is the order of the first of each group.
     public static func coalesced(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
         struct Key: Hashable {
             var kind: Kind
@@ -153,17 +157,24 @@ extension Diagnostic {
             }
         }
         return order.map { index in
-            guard let group = members[index], group.count > 1 else { return diagnostics[index] }
+            guard let group = members[index] else { return diagnostics[index] }
+            let count = group.reduce(0) { $0 + max(1, diagnostics[$1].repeats) }
+            guard count > 1 else { return diagnostics[index] }
             var first = diagnostics[group[0]]
+            first.repeats = 1
             let firstQuote = quote(in: first.message)
-            let others = group.dropFirst().prefix(3).compactMap { member -> String? in
+            // Places said once each: a template line expanded many times gives one place many warnings.
+            var said: Set<String> = first.location.map { ["\($0.line):\($0.column)"] } ?? []
+            let others = group.dropFirst().compactMap { member -> String? in
                 guard let location = diagnostics[member].location else { return nil }
                 let quoted = quote(in: diagnostics[member].message)
-                return "\(location.line):\(location.column)" + (quoted == firstQuote ? "" : " '\(quoted ?? "")'")
+                let place = "\(location.line):\(location.column)" + (quoted == firstQuote ? "" : " '\(quoted ?? "")'")
+                return said.insert(place).inserted ? place : nil
             }
-            let more = group.count > 4 ? " …" : ""
-            let also = others.isEmpty ? "" : "; also at " + others.joined(separator: ", ") + more
-            first.message += " (\(group.count) like this in all\(also))"
+            // Places not named: past the first three, or only counted (``repeats``).
+            let more = others.count > 3 || count > group.count ? " …" : ""
+            let also = others.isEmpty ? "" : "; also at " + others.prefix(3).joined(separator: ", ") + more
+            first.message += " (\(count) like this in all\(also))"
             return first
         }
     }

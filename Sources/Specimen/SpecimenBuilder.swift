@@ -56,7 +56,7 @@ public struct SpecimenBuilder {
     {
         var expansion = try Template.expand(template, context: context(theme: theme, settings: settings, facts: facts))
         // A leading comment block leaves blank lines; front matter must start on line 1.
-        expansion.text = String(expansion.text.drop { $0 == "\n" || $0 == " " })
+        expansion.removeLeadingBlankSpace()
         return expansion
     }
 

@@ -71,7 +71,8 @@ public struct TemplateError: Error, CustomStringConvertible, Sendable {
 /// with it (Mustache "standalone" tags), so templates can put tags on lines of their own.
 /// An unknown name expands to nothing and is reported in ``Expansion/unknownNames``.
 public enum Template {
-    /// The expanded text and the names that were not found.
+    /// The expanded text, the names that were not found, and where each stretch of the text
+    /// came from in the template.
     public struct Expansion: Sendable {
         /// The expanded Markdown.
         public var text: String
@@ -79,6 +80,59 @@ public enum Template {
         public var unknownNames: [String]
         /// Where each of ``unknownNames`` is first used in the template (same order).
         public var unknownNamePositions: [Position]
+        /// Each stretch of ``text`` in order: its first UTF-8 byte in the text as expanded, and
+        /// where it came from.
+        var origins: [(offset: Int, origin: Origin)] = []
+        /// The template position of each character of the template's text, once lines that
+        /// hold only a section or comment tag are gone (``removingStandaloneTagLines(_:)``).
+        var templatePositions: [Position] = []
+        /// UTF-8 bytes removed from the front of ``text`` since it was expanded.
+        var removedPrefix = 0
+        /// UTF-8 bytes of ``text`` as expanded; text appended after them came from elsewhere.
+        var expandedLength = 0
+
+        /// Where a stretch of the expanded text came from.
+        enum Origin: Sendable {
+            /// Template text, from this character of ``templatePositions`` on.
+            case literal(Int)
+            /// A value the tag at this position inserted.
+            case inserted(Position)
+        }
+
+        /// Removes the blank lines and spaces ``text`` starts with (a template's leading
+        /// comment block leaves some), keeping ``templatePosition(line:column:)`` right.
+        public mutating func removeLeadingBlankSpace() {
+            let kept = text.drop { $0 == "\n" || $0 == " " }
+            removedPrefix += text.utf8.count - kept.utf8.count
+            text = String(kept)
+        }
+
+        /// The template position of the character at 1-based `line` and UTF-8 byte `column` of
+        /// ``text``, as a parser of the expanded Markdown reports it: the character itself when
+        /// the template wrote it, the tag when a value put it there; nil for a place past the
+        /// expansion (text appended to it afterwards).
+        public func templatePosition(line: Int, column: Int) -> Position? {
+            let bytes = Array(text.utf8)
+            var lineStart = 0
+            for _ in 1..<max(1, line) {
+                guard let newline = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+                lineStart = newline + 1
+            }
+            let place = lineStart + max(0, column - 1)
+            let expanded = removedPrefix + place
+            guard place < bytes.count, expanded < expandedLength,
+                let index = origins.lastIndex(where: { $0.offset <= expanded })
+            else { return nil }
+            switch origins[index].origin {
+            case .inserted(let tag): return tag
+            case .literal(let first):
+                // Bytes removed from the front are spaces and line ends, a character each.
+                let removed = max(0, removedPrefix - origins[index].offset)
+                let from = max(0, origins[index].offset - removedPrefix)
+                let character = first + removed + String(decoding: bytes[from..<place], as: UTF8.self).count
+                return character < templatePositions.count ? templatePositions[character] : nil
+            }
+        }
     }
 
     /// A 1-based line and column (characters) in the template as written.
@@ -90,14 +144,15 @@ public enum Template {
     }
 
     enum Token {
-        case text(String)
+        /// Template text and the index of its first character in the template's positions.
+        case text(String, start: Int)
         case variable(String, escaped: Bool, at: Position)
         case open(String, inverted: Bool, at: Position)
         case close(String, at: Position)
     }
 
     indirect enum Node {
-        case text(String)
+        case text(String, start: Int)
         case variable(String, escaped: Bool, at: Position)
         case section(String, inverted: Bool, [Node], at: Position)
     }
@@ -107,12 +162,27 @@ public enum Template {
     public static func expand(_ template: String, context: TemplateContext) throws -> Expansion {
         let (text, positions) = removingStandaloneTagLines(template)
         let nodes = try parse(tokenize(text, positions: positions))
-        var unknown: [(String, Position)] = []
-        var out = ""
-        render(nodes, scopes: [context], into: &out, unknown: &unknown)
+        var output = Output()
+        render(nodes, scopes: [context], into: &output)
         var seen = Set<String>()
-        let firsts = unknown.filter { seen.insert($0.0).inserted }
-        return Expansion(text: out, unknownNames: firsts.map(\.0), unknownNamePositions: firsts.map(\.1))
+        let firsts = output.unknown.filter { seen.insert($0.0).inserted }
+        return Expansion(
+            text: output.text, unknownNames: firsts.map(\.0), unknownNamePositions: firsts.map(\.1),
+            origins: output.origins, templatePositions: positions, expandedLength: output.text.utf8.count)
+    }
+
+    /// What ``render(_:scopes:into:)`` writes: the text, where each stretch of it came from,
+    /// and the names not found.
+    struct Output {
+        var text = ""
+        var origins: [(offset: Int, origin: Expansion.Origin)] = []
+        var unknown: [(String, Position)] = []
+
+        mutating func append(_ piece: String, from origin: Expansion.Origin) {
+            guard !piece.isEmpty else { return }
+            origins.append((text.utf8.count, origin))
+            text += piece
+        }
     }
 
     /// Lines holding only one section or comment tag (and white space) keep the tag, lose the
@@ -151,7 +221,7 @@ public enum Template {
         var offset = 0  // characters of `text` before `rest`
         while let open = rest.firstRange(of: "{{") {
             let before = rest[..<open.lowerBound]
-            if !before.isEmpty { tokens.append(.text(String(before))) }
+            if !before.isEmpty { tokens.append(.text(String(before), start: offset)) }
             offset += before.count
             let position = offset < positions.count ? positions[offset] : Position(line: 1, column: 1)
             var afterOpen = rest[open.upperBound...]
@@ -193,7 +263,7 @@ public enum Template {
             default: tokens.append(.variable(inside, escaped: true, at: tagLine))
             }
         }
-        if !rest.isEmpty { tokens.append(.text(String(rest))) }
+        if !rest.isEmpty { tokens.append(.text(String(rest), start: offset)) }
         return tokens
     }
 
@@ -203,7 +273,7 @@ public enum Template {
         ]
         for token in tokens {
             switch token {
-            case .text(let text): stack[stack.count - 1].nodes.append(.text(text))
+            case .text(let text, let start): stack[stack.count - 1].nodes.append(.text(text, start: start))
             case .variable(let name, let escaped, let at):
                 stack[stack.count - 1].nodes.append(.variable(name, escaped: escaped, at: at))
             case .open(let name, let inverted, let at): stack.append((name, inverted, at, []))
@@ -238,15 +308,13 @@ public enum Template {
         return nil
     }
 
-    static func render(
-        _ nodes: [Node], scopes: [TemplateContext], into out: inout String, unknown: inout [(String, Position)]
-    ) {
+    static func render(_ nodes: [Node], scopes: [TemplateContext], into out: inout Output) {
         for node in nodes {
             switch node {
-            case .text(let text): out += text
+            case .text(let text, let start): out.append(text, from: .literal(start))
             case .variable(let name, let escaped, let at):
                 guard let value = lookup(name, in: scopes) else {
-                    unknown.append((name, at))
+                    out.unknown.append((name, at))
                     continue
                 }
                 let text: String
@@ -254,24 +322,24 @@ public enum Template {
                 case .text(let string): text = string
                 case .bool(let flag): text = flag ? "true" : "false"
                 case .list, .context:
-                    unknown.append((name, at))
+                    out.unknown.append((name, at))
                     continue
                 }
-                out += escaped ? markdownEscaped(text) : text
+                out.append(escaped ? markdownEscaped(text) : text, from: .inserted(at))
             case .section(let name, let inverted, let body, let at):
                 let value = lookup(name, in: scopes)
-                if value == nil && !inverted { unknown.append((name, at)) }
+                if value == nil && !inverted { out.unknown.append((name, at)) }
                 if inverted {
-                    if !(value?.isTruthy ?? false) { render(body, scopes: scopes, into: &out, unknown: &unknown) }
+                    if !(value?.isTruthy ?? false) { render(body, scopes: scopes, into: &out) }
                     continue
                 }
                 switch value {
                 case .list(let items)?:
-                    for item in items { render(body, scopes: scopes + [item], into: &out, unknown: &unknown) }
+                    for item in items { render(body, scopes: scopes + [item], into: &out) }
                 case .context(let inner)?:
-                    render(body, scopes: scopes + [inner], into: &out, unknown: &unknown)
+                    render(body, scopes: scopes + [inner], into: &out)
                 case let truthy? where truthy.isTruthy:
-                    render(body, scopes: scopes, into: &out, unknown: &unknown)
+                    render(body, scopes: scopes, into: &out)
                 default: break
                 }
             }

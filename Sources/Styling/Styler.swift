@@ -727,17 +727,21 @@ public struct Styler: Sendable {
     /// paper is light, so it is left out (its `#gh-light-mode-only` twin is shown).
     static func isDarkModeOnly(_ source: String) -> Bool { source.hasSuffix("#gh-dark-mode-only") }
 
-    /// Names the images set as alt text inside lines: one warning for those that could not be
-    /// read and one for the remote ones, each at the first one's place and quoting it, ending
-    /// as ``Diagnostic/coalesced(_:)`` ends a warning said for many places.
+    /// Names the images set as alt text inside lines: a warning for each of the first few that
+    /// could not be read and of the first few remote ones, each at its place and quoting it,
+    /// the last standing for the rest (``Diagnostic/repeats``), so ``Diagnostic/coalesced(_:)``
+    /// says them as one warning with their count.
     mutating func warnInlineImages() {
         for (tally, kind, problem) in [
             (unreadInlineImages, "image", "could not be read"), (remoteInlineImages, "remote image", "is not fetched"),
         ] {
-            guard let first = tally.examples.first else { continue }
-            warn(
-                "\(kind) '\(first.source)' inside a line of text \(problem); shown as its alt text" + tally.summary,
-                first.location, kind: .image)
+            for (index, example) in tally.examples.enumerated() {
+                var warning = Diagnostic(
+                    .warning, "\(kind) '\(example.source)' inside a line of text \(problem); shown as its alt text",
+                    at: example.location ?? currentLocation, kind: .image)
+                if index == tally.examples.count - 1 { warning.repeats = tally.count - index }
+                diagnostics.append(warning)
+            }
         }
     }
 
@@ -1241,15 +1245,5 @@ struct InlineImageTally {
     mutating func add(_ source: String, at location: SourceLocation?) {
         count += 1
         if examples.count < 4 { examples.append((source.count > 60 ? source.prefix(60) + "…" : source, location)) }
-    }
-
-    /// `(N like this in all; also at 5:22 'b.png', …)` for more than one image, else nothing.
-    var summary: String {
-        guard count > 1 else { return "" }
-        let others = examples.dropFirst().compactMap { example in
-            example.location.map { "\($0.line):\($0.column) '\(example.source)'" }
-        }
-        let also = others.isEmpty ? "" : "; also at " + others.joined(separator: ", ") + (count > 4 ? " …" : "")
-        return " (\(count) like this in all\(also))"
     }
 }

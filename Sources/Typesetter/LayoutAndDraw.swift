@@ -95,7 +95,7 @@ struct LayoutAndDraw {
         try renderer.finish()
         let diagnostics = document.source.placingSubjects(of: pass.diagnostics)
         if options.strict, !diagnostics.isEmpty {
-            throw TypesetError.warningsAreErrors(Diagnostic.coalesced(diagnostics))
+            throw TypesetError.warningsAreErrors(options.coalesced(diagnostics))
         }
         return Drawn(pageCount: pass.paginator.pageCount, renderer: renderer, diagnostics: diagnostics)
     }

@@ -130,13 +130,27 @@ extension Typesetter {
                 sample: settings.sample)
         }
         let parsed = MarkdownParser.parse(expansion.text, file: templatePath)
-        var diagnostics = themeWarnings
-        diagnostics += zip(expansion.unknownNames, expansion.unknownNamePositions).map { name, at in
-            Diagnostic(
-                .warning, "unknown template name '\(name)'",
-                at: SourceLocation(file: templatePath, line: at.line, column: at.column), kind: .structure)
+        let templateLines = template.split(separator: "\n", omittingEmptySubsequences: false)
+        // A template position's column counts characters; a diagnostic's counts UTF-8 bytes.
+        @Sendable func location(_ at: Template.Position) -> SourceLocation {
+            let text = at.line <= templateLines.count ? templateLines[at.line - 1] : ""
+            return SourceLocation(file: templatePath, line: at.line, column: text.prefix(at.column - 1).utf8.count + 1)
         }
-        diagnostics += parsed.diagnostics
+        let unknownNames = zip(expansion.unknownNames, expansion.unknownNamePositions).map { name, at in
+            Diagnostic(.warning, "unknown template name '\(name)'", at: location(at), kind: .structure)
+        }
+        // Warnings about the expanded Markdown point at the template as written.
+        let expanded = expansion
+        let inTemplate = Set(unknownNames)
+        @Sendable func placedInTemplate(_ diagnostic: Diagnostic) -> Diagnostic {
+            guard !inTemplate.contains(diagnostic), let found = diagnostic.location, found.file == templatePath,
+                let at = expanded.templatePosition(line: found.line, column: found.column)
+            else { return diagnostic }
+            var placed = diagnostic
+            placed.location = location(at)
+            return placed
+        }
+        let diagnostics = themeWarnings + unknownNames + parsed.diagnostics
         var document = parsed.document
         if document.metadata.title == nil { document.metadata.title = "\(theme.name) — type specimen" }
         // The sheet itself is set in the base theme (Large, no Bold Text); the samples carry
@@ -145,6 +159,7 @@ extension Typesetter {
             theme: base, paper: options.paper, strict: options.strict, creationDate: date,
             baseDirectory: FileManager.default.currentDirectoryPath)
         renderOptions.titleBlock = false
+        renderOptions.placeDiagnostic = placedInTemplate
         return try render(document: document, diagnostics: diagnostics, to: output, options: renderOptions)
     }
 

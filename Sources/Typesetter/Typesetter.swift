@@ -87,6 +87,10 @@ public struct RenderOptions: Sendable {
 
     /// Set by the asynchronous render: checked between blocks and pages.
     var cancellation: RenderCancellation? = nil
+    /// Moves each warning's place before warnings that say the same thing are said once (a
+    /// specimen's warnings about its expanded Markdown are placed in the template as written);
+    /// nil leaves them where they are.
+    var placeDiagnostic: (@Sendable (Diagnostic) -> Diagnostic)? = nil
 
     /// The folders ``root`` and ``allowedFolders`` let the document read; nil without a root.
     public var sandbox: Sandbox? { root.map { Sandbox(root: $0, allowing: allowedFolders) } }
@@ -112,6 +116,14 @@ public struct RenderOptions: Sendable {
         self.tableOfContents = tableOfContents
         self.widows = widows
         self.orphans = orphans
+    }
+}
+
+extension RenderOptions {
+    /// `diagnostics` placed by ``placeDiagnostic`` when it is set, then those that say the same
+    /// thing said once (``Diagnostic/coalesced(_:)``).
+    func coalesced(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        Diagnostic.coalesced(placeDiagnostic.map { diagnostics.map($0) } ?? diagnostics)
     }
 }
 
@@ -182,7 +194,7 @@ public enum Typesetter {
             inSourceOrder(document.source.placingSubjects(of: found))
             + survey.imageDiagnostics + survey.sizeDiagnostics
         if settings.options.strict, !diagnostics.isEmpty {
-            throw TypesetError.warningsAreErrors(Diagnostic.coalesced(diagnostics))
+            throw TypesetError.warningsAreErrors(settings.options.coalesced(diagnostics))
         }
         let layout = LayoutAndDraw(
             document: document, settings: settings, survey: survey, frontMatter: frontMatter,
@@ -193,7 +205,7 @@ public enum Typesetter {
             // Cancelled while the file was finished and tagged: discarded, never committed.
             try settings.options.cancellation?.check()
             // Warnings that say the same thing are said once, with their count.
-            let all = Diagnostic.coalesced(diagnostics + taggingDiagnostics + drawn.diagnostics)
+            let all = settings.options.coalesced(diagnostics + taggingDiagnostics + drawn.diagnostics)
             return RenderReport(pageCount: drawn.pageCount, diagnostics: all, files: drawn.renderer.previewFiles)
         }
     }

@@ -60,6 +60,32 @@ import Typography
         #expect(error("x\n\n  {{/items}}") == "3:3: '{{/items}}' closes no section")
     }
 
+    /// A place in the expanded text maps back to the template as written: a character the
+    /// template wrote to its own line and column (standalone tag lines removed, a section's body
+    /// repeated, bytes counted after Hangul), a value to the tag that inserted it, a place in
+    /// text appended afterwards or past the end to nothing; removing the leading blank lines
+    /// keeps the map right.
+    @Test func placesInTheExpansionMapToTheTemplate() throws {
+        let template = "\n{{! note }}\nIntro\n  {{#items}}\n- 가 {{v}} ![x]({{name}})\n{{/items}}\nend\n"
+        var e = try Template.expand(template, context: context)
+        #expect(e.text == "\nIntro\n- 가 1 ![x](a\\*b)\n- 가 2 ![x](a\\*b)\nend\n")
+        e.removeLeadingBlankSpace()
+        #expect(e.text.hasPrefix("Intro\n"))
+        func at(_ line: Int, _ column: Int) -> Template.Position? { e.templatePosition(line: line, column: column) }
+        #expect(at(1, 1) == Template.Position(line: 3, column: 1))
+        // "- 가 " is 6 bytes, 4 characters: the value `1` at byte 7 is the tag at character 5.
+        for line in [2, 3] {
+            #expect(at(line, 1) == Template.Position(line: 5, column: 1), "line \(line)")
+            #expect(at(line, 7) == Template.Position(line: 5, column: 5), "line \(line)")
+            #expect(at(line, 9) == Template.Position(line: 5, column: 11), "line \(line): the image's '!'")
+            #expect(at(line, 14) == Template.Position(line: 5, column: 16), "line \(line): the value in the link")
+        }
+        #expect(at(4, 1) == Template.Position(line: 7, column: 1))
+        #expect(at(9, 1) == nil)
+        e.text += "appended\n"
+        #expect(at(5, 1) == nil)
+    }
+
     @Test func numbersUseTypographicMinusOnThePageAndASCIIInAttributes() {
         #expect(Format.number(-0.8, decimals: 2) == "\u{2212}0.8")
         #expect(Format.number(40, decimals: 2) == "40")
