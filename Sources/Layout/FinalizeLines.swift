@@ -20,16 +20,19 @@ extension ParagraphComposer {
         var measures: [LineMeasure] = []
         measures.reserveCapacity(result.lines.count)
         var start = 0
+        var knownRunEnd = 0
         for line in result.lines {
             let measure = Self.measure(
                 line, start: start, items: items, prepared: prepared, isCode: isCode, sizes: sizes,
                 justified: justified, width: width)
             measures.append(measure)
-            // The next line starts after the dropped space or separator, and any spaces after it.
-            var next = measure.end
-            if measure.ending == .space || measure.ending == .separator { next += 1 }
-            while next < scalarCount, measure.ending == .space, isBreakingSpace(prepared.scalars[next]) { next += 1 }
-            start = next
+            // The next line starts after the dropped separator, or after the run of spaces the
+            // line broke in or before (``spaceRunEnd(from:_:known:)``: with what it holds that
+            // has no advance), as glue vanishes at a line's start.
+            start = measure.ending == .separator ? measure.end + 1 : measure.end
+            if measure.ending != .separator, start < scalarCount, isBreakingSpace(prepared.scalars[start]) {
+                start = spaceRunEnd(from: start, prepared, known: &knownRunEnd)
+            }
         }
         let expansions = Self.expansions(measures, limit: justified ? paragraph.style.fontExpansion : 0)
         var lines: [ComposedLine] = []

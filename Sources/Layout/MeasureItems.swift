@@ -200,11 +200,14 @@ extension ParagraphComposer {
         // Whether the run of breaking spaces being read ends a piece: it does when a break may
         // follow the run, or nothing but a separator or the paragraph's end does.
         var spacesEndPiece = false
+        var knownRunEnd = 0
         for i in 0..<scalarCount {
             let scalar = prepared.scalars[i]
             if isBreakingSpace(scalar) && (i == 0 || !isBreakingSpace(prepared.scalars[i - 1])) {
-                let end = spaceRunEnd(from: i, prepared.scalars)
-                spacesEndPiece = end >= scalarCount || breaks[end] || isSeparator(prepared.scalars[end])
+                let end = spaceRunEnd(from: i, prepared, known: &knownRunEnd)
+                spacesEndPiece =
+                    end >= scalarCount || breaks[end] || isSeparator(prepared.scalars[end])
+                    || prepared.advances[end] == 0
             }
             if isSeparator(scalar) || isBreakingSpace(scalar) && spacesEndPiece {
                 endPiece(i)
@@ -401,6 +404,7 @@ extension ParagraphComposer {
         // before a separator): it adds no width, as a browser hangs spaces at a line's end
         // (CSS Text 3 §4.1.3), so it neither widens nor overfills the line.
         var runTrails = false
+        var knownRunEnd = 0
         func flushBox() {
             if boxWidth > 0 || boxStretch > 0 {
                 add(
@@ -443,8 +447,8 @@ extension ParagraphComposer {
                 let spaceWidth = prepared.advances[i]
                 let rigid = isCode[prepared.runIndex[i]] || !justified
                 if i == 0 || !isBreakingSpace(prepared.scalars[i - 1]) {
-                    let end = spaceRunEnd(from: i, prepared.scalars)
-                    runBreaks = end < scalarCount && allowed[end] && !bound[i]
+                    let end = spaceRunEnd(from: i, prepared, known: &knownRunEnd)
+                    runBreaks = end < scalarCount && (allowed[end] || prepared.advances[end] == 0) && !bound[i]
                     runTrails = end >= scalarCount || isSeparator(prepared.scalars[end])
                     // A run that opens the paragraph or a line after a separator is kept (an
                     // indent, as U+3000 opens a Japanese paragraph) but may break like any
@@ -534,10 +538,30 @@ extension ParagraphComposer {
         return bound
     }
 
-    /// The index after the run of breaking spaces that starts at `start`.
-    static func spaceRunEnd(from start: Int, _ scalars: [Unicode.Scalar]) -> Int {
+    /// The index after the run of breaking spaces that starts at `start`, or that `start` is
+    /// inside when `known` (the end this returned for an earlier start) is past it. Characters
+    /// drawn with no advance (a combining mark on a space, a directional mark, which Pango
+    /// lets no line break before, where UAX #14 LB10 reads them as letters) are inside a run
+    /// when spaces follow them: they neither end the run nor keep it from breaking, so a run
+    /// of spaces with one inside breaks like one and never keeps the words after it off the
+    /// page; one that follows the run lets it break as a letter would. Each scalar is read
+    /// once for all the starts of one run.
+    static func spaceRunEnd(from start: Int, _ prepared: PreparedParagraph, known: inout Int) -> Int {
+        if start < known { return known }
+        let scalars = prepared.scalars
         var end = start + 1
-        while end < scalars.count, isBreakingSpace(scalars[end]) { end += 1 }
+        var next = end
+        while next < scalars.count {
+            if isBreakingSpace(scalars[next]) {
+                next += 1
+                end = next
+            } else if prepared.advances[next] == 0 && !isSeparator(scalars[next]) {
+                next += 1
+            } else {
+                break
+            }
+        }
+        known = end
         return end
     }
 }

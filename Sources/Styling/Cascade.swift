@@ -169,18 +169,41 @@ enum RunMerger {
         }
     }
 
+    /// The other characters Unicode makes default-ignorable (DerivedCoreProperties.txt,
+    /// Default_Ignorable_Code_Point), but the bidirectional controls, which order the line:
+    /// the soft hyphen, the combining grapheme joiner, the Hangul fillers, variation selectors,
+    /// Mongolian free variation selectors, invisible operators, tags. Each modifies the
+    /// character before it; after a space it modifies nothing.
+    static func isIgnorableAfterSpace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00AD, 0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B...0x180F, 0x2061...0x2065, 0x206A...0x206F,
+            0x3164, 0xFE00...0xFE0F, 0xFFA0, 0xFFF0...0xFFF8, 0x1BCA0...0x1BCA3, 0x1D173...0x1D17A, 0xE0000...0xE0FFF:
+            true
+        default: false
+        }
+    }
+
+    /// Whether `scalar` is invisible beside spaces: one of ``isInvisibleBreakControl(_:)`` or
+    /// ``isIgnorableAfterSpace(_:)``.
+    static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value >= 0xAD && (isInvisibleBreakControl(scalar) || isIgnorableAfterSpace(scalar))
+    }
+
     /// Every ``isInvisibleBreakControl(_:)`` character beside a space of running text (any
-    /// White_Space but the line separators, the edges of runs included) dropped, so that a run
-    /// of spaces with such characters inside or at its ends is one run of spaces, which breaks
-    /// like one: 60 ideographic spaces, a joiner and 60 more kept the word after them off the
-    /// page. Code spans and formulas keep every character, and stand between the runs around
-    /// them. A run's text is copied only when it has characters to lose.
+    /// White_Space but the line separators, the edges of runs included), and every
+    /// ``isIgnorableAfterSpace(_:)`` character that follows one, dropped, so that a run of
+    /// spaces with such characters inside or at its ends is one run of spaces, which breaks
+    /// like one: 60 ideographic spaces, a joiner (or a variation selector) and 60 more kept the
+    /// word after them off the page. A variation selector after a letter or an emoji stays,
+    /// space after it or not. Code spans and formulas keep every character, and stand between
+    /// the runs around them. A run's text is copied only when it has characters to lose.
     static func dropInvisiblesBesideSpaces(_ runs: inout [StyledRun]) {
         func isSpace(_ scalar: Unicode.Scalar) -> Bool {
             scalar.properties.isWhitespace && scalar != "\n" && scalar != "\u{2028}" && scalar != "\u{2029}"
         }
         func kept(_ run: StyledRun) -> Bool { run.style.isCode || run.style.inlineFormula != nil }
-        // Whether a space, or a control that follows one, ends the previous run of running text.
+        // Whether a space, or an invisible character that follows one, ends the previous run
+        // of running text.
         var spaceBefore = false
         for index in runs.indices {
             if kept(runs[index]) {
@@ -188,18 +211,18 @@ enum RunMerger {
                 continue
             }
             let scalars = runs[index].text.unicodeScalars
-            guard scalars.contains(where: isInvisibleBreakControl) else {
+            guard scalars.contains(where: isInvisible) else {
                 spaceBefore = scalars.last.map(isSpace) ?? spaceBefore
                 continue
             }
-            // Whether a space follows scalar i, past controls, in this run or the next runs of
-            // running text.
+            // Whether a space follows scalar i, past invisible characters, in this run or the
+            // next runs of running text.
             let array = Array(scalars)
             var spaceAfter = [Bool](repeating: false, count: array.count)
             var following = false
             search: for next in runs[(index + 1)...] {
                 guard !kept(next) else { break }
-                for scalar in next.text.unicodeScalars where !isInvisibleBreakControl(scalar) {
+                for scalar in next.text.unicodeScalars where !isInvisible(scalar) {
                     following = isSpace(scalar)
                     break search
                 }
@@ -208,17 +231,18 @@ enum RunMerger {
                 spaceAfter[i] = following
                 if isSpace(array[i]) {
                     following = true
-                } else if !isInvisibleBreakControl(array[i]) {
+                } else if !isInvisible(array[i]) {
                     following = false
                 }
             }
             var text = String.UnicodeScalarView()
             for (i, scalar) in array.enumerated() {
                 if isInvisibleBreakControl(scalar) && (spaceBefore || spaceAfter[i]) { continue }
+                if isIgnorableAfterSpace(scalar) && spaceBefore { continue }
                 text.append(scalar)
                 if isSpace(scalar) {
                     spaceBefore = true
-                } else if !isInvisibleBreakControl(scalar) {
+                } else if !isInvisible(scalar) {
                     spaceBefore = false
                 }
             }

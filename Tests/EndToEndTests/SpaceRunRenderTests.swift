@@ -4,7 +4,8 @@ import Testing
 
 /// A run of spaces of any kind (Unicode Zs but the no-break ones: U+0020, U+1680, U+2000 to
 /// U+200A, U+205F, U+3000, runs mixing them, and runs with invisible controls such as a
-/// zero-width joiner inside) is one break opportunity, wherever it stands:
+/// zero-width joiner, a variation selector or a combining mark inside) is one break
+/// opportunity, wherever it stands:
 /// the words after it are set on the page, read back from the PDF. A run wider than the measure
 /// at the start of a paragraph takes a line of its own; at its end it adds nothing.
 @Suite struct SpaceRunRenderTests {
@@ -18,6 +19,15 @@ import Testing
         // it off the page.
         ("U+3000 with U+200D", "\u{3000}\u{200D}\u{3000}"), ("U+2003 with U+200B", "\u{2003}\u{2003}\u{200B}"),
         ("U+3000 with U+2060", "\u{2060}\u{3000}"), ("U+2002 with U+200C and U+FEFF", "\u{2002}\u{200C}\u{FEFF}"),
+        // Runs with other default-ignorable characters inside, which modify nothing after a
+        // space (variation selectors, combining grapheme joiner, soft hyphen, Hangul filler,
+        // tag), and with a combining mark on a space, which stays, drawn with no advance: each
+        // split the run, and the words after it went off the page (make fuzz, seed
+        // 3221031939201412000, case 16421: U+2001 with U+FE0F).
+        ("U+2001 with U+FE0F", "\u{2001}\u{FE0F}\u{2001}"),
+        ("U+3000 with U+FE00 and U+034F", "\u{3000}\u{FE00}\u{034F}"),
+        ("U+2003 with U+00AD and U+3164", "\u{2003}\u{00AD}\u{3164}"), ("U+2002 with U+E0041", "\u{2002}\u{E0041}"),
+        ("U+2001 with U+0301", "\u{2001}\u{0301}\u{2001}"),
     ]
 
     /// The words each document sets, in order (but for the table's second cell, which a reader
@@ -85,6 +95,20 @@ import Testing
             #expect(missing == nil, "\(name) × \(count): missing from \(missing ?? ""); set: \(text)")
             #expect(!warnings.contains { $0.contains("wider than the measure") }, "\(name) × \(count): \(warnings)")
         }
+    }
+
+    /// Directional marks, which stay beside spaces, inside a run of spaces wider than the
+    /// measure in a paragraph (at its start, in its middle, after a hard break): the words after
+    /// it are on the page. (In a heading, whose lines Pango breaks, they are still lost.)
+    @Test(arguments: ["\u{200E}", "\u{200F}"])
+    func directionalMarksInARunOfSpacesInAParagraph(mark: String) throws {
+        let run = String(repeating: "\u{3000}\(mark)", count: 60)
+        let markdown = "\(run)xstart after\n\nmid one\(run)xmiddle after\n\nbefore\\\n\(run)xbreak after\n"
+        let (words, warnings) = try wordsOnThePage(markdown, name: "space-run-mark-\(mark.unicodeScalars.first!.value)")
+        for word in ["xstart", "xmiddle", "xbreak"] {
+            #expect(words.contains { $0.contains(word) }, "\(word): \(words)")
+        }
+        #expect(!warnings.contains { $0.contains("wider than the measure") }, "\(warnings)")
     }
 
     /// The no-break spaces (U+00A0, U+202F, U+2007) never break: the words they join stay on

@@ -58,6 +58,25 @@ import Typography
         #expect(texts("family 👨\u{200D}👩\u{200D}👧 here") == ["family 👨\u{200D}👩\u{200D}👧 here"])
     }
 
+    /// Default-ignorable characters that modify the character before them (variation
+    /// selectors, combining grapheme joiner, soft hyphen, Hangul filler, tags) are dropped
+    /// after a space, where they modify nothing, and kept after anything else, a space after
+    /// them or not: an emoji keeps its presentation selector.
+    @Test(arguments: ["\u{FE0F}", "\u{FE00}", "\u{034F}", "\u{00AD}", "\u{3164}", "\u{E0041}", "\u{E0100}"])
+    func ignorablesAfterASpaceAreDropped(mark: String) {
+        #expect(texts("a\u{2001}\(mark)\u{2001}b") == ["a\u{2001}\u{2001}b"])
+        #expect(texts("a \(mark)b") == ["a b"])
+        #expect(texts("❤\(mark) love") == ["❤\(mark) love"], "after a character, before a space")
+        #expect(texts("a\(mark)b") == ["a\(mark)b"], "inside a word")
+        #expect(texts("a `\u{2001}\(mark)` b") == ["a \u{2001}\(mark) b"], "in code")
+    }
+
+    /// Directional marks and controls order the line: beside a space they stay.
+    @Test(arguments: ["\u{200E}", "\u{200F}", "\u{061C}", "\u{202B}", "\u{2067}"])
+    func directionalControlsStay(control: String) {
+        #expect(texts("a \(control) b") == ["a \(control) b"])
+    }
+
     @Test func codeSpansAndOtherSpacesKeepTheirWidth() {
         #expect(texts("a `x  y` b") == ["a x  y b"])
         #expect(
