@@ -728,7 +728,8 @@ public struct Styler: Sendable {
     static func isDarkModeOnly(_ source: String) -> Bool { source.hasSuffix("#gh-dark-mode-only") }
 
     /// Names the images set as alt text inside lines: a warning for each of the first few that
-    /// could not be read and of the first few remote ones, each at its place and quoting it,
+    /// could not be read and of the first few remote ones, each quoting its address (at most 60
+    /// characters) and placed where that address is written (``Diagnostic/subject``),
     /// the last standing for the rest (``Diagnostic/repeats``), so ``Diagnostic/coalesced(_:)``
     /// says them as one warning with their count.
     mutating func warnInlineImages() {
@@ -736,9 +737,10 @@ public struct Styler: Sendable {
             (unreadInlineImages, "image", "could not be read"), (remoteInlineImages, "remote image", "is not fetched"),
         ] {
             for (index, example) in tally.examples.enumerated() {
+                let shown = example.source.count > 60 ? example.source.prefix(60) + "…" : example.source
                 var warning = Diagnostic(
-                    .warning, "\(kind) '\(example.source)' inside a line of text \(problem); shown as its alt text",
-                    at: example.location ?? currentLocation, kind: .image)
+                    .warning, "\(kind) '\(shown)' inside a line of text \(problem); shown as its alt text",
+                    at: example.location ?? currentLocation, kind: .image, subject: example.source)
                 if index == tally.examples.count - 1 { warning.repeats = tally.count - index }
                 diagnostics.append(warning)
             }
@@ -1237,13 +1239,13 @@ public struct Styler: Sendable {
 }
 
 /// Images of one kind met inside lines of text: how many, and the first few with their
-/// addresses (at most 60 characters each) and places.
+/// addresses and places.
 struct InlineImageTally {
     var count = 0
     var examples: [(source: String, location: SourceLocation?)] = []
 
     mutating func add(_ source: String, at location: SourceLocation?) {
         count += 1
-        if examples.count < 4 { examples.append((source.count > 60 ? source.prefix(60) + "…" : source, location)) }
+        if examples.count < 4 { examples.append((source, location)) }
     }
 }

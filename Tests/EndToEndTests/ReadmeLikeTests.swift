@@ -165,7 +165,8 @@ import Typography
 
     /// Images inside lines of text shown as alt text are warned about by kind — local images
     /// that could not be read, remote ones — each warning at the first image of its kind,
-    /// quoting it and counting the others, wherever they stand (a paragraph, a table cell).
+    /// quoting it and counting the others, wherever they stand (a paragraph, a table cell),
+    /// each at the column where its address is written.
     @Test func inlineImagesShownAsAltTextAreNamedWhereTheyAre() throws {
         let markdown = """
             Badge [![B](https://example.org/a.svg)](https://example.org) and ![C](https://example.org/c.svg)
@@ -182,15 +183,16 @@ import Typography
         let remote = messages.filter { $0.contains("remote image") }
         let unread = messages.filter { $0.contains("could not be read") }
         #expect(remote.count == 1 && unread.count == 1, "\(messages)")
+        // Each place is where the image's address is written.
         #expect(
             remote.first.map {
-                $0.contains("inline-images.md:1:") && $0.contains("'https://example.org/a.svg'")
-                    && $0.contains("2 like this in all; also at 1:")
+                $0.contains("inline-images.md:1:13: ") && $0.contains("'https://example.org/a.svg'")
+                    && $0.contains("2 like this in all; also at 1:71 'https://example.org/c.svg'")
             } == true, "\(remote)")
         #expect(
             unread.first.map {
-                $0.contains("inline-images.md:5:") && $0.contains("'missing1.png'")
-                    && $0.contains("3 like this in all; also at 5:") && $0.contains("'pictures/missing3.png'")
+                $0.contains("inline-images.md:5:6: ") && $0.contains("'missing1.png'")
+                    && $0.contains("3 like this in all; also at 5:27 'missing2.png', 7:11 'pictures/missing3.png'")
             } == true, "\(unread)")
     }
 }
