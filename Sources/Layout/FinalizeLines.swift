@@ -30,8 +30,13 @@ extension ParagraphComposer {
             // line broke in or before (``spaceRunEnd(from:_:known:)``: with what it holds that
             // has no advance), as glue vanishes at a line's start.
             start = measure.ending == .separator ? measure.end + 1 : measure.end
-            if measure.ending != .separator, start < scalarCount, isBreakingSpace(prepared.scalars[start]) {
-                start = spaceRunEnd(from: start, prepared, known: &knownRunEnd)
+            if measure.ending != .separator {
+                // A break inside the run may fall before a mark in it.
+                var space = start
+                while space < scalarCount, isMark(prepared.scalars[space]) { space += 1 }
+                if space < scalarCount, isBreakingSpace(prepared.scalars[space]) {
+                    start = spaceRunEnd(from: space, prepared, known: &knownRunEnd)
+                }
             }
         }
         let expansions = Self.expansions(measures, limit: justified ? paragraph.style.fontExpansion : 0)

@@ -207,7 +207,7 @@ extension ParagraphComposer {
                 let end = spaceRunEnd(from: i, prepared, known: &knownRunEnd)
                 spacesEndPiece =
                     end >= scalarCount || breaks[end] || isSeparator(prepared.scalars[end])
-                    || prepared.advances[end] == 0
+                    || isMark(prepared.scalars[end])
             }
             if isSeparator(scalar) || isBreakingSpace(scalar) && spacesEndPiece {
                 endPiece(i)
@@ -448,7 +448,7 @@ extension ParagraphComposer {
                 let rigid = isCode[prepared.runIndex[i]] || !justified
                 if i == 0 || !isBreakingSpace(prepared.scalars[i - 1]) {
                     let end = spaceRunEnd(from: i, prepared, known: &knownRunEnd)
-                    runBreaks = end < scalarCount && (allowed[end] || prepared.advances[end] == 0) && !bound[i]
+                    runBreaks = end < scalarCount && (allowed[end] || isMark(prepared.scalars[end])) && !bound[i]
                     runTrails = end >= scalarCount || isSeparator(prepared.scalars[end])
                     // A run that opens the paragraph or a line after a separator is kept (an
                     // indent, as U+3000 opens a Japanese paragraph) but may break like any
@@ -539,13 +539,23 @@ extension ParagraphComposer {
     }
 
     /// The index after the run of breaking spaces that starts at `start`, or that `start` is
-    /// inside when `known` (the end this returned for an earlier start) is past it. Characters
-    /// drawn with no advance (a combining mark on a space, a directional mark, which Pango
-    /// lets no line break before, where UAX #14 LB10 reads them as letters) are inside a run
-    /// when spaces follow them: they neither end the run nor keep it from breaking, so a run
-    /// of spaces with one inside breaks like one and never keeps the words after it off the
-    /// page; one that follows the run lets it break as a letter would. Each scalar is read
-    /// once for all the starts of one run.
+    /// inside when `known` (the end this returned for an earlier start) is past it. Marks
+    /// (``isMark(_:)``: a combining mark on a space, a directional mark, which Pango lets no
+    /// line break before, where UAX #14 LB10 reads them as letters) are inside a run when
+    /// spaces follow them: they neither end the run nor keep it from breaking, so a run of
+    /// spaces with one inside breaks like one and never keeps the words after it off the page;
+    /// one that follows the run lets it break as a letter would. Each scalar is read once for
+    /// all the starts of one run.
+    /// A character drawn on the one before it or not at all: a nonspacing or enclosing mark, or
+    /// a format character (general categories Mn, Me and Cf), whatever advance tracking gives it.
+    static func isMark(_ scalar: Unicode.Scalar) -> Bool {
+        guard scalar.value >= 0x300 else { return scalar == "\u{AD}" }
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format: return true
+        default: return false
+        }
+    }
+
     static func spaceRunEnd(from start: Int, _ prepared: PreparedParagraph, known: inout Int) -> Int {
         if start < known { return known }
         let scalars = prepared.scalars
@@ -555,7 +565,7 @@ extension ParagraphComposer {
             if isBreakingSpace(scalars[next]) {
                 next += 1
                 end = next
-            } else if prepared.advances[next] == 0 && !isSeparator(scalars[next]) {
+            } else if isMark(scalars[next]) {
                 next += 1
             } else {
                 break

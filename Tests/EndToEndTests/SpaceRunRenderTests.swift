@@ -21,13 +21,14 @@ import Testing
         ("U+3000 with U+2060", "\u{2060}\u{3000}"), ("U+2002 with U+200C and U+FEFF", "\u{2002}\u{200C}\u{FEFF}"),
         // Runs with other default-ignorable characters inside, which modify nothing after a
         // space (variation selectors, combining grapheme joiner, soft hyphen, Hangul filler,
-        // tag), and with a combining mark on a space, which stays, drawn with no advance: each
-        // split the run, and the words after it went off the page (make fuzz, seed
-        // 3221031939201412000, case 16421: U+2001 with U+FE0F).
+        // tag), and with marks that stay (a combining mark on a space, directional marks, which
+        // a heading's tracking gives an advance): each split the run, and the words after it
+        // went off the page (make fuzz, seed 3221031939201412000, case 16421: U+2001 with U+FE0F).
         ("U+2001 with U+FE0F", "\u{2001}\u{FE0F}\u{2001}"),
         ("U+3000 with U+FE00 and U+034F", "\u{3000}\u{FE00}\u{034F}"),
         ("U+2003 with U+00AD and U+3164", "\u{2003}\u{00AD}\u{3164}"), ("U+2002 with U+E0041", "\u{2002}\u{E0041}"),
-        ("U+2001 with U+0301", "\u{2001}\u{0301}\u{2001}"),
+        ("U+2001 with U+0301", "\u{2001}\u{0301}\u{2001}"), ("U+3000 with U+200E", "\u{3000}\u{200E}"),
+        ("U+2003 with U+200F", "\u{2003}\u{200F}\u{2003}"),
     ]
 
     /// The words each document sets, in order (but for the table's second cell, which a reader
@@ -95,20 +96,6 @@ import Testing
             #expect(missing == nil, "\(name) × \(count): missing from \(missing ?? ""); set: \(text)")
             #expect(!warnings.contains { $0.contains("wider than the measure") }, "\(name) × \(count): \(warnings)")
         }
-    }
-
-    /// Directional marks, which stay beside spaces, inside a run of spaces wider than the
-    /// measure in a paragraph (at its start, in its middle, after a hard break): the words after
-    /// it are on the page. (In a heading, whose lines Pango breaks, they are still lost.)
-    @Test(arguments: ["\u{200E}", "\u{200F}"])
-    func directionalMarksInARunOfSpacesInAParagraph(mark: String) throws {
-        let run = String(repeating: "\u{3000}\(mark)", count: 60)
-        let markdown = "\(run)xstart after\n\nmid one\(run)xmiddle after\n\nbefore\\\n\(run)xbreak after\n"
-        let (words, warnings) = try wordsOnThePage(markdown, name: "space-run-mark-\(mark.unicodeScalars.first!.value)")
-        for word in ["xstart", "xmiddle", "xbreak"] {
-            #expect(words.contains { $0.contains(word) }, "\(word): \(words)")
-        }
-        #expect(!warnings.contains { $0.contains("wider than the measure") }, "\(warnings)")
     }
 
     /// The no-break spaces (U+00A0, U+202F, U+2007) never break: the words they join stay on
