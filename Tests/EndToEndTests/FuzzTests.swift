@@ -629,6 +629,11 @@ struct FuzzInput {
         [0x3000, 0x1680, 0x00A0, 0x202F, 0x205F].compactMap(Unicode.Scalar.init)
         + (0x2000...0x200A).compactMap(Unicode.Scalar.init)
 
+    /// Characters with no width of their own that a run of spaces may hold.
+    static let marksInSpaces: [Unicode.Scalar] =
+        [0x200B, 0x200D, 0xFE0F, 0xFE00, 0x034F, 0x0301, 0x200E, 0x200F, 0x00AD, 0x3164, 0xE0041]
+        .compactMap(Unicode.Scalar.init)
+
     /// Byte sequences that are not UTF-8: a lone continuation byte, overlong forms, a
     /// surrogate, truncated sequences, bytes that never occur, a code point past U+10FFFF.
     static let invalidSequences: [[UInt8]] = [
@@ -652,9 +657,16 @@ struct FuzzInput {
             return (0..<count).map { _ in word() + breaks[rng.below(breaks.count)] }.joined() + "end"
         case 3:
             let space = Character(otherSpaces[rng.below(otherSpaces.count)])
-            // Enough of them, at the start of a paragraph or after a word, to be wider than the measure.
-            let run = String(repeating: space, count: 1 + rng.below(200))
-            return (rng.below(2) == 0 ? "" : word()) + run + "x\(word()) after \(word())"
+            // Enough of them, at the start of a paragraph or after a word, to be wider than the
+            // measure, and half the time a few marks inside (joiners, variation selectors, a
+            // combining mark, directional marks, a soft hyphen, a Hangul filler, a tag).
+            var run = Array(repeating: space, count: 1 + rng.below(200))
+            if rng.below(2) == 0 {
+                for _ in 0..<(1 + rng.below(3)) {
+                    run.insert(Character(marksInSpaces[rng.below(marksInSpaces.count)]), at: rng.below(run.count + 1))
+                }
+            }
+            return (rng.below(2) == 0 ? "" : word()) + String(run) + "x\(word()) after \(word())"
         case 4: return word() + String(repeating: "\u{301}", count: 1 + rng.below(3_000)) + " \(word())"
         case 5: return Array(repeating: word(), count: 2 + rng.below(3_000)).joined(separator: "\u{AD}")
         case 6:
