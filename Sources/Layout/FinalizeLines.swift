@@ -27,15 +27,15 @@ extension ParagraphComposer {
                 justified: justified, width: width)
             measures.append(measure)
             // The next line starts after the dropped separator, or after the run of spaces the
-            // line broke in or before (``spaceRunEnd(from:_:known:)``: with what it holds that
-            // has no advance), as glue vanishes at a line's start.
+            // line broke in or before (``spaceRunEnd(from:_:known:)``: with the marks it holds),
+            // as glue vanishes at a line's start.
             start = measure.ending == .separator ? measure.end + 1 : measure.end
             if measure.ending != .separator {
                 // A break inside the run may fall before a mark in it.
                 var space = start
                 while space < scalarCount, isMark(prepared.scalars[space]) { space += 1 }
                 if space < scalarCount, isBreakingSpace(prepared.scalars[space]) {
-                    start = spaceRunEnd(from: space, prepared, known: &knownRunEnd)
+                    start = spaceRunEnd(from: space, prepared.scalars, known: &knownRunEnd)
                 }
             }
         }

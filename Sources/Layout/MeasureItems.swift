@@ -204,7 +204,7 @@ extension ParagraphComposer {
         for i in 0..<scalarCount {
             let scalar = prepared.scalars[i]
             if isBreakingSpace(scalar) && (i == 0 || !isBreakingSpace(prepared.scalars[i - 1])) {
-                let end = spaceRunEnd(from: i, prepared, known: &knownRunEnd)
+                let end = spaceRunEnd(from: i, prepared.scalars, known: &knownRunEnd)
                 spacesEndPiece =
                     end >= scalarCount || breaks[end] || isSeparator(prepared.scalars[end])
                     || isMark(prepared.scalars[end])
@@ -447,7 +447,7 @@ extension ParagraphComposer {
                 let spaceWidth = prepared.advances[i]
                 let rigid = isCode[prepared.runIndex[i]] || !justified
                 if i == 0 || !isBreakingSpace(prepared.scalars[i - 1]) {
-                    let end = spaceRunEnd(from: i, prepared, known: &knownRunEnd)
+                    let end = spaceRunEnd(from: i, prepared.scalars, known: &knownRunEnd)
                     runBreaks = end < scalarCount && (allowed[end] || isMark(prepared.scalars[end])) && !bound[i]
                     runTrails = end >= scalarCount || isSeparator(prepared.scalars[end])
                     // A run that opens the paragraph or a line after a separator is kept (an
@@ -538,14 +538,6 @@ extension ParagraphComposer {
         return bound
     }
 
-    /// The index after the run of breaking spaces that starts at `start`, or that `start` is
-    /// inside when `known` (the end this returned for an earlier start) is past it. Marks
-    /// (``isMark(_:)``: a combining mark on a space, a directional mark, which Pango lets no
-    /// line break before, where UAX #14 LB10 reads them as letters) are inside a run when
-    /// spaces follow them: they neither end the run nor keep it from breaking, so a run of
-    /// spaces with one inside breaks like one and never keeps the words after it off the page;
-    /// one that follows the run lets it break as a letter would. Each scalar is read once for
-    /// all the starts of one run.
     /// A character drawn on the one before it or not at all: a nonspacing or enclosing mark, or
     /// a format character (general categories Mn, Me and Cf), whatever advance tracking gives it.
     static func isMark(_ scalar: Unicode.Scalar) -> Bool {
@@ -556,9 +548,16 @@ extension ParagraphComposer {
         }
     }
 
-    static func spaceRunEnd(from start: Int, _ prepared: PreparedParagraph, known: inout Int) -> Int {
+    /// The index after the run of breaking spaces that starts at `start`, or that `start` is
+    /// inside when `known` (the end this returned for an earlier start) is past it. Marks
+    /// (``isMark(_:)``: a combining mark on a space, a directional mark, which Pango lets no
+    /// line break before, where UAX #14 LB10 reads them as letters) are inside a run when
+    /// spaces follow them: they neither end the run nor keep it from breaking, so a run of
+    /// spaces with one inside breaks like one and never keeps the words after it off the page;
+    /// one that follows the run lets it break as a letter would. Each scalar is read once for
+    /// all the starts of one run.
+    static func spaceRunEnd(from start: Int, _ scalars: [Unicode.Scalar], known: inout Int) -> Int {
         if start < known { return known }
-        let scalars = prepared.scalars
         var end = start + 1
         var next = end
         while next < scalars.count {

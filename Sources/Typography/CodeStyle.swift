@@ -217,10 +217,22 @@ extension RGBAColor {
         return 0.2126 * linear(red) + 0.7152 * linear(green) + 0.0722 * linear(blue)
     }
 
-    /// The WCAG 2.1 contrast ratio of this colour against `other`, 1…21 (opacity ignored).
+    /// The WCAG 2.1 contrast ratio of this colour drawn on `other`, 1…21, as the page shows
+    /// them: `other` over white paper, then this colour over that (``composited(over:)``), so
+    /// a colour drawn see-through has the contrast of what shows.
     public func contrastRatio(against other: RGBAColor) -> Double {
-        let lighter = max(relativeLuminance, other.relativeLuminance)
-        let darker = min(relativeLuminance, other.relativeLuminance)
+        let ground = other.composited(over: .white)
+        let ink = composited(over: ground).relativeLuminance
+        let lighter = max(ink, ground.relativeLuminance)
+        let darker = min(ink, ground.relativeLuminance)
         return (lighter + 0.05) / (darker + 0.05)
+    }
+
+    /// This colour drawn over the opaque `backdrop` at its ``alpha``: each sRGB component
+    /// `alpha × colour + (1 − alpha) × backdrop`, the PDF's Normal blend mode with a constant
+    /// opacity (ISO 32000-2 § 11.3), opaque.
+    public func composited(over backdrop: RGBAColor) -> RGBAColor {
+        func mix(_ top: Double, _ bottom: Double) -> Double { alpha * top + (1 - alpha) * bottom }
+        return RGBAColor(red: mix(red, backdrop.red), green: mix(green, backdrop.green), blue: mix(blue, backdrop.blue))
     }
 }

@@ -97,6 +97,17 @@ import Typography
         #expect(warnings.allSatisfy { $0.message.contains("#EEEEEE on #F3F4F7") }, "\(warnings)")
     }
 
+    /// A colour drawn see-through is checked as it shows over what is behind it: black at 7 %
+    /// opacity on the light panel is nearly the panel's own colour, and fails.
+    @Test func aSeeThroughColourIsCheckedAsItShows() {
+        let (_, faint) = decode(##"{"code": {"tokens": {"keyword": "#00000011"}}}"##)
+        #expect(faint.contains { $0.severity == .warning && $0.message.contains("code.tokens.keyword") }, "\(faint)")
+        let (_, solid) = decode(##"{"code": {"tokens": {"keyword": "#000000FF"}}}"##)
+        #expect(solid.isEmpty, "\(solid)")
+        let half = RGBAColor(hex: "#00000080")!.composited(over: .white)
+        #expect(abs(half.red - (1 - 128.0 / 255)) < 1e-9 && half.red == half.blue && half.alpha == 1, "\(half)")
+    }
+
     @Test func writerRoundTripsTheSection() throws {
         var theme = Theme.default
         theme.code = .dark
