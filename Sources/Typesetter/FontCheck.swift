@@ -395,7 +395,8 @@ struct FontCheck {
 
 /// Warnings for image files that will draw as placeholders: missing, unreadable, or in a
 /// format no image loader reads (checked with the decoder that sizes and draws them). The
-/// warning names the path as written and the path tried.
+/// warning names the path as written and the path tried, and its subject is the address, so a
+/// renderer places it where the address is written.
 enum ImageCheck {
     static func diagnostics(for blocks: [StyledBlock]) -> [Diagnostic] {
         blocks.compactMap(diagnostic(for:))
@@ -406,17 +407,19 @@ enum ImageCheck {
         guard case .image(let image) = block.content, !image.path.isEmpty else { return nil }
         let written = image.source.isEmpty ? (image.path as NSString).lastPathComponent : image.source
         let tried = written == image.path ? "" : " (tried \(image.path))"
+        // Placed where the address is written, not at the block's `!`.
+        let subject = image.source.isEmpty ? nil : image.source
         if !FileManager.default.isReadableFile(atPath: image.path) {
             return Diagnostic(
                 .warning, "image '\(written)' not found or unreadable\(tried); drawing a placeholder",
-                at: block.location, kind: .image)
+                at: block.location, kind: .image, subject: subject)
         }
         if ImageProbe.isSVG(image.path)
             ? ImageProbe.pixelSize(ofFile: image.path) == nil : ImageDecoder.info(ofFile: image.path) == nil
         {
             return Diagnostic(
                 .warning, "image '\(written)'\(tried) \(problem(ofFile: image.path)); drawing a placeholder",
-                at: block.location, kind: .image)
+                at: block.location, kind: .image, subject: subject)
         }
         return nil
     }

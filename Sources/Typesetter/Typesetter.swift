@@ -192,7 +192,7 @@ public enum Typesetter {
         let found = settings.diagnostics + surveyDiagnostics + frontMatter.diagnostics + fontDiagnostics
         let diagnostics =
             inSourceOrder(document.source.placingSubjects(of: found))
-            + survey.imageDiagnostics + survey.sizeDiagnostics
+            + document.source.placingSubjects(of: survey.imageDiagnostics) + survey.sizeDiagnostics
         if settings.options.strict, !diagnostics.isEmpty {
             throw TypesetError.warningsAreErrors(settings.options.coalesced(diagnostics))
         }

@@ -176,7 +176,7 @@ import Testing
         let result = try typeset(["render", dir + "/a.md", "-o", dir + "/a.pdf"])
         #expect(result.status == 0, "\(result.output)")
         #expect(
-            result.output.contains("a.md:3:1: warning: image 'bomb.svg'") && result.output.contains("too many to draw"),
+            result.output.contains("a.md:3:9: warning: image 'bomb.svg'") && result.output.contains("too many to draw"),
             "\(result.output)")
         #expect(!result.output.contains("few.svg"), "\(result.output)")
         #expect(try PDFProbe.text(dir + "/a.pdf").contains("After."))

@@ -41,7 +41,7 @@ import Testing
             let result = try typeset(["render", dir + "/a\(index).md", "-o", dir + "/a\(index).pdf", "--root", "/"])
             #expect(result.status == 0, "\(item.path): \(result.output)")
             #expect(
-                result.output.contains("a\(index).md:3:1: warning: image '\(item.path)' \(item.words)"),
+                result.output.contains("a\(index).md:3:13: warning: image '\(item.path)' \(item.words)"),
                 "\(result.output)")
             let text = try PDFProbe.text(dir + "/a\(index).pdf")
             #expect(text.contains("Before \(index).") && text.contains("after."), "\(text)")

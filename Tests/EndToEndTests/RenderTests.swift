@@ -179,7 +179,8 @@ import Typography
         // A real PNG cut short: a valid header, no IEND.
         let png = try Data(contentsOf: URL(fileURLWithPath: Render.packageRoot + "/templates/images/type-scale.png"))
         try png.prefix(300).write(to: URL(fileURLWithPath: dir + "/truncated.png"))
-        // Each says what is wrong, not "cannot read": empty, no size, cut short.
+        // Each says what is wrong, not "cannot read": empty, no size, cut short; each is placed
+        // where its address is written.
         try Data().write(to: URL(fileURLWithPath: dir + "/empty.png"))
         try #"<svg xmlns="http://www.w3.org/2000/svg"><rect x="1" y="1" width="8" height="8"/></svg>"#.write(
             toFile: dir + "/nosize.svg", atomically: true, encoding: .utf8)
@@ -193,32 +194,32 @@ import Typography
         let messages = report.diagnostics.map(\.description)
         #expect(
             messages.contains {
-                $0.hasPrefix("badimages.md:1:1:") && $0.contains("'corrupt.png'")
+                $0.hasPrefix("badimages.md:1:19:") && $0.contains("'corrupt.png'")
                     && $0.contains("is not in a format it reads")
             }, "\(messages)")
         #expect(
             messages.contains {
-                $0.hasPrefix("badimages.md:9:1:") && $0.contains("'truncated.png'") && $0.contains("is a PNG cut short")
+                $0.hasPrefix("badimages.md:9:6:") && $0.contains("'truncated.png'") && $0.contains("is a PNG cut short")
             }, "\(messages)")
         #expect(
             messages.contains {
-                $0.hasPrefix("badimages.md:11:1:") && $0.contains("'empty.png'") && $0.contains("is empty (0 bytes)")
+                $0.hasPrefix("badimages.md:11:6:") && $0.contains("'empty.png'") && $0.contains("is empty (0 bytes)")
             }, "\(messages)")
         #expect(
             messages.contains {
-                $0.hasPrefix("badimages.md:13:1:") && $0.contains("'nosize.svg'")
+                $0.hasPrefix("badimages.md:13:6:") && $0.contains("'nosize.svg'")
                     && $0.contains("is an SVG with no size")
                     && $0.contains("viewBox") && !$0.contains("read")
             }, "\(messages)")
         #expect(
             messages.contains {
-                $0.hasPrefix("badimages.md:15:1:") && $0.contains("'cut.svg'") && $0.contains("is an SVG cut short")
+                $0.hasPrefix("badimages.md:15:6:") && $0.contains("'cut.svg'") && $0.contains("is an SVG cut short")
             }, "\(messages)")
-        #expect(messages.contains { $0.hasPrefix("badimages.md:3:1:") && $0.contains("'fake.jpg'") })
-        #expect(messages.contains { $0.hasPrefix("badimages.md:5:1:") && $0.contains("'missing.png' not found") })
+        #expect(messages.contains { $0.hasPrefix("badimages.md:3:6:") && $0.contains("'fake.jpg'") })
+        #expect(messages.contains { $0.hasPrefix("badimages.md:5:6:") && $0.contains("'missing.png' not found") })
         #expect(messages.contains { $0.hasPrefix("badimages.md:7:") && $0.contains("remote image") })
         #expect(
-            messages.contains { $0.hasPrefix("badimages.md:9:1:") && $0.contains("'truncated.png'") },
+            messages.contains { $0.hasPrefix("badimages.md:9:6:") && $0.contains("'truncated.png'") },
             "a file cut short")
         #expect(try PDFProbe.qpdfClean(pdf))
         #expect(try PDFProbe.text(pdf).contains("Corrupt figure"), "the placeholder shows the alt text")
