@@ -35,7 +35,8 @@ import Testing
         let run = try typeset(["specimen", "--template", file, "-o", folder + "/places.pdf"])
         #expect(run.status == 0, "\(run.output)")
         let lines = run.output.split(separator: "\n").map(String.init)
-        let image = try Self.place(of: "![sample]", line: 7, in: file)
+        // Each image is placed where its address is written.
+        let image = try Self.place(of: "missing-{{key}}", line: 7, in: file)
         let images = lines.filter { $0.contains("could not be read") }
         #expect(images.count == 1 && images[0].hasPrefix(image + ": warning: image 'missing-display.png'"), "\(lines)")
         // Every role's image is on template line 7, at the same column, each naming its own file.
