@@ -20,9 +20,26 @@ public struct StyleStream: Sendable {
     /// Index of the next top-level block.
     public private(set) var position = 0
     private var finished = false
+    /// The containers being styled a part at a time, outermost first (see ``ContainerFrame``).
+    var frames: [ContainerFrame] = []
+    /// Blocks styled inside ``frames`` and not yet handed out.
+    var pending: [StyledBlock] = []
+    /// Blocks styled inside ``frames`` and handed out.
+    var handedOut = 0
+    /// A container holding more blocks than this, counted through its nested containers, is
+    /// styled a part at a time (a list item, a quote's or div's block) and handed out in
+    /// chunks of about as many blocks; a smaller one is styled whole.
+    let partsPerChunk: Int
 
     /// A stream over `document`'s top-level blocks, styled against `theme`.
     public init(_ document: Document, theme: Theme, options: StylingOptions = StylingOptions()) {
+        self.init(document, theme: theme, options: options, partsPerChunk: 256)
+    }
+
+    /// A stream that styles containers of more than `partsPerChunk` blocks a part at a time
+    /// (`Int.max`: every block whole, as one chunk).
+    init(_ document: Document, theme: Theme, options: StylingOptions, partsPerChunk: Int) {
+        self.partsPerChunk = partsPerChunk
         styler = Styler(theme: theme, options: options)
         var bodyCascade = Cascade(theme: theme, role: .body)
         bodyCascade.language = options.language
@@ -46,11 +63,13 @@ public struct StyleStream: Sendable {
     }
 
     /// The styled blocks of the next top-level block (a list or quote gives several, an empty
-    /// raw HTML block none), its footnotes attached; after the last, the notes no drawn marker
+    /// raw HTML block none), or of the next part of a long one (see ``ContainerFrame``), their
+    /// footnotes attached; after the last, the notes no drawn marker
     /// cites (once, if any); then nil. The end of the document also adds
     /// the warnings that sum up the whole document (images inside lines, links into other
     /// Markdown files) to ``diagnostics``.
     public mutating func next() -> [StyledBlock]? {
+        if !frames.isEmpty { return nextPart() }
         guard position < blocks.count else {
             guard !finished else { return nil }
             // Notes whose marker is never drawn are set after the last block, with a warning.
@@ -59,8 +78,13 @@ public struct StyleStream: Sendable {
             finishDocument()
             return notes.isEmpty ? nil : notes
         }
+        let block = blocks[position]
+        if opensFrame(for: block, in: context) {
+            position += 1
+            return nextPart()
+        }
         var styled: [StyledBlock] = []
-        styler.append(blocks[position], context: context, to: &styled)
+        styler.append(block, context: context, to: &styled)
         // A block that sets nothing (an empty heading of a note reference alone) leaves its
         // notes to the next block that does.
         if !styled.isEmpty { styler.attachFootnotes(to: &styled, from: 0) }

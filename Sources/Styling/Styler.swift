@@ -154,12 +154,32 @@ public struct Styler: Sendable {
     /// The deepest indent lists and quotes reach: half the measure. Deeper levels keep it.
     var maxIndent: Double { theme.page.measure * 0.5 }
 
+    /// Whether `block` is a container of blocks: a list, quote, alert, div or definition list.
+    static func holdsBlocks(_ block: Block) -> Bool {
+        switch block.kind {
+        case .list, .blockQuote, .alert, .div, .definitionList: true
+        default: false
+        }
+    }
+
+    /// Begins styling `block`: warnings that have no place of their own are placed at it.
+    /// Returns its written settings, with a warning for each that is not understood.
+    mutating func enter(_ block: Block) -> StyleOverrides {
+        if let location = block.location { currentLocation = location }
+        return StyleOverrides(block.attributes, theme: theme, diagnostics: &diagnostics)
+    }
+
     mutating func append(_ block: Block, context: BlockContext, to blocks: inout [StyledBlock]) {
         var context = context
-        if let location = block.location { currentLocation = location }
-        let overrides = StyleOverrides(block.attributes, theme: theme, diagnostics: &diagnostics)
+        let overrides = enter(block)
         let firstNew = blocks.count
-        defer { attachPendingAnchors(to: &blocks, from: firstNew) }
+        // Ids still waiting when the block ends name its first block; in a container, ids
+        // before its first block were taken by that block, and those left were written at its
+        // very end (`<a id="x"></a>` as its last block): they name its last block.
+        defer {
+            attachPendingAnchors(
+                to: &blocks, from: Styler.holdsBlocks(block) ? max(firstNew, blocks.count - 1) : firstNew)
+        }
         switch block.kind {
         case .paragraph(let inlines):
             if Styler.onlyAnchors(inlines) {
@@ -204,15 +224,8 @@ public struct Styler: Sendable {
         case .list(let list):
             appendList(list, context: context, to: &blocks)
         case .blockQuote(let children):
-            // Deep nesting stops indenting at half the measure, so text never runs off the page.
-            if context.indent + 14 <= maxIndent {
-                context.quoteBars.append(context.indent + 1)
-                context.indent += 14
-            }
-            if let quote = theme.color(named: "secondary") { context.cascade.color = quote }
-            context.tight = false
-            context.structure.append(newElement(.blockQuote))
-            for child in children { append(child, context: context, to: &blocks) }
+            let inside = quoteContext(context)
+            for child in children { append(child, context: inside, to: &blocks) }
         case .alert, .definitionList: appendGitHubOrPandocBlock(block, in: context, to: &blocks)
         case .codeBlock(let info, let text):
             appendCode(
@@ -227,21 +240,8 @@ public struct Styler: Sendable {
         case .table(let table):
             appendTable(table, context: context, location: block.location, to: &blocks)
         case .div(let children):
-            if let id = block.attributes.id { registerAnchor(id, at: block.attributes.location ?? block.location) }
-            if let role = overrides.role {
-                context.paragraphRole = role
-                context.paragraphOverrides = []
-            }
-            var divOverrides = overrides
-            divOverrides.role = nil
-            context.cascade.apply(divOverrides, theme: theme)
-            if context.paragraphRole != nil { context.paragraphOverrides.append(divOverrides) }
-            if let alignment = overrides.alignment { context.alignment = alignment }
-            if let tab = overrides.tabSize { context.tabSize = tab }
-            if let measure = overrides.measure {
-                context.rightIndent = max(context.rightIndent, theme.page.measure - context.indent - measure)
-            }
-            for child in children { append(child, context: context, to: &blocks) }
+            let inside = divContext(block, overrides: overrides, in: context)
+            for child in children { append(child, context: inside, to: &blocks) }
         case .html(let html):
             let text = HTMLText.visibleText(html)
             if text.isEmpty {
@@ -261,6 +261,42 @@ public struct Styler: Sendable {
             pageBreak.opensRightHandPage = block.attributes.classes.contains(Block.rightHandPageClass)
             blocks.append(pageBreak)
         }
+    }
+
+    /// The context of a block quote's blocks in `context`: indented beside a bar (deep nesting
+    /// stops indenting at half the measure, so text never runs off the page), in the theme's
+    /// `secondary` colour, inside a new quote element.
+    mutating func quoteContext(_ context: BlockContext) -> BlockContext {
+        var context = context
+        if context.indent + 14 <= maxIndent {
+            context.quoteBars.append(context.indent + 1)
+            context.indent += 14
+        }
+        if let quote = theme.color(named: "secondary") { context.cascade.color = quote }
+        context.tight = false
+        context.structure.append(newElement(.blockQuote))
+        return context
+    }
+
+    /// The context of a div's blocks in `context`, with the div's settings (`overrides`)
+    /// applied; its id, if any, names its first block.
+    mutating func divContext(_ div: Block, overrides: StyleOverrides, in context: BlockContext) -> BlockContext {
+        var context = context
+        if let id = div.attributes.id { registerAnchor(id, at: div.attributes.location ?? div.location) }
+        if let role = overrides.role {
+            context.paragraphRole = role
+            context.paragraphOverrides = []
+        }
+        var divOverrides = overrides
+        divOverrides.role = nil
+        context.cascade.apply(divOverrides, theme: theme)
+        if context.paragraphRole != nil { context.paragraphOverrides.append(divOverrides) }
+        if let alignment = overrides.alignment { context.alignment = alignment }
+        if let tab = overrides.tabSize { context.tabSize = tab }
+        if let measure = overrides.measure {
+            context.rightIndent = max(context.rightIndent, theme.page.measure - context.indent - measure)
+        }
+        return context
     }
 
     /// A heading: its role's style, an id (written or made from its title) and an outline entry;
@@ -393,73 +429,151 @@ public struct Styler: Sendable {
     static let bullets = ["•", "◦", "▪", "–"]
 
     mutating func appendList(_ list: ListBlock, context: BlockContext, to blocks: inout [StyledBlock]) {
+        let frame = openList(list, context: context)
+        // A long list's blocks are stored in one step rather than grown by doubling (a list of
+        // 100,000 empty items holds one array of blocks, not a full one and its copy).
+        if list.items.count > 1024, blocks.capacity < blocks.count + list.items.count {
+            blocks.reserveCapacity(max(blocks.count + list.items.count, blocks.capacity * 2))
+        }
+        for index in list.items.indices {
+            let item = openItem(index, of: frame)
+            let first = blocks.count
+            for child in list.items[index].blocks { append(child, context: item.context, to: &blocks) }
+            if !hangMarker(of: item, onBlockAt: first, in: &blocks) {
+                addMarkerLine(of: item, at: first, to: &blocks)
+            }
+            closeItem(of: frame, in: &blocks)
+        }
+        closeList(in: &blocks)
+    }
+
+    /// What every item of one list shares: its context, structure element, indent and
+    /// marker styles (an item costs its marker's text, not a style). A class, so that a
+    /// ``StyleStream`` styling a long list a part at a time copies a reference at each step;
+    /// it is never changed.
+    final class ListFrame: Sendable {
+        let list: ListBlock
+        let context: BlockContext
+        let element: StructureElement
+        let indentStep: Double
+        let markerStyle: RunStyle
+        let taskMarkerStyle: RunStyle
+        let bulletMarker: [StyledRun]
+
+        init(
+            list: ListBlock, context: BlockContext, element: StructureElement, indentStep: Double,
+            markerStyle: RunStyle, taskMarkerStyle: RunStyle, bulletMarker: [StyledRun]
+        ) {
+            self.list = list
+            self.context = context
+            self.element = element
+            self.indentStep = indentStep
+            self.markerStyle = markerStyle
+            self.taskMarkerStyle = taskMarkerStyle
+            self.bulletMarker = bulletMarker
+        }
+    }
+
+    /// One list item being styled: its context and its marker, and its list's (the marker
+    /// line of an empty item hangs from the list's context). A class for the reason
+    /// ``ListFrame`` is one; never changed.
+    final class ListItemFrame: Sendable {
+        let context: BlockContext
+        let element: StructureElement
+        let marker: [StyledRun]
+        let list: ListFrame
+
+        init(context: BlockContext, element: StructureElement, marker: [StyledRun], list: ListFrame) {
+            self.context = context
+            self.element = element
+            self.marker = marker
+            self.list = list
+        }
+    }
+
+    /// The frame of `list`, styled in `context`: markers and indents follow the items' text
+    /// (a `.caption` div's list is Caption).
+    mutating func openList(_ list: ListBlock, context: BlockContext) -> ListFrame {
         let depth = context.cascade.listDepth
-        // Markers and indents follow the items' text (a `.caption` div's list is Caption).
         let textCascade = paragraphCascade(context)
         let font = textCascade.font
         let lastNumber = list.start + max(0, list.items.count - 1)
         let markerWidthEm = list.ordered ? 0.62 * Double(String(lastNumber).count + 1) + 0.6 : 1.3
-        let indentStep = max(font.size * 1.6, font.size * markerWidthEm)
-        let listElement = newElement(.list)
-        // One marker style for the list's numbers or bullets and one for its task boxes: every
-        // item's marker shares them (an item costs its marker's text, not a style).
         var markerStyle = textCascade.runStyle
         markerStyle.font.families += ["DejaVu Sans"]  // bullets and ballot boxes
         markerStyle.link = nil
         let taskMarkerStyle = appearances.shared(markerStyle)
         if list.ordered { markerStyle.features.append("tnum") }
         markerStyle = appearances.shared(markerStyle)
-        let bulletMarker = [StyledRun(Styler.bullets[depth % Styler.bullets.count], style: markerStyle)]
-        // A long list's blocks are stored in one step rather than grown by doubling (a list of
-        // 100,000 empty items holds one array of blocks, not a full one and its copy).
-        if list.items.count > 1024, blocks.capacity < blocks.count + list.items.count {
-            blocks.reserveCapacity(max(blocks.count + list.items.count, blocks.capacity * 2))
-        }
-        for (index, item) in list.items.enumerated() {
-            var itemContext = context
-            let itemElement = newElement(.listItem)
-            itemContext.structure += [listElement, itemElement, StructureElement(.listBody, id: itemElement.id)]
-            itemContext.indent = min(maxIndent, itemContext.indent + indentStep)
-            itemContext.cascade.listDepth += 1
-            itemContext.tight = list.tight
-            let marker: [StyledRun] =
-                if let checked = item.task {
-                    [StyledRun(checked ? "☑" : "☐", style: taskMarkerStyle)]
-                } else if list.ordered {
-                    [StyledRun("\(list.start + index).", style: markerStyle)]
-                } else {
-                    bulletMarker
-                }
-            let first = blocks.count
-            for child in item.blocks { append(child, context: itemContext, to: &blocks) }
-            if first < blocks.count, case .paragraph(var paragraph) = blocks[first].content, !blocks[first].isCode,
-                paragraph.style.leftIndent == itemContext.indent, blocks[first].hangingMarkers.isEmpty
-            {
-                paragraph.marker = marker
-                blocks[first].content = .paragraph(paragraph)
-            } else if first < blocks.count, Styler.canHangMarker(beside: blocks[first]) {
-                // A code block, quote, table, figure or nested list opens the item: the marker
-                // hangs outside it, not inside its panel or bar.
-                let label = StructureElement(.label, id: itemElement.id)
-                blocks[first].hangingMarkers.insert(
-                    HangingMarker(
-                        runs: marker, edge: itemContext.indent,
-                        structure: context.structure + [listElement, itemElement, label]), at: 0)
+        return ListFrame(
+            list: list, context: context, element: newElement(.list),
+            indentStep: max(font.size * 1.6, font.size * markerWidthEm), markerStyle: markerStyle,
+            taskMarkerStyle: taskMarkerStyle,
+            bulletMarker: [StyledRun(Styler.bullets[depth % Styler.bullets.count], style: markerStyle)])
+    }
+
+    /// The item at `index` of `frame`'s list, before its blocks are styled.
+    mutating func openItem(_ index: Int, of frame: ListFrame) -> ListItemFrame {
+        let list = frame.list
+        var itemContext = frame.context
+        let itemElement = newElement(.listItem)
+        itemContext.structure += [frame.element, itemElement, StructureElement(.listBody, id: itemElement.id)]
+        itemContext.indent = min(maxIndent, itemContext.indent + frame.indentStep)
+        itemContext.cascade.listDepth += 1
+        itemContext.tight = list.tight
+        let marker: [StyledRun] =
+            if let checked = list.items[index].task {
+                [StyledRun(checked ? "☑" : "☐", style: frame.taskMarkerStyle)]
+            } else if list.ordered {
+                [StyledRun("\(list.start + index).", style: frame.markerStyle)]
             } else {
-                // An empty item, or one starting with a rule: a marker line of its own.
-                let empty = StyledParagraph(
-                    runs: [], style: paragraphStyle(itemContext, overrides: StyleOverrides()),
-                    marker: marker)
-                blocks.insert(
-                    StyledBlock(
-                        .paragraph(empty), spaceAfter: blockSpacing * 0.3, quoteBars: context.quoteBars,
-                        quoteBarColor: quoteBarColor), at: first)
-                blocks[first].structure = itemContext.structure + [newElement(.paragraph)]
+                frame.bulletMarker
             }
-            if list.tight, let last = blocks.indices.last {
-                blocks[last].spaceAfter = min(blocks[last].spaceAfter, blockSpacing * 0.3)
-            }
+        return ListItemFrame(context: itemContext, element: itemElement, marker: marker, list: frame)
+    }
+
+    /// Sets `item`'s marker on its first block, at `first`, when that block can carry it: in
+    /// the line of a paragraph at the item's indent, or hanging beside a code block, quote,
+    /// table, figure or nested list, outside its panel or bar. False when there is no such
+    /// block (an empty item, one that opens with a rule): ``addMarkerLine(of:at:to:)`` then.
+    func hangMarker(of item: ListItemFrame, onBlockAt first: Int, in blocks: inout [StyledBlock]) -> Bool {
+        guard first < blocks.count else { return false }
+        if case .paragraph(var paragraph) = blocks[first].content, !blocks[first].isCode,
+            paragraph.style.leftIndent == item.context.indent, blocks[first].hangingMarkers.isEmpty
+        {
+            paragraph.marker = item.marker
+            blocks[first].content = .paragraph(paragraph)
+            return true
         }
+        guard Styler.canHangMarker(beside: blocks[first]) else { return false }
+        let label = StructureElement(.label, id: item.element.id)
+        blocks[first].hangingMarkers.insert(
+            HangingMarker(
+                runs: item.marker, edge: item.context.indent,
+                structure: item.list.context.structure + [item.list.element, item.element, label]), at: 0)
+        return true
+    }
+
+    /// A line of `item`'s own for its marker, at `first`: the item is empty or opens with a rule.
+    mutating func addMarkerLine(of item: ListItemFrame, at first: Int, to blocks: inout [StyledBlock]) {
+        let empty = StyledParagraph(
+            runs: [], style: paragraphStyle(item.context, overrides: StyleOverrides()), marker: item.marker)
+        blocks.insert(
+            StyledBlock(
+                .paragraph(empty), spaceAfter: blockSpacing * 0.3, quoteBars: item.list.context.quoteBars,
+                quoteBarColor: quoteBarColor), at: first)
+        blocks[first].structure = item.context.structure + [newElement(.paragraph)]
+    }
+
+    /// Ends an item: a tight list's items stand close.
+    func closeItem(of frame: ListFrame, in blocks: inout [StyledBlock]) {
+        if frame.list.tight, let last = blocks.indices.last {
+            blocks[last].spaceAfter = min(blocks[last].spaceAfter, blockSpacing * 0.3)
+        }
+    }
+
+    /// Ends a list: a block's space at least after it.
+    func closeList(in blocks: inout [StyledBlock]) {
         if let last = blocks.indices.last { blocks[last].spaceAfter = max(blocks[last].spaceAfter, blockSpacing) }
     }
 

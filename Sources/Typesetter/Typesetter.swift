@@ -62,11 +62,13 @@ public struct RenderOptions: Sendable {
     /// Let the render tune this process's C heap so that Cairo's large copies (each embedded CFF
     /// table, twice) land on transparent huge pages: thousands of page faults fewer for a page
     /// with a CJK face (``HugePageHeap``); and serve every block of 1 MiB or more from a
-    /// mapping of its own from the render's start (``FreedMemory/mapLargeBlocks()``), so the
+    /// mapping of its own from the parse's start (``FreedMemory/mapLargeBlocks()``), so the
     /// large arrays a long paragraph grows by doubling go back to the system when freed instead
     /// of staying in the heap as free blocks: 100,000 emphasis spans peak at 162 MiB, not 195;
-    /// and hand the heap pages each stage freed back to the system before the next stage
-    /// (``FreedMemory/release()``), so drawing does not stack on the parse's high-water mark.
+    /// and hand the heap pages the parse and each stage freed back to the system before the
+    /// next stage (``FreedMemory/release()``), so styling, which runs on a thread with a heap
+    /// arena of its own, and drawing do not stack on the parse's high-water mark (100,000
+    /// list items: 126 MiB, not 165).
     /// It changes glibc's settings for the rest of the process (mallopt(3): mmap threshold
     /// 1 MiB, or 32 MiB and trim threshold 128 MiB once a large CFF face is drawn), and
     /// `malloc_trim(3)` empties every thread's arena, so renders beside it fault their pages
@@ -149,6 +151,7 @@ public enum Typesetter {
         markdown: String, file: String, to output: String, options: RenderOptions = RenderOptions()
     ) throws -> RenderReport {
         startLoadingFonts(for: options)
+        if options.tunesHeap { FreedMemory.mapLargeBlocks() }
         let parsed = MarkdownParser.parse(markdown, file: file)
         return try render(document: parsed.document, diagnostics: parsed.diagnostics, to: output, options: options)
     }
@@ -179,7 +182,10 @@ public enum Typesetter {
         document: Document, diagnostics parseDiagnostics: [Diagnostic], to output: String,
         options requested: RenderOptions, threaded: Bool
     ) throws -> RenderReport {
-        if requested.tunesHeap { FreedMemory.mapLargeBlocks() }
+        if requested.tunesHeap {
+            FreedMemory.mapLargeBlocks()
+            FreedMemory.release()
+        }
         let settings = try ResolvedSettings(resolving: requested, for: document, parseDiagnostics: parseDiagnostics)
         let (survey, surveyDiagnostics) = DocumentSurvey.survey(document, settings: settings, threaded: threaded)
         defer { survey.definitionLoader?.cancel() }
