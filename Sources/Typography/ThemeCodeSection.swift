@@ -41,13 +41,14 @@ struct ThemeCodeSection {
     /// The least contrast ratio of code against its background (WCAG 2.1 AA for body text).
     static let minimumContrast = 4.5
 
-    /// The section as a one-line JSON object that reads back equal to `code`; nil for the
-    /// built-in ``CodeStyle/light``, which a theme file inherits by leaving the section out.
-    /// A style from the highlighting library (a name no built-in style has) is written from
+    /// The section as a JSON object, a token style a line, indented for a theme file's top
+    /// level, that reads back equal to `code`, its token styles
+    /// spelled out (the built-in ``CodeStyle/light`` too, which a theme file inherits by
+    /// leaving the section out), so that a theme written to be edited shows every colour code
+    /// takes. A style from the highlighting library (a name no built-in style has) is written from
     /// `light` with every token kind spelled out, those it leaves plain in its text colour,
     /// so that the file reads back to the same colours wherever it is read.
-    static func json(for code: CodeStyle, string: (String) -> String) -> String? {
-        guard code != .light else { return nil }
+    static func json(for code: CodeStyle, string: (String) -> String) -> String {
         var code = code
         if CodeStyle.builtIn[code.name] == nil {
             let plain = CodeTokenStyle(color: code.text ?? .black)
@@ -63,11 +64,11 @@ struct ThemeCodeSection {
         let tokens = CodeToken.allCases.compactMap { token -> String? in
             guard let style = code.tokens[token] else { return nil }
             let background = style.background.map { ", \"background\": \(string($0.hex))" } ?? ""
-            return "\(string(token.rawValue)): { \"color\": \(string(style.color.hex)), \"bold\": \(style.bold), "
+            return "      \(string(token.rawValue)): { \"color\": \(string(style.color.hex)), \"bold\": \(style.bold), "
                 + "\"italic\": \(style.italic)\(background) }"
         }
-        fields.append("\"tokens\": { " + tokens.joined(separator: ", ") + " }")
-        return "{ " + fields.joined(separator: ", ") + " }"
+        return "{\n    " + fields.joined(separator: ", ") + ",\n    \"tokens\": {\n" + tokens.joined(separator: ",\n")
+            + "\n    }\n  }"
     }
 
     mutating func error(_ position: SourcePosition, _ message: String) {

@@ -65,7 +65,7 @@ public enum ThemeWriter {
             "  \"colors\": {"
                 + theme.colors.keys.sorted().map { "\(string($0)): \(string(theme.colors[$0]!.hex))" }.joined(
                     separator: ", ") + "},")
-        if let code = ThemeCodeSection.json(for: theme.code, string: string) { lines.append("  \"code\": \(code),") }
+        lines.append("  \"code\": \(ThemeCodeSection.json(for: theme.code, string: string)),")
         let page = theme.page
         let margins = page.margins
         // A named paper keeps its name (`a4`); any other size is written in pt.

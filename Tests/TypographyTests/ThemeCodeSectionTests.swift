@@ -115,6 +115,13 @@ import Typography
         let (read, problems) = decode(ThemeWriter.json(for: theme))
         #expect(problems.filter { $0.severity == .error }.isEmpty, "\(problems)")
         #expect(read?.code == theme.code)
-        #expect(!ThemeWriter.json(for: .default).contains("\"code\""))
+        // The default theme's section is written too, every token style on a line of its own,
+        // so that a theme started from `theme show default` shows what code is drawn in.
+        let written = ThemeWriter.json(for: .default)
+        for token in CodeToken.allCases where CodeStyle.light.tokens[token] != nil {
+            #expect(written.contains("\n      \"\(token.rawValue)\": { \"color\""), "\(token)")
+        }
+        let (readDefault, _) = decode(written)
+        #expect(readDefault?.code == CodeStyle.light)
     }
 }
