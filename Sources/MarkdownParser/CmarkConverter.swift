@@ -357,9 +357,9 @@ struct CmarkConverter {
                     task = cmark_gfm_extensions_get_tasklist_item_checked(item)
                 }
                 var itemBlocks = blocks(of: item, depth: depth + 2)
-                if task == nil, let checked = GitHubSyntax.emptyTask(itemBlocks) {
-                    task = checked
-                    itemBlocks = []
+                if task == nil, let found = GitHubSyntax.task(itemBlocks) {
+                    task = found.checked
+                    itemBlocks = found.blocks
                 }
                 list.items.append(ListItem(blocks: itemBlocks, task: task))
             }

@@ -26,17 +26,36 @@ enum GitHubSyntax {
         return rest.isEmpty ? nil : (kind, rest)
     }
 
-    /// Whether a list item whose only content is `[ ]`, `[x]` or `[X]` is a task with no text:
-    /// cmark-gfm's tasklist extension wants text after the box, GitHub draws the box alone.
-    /// true for checked, false for unchecked, nil for any other item.
-    static func emptyTask(_ blocks: [Block]) -> Bool? {
-        guard blocks.count == 1, case .paragraph(let inlines) = blocks[0].kind, inlines.count == 1,
-            case .text(let text) = inlines[0]
+    /// The task an item's blocks open with, as GitHub reads a task list item: `[ ]`, `[x]` or
+    /// `[X]` at the start of its first paragraph, then white space or the paragraph's end.
+    /// Returns whether it is checked and the blocks without the box (a paragraph of the box
+    /// alone is dropped); nil for any other item. cmark-gfm's tasklist extension finds most of
+    /// these itself, but not a box alone (it wants text after it) nor an item inside a block
+    /// quote (`> - [ ] open`), which GitHub draws with a box too.
+    static func task(_ blocks: [Block]) -> (checked: Bool, blocks: [Block])? {
+        guard let first = blocks.first, case .paragraph(var inlines) = first.kind, case .text(let text)? = inlines.first
         else { return nil }
-        switch text.trimmingSpaces {
-        case "[ ]": return false
-        case "[x]", "[X]": return true
+        let checked: Bool
+        switch text.prefix(3) {
+        case "[ ]": checked = false
+        case "[x]", "[X]": checked = true
         default: return nil
         }
+        let after = text.dropFirst(3)
+        if let space = after.first {
+            guard space == " " || space == "\t" else { return nil }
+            let rest = after.drop { $0 == " " || $0 == "\t" }
+            if rest.isEmpty { inlines.removeFirst() } else { inlines[0] = .text(String(rest)) }
+        } else {
+            guard inlines.count == 1 || [.softBreak, .lineBreak].contains(inlines[1]) else { return nil }
+            inlines.removeFirst(min(2, inlines.count))
+        }
+        var rest = Array(blocks.dropFirst())
+        if !inlines.isEmpty {
+            var paragraph = first
+            paragraph.kind = .paragraph(inlines)
+            rest.insert(paragraph, at: 0)
+        }
+        return (checked, rest)
     }
 }

@@ -1074,6 +1074,12 @@ public struct Styler: Sendable {
                     + "out",
                 block.location, kind: .footnote)
         }
+        if paragraphs.first?.marker != nil {
+            // A note that opens with a list: the number on a line of its own, the list's first
+            // marker kept below it, as a note holding a list is drawn in HTML.
+            paragraphs.insert(
+                StyledParagraph(runs: [], style: paragraphStyle(context, overrides: StyleOverrides())), at: 0)
+        }
         if paragraphs.isEmpty {
             paragraphs = [StyledParagraph(runs: [], style: paragraphStyle(context, overrides: StyleOverrides()))]
         }
@@ -1320,7 +1326,7 @@ public struct Styler: Sendable {
         for block in blocks { for number in block.footnotes.keys { anchors.insert("fn-\(number)") } }
         let matcher = AnchorMatcher(anchors: anchors)
         var reported = Set<String>()
-        var problems: [(String, SourceLocation?)] = []
+        var problems: [(id: String, location: SourceLocation?)] = []
         for blockIndex in blocks.indices {
             let location = blocks[blockIndex].location
             blocks[blockIndex].updateParagraphs { paragraph in
@@ -1333,13 +1339,15 @@ public struct Styler: Sendable {
                         continue
                     }
                     if reported.insert(id).inserted {
-                        problems.append((Styler.missingDestinationMessage(id), location))
+                        problems.append((id, location))
                     }
                     paragraph.runs[runIndex].style.link = nil
                 }
             }
         }
-        for (message, location) in problems { warn(message, location, kind: .link) }
+        for (id, location) in problems {
+            warn(Styler.missingDestinationMessage(id), location, kind: .link, subject: "#\(id)")
+        }
     }
 
     /// CSS `font-weight: bolder` (CSS Fonts 4 §2.2 relative weights table).

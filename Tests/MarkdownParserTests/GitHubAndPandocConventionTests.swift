@@ -97,6 +97,29 @@ import Testing
         #expect(list.items[4].blocks.first?.kind == .paragraph([.text("[y]")]))
     }
 
+    /// An item that opens with a box is a task wherever its list stands, as GitHub draws it:
+    /// in a quote, a quote in a quote, a list in a quote, a footnote, ordered or not; a box
+    /// without white space after it is text.
+    @Test(arguments: [
+        "> - [ ] open\n> - [x] done\n> - [ ]text",
+        "> > - [ ] open\n> > - [X] done\n> > - [ ]text",
+        "> 7. [ ] open\n> 8. [x] done\n> 9. [ ]text",
+        "- [ ] open\n- [x] done\n- [ ]text",
+    ])
+    func boxesOpenTasksWhereverTheListStands(markdown: String) {
+        var block = parsed(markdown).first
+        while case .blockQuote(let children)? = block?.kind { block = children.first }
+        guard case .list(let list)? = block?.kind else {
+            Issue.record("no list in \(markdown)")
+            return
+        }
+        #expect(list.items.map(\.task) == [false, true, nil], "\(markdown)")
+        #expect(
+            list.items.map { $0.blocks.first?.kind } == [
+                .paragraph([.text("open")]), .paragraph([.text("done")]), .paragraph([.text("[ ]text")]),
+            ], "\(markdown)")
+    }
+
     @Test func compactDefinitionListsAreRecognised() {
         let blocks = parsed("Term *one*\n: First definition\ncontinued\n: Second\n\nPlain\n\\: not a list\n")
         guard case .definitionList(let items)? = blocks.first?.kind else {

@@ -128,6 +128,23 @@ import Typography
         #expect(doc.blocks[1].footnotes[1]?.first?.text == "The note.")
     }
 
+    /// A note that opens with a list sets its number on a line of its own and keeps every
+    /// item's marker (bullets, numbers, task boxes); one that opens with text sets the number
+    /// beside it.
+    @Test(arguments: [
+        ("- one\n    - two", ["•", "•"]), ("3. one\n    4. two", ["3.", "4."]),
+        ("- [ ] one\n    - [x] two", ["☐", "☑"]),
+    ])
+    func aNoteOpeningWithAListKeepsItsMarkers(list: String, markers: [String]) {
+        let doc = style("Text.[^n]\n\n[^n]: \(list)")
+        let note = doc.blocks[0].footnotes[1] ?? []
+        #expect(note.map(\.text) == ["", "one", "two"])
+        #expect(note.map { $0.marker?.map(\.text).joined() } == ["1"] + markers)
+        let prose = style("Text.[^n]\n\n[^n]: Some text.").blocks[0].footnotes[1] ?? []
+        #expect(prose.map(\.text) == ["Some text."])
+        #expect(prose.first?.marker?.first?.text == "1")
+    }
+
     /// Every block a quote holds draws its bar in the theme's `quote` colour — an image, the
     /// text shown for a raw HTML block, a table in a list item (its marker hangs beside it) —
     /// not only paragraphs, headings and code.
