@@ -180,15 +180,19 @@ public struct LinkSurvey: Sendable {
         return Resolution(rewrites: rewrites)
     }
 
-    /// Warnings for the targets no destination matches, in the order first linked; a target
-    /// without a position takes `fallback` (the last block's position).
+    /// Warnings for the targets no destination matches, in the order first linked, each at the
+    /// block that first links to it, its subject the `#id` (so the renderer places it at the
+    /// link); a target without a position takes `fallback` (the last block's position).
     public func warnings(fallback: SourceLocation?) -> [Diagnostic] {
         let missing = targets.filter { !anchors.contains($0.id) }
         guard !missing.isEmpty else { return [] }
         let matcher = AnchorMatcher(anchors: anchors)
         return missing.compactMap { id, location in
             guard matcher.match(id) == nil else { return nil }
-            return Diagnostic(.warning, Styler.missingDestinationMessage(id), at: location ?? fallback, kind: .link)
+            // Placed at the `#id` the link writes, looked for from its block's start.
+            return Diagnostic(
+                .warning, Styler.missingDestinationMessage(id), at: location ?? fallback, kind: .link,
+                subject: "#\(id)")
         }
     }
 }
