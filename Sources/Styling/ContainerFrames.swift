@@ -3,7 +3,9 @@ import DocumentModel
 /// A list, block quote or div too long to be styled whole, being styled a part at a time by a
 /// ``StyleStream``: a list an item's block at a time, a quote or div a block at a time. The
 /// blocks are those ``Styler`` gives the container styled whole, in the same order, with the
-/// same structure ids; only the chunks they are handed out in differ.
+/// same structure ids; only the chunks they are handed out in differ, and with them where
+/// notes go: the notes cited in a chunk are attached with it, so a note cited in two chunks
+/// goes with the first, and a note's structure ids come before those of the blocks after it.
 struct ContainerFrame {
     /// What is being styled.
     let contents: Contents
@@ -91,13 +93,16 @@ extension StyleStream {
             if count > limit { return true }
             switch next.kind {
             case .list(let list):
-                for item in list.items { stack += item.blocks }
+                for item in list.items {
+                    stack += item.blocks
+                    if count + stack.count > limit { return true }
+                }
             case .blockQuote(let children), .div(let children):
+                if count + stack.count + children.count > limit { return true }
                 stack += children
             default:
                 break
             }
-            if count + stack.count > limit { return true }
         }
         return false
     }
