@@ -22,6 +22,9 @@ enum MathSyntax {
         var index = 0
         var fence: (byte: UInt8, count: Int)?
         var previousBlank = true
+        // The content indent of the list item or footnote the line is in (0 at the top level):
+        // code is indented four columns past it, and a fence may be indented up to three.
+        var base = 0
         while index < bytes.count {
             let lineEnd = bytes[index...].firstIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count
             let line = bytes[index..<lineEnd]
@@ -37,7 +40,11 @@ enum MathSyntax {
                 index = lineEnd
                 continue
             }
-            if indent < 4, let first = content.first, first == UInt8(ascii: "`") || first == UInt8(ascii: "~") {
+            if !blank, previousBlank, indent < base {
+                // Back out of a list item or note to the container whose content starts here.
+                base = indent
+            }
+            if indent < base + 4, let first = content.first, first == UInt8(ascii: "`") || first == UInt8(ascii: "~") {
                 let run = content.prefix { $0 == first }.count
                 if run >= 3 {
                     fence = (first, run)
@@ -47,15 +54,44 @@ enum MathSyntax {
                     continue
                 }
             }
-            if indent >= 4 && previousBlank || line.first == 0x09 && previousBlank {
+            if indent >= base + 4 && previousBlank || line.first == 0x09 && previousBlank && base == 0 {
                 output += line
                 index = lineEnd
                 continue
             }
+            if !blank, indent < base + 4, let opened = Self.contentIndent(opening: content) { base = indent + opened }
             previousBlank = blank
             index = markLine(bytes, from: index, lineEnd: lineEnd, into: &output)
         }
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The columns from a line's first non-space byte to where the content of the list item
+    /// or footnote it opens starts (`- `, `12. `, `[^note]: `: a note's blocks are indented
+    /// four columns); nil for any other line.
+    static func contentIndent(opening content: ArraySlice<UInt8>) -> Int? {
+        let bytes = Array(content.prefix(16))
+        guard let first = bytes.first else { return nil }
+        if first == UInt8(ascii: "["), bytes.count > 1, bytes[1] == UInt8(ascii: "^"),
+            content.firstRange(of: Array("]:".utf8)) != nil
+        {
+            return 4
+        }
+        var marker = 0
+        if first == UInt8(ascii: "-") || first == UInt8(ascii: "*") || first == UInt8(ascii: "+") {
+            marker = 1
+        } else {
+            let digits = bytes.prefix { (0x30...0x39).contains($0) }.count
+            guard (1...9).contains(digits), digits < bytes.count,
+                bytes[digits] == UInt8(ascii: ".") || bytes[digits] == UInt8(ascii: ")")
+            else { return nil }
+            marker = digits + 1
+        }
+        let spaces = bytes.dropFirst(marker).prefix { $0 == 0x20 }.count
+        guard spaces >= 1 || marker == bytes.count || [0x09, 0x0A, 0x0D].contains(bytes[marker]) else { return nil }
+        // CommonMark §5.2: five or more spaces after the marker open indented code, and the
+        // content starts one space after it.
+        return marker + (spaces > 4 ? 1 : max(1, spaces))
     }
 
     /// Copies the line starting at `start` to `output` with its formulas marked; a display

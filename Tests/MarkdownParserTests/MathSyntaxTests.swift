@@ -49,6 +49,27 @@ import Testing
         #expect(Self.formulas("`$x$` and\n\n```\n$y$\n```\n\n    $z$\n").isEmpty)
     }
 
+    /// A list item's and a footnote's blocks are indented; they are paragraphs, not code, up to
+    /// four columns past the content's indent, and their math is set: a note's later
+    /// paragraphs (four columns in), a display formula there, an item's second paragraph. Code
+    /// indented past that, fenced code in them, and code after them keep their dollars.
+    @Test(arguments: [
+        (
+            "[^1]: First $a$.\n\n    Second $b$.\n\n    $$c$$\n\n    - item $d$\n\n          $code$\n",
+            ["$a$", "$b$", "$$c$$", "$d$"], ["$code$"]
+        ),
+        ("[^1]: Note.\n\n    ```\n    $fenced$\n    ```\n\n    After $e$.\n", ["$e$"], ["$fenced$"]),
+        ("- item\n\n      $code$\n\n  para $x$\n", ["$x$"], ["$code$"]),
+        ("10. item\n\n    second $y$\n\n    - nested\n\n      nested para $z$\n", ["$y$", "$z$"], []),
+        ("- a\n\ntext $t$\n\n    $code$\n", ["$t$"], ["$code$"]),
+        ("> - quoted $q$\n", ["$q$"], []),
+    ])
+    func indentedBlocksOfItemsAndNotesSetTheirMath(markdown: String, math: [String], code: [String]) {
+        let marked = MathSyntax.markFormulas(in: markdown)
+        for formula in math { #expect(!marked.contains(formula), "\(formula) not set in \(markdown)") }
+        for literal in code { #expect(marked.contains(literal), "\(literal) set as math in \(markdown)") }
+    }
+
     @Test func fiftyLinesOfDollarsThatAreNotMath() {
         let lines = [
             "It costs $5 and $10.", "Between $5 and $10 a day.", "echo $HOME", "export PATH=$PATH:$HOME/bin",
