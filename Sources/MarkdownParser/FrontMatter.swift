@@ -70,27 +70,48 @@ enum FrontMatter {
     /// Why `text` is not front matter, or nil when it is: YAML that loads to a mapping (Pandoc
     /// manual, "Extension: yaml_metadata_block": "a valid YAML object"). Unlike Pandoc, YAML
     /// holding only comments is not front matter either: `---`, `## A heading`, `---` is
-    /// Markdown, so its text is not lost. libyaml's own problem text, and its 0-based line in
-    /// `text`, when it does not load.
-    static func notFrontMatter(_ text: [UInt8]) -> (problem: String, line: Int)? {
+    /// Markdown, so its text is not lost. libyaml's own problem text, and where it is in `text`
+    /// (0-based line, 1-based column in UTF-8 bytes), when it does not load.
+    static func notFrontMatter(_ text: [UInt8]) -> (problem: String, line: Int, column: Int)? {
         var parser = yaml_parser_t()
-        guard yaml_parser_initialize(&parser) != 0 else { return ("libyaml out of memory", 0) }
+        guard yaml_parser_initialize(&parser) != 0 else { return ("libyaml out of memory", 0, 1) }
         defer { yaml_parser_delete(&parser) }
-        return text.withUnsafeBufferPointer { buffer -> (problem: String, line: Int)? in
+        return text.withUnsafeBufferPointer { buffer -> (problem: String, line: Int, column: Int)? in
             yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
             var document = yaml_document_t()
             guard yaml_parser_load(&parser, &document) != 0 else {
+                let line = Int(parser.problem_mark.line)
                 return (
-                    "invalid YAML (" + (parser.problem.map { String(cString: $0) } ?? "syntax error") + ")",
-                    Int(parser.problem_mark.line)
+                    "invalid YAML (" + (parser.problem.map { String(cString: $0) } ?? "syntax error") + ")", line,
+                    byteColumn(in: text, line: line, characters: Int(parser.problem_mark.column))
                 )
             }
             defer { yaml_document_delete(&document) }
             guard let root = yaml_document_get_root_node(&document) else {
-                return ("no YAML keys (only comments or nothing)", 0)
+                return ("no YAML keys (only comments or nothing)", 0, 1)
             }
-            return root.pointee.type == YAML_MAPPING_NODE ? nil : ("YAML that is not a mapping of keys to values", 0)
+            return root.pointee.type == YAML_MAPPING_NODE ? nil : ("YAML that is not a mapping of keys to values", 0, 1)
         }
+    }
+
+    /// The 1-based UTF-8 column of the character `characters` characters into the 0-based
+    /// `line` of `text` (libyaml counts a mark's column in characters), kept within the line.
+    static func byteColumn(in text: [UInt8], line: Int, characters: Int) -> Int {
+        var start = 0
+        var seen = 0
+        while seen < line, let newline = text[start...].firstIndex(of: 0x0A) {
+            start = newline + 1
+            seen += 1
+        }
+        var index = start
+        var counted = 0
+        while index < text.count, text[index] != 0x0A, counted < characters {
+            index += 1
+            // A UTF-8 continuation byte (10xxxxxx) belongs to the character before it.
+            while index < text.count, text[index] & 0xC0 == 0x80 { index += 1 }
+            counted += 1
+        }
+        return index - start + 1
     }
 
     /// Parses `text` whose first line is source line `firstLine`. Problems are warnings, except

@@ -23,7 +23,7 @@ public enum SettingsFile {
             throw SettingsFileProblem(
                 Diagnostic(
                     .error, "\(problem.problem); a metadata file is a YAML or JSON mapping of keys to values",
-                    at: SourceLocation(file: file, line: problem.line + 1, column: 1), kind: .frontMatter))
+                    at: SourceLocation(file: file, line: problem.line + 1, column: problem.column), kind: .frontMatter))
         }
         var diagnostics: [Diagnostic] = []
         let metadata = FrontMatter.parse(bytes, firstLine: 1, file: file, diagnostics: &diagnostics)
@@ -39,7 +39,7 @@ public enum SettingsFile {
             throw SettingsFileProblem(
                 Diagnostic(
                     .error, "\(problem.problem); expected a YAML mapping of option names to values",
-                    at: SourceLocation(file: file, line: problem.line + 1, column: 1)))
+                    at: SourceLocation(file: file, line: problem.line + 1, column: problem.column)))
         }
         let result = bytes.withUnsafeBufferPointer { buffer -> Result<[SettingsValue.Entry], SettingsFileProblem> in
             if let problem = YAMLAliasBudget.check(buffer) {

@@ -72,12 +72,12 @@ struct SourceText {
             })
         {
             let yaml = Array(input[ranges[1].lowerBound..<ranges[close].lowerBound].dropLast())
-            if let (problem, line) = FrontMatter.notFrontMatter(yaml) {
+            if let (problem, line, column) = FrontMatter.notFrontMatter(yaml) {
                 diagnostics.append(
                     Diagnostic(
                         .warning,
                         "the lines between '---' look like front matter but hold \(problem); read as Markdown",
-                        at: SourceLocation(file: file, line: 2 + line, column: 1), kind: .frontMatter))
+                        at: SourceLocation(file: file, line: 2 + line, column: column), kind: .frontMatter))
             } else {
                 frontMatter = (yaml, 2)
                 bodyStart = close + 1

@@ -104,7 +104,7 @@ public struct StyleStream: Sendable {
                     : "\(count) links into other Markdown files (the first: '\(first)'), which are not beside the "
                         + "document; kept as relative links, which go nowhere",
                 location,
-                kind: .link)
+                kind: .link, subject: first)
         }
     }
 

@@ -932,14 +932,14 @@ public struct Styler: Sendable {
                 warn(
                     "image '\(source.prefix(60))\(source.count > 60 ? "…" : "")' is outside the folders this render "
                         + "may read (\(sandbox.description)); not read, drawing a placeholder",
-                    imageLocation ?? location, kind: .image)
+                    imageLocation ?? location, kind: .image, subject: String(source.prefix(24)))
             }
         }
         if isRemote {
             warn(
                 "remote image '\(source.prefix(60))\(source.count > 60 ? "…" : "")' is not fetched; drawing a "
                     + "placeholder",
-                imageLocation ?? location, kind: .image)
+                imageLocation ?? location, kind: .image, subject: String(source.prefix(24)))
         }
         var captionCascade = context.cascade
         captionCascade.apply(role: .caption, theme: theme)
@@ -1069,9 +1069,17 @@ public struct Styler: Sendable {
                 paragraphs.append(paragraph)
                 continue
             }
+            let kind =
+                switch block.content {
+                case .table: "a table"
+                case .image: "an image"
+                case .rule: "a rule"
+                case .pageBreak: "a page break"
+                case .paragraph, .entry: "a block"
+                }
             warn(
-                "footnote \(number): only paragraphs and lists are set in footnotes; a table, image or rule is left "
-                    + "out",
+                "footnote \(number): \(kind) is not set in a footnote, which sets text (paragraphs, lists, quotes, "
+                    + "code, math); left out",
                 block.location, kind: .footnote)
         }
         if paragraphs.first?.marker != nil {

@@ -4,8 +4,10 @@ import Testing
 
 @testable import Typeset
 
-/// A link to an id no heading or anchor has is warned about at the `#id` it writes, on
-/// whatever line of its block and in whatever kind of block it stands, not at its block's start.
+/// A link to an id no heading or anchor has, a link into a Markdown file that is not there, an
+/// image outside the folders a render may read and a remote image are warned about where their
+/// address is written, on whatever line of its block and in whatever kind of block it stands,
+/// not at the block's start or at the image's `!`.
 @Suite struct LinkWarningPositionTests {
     /// `line:column` (1-based, UTF-8 bytes) of the first `needle` in `markdown`.
     func place(of needle: String, in markdown: String) -> String {
@@ -39,6 +41,34 @@ import Testing
         #expect(warning.message.contains("(4 like this in all;"), "\(warning.message)")
         for id in ["#gone-two", "#gone-three", "#gone-four"] {
             #expect(warning.message.contains("\(place(of: id, in: markdown)) '\(id)'"), "\(id): \(warning.message)")
+        }
+    }
+
+    @Test func otherFilesAndImagesAreWarnedAboutAtTheirAddress() throws {
+        let markdown = """
+            Intro.
+
+            See the guide
+            in [other](sub/no-such-guide.md) for more.
+
+            ![Alt](/outside/of/the/root.png)
+
+            Text before ![remote badge](https://example.com/badge.svg) after.
+
+            ![Remote figure](https://example.com/figure.png)
+            """
+        var options = RenderOptions()
+        options.root = URL(fileURLWithPath: Render.folder)
+        let (_, report) = try Render.markdown(markdown, name: "address-warning-positions", options: options)
+        for (fragment, address) in [
+            ("another Markdown file", "sub/no-such-guide.md"), ("outside the folders", "/outside/of/the/root.png"),
+            ("remote image 'https://example.com/badge.svg'", "https://example.com/badge.svg"),
+            ("remote image 'https://example.com/figure.png'", "https://example.com/figure.png"),
+        ] {
+            let warning = try #require(
+                report.diagnostics.first { $0.message.contains(fragment) }, "\(fragment): \(report.diagnostics)")
+            #expect(
+                warning.location.map { "\($0.line):\($0.column)" } == place(of: address, in: markdown), "\(warning)")
         }
     }
 }

@@ -33,7 +33,7 @@ import Typography
     }
 
     /// An absolute path, a `../` escape, a symbolic link inside the root pointing out and an
-    /// HTML `<img>`: each is a placeholder with a warning at the image, nothing embedded; with
+    /// HTML `<img>`: each is a placeholder with a warning at its address, nothing embedded; with
     /// `--root /` (everything allowed) the same document embeds all four.
     @Test func imagesOutsideTheRootAreNotRead() throws {
         let (root, outside, picture) = try layout("images")
@@ -50,8 +50,11 @@ import Typography
             try "Before.\n\n\(item.markdown)\n\nAfter.\n".write(toFile: document, atomically: true, encoding: .utf8)
             let refused = try typeset(["render", document, "-o", root + "/refused\(index).pdf"])
             #expect(refused.status == 0, "\(refused.output)")
+            // At the address, as every image warning is.
+            let column = item.markdown[..<item.markdown.range(of: item.source)!.lowerBound].utf8.count + 1
             #expect(
-                refused.output.contains("doc\(index).md:\(item.line):1: warning: image '\(item.source)' is outside"),
+                refused.output.contains(
+                    "doc\(index).md:\(item.line):\(column): warning: image '\(item.source)' is outside"),
                 "\(refused.output)")
             #expect(try imageCount(root + "/refused\(index).pdf") == 0, "\(item.markdown) was read")
             let text = try PDFProbe.text(root + "/refused\(index).pdf")

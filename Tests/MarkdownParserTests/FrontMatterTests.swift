@@ -95,6 +95,19 @@ import Testing
         #expect(r.diagnostics.isEmpty)
     }
 
+    /// The warning about YAML that does not load stands where libyaml found the problem, line
+    /// and column (UTF-8 bytes, a character before it counted by its bytes), as a YAML parser
+    /// reports it.
+    @Test(arguments: [
+        ("---\ntitle: [unclosed\nauthor: x\n---\n\n# H\n", 3, 7),
+        ("---\ntitle: a\n  bad: indent\n---\n\nx\n", 3, 6),
+        ("---\ntitle: b\nsubtitle: é: c\n---\n\nx\n", 3, 13),
+    ])
+    func invalidYAMLIsWarnedAboutWhereTheProblemIs(markdown: String, line: Int, column: Int) {
+        let warning = parse(markdown).diagnostics.first { $0.message.contains("invalid YAML") }
+        #expect(warning?.location?.line == line && warning?.location?.column == column, "\(String(describing: warning))")
+    }
+
     /// Front matter is YAML that loads to a mapping (Pandoc); anything else is Markdown, kept
     /// whole, with one warning.
     @Test func invalidYAMLIsMarkdownWithAWarning() {
