@@ -105,7 +105,8 @@ import Testing
     ])
     func invalidYAMLIsWarnedAboutWhereTheProblemIs(markdown: String, line: Int, column: Int) {
         let warning = parse(markdown).diagnostics.first { $0.message.contains("invalid YAML") }
-        #expect(warning?.location?.line == line && warning?.location?.column == column, "\(String(describing: warning))")
+        #expect(
+            warning?.location?.line == line && warning?.location?.column == column, "\(String(describing: warning))")
     }
 
     /// Front matter is YAML that loads to a mapping (Pandoc); anything else is Markdown, kept
