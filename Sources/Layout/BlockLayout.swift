@@ -63,14 +63,15 @@ struct BlockLayout {
                 isFirst = false
                 try finishing.add(item, emit: emit)
             }
-        case .rule(let color, let thickness):
+        case .rule(let color, let thickness, let leftIndent, let rightIndent):
             try finishing.add(
                 Item(
                     height: thickness,
                     elements: [
                         .structure([.artifact]),
                         .line(
-                            from: Point(x: left, y: thickness / 2), to: Point(x: left + measure, y: thickness / 2),
+                            from: Point(x: left + leftIndent, y: thickness / 2),
+                            to: Point(x: left + max(leftIndent, measure - rightIndent), y: thickness / 2),
                             width: thickness, color: color),
                     ]), emit: emit)
         case .image(let image):

@@ -11,8 +11,10 @@ struct ImageLayout {
     /// `path` ends in the image's `Figure` element; the caption is its sibling `Caption`; a
     /// placeholder (box and alt text) stands for the figure.
     func items(for image: StyledImage, path: [StructureElement]) -> [Item] {
-        let left = options.page.margins.left
-        let measure = options.page.measure
+        // The caption's paragraph carries its own indent; the image and its placeholder are
+        // set in the measure less the figure's indents (inside a list item, quote or div).
+        let left = options.page.margins.left + image.leftIndent
+        let measure = max(1, options.page.measure - image.leftIndent - image.rightIndent)
         let id = path.last?.id ?? 0
         let captionPath =
             path.last?.role == .figure ? Array(path.dropLast()) + [StructureElement(.caption, id: id)] : path
@@ -71,7 +73,8 @@ struct ImageLayout {
             return items
         }
         if let caption = image.caption {
-            let shaped = shaper.shape(caption, width: measure)
+            let left = options.page.margins.left
+            let shaped = shaper.shape(caption, width: options.page.measure)
             // A caption's lines keep their words apart as a paragraph's do (``WordSpaces``).
             var wordSpaces = WordSpaces(caption)
             let boxes = LineGrid(shaper: shaper, style: caption.style).boxes(for: shaped.lines)

@@ -425,8 +425,9 @@ public struct StyledBlock: Hashable, Sendable {
         case paragraph(StyledParagraph)
         /// A table: rows as unbreakable items, header repeated on continued pages.
         case table(StyledTable)
-        /// A thematic break: a horizontal rule across the measure (less indents).
-        case rule(color: RGBAColor, thickness: Double)
+        /// A thematic break: a horizontal rule across the measure less its indents (pt from the
+        /// text area's left and right: a rule in a list item, quote or div).
+        case rule(color: RGBAColor, thickness: Double, leftIndent: Double = 0, rightIndent: Double = 0)
         /// A figure: an image scaled to the measure, or a placeholder.
         indirect case image(StyledImage)
         /// A line of text with a second text set flush right on its last line, joined by a dot
@@ -626,6 +627,11 @@ public struct StyledImage: Hashable, Sendable {
     public var width: ImageDimension?
     /// The requested height (Pandoc's `height` attribute); nil: from the width and the aspect ratio.
     public var height: ImageDimension?
+    /// Indent from the left of the text area (a figure inside a list, quote or div), pt: the
+    /// image is scaled to and centred in the measure less its indents.
+    public var leftIndent: Double = 0
+    /// Indent from the right of the text area, pt.
+    public var rightIndent: Double = 0
     /// Creates an image block from its parts.
     public init(path: String, alt: String, caption: StyledParagraph? = nil) {
         self.path = path

@@ -234,8 +234,10 @@ public struct Styler: Sendable {
         case .thematicBreak:
             blocks.append(
                 StyledBlock(
-                    .rule(color: ruleColor, thickness: 0.6),
-                    spaceBefore: blockSpacing * 1.5, spaceAfter: blockSpacing * 1.5, location: block.location))
+                    .rule(
+                        color: ruleColor, thickness: 0.6, leftIndent: context.indent, rightIndent: context.rightIndent),
+                    spaceBefore: blockSpacing * 1.5, spaceAfter: blockSpacing * 1.5, quoteBars: context.quoteBars,
+                    quoteBarColor: quoteBarColor, location: block.location))
             blocks[blocks.count - 1].structure = [.artifact]
         case .table(let table):
             appendTable(table, context: context, location: block.location, to: &blocks)
@@ -957,6 +959,8 @@ public struct Styler: Sendable {
         styledImage.source = source
         styledImage.width = dimensions["width"]
         styledImage.height = dimensions["height"]
+        styledImage.leftIndent = context.indent
+        styledImage.rightIndent = context.rightIndent
         blocks.append(
             StyledBlock(
                 .image(styledImage),

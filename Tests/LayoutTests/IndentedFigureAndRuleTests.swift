@@ -1,0 +1,44 @@
+import Layout
+import Styling
+import Testing
+import Typography
+
+/// A rule and a figure inside a list item, quote or div keep to the measure less the
+/// container's indents, as the container's text does, and the quote bar beside them goes on:
+/// a placeholder's panel never covers it.
+@Suite struct IndentedFigureAndRuleTests {
+    /// The horizontal extent of every line and filled rectangle on the first page.
+    func extents(_ blocks: [StyledBlock]) throws -> (lines: [ClosedRange<Double>], fills: [ClosedRange<Double>]) {
+        let page = try layout(blocks, page: smallPage(lines: 20)).pages[0]
+        var lines: [ClosedRange<Double>] = []
+        var fills: [ClosedRange<Double>] = []
+        for element in page.elements {
+            switch element {
+            case .line(let from, let to, _, _): lines.append(min(from.x, to.x)...max(from.x, to.x))
+            case .fill(let rect, _): fills.append(rect.x...(rect.x + rect.width))
+            default: break
+            }
+        }
+        return (lines, fills)
+    }
+
+    @Test(arguments: [(0.0, 0.0), (14, 0), (30, 12)])
+    func aRuleKeepsToItsIndents(left: Double, right: Double) throws {
+        let rule = StyledBlock(.rule(color: .black, thickness: 1, leftIndent: left, rightIndent: right))
+        // Text area: 20 … 280 pt.
+        #expect(try extents([rule]).lines == [(20 + left)...(280 - right)])
+    }
+
+    @Test(arguments: [(0.0, 0.0), (14, 0), (30, 12)])
+    func aPlaceholderKeepsToItsIndentsBesideTheQuoteBar(left: Double, right: Double) throws {
+        var image = StyledImage(path: "", alt: "missing")
+        image.leftIndent = left
+        image.rightIndent = right
+        let quoted = StyledBlock(.image(image), quoteBars: left > 0 ? [1] : [])
+        let (lines, fills) = try extents([quoted])
+        #expect(fills.first == (20 + left)...(280 - right), "\(fills)")
+        // The cross of the placeholder spans the same box; a bar at 21 pt stays uncovered.
+        #expect(lines.filter { $0.lowerBound > 21 || left == 0 }.allSatisfy { $0 == (20 + left)...(280 - right) })
+        if left > 0 { #expect(fills.allSatisfy { $0.lowerBound > 21.5 }, "\(fills)") }
+    }
+}
