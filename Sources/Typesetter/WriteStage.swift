@@ -1,4 +1,5 @@
 import Foundation
+internal import PangoCairoBackend
 import Typography
 
 /// The write stage: the output is written to a temporary file in the target folder and renamed
@@ -28,6 +29,10 @@ enum WriteStage {
             outputFile.discard()
             if let error = error as? TypesetError { throw error }
             if error is CancellationError { throw error }
+            // A temporary file that cannot be made is the output's problem, said of the output.
+            if case BackendError.cannotCreate(let path, let reason) = error, path == outputFile.temporaryPath {
+                throw TypesetError.unwritableOutput(path: target, reason: reason)
+            }
             throw TypesetError.renderingFailed(String(describing: error))
         }
     }

@@ -189,6 +189,18 @@ import Testing
         #expect(contents(dir) == ["doc.md"])
     }
 
+    /// A target in a folder where no temporary file can be made (`/proc/version`: a file in a
+    /// folder that takes no new ones) is an error about the target, as the user wrote it, not
+    /// about the temporary file's name.
+    @Test func anUnwritableFolderIsSaidOfTheTarget() throws {
+        let dir = try folder("proc-target")
+        try "# Proc\n".write(toFile: dir + "/doc.md", atomically: true, encoding: .utf8)
+        let result = try typeset(["render", dir + "/doc.md", "-o", "/proc/version"])
+        #expect(result.status == 1)
+        #expect(result.output.contains("/proc/version: cannot write output"), "\(result.output)")
+        #expect(!result.output.contains(".tmp"), "\(result.output)")
+    }
+
     /// `/dev/stdout`, `/dev/fd/1` and `/proc/self/fd/1` are written through when standard
     /// output is a pipe (they name no file that can be replaced) and when it is a file.
     @Test(arguments: ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"])
