@@ -146,7 +146,7 @@ struct BlockLayout {
             guard !block.quoteBars.isEmpty else { return item }
             var item = item
             item.bars = block.quoteBars.map { layout.left + $0 }
-            item.barColor = block.quoteBarColor
+            item.barColors = block.colorsOfQuoteBars
             return item
         }
     }

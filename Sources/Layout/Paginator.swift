@@ -55,7 +55,8 @@ struct Item {
     /// Block-quote bars (absolute x), drawn beside the item and across the gap above it when the
     /// previous item on the page has bars too.
     var bars: [Double] = []
-    var barColor: RGBAColor = .black
+    /// The colour of each of ``bars``.
+    var barColors: [RGBAColor] = []
     /// Set at the top of a page that starts with this item: a table's header row, a code
     /// block's `(continued)` cue.
     var repeatedHeader: ItemBox?
@@ -406,7 +407,7 @@ public final class Paginator {
     static func furniture(_ header: Item, above item: Item) -> Item {
         var furniture = header.asArtifact
         furniture.bars = item.bars
-        furniture.barColor = item.barColor
+        furniture.barColors = item.barColors
         return furniture
     }
 
@@ -472,9 +473,10 @@ public final class Paginator {
                 y0 = top + placed[entryIndex - 1].y + placed[entryIndex - 1].item.height
             }
             let y1 = top + entry.y + entry.item.height
-            for barX in entry.item.bars {
+            for (index, barX) in entry.item.bars.enumerated() {
+                let color = index < entry.item.barColors.count ? entry.item.barColors[index] : .black
                 page.elements.append(
-                    .line(from: Point(x: barX, y: y0), to: Point(x: barX, y: y1), width: 2, color: entry.item.barColor))
+                    .line(from: Point(x: barX, y: y0), to: Point(x: barX, y: y1), width: 2, color: color))
             }
         }
         // Footnotes at the foot of the text area, under a short rule; drawn (and so read) after

@@ -31,7 +31,10 @@ extension Styler {
     ) {
         var context = context
         let first = blocks.count
+        // The alert's own bar takes its colour; the bars of quotes around it keep theirs.
+        var ownBar: Int?
         if context.indent + 14 <= maxIndent {
+            ownBar = context.quoteBars.count
             context.quoteBars.append(context.indent + 1)
             context.indent += 14
         }
@@ -44,9 +47,16 @@ extension Styler {
         blocks.append(
             StyledBlock(
                 .paragraph(label), spaceAfter: blockSpacing * 0.4, keepWithNext: true,
-                quoteBars: context.quoteBars, location: location))
+                quoteBars: context.quoteBars, quoteBarColor: quoteBarColor, location: location))
         blocks[blocks.count - 1].structure = context.structure + [newElement(.paragraph)]
         for child in children { append(child, context: context, to: &blocks) }
-        for index in blocks.indices[first...] { blocks[index].quoteBarColor = alertColor(kind) }
+        for index in blocks.indices[first...] {
+            if let ownBar {
+                blocks[index].quoteBarColors[ownBar] = alertColor(kind)
+            } else {
+                // Nested past half the measure, the alert has no bar of its own: the innermost shows it.
+                blocks[index].quoteBarColors[max(0, context.quoteBars.count - 1)] = alertColor(kind)
+            }
+        }
     }
 }

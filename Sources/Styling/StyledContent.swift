@@ -476,6 +476,7 @@ public struct StyledBlock: Hashable, Sendable {
         var opensRightHandPage = false
         var keepWithPrevious = false
         var codeLineNumbers: CodeLineNumbers?
+        var quoteBarColors: [Int: RGBAColor] = [:]
 
         /// Immutable storage of the settings; a change makes a new box (copy on write).
         final class Box: Hashable, Sendable {
@@ -507,6 +508,17 @@ public struct StyledBlock: Hashable, Sendable {
     public var extraAnchors: [String] {
         get { rare?.settings.extraAnchors ?? [] }
         set { rareSettings.extraAnchors = newValue }
+    }
+    /// The colours of single quote bars that differ from ``quoteBarColor``, by their index in
+    /// ``quoteBars``: a GitHub alert's own bar inside a quote, whose bars keep their colour.
+    public var quoteBarColors: [Int: RGBAColor] {
+        get { rare?.settings.quoteBarColors ?? [:] }
+        set { rareSettings.quoteBarColors = newValue }
+    }
+    /// The colour each of ``quoteBars`` is drawn in.
+    public var colorsOfQuoteBars: [RGBAColor] {
+        let colors = quoteBarColors
+        return quoteBars.indices.map { colors[$0] ?? quoteBarColor }
     }
     /// On a ``Content/pageBreak``: what follows starts on a right-hand page (an odd page number,
     /// a book chapter's opening as LaTeX's `openright`), after a blank left-hand page when the

@@ -172,6 +172,28 @@ import Typography
         #expect(barred.contains { if case .table = $0.content { true } else { false } })
         for block in barred { #expect(block.quoteBarColor == quote, "\(block.content)") }
     }
+
+    /// An alert colours its own bar; the bars of the quotes and alerts around it keep theirs.
+    @Test func anAlertColoursOnlyItsOwnBar() throws {
+        let markdown =
+            "> Outer.\n>\n> > [!WARNING]\n> > Inner.\n> >\n> > > [!NOTE]\n> > > Deepest.\n\n> [!TIP]\n> Alone."
+        let doc = style(markdown)
+        let quote = try #require(Theme.default.color(named: "quote"))
+        func block(_ text: String) -> StyledBlock? {
+            doc.blocks.first { block in block.paragraphs.contains { $0.text == text } }
+        }
+        func colors(of text: String) -> [RGBAColor]? { block(text)?.colorsOfQuoteBars }
+        // Each alert's colour is its label's.
+        let warning = try #require(block("Warning")?.paragraphs.first?.runs.first?.style.color)
+        let note = try #require(block("Note")?.paragraphs.first?.runs.first?.style.color)
+        let tip = try #require(block("Tip")?.paragraphs.first?.runs.first?.style.color)
+        #expect(Set([quote, warning, note, tip]).count == 4)
+        #expect(colors(of: "Outer.") == [quote])
+        #expect(colors(of: "Warning") == [quote, warning])
+        #expect(colors(of: "Inner.") == [quote, warning])
+        #expect(colors(of: "Deepest.") == [quote, warning, note])
+        #expect(colors(of: "Alone.") == [tip])
+    }
 }
 
 /// READMEs as people write them: tabs, anchors, GitHub-style fragments, empty headings,
