@@ -147,6 +147,10 @@ struct BlockLayout {
             var item = item
             item.bars = block.quoteBars.map { layout.left + $0 }
             item.barColors = block.colorsOfQuoteBars
+            // The quotes and alerts the block stands in, outermost first, each with its bar.
+            item.barOwners = block.structure.filter { $0.role == .blockQuote || $0.role == .note }.prefix(
+                block.quoteBars.count
+            ).map(\.id)
             return item
         }
     }

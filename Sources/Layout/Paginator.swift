@@ -57,6 +57,10 @@ struct Item {
     var bars: [Double] = []
     /// The colour of each of ``bars``.
     var barColors: [RGBAColor] = []
+    /// The structure id of the quote or alert each of ``bars`` belongs to: a bar is drawn
+    /// across the gap above the item only when the item before has the same bar, so two
+    /// quotes in a row, or a quote's first block inside another, start bars of their own.
+    var barOwners: [Int] = []
     /// Set at the top of a page that starts with this item: a table's header row, a code
     /// block's `(continued)` cue.
     var repeatedHeader: ItemBox?
@@ -408,6 +412,7 @@ public final class Paginator {
         var furniture = header.asArtifact
         furniture.bars = item.bars
         furniture.barColors = item.barColors
+        furniture.barOwners = item.barOwners
         return furniture
     }
 
@@ -468,12 +473,13 @@ public final class Paginator {
             index = end + 1
         }
         for (entryIndex, entry) in placed.enumerated() where !entry.item.bars.isEmpty {
-            var y0 = top + entry.y
-            if entryIndex > 0, !placed[entryIndex - 1].item.bars.isEmpty {
-                y0 = top + placed[entryIndex - 1].y + placed[entryIndex - 1].item.height
-            }
+            let previous = entryIndex > 0 ? placed[entryIndex - 1] : nil
             let y1 = top + entry.y + entry.item.height
             for (index, barX) in entry.item.bars.enumerated() {
+                var y0 = top + entry.y
+                if let previous, previous.item.hasBar(at: index, x: barX, owner: entry.item.barOwner(index)) {
+                    y0 = top + previous.y + previous.item.height
+                }
                 let color = index < entry.item.barColors.count ? entry.item.barColors[index] : .black
                 page.elements.append(
                     .line(from: Point(x: barX, y: y0), to: Point(x: barX, y: y1), width: 2, color: color))
@@ -626,5 +632,16 @@ extension PageElement {
             .image(path: path, rect: Rect(x: rect.x, y: rect.y + dy, width: rect.width, height: rect.height))
         case .structure: self
         }
+    }
+}
+
+extension Item {
+    /// The structure id of the quote or alert bar `index` belongs to; nil when not known.
+    func barOwner(_ index: Int) -> Int? { index < barOwners.count ? barOwners[index] : nil }
+
+    /// Whether the item has bar `index` at `x`, belonging to `owner`: the same bar as another
+    /// item's, which runs on across the gap between them.
+    func hasBar(at index: Int, x: Double, owner: Int?) -> Bool {
+        index < bars.count && bars[index] == x && barOwner(index) == owner
     }
 }
