@@ -192,13 +192,6 @@ import Testing
         #expect(Self.kinds(mixed) == ["div"] && Self.alignment(mixed.first) == "center", "\(mixed)")
     }
 
-    /// The CPU time of this thread, in seconds.
-    static func threadSeconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
-
     /// HTML blocks of `bytes` bytes of several shapes: one long text node, many paragraphs
     /// with inline elements and comments, badges, table rows, unclosed comments and
     /// containers, text pieces between comments.
@@ -222,17 +215,15 @@ import Testing
         let pairs = zip(Self.shapes(bytes: small), Self.shapes(bytes: small * 8))
         for ((name, smallMarkdown), (_, largeMarkdown)) in pairs {
             func seconds(_ markdown: String) -> Double {
-                // The faster of two runs: a one-off pause of the machine is not the parser's.
-                (0..<2).map { _ in
-                    let start = Self.threadSeconds()
+                Timing.bestThreadSeconds(of: 2) {
                     let blocks = Array(MarkdownParser.parse(markdown, file: "t.md").document.blocks)
                     #expect(!blocks.isEmpty)
-                    return Self.threadSeconds() - start
-                }.min() ?? 0
+                }
             }
-            let smallSeconds = seconds(smallMarkdown)
-            let largeSeconds = seconds(largeMarkdown)
             // Below 10 ms the clock's grain and the fixed costs dominate: compare with 10 ms then.
+            let (smallSeconds, largeSeconds) = Timing.firstHolding(
+                { (seconds(smallMarkdown), seconds(largeMarkdown)) },
+                holds: { $0.1 / max($0.0, 0.01) <= 10 })
             let ratio = largeSeconds / max(smallSeconds, 0.01)
             #expect(ratio <= 10, "\(name): \(small) bytes \(smallSeconds) s, \(small * 8) bytes \(largeSeconds) s")
         }
