@@ -1,3 +1,4 @@
+import DocumentModel
 import Foundation
 
 /// A parsed command line: positional arguments, options with values, and flags.
@@ -15,6 +16,13 @@ struct ParsedArguments {
 struct UsageError: Error, CustomStringConvertible {
     var description: String
     init(_ message: String) { description = message }
+
+    /// "unknown \(what) '\(word)'", with "; did you mean '…'?" when one of `names` is one
+    /// edit from `word` (a letter left out, added, changed or two swapped: `rendr`, `--tehme`).
+    static func unknown(_ what: String, _ word: String, among names: [String]) -> UsageError {
+        let near = names.first { EditDistance.withinOne(word, $0) }
+        return UsageError("unknown \(what) '\(word)'" + (near.map { "; did you mean '\($0)'?" } ?? ""))
+    }
 }
 
 /// Parses `arguments` given which options take a value (`-o`, `--theme`…) and which are flags.
@@ -51,7 +59,8 @@ func parseArguments(
             guard inlineValue == nil else { throw UsageError("option \(argument) takes no value") }
             parsed.flags.insert(name)
         } else {
-            throw UsageError("unknown option \(argument)")
+            throw UsageError.unknown(
+                "option", argument, among: (valueOptions.union(flagOptions).union(aliases.keys)).sorted())
         }
     }
     return parsed

@@ -7,9 +7,11 @@ import Typography
 /// `theme diff A B`.
 enum ThemeCommand {
     static func run(_ arguments: [String]) throws {
-        guard let sub = arguments.first, ["import", "check", "list", "show", "export", "diff"].contains(sub) else {
+        let commands = ["import", "check", "list", "show", "export", "diff"]
+        guard let sub = arguments.first, commands.contains(sub) else {
             if let sub = arguments.first, sub != "--help", sub != "-h" {
-                throw UsageError("unknown theme command '\(sub)' (import, check, list, show, export, diff)")
+                let error = UsageError.unknown("theme command", sub, among: commands)
+                throw UsageError(error.description + " (import, check, list, show, export, diff)")
             }
             if arguments.first == nil {
                 throw UsageError("theme needs 'import', 'check', 'list', 'show', 'export' or 'diff'")

@@ -31,7 +31,7 @@ do {
         case let name?:
             let full = rest.joined(separator: " ")
             guard let text = OptionTable.helpText(named: full) ?? OptionTable.helpText(named: name) else {
-                throw UsageError("no help on '\(full)': not a command")
+                throw UsageError.unknown("command", full, among: OptionTable.commands.map(\.name) + ["man"])
             }
             print(text, terminator: "")
         }
@@ -54,7 +54,8 @@ do {
     case "fonts":
         try FontsCommand.run(rest)
     default:
-        throw UsageError("unknown command '\(command)'")
+        throw UsageError.unknown(
+            "command", command, among: OptionTable.commands.map { String($0.name.prefix { $0 != " " }) })
     }
 } catch let error as UsageError {
     let error = DefaultsFile.placed(error)

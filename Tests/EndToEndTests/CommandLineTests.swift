@@ -113,7 +113,7 @@ import Testing
         try "---\nmargins: 300mm\n---\n# Hi".write(toFile: dir + "/m.md", atomically: true, encoding: .utf8)
         let margins = try typeset(["render", dir + "/m.md", "-o", dir + "/m.pdf"])
         #expect(
-            margins.status == 1 && margins.output.hasPrefix(dir + "/m.md:2:1: front matter 'margins': paper")
+            margins.status == 1 && margins.output.hasPrefix(dir + "/m.md:2:10: front matter 'margins': paper")
                 && margins.output.contains("at least 72 × 72 pt"),
             "\(margins.output)")
         // Given as an option, the same page is a usage error naming the option.
@@ -152,7 +152,7 @@ import Testing
         try "---\nmargins: nan\n---\n# Hi".write(toFile: dir + "/m.md", atomically: true, encoding: .utf8)
         let margins = try typeset(["render", dir + "/m.md", "-o", dir + "/m.pdf"])
         #expect(
-            margins.status == 1 && margins.output.hasPrefix(dir + "/m.md:2:1: front matter 'margins'"),
+            margins.status == 1 && margins.output.hasPrefix(dir + "/m.md:2:10: front matter 'margins'"),
             "\(margins.output)")
         try String(repeating: "[", count: 50_000).write(toFile: dir + "/deep.json", atomically: true, encoding: .utf8)
         let deep = try typeset(["theme", "check", dir + "/deep.json"])
@@ -282,5 +282,26 @@ import Testing
         let help = try typeset(["--help"])
         #expect(help.status == 0 && help.output.contains("typeset render"))
         #expect(try typeset(["--version"]).output.hasPrefix("typeset "))
+    }
+
+    /// A misspelt command, subcommand, option or help topic is named with the one it is
+    /// likely meant for; a word near none is named alone.
+    @Test func misspeltNamesGetADidYouMean() throws {
+        let cases: [([String], String)] = [
+            (["rendr", "a.md"], "unknown command 'rendr'; did you mean 'render'?"),
+            (["specmen"], "unknown command 'specmen'; did you mean 'specimen'?"),
+            (["theme", "shwo", "default"], "unknown theme command 'shwo'; did you mean 'show'?"),
+            (["render", "a.md", "--tehme", "x"], "unknown option '--tehme'; did you mean '--theme'?"),
+            (["specimen", "--papr", "a4"], "unknown option '--papr'; did you mean '--paper'?"),
+            (["help", "fnots"], "unknown command 'fnots'; did you mean 'fonts'?"),
+            (["help", "theme imprt"], "unknown command 'theme imprt'; did you mean 'theme import'?"),
+        ]
+        for (arguments, message) in cases {
+            let result = try typeset(arguments)
+            #expect(result.status == 2 && result.output.contains(message), "\(arguments): \(result.output)")
+        }
+        let far = try typeset(["frobnicate"])
+        #expect(far.status == 2 && far.output.contains("unknown command 'frobnicate'"), "\(far.output)")
+        #expect(!far.output.contains("did you mean"), "\(far.output)")
     }
 }
