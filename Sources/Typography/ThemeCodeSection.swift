@@ -45,19 +45,21 @@ struct ThemeCodeSection {
     /// level, that reads back equal to `code`, its token styles
     /// spelled out (the built-in ``CodeStyle/light`` too, which a theme file inherits by
     /// leaving the section out), so that a theme written to be edited shows every colour code
-    /// takes. A style from the highlighting library (a name no built-in style has) is written from
-    /// `light` with every token kind spelled out, those it leaves plain in its text colour,
-    /// so that the file reads back to the same colours wherever it is read.
+    /// takes. A style from the highlighting library (a name no built-in style has) is written
+    /// with no `style`, so that a reader without the library does not fail on its name, and
+    /// every token kind spelled out, those it leaves plain in its text colour, so that the file
+    /// reads back to the same colours wherever it is read; a `$description` names the style.
     static func json(for code: CodeStyle, string: (String) -> String) -> String {
         var code = code
+        var fields = ["\"style\": \(string(code.name))"]
         if CodeStyle.builtIn[code.name] == nil {
             let plain = CodeTokenStyle(color: code.text ?? .black)
             for token in CodeToken.allCases where code.tokens[token] == nil {
                 code.tokens[token] = code.style(for: token) ?? plain
             }
-            code.name = "light"
+            let description = "the highlighting library's style '\(code.name)', every colour spelled out"
+            fields = ["\"$description\": \(string(description))"]
         }
-        var fields = ["\"style\": \(string(code.name))"]
         if let background = code.background { fields.append("\"background\": \(string(background.hex))") }
         if let text = code.text { fields.append("\"text\": \(string(text.hex))") }
         if !code.highlights { fields.append("\"highlight\": false") }

@@ -81,6 +81,8 @@ import Typography
         let (read, _) = ThemeJudgement.read(Self.themeFile("solarized-dark"), file: "code.json")
         let theme = try #require(read)
         let written = ThemeWriter.json(for: theme)
+        // The library's style is named, and no built-in style is claimed in its place.
+        #expect(written.contains("style 'solarized-dark'") && !written.contains(#""style": "light""#), "\(written)")
         let (decoded, problems) = ThemeLoader.decode(Data(written.utf8), file: "written.json")
         #expect(!problems.contains { $0.severity == .error }, "\(problems)")
         let back = try #require(decoded).code
