@@ -83,7 +83,8 @@ enum FrontMatter {
                 let line = Int(parser.problem_mark.line)
                 return (
                     "invalid YAML (" + (parser.problem.map { String(cString: $0) } ?? "syntax error") + ")", line,
-                    byteColumn(in: text, line: line, characters: Int(parser.problem_mark.column))
+                    YAMLPlaces(text: text, firstLine: 0, file: "").byteColumn(
+                        line: line, characters: Int(parser.problem_mark.column))
                 )
             }
             defer { yaml_document_delete(&document) }
@@ -92,26 +93,6 @@ enum FrontMatter {
             }
             return root.pointee.type == YAML_MAPPING_NODE ? nil : ("YAML that is not a mapping of keys to values", 0, 1)
         }
-    }
-
-    /// The 1-based UTF-8 column of the character `characters` characters into the 0-based
-    /// `line` of `text` (libyaml counts a mark's column in characters), kept within the line.
-    static func byteColumn(in text: [UInt8], line: Int, characters: Int) -> Int {
-        var start = 0
-        var seen = 0
-        while seen < line, let newline = text[start...].firstIndex(of: 0x0A) {
-            start = newline + 1
-            seen += 1
-        }
-        var index = start
-        var counted = 0
-        while index < text.count, text[index] != 0x0A, counted < characters {
-            index += 1
-            // A UTF-8 continuation byte (10xxxxxx) belongs to the character before it.
-            while index < text.count, text[index] & 0xC0 == 0x80 { index += 1 }
-            counted += 1
-        }
-        return index - start + 1
     }
 
     /// Parses `text` whose first line is source line `firstLine`. Problems are warnings, except
@@ -131,6 +112,7 @@ enum FrontMatter {
             return metadata
         }
         defer { yaml_parser_delete(&parser) }
+        let places = YAMLPlaces(text: text, firstLine: firstLine, file: file)
 
         text.withUnsafeBufferPointer { buffer in
             if let problem = YAMLAliasBudget.check(buffer) {
@@ -151,7 +133,7 @@ enum FrontMatter {
                 diagnostics.append(
                     Diagnostic(
                         .warning, "invalid YAML front matter (\(problem)); front matter ignored",
-                        at: SourceLocation(file: file, line: firstLine + Int(mark.line), column: Int(mark.column) + 1),
+                        at: places.location(mark),
                         kind: .frontMatter))
                 return
             }
@@ -161,7 +143,7 @@ enum FrontMatter {
                 diagnostics.append(
                     Diagnostic(
                         .warning, "front matter is not a mapping of keys to values; ignored",
-                        at: location(root.pointee.start_mark, firstLine: firstLine, file: file), kind: .frontMatter))
+                        at: places.location(root.pointee.start_mark), kind: .frontMatter))
                 return
             }
             var reader = Reader(document: document)
@@ -173,13 +155,15 @@ enum FrontMatter {
                     diagnostics.append(
                         Diagnostic(
                             .warning, "front matter key is not a string; ignored",
-                            at: location(keyNode.pointee.start_mark, firstLine: firstLine, file: file),
+                            at: places.location(keyNode.pointee.start_mark),
                             kind: .frontMatter))
                     continue
                 }
                 let key = Reader.scalar(keyNode)
                 let canonical = canonicalKey(key)
-                let keyLocation = location(keyNode.pointee.start_mark, firstLine: firstLine, file: file)
+                let keyLocation = places.location(keyNode.pointee.start_mark)
+                // A value's problems are said where the value is written.
+                let valueLocation = places.location(valueNode.pointee.start_mark)
                 if let first = firstLines[canonical] {
                     diagnostics.append(
                         Diagnostic(
@@ -194,7 +178,7 @@ enum FrontMatter {
                     diagnostics.append(
                         Diagnostic(
                             .warning, "front matter '\(key)' takes one value, not a mapping of keys to values; ignored",
-                            at: location(valueNode.pointee.start_mark, firstLine: firstLine, file: file),
+                            at: places.location(valueNode.pointee.start_mark),
                             kind: .frontMatter))
                     continue
                 }
@@ -202,12 +186,11 @@ enum FrontMatter {
                     diagnostics.append(
                         Diagnostic(
                             .warning, "front matter 'lang': \(problem); the PDF says 'en'",
-                            at: keyLocation, kind: .frontMatter))
+                            at: valueLocation, kind: .frontMatter))
                     continue
                 }
                 if ["title", "subtitle", "author", "date", "lang", "keywords"].contains(canonical) {
-                    metadata.fieldLocations[canonical] = location(
-                        keyNode.pointee.start_mark, firstLine: firstLine, file: file)
+                    metadata.fieldLocations[canonical] = valueLocation
                 }
                 switch canonical {
                 case "title": metadata.title = reader.joined(valueNode)
@@ -217,17 +200,19 @@ enum FrontMatter {
                 case "author", "authors": metadata.author = reader.authors(valueNode)
                 case "keywords": metadata.keywords = reader.keywords(valueNode)
                 case "include", "chapters":
-                    metadata.includes += reader.includes(valueNode, firstLine: firstLine, file: file)
+                    metadata.includes += reader.includes(valueNode, places: places)
                 default:
                     let known = knownKeys.contains(canonical)
                     if !known {
                         noteUnknownKey(key, canonical: canonical, at: keyLocation, metadata: &metadata, &diagnostics)
                     }
-                    // Only the fields this key set are placed at it: time linear in the keys.
-                    var added: [String] = []
+                    // Each field this key set is placed at its own value: time linear in the keys.
+                    var added: [(field: String, node: Reader.Node)] = []
                     reader.flatten(
                         valueNode, key: known ? canonical : key, into: &metadata.fields, added: &added, depth: 0)
-                    for field in added { metadata.fieldLocations[field] = keyLocation }
+                    for (field, node) in added {
+                        metadata.fieldLocations[field] = places.location(node.pointee.start_mark)
+                    }
                 }
             }
         }
@@ -264,10 +249,6 @@ enum FrontMatter {
             }
         }
         return result
-    }
-
-    static func location(_ mark: yaml_mark_t, firstLine: Int, file: String) -> SourceLocation {
-        SourceLocation(file: file, line: firstLine + Int(mark.line), column: Int(mark.column) + 1)
     }
 
     /// Reads nodes of a loaded libyaml document (valid only while the document lives).
@@ -347,7 +328,7 @@ enum FrontMatter {
 
         /// The paths of an `include:` value (one path or a list of them), each with where it is
         /// written; empty values are skipped.
-        mutating func includes(_ node: Node, firstLine: Int, file: String) -> [IncludedFile] {
+        mutating func includes(_ node: Node, places: YAMLPlaces) -> [IncludedFile] {
             let nodes = node.pointee.type == YAML_SEQUENCE_NODE ? items(node) : [node]
             return nodes.compactMap { item in
                 guard item.pointee.type == YAML_SCALAR_NODE else { return nil }
@@ -355,7 +336,7 @@ enum FrontMatter {
                 guard !path.isEmpty else { return nil }
                 return IncludedFile(
                     path: path,
-                    location: FrontMatter.location(item.pointee.start_mark, firstLine: firstLine, file: file))
+                    location: places.location(item.pointee.start_mark))
             }
         }
 
@@ -368,9 +349,9 @@ enum FrontMatter {
         }
 
         /// Stores `node` under `key` (a mapping's entries under `key.entry`), appending each key
-        /// set to `added`.
+        /// set, with the node that holds its value, to `added`.
         mutating func flatten(
-            _ node: Node, key: String, into fields: inout [String: String], added: inout [String],
+            _ node: Node, key: String, into fields: inout [String: String], added: inout [(field: String, node: Node)],
             depth: Int
         ) {
             guard depth < FrontMatter.maxDepth else { return }
@@ -380,7 +361,7 @@ enum FrontMatter {
                 }
             } else {
                 fields[key] = scalars(node).joined(separator: ", ")
-                added.append(key)
+                added.append((key, node))
             }
         }
     }

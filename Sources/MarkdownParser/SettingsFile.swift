@@ -63,8 +63,9 @@ public enum SettingsFile {
             }
             defer { yaml_document_delete(&document) }
             var reader = FrontMatter.Reader(document: document)
+            let places = YAMLPlaces(text: bytes, firstLine: 1, file: file)
             guard let root = yaml_document_get_root_node(&document),
-                case .mapping(let entries) = value(root, reader: &reader, file: file, depth: 0).kind
+                case .mapping(let entries) = value(root, reader: &reader, places: places, depth: 0).kind
             else { return .success([]) }
             return .success(entries)
         }
@@ -73,20 +74,20 @@ public enum SettingsFile {
 
     /// `node` as a ``SettingsValue``; nesting past ``FrontMatter/maxDepth`` reads as an empty list.
     static func value(
-        _ node: FrontMatter.Reader.Node, reader: inout FrontMatter.Reader, file: String, depth: Int
+        _ node: FrontMatter.Reader.Node, reader: inout FrontMatter.Reader, places: YAMLPlaces, depth: Int
     ) -> SettingsValue {
-        let location = FrontMatter.location(node.pointee.start_mark, firstLine: 1, file: file)
+        let location = places.location(node.pointee.start_mark)
         guard depth < FrontMatter.maxDepth else { return SettingsValue(.list([]), at: location) }
         switch node.pointee.type {
         case YAML_SEQUENCE_NODE:
-            let items = reader.items(node).map { value($0, reader: &reader, file: file, depth: depth + 1) }
+            let items = reader.items(node).map { value($0, reader: &reader, places: places, depth: depth + 1) }
             return SettingsValue(.list(items), at: location)
         case YAML_MAPPING_NODE:
             let entries = reader.pairs(node).map { key, item in
                 SettingsValue.Entry(
                     key: FrontMatter.Reader.scalar(key),
-                    location: FrontMatter.location(key.pointee.start_mark, firstLine: 1, file: file),
-                    value: value(item, reader: &reader, file: file, depth: depth + 1))
+                    location: places.location(key.pointee.start_mark),
+                    value: value(item, reader: &reader, places: places, depth: depth + 1))
             }
             return SettingsValue(.mapping(entries), at: location)
         default:

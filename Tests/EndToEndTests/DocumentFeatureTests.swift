@@ -554,7 +554,7 @@ import Typography
             "---\nfooter: \"{page} of {total}\"\n---\n# Hi\n", name: "feature-footer-field")
         #expect(
             report.diagnostics.contains {
-                $0.description.hasPrefix("feature-footer-field.md:2:1:") && $0.message.contains("{total}")
+                $0.description.hasPrefix("feature-footer-field.md:2:9:") && $0.message.contains("{total}")
             })
         #expect(try PDFProbe.text(pdf).contains("1 of {total}"))
     }

@@ -81,7 +81,7 @@ import Testing
         ])
         #expect(result.status == 1, "\(result.output)")
         #expect(result.output.contains("3 written, 1 failed"), "\(result.output)")
-        #expect(result.output.contains("bad.md:2:1: front matter 'theme'"), "\(result.output)")
+        #expect(result.output.contains("bad.md:2:8: front matter 'theme'"), "\(result.output)")
         #expect(
             result.output.components(separatedBy: "/4] ").count == 5, "one progress line per file: \(result.output)")
         let written = try FileManager.default.contentsOfDirectory(atPath: dir + "/pdf").sorted()
@@ -136,7 +136,7 @@ import Testing
         try write("---\npaper: 210 x 297\n---\n# Paper", dir + "/fm.md")
         let refused = try typeset(["render", dir + "/fm.md", "-o", dir + "/fm.pdf"])
         #expect(
-            refused.status == 1 && refused.output.hasPrefix(dir + "/fm.md:2:1: front matter 'paper'")
+            refused.status == 1 && refused.output.hasPrefix(dir + "/fm.md:2:8: front matter 'paper'")
                 && refused.output.contains("unit"), "\(refused.output)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/fm.pdf"))
     }

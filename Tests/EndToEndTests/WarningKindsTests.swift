@@ -105,12 +105,12 @@ import Testing
     }
 
     /// A mapping for a key that takes one value, and a `lang` that is a boolean, empty or not
-    /// a tag, each warn at the key; the document is still set.
+    /// a tag, each warn at the value; the document is still set.
     @Test(arguments: [
         ("paper: {a: 1}", "'paper' takes one value", 8),
-        ("lang: true", "'true' is a YAML boolean", 1),
-        ("lang: \"\"", "the value is empty", 1),
-        ("lang: ../../etc/passwd", "not a BCP 47 language tag", 1),
+        ("lang: true", "'true' is a YAML boolean", 7),
+        ("lang: \"\"", "the value is empty", 7),
+        ("lang: ../../etc/passwd", "not a BCP 47 language tag", 7),
     ])
     func frontMatterValuesOfTheWrongShapeWarn(entry: String, message: String, column: Int) throws {
         let result = try render("---\ntitle: T\n\(entry)\n---\n\nText.\n")
@@ -186,7 +186,7 @@ import Testing
         let result = try typeset(["render", dir + "/in.md", "-o", dir + "/out.pdf"])
         #expect(result.status == 1, "\(result.output)")
         #expect(
-            result.output.contains(dir + "/in.md:2:1: front matter 'theme'")
+            result.output.contains(dir + "/in.md:2:8: front matter 'theme'")
                 && result.output.contains("read as the theme"),
             "\(result.output)")
         #expect(result.output.contains(dir + "/other.md:1:1: invalid JSON"), "\(result.output)")

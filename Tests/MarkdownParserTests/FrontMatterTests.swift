@@ -255,4 +255,23 @@ import Testing
             ], "\(messages)")
         #expect(r.diagnostics.first?.location == DocumentModel.SourceLocation(file: "t.md", line: 6, column: 1))
     }
+
+    /// A value is placed where it is written, not at its key: a scalar, a list, each entry of
+    /// a nested mapping, a bad `lang`; columns count UTF-8 bytes, so a Hangul value before
+    /// another on the line moves it by 3 bytes a syllable.
+    @Test func valuesArePlacedWhereTheyAreWritten() {
+        let r = parse(
+            "---\ntitle:   A title\nkeywords:\n  - one\nmargins: {top: 한글, left: 5mm}\npaper:\n  tabloid\n"
+                + "lang: ../x\n---\n\nBody\n")
+        let places = r.document.metadata.fieldLocations
+        func at(_ line: Int, _ column: Int) -> DocumentModel.SourceLocation {
+            DocumentModel.SourceLocation(file: "t.md", line: line, column: column)
+        }
+        #expect(places["title"] == at(2, 10), "\(places)")
+        #expect(places["keywords"] == at(4, 3), "\(places)")
+        #expect(places["margins.top"] == at(5, 16) && places["margins.left"] == at(5, 30), "\(places)")
+        #expect(places["paper"] == at(7, 3), "\(places)")
+        let lang = r.diagnostics.first { $0.message.contains("'lang'") }
+        #expect(lang?.location == at(8, 7), "\(r.diagnostics)")
+    }
 }
