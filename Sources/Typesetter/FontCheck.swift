@@ -355,7 +355,8 @@ struct FontCheck {
             } else if resolved.weight != request.weight {
                 let hint =
                     resolved.family.hasPrefix("Noto Sans CJK")
-                    ? " (Debian's fonts-noto-cjk has Regular and Bold only; the package fonts-noto-cjk-extra has every weight)"
+                    ? " (Debian's fonts-noto-cjk has Regular and Bold only; the package fonts-noto-cjk-extra has "
+                        + "every weight)"
                     : ""
                 warn(
                     "'\(resolved.family)' lacks weight \(request.weight.rawValue); using the nearest: "
