@@ -96,7 +96,7 @@ struct BlockLayout {
         let path: [StructureElement]
         var first = true
         var held: Item?
-        var remainingNotes: [Int: [StyledParagraph]]
+        var remainingNotes: [Int: [StyledBlock]]
 
         init(layout: BlockLayout, block: StyledBlock, path: [StructureElement]) {
             self.layout = layout
@@ -162,26 +162,34 @@ struct BlockLayout {
     ///
     /// Note lines carry structure paths relative to their `Note`: the paginator places them
     /// after the citing block's element on the page.
-    func attachNotes(to item: inout Item, remaining: inout [Int: [StyledParagraph]]) {
+    func attachNotes(to item: inout Item, remaining: inout [Int: [StyledBlock]]) {
         for case .link(_, .internal(let name)) in item.elements where name.hasPrefix("fn-") {
-            guard let number = Int(name.dropFirst(3)), let paragraphs = remaining.removeValue(forKey: number) else {
+            guard let number = Int(name.dropFirst(3)), let blocks = remaining.removeValue(forKey: number) else {
                 continue
             }
-            var lines = noteItems(number, paragraphs)
+            var lines = noteItems(number, blocks)
             lines[0].elements.insert(.destination(name: name, at: Point(x: left, y: 0)), at: 0)
             item.notes += lines
         }
     }
 
-    /// The lines of footnote `number`, marked `Note` > `P` (relative paths).
-    func noteItems(_ number: Int, _ paragraphs: [StyledParagraph]) -> [Item] {
-        paragraphs.enumerated().flatMap { k, paragraph in
-            paragraphItems(
-                paragraph, background: nil, padding: 0, path: StructureMarks.notePath(number: number, paragraph: k))
-        }.map { line in
-            var line = line
-            line.noteNumber = number
-            return line
+    /// The lines of footnote `number`, marked `Note` > `P` (relative paths), each with its
+    /// block's quote bars and code panel, and its block's `#id` on its first line.
+    func noteItems(_ number: Int, _ blocks: [StyledBlock]) -> [Item] {
+        blocks.enumerated().flatMap { k, block -> [Item] in
+            guard case .paragraph(let paragraph) = block.content else { return [] }
+            var lines = paragraphItems(
+                paragraph, background: block.background, padding: block.backgroundPadding,
+                path: StructureMarks.notePath(number: number, paragraph: k))
+            for anchor in [block.anchor].compactMap({ $0 }) + block.extraAnchors where !lines.isEmpty {
+                lines[0].elements.insert(.destination(name: anchor, at: Point(x: left, y: 0)), at: 0)
+            }
+            for index in lines.indices {
+                lines[index].noteNumber = number
+                lines[index].bars = block.quoteBars.map { left + $0 }
+                lines[index].barColors = block.colorsOfQuoteBars
+            }
+            return lines
         }
     }
 

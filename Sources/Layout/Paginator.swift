@@ -514,6 +514,7 @@ public final class Paginator {
                 noteTop[noteIndex] = noteCursor
                 noteCursor += notes[noteIndex].height
             }
+            page.elements += Paginator.noteFurniture(order.map { (notes[$0], noteTop[$0]) })
             for (noteIndex, note) in carried.enumerated() {
                 carriedElements += note.line.elements.map {
                     $0.offset(by: noteTop[noteIndex]).underStructure(note.parent)
@@ -561,6 +562,42 @@ public final class Paginator {
             carriedNotes = notes
             try flushOverlongCarriedNotes()
         }
+    }
+
+    /// The code panels and quote bars of a page's footnote lines, given each line with its top
+    /// (pt from the page's top) in the order they stack: a panel or bar runs on through the
+    /// lines that stack under it with the same one, and is drawn once, behind them.
+    static func noteFurniture(_ lines: [(line: Item, top: Double)]) -> [PageElement] {
+        var elements: [PageElement] = []
+        var index = 0
+        while index < lines.count {
+            guard let panel = lines[index].line.panel else {
+                index += 1
+                continue
+            }
+            var end = index
+            while end + 1 < lines.count, lines[end + 1].line.panel?.id == panel.id { end += 1 }
+            let top = lines[index].top
+            let bottom = lines[end].top + lines[end].line.height
+            elements.append(.fill(Rect(x: panel.x, y: top, width: panel.width, height: bottom - top), panel.color))
+            index = end + 1
+        }
+        for (index, entry) in lines.enumerated() {
+            for (bar, x) in entry.line.bars.enumerated() {
+                // Drawn from the first line of a run of lines with this bar, to the run's end.
+                if index > 0, lines[index - 1].line.bars.count > bar, lines[index - 1].line.bars[bar] == x { continue }
+                var end = index
+                while end + 1 < lines.count, lines[end + 1].line.bars.count > bar, lines[end + 1].line.bars[bar] == x {
+                    end += 1
+                }
+                let color = bar < entry.line.barColors.count ? entry.line.barColors[bar] : .black
+                elements.append(
+                    .line(
+                        from: Point(x: x, y: entry.top), to: Point(x: x, y: lines[end].top + lines[end].line.height),
+                        width: 2, color: color))
+            }
+        }
+        return elements
     }
 
     /// Space between the text and the first footnote, holding the footnote rule, pt.

@@ -137,9 +137,7 @@ public struct LinkSurvey: Sendable {
     /// Notes the destinations `block` provides and the internal links its runs hold
     /// (paragraphs, cells, captions, entries, footnotes).
     public mutating func visit(_ block: StyledBlock) {
-        if let anchor = block.anchor { anchors.insert(anchor) }
-        for anchor in block.extraAnchors { anchors.insert(anchor) }
-        for number in block.footnotes.keys { anchors.insert("fn-\(number)") }
+        anchors.formUnion(block.destinationNames)
         func note(_ paragraph: StyledParagraph) {
             for run in paragraph.runs {
                 if case .internal(let id)? = run.style.link, seenTargets.insert(id).inserted {
@@ -148,7 +146,9 @@ public struct LinkSurvey: Sendable {
             }
         }
         for paragraph in block.paragraphs { note(paragraph) }
-        for number in block.footnotes.keys.sorted() { for paragraph in block.footnotes[number]! { note(paragraph) } }
+        for number in block.footnotes.keys.sorted() {
+            for noteBlock in block.footnotes[number]! { for paragraph in noteBlock.paragraphs { note(paragraph) } }
+        }
     }
 
     /// What each link target that is not a destination as written becomes: a matched

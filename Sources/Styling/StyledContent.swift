@@ -470,7 +470,7 @@ public struct StyledBlock: Hashable, Sendable {
         var backgroundPadding: Double = 0
         var extraAnchors: [String] = []
         var outline: OutlineEntry?
-        var footnotes: [Int: [StyledParagraph]] = [:]
+        var footnotes: [Int: [StyledBlock]] = [:]
         var footnoteLocations: [Int: SourceLocation] = [:]
         var hangingMarkers: [HangingMarker] = []
         var opensRightHandPage = false
@@ -540,7 +540,10 @@ public struct StyledBlock: Hashable, Sendable {
     }
     /// Footnotes referenced in this block, by number: set at the foot of the page where the
     /// line holding the reference lands (the reference is a run linking to `fn-<number>`).
-    public var footnotes: [Int: [StyledParagraph]] {
+    /// A note's blocks are paragraphs (its text, list items, code lines, quoted paragraphs),
+    /// each with its own quote bars and panel; the first holds the note's number as its
+    /// ``StyledParagraph/marker``.
+    public var footnotes: [Int: [StyledBlock]] {
         get { rare?.settings.footnotes ?? [:] }
         set { rareSettings.footnotes = newValue }
     }
@@ -689,7 +692,20 @@ extension StyledBlock {
             content = .image(image)
         case .rule, .pageBreak: break
         }
-        for number in footnotes.keys { for index in footnotes[number]!.indices { update(&footnotes[number]![index]) } }
+        for number in footnotes.keys {
+            for index in footnotes[number]!.indices { footnotes[number]![index].updateParagraphs(update) }
+        }
+    }
+
+    /// Every named destination the block draws: its ``anchor`` and ``extraAnchors``,
+    /// `fn-<number>` for each of its ``footnotes``, and the anchors of the notes' blocks.
+    public var destinationNames: [String] {
+        var names = [anchor].compactMap { $0 } + extraAnchors
+        for (number, blocks) in footnotes {
+            names.append("fn-\(number)")
+            for block in blocks { names += [block.anchor].compactMap { $0 } + block.extraAnchors }
+        }
+        return names
     }
 
     /// Whether any run of the block links to the internal destination `name`.

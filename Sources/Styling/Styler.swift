@@ -307,6 +307,10 @@ public struct Styler: Sendable {
         _ level: Int, _ inlines: [Inline], block: Block, overrides: StyleOverrides, context: BlockContext,
         to blocks: inout [StyledBlock]
     ) {
+        if inFootnote {
+            appendNoteHeading(inlines, block: block, overrides: overrides, context: context, to: &blocks)
+            return
+        }
         var context = context
         let role = TextRole.forHeading(level: level)
         context.cascade.apply(role: role, theme: theme)
@@ -351,6 +355,33 @@ public struct Styler: Sendable {
                 keepWithNext: true, quoteBars: context.quoteBars, quoteBarColor: quoteBarColor,
                 anchor: id, outline: outline, location: block.location))
         blocks[blocks.count - 1].structure = context.structure + [newElement(.heading(level: level))]
+    }
+
+    /// A heading inside a footnote: a paragraph of the note's role set bold, as a note's
+    /// run-in head, not a section (no bookmark, contents entry or number); its id is still a
+    /// link target. A note is set at the foot of a page in one small size, and a heading there at
+    /// a Title's size would be larger than the text it heads.
+    mutating func appendNoteHeading(
+        _ inlines: [Inline], block: Block, overrides: StyleOverrides, context: BlockContext,
+        to blocks: inout [StyledBlock]
+    ) {
+        var context = context
+        context.cascade.embolden(theme: theme)
+        context.cascade.apply(overrides, theme: theme)
+        let paragraph = makeParagraph(inlines, context: context, overrides: overrides)
+        let title = inlines.plainText.trimmingCharacters(in: .whitespaces)
+        var id = block.attributes.id ?? (title.isEmpty ? nil : slugs.slug(for: title))
+        if let written = block.attributes.id, !slugs.register(written) {
+            warn(
+                "heading id '#\(written)' is already used; links go to the first heading with it",
+                block.attributes.location ?? block.location, kind: .structure)
+            id = nil
+        }
+        blocks.append(
+            StyledBlock(
+                .paragraph(paragraph), spaceAfter: blockSpacing, quoteBars: context.quoteBars,
+                quoteBarColor: quoteBarColor, anchor: id, location: block.location))
+        blocks[blocks.count - 1].structure = context.structure + [newElement(.paragraph)]
     }
 
     /// The number of a heading of `level` when sections are numbered and it is one
@@ -990,12 +1021,12 @@ public struct Styler: Sendable {
         // The notes each holder gains, set on the block once at the end: a block keeps its
         // notes in storage shared on change, so setting them one by one would copy them all
         // for each note (quadratic in the notes of one paragraph).
-        var attached: [Int: (notes: [Int: [StyledParagraph]], locations: [Int: SourceLocation])] = [:]
+        var attached: [Int: (notes: [Int: [StyledBlock]], locations: [Int: SourceLocation])] = [:]
         while next < queue.count {
             let (number, parentHolder) = queue[next]
             next += 1
             guard styledNotes.insert(number).inserted else { continue }
-            let (paragraphs, nested) = footnoteParagraphs(number)
+            let (noteBlocks, nested) = footnoteBlocks(number)
             // The last block whose runs link to the note (for a nested note, its parent's block).
             var holder = parentHolder
             if holder == nil {
@@ -1003,7 +1034,7 @@ public struct Styler: Sendable {
                 holder = linking?["fn-\(number)"] ?? blocks.indices.last
             }
             if let holder {
-                attached[holder, default: ([:], [:])].notes[number] = paragraphs
+                attached[holder, default: ([:], [:])].notes[number] = noteBlocks
                 attached[holder]?.locations[number] = footnoteDefinitions[number]?.first?.location
             }
             queue += nested.map { ($0, holder) }
@@ -1050,27 +1081,30 @@ public struct Styler: Sendable {
         attachFootnotes(to: &blocks, from: blocks.count - 1)
     }
 
-    /// A note's paragraphs, and the numbers of the notes cited inside it.
-    mutating func footnoteParagraphs(_ number: Int) -> (paragraphs: [StyledParagraph], nested: [Int]) {
+    /// A note's blocks, and the numbers of the notes cited inside it. Its paragraphs, list
+    /// items, quoted paragraphs and code keep their bars and panels, shifted right by the
+    /// width the note's number hangs in (1.4 em of the note's size); other blocks are left out
+    /// with a warning.
+    mutating func footnoteBlocks(_ number: Int) -> (blocks: [StyledBlock], nested: [Int]) {
         var noteCascade = Cascade(theme: theme, role: .caption)
         noteCascade.language = options.language
         noteCascade.hyphenate = options.hyphenate
         var context = BlockContext(cascade: noteCascade, indent: 0, rightIndent: 0, quoteBars: [], alignment: .left)
         context.paragraphRole = .caption
         context.tight = true
-        var noteBlocks: [StyledBlock] = []
+        var styled: [StyledBlock] = []
         let saved = referencedNotes
         referencedNotes = []
         let wasInFootnote = inFootnote
         inFootnote = true
-        for block in footnoteDefinitions[number] ?? [] { append(block, context: context, to: &noteBlocks) }
+        for block in footnoteDefinitions[number] ?? [] { append(block, context: context, to: &styled) }
         inFootnote = wasInFootnote
         let nested = referencedNotes
         referencedNotes = saved
-        var paragraphs: [StyledParagraph] = []
-        for block in noteBlocks {
-            if case .paragraph(let paragraph) = block.content {
-                paragraphs.append(paragraph)
+        var noteBlocks: [StyledBlock] = []
+        for block in styled {
+            if case .paragraph = block.content {
+                noteBlocks.append(block)
                 continue
             }
             let kind =
@@ -1086,20 +1120,32 @@ public struct Styler: Sendable {
                     + "code, math); left out",
                 block.location, kind: .footnote)
         }
-        if paragraphs.first?.marker != nil {
-            // A note that opens with a list: the number on a line of its own, the list's first
-            // marker kept below it, as a note holding a list is drawn in HTML.
-            paragraphs.insert(
-                StyledParagraph(runs: [], style: paragraphStyle(context, overrides: StyleOverrides())), at: 0)
+        func emptyBlock() -> StyledBlock {
+            StyledBlock(
+                .paragraph(StyledParagraph(runs: [], style: paragraphStyle(context, overrides: StyleOverrides()))),
+                quoteBars: [], quoteBarColor: quoteBarColor)
         }
-        if paragraphs.isEmpty {
-            paragraphs = [StyledParagraph(runs: [], style: paragraphStyle(context, overrides: StyleOverrides()))]
+        let opensWithText: Bool = {
+            guard let first = noteBlocks.first, case .paragraph(let paragraph) = first.content else { return false }
+            return paragraph.marker == nil && first.quoteBars.isEmpty && first.background == nil
+        }()
+        if !opensWithText {
+            // A note that is empty or opens with a list, a quote or code: the number on a line of
+            // its own, as a note holding a list is drawn in HTML, the list's first marker, the
+            // quote's bar or the code's panel below it.
+            noteBlocks.insert(emptyBlock(), at: 0)
         }
         var numberStyle = context.cascade.runStyle
         numberStyle.features.append("tnum")
-        paragraphs[0].marker = [StyledRun("\(number)", style: numberStyle)]
-        for index in paragraphs.indices { paragraphs[index].style.leftIndent += context.cascade.style.size * 1.4 }
-        return (paragraphs, nested)
+        let hang = context.cascade.style.size * 1.4
+        for index in noteBlocks.indices {
+            guard case .paragraph(var paragraph) = noteBlocks[index].content else { continue }
+            paragraph.style.leftIndent += hang
+            if index == 0 { paragraph.marker = [StyledRun("\(number)", style: numberStyle)] }
+            noteBlocks[index].content = .paragraph(paragraph)
+            noteBlocks[index].quoteBars = noteBlocks[index].quoteBars.map { $0 + hang }
+        }
+        return (noteBlocks, nested)
     }
 
     // MARK: Inlines
@@ -1334,8 +1380,7 @@ public struct Styler: Sendable {
     /// text (a PDF link to a missing destination does nothing). A fragment that matches no id
     /// as written is tried as GitHub resolves it (see ``AnchorMatcher``).
     mutating func checkInternalLinks(_ blocks: inout [StyledBlock]) {
-        var anchors = Set(blocks.compactMap(\.anchor) + blocks.flatMap(\.extraAnchors))
-        for block in blocks { for number in block.footnotes.keys { anchors.insert("fn-\(number)") } }
+        let anchors = Set(blocks.flatMap(\.destinationNames))
         let matcher = AnchorMatcher(anchors: anchors)
         var reported = Set<String>()
         var problems: [(id: String, location: SourceLocation?)] = []

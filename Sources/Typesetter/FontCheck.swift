@@ -89,7 +89,8 @@ struct FontCheck {
         }
         guard !block.footnotes.isEmpty else { return }
         for number in block.footnotes.keys.sorted() {
-            visit(block.footnotes[number]!, at: block.footnoteLocations[number] ?? block.location, running: false)
+            let location = block.footnoteLocations[number] ?? block.location
+            for note in block.footnotes[number]! { visit(note.paragraphs, at: location, running: false) }
         }
     }
 

@@ -36,7 +36,9 @@ enum SizeCheck {
         guard
             block.paragraphs.contains(where: fitter.needsFit)
                 || block.hangingMarkers.contains(where: { $0.runs.contains { $0.style.font.size > fitter.largest } })
-                || block.footnotes.values.contains(where: { $0.contains(where: fitter.needsFit) })
+                || block.footnotes.values.contains(where: {
+                    $0.contains { $0.paragraphs.contains(where: fitter.needsFit) }
+                })
         else { return [] }
         let notes = block.footnotes
         block.footnotes = [:]
@@ -51,7 +53,7 @@ enum SizeCheck {
         let locations = block.footnoteLocations
         for number in notes.keys.sorted() {
             let at = locations[number] ?? location
-            for i in fitted[number]!.indices { fitter.fit(&fitted[number]![i], at: at) }
+            for i in fitted[number]!.indices { fitted[number]![i].updateParagraphs { fitter.fit(&$0, at: at) } }
         }
         block.footnotes = fitted
         return fitter.diagnostics

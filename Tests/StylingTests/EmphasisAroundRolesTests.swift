@@ -116,7 +116,7 @@ import Typography
     /// The runs of note 1, wherever it is attached.
     func noteRuns(_ doc: StyledDocument) throws -> [StyledRun] {
         let note = try #require(doc.blocks.compactMap { $0.footnotes[1] }.first, "no note 1")
-        return note.flatMap { ($0.marker ?? []) + $0.runs }
+        return note.flatMap(\.paragraphs).flatMap { ($0.marker ?? []) + $0.runs }
     }
 
     func codeSize(_ runs: [StyledRun], theme: Theme = .default) -> [Double] {

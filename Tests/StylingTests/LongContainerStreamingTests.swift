@@ -145,8 +145,9 @@ import Typography
             .joined(separator: "\n\n")
         func notes(_ blocks: [StyledBlock]) -> [String] {
             blocks.enumerated().flatMap { index, block in
-                block.footnotes.sorted { $0.key < $1.key }.map { number, paragraphs in
-                    "block \(index): note \(number): " + paragraphs.map(\.text).joined(separator: " / ")
+                block.footnotes.sorted { $0.key < $1.key }.map { number, note in
+                    let text = note.flatMap(\.paragraphs).map(\.text)
+                    return "block \(index): note \(number): " + text.joined(separator: " / ")
                 }
             }
         }

@@ -125,7 +125,7 @@ import Typography
     @Test func footnotesAttachToTheBlockHoldingTheReference() {
         let doc = style("First.\n\nSecond with a note.[^n]\n\n[^n]: The note.")
         #expect(doc.blocks[0].footnotes.isEmpty)
-        #expect(doc.blocks[1].footnotes[1]?.first?.text == "The note.")
+        #expect(doc.blocks[1].footnotes[1]?.first?.paragraphs.first?.text == "The note.")
     }
 
     /// A note that opens with a list sets its number on a line of its own and keeps every
@@ -137,12 +137,44 @@ import Typography
     ])
     func aNoteOpeningWithAListKeepsItsMarkers(list: String, markers: [String]) {
         let doc = style("Text.[^n]\n\n[^n]: \(list)")
-        let note = doc.blocks[0].footnotes[1] ?? []
+        let note = (doc.blocks[0].footnotes[1] ?? []).flatMap(\.paragraphs)
         #expect(note.map(\.text) == ["", "one", "two"])
         #expect(note.map { $0.marker?.map(\.text).joined() } == ["1"] + markers)
-        let prose = style("Text.[^n]\n\n[^n]: Some text.").blocks[0].footnotes[1] ?? []
+        let prose = (style("Text.[^n]\n\n[^n]: Some text.").blocks[0].footnotes[1] ?? []).flatMap(\.paragraphs)
         #expect(prose.map(\.text) == ["Some text."])
         #expect(prose.first?.marker?.first?.text == "1")
+    }
+
+    /// A note's quote keeps its bar and its code its panel, shifted with the note's text; a
+    /// note that opens with either sets its number on a line of its own.
+    @Test func aNotesQuotesAndCodeKeepTheirBarsAndPanels() {
+        let doc = style("Text.[^n]\n\n[^n]: > Quoted.\n\n    ```\n    code\n    ```\n\n    After.")
+        let note = doc.blocks[0].footnotes[1] ?? []
+        #expect(note.map { $0.paragraphs.first?.text } == ["", "Quoted.", "code", "After."])
+        #expect(note[0].paragraphs.first?.marker?.first?.text == "1" && note[0].quoteBars.isEmpty)
+        let hang = note[3].paragraphs.first?.style.leftIndent ?? 0
+        #expect(hang > 0)
+        #expect(note[1].quoteBars.count == 1 && (note[1].quoteBars.first ?? 0) >= hang, "\(note[1].quoteBars)")
+        #expect(note[2].background != nil && (note[2].paragraphs.first?.style.leftIndent ?? 0) >= hang)
+        #expect(note[1].quoteBars.isEmpty == false && note[3].quoteBars.isEmpty && note[3].background == nil)
+    }
+
+    /// A heading in a note is the note's size set bold, with no bookmark or contents entry and
+    /// no section number, and its id is still a link target.
+    @Test(arguments: ["# Head {#h}", "### Head {#h}", "Head {#h}\n    ---"])
+    func aHeadingInANoteIsSetAsTheNotesText(heading: String) {
+        var options = StylingOptions()
+        options.sectionNumbering = SectionNumbering()
+        let doc = style("# Doc\n\nText.[^n] See [it](#h).\n\n[^n]: \(heading)\n\n    Body.", options: options)
+        let note = doc.blocks.compactMap { $0.footnotes[1] }.first ?? []
+        let head = note.first { $0.paragraphs.first?.text == "Head" }
+        let body = note.first { $0.paragraphs.first?.text == "Body." }
+        let headRun = head?.paragraphs.first?.runs.first?.style
+        let bodyRun = body?.paragraphs.first?.runs.first?.style
+        #expect(headRun != nil && headRun?.font.size == bodyRun?.font.size, "\(note)")
+        #expect((headRun?.font.weight.rawValue ?? 0) > (bodyRun?.font.weight.rawValue ?? 0))
+        #expect(head?.outline == nil && head?.anchor == "h")
+        #expect(!doc.diagnostics.contains { $0.message.contains("'#h'") }, "\(doc.diagnostics)")
     }
 
     /// Every block a quote holds draws its bar in the theme's `quote` colour — an image, the
