@@ -55,6 +55,7 @@ enum FrontMatter {
     /// an empty value, a YAML boolean written plain (`lang: true`), a malformed tag.
     static func languageProblem(_ node: Reader.Node, reader: inout Reader) -> String? {
         guard node.pointee.type == YAML_SCALAR_NODE else { return "a language tag is one value, not a list" }
+        if Reader.isNull(node) { return nil }
         let value = Reader.scalar(node).trimmingSpaces
         if value.isEmpty { return "the value is empty (a language tag such as en, de-CH or zh-Hant)" }
         let plain = node.pointee.data.scalar.style == YAML_PLAIN_SCALAR_STYLE
@@ -289,13 +290,21 @@ enum FrontMatter {
                 decoding: UnsafeBufferPointer(start: value, count: node.pointee.data.scalar.length), as: UTF8.self)
         }
 
+        /// Whether `node` is YAML's null written plainly (`null`, `Null`, `NULL`, `~`: YAML 1.2
+        /// § 10.3.2): a key given no value, as an empty one is. Quoted, `"null"` is text.
+        static func isNull(_ node: Node) -> Bool {
+            guard node.pointee.type == YAML_SCALAR_NODE, node.pointee.data.scalar.style == YAML_PLAIN_SCALAR_STYLE
+            else { return false }
+            return ["null", "Null", "NULL", "~"].contains(scalar(node))
+        }
+
         /// All scalars under `node`, in order.
         mutating func scalars(_ node: Node, depth: Int = 0) -> [String] {
             guard depth < FrontMatter.maxDepth else { return [] }
             switch node.pointee.type {
             case YAML_SCALAR_NODE:
                 let text = Self.scalar(node)
-                return text.isEmpty ? [] : [text]
+                return text.isEmpty || Self.isNull(node) ? [] : [text]
             case YAML_SEQUENCE_NODE:
                 return items(node).flatMap { scalars($0, depth: depth + 1) }
             case YAML_MAPPING_NODE:
@@ -359,7 +368,7 @@ enum FrontMatter {
                 for (k, v) in pairs(node) {
                     flatten(v, key: key + "." + Self.scalar(k), into: &fields, added: &added, depth: depth + 1)
                 }
-            } else {
+            } else if !Self.isNull(node) {
                 fields[key] = scalars(node).joined(separator: ", ")
                 added.append((key, node))
             }

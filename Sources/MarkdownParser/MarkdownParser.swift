@@ -107,7 +107,13 @@ public enum MarkdownParser {
                 diagnostics: &diagnostics)
         }
         if math ?? mathEnabled(metadata, diagnostics: &diagnostics) {
-            let marked = MathSyntax.markFormulas(in: text)
+            // The front matter is YAML, read as written: only the Markdown after it is marked.
+            let body = source.bodyOffset
+            let marked =
+                body == 0
+                ? MathSyntax.markFormulas(in: text)
+                : String(decoding: text.utf8.prefix(body), as: UTF8.self)
+                    + MathSyntax.markFormulas(in: String(decoding: text.utf8.dropFirst(body), as: UTF8.self))
             if marked != text { source = SourceText(marked, file: file) }
         }
 

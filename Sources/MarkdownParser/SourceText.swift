@@ -125,6 +125,10 @@ struct SourceText {
 
     private var prefixLengths = SortedTable<Int>()
 
+    /// The byte offset at which the Markdown after the front matter starts (0 without front
+    /// matter).
+    var bodyOffset: Int { bodyStart < ranges.count ? ranges[bodyStart].lowerBound : input.count }
+
     /// The input's bytes, as given (front matter and fences as written).
     var inputBytes: [UInt8] { input }
 

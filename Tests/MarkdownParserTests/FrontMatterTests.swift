@@ -274,4 +274,32 @@ import Testing
         let lang = r.diagnostics.first { $0.message.contains("'lang'") }
         #expect(lang?.location == at(8, 7), "\(r.diagnostics)")
     }
+
+    /// Front matter is read as written when the document sets math: a `$` in a quoted,
+    /// single-quoted, plain, block or listed value neither breaks the YAML nor sets the front
+    /// matter again as Markdown.
+    @Test(arguments: [
+        "title: \"A $x$ B\"", "title: 'A $x$ B'", "title: A $x$ B", "title: |\n  A $x$ B",
+        "author: [\"$x$\", Me]", "subtitle: \"$\\alpha$ and $$y$$\"",
+    ])
+    func frontMatterWithDollarsStaysFrontMatter(entry: String) {
+        let r = parse("---\n\(entry)\nlang: en\n---\n\n# H\n\nBody $y$.\n")
+        #expect(r.document.metadata.lang == "en", "\(entry): \(r.diagnostics)")
+        let kinds = r.document.blocks.map { "\($0.kind)" }
+        #expect(kinds.count == 2 && kinds[0].hasPrefix("heading"), "\(entry): \(kinds)")
+        #expect(!kinds.joined().contains("lang"), "\(entry): \(kinds)")
+        #expect(r.diagnostics.isEmpty, "\(entry): \(r.diagnostics)")
+    }
+
+    /// A plain `null`, `Null`, `NULL` or `~` is no value, as YAML reads it: nothing is set
+    /// and nothing warns; quoted, it is text.
+    @Test func nullValuesAreAbsent() {
+        let r = parse("---\ntitle: Doc\nauthor: null\ndate: ~\nsubtitle: NULL\nlang: Null\npaper: ~\n---\n\nBody\n")
+        let metadata = r.document.metadata
+        #expect(metadata.title == "Doc" && metadata.author == nil && metadata.date == nil && metadata.subtitle == nil)
+        #expect(metadata.lang == nil && metadata.fields["paper"] == nil, "\(metadata.fields)")
+        #expect(r.diagnostics.isEmpty, "\(r.diagnostics)")
+        let quoted = parse("---\ntitle: \"null\"\nauthor: '~'\n---\n\nBody\n").document.metadata
+        #expect(quoted.title == "null" && quoted.author == "~")
+    }
 }
