@@ -17,6 +17,8 @@ enum FrontMatter {
         "header", "footer", "toc", "size-category", "bold-text", "justify", "line-break", "smart", "widows", "orphans",
         "hyphenate", "tab-size", "highlight", "pdf-standard", "include", "chapters", "open-right",
         "number-sections", "toc-depth", "math",
+        // Pandoc's variables for the page and the type (Pandoc manual, "Variables for LaTeX").
+        "papersize", "geometry", "fontsize", "linestretch", "mainfont", "sansfont", "monofont",
     ]
 
     /// A key Typeset does not read: silent and listed in ``Metadata/unusedKeys`` (Jekyll's
@@ -48,7 +50,8 @@ enum FrontMatter {
     static let scalarKeys: Set<String> = [
         "title", "subtitle", "date", "lang", "theme", "paper", "header", "footer", "toc", "size-category",
         "bold-text", "justify", "line-break", "smart", "widows", "orphans", "hyphenate", "tab-size",
-        "highlight", "open-right", "number-sections", "toc-depth", "math",
+        "highlight", "open-right", "number-sections", "toc-depth", "math", "papersize", "fontsize", "linestretch",
+        "mainfont", "sansfont", "monofont",
     ]
 
     /// Why a `lang` value is not a language tag (``LanguageTag``), or nil when it is: a list,

@@ -55,14 +55,17 @@ enum FrontMatterSettings {
                 options.themeRequest.theme = path
             }
         }
-        if options.paper == nil, let paper = fields["paper"] {
-            do { options.paper = try PaperSize(parsing: paper) } catch { refuse("paper", error.description) }
+        let paperKey = fields["paper"] == nil && fields["papersize"] != nil ? "papersize" : "paper"
+        if options.paper == nil, let written = fields[paperKey] {
+            let paper = paperKey == "papersize" ? PandocLayoutKeys.paperName(written) : written
+            do { options.paper = try PaperSize(parsing: paper) } catch { refuse(paperKey, error.description) }
         }
         for key in fields.keys.sorted()
         where key.hasPrefix("margins.") && !["top", "right", "bottom", "left"].contains(String(key.dropFirst(8))) {
             warn(key, "unknown side '\(key.dropFirst(8))'; margins takes top, right, bottom and left (ignored)")
         }
         if options.margins == nil { options.margins = margins(fields, warn: refuse) }
+        readPandocLayoutKeys(&options, fields: fields, warn: warn, refuse: refuse)
         if options.header == nil { options.header = fields["header"] }
         if options.footer == nil { options.footer = fields["footer"] }
         for key in ["header", "footer"] {
@@ -114,6 +117,37 @@ enum FrontMatterSettings {
             }
         }
         return options
+    }
+
+    /// Pandoc's variables for the page and the type, as its users write them in front matter
+    /// (``PandocLayoutKeys``): `geometry` sets the margins when `margins` does not, and is an
+    /// error when bad, as `margins` is; `fontsize`, `linestretch`, `mainfont` (or `sansfont`)
+    /// and `monofont` set the type where the command line did not, and warn when bad.
+    private static func readPandocLayoutKeys(
+        _ options: inout RenderOptions, fields: [String: String], warn: (String, String) -> Void,
+        refuse: (String, String) -> Void
+    ) {
+        if options.margins == nil, let geometry = fields["geometry"] {
+            var sides: [String: String] = [:]
+            do {
+                try PandocLayoutKeys.readGeometry(geometry, into: &sides)
+                options.margins = Margins(css: try PandocLayoutKeys.margins(sides))
+            } catch {
+                refuse("geometry", error.description)
+            }
+        }
+        var type = options.themeRequest.pandocVariables
+        if type.bodySize == nil, let value = fields["fontsize"] {
+            do { type.bodySize = try PandocLayoutKeys.bodySize(value) } catch { warn("fontsize", error.description) }
+        }
+        if type.lineStretch == nil, let value = fields["linestretch"] {
+            do { type.lineStretch = try PandocLayoutKeys.lineStretch(value) } catch {
+                warn("linestretch", error.description)
+            }
+        }
+        if type.monospaceFamily == nil { type.monospaceFamily = fields["monofont"] }
+        options.themeRequest.pandocVariables = type
+        if options.themeRequest.family == nil { options.themeRequest.family = fields["mainfont"] ?? fields["sansfont"] }
     }
 
     /// `number-sections` (Pandoc's variable `numbersections` too) and `toc-depth` (1 to 6).

@@ -34,25 +34,22 @@ enum PandocVariables {
         for (key, value) in pairs {
             let lowered = key.lowercased()
             switch lowered {
-            case "papersize":
-                var name = value.lowercased()
-                if name.hasSuffix("paper") { name = String(name.dropLast(5)) }
-                translation.pairs.append(("paper", name))
-            case "geometry": try readGeometry(value, into: &sides)
+            case "papersize": translation.pairs.append(("paper", PandocLayoutKeys.paperName(value)))
+            case "geometry":
+                do { try PandocLayoutKeys.readGeometry(value, into: &sides) } catch {
+                    throw UsageError("-V geometry \(error.description)")
+                }
             case "mainfont": translation.family = value
             case "sansfont": sansFamily = value
             case "monofont": translation.type.monospaceFamily = value
             case "fontsize":
-                guard let points = Length.points(value), TypographicLimits.size.contains(points) else {
-                    throw UsageError("-V fontsize takes a size such as 12pt (1–1000 pt), not '\(value)'")
+                do { translation.type.bodySize = try PandocLayoutKeys.bodySize(value) } catch {
+                    throw UsageError("-V fontsize \(error.description)")
                 }
-                translation.type.bodySize = points
             case "linestretch":
-                guard let factor = Double(value), (0.5...4).contains(factor) else {
-                    throw UsageError(
-                        "-V linestretch takes a factor from 0.5 to 4 (1.5: half as much again), not '\(value)'")
+                do { translation.type.lineStretch = try PandocLayoutKeys.lineStretch(value) } catch {
+                    throw UsageError("-V linestretch \(error.description)")
                 }
-                translation.type.lineStretch = factor
             default:
                 try judge(key, value)
                 if Typesetter.readsFrontMatterKey(key) {
@@ -66,39 +63,11 @@ enum PandocVariables {
         }
         if translation.family == nil { translation.family = sansFamily }
         if !sides.isEmpty {
-            let order = ["top", "right", "bottom", "left"]
-            guard order.allSatisfy({ sides[$0] != nil }) else {
-                throw UsageError(
-                    "-V geometry leaves \(order.filter { sides[$0] == nil }.joined(separator: ", ")) unset; give "
-                        + "margin=LENGTH, or every side")
+            do { translation.pairs.append(("margins", try PandocLayoutKeys.margins(sides))) } catch {
+                throw UsageError("-V geometry \(error.description)")
             }
-            translation.pairs.append(("margins", order.map { sides[$0]! }.joined(separator: " ")))
         }
         return translation
-    }
-
-    /// Reads LaTeX geometry options, `margin=2cm` or `top=1in,left=2cm,…` (also `hmargin`,
-    /// `vmargin`, `inner`, `outer`), into CSS sides.
-    static func readGeometry(_ value: String, into sides: inout [String: String]) throws {
-        for option in value.split(separator: ",") {
-            let parts = option.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.count == 2, Length.pointsWithUnit(parts[1]) != nil else {
-                throw UsageError("-V geometry takes margin=LENGTH or SIDE=LENGTH with a unit (2cm), not '\(option)'")
-            }
-            let length = parts[1]
-            switch parts[0].lowercased() {
-            case "margin": for side in ["top", "right", "bottom", "left"] { sides[side] = length }
-            case "hmargin": for side in ["right", "left"] { sides[side] = length }
-            case "vmargin": for side in ["top", "bottom"] { sides[side] = length }
-            case "top", "bottom", "left", "right": sides[parts[0].lowercased()] = length
-            case "inner": sides["left"] = length
-            case "outer": sides["right"] = length
-            default:
-                throw UsageError(
-                    "-V geometry: '\(parts[0])' is not a margin Typeset sets (margin, hmargin, vmargin, top, bottom, "
-                        + "left, right, inner, outer)")
-            }
-        }
     }
 
     /// Refuses a value a front-matter key cannot take, as the matching option would.

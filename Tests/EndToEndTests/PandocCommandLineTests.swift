@@ -60,6 +60,48 @@ import Testing
         #expect(abs(steps[1] / steps[0] - 1.5) < 0.02, "\(steps)")
     }
 
+    /// Pandoc's page and type variables written in front matter set what `-V` sets: the same
+    /// words at the same places in the same faces; `-V` wins over the front matter; a bad
+    /// paper or geometry is an error at its value, a bad size or stretch a warning there.
+    @Test func pandocVariablesInFrontMatterSetWhatTheOptionsSet() throws {
+        let dir = try folder()
+        let body = "Body words here.\n\n```\ncode line\n```\n"
+        try write(body, dir + "/v.md")
+        let settings = [
+            ("papersize", "a5paper"), ("geometry", "margin=2cm"), ("fontsize", "14pt"), ("linestretch", "1.5"),
+            ("mainfont", "DejaVu Serif"), ("monofont", "DejaVu Sans Mono"),
+        ]
+        let options = try typeset(
+            ["render", dir + "/v.md", "-o", dir + "/options.pdf"] + settings.flatMap { ["-V", "\($0)=\($1)"] })
+        #expect(options.status == 0, "\(options.output)")
+        let front = "---\n" + settings.map { "\($0): \($1)\n" }.joined() + "---\n"
+        try write(front + body, dir + "/f.md")
+        let read = try typeset(["render", dir + "/f.md", "-o", dir + "/front.pdf"])
+        #expect(read.status == 0 && !read.output.contains("warning"), "\(read.output)")
+        func placed(_ pdf: String) throws -> [String] {
+            try PDFProbe.words(pdf).map { "\($0.text) \(Int($0.xMin)) \(Int($0.yMin)) \(Int($0.height * 10))" }
+        }
+        #expect(try placed(dir + "/front.pdf") == placed(dir + "/options.pdf"))
+        #expect(try PDFProbe.fonts(dir + "/front.pdf") == PDFProbe.fonts(dir + "/options.pdf"))
+        #expect(try PDFProbe.info(dir + "/front.pdf")["Page size"] == PDFProbe.info(dir + "/options.pdf")["Page size"])
+        // The command line wins.
+        let letter = try typeset(["render", dir + "/f.md", "-o", dir + "/letter.pdf", "-V", "papersize=letter"])
+        let letterSize = try PDFProbe.info(dir + "/letter.pdf")["Page size"] ?? ""
+        #expect(letter.status == 0 && letterSize.hasPrefix("612 x 792"), "\(letterSize)")
+        // Bad values, placed at the value.
+        for (entry, column, status) in [
+            ("papersize: a12", 12, 1), ("geometry: margin=wide", 11, 1), ("geometry: [top=1in]", 11, 1),
+            ("fontsize: banana", 11, 0), ("linestretch: 9", 14, 0),
+        ] {
+            try write("---\n\(entry)\n---\nText.\n", dir + "/b.md")
+            let result = try typeset(["render", dir + "/b.md", "-o", dir + "/b.pdf"])
+            let key = String(entry.prefix { $0 != ":" })
+            #expect(result.status == status, "\(entry): \(result.output)")
+            #expect(result.output.contains("b.md:2:\(column): "), "\(entry): \(result.output)")
+            #expect(result.output.contains("front matter '\(key)'"), "\(entry): \(result.output)")
+        }
+    }
+
     @Test func unknownVariablesWarnAndBadValuesAreUsageErrors() throws {
         let dir = try folder()
         try write("Text.\n", dir + "/u.md")
