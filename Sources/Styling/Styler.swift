@@ -531,7 +531,10 @@ public struct Styler: Sendable {
         let textCascade = paragraphCascade(context)
         let font = textCascade.font
         let lastNumber = list.start + max(0, list.items.count - 1)
-        let markerWidthEm = list.ordered ? 0.62 * Double(String(lastNumber).count + 1) + 0.6 : 1.3
+        // An ordered list of tasks sets each item's number before its box, as GitHub does.
+        let numberedTasks = list.ordered && list.items.contains { $0.task != nil }
+        let markerWidthEm =
+            list.ordered ? 0.62 * Double(String(lastNumber).count + 1) + 0.6 + (numberedTasks ? 1.2 : 0) : 1.3
         var markerStyle = textCascade.runStyle
         markerStyle.font.families += ["DejaVu Sans"]  // bullets and ballot boxes
         markerStyle.link = nil
@@ -554,9 +557,12 @@ public struct Styler: Sendable {
         itemContext.indent = min(maxIndent, itemContext.indent + frame.indentStep)
         itemContext.cascade.listDepth += 1
         itemContext.tight = list.tight
+        let box = list.items[index].task.map { StyledRun($0 ? "☑" : "☐", style: frame.taskMarkerStyle) }
         let marker: [StyledRun] =
-            if let checked = list.items[index].task {
-                [StyledRun(checked ? "☑" : "☐", style: frame.taskMarkerStyle)]
+            if let box, list.ordered {
+                [StyledRun("\(list.start + index).\u{00A0}", style: frame.markerStyle), box]
+            } else if let box {
+                [box]
             } else if list.ordered {
                 [StyledRun("\(list.start + index).", style: frame.markerStyle)]
             } else {

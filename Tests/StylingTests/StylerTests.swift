@@ -145,6 +145,19 @@ import Typography
         #expect(prose.first?.marker?.first?.text == "1")
     }
 
+    /// A task in an ordered list keeps its number before its box, as GitHub draws it; a
+    /// bullet list's task shows the box alone, and an ordered list's other items their number.
+    @Test(arguments: [
+        ("1. [ ] first\n2. [x] second\n3. plain", ["1.\u{00A0}☐", "2.\u{00A0}☑", "3."]),
+        ("7. [x] seven\n8. [ ] eight", ["7.\u{00A0}☑", "8.\u{00A0}☐"]),
+        ("- [ ] one\n- [x] two\n- three", ["☐", "☑", "•"]),
+        ("> 1. [ ] quoted", ["1.\u{00A0}☐"]),
+    ])
+    func orderedTasksKeepTheirNumbers(markdown: String, markers: [String]) {
+        let drawn = paragraphs(style(markdown)).map { $0.marker?.map(\.text).joined() ?? "" }
+        #expect(drawn == markers, "\(drawn)")
+    }
+
     /// A note's quote keeps its bar and its code its panel, shifted with the note's text; a
     /// note that opens with either sets its number on a line of its own.
     @Test func aNotesQuotesAndCodeKeepTheirBarsAndPanels() {
