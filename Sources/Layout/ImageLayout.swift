@@ -41,7 +41,7 @@ struct ImageLayout {
         } else {
             // The placeholder holds the whole caption (every line: a long alt text is never
             // cut to its first line), at least 72 pt tall.
-            let label = image.caption.map { caption in
+            let label = (image.caption ?? image.placeholderLabel).map { caption in
                 StyledParagraph(runs: caption.runs.map { StyledRun(($0.text), style: $0.style) }, style: caption.style)
             }
             let lines = label.map { shaper.shape($0, width: max(1, measure - 12)).lines } ?? []

@@ -638,6 +638,10 @@ public struct StyledImage: Hashable, Sendable {
     public var alt: String
     /// A caption set below the image, nil for none.
     public var caption: StyledParagraph?
+    /// The alt text set as a caption would be, for an image shown without a caption (an HTML
+    /// `<img>`, as GitHub shows it): drawn inside the placeholder when the image cannot be
+    /// drawn, so that its words are not lost. Nil when the image has a caption or no alt text.
+    public var placeholderLabel: StyledParagraph?
     /// The requested width (Pandoc's `width` attribute); nil: from the image's own size.
     public var width: ImageDimension?
     /// The requested height (Pandoc's `height` attribute); nil: from the width and the aspect ratio.

@@ -983,16 +983,17 @@ public struct Styler: Sendable {
         var captionCascade = context.cascade
         captionCascade.apply(role: .caption, theme: theme)
         if let secondary = theme.color(named: "secondary") { captionCascade.color = secondary }
-        let captionText = altText
-        let caption =
-            captionText.isEmpty || !captioned
+        let label =
+            altText.isEmpty
             ? nil
             : StyledParagraph(
-                runs: [StyledRun(captionText, style: captionCascade.runStyle)],
+                runs: [StyledRun(altText, style: captionCascade.runStyle)],
                 style: ParagraphStyle(
                     baseFont: captionCascade.font, lineHeight: captionCascade.style.lineHeight, alignment: .center,
                     leftIndent: context.indent, hangulLineBreak: options.hangulLineBreak))
-        var styledImage = StyledImage(path: isRemote || refused ? "" : path, alt: altText, caption: caption)
+        var styledImage = StyledImage(
+            path: isRemote || refused ? "" : path, alt: altText, caption: captioned ? label : nil)
+        if !captioned { styledImage.placeholderLabel = label }
         styledImage.source = source
         styledImage.width = dimensions["width"]
         styledImage.height = dimensions["height"]

@@ -163,6 +163,30 @@ import Typography
             "\(message)")
     }
 
+    /// An HTML `<img>` shows no caption, as GitHub shows it; drawn as a placeholder (missing,
+    /// remote, in a quote or a list item), its alt text is set inside the box, so no word of
+    /// it is lost. A Markdown image's alt text is its caption, set once.
+    @Test func aPlaceholderForAnHTMLImageShowsItsAltText() throws {
+        let markdown = """
+            <img src="gone.png" alt="Lost lambda">
+
+            <p align="center"><img src="https://example.org/x.png" alt="Remote mu"></p>
+
+            > <img src="gone2.png" alt="Quoted nu">
+
+            - <img src="gone3.png" alt="Listed xi">
+
+            ![Markdown omicron](gone4.png)
+            """
+        let (pdf, _) = try Render.markdown(
+            markdown, name: "html-image-placeholders", options: RenderOptions(baseDirectory: Self.folder))
+        let words = try PDFProbe.words(pdf).map(\.text)
+        for word in ["lambda", "mu", "nu", "xi"] {
+            #expect(words.filter { $0 == word }.count == 1, "\(word): \(words)")
+        }
+        #expect(words.filter { $0 == "omicron" }.count == 1, "\(words)")
+    }
+
     /// Images inside lines of text shown as alt text are warned about by kind — local images
     /// that could not be read, remote ones — each warning at the first image of its kind,
     /// quoting it and counting the others, wherever they stand (a paragraph, a table cell),

@@ -114,6 +114,39 @@ func layout(_ blocks: [StyledBlock], page: PageSetup, widows: Int = 2, orphans: 
         #expect(result.lines.filter { $0.text.hasPrefix("row") }.count == 30)
     }
 
+    /// A table whose header cells are all empty (an HTML table without `<th>`) sets no header
+    /// band: its first row starts just under the top rule, on every page no header repeats, and
+    /// no cell is tagged a header.
+    @Test func aTableWithoutAHeaderSetsNoHeaderBand() throws {
+        let font = FontSpec(families: ["X"], size: 10)
+        func cell(_ t: String) -> StyledParagraph {
+            StyledParagraph(
+                runs: t.isEmpty ? [] : [StyledRun(t, style: RunStyle(font: font))],
+                style: ParagraphStyle(baseFont: font))
+        }
+        func table(header: [String]) -> StyledTable {
+            StyledTable(
+                alignments: [.left, .left], header: header.map(cell),
+                rows: (1...30).map { [cell("row\($0)"), cell("\($0)")] }, ruleColor: .black, cellPadding: 2)
+        }
+        let bare = try layout([StyledBlock(.table(table(header: ["", ""])))], page: smallPage(lines: 20))
+        let headed = try layout([StyledBlock(.table(table(header: ["Name", "Value"])))], page: smallPage(lines: 20))
+        let bareFirst = try #require(bare.lines.first { $0.text == "row1" })
+        let headedFirst = try #require(headed.lines.first { $0.text == "row1" })
+        // The header band (a line and its padding) is gone above the first row.
+        #expect(headedFirst.baseline - bareFirst.baseline >= 10, "\(bareFirst) \(headedFirst)")
+        #expect(bare.pages.count > 1)
+        for page in bare.pages {
+            let first = bare.lines.first { $0.page == page.number }
+            #expect(first?.text.hasPrefix("row") == true, "page \(page.number): \(String(describing: first))")
+            let headerCells = page.elements.filter { element in
+                if case .structure(let path) = element { path.contains { $0.role == .tableHeader } } else { false }
+            }
+            #expect(headerCells.isEmpty, "page \(page.number)")
+        }
+        #expect(bare.lines.filter { $0.text.hasPrefix("row") }.count == 30)
+    }
+
     @Test func columnWidthsFitTheMeasure() {
         #expect(Paginator.columnWidths(minimum: [20, 30], maximum: [50, 60], available: 200) == [50, 60])
         let w = Paginator.columnWidths(minimum: [20, 40, 30], maximum: [40, 400, 300], available: 300)
