@@ -1157,6 +1157,35 @@ public struct Styler: Sendable {
 
     // MARK: Inlines
 
+    /// Warns about footnote syntax left as text: a reference `[^label]` with no definition
+    /// (cmark-gfm keeps it as written), and Pandoc's inline note `^[…]`, which Typeset does not
+    /// read; each warning is placed where it is written. One pass over the text's bytes.
+    mutating func noteUnreadNoteSyntax(in text: String) {
+        let bytes = text.utf8
+        guard bytes.contains(UInt8(ascii: "^")) else { return }
+        var previous: UInt8 = 0
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            let next = bytes.index(after: index)
+            if previous == UInt8(ascii: "["), byte == UInt8(ascii: "^"),
+                let close = bytes[next...].firstIndex(where: { $0 == UInt8(ascii: "]") || $0 == 0x20 }),
+                bytes[close] == UInt8(ascii: "]"), close != next
+            {
+                let reference = "[^" + String(decoding: bytes[next..<close], as: UTF8.self) + "]"
+                warn(
+                    "footnote reference '\(reference.prefix(40))' has no definition (\(reference.prefix(40)): …); set as "
+                        + "text", nil, kind: .footnote, subject: reference)
+            } else if previous == UInt8(ascii: "^"), byte == UInt8(ascii: "[") {
+                warn(
+                    "'^[' opens a Pandoc inline note, which Typeset does not read; set as text (write a reference "
+                        + "[^1] and a definition [^1]: … instead)", nil, kind: .footnote, subject: "^[")
+            }
+            previous = byte
+            index = next
+        }
+    }
+
     /// Appends `run`, joining it to the last run when both hold text in one style (as
     /// ``RunMerger/merge(_:)`` would later): lines of text between hard breaks make one run,
     /// not two runs a line. The last run is read in place, never copied: a copy would share its
@@ -1174,6 +1203,7 @@ public struct Styler: Sendable {
         for inline in inlines {
             switch inline {
             case .text(let text):
+                noteUnreadNoteSyntax(in: text)
                 // A tab in running text is white space like any other (CommonMark §2.2).
                 // (A byte test: `String.contains(String)` is Foundation's locale-aware search.)
                 Self.append(

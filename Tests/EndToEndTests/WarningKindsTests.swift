@@ -35,6 +35,35 @@ import Testing
         return (result.status, lines, dir + "/out.pdf")
     }
 
+    /// Footnote syntax left as text warns where it is written: a reference with no definition
+    /// (in a paragraph, a list item, a table cell, a quote) and Pandoc's inline note `^[…]`;
+    /// a defined reference, a caret in prose (`2^10`) and `[^` in code do not.
+    @Test func footnoteSyntaxLeftAsTextWarnsWhereItIs() throws {
+        let markdown = """
+            Undefined[^zz]. Inline note^[alpha beta].
+
+            - item [^missing]
+
+            A | B
+            --|--
+            x [^cell] | `[^code]` and 2^10
+
+            Defined[^a].
+
+            [^a]: A note.
+            """
+        let result = try render(markdown)
+        #expect(result.status == 0)
+        let notes = result.lines.filter { $0.kind == "footnote" }
+        let places = notes.map { "\($0.line ?? 0):\($0.column ?? 0)" }
+        #expect(places == ["1:10", "1:28", "3:8", "7:3"], "\(notes)")
+        #expect(notes.contains { $0.message.contains("'[^zz]' has no definition") }, "\(notes)")
+        #expect(notes.contains { $0.message.contains("Pandoc inline note") }, "\(notes)")
+        #expect(!notes.contains { $0.message.contains("[^a]") || $0.message.contains("[^code]") }, "\(notes)")
+        let words = try PDFProbe.text(result.pdf)
+        #expect(words.contains("[^zz]") && words.contains("^[alpha beta]"), "the text is kept: \(words)")
+    }
+
     /// 52 links with a scheme no PDF reader should open: one warning, at the first link's
     /// destination (not the paragraph's start), quoting it, with the count.
     @Test func linksWithOtherSchemesWarnOnceAtTheFirstLink() throws {
