@@ -102,13 +102,28 @@ struct TableOfContents {
     }
 
     /// An entry's text in the entry's `style`, keeping what the heading's runs mark inline: the
-    /// monospaced face of code (at code's 0.92 of the size, on its tint), italic, strikethrough.
-    /// Footnote markers are left out.
+    /// monospaced face of code (at code's 0.92 of the size, on its tint), italic, strikethrough,
+    /// a formula (set at the entry's size), a subscript's or superscript's smaller size and
+    /// shift (in proportion to the entry's size). Footnote markers are left out.
     func entryRuns(_ runs: [StyledRun], title: String, style: RunStyle) -> [StyledRun] {
         var result: [StyledRun] = []
+        // The heading's own size: its text's, which scripts and code are set smaller than.
+        let headingSize = runs.lazy.filter { $0.style.baselineOffset == 0 }.map(\.style.font.size).max() ?? 0
         for run in runs {
             if case .internal(let target)? = run.style.link, target.hasPrefix("fn-") { continue }
             var entryStyle = style
+            if var formula = run.style.inlineFormula {
+                formula.textFont.weight = style.font.weight
+                formula.textFont.italic = style.font.italic
+                entryStyle.inlineFormula = formula
+                result.append(StyledRun(run.text, style: entryStyle))
+                continue
+            }
+            if run.style.baselineOffset != 0, headingSize > 0, run.style.font.size > 0 {
+                let scale = style.font.size / headingSize
+                entryStyle.font.size = run.style.font.size * scale
+                entryStyle.baselineOffset = run.style.baselineOffset * scale
+            }
             if run.style.font.families.first == theme.monospaceFamilies.first {
                 entryStyle.font.families = run.style.font.families
                 entryStyle.font.size = (style.font.size * 0.92 * 10).rounded() / 10

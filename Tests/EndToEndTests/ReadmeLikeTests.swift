@@ -292,6 +292,27 @@ struct PPM {
         #expect(try PDFProbe.fonts(pdf).contains { $0.hasPrefix("DejaVuSansMono") })
     }
 
+    /// A contents entry keeps a heading's formulas, subscripts and superscripts: the formula is
+    /// drawn (its source is the entry's text, not an object-replacement character) and scripts
+    /// keep their smaller size and shift, in proportion to the entry's size.
+    @Test func entriesKeepFormulasAndScripts() throws {
+        var options = RenderOptions()
+        options.tableOfContents = true
+        let (pdf, _) = try Render.markdown(
+            "# Intro\n\nx\n\n## Energy $E=mc^2$ rule\n\nx\n\n## Water H<sub>2</sub>O and x<sup>3</sup>\n\nx\n",
+            name: "toc-math", options: options)
+        let text = try PDFProbe.text(pdf)
+        #expect(!text.contains("\u{FFFC}"), "\(text)")
+        let words = try PDFProbe.words(pdf)
+        // Each drawn twice on the page: in the entry and in the heading.
+        for word in ["Energy", "rule", "Water"] {
+            #expect(words.filter { $0.text.hasPrefix(word) }.count == 2, "\(word): \(words.map(\.text))")
+        }
+        let entryWater = try #require(words.first { $0.text.hasPrefix("Water") })
+        let twos = words.filter { $0.text == "2" && abs($0.yMax - entryWater.yMax) < 6 }
+        #expect(twos.contains { $0.height < entryWater.height * 0.85 && $0.yMax > entryWater.yMax }, "\(words)")
+    }
+
     @Test func entryRunsFollowTheHeadingsRuns() {
         let theme = Theme.default
         let body = RunStyle(font: FontSpec(families: theme[.title].families, size: 20))
