@@ -120,6 +120,10 @@ struct LayoutAndDraw {
             insertionIndex: frontMatter.insertionIndex)
         let draws = renderer is CairoPDFRenderer
         var diagnostics: [Diagnostic] = []
+        // A word set twice from one place in the source (a heading and its contents entry, a
+        // table's first column repeated beside each part of its columns) is one word there:
+        // said once.
+        var reportedWords = Set<String>()
         _ = try StyledBlockPipe.forEach(blocks, threaded: threaded) { chunk in
             for block in chunk {
                 // An asynchronous render whose task was cancelled stops here, between blocks.
@@ -134,7 +138,8 @@ struct LayoutAndDraw {
                 } else if draws {
                     var inCell = false
                     if case .table = block.content { inCell = true }
-                    for word in shaper.overwideWords {
+                    for word in shaper.overwideWords
+                    where reportedWords.insert("\(block.location?.description ?? "")\u{0}\(word.text)").inserted {
                         diagnostics.append(Self.overwideWord(word, inCell: inCell, at: block.location))
                     }
                 }

@@ -64,6 +64,26 @@ import Testing
         #expect(words.contains("[^zz]") && words.contains("^[alpha beta]"), "the text is kept: \(words)")
     }
 
+    /// A word set twice from one place — a heading's and its contents entry's, a table's first
+    /// column repeated beside each part of its columns — is warned about once, where it is
+    /// written.
+    @Test func aWordSetTwiceFromOnePlaceIsWarnedAboutOnce() throws {
+        let long = "Averyvery" + String(repeating: "very", count: 20) + "longword"
+        let heading = try render("# T\n\nText.\n\n## \(long)\n\nText.\n", ["--toc"])
+        let words = heading.lines.filter { $0.kind == "overfull" }
+        #expect(words.count == 1 && words.first?.line == 5 && words.first?.column == 4, "\(words)")
+        #expect(!(words.first?.message.contains("like this") ?? true), "\(words)")
+        let columns = 14
+        let table =
+            "| Name | " + (0..<columns).map { "Column\($0)" }.joined(separator: " | ") + " |\n|"
+            + String(repeating: "---|", count: columns + 1) + "\n| `timeout_milliseconds` | "
+            + (0..<columns).map { "some words \($0)" }.joined(separator: " | ") + " |\n"
+        let split = try render(table)
+        let cells = split.lines.filter { $0.kind == "overfull" && $0.message.contains("timeout") }
+        #expect(cells.count == 1 && cells.first?.line == 3 && cells.first?.column == 4, "\(split.lines)")
+        #expect(!(cells.first?.message.contains("like this") ?? true), "\(cells)")
+    }
+
     /// 52 links with a scheme no PDF reader should open: one warning, at the first link's
     /// destination (not the paragraph's start), quoting it, with the count.
     @Test func linksWithOtherSchemesWarnOnceAtTheFirstLink() throws {
