@@ -167,6 +167,33 @@ extension ParagraphComposer {
     /// Emergency breaks: grapheme boundaries inside a piece (between allowed breaks, hyphenation
     /// points and spaces a break may follow) wider than the measure (``overwide(_:breaks:hyphens:width:)``)
     /// — after a space rather than before it.
+    /// What breaking a word wider than the measure before scalar `i` costs: least where The
+    /// Chicago Manual of Style (17th ed., 14.18) breaks a URL — after a colon or a double slash,
+    /// before a period, comma, single slash, tilde, underscore, question mark, number or
+    /// percent sign, before or after an equals sign or ampersand — so that an identifier,
+    /// path or address (`RenderOptions.tableOfContentsDepth`, `/usr/share/doc`) breaks
+    /// between its parts; then where a lower-case letter meets a capital or a digit
+    /// (`tableOf|Contents`); most between two letters of one part. The costs are large beside a
+    /// ragged line's badness, so a line ends short rather than break a part between letters.
+    static func emergencyBreakCost(_ scalars: [Unicode.Scalar], at i: Int) -> Double {
+        guard i > 0, i < scalars.count else { return betweenLettersCost }
+        let before = scalars[i - 1]
+        let after = scalars[i]
+        switch after {
+        case ".", ",", "/", "~", "_", "?", "#", "%", "=", "&", "\\": return 100
+        default: break
+        }
+        if before == ":" || before == "=" || before == "&" || (before == "/" && i > 1 && scalars[i - 2] == "/") {
+            return 100
+        }
+        let lower = before.properties.isLowercase
+        if lower && (after.properties.isUppercase || after.properties.numericType != nil) { return 1500 }
+        return betweenLettersCost
+    }
+
+    /// What breaking between two letters of one part costs (``emergencyBreakCost(_:at:)``).
+    static let betweenLettersCost = 5000.0
+
     static func emergencyBreaks(_ prepared: PreparedParagraph, allowed: [Bool], hyphen: [Bool], width: Double)
         -> [Bool]
     {
@@ -435,7 +462,10 @@ extension ParagraphComposer {
                     // After a space an emergency break costs what a word break does: a piece
                     // is broken at its spaces before it is broken between letters.
                     let emergency = !breaks.syllable[i]
-                    let cost = emergency ? (isWhitespace(before) ? 0 : 500) : syllableBreakPenalty
+                    let cost =
+                        emergency
+                        ? (isWhitespace(before) ? 0 : emergencyBreakCost(prepared.scalars, at: i))
+                        : syllableBreakPenalty
                     add(.penalty(cost: cost, emergency: emergency, position: i))
                 } else {
                     add(opportunityPenalty(prepared, at: i, isCode: isCode, protrudes: hang, breakKerning))

@@ -108,6 +108,10 @@ public struct BrokenWord: Sendable, Equatable {
     public enum Treatment: Int, Sendable, Comparable {
         /// Broken at hyphenation points, each line ending in an added hyphen.
         case hyphenated
+        /// Broken only between its parts: beside the punctuation that joins the parts of an
+        /// identifier, path or address (`.`, `/`, `_`, `::`…), or where a lower-case letter
+        /// meets a capital (``ParagraphComposer/emergencyBreakCost(_:at:)``).
+        case brokenBetweenParts
         /// Broken between two letters (or other characters), where no rule allows a break.
         case brokenBetweenLetters
         /// Left wider than the measure, past its edge.
@@ -221,7 +225,9 @@ public enum ParagraphComposer {
             } else if line.ending == .opportunity, breaks.emergency[end], !breaks.allowed[end],
                 !isWhitespace(scalars[end - 1])
             {
-                treatment = .brokenBetweenLetters
+                treatment =
+                    emergencyBreakCost(scalars, at: end) < Self.betweenLettersCost
+                    ? .brokenBetweenParts : .brokenBetweenLetters
             }
             guard let treatment else { continue }
             // The word around the line's last character.

@@ -194,6 +194,7 @@ struct LayoutAndDraw {
         let done =
             switch word.treatment {
             case .hyphenated: "is hyphenated"
+            case .brokenBetweenParts: "is broken between its parts"
             case .brokenBetweenLetters: "is broken between letters"
             case .overfull: "runs past its edge"
             }

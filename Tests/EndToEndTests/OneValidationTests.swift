@@ -77,14 +77,14 @@ import Testing
         try write("---\ntitle: T\ntheme: nosuch\n---\n# x\n", dir + "/theme.md")
         let theme = try typeset(["render", dir + "/theme.md", "-o", dir + "/theme.pdf"])
         #expect(
-            theme.status == 1 && theme.output.hasPrefix(dir + "/theme.md:3:1: front matter 'theme': "),
+            theme.status == 1 && theme.output.hasPrefix(dir + "/theme.md:3:8: front matter 'theme': "),
             "\(theme.output)")
         #expect(!theme.output.hasPrefix("typeset:"))
 
         try write("---\ntitle: T\nauthor: A\nlang: \"!!\"\n---\n# x\n", dir + "/lang.md")
         let lang = try typeset(["render", dir + "/lang.md", "-o", dir + "/lang.pdf"])
         #expect(
-            lang.status == 0 && lang.output.contains(dir + "/lang.md:4:1: warning: front matter 'lang': '!!'"),
+            lang.status == 0 && lang.output.contains(dir + "/lang.md:4:7: warning: front matter 'lang': '!!'"),
             "\(lang.output)")
 
         try write("Intro\n\n# {{nosuch}} here\n", dir + "/tpl.md")
@@ -130,7 +130,7 @@ import Testing
             try write("---\ntitle: T\n\(key): \(value)\n---\n# Hi", dir + "/fm.md")
             let result = try render([], "/fm.md")
             #expect(
-                result.status == 1 && result.output.hasPrefix(dir + "/fm.md:3:1: front matter '\(key)'"),
+                result.status == 1 && result.output.hasPrefix(dir + "/fm.md:3:\(key.count + 3): front matter '\(key)'"),
                 "\(key): \(result.output)")
         }
         #expect(try render(["--margins", "0 20mm"]).status == 0)  // a bare 0, as CSS allows

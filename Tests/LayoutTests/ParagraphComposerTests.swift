@@ -45,6 +45,44 @@ func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
         c.lines.map { String(String.UnicodeScalarView(p.scalars[$0.start..<$0.end])) }
     }
 
+    /// A word wider than the measure — an identifier, a path, an address — breaks between its
+    /// parts where there are any (before a period, slash or underscore, after a colon or a
+    /// double slash, The Chicago Manual of Style 14.18), else where a lower-case letter meets a
+    /// capital, and between two letters of one part only when nothing else fits: a ragged
+    /// line ends short instead. (A justified line is filled: its badness outweighs the cost.)
+    @Test(arguments: [
+        ("com.example.typesetting.rendering.internal.PageCompositionEngineFactory", true),
+        ("/usr/share/doc/typeset/examples/composition/prose.md", true),
+        ("some_very_long_snake_case_identifier_name_that_goes_on", true),
+        ("https://example.org/a/very/long/path/to/somewhere", true),
+        ("tableOfContentsDepthAndMoreWordsJoinedTogetherInCamelCase", false),
+    ])
+    func anOverwideWordBreaksBetweenItsParts(word: String, punctuated: Bool) {
+        for alignment in [TextAlignment.left, .center, .right] {
+            for width in stride(from: 100.0, through: 160, by: 15) {
+                let runs = [text("Text: "), text(word, code: true), text(" after.")]
+                let p = prepared(runs)
+                let composition = ParagraphComposer.compose(
+                    paragraph(runs, alignment: alignment), prepared: p, width: width, hyphenate: { _, _ in [] })
+                let lines = lineTexts(composition, p)
+                // Said to be broken between its parts, not between letters.
+                #expect(composition.brokenWords.map(\.treatment) == [.brokenBetweenParts], "\(word) at \(width) pt")
+                for line in composition.lines.dropLast() where line.ending == .opportunity {
+                    let before = p.scalars[line.end - 1]
+                    let after = p.scalars[line.end]
+                    guard !before.properties.isWhitespace, !after.properties.isWhitespace else { continue }
+                    let doubleSlash = before == "/" && p.scalars[line.end - 2] == "/"
+                    let betweenParts =
+                        ".,/_~?#%=&".unicodeScalars.contains(after) || ":=&".unicodeScalars.contains(before)
+                        || doubleSlash
+                    let atCapital = before.properties.isLowercase && after.properties.isUppercase
+                    #expect(
+                        (punctuated && betweenParts) || atCapital, "\(word) at \(width) pt, \(alignment): \(lines)")
+                }
+            }
+        }
+    }
+
     /// Justified keep-all text may break inside a word as a last resort (W3C KLREQ allows a
     /// line ending in Hangul to break by character): only between two Hangul syllables, never
     /// beside a Latin letter, digit or punctuation (`MANWIDTH를`, `/dev/ttyS1을` stay whole),
