@@ -6,7 +6,8 @@ import Typography
 extension BlockLayout {
     /// `paragraph` made to fit its longest line without wrapping, as far as it can: first the
     /// block widens into the page margins (equally on both sides, leaving at least
-    /// ``CodeBlockRules/smallestMargin``), then it is set smaller, down to
+    /// ``CodeBlockRules/smallestMargin``; into the right margin only when it is inside a list
+    /// item, quote or div, whose edge and bar are on its left), then it is set smaller, down to
     /// ``CodeBlockRules/smallestScale``. Unchanged when its lines already fit the measure: the
     /// shaper may then set the block from the lines it measured (``TextShaper/naturalWidth(of:keepingLayout:)``),
     /// so a block that fits is shaped once.
@@ -18,11 +19,14 @@ extension BlockLayout {
         shaper.forgetKeptLayouts()
         let margins = options.page.margins
         let spare = max(0, min(margins.left, margins.right) - CodeBlockRules.smallestMargin - padding)
+        // A block inside a list item, quote or div (indented past its panel's padding) widens
+        // to the right only: to the left lie its container's edge and a quote's bar.
+        let contained = paragraph.style.leftIndent > padding + 0.01
         // A hair over the exact width, so rounding in the shaper never wraps the longest line.
-        let widening = min(2 * spare, natural * 1.002 - available)
+        let widening = min(contained ? spare : 2 * spare, natural * 1.002 - available)
         var fitted = paragraph
-        fitted.style.leftIndent -= widening / 2
-        fitted.style.rightIndent -= widening / 2
+        fitted.style.leftIndent -= contained ? 0 : widening / 2
+        fitted.style.rightIndent -= contained ? widening : widening / 2
         let scale = max(CodeBlockRules.smallestScale, min(1, (available + widening) / natural * 0.998))
         guard scale < 1 else { return fitted }
         fitted.style.baseFont.size *= scale

@@ -41,4 +41,36 @@ import Typography
         #expect(lines.filter { $0.lowerBound > 21 || left == 0 }.allSatisfy { $0 == (20 + left)...(280 - right) })
         if left > 0 { #expect(fills.allSatisfy { $0.lowerBound > 21.5 }, "\(fills)") }
     }
+
+    /// A code block too wide for its measure widens into the page's margins: on both sides at
+    /// the top level, to the right only inside a quote or list item, so its panel never
+    /// crosses the quote's bar or the item's edge.
+    @Test(arguments: [0.0, 14, 30])
+    func aWideCodeBlockWidensAwayFromItsContainersEdge(indent: Double) throws {
+        let font = FontSpec(families: ["X"], size: 10)
+        let line = String(repeating: "x", count: 54)  // 270 pt of the fake shaper's 5 pt letters
+        var code = StyledBlock(
+            .paragraph(
+                StyledParagraph(
+                    runs: [StyledRun(line, style: RunStyle(font: font))],
+                    style: ParagraphStyle(baseFont: font, leftIndent: indent + 8, rightIndent: 8))),
+            quoteBars: indent > 0 ? [1] : [])
+        code.isCode = true
+        code.background = RGBAColor(red: 0.9, green: 0.9, blue: 0.9)
+        code.backgroundPadding = 8
+        // Text area 70 … 330 pt: margins wide enough to widen into (48 pt kept, 8 pt padding).
+        let setup = PageSetup(paper: PaperSize(width: 400, height: 300), margins: Margins(all: 70), blockSpacing: 0)
+        let page = try layout([code], page: setup).pages[0]
+        let fills = page.elements.compactMap { element -> Rect? in
+            if case .fill(let rect, _) = element { rect } else { nil }
+        }
+        let panel = try #require(fills.first)
+        if indent == 0 {
+            #expect(panel.x < 70, "widened into the left margin: \(panel)")
+        } else {
+            // The panel starts at the container's edge, right of the bar at 71 pt.
+            #expect(abs(panel.x - (70 + indent)) < 0.01, "\(panel)")
+        }
+        #expect(panel.x + panel.width > 330, "widened into the right margin: \(panel)")
+    }
 }
