@@ -459,19 +459,7 @@ public final class Paginator {
         let top = options.page.margins.top + lead
         // Panels first (behind text), then bars, then content: all but the content are artifacts.
         page.elements.append(.structure([.artifact]))
-        var index = 0
-        while index < placed.count {
-            guard let panel = placed[index].item.panel else {
-                index += 1
-                continue
-            }
-            var end = index
-            while end + 1 < placed.count, placed[end + 1].item.panel?.id == panel.id { end += 1 }
-            let y0 = top + placed[index].y
-            let y1 = top + placed[end].y + placed[end].item.height
-            page.elements.append(.fill(Rect(x: panel.x, y: y0, width: panel.width, height: y1 - y0), panel.color))
-            index = end + 1
-        }
+        page.elements += Paginator.panels(placed.map { ($0.item, top + $0.y) })
         for (entryIndex, entry) in placed.enumerated() where !entry.item.bars.isEmpty {
             let previous = entryIndex > 0 ? placed[entryIndex - 1] : nil
             let y1 = top + entry.y + entry.item.height
@@ -564,10 +552,10 @@ public final class Paginator {
         }
     }
 
-    /// The code panels and quote bars of a page's footnote lines, given each line with its top
-    /// (pt from the page's top) in the order they stack: a panel or bar runs on through the
-    /// lines that stack under it with the same one, and is drawn once, behind them.
-    static func noteFurniture(_ lines: [(line: Item, top: Double)]) -> [PageElement] {
+    /// The code panels behind `lines`, given each with its top (pt from the page's top) in the
+    /// order they stack: a panel runs on through the lines under it with the same panel, and is
+    /// drawn once, as one rectangle.
+    static func panels(_ lines: [(line: Item, top: Double)]) -> [PageElement] {
         var elements: [PageElement] = []
         var index = 0
         while index < lines.count {
@@ -582,6 +570,14 @@ public final class Paginator {
             elements.append(.fill(Rect(x: panel.x, y: top, width: panel.width, height: bottom - top), panel.color))
             index = end + 1
         }
+        return elements
+    }
+
+    /// The code panels and quote bars of a page's footnote lines, given each line with its top
+    /// (pt from the page's top) in the order they stack: a panel or bar runs on through the
+    /// lines that stack under it with the same one, and is drawn once, behind them.
+    static func noteFurniture(_ lines: [(line: Item, top: Double)]) -> [PageElement] {
+        var elements = panels(lines)
         for (index, entry) in lines.enumerated() {
             for (bar, x) in entry.line.bars.enumerated() {
                 // Drawn from the first line of a run of lines with this bar, to the run's end.

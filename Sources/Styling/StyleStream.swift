@@ -94,7 +94,7 @@ public struct StyleStream: Sendable {
 
     private mutating func finishDocument() {
         finished = true
-        styler.warnInlineImages()
+        styler.warnTalliedExamples()
         if let (first, location) = styler.otherFileLinks.first {
             let count = styler.otherFileLinks.count
             styler.warn(

@@ -88,8 +88,11 @@ public struct Styler: Sendable {
     /// Images inside lines of text (badges, icons) shown as their alt text, by why: local
     /// images that could not be read, and remote ones (never fetched). Each kind is one warning
     /// per document, at the first one's place, quoting it, with the count.
-    var unreadInlineImages = InlineImageTally()
-    var remoteInlineImages = InlineImageTally()
+    var unreadInlineImages = ExampleTally()
+    var remoteInlineImages = ExampleTally()
+    /// Footnote syntax left as text: references with no definition, and Pandoc's inline notes.
+    var unsetNoteReferences = ExampleTally()
+    var inlineNotes = ExampleTally()
     /// Links into other Markdown files (`other.md#part`): counted, one warning per document.
     var otherFileLinks: (count: Int, first: (String, SourceLocation?)?) = (0, nil)
     /// The last structure element id handed out (``newElement(_:alternativeText:)``).
@@ -880,20 +883,40 @@ public struct Styler: Sendable {
     /// paper is light, so it is left out (its `#gh-light-mode-only` twin is shown).
     static func isDarkModeOnly(_ source: String) -> Bool { source.hasSuffix("#gh-dark-mode-only") }
 
-    /// Names the images set as alt text inside lines: a warning for each of the first few that
-    /// could not be read and of the first few remote ones, each quoting its address (at most 60
-    /// characters) and placed where that address is written (``Diagnostic/subject``),
-    /// the last standing for the rest (``Diagnostic/repeats``), so ``Diagnostic/coalesced(_:)``
-    /// says them as one warning with their count.
-    mutating func warnInlineImages() {
-        for (tally, kind, problem) in [
-            (unreadInlineImages, "image", "could not be read"), (remoteInlineImages, "remote image", "is not fetched"),
-        ] {
+    /// Names what was tallied as it was met: the images set as alt text inside lines (those
+    /// that could not be read, and remote ones), footnote references with no definition and
+    /// Pandoc's inline notes. A warning for each of the first few of a kind, each quoting what
+    /// is written (at most 60 characters) and placed where it is written
+    /// (``Diagnostic/subject``), the last standing for the rest (``Diagnostic/repeats``), so
+    /// ``Diagnostic/coalesced(_:)`` says them as one warning with their count.
+    mutating func warnTalliedExamples() {
+        let kinds: [(ExampleTally, Diagnostic.Kind, (String) -> String)] = [
+            (
+                unreadInlineImages, .image,
+                { "image '\($0)' inside a line of text could not be read; shown as its alt text" }
+            ),
+            (
+                remoteInlineImages, .image,
+                { "remote image '\($0)' inside a line of text is not fetched; shown as its alt text" }
+            ),
+            (
+                unsetNoteReferences, .footnote,
+                { "footnote reference '\($0)' has no definition (\($0): …); set as text" }
+            ),
+            (
+                inlineNotes, .footnote,
+                { _ in
+                    "'^[' opens a Pandoc inline note, which Typeset does not read; set as text (write a reference [^1] "
+                        + "and a definition [^1]: … instead)"
+                }
+            ),
+        ]
+        for (tally, kind, message) in kinds {
             for (index, example) in tally.examples.enumerated() {
                 let shown = example.source.count > 60 ? example.source.prefix(60) + "…" : example.source
                 var warning = Diagnostic(
-                    .warning, "\(kind) '\(shown)' inside a line of text \(problem); shown as its alt text",
-                    at: example.location ?? currentLocation, kind: .image, subject: example.source)
+                    .warning, message(String(shown)), at: example.location ?? currentLocation, kind: kind,
+                    subject: example.source)
                 if index == tally.examples.count - 1 { warning.repeats = tally.count - index }
                 diagnostics.append(warning)
             }
@@ -1159,7 +1182,9 @@ public struct Styler: Sendable {
 
     /// Warns about footnote syntax left as text: a reference `[^label]` with no definition
     /// (cmark-gfm keeps it as written), and Pandoc's inline note `^[…]`, which Typeset does not
-    /// read; each warning is placed where it is written. One pass over the text's bytes.
+    /// read; tallied for ``warnTalliedExamples()``, which places each warning where it is
+    /// written. One pass over the text's bytes; a label is looked for in at most 100 bytes, so
+    /// text of many `[^` takes time linear in its length.
     mutating func noteUnreadNoteSyntax(in text: String) {
         let bytes = text.utf8
         guard bytes.contains(UInt8(ascii: "^")) else { return }
@@ -1169,17 +1194,13 @@ public struct Styler: Sendable {
             let byte = bytes[index]
             let next = bytes.index(after: index)
             if previous == UInt8(ascii: "["), byte == UInt8(ascii: "^"),
-                let close = bytes[next...].firstIndex(where: { $0 == UInt8(ascii: "]") || $0 == 0x20 }),
+                let close = bytes[next...].prefix(100).firstIndex(where: { $0 == UInt8(ascii: "]") || $0 == 0x20 }),
                 bytes[close] == UInt8(ascii: "]"), close != next
             {
-                let reference = "[^" + String(decoding: bytes[next..<close], as: UTF8.self) + "]"
-                warn(
-                    "footnote reference '\(reference.prefix(40))' has no definition (\(reference.prefix(40)): …); set as "
-                        + "text", nil, kind: .footnote, subject: reference)
+                unsetNoteReferences.add(
+                    "[^" + String(decoding: bytes[next..<close], as: UTF8.self) + "]", at: currentLocation)
             } else if previous == UInt8(ascii: "^"), byte == UInt8(ascii: "[") {
-                warn(
-                    "'^[' opens a Pandoc inline note, which Typeset does not read; set as text (write a reference "
-                        + "[^1] and a definition [^1]: … instead)", nil, kind: .footnote, subject: "^[")
+                inlineNotes.add("^[", at: currentLocation)
             }
             previous = byte
             index = next
@@ -1454,9 +1475,9 @@ public struct Styler: Sendable {
     }
 }
 
-/// Images of one kind met inside lines of text: how many, and the first few with their
-/// addresses and places.
-struct InlineImageTally {
+/// Things of one kind met in a document's text (images shown as alt text, footnote syntax left
+/// as text): how many, and the first few with what is written and where.
+struct ExampleTally {
     var count = 0
     var examples: [(source: String, location: SourceLocation?)] = []
 
