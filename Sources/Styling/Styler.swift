@@ -517,12 +517,17 @@ public struct Styler: Sendable {
         let context: BlockContext
         let element: StructureElement
         let marker: [StyledRun]
+        /// Runs that open the item's text: a numbered task's box.
+        let leading: [StyledRun]
         let list: ListFrame
 
-        init(context: BlockContext, element: StructureElement, marker: [StyledRun], list: ListFrame) {
+        init(
+            context: BlockContext, element: StructureElement, marker: [StyledRun], leading: [StyledRun], list: ListFrame
+        ) {
             self.context = context
             self.element = element
             self.marker = marker
+            self.leading = leading
             self.list = list
         }
     }
@@ -534,10 +539,7 @@ public struct Styler: Sendable {
         let textCascade = paragraphCascade(context)
         let font = textCascade.font
         let lastNumber = list.start + max(0, list.items.count - 1)
-        // An ordered list of tasks sets each item's number before its box, as GitHub does.
-        let numberedTasks = list.ordered && list.items.contains { $0.task != nil }
-        let markerWidthEm =
-            list.ordered ? 0.62 * Double(String(lastNumber).count + 1) + 0.6 + (numberedTasks ? 1.2 : 0) : 1.3
+        let markerWidthEm = list.ordered ? 0.62 * Double(String(lastNumber).count + 1) + 0.6 : 1.3
         var markerStyle = textCascade.runStyle
         markerStyle.font.families += ["DejaVu Sans"]  // bullets and ballot boxes
         markerStyle.link = nil
@@ -561,17 +563,19 @@ public struct Styler: Sendable {
         itemContext.cascade.listDepth += 1
         itemContext.tight = list.tight
         let box = list.items[index].task.map { StyledRun($0 ? "☑" : "☐", style: frame.taskMarkerStyle) }
+        // A task in an ordered list keeps its number as its marker, in the column of the other
+        // numbers, and its box opens its text, as GitHub sets the box inside the item.
+        let leading = list.ordered ? box.map { [$0, StyledRun("\u{00A0}", style: frame.taskMarkerStyle)] } ?? [] : []
         let marker: [StyledRun] =
-            if let box, list.ordered {
-                [StyledRun("\(list.start + index).\u{00A0}", style: frame.markerStyle), box]
-            } else if let box {
+            if let box, !list.ordered {
                 [box]
             } else if list.ordered {
                 [StyledRun("\(list.start + index).", style: frame.markerStyle)]
             } else {
                 frame.bulletMarker
             }
-        return ListItemFrame(context: itemContext, element: itemElement, marker: marker, list: frame)
+        return ListItemFrame(
+            context: itemContext, element: itemElement, marker: marker, leading: leading, list: frame)
     }
 
     /// Sets `item`'s marker on its first block, at `first`, when that block can carry it: in
@@ -584,6 +588,7 @@ public struct Styler: Sendable {
             paragraph.style.leftIndent == item.context.indent, blocks[first].hangingMarkers.isEmpty
         {
             paragraph.marker = item.marker
+            paragraph.runs.insert(contentsOf: item.leading, at: 0)
             blocks[first].content = .paragraph(paragraph)
             return true
         }
@@ -591,7 +596,7 @@ public struct Styler: Sendable {
         let label = StructureElement(.label, id: item.element.id)
         blocks[first].hangingMarkers.insert(
             HangingMarker(
-                runs: item.marker, edge: item.context.indent,
+                runs: item.marker + item.leading, edge: item.context.indent,
                 structure: item.list.context.structure + [item.list.element, item.element, label]), at: 0)
         return true
     }
@@ -599,7 +604,7 @@ public struct Styler: Sendable {
     /// A line of `item`'s own for its marker, at `first`: the item is empty or opens with a rule.
     mutating func addMarkerLine(of item: ListItemFrame, at first: Int, to blocks: inout [StyledBlock]) {
         let empty = StyledParagraph(
-            runs: [], style: paragraphStyle(item.context, overrides: StyleOverrides()), marker: item.marker)
+            runs: item.leading, style: paragraphStyle(item.context, overrides: StyleOverrides()), marker: item.marker)
         blocks.insert(
             StyledBlock(
                 .paragraph(empty), spaceAfter: blockSpacing * 0.3, quoteBars: item.list.context.quoteBars,
@@ -985,8 +990,15 @@ public struct Styler: Sendable {
         let isRemote = source.contains("://") || source.lowercased().hasPrefix("data:")
         if !isRemote && !path.hasPrefix("/") { path = (options.baseDirectory as NSString).appendingPathComponent(path) }
         // Local files are checked with the layout's image reader (Typesetter's ImageCheck).
-        var refused = false
-        if !isRemote, let sandbox = options.sandbox {
+        // An image with no address (`![x]()`, `<img>` without `src`) names no file at all: the
+        // folder its empty path would resolve to is not one.
+        var refused = source.trimmingCharacters(in: .whitespaces).isEmpty
+        if refused {
+            warn(
+                "image has no address (an empty link destination or src); drawing a placeholder",
+                imageLocation ?? location, kind: .image)
+        }
+        if !isRemote, !refused, let sandbox = options.sandbox {
             if let inside = sandbox.resolve(path) {
                 path = inside
             } else {

@@ -140,11 +140,14 @@ extension Typesetter {
             theme[role].limitProblems.map { "\(role.displayName): \($0)" }
         }
         if !adaptedOutOfRange.isEmpty {
+            let variables = request.pandocVariables
             let how = [
                 request.family.map { "family '\($0)'" }, request.sizeCategory.map { "size category \($0.rawValue)" },
+                variables.bodySize.map { "fontsize \($0.wholePointsText) pt" },
+                variables.lineStretch.map { "linestretch \($0)" },
             ].compactMap { $0 }.joined(separator: " with ")
             throw TypesetError.invalidTheme(problems: [
-                "\(request.theme ?? "default") adapted to \(how): \(adaptedOutOfRange[0])"
+                "\(request.theme ?? "default") adapted to \(how.isEmpty ? "the request" : how): \(adaptedOutOfRange[0])"
                     + (adaptedOutOfRange.count > 1 ? " (and \(adaptedOutOfRange.count - 1) more)" : "")
             ])
         }

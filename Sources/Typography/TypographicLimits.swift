@@ -1,3 +1,5 @@
+import Foundation
+
 /// The ranges typographic values must lie in. Beyond them text vanishes (a 10⁻⁹ pt size),
 /// leaves the page (10⁹ pt tracking) or overflows the 32-bit fields Pango measures in, so
 /// every value read from a document, theme or token file is checked against them.
@@ -29,10 +31,14 @@ public enum TypographicLimits {
         -> String?
     {
         guard !value.isFinite || !range.contains(value) else { return nil }
-        func text(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
+        // Whole numbers without a fraction, others to six significant digits (1142.86, 1e-300).
+        func text(_ value: Double) -> String {
+            guard value.isFinite else { return String(value) }
+            return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(format: "%g", value)
+        }
         return
             "\(name) must be between \(text(range.lowerBound)) and "
-            + "\(text(range.upperBound))\(unit.isEmpty ? "" : " " + unit), not \(value)"
+            + "\(text(range.upperBound))\(unit.isEmpty ? "" : " " + unit), not \(text(value))"
     }
 }
 

@@ -31,7 +31,11 @@ do {
         case let name?:
             let full = rest.joined(separator: " ")
             guard let text = OptionTable.helpText(named: full) ?? OptionTable.helpText(named: name) else {
-                throw UsageError.unknown("command", full, among: OptionTable.commands.map(\.name) + ["man"])
+                let names = OptionTable.commands.map(\.name) + ["man"]
+                let error = UsageError.unknown("command", full, among: names)
+                // `help rendr extra`: the first word may be the misspelt one.
+                throw error.description.contains("did you mean") || rest.count == 1
+                    ? error : UsageError.unknown("command", name, among: names)
             }
             print(text, terminator: "")
         }

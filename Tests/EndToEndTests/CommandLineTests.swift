@@ -294,6 +294,7 @@ import Testing
             (["render", "a.md", "--tehme", "x"], "unknown option '--tehme'; did you mean '--theme'?"),
             (["specimen", "--papr", "a4"], "unknown option '--papr'; did you mean '--paper'?"),
             (["help", "fnots"], "unknown command 'fnots'; did you mean 'fonts'?"),
+            (["help", "rendr", "extra"], "unknown command 'rendr'; did you mean 'render'?"),
             (["help", "theme imprt"], "unknown command 'theme imprt'; did you mean 'theme import'?"),
         ]
         for (arguments, message) in cases {

@@ -177,14 +177,23 @@ import Typography
             - <img src="gone3.png" alt="Listed xi">
 
             ![Markdown omicron](gone4.png)
+
+            <img alt="Sourceless pi">
+
+            ![Empty rho]()
             """
-        let (pdf, _) = try Render.markdown(
+        let (pdf, report) = try Render.markdown(
             markdown, name: "html-image-placeholders", options: RenderOptions(baseDirectory: Self.folder))
         let words = try PDFProbe.words(pdf).map(\.text)
-        for word in ["lambda", "mu", "nu", "xi"] {
+        for word in ["lambda", "mu", "nu", "xi", "pi", "rho"] {
             #expect(words.filter { $0 == word }.count == 1, "\(word): \(words)")
         }
         #expect(words.filter { $0 == "omicron" }.count == 1, "\(words)")
+        // An image with no address is said to have none, where it is written; no folder is read.
+        let messages = report.diagnostics.map(\.description)
+        let noAddress = messages.filter { $0.contains("has no address") }
+        #expect(noAddress.count == 1 && noAddress[0].contains("2 like this in all; also at 13:1"), "\(messages)")
+        #expect(!messages.contains { $0.contains("is a folder") }, "\(messages)")
     }
 
     /// Images inside lines of text shown as alt text are warned about by kind — local images

@@ -145,17 +145,20 @@ import Typography
         #expect(prose.first?.marker?.first?.text == "1")
     }
 
-    /// A task in an ordered list keeps its number before its box, as GitHub draws it; a
-    /// bullet list's task shows the box alone, and an ordered list's other items their number.
+    /// A task in an ordered list keeps its number as its marker, in the column of the other
+    /// items' numbers, and its box opens its text, as GitHub draws it; a bullet list's task
+    /// shows the box alone as its marker.
     @Test(arguments: [
-        ("1. [ ] first\n2. [x] second\n3. plain", ["1.\u{00A0}☐", "2.\u{00A0}☑", "3."]),
-        ("7. [x] seven\n8. [ ] eight", ["7.\u{00A0}☑", "8.\u{00A0}☐"]),
-        ("- [ ] one\n- [x] two\n- three", ["☐", "☑", "•"]),
-        ("> 1. [ ] quoted", ["1.\u{00A0}☐"]),
+        ("1. [ ] first\n2. [x] second\n3. plain", ["1.", "2.", "3."], ["☐\u{00A0}first", "☑\u{00A0}second", "plain"]),
+        ("7. [x] seven\n8. [ ] eight", ["7.", "8."], ["☑\u{00A0}seven", "☐\u{00A0}eight"]),
+        ("- [ ] one\n- [x] two\n- three", ["☐", "☑", "•"], ["one", "two", "three"]),
+        ("> 1. [ ] quoted", ["1."], ["☐\u{00A0}quoted"]),
+        ("1. [ ]\n2. [x]", ["1.", "2."], ["☐\u{00A0}", "☑\u{00A0}"]),
     ])
-    func orderedTasksKeepTheirNumbers(markdown: String, markers: [String]) {
-        let drawn = paragraphs(style(markdown)).map { $0.marker?.map(\.text).joined() ?? "" }
-        #expect(drawn == markers, "\(drawn)")
+    func orderedTasksKeepTheirNumbers(markdown: String, markers: [String], texts: [String]) {
+        let drawn = paragraphs(style(markdown))
+        #expect(drawn.map { $0.marker?.map(\.text).joined() ?? "" } == markers, "\(drawn)")
+        #expect(drawn.map(\.text) == texts, "\(drawn.map(\.text))")
     }
 
     /// A note's quote keeps its bar and its code its panel, shifted with the note's text; a
