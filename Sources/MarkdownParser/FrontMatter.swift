@@ -16,7 +16,7 @@ enum FrontMatter {
         "title", "subtitle", "author", "date", "lang", "keywords", "theme", "paper", "margins",
         "header", "footer", "toc", "size-category", "bold-text", "justify", "line-break", "smart", "widows", "orphans",
         "hyphenate", "tab-size", "highlight", "pdf-standard", "include", "chapters", "open-right",
-        "number-sections", "toc-depth", "math",
+        "number-sections", "toc-depth", "math", "abstract",
         // Pandoc's variables for the page and the type (Pandoc manual, "Variables for LaTeX").
         "papersize", "geometry", "fontsize", "linestretch", "mainfont", "sansfont", "monofont",
     ]

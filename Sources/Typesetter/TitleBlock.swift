@@ -1,3 +1,4 @@
+import Foundation
 import DocumentModel
 import Styling
 import Typography
@@ -5,7 +6,9 @@ import Typography
 /// The front page's title block, from the front matter: the title (LargeTitle role), then the
 /// subtitle (SubTitle role), then the author and the date (Body role, secondary colour), as a
 /// book's or an article's title page orders them (Pandoc's and LaTeX's `\maketitle` do the
-/// same). The table of contents follows it.
+/// same), then the `abstract` under an "Abstract" (Korean "초록") label in the Headline role,
+/// a paragraph of Body for each of its paragraphs, as Pandoc sets an abstract after the
+/// title. The table of contents follows it.
 ///
 /// When the document itself opens with a level-1 heading that is the title (no `title` in the
 /// front matter, or the same text), that heading is the title and only the lines after it are
@@ -62,6 +65,19 @@ struct TitleBlock {
         }
         for (value, key) in [(metadata.author, "author"), (metadata.date, "date")] {
             if let value, !value.isEmpty { line(value, role: .body, color: secondary, spaceAfter: 0, key: key) }
+        }
+        let paragraphs = (metadata.fields["abstract"] ?? "").components(separatedBy: "\n\n").map {
+            $0.trimmingCharacters(in: .whitespacesAndNewlines)
+        }.filter { !$0.isEmpty }
+        if !paragraphs.isEmpty {
+            if let last = blocks.indices.last { blocks[last].spaceAfter = spacing * 2 }
+            let korean = metadata.lang?.lowercased().hasPrefix("ko") == true
+            line(
+                korean ? "초록" : "Abstract", role: .headline, color: theme.textColor, spaceAfter: spacing * 0.5,
+                key: "abstract")
+            for paragraph in paragraphs {
+                line(paragraph, role: .body, color: theme.textColor, spaceAfter: spacing, key: "abstract")
+            }
         }
         if let last = blocks.indices.last { blocks[last].spaceAfter = spacing * 3 }
         self.blocks = blocks

@@ -549,6 +549,25 @@ import Typography
             customHeading.yMin > 40 * mm - 2 && customHeading.yMin < 40 * mm + 20, "top margin 40 mm: \(customHeading)")
     }
 
+    /// Pandoc's `abstract` is set after the title, author and date, under an "Abstract" label
+    /// ("초록" in a Korean document), a paragraph for each of its paragraphs, read as Markdown;
+    /// before the contents and the document's text.
+    @Test(arguments: [("en", "Abstract"), ("ko", "초록")])
+    func theAbstractFollowsTheTitle(lang: String, label: String) throws {
+        let (pdf, report) = try Render.markdown(
+            "---\ntitle: A Paper\nauthor: Ada\nlang: \(lang)\nabstract: |\n  This paper shows *one* thing.\n\n"
+                + "  A second paragraph.\n---\n\n# Introduction\n\nText.\n", name: "feature-abstract-\(lang)",
+            options: {
+                var options = RenderOptions()
+                options.tableOfContents = true
+                return options
+            }())
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
+        let lines = try PDFProbe.text(pdf).split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+        let order = ["A Paper", "Ada", label, "This paper shows one thing.", "A second paragraph."]
+        #expect(Array(lines.prefix(5)) == order, "\(lines)")
+    }
+
     @Test func unknownRunningTextFieldsWarn() throws {
         let (pdf, report) = try Render.markdown(
             "---\nfooter: \"{page} of {total}\"\n---\n# Hi\n", name: "feature-footer-field")
