@@ -1,5 +1,5 @@
-import Foundation
 import DocumentModel
+import Foundation
 import Styling
 import Typography
 
