@@ -74,10 +74,36 @@ struct ResolvedSettings {
         {
             throw pageError(path: path, message: message, requested: requested, metadata: document.metadata)
         } catch TypesetError.invalidTheme(let problems)
+            where adaptingKey(of: problems, requested: requested, metadata: document.metadata) != nil
+        {
+            let key = adaptingKey(of: problems, requested: requested, metadata: document.metadata) ?? ""
+            throw TypesetError.invalidInput([
+                Diagnostic(
+                    .error, "front matter '\(key)': \(problems[0])", at: document.metadata.fieldLocations[key],
+                    kind: .frontMatter)
+            ])
+        } catch TypesetError.invalidTheme(let problems)
             where requested.theme == nil && requested.themeRequest.theme == nil && options.themeRequest.theme != nil
         {
             throw themeError(problems, named: options.themeRequest.theme ?? "", metadata: document.metadata)
         }
+    }
+
+    /// The front matter key whose adaptation of the theme pushed a role past its limits (a
+    /// `fontsize`, `linestretch` or `size-category` the options did not set), named by the
+    /// theme's problem; nil when none did.
+    private static func adaptingKey(of problems: [String], requested: RenderOptions, metadata: Metadata) -> String? {
+        guard let first = problems.first else { return nil }
+        let request = requested.themeRequest
+        let candidates: [(key: String, phrase: String, requested: Bool)] = [
+            ("fontsize", "fontsize ", request.pandocVariables.bodySize != nil),
+            ("linestretch", "linestretch ", request.pandocVariables.lineStretch != nil),
+            ("size-category", "size category ", request.sizeCategory != nil),
+        ]
+        return candidates.first { candidate in
+            !candidate.requested && metadata.fieldLocations[candidate.key] != nil
+                && first.contains(" adapted to ") && first.contains(candidate.phrase)
+        }?.key
     }
 
     /// A page error for paper or margins from the front matter: at the key that set them, as

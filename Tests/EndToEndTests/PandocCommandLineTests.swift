@@ -92,6 +92,8 @@ import Testing
         for (entry, column, status) in [
             ("papersize: a12", 12, 1), ("geometry: margin=wide", 11, 1), ("geometry: [top=1in]", 11, 1),
             ("fontsize: banana", 11, 0), ("linestretch: 9", 14, 0),
+            // A size the theme's scale cannot reach (its Display past 1000 pt): the render's error, at the value.
+            ("fontsize: 300pt", 11, 1),
         ] {
             try write("---\n\(entry)\n---\nText.\n", dir + "/b.md")
             let result = try typeset(["render", dir + "/b.md", "-o", dir + "/b.pdf"])
