@@ -68,7 +68,10 @@ struct ResolvedSettings {
         diagnostics: inout [Diagnostic]
     ) throws -> (Theme, FontSession) {
         do {
-            return try Typesetter.pageTheme(options, file: document.file, diagnostics: &diagnostics)
+            let first = diagnostics.count
+            let prepared = try Typesetter.pageTheme(options, file: document.file, diagnostics: &diagnostics)
+            placeFontKeys(&diagnostics[first...], requested: requested, metadata: document.metadata)
+            return prepared
         } catch TypesetError.invalidPage(let path, let message)
             where requested.paper == nil || requested.margins == nil
         {
@@ -86,6 +89,30 @@ struct ResolvedSettings {
             where requested.theme == nil && requested.themeRequest.theme == nil && options.themeRequest.theme != nil
         {
             throw themeError(problems, named: options.themeRequest.theme ?? "", metadata: document.metadata)
+        }
+    }
+
+    /// Places the warnings about a family that front matter named (`mainfont`, `sansfont`,
+    /// `monofont`, which the options did not set) at the value that named it.
+    private static func placeFontKeys(
+        _ diagnostics: inout ArraySlice<Diagnostic>, requested: RenderOptions, metadata: Metadata
+    ) {
+        let fields = metadata.fields
+        for index in diagnostics.indices where diagnostics[index].location == nil {
+            let message = diagnostics[index].message
+            let key: String? =
+                if message.hasPrefix("monofont '"), requested.themeRequest.pandocVariables.monospaceFamily == nil {
+                    "monofont"
+                } else if requested.themeRequest.family == nil {
+                    ["mainfont", "sansfont"].first { key in
+                        fields[key].map { message.hasPrefix("family '\($0)' not found") } ?? false
+                    }
+                } else {
+                    nil
+                }
+            guard let key, let location = metadata.fieldLocations[key] else { continue }
+            diagnostics[index] = Diagnostic(
+                .warning, "front matter '\(key)': \(message)", at: location, kind: .frontMatter)
         }
     }
 

@@ -133,6 +133,10 @@ extension Typesetter {
             }
         }
         if let category = request.sizeCategory { theme = theme.applying(sizeCategory: category) }
+        if let monospace = request.pandocVariables.monospaceFamily, !installed.has(monospace) {
+            warnings.append(
+                "monofont '\(monospace)' not found; code keeps the theme's monospaced families (see `typeset fonts`)")
+        }
         theme = request.pandocVariables.applied(to: theme)
         // The adapted sizes obey the same limits as the theme's own (1–1000 pt): a size
         // adjustment or category that pushes a role past them is refused, not rendered.

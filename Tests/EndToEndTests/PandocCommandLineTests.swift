@@ -94,6 +94,8 @@ import Testing
             ("fontsize: banana", 11, 0), ("linestretch: 9", 14, 0),
             // A size the theme's scale cannot reach (its Display past 1000 pt): the render's error, at the value.
             ("fontsize: 300pt", 11, 1),
+            // A family no font has: a warning at the value that named it.
+            ("mainfont: No Such Sans", 11, 0), ("sansfont: No Such Sans", 11, 0), ("monofont: No Such Mono", 11, 0),
         ] {
             try write("---\n\(entry)\n---\nText.\n", dir + "/b.md")
             let result = try typeset(["render", dir + "/b.md", "-o", dir + "/b.pdf"])
