@@ -10,8 +10,8 @@ extension Typesetter {
     /// progress and end the process with the shell's status for them, 128 + the signal number
     /// (130, 143, 129, 131). Call once, before rendering. Each signal's handler is installed
     /// before the call returns, so a signal that arrives at any later moment is acted on (a
-    /// signal source of Dispatch is registered later, on its own queue, and one arriving in
-    /// between was lost); the handler only writes the signal's number to a pipe, as a handler
+    /// Dispatch signal source is registered later, on its own queue, and would miss a signal
+    /// arriving in between); the handler only writes the signal's number to a pipe, as a handler
     /// may (POSIX async-signal-safe functions), and a thread that reads the pipe does the rest,
     /// so the render itself needs no checks. (A reader closing a pipe, SIGPIPE, needs no
     /// handler: ``OutputFile`` unlinks its temporary file before writing to a pipe.)
