@@ -142,43 +142,34 @@ struct TableLayout {
             try emit(label)
         }
         let textHeight = options.page.textHeight
-        let headerBox: ItemBox?
-        if table.header.contains(where: { !$0.runs.isEmpty }) {
-            var header = row(
+        // A table with no header row (an HTML table without `<th>`) sets its top rule alone,
+        // kept with the first row: no empty band stands for a header, and none repeats.
+        let hasHeader = table.header.contains { !$0.runs.isEmpty }
+        var header =
+            hasHeader
+            ? row(
                 cells(table.header), widths: widths, padding: pad, sidePadding: hpad, lines: &headerLines,
                 path: rowPath(0), cellRole: .tableHeader, firstCell: firstRow * totalColumns)
-            header.elements.insert(
-                contentsOf: [
-                    .structure([.artifact]),
-                    rule(y: strong / 2, width: tableWidth, thickness: strong, color: table.ruleColor),
-                ], at: 0)
-            let headerRule = [
-                PageElement.structure([.artifact]),
-                rule(y: -thin / 2, width: tableWidth, thickness: thin, color: table.ruleColor),
-            ]
-            header.elements += headerRule.map { $0.offset(by: header.height) }
-            if partNumber > 0 { header.breakBefore = .avoid }
-            // A header taller than half a page is not repeated (it would leave no room for rows);
-            // one taller than a page is split like any row.
-            if header.height > textHeight - 1 {
-                header.fragments = RowFragments(
-                    lines: headerLines, columns: columns, bottomPadding: pad, closing: headerRule)
-            }
-            try emit(header)
-            headerBox = header.height <= textHeight / 2 ? ItemBox(header) : nil
-        } else {
-            // A table with no header row (an HTML table without `<th>`): its top rule alone,
-            // kept with the first row; no empty band stands for a header, and none repeats.
-            var top = Item(
-                height: strong,
-                elements: [
-                    .structure([.artifact]),
-                    rule(y: strong / 2, width: tableWidth, thickness: strong, color: table.ruleColor),
-                ])
-            if partNumber > 0 { top.breakBefore = .avoid }
-            try emit(top)
-            headerBox = nil
+            : Item(height: strong)
+        header.elements.insert(
+            contentsOf: [
+                .structure([.artifact]),
+                rule(y: strong / 2, width: tableWidth, thickness: strong, color: table.ruleColor),
+            ], at: 0)
+        let headerRule = [
+            PageElement.structure([.artifact]),
+            rule(y: -thin / 2, width: tableWidth, thickness: thin, color: table.ruleColor),
+        ]
+        if hasHeader { header.elements += headerRule.map { $0.offset(by: header.height) } }
+        if partNumber > 0 { header.breakBefore = .avoid }
+        // A header taller than half a page is not repeated (it would leave no room for rows);
+        // one taller than a page is split like any row.
+        if hasHeader, header.height > textHeight - 1 {
+            header.fragments = RowFragments(
+                lines: headerLines, columns: columns, bottomPadding: pad, closing: headerRule)
         }
+        try emit(header)
+        let headerBox = hasHeader && header.height <= textHeight / 2 ? ItemBox(header) : nil
         // A row taller than a page (less the repeated header) is the one row that is split:
         // the paginator ends its first part where the page ends (``RowFragments``).
         let tallest = textHeight - (headerBox?.item.height ?? 0) - 1
