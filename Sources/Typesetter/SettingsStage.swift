@@ -76,19 +76,18 @@ struct ResolvedSettings {
             where requested.paper == nil || requested.margins == nil
         {
             throw pageError(path: path, message: message, requested: requested, metadata: document.metadata)
-        } catch TypesetError.invalidTheme(let problems)
-            where adaptingKey(of: problems, requested: requested, metadata: document.metadata) != nil
-        {
-            let key = adaptingKey(of: problems, requested: requested, metadata: document.metadata) ?? ""
-            throw TypesetError.invalidInput([
-                Diagnostic(
-                    .error, "front matter '\(key)': \(problems[0])", at: document.metadata.fieldLocations[key],
-                    kind: .frontMatter)
-            ])
-        } catch TypesetError.invalidTheme(let problems)
-            where requested.theme == nil && requested.themeRequest.theme == nil && options.themeRequest.theme != nil
-        {
-            throw themeError(problems, named: options.themeRequest.theme ?? "", metadata: document.metadata)
+        } catch TypesetError.invalidTheme(let problems) {
+            if let key = adaptingKey(of: problems, requested: requested, metadata: document.metadata) {
+                throw TypesetError.invalidInput([
+                    Diagnostic(
+                        .error, "front matter '\(key)': \(problems[0])", at: document.metadata.fieldLocations[key],
+                        kind: .frontMatter)
+                ])
+            }
+            if requested.theme == nil && requested.themeRequest.theme == nil && options.themeRequest.theme != nil {
+                throw themeError(problems, named: options.themeRequest.theme ?? "", metadata: document.metadata)
+            }
+            throw TypesetError.invalidTheme(problems: problems)
         }
     }
 
