@@ -56,9 +56,21 @@ enum FrontMatterSettings {
             }
         }
         let paperKey = fields["paper"] == nil && fields["papersize"] != nil ? "papersize" : "paper"
-        if options.paper == nil, let written = fields[paperKey] {
+        let paperFromCommandLine = options.paper != nil
+        var paperNamed: String?
+        if !paperFromCommandLine, let written = fields[paperKey] {
             let paper = paperKey == "papersize" ? PandocLayoutKeys.paperName(written) : written
-            do { options.paper = try PaperSize(parsing: paper) } catch { refuse(paperKey, error.description) }
+            do {
+                options.paper = try PaperSize(parsing: paper)
+                paperNamed = paper
+            } catch {
+                refuse(paperKey, error.description)
+            }
+        }
+        if let value = fields["geometry"] {
+            readGeometry(
+                value, into: &options, paperNamed: paperNamed, paperFromCommandLine: paperFromCommandLine,
+                warn: warn, refuse: refuse)
         }
         for key in fields.keys.sorted()
         where key.hasPrefix("margins.") && !["top", "right", "bottom", "left"].contains(String(key.dropFirst(8))) {
@@ -120,22 +132,12 @@ enum FrontMatterSettings {
     }
 
     /// Pandoc's variables for the page and the type, as its users write them in front matter
-    /// (``PandocLayoutKeys``): `geometry` sets the margins when `margins` does not, and is an
-    /// error when bad, as `margins` is; `fontsize`, `linestretch`, `mainfont` (or `sansfont`)
+    /// (``PandocLayoutKeys``, `geometry` apart): `fontsize`, `linestretch`, `mainfont` (or `sansfont`)
     /// and `monofont` set the type where the command line did not, and warn when bad.
     private static func readPandocLayoutKeys(
         _ options: inout RenderOptions, fields: [String: String], warn: (String, String) -> Void,
         refuse: (String, String) -> Void
     ) {
-        if options.margins == nil, let geometry = fields["geometry"] {
-            var sides: [String: String] = [:]
-            do {
-                try PandocLayoutKeys.readGeometry(geometry, into: &sides)
-                options.margins = Margins(css: try PandocLayoutKeys.margins(sides))
-            } catch {
-                refuse("geometry", error.description)
-            }
-        }
         var type = options.themeRequest.pandocVariables
         if type.bodySize == nil, let value = fields["fontsize"] {
             do { type.bodySize = try PandocLayoutKeys.bodySize(value) } catch { warn("fontsize", error.description) }
@@ -148,6 +150,32 @@ enum FrontMatterSettings {
         if type.monospaceFamily == nil { type.monospaceFamily = fields["monofont"] }
         options.themeRequest.pandocVariables = type
         if options.themeRequest.family == nil { options.themeRequest.family = fields["mainfont"] ?? fields["sansfont"] }
+    }
+
+    /// `geometry` (``PandocLayoutKeys/geometry(_:)``): the margins when `margins` did not set
+    /// them; the paper when neither the command line nor `paper` or `papersize` (`paperNamed`)
+    /// did, turned by `landscape` or `portrait` (which turn `paperNamed` too); a warning for
+    /// the options it does not apply, an error for a bad length or paper.
+    private static func readGeometry(
+        _ value: String, into options: inout RenderOptions, paperNamed: String?, paperFromCommandLine: Bool,
+        warn: (String, String) -> Void, refuse: (String, String) -> Void
+    ) {
+        do {
+            let geometry = try PandocLayoutKeys.geometry(value)
+            if options.margins == nil, !geometry.sides.isEmpty {
+                options.margins = Margins(css: try PandocLayoutKeys.margins(geometry.sides))
+            }
+            if !paperFromCommandLine {
+                if let paper = try paperNamed ?? geometry.paper() {
+                    options.paper = try PaperSize(parsing: geometry.turning(paper))
+                } else if let message = geometry.unturnedMessage {
+                    warn("geometry", message)
+                }
+            }
+            if let message = PandocLayoutKeys.ignoredGeometryMessage(geometry.ignored) { warn("geometry", message) }
+        } catch {
+            refuse("geometry", "\(error)")
+        }
     }
 
     /// `number-sections` (Pandoc's variable `numbersections` too) and `toc-depth` (1 to 6).

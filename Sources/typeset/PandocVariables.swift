@@ -31,12 +31,21 @@ enum PandocVariables {
         var translation = Translation()
         var sansFamily: String?
         var sides: [String: String] = [:]
+        var turning: PandocLayoutKeys.Geometry?
         for (key, value) in pairs {
             let lowered = key.lowercased()
             switch lowered {
             case "papersize": translation.pairs.append(("paper", PandocLayoutKeys.paperName(value)))
             case "geometry":
-                do { try PandocLayoutKeys.readGeometry(value, into: &sides) } catch {
+                do {
+                    let geometry = try PandocLayoutKeys.geometry(value)
+                    sides.merge(geometry.sides) { $1 }
+                    if let paper = try geometry.paper() { translation.pairs.append(("paper", paper)) }
+                    if geometry.landscape != nil { turning = geometry }
+                    if let message = PandocLayoutKeys.ignoredGeometryMessage(geometry.ignored) {
+                        translation.warnings.append("-V geometry: " + message)
+                    }
+                } catch {
                     throw UsageError("-V geometry \(error.description)")
                 }
             case "mainfont": translation.family = value
@@ -62,6 +71,14 @@ enum PandocVariables {
             }
         }
         if translation.family == nil { translation.family = sansFamily }
+        // `landscape` or `portrait` turns the paper geometry or papersize names, whichever came last.
+        if let turning {
+            if let index = translation.pairs.lastIndex(where: { $0.0 == "paper" }) {
+                translation.pairs[index].1 = turning.turning(translation.pairs[index].1)
+            } else if let message = turning.unturnedMessage {
+                translation.warnings.append("-V geometry: " + message)
+            }
+        }
         if !sides.isEmpty {
             do { translation.pairs.append(("margins", try PandocLayoutKeys.margins(sides))) } catch {
                 throw UsageError("-V geometry \(error.description)")

@@ -106,6 +106,67 @@ import Testing
         }
     }
 
+    /// The geometry package's paper options (`a4paper`, `paper=`, `paperwidth=`, `landscape`)
+    /// set the paper, its margin forms (`margin`, `hmargin={A,B}`, `lmargin`) the margins, and
+    /// every other option (`includeheadfoot`, `showframe`, a misspelt key) is a warning at the
+    /// value that names it, the document set; in front matter and in `-V`.
+    @Test func geometrySetsThePaperAndTheMarginsAndWarnsOfTheRest() throws {
+        let dir = try folder()
+        for (geometry, size, left, ignored) in [
+            ("[a5paper, landscape, margin=2cm, includeheadfoot]", "595.276 x 419.528", 56, ["includeheadfoot"]),
+            ("\"letterpaper, hmargin={1in,2in}, vmargin=1in, showframe\"", "612 x 792", 72, ["showframe"]),
+            ("\"paperwidth=6in, paperheight=9in, margin=1in\"", "432 x 648", 72, []),
+            (
+                "[paper=b5j, lmargin=3cm, rmargin=1cm, tmargin=1cm, bmargin=1cm, heightrounded, margn=1cm]",
+                "515.906 x 728.504", 85, ["heightrounded", "margn=1cm"]
+            ),
+            ("\"margin={1in,2in}\"", "595.276 x 841.89", 72, []),
+        ] {
+            try write("---\ngeometry: \(geometry)\n---\n\nFirst words.\n", dir + "/g.md")
+            let result = try typeset(["render", dir + "/g.md", "-o", dir + "/g.pdf"])
+            #expect(result.status == 0, "\(geometry): \(result.output)")
+            #expect(try PDFProbe.info(dir + "/g.pdf")["Page size"]?.hasPrefix(size) == true, "\(geometry)")
+            let first = try #require(try PDFProbe.words(dir + "/g.pdf").first)
+            #expect(Int(first.xMin) == left, "\(geometry): \(first.xMin)")
+            let warnings = result.output.split(separator: "\n").filter { $0.contains("warning") }
+            #expect(warnings.count == (ignored.isEmpty ? 0 : 1), "\(result.output)")
+            for option in ignored {
+                #expect(
+                    warnings.first?.contains("g.md:2:11: warning: front matter 'geometry': option") == true
+                        && warnings.first?.contains("'\(option)'") == true, "\(result.output)")
+            }
+        }
+        let variables = try typeset([
+            "render", dir + "/g.md", "-o", dir + "/v.pdf", "-V",
+            "geometry=a5paper,hmargin={1in,2in},vmargin=1in,twoside",
+        ])
+        #expect(
+            variables.status == 0 && variables.output.contains("-V geometry: option 'twoside'"), "\(variables.output)")
+        #expect(try PDFProbe.info(dir + "/v.pdf")["Page size"]?.hasPrefix("419.528 x 595.276") == true)
+        #expect(try Int(#require(try PDFProbe.words(dir + "/v.pdf").first).xMin) == 72)
+        // `landscape` turns the paper `papersize` names; alone, it warns.
+        try write("---\npapersize: a5\ngeometry: [landscape, margin=1in]\n---\n\nText.\n", dir + "/t.md")
+        #expect(try typeset(["render", dir + "/t.md", "-o", dir + "/t.pdf"]).status == 0)
+        #expect(try PDFProbe.info(dir + "/t.pdf")["Page size"]?.hasPrefix("595.276 x 419.528") == true)
+        let turned = try typeset([
+            "render", dir + "/g.md", "-o", dir + "/t.pdf", "-V", "geometry=landscape", "-V", "papersize=letter",
+        ])
+        #expect(turned.status == 0 && !turned.output.contains("warning"), "\(turned.output)")
+        #expect(try PDFProbe.info(dir + "/t.pdf")["Page size"]?.hasPrefix("792 x 612") == true)
+        try write("---\ngeometry: [landscape, margin=1in]\n---\n\nText.\n", dir + "/t.md")
+        let alone = try typeset(["render", dir + "/t.md", "-o", dir + "/t.pdf"])
+        #expect(
+            alone.status == 0
+                && alone.output.contains("t.md:2:11: warning: front matter 'geometry': option 'landscape'"),
+            "\(alone.output)")
+        // A paper no size names, or a length without a unit: an error at the value.
+        for geometry in ["[paper=zz, margin=1cm]", "\"a4paper, hmargin={1in,2}\"", "paperwidth=6in"] {
+            try write("---\ngeometry: \(geometry)\n---\n\nText.\n", dir + "/b.md")
+            let result = try typeset(["render", dir + "/b.md", "-o", dir + "/b.pdf"])
+            #expect(result.status == 1 && result.output.contains("b.md:2:11: "), "\(geometry): \(result.output)")
+        }
+    }
+
     @Test func unknownVariablesWarnAndBadValuesAreUsageErrors() throws {
         let dir = try folder()
         try write("Text.\n", dir + "/u.md")
