@@ -204,7 +204,8 @@ public enum ParagraphComposer {
 
     /// The words that `lines` break inside where no break is allowed (between letters: an
     /// emergency break; at a hyphenation point found only because the word is wider than the
-    /// measure), or leave wider than `width` by more than the line's characters may protrude
+    /// measure), or leave wider than `width` when set (its spaces shrunk and its glyphs
+    /// narrowed as justification sets them) by more than the line's characters may protrude
     /// into the margins (`protrusions`, pt, a line each: a dash or stop at a line's end stands
     /// out by design), in order, each once.
     static func brokenWords(
@@ -216,7 +217,9 @@ public enum ParagraphComposer {
             let end = line.end
             var treatment: BrokenWord.Treatment?
             let protrusion = index < protrusions.count ? protrusions[index] : 0
-            if line.naturalWidth - protrusion > width + 0.5 {
+            // The width the line is set at: a justified line's spaces shrink and its glyphs may
+            // narrow (font expansion), so its natural width may pass the measure while it fits.
+            if line.width - protrusion > width + 0.5 {
                 treatment = .overfull
             } else if index == lines.count - 1 || end <= 0 || end >= scalars.count {
                 continue

@@ -379,6 +379,30 @@ enum WordSpacing {
         if justify { #expect(protrudingEnds >= 10) }
     }
 
+    /// A justified line whose natural width passes the measure but whose spaces shrink and
+    /// glyphs narrow to fit it is no word wider than the measure: English and Korean prose and
+    /// a definition, at three measures, justified, set with no line said to run past the edge.
+    @Test(arguments: ["20mm 40mm", "20mm 60mm", "20mm 75mm"])
+    func justifiedLinesThatFitRaiseNoOverwideWarning(margins: String) throws {
+        let handbook = try String(contentsOfFile: Render.packageRoot + "/templates/handbook.md", encoding: .utf8)
+        let korean = handbook.components(separatedBy: "\n\n").filter { p in
+            guard let first = p.unicodeScalars.first, (0xAC00...0xD7AF).contains(first.value) else { return false }
+            return p.unicodeScalars.filter { (0xAC00...0xD7AF).contains($0.value) }.count > 40 && !p.contains("|")
+        }
+        let definition =
+            "Term\n:   A definition, a long one that wraps onto at least the second line of the page, and on.\n"
+        for (name, body, lang) in [
+            ("en", try Self.englishProse(), "en"), ("ko", korean.joined(separator: "\n\n"), "ko"),
+            ("dl", definition, "en"),
+        ] {
+            let source = "---\nmargins: \(margins)\njustify: true\nlang: \(lang)\n---\n\n" + body
+            let (_, report) = try Render.markdown(source, name: "compose-fit-\(name)")
+            // (A word truly wider than 60 mm is broken between its parts, and says so.)
+            let warnings = report.diagnostics.filter { $0.message.contains("runs past its edge") }
+            #expect(warnings.isEmpty, "\(name) at \(margins): \(warnings.prefix(3))")
+        }
+    }
+
     @Test func aWordWiderThanTheMeasureBreaksWithOneWarning() throws {
         let token = String(repeating: "x", count: 300)
         let source =
