@@ -25,6 +25,7 @@ enum MathSyntax {
         // The content indent of the list item or footnote the line is in (0 at the top level):
         // code is indented four columns past it, and a fence may be indented up to three.
         var base = 0
+        var scan = Scan(bytes)
         while index < bytes.count {
             let lineEnd = bytes[index...].firstIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count
             let line = bytes[index..<lineEnd]
@@ -61,7 +62,7 @@ enum MathSyntax {
             }
             if !blank, indent < base + 4, let opened = Self.contentIndent(opening: content) { base = indent + opened }
             previousBlank = blank
-            index = markLine(bytes, from: index, lineEnd: lineEnd, into: &output)
+            index = markLine(bytes, from: index, lineEnd: lineEnd, into: &output, scan: &scan)
         }
         return String(decoding: output, as: UTF8.self)
     }
@@ -94,10 +95,102 @@ enum MathSyntax {
         return marker + (spaces > 4 ? 1 : max(1, spaces))
     }
 
+    /// What the marking pass has learnt of the text so far, so that each question costs time
+    /// in proportion to how far the pass has moved since the last one, not to the text's
+    /// length: line numbers counted forward, and the ends of the paragraph and the line last
+    /// asked about, which every later position in them shares.
+    struct Scan {
+        let bytes: [UInt8]
+        /// Line feeds before `countedTo`.
+        private var lineFeeds = 0
+        private var countedTo = 0
+        /// The offset after the last line feed before `countedTo` (0: none).
+        private var lineStart = 0
+        /// A paragraph's span and its end (``paragraphEnd(from:)``).
+        private var paragraph: ClosedRange<Int>?
+        /// A line's span and the offset after its line feed (``lineEnd(after:)``).
+        private var line: ClosedRange<Int>?
+        /// For each closing delimiter (a backtick run's length; ``displayCloser``,
+        /// ``backtickCloser``), an offset from which the paragraph being marked holds none
+        /// (``closerIsAbsent(_:from:limit:)``).
+        private var absentFrom: [Int: Int] = [:]
+        private var absentParagraphEnd = -1
+        /// The keys of `$$` and of `` `$ `` in ``closerIsAbsent(_:from:limit:)``.
+        static let displayCloser = -1
+        static let backtickCloser = -2
+
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+        /// The 1-based line and 1-based byte column of the byte at `index`.
+        mutating func position(of index: Int) -> (line: Int, column: Int) {
+            if index < countedTo {
+                lineFeeds = 0
+                countedTo = 0
+                lineStart = 0
+            }
+            var position = countedTo
+            while let feed = bytes[position..<index].firstIndex(of: 0x0A) {
+                lineFeeds += 1
+                lineStart = feed + 1
+                position = feed + 1
+            }
+            countedTo = index
+            return (lineFeeds + 1, index - lineStart + 1)
+        }
+
+        /// The offset of the line feed before the first blank line after `index` (a
+        /// paragraph's end), or the end.
+        mutating func paragraphEnd(from index: Int) -> Int {
+            if let paragraph, paragraph.contains(index) { return paragraph.upperBound }
+            let end = MathSyntax.paragraphEnd(bytes, from: index)
+            paragraph = index...end
+            return end
+        }
+
+        /// The offset after the line feed that ends the line holding `index`, or the end.
+        mutating func lineEnd(after index: Int) -> Int {
+            if let line, line.contains(index) { return line.upperBound }
+            let end = MathSyntax.lineEndAfter(bytes, index)
+            line = index...max(index, end - 1)
+            return end
+        }
+
+        /// Whether a search from `from` to `limit` (the paragraph's end) for the closing
+        /// delimiter `key` is known to find none: once a search from some offset found none,
+        /// every later one in the same paragraph skips what it read.
+        mutating func closerIsAbsent(_ key: Int, from: Int, limit: Int) -> Bool {
+            if limit != absentParagraphEnd {
+                absentFrom = [:]
+                absentParagraphEnd = limit
+            }
+            return absentFrom[key].map { from >= $0 } ?? false
+        }
+
+        /// Notes that the paragraph ending at `limit` holds no closing delimiter `key` from `from` on.
+        mutating func noteAbsent(_ key: Int, from: Int, limit: Int) {
+            if limit != absentParagraphEnd {
+                absentFrom = [:]
+                absentParagraphEnd = limit
+            }
+            absentFrom[key] = min(absentFrom[key] ?? from, from)
+        }
+
+        /// Where a run of exactly `count` backticks starts at or after `from`, before `limit`
+        /// (the paragraph's end).
+        mutating func closingRun(of count: Int, from: Int, limit: Int) -> Int? {
+            guard !closerIsAbsent(count, from: from, limit: limit) else { return nil }
+            let found = MathSyntax.closingRun(bytes, of: count, from: from, limit: limit)
+            if found == nil { noteAbsent(count, from: from, limit: limit) }
+            return found
+        }
+    }
+
     /// Copies the line starting at `start` to `output` with its formulas marked; a display
     /// formula may run on over later lines (to the first blank line). Returns where the copy
     /// ended.
-    static func markLine(_ bytes: [UInt8], from start: Int, lineEnd: Int, into output: inout [UInt8]) -> Int {
+    static func markLine(
+        _ bytes: [UInt8], from start: Int, lineEnd: Int, into output: inout [UInt8], scan: inout Scan
+    ) -> Int {
         var index = start
         var end = lineEnd
         let dollar = UInt8(ascii: "$")
@@ -111,34 +204,30 @@ enum MathSyntax {
             }
             if byte == backtick {
                 let run = bytes[index...].prefix { $0 == backtick }.count
-                if let close = closingRun(bytes, of: run, from: index + run, limit: paragraphEnd(bytes, from: index)) {
+                let limit = scan.paragraphEnd(from: index)
+                if let close = scan.closingRun(of: run, from: index + run, limit: limit) {
                     output += bytes[index..<(close + run)]
                     index = close + run
-                    end = max(end, lineEndAfter(bytes, close))
+                    end = max(end, scan.lineEnd(after: close))
                     continue
                 }
                 output += bytes[index..<(index + run)]
                 index += run
                 continue
             }
-            guard byte == dollar, let formula = formula(in: bytes, at: index) else {
+            guard byte == dollar, let formula = formula(in: bytes, at: index, scan: &scan) else {
                 output.append(byte)
                 index += 1
                 continue
             }
-            let lineStart = bytes[..<index].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+            let position = scan.position(of: index)
             output += marker(
                 source: formula.source, display: formula.display, bytes: bytes[index..<formula.end],
-                line: lineNumber(bytes, at: index), column: index - lineStart + 1)
+                line: position.line, column: position.column)
             index = formula.end
-            end = max(end, lineEndAfter(bytes, formula.end - 1))
+            end = max(end, scan.lineEnd(after: formula.end - 1))
         }
         return end
-    }
-
-    /// The 1-based line of the byte at `index`.
-    static func lineNumber(_ bytes: [UInt8], at index: Int) -> Int {
-        1 + bytes[..<index].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
     }
 
     static func lineEndAfter(_ bytes: [UInt8], _ index: Int) -> Int {
@@ -174,12 +263,15 @@ enum MathSyntax {
 
     /// The formula starting at the `$` at `index`: its TeX source, whether it is displayed, and
     /// the offset after its closing delimiter; nil when the dollar opens none (a price).
-    static func formula(in bytes: [UInt8], at index: Int) -> (source: String, display: Bool, end: Int)? {
+    static func formula(
+        in bytes: [UInt8], at index: Int, scan: inout Scan
+    ) -> (source: String, display: Bool, end: Int)? {
         let dollar = UInt8(ascii: "$")
-        let limit = paragraphEnd(bytes, from: index)
+        let limit = scan.paragraphEnd(from: index)
         let next = index + 1 < bytes.count ? bytes[index + 1] : 0
         if next == dollar {
             // $$…$$: display math, inline or over several lines.
+            guard !scan.closerIsAbsent(Scan.displayCloser, from: index + 2, limit: limit) else { return nil }
             var position = index + 2
             while position + 1 < limit {
                 if bytes[position] == UInt8(ascii: "\\") {
@@ -193,10 +285,12 @@ enum MathSyntax {
                 }
                 position += 1
             }
+            scan.noteAbsent(Scan.displayCloser, from: index + 2, limit: limit)
             return nil
         }
         if next == UInt8(ascii: "`") {
             // $`…`$: GitHub's inline math with backticks.
+            guard !scan.closerIsAbsent(Scan.backtickCloser, from: index + 2, limit: limit) else { return nil }
             var position = index + 2
             while position + 1 < limit {
                 if bytes[position] == UInt8(ascii: "`"), bytes[position + 1] == dollar {
@@ -205,6 +299,7 @@ enum MathSyntax {
                 }
                 position += 1
             }
+            scan.noteAbsent(Scan.backtickCloser, from: index + 2, limit: limit)
             return nil
         }
         // $…$: no space after the opening dollar, none before the closing one, and no digit

@@ -1,4 +1,5 @@
 import DocumentModel
+import TestSupport
 import Testing
 
 @testable import MarkdownParser
@@ -106,5 +107,30 @@ import Testing
         }
         #expect(places.map(\.0) == [1, 2])
         #expect(places.map(\.1) == [6, 6])
+    }
+
+    /// Marking formulas takes time in proportion to the text, in every shape that used to make
+    /// each formula re-read what came before it or what follows it in its paragraph: formulas
+    /// in one long paragraph, on many lines, and unclosed `$$`, `` $` `` and backtick runs.
+    @Test(.slow) func markingTimeGrowsLinearly() {
+        let shapes: [(String, (Int) -> String)] = [
+            ("one paragraph", { n in (0..<n).map { "$x_{\($0)}$" }.joined(separator: " ") }),
+            ("a formula a line", { n in (0..<n).map { "$x_{\($0)}$\n" }.joined() }),
+            ("unclosed $$", { n in String(repeating: "a $$ b ", count: n) }),
+            ("unclosed $`", { n in String(repeating: "a $` b ", count: n) }),
+            ("unclosed backticks", { n in (0..<n).map { "``x $y$ `z" + ($0 % 2 == 0 ? " " : "\n") }.joined() }),
+        ]
+        let small = 4_000
+        for (name, make) in shapes {
+            let (smallText, largeText) = (make(small), make(small * 8))
+            func seconds(_ text: String) -> Double {
+                Timing.bestThreadSeconds(of: 2) { #expect(!MathSyntax.markFormulas(in: text).isEmpty) }
+            }
+            // Below 10 ms the clock's grain and the fixed costs dominate: compare with 10 ms then.
+            let (smallSeconds, largeSeconds) = Timing.firstHolding(
+                { (seconds(smallText), seconds(largeText)) }, holds: { $0.1 / max($0.0, 0.01) <= 10 })
+            let ratio = largeSeconds / max(smallSeconds, 0.01)
+            #expect(ratio <= 10, "\(name): ×8 the text took \(smallSeconds) s → \(largeSeconds) s")
+        }
     }
 }
