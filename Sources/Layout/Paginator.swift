@@ -202,8 +202,9 @@ public final class Paginator {
     /// (``splitNotes(of:gap:placedNotes:)``).
     var carriedNotes: [(line: Item, parent: [StructureElement])] = []
     /// The rest of a note split below a line that the next lines of its paragraph must follow
-    /// on the same page: the top of the next page's notes (``carriedNotes``) once this page ends.
-    var notesForNextPage: [(line: Item, parent: [StructureElement])]?
+    /// on the same page: the top of the next page's notes (``carriedNotes``) once this page ends,
+    /// or back with the line (the placed item at `lineIndex`) when the page ends above it.
+    var notesForNextPage: (lineIndex: Int, notes: [(line: Item, parent: [StructureElement])])?
     /// Lines of what follows a heading that must still share the heading's page: a heading
     /// keeps with the first ``keptLines`` lines after it, across the blocks they belong to (a
     /// list of one-line items, a `<details>` summary and its body, a quote or div opening
@@ -325,7 +326,7 @@ public final class Paginator {
             // The lines that must follow the marker's line take the room kept for them; the page
             // ends after them, when the next line no longer fits.
             guard item.linesKeptAfter == 0 else {
-                notesForNextPage = rest
+                notesForNextPage = (placed.count - 1, rest)
                 return
             }
             try flush()
@@ -377,7 +378,12 @@ public final class Paginator {
                 breakIndex = allowedIndex
             }
         }
-        let carried = placed[breakIndex...].map(\.item)
+        var carried = placed[breakIndex...].map(\.item)
+        // A line whose note was split moves on whole: its note goes with it.
+        if let split = notesForNextPage, split.lineIndex >= breakIndex {
+            carried[split.lineIndex - breakIndex].notes += split.notes.map(\.line)
+            notesForNextPage = nil
+        }
         placed.removeLast(placed.count - breakIndex)
         self.lead = placed.map { $0.ink.above - $0.y }.max().map { max(0, $0) } ?? 0
         self.inkBottom = placed.map { $0.y + $0.item.height + $0.ink.below }.max() ?? 0
@@ -545,9 +551,9 @@ public final class Paginator {
         lead = 0
         inkBottom = 0
         try renderer.render(page)
-        if let notes = notesForNextPage {
+        if let split = notesForNextPage {
             notesForNextPage = nil
-            carriedNotes = notes
+            carriedNotes = split.notes
             try flushOverlongCarriedNotes()
         }
     }

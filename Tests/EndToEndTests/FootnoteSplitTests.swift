@@ -65,6 +65,32 @@ import Testing
         }
     }
 
+    /// Many notes cited in one paragraph whose lines must keep together at a page's end: a
+    /// line whose note was split below it and that then moves to the next page takes the
+    /// note with it, so the notes read in the order of their numbers on every page, each on
+    /// its marker's page or after it. Notes of two lines, of one line, and of mixed lengths.
+    @Test(arguments: [(40, 2), (80, 2), (60, 1), (70, 3)])
+    func manyNotesInOneParagraphStayInOrder(count: Int, lines: Int) throws {
+        let filler = ["", " Short.", " With a fairly long text that wraps onto a second line of the footnote area."]
+        let body = (0..<count).map { "w\($0)[^n\($0)]" }.joined(separator: " ")
+        let notes = (0..<count).map { index in
+            let text = lines == 3 ? filler[index % 3] : lines == 1 ? filler[1] : filler[2]
+            return "[^n\(index)]: NOTE\(index)\(text)\n"
+        }
+        let words = try strictlyRenderedWords("Para " + body + "\n\n" + notes.joined(), name: "many-\(count)-\(lines)")
+        let order = words.compactMap { word -> (number: Int, page: Int)? in
+            guard word.text.hasPrefix("NOTE"), let number = Int(word.text.dropFirst(4)) else { return nil }
+            return (number, word.page)
+        }
+        #expect(order.map(\.number) == Array(0..<count), "\(order.map(\.number))")
+        for note in order {
+            let marker = try #require(
+                words.first { ["w\(note.number)", "w\(note.number)\(note.number + 1)"].contains($0.text) })
+            #expect(
+                note.page >= marker.page, "note \(note.number + 1) on page \(note.page), its marker on \(marker.page)")
+        }
+    }
+
     @Test func aNoteLongerThanAPageRunsOverSeveralPages() throws {
         let dir = try Render.scratchFolder("footnote-split")
         let note = (0..<160).map { "N\($0) " + Self.prose(12, seed: $0) }.joined(separator: " ")
