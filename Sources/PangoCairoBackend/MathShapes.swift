@@ -183,7 +183,8 @@ enum MathShapes {
             "\(text.font.families) \(text.font.weight) \(text.font.italic) \(text.monospaceFamilies) "
             + "\(ObjectIdentifier(fonts).hashValue)"
         let key =
-            "\(formula.family)\u{0}\(size)\u{0}\(formula.display)\u{0}\(frame)\u{0}\(textFace)\u{0}\(formula.source)"
+            "\(formula.family)\u{0}\(size)\u{0}\(formula.display)\u{0}\(frame)\u{0}\(textFace)\u{0}"
+            + "\(formula.displayLineStarts)\u{0}\(formula.source)"
         let pieceKey = key + "\u{0}\(formula.piece)"
         let generation = hold.formulas
         if let known = formulas.named(pieceKey, in: generation) { return (known.entry.box, known.identifier) }
@@ -198,26 +199,81 @@ enum MathShapes {
     }
 
     /// `paragraph` with each displayed formula wider than `width` pt shrunk to fit, down to
-    /// ``InlineFormula/smallestDisplayScale`` of the text's size, and the sources of those
-    /// still wider than `width` at that size.
+    /// ``InlineFormula/smallestDisplayScale`` of the text's size; one still too wide there is
+    /// set at the text's size broken into lines after its relations and binary operations,
+    /// each line as full as fits (``InlineFormula/displayLineStarts``), its lines' runs apart
+    /// by line separators, and one with no such break is shrunk further, down to
+    /// ``InlineFormula/smallestUnbrokenScale``; those last are listed.
     static func fittingDisplayFormulas(
         _ paragraph: StyledParagraph, width: Double, fonts: FontConfiguration, hold: ShapeHold
-    ) -> (paragraph: StyledParagraph, overwide: [String]) {
+    ) -> (paragraph: StyledParagraph, overwide: [OverwideFormula]) {
         guard paragraph.runs.contains(where: { $0.style.inlineFormula?.display == true }) else {
             return (paragraph, [])
         }
         var fitted = paragraph
-        var overwide: [String] = []
+        var overwide: [OverwideFormula] = []
+        var broken: [(index: Int, runs: [StyledRun])] = []
         for index in fitted.runs.indices {
             let style = fitted.runs[index].style
             guard var formula = style.inlineFormula, formula.display, formula.scale == 1,
+                formula.displayLineStarts.isEmpty,
                 let box = layout(formula, size: style.font.size, fonts: fonts, hold: hold)?.box, box.width > width
             else { continue }
             formula.scale = max(InlineFormula.smallestDisplayScale, width / box.width)
-            if box.width * formula.scale > width + 0.01 { overwide.append(formula.source) }
+            if box.width * formula.scale > width + 0.01 {
+                // A `\\tag` label (two em spaces, then the label) keeps room on the last line:
+                // an em a space and at most 0.6 em a character of the label.
+                var room = width
+                if index + 1 < fitted.runs.count, fitted.runs[index + 1].text.hasPrefix("\u{2003}\u{2003}") {
+                    let label = fitted.runs[index + 1]
+                    room -= label.style.font.size * (2 + 0.6 * Double(label.text.count - 2))
+                }
+                if let lines = brokenIntoLines(fitted.runs[index], width: room, fonts: fonts) {
+                    broken.append((index, lines))
+                    continue
+                }
+                formula.scale = max(InlineFormula.smallestUnbrokenScale, width / box.width)
+                overwide.append(
+                    OverwideFormula(
+                        source: formula.source, scale: formula.scale, fits: box.width * formula.scale <= width + 0.01))
+            }
             fitted.runs[index].style.inlineFormula = formula
         }
+        for (index, runs) in broken.reversed() { fitted.runs.replaceSubrange(index...index, with: runs) }
         return (fitted, overwide)
+    }
+
+    /// The runs of the displayed formula `run` broken into lines at most `width` pt wide at
+    /// the text's size (a run a line, line separators between); nil when it has no break or
+    /// one of its pieces alone is wider.
+    private static func brokenIntoLines(_ run: StyledRun, width: Double, fonts: FontConfiguration) -> [StyledRun]? {
+        guard let formula = run.style.inlineFormula, let font = font(formula.family) else { return nil }
+        let cuts = formula.formula.breakIndices
+        guard !cuts.isEmpty else { return nil }
+        let text = PangoMathText(
+            font: formula.textFont, configuration: fonts, monospaceFamilies: formula.monospaceFamilies)
+        let widths = mathLayout(formula, size: run.style.font.size, font: font, text: text)
+            .layoutPieces(formula.formula, style: .display).map(\.width)
+        guard widths.count == cuts.count + 1, widths.allSatisfy({ $0 <= width + 0.01 }) else { return nil }
+        let starts = balancedLineStarts(widths, width: width)
+        // The nodes each piece holds: a piece ends after the node its cut follows.
+        let nodeBounds = [0] + cuts.map { $0 + 1 } + [formula.formula.nodes.count]
+        let lineBounds = [0] + starts + [widths.count]
+        var runs: [StyledRun] = []
+        var separator = run.style
+        separator.inlineFormula = nil
+        for line in 0..<(lineBounds.count - 1) {
+            var piece = formula
+            piece.displayLineStarts = starts
+            piece.piece = line
+            piece.alternativeText = formula.formula.source(
+                ofNodes: nodeBounds[lineBounds[line]]..<nodeBounds[lineBounds[line + 1]])
+            var style = run.style
+            style.inlineFormula = piece
+            if line > 0 { runs.append(StyledRun("\u{2028}", style: separator)) }
+            runs.append(StyledRun(run.text, style: style))
+        }
+        return runs
     }
 
     /// The pieces of `formula` laid out with `font` at `size` pt: the whole for a displayed
@@ -227,14 +283,17 @@ enum MathShapes {
     )
         -> [MathBox]
     {
-        let error = formula.errorColor
-        let colors = formula.colors
-        let layout = MathLayout(
-            font: font, size: size, errorColor: MathColor(red: error.red, green: error.green, blue: error.blue),
-            colors: { name in
-                let color = colors[name] ?? CSSColors.color(named: name)
-                return color.map { MathColor(red: $0.red, green: $0.green, blue: $0.blue, alpha: $0.alpha) }
-            }, textMeasurer: text)
+        let layout = mathLayout(formula, size: size, font: font, text: text)
+        if formula.display, !formula.displayLineStarts.isEmpty {
+            // A line a box: its pieces side by side.
+            let pieces = layout.layoutPieces(formula.formula, style: .display)
+            let bounds = [0] + formula.displayLineStarts + [pieces.count]
+            return (0..<(bounds.count - 1)).map { line in
+                var box = MathBox()
+                for piece in pieces[bounds[line]..<min(bounds[line + 1], pieces.count)] { box.append(piece) }
+                return box
+            }
+        }
         if formula.display {
             let box = layout.layout(formula.formula, style: .display)
             guard let frame = formula.taggedFrame else { return [box] }
@@ -243,6 +302,53 @@ enum MathShapes {
             return [framed]
         }
         return layout.layoutPieces(formula.formula, style: .text)
+    }
+
+    /// Where lines begin when pieces `widths` (pt, each at most `width`) are set in as few
+    /// lines of at most `width` pt as hold them, as evenly full as can be: the breaks that
+    /// make the fewest lines with the least sum of squared differences from the measure,
+    /// so that no last line holds a lone term. The indices of the second and later lines'
+    /// first pieces.
+    static func balancedLineStarts(_ widths: [Double], width: Double) -> [Int] {
+        let count = widths.count
+        // best[i]: the cheapest (lines, squared slack) setting pieces i… and where its first line ends.
+        var best = [(lines: Int, slack: Double, next: Int)](repeating: (Int.max, 0, count), count: count + 1)
+        best[count] = (0, 0, count)
+        for start in stride(from: count - 1, through: 0, by: -1) {
+            var lineWidth = 0.0
+            for end in (start + 1)...count {
+                lineWidth += widths[end - 1]
+                guard lineWidth <= width + 0.01 else { break }
+                let rest = best[end]
+                guard rest.lines != Int.max else { continue }
+                let slack = rest.slack + (width - lineWidth) * (width - lineWidth)
+                let candidate = (lines: rest.lines + 1, slack: slack, next: end)
+                if (candidate.lines, candidate.slack) < (best[start].lines, best[start].slack) {
+                    best[start] = candidate
+                }
+            }
+        }
+        var starts: [Int] = []
+        var index = best[0].next
+        while index < count {
+            starts.append(index)
+            index = best[index].next
+        }
+        return starts
+    }
+
+    /// The layout of `formula`'s nodes with `font` at `size` pt, its `\\text` measured by `text`.
+    private static func mathLayout(
+        _ formula: InlineFormula, size: Double, font: HarfBuzzMathFont, text: PangoMathText
+    ) -> MathLayout {
+        let error = formula.errorColor
+        let colors = formula.colors
+        return MathLayout(
+            font: font, size: size, errorColor: MathColor(red: error.red, green: error.green, blue: error.blue),
+            colors: { name in
+                let color = colors[name] ?? CSSColors.color(named: name)
+                return color.map { MathColor(red: $0.red, green: $0.green, blue: $0.blue, alpha: $0.alpha) }
+            }, textMeasurer: text)
     }
 
     /// What the formula of a run of `style` reaches above and below the baseline, pt (zero for
@@ -335,4 +441,15 @@ extension FontLibrary {
                 family: family, fallback: HarfBuzzMathFont(family: fallback) == nil ? nil : fallback)
         }
     }
+}
+
+/// A displayed formula wider than the measure at ``InlineFormula/smallestDisplayScale`` of
+/// the text's size that has no place to break (``MathFormula/breakIndices``).
+public struct OverwideFormula: Hashable, Sendable {
+    /// Its TeX source.
+    public var source: String
+    /// The factor on the text's size it is set at (at least ``InlineFormula/smallestUnbrokenScale``).
+    public var scale: Double
+    /// Whether it fits the measure at that size; false: it runs into the margin.
+    public var fits: Bool
 }

@@ -20,10 +20,10 @@ public final class PangoShaper: TextShaper {
     /// overfull, in the order their paragraphs were set; the caller reads and empties it
     /// (a word broken after its own hyphen is not one of them).
     public var overwideWords: [ParagraphLayout.OverwideWord] = []
-    /// The sources of the displayed formulas still wider than the measure at
-    /// ``InlineFormula/smallestDisplayScale`` of the text's size, in the order they were
-    /// shaped; the caller warns when it grows.
-    public internal(set) var overwideFormulas: [String] = []
+    /// The displayed formulas still wider than the measure at
+    /// ``InlineFormula/smallestDisplayScale`` of the text's size with no place to break, in
+    /// the order they were shaped; the caller warns when it grows.
+    public internal(set) var overwideFormulas: [OverwideFormula] = []
     /// Composed lines are cut from the paragraph's measured glyphs (``linesFromMeasurement``);
     /// false shapes each composed paragraph's lines again at its chosen breaks
     /// (``ParagraphLayout/nextGroup(_:shaping:)``), for tests that compare the two.
@@ -150,7 +150,8 @@ public final class PangoShaper: TextShaper {
         for index in paragraph.runs.indices.dropLast() {
             let label = paragraph.runs[index + 1]
             guard var formula = paragraph.runs[index].style.inlineFormula, formula.display,
-                formula.formula.tag != nil, formula.taggedFrame == nil, label.text.hasPrefix(separator),
+                formula.formula.tag != nil, formula.taggedFrame == nil, formula.displayLineStarts.isEmpty,
+                label.text.hasPrefix(separator),
                 let box = MathShapes.layout(
                     formula, size: paragraph.runs[index].style.font.size, fonts: session.configuration,
                     hold: shapeHold)?.box

@@ -32,6 +32,12 @@ public struct InlineFormula: Hashable, Sendable {
     /// The source of this run's piece: the `/Alt` of its `Formula` element (the whole source for
     /// a formula in one piece).
     public var alternativeText: String
+    /// A displayed formula too wide for the measure even at ``smallestDisplayScale``, broken
+    /// into lines after its relations and binary operations as an inline formula is: the
+    /// indices of the pieces (``MathLayout/layoutPieces(_:style:)``) that begin its second and
+    /// later lines. Its runs then draw a line each (``piece`` is the line), with a line
+    /// separator between them. Empty: one line.
+    public var displayLineStarts: [Int] = []
     /// The factor on the text's size the formula is set at: below 1 for a displayed formula
     /// shrunk to fit the measure (down to ``smallestDisplayScale``).
     public var scale = 1.0
@@ -54,9 +60,14 @@ public struct InlineFormula: Hashable, Sendable {
         }
     }
 
-    /// How far a displayed formula wider than the measure is shrunk before it is left wider
-    /// than the measure (and warned about): 80 % of the text's size.
+    /// How far a displayed formula wider than the measure is shrunk before it is broken into
+    /// lines (``displayLineStarts``): 80 % of the text's size.
     public static let smallestDisplayScale = 0.8
+
+    /// How far a displayed formula with no place to break (``MathFormula/breakIndices``) is
+    /// shrunk to fit the measure, rather than run off the page, before it is left wider than
+    /// the measure: half the text's size.
+    public static let smallestUnbrokenScale = 0.5
 
     /// Creates a formula run's content; `\text` is set in `textFont` (default: the default
     /// sans-serif family) and `\texttt` in `monospaceFamilies`.

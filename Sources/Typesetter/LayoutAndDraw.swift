@@ -131,9 +131,9 @@ struct LayoutAndDraw {
                 let overwide = shaper.overwideFormulas.count
                 try paginator.add(block)
                 if shaper.overwideFormulas.count > overwide, draws {
-                    for source in shaper.overwideFormulas[overwide...] {
+                    for formula in shaper.overwideFormulas[overwide...] {
                         diagnostics.append(
-                            Self.overwideFormula(source, measure: theme.page.measure, at: block.location))
+                            Self.overwideFormula(formula, measure: theme.page.measure, at: block.location))
                     }
                 } else if draws {
                     var inCell = false
@@ -172,12 +172,21 @@ struct LayoutAndDraw {
         return Diagnostic(.warning, message, at: overflow.location, kind: .overfull)
     }
 
-    /// The warning for a displayed formula wider than the measure at 80 % of the text's size.
-    static func overwideFormula(_ source: String, measure: Double, at location: SourceLocation?) -> Diagnostic {
+    /// The warning for a displayed formula wider than the measure at 80 % of the text's size
+    /// with no place to break: the size it was set at to fit, or that it runs into the margin.
+    static func overwideFormula(
+        _ formula: OverwideFormula, measure: Double, at location: SourceLocation?
+    ) -> Diagnostic {
+        let source = formula.source
         let shown = source.count > 60 ? source.prefix(60) + "…" : Substring(source)
+        let percent = Int((formula.scale * 100).rounded(.down))
+        let done =
+            formula.fits
+            ? "is set at \(percent) % of the text's size to fit it"
+            : "runs into the margin even at \(percent) % of the text's size"
         let message =
-            "a displayed formula is wider than the measure (\(measure.wholePointsText) pt) at 80 % of the text's "
-            + "size: '\(shown)' runs into the margin; break it with an aligned environment"
+            "a displayed formula is wider than the measure (\(measure.wholePointsText) pt) and has no relation or "
+            + "operator to break at: '\(shown)' \(done); break it with an aligned environment"
         return Diagnostic(.warning, message, at: location, kind: .overfull, subject: String(source.prefix(24)))
     }
 

@@ -158,29 +158,53 @@ import Typography
     }
 
     /// A displayed formula wider than the measure is set smaller until it fits, down to 80 %
-    /// of the text's size; one still wider at 80 % runs into the margin and is warned about at
-    /// its place. Formulas that fit keep the text's size.
-    @Test func wideDisplayedFormulasShrinkToTheMeasureThenWarn() throws {
+    /// of the text's size; one still wider at 80 % is set at the text's size in lines broken
+    /// after its relations and binary operations, as evenly full as can be, each within the
+    /// measure (in a list item, the item's); one with no such break runs into the margin and
+    /// is warned about at its place. Formulas that fit keep the text's size.
+    @Test func wideDisplayedFormulasShrinkThenBreakThenWarn() throws {
         let terms = (1...21).map { "a_{\($0)}" }
         let slightly = terms.prefix(14).joined(separator: " + ")
         let far = terms.joined(separator: " + ")
-        let markdown = "# Wide\n\nText before.\n\n$$\(slightly)$$\n\n$$\(far)$$\n\n$$x = 1$$\n"
+        let chain = (1...30).map { "b_{\($0)}" }.joined(separator: " = ")
+        let unbreakable = "\\frac{" + (1...40).map { "c_{\($0)}" }.joined() + "}{2}"
+        let markdown =
+            "# Wide\n\nText before.\n\n$$\(slightly)$$\n\n$$\(far)$$\n\n$$x = 1$$\n\n- An item:\n\n  $$\(chain)$$\n\n"
+            + "$$\(unbreakable)$$\n"
         let (pdf, report) = try Render.markdown(markdown, name: "math-wide-display")
         let measure = Typesetter.fittedPage(of: .default).measure
         let words = try PDFProbe.words(pdf)
+        let left = try #require(words.first { $0.text == "Text" }).xMin
         let first = try #require(words.first { $0.text.hasPrefix("a_{1} +") && $0.text.hasSuffix("a_{14}") })
-        let second = try #require(words.first { $0.text.hasSuffix("a_{21}") })
         let small = try #require(words.first { $0.text == "x = 1" })
         // 14 terms are about 11 % wider than the measure: shrunk to fill it exactly.
         #expect(abs((first.xMax - first.xMin) - measure) < 1, "\(first.xMax - first.xMin) pt")
-        // 21 terms need less than 80 %: at 80 %, wider than the measure.
-        #expect(second.xMax - second.xMin > measure + 50)
         // Shrunk letters: the shrunk formulas' glyphs are shorter than the one at full size.
         #expect(first.yMax - first.yMin < (small.yMax - small.yMin) * 0.95)
+        // 21 terms need less than 80 %: two lines at full size (the chain in the list item,
+        // four), each within the measure, the terms in order, the fullest line at most a
+        // third fuller than the emptiest.
+        for (prefix, count, lines) in [("a_{", 21, 2), ("b_{", 30, 4)] {
+            let lineWords = words.filter { $0.text.hasPrefix(prefix) && $0.text != first.text }
+            #expect(lineWords.count == lines, "\(prefix): \(lineWords.map(\.text))")
+            let numbers = lineWords.flatMap { word in
+                word.text.split(separator: "{").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) }
+            }
+            #expect(numbers == Array(1...count), "\(prefix): \(numbers)")
+            for word in lineWords {
+                #expect(
+                    word.xMin >= left - 0.5 && word.xMax <= left + measure + 0.5,
+                    "\(word.text): \(word.xMin)…\(word.xMax)")
+                #expect(abs((word.yMax - word.yMin) - (small.yMax - small.yMin)) < 3, "full size: \(word.text)")
+            }
+            let widths = lineWords.map { $0.xMax - $0.xMin }
+            #expect(widths.max()! < widths.min()! * 1.34, "\(prefix): \(widths)")
+        }
         let warnings = report.diagnostics.map(\.description)
         #expect(warnings.count == 1, "\(warnings)")
-        #expect(warnings.first?.contains("math-wide-display.md:7:1:") == true, "\(warnings)")
+        #expect(warnings.first?.contains("math-wide-display.md:15:1:") == true, "\(warnings)")
         #expect(warnings.first?.contains("wider than the measure") == true)
+        #expect(try PDFProbe.qpdfClean(pdf))
     }
 
     /// A displayed formula is kept with the line that introduces it: wherever the page ends
