@@ -1149,9 +1149,32 @@ public struct Styler: Sendable {
                 noteBlocks.append(block)
                 continue
             }
+            if case .table(let table) = block.content {
+                // A table's rows as lines of text, so that no word or note marker is lost.
+                var rows = Array(table.rows)
+                if table.header.contains(where: { !$0.runs.isEmpty }) { rows.insert(table.header, at: 0) }
+                for row in rows {
+                    var runs: [StyledRun] = []
+                    for cell in row where !cell.runs.isEmpty {
+                        if let last = runs.last { runs.append(StyledRun("\u{2002}|\u{2002}", style: last.style)) }
+                        runs += cell.runs
+                    }
+                    guard !runs.isEmpty else { continue }
+                    var line = StyledBlock(
+                        .paragraph(
+                            StyledParagraph(runs: runs, style: paragraphStyle(context, overrides: StyleOverrides()))),
+                        quoteBars: block.quoteBars, quoteBarColor: quoteBarColor)
+                    line.location = block.location
+                    noteBlocks.append(line)
+                }
+                warn(
+                    "footnote \(number): a table is set in a footnote as lines of text, a row a line (cells apart by "
+                        + "'|')", block.location, kind: .footnote)
+                continue
+            }
             let kind =
                 switch block.content {
-                case .table: "a table"
+                case .table: "a table"  // set as lines of text above
                 case .image: "an image"
                 case .rule: "a rule"
                 case .pageBreak: "a page break"

@@ -175,6 +175,22 @@ import Typography
         #expect(note[1].quoteBars.isEmpty == false && note[3].quoteBars.isEmpty && note[3].background == nil)
     }
 
+    /// A table in a note is set as lines of text, a row a line, its header first and its
+    /// cells apart by a bar, so that no word and no note marker in it is lost: a note cited
+    /// in a cell keeps its marker and is set with the note. One warning says so.
+    @Test(arguments: ["| x | y |\n    |---|---|\n    | 1 | 2[^b] |", "|   |   |\n    |---|---|\n    | 1 | 2[^b] |"])
+    func aTableInANoteIsSetAsLinesOfText(table: String) {
+        let doc = style("Text.[^a]\n\n[^a]: Has a table:\n\n    \(table)\n\n[^b]: Nested.")
+        let notes = doc.blocks[0].footnotes
+        let lines = (notes[1] ?? []).map { $0.paragraphs.first?.text ?? "" }
+        let header = table.hasPrefix("| x") ? ["x\u{2002}|\u{2002}y"] : []
+        #expect(lines == ["Has a table:"] + header + ["1\u{2002}|\u{2002}22"], "\(lines)")
+        #expect(notes[2]?.first?.paragraphs.first?.text == "Nested.", "\(notes.keys.sorted())")
+        let warnings = doc.diagnostics.filter { $0.message.contains("table") }
+        #expect(warnings.count == 1 && warnings.first?.message.contains("as lines of text") == true, "\(warnings)")
+        #expect(!doc.diagnostics.contains { $0.message.contains("last page") }, "\(doc.diagnostics)")
+    }
+
     /// A heading in a note is the note's size set bold, with no bookmark or contents entry and
     /// no section number, and its id is still a link target.
     @Test(arguments: ["# Head {#h}", "### Head {#h}", "Head {#h}\n    ---"])
