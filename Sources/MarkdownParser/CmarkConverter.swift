@@ -174,9 +174,12 @@ struct CmarkConverter {
         return SourceLocation(file: file, line: line, column: max(1, Int(cmark_node_get_start_column(node))))
     }
 
+    /// A node's literal text, each form feed (U+000C: white space to CommonMark, a page break
+    /// to a line printer, and no glyph in any font) read as a space.
     private static func literal(_ node: OpaquePointer) -> String {
         guard let literal = cmark_node_get_literal(node) else { return "" }
-        return String(cString: literal)
+        guard strchr(literal, 0x0C) != nil else { return String(cString: literal) }
+        return String(String(cString: literal).unicodeScalars.map { $0 == "\u{0C}" ? " " : Character($0) })
     }
 
     private static func children(_ node: OpaquePointer) -> [OpaquePointer] {

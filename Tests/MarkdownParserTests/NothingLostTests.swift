@@ -65,6 +65,24 @@ import Testing
 
     /// A text node past libxml2's 10,000,000-byte limit (XML_MAX_TEXT_LENGTH) halts the parser:
     /// the fragment is read as its stripped text instead, every word and entity kept.
+    /// A form feed — white space to CommonMark, no glyph in any font — reads as a space
+    /// wherever it is written: a paragraph, a list item, a table cell, a code block.
+    @Test func aFormFeedIsASpace() {
+        let markdown = "a\u{0C}b\n\n- c\u{0C}d\n\n| e\u{0C}f | g |\n|---|---|\n| h\u{0C}i | j |\n\n```\nk\u{0C}l\n```\n"
+        let blocks = Array(parse(markdown).document.blocks)
+        #expect(text(blocks).hasPrefix("a b c d "), "\(text(blocks))")
+        var cells: [String] = []
+        var code = ""
+        for block in blocks {
+            if case .table(let table) = block.kind {
+                cells = (table.header + table.rows.joined()).map(\.plainText)
+            }
+            if case .codeBlock(_, let text) = block.kind { code = text }
+        }
+        #expect(cells == ["e f", "g", "h i", "j"], "\(cells)")
+        #expect(code == "k l\n", "\(code)")
+    }
+
     @Test func hugeTextNodeFallsBackToItsText() {
         let body = String(repeating: "longtext ", count: 1_200_000)  // 10.8 MB
         let html = "<div><p>start &amp; " + body + "endword</p></div>"
