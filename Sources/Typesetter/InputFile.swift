@@ -30,7 +30,12 @@ public enum InputFile {
     /// browsers decode) — becomes one U+FFFD, and one warning names the line and column (in
     /// bytes, as the parser counts them) of the first, with the count. Lines end at LF, CR LF
     /// or a lone CR (CommonMark spec 0.31, §2.1).
+    ///
+    /// A file that opens with a UTF-16 or UTF-32 byte-order mark is decoded as the mark says,
+    /// as the WHATWG Encoding standard's "BOM sniffing" has browsers do (UTF-32 too), each
+    /// unpaired surrogate or bad code unit one U+FFFD, with a warning naming the first.
     public static func decodeUTF8(_ data: Data, path: String) -> Text {
+        if let wide = decodeWide(data, path: path) { return wide }
         let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
         if let text = String(validating: body, as: UTF8.self) { return Text(text: text, diagnostics: []) }
         let scan = body.withUnsafeBytes { UTF8Repair.scan($0) }
@@ -38,6 +43,68 @@ public enum InputFile {
         let many = scan.count == 1 ? "1 bad byte sequence" : "\(scan.count) bad byte sequences"
         let message = "input is not valid UTF-8: \(many), each set as U+FFFD (\u{FFFD}); the first is here"
         let location = SourceLocation(file: path, line: scan.firstLine, column: scan.firstColumn)
+        return Text(text: text, diagnostics: [Diagnostic(.warning, message, at: location)])
+    }
+
+    /// `data` decoded as UTF-32 or UTF-16 when it opens with that encoding's byte-order mark
+    /// (UTF-32's first: its little-endian mark begins with UTF-16's); nil for any other data.
+    static func decodeWide(_ data: Data, path: String) -> Text? {
+        let bytes = [UInt8](data.prefix(4))
+        let width: Int
+        let bigEndian: Bool
+        if bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) || bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) {
+            (width, bigEndian) = (4, bytes[0] == 0)
+        } else if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+            (width, bigEndian) = (2, bytes[0] == 0xFE)
+        } else {
+            return nil
+        }
+        var scalars = String.UnicodeScalarView()
+        var bad = 0
+        var firstBad: Int?
+        func note() {
+            bad += 1
+            if firstBad == nil { firstBad = scalars.count }
+            scalars.append(TextSanitizer.replacement)
+        }
+        let units = data.withUnsafeBytes { raw -> [UInt32] in
+            stride(from: width, to: raw.count - width + 1, by: width).map { offset in
+                (0..<width).reduce(UInt32(0)) { value, index in
+                    let byte = UInt32(raw[offset + (bigEndian ? index : width - 1 - index)])
+                    return value << 8 | byte
+                }
+            }
+        }
+        let trailing = (data.count - width) % width != 0
+        var index = 0
+        while index < units.count {
+            let unit = units[index]
+            index += 1
+            if width == 4 {
+                if let scalar = Unicode.Scalar(unit) { scalars.append(scalar) } else { note() }
+                continue
+            }
+            if (0xD800...0xDBFF).contains(unit), index < units.count, (0xDC00...0xDFFF).contains(units[index]) {
+                let value = 0x10000 + ((unit - 0xD800) << 10) + (units[index] - 0xDC00)
+                index += 1
+                scalars.append(Unicode.Scalar(value)!)
+            } else if let scalar = Unicode.Scalar(unit) {
+                scalars.append(scalar)
+            } else {
+                note()
+            }
+        }
+        if trailing { note() }
+        let text = String(scalars)
+        guard bad > 0, let firstBad else { return Text(text: text, diagnostics: []) }
+        // The line and column of the first bad unit, in the decoded text's UTF-8 bytes.
+        let before = String(String.UnicodeScalarView(scalars.prefix(firstBad)))
+        let lines = before.split(separator: "\n", omittingEmptySubsequences: false)
+        let location = SourceLocation(file: path, line: lines.count, column: (lines.last?.utf8.count ?? 0) + 1)
+        let encoding = width == 4 ? "UTF-32" : "UTF-16"
+        let many = bad == 1 ? "1 bad code unit" : "\(bad) bad code units"
+        let message =
+            "input is \(encoding) (its byte-order mark says so) with \(many), each set as U+FFFD; the first is here"
         return Text(text: text, diagnostics: [Diagnostic(.warning, message, at: location)])
     }
 

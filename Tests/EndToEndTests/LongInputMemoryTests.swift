@@ -62,6 +62,24 @@ import Typesetter
         #expect(bad.diagnostics.map { $0.location } == [SourceLocation(file: "a.md", line: 3, column: 2)])
     }
 
+    /// A file that opens with a UTF-16 or UTF-32 byte-order mark, either byte order, is
+    /// decoded as the mark says (astral characters from surrogate pairs); an unpaired
+    /// surrogate or a last odd byte is one U+FFFD, named by its line and UTF-8 column.
+    @Test func wideEncodingsAreDecodedByTheirByteOrderMark() throws {
+        let text = "# Title 한국어\n\nhello 😀\n"
+        for encoding in [String.Encoding.utf16LittleEndian, .utf16BigEndian, .utf32LittleEndian, .utf32BigEndian] {
+            let data = try #require(("\u{FEFF}" + text).data(using: encoding))
+            let decoded = InputFile.decodeUTF8(data, path: "a.md")
+            #expect(decoded.text == text && decoded.diagnostics.isEmpty, "\(encoding)")
+        }
+        var bad = Data([0xFF, 0xFE]) + "a\n😀b".data(using: .utf16LittleEndian)!
+        bad += Data([0x00, 0xD8]) + "c".data(using: .utf16LittleEndian)! + Data([0x64])
+        let decoded = InputFile.decodeUTF8(bad, path: "a.md")
+        #expect(decoded.text == "a\n😀b\u{FFFD}c\u{FFFD}", "\(decoded.text)")
+        #expect(decoded.diagnostics.map { $0.location } == [SourceLocation(file: "a.md", line: 2, column: 6)])
+        #expect(decoded.diagnostics.first?.message.contains("2 bad code units") == true)
+    }
+
     /// Each bad sequence is one U+FFFD, as Unicode's "substitution of maximal subparts" and the
     /// WHATWG decoder count them (the examples of Unicode 15 §3.9, Tables 3-8 to 3-11), and the
     /// warning's count and column agree with the text.
