@@ -296,10 +296,16 @@ enum RenderCommand {
             var page = (try? ThemeLoader.resolve(nameOrPath: theme ?? "default"))?.page
         else { return }
         if let paper { page.paper = paper }
-        if let margins { page.margins = margins }
-        guard
-            !(page.measure >= 72 && page.textHeight >= 72 && page.paper.width <= 14_400 && page.paper.height <= 14_400)
+        if let margins {
+            page.margins = margins
+            page.measureCharacters = nil
+        }
+        // A theme whose measure is counted in characters fits its margins to the paper given:
+        // the widest text area it can leave is what must hold.
+        let (width, height) = page.widestTextArea
+        guard !(width >= 72 && height >= 72 && page.paper.width <= 14_400 && page.paper.height <= 14_400)
         else { return }
+        page = page.fittingMeasure(characterWidth: page.paper.width)
         let margins = page.margins
         let sides = [margins.top, margins.right, margins.bottom, margins.left].map(\.wholePointsText)
         throw UsageError(
@@ -308,7 +314,7 @@ enum RenderCommand {
                 + "\(sides.joined(separator: " ")) pt leaves a "
                 + "text area of "
                 + "\(page.measure.wholePointsText) × \(page.textHeight.wholePointsText) pt; it must be at least 72 × "
-                + "72 pt (1 in)"
+                + "72 pt (1 in) (--margins sets narrower margins)"
         )
     }
 

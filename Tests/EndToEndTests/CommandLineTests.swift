@@ -122,6 +122,22 @@ import Testing
         #expect(contents(dir) == ["m.md"])
     }
 
+    /// A small paper given with `--paper` takes the theme's margins fitted to it, as the
+    /// render fits them, not the margins the theme has on A4: each is set, its words within
+    /// the paper. A paper too narrow even then is refused, and the message names `--margins`.
+    @Test(arguments: [("A6", 297.638), ("A7", 209.764), ("4in x 6in", 288.0), ("110mm x 160mm", 311.811)])
+    func smallPapersTakeMarginsFittedToThem(paper: String, width: Double) throws {
+        let dir = try temporaryFolder()
+        try "# Small\n\nA paragraph of words that wraps over a line or two on a small page.\n".write(
+            toFile: dir + "/s.md", atomically: true, encoding: .utf8)
+        let result = try typeset(["render", dir + "/s.md", "-o", dir + "/s.pdf", "--paper", paper])
+        #expect(result.status == 0, "\(paper): \(result.output)")
+        let words = try PDFProbe.words(dir + "/s.pdf")
+        #expect(words.count > 10 && words.allSatisfy { $0.xMin > 0 && $0.xMax < width }, "\(paper)")
+        let narrow = try typeset(["render", dir + "/s.md", "-o", dir + "/n.pdf", "--paper", "1in x 5in"])
+        #expect(narrow.status == 2 && narrow.output.contains("--margins"), "\(narrow.output)")
+    }
+
     @Test func outputSafetyForEveryCommand() throws {
         let dir = try temporaryFolder()
         try "# Hi".write(toFile: dir + "/a.md", atomically: true, encoding: .utf8)
