@@ -137,6 +137,19 @@ public enum AlertKind: String, Hashable, Sendable, CaseIterable {
     /// The label GitHub shows above the alert: `Note`, `Tip`, `Important`, `Warning`, `Caution`.
     public var label: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
 
+    /// The label in the document's language (a BCP 47 tag): Korean (`ko`) as GitHub's Korean
+    /// documentation labels its alerts — 참고, 팁, 중요, 경고, 주의 — else ``label``.
+    public func label(language: String?) -> String {
+        guard language?.lowercased().hasPrefix("ko") == true else { return label }
+        switch self {
+        case .note: return "참고"
+        case .tip: return "팁"
+        case .important: return "중요"
+        case .warning: return "경고"
+        case .caution: return "주의"
+        }
+    }
+
     /// The kind written `[!NAME]` on an alert's first line (ASCII case ignored, as GitHub does).
     public init?(marker: String) {
         guard marker.hasPrefix("[!"), marker.hasSuffix("]"), marker.count > 3 else { return nil }

@@ -23,7 +23,8 @@ extension Styler {
     }
 
     /// A GitHub alert as GitHub draws it: a bar in the alert's colour beside the content, and
-    /// above the content its label (`Note`, `Warning`…) in that colour, bold. Tagged as one
+    /// above the content its label (`Note`, `Warning`…; 참고, 경고… in Korean text) in that
+    /// colour, bold. Tagged as one
     /// `Note` element (PDF 1.7 §14.8.4.4) holding the label's paragraph and the content.
     mutating func appendAlert(
         _ kind: AlertKind, _ children: [Block], in context: BlockContext, at location: SourceLocation?,
@@ -43,7 +44,9 @@ extension Styler {
         var labelContext = context
         labelContext.cascade = paragraphCascade(context)
         labelContext.cascade.color = alertColor(kind)
-        let label = makeParagraph([.strong([.text(kind.label)])], context: labelContext, overrides: StyleOverrides())
+        let label = makeParagraph(
+            [.strong([.text(kind.label(language: context.cascade.language))])], context: labelContext,
+            overrides: StyleOverrides())
         blocks.append(
             StyledBlock(
                 .paragraph(label), spaceAfter: blockSpacing * 0.4, keepWithNext: true,

@@ -191,6 +191,23 @@ import Typography
         #expect(!doc.diagnostics.contains { $0.message.contains("last page") }, "\(doc.diagnostics)")
     }
 
+    /// An alert's label follows the language of the text it is in: Korean labels (참고, 팁,
+    /// 중요, 경고, 주의) in a Korean document, English ones in an English div inside it, and
+    /// English labels in an English document.
+    @Test func alertLabelsFollowTheLanguage() {
+        let alerts = ["NOTE", "TIP", "IMPORTANT", "WARNING", "CAUTION"].map { "> [!\($0)]\n> Body." }
+        let markdown = alerts.joined(separator: "\n\n") + "\n\n::: {lang=en}\n> [!NOTE]\n> Body.\n:::\n"
+        var korean = StylingOptions()
+        korean.language = "ko"
+        for (options, expected) in [
+            (korean, ["참고", "팁", "중요", "경고", "주의", "Note"]),
+            (StylingOptions(), ["Note", "Tip", "Important", "Warning", "Caution", "Note"]),
+        ] {
+            let labels = paragraphs(style(markdown, options: options)).map(\.text).filter { $0 != "Body." }
+            #expect(labels == expected, "\(labels)")
+        }
+    }
+
     /// A heading in a note is the note's size set bold, with no bookmark or contents entry and
     /// no section number, and its id is still a link target.
     @Test(arguments: ["# Head {#h}", "### Head {#h}", "Head {#h}\n    ---"])
