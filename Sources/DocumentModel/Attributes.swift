@@ -37,6 +37,10 @@ public struct Attributes: Hashable, Sendable {
         self.location = location
     }
 
+    /// The class of the paragraph an HTML `<details>`'s `<summary>` becomes: it sums up the
+    /// blocks after it and is kept on their page, as a heading is.
+    public static let summaryClass = "summary"
+
     /// The empty attribute list: no id, classes or pairs.
     public static let none = Attributes()
     /// True when there is no id, class or pair (``location`` is not considered).

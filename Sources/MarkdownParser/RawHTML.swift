@@ -132,6 +132,9 @@ struct RawHTML {
                 at: location, kind: .html))
     }
 
+    /// The attributes of a `<summary>`'s paragraph: the class ``Attributes/summaryClass``,
+    /// which keeps it on the page of what it sums up, as a heading is kept.
+    static let summary = Attributes(classes: [Attributes.summaryClass])
     static let openMarker = "\u{0}open ", closeMarker = "\u{0}close "
     static let containers = ["div", "center", "details"]
 
@@ -264,7 +267,8 @@ struct RawHTML {
                         inner.flush()
                         let content = Self.trimmed(inlines(summary, location: location, depth: depth + 1))
                         if !content.isEmpty {
-                            inner.blocks.append(Block(.paragraph([.strong(content)]), location: location))
+                            inner.blocks.append(
+                                Block(.paragraph([.strong(content)]), attributes: Self.summary, location: location))
                         }
                     } else {
                         appendBlocks([child], to: &inner, location: location, depth: depth + 1)
@@ -304,7 +308,10 @@ struct RawHTML {
             case "summary":
                 // A summary in an HTML block of its own (its <details> opened in another).
                 let content = Self.trimmed(inlines(children, location: location, depth: depth + 1))
-                if !content.isEmpty { builder.blocks.append(Block(.paragraph([.strong(content)]), location: location)) }
+                if !content.isEmpty {
+                    builder.blocks.append(
+                        Block(.paragraph([.strong(content)]), attributes: Self.summary, location: location))
+                }
             default:
                 // p, div, center and the other flow containers: their content as paragraphs,
                 // aligned as `align` (or <center>) says.

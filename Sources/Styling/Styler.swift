@@ -222,6 +222,10 @@ public struct Styler: Sendable {
             // A displayed formula stays with the line that introduces it, as TeX's display
             // math, which is part of its paragraph, never begins a page.
             if displayed { blocks[blocks.count - 1].keepWithPrevious = true }
+            // A `<details>` summary stays with what it sums up, as a heading does.
+            if block.attributes.classes.contains(Attributes.summaryClass) {
+                blocks[blocks.count - 1].keepWithNext = true
+            }
         case .heading(let level, let inlines):
             appendHeading(level, inlines, block: block, overrides: overrides, context: context, to: &blocks)
         case .list(let list):

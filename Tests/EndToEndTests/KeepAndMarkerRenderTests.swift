@@ -47,6 +47,27 @@ import Typesetter
         }
     }
 
+    /// A `<details>` summary keeps with the first lines of what it sums up, as a heading does:
+    /// wherever the filler ends, the summary's page holds a line of the body below it — a
+    /// summary in the block that opens `<details>` and one in an HTML block of its own.
+    @Test(arguments: ["<details><summary>Sumline here</summary>", "<details>\n<summary>Sumline here</summary>"])
+    func aSummaryKeepsWithItsBody(opening: String) throws {
+        for count in 38...43 {
+            let filler = (1...count).map { "filler line \($0)" }.joined(separator: "\\\n")
+            let body = "Bodyline " + String(repeating: "lorem ipsum dolor sit amet ", count: 12)
+            let name = "summary-\(opening.count)-\(count)"
+            let (pdf, _) = try Render.markdown(
+                filler + "\n\n" + opening + "\n\n" + body + "\n\n</details>\n", name: name)
+            defer { try? FileManager.default.removeItem(atPath: pdf) }
+            let words = try PDFProbe.words(pdf)
+            let summary = try #require(words.first { $0.text == "Sumline" })
+            let bodyStart = try #require(words.first { $0.text == "Bodyline" })
+            #expect(
+                summary.page == bodyStart.page,
+                "\(count) filler lines: summary on \(summary.page), body on \(bodyStart.page)")
+        }
+    }
+
     @Test func markersHangOutsidePanelsBarsAndTables() throws {
         let markdown = """
             - plain item
