@@ -64,8 +64,8 @@ struct LayoutAndDraw {
         let standards = options.preview == nil ? options.pdfStandards ?? [] : []
         if !tagged, !standards.isEmpty {
             throw TypesetError.renderingFailed(
-                "\(standards.map(\.rawValue).sorted().joined(separator: ", ")) needs a tagged PDF "
-                    + "(leave out --no-tags)")
+                "pdf-standard \(standards.map(\.rawValue).sorted().joined(separator: ", ")) with --no-tags: "
+                    + PDFStandard.untaggedProblem)
         }
         let tagging =
             tagged && options.preview == nil

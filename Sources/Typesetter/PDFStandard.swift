@@ -15,6 +15,13 @@ public enum PDFStandard: String, CaseIterable, Sendable, Hashable {
     /// PDF/A-3b (ISO 19005-3, level B): PDF/A-2b that may carry attached files.
     case a3b = "a-3b"
 
+    /// Why no standard can be met with `--no-tags`: PDF/A-2b asks for no structure tree, but
+    /// the metadata, output intent and embedded-font checks every standard needs are written
+    /// by the same pass after drawing that writes the tags.
+    public static let untaggedProblem =
+        "a PDF standard's metadata and output intent are written by the pass that tags the PDF, which --no-tags "
+        + "leaves out (PDF/A-2b itself needs no tags); leave out --no-tags"
+
     /// The PDF/A part and conformance letter; nil for PDF/UA.
     var archiveLevel: (part: Int, conformance: String)? {
         switch self {

@@ -177,6 +177,9 @@ enum RenderCommand {
             do { options.pdfStandards = try PDFStandard.standards(list) } catch {
                 throw UsageError("--pdf-standard: \(error.description)")
             }
+            if args.has("--no-tags") {
+                throw UsageError("--pdf-standard with --no-tags: \(PDFStandard.untaggedProblem)")
+            }
         }
         if args.has("--toc") { options.tableOfContents = true }
         try SectionAndFileOptions.apply(args, to: &options)

@@ -199,7 +199,8 @@ import Testing
             ("# No front matter title\n\nText.\n", ["--pdf-standard", "ua-1"], "title"),
             ("---\npdf-standard: ua-1\n---\n\nText.\n", [], "title"),
             ("---\ntitle: T\n---\n\n![](press.jpg)\n", ["--pdf-standard", "ua-1,a-2b"], "alternative text"),
-            ("---\ntitle: T\n---\n\nText.\n", ["--pdf-standard", "a-2b", "--no-tags"], "tagged"),
+            ("---\ntitle: T\n---\n\nText.\n", ["--pdf-standard", "a-2b", "--no-tags"], "with --no-tags"),
+            ("---\ntitle: T\npdf-standard: a-2b\n---\n\nText.\n", ["--no-tags"], "with --no-tags"),
             ("---\ntitle: T\n---\n\nText.\n", ["--pdf-standard", "a-2b,a-3b"], "one PDF/A level"),
             ("---\ntitle: T\n---\n\nText.\n", ["--pdf-standard", "a-1b"], "unknown PDF standard 'a-1b'"),
         ]
