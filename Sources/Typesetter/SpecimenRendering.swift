@@ -100,7 +100,13 @@ extension Typesetter {
             throw TypesetError.unreadableInput(
                 path: "templates/specimen.md", reason: "specimen template not found (give --template PATH)")
         }
-        let template = try InputFile.read(templatePath).text
+        let template: String
+        do { template = try InputFile.read(templatePath).text } catch TypesetError.unreadableInput(let path, let reason)
+        {
+            // A template is a Markdown file of the specimen's, not a theme name.
+            throw TypesetError.unreadableInput(
+                path: path, reason: "\(reason) (the specimen template: a Markdown file, such as templates/specimen.md)")
+        }
 
         let date = options.date ?? defaultCreationDate()
         let formatter = DateFormatter()

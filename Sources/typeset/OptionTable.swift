@@ -156,7 +156,13 @@ enum OptionTable {
             notes: "Each render is written atomically; errors are printed and watching goes on. Stop with Ctrl-C."),
         CommandSpec(
             name: "specimen", synopsis: "[-o OUTPUT] [options]", summary: "a specimen sheet of a theme's type scale",
-            options: [output[0]] + theme + [
+            options: [
+                OptionSpec(
+                    name: "--output", short: "-o", value: "PATH",
+                    help: "the output file (default: specimen-THEME.pdf in the current folder), '-' for standard "
+                        + "output, or a folder (DIR/ or an existing folder)",
+                    choices: ["files"])
+            ] + theme + [
                 OptionSpec(name: "--text", value: "TEXT", help: "the sample line"),
                 OptionSpec(
                     name: "--compare", value: "THEME",

@@ -205,6 +205,11 @@ import Testing
         #expect(try typeset(["help", "render"]).output.contains("2 a usage error"))
         #expect(try typeset(["--help"]).output.contains("2 a usage error"))
         #expect(try typeset(["help", "nosuch"]).status == 2)
+        // A specimen has no input: its help says where its output goes instead.
+        let specimen = try typeset(["specimen", "--help"]).output
+        #expect(specimen.contains("specimen-THEME.pdf") && !specimen.contains("INPUT"), "\(specimen)")
+        let template = try typeset(["specimen", "--template", "theme", "-o", try folder() + "/s.pdf"])
+        #expect(template.status == 1 && template.output.contains("the specimen template"), "\(template.output)")
     }
 
     @Test func verboseListsUnusedFrontMatterKeysOnce() throws {
