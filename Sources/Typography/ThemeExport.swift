@@ -188,6 +188,18 @@ public enum ThemeExport {
         ]
     }
 
+    /// CSS's generic family keywords (CSS Fonts Module Level 4, §2.1.1), written unquoted:
+    /// quoted, `"sans-serif"` would name a font of that name.
+    static let genericFamilies: Set<String> = [
+        "serif", "sans-serif", "monospace", "cursive", "fantasy", "system-ui", "ui-serif", "ui-sans-serif",
+        "ui-monospace", "ui-rounded", "math", "emoji", "fangsong",
+    ]
+
+    /// A family as a `font-family` value: a generic keyword as is, any other name quoted.
+    static func cssFamily(_ family: String) -> String {
+        genericFamilies.contains(family.lowercased()) ? family.lowercased() : cssString(family)
+    }
+
     static func cssString(_ text: String) -> String {
         "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
@@ -207,7 +219,7 @@ public enum ThemeExport {
         for role in TextRole.allCases {
             let style = theme[role]
             let name = "--\(cssName(role))"
-            let families = style.families.map(cssString).joined(separator: ", ")
+            let families = style.families.map(cssFamily).joined(separator: ", ")
             variables += [
                 "  \(name)-font-family: \(families);",
                 "  \(name)-font-size: \(number(style.size))px;",

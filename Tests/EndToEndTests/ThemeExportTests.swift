@@ -55,6 +55,14 @@ import Typography
         }
         let bad = try typeset(["theme", "export", "default", "--format", "kotlin"])
         #expect(bad.status == 2 && bad.output.contains("swiftui, css"))
+        // CSS's generic families stay keywords: quoted, "sans-serif" would name a font.
+        let dir = try Render.scratchFolder("css-generic")
+        try #"{"extends": "default", "families": {"sans": ["Inter", "sans-serif", "System-UI", "Serif Font"]}}"#
+            .write(toFile: dir + "/generic.json", atomically: true, encoding: .utf8)
+        let generic = try typeset(["theme", "export", dir + "/generic.json", "--format", "css"])
+        #expect(
+            generic.output.contains(#"--body-font-family: "Inter", sans-serif, system-ui, "Serif Font";"#),
+            "\(generic.output)")
     }
 
     /// Three short lines per role, each starting with the role's name (so each line is found
