@@ -1022,11 +1022,18 @@ public struct Styler: Sendable {
         var captionCascade = context.cascade
         captionCascade.apply(role: .caption, theme: theme)
         if let secondary = theme.color(named: "secondary") { captionCascade.color = secondary }
+        // The caption keeps the alt text's emphasis, code, links and formulas, as Pandoc's
+        // implicit figures do; alt text itself (the PDF's /Alt) is plain.
+        var captionRuns: [StyledRun] = []
+        if !altText.isEmpty {
+            appendRuns(alt, cascade: captionCascade, to: &captionRuns)
+            RunMerger.tidy(&captionRuns)
+        }
         let label =
             altText.isEmpty
             ? nil
             : StyledParagraph(
-                runs: [StyledRun(altText, style: captionCascade.runStyle)],
+                runs: captionRuns,
                 style: ParagraphStyle(
                     baseFont: captionCascade.font, lineHeight: captionCascade.style.lineHeight, alignment: .center,
                     leftIndent: context.indent, hangulLineBreak: options.hangulLineBreak))

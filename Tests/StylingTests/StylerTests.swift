@@ -191,6 +191,22 @@ import Typography
         #expect(!doc.diagnostics.contains { $0.message.contains("last page") }, "\(doc.diagnostics)")
     }
 
+    /// A figure's caption keeps its alt text's emphasis, strong emphasis, code and formulas,
+    /// as Pandoc's implicit figures do; the alt text (the PDF's /Alt) stays plain.
+    @Test func aCaptionKeepsItsInlineFormatting() throws {
+        let doc = style("![A *soft* and **strong** `code` $x$ caption](pic.png)\n")
+        let image = try #require(
+            doc.blocks.compactMap { block -> StyledImage? in
+                if case .image(let image) = block.content { return image } else { return nil }
+            }.first)
+        let runs = try #require(image.caption?.runs)
+        #expect(image.alt == "A soft and strong code x caption", "\(image.alt)")
+        #expect(runs.contains { $0.text == "soft" && $0.style.font.italic })
+        #expect(runs.contains { $0.text == "strong" && $0.style.font.weight.rawValue >= 600 })
+        #expect(runs.contains { $0.text == "code" && $0.style.isCode })
+        #expect(runs.contains { $0.style.inlineFormula != nil })
+    }
+
     /// An alert's label follows the language of the text it is in: Korean labels (참고, 팁,
     /// 중요, 경고, 주의) in a Korean document, English ones in an English div inside it, and
     /// English labels in an English document.
