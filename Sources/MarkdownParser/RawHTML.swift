@@ -574,11 +574,30 @@ struct RawHTML {
             ("", [:], nil, [])
         ]
         func append(_ items: [Inline]) { stack[stack.count - 1].content += items }
+        // Lists written in a line (a table cell's `<ul><li>x</li><li>y</li></ul>`, as GitHub
+        // shows them): each item a line of its own behind its bullet or number, indented an
+        // em a level of nesting.
+        var lists: [(ordered: Bool, next: Int)] = []
+        var breakBeforeNext = false
+        func startLine() {
+            let content = stack.flatMap(\.content)
+            if let last = content.last, last != .lineBreak { append([.lineBreak]) }
+            breakBeforeNext = false
+        }
         // Set after a tag that leaves nothing (a comment): a space on both sides of it is one
         // space, as a browser collapses white space (`Text <!-- c --> more`).
         var droppedAfterSpace = false
         for inline in inlines {
             guard case .rawHTML(let html, let location) = inline else {
+                if breakBeforeNext {
+                    // The text after a list starts a line, without the space before it.
+                    startLine()
+                    if case .text(let text) = inline {
+                        let trimmed = text.drop { $0 == " " }
+                        if !trimmed.isEmpty { append([.text(String(trimmed))]) }
+                        continue
+                    }
+                }
                 if droppedAfterSpace, case .text(let text) = inline, text.hasPrefix(" ") {
                     if text.count > 1 { append([.text(String(text.dropFirst()))]) }
                 } else {
@@ -591,6 +610,13 @@ struct RawHTML {
             let tag = html.trimmingCharacters(in: .whitespacesAndNewlines)
             if tag.hasPrefix("</") {
                 let name = String(tag.dropFirst(2).prefix { $0.isLetter || $0.isNumber || $0 == "-" }).lowercased()
+                if name == "ul" || name == "ol" || name == "li" {
+                    if name != "li", !lists.isEmpty {
+                        lists.removeLast()
+                        breakBeforeNext = true
+                    }
+                    continue
+                }
                 guard let open = stack.lastIndex(where: { $0.name == name }), open > 0 else { continue }
                 while stack.count > open {
                     let frame = stack.removeLast()
@@ -622,7 +648,19 @@ struct RawHTML {
                     if case .text(let text) = node { append([.text(text)]) }
                     continue
                 }
-                if Self.voidElements.contains(name) || !children.isEmpty || tag.hasSuffix("/>") {
+                if children.isEmpty, name == "ul" || name == "ol" {
+                    startLine()
+                    lists.append((name == "ol", attributes["start"].flatMap { Int($0) } ?? 1))
+                } else if children.isEmpty, name == "li" {
+                    startLine()
+                    let depth = max(0, lists.count - 1)
+                    var marker = "•"
+                    if let list = lists.last, list.ordered {
+                        marker = "\(list.next)."
+                        lists[lists.count - 1].next += 1
+                    }
+                    append([.text(String(repeating: "\u{2003}", count: depth) + marker + "\u{00A0}")])
+                } else if Self.voidElements.contains(name) || !children.isEmpty || tag.hasSuffix("/>") {
                     append(self.inlines(node, location: location, depth: 0))
                 } else if isBlockElement(name) || name == "li" {
                     append([.lineBreak])  // a block tag inside a paragraph: a line of its own

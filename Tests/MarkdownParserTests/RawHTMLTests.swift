@@ -10,6 +10,34 @@ import Testing
         return []
     }
 
+    /// A list written in a line of inline HTML (a table cell's `<ul><li>…`, as GitHub shows
+    /// it) sets each item on a line of its own behind its bullet or number, nested items an em
+    /// in, and the text after the list on a line of its own: no empty first line.
+    @Test func inlineListsSetAnItemALine() {
+        func lines(_ inlines: [Inline]) -> [String] {
+            var result = [""]
+            for inline in inlines {
+                if case .lineBreak = inline { result.append("") } else { result[result.count - 1] += inline.plainText }
+            }
+            return result
+        }
+        let cases: [(String, [String])] = [
+            ("<ul><li>x</li><li>y</li></ul>", ["•\u{00A0}x", "•\u{00A0}y"]),
+            (
+                "<ol start=\"3\"><li>c</li><li>d<ul><li>e</li></ul></li></ol> after",
+                ["3.\u{00A0}c", "4.\u{00A0}d", "\u{2003}•\u{00A0}e", "after"]
+            ),
+            ("Text <ul><li>item</li></ul> more.", ["Text ", "•\u{00A0}item", "more."]),
+        ]
+        for (html, expected) in cases {
+            var cell: [Inline] = []
+            for block in blocks("| A |\n|---|\n| \(html) |\n") {
+                if case .table(let table) = block.kind { cell = table.rows.first?.first ?? [] }
+            }
+            #expect(lines(cell) == expected, "\(html): \(lines(cell))")
+        }
+    }
+
     @Test func commentsVanishWithoutAWord() {
         for source in [
             "<!-- introduced_in=v0.10.0 -->\n\nText.", "Text <!-- inline --> more.", "<!--\nmany\nlines\n-->\n\nText.",
