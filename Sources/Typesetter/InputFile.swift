@@ -43,7 +43,7 @@ public enum InputFile {
         let many = scan.count == 1 ? "1 bad byte sequence" : "\(scan.count) bad byte sequences"
         let message = "input is not valid UTF-8: \(many), each set as U+FFFD (\u{FFFD}); the first is here"
         let location = SourceLocation(file: path, line: scan.firstLine, column: scan.firstColumn)
-        return Text(text: text, diagnostics: [Diagnostic(.warning, message, at: location)])
+        return Text(text: text, diagnostics: [Diagnostic(.warning, message, at: location, kind: .encoding)])
     }
 
     /// `data` decoded as UTF-32 or UTF-16 when it opens with that encoding's byte-order mark
@@ -105,7 +105,7 @@ public enum InputFile {
         let many = bad == 1 ? "1 bad code unit" : "\(bad) bad code units"
         let message =
             "input is \(encoding) (its byte-order mark says so) with \(many), each set as U+FFFD; the first is here"
-        return Text(text: text, diagnostics: [Diagnostic(.warning, message, at: location)])
+        return Text(text: text, diagnostics: [Diagnostic(.warning, message, at: location, kind: .encoding)])
     }
 
     /// Whether writing to `output` would overwrite the file `input`: the same path once

@@ -68,7 +68,12 @@ do {
         Messages.error(error.description)
         exit(2)
     }
-    let hint = error.description.contains("--help") ? "" : " (see 'typeset --help')"
+    // The help of the command the user ran (`typeset theme import --help`), else the overview.
+    let named = arguments.prefix(2).joined(separator: " ")
+    let topic =
+        OptionTable.helpText(named: named) != nil
+        ? named : arguments.first.flatMap { OptionTable.helpText(named: $0) != nil ? $0 : nil }
+    let hint = error.description.contains("--help") ? "" : " (see 'typeset \(topic.map { $0 + " " } ?? "")--help')"
     fail("\(error.description)\(hint)", status: 2)
 } catch let error as TypesetError {
     if diagnosticsFormat == .json {

@@ -60,6 +60,7 @@ import Typesetter
         let bad = InputFile.decodeUTF8(Data(mark + Array("one\ntwo\n".utf8) + [0x62, 0xFF, 0x0A, 0x63]), path: "a.md")
         #expect(bad.text == "one\ntwo\nb\u{FFFD}\nc")
         #expect(bad.diagnostics.map { $0.location } == [SourceLocation(file: "a.md", line: 3, column: 2)])
+        #expect(bad.diagnostics.map(\.kind) == [.encoding], "a bad byte is an encoding problem, as a control is")
     }
 
     /// A file that opens with a UTF-16 or UTF-32 byte-order mark, either byte order, is

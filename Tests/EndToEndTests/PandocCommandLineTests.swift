@@ -205,6 +205,10 @@ import Testing
         #expect(try typeset(["help", "render"]).output.contains("2 a usage error"))
         #expect(try typeset(["--help"]).output.contains("2 a usage error"))
         #expect(try typeset(["help", "nosuch"]).status == 2)
+        // A usage error points at the help of the command that was run.
+        #expect(try typeset(["theme", "import"]).output.contains("(see 'typeset theme import --help')"))
+        #expect(try typeset(["render", "x.md", "--bogus"]).output.contains("(see 'typeset render --help')"))
+        #expect(try typeset(["nosuch"]).output.contains("(see 'typeset --help')"))
         // A specimen has no input: its help says where its output goes instead.
         let specimen = try typeset(["specimen", "--help"]).output
         #expect(specimen.contains("specimen-THEME.pdf") && !specimen.contains("INPUT"), "\(specimen)")
