@@ -89,10 +89,12 @@ struct RunningText {
     /// The fields a template names, `{title}`, `{page}`, `{pages}` and `{date}`.
     static let fields: Set<String> = ["title", "page", "pages", "date"]
 
-    /// Names in braces in `template` that are not fields (they print as written).
+    /// Names in braces in `template` that are not fields (they print as written); `{{` and
+    /// `}}` are a literal brace each.
     static func unknownFields(in template: String) -> [String] {
         var names: [String] = []
-        var rest = template[...]
+        let unescaped = template.replacingOccurrences(of: "{{", with: "").replacingOccurrences(of: "}}", with: "")
+        var rest = unescaped[...]
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
             let name = String(rest[rest.index(after: open)..<close])
             if !fields.contains(name), !names.contains(name) { names.append(name) }
@@ -101,12 +103,18 @@ struct RunningText {
         return names
     }
 
-    /// The template with its fields filled in (`{pages}` is `?` before the count is known).
+    /// The template with its fields filled in (`{pages}` is `?` before the count is known),
+    /// `{{` and `}}` written as one brace each (as Python's and .NET's format strings escape
+    /// them).
     func expand(_ template: String, page: Int, pages: Int?) -> String {
-        template.replacingOccurrences(of: "{title}", with: title)
+        // The escaped braces stand aside (as private-use characters) while the fields are filled.
+        let (open, close) = ("\u{F8F0}", "\u{F8F1}")
+        return template.replacingOccurrences(of: "{{", with: open).replacingOccurrences(of: "}}", with: close)
+            .replacingOccurrences(of: "{title}", with: title)
             .replacingOccurrences(of: "{page}", with: String(page))
             .replacingOccurrences(of: "{pages}", with: pages.map(String.init) ?? "?")
             .replacingOccurrences(of: "{date}", with: date)
+            .replacingOccurrences(of: open, with: "{").replacingOccurrences(of: close, with: "}")
     }
 }
 

@@ -256,6 +256,10 @@ import Testing
         #expect(
             try typeset(["render", dir + "/a.md", "-o", dir + "/a.pdf", "--header", "{title} {page}/{pages} {date}"])
                 .status == 0)
+        // `{{` and `}}` are a literal brace each, as in Python's and .NET's format strings.
+        let braces = try typeset(["render", dir + "/a.md", "-o", dir + "/b.pdf", "--footer", "{{x}} {page} {{page}}"])
+        #expect(braces.status == 0, "\(braces.output)")
+        #expect(try PDFProbe.text(dir + "/b.pdf").contains("{x} 1 {page}"))
         let tokens = Render.packageRoot + "/templates/tokens/acme.tokens.json"
         let bad = try typeset(["theme", "import", tokens, "-o", dir + "/t.json", "--map", "typography.nope=display"])
         #expect(bad.status == 2 && bad.output.contains("no typography token 'typography.nope'"), "\(bad.output)")
