@@ -93,6 +93,9 @@ public struct Styler: Sendable {
     /// Footnote syntax left as text: references with no definition, and Pandoc's inline notes.
     var unsetNoteReferences = ExampleTally()
     var inlineNotes = ExampleTally()
+    /// Paragraphs that are Pandoc's block syntax CommonMark does not have (grid tables, line
+    /// blocks, example lists, lettered and Roman list markers), kept as text.
+    var pandocBlocks = ExampleTally()
     /// Links into other Markdown files (`other.md#part`): counted, one warning per document.
     var otherFileLinks: (count: Int, first: (String, SourceLocation?)?) = (0, nil)
     /// The last structure element id handed out (``newElement(_:alternativeText:)``).
@@ -208,6 +211,7 @@ public struct Styler: Sendable {
                 }
                 return
             }
+            if let opening = Styler.pandocBlockOpening(inlines) { pandocBlocks.add(opening, at: block.location) }
             let displayed = Styler.displayMathSegments(inlines) != nil
             if displayed { context.alignment = .center }
             context.cascade = paragraphCascade(context)
@@ -913,6 +917,13 @@ public struct Styler: Sendable {
                 { "footnote reference '\($0)' has no definition (\($0): …); set as text" }
             ),
             (
+                pandocBlocks, .content,
+                {
+                    "'\($0)' opens Pandoc's \(Styler.pandocBlockName($0)), which CommonMark and GitHub do not have; "
+                        + "set as text"
+                }
+            ),
+            (
                 inlineNotes, .footnote,
                 { _ in
                     "'^[' opens a Pandoc inline note, which Typeset does not read; set as text (write a reference [^1] "
@@ -1523,6 +1534,48 @@ public struct Styler: Sendable {
 
 /// Things of one kind met in a document's text (images shown as alt text, footnote syntax left
 /// as text): how many, and the first few with what is written and where.
+extension Styler {
+    /// The opening of a paragraph written in Pandoc's block syntax that CommonMark reads as
+    /// text (Pandoc's manual, "Pandoc's Markdown"): a grid table (`+---+`), a line block
+    /// (`| ` on every line), an example list (`(@)`), or a list whose markers are letters or
+    /// Roman numerals (`a)`, `ii.`, on two lines or more); nil for any other paragraph.
+    static func pandocBlockOpening(_ inlines: [Inline]) -> String? {
+        guard case .text(let first)? = inlines.first else { return nil }
+        var lines: [String] = [""]
+        for inline in inlines {
+            if case .softBreak = inline { lines.append("") } else { lines[lines.count - 1] += inline.plainText }
+        }
+        // (Smart punctuation may have made the rule's hyphens dashes.)
+        if first.hasPrefix("+"), let rule = first.dropFirst().first, "-–—=".contains(rule), lines.count > 1,
+            first.hasSuffix("+")
+        {
+            return rule == "=" ? "+==" : "+--"
+        }
+        if lines.count > 1, lines.allSatisfy({ $0.hasPrefix("| ") || $0 == "|" }) { return "| " }
+        if first.hasPrefix("(@") { return String(first.prefix { $0 != " " }) }
+        func listMarker(_ line: String) -> String? {
+            let marker = line.prefix { $0 != " " }
+            guard marker.count >= 2, marker.count <= 6, let last = marker.last, last == "." || last == ")",
+                line.count > marker.count
+            else { return nil }
+            let body = marker.dropLast()
+            let roman = body.allSatisfy { "ivxlcdm".contains($0) } || body.allSatisfy { "IVXLCDM".contains($0) }
+            let letter = body.count == 1 && body.first!.isASCII && body.first!.isLetter
+            return roman || letter || body == "#" ? String(marker) : nil
+        }
+        let markers = lines.compactMap(listMarker)
+        return markers.count >= 2 && listMarker(lines[0]) != nil ? markers[0] : nil
+    }
+
+    /// What the opening ``pandocBlockOpening(_:)`` found names.
+    static func pandocBlockName(_ opening: String) -> String {
+        if opening.hasPrefix("+") { return "grid table" }
+        if opening.hasPrefix("|") { return "line block" }
+        if opening.hasPrefix("(@") { return "example list" }
+        return "list with letters, Roman numerals or # as markers"
+    }
+}
+
 struct ExampleTally {
     var count = 0
     var examples: [(source: String, location: SourceLocation?)] = []

@@ -191,6 +191,31 @@ import Typography
         #expect(!doc.diagnostics.contains { $0.message.contains("last page") }, "\(doc.diagnostics)")
     }
 
+    /// Pandoc's block syntax that CommonMark reads as text — a grid table, a line block, an
+    /// example list, lettered, Roman and `#.` list markers — is set as text with a warning at
+    /// its first line; prose that only starts alike (`A. Smith`, one `i.` line) and a pipe
+    /// table are not warned about.
+    @Test func pandocOnlyBlockSyntaxIsNamed() {
+        let warned: [(String, String)] = [
+            ("+---+---+\n| a | b |\n+===+===+\n| 1 | 2 |\n+---+---+", "grid table"),
+            ("| The limerick packs\n| In space", "line block"),
+            ("(@) First.\n(@) Second.", "example list"),
+            ("a) alpha\nb) beta", "letters"), ("ii. two\niii. three", "Roman"), ("#. one\n#. two", "# as markers"),
+        ]
+        for (markdown, name) in warned {
+            let doc = style("Lead.\n\n" + markdown + "\n")
+            let warnings = doc.diagnostics.filter { $0.message.contains("Pandoc's") }
+            #expect(warnings.count == 1 && warnings.first?.message.contains(name) == true, "\(markdown): \(warnings)")
+            #expect(warnings.first?.location?.line == 3, "\(markdown): \(warnings)")
+        }
+        for markdown in [
+            "A. Smith wrote this.", "i. alone on a line", "| a | b |\n|---|---|\n| 1 | 2 |", "Plain text.",
+        ] {
+            let doc = style(markdown + "\n")
+            #expect(!doc.diagnostics.contains { $0.message.contains("Pandoc's") }, "\(markdown): \(doc.diagnostics)")
+        }
+    }
+
     /// A figure's caption keeps its alt text's emphasis, strong emphasis, code and formulas,
     /// as Pandoc's implicit figures do; the alt text (the PDF's /Alt) stays plain.
     @Test func aCaptionKeepsItsInlineFormatting() throws {
