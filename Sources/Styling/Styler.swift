@@ -1351,10 +1351,7 @@ public struct Styler: Sendable {
                 } else {
                     unreadInlineImages.add(source, at: location ?? currentLocation)
                 }
-                var inner = cascade
-                inner.style.size = (inner.style.size * 0.85 * 10).rounded() / 10
-                if let secondary = theme.color(named: "secondary") { inner.color = secondary }
-                inner.background = theme.color(named: "codeBackground") ?? RGBAColor(hex: "#F3F4F7")
+                let inner = placeholderCascade(cascade)
                 let text = altText
                 runs.append(StyledRun(text.isEmpty ? "image" : text, style: appearances.style(for: inner)))
             case .anchor(let id):
@@ -1394,6 +1391,25 @@ public struct Styler: Sendable {
                 }
             }
         }
+    }
+
+    /// The style of an image shown as its alt text inside a line: 0.85 of the text's size on
+    /// the theme's code panel, in the secondary colour where it reads there (WCAG 2.1 AA,
+    /// 4.5:1), else the text's colour or, failing that too, black or white, whichever reads.
+    func placeholderCascade(_ cascade: Cascade) -> Cascade {
+        var inner = cascade
+        inner.style.size = (inner.style.size * 0.85 * 10).rounded() / 10
+        let background = theme.color(named: "codeBackground") ?? RGBAColor(hex: "#F3F4F7")!
+        inner.background = background
+        let readable = [theme.color(named: "secondary"), inner.color].compactMap { $0 }.first {
+            $0.contrastRatio(against: background) >= 4.5
+        }
+        let black = RGBAColor(red: 0, green: 0, blue: 0)
+        let white = RGBAColor(red: 1, green: 1, blue: 1)
+        inner.color =
+            readable
+            ?? (black.contrastRatio(against: background) >= white.contrastRatio(against: background) ? black : white)
+        return inner
     }
 
     /// The runs of a span (`[text]{.role key=value}`): its attributes applied to the cascade,

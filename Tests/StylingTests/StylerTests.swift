@@ -216,6 +216,20 @@ import Typography
         }
     }
 
+    /// An image shown as its alt text inside a line reads on its panel whatever the theme's
+    /// panel colour: its text meets WCAG AA contrast (4.5:1) on a light and on a dark panel.
+    @Test(arguments: ["#F3F4F7", "#202020", "#7A7A7A"])
+    func anInlineImagesAltTextReadsOnItsPanel(panel: String) throws {
+        var theme = Theme.default
+        theme.colors["codeBackground"] = RGBAColor(hex: panel)!
+        let doc = Styler.style(
+            MarkdownParser.parse("Text ![remote alt](https://e.org/x.png) here.\n", file: "t.md").document,
+            theme: theme, options: StylingOptions())
+        let run = try #require(paragraphs(doc).first?.runs.first { $0.text == "remote alt" })
+        let background = try #require(run.style.background)
+        #expect(run.style.color.contrastRatio(against: background) >= 4.5, "\(panel): \(run.style.color)")
+    }
+
     /// A figure's caption keeps its alt text's emphasis, strong emphasis, code and formulas,
     /// as Pandoc's implicit figures do; the alt text (the PDF's /Alt) stays plain.
     @Test func aCaptionKeepsItsInlineFormatting() throws {
