@@ -580,8 +580,9 @@ struct RawHTML {
         var lists: [(ordered: Bool, next: Int)] = []
         var breakBeforeNext = false
         func startLine() {
-            let content = stack.flatMap(\.content)
-            if let last = content.last, last != .lineBreak { append([.lineBreak]) }
+            // The last inline so far: in the innermost open element that holds one.
+            let last = stack.reversed().lazy.compactMap(\.content.last).first
+            if let last, last != .lineBreak { append([.lineBreak]) }
             breakBeforeNext = false
         }
         // Set after a tag that leaves nothing (a comment): a space on both sides of it is one

@@ -90,8 +90,7 @@ public enum PandocLayoutKeys {
     /// `landscape` and `portrait` turn it, or the paper `papersize` names) and the margins
     /// (`margin`, `hmargin`, `vmargin` — one length, or `{A,B}` as the package reads it —
     /// `top`, `bottom`, `left`, `right`, `inner`, `outer`, `tmargin`, `bmargin`, `lmargin`,
-    /// `rmargin`); later options win. Every other
-    /// option is listed in ``Geometry/ignored``.
+    /// `rmargin`); later options win. Every other option is listed in ``Geometry/ignored``.
     /// - Throws: ``Problem`` for a margin or paper length without a unit, or a paper name
     ///   ``PaperSize`` does not know.
     public static func geometry(_ value: String) throws(Problem) -> Geometry {
@@ -114,7 +113,7 @@ public enum PandocLayoutKeys {
             guard parts.count == 2 else {
                 if key == "landscape" || key == "portrait" {
                     geometry.landscape = key == "landscape"
-                } else if key.hasSuffix("paper"), key.count > 5 {
+                } else if key.hasSuffix("paper") && key.count > 5 || Self.isJISPreset(key) {
                     geometry.paperName = try paperName(key, option: option)
                 } else {
                     geometry.ignored.append(option)
@@ -146,10 +145,15 @@ public enum PandocLayoutKeys {
         return geometry
     }
 
+    /// Whether `key` is one of the geometry package's JIS B presets, `b0j` … `b6j`.
+    private static func isJISPreset(_ key: String) -> Bool {
+        key.count == 3 && key.hasPrefix("b") && key.hasSuffix("j") && key.dropFirst().first?.isNumber == true
+    }
+
     /// A geometry paper option's name (`a4paper`, `b5j`) as ``PaperSize`` names it.
     private static func paperName(_ written: String, option: String) throws(Problem) -> String {
         var name = paperName(written)
-        if name.count >= 3, name.hasSuffix("j"), name.hasPrefix("b") { name = "jis-" + name.dropLast() }
+        if isJISPreset(name) { name = "jis-" + name.dropLast() }
         guard (try? PaperSize(parsing: name)) != nil else {
             throw Problem("names a paper Typeset does not know, '\(option)' (a4paper, letterpaper, legalpaper…)")
         }

@@ -121,6 +121,7 @@ import Testing
                 "515.906 x 728.504", 85, ["heightrounded", "margn=1cm"]
             ),
             ("\"margin={1in,2in}\"", "595.276 x 841.89", 72, []),
+            ("[b5j, margin=1in]", "515.906 x 728.504", 72, []),
         ] {
             try write("---\ngeometry: \(geometry)\n---\n\nFirst words.\n", dir + "/g.md")
             let result = try typeset(["render", dir + "/g.md", "-o", dir + "/g.pdf"])
