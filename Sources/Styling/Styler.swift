@@ -1556,31 +1556,38 @@ extension Styler {
     /// (`| ` on every line), an example list (`(@)`), or a list whose markers are letters or
     /// Roman numerals (`a)`, `ii.`, on two lines or more); nil for any other paragraph.
     static func pandocBlockOpening(_ inlines: [Inline]) -> String? {
-        guard case .text(let first)? = inlines.first else { return nil }
+        // Most paragraphs open with none of the openings: they are let go before their lines
+        // are gathered.
+        guard case .text(let first)? = inlines.first, let lead = first.first,
+            lead == "+" || lead == "|" || lead == "(" || listMarker(first) != nil
+        else { return nil }
         var lines: [String] = [""]
         for inline in inlines {
             if case .softBreak = inline { lines.append("") } else { lines[lines.count - 1] += inline.plainText }
         }
         // (Smart punctuation may have made the rule's hyphens dashes.)
-        if first.hasPrefix("+"), let rule = first.dropFirst().first, "-–—=".contains(rule), lines.count > 1,
+        if lead == "+", let rule = first.dropFirst().first, "-–—=".contains(rule), lines.count > 1,
             first.hasSuffix("+")
         {
             return rule == "=" ? "+==" : "+--"
         }
         if lines.count > 1, lines.allSatisfy({ $0.hasPrefix("| ") || $0 == "|" }) { return "| " }
         if first.hasPrefix("(@") { return String(first.prefix { $0 != " " }) }
-        func listMarker(_ line: String) -> String? {
-            let marker = line.prefix { $0 != " " }
-            guard marker.count >= 2, marker.count <= 6, let last = marker.last, last == "." || last == ")",
-                line.count > marker.count
-            else { return nil }
-            let body = marker.dropLast()
-            let roman = body.allSatisfy { "ivxlcdm".contains($0) } || body.allSatisfy { "IVXLCDM".contains($0) }
-            let letter = body.count == 1 && body.first!.isASCII && body.first!.isLetter
-            return roman || letter || body == "#" ? String(marker) : nil
-        }
         let markers = lines.compactMap(listMarker)
         return markers.count >= 2 && listMarker(lines[0]) != nil ? markers[0] : nil
+    }
+
+    /// The list marker `line` opens with when it is one of Pandoc's that CommonMark lacks: a
+    /// letter, a Roman numeral or `#`, then `.` or `)`, then text (`a)`, `ii.`, `#.`).
+    private static func listMarker(_ line: String) -> String? {
+        let marker = line.prefix(7).prefix { $0 != " " }
+        guard (2...6).contains(marker.count), let last = marker.last, last == "." || last == ")",
+            line.utf8.count > marker.utf8.count
+        else { return nil }
+        let body = marker.dropLast()
+        let roman = body.allSatisfy { "ivxlcdm".contains($0) } || body.allSatisfy { "IVXLCDM".contains($0) }
+        let letter = body.count == 1 && body.first!.isASCII && body.first!.isLetter
+        return roman || letter || body == "#" ? String(marker) : nil
     }
 
     /// What the opening ``pandocBlockOpening(_:)`` found names.
