@@ -221,13 +221,52 @@ enum MathSyntax {
                 continue
             }
             let position = scan.position(of: index)
+            // A formula over several lines of a block quote: its later lines' `>` markers are
+            // the quote's, not TeX.
+            var source = formula.source
+            if source.contains("\n") {
+                let depth = quoteDepth(bytes, lineStart: index - (position.column - 1), before: index)
+                if depth > 0 { source = droppingQuoteMarkers(source, depth: depth) }
+            }
             output += marker(
-                source: formula.source, display: formula.display, bytes: bytes[index..<formula.end],
+                source: source, display: formula.display, bytes: bytes[index..<formula.end],
                 line: position.line, column: position.column)
             index = formula.end
             end = max(end, scan.lineEnd(after: formula.end - 1))
         }
         return end
+    }
+
+    /// How many block quote markers (`>`) open the line starting at `lineStart`, before `limit`.
+    static func quoteDepth(_ bytes: [UInt8], lineStart: Int, before limit: Int) -> Int {
+        var depth = 0
+        var index = lineStart
+        while index < limit {
+            if bytes[index] == UInt8(ascii: ">") {
+                depth += 1
+            } else if bytes[index] != 0x20 && bytes[index] != 0x09 {
+                break
+            }
+            index += 1
+        }
+        return depth
+    }
+
+    /// `source` with up to `depth` block quote markers (`>` and one space after it, spaces
+    /// before it) taken from the start of each of its lines (a display's source is trimmed, so
+    /// its first line may be the one after `$$`), then trimmed again.
+    static func droppingQuoteMarkers(_ source: String, depth: Int) -> String {
+        let lines = source.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
+            var rest = line
+            for _ in 0..<depth {
+                let trimmed = rest.drop { $0 == " " || $0 == "\t" }
+                guard trimmed.first == ">" else { break }
+                rest = trimmed.dropFirst()
+                if rest.first == " " { rest = rest.dropFirst() }
+            }
+            return rest
+        }
+        return lines.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     static func lineEndAfter(_ bytes: [UInt8], _ index: Int) -> Int {

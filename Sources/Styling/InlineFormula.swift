@@ -66,8 +66,8 @@ public struct InlineFormula: Hashable, Sendable {
 
     /// How far a displayed formula with no place to break (``MathFormula/breakIndices``) is
     /// shrunk to fit the measure, rather than run off the page, before it is left wider than
-    /// the measure: half the text's size.
-    public static let smallestUnbrokenScale = 0.5
+    /// the measure: a quarter of the text's size (small, but every glyph on the page).
+    public static let smallestUnbrokenScale = 0.25
 
     /// Creates a formula run's content; `\text` is set in `textFont` (default: the default
     /// sans-serif family) and `\texttt` in `monospaceFamilies`.

@@ -67,16 +67,15 @@ enum FrontMatterSettings {
                 refuse(paperKey, error.description)
             }
         }
-        if let value = fields["geometry"] {
-            readGeometry(
-                value, into: &options, paperNamed: paperNamed, paperFromCommandLine: paperFromCommandLine,
-                warn: warn, refuse: refuse)
-        }
         for key in fields.keys.sorted()
         where key.hasPrefix("margins.") && !["top", "right", "bottom", "left"].contains(String(key.dropFirst(8))) {
             warn(key, "unknown side '\(key.dropFirst(8))'; margins takes top, right, bottom and left (ignored)")
         }
         if options.margins == nil { options.margins = margins(fields, warn: refuse) }
+        // After `margins`, which `-V geometry` becomes: the command line's margins win.
+        readGeometry(
+            fields, into: &options, paperNamed: paperNamed, paperFromCommandLine: paperFromCommandLine, warn: warn,
+            refuse: refuse)
         readPandocLayoutKeys(&options, fields: fields, warn: warn, refuse: refuse)
         if options.header == nil { options.header = fields["header"] }
         if options.footer == nil { options.footer = fields["footer"] }
@@ -152,14 +151,18 @@ enum FrontMatterSettings {
         if options.themeRequest.family == nil { options.themeRequest.family = fields["mainfont"] ?? fields["sansfont"] }
     }
 
-    /// `geometry` (``PandocLayoutKeys/geometry(_:)``): the margins when `margins` did not set
-    /// them; the paper when neither the command line nor `paper` or `papersize` (`paperNamed`)
-    /// did, turned by `landscape` or `portrait` (which turn `paperNamed` too); a warning for
-    /// the options it does not apply, an error for a bad length or paper.
+    /// `geometry` (``PandocLayoutKeys/geometry(_:)``), a string, a list or a YAML mapping
+    /// (`geometry: {margin: 1in}`, read as the options it lists): the margins when `margins`
+    /// did not set them; the paper when neither the command line nor `paper` or `papersize`
+    /// (`paperNamed`) did, turned by `landscape` or `portrait` (which turn `paperNamed` too); a
+    /// warning for the options it does not apply, an error for a bad length or paper.
     private static func readGeometry(
-        _ value: String, into options: inout RenderOptions, paperNamed: String?, paperFromCommandLine: Bool,
-        warn: (String, String) -> Void, refuse: (String, String) -> Void
+        _ fields: [String: String], into options: inout RenderOptions, paperNamed: String?,
+        paperFromCommandLine: Bool, warn: (String, String) -> Void, refuse: (String, String) -> Void
     ) {
+        let mapping = fields.keys.filter { $0.hasPrefix("geometry.") }.sorted()
+        let listed = mapping.isEmpty ? nil : mapping.map { "\($0.dropFirst(9))=\(fields[$0]!)" }.joined(separator: ",")
+        guard let value = fields["geometry"] ?? listed else { return }
         do {
             let geometry = try PandocLayoutKeys.geometry(value)
             if options.margins == nil, !geometry.sides.isEmpty {

@@ -186,7 +186,8 @@ struct LayoutAndDraw {
             : "runs into the margin even at \(percent) % of the text's size"
         let message =
             "a displayed formula is wider than the measure (\(measure.wholePointsText) pt) and has no relation or "
-            + "operator to break at: '\(shown)' \(done); break it with an aligned environment"
+            + "operator to break at outside braces, \\left…\\right or an environment: '\(shown)' \(done); break it "
+            + "by hand (\\\\ in an aligned environment)"
         return Diagnostic(.warning, message, at: location, kind: .overfull, subject: String(source.prefix(24)))
     }
 

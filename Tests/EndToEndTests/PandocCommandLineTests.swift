@@ -145,6 +145,15 @@ import Testing
             variables.status == 0 && variables.output.contains("-V geometry: option 'twoside'"), "\(variables.output)")
         #expect(try PDFProbe.info(dir + "/v.pdf")["Page size"]?.hasPrefix("419.528 x 595.276") == true)
         #expect(try Int(#require(try PDFProbe.words(dir + "/v.pdf").first).xMin) == 72)
+        // `-V geometry` wins over the document's `geometry`; a YAML mapping is read as its options.
+        try write("---\ngeometry: margin=1cm\n---\n\nText.\n", dir + "/o.md")
+        let over = try typeset(["render", dir + "/o.md", "-o", dir + "/o.pdf", "-V", "geometry=margin=3cm"])
+        let overLeft = try #require(try PDFProbe.words(dir + "/o.pdf").first).xMin
+        #expect(over.status == 0 && Int(overLeft) == 85, "\(over.output)")
+        try write("---\ngeometry:\n  margin: 1in\n  paper: a5paper\n---\n\nText.\n", dir + "/m.md")
+        #expect(try typeset(["render", dir + "/m.md", "-o", dir + "/m.pdf"]).status == 0)
+        #expect(try PDFProbe.info(dir + "/m.pdf")["Page size"]?.hasPrefix("419.528 x 595.276") == true)
+        #expect(Int(try #require(try PDFProbe.words(dir + "/m.pdf").first).xMin) == 72)
         // `landscape` turns the paper `papersize` names; alone, it warns.
         try write("---\npapersize: a5\ngeometry: [landscape, margin=1in]\n---\n\nText.\n", dir + "/t.md")
         #expect(try typeset(["render", dir + "/t.md", "-o", dir + "/t.pdf"]).status == 0)

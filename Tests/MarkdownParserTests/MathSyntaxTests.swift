@@ -109,6 +109,28 @@ import Testing
         #expect(places.map(\.1) == [6, 6])
     }
 
+    /// A formula over several lines of a block quote (or an alert, or a quote in a list item)
+    /// leaves the quote's `>` markers out of its source: they are the quote's, not TeX.
+    @Test func formulasInQuotesLeaveTheQuoteMarkersOut() {
+        let cases: [(String, String)] = [
+            ("> $$\n> a + b = c\n> $$\n", "a + b = c"),
+            ("> [!NOTE]\n> $$\n> x = 1\n> $$\n", "x = 1"),
+            ("> $$a + b\n> = c$$\n", "a + b\n= c"),
+            ("> > $$\n> > y\n> >   + z\n> > $$\n", "y\n  + z"),
+            ("- item\n\n  > $$\n  > w = 2\n  > $$\n", "w = 2"),
+            ("> $a +\n> b$ inline\n", "a +\nb"),
+            ("$$\na > b\n> c\n$$\n", "a > b\n> c"),
+        ]
+        for (markdown, expected) in cases {
+            let marked = MathSyntax.markFormulas(in: markdown)
+            let markers = marked.components(separatedBy: "<\(MathSyntax.tag) ").dropFirst().map {
+                "<\(MathSyntax.tag) " + $0.prefix { $0 != ">" } + ">"
+            }
+            let sources = markers.compactMap { MathSyntax.formula(inMarker: $0)?.source }
+            #expect(sources == [expected], "\(markdown): \(sources)")
+        }
+    }
+
     /// Marking formulas takes time in proportion to the text, in every shape that used to make
     /// each formula re-read what came before it or what follows it in its paragraph: formulas
     /// in one long paragraph, on many lines, and unclosed `$$`, `` $` `` and backtick runs.
