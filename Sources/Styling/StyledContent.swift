@@ -243,8 +243,12 @@ public struct AppearanceTable: Sendable {
     }
 
     /// The table's box equal to `appearance` (`appearance` itself when it is the first),
-    /// remembered as the most recent.
+    /// remembered as the most recent. A formula's appearance belongs to one occurrence (it
+    /// holds the formula's source and parsed nodes): it is handed back as it is and never
+    /// held, so that the table, which lives as long as the document's styling, stays as small
+    /// as the document's distinct looks, not as large as its formulas.
     private mutating func sharedBox(_ appearance: RunAppearance) -> RunAppearance {
+        if appearance.values.inlineFormula != nil { return appearance }
         let box = boxes.insert(appearance).memberAfterInsert
         if let index = recent.firstIndex(where: { $0 === box }) { recent.remove(at: index) }
         recent.insert(box, at: 0)

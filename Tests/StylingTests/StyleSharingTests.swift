@@ -39,6 +39,24 @@ import Typography
         #expect(boxes(runs).count == looksSeen.count, "one box a look")
     }
 
+    /// A formula's appearance is one occurrence's: the table hands it back unheld, so that a
+    /// document of many formulas does not keep every formula (its parsed nodes, its source)
+    /// for as long as it is styled; text still shares its box.
+    @Test func formulasAreNotHeldByTheTable() throws {
+        let markdown = (0..<200).map { "w $x_{\($0)}$" }.joined(separator: " ")
+        let runs = try #require(paragraphs(markdown).first).runs
+        let formulas = runs.filter { $0.style.inlineFormula != nil }
+        #expect(formulas.count == 200)
+        var table = AppearanceTable()
+        for run in formulas {
+            #expect(table.shared(run.style).appearance === run.style.appearance)
+        }
+        #expect(table.count == 0, "\(table.count) formula appearances held")
+        let text = runs.filter { $0.style.inlineFormula == nil }
+        for run in text { _ = table.shared(run.style) }
+        #expect(table.count == 1, "the words between share one box")
+    }
+
     @Test func changingOneRunsStyleLeavesTheRunsSharingItAlone() throws {
         var runs = try #require(paragraphs("*a* b *c* d *e*").first).runs
         let italic = runs[2].style
