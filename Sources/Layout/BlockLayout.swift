@@ -41,17 +41,8 @@ struct BlockLayout {
                 item in
                 try finishing.add(item, emit: emit)
             }
-        case .paragraph(var paragraph) where block.isCode:
-            let numbers = block.codeLineNumbers
-            if let numbers { paragraph.style.leftIndent += lineNumberGutter(paragraph, numbers: numbers) }
-            let fitted = fittedCode(paragraph, padding: block.backgroundPadding)
-            var items = paragraphItems(
-                fitted, background: block.background, padding: block.backgroundPadding, path: path)
-            if let numbers {
-                numberLines(of: &items, paragraph: fitted, numbers: numbers, padding: block.backgroundPadding)
-            }
-            applyCodeBreaks(to: &items, paragraph: fitted, padding: block.backgroundPadding)
-            for item in items { try finishing.add(item, emit: emit) }
+        case .paragraph(let paragraph) where block.isCode:
+            try codeItems(paragraph, block: block, path: path) { item in try finishing.add(item, emit: emit) }
         case .paragraph(let paragraph):
             // Line by line as the shaper makes them: a long paragraph's lines are placed (and
             // its full pages drawn) a group at a time.
@@ -276,9 +267,13 @@ struct BlockLayout {
     /// Hands the line boxes of ``paragraphItems(_:background:padding:path:)`` to `emit` in
     /// order, each group of lines as the shaper makes it (``TextShaper/shape(_:width:inGroups:)``).
     /// - Throws: what `emit` throws.
+    ///
+    /// `edges` are the edges of the paragraph's panel (when it has a `background`) that it
+    /// draws, each with `padding` pt of the panel beyond its line: both for a whole paragraph,
+    /// fewer for a part of a long code block.
     func paragraphItems(
         _ paragraph: StyledParagraph, background: RGBAColor?, padding: Double, path: [StructureElement],
-        emit: (Item) throws -> Void
+        edges: PanelEdges = [.top, .bottom], emit: (Item) throws -> Void
     ) rethrows {
         let style = paragraph.style
         let width = max(12, measure - style.leftIndent - style.rightIndent)
@@ -294,14 +289,14 @@ struct BlockLayout {
             let lines = emptyParagraphs.shaped(bare, width: width, by: shaper).lines
             try groupItems(
                 ShapedLineGroup(lines: lines, first: 0, lineCount: lines.count), boxes: grid.boxes(for: lines),
-                paragraph: paragraph, background: background, padding: padding, path: path, x0: x0, width: width,
-                linksBefore: &linksBefore, wordSpaces: &wordSpaces, emit: emit)
+                paragraph: paragraph, background: background, padding: padding, edges: edges, path: path, x0: x0,
+                width: width, linksBefore: &linksBefore, wordSpaces: &wordSpaces, emit: emit)
             return
         }
         try shaper.shape(paragraph, width: width) { group in
             try groupItems(
                 group, boxes: grid.boxes(for: group.lines), paragraph: paragraph, background: background,
-                padding: padding, path: path, x0: x0, width: width, linksBefore: &linksBefore,
+                padding: padding, edges: edges, path: path, x0: x0, width: width, linksBefore: &linksBefore,
                 wordSpaces: &wordSpaces, emit: emit)
         }
     }
@@ -310,7 +305,7 @@ struct BlockLayout {
     /// `linksBefore` counts the links of the paragraph's lines before the group.
     private func groupItems(
         _ group: ShapedLineGroup, boxes: [LineGrid.Box], paragraph: StyledParagraph,
-        background: RGBAColor?, padding: Double, path: [StructureElement], x0: Double,
+        background: RGBAColor?, padding: Double, edges: PanelEdges, path: [StructureElement], x0: Double,
         width: Double, linksBefore: inout Int, wordSpaces: inout WordSpaces, emit: (Item) throws -> Void
     ) rethrows {
         let style = paragraph.style
@@ -320,11 +315,11 @@ struct BlockLayout {
             var item = Item(height: box.above + box.below)
             var baseline = box.above
             if background != nil {
-                if lineIndex == 0 {
+                if lineIndex == 0, edges.contains(.top) {
                     item.height += padding
                     baseline += padding
                 }
-                if lineIndex == lineCount - 1 { item.height += padding }
+                if lineIndex == lineCount - 1, edges.contains(.bottom) { item.height += padding }
             }
             if lineIndex == 0, let marker = paragraph.marker {
                 // The marker first: a list item's label is read before its body.
@@ -384,6 +379,16 @@ struct BlockLayout {
             try emit(item)
         }
     }
+}
+
+/// The edges of a background panel a paragraph's lines draw, each with the panel's padding
+/// beyond the line next to it.
+struct PanelEdges: OptionSet {
+    let rawValue: Int
+    /// The padding above the first line.
+    static let top = PanelEdges(rawValue: 1)
+    /// The padding below the last line.
+    static let bottom = PanelEdges(rawValue: 2)
 }
 
 /// The line boxes of a paragraph: every line's baseline on the step the paragraph's line

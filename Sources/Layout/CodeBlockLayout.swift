@@ -4,17 +4,87 @@ import Typography
 /// Code blocks (``StyledBlock/isCode``): set smaller before wrapping, kept whole when short,
 /// split with enough lines on each side and a `(continued)` cue when long (``CodeBlockRules``).
 extension BlockLayout {
-    /// `paragraph` made to fit its longest line without wrapping, as far as it can: first the
-    /// block widens into the page margins (equally on both sides, leaving at least
-    /// ``CodeBlockRules/smallestMargin``; into the right margin only when it is inside a list
-    /// item, quote or div, whose edge and bar are on its left), then it is set smaller, down to
-    /// ``CodeBlockRules/smallestScale``. Unchanged when its lines already fit the measure: the
-    /// shaper may then set the block from the lines it measured (``TextShaper/naturalWidth(of:keepingLayout:)``),
-    /// so a block that fits is shaped once.
-    func fittedCode(_ paragraph: StyledParagraph, padding: Double) -> StyledParagraph {
+    /// Hands the lines of the code block `block` (its paragraph `paragraph`) to `emit` in
+    /// order: fitted to the measure (``fittedCode(_:padding:)``), numbered when asked
+    /// (``CodeLines``), with the code's page-break rules and cue. A block of more than
+    /// ``CodeBlockRules/linesPerPart`` source lines is laid out a part of that many lines at a
+    /// time (its lines are independent: each source line breaks alone), so that it holds the
+    /// lines of one part at once, not all of them.
+    /// - Throws: what `emit` throws.
+    func codeItems(
+        _ paragraph: StyledParagraph, block: StyledBlock, path: [StructureElement], emit: (Item) throws -> Void
+    ) rethrows {
+        var paragraph = paragraph
+        let padding = block.backgroundPadding
+        if let numbers = block.codeLineNumbers {
+            paragraph.style.leftIndent += lineNumberGutter(paragraph, numbers: numbers)
+        }
+        let (parts, asMeasured) = fittedCode(
+            Self.parts(of: paragraph, lines: CodeBlockRules.linesPerPart), padding: padding)
+        guard let first = parts.first else { return }
+        var lines = CodeLines(layout: self, paragraph: first, numbers: block.codeLineNumbers, padding: padding)
+        for (index, part) in parts.enumerated() {
+            // Set from the lines measured, as a block of one part is: the first part's were
+            // measured last and kept; each later part is measured again, and kept.
+            if index > 0, asMeasured { _ = shaper.naturalWidth(of: part, keepingLayout: true) }
+            var edges: PanelEdges = []
+            if index == 0 { edges.insert(.top) }
+            if index == parts.count - 1 { edges.insert(.bottom) }
+            try paragraphItems(part, background: block.background, padding: padding, path: path, edges: edges) {
+                item in try lines.add(item, emit: emit)
+            }
+        }
+        try lines.finish(emit: emit)
+    }
+
+    /// `paragraph` (a code block's) cut into paragraphs of `lines` source lines each (the last
+    /// may have fewer), the line feed between two parts left out; `paragraph` alone when it
+    /// has no more lines than that. A part after the first has no list marker.
+    static func parts(of paragraph: StyledParagraph, lines: Int) -> [StyledParagraph] {
+        let feedCount = paragraph.runs.reduce(0) { count, run in count + run.text.utf8.count { $0 == 0x0A } }
+        guard feedCount >= lines else { return [paragraph] }
+        var parts: [StyledParagraph] = []
+        var runs: [StyledRun] = []
+        var feeds = 0
+        for run in paragraph.runs {
+            var text = Substring(run.text)
+            var start = text.utf8.startIndex
+            for index in run.text.utf8.indices where run.text.utf8[index] == 0x0A {
+                feeds += 1
+                guard feeds == lines else { continue }
+                runs.append(StyledRun(String(text[start..<index]), style: run.style))
+                var part = paragraph
+                part.runs = runs.filter { !$0.text.isEmpty }
+                if !parts.isEmpty { part.marker = nil }
+                parts.append(part)
+                runs = []
+                feeds = 0
+                start = run.text.utf8.index(after: index)
+            }
+            text = text[start...]
+            runs.append(StyledRun(String(text), style: run.style))
+        }
+        var last = paragraph
+        last.runs = runs.filter { !$0.text.isEmpty }
+        last.marker = nil
+        parts.append(last)
+        return parts
+    }
+
+    /// The parts of a code block (``parts(of:lines:)``) made to fit its longest line without
+    /// wrapping, as far as they can: first the block widens into the page margins (equally on
+    /// both sides, leaving at least ``CodeBlockRules/smallestMargin``; into the right margin
+    /// only when it is inside a list item, quote or div, whose edge and bar are on its left),
+    /// then it is set smaller, down to ``CodeBlockRules/smallestScale``. Unchanged when its
+    /// lines already fit the measure (`asMeasured`): the shaper then keeps the first part's
+    /// lines as it measured them (``TextShaper/naturalWidth(of:keepingLayout:)``, the parts
+    /// measured last to first), and sets that part from them, so a block of one part is shaped
+    /// once.
+    func fittedCode(_ parts: [StyledParagraph], padding: Double) -> (parts: [StyledParagraph], asMeasured: Bool) {
+        guard let paragraph = parts.first else { return (parts, true) }
         let available = max(12, measure - paragraph.style.leftIndent - paragraph.style.rightIndent)
-        let natural = shaper.naturalWidth(of: paragraph, keepingLayout: true)
-        guard natural > available, natural > 0 else { return paragraph }
+        let natural = parts.reversed().reduce(0) { max($0, shaper.naturalWidth(of: $1, keepingLayout: true)) }
+        guard natural > available, natural > 0 else { return (parts, true) }
         // Set otherwise than measured: what the shaper kept serves no one.
         shaper.forgetKeptLayouts()
         let margins = options.page.margins
@@ -24,49 +94,98 @@ extension BlockLayout {
         let contained = paragraph.style.leftIndent > padding + 0.01
         // A hair over the exact width, so rounding in the shaper never wraps the longest line.
         let widening = min(contained ? spare : 2 * spare, natural * 1.002 - available)
-        var fitted = paragraph
-        fitted.style.leftIndent -= contained ? 0 : widening / 2
-        fitted.style.rightIndent -= contained ? widening : widening / 2
         let scale = max(CodeBlockRules.smallestScale, min(1, (available + widening) / natural * 0.998))
-        guard scale < 1 else { return fitted }
-        fitted.style.baseFont.size *= scale
-        fitted.style.hangingIndent *= scale
         // Each appearance scaled once: the runs of a highlighted block share a few (a token
         // kind each), and every setting changed makes a new one.
         var scaled: [(original: RunAppearance, scaled: RunAppearance)] = []
-        for i in fitted.runs.indices {
-            let original = fitted.runs[i].style
-            if let known = scaled.first(where: { $0.original === original.appearance }) {
-                fitted.runs[i].style = RunStyle(appearance: known.scaled, link: original.link)
-                continue
+        let fitted = parts.map { part in
+            var fitted = part
+            fitted.style.leftIndent -= contained ? 0 : widening / 2
+            fitted.style.rightIndent -= contained ? widening : widening / 2
+            guard scale < 1 else { return fitted }
+            fitted.style.baseFont.size *= scale
+            fitted.style.hangingIndent *= scale
+            for i in fitted.runs.indices {
+                let original = fitted.runs[i].style
+                if let known = scaled.first(where: { $0.original === original.appearance }) {
+                    fitted.runs[i].style = RunStyle(appearance: known.scaled, link: original.link)
+                    continue
+                }
+                var style = original
+                style.font.size *= scale
+                style.letterSpacing *= scale
+                style.baselineOffset *= scale
+                scaled.append((original.appearance, style.appearance))
+                fitted.runs[i].style = style
             }
-            var style = original
-            style.font.size *= scale
-            style.letterSpacing *= scale
-            style.baselineOffset *= scale
-            scaled.append((original.appearance, style.appearance))
-            fitted.runs[i].style = style
+            return fitted
         }
-        return fitted
+        return (fitted, false)
     }
 
-    /// Page-break rules for the lines of a code block: none inside a block of up to
-    /// ``CodeBlockRules/keptWholeLines`` lines, else at least ``CodeBlockRules/linesAtSplit`` on
-    /// each side; every line after the first carries the cue repeated at the top of a page that
-    /// starts inside the block.
-    func applyCodeBreaks(to items: inout [Item], paragraph: StyledParagraph, padding: Double) {
-        let lineCount = items.count
-        for i in items.indices.dropFirst() {
-            let allowed =
-                lineCount > CodeBlockRules.keptWholeLines && i >= CodeBlockRules.linesAtSplit
-                && lineCount - i >= CodeBlockRules.linesAtSplit
-            items[i].breakBefore = allowed ? .allowed : .avoid
+    /// A code block's lines as they pass to the page: each line that starts a line of the
+    /// source numbered when the block asks (``CodeLineNumbers``), and the page-break rules of
+    /// code: none inside a block of up to ``CodeBlockRules/keptWholeLines`` lines, else at
+    /// least ``CodeBlockRules/linesAtSplit`` on each side, and every line after the first
+    /// carrying the cue repeated at the top of a page that starts inside the block. Lines are
+    /// held until their rule is known: the first ``CodeBlockRules/keptWholeLines`` until the
+    /// block proves longer, then the last ``CodeBlockRules/linesAtSplit`` − 1 until it ends.
+    struct CodeLines {
+        let layout: BlockLayout
+        /// The block's first part, whose face, size and indents every part shares.
+        let paragraph: StyledParagraph
+        let numbers: CodeLineNumbers?
+        let padding: Double
+        /// The number of the next source line.
+        private var number = 0
+        /// The lines passed in, and those held back, in order.
+        private var count = 0
+        private var held: [Item] = []
+        /// The cue, once the block is known to be longer than a page keeps whole.
+        private var cue: ItemBox?
+        private var isLong = false
+
+        init(layout: BlockLayout, paragraph: StyledParagraph, numbers: CodeLineNumbers?, padding: Double) {
+            self.layout = layout
+            self.paragraph = paragraph
+            self.numbers = numbers
+            self.padding = padding
+            number = numbers?.first ?? 0
         }
-        guard lineCount > CodeBlockRules.keptWholeLines,
-            let cue = continuedCue(paragraph, padding: padding, panel: items[0].panel)
-        else { return }
-        let box = ItemBox(cue)
-        for i in items.indices.dropFirst() { items[i].repeatedHeader = box }
+
+        /// Numbers `item`, the next line, and passes on the lines whose rule is now known.
+        mutating func add(_ item: Item, emit: (Item) throws -> Void) rethrows {
+            var item = item
+            if let numbers {
+                layout.number(&item, as: &number, paragraph: paragraph, numbers: numbers, padding: padding)
+            }
+            held.append(item)
+            count += 1
+            if !isLong, count > CodeBlockRules.keptWholeLines {
+                isLong = true
+                cue = layout.continuedCue(paragraph, padding: padding, panel: held[0].panel).map(ItemBox.init)
+            }
+            guard isLong else { return }
+            while held.count >= CodeBlockRules.linesAtSplit { try emit(released(lineCount: nil)) }
+        }
+
+        /// Passes on the lines still held: the block has ended.
+        mutating func finish(emit: (Item) throws -> Void) rethrows {
+            while !held.isEmpty { try emit(released(lineCount: count)) }
+        }
+
+        /// The first line held, with its rule: a page may end before it when the block is
+        /// long and it leaves enough lines above and below (`lineCount` nil: more lines than
+        /// that follow).
+        private mutating func released(lineCount: Int?) -> Item {
+            let index = count - held.count
+            var item = held.removeFirst()
+            guard index > 0 else { return item }
+            let enoughBelow = lineCount.map { $0 - index >= CodeBlockRules.linesAtSplit } ?? true
+            item.breakBefore = isLong && index >= CodeBlockRules.linesAtSplit && enoughBelow ? .allowed : .avoid
+            if let cue { item.repeatedHeader = cue }
+            return item
+        }
     }
 
     /// `(continued)` in the code's own colour and face at 80 % of its size, flush right on the
@@ -99,25 +218,24 @@ extension BlockLayout {
         return line.width + paragraph.style.baseFont.size * 0.5
     }
 
-    /// Puts a number beside each line of `items` (a code block's lines, from `paragraph`) that
-    /// starts a line of the source: right-aligned half an em left of the panel, on the line's
-    /// baseline, drawn as an artifact so that the code's text and structure hold no numbers.
-    /// A wrapped line's continuation (``ShapedLine/isWrapContinuation``) gets none.
-    func numberLines(of items: inout [Item], paragraph: StyledParagraph, numbers: CodeLineNumbers, padding: Double) {
+    /// Puts `number` beside `item` (a line of a code block set from `paragraph`) when it starts
+    /// a line of the source, and counts it: right-aligned half an em left of the panel, on the
+    /// line's baseline, drawn as an artifact so that the code's text and structure hold no
+    /// numbers. A wrapped line's continuation (``ShapedLine/isWrapContinuation``) gets none.
+    func number(
+        _ item: inout Item, as number: inout Int, paragraph: StyledParagraph, numbers: CodeLineNumbers, padding: Double
+    ) {
         let right = left + paragraph.style.leftIndent - padding - paragraph.style.baseFont.size * 0.5
-        var number = numbers.first
-        for index in items.indices {
-            let text = items[index].elements.lazy.compactMap { element -> (ShapedLine, Double)? in
-                if case .text(let line, _, let baseline) = element { return (line, baseline) }
-                return nil
-            }.first
-            guard let (line, baseline) = text, !line.isWrapContinuation else { continue }
-            if let label = numberLine(String(number), paragraph: paragraph, color: numbers.color) {
-                items[index].elements.append(.structure([.artifact]))
-                items[index].elements.append(.text(label, x: right - label.width, baseline: baseline))
-            }
-            number += 1
+        let text = item.elements.lazy.compactMap { element -> (ShapedLine, Double)? in
+            if case .text(let line, _, let baseline) = element { return (line, baseline) }
+            return nil
+        }.first
+        guard let (line, baseline) = text, !line.isWrapContinuation else { return }
+        if let label = numberLine(String(number), paragraph: paragraph, color: numbers.color) {
+            item.elements.append(.structure([.artifact]))
+            item.elements.append(.text(label, x: right - label.width, baseline: baseline))
         }
+        number += 1
     }
 
     /// `label` shaped in `paragraph`'s code face and size, regular and upright, in `color`.

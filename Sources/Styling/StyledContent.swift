@@ -630,6 +630,10 @@ public enum CodeBlockRules {
     public static let keptWholeLines = 12
     /// Fewest lines of a split code block on either side of a page break.
     public static let linesAtSplit = 3
+    /// Most source lines of a code block laid out at once: a longer block is shaped and laid
+    /// out a part of this many lines at a time, so that a listing of 300,000 lines holds the
+    /// lines of one part in memory, not all of them.
+    public static let linesPerPart = 2_000
 }
 
 /// An image block: the file (resolved path), its alt text, an optional caption paragraph.
