@@ -182,9 +182,14 @@ enum MathShapes {
         let textFace =
             "\(text.font.families) \(text.font.weight) \(text.font.italic) \(text.monospaceFamilies) "
             + "\(ObjectIdentifier(fonts).hashValue)"
+        // The source and a broken display's line starts by their digests and lengths: a
+        // formula of n pieces is looked up n times, and writing the whole of either into each
+        // key made that n² bytes. (A false match would need two sources of one length whose
+        // 64-bit SipHash digests, seeded afresh in each process, agree.)
+        let starts = formula.displayLineStarts
         let key =
             "\(formula.family)\u{0}\(size)\u{0}\(formula.display)\u{0}\(frame)\u{0}\(textFace)\u{0}"
-            + "\(formula.displayLineStarts)\u{0}\(formula.source)"
+            + "\(starts.count) \(starts.hashValue)\u{0}\(formula.sourceDigest) \(formula.source.utf8.count)"
         let pieceKey = key + "\u{0}\(formula.piece)"
         let generation = hold.formulas
         if let known = formulas.named(pieceKey, in: generation) { return (known.entry.box, known.identifier) }

@@ -5,9 +5,17 @@ import Typography
 /// A TeX formula set inside a line of text or displayed: its run's text is one U+FFFC OBJECT
 /// REPLACEMENT CHARACTER that the shaper sizes to the formula's box and the renderer draws as
 /// the formula's glyphs, on the baseline.
+///
+/// A formula of n pieces is n runs, each holding the whole formula: two are compared and hashed
+/// by their settings and piece, never by the parsed nodes (which follow from ``source``), and
+/// hashed by ``sourceDigest``, not by the source, so that setting such a formula takes time
+/// linear in n, not n².
 public struct InlineFormula: Hashable, Sendable {
     /// The TeX source as written (the PDF's `/Alt` and `/ActualText` of its `Formula`).
-    public var source: String
+    public let source: String
+    /// A digest of ``source`` (its `hashValue`, with this process's hashing seed), taken once:
+    /// what hashing a formula and keying its layout read instead of the whole source.
+    public let sourceDigest: Int
     /// True for a displayed formula (display style, its own centred line).
     public var display: Bool
     /// The parsed formula.
@@ -77,6 +85,7 @@ public struct InlineFormula: Hashable, Sendable {
         monospaceFamilies: [String] = ["monospace"]
     ) {
         self.source = source
+        sourceDigest = source.hashValue
         self.display = display
         self.formula = formula
         self.family = family
@@ -85,6 +94,27 @@ public struct InlineFormula: Hashable, Sendable {
         self.errorColor = errorColor
         self.colors = colors
         alternativeText = source
+    }
+
+    /// Whether two formula runs are set alike: the same piece of the same source with the same
+    /// settings. The cheap settings are compared first; the parsed nodes are not compared,
+    /// being parsed from the source.
+    public static func == (left: InlineFormula, right: InlineFormula) -> Bool {
+        left.piece == right.piece && left.display == right.display && left.scale == right.scale
+            && left.sourceDigest == right.sourceDigest && left.location == right.location
+            && left.displayLineStarts == right.displayLineStarts && left.taggedFrame == right.taggedFrame
+            && left.alternativeText == right.alternativeText && left.family == right.family
+            && left.textFont == right.textFont && left.monospaceFamilies == right.monospaceFamilies
+            && left.errorColor == right.errorColor && left.colors == right.colors && left.source == right.source
+    }
+
+    /// Hashes the piece, its place and the source's digest.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(piece)
+        hasher.combine(display)
+        hasher.combine(sourceDigest)
+        hasher.combine(location)
+        hasher.combine(alternativeText)
     }
 
     /// The math family when the theme names none (`families.math`): DejaVu Math TeX Gyre

@@ -79,8 +79,9 @@ public struct MathBox: Hashable, Sendable {
     public mutating func place(_ box: MathBox, x: Double, y: Double, color: MathColor? = nil) {
         height = max(height, box.height + y)
         depth = max(depth, box.depth - y)
-        items.reserveCapacity(items.count + box.items.count)
-        for item in box.items { items.append(item.moved(x: x, y: y, color: color)) }
+        // Grown as arrays grow (doubling): reserving exactly the new count at each call would
+        // copy the items once a call, n² moves for a formula of n atoms.
+        items.append(contentsOf: box.items.lazy.map { $0.moved(x: x, y: y, color: color) })
     }
 
     /// Appends `box` after this one on the baseline (raised by `y`).

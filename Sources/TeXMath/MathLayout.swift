@@ -160,8 +160,14 @@ public struct MathLayout: Sendable {
             return piece
         }
         for item in whole.items {
-            let index = bounds.dropLast().lastIndex { $0 <= item.x + 1e-6 } ?? 0
-            pieces[index].items.append(item.moved(x: -bounds[index], y: 0))
+            // The last piece starting at or before the item (a binary search: the bounds ascend).
+            var low = 0
+            var high = bounds.count - 1
+            while high - low > 1 {
+                let middle = (low + high) / 2
+                if bounds[middle] <= item.x + 1e-6 { low = middle } else { high = middle }
+            }
+            pieces[low].items.append(item.moved(x: -bounds[low], y: 0))
         }
         return pieces
     }
