@@ -294,7 +294,17 @@ public final class Paginator {
         return pageCount
     }
 
+    /// Places `item` on the page being filled, ending pages as it must. A row taller than a page
+    /// is placed a fragment at a time, each fragment's rest in turn, not by recursion: each
+    /// level would hold the rest of the row it split, the row's lines once a page.
     func place(_ item: Item) throws {
+        var next: Item? = item
+        while let item = next { next = try placeOrSplit(item) }
+    }
+
+    /// Places `item` as ``place(_:)`` does, but for a row split where the page ends: that
+    /// row's rest is returned, still to be placed.
+    private func placeOrSplit(_ item: Item) throws -> Item? {
         var item = item
         measureInk(of: &item)
         if item.breakBefore == .forced && !placed.isEmpty { try flush() }
@@ -327,12 +337,12 @@ public final class Paginator {
             // ends after them, when the next line no longer fits.
             guard item.linesKeptAfter == 0 else {
                 notesForNextPage = (placed.count - 1, rest)
-                return
+                return nil
             }
             try flush()
             carriedNotes = rest
             try flushOverlongCarriedNotes()
-            return
+            return nil
         }
         // A row taller than a page fills this one as far as whole lines of its cells fit.
         if !fits, item.fragments != nil, let parts = split(item, gap: gap, placedNotes: placedNotes) {
@@ -344,8 +354,7 @@ public final class Paginator {
             measureInk(of: &head)
             append(head, ink: head.ink ?? Overhang())
             try flush()
-            try place(rest)
-            return
+            return rest
         }
         // A page holding nothing but a repeated table header takes the item whatever its height:
         // moving it on would only repeat the header forever.
@@ -357,7 +366,7 @@ public final class Paginator {
                 bare.notes = []
                 append(bare, ink: ink)
                 for note in item.notes { try place(note) }
-                return
+                return nil
             }
             if placed.count == repeatedOnPage, ink != Overhang(), lead + bottom > textHeight + 0.01 {
                 let excess = lead + bottom - textHeight
@@ -367,7 +376,7 @@ public final class Paginator {
                         crossesPageEdge: excess > options.page.margins.bottom + 0.01))
             }
             append(item, ink: ink)
-            return
+            return nil
         }
         // The item does not fit: end the page at the last break allowed.
         var breakIndex = placed.count
@@ -390,6 +399,7 @@ public final class Paginator {
         try flush()
         for carriedItem in carried { try place(carriedItem) }
         try place(item)
+        return nil
     }
 
     /// `item` (a row taller than a page) split where this page ends: its first part fits in

@@ -75,18 +75,9 @@ import Typesetter
     /// 40,000, in the same run: eight times the lines, at most half as much memory again (laid
     /// out whole, 137 MiB against 45).
     @Test(.slow) func peakMemoryDoesNotGrowWithTheBlocksLength() throws {
-        let folder = try Render.scratchFolder("long-code-memory")
         func mebibytes(lines: Int) throws -> Double {
-            let input = folder + "/\(lines).md"
-            let report = folder + "/\(lines).time"
             let body = (0..<lines).map { "let line\($0) = \($0)" }.joined(separator: "\n")
-            try "Text.\n\n```\n\(body)\n```\n".write(toFile: input, atomically: true, encoding: .utf8)
-            let run = try PDFProbe.run(
-                "time",
-                ["-f", "%M", "-o", report, Render.binary, "render", input, "-q", "-o", folder + "/\(lines).pdf"])
-            #expect(run.status == 0, "\(run.output)")
-            let text = try String(contentsOfFile: report, encoding: .utf8)
-            return (text.split(separator: "\n").last.flatMap { Double($0) } ?? .infinity) / 1024
+            return try Render.peak("Text.\n\n```\n\(body)\n```\n", name: "long-code-\(lines)", tagged: true).mebibytes
         }
         let short = try mebibytes(lines: 5_000)
         let long = try mebibytes(lines: 40_000)

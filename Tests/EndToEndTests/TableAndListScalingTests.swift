@@ -64,6 +64,21 @@ import Testing
             name: "scaling-same-rows", what: "2-column table of equal rows")
     }
 
+    /// A row taller than many pages (one cell of n words) is placed a page's fragment at a time:
+    /// eight times the words take at most four times the peak memory (each fragment's rest was
+    /// placed by recursion, every level holding the rest it split: 15,000 and 60,000 words
+    /// peaked at 72 and 573 MiB).
+    @Test func aRowTallerThanManyPagesHoldsItsRestOnce() throws {
+        func cell(_ words: Int) -> String {
+            "| a |\n|---|\n| " + (0..<words).map { "w\($0)" }.joined(separator: " ") + " |\n\nlast line\n"
+        }
+        let small = try Render.peak(cell(7_500), name: "scaling-tall-row-1")
+        let large = try Render.peak(cell(60_000), name: "scaling-tall-row-8")
+        #expect(large.mebibytes <= 4 * small.mebibytes, "\(small.mebibytes) MiB, then \(large.mebibytes) MiB")
+        let text = try PDFProbe.run("pdftotext", [large.pdf, "-"]).output
+        #expect(text.contains("w59999") && text.contains("last line"))
+    }
+
     @Test(arguments: ["-\n", "1.\n"])
     func eightTimesTheEmptyListItemsTakeAtMostTenTimesTheTimeAndMemory(item: String) throws {
         let kind = item == "-\n" ? "bullet" : "number"
