@@ -109,11 +109,14 @@ public enum MarkdownParser {
         if math ?? mathEnabled(metadata, diagnostics: &diagnostics) {
             // The front matter is YAML, read as written: only the Markdown after it is marked.
             let body = source.bodyOffset
+            let head = text.utf8.prefix(body)
             let marked =
                 body == 0
                 ? MathSyntax.markFormulas(in: text)
-                : String(decoding: text.utf8.prefix(body), as: UTF8.self)
-                    + MathSyntax.markFormulas(in: String(decoding: text.utf8.dropFirst(body), as: UTF8.self))
+                : String(decoding: head, as: UTF8.self)
+                    + MathSyntax.markFormulas(
+                        in: String(decoding: text.utf8.dropFirst(body), as: UTF8.self),
+                        firstLine: 1 + head.count { $0 == 0x0A })
             if marked != text { source = SourceText(marked, file: file) }
         }
 

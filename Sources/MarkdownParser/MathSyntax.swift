@@ -14,7 +14,9 @@ enum MathSyntax {
     static let tag = "typeset-math"
 
     /// `text` with each formula replaced by its marker; `text` itself when it has no `$`.
-    static func markFormulas(in text: String) -> String {
+    /// `text` begins on line `firstLine` of its file (after front matter, the line after it),
+    /// so that each marker names the formula's line in the file.
+    static func markFormulas(in text: String, firstLine: Int = 1) -> String {
         guard text.utf8.contains(UInt8(ascii: "$")) else { return text }
         let bytes = Array(text.utf8)
         var output: [UInt8] = []
@@ -25,7 +27,7 @@ enum MathSyntax {
         // The content indent of the list item or footnote the line is in (0 at the top level):
         // code is indented four columns past it, and a fence may be indented up to three.
         var base = 0
-        var scan = Scan(bytes)
+        var scan = Scan(bytes, firstLine: firstLine)
         while index < bytes.count {
             let lineEnd = bytes[index...].firstIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count
             let line = bytes[index..<lineEnd]
@@ -119,9 +121,15 @@ enum MathSyntax {
         static let displayCloser = -1
         static let backtickCloser = -2
 
-        init(_ bytes: [UInt8]) { self.bytes = bytes }
+        /// The line the bytes begin on, 1-based.
+        let firstLine: Int
 
-        /// The 1-based line and 1-based byte column of the byte at `index`.
+        init(_ bytes: [UInt8], firstLine: Int = 1) {
+            self.bytes = bytes
+            self.firstLine = firstLine
+        }
+
+        /// The line (counted from ``firstLine``) and 1-based byte column of the byte at `index`.
         mutating func position(of index: Int) -> (line: Int, column: Int) {
             if index < countedTo {
                 lineFeeds = 0
@@ -135,7 +143,7 @@ enum MathSyntax {
                 position = feed + 1
             }
             countedTo = index
-            return (lineFeeds + 1, index - lineStart + 1)
+            return (firstLine + lineFeeds, index - lineStart + 1)
         }
 
         /// The offset of the line feed before the first blank line after `index` (a

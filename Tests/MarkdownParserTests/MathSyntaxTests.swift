@@ -109,6 +109,21 @@ import Testing
         #expect(places.map(\.1) == [6, 6])
     }
 
+    /// After front matter (YAML or TOML, any length), a formula's place is its line in the file:
+    /// the Markdown after the front matter is marked alone, counting lines from where it begins.
+    @Test(arguments: ["---\ntitle: T\nauthor: A\n---\n", "+++\ntitle = \"T\"\n+++\n", "---\n---\n"])
+    func formulasAfterFrontMatterKnowTheirLine(frontMatter: String) throws {
+        let before = frontMatter.count { $0 == "\n" }
+        let parsed = MarkdownParser.parse(frontMatter + "\nText $a$ and\nmore $b$.\n\n$$c$$\n", file: "t.md")
+        var places: [(Int, Int)] = []
+        for block in parsed.document.blocks {
+            guard case .paragraph(let inlines) = block.kind else { continue }
+            for case .math(_, _, let location?) in inlines { places.append((location.line, location.column)) }
+        }
+        #expect(places.map(\.0) == [before + 2, before + 3, before + 5], "\(places)")
+        #expect(places.map(\.1) == [6, 6, 1], "\(places)")
+    }
+
     /// A formula over several lines of a block quote (or an alert, or a quote in a list item)
     /// leaves the quote's `>` markers out of its source: they are the quote's, not TeX.
     @Test func formulasInQuotesLeaveTheQuoteMarkersOut() {
