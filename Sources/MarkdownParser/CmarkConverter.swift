@@ -437,14 +437,69 @@ struct CmarkConverter {
         }
         var header: [[Inline]] = []
         var rows: [[[Inline]]] = []
+        var overfull: (first: (place: SourceLocation, cells: Int, text: String), rows: Int)?
         for row in Self.children(node) {
             if cmark_gfm_extensions_get_table_row_is_header(row) != 0, header.isEmpty {
                 header = cells(of: row, depth: depth)
             } else {
                 rows.append(cells(of: row, depth: depth))
             }
+            guard mode != .replay, let excess = excessCells(of: row, columns: columns) else { continue }
+            overfull = (overfull?.first ?? excess, (overfull?.rows ?? 0) + 1)
+        }
+        if let overfull {
+            let (place, count, text) = overfull.first
+            let more = overfull.rows > 1 ? " (\(overfull.rows) rows like this in all)" : ""
+            diagnostics.append(
+                Diagnostic(
+                    .warning,
+                    "table row has \(count) cells but the table has \(columns) column\(columns == 1 ? "" : "s"): '\(text.prefix(60))' is not set, "
+                        + "as GitHub sets no cell past the delimiter row's (a | inside a cell, code included, is "
+                        + "written \\|)\(more)", at: place, kind: .content))
         }
         return Table(alignments: alignments, header: header, rows: rows)
+    }
+
+    /// The cells past the table's `columns` in `row`'s source line, which cmark-gfm drops as
+    /// GitHub does: where the first begins, how many cells the row has, and their text; nil
+    /// when they hold no text. Cells are split at each `|` not escaped by a backslash, inside
+    /// code spans too (GitHub Flavored Markdown, "Tables (extension)").
+    private func excessCells(of row: OpaquePointer, columns: Int) -> (SourceLocation, Int, String)? {
+        let line = startLine(row)
+        let column = Int(cmark_node_get_start_column(row))
+        guard line > 0, column > 0, line <= source.lines.count else { return nil }
+        let bytes = source.lines.slice(line - 1)
+        var index = bytes.startIndex + min(column - 1, bytes.count)
+        while index < bytes.endIndex, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
+        if index < bytes.endIndex, bytes[index] == UInt8(ascii: "|") { index += 1 }
+        var cells: [Range<Int>] = []
+        var start = index
+        while index < bytes.endIndex {
+            if bytes[index] == UInt8(ascii: "\\") {
+                index += 2
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "|") {
+                cells.append(start..<index)
+                start = index + 1
+            }
+            index += 1
+        }
+        func blank(_ range: Range<Int>) -> Bool { bytes[range].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D } }
+        let end = min(index, bytes.endIndex)
+        if start < end, !blank(start..<end) { cells.append(start..<end) }
+        guard cells.count > columns else { return nil }
+        let excess = cells[columns...].filter { !blank($0) }
+        guard let first = excess.first else { return nil }
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
+        let text = excess.map { range in
+            let cell = bytes[range].drop(while: isSpace)
+            return String(
+                decoding: cell.prefix(cell.count - cell.reversed().prefix(while: isSpace).count), as: UTF8.self)
+        }.joined(separator: " | ")
+        let firstByte = bytes[first].firstIndex { !isSpace($0) } ?? first.lowerBound
+        let place = SourceLocation(file: file, line: line, column: firstByte - bytes.startIndex + 1)
+        return (place, cells.count, text)
     }
 
     /// The cells of a table row, one inline list each.

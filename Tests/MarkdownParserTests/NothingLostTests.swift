@@ -172,3 +172,30 @@ import Testing
         #expect(warnings("a\n\n<!-- at the very end").isEmpty)
     }
 }
+
+/// Table cells past the delimiter row's count, which GitHub (and cmark-gfm) drop: one warning
+/// a table at the first such cell, quoting their text, counting the rows; a row whose extra
+/// cells are empty loses nothing and is not named.
+@Suite struct ExcessTableCellTests {
+    func warnings(_ markdown: String) -> [String] {
+        parse(markdown).diagnostics.filter { $0.message.contains("is not set, as GitHub") }.map { warning in
+            "\(warning.location.map { "\($0.line):\($0.column)" } ?? "nowhere") \(warning.message)"
+        }
+    }
+
+    @Test func extraCellsAreNamedWhereTheyBegin() throws {
+        let found = warnings("| A | B |\n|---|---|\n| 1 | 2 |  3 extra |\n| `x|y` | z |\n| p | q | |\n")
+        #expect(found.count == 1, "\(found)")
+        let warning = try #require(found.first)
+        #expect(warning.hasPrefix("3:12 table row has 3 cells but the table has 2 columns: '3 extra'"), "\(warning)")
+        #expect(warning.hasSuffix("(2 rows like this in all)"), "\(warning)")
+    }
+
+    /// Inside a quote (the row starts past `> `), with an escaped pipe (not a cell's edge), and
+    /// a row with no pipe at its end.
+    @Test func theRowIsReadFromWhereItStarts() {
+        #expect(warnings("> | a |\n> |---|\n> | b | c |\n").map { $0.prefix(4) } == ["3:9 "])
+        #expect(warnings("| a | b |\n|---|---|\n| e\\|f | g |\n").isEmpty)
+        #expect(warnings("a | b\n--|--\n1 | 2 | three\n").map { $0.prefix(4) } == ["3:9 "])
+    }
+}
