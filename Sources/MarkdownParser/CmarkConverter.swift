@@ -450,12 +450,13 @@ struct CmarkConverter {
         if let overfull {
             let (place, count, text) = overfull.first
             let more = overfull.rows > 1 ? " (\(overfull.rows) rows like this in all)" : ""
+            let table = "the table has \(columns) column\(columns == 1 ? "" : "s")"
             diagnostics.append(
                 Diagnostic(
                     .warning,
-                    "table row has \(count) cells but the table has \(columns) column\(columns == 1 ? "" : "s"): '\(text.prefix(60))' is not set, "
-                        + "as GitHub sets no cell past the delimiter row's (a | inside a cell, code included, is "
-                        + "written \\|)\(more)", at: place, kind: .content))
+                    "table row has \(count) cells but \(table): '\(text.prefix(60))' is not set, as GitHub sets "
+                        + "no cell past the delimiter row's (a | inside a cell, code included, is written \\|)\(more)",
+                    at: place, kind: .content))
         }
         return Table(alignments: alignments, header: header, rows: rows)
     }
