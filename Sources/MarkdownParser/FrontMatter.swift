@@ -324,13 +324,24 @@ enum FrontMatter {
         }
 
         mutating func authors(_ node: Node) -> String? {
-            guard node.pointee.type == YAML_SEQUENCE_NODE else { return joined(node) }
+            // One author or a list of them, each a name, a mapping with a `name` (Pandoc's and
+            // Quarto's `author: {name: …, affiliation: …}`), whose other keys are not the name,
+            // or a CSL name (`given`, `family`).
+            let authors = node.pointee.type == YAML_SEQUENCE_NODE ? items(node) : [node]
             var names: [String] = []
-            for item in items(node) {
+            for item in authors {
                 if item.pointee.type == YAML_MAPPING_NODE,
                     let name = pairs(item).first(where: { Self.scalar($0.0) == "name" })
                 {
                     names += scalars(name.1)
+                } else if item.pointee.type == YAML_MAPPING_NODE,
+                    case let parts = ["given", "family"].compactMap({ key in
+                        pairs(item).first(where: { Self.scalar($0.0) == key }).map {
+                            scalars($0.1).joined(separator: " ")
+                        }
+                    }), !parts.isEmpty
+                {
+                    names.append(parts.joined(separator: " "))
                 } else {
                     names += scalars(item)
                 }

@@ -87,6 +87,21 @@ import Testing
         #expect(r.document.blocks.first?.location?.line == 17)
     }
 
+    /// An author is a name, or a mapping whose `name` is the name (Pandoc's and Quarto's
+    /// `author: {name: …, affiliation: …}`) or a CSL name (`given` and `family`), alone or in
+    /// a list; a mapping with none of these reads as its values.
+    @Test(arguments: [
+        ("author:\n  name: Alice Smith\n  affiliation: Univ X\n  email: a@x.edu", "Alice Smith"),
+        ("author: {affiliation: Univ X, name: Alice Smith}", "Alice Smith"),
+        ("author:\n  - name: Alice Smith\n    email: a@x.edu\n  - Bob", "Alice Smith, Bob"),
+        ("authors: [Ann, Ben]", "Ann, Ben"),
+        ("author:\n  family: Lee\n  given: Ann\n  email: a@b.c", "Ann Lee"),
+        ("author:\n  affiliation: Univ X", "Univ X"),
+    ])
+    func anAuthorIsItsName(yaml: String, expected: String) {
+        #expect(parse("---\n\(yaml)\n---\n\nBody\n").document.metadata.author == expected)
+    }
+
     @Test func commaKeywordsAndDotsTerminator() {
         let r = parse("---\nauthor: Solo\nkeywords: a, b ,c\n...\ntext\n")
         #expect(r.document.metadata.author == "Solo")
