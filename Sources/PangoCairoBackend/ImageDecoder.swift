@@ -40,6 +40,8 @@ public enum ImageDecoder {
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var cache: [String: (stamp: FileStamp, info: Info?)] = [:]
+    /// Whether librsvg parses each SVG asked about (``isDrawable(_:)``), by path and stamp.
+    nonisolated(unsafe) private static var svgParses: [String: (stamp: FileStamp, parses: Bool)] = [:]
 
     /// A file as it is now: what `stat(2)` says of its identity, size and last change, so
     /// that a file changed or replaced since it was read (an image edited while `typeset
@@ -80,6 +82,29 @@ public enum ImageDecoder {
         cache[path] = (stamp, info)
         lock.unlock()
         return info
+    }
+
+    /// Whether the picture at `path` can be drawn: a raster one that a loader reads
+    /// (``info(ofFile:)``); an SVG whose header gives its size and that librsvg parses (it
+    /// refuses one that declares an external entity, or entities that expand others). Kept
+    /// for the process while the file is unchanged (``FileStamp``).
+    public static func isDrawable(_ path: String) -> Bool {
+        guard ImageProbe.isSVG(path) else { return info(ofFile: path) != nil }
+        guard ImageProbe.pixelSize(ofFile: path) != nil else { return false }
+        let stamp = FileStamp(path)
+        if let stamp {
+            lock.lock()
+            let known = svgParses[path]
+            lock.unlock()
+            if let known, known.stamp == stamp { return known.parses }
+        }
+        let parses = parseSVG(path) != nil
+        if let stamp {
+            lock.lock()
+            svgParses[path] = (stamp, parses)
+            lock.unlock()
+        }
+        return parses
     }
 
     private static func readInfo(_ path: String) -> Info? {
@@ -346,6 +371,7 @@ extension PangoShaper {
     /// `width`/`height`/`viewBox`, 1 px = 0.75 pt); nil when it cannot be read.
     public func imageSize(ofFile path: String) -> (width: Double, height: Double)? {
         if ImageProbe.isSVG(path) {
+            guard ImageDecoder.isDrawable(path) else { return nil }
             return ImageProbe.pixelSize(ofFile: path).map { (Double($0.width) * 0.75, Double($0.height) * 0.75) }
         }
         return ImageDecoder.info(ofFile: path)?.naturalSize

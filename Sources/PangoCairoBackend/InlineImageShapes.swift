@@ -212,7 +212,8 @@ extension ImageDecoder {
         RenderPictures.current.svgs = [:]
     }
 
-    private static func parseSVG(_ path: String) -> SVGDocument? {
+    /// The SVG at `path` parsed by librsvg, not kept; nil when it is refused or cannot be read.
+    static func parseSVG(_ path: String) -> SVGDocument? {
         guard ImageProbe.problem(ofFile: path) == nil,
             let bytes = try? FileReader.read(path, limit: FileReader.svgLimit, what: "an SVG image")
         else {

@@ -23,6 +23,10 @@ public struct StylingOptions: Sendable {
     /// another thread, for a pass that reads nothing the tokens change (``DeferredCodeTokens``);
     /// nil: code is highlighted as it is styled.
     package var deferredCodeTokens: DeferredCodeTokens? = nil
+    /// Whether the renderer can draw the picture at a path (a file that opens may be one no
+    /// decoder reads): an inline image it cannot draw is set as its alt text, with a warning.
+    /// Nil: every file that opens.
+    package var drawsImage: (@Sendable (String) -> Bool)? = nil
     /// Creates options: ragged right, keep-all, images resolved against the current folder by default.
     public init(justify: Bool = false, hangulLineBreak: HangulLineBreak = .keepAll, baseDirectory: String = ".") {
         self.justify = justify
@@ -873,6 +877,7 @@ public struct Styler: Sendable {
         // Only a regular file can be a picture: a folder, FIFO or device is refused unopened.
         guard let file = try? FileReader.open(path, limit: FileReader.imageLimit, what: "an image") else { return nil }
         close(file.descriptor)
+        if let drawsImage = options.drawsImage, !drawsImage(path) { return nil }
         var style = cascade.runStyle
         style.inlineImage = InlineImage(
             path: path, width: Styler.imageLength(asked.width, whole: theme.page.measure),

@@ -416,9 +416,7 @@ enum ImageCheck {
                 .warning, "image '\(written)' not found or unreadable\(tried); drawing a placeholder",
                 at: block.location, kind: .image, subject: subject)
         }
-        if ImageProbe.isSVG(image.path)
-            ? ImageProbe.pixelSize(ofFile: image.path) == nil : ImageDecoder.info(ofFile: image.path) == nil
-        {
+        if !ImageDecoder.isDrawable(image.path) {
             return Diagnostic(
                 .warning, "image '\(written)'\(tried) \(problem(ofFile: image.path)); drawing a placeholder",
                 at: block.location, kind: .image, subject: subject)
@@ -431,6 +429,10 @@ enum ImageCheck {
     /// pixels to decode, or is damaged inside.
     static func problem(ofFile path: String) -> String {
         if let problem = ImageProbe.problem(ofFile: path) { return problem }
+        if ImageProbe.isSVG(path) {
+            return "is an SVG its reader (librsvg) refuses: it must be well-formed XML, with no external entity "
+                + "and no entity that expands others"
+        }
         if let size = ImageProbe.pixelSize(ofFile: path), size.width * size.height > ImageProbe.maxPixels {
             return
                 "is a picture of \(size.width) × \(size.height) pixels, too large to draw (at most "

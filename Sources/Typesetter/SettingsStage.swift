@@ -223,6 +223,7 @@ struct ResolvedSettings {
             justify: options.justify ?? false, hangulLineBreak: options.hangulLineBreak ?? .keepAll,
             baseDirectory: baseDirectory)
         styling.sandbox = options.sandbox
+        styling.drawsImage = { ImageDecoder.isDrawable($0) }
         return styling
     }
 }

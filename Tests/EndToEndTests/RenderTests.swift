@@ -225,6 +225,50 @@ import Typography
         #expect(try PDFProbe.text(pdf).contains("Corrupt figure"), "the placeholder shows the alt text")
     }
 
+    /// Pictures that open but cannot be drawn: an SVG librsvg refuses (an external entity, an
+    /// entity bomb) is a placeholder with a warning, as a damaged PNG is; inside a line, it and
+    /// a damaged PNG are set as their alt text with one warning, never as an empty gap. An SVG
+    /// with internal entities only (as Illustrator writes its namespaces) is drawn.
+    @Test func picturesThatOpenButCannotBeDrawnAreNamedAndShowTheirAltText() throws {
+        let dir = try Render.scratchFolder("undrawable")
+        let square = #"width="300" height="100"><rect width="300" height="100" fill="yellow"/>"#
+        let svgs = [
+            "external": #"<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/hostname">]>"#
+                + #"<svg xmlns="http://www.w3.org/2000/svg" "# + square + #"<text y="20">A&x;B</text></svg>"#,
+            "bomb": #"<!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">"#
+                + #"<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]><svg xmlns="http://www.w3.org/2000/svg" "#
+                + square + #"<text y="20">&c;</text></svg>"#,
+            "illustrator": #"<!DOCTYPE svg [<!ENTITY ns_svg "http://www.w3.org/2000/svg">]>"#
+                + #"<svg xmlns="&ns_svg;" "# + square + #"<text y="20">Drawn</text></svg>"#,
+        ]
+        for (name, svg) in svgs {
+            try ("<?xml version=\"1.0\"?>\n" + svg).write(
+                toFile: dir + "/\(name).svg", atomically: true, encoding: .utf8)
+        }
+        try "not a png".write(toFile: dir + "/bad.png", atomically: true, encoding: .utf8)
+        let (pdf, report) = try Render.markdown(
+            "![External alt](external.svg)\n\n![Bomb alt](bomb.svg)\n\n![ill](illustrator.svg)\n\n"
+                + "Text ![bad png](bad.png) and ![bad svg](external.svg) inline.\n",
+            name: "undrawable", options: RenderOptions(baseDirectory: dir))
+        let messages = report.diagnostics.map(\.description)
+        for (line, file) in [(1, "external.svg"), (3, "bomb.svg")] {
+            #expect(
+                messages.contains {
+                    $0.hasPrefix("undrawable.md:\(line):") && $0.contains("'\(file)'") && $0.contains("librsvg")
+                        && $0.contains("placeholder")
+                }, "\(messages)")
+        }
+        #expect(!messages.contains { $0.contains("illustrator.svg") }, "\(messages)")
+        #expect(
+            messages.contains { $0.hasPrefix("undrawable.md:7:") && $0.contains("'bad.png' inside a line") },
+            "\(messages)")
+        let text = FuzzCampaign.normalized(try PDFProbe.text(pdf))
+        for shown in ["externalalt", "bombalt", "drawn", "textbadpngandbadsvginline."] {
+            #expect(text.contains(shown), "\(shown) in \(text)")
+        }
+        #expect(try PDFProbe.qpdfClean(pdf))
+    }
+
     @Test func rendersFromSeveralThreadsAtOnce() throws {
         // The Pango/Cairo stack is serialized inside the backend: parallel renders must not crash.
         let source = "# 동시에 Concurrent\n\n" + String(repeating: "Text with 한글 and **bold** and `code`. ", count: 40)
