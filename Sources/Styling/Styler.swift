@@ -1558,14 +1558,16 @@ public struct Styler: Sendable {
 extension Styler {
     /// The opening of a paragraph written in Pandoc's block syntax that CommonMark reads as
     /// text (Pandoc's manual, "Pandoc's Markdown"): a grid table (`+---+`), a line block
-    /// (`| ` on every line), an example list (`(@)`), or a list whose markers are letters or
-    /// Roman numerals (`a)`, `ii.`, on two lines or more); nil for any other paragraph.
+    /// (`| ` on every line), an example list (`(@)`), a list whose markers are letters or
+    /// Roman numerals (`a)`, `ii.`, `(a)`, on two lines or more), or a table's caption
+    /// (`Table: …`); nil for any other paragraph.
     static func pandocBlockOpening(_ inlines: [Inline]) -> String? {
         // Most paragraphs open with none of the openings: they are let go before their lines
         // are gathered.
         guard case .text(let first)? = inlines.first, let lead = first.first,
-            lead == "+" || lead == "|" || lead == "(" || listMarker(first) != nil
+            lead == "+" || lead == "|" || lead == "(" || lead == "T" || listMarker(first) != nil
         else { return nil }
+        if first.hasPrefix("Table: ") { return "Table:" }
         var lines: [String] = [""]
         for inline in inlines {
             if case .softBreak = inline { lines.append("") } else { lines[lines.count - 1] += inline.plainText }
@@ -1583,13 +1585,16 @@ extension Styler {
     }
 
     /// The list marker `line` opens with when it is one of Pandoc's that CommonMark lacks: a
-    /// letter, a Roman numeral or `#`, then `.` or `)`, then text (`a)`, `ii.`, `#.`).
+    /// letter, a Roman numeral or `#`, then `.` or `)`, or the same between parentheses, then
+    /// text (`a)`, `ii.`, `#.`, `(b)`).
     private static func listMarker(_ line: String) -> String? {
-        let marker = line.prefix(7).prefix { $0 != " " }
-        guard (2...6).contains(marker.count), let last = marker.last, last == "." || last == ")",
+        let marker = line.prefix(8).prefix { $0 != " " }
+        guard (2...7).contains(marker.count), let last = marker.last, last == "." || last == ")",
             line.utf8.count > marker.utf8.count
         else { return nil }
-        let body = marker.dropLast()
+        let parenthesized = marker.first == "(" && last == ")"
+        let body = marker.dropFirst(parenthesized ? 1 : 0).dropLast()
+        guard !body.isEmpty, body.count <= 5 else { return nil }
         let roman = body.allSatisfy { "ivxlcdm".contains($0) } || body.allSatisfy { "IVXLCDM".contains($0) }
         let letter = body.count == 1 && body.first!.isASCII && body.first!.isLetter
         return roman || letter || body == "#" ? String(marker) : nil
@@ -1600,6 +1605,7 @@ extension Styler {
         if opening.hasPrefix("+") { return "grid table" }
         if opening.hasPrefix("|") { return "line block" }
         if opening.hasPrefix("(@") { return "example list" }
+        if opening == "Table:" { return "table caption" }
         return "list with letters, Roman numerals or # as markers"
     }
 }

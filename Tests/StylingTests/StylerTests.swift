@@ -192,7 +192,8 @@ import Typography
     }
 
     /// Pandoc's block syntax that CommonMark reads as text — a grid table, a line block, an
-    /// example list, lettered, Roman and `#.` list markers — is set as text with a warning at
+    /// example list, lettered, Roman and `#.` list markers (also in parentheses), a table's
+    /// `Table:` caption — is set as text with a warning at
     /// its first line; prose that only starts alike (`A. Smith`, one `i.` line) and a pipe
     /// table are not warned about.
     @Test func pandocOnlyBlockSyntaxIsNamed() {
@@ -201,6 +202,8 @@ import Typography
             ("| The limerick packs\n| In space", "line block"),
             ("(@) First.\n(@) Second.", "example list"),
             ("a) alpha\nb) beta", "letters"), ("ii. two\niii. three", "Roman"), ("#. one\n#. two", "# as markers"),
+            ("(a) alpha\n(b) beta", "letters"), ("(iv) four\n(v) five", "Roman"),
+            ("Table: Sales by month. {#tbl:sales}", "table caption"),
         ]
         for (markdown, name) in warned {
             let doc = style("Lead.\n\n" + markdown + "\n")
@@ -210,6 +213,7 @@ import Typography
         }
         for markdown in [
             "A. Smith wrote this.", "i. alone on a line", "| a | b |\n|---|---|\n| 1 | 2 |", "Plain text.",
+            "(a) alone on a line", "Table of contents.", "(see below) and\n(more) text",
         ] {
             let doc = style(markdown + "\n")
             #expect(!doc.diagnostics.contains { $0.message.contains("Pandoc's") }, "\(markdown): \(doc.diagnostics)")
