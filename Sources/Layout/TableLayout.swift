@@ -674,9 +674,11 @@ struct TableLayout {
     /// (``squeezed(_:into:)``) into `available` less the padding of every column, and the
     /// padding is added back. Otherwise the same as without padding.
     ///
-    /// `legibleWord` (pt): when every column's content minimum, counted up to this width, fits
-    /// the room, columns keep their minimum up to it whole and only the wider ones share what
-    /// is left (``legiblySqueezed(_:keeping:into:)``); infinite by default.
+    /// `legibleWord` (pt): when every column's minimum, its content counted up to this width,
+    /// fits `available`, the columns share it as above with those minimums; else, when their
+    /// content minimums so counted fit the room, columns keep their minimum up to it whole and
+    /// only the wider ones share what is left (``legiblySqueezed(_:keeping:into:)``); infinite
+    /// by default.
     static func columnWidths(
         minimum: [Double], maximum: [Double], available: Double, padding: Double,
         legibleWord: Double = .infinity
@@ -686,6 +688,14 @@ struct TableLayout {
             return columnWidths(minimum: minimum, maximum: maximum, available: available)
         }
         let sides = 2 * padding
+        // A column whose widest word is wider than `legibleWord` breaks it inside anyway:
+        // counted at that width, the minimums may fit, and then every column shares the room
+        // by how much more its longest line wants, as when they fit as they are, so a column
+        // of short words is not held to its narrowest while one long URL takes the rest.
+        let capped = minimum.map { min(max(0, $0), legibleWord + sides) }
+        if capped.reduce(0, +) <= available {
+            return columnWidths(minimum: capped, maximum: maximum, available: available)
+        }
         let content = minimum.map { max(0, $0 - sides) }
         let room = max(0, available - sides * Double(minimum.count))
         return legiblySqueezed(content, keeping: legibleWord, into: room).map { $0 + sides }

@@ -159,6 +159,25 @@ import Typography
         #expect(TableLayout.sidePadding(2, content: Array(repeating: 10, count: 20), available: 120) == 0)
     }
 
+    /// A column whose widest word is wider than a legible word (a URL) breaks it anyway: when
+    /// the minimums fit with it counted at that width, every column shares the room by what its
+    /// longest line wants, so a column of short words gets more than its narrowest (a new-user
+    /// trial: `word word word word` was set a word a line beside a URL).
+    @Test func aLongURLDoesNotHoldTheOtherColumnsToTheirNarrowest() {
+        // Content minimums 12, 32 and 392 pt (padding 4 on each side); 80 pt is a legible word.
+        let w = TableLayout.columnWidths(
+            minimum: [20, 40, 400], maximum: [20, 120, 420], available: 300, padding: 4, legibleWord: 80)
+        // Counted at 80 + 8 pt, the URL's minimum leaves Σmin 148: (300 − 148) / (560 − 148) of
+        // each column's max − min.
+        let share = 152.0 / 412
+        #expect(abs(w[0] - 20) < 1e-9 && abs(w[1] - (40 + 80 * share)) < 1e-9, "\(w)")
+        #expect(abs(w[2] - (88 + 332 * share)) < 1e-9 && abs(w.reduce(0, +) - 300) < 1e-9, "\(w)")
+        // When even the counted minimums overflow, they are squeezed as before.
+        let v = TableLayout.columnWidths(
+            minimum: [100, 100, 400], maximum: [100, 120, 420], available: 250, padding: 4, legibleWord: 80)
+        #expect(abs(v.reduce(0, +) - 250) < 1e-9, "\(v)")
+    }
+
     @Test func squeezedTableKeepsAGapOfThePaddingBetweenColumns() throws {
         let page = smallPage(lines: 60)  // measure 260 pt
         let long = String(repeating: "identifier_", count: 8)  // 88 characters, 440 pt
