@@ -318,7 +318,7 @@ struct CmarkConverter {
         case CMARK_NODE_PARAGRAPH:
             let (inlines, _) = self.inlines(of: node, depth: depth + 1, heading: false)
             if inlines.count == 1, case .text(let text) = inlines[0],
-                ["\\newpage", "\\pagebreak"].contains(text.trimmingSpaces)
+                ["\\newpage", "\\pagebreak", "\\clearpage", "\\cleardoublepage"].contains(text.trimmingSpaces)
             {
                 items.append(.block(Block(.pageBreak, location: loc)))
             } else if let definitions = PandocDefinitions.definitions(

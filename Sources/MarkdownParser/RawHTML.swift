@@ -249,6 +249,9 @@ struct RawHTML {
                 continue
             }
             builder.flush()
+            let pageBreaks = Self.pageBreaks(style: attributes["style"])
+            if pageBreaks.before { builder.blocks.append(Block(.pageBreak, location: location)) }
+            defer { if pageBreaks.after { builder.blocks.append(Block(.pageBreak, location: location)) } }
             switch name {
             case "h1", "h2", "h3", "h4", "h5", "h6":
                 let level = Int(String(name.dropFirst())) ?? 1
@@ -344,6 +347,25 @@ struct RawHTML {
                 }
             }
         }
+    }
+
+    /// Whether a block element's `style` breaks the page before or after it, as a browser
+    /// printing it does: `page-break-before: always` or `break-before: page` (CSS 2.1 §13.3.1,
+    /// CSS Fragmentation Level 3 §3.1), and the same `-after` (as `<div style="page-break-after:
+    /// always"></div>`, the page break Markdown-to-PDF tools document).
+    static func pageBreaks(style: String?) -> (before: Bool, after: Bool) {
+        guard let style else { return (false, false) }
+        let declarations = style.lowercased().split(separator: ";").map { declaration in
+            declaration.split(separator: ":", maxSplits: 1).map { $0.filter { !$0.isWhitespace } }
+        }
+        func breaks(_ side: String) -> Bool {
+            declarations.contains { parts in
+                parts.count == 2
+                    && (parts[0] == "page-break-\(side)" && parts[1] == "always"
+                        || parts[0] == "break-\(side)" && ["page", "always", "left", "right"].contains(parts[1]))
+            }
+        }
+        return (breaks("before"), breaks("after"))
     }
 
     /// A `<ul>` or `<ol>`: each `<li>` an item. What stands in the list outside any `<li>` (text,

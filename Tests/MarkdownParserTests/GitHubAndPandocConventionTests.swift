@@ -259,3 +259,31 @@ import Testing
         #expect(items.first?.definitions.first?.count == 3)
     }
 }
+
+/// Page breaks as writers spell them: LaTeX's `\newpage`, `\pagebreak`, `\clearpage` and
+/// `\cleardoublepage` alone in a paragraph, and an HTML block element whose `style` breaks
+/// the page before or after it (`page-break-after: always`, `break-before: page`).
+@Suite struct PageBreakSpellingTests {
+    func kinds(_ markdown: String) -> [String] {
+        parse(markdown).document.blocks.map { block in
+            switch block.kind {
+            case .pageBreak: "break"
+            case .paragraph(let inlines): inlines.plainText
+            default: "other"
+            }
+        }
+    }
+
+    @Test(arguments: ["\\newpage", "\\pagebreak", "\\clearpage", "\\cleardoublepage"])
+    func latexCommandsBreakThePage(command: String) {
+        #expect(kinds("A.\n\n\(command)\n\nB.\n") == ["A.", "break", "B."])
+    }
+
+    @Test func htmlStylesBreakThePageBeforeOrAfter() {
+        #expect(kinds("A.\n\n<div style=\"page-break-after: always;\"></div>\n\nB.\n") == ["A.", "break", "B."])
+        #expect(kinds("A.\n\n<p style=\"color: red; break-before: page\">B.</p>\n") == ["A.", "break", "B."])
+        #expect(kinds("<div style='PAGE-BREAK-BEFORE:ALWAYS'>\n\nA.\n\n</div>\n") == ["break", "A."])
+        #expect(kinds("A.\n\n<p style=\"page-break-after: auto\">B.</p>\n") == ["A.", "B."])
+        #expect(RawHTML.pageBreaks(style: "break-after: avoid-page") == (false, false))
+    }
+}
