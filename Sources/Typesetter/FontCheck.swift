@@ -194,7 +194,7 @@ struct FontCheck {
                 if byte < 64 { low |= 1 << UInt64(byte) } else { high |= 1 << UInt64(byte - 64) }
             }
         }
-        let needsFallback = !allASCII && run.text.unicodeScalars.contains { $0.value >= 0x2E80 }
+        let needsFallback = !allASCII && run.text.unicodeScalars.contains(where: Self.isSetInAFallbackFace)
         if needsFallback, fallbackStyles[font.families] == nil { fallbackStyles[font.families] = font }
         for (position, family) in (needsFallback ? font.families[...] : font.families.prefix(1)).enumerated() {
             if listOf[family] == nil { listOf[family] = font.families }
@@ -210,7 +210,7 @@ struct FontCheck {
             let first: String.Index? =
                 position == 0
                 ? run.text.utf8.firstIndex { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A }
-                : run.text.unicodeScalars.firstIndex { $0.value >= 0x2E80 }
+                : run.text.unicodeScalars.firstIndex(where: Self.isSetInAFallbackFace)
             let at = offset.map {
                 $0 + run.text.utf8.distance(from: run.text.utf8.startIndex, to: first ?? run.text.utf8.startIndex)
             }
@@ -264,6 +264,16 @@ struct FontCheck {
             let at = offset.map { $0 + run.text.utf8.distance(from: run.text.utf8.startIndex, to: index) }
             findings.characters[font.families, default: []].append((character, at))
         }
+    }
+
+    /// Whether `scalar` is one the theme's fallback families are there for, past the first
+    /// family's Latin: Hangul (its jamo too) and the CJK scripts and forms (U+2E80–U+FFEF, and
+    /// the supplementary ideographs). An emoji is not: Pango sets it in the emoji face whatever
+    /// the list, so a fallback family's missing italic never shows on it.
+    static func isSetInAFallbackFace(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        return (0x1100...0x11FF).contains(value) || (0x2E80...0xFFEF).contains(value)
+            || (0x20000...0x3FFFF).contains(value)
     }
 
     /// The source location of the text at each of `offsets` in `paragraphs`, read beside the

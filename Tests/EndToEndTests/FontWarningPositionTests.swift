@@ -56,6 +56,20 @@ import Testing
         #expect(found.location?.line == expected.line && found.location?.column == expected.column, "\(found)")
     }
 
+    /// An emoji is set in the emoji face, not in the theme's Korean fallback: in italics or in
+    /// a light span it raises no warning about the Korean face's italic or weights; Hangul in
+    /// the same spans still does, at its first syllable.
+    @Test func anEmojiNeedsNoFallbackFace() throws {
+        for markdown in ["A *😀* b and [🎉 light]{weight=300}.\n", "*Italic 😀 text*\n"] {
+            let (_, report) = try Render.markdown(markdown, name: "emoji-no-fallback")
+            #expect(!report.diagnostics.contains { $0.message.contains("Noto Sans CJK") }, "\(report.diagnostics)")
+        }
+        let markdown = "A *😀 한국어* b.\n"
+        let (_, report) = try Render.markdown(markdown, name: "emoji-then-hangul")
+        let found = try #require(warning(report, "no italic in 'Noto Sans CJK KR'"), "\(report.diagnostics)")
+        #expect(found.location?.column == position(of: "한", in: markdown).column, "\(found)")
+    }
+
     @Test func anEmojiInAListItemAndInATableCell() throws {
         let markdown = """
             Intro paragraph.
