@@ -150,9 +150,19 @@ extension Typesetter {
                 variables.bodySize.map { "fontsize \($0.wholePointsText) pt" },
                 variables.lineStretch.map { "linestretch \($0)" },
             ].compactMap { $0 }.joined(separator: " with ")
+            // Every role scales with the Body size: the largest fontsize that keeps the largest
+            // role within 1000 pt, said so the writer need not work it out.
+            let largest = TextRole.allCases.map { theme[$0].size }.max() ?? 0
+            let fitting = variables.bodySize.flatMap { body -> String? in
+                guard largest > TypographicLimits.size.upperBound else { return nil }
+                let most = Int((body * TypographicLimits.size.upperBound / largest).rounded(.down))
+                return "; fontsize at most \(most) pt keeps every role within "
+                    + "\(TypographicLimits.size.upperBound.wholePointsText) pt"
+            }
             throw TypesetError.invalidTheme(problems: [
                 "\(request.theme ?? "default") adapted to \(how.isEmpty ? "the request" : how): \(adaptedOutOfRange[0])"
                     + (adaptedOutOfRange.count > 1 ? " (and \(adaptedOutOfRange.count - 1) more)" : "")
+                    + (fitting ?? "")
             ])
         }
         // Missing families go first, so Bold Text steps by the faces that will really be used.

@@ -153,6 +153,23 @@ import Testing
             ]).status == 0)
     }
 
+    /// A `fontsize` that is itself within 1–1000 pt but scales the largest role past 1000 pt
+    /// is refused with the largest fontsize that fits (Display is 3.81 times Body in the
+    /// default theme); that size renders.
+    @Test func aFontsizeThatScalesARolePastTheLimitSaysWhatFits() throws {
+        let dir = try folder()
+        try write("Hi", dir + "/d.md")
+        let result = try typeset(["render", dir + "/d.md", "-o", dir + "/d.pdf", "-V", "fontsize=500pt"])
+        let most = try #require(
+            result.output.firstMatch(of: /fontsize at most (\d+) pt keeps every role within 1000 pt/)?.1,
+            "\(result.output)")
+        #expect(result.status != 0 && !FileManager.default.fileExists(atPath: dir + "/d.pdf"))
+        let fits = try typeset(["render", dir + "/d.md", "-o", dir + "/d.pdf", "-q", "-V", "fontsize=\(most)pt"])
+        #expect(fits.status == 0, "\(fits.output)")
+        let over = try typeset(["render", dir + "/d.md", "-o", dir + "/e.pdf", "-V", "fontsize=\(Int(most)! + 1)pt"])
+        #expect(over.status != 0, "\(over.output)")
+    }
+
     /// Options are judged whatever the number of inputs, and conflicts say what conflicts.
     @Test func optionsAreJudgedWhateverTheInputs() throws {
         let dir = try folder()
