@@ -146,6 +146,9 @@ public enum MarkdownParser {
             ? windows?.buffer ?? SourceBuffer(source.lines.buffer) : SourceBuffer(source.inputBytes)
         document.source = SourcePositions(buffer: buffer) { CmarkTree.inlineText(of: $0) }
         if smartPunctuation(metadata, diagnostics: &diagnostics) { document = SmartPunctuation.apply(to: document) }
+        if let frontMatter = source.frontMatter?.text {
+            UnsetFootnotes.nameCitationsInFrontMatter(String(decoding: frontMatter, as: UTF8.self), in: &diagnostics)
+        }
         return ParseResult(document: document, diagnostics: diagnostics)
     }
 

@@ -96,6 +96,24 @@ enum UnsetFootnotes {
         return result
     }
 
+    /// Says of each note the text never cites but the front matter does (`title: "A[^t]"`) that
+    /// a marker there sets no note: front matter values are read as inline text, where a note
+    /// has no page foot to go to, and the marker stays as written, as Pandoc leaves it.
+    static func nameCitationsInFrontMatter(_ frontMatter: String, in diagnostics: inout [Diagnostic]) {
+        guard frontMatter.contains("[^") else { return }
+        for index in diagnostics.indices {
+            let message = diagnostics[index].message
+            guard message.hasPrefix("footnote [^"), message.contains("] is never cited"),
+                let close = message.firstIndex(of: "]")
+            else { continue }
+            let marker = String(message[message.index(message.startIndex, offsetBy: 9)...close])
+            guard frontMatter.contains(marker) else { continue }
+            diagnostics[index].message =
+                "footnote \(marker) is cited only in the front matter, whose values set no notes (the marker is "
+                + "printed as written), so it is not set: cite it in the text"
+        }
+    }
+
     /// The line ranges of the code blocks and HTML blocks under `root`.
     private static func literalLines(_ root: OpaquePointer) -> [ClosedRange<Int>] {
         var result: [ClosedRange<Int>] = []

@@ -199,3 +199,16 @@ import Testing
         #expect(warnings("a | b\n--|--\n1 | 2 | three\n").map { $0.prefix(4) } == ["3:9 "])
     }
 }
+
+/// A note cited only in the front matter (`title: "A[^t]"`) is not set, as one never cited is
+/// not, but the warning says where its marker is and why it sets nothing; a note cited nowhere
+/// keeps the plain warning.
+@Suite struct FrontMatterCitationTests {
+    @Test func aNoteCitedOnlyInTheFrontMatterIsNamedSo() {
+        let result = parse("---\ntitle: \"A title[^t] here\"\n---\n\nBody.[^b]\n\n[^t]: T.\n\n[^b]: B.\n\n[^u]: U.\n")
+        let messages = result.diagnostics.map { "\($0.location?.line ?? 0) \($0.message)" }
+        #expect(messages.contains { $0.hasPrefix("7 footnote [^t] is cited only in the front matter") }, "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("11 footnote [^u] is never cited") }, "\(messages)")
+        #expect(messages.count == 2, "\(messages)")
+    }
+}
