@@ -8,7 +8,8 @@ import Typography
 /// linking to its heading with the page number it landed on in a first layout pass.
 struct TableOfContents {
     let theme: Theme
-    /// The heading above the entries: "목차" for Korean documents (`lang: ko`), else "Contents".
+    /// The heading above the entries, in the document's language (``SectionNames``): "목차" for
+    /// Korean documents (`lang: ko`), "Inhaltsverzeichnis" for German, else "Contents".
     let title: String
     /// A heading listed: its title, level, anchor, runs and where the heading is (its warnings point there).
     typealias Entry = (title: String, level: Int, anchor: String, runs: [StyledRun], location: SourceLocation?)
@@ -21,7 +22,7 @@ struct TableOfContents {
     /// be inserted at `insertionIndex`.
     init(theme: Theme, blocks: [StyledBlock], language: String?, insertionIndex: Int, titleIndex: Int?) {
         self.theme = theme
-        title = language?.lowercased().hasPrefix("ko") == true ? "목차" : "Contents"
+        title = SectionNames.contents(language: language)
         self.insertionIndex = insertionIndex
         entries = blocks.enumerated().compactMap { index, block in
             index == titleIndex ? nil : TableOfContents.entry(for: block)
@@ -32,7 +33,7 @@ struct TableOfContents {
     /// heading left out), to be inserted at `insertionIndex`.
     init(theme: Theme, entries: [Entry], language: String?, insertionIndex: Int) {
         self.theme = theme
-        title = language?.lowercased().hasPrefix("ko") == true ? "목차" : "Contents"
+        title = SectionNames.contents(language: language)
         self.insertionIndex = insertionIndex
         self.entries = entries
     }

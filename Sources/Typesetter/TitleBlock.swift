@@ -6,9 +6,9 @@ import Typography
 /// The front page's title block, from the front matter: the title (LargeTitle role), then the
 /// subtitle (SubTitle role), then the author and the date (Body role, secondary colour), as a
 /// book's or an article's title page orders them (Pandoc's and LaTeX's `\maketitle` do the
-/// same), then the `abstract` under an "Abstract" (Korean "초록") label in the Headline role,
-/// a paragraph of Body for each of its paragraphs, as Pandoc sets an abstract after the
-/// title. The table of contents follows it.
+/// same), then the `abstract` under an "Abstract" label in the document's language (Korean
+/// "초록": ``SectionNames``) in the Headline role, a paragraph of Body for each of its
+/// paragraphs, as Pandoc sets an abstract after the title. The table of contents follows it.
 ///
 /// When the document itself opens with a level-1 heading that is the title (no `title` in the
 /// front matter, or the same text), that heading is the title and only the lines after it are
@@ -71,10 +71,9 @@ struct TitleBlock {
         }.filter { !$0.isEmpty }
         if !paragraphs.isEmpty {
             if let last = blocks.indices.last { blocks[last].spaceAfter = spacing * 2 }
-            let korean = metadata.lang?.lowercased().hasPrefix("ko") == true
             line(
-                korean ? "초록" : "Abstract", role: .headline, color: theme.textColor, spaceAfter: spacing * 0.5,
-                key: "abstract")
+                SectionNames.abstract(language: metadata.lang), role: .headline, color: theme.textColor,
+                spaceAfter: spacing * 0.5, key: "abstract")
             for paragraph in paragraphs {
                 line(paragraph, role: .body, color: theme.textColor, spaceAfter: spacing, key: "abstract")
             }

@@ -287,3 +287,16 @@ import Testing
         #expect(RawHTML.pageBreaks(style: "break-after: avoid-page") == (false, false))
     }
 }
+
+/// The sections Typeset names itself follow `lang` as babel names them for Pandoc's PDFs, by the
+/// primary subtag, English otherwise.
+@Suite struct SectionNameTests {
+    @Test func namesFollowTheLanguage() {
+        #expect(SectionNames.contents(language: "de-DE") == "Inhaltsverzeichnis")
+        #expect(SectionNames.abstract(language: "de") == "Zusammenfassung")
+        #expect(SectionNames.contents(language: "ko-KR") == "목차" && SectionNames.abstract(language: "ko") == "초록")
+        #expect(SectionNames.contents(language: "FR_ca") == "Table des matières")
+        #expect(
+            SectionNames.contents(language: nil) == "Contents" && SectionNames.abstract(language: "tlh") == "Abstract")
+    }
+}
