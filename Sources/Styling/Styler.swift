@@ -1289,10 +1289,12 @@ public struct Styler: Sendable {
                 noteUnreadNoteSyntax(in: text)
                 // A tab in running text is white space like any other (CommonMark §2.2).
                 // (A byte test: `String.contains(String)` is Foundation's locale-aware search.)
-                Self.append(
-                    StyledRun(
-                        cascade.cased(text.utf8.contains(0x09) ? text.replacingOccurrences(of: "\t", with: " ") : text),
-                        style: appearances.style(for: cascade)), to: &runs)
+                var text = text.utf8.contains(0x09) ? text.replacingOccurrences(of: "\t", with: " ") : text
+                if Self.endsInForcedBreak(runs) {
+                    text = String(text.drop { $0 == " " })
+                    if text.isEmpty { continue }
+                }
+                Self.append(StyledRun(cascade.cased(text), style: appearances.style(for: cascade)), to: &runs)
             case .math(let source, let display, let location):
                 let formulaRuns = formulaRuns(source, display: display, location: location, cascade: cascade)
                 runs += formulaRuns
@@ -1302,8 +1304,10 @@ public struct Styler: Sendable {
                         StyledRun("\u{2003}\u{2003}" + tag, style: appearances.style(for: cascade)), to: &runs)
                 }
             case .softBreak:
+                if Self.endsInForcedBreak(runs) { continue }
                 Self.append(StyledRun(" ", style: appearances.style(for: cascade)), to: &runs)
             case .lineBreak:
+                Self.trimSpacesBeforeForcedBreak(&runs)
                 Self.append(StyledRun("\u{2028}", style: appearances.style(for: cascade)), to: &runs)
             case .emphasis(let children):
                 var inner = cascade
@@ -1390,12 +1394,31 @@ public struct Styler: Sendable {
                 referencedNotes.append(number)
             case .rawHTML(let html, let location):
                 if html.lowercased().hasPrefix("<br") {
+                    Self.trimSpacesBeforeForcedBreak(&runs)
                     runs.append(StyledRun("\u{2028}", style: appearances.style(for: cascade)))
                 } else {
                     warn("raw HTML '\(html.prefix(40))' is not rendered; skipped", location, kind: .html)
                 }
             }
         }
+    }
+
+    /// Whether `runs` end in a forced line break (U+2028, from `<br>` or a hard break), after
+    /// which a collapsible space would begin the next line. The spaces around a forced break
+    /// end one line and begin the next, and a browser removes them (CSS Text 3 §4.1.2): `a <br>
+    /// b` is `a`, then `b` (``trimSpacesBeforeForcedBreak(_:)``).
+    static func endsInForcedBreak(_ runs: [StyledRun]) -> Bool {
+        runs.last?.text.unicodeScalars.last == "\u{2028}"
+    }
+
+    /// Removes the spaces that end `runs` (a text run's, not a picture's or formula's) before a
+    /// forced line break is appended (``endsInForcedBreak(_:)``).
+    static func trimSpacesBeforeForcedBreak(_ runs: inout [StyledRun]) {
+        guard let last = runs.indices.last, runs[last].text.hasSuffix(" "), runs[last].style.inlineFormula == nil,
+            runs[last].style.inlineImage == nil
+        else { return }
+        while runs[last].text.hasSuffix(" ") { runs[last].text.removeLast() }
+        if runs[last].text.isEmpty { runs.removeLast() }
     }
 
     /// The style of an image shown as its alt text inside a line: 0.85 of the text's size on

@@ -23,6 +23,17 @@ import Typography
         }
     }
 
+    /// The spaces around a `<br>` end one line and would begin the next: a browser removes
+    /// them (CSS Text 3 §4.1.2), and so does Typeset, on the same line, across a line end, in
+    /// emphasis and in a table cell; an ideographic space after a break stays (an indent).
+    @Test func spacesAroundAnHTMLBreakAreRemoved() {
+        #expect(texts("Text <br> break") == ["Text\u{2028}break"])
+        #expect(texts("line one<br>\nline two") == ["line one\u{2028}line two"])
+        #expect(texts("*a <br>* b") == ["a\u{2028}b"])
+        #expect(texts("| x <br> y |\n|---|") == ["x\u{2028}y"])
+        #expect(texts("a<br>\u{3000}indented") == ["a\u{2028}\u{3000}indented"])
+    }
+
     @Test func runsOfSpacesAreOneWordSpace() {
         #expect(texts("Two  spaces after a period.  Next sentence.") == ["Two spaces after a period. Next sentence."])
         #expect(texts("# A    heading") == ["A heading"])
