@@ -146,9 +146,6 @@ public enum MarkdownParser {
             ? windows?.buffer ?? SourceBuffer(source.lines.buffer) : SourceBuffer(source.inputBytes)
         document.source = SourcePositions(buffer: buffer) { CmarkTree.inlineText(of: $0) }
         if smartPunctuation(metadata, diagnostics: &diagnostics) { document = SmartPunctuation.apply(to: document) }
-        if let frontMatter = source.frontMatter?.text {
-            UnsetFootnotes.nameCitationsInFrontMatter(String(decoding: frontMatter, as: UTF8.self), in: &diagnostics)
-        }
         return ParseResult(document: document, diagnostics: diagnostics)
     }
 
@@ -185,7 +182,7 @@ public enum MarkdownParser {
         if let literalLines {
             diagnostics += UnsetFootnotes.diagnostics(
                 literalLines: { literalLines }, lines: source.lines,
-                cited: Set(converter.footnoteNumbers.keys), file: file)
+                cited: Set(converter.footnoteNumbers.keys), file: file, frontMatter: source.frontMatterText)
         }
         let windows = SourceWindows(
             file: file, source: source.forConversion, segments: segments, prefix: prefix,
@@ -227,7 +224,8 @@ public enum MarkdownParser {
             diagnostics +=
                 converter.diagnostics + converter.html.diagnostics
                 + UnsetFootnotes.diagnostics(
-                    root: tree.root, lines: source.lines, cited: Set(converter.footnoteNumbers.keys), file: file)
+                    root: tree.root, lines: source.lines, cited: Set(converter.footnoteNumbers.keys), file: file,
+                    frontMatter: source.frontMatterText)
             let windows = SourceWindows(
                 file: file, source: source.forConversion, segments: segments,
                 prefix: (definitions.bytes, definitions.lines), footnoteNumbers: converter.footnoteNumbers,
@@ -246,7 +244,8 @@ public enum MarkdownParser {
             diagnostics +=
                 converter.diagnostics + converter.html.diagnostics
                 + UnsetFootnotes.diagnostics(
-                    root: tree.root, lines: source.lines, cited: Set(converter.footnoteNumbers.keys), file: file)
+                    root: tree.root, lines: source.lines, cited: Set(converter.footnoteNumbers.keys), file: file,
+                    frontMatter: source.frontMatterText)
             return Document(blocks: blocks, metadata: metadata, footnotes: converter.footnotes(), file: file)
         }
     }

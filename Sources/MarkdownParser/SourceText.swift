@@ -37,6 +37,8 @@ struct SourceText {
     var markerName: String
     /// The front matter text between the fences and the source line of its first line.
     var frontMatter: (text: [UInt8], firstLine: Int)?
+    /// The front matter's text, nil when there is none.
+    var frontMatterText: String? { frontMatter.map { String(decoding: $0.text, as: UTF8.self) } }
     /// Lines that look like div fences, by 0-based line index: candidates for `prepare`.
     var candidates = SortedTable<DivFence>()
     private var input: [UInt8] = []

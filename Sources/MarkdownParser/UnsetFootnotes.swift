@@ -17,14 +17,22 @@ enum UnsetFootnotes {
     /// definition's `[` (1-based line, UTF-8 byte column), in line order. Lines inside code and
     /// HTML blocks of `root` (cmark-gfm's tree of the same lines) are text, not definitions. A
     /// definition may follow block quote markers and indentation (inside a quote or list item).
-    static func diagnostics(root: OpaquePointer, lines: SourceLines, cited: Set<String>, file: String) -> [Diagnostic] {
-        diagnostics(literalLines: { literalLines(root) }, lines: lines, cited: cited, file: file)
+    static func diagnostics(
+        root: OpaquePointer, lines: SourceLines, cited: Set<String>, file: String, frontMatter: String? = nil
+    ) -> [Diagnostic] {
+        diagnostics(
+            literalLines: { literalLines(root) }, lines: lines, cited: cited, file: file, frontMatter: frontMatter)
     }
 
     /// ``diagnostics(root:lines:cited:file:)`` with the code and HTML blocks' line ranges given
     /// (read only when a line looks like a definition).
+    ///
+    /// A note the text never cites but `frontMatter` (the front matter's text) does
+    /// (`title: "A[^t]"`) is said to be so: front matter values are read as inline text, where
+    /// a note has no page foot to go to, and the marker stays as written, as Pandoc leaves it.
     static func diagnostics(
-        literalLines: () -> [ClosedRange<Int>], lines: SourceLines, cited: Set<String>, file: String
+        literalLines: () -> [ClosedRange<Int>], lines: SourceLines, cited: Set<String>, file: String,
+        frontMatter: String? = nil
     ) -> [Diagnostic] {
         var candidates: [(label: String, line: Int, column: Int)] = []
         let bytes = lines.buffer
@@ -84,34 +92,18 @@ enum UnsetFootnotes {
             } else {
                 firstLine[label] = candidate.line
                 if !cited.contains(label) {
-                    result.append(
-                        Diagnostic(
-                            .warning,
-                            "footnote [^\(candidate.label)] is never cited, so it is not set (a note is set where a "
-                                + "marker [^\(candidate.label)] cites it)",
-                            at: at, kind: .footnote))
+                    let marker = "[^\(candidate.label)]"
+                    let message =
+                        frontMatter?.contains(marker) == true
+                        ? "footnote \(marker) is cited only in the front matter, whose values set no notes (the "
+                            + "marker is printed as written), so it is not set: cite it in the text"
+                        : "footnote \(marker) is never cited, so it is not set (a note is set where a marker "
+                            + "\(marker) cites it)"
+                    result.append(Diagnostic(.warning, message, at: at, kind: .footnote))
                 }
             }
         }
         return result
-    }
-
-    /// Says of each note the text never cites but the front matter does (`title: "A[^t]"`) that
-    /// a marker there sets no note: front matter values are read as inline text, where a note
-    /// has no page foot to go to, and the marker stays as written, as Pandoc leaves it.
-    static func nameCitationsInFrontMatter(_ frontMatter: String, in diagnostics: inout [Diagnostic]) {
-        guard frontMatter.contains("[^") else { return }
-        for index in diagnostics.indices {
-            let message = diagnostics[index].message
-            guard message.hasPrefix("footnote [^"), message.contains("] is never cited"),
-                let close = message.firstIndex(of: "]")
-            else { continue }
-            let marker = String(message[message.index(message.startIndex, offsetBy: 9)...close])
-            guard frontMatter.contains(marker) else { continue }
-            diagnostics[index].message =
-                "footnote \(marker) is cited only in the front matter, whose values set no notes (the marker is "
-                + "printed as written), so it is not set: cite it in the text"
-        }
     }
 
     /// The line ranges of the code blocks and HTML blocks under `root`.
