@@ -185,7 +185,7 @@ enum MathShapes {
         // The source and a broken display's line starts by their digests and lengths: a
         // formula of n pieces is looked up n times, and writing the whole of either into each
         // key made that n² bytes. (A false match would need two sources of one length whose
-        // 64-bit SipHash digests, seeded afresh in each process, agree.)
+        // 64-bit SipHash digests, keyed afresh in each process, agree.)
         let starts = formula.displayLineStarts
         let key =
             "\(formula.family)\u{0}\(size)\u{0}\(formula.display)\u{0}\(frame)\u{0}\(textFace)\u{0}"

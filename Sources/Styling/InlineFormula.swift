@@ -13,7 +13,7 @@ import Typography
 public struct InlineFormula: Hashable, Sendable {
     /// The TeX source as written (the PDF's `/Alt` and `/ActualText` of its `Formula`).
     public let source: String
-    /// A digest of ``source`` (its `hashValue`, with this process's hashing seed), taken once:
+    /// A digest of ``source`` (its `hashValue`, under this process's random hashing key), taken once:
     /// what hashing a formula and keying its layout read instead of the whole source.
     public let sourceDigest: Int
     /// True for a displayed formula (display style, its own centred line).
