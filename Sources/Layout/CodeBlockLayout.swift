@@ -47,12 +47,11 @@ extension BlockLayout {
         var runs: [StyledRun] = []
         var feeds = 0
         for run in paragraph.runs {
-            var text = Substring(run.text)
-            var start = text.utf8.startIndex
+            var start = run.text.utf8.startIndex
             for index in run.text.utf8.indices where run.text.utf8[index] == 0x0A {
                 feeds += 1
                 guard feeds == lines else { continue }
-                runs.append(StyledRun(String(text[start..<index]), style: run.style))
+                runs.append(StyledRun(String(run.text[start..<index]), style: run.style))
                 var part = paragraph
                 part.runs = runs.filter { !$0.text.isEmpty }
                 if !parts.isEmpty { part.marker = nil }
@@ -61,8 +60,7 @@ extension BlockLayout {
                 feeds = 0
                 start = run.text.utf8.index(after: index)
             }
-            text = text[start...]
-            runs.append(StyledRun(String(text), style: run.style))
+            runs.append(StyledRun(String(run.text[start...]), style: run.style))
         }
         var last = paragraph
         last.runs = runs.filter { !$0.text.isEmpty }

@@ -40,7 +40,8 @@ public enum ImageDecoder {
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var cache: [String: (stamp: FileStamp, info: Info?)] = [:]
-    /// Whether librsvg parses each SVG asked about (``isDrawable(_:)``), by path and stamp.
+    /// Whether each SVG asked about has a size and librsvg parses it (``isDrawable(_:)``), by
+    /// path and stamp.
     nonisolated(unsafe) private static var svgParses: [String: (stamp: FileStamp, parses: Bool)] = [:]
 
     /// A file as it is now: what `stat(2)` says of its identity, size and last change, so
@@ -90,7 +91,7 @@ public enum ImageDecoder {
     /// for the process while the file is unchanged (``FileStamp``).
     public static func isDrawable(_ path: String) -> Bool {
         guard ImageProbe.isSVG(path) else { return info(ofFile: path) != nil }
-        guard ImageProbe.pixelSize(ofFile: path) != nil else { return false }
+        // Asked first of the cache: examining an SVG's size reads the whole file.
         let stamp = FileStamp(path)
         if let stamp {
             lock.lock()
@@ -98,7 +99,7 @@ public enum ImageDecoder {
             lock.unlock()
             if let known, known.stamp == stamp { return known.parses }
         }
-        let parses = parseSVG(path) != nil
+        let parses = ImageProbe.pixelSize(ofFile: path) != nil && parseSVG(path) != nil
         if let stamp {
             lock.lock()
             svgParses[path] = (stamp, parses)
