@@ -132,7 +132,8 @@ let package = Package(
             name: "PangoCairoBackendTests", dependencies: ["PangoCairoBackend", "TaggedPDF", "TestSupport", "TeXMath"]),
         .testTarget(name: "SpecimenTests", dependencies: ["Specimen", "Typesetter", "TestSupport"]),
         .testTarget(
-            name: "EndToEndTests", dependencies: ["Typesetter", "MarkdownParser", "TaggedPDF", "TestSupport"],
+            name: "EndToEndTests",
+            dependencies: ["Typesetter", "MarkdownParser", "TaggedPDF", "TestSupport", "CodeHighlighting"],
             resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6],

@@ -3,10 +3,14 @@
 (about 50 pages) rendered with highlighting and with `-V highlight=false`, alternating, RUNS
 times each; prints the median wall time of each and the difference.
 
-Usage: bench/code-highlighting.py [--distinct] [TYPESET_BINARY] [RUNS]
+Usage: bench/code-highlighting.py [--distinct] [--against OTHER_BINARY] [TYPESET_BINARY] [RUNS]
 
 --distinct makes every block's text its own (the block's number in its numbers and names), so
 that each is highlighted on its own instead of once per language.
+
+--against OTHER_BINARY renders with a second binary too (a build before a change), all four
+renders alternating in each round, and prints each binary's median of its rounds' highlighted ÷
+plain time: a pair measured in one run, under the same load.
 """
 import os
 import statistics
@@ -52,34 +56,53 @@ def document(distinct=False):
     return "\n".join(parts)
 
 
+def render(binary, source, folder, mode):
+    """Renders `source` with `binary`, highlighted or plain; returns the wall time in seconds."""
+    extra = [] if mode == "highlighted" else ["-V", "highlight=false"]
+    start = time.perf_counter()
+    subprocess.run([binary, "render", source, "-o", os.path.join(folder, mode + ".pdf")] + extra,
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
 def main():
-    arguments = [argument for argument in sys.argv[1:] if argument != "--distinct"]
-    distinct = len(arguments) < len(sys.argv) - 1
+    arguments = sys.argv[1:]
+    distinct = "--distinct" in arguments
+    arguments = [argument for argument in arguments if argument != "--distinct"]
+    other = None
+    if "--against" in arguments:
+        index = arguments.index("--against")
+        other = arguments[index + 1]
+        del arguments[index:index + 2]
     binary = arguments[0] if arguments else ".build/release/typeset"
     runs = int(arguments[1]) if len(arguments) > 1 else 3
+    binaries = [binary] + ([other] if other else [])
     with tempfile.TemporaryDirectory() as folder:
         source = os.path.join(folder, "code.md")
         with open(source, "w") as handle:
             handle.write(document(distinct))
-        times = {"highlighted": [], "plain": []}
+        times = {(path, mode): [] for path in binaries for mode in ("highlighted", "plain")}
         for _ in range(runs):
-            for mode in ("highlighted", "plain"):
-                extra = [] if mode == "highlighted" else ["-V", "highlight=false"]
-                start = time.perf_counter()
-                subprocess.run([binary, "render", source, "-o", os.path.join(folder, mode + ".pdf")] + extra,
-                               check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                times[mode].append(time.perf_counter() - start)
+            for path in binaries:
+                for mode in ("highlighted", "plain"):
+                    times[(path, mode)].append(render(path, source, folder, mode))
         pages = subprocess.run(["pdfinfo", os.path.join(folder, "highlighted.pdf")], capture_output=True,
                                text=True).stdout
         pages = next((line.split()[-1] for line in pages.splitlines() if line.startswith("Pages:")), "?")
-    plain = statistics.median(times["plain"])
-    highlighted = statistics.median(times["highlighted"])
     kind = "distinct " if distinct else ""
     print(f"500 {kind}code blocks, 10 languages, {pages} pages, {runs} runs each, alternating")
-    for mode in ("plain", "highlighted"):
-        print(f"  {mode:12} median {statistics.median(times[mode]):.3f} s  runs "
-              + " ".join(f"{t:.3f}" for t in times[mode]))
-    print(f"  highlighting costs {highlighted - plain:+.3f} s ({(highlighted / plain - 1) * 100:+.1f} %)")
+    for path in binaries:
+        plain = statistics.median(times[(path, "plain")])
+        highlighted = statistics.median(times[(path, "highlighted")])
+        if other:
+            print(f"{path}:")
+        for mode in ("plain", "highlighted"):
+            print(f"  {mode:12} median {statistics.median(times[(path, mode)]):.3f} s  runs "
+                  + " ".join(f"{t:.3f}" for t in times[(path, mode)]))
+        print(f"  highlighting costs {highlighted - plain:+.3f} s ({(highlighted / plain - 1) * 100:+.1f} %)")
+        if other:
+            ratios = [h / p for h, p in zip(times[(path, "highlighted")], times[(path, "plain")])]
+            print(f"  median of the rounds' highlighted / plain: {(statistics.median(ratios) - 1) * 100:+.1f} %")
 
 
 if __name__ == "__main__":

@@ -66,6 +66,9 @@ enum RenderCommand {
         }
         try confine(&options, inputs: inputs, args: args)
         Typesetter.startLoadingFonts(for: options)
+        let definitionLoading = Typesetter.startLoadingCodeDefinitions(
+            forInputs: inputs, highlight: variables.last { $0.0 == "highlight" }?.1)
+        defer { definitionLoading?.cancel() }
         // The text is not kept past the parse: the document holds its own copy of the source.
         var parsed = try BookInputs.load(
             inputs, book: book, args: args, variables: variables, target: target, sandbox: options.sandbox)
