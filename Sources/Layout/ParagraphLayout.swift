@@ -1,3 +1,4 @@
+import DocumentModel
 import Styling
 
 /// Paragraph layout in named stages, as Typst's `inline` layout runs them: collect the text
@@ -34,12 +35,41 @@ public enum ParagraphLayout {
         public var text: String
         public var treatment: BrokenWord.Treatment
         public var measure: Double
+        /// Where the word's first formula is written, when it holds one (a warning stands
+        /// there); nil for a word of text, which a warning finds by its text.
+        public var formulaLocation: SourceLocation?
         /// Creates a word's report (see the properties).
-        public init(text: String, treatment: BrokenWord.Treatment, measure: Double) {
+        public init(
+            text: String, treatment: BrokenWord.Treatment, measure: Double, formulaLocation: SourceLocation? = nil
+        ) {
             self.text = text
             self.treatment = treatment
             self.measure = measure
+            self.formulaLocation = formulaLocation
         }
+    }
+
+    /// The text of the scalars `range` as a warning quotes it: soft hyphens left out, and each
+    /// formula written as its TeX source, each inline picture as `[picture]`, where the text
+    /// holds U+FFFC for it; and where the first formula is written.
+    static func quoted(
+        _ range: Range<Int>, of prepared: PreparedParagraph, paragraph: StyledParagraph
+    ) -> (text: String, formulaLocation: SourceLocation?) {
+        var text = String.UnicodeScalarView()
+        var formulaLocation: SourceLocation?
+        for index in range where prepared.scalars[index] != "\u{AD}" {
+            let scalar = prepared.scalars[index]
+            let style = scalar == "\u{FFFC}" ? paragraph.runs[prepared.runIndex[index]].style : nil
+            if let formula = style?.inlineFormula {
+                text.append(contentsOf: formula.source.unicodeScalars)
+                formulaLocation = formulaLocation ?? formula.location
+            } else if style?.inlineImage != nil {
+                text.append(contentsOf: "[picture]".unicodeScalars)
+            } else {
+                text.append(scalar)
+            }
+        }
+        return (String(text), formulaLocation)
     }
 
     /// Lays out `paragraph` at `width` pt, stage by stage. A paragraph that fits on one line
@@ -87,9 +117,9 @@ public enum ParagraphLayout {
                 return kerning
             })
         let brokenWords = composition.brokenWords.map { word in
-            var text = String.UnicodeScalarView()
-            text.append(contentsOf: prepared.scalars[word.range].lazy.filter { $0 != "\u{AD}" })
-            return OverwideWord(text: String(text), treatment: word.treatment, measure: width)
+            let quoted = quoted(word.range, of: prepared, paragraph: paragraph)
+            return OverwideWord(
+                text: quoted.text, treatment: word.treatment, measure: width, formulaLocation: quoted.formulaLocation)
         }
         let textRanges = sourceTextRanges(composition, scalars: prepared.scalars)
         let finish = Finish(paragraph: paragraph, width: width, bytes: text.bytes, textRanges: textRanges)

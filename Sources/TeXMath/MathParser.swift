@@ -17,6 +17,10 @@ public struct MathParser {
     /// Nesting depth, bounded so that hostile input cannot exhaust the stack.
     var depth = 0
     static let maximumDepth = 200
+    /// Set where the formula nests past ``maximumDepth``: the rest of its source is one error
+    /// atom, and no later problem is reported, since each (a `}` or an argument the groups
+    /// still open miss) would follow from that one.
+    var abandoned = false
 
     /// Parses `source` (the text between the dollars).
     public static func parse(_ source: String) -> MathFormula {
@@ -71,6 +75,7 @@ public struct MathParser {
     }
 
     mutating func problem(_ message: String, at index: Int) {
+        guard !abandoned else { return }
         problems.append(MathProblem(message: message, offset: offsets[min(index, offsets.count - 1)]))
     }
 
@@ -141,6 +146,7 @@ public struct MathParser {
             guard let scalar = current else { break }
             if depth > Self.maximumDepth {
                 problem("math nested too deeply", at: position)
+                abandoned = true
                 let rest = String(String.UnicodeScalarView(scalars[position...]))
                 nodes.append(.atom(MathAtom(.ord, .error(rest))))
                 position = scalars.count

@@ -192,8 +192,8 @@ struct LayoutAndDraw {
     }
 
     /// The warning for `word`, wider than its measure (a table cell's when `inCell`): what was
-    /// done with it, quoted (its first 60 characters) and placed where it is written (its first
-    /// 24 characters are looked for in the source).
+    /// done with it, quoted (its first 60 characters) and placed where it is written (at its
+    /// first formula, or where its first 24 characters are found in the source).
     static func overwideWord(
         _ word: ParagraphLayout.OverwideWord, inCell: Bool, at location: SourceLocation?
     ) -> Diagnostic {
@@ -210,6 +210,9 @@ struct LayoutAndDraw {
             }
         let shown = word.text.count > 60 ? word.text.prefix(60) + "…" : Substring(word.text)
         let message = "a word is wider than \(measure): '\(shown)' \(done)"
+        if let formulaLocation = word.formulaLocation {
+            return Diagnostic(.warning, message, at: formulaLocation, kind: .overfull)
+        }
         return Diagnostic(.warning, message, at: location, kind: .overfull, subject: String(word.text.prefix(24)))
     }
 }

@@ -63,6 +63,24 @@ import Typography
         try PDFValidationTests.expectValid([pdf])
     }
 
+    /// A formula with no place to break that is wider than the measure is quoted in the warning
+    /// as its TeX source (not as the U+FFFC that stands for it in the line's text),
+    /// and the warning stands at it; a formula nested too deeply is reported once.
+    @Test func anOverwideFormulaIsQuotedAsItsSource() throws {
+        let wide = #"\frac{"# + String(repeating: "a", count: 120) + "}{b}"
+        let deep = String(repeating: "{", count: 260) + "x" + String(repeating: "}", count: 260)
+        let markdown = "Some text, then $\(wide)$ and more.\n\nDeep: $\(deep)$\n"
+        let (_, report) = try Render.markdown(markdown, name: "overwide-formula")
+        let messages = report.diagnostics.map(\.description)
+        let overwide = try #require(
+            report.diagnostics.first { $0.message.hasPrefix("a word is wider than the measure") }, "\(messages)")
+        #expect(overwide.message.contains("'\\frac{aaaa"), "\(overwide.message)")
+        #expect(!overwide.message.contains("\u{FFFC}"))
+        #expect(overwide.location?.line == 1 && overwide.location?.column == 17, "\(overwide.description)")
+        #expect(messages.filter { $0.contains("nested too deeply") }.count == 1, "\(messages)")
+        #expect(!messages.contains { $0.contains("missing }") || $0.contains("missing argument") }, "\(messages)")
+    }
+
     @Test func aTallFormulaGrowsItsLineOnlyByWhatItNeeds() throws {
         let plain = "Line one of text.  \nLine two of text.  \nLine three."
         let tall = "Line one of text.  \nLine $\\dfrac{\\dfrac{a}{b}}{c}$ two.  \nLine three."

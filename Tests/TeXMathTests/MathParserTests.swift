@@ -106,6 +106,39 @@ import Testing
         #expect(formula.nodes.contains(.atom(MathAtom(.ord, .error(#"\foo"#)))))
     }
 
+    /// A formula nested past the parser's depth limit reports that once, at the depth where
+    /// it happened, and keeps the rest of its source as one error atom; the groups, arguments
+    /// and fences still open when it stopped report nothing more.
+    @Test(arguments: [
+        (String(repeating: "{", count: 300) + "x" + String(repeating: "}", count: 300), 200),
+        (String(repeating: #"\frac{"#, count: 250) + "1" + String(repeating: "}{2}", count: 250), 1200),
+        (String(repeating: #"\sqrt{"#, count: 250) + "x" + String(repeating: "}", count: 250), 1200),
+        (String(repeating: #"\left("#, count: 250) + "x" + String(repeating: #"\right)"#, count: 250), 1200),
+        (String(repeating: "x^{", count: 250) + "y" + String(repeating: "}", count: 250), 600),
+        (
+            String(repeating: #"\begin{matrix}"#, count: 250) + "x" + String(repeating: #"\end{matrix}"#, count: 250),
+            3000
+        ),
+    ])
+    func nestingTooDeepIsReportedOnce(source: String, within offset: Int) {
+        let formula = MathParser.parse(source)
+        #expect(formula.problems.map(\.message) == ["math nested too deeply"], "\(source.prefix(20))")
+        #expect((formula.problems.first?.offset ?? .max) <= offset)
+        let errors = Self.errorTexts(formula.nodes)
+        #expect(errors.count == 1 && source.hasSuffix(errors[0]) && errors[0].count > 100)
+    }
+
+    /// The text of every error atom in `nodes`, however deep.
+    static func errorTexts(_ nodes: [MathNode]) -> [String] {
+        var found: [String] = []
+        func walk(_ value: Any) {
+            if let atom = value as? MathAtom, case .error(let text) = atom.nucleus { found.append(text) }
+            for child in Mirror(reflecting: value).children { walk(child.value) }
+        }
+        walk(nodes)
+        return found
+    }
+
     @Test func hostileInputNeverFails() {
         for source in [
             "{{{{", "}}}}", "^^^", #"\left("#, #"\begin{matrix}"#, #"\frac"#, "x_", #"\sqrt["#, "&&\\\\",
