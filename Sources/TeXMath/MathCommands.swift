@@ -141,6 +141,8 @@ extension MathParser {
                 }
             let delimiter = readDelimiter(after: name) ?? ""
             nodes.append(.atom(MathAtom(mathClass, .sizedDelimiter(delimiter, size: size))))
+        case "boxed":
+            nodes.append(.atom(MathAtom(.ord, .framed(parseArgument()))))
         case "overline", "underline":
             nodes.append(.atom(MathAtom(.ord, .bar(over: name == "overline", base: parseArgument()))))
         case "text", "textrm", "textnormal", "mbox", "textup", "hbox", "textsf":
@@ -184,7 +186,9 @@ extension MathParser {
             let label = readRawArgument()
             tag = name == "tag" ? "(\(label))" : label
         case "notag", "nonumber", "nolimits", "limits", "displaylimits":
-            if name.hasSuffix("limits"), case .atom(var atom)? = nodes.last {
+            // After a large operator only, as TeX allows them ("Limit controls must follow a
+            // math operator").
+            if name.hasSuffix("limits"), case .atom(var atom)? = nodes.last, atom.mathClass == .op {
                 atom.limits = name == "nolimits" ? .beside : (name == "limits" ? .above : .automatic)
                 nodes[nodes.count - 1] = .atom(atom)
             }

@@ -268,6 +268,8 @@ public struct MathLayout: Sendable {
             nucleus = accentBox(accent, base: base, stretchy: stretchy, bottom: bottom, style)
         case .bar(let over, let base):
             nucleus = barBox(over: over, base: base, style)
+        case .framed(let base):
+            nucleus = framedBox(base, style)
         case .brace(let character, let over, let base):
             nucleus = braceBox(character, over: over, base: base, style)
         case .fenced(let delimiters, let parts):
@@ -287,9 +289,11 @@ public struct MathLayout: Sendable {
             if isOperatorCharacter { nucleus.italicsCorrection = 0 }
             return Piece(mathClass: mathClass, box: nucleus)
         }
+        // Limits for a large operator as TeX places them (rule 13), and for any atom set over or
+        // under another (`\overset`, `\stackrel`: amsmath makes the base an operator with
+        // `\limits`, then gives the whole its class).
         let limits =
-            atom.mathClass == .op
-            && (atom.limits == .above || (atom.limits == .automatic && style.level == .display))
+            atom.limits == .above || (atom.mathClass == .op && atom.limits == .automatic && style.level == .display)
         let box =
             limits
             ? limitsBox(nucleus, superscript: atom.superscript, subscript: atom.subscript, style)

@@ -186,6 +186,9 @@ public indirect enum MathNucleus: Hashable, Sendable {
     case accent(String, base: [MathNode], stretchy: Bool, bottom: Bool)
     /// `\overline` (`over` true) or `\underline`: a rule over or under the base.
     case bar(over: Bool, base: [MathNode])
+    /// `\boxed{…}`: the base in display style inside a ruled frame, as amsmath's `\boxed` sets
+    /// it (`\fbox`, with LaTeX's `\fboxsep` 3 pt and `\fboxrule` 0.4 pt at 10 pt, here in em).
+    case framed([MathNode])
     /// `\overbrace`/`\underbrace` and the like: a horizontal stretchy glyph over or under the
     /// base; a label goes in the atom's superscript or subscript, set as a limit.
     case brace(String, over: Bool, base: [MathNode])
@@ -308,7 +311,7 @@ extension MathFormula {
                 guard case .atom(let atom) = node else { continue }
                 switch atom.nucleus {
                 case .prose(let text, _): texts.append(text)
-                case .list(let nodes), .colored(_, let nodes): inner.append(nodes)
+                case .list(let nodes), .colored(_, let nodes), .framed(let nodes): inner.append(nodes)
                 case .fraction(let numerator, let denominator, _, _, _, _): inner += [numerator, denominator]
                 case .radical(let degree, let radicand): inner += [degree ?? [], radicand]
                 case .accent(_, let base, _, _), .bar(_, let base), .brace(_, _, let base): inner.append(base)

@@ -226,6 +226,31 @@ extension MathLayout {
         return box
     }
 
+    /// `\boxed`: the base in display style (amsmath sets `\fbox{$\displaystyle …$}`), the
+    /// frame's rules 0.04 em thick and 0.3 em from the base's ink on each side (LaTeX's
+    /// `\fboxrule` 0.4 pt and `\fboxsep` 3 pt at 10 pt). The frame's box is its outer edge.
+    func framedBox(_ base: [MathNode], _ style: MathStyle) -> MathBox {
+        let inner = layoutList(base, style: MathStyle(.display, cramped: style.cramped))
+        let em = em(style)
+        let rule = 0.04 * em
+        let separation = 0.3 * em
+        let width = inner.width + 2 * (separation + rule)
+        let top = inner.height + separation
+        let bottom = -(inner.depth + separation)
+        var box = MathBox()
+        box.place(inner, x: rule + separation, y: 0)
+        box.items.append(.rule(x: 0, y: top, width: width, height: rule, color: nil))
+        box.items.append(.rule(x: 0, y: bottom - rule, width: width, height: rule, color: nil))
+        box.items.append(.rule(x: 0, y: bottom - rule, width: rule, height: top - bottom + 2 * rule, color: nil))
+        box.items.append(
+            .rule(x: width - rule, y: bottom - rule, width: rule, height: top - bottom + 2 * rule, color: nil))
+        box.width = width
+        box.height = top + rule
+        box.depth = -(bottom - rule)
+        box.isCharacter = false
+        return box
+    }
+
     /// A horizontal brace over or under its base, stretched to the base's width, set as
     /// unicode-math sets `\overbrace` and `\underbrace` under LuaTeX: a wide accent on the base
     /// set cramped (`\Umathaccent` and `\Umathaccent bottom`, as LuaTeX's `make_math_accent`),

@@ -60,12 +60,27 @@ public enum MathSymbols {
             let plain = String(name.dropFirst(3))
             if table[plain] == nil { table[plain] = symbol }
         }
-        for (alias, target) in aliases {
-            if let symbol = table[target] { table[alias] = symbol }
+        func addExtras() {
+            for (name, code, mathClass) in extras {
+                table[name] = MathSymbol(character: String(Character(Unicode.Scalar(code)!)), kind: .atom(mathClass))
+            }
         }
-        for (name, code, mathClass) in extras {
-            table[name] = MathSymbol(character: String(Character(Unicode.Scalar(code)!)), kind: .atom(mathClass))
+        // The extras before the aliases, which may name them (`\dots` is `\ldots`), and after,
+        // which they override (`\colon`).
+        addExtras()
+        // Either name of a pair may be the table's (`\leq` is, `\le` is not; `\ne` is, `\neq` is
+        // not): the table's gives the other its symbol. Twice, for aliases of aliases (`\Box` of
+        // `\square`).
+        for _ in 0..<2 {
+            for (alias, target) in aliases {
+                if let symbol = table[target] {
+                    table[alias] = symbol
+                } else if let symbol = table[alias] {
+                    table[target] = symbol
+                }
+            }
         }
+        addExtras()
         return table
     }()
 
@@ -113,8 +128,13 @@ public enum MathSymbols {
         ("bot", "bot"), ("intop", "int"), ("ointop", "oint"), ("setminus", "setminus"), ("smallsetminus", "setminus"),
         ("circledS", "circledS"), ("thicksim", "sim"), ("thickapprox", "approx"), ("upint", "int"),
         ("colon", "mathcolon"), ("lbrack", "lbrack"), ("rbrack", "rbrack"), ("langle", "langle"),
-        ("Box", "square"), ("Diamond", "lozenge"), ("diamond", "smwhtdiamond"), ("nleq", "nleq"),
-        ("vartriangle", "vartriangle"), ("triangle", "mdlgwhtlozenge"), ("mathdollar", "mathdollar"),
+        ("Box", "square"), ("Diamond", "mdlgwhtdiamond"), ("diamond", "smwhtdiamond"), ("nleq", "nleq"),
+        ("vartriangle", "vartriangle"), ("mathdollar", "mathdollar"),
+        ("circ", "vysmwhtcircle"), ("bullet", "smblkcircle"), ("bigcirc", "lgwhtcircle"),
+        ("square", "mdlgwhtsquare"), ("blacksquare", "mdlgblksquare"), ("lozenge", "mdlgwhtlozenge"),
+        ("blacklozenge", "mdlgblklozenge"), ("lhd", "vartriangleleft"), ("rhd", "vartriangleright"),
+        ("unlhd", "trianglelefteq"), ("unrhd", "trianglerighteq"), ("coloneqq", "coloneq"), ("eqqcolon", "eqcolon"),
+        ("leadsto", "rightsquigarrow"), ("mathring", "ocirc"), ("bigstar", "bigstar"), ("qed", "mdlgwhtsquare"),
     ]
 
     /// Symbols LaTeX has and unicode-math's table names otherwise (or not at all): ellipses are
@@ -124,6 +144,6 @@ public enum MathSymbols {
         ("ldots", 0x2026, .inner), ("cdots", 0x22EF, .inner), ("ddots", 0x22F1, .inner), ("vdots", 0x22EE, .ord),
         ("{", 0x7B, .open), ("}", 0x7D, .close), ("#", 0x23, .ord), ("%", 0x25, .ord), ("&", 0x26, .ord),
         ("_", 0x5F, .ord), ("$", 0x24, .ord), ("mathellipsis", 0x2026, .inner), ("prime", 0x2032, .ord),
-        ("lparen", 0x28, .open), ("rparen", 0x29, .close), ("colon", 0x3A, .punct),
+        ("lparen", 0x28, .open), ("rparen", 0x29, .close), ("colon", 0x3A, .punct), ("triangle", 0x25B3, .ord),
     ]
 }

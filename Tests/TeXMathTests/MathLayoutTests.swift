@@ -91,6 +91,36 @@ struct FixedMathFont: MathFont {
         #expect(display.width < text.width)
     }
 
+    /// `\overset`, `\underset` and `\stackrel` set their label over or under the base, as limits
+    /// (amsmath makes the base an operator with `\limits`), in any style: the formula is as
+    /// wide as its wider part, not the base and a script beside it. `\limits` after an atom
+    /// that is not an operator changes nothing, as TeX refuses it.
+    @Test(arguments: [#"\overset{a}{=}"#, #"\stackrel{a}{=}"#, #"\underset{a}{=}"#])
+    func labelsSetOverOrUnderTheBase(source: String) {
+        for style in [MathStyle.display, .text] {
+            let box = Self.layout.layout(MathParser.parse(source), style: style)
+            // One glyph 5 pt wide, the label (scaled to 70 %) centred over or under it.
+            #expect(abs(box.width - 5) < 1e-9, "\(source) \(style)")
+            let plain = Self.layout.layout(MathParser.parse("="), style: style)
+            #expect(box.height + box.depth > plain.height + plain.depth, "\(source) \(style)")
+        }
+        #expect(abs(Self.width(#"x\limits^2"#) - Self.width("x^2")) < 1e-9)
+    }
+
+    /// `\boxed` draws four rules around its base, 0.3 em from it, each 0.04 em thick.
+    @Test func boxedFramesItsBase() {
+        let box = Self.layout.layout(MathParser.parse(#"\boxed{a}"#), style: .text)
+        let rules = box.items.compactMap { item -> (x: Double, y: Double, width: Double, height: Double)? in
+            if case .rule(let x, let y, let width, let height, _) = item { return (x, y, width, height) }
+            return nil
+        }
+        #expect(rules.count == 4)
+        // The glyph (5 pt) with 3 pt of space and a 0.4 pt rule on each side.
+        #expect(abs(box.width - (5 + 2 * (3 + 0.4))) < 1e-9)
+        #expect(abs(box.height - (7 + 3 + 0.4)) < 1e-9 && abs(box.depth - (2 + 3 + 0.4)) < 1e-9)
+        #expect(rules.allSatisfy { min($0.width, $0.height) == 0.4 })
+    }
+
     @Test func delimitersGrowWithWhatTheyEnclose() {
         let small = Self.layout.layout(MathParser.parse(#"\left( a \right)"#), style: .display)
         let large = Self.layout.layout(MathParser.parse(#"\left( \frac{\frac{a}{b}}{c} \right)"#), style: .display)

@@ -106,6 +106,47 @@ import Testing
         #expect(formula.nodes.contains(.atom(MathAtom(.ord, .error(#"\foo"#)))))
     }
 
+    /// The symbols, operators and constructs of LaTeX's and amsmath's tables that Markdown
+    /// documents use most are all known, whichever of a pair of names unicode-math's table
+    /// holds (`\ne` and `\neq`, `\leq` and `\le`, `\dots` and `\ldots`).
+    @Test func commonCommandsAreKnown() {
+        let names = """
+            alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi pi varpi \
+            rho varrho sigma varsigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma \
+            Upsilon Phi Psi Omega pm mp times div cdot ast star circ bullet cap cup uplus sqcap sqcup vee wedge \
+            setminus wr diamond bigtriangleup bigtriangledown triangleleft triangleright lhd rhd unlhd unrhd oplus \
+            ominus otimes oslash odot bigcirc dagger ddagger amalg leq le geq ge neq ne equiv sim simeq approx cong \
+            propto prec succ preceq succeq ll gg subset supset subseteq supseteq sqsubseteq sqsupseteq in ni notin \
+            vdash dashv models perp mid parallel bowtie smile frown asymp doteq leftarrow rightarrow Leftarrow \
+            Rightarrow leftrightarrow Leftrightarrow mapsto longmapsto longleftarrow longrightarrow Longleftarrow \
+            Longrightarrow iff implies impliedby to gets uparrow downarrow Uparrow Downarrow updownarrow nearrow \
+            searrow swarrow nwarrow hookleftarrow hookrightarrow leftharpoonup rightharpoonup rightleftharpoons \
+            ldots cdots vdots ddots dots dotsc dotsb dotsm dotsi aleph hbar imath jmath ell wp Re Im partial infty \
+            prime emptyset varnothing nabla surd top bot angle triangle forall exists nexists neg lnot flat natural \
+            sharp clubsuit diamondsuit heartsuit spadesuit backslash sum prod coprod int iint iiint oint bigcap \
+            bigcup bigsqcup bigvee bigwedge bigodot bigotimes bigoplus biguplus sin cos tan cot sec csc arcsin \
+            arccos arctan sinh cosh tanh coth log ln lg exp det dim ker hom arg deg gcd lim liminf limsup max min \
+            sup inf Pr hat check breve acute grave tilde bar vec dot ddot mathring widehat widetilde overline \
+            underline overbrace underbrace overrightarrow overleftarrow frac dfrac tfrac binom dbinom tbinom sqrt \
+            boxed text mathrm mathbf mathit mathsf mathtt mathcal mathbb mathfrak operatorname overset underset \
+            stackrel pmod bmod quad qquad lvert rvert lVert rVert langle rangle lceil rceil lfloor rfloor \
+            therefore because checkmark complement square blacksquare Box lozenge blacklozenge Diamond leadsto \
+            vartriangle triangleq lesssim gtrsim leqslant geqslant nleq ngeq subsetneq supsetneq colon coloneqq
+            """
+        var unknown: [String] = []
+        for name in names.split(whereSeparator: \.isWhitespace) {
+            let formula = MathParser.parse("\\\(name){x}{y}")
+            if formula.problems.contains(where: { $0.message.hasPrefix("unknown math command") }) {
+                unknown.append(String(name))
+            }
+        }
+        #expect(unknown.isEmpty, "\(unknown)")
+        // LaTeX's \triangle is the white up-pointing triangle, \neq the not-equal sign.
+        #expect(Self.atoms(#"\triangle"#).first?.nucleus == .symbol("\u{25B3}"))
+        #expect(Self.atoms(#"\neq"#).first?.nucleus == .symbol("\u{2260}"))
+        #expect(Self.atoms(#"\dots"#).first?.nucleus == .symbol("\u{2026}"))
+    }
+
     /// A formula nested past the parser's depth limit reports that once, at the depth where
     /// it happened, and keeps the rest of its source as one error atom; the groups, arguments
     /// and fences still open when it stopped report nothing more.
