@@ -44,6 +44,31 @@ public struct SectionNumbering: Hashable, Sendable {
         self.init(topLevel: shallowest, skipsOpeningHeading: skipsOpeningHeading)
     }
 
+    /// The level-1 headings among `blocks` and the blocks they hold (lists, quotes, alerts,
+    /// divs, definitions; a note's headings are not sections): with no title in the front
+    /// matter, an opening level-1 heading is the document's title only when it is the only one,
+    /// as a document of several `#` parts has no one title. Reads each top-level block once.
+    public static func levelOneHeadingCount(_ blocks: some Sequence<Block>) -> Int {
+        var count = 0
+        var pending: [[Block]] = []
+        func visit(_ block: Block) {
+            switch block.kind {
+            case .heading(1, _): count += 1
+            case .blockQuote(let children), .alert(_, let children), .div(let children): pending.append(children)
+            case .list(let list): pending += list.items.map(\.blocks)
+            case .definitionList(let items): pending += items.flatMap(\.definitions)
+            default: break
+            }
+        }
+        for block in blocks {
+            visit(block)
+            while let children = pending.popLast() {
+                for child in children { visit(child) }
+            }
+        }
+        return count
+    }
+
     /// Pandoc's classes that leave a heading unnumbered: `unnumbered` (`{-}` is short for it).
     public static func isUnnumbered(_ attributes: Attributes) -> Bool {
         attributes.classes.contains("unnumbered")

@@ -19,6 +19,9 @@ struct DocumentSurvey {
     /// The first styled block's outline entry (the title block looks for an opening title
     /// heading): the entry alone, since a first block may be a paragraph of 100,000 runs.
     let firstOutline: OutlineEntry?
+    /// How many level-1 headings the document has (not counting notes'): an opening one is the
+    /// document's title only when it is the only one (``SectionNumbering/levelOneHeadingCount(_:)``).
+    let levelOneHeadings: Int
     /// Headings a table of contents lists, with their index among the styled blocks; empty
     /// unless the survey was asked to list them (each keeps its styled text until the file is
     /// finished: about 380 bytes a heading, 3 MiB for a 20 MB document).
@@ -49,6 +52,7 @@ struct DocumentSurvey {
     ) {
         var links = LinkSurvey()
         var first: OutlineEntry?
+        var levelOneHeadings = 0
         var headings: [(index: Int, entry: TableOfContents.Entry)] = []
         var images: [Diagnostic] = []
         var sizes: [Diagnostic] = []
@@ -63,6 +67,7 @@ struct DocumentSurvey {
                 // Made to fit the page as each layout pass will (``LayoutBlocks``); the warnings once, here.
                 sizes += SizeCheck.fit(&block, page: theme.page)
                 links.visit(block)
+                if block.outline?.level == 1 { levelOneHeadings += 1 }
                 if index == 0 {
                     first = block.outline
                     fontsOfFirstBlock.visit(block)
@@ -82,6 +87,7 @@ struct DocumentSurvey {
             (ended?.stream.diagnostics ?? []) + links.warnings(fallback: ended?.stream.currentLocation)
         firstHeading = ended?.stream.firstHeading
         firstOutline = first
+        self.levelOneHeadings = levelOneHeadings
         self.headings = headings
         self.links = links.resolution
         imageDiagnostics = images

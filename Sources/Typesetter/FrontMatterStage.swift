@@ -41,9 +41,14 @@ struct FrontMatter {
         // A page sets one line of running text: a title too long for it is shortened with an
         // ellipsis; a text that still takes more lines is named.
         let fit = running.fitted(to: theme.page.measure, shaper: shaper)
+        // With no title in the front matter, an opening level-1 heading is the title only when
+        // it is the only one (``SectionNumbering/levelOneHeadingCount(_:)``).
+        let hasTitle = !(metadata.title?.trimmingCharacters(in: .whitespaces).isEmpty ?? true)
         let titleBlock =
             settings.options.titleBlock
-            ? TitleBlock(theme: theme, metadata: metadata, smart: smart, firstOutline: survey.firstOutline)
+            ? TitleBlock(
+                theme: theme, metadata: metadata, smart: smart,
+                firstOutline: survey.levelOneHeadings > 1 && !hasTitle ? nil : survey.firstOutline)
             : nil
         let insertionIndex = titleBlock?.insertionIndex ?? 0
         self.title = title

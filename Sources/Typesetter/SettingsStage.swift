@@ -169,14 +169,15 @@ struct ResolvedSettings {
     }
 
     /// Whether `document` opens with a level-1 heading that the title block takes as the title
-    /// (``TitleBlock``): no front matter title, or one with the same text.
+    /// (``TitleBlock``): a front matter title with the same text, or no title and no other
+    /// level-1 heading (``SectionNumbering/levelOneHeadingCount(_:)``).
     static func opensWithTitleHeading(_ document: Document, options: RenderOptions) -> Bool {
         guard options.titleBlock, let first = document.blocks.first, case .heading(1, let inlines) = first.kind else {
             return false
         }
         let opening = inlines.plainText.trimmingCharacters(in: .whitespaces)
         guard let title = document.metadata.title, !title.trimmingCharacters(in: .whitespaces).isEmpty else {
-            return true
+            return SectionNumbering.levelOneHeadingCount(document.blocks) == 1
         }
         return FrontMatterText.plain(title, smart: MarkdownParser.smartPunctuation(document.metadata)) == opening
     }

@@ -76,6 +76,29 @@ import Testing
         // Ids are made from the title alone: the link to #reference still resolves (no warning above).
     }
 
+    /// A document of several level-1 headings has no one title: its opening `#` heading is a
+    /// section like the others, numbered, in the contents and the bookmarks alike, whether the
+    /// next `#` is at the top level or in a div.
+    @Test(arguments: ["# Part B", "::: note\n# Part B\n:::"])
+    func severalLevelOneHeadingsAreAllSections(second: String) throws {
+        let markdown = "# Part A\n\nText.\n\n## Install\n\n\(second)\n\n## Usage\n"
+        let name = second.hasPrefix("#") ? "parts" : "parts-div"
+        let (pdf, _) = try render(markdown, name, ["--number-sections", "--toc"])
+        let text = try lines(pdf)
+        #expect(text.first == "Contents", "no title above the contents: \(text)")
+        for heading in ["1 Part A", "1.1 Install", "2 Part B", "2.1 Usage"] {
+            #expect(
+                text.filter { $0.hasPrefix(heading) }.count == 2, "'\(heading)' in the contents and the text: \(text)")
+        }
+        let titles = flatten(try #require(try QDF(pdf).outline()))
+        #expect(titles == ["1 Part A", "1.1 Install", "2 Part B", "2.1 Usage"], "\(titles)")
+        // Unnumbered, the contents and the bookmarks still agree: Part A is listed in both.
+        let (plain, _) = try render(markdown, name + "-plain", ["--toc"])
+        let contents = try lines(plain).drop { $0 != "Contents" }.prefix { $0 != "Text." }
+        #expect(contents.contains { $0.hasPrefix("Part A") }, "\(contents)")
+        #expect(flatten(try #require(try QDF(plain).outline())).first == "Part A")
+    }
+
     @Test func withoutTheOptionNothingIsNumberedAndBracesStayOut() throws {
         let (pdf, _) = try render(Self.manual, "plain", ["--toc"])
         let text = try lines(pdf)
