@@ -84,12 +84,8 @@ enum FrontMatter {
             yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
             var document = yaml_document_t()
             guard yaml_parser_load(&parser, &document) != 0 else {
-                let line = Int(parser.problem_mark.line)
-                return (
-                    "invalid YAML (" + (parser.problem.map { String(cString: $0) } ?? "syntax error") + ")", line,
-                    YAMLPlaces(text: text, firstLine: 0, file: "").byteColumn(
-                        line: line, characters: Int(parser.problem_mark.column))
-                )
+                let problem = Self.problem(of: parser, places: YAMLPlaces(text: text, firstLine: 0, file: ""))
+                return ("invalid YAML (\(problem.text))", problem.location.line, problem.location.column)
             }
             defer { yaml_document_delete(&document) }
             guard let root = yaml_document_get_root_node(&document) else {
@@ -97,6 +93,18 @@ enum FrontMatter {
             }
             return root.pointee.type == YAML_MAPPING_NODE ? nil : ("YAML that is not a mapping of keys to values", 0, 1)
         }
+    }
+
+    /// What libyaml found wrong, and where: where the construct it was reading begins when it
+    /// names one (an unclosed quote or bracket is found only at the end of the text, "found
+    /// unexpected end of stream", yet was written where it opens), else where it stopped.
+    static func problem(of parser: yaml_parser_t, places: YAMLPlaces) -> (text: String, location: SourceLocation) {
+        let problem = parser.problem.map { String(cString: $0) } ?? "syntax error"
+        let stopped = places.location(parser.problem_mark)
+        guard let context = parser.context.map({ String(cString: $0) }) else { return (problem, stopped) }
+        let started = places.location(parser.context_mark)
+        guard started != stopped else { return ("\(problem) \(context)", stopped) }
+        return ("\(problem), \(context) that starts here", started)
     }
 
     /// Parses `text` whose first line is source line `firstLine`. Problems are warnings, except
@@ -132,13 +140,11 @@ enum FrontMatter {
             yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
             var document = yaml_document_t()
             guard yaml_parser_load(&parser, &document) != 0 else {
-                let problem = parser.problem.map { String(cString: $0) } ?? "syntax error"
-                let mark = parser.problem_mark
+                let problem = Self.problem(of: parser, places: places)
                 diagnostics.append(
                     Diagnostic(
-                        .warning, "invalid YAML front matter (\(problem)); front matter ignored",
-                        at: places.location(mark),
-                        kind: .frontMatter))
+                        .warning, "invalid YAML front matter (\(problem.text)); front matter ignored",
+                        at: problem.location, kind: .frontMatter))
                 return
             }
             defer { yaml_document_delete(&document) }

@@ -110,11 +110,13 @@ import Testing
         #expect(r.diagnostics.isEmpty)
     }
 
-    /// The warning about YAML that does not load stands where libyaml found the problem, line
-    /// and column (UTF-8 bytes, a character before it counted by its bytes), as a YAML parser
-    /// reports it.
+    /// The warning about YAML that does not load stands where the construct libyaml was reading
+    /// begins (an unclosed bracket or quote, found only lines later), else where libyaml found
+    /// the problem, line and column (UTF-8 bytes, a character before it counted by its bytes).
     @Test(arguments: [
-        ("---\ntitle: [unclosed\nauthor: x\n---\n\n# H\n", 3, 7),
+        ("---\ntitle: [unclosed\nauthor: x\n---\n\n# H\n", 2, 8),
+        ("---\ntitle: \"Broken: front matter\nauthor: [a, b\nfoo: bar\n---\n\nx\n", 2, 8),
+        ("---\ntitle: ok\nauthor: [a, b\nfoo: bar\n---\n\nx\n", 3, 9),
         ("---\ntitle: a\n  bad: indent\n---\n\nx\n", 3, 6),
         ("---\ntitle: b\nsubtitle: é: c\n---\n\nx\n", 3, 13),
     ])
