@@ -245,6 +245,20 @@ struct CmarkConverter {
         return first == UInt8(ascii: "[")
     }
 
+    /// Whether the fenced code block `node` ends with a closing fence: its last source line is,
+    /// after the indentation and `>` markers, `length` or more of the opening's `character` and
+    /// nothing but spaces (CommonMark 0.31, §4.5). One that is never closed runs to the end of
+    /// its container, and its last line is anything else.
+    private func closesFence(_ node: OpaquePointer, character: UInt8, length: Int) -> Bool {
+        let end = Int(cmark_node_get_end_line(node)) + lineDelta
+        // Lines unknown: not judged. The opening fence alone, on the last line: never closed.
+        guard end <= syntax.lines.count else { return true }
+        guard end > startLine(node) else { return false }
+        let bytes = syntax.lines[end - 1].drop { $0 == 0x20 || $0 == 0x09 || $0 == UInt8(ascii: ">") }
+        let run = bytes.prefix { $0 == character }.count
+        return run >= length && bytes.dropFirst(run).allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+    }
+
     /// Whether line `offset` of paragraph `node` (0 its first) starts with `:` or `~` as
     /// written, after the indentation and `>` markers: a definition's marker, not an escaped `\:`.
     func lineStartsWithMarker(_ node: OpaquePointer, _ offset: Int) -> Bool {
@@ -382,10 +396,19 @@ struct CmarkConverter {
             var fenceLength: Int32 = 0
             var fenceOffset: Int32 = 0
             var fenceCharacter: CChar = 0
-            if cmark_node_get_fenced(node, &fenceLength, &fenceOffset, &fenceCharacter) == 0,
-                attachContinuation(text, at: loc, to: &items)
-            {
+            let fenced = cmark_node_get_fenced(node, &fenceLength, &fenceOffset, &fenceCharacter) != 0
+            if !fenced, attachContinuation(text, at: loc, to: &items) {
                 return  // blocks indented under a definition: the definition's own
+            }
+            if fenced, !closesFence(node, character: UInt8(bitPattern: fenceCharacter), length: Int(fenceLength)) {
+                let fence = String(
+                    repeating: Character(Unicode.Scalar(UInt8(bitPattern: fenceCharacter))), count: Int(fenceLength))
+                let rest = depth == 0 ? "the document" : "the list item or quote that holds it"
+                diagnostics.append(
+                    Diagnostic(
+                        .warning,
+                        "'\(fence)' opens a code block that is never closed: everything after it, to the end of "
+                            + "\(rest), is set as code", at: loc, kind: .structure))
             }
             if info.trimmingCharacters(in: .whitespaces) == "math" {
                 // GitHub's fenced math: a displayed formula.

@@ -123,6 +123,35 @@ func blocks(_ text: String) -> [Block] { Array(parse(text).document.blocks) }
         #expect(b[1].kind == .codeBlock(info: "", text: "indented\n"))
     }
 
+    /// A code fence never closed runs to the end of its container (CommonMark), taking the rest
+    /// of the document with it: a warning stands at the fence. A fence closed by a longer run,
+    /// with spaces or a carriage return after it, or inside a quote, is closed.
+    @Test(
+        arguments: [
+            ("```python\ndef f():\n\nAfter.\n", "1:1 '```'", "the document"),
+            ("Text\n\n~~~~", "3:1 '~~~~'", "the document"),
+            ("- item\n\n  ```js\n  x\n- next\n", "3:3 '```'", "the list item or quote"),
+            ("> ```\n> quoted\n\nAfter.\n", "1:3 '```'", "the list item or quote"),
+            ("````md\n```python\nx\n```\n", "1:1 '````'", "the document"),
+            ("```\nclosed\n```\n\nAfter.\n", nil, nil), ("~~~~\nx\n~~~~~  \n", nil, nil),
+            ("```\r\nx\r\n```\r\n", nil, nil), ("> ```\n> x\n> ```\n", nil, nil),
+        ] as [(String, String?, String?)])
+    func unclosedCodeFencesAreWarnedAbout(markdown: String, place: String?, rest: String?) {
+        let warnings = MarkdownParser.parse(markdown, file: "f.md").diagnostics.filter {
+            $0.message.contains("never closed")
+        }
+        guard let place, let rest else {
+            #expect(warnings.isEmpty, "\(warnings)")
+            return
+        }
+        let warning = warnings.first
+        #expect(warnings.count == 1, "\(warnings)")
+        let parts = place.split(separator: " ")
+        #expect(warning?.location.map { "\($0.line):\($0.column)" } == String(parts[0]), "\(warnings)")
+        #expect(warning?.message.hasPrefix(parts[1] + " opens a code block") == true, "\(warnings)")
+        #expect(warning?.message.contains("to the end of \(rest)") == true, "\(warnings)")
+    }
+
     @Test func htmlBlocksAndInlineHTML() {
         let b = blocks("<div class=\"x\">\nhi\n</div>\n\npara <b>bold</b>\n")
         // HTML is read by libxml2's HTML parser (RawHTMLTests has the details).
