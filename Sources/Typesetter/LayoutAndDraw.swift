@@ -57,8 +57,8 @@ struct LayoutAndDraw {
 
     /// The drawing pass: lays the pages out with `numbers` and draws them into `file`'s
     /// temporary path, tagged for accessibility when `tagged` (and not a preview).
-    /// - Throws: `BackendError.tagging` when the structure tree cannot be written;
-    ///   ``TypesetError/warningsAreErrors(_:)`` for layout warnings in strict mode.
+    /// - Throws: `BackendError.tagging` when the structure tree cannot be written. Its warnings
+    ///   are returned, strict or not: the render judges them with the others.
     func draw(numbers: PageNumbers, into file: OutputFile, tagged: Bool) throws -> Drawn {
         let options = settings.options
         let standards = options.preview == nil ? options.pdfStandards ?? [] : []
@@ -94,9 +94,6 @@ struct LayoutAndDraw {
         try options.cancellation?.check()
         try renderer.finish()
         let diagnostics = document.source.placingSubjects(of: pass.diagnostics)
-        if options.strict, !diagnostics.isEmpty {
-            throw TypesetError.warningsAreErrors(options.coalesced(diagnostics))
-        }
         return Drawn(pageCount: pass.paginator.pageCount, renderer: renderer, diagnostics: diagnostics)
     }
 

@@ -176,8 +176,8 @@ public enum Typesetter {
     /// (``DocumentSurvey``), build the front matter (``FrontMatter``), check the fonts
     /// (``FontCheck``), then lay out and draw (``LayoutAndDraw``), tagged or not
     /// (``TaggingStage``), into the output file (``WriteStage``). Each returns its warnings;
-    /// those found before layout are all known before anything is drawn, so `--strict` writes
-    /// nothing.
+    /// with `strict`, every warning of every stage is thrown at the end, and the temporary file
+    /// is never committed: nothing is written, and nothing found by layout goes unsaid.
     static func render(
         document: Document, diagnostics parseDiagnostics: [Diagnostic], to output: String,
         options requested: RenderOptions, threaded: Bool
@@ -199,9 +199,6 @@ public enum Typesetter {
         let diagnostics =
             inSourceOrder(document.source.placingSubjects(of: found))
             + document.source.placingSubjects(of: survey.imageDiagnostics) + survey.sizeDiagnostics
-        if settings.options.strict, !diagnostics.isEmpty {
-            throw TypesetError.warningsAreErrors(settings.options.coalesced(diagnostics))
-        }
         let layout = LayoutAndDraw(
             document: document, settings: settings, survey: survey, frontMatter: frontMatter,
             shaper: shaper, threaded: threaded)
@@ -212,6 +209,7 @@ public enum Typesetter {
             try settings.options.cancellation?.check()
             // Warnings that say the same thing are said once, with their count.
             let all = settings.options.coalesced(diagnostics + taggingDiagnostics + drawn.diagnostics)
+            if settings.options.strict, !all.isEmpty { throw TypesetError.warningsAreErrors(all) }
             return RenderReport(pageCount: drawn.pageCount, diagnostics: all, files: drawn.renderer.previewFiles)
         }
     }

@@ -175,6 +175,26 @@ import Testing
         #expect(deep.status == 1 && deep.output.contains("nested more than 256 levels"))
     }
 
+    /// `--strict` lists every warning, those found before layout (a missing picture, a typo in
+    /// the front matter) and those layout finds (a word wider than the measure, a code fence
+    /// never closed) alike, counts them all, and writes nothing.
+    @Test func strictListsEveryWarning() throws {
+        let dir = try temporaryFolder()
+        let word = String(repeating: "x", count: 400)
+        try "---\ntitel: A\n---\n\n![x](missing.png)\n\n\(word)\n\n```\nopen\n"
+            .write(toFile: dir + "/all.md", atomically: true, encoding: .utf8)
+        let loose = try typeset(["render", dir + "/all.md", "-o", dir + "/all.pdf"])
+        let warnings = loose.output.split(separator: "\n").filter { $0.contains(": warning: ") }
+        #expect(warnings.count == 4, "\(loose.output)")
+        let strict = try typeset(["render", dir + "/all.md", "-o", dir + "/strict.pdf", "--strict"])
+        #expect(strict.status == 1)
+        for place in ["all.md:2:1:", "all.md:5:", "all.md:7:1:", "all.md:9:1:"] {
+            #expect(strict.output.contains(place), "\(place) in \(strict.output)")
+        }
+        #expect(strict.output.contains("4 warnings treated as errors"), "\(strict.output)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/strict.pdf"))
+    }
+
     /// `--quiet` silences warnings, never the errors `--strict` makes of them: the run that
     /// fails says why.
     @Test func quietStillPrintsStrictErrors() throws {
