@@ -245,6 +245,19 @@ struct CmarkConverter {
         return first == UInt8(ascii: "[")
     }
 
+    /// The warning for a fenced code block `node` (its fence `length` × `fence`) that is never
+    /// closed: the rest of its container is set as code.
+    private mutating func warnIfNeverClosed(_ node: OpaquePointer, fence: UInt8, length: Int, depth: Int) {
+        guard !closesFence(node, character: fence, length: length) else { return }
+        let written = String(repeating: Character(Unicode.Scalar(fence)), count: length)
+        let rest = depth == 0 ? "the document" : "the list item or quote that holds it"
+        diagnostics.append(
+            Diagnostic(
+                .warning,
+                "'\(written)' opens a code block that is never closed: everything after it, to the end of \(rest), "
+                    + "is set as code", at: location(node), kind: .structure))
+    }
+
     /// Whether the fenced code block `node` ends with a closing fence: its last source line is,
     /// after the indentation and `>` markers, `length` or more of the opening's `character` and
     /// nothing but spaces (CommonMark 0.31, §4.5). One that is never closed runs to the end of
@@ -400,15 +413,9 @@ struct CmarkConverter {
             if !fenced, attachContinuation(text, at: loc, to: &items) {
                 return  // blocks indented under a definition: the definition's own
             }
-            if fenced, !closesFence(node, character: UInt8(bitPattern: fenceCharacter), length: Int(fenceLength)) {
-                let fence = String(
-                    repeating: Character(Unicode.Scalar(UInt8(bitPattern: fenceCharacter))), count: Int(fenceLength))
-                let rest = depth == 0 ? "the document" : "the list item or quote that holds it"
-                diagnostics.append(
-                    Diagnostic(
-                        .warning,
-                        "'\(fence)' opens a code block that is never closed: everything after it, to the end of "
-                            + "\(rest), is set as code", at: loc, kind: .structure))
+            if fenced {
+                warnIfNeverClosed(
+                    node, fence: UInt8(bitPattern: fenceCharacter), length: Int(fenceLength), depth: depth)
             }
             if info.trimmingCharacters(in: .whitespaces) == "math" {
                 // GitHub's fenced math: a displayed formula.
