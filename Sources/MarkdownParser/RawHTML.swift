@@ -15,6 +15,9 @@ struct RawHTML {
     var diagnostics: [Diagnostic] = []
     /// Element names already warned about (one warning per kind per document).
     private var warned: Set<String> = []
+    /// How many `<q>` elements hold the one being converted: its quotation marks are double at
+    /// even depths, single at odd ones (HTML's `q`, CSS `quotes` for English and Korean).
+    private var quoteDepth = 0
 
     init(file: String) { self.file = file }
 
@@ -521,8 +524,11 @@ struct RawHTML {
                 warnUnsupported(name, at: location, fate: empty ? .tagsOnly : .hidden)
                 return []
             }
-            return element(
-                name, attributes, content: inlines(children, location: location, depth: depth + 1), location: location)
+            let outer = quoteDepth
+            if name == "q" { quoteDepth += 1 }
+            let content = inlines(children, location: location, depth: depth + 1)
+            quoteDepth = outer
+            return element(name, attributes, content: content, location: location)
         }
     }
 
@@ -536,6 +542,9 @@ struct RawHTML {
         case "s", "del", "strike": return [.strikethrough(content)]
         case "code", "tt", "samp": return [.code(content.plainText)]
         case "br": return [.lineBreak]
+        case "q":
+            let marks = quoteDepth % 2 == 0 ? ("\u{201C}", "\u{201D}") : ("\u{2018}", "\u{2019}")
+            return [.text(marks.0)] + content + [.text(marks.1)]
         case "img": return [Self.image(attributes, location: location)]
         case "a":
             var result: [Inline] = []
@@ -648,8 +657,10 @@ struct RawHTML {
                         append(frame.content)
                         continue
                     }
+                    quoteDepth = stack.count(where: { $0.name == "q" })
                     append(element(frame.name, frame.attributes, content: frame.content, location: frame.location))
                 }
+                quoteDepth = 0
                 continue
             }
             // A comment, declaration or processing instruction parses to no element: dropped.
@@ -698,8 +709,10 @@ struct RawHTML {
                 append(frame.content)
                 continue
             }
+            quoteDepth = stack.count(where: { $0.name == "q" })
             append(element(frame.name, frame.attributes, content: frame.content, location: frame.location))
         }
+        quoteDepth = 0
         return stack[0].content
     }
 

@@ -38,6 +38,17 @@ import Testing
         }
     }
 
+    /// `<q>` is set between quotation marks, as a browser draws it: double, single inside
+    /// another `q`, in a paragraph's inline HTML and in an HTML block alike.
+    @Test(arguments: [
+        "He said <q>hello <q>inner</q> there</q> and left.", "<p>He said <q>hello <q>inner</q> there</q> and left.</p>",
+    ])
+    func quotationsAreQuoted(markdown: String) {
+        #expect(
+            paragraphInlines(markdown).plainText
+                == "He said \u{201C}hello \u{2018}inner\u{2019} there\u{201D} and left.")
+    }
+
     @Test func commentsVanishWithoutAWord() {
         for source in [
             "<!-- introduced_in=v0.10.0 -->\n\nText.", "Text <!-- inline --> more.", "<!--\nmany\nlines\n-->\n\nText.",
