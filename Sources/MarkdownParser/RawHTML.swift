@@ -15,8 +15,9 @@ struct RawHTML {
     var diagnostics: [Diagnostic] = []
     /// Element names already warned about (one warning per kind per document).
     private var warned: Set<String> = []
-    /// How many `<q>` elements hold the one being converted: its quotation marks are double at
-    /// even depths, single at odd ones (HTML's `q`, CSS `quotes` for English and Korean).
+    /// How many `<q>` elements of an HTML block hold the node being converted: a `<q>`'s
+    /// quotation marks are double at even depths, single at odd ones (HTML's `q`, CSS `quotes`
+    /// for English and Korean).
     private var quoteDepth = 0
 
     init(file: String) { self.file = file }
@@ -528,13 +529,14 @@ struct RawHTML {
             if name == "q" { quoteDepth += 1 }
             let content = inlines(children, location: location, depth: depth + 1)
             quoteDepth = outer
-            return element(name, attributes, content: content, location: location)
+            return element(name, attributes, content: content, quotes: outer, location: location)
         }
     }
 
-    /// The inline form of a text-level element `name` around `content`.
+    /// The inline form of a text-level element `name` around `content`, inside `quotes` `<q>`
+    /// elements.
     private mutating func element(
-        _ name: String, _ attributes: [String: String], content: [Inline], location: SourceLocation?
+        _ name: String, _ attributes: [String: String], content: [Inline], quotes: Int, location: SourceLocation?
     ) -> [Inline] {
         switch name {
         case "b", "strong": return [.strong(content)]
@@ -543,7 +545,7 @@ struct RawHTML {
         case "code", "tt", "samp": return [.code(content.plainText)]
         case "br": return [.lineBreak]
         case "q":
-            let marks = quoteDepth % 2 == 0 ? ("\u{201C}", "\u{201D}") : ("\u{2018}", "\u{2019}")
+            let marks = quotes % 2 == 0 ? ("\u{201C}", "\u{201D}") : ("\u{2018}", "\u{2019}")
             return [.text(marks.0)] + content + [.text(marks.1)]
         case "img": return [Self.image(attributes, location: location)]
         case "a":
@@ -601,10 +603,17 @@ struct RawHTML {
                 return false
             })
         else { return inlines }
-        var stack: [(name: String, attributes: [String: String], location: SourceLocation?, content: [Inline])] = [
-            ("", [:], nil, [])
-        ]
+        typealias Frame = (name: String, attributes: [String: String], location: SourceLocation?, content: [Inline])
+        var stack: [Frame] = [("", [:], nil, [])]
         func append(_ items: [Inline]) { stack[stack.count - 1].content += items }
+        // A frame closed: its element (inside the `q` elements still open), or its content alone
+        // inside an invisible element, which drops everything with it (no warning).
+        func closeFrame(_ frame: Frame) {
+            guard !stack.contains(where: { Self.invisible.contains($0.name) }) else { return append(frame.content) }
+            let quotes = stack.count(where: { $0.name == "q" })
+            append(
+                element(frame.name, frame.attributes, content: frame.content, quotes: quotes, location: frame.location))
+        }
         // Lists written in a line (a table cell's `<ul><li>x</li><li>y</li></ul>`, as GitHub
         // shows them): each item a line of its own behind its bullet or number, indented an
         // em a level of nesting.
@@ -650,17 +659,7 @@ struct RawHTML {
                     continue
                 }
                 guard let open = stack.lastIndex(where: { $0.name == name }), open > 0 else { continue }
-                while stack.count > open {
-                    let frame = stack.removeLast()
-                    // Inside an invisible element everything is dropped with it: no warning.
-                    if stack.contains(where: { Self.invisible.contains($0.name) }) {
-                        append(frame.content)
-                        continue
-                    }
-                    quoteDepth = stack.count(where: { $0.name == "q" })
-                    append(element(frame.name, frame.attributes, content: frame.content, location: frame.location))
-                }
-                quoteDepth = 0
+                while stack.count > open { closeFrame(stack.removeLast()) }
                 continue
             }
             // A comment, declaration or processing instruction parses to no element: dropped.
@@ -703,16 +702,7 @@ struct RawHTML {
                 }  // deeper: the tag is dropped, its text kept (bounds the tree's depth)
             }
         }
-        while stack.count > 1 {
-            let frame = stack.removeLast()
-            if stack.contains(where: { Self.invisible.contains($0.name) }) {
-                append(frame.content)
-                continue
-            }
-            quoteDepth = stack.count(where: { $0.name == "q" })
-            append(element(frame.name, frame.attributes, content: frame.content, location: frame.location))
-        }
-        quoteDepth = 0
+        while stack.count > 1 { closeFrame(stack.removeLast()) }
         return stack[0].content
     }
 
