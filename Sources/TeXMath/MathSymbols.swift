@@ -134,7 +134,7 @@ public enum MathSymbols {
         ("square", "mdlgwhtsquare"), ("blacksquare", "mdlgblksquare"), ("lozenge", "mdlgwhtlozenge"),
         ("blacklozenge", "mdlgblklozenge"), ("lhd", "vartriangleleft"), ("rhd", "vartriangleright"),
         ("unlhd", "trianglelefteq"), ("unrhd", "trianglerighteq"), ("coloneqq", "coloneq"), ("eqqcolon", "eqcolon"),
-        ("leadsto", "rightsquigarrow"), ("mathring", "ocirc"), ("bigstar", "bigstar"), ("qed", "mdlgwhtsquare"),
+        ("leadsto", "rightsquigarrow"), ("mathring", "ocirc"),
     ]
 
     /// Symbols LaTeX has and unicode-math's table names otherwise (or not at all): ellipses are

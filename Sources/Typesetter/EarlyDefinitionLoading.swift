@@ -4,7 +4,7 @@ import Styling
 import Typography
 
 /// Syntax definitions being loaded ahead of a render, on a thread of its own
-/// (``Typesetter/startLoadingCodeDefinitions(forInputs:variables:)``).
+/// (``Typesetter/startLoadingCodeDefinitions(forInputs:highlight:)``).
 public struct EarlyDefinitionLoading: Sendable {
     let loader: DefinitionLoader
 
@@ -51,7 +51,7 @@ extension Typesetter {
         return EarlyDefinitionLoading(loader: loader)
     }
 
-    /// How much of each input ``startLoadingCodeDefinitions(forInputs:variables:)`` reads: 1 MiB.
+    /// How much of each input ``startLoadingCodeDefinitions(forInputs:highlight:)`` reads: 1 MiB.
     static let scannedBytes = 1 << 20
 
     /// The most lines of a block kept as its sample: enough to compile the rules a block of
