@@ -35,19 +35,24 @@ public indirect enum Inline: Hashable, Sendable {
     /// in a ```` ```math ```` block; `location` is where the formula starts in the source.
     case math(String, display: Bool, location: SourceLocation?)
 
-    /// The plain text of this inline and its children (alt text, outline titles, slugs).
-    public var plainText: String {
+    /// The plain text of this inline and its children (alt text, slugs), a formula as its TeX
+    /// source.
+    public var plainText: String { plainText(writingFormulas: { $0 }) }
+
+    /// The plain text of this inline and its children, each formula's TeX source written by
+    /// `formula` (as Unicode text for a bookmark).
+    public func plainText(writingFormulas formula: (String) -> String) -> String {
         switch self {
         case .text(let text), .code(let text): text
         case .softBreak, .lineBreak: " "
         case .emphasis(let children), .strong(let children), .strikethrough(let children), .span(_, let children),
             .presentation(_, let children):
-            children.plainText
-        case .link(_, _, let children): children.plainText
-        case .image(_, _, let alt, _): alt.plainText
+            children.plainText(writingFormulas: formula)
+        case .link(_, _, let children): children.plainText(writingFormulas: formula)
+        case .image(_, _, let alt, _): alt.plainText(writingFormulas: formula)
         case .footnoteReference: ""
         case .rawHTML, .anchor: ""
-        case .math(let source, _, _): source
+        case .math(let source, _, _): formula(source)
         }
     }
 }
@@ -55,6 +60,11 @@ public indirect enum Inline: Hashable, Sendable {
 extension Array where Element == Inline {
     /// The concatenated plain text of the inlines.
     public var plainText: String { map(\.plainText).joined() }
+
+    /// The concatenated plain text of the inlines, each formula written by `formula`.
+    public func plainText(writingFormulas formula: (String) -> String) -> String {
+        map { $0.plainText(writingFormulas: formula) }.joined()
+    }
 }
 
 /// Column alignment in a GFM table.

@@ -1,5 +1,6 @@
 import DocumentModel
 import Foundation
+import TeXMath
 import Typography
 
 /// Options that change how a document is styled (front matter and command line).
@@ -352,14 +353,16 @@ public struct Styler: Sendable {
             id = nil
         }
         let size = context.cascade.style.size
-        var outline = OutlineEntry(title: title, level: level)
+        // The bookmark's title: a formula as its symbols (`$\alpha$` α), not its TeX source.
+        let readable = inlines.plainText(writingFormulas: { MathParser.parse($0).plainText })
+        var outline = OutlineEntry(title: readable.trimmingCharacters(in: .whitespaces), level: level)
         if let number = sectionNumber(level, block: block, context: context) {
             // The number leads the heading's text in the heading's own face, and is part of its
             // bookmark and contents entry; a no-break space keeps it on the title's line.
             var style = context.cascade.runStyle
             style.link = nil
             paragraph.runs.insert(StyledRun(number + "\u{00A0}", style: style), at: 0)
-            outline.title = number + " " + title
+            outline.title = number + " " + outline.title
         }
         outline.listed = !block.attributes.classes.contains("unlisted")
         outline.runs = paragraph.runs

@@ -328,3 +328,75 @@ extension MathFormula {
         return texts + (tag.map { [$0] } ?? [])
     }
 }
+
+extension MathFormula {
+    /// The formula as plain Unicode text, for where only text can go (a bookmark, the PDF's
+    /// title): its symbols as drawn (`\alpha` α, `\le` ≤, `\mathbb{R}` ℝ), operator names and
+    /// text as written, a fraction `a/b` (in parentheses when either part is more than one
+    /// atom), a root `√x`, delimiters and accents' bases, and scripts after `^` and `_` (a
+    /// script of more than one atom in parentheses). Rows of an array are apart by `; `.
+    public var plainText: String { Self.plainText(nodes) }
+
+    static func plainText(_ nodes: [MathNode]) -> String {
+        var text = ""
+        for node in nodes {
+            guard case .atom(let atom) = node else {
+                if case .space(let width, _) = node, width >= 1 { text += " " }
+                continue
+            }
+            text += plainText(atom.nucleus)
+            for (mark, script) in [("_", atom.subscript), ("^", atom.superscript)] {
+                guard let script, !script.isEmpty else { continue }
+                text += mark + grouped(script)
+            }
+        }
+        return text
+    }
+
+    /// `text` with the letters of TeX's default math italic (``MathAlphabet/italic``: `𝑥`, `𝛼`)
+    /// as the letters they are, so a bookmark reads `x`; other alphabets (`\mathbb{R}` ℝ) keep
+    /// their letters.
+    static func plainLetters(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { italicLetters[$0] ?? $0 }))
+    }
+
+    /// Each italic letter of ``MathAlphabet/italic``, by the letter it maps: Latin and Greek.
+    private static let italicLetters: [Unicode.Scalar: Unicode.Scalar] = {
+        var letters: [Unicode.Scalar: Unicode.Scalar] = [:]
+        let ranges: [ClosedRange<UInt32>] = [0x41...0x5A, 0x61...0x7A, 0x391...0x3A9, 0x3B1...0x3C9]
+        for value in ranges.joined() {
+            guard let letter = Unicode.Scalar(value) else { continue }
+            let italic = MathAlphabet.italic.map(letter)
+            if italic != letter { letters[italic] = letter }
+        }
+        return letters
+    }()
+
+    /// `nodes` as text, in parentheses when more than one atom.
+    static func grouped(_ nodes: [MathNode]) -> String {
+        let atoms = nodes.filter { if case .atom = $0 { true } else { false } }
+        let text = plainText(nodes)
+        return atoms.count > 1 ? "(\(text))" : text
+    }
+
+    static func plainText(_ nucleus: MathNucleus) -> String {
+        switch nucleus {
+        case .symbol(let text): plainLetters(text)
+        case .text(let text), .prose(let text, _): text
+        case .error(let source): source
+        case .list(let nodes), .colored(_, let nodes), .framed(let nodes): plainText(nodes)
+        case .fraction(let numerator, let denominator, let rule, _, let left, let right):
+            (left ?? "") + grouped(numerator) + (rule ? "/" : " ") + grouped(denominator) + (right ?? "")
+        case .radical(let degree, let radicand):
+            (degree.map { "(" + plainText($0) + ")" } ?? "") + "√" + grouped(radicand)
+        case .accent(_, let base, _, _), .bar(_, let base), .brace(_, _, let base): plainText(base)
+        case .fenced(let delimiters, let parts):
+            zip(delimiters, parts.map(plainText)).map { ($0 ?? "") + $1 }.joined()
+                + (delimiters.last.flatMap { $0 } ?? "")
+        case .sizedDelimiter(let delimiter, _): delimiter
+        case .array(let array, let left, let right):
+            (left ?? "") + array.rows.map { $0.map(plainText).joined(separator: " ") }.joined(separator: "; ")
+                + (right ?? "")
+        }
+    }
+}

@@ -81,6 +81,17 @@ import Typography
         #expect(!messages.contains { $0.contains("missing }") || $0.contains("missing argument") }, "\(messages)")
     }
 
+    /// A heading's bookmark spells its formulas as their symbols (`$\alpha$` α), not their TeX
+    /// source; its id, made from the source, is what links to it name, as before.
+    @Test func bookmarksSpellFormulasAsSymbols() throws {
+        let markdown =
+            "# Using $\\alpha$-blending\n\n## Where $x \\le \\frac{1}{2}$\n\nSee [above](#using-alpha-blending).\n"
+        let (pdf, report) = try Render.markdown(markdown, name: "formula-bookmarks")
+        #expect(!report.diagnostics.contains { $0.message.contains("link") }, "\(report.diagnostics)")
+        let titles = try #require(try QDF(pdf).outline()).flatMap { [$0.title] + $0.children.map(\.title) }
+        #expect(titles == ["Using α-blending", "Where x≤1/2"], "\(titles)")
+    }
+
     @Test func aTallFormulaGrowsItsLineOnlyByWhatItNeeds() throws {
         let plain = "Line one of text.  \nLine two of text.  \nLine three."
         let tall = "Line one of text.  \nLine $\\dfrac{\\dfrac{a}{b}}{c}$ two.  \nLine three."

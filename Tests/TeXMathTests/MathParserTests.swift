@@ -147,6 +147,17 @@ import Testing
         #expect(Self.atoms(#"\dots"#).first?.nucleus == .symbol("\u{2026}"))
     }
 
+    /// A formula as plain Unicode text (a bookmark's title): its symbols as drawn, text as
+    /// written, fractions and roots spelled with `/` and `√`, scripts after `^` and `_`.
+    @Test(arguments: [
+        (#"\alpha"#, "α"), (#"x^2 + y_i"#, "x^2+y_i"), (#"\frac{a}{b}"#, "a/b"), (#"\frac{a+1}{2}"#, "(a+1)/2"),
+        (#"\sqrt{x}"#, "√x"), (#"\mathbb{R}^n"#, "ℝ^n"), (#"\left( x \right)"#, "(x)"), (#"a \le b"#, "a≤b"),
+        (#"\text{if } x"#, "if x"), (#"e^{i\pi}"#, "e^(iπ)"), (#"\hat{x}"#, "x"), (#"\boxed{E}"#, "E"),
+    ])
+    func formulasReadAsText(source: String, text: String) {
+        #expect(MathParser.parse(source).plainText == text)
+    }
+
     /// A formula nested past the parser's depth limit reports that once, at the depth where
     /// it happened, and keeps the rest of its source as one error atom; the groups, arguments
     /// and fences still open when it stopped report nothing more.
