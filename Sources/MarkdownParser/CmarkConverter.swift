@@ -138,14 +138,19 @@ struct CmarkConverter {
     /// cmark-gfm's note numbers by normalised label in the whole tree, when it numbers the
     /// notes (``learnTreeNoteNumbers(_:)``).
     var treeNoteNumbers: [String: Int] = [:]
-    /// When a note cites another: the line (1-based) of each note's first reference in the
-    /// whole tree, by cmark-gfm's number (``learnTreeNoteNumbers(_:)``), for
+    /// When a note cites another: where each note's first reference in the whole tree is
+    /// written, by cmark-gfm's number (``learnTreeNoteNumbers(_:)``), for
     /// ``finishNoteNumbers()``.
-    var treeNoteFirstLines: [Int: Int] = [:]
-    /// The line of the first reference to each note (normalised label) cited inside a
-    /// definition's indented blocks, numbered by ``numberOfNestedNote(_:line:)`` while the tree
-    /// numbers the rest.
-    var nestedNoteFirstLines: [String: Int] = [:]
+    var treeNoteFirstPlaces: [Int: NotePlace] = [:]
+    /// Where the first reference to each note (normalised label) is written when it is cited
+    /// inside a definition's indented blocks or inline (`^[…]`), numbered by
+    /// ``numberOfNestedNote(_:at:)`` while the tree numbers the rest.
+    var nestedNoteFirstPlaces: [String: NotePlace] = [:]
+    /// The inline notes `^[…]` of the block whose inlines are being converted, kept until its
+    /// outermost inlines are done (``numberInlineNotes(_:numberedBefore:)``).
+    var pendingInlineNotes: [InlineSyntax.InlineNote] = []
+    /// Set while a block's inlines are converted (their nested elements' included).
+    var convertingInlines = false
     /// Raw HTML blocks and inline tags become document values here (its warnings included).
     var html: RawHTML
     private var warnedDepth = false
@@ -700,10 +705,19 @@ struct CmarkConverter {
     // MARK: Inlines
 
     mutating func inlines(of parent: OpaquePointer, depth: Int, heading: Bool) -> ([Inline], Attributes?) {
+        let outermost = !convertingInlines
+        let numberedBefore = footnoteNumbers.count
+        convertingInlines = true
         var pieces: [InlinePiece] = []
         for child in Self.children(parent) { convertInline(child, depth: depth, into: &pieces) }
-        let (inlines, attributes) = syntax.finish(pieces, heading: heading)
-        return (html.nest(inlines), attributes)
+        let finished = syntax.finish(pieces, heading: heading)
+        var inlines = finished.inlines
+        if !finished.notes.isEmpty || !finished.unclosedNotes.isEmpty { inlines = takeInlineNotes(finished, inlines) }
+        if outermost {
+            convertingInlines = false
+            if !pendingInlineNotes.isEmpty { inlines = numberInlineNotes(inlines, numberedBefore: numberedBefore) }
+        }
+        return (html.nest(inlines), finished.attributes)
     }
 
     /// Drops the word joiner a formula's marker starts with (``MathSyntax/marker(source:display:bytes:)``).
@@ -883,8 +897,8 @@ struct CmarkConverter {
             else {
                 return
             }
-            let line = startLine(node)
-            if line > 0 { treeNoteFirstLines[number] = min(treeNoteFirstLines[number] ?? line, line) }
+            let place = NotePlace(line: startLine(node), column: Int(cmark_node_get_start_column(node)))
+            if place.line > 0 { treeNoteFirstPlaces[number] = min(treeNoteFirstPlaces[number] ?? place, place) }
         }
     }
 

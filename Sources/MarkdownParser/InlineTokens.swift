@@ -64,15 +64,52 @@ struct InlineSyntax {
     /// raw inlines (`` `x`{=latex} ``, dropped) and, when `heading`, the heading's trailing
     /// attribute list (and the closing `#`s before it) recognised; adjacent text merged, empty
     /// text dropped.
-    func finish(_ pieces: [InlinePiece], heading: Bool) -> ([Inline], Attributes?) {
-        guard needsTokens(pieces, heading: heading) else { return (Self.merge(pieces), nil) }
-        var tokens = superscripts(spans(tokenize(pieces)))
+    func finish(_ pieces: [InlinePiece], heading: Bool) -> Finished {
+        guard needsTokens(pieces, heading: heading) else { return Finished(inlines: Self.merge(pieces)) }
+        var notes = Notes()
+        var tokens = superscripts(spans(tokenize(pieces), notes: &notes))
         var attributes: Attributes?
         if heading {
             attributes = extractTrailingAttributes(&tokens)
             if attributes != nil { removeClosingHashes(&tokens) }
         }
-        return (Self.inlines(tokens[...]), attributes)
+        return Finished(
+            inlines: Self.inlines(tokens[...]), attributes: attributes, notes: notes.found,
+            unclosedNotes: notes.unclosed)
+    }
+
+    /// One nesting level's inlines with the Pandoc syntax recognised in them.
+    struct Finished {
+        var inlines: [Inline]
+        /// A heading's trailing attribute list.
+        var attributes: Attributes? = nil
+        /// The inline notes `^[…]` found, in order: each stands in ``inlines`` as a reference
+        /// labelled ``InlineNote/label`` with number 0, for the converter to number.
+        var notes: [InlineNote] = []
+        /// Where each `^[` with no closing `]` is written (set as text).
+        var unclosedNotes: [SourceLocation] = []
+    }
+
+    /// Pandoc's inline note (Pandoc manual, "Extension: inline_notes"): `^[` … `]`, brackets
+    /// balanced, its text the note's paragraph.
+    struct InlineNote {
+        /// The label its reference and its definition share: made of where its `^` is written,
+        /// which no written label `[^…]` can be (a label holds no `[`).
+        var label: String
+        var content: [Inline]
+        var location: SourceLocation?
+
+        /// The label of the note whose `^` is written at `line` and `column` (1-based).
+        static func label(line: Int32, column: Int32) -> String { "^[\(line):\(column)" }
+
+        /// Whether `label` is an inline note's.
+        static func isLabel(_ label: String) -> Bool { label.hasPrefix("^[") }
+    }
+
+    /// The notes ``spans(_:notes:)`` finds and the openers it leaves.
+    struct Notes {
+        var found: [InlineNote] = []
+        var unclosed: [SourceLocation] = []
     }
 
     /// Fast path: only tokenise when some text holds a `{`, and a `]` or a node that takes
@@ -81,6 +118,9 @@ struct InlineSyntax {
         var close = false
         var brace = false
         var carets = 0
+        var noteOpener = false
+        // The byte before, across text pieces: cmark-gfm ends a text node before a `[`.
+        var previous: UInt8 = 0
         for piece in pieces {
             switch piece {
             case .text(let textPiece):
@@ -91,12 +131,17 @@ struct InlineSyntax {
                         brace = true
                     } else if byte == UInt8(ascii: "^") {
                         carets += 1
+                    } else if byte == UInt8(ascii: "["), previous == UInt8(ascii: "^") {
+                        noteOpener = true
                     }
+                    previous = byte
                 }
-            case .node(let node): if Self.takesAttributes(node) { close = true }
+            case .node(let node):
+                if Self.takesAttributes(node) { close = true }
+                previous = 0
             }
         }
-        if (close && brace) || carets >= 2 { return true }
+        if (close && brace) || carets >= 2 || noteOpener { return true }
         if heading, case .text(let textPiece)? = pieces.last {
             return textPiece.text.utf8.reversed().first(where: { !AttributeListParser.isSpace($0) })
                 == UInt8(ascii: "}")
@@ -354,12 +399,14 @@ struct InlineSyntax {
 
     // MARK: Spans and attributed elements
 
-    /// Recognises, in one pass, `[…]{attributes}` (nesting with a stack of openers; brackets
-    /// must balance, as in Pandoc) and an attribute list written directly after a link, image
-    /// or code span (the element is wrapped in a span carrying the list); `` `x`{=format} `` is
-    /// a raw inline for another format and is dropped, as Pandoc drops formats it does not
-    /// write. Returns the tokens with those folded into nodes.
-    func spans(_ tokens: [InlineToken]) -> [InlineToken] {
+    /// Recognises, in one pass, `[…]{attributes}` and Pandoc's inline note `^[…]` (nesting with
+    /// a stack of openers; brackets must balance, as in Pandoc) and an attribute list written
+    /// directly after a link, image or code span (the element is wrapped in a span carrying the
+    /// list); `` `x`{=format} `` is a raw inline for another format and is dropped, as Pandoc
+    /// drops formats it does not write. Returns the tokens with those folded into nodes; a
+    /// note is a reference to it, its content in `notes`. A `^[` is a note before it is a span,
+    /// as Pandoc reads `^[x]{.a}`.
+    func spans(_ tokens: [InlineToken], notes: inout Notes) -> [InlineToken] {
         let flat = Self.flatBytes(tokens)
         var output: [InlineToken] = []
         output.reserveCapacity(tokens.count)
@@ -390,6 +437,16 @@ struct InlineSyntax {
             case .byte(UInt8(ascii: "]"), _, _, false):
                 if ignored > 0 {
                     ignored -= 1
+                } else if let opener = openers.last, let note = noteOpened(output, at: opener) {
+                    openers.removeLast()
+                    let label = InlineNote.label(line: note.line, column: note.column)
+                    let content = Self.inlines(output[(opener + 1)...])
+                    notes.found.append(
+                        InlineNote(label: label, content: content, location: location(output[opener - 1])))
+                    output.removeSubrange((opener - 1)...)
+                    output.append(.node(.footnoteReference(label: label, number: 0)))
+                    i += 1
+                    continue
                 } else if let opener = openers.popLast(), let (parsed, next) = attributeList(tokens, flat, at: i + 1),
                     parsed.raw == nil
                 {
@@ -405,7 +462,21 @@ struct InlineSyntax {
             output.append(token)
             i += 1
         }
+        for opener in openers {
+            if let note = noteOpened(output, at: opener) {
+                notes.unclosed.append(SourceLocation(file: file, line: Int(note.line), column: Int(note.column)))
+            }
+        }
         return output
+    }
+
+    /// The source position of the `^` when the `[` at `output[opener]` opens an inline note:
+    /// written directly after a `^` that is syntax (not `\^`), on the same line.
+    private func noteOpened(_ output: [InlineToken], at opener: Int) -> (line: Int32, column: Int32)? {
+        guard opener > 0, case .byte(UInt8(ascii: "^"), let line, let column, false) = output[opener - 1],
+            case .byte(_, line, let bracketColumn, _) = output[opener], bracketColumn == column + 1, column > 0
+        else { return nil }
+        return (line, column)
     }
 
     /// Recognises Pandoc's superscript (Pandoc manual, "Extension: superscript, subscript"):

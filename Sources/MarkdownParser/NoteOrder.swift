@@ -2,21 +2,21 @@ extension CmarkConverter {
     /// Puts the notes cited inside definitions' indented blocks in their places when cmark-gfm's
     /// tree numbered the others (a note cites another: ``learnTreeNoteNumbers(_:)``). cmark-gfm
     /// reads a definition's indented blocks as code, so its numbers leave their notes out, and
-    /// ``numberOfNestedNote(_:line:)`` gave them numbers past the tree's. Every note is numbered
-    /// again by the line of its first reference in the file — in running text, in a note's
+    /// ``numberOfNestedNote(_:at:)`` gave them numbers past the tree's (and inline notes). Every
+    /// note is numbered again by the place of its first reference in the file — in running text, in a note's
     /// definition (where it is written) or in a definition's blocks — the tree's order kept
     /// among references on one line; ``footnoteNumbers`` and the notes' own references take the
     /// new numbers. Returns each old number's new one, for the blocks already converted; nil when
     /// nothing changes.
     mutating func finishNoteNumbers() -> [Int: Int]? {
-        guard !numbersNotesInOrder, footnoteLabels == nil, !nestedNoteFirstLines.isEmpty else { return nil }
-        func firstLine(_ key: String, _ number: Int) -> Int {
-            let inTree = treeNoteNumbers[key].flatMap { treeNoteFirstLines[$0] } ?? treeNoteFirstLines[number]
-            return min(inTree ?? Int.max, nestedNoteFirstLines[key] ?? Int.max)
+        guard !numbersNotesInOrder, footnoteLabels == nil, !nestedNoteFirstPlaces.isEmpty else { return nil }
+        func firstPlace(_ key: String, _ number: Int) -> NotePlace {
+            let inTree = treeNoteNumbers[key].flatMap { treeNoteFirstPlaces[$0] } ?? treeNoteFirstPlaces[number]
+            return min(inTree ?? .unknown, nestedNoteFirstPlaces[key] ?? .unknown)
         }
         let ordered = footnoteNumbers.sorted { first, second in
-            let lines = (firstLine(first.key, first.value), firstLine(second.key, second.value))
-            return lines.0 != lines.1 ? lines.0 < lines.1 : first.value < second.value
+            let places = (firstPlace(first.key, first.value), firstPlace(second.key, second.value))
+            return places.0 != places.1 ? places.0 < places.1 : first.value < second.value
         }
         var renumbered: [Int: Int] = [:]
         for (index, entry) in ordered.enumerated() {
@@ -28,5 +28,18 @@ extension CmarkConverter {
             (definition.label, PandocDefinitions.renumberingNotes(definition.blocks) { renumbered[$1] ?? $1 })
         }
         return renumbered
+    }
+}
+
+/// Where a note reference is written, for numbering notes in the order they are cited:
+/// line, then column (1-based; `Int.max` when only the line is known, after the line's others).
+struct NotePlace: Comparable {
+    var line: Int
+    var column: Int
+    /// After every place in the file.
+    static let unknown = NotePlace(line: .max, column: .max)
+
+    static func < (first: NotePlace, second: NotePlace) -> Bool {
+        (first.line, first.column) < (second.line, second.column)
     }
 }

@@ -135,7 +135,7 @@ extension CmarkConverter {
     /// The text is parsed after the document's link reference and footnote definitions
     /// (``definitions``, the prefix windows are parsed after), so a link, image or note cited
     /// inside a definition resolves against definitions written anywhere in the document; the
-    /// notes it cites take this conversion's numbers (``numberOfNestedNote(_:line:)``).
+    /// notes it cites take this conversion's numbers (``numberOfNestedNote(_:at:)``).
     mutating func attachContinuation(
         _ text: String, at location: SourceLocation?, to items: inout [CmarkConverter.BlockItem]
     ) -> Bool {
@@ -182,7 +182,7 @@ extension CmarkConverter {
                     nestedNumbers[key] = nested
                     if footnoteNumbers[key] == nil, footnoteLabels == nil { newLabels.append(key) }
                 }
-                return numberOfNestedNote(label, line: line)
+                return numberOfNestedNote(label, at: line.map { NotePlace(line: $0, column: .max) })
             }.map { RelocatedBlocks.relocated($0, shifted) }
         }
         // A note cited only here is one the document's own tree dropped (cmark-gfm keeps cited
@@ -234,23 +234,23 @@ extension CmarkConverter {
         }
     }
 
-    /// The number of the note `label`, cited inside a definition's blocks (parsed on their own),
-    /// as this conversion numbers the document's references: the scan's number in a window
+    /// The number of the note `label`, cited inside a definition's blocks (parsed on their own)
+    /// or inline (`^[…]`), as this conversion numbers the document's references: the scan's number in a window
     /// (``footnoteLabels``); the number already given; else the next in document order, or
     /// cmark-gfm's number for the label in the whole tree (``treeNoteNumbers``), or one past
     /// every number cmark-gfm gave.
-    /// `line` (the file's, nil when unknown) is where it is cited, kept while cmark-gfm's tree
+    /// `place` (in the file, nil when unknown) is where it is cited, kept while cmark-gfm's tree
     /// numbers the notes (a note cites another) so that ``finishNoteNumbers()`` can put the
     /// note in its place.
-    mutating func numberOfNestedNote(_ label: String, line: Int? = nil) -> Int {
+    mutating func numberOfNestedNote(_ label: String, at place: NotePlace? = nil) -> Int {
         let key = Self.normalizedLabel(label)
         if let labels = footnoteLabels {
             if let known = labels[key] { return known }
             unresolvedFootnote = true
             return (labels.values.max() ?? 0) + 1
         }
-        if !numbersNotesInOrder, let line {
-            nestedNoteFirstLines[key] = min(nestedNoteFirstLines[key] ?? line, line)
+        if !numbersNotesInOrder, let place {
+            nestedNoteFirstPlaces[key] = min(nestedNoteFirstPlaces[key] ?? place, place)
         }
         if let known = footnoteNumbers[key] { return known }
         let number: Int
@@ -277,7 +277,7 @@ extension PandocDefinitions {
         block.mappingChildren(blocks: { renumberingNotes($0, number) }, inlines: { renumberingNotes($0, number) })
     }
 
-    private static func renumberingNotes(_ inlines: [Inline], _ number: (String, Int) -> Int) -> [Inline] {
+    static func renumberingNotes(_ inlines: [Inline], _ number: (String, Int) -> Int) -> [Inline] {
         inlines.map { inline in
             switch inline {
             case .footnoteReference(let label, let nested):

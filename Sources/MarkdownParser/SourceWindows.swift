@@ -429,7 +429,9 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
             // the end in that order, the uncited ones dropped, as in the whole text's tree. A
             // definition kept but not cited by the text (cited only in a note) and one citing
             // a note leave the numbering to the whole text.
-            let cited = converter.footnoteNumbers.sorted { $0.value < $1.value }.map { "[^\($0.key)]" }.joined()
+            // Inline notes (`^[…]`) have no definition to parse.
+            let written = converter.footnoteNumbers.filter { !InlineSyntax.InlineNote.isLabel($0.key) }
+            let cited = written.sorted { $0.value < $1.value }.map { "[^\($0.key)]" }.joined()
             guard let tree = CmarkTree(prefix.bytes + Array((cited + "\n").utf8)) else { return nil }
             var runStarts: [Int] = []  // the prefix line each run starts at
             var line = 1
@@ -458,7 +460,7 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
                 gatherLiteralLines(node, delta)
                 definitions += 1
             }
-            guard definitions == converter.footnoteNumbers.count else { return nil }
+            guard definitions == written.count else { return nil }
         }
         converter.lineDelta = 0
         return (converter.finishScan(), prefix)

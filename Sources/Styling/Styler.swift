@@ -95,9 +95,8 @@ public struct Styler: Sendable {
     /// per document, at the first one's place, quoting it, with the count.
     var unreadInlineImages = ExampleTally()
     var remoteInlineImages = ExampleTally()
-    /// Footnote syntax left as text: references with no definition, and Pandoc's inline notes.
+    /// Footnote references left as text: those with no definition.
     var unsetNoteReferences = ExampleTally()
-    var inlineNotes = ExampleTally()
     /// Paragraphs that are Pandoc's block syntax CommonMark does not have (grid tables, line
     /// blocks, example lists, lettered and Roman list markers), kept as text.
     var pandocBlocks = ExampleTally()
@@ -906,7 +905,7 @@ public struct Styler: Sendable {
 
     /// Names what was tallied as it was met: the images set as alt text inside lines (those
     /// that could not be read, and remote ones), footnote references with no definition and
-    /// Pandoc's inline notes. A warning for each of the first few of a kind, each quoting what
+    /// Pandoc's block syntax. A warning for each of the first few of a kind, each quoting what
     /// is written (at most 60 characters) and placed where it is written
     /// (``Diagnostic/subject``), the last standing for the rest (``Diagnostic/repeats``), so
     /// ``Diagnostic/coalesced(_:)`` says them as one warning with their count.
@@ -929,13 +928,6 @@ public struct Styler: Sendable {
                 {
                     "'\($0)' opens Pandoc's \(Styler.pandocBlockName($0)), which CommonMark and GitHub do not have; "
                         + "set as text"
-                }
-            ),
-            (
-                inlineNotes, .footnote,
-                { _ in
-                    "'^[' opens a Pandoc inline note, which Typeset does not read; set as text (write a reference [^1] "
-                        + "and a definition [^1]: … instead)"
                 }
             ),
         ]
@@ -1245,9 +1237,8 @@ public struct Styler: Sendable {
 
     // MARK: Inlines
 
-    /// Warns about footnote syntax left as text: a reference `[^label]` with no definition
-    /// (cmark-gfm keeps it as written), and Pandoc's inline note `^[…]`, which Typeset does not
-    /// read; tallied for ``warnTalliedExamples()``, which places each warning where it is
+    /// Warns about a footnote reference left as text: `[^label]` with no definition (cmark-gfm
+    /// keeps it as written); tallied for ``warnTalliedExamples()``, which places each warning where it is
     /// written. One pass over the text's bytes; a label is looked for in at most 100 bytes, so
     /// text of many `[^` takes time linear in its length.
     mutating func noteUnreadNoteSyntax(in text: String) {
@@ -1264,8 +1255,6 @@ public struct Styler: Sendable {
             {
                 unsetNoteReferences.add(
                     "[^" + String(decoding: bytes[next..<close], as: UTF8.self) + "]", at: currentLocation)
-            } else if previous == UInt8(ascii: "^"), byte == UInt8(ascii: "[") {
-                inlineNotes.add("^[", at: currentLocation)
             }
             previous = byte
             index = next

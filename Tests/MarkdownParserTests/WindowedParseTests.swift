@@ -16,7 +16,7 @@ import Testing
     /// Documents that exercise what spans top-level nodes or windows: div fences (nested,
     /// unclosed, stray, over the nesting limit, spanning many blocks), HTML containers across
     /// blocks, footnotes defined before and after use and holding code, link reference
-    /// definitions at the end and inside a quote or list, tables, smart punctuation on and off,
+    /// definitions at the end and inside a quote or list, inline notes, tables, smart punctuation on and off,
     /// front matter, deep nesting, line endings.
     static let constructed: [String] = [
         "# Title {#t .x}\n\n::: note\nOne \"quoted\" -- text...\n\n| a | b |\n|---|:-:|\n| 1 | 'two' |\n| 3 | 4 "
@@ -51,6 +51,8 @@ import Testing
         "<!--\nunclosed comment\n\n# not a heading\n",
         "",
         "   \n\n",
+        "Inline^[note *one* [x](#t)] and[^a] then^[two ^[nested]].\n\n" + String(repeating: "filler\n\n", count: 20)
+            + "Last^[three] and[^a].\n\n[^a]: Written.\n",
     ]
 
     /// Div fences whose decision turns on the block structure around them, far apart so that
@@ -220,7 +222,7 @@ import Testing
     @Test func textIsScannedInWindows() {
         let texts =
             Self.fixtures().filter { !$0.contains("Typeset type specimen template") }
-            + [0, 1, 2, 5, 6, 7, 8, 9, 12, 13, 14, 15, 16, 17, 19, 20].map { Self.constructed[$0] } + Self.fences
+            + [0, 1, 2, 5, 6, 7, 8, 9, 12, 13, 14, 15, 16, 17, 19, 20, 23].map { Self.constructed[$0] } + Self.fences
             + Self.notes
             + [(0..<300).map { "## H\($0)\n\ntext \($0) [r]\n" }.joined(separator: "\n") + "\n[r]: /end\n"]
         #expect(texts.count >= 20)

@@ -1,0 +1,87 @@
+import DocumentModel
+
+extension CmarkConverter {
+    /// Numbers the inline notes `^[…]` one nesting level's conversion found (Pandoc manual,
+    /// "Extension: inline_notes") and keeps each for its block (``pendingInlineNotes``); warns at
+    /// each `^[` left unclosed, which stays as text. A note's number comes as a written
+    /// reference's does (``numberOfNestedNote(_:at:)``): by its label from the scan in a
+    /// window, by where it is cited when cmark-gfm's tree numbers the notes.
+    mutating func takeInlineNotes(_ finished: InlineSyntax.Finished, _ inlines: [Inline]) -> [Inline] {
+        for place in finished.unclosedNotes where mode != .replay {
+            diagnostics.append(
+                Diagnostic(
+                    .warning, "'^[' opens a Pandoc inline note with no closing ']'; set as text", at: place,
+                    kind: .footnote))
+        }
+        guard !finished.notes.isEmpty else { return inlines }
+        var numbers: [String: Int] = [:]
+        for note in finished.notes {
+            numbers[note.label] = numberOfNestedNote(
+                note.label, at: note.location.map { NotePlace(line: $0.line, column: $0.column) })
+        }
+        let number: (String, Int) -> Int = { label, number in numbers[label] ?? number }
+        for var note in finished.notes {
+            note.content = PandocDefinitions.renumberingNotes(note.content, number)  // a note in a note
+            pendingInlineNotes.append(note)
+        }
+        return PandocDefinitions.renumberingNotes(inlines, number)
+    }
+
+    /// The outermost inlines of a block once its inline notes are numbered: when the notes are
+    /// numbered in document order, every number given while the block was converted (past
+    /// `numberedBefore`) is given again in reading order — a written reference is numbered as
+    /// cmark-gfm's node is met, an inline note only when its `]` closes, so `A[^a] B^[n] C[^b]`
+    /// numbers a, the note, b as Pandoc does. A note's own references follow its reference.
+    /// The block's notes then join the definitions (one paragraph each), but for a window's
+    /// replay, whose notes the scan kept.
+    mutating func numberInlineNotes(_ inlines: [Inline], numberedBefore: Int) -> [Inline] {
+        var notes = pendingInlineNotes
+        pendingInlineNotes = []
+        var result = inlines
+        if numbersNotesInOrder, footnoteLabels == nil, footnoteNumbers.count > numberedBefore {
+            let contents = Dictionary(notes.map { ($0.label, $0.content) }, uniquingKeysWith: { first, _ in first })
+            var renumbered: [Int: Int] = [:]
+            // The label each new number is cited by, to give it its new number.
+            var labels: [Int: String] = [:]
+            func visit(_ inlines: [Inline]) {
+                for inline in inlines {
+                    switch inline {
+                    case .footnoteReference(let label, let number):
+                        if number > numberedBefore, renumbered[number] == nil {
+                            renumbered[number] = numberedBefore + renumbered.count + 1
+                            labels[number] = Self.normalizedLabel(label)
+                            if let content = contents[label] { visit(content) }
+                        }
+                    case .emphasis(let children), .strong(let children), .strikethrough(let children),
+                        .link(_, _, let children), .span(_, let children), .presentation(_, let children):
+                        visit(children)
+                    case .image(_, _, let alt, _): visit(alt)
+                    default: break
+                    }
+                }
+            }
+            visit(inlines)
+            if renumbered.count < footnoteNumbers.count - numberedBefore {
+                // Numbers given where the walk does not look keep their order after the rest.
+                let rest = footnoteNumbers.filter { $0.value > numberedBefore && renumbered[$0.value] == nil }
+                for (key, number) in rest.sorted(by: { $0.value < $1.value }) {
+                    renumbered[number] = numberedBefore + renumbered.count + 1
+                    labels[number] = key
+                }
+            }
+            if renumbered.contains(where: { $0.key != $0.value }) {
+                for (number, key) in labels { footnoteNumbers[key] = renumbered[number] }
+                let renumber: (String, Int) -> Int = { renumbered[$1] ?? $1 }
+                result = PandocDefinitions.renumberingNotes(inlines, renumber)
+                for index in notes.indices {
+                    notes[index].content = PandocDefinitions.renumberingNotes(notes[index].content, renumber)
+                }
+            }
+        }
+        guard mode != .replay else { return result }
+        for note in notes {
+            footnoteDefinitions.append((note.label, [Block(.paragraph(note.content), location: note.location)]))
+        }
+        return result
+    }
+}
