@@ -110,14 +110,16 @@ public enum MarkdownParser {
             // The front matter is YAML, read as written: only the Markdown after it is marked.
             let body = source.bodyOffset
             let head = text.utf8.prefix(body)
-            let marked =
-                body == 0
-                ? MathSyntax.markFormulas(in: text)
-                : String(decoding: head, as: UTF8.self)
-                    + MathSyntax.markFormulas(
-                        in: String(decoding: text.utf8.dropFirst(body), as: UTF8.self),
-                        firstLine: 1 + head.count { $0 == 0x0A })
+            let marking = MathSyntax.marking(
+                String(decoding: text.utf8.dropFirst(body), as: UTF8.self), firstLine: 1 + head.count { $0 == 0x0A })
+            let marked = body == 0 ? marking.text : String(decoding: head, as: UTF8.self) + marking.text
             if marked != text { source = SourceText(marked, file: file) }
+            for place in marking.unclosedDisplays {
+                diagnostics.append(
+                    Diagnostic(
+                        .warning, "'$$' opens display math with no closing '$$' in its paragraph; set as text",
+                        at: SourceLocation(file: file, line: place.line, column: place.column), kind: .content))
+            }
         }
 
         var document: Document

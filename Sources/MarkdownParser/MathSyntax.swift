@@ -17,7 +17,16 @@ enum MathSyntax {
     /// `text` begins on line `firstLine` of its file (after front matter, the line after it),
     /// so that each marker names the formula's line in the file.
     static func markFormulas(in text: String, firstLine: Int = 1) -> String {
-        guard text.utf8.contains(UInt8(ascii: "$")) else { return text }
+        marking(text, firstLine: firstLine).text
+    }
+
+    /// ``markFormulas(in:firstLine:)``'s text, and where each paragraph's first `$$` with no
+    /// closing `$$` after it in its paragraph is written (line in the file, 1-based byte
+    /// column): left as text, as Pandoc and GitHub leave it.
+    static func marking(_ text: String, firstLine: Int = 1) -> (
+        text: String, unclosedDisplays: [(line: Int, column: Int)]
+    ) {
+        guard text.utf8.contains(UInt8(ascii: "$")) else { return (text, []) }
         let bytes = Array(text.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count + 64)
@@ -66,7 +75,7 @@ enum MathSyntax {
             previousBlank = blank
             index = markLine(bytes, from: index, lineEnd: lineEnd, into: &output, scan: &scan)
         }
-        return String(decoding: output, as: UTF8.self)
+        return (String(decoding: output, as: UTF8.self), scan.unclosedDisplays)
     }
 
     /// The columns from a line's first non-space byte to where the content of the list item
@@ -117,6 +126,8 @@ enum MathSyntax {
         /// (``closerIsAbsent(_:from:limit:)``).
         private var absentFrom: [Int: Int] = [:]
         private var absentParagraphEnd = -1
+        /// Where each `$$` found with no closing `$$` in its paragraph is written.
+        var unclosedDisplays: [(line: Int, column: Int)] = []
         /// The keys of `$$` and of `` `$ `` in ``closerIsAbsent(_:from:limit:)``.
         static let displayCloser = -1
         static let backtickCloser = -2
@@ -332,6 +343,7 @@ enum MathSyntax {
                 }
                 position += 1
             }
+            scan.unclosedDisplays.append(scan.position(of: index))
             scan.noteAbsent(Scan.displayCloser, from: index + 2, limit: limit)
             return nil
         }

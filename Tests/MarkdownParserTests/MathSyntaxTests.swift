@@ -170,4 +170,33 @@ import Testing
             #expect(ratio <= 10, "\(name): ×8 the text took \(smallSeconds) s → \(largeSeconds) s")
         }
     }
+
+    /// A `$$` with no closing `$$` in its paragraph stays text and is warned about where it is
+    /// written (after front matter, in a quote and a list item); a closed one and one in code
+    /// are not.
+    @Test func anUnclosedDisplayIsWarnedAboutWhereItIs() {
+        let markdown = """
+            ---
+            title: T
+            ---
+            Intro $$x$$ closed.
+
+            $$ x^2 + y^2
+            and more text
+
+            ```
+            $$ in code
+            ```
+
+            > quoted $$a
+
+            - item `$$` then $$b
+            """
+        let parsed = MarkdownParser.parse(markdown, file: "m.md")
+        let places = parsed.diagnostics.filter { $0.message.contains("'$$' opens display math") }.map {
+            "\($0.location?.line ?? 0):\($0.location?.column ?? 0)"
+        }
+        #expect(places == ["6:1", "13:10", "15:18"], "\(parsed.diagnostics)")
+        #expect(Self.text(markdown).contains("$$ x^2 + y^2"))
+    }
 }
