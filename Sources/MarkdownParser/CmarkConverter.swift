@@ -712,7 +712,11 @@ struct CmarkConverter {
         for child in Self.children(parent) { convertInline(child, depth: depth, into: &pieces) }
         let finished = syntax.finish(pieces, heading: heading)
         var inlines = finished.inlines
-        if !finished.notes.isEmpty || !finished.unclosedNotes.isEmpty { inlines = takeInlineNotes(finished, inlines) }
+        if !finished.found.notes.isEmpty || !finished.found.unclosedNotes.isEmpty
+            || !finished.found.unresolvedReferences.isEmpty
+        {
+            inlines = takeInlineNotes(finished, inlines)
+        }
         if outermost {
             convertingInlines = false
             if !pendingInlineNotes.isEmpty { inlines = numberInlineNotes(inlines, numberedBefore: numberedBefore) }

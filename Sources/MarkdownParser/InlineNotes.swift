@@ -7,20 +7,29 @@ extension CmarkConverter {
     /// reference's does (``numberOfNestedNote(_:at:)``): by its label from the scan in a
     /// window, by where it is cited when cmark-gfm's tree numbers the notes.
     mutating func takeInlineNotes(_ finished: InlineSyntax.Finished, _ inlines: [Inline]) -> [Inline] {
-        for place in finished.unclosedNotes where mode != .replay {
-            diagnostics.append(
-                Diagnostic(
-                    .warning, "'^[' opens a Pandoc inline note with no closing ']'; set as text", at: place,
-                    kind: .footnote))
+        if mode != .replay {
+            for place in finished.found.unclosedNotes {
+                diagnostics.append(
+                    Diagnostic(
+                        .warning, "'^[' opens a Pandoc inline note with no closing ']'; set as text", at: place,
+                        kind: .footnote))
+            }
+            for reference in finished.found.unresolvedReferences {
+                let shown = reference.written.count > 60 ? reference.written.prefix(60) + "…" : reference.written
+                diagnostics.append(
+                    Diagnostic(
+                        .warning, "reference link '\(shown)' names no definition ([label]: URL); set as text",
+                        at: reference.location, kind: .link))
+            }
         }
-        guard !finished.notes.isEmpty else { return inlines }
+        guard !finished.found.notes.isEmpty else { return inlines }
         var numbers: [String: Int] = [:]
-        for note in finished.notes {
+        for note in finished.found.notes {
             numbers[note.label] = numberOfNestedNote(
                 note.label, at: note.location.map { NotePlace(line: $0.line, column: $0.column) })
         }
         let number: (String, Int) -> Int = { label, number in numbers[label] ?? number }
-        for var note in finished.notes {
+        for var note in finished.found.notes {
             note.content = PandocDefinitions.renumberingNotes(note.content, number)  // a note in a note
             pendingInlineNotes.append(note)
         }

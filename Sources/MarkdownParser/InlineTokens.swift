@@ -66,16 +66,14 @@ struct InlineSyntax {
     /// text dropped.
     func finish(_ pieces: [InlinePiece], heading: Bool) -> Finished {
         guard needsTokens(pieces, heading: heading) else { return Finished(inlines: Self.merge(pieces)) }
-        var notes = Notes()
-        var tokens = superscripts(spans(tokenize(pieces), notes: &notes))
+        var found = Found()
+        var tokens = superscripts(spans(tokenize(pieces), found: &found))
         var attributes: Attributes?
         if heading {
             attributes = extractTrailingAttributes(&tokens)
             if attributes != nil { removeClosingHashes(&tokens) }
         }
-        return Finished(
-            inlines: Self.inlines(tokens[...]), attributes: attributes, notes: notes.found,
-            unclosedNotes: notes.unclosed)
+        return Finished(inlines: Self.inlines(tokens[...]), attributes: attributes, found: found)
     }
 
     /// One nesting level's inlines with the Pandoc syntax recognised in them.
@@ -83,11 +81,20 @@ struct InlineSyntax {
         var inlines: [Inline]
         /// A heading's trailing attribute list.
         var attributes: Attributes? = nil
-        /// The inline notes `^[…]` found, in order: each stands in ``inlines`` as a reference
-        /// labelled ``InlineNote/label`` with number 0, for the converter to number.
+        /// The notes and references found on the way (``spans(_:found:)``).
+        var found = Found()
+    }
+
+    /// What ``spans(_:found:)`` finds beside the spans.
+    struct Found {
+        /// The inline notes `^[…]`, in order: each stands in the inlines as a reference
+        /// labelled ``InlineNote/label(line:column:)`` with number 0, for the converter to number.
         var notes: [InlineNote] = []
         /// Where each `^[` with no closing `]` is written (set as text).
         var unclosedNotes: [SourceLocation] = []
+        /// Each reference link `[text][label]` or `[label][]` whose label no definition names
+        /// (cmark-gfm sets it as text): as written, and where its `[` is.
+        var unresolvedReferences: [(written: String, location: SourceLocation?)] = []
     }
 
     /// Pandoc's inline note (Pandoc manual, "Extension: inline_notes"): `^[` … `]`, brackets
@@ -106,19 +113,14 @@ struct InlineSyntax {
         static func isLabel(_ label: String) -> Bool { label.hasPrefix("^[") }
     }
 
-    /// The notes ``spans(_:notes:)`` finds and the openers it leaves.
-    struct Notes {
-        var found: [InlineNote] = []
-        var unclosed: [SourceLocation] = []
-    }
-
     /// Fast path: only tokenise when some text holds a `{`, and a `]` or a node that takes
-    /// attributes occurs, or a heading ends with `}`.
+    /// attributes occurs, or a heading ends with `}`, or the text holds `^[` (an inline note) or
+    /// `][` (a reference link cmark-gfm may have left as text).
     private func needsTokens(_ pieces: [InlinePiece], heading: Bool) -> Bool {
         var close = false
         var brace = false
         var carets = 0
-        var noteOpener = false
+        var bracketPair = false
         // The byte before, across text pieces: cmark-gfm ends a text node before a `[`.
         var previous: UInt8 = 0
         for piece in pieces {
@@ -131,8 +133,9 @@ struct InlineSyntax {
                         brace = true
                     } else if byte == UInt8(ascii: "^") {
                         carets += 1
-                    } else if byte == UInt8(ascii: "["), previous == UInt8(ascii: "^") {
-                        noteOpener = true
+                    } else if byte == UInt8(ascii: "["), previous == UInt8(ascii: "^") || previous == UInt8(ascii: "]")
+                    {
+                        bracketPair = true
                     }
                     previous = byte
                 }
@@ -141,7 +144,7 @@ struct InlineSyntax {
                 previous = 0
             }
         }
-        if (close && brace) || carets >= 2 || noteOpener { return true }
+        if (close && brace) || carets >= 2 || bracketPair { return true }
         if heading, case .text(let textPiece)? = pieces.last {
             return textPiece.text.utf8.reversed().first(where: { !AttributeListParser.isSpace($0) })
                 == UInt8(ascii: "}")
@@ -404,9 +407,9 @@ struct InlineSyntax {
     /// directly after a link, image or code span (the element is wrapped in a span carrying the
     /// list); `` `x`{=format} `` is a raw inline for another format and is dropped, as Pandoc
     /// drops formats it does not write. Returns the tokens with those folded into nodes; a
-    /// note is a reference to it, its content in `notes`. A `^[` is a note before it is a span,
-    /// as Pandoc reads `^[x]{.a}`.
-    func spans(_ tokens: [InlineToken], notes: inout Notes) -> [InlineToken] {
+    /// note is a reference to it, its content in `found`. A `^[` is a note before it is a span,
+    /// as Pandoc reads `^[x]{.a}`. A reference link cmark-gfm left as text is noted in `found`.
+    func spans(_ tokens: [InlineToken], found: inout Found) -> [InlineToken] {
         let flat = Self.flatBytes(tokens)
         var output: [InlineToken] = []
         output.reserveCapacity(tokens.count)
@@ -437,25 +440,28 @@ struct InlineSyntax {
             case .byte(UInt8(ascii: "]"), _, _, false):
                 if ignored > 0 {
                     ignored -= 1
-                } else if let opener = openers.last, let note = noteOpened(output, at: opener) {
-                    openers.removeLast()
-                    let label = InlineNote.label(line: note.line, column: note.column)
-                    let content = Self.inlines(output[(opener + 1)...])
-                    notes.found.append(
-                        InlineNote(label: label, content: content, location: location(output[opener - 1])))
-                    output.removeSubrange((opener - 1)...)
-                    output.append(.node(.footnoteReference(label: label, number: 0)))
-                    i += 1
-                    continue
-                } else if let opener = openers.popLast(), let (parsed, next) = attributeList(tokens, flat, at: i + 1),
-                    parsed.raw == nil
-                {
-                    let attributes = parsed.attributes { offset in location(tokens[i + 1 + offset]) }
-                    let children = Self.inlines(output[(opener + 1)...])
-                    output.removeSubrange(opener...)
-                    output.append(.node(.span(attributes, children)))
-                    i = next
-                    continue
+                } else if let opener = openers.popLast() {
+                    if let note = noteOpened(output, at: opener) {
+                        let label = InlineNote.label(line: note.line, column: note.column)
+                        let content = Self.inlines(output[(opener + 1)...])
+                        found.notes.append(
+                            InlineNote(label: label, content: content, location: location(output[opener - 1])))
+                        output.removeSubrange((opener - 1)...)
+                        output.append(.node(.footnoteReference(label: label, number: 0)))
+                        i += 1
+                        continue
+                    }
+                    if let (parsed, next) = attributeList(tokens, flat, at: i + 1), parsed.raw == nil {
+                        let attributes = parsed.attributes { offset in location(tokens[i + 1 + offset]) }
+                        let children = Self.inlines(output[(opener + 1)...])
+                        output.removeSubrange(opener...)
+                        output.append(.node(.span(attributes, children)))
+                        i = next
+                        continue
+                    }
+                    if let reference = unresolvedReference(tokens, closing: i, output: output, opener: opener) {
+                        found.unresolvedReferences.append(reference)
+                    }
                 }
             default: break
             }
@@ -464,7 +470,7 @@ struct InlineSyntax {
         }
         for opener in openers {
             if let note = noteOpened(output, at: opener) {
-                notes.unclosed.append(SourceLocation(file: file, line: Int(note.line), column: Int(note.column)))
+                found.unclosedNotes.append(SourceLocation(file: file, line: Int(note.line), column: Int(note.column)))
             }
         }
         return output
@@ -477,6 +483,38 @@ struct InlineSyntax {
             case .byte(_, line, let bracketColumn, _) = output[opener], bracketColumn == column + 1, column > 0
         else { return nil }
         return (line, column)
+    }
+
+    /// The reference link `[text][label]` (or `[text][]`) whose text is `output[opener...]` and
+    /// whose `]` is `tokens[closing]`, when cmark-gfm left it as text: its label names no
+    /// definition. nil when no `[label]` follows directly, or the opener comes right after a
+    /// letter or digit (`a[i][j]` is an index, not a link), or the text or label starts with
+    /// `^` (a note's syntax, warned about as one).
+    private func unresolvedReference(_ tokens: [InlineToken], closing: Int, output: [InlineToken], opener: Int)
+        -> (written: String, location: SourceLocation?)?
+    {
+        guard closing + 1 < tokens.count, case .byte(UInt8(ascii: "["), _, _, false) = tokens[closing + 1] else {
+            return nil
+        }
+        if opener > 0, case .byte(let before, _, _, _) = output[opener - 1],
+            (0x30...0x39).contains(before) || (0x41...0x5A).contains(before) || (0x61...0x7A).contains(before)
+        {
+            return nil
+        }
+        var end = closing + 2
+        var label: [UInt8] = []
+        while end < tokens.count, end - closing <= 1000, case .byte(let byte, _, _, let inert) = tokens[end] {
+            if !inert, byte == UInt8(ascii: "]") { break }
+            if !inert, byte == UInt8(ascii: "[") { return nil }
+            label.append(byte)
+            end += 1
+        }
+        guard end < tokens.count, case .byte(UInt8(ascii: "]"), _, _, false) = tokens[end] else { return nil }
+        let text = Self.inlines(output[(opener + 1)...]).plainText
+        guard !text.hasPrefix("^"), label.first != UInt8(ascii: "^"), !text.isEmpty || !label.isEmpty else {
+            return nil
+        }
+        return ("[\(text)][\(String(decoding: label, as: UTF8.self))]", location(output[opener]))
     }
 
     /// Recognises Pandoc's superscript (Pandoc manual, "Extension: superscript, subscript"):
