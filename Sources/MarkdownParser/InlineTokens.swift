@@ -111,6 +111,14 @@ struct InlineSyntax {
 
         /// Whether `label` is an inline note's.
         static func isLabel(_ label: String) -> Bool { label.hasPrefix("^[") }
+
+        /// Where the `^` of the note labelled `label` is written in `file`; nil for another label.
+        static func place(ofLabel label: String, in file: String) -> SourceLocation? {
+            guard isLabel(label) else { return nil }
+            let numbers = label.dropFirst(2).split(separator: ":").compactMap { Int($0) }
+            guard numbers.count == 2 else { return nil }
+            return SourceLocation(file: file, line: numbers[0], column: numbers[1])
+        }
     }
 
     /// Fast path: only tokenise when some text holds a `{`, and a `]` or a node that takes

@@ -172,18 +172,34 @@ extension CmarkConverter {
         func isText(_ inner: SourceLocation?) -> Bool { (inner?.line ?? firstTextLine) >= firstTextLine }
         var nestedNumbers: [String: Int] = [:]
         var newLabels: [String] = []
+        var inlineNotes: [(label: String, nested: Int)] = []
         var blocks: [Block] = []
+        // A note's label and number in the file's numbering. An inline note's label names its
+        // place in the parse; it is made to name its place in the file.
+        func renamed(_ label: String, _ nested: Int, citedAt line: Int?) -> (String, Int) {
+            if InlineSyntax.InlineNote.isLabel(label) {
+                guard let place = InlineSyntax.InlineNote.place(ofLabel: label, in: file).flatMap(shifted) else {
+                    return (label, nested)
+                }
+                let fileLabel = InlineSyntax.InlineNote.label(line: Int32(place.line), column: Int32(place.column))
+                if nestedNumbers[fileLabel] == nil {
+                    nestedNumbers[fileLabel] = nested
+                    inlineNotes.append((fileLabel, nested))
+                }
+                return (fileLabel, numberOfNestedNote(fileLabel, at: NotePlace(line: place.line, column: place.column)))
+            }
+            let key = Self.normalizedLabel(label)
+            if nestedNumbers[key] == nil {
+                nestedNumbers[key] = nested
+                if footnoteNumbers[key] == nil, footnoteLabels == nil { newLabels.append(key) }
+            }
+            return (label, numberOfNestedNote(label, at: line.map { NotePlace(line: $0, column: .max) }))
+        }
         for inner in parsed.document.blocks where isText(inner.location) {
             // The line each note is cited at: its block's in the file.
             let line = shifted(inner.location)?.line
-            blocks += PandocDefinitions.renumberingNotes([inner]) { label, nested in
-                let key = Self.normalizedLabel(label)
-                if nestedNumbers[key] == nil {
-                    nestedNumbers[key] = nested
-                    if footnoteNumbers[key] == nil, footnoteLabels == nil { newLabels.append(key) }
-                }
-                return numberOfNestedNote(label, at: line.map { NotePlace(line: $0, column: .max) })
-            }.map { RelocatedBlocks.relocated($0, shifted) }
+            blocks += PandocDefinitions.renamingNotes([inner]) { renamed($0, $1, citedAt: line) }
+                .map { RelocatedBlocks.relocated($0, shifted) }
         }
         // A note cited only here is one the document's own tree dropped (cmark-gfm keeps cited
         // definitions only): its blocks come from this parse, but in the windowed scan, which
@@ -195,6 +211,22 @@ extension CmarkConverter {
                 }
                 footnoteDefinitions.append(
                     (key, noteBlocks.map { relocated($0, sourceLines: prefix?.sourceLines ?? []) }))
+            }
+        }
+        // An inline note's text is the continuation's own: its blocks come from this parse.
+        if mode != .replay {
+            var index = 0
+            while index < inlineNotes.count {
+                let (label, nested) = inlineNotes[index]
+                index += 1
+                guard let noteBlocks = parsed.document.footnotes[nested] else { continue }
+                let line = InlineSyntax.InlineNote.place(ofLabel: label, in: file)?.line
+                footnoteDefinitions.append(
+                    (
+                        label,
+                        PandocDefinitions.renamingNotes(noteBlocks) { renamed($0, $1, citedAt: line) }
+                            .map { RelocatedBlocks.relocated($0, shifted) }
+                    ))
             }
         }
         diagnostics += parsed.diagnostics.filter { isText($0.location) }.map { diagnostic in
@@ -270,27 +302,36 @@ extension PandocDefinitions {
     /// `blocks` with each note reference's number replaced by `number(label, its number)`, in
     /// document order.
     static func renumberingNotes(_ blocks: [Block], _ number: (String, Int) -> Int) -> [Block] {
-        blocks.map { renumberingNotes($0, number) }
-    }
-
-    private static func renumberingNotes(_ block: Block, _ number: (String, Int) -> Int) -> Block {
-        block.mappingChildren(blocks: { renumberingNotes($0, number) }, inlines: { renumberingNotes($0, number) })
+        renamingNotes(blocks) { ($0, number($0, $1)) }
     }
 
     static func renumberingNotes(_ inlines: [Inline], _ number: (String, Int) -> Int) -> [Inline] {
+        renamingNotes(inlines) { ($0, number($0, $1)) }
+    }
+
+    /// `blocks` with each note reference's label and number replaced by `rename(label, its
+    /// number)`, in document order.
+    static func renamingNotes(_ blocks: [Block], _ rename: (String, Int) -> (String, Int)) -> [Block] {
+        blocks.map { block in
+            block.mappingChildren(blocks: { renamingNotes($0, rename) }, inlines: { renamingNotes($0, rename) })
+        }
+    }
+
+    static func renamingNotes(_ inlines: [Inline], _ rename: (String, Int) -> (String, Int)) -> [Inline] {
         inlines.map { inline in
             switch inline {
             case .footnoteReference(let label, let nested):
-                .footnoteReference(label: label, number: number(label, nested))
-            case .emphasis(let children): .emphasis(renumberingNotes(children, number))
-            case .strong(let children): .strong(renumberingNotes(children, number))
-            case .strikethrough(let children): .strikethrough(renumberingNotes(children, number))
+                let (label, number) = rename(label, nested)
+                return .footnoteReference(label: label, number: number)
+            case .emphasis(let children): return .emphasis(renamingNotes(children, rename))
+            case .strong(let children): return .strong(renamingNotes(children, rename))
+            case .strikethrough(let children): return .strikethrough(renamingNotes(children, rename))
             case .link(let destination, let title, let children):
-                .link(destination: destination, title: title, children: renumberingNotes(children, number))
-            case .span(let attributes, let children): .span(attributes, renumberingNotes(children, number))
+                return .link(destination: destination, title: title, children: renamingNotes(children, rename))
+            case .span(let attributes, let children): return .span(attributes, renamingNotes(children, rename))
             case .presentation(let presentation, let children):
-                .presentation(presentation, renumberingNotes(children, number))
-            default: inline
+                return .presentation(presentation, renamingNotes(children, rename))
+            default: return inline
             }
         }
     }

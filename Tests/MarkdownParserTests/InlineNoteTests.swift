@@ -109,4 +109,36 @@ import Testing
         let words = parsed.document.blocks.map { Self.inlines(of: $0).map(\.plainText).joined() }.joined()
         #expect(words == "A{.a} b.", "\(words)")
     }
+
+    /// An inline note in a loose definition's later blocks (parsed on their own): in a
+    /// paragraph, a list item (with a note inside it) and a quote, with its text, numbered among
+    /// the document's notes.
+    @Test(arguments: [false, true])
+    func inlineNotesInADefinitionsBlocksKeepTheirText(lazily: Bool) {
+        let text = """
+            Term
+
+            :   Def^[First-note].
+
+                Para^[Para-note] and[^w].
+
+                - item^[Item-note ^[Nested-note]]
+
+                > q^[Quote-note]
+
+            After^[After-note].
+
+            [^w]: Written.
+            """
+        let (cited, parsed) = Self.citations(text, lazily: lazily)
+        #expect(
+            cited.map(\.1) == ["First-note", "Para-note", "Written.", "Item-note", "Quote-note", "After-note"],
+            "\(cited)")
+        #expect(cited.map(\.0) == [1, 2, 3, 4, 5, 7], "\(cited)")
+        #expect(
+            DefinitionReferenceTests.inlines(parsed.document.footnotes[6] ?? []).map(\.plainText).joined()
+                == "Nested-note")
+        // Every note has a distinct label: two continuations' notes are never one.
+        #expect(Set(parsed.document.footnotes.keys) == Set(1...7))
+    }
 }
