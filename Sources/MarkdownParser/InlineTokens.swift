@@ -68,6 +68,12 @@ struct InlineSyntax {
         guard needsTokens(pieces, heading: heading) else { return Finished(inlines: Self.merge(pieces)) }
         var found = Found()
         var tokens = superscripts(spans(tokenize(pieces), found: &found))
+        // A `^[` left is a note never closed — unless a superscript took its `^` (`^[^`).
+        for index in tokens.indices.dropFirst() {
+            if case .byte(UInt8(ascii: "["), _, _, false) = tokens[index], let note = noteOpened(tokens, at: index) {
+                found.unclosedNotes.append(SourceLocation(file: file, line: Int(note.line), column: Int(note.column)))
+            }
+        }
         var attributes: Attributes?
         if heading {
             attributes = extractTrailingAttributes(&tokens)
@@ -475,11 +481,6 @@ struct InlineSyntax {
             }
             output.append(token)
             i += 1
-        }
-        for opener in openers {
-            if let note = noteOpened(output, at: opener) {
-                found.unclosedNotes.append(SourceLocation(file: file, line: Int(note.line), column: Int(note.column)))
-            }
         }
         return output
     }

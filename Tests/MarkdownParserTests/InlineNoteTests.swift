@@ -91,15 +91,16 @@ import Testing
     }
 
     /// What only looks like a note stays text: an escaped caret or bracket, a space between
-    /// `^` and `[`, a code span, a superscript; an unclosed `^[` is warned about where it is.
+    /// `^` and `[`, a code span, a superscript (`^[^` too); an unclosed `^[` is warned about
+    /// where it is.
     @Test func whatIsNotANoteStaysText() {
-        let text = "E \\^[a] f ^\\[b] g ^ [c] `^[d]` 2^10^ h^[e\n"
+        let text = "E \\^[a] f ^\\[b] g ^ [c] `^[d]` 2^10^ k ^[^ h^[e\n"
         let parsed = MarkdownParser.parse(text, file: "n.md")
         #expect(parsed.document.footnotes.isEmpty)
         let words = parsed.document.blocks.map { Self.inlines(of: $0).map(\.plainText).joined() }.joined()
-        #expect(words == "E ^[a] f ^[b] g ^ [c] ^[d] 210 h^[e", "\(words)")
+        #expect(words == "E ^[a] f ^[b] g ^ [c] ^[d] 210 k [ h^[e", "\(words)")
         let warnings = parsed.diagnostics.map { "\($0.location?.line ?? 0):\($0.location?.column ?? 0) \($0.message)" }
-        #expect(warnings == ["1:39 '^[' opens a Pandoc inline note with no closing ']'; set as text"], "\(warnings)")
+        #expect(warnings == ["1:45 '^[' opens a Pandoc inline note with no closing ']'; set as text"], "\(warnings)")
     }
 
     /// `^[x]{.a}` is a note followed by text, as Pandoc reads it.
