@@ -199,6 +199,8 @@ struct TextCollector {
             case .softBreak, .lineBreak:
                 segments.append(" ")
                 atomsBefore.append(false)
+            case .link(let destination, _, let children) where Self.isAutolink(destination, children):
+                atomsBefore[atomsBefore.count - 1] = true  // an address, set as written
             case .emphasis(let children), .strong(let children), .strikethrough(let children), .span(_, let children),
                 .link(_, _, let children),
                 .presentation(_, let children):
@@ -209,6 +211,14 @@ struct TextCollector {
                 atomsBefore[atomsBefore.count - 1] = true
             }
         }
+    }
+
+    /// Whether a link is an autolink, whose text is its address (`<https://…>`, GitHub's bare
+    /// `https://…`, `www.…` and e-mail addresses): set as written, as Pandoc and GitHub set it,
+    /// never given curly quotes, dashes or an ellipsis.
+    static func isAutolink(_ destination: String, _ children: [Inline]) -> Bool {
+        guard children.count == 1, case .text(let text) = children[0] else { return false }
+        return destination == text || destination == "http://" + text || destination == "mailto:" + text
     }
 
     /// `inlines` with each `.text` replaced, in collection order, by the next of `texts` (line
@@ -229,6 +239,8 @@ struct TextCollector {
                 return .span(attributes, rebuild(children, texts: texts, next: &next))
             case .presentation(let presentation, let children):
                 return .presentation(presentation, rebuild(children, texts: texts, next: &next))
+            case .link(let destination, _, let children) where isAutolink(destination, children):
+                return inline
             case .link(let destination, let title, let children):
                 return .link(
                     destination: destination, title: title, children: rebuild(children, texts: texts, next: &next))

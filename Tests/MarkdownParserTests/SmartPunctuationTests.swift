@@ -74,6 +74,19 @@ import Testing
         #expect(attributes.pairs.contains { $0.value == "it's -- fine" }, "\(attributes)")
     }
 
+    /// An autolink's text is its address, set as written: `<…>`, GitHub's bare URL, `www.` and
+    /// e-mail autolinks keep `--`, `...` and `'`; a link with other text is punctuated, and the
+    /// quotes around an autolink still pair.
+    @Test func autolinksAreNeverChanged() {
+        let markdown =
+            "See https://e.com/a--b...c, <https://e.com/x--y>, www.e.com/w--z, a--b@e.com, "
+            + "https://e.com/it's and [a--b...](https://e.com/q) \"https://e.com/q\"."
+        #expect(
+            text(markdown)
+                == "See https://e.com/a--b...c, https://e.com/x--y, www.e.com/w--z, a--b@e.com, "
+                + "https://e.com/it's and a–b… “https://e.com/q”.")
+    }
+
     @Test func frontMatterTurnsItOff() {
         #expect(text("---\nsmart: false\n---\n\n\"Straight\" -- as written...") == "\"Straight\" -- as written...")
         let bad = parse("---\nsmart: maybe\n---\n\n\"x\"")
