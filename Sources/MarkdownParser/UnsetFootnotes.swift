@@ -9,7 +9,10 @@ import DocumentModel
 ///   place);
 /// - a second definition of a label already defined: a label names one note, and cmark-gfm
 ///   keeps the first definition (CommonMark's rule for link reference definitions, which GFM
-///   footnotes follow).
+///   footnotes follow);
+/// - a line that would be a definition but for a space or tab in its label (`[^my note]:`),
+///   which cmark-gfm, as GitHub, reads as text or a link reference definition (its note
+///   definition scanner takes no blank in a label).
 enum UnsetFootnotes {
     /// One warning per `[^label]:` definition in `lines` (cmark-gfm's input, one entry per
     /// source line) whose label is not in `cited` (labels normalised as
@@ -82,7 +85,15 @@ enum UnsetFootnotes {
         for candidate in candidates where !isLiteral(candidate.line) {
             let label = CmarkConverter.normalizedLabel(candidate.label)
             let at = SourceLocation(file: file, line: candidate.line, column: candidate.column)
-            if let first = firstLine[label] {
+            if candidate.label.utf8.contains(where: { $0 == 0x20 || $0 == 0x09 }) {
+                let joined = candidate.label.split(whereSeparator: \.isWhitespace).joined(separator: "-")
+                result.append(
+                    Diagnostic(
+                        .warning,
+                        "footnote label [^\(candidate.label)] holds a space, which a label cannot, so this line "
+                            + "defines no note: CommonMark reads it as text or a link definition (write [^\(joined)])",
+                        at: at, kind: .footnote))
+            } else if let first = firstLine[label] {
                 result.append(
                     Diagnostic(
                         .warning,

@@ -130,6 +130,21 @@ import Testing
         #expect(parse("Text[^1].\n\n[^1]: note.\n").diagnostics.isEmpty)
     }
 
+    /// A definition whose label holds a space or a tab is no note to cmark-gfm (as to GitHub):
+    /// it is text or a link reference definition, and is named as such where it is written, at
+    /// the top level and in a quote, not as a note never cited.
+    @Test func aLabelWithASpaceIsNamedAsText() {
+        let (result, spaced, at) = warnings(
+            ["Cited [^my note] here.", "", "[^my note]: spaced.", "", "> [^tab\tbed]: tabbed."],
+            containing: "holds a space")
+        #expect(at == ["t.md:3:1", "t.md:5:3"], "\(result.diagnostics)")
+        #expect(spaced.first?.message.contains("write [^my-note]") == true, "\(spaced)")
+        #expect(!result.diagnostics.contains { $0.message.contains("never cited") }, "\(result.diagnostics)")
+        #expect(result.document.footnotes.isEmpty)
+        let text = result.document.blocks.map { InlineNoteTests.inlines(of: $0).map(\.plainText).joined() }
+        #expect(text == ["Cited ^my note here.", ""], "\(text)")  // both lines define links
+    }
+
     /// A label defined again (at the top level, in a list item, in a quote, in another case) is
     /// named at the later definition with the line of the first, which is the one set.
     @Test func aSecondDefinitionOfALabelIsNamed() {
