@@ -110,8 +110,10 @@ public enum MarkdownParser {
             // The front matter is YAML, read as written: only the Markdown after it is marked.
             let body = source.bodyOffset
             let head = text.utf8.prefix(body)
+            // Without front matter the text is marked as it is: a copy of a long text costs its length.
             let marking = MathSyntax.marking(
-                String(decoding: text.utf8.dropFirst(body), as: UTF8.self), firstLine: 1 + head.count { $0 == 0x0A })
+                body == 0 ? text : String(decoding: text.utf8.dropFirst(body), as: UTF8.self),
+                firstLine: 1 + head.count { $0 == 0x0A })
             let marked = body == 0 ? marking.text : String(decoding: head, as: UTF8.self) + marking.text
             if marked != text { source = SourceText(marked, file: file) }
             for place in marking.unclosedDisplays {
