@@ -20,6 +20,15 @@ public struct SourcePositions: Hashable, Sendable {
     /// Decodes an entity or numeric character reference (`&amp;`, `&#x1F600;`) as the parser
     /// does; nil when it is not one.
     let decodeReference: (@Sendable ([UInt8]) -> [UInt8]?)?
+    /// A book's chapters' sources by file name (as the chapters' locations name it); nil for
+    /// one file's source.
+    private var chapters: Chapters?
+
+    /// A book's chapters' sources, held by reference (a value cannot hold its own type inline).
+    private final class Chapters: Sendable {
+        let byFile: [String: SourcePositions]
+        init(_ byFile: [String: SourcePositions]) { self.byFile = byFile }
+    }
 
     /// No source: every lookup gives nil (the block's own location is used).
     public init() {
@@ -57,11 +66,27 @@ public struct SourcePositions: Hashable, Sendable {
     }
 
     /// Whether a source is known.
-    public var isEmpty: Bool { lineStarts.isEmpty }
+    public var isEmpty: Bool { lineStarts.isEmpty && chapters == nil }
+
+    /// The sources of a book's chapters, by file name: each location is looked up in the
+    /// source of the file it names.
+    public init(chapters: [String: SourcePositions]) {
+        self.init()
+        self.chapters = Chapters(chapters)
+    }
+
+    /// The source of `file`'s text: the chapter's in a book's source, else this one.
+    func positions(of file: String) -> SourcePositions {
+        guard let chapters else { return self }
+        return chapters.byFile[file] ?? SourcePositions()
+    }
 
     /// Sets the source's bytes aside until they are read again (``SourceBytes/setAside()``);
     /// the line starts stay, so positions are still found.
-    public func setAside() { storage?.setAside() }
+    public func setAside() {
+        storage?.setAside()
+        for chapter in chapters?.byFile.values ?? [:].values { chapter.setAside() }
+    }
 
     /// Always equal: the source is not part of a document's value.
     public static func == (lhs: SourcePositions, rhs: SourcePositions) -> Bool { true }
@@ -79,10 +104,21 @@ public struct SourcePositions: Hashable, Sendable {
     /// `diagnostics` with each one that quotes a ``Diagnostic/subject`` moved from its location
     /// (the start of its block) to where that text is written: its first occurrence at or after
     /// the location, within `window` bytes, and after the place found for the diagnostic before
-    /// it with the same location (two links in one paragraph are found one after the other).
-    /// One not found keeps its location. Reads the source once (back from where it was set
-    /// aside, if it was), only when some diagnostic has a subject.
+    /// it with the same location (two links in one paragraph are found one after the other),
+    /// else from the location again. One not found keeps its location. Reads the source once
+    /// (back from where it was set aside, if it was), only when some diagnostic has a subject;
+    /// a book's source places each diagnostic in the source of the chapter it names.
     public func placingSubjects(of diagnostics: [Diagnostic], window: Int = 1 << 20) -> [Diagnostic] {
+        if let chapters {
+            var result = diagnostics
+            for (file, chapter) in chapters.byFile {
+                let indices = result.indices.filter { result[$0].location?.file == file }
+                guard !indices.isEmpty else { continue }
+                let placed = chapter.placingSubjects(of: indices.map { result[$0] }, window: window)
+                for (index, diagnostic) in zip(indices, placed) { result[index] = diagnostic }
+            }
+            return result
+        }
         guard !isEmpty, diagnostics.contains(where: { $0.subject != nil && $0.location != nil }) else {
             return diagnostics
         }
@@ -94,8 +130,13 @@ public struct SourcePositions: Hashable, Sendable {
             else { return diagnostic }
             let needle = Array(subject.utf8)
             let from = max(start, resumeAt[location] ?? start)
-            let end = min(text.count, from + window)
-            guard let found = Self.firstIndex(of: needle, in: text, from: from, to: end) else { return diagnostic }
+            // Warnings of one block found in another order than written: the search starts
+            // again at the block's start.
+            guard
+                let found = Self.firstIndex(of: needle, in: text, from: from, to: min(text.count, from + window))
+                    ?? (from > start
+                        ? Self.firstIndex(of: needle, in: text, from: start, to: min(text.count, start + window)) : nil)
+            else { return diagnostic }
             resumeAt[location] = found + needle.count
             var placed = diagnostic
             placed.location = self.location(ofOffset: found, file: location.file)
@@ -158,6 +199,7 @@ public struct SourceCursor {
     /// A cursor at `start` (a block's location) in `source`; nil when the source is unknown or
     /// `start` is outside it.
     public init?(_ source: SourcePositions, at start: SourceLocation) {
+        let source = source.positions(of: start.file)
         guard !source.isEmpty, let offset = source.offset(of: start) else { return nil }
         self.source = source
         file = start.file

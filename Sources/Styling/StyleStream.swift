@@ -156,6 +156,8 @@ public struct LinkSurvey: Sendable {
     public struct Resolution: Sendable {
         /// Target → the destination it is rewritten to (nil: the link is dropped).
         let rewrites: [String: String?]
+        /// The targets whose links are dropped: set as plain text.
+        public var droppedTargets: Set<String> { Set(rewrites.filter { $0.value == nil }.keys) }
         /// Rewrites the internal links of `block`; does nothing when every link resolved as written.
         public func apply(to block: inout StyledBlock) {
             guard !rewrites.isEmpty else { return }

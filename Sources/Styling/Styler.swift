@@ -28,6 +28,10 @@ public struct StylingOptions: Sendable {
     /// decoder reads): an inline image it cannot draw is set as its alt text, with a warning.
     /// Nil: every file that opens.
     package var drawsImage: (@Sendable (String) -> Bool)? = nil
+    /// Internal link targets (`#id`) that name no destination, not even by GitHub's matching:
+    /// set as plain text, not in the link colour (``LinkSurvey/Resolution/droppedTargets``,
+    /// known from the survey before the layout pass styles the document again).
+    package var droppedLinks: Set<String> = []
     /// Creates options: ragged right, keep-all, images resolved against the current folder by default.
     public init(justify: Bool = false, hangulLineBreak: HangulLineBreak = .keepAll, baseDirectory: String = ".") {
         self.justify = justify
@@ -997,9 +1001,11 @@ public struct Styler: Sendable {
         if let id = figure.attributes.id { registerAnchor(id, at: figure.attributes.location) }
         let altText = alt.plainText
         if altText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            // Placed where the address is written, as a missing file's warning is: an `<img>` of
+            // an HTML block knows only its block's place.
             warn(
                 "image '\(source.prefix(60))' has no alt text; screen readers can only say that there is a figure",
-                imageLocation ?? location, kind: .image)
+                imageLocation ?? location, kind: .image, subject: source.isEmpty ? nil : source)
         }
         var path = Styler.localImagePath(source)
         let isRemote = source.contains("://") || source.lowercased().hasPrefix("data:")
@@ -1274,6 +1280,25 @@ public struct Styler: Sendable {
         }
     }
 
+    /// The runs of a link to `destination` whose text is `children`: in the theme's link colour
+    /// when it goes somewhere; a link that goes nowhere (an `#id` the survey found nothing for,
+    /// a scheme a PDF link may not open) is plain text. A link with no text shows its address.
+    mutating func appendLinkRuns(
+        _ destination: String, _ children: [Inline], cascade: Cascade, to runs: inout [StyledRun]
+    ) {
+        var inner = cascade
+        inner.link = linkTarget(destination)
+        if case .internal(let id)? = inner.link, options.droppedLinks.contains(id) { inner.link = nil }
+        if inner.link != nil, let link = theme.color(named: "link") { inner.color = link }
+        let before = runs.count
+        let lastLength = runs.last?.text.utf8.count
+        appendRuns(children, cascade: inner, to: &runs)
+        // No text from the children (text may have joined the last run, ``append(_:to:)``).
+        if runs.count == before, runs.last?.text.utf8.count == lastLength {
+            runs.append(StyledRun(destination, style: appearances.style(for: inner)))
+        }
+    }
+
     mutating func appendRuns(_ inlines: [Inline], cascade: Cascade, to runs: inout [StyledRun]) {
         for inline in inlines {
             switch inline {
@@ -1326,16 +1351,7 @@ public struct Styler: Sendable {
                     runs.append(StyledRun(run.text, style: appearances.shared(run.style)))
                 }
             case .link(let destination, _, let children):
-                var inner = cascade
-                inner.link = linkTarget(destination)
-                if let link = theme.color(named: "link") { inner.color = link }
-                let before = runs.count
-                let lastLength = runs.last?.text.utf8.count
-                appendRuns(children, cascade: inner, to: &runs)
-                // No text from the children (text may have joined the last run, ``append(_:to:)``).
-                if runs.count == before, runs.last?.text.utf8.count == lastLength {
-                    runs.append(StyledRun(destination, style: appearances.style(for: inner)))
-                }
+                appendLinkRuns(destination, children, cascade: cascade, to: &runs)
             case .image(let source, _, _, _) where Styler.isDarkModeOnly(source):
                 continue
             case .image(let source, _, let alt, let location):

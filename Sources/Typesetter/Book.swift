@@ -86,6 +86,9 @@ extension Typesetter {
             blockList: BlockList(plan.blocks(openRight: openRight)), metadata: first.document.metadata,
             footnotes: plan.footnotes(), file: first.file)
         document.metadata.includes = []
+        document.source = SourcePositions(
+            chapters: Dictionary(
+                chapters.map { ($0.file, $0.document.source) }, uniquingKeysWith: { first, _ in first }))
         return Book(document: document, diagnostics: diagnostics, files: chapters.map(\.file))
     }
 }

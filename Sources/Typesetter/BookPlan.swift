@@ -149,7 +149,7 @@ struct BookPlan {
                             .warning,
                             "link '\(destination)': \(plans[target].file) has no heading or id '\(fragment)'; the "
                                 + "link goes to the start of its chapter",
-                            at: location, kind: .link))
+                            at: location, kind: .link, subject: destination))
                 }
             }
         }

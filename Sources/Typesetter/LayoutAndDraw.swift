@@ -111,8 +111,10 @@ struct LayoutAndDraw {
             header: running.header(pageCount: pageCount),
             footer: running.footer(pageCount: pageCount))
         let paginator = Paginator(shaper: shaper, options: layout, renderer: renderer)
+        var styling = settings.styling
+        styling.droppedLinks = survey.links.droppedTargets
         let blocks = LayoutBlocks(
-            stream: StyleStream(document, theme: theme, options: settings.styling),
+            stream: StyleStream(document, theme: theme, options: styling),
             links: survey.links, page: theme.page, front: frontMatter.blocks(pages: pages),
             insertionIndex: frontMatter.insertionIndex)
         let draws = renderer is CairoPDFRenderer

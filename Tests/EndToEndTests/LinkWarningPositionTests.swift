@@ -71,4 +71,76 @@ import Testing
                 warning.location.map { "\($0.line):\($0.column)" } == place(of: address, in: markdown), "\(warning)")
         }
     }
+
+    /// Two warnings of one block found in another order than their links are written (a link's
+    /// scheme is judged while styling, a missing id after the survey) are each placed at their
+    /// own link.
+    @Test func warningsOfOneBlockArePlacedWhateverTheirOrder() throws {
+        let markdown = "See [missing](#nowhere), [bad](javascript:alert) and [good](#here).\n\n# Here\n"
+        let (_, report) = try Render.markdown(markdown, name: "link-warning-order")
+        let places = report.diagnostics.filter { $0.kind == .link }.map { "\($0.location?.column ?? 0)" }
+        #expect(
+            Set(places) == [
+                String(place(of: "#nowhere", in: markdown).dropFirst(2)),
+                String(place(of: "javascript:", in: markdown).dropFirst(2)),
+            ], "\(report.diagnostics)")
+    }
+
+    /// A link that goes nowhere — to an id nothing has, with a scheme a PDF link may not open,
+    /// to an empty address — is set as plain text, in the text's colour; a working one in the
+    /// theme's link colour.
+    @Test func aLinkThatGoesNowhereIsNotColouredAsOne() throws {
+        let markdown = "Plain [deadid](#nowhere) [deadscheme](javascript:x) [deadempty]() [alive](#here).\n\n# Here\n"
+        let (pdf, _) = try Render.markdown(markdown, name: "dead-link-colour")
+        let stretches = try PDFColoredText.read(pdf)
+        func color(_ word: String) -> String? { stretches.first { $0.text.contains(word) }?.color }
+        let plain = try #require(color("Plain"))
+        for dead in ["deadid", "deadscheme", "deadempty"] { #expect(color(dead) == plain, "\(dead): \(stretches)") }
+        #expect(color("alive") != plain, "\(stretches)")
+    }
+
+    /// In a book, each chapter's link warnings are placed in that chapter's file, at the link:
+    /// a missing id and a missing id in another chapter.
+    @Test func aBooksLinkWarningsArePlacedInTheirChapter() throws {
+        let dir = try Render.scratchFolder("book-link-warnings")
+        let one = "# One\n\nText [a](#nope1) and [b](two.md#nope2).\n"
+        let two = "# Two\n\nSee [d](#nope4) and [f](one.md#zzz).\n"
+        try one.write(toFile: dir + "/one.md", atomically: true, encoding: .utf8)
+        try two.write(toFile: dir + "/two.md", atomically: true, encoding: .utf8)
+        let result = try typeset(["render", dir + "/one.md", dir + "/two.md", "-o", dir + "/book.pdf"])
+        #expect(result.status == 0, "\(result.output)")
+        for (file, text, needle) in [
+            ("one.md", one, "#nope1"), ("one.md", one, "two.md#nope2"), ("two.md", two, "#nope4"),
+            ("two.md", two, "one.md#zzz"),
+        ] {
+            #expect(
+                result.output.contains("\(dir)/\(file):\(place(of: needle, in: text)): "), "\(needle): \(result.output)"
+            )
+        }
+    }
+
+    /// An image without alt text is warned about where its address is written, as a missing
+    /// file is: an `<img>` inside an HTML block, not at the block's `<div>`; a Markdown figure,
+    /// not at its `!`.
+    @Test func missingAltTextIsWarnedAboutAtTheAddress() throws {
+        let markdown = """
+            Intro.
+
+            <div align="center">
+              <img src="no-alt-one.png">
+            </div>
+
+            Text.
+
+            ![](no-alt-two.png){width=50%}
+            """
+        let (_, report) = try Render.markdown(markdown, name: "alt-warning-positions")
+        let (one, two) = (place(of: "no-alt-one.png", in: markdown), place(of: "no-alt-two.png", in: markdown))
+        // The two alt-text warnings are said as one, at the first, naming the second's place.
+        let alt = try #require(report.diagnostics.first { $0.message.contains("has no alt text") })
+        #expect(alt.location.map { "\($0.line):\($0.column)" } == one, "\(alt)")
+        #expect(alt.message.contains("also at \(two)"), "\(alt.message)")
+        let missing = report.diagnostics.filter { $0.message.contains("not found") }
+        #expect(missing.compactMap { $0.location.map { "\($0.line):\($0.column)" } }.sorted() == [one, two].sorted())
+    }
 }
