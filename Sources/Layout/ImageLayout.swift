@@ -30,7 +30,12 @@ struct ImageLayout {
             let scale = min(1, measure / width, options.page.textHeight * 0.7 / height)
             width *= scale
             height *= scale
-            let imageLeft = left + (measure - width) / 2
+            let imageLeft =
+                switch image.alignment {
+                case .left, .justify: left
+                case .right: left + measure - width
+                case .center: left + (measure - width) / 2
+                }
             items.append(
                 Item(
                     height: height,

@@ -659,6 +659,10 @@ public struct StyledImage: Hashable, Sendable {
     public var leftIndent: Double = 0
     /// Indent from the right of the text area, pt.
     public var rightIndent: Double = 0
+    /// Where the image stands in its measure: centred (Pandoc's figures), or at the left or
+    /// right edge when its paragraph or an enclosing div asks (`align`, `<p align="left">`).
+    /// The caption is aligned with it.
+    public var alignment: TextAlignment = .center
     /// Creates an image block from its parts.
     public init(path: String, alt: String, caption: StyledParagraph? = nil) {
         self.path = path

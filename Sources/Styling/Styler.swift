@@ -149,6 +149,9 @@ public struct Styler: Sendable {
         var rightIndent: Double
         var quoteBars: [Double]
         var alignment: TextAlignment
+        /// Set when an enclosing div's `align` gave ``alignment`` (a figure follows it; it is
+        /// otherwise centred).
+        var alignedByAttribute = false
         var tight = false
         /// Columns between tab stops in code, set by an enclosing div (`tab-size=2`).
         var tabSize: Int?
@@ -209,6 +212,11 @@ public struct Styler: Sendable {
                 return
             }
             if let image = soleImage(inlines) {
+                var context = context
+                if let alignment = overrides.alignment {
+                    context.alignment = alignment
+                    context.alignedByAttribute = true
+                }
                 appendImage(image, context: context, location: block.location, to: &blocks)
                 return
             }
@@ -312,7 +320,10 @@ public struct Styler: Sendable {
         divOverrides.role = nil
         context.cascade.apply(divOverrides, theme: theme)
         if context.paragraphRole != nil { context.paragraphOverrides.append(divOverrides) }
-        if let alignment = overrides.alignment { context.alignment = alignment }
+        if let alignment = overrides.alignment {
+            context.alignment = alignment
+            context.alignedByAttribute = true
+        }
         if let tab = overrides.tabSize { context.tabSize = tab }
         if let measure = overrides.measure {
             context.rightIndent = max(context.rightIndent, theme.page.measure - context.indent - measure)
@@ -1052,7 +1063,8 @@ public struct Styler: Sendable {
             : StyledParagraph(
                 runs: captionRuns,
                 style: ParagraphStyle(
-                    baseFont: captionCascade.font, lineHeight: captionCascade.style.lineHeight, alignment: .center,
+                    baseFont: captionCascade.font, lineHeight: captionCascade.style.lineHeight,
+                    alignment: context.alignedByAttribute ? context.alignment : .center,
                     leftIndent: context.indent, hangulLineBreak: options.hangulLineBreak))
         var styledImage = StyledImage(
             path: isRemote || refused ? "" : path, alt: altText, caption: captioned ? label : nil)
@@ -1062,6 +1074,7 @@ public struct Styler: Sendable {
         styledImage.height = dimensions["height"]
         styledImage.leftIndent = context.indent
         styledImage.rightIndent = context.rightIndent
+        if context.alignedByAttribute { styledImage.alignment = context.alignment }
         blocks.append(
             StyledBlock(
                 .image(styledImage),

@@ -321,6 +321,38 @@ import Typography
 
     // MARK: - Images
 
+    /// A figure is centred in its measure unless its paragraph or an enclosing div asks
+    /// otherwise (`<p align="left">`, `<p align="right">`, `::: {align=right}`), as a browser
+    /// places an image in an aligned block; its caption is aligned with it.
+    @Test func figuresFollowAnExplicitAlign() throws {
+        let markdown = """
+            <p align="left"><img src="images/type-scale.png" width="100" alt="left"></p>
+
+            <p align="right"><img src="images/type-scale.png" width="100" alt="right"></p>
+
+            ::: {align=right}
+            ![Rightcaption](images/type-scale.png){width=75pt}
+            :::
+
+            ![Centredcaption](images/type-scale.png){width=75pt}
+            """
+        var options = RenderOptions()
+        options.baseDirectory = Render.packageRoot + "/templates"
+        let (pdf, report) = try Render.markdown(markdown, name: "feature-image-align", options: options)
+        #expect(!report.diagnostics.contains { "\($0)".contains("image") }, "\(report.diagnostics)")
+        let boxes = try QDF(pdf).imagePlacements().sorted { $0.minY < $1.minY }
+        try #require(boxes.count == 4, "\(boxes)")
+        #expect(abs(boxes[0].minX - Self.left) < 0.5, "left: \(boxes[0])")
+        #expect(abs(boxes[1].maxX - Self.right) < 0.5, "right: \(boxes[1])")
+        #expect(abs(boxes[2].maxX - Self.right) < 0.5, "right in a div: \(boxes[2])")
+        #expect(abs((boxes[3].minX + boxes[3].maxX) / 2 - (Self.left + Self.right) / 2) < 0.5, "centred: \(boxes[3])")
+        let words = try PDFProbe.words(pdf)
+        let right = try #require(words.first { $0.text == "Rightcaption" })
+        let centred = try #require(words.first { $0.text == "Centredcaption" })
+        #expect(abs(right.xMax - Self.right) < 1, "\(right)")
+        #expect(abs((centred.xMin + centred.xMax) / 2 - (Self.left + Self.right) / 2) < 1, "\(centred)")
+    }
+
     @Test func imagesAreEmbeddedAndPlacedInsideTheTextArea() throws {
         let markdown = """
             # Figures
