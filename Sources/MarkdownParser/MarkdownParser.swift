@@ -186,7 +186,7 @@ public enum MarkdownParser {
         if let literalLines {
             diagnostics += UnsetFootnotes.diagnostics(
                 literalLines: { literalLines }, lines: source.lines,
-                cited: Set(converter.footnoteNumbers.keys), file: file, frontMatter: source.frontMatterText)
+                cited: converter.citedLabels, file: file, frontMatter: source.frontMatterText)
         }
         let windows = SourceWindows(
             file: file, source: source.forConversion, segments: segments, prefix: prefix,
@@ -228,7 +228,7 @@ public enum MarkdownParser {
             diagnostics +=
                 converter.diagnostics + converter.html.diagnostics
                 + UnsetFootnotes.diagnostics(
-                    root: tree.root, lines: source.lines, cited: Set(converter.footnoteNumbers.keys), file: file,
+                    root: tree.root, lines: source.lines, cited: converter.citedLabels, file: file,
                     frontMatter: source.frontMatterText)
             let windows = SourceWindows(
                 file: file, source: source.forConversion, segments: segments,
@@ -248,7 +248,7 @@ public enum MarkdownParser {
             diagnostics +=
                 converter.diagnostics + converter.html.diagnostics
                 + UnsetFootnotes.diagnostics(
-                    root: tree.root, lines: source.lines, cited: Set(converter.footnoteNumbers.keys), file: file,
+                    root: tree.root, lines: source.lines, cited: converter.citedLabels, file: file,
                     frontMatter: source.frontMatterText)
             return Document(blocks: blocks, metadata: metadata, footnotes: converter.footnotes(), file: file)
         }

@@ -1,4 +1,8 @@
 extension CmarkConverter {
+    /// The labels of the notes that are set: those cited in the text, and those cmark-gfm's
+    /// tree keeps because a note cites them (a note cited only in its own text included).
+    var citedLabels: Set<String> { Set(footnoteNumbers.keys).union(treeNoteNumbers.keys) }
+
     /// Puts the notes cited inside definitions' indented blocks in their places when cmark-gfm's
     /// tree numbered the others (a note cites another: ``learnTreeNoteNumbers(_:)``). cmark-gfm
     /// reads a definition's indented blocks as code, so its numbers leave their notes out, and

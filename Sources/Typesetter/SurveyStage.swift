@@ -58,9 +58,10 @@ extension DocumentSurvey {
     }
 
     /// The warning for a document without blocks, true to the page: with a title block (front
-    /// matter title, subtitle, author or date, and the title block on) the page is not empty.
+    /// matter title, subtitle, author or date, and the title block on) the page is not empty,
+    /// nor with notes (a note cited only in its own text is set at the foot of the last page).
     private static func emptinessWarning(_ document: Document, titleBlock: Bool) -> Diagnostic? {
-        guard document.blocks.isEmpty else { return nil }
+        guard document.blocks.isEmpty, document.footnotes.isEmpty else { return nil }
         let metadata = document.metadata
         let titled =
             titleBlock

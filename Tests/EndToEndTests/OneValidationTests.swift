@@ -214,8 +214,8 @@ import Testing
                 && result.output.contains("--dpi 699 or less") && !result.output.contains("PDF"), "\(result.output)")
     }
 
-    /// Warnings say what is true: a title-only document has its title block; a width above
-    /// 100 % is too large, not "not a length".
+    /// Warnings say what is true: a title-only document has its title block, a document of
+    /// one note its note; a width above 100 % is too large, not "not a length".
     @Test func warningsSayWhatIsTrue() throws {
         let dir = try folder()
         try write("---\ntitle: X\n---\n", dir + "/title.md")
@@ -225,6 +225,11 @@ import Testing
         #expect(try PDFProbe.text(dir + "/t.pdf").contains("X"))
         try write("", dir + "/empty.md")
         #expect(try typeset(["render", dir + "/empty.md", "-o", dir + "/e.pdf"]).output.contains("one empty page"))
+        // A note cited only by itself is set: the page is not empty.
+        try write("[^a]: def only\n[^a]\n", dir + "/note.md")
+        let note = try typeset(["render", dir + "/note.md", "-o", dir + "/n.pdf"])
+        #expect(!note.output.contains("empty page") && !note.output.contains("never cited"), "\(note.output)")
+        #expect(try PDFProbe.text(dir + "/n.pdf").contains("def only"))
         try FileManager.default.copyItem(
             atPath: Render.packageRoot + "/templates/images/line-height.png", toPath: dir + "/p.png")
         try write("![x](p.png){width=200%}\n\n![y](p.png){width=-3px}\n", dir + "/w.md")

@@ -130,6 +130,16 @@ import Testing
         #expect(parse("Text[^1].\n\n[^1]: note.\n").diagnostics.isEmpty)
     }
 
+    /// A note cited only in its own text is kept by cmark-gfm (and set at the foot of the last
+    /// page): it is not named as never cited, whether the text has blocks or not.
+    @Test func aNoteCitedOnlyByItselfIsNotNamedAsNeverCited() {
+        for text in ["[^a]: def only\n[^a]\n", "Body.\n\n[^a]: Cites itself[^a].\n"] {
+            let result = parse(text)
+            #expect(!result.diagnostics.contains { $0.message.contains("never cited") }, "\(result.diagnostics)")
+            #expect(result.document.footnotes.count == 1, "\(text)")
+        }
+    }
+
     /// A definition whose label holds a space or a tab is no note to cmark-gfm (as to GitHub):
     /// it is text or a link reference definition, and is named as such where it is written, at
     /// the top level and in a quote, not as a note never cited.
