@@ -715,7 +715,7 @@ struct CmarkConverter {
         if !finished.found.notes.isEmpty || !finished.found.unclosedNotes.isEmpty
             || !finished.found.unresolvedReferences.isEmpty
         {
-            inlines = takeInlineNotes(finished, inlines)
+            inlines = takeFound(finished, inlines)
         }
         if outermost {
             convertingInlines = false

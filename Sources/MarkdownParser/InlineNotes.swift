@@ -1,12 +1,13 @@
 import DocumentModel
 
 extension CmarkConverter {
-    /// Numbers the inline notes `^[…]` one nesting level's conversion found (Pandoc manual,
-    /// "Extension: inline_notes") and keeps each for its block (``pendingInlineNotes``); warns at
-    /// each `^[` left unclosed, which stays as text. A note's number comes as a written
+    /// Takes what one nesting level's conversion found beside its inlines: warns at each `^[`
+    /// left unclosed and each reference link whose label names no definition (both stay text),
+    /// numbers the inline notes `^[…]` (Pandoc manual, "Extension: inline_notes") and keeps
+    /// each for its block (``pendingInlineNotes``). A note's number comes as a written
     /// reference's does (``numberOfNestedNote(_:at:)``): by its label from the scan in a
     /// window, by where it is cited when cmark-gfm's tree numbers the notes.
-    mutating func takeInlineNotes(_ finished: InlineSyntax.Finished, _ inlines: [Inline]) -> [Inline] {
+    mutating func takeFound(_ finished: InlineSyntax.Finished, _ inlines: [Inline]) -> [Inline] {
         if mode != .replay {
             for place in finished.found.unclosedNotes {
                 diagnostics.append(

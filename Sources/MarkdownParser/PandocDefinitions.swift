@@ -267,7 +267,8 @@ extension CmarkConverter {
     }
 
     /// The number of the note `label`, cited inside a definition's blocks (parsed on their own)
-    /// or inline (`^[…]`), as this conversion numbers the document's references: the scan's number in a window
+    /// or inline (`^[…]`), as this conversion numbers the document's references: the scan's
+    /// number in a window
     /// (``footnoteLabels``); the number already given; else the next in document order, or
     /// cmark-gfm's number for the label in the whole tree (``treeNoteNumbers``), or one past
     /// every number cmark-gfm gave.

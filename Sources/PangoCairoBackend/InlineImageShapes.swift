@@ -54,8 +54,10 @@ enum InlineImageShapes {
             for index in 0..<Int(glyphs.num_glyphs) {
                 let width = glyphs.glyphs[index].geometry.width
                 if let id, let text = alternativeText(for: id) ?? MathShapes.source(for: id).map({ "\u{0}" + $0 }) {
+                    // A formula may be narrower than nothing (`$\!$`): its box is then empty,
+                    // so that no glyph beside it is taken for part of it.
                     let start = Double(advance) / Double(PANGO_SCALE)
-                    found.append((start..<(start + Double(width) / Double(PANGO_SCALE)), text))
+                    found.append((start..<max(start, start + Double(width) / Double(PANGO_SCALE)), text))
                 }
                 advance += width
             }

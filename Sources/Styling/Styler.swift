@@ -149,9 +149,16 @@ public struct Styler: Sendable {
         var rightIndent: Double
         var quoteBars: [Double]
         var alignment: TextAlignment
-        /// Set when an enclosing div's `align` gave ``alignment`` (a figure follows it; it is
+        /// Set when an `align` attribute gave ``alignment`` (a figure follows it; it is
         /// otherwise centred).
         var alignedByAttribute = false
+
+        /// Aligns what follows as `alignment` asks, when an `align` attribute gives one.
+        mutating func align(_ alignment: TextAlignment?) {
+            guard let alignment else { return }
+            self.alignment = alignment
+            alignedByAttribute = true
+        }
         var tight = false
         /// Columns between tab stops in code, set by an enclosing div (`tab-size=2`).
         var tabSize: Int?
@@ -213,10 +220,7 @@ public struct Styler: Sendable {
             }
             if let image = soleImage(inlines) {
                 var context = context
-                if let alignment = overrides.alignment {
-                    context.alignment = alignment
-                    context.alignedByAttribute = true
-                }
+                context.align(overrides.alignment)
                 appendImage(image, context: context, location: block.location, to: &blocks)
                 return
             }
@@ -320,10 +324,7 @@ public struct Styler: Sendable {
         divOverrides.role = nil
         context.cascade.apply(divOverrides, theme: theme)
         if context.paragraphRole != nil { context.paragraphOverrides.append(divOverrides) }
-        if let alignment = overrides.alignment {
-            context.alignment = alignment
-            context.alignedByAttribute = true
-        }
+        context.align(overrides.alignment)
         if let tab = overrides.tabSize { context.tabSize = tab }
         if let measure = overrides.measure {
             context.rightIndent = max(context.rightIndent, theme.page.measure - context.indent - measure)
@@ -1257,9 +1258,9 @@ public struct Styler: Sendable {
     // MARK: Inlines
 
     /// Warns about a footnote reference left as text: `[^label]` with no definition (cmark-gfm
-    /// keeps it as written); tallied for ``warnTalliedExamples()``, which places each warning where it is
-    /// written. One pass over the text's bytes; a label is looked for in at most 100 bytes, so
-    /// text of many `[^` takes time linear in its length.
+    /// keeps it as written); tallied for ``warnTalliedExamples()``, which places each warning
+    /// where it is written. One pass over the text's bytes; a label is looked for in at most
+    /// 100 bytes, so text of many `[^` takes time linear in its length.
     mutating func noteUnreadNoteSyntax(in text: String) {
         let bytes = text.utf8
         guard bytes.contains(UInt8(ascii: "^")) else { return }

@@ -332,4 +332,37 @@ import Typography
         #expect(try PDFProbe.qpdfClean(pdf))
         try PDFValidationTests.expectValid([pdf])
     }
+
+    /// A formula narrower than nothing (`\!` backs up a thin space: `$\!$` is −0.17 em wide)
+    /// followed by text on its line is drawn, in a paragraph, a heading, a list item, a table
+    /// cell, a quote and a note, tagged and untagged: its box runs back, never a range that
+    /// ends before it starts.
+    @Test func aFormulaNarrowerThanNothingIsDrawn() throws {
+        let backs = String(repeating: "\\!", count: 6)
+        let markdown = """
+            # Head $\(backs)x$ tail
+
+            Para $\\!$ b and $x\(backs)$ c[^1].
+
+            - item $\(backs)$ d
+
+            | a |
+            |---|
+            | $\(backs)$ e |
+
+            > quote $\(backs)$ f
+
+            [^1]: Note $\(backs)$ g.
+            """
+        for tagged in [true, false] {
+            var options = RenderOptions()
+            options.tagged = tagged
+            let (pdf, _) = try Render.markdown(markdown, name: "negative-formula-\(tagged)", options: options)
+            #expect(try PDFProbe.qpdfClean(pdf))
+            let words = try PDFProbe.words(pdf).map(\.text)
+            for word in ["tail", "b", "c", "d", "e", "f", "g."] {
+                #expect(words.contains { $0.hasSuffix(word) }, "\(word): \(words)")
+            }
+        }
+    }
 }
