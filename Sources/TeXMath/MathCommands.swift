@@ -146,15 +146,15 @@ extension MathParser {
         case "overline", "underline":
             nodes.append(.atom(MathAtom(.ord, .bar(over: name == "overline", base: parseArgument()))))
         case "text", "textrm", "textnormal", "mbox", "textup", "hbox", "textsf":
-            nodes.append(.atom(MathAtom(.ord, .prose(readRawArgument(), .regular))))
+            nodes.append(.atom(MathAtom(.ord, .prose(Self.textMode(readRawArgument()), .regular))))
         case "texttt":
-            nodes.append(.atom(MathAtom(.ord, .prose(readRawArgument(), .monospace))))
+            nodes.append(.atom(MathAtom(.ord, .prose(Self.textMode(readRawArgument()), .monospace))))
         case "textit", "emph", "textsl":
-            nodes.append(.atom(MathAtom(.ord, .prose(readRawArgument(), .italic))))
+            nodes.append(.atom(MathAtom(.ord, .prose(Self.textMode(readRawArgument()), .italic))))
         case "textbf":
-            nodes.append(.atom(MathAtom(.ord, .prose(readRawArgument(), .bold))))
+            nodes.append(.atom(MathAtom(.ord, .prose(Self.textMode(readRawArgument()), .bold))))
         case "operatorname", "operatorname*":
-            let text = readRawArgument()
+            let text = Self.textMode(readRawArgument())
             nodes.append(.atom(MathAtom(.op, .text(text), limits: name.hasSuffix("*") ? .automatic : .beside)))
         case "begin":
             nodes.append(parseEnvironment(start: start))
@@ -292,4 +292,61 @@ extension MathParser {
         }
         return .atom(MathAtom(.inner, .fenced(delimiters: delimiters, parts: parts)))
     }
+}
+
+extension MathParser {
+    /// The characters TeX's text mode prints for `raw`, the argument of `\text` or
+    /// `\operatorname` as written: `\%` `\&` `\$` `\#` `\_` `\{` `\}` are the characters, `\,`
+    /// `\ ` `~` spaces (thin, word, no-break), a text command inside (`\textbf{b}`, `\emph{…}`)
+    /// its argument's text, braces and `$` (a formula inside the text, kept as written without
+    /// its dollars) dropped. Other commands stay as written.
+    static func textMode(_ raw: String) -> String {
+        guard raw.unicodeScalars.contains(where: { $0 == "\\" || $0 == "{" || $0 == "}" || $0 == "$" || $0 == "~" })
+        else { return raw }
+        let scalars = Array(raw.unicodeScalars)
+        var result = String.UnicodeScalarView()
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            switch scalar {
+            case "{", "}", "$":
+                index += 1
+            case "~":
+                result.append("\u{00A0}")
+                index += 1
+            case "\\" where index + 1 < scalars.count:
+                let next = scalars[index + 1]
+                if "%&$#_{}".unicodeScalars.contains(next) {
+                    result.append(next)
+                    index += 2
+                } else if next == "," {
+                    result.append("\u{2009}")
+                    index += 2
+                } else if next == " " {
+                    result.append(" ")
+                    index += 2
+                } else {
+                    var end = index + 1
+                    while end < scalars.count, scalars[end].properties.isAlphabetic { end += 1 }
+                    let name = String(String.UnicodeScalarView(scalars[(index + 1)..<end]))
+                    if Self.textCommands.contains(name), end < scalars.count, scalars[end] == "{" {
+                        index = end  // its braces are dropped, its text kept
+                    } else {
+                        result.append(contentsOf: scalars[index..<max(end, index + 2)])
+                        index = max(end, index + 2)
+                    }
+                }
+            default:
+                result.append(scalar)
+                index += 1
+            }
+        }
+        return String(result)
+    }
+
+    /// Text-mode commands whose argument is text printed in another face: inside `\text`,
+    /// their text is kept.
+    static let textCommands: Set<String> = [
+        "text", "textrm", "textnormal", "textup", "textsf", "texttt", "textit", "emph", "textsl", "textbf", "mbox",
+    ]
 }

@@ -158,6 +158,26 @@ import Testing
         #expect(MathParser.parse(source).plainText == text)
     }
 
+    /// `\text` and `\operatorname` print what TeX's text mode prints: escaped specials as the
+    /// characters, `\,` `\ ` `~` as spaces, a text command inside as its text; an unknown
+    /// command stays as written.
+    @Test(arguments: [
+        (#"\text{50\% off}"#, "50% off"), (##"\text{R\&D \$5 \#1 a\_b \{x\}}"##, "R&D $5 #1 a_b {x}"),
+        (#"\text{a \textbf{b} \emph{c}}"#, "a b c"), (#"\text{a~b\ c}"#, "a\u{00A0}b c"),
+        (#"\text{\unknown x}"#, #"\unknown x"#), (#"\textbf{{x}}"#, "x"),
+    ])
+    func textModeWritesTheCharacters(source: String, text: String) {
+        guard case .prose(let written, _)? = Self.atoms(source).first?.nucleus else {
+            Issue.record("\(source): no text")
+            return
+        }
+        #expect(written == text, "\(source)")
+    }
+
+    @Test func anOperatorNameKeepsItsThinSpace() {
+        #expect(Self.atoms(#"\operatorname*{arg\,max}"#).first?.nucleus == .text("arg\u{2009}max"))
+    }
+
     /// A formula nested past the parser's depth limit reports that once, at the depth where
     /// it happened, and keeps the rest of its source as one error atom; the groups, arguments
     /// and fences still open when it stopped report nothing more.
