@@ -184,7 +184,15 @@ extension MathParser {
             nodes.append(.atom(MathAtom(.ord, .colored(color, parseArgument()))))
         case "tag", "tag*":
             let label = readRawArgument()
-            tag = name == "tag" ? "(\(label))" : label
+            let written = name == "tag" ? "(\(label))" : label
+            // One label a formula: a second would stand in the first's place, so it is said.
+            if let tag {
+                problem(
+                    "a formula takes one \\tag: '\(written)' is not set beside '\(tag)' (write each tagged line as "
+                        + "a formula of its own)", at: start)
+            } else {
+                tag = written
+            }
         case "notag", "nonumber", "nolimits", "limits", "displaylimits":
             // After a large operator only, as TeX allows them ("Limit controls must follow a
             // math operator").

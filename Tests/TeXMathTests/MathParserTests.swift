@@ -174,6 +174,16 @@ import Testing
         #expect(written == text, "\(source)")
     }
 
+    /// A formula takes one label: a second `\tag` is warned about where it is written, the
+    /// first kept.
+    @Test func aSecondTagIsWarnedAbout() {
+        let formula = MathParser.parse(#"\begin{aligned} a &= 1 \tag{1} \\ b &= 2 \tag*{B} \end{aligned}"#)
+        #expect(formula.tag == "(1)")
+        #expect(formula.problems.count == 1 && formula.problems.first?.message.contains("'B'") == true)
+        #expect(formula.problems.first?.offset == 41, "\(formula.problems)")
+        #expect(MathParser.parse(#"x \tag{1}"#).problems.isEmpty)
+    }
+
     @Test func anOperatorNameKeepsItsThinSpace() {
         #expect(Self.atoms(#"\operatorname*{arg\,max}"#).first?.nucleus == .text("arg\u{2009}max"))
     }
