@@ -130,7 +130,7 @@ extension Styler {
     mutating func formulaRuns(_ source: String, display: Bool, location: SourceLocation?, cascade: Cascade)
         -> [StyledRun]
     {
-        let formula = MathParser.parse(source)
+        let formula = MathParser.parse(source, display: display)
         for problem in formula.problems {
             warn(problem.message, Self.place(of: problem, in: source, display: display, formula: location))
         }

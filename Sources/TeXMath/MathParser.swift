@@ -22,14 +22,27 @@ public struct MathParser {
     /// still open miss) would follow from that one.
     var abandoned = false
 
-    /// Parses `source` (the text between the dollars).
-    public static func parse(_ source: String) -> MathFormula {
+    /// Parses `source` (the text between the dollars). Rows written with `&` and `\\`
+    /// directly in a displayed formula are set as `aligned`; an inline formula has one row,
+    /// so there each `&` or `\\` is a problem, drawn as written.
+    public static func parse(_ source: String, display: Bool = true) -> MathFormula {
         var parser = MathParser(source)
         var nodes = parser.parseList(stop: .end)
         var offsets = parser.nodeOffsets
-        if parser.atRowSeparator {
+        if parser.atRowSeparator, display {
             nodes = parser.parseTopLevelRows(first: nodes)
             offsets = [0]
+        }
+        while parser.atRowSeparator, !display {
+            let separator = parser.current == "&" ? "&" : "\\\\"
+            parser.problem(
+                "\(separator) in an inline formula, which has one row (display it between $$)", at: parser.position)
+            offsets.append(parser.offsets[parser.position])
+            nodes.append(.atom(MathAtom(.ord, .error(separator))))
+            parser.position += separator.unicodeScalars.count
+            parser.nodeOffsets = []
+            nodes += parser.parseList(stop: .end)
+            offsets += parser.nodeOffsets
         }
         var formula = MathFormula(nodes: nodes, tag: parser.tag, problems: parser.problems)
         formula.nodeOffsets = offsets

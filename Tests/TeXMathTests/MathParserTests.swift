@@ -184,6 +184,20 @@ import Testing
         #expect(MathParser.parse(#"x \tag{1}"#).problems.isEmpty)
     }
 
+    /// `&` and `\\` written directly in a displayed formula make its rows and columns; in an
+    /// inline formula, which has one row, each is a problem drawn as written (in the error
+    /// colour), the nodes around it kept with where each starts.
+    @Test func rowSeparatorsInAnInlineFormulaAreDrawnAsWritten() {
+        let inline = MathParser.parse(#"a & b \\ c"#, display: false)
+        #expect(inline.problems.map(\.offset) == [2, 6], "\(inline.problems)")
+        let errors = inline.nodes.compactMap { node -> String? in
+            if case .atom(let atom) = node, case .error(let text) = atom.nucleus { text } else { nil }
+        }
+        #expect(errors == ["&", #"\\"#])
+        #expect(inline.nodeOffsets.count == inline.nodes.count && inline.nodeOffsets == [0, 2, 4, 6, 9])
+        #expect(MathParser.parse(#"a & b \\ c"#, display: true).problems.isEmpty)
+    }
+
     @Test func anOperatorNameKeepsItsThinSpace() {
         #expect(Self.atoms(#"\operatorname*{arg\,max}"#).first?.nucleus == .text("arg\u{2009}max"))
     }
