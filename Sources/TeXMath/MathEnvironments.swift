@@ -73,9 +73,14 @@ extension MathParser {
             problem("unknown math environment \(name)", at: start)
             let rows = parseRows(firstCell: nil, until: name)
             let nucleus = Self.environmentNucleus("matrix", rows: rows)!
+            // Drawn as written: its `\begin`, its rows, its `\end`, the commands in the error colour.
             return .atom(
                 MathAtom(
-                    .ord, .list([.atom(MathAtom(.ord, .error("\\begin{\(name)}"))), .atom(MathAtom(.ord, nucleus))])))
+                    .ord,
+                    .list([
+                        .atom(MathAtom(.ord, .error("\\begin{\(name)}"))), .atom(MathAtom(.ord, nucleus)),
+                        .atom(MathAtom(.ord, .error("\\end{\(name)}"))),
+                    ])))
         }
         var rows = parseRows(firstCell: nil, until: name)
         if Self.alignmentEnvironments.contains(name) {

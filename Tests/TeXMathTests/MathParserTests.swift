@@ -198,6 +198,22 @@ import Testing
         #expect(MathParser.parse(#"a & b \\ c"#, display: true).problems.isEmpty)
     }
 
+    /// An unknown environment is drawn as written: its `\begin` and its `\end` in the error
+    /// colour, its rows between them, one warning.
+    @Test func anUnknownEnvironmentKeepsItsBeginAndEnd() {
+        let formula = MathParser.parse(#"\begin{foo} a \end{foo}"#)
+        #expect(formula.problems.map(\.message) == ["unknown math environment foo"])
+        var errors: [String] = []
+        func visit(_ nodes: [MathNode]) {
+            for case .atom(let atom) in nodes {
+                if case .error(let text) = atom.nucleus { errors.append(text) }
+                if case .list(let inner) = atom.nucleus { visit(inner) }
+            }
+        }
+        visit(formula.nodes)
+        #expect(errors == [#"\begin{foo}"#, #"\end{foo}"#])
+    }
+
     @Test func anOperatorNameKeepsItsThinSpace() {
         #expect(Self.atoms(#"\operatorname*{arg\,max}"#).first?.nucleus == .text("arg\u{2009}max"))
     }
