@@ -368,8 +368,7 @@ public struct Styler: Sendable {
             id = nil
         }
         let size = context.cascade.style.size
-        // The bookmark's title: a formula as its symbols (`$\alpha$` α), not its TeX source.
-        let readable = inlines.plainText(writingFormulas: { MathParser.parse($0).plainText })
+        let readable = Styler.readableText(inlines)
         var outline = OutlineEntry(title: readable.trimmingCharacters(in: .whitespaces), level: level)
         if let number = sectionNumber(level, block: block, context: context) {
             // The number leads the heading's text in the heading's own face, and is part of its
@@ -1256,6 +1255,12 @@ public struct Styler: Sendable {
     }
 
     // MARK: Inlines
+
+    /// The text of `inlines` as a reader reads it, for a bookmark, a running head or the PDF's
+    /// metadata: a formula as its symbols (`$\alpha$` α), not its TeX source.
+    public static func readableText(_ inlines: [Inline]) -> String {
+        inlines.plainText(writingFormulas: { MathParser.parse($0).plainText })
+    }
 
     /// Warns about a footnote reference left as text: `[^label]` with no definition (cmark-gfm
     /// keeps it as written); tallied for ``warnTalliedExamples()``, which places each warning

@@ -6,8 +6,8 @@ import Typography
 /// A front matter value set as text — `title`, `subtitle`, `author`, `date` — read as Markdown
 /// inline text, as Pandoc reads metadata values: `title: A *styled* title` is set with its
 /// emphasis in the title block, and the PDF's metadata and a running head take its plain text
-/// ("A styled title"). A value that does not read as one paragraph (`# Title`, `1. Intro`) is
-/// text as written, as before.
+/// ("A styled title"; a formula as its symbols, `$\alpha$` α). A value that does not read as
+/// one paragraph (`# Title`, `1. Intro`) is text as written, as before.
 enum FrontMatterText {
     /// The value's inlines when it reads as one Markdown paragraph; nil otherwise. `smart`:
     /// the document's smart punctuation setting (front matter `smart`).
@@ -20,7 +20,7 @@ enum FrontMatterText {
 
     /// The value's plain text: its inlines' text, or the value as written.
     static func plain(_ value: String, smart: Bool) -> String {
-        inlines(value, smart: smart)?.plainText ?? value
+        inlines(value, smart: smart).map(Styler.readableText) ?? value
     }
 
     /// The value as one paragraph in `role`'s face, every run in `color` but links: its

@@ -365,4 +365,17 @@ import Typography
             }
         }
     }
+
+    /// A formula in the front matter's title is spelled as its symbols wherever the title is
+    /// read as text — the PDF's Title, a running head, the bookmarks — not as its TeX source.
+    @Test func aFormulaInTheTitleIsSpelledAsItsSymbols() throws {
+        let dir = try Render.scratchFolder("math-title")
+        try "---\ntitle: 'On $\\alpha$ decay'\n---\n\n# One\n\ntext\n\n\\newpage\n\nmore\n".write(
+            toFile: dir + "/t.md", atomically: true, encoding: .utf8)
+        let result = try typeset(["render", dir + "/t.md", "-o", dir + "/t.pdf", "--header", "{title}"])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(try PDFProbe.info(dir + "/t.pdf")["Title"] == "On α decay")
+        let second = try PDFProbe.run("pdftotext", ["-f", "2", "-l", "2", dir + "/t.pdf", "-"]).output
+        #expect(second.contains("On α decay") && !second.contains("alpha"), "\(second)")
+    }
 }
