@@ -220,8 +220,9 @@ extension MathParser {
         case "bmod", "mod":
             nodes.append(.atom(MathAtom(name == "bmod" ? .bin : .rel, .text("mod"))))
         case "pmod":
+            // amsmath: 18 mu before the parenthesis in a displayed formula, 8 mu inline.
             let argument = parseArgument()
-            nodes.append(.space(1, fixed: true))
+            nodes.append(.space(display ? 1 : 8.0 / 18, fixed: true))
             nodes.append(.atom(MathAtom(.open, .symbol("("))))
             nodes.append(.atom(MathAtom(.ord, .text("mod"))))
             nodes.append(.space(6, fixed: false))

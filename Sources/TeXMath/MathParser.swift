@@ -10,6 +10,8 @@ public struct MathParser {
     var position = 0
     var problems: [MathProblem] = []
     var tag: String?
+    /// Whether the formula is displayed (`\pmod` spaces itself by it, as amsmath's `\if@display`).
+    var display = true
     /// The UTF-8 offset where each top-level node starts.
     var nodeOffsets: [Int] = []
     /// The alphabet `\mathbf` and its kin select; nil: TeX's default (italic letters).
@@ -27,6 +29,7 @@ public struct MathParser {
     /// so there each `&` or `\\` is a problem, drawn as written.
     public static func parse(_ source: String, display: Bool = true) -> MathFormula {
         var parser = MathParser(source)
+        parser.display = display
         var nodes = parser.parseList(stop: .end)
         var offsets = parser.nodeOffsets
         if parser.atRowSeparator, display {

@@ -214,6 +214,17 @@ import Testing
         #expect(errors == [#"\begin{foo}"#, #"\end{foo}"#])
     }
 
+    /// `\pmod` puts 18 mu before its parenthesis in a displayed formula and 8 mu in an inline
+    /// one, as amsmath does.
+    @Test func pmodSpacesItselfByTheFormulasMode() {
+        func space(_ display: Bool) -> Double? {
+            for case .space(let ems, true) in MathParser.parse(#"a \pmod{n}"#, display: display).nodes { return ems }
+            return nil
+        }
+        #expect(space(true) == 1)
+        #expect(space(false).map { abs($0 - 8.0 / 18) < 1e-9 } == true)
+    }
+
     @Test func anOperatorNameKeepsItsThinSpace() {
         #expect(Self.atoms(#"\operatorname*{arg\,max}"#).first?.nucleus == .text("arg\u{2009}max"))
     }
