@@ -368,7 +368,10 @@ public final class Paginator {
                 for note in item.notes { try place(note) }
                 return nil
             }
-            if placed.count == repeatedOnPage, ink != Overhang(), lead + bottom > textHeight + 0.01 {
+            // Alone on a page and still taller than its text area — glyphs reaching past the
+            // line's box, or a box taller than the page (a displayed formula of many rows) —
+            // it runs past the area's foot: said, never silently.
+            if placed.count == repeatedOnPage, lead + bottom > textHeight + 0.01 {
                 let excess = lead + bottom - textHeight
                 inkOverflows.append(
                     InkOverflow(

@@ -167,7 +167,7 @@ struct LayoutAndDraw {
         let message =
             "glyphs taller than the text area: even at the top of a page they reach "
             + "\(overflow.excess.wholePointsText) pt below it, \(reach); "
-            + "a larger line height or a smaller size fits them"
+            + "a larger line height or a smaller size fits them (a formula of many rows: several displays)"
         return Diagnostic(.warning, message, at: overflow.location, kind: .overfull)
     }
 

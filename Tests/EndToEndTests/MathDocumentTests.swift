@@ -378,4 +378,19 @@ import Typography
         let second = try PDFProbe.run("pdftotext", ["-f", "2", "-l", "2", dir + "/t.pdf", "-"]).output
         #expect(second.contains("On α decay") && !second.contains("alpha"), "\(second)")
     }
+
+    /// A displayed formula taller than the text area (an `aligned` of 60 rows) cannot be broken
+    /// across pages; it is said where it is written that its rows run past the page's foot.
+    @Test func aFormulaTallerThanThePageIsWarnedAbout() throws {
+        let rows = (0..<60).map { "a_{\($0)} &= b_{\($0)} + c" }.joined(separator: " \\\\\n")
+        let markdown = "Intro.\n\n$$\\begin{aligned}\n" + rows + "\n\\end{aligned}$$\n\nAfter.\n"
+        let (_, report) = try Render.markdown(markdown, name: "tall-formula")
+        let warning = report.diagnostics.first {
+            $0.kind == .overfull && $0.message.contains("taller than the text area")
+        }
+        #expect(warning?.location?.line == 3, "\(report.diagnostics)")
+        let (_, short) = try Render.markdown(
+            "$$\\begin{aligned} a &= b \\\\ c &= d \\end{aligned}$$\n", name: "short-formula")
+        #expect(!short.diagnostics.contains { $0.kind == .overfull }, "\(short.diagnostics)")
+    }
 }
