@@ -156,7 +156,9 @@ extension MathLayout {
         var baseline = 0.0
         var x = [Double](repeating: 0, count: columns)
         for column in 1..<max(columns, 1) {
-            let gap = array.columnGaps[min(column - 1, array.columnGaps.count - 1)] * size
+            // The gaps repeat as the alignments do: an alignment's pairs of columns are 2 em
+            // apart, the two columns of each pair touching.
+            let gap = array.columnGaps[(column - 1) % array.columnGaps.count] * size
             x[column] = x[column - 1] + widths[column - 1] + gap
         }
         for (rowIndex, row) in cells.enumerated() {

@@ -155,4 +155,14 @@ struct FixedMathFont: MathFont {
         #expect(formula.source(ofNodes: 3..<5) == "b =")
         #expect(MathParser.parse(#"\left(a + b\right)"#).breakIndices.isEmpty)
     }
+
+    /// An alignment's columns come in pairs, right- then left-aligned: the two of a pair touch,
+    /// pairs stand 2 em apart — the second pair as the first (the gaps repeat, as the
+    /// alignments do). On the fixed font every cell `x` is 5 pt wide.
+    @Test func alignmentPairsTouchAndStandTwoEmApart() {
+        let one = Self.width(#"\begin{aligned} x & x \end{aligned}"#, .display)
+        let two = Self.width(#"\begin{aligned} x & x & x & x \end{aligned}"#, .display)
+        #expect(abs(one - 10) < 1e-9, "\(one)")
+        #expect(abs(two - (20 + 20)) < 1e-9, "\(two): four 5 pt cells and one 2 em gap")
+    }
 }
