@@ -85,7 +85,8 @@ public struct SourcePositions: Hashable, Sendable {
     /// the line starts stay, so positions are still found.
     public func setAside() {
         storage?.setAside()
-        for chapter in chapters?.byFile.values ?? [:].values { chapter.setAside() }
+        guard let chapters else { return }
+        for chapter in chapters.byFile.values { chapter.setAside() }
     }
 
     /// Always equal: the source is not part of a document's value.

@@ -13,16 +13,11 @@ enum MathSyntax {
     /// The marker's tag name.
     static let tag = "typeset-math"
 
-    /// `text` with each formula replaced by its marker; `text` itself when it has no `$`.
-    /// `text` begins on line `firstLine` of its file (after front matter, the line after it),
-    /// so that each marker names the formula's line in the file.
-    static func markFormulas(in text: String, firstLine: Int = 1) -> String {
-        marking(text, firstLine: firstLine).text
-    }
-
-    /// ``markFormulas(in:firstLine:)``'s text, and where each paragraph's first `$$` with no
-    /// closing `$$` after it in its paragraph is written (line in the file, 1-based byte
-    /// column): left as text, as Pandoc and GitHub leave it.
+    /// `text` with each formula replaced by its marker (`text` itself when it has no `$`), and
+    /// where each paragraph's first `$$` with no closing `$$` after it in its paragraph is
+    /// written (line in the file, 1-based byte column): left as text, as Pandoc and GitHub
+    /// leave it. `text` begins on line `firstLine` of its file (after front matter, the line
+    /// after it), so that each marker names the formula's line in the file.
     static func marking(_ text: String, firstLine: Int = 1) -> (
         text: String, unclosedDisplays: [(line: Int, column: Int)]
     ) {

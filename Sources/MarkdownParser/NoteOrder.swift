@@ -6,10 +6,11 @@ extension CmarkConverter {
     /// Puts the notes cited inside definitions' indented blocks in their places when cmark-gfm's
     /// tree numbered the others (a note cites another: ``learnTreeNoteNumbers(_:)``). cmark-gfm
     /// reads a definition's indented blocks as code, so its numbers leave their notes out, and
-    /// ``numberOfNestedNote(_:at:)`` gave them numbers past the tree's (and inline notes). Every
-    /// note is numbered again by the place of its first reference in the file — in running text, in a note's
-    /// definition (where it is written) or in a definition's blocks — the tree's order kept
-    /// among references on one line; ``footnoteNumbers`` and the notes' own references take the
+    /// ``numberOfNestedNote(_:at:)`` gave them numbers past the tree's, as it gives inline notes
+    /// theirs. Every note is numbered again by the place (line, then column) of its first
+    /// reference in the file — in running text, in a note's definition (where it is written), in
+    /// a definition's blocks or inline — the tree's order kept among references at one place
+    /// (a definition's blocks give a line only); ``footnoteNumbers`` and the notes' own references take the
     /// new numbers. Returns each old number's new one, for the blocks already converted; nil when
     /// nothing changes.
     mutating func finishNoteNumbers() -> [Int: Int]? {

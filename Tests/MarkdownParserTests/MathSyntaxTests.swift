@@ -66,7 +66,7 @@ import Testing
         ("> - quoted $q$\n", ["$q$"], []),
     ])
     func indentedBlocksOfItemsAndNotesSetTheirMath(markdown: String, math: [String], code: [String]) {
-        let marked = MathSyntax.markFormulas(in: markdown)
+        let marked = MathSyntax.marking(markdown).text
         for formula in math { #expect(!marked.contains(formula), "\(formula) not set in \(markdown)") }
         for literal in code { #expect(marked.contains(literal), "\(literal) set as math in \(markdown)") }
     }
@@ -137,7 +137,7 @@ import Testing
             ("$$\na > b\n> c\n$$\n", "a > b\n> c"),
         ]
         for (markdown, expected) in cases {
-            let marked = MathSyntax.markFormulas(in: markdown)
+            let marked = MathSyntax.marking(markdown).text
             let markers = marked.components(separatedBy: "<\(MathSyntax.tag) ").dropFirst().map {
                 "<\(MathSyntax.tag) " + $0.prefix { $0 != ">" } + ">"
             }
@@ -161,7 +161,7 @@ import Testing
         for (name, make) in shapes {
             let (smallText, largeText) = (make(small), make(small * 8))
             func seconds(_ text: String) -> Double {
-                Timing.bestThreadSeconds(of: 2) { #expect(!MathSyntax.markFormulas(in: text).isEmpty) }
+                Timing.bestThreadSeconds(of: 2) { #expect(!MathSyntax.marking(text).text.isEmpty) }
             }
             // Below 10 ms the clock's grain and the fixed costs dominate: compare with 10 ms then.
             let (smallSeconds, largeSeconds) = Timing.firstHolding(
