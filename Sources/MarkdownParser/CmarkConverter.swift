@@ -530,8 +530,8 @@ struct CmarkConverter {
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
         let text = excess.map { range in
             let cell = bytes[range].drop(while: isSpace)
-            return String(
-                decoding: cell.prefix(cell.count - cell.reversed().prefix(while: isSpace).count), as: UTF8.self)
+            return MathSyntax.unmarked(
+                String(decoding: cell.prefix(cell.count - cell.reversed().prefix(while: isSpace).count), as: UTF8.self))
         }.joined(separator: " | ")
         let firstByte = bytes[first].firstIndex { !isSpace($0) } ?? first.lowerBound
         let place = SourceLocation(file: file, line: line, column: firstByte - bytes.startIndex + 1)

@@ -229,6 +229,11 @@ enum MathSyntax {
                 index += run
                 continue
             }
+            if let verbatimEnd = Self.verbatimEnd(bytes, at: index, lineStart: start, lineEnd: end) {
+                output += bytes[index..<verbatimEnd]
+                index = verbatimEnd
+                continue
+            }
             guard byte == dollar, let formula = formula(in: bytes, at: index, scan: &scan) else {
                 output.append(byte)
                 index += 1
@@ -249,6 +254,117 @@ enum MathSyntax {
             end = max(end, scan.lineEnd(after: formula.end - 1))
         }
         return end
+    }
+
+    /// Where text that is never math ends, when such text starts at `index`: an HTML tag or an
+    /// autolink (`<a href="…">`, `</a>`, `<https://…>`; CommonMark 0.31 §6.5, §6.6), a link's
+    /// destination (after `](`), a reference definition's destination (`[x]: …` at the line's
+    /// start), or a bare URL (GitHub's extended autolinks: `https://`, `http://`, `www.` at a
+    /// word's start). A `$` inside them is part of the address, as GitHub and Pandoc read it
+    /// (they parse links and HTML before math). Nil: none starts at `index`. Each look is
+    /// bounded (a tag by ``longestTag`` bytes, the others by the line), and what it finds is
+    /// skipped, so a line is read in time linear in its length.
+    static func verbatimEnd(_ bytes: [UInt8], at index: Int, lineStart: Int, lineEnd: Int) -> Int? {
+        switch bytes[index] {
+        case UInt8(ascii: "<"):
+            return tagEnd(bytes, at: index, lineEnd: lineEnd)
+        case UInt8(ascii: "]"):
+            guard index + 1 < lineEnd else { return nil }
+            if bytes[index + 1] == UInt8(ascii: "(") { return destinationEnd(bytes, from: index + 2, lineEnd: lineEnd) }
+            // `[label]: destination` opening its line (after up to three spaces).
+            guard bytes[index + 1] == UInt8(ascii: ":"),
+                bytes[lineStart..<index].drop(while: { $0 == 0x20 }).first == UInt8(ascii: "[")
+            else { return nil }
+            var next = index + 2
+            while next < lineEnd, bytes[next] == 0x20 || bytes[next] == 0x09 { next += 1 }
+            return destinationEnd(bytes, from: next, lineEnd: lineEnd)
+        case UInt8(ascii: "h"), UInt8(ascii: "w"):
+            if index > lineStart, !" \t(*_~\"'".utf8.contains(bytes[index - 1]) { return nil }
+            let prefixes = ["https://", "http://", "www."]
+            guard prefixes.contains(where: { bytes[index...].starts(with: $0.utf8) }) else { return nil }
+            var end = index
+            while end < lineEnd, ![0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "<")].contains(bytes[end]) { end += 1 }
+            return end
+        default:
+            return nil
+        }
+    }
+
+    /// The longest HTML tag or autolink looked for, bytes: a longer one is read as text.
+    static let longestTag = 512
+
+    /// The end of the HTML tag or autolink starting at the `<` at `index`, on its line.
+    static func tagEnd(_ bytes: [UInt8], at index: Int, lineEnd: Int) -> Int? {
+        let limit = min(lineEnd, index + longestTag)
+        func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
+        func isNameByte(_ byte: UInt8) -> Bool { isLetter(byte) || (0x30...0x39).contains(byte) || byte == 0x2D }
+        var next = index + 1
+        guard next < limit else { return nil }
+        let closing = bytes[next] == UInt8(ascii: "/")
+        if closing { next += 1 }
+        guard next < limit, isLetter(bytes[next]) else { return nil }
+        while next < limit, isNameByte(bytes[next]) || (!closing && bytes[next] == UInt8(ascii: "+")) { next += 1 }
+        // An autolink: a scheme, `:`, then anything but spaces and angle brackets.
+        if !closing, next < limit, bytes[next] == UInt8(ascii: ":") {
+            while next < limit, ![0x20, 0x09, UInt8(ascii: "<"), UInt8(ascii: ">")].contains(bytes[next]) { next += 1 }
+            return next < limit && bytes[next] == UInt8(ascii: ">") ? next + 1 : nil
+        }
+        // A tag: attributes (`name`, `name=value`, the value quoted or not), then `/>` or `>`.
+        while next < limit {
+            let byte = bytes[next]
+            if byte == UInt8(ascii: ">") { return next + 1 }
+            if byte == UInt8(ascii: "/"), !closing, next + 1 < limit, bytes[next + 1] == UInt8(ascii: ">") {
+                return next + 2
+            }
+            if byte == 0x20 || byte == 0x09 {
+                next += 1
+                continue
+            }
+            guard !closing, isLetter(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":") else { return nil }
+            while next < limit, isNameByte(bytes[next]) || "_.:".utf8.contains(bytes[next]) { next += 1 }
+            while next < limit, bytes[next] == 0x20 { next += 1 }
+            guard next < limit, bytes[next] == UInt8(ascii: "=") else { continue }
+            next += 1
+            while next < limit, bytes[next] == 0x20 { next += 1 }
+            guard next < limit else { return nil }
+            let quote = bytes[next]
+            if quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
+                guard let close = bytes[(next + 1)..<limit].firstIndex(of: quote) else { return nil }
+                next = close + 1
+            } else {
+                let start = next
+                while next < limit, !" \t\"'=<>`".utf8.contains(bytes[next]) { next += 1 }
+                if next == start { return nil }
+            }
+        }
+        return nil
+    }
+
+    /// The end of a link destination starting at `start`: `<…>`, or bytes up to a space or the
+    /// `)` that balances the parentheses before it (CommonMark 0.31 §6.3).
+    static func destinationEnd(_ bytes: [UInt8], from start: Int, lineEnd: Int) -> Int? {
+        guard start < lineEnd else { return nil }
+        if bytes[start] == UInt8(ascii: "<") {
+            guard let close = bytes[start..<lineEnd].firstIndex(of: UInt8(ascii: ">")) else { return nil }
+            return close + 1
+        }
+        var depth = 0
+        var end = start
+        while end < lineEnd {
+            let byte = bytes[end]
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { break }
+            if byte == UInt8(ascii: "\\"), end + 1 < lineEnd {
+                end += 2
+                continue
+            }
+            if byte == UInt8(ascii: "(") { depth += 1 }
+            if byte == UInt8(ascii: ")") {
+                if depth == 0 { break }
+                depth -= 1
+            }
+            end += 1
+        }
+        return end > start ? end : nil
     }
 
     /// How many block quote markers (`>`) open the line starting at `lineStart`, before `limit`.
@@ -405,6 +521,30 @@ enum MathSyntax {
         let line = value(of: "l", in: html).flatMap { Int($0) } ?? 0
         let column = value(of: "c", in: html).flatMap { Int($0) } ?? 0
         return (String(decoding: data, as: UTF8.self), display, line, column)
+    }
+
+    /// `text` (a piece of marked source) with each marker written back as the formula it
+    /// stands for (`$…$`, `$$…$$`), for a warning that quotes the source.
+    static func unmarked(_ text: String) -> String {
+        let opening = "\u{2060}<\(tag) "
+        guard text.contains(opening) else { return text }
+        var result = ""
+        var rest = text[...]
+        while let start = rest.range(of: opening) {
+            result += rest[..<start.lowerBound]
+            let tagStart = rest.index(after: start.lowerBound)
+            guard let end = rest[tagStart...].firstIndex(of: ">"),
+                let formula = formula(inMarker: String(rest[tagStart...end]))
+            else {
+                result += rest[start]
+                rest = rest[start.upperBound...]
+                continue
+            }
+            let dollars = formula.display ? "$$" : "$"
+            result += dollars + formula.source + dollars
+            rest = rest[rest.index(after: end)...]
+        }
+        return result + rest
     }
 
     /// The value of the marker's attribute `name`.

@@ -85,7 +85,9 @@ public struct InlineFormula: Hashable, Sendable {
         monospaceFamilies: [String] = ["monospace"]
     ) {
         self.source = source
-        sourceDigest = source.hashValue
+        // A source read with the document's definitions (`\newcommand`) is another formula
+        // when they differ: they are part of its digest.
+        sourceDigest = formula.usedMacros.isEmpty ? source.hashValue : Self.digest(source, formula.usedMacros)
         self.display = display
         self.formula = formula
         self.family = family
@@ -106,6 +108,14 @@ public struct InlineFormula: Hashable, Sendable {
             && left.alternativeText == right.alternativeText && left.family == right.family
             && left.textFont == right.textFont && left.monospaceFamilies == right.monospaceFamilies
             && left.errorColor == right.errorColor && left.colors == right.colors && left.source == right.source
+            && left.formula.usedMacros == right.formula.usedMacros
+    }
+
+    private static func digest(_ source: String, _ macros: [String: MathMacro]) -> Int {
+        var hasher = Hasher()
+        hasher.combine(source)
+        hasher.combine(macros)
+        return hasher.finalize()
     }
 
     /// Hashes the piece, its place and the source's digest.
@@ -130,7 +140,7 @@ extension Styler {
     mutating func formulaRuns(_ source: String, display: Bool, location: SourceLocation?, cascade: Cascade)
         -> [StyledRun]
     {
-        let formula = MathParser.parse(source, display: display)
+        let formula = MathParser.parse(source, display: display, macros: &mathMacros)
         for problem in formula.problems {
             warn(problem.message, Self.place(of: problem, in: source, display: display, formula: location))
         }

@@ -116,6 +116,9 @@ public struct Styler: Sendable {
     var headingCount = 0
     /// A note's blocks are being styled (their headings are not sections).
     var inFootnote = false
+    /// The commands the document's formulas have defined so far (`\newcommand`), for the
+    /// formulas after them.
+    var mathMacros: [String: MathMacro] = [:]
 
     /// Creates a styler for `theme`; ``style(_:theme:options:)`` is the usual entry point.
     public init(theme: Theme, options: StylingOptions = StylingOptions()) {

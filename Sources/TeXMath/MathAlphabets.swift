@@ -123,7 +123,7 @@ public enum MathAlphabet: String, Hashable, Sendable, CaseIterable {
         case "boldsymbol", "bm", "mathbfit", "symbfit": self = .boldItalic
         case "mathcal", "mathscr", "symcal", "symscr": self = .script
         case "mathfrak", "symfrak": self = .fraktur
-        case "mathbb", "symbb", "Bbb": self = .doubleStruck
+        case "mathbb", "symbb", "Bbb", "mathbbm", "mathds": self = .doubleStruck
         case "mathsf", "symsf", "mathsfup": self = .sansSerif
         case "mathsfbf", "mathbfsf", "symbfsf": self = .sansSerifBold
         case "mathsfit", "symsfit": self = .sansSerifItalic

@@ -33,7 +33,13 @@ extension MathParser {
     mutating func parseCommand(into nodes: inout [MathNode], stop: Stop) {
         let start = position
         let name = readCommand()
+        if let macro = macros[name] {
+            expand(macro, named: name, start: start, into: &nodes)
+            return
+        }
+        if parseDefinition(name, start: start) { return }
         if parseStructure(name, into: &nodes, start: start) { return }
+        if parseBoxCommand(name, into: &nodes, stop: stop, start: start) { return }
         if parseModifier(name, into: &nodes, stop: stop, start: start) { return }
         if let space = Self.spaces[name] {
             nodes.append(.space(space.amount, fixed: space.fixed))
@@ -114,13 +120,7 @@ extension MathParser {
                 left: binomial ? "(" : nil, right: binomial ? ")" : nil)
             nodes.append(.atom(MathAtom(binomial ? .ord : .inner, fraction)))
         case "sqrt":
-            skipSpaces()
-            var degree: [MathNode]?
-            if current == "[" {
-                position += 1
-                degree = parseList(stop: .bracket)
-                if current == "]" { position += 1 } else { problem("missing ]", at: position) }
-            }
+            let degree = parseOptionalList()
             nodes.append(.atom(MathAtom(.ord, .radical(degree: degree, radicand: parseArgument()))))
         case "left":
             nodes.append(parseFenced(start: start))
@@ -129,9 +129,8 @@ extension MathParser {
             _ = readDelimiter(after: name)
         case "big", "Big", "bigg", "Bigg", "bigl", "Bigl", "biggl", "Biggl", "bigr", "Bigr", "biggr", "Biggr",
             "bigm", "Bigm", "biggm", "Biggm":
-            let size =
-                ["big": 1, "Big": 2, "bigg": 3, "Bigg": 4][String(name.prefix(name.hasPrefix("bigg") ? 4 : 3))]
-                ?? (name.hasPrefix("Bigg") ? 4 : 2)
+            let long = name.hasPrefix("bigg") || name.hasPrefix("Bigg")
+            let size = ["big": 1, "Big": 2, "bigg": 3, "Bigg": 4][String(name.prefix(long ? 4 : 3))] ?? 1
             let mathClass: MathClass =
                 switch name.last {
                 case "l": .open
@@ -142,17 +141,13 @@ extension MathParser {
             let delimiter = readDelimiter(after: name) ?? ""
             nodes.append(.atom(MathAtom(mathClass, .sizedDelimiter(delimiter, size: size))))
         case "boxed":
-            nodes.append(.atom(MathAtom(.ord, .framed(parseArgument()))))
+            nodes.append(.atom(MathAtom(.ord, .framed(parseArgument(), MathFrame()))))
         case "overline", "underline":
             nodes.append(.atom(MathAtom(.ord, .bar(over: name == "overline", base: parseArgument()))))
-        case "text", "textrm", "textnormal", "mbox", "textup", "hbox", "textsf":
-            nodes.append(.atom(MathAtom(.ord, .prose(Self.textMode(readRawArgument()), .regular))))
-        case "texttt":
-            nodes.append(.atom(MathAtom(.ord, .prose(Self.textMode(readRawArgument()), .monospace))))
-        case "textit", "emph", "textsl":
-            nodes.append(.atom(MathAtom(.ord, .prose(Self.textMode(readRawArgument()), .italic))))
-        case "textbf":
-            nodes.append(.atom(MathAtom(.ord, .prose(Self.textMode(readRawArgument()), .bold))))
+        case _ where Self.textCommands[name] != nil:
+            let face = Self.textCommands[name]?.face(inside: .regular) ?? .regular
+            let runs = Self.textRuns(readRawArgument(), face: face)
+            nodes += (runs.isEmpty ? [("", face)] : runs).map { .atom(MathAtom(.ord, .prose($0.text, $0.face))) }
         case "operatorname", "operatorname*":
             let text = Self.textMode(readRawArgument())
             nodes.append(.atom(MathAtom(.op, .text(text), limits: name.hasSuffix("*") ? .automatic : .beside)))
@@ -303,59 +298,116 @@ extension MathParser {
     }
 }
 
+/// The face a text command sets its argument in, relative to the face around it.
+enum TextFaceChange {
+    /// The face around it (`\text`, `\mbox`, `\textrm`, `\textsf`, `\textup`).
+    case kept
+    /// The surrounding text's own face (`\textnormal`).
+    case regular
+    /// Bold (`\textbf`).
+    case bold
+    /// Italic (`\textit`, `\textsl`).
+    case italic
+    /// Italic in upright text, upright in italic (`\emph`, as LaTeX's `\emph` toggles).
+    case emphasis
+    /// The monospaced family (`\texttt`).
+    case monospace
+
+    /// The face this change makes inside `face`.
+    func face(inside face: MathTextFace) -> MathTextFace {
+        switch self {
+        case .kept: face
+        case .regular: .regular
+        case .bold: .bold
+        case .italic: .italic
+        case .emphasis: face == .italic ? .regular : .italic
+        case .monospace: .monospace
+        }
+    }
+}
+
 extension MathParser {
-    /// The characters TeX's text mode prints for `raw`, the argument of `\text` or
-    /// `\operatorname` as written: `\%` `\&` `\$` `\#` `\_` `\{` `\}` are the characters, `\,`
-    /// `\ ` `~` spaces (thin, word, no-break), a text command inside (`\textbf{b}`, `\emph{…}`)
-    /// its argument's text, braces and `$` (a formula inside the text, kept as written without
-    /// its dollars) dropped. Other commands stay as written.
+    /// The characters TeX's text mode prints for `raw`, the argument of `\operatorname`, as
+    /// ``textRuns(_:face:)`` reads them, in one string.
     static func textMode(_ raw: String) -> String {
+        textRuns(raw, face: .regular).map(\.text).joined()
+    }
+
+    /// The runs of text TeX's text mode prints for `raw`, the argument of `\text` as written,
+    /// each in its face, starting in `face`: `\%` `\&` `\$` `\#` `\_` `\{` `\}` are the
+    /// characters, `\,` `\ ` `~` spaces (thin, word, no-break), a text command inside
+    /// (`\textbf{b}`, `\emph{…}`) its argument's text in its face, braces and `$` (a formula
+    /// inside the text, kept as written without its dollars) dropped. Other commands stay as
+    /// written.
+    static func textRuns(_ raw: String, face: MathTextFace) -> [(text: String, face: MathTextFace)] {
         guard raw.unicodeScalars.contains(where: { $0 == "\\" || $0 == "{" || $0 == "}" || $0 == "$" || $0 == "~" })
-        else { return raw }
+        else { return raw.isEmpty ? [] : [(raw, face)] }
         let scalars = Array(raw.unicodeScalars)
-        var result = String.UnicodeScalarView()
+        var runs: [(text: String, face: MathTextFace)] = []
+        var text = String.UnicodeScalarView()
+        // The face of each open group; a text command's group opens in the command's face.
+        var groups: [MathTextFace] = []
+        var pending: TextFaceChange?
+        var current = face
+        func setFace(_ next: MathTextFace) {
+            guard next != current else { return }
+            if !text.isEmpty { runs.append((String(text), current)) }
+            text = String.UnicodeScalarView()
+            current = next
+        }
         var index = 0
         while index < scalars.count {
             let scalar = scalars[index]
             switch scalar {
-            case "{", "}", "$":
+            case "{":
+                groups.append(current)
+                if let change = pending { setFace(change.face(inside: current)) }
+                pending = nil
+                index += 1
+            case "}":
+                if let enclosing = groups.popLast() { setFace(enclosing) }
+                index += 1
+            case "$":
                 index += 1
             case "~":
-                result.append("\u{00A0}")
+                text.append("\u{00A0}")
                 index += 1
             case "\\" where index + 1 < scalars.count:
                 let next = scalars[index + 1]
                 if "%&$#_{}".unicodeScalars.contains(next) {
-                    result.append(next)
+                    text.append(next)
                     index += 2
                 } else if next == "," {
-                    result.append("\u{2009}")
+                    text.append("\u{2009}")
                     index += 2
                 } else if next == " " {
-                    result.append(" ")
+                    text.append(" ")
                     index += 2
                 } else {
                     var end = index + 1
                     while end < scalars.count, scalars[end].properties.isAlphabetic { end += 1 }
                     let name = String(String.UnicodeScalarView(scalars[(index + 1)..<end]))
-                    if Self.textCommands.contains(name), end < scalars.count, scalars[end] == "{" {
-                        index = end  // its braces are dropped, its text kept
+                    if let change = Self.textCommands[name], end < scalars.count, scalars[end] == "{" {
+                        pending = change
+                        index = end  // its braces are dropped, its text kept in its face
                     } else {
-                        result.append(contentsOf: scalars[index..<max(end, index + 2)])
+                        text.append(contentsOf: scalars[index..<max(end, index + 2)])
                         index = max(end, index + 2)
                     }
                 }
             default:
-                result.append(scalar)
+                text.append(scalar)
                 index += 1
             }
         }
-        return String(result)
+        if !text.isEmpty { runs.append((String(text), current)) }
+        return runs
     }
 
-    /// Text-mode commands whose argument is text printed in another face: inside `\text`,
-    /// their text is kept.
-    static let textCommands: Set<String> = [
-        "text", "textrm", "textnormal", "textup", "textsf", "texttt", "textit", "emph", "textsl", "textbf", "mbox",
+    /// Text-mode commands whose argument is text, and the face each sets it in.
+    static let textCommands: [String: TextFaceChange] = [
+        "text": .kept, "mbox": .kept, "hbox": .kept, "textrm": .kept, "textup": .kept, "textsf": .kept,
+        "textnormal": .regular, "textbf": .bold, "textit": .italic, "textsl": .italic, "emph": .emphasis,
+        "texttt": .monospace,
     ]
 }

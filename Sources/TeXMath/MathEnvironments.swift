@@ -6,17 +6,19 @@ extension MathParser {
     }
 
     /// Reads cells separated by `&` and rows separated by `\\` until `\end{name}` (or the end of
-    /// the source when `name` is nil), starting with a cell already read.
-    mutating func parseRows(firstCell: [MathNode]?, until name: String?) -> Rows {
+    /// the source when `name` is nil; the closing brace of the group when `group`, as in
+    /// `\substack{…}`), starting with a cell already read.
+    mutating func parseRows(firstCell: [MathNode]?, until name: String?, group: Bool = false) -> Rows {
+        let cellStop: Stop = group ? .groupCell : .cell
         var rows = Rows()
         var row: [[MathNode]] = []
-        var cell = firstCell ?? parseList(stop: .cell)
+        var cell = firstCell ?? parseList(stop: cellStop)
         while true {
             row.append(cell)
             skipSpaces()
             if current == "&" {
                 position += 1
-                cell = parseList(stop: .cell)
+                cell = parseList(stop: cellStop)
                 continue
             }
             if atRowSeparator {
@@ -24,7 +26,7 @@ extension MathParser {
                 rows.rows.append(row)
                 rows.extraSpace.append(readOptionalRaw().map(Self.emLength) ?? 0)
                 row = []
-                cell = parseList(stop: .cell)
+                cell = parseList(stop: cellStop)
                 continue
             }
             break
@@ -46,19 +48,31 @@ extension MathParser {
     }
 
     /// A length written as TeX writes it (`4pt`, `0.5em`, `1ex`, `3mu`) in em, taking 1 em as
-    /// 10 pt (LaTeX's default size) for absolute units.
+    /// 10 pt (LaTeX's default size) for absolute units; a number with no unit is pt.
     static func emLength(_ text: String) -> Double {
         let trimmed = text.trimmingSpaces
         let number = trimmed.prefix { $0.isNumber || $0 == "." || $0 == "-" }
         guard let value = Double(number) else { return 0 }
-        switch trimmed.dropFirst(number.count).trimmingSpaces {
-        case "em": return value
-        case "ex": return value * 0.43
-        case "mu": return value / 18
-        case "mm": return value * 72.27 / 25.4 / 10
-        case "cm": return value * 72.27 / 2.54 / 10
-        case "in": return value * 7.227
-        default: return value / 10
+        return emAmount(value, unit: trimmed.dropFirst(number.count).trimmingSpaces) ?? value / 10
+    }
+
+    /// `value` in TeX's `unit` as em, taking 1 em as 10 pt (LaTeX's default size) for the
+    /// absolute units (The TeXbook, chapter 10); nil for a unit TeX does not have.
+    static func emAmount(_ value: Double, unit: String) -> Double? {
+        switch unit {
+        case "em": value
+        case "ex": value * 0.43
+        case "mu": value / 18
+        case "pt": value / 10
+        case "pc": value * 1.2
+        case "bp": value * 72.27 / 72 / 10
+        case "mm": value * 72.27 / 25.4 / 10
+        case "cm": value * 72.27 / 2.54 / 10
+        case "in": value * 7.227
+        case "dd": value * 1238 / 1157 / 10
+        case "cc": value * 12 * 1238 / 1157 / 10
+        case "sp": value / 65536 / 10
+        default: nil
         }
     }
 
@@ -66,7 +80,7 @@ extension MathParser {
     mutating func parseEnvironment(start: Int) -> MathNode {
         let name = readRawArgument()
         var columnSpec: String?
-        if name == "array" || name == "alignat" || name == "alignat*" || name == "alignedat" {
+        if name == "array" || name == "subarray" || name == "alignat" || name == "alignat*" || name == "alignedat" {
             columnSpec = readRawArgument()
         }
         guard Self.environments.contains(name) else {
@@ -93,7 +107,8 @@ extension MathParser {
             }
         }
         var nucleus = Self.environmentNucleus(name, rows: rows)!
-        if name == "array", let columnSpec, case .array(var array, let left, let right) = nucleus {
+        if name == "array" || name == "subarray", let columnSpec, case .array(var array, let left, let right) = nucleus
+        {
             let alignments: [MathColumnAlignment] = columnSpec.compactMap {
                 switch $0 {
                 case "l": .left

@@ -268,8 +268,12 @@ public struct MathLayout: Sendable {
             nucleus = accentBox(accent, base: base, stretchy: stretchy, bottom: bottom, style)
         case .bar(let over, let base):
             nucleus = barBox(over: over, base: base, style)
-        case .framed(let base):
-            nucleus = framedBox(base, style)
+        case .framed(let base, let frame):
+            nucleus = framedBox(base, frame: frame, style)
+        case .phantom(let base, let phantom):
+            nucleus = phantomBox(base, phantom, style)
+        case .extensibleArrow(let arrow):
+            nucleus = extensibleArrowBox(arrow, above: atom.superscript, below: atom.subscript, style)
         case .brace(let character, let over, let base):
             nucleus = braceBox(character, over: over, base: base, style)
         case .fenced(let delimiters, let parts):

@@ -92,6 +92,53 @@ public enum MathTextFace: Hashable, Sendable {
     case monospace
 }
 
+/// How `\phantom` and its kin change the box of their base (LaTeX's and amsmath's definitions):
+/// which of its width, height and depth the box keeps, whether the base is drawn, and where a
+/// base drawn in a box of no width stands.
+public struct MathPhantom: Hashable, Sendable {
+    /// Whether the base is drawn (`\smash`, `\mathrlap`) or only takes its room (`\phantom`).
+    public var drawn: Bool
+    /// Whether the box keeps the base's width (`\phantom`, `\hphantom`, `\smash`).
+    public var keepsWidth: Bool
+    /// Whether the box keeps the base's height (above the baseline).
+    public var keepsHeight: Bool
+    /// Whether the box keeps the base's depth (below the baseline).
+    public var keepsDepth: Bool
+    /// Where a drawn base stands when the box has no width: `.left` from the box rightwards
+    /// (`\mathrlap`), `.right` ending at it (`\mathllap`), `.center` across it (`\mathclap`).
+    public var overlap: MathColumnAlignment
+
+    /// Creates a change of box.
+    public init(
+        drawn: Bool, keepsWidth: Bool = true, keepsHeight: Bool = true, keepsDepth: Bool = true,
+        overlap: MathColumnAlignment = .left
+    ) {
+        self.drawn = drawn
+        self.keepsWidth = keepsWidth
+        self.keepsHeight = keepsHeight
+        self.keepsDepth = keepsDepth
+        self.overlap = overlap
+    }
+}
+
+/// The frame and background of a boxed subformula (`\boxed`, `\fbox`, `\colorbox`,
+/// `\fcolorbox`).
+public struct MathFrame: Hashable, Sendable {
+    /// Whether rules are drawn around it.
+    public var ruled: Bool
+    /// The colour name of the rules (`\fcolorbox`'s first argument); nil: the text's colour.
+    public var ruleColor: String?
+    /// The colour name of the background; nil: none.
+    public var fill: String?
+
+    /// Creates a frame: rules in the text's colour and no background by default.
+    public init(ruled: Bool = true, ruleColor: String? = nil, fill: String? = nil) {
+        self.ruled = ruled
+        self.ruleColor = ruleColor
+        self.fill = fill
+    }
+}
+
 /// A delimiter of a `\left…\right` pair or a `\big` size: its character, or none (`.`).
 public typealias MathDelimiter = String?
 
@@ -187,8 +234,14 @@ public indirect enum MathNucleus: Hashable, Sendable {
     /// `\overline` (`over` true) or `\underline`: a rule over or under the base.
     case bar(over: Bool, base: [MathNode])
     /// `\boxed{…}`: the base in display style inside a ruled frame, as amsmath's `\boxed` sets
-    /// it (`\fbox`, with LaTeX's `\fboxsep` 3 pt and `\fboxrule` 0.4 pt at 10 pt, here in em).
-    case framed([MathNode])
+    /// it (`\fbox`, with LaTeX's `\fboxsep` 3 pt and `\fboxrule` 0.4 pt at 10 pt, here in em);
+    /// `\colorbox` and `\fcolorbox` give it a background.
+    case framed([MathNode], MathFrame)
+    /// `\phantom{…}` and its kin: the base's box changed, the base drawn or not.
+    case phantom([MathNode], MathPhantom)
+    /// `\xrightarrow{…}` and its kin: an arrow stretched to hold the atom's limits (its
+    /// superscript above, its subscript below), as amsmath's `\ext@arrow` makes it.
+    case extensibleArrow(String)
     /// `\overbrace`/`\underbrace` and the like: a horizontal stretchy glyph over or under the
     /// base; a label goes in the atom's superscript or subscript, set as a limit.
     case brace(String, over: Bool, base: [MathNode])
@@ -241,6 +294,9 @@ public struct MathFormula: Hashable, Sendable {
     public var source = ""
     /// The UTF-8 offset in ``source`` where each node of ``nodes`` starts.
     public var nodeOffsets: [Int] = []
+    /// The document's definitions (``MathMacro``) that the source's commands expanded, by name:
+    /// the same source read with other definitions is another formula.
+    public var usedMacros: [String: MathMacro] = [:]
 
     /// Creates a formula.
     public init(nodes: [MathNode], tag: String? = nil, problems: [MathProblem] = []) {
@@ -311,13 +367,14 @@ extension MathFormula {
                 guard case .atom(let atom) = node else { continue }
                 switch atom.nucleus {
                 case .prose(let text, _): texts.append(text)
-                case .list(let nodes), .colored(_, let nodes), .framed(let nodes): inner.append(nodes)
+                case .list(let nodes), .colored(_, let nodes), .framed(let nodes, _), .phantom(let nodes, _):
+                    inner.append(nodes)
                 case .fraction(let numerator, let denominator, _, _, _, _): inner += [numerator, denominator]
                 case .radical(let degree, let radicand): inner += [degree ?? [], radicand]
                 case .accent(_, let base, _, _), .bar(_, let base), .brace(_, _, let base): inner.append(base)
                 case .fenced(_, let parts): inner += parts
                 case .array(let array, _, _): inner += array.rows.flatMap { $0 }
-                case .symbol, .text, .sizedDelimiter, .error: break
+                case .symbol, .text, .sizedDelimiter, .error, .extensibleArrow: break
                 }
                 inner += [atom.superscript ?? [], atom.subscript ?? []]
             }
@@ -384,7 +441,9 @@ extension MathFormula {
         case .symbol(let text): plainLetters(text)
         case .text(let text), .prose(let text, _): text
         case .error(let source): source
-        case .list(let nodes), .colored(_, let nodes), .framed(let nodes): plainText(nodes)
+        case .list(let nodes), .colored(_, let nodes), .framed(let nodes, _): plainText(nodes)
+        case .phantom(let nodes, let phantom): phantom.drawn ? plainText(nodes) : ""
+        case .extensibleArrow(let arrow): arrow
         case .fraction(let numerator, let denominator, let rule, _, let left, let right):
             (left ?? "") + grouped(numerator) + (rule ? "/" : " ") + grouped(denominator) + (right ?? "")
         case .radical(let degree, let radicand):

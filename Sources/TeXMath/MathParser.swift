@@ -23,13 +23,32 @@ public struct MathParser {
     /// atom, and no later problem is reported, since each (a `}` or an argument the groups
     /// still open miss) would follow from that one.
     var abandoned = false
+    /// The commands defined so far (``MathMacro``), by name without the backslash.
+    var macros: [String: MathMacro] = [:]
+    /// The definitions this formula's commands expanded.
+    var usedMacros: [String: MathMacro] = [:]
+    /// How many more characters definitions may expand to in this formula.
+    var expansionBudget = MathParser.minimumExpansionBudget
 
     /// Parses `source` (the text between the dollars). Rows written with `&` and `\\`
     /// directly in a displayed formula are set as `aligned`; an inline formula has one row,
     /// so there each `&` or `\\` is a problem, drawn as written.
     public static func parse(_ source: String, display: Bool = true) -> MathFormula {
+        var macros: [String: MathMacro] = [:]
+        return parse(source, display: display, macros: &macros)
+    }
+
+    /// Parses `source` with the commands `macros` defines, adding those it defines
+    /// (`\newcommand`, ``MathMacro``): a document passes one table through its formulas in
+    /// order, as MathJax keeps definitions for the rest of a page.
+    public static func parse(_ source: String, display: Bool = true, macros: inout [String: MathMacro])
+        -> MathFormula
+    {
         var parser = MathParser(source)
         parser.display = display
+        parser.macros = macros
+        parser.expansionBudget = max(Self.minimumExpansionBudget, 4 * parser.scalars.count)
+        defer { macros = parser.macros }
         var nodes = parser.parseList(stop: .end)
         var offsets = parser.nodeOffsets
         if parser.atRowSeparator, display {
@@ -49,6 +68,7 @@ public struct MathParser {
         }
         var formula = MathFormula(nodes: nodes, tag: parser.tag, problems: parser.problems)
         formula.nodeOffsets = offsets
+        formula.usedMacros = parser.usedMacros
         formula.source = source
         return formula
     }
@@ -78,6 +98,8 @@ public struct MathParser {
         case fence
         /// At `&`, `\\` or `\end` (a cell of an environment).
         case cell
+        /// At `&`, `\\` or a closing brace (a cell of `\substack{…}`).
+        case groupCell
     }
 
     var atEnd: Bool { position >= scalars.count }
@@ -133,6 +155,8 @@ public struct MathParser {
             return name == "right" || name == "middle"
         case .cell:
             return atRowSeparator || peekCommand() == "end"
+        case .groupCell:
+            return scalar == "}" || atRowSeparator
         }
     }
 
@@ -285,6 +309,16 @@ public struct MathParser {
         }
         expectClosingBrace()
         return String(text)
+    }
+
+    /// Reads `[…]` when it follows, as math (`\sqrt`'s degree, `\xrightarrow`'s lower label).
+    mutating func parseOptionalList() -> [MathNode]? {
+        skipSpaces()
+        guard current == "[" else { return nil }
+        position += 1
+        let list = parseList(stop: .bracket)
+        if current == "]" { position += 1 } else { problem("missing ]", at: position) }
+        return list
     }
 
     /// Reads `[…]` when it follows, as raw text.

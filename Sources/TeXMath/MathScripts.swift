@@ -228,8 +228,9 @@ extension MathLayout {
 
     /// `\boxed`: the base in display style (amsmath sets `\fbox{$\displaystyle …$}`), the
     /// frame's rules 0.04 em thick and 0.3 em from the base's ink on each side (LaTeX's
-    /// `\fboxrule` 0.4 pt and `\fboxsep` 3 pt at 10 pt). The frame's box is its outer edge.
-    func framedBox(_ base: [MathNode], _ style: MathStyle) -> MathBox {
+    /// `\fboxrule` 0.4 pt and `\fboxsep` 3 pt at 10 pt). `\colorbox` fills the same box and
+    /// draws no rules; `\fcolorbox` does both. The frame's box is its outer edge.
+    func framedBox(_ base: [MathNode], frame: MathFrame, _ style: MathStyle) -> MathBox {
         let inner = layoutList(base, style: MathStyle(.display, cramped: style.cramped))
         let em = em(style)
         let rule = 0.04 * em
@@ -237,17 +238,63 @@ extension MathLayout {
         let width = inner.width + 2 * (separation + rule)
         let top = inner.height + separation
         let bottom = -(inner.depth + separation)
+        let height = top - bottom + 2 * rule
         var box = MathBox()
+        if let fill = frame.fill {
+            box.items.append(.rule(x: 0, y: bottom - rule, width: width, height: height, color: colors(fill)))
+        }
         box.place(inner, x: rule + separation, y: 0)
-        box.items.append(.rule(x: 0, y: top, width: width, height: rule, color: nil))
-        box.items.append(.rule(x: 0, y: bottom - rule, width: width, height: rule, color: nil))
-        box.items.append(.rule(x: 0, y: bottom - rule, width: rule, height: top - bottom + 2 * rule, color: nil))
-        box.items.append(
-            .rule(x: width - rule, y: bottom - rule, width: rule, height: top - bottom + 2 * rule, color: nil))
+        if frame.ruled {
+            let color = frame.ruleColor.flatMap(colors)
+            box.items.append(.rule(x: 0, y: top, width: width, height: rule, color: color))
+            box.items.append(.rule(x: 0, y: bottom - rule, width: width, height: rule, color: color))
+            box.items.append(.rule(x: 0, y: bottom - rule, width: rule, height: height, color: color))
+            box.items.append(.rule(x: width - rule, y: bottom - rule, width: rule, height: height, color: color))
+        }
         box.width = width
         box.height = top + rule
         box.depth = -(bottom - rule)
         box.isCharacter = false
+        return box
+    }
+
+    /// `\phantom` and its kin (``MathPhantom``): the base laid out in the current style, its
+    /// box keeping the extents asked for, its glyphs drawn only when asked (LaTeX's `\phantom`,
+    /// `\hphantom`, `\vphantom` and `\smash`; mathtools' `\mathrlap`, `\mathllap`,
+    /// `\mathclap`).
+    func phantomBox(_ base: [MathNode], _ phantom: MathPhantom, _ style: MathStyle) -> MathBox {
+        let inner = layoutList(base, style: style)
+        var box = MathBox()
+        if phantom.drawn {
+            var x = 0.0
+            if !phantom.keepsWidth {
+                switch phantom.overlap {
+                case .left: x = 0
+                case .right: x = -inner.width
+                case .center: x = -inner.width / 2
+                }
+            }
+            box.items = inner.items.map { $0.moved(x: x, y: 0) }
+        }
+        box.width = phantom.keepsWidth ? inner.width : 0
+        box.height = phantom.keepsHeight ? inner.height : 0
+        box.depth = phantom.keepsDepth ? inner.depth : 0
+        return box
+    }
+
+    /// The arrow of `\xrightarrow` and its kin, as amsmath's `\ext@arrow 0359` makes it: each
+    /// label in its script style, padded by 5 mu before it and 9 mu after it, and the arrow
+    /// stretched (its size variants, then its assembly of parts) to the wider of them, never
+    /// shorter than its own glyph. The labels are the atom's limits.
+    func extensibleArrowBox(_ arrow: String, above: [MathNode]?, below: [MathNode]?, _ style: MathStyle) -> MathBox {
+        var width = 0.0
+        for (label, labelStyle) in [(above, style.superscript), (below, style.subscript)] {
+            guard let label else { continue }
+            width = max(width, layoutList(label, style: labelStyle).width + 14 * em(labelStyle) / 18)
+        }
+        var box = stretchedGlyph(arrow, size: width, vertical: false, style)
+        box.isCharacter = false
+        box.italicsCorrection = 0
         return box
     }
 

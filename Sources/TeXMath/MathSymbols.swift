@@ -134,7 +134,13 @@ public enum MathSymbols {
         ("square", "mdlgwhtsquare"), ("blacksquare", "mdlgblksquare"), ("lozenge", "mdlgwhtlozenge"),
         ("blacklozenge", "mdlgblklozenge"), ("lhd", "vartriangleleft"), ("rhd", "vartriangleright"),
         ("unlhd", "trianglelefteq"), ("unrhd", "trianglerighteq"), ("coloneqq", "coloneq"), ("eqqcolon", "eqcolon"),
-        ("leadsto", "rightsquigarrow"), ("mathring", "ocirc"),
+        ("leadsto", "rightsquigarrow"), ("mathring", "ocirc"), ("lt", "less"), ("gt", "greater"),
+        ("pounds", "mathsterling"), ("yen", "mathyen"), ("S", "mathsection"), ("P", "mathparagraph"),
+        ("eth", "matheth"), ("digamma", "updigamma"), ("iddots", "adots"), ("hdots", "ldots"), ("dotso", "ldots"),
+        ("circlearrowleft", "acwopencirclearrow"), ("circlearrowright", "cwopencirclearrow"),
+        ("varpropto", "propto"), ("varsubsetneq", "subsetneq"), ("varsupsetneq", "supsetneq"),
+        ("varsubsetneqq", "subsetneqq"), ("varsupsetneqq", "supsetneqq"), ("nshortmid", "nmid"),
+        ("nshortparallel", "nparallel"), ("llbracket", "lBrack"), ("rrbracket", "rBrack"),
     ]
 
     /// Symbols LaTeX has and unicode-math's table names otherwise (or not at all): ellipses are
@@ -145,5 +151,12 @@ public enum MathSymbols {
         ("{", 0x7B, .open), ("}", 0x7D, .close), ("#", 0x23, .ord), ("%", 0x25, .ord), ("&", 0x26, .ord),
         ("_", 0x5F, .ord), ("$", 0x24, .ord), ("mathellipsis", 0x2026, .inner), ("prime", 0x2032, .ord),
         ("lparen", 0x28, .open), ("rparen", 0x29, .close), ("colon", 0x3A, .punct), ("triangle", 0x25B3, .ord),
+        ("And", 0x26, .bin), ("copyright", 0xA9, .ord), ("circledR", 0xAE, .ord), ("degree", 0xB0, .ord),
+        ("textdegree", 0xB0, .ord), ("ldotp", 0x2E, .punct), ("centerdot", 0x22C5, .bin),
+        ("smallint", 0x222B, .op), ("varGamma", 0x1D6E4, .ord), ("varDelta", 0x1D6E5, .ord),
+        ("varTheta", 0x1D6E9, .ord), ("varLambda", 0x1D6EC, .ord), ("varXi", 0x1D6EF, .ord), ("varPi", 0x1D6F1, .ord),
+        ("varSigma", 0x1D6F4, .ord), ("varUpsilon", 0x1D6F6, .ord), ("varPhi", 0x1D6F7, .ord),
+        ("varPsi", 0x1D6F9, .ord), ("varOmega", 0x1D6FA, .ord), ("ntriangleleft", 0x22EA, .rel),
+        ("ntriangleright", 0x22EB, .rel),
     ]
 }

@@ -315,6 +315,25 @@ import Typography
     /// GitHub's ways of writing math (inline dollars, dollars with backticks, a display between
     /// lines of `$$`, a fenced `math` block, escaped dollars inside and outside math) render
     /// with no warning: each formula a `Formula` element, the dollars outside math kept as text.
+    /// A command a formula defines (`\newcommand`, as MathJax keeps it) is known in the
+    /// formulas after it, in later paragraphs and displays too; before its definition it is
+    /// unknown, warned about where it is written. A `$` inside a link's address is part of the
+    /// address: the link is one, and the math beside it still math.
+    @Test func definitionsHoldForTheFormulasAfterThem() throws {
+        let defined = try Render.markdown(
+            "Let $\\newcommand{\\R}{\\mathbb{R}}$ be.\n\nThen $x \\in \\R^n$ and\n\n$$f\\colon \\R \\to \\R$$\n",
+            name: "math-definitions")
+        #expect(defined.report.diagnostics.isEmpty, "\(defined.report.diagnostics.map(\.description))")
+        #expect(try PDFProbe.qpdfClean(defined.pdf))
+        let before = try Render.markdown(
+            "Then $x \\in \\R^n$.\n\nLet $\\newcommand{\\R}{\\mathbb{R}}$ be.\n", name: "math-definitions-before")
+        #expect(before.report.diagnostics.map(\.description) == ["<input>:1:14: warning: unknown math command \\R"])
+        let linked = try Render.markdown("[pay](https://a.com/$y$/p) $m$ here.\n", name: "math-dollar-link")
+        #expect(linked.report.diagnostics.isEmpty, "\(linked.report.diagnostics.map(\.description))")
+        #expect(try PDFProbe.text(linked.pdf).contains("pay"))
+        #expect(try !PDFProbe.text(linked.pdf).contains("https://"))
+    }
+
     @Test func githubsMathSyntaxRendersClean() throws {
         let markdown = try String(
             contentsOfFile: Render.packageRoot + "/Tests/EndToEndTests/Fixtures/math-github-syntax.md", encoding: .utf8)

@@ -1,4 +1,5 @@
 import DocumentModel
+import Foundation
 import TestSupport
 import Testing
 
@@ -69,6 +70,24 @@ import Testing
         let marked = MathSyntax.marking(markdown).text
         for formula in math { #expect(!marked.contains(formula), "\(formula) not set in \(markdown)") }
         for literal in code { #expect(marked.contains(literal), "\(literal) set as math in \(markdown)") }
+    }
+
+    /// A `$` inside an address is part of it, as GitHub and Pandoc read it (they parse links
+    /// and HTML before math): a link's or reference definition's destination, an autolink, an
+    /// HTML tag's attribute, a bare URL. Math around them is still math.
+    @Test(arguments: [
+        "[link](https://a.com/$y$/p) and $m$", "<https://a.com/$y$/p> and $m$",
+        #"<a href="https://x.com/$d$">text</a> and $m$"#, #"<img src="a.png" alt="$c$"> and $m$"#,
+        #"<span title="cost $x$">inline</span> after $m$"#, "see https://example.com/$x$/long and $m$",
+        "www.example.com/$x$/ then $m$", "[ref]\n\n[ref]: https://a.com/$q$/r\n\nand $m$",
+        "[a](<b $c$ d>) and $m$",
+    ])
+    func dollarsInAddressesAreNotMath(markdown: String) {
+        let marked = MathSyntax.marking(markdown).text
+        let kept = markdown.replacingOccurrences(of: "$m$", with: "")
+        #expect(marked.hasPrefix(String(kept.prefix { $0 != "\n" }.prefix(20))), "\(marked)")
+        #expect(marked.components(separatedBy: MathSyntax.tag).count == 2, "one formula: \(marked)")
+        #expect(MathSyntax.unmarked(marked) == markdown)
     }
 
     @Test func fiftyLinesOfDollarsThatAreNotMath() {

@@ -121,6 +121,63 @@ struct FixedMathFont: MathFont {
         #expect(rules.allSatisfy { min($0.width, $0.height) == 0.4 })
     }
 
+    /// `\phantom` takes its base's room and draws nothing; `\hphantom` only its width,
+    /// `\vphantom` only its height and depth; `\smash` draws its base in a box of no height
+    /// or depth; `\mathrlap` in a box of no width.
+    @Test func phantomsKeepTheExtentsTheyName() {
+        #expect(abs(Self.width(#"x\phantom{yy}z"#) - Self.width("xyyz")) < 1e-9)
+        let phantom = Self.layout.layout(MathParser.parse(#"\phantom{yy}"#), style: .text)
+        #expect(phantom.items.isEmpty && abs(phantom.height - 7) < 1e-9 && abs(phantom.depth - 2) < 1e-9)
+        let fraction = Self.layout.layout(MathParser.parse(#"\frac{a}{b}"#), style: .text)
+        let vertical = Self.layout.layout(MathParser.parse(#"\vphantom{\frac{a}{b}}"#), style: .text)
+        #expect(vertical.width == 0 && vertical.items.isEmpty)
+        #expect(abs(vertical.height - fraction.height) < 1e-9 && abs(vertical.depth - fraction.depth) < 1e-9)
+        let horizontal = Self.layout.layout(MathParser.parse(#"\hphantom{\frac{a}{b}}"#), style: .text)
+        #expect(abs(horizontal.width - fraction.width) < 1e-9 && horizontal.height == 0 && horizontal.depth == 0)
+        let smashed = Self.layout.layout(MathParser.parse(#"\smash{\frac{a}{b}}"#), style: .text)
+        #expect(smashed.height == 0 && smashed.depth == 0 && smashed.items.count == fraction.items.count)
+        let bottom = Self.layout.layout(MathParser.parse(#"\smash[b]{\frac{a}{b}}"#), style: .text)
+        #expect(abs(bottom.height - fraction.height) < 1e-9 && bottom.depth == 0)
+        #expect(abs(Self.width(#"\mathrlap{xx}y"#) - 5) < 1e-9)
+        let left = Self.layout.layout(MathParser.parse(#"\mathllap{x}"#), style: .text)
+        #expect(left.width == 0 && left.items.map(\.x) == [-5])
+    }
+
+    /// `\xrightarrow` stretches its arrow to hold its labels (each padded by 14 mu of its
+    /// style), set above and below it as limits; a short label keeps the arrow's own glyph.
+    @Test func extensibleArrowsHoldTheirLabels() {
+        let arrow = Self.layout.layout(MathParser.parse(#"\xrightarrow[b]{a}"#), style: .text)
+        let glyphs = arrow.items.compactMap { item -> (glyph: UInt32, y: Double)? in
+            if case .glyph(let glyph, _, let y, _, _) = item { (glyph, y) } else { nil }
+        }
+        // A label: 3.5 pt at 70 %, and 14 mu of 7 pt: 8.94 pt, which the fourth variant (9 pt)
+        // holds.
+        #expect(glyphs.contains { $0.glyph == 0x10_0004 && $0.y == 0 }, "\(glyphs)")
+        #expect(glyphs.contains { $0.glyph == MathAlphabet.italic.map("a").value && $0.y > 0 }, "\(glyphs)")
+        #expect(glyphs.contains { $0.glyph == MathAlphabet.italic.map("b").value && $0.y < 0 }, "\(glyphs)")
+        let plain = Self.layout.layout(MathParser.parse(#"\xrightarrow{}"#), style: .text)
+        #expect(plain.width < arrow.width)
+    }
+
+    /// `\colorbox` fills the frame's box behind its text and draws no rules; `\fcolorbox`
+    /// draws both, the rules in their colour.
+    @Test func colorBoxesFillBehindTheirBase() {
+        let colored = MathLayout(
+            font: FixedMathFont(), size: 10,
+            colors: { name in
+                name == "yellow" ? MathColor(red: 1, green: 1, blue: 0) : MathColor(red: 1, green: 0, blue: 0)
+            })
+        func rules(_ source: String) -> [MathColor?] {
+            colored.layout(MathParser.parse(source), style: .text).items.compactMap { item -> MathColor?? in
+                if case .rule(_, _, _, _, let color) = item { color } else { nil }
+            }
+        }
+        #expect(rules(#"\colorbox{yellow}{x}"#) == [MathColor(red: 1, green: 1, blue: 0)])
+        let framed = rules(#"\fcolorbox{red}{yellow}{x}"#)
+        #expect(framed.count == 5 && framed.first == MathColor(red: 1, green: 1, blue: 0))
+        #expect(framed.dropFirst().allSatisfy { $0 == MathColor(red: 1, green: 0, blue: 0) })
+    }
+
     @Test func delimitersGrowWithWhatTheyEnclose() {
         let small = Self.layout.layout(MathParser.parse(#"\left( a \right)"#), style: .display)
         let large = Self.layout.layout(MathParser.parse(#"\left( \frac{\frac{a}{b}}{c} \right)"#), style: .display)

@@ -167,11 +167,111 @@ import Testing
         (#"\text{\unknown x}"#, #"\unknown x"#), (#"\textbf{{x}}"#, "x"),
     ])
     func textModeWritesTheCharacters(source: String, text: String) {
-        guard case .prose(let written, _)? = Self.atoms(source).first?.nucleus else {
-            Issue.record("\(source): no text")
-            return
+        let written = Self.atoms(source).compactMap { atom -> String? in
+            if case .prose(let written, _) = atom.nucleus { written } else { nil }
         }
-        #expect(written == text, "\(source)")
+        #expect(written.joined() == text, "\(source)")
+    }
+
+    /// A text command inside `\text` sets its argument in its face, the text around it in the
+    /// face outside it: one run of text a face.
+    @Test(arguments: [
+        (#"\text{a \textbf{b} c}"#, ["a ": MathTextFace.regular, "b": .bold, " c": .regular]),
+        (#"\textit{a \emph{b}}"#, ["a ": .italic, "b": .regular]),
+        (#"\text{\texttt{x}y}"#, ["x": .monospace, "y": .regular]),
+        (#"\textbf{a {b} \textnormal{c}}"#, ["a b ": .bold, "c": .regular]),
+    ])
+    func textCommandsInsideTextKeepTheirFace(source: String, faces: [String: MathTextFace]) {
+        var runs: [String: MathTextFace] = [:]
+        for atom in Self.atoms(source) {
+            if case .prose(let text, let face) = atom.nucleus { runs[text] = face }
+        }
+        #expect(runs == faces, "\(source)")
+    }
+
+    /// Commands a document defines hold for the rest of the formula and for the formulas after
+    /// it (as MathJax keeps them): with arguments, an optional first argument, `\def`,
+    /// `\let`, `\DeclareMathOperator`; `\renewcommand` replaces a known command,
+    /// `\providecommand` does not. A formula read without the definitions does not know them.
+    @Test func definitionsHoldForTheFormulasAfterThem() {
+        var macros: [String: MathMacro] = [:]
+        let definitions = #"""
+            \newcommand{\R}{\mathbb{R}} \newcommand\abs[1]{\left|#1\right|} \newcommand{\p}[2][x]{#1+#2}
+            \def\pair#1#2{(#1,#2)} \DeclareMathOperator{\tr}{tr} \renewcommand{\vec}[1]{\mathbf{#1}}
+            \providecommand{\frac}[2]{#1} \let\to\mapsto
+            """#
+        let defining = MathParser.parse(definitions, macros: &macros)
+        #expect(defining.problems.isEmpty && defining.nodes.isEmpty, "\(defining.problems)")
+        let cases: [(String, String)] = [
+            (#"\R^n"#, "ℝ^n"), (#"\abs{x}"#, "|x|"), (#"\p{y}"#, "x+y"), (#"\p[z]{y}"#, "z+y"),
+            (#"\pair{a}{b}"#, "(a,b)"), (#"\tr A"#, "trA"), (#"\vec{v}"#, "𝐯"), (#"\frac{a}{b}"#, "a/b"),
+            (#"f\colon A \to B"#, "f:A↦B"),
+        ]
+        for (source, text) in cases {
+            let formula = MathParser.parse(source, macros: &macros)
+            #expect(formula.plainText == text && formula.problems.isEmpty, "\(source): \(formula.plainText)")
+            #expect(!formula.usedMacros.isEmpty || source.hasPrefix(#"\frac"#), "\(source)")
+        }
+        #expect(MathParser.parse(#"\R"#).problems.map(\.message) == [#"unknown math command \R"#])
+    }
+
+    /// A definition that uses itself, or definitions that double at each level, stop with one
+    /// problem at the command and one error atom, in time linear in the formula: nothing
+    /// runs without end, nothing of the source is lost.
+    @Test(arguments: [#"\def\a{\a\a}\a"#, #"\def\a{x\a}\a"#, #"\newcommand{\b}[1]{\b{#1#1}}\b{y}"#])
+    func definitionsThatDoNotEndStop(source: String) {
+        let formula = MathParser.parse(source)
+        #expect(formula.problems.count == 1 && formula.problems[0].message.contains("expands without end"))
+        let errors = MathFormula.plainText(formula.nodes).filter { $0 == "\\" }.count
+        #expect(errors == 1, "\(formula.plainText.prefix(80))")
+    }
+
+    /// LaTeX's, amsmath's, mathtools' and MathJax's commands that documents use, beyond the
+    /// symbols: phantoms and overlaps, stretched arrows, `\substack`, spaces of a written
+    /// length, boxes, generalized fractions, old font and size switches, and a few symbols.
+    @Test func structureCommandsAreKnown() {
+        let sources = [
+            #"\xrightarrow{f}"#, #"\xleftarrow[g]{f}"#, #"\xRightarrow{}"#, #"\xmapsto{x}"#, #"\phantom{x}"#,
+            #"\hphantom{x}"#, #"\vphantom{x}"#, #"\smash{x}"#, #"\smash[b]{x}"#, #"\mathrlap{x}"#, #"\mathllap{x}"#,
+            #"\mathclap{x}"#, #"\rlap{x}"#, #"\llap{x}"#, #"\clap{x}"#, #"\sum_{\substack{i<m \\ j<n}}"#,
+            #"a\hspace{1em}b"#, #"a\hspace*{2pt}b"#, #"a\kern3pt b"#, #"a\mkern18mu b"#, #"a\mskip 3mu plus 1mu b"#,
+            #"a\hskip 1em minus 1fil b"#, #"a\mspace{4mu}b"#, #"\mathstrut"#, #"\strut"#, #"\fbox{x}"#,
+            #"\colorbox{red}{x}"#, #"\fcolorbox{red}{blue}{x}"#, #"\genfrac{(}{)}{0pt}{}{a}{b}"#, #"{a \over b}"#,
+            #"{a \atop b}"#, #"{n \choose k}"#, #"{n \brace k}"#, #"{n \brack k}"#, #"{\rm d}x"#, #"{\bf v}"#,
+            #"{\cal L}"#, #"{\small x}"#, #"\ensuremath{x}"#, #"\pmb{x}"#, #"\operatornamewithlimits{arg\,max}"#,
+            #"a \pod{n}"#, #"\mathchoice{a}{b}{c}{d}"#, #"a \lt b \gt c"#, #"\pounds \S \P \copyright"#,
+            #"\circledR \degree \iddots \varGamma \And"#, #"\begin{subarray}{l} a \\ b \end{subarray}"#,
+        ]
+        for source in sources {
+            let formula = MathParser.parse(source)
+            #expect(formula.problems.isEmpty, "\(source): \(formula.problems)")
+        }
+    }
+
+    /// Spaces of a written length: mu stay mu (scaled with the style), the others are em of
+    /// the text (1 em taken as 10 pt for absolute units); glue's stretch and shrink are read
+    /// and dropped; a length that is not one is a problem at its command.
+    @Test func writtenLengthsAreSpaces() {
+        func spaces(_ source: String) -> [MathNode] {
+            MathParser.parse(source).nodes.filter { if case .space = $0 { true } else { false } }
+        }
+        #expect(spaces(#"a\hspace{1em}b"#) == [.space(1, fixed: true)])
+        #expect(spaces(#"a\mkern18mu b"#) == [.space(18, fixed: false)])
+        #expect(spaces(#"a\kern-2pt b"#) == [.space(-0.2, fixed: true)])
+        #expect(spaces(#"a\kern 1,5em b"#) == [.space(1.5, fixed: true)])
+        let glue = MathParser.parse(#"a\hskip 1em plus 2pt minus 1fill b"#)
+        #expect(glue.nodes.count == 3 && glue.plainText == "a b", "\(glue.nodes)")
+        #expect(MathParser.parse(#"a\hspace{wide}b"#).problems.count == 1)
+        #expect(MathParser.parse(#"a\kern b"#).problems.count == 1)
+    }
+
+    /// TeX's generalized fractions take the whole group on each side: `{a+b \over c}` is
+    /// (a+b)/c, and at the top level the whole formula.
+    @Test func infixFractionsTakeTheirGroup() {
+        #expect(MathParser.parse(#"{a+b \over c} + 1"#).plainText == "(a+b)/c+1")
+        #expect(MathParser.parse(#"n \choose k"#).plainText == "(n k)")
+        let top = MathParser.parse(#"x = y \over z"#, display: false)
+        #expect(top.nodes.count == 1 && top.nodeOffsets == [0], "\(top.nodeOffsets)")
     }
 
     /// A formula takes one label: a second `\tag` is warned about where it is written, the

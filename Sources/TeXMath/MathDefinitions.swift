@@ -1,0 +1,194 @@
+/// A command a document defines for its formulas (`\newcommand`, `\renewcommand`,
+/// `\providecommand`, `\def`, `\let`, `\DeclareMathOperator`). As in MathJax, which GitHub and
+/// Jupyter render math with, a definition holds for the rest of its formula and for every
+/// formula after it in the document.
+public struct MathMacro: Hashable, Sendable {
+    /// The number of arguments, 0 to 9.
+    public var parameterCount: Int
+    /// The first argument's value when it is not given: `\newcommand{\x}[2][0]{…}` makes the
+    /// first argument optional, written in brackets (LaTeX's `\newcommand`). Nil: every
+    /// argument is required.
+    public var optionalDefault: String?
+    /// The replacement text, `#1` to `#9` standing for the arguments (`##` for `#`).
+    public var body: String
+
+    /// Creates a definition.
+    public init(parameterCount: Int = 0, optionalDefault: String? = nil, body: String) {
+        self.parameterCount = parameterCount
+        self.optionalDefault = optionalDefault
+        self.body = body
+    }
+
+    /// The body with `#n` replaced by the nth of `arguments`, as TeX replaces a macro's
+    /// parameters (The TeXbook, chapter 20).
+    func expansion(_ arguments: [String]) -> String {
+        guard body.unicodeScalars.contains("#") else { return body }
+        let scalars = Array(body.unicodeScalars)
+        var result = String.UnicodeScalarView()
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == "#", index + 1 < scalars.count {
+                let next = scalars[index + 1]
+                if next == "#" {
+                    result.append("#")
+                    index += 2
+                    continue
+                }
+                if let digit = Int(String(next)), digit >= 1, digit <= arguments.count {
+                    result.append(contentsOf: arguments[digit - 1].unicodeScalars)
+                    index += 2
+                    continue
+                }
+            }
+            result.append(scalar)
+            index += 1
+        }
+        return String(result)
+    }
+}
+
+extension MathParser {
+    /// How many characters the definitions of one formula may expand to: at least 100,000, and
+    /// four times the formula's own length. A definition that uses itself, or definitions
+    /// that double at each level, stop there with a problem instead of running without end.
+    static let minimumExpansionBudget = 100_000
+
+    /// Definitions (`\newcommand` and its kin) and MathJax's `\require`; true when `name` was
+    /// one of them. A definition draws nothing.
+    mutating func parseDefinition(_ name: String, start: Int) -> Bool {
+        switch name {
+        case "newcommand", "renewcommand", "providecommand", "newcommand*", "renewcommand*", "providecommand*":
+            guard let command = readDefinedCommand(after: name, start: start) else { return true }
+            var count = 0
+            if let written = readOptionalRaw() {
+                guard let number = Int(written.trimmingSpaces), (0...9).contains(number) else {
+                    problem("\\\(name) takes 0 to 9 arguments, not '\(written)'", at: start)
+                    _ = readRawArgument()
+                    return true
+                }
+                count = number
+            }
+            let optional = count > 0 ? readOptionalRaw() : nil
+            let body = readRawArgument()
+            if name.hasPrefix("providecommand"), macros[command] != nil || Self.isBuiltIn(command) { return true }
+            macros[command] = MathMacro(parameterCount: count, optionalDefault: optional, body: body)
+        case "def", "gdef", "edef", "xdef":
+            guard let command = readDefinedCommand(after: name, start: start) else { return true }
+            // The parameter text, `#1#2`, up to the body's brace.
+            var count = 0
+            while let scalar = current, scalar != "{" {
+                if scalar == "#" { count += 1 }
+                position += 1
+            }
+            macros[command] = MathMacro(parameterCount: min(count, 9), body: readRawArgument())
+        case "DeclareMathOperator", "DeclareMathOperator*":
+            guard let command = readDefinedCommand(after: name, start: start) else { return true }
+            let star = name.hasSuffix("*") ? "*" : ""
+            macros[command] = MathMacro(body: "\\operatorname\(star){\(readRawArgument())}")
+        case "let":
+            guard let command = readDefinedCommand(after: name, start: start) else { return true }
+            skipSpaces()
+            if current == "=" { position += 1 }
+            skipSpaces()
+            if let meaning = peekCommand() {
+                _ = readCommand()
+                macros[command] = macros[meaning] ?? MathMacro(body: "\\" + meaning)
+            } else if let scalar = current {
+                position += 1
+                macros[command] = MathMacro(body: String(scalar))
+            }
+        case "require":
+            // MathJax loads an extension by name; every command this reader knows is loaded.
+            _ = readRawArgument()
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// The command a definition names, written `{\name}` or `\name`; nil, with a problem, when
+    /// it names none.
+    private mutating func readDefinedCommand(after name: String, start: Int) -> String? {
+        skipSpaces()
+        var written = ""
+        if current == "{" {
+            written = readRawArgument().trimmingSpaces
+        } else if let command = peekCommand() {
+            position += 1 + command.unicodeScalars.count
+            written = "\\" + command
+        }
+        guard written.hasPrefix("\\"), written.unicodeScalars.count > 1 else {
+            problem("\\\(name) needs the command it defines, such as \\\(name){\\R}", at: start)
+            return nil
+        }
+        return String(written.dropFirst())
+    }
+
+    /// True when `name` is a command this reader knows without a definition.
+    static func isBuiltIn(_ name: String) -> Bool {
+        var probe = MathParser("\\" + name)
+        var nodes: [MathNode] = []
+        probe.parseCommand(into: &nodes, stop: .end)
+        return !probe.problems.contains { $0.message.hasPrefix("unknown math command") }
+    }
+
+    /// One argument of a defined command, as text: a group without its braces, a command, or
+    /// one character.
+    private mutating func readMacroArgument() -> String {
+        skipSpaces()
+        if let command = peekCommand() {
+            position += 1 + command.unicodeScalars.count
+            return "\\" + command
+        }
+        return readRawArgument()
+    }
+
+    /// Replaces a use of the defined command `name` (already read) by its body read as math,
+    /// with its arguments. The body is read as a list of its own, its nodes put where the
+    /// command stands; a problem inside it is reported at the command.
+    mutating func expand(_ macro: MathMacro, named name: String, start: Int, into nodes: inout [MathNode]) {
+        var arguments: [String] = []
+        if let optionalDefault = macro.optionalDefault { arguments.append(readOptionalRaw() ?? optionalDefault) }
+        while arguments.count < macro.parameterCount { arguments.append(readMacroArgument()) }
+        let text = macro.expansion(arguments)
+        // Once spent, the budget stays spent: the first command past it is drawn as written
+        // and said, the rest of the runaway expansion adds nothing.
+        guard expansionBudget >= 0 else { return }
+        expansionBudget -= text.unicodeScalars.count + 1
+        guard expansionBudget >= 0, depth < Self.maximumDepth else {
+            expansionBudget = -1
+            problem("\\\(name) expands without end (a definition that uses itself?)", at: start)
+            nodes.append(.atom(MathAtom(.ord, .error("\\" + name))))
+            return
+        }
+        usedMacros[name] = macro
+        var inner = MathParser(text)
+        inner.macros = macros
+        inner.expansionBudget = expansionBudget
+        inner.depth = depth
+        inner.display = display
+        inner.alphabet = alphabet
+        inner.tag = tag
+        var expanded = inner.parseList(stop: .end)
+        // `&` and `\\` at the body's own level cannot reach the environment around the
+        // command, since the body is read as a list of its own: drawn as written.
+        while let separator = inner.current {
+            let written = separator == "&" ? "&" : "\\\\"
+            inner.problem("\(written) in a definition's body is not read as a cell or row break", at: inner.position)
+            expanded.append(.atom(MathAtom(.ord, .error(written))))
+            inner.position += written.unicodeScalars.count
+            expanded += inner.parseList(stop: .end)
+        }
+        macros = inner.macros
+        expansionBudget = inner.expansionBudget
+        tag = inner.tag
+        usedMacros.merge(inner.usedMacros) { first, _ in first }
+        if inner.abandoned { abandoned = true }
+        for innerProblem in inner.problems {
+            let message = innerProblem.message
+            problem(message.hasPrefix("in \\") ? message : "in \\\(name): \(message)", at: start)
+        }
+        nodes += expanded
+    }
+}
