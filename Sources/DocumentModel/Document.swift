@@ -32,8 +32,11 @@ public indirect enum Inline: Hashable, Sendable {
     /// Text presented as an HTML element Markdown has no syntax for (`<sup>`, `<kbd>`, `<mark>`…).
     case presentation(InlinePresentation, [Inline])
     /// TeX math as written between dollars (`$…$`, `` $`…`$ ``) or, `display`, between `$$` or
-    /// in a ```` ```math ```` block; `location` is where the formula starts in the source.
-    case math(String, display: Bool, location: SourceLocation?)
+    /// in a ```` ```math ```` block; `location` is where the formula starts in the source (its
+    /// `$`, `$$` or fence), `sourceStart` where its TeX begins (after the delimiter and, for a
+    /// display, the spaces and line breaks before its first character), from which its
+    /// problems are placed; nil: just after the delimiter, on its line.
+    case math(String, display: Bool, location: SourceLocation?, sourceStart: SourceLocation? = nil)
 
     /// The plain text of this inline and its children (alt text, slugs), a formula as its TeX
     /// source.
@@ -52,7 +55,7 @@ public indirect enum Inline: Hashable, Sendable {
         case .image(_, _, let alt, _): alt.plainText(writingFormulas: formula)
         case .footnoteReference: ""
         case .rawHTML, .anchor: ""
-        case .math(let source, _, _): formula(source)
+        case .math(let source, _, _, _): formula(source)
         }
     }
 }

@@ -166,7 +166,13 @@ public struct SourcePositions: Hashable, Sendable {
             let middle = (low + high + 1) / 2
             if Int(lineStarts[middle]) <= offset { low = middle } else { high = middle - 1 }
         }
-        return SourceLocation(file: file, line: low + 1, column: offset - Int(lineStarts[low]) + 1)
+        // A formula's marker is longer than the formula: the column is the file's.
+        let start = Int(lineStarts[low])
+        let text = bytes
+        let end = low + 1 < lineStarts.count ? Int(lineStarts[low + 1]) : text.count
+        let places = FormulaMarkers.places(in: text[start..<min(max(start, end), text.count)])
+        return SourceLocation(
+            file: file, line: low + 1, column: FormulaMarkers.sourceColumn(offset - start + 1, among: places))
     }
 }
 

@@ -173,10 +173,25 @@ struct CmarkConverter {
         return line > 0 ? line + lineDelta : line
     }
 
+    /// The displayed formula of a ```` ```math ```` block whose literal is `text`, its fence at
+    /// `location`; its source begins on the line after the fence, past the blank lines and
+    /// spaces before its first character.
+    static func fencedFormula(_ text: String, at location: SourceLocation?) -> Inline {
+        let leading = text.prefix { $0.isWhitespace }
+        let lineBreaks = leading.filter(\.isNewline).count
+        let spaces = leading.reversed().prefix { !$0.isNewline }.count
+        let start = location.map {
+            SourceLocation(file: $0.file, line: $0.line + 1 + lineBreaks, column: $0.column + spaces)
+        }
+        return .math(
+            text.trimmingCharacters(in: .whitespacesAndNewlines), display: true, location: location, sourceStart: start)
+    }
+
     private func location(_ node: OpaquePointer) -> SourceLocation? {
         let line = startLine(node)
         guard line > 0 else { return nil }
-        return SourceLocation(file: file, line: line, column: max(1, Int(cmark_node_get_start_column(node))))
+        let column = max(1, Int(cmark_node_get_start_column(node)))
+        return SourceLocation(file: file, line: line, column: source.lines.sourceColumn(line: line - 1, column: column))
     }
 
     /// A node's literal text, each form feed (U+000C: white space to CommonMark, a page break
@@ -424,8 +439,7 @@ struct CmarkConverter {
             }
             if info.trimmingCharacters(in: .whitespaces) == "math" {
                 // GitHub's fenced math: a displayed formula.
-                let formula = Inline.math(
-                    text.trimmingCharacters(in: .whitespacesAndNewlines), display: true, location: loc)
+                let formula = Self.fencedFormula(text, at: loc)
                 items.append(.block(Block(.paragraph([formula]), location: loc)))
             } else {
                 items.append(.block(Block(.codeBlock(info: info, text: text), location: loc)))
@@ -534,7 +548,9 @@ struct CmarkConverter {
                 String(decoding: cell.prefix(cell.count - cell.reversed().prefix(while: isSpace).count), as: UTF8.self))
         }.joined(separator: " | ")
         let firstByte = bytes[first].firstIndex { !isSpace($0) } ?? first.lowerBound
-        let place = SourceLocation(file: file, line: line, column: firstByte - bytes.startIndex + 1)
+        let place = SourceLocation(
+            file: file, line: line,
+            column: source.lines.sourceColumn(line: line - 1, column: firstByte - bytes.startIndex + 1))
         return (place, cells.count, text)
     }
 
@@ -759,7 +775,9 @@ struct CmarkConverter {
             } else if let formula = MathSyntax.formula(inMarker: html) {
                 Self.dropWordJoiner(before: &pieces)
                 let place = SourceLocation(file: file, line: formula.line, column: formula.column)
-                pieces.append(.node(.math(formula.source, display: formula.display, location: place)))
+                let start = formula.sourceStart.map { SourceLocation(file: file, line: $0.line, column: $0.column) }
+                pieces.append(
+                    .node(.math(formula.source, display: formula.display, location: place, sourceStart: start)))
             } else {
                 pieces.append(.node(.rawHTML(html, location: location(node))))
             }

@@ -71,7 +71,8 @@ struct InlineSyntax {
         // A `^[` left is a note never closed — unless a superscript took its `^` (`^[^`).
         for index in tokens.indices.dropFirst() {
             if case .byte(UInt8(ascii: "["), _, _, false) = tokens[index], let note = noteOpened(tokens, at: index) {
-                found.unclosedNotes.append(SourceLocation(file: file, line: Int(note.line), column: Int(note.column)))
+                let column = lines.sourceColumn(line: Int(note.line) - 1, column: Int(note.column))
+                found.unclosedNotes.append(SourceLocation(file: file, line: Int(note.line), column: column))
             }
         }
         var attributes: Attributes?
@@ -351,7 +352,8 @@ struct InlineSyntax {
 
     func location(_ token: InlineToken) -> SourceLocation? {
         guard case .byte(_, let line, let column, _) = token, line > 0, column > 0 else { return nil }
-        return SourceLocation(file: file, line: Int(line), column: Int(column))
+        return SourceLocation(
+            file: file, line: Int(line), column: lines.sourceColumn(line: Int(line) - 1, column: Int(column)))
     }
 
     /// The tokens as one byte array, index for index (an element is a 0 byte, which ends any

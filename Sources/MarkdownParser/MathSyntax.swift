@@ -11,7 +11,7 @@ import Foundation
 /// the converter turns markers back into ``Inline/math(_:display:location:)``.
 enum MathSyntax {
     /// The marker's tag name.
-    static let tag = "typeset-math"
+    static let tag = FormulaMarkers.tag
 
     /// `text` with each formula replaced by its marker (`text` itself when it has no `$`), and
     /// where each paragraph's first `$$` with no closing `$$` after it in its paragraph is
@@ -247,9 +247,23 @@ enum MathSyntax {
                 let depth = quoteDepth(bytes, lineStart: index - (position.column - 1), before: index)
                 if depth > 0 { source = droppingQuoteMarkers(source, depth: depth) }
             }
+            // Where the source begins, after `$`, `` $` `` or `$$` and, for a display, the
+            // spaces, line breaks and quote markers before its first character: the place its
+            // problems are counted from.
+            var sourceStart = index + (bytes[index + 1] == dollar || bytes[index + 1] == backtick ? 2 : 1)
+            if formula.display {
+                let quoted = quoteDepth(bytes, lineStart: index - (position.column - 1), before: index) > 0
+                while sourceStart < formula.end - 2, isSpace(bytes[sourceStart]) || quoted && bytes[sourceStart] == 0x3E
+                {
+                    sourceStart += 1
+                }
+            }
+            let sourcePosition = scan.position(of: sourceStart)
+            let closing = scan.position(of: formula.end)
             output += marker(
                 source: source, display: formula.display, bytes: bytes[index..<formula.end],
-                line: position.line, column: position.column)
+                line: position.line, column: position.column,
+                endColumn: closing.line == position.line ? closing.column : nil, sourceStart: sourcePosition)
             index = formula.end
             end = max(end, scan.lineEnd(after: formula.end - 1))
         }
@@ -503,24 +517,42 @@ enum MathSyntax {
     /// The marker standing for a formula: a word joiner (so that a marker at a line's start does
     /// not open an HTML block) and an inline HTML tag holding the source in base64 and the
     /// formula's line breaks.
-    static func marker(source: String, display: Bool, bytes: ArraySlice<UInt8>, line: Int, column: Int) -> [UInt8] {
+    /// The formula's line and column are where its first `$` is written; `endColumn`, for a
+    /// formula on one line, the column just after its last `$`, so that a column of the marked
+    /// text after the marker can be given as the file's (``SourceLines/sourceColumn(line:column:)``).
+    static func marker(
+        source: String, display: Bool, bytes: ArraySlice<UInt8>, line: Int, column: Int, endColumn: Int? = nil,
+        sourceStart: (line: Int, column: Int)? = nil
+    ) -> [UInt8] {
         // Each line break of the formula kept, with a character after it so no line is blank.
         let breaks = String(repeating: "\n.", count: bytes.filter { $0 == 0x0A }.count)
         let encoded = Data(source.utf8).base64EncodedString()
-        let attributes = "d=\"\(display ? 1 : 0)\" s=\"\(encoded)\" l=\"\(line)\" c=\"\(column)\" n=\"\(breaks)\""
+        let end = endColumn.map { " e=\"\($0)\"" } ?? ""
+        let start = sourceStart.map { " sl=\"\($0.line)\" sc=\"\($0.column)\"" } ?? ""
+        let attributes =
+            "d=\"\(display ? 1 : 0)\" s=\"\(encoded)\" l=\"\(line)\" c=\"\(column)\"\(end)\(start) n=\"\(breaks)\""
         return Array("\u{2060}<\(tag) \(attributes)>".utf8)
     }
 
     /// The formula a marker stands for: its source and whether it is displayed; nil for other
     /// HTML.
-    static func formula(inMarker html: String) -> (source: String, display: Bool, line: Int, column: Int)? {
+    static func formula(inMarker html: String) -> (
+        source: String, display: Bool, line: Int, column: Int, sourceStart: (line: Int, column: Int)?
+    )? {
         guard html.hasPrefix("<\(tag) d=\""), let encoded = value(of: "s", in: html),
             let data = Data(base64Encoded: encoded)
         else { return nil }
         let display = html.hasPrefix("<\(tag) d=\"1")
         let line = value(of: "l", in: html).flatMap { Int($0) } ?? 0
         let column = value(of: "c", in: html).flatMap { Int($0) } ?? 0
-        return (String(decoding: data, as: UTF8.self), display, line, column)
+        // Where the source itself begins, after its delimiter.
+        var sourceStart: (line: Int, column: Int)?
+        if let startLine = value(of: "sl", in: html).flatMap({ Int($0) }),
+            let startColumn = value(of: "sc", in: html).flatMap({ Int($0) })
+        {
+            sourceStart = (startLine, startColumn)
+        }
+        return (String(decoding: data, as: UTF8.self), display, line, column, sourceStart)
     }
 
     /// `text` (a piece of marked source) with each marker written back as the formula it
@@ -548,10 +580,5 @@ enum MathSyntax {
     }
 
     /// The value of the marker's attribute `name`.
-    static func value(of name: String, in html: String) -> String? {
-        guard let start = html.range(of: " \(name)=\"")?.upperBound,
-            let end = html[start...].firstIndex(of: "\"")
-        else { return nil }
-        return String(html[start..<end])
-    }
+    static func value(of name: String, in html: String) -> String? { FormulaMarkers.attribute(name, in: html) }
 }

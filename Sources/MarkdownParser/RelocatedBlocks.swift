@@ -42,8 +42,8 @@ enum RelocatedBlocks {
             case .image(let source, let title, let alt, let location):
                 .image(source: source, title: title, alt: relocated(alt, move), location: location.flatMap(move))
             case .rawHTML(let html, let location): .rawHTML(html, location: location.flatMap(move))
-            case .math(let source, let display, let location):
-                .math(source, display: display, location: location.flatMap(move))
+            case .math(let source, let display, let location, let start):
+                .math(source, display: display, location: location.flatMap(move), sourceStart: start.flatMap(move))
             case .span(let attributes, let children): .span(relocated(attributes, move), relocated(children, move))
             case .emphasis(let children): .emphasis(relocated(children, move))
             case .strong(let children): .strong(relocated(children, move))

@@ -303,6 +303,27 @@ struct SourceLines {
     /// A class so that reading a line (a non-mutating subscript) can record a miss.
     final class OutsideReads { var happened = false }
 
+    /// Where the formula markers of each line asked about stand (``sourceColumn(line:column:)``),
+    /// found once a line.
+    private let markerPlaces = MarkerPlaces()
+
+    final class MarkerPlaces { var byLine: [Int: [FormulaMarkers.Place]] = [:] }
+
+    /// The file's column for `column` (1-based) of line `index` (0-based) of this text, whose
+    /// formulas are markers (``FormulaMarkers``) longer than the formulas they stand for. Each
+    /// line is searched for markers once.
+    func sourceColumn(line index: Int, column: Int) -> Int {
+        guard index >= 0, index < ranges.count else { return column }
+        let places: [FormulaMarkers.Place]
+        if let known = markerPlaces.byLine[index] {
+            places = known
+        } else {
+            places = FormulaMarkers.places(in: slice(index))
+            markerPlaces.byLine[index] = places
+        }
+        return FormulaMarkers.sourceColumn(column, among: places)
+    }
+
     /// The lines of a window of the text: `bytes` are the text's from offset `base`, the
     /// ranges the whole text's. A line outside them reads as empty and marks ``outside``, so a
     /// caller can tell its result may differ and read the whole text instead.

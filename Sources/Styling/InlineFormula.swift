@@ -137,12 +137,15 @@ extension Styler {
     /// The runs of a formula, warning about each problem of its source at its place: one run
     /// for a displayed formula, one for each piece of an inline formula
     /// (``InlineFormula/piece``).
-    mutating func formulaRuns(_ source: String, display: Bool, location: SourceLocation?, cascade: Cascade)
-        -> [StyledRun]
-    {
+    mutating func formulaRuns(
+        _ source: String, display: Bool, location: SourceLocation?, sourceStart: SourceLocation? = nil,
+        cascade: Cascade
+    ) -> [StyledRun] {
         let formula = MathParser.parse(source, display: display, macros: &mathMacros)
         for problem in formula.problems {
-            warn(problem.message, Self.place(of: problem, in: source, display: display, formula: location))
+            warn(
+                problem.message,
+                Self.place(of: problem, in: source, display: display, formula: location, sourceStart: sourceStart))
         }
         var style = cascade.runStyle
         style.background = nil
@@ -165,24 +168,32 @@ extension Styler {
     }
 
     /// Where `problem` is in the document: its offset into the formula's `source` counted from
-    /// the formula's place (after `$`, or `$$` when `display`).
-    static func place(of problem: MathProblem, in source: String, display: Bool, formula: SourceLocation?)
-        -> SourceLocation?
-    {
-        guard var place = formula else { return nil }
+    /// where the source begins, `sourceStart` (after `$$` and the spaces and line breaks after
+    /// it; a fenced formula's first line after the fence), or when that is not known just after
+    /// the formula's delimiter at `formula` (`$`, or `$$` when `display`).
+    static func place(
+        of problem: MathProblem, in source: String, display: Bool, formula: SourceLocation?,
+        sourceStart: SourceLocation? = nil
+    ) -> SourceLocation? {
+        guard
+            var place = sourceStart
+                ?? formula.map({
+                    SourceLocation(file: $0.file, line: $0.line, column: $0.column + (display ? 2 : 1))
+                })
+        else { return nil }
         let before = source.utf8.prefix(problem.offset)
         let lines = before.filter { $0 == 0x0A }.count
         let lineStart = before.lastIndex(of: 0x0A).map { before.distance(from: before.startIndex, to: $0) + 1 }
         let column = before.count - (lineStart ?? 0)
         place.line += lines
-        place.column = lines > 0 ? column + 1 : place.column + (display ? 2 : 1) + column
+        place.column = lines > 0 ? column + 1 : place.column + column
         return place
     }
 
     /// `inlines` cut at each displayed formula: the runs of text between them, and each formula
     /// alone; nil when there is no displayed formula.
     static func displayMathSegments(_ inlines: [Inline]) -> [(inlines: [Inline], display: Bool)]? {
-        guard inlines.contains(where: { if case .math(_, true, _) = $0 { true } else { false } }) else { return nil }
+        guard inlines.contains(where: { if case .math(_, true, _, _) = $0 { true } else { false } }) else { return nil }
         var segments: [(inlines: [Inline], display: Bool)] = []
         var current: [Inline] = []
         func flush() {
@@ -197,7 +208,7 @@ extension Styler {
             current = []
         }
         for inline in inlines {
-            if case .math(_, true, _) = inline {
+            if case .math(_, true, _, _) = inline {
                 flush()
                 segments.append(([inline], true))
             } else {

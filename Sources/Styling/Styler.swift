@@ -1334,8 +1334,9 @@ public struct Styler: Sendable {
                     if text.isEmpty { continue }
                 }
                 Self.append(StyledRun(cascade.cased(text), style: appearances.style(for: cascade)), to: &runs)
-            case .math(let source, let display, let location):
-                let formulaRuns = formulaRuns(source, display: display, location: location, cascade: cascade)
+            case .math(let source, let display, let location, let sourceStart):
+                let formulaRuns = formulaRuns(
+                    source, display: display, location: location, sourceStart: sourceStart, cascade: cascade)
                 runs += formulaRuns
                 if let tag = formulaRuns.last?.style.inlineFormula?.formula.tag {
                     // `\tag{1}`: the label after the formula, two em spaces away.

@@ -327,11 +327,61 @@ import Typography
         #expect(try PDFProbe.qpdfClean(defined.pdf))
         let before = try Render.markdown(
             "Then $x \\in \\R^n$.\n\nLet $\\newcommand{\\R}{\\mathbb{R}}$ be.\n", name: "math-definitions-before")
-        #expect(before.report.diagnostics.map(\.description) == ["<input>:1:14: warning: unknown math command \\R"])
+        #expect(
+            before.report.diagnostics.map(\.description) == [
+                "math-definitions-before.md:1:13: warning: unknown math command \\R"
+            ])
         let linked = try Render.markdown("[pay](https://a.com/$y$/p) $m$ here.\n", name: "math-dollar-link")
         #expect(linked.report.diagnostics.isEmpty, "\(linked.report.diagnostics.map(\.description))")
         #expect(try PDFProbe.text(linked.pdf).contains("pay"))
         #expect(try !PDFProbe.text(linked.pdf).contains("https://"))
+    }
+
+    /// A formula is handed to CommonMark as a marker longer than the formula: warnings about
+    /// what follows it on its line (links, images, references, table cells) are still placed at
+    /// their column in the file, and a formula's own problems at theirs, in a display whose
+    /// source starts on the line after `$$`, in a quote, in a ```` ```math ```` block, in a list.
+    @Test func warningsAfterAndInsideFormulasAreWhereTheyAreWritten() throws {
+        let markdown = """
+            $a$ $b$ $c$ [l](#n)
+
+            $abcdefghijklmnop$ [l](#m)
+
+            | a | b |
+            |---|---|
+            | $g$ | $h$ | $i$ |
+
+            $x$ ![](nope.png) and [r][nope]
+
+            $$
+            \\foo
+            $$
+
+            ```math
+            a
+            ccc \\bar
+            ```
+
+            > $$
+            >   x \\baz
+            > $$
+
+            Inline $a \\qux$ and $$ \\quux $$.
+
+            - item
+
+              ```math
+              \\zap
+              ```
+
+            """
+        let (_, report) = try Render.markdown(markdown, name: "math-positions")
+        let places = report.diagnostics.compactMap { diagnostic in
+            diagnostic.location.map { "\($0.line):\($0.column)" }
+        }
+        #expect(
+            places == ["1:17", "7:15", "9:9", "9:23", "12:1", "17:9", "21:7", "24:11", "24:24", "29:3"],
+            "\(report.diagnostics.map(\.description))")
     }
 
     @Test func githubsMathSyntaxRendersClean() throws {

@@ -14,7 +14,7 @@ import Testing
         func visit(_ inlines: [Inline]) {
             for inline in inlines {
                 switch inline {
-                case .math(let source, let display, _): found.append((source, display))
+                case .math(let source, let display, _, _): found.append((source, display))
                 case .emphasis(let children), .strong(let children), .span(_, let children): visit(children)
                 default: break
                 }
@@ -39,7 +39,13 @@ import Testing
         #expect(found.map(\.display) == [false, false, true])
         let fenced = blocks("```math\n\\frac{a}{b}\n```\n")
         #expect(
-            fenced.map(\.kind) == [.paragraph([.math(#"\frac{a}{b}"#, display: true, location: fenced[0].location)])])
+            fenced.map(\.kind) == [
+                .paragraph([
+                    .math(
+                        #"\frac{a}{b}"#, display: true, location: fenced[0].location,
+                        sourceStart: SourceLocation(file: "t.md", line: 2, column: 1))
+                ])
+            ])
     }
 
     @Test func escapesReachTheMathAsWritten() {
@@ -121,7 +127,7 @@ import Testing
         let paragraph = blocks("Text $a$ and\nmore $b$.")[0]
         guard case .paragraph(let inlines) = paragraph.kind else { return }
         let places = inlines.compactMap { inline -> (Int, Int)? in
-            if case .math(_, _, let location?) = inline { return (location.line, location.column) }
+            if case .math(_, _, let location?, _) = inline { return (location.line, location.column) }
             return nil
         }
         #expect(places.map(\.0) == [1, 2])
@@ -137,7 +143,7 @@ import Testing
         var places: [(Int, Int)] = []
         for block in parsed.document.blocks {
             guard case .paragraph(let inlines) = block.kind else { continue }
-            for case .math(_, _, let location?) in inlines { places.append((location.line, location.column)) }
+            for case .math(_, _, let location?, _) in inlines { places.append((location.line, location.column)) }
         }
         #expect(places.map(\.0) == [before + 2, before + 3, before + 5], "\(places)")
         #expect(places.map(\.1) == [6, 6, 1], "\(places)")
