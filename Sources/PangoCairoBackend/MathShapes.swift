@@ -1,4 +1,5 @@
 internal import CPangoCairo
+import DocumentModel
 import Foundation
 import Styling
 import TeXMath
@@ -208,22 +209,31 @@ enum MathShapes {
     /// set at the text's size broken into lines after its relations and binary operations,
     /// each line as full as fits (``InlineFormula/displayLineStarts``), its lines' runs apart
     /// by line separators, and one with no such break is shrunk further, down to
-    /// ``InlineFormula/smallestUnbrokenScale``; those last are listed.
-    static func fittingDisplayFormulas(
+    /// ``InlineFormula/smallestUnbrokenScale``. A piece of an inline formula (the formula cut
+    /// after its relations and operations) wider than `width` has nowhere to break: it is
+    /// shrunk to fit as well, down to the same scale, rather than run off the page. Those
+    /// shrunk below the first scale are listed.
+    static func fittingWideFormulas(
         _ paragraph: StyledParagraph, width: Double, fonts: FontConfiguration, hold: ShapeHold
     ) -> (paragraph: StyledParagraph, overwide: [OverwideFormula]) {
-        guard paragraph.runs.contains(where: { $0.style.inlineFormula?.display == true }) else {
-            return (paragraph, [])
-        }
+        guard paragraph.runs.contains(where: { $0.style.inlineFormula != nil }) else { return (paragraph, []) }
         var fitted = paragraph
         var overwide: [OverwideFormula] = []
         var broken: [(index: Int, runs: [StyledRun])] = []
         for index in fitted.runs.indices {
             let style = fitted.runs[index].style
-            guard var formula = style.inlineFormula, formula.display, formula.scale == 1,
-                formula.displayLineStarts.isEmpty,
+            guard var formula = style.inlineFormula, formula.scale == 1, formula.displayLineStarts.isEmpty,
                 let box = layout(formula, size: style.font.size, fonts: fonts, hold: hold)?.box, box.width > width
             else { continue }
+            if !formula.display {
+                formula.scale = max(InlineFormula.smallestUnbrokenScale, width / box.width)
+                overwide.append(
+                    OverwideFormula(
+                        source: formula.alternativeText, scale: formula.scale,
+                        fits: box.width * formula.scale <= width + 0.01, display: false, location: formula.location))
+                fitted.runs[index].style.inlineFormula = formula
+                continue
+            }
             formula.scale = max(InlineFormula.smallestDisplayScale, width / box.width)
             if box.width * formula.scale > width + 0.01 {
                 // A `\\tag` label (two em spaces, then the label) keeps room on the last line:
@@ -240,7 +250,8 @@ enum MathShapes {
                 formula.scale = max(InlineFormula.smallestUnbrokenScale, width / box.width)
                 overwide.append(
                     OverwideFormula(
-                        source: formula.source, scale: formula.scale, fits: box.width * formula.scale <= width + 0.01))
+                        source: formula.source, scale: formula.scale, fits: box.width * formula.scale <= width + 0.01,
+                        location: formula.location))
             }
             fitted.runs[index].style.inlineFormula = formula
         }
@@ -457,4 +468,8 @@ public struct OverwideFormula: Hashable, Sendable {
     public var scale: Double
     /// Whether it fits the measure at that size; false: it runs into the margin.
     public var fits: Bool
+    /// Whether it is displayed; false: a piece of an inline formula.
+    public var display = true
+    /// Where the formula is written.
+    public var location: SourceLocation?
 }

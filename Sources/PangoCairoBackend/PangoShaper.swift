@@ -21,8 +21,9 @@ public final class PangoShaper: TextShaper {
     /// (a word broken after its own hyphen is not one of them).
     public var overwideWords: [ParagraphLayout.OverwideWord] = []
     /// The displayed formulas still wider than the measure at
-    /// ``InlineFormula/smallestDisplayScale`` of the text's size with no place to break, in
-    /// the order they were shaped; the caller warns when it grows.
+    /// ``InlineFormula/smallestDisplayScale`` of the text's size with no place to break, and
+    /// the pieces of inline formulas wider than the measure, in the order they were shaped;
+    /// the caller warns when it grows.
     public internal(set) var overwideFormulas: [OverwideFormula] = []
     /// Composed lines are cut from the paragraph's measured glyphs (``linesFromMeasurement``);
     /// false shapes each composed paragraph's lines again at its chosen breaks
@@ -128,11 +129,11 @@ public final class PangoShaper: TextShaper {
         }
     }
 
-    /// `paragraph` with its displayed formulas wider than `width` pt shrunk
-    /// (``MathShapes/fittingDisplayFormulas(_:width:)``), noting those still too wide in
+    /// `paragraph` with its formulas wider than `width` pt shrunk
+    /// (``MathShapes/fittingWideFormulas(_:width:)``), noting those still too wide in
     /// ``overwideFormulas``.
-    func fittingDisplayFormulas(_ paragraph: StyledParagraph, width: Double) -> StyledParagraph {
-        let fitted = MathShapes.fittingDisplayFormulas(
+    func fittingWideFormulas(_ paragraph: StyledParagraph, width: Double) -> StyledParagraph {
+        let fitted = MathShapes.fittingWideFormulas(
             paragraph, width: width, fonts: session.configuration, hold: shapeHold)
         overwideFormulas += fitted.overwide
         return placingTags(fitted.paragraph, width: width)
@@ -186,7 +187,7 @@ public final class PangoShaper: TextShaper {
         inGroups body: (ShapedLineGroup) throws -> Void
     ) rethrows {
         let composed: ParagraphLayout.Lines = CairoFaces.lock.run {
-            let collapsed = fittingDisplayFormulas(paragraph.collapsingSoftHyphenRuns(), width: width)
+            let collapsed = fittingWideFormulas(paragraph.collapsingSoftHyphenRuns(), width: width)
             guard !collapsed.style.breakAnywhere, collapsed.style.hangingIndent == 0 else {
                 return .whole(shapeWhole(paragraph, width: width))
             }
@@ -223,7 +224,7 @@ public final class PangoShaper: TextShaper {
             return kept
         }
         var paragraph = paragraph.collapsingSoftHyphenRuns()
-        if let width { paragraph = fittingDisplayFormulas(paragraph, width: width) }
+        if let width { paragraph = fittingWideFormulas(paragraph, width: width) }
         // Paragraphs with a measure go through the total-fit composer, however long (it
         // measures those wider than ``composedWidth`` in pieces); code (break anywhere,
         // continuation indent) and unwrapped text keep Pango's own line breaking, in bounded

@@ -132,7 +132,8 @@ struct LayoutAndDraw {
                 if shaper.overwideFormulas.count > overwide, draws {
                     for formula in shaper.overwideFormulas[overwide...] {
                         diagnostics.append(
-                            Self.overwideFormula(formula, measure: theme.page.measure, at: block.location))
+                            Self.overwideFormula(
+                                formula, measure: theme.page.measure, at: formula.location ?? block.location))
                     }
                 } else if draws {
                     var inCell = false
@@ -184,9 +185,13 @@ struct LayoutAndDraw {
             ? "is set at \(percent) % of the text's size to fit it"
             : "runs into the margin even at \(percent) % of the text's size"
         let message =
-            "a displayed formula is wider than the measure (\(measure.wholePointsText) pt) and has no relation or "
-            + "operator to break at outside braces, \\left…\\right or an environment: '\(shown)' \(done); break it "
-            + "by hand (\\\\ in an aligned environment)"
+            formula.display
+            ? "a displayed formula is wider than the measure (\(measure.wholePointsText) pt) and has no relation or "
+                + "operator to break at outside braces, \\left…\\right or an environment: '\(shown)' \(done); break "
+                + "it by hand (\\\\ in an aligned environment)"
+            : "an inline formula is wider than the measure (\(measure.wholePointsText) pt) and has no relation or "
+                + "operator to break at outside braces or \\left…\\right: '\(shown)' \(done); display it between $$, "
+                + "or break it after a relation"
         return Diagnostic(.warning, message, at: location, kind: .overfull, subject: String(source.prefix(24)))
     }
 

@@ -63,17 +63,23 @@ import Typography
         try PDFValidationTests.expectValid([pdf])
     }
 
-    /// A formula with no place to break that is wider than the measure is quoted in the warning
-    /// as its TeX source (not as the U+FFFC that stands for it in the line's text),
-    /// and the warning stands at it; a formula nested too deeply is reported once.
+    /// An inline formula with no place to break that is wider than the measure is shrunk to fit
+    /// it, as a display with no break is, rather than run off the page: no ink in the right
+    /// margin. The warning quotes it as its TeX source (not as the U+FFFC that stands for it
+    /// in the line's text) and stands at its `$`; a formula nested too deeply is reported once.
     @Test func anOverwideFormulaIsQuotedAsItsSource() throws {
         let wide = #"\frac{"# + String(repeating: "a", count: 120) + "}{b}"
         let deep = String(repeating: "{", count: 260) + "x" + String(repeating: "}", count: 260)
         let markdown = "Some text, then $\(wide)$ and more.\n\nDeep: $\(deep)$\n"
-        let (_, report) = try Render.markdown(markdown, name: "overwide-formula")
+        let (pdf, report) = try Render.markdown(markdown, name: "overwide-formula")
         let messages = report.diagnostics.map(\.description)
         let overwide = try #require(
-            report.diagnostics.first { $0.message.hasPrefix("a word is wider than the measure") }, "\(messages)")
+            report.diagnostics.first { $0.message.hasPrefix("an inline formula is wider than the measure") },
+            "\(messages)")
+        #expect(overwide.message.contains("is set at") && overwide.message.contains("to fit it"), "\(overwide.message)")
+        // The measure ends at 461 pt on A4 (595 pt): the margin right of 470 pt holds no ink.
+        let margin = try PDFProbe.rowsWithInk(pdf, page: 1, dpi: 100, crop: ["-x", "653", "-W", "173"])
+        #expect(margin.isEmpty, "ink in the right margin, rows \(margin.prefix(5))")
         #expect(overwide.message.contains("'\\frac{aaaa"), "\(overwide.message)")
         #expect(!overwide.message.contains("\u{FFFC}"))
         #expect(overwide.location?.line == 1 && overwide.location?.column == 17, "\(overwide.description)")
