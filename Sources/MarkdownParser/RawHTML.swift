@@ -658,6 +658,11 @@ struct RawHTML {
                     }
                     continue
                 }
+                // The end of a block (`</summary>`, `</p>`, `</div>`): what follows starts a line.
+                if isBlockElement(name) {
+                    breakBeforeNext = true
+                    continue
+                }
                 guard let open = stack.lastIndex(where: { $0.name == name }), open > 0 else { continue }
                 while stack.count > open { closeFrame(stack.removeLast()) }
                 continue
@@ -696,7 +701,7 @@ struct RawHTML {
                 } else if Self.voidElements.contains(name) || !children.isEmpty || tag.hasSuffix("/>") {
                     append(self.inlines(node, location: location, depth: 0))
                 } else if isBlockElement(name) || name == "li" {
-                    append([.lineBreak])  // a block tag inside a paragraph: a line of its own
+                    startLine()  // a block tag inside a paragraph or cell: a line of its own
                 } else if stack.count <= Self.maxInlineDepth {
                     stack.append((name, attributes, location, []))
                 }  // deeper: the tag is dropped, its text kept (bounds the tree's depth)

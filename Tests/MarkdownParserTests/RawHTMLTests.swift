@@ -28,6 +28,12 @@ import Testing
                 ["3.\u{00A0}c", "4.\u{00A0}d", "\u{2003}•\u{00A0}e", "after"]
             ),
             ("Text <ul><li>item</li></ul> more.", ["Text ", "•\u{00A0}item", "more."]),
+            // A block element in a line (`<details>`, `<summary>`, `<p>`, `<div>`) is a line of
+            // its own: no empty first line, and the text after its end on the next.
+            ("<details><summary>S</summary>B</details>", ["S", "B"]),
+            ("x <details>S</details> y", ["x ", "S", "y"]),
+            ("<p>a</p><p>b</p>", ["a", "b"]),
+            ("<div>a</div>b", ["a", "b"]),
         ]
         for (html, expected) in cases {
             var cell: [Inline] = []
