@@ -147,7 +147,13 @@ extension MathParser {
         case _ where Self.textCommands[name] != nil:
             let face = Self.textCommands[name]?.face(inside: .regular) ?? .regular
             let runs = Self.textRuns(readRawArgument(), face: face)
-            nodes += (runs.isEmpty ? [("", face)] : runs).map { .atom(MathAtom(.ord, .prose($0.text, $0.face))) }
+            for run in runs.isEmpty ? [("", face, false)] : runs {
+                if run.math {
+                    nodes.append(.atom(MathAtom(.ord, .list(parseEmbedded(run.text, at: start)))))
+                } else {
+                    nodes.append(.atom(MathAtom(.ord, .prose(run.text, run.face))))
+                }
+            }
         case "operatorname", "operatorname*":
             let text = Self.textMode(readRawArgument())
             nodes.append(.atom(MathAtom(.op, .text(text), limits: name.hasSuffix("*") ? .automatic : .beside)))
@@ -333,17 +339,37 @@ extension MathParser {
         textRuns(raw, face: .regular).map(\.text).joined()
     }
 
-    /// The runs of text TeX's text mode prints for `raw`, the argument of `\text` as written,
-    /// each in its face, starting in `face`: `\%` `\&` `\$` `\#` `\_` `\{` `\}` are the
-    /// characters, `\,` `\ ` `~` spaces (thin, word, no-break), a text command inside
-    /// (`\textbf{b}`, `\emph{…}`) its argument's text in its face, braces and `$` (a formula
-    /// inside the text, kept as written without its dollars) dropped. Other commands stay as
-    /// written.
-    static func textRuns(_ raw: String, face: MathTextFace) -> [(text: String, face: MathTextFace)] {
+    /// A formula written inside text (`\text{if $x > 0$}`), read as math in this parser's
+    /// state (its definitions, its alphabet); its problems are reported at the text command.
+    mutating func parseEmbedded(_ source: String, at start: Int) -> [MathNode] {
+        var inner = MathParser(source)
+        inner.macros = macros
+        inner.depth = depth
+        inner.display = false
+        inner.alphabet = alphabet
+        var nodes = inner.parseList(stop: .end)
+        while let separator = inner.current {
+            let written = separator == "&" ? "&" : "\\\\"
+            inner.problem("\(written) in a formula inside text, which has one row", at: inner.position)
+            nodes.append(.atom(MathAtom(.ord, .error(written))))
+            inner.position += written.unicodeScalars.count
+            nodes += inner.parseList(stop: .end)
+        }
+        for innerProblem in inner.problems { problem("in \\text: \(innerProblem.message)", at: start) }
+        return nodes
+    }
+
+    /// The runs TeX's text mode prints for `raw`, the argument of `\text` as written, each in
+    /// its face, starting in `face`: `\%` `\&` `\$` `\#` `\_` `\{` `\}` are the characters,
+    /// `\,` `\ ` `~` spaces (thin, word, no-break), a text command inside (`\textbf{b}`,
+    /// `\emph{…}`) its argument's text in its face, braces dropped. A formula inside the text,
+    /// `$…$`, is a run of its own whose text is its source (`math` true); a `$` that closes
+    /// none is dropped. Other commands stay as written.
+    static func textRuns(_ raw: String, face: MathTextFace) -> [(text: String, face: MathTextFace, math: Bool)] {
         guard raw.unicodeScalars.contains(where: { $0 == "\\" || $0 == "{" || $0 == "}" || $0 == "$" || $0 == "~" })
-        else { return raw.isEmpty ? [] : [(raw, face)] }
+        else { return raw.isEmpty ? [] : [(raw, face, false)] }
         let scalars = Array(raw.unicodeScalars)
-        var runs: [(text: String, face: MathTextFace)] = []
+        var runs: [(text: String, face: MathTextFace, math: Bool)] = []
         var text = String.UnicodeScalarView()
         // The face of each open group; a text command's group opens in the command's face.
         var groups: [MathTextFace] = []
@@ -351,7 +377,7 @@ extension MathParser {
         var current = face
         func setFace(_ next: MathTextFace) {
             guard next != current else { return }
-            if !text.isEmpty { runs.append((String(text), current)) }
+            if !text.isEmpty { runs.append((String(text), current, false)) }
             text = String.UnicodeScalarView()
             current = next
         }
@@ -368,7 +394,17 @@ extension MathParser {
                 if let enclosing = groups.popLast() { setFace(enclosing) }
                 index += 1
             case "$":
-                index += 1
+                // A formula inside the text: up to the next `$` not escaped.
+                var close = index + 1
+                while close < scalars.count, scalars[close] != "$" { close += scalars[close] == "\\" ? 2 : 1 }
+                if close < scalars.count, close > index + 1 {
+                    if !text.isEmpty { runs.append((String(text), current, false)) }
+                    text = String.UnicodeScalarView()
+                    runs.append((String(String.UnicodeScalarView(scalars[(index + 1)..<close])), current, true))
+                    index = close + 1
+                } else {
+                    index += 1
+                }
             case "~":
                 text.append("\u{00A0}")
                 index += 1
@@ -400,7 +436,7 @@ extension MathParser {
                 index += 1
             }
         }
-        if !text.isEmpty { runs.append((String(text), current)) }
+        if !text.isEmpty { runs.append((String(text), current, false)) }
         return runs
     }
 

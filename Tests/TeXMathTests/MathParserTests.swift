@@ -189,6 +189,21 @@ import Testing
         #expect(runs == faces, "\(source)")
     }
 
+    /// A formula inside text (`\text{if $x > 0$}`, as `cases` writes its conditions) is math:
+    /// its letters italic, its relations spaced; its problems are the text command's.
+    @Test func formulasInsideTextAreMath() {
+        let atoms = Self.atoms(#"\text{if $x > 0$, else $\nosuch$}"#)
+        #expect(atoms.count == 4, "\(atoms)")
+        guard atoms.count == 4, case .prose(let before, _) = atoms[0].nucleus, case .list(let math) = atoms[1].nucleus
+        else { return }
+        #expect(before == "if ")
+        #expect(MathFormula.plainText(math) == "x>0")
+        #expect(math.first == .atom(MathAtom(.ord, .symbol(String(Character(MathAlphabet.italic.map("x")))))))
+        let problems = MathParser.parse(#"\text{if $x > 0$, else $\nosuch$}"#).problems
+        #expect(problems.map(\.message) == [#"in \text: unknown math command \nosuch"#] && problems[0].offset == 0)
+        #expect(MathParser.textMode(#"a $b$ c"#) == "a b c")
+    }
+
     /// Commands a document defines hold for the rest of the formula and for the formulas after
     /// it (as MathJax keeps them): with arguments, an optional first argument, `\def`,
     /// `\let`, `\DeclareMathOperator`; `\renewcommand` replaces a known command,
