@@ -390,24 +390,47 @@ extension MathFormula {
     /// The formula as plain Unicode text, for where only text can go (a bookmark, the PDF's
     /// title): its symbols as drawn (`\alpha` α, `\le` ≤, `\mathbb{R}` ℝ), operator names and
     /// text as written, a fraction `a/b` (in parentheses when either part is more than one
-    /// atom), a root `√x`, delimiters and accents' bases, and scripts after `^` and `_` (a
-    /// script of more than one atom in parentheses). Rows of an array are apart by `; `.
+    /// atom), a root `√x`, delimiters and accents' bases, and scripts in Unicode's superscript
+    /// and subscript characters when each of their characters has one (`x²`, `aₙ₊₁`, `∑ᵢ₌₁ⁿ`),
+    /// else after `^` and `_` (in parentheses when more than one atom, or when more follows:
+    /// `e^(iπ)`). Rows of an array are apart by `; `.
     public var plainText: String { Self.plainText(nodes) }
 
     static func plainText(_ nodes: [MathNode]) -> String {
         var text = ""
-        for node in nodes {
+        for (index, node) in nodes.enumerated() {
             guard case .atom(let atom) = node else {
                 if case .space(let width, _) = node, width >= 1 { text += " " }
                 continue
             }
             text += plainText(atom.nucleus)
+            let last = index == nodes.count - 1
             for (mark, script) in [("_", atom.subscript), ("^", atom.superscript)] {
                 guard let script, !script.isEmpty else { continue }
-                text += mark + grouped(script)
+                let written = plainText(script)
+                let characters = mark == "^" ? superscripts : subscripts
+                if written.unicodeScalars.allSatisfy({ characters[$0] != nil }) {
+                    text += String(String.UnicodeScalarView(written.unicodeScalars.map { characters[$0]! }))
+                } else {
+                    // Nothing after it: a lone atom needs no parentheses.
+                    let followed = !last || mark == "_" && atom.superscript != nil
+                    text += mark + (followed ? "(\(written))" : grouped(script))
+                }
             }
         }
         return text
+    }
+
+    /// Unicode's superscript characters, by the character they raise.
+    static let superscripts: [Unicode.Scalar: Unicode.Scalar] = scriptMap(
+        from: "0123456789+-\u{2212}=()abcdefghijklmnoprstuvwxyzABDEGHIJKLMNOPRTUVW",
+        to: "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂ")
+    /// Unicode's subscript characters, by the character they lower.
+    static let subscripts: [Unicode.Scalar: Unicode.Scalar] = scriptMap(
+        from: "0123456789+-\u{2212}=()aehijklmnoprstuvx", to: "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ")
+
+    private static func scriptMap(from: String, to: String) -> [Unicode.Scalar: Unicode.Scalar] {
+        Dictionary(uniqueKeysWithValues: zip(from.unicodeScalars, to.unicodeScalars))
     }
 
     /// `text` with the letters of TeX's default math italic (``MathAlphabet/italic``: `𝑥`, `𝛼`)

@@ -150,8 +150,9 @@ import Testing
     /// A formula as plain Unicode text (a bookmark's title): its symbols as drawn, text as
     /// written, fractions and roots spelled with `/` and `√`, scripts after `^` and `_`.
     @Test(arguments: [
-        (#"\alpha"#, "α"), (#"x^2 + y_i"#, "x^2+y_i"), (#"\frac{a}{b}"#, "a/b"), (#"\frac{a+1}{2}"#, "(a+1)/2"),
-        (#"\sqrt{x}"#, "√x"), (#"\mathbb{R}^n"#, "ℝ^n"), (#"\left( x \right)"#, "(x)"), (#"a \le b"#, "a≤b"),
+        (#"\alpha"#, "α"), (#"x^2 + y_i"#, "x²+yᵢ"), (#"\frac{a}{b}"#, "a/b"), (#"\frac{a+1}{2}"#, "(a+1)/2"),
+        (#"\sqrt{x}"#, "√x"), (#"\mathbb{R}^n"#, "ℝⁿ"), (#"\sum_{i=1}^n i"#, "∑ᵢ₌₁ⁿi"), (#"a_{n+1}"#, "aₙ₊₁"),
+        (#"x^\alpha y"#, "x^(α)y"), (#"x_{i,j}^2"#, "x_(i,j)²"), (#"\left( x \right)"#, "(x)"), (#"a \le b"#, "a≤b"),
         (#"\text{if } x"#, "if x"), (#"e^{i\pi}"#, "e^(iπ)"), (#"\hat{x}"#, "x"), (#"\boxed{E}"#, "E"),
     ])
     func formulasReadAsText(source: String, text: String) {
@@ -218,7 +219,7 @@ import Testing
         let defining = MathParser.parse(definitions, macros: &macros)
         #expect(defining.problems.isEmpty && defining.nodes.isEmpty, "\(defining.problems)")
         let cases: [(String, String)] = [
-            (#"\R^n"#, "ℝ^n"), (#"\abs{x}"#, "|x|"), (#"\p{y}"#, "x+y"), (#"\p[z]{y}"#, "z+y"),
+            (#"\R^n"#, "ℝⁿ"), (#"\abs{x}"#, "|x|"), (#"\p{y}"#, "x+y"), (#"\p[z]{y}"#, "z+y"),
             (#"\pair{a}{b}"#, "(a,b)"), (#"\tr A"#, "trA"), (#"\vec{v}"#, "𝐯"), (#"\frac{a}{b}"#, "a/b"),
             (#"f\colon A \to B"#, "f:A↦B"),
         ]
