@@ -87,7 +87,7 @@ enum FrontMatterSettings {
                     key,
                     "unknown field\(unknown.count == 1 ? "" : "s") "
                         + "\(unknown.map { "{\($0)}" }.joined(separator: ", ")) (known: {title}, {page}, {pages}, "
-                        + "{date}); printed as written"
+                        + "{date})\(metadata.fieldLocations[key] == nil ? "" : "; printed as written")"
                 )
             }
         }

@@ -24,6 +24,9 @@ public struct ThemeRequest: Sendable {
     public var fontFolders: [String]
     /// Swap every role's primary family for this one (fallbacks kept).
     public var family: String?
+    /// The option that named ``family`` when it is not `--family` (`-V mainfont`), which its
+    /// warning names; nil: `--family` or the library's caller.
+    public var familyOption: String?
     /// How role sizes change when ``family`` swaps the family (`--size-adjust`); nil: unchanged.
     public var sizeAdjustment: SizeAdjustment?
     /// Dynamic Type size category; nil: Large (the sizes as written).
@@ -120,7 +123,9 @@ extension Typesetter {
         }
         if let family = request.family, !installed.has(family) {
             // Swapping in a missing family would hand Latin text to whatever fallback is left.
-            warnings.append("family '\(family)' not found; the theme's families are kept (see `typeset fonts`)")
+            warnings.append(
+                (request.familyOption.map { "\($0): " } ?? "")
+                    + "family '\(family)' not found; the theme's families are kept (see `typeset fonts`)")
         } else if let family = request.family {
             switch request.sizeAdjustment {
             case .points(let points)?:

@@ -14,6 +14,8 @@ enum PandocVariables {
         var type = PandocTypeVariables()
         /// `mainfont` (or `sansfont` when no `mainfont` is given): every role's family.
         var family: String?
+        /// The key that named ``family``: `mainfont` or `sansfont`.
+        var familyKey: String?
         /// One line for each key Typeset does not read.
         var warnings: [String] = []
     }
@@ -48,7 +50,9 @@ enum PandocVariables {
                 } catch {
                     throw UsageError("-V geometry \(error.description)")
                 }
-            case "mainfont": translation.family = value
+            case "mainfont":
+                translation.family = value
+                translation.familyKey = key
             case "sansfont": sansFamily = value
             case "monofont": translation.type.monospaceFamily = value
             case "fontsize":
@@ -70,7 +74,10 @@ enum PandocVariables {
                 }
             }
         }
-        if translation.family == nil { translation.family = sansFamily }
+        if translation.family == nil, let sansFamily {
+            translation.family = sansFamily
+            translation.familyKey = "sansfont"
+        }
         // `landscape` or `portrait` turns the paper geometry or papersize names, whichever came last.
         if let turning {
             if let index = translation.pairs.lastIndex(where: { $0.0 == "paper" }) {

@@ -75,8 +75,13 @@ enum RenderCommand {
         parsed.diagnostics =
             try SectionAndFileOptions.fillMetadata(&parsed.document, from: args) + parsed.diagnostics
         for (key, value) in variables { parsed.document.metadata.set(key, to: value) }
-        var report = try Typesetter.render(
-            document: parsed.document, diagnostics: parsed.diagnostics, to: target, options: options)
+        var report: RenderReport
+        do {
+            report = try Typesetter.render(
+                document: parsed.document, diagnostics: parsed.diagnostics, to: target, options: options)
+        } catch let error as TypesetError {
+            throw Self.usageError(adapting: error, options: options) ?? error
+        }
         report.diagnostics = variableWarnings + report.diagnostics
         if args.has("--verbose"), !parsed.document.metadata.unusedKeys.isEmpty {
             let keys = parsed.document.metadata.unusedKeys
@@ -93,6 +98,26 @@ enum RenderCommand {
             }
         }
         Messages.report(report, output: target, quiet: args.has("--quiet"), format: format)
+    }
+
+    /// A theme pushed past its limits by a size the command line asked for (`-V fontsize`,
+    /// `-V linestretch`, `--size-category`) is a bad option value: a usage error, as every `-V`
+    /// value is, naming the option; nil for any other error.
+    static func usageError(adapting error: TypesetError, options: RenderOptions) -> UsageError? {
+        guard case .invalidTheme(let problems) = error, let first = problems.first, first.contains(" adapted to ")
+        else { return nil }
+        let request = options.themeRequest
+        let option: String? =
+            if request.pandocVariables.bodySize != nil, first.contains("fontsize ") {
+                "-V fontsize"
+            } else if request.pandocVariables.lineStretch != nil, first.contains("linestretch ") {
+                "-V linestretch"
+            } else if request.sizeCategory != nil, first.contains("size category ") {
+                "--size-category"
+            } else {
+                nil
+            }
+        return option.map { UsageError("\($0): \(first)") }
     }
 
     /// Sets the folders the document may read (``RenderOptions/root``): `--root DIR`, else each
@@ -369,7 +394,10 @@ enum RenderCommand {
     static func applyPandocVariables(_ args: ParsedArguments, to options: inout RenderOptions) throws -> [Diagnostic] {
         let translation = try PandocVariables.translate(rawVariables(args))
         options.themeRequest.pandocVariables = translation.type
-        if options.themeRequest.family == nil { options.themeRequest.family = translation.family }
+        if options.themeRequest.family == nil, let family = translation.family {
+            options.themeRequest.family = family
+            options.themeRequest.familyOption = translation.familyKey.map { "-V \($0)" }
+        }
         if options.strict, let first = translation.warnings.first {
             throw UsageError(first.replacingOccurrences(of: "; ignored", with: "") + " (an error with --strict)")
         }

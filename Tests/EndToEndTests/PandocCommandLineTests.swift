@@ -195,7 +195,21 @@ import Testing
             #expect(result.status == 2, "\(value): \(result.output)")
             #expect(!FileManager.default.fileExists(atPath: dir + "/bad.pdf"), "\(value)")
         }
+        // A size that pushes the theme's largest role past its limit, and an unknown field of a
+        // running text: the message names the option, and says nothing of what a warning would do.
+        for value in ["fontsize=300pt", "header={bad}"] {
+            let result = try typeset(["render", dir + "/u.md", "-o", dir + "/bad.pdf", "-V", value])
+            let key = String(value.prefix { $0 != "=" })
+            #expect(result.status == 2, "\(value): \(result.output)")
+            #expect(result.output.contains("-V \(key)") && !result.output.contains("printed as written"), "\(value)")
+            #expect(!FileManager.default.fileExists(atPath: dir + "/bad.pdf"), "\(value)")
+        }
         #expect(try typeset(["render", dir + "/u.md", "-o", dir + "/bad.pdf", "--size-category", "huge"]).status == 2)
+        // A family -V names but no font has is warned about under the option's name.
+        let family = try typeset(["render", dir + "/u.md", "-o", dir + "/f.pdf", "-V", "mainfont=Nope"])
+        #expect(
+            family.status == 0 && family.output.contains("warning: -V mainfont: family 'Nope' not found"),
+            "\(family.output)")
     }
 
     @Test func helpOnEveryCommandAndSubcommand() throws {
