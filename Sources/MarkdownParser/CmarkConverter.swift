@@ -251,7 +251,7 @@ struct CmarkConverter {
     mutating func blocks(of parent: OpaquePointer, depth: Int) -> [Block] {
         var items: [BlockItem] = []
         for child in Self.children(parent) { convertBlock(child, depth: depth, into: &items) }
-        return RawHTML.nestContainers(nestDivs(items))
+        return RawHTML.nestContainers(html.nestTables(nestDivs(items)))
     }
 
     /// Whether the source line where `node` starts has `[` as its first character after the
@@ -567,7 +567,12 @@ struct CmarkConverter {
     struct TopLevelNesting {
         var divs = 0, ignored = 0
         var html: [String] = []
-        var balanced: Bool { divs == 0 && ignored == 0 && html.isEmpty }
+        /// HTML tables left open (``RawHTML/nestTables(_:)``), and the blocks since one opened:
+        /// a table still open after ``longestTableSpan`` blocks no longer holds the run open
+        /// (``RawHTML/nestTables(_:)`` sets a table it does not see closed as before).
+        var tables = 0, tableSpan = 0
+        static let longestTableSpan = 256
+        var balanced: Bool { divs == 0 && ignored == 0 && html.isEmpty && tables == 0 }
 
         /// Follows `item` as ``nestDivs(_:)`` and then ``RawHTML/nestContainers(_:)`` would.
         mutating func advance(over item: BlockItem) {
@@ -575,6 +580,15 @@ struct CmarkConverter {
             case .open: if divs < CmarkConverter.maxDepth { divs += 1 } else { ignored += 1 }
             case .close: if ignored > 0 { ignored -= 1 } else if divs > 0 { divs -= 1 }
             case .block(let block):
+                if tables > 0 {
+                    tableSpan += 1
+                    if tableSpan > Self.longestTableSpan { tables = 0 }
+                }
+                if RawHTML.isTablePart(block), case .html(let fragment) = block.kind {
+                    if tables == 0 { tableSpan = 0 }
+                    tables = max(
+                        0, tables + RawHTML.tableBalance(String(fragment.dropFirst(RawHTML.tableMarker.count))))
+                }
                 guard divs == 0, ignored == 0, case .html(let fragment) = block.kind else { return }
                 if fragment.hasPrefix(RawHTML.openMarker) {
                     html.append(String(fragment.dropFirst(RawHTML.openMarker.count)))
@@ -689,7 +703,7 @@ struct CmarkConverter {
     private mutating func flushSegment() {
         guard var segment = segmentScan.current else { return }
         let before = diagnostics.count
-        let blocks = RawHTML.nestContainers(nestDivs(segmentScan.items))
+        let blocks = RawHTML.nestContainers(html.nestTables(nestDivs(segmentScan.items)))
         let made = blocks.count
         let ranges = source.lines.ranges
         if segment.firstLine >= 1, segment.firstLine <= ranges.count,
@@ -715,7 +729,7 @@ struct CmarkConverter {
     mutating func blocks(ofTopLevel nodes: [OpaquePointer]) -> [Block] {
         var items: [BlockItem] = []
         for node in nodes { convertBlock(node, depth: 0, into: &items) }
-        return RawHTML.nestContainers(nestDivs(items))
+        return RawHTML.nestContainers(html.nestTables(nestDivs(items)))
     }
 
     // MARK: Inlines

@@ -19,6 +19,11 @@ struct RawHTML {
     /// quotation marks are double at even depths, single at odd ones (HTML's `q`, CSS `quotes`
     /// for English and Korean).
     private var quoteDepth = 0
+    /// How many `<table>` elements the HTML blocks read so far leave open: while one is, each
+    /// HTML block is kept as written, for ``nestTables(_:)``.
+    var openTables = 0
+    /// The Markdown blocks of the table being read (``nestTables(_:)``), by number.
+    var embeddedBlocks: [[Block]] = []
 
     init(file: String) { self.file = file }
 
@@ -85,7 +90,14 @@ struct RawHTML {
     /// The blocks of one HTML block (`location`: where it starts). A `<div>`, `<center>` or
     /// `<details>` left open at the end of the block (its Markdown content follows, its closing
     /// tag comes in a later HTML block) adds a marker that ``nestContainers(_:)`` resolves.
-    mutating func blocks(_ html: String, location: SourceLocation?) -> [Block] {
+    mutating func blocks(_ html: String, location: SourceLocation?, keepingOpenTables: Bool = true) -> [Block] {
+        if keepingOpenTables {
+            let tables = Self.tableBalance(html)
+            if openTables > 0 || tables > 0 {
+                openTables = max(0, openTables + tables)
+                return [Block(.html(Self.tableMarker + html), location: location)]
+            }
+        }
         warnIfUnclosedComment(html, at: location)
         var builder = BlockBuilder(location: location)
         let (nodes, complete) = HTMLFragment.parseChecked(html)
@@ -145,6 +157,16 @@ struct RawHTML {
     /// Opening minus closing tags of each container element in `html`, comments aside (the
     /// parser closes what is left open, so the count is read from the source's tags).
     static func containerBalance(_ html: String) -> [(String, Int)] {
+        let balance = tagBalance(html, of: Set(containers))
+        return containers.compactMap { name in
+            guard let count = balance[name], count != 0 else { return nil }
+            return (name, count)
+        }
+    }
+
+    /// Opening minus closing tags of each element of `names` in `html` (lower case), comments
+    /// aside.
+    static func tagBalance(_ html: String, of names: Set<String>) -> [String: Int] {
         let bytes = Array(html.utf8)
         var balance: [String: Int] = [:]
         var index = 0
@@ -169,13 +191,10 @@ struct RawHTML {
             let next = bytes[nameEnd]
             let ends = next == UInt8(ascii: ">") || isASCIISpace(next) || (!closing && next == UInt8(ascii: "/"))
             let name = String(decoding: bytes[nameStart..<nameEnd].map { $0 | 0x20 }, as: UTF8.self)
-            guard ends, containers.contains(name) else { continue }
+            guard ends, names.contains(name) else { continue }
             balance[name, default: 0] += closing ? -1 : 1
         }
-        return containers.compactMap { name in
-            guard let count = balance[name], count != 0 else { return nil }
-            return (name, count)
-        }
+        return balance
     }
 
     private static func isASCIILetterOrDigit(_ byte: UInt8) -> Bool {
@@ -248,6 +267,12 @@ struct RawHTML {
         _ nodes: [HTMLNode], to builder: inout BlockBuilder, location: SourceLocation?, depth: Int
     ) {
         for node in nodes {
+            if case .element(Self.embeddedTag, let attributes, _) = node, let blocks = embedded(attributes) {
+                // A Markdown block of a table's HTML outside its cells: itself.
+                builder.flush()
+                builder.blocks += blocks
+                continue
+            }
             guard case .element(let name, let attributes, let children) = node, isBlockElement(name) else {
                 builder.inlines += inlines(node, location: location, depth: depth + 1)
                 continue
@@ -507,7 +532,22 @@ struct RawHTML {
 
     /// The inlines of HTML nodes inside a block (whitespace collapsed as HTML does).
     private mutating func inlines(_ nodes: [HTMLNode], location: SourceLocation?, depth: Int) -> [Inline] {
-        nodes.flatMap { inlines($0, location: location, depth: depth) }
+        var result: [Inline] = []
+        // Markdown blocks one after another in a cell are a line break apart, not two.
+        var afterEmbedded = false
+        for node in nodes {
+            var converted = inlines(node, location: location, depth: depth)
+            if case .element(Self.embeddedTag, _, _) = node {
+                if afterEmbedded, converted.first == .lineBreak { converted.removeFirst() }
+                afterEmbedded = true
+            } else if case .text(let text) = node, text.allSatisfy(\.isWhitespace) {
+                // White space between two blocks keeps them adjacent.
+            } else {
+                afterEmbedded = false
+            }
+            result += converted
+        }
+        return result
     }
 
     private mutating func inlines(_ node: HTMLNode, location: SourceLocation?, depth: Int) -> [Inline] {
@@ -515,6 +555,10 @@ struct RawHTML {
         case .hidden: return []
         case .text(let text): return [.text(Self.collapsed(text))]
         case .element(let name, let attributes, let children):
+            if name == Self.embeddedTag, let blocks = embedded(attributes) {
+                // Markdown blocks in a cell: on lines of their own, as a block element's text.
+                return [.lineBreak] + Self.cellInlines(blocks) + [.lineBreak]
+            }
             if isBlockElement(name) || name == "li" || name == "tr" || name == "td" || name == "th" {
                 // A block inside text (or table parts out of place): its text, on a line of its own.
                 return [.lineBreak] + inlines(children, location: location, depth: depth + 1) + [.lineBreak]

@@ -10,6 +10,54 @@ import Testing
         return []
     }
 
+    /// An HTML table whose cells hold Markdown between blank lines (a README's "before | after")
+    /// is one table, each cell's Markdown inside it as GitHub shows it: a paragraph's inlines,
+    /// each line of code as code, each list item on a line of its own; the text after the
+    /// table follows it. A table never closed keeps its Markdown as blocks after it.
+    @Test func markdownInsideHTMLTableCellsStaysInTheCells() {
+        let markdown = """
+            <table>
+            <tr><th>Before</th><th>After</th></tr>
+            <tr>
+            <td>
+
+            ```python
+            def f(x):
+                return x
+            ```
+
+            </td>
+            <td>
+
+            - one
+            - **two**
+
+            Some *text*.
+
+            </td>
+            </tr>
+            </table>
+
+            End.
+            """
+        let parsed = blocks(markdown)
+        guard parsed.count == 2, case .table(let table) = parsed[0].kind else {
+            Issue.record("\(parsed.map(\.kind))")
+            return
+        }
+        #expect(table.header.map(\.plainText) == ["Before", "After"])
+        func lines(_ cell: [Inline]) -> [String] {
+            cell.split(separator: .lineBreak).map { Array($0).plainText }
+        }
+        #expect(lines(table.rows[0][0]) == ["def f(x):", "    return x"], "\(table.rows[0][0])")
+        #expect(table.rows[0][0].first == .code("def f(x):"))
+        #expect(lines(table.rows[0][1]) == ["•\u{00A0}one", "•\u{00A0}two", "Some text."], "\(table.rows[0][1])")
+        #expect(parsed[1].kind == .paragraph([.text("End.")]))
+        let unclosed = blocks("<table><tr><td>\n\nInside.\n\nAfter.\n")
+        #expect(unclosed.map(\.kind).contains(.paragraph([.text("Inside.")])), "\(unclosed.map(\.kind))")
+        #expect(unclosed.map(\.kind).last == .paragraph([.text("After.")]))
+    }
+
     /// A list written in a line of inline HTML (a table cell's `<ul><li>…`, as GitHub shows
     /// it) sets each item on a line of its own behind its bullet or number, nested items an em
     /// in, and the text after the list on a line of its own: no empty first line.
