@@ -140,7 +140,10 @@ extension MathLayout {
 
     /// A matrix or an alignment: its cells set in the array's style, each row at least as tall
     /// and deep as LaTeX's strut (0.7 and 0.3 of a 1.2 em baseline skip), rows `rowGap` apart,
-    /// the whole centred on the axis, between delimiters sized to it.
+    /// the whole centred on the axis, between delimiters sized to it. Rules (`|`, `\hline`,
+    /// `\cline`) are LaTeX's `\arrayrulewidth`, 0.04 em (0.4 pt at 10 pt): between columns in
+    /// the middle of their gap, widened by the rule; at an outer edge with `\arraycolsep`
+    /// (0.5 em) between it and the column; between rows halfway from one to the next.
     func arrayBox(_ array: MathArray, left: MathDelimiter, right: MathDelimiter, _ style: MathStyle) -> MathBox {
         let cellStyle = MathStyle(array.cellStyle == .display && style.level != .display ? .text : array.cellStyle)
         let cells = array.rows.map { row in row.map { layoutList($0, style: cellStyle) } }
@@ -154,13 +157,22 @@ extension MathLayout {
         let strutDepth = 0.36 * size * strutScale * array.stretch
         var grid = MathBox()
         var baseline = 0.0
-        var x = [Double](repeating: 0, count: columns)
+        let rule = 0.04 * size
+        let padding = 0.5 * size
+        var x = [Double](repeating: 0, count: max(columns, 1))
+        if array.verticalRules.contains(0) { x[0] = rule + padding }
+        var ruleX: [Int: Double] = array.verticalRules.contains(0) ? [0: 0] : [:]
         for column in 1..<max(columns, 1) {
             // The gaps repeat as the alignments do: an alignment's pairs of columns are 2 em
             // apart, the two columns of each pair touching.
             let gap = array.columnGaps[(column - 1) % array.columnGaps.count] * size
-            x[column] = x[column - 1] + widths[column - 1] + gap
+            let end = x[column - 1] + widths[column - 1]
+            let ruled = array.verticalRules.contains(column)
+            if ruled { ruleX[column] = end + gap / 2 }
+            x[column] = end + gap + (ruled ? rule : 0)
         }
+        var rowTops: [Double] = []
+        var rowBottoms: [Double] = []
         for (rowIndex, row) in cells.enumerated() {
             let height = max(strutHeight, row.map(\.height).max() ?? 0)
             let depth = max(strutDepth, row.map(\.depth).max() ?? 0)
@@ -177,15 +189,59 @@ extension MathLayout {
             }
             if rowIndex == 0 { grid.height = max(grid.height, height) }
             grid.depth = max(grid.depth, depth - baseline)
+            rowTops.append(baseline + height)
+            rowBottoms.append(baseline - depth)
             let extra = rowIndex < array.extraRowSpace.count ? array.extraRowSpace[rowIndex] * size : 0
             baseline -= depth + array.rowGap * size + extra
         }
         grid.width = columns > 0 ? x[columns - 1] + widths[columns - 1] : 0
+        if columns > 0, array.verticalRules.contains(columns) {
+            ruleX[columns] = grid.width + padding
+            grid.width += padding + rule
+        }
+        if !array.horizontalRules.isEmpty || !ruleX.isEmpty {
+            drawRules(
+                array, in: &grid, rowTops: rowTops, rowBottoms: rowBottoms, columnStarts: x, widths: widths,
+                ruleX: ruleX, rule: rule)
+        }
         // Centred on the axis, as `\vcenter` does.
         let shift = (grid.height - grid.depth) / 2 - axis(style)
         let centred = grid.raised(by: -shift)
         guard left != nil || right != nil else { return centred }
         return fencedBoxes(centred, left: left, right: right, style)
+    }
+
+    /// The rules of `array` drawn into `grid`: each row rule at its boundary (above the first
+    /// row's top, below the last row's bottom, else halfway between the rows), across the
+    /// columns it names; then each column rule at `ruleX`, from the top to the bottom.
+    private func drawRules(
+        _ array: MathArray, in grid: inout MathBox, rowTops: [Double], rowBottoms: [Double], columnStarts: [Double],
+        widths: [Double], ruleX: [Int: Double], rule: Double
+    ) {
+        guard let firstTop = rowTops.first, let lastBottom = rowBottoms.last else { return }
+        for rowRule in array.horizontalRules {
+            let boundary = min(max(rowRule.boundary, 0), rowTops.count)
+            let y =
+                boundary == 0
+                ? firstTop
+                : boundary == rowTops.count
+                    ? lastBottom - rule : (rowBottoms[boundary - 1] + rowTops[boundary]) / 2 - rule / 2
+            var start = 0.0
+            var end = grid.width
+            if let columns = rowRule.columns, !widths.isEmpty {
+                let first = min(columns.lowerBound, widths.count) - 1
+                let last = min(columns.upperBound, widths.count) - 1
+                start = columnStarts[first]
+                end = columnStarts[last] + widths[last]
+            }
+            grid.items.append(.rule(x: start, y: y, width: max(0, end - start), height: rule, color: nil))
+            grid.height = max(grid.height, y + rule)
+            grid.depth = max(grid.depth, -y)
+        }
+        for (_, x) in ruleX.sorted(by: { $0.key < $1.key }) {
+            grid.items.append(
+                .rule(x: x, y: -grid.depth, width: rule, height: grid.height + grid.depth, color: nil))
+        }
     }
 
     /// `box` between `left` and `right` sized to it.

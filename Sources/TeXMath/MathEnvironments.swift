@@ -3,6 +3,25 @@ extension MathParser {
     struct Rows {
         var rows: [[[MathNode]]] = []
         var extraSpace: [Double] = []
+        /// `\hline` and `\cline` at the start of a row (or after the last).
+        var rules: [MathRowRule] = []
+    }
+
+    /// Reads the `\hline`, `\hdashline` and `\cline{a-b}` at the start of row `row`.
+    mutating func readRowRules(before row: Int, into rules: inout [MathRowRule]) {
+        while true {
+            skipSpaces()
+            guard let name = peekCommand(), ["hline", "hdashline", "cline"].contains(name) else { return }
+            _ = readCommand()
+            guard name == "cline" else {
+                rules.append(MathRowRule(boundary: row))
+                continue
+            }
+            let span = readRawArgument().split(separator: "-").compactMap { Int($0.trimmingSpaces) }
+            if span.count == 2, span[0] >= 1, span[0] <= span[1] {
+                rules.append(MathRowRule(boundary: row, columns: span[0]...span[1]))
+            }
+        }
     }
 
     /// Reads cells separated by `&` and rows separated by `\\` until `\end{name}` (or the end of
@@ -12,6 +31,7 @@ extension MathParser {
         let cellStop: Stop = group ? .groupCell : .cell
         var rows = Rows()
         var row: [[MathNode]] = []
+        if firstCell == nil { readRowRules(before: 0, into: &rows.rules) }
         var cell = firstCell ?? parseList(stop: cellStop)
         while true {
             row.append(cell)
@@ -26,6 +46,7 @@ extension MathParser {
                 rows.rows.append(row)
                 rows.extraSpace.append(readOptionalRaw().map(Self.emLength) ?? 0)
                 row = []
+                readRowRules(before: rows.rows.count, into: &rows.rules)
                 cell = parseList(stop: cellStop)
                 continue
             }
@@ -109,18 +130,34 @@ extension MathParser {
         var nucleus = Self.environmentNucleus(name, rows: rows)!
         if name == "array" || name == "subarray", let columnSpec, case .array(var array, let left, let right) = nucleus
         {
-            let alignments: [MathColumnAlignment] = columnSpec.compactMap {
-                switch $0 {
-                case "l": .left
-                case "r": .right
-                case "c": .center
-                default: nil
-                }
-            }
-            if !alignments.isEmpty { array.alignments = alignments }
+            let spec = Self.columnSpec(columnSpec)
+            if !spec.alignments.isEmpty { array.alignments = spec.alignments }
+            array.verticalRules = spec.rules
             nucleus = .array(array, left: left, right: right)
         }
         return .atom(MathAtom(.ord, nucleus))
+    }
+
+    /// An `array`'s column spec: `l`, `c`, `r` (and `p{…}`, `m{…}`, `b{…}` set as `l`) the
+    /// columns, `|` a rule at the boundary it stands at; `@{…}`, `!{…}` and `*{n}{…}` are
+    /// skipped.
+    static func columnSpec(_ spec: String) -> (alignments: [MathColumnAlignment], rules: Set<Int>) {
+        var alignments: [MathColumnAlignment] = []
+        var rules: Set<Int> = []
+        var braces = 0
+        for character in spec {
+            if character == "{" { braces += 1 }
+            if character == "}" { braces = max(0, braces - 1) }
+            guard braces == 0 else { continue }
+            switch character {
+            case "l", "p", "m", "b": alignments.append(.left)
+            case "c": alignments.append(.center)
+            case "r": alignments.append(.right)
+            case "|": rules.insert(alignments.count)
+            default: break
+            }
+        }
+        return (alignments, rules)
     }
 
     static let alignmentEnvironments: Set<String> = [
@@ -145,6 +182,7 @@ extension MathParser {
         ]
         let (left, right) = delimiters[name] ?? (nil, nil)
         var array = MathArray(rows: rows.rows, alignments: [.center], columnGaps: [1], extraRowSpace: rows.extraSpace)
+        array.horizontalRules = rows.rules
         switch name {
         case _ where alignmentEnvironments.contains(name):
             array.alignments = [.right, .left]

@@ -178,6 +178,20 @@ public enum MathColumnAlignment: Hashable, Sendable {
     case right
 }
 
+/// A rule across an array between two rows (`\hline`, `\cline{2-3}`).
+public struct MathRowRule: Hashable, Sendable {
+    /// The row boundary: 0 above the first row, n below the nth.
+    public var boundary: Int
+    /// The columns it spans, 1-based (`\cline{2-3}`); nil: the whole width (`\hline`).
+    public var columns: ClosedRange<Int>?
+
+    /// Creates a rule at `boundary` across `columns` (nil: all of them).
+    public init(boundary: Int, columns: ClosedRange<Int>? = nil) {
+        self.boundary = boundary
+        self.columns = columns
+    }
+}
+
 /// A matrix or an alignment: rows of cells and how they are set.
 public struct MathArray: Hashable, Sendable {
     /// The cells, row by row.
@@ -195,6 +209,12 @@ public struct MathArray: Hashable, Sendable {
     public var extraRowSpace: [Double]
     /// The factor on the rows' strut (LaTeX's `\arraystretch`: 1.2 in `cases`).
     public var stretch: Double = 1
+    /// The column boundaries ruled by `|` in an `array`'s column spec: 0 before the first
+    /// column, n after the nth.
+    public var verticalRules: Set<Int> = []
+    /// The row boundaries ruled by `\hline` (0 above the first row, n below the nth) and
+    /// `\cline{a-b}` (its columns, 1-based as LaTeX counts them; nil: the whole width).
+    public var horizontalRules: [MathRowRule] = []
 
     /// Creates an array.
     public init(

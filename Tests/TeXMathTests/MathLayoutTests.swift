@@ -178,6 +178,35 @@ struct FixedMathFont: MathFont {
         #expect(framed.dropFirst().allSatisfy { $0 == MathColor(red: 1, green: 0, blue: 0) })
     }
 
+    /// An `array`'s `|` rules its column boundaries and `\hline` its row boundaries, 0.04 em
+    /// thick (LaTeX's `\arrayrulewidth`); a rule between columns widens their gap by its
+    /// width, one at an outer edge adds `\arraycolsep` (0.5 em) and itself; `\cline{2-2}`
+    /// spans its column only.
+    @Test func arrayRulesStandAtTheirBoundaries() {
+        func rules(_ source: String) -> (box: MathBox, rules: [(x: Double, y: Double, width: Double, height: Double)]) {
+            let box = Self.layout.layout(MathParser.parse(source), style: .text)
+            let rules = box.items.compactMap { item -> (x: Double, y: Double, width: Double, height: Double)? in
+                if case .rule(let x, let y, let width, let height, _) = item { (x, y, width, height) } else { nil }
+            }
+            return (box, rules)
+        }
+        let plain = rules(#"\begin{array}{cc} a & b \\ c & d \end{array}"#)
+        let ruled = rules(#"\begin{array}{c|c} a & b \\ \hline c & d \end{array}"#)
+        #expect(plain.rules.isEmpty && ruled.rules.count == 2, "\(ruled.rules)")
+        #expect(abs(ruled.box.width - plain.box.width - 0.4) < 1e-9)
+        let across = ruled.rules.first { $0.width > $0.height }
+        let down = ruled.rules.first { $0.height > $0.width }
+        #expect(across.map { abs($0.width - ruled.box.width) < 1e-9 && $0.height == 0.4 } == true)
+        #expect(down.map { abs($0.height - (ruled.box.height + ruled.box.depth)) < 1e-9 && $0.width == 0.4 } == true)
+        // A glyph is 5 pt and the gap 1 em: the rule stands in the gap's middle.
+        #expect(down.map { abs($0.x - 10) < 1e-9 } == true, "\(String(describing: down))")
+        let boxed = rules(#"\begin{array}{|c|} a \\ \hline b \\ \hline \end{array}"#)
+        #expect(boxed.rules.count == 4, "\(boxed.rules)")
+        #expect(abs(boxed.box.width - (5 + 2 * (5 + 0.4))) < 1e-9, "\(boxed.box.width)")
+        let partial = rules(#"\begin{array}{cc} a & b \\ \cline{2-2} c & d \end{array}"#)
+        #expect(partial.rules.count == 1 && partial.rules.first.map { abs($0.x - 15) < 1e-9 && $0.width == 5 } == true)
+    }
+
     @Test func delimitersGrowWithWhatTheyEnclose() {
         let small = Self.layout.layout(MathParser.parse(#"\left( a \right)"#), style: .display)
         let large = Self.layout.layout(MathParser.parse(#"\left( \frac{\frac{a}{b}}{c} \right)"#), style: .display)
