@@ -421,6 +421,13 @@ enum MathShapes {
                 setColor(color, fallback: textColor, on: cr)
                 text.draw(string, face: face, size: size, x: x + tx, baseline: baseline - ty, on: cr)
                 cairo_set_font_face(cr, font.cairoFace)
+            case .stroke(let sx, let sy, let toX, let toY, let width, let color):
+                setColor(color, fallback: textColor, on: cr)
+                cairo_set_line_width(cr, width)
+                cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
+                cairo_move_to(cr, x + sx, baseline - sy)
+                cairo_line_to(cr, x + toX, baseline - toY)
+                cairo_stroke(cr)
             }
         }
         return true

@@ -25,6 +25,9 @@ public enum MathBoxItem: Hashable, Sendable {
     /// baseline origin at (`x`, `y`): the renderer shapes and draws it as it does running text,
     /// with its font fallback.
     case text(String, face: MathTextFace, x: Double, y: Double, size: Double, color: MathColor?)
+    /// A straight stroke from (`x`, `y`) to (`toX`, `toY`), `width` pt wide (`\cancel`'s
+    /// strokes).
+    case stroke(x: Double, y: Double, toX: Double, toY: Double, width: Double, color: MathColor?)
 }
 
 extension MathBoxItem {
@@ -32,6 +35,7 @@ extension MathBoxItem {
     public var x: Double {
         switch self {
         case .glyph(_, let x, _, _, _), .rule(let x, _, _, _, _), .text(_, _, let x, _, _, _): x
+        case .stroke(let x, _, let toX, _, _, _): min(x, toX)
         }
     }
 
@@ -44,6 +48,8 @@ extension MathBoxItem {
             .rule(x: x + dx, y: y + dy, width: width, height: height, color: itemColor ?? color)
         case .text(let text, let face, let x, let y, let size, let itemColor):
             .text(text, face: face, x: x + dx, y: y + dy, size: size, color: itemColor ?? color)
+        case .stroke(let x, let y, let toX, let toY, let width, let itemColor):
+            .stroke(x: x + dx, y: y + dy, toX: toX + dx, toY: toY + dy, width: width, color: itemColor ?? color)
         }
     }
 }

@@ -114,6 +114,15 @@ extension MathParser {
                 return true
             }
             nodes.append(.space(length.amount, fixed: length.fixed))
+        case "cancel", "bcancel", "xcancel":
+            let cancel: MathCancel = name == "cancel" ? .up : (name == "bcancel" ? .down : .both)
+            nodes.append(.atom(MathAtom(.ord, .cancelled(parseArgument(), cancel))))
+        case "cancelto":
+            // The value the struck term goes to, at the stroke's upper end as a superscript.
+            let value = parseArgument()
+            var atom = MathAtom(.ord, .cancelled(parseArgument(), .up))
+            atom.superscript = value
+            nodes.append(.atom(atom))
         case "smash":
             // `[t]` smashes the height, `[b]` the depth, neither option both.
             let option = readOptionalRaw()?.trimmingSpaces

@@ -178,7 +178,9 @@ extension MathLayout {
             let depth = max(strutDepth, row.map(\.depth).max() ?? 0)
             if rowIndex > 0 { baseline -= height }
             for (column, cell) in row.enumerated() {
-                let alignment = array.alignments[column % array.alignments.count]
+                let alignment =
+                    rowIndex < array.rowAlignments.count
+                    ? array.rowAlignments[rowIndex] : array.alignments[column % array.alignments.count]
                 let offset: Double =
                     switch alignment {
                     case .left: 0

@@ -7,6 +7,32 @@ extension MathParser {
         var rules: [MathRowRule] = []
     }
 
+    /// A cell written in text mode (`cases*`' second column): its raw text up to the next `&`,
+    /// `\\` or `\end` outside braces, set as `\text` sets its argument.
+    mutating func parseTextCell() -> [MathNode] {
+        let start = position
+        var level = 0
+        while let scalar = current {
+            if level == 0, atRowSeparator || peekCommand() == "end" { break }
+            if scalar == "\\", position + 1 < scalars.count {
+                position += 2
+                continue
+            }
+            if scalar == "{" { level += 1 }
+            if scalar == "}" {
+                if level == 0 { break }
+                level -= 1
+            }
+            position += 1
+        }
+        let raw = String(String.UnicodeScalarView(scalars[start..<position])).trimmingSpaces
+        return Self.textRuns(raw, face: .regular).map { run in
+            run.math
+                ? .atom(MathAtom(.ord, .list(parseEmbedded(run.text, at: start))))
+                : .atom(MathAtom(.ord, .prose(run.text, run.face)))
+        }
+    }
+
     /// Reads the `\hline`, `\hdashline` and `\cline{a-b}` at the start of row `row`.
     mutating func readRowRules(before row: Int, into rules: inout [MathRowRule]) {
         while true {
@@ -27,7 +53,9 @@ extension MathParser {
     /// Reads cells separated by `&` and rows separated by `\\` until `\end{name}` (or the end of
     /// the source when `name` is nil; the closing brace of the group when `group`, as in
     /// `\substack{…}`), starting with a cell already read.
-    mutating func parseRows(firstCell: [MathNode]?, until name: String?, group: Bool = false) -> Rows {
+    mutating func parseRows(
+        firstCell: [MathNode]?, until name: String?, group: Bool = false, textColumn: Int? = nil
+    ) -> Rows {
         let cellStop: Stop = group ? .groupCell : .cell
         var rows = Rows()
         var row: [[MathNode]] = []
@@ -38,7 +66,7 @@ extension MathParser {
             skipSpaces()
             if current == "&" {
                 position += 1
-                cell = parseList(stop: cellStop)
+                cell = row.count == textColumn ? parseTextCell() : parseList(stop: cellStop)
                 continue
             }
             if atRowSeparator {
@@ -104,6 +132,9 @@ extension MathParser {
         if name == "array" || name == "subarray" || name == "alignat" || name == "alignat*" || name == "alignedat" {
             columnSpec = readRawArgument()
         }
+        // mathtools' starred matrices take their columns' alignment: `\begin{pmatrix*}[r]`.
+        let starredMatrix = name.hasSuffix("*") && Self.matrices.contains(String(name.dropLast()))
+        if starredMatrix { columnSpec = readOptionalRaw() }
         guard Self.environments.contains(name) else {
             problem("unknown math environment \(name)", at: start)
             let rows = parseRows(firstCell: nil, until: name)
@@ -117,7 +148,7 @@ extension MathParser {
                         .atom(MathAtom(.ord, .error("\\end{\(name)}"))),
                     ])))
         }
-        var rows = parseRows(firstCell: nil, until: name)
+        var rows = parseRows(firstCell: nil, until: name, textColumn: name.hasSuffix("cases*") ? 1 : nil)
         if Self.alignmentEnvironments.contains(name) {
             // amsmath begins each right-hand (even) column with an empty group, so that
             // `&= b` spaces the relation as in `{} = b`.
@@ -127,8 +158,9 @@ extension MathParser {
                 }
             }
         }
-        var nucleus = Self.environmentNucleus(name, rows: rows)!
-        if name == "array" || name == "subarray", let columnSpec, case .array(var array, let left, let right) = nucleus
+        var nucleus = Self.environmentNucleus(starredMatrix ? String(name.dropLast()) : name, rows: rows)!
+        if name == "array" || name == "subarray" || starredMatrix, let columnSpec,
+            case .array(var array, let left, let right) = nucleus
         {
             let spec = Self.columnSpec(columnSpec)
             if !spec.alignments.isEmpty { array.alignments = spec.alignments }
@@ -165,11 +197,13 @@ extension MathParser {
         "eqnarray*",
     ]
 
-    static let environments: Set<String> = alignmentEnvironments.union([
-        "matrix", "pmatrix", "bmatrix", "Bmatrix", "vmatrix", "Vmatrix", "smallmatrix", "cases", "dcases", "rcases",
-        "gathered", "gather", "gather*", "array", "equation", "equation*", "displaymath", "multline", "multline*",
-        "subarray",
-    ])
+    static let matrices: Set<String> = ["matrix", "pmatrix", "bmatrix", "Bmatrix", "vmatrix", "Vmatrix", "smallmatrix"]
+
+    static let environments: Set<String> = alignmentEnvironments.union(matrices).union(matrices.map { $0 + "*" })
+        .union([
+            "cases", "dcases", "rcases", "cases*", "dcases*", "gathered", "gather", "gather*", "array", "equation",
+            "equation*", "displaymath", "multline", "multline*", "subarray",
+        ])
 
     /// The nucleus an environment of `name` makes from its rows (amsmath's definitions: a
     /// matrix's columns are centred 2 × `\arraycolsep` = 1 em apart, `cases` has two columns
@@ -179,6 +213,7 @@ extension MathParser {
         let delimiters: [String: (MathDelimiter, MathDelimiter)] = [
             "pmatrix": ("(", ")"), "bmatrix": ("[", "]"), "Bmatrix": ("{", "}"), "vmatrix": ("|", "|"),
             "Vmatrix": ("\u{2016}", "\u{2016}"), "cases": ("{", nil), "dcases": ("{", nil), "rcases": (nil, "}"),
+            "cases*": ("{", nil), "dcases*": ("{", nil),
         ]
         let (left, right) = delimiters[name] ?? (nil, nil)
         var array = MathArray(rows: rows.rows, alignments: [.center], columnGaps: [1], extraRowSpace: rows.extraSpace)
@@ -189,14 +224,18 @@ extension MathParser {
             array.columnGaps = [0, 2]
             array.rowGap = 0.3
             array.cellStyle = .display
-        case "cases", "dcases", "rcases":
+        case "cases", "dcases", "rcases", "cases*", "dcases*":
             array.alignments = [.left]
             array.columnGaps = [1]
-            array.cellStyle = name == "dcases" ? .display : .text
+            array.cellStyle = name.hasPrefix("dcases") ? .display : .text
             array.stretch = 1.2
         case "gathered", "gather", "gather*", "equation", "equation*", "displaymath", "multline", "multline*":
             array.rowGap = 0.3
             array.cellStyle = .display
+            if name.hasPrefix("multline"), rows.rows.count > 1 {
+                // amsmath: the first line flush left, the last flush right, the others centred.
+                array.rowAlignments = [.left] + Array(repeating: .center, count: rows.rows.count - 2) + [.right]
+            }
         case "smallmatrix", "subarray":
             array.columnGaps = [0.333]
             array.cellStyle = .script

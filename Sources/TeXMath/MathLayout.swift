@@ -272,6 +272,8 @@ public struct MathLayout: Sendable {
             nucleus = framedBox(base, frame: frame, style)
         case .phantom(let base, let phantom):
             nucleus = phantomBox(base, phantom, style)
+        case .cancelled(let base, let cancel):
+            nucleus = cancelledBox(base, cancel, style)
         case .extensibleArrow(let arrow):
             nucleus = extensibleArrowBox(arrow, above: atom.superscript, below: atom.subscript, style)
         case .brace(let character, let over, let base):

@@ -121,6 +121,16 @@ public struct MathPhantom: Hashable, Sendable {
     }
 }
 
+/// The strokes through a cancelled subformula.
+public enum MathCancel: Hashable, Sendable {
+    /// From the lower left to the upper right (`\cancel`, `\cancelto` with an arrowhead).
+    case up
+    /// From the upper left to the lower right (`\bcancel`).
+    case down
+    /// Both (`\xcancel`).
+    case both
+}
+
 /// The frame and background of a boxed subformula (`\boxed`, `\fbox`, `\colorbox`,
 /// `\fcolorbox`).
 public struct MathFrame: Hashable, Sendable {
@@ -209,6 +219,9 @@ public struct MathArray: Hashable, Sendable {
     public var extraRowSpace: [Double]
     /// The factor on the rows' strut (LaTeX's `\arraystretch`: 1.2 in `cases`).
     public var stretch: Double = 1
+    /// The alignment of each row's cells when it is not the column's (`multline`: the first
+    /// row flush left, the last flush right); empty: the columns'.
+    public var rowAlignments: [MathColumnAlignment] = []
     /// The column boundaries ruled by `|` in an `array`'s column spec: 0 before the first
     /// column, n after the nth.
     public var verticalRules: Set<Int> = []
@@ -259,6 +272,10 @@ public indirect enum MathNucleus: Hashable, Sendable {
     case framed([MathNode], MathFrame)
     /// `\phantom{…}` and its kin: the base's box changed, the base drawn or not.
     case phantom([MathNode], MathPhantom)
+    /// `\cancel{…}` and its kin (the `cancel` package): the base struck through, up to the
+    /// right (`\cancel`), down to the right (`\bcancel`), or both (`\xcancel`); `\cancelto`'s
+    /// value goes in the atom's superscript.
+    case cancelled([MathNode], MathCancel)
     /// `\xrightarrow{…}` and its kin: an arrow stretched to hold the atom's limits (its
     /// superscript above, its subscript below), as amsmath's `\ext@arrow` makes it.
     case extensibleArrow(String)
@@ -387,7 +404,8 @@ extension MathFormula {
                 guard case .atom(let atom) = node else { continue }
                 switch atom.nucleus {
                 case .prose(let text, _): texts.append(text)
-                case .list(let nodes), .colored(_, let nodes), .framed(let nodes, _), .phantom(let nodes, _):
+                case .list(let nodes), .colored(_, let nodes), .framed(let nodes, _), .phantom(let nodes, _),
+                    .cancelled(let nodes, _):
                     inner.append(nodes)
                 case .fraction(let numerator, let denominator, _, _, _, _): inner += [numerator, denominator]
                 case .radical(let degree, let radicand): inner += [degree ?? [], radicand]
@@ -484,7 +502,8 @@ extension MathFormula {
         case .symbol(let text): plainLetters(text)
         case .text(let text), .prose(let text, _): text
         case .error(let source): source
-        case .list(let nodes), .colored(_, let nodes), .framed(let nodes, _): plainText(nodes)
+        case .list(let nodes), .colored(_, let nodes), .framed(let nodes, _), .cancelled(let nodes, _):
+            plainText(nodes)
         case .phantom(let nodes, let phantom): phantom.drawn ? plainText(nodes) : ""
         case .extensibleArrow(let arrow): arrow
         case .fraction(let numerator, let denominator, let rule, _, let left, let right):

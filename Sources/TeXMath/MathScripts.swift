@@ -282,6 +282,27 @@ extension MathLayout {
         return box
     }
 
+    /// `\cancel` and its kin: the base with strokes from corner to corner of its box, 0.04 em
+    /// wide (the rule width of `\fbox`), reaching 0.1 em past the box on each side as the
+    /// `cancel` package's strokes do.
+    func cancelledBox(_ base: [MathNode], _ cancel: MathCancel, _ style: MathStyle) -> MathBox {
+        var box = layoutList(base, style: style)
+        let em = em(style)
+        let width = 0.04 * em
+        let overhang = 0.1 * em
+        let (left, right) = (-overhang / 2, box.width + overhang / 2)
+        let (bottom, top) = (-box.depth - overhang / 2, box.height + overhang / 2)
+        if cancel != .down {
+            box.items.append(.stroke(x: left, y: bottom, toX: right, toY: top, width: width, color: nil))
+        }
+        if cancel != .up {
+            box.items.append(.stroke(x: left, y: top, toX: right, toY: bottom, width: width, color: nil))
+        }
+        box.isCharacter = false
+        box.italicsCorrection = 0
+        return box
+    }
+
     /// The arrow of `\xrightarrow` and its kin, as amsmath's `\ext@arrow 0359` makes it: each
     /// label in its script style, padded by 5 mu before it and 9 mu after it, and the arrow
     /// stretched (its size variants, then its assembly of parts) to the wider of them, never

@@ -178,6 +178,26 @@ struct FixedMathFont: MathFont {
         #expect(framed.dropFirst().allSatisfy { $0 == MathColor(red: 1, green: 0, blue: 0) })
     }
 
+    /// `\cancel` strikes its base from corner to corner, `\bcancel` the other way, `\xcancel`
+    /// both; the base keeps its box; `\cancelto`'s value is the superscript.
+    @Test func cancelStrikesItsBase() {
+        func strokes(_ source: String) -> (box: MathBox, strokes: [(Double, Double, Double, Double)]) {
+            let box = Self.layout.layout(MathParser.parse(source), style: .text)
+            let strokes = box.items.compactMap { item -> (Double, Double, Double, Double)? in
+                if case .stroke(let x, let y, let toX, let toY, _, _) = item { (x, y, toX, toY) } else { nil }
+            }
+            return (box, strokes)
+        }
+        let plain = Self.layout.layout(MathParser.parse("ab"), style: .text)
+        let up = strokes(#"\cancel{ab}"#)
+        #expect(up.strokes.count == 1 && up.strokes[0].1 < up.strokes[0].3, "\(up.strokes)")
+        #expect(up.box.width == plain.width && up.box.height == plain.height && up.box.depth == plain.depth)
+        let down = strokes(#"\bcancel{ab}"#)
+        #expect(down.strokes.count == 1 && down.strokes[0].1 > down.strokes[0].3)
+        #expect(strokes(#"\xcancel{ab}"#).strokes.count == 2)
+        #expect(MathParser.parse(#"\cancelto{0}{x}"#).plainText == "x⁰")
+    }
+
     /// An `array`'s `|` rules its column boundaries and `\hline` its row boundaries, 0.04 em
     /// thick (LaTeX's `\arrayrulewidth`); a rule between columns widens their gap by its
     /// width, one at an outer edge adds `\arraycolsep` (0.5 em) and itself; `\cline{2-2}`

@@ -256,12 +256,32 @@ import Testing
             #"{a \atop b}"#, #"{n \choose k}"#, #"{n \brace k}"#, #"{n \brack k}"#, #"{\rm d}x"#, #"{\bf v}"#,
             #"{\cal L}"#, #"{\small x}"#, #"\ensuremath{x}"#, #"\pmb{x}"#, #"\operatornamewithlimits{arg\,max}"#,
             #"a \pod{n}"#, #"\mathchoice{a}{b}{c}{d}"#, #"a \lt b \gt c"#, #"\pounds \S \P \copyright"#,
-            #"\circledR \degree \iddots \varGamma \And"#, #"\begin{subarray}{l} a \\ b \end{subarray}"#,
+            #"\circledR \degree \iddots \varGamma \And"#, #"\cancel{x} \bcancel{y} \xcancel{z} \cancelto{0}{w}"#,
+            #"\begin{subarray}{l} a \\ b \end{subarray}"#,
         ]
         for source in sources {
             let formula = MathParser.parse(source)
             #expect(formula.problems.isEmpty, "\(source): \(formula.problems)")
         }
+    }
+
+    /// mathtools' starred matrices take their columns' alignment, `cases*` sets its second
+    /// column as text, and `multline` sets its first row flush left and its last flush right.
+    @Test func starredEnvironmentsAndMultline() {
+        func array(_ source: String) -> MathArray? {
+            if case .array(let array, _, _)? = Self.atoms(source).first?.nucleus { array } else { nil }
+        }
+        #expect(array(#"\begin{pmatrix*}[r] 1 & -2 \\ 3 & 4 \end{pmatrix*}"#)?.alignments == [.right])
+        let cases = array(#"\begin{cases*} 1 & if $x > 0$ \\ 0 & else \end{cases*}"#)
+        if case .prose(let text, _)? = cases?.rows[1][1].first.flatMap({ node -> MathNucleus? in
+            if case .atom(let atom) = node { atom.nucleus } else { nil }
+        }) {
+            #expect(text == "else")
+        } else {
+            Issue.record("\(String(describing: cases?.rows))")
+        }
+        #expect(MathParser.parse(#"\begin{cases*} 1 & if $x > 0$ \end{cases*}"#).problems.isEmpty)
+        #expect(array(#"\begin{multline} a \\ b \\ c \end{multline}"#)?.rowAlignments == [.left, .center, .right])
     }
 
     /// Spaces of a written length: mu stay mu (scaled with the style), the others are em of
