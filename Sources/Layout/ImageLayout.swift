@@ -44,14 +44,26 @@ struct ImageLayout {
                         .image(path: image.path, rect: Rect(x: imageLeft, y: 0, width: width, height: height)),
                     ]))
         } else {
-            // The placeholder holds the whole caption (every line: a long alt text is never
-            // cut to its first line), at least 72 pt tall.
+            // The placeholder takes the size the source asks for (`width="100"`: 75 pt, at least
+            // 36 pt, at most the measure) at its alignment's side, else the measure; it holds
+            // the whole caption (every line: a long alt text is never cut to its first line),
+            // at least 72 pt tall unless a height is asked for.
+            let asked = Self.requested(
+                image, natural: (measure, 72), measure: measure, textHeight: options.page.textHeight)
+            let boxWidth = image.width == nil ? measure : min(measure, max(36, asked.0))
+            let left =
+                switch image.alignment {
+                case .left, .justify: left
+                case .right: left + measure - boxWidth
+                case .center: left + (measure - boxWidth) / 2
+                }
+            let measure = boxWidth
             let label = (image.caption ?? image.placeholderLabel).map { caption in
                 StyledParagraph(runs: caption.runs.map { StyledRun(($0.text), style: $0.style) }, style: caption.style)
             }
             let lines = label.map { shaper.shape($0, width: max(1, measure - 12)).lines } ?? []
             let textHeight = lines.reduce(0) { $0 + $1.ascent + $1.descent }
-            let height = max(72.0, textHeight + 12)
+            let height = max(image.height == nil ? 72.0 : min(asked.1, options.page.textHeight * 0.7), textHeight + 12)
             var item = Item(
                 height: height,
                 elements: [

@@ -432,6 +432,23 @@ struct RawHTML {
         if !list.items.isEmpty { builder.blocks.append(Block(.list(list), location: location)) }
     }
 
+    /// The alignment an HTML table cell asks for: its `align` attribute (HTML 4, which GitHub
+    /// keeps) or its `style`'s `text-align`; nil: none.
+    static func cellAlignment(_ attributes: [String: String]) -> ColumnAlignment? {
+        var value = attributes["align"]?.lowercased()
+        if value == nil, let style = attributes["style"]?.lowercased(),
+            let range = style.range(of: "text-align")
+        {
+            value = style[range.upperBound...].drop { $0 == ":" || $0 == " " }.prefix { $0.isLetter }.description
+        }
+        switch value {
+        case "left", "start": return .left
+        case "center", "middle": return .center
+        case "right", "end": return .right
+        default: return nil
+        }
+    }
+
     private func isBlockElement(_ name: String) -> Bool {
         Self.blockContainers.contains(name)
             || ["h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol", "pre", "blockquote", "hr", "summary"].contains(
@@ -454,6 +471,8 @@ struct RawHTML {
         var outsideCells: [HTMLNode] = []
         // Columns still covered by a cell of an earlier row spanning rows: rows left to cover.
         var covered: [Int: Int] = [:]
+        // The alignments the cells of each column ask for (`align`, or CSS `text-align`).
+        var asked: [Int: [ColumnAlignment]] = [:]
         var spans = false
         func span(_ attributes: [String: String], _ name: String, limit: Int) -> Int {
             guard let value = attributes[name].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) else {
@@ -493,6 +512,9 @@ struct RawHTML {
                         let columns = span(attributes, "colspan", limit: 1_000)
                         let rows = span(attributes, "rowspan", limit: 65_534)
                         if columns > 1 || rows > 1 { spans = true }
+                        if let alignment = Self.cellAlignment(attributes) {
+                            asked[cells.count, default: []].append(alignment)
+                        }
                         for c in 0..<columns {
                             if rows > 1 { covered[cells.count] = rows - 1 }
                             cells.append(
@@ -524,7 +546,12 @@ struct RawHTML {
         func padded(_ cells: [[Inline]]) -> [[Inline]] { cells + Array(repeating: [], count: columns - cells.count) }
         let header = rows[0].header ? padded(rows[0].cells) : Array(repeating: [], count: columns)
         let body = rows.dropFirst(rows[0].header ? 1 : 0).map { padded($0.cells) }
-        let table = Table(alignments: Array(repeating: .none, count: columns), header: header, rows: Array(body))
+        // A table's cells are aligned by column: each column as most of its cells ask.
+        let alignments = (0..<columns).map { column -> ColumnAlignment in
+            let counts = Dictionary((asked[column] ?? []).map { ($0, 1) }, uniquingKeysWith: +)
+            return counts.max { $0.value < $1.value || $0.value == $1.value && "\($0.key)" > "\($1.key)" }?.key ?? .none
+        }
+        let table = Table(alignments: alignments, header: header, rows: Array(body))
         return (table, caption, outsideCells)
     }
 
@@ -631,6 +658,10 @@ struct RawHTML {
             guard var value = attributes[key]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { continue }
             if Double(value) != nil { value += "px" }  // HTML's bare numbers are CSS pixels
             pairs.append(.init(key: key, value: value, location: location))
+        }
+        // `align="right"` floats the picture in a browser; on paper it stands at that side.
+        if let align = attributes["align"]?.lowercased(), ["left", "center", "right"].contains(align) {
+            pairs.append(.init(key: "align", value: align, location: location))
         }
         return .span(Attributes(pairs: pairs, location: location), [image])
     }

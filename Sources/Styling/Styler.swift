@@ -870,7 +870,8 @@ public struct Styler: Sendable {
         image: Inline, width: String?, height: String?, captioned: Bool
     )? {
         guard children.count == 1, case .image = children[0], attributes.id == nil, attributes.classes.isEmpty,
-            !attributes.pairs.isEmpty, attributes.pairs.allSatisfy({ ["width", "height", "caption"].contains($0.key) })
+            !attributes.pairs.isEmpty,
+            attributes.pairs.allSatisfy({ ["width", "height", "caption", "align"].contains($0.key) })
         else { return nil }
         func value(_ key: String) -> String? { attributes.pairs.last { $0.key == key }?.value }
         return (children[0], value("width"), value("height"), value("caption")?.lowercased() != "none")
@@ -1078,6 +1079,13 @@ public struct Styler: Sendable {
         styledImage.leftIndent = context.indent
         styledImage.rightIndent = context.rightIndent
         if context.alignedByAttribute { styledImage.alignment = context.alignment }
+        // `<img align="right">`: the picture at that side.
+        if let align = figure.attributes.pairs.last(where: { $0.key == "align" })?.value,
+            let alignment = TextAlignment(rawValue: align)
+        {
+            styledImage.alignment = alignment
+            styledImage.caption?.style.alignment = alignment
+        }
         blocks.append(
             StyledBlock(
                 .image(styledImage),

@@ -42,6 +42,23 @@ import Typography
         if left > 0 { #expect(fills.allSatisfy { $0.lowerBound > 21.5 }, "\(fills)") }
     }
 
+    /// A placeholder takes the width its source asks for (`<img width="100">`: 75 pt), at least
+    /// 36 pt and at most the measure, at its alignment's side (centred by default).
+    @Test func aPlaceholderTakesTheWidthAskedFor() throws {
+        func fill(width: ImageDimension?, alignment: TextAlignment = .center) throws -> ClosedRange<Double>? {
+            var image = StyledImage(path: "", alt: "missing")
+            image.width = width
+            image.alignment = alignment
+            return try extents([StyledBlock(.image(image))]).fills.first
+        }
+        // Text area: 20 … 280 pt.
+        #expect(try fill(width: .points(75)) == 112.5...187.5)
+        #expect(try fill(width: .points(75), alignment: .right) == 205...280)
+        #expect(try fill(width: .points(10), alignment: .left) == 20...56)
+        #expect(try fill(width: .points(900)) == 20...280)
+        #expect(try fill(width: .fraction(0.5), alignment: .left) == 20...150)
+    }
+
     /// A code block too wide for its measure widens into the page's margins: on both sides at
     /// the top level, to the right only inside a quote or list item, so its panel never
     /// crosses the quote's bar or the item's edge.

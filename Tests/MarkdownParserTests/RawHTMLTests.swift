@@ -58,6 +58,24 @@ import Testing
         #expect(unclosed.map(\.kind).last == .paragraph([.text("After.")]))
     }
 
+    /// An HTML table's cells set their column's alignment as most of its cells ask (`align`, or
+    /// CSS `text-align`); `<img align="right">` asks its figure to stand at the right.
+    @Test func cellsAndPicturesKeepTheirAlignment() {
+        let table = blocks(
+            #"<table><tr><td align="center">x</td><td style="text-align: right">y</td><td>z</td></tr></table>"#)
+        guard case .table(let parsed)? = table.first?.kind else {
+            Issue.record("\(table)")
+            return
+        }
+        #expect(parsed.alignments == [.center, .right, .none])
+        let picture = paragraphInlines(#"<img align="right" src="a.png" width="100">"# + "\n\nText.")
+        guard case .span(let attributes, _)? = picture.first else {
+            Issue.record("\(picture)")
+            return
+        }
+        #expect(attributes.pairs.contains { $0.key == "align" && $0.value == "right" })
+    }
+
     /// A list written in a line of inline HTML (a table cell's `<ul><li>…`, as GitHub shows
     /// it) sets each item on a line of its own behind its bullet or number, nested items an em
     /// in, and the text after the list on a line of its own: no empty first line.
