@@ -104,6 +104,10 @@ public struct LineBreaker: Sendable {
         public var shortLastLine: Double = 0.15
         /// Demerits of a runt last line.
         public var shortLastLineDemerits: Double = 15000
+        /// Demerits of a last line that is one unbreakable box after a break between two
+        /// letters (no space): one CJK character and the punctuation that clings to it, which
+        /// W3C JLREQ and KLREQ ask compositors to avoid at a paragraph's end.
+        public var loneCharacterDemerits: Double = 1_000_000
         /// Ragged text: lines are not justified; each line's stretch is this fixed amount (pt),
         /// so the badness measures how far the line falls short (TeX's ragged-right
         /// \rightskip = 0pt plus 2em, with rigid spaces).
@@ -288,6 +292,9 @@ public struct LineBreaker: Sendable {
                 let unspaced =
                     forced && head.position >= 0 && !(head.position + 1..<i).contains { items[$0].kind == .glue }
                 let runt = isLast && unspaced && natural < width * parameters.shortLastLine
+                let lone =
+                    runt && items[head.position].kind == .penalty && !items[head.position].flagged
+                    && (head.position + 1..<i).count(where: { items[$0].kind == .box }) == 1
                 // The rest of a hyphenated word alone on a paragraph's last line (or a line a hard
                 // break ends), or one word after a line ending in a hyphen or dash (`land-on-` |
                 // `label.`, which reads as one word broken): never in the first two passes, a
@@ -304,6 +311,7 @@ public struct LineBreaker: Sendable {
                     if isLast && node.hyphenated { demerits += parameters.finalHyphenDemerits }
                     if abs(lineFitness - node.fitness) > 1 { demerits += parameters.adjacentDemerits }
                     if runt { demerits += parameters.shortLastLineDemerits }
+                    if lone { demerits += parameters.loneCharacterDemerits }
                     if fragment { demerits += Self.fragmentDemerits }
                     demerits += node.demerits
                     let key = lineFitness * 3 + min(hyphens, 2)

@@ -142,6 +142,24 @@ enum WordSpacing {
         }
     }
 
+    /// A paragraph of Chinese or Japanese never ends with one character alone on its last line
+    /// (with the punctuation that clings to it), as W3C JLREQ and KLREQ ask: paragraphs of 20
+    /// to 40 characters, each ending where a lone character would fall for some length.
+    @Test func cjkParagraphsDoNotEndWithALoneCharacter() throws {
+        let text = "這是一個測試段落用來檢查中文排版的斷行規則これは日本語の文章です"
+        let paragraphs = (20...44).map { String(String(repeating: text, count: 2).prefix($0)) + "。" }
+        let (pdf, _) = try Render.markdown(paragraphs.joined(separator: "\n\n") + "\n", name: "cjk-lone-character")
+        let lines = try PDFProbe.text(pdf).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let lone = lines.filter { line in
+            let letters = line.unicodeScalars.filter {
+                $0.properties.isIdeographic || (0x3040...0x30FF).contains($0.value)
+            }
+            return letters.count == 1 && line.count <= 2
+        }
+        #expect(lone.isEmpty, "\(lone)")
+        #expect(lines.contains { $0.count >= 20 }, "\(lines.prefix(5))")
+    }
+
     @Test func codeSpacesAndNoBreakSpacesNeverStretch() throws {
         // A justified paragraph full of inline code with spaces, and no-break spaces.
         let words = (1...40).map { i in
