@@ -292,9 +292,7 @@ public struct LineBreaker: Sendable {
                 let unspaced =
                     forced && head.position >= 0 && !(head.position + 1..<i).contains { items[$0].kind == .glue }
                 let runt = isLast && unspaced && natural < width * parameters.shortLastLine
-                let lone =
-                    runt && items[head.position].kind == .penalty && !items[head.position].flagged
-                    && (head.position + 1..<i).count(where: { items[$0].kind == .box }) == 1
+                let lone = runt && Self.isLoneBox(items, after: head.position, before: i)
                 // The rest of a hyphenated word alone on a paragraph's last line (or a line a hard
                 // break ends), or one word after a line ending in a hyphen or dash (`land-on-` |
                 // `label.`, which reads as one word broken): never in the first two passes, a
@@ -539,6 +537,13 @@ public struct LineBreaker: Sendable {
     }
 
     private func pow3(_ x: Double) -> Double { x * x * x }
+
+    /// Whether the line from the break at `start` to `end` is one box after a break between two
+    /// letters (an unflagged penalty, not a space): one CJK character and its punctuation.
+    static func isLoneBox(_ items: [Item], after start: Int, before end: Int) -> Bool {
+        items[start].kind == .penalty && !items[start].flagged
+            && (start + 1..<end).count(where: { items[$0].kind == .box }) == 1
+    }
 
     /// What a hyphen fragment alone on a last line costs in the emergency pass (the rest of a
     /// word hyphenated on the line before, or one word after a line ending in a hyphen or
