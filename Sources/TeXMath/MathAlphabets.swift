@@ -119,10 +119,10 @@ public enum MathAlphabet: String, Hashable, Sendable, CaseIterable {
         switch command {
         case "mathrm", "mathup", "symup": self = .roman
         case "mathit", "symit": self = .italic
-        case "mathbf", "symbf", "mathbfup": self = .bold
+        case "mathbf", "symbf", "mathbfup", "bold": self = .bold
         case "boldsymbol", "bm", "mathbfit", "symbfit": self = .boldItalic
         case "mathcal", "mathscr", "symcal", "symscr": self = .script
-        case "mathfrak", "symfrak": self = .fraktur
+        case "mathfrak", "symfrak", "frak": self = .fraktur
         case "mathbb", "symbb", "Bbb", "mathbbm", "mathds": self = .doubleStruck
         case "mathsf", "symsf", "mathsfup": self = .sansSerif
         case "mathsfbf", "mathbfsf", "symbfsf": self = .sansSerifBold

@@ -31,10 +31,12 @@ extension MathParser {
     ]
 
     /// Plain TeX's and LaTeX 2.09's font switches, which change the alphabet for the rest of
-    /// their group (`{\bf x}`), as the `\math…` command of the same alphabet does.
+    /// their group (`{\bf x}`), as the `\math…` command of the same alphabet does. (MathJax's
+    /// `\bold`, `\frak` and `\Bbb` take an argument, as `\boldsymbol` does: they are
+    /// alphabet commands, ``MathAlphabet/init(command:)``.)
     static let fontSwitches: [String: String] = [
         "rm": "mathrm", "bf": "mathbf", "it": "mathit", "mit": "mathit", "cal": "mathcal", "tt": "mathtt",
-        "sf": "mathsf", "frak": "mathfrak", "Bbb": "mathbb", "bold": "mathbf", "boldsymbol": "boldsymbol",
+        "sf": "mathsf",
     ]
 
     /// LaTeX's size switches: read, and the size is left as it is (a formula keeps its text's

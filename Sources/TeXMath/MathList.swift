@@ -348,7 +348,8 @@ extension MathFormula {
     /// relation not followed by another, and after a binary operation (`\relpenalty`,
     /// `\binoppenalty`; The TeXbook, chapter 18), with the binary operations that rules 5 and 6
     /// of Appendix G make ordinary left out. Never inside braces or `\left…\right`, which are
-    /// one node each; none when the top level changes style.
+    /// one node each, nor before punctuation or a closing delimiter (no line begins with `,`);
+    /// none when the top level changes style.
     public var breakIndices: [Int] {
         var classes: [(index: Int, mathClass: MathClass)] = []
         for (index, node) in nodes.enumerated() {
@@ -373,7 +374,9 @@ extension MathFormula {
         for position in classes.indices.dropLast() {
             let current = classes[position].mathClass
             let next = classes[position + 1].mathClass
-            if current == .bin && next != .close && next != .rel || current == .rel && next != .rel {
+            // Never before punctuation or a closing delimiter: a line does not begin with `,` or `)`.
+            guard next != .punct, next != .close else { continue }
+            if current == .bin && next != .rel || current == .rel && next != .rel {
                 indices.append(classes[position].index)
             }
         }

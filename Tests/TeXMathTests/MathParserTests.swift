@@ -284,6 +284,28 @@ import Testing
         #expect(array(#"\begin{multline} a \\ b \\ c \end{multline}"#)?.rowAlignments == [.left, .center, .right])
     }
 
+    /// A line breaks after a relation or a binary operation, never before punctuation or a
+    /// closing delimiter that follows one.
+    @Test func noBreakBeforePunctuation() {
+        #expect(MathParser.parse(#"a = b, c"#).breakIndices == [1])
+        #expect(MathParser.parse(#"a \overset{\text{def}}{=}, \quad b = c"#).breakIndices == [5])
+        #expect(MathParser.parse(#"\left(a + b\right) = c"#).breakIndices == [1])
+    }
+
+    /// `\boldsymbol`, `\bold`, `\frak` and `\Bbb` take one argument: what follows keeps TeX's
+    /// default alphabet; `{\bf x} y` changes only its group.
+    @Test(arguments: [
+        #"\boldsymbol{x} + y"#, #"\boldsymbol\mu + y"#, #"\bold{x} + y"#, #"\frak{g} + y"#, #"\Bbb{R} + y"#,
+        #"{\bf x} + y"#,
+    ])
+    func alphabetCommandsTakeTheirArgumentOnly(source: String) {
+        guard case .symbol(let last)? = Self.atoms(source).last?.nucleus else {
+            Issue.record("\(source): \(Self.atoms(source))")
+            return
+        }
+        #expect(last == String(Character(MathAlphabet.italic.map("y"))), "\(source): \(last)")
+    }
+
     /// Spaces of a written length: mu stay mu (scaled with the style), the others are em of
     /// the text (1 em taken as 10 pt for absolute units); glue's stretch and shrink are read
     /// and dropped; a length that is not one is a problem at its command.
