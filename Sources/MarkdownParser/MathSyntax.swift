@@ -21,7 +21,9 @@ enum MathSyntax {
     static func marking(_ text: String, firstLine: Int = 1) -> (
         text: String, unclosedDisplays: [(line: Int, column: Int)]
     ) {
-        guard text.utf8.contains(UInt8(ascii: "$")) else { return (text, []) }
+        guard text.utf8.contains(UInt8(ascii: "$")) || text.utf8.firstRange(of: "\\begin{".utf8) != nil else {
+            return (text, [])
+        }
         let bytes = Array(text.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count + 64)
@@ -68,6 +70,14 @@ enum MathSyntax {
             }
             if !blank, indent < base + 4, let opened = Self.contentIndent(opening: content) { base = indent + opened }
             previousBlank = blank
+            if !blank, indent < base + 4, content.first == UInt8(ascii: "\\"),
+                let end = Self.environmentEnd(
+                    bytes, from: index + indent, limit: scan.paragraphEnd(from: index + indent))
+            {
+                output += bytes[index..<(index + indent)]
+                index = markEnvironment(bytes, from: index + indent, to: end, into: &output, scan: &scan)
+                continue
+            }
             index = markLine(bytes, from: index, lineEnd: lineEnd, into: &output, scan: &scan)
         }
         return (String(decoding: output, as: UTF8.self), scan.unclosedDisplays)
@@ -247,6 +257,11 @@ enum MathSyntax {
                 let depth = quoteDepth(bytes, lineStart: index - (position.column - 1), before: index)
                 if depth > 0 { source = droppingQuoteMarkers(source, depth: depth) }
             }
+            // In a table row, `\|` is a `|` the cell keeps: GitHub takes the escape off before
+            // the cell's math is read (a `|` alone would end the cell).
+            if source.contains("\\|"), bytes[start...].drop(while: { $0 == 0x20 }).first == UInt8(ascii: "|") {
+                source = source.replacingOccurrences(of: "\\|", with: "|")
+            }
             // Where the source begins, after `$`, `` $` `` or `$$` and, for a display, the
             // spaces, line breaks and quote markers before its first character: the place its
             // problems are counted from.
@@ -379,6 +394,45 @@ enum MathSyntax {
             end += 1
         }
         return end > start ? end : nil
+    }
+
+    /// The display environments that Jupyter (MathJax) and Pandoc (`raw_tex`, passed to
+    /// LaTeX) set as displayed math when written bare, without dollars, at a line's start.
+    static let displayEnvironments: Set<String> = [
+        "equation", "equation*", "align", "align*", "gather", "gather*", "multline", "multline*", "eqnarray",
+        "eqnarray*", "alignat", "alignat*", "flalign", "flalign*", "displaymath",
+    ]
+
+    /// Where the bare display environment (``displayEnvironments``) whose `\begin{…}` starts at
+    /// `start` ends: after its `\end{…}`, in the paragraph (before `limit`); nil when none
+    /// starts there or it is not closed.
+    static func environmentEnd(_ bytes: [UInt8], from start: Int, limit: Int) -> Int? {
+        let opening = Array("\\begin{".utf8)
+        guard bytes[start...].starts(with: opening) else { return nil }
+        let nameStart = start + opening.count
+        guard let close = bytes[nameStart..<min(limit, nameStart + 24)].firstIndex(of: UInt8(ascii: "}")) else {
+            return nil
+        }
+        let name = String(decoding: bytes[nameStart..<close], as: UTF8.self)
+        guard displayEnvironments.contains(name) else { return nil }
+        let ending = Array("\\end{\(name)}".utf8)
+        guard let found = bytes[(close + 1)..<limit].firstRange(of: ending) else { return nil }
+        return found.upperBound
+    }
+
+    /// Marks the bare display environment from `start` to `end` as a displayed formula, then
+    /// the rest of its last line; returns where the next line starts.
+    static func markEnvironment(
+        _ bytes: [UInt8], from start: Int, to end: Int, into output: inout [UInt8], scan: inout Scan
+    ) -> Int {
+        let position = scan.position(of: start)
+        let closing = scan.position(of: end)
+        output += marker(
+            source: String(decoding: bytes[start..<end], as: UTF8.self), display: true, bytes: bytes[start..<end],
+            line: position.line, column: position.column,
+            endColumn: closing.line == position.line ? closing.column : nil, sourceStart: position)
+        let restEnd = bytes[end...].firstIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count
+        return markLine(bytes, from: end, lineEnd: restEnd, into: &output, scan: &scan)
     }
 
     /// How many block quote markers (`>`) open the line starting at `lineStart`, before `limit`.

@@ -48,6 +48,36 @@ import Testing
             ])
     }
 
+    /// A display environment written bare at a line's start, without dollars (Jupyter's and
+    /// Pandoc's documents), is a displayed formula, its `\\` kept; one in a line's middle, in
+    /// code, or never closed stays text.
+    @Test func bareDisplayEnvironmentsAreMath() {
+        let markdown =
+            "Intro.\n\n\\begin{align}\na &= b \\\\\n&= c\n\\end{align}\n\nAfter \\begin{align} x \\end{align}.\n"
+        #expect(Self.formulas(markdown).map(\.source) == ["\\begin{align}\na &= b \\\\\n&= c\n\\end{align}"])
+        #expect(Self.formulas(markdown).map(\.display) == [true])
+        #expect(Self.formulas("`\\begin{align}x\\end{align}`\n\n    \\begin{equation}y\\end{equation}\n").isEmpty)
+        #expect(Self.formulas("\\begin{align}\nnever closed\n").isEmpty)
+        #expect(Self.formulas("\\begin{itemize}\nnot math\n\\end{itemize}\n").isEmpty)
+    }
+
+    /// In a table row, `\|` inside a formula is the `|` the cell keeps, as GitHub reads it;
+    /// elsewhere it is TeX's `\|` (‖).
+    @Test func anEscapedPipeInATableCellIsAPipe() {
+        var sources: [String] = []
+        for block in blocks("| a | b |\n|---|---|\n| $a \\| b$ | y |\n\n$\\|x\\|$\n") {
+            if case .table(let table) = block.kind {
+                for case .math(let source, _, _, _) in table.rows.flatMap({ $0 }).flatMap({ $0 }) {
+                    sources.append(source)
+                }
+            }
+            if case .paragraph(let inlines) = block.kind {
+                for case .math(let source, _, _, _) in inlines { sources.append(source) }
+            }
+        }
+        #expect(sources == ["a | b", #"\|x\|"#], "\(sources)")
+    }
+
     @Test func escapesReachTheMathAsWritten() {
         #expect(Self.formulas(#"$\{a\}\,\\ b$"#).map(\.source) == [#"\{a\}\,\\ b"#])
         #expect(Self.formulas(#"$a \$ b$"#).map(\.source) == [#"a \$ b"#])
