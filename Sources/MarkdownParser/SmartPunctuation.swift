@@ -105,8 +105,14 @@ public enum SmartPunctuation {
                 let after = neighbour(position, 1)
                 let (left, right) = flanking(before: before, after: after)
                 var canOpen = left && !right
-                let canClose = right
+                var canClose = right
                 if let before, before == "]" || before == ")" { canOpen = false }
+                // After the punctuation that ends a quotation and before a letter, as Korean
+                // writes a quote and its particle (`"안녕하세요."라고`), a quote closes the one open
+                // (as Pandoc's smart quotes close it); by flanking alone it could only open.
+                if !canClose, let before, Self.endsQuotation(before), openers.contains(where: { $0.quote == quote }) {
+                    canClose = true
+                }
                 if canClose, let openerIndex = openers.lastIndex(where: { $0.quote == quote }) {
                     result[openers[openerIndex].position] = quote == "'" ? "\u{2018}" : "\u{201C}"
                     result[position] = quote == "'" ? "\u{2019}" : "\u{201D}"
@@ -118,6 +124,15 @@ public enum SmartPunctuation {
             }
         }
         return result
+    }
+
+    /// Punctuation a quotation may end with before its closing quote: `.` `,` `!` `?` `…` and
+    /// the like, closing brackets and quotes — not an opening bracket or quote.
+    static func endsQuotation(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .otherPunctuation, .closePunctuation, .finalPunctuation: scalar != "\"" && scalar != "'"
+        default: false
+        }
     }
 
     /// CommonMark §6.2 left- and right-flanking for a delimiter run of one character between

@@ -25,6 +25,18 @@ import Testing
                 == "\u{2019}Tis \u{201C}nested \u{2018}single\u{2019} inside\u{201D} text")
     }
 
+    /// A quote after the punctuation ending a quotation and before a letter closes the open one,
+    /// as Korean writes a quote and its particle; an opening bracket before a quote still opens.
+    @Test(arguments: [
+        ("그는 \"안녕하세요.\"라고 말했다.", "그는 \u{201C}안녕하세요.\u{201D}라고 말했다."),
+        ("'작은따옴표'를 쓴 '예시.'는 여기에.", "\u{2018}작은따옴표\u{2019}를 쓴 \u{2018}예시.\u{2019}는 여기에."),
+        ("He said \"Hi.\"He left.", "He said \u{201C}Hi.\u{201D}He left."),
+        ("\"a (\"b\") c\" ok", "\u{201C}a (\u{201C}b\u{201D}) c\u{201D} ok"),
+    ])
+    func quotesCloseAfterTheirPunctuationBeforeALetter(markdown: String, expected: String) {
+        #expect(text(markdown) == expected)
+    }
+
     @Test func quotesPairAcrossInlineBoundaries() {
         let b = parse("He said \"*very* well\" and \"[linked](https://example.com)\".").document.blocks
         guard case .paragraph(let i) = b[0].kind else {
