@@ -251,7 +251,7 @@ enum MathShapes {
                 overwide.append(
                     OverwideFormula(
                         source: formula.source, scale: formula.scale, fits: box.width * formula.scale <= width + 0.01,
-                        location: formula.location))
+                        location: formula.location, hasBreaks: !formula.formula.breakIndices.isEmpty))
             }
             fitted.runs[index].style.inlineFormula = formula
         }
@@ -479,4 +479,6 @@ public struct OverwideFormula: Hashable, Sendable {
     public var display = true
     /// Where the formula is written.
     public var location: SourceLocation?
+    /// Whether it has places to break (a part between them being wider than the measure).
+    public var hasBreaks = false
 }

@@ -185,13 +185,21 @@ struct LayoutAndDraw {
             ? "is set at \(percent) % of the text's size to fit it"
             : "runs into the margin even at \(percent) % of the text's size"
         let message =
-            formula.display
-            ? "a displayed formula is wider than the measure (\(measure.wholePointsText) pt) and has no relation or "
-                + "operator to break at outside braces, \\left…\\right or an environment: '\(shown)' \(done); break "
-                + "it by hand (\\\\ in an aligned environment)"
-            : "an inline formula is wider than the measure (\(measure.wholePointsText) pt) and has no relation or "
-                + "operator to break at outside braces or \\left…\\right: '\(shown)' \(done); display it between $$, "
-                + "or break it after a relation"
+            switch (formula.display, formula.hasBreaks) {
+            case (true, false):
+                "a displayed formula is wider than the measure (\(measure.wholePointsText) pt) and has no relation "
+                    + "or operator to break at outside braces, \\left…\\right or an environment: '\(shown)' \(done); "
+                    + "break it by hand (\\\\ in an aligned environment)"
+            case (true, true):
+                "a displayed formula is wider than the measure (\(measure.wholePointsText) pt), and a part of it "
+                    + "between the places it may break (after a relation or operator outside braces, \\left…\\right "
+                    + "or an environment) is wider still: '\(shown)' \(done); break it by hand (\\\\ in an aligned "
+                    + "environment)"
+            case (false, _):
+                "an inline formula is wider than the measure (\(measure.wholePointsText) pt) and has no relation or "
+                    + "operator to break at outside braces or \\left…\\right: '\(shown)' \(done); display it between "
+                    + "$$, or break it after a relation"
+            }
         return Diagnostic(.warning, message, at: location, kind: .overfull, subject: String(source.prefix(24)))
     }
 

@@ -238,8 +238,14 @@ import Typography
         let warnings = report.diagnostics.map(\.description)
         #expect(warnings.count == 1, "\(warnings)")
         #expect(warnings.first?.contains("math-wide-display.md:15:1:") == true, "\(warnings)")
-        #expect(warnings.first?.contains("wider than the measure") == true)
+        #expect(warnings.first?.contains("has no relation or operator to break at") == true, "\(warnings)")
         #expect(try PDFProbe.qpdfClean(pdf))
+        // A formula that may break, but a part of it between the breaks is too wide, is said
+        // to be so, not to have no place to break.
+        let (_, broken) = try Render.markdown("$$y = \(unbreakable)$$\n", name: "math-wide-part")
+        #expect(
+            broken.diagnostics.first?.message.contains("a part of it between the places it may break") == true,
+            "\(broken.diagnostics.map(\.description))")
     }
 
     /// A displayed formula is kept with the line that introduces it: wherever the page ends
