@@ -221,6 +221,18 @@ enum MathSyntax {
         let backtick = UInt8(ascii: "`")
         while index < end {
             let byte = bytes[index]
+            if byte == UInt8(ascii: "\\"), let referenceEnd = Self.referenceEnd(bytes, at: index, lineEnd: end) {
+                // `\eqref{key}` in running text, as MathJax reads it in a notebook's text: the
+                // formula reference it is.
+                let position = scan.position(of: index)
+                let closing = scan.position(of: referenceEnd)
+                output += marker(
+                    source: String(decoding: bytes[index..<referenceEnd], as: UTF8.self), display: false,
+                    bytes: bytes[index..<referenceEnd], line: position.line, column: position.column,
+                    endColumn: closing.column, sourceStart: position)
+                index = referenceEnd
+                continue
+            }
             if byte == UInt8(ascii: "\\"), index + 1 < end {
                 output += bytes[index...(index + 1)]
                 index += 2
@@ -394,6 +406,18 @@ enum MathSyntax {
             end += 1
         }
         return end > start ? end : nil
+    }
+
+    /// The end of the `\eqref{key}` or `\ref{key}` at `index`, on its line; nil for anything else.
+    static func referenceEnd(_ bytes: [UInt8], at index: Int, lineEnd: Int) -> Int? {
+        for command in ["\\eqref{", "\\ref{"] where bytes[index..<lineEnd].starts(with: command.utf8) {
+            let keyStart = index + command.utf8.count
+            guard let close = bytes[keyStart..<min(lineEnd, keyStart + 128)].firstIndex(of: UInt8(ascii: "}")),
+                close > keyStart
+            else { return nil }
+            return close + 1
+        }
+        return nil
     }
 
     /// The display environments that Jupyter (MathJax) and Pandoc (`raw_tex`, passed to

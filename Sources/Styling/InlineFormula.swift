@@ -87,7 +87,9 @@ public struct InlineFormula: Hashable, Sendable {
         self.source = source
         // A source read with the document's definitions (`\newcommand`) is another formula
         // when they differ: they are part of its digest.
-        sourceDigest = formula.usedMacros.isEmpty ? source.hashValue : Self.digest(source, formula.usedMacros)
+        sourceDigest =
+            formula.usedMacros.isEmpty && formula.references.isEmpty
+            ? source.hashValue : Self.digest(source, formula.usedMacros, formula.references)
         self.display = display
         self.formula = formula
         self.family = family
@@ -109,12 +111,14 @@ public struct InlineFormula: Hashable, Sendable {
             && left.textFont == right.textFont && left.monospaceFamilies == right.monospaceFamilies
             && left.errorColor == right.errorColor && left.colors == right.colors && left.source == right.source
             && left.formula.usedMacros == right.formula.usedMacros
+            && left.formula.references == right.formula.references
     }
 
-    private static func digest(_ source: String, _ macros: [String: MathMacro]) -> Int {
+    private static func digest(_ source: String, _ macros: [String: MathMacro], _ references: [MathReference]) -> Int {
         var hasher = Hasher()
         hasher.combine(source)
         hasher.combine(macros)
+        hasher.combine(references)
         return hasher.finalize()
     }
 
@@ -141,11 +145,18 @@ extension Styler {
         _ source: String, display: Bool, location: SourceLocation?, sourceStart: SourceLocation? = nil,
         cascade: Cascade
     ) -> [StyledRun] {
-        let formula = MathParser.parse(source, display: display, macros: &mathMacros)
+        let formula = MathParser.parse(source, display: display, macros: &mathMacros, labels: mathLabels)
         for problem in formula.problems {
             warn(
                 problem.message,
                 Self.place(of: problem, in: source, display: display, formula: location, sourceStart: sourceStart))
+        }
+        mathLabels.merge(formula.labels) { _, new in new }
+        for reference in formula.references where reference.resolved == nil {
+            let place = Self.place(
+                of: MathProblem(message: "", offset: reference.offset), in: source, display: display,
+                formula: location, sourceStart: sourceStart)
+            unansweredMathReferences.append((reference.key, place))
         }
         var style = cascade.runStyle
         style.background = nil
@@ -162,6 +173,8 @@ extension Styler {
         return (0..<(bounds.count - 1)).map { piece in
             content.piece = piece
             content.alternativeText = cuts.isEmpty ? source : formula.source(ofNodes: bounds[piece]..<bounds[piece + 1])
+            // A formula that is only a reference (`\eqref{key}`) reads as what it prints.
+            if formula.nodes.count == 1, formula.references.count == 1 { content.alternativeText = formula.plainText }
             style.inlineFormula = content
             return StyledRun("\u{FFFC}", style: appearances.shared(style))
         }

@@ -95,6 +95,7 @@ public struct StyleStream: Sendable {
     private mutating func finishDocument() {
         finished = true
         styler.warnTalliedExamples()
+        styler.warnUnansweredMathReferences()
         if let (first, location) = styler.otherFileLinks.first {
             let count = styler.otherFileLinks.count
             styler.warn(
@@ -110,6 +111,8 @@ public struct StyleStream: Sendable {
 
     /// The first heading's plain text so far.
     public var firstHeading: String? { styler.firstHeading }
+    /// The formula labels of the document read so far (``StylingOptions/mathLabels``).
+    public var mathLabels: [String: String] { styler.mathLabels }
     /// Warnings so far, in the order found (internal links not included: see ``LinkSurvey``).
     public var diagnostics: [Diagnostic] { styler.diagnostics }
     /// Where the last block styled starts (the position of warnings that have none of their own).

@@ -32,6 +32,9 @@ public struct StylingOptions: Sendable {
     /// set as plain text, not in the link colour (``LinkSurvey/Resolution/droppedTargets``,
     /// known from the survey before the layout pass styles the document again).
     package var droppedLinks: Set<String> = []
+    /// Every formula label of the document (`\label{key}` beside a `\tag`), key → the tag as
+    /// `\ref` prints it, known from the survey so that a reference may come before its label.
+    package var mathLabels: [String: String] = [:]
     /// Creates options: ragged right, keep-all, images resolved against the current folder by default.
     public init(justify: Bool = false, hangulLineBreak: HangulLineBreak = .keepAll, baseDirectory: String = ".") {
         self.justify = justify
@@ -119,11 +122,16 @@ public struct Styler: Sendable {
     /// The commands the document's formulas have defined so far (`\newcommand`), for the
     /// formulas after them.
     var mathMacros: [String: MathMacro] = [:]
+    /// The formula labels known so far (the survey's, and those met since), and the references
+    /// no label answered when they were read, with their places.
+    public internal(set) var mathLabels: [String: String] = [:]
+    var unansweredMathReferences: [(key: String, location: SourceLocation?)] = []
 
     /// Creates a styler for `theme`; ``style(_:theme:options:)`` is the usual entry point.
     public init(theme: Theme, options: StylingOptions = StylingOptions()) {
         self.theme = theme
         self.options = options
+        mathLabels = options.mathLabels
     }
 
     /// Styles `document`. Never throws: problems are returned as diagnostics.
@@ -928,6 +936,18 @@ public struct Styler: Sendable {
     /// is written (at most 60 characters) and placed where it is written
     /// (``Diagnostic/subject``), the last standing for the rest (``Diagnostic/repeats``), so
     /// ``Diagnostic/coalesced(_:)`` says them as one warning with their count.
+    /// Warns about each `\eqref` or `\ref` whose key no formula of the document labels, at its
+    /// place: it is set as `??`, as LaTeX sets it. (A reference read before its label, which
+    /// the survey finds later, is answered in the passes that draw.)
+    mutating func warnUnansweredMathReferences() {
+        for (key, location) in unansweredMathReferences where mathLabels[key] == nil {
+            warn(
+                "no formula has \\label{\(key)} beside a \\tag: the reference is set as ?? (a formula is numbered "
+                    + "only by its \\tag)", location, kind: .content)
+        }
+        unansweredMathReferences = []
+    }
+
     mutating func warnTalliedExamples() {
         let kinds: [(ExampleTally, Diagnostic.Kind, (String) -> String)] = [
             (

@@ -193,6 +193,7 @@ extension MathParser {
                         + "a formula of its own)", at: start)
             } else {
                 tag = written
+                rawTag = label
             }
         case "notag", "nonumber", "nolimits", "limits", "displaylimits":
             // After a large operator only, as TeX allows them ("Limit controls must follow a
@@ -202,7 +203,15 @@ extension MathParser {
                 nodes[nodes.count - 1] = .atom(atom)
             }
         case "label":
-            _ = readRawArgument()
+            labelKeys.append(readRawArgument().trimmingSpaces)
+        case "eqref", "ref":
+            // The tag of the formula whose `\label` has the key, as amsmath's `\eqref` prints it
+            // (in parentheses) and `\ref` (bare); `??` when no formula has it, as LaTeX prints.
+            let key = readRawArgument().trimmingSpaces
+            let resolved = knownLabels[key]
+            references.append(MathReference(key: key, offset: offsets[start], resolved: resolved))
+            let text = resolved ?? "??"
+            nodes.append(.atom(MathAtom(.ord, .prose(name == "eqref" ? "(\(text))" : text, .regular))))
         case "not":
             var next: [MathNode] = []
             skipSpaces()

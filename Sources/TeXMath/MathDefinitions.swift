@@ -165,6 +165,7 @@ extension MathParser {
         usedMacros[name] = macro
         var inner = MathParser(text)
         inner.macros = macros
+        inner.knownLabels = knownLabels
         inner.expansionBudget = expansionBudget
         inner.depth = depth
         inner.display = display
@@ -183,6 +184,9 @@ extension MathParser {
         macros = inner.macros
         expansionBudget = inner.expansionBudget
         tag = inner.tag
+        if rawTag == nil { rawTag = inner.rawTag }
+        labelKeys += inner.labelKeys
+        references += inner.references.map { MathReference(key: $0.key, offset: offsets[start], resolved: $0.resolved) }
         usedMacros.merge(inner.usedMacros) { first, _ in first }
         if inner.abandoned { abandoned = true }
         for innerProblem in inner.problems {

@@ -305,6 +305,24 @@ public enum MathNode: Hashable, Sendable {
     case style(MathStyle.Level)
 }
 
+/// A reference to a formula's label (`\eqref{key}`, `\ref{key}`): the key, where it is written
+/// (a UTF-8 offset into the formula's source), and the tag it printed (nil: none was known).
+public struct MathReference: Hashable, Sendable {
+    /// The label's key.
+    public var key: String
+    /// The UTF-8 offset of the command in the formula's source.
+    public var offset: Int
+    /// The tag printed, as `\ref` prints it; nil: `??`.
+    public var resolved: String?
+
+    /// Creates a reference.
+    public init(key: String, offset: Int, resolved: String?) {
+        self.key = key
+        self.offset = offset
+        self.resolved = resolved
+    }
+}
+
 /// A problem in TeX source: what is wrong and where, a UTF-8 offset into the formula's source.
 public struct MathProblem: Hashable, Sendable {
     /// What is wrong, a sentence without a position.
@@ -334,6 +352,13 @@ public struct MathFormula: Hashable, Sendable {
     /// The document's definitions (``MathMacro``) that the source's commands expanded, by name:
     /// the same source read with other definitions is another formula.
     public var usedMacros: [String: MathMacro] = [:]
+    /// The labels this formula's `\label{…}` gives its `\tag`, by key: the tag as `\ref` prints
+    /// it (`1` of `\tag{1}`).
+    public var labels: [String: String] = [:]
+    /// The `\eqref` and `\ref` keys the source names, in order, each with what it printed (nil:
+    /// no label was known for it, `??` printed): the same source with other labels known is
+    /// another formula.
+    public var references: [MathReference] = []
 
     /// Creates a formula.
     public init(nodes: [MathNode], tag: String? = nil, problems: [MathProblem] = []) {

@@ -27,6 +27,13 @@ public struct MathParser {
     var macros: [String: MathMacro] = [:]
     /// The definitions this formula's commands expanded.
     var usedMacros: [String: MathMacro] = [:]
+    /// The labels known when the formula is read (key → tag as `\ref` prints it), and the
+    /// keys this formula's `\label`s name, and its references.
+    var knownLabels: [String: String] = [:]
+    var labelKeys: [String] = []
+    var references: [MathReference] = []
+    /// The argument of the formula's `\tag` as written (`1`, `A`).
+    var rawTag: String?
     /// How many more characters definitions may expand to in this formula.
     var expansionBudget = MathParser.minimumExpansionBudget
 
@@ -41,12 +48,13 @@ public struct MathParser {
     /// Parses `source` with the commands `macros` defines, adding those it defines
     /// (`\newcommand`, ``MathMacro``): a document passes one table through its formulas in
     /// order, as MathJax keeps definitions for the rest of a page.
-    public static func parse(_ source: String, display: Bool = true, macros: inout [String: MathMacro])
-        -> MathFormula
-    {
+    public static func parse(
+        _ source: String, display: Bool = true, macros: inout [String: MathMacro], labels: [String: String] = [:]
+    ) -> MathFormula {
         var parser = MathParser(source)
         parser.display = display
         parser.macros = macros
+        parser.knownLabels = labels
         parser.expansionBudget = max(Self.minimumExpansionBudget, 4 * parser.scalars.count)
         defer { macros = parser.macros }
         var nodes = parser.parseList(stop: .end)
@@ -69,6 +77,10 @@ public struct MathParser {
         var formula = MathFormula(nodes: nodes, tag: parser.tag, problems: parser.problems)
         formula.nodeOffsets = offsets
         formula.usedMacros = parser.usedMacros
+        formula.references = parser.references
+        if let rawTag = parser.rawTag {
+            for key in parser.labelKeys { formula.labels[key] = rawTag }
+        }
         formula.source = source
         return formula
     }

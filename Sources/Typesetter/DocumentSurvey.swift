@@ -16,6 +16,9 @@ struct DocumentSurvey {
     let stylingDiagnostics: [Diagnostic]
     /// The first heading's plain text.
     let firstHeading: String?
+    /// Every formula label of the document, for the passes that draw
+    /// (``StylingOptions/mathLabels``): a reference may come before its label.
+    let mathLabels: [String: String]
     /// The first styled block's outline entry (the title block looks for an opening title
     /// heading): the entry alone, since a first block may be a paragraph of 100,000 runs.
     let firstOutline: OutlineEntry?
@@ -86,6 +89,7 @@ struct DocumentSurvey {
         stylingDiagnostics =
             (ended?.stream.diagnostics ?? []) + links.warnings(fallback: ended?.stream.currentLocation)
         firstHeading = ended?.stream.firstHeading
+        mathLabels = ended?.stream.mathLabels ?? [:]
         firstOutline = first
         self.levelOneHeadings = levelOneHeadings
         self.headings = headings

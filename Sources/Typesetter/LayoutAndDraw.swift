@@ -113,6 +113,7 @@ struct LayoutAndDraw {
         let paginator = Paginator(shaper: shaper, options: layout, renderer: renderer)
         var styling = settings.styling
         styling.droppedLinks = survey.links.droppedTargets
+        styling.mathLabels = survey.mathLabels
         let blocks = LayoutBlocks(
             stream: StyleStream(document, theme: theme, options: styling),
             links: survey.links, page: theme.page, front: frontMatter.blocks(pages: pages),

@@ -396,6 +396,33 @@ import Typography
             "\(report.diagnostics.map(\.description))")
     }
 
+    /// `\eqref` and `\ref` print the tag of the formula whose `\label` they name, before or after
+    /// it, inside formulas or in running text (as MathJax reads a notebook's text); a key no
+    /// formula labels prints `??` with a warning at the reference.
+    @Test func equationReferencesPrintTheirTags() throws {
+        let markdown = """
+            See \\eqref{eq:later} below and $\\ref{eq:later}$.
+
+            $$E = mc^2 \\tag{1}\\label{eq:first}$$
+
+            By \\eqref{eq:first}, and $\\eqref{eq:nope}$.
+
+            \\begin{align}
+            f(x) &= x^2 \\tag{A} \\label{eq:later}
+            \\end{align}
+
+            """
+        let (pdf, report) = try Render.markdown(markdown, name: "math-references")
+        let text = try PDFProbe.text(pdf).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("See (A) below and A."), "\(text)")
+        #expect(text.contains("By (1), and (??)."), "\(text)")
+        #expect(
+            report.diagnostics.map(\.description) == [
+                "math-references.md:5:27: warning: no formula has \\label{eq:nope} beside a \\tag: the reference is "
+                    + "set as ?? (a formula is numbered only by its \\tag)"
+            ])
+    }
+
     @Test func githubsMathSyntaxRendersClean() throws {
         let markdown = try String(
             contentsOfFile: Render.packageRoot + "/Tests/EndToEndTests/Fixtures/math-github-syntax.md", encoding: .utf8)

@@ -306,6 +306,20 @@ import Testing
         #expect(last == String(Character(MathAlphabet.italic.map("y"))), "\(source): \(last)")
     }
 
+    /// `\label{key}` beside `\tag{…}` labels the formula; `\eqref{key}` prints the tag in
+    /// parentheses and `\ref{key}` bare, from the labels known; an unknown key prints `??` and
+    /// is listed unanswered.
+    @Test func labelsAndReferences() {
+        var macros: [String: MathMacro] = [:]
+        let labelled = MathParser.parse(#"E = mc^2 \tag{1} \label{eq:e}"#, macros: &macros)
+        #expect(labelled.labels == ["eq:e": "1"])
+        #expect(MathParser.parse(#"x \label{eq:untagged}"#).labels.isEmpty)
+        let known = MathParser.parse(#"\eqref{eq:e} + \ref{eq:e}"#, macros: &macros, labels: labelled.labels)
+        #expect(known.plainText == "(1)+1" && known.references.allSatisfy { $0.resolved == "1" })
+        let unknown = MathParser.parse(#"\eqref{eq:none}"#)
+        #expect(unknown.plainText == "(??)" && unknown.references.map(\.resolved) == [nil])
+    }
+
     /// Spaces of a written length: mu stay mu (scaled with the style), the others are em of
     /// the text (1 em taken as 10 pt for absolute units); glue's stretch and shrink are read
     /// and dropped; a length that is not one is a problem at its command.
