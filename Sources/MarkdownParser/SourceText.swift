@@ -1,4 +1,5 @@
 import DocumentModel
+import Foundation
 
 /// A Pandoc fenced-div fence line (`::: {.note}`, `::: note`, `:::`) found by the pre-pass.
 struct DivFence {
@@ -307,20 +308,29 @@ struct SourceLines {
     /// found once a line.
     private let markerPlaces = MarkerPlaces()
 
-    final class MarkerPlaces { var byLine: [Int: [FormulaMarkers.Place]] = [:] }
+    /// Copies of the lines share it (a document rendered twice at once reads it from two
+    /// threads): a lock guards it.
+    final class MarkerPlaces: @unchecked Sendable {
+        private var byLine: [Int: [FormulaMarkers.Place]] = [:]
+        private let lock = NSLock()
+
+        /// The places of line `index`, found by `find` the first time.
+        func places(ofLine index: Int, _ find: () -> [FormulaMarkers.Place]) -> [FormulaMarkers.Place] {
+            lock.lock()
+            defer { lock.unlock() }
+            if let known = byLine[index] { return known }
+            let found = find()
+            byLine[index] = found
+            return found
+        }
+    }
 
     /// The file's column for `column` (1-based) of line `index` (0-based) of this text, whose
     /// formulas are markers (``FormulaMarkers``) longer than the formulas they stand for. Each
     /// line is searched for markers once.
     func sourceColumn(line index: Int, column: Int) -> Int {
         guard index >= 0, index < ranges.count else { return column }
-        let places: [FormulaMarkers.Place]
-        if let known = markerPlaces.byLine[index] {
-            places = known
-        } else {
-            places = FormulaMarkers.places(in: slice(index))
-            markerPlaces.byLine[index] = places
-        }
+        let places = markerPlaces.places(ofLine: index) { FormulaMarkers.places(in: slice(index)) }
         return FormulaMarkers.sourceColumn(column, among: places)
     }
 
