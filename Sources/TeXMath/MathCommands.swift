@@ -351,21 +351,37 @@ extension MathParser {
     /// A formula written inside text (`\text{if $x > 0$}`), read as math in this parser's
     /// state (its definitions, its alphabet); its problems are reported at the text command.
     mutating func parseEmbedded(_ source: String, at start: Int) -> [MathNode] {
+        let (nodes, inner) = parseOwnList(source, separators: "in a formula inside text, which has one row") {
+            $0.display = false
+        }
+        for innerProblem in inner.problems { problem("in \\text: \(innerProblem.message)", at: start) }
+        return nodes
+    }
+
+    /// `source` read as a list of its own by a parser in this one's state (its definitions,
+    /// labels, alphabet and depth, then what `prepare` sets): `&` and `\\` at its own level,
+    /// which cannot reach an environment around it, are drawn as written, with a problem
+    /// saying so (`separators`). Returns the nodes, and the parser whose findings the caller
+    /// takes.
+    mutating func parseOwnList(
+        _ source: String, separators: String, prepare: (inout MathParser) -> Void = { _ in }
+    ) -> (nodes: [MathNode], parser: MathParser) {
         var inner = MathParser(source)
         inner.macros = macros
+        inner.knownLabels = knownLabels
         inner.depth = depth
-        inner.display = false
+        inner.display = display
         inner.alphabet = alphabet
+        prepare(&inner)
         var nodes = inner.parseList(stop: .end)
         while let separator = inner.current {
             let written = separator == "&" ? "&" : "\\\\"
-            inner.problem("\(written) in a formula inside text, which has one row", at: inner.position)
+            inner.problem("\(written) \(separators)", at: inner.position)
             nodes.append(.atom(MathAtom(.ord, .error(written))))
             inner.position += written.unicodeScalars.count
             nodes += inner.parseList(stop: .end)
         }
-        for innerProblem in inner.problems { problem("in \\text: \(innerProblem.message)", at: start) }
-        return nodes
+        return (nodes, inner)
     }
 
     /// The runs TeX's text mode prints for `raw`, the argument of `\text` as written, each in

@@ -163,23 +163,13 @@ extension MathParser {
             return
         }
         usedMacros[name] = macro
-        var inner = MathParser(text)
-        inner.macros = macros
-        inner.knownLabels = knownLabels
-        inner.expansionBudget = expansionBudget
-        inner.depth = depth
-        inner.display = display
-        inner.alphabet = alphabet
-        inner.tag = tag
-        var expanded = inner.parseList(stop: .end)
-        // `&` and `\\` at the body's own level cannot reach the environment around the
-        // command, since the body is read as a list of its own: drawn as written.
-        while let separator = inner.current {
-            let written = separator == "&" ? "&" : "\\\\"
-            inner.problem("\(written) in a definition's body is not read as a cell or row break", at: inner.position)
-            expanded.append(.atom(MathAtom(.ord, .error(written))))
-            inner.position += written.unicodeScalars.count
-            expanded += inner.parseList(stop: .end)
+        let budget = expansionBudget
+        let (expanded, inner) = parseOwnList(
+            text, separators: "in a definition's body is not read as a cell or row break"
+        ) {
+            [tag] in
+            $0.expansionBudget = budget
+            $0.tag = tag
         }
         macros = inner.macros
         expansionBudget = inner.expansionBudget
