@@ -11,21 +11,7 @@ extension MathParser {
     /// `\\` or `\end` outside braces, set as `\text` sets its argument.
     mutating func parseTextCell() -> [MathNode] {
         let start = position
-        var level = 0
-        while let scalar = current {
-            if level == 0, atRowSeparator || peekCommand() == "end" { break }
-            if scalar == "\\", position + 1 < scalars.count {
-                position += 2
-                continue
-            }
-            if scalar == "{" { level += 1 }
-            if scalar == "}" {
-                if level == 0 { break }
-                level -= 1
-            }
-            position += 1
-        }
-        let raw = String(String.UnicodeScalarView(scalars[start..<position])).trimmingSpaces
+        let raw = readBalanced(toCellEnd: true).trimmingSpaces
         return Self.textRuns(raw, face: .regular).map { run in
             run.math
                 ? .atom(MathAtom(.ord, .list(parseEmbedded(run.text, at: start))))

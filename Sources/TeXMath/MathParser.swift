@@ -302,12 +302,20 @@ public struct MathParser {
             return String(scalar)
         }
         position += 1
+        let text = readBalanced(toCellEnd: false)
+        expectClosingBrace()
+        return text
+    }
+
+    /// The raw text from the parser up to the `}` that closes the group it stands in (its
+    /// braces balanced, escapes kept), or when `toCellEnd` up to the `&`, `\\` or `\end` that
+    /// ends a cell outside braces, whichever comes first; the parser stops there.
+    mutating func readBalanced(toCellEnd: Bool) -> String {
+        let start = position
         var level = 0
-        var text = String.UnicodeScalarView()
         while let scalar = current {
+            if toCellEnd, level == 0, atRowSeparator || peekCommand() == "end" { break }
             if scalar == "\\", position + 1 < scalars.count {
-                text.append(scalar)
-                text.append(scalars[position + 1])
                 position += 2
                 continue
             }
@@ -316,11 +324,9 @@ public struct MathParser {
                 if level == 0 { break }
                 level -= 1
             }
-            text.append(scalar)
             position += 1
         }
-        expectClosingBrace()
-        return String(text)
+        return String(String.UnicodeScalarView(scalars[start..<position]))
     }
 
     /// Reads `[…]` when it follows, as math (`\sqrt`'s degree, `\xrightarrow`'s lower label).
