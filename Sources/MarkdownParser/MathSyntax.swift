@@ -617,16 +617,22 @@ enum MathSyntax {
     static func formula(inMarker html: String) -> (
         source: String, display: Bool, line: Int, column: Int, sourceStart: (line: Int, column: Int)?
     )? {
-        guard html.hasPrefix("<\(tag) d=\""), let encoded = value(of: "s", in: html),
-            let data = Data(base64Encoded: encoded)
-        else { return nil }
-        let display = html.hasPrefix("<\(tag) d=\"1")
-        let line = value(of: "l", in: html).flatMap { Int($0) } ?? 0
-        let column = value(of: "c", in: html).flatMap { Int($0) } ?? 0
+        guard html.hasPrefix("<\(tag) d=\"") else { return nil }
+        return formula { value(of: $0, in: html) }
+    }
+
+    /// The formula a marker stands for, its attributes read by `attribute` (the marker as an
+    /// element of an HTML block, read by libxml2).
+    static func formula(_ attribute: (String) -> String?) -> (
+        source: String, display: Bool, line: Int, column: Int, sourceStart: (line: Int, column: Int)?
+    )? {
+        guard let encoded = attribute("s"), let data = Data(base64Encoded: encoded) else { return nil }
+        let display = attribute("d") == "1"
+        let line = attribute("l").flatMap { Int($0) } ?? 0
+        let column = attribute("c").flatMap { Int($0) } ?? 0
         // Where the source itself begins, after its delimiter.
         var sourceStart: (line: Int, column: Int)?
-        if let startLine = value(of: "sl", in: html).flatMap({ Int($0) }),
-            let startColumn = value(of: "sc", in: html).flatMap({ Int($0) })
+        if let startLine = attribute("sl").flatMap({ Int($0) }), let startColumn = attribute("sc").flatMap({ Int($0) })
         {
             sourceStart = (startLine, startColumn)
         }

@@ -100,6 +100,11 @@ struct RawHTML {
         }
         warnIfUnclosedComment(html, at: location)
         var builder = BlockBuilder(location: location)
+        // The word joiner before a formula's marker (``MathSyntax``) is the marker's, not text.
+        let marker = "\u{2060}<\(MathSyntax.tag) "
+        let html =
+            html.utf8.firstRange(of: marker.utf8) == nil
+            ? html : html.replacingOccurrences(of: marker, with: "<\(MathSyntax.tag) ")
         let (nodes, complete) = HTMLFragment.parseChecked(html)
         if !complete { warnUnparsed(at: location) }
         appendBlocks(nodes, to: &builder, location: location, depth: 0)
@@ -582,6 +587,15 @@ struct RawHTML {
         case .hidden: return []
         case .text(let text): return [.text(Self.collapsed(text))]
         case .element(let name, let attributes, let children):
+            if name == MathSyntax.tag, let formula = MathSyntax.formula({ attributes[$0] }) {
+                // A formula written in the HTML block's text (`<td>$x^2$</td>`). The marker is an
+                // element libxml2 does not know, so the text after it, up to its parent's end, is
+                // its content: kept after the formula.
+                let place = SourceLocation(file: file, line: formula.line, column: formula.column)
+                let start = formula.sourceStart.map { SourceLocation(file: file, line: $0.line, column: $0.column) }
+                return [.math(formula.source, display: formula.display, location: place, sourceStart: start)]
+                    + inlines(children, location: location, depth: depth + 1)
+            }
             if name == Self.embeddedTag, let blocks = embedded(attributes) {
                 // Markdown blocks in a cell: on lines of their own, as a block element's text.
                 return [.lineBreak] + Self.cellInlines(blocks) + [.lineBreak]

@@ -58,6 +58,28 @@ import Testing
         #expect(unclosed.map(\.kind).last == .paragraph([.text("After.")]))
     }
 
+    /// A formula written in an HTML block's text is a formula, in a table cell, a paragraph or a
+    /// summary, and the text after it is kept (libxml2 reads the marker as an element holding
+    /// it).
+    @Test func formulasInHTMLBlocksAreKept() {
+        func math(_ inlines: [Inline]) -> [String] {
+            inlines.compactMap { if case .math(let source, _, _, _) = $0 { source } else { nil } }
+        }
+        let table = blocks("<table><tr><td>$x^2$ after</td><td>plain</td></tr></table>\n")
+        guard case .table(let parsed)? = table.first?.kind else {
+            Issue.record("\(table)")
+            return
+        }
+        let cell: [Inline] = parsed.header[0] + (parsed.rows.first?[0] ?? [])
+        #expect(math(cell) == ["x^2"], "\(parsed)")
+        let cellText = cell.plainText
+        #expect(cellText.contains("after"))
+        let paragraph = paragraphInlines("<div>\n$x^2$ and more, $$y$$ after\n</div>\n")
+        #expect(math(paragraph) == ["x^2", "y"], "\(paragraph)")
+        #expect(paragraph.plainText.contains(" and more, ") && paragraph.plainText.hasSuffix("after"), "\(paragraph)")
+        #expect(!paragraph.plainText.contains("\u{2060}"))
+    }
+
     /// An HTML table's cells set their column's alignment as most of its cells ask (`align`, or
     /// CSS `text-align`); `<img align="right">` asks its figure to stand at the right.
     @Test func cellsAndPicturesKeepTheirAlignment() {
