@@ -1350,14 +1350,19 @@ public struct Styler: Sendable {
     }
 
     mutating func appendRuns(_ inlines: [Inline], cascade: Cascade, to runs: inout [StyledRun]) {
+        // After a formula that only defines (`$\newcommand{\R}{…}$ Text`), which sets nothing:
+        // the space after it is not set at a line's start nor beside another space.
+        var afterDefinitions = false
         for inline in inlines {
+            let dropsSpace = afterDefinitions && (runs.isEmpty || runs.last?.text.hasSuffix(" ") == true)
+            afterDefinitions = false
             switch inline {
             case .text(let text):
                 noteUnreadNoteSyntax(in: text)
                 // A tab in running text is white space like any other (CommonMark §2.2).
                 // (A byte test: `String.contains(String)` is Foundation's locale-aware search.)
                 var text = text.utf8.contains(0x09) ? text.replacingOccurrences(of: "\t", with: " ") : text
-                if Self.endsInForcedBreak(runs) {
+                if Self.endsInForcedBreak(runs) || dropsSpace {
                     text = String(text.drop { $0 == " " })
                     if text.isEmpty { continue }
                 }
@@ -1365,6 +1370,12 @@ public struct Styler: Sendable {
             case .math(let source, let display, let location, let sourceStart):
                 let formulaRuns = formulaRuns(
                     source, display: display, location: location, sourceStart: sourceStart, cascade: cascade)
+                if !display, let formula = formulaRuns.first?.style.inlineFormula?.formula, formula.nodes.isEmpty,
+                    formula.tag == nil, formula.problems.isEmpty
+                {
+                    afterDefinitions = true
+                    continue
+                }
                 runs += formulaRuns
                 if let tag = formulaRuns.last?.style.inlineFormula?.formula.tag {
                     // `\tag{1}`: the label after the formula, two em spaces away.

@@ -32,9 +32,14 @@ extension MathParser {
     /// Reads the command at the parser and appends what it makes to `nodes`.
     mutating func parseCommand(into nodes: inout [MathNode], stop: Stop) {
         let start = position
-        let name = readCommand()
+        parseCommand(named: readCommand(), start: start, into: &nodes, stop: stop)
+    }
+
+    /// Reads what the command `name` (already read, from `start`) makes, with its arguments from
+    /// the parser, and appends it to `nodes`.
+    mutating func parseCommand(named name: String, start: Int, into nodes: inout [MathNode], stop: Stop) {
         if let macro = macros[name] {
-            expand(macro, named: name, start: start, into: &nodes)
+            expand(macro, named: name, start: start, into: &nodes, stop: stop)
             return
         }
         if parseDefinition(name, start: start) { return }

@@ -19,6 +19,16 @@ public struct MathMacro: Hashable, Sendable {
         self.body = body
     }
 
+    /// The command a body of one command names (`\mathbf` of `\newcommand{\vect}{\mathbf}`),
+    /// without its backslash; nil for any other body.
+    var aliasedCommand: String? {
+        let trimmed = body.trimmingSpaces
+        guard trimmed.hasPrefix("\\"), trimmed.unicodeScalars.count > 1 else { return nil }
+        let name = trimmed.dropFirst()
+        let isLetters = name.unicodeScalars.allSatisfy { $0.isASCII && $0.properties.isAlphabetic }
+        return isLetters || name.unicodeScalars.count == 1 ? String(name) : nil
+    }
+
     /// The body with `#n` replaced by the nth of `arguments`, as TeX replaces a macro's
     /// parameters (The TeXbook, chapter 20).
     func expansion(_ arguments: [String]) -> String {
@@ -133,6 +143,20 @@ extension MathParser {
         return !probe.problems.contains { $0.message.hasPrefix("unknown math command") }
     }
 
+    /// A definition whose expansion does not end (it uses itself, or grows at each use): said
+    /// once; at the outermost use the command is drawn as written, and nothing of the partial
+    /// expansion is kept.
+    private mutating func runaway(_ name: String, start: Int, into nodes: inout [MathNode]) {
+        if !ranAway {
+            problem(
+                "\\\(name) expands without end (a definition that uses itself, or grows at each use): drawn as written",
+                at: start)
+        }
+        ranAway = true
+        expansionBudget = -1
+        if expansionDepth == 0 { nodes.append(.atom(MathAtom(.ord, .error("\\" + name)))) }
+    }
+
     /// One argument of a defined command, as text: a group without its braces, a command, or
     /// one character.
     private mutating func readMacroArgument() -> String {
@@ -147,32 +171,53 @@ extension MathParser {
     /// Replaces a use of the defined command `name` (already read) by its body read as math,
     /// with its arguments. The body is read as a list of its own, its nodes put where the
     /// command stands; a problem inside it is reported at the command.
-    mutating func expand(_ macro: MathMacro, named name: String, start: Int, into nodes: inout [MathNode]) {
+    mutating func expand(
+        _ macro: MathMacro, named name: String, start: Int, into nodes: inout [MathNode], stop: Stop = .end
+    ) {
+        // A body that is one command (`\newcommand{\vect}{\mathbf}`, `\let\bb\mathbb`) stands
+        // for that command: its arguments are read where the use is, as TeX reads them.
+        if macro.parameterCount == 0, let alias = macro.aliasedCommand {
+            expansionBudget -= 1
+            guard expansionBudget >= 0, depth < Self.maximumDepth else {
+                runaway(name, start: start, into: &nodes)
+                return
+            }
+            usedMacros[name] = macro
+            depth += 1
+            defer { depth -= 1 }
+            parseCommand(named: alias, start: start, into: &nodes, stop: stop)
+            return
+        }
         var arguments: [String] = []
         if let optionalDefault = macro.optionalDefault { arguments.append(readOptionalRaw() ?? optionalDefault) }
         while arguments.count < macro.parameterCount { arguments.append(readMacroArgument()) }
         let text = macro.expansion(arguments)
-        // Once spent, the budget stays spent: the first command past it is drawn as written
-        // and said, the rest of the runaway expansion adds nothing.
-        guard expansionBudget >= 0 else { return }
         expansionBudget -= text.unicodeScalars.count + 1
         guard expansionBudget >= 0, depth < Self.maximumDepth else {
-            expansionBudget = -1
-            problem("\\\(name) expands without end (a definition that uses itself?)", at: start)
-            nodes.append(.atom(MathAtom(.ord, .error("\\" + name))))
+            runaway(name, start: start, into: &nodes)
             return
         }
         usedMacros[name] = macro
         let budget = expansionBudget
+        let level = expansionDepth + 1
         let (expanded, inner) = parseOwnList(
             text, separators: "in a definition's body is not read as a cell or row break"
         ) {
             [tag] in
             $0.expansionBudget = budget
             $0.tag = tag
+            $0.expansionDepth = level
         }
         macros = inner.macros
         expansionBudget = inner.expansionBudget
+        if inner.ranAway {
+            // The whole expansion goes: the command the source wrote is drawn as written once,
+            // by the outermost use, with the one problem the innermost said.
+            ranAway = true
+            for innerProblem in inner.problems { problem(innerProblem.message, at: start) }
+            if expansionDepth == 0 { nodes.append(.atom(MathAtom(.ord, .error("\\" + name)))) }
+            return
+        }
         tag = inner.tag
         if rawTag == nil { rawTag = inner.rawTag }
         labelKeys += inner.labelKeys

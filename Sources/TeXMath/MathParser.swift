@@ -36,6 +36,10 @@ public struct MathParser {
     var rawTag: String?
     /// How many more characters definitions may expand to in this formula.
     var expansionBudget = MathParser.minimumExpansionBudget
+    /// How deep in definitions' expansions this parser reads (0: the formula's own source), and
+    /// whether an expansion ran away (``expand(_:named:start:into:stop:)``).
+    var expansionDepth = 0
+    var ranAway = false
 
     /// Parses `source` (the text between the dollars). Rows written with `&` and `\\`
     /// directly in a displayed formula are set as `aligned`; an inline formula has one row,

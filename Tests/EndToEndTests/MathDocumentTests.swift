@@ -396,6 +396,22 @@ import Typography
             "\(report.diagnostics.map(\.description))")
     }
 
+    /// A formula that only defines sets nothing, not even the space after it: a paragraph that
+    /// opens with one starts at the margin, and one between words leaves one space; a
+    /// definition that runs away is drawn as the command written, once, with one warning.
+    @Test func definitionsSetNothingAndRunawaysAreDrawnAsWritten() throws {
+        let markdown = "$\\newcommand{\\R}{x}$ Text after.\n\nText mid $\\def\\T{z}$ word.\n\nE $\\def\\y{a\\y}\\y$ F\n"
+        let (pdf, report) = try Render.markdown(markdown, name: "math-definition-spaces")
+        let words = try PDFProbe.words(pdf)
+        let texts = words.filter { $0.text == "Text" }
+        #expect(texts.count == 2 && abs(texts[0].xMin - texts[1].xMin) < 0.5, "\(texts.map(\.xMin))")
+        let mid = try #require(words.first { $0.text == "mid" })
+        let word = try #require(words.first { $0.text == "word." })
+        let space = try #require(words.first { $0.text == "after." }).xMin - texts[0].xMax
+        #expect(abs((word.xMin - mid.xMax) - space) < 0.5, "\(word.xMin - mid.xMax) against \(space)")
+        #expect(report.diagnostics.count == 1 && report.diagnostics[0].message.contains("expands without end"))
+    }
+
     /// `\eqref` and `\ref` print the tag of the formula whose `\label` they name, before or after
     /// it, inside formulas or in running text (as MathJax reads a notebook's text); a key no
     /// formula labels prints `??` with a warning at the reference.

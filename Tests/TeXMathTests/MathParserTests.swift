@@ -231,6 +231,15 @@ import Testing
         #expect(MathParser.parse(#"\R"#).problems.map(\.message) == [#"unknown math command \R"#])
     }
 
+    /// A definition whose body is one command stands for that command, its arguments read where
+    /// it is used (`\newcommand{\vect}{\mathbf}`, `\let\bb\mathbb`), as TeX reads them.
+    @Test func aDefinitionOfOneCommandTakesItsArguments() {
+        #expect(MathParser.parse(#"\newcommand{\vect}{\mathbf}\vect{x} + \vect v"#).plainText == "𝐱+𝐯")
+        #expect(MathParser.parse(#"\let\bb\mathbb \bb{R}"#).plainText == "ℝ")
+        let fraction = MathParser.parse(#"\newcommand{\fr}{\frac}\fr12"#)
+        #expect(fraction.plainText == "1/2" && fraction.problems.isEmpty, "\(fraction.problems)")
+    }
+
     /// A definition that uses itself, or definitions that double at each level, stop with one
     /// problem at the command and one error atom, in time linear in the formula: nothing
     /// runs without end, nothing of the source is lost.
