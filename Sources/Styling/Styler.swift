@@ -1349,6 +1349,26 @@ public struct Styler: Sendable {
         }
     }
 
+    /// Appends a formula's runs, and its `\tag` label two em spaces after it; false, appending
+    /// nothing, for an inline formula that only defines (it sets nothing).
+    mutating func appendFormula(
+        _ source: String, display: Bool, location: SourceLocation?, sourceStart: SourceLocation?, cascade: Cascade,
+        to runs: inout [StyledRun]
+    ) -> Bool {
+        let formulaRuns = formulaRuns(
+            source, display: display, location: location, sourceStart: sourceStart, cascade: cascade)
+        if !display, let formula = formulaRuns.first?.style.inlineFormula?.formula, formula.nodes.isEmpty,
+            formula.tag == nil, formula.problems.isEmpty
+        {
+            return false
+        }
+        runs += formulaRuns
+        if let tag = formulaRuns.last?.style.inlineFormula?.formula.tag {
+            Self.append(StyledRun("\u{2003}\u{2003}" + tag, style: appearances.style(for: cascade)), to: &runs)
+        }
+        return true
+    }
+
     mutating func appendRuns(_ inlines: [Inline], cascade: Cascade, to runs: inout [StyledRun]) {
         // After a formula that only defines (`$\newcommand{\R}{…}$ Text`), which sets nothing:
         // the space after it is not set at a line's start nor beside another space.
@@ -1368,20 +1388,9 @@ public struct Styler: Sendable {
                 }
                 Self.append(StyledRun(cascade.cased(text), style: appearances.style(for: cascade)), to: &runs)
             case .math(let source, let display, let location, let sourceStart):
-                let formulaRuns = formulaRuns(
-                    source, display: display, location: location, sourceStart: sourceStart, cascade: cascade)
-                if !display, let formula = formulaRuns.first?.style.inlineFormula?.formula, formula.nodes.isEmpty,
-                    formula.tag == nil, formula.problems.isEmpty
-                {
-                    afterDefinitions = true
-                    continue
-                }
-                runs += formulaRuns
-                if let tag = formulaRuns.last?.style.inlineFormula?.formula.tag {
-                    // `\tag{1}`: the label after the formula, two em spaces away.
-                    Self.append(
-                        StyledRun("\u{2003}\u{2003}" + tag, style: appearances.style(for: cascade)), to: &runs)
-                }
+                afterDefinitions = !appendFormula(
+                    source, display: display, location: location, sourceStart: sourceStart, cascade: cascade,
+                    to: &runs)
             case .softBreak:
                 if Self.endsInForcedBreak(runs) { continue }
                 Self.append(StyledRun(" ", style: appearances.style(for: cascade)), to: &runs)
