@@ -379,7 +379,7 @@ public struct Styler: Sendable {
             id = nil
         }
         let size = context.cascade.style.size
-        let readable = Styler.readableText(inlines)
+        let readable = readableTextInDocument(inlines)
         var outline = OutlineEntry(title: readable.trimmingCharacters(in: .whitespaces), level: level)
         if let number = sectionNumber(level, block: block, context: context) {
             // The number leads the heading's text in the heading's own face, and is part of its
@@ -1291,6 +1291,15 @@ public struct Styler: Sendable {
     /// metadata: a formula as its symbols (`$\alpha$` α), not its TeX source.
     public static func readableText(_ inlines: [Inline]) -> String {
         inlines.plainText(writingFormulas: { MathParser.parse($0).plainText })
+    }
+
+    /// ``readableText(_:)`` with the document's definitions and formula labels known so far, as
+    /// the page reads them (a heading's bookmark).
+    func readableTextInDocument(_ inlines: [Inline]) -> String {
+        var macros = mathMacros
+        return inlines.plainText(writingFormulas: {
+            MathParser.parse($0, macros: &macros, labels: mathLabels).plainText
+        })
     }
 
     /// Warns about a footnote reference left as text: `[^label]` with no definition (cmark-gfm

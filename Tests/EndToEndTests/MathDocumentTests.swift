@@ -412,6 +412,16 @@ import Typography
         #expect(report.diagnostics.count == 1 && report.diagnostics[0].message.contains("expands without end"))
     }
 
+    /// A heading's bookmark reads its formulas with the document's definitions and labels, a
+    /// label after it too, as the page does.
+    @Test func bookmarksReadDefinitionsAndReferences() throws {
+        let markdown =
+            "$\\newcommand{\\Z}{\\mathbb{Z}}$\n\n# See \\eqref{e1} in $\\Z$\n\n$$E=mc^2 \\label{e1}\\tag{3.1}$$\n"
+        let (pdf, _) = try Render.markdown(markdown, name: "math-bookmarks-references")
+        let titles = try #require(try QDF(pdf).outline()).map(\.title)
+        #expect(titles == ["See (3.1) in ℤ"], "\(titles)")
+    }
+
     /// `\eqref` and `\ref` print the tag of the formula whose `\label` they name, before or after
     /// it, inside formulas or in running text (as MathJax reads a notebook's text); a key no
     /// formula labels prints `??` with a warning at the reference.
