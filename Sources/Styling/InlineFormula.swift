@@ -151,6 +151,11 @@ extension Styler {
                 problem.message,
                 Self.place(of: problem, in: source, display: display, formula: location, sourceStart: sourceStart))
         }
+        for key in formula.labels.keys.sorted() where !labelsGiven.insert(key).inserted {
+            warn(
+                "\\label{\(key)} is given to a second formula: references print the last one's tag (LaTeX's \"multiply "
+                    + "defined\")", location)
+        }
         mathLabels.merge(formula.labels) { _, new in new }
         for reference in formula.references where reference.resolved == nil {
             let place = Self.place(

@@ -126,6 +126,8 @@ public struct Styler: Sendable {
     /// no label answered when they were read, with their places.
     public internal(set) var mathLabels: [String: String] = [:]
     var unansweredMathReferences: [(key: String, location: SourceLocation?)] = []
+    /// The labels the formulas styled so far gave (a second is warned about).
+    var labelsGiven: Set<String> = []
 
     /// Creates a styler for `theme`; ``style(_:theme:options:)`` is the usual entry point.
     public init(theme: Theme, options: StylingOptions = StylingOptions()) {

@@ -213,7 +213,8 @@ extension MathParser {
 
     /// The argument of a text-mode box (`\fbox{…}`), set as `\text{…}` sets it.
     private mutating func proseArgument() -> [MathNode] {
-        [.atom(MathAtom(.ord, .prose(Self.textMode(readRawArgument()), .regular)))]
+        let start = position
+        return textNodes(readRawArgument(), face: .regular, at: start)
     }
 
     /// A delimiter written as `\genfrac`'s argument: empty for none, a character, or a command.

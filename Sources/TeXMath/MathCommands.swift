@@ -151,14 +151,7 @@ extension MathParser {
             nodes.append(.atom(MathAtom(.ord, .bar(over: name == "overline", base: parseArgument()))))
         case _ where Self.textCommands[name] != nil:
             let face = Self.textCommands[name]?.face(inside: .regular) ?? .regular
-            let runs = Self.textRuns(readRawArgument(), face: face)
-            for run in runs.isEmpty ? [("", face, false)] : runs {
-                if run.math {
-                    nodes.append(.atom(MathAtom(.ord, .list(parseEmbedded(run.text, at: start)))))
-                } else {
-                    nodes.append(.atom(MathAtom(.ord, .prose(run.text, run.face))))
-                }
-            }
+            nodes += textNodes(readRawArgument(), face: face, at: start)
         case "operatorname", "operatorname*":
             let text = Self.textMode(readRawArgument())
             nodes.append(.atom(MathAtom(.op, .text(text), limits: name.hasSuffix("*") ? .automatic : .beside)))
@@ -191,6 +184,7 @@ extension MathParser {
         case "tag", "tag*":
             let label = readRawArgument()
             let written = name == "tag" ? "(\(label))" : label
+            tagCount += 1
             // One label a formula: a second would stand in the first's place, so it is said.
             if let tag {
                 problem(
@@ -208,7 +202,12 @@ extension MathParser {
                 nodes[nodes.count - 1] = .atom(atom)
             }
         case "label":
-            labelKeys.append(readRawArgument().trimmingSpaces)
+            let key = readRawArgument().trimmingSpaces
+            if tagCount > 1 {
+                problem("\\label{\(key)} follows a \\tag that is not set, so it names no number", at: start)
+            }
+            labelKeys.append(key)
+            tagsBeforeLabel.append(tagCount)
         case "eqref", "ref":
             // The tag of the formula whose `\label` has the key, as amsmath's `\eqref` prints it
             // (in parentheses) and `\ref` (bare); `??` when no formula has it, as LaTeX prints.
@@ -351,6 +350,18 @@ extension MathParser {
     /// ``textRuns(_:face:)`` reads them, in one string.
     static func textMode(_ raw: String) -> String {
         textRuns(raw, face: .regular).map(\.text).joined()
+    }
+
+    /// The atoms of text as `\text` sets it, starting in `face`: a prose atom a run of one face,
+    /// a formula inside (`$x$`) read as math (``parseEmbedded(_:at:)``), its problems at
+    /// `start`; one empty prose atom for empty text.
+    mutating func textNodes(_ raw: String, face: MathTextFace, at start: Int) -> [MathNode] {
+        let runs = Self.textRuns(raw, face: face)
+        return (runs.isEmpty ? [("", face, false)] : runs).map { run in
+            run.math
+                ? .atom(MathAtom(.ord, .list(parseEmbedded(run.text, at: start))))
+                : .atom(MathAtom(.ord, .prose(run.text, run.face)))
+        }
     }
 
     /// A formula written inside text (`\text{if $x > 0$}`), read as math in this parser's

@@ -221,6 +221,8 @@ extension MathParser {
         tag = inner.tag
         if rawTag == nil { rawTag = inner.rawTag }
         labelKeys += inner.labelKeys
+        tagsBeforeLabel += inner.tagsBeforeLabel.map { $0 + tagCount }
+        tagCount += inner.tagCount
         references += inner.references.map { MathReference(key: $0.key, offset: offsets[start], resolved: $0.resolved) }
         usedMacros.merge(inner.usedMacros) { first, _ in first }
         if inner.abandoned { abandoned = true }

@@ -12,11 +12,7 @@ extension MathParser {
     mutating func parseTextCell() -> [MathNode] {
         let start = position
         let raw = readBalanced(toCellEnd: true).trimmingSpaces
-        return Self.textRuns(raw, face: .regular).map { run in
-            run.math
-                ? .atom(MathAtom(.ord, .list(parseEmbedded(run.text, at: start))))
-                : .atom(MathAtom(.ord, .prose(run.text, run.face)))
-        }
+        return textNodes(raw, face: .regular, at: start)
     }
 
     /// Reads the `\hline`, `\hdashline` and `\cline{a-b}` at the start of row `row`.

@@ -31,6 +31,10 @@ public struct MathParser {
     /// keys this formula's `\label`s name, and its references.
     var knownLabels: [String: String] = [:]
     var labelKeys: [String] = []
+    /// How many `\tag`s had been read when each of ``labelKeys`` was (a label after a second,
+    /// dropped `\tag` names no tag that is set).
+    var tagsBeforeLabel: [Int] = []
+    var tagCount = 0
     var references: [MathReference] = []
     /// The argument of the formula's `\tag` as written (`1`, `A`).
     var rawTag: String?
@@ -83,7 +87,9 @@ public struct MathParser {
         formula.usedMacros = parser.usedMacros
         formula.references = parser.references
         if let rawTag = parser.rawTag {
-            for key in parser.labelKeys { formula.labels[key] = rawTag }
+            for (key, tags) in zip(parser.labelKeys, parser.tagsBeforeLabel) where tags <= 1 {
+                formula.labels[key] = rawTag
+            }
         }
         formula.source = source
         return formula

@@ -442,6 +442,9 @@ import Typography
         let text = try PDFProbe.text(pdf).split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(text.contains("See (A) below and A."), "\(text)")
         #expect(text.contains("By (1), and (??)."), "\(text)")
+        let (_, twice) = try Render.markdown(
+            "$$x \\tag{1}\\label{dup}$$\n\n$$y \\tag{2}\\label{dup}$$\n\nDup \\ref{dup}.\n", name: "math-label-twice")
+        #expect(twice.diagnostics.map(\.message).contains { $0.contains(#"\label{dup} is given to a second formula"#) })
         #expect(
             report.diagnostics.map(\.description) == [
                 "math-references.md:5:27: warning: no formula has \\label{eq:nope} beside a \\tag: the reference is "

@@ -327,6 +327,13 @@ import Testing
         #expect(known.plainText == "(1)+1" && known.references.allSatisfy { $0.resolved == "1" })
         let unknown = MathParser.parse(#"\eqref{eq:none}"#)
         #expect(unknown.plainText == "(??)" && unknown.references.map(\.resolved) == [nil])
+        // A label after a second `\tag`, which is not set, names no number, and says so.
+        let twoTags = MathParser.parse(
+            #"\begin{aligned} c &= d \tag{X} \label{eb} \\ e &= f \tag{Y} \label{ec} \end{aligned}"#)
+        #expect(twoTags.labels == ["eb": "X"], "\(twoTags.labels)")
+        #expect(twoTags.problems.contains { $0.message.contains(#"\label{ec} follows a \tag that is not set"#) })
+        // Boxes of text read a formula inside as math, as `\text` does.
+        #expect(MathParser.parse(#"\fbox{$x^2$ and text}"#).plainText == "x² and text")
     }
 
     /// Spaces of a written length: mu stay mu (scaled with the style), the others are em of
