@@ -81,6 +81,10 @@ extension MathParser {
             }
             let optional = count > 0 ? readOptionalRaw() : nil
             let body = readRawArgument()
+            if let highest = Self.highestParameter(in: body), highest > count {
+                // TeX: "Illegal parameter number in definition".
+                problem("\\\(command) uses #\(highest) but takes \(count) argument\(count == 1 ? "" : "s")", at: start)
+            }
             if name.hasPrefix("providecommand"), macros[command] != nil || Self.isBuiltIn(command) { return true }
             macros[command] = MathMacro(parameterCount: count, optionalDefault: optional, body: body)
         case "def", "gdef", "edef", "xdef":
@@ -157,10 +161,32 @@ extension MathParser {
         if expansionDepth == 0 { nodes.append(.atom(MathAtom(.ord, .error("\\" + name)))) }
     }
 
+    /// The highest `#n` a body names (`##` is a `#`); nil for none.
+    static func highestParameter(in body: String) -> Int? {
+        let scalars = Array(body.unicodeScalars)
+        var highest: Int?
+        var index = 0
+        while index + 1 < scalars.count {
+            if scalars[index] == "#" {
+                if scalars[index + 1] == "#" {
+                    index += 2
+                    continue
+                }
+                if let digit = Int(String(scalars[index + 1])) { highest = max(highest ?? 0, digit) }
+            }
+            index += 1
+        }
+        return highest
+    }
+
     /// One argument of a defined command, as text: a group without its braces, a command, or
     /// one character.
-    private mutating func readMacroArgument() -> String {
+    private mutating func readMacroArgument(of name: String) -> String {
         skipSpaces()
+        if atEnd || current == "}" || current == "&" {
+            problem("\\\(name) is missing an argument", at: position)
+            return ""
+        }
         if let command = peekCommand() {
             position += 1 + command.unicodeScalars.count
             return "\\" + command
@@ -190,7 +216,7 @@ extension MathParser {
         }
         var arguments: [String] = []
         if let optionalDefault = macro.optionalDefault { arguments.append(readOptionalRaw() ?? optionalDefault) }
-        while arguments.count < macro.parameterCount { arguments.append(readMacroArgument()) }
+        while arguments.count < macro.parameterCount { arguments.append(readMacroArgument(of: name)) }
         let text = macro.expansion(arguments)
         expansionBudget -= text.unicodeScalars.count + 1
         guard expansionBudget >= 0, depth < Self.maximumDepth else {

@@ -231,6 +231,20 @@ import Testing
         #expect(MathParser.parse(#"\R"#).problems.map(\.message) == [#"unknown math command \R"#])
     }
 
+    /// A body naming a parameter past the definition's count, and a use missing an argument,
+    /// are said (TeX's "Illegal parameter number", "missing argument").
+    @Test func definitionsSayWhatTheyMiss() {
+        #expect(
+            MathParser.parse(#"\newcommand{\two}[2]{#1+#3}"#).problems.map(\.message) == [
+                #"\two uses #3 but takes 2 arguments"#
+            ])
+        #expect(
+            MathParser.parse(#"\newcommand{\abs}[1]{|#1|}\abs"#).problems.map(\.message) == [
+                #"\abs is missing an argument"#
+            ])
+        #expect(MathParser.parse(#"\newcommand{\abs}[1]{|#1|}\abs{x} \abs y"#).problems.isEmpty)
+    }
+
     /// A definition whose body is one command stands for that command, its arguments read where
     /// it is used (`\newcommand{\vect}{\mathbf}`, `\let\bb\mathbb`), as TeX reads them.
     @Test func aDefinitionOfOneCommandTakesItsArguments() {
