@@ -19,27 +19,49 @@ public enum FormulaMarkers {
 
     /// The markers of `line` (a line of marked text), in order. Time linear in the line.
     public static func places(in line: ArraySlice<UInt8>) -> [Place] {
-        let opening = Array("\u{2060}<\(tag) ".utf8)
         var places: [Place] = []
-        var rest = line[...]
-        while let found = rest.firstRange(of: opening) {
-            guard let close = line[found.upperBound...].firstIndex(of: UInt8(ascii: ">")) else { break }
-            let html = String(decoding: line[found.upperBound..<close], as: UTF8.self)
-            rest = line[(close + 1)...]
+        var from = line.startIndex
+        while let found = firstMarker(in: line[from...]) {
+            let contentStart = found + opening.count
+            guard let close = line[contentStart...].firstIndex(of: UInt8(ascii: ">")) else { break }
+            let html = String(decoding: line[contentStart..<close], as: UTF8.self)
+            from = close + 1
             guard let start = attribute("c", in: html).flatMap({ Int($0) }) else { continue }
             places.append(
                 Place(
-                    markedStart: found.lowerBound - line.startIndex + 1, markedEnd: close - line.startIndex + 2,
+                    markedStart: found - line.startIndex + 1, markedEnd: close - line.startIndex + 2,
                     start: start, end: attribute("e", in: html).flatMap { Int($0) }))
         }
         return places
+    }
+
+    /// The bytes a marker opens with: the word joiner, `<`, the tag and a space.
+    static let opening = Array("\u{2060}<\(tag) ".utf8)
+
+    /// Where the first marker in `bytes` starts; nil when none does. A byte search for the word
+    /// joiner's first byte, then a comparison: time linear in `bytes`.
+    public static func firstMarker(in bytes: ArraySlice<UInt8>) -> Int? {
+        var from = bytes.startIndex
+        while let candidate = bytes[from...].firstIndex(of: opening[0]) {
+            if bytes[candidate...].starts(with: opening) { return candidate }
+            from = candidate + 1
+        }
+        return nil
     }
 
     /// The file's column for `column` of a marked line whose markers are `places`: a column
     /// after a marker moves by the difference between the marker's length and the formula's,
     /// a column inside one is the formula's first.
     public static func sourceColumn(_ column: Int, among places: [Place]) -> Int {
-        guard let place = places.last(where: { $0.markedStart <= column }) else { return column }
+        // The last place starting at or before the column (a binary search: places ascend).
+        var low = 0
+        var high = places.count
+        while low < high {
+            let middle = (low + high) / 2
+            if places[middle].markedStart <= column { low = middle + 1 } else { high = middle }
+        }
+        guard low > 0 else { return column }
+        let place = places[low - 1]
         guard column >= place.markedEnd, let end = place.end else { return place.start }
         return end + (column - place.markedEnd)
     }

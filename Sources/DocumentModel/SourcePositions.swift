@@ -17,6 +17,9 @@ public struct SourcePositions: Hashable, Sendable {
     var bytes: [UInt8] { storage?.bytes ?? [] }
     /// UTF-8 offset of each line's first byte; line `n` (1-based) starts at `lineStarts[n − 1]`.
     let lineStarts: [UInt32]
+    /// The formula markers (``FormulaMarkers``) of each line that has any, by 0-based line:
+    /// found once, when the positions are made.
+    let markerPlaces: [Int: [FormulaMarkers.Place]]
     /// Decodes an entity or numeric character reference (`&amp;`, `&#x1F600;`) as the parser
     /// does; nil when it is not one.
     let decodeReference: (@Sendable ([UInt8]) -> [UInt8]?)?
@@ -34,6 +37,7 @@ public struct SourcePositions: Hashable, Sendable {
     public init() {
         storage = nil
         lineStarts = []
+        markerPlaces = [:]
         decodeReference = nil
     }
 
@@ -63,6 +67,7 @@ public struct SourcePositions: Hashable, Sendable {
         self.storage = buffer
         self.lineStarts = starts
         self.decodeReference = decodeReference
+        markerPlaces = Self.markerPlaces(buffer.bytes, lineStarts: starts)
     }
 
     /// Whether a source is known.
@@ -158,6 +163,25 @@ public struct SourcePositions: Hashable, Sendable {
     }
 
     /// The 1-based line and byte column of UTF-8 offset `offset`.
+    /// The formula markers of each line of `bytes` that has one.
+    static func markerPlaces(_ bytes: [UInt8], lineStarts: [UInt32]) -> [Int: [FormulaMarkers.Place]] {
+        var places: [Int: [FormulaMarkers.Place]] = [:]
+        var from = 0
+        while let marker = FormulaMarkers.firstMarker(in: bytes[from...]) {
+            // The marker's line (binary search), read whole once.
+            var low = 0
+            var high = lineStarts.count - 1
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if Int(lineStarts[middle]) <= marker { low = middle } else { high = middle - 1 }
+            }
+            let end = low + 1 < lineStarts.count ? Int(lineStarts[low + 1]) : bytes.count
+            places[low] = FormulaMarkers.places(in: bytes[Int(lineStarts[low])..<end])
+            from = end
+        }
+        return places
+    }
+
     func location(ofOffset offset: Int, file: String) -> SourceLocation {
         // The last line starting at or before `offset` (binary search).
         var low = 0
@@ -168,11 +192,9 @@ public struct SourcePositions: Hashable, Sendable {
         }
         // A formula's marker is longer than the formula: the column is the file's.
         let start = Int(lineStarts[low])
-        let text = bytes
-        let end = low + 1 < lineStarts.count ? Int(lineStarts[low + 1]) : text.count
-        let places = FormulaMarkers.places(in: text[start..<min(max(start, end), text.count)])
-        return SourceLocation(
-            file: file, line: low + 1, column: FormulaMarkers.sourceColumn(offset - start + 1, among: places))
+        let column = offset - start + 1
+        guard let places = markerPlaces[low] else { return SourceLocation(file: file, line: low + 1, column: column) }
+        return SourceLocation(file: file, line: low + 1, column: FormulaMarkers.sourceColumn(column, among: places))
     }
 }
 

@@ -226,6 +226,25 @@ import Testing
         }
     }
 
+    /// Placing warnings on a line of many formulas reads the line's markers once, not once a
+    /// warning: n warnings on a line of n formulas, and 8n on a line of 8n, take at most ten
+    /// times as long (a `make fuzz` find: 19 to 58 s for a 12–68 KB input).
+    @Test(.slow) func placingWarningsOnALineOfFormulasIsLinear() {
+        func seconds(_ n: Int) -> Double {
+            let line = (0..<n).map { "$x_{\($0)}$ w\($0)" }.joined(separator: " ")
+            let document = MarkdownParser.parse(line + "\n", file: "t.md").document
+            let diagnostics = (0..<n).map {
+                Diagnostic(.warning, "w", at: SourceLocation(file: "t.md", line: 1, column: 1), subject: "w\($0) ")
+            }
+            return Timing.bestThreadSeconds(of: 2) {
+                #expect(document.source.placingSubjects(of: diagnostics).count == n)
+            }
+        }
+        let (small, large) = Timing.firstHolding(
+            { (seconds(500), seconds(4_000)) }, holds: { $0.1 / max($0.0, 0.01) <= 10 })
+        #expect(large / max(small, 0.01) <= 10, "×8 the warnings took \(small) s → \(large) s")
+    }
+
     /// A `$$` with no closing `$$` in its paragraph stays text and is warned about where it is
     /// written (after front matter, in a quote and a list item); a closed one and one in code
     /// are not.
