@@ -38,34 +38,42 @@ extension BlockLayout {
     }
 
     /// `paragraph` (a code block's) cut into paragraphs of `lines` source lines each (the last
-    /// may have fewer), the line feed between two parts left out; `paragraph` alone when it
-    /// has no more lines than that. A part after the first has no list marker.
+    /// may have fewer), the line feed between two parts left out, each with its bytes' token
+    /// colours; `paragraph` alone when it has no more lines than that. A part after the first
+    /// has no list marker.
     static func parts(of paragraph: StyledParagraph, lines: Int) -> [StyledParagraph] {
         let feedCount = paragraph.runs.reduce(0) { count, run in count + run.text.utf8.count { $0 == 0x0A } }
         guard feedCount >= lines else { return [paragraph] }
         var parts: [StyledParagraph] = []
         var runs: [StyledRun] = []
         var feeds = 0
+        // UTF-8 offsets into the paragraph's text: of the run's start, and of the part's.
+        var runOffset = 0
+        var partStart = 0
+        func addPart(endingAt end: Int) {
+            var part = paragraph
+            part.runs = runs.filter { !$0.text.isEmpty }
+            part.tokenColors = paragraph.tokenColors?.slice(partStart..<end)
+            if !parts.isEmpty { part.marker = nil }
+            parts.append(part)
+        }
         for run in paragraph.runs {
             var start = run.text.utf8.startIndex
             for index in run.text.utf8.indices where run.text.utf8[index] == 0x0A {
                 feeds += 1
                 guard feeds == lines else { continue }
                 runs.append(StyledRun(String(run.text[start..<index]), style: run.style))
-                var part = paragraph
-                part.runs = runs.filter { !$0.text.isEmpty }
-                if !parts.isEmpty { part.marker = nil }
-                parts.append(part)
+                let feedOffset = runOffset + run.text.utf8.distance(from: run.text.utf8.startIndex, to: index)
+                addPart(endingAt: feedOffset)
                 runs = []
                 feeds = 0
+                partStart = feedOffset + 1
                 start = run.text.utf8.index(after: index)
             }
             runs.append(StyledRun(String(run.text[start...]), style: run.style))
+            runOffset += run.text.utf8.count
         }
-        var last = paragraph
-        last.runs = runs.filter { !$0.text.isEmpty }
-        last.marker = nil
-        parts.append(last)
+        addPart(endingAt: runOffset)
         return parts
     }
 

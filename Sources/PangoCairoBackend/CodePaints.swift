@@ -38,6 +38,18 @@ final class CodePaints {
         self.backgrounds = backgrounds
     }
 
+    /// The colours `colors` (a slice of a block's ``TokenColors``) over glyphs drawn in
+    /// `base`; nil when they are `base` alone.
+    convenience init?(_ colors: TokenColors, base: RGBAColor) {
+        guard colors.backgrounds.isEmpty, colors.colors.allSatisfy({ $0 == base }) else {
+            self.init(
+                starts: colors.starts, colors: colors.colors, base: base,
+                backgrounds: colors.backgrounds.map { ($0.bytes, $0.color) })
+            return
+        }
+        return nil
+    }
+
     /// The colours of the code paragraph's `runs` over the bytes `range` of its text (`starts`:
     /// each run's first byte), offsets from `range.lowerBound`, and the runs' backgrounds; nil
     /// when the runs have one colour and no background, or a colour that is not opaque (painted
@@ -147,13 +159,18 @@ final class CodePaints {
 
     /// The colour of the layout's byte `byte`.
     func color(atByte byte: Int) -> RGBAColor {
+        colors[stretchIndex(atByte: byte)]
+    }
+
+    /// The index in ``starts`` of the stretch of one colour that holds the byte `byte`.
+    private func stretchIndex(atByte byte: Int) -> Int {
         var low = 0
         var high = starts.count
         while high - low > 1 {
             let middle = (low + high) / 2
             if starts[middle] <= byte { low = middle } else { high = middle }
         }
-        return colors[low]
+        return low
     }
 
     /// The glyphs of `line` that Cairo writes as text, in the order it writes them (its runs
@@ -167,6 +184,19 @@ final class CodePaints {
     func segments(of line: UnsafeMutablePointer<PangoLayoutLine>) -> [(glyphs: Int, color: RGBAColor?)]? {
         guard let text = pango_layout_get_text(line.pointee.layout) else { return nil }
         var segments: [(glyphs: Int, color: RGBAColor?)] = []
+        // The colour stretch of the glyph before: a line's glyphs mostly come in the order of
+        // their bytes, so the next glyph's stretch is found by stepping on, not by searching.
+        var stretch = 0
+        func color(at byte: Int) -> RGBAColor {
+            if starts[stretch] > byte || (stretch + 1 < starts.count && starts[stretch + 1] <= byte) {
+                if stretch + 2 < starts.count, starts[stretch + 1] <= byte, starts[stretch + 2] > byte {
+                    stretch += 1
+                } else {
+                    stretch = stretchIndex(atByte: byte)
+                }
+            }
+            return colors[stretch]
+        }
         var node = line.pointee.runs
         while let current = node {
             node = current.pointee.next
@@ -182,7 +212,7 @@ final class CodePaints {
                 let byte = offset + Int(glyphs.log_clusters[index])
                 let lead = UInt8(bitPattern: text[byte])
                 let space = lead == 0x20 || (lead == 0xC2 && UInt8(bitPattern: text[byte + 1]) == 0xA0)
-                let color: RGBAColor? = space ? nil : color(atByte: byte)
+                let color: RGBAColor? = space ? nil : color(at: byte)
                 if let last = segments.last, last.color == color {
                     segments[segments.count - 1].glyphs += 1
                 } else {

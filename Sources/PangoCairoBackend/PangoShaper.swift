@@ -187,11 +187,11 @@ public final class PangoShaper: TextShaper {
         inGroups body: (ShapedLineGroup) throws -> Void
     ) rethrows {
         let composed: ParagraphLayout.Lines = CairoFaces.lock.run {
-            let collapsed = fittingWideFormulas(paragraph.collapsingSoftHyphenRuns(), width: width)
-            guard !collapsed.style.breakAnywhere, collapsed.style.hangingIndent == 0 else {
+            guard !paragraph.style.breakAnywhere, paragraph.style.hangingIndent == 0 else {
                 return .whole(shapeWhole(paragraph, width: width))
             }
-            return composeInGroups(collapsed, width: width)
+            return composeInGroups(
+                fittingWideFormulas(paragraph.collapsingSoftHyphenRuns(), width: width), width: width)
         }
         switch composed {
         case .whole(let shaped):
@@ -330,14 +330,23 @@ public final class PangoShaper: TextShaper {
         let firstRun = runIndex(atByte: range.lowerBound, starts: starts) ?? 0
         // A highlighted code block's colours are painted over its glyphs after drawing
         // (``CodePaints``): its attributes carry one colour, so its lines draw as a plain block's.
-        let paints =
-            paragraph.style.breakAnywhere
-            ? CodePaints.of(runs: runs, starts: starts, firstRun: firstRun, range: range) : nil
-        if let paints {
+        // A block whose tokens differ only in colour is one run with its colours beside it;
+        // another, a run a token, has its runs' attributes merged where only colours differ.
+        let paints: CodePaints?
+        var paintsRuns = false
+        if let colors = paragraph.tokenColors {
+            paints = colors.slice(range).flatMap { CodePaints($0, base: runs[firstRun].style.color) }
+        } else if paragraph.style.breakAnywhere {
+            paints = CodePaints.of(runs: runs, starts: starts, firstRun: firstRun, range: range)
+            paintsRuns = paints != nil
+        } else {
+            paints = nil
+        }
+        if let paints, paintsRuns {
             addPaintedAttributes(
                 runs, starts: starts, firstRun: firstRun, range: range, bytes: bytes, paints: paints, to: attrs)
         }
-        for index in firstRun..<runs.count where paints == nil {
+        for index in firstRun..<runs.count where !paintsRuns {
             if starts[index] >= range.upperBound { break }
             let run = runs[index]
             guard !run.text.isEmpty else { continue }

@@ -19,7 +19,9 @@ extension StyledParagraph {
             }
         }
         guard found else { return self }
-        var collapsed = self
+        // Token colours are kept by byte: the bytes left out would move them.
+        var collapsed = expandingTokenColors()
+        let runs = collapsed.runs
         var afterSoftHyphen = false
         for index in collapsed.runs.indices {
             var text = String.UnicodeScalarView()

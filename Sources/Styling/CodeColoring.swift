@@ -115,14 +115,33 @@ extension Styler {
     /// is `text` exactly, so extraction and tagging see the code as written. One run of `base`
     /// when highlighting is off or `definition` is nil.
     func codeRuns(_ text: String, definition: String?, base: RunStyle) -> [StyledRun] {
+        highlightedCode(text, definition: definition, base: base).runs
+    }
+
+    /// A code block's `text` as ``codeRuns(_:definition:base:)`` makes it, but one run of
+    /// `base` with its tokens' colours beside it (``TokenColors``) when the tokens differ from
+    /// `base` in nothing but colour and background, as the built-in styles' do: the block is
+    /// then measured, broken and shaped as the plain block is, a run for its whole text.
+    func codeBlockRuns(_ text: String, definition: String?, base: RunStyle) -> (
+        runs: [StyledRun], colors: TokenColors?
+    ) {
+        let code = highlightedCode(text, definition: definition, base: base)
+        guard let colors = code.colors else { return (code.runs, nil) }
+        return ([StyledRun(text, style: base)], colors)
+    }
+
+    /// `text`'s runs (``codeRuns(_:definition:base:)``) and, where they differ from `base` only
+    /// in colour, its ``TokenColors``: made once a document for each text and style.
+    private func highlightedCode(_ text: String, definition: String?, base: RunStyle) -> HighlightedCode {
         guard highlightsCode, theme.code.highlights, let definition, !text.isEmpty else {
-            return [StyledRun(text, style: base)]
+            return HighlightedCode(runs: [StyledRun(text, style: base)], colors: nil)
         }
         let key = CodeRunKey(text: text, definition: definition, base: base, code: theme.code)
         if let known = CodeRunKey.cache.value(for: key) { return known }
         let runs = highlightedRuns(text, definition: definition, base: base)
-        CodeRunKey.cache.store(runs, for: key, size: text.utf8.count)
-        return runs
+        let code = HighlightedCode(runs: runs, colors: TokenColors(runs, base: base))
+        CodeRunKey.cache.store(code, for: key, size: text.utf8.count)
+        return code
     }
 
     /// `text` as runs of `base`, each token of `definition` in its theme style (``codeRuns``,
@@ -212,7 +231,7 @@ struct CodeRunKey: Hashable {
     var code: CodeStyle
 
     /// The runs of code already styled: a block's are built once a document.
-    static let cache = TextKeyedCache<CodeRunKey, [StyledRun]>(capacity: 4 << 20)
+    static let cache = TextKeyedCache<CodeRunKey, HighlightedCode>(capacity: 4 << 20)
 
     /// Hashes the text, the definition, the base style and the code style's name, colours and
     /// switch, not its table of token styles: hashing that table (a hasher for each of its
@@ -226,5 +245,153 @@ struct CodeRunKey: Hashable {
         hasher.combine(code.background)
         hasher.combine(code.text)
         hasher.combine(code.highlights)
+    }
+}
+
+/// Highlighted code as runs, and its ``TokenColors`` when its runs differ only in colour.
+struct HighlightedCode {
+    var runs: [StyledRun]
+    var colors: TokenColors?
+}
+
+/// The fill colours of a highlighted code block's tokens, by UTF-8 byte of its text, kept
+/// beside its one run instead of as a run a token.
+///
+/// The built-in code styles, as GitHub's and One Dark's, colour tokens without changing their
+/// face. Such a block reaches layout as the plain block does — one run in its plain style —
+/// and is measured, broken and shaped as that block is; the backend paints each token's colour
+/// over its glyphs when it draws them (a run a token would be a Pango item and an attribute
+/// set a token, and a per-run pass of layout over each).
+public struct TokenColors: Hashable, Sendable {
+    /// Bytes drawn on a background of their own (a token whose code style gives one).
+    public struct Background: Hashable, Sendable {
+        /// UTF-8 byte offsets into the text.
+        public var bytes: Range<Int>
+        /// The background's colour.
+        public var color: RGBAColor
+    }
+
+    /// UTF-8 byte offsets into the text where each colour starts, increasing; the first is 0.
+    public private(set) var starts: [Int]
+    /// The colour from each start to the next (to the text's end for the last).
+    public private(set) var colors: [RGBAColor]
+    /// The stretches on a background of their own, in order.
+    public private(set) var backgrounds: [Background]
+
+    /// The colours of `runs` (a code block's, whose text joined is the block's), nil when a
+    /// run differs from `base` in more than its fill colour and background (a bold or italic
+    /// token, a link), when a colour is not opaque (painted with PDF's `rg`, which has no
+    /// opacity), or when the runs have one colour and no background.
+    init?(_ runs: [StyledRun], base: RunStyle) {
+        guard runs.count > 1 else { return nil }
+        starts = []
+        colors = []
+        backgrounds = []
+        // Runs of one token kind share one appearance: each is checked once.
+        var checked: [RunAppearance] = [base.appearance]
+        var offset = 0
+        for run in runs {
+            defer { offset += run.text.utf8.count }
+            let style = run.style
+            if !checked.contains(where: { $0 === style.appearance }) {
+                var recoloured = style
+                recoloured.color = base.color
+                recoloured.background = base.background
+                guard recoloured == base, style.color.alpha >= 1 else { return nil }
+                checked.append(style.appearance)
+            }
+            if let background = style.background, background != base.background, !run.text.isEmpty {
+                backgrounds.append(Background(bytes: offset..<(offset + run.text.utf8.count), color: background))
+            }
+            if colors.last != style.color, !run.text.isEmpty {
+                starts.append(offset)
+                colors.append(style.color)
+            }
+        }
+        guard colors.count > 1 || !backgrounds.isEmpty else { return nil }
+        starts[0] = 0
+    }
+
+    private init(starts: [Int], colors: [RGBAColor], backgrounds: [Background]) {
+        self.starts = starts
+        self.colors = colors
+        self.backgrounds = backgrounds
+    }
+
+    /// The colours of the bytes `range` of the text, offsets from `range.lowerBound`; nil when
+    /// the range is empty.
+    public func slice(_ range: Range<Int>) -> TokenColors? {
+        guard !range.isEmpty else { return nil }
+        var first = 0
+        var high = starts.count
+        while high - first > 1 {
+            let middle = (first + high) / 2
+            if starts[middle] <= range.lowerBound { first = middle } else { high = middle }
+        }
+        var end = first + 1
+        while end < starts.count, starts[end] < range.upperBound { end += 1 }
+        let sliced = [0] + starts[(first + 1)..<end].map { $0 - range.lowerBound }
+        let shifted = backgrounds.compactMap { background -> Background? in
+            let bytes = background.bytes.clamped(to: range)
+            guard !bytes.isEmpty else { return nil }
+            return Background(
+                bytes: (bytes.lowerBound - range.lowerBound)..<(bytes.upperBound - range.lowerBound),
+                color: background.color)
+        }
+        return TokenColors(starts: sliced, colors: Array(colors[first..<end]), backgrounds: shifted)
+    }
+}
+
+extension StyledParagraph {
+    /// The paragraph with its ``tokenColors`` made runs: each stretch of one colour a run of
+    /// its own in that colour (and background), as a block whose tokens differ in face is
+    /// set; the paragraph itself when it has none.
+    public func expandingTokenColors() -> StyledParagraph {
+        guard let colors = tokenColors else { return self }
+        var expanded = self
+        expanded.tokenColors = nil
+        expanded.runs = []
+        // Every byte where a run, a colour or a background starts or ends.
+        var offset = 0
+        for run in runs {
+            let bytes = Array(run.text.utf8)
+            var cuts = Set([0, bytes.count])
+            for start in colors.starts where start > offset && start < offset + bytes.count {
+                cuts.insert(start - offset)
+            }
+            for background in colors.backgrounds {
+                for edge in [background.bytes.lowerBound, background.bytes.upperBound]
+                where edge > offset && edge < offset + bytes.count {
+                    cuts.insert(edge - offset)
+                }
+            }
+            let sorted = cuts.sorted()
+            for (start, end) in zip(sorted, sorted.dropFirst()) {
+                var style = run.style
+                style.color = colors.color(atByte: offset + start)
+                if let background = colors.background(atByte: offset + start) { style.background = background }
+                expanded.runs.append(StyledRun(String(decoding: bytes[start..<end], as: UTF8.self), style: style))
+            }
+            offset += bytes.count
+        }
+        return expanded
+    }
+}
+
+extension TokenColors {
+    /// The colour of the text's byte `byte`.
+    public func color(atByte byte: Int) -> RGBAColor {
+        var low = 0
+        var high = starts.count
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if starts[middle] <= byte { low = middle } else { high = middle }
+        }
+        return colors[low]
+    }
+
+    /// The background of the text's byte `byte`, nil for none.
+    public func background(atByte byte: Int) -> RGBAColor? {
+        backgrounds.first { $0.bytes.contains(byte) }?.color
     }
 }

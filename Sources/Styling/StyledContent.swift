@@ -352,11 +352,17 @@ public struct StyledParagraph: Hashable, Sendable {
     public var style: ParagraphStyle
     /// Set flush right against the paragraph's left indent, on the first line's baseline.
     public var marker: [StyledRun]?
+    /// The colours of a highlighted code block's tokens, painted over its glyphs, whose runs
+    /// are then one run in the block's plain style (``TokenColors``); nil for none.
+    public var tokenColors: TokenColors?
     /// Creates a paragraph from its runs and settings, with no marker by default.
-    public init(runs: [StyledRun], style: ParagraphStyle, marker: [StyledRun]? = nil) {
+    public init(
+        runs: [StyledRun], style: ParagraphStyle, marker: [StyledRun]? = nil, tokenColors: TokenColors? = nil
+    ) {
         self.runs = runs
         self.style = style
         self.marker = marker
+        self.tokenColors = tokenColors
     }
     /// The paragraph's text (all runs).
     public var text: String { runs.map(\.text).joined() }

@@ -704,17 +704,16 @@ public struct Styler: Sendable {
         var plain = cascade.runStyle
         if overrides.color == nil { plain.color = plainCodeColor(inherited: plain.color) }
         let highlights = highlightsCode && theme.code.highlights
-        let runs: [StyledRun]
+        var paragraph = StyledParagraph(runs: [StyledRun(body, style: plain)], style: style)
         if highlights, info.highlight, let language = info.language, let deferred = options.deferredCodeTokens,
             deferred.covers(plain.font)
         {
             deferred.loader.load(language: language, sample: body)
-            runs = [StyledRun(body, style: plain)]
         } else {
             // The definition is looked up only when code is highlighted: looking it up loads the library.
-            runs = codeRuns(body, definition: highlights ? info.definition : nil, base: plain)
+            (paragraph.runs, paragraph.tokenColors) = codeBlockRuns(
+                body, definition: highlights ? info.definition : nil, base: plain)
         }
-        let paragraph = StyledParagraph(runs: runs, style: style)
         var block = StyledBlock(
             .paragraph(paragraph), spaceBefore: blockSpacing * 0.5, spaceAfter: blockSpacing * 1.5,
             quoteBars: context.quoteBars, quoteBarColor: quoteBarColor, background: codeBackground,

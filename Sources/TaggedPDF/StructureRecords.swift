@@ -163,17 +163,24 @@ package struct StructureRecords {
         // Changed in place: a copy taken out and stored back would copy the list each line.
         var list = paints.removeValue(forKey: run) ?? []
         defer { paints[run] = list }
+        // The colours met in these segments: a line's stretches alternate among a few, found
+        // in this short list without hashing.
+        var seen: [(key: PaintColorKey, index: Int32)] = []
         for segment in segments where segment.glyphs > 0 {
             let color: Int32
             if let fill = segment.color {
                 let key = PaintColorKey(red: fill.red, green: fill.green, blue: fill.blue)
-                if let known = paintColorIndex[key] {
+                if let known = seen.first(where: { $0.key == key }) {
+                    color = known.index
+                } else if let known = paintColorIndex[key] {
                     color = known
+                    seen.append((key, known))
                 } else {
                     color = Int32(paintColors.count)
                     let components = [fill.red, fill.green, fill.blue].map(Self.component)
                     paintColors.append(Array((components.joined(separator: " ") + " rg\n").utf8))
                     paintColorIndex[key] = color
+                    seen.append((key, color))
                 }
             } else {
                 color = segment.isSpace ? -2 : -1

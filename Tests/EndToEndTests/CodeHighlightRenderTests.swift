@@ -218,6 +218,27 @@ import Typography
         #expect(largeSeconds < 16 * smallSeconds, "\(smallSeconds) s for 200 lines, \(largeSeconds) s for 1,600")
     }
 
+    /// A block whose tokens differ only in colour keeps its colours beside its one run, by byte
+    /// (``TokenColors``): each byte keeps its colour where layout cuts the block's text into the
+    /// parts a long block is laid out in (2,000 source lines each), and where it leaves out
+    /// repeated soft hyphens. Every `def` of 2,100 lines is in the keyword colour, every comment
+    /// in the comment colour, before and after the cut, and after the soft hyphens.
+    @Test(.slow) func tokenColoursStayOnTheirBytesAcrossPartsAndSoftHyphens() throws {
+        let lines = (0..<2_100).map { "def f\($0)(x): return \"s\($0)\"  # c\($0)" }
+        let markdown =
+            "```python\n" + lines.joined(separator: "\n") + "\n```\n\n"
+            + "```python\nx = \"a\u{AD}\u{AD}\u{AD}b\"  # after\n```\n"
+        let (pdf, _) = try Render.markdown(markdown, name: "code-token-colours")
+        let stretches = try PDFColoredText.read(pdf)
+        let keywords = stretches.filter { $0.text.contains("def") }
+        #expect(keywords.map { $0.text.components(separatedBy: "def").count - 1 }.reduce(0, +) == 2_100)
+        #expect(Set(keywords.map(\.color)) == [Self.hex(.keyword)])
+        for comment in ["# c0", "# c1999", "# c2000", "# c2099", "# after"] {
+            let found = stretches.filter { $0.text.contains(comment) }
+            #expect(!found.isEmpty && Set(found.map(\.color)) == [Self.hex(.comment)], "\(comment): \(found)")
+        }
+    }
+
     /// Highlighting costs little: 60 blocks of the first ten languages (each block its sample
     /// eight times, about 30 pages) take at most 1.7 times the instructions with highlighting
     /// as without (`-V highlight=false`), counted by Callgrind

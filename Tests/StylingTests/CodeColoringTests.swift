@@ -21,9 +21,51 @@ import Typography
         #expect(CodeBlockInfo(info: "PY").definition == "Python")
     }
 
+    /// The runs of `markdown`'s paragraphs, a block's token colours made runs.
     func codeRuns(_ markdown: String, theme: Theme = .default) -> [StyledRun] {
+        codeParagraphs(markdown, theme: theme).flatMap { $0.expandingTokenColors().runs }
+    }
+
+    func codeParagraphs(_ markdown: String, theme: Theme = .default) -> [StyledParagraph] {
         let document = MarkdownParser.parse(markdown, file: "t.md").document
-        return Styler.style(document, theme: theme).blocks.flatMap(\.paragraphs).flatMap(\.runs)
+        return Array(Styler.style(document, theme: theme).blocks.flatMap(\.paragraphs))
+    }
+
+    /// A block whose tokens differ from its plain style only in colour (the built-in styles')
+    /// reaches layout as one run with its colours beside it, byte for byte the colours of the
+    /// runs it stands for; a style that bolds a token keeps a run a token.
+    @Test func colourOnlyTokensAreOneRunWithTheirColours() throws {
+        let source = "def f(x):  # é 😀\n    return \"s\" + str(42 * x)"
+        let paragraph = try #require(codeParagraphs("```python\n\(source)\n```\n").first)
+        #expect(paragraph.runs.count == 1 && paragraph.runs[0].text == source)
+        let colors = try #require(paragraph.tokenColors)
+        let expanded = paragraph.expandingTokenColors()
+        #expect(expanded.tokenColors == nil && expanded.runs.map(\.text).joined() == source)
+        var offset = 0
+        for run in expanded.runs {
+            for byte in offset..<(offset + run.text.utf8.count) {
+                #expect(colors.color(atByte: byte) == run.style.color)
+            }
+            offset += run.text.utf8.count
+        }
+        #expect(Set(expanded.runs.map(\.style.color)).count >= 4)
+        // A slice starts at 0 and keeps each byte's colour.
+        let middle = 7..<30
+        let slice = try #require(colors.slice(middle))
+        #expect(slice.starts.first == 0)
+        for byte in middle { #expect(slice.color(atByte: byte - middle.lowerBound) == colors.color(atByte: byte)) }
+        var bold = Theme.default
+        bold.code.tokens[.keyword] = CodeTokenStyle(color: RGBAColor(hex: "#A01E2B")!, bold: true)
+        let boldParagraph = try #require(codeParagraphs("```python\n\(source)\n```\n", theme: bold).first)
+        #expect(boldParagraph.tokenColors == nil && boldParagraph.runs.count > 5)
+        // A token with a background of its own keeps it, as a stretch of bytes.
+        var boxed = Theme.default
+        boxed.code.tokens[.string] = CodeTokenStyle(
+            color: RGBAColor(hex: "#0A3069")!, background: RGBAColor(hex: "#FFEEEE")!)
+        let boxedParagraph = try #require(codeParagraphs("```python\n\(source)\n```\n", theme: boxed).first)
+        let background = try #require(boxedParagraph.tokenColors?.backgrounds.first)
+        let bytes = Array(source.utf8)
+        #expect(String(decoding: bytes[background.bytes], as: UTF8.self) == "\"s\"")
     }
 
     /// The runs' text joined is the code as written (tabs expanded), whatever the colours; the
@@ -55,7 +97,7 @@ import Typography
         let document = MarkdownParser.parse("---\nhighlight: maybe\n---\n\n" + block, file: "t.md").document
         let styled = Styler.style(document, theme: .default)
         #expect(styled.diagnostics.contains { $0.message.contains("'highlight' is true or false, not 'maybe'") })
-        #expect(styled.blocks.flatMap(\.paragraphs).flatMap(\.runs).count > 1)
+        #expect(styled.blocks.flatMap(\.paragraphs).flatMap { $0.expandingTokenColors().runs }.count > 1)
     }
 
     /// A document is styled twice (a survey pass for page numbers and links, then the pass that
@@ -75,7 +117,7 @@ import Typography
         let highlighted = MarkdownParser.parse(blocks, file: "highlighted.md").document
         let plain = MarkdownParser.parse("---\nhighlight: false\n---\n\n" + blocks, file: "plain.md").document
         let first = Styler.style(highlighted, theme: .default)
-        #expect(first.blocks.flatMap(\.paragraphs).flatMap(\.runs).count > 200 * 10)
+        #expect(first.blocks.flatMap(\.paragraphs).flatMap { $0.expandingTokenColors().runs }.count > 200 * 10)
         // The cache is the process's: another suite's code can fill it and start it over, so
         // each of up to three attempts styles the document once more before timing it.
         var figures: [(again: Double, plain: Double)] = []
