@@ -159,18 +159,7 @@ final class CodePaints {
 
     /// The colour of the layout's byte `byte`.
     func color(atByte byte: Int) -> RGBAColor {
-        colors[stretchIndex(atByte: byte)]
-    }
-
-    /// The index in ``starts`` of the stretch of one colour that holds the byte `byte`.
-    private func stretchIndex(atByte byte: Int) -> Int {
-        var low = 0
-        var high = starts.count
-        while high - low > 1 {
-            let middle = (low + high) / 2
-            if starts[middle] <= byte { low = middle } else { high = middle }
-        }
-        return low
+        colors[starts.stretchIndex(holding: byte)]
     }
 
     /// The glyphs of `line` that Cairo writes as text, in the order it writes them (its runs
@@ -192,7 +181,7 @@ final class CodePaints {
                 if stretch + 2 < starts.count, starts[stretch + 1] <= byte, starts[stretch + 2] > byte {
                     stretch += 1
                 } else {
-                    stretch = stretchIndex(atByte: byte)
+                    stretch = starts.stretchIndex(holding: byte)
                 }
             }
             return colors[stretch]

@@ -322,12 +322,7 @@ public struct TokenColors: Hashable, Sendable {
     /// the range is empty.
     public func slice(_ range: Range<Int>) -> TokenColors? {
         guard !range.isEmpty else { return nil }
-        var first = 0
-        var high = starts.count
-        while high - first > 1 {
-            let middle = (first + high) / 2
-            if starts[middle] <= range.lowerBound { first = middle } else { high = middle }
-        }
+        let first = starts.stretchIndex(holding: range.lowerBound)
         var end = first + 1
         while end < starts.count, starts[end] < range.upperBound { end += 1 }
         let sliced = [0] + starts[(first + 1)..<end].map { $0 - range.lowerBound }
@@ -381,13 +376,7 @@ extension StyledParagraph {
 extension TokenColors {
     /// The colour of the text's byte `byte`.
     public func color(atByte byte: Int) -> RGBAColor {
-        var low = 0
-        var high = starts.count
-        while high - low > 1 {
-            let middle = (low + high) / 2
-            if starts[middle] <= byte { low = middle } else { high = middle }
-        }
-        return colors[low]
+        colors[starts.stretchIndex(holding: byte)]
     }
 
     /// The background of the text's byte `byte`, nil for none.
