@@ -246,8 +246,8 @@ import Typography
     /// Measured ×1.54 (0.785 against 0.510 billion; ×1.58 before a block of colour-only tokens
     /// was one run, ×1.72 when the built-in style set keywords bold): most of what highlighting
     /// adds to so short a document is fixed, loading KSyntaxHighlighting and the ten languages'
-    /// definitions; the bound fails when what it adds grows by a fifth. Where the instructions go, and the figure for 500 blocks, are in
-    /// docs/performance.md ("Syntax highlighting").
+    /// definitions; the bound fails when what it adds grows by a fifth. Where the instructions
+    /// go, and the figure for 500 blocks, are in docs/performance.md ("Syntax highlighting").
     @Test(
         .slow,
         .enabled(
