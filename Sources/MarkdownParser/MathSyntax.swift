@@ -29,6 +29,10 @@ enum MathSyntax {
         output.reserveCapacity(bytes.count + 64)
         var index = 0
         var fence: (byte: UInt8, count: Int)?
+        // The closing bytes of the raw HTML block open (`</pre>`, `-->`), whose text is never math.
+        var rawBlock: [UInt8]?
+        // Whether the lines since the last blank one are a table's (a delimiter row seen).
+        var inTable = false
         var previousBlank = true
         // The content indent of the list item or footnote the line is in (0 at the top level):
         // code is indented four columns past it, and a fence may be indented up to three.
@@ -47,6 +51,21 @@ enum MathSyntax {
                 }
                 output += line
                 index = lineEnd
+                continue
+            }
+            if let closer = rawBlock {
+                if Self.holds(line, closer) { rawBlock = nil }
+                output += line
+                index = lineEnd
+                continue
+            }
+            if indent < base + 4, let closer = Self.rawBlockCloser(opening: content) {
+                // `<pre>`, `<script>`, `<style>`, `<textarea>` or a comment opening the line:
+                // raw text to its closing tag, whatever blank lines it holds.
+                if !Self.holds(line.dropFirst(indent + 2), closer) { rawBlock = closer }
+                output += line
+                index = lineEnd
+                previousBlank = false
                 continue
             }
             if !blank, previousBlank, indent < base {
@@ -70,6 +89,15 @@ enum MathSyntax {
             }
             if !blank, indent < base + 4, let opened = Self.contentIndent(opening: content) { base = indent + opened }
             previousBlank = blank
+            // A table's rows: its header (the line before a delimiter row) and the lines after,
+            // to a blank line; a formula in a row stays in its cell.
+            if blank {
+                inTable = false
+            } else if !inTable, content.contains(UInt8(ascii: "|")), lineEnd < bytes.count {
+                let nextEnd = bytes[lineEnd...].firstIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count
+                let next = bytes[lineEnd..<nextEnd]
+                inTable = Self.isDelimiterRow(next.drop { $0 == 0x20 })
+            }
             if !blank, indent < base + 4, content.first == UInt8(ascii: "\\"),
                 let end = Self.environmentEnd(
                     bytes, from: index + indent, limit: scan.paragraphEnd(from: index + indent))
@@ -78,7 +106,7 @@ enum MathSyntax {
                 index = markEnvironment(bytes, from: index + indent, to: end, into: &output, scan: &scan)
                 continue
             }
-            index = markLine(bytes, from: index, lineEnd: lineEnd, into: &output, scan: &scan)
+            index = markLine(bytes, from: index, lineEnd: lineEnd, tableRow: inTable, into: &output, scan: &scan)
         }
         return (String(decoding: output, as: UTF8.self), scan.unclosedDisplays)
     }
@@ -213,7 +241,8 @@ enum MathSyntax {
     /// formula may run on over later lines (to the first blank line). Returns where the copy
     /// ended.
     static func markLine(
-        _ bytes: [UInt8], from start: Int, lineEnd: Int, into output: inout [UInt8], scan: inout Scan
+        _ bytes: [UInt8], from start: Int, lineEnd: Int, tableRow: Bool = false, into output: inout [UInt8],
+        scan: inout Scan
     ) -> Int {
         var index = start
         var end = lineEnd
@@ -251,12 +280,15 @@ enum MathSyntax {
                 index += run
                 continue
             }
-            if let verbatimEnd = Self.verbatimEnd(bytes, at: index, lineStart: start, lineEnd: end) {
+            if let verbatimEnd = Self.verbatimEnd(
+                bytes, at: index, lineStart: start, lineEnd: end, limit: scan.paragraphEnd(from: index))
+            {
                 output += bytes[index..<verbatimEnd]
                 index = verbatimEnd
+                end = max(end, scan.lineEnd(after: verbatimEnd - 1))
                 continue
             }
-            guard byte == dollar, let formula = formula(in: bytes, at: index, scan: &scan) else {
+            guard byte == dollar, let formula = formula(in: bytes, at: index, tableRow: tableRow, scan: &scan) else {
                 output.append(byte)
                 index += 1
                 continue
@@ -305,20 +337,26 @@ enum MathSyntax {
     /// (they parse links and HTML before math). Nil: none starts at `index`. Each look is
     /// bounded (a tag by ``longestTag`` bytes, the others by the line), and what it finds is
     /// skipped, so a line is read in time linear in its length.
-    static func verbatimEnd(_ bytes: [UInt8], at index: Int, lineStart: Int, lineEnd: Int) -> Int? {
+    static func verbatimEnd(_ bytes: [UInt8], at index: Int, lineStart: Int, lineEnd: Int, limit: Int) -> Int? {
         switch bytes[index] {
         case UInt8(ascii: "<"):
-            return tagEnd(bytes, at: index, lineEnd: lineEnd)
+            if let comment = commentEnd(bytes, at: index, limit: limit) { return comment }
+            guard let tag = tagEnd(bytes, at: index, lineEnd: lineEnd) else { return nil }
+            return rawElementEnd(bytes, at: index, tagEnd: tag, limit: limit) ?? tag
         case UInt8(ascii: "]"):
             guard index + 1 < lineEnd else { return nil }
-            if bytes[index + 1] == UInt8(ascii: "(") { return destinationEnd(bytes, from: index + 2, lineEnd: lineEnd) }
+            if bytes[index + 1] == UInt8(ascii: "(") {
+                return destinationEnd(bytes, from: index + 2, lineEnd: lineEnd).map {
+                    titleEnd(bytes, from: $0, lineEnd: lineEnd)
+                }
+            }
             // `[label]: destination` opening its line (after up to three spaces).
             guard bytes[index + 1] == UInt8(ascii: ":"),
                 bytes[lineStart..<index].drop(while: { $0 == 0x20 }).first == UInt8(ascii: "[")
             else { return nil }
             var next = index + 2
             while next < lineEnd, bytes[next] == 0x20 || bytes[next] == 0x09 { next += 1 }
-            return destinationEnd(bytes, from: next, lineEnd: lineEnd)
+            return destinationEnd(bytes, from: next, lineEnd: lineEnd).map { titleEnd(bytes, from: $0, lineEnd: lineEnd) }
         case UInt8(ascii: "h"), UInt8(ascii: "w"):
             if index > lineStart, !" \t(*_~\"'".utf8.contains(bytes[index - 1]) { return nil }
             let prefixes = ["https://", "http://", "www."]
@@ -525,10 +563,11 @@ enum MathSyntax {
     /// The formula starting at the `$` at `index`: its TeX source, whether it is displayed, and
     /// the offset after its closing delimiter; nil when the dollar opens none (a price).
     static func formula(
-        in bytes: [UInt8], at index: Int, scan: inout Scan
+        in bytes: [UInt8], at index: Int, tableRow: Bool = false, scan: inout Scan
     ) -> (source: String, display: Bool, end: Int)? {
         let dollar = UInt8(ascii: "$")
-        let limit = scan.paragraphEnd(from: index)
+        // A table row's formula stays on its row (and in its cell, ``endsFormulaSearch``).
+        let limit = tableRow ? scan.lineEnd(after: index) : scan.paragraphEnd(from: index)
         let next = index + 1 < bytes.count ? bytes[index + 1] : 0
         if next == dollar {
             // $$…$$: display math, inline or over several lines.
@@ -575,6 +614,7 @@ enum MathSyntax {
                 position += 2
                 continue
             }
+            if endsFormulaSearch(bytes, at: position, tableRow: tableRow) { return nil }
             if byte == dollar {
                 let after = position + 1 < bytes.count ? bytes[position + 1] : 0
                 let alphanumeric =

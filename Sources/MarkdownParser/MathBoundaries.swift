@@ -1,0 +1,123 @@
+/// Where Markdown ends the text a `$…$` formula may span, read before math as GitHub and
+/// Pandoc read it: a table row's cells (a formula stays in its cell, on its row), HTML tags and
+/// comments (GitHub documents `<span>$</span>` as the way to write a dollar), the raw text of
+/// `<pre>`, `<script>`, `<style>` and `<textarea>` and of HTML comments (CommonMark 0.31
+/// §4.6, HTML blocks of kinds 1 and 2), and a link's title.
+extension MathSyntax {
+    /// The elements whose content is raw text, never Markdown (CommonMark 0.31 §4.6, kind 1).
+    static let rawTextElements = ["pre", "script", "style", "textarea"]
+
+    /// The bytes that close the raw HTML block that `content` (a line after its indentation)
+    /// opens, lowercased: `</pre>` for `<pre`, `-->` for `<!--`; nil when it opens none.
+    static func rawBlockCloser(opening content: ArraySlice<UInt8>) -> [UInt8]? {
+        guard content.first == UInt8(ascii: "<") else { return nil }
+        if content.starts(with: "<!--".utf8) { return Array("-->".utf8) }
+        let lowered = content.dropFirst().prefix(9).map(asciiLowercase)
+        for name in rawTextElements where lowered.starts(with: name.utf8) {
+            let after = lowered.dropFirst(name.utf8.count).first
+            if after == nil || after == 0x20 || after == 0x09 || after == 0x0A || after == 0x0D || after == 0x3E {
+                return Array("</\(name)>".utf8)
+            }
+        }
+        return nil
+    }
+
+    /// Whether `line` holds `needle` (lowercase ASCII), letters compared without case.
+    static func holds(_ line: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
+        guard line.count >= needle.count, let first = needle.first else { return false }
+        var index = line.startIndex
+        while index + needle.count <= line.endIndex {
+            if asciiLowercase(line[index]) == first,
+                zip(line[index..<(index + needle.count)], needle).allSatisfy({ asciiLowercase($0) == $1 })
+            {
+                return true
+            }
+            index += 1
+        }
+        return false
+    }
+
+    static func asciiLowercase(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte + 0x20 : byte }
+
+    /// Whether `content` (a line after its indentation) is a table's delimiter row
+    /// (`|---|:--:|`, GitHub Flavored Markdown §4.10): pipes, hyphens, colons and spaces only,
+    /// at least one hyphen and one pipe, after any block quote markers.
+    static func isDelimiterRow(_ content: ArraySlice<UInt8>) -> Bool {
+        let row = content.drop { $0 == UInt8(ascii: ">") || $0 == 0x20 || $0 == 0x09 }
+        guard row.contains(UInt8(ascii: "-")), row.contains(UInt8(ascii: "|")) else { return false }
+        return row.allSatisfy { "|:- \t\r\n".utf8.contains($0) }
+    }
+
+    /// The end of the HTML comment (`<!-- … -->`, also `<!-->` and `<!--->`) starting at
+    /// `index`, before `limit` (its paragraph's end); nil when none starts or it is not closed.
+    static func commentEnd(_ bytes: [UInt8], at index: Int, limit: Int) -> Int? {
+        guard bytes[index..<limit].starts(with: "<!--".utf8) else { return nil }
+        var next = index + 4
+        if next < limit, bytes[next] == UInt8(ascii: ">") { return next + 1 }
+        if next + 1 < limit, bytes[next] == UInt8(ascii: "-"), bytes[next + 1] == UInt8(ascii: ">") { return next + 2 }
+        while next + 2 < limit {
+            if bytes[next] == UInt8(ascii: "-"), bytes[next + 1] == UInt8(ascii: "-"), bytes[next + 2] == UInt8(ascii: ">")
+            {
+                return next + 3
+            }
+            next += 1
+        }
+        return nil
+    }
+
+    /// The end of the raw-text element (``rawTextElements``) whose opening tag starts at
+    /// `index` and ends at `tagEnd`: after its closing tag, before `limit`; nil for any other
+    /// tag, or when it is not closed there.
+    static func rawElementEnd(_ bytes: [UInt8], at index: Int, tagEnd: Int, limit: Int) -> Int? {
+        guard let closer = rawBlockCloser(opening: bytes[index..<tagEnd]), closer.first == UInt8(ascii: "<") else {
+            return nil
+        }
+        var next = tagEnd
+        while next + closer.count <= limit {
+            if bytes[next] == UInt8(ascii: "<"),
+                zip(bytes[next..<(next + closer.count)], closer).allSatisfy({ asciiLowercase($0) == $1 })
+            {
+                return next + closer.count
+            }
+            next += 1
+        }
+        return nil
+    }
+
+    /// The end of a link's title after its destination, which ends at `start`: spaces, then
+    /// `"…"`, `'…'` or `(…)` on the line (CommonMark 0.31 §6.3); `start` when none follows.
+    static func titleEnd(_ bytes: [UInt8], from start: Int, lineEnd: Int) -> Int {
+        var next = start
+        while next < lineEnd, bytes[next] == 0x20 || bytes[next] == 0x09 { next += 1 }
+        guard next < lineEnd, next > start else { return start }
+        let open = bytes[next]
+        let close: UInt8
+        switch open {
+        case UInt8(ascii: "\""), UInt8(ascii: "'"): close = open
+        case UInt8(ascii: "("): close = UInt8(ascii: ")")
+        default: return start
+        }
+        next += 1
+        while next < lineEnd {
+            if bytes[next] == UInt8(ascii: "\\") {
+                next += 2
+                continue
+            }
+            if bytes[next] == close { return next + 1 }
+            next += 1
+        }
+        return start
+    }
+
+    /// Whether the formula searched for from a `$` must stop at `index`: at an HTML tag or
+    /// comment, and in a table row at a cell's `|` (an escaped `\|` is skipped before).
+    static func endsFormulaSearch(_ bytes: [UInt8], at index: Int, tableRow: Bool) -> Bool {
+        switch bytes[index] {
+        case UInt8(ascii: "|"): return tableRow
+        case UInt8(ascii: "<"):
+            let lineEnd = lineEndAfter(bytes, index)
+            return tagEnd(bytes, at: index, lineEnd: lineEnd) != nil || bytes[index...].starts(with: "<!--".utf8)
+        default: return false
+        }
+    }
+}
