@@ -233,9 +233,14 @@ public enum ParagraphComposer {
                     ? .brokenBetweenParts : .brokenBetweenLetters
             }
             guard let treatment else { continue }
-            // The word around the line's last character.
+            // The word around the line's last character: the word found for a line before when
+            // it runs on (a word broken over many lines is read once, not once a line).
             var start = min(max(end - 1, line.start), scalars.count - 1)
             guard start >= 0, isWordScalar(start) else { continue }
+            if let last = words.indices.last, words[last].range.contains(start) {
+                words[last].treatment = max(words[last].treatment, treatment)
+                continue
+            }
             while start > 0, isWordScalar(start - 1) { start -= 1 }
             var wordEnd = start
             while wordEnd < scalars.count, isWordScalar(wordEnd) { wordEnd += 1 }

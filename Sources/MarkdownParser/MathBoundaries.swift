@@ -56,7 +56,8 @@ extension MathSyntax {
         if next < limit, bytes[next] == UInt8(ascii: ">") { return next + 1 }
         if next + 1 < limit, bytes[next] == UInt8(ascii: "-"), bytes[next + 1] == UInt8(ascii: ">") { return next + 2 }
         while next + 2 < limit {
-            if bytes[next] == UInt8(ascii: "-"), bytes[next + 1] == UInt8(ascii: "-"), bytes[next + 2] == UInt8(ascii: ">")
+            if bytes[next] == UInt8(ascii: "-"), bytes[next + 1] == UInt8(ascii: "-"),
+                bytes[next + 2] == UInt8(ascii: ">")
             {
                 return next + 3
             }

@@ -356,7 +356,9 @@ enum MathSyntax {
             else { return nil }
             var next = index + 2
             while next < lineEnd, bytes[next] == 0x20 || bytes[next] == 0x09 { next += 1 }
-            return destinationEnd(bytes, from: next, lineEnd: lineEnd).map { titleEnd(bytes, from: $0, lineEnd: lineEnd) }
+            return destinationEnd(bytes, from: next, lineEnd: lineEnd).map {
+                titleEnd(bytes, from: $0, lineEnd: lineEnd)
+            }
         case UInt8(ascii: "h"), UInt8(ascii: "w"):
             if index > lineStart, !" \t(*_~\"'".utf8.contains(bytes[index - 1]) { return nil }
             let prefixes = ["https://", "http://", "www."]
