@@ -39,6 +39,11 @@ extension MathSyntax {
 
     static func asciiLowercase(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte + 0x20 : byte }
 
+    /// Whether `byte` may continue an HTML tag's name (ASCII letters, digits, `-`).
+    static func isNameByte(_ byte: UInt8) -> Bool {
+        (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) || byte == 0x2D
+    }
+
     /// Whether `content` (a line after its indentation) is a table's delimiter row
     /// (`|---|:--:|`, GitHub Flavored Markdown §4.10): pipes, hyphens, colons and spaces only,
     /// at least one hyphen and one pipe, after any block quote markers.

@@ -24,6 +24,20 @@ struct RawHTML {
     var openTables = 0
     /// The Markdown blocks of the table being read (``nestTables(_:)``), by number.
     var embeddedBlocks: [[Block]] = []
+    /// The HTML block being read, so that each element's warnings stand at its own tag
+    /// (``place(_:)``): its UTF-8 bytes, where it starts, where each of its lines starts, and
+    /// for each element name the offset after the last tag of that name placed.
+    private var block = PlacedBlock()
+
+    /// An HTML block's text and its start, for placing its elements (``place(_:)``).
+    private struct PlacedBlock {
+        var bytes: [UInt8] = []
+        var start: SourceLocation?
+        var lineStarts: [Int] = [0]
+        var cursors: [String: Int] = [:]
+        /// Where the tag last placed starts.
+        var lastTag: Int?
+    }
 
     init(file: String) { self.file = file }
 
@@ -99,6 +113,10 @@ struct RawHTML {
             }
         }
         warnIfUnclosedComment(html, at: location)
+        let outer = block
+        defer { block = outer }
+        block = PlacedBlock(bytes: Array(html.utf8), start: location)
+        block.lineStarts += block.bytes.indices.filter { block.bytes[$0] == 0x0A }.map { $0 + 1 }
         var builder = BlockBuilder(location: location)
         // The word joiner before a formula's marker (``MathSyntax``) is the marker's, not text.
         let marker = "\u{2060}<\(MathSyntax.tag) "
@@ -282,6 +300,7 @@ struct RawHTML {
                 builder.inlines += inlines(node, location: location, depth: depth + 1)
                 continue
             }
+            let location = place(name) ?? location
             builder.flush()
             let pageBreaks = Self.pageBreaks(style: attributes["style"])
             if pageBreaks.before { builder.blocks.append(Block(.pageBreak, location: location)) }
@@ -560,6 +579,68 @@ struct RawHTML {
         return (table, caption, outsideCells)
     }
 
+    /// Where the next element named `name` of the HTML block being read is written: at its
+    /// tag's `<`, the tags of one name met in the order the parser hands their elements on
+    /// (document order). Nil when the tag is not found (an element the parser made up, as
+    /// `<tbody>`), or outside an HTML block. A line of a block inside a list item or quote is
+    /// counted from the column its container's content starts at.
+    private mutating func place(_ name: String) -> SourceLocation? {
+        guard let start = block.start, name != MathSyntax.tag, name != Self.embeddedTag else { return nil }
+        let bytes = block.bytes
+        let needle = Array(name.utf8)
+        var index = block.cursors[name] ?? 0
+        while let open = bytes[index...].firstIndex(of: UInt8(ascii: "<")) {
+            let after = open + 1 + needle.count
+            index = open + 1
+            guard after <= bytes.count,
+                zip(bytes[(open + 1)..<after], needle).allSatisfy({ MathSyntax.asciiLowercase($0) == $1 })
+            else { continue }
+            if after < bytes.count, MathSyntax.isNameByte(bytes[after]) { continue }
+            block.cursors[name] = after
+            block.lastTag = open
+            return location(ofOffset: open, in: start)
+        }
+        block.cursors[name] = bytes.count
+        return nil
+    }
+
+    /// The place of the block's byte `offset`, in the block that starts at `start` (its first
+    /// line at `start`'s column, after its leading spaces).
+    private func location(ofOffset offset: Int, in start: SourceLocation) -> SourceLocation {
+        // The last line start at or before the offset (a binary search: a block may hold
+        // thousands of lines and elements).
+        var line = 0
+        var high = block.lineStarts.count
+        while high - line > 1 {
+            let middle = (line + high) / 2
+            if block.lineStarts[middle] <= offset { line = middle } else { high = middle }
+        }
+        let lineStart = block.lineStarts[line]
+        let lead = line == 0 ? block.bytes[lineStart...].prefix { $0 == 0x20 }.count : 0
+        let column = line == 0 ? start.column + offset - lineStart - lead : offset - lineStart + 1
+        return SourceLocation(file: start.file, line: start.line + line, column: column)
+    }
+
+    /// Where the attribute `key` of the tag last placed (``place(_:)``) is written: at its
+    /// name; nil when it is not found there.
+    private func placeAttribute(_ key: String) -> SourceLocation? {
+        guard let start = block.start, let tag = block.lastTag else { return nil }
+        let bytes = block.bytes
+        let end = bytes[tag...].firstIndex(of: UInt8(ascii: ">")) ?? bytes.count
+        let needle = Array(key.utf8)
+        var index = tag + 1
+        while index + needle.count <= end {
+            defer { index += 1 }
+            let before = bytes[index - 1]
+            guard before == 0x20 || before == 0x09 || before == 0x0A || before == 0x0D,
+                zip(bytes[index..<(index + needle.count)], needle).allSatisfy({ MathSyntax.asciiLowercase($0) == $1 }),
+                index + needle.count == end || !MathSyntax.isNameByte(bytes[index + needle.count])
+            else { continue }
+            return location(ofOffset: index, in: start)
+        }
+        return nil
+    }
+
     // MARK: Inlines
 
     /// The inlines of HTML nodes inside a block (whitespace collapsed as HTML does).
@@ -596,6 +677,7 @@ struct RawHTML {
                 return [.math(formula.source, display: formula.display, location: place, sourceStart: start)]
                     + inlines(children, location: location, depth: depth + 1)
             }
+            let location = place(name) ?? location
             if name == Self.embeddedTag, let blocks = embedded(attributes) {
                 // Markdown blocks in a cell: on lines of their own, as a block element's text.
                 return [.lineBreak] + Self.cellInlines(blocks) + [.lineBreak]
@@ -632,7 +714,7 @@ struct RawHTML {
         case "q":
             let marks = quotes % 2 == 0 ? ("\u{201C}", "\u{201D}") : ("\u{2018}", "\u{2019}")
             return [.text(marks.0)] + content + [.text(marks.1)]
-        case "img": return [Self.image(attributes, location: location)]
+        case "img": return [Self.image(attributes, location: location, attributeLocation: placeAttribute)]
         case "a":
             var result: [Inline] = []
             if let id = attributes["id"] ?? attributes["name"], !id.isEmpty { result.append(.anchor(id)) }
@@ -662,7 +744,10 @@ struct RawHTML {
     /// `<img src alt title width height>`: an image in a span carrying `caption=none` (GitHub
     /// shows an HTML image without a caption) and any `width`/`height` (CSS pixels, or `%`), as
     /// Pandoc's `![alt](src){width=…}` carries them.
-    static func image(_ attributes: [String: String], location: SourceLocation?) -> Inline {
+    static func image(
+        _ attributes: [String: String], location: SourceLocation?,
+        attributeLocation: (String) -> SourceLocation? = { _ in nil }
+    ) -> Inline {
         let alt = attributes["alt"] ?? ""
         let image = Inline.image(
             source: attributes["src"] ?? "", title: attributes["title"] ?? "",
@@ -671,7 +756,7 @@ struct RawHTML {
         for key in ["width", "height"] {
             guard var value = attributes[key]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { continue }
             if Double(value) != nil { value += "px" }  // HTML's bare numbers are CSS pixels
-            pairs.append(.init(key: key, value: value, location: location))
+            pairs.append(.init(key: key, value: value, location: attributeLocation(key) ?? location))
         }
         // `align="right"` floats the picture in a browser; on paper it stands at that side.
         if let align = attributes["align"]?.lowercased(), ["left", "center", "right"].contains(align) {

@@ -369,4 +369,46 @@ import Testing
         #expect(depth(i) <= RawHTML.maxInlineDepth + 1)
         #expect(i.plainText == "deep")
     }
+    /// A warning about an element of an HTML block stands at the element's tag, and a picture's
+    /// size at its attribute, not at the block's start: on the block's first line and later
+    /// ones, in an indented block, and for the second element of a name (its own tag).
+    @Test func elementsOfAnHTMLBlockArePlacedAtTheirTags() throws {
+        let markdown = """
+            <div>
+            <p>first</p>
+            <p>second <blink>blinky</blink></p>
+            <img src="small.png" alt="s"
+                 height="0">
+            </div>
+
+              <p>para <marquee>m</marquee></p>
+
+            <p><span>a</span> <marquee>again</marquee></p>
+            """
+        let result = parse(markdown)
+        func place(_ needle: String) -> String? {
+            result.diagnostics.first { $0.message.contains(needle) }?.location.map { "\($0.line):\($0.column)" }
+        }
+        #expect(place("<blink>") == "3:11", "\(result.diagnostics)")
+        #expect(place("<marquee>") == "8:11", "\(result.diagnostics)")
+        var heights: [String] = []
+        func visit(_ inlines: [Inline]) {
+            for inline in inlines {
+                guard case .span(let attributes, let children) = inline else { continue }
+                heights += attributes.pairs.filter { $0.key == "height" }.compactMap {
+                    $0.location.map { "\($0.line):\($0.column)" }
+                }
+                visit(children)
+            }
+        }
+        func visit(_ block: Block) {
+            switch block.kind {
+            case .paragraph(let inlines): visit(inlines)
+            case .div(let children): children.forEach(visit)
+            default: break
+            }
+        }
+        result.document.blocks.forEach(visit)
+        #expect(heights == ["5:6"])
+    }
 }
