@@ -71,13 +71,22 @@ extension MathSyntax {
         return nil
     }
 
-    /// The end of the raw-text element (``rawTextElements``) whose opening tag starts at
-    /// `index` and ends at `tagEnd`: after its closing tag, before `limit`; nil for any other
-    /// tag, or when it is not closed there.
-    static func rawElementEnd(_ bytes: [UInt8], at index: Int, tagEnd: Int, limit: Int) -> Int? {
-        guard let closer = rawBlockCloser(opening: bytes[index..<tagEnd]), closer.first == UInt8(ascii: "<") else {
-            return nil
-        }
+    /// What opens at `index`, when it is an HTML comment (-3) or a raw-text element's opening
+    /// (-4 for `<pre`, -5, -6, -7 for the others of ``rawTextElements``): the kind that
+    /// ``rawEnd(_:_:at:lineEnd:limit:)`` ends; nil for anything else. Reads a dozen bytes.
+    static func rawKind(_ bytes: [UInt8], at index: Int) -> Int? {
+        guard let closer = rawBlockCloser(opening: bytes[index..<min(bytes.count, index + 12)]) else { return nil }
+        if closer.first != UInt8(ascii: "<") { return -3 }
+        return -4 - (rawTextElements.firstIndex { closer.dropFirst(2).starts(with: $0.utf8) } ?? 0)
+    }
+
+    /// The end of the HTML comment or raw-text element of kind `kind` (``rawKind(_:at:)``)
+    /// opening at `index`: after `-->` or its closing tag, before `limit`; nil when it is not
+    /// closed there, or a raw-text element's opening tag does not end on its line.
+    static func rawEnd(_ kind: Int, _ bytes: [UInt8], at index: Int, lineEnd: Int, limit: Int) -> Int? {
+        if kind == -3 { return commentEnd(bytes, at: index, limit: limit) }
+        guard let tagEnd = tagEnd(bytes, at: index, lineEnd: lineEnd) else { return nil }
+        let closer = Array("</\(rawTextElements[-4 - kind])>".utf8)
         var next = tagEnd
         while next + closer.count <= limit {
             if bytes[next] == UInt8(ascii: "<"),
@@ -121,7 +130,9 @@ extension MathSyntax {
         switch bytes[index] {
         case UInt8(ascii: "|"): return tableRow
         case UInt8(ascii: "<"):
-            let lineEnd = lineEndAfter(bytes, index)
+            // A tag is looked for within ``longestTag`` bytes, so each `<` costs that at most.
+            let bound = min(bytes.count, index + longestTag)
+            let lineEnd = bytes[index..<bound].firstIndex(of: 0x0A) ?? bound
             return tagEnd(bytes, at: index, lineEnd: lineEnd) != nil || bytes[index...].starts(with: "<!--".utf8)
         default: return false
         }

@@ -165,6 +165,19 @@ enum MathSyntax {
         static let displayCloser = -1
         static let backtickCloser = -2
 
+        /// The end of the HTML comment or raw-text element (``MathSyntax/rawKind(_:at:)``, kind
+        /// `kind`) opening at `index`, in its paragraph; nil when it is not closed there. Once
+        /// one of a kind is found unclosed, a later one of that kind in the paragraph is not
+        /// searched for (it cannot close either): many unclosed ones cost time linear in the
+        /// paragraph, not quadratic.
+        mutating func rawEnd(_ kind: Int, at index: Int, lineEnd: Int) -> Int? {
+            let limit = paragraphEnd(from: index)
+            guard !closerIsAbsent(kind, from: index, limit: limit) else { return nil }
+            let end = MathSyntax.rawEnd(kind, bytes, at: index, lineEnd: lineEnd, limit: limit)
+            if end == nil { noteAbsent(kind, from: index, limit: limit) }
+            return end
+        }
+
         /// The line the bytes begin on, 1-based.
         let firstLine: Int
 
@@ -280,9 +293,16 @@ enum MathSyntax {
                 index += run
                 continue
             }
-            if let verbatimEnd = Self.verbatimEnd(
-                bytes, at: index, lineStart: start, lineEnd: end, limit: scan.paragraphEnd(from: index))
+            if byte == UInt8(ascii: "<"), let kind = Self.rawKind(bytes, at: index),
+                let rawEnd = scan.rawEnd(kind, at: index, lineEnd: end)
             {
+                // An HTML comment or `<pre>`-like element: its text is never math.
+                output += bytes[index..<rawEnd]
+                index = rawEnd
+                end = max(end, scan.lineEnd(after: rawEnd - 1))
+                continue
+            }
+            if let verbatimEnd = Self.verbatimEnd(bytes, at: index, lineStart: start, lineEnd: end) {
                 output += bytes[index..<verbatimEnd]
                 index = verbatimEnd
                 end = max(end, scan.lineEnd(after: verbatimEnd - 1))
@@ -337,12 +357,10 @@ enum MathSyntax {
     /// (they parse links and HTML before math). Nil: none starts at `index`. Each look is
     /// bounded (a tag by ``longestTag`` bytes, the others by the line), and what it finds is
     /// skipped, so a line is read in time linear in its length.
-    static func verbatimEnd(_ bytes: [UInt8], at index: Int, lineStart: Int, lineEnd: Int, limit: Int) -> Int? {
+    static func verbatimEnd(_ bytes: [UInt8], at index: Int, lineStart: Int, lineEnd: Int) -> Int? {
         switch bytes[index] {
         case UInt8(ascii: "<"):
-            if let comment = commentEnd(bytes, at: index, limit: limit) { return comment }
-            guard let tag = tagEnd(bytes, at: index, lineEnd: lineEnd) else { return nil }
-            return rawElementEnd(bytes, at: index, tagEnd: tag, limit: limit) ?? tag
+            return tagEnd(bytes, at: index, lineEnd: lineEnd)
         case UInt8(ascii: "]"):
             guard index + 1 < lineEnd else { return nil }
             if bytes[index + 1] == UInt8(ascii: "(") {

@@ -33,10 +33,30 @@ struct RawHTML {
     private struct PlacedBlock {
         var bytes: [UInt8] = []
         var start: SourceLocation?
+        /// Where each line of the block starts.
         var lineStarts: [Int] = [0]
-        var cursors: [String: Int] = [:]
+        /// Where each opening tag starts, by lowercased element name, in order; read in one
+        /// pass, so placing every element of a block costs time linear in its length.
+        var tags: [String: [Int]] = [:]
+        /// For each name, how many of its tags are placed.
+        var placed: [String: Int] = [:]
         /// Where the tag last placed starts.
         var lastTag: Int?
+
+        init() {}
+
+        init(_ html: String, start: SourceLocation?) {
+            bytes = Array(html.utf8)
+            self.start = start
+            for index in bytes.indices {
+                if bytes[index] == 0x0A { lineStarts.append(index + 1) }
+                guard bytes[index] == UInt8(ascii: "<"), index + 1 < bytes.count,
+                    MathSyntax.isNameByte(bytes[index + 1]), bytes[index + 1] != 0x2D
+                else { continue }
+                let name = bytes[(index + 1)...].prefix(while: MathSyntax.isNameByte).map(MathSyntax.asciiLowercase)
+                tags[String(decoding: name, as: UTF8.self), default: []].append(index)
+            }
+        }
     }
 
     init(file: String) { self.file = file }
@@ -115,8 +135,7 @@ struct RawHTML {
         warnIfUnclosedComment(html, at: location)
         let outer = block
         defer { block = outer }
-        block = PlacedBlock(bytes: Array(html.utf8), start: location)
-        block.lineStarts += block.bytes.indices.filter { block.bytes[$0] == 0x0A }.map { $0 + 1 }
+        block = PlacedBlock(html, start: location)
         var builder = BlockBuilder(location: location)
         // The word joiner before a formula's marker (``MathSyntax``) is the marker's, not text.
         let marker = "\u{2060}<\(MathSyntax.tag) "
@@ -585,23 +604,12 @@ struct RawHTML {
     /// `<tbody>`), or outside an HTML block. A line of a block inside a list item or quote is
     /// counted from the column its container's content starts at.
     private mutating func place(_ name: String) -> SourceLocation? {
-        guard let start = block.start, name != MathSyntax.tag, name != Self.embeddedTag else { return nil }
-        let bytes = block.bytes
-        let needle = Array(name.utf8)
-        var index = block.cursors[name] ?? 0
-        while let open = bytes[index...].firstIndex(of: UInt8(ascii: "<")) {
-            let after = open + 1 + needle.count
-            index = open + 1
-            guard after <= bytes.count,
-                zip(bytes[(open + 1)..<after], needle).allSatisfy({ MathSyntax.asciiLowercase($0) == $1 })
-            else { continue }
-            if after < bytes.count, MathSyntax.isNameByte(bytes[after]) { continue }
-            block.cursors[name] = after
-            block.lastTag = open
-            return location(ofOffset: open, in: start)
-        }
-        block.cursors[name] = bytes.count
-        return nil
+        guard let start = block.start, let tags = block.tags[name] else { return nil }
+        let count = block.placed[name] ?? 0
+        guard count < tags.count else { return nil }
+        block.placed[name] = count + 1
+        block.lastTag = tags[count]
+        return location(ofOffset: tags[count], in: start)
     }
 
     /// The place of the block's byte `offset`, in the block that starts at `start` (its first

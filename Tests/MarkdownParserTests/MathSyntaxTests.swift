@@ -273,4 +273,24 @@ import Testing
         #expect(places == ["6:1", "13:10", "15:18"], "\(parsed.diagnostics)")
         #expect(Self.text(markdown).contains("$$ x^2 + y^2"))
     }
+    /// An HTML comment or `<pre>` opened and never closed is searched to its paragraph's end
+    /// once, not once each: a paragraph of many takes time linear in its length (8× the
+    /// openings, at most 16× the time; each searched to the end would be 64×). Also `<` in a
+    /// formula's search looks a bounded way for a tag.
+    @Test(arguments: ["<!-- x ", "<pre> x ", "<PRE>x ", "<a"])
+    func manyUnclosedCommentsAndRawElementsMarkInLinearTime(opening: String) {
+        func document(_ count: Int) -> String { "$a " + String(repeating: opening, count: count) + "$\n" }
+        let small = document(4_000)
+        let large = document(32_000)
+        let seconds = Timing.firstHolding {
+            [
+                Timing.bestSeconds { _ = MathSyntax.marking(small) },
+                Timing.bestSeconds { _ = MathSyntax.marking(large) },
+            ]
+        } holds: {
+            $0[1] < 16 * $0[0]
+        }
+        #expect(seconds[1] < 16 * seconds[0], "\(seconds)")
+        #expect(MathSyntax.unmarked(MathSyntax.marking(small).text) == small)
+    }
 }
