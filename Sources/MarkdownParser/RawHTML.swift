@@ -25,8 +25,7 @@ struct RawHTML {
     /// The Markdown blocks of the table being read (``nestTables(_:)``), by number.
     var embeddedBlocks: [[Block]] = []
     /// The HTML block being read, so that each element's warnings stand at its own tag
-    /// (``place(_:)``): its UTF-8 bytes, where it starts, where each of its lines starts, and
-    /// for each element name the offset after the last tag of that name placed.
+    /// (``place(_:)``).
     private var block = PlacedBlock()
 
     /// An HTML block's text and its start, for placing its elements (``place(_:)``).
