@@ -379,8 +379,16 @@ extension TokenColors {
         colors[starts.stretchIndex(holding: byte)]
     }
 
-    /// The background of the text's byte `byte`, nil for none.
+    /// The background of the text's byte `byte`, nil for none (a binary search: the stretches
+    /// are in order and do not overlap).
     public func background(atByte byte: Int) -> RGBAColor? {
-        backgrounds.first { $0.bytes.contains(byte) }?.color
+        var low = 0
+        var high = backgrounds.count
+        while low < high {
+            let middle = (low + high) / 2
+            if backgrounds[middle].bytes.upperBound <= byte { low = middle + 1 } else { high = middle }
+        }
+        guard low < backgrounds.count, backgrounds[low].bytes.contains(byte) else { return nil }
+        return backgrounds[low].color
     }
 }
