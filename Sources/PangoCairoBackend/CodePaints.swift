@@ -27,10 +27,10 @@ final class CodePaints {
     /// The byte ranges of the layout's text drawn on a background of their own (tokens whose
     /// code style gives one), increasing, with that background: drawn by the renderer as
     /// rectangles behind the glyphs (``backgroundRects(of:)``), not by Pango.
-    let backgrounds: [(bytes: Range<Int>, color: RGBAColor)]
+    let backgrounds: [TokenColors.Background]
 
     init(
-        starts: [Int], colors: [RGBAColor], base: RGBAColor, backgrounds: [(bytes: Range<Int>, color: RGBAColor)] = []
+        starts: [Int], colors: [RGBAColor], base: RGBAColor, backgrounds: [TokenColors.Background] = []
     ) {
         self.starts = starts
         self.colors = colors
@@ -44,7 +44,7 @@ final class CodePaints {
         guard colors.backgrounds.isEmpty, colors.colors.allSatisfy({ $0 == base }) else {
             self.init(
                 starts: colors.starts, colors: colors.colors, base: base,
-                backgrounds: colors.backgrounds.map { ($0.bytes, $0.color) })
+                backgrounds: colors.backgrounds)
             return
         }
         return nil
@@ -59,7 +59,7 @@ final class CodePaints {
         var colors: [RGBAColor] = []
         starts.reserveCapacity(min(runs.count - firstRun, 256))
         colors.reserveCapacity(min(runs.count - firstRun, 256))
-        var backgrounds: [(bytes: Range<Int>, color: RGBAColor)] = []
+        var backgrounds: [TokenColors.Background] = []
         // The bytes of each colour: a block has a handful, so a list searched from its end (the
         // colours recur in runs) costs less than hashing four doubles a run.
         var bytesByColor: [(color: RGBAColor, bytes: Int)] = []
@@ -87,7 +87,9 @@ final class CodePaints {
                 bytesByColor.append((color, end - start))
             }
             if let background {
-                backgrounds.append(((start - range.lowerBound)..<(end - range.lowerBound), background))
+                backgrounds.append(
+                    TokenColors.Background(
+                        bytes: (start - range.lowerBound)..<(end - range.lowerBound), color: background))
             }
             if colors.last == color { continue }
             starts.append(start - range.lowerBound)
@@ -143,18 +145,7 @@ final class CodePaints {
 
     /// The background of the layout's byte `byte`, nil for none.
     private func background(atByte byte: Int) -> RGBAColor? {
-        var low = 0
-        var high = backgrounds.count
-        while low < high {
-            let middle = (low + high) / 2
-            if backgrounds[middle].bytes.upperBound <= byte {
-                low = middle + 1
-            } else {
-                high = middle
-            }
-        }
-        guard low < backgrounds.count, backgrounds[low].bytes.contains(byte) else { return nil }
-        return backgrounds[low].color
+        TokenColors.Background.color(atByte: byte, in: backgrounds)
     }
 
     /// The colour of the layout's byte `byte`.

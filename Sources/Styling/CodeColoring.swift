@@ -269,6 +269,12 @@ public struct TokenColors: Hashable, Sendable {
         public var bytes: Range<Int>
         /// The background's colour.
         public var color: RGBAColor
+
+        /// Creates a stretch of `bytes` (UTF-8 offsets) on a background of `color`.
+        public init(bytes: Range<Int>, color: RGBAColor) {
+            self.bytes = bytes
+            self.color = color
+        }
     }
 
     /// UTF-8 byte offsets into the text where each colour starts, increasing; the first is 0.
@@ -379,9 +385,16 @@ extension TokenColors {
         colors[starts.stretchIndex(holding: byte)]
     }
 
-    /// The background of the text's byte `byte`, nil for none (a binary search: the stretches
-    /// are in order and do not overlap).
+    /// The background of the text's byte `byte`, nil for none.
     public func background(atByte byte: Int) -> RGBAColor? {
+        Background.color(atByte: byte, in: backgrounds)
+    }
+}
+
+extension TokenColors.Background {
+    /// The colour of the stretch of `backgrounds` (in order, not overlapping) that holds the
+    /// byte `byte`, nil for none: a binary search.
+    public static func color(atByte byte: Int, in backgrounds: [TokenColors.Background]) -> RGBAColor? {
         var low = 0
         var high = backgrounds.count
         while low < high {
