@@ -163,7 +163,8 @@ struct CmarkConverter {
         self.file = file
         self.source = source
         self.mode = mode
-        self.syntax = InlineSyntax(file: file, lines: source.lines)
+        self.syntax = InlineSyntax(
+            file: file, lines: source.lines, keepsEscapedPunctuation: source.keepsEscapedPunctuation)
         self.html = RawHTML(file: file)
     }
 

@@ -50,6 +50,10 @@ struct InlineSyntax {
     let file: String
     /// Source lines as cmark saw them (index = line − 1), to align literals with the source.
     let lines: SourceLines
+    /// Whether punctuation smart punctuation would change is kept as written where it is
+    /// escaped or a character reference (``KeptPunctuation``): true when the document has smart
+    /// punctuation on.
+    var keepsEscapedPunctuation = false
     let entities = EntityCache()
 
     /// Longest attribute list looked for after `]`, a link, an image or a code span (bounds the
@@ -65,7 +69,9 @@ struct InlineSyntax {
     /// attribute list (and the closing `#`s before it) recognised; adjacent text merged, empty
     /// text dropped.
     func finish(_ pieces: [InlinePiece], heading: Bool) -> Finished {
-        guard needsTokens(pieces, heading: heading) else { return Finished(inlines: Self.merge(pieces)) }
+        guard needsTokens(pieces, heading: heading) else {
+            return Finished(inlines: Self.merge(keepsEscapedPunctuation ? pieces.map(keepingEscapes) : pieces))
+        }
         var found = Found()
         var tokens = superscripts(spans(tokenize(pieces), found: &found))
         // A `^[` left is a note never closed — unless a superscript took its `^` (`^[^`).
@@ -80,7 +86,7 @@ struct InlineSyntax {
             attributes = extractTrailingAttributes(&tokens)
             if attributes != nil { removeClosingHashes(&tokens) }
         }
-        return Finished(inlines: Self.inlines(tokens[...]), attributes: attributes, found: found)
+        return Finished(inlines: inlines(tokens[...]), attributes: attributes, found: found)
     }
 
     /// One nesting level's inlines with the Pandoc syntax recognised in them.
@@ -195,6 +201,30 @@ struct InlineSyntax {
         } else {
             result.append(.text(text))
         }
+    }
+
+    /// `piece` with each byte smart punctuation would change that is written escaped (`\"`) or
+    /// as a character reference (`&quot;`) replaced by its ``KeptPunctuation`` stand-in. Only a
+    /// literal holding such a byte, on a line holding a `\` or `&`, is aligned with its source.
+    func keepingEscapes(_ piece: InlinePiece) -> InlinePiece {
+        guard case .text(var textPiece) = piece,
+            textPiece.text.utf8.contains(where: { KeptPunctuation.standIn(for: $0) != nil }),
+            textPiece.line >= 1, textPiece.line <= lines.count, lines.mayHoldEscapes(textPiece.line - 1)
+        else { return piece }
+        let literal = Array(textPiece.text.utf8)
+        guard let (_, inert) = align(literal, in: lines[textPiece.line - 1], reportedColumn: textPiece.column)
+        else { return piece }
+        var kept: [UInt8] = []
+        kept.reserveCapacity(literal.count + 8)
+        for (index, byte) in literal.enumerated() {
+            if inert[index], let standIn = KeptPunctuation.standIn(for: byte) {
+                UTF8.encode(standIn) { kept.append($0) }
+            } else {
+                kept.append(byte)
+            }
+        }
+        textPiece.text = String(decoding: kept, as: UTF8.self)
+        return .text(textPiece)
     }
 
     // MARK: Tokens
@@ -459,7 +489,7 @@ struct InlineSyntax {
                 } else if let opener = openers.popLast() {
                     if let note = noteOpened(output, at: opener) {
                         let label = InlineNote.label(line: note.line, column: note.column)
-                        let content = Self.inlines(output[(opener + 1)...])
+                        let content = inlines(output[(opener + 1)...])
                         found.notes.append(
                             InlineNote(label: label, content: content, location: location(output[opener - 1])))
                         output.removeSubrange((opener - 1)...)
@@ -469,7 +499,7 @@ struct InlineSyntax {
                     }
                     if let (parsed, next) = attributeList(tokens, flat, at: i + 1), parsed.raw == nil {
                         let attributes = parsed.attributes { offset in location(tokens[i + 1 + offset]) }
-                        let children = Self.inlines(output[(opener + 1)...])
+                        let children = inlines(output[(opener + 1)...])
                         output.removeSubrange(opener...)
                         output.append(.node(.span(attributes, children)))
                         i = next
@@ -521,7 +551,7 @@ struct InlineSyntax {
             end += 1
         }
         guard end < tokens.count, case .byte(UInt8(ascii: "]"), _, _, false) = tokens[end] else { return nil }
-        let text = Self.inlines(output[(opener + 1)...]).plainText
+        let text = Self.inlines(output[(opener + 1)...], keepingEscapes: false).plainText
         guard !text.hasPrefix("^"), label.first != UInt8(ascii: "^"), !text.isEmpty || !label.isEmpty else {
             return nil
         }
@@ -539,7 +569,7 @@ struct InlineSyntax {
             if case .byte(UInt8(ascii: "^"), _, _, false) = tokens[index],
                 let close = superscriptEnd(tokens, opener: index)
             {
-                output.append(.node(.presentation(.superscript, Self.inlines(tokens[(index + 1)..<close]))))
+                output.append(.node(.presentation(.superscript, inlines(tokens[(index + 1)..<close]))))
                 index = close + 1
                 continue
             }
@@ -567,7 +597,15 @@ struct InlineSyntax {
     }
 
     /// Tokens back to inlines: byte runs become merged text.
-    static func inlines(_ tokens: ArraySlice<InlineToken>) -> [Inline] {
+    /// The inlines of `tokens`, escaped punctuation kept when ``keepsEscapedPunctuation``.
+    func inlines(_ tokens: ArraySlice<InlineToken>) -> [Inline] {
+        Self.inlines(tokens, keepingEscapes: keepsEscapedPunctuation)
+    }
+
+    /// The inlines of `tokens`: their bytes as text, adjacent text merged; with
+    /// `keepingEscapes`, each escaped or referenced byte smart punctuation would change as its
+    /// ``KeptPunctuation`` stand-in.
+    static func inlines(_ tokens: ArraySlice<InlineToken>, keepingEscapes: Bool) -> [Inline] {
         var result: [Inline] = []
         var run: [UInt8] = []
         func flush() {
@@ -578,7 +616,12 @@ struct InlineSyntax {
         }
         for token in tokens {
             switch token {
-            case .byte(let byte, _, _, _): run.append(byte)
+            case .byte(let byte, _, _, let inert):
+                if keepingEscapes, inert, let standIn = KeptPunctuation.standIn(for: byte) {
+                    UTF8.encode(standIn) { run.append($0) }
+                } else {
+                    run.append(byte)
+                }
             case .node(.text(let text)):
                 flush()
                 appendText(text, to: &result)

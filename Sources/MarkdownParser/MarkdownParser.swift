@@ -124,6 +124,8 @@ public enum MarkdownParser {
             }
         }
 
+        let smart = smartPunctuation(metadata, diagnostics: &diagnostics)
+        source.keepsEscapedPunctuation = smart
         var document: Document
         if lazily,
             let windowed = windowedScan(
@@ -149,7 +151,7 @@ public enum MarkdownParser {
             source.isInputAsGiven
             ? windows?.buffer ?? SourceBuffer(source.lines.buffer) : SourceBuffer(source.inputBytes)
         document.source = SourcePositions(buffer: buffer) { CmarkTree.inlineText(of: $0) }
-        if smartPunctuation(metadata, diagnostics: &diagnostics) { document = SmartPunctuation.apply(to: document) }
+        if smart { document = SmartPunctuation.apply(to: document) }
         return ParseResult(document: document, diagnostics: diagnostics)
     }
 

@@ -31,17 +31,20 @@ public enum SmartPunctuation {
     }
 
     /// One inline sequence (a paragraph, a heading, a table cell): quotes pair within it.
+    /// Punctuation written escaped or as a reference stands in the text as its
+    /// ``KeptPunctuation`` stand-in: it is read as the punctuation it stands for beside a quote,
+    /// never changed, and given back as written.
     static func apply(_ inlines: [Inline]) -> [Inline] {
         var texts = TextCollector()
         texts.collect(inlines)
-        guard !texts.segments.isEmpty else { return inlines }
+        let kept = KeptPunctuation.isHeld(in: inlines)
         // Most text has nothing to change: the sequence is kept as it is, without decoding it.
         // The characters the rules read are ASCII, so they are found in the UTF-8 bytes (no
         // byte of a multi-byte sequence is ASCII).
         let quoted = texts.segments.contains {
             $0.utf8.contains { $0 == UInt8(ascii: "'") || $0 == UInt8(ascii: "\"") }
         }
-        guard quoted || texts.segments.contains(where: hasDashesOrEllipsis) else { return inlines }
+        guard quoted || kept || texts.segments.contains(where: hasDashesOrEllipsis) else { return inlines }
         var curly = texts.segments
         if quoted {
             var segments = texts.segments.map { Array($0.unicodeScalars) }
@@ -50,7 +53,8 @@ public enum SmartPunctuation {
             curly = segments.map(string)
         }
         var next = 0
-        return TextCollector.rebuild(inlines, texts: curly.map(dashesAndEllipses), next: &next)
+        return TextCollector.rebuild(
+            inlines, texts: curly.map { KeptPunctuation.restoring(dashesAndEllipses($0)) }, next: &next)
     }
 
     /// The string of `scalars`, encoded straight to UTF-8 (appending scalars to a
@@ -88,7 +92,9 @@ public enum SmartPunctuation {
             var segment = position.segment
             var index = position.index + step
             while true {
-                if index >= 0, index < segments[segment].count { return segments[segment][index] }
+                if index >= 0, index < segments[segment].count {
+                    return KeptPunctuation.original(of: segments[segment][index]) ?? segments[segment][index]
+                }
                 let boundary = step < 0 ? segment : segment + 1
                 if boundary < atoms.count, atoms[boundary] { return "a" }
                 segment += step
@@ -193,6 +199,63 @@ public enum SmartPunctuation {
             }
         }
         return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// Punctuation smart punctuation would change (`-`, `.`, `'`, `"`) written escaped (`\-`) or as
+/// a character reference (`&quot;`), which it leaves as written, as CommonMark's smart extension
+/// (cmark's `inlines.c` handles escapes before the smart rules) and Pandoc's `smart` do.
+///
+/// From the conversion to ``SmartPunctuation``, each such character stands in the text as a
+/// Unicode noncharacter of its own (U+FDD0 to U+FDD3), which no other text of the document can
+/// hold: the parser replaces noncharacters in its input (``TextSanitizer``).
+enum KeptPunctuation {
+    /// The characters kept, in the order of their stand-ins.
+    private static let characters: [UInt8] = [UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "'"), UInt8(ascii: "\"")]
+    private static let first: UInt32 = 0xFDD0
+
+    /// The stand-in of the ASCII character `byte`; nil when smart punctuation never changes it.
+    static func standIn(for byte: UInt8) -> Unicode.Scalar? {
+        characters.firstIndex(of: byte).map { Unicode.Scalar(first + UInt32($0))! }
+    }
+
+    /// The character `scalar` stands in for; nil when it is no stand-in.
+    static func original(of scalar: Unicode.Scalar) -> Unicode.Scalar? {
+        let index = Int(scalar.value) - Int(first)
+        guard index >= 0, index < characters.count else { return nil }
+        return Unicode.Scalar(characters[index])
+    }
+
+    /// Whether `text` holds a stand-in: U+FDD0…U+FDD3 are the UTF-8 bytes EF B7 90…93.
+    static func isHeld(in text: String) -> Bool {
+        var previous: (UInt8, UInt8) = (0, 0)
+        for byte in text.utf8 {
+            if previous == (0xEF, 0xB7), byte >= 0x90, byte < 0x90 + UInt8(characters.count) { return true }
+            previous = (previous.1, byte)
+        }
+        return false
+    }
+
+    /// Whether a text of `inlines`, at any depth (an image's description too), holds a stand-in.
+    static func isHeld(in inlines: [Inline]) -> Bool {
+        inlines.contains { inline in
+            switch inline {
+            case .text(let text): isHeld(in: text)
+            case .emphasis(let children), .strong(let children), .strikethrough(let children),
+                .span(_, let children), .link(_, _, let children), .presentation(_, let children):
+                isHeld(in: children)
+            case .image(_, _, let alt, _): isHeld(in: alt)
+            default: false
+            }
+        }
+    }
+
+    /// `text` with every stand-in given back as the character it stands for.
+    static func restoring(_ text: String) -> String {
+        guard isHeld(in: text) else { return text }
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars { scalars.append(original(of: scalar) ?? scalar) }
+        return String(scalars)
     }
 }
 

@@ -48,6 +48,9 @@ struct SourceText {
 
     /// Warnings found while preparing the text (something that looked like front matter).
     var diagnostics: [Diagnostic] = []
+    /// Whether the conversion keeps escaped punctuation for smart punctuation to leave as
+    /// written (``InlineSyntax/keepsEscapedPunctuation``).
+    var keepsEscapedPunctuation = false
 
     init(_ text: String, file: String) {
         let input = Array(text.utf8)
@@ -332,6 +335,35 @@ struct SourceLines {
         guard index >= 0, index < ranges.count else { return column }
         let places = markerPlaces.places(ofLine: index) { FormulaMarkers.places(in: slice(index)) }
         return FormulaMarkers.sourceColumn(column, among: places)
+    }
+
+    /// Which lines hold a `\` or a `&` (an escape or a character reference may stand there),
+    /// found once a line.
+    private let escapeLines = EscapeLines()
+
+    /// Copies of the lines share it, as ``MarkerPlaces``: a lock guards it.
+    final class EscapeLines: @unchecked Sendable {
+        private var byLine: [Int: Bool] = [:]
+        private let lock = NSLock()
+
+        /// Whether line `index` holds one, found by `find` the first time.
+        func holds(line index: Int, _ find: () -> Bool) -> Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            if let known = byLine[index] { return known }
+            let found = find()
+            byLine[index] = found
+            return found
+        }
+    }
+
+    /// Whether line `index` (0-based) holds a `\` or a `&`: only there can a character be
+    /// written escaped or as a reference. Each line is read once.
+    func mayHoldEscapes(_ index: Int) -> Bool {
+        guard index >= 0, index < ranges.count else { return false }
+        return escapeLines.holds(line: index) {
+            slice(index).contains { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "&") }
+        }
     }
 
     /// The lines of a window of the text: `bytes` are the text's from offset `base`, the

@@ -171,6 +171,35 @@ import Testing
         #expect(paragraphInlines("a <b>x</b> <!-- c --> <i>y</i>").plainText == "a x y")
     }
 
+    /// A CDATA section or another declaration that is neither a comment nor a document type
+    /// is, in HTML, a bogus comment ending at its first `>`: nothing of it shows, in a line or
+    /// in an HTML block, and the words around it keep their places. A processing instruction
+    /// and a document type show nothing either; a `<!` in a comment is the comment's.
+    @Test(arguments: [
+        ("Alpha <![CDATA[ xray ]]> bravo.", "Alpha bravo."),
+        ("Alpha <!ELEMENT br EMPTY> bravo.", "Alpha bravo."),
+        ("Alpha <?php echo 1; ?> bravo <!DOCTYPE html> charlie <![CDATA[ x ]]> delta.", "Alpha bravo charlie delta."),
+        ("<p>alpha <![CDATA[ xray ]]> bravo <!-- <!x> --> charlie <!x-y--z> delta</p>", "alpha bravo charlie delta"),
+        ("<![CDATA[ a > b ]]> after", "b ]]> after"),
+    ])
+    func declarationsShowNothing(markdown: String, shown: String) {
+        let result = parse(markdown)
+        let text = result.document.blocks.map { block -> String in
+            if case .paragraph(let i) = block.kind { i.plainText } else { "" }
+        }.joined()
+        #expect(text == shown)
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+    }
+
+    /// A CDATA section written as an HTML block of its own (CommonMark's kind 5) shows nothing;
+    /// the paragraphs around it stay.
+    @Test func aCDATABlockShowsNothing() {
+        let texts = blocks("Before.\n\n<![CDATA[\nx < y\n]]>\n\nAfter.").map { block -> String in
+            if case .paragraph(let i) = block.kind { i.plainText } else { "" }
+        }
+        #expect(texts.filter { !$0.isEmpty } == ["Before.", "After."])
+    }
+
     @Test func anchorsFromIdAndName() {
         #expect(blocks("<a id=\"install\"></a>\n## Install")[0].kind == .paragraph([.anchor("install")]))
         #expect(

@@ -99,6 +99,50 @@ import Testing
                 + "https://e.com/it's and a–b… “https://e.com/q”.")
     }
 
+    /// Punctuation written escaped or as a character reference is set as written, as
+    /// CommonMark's smart extension (cmark's `smart_punct.txt`) and Pandoc set it — in a
+    /// paragraph, a heading, emphasis, a span, an image's description, a table cell and a note
+    /// — while the unescaped punctuation beside it still changes, an escaped quote reads as
+    /// the punctuation it is beside the quotes that pair.
+    @Test(arguments: [
+        ("\\\"This is not smart.\\\"", "\"This is not smart.\""),
+        ("This isn\\'t either.", "This isn't either."),
+        ("5\\'8\\\"", "5'8\""),
+        ("One \\-- two \\--- three \\... four \\-\\- five \\.\\.\\.", "One -- two -– three ... four -- five ..."),
+        ("&quot;ent&quot; a&#45;&#45;b &#x27;c&#x27; &#46;&#46;&#46;", "\"ent\" a--b 'c' ..."),
+        ("\"quote \\\" inside\" and *\\\"emph\\\"*", "\u{201C}quote \" inside\u{201D} and \"emph\""),
+        ("# Heading \\-\\- \\\"h\\\" -- ok", "Heading -- \"h\" – ok"),
+        ("[\\\"span\\\" --]{.x}", "\"span\" –"),
+    ])
+    func escapedPunctuationIsSetAsWritten(markdown: String, expected: String) {
+        #expect(text(markdown) == expected)
+    }
+
+    @Test func escapedPunctuationInCellsDescriptionsAndNotes() {
+        let document = parse("| a\\-\\-b | \\\"c\\\" |\n|---|---|\n| x -- y | z |\n\n![alt \\.\\.\\. \"q\"](p.png) n[^1]\n\n[^1]: note \\-\\- \\'here\\'\n").document
+        var texts: [String] = []
+        for block in document.blocks {
+            switch block.kind {
+            case .table(let table):
+                texts += table.header.map(\.plainText) + table.rows.flatMap { $0.map(\.plainText) }
+            case .paragraph(let inlines):
+                for case .image(_, _, let alt, _) in inlines { texts.append(alt.plainText) }
+            default: break
+            }
+        }
+        for note in document.footnotes.values.flatMap({ $0 }) {
+            if case .paragraph(let inlines) = note.kind { texts.append(inlines.plainText) }
+        }
+        #expect(texts == ["a--b", "\"c\"", "x – y", "z", "alt ... \u{201C}q\u{201D}", "note -- 'here'"])
+        // No stand-in is left anywhere in the document's text.
+        #expect(!texts.joined().unicodeScalars.contains { KeptPunctuation.original(of: $0) != nil })
+    }
+
+    /// With smart punctuation off, escapes are read as CommonMark reads them and nothing is kept.
+    @Test func escapesWithSmartPunctuationOff() {
+        #expect(text("---\nsmart: false\n---\n\n\\\"a\\\" \\-\\- b...") == "\"a\" -- b...")
+    }
+
     @Test func frontMatterTurnsItOff() {
         #expect(text("---\nsmart: false\n---\n\n\"Straight\" -- as written...") == "\"Straight\" -- as written...")
         let bad = parse("---\nsmart: maybe\n---\n\n\"x\"")
