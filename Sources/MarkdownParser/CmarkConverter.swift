@@ -744,7 +744,7 @@ struct CmarkConverter {
         let finished = syntax.finish(pieces, heading: heading)
         var inlines = finished.inlines
         if !finished.found.notes.isEmpty || !finished.found.unclosedNotes.isEmpty
-            || !finished.found.unresolvedReferences.isEmpty
+            || !finished.found.unresolvedReferences.isEmpty || !finished.found.undefinedNotes.isEmpty
         {
             inlines = takeFound(finished, inlines)
         }

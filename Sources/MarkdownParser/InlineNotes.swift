@@ -2,7 +2,8 @@ import DocumentModel
 
 extension CmarkConverter {
     /// Takes what one nesting level's conversion found beside its inlines: warns at each `^[`
-    /// left unclosed and each reference link whose label names no definition (both stay text),
+    /// left unclosed, each footnote reference and each reference link whose label names no
+    /// definition (all stay text),
     /// numbers the inline notes `^[…]` (Pandoc manual, "Extension: inline_notes") and keeps
     /// each for its block (``pendingInlineNotes``). A note's number comes as a written
     /// reference's does (``numberOfNestedNote(_:at:)``): by its label from the scan in a
@@ -14,6 +15,15 @@ extension CmarkConverter {
                     Diagnostic(
                         .warning, "'^[' opens a Pandoc inline note with no closing ']'; set as text", at: place,
                         kind: .footnote))
+            }
+            for note in finished.found.undefinedNotes {
+                let shown = note.written.count > 60 ? note.written.prefix(60) + "…" : note.written
+                diagnostics.append(
+                    Diagnostic(
+                        .warning,
+                        "footnote reference '\(shown)' has no definition; set as text (a definition is written "
+                            + "'\(shown): …')",
+                        at: note.location, kind: .footnote))
             }
             for reference in finished.found.unresolvedReferences {
                 let shown = reference.written.count > 60 ? reference.written.prefix(60) + "…" : reference.written

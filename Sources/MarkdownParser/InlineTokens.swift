@@ -69,10 +69,13 @@ struct InlineSyntax {
     /// attribute list (and the closing `#`s before it) recognised; adjacent text merged, empty
     /// text dropped.
     func finish(_ pieces: [InlinePiece], heading: Bool) -> Finished {
+        let undefinedNotes = undefinedNotes(in: pieces)
         guard needsTokens(pieces, heading: heading) else {
-            return Finished(inlines: Self.merge(keepsEscapedPunctuation ? pieces.map(keepingEscapes) : pieces))
+            var finished = Finished(inlines: Self.merge(keepsEscapedPunctuation ? pieces.map(keepingEscapes) : pieces))
+            finished.found.undefinedNotes = undefinedNotes
+            return finished
         }
-        var found = Found()
+        var found = Found(undefinedNotes: undefinedNotes)
         var tokens = superscripts(spans(tokenize(pieces), found: &found))
         // A `^[` left is a note never closed — unless a superscript took its `^` (`^[^`).
         for index in tokens.indices.dropFirst() {
@@ -108,6 +111,9 @@ struct InlineSyntax {
         /// Each reference link `[text][label]` or `[label][]` whose label no definition names
         /// (cmark-gfm sets it as text): as written, and where its `[` is.
         var unresolvedReferences: [(written: String, location: SourceLocation?)] = []
+        /// Each footnote reference `[^label]` no definition names (cmark-gfm sets it as text):
+        /// as written, and where its `[` is. Brackets written escaped (`\[^x\]`) make none.
+        var undefinedNotes: [(written: String, location: SourceLocation?)] = []
     }
 
     /// Pandoc's inline note (Pandoc manual, "Extension: inline_notes"): `^[` … `]`, brackets
@@ -132,6 +138,44 @@ struct InlineSyntax {
             guard numbers.count == 2 else { return nil }
             return SourceLocation(file: file, line: numbers[0], column: numbers[1])
         }
+    }
+
+    /// The footnote references `[^label]` left as text in `pieces` (a label of 1 to 100 bytes
+    /// with no space), each at its `[`: only brackets and a caret written as themselves make
+    /// one. The pieces are tokenised only when a text holds `[^`.
+    private func undefinedNotes(in pieces: [InlinePiece]) -> [(written: String, location: SourceLocation?)] {
+        let holdsOne = pieces.contains { piece in
+            guard case .text(let textPiece) = piece else { return false }
+            var previous: UInt8 = 0
+            return textPiece.text.utf8.contains { byte in
+                defer { previous = byte }
+                return previous == UInt8(ascii: "[") && byte == UInt8(ascii: "^")
+            }
+        }
+        guard holdsOne else { return [] }
+        let tokens = tokenize(pieces)
+        var found: [(written: String, location: SourceLocation?)] = []
+        var index = 0
+        while index + 3 < tokens.count {
+            defer { index += 1 }
+            guard case .byte(UInt8(ascii: "["), _, _, false) = tokens[index],
+                case .byte(UInt8(ascii: "^"), _, _, false) = tokens[index + 1]
+            else { continue }
+            var label: [UInt8] = []
+            var end = index + 2
+            while end < tokens.count, label.count <= 100, case .byte(let byte, _, _, let inert) = tokens[end],
+                byte != 0x20, byte != 0x09, inert || byte != UInt8(ascii: "]")
+            {
+                label.append(byte)
+                end += 1
+            }
+            guard !label.isEmpty, label.count <= 100, end < tokens.count,
+                case .byte(UInt8(ascii: "]"), _, _, false) = tokens[end]
+            else { continue }
+            found.append(("[^" + String(decoding: label, as: UTF8.self) + "]", location(tokens[index])))
+            index = end
+        }
+        return found
     }
 
     /// Fast path: only tokenise when some text holds a `{`, and a `]` or a node that takes

@@ -211,7 +211,9 @@ public enum SmartPunctuation {
 /// hold: the parser replaces noncharacters in its input (``TextSanitizer``).
 enum KeptPunctuation {
     /// The characters kept, in the order of their stand-ins.
-    private static let characters: [UInt8] = [UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "'"), UInt8(ascii: "\"")]
+    private static let characters: [UInt8] = [
+        UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "'"), UInt8(ascii: "\""),
+    ]
     private static let first: UInt32 = 0xFDD0
 
     /// The stand-in of the ASCII character `byte`; nil when smart punctuation never changes it.

@@ -56,8 +56,9 @@ public struct TemplateError: Error, CustomStringConvertible, Sendable {
 /// A small, documented subset of Mustache (mustache.github.io, `mustache(5)`) that expands a
 /// specimen template into Markdown:
 ///
-/// - `{{name}}` inserts a value with Markdown punctuation escaped (`\*`, `\_`, `\[`, `\|` …), so
-///   theme names and sample text never turn into markup or break a table row;
+/// - `{{name}}` inserts a value with every ASCII punctuation character escaped (`\*`, `\_`,
+///   `\[`, `\|`, `\$` …), so theme names and sample text never turn into markup, math or
+///   curly quotes, or break a table row;
 /// - `{{{name}}}` (or `{{& name}}`) inserts it as written — for attribute values such as
 ///   `{.body size={{{role.sizeValue}}}}` and for Markdown the builder made on purpose;
 /// - `{{#name}} … {{/name}}` renders its body once per item of a list (the item's names in
@@ -346,14 +347,19 @@ public enum Template {
         }
     }
 
-    /// `text` with the ASCII punctuation that Markdown, Pandoc attributes or GFM tables could
-    /// read as syntax backslash-escaped (CommonMark §2.4: any ASCII punctuation may be escaped).
+    /// `text` with every ASCII punctuation character backslash-escaped (CommonMark §2.4: any
+    /// ASCII punctuation may be escaped), so nothing of it is read as syntax — Markdown's,
+    /// Pandoc's (`^`, `~`, `[^note]`, attributes), math's `$`, an entity's `&`, a list marker,
+    /// a table's `|` — and smart punctuation leaves its quotes, dashes and dots as written.
     public static func markdownEscaped(_ text: String) -> String {
-        var out = ""
-        for c in text {
-            if "\\`*_{}[]<>#|~".contains(c) { out.append("\\") }
-            out.append(c)
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if asciiPunctuation.contains(scalar) { out.append("\\") }
+            out.append(scalar)
         }
-        return out
+        return String(out)
     }
+
+    /// CommonMark's ASCII punctuation characters (spec §2.1), each of which a backslash escapes.
+    static let asciiPunctuation = Set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~".unicodeScalars)
 }

@@ -102,8 +102,6 @@ public struct Styler: Sendable {
     /// per document, at the first one's place, quoting it, with the count.
     var unreadInlineImages = ExampleTally()
     var remoteInlineImages = ExampleTally()
-    /// Footnote references left as text: those with no definition.
-    var unsetNoteReferences = ExampleTally()
     /// Paragraphs that are Pandoc's block syntax CommonMark does not have (grid tables, line
     /// blocks, example lists, lettered and Roman list markers), kept as text.
     var pandocBlocks = ExampleTally()
@@ -931,12 +929,6 @@ public struct Styler: Sendable {
     /// paper is light, so it is left out (its `#gh-light-mode-only` twin is shown).
     static func isDarkModeOnly(_ source: String) -> Bool { source.hasSuffix("#gh-dark-mode-only") }
 
-    /// Names what was tallied as it was met: the images set as alt text inside lines (those
-    /// that could not be read, and remote ones), footnote references with no definition and
-    /// Pandoc's block syntax. A warning for each of the first few of a kind, each quoting what
-    /// is written (at most 60 characters) and placed where it is written
-    /// (``Diagnostic/subject``), the last standing for the rest (``Diagnostic/repeats``), so
-    /// ``Diagnostic/coalesced(_:)`` says them as one warning with their count.
     /// Warns about each `\eqref` or `\ref` whose key no formula of the document labels, at its
     /// place: it is set as `??`, as LaTeX sets it. (A reference read before its label, which
     /// the survey finds later, is answered in the passes that draw.)
@@ -949,6 +941,12 @@ public struct Styler: Sendable {
         unansweredMathReferences = []
     }
 
+    /// Names what was tallied as it was met: the images set as alt text inside lines (those
+    /// that could not be read, and remote ones) and Pandoc's block syntax. A warning for each
+    /// of the first few of a kind, each quoting what is written (at most 60 characters) and
+    /// placed where it is written (``Diagnostic/subject``), the last standing for the rest
+    /// (``Diagnostic/repeats``), so ``Diagnostic/coalesced(_:)`` says them as one warning with
+    /// their count.
     mutating func warnTalliedExamples() {
         let kinds: [(ExampleTally, Diagnostic.Kind, (String) -> String)] = [
             (
@@ -958,10 +956,6 @@ public struct Styler: Sendable {
             (
                 remoteInlineImages, .image,
                 { "remote image '\($0)' inside a line of text is not fetched; shown as its alt text" }
-            ),
-            (
-                unsetNoteReferences, .footnote,
-                { "footnote reference '\($0)' has no definition (\($0): …); set as text" }
             ),
             (
                 pandocBlocks, .content,
@@ -1303,30 +1297,6 @@ public struct Styler: Sendable {
         })
     }
 
-    /// Warns about a footnote reference left as text: `[^label]` with no definition (cmark-gfm
-    /// keeps it as written); tallied for ``warnTalliedExamples()``, which places each warning
-    /// where it is written. One pass over the text's bytes; a label is looked for in at most
-    /// 100 bytes, so text of many `[^` takes time linear in its length.
-    mutating func noteUnreadNoteSyntax(in text: String) {
-        let bytes = text.utf8
-        guard bytes.contains(UInt8(ascii: "^")) else { return }
-        var previous: UInt8 = 0
-        var index = bytes.startIndex
-        while index != bytes.endIndex {
-            let byte = bytes[index]
-            let next = bytes.index(after: index)
-            if previous == UInt8(ascii: "["), byte == UInt8(ascii: "^"),
-                let close = bytes[next...].prefix(100).firstIndex(where: { $0 == UInt8(ascii: "]") || $0 == 0x20 }),
-                bytes[close] == UInt8(ascii: "]"), close != next
-            {
-                unsetNoteReferences.add(
-                    "[^" + String(decoding: bytes[next..<close], as: UTF8.self) + "]", at: currentLocation)
-            }
-            previous = byte
-            index = next
-        }
-    }
-
     /// Appends `run`, joining it to the last run when both hold text in one style (as
     /// ``RunMerger/merge(_:)`` would later): lines of text between hard breaks make one run,
     /// not two runs a line. The last run is read in place, never copied: a copy would share its
@@ -1388,7 +1358,6 @@ public struct Styler: Sendable {
             afterDefinitions = false
             switch inline {
             case .text(let text):
-                noteUnreadNoteSyntax(in: text)
                 // A tab in running text is white space like any other (CommonMark §2.2).
                 // (A byte test: `String.contains(String)` is Foundation's locale-aware search.)
                 var text = text.utf8.contains(0x09) ? text.replacingOccurrences(of: "\t", with: " ") : text

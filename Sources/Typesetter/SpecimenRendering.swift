@@ -118,8 +118,21 @@ extension Typesetter {
         theme.page = base.page
         let facts = measureSpecimenFacts(
             theme: theme, regular: regular, bold: bold, boldWarnings: boldWarnings, base: base, fonts: fonts)
+        // The sample is the caller's text, not the template's: a character no PDF can hold is
+        // replaced here, with a warning about the option, not at each place the template sets it.
+        let (sample, replaced) = TextSanitizer.sanitize(options.sample ?? SpecimenBuilder.Settings.defaultSample)
+        let sampleWarnings =
+            replaced.map { report in
+                [
+                    Diagnostic(
+                        .warning,
+                        "the sample text (--text) holds \(report.count == 1 ? "a character" : "\(report.count) characters") "
+                            + "no PDF can hold (the first \(TextSanitizer.codePoint(report.first)), a noncharacter or "
+                            + "control character), replaced by U+FFFD", kind: .encoding)
+                ]
+            } ?? []
         let settings = SpecimenBuilder.Settings(
-            sample: options.sample ?? SpecimenBuilder.Settings.defaultSample, guides: options.guides,
+            sample: sample, guides: options.guides,
             date: formatter.string(from: date), sizeCategory: request.sizeCategory, boldText: request.boldText)
         var expansion: Template.Expansion
         do {
@@ -156,7 +169,7 @@ extension Typesetter {
             placed.location = location(at)
             return placed
         }
-        let diagnostics = themeWarnings + unknownNames + parsed.diagnostics
+        let diagnostics = themeWarnings + sampleWarnings + unknownNames + parsed.diagnostics
         var document = parsed.document
         if document.metadata.title == nil { document.metadata.title = "\(theme.name) — type specimen" }
         // The sheet itself is set in the base theme (Large, no Bold Text); the samples carry

@@ -79,4 +79,23 @@ import Testing
             #expect(number <= lineCount, "\(line)")
         }
     }
+
+    /// The sample text (`--text`) is the user's, set as written: Markdown, math, notes, HTML,
+    /// entities and smart punctuation in it are its characters, and one that no PDF can hold is
+    /// replaced with a warning about the option, not at the template's lines that set it.
+    @Test func theSampleTextIsSetAsWritten() throws {
+        let folder = try Render.scratchFolder("specimen-sample-text")
+        let sample = "[^9] *a* $x$ <b>c</b> -- \"q\" &amp; 1. ^s^ x\u{01}y"
+        let run = try typeset(["specimen", "--text", sample, "-o", folder + "/sheet.pdf"])
+        #expect(run.status == 0, "\(run.output)")
+        let warnings = run.output.split(separator: "\n").filter {
+            $0.contains("warning:") && !$0.contains("lacks weight")
+        }
+        #expect(warnings.count == 1, "\(warnings)")
+        #expect(
+            warnings.first.map { $0.hasPrefix("typeset: warning: the sample text (--text)") && $0.contains("U+0001") }
+                ?? false, "\(warnings)")
+        let text = try PDFProbe.text(folder + "/sheet.pdf")
+        #expect(text.contains("[^9] *a* $x$ <b>c</b> -- \"q\" &amp; 1. ^s^ x\u{FFFD}y"), "\(text.prefix(2000))")
+    }
 }

@@ -37,7 +37,8 @@ import Testing
 
     /// Footnote syntax left as text warns where it is written: a reference with no definition
     /// (in a paragraph, a list item, a table cell, a quote) and Pandoc's inline note `^[…]`
-    /// never closed; a defined reference, a caret in prose (`2^10`) and `[^` in code do not.
+    /// never closed; a defined reference, a caret in prose (`2^10`), `[^` in code and brackets
+    /// written escaped (`\[^x\]`) do not.
     @Test func footnoteSyntaxLeftAsTextWarnsWhereItIs() throws {
         let markdown = """
             Undefined[^zz]. Inline note^[alpha beta.
@@ -48,7 +49,7 @@ import Testing
             --|--
             x [^cell] | `[^code]` and 2^10
 
-            Defined[^a].
+            Defined[^a]. Written escaped: \\[^x\\] and \\[^y].
 
             [^a]: A note.
             """
@@ -56,8 +57,13 @@ import Testing
         #expect(result.status == 0)
         let notes = result.lines.filter { $0.kind == "footnote" }
         let places = notes.map { "\($0.line ?? 0):\($0.column ?? 0)" }
-        #expect(places == ["1:10", "1:28", "3:8", "7:3"], "\(notes)")
-        #expect(notes.contains { $0.message.contains("'[^zz]' has no definition") }, "\(notes)")
+        // The references with no definition are one warning, at the first, naming the others.
+        #expect(places == ["1:10", "1:28"], "\(notes)")
+        #expect(
+            notes.contains {
+                $0.message.contains("'[^zz]' has no definition")
+                    && $0.message.contains("(3 like this in all; also at 3:8 '[^missing]', 7:3 '[^cell]')")
+            }, "\(notes)")
         #expect(notes.contains { $0.message.contains("Pandoc inline note with no closing") }, "\(notes)")
         #expect(!notes.contains { $0.message.contains("[^a]") || $0.message.contains("[^code]") }, "\(notes)")
         let words = try PDFProbe.text(result.pdf)
