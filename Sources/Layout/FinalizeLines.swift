@@ -231,7 +231,8 @@ extension ParagraphLayout {
             _ lines: inout [ShapedLine], first: Int, count: Int, rightToLeft: [Bool], _ composition: Composition
         ) {
             let alignment = paragraph.style.alignment
-            let startAligned = ParagraphLayout.alignment(alignment, rightToLeft: true) != alignment
+            let startAligned =
+                paragraph.style.leftIsStart && ParagraphLayout.alignment(alignment, rightToLeft: true) != alignment
             for offset in lines.indices where offset < count {
                 let index = first + offset
                 let composed = composition.lines[index]
@@ -273,10 +274,13 @@ extension ParagraphLayout {
 
     /// The lines of a paragraph that fits on one line, as shaped, each put where its
     /// alignment within `width` pt puts it (the start edge of a right-to-left line is its right).
-    static func alignedSingleLines(_ shaped: ShapedLines, alignment: TextAlignment, width: Double) -> [ShapedLine] {
+    /// With `leftIsStart` false every line keeps `alignment` as given (``ParagraphStyle/leftIsStart``).
+    static func alignedSingleLines(
+        _ shaped: ShapedLines, alignment: TextAlignment, leftIsStart: Bool = true, width: Double
+    ) -> [ShapedLine] {
         var lines = shaped.lines
         for index in lines.indices {
-            let rightToLeft = index < shaped.rightToLeft.count && shaped.rightToLeft[index]
+            let rightToLeft = leftIsStart && index < shaped.rightToLeft.count && shaped.rightToLeft[index]
             let lineAlignment = Self.alignment(alignment, rightToLeft: rightToLeft)
             place(&lines[index], at: alignmentOffset(lineAlignment, width: width, line: lines[index].width))
         }

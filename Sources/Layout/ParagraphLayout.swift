@@ -92,7 +92,8 @@ public enum ParagraphLayout {
         let measured = shaping.measure(paragraph, text: text)
         if let measured, let natural = shaping.singleLineWidth(of: measured), natural <= width + 0.001 {
             let shaped = shaping.lines(of: measured, paragraph: paragraph, text: text)
-            let lines = alignedSingleLines(shaped, alignment: paragraph.style.alignment, width: width)
+            let lines = alignedSingleLines(
+                shaped, alignment: paragraph.style.alignment, leftIsStart: paragraph.style.leftIsStart, width: width)
             return Composed(lines: .whole(ShapedParagraph(lines: lines)), emergency: false)
         }
         // Measure the items, break lines, and work out each line's justification and alignment.

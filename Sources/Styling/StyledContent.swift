@@ -297,6 +297,11 @@ public struct ParagraphStyle: Hashable, Sendable {
     public var leadingAdjustment: Double
     /// How lines sit within the measure less the indents.
     public var alignment: TextAlignment
+    /// Whether ``alignment``'s `.left` and `.justify` set a right-to-left line at its start
+    /// edge, the right (CSS `text-align: start`), as running text is set; false keeps every
+    /// line at the left edge (CSS `text-align: left`), as a contents entry whose page number
+    /// stands at the right.
+    public var leftIsStart = true
     /// Indent of every line from the left of the text area, pt.
     public var leftIndent: Double
     /// Indent from the right of the text area, pt.

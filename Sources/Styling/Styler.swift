@@ -361,7 +361,8 @@ public struct Styler: Sendable {
         context.cascade.apply(overrides, theme: theme)
         var paragraph = makeParagraph(inlines, context: context, overrides: overrides)
         if Self.neverExpanded.contains(role) { paragraph.style.fontExpansion = 0 }
-        let title = inlines.plainText.trimmingCharacters(in: .whitespaces)
+        let readable = readableTextInDocument(inlines)
+        let title = readable.trimmingCharacters(in: .whitespaces)
         if firstHeading == nil, !title.isEmpty { firstHeading = title }
         headingCount += 1
         if title.isEmpty {
@@ -371,7 +372,8 @@ public struct Styler: Sendable {
             if let written = block.attributes.id, slugs.register(written) { pendingAnchors.append(written) }
             return
         }
-        var id: String? = block.attributes.id ?? slugs.slug(for: title)
+        // The identifier is made of the text as written (a formula's TeX), as Pandoc makes it.
+        var id: String? = block.attributes.id ?? slugs.slug(for: inlines.plainText.trimmingCharacters(in: .whitespaces))
         if let written = block.attributes.id, !slugs.register(written) {
             warn(
                 "heading id '#\(written)' is already used; links go to the first heading with it",
@@ -379,8 +381,7 @@ public struct Styler: Sendable {
             id = nil
         }
         let size = context.cascade.style.size
-        let readable = readableTextInDocument(inlines)
-        var outline = OutlineEntry(title: readable.trimmingCharacters(in: .whitespaces), level: level)
+        var outline = OutlineEntry(title: title, level: level)
         if let number = sectionNumber(level, block: block, context: context) {
             // The number leads the heading's text in the heading's own face, and is part of its
             // bookmark and contents entry; a no-break space keeps it on the title's line.
@@ -1284,17 +1285,27 @@ public struct Styler: Sendable {
 
     /// The text of `inlines` as a reader reads it, for a bookmark, a running head or the PDF's
     /// metadata: a formula as its symbols (`$\alpha$` α), not its TeX source.
+    /// Each tab or line separator is a space: these texts are one line.
     public static func readableText(_ inlines: [Inline]) -> String {
-        inlines.plainText(writingFormulas: { MathParser.parse($0).plainText })
+        oneLine(inlines.plainText(writingFormulas: { MathParser.parse($0).plainText }))
     }
 
     /// ``readableText(_:)`` with the document's definitions and formula labels known so far, as
     /// the page reads them (a heading's bookmark).
     func readableTextInDocument(_ inlines: [Inline]) -> String {
         var macros = mathMacros
-        return inlines.plainText(writingFormulas: {
-            MathParser.parse($0, macros: &macros, labels: mathLabels).plainText
-        })
+        return Self.oneLine(
+            inlines.plainText(writingFormulas: {
+                MathParser.parse($0, macros: &macros, labels: mathLabels).plainText
+            }))
+    }
+
+    /// `text` with each tab, line feed, carriage return, vertical tab, form feed and Unicode
+    /// line or paragraph separator (U+2028, U+2029) a space, as running text sets them.
+    static func oneLine(_ text: String) -> String {
+        let breaks: Set<Unicode.Scalar> = ["\t", "\n", "\r", "\u{0B}", "\u{0C}", "\u{2028}", "\u{2029}"]
+        guard text.unicodeScalars.contains(where: breaks.contains) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.map { breaks.contains($0) ? " " : $0 }))
     }
 
     /// Appends `run`, joining it to the last run when both hold text in one style (as

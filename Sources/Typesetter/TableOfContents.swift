@@ -83,8 +83,11 @@ struct TableOfContents {
             run.letterSpacing = body.letterSpacing
             var numberRun = run
             numberRun.features = ["tnum"]
-            let style = ParagraphStyle(
+            var style = ParagraphStyle(
                 baseFont: font, lineHeight: body.lineHeight, leftIndent: Double(depth) * body.size * 1.5)
+            // Every entry starts at the left, its leader running to the number at the right,
+            // whatever the direction of its heading's text.
+            style.leftIsStart = false
             let page = pages[entry.anchor].map(String.init) ?? "–"
             contents.append(
                 StyledBlock(

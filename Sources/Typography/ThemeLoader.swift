@@ -518,7 +518,7 @@ private struct ThemeDecoder {
         if let text = node.string, let weight = FontWeight(name: text) { return weight }
         error(
             node.position,
-            "\(what): weight must be 100–900 or a name (thin, extralight, light, regular, medium, semibold, "
+            "\(what): weight must be 1–1000 or a name (thin, extralight, light, regular, medium, semibold, "
                 + "bold, extrabold, black), not \(node.typeName)"
         )
         return nil

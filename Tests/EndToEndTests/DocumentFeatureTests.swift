@@ -299,6 +299,29 @@ import Typography
         }
     }
 
+    /// A heading in a right-to-left script is listed as every entry is: its text from the
+    /// left edge (at its level's indent), the leader dots after it, the number flush right.
+    @Test func rightToLeftHeadingsAreListedFromTheLeft() throws {
+        let markdown =
+            "---\ntoc: true\n---\n\n# Introduction\n\nText.\n\n# שלום עולם and more\n\nText.\n\n# مرحبا بالعالم\n\nText.\n"
+        let (pdf, _) = try Render.markdown(markdown, name: "feature-toc-rtl")
+        let lines = Self.lines(Self.bodyWords(try PDFProbe.words(pdf)).filter { $0.page == 1 && $0.height < 18 })
+        let entries = lines.filter { $0.last.flatMap { Int($0.text) } != nil }
+        #expect(entries.count == 3, "\(lines.map { $0.map(\.text) })")
+        for entry in entries {
+            #expect(abs(entry.first!.xMin - Self.left) < 1, "starts at the left edge: \(entry.map(\.text))")
+            #expect(abs(entry.last!.xMax - Self.right) < 1, "the number is flush right: \(entry.map(\.text))")
+        }
+    }
+
+    /// A tab in a heading is a space in its bookmark and in the document's title, as on the page.
+    @Test func aTabInAHeadingIsASpaceInItsBookmark() throws {
+        let (pdf, _) = try Render.markdown("# Charlie\ttab here\n\nText.\n", name: "feature-outline-tab")
+        let roots = try #require(try QDF(pdf).outline())
+        #expect(roots.map(\.title) == ["Charlie tab here"])
+        #expect(try PDFProbe.info(pdf)["Title"] == "Charlie tab here")
+    }
+
     // MARK: - Running heads
 
     @Test func headerAndFooterTemplatesAppearOnEveryPageButTheFirstHasNoHeader() throws {

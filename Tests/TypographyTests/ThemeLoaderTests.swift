@@ -164,7 +164,7 @@ func decodeTheme(_ json: String) -> (Theme?, [String]) {
         let expected = [
             "t.json:2:14: unknown built-in theme 'fancy' in extends",
             "t.json:4:22: role Body: size must be a positive size in pt",
-            "t.json:4:40: role Body: weight must be 100–900 or a name",
+            "t.json:4:40: role Body: weight must be 1–1000 or a name",
             "t.json:4:62: role Body: italic must be true or false, not the string \"yes\"",
             "t.json:5:28: role Body: lineHeight must be pt",
             "t.json:5:51: role Body: tracking must be pt",
