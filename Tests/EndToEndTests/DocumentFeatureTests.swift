@@ -303,7 +303,8 @@ import Typography
     /// left edge (at its level's indent), the leader dots after it, the number flush right.
     @Test func rightToLeftHeadingsAreListedFromTheLeft() throws {
         let markdown =
-            "---\ntoc: true\n---\n\n# Introduction\n\nText.\n\n# שלום עולם and more\n\nText.\n\n# مرحبا بالعالم\n\nText.\n"
+            "---\ntoc: true\n---\n\n# Introduction\n\nText.\n\n# שלום עולם and more\n\nText.\n\n"
+            + "# مرحبا بالعالم\n\nText.\n"
         let (pdf, _) = try Render.markdown(markdown, name: "feature-toc-rtl")
         let lines = Self.lines(Self.bodyWords(try PDFProbe.words(pdf)).filter { $0.page == 1 && $0.height < 18 })
         let entries = lines.filter { $0.last.flatMap { Int($0.text) } != nil }

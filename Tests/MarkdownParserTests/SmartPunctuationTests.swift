@@ -120,7 +120,8 @@ import Testing
 
     @Test func escapedPunctuationInCellsDescriptionsAndNotes() {
         let document = parse(
-            "| a\\-\\-b | \\\"c\\\" |\n|---|---|\n| x -- y | z |\n\n![alt \\.\\.\\. \"q\"](p.png) n[^1]\n\n[^1]: note \\-\\- \\'here\\'\n"
+            "| a\\-\\-b | \\\"c\\\" |\n|---|---|\n| x -- y | z |\n\n"
+                + "![alt \\.\\.\\. \"q\"](p.png) n[^1]\n\n[^1]: note \\-\\- \\'here\\'\n"
         ).document
         var texts: [String] = []
         for block in document.blocks {
