@@ -121,16 +121,16 @@ extension Typesetter {
         // The sample is the caller's text, not the template's: a character no PDF can hold is
         // replaced here, with a warning about the option, not at each place the template sets it.
         let (sample, replaced) = TextSanitizer.sanitize(options.sample ?? SpecimenBuilder.Settings.defaultSample)
-        let sampleWarnings =
-            replaced.map { report in
-                [
-                    Diagnostic(
-                        .warning,
-                        "the sample text (--text) holds \(report.count == 1 ? "a character" : "\(report.count) characters") "
-                            + "no PDF can hold (the first \(TextSanitizer.codePoint(report.first)), a noncharacter or "
-                            + "control character), replaced by U+FFFD", kind: .encoding)
-                ]
-            } ?? []
+        var sampleWarnings: [Diagnostic] = []
+        if let replaced {
+            let what = replaced.count == 1 ? "a character" : "\(replaced.count) characters"
+            sampleWarnings.append(
+                Diagnostic(
+                    .warning,
+                    "the sample text (--text) holds \(what) no PDF can hold (the first "
+                        + "\(TextSanitizer.codePoint(replaced.first)), a noncharacter or control character), "
+                        + "replaced by U+FFFD", kind: .encoding))
+        }
         let settings = SpecimenBuilder.Settings(
             sample: sample, guides: options.guides,
             date: formatter.string(from: date), sizeCategory: request.sizeCategory, boldText: request.boldText)
