@@ -185,6 +185,9 @@ enum MarkedContentRewrite {
         /// The glyphs' own colours, painted inside the text objects (code blocks), when the
         /// page's runs record any.
         var painter: GlyphPainter?
+        /// Between the markers of an inline artifact (an added hyphen, a primed space): its
+        /// glyphs are none of the run's, which the painter counts.
+        var insideInlineArtifact = false
 
         init(_ bytes: UnsafeBufferPointer<UInt8>, runs: Range<Int>, structure: StructureRecords) {
             self.bytes = bytes
@@ -293,7 +296,10 @@ enum MarkedContentRewrite {
             // After the text face's `Tf`, which goes before the operands of a `Tj` or `TJ`.
             if showsStandIn { replace(start..<start, with: []) }
             let before = out.count
-            if let edit = painter?.edit(name, operands: operands, whole: whole, runOpen: state.runOpen, in: bytes) {
+            // A colour cluster's stand-in and an inline artifact's glyphs are not the run's
+            // glyphs the renderer recorded paints for (``CodePaints/segments(of:)``).
+            let paintsRun = state.runOpen && !insideInlineArtifact && !showsStandIn
+            if let edit = painter?.edit(name, operands: operands, whole: whole, runOpen: paintsRun, in: bytes) {
                 replace(edit.range, with: edit.bytes)
             } else if showsStandIn || standInCut != nil {
                 var shown = Array(bytes[whole])
@@ -351,6 +357,7 @@ enum MarkedContentRewrite {
             {
                 // The hyphen is drawn with its font's text face, whose ToUnicode reads it as the
                 // soft hyphen, for readers of ToUnicode alone (pypdf).
+                insideInlineArtifact = mark.before
                 var restore: [UInt8] = []
                 if mark.hyphen {
                     if mark.before { faces.begin([0x00, 0xAD]) } else { restore = faces.end(leading: false) }

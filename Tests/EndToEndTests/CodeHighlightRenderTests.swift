@@ -288,6 +288,37 @@ import Typography
         #expect(try PDFProbe.text(untagged) == PDFProbe.text(tagged))
     }
 
+    /// A line holding what is drawn beside its glyphs — a colour emoji (drawn as a picture,
+    /// with a stand-in glyph in its span of replacement text), the space primed before a face's
+    /// first stand-in, a character of a fallback face (Japanese, Korean), a combining mark — is
+    /// painted glyph for glyph as the untagged PDF draws it by bytes: no token's colour moves
+    /// onto the characters beside it, on its line or the lines after.
+    @Test func tokenColoursStayOnTheirCharactersBesideEmojiAndOtherScripts() throws {
+        let markdown = """
+            ```python
+            s = "テ🎉"
+            # comment and end
+            t = "héllo 한글 テスト 🎉👍🏽 👨‍👩‍👧" + str(42)
+            # emoji comment 🚀 and combining e\u{301}
+            def f(x): return x  # done
+            ```
+            """
+        let (tagged, _) = try Render.markdown(markdown, name: "code-emoji-tagged")
+        var options = RenderOptions()
+        options.tagged = false
+        let (untagged, _) = try Render.markdown(markdown, name: "code-emoji-untagged", options: options)
+        func inked(_ stretches: [PDFColoredText]) -> [String] {
+            stretches.flatMap { stretch in
+                stretch.text.filter { $0.isASCII && !$0.isWhitespace }.map { "\($0) \(stretch.color)" }
+            }
+        }
+        let taggedInk = inked(try PDFColoredText.read(tagged))
+        #expect(taggedInk == inked(try PDFColoredText.read(untagged)))
+        // The closing quote is a string's, the comments' last letters a comment's.
+        #expect(taggedInk.filter { $0.hasPrefix("\" ") }.allSatisfy { $0 == "\" \(Self.hex(.string))" }, "\(taggedInk)")
+        #expect(taggedInk.contains("d \(Self.hex(.comment))") && !taggedInk.contains("= \(Self.hex(.string))"))
+    }
+
     /// A theme's code style (here the built-in dark one) colours the tokens.
     @Test func theDarkStyleColoursWithItsOwnPalette() throws {
         var theme = Theme.default
