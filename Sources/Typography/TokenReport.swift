@@ -117,7 +117,27 @@ extension TokenReader {
             // Style Dictionary v3 gives no type: its `color` category (the first path component) does.
             let category = token.type ?? (["color", "colors"].contains(token.path.first?.lowercased()) ? "color" : "")
             guard TextRole.normalizedKey(category) == "color" else { continue }
-            guard let value = resolvedValue(of: index), let color = Self.color(value) else { continue }
+            guard let value = resolvedValue(of: index) else { continue }
+            guard let color = Self.color(value) else {
+                // Never left silently: a value written in a form Typeset reads but wrong (`#12`,
+                // `rgb(300, 0, 0)`, an object without sRGB components) refuses the import, as a
+                // theme's colour does; another form (a CSS name, `hsl()`, a gradient) is named
+                // in a warning and the theme's colour stays.
+                markUsed(index)
+                let forms =
+                    "#RGB, #RRGGBB, #RRGGBBAA, rgb(r, g, b) or rgba(r, g, b, a) with 0–255 and an alpha 0–1, "
+                    + "or a colour object with 'hex' or sRGB 'components' 0–1"
+                let text = value.string?.trimmingCharacters(in: .whitespaces).lowercased()
+                if let text, !text.hasPrefix("#"), !text.hasPrefix("rgb") {
+                    warn(
+                        value.position,
+                        "token '\(token.name)': \(Self.shown(value)) is a colour Typeset does not read (it reads "
+                            + "\(forms)); the theme's colour stays")
+                } else {
+                    refuse(value.position, "token '\(token.name)': \(Self.shown(value)) is not a colour (\(forms))")
+                }
+                continue
+            }
             markUsed(index)
             if token.path.count > 1, Theme.colorGroups.contains(TextRole.normalizedKey(token.path[0])) {
                 let inGroup = token.path.dropFirst().joined(separator: ".")
@@ -131,6 +151,13 @@ extension TokenReader {
                 if set.insert(name).inserted { theme.colors[name] = color }
             }
         }
+    }
+
+    /// `node` as a message quotes it: a string in quotes, anything else by its JSON type.
+    static func shown(_ node: JSONNode) -> String {
+        if let text = node.string { return "'\(text.count > 40 ? text.prefix(40) + "…" : text)'" }
+        if let number = node.number { return "\(number)" }
+        return node.typeName
     }
 
     /// A colour from `#RGB`/`#RRGGBB`/`#RRGGBBAA`, `rgb(…)`/`rgba(…)` (0–255 and an alpha 0–1),

@@ -131,6 +131,40 @@ import Testing
         #expect(warnings.contains { $0.contains("type.footnote") && $0.contains("not mapped") })
     }
 
+    /// A colour token's value is read as a colour or named: written in a form Typeset reads but
+    /// wrong (a short hex, a channel past 255, an object without three sRGB components), the
+    /// import is refused at the value; in a form it does not read (a CSS name, `hsl()`), a
+    /// warning at the value says the theme's colour stays. None is only "not used".
+    @Test func colourTokensThatAreNoColourAreNamed() throws {
+        func problems(_ value: String) throws -> (errors: [String], warnings: [String]) {
+            let json = "{\n  \"color\": {\n    \"$type\": \"color\",\n    \"text\": { \"$value\": \(value) }\n  }\n}"
+            do {
+                let (_, warnings) = try TokenImporter.importTokens(Data(json.utf8), file: "t.json")
+                return ([], warnings)
+            } catch let error as ThemeError {
+                return ([error.description], [])
+            }
+        }
+        for bad in [
+            "\"#12\"", "\"rgb(300, 0, 0)\"", "{ \"colorSpace\": \"srgb\", \"components\": [1, 0] }", "\"#zzzzzz\"",
+        ] {
+            let found = try problems(bad)
+            #expect(
+                found.errors.count == 1 && found.errors[0].contains("t.json:4:25: token 'color.text'"),
+                "\(bad): \(found)")
+            #expect(found.errors.first?.contains("is not a colour") ?? false, "\(found)")
+        }
+        for unread in ["\"blue\"", "\"hsl(120, 50%, 50%)\""] {
+            let found = try problems(unread)
+            #expect(found.errors.isEmpty, "\(unread): \(found)")
+            #expect(found.warnings.contains { $0.contains("t.json:4:25") && $0.contains("does not read") }, "\(found)")
+            #expect(!found.warnings.contains { $0.contains("not used") }, "\(found)")
+        }
+        let (theme, warnings) = try TokenImporter.importTokens(
+            Data("{\"color\": {\"$type\": \"color\", \"text\": {\"$value\": \"#112233\"}}}".utf8), file: "t.json")
+        #expect(theme.colors["text"] == RGBAColor(hex: "#112233"), "\(warnings)")
+    }
+
     @Test func invalidJSONThrowsWithPosition() {
         do {
             _ = try TokenImporter.importTokens(Data("{\n  \"a\": {\"$value\": 1,}\n}".utf8), file: "x.json")
