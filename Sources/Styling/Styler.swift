@@ -701,7 +701,9 @@ public struct Styler: Sendable {
         var body = Styler.expandingTabs(text, size: overrides.tabSize ?? context.tabSize ?? tabSize)
         if body.hasSuffix("\n") { body.removeLast() }
         var plain = cascade.runStyle
-        if overrides.color == nil { plain.color = plainCodeColor(inherited: plain.color) }
+        // A block of code is in the code text colour wherever it stands (a quote's muted text
+        // around it is not the code's), as GitHub sets `pre`; its own `color` attribute wins.
+        if overrides.color == nil { plain.color = plainCodeColor(inherited: theme.textColor) }
         let highlights = highlightsCode && theme.code.highlights
         var paragraph = StyledParagraph(runs: [StyledRun(body, style: plain)], style: style)
         if highlights, info.highlight, let language = info.language, let deferred = options.deferredCodeTokens,

@@ -319,6 +319,34 @@ import Typography
         #expect(taggedInk.contains("d \(Self.hex(.comment))") && !taggedInk.contains("= \(Self.hex(.string))"))
     }
 
+    /// Code in a quote, highlighted or plain, is in the code text colour, as outside it: the
+    /// quote's muted colour is its prose's, not its code's (GitHub sets `pre` so).
+    @Test func codeInAQuoteKeepsTheCodeColours() throws {
+        let markdown = """
+            > Quoted prose.
+            >
+            > ```bash
+            > for item in 1 2 3; do echo $item; done
+            > ```
+            >
+            > ```
+            > plainword in quote
+            > ```
+
+            ```bash
+            for item in 1 2 3; do echo $item; done
+            ```
+            """
+        let (pdf, _) = try Render.markdown(markdown, name: "code-in-quote")
+        let stretches = try PDFColoredText.read(pdf)
+        let text = Theme.default.textColor.hex.lowercased()
+        let prose = try #require(stretches.first { $0.text.contains("Quoted") }?.color)
+        #expect(prose != text, "the quote's prose is muted: \(prose)")
+        let items = stretches.filter { $0.text.contains("item") && !$0.text.contains("$") }
+        #expect(items.count >= 2 && items.allSatisfy { $0.color == text }, "\(items)")
+        #expect(stretches.filter { $0.text.contains("plainword") }.map(\.color) == [text], "\(stretches)")
+    }
+
     /// A theme's code style (here the built-in dark one) colours the tokens.
     @Test func theDarkStyleColoursWithItsOwnPalette() throws {
         var theme = Theme.default
