@@ -16,6 +16,9 @@ public struct CodeBlockInfo: Hashable, Sendable {
     public var numberLines = false
     /// `startFrom="10"`: the first line's number (1 unless given).
     public var startFrom = 1
+    /// What the info string asks that cannot be done, each said as a warning's message
+    /// (`startFrom="ten"`).
+    public var problems: [String] = []
 
     /// Classes that are options, not languages (Pandoc's and highlight.js's).
     static let optionClasses: Set<String> = [
@@ -49,7 +52,15 @@ public struct CodeBlockInfo: Hashable, Sendable {
             } else if let equals = item.firstIndex(of: "=") {
                 let key = item[..<equals].lowercased().replacingOccurrences(of: "-", with: "")
                 let value = item[item.index(after: equals)...].trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
-                if key == "startfrom", let number = Int(value) { startFrom = number }
+                if key == "startfrom" {
+                    if let number = Int(value), abs(number) < 1_000_000_000 {
+                        startFrom = number
+                    } else {
+                        problems.append(
+                            "startFrom=\"\(value.prefix(40))\" is no whole number (under a billion); the lines are "
+                                + "numbered from 1")
+                    }
+                }
                 if key == "highlight", value.lowercased() == "false" { highlight = false }
             }
         }

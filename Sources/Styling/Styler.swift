@@ -270,9 +270,9 @@ public struct Styler: Sendable {
             for child in children { append(child, context: inside, to: &blocks) }
         case .alert, .definitionList: appendGitHubOrPandocBlock(block, in: context, to: &blocks)
         case .codeBlock(let info, let text):
-            appendCode(
-                text, info: CodeBlockInfo(info: info), context: context, overrides: overrides,
-                location: block.location, to: &blocks)
+            let info = CodeBlockInfo(info: info)
+            for problem in info.problems { warn(problem, block.location, kind: .content) }
+            appendCode(text, info: info, context: context, overrides: overrides, location: block.location, to: &blocks)
         case .thematicBreak:
             blocks.append(
                 StyledBlock(

@@ -19,6 +19,16 @@ import Typography
         #expect(CodeBlockInfo(info: "").definition == nil)
         #expect(CodeBlockInfo(info: "no-such-language").definition == nil)
         #expect(CodeBlockInfo(info: "PY").definition == "Python")
+        #expect(pandoc.problems.isEmpty && CodeBlockInfo(info: "{.c startFrom=-3}").startFrom == -3)
+    }
+
+    /// A `startFrom` that is no whole number (a word, a fraction, past a billion) is said, and
+    /// the lines are numbered from 1.
+    @Test(arguments: ["ten", "1.5", "", "99999999999999999999", "2000000000"])
+    func startFromThatIsNoNumberIsSaid(value: String) {
+        let info = CodeBlockInfo(info: "{.python .numberLines startFrom=\"\(value)\"}")
+        #expect(info.startFrom == 1)
+        #expect(info.problems.count == 1 && info.problems[0].contains("startFrom=\"\(value)\""), "\(info.problems)")
     }
 
     /// The runs of `markdown`'s paragraphs, a block's token colours made runs.
