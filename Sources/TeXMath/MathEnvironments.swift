@@ -34,9 +34,10 @@ extension MathParser {
 
     /// Reads cells separated by `&` and rows separated by `\\` until `\end{name}` (or the end of
     /// the source when `name` is nil; the closing brace of the group when `group`, as in
-    /// `\substack{…}`), starting with a cell already read.
+    /// `\substack{…}`), starting with a cell already read. `begin`: where the environment's `\begin`
+    /// is, where a missing `\end` is said.
     mutating func parseRows(
-        firstCell: [MathNode]?, until name: String?, group: Bool = false, textColumn: Int? = nil
+        firstCell: [MathNode]?, until name: String?, begin: Int? = nil, group: Bool = false, textColumn: Int? = nil
     ) -> Rows {
         let cellStop: Stop = group ? .groupCell : .cell
         var rows = Rows()
@@ -72,7 +73,8 @@ extension MathParser {
                 let closing = readRawArgument()
                 if closing != name { problem("\\begin{\(name)} ended by \\end{\(closing)}", at: start) }
             } else {
-                problem("\\begin{\(name)} without \\end", at: start)
+                // Said at the `\begin` that is never ended (`begin`), else where the end was due.
+                problem("\\begin{\(name)} without \\end", at: begin ?? start)
             }
         }
         return rows
@@ -119,7 +121,7 @@ extension MathParser {
         if starredMatrix { columnSpec = readOptionalRaw() }
         guard Self.environments.contains(name) else {
             problem("unknown math environment \(name)", at: start)
-            let rows = parseRows(firstCell: nil, until: name)
+            let rows = parseRows(firstCell: nil, until: name, begin: start)
             let nucleus = Self.environmentNucleus("matrix", rows: rows)!
             // Drawn as written: its `\begin`, its rows, its `\end`, the commands in the error colour.
             return .atom(
@@ -130,7 +132,8 @@ extension MathParser {
                         .atom(MathAtom(.ord, .error("\\end{\(name)}"))),
                     ])))
         }
-        var rows = parseRows(firstCell: nil, until: name, textColumn: name.hasSuffix("cases*") ? 1 : nil)
+        var rows = parseRows(
+            firstCell: nil, until: name, begin: start, textColumn: name.hasSuffix("cases*") ? 1 : nil)
         if Self.alignmentEnvironments.contains(name) {
             // amsmath begins each right-hand (even) column with an empty group, so that
             // `&= b` spaces the relation as in `{} = b`.

@@ -98,6 +98,19 @@ import Testing
         #expect(MathParser.parse(#"E = mc^2 \tag*{A}"#).tag == "A")
     }
 
+    /// An environment never ended is said at its `\begin`; one ended by another's `\end` at
+    /// that `\end`.
+    @Test func environmentsNeverEndedAreSaidAtTheirBegin() {
+        let unended = MathParser.parse(#"x = \begin{aligned} a &= b \\ c &= d"#)
+        #expect(unended.problems.map(\.message) == [#"\begin{aligned} without \end"#])
+        #expect(unended.problems.first?.offset == 4)
+        let unknown = MathParser.parse(#"y \begin{nosuch} a"#)
+        #expect(unknown.problems.contains { $0.message.contains("without") && $0.offset == 2 }, "\(unknown.problems)")
+        let mismatched = MathParser.parse(#"\begin{matrix} a \end{pmatrix}"#)
+        #expect(mismatched.problems.first?.message.contains("ended by") == true)
+        #expect(mismatched.problems.first?.offset == 17, "\(mismatched.problems)")
+    }
+
     @Test func unknownCommandsAreKeptAsSourceWithAProblemAtTheirPlace() {
         let formula = MathParser.parse(#"a + \foo{x} + \bar"#)
         #expect(formula.problems.count == 2)
