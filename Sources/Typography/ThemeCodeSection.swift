@@ -31,6 +31,9 @@ struct ThemeCodeSection {
     var tokenPositions: [CodeToken: SourcePosition] = [:]
     var backgroundPosition: SourcePosition?
     var textPosition: SourcePosition?
+    /// Set when `background` is written but is no colour: what code is drawn on is unknown, so
+    /// no contrast is judged (against the colour it would fall back to, which was not asked for).
+    var backgroundIsWrong = false
     /// Where `style` named the style the section starts from: a colour of that style that
     /// fails the contrast check is reported there, with the style's name.
     var stylePosition: SourcePosition?
@@ -107,6 +110,8 @@ struct ThemeCodeSection {
                 if let color = color(member.value, "code.background") {
                     code.background = color
                     backgroundPosition = member.value.position
+                } else {
+                    backgroundIsWrong = true
                 }
             case "text":
                 if let color = color(member.value, "code.text") {
@@ -216,8 +221,10 @@ struct ThemeCodeSection {
 
     /// Warnings for the plain text colour and each token colour of `code` below
     /// ``minimumContrast`` against the background `theme` gives code, each at the colour's
-    /// position in this file (else the background's, else `fallback`).
+    /// position in this file (else the background's, else `fallback`); none when the section's
+    /// background is written wrong.
     mutating func checkContrast(of theme: Theme, fallback: SourcePosition) {
+        guard !backgroundIsWrong else { return }
         for failure in theme.code.contrastFailures(theme: theme, minimum: Self.minimumContrast) {
             let written =
                 failure.token.flatMap { tokenPositions[$0] } ?? (failure.token == nil ? textPosition : nil)

@@ -97,6 +97,16 @@ import Typography
         #expect(warnings.allSatisfy { $0.message.contains("#EEEEEE on #F3F4F7") }, "\(warnings)")
     }
 
+    /// A section whose background is written wrong has no contrast judged: what its code is
+    /// drawn on is not known, and the panel colour it would fall back to was not asked for.
+    @Test func aWrongBackgroundJudgesNoContrast() {
+        let (_, problems) = decode(
+            ##"{"code": {"background": "#12345", "text": "#FFFFFF", "tokens": {"keyword": "#EEEEEE"}}}"##)
+        #expect(problems.map(\.severity) == [.error] && problems[0].message.contains("code.background"), "\(problems)")
+        let (_, unset) = decode(##"{"code": {"text": "#FFFFFF"}}"##)
+        #expect(unset.contains { $0.severity == .warning && $0.message.contains("#FFFFFF on #F3F4F7") }, "\(unset)")
+    }
+
     /// A colour drawn see-through is checked as it shows over what is behind it: black at 7 %
     /// opacity on the light panel is nearly the panel's own colour, and fails.
     @Test func aSeeThroughColourIsCheckedAsItShows() {
