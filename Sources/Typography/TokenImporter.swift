@@ -204,6 +204,12 @@ struct TokenReader {
     /// Each token's fully resolved value (nil: unresolvable), so an alias chain of n tokens
     /// costs O(n) in all, not O(n²) per token.
     var resolvedTokens: [Int: JSONNode?] = [:]
+    /// Why a token resolved to nothing: the problem its chain met (an alias naming no token, a
+    /// cycle), said as a warning then; a typography value that needs the token later says it
+    /// again as the error, in its place.
+    var unresolvedReasons: [Int: ThemeProblem] = [:]
+    /// The last alias problem said (``aliasProblem(_:_:)``).
+    var lastAliasProblem: ThemeProblem?
     /// Suffix index for references that name a token without its set prefix: every proper
     /// suffix of every token path → the token indices ending in it.
     var bySuffix: [String: [Int]] = [:]
@@ -239,6 +245,7 @@ struct TokenReader {
 
     mutating func aliasProblem(_ position: SourcePosition, _ message: String) {
         if aliasesAreErrors { refuse(position, message) } else { warn(position, message) }
+        lastAliasProblem = ThemeProblem(file: file, at: position, message)
     }
 
     mutating func collect(_ node: JSONNode, path: [String], inheritedType: String?, keyPosition: SourcePosition? = nil)
@@ -340,12 +347,21 @@ struct TokenReader {
                 if let done = resolvedTokens[tokenIndex] {
                     if done == nil && aliasesAreErrors {
                         // Found unresolvable before, as a token that might not have been typography
-                        // (a warning then); a typography value that needs it is refused.
-                        refuse(
-                            node.position,
-                            "alias {\(reference)} cannot be resolved: '\(tokens[tokenIndex].name)' names no token or "
-                                + "lies on a cycle (the warning at \(tokens[tokenIndex].keyPosition))")
+                        // (a warning then); a typography value that needs it is refused, with the
+                        // problem its chain met, where it is written, instead of that warning.
+                        if let reason = unresolvedReasons[tokenIndex] {
+                            problems.removeAll {
+                                $0.line == reason.line && $0.column == reason.column && $0.message == reason.message
+                            }
+                            errors.append(reason)
+                        } else {
+                            refuse(
+                                node.position,
+                                "alias {\(reference)} cannot be resolved: '\(tokens[tokenIndex].name)' has no value")
+                        }
                     }
+                    // The tokens on this chain are unresolvable for the same reason.
+                    if done == nil { lastAliasProblem = unresolvedReasons[tokenIndex] }
                     result = .some(done)
                     break
                 }
@@ -377,7 +393,10 @@ struct TokenReader {
             }
         }
         let value = result ?? nil
-        for tokenIndex in pending { resolvedTokens[tokenIndex] = .some(value) }
+        for tokenIndex in pending {
+            resolvedTokens[tokenIndex] = .some(value)
+            if value == nil, let reason = lastAliasProblem { unresolvedReasons[tokenIndex] = reason }
+        }
         if markingUse { used.formUnion(pending) }
         return value
     }

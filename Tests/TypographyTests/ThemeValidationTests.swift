@@ -144,18 +144,28 @@ import Testing
         let cycle =
             #"{"a": {"$value": "{b}"}, "b": {"$value": "{c}"}, "c": {"$value": "{a}"}, "typography": {"body": "#
             + #"{"$type": "typography", "$value": {"fontSize": "{a}"}}}}"#
-        // The cycle is found once (a warning: the untyped tokens might not be typography); the
-        // typography size that needs it is then refused, as a typed cycle is.
+        // The cycle is found once (the untyped tokens might not be typography); the typography
+        // size that needs it is then refused with the cycle itself, where it was found, said
+        // once as the error.
         do {
             _ = try TokenImporter.importTokens(Data(cycle.utf8), file: "c.json")
             Issue.record("expected ThemeError")
         } catch let error as ThemeError {
-            #expect(error.problems.contains { $0.severity == .warning && $0.message.contains("alias cycle") })
-            #expect(
-                error.problems.contains {
-                    $0.severity == .error && $0.message.contains("alias {a} cannot be resolved")
-                },
-                "\(error)")
+            let cycles = error.problems.filter { $0.message.contains("alias cycle") }
+            #expect(cycles.map(\.severity) == [.error], "\(error)")
+        }
+        // An alias naming no token, under a typography value (Style Dictionary's `font.body`
+        // group), is the error, at the alias, not the group's field that needs it.
+        let dangling =
+            #"{"size": {"base": {"value": "16px"}}, "font": {"body": {"font-size": {"value": "{size.nope.value}"}, "#
+            + #""font-family": {"value": "Inter"}}}}"#
+        do {
+            _ = try TokenImporter.importTokens(Data(dangling.utf8), file: "d.json")
+            Issue.record("expected ThemeError")
+        } catch let error as ThemeError {
+            let named = error.problems.filter { $0.message.contains("{size.nope.value}") }
+            #expect(named.map(\.severity) == [.error] && named.first?.column == 80, "\(error)")
+            #expect(!error.problems.contains { $0.message.contains("{font.body") }, "\(error)")
         }
     }
 }
