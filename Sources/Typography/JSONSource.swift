@@ -51,6 +51,38 @@ struct JSONNode {
     }
     /// The member named `key` (the last one when repeated), or nil.
     subscript(key: String) -> JSONNode? { members?.last(where: { $0.key == key })?.value }
+
+    /// Every key written twice in one object, at any depth, in source order: the key, where it
+    /// is first written and where again. RFC 8259 §4 leaves what such an object means to each
+    /// reader ("names within an object SHOULD be unique"). Read without recursion, so a deeply
+    /// nested file needs no stack.
+    func repeatedKeys() -> [(key: String, first: SourcePosition, again: SourcePosition)] {
+        var found: [(key: String, first: SourcePosition, again: SourcePosition)] = []
+        var pending = [self]
+        while let node = pending.popLast() {
+            switch node.value {
+            case .object(let members):
+                var seen: [String: SourcePosition] = [:]
+                for member in members {
+                    if let first = seen[member.key] {
+                        found.append((member.key, first, member.keyPosition))
+                    } else {
+                        seen[member.key] = member.keyPosition
+                    }
+                    pending.append(member.value)
+                }
+            case .array(let items): pending += items
+            default: break
+            }
+        }
+        return found.sorted { ($0.again.line, $0.again.column) < ($1.again.line, $1.again.column) }
+    }
+
+    /// The warning for a key written twice (``repeatedKeys()``).
+    static func repeatedKeyMessage(_ key: String, first: SourcePosition) -> String {
+        "key '\(key.prefix(60))' is written twice in one object (first at \(first)): JSON leaves which one "
+            + "counts to each reader; keep one"
+    }
     var string: String? {
         if case .string(let text) = value { return text }
         return nil

@@ -109,7 +109,15 @@ public enum ThemeLoader {
         }
         var decoder = ThemeDecoder(file: file, codeStyles: codeStyles)
         let theme = decoder.decode(root)
-        var problems = decoder.problems.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
+        var problems = decoder.problems
+        for repeated in root.repeatedKeys()
+        where !problems.contains(where: { $0.line == repeated.again.line && $0.column == repeated.again.column }) {
+            problems.append(
+                ThemeProblem(
+                    file: file, at: repeated.again, JSONNode.repeatedKeyMessage(repeated.key, first: repeated.first),
+                    severity: .warning))
+        }
+        problems.sort { ($0.line, $0.column) < ($1.line, $1.column) }
         // What the file's own keys cannot show (inherited values, the page as a whole) is
         // caught by the one validation; when the keys already failed, those come first.
         if let theme, !problems.contains(where: { $0.severity == .error }) {

@@ -81,6 +81,9 @@ public enum TokenImporter {
             ])
         }
         var importer = TokenReader(file: file, root: root)
+        for repeated in root.repeatedKeys() {
+            importer.warn(repeated.again, JSONNode.repeatedKeyMessage(repeated.key, first: repeated.first))
+        }
         importer.collectRoot()
         let theme = importer.buildTheme(base: base, mapping: mapping)
         if importer.errors.isEmpty { importer.errors = theme.validate(file: file).filter { $0.severity == .error } }
@@ -439,10 +442,15 @@ struct TokenReader {
         }
         substituted += rest
         guard let result = TokenExpressions.evaluate(substituted) else {
+            // Products and quotients follow one rule of units, so an expression that is
+            // arithmetic with every `/` made `*` failed only by a division by zero.
+            let dividesByZero = TokenExpressions.evaluate(substituted.replacingOccurrences(of: "/", with: "*")) != nil
             aliasProblem(
                 position,
-                "expression '\(text)' is not arithmetic on numbers and dimensions (+ - * / and parentheses, "
-                    + "one unit)")
+                dividesByZero
+                    ? "expression '\(text)' divides by zero"
+                    : "expression '\(text)' is not arithmetic on numbers and dimensions (+ - * / and parentheses, "
+                        + "one unit)")
             return nil
         }
         return JSONNode(value: .string(result), position: position)

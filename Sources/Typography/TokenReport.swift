@@ -33,6 +33,16 @@ extension TokenReader {
             return
         }
         let setNames = members.filter { !$0.key.hasPrefix("$") && $0.value.members != nil }.map(\.key)
+        // A set the order or the first theme names that the file does not hold is said, where
+        // it is named: its tokens are not there to read.
+        let orderNodes = root["$metadata"]?["tokenSetOrder"]?.array ?? []
+        let themeSets = themes.first?["selectedTokenSets"]?.members ?? []
+        let named =
+            orderNodes.compactMap { node in node.string.map { ($0, node.position) } }
+            + themeSets.filter { $0.value.string != "disabled" }.map { ($0.key, $0.keyPosition) }
+        for (name, position) in named where !setNames.contains(name) {
+            warn(position, "token set '\(name)' is named but the file holds no such set; nothing is read for it")
+        }
         var sets = (order ?? []).filter { setNames.contains($0) }
         sets += setNames.filter { !sets.contains($0) }
         var active = Set(sets)

@@ -165,6 +165,32 @@ import Testing
         #expect(theme.colors["text"] == RGBAColor(hex: "#112233"), "\(warnings)")
     }
 
+    /// What a token file says that nothing can read is named where it is written: a key
+    /// written twice in one object, a Tokens Studio set the order or the first theme names
+    /// that the file does not hold; an expression that divides by zero says so.
+    @Test func keysTwiceMissingSetsAndDivisionsByZeroAreNamed() throws {
+        let twice = #"{"a": {"$value": "16px", "$type": "dimension"}, "a": {"$value": "18px", "$type": "dimension"}}"#
+        let (_, warnings) = try TokenImporter.importTokens(Data(twice.utf8), file: "t.json")
+        #expect(warnings.contains { $0.hasPrefix("t.json:1:49: warning: key 'a' is written twice") }, "\(warnings)")
+        let studio =
+            #"{"global": {"body": {"value": {"fontFamily": "Inter", "fontSize": "16"}, "type": "typography"}}, "#
+            + #""$metadata": {"tokenSetOrder": ["global", "missing"]}}"#
+        let (_, studioWarnings) = try TokenImporter.importTokens(Data(studio.utf8), file: "s.json")
+        #expect(studioWarnings.contains { $0.contains("token set 'missing' is named") }, "\(studioWarnings)")
+        let division =
+            #"{"size": {"$value": "16px", "$type": "dimension"}, "body": {"$type": "typography", "#
+            + #""$value": {"fontFamily": "Inter", "fontSize": "{size} / 0"}}}"#
+        #expect(throws: ThemeError.self) { try TokenImporter.importTokens(Data(division.utf8), file: "d.json") }
+        do {
+            _ = try TokenImporter.importTokens(Data(division.utf8), file: "d.json")
+        } catch let error as ThemeError {
+            #expect(error.problems.contains { $0.message == "expression '{size} / 0' divides by zero" }, "\(error)")
+        }
+        let theme = #"{"name": "x", "name": "y", "extends": "default"}"#
+        let (_, problems) = ThemeLoader.decode(Data(theme.utf8), file: "x.json")
+        #expect(problems.map { "\($0.line):\($0.column) \($0.severity)" } == ["1:15 warning"], "\(problems)")
+    }
+
     @Test func invalidJSONThrowsWithPosition() {
         do {
             _ = try TokenImporter.importTokens(Data("{\n  \"a\": {\"$value\": 1,}\n}".utf8), file: "x.json")
