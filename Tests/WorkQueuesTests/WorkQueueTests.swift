@@ -54,6 +54,32 @@ import WorkQueues
         #expect(received == Array(0..<20))
     }
 
+    /// A producer waiting for room goes on only once the queue has fallen to half its
+    /// capacity, then fills it again: one wake for every `capacity / 2` elements taken.
+    @Test func aWaitingProducerGoesOnAtHalfCapacity() throws {
+        let capacity = 8
+        let queue = WorkQueue<Int>(capacity: capacity)
+        let progress = Counter()
+        queue.startProducer { queue in
+            for value in 0..<40 {
+                queue.put(value)
+                progress.increment()
+            }
+        }
+        #expect(Self.eventually { progress.value == capacity })
+        // Three taken: five wait, more than half, and the producer is not woken.
+        for _ in 0..<3 { _ = try queue.take() }
+        usleep(50_000)
+        #expect(progress.value == capacity && queue.count == capacity - 3)
+        // The fourth leaves half: the producer fills the queue again.
+        _ = try queue.take()
+        #expect(Self.eventually { queue.count == capacity && progress.value == capacity + 4 })
+        var received: [Int] = []
+        while let value = try queue.take() { received.append(value) }
+        queue.join()
+        #expect(received == Array(4..<40))
+    }
+
     @Test func closingWakesAConsumerWaitingForAnElement() throws {
         let queue = WorkQueue<Int>(capacity: 2)
         let taken = Counter()
