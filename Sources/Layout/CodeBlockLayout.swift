@@ -227,7 +227,9 @@ extension BlockLayout {
     /// Puts `number` beside `item` (a line of a code block set from `paragraph`) when it starts
     /// a line of the source, and counts it: right-aligned half an em left of the panel, on the
     /// line's baseline, drawn as an artifact so that the code's text and structure hold no
-    /// numbers. A wrapped line's continuation (``ShapedLine/isWrapContinuation``) gets none.
+    /// numbers, and read as nothing (``ShapedLine/readsAsNothing``), so that no reader copies
+    /// them with the code. A wrapped line's continuation (``ShapedLine/isWrapContinuation``)
+    /// gets none.
     func number(
         _ item: inout Item, as number: inout Int, paragraph: StyledParagraph, numbers: CodeLineNumbers, padding: Double
     ) {
@@ -237,7 +239,8 @@ extension BlockLayout {
             return nil
         }.first
         guard let (line, baseline) = text, !line.isWrapContinuation else { return }
-        if let label = numberLine(String(number), paragraph: paragraph, color: numbers.color) {
+        if var label = numberLine(String(number), paragraph: paragraph, color: numbers.color) {
+            label.readsAsNothing = true
             item.elements.append(.structure([.artifact]))
             item.elements.append(.text(label, x: right - label.width, baseline: baseline))
         }

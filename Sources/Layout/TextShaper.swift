@@ -72,6 +72,9 @@ public struct ShapedLine {
     /// expansion, ``ComposedLine/expansion``): 1 draws them as shaped. ``width`` and the links
     /// are already scaled.
     public var horizontalScale: Double = 1
+    /// The line is seen but read as nothing: its glyphs stand for no text (a code block's line
+    /// numbers, which no reader should copy with the code).
+    public var readsAsNothing = false
 
     /// Creates a line from its parts (pt); no links and no text by default.
     public init(

@@ -645,6 +645,11 @@ public final class CairoPDFRenderer: PageRenderer {
     /// pieces around its links and pictures (``drawTextInPieces(_:x:baseline:linkPaths:pictures:)``),
     /// and with an added hyphen that follows it drawn on its own (``hideAddedHyphen(of:)``).
     private func drawLine(_ line: ShapedLine, x: Double, baseline: Double, at index: Int, of elements: [PageElement]) {
+        if line.readsAsNothing, previewSink == nil, let handle = line.handle as? PangoLineHandle {
+            markContent()
+            drawReadingAsNothing(handle.line, x: x, baseline: baseline)
+            return
+        }
         pendingLinks.removeAll()
         let tagged = tagging != nil && previewSink == nil
         var hyphen: HiddenHyphen?
@@ -926,6 +931,39 @@ public final class CairoPDFRenderer: PageRenderer {
             CodePaints.setForeground(color, of: line)
             show()
             start = end
+        }
+    }
+
+    /// Draws `line`'s glyphs as Pango places them, each run in its font and foreground colour,
+    /// with `cairo_show_text_glyphs` and one cluster of no text for all of a run's glyphs:
+    /// Cairo then writes them inside a span whose replacement text is empty
+    /// (`/Span << /ActualText <feff> >> BDC`, PDF 1.7 §14.9.4), which text extraction and
+    /// copying read as nothing.
+    private func drawReadingAsNothing(_ line: UnsafeMutablePointer<PangoLayoutLine>, x: Double, baseline: Double) {
+        var advance = 0.0
+        for run in line.glyphItems {
+            let string = run.pointee.glyphs.pointee
+            guard let font = run.pointee.item.pointee.analysis.font,
+                let scaled = pango_cairo_font_get_scaled_font(OpaquePointer(font))
+            else { continue }
+            var glyphs: [cairo_glyph_t] = []
+            for index in 0..<Int(string.num_glyphs) {
+                let info = string.glyphs[index]
+                defer { advance += Double(info.geometry.width) / Double(PANGO_SCALE) }
+                guard info.glyph != PANGO_GLYPH_EMPTY, info.glyph & 0x1000_0000 == 0 else { continue }
+                glyphs.append(
+                    cairo_glyph_t(
+                        index: UInt(info.glyph), x: x + advance + Double(info.geometry.x_offset) / Double(PANGO_SCALE),
+                        y: baseline + Double(info.geometry.y_offset) / Double(PANGO_SCALE)))
+            }
+            guard !glyphs.isEmpty else { continue }
+            if let colour = Self.foreground(of: run) {
+                cairo_set_source_rgb(
+                    cr, Double(colour.red) / 65535, Double(colour.green) / 65535, Double(colour.blue) / 65535)
+            }
+            cairo_set_scaled_font(cr, scaled)
+            var cluster = cairo_text_cluster_t(num_bytes: 0, num_glyphs: Int32(glyphs.count))
+            cairo_show_text_glyphs(cr, "", 0, &glyphs, Int32(glyphs.count), &cluster, 1, cairo_text_cluster_flags_t(0))
         }
     }
 
