@@ -88,7 +88,12 @@ package enum PDFAccessibility {
         // The mapping outlives the rename below (it holds the old file).
         let file = try MappedFile(path: path)
         defer { file.unmap() }
-        let written = path + ".tagged"
+        // Beside the file, its name shortened so that the whole stays a file name however long
+        // the output's name is (``TemporaryName/maxBytes``).
+        let suffix = ".tagged"
+        let name = TemporaryName.shortened(
+            (path as NSString).lastPathComponent, toBytes: TemporaryName.maxBytes - suffix.utf8.count)
+        let written = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name + suffix)
         TemporaryFiles.register(written)
         defer {
             unlink(written)

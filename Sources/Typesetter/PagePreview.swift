@@ -36,6 +36,25 @@ public struct PagePreview: Sendable, Hashable {
         "\(stem(of: base))-\(number).\(format.rawValue)"
     }
 
+    /// Why page files cannot be written for the output `base`, nil when they can: a device, a
+    /// pipe or a socket names no folder for files (`/dev/stdout` would make `/dev/stdout-1.png`),
+    /// and a page's name past 255 bytes (with a page number of up to five digits) is no file name.
+    public func problem(writingTo base: String) -> String? {
+        var status = stat()
+        let resolved = (base as NSString).resolvingSymlinksInPath
+        let special = ["/dev/", "/proc/"].contains { base.hasPrefix($0) || resolved.hasPrefix($0) }
+        if special || (stat(base, &status) == 0 && status.st_mode & S_IFMT != S_IFREG) {
+            return "--format \(format.rawValue) writes one file per page, named after -o's; '\(base)' is not a "
+                + "regular file (a device or a pipe): name a file, such as -o page.\(format.rawValue)"
+        }
+        let longest = (path(for: base, page: 99_999) as NSString).lastPathComponent
+        if longest.utf8.count > TemporaryName.maxBytes {
+            return "the page files would be named '\(longest.prefix(40))…', longer than the \(TemporaryName.maxBytes) "
+                + "bytes a file name may have: give -o a shorter name"
+        }
+        return nil
+    }
+
     private func stem(of base: String) -> String {
         var stem = base
         for ext in [".png", ".svg", ".pdf"] where stem.lowercased().hasSuffix(ext) {

@@ -53,6 +53,7 @@ enum RenderCommand {
         if target == "-", options.preview != nil {
             throw UsageError("--format png and svg write one file per page; name them with -o NAME, not -o -")
         }
+        if let problem = options.preview?.problem(writingTo: target) { throw UsageError(problem) }
         if target == "-", isatty(STDOUT_FILENO) == 1 {
             throw TypesetError.unwritableOutput(
                 path: "-", reason: "standard output is a terminal; redirect it (> file.pdf) or name a file with -o")

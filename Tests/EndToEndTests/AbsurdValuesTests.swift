@@ -120,6 +120,30 @@ import Testing
         #expect(left.isEmpty, "no temporary file left: \(left)")
     }
 
+    /// Names at the limit itself: a PDF named with 255 bytes is tagged (the tagging pass's own
+    /// file beside it is named within the limit too); page pictures whose names would pass the
+    /// limit, or that would be written beside a device (`-o /dev/stdout`), are a usage error
+    /// before anything is drawn.
+    @Test func outputNamesAtTheLimitAndDevices() throws {
+        let dir = try Render.scratchFolder("names-at-the-limit")
+        try "# Long\n\nA name at the limit.\n".write(toFile: dir + "/a.md", atomically: true, encoding: .utf8)
+        let pdfName = String(repeating: "n", count: 251) + ".pdf"
+        let pdf = try typeset(["render", dir + "/a.md", "-o", dir + "/" + pdfName])
+        #expect(pdf.status == 0 && !pdf.output.contains("untagged"), "\(pdf.output)")
+        let structure = try PDFProbe.run("pdfinfo", ["-struct", dir + "/" + pdfName]).output
+        #expect(structure.contains("H1") && structure.contains("P"), "\(structure)")
+        let stem = String(repeating: "p", count: 251)
+        let png = try typeset(["render", dir + "/a.md", "-f", "png", "-o", dir + "/" + stem + ".png"])
+        #expect(png.status == 2 && png.output.contains("longer than the 255 bytes"), "\(png.output)")
+        for device in ["/dev/stdout", "/dev/null"] {
+            let run = try typeset(["render", dir + "/a.md", "-f", "png", "-o", device])
+            #expect(run.status == 2 && run.output.contains("not a regular file"), "\(device): \(run.output)")
+            #expect(!FileManager.default.fileExists(atPath: device + "-1.png"))
+        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") }
+        #expect(left.isEmpty, "no temporary file left: \(left)")
+    }
+
     /// One picture drawn n and 8n times: one image object in the PDF either way, a file that
     /// grows by the drawing commands only, and time within 10× for 8× the pictures.
     @Test(.slow) func aPictureDrawnManyTimesIsEmbeddedOnce() throws {
