@@ -567,8 +567,8 @@ enum Messages {
             for diagnostic in sorted(diagnostics) { self.error(line(diagnostic)) }
             let count = diagnostics.count
             self.error(
-                "\(count) warning\(count == 1 ? "" : "s") treated as error\(count == 1 ? "" : "s") (--strict); "
-                    + "nothing written"
+                "typeset: \(count) warning\(count == 1 ? "" : "s") treated as error\(count == 1 ? "" : "s") "
+                    + "(--strict); nothing written"
             )
             return
         }

@@ -30,7 +30,13 @@ enum WatchCommand {
             [(input, "the input file"), (args.value("--theme"), "the theme file")], with: target)
         try RenderCommand.checkOutputExtension(
             args.value("--output"), format: ext, explicit: args.value("--format") != nil)
-        let limit = args.value("--renders").flatMap(Int.init)
+        var limit: Int?
+        if let text = args.value("--renders") {
+            guard let count = Int(text), count >= 1 else {
+                throw UsageError("--renders takes a number of renders of at least 1, not '\(text)'")
+            }
+            limit = count
+        }
         var renders = 0
         var changed: [String] = []
         var lastWatched = [input]

@@ -26,7 +26,7 @@ do {
         print(OptionTable.overview(version: version), terminator: "")
     case "help":
         switch rest.first {
-        case nil: print(OptionTable.overview(version: version), terminator: "")
+        case nil, "--help", "-h": print(OptionTable.overview(version: version), terminator: "")
         case "man": print(OptionTable.manPage(version: version), terminator: "")
         case let name?:
             let full = rest.joined(separator: " ")

@@ -191,8 +191,21 @@ import Testing
         for place in ["all.md:2:1:", "all.md:5:", "all.md:7:1:", "all.md:9:1:"] {
             #expect(strict.output.contains(place), "\(place) in \(strict.output)")
         }
-        #expect(strict.output.contains("4 warnings treated as errors"), "\(strict.output)")
+        #expect(strict.output.contains("typeset: 4 warnings treated as errors"), "\(strict.output)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/strict.pdf"))
+    }
+
+    /// Every message names its place or the command: `help --help` is help, and `watch
+    /// --renders` takes a whole number of at least 1 (else a usage error, exit 2).
+    @Test func helpOfHelpAndRenderCountsAreRead() throws {
+        let help = try typeset(["help", "--help"])
+        #expect(help.status == 0 && help.output.contains("typeset render"), "\(help.output)")
+        let dir = try Render.scratchFolder("watch-renders")
+        try "# W\n".write(toFile: dir + "/w.md", atomically: true, encoding: .utf8)
+        for bad in ["abc", "1.5", "", "0", "-1"] {
+            let run = try typeset(["watch", dir + "/w.md", "-o", dir + "/w.pdf", "--renders", bad])
+            #expect(run.status == 2 && run.output.contains("--renders takes"), "'\(bad)': \(run.output)")
+        }
     }
 
     /// `--quiet` silences warnings, never the errors `--strict` makes of them: the run that
