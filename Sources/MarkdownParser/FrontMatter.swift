@@ -202,6 +202,17 @@ enum FrontMatter {
                 if ["title", "subtitle", "author", "date", "lang", "keywords"].contains(canonical) {
                     metadata.fieldLocations[canonical] = valueLocation
                 }
+                reader.cutAt = nil
+                defer {
+                    if let mark = reader.cutAt {
+                        diagnostics.append(
+                            Diagnostic(
+                                .warning,
+                                "front matter '\(key)' nests lists or mappings more than \(Self.maxDepth) deep; what "
+                                    + "is deeper is not read",
+                                at: places.location(mark), kind: .frontMatter))
+                    }
+                }
                 switch canonical {
                 case "title": metadata.title = reader.joined(valueNode)
                 case "subtitle": metadata.subtitle = reader.joined(valueNode)
@@ -210,7 +221,18 @@ enum FrontMatter {
                 case "author", "authors": metadata.author = reader.authors(valueNode)
                 case "keywords": metadata.keywords = reader.keywords(valueNode)
                 case "include", "chapters":
-                    metadata.includes += reader.includes(valueNode, places: places)
+                    let (files, ignored) = reader.includes(valueNode, places: places)
+                    metadata.includes += files
+                    // A value that names no file (a mapping, a list inside the list) is said where
+                    // it is written, as a one-value key's mapping is.
+                    for place in ignored {
+                        diagnostics.append(
+                            Diagnostic(
+                                .warning,
+                                "front matter '\(key)' takes a file or a list of files, not a mapping or a nested "
+                                    + "list; this value is ignored",
+                                at: place, kind: .frontMatter))
+                    }
                 default:
                     let known = knownKeys.contains(canonical)
                     if !known {
@@ -264,6 +286,9 @@ enum FrontMatter {
     /// Reads nodes of a loaded libyaml document (valid only while the document lives).
     struct Reader {
         var document: yaml_document_t
+        /// Where the first value past ``FrontMatter/maxDepth`` levels of nesting was met (its
+        /// values are not read), since this was last set to nil.
+        var cutAt: yaml_mark_t?
 
         typealias Node = UnsafeMutablePointer<yaml_node_t>
 
@@ -309,7 +334,10 @@ enum FrontMatter {
 
         /// All scalars under `node`, in order.
         mutating func scalars(_ node: Node, depth: Int = 0) -> [String] {
-            guard depth < FrontMatter.maxDepth else { return [] }
+            guard depth < FrontMatter.maxDepth else {
+                if cutAt == nil { cutAt = node.pointee.start_mark }
+                return []
+            }
             switch node.pointee.type {
             case YAML_SCALAR_NODE:
                 let text = Self.scalar(node)
@@ -357,16 +385,22 @@ enum FrontMatter {
 
         /// The paths of an `include:` value (one path or a list of them), each with where it is
         /// written; empty values are skipped.
-        mutating func includes(_ node: Node, places: YAMLPlaces) -> [IncludedFile] {
+        /// The files `node` names (one, or a list), and where each value that is no file name
+        /// (a mapping, a nested list) is written.
+        mutating func includes(_ node: Node, places: YAMLPlaces) -> (files: [IncludedFile], ignored: [SourceLocation]) {
             let nodes = node.pointee.type == YAML_SEQUENCE_NODE ? items(node) : [node]
-            return nodes.compactMap { item in
-                guard item.pointee.type == YAML_SCALAR_NODE else { return nil }
+            var files: [IncludedFile] = []
+            var ignored: [SourceLocation] = []
+            for item in nodes {
+                guard item.pointee.type == YAML_SCALAR_NODE else {
+                    ignored.append(places.location(item.pointee.start_mark))
+                    continue
+                }
                 let path = Self.scalar(item).trimmingSpaces
-                guard !path.isEmpty else { return nil }
-                return IncludedFile(
-                    path: path,
-                    location: places.location(item.pointee.start_mark))
+                guard !path.isEmpty else { continue }
+                files.append(IncludedFile(path: path, location: places.location(item.pointee.start_mark)))
             }
+            return (files, ignored)
         }
 
         mutating func keywords(_ node: Node) -> [String] {
@@ -383,7 +417,10 @@ enum FrontMatter {
             _ node: Node, key: String, into fields: inout [String: String], added: inout [(field: String, node: Node)],
             depth: Int
         ) {
-            guard depth < FrontMatter.maxDepth else { return }
+            guard depth < FrontMatter.maxDepth else {
+                if cutAt == nil { cutAt = node.pointee.start_mark }
+                return
+            }
             if node.pointee.type == YAML_MAPPING_NODE {
                 for (k, v) in pairs(node) {
                     flatten(v, key: key + "." + Self.scalar(k), into: &fields, added: &added, depth: depth + 1)

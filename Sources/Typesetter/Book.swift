@@ -68,6 +68,16 @@ extension Typesetter {
             throw TypesetError.unreadableInput(path: inputs.first ?? "-", reason: "no Markdown file to read")
         }
         if chapters.count == 1, BookPaths.isBookFile(first.file) {
+            // A book file is its YAML: what made it unreadable (a bracket left open) is the error.
+            let unread = gathering.diagnostics.filter { $0.kind == .frontMatter && $0.location?.file == first.file }
+            if !unread.isEmpty {
+                throw TypesetError.invalidInput(
+                    unread.map {
+                        let message = $0.message.replacingOccurrences(of: "; front matter ignored", with: "")
+                        return Diagnostic(
+                            .error, message + "; the book file cannot be read", at: $0.location, kind: .frontMatter)
+                    })
+            }
             throw TypesetError.invalidInput([
                 Diagnostic(
                     .error,

@@ -189,6 +189,17 @@ import Testing
         #expect(words.first { $0.text == "Chapter" }?.page == 2, "the included chapter opens page 2")
     }
 
+    /// A book file whose YAML cannot be read says why, where: the bracket left open, not that
+    /// it lists no chapters.
+    @Test func anUnreadableBookFileSaysWhy() throws {
+        let dir = try folder()
+        try write("title: [unclosed\n", dir + "/broken.yaml")
+        let result = try typeset(["render", dir + "/broken.yaml"])
+        #expect(result.status == 1, "\(result.output)")
+        #expect(result.output.contains("broken.yaml:1:8: invalid YAML"), "\(result.output)")
+        #expect(!result.output.contains("lists none"), "\(result.output)")
+    }
+
     @Test func watchFollowsEveryFileOfABook() throws {
         let dir = try folder()
         try write("---\ninclude: [ch2.md]\n---\n\n# One\n\nFirst.\n", dir + "/main.md")

@@ -46,6 +46,24 @@ import Testing
         #expect(parse("---\ntitle: A\nmargins: {top: 1mm, left: 2mm}\n---\n\nBody\n").diagnostics.isEmpty)
     }
 
+    /// Nothing of the front matter is dropped in silence: `include` given a mapping or a nested
+    /// list, and any value nested past the depth read, are warned about where they are written.
+    @Test func includeMappingsAndDeepValuesAreWarnedAbout() {
+        let mapping = parse("---\ninclude: {a: 1}\n---\n\nBody\n")
+        #expect(
+            mapping.diagnostics.map {
+                "\($0.location.map { "\($0.line):\($0.column)" } ?? "") \($0.message.prefix(40))"
+            }
+                == ["2:10 front matter 'include' takes a file or a"], "\(mapping.diagnostics)")
+        let nested = parse("---\ninclude: [a.md, [b.md]]\n---\n\nBody\n")
+        #expect(nested.document.metadata.includes.map(\.path) == ["a.md"])
+        #expect(nested.diagnostics.contains { $0.location?.column == 17 && $0.message.contains("nested list") })
+        let deep = parse(
+            "---\ntitle: " + String(repeating: "[", count: 20) + "deep" + String(repeating: "]", count: 20) + "\n---\n")
+        #expect(deep.diagnostics.contains { $0.message.contains("more than 16 deep") && $0.location?.line == 2 })
+        #expect(parse("---\ntitle: [[[shallow]]]\n---\n").document.metadata.title == "shallow")
+    }
+
     @Test func knownFieldsAndUnknownKeyWarning() {
         let md = """
             ---
