@@ -213,42 +213,54 @@ enum FrontMatter {
                                 at: places.location(mark), kind: .frontMatter))
                     }
                 }
-                switch canonical {
-                case "title": metadata.title = reader.joined(valueNode)
-                case "subtitle": metadata.subtitle = reader.joined(valueNode)
-                case "date": metadata.date = reader.joined(valueNode)
-                case "lang": metadata.lang = reader.joined(valueNode)
-                case "author", "authors": metadata.author = reader.authors(valueNode)
-                case "keywords": metadata.keywords = reader.keywords(valueNode)
-                case "include", "chapters":
-                    let (files, ignored) = reader.includes(valueNode, places: places)
-                    metadata.includes += files
-                    // A value that names no file (a mapping, a list inside the list) is said where
-                    // it is written, as a one-value key's mapping is.
-                    for place in ignored {
-                        diagnostics.append(
-                            Diagnostic(
-                                .warning,
-                                "front matter '\(key)' takes a file or a list of files, not a mapping or a nested "
-                                    + "list; this value is ignored",
-                                at: place, kind: .frontMatter))
-                    }
-                default:
-                    let known = knownKeys.contains(canonical)
-                    if !known {
-                        noteUnknownKey(key, canonical: canonical, at: keyLocation, metadata: &metadata, &diagnostics)
-                    }
-                    // Each field this key set is placed at its own value: time linear in the keys.
-                    var added: [(field: String, node: Reader.Node)] = []
-                    reader.flatten(
-                        valueNode, key: known ? canonical : key, into: &metadata.fields, added: &added, depth: 0)
-                    for (field, node) in added {
-                        metadata.fieldLocations[field] = places.location(node.pointee.start_mark)
-                    }
-                }
+                store(
+                    valueNode, key: key, canonical: canonical, keyLocation: keyLocation, reader: &reader,
+                    places: places, into: &metadata, diagnostics: &diagnostics)
             }
         }
         return metadata
+    }
+
+    /// Stores the value of front-matter `key` (`canonical`, written at `keyLocation`) in
+    /// `metadata`: the document fields by their own readings, the others flattened into
+    /// ``Metadata/fields`` with each field's place.
+    private static func store(
+        _ valueNode: Reader.Node, key: String, canonical: String, keyLocation: SourceLocation,
+        reader: inout Reader, places: YAMLPlaces, into metadata: inout Metadata, diagnostics: inout [Diagnostic]
+    ) {
+        switch canonical {
+        case "title": metadata.title = reader.joined(valueNode)
+        case "subtitle": metadata.subtitle = reader.joined(valueNode)
+        case "date": metadata.date = reader.joined(valueNode)
+        case "lang": metadata.lang = reader.joined(valueNode)
+        case "author", "authors": metadata.author = reader.authors(valueNode)
+        case "keywords": metadata.keywords = reader.keywords(valueNode)
+        case "include", "chapters":
+            let (files, ignored) = reader.includes(valueNode, places: places)
+            metadata.includes += files
+            // A value that names no file (a mapping, a list inside the list) is said where
+            // it is written, as a one-value key's mapping is.
+            for place in ignored {
+                diagnostics.append(
+                    Diagnostic(
+                        .warning,
+                        "front matter '\(key)' takes a file or a list of files, not a mapping or a nested "
+                            + "list; this value is ignored",
+                        at: place, kind: .frontMatter))
+            }
+        default:
+            let known = knownKeys.contains(canonical)
+            if !known {
+                noteUnknownKey(key, canonical: canonical, at: keyLocation, metadata: &metadata, &diagnostics)
+            }
+            // Each field this key set is placed at its own value: time linear in the keys.
+            var added: [(field: String, node: Reader.Node)] = []
+            reader.flatten(
+                valueNode, key: known ? canonical : key, into: &metadata.fields, added: &added, depth: 0)
+            for (field, node) in added {
+                metadata.fieldLocations[field] = places.location(node.pointee.start_mark)
+            }
+        }
     }
 
     /// Other spellings of known keys: Pandoc's LaTeX variables `numbersections` and `tocdepth`.
