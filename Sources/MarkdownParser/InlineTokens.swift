@@ -55,6 +55,25 @@ struct InlineSyntax {
     /// punctuation on.
     var keepsEscapedPunctuation = false
     let entities = EntityCache()
+    /// The source line last copied (``sourceLine(_:)``).
+    let lastLine = LastLine()
+
+    /// The line copied last, by number: the pieces of a paragraph on one long line, met in one
+    /// nesting level after another (each emphasis its own), share one copy of it.
+    final class LastLine {
+        var number = -1
+        var bytes: [UInt8] = []
+    }
+
+    /// Source line `number` (1-based) as cmark saw it, empty past the lines; the last one asked
+    /// for is kept, so a long line is copied once for all the pieces on it.
+    func sourceLine(_ number: Int) -> [UInt8] {
+        if lastLine.number != number {
+            lastLine.number = number
+            lastLine.bytes = number >= 1 && number <= lines.count ? lines[number - 1] : []
+        }
+        return lastLine.bytes
+    }
 
     /// Longest attribute list looked for after `]`, a link, an image or a code span (bounds the
     /// work on pathological input: each attempt reads at most this many bytes).
@@ -256,7 +275,7 @@ struct InlineSyntax {
             textPiece.line >= 1, textPiece.line <= lines.count, lines.mayHoldEscapes(textPiece.line - 1)
         else { return piece }
         let literal = Array(textPiece.text.utf8)
-        guard let (_, inert) = align(literal, in: lines[textPiece.line - 1], reportedColumn: textPiece.column)
+        guard let (_, inert) = align(literal, in: sourceLine(textPiece.line), reportedColumn: textPiece.column)
         else { return piece }
         var kept: [UInt8] = []
         kept.reserveCapacity(literal.count + 8)
@@ -282,18 +301,14 @@ struct InlineSyntax {
     /// and has every byte marked inert: it can never be read as syntax.
     func tokenize(_ pieces: [InlinePiece]) -> [InlineToken] {
         var tokens: [InlineToken] = []
-        // Many pieces share a line: copy each line once.
-        var cachedLine = -1
         var source: [UInt8] = []
         for piece in pieces {
             switch piece {
             case .node(let node): tokens.append(.node(node))
             case .text(let textPiece):
                 let literal = Array(textPiece.text.utf8)
-                if textPiece.line != cachedLine {
-                    cachedLine = textPiece.line
-                    source = (textPiece.line >= 1 && textPiece.line <= lines.count) ? lines[textPiece.line - 1] : []
-                }
+                // Many pieces share a line: it is copied once.
+                source = sourceLine(textPiece.line)
                 let line = Int32(textPiece.line)
                 if let (start, inert) = align(literal, in: source, reportedColumn: textPiece.column) {
                     // Columns follow the source; an escaped or referenced byte takes the column of

@@ -59,11 +59,14 @@ import Typography
     /// 0.32 and 3.8 s displayed, when each piece hashed and keyed the whole formula and a box
     /// reserved room for exactly its items at each append. Hangul without spaces (keep-all: one
     /// word over many lines): 16,000 and 64,000 characters took 0.69 and 7.4 s when each line
-    /// broken inside the word read the whole word again to name it in the warning.
+    /// broken inside the word read the whole word again to name it in the warning. A line of
+    /// escaped punctuation in emphasis is read in linear time (each piece aligned with its line
+    /// shares one copy of it).
     @Test(
         .slow,
         arguments: [
             "word", "heading", "korean", "unspaced-korean", "links", "styled", "inline-formula", "display-formula",
+            "escaped-punctuation",
         ])
     func timeIsLinearInLength(kind: String) throws {
         func formula(_ n: Int) -> String { Array(repeating: "x_{7}", count: n / 6).joined(separator: "+") }
@@ -76,6 +79,9 @@ import Typography
             case "inline-formula": "a $\(formula(n))$ b\n"
             case "display-formula": "$$\(formula(n))$$\n"
             case "unspaced-korean": String(repeating: "가나다라마바사아자차카타파하", count: n / 14)
+            // One line of emphasis (a nesting level each) with escaped punctuation: its pieces share one
+            // copy of the line when they are aligned with it.
+            case "escaped-punctuation": "\\- " + String(repeating: "*a\\.* ", count: n / 7)
             default: (0..<(n / 12)).map { i in "한국어\(["문단은", "단어를", "지킨다"][i % 3])" }.joined(separator: " ")
             }
         }
@@ -91,6 +97,7 @@ import Typography
                 if kind == "word" { #expect(text.components(separatedBy: "x").count - 1 == n) }
                 if kind == "korean" { #expect(text.components(separatedBy: "한국어").count - 1 == n / 12) }
                 if kind == "unspaced-korean" { #expect(text.filter { $0 == "가" || $0 == "하" }.count == 2 * (n / 14)) }
+                if kind == "escaped-punctuation" { #expect(text.filter { $0 == "." }.count == n / 7) }
                 if kind == "links" || kind == "styled" {
                     #expect(text.filter { $0 == (kind == "links" ? "l" : "b") }.count == n / 2)
                 }
