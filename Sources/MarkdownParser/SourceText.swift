@@ -309,16 +309,16 @@ struct SourceLines {
 
     /// Where the formula markers of each line asked about stand (``sourceColumn(line:column:)``),
     /// found once a line.
-    private let markerPlaces = MarkerPlaces()
+    private let markerPlaces = LineCache<[FormulaMarkers.Place]>()
 
-    /// Copies of the lines share it (a document rendered twice at once reads it from two
-    /// threads): a lock guards it.
-    final class MarkerPlaces: @unchecked Sendable {
-        private var byLine: [Int: [FormulaMarkers.Place]] = [:]
+    /// Something found once for each line asked about. Copies of the lines share it (a document
+    /// rendered twice at once reads it from two threads): a lock guards it.
+    final class LineCache<Value>: @unchecked Sendable {
+        private var byLine: [Int: Value] = [:]
         private let lock = NSLock()
 
-        /// The places of line `index`, found by `find` the first time.
-        func places(ofLine index: Int, _ find: () -> [FormulaMarkers.Place]) -> [FormulaMarkers.Place] {
+        /// The value of line `index`, found by `find` the first time.
+        func value(ofLine index: Int, _ find: () -> Value) -> Value {
             lock.lock()
             defer { lock.unlock() }
             if let known = byLine[index] { return known }
@@ -333,35 +333,19 @@ struct SourceLines {
     /// line is searched for markers once.
     func sourceColumn(line index: Int, column: Int) -> Int {
         guard index >= 0, index < ranges.count else { return column }
-        let places = markerPlaces.places(ofLine: index) { FormulaMarkers.places(in: slice(index)) }
+        let places = markerPlaces.value(ofLine: index) { FormulaMarkers.places(in: slice(index)) }
         return FormulaMarkers.sourceColumn(column, among: places)
     }
 
     /// Which lines hold a `\` or a `&` (an escape or a character reference may stand there),
     /// found once a line.
-    private let escapeLines = EscapeLines()
-
-    /// Copies of the lines share it, as ``MarkerPlaces``: a lock guards it.
-    final class EscapeLines: @unchecked Sendable {
-        private var byLine: [Int: Bool] = [:]
-        private let lock = NSLock()
-
-        /// Whether line `index` holds one, found by `find` the first time.
-        func holds(line index: Int, _ find: () -> Bool) -> Bool {
-            lock.lock()
-            defer { lock.unlock() }
-            if let known = byLine[index] { return known }
-            let found = find()
-            byLine[index] = found
-            return found
-        }
-    }
+    private let escapeLines = LineCache<Bool>()
 
     /// Whether line `index` (0-based) holds a `\` or a `&`: only there can a character be
     /// written escaped or as a reference. Each line is read once.
     func mayHoldEscapes(_ index: Int) -> Bool {
         guard index >= 0, index < ranges.count else { return false }
-        return escapeLines.holds(line: index) {
+        return escapeLines.value(ofLine: index) {
             slice(index).contains { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "&") }
         }
     }

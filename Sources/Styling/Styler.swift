@@ -1302,12 +1302,14 @@ public struct Styler: Sendable {
             }))
     }
 
+    /// The characters ``oneLine(_:)`` makes spaces.
+    static let lineBreaks: Set<Unicode.Scalar> = ["\t", "\n", "\r", "\u{0B}", "\u{0C}", "\u{2028}", "\u{2029}"]
+
     /// `text` with each tab, line feed, carriage return, vertical tab, form feed and Unicode
     /// line or paragraph separator (U+2028, U+2029) a space, as running text sets them.
     static func oneLine(_ text: String) -> String {
-        let breaks: Set<Unicode.Scalar> = ["\t", "\n", "\r", "\u{0B}", "\u{0C}", "\u{2028}", "\u{2029}"]
-        guard text.unicodeScalars.contains(where: breaks.contains) else { return text }
-        return String(String.UnicodeScalarView(text.unicodeScalars.map { breaks.contains($0) ? " " : $0 }))
+        guard text.unicodeScalars.contains(where: lineBreaks.contains) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.map { lineBreaks.contains($0) ? " " : $0 }))
     }
 
     /// Appends `run`, joining it to the last run when both hold text in one style (as
