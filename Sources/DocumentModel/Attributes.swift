@@ -41,6 +41,10 @@ public struct Attributes: Hashable, Sendable {
     /// blocks after it and is kept on their page, as a heading is.
     public static let summaryClass = "summary"
 
+    /// The class of a paragraph whose first character is written escaped (`\(@) text`,
+    /// `\| text`): its opening was meant as text, never as syntax Markdown lacks.
+    public static let escapedOpeningClass = "escaped-opening"
+
     /// The empty attribute list: no id, classes or pairs.
     public static let none = Attributes()
     /// True when there is no id, class or pair (``location`` is not considered).

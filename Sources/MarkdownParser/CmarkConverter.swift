@@ -295,6 +295,17 @@ struct CmarkConverter {
 
     /// Whether line `offset` of paragraph `node` (0 its first) starts with `:` or `~` as
     /// written, after the indentation and `>` markers: a definition's marker, not an escaped `\:`.
+    /// Whether `node`'s text begins with a backslash escape (`\(@)`): read at its start column
+    /// on its first line.
+    func opensEscaped(_ node: OpaquePointer) -> Bool {
+        let line = startLine(node)
+        guard line >= 1, line <= syntax.lines.count else { return false }
+        let bytes = syntax.sourceLine(line)
+        let column = Int(cmark_node_get_start_column(node)) - 1
+        return column >= 0 && column + 1 < bytes.count && bytes[column] == UInt8(ascii: "\\")
+            && InlineSyntax.isASCIIPunctuation(bytes[column + 1])
+    }
+
     func lineStartsWithMarker(_ node: OpaquePointer, _ offset: Int) -> Bool {
         let line = startLine(node) + offset
         guard line >= 1, line <= syntax.lines.count else { return false }
@@ -384,7 +395,9 @@ struct CmarkConverter {
                             .definitionList([DefinitionItem(term: item.term, definitions: definitions)]), location: loc)
                     ))
             } else if !inlines.isEmpty {
-                items.append(.block(Block(.paragraph(inlines), location: loc)))
+                var paragraph = Block(.paragraph(inlines), location: loc)
+                if opensEscaped(node) { paragraph.attributes.classes.append(Attributes.escapedOpeningClass) }
+                items.append(.block(paragraph))
             }
         case CMARK_NODE_HEADING:
             let (inlines, attributes) = self.inlines(of: node, depth: depth + 1, heading: true)

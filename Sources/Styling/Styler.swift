@@ -242,7 +242,11 @@ public struct Styler: Sendable {
                 }
                 return
             }
-            if let opening = Styler.pandocBlockOpening(inlines) { pandocBlocks.add(opening, at: block.location) }
+            if !block.attributes.classes.contains(Attributes.escapedOpeningClass),
+                let opening = Styler.pandocBlockOpening(inlines)
+            {
+                pandocBlocks.add(opening, at: block.location)
+            }
             let displayed = Styler.displayMathSegments(inlines) != nil
             if displayed { context.alignment = .center }
             context.cascade = paragraphCascade(context)

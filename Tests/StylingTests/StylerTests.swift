@@ -194,8 +194,8 @@ import Typography
     /// Pandoc's block syntax that CommonMark reads as text — a grid table, a line block, an
     /// example list, lettered, Roman and `#.` list markers (also in parentheses), a table's
     /// `Table:` caption — is set as text with a warning at
-    /// its first line; prose that only starts alike (`A. Smith`, one `i.` line) and a pipe
-    /// table are not warned about.
+    /// its first line; prose that only starts alike (`A. Smith`, one `i.` line), a pipe table
+    /// and an opening written escaped (`\(@)`) are not warned about.
     @Test func pandocOnlyBlockSyntaxIsNamed() {
         let warned: [(String, String)] = [
             ("+---+---+\n| a | b |\n+===+===+\n| 1 | 2 |\n+---+---+", "grid table"),
@@ -214,6 +214,8 @@ import Typography
         for markdown in [
             "A. Smith wrote this.", "i. alone on a line", "| a | b |\n|---|---|\n| 1 | 2 |", "Plain text.",
             "(a) alone on a line", "Table of contents.", "(see below) and\n(more) text",
+            // Written escaped, the opening is text by intent.
+            "\\(@) First.\n(@) Second.", "\\| The limerick packs\n| In space", "> \\(@) First.\n> (@) Second.",
         ] {
             let doc = style(markdown + "\n")
             #expect(!doc.diagnostics.contains { $0.message.contains("Pandoc's") }, "\(markdown): \(doc.diagnostics)")

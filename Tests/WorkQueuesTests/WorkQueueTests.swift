@@ -29,16 +29,22 @@ import WorkQueues
         #expect(received == (0..<10_000).map { $0 * 7 })
     }
 
-    @Test func theProducerWaitsOnceCapacityElementsWait() throws {
-        let capacity = 4
+    /// A queue of `capacity` whose producer thread puts 0..<`count`, counting each put done.
+    static func counting(capacity: Int, count: Int) -> (queue: WorkQueue<Int>, progress: Counter) {
         let queue = WorkQueue<Int>(capacity: capacity)
         let progress = Counter()
         queue.startProducer { queue in
-            for value in 0..<20 {
+            for value in 0..<count {
                 queue.put(value)
                 progress.increment()
             }
         }
+        return (queue, progress)
+    }
+
+    @Test func theProducerWaitsOnceCapacityElementsWait() throws {
+        let capacity = 4
+        let (queue, progress) = Self.counting(capacity: capacity, count: 20)
         // Nothing is taken: the producer puts `capacity` elements and waits for room.
         #expect(Self.eventually { progress.value == capacity })
         usleep(50_000)
@@ -58,14 +64,7 @@ import WorkQueues
     /// capacity, then fills it again: one wake for every `capacity / 2` elements taken.
     @Test func aWaitingProducerGoesOnAtHalfCapacity() throws {
         let capacity = 8
-        let queue = WorkQueue<Int>(capacity: capacity)
-        let progress = Counter()
-        queue.startProducer { queue in
-            for value in 0..<40 {
-                queue.put(value)
-                progress.increment()
-            }
-        }
+        let (queue, progress) = Self.counting(capacity: capacity, count: 40)
         #expect(Self.eventually { progress.value == capacity })
         // Three taken: five wait, more than half, and the producer is not woken.
         for _ in 0..<3 { _ = try queue.take() }
