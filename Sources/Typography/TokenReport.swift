@@ -129,16 +129,17 @@ extension TokenReader {
             guard TextRole.normalizedKey(category) == "color" else { continue }
             guard let value = resolvedValue(of: index) else { continue }
             guard let color = Self.color(value) else {
-                // Never left silently: a value written in a form Typeset reads but wrong (`#12`,
-                // `rgb(300, 0, 0)`, an object without sRGB components) refuses the import, as a
-                // theme's colour does; another form (a CSS name, `hsl()`, a gradient) is named
-                // in a warning and the theme's colour stays.
+                // Never left silently: a hexadecimal colour written wrong (`#12`, `#zzzzzz`) or a
+                // colour object without sRGB components refuses the import, as a theme's colour
+                // does; another form (`rgb()` in percentages or past 255, a CSS name, `hsl()`, a
+                // gradient: CSS colours Typeset does not read) is named in a warning and the
+                // theme's colour stays.
                 markUsed(index)
                 let forms =
                     "#RGB, #RRGGBB, #RRGGBBAA, rgb(r, g, b) or rgba(r, g, b, a) with 0–255 and an alpha 0–1, "
                     + "or a colour object with 'hex' or sRGB 'components' 0–1"
                 let text = value.string?.trimmingCharacters(in: .whitespaces).lowercased()
-                if let text, !text.hasPrefix("#"), !text.hasPrefix("rgb") {
+                if let text, !text.hasPrefix("#") {
                     warn(
                         value.position,
                         "token '\(token.name)': \(Self.shown(value)) is a colour Typeset does not read (it reads "
