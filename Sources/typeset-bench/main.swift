@@ -18,7 +18,8 @@ import Typeset
 // its time per megabyte net of start-up beside the `large` document's. Then the paragraph
 // composer's figures: the word-space stretch of a justified document, read from its PDF. Last,
 // renders in one process: twenty documents from a `TaskGroup` beside the same twenty one after
-// another, through the library (`import Typeset`), in this process.
+// another, through the library (`import Typeset`), in this process; and the time from a
+// `Task.cancel()` to the return of the `large` document's asynchronous render.
 //
 // A benchmark, not a test: it asserts nothing, and exits non-zero only when a run fails.
 
@@ -126,7 +127,7 @@ func scalingID(_ input: ScalingInput) -> String {
     case .themeCheck: return input.name + "-check"
     }
 }
-let allIDs = corpusRows.map(\.id) + scalingInputs.map(scalingID) + ["composer", "concurrent"]
+let allIDs = corpusRows.map(\.id) + scalingInputs.map(scalingID) + ["composer", "concurrent", "cancellation"]
 let usage = "usage: typeset-bench --typeset BIN --floor BIN --corpus DIR [--pairs N] [--only NAME,…] [--list]"
 
 var typesetPath = ""
@@ -435,6 +436,71 @@ if selected("concurrent") {
                 + "×\(String(format: "%.2f", median)) on \(ProcessInfo.processInfo.activeProcessorCount) cores")
     }
 }
+// MARK: Cancellation
+
+/// Renders `markdown` asynchronously, cancels its task `delay` seconds in, and returns the
+/// seconds from the cancellation to the render's return, or nil when it finished first.
+/// Throws when the render fails for another reason than its cancellation, or leaves a file.
+func secondsToStop(_ markdown: String, cancelledAfter delay: Double, output: String) async throws -> Double? {
+    let task = Task { try await Typesetter.render(markdown: markdown, file: "large.md", to: output) }
+    let cancelledAt = CancelClock()
+    // A thread of its own cancels the task on time, whatever the concurrency pool is doing.
+    Thread {
+        Thread.sleep(forTimeInterval: delay)
+        cancelledAt.mark()
+        task.cancel()
+    }.start()
+    let result = await task.result
+    let returned = DispatchTime.now().uptimeNanoseconds
+    if case .success = result {
+        try FileManager.default.removeItem(atPath: output)
+        return nil
+    }
+    do {
+        _ = try result.get()
+    } catch is CancellationError {
+        if FileManager.default.fileExists(atPath: output) { fail("a cancelled render left \(output)") }
+        return Double(returned - cancelledAt.nanoseconds) / 1e9
+    }
+    return nil
+}
+
+/// The moment a task was cancelled, ns of `DispatchTime`, written by one thread and read by another.
+final class CancelClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: UInt64 = 0
+    func mark() { lock.withLock { stored = DispatchTime.now().uptimeNanoseconds } }
+    var nanoseconds: UInt64 { lock.withLock { stored } }
+}
+
+if selected("cancellation") {
+    // The corpus's `large` document (about 520 pages) cancelled at a tenth, a third, a half and
+    // nine tenths of a whole render's time.
+    let large = (try? String(contentsOfFile: "\(corpus)/large.md", encoding: .utf8)) ?? ""
+    say("")
+    say("The large document rendered through the library and cancelled part of the way in:")
+    do {
+        let start = DispatchTime.now().uptimeNanoseconds
+        _ = try await Typesetter.render(markdown: large, file: "large.md", to: "\(scratch)/whole.pdf")
+        let whole = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        try FileManager.default.removeItem(atPath: "\(scratch)/whole.pdf")
+        var stops: [Double] = []
+        for _ in 0..<(pairsOverride ?? 3) {
+            for share in [0.1, 0.33, 0.5, 0.9] {
+                let stop = try await secondsToStop(
+                    large, cancelledAfter: whole * share, output: "\(scratch)/cancelled.pdf")
+                if let stop { stops.append(stop) }
+            }
+        }
+        let milliseconds = stops.sorted().map { String(format: "%.1f", $0 * 1000) }
+        say(
+            "  whole render \(String(format: "%.2f", whole)) s; from the cancellation to the return, ms, "
+                + "sorted: \(milliseconds.joined(separator: ", "))")
+    } catch {
+        fail("a render in this process failed: \(error)")
+    }
+}
+
 say("")
 say("Load \(loadAverage()) at the end.")
 if failed { exit(1) }
