@@ -1581,7 +1581,9 @@ public struct Styler: Sendable {
             // from a PDF written beside it; one to a file that is not there goes nowhere.
             let file = String(path).removingPercentEncoding ?? String(path)
             let full = file.hasPrefix("/") ? file : (options.baseDirectory as NSString).appendingPathComponent(file)
-            if !FileManager.default.fileExists(atPath: full) {
+            // Outside the sandbox it is never looked up: the warning is the same whether it exists.
+            let outside = options.sandbox.map { !$0.permits(full) } ?? false
+            if outside || !FileManager.default.fileExists(atPath: full) {
                 otherFileLinks.count += 1
                 if otherFileLinks.first == nil { otherFileLinks.first = (String(trimmed.prefix(60)), currentLocation) }
             }

@@ -168,7 +168,7 @@ struct BookGathering {
         // updateValue: assigning nil through the subscript would remove the key.
         seen.updateValue(include?.location, forKey: key)
         let text: InputFile.Text
-        do { text = try InputFile.read(path) } catch let error as TypesetError {
+        do { text = try InputFile.read(path, streams: include == nil) } catch let error as TypesetError {
             guard let include, case .unreadableInput(_, let reason) = error else { throw error }
             throw TypesetError.invalidInput([
                 Diagnostic(.error, "include '\(include.path)': cannot read \(path): \(reason)", at: include.location)
@@ -184,7 +184,7 @@ struct BookGathering {
             let joined =
                 included.path.hasPrefix("/") || folder.isEmpty
                 ? included.path : (folder as NSString).appendingPathComponent(included.path)
-            let named = (joined as NSString).standardizingPath
+            let named = Sandbox.lexicallyStandardized(joined)
             let canonical = Sandbox.canonical(named)
             guard root.contains(where: { BookPaths.isInside(canonical, root: $0) }) else {
                 let folders = root.joined(separator: ", ")

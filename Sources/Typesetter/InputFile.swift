@@ -12,12 +12,20 @@ public enum InputFile {
         public var diagnostics: [Diagnostic]
     }
 
-    /// The text of `path` (`-`: standard input; a pipe such as `<(…)` is read to its end).
+    /// The text of `path` (`-`: standard input; a pipe such as `<(…)` is read to its end when
+    /// `streams` is true, as for a file named on the command line; a file a document names, such
+    /// as an include, passes false and must be a regular file, so a FIFO is refused at once).
     /// - Throws: ``TypesetError/unreadableInput(path:reason:)`` for a missing file, a folder, a
     ///   device, a file over ``FileReader/markdownLimit`` or no permission.
-    public static func read(_ path: String) throws -> Text {
+    public static func read(_ path: String, streams: Bool = true) throws -> Text {
         let data: Data
-        do { data = try FileReader.readStream(path, limit: FileReader.markdownLimit, what: "a Markdown input") } catch {
+        do {
+            let what = "a Markdown input"
+            data =
+                try streams
+                ? FileReader.readStream(path, limit: FileReader.markdownLimit, what: what)
+                : FileReader.read(path, limit: FileReader.markdownLimit, what: what)
+        } catch {
             throw TypesetError.unreadableInput(path: path, reason: error.reason)
         }
         return decodeUTF8(data, path: path == "-" ? "<stdin>" : path)

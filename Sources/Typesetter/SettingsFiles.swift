@@ -1,6 +1,7 @@
 import DocumentModel
 import Foundation
 import MarkdownParser
+import Typography
 
 extension Typesetter {
     /// The front-matter keys of a metadata file (Pandoc's `--metadata-file`: YAML, or JSON),
@@ -26,8 +27,10 @@ extension Typesetter {
     }
 
     private static func settingsBytes(_ path: String) throws -> [UInt8] {
-        do { return Array(try Data(contentsOf: URL(fileURLWithPath: path))) } catch {
-            throw TypesetError.unreadableInput(path: path, reason: (error as NSError).localizedDescription)
+        do {
+            return Array(try FileReader.readStream(path, limit: FileReader.themeLimit, what: "a settings file"))
+        } catch {
+            throw TypesetError.unreadableInput(path: path, reason: error.reason)
         }
     }
 }

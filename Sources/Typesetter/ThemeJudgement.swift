@@ -31,10 +31,11 @@ public enum ThemeJudgement {
     /// (``TokenImporter``, with `mapping` from token names to roles); one that yields no
     /// typography token at all is refused, as `theme import` refuses it. Which files are design tokens
     /// is ``TokenImporter/isTokenFile(_:)``'s one rule. Problems with no
-    /// position of their own are placed where the file writes what they name.
+    /// position of their own are placed where the file writes what they name. `mayReadFolder`
+    /// is as ``ThemeLoader/decode(_:file:codeStyles:mayReadFolder:)`` reads it.
     public static func read(
         _ data: Data, file: String, asTokens: Bool = false,
-        mapping: [String: TextRole] = [:]
+        mapping: [String: TextRole] = [:], mayReadFolder: @escaping (String) -> Bool = { _ in true }
     ) -> (Theme?, [ThemeProblem]) {
         if let problem = encodingProblem(data, file: file) { return (nil, [problem]) }
         let text = String(decoding: data, as: UTF8.self)
@@ -57,7 +58,8 @@ public enum ThemeJudgement {
                 return (nil, [ThemeProblem(file: file, line: 0, column: 0, message: "\(error)")])
             }
         }
-        let (theme, problems) = ThemeLoader.decode(data, file: file, codeStyles: codeStyles(for: text))
+        let (theme, problems) = ThemeLoader.decode(
+            data, file: file, codeStyles: codeStyles(for: text), mayReadFolder: mayReadFolder)
         var placed = located(problems, text: text)
         if theme == nil, placed.count == 1, placed[0].message.hasPrefix("invalid JSON") {
             // Most often a file named as the theme by mistake (a Markdown file): said so.

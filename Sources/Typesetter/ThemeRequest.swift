@@ -91,7 +91,8 @@ extension Typesetter {
             do { data = try FileReader.read(name, limit: FileReader.themeLimit, what: "a theme file") } catch {
                 throw TypesetError.invalidTheme(problems: ["\(name): cannot read theme file: \(error.reason)"])
             }
-            let (read, problems) = ThemeJudgement.read(data, file: name)
+            let sandbox = request.sandbox
+            let (read, problems) = ThemeJudgement.read(data, file: name) { sandbox?.permits($0) ?? true }
             guard let read, !problems.contains(where: { $0.severity == .error }) else {
                 throw TypesetError.invalidTheme(problems: problems.map(\.description))
             }

@@ -24,7 +24,19 @@ public enum TypesetError: Error, CustomStringConvertible, Equatable {
     case invalidInput([Diagnostic])
 
     /// The message the CLI prints: `path: reason` on one line (theme problems and strict-mode warnings one per line).
+    /// Each line is kept one line however the values it quotes were written
+    /// (``Diagnostic/oneLine(_:)``): a path or theme name holding a line break cannot make a
+    /// line that reads as a message of its own.
     public var description: String {
+        switch self {
+        case .invalidTheme(let problems): problems.map(Diagnostic.oneLine).joined(separator: "\n")
+        case .warningsAreErrors, .invalidInput: lines
+        default: Diagnostic.oneLine(lines)
+        }
+    }
+
+    /// The message, its values as given.
+    private var lines: String {
         switch self {
         case .unreadableInput(let path, let reason): "\(path): cannot read input: \(reason)"
         case .unwritableOutput(let path, let reason): "\(path): cannot write output: \(reason)"

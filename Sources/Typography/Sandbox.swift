@@ -43,18 +43,41 @@ public struct Sandbox: Sendable, Equatable {
         let absolute =
             path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + (path.isEmpty ? "." : path)
         if let resolved = realPath(absolute) { return resolved }
-        var head = absolute
-        var tail: [String] = []
-        while head != "/", !head.isEmpty {
-            tail.insert((head as NSString).lastPathComponent, at: 0)
-            head = (head as NSString).deletingLastPathComponent
-            if let resolved = realPath(head) {
-                // Lexical `..` past a missing component stays inside the resolved prefix's parent chain.
-                let joined = ([resolved] + tail).joined(separator: "/")
-                return (joined as NSString).standardizingPath
+        // The longest prefix of components that resolves, found by halving: a path resolves
+        // only when each of its prefixes does (the kernel walks every component, `..` too),
+        // so a few `realpath` calls suffice however many components the path has.
+        let components = absolute.split(separator: "/")
+        func prefix(_ count: Int) -> String { "/" + components.prefix(count).joined(separator: "/") }
+        var resolvedCount = 0
+        var unresolvedCount = components.count
+        while unresolvedCount - resolvedCount > 1 {
+            let middle = (resolvedCount + unresolvedCount) / 2
+            if realPath(prefix(middle)) != nil { resolvedCount = middle } else { unresolvedCount = middle }
+        }
+        // The rest does not exist, so holds no symbolic link: `.` and `..` are taken lexically.
+        let head = realPath(prefix(resolvedCount)) ?? "/"
+        return lexicallyStandardized(([Substring(head)] + components[resolvedCount...]).joined(separator: "/"))
+    }
+
+    /// `path` with `.` components and repeated slashes dropped and each `..` taking away the
+    /// component before it, by its text alone (no file is looked up, so symbolic links are kept
+    /// as written): `a/./b/../c` is `a/c`, `/../x` is `/x`, and a relative path keeps the `..`
+    /// it begins with. Linear in the path's length, where `NSString.standardizingPath` looks for
+    /// links once per component.
+    public static func lexicallyStandardized(_ path: String) -> String {
+        let absolute = path.hasPrefix("/")
+        var parts: [Substring] = []
+        for component in path.split(separator: "/") where component != "." {
+            if component != ".." {
+                parts.append(component)
+            } else if let last = parts.last, last != ".." {
+                parts.removeLast()
+            } else if !absolute {
+                parts.append(component)
             }
         }
-        return (absolute as NSString).standardizingPath
+        let joined = parts.joined(separator: "/")
+        return absolute ? "/" + joined : (joined.isEmpty ? "." : joined)
     }
 
     /// Whether `path` is `folder` or inside it.

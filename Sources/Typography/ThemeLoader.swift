@@ -100,14 +100,19 @@ public enum ThemeLoader {
     /// `codeStyles` are the styles `code.style` may name, by lowercased name: the built-in
     /// ``CodeStyle/builtIn`` unless the caller adds more (the highlighting library's themes,
     /// which this module cannot reach: the caller that can passes them in).
+    ///
+    /// `mayReadFolder` says whether a `fontFolders` entry (resolved) is a folder the render may
+    /// read (``Sandbox/permits(_:)``); one it may not is an error, said before anything is
+    /// looked up, so a theme cannot tell which paths outside exist.
     public static func decode(
-        _ data: Data, file: String, codeStyles: [String: CodeStyle] = CodeStyle.builtIn
+        _ data: Data, file: String, codeStyles: [String: CodeStyle] = CodeStyle.builtIn,
+        mayReadFolder: @escaping (String) -> Bool = { _ in true }
     ) -> (Theme?, [ThemeProblem]) {
         let root: JSONNode
         do { root = try JSONSource.parse(data) } catch {
             return (nil, [ThemeProblem(file: file, at: error.position, "invalid JSON: \(error.message)")])
         }
-        var decoder = ThemeDecoder(file: file, codeStyles: codeStyles)
+        var decoder = ThemeDecoder(file: file, codeStyles: codeStyles, mayReadFolder: mayReadFolder)
         let theme = decoder.decode(root)
         var problems = decoder.problems
         for repeated in root.repeatedKeys()
@@ -157,13 +162,16 @@ func suggestion(for word: String, among candidates: [String]) -> String {
 
 private struct ThemeDecoder {
     let file: String
-    /// The styles `code.style` may name (``ThemeLoader/decode(_:file:codeStyles:)``).
+    /// The styles `code.style` may name (``ThemeLoader/decode(_:file:codeStyles:mayReadFolder:)``).
     let codeStyles: [String: CodeStyle]
+    /// Whether a resolved `fontFolders` entry may be read (``ThemeLoader/decode(_:file:codeStyles:mayReadFolder:)``).
+    let mayReadFolder: (String) -> Bool
     var problems: [ThemeProblem] = []
 
-    init(file: String, codeStyles: [String: CodeStyle]) {
+    init(file: String, codeStyles: [String: CodeStyle], mayReadFolder: @escaping (String) -> Bool) {
         self.file = file
         self.codeStyles = codeStyles
+        self.mayReadFolder = mayReadFolder
     }
 
     mutating func error(_ position: SourcePosition, _ message: String) {
@@ -367,6 +375,10 @@ private struct ThemeDecoder {
             var isDirectory: ObjCBool = false
             let position =
                 node.array.map { $0.indices.contains(index) ? $0[index].position : node.position } ?? node.position
+            guard mayReadFolder(path) else {
+                error(position, "fontFolders: '\(list[index])' is outside the folders this render may read; not read")
+                continue
+            }
             if let system = FontFolderScan.systemFolder(path) {
                 let entry = list[index]
                 error(position, "fontFolders: '\(entry)' is in \(system), the kernel's files, not a folder of fonts")

@@ -4,7 +4,7 @@ import Foundation
 /// out, so that `typeset theme import` produces a file a team can read, edit and check in.
 public enum ThemeWriter {
     /// The theme as pretty-printed JSON text ending in a newline. Decoding the text with
-    /// ``ThemeLoader/decode(_:file:)`` gives back an equal theme (font folders excepted, which
+    /// ``ThemeLoader/decode(_:file:codeStyles:mayReadFolder:)`` gives back an equal theme (font folders excepted, which
     /// are written as given).
     public static func json(for theme: Theme, comment: String? = nil) -> String {
         func string(_ text: String) -> String { OrderedJSON.quoted(text) }
