@@ -1,0 +1,123 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Tables, captions, formulas and languages read back from the structure tree: each element's
+/// type, `/Lang`, `/Scope` and `/Alt` from `qpdf --json`, its text from `pdfinfo -struct-text`
+/// (both list the elements depth first in `/K` order).
+@Suite(.serialized) struct TableTaggingTests {
+    /// One structure element: its type, its own `/Lang`, the language it reads in (its own or
+    /// its nearest ancestor's, else the catalog's), its `TH` scope, `/Alt`, text and children.
+    final class Element {
+        let type: String
+        let language: String?
+        let readsIn: String
+        let scope: String?
+        let alternativeText: String?
+        var text = ""
+        var children: [Element] = []
+
+        init(type: String, language: String?, readsIn: String, scope: String?, alternativeText: String?) {
+            self.type = type
+            self.language = language
+            self.readsIn = readsIn
+            self.scope = scope
+            self.alternativeText = alternativeText
+        }
+
+        /// The element and its descendants, depth first.
+        var all: [Element] { [self] + children.flatMap(\.all) }
+        /// The element and its descendants but the notes placed among them, depth first.
+        var allButNotes: [Element] { [self] + children.filter { $0.type != "Note" }.flatMap(\.allButNotes) }
+    }
+
+    /// The structure tree of `pdf` below its `Document` element.
+    static func tree(_ pdf: String) throws -> Element {
+        let json = try PDFProbe.run("qpdf", ["--json", "--json-key=qpdf", pdf]).output
+        let top = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let objects = try #require((top["qpdf"] as? [Any])?.last as? [String: Any])
+        func resolve(_ value: Any?) -> Any? {
+            guard let reference = value as? String, reference.hasSuffix(" R") else { return value }
+            let object = objects["obj:" + reference] as? [String: Any]
+            return object?["value"] ?? (object?["stream"] as? [String: Any])?["dict"]
+        }
+        func string(_ value: Any?) -> String? { (resolve(value) as? String).map { String($0.dropFirst(2)) } }
+        let trailer = (objects["trailer"] as? [String: Any])?["value"] as? [String: Any]
+        let catalog = try #require(resolve(trailer?["/Root"]) as? [String: Any])
+        let root = Element(
+            type: "root", language: nil, readsIn: string(catalog["/Lang"]) ?? "", scope: nil, alternativeText: nil)
+        func walk(_ value: Any?, into parent: Element) {
+            if let array = resolve(value) as? [Any] {
+                for item in array { walk(item, into: parent) }
+                return
+            }
+            guard let dictionary = resolve(value) as? [String: Any], let type = dictionary["/S"] as? String else {
+                return
+            }
+            let language = string(dictionary["/Lang"])
+            let attributes = resolve(dictionary["/A"]) as? [String: Any]
+            let element = Element(
+                type: String(type.dropFirst()), language: language, readsIn: language ?? parent.readsIn,
+                scope: (attributes?["/Scope"] as? String).map { String($0.dropFirst()) },
+                alternativeText: string(dictionary["/Alt"]))
+            parent.children.append(element)
+            walk(dictionary["/K"], into: element)
+        }
+        walk((resolve(catalog["/StructTreeRoot"]) as? [String: Any])?["/K"], into: root)
+        // Texts from poppler, element by element in the same order.
+        let poppler = try AccessibilityTests.structure(pdf).all.dropFirst()
+        let elements = root.all.dropFirst()
+        #expect(poppler.map(\.name) == elements.map(\.type))
+        for (node, element) in zip(poppler, elements) { element.text = node.text }
+        return try #require(root.children.first)
+    }
+
+    @Test func blocksInALanguageDivReadInItsLanguage() throws {
+        let markdown = """
+            ---
+            title: L
+            lang: en
+            ---
+
+            ::: {lang=ko}
+            ## 제목
+
+            | 열 | 값 |
+            |---|---|
+            | 가 | 나 |
+
+            ```
+            코드 줄
+            ```
+
+            > 인용문 문단[^1]
+
+            용어
+            : 정의 문단
+
+            - 목록 항목
+            :::
+
+            After the div.
+
+            [^1]: An English note.
+            """
+        let (pdf, _) = try Render.markdown(markdown, name: "language-div-blocks")
+        let document = try Self.tree(pdf)
+        #expect(document.readsIn == "en")
+        for type in ["Table", "Code", "BlockQuote", "L"] {
+            let element = try #require(document.children.first { $0.type == type }, "\(type)")
+            #expect(element.language == "ko", "\(type)")
+            // The elements inside inherit the language and do not repeat it.
+            #expect(element.allButNotes.dropFirst().allSatisfy { $0.readsIn == "ko" && $0.language == nil }, "\(type)")
+        }
+        let table = try #require(document.children.first { $0.type == "Table" })
+        #expect(table.all.filter { ["TH", "TD"].contains($0.type) }.map(\.text) == ["열", "값", "가", "나"])
+        #expect(document.all.first { $0.text == "제목" }?.readsIn == "ko")
+        // The note, placed in the Korean quote that cites it, reads in the document's language.
+        let quote = try #require(document.children.first { $0.type == "BlockQuote" })
+        let note = try #require(quote.all.first { $0.type == "Note" })
+        #expect(note.all.first { $0.type == "P" }.map { $0.readsIn == "en" && $0.language == "en" } == true)
+        #expect(document.all.first { $0.text == "Afterthediv." }?.readsIn == "en")
+    }
+}
