@@ -120,4 +120,28 @@ import Testing
         #expect(note.all.first { $0.type == "P" }.map { $0.readsIn == "en" && $0.language == "en" } == true)
         #expect(document.all.first { $0.text == "Afterthediv." }?.readsIn == "en")
     }
+
+    @Test func aFormulasTagIsReadOnceAsItsLabel() throws {
+        let markdown = """
+            $$ E = mc^2 \\tag{1} $$
+
+            $$ a + b \\tag*{A} \\label{eq:a} $$
+
+            $$
+            \\begin{align}
+            x &= 1 \\notag \\\\
+            y &= 2 \\tag{3}
+            \\end{align}
+            $$
+            """
+        let (pdf, _) = try Render.markdown(markdown, name: "formula-tags")
+        let document = try Self.tree(pdf)
+        let alts = document.all.filter { $0.type == "Formula" }.compactMap(\.alternativeText)
+        #expect(!alts.isEmpty)
+        #expect(alts.allSatisfy { !$0.contains("\\tag") && !$0.contains("\\notag") && !$0.contains("\\label") })
+        #expect(alts.first == "E = mc^2")
+        let text = try PDFProbe.text(pdf)
+        #expect(text.components(separatedBy: "(1)").count == 2)
+        #expect(!text.contains("\\tag"))
+    }
 }
