@@ -796,15 +796,32 @@ public struct Styler: Sendable {
                     hangulLineBreak: options.hangulLineBreak))
         }
         let columns = table.rows.reduce(table.header.count) { max($0, $1.count) }
-        func row(_ cells: [[Inline]], _ cascade: Cascade) -> [StyledParagraph] {
-            (0..<columns).map { cell($0 < cells.count ? cells[$0] : [], $0, cascade) }
+        // A header cell in a body row (an HTML `<th>`) is set as the header row's cells are.
+        func row(_ cells: [[Inline]], _ number: Int, _ cascade: Cascade) -> [StyledParagraph] {
+            (0..<columns).map { column in
+                let isHeader = number > 0 && table.headerScopes[TableCellPlace(row: number, column: column)] != nil
+                return cell(column < cells.count ? cells[column] : [], column, isHeader ? headerCascade : cascade)
+            }
         }
         // Row by row into compact storage: a long table never exists as paragraphs all at once.
         var rows = StyledTableRows()
-        for cells in table.rows { rows.append(row(cells, cascade)) }
+        for (index, cells) in table.rows.enumerated() { rows.append(row(cells, index + 1, cascade)) }
         var styled = StyledTable(
-            alignments: table.alignments, header: row(table.header, headerCascade),
+            alignments: table.alignments, header: row(table.header, 0, headerCascade),
             rows: rows, ruleColor: ruleColor, cellPadding: 4)
+        styled.headerScopes = table.headerScopes
+        if !table.caption.isEmpty {
+            // Set as a browser sets `<caption>`: the text around the table's, centred over it.
+            var captionRuns: [StyledRun] = []
+            let captionCascade = paragraphCascade(context)
+            appendRuns(table.caption, cascade: captionCascade, to: &captionRuns)
+            RunMerger.tidy(&captionRuns)
+            styled.caption = StyledParagraph(
+                runs: captionRuns,
+                style: ParagraphStyle(
+                    baseFont: captionCascade.font, lineHeight: captionCascade.style.lineHeight, alignment: .center,
+                    hangulLineBreak: options.hangulLineBreak))
+        }
         styled.leftIndent = context.indent
         // A table too wide for the measure is set no smaller than the theme's smallest role,
         // Caption2 (it follows the size category), and never below 6 pt.
@@ -1237,6 +1254,7 @@ public struct Styler: Sendable {
                 // A table's rows as lines of text, so that no word or note marker is lost.
                 var rows = Array(table.rows)
                 if table.header.contains(where: { !$0.runs.isEmpty }) { rows.insert(table.header, at: 0) }
+                if let caption = table.caption { rows.insert([caption], at: 0) }
                 for row in rows {
                     var runs: [StyledRun] = []
                     for cell in row where !cell.runs.isEmpty {

@@ -121,6 +121,61 @@ import Testing
         #expect(document.all.first { $0.text == "Afterthediv." }?.readsIn == "en")
     }
 
+    @Test func htmlHeaderCellsInBodyRowsHeadTheirRows() throws {
+        let markdown = """
+            <table>
+            <caption>Sales by quarter</caption>
+            <tr><th>Quarter</th><th>Sales</th></tr>
+            <tr><th>Q1</th><td>10</td></tr>
+            <tr><th scope="row">Q2</th><td>12</td></tr>
+            <tr><td>Q3</td><th scope="col">14</th></tr>
+            </table>
+
+            | Name | Value |
+            |---|---|
+            | a | 1 |
+            """
+        let (pdf, _) = try Render.markdown(markdown, name: "html-row-headers")
+        let document = try Self.tree(pdf)
+        let tables = document.children.filter { $0.type == "Table" }
+        #expect(tables.count == 2)
+        let cells = tables[0].all.filter { ["TH", "TD"].contains($0.type) }
+        #expect(cells.map(\.text) == ["Quarter", "Sales", "Q1", "10", "Q2", "12", "Q3", "14"])
+        #expect(cells.map(\.type) == ["TH", "TH", "TH", "TD", "TH", "TD", "TD", "TH"])
+        #expect(cells.map { $0.scope ?? "-" } == ["Column", "Column", "Row", "-", "Row", "-", "-", "Column"])
+        // A Markdown table has its header row alone.
+        let markdownCells = tables[1].all.filter { ["TH", "TD"].contains($0.type) }
+        #expect(markdownCells.map(\.type) == ["TH", "TH", "TD", "TD"])
+    }
+
+    @Test func anHTMLCaptionIsTheTablesFirstChildCentredOverIt() throws {
+        let markdown = """
+            <table>
+            <caption>Sales by quarter</caption>
+            <tr><th>Quarter</th><th>Sales</th></tr>
+            <tr><td>Q1</td><td>10</td></tr>
+            </table>
+            """
+        let (pdf, _) = try Render.markdown(markdown, name: "html-caption")
+        let document = try Self.tree(pdf)
+        #expect(document.children.map(\.type) == ["Table"])
+        let table = try #require(document.children.first)
+        #expect(table.children.first?.type == "Caption")
+        #expect(table.children.first?.text == "Salesbyquarter")
+        // Centred over the table, not over the measure: the caption's middle is the table's.
+        let words = try PDFProbe.words(pdf)
+        let header = try #require(words.first { $0.text == "Quarter" })
+        let caption = words.filter { $0.yMax <= header.yMin }
+        let cells = words.filter { $0.yMin >= header.yMin && ["Quarter", "Sales", "Q1", "10"].contains($0.text) }
+        #expect(caption.map(\.text) == ["Sales", "by", "quarter"])
+        #expect(cells.count == 4)
+        let captionMiddle = ((caption.map(\.xMin).min() ?? 0) + (caption.map(\.xMax).max() ?? 0)) / 2
+        let tableLeft = cells.map(\.xMin).min() ?? 0
+        let tableRight = cells.map(\.xMax).max() ?? 0
+        #expect(captionMiddle > tableLeft && captionMiddle < tableRight)
+        #expect(abs(captionMiddle - (tableLeft + tableRight) / 2) < 3)
+    }
+
     @Test func aFormulasTagIsReadOnceAsItsLabel() throws {
         let markdown = """
             $$ E = mc^2 \\tag{1} $$
