@@ -1,7 +1,7 @@
 extension Block {
     /// This block with the content it holds directly replaced: each list of blocks (a list
     /// item's, a block quote's, an alert's, a div's, a definition's) by `blocks` of it, each
-    /// list of inlines (a paragraph's or heading's text, a definition's term, a table cell) by
+    /// list of inlines (a paragraph's or heading's text, a definition's term, a table cell or caption) by
     /// `inlines` of it. Code, thematic breaks, raw HTML and page breaks hold neither and are
     /// returned as they are. For passes that rewrite a whole tree, recursing through `blocks`.
     public func mappingChildren(blocks: ([Block]) -> [Block], inlines: ([Inline]) -> [Inline]) -> Block {
@@ -21,6 +21,7 @@ extension Block {
         case .table(var table):
             table.header = table.header.map(inlines)
             table.rows = table.rows.map { $0.map(inlines) }
+            if !table.caption.isEmpty { table.caption = inlines(table.caption) }
             block.kind = .table(table)
         case .codeBlock, .thematicBreak, .html, .pageBreak: break
         }

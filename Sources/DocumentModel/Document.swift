@@ -73,6 +73,25 @@ extension Array where Element == Inline {
 /// Column alignment in a GFM table.
 public enum ColumnAlignment: Hashable, Sendable { case none, left, center, right }
 
+/// What a header cell heads (HTML's `scope`; PDF 1.7 §14.8.5.7, `/Scope`, whose names the raw
+/// values are).
+public enum HeaderScope: String, Hashable, Sendable {
+    case column = "Column"
+    case row = "Row"
+    case both = "Both"
+}
+
+/// A cell's place in a ``Table``: `row` 0 is the header row, body rows count from 1.
+public struct TableCellPlace: Hashable, Sendable {
+    public var row: Int
+    public var column: Int
+    /// The cell in `row` (0: the header row) and `column`.
+    public init(row: Int, column: Int) {
+        self.row = row
+        self.column = column
+    }
+}
+
 /// A GFM table: header cells, body rows, per-column alignment.
 public struct Table: Hashable, Sendable {
     /// Alignment of each column, one entry per column.
@@ -81,6 +100,12 @@ public struct Table: Hashable, Sendable {
     public var header: [[Inline]]
     /// The body rows, each a list of cells, each cell an inline list.
     public var rows: [[[Inline]]]
+    /// The header cells that are not simply the header row's, heading their columns: an HTML
+    /// `<th>` in a body row (heading its row, or what its `scope` says), a header-row cell with
+    /// `scope="row"`. GFM tables have none.
+    public var headerScopes: [TableCellPlace: HeaderScope] = [:]
+    /// The caption (HTML's `<caption>`), set above the table; empty for none.
+    public var caption: [Inline] = []
     /// Creates a table from its parts.
     public init(alignments: [ColumnAlignment], header: [[Inline]], rows: [[[Inline]]]) {
         self.alignments = alignments

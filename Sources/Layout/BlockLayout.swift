@@ -28,12 +28,7 @@ struct BlockLayout {
     /// - Throws: what `emit` throws.
     func layOut(_ block: StyledBlock, emit: (Item) throws -> Void) rethrows {
         var path = block.structure.isEmpty ? defaultStructure(for: block) : block.structure
-        // A paragraph set in one language (`::: {lang=fr}`) carries it on its element (`/Lang`).
-        if case .paragraph(let paragraph) = block.content, let language = paragraph.runs.first?.style.language,
-            paragraph.runs.allSatisfy({ $0.style.language == language }), let leaf = path.last, leaf.role != .artifact
-        {
-            path[path.count - 1].language = language
-        }
+        if case .paragraph(let paragraph) = block.content { BlockLayout.giveLanguage(of: paragraph, to: &path) }
         var finishing = ItemFinishing(layout: self, block: block, path: path)
         switch block.content {
         case .table(let table):
@@ -164,14 +159,26 @@ struct BlockLayout {
         }
     }
 
+    /// Gives the last element of `path` the language of `paragraph` (`/Lang`) when all its runs
+    /// are set in one (`::: {lang=fr}`, a paragraph that is one `[…]{lang=fr}` span, a note).
+    static func giveLanguage(of paragraph: StyledParagraph, to path: inout [StructureElement]) {
+        guard let language = paragraph.runs.first?.style.language,
+            paragraph.runs.allSatisfy({ $0.style.language == language }), let leaf = path.last, leaf.role != .artifact
+        else { return }
+        path[path.count - 1].language = language
+    }
+
     /// The lines of footnote `number`, marked `Note` > `P` (relative paths), each with its
     /// block's quote bars and code panel, and its block's `#id` on its first line.
     func noteItems(_ number: Int, _ blocks: [StyledBlock]) -> [Item] {
         blocks.enumerated().flatMap { k, block -> [Item] in
             guard case .paragraph(let paragraph) = block.content else { return [] }
+            // A note is read in its own language, not in that of the paragraph citing it, whose
+            // element it is placed in.
+            var path = StructureMarks.notePath(number: number, paragraph: k)
+            BlockLayout.giveLanguage(of: paragraph, to: &path)
             var lines = paragraphItems(
-                paragraph, background: block.background, padding: block.backgroundPadding,
-                path: StructureMarks.notePath(number: number, paragraph: k))
+                paragraph, background: block.background, padding: block.backgroundPadding, path: path)
             for anchor in [block.anchor].compactMap({ $0 }) + block.extraAnchors where !lines.isEmpty {
                 lines[0].elements.insert(.destination(name: anchor, at: Point(x: left, y: 0)), at: 0)
             }

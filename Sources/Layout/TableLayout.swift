@@ -1,3 +1,4 @@
+import DocumentModel
 import Styling
 import Typography
 
@@ -135,12 +136,9 @@ struct TableLayout {
         func rowPath(_ row: Int) -> [StructureElement] {
             path + [StructureElement(.tableRow, id: id, index: firstRow + row)]
         }
-        if let label = partLabel(
-            partNumber, of: table, columns: part, totalColumns: totalColumns, scale: scale,
-            path: path)
-        {
-            try emit(label)
-        }
+        let captioned = try emitCaption(
+            of: table, partNumber: partNumber, columns: part, totalColumns: totalColumns, scale: scale,
+            width: tableWidth, path: path, emit: emit)
         let textHeight = options.page.textHeight
         // A table with no header row (an HTML table without `<th>`) sets its top rule alone,
         // kept with the first row: no empty band stands for a header, and none repeats.
@@ -149,7 +147,8 @@ struct TableLayout {
             hasHeader
             ? row(
                 cells(table.header), widths: widths, padding: pad, sidePadding: hpad, lines: &headerLines,
-                path: rowPath(0), cellRole: .tableHeader, firstCell: firstRow * totalColumns)
+                path: rowPath(0), cellRole: .tableHeader, firstCell: firstRow * totalColumns,
+                headerScopes: headerScopes(table, row: 0, columns: part))
             : Item(height: strong)
         header.elements.insert(
             contentsOf: [
@@ -161,7 +160,8 @@ struct TableLayout {
             rule(y: -thin / 2, width: tableWidth, thickness: thin, color: table.ruleColor),
         ]
         if hasHeader { header.elements += headerRule.map { $0.offset(by: header.height) } }
-        if partNumber > 0 { header.breakBefore = .avoid }
+        // The header is kept with the caption above it.
+        if partNumber > 0 || captioned { header.breakBefore = .avoid }
         // A header taller than half a page is not repeated (it would leave no room for rows);
         // one taller than a page is split like any row.
         if hasHeader, header.height > textHeight - 1 {
@@ -178,7 +178,8 @@ struct TableLayout {
             var item = self.row(
                 cells(row), widths: widths, padding: pad, sidePadding: hpad, lines: &lines,
                 path: rowPath(i + 1), cellRole: .tableData,
-                firstCell: (firstRow + i + 1) * totalColumns)
+                firstCell: (firstRow + i + 1) * totalColumns,
+                headerScopes: headerScopes(table, row: i + 1, columns: part))
             let last = i == rowCount - 1
             let thickness = last ? strong : 0.25
             let color =
@@ -600,12 +601,74 @@ struct TableLayout {
             cellRole: .tableData, firstCell: 0)
     }
 
+    /// The header cells of `row` (0: the header row) among `columns` that are not simply the
+    /// header row's (``StyledTable/headerScopes``), by their index in `columns`.
+    func headerScopes(_ table: StyledTable, row: Int, columns: [Int]) -> [Int: HeaderScope] {
+        guard !table.headerScopes.isEmpty else { return [:] }
+        var scopes: [Int: HeaderScope] = [:]
+        for (j, column) in columns.enumerated() {
+            if let scope = table.headerScopes[TableCellPlace(row: row, column: column)] { scopes[j] = scope }
+        }
+        return scopes
+    }
+
+    /// Hands `emit` the caption of part `partNumber` of `table`, if it has one: the table's
+    /// caption above its first part, then a split table's part label (``partLabel(_:of:columns:)``),
+    /// both in the part's `Caption`, its first element. Returns whether it had one.
+    func emitCaption(
+        of table: StyledTable, partNumber: Int, columns part: [Int], totalColumns: Int, scale: Double, width: Double,
+        path: [StructureElement], emit: (Item) throws -> Void
+    ) rethrows -> Bool {
+        var captioned = false
+        if partNumber == 0, let caption = table.caption {
+            let id = path.last?.id ?? 0
+            try emit(
+                captionItem(
+                    caption, width: width, scale: scale,
+                    path: path + [StructureElement(.caption, id: id, index: partNumber + 1)]))
+            captioned = true
+        }
+        if let label = partLabel(
+            partNumber, of: table, columns: part, totalColumns: totalColumns, scale: scale, path: path)
+        {
+            try emit(label)
+            captioned = true
+        }
+        return captioned
+    }
+
+    /// A table's caption, shaped at the table's `width` (pt) and centred over it as a browser
+    /// sets `<caption>`, its lines marked with `path` (the table's `Caption`).
+    func captionItem(_ caption: StyledParagraph, width: Double, scale: Double, path: [StructureElement]) -> Item {
+        let paragraph = TableLayout.scaled(caption, by: scale)
+        let shaped = shaper.shape(paragraph, width: max(12, width))
+        var item = Item(height: 0)
+        var y = 0.0
+        var linksBefore = 0
+        var wordSpaces = WordSpaces(paragraph)
+        let boxes = LineGrid(shaper: shaper, style: paragraph.style).boxes(for: shaped.lines)
+        for (k, (line, box)) in zip(shaped.lines, boxes).enumerated() {
+            let baseline = y + box.above
+            let notLast = k < shaped.lines.count - 1
+            item.elements += StructureMarks.line(
+                line, x: left, baseline: baseline, path: path, linksBefore: linksBefore,
+                endsBetweenWords: notLast && wordSpaces.endsBetweenWords(line),
+                endsInAddedHyphen: notLast && wordSpaces.endedInAddedHyphen)
+            linksBefore += line.links.count
+            y = baseline + box.below
+        }
+        item.height = y + options.page.blockSpacing * 0.5
+        return item
+    }
+
     /// A row as one item, and its cells' lines as bands (for splitting a row taller than a page).
     /// Each cell is marked as a `cellRole` element (part `firstCell + column` of the table) in
-    /// the row's `path`.
+    /// the row's `path`, or as a `TH` where `headerScopes` names its column (by index in
+    /// `cells`), with `/Scope` when that is not its column.
     func row(
         _ cells: [StyledParagraph], widths: [Double], padding: Double, sidePadding: [Double], lines: inout [LineBand],
-        path: [StructureElement], cellRole: StructureElement.Role, firstCell: Int
+        path: [StructureElement], cellRole: StructureElement.Role, firstCell: Int,
+        headerScopes: [Int: HeaderScope] = [:]
     ) -> Item {
         var x = left
         var elements: [PageElement] = []
@@ -615,8 +678,12 @@ struct TableLayout {
             guard j < cells.count else { continue }
             let cell = cells[j]
             let shaped = memory.shaped(cell, width: max(1, width - 2 * sidePadding[j]), by: shaper)
-            let cellPath =
-                path.isEmpty ? [] : path + [StructureElement(cellRole, id: path.last!.id, index: firstCell + j)]
+            var cellElement = StructureElement(cellRole, id: path.last?.id ?? 0, index: firstCell + j)
+            if let scope = headerScopes[j] {
+                cellElement.role = .tableHeader
+                if scope != .column { cellElement.headerScope = scope }
+            }
+            let cellPath = path.isEmpty ? [] : path + [cellElement]
             var y = padding
             var linksBefore = 0
             var wordSpaces = WordSpaces(cell)

@@ -115,7 +115,9 @@ extension RawHTML {
             return result
         case .blockQuote(let blocks), .alert(_, let blocks), .div(let blocks): return cellInlines(blocks)
         case .table(let table):
-            return (([table.header] + table.rows).map { row in row.map(\.plainText).joined(separator: " | ") })
+            let caption = table.caption.isEmpty ? [] : [table.caption.plainText]
+            return
+                (caption + ([table.header] + table.rows).map { row in row.map(\.plainText).joined(separator: " | ") })
                 .enumerated().flatMap { index, line in index == 0 ? [Inline.text(line)] : [.lineBreak, .text(line)] }
         case .definitionList(let items):
             return cellInlines(

@@ -351,18 +351,21 @@ struct RawHTML {
                 builder.blocks += inner.finish()
             case "table":
                 let parts = table(children, location: location, depth: depth)
-                // A browser sets the caption above the table, centred, and moves content that
-                // is in no cell ahead of the table (HTML Living Standard §13.2.6.1, "foster
-                // parenting").
-                var caption = BlockBuilder(location: location)
-                caption.attributes = Attributes(
-                    pairs: [.init(key: "align", value: "center", location: location)],
-                    location: location)
-                appendBlocks(parts.caption, to: &caption, location: location, depth: depth + 1)
-                builder.blocks += caption.finish()
+                // A browser moves content that is in no cell ahead of the table (HTML Living
+                // Standard §13.2.6.1, "foster parenting"); the caption is the table's own, set
+                // above it. A caption of a table without cells is a centred paragraph.
+                if parts.table == nil {
+                    var caption = BlockBuilder(location: location)
+                    caption.attributes = Attributes(
+                        pairs: [.init(key: "align", value: "center", location: location)],
+                        location: location)
+                    appendBlocks(parts.caption, to: &caption, location: location, depth: depth + 1)
+                    builder.blocks += caption.finish()
+                }
                 appendBlocks(parts.outsideCells, to: &builder, location: location, depth: depth + 1)
                 builder.flush()
-                if let table = parts.table {
+                if var table = parts.table {
+                    table.caption = Self.trimmed(inlines(parts.caption, location: location, depth: depth + 1))
                     builder.blocks.append(Block(.table(table), location: location))
                 }
             case "ul", "ol":
@@ -509,6 +512,8 @@ struct RawHTML {
         -> (table: Table?, caption: [HTMLNode], outsideCells: [HTMLNode])
     {
         var rows: [(header: Bool, cells: [[Inline]])] = []
+        // Each row's `<th>` cells: their columns and the `scope` each gives (nil: none).
+        var headerCells: [Int: [(column: Int, scope: HeaderScope?)]] = [:]
         var caption: [HTMLNode] = []
         var outsideCells: [HTMLNode] = []
         // Columns still covered by a cell of an earlier row spanning rows: rows left to cover.
@@ -550,6 +555,9 @@ struct RawHTML {
                         }
                         if cellName == "td" { allHeader = false }
                         skipCovered()
+                        if cellName == "th" {
+                            headerCells[rows.count, default: []].append((cells.count, Self.headerScope(attributes)))
+                        }
                         // (HTML caps colspan at 1,000 and rowspan at 65,534.)
                         let columns = span(attributes, "colspan", limit: 1_000)
                         let rows = span(attributes, "rowspan", limit: 65_534)
@@ -593,8 +601,43 @@ struct RawHTML {
             let counts = Dictionary((asked[column] ?? []).map { ($0, 1) }, uniquingKeysWith: +)
             return counts.max { $0.value < $1.value || $0.value == $1.value && "\($0.key)" > "\($1.key)" }?.key ?? .none
         }
-        let table = Table(alignments: alignments, header: header, rows: Array(body))
+        var table = Table(alignments: alignments, header: header, rows: Array(body))
+        table.headerScopes = Self.headerScopes(headerCells, headerRow: rows[0].header)
         return (table, caption, outsideCells)
+    }
+
+    /// What `scope` on a `<th>` names (`row`, `col`, their groups), nil when none or another.
+    static func headerScope(_ attributes: [String: String]) -> HeaderScope? {
+        switch attributes["scope"]?.trimmingCharacters(in: .whitespaces).lowercased() {
+        case "row", "rowgroup": .row
+        case "col", "colgroup": .column
+        default: nil
+        }
+    }
+
+    /// The ``Table/headerScopes`` of the `<th>` cells of each row (`cells`, by source row):
+    /// each heads what its `scope` says; without one, a header-row cell heads its column, a
+    /// body-row cell among the row's first cells its row, and a body-row cell after a data
+    /// cell its column. When the first row is not a header row, rows count from 1.
+    static func headerScopes(_ cells: [Int: [(column: Int, scope: HeaderScope?)]], headerRow: Bool)
+        -> [TableCellPlace: HeaderScope]
+    {
+        var scopes: [TableCellPlace: HeaderScope] = [:]
+        for (row, list) in cells {
+            let place = headerRow ? row : row + 1
+            for (k, cell) in list.enumerated() {
+                if place == 0 {
+                    if let scope = cell.scope, scope != .column {
+                        scopes[TableCellPlace(row: 0, column: cell.column)] = scope
+                    }
+                    continue
+                }
+                // Leading header cells (the first cells of the row, one after another) head the row.
+                let leading = list[...k].enumerated().allSatisfy { $0.element.column == $0.offset }
+                scopes[TableCellPlace(row: place, column: cell.column)] = cell.scope ?? (leading ? .row : .column)
+            }
+        }
+        return scopes
     }
 
     /// Where the next element named `name` of the HTML block being read is written: at its

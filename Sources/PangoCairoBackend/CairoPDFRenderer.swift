@@ -430,7 +430,8 @@ public final class CairoPDFRenderer: PageRenderer {
             } else {
                 index = structure.addElement(
                     .role(element.role), parent: openIndices.last ?? 0,
-                    alternativeText: element.alternativeText, language: element.language)
+                    alternativeText: element.alternativeText, language: element.language,
+                    headerScope: element.headerScope?.rawValue)
                 if element.role == .figure, (element.alternativeText ?? "").trimmingCharacters(in: .whitespaces).isEmpty
                 {
                     figuresHaveAlt = false

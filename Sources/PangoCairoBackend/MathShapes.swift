@@ -282,8 +282,8 @@ enum MathShapes {
             var piece = formula
             piece.displayLineStarts = starts
             piece.piece = line
-            piece.alternativeText = formula.formula.source(
-                ofNodes: nodeBounds[lineBounds[line]]..<nodeBounds[lineBounds[line + 1]])
+            piece.alternativeText = MathFormula.removingNumbering(
+                from: formula.formula.source(ofNodes: nodeBounds[lineBounds[line]]..<nodeBounds[lineBounds[line + 1]]))
             var style = run.style
             style.inlineFormula = piece
             if line > 0 { runs.append(StyledRun("\u{2028}", style: separator)) }

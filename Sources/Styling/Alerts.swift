@@ -40,7 +40,7 @@ extension Styler {
             context.indent += 14
         }
         context.tight = false
-        context.structure.append(newElement(.note))
+        context.structure.append(newElement(.note, in: context))
         var labelContext = context
         labelContext.cascade = paragraphCascade(context)
         labelContext.cascade.color = alertColor(kind)
@@ -51,7 +51,7 @@ extension Styler {
             StyledBlock(
                 .paragraph(label), spaceAfter: blockSpacing * 0.4, keepWithNext: true,
                 quoteBars: context.quoteBars, quoteBarColor: quoteBarColor, location: location))
-        blocks[blocks.count - 1].structure = context.structure + [newElement(.paragraph)]
+        blocks[blocks.count - 1].structure = context.structure + [newElement(.paragraph, in: context)]
         for child in children { append(child, context: context, to: &blocks) }
         for index in blocks.indices[first...] {
             if let ownBar {

@@ -20,10 +20,10 @@ extension Styler {
         _ items: [DefinitionItem], in context: BlockContext, at location: SourceLocation?,
         to blocks: inout [StyledBlock]
     ) {
-        let listElement = newElement(.list)
+        let listElement = newElement(.list, in: context)
         let textCascade = paragraphCascade(context)
         for item in items {
-            let itemElement = newElement(.listItem)
+            let itemElement = newElement(.listItem, in: context)
             let itemPath = context.structure + [listElement, itemElement]
             var termContext = context
             termContext.cascade = textCascade

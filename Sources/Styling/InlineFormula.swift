@@ -177,7 +177,9 @@ extension Styler {
         let bounds = [0] + cuts + [formula.nodes.count]
         return (0..<(bounds.count - 1)).map { piece in
             content.piece = piece
-            content.alternativeText = cuts.isEmpty ? source : formula.source(ofNodes: bounds[piece]..<bounds[piece + 1])
+            // The alternative text leaves out `\tag{…}`: its label is a text run of its own.
+            content.alternativeText = MathFormula.removingNumbering(
+                from: cuts.isEmpty ? source : formula.source(ofNodes: bounds[piece]..<bounds[piece + 1]))
             // A formula that is only a reference (`\eqref{key}`) reads as what it prints.
             if formula.nodes.count == 1, formula.references.count == 1 { content.alternativeText = formula.plainText }
             style.inlineFormula = content

@@ -1,3 +1,5 @@
+import DocumentModel
+
 /// One element of a tagged PDF's logical structure: what a screen reader announces and reads
 /// in order. Roles are the standard structure types of PDF 1.7 (ISO 32000-1 §14.8.4).
 ///
@@ -65,42 +67,53 @@ public struct StructureElement: Hashable, Sendable {
     /// item's paragraph has four) costs little when a document has 100,000 blocks.
     private var texts: Texts?
 
-    /// An element's alternative text and language, shared between copies of the element.
+    /// An element's alternative text, language and header scope, shared between copies of the
+    /// element.
     private final class Texts: Hashable, Sendable {
         let alternativeText: String?
         let language: String?
+        let headerScope: HeaderScope?
 
-        init(alternativeText: String?, language: String?) {
+        init(alternativeText: String?, language: String?, headerScope: HeaderScope?) {
             self.alternativeText = alternativeText
             self.language = language
+            self.headerScope = headerScope
         }
 
         static func == (left: Texts, right: Texts) -> Bool {
             left.alternativeText == right.alternativeText && left.language == right.language
+                && left.headerScope == right.headerScope
         }
 
         func hash(into hasher: inout Hasher) {
             hasher.combine(alternativeText)
             hasher.combine(language)
+            hasher.combine(headerScope)
         }
 
-        /// A box for the two texts, nil when neither is set.
-        static func boxing(_ alternativeText: String?, _ language: String?) -> Texts? {
-            alternativeText == nil && language == nil
-                ? nil : Texts(alternativeText: alternativeText, language: language)
+        /// A box for the three, nil when none is set.
+        static func boxing(_ alternativeText: String?, _ language: String?, _ headerScope: HeaderScope?) -> Texts? {
+            alternativeText == nil && language == nil && headerScope == nil
+                ? nil : Texts(alternativeText: alternativeText, language: language, headerScope: headerScope)
         }
     }
 
     /// Alternative text (`/Alt`): what a figure shows, in words.
     public var alternativeText: String? {
         get { texts?.alternativeText }
-        set { texts = Texts.boxing(newValue, language) }
+        set { texts = Texts.boxing(newValue, language, headerScope) }
     }
     /// The language of the element's text (`/Lang`, a BCP 47 tag) when it differs from the
     /// document's.
     public var language: String? {
         get { texts?.language }
-        set { texts = Texts.boxing(alternativeText, newValue) }
+        set { texts = Texts.boxing(alternativeText, newValue, headerScope) }
+    }
+    /// What a `TH` heads when not its column (`/Scope /Row` for an HTML `<th>` heading a body
+    /// row); nil for a header-row cell, which heads its column.
+    public var headerScope: HeaderScope? {
+        get { texts?.headerScope }
+        set { texts = Texts.boxing(alternativeText, language, newValue) }
     }
 
     /// Creates an element of `role` for block `id`, part `index`.
@@ -108,7 +121,7 @@ public struct StructureElement: Hashable, Sendable {
         self.role = role
         self.id = id
         self.index = index
-        texts = Texts.boxing(alternativeText, language)
+        texts = Texts.boxing(alternativeText, language, nil)
     }
 
     /// Page furniture: not read aloud, not in the structure tree.

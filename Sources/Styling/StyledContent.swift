@@ -387,6 +387,12 @@ public struct StyledTable: Hashable, Sendable {
     public var cellPadding: Double
     /// Indent from the left of the text area (a table inside a list or quote), pt.
     public var leftIndent: Double = 0
+    /// The header cells that are not simply the header row's (``Table/headerScopes``): an HTML
+    /// `<th>` in a body row is set as a header cell and tagged `TH` with its scope.
+    public var headerScopes: [TableCellPlace: HeaderScope] = [:]
+    /// The caption (HTML's `<caption>`), set above the table and tagged as the `Table`'s
+    /// `Caption`; nil for none.
+    public var caption: StyledParagraph?
     /// The smallest size its text may be set at, pt, when the table is too wide for the
     /// measure: it is set smaller down to this size before its columns are split into parts
     /// (the theme's Caption2 size, never below 6 pt).
@@ -683,8 +689,8 @@ public struct StyledImage: Hashable, Sendable {
 }
 
 extension StyledBlock {
-    /// Every paragraph the block holds: the paragraph itself, a table's cells (header first, a
-    /// row at a time), a contents entry's two parts, an image's caption.
+    /// Every paragraph the block holds: the paragraph itself, a table's caption and cells
+    /// (header first, a row at a time), a contents entry's two parts, an image's caption.
     public var paragraphs: BlockParagraphs {
         switch content {
         case .paragraph(let paragraph): BlockParagraphs([paragraph])
@@ -704,6 +710,10 @@ extension StyledBlock {
             content = .paragraph(paragraph)
         case .table(var table):
             content = .pageBreak  // the table is held once, by `t`, while it is updated
+            if var caption = table.caption {
+                update(&caption)
+                table.caption = caption
+            }
             for index in table.header.indices { update(&table.header[index]) }
             table.rows.updateEach(update)
             content = .table(table)
@@ -808,7 +818,7 @@ public enum ImageDimension: Hashable, Sendable {
 }
 
 /// The paragraphs of a block (see ``StyledBlock/paragraphs``), numbered from 0: a table's
-/// header cells, then its body cells row by row. A table's cells are rebuilt from their compact
+/// caption and header cells, then its body cells row by row. A table's cells are rebuilt from their compact
 /// storage one at a time as they are read, never all at once.
 public struct BlockParagraphs: RandomAccessCollection {
     private let listed: [StyledParagraph]
@@ -819,7 +829,7 @@ public struct BlockParagraphs: RandomAccessCollection {
         rows = nil
     }
     init(_ table: StyledTable) {
-        listed = table.header
+        listed = (table.caption.map { [$0] } ?? []) + table.header
         rows = table.rows
     }
 

@@ -107,7 +107,7 @@ public struct Styler: Sendable {
     var pandocBlocks = ExampleTally()
     /// Links into other Markdown files (`other.md#part`): counted, one warning per document.
     var otherFileLinks: (count: Int, first: (String, SourceLocation?)?) = (0, nil)
-    /// The last structure element id handed out (``newElement(_:alternativeText:)``).
+    /// The last structure element id handed out (``newElement(_:alternativeText:in:)``).
     var nextStructureID = 0
     /// One shared appearance box for each distinct run appearance met so far.
     var appearances = AppearanceTable()
@@ -177,10 +177,20 @@ public struct Styler: Sendable {
         var structure: [StructureElement] = []
     }
 
-    /// A new structure element of `role` for the next block (ids count blocks from 1).
-    mutating func newElement(_ role: StructureElement.Role, alternativeText: String? = nil) -> StructureElement {
+    /// A new structure element of `role` for the next block (ids count blocks from 1), inside
+    /// `context`'s elements. It carries the language of `context`'s text when that differs from
+    /// the language its parent element reads in (the innermost element of `context.structure`
+    /// that names one, else the document's): a table, code block, quote or list in a
+    /// `::: {lang=ko}` div is Korean, and the cells, lines and items inside it inherit that.
+    mutating func newElement(
+        _ role: StructureElement.Role, alternativeText: String? = nil, in context: BlockContext
+    ) -> StructureElement {
         nextStructureID += 1
-        return StructureElement(role, id: nextStructureID, alternativeText: alternativeText)
+        let parentLanguage = context.structure.last(where: { $0.language != nil })?.language ?? options.language
+        let language = context.cascade.language
+        let differs = language.map { $0.lowercased() != parentLanguage?.lowercased() } ?? false
+        return StructureElement(
+            role, id: nextStructureID, alternativeText: alternativeText, language: differs ? language : nil)
     }
 
     var blockSpacing: Double { theme.page.blockSpacing }
@@ -257,7 +267,7 @@ public struct Styler: Sendable {
                 StyledBlock(
                     .paragraph(paragraph), spaceAfter: after, quoteBars: context.quoteBars,
                     quoteBarColor: quoteBarColor, location: block.location))
-            blocks[blocks.count - 1].structure = context.structure + [newElement(.paragraph)]
+            blocks[blocks.count - 1].structure = context.structure + [newElement(.paragraph, in: context)]
             // A displayed formula stays with the line that introduces it, as TeX's display
             // math, which is part of its paragraph, never begins a page.
             if displayed { blocks[blocks.count - 1].keepWithPrevious = true }
@@ -302,7 +312,7 @@ public struct Styler: Sendable {
                     StyledBlock(
                         .paragraph(paragraph), spaceAfter: blockSpacing, quoteBars: context.quoteBars,
                         quoteBarColor: quoteBarColor, location: block.location))
-                blocks[blocks.count - 1].structure = context.structure + [newElement(.paragraph)]
+                blocks[blocks.count - 1].structure = context.structure + [newElement(.paragraph, in: context)]
             }
         case .pageBreak:
             var pageBreak = StyledBlock(.pageBreak, location: block.location)
@@ -322,7 +332,7 @@ public struct Styler: Sendable {
         }
         if let quote = theme.color(named: "secondary") { context.cascade.color = quote }
         context.tight = false
-        context.structure.append(newElement(.blockQuote))
+        context.structure.append(newElement(.blockQuote, in: context))
         return context
     }
 
@@ -402,7 +412,7 @@ public struct Styler: Sendable {
                 spaceAfter: context.cascade.style.spaceAfter ?? max(blockSpacing * 0.6, size * 0.4),
                 keepWithNext: true, quoteBars: context.quoteBars, quoteBarColor: quoteBarColor,
                 anchor: id, outline: outline, location: block.location))
-        blocks[blocks.count - 1].structure = context.structure + [newElement(.heading(level: level))]
+        blocks[blocks.count - 1].structure = context.structure + [newElement(.heading(level: level), in: context)]
     }
 
     /// A heading inside a footnote: a paragraph of the note's role set bold, as a note's
@@ -429,7 +439,7 @@ public struct Styler: Sendable {
             StyledBlock(
                 .paragraph(paragraph), spaceAfter: blockSpacing, quoteBars: context.quoteBars,
                 quoteBarColor: quoteBarColor, anchor: id, location: block.location))
-        blocks[blocks.count - 1].structure = context.structure + [newElement(.paragraph)]
+        blocks[blocks.count - 1].structure = context.structure + [newElement(.paragraph, in: context)]
     }
 
     /// The number of a heading of `level` when sections are numbered and it is one
@@ -592,7 +602,7 @@ public struct Styler: Sendable {
         if list.ordered { markerStyle.features.append("tnum") }
         markerStyle = appearances.shared(markerStyle)
         return ListFrame(
-            list: list, context: context, element: newElement(.list),
+            list: list, context: context, element: newElement(.list, in: context),
             indentStep: max(font.size * 1.6, font.size * markerWidthEm), markerStyle: markerStyle,
             taskMarkerStyle: taskMarkerStyle,
             bulletMarker: [StyledRun(Styler.bullets[depth % Styler.bullets.count], style: markerStyle)])
@@ -602,7 +612,7 @@ public struct Styler: Sendable {
     mutating func openItem(_ index: Int, of frame: ListFrame) -> ListItemFrame {
         let list = frame.list
         var itemContext = frame.context
-        let itemElement = newElement(.listItem)
+        let itemElement = newElement(.listItem, in: frame.context)
         itemContext.structure += [frame.element, itemElement, StructureElement(.listBody, id: itemElement.id)]
         itemContext.indent = min(maxIndent, itemContext.indent + frame.indentStep)
         itemContext.cascade.listDepth += 1
@@ -654,7 +664,7 @@ public struct Styler: Sendable {
             StyledBlock(
                 .paragraph(empty), spaceAfter: blockSpacing * 0.3, quoteBars: item.list.context.quoteBars,
                 quoteBarColor: quoteBarColor), at: first)
-        blocks[first].structure = item.context.structure + [newElement(.paragraph)]
+        blocks[first].structure = item.context.structure + [newElement(.paragraph, in: item.context)]
     }
 
     /// Ends an item: a tight list's items stand close.
@@ -728,7 +738,7 @@ public struct Styler: Sendable {
             let color = theme.color(named: "secondary") ?? theme.textColor
             block.codeLineNumbers = CodeLineNumbers(first: info.startFrom, color: color)
         }
-        block.structure = context.structure + [newElement(.code)]
+        block.structure = context.structure + [newElement(.code, in: context)]
         blocks.append(block)
     }
 
@@ -786,15 +796,32 @@ public struct Styler: Sendable {
                     hangulLineBreak: options.hangulLineBreak))
         }
         let columns = table.rows.reduce(table.header.count) { max($0, $1.count) }
-        func row(_ cells: [[Inline]], _ cascade: Cascade) -> [StyledParagraph] {
-            (0..<columns).map { cell($0 < cells.count ? cells[$0] : [], $0, cascade) }
+        // A header cell in a body row (an HTML `<th>`) is set as the header row's cells are.
+        func row(_ cells: [[Inline]], _ number: Int, _ cascade: Cascade) -> [StyledParagraph] {
+            (0..<columns).map { column in
+                let isHeader = number > 0 && table.headerScopes[TableCellPlace(row: number, column: column)] != nil
+                return cell(column < cells.count ? cells[column] : [], column, isHeader ? headerCascade : cascade)
+            }
         }
         // Row by row into compact storage: a long table never exists as paragraphs all at once.
         var rows = StyledTableRows()
-        for cells in table.rows { rows.append(row(cells, cascade)) }
+        for (index, cells) in table.rows.enumerated() { rows.append(row(cells, index + 1, cascade)) }
         var styled = StyledTable(
-            alignments: table.alignments, header: row(table.header, headerCascade),
+            alignments: table.alignments, header: row(table.header, 0, headerCascade),
             rows: rows, ruleColor: ruleColor, cellPadding: 4)
+        styled.headerScopes = table.headerScopes
+        if !table.caption.isEmpty {
+            // Set as a browser sets `<caption>`: the text around the table's, centred over it.
+            var captionRuns: [StyledRun] = []
+            let captionCascade = paragraphCascade(context)
+            appendRuns(table.caption, cascade: captionCascade, to: &captionRuns)
+            RunMerger.tidy(&captionRuns)
+            styled.caption = StyledParagraph(
+                runs: captionRuns,
+                style: ParagraphStyle(
+                    baseFont: captionCascade.font, lineHeight: captionCascade.style.lineHeight, alignment: .center,
+                    hangulLineBreak: options.hangulLineBreak))
+        }
         styled.leftIndent = context.indent
         // A table too wide for the measure is set no smaller than the theme's smallest role,
         // Caption2 (it follows the size category), and never below 6 pt.
@@ -803,7 +830,7 @@ public struct Styler: Sendable {
             StyledBlock(
                 .table(styled), spaceBefore: blockSpacing * 0.5, spaceAfter: blockSpacing * 1.5,
                 quoteBars: context.quoteBars, quoteBarColor: quoteBarColor, location: location))
-        blocks[blocks.count - 1].structure = context.structure + [newElement(.table)]
+        blocks[blocks.count - 1].structure = context.structure + [newElement(.table, in: context)]
     }
 
     // MARK: Images
@@ -1114,7 +1141,7 @@ public struct Styler: Sendable {
                 spaceBefore: blockSpacing, spaceAfter: blockSpacing * 1.5, keepTogether: true,
                 quoteBars: context.quoteBars, quoteBarColor: quoteBarColor, location: location))
         blocks[blocks.count - 1].structure =
-            context.structure + [newElement(.figure, alternativeText: altText.isEmpty ? title : altText)]
+            context.structure + [newElement(.figure, alternativeText: altText.isEmpty ? title : altText, in: context)]
     }
 
     // MARK: Footnotes
@@ -1227,6 +1254,7 @@ public struct Styler: Sendable {
                 // A table's rows as lines of text, so that no word or note marker is lost.
                 var rows = Array(table.rows)
                 if table.header.contains(where: { !$0.runs.isEmpty }) { rows.insert(table.header, at: 0) }
+                if let caption = table.caption { rows.insert([caption], at: 0) }
                 for row in rows {
                     var runs: [StyledRun] = []
                     for cell in row where !cell.runs.isEmpty {

@@ -710,10 +710,11 @@ enum TaggedPDFRewriter {
             if let alternativeText = structure.attributes[Int32(e)]?.alternativeText, !alternativeText.isEmpty {
                 entries.append(("Alt", .text(alternativeText)))
             }
-            // PDF/UA-1 §7.5: header cells name what they head (PDF 1.7 §14.8.5.7, Table 345);
-            // tables have header rows, so each header cell heads its column.
+            // PDF/UA-1 §7.5: header cells name what they head (PDF 1.7 §14.8.5.7, Table 345):
+            // their column, unless the cell heads a row (an HTML `<th>` opening a body row).
             if type == .role(.tableHeader) {
-                entries.append(("A", .dictionary([("O", .name("Table")), ("Scope", .name("Column"))])))
+                let scope = structure.headerScopes[Int32(e)] ?? "Column"
+                entries.append(("A", .dictionary([("O", .name("Table")), ("Scope", .name(scope))])))
             }
             // PDF/UA-1 §7.9: every Note has a unique /ID.
             if type == .role(.note) {

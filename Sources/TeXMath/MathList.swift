@@ -549,3 +549,71 @@ extension MathFormula {
         }
     }
 }
+
+extension MathFormula {
+    /// The commands of amsmath's numbering, which set nothing inside the formula: `\tag{…}`
+    /// and `\tag*{…}` (their label is set, and read, as text beside the formula), `\notag`,
+    /// `\nonumber` and `\label{…}`. The first and the last take an argument.
+    static let numberingCommands: [String: Bool] = [
+        "tag": true, "tag*": true, "label": true, "notag": false, "nonumber": false,
+    ]
+
+    /// `source` (TeX) without its numbering commands (``numberingCommands``) and the spaces
+    /// before them: a formula's alternative text, which must not read its `\tag` beside the
+    /// label that is drawn and read as text of its own (`E = mc^2 \tag{1}` reads `E = mc^2`).
+    public static func removingNumbering(from source: String) -> String {
+        guard source.utf8.contains(0x5C) else { return source }
+        let bytes = Array(source.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
+        var i = 0
+        while i < bytes.count {
+            guard bytes[i] == 0x5C, i + 1 < bytes.count else {
+                out.append(bytes[i])
+                i += 1
+                continue
+            }
+            var end = i + 1
+            while end < bytes.count, isLetter(bytes[end]) { end += 1 }
+            var name = String(decoding: bytes[(i + 1)..<end], as: UTF8.self)
+            if name == "tag", end < bytes.count, bytes[end] == 0x2A {
+                name += "*"
+                end += 1
+            }
+            guard let takesArgument = numberingCommands[name] else {
+                // Another command, or an escaped character (`\\`, `\{`): kept whole.
+                let last = max(end, i + 2)
+                out += bytes[i..<last]
+                i = last
+                continue
+            }
+            if takesArgument {
+                var j = end
+                while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x09 { j += 1 }
+                if j < bytes.count, bytes[j] == 0x7B {
+                    var depth = 0
+                    while j < bytes.count {
+                        if bytes[j] == 0x5C {
+                            j += 2
+                            continue
+                        }
+                        if bytes[j] == 0x7B { depth += 1 }
+                        if bytes[j] == 0x7D {
+                            depth -= 1
+                            if depth == 0 {
+                                j += 1
+                                break
+                            }
+                        }
+                        j += 1
+                    }
+                    end = min(j, bytes.count)
+                }
+            }
+            while let last = out.last, last == 0x20 || last == 0x09 { out.removeLast() }
+            i = end
+        }
+        return String(decoding: out, as: UTF8.self).trimmingSpaces
+    }
+}

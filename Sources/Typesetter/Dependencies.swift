@@ -42,7 +42,8 @@ extension Typesetter {
                         inlines(item.term)
                         for definition in item.definitions { blocks(definition) }
                     }
-                case .table(let table): for cell in table.header + table.rows.flatMap({ $0 }) { inlines(cell) }
+                case .table(let table):
+                    for cell in [table.caption] + table.header + table.rows.flatMap({ $0 }) { inlines(cell) }
                 default: break
                 }
             }

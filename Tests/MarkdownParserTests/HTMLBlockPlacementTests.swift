@@ -20,7 +20,9 @@ import Testing
                 items.flatMap { [$0.term.plainText] + leafTexts(Array($0.definitions.joined())) }
             case .codeBlock(_, let text): [text]
             case .table(let table):
-                ((table.header.allSatisfy(\.isEmpty) ? [] : table.header) + table.rows.flatMap { $0 }).map(\.plainText)
+                (table.caption.isEmpty ? [] : [table.caption.plainText])
+                    + ((table.header.allSatisfy(\.isEmpty) ? [] : table.header) + table.rows.flatMap { $0 })
+                    .map(\.plainText)
             case .thematicBreak: ["---"]
             default: []
             }
@@ -168,19 +170,43 @@ import Testing
         #expect(Self.leafTexts(paragraphs) == ["x", "y"])
     }
 
-    /// Tables: the caption is a centred paragraph above, text outside any cell comes before the
-    /// table (as a browser moves it), cells keep their columns.
+    /// Tables: the caption is the table's own, text outside any cell comes before the table (as
+    /// a browser moves it), cells keep their columns.
     @Test func tableContentOutsideCellsIsKept() {
         let source =
             "<table><caption>Cap words</caption>stray<tr>row text<td>a</td><td>b</td></tr>"
             + "<tr><td>c</td></tr></table>after\n"
         let blocks = Array(parse(source).document.blocks)
-        #expect(Self.kinds(blocks) == ["p", "p", "table", "p"], "\(blocks)")
+        #expect(Self.kinds(blocks) == ["p", "table", "p"], "\(blocks)")
         // (Text moved ahead of a table joins as a browser joins it: "stray" + "row text".)
-        #expect(Self.leafTexts(blocks) == ["Cap words", "strayrow text", "a", "b", "c", "", "after"], "\(blocks)")
-        #expect(Self.alignment(blocks.first) == "center")
+        #expect(Self.leafTexts(blocks) == ["strayrow text", "Cap words", "a", "b", "c", "", "after"], "\(blocks)")
+        // A caption of a table without cells is a centred paragraph.
+        let captionOnly = Array(parse("<table><caption>Cap</caption></table>\n").document.blocks)
+        #expect(Self.leafTexts(captionOnly) == ["Cap"] && Self.alignment(captionOnly.first) == "center")
         // No cell at all: the text is still set.
         #expect(Self.leafTexts(Array(parse("<table>only words</table>\n").document.blocks)) == ["only words"])
+    }
+
+    /// An HTML `<th>` in a body row is a header cell: heading its row when it opens the row,
+    /// else its column, or what its `scope` says.
+    @Test func headerCellsInBodyRowsKeepTheirScope() throws {
+        let source =
+            "<table><tr><th>Q</th><th>S</th></tr><tr><th>Q1</th><td>10</td></tr>"
+            + "<tr><th scope=\"col\">Q2</th><td>12</td></tr><tr><td>Q3</td><th>14</th></tr></table>\n"
+        guard case .table(let table) = try #require(parse(source).document.blocks.first).kind else {
+            Issue.record("not a table")
+            return
+        }
+        #expect(table.header.map(\.plainText) == ["Q", "S"])
+        #expect(
+            table.headerScopes == [
+                TableCellPlace(row: 1, column: 0): .row, TableCellPlace(row: 2, column: 0): .column,
+                TableCellPlace(row: 3, column: 1): .column,
+            ])
+        // No header row: the first row's `<th>` heads its row.
+        let noHeader = "<table><tr><th>A</th><td>1</td></tr></table>\n"
+        guard case .table(let second) = try #require(parse(noHeader).document.blocks.first).kind else { return }
+        #expect(second.headerScopes == [TableCellPlace(row: 1, column: 0): .row])
     }
 
     /// A container's `align` reaches the paragraphs inside it that have none of their own.

@@ -1,0 +1,202 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Tables, captions, formulas and languages read back from the structure tree: each element's
+/// type, `/Lang`, `/Scope` and `/Alt` from `qpdf --json`, its text from `pdfinfo -struct-text`
+/// (both list the elements depth first in `/K` order).
+@Suite(.serialized) struct TableTaggingTests {
+    /// One structure element: its type, its own `/Lang`, the language it reads in (its own or
+    /// its nearest ancestor's, else the catalog's), its `TH` scope, `/Alt`, text and children.
+    final class Element {
+        let type: String
+        let language: String?
+        let readsIn: String
+        let scope: String?
+        let alternativeText: String?
+        var text = ""
+        var children: [Element] = []
+
+        init(type: String, language: String?, readsIn: String, scope: String?, alternativeText: String?) {
+            self.type = type
+            self.language = language
+            self.readsIn = readsIn
+            self.scope = scope
+            self.alternativeText = alternativeText
+        }
+
+        /// The element and its descendants, depth first.
+        var all: [Element] { [self] + children.flatMap(\.all) }
+        /// The element and its descendants but the notes placed among them, depth first.
+        var allButNotes: [Element] { [self] + children.filter { $0.type != "Note" }.flatMap(\.allButNotes) }
+    }
+
+    /// The structure tree of `pdf` below its `Document` element.
+    static func tree(_ pdf: String) throws -> Element {
+        let json = try PDFProbe.run("qpdf", ["--json", "--json-key=qpdf", pdf]).output
+        let top = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let objects = try #require((top["qpdf"] as? [Any])?.last as? [String: Any])
+        func resolve(_ value: Any?) -> Any? {
+            guard let reference = value as? String, reference.hasSuffix(" R") else { return value }
+            let object = objects["obj:" + reference] as? [String: Any]
+            return object?["value"] ?? (object?["stream"] as? [String: Any])?["dict"]
+        }
+        func string(_ value: Any?) -> String? { (resolve(value) as? String).map { String($0.dropFirst(2)) } }
+        let trailer = (objects["trailer"] as? [String: Any])?["value"] as? [String: Any]
+        let catalog = try #require(resolve(trailer?["/Root"]) as? [String: Any])
+        let root = Element(
+            type: "root", language: nil, readsIn: string(catalog["/Lang"]) ?? "", scope: nil, alternativeText: nil)
+        func walk(_ value: Any?, into parent: Element) {
+            if let array = resolve(value) as? [Any] {
+                for item in array { walk(item, into: parent) }
+                return
+            }
+            guard let dictionary = resolve(value) as? [String: Any], let type = dictionary["/S"] as? String else {
+                return
+            }
+            let language = string(dictionary["/Lang"])
+            let attributes = resolve(dictionary["/A"]) as? [String: Any]
+            let element = Element(
+                type: String(type.dropFirst()), language: language, readsIn: language ?? parent.readsIn,
+                scope: (attributes?["/Scope"] as? String).map { String($0.dropFirst()) },
+                alternativeText: string(dictionary["/Alt"]))
+            parent.children.append(element)
+            walk(dictionary["/K"], into: element)
+        }
+        walk((resolve(catalog["/StructTreeRoot"]) as? [String: Any])?["/K"], into: root)
+        // Texts from poppler, element by element in the same order.
+        let poppler = try AccessibilityTests.structure(pdf).all.dropFirst()
+        let elements = root.all.dropFirst()
+        #expect(poppler.map(\.name) == elements.map(\.type))
+        for (node, element) in zip(poppler, elements) { element.text = node.text }
+        return try #require(root.children.first)
+    }
+
+    @Test func blocksInALanguageDivReadInItsLanguage() throws {
+        let markdown = """
+            ---
+            title: L
+            lang: en
+            ---
+
+            ::: {lang=ko}
+            ## 제목
+
+            | 열 | 값 |
+            |---|---|
+            | 가 | 나 |
+
+            ```
+            코드 줄
+            ```
+
+            > 인용문 문단[^1]
+
+            용어
+            : 정의 문단
+
+            - 목록 항목
+            :::
+
+            After the div.
+
+            [^1]: An English note.
+            """
+        let (pdf, _) = try Render.markdown(markdown, name: "language-div-blocks")
+        let document = try Self.tree(pdf)
+        #expect(document.readsIn == "en")
+        for type in ["Table", "Code", "BlockQuote", "L"] {
+            let element = try #require(document.children.first { $0.type == type }, "\(type)")
+            #expect(element.language == "ko", "\(type)")
+            // The elements inside inherit the language and do not repeat it.
+            #expect(element.allButNotes.dropFirst().allSatisfy { $0.readsIn == "ko" && $0.language == nil }, "\(type)")
+        }
+        let table = try #require(document.children.first { $0.type == "Table" })
+        #expect(table.all.filter { ["TH", "TD"].contains($0.type) }.map(\.text) == ["열", "값", "가", "나"])
+        #expect(document.all.first { $0.text == "제목" }?.readsIn == "ko")
+        // The note, placed in the Korean quote that cites it, reads in the document's language.
+        let quote = try #require(document.children.first { $0.type == "BlockQuote" })
+        let note = try #require(quote.all.first { $0.type == "Note" })
+        #expect(note.all.first { $0.type == "P" }.map { $0.readsIn == "en" && $0.language == "en" } == true)
+        #expect(document.all.first { $0.text == "Afterthediv." }?.readsIn == "en")
+    }
+
+    @Test func htmlHeaderCellsInBodyRowsHeadTheirRows() throws {
+        let markdown = """
+            <table>
+            <caption>Sales by quarter</caption>
+            <tr><th>Quarter</th><th>Sales</th></tr>
+            <tr><th>Q1</th><td>10</td></tr>
+            <tr><th scope="row">Q2</th><td>12</td></tr>
+            <tr><td>Q3</td><th scope="col">14</th></tr>
+            </table>
+
+            | Name | Value |
+            |---|---|
+            | a | 1 |
+            """
+        let (pdf, _) = try Render.markdown(markdown, name: "html-row-headers")
+        let document = try Self.tree(pdf)
+        let tables = document.children.filter { $0.type == "Table" }
+        #expect(tables.count == 2)
+        let cells = tables[0].all.filter { ["TH", "TD"].contains($0.type) }
+        #expect(cells.map(\.text) == ["Quarter", "Sales", "Q1", "10", "Q2", "12", "Q3", "14"])
+        #expect(cells.map(\.type) == ["TH", "TH", "TH", "TD", "TH", "TD", "TD", "TH"])
+        #expect(cells.map { $0.scope ?? "-" } == ["Column", "Column", "Row", "-", "Row", "-", "-", "Column"])
+        // A Markdown table has its header row alone.
+        let markdownCells = tables[1].all.filter { ["TH", "TD"].contains($0.type) }
+        #expect(markdownCells.map(\.type) == ["TH", "TH", "TD", "TD"])
+    }
+
+    @Test func anHTMLCaptionIsTheTablesFirstChildCentredOverIt() throws {
+        let markdown = """
+            <table>
+            <caption>Sales by quarter</caption>
+            <tr><th>Quarter</th><th>Sales</th></tr>
+            <tr><td>Q1</td><td>10</td></tr>
+            </table>
+            """
+        let (pdf, _) = try Render.markdown(markdown, name: "html-caption")
+        let document = try Self.tree(pdf)
+        #expect(document.children.map(\.type) == ["Table"])
+        let table = try #require(document.children.first)
+        #expect(table.children.first?.type == "Caption")
+        #expect(table.children.first?.text == "Salesbyquarter")
+        // Centred over the table, not over the measure: the caption's middle is the table's.
+        let words = try PDFProbe.words(pdf)
+        let header = try #require(words.first { $0.text == "Quarter" })
+        let caption = words.filter { $0.yMax <= header.yMin }
+        let cells = words.filter { $0.yMin >= header.yMin && ["Quarter", "Sales", "Q1", "10"].contains($0.text) }
+        #expect(caption.map(\.text) == ["Sales", "by", "quarter"])
+        #expect(cells.count == 4)
+        let captionMiddle = ((caption.map(\.xMin).min() ?? 0) + (caption.map(\.xMax).max() ?? 0)) / 2
+        let tableLeft = cells.map(\.xMin).min() ?? 0
+        let tableRight = cells.map(\.xMax).max() ?? 0
+        #expect(captionMiddle > tableLeft && captionMiddle < tableRight)
+        #expect(abs(captionMiddle - (tableLeft + tableRight) / 2) < 3)
+    }
+
+    @Test func aFormulasTagIsReadOnceAsItsLabel() throws {
+        let markdown = """
+            $$ E = mc^2 \\tag{1} $$
+
+            $$ a + b \\tag*{A} \\label{eq:a} $$
+
+            $$
+            \\begin{align}
+            x &= 1 \\notag \\\\
+            y &= 2 \\tag{3}
+            \\end{align}
+            $$
+            """
+        let (pdf, _) = try Render.markdown(markdown, name: "formula-tags")
+        let document = try Self.tree(pdf)
+        let alts = document.all.filter { $0.type == "Formula" }.compactMap(\.alternativeText)
+        #expect(!alts.isEmpty)
+        #expect(alts.allSatisfy { !$0.contains("\\tag") && !$0.contains("\\notag") && !$0.contains("\\label") })
+        #expect(alts.first == "E = mc^2")
+        let text = try PDFProbe.text(pdf)
+        #expect(text.components(separatedBy: "(1)").count == 2)
+        #expect(!text.contains("\\tag"))
+    }
+}
