@@ -333,8 +333,16 @@ struct BlockLayout {
                 let markerParagraph = StyledParagraph(runs: marker, style: ParagraphStyle(baseFont: style.baseFont))
                 if let markerLine = shaper.shape(markerParagraph, width: nil).lines.first {
                     let gap = style.baseFont.size * 0.45
-                    item.elements.append(.structure(StructureMarks.labelPath(path)))
-                    item.elements.append(.text(markerLine, x: x0 - gap - markerLine.width, baseline: baseline))
+                    let labelPath = StructureMarks.labelPath(path)
+                    let markerX = x0 - gap - markerLine.width
+                    item.elements.append(.structure(labelPath))
+                    item.elements.append(.text(markerLine, x: markerX, baseline: baseline))
+                    // A marker in its paragraph's own element (a footnote's number) is read
+                    // apart from the paragraph's first word, as a list item's `Lbl` is.
+                    if labelPath == path {
+                        item.elements.append(
+                            .wordSpace(after: markerLine, x: markerX + markerLine.width, baseline: baseline))
+                    }
                 }
             }
             // The line before ends in a hyphen (TeX's \brokenpenalty): a page turns here only

@@ -368,9 +368,11 @@ enum MathSyntax {
                     titleEnd(bytes, from: $0, lineEnd: lineEnd)
                 }
             }
-            // `[label]: destination` opening its line (after up to three spaces).
-            guard bytes[index + 1] == UInt8(ascii: ":"),
-                bytes[lineStart..<index].drop(while: { $0 == 0x20 }).first == UInt8(ascii: "[")
+            // `[label]: destination` opening its line (after up to three spaces); `[^label]:`
+            // opens a footnote, whose text follows.
+            let opening = bytes[lineStart..<index].drop(while: { $0 == 0x20 })
+            guard bytes[index + 1] == UInt8(ascii: ":"), opening.first == UInt8(ascii: "["),
+                opening.dropFirst().first != UInt8(ascii: "^")
             else { return nil }
             var next = index + 2
             while next < lineEnd, bytes[next] == 0x20 || bytes[next] == 0x09 { next += 1 }

@@ -31,11 +31,15 @@ enum InlineImageShapes {
     static func alternativeText(for id: Int) -> String? { pictures.entry(id)?.alternativeText }
 
     /// The pictures of `line`: each one's box, pt from the line's start, and its alternative
-    /// text.
+    /// text. Pieces of one inline formula side by side are one picture, whose text is the
+    /// source of them all (a formula is cut into pieces where a line may break after it, and
+    /// is read as one where none does).
     static func pictures(of line: UnsafeMutablePointer<PangoLayoutLine>) -> [(
         range: Range<Double>, alternativeText: String
     )] {
         var found: [(range: Range<Double>, alternativeText: String)] = []
+        // The formula piece the last picture found ends with.
+        var lastPiece: MathShapes.FormulaPiece?
         var advance: Int32 = 0
         var node = line.pointee.runs
         while let current = node {
@@ -57,7 +61,17 @@ enum InlineImageShapes {
                     // A formula may be narrower than nothing (`$\!$`): its box is then empty,
                     // so that no glyph beside it is taken for part of it.
                     let start = Double(advance) / Double(PANGO_SCALE)
-                    found.append((start..<max(start, start + Double(width) / Double(PANGO_SCALE)), text))
+                    let range = start..<max(start, start + Double(width) / Double(PANGO_SCALE))
+                    let piece = MathShapes.piece(for: id)
+                    if let piece, let last = found.last, last.range.upperBound == range.lowerBound,
+                        let joined = lastPiece?.joined(with: piece)
+                    {
+                        found[found.count - 1] = (last.range.lowerBound..<range.upperBound, "\u{0}" + joined.source)
+                        lastPiece = joined
+                    } else {
+                        found.append((range, text))
+                        lastPiece = piece
+                    }
                 }
                 advance += width
             }

@@ -155,8 +155,31 @@ enum MathShapes {
     /// The pieces of formulas laid out, each with what draws it, by source, size and faces; a
     /// formula's pieces are laid out at once and kept together by the formula.
     static let formulas = ShapeGenerations<
-        (box: MathBox, font: HarfBuzzMathFont, text: PangoMathText, source: String), [MathBox]
+        (box: MathBox, font: HarfBuzzMathFont, text: PangoMathText, source: String, piece: FormulaPiece?), [MathBox]
     >(first: firstIdentifier, limit: 2_048, ceiling: Int.max)
+
+    /// A piece of an inline formula cut into pieces (``InlineFormula/pieceNodes``): what tells
+    /// the pieces of one formula side by side on a line, which are tagged as one `Formula`.
+    struct FormulaPiece {
+        /// The formula's layout key (its source's digest, size and faces), shared by its pieces.
+        let formulaKey: String
+        /// The parsed formula.
+        let formula: MathFormula
+        /// The nodes the piece sets.
+        let nodes: Range<Int>
+
+        /// This piece and `next` as one, when `next` is the piece that follows it in the same
+        /// formula; else nil.
+        func joined(with next: FormulaPiece) -> FormulaPiece? {
+            guard next.formulaKey == formulaKey, next.nodes.lowerBound == nodes.upperBound else { return nil }
+            return FormulaPiece(
+                formulaKey: formulaKey, formula: formula, nodes: nodes.lowerBound..<next.nodes.upperBound)
+        }
+
+        /// The source of the piece's nodes, without amsmath's numbering commands (as a piece's
+        /// ``InlineFormula/alternativeText``).
+        var source: String { MathFormula.removingNumbering(from: formula.source(ofNodes: nodes)) }
+    }
     private static let lock = NSLock()
     nonisolated(unsafe) private static var fonts: [String: HarfBuzzMathFont?] = [:]
 
@@ -198,8 +221,9 @@ enum MathShapes {
         guard let font = font(formula.family) else { return nil }
         let pieces = known ?? layoutPieces(formula, size: size, font: font, text: text)
         guard pieces.indices.contains(formula.piece) else { return nil }
+        let piece = formula.pieceNodes.map { FormulaPiece(formulaKey: key, formula: formula.formula, nodes: $0) }
         let identifier = formulas.add(
-            (pieces[formula.piece], font, text, formula.alternativeText), named: pieceKey, memo: (key, pieces),
+            (pieces[formula.piece], font, text, formula.alternativeText, piece), named: pieceKey, memo: (key, pieces),
             in: generation)
         return (pieces[formula.piece], identifier)
     }
@@ -386,6 +410,12 @@ enum MathShapes {
         formulas.entry(identifier)?.source
     }
 
+    /// The piece of an inline formula the identifier names; nil for a formula in one piece or
+    /// no formula.
+    static func piece(for identifier: Int) -> FormulaPiece? {
+        formulas.entry(identifier)?.piece
+    }
+
     /// A shape attribute holding the formula's box.
     static func attribute(
         _ formula: InlineFormula, size: Double, fonts: FontConfiguration, hold: ShapeHold
@@ -401,7 +431,7 @@ enum MathShapes {
     /// Draws the formula `identifier` names with its origin at (`x`, `baseline`) on `cr`; false
     /// when the identifier names no formula.
     static func draw(_ identifier: Int, x: Double, baseline: Double, on cr: OpaquePointer) -> Bool {
-        guard let (box, font, text, _) = formulas.entry(identifier) else { return false }
+        guard let (box, font, text, _, _) = formulas.entry(identifier) else { return false }
         cairo_save(cr)
         defer { cairo_restore(cr) }
         let textColor = cairo_get_source(cr)

@@ -40,6 +40,10 @@ public struct InlineFormula: Hashable, Sendable {
     /// The source of this run's piece: the `/Alt` of its `Formula` element (the whole source for
     /// a formula in one piece).
     public var alternativeText: String
+    /// The nodes of ``formula`` this run's piece sets, when an inline formula is cut into
+    /// pieces (nil: one piece): pieces that end up side by side on one line are read as one
+    /// `Formula`, whose source is that of their nodes together.
+    public var pieceNodes: Range<Int>?
     /// A displayed formula too wide for the measure even at ``smallestDisplayScale``, broken
     /// into lines after its relations and binary operations as an inline formula is: the
     /// indices of the pieces (``MathLayout/layoutPieces(_:style:)``) that begin its second and
@@ -177,6 +181,7 @@ extension Styler {
         let bounds = [0] + cuts + [formula.nodes.count]
         return (0..<(bounds.count - 1)).map { piece in
             content.piece = piece
+            content.pieceNodes = cuts.isEmpty ? nil : bounds[piece]..<bounds[piece + 1]
             // The alternative text leaves out `\tag{…}`: its label is a text run of its own.
             content.alternativeText = MathFormula.removingNumbering(
                 from: cuts.isEmpty ? source : formula.source(ofNodes: bounds[piece]..<bounds[piece + 1]))

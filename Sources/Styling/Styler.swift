@@ -1068,7 +1068,8 @@ public struct Styler: Sendable {
             // Placed where the address is written, as a missing file's warning is: an `<img>` of
             // an HTML block knows only its block's place.
             warn(
-                "image '\(source.prefix(60))' has no alt text; screen readers can only say that there is a figure",
+                "image '\(source.prefix(60))' \(Self.noAlternativeText); screen readers can only say that there is "
+                    + "a figure",
                 imageLocation ?? location, kind: .image, subject: source.isEmpty ? nil : source)
         }
         var path = Styler.localImagePath(source)
@@ -1585,6 +1586,10 @@ public struct Styler: Sendable {
         appendRuns(children, cascade: inner, to: &runs)
         inlineCodeLanguage = nil
     }
+
+    /// The words of the warning about an image with no alternative text, which PDF/UA-1 makes
+    /// an error at the same place.
+    public static let noAlternativeText = "has no alt text"
 
     /// Schemes a PDF link may open; anything else (`javascript:`, `data:`) is not made clickable.
     static let linkSchemes: Set<String> = ["http", "https", "mailto", "ftp", "ftps", "tel", "file"]

@@ -250,11 +250,19 @@ enum FrontMatterSettings {
 extension FrontMatterSettings {
     /// The error of a document that asks for PDF/UA-1 (`--pdf-standard ua-1`, or front matter
     /// `pdf-standard`) and has no title (PDF/UA-1, ISO 14289-1 §7.1: the title is shown in the
-    /// window's title bar); nil otherwise. A document's own check, made once its front matter is
-    /// merged: values given with `-V` alone are judged by ``merge(_:with:diagnostics:)``.
-    static func missingTitle(_ options: RenderOptions, metadata: Metadata) -> Diagnostic? {
+    /// window's title bar); nil otherwise. The title is the front matter's, else the first
+    /// heading's, as the PDF's document information takes it, so a document opening with a
+    /// heading has one. A document's own check, made once its front matter is merged: values
+    /// given with `-V` alone are judged by ``merge(_:with:diagnostics:)``.
+    static func missingTitle(_ options: RenderOptions, document: Document) -> Diagnostic? {
+        let metadata = document.metadata
         guard options.pdfStandards?.contains(.ua1) == true, (metadata.title ?? "").isEmpty else { return nil }
-        let message = "PDF/UA-1 needs a document title: add `title:` to the front matter"
+        let hasHeading = document.blocks.contains { block in
+            guard case .heading(_, let inlines) = block.kind else { return false }
+            return !inlines.plainText.trimmingCharacters(in: .whitespaces).isEmpty
+        }
+        if hasHeading { return nil }
+        let message = "PDF/UA-1 needs a document title: add `title:` to the front matter, or a heading"
         if let location = metadata.fieldLocations["pdf-standard"] {
             return Diagnostic(.error, "front matter 'pdf-standard': \(message)", at: location, kind: .frontMatter)
         }

@@ -36,7 +36,7 @@ struct ResolvedSettings {
         if !errors.isEmpty { throw TypesetError.invalidInput(errors) }
         var diagnostics = parseDiagnostics
         let options = FrontMatterSettings.merge(requested, with: document.metadata, diagnostics: &diagnostics)
-        if let missingTitle = FrontMatterSettings.missingTitle(options, metadata: document.metadata) {
+        if let missingTitle = FrontMatterSettings.missingTitle(options, document: document) {
             diagnostics.append(missingTitle)
         }
         let settingErrors = diagnostics.filter { $0.severity == .error }

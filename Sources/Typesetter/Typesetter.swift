@@ -204,7 +204,8 @@ public enum Typesetter {
             shaper: shaper, threaded: threaded)
         let numbers = try layout.countPages()
         return try WriteStage.write(to: output, preview: settings.options.preview) { file in
-            let (drawn, taggingDiagnostics) = try TaggingStage.draw(layout, numbers: numbers, into: file)
+            let (drawn, taggingDiagnostics) = try TaggingStage.draw(
+                layout, numbers: numbers, into: file, warnings: diagnostics)
             // Cancelled while the file was finished and tagged: discarded, never committed.
             try settings.options.cancellation?.check()
             // Warnings that say the same thing are said once, with their count.

@@ -196,9 +196,12 @@ import Testing
         let folder = try Render.scratchFolder("pdfa-unmet")
         _ = try Self.constructsDocument(folder: folder)
         let cases: [(markdown: String, options: [String], expected: String)] = [
-            ("# No front matter title\n\nText.\n", ["--pdf-standard", "ua-1"], "title"),
+            ("No front matter title and no heading.\n", ["--pdf-standard", "ua-1"], "title"),
             ("---\npdf-standard: ua-1\n---\n\nText.\n", [], "title"),
-            ("---\ntitle: T\n---\n\n![](press.jpg)\n", ["--pdf-standard", "ua-1,a-2b"], "alternative text"),
+            (
+                "---\ntitle: T\n---\n\n![](press.jpg)\n", ["--pdf-standard", "ua-1,a-2b"],
+                "case2.md:5:5: PDF/UA-1 needs alternative text on every figure: image 'press.jpg'"
+            ),
             ("---\ntitle: T\n---\n\nText.\n", ["--pdf-standard", "a-2b", "--no-tags"], "with --no-tags"),
             ("---\ntitle: T\npdf-standard: a-2b\n---\n\nText.\n", ["--no-tags"], "with --no-tags"),
             ("---\ntitle: T\n---\n\nText.\n", ["--pdf-standard", "a-2b,a-3b"], "one PDF/A level"),
@@ -218,6 +221,12 @@ import Testing
                 #expect(placed || line.hasPrefix("typeset: "), "case \(index): \(line)")
             }
         }
+        // A heading is the title when the front matter gives none, asked for or not.
+        let headed = folder + "/headed.md"
+        try "## Only a heading\n\nText.\n".write(toFile: headed, atomically: true, encoding: .utf8)
+        try Self.expectValid([
+            try Self.render(headed, into: folder, name: "headed", options: ["--pdf-standard", "ua-1"])
+        ])
         let asked = folder + "/asked.md"
         try "---\ntitle: Archived\npdf-standard: a-2b\n---\n\nText.\n".write(
             toFile: asked, atomically: true, encoding: .utf8)

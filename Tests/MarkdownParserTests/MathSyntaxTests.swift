@@ -101,6 +101,11 @@ import Testing
         ("10. item\n\n    second $y$\n\n    - nested\n\n      nested para $z$\n", ["$y$", "$z$"], []),
         ("- a\n\ntext $t$\n\n    $code$\n", ["$t$"], ["$code$"]),
         ("> - quoted $q$\n", ["$q$"], []),
+        // A note's text may open with a formula: `[^1]:` is no link reference definition, whose
+        // destination would be kept as written.
+        ("[^1]: $f$ opens the note.\n", ["$f$"], []),
+        ("   [^note]:   $$g$$ and $h$\n", ["$$g$$", "$h$"], []),
+        ("[^1]:\t$i$\n\n[ref]: https://a.com/$kept$\n", ["$i$"], ["$kept$"]),
     ])
     func indentedBlocksOfItemsAndNotesSetTheirMath(markdown: String, math: [String], code: [String]) {
         let marked = MathSyntax.marking(markdown).text

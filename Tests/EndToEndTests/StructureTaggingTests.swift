@@ -2,10 +2,10 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Tables, captions, formulas and languages read back from the structure tree: each element's
+/// Tables, captions, formulas, notes and languages read back from the structure tree: each element's
 /// type, `/Lang`, `/Scope` and `/Alt` from `qpdf --json`, its text from `pdfinfo -struct-text`
 /// (both list the elements depth first in `/K` order).
-@Suite(.serialized) struct TableTaggingTests {
+@Suite(.serialized) struct StructureTaggingTests {
     /// One structure element: its type, its own `/Lang`, the language it reads in (its own or
     /// its nearest ancestor's, else the catalog's), its `TH` scope, `/Alt`, text and children.
     final class Element {
@@ -198,5 +198,44 @@ import Testing
         let text = try PDFProbe.text(pdf)
         #expect(text.components(separatedBy: "(1)").count == 2)
         #expect(!text.contains("\\tag"))
+    }
+
+    /// An inline formula is cut into pieces after its relations and operations so that a line
+    /// may break there; the pieces side by side on one line are one `Formula` whose `/Alt` is
+    /// their source, and copy as it without a space between them. A formula the line breaks
+    /// inside is one element a line, whose sources together spell the whole.
+    @Test func anInlineFormulaIsOneFormulaOnEachLine() throws {
+        let formulas = ["a+b", "E = mc^2", "a = b = c", "x := 5", "\\frac{a}{b} + \\sqrt{2}", "f(x) - g(x) < 1"]
+        let markdown = formulas.map { "Sum $\($0)$ here.\n" }.joined(separator: "\n")
+        let (pdf, _) = try Render.markdown(markdown, name: "inline-formula-pieces")
+        let alts = try Self.tree(pdf).all.filter { $0.type == "Formula" }.compactMap(\.alternativeText)
+        #expect(alts == formulas, "\(alts)")
+        let text = try PDFProbe.text(pdf)
+        #expect(text.contains("Sum a+b here") && text.contains("Sum x := 5 here"), "\(text)")
+        let long = (1...40).map { "x_{\($0)}" }.joined(separator: " + ")
+        let (broken, _) = try Render.markdown("Then $\(long)$ ends.\n", name: "inline-formula-broken")
+        let pieces = try Self.tree(broken).all.filter { $0.type == "Formula" }.compactMap(\.alternativeText)
+        #expect(pieces.count > 1 && pieces.count < 10, "one element a line: \(pieces)")
+        func squeezed(_ text: String) -> String { text.filter { !$0.isWhitespace } }
+        #expect(squeezed(pieces.joined()) == squeezed(long))
+    }
+
+    /// A footnote's number, drawn in the margin of the note's paragraph, is read apart from
+    /// the note's first word through the structure tree (each note, and one opening with a
+    /// formula and one with a link).
+    @Test func aNotesNumberIsReadApartFromItsText() throws {
+        let markdown = """
+            One[^1], two[^2] and three[^3].
+
+            [^1]: The note.
+            [^2]: $x$ is a formula.
+            [^3]: [A link](https://example.org) opens it.
+            """
+        let (pdf, _) = try Render.markdown(markdown, name: "note-numbers")
+        let tree = try PDFProbe.run("pdfinfo", ["-struct-text", pdf]).output
+        for expected in ["\"1 The note.\"", "\"3 \"", "\"2 "] {
+            #expect(tree.contains(expected), "\(expected) in \(tree)")
+        }
+        #expect(!tree.contains("1The") && !tree.contains("3A"), "\(tree)")
     }
 }
