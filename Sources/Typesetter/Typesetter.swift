@@ -187,6 +187,16 @@ public enum Typesetter {
             FreedMemory.release()
         }
         let settings = try ResolvedSettings(resolving: requested, for: document, parseDiagnostics: parseDiagnostics)
+        // The pictures layout and drawing read on this thread stay inside the root as opened.
+        return try FileReader.confining(to: settings.options.sandbox?.folders) {
+            try render(document, settings: settings, to: output, requested: requested, threaded: threaded)
+        }
+    }
+
+    /// ``render(document:diagnostics:to:options:threaded:)`` once its settings are resolved.
+    private static func render(
+        _ document: Document, settings: ResolvedSettings, to output: String, requested: RenderOptions, threaded: Bool
+    ) throws -> RenderReport {
         let (survey, surveyDiagnostics) = DocumentSurvey.survey(document, settings: settings, threaded: threaded)
         defer { survey.definitionLoader?.cancel() }
         try requested.cancellation?.check()

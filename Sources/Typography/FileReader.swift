@@ -67,6 +67,12 @@ public enum FileReader {
             close(descriptor)
             throw Failure(reason: refusal(kind))
         }
+        if let folders = confinement, let opened = openedPath(descriptor),
+            !folders.contains(where: { Sandbox.isInside(opened, folder: $0) })
+        {
+            close(descriptor)
+            throw Failure(reason: "it is outside the folders this render may read")
+        }
         // Reads from a regular file never block; the flag is cleared for ordinary reads.
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         let size = Int(opened.st_size)
@@ -75,6 +81,34 @@ public enum FileReader {
             throw Failure(reason: "it is \(megabytes(size)), more than the \(megabytes(limit)) \(what) may have")
         }
         return OpenFile(descriptor: descriptor, size: size)
+    }
+
+    /// Runs `body` with every file the calling thread opens through ``open(_:limit:what:)``
+    /// held inside `folders` (a render's ``Sandbox/folders``; nil: no limit) as the file opened
+    /// is, not as its path was when checked: the path the kernel opened the descriptor at
+    /// (`/proc/self/fd/N`) must lie in one of them. A folder of the path swapped for a symbolic
+    /// link to elsewhere after the render's check of the path is then refused, never read.
+    public static func confining<Result>(to folders: [String]?, _ body: () throws -> Result) rethrows -> Result {
+        guard let folders else { return try body() }
+        let dictionary = Thread.current.threadDictionary
+        let saved = dictionary[confinementKey]
+        dictionary[confinementKey] = folders
+        defer { dictionary[confinementKey] = saved }
+        return try body()
+    }
+
+    private static let confinementKey = "typeset.file-confinement"
+
+    /// The calling thread's folders (``confining(to:_:)``); nil: none.
+    private static var confinement: [String]? { Thread.current.threadDictionary[confinementKey] as? [String] }
+
+    /// The absolute path `descriptor` was opened at, symbolic links resolved (Linux's
+    /// `/proc/self/fd`); nil when it cannot be told (no `/proc`).
+    private static func openedPath(_ descriptor: Int32) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/fd/\(descriptor)", &buffer, Int(PATH_MAX))
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Why `path` is not a regular file Typeset may read (`it is a FIFO (named pipe), not a

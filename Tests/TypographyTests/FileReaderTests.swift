@@ -87,4 +87,39 @@ import Testing
         }
         #expect(TemporaryName.hidden("short.pdf", suffix: ".tmp") == ".short.pdf.tmp")
     }
+
+    /// Within ``FileReader/confining(to:_:)`` a file is judged where it is opened, not where its
+    /// path pointed when a render checked it: a folder of the path swapped for a symbolic link
+    /// out of the root after the check is refused (a file-level link too), a path inside is
+    /// read, and outside the scope (or with no folders) the same swapped path is read as before.
+    @Test func confinedReadsAreJudgedWhereTheFileIsOpened() throws {
+        let root = try scratch("confined-root")
+        let outside = try scratch("confined-outside")
+        try FileManager.default.createDirectory(atPath: root + "/sub", withIntermediateDirectories: true)
+        try Data("inside".utf8).write(to: URL(fileURLWithPath: root + "/sub/x.txt"))
+        try Data("secret".utf8).write(to: URL(fileURLWithPath: outside + "/x.txt"))
+        let folders = Sandbox(root: URL(fileURLWithPath: root)).folders
+        /// What reading `path` gives: its text, or why it was refused.
+        func read(_ path: String, confinedTo folders: [String]?) -> String {
+            do {
+                let data = try FileReader.confining(to: folders) { try FileReader.read(path, what: "a file") }
+                return String(decoding: data, as: UTF8.self)
+            } catch let failure as FileReader.Failure {
+                return failure.reason
+            } catch {
+                return "\(error)"
+            }
+        }
+        let checked = root + "/sub/x.txt"
+        #expect(read(checked, confinedTo: folders) == "inside")
+        // The path was checked; then its folder is swapped for a link out of the root.
+        try FileManager.default.moveItem(atPath: root + "/sub", toPath: root + "/real")
+        try FileManager.default.createSymbolicLink(atPath: root + "/sub", withDestinationPath: outside)
+        try FileManager.default.createSymbolicLink(atPath: root + "/file.txt", withDestinationPath: outside + "/x.txt")
+        let refusal = "it is outside the folders this render may read"
+        #expect(read(checked, confinedTo: folders) == refusal)
+        #expect(read(root + "/file.txt", confinedTo: folders) == refusal)
+        #expect(read(root + "/real/x.txt", confinedTo: folders) == "inside")
+        #expect(read(checked, confinedTo: nil) == "secret")
+    }
 }
