@@ -112,6 +112,11 @@ public struct LineBreaker: Sendable {
         /// so the badness measures how far the line falls short (TeX's ragged-right
         /// \rightskip = 0pt plus 2em, with rigid spaces).
         public var raggedStretch: Double? = nil
+        /// In ragged text, the factor on the squared cost of an emergency break (a word wider
+        /// than the measure broken between its parts or letters): a ragged line that falls short
+        /// by up to about twenty em costs less than breaking a word where a better place fits,
+        /// so an identifier breaks at its period and not between two letters of a part.
+        public var raggedEmergencyWeight = 1000.0
         /// A line with nothing to stretch (a word broken by the emergency pass, unspaced text)
         /// is rated as if it could stretch this fraction of the measure: its badness grows with
         /// its shortfall instead of being infinite.
@@ -350,7 +355,8 @@ public struct LineBreaker: Sendable {
         let badness = ratio.isInfinite ? 1e7 : min(1e7, 100 * pow3(abs(ratio)))
         var lineDemerits = (parameters.linePenalty + badness) * (parameters.linePenalty + badness)
         if item.kind == .penalty && item.cost > 0 {
-            lineDemerits += item.cost * item.cost
+            let weight = item.emergency && parameters.raggedStretch != nil ? parameters.raggedEmergencyWeight : 1
+            lineDemerits += item.cost * item.cost * weight
         } else if item.kind == .penalty && item.cost < 0 && !forced {
             lineDemerits -= item.cost * item.cost
         }

@@ -194,13 +194,26 @@ extension ParagraphComposer {
     /// What breaking between two letters of one part costs (``emergencyBreakCost(_:at:)``).
     static let betweenLettersCost = 5000.0
 
+    /// Never between a piece's letters and the punctuation that ends it or opens it: a line
+    /// neither starts with the comma or closing bracket after a word nor ends with the opening
+    /// one before it (UAX #14's classes CL, CP, IS, EX and OP, W3C KLREQ §3.1.7), however
+    /// long the word; punctuation between letters (`a.b`, `a/b`) still takes a break.
     static func emergencyBreaks(_ prepared: PreparedParagraph, allowed: [Bool], hyphen: [Bool], width: Double)
         -> [Bool]
     {
         var emergencyAt = [Bool](repeating: false, count: prepared.scalars.count + 1)
+        func isLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+        }
         for piece in overwide(prepared, breaks: allowed, hyphens: hyphen, width: width) {
-            for k in piece.dropFirst()
-            where prepared.charBreakBefore[k] && !allowed[k] && !isBreakingSpace(prepared.scalars[k]) {
+            let scalars = prepared.scalars[piece]
+            guard let firstLetter = scalars.firstIndex(where: isLetterOrDigit),
+                let lastLetter = scalars.lastIndex(where: isLetterOrDigit)
+            else { continue }
+            for k in (firstLetter + 1)..<(lastLetter + 1)
+            where k > piece.lowerBound && prepared.charBreakBefore[k] && !allowed[k]
+                && !isBreakingSpace(prepared.scalars[k])
+            {
                 emergencyAt[k] = true
             }
         }

@@ -432,7 +432,8 @@ public enum Format {
         return text == "-0" ? "0" : text
     }
 
-    /// `text` cut at a word boundary to at most `count` characters.
+    /// `text` cut at a word boundary to at most `count` characters, never after a word of
+    /// punctuation alone (a spaced dash, an opening quote), which belongs to what was cut.
     static func truncated(_ text: String, toCharacters count: Int) -> String {
         guard text.count > count else { return text }
         var words: [Substring] = []
@@ -442,6 +443,10 @@ public enum Format {
             length += word.count + (words.isEmpty ? 0 : 1)
             words.append(word)
         }
+        func hasLetters(_ word: Substring) -> Bool {
+            word.unicodeScalars.contains { $0.properties.isAlphabetic || $0.properties.numericType != nil }
+        }
+        while words.count > 1, let last = words.last, !hasLetters(last) { words.removeLast() }
         return words.isEmpty ? String(text.prefix(max(1, count))) : words.joined(separator: " ")
     }
 }

@@ -168,7 +168,12 @@ struct BookGathering {
         // updateValue: assigning nil through the subscript would remove the key.
         seen.updateValue(include?.location, forKey: key)
         let text: InputFile.Text
-        do { text = try InputFile.read(path, streams: include == nil) } catch let error as TypesetError {
+        do {
+            // An included file is judged where it is opened (``FileReader/confining(to:_:)``).
+            text = try FileReader.confining(to: include == nil ? nil : root) {
+                try InputFile.read(path, streams: include == nil)
+            }
+        } catch let error as TypesetError {
             guard let include, case .unreadableInput(_, let reason) = error else { throw error }
             throw TypesetError.invalidInput([
                 Diagnostic(.error, "include '\(include.path)': cannot read \(path): \(reason)", at: include.location)

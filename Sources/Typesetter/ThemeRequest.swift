@@ -68,6 +68,20 @@ extension Typesetter {
         return (theme, diagnostics)
     }
 
+    /// The bytes of the theme file `name`, judged where it is opened when a document named it
+    /// (`sandbox`: ``FileReader/confining(to:_:)``).
+    /// - Throws: ``TypesetError/invalidTheme(problems:)`` saying why it cannot be read.
+    static func readThemeFile(_ name: String, confinedTo sandbox: Sandbox?) throws -> Data {
+        do {
+            return try FileReader.confining(to: sandbox?.folders) {
+                try FileReader.read(name, limit: FileReader.themeLimit, what: "a theme file")
+            }
+        } catch {
+            let reason = (error as? FileReader.Failure)?.reason ?? "\(error)"
+            throw TypesetError.invalidTheme(problems: ["\(name): cannot read theme file: \(reason)"])
+        }
+    }
+
     /// ``prepareTheme(_:)``, and the font map of the installed fonts and the theme's and the
     /// request's font folders (a configuration of its own, ``FontConfiguration``), which the
     /// theme's families were checked against and its render shapes with.
@@ -87,10 +101,7 @@ extension Typesetter {
                     throw TypesetError.invalidTheme(problems: error.problems.map(\.description))
                 }
             }
-            let data: Data
-            do { data = try FileReader.read(name, limit: FileReader.themeLimit, what: "a theme file") } catch {
-                throw TypesetError.invalidTheme(problems: ["\(name): cannot read theme file: \(error.reason)"])
-            }
+            let data = try readThemeFile(name, confinedTo: request.sandbox)
             let sandbox = request.sandbox
             let (read, problems) = ThemeJudgement.read(data, file: name) { sandbox?.permits($0) ?? true }
             guard let read, !problems.contains(where: { $0.severity == .error }) else {

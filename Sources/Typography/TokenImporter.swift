@@ -590,6 +590,24 @@ struct TokenReader {
         }
     }
 
+    /// What is wrong with a dimension written as a DTCG object (`{"value": 16, "unit": "px"}`)
+    /// that Typeset cannot read: its value that is no number, or its unit; nil for any other node.
+    static func dimensionObjectProblem(_ node: JSONNode) -> String? {
+        guard node.members != nil else { return nil }
+        guard let value = node["value"] else { return "is an object without \"value\"" }
+        guard value.number != nil else { return "has a \"value\" that is \(value.typeName), not a number" }
+        guard let unit = node["unit"]?.string else { return "has no \"unit\" string (px or rem)" }
+        guard ValueParsing.points("1\(unit)") != nil else {
+            return "has the unit '\(unit)', which is not px or rem (DTCG's dimension units), pt, mm, cm or in"
+        }
+        return nil
+    }
+
+    /// `value` pt written as short as it reads: `10.5`, `12`.
+    static func points(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%g", value)
+    }
+
     static let knownFields: Set<String> = [
         "fontFamily", "fontSize", "fontWeight", "lineHeight", "letterSpacing",
         "textCase", "textDecoration", "paragraphSpacing", "paragraphIndent", "fontStyle",
@@ -642,20 +660,7 @@ struct TokenReader {
         if let fontStyle = field["fontStyle"]?.string?.lowercased(), fontStyle == "italic" || fontStyle == "oblique" {
             style.italic = true
         }
-        if let sizeField = field["fontSize"] {
-            if let pt = ValueParsing.points(sizeField), pt > 0 {
-                if field["lineHeight"] == nil { style.lineHeight = style.lineHeight?.scaled(from: style.size, to: pt) }
-                style.size = pt
-            } else if ValueParsing.points(sizeField) != nil {
-                refuse(sizeField.position, "token '\(name)': fontSize must be more than 0, not \(sizeField.typeName)")
-            } else {
-                refuse(
-                    sizeField.position,
-                    "token '\(name)': fontSize must be a dimension (16, \"16px\", \"12pt\", \"1rem\", {\"value\": 16, "
-                        + "\"unit\": \"px\"}), not \(sizeField.typeName)"
-                )
-            }
-        }
+        readSize(field, token: token, base: base, into: &style)
         if let lineHeightField = field["lineHeight"] {
             // Unitless: a multiplier of fontSize (DTCG); above 5 it can only be px (Tokens Studio
             // treats unitless as px, and no real multiplier is that large).
@@ -707,6 +712,40 @@ struct TokenReader {
             errors.append(ThemeProblem(file: file, at: position, "token '\(name)': \(problem)"))
         }
         return style
+    }
+
+    /// `fontSize`: the style's size (and its line height in proportion when `lineHeight` is not
+    /// given); a token that gives no `fontSize` or `lineHeight` is warned about at its name.
+    mutating func readSize(
+        _ field: [String: JSONNode], token: DesignToken, base: TextStyle, into style: inout TextStyle
+    ) {
+        let name = token.name
+        if let sizeField = field["fontSize"] {
+            if let pt = ValueParsing.points(sizeField), pt > 0 {
+                if field["lineHeight"] == nil { style.lineHeight = style.lineHeight?.scaled(from: style.size, to: pt) }
+                style.size = pt
+            } else if ValueParsing.points(sizeField) != nil {
+                refuse(sizeField.position, "token '\(name)': fontSize must be more than 0, not \(sizeField.typeName)")
+            } else if let problem = Self.dimensionObjectProblem(sizeField) {
+                refuse(sizeField.position, "token '\(name)': fontSize \(problem)")
+            } else {
+                refuse(
+                    sizeField.position,
+                    "token '\(name)': fontSize must be a dimension (16, \"16px\", \"12pt\", \"1rem\", {\"value\": 16, "
+                        + "\"unit\": \"px\"}), not \(sizeField.typeName)"
+                )
+            }
+        } else {
+            warn(
+                token.keyPosition,
+                "token '\(name)' gives no fontSize (a DTCG typography value has fontFamily, fontSize, fontWeight, "
+                    + "letterSpacing and lineHeight); the base theme's \(Self.points(base.size)) pt is kept")
+        }
+        if field["lineHeight"] == nil {
+            warn(
+                token.keyPosition,
+                "token '\(name)' gives no lineHeight; the base theme's line height is kept, in proportion to the size")
+        }
     }
 
     /// `textCase`, `textDecoration`, `paragraphSpacing` and `paragraphIndent`: `none` and 0

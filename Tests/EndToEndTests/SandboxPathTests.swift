@@ -65,7 +65,8 @@ extension SandboxTests {
             status = try typeset(["render", root + "/long.md", "--root", root, "-o", root + "/long.pdf", "-q"]).status
         }
         #expect(status == 0)
-        #expect(long < 3 * short, "3,000 components: \(long) s; 3 components: \(short) s")
+        // Linear: well under 10× (12.8 s against 0.05 s when each component was looked up again).
+        #expect(long < 10 * short, "3,000 components: \(long) s; 3 components: \(short) s")
     }
 
     /// A value quoted in an error keeps to its line: a `theme:` holding a line break followed by

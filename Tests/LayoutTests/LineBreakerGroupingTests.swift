@@ -202,7 +202,8 @@ struct ReferenceLineBreaker {
                 let badness = ratio.isInfinite ? 1e7 : min(1e7, 100 * (abs(ratio) * abs(ratio) * abs(ratio)))
                 var demerits = (p.linePenalty + badness) * (p.linePenalty + badness)
                 if isPenalty && item.cost > 0 {
-                    demerits += item.cost * item.cost
+                    let weight = item.emergency && p.raggedStretch != nil ? p.raggedEmergencyWeight : 1
+                    demerits += item.cost * item.cost * weight
                 } else if isPenalty && item.cost < 0 && !forced {
                     demerits -= item.cost * item.cost
                 }

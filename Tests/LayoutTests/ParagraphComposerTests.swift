@@ -83,6 +83,46 @@ func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
         }
     }
 
+    /// A ragged line ends short, however short, rather than break a part of a word between
+    /// letters: `io.abcdefghijklmnopq` alone (a heading's identifier) breaks before its period
+    /// even when that leaves two letters on the first line.
+    @Test(arguments: [92.0, 95, 98])
+    func aRaggedLineEndsShortRatherThanBreakAPart(width: Double) {
+        let runs = [text("io.abcdefghijklmnopq", code: true)]
+        let p = prepared(runs)
+        let composition = ParagraphComposer.compose(
+            paragraph(runs, alignment: .left), prepared: p, width: width, hyphenate: { _, _ in [] })
+        #expect(composition.brokenWords.map(\.treatment) == [.brokenBetweenParts])
+        #expect(lineTexts(composition, p) == ["io", ".abcdefghijklmnopq"])
+    }
+
+    /// A word wider than the measure broken between its letters keeps the punctuation that
+    /// ends it (a comma, a closing bracket or quote, a full stop) on the line of its last
+    /// letters, and the punctuation that opens it on the line of its first: no line starts
+    /// with `,` or `」` nor ends with `「` or `(`, at any measure, ragged or justified.
+    @Test(arguments: [
+        "가나다라마바사아자차카타파하,", "「가나다라마바사아자차카타파하」", "(abcdefghijklmnopqrstuvwxyzabc).",
+        "\u{201C}Supercalifragilisticexpialidocious!\u{201D}", "가나다라마바사아자차카타파하…", "[abcdefghijklmnopqrstuvw]:",
+    ])
+    func anOverwideWordKeepsItsPunctuationWithItsLetters(word: String) {
+        let closing = Set(",.!?:;)]}」』\u{201D}\u{2019}…%".unicodeScalars)
+        let opening = Set("([{「『\u{201C}\u{2018}".unicodeScalars)
+        for alignment in [TextAlignment.justify, .left] {
+            for width in stride(from: 30.0, through: 90, by: 5) {
+                let runs = [text("Text " + word + " after")]
+                let p = prepared(runs)
+                let composition = ParagraphComposer.compose(
+                    paragraph(runs, alignment: alignment), prepared: p, width: width, hyphenate: { _, _ in [] })
+                let lines = lineTexts(composition, p).map { $0.trimmingCharacters(in: .whitespaces) }
+                for line in lines {
+                    guard let first = line.unicodeScalars.first, let last = line.unicodeScalars.last else { continue }
+                    #expect(!closing.contains(first), "\(word) at \(width) pt: \(lines)")
+                    #expect(!opening.contains(last), "\(word) at \(width) pt: \(lines)")
+                }
+            }
+        }
+    }
+
     /// Justified keep-all text may break inside a word as a last resort (W3C KLREQ allows a
     /// line ending in Hangul to break by character): only between two Hangul syllables, never
     /// beside a Latin letter, digit or punctuation (`MANWIDTH를`, `/dev/ttyS1을` stay whole),

@@ -320,3 +320,19 @@ import Typography
         #expect(checked >= 8, "\(style): \(checked) legend words found")
     }
 }
+
+/// The samples cut to a role's line.
+@Suite struct SampleCutTests {
+    /// A sample is cut at a word boundary, never after a word of punctuation alone (a spaced
+    /// dash or an opening quote would be left at the line's end, with what it belongs to cut).
+    @Test(arguments: [
+        ("다람쥐 헌 쳇바퀴에 타고파 — Sphinx of black quartz", 17, "다람쥐 헌 쳇바퀴에 타고파"),
+        ("Sphinx of black – quartz judge", 17, "Sphinx of black"),
+        ("Quick brown “ fox", 14, "Quick brown"),
+        ("Short sample", 40, "Short sample"),
+        ("— — —", 3, "—"),
+    ])
+    func aCutSampleEndsOnAWord(text: String, count: Int, expected: String) {
+        #expect(Format.truncated(text, toCharacters: count) == expected)
+    }
+}

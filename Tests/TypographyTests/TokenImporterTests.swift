@@ -123,7 +123,10 @@ import Testing
         #expect(theme[.body].tracking == nil)
         #expect(theme[.headline].size == 16)  // $ref pointer
         #expect(theme[.headline].lineHeight == .absolute(22))
-        #expect(theme[.caption].size == Theme.default[.caption].size)  // no fontSize: size kept
+        #expect(theme[.caption].size == Theme.default[.caption].size)  // no fontSize: size kept, said so
+        #expect(
+            warnings.contains { $0.contains("gives no fontSize") && $0.contains("base theme's 9 pt is kept") },
+            "\(warnings)")
         // A cycle among dimension tokens nothing uses is no problem: they are only listed as unused.
         #expect(!warnings.contains { $0.contains("cycle") })
         #expect(warnings.contains { $0.contains("not used") && $0.contains("loopA") })
@@ -218,8 +221,9 @@ import Testing
         let (theme, warnings) = try TokenImporter.importTokens(Data(json.utf8), file: "d.json")
         #expect(theme[.body].size == 12)
         // t.x.body duplicates Body; Body-Alt unmapped; nine roles kept from the base, whose 11 pt
-        // Headline is below the 12 pt Body.
-        #expect(warnings.count == 4, "\(warnings)")
+        // Headline is below the 12 pt Body; t.body gives no lineHeight.
+        #expect(warnings.count == 5, "\(warnings)")
+        #expect(warnings.contains { $0.contains("token 't.body' gives no lineHeight") })
         #expect(warnings.contains { $0.contains("tokens 't.body' and 't.x.body' both map to Body") })
     }
 }
