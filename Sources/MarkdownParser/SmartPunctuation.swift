@@ -48,7 +48,8 @@ public enum SmartPunctuation {
         var curly = texts.segments
         if quoted {
             var segments = texts.segments.map { Array($0.unicodeScalars) }
-            let replacements = quoteReplacements(segments: segments, atoms: texts.atomsBefore)
+            let replacements = quoteReplacements(
+                segments: segments, atoms: texts.atomsBefore, addresses: texts.addressesBefore)
             for (position, scalar) in replacements { segments[position.segment][position.index] = scalar }
             curly = segments.map(string)
         }
@@ -85,7 +86,9 @@ public enum SmartPunctuation {
     }
 
     /// The curly quote each straight quote becomes, by position.
-    static func quoteReplacements(segments: [[Unicode.Scalar]], atoms: [Bool]) -> [Position: Unicode.Scalar] {
+    static func quoteReplacements(
+        segments: [[Unicode.Scalar]], atoms: [Bool], addresses: [Bool] = []
+    ) -> [Position: Unicode.Scalar] {
         // The characters around a position, across segment boundaries; an inline that is not
         // text (code, an image) counts as a letter, a line break as a space.
         func neighbour(_ position: Position, _ step: Int) -> Unicode.Scalar? {
@@ -123,6 +126,10 @@ public enum SmartPunctuation {
                     result[openers[openerIndex].position] = quote == "'" ? "\u{2018}" : "\u{201C}"
                     result[position] = quote == "'" ? "\u{2019}" : "\u{201D}"
                     openers.remove(at: openerIndex)
+                } else if scalarIndex == 0, segmentIndex < addresses.count, addresses[segmentIndex] {
+                    // Right after an address and closing nothing: the end of what the address
+                    // left out (`https://x.org/?q="y"` links to `…q="y`), set as written.
+                    continue
                 } else {
                     result[position] = quote == "'" ? "\u{2019}" : (canClose ? "\u{201D}" : "\u{201C}")
                     if canOpen { openers.append((position, quote)) }
@@ -269,6 +276,8 @@ struct TextCollector {
     /// `atomsBefore[k]`: a non-text inline (code, image, footnote mark) stands just before
     /// segment k (k == segments.count: after the last). Line breaks count as spaces.
     var atomsBefore: [Bool] = [false]
+    /// `addressesBefore[k]`: that inline is an autolink (``isAutolink(_:_:)``).
+    var addressesBefore: [Bool] = [false]
 
     mutating func collect(_ inlines: [Inline]) {
         for inline in inlines {
@@ -276,11 +285,14 @@ struct TextCollector {
             case .text(let text):
                 segments.append(text)
                 atomsBefore.append(false)
+                addressesBefore.append(false)
             case .softBreak, .lineBreak:
                 segments.append(" ")
                 atomsBefore.append(false)
+                addressesBefore.append(false)
             case .link(let destination, _, let children) where Self.isAutolink(destination, children):
                 atomsBefore[atomsBefore.count - 1] = true  // an address, set as written
+                addressesBefore[addressesBefore.count - 1] = true
             case .emphasis(let children), .strong(let children), .strikethrough(let children), .span(_, let children),
                 .link(_, _, let children),
                 .presentation(_, let children):

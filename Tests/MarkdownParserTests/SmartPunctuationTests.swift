@@ -99,6 +99,18 @@ import Testing
                 + "https://e.com/it's and a–b… “https://e.com/q”.")
     }
 
+    /// A quote just after an address that closes nothing is the end of what the address left
+    /// out (GitHub ends `https://e.com/?x="y"` before its last `"`): set as written, as GitHub
+    /// shows it; one that closes a quote opened before the address still pairs.
+    @Test(arguments: [
+        ("Alpha https://e.com/?x=\"y\" bravo.", "Alpha https://e.com/?x=\"y\" bravo."),
+        ("Alpha www.e.com/?q='y' bravo.", "Alpha www.e.com/?q='y' bravo."),
+        ("He wrote \"see https://e.com/a\" twice.", "He wrote “see https://e.com/a” twice."),
+    ])
+    func aQuoteJustAfterAnAddressIsSetAsWritten(markdown: String, expected: String) {
+        #expect(text(markdown) == expected)
+    }
+
     /// Punctuation written escaped or as a character reference is set as written, as
     /// CommonMark's smart extension (cmark's `smart_punct.txt`) and Pandoc set it — in a
     /// paragraph, a heading, emphasis, a span, an image's description, a table cell and a note
