@@ -206,14 +206,16 @@ extension ParagraphComposer {
             scalar.properties.isAlphabetic || scalar.properties.numericType != nil
         }
         for piece in overwide(prepared, breaks: allowed, hyphens: hyphen, width: width) {
+            // Between the first and the last letter or digit, when what is outside them is a few
+            // marks of punctuation; a piece without letters (`[ [ [`) or with long runs of
+            // punctuation may break anywhere inside.
             let scalars = prepared.scalars[piece]
-            guard let firstLetter = scalars.firstIndex(where: isLetterOrDigit),
-                let lastLetter = scalars.lastIndex(where: isLetterOrDigit)
-            else { continue }
-            for k in (firstLetter + 1)..<(lastLetter + 1)
-            where k > piece.lowerBound && prepared.charBreakBefore[k] && !allowed[k]
-                && !isBreakingSpace(prepared.scalars[k])
-            {
+            let first = scalars.firstIndex(where: isLetterOrDigit)
+            let last = scalars.lastIndex(where: isLetterOrDigit)
+            let lower = first.flatMap { $0 - piece.lowerBound <= 4 ? $0 + 1 : nil } ?? piece.lowerBound + 1
+            let upper = last.flatMap { piece.upperBound - $0 <= 5 ? $0 + 1 : nil } ?? piece.upperBound
+            for k in lower..<max(lower, upper)
+            where prepared.charBreakBefore[k] && !allowed[k] && !isBreakingSpace(prepared.scalars[k]) {
                 emergencyAt[k] = true
             }
         }
