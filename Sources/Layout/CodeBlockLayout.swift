@@ -188,7 +188,13 @@ extension BlockLayout {
             var item = held.removeFirst()
             guard index > 0 else { return item }
             let enoughBelow = lineCount.map { $0 - index >= CodeBlockRules.linesAtSplit } ?? true
-            item.breakBefore = isLong && index >= CodeBlockRules.linesAtSplit && enoughBelow ? .allowed : .avoid
+            // A source line wrapped behind ↪ is one line of code: a page never ends inside it.
+            let continuesLine = item.elements.contains { element in
+                if case .text(let line, _, _) = element { return line.isWrapContinuation }
+                return false
+            }
+            item.breakBefore =
+                isLong && index >= CodeBlockRules.linesAtSplit && enoughBelow && !continuesLine ? .allowed : .avoid
             if let cue { item.repeatedHeader = cue }
             return item
         }

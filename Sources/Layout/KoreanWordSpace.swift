@@ -24,6 +24,14 @@ extension ParagraphComposer {
             counts[style.font.size, default: [:]][prepared.advances[i], default: 0] += 1
         }
         guard !counts.isEmpty else { return prepared }
+        // Spaces of another size (a larger span) keep their own widths, and a line's spaces are
+        // drawn at one width or at their own (``lineWordSpace(_:original:isCode:start:end:)``):
+        // only a paragraph whose word spaces share one size is given uniform spaces, so that
+        // every line is drawn with the spaces it was broken with.
+        let sizes = Set(
+            scalars.indices.lazy.filter { isBreakingSpace(scalars[$0]) && prepared.advances[$0] > 0 }
+                .map { runs[prepared.runIndex[$0]].style }.filter { !$0.isCode }.map(\.font.size))
+        guard sizes.count == 1 else { return prepared }
         var widths: [Double: Double] = [:]
         for (size, widthCounts) in counts {
             // The most frequent width; the narrower of two as frequent (a reproducible choice).

@@ -189,6 +189,18 @@ public enum ParagraphComposer {
         if !justified { parameters.raggedStretch = 2 * paragraph.style.baseFont.size }
         let result = LineBreaker(parameters: parameters).breakLines(items, width: width)
         var lines = finalize(result, items: items, paragraph: paragraph, prepared: prepared, width: width)
+        // A line holding inline code is never expanded, though the breaker counted on font
+        // expansion beside the code's spaces: when such a line comes out wider than the measure,
+        // the paragraph is broken again without expansion.
+        if justified, paragraph.style.fontExpansion > 0, paragraph.runs.contains(where: \.style.isCode),
+            zip(lines, result.lines).contains(where: { $0.width - $1.hang - $1.startHang > width + 0.5 })
+        {
+            var unexpanded = paragraph
+            unexpanded.style.fontExpansion = 0
+            return compose(
+                unexpanded, prepared: original, width: width, limits: limits, hyphenate: hyphenate,
+                breakKerning: breakKerning)
+        }
         if prepared.advances != original.advances {
             let isCode = paragraph.runs.map(\.style.isCode)
             for index in lines.indices {
