@@ -11,6 +11,9 @@ public struct MathMacro: Hashable, Sendable {
     public var optionalDefault: String?
     /// The replacement text, `#1` to `#9` standing for the arguments (`##` for `#`).
     public var body: String
+    /// Whether a use of the definition expanded without end: later uses, in this formula and
+    /// the document's later ones, are drawn as written at once, without expanding it again.
+    public var runsAway = false
 
     /// Creates a definition.
     public init(parameterCount: Int = 0, optionalDefault: String? = nil, body: String) {
@@ -158,6 +161,7 @@ extension MathParser {
         }
         ranAway = true
         expansionBudget = -1
+        macros[name]?.runsAway = true
         if expansionDepth == 0 { nodes.append(.atom(MathAtom(.ord, .error("\\" + name)))) }
     }
 
@@ -200,6 +204,10 @@ extension MathParser {
     mutating func expand(
         _ macro: MathMacro, named name: String, start: Int, into nodes: inout [MathNode], stop: Stop = .end
     ) {
+        if macro.runsAway {
+            runaway(name, start: start, into: &nodes)
+            return
+        }
         // A body that is one command (`\newcommand{\vect}{\mathbf}`, `\let\bb\mathbb`) stands
         // for that command: its arguments are read where the use is, as TeX reads them.
         if macro.parameterCount == 0, let alias = macro.aliasedCommand {

@@ -83,6 +83,23 @@ func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
         }
     }
 
+    /// A word wider than the measure made of punctuation alone, or with long runs of it around
+    /// a letter, still breaks inside: never one line wider than the measure.
+    @Test(arguments: [
+        "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[", "((((((((((((((((((a))))))))))))))))))",
+        "--------------------------------------",
+    ])
+    func anOverwideWordOfPunctuationStillBreaks(word: String) {
+        for alignment in [TextAlignment.justify, .left] {
+            let runs = [text(word)]
+            let p = prepared(runs)
+            let composition = ParagraphComposer.compose(
+                paragraph(runs, alignment: alignment), prepared: p, width: 60, hyphenate: { _, _ in [] })
+            #expect(composition.lines.count > 1, "\(word): \(lineTexts(composition, p))")
+            #expect(composition.lines.allSatisfy { $0.width <= 60.5 }, "\(word): \(lineTexts(composition, p))")
+        }
+    }
+
     /// A ragged line ends short, however short, rather than break a part of a word between
     /// letters: `io.abcdefghijklmnopq` alone (a heading's identifier) breaks before its period
     /// even when that leaves two letters on the first line.

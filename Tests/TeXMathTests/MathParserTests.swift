@@ -278,6 +278,28 @@ import Testing
         #expect(errors == 1, "\(formula.plainText.prefix(80))")
     }
 
+    /// A definition that ran away once is drawn as written at once in the document's later
+    /// formulas (the table of definitions passes from formula to formula), not expanded to the
+    /// limit again at each use: 160 uses of a 30-level doubling chain took 25 s. Every use still
+    /// says so, and a definition made after it still expands.
+    @Test func aDefinitionThatRanAwayIsNotExpandedAgain() {
+        var macros: [String: MathMacro] = [:]
+        var first = ContinuousClock.now
+        _ = MathParser.parse(#"\def\a{\a\a}\a"#, macros: &macros)
+        let once = ContinuousClock.now - first
+        #expect(macros["a"]?.runsAway == true)
+        first = ContinuousClock.now
+        for _ in 0..<50 {
+            let again = MathParser.parse(#"x + \a"#, macros: &macros)
+            #expect(again.problems.count == 1 && again.problems[0].message.contains("expands without end"))
+        }
+        let fifty = ContinuousClock.now - first
+        // Fifty more uses cost a few times the first, not fifty times (each was as costly).
+        #expect(fifty < once * 10, "50 uses \(fifty), the first \(once)")
+        let later = MathParser.parse(#"\newcommand{\R}{\mathbb{R}}\R"#, macros: &macros)
+        #expect(later.plainText == "ℝ" && later.problems.isEmpty)
+    }
+
     /// LaTeX's, amsmath's, mathtools' and MathJax's commands that documents use, beyond the
     /// symbols: phantoms and overlaps, stretched arrows, `\substack`, spaces of a written
     /// length, boxes, generalized fractions, old font and size switches, and a few symbols.
