@@ -113,6 +113,27 @@ import Typography
         #expect(seconds[1] < 8 * seconds[0], "\(kind): \(seconds) s for 10,000 and 40,000 characters")
     }
 
+    /// One highlighted code line of many tokens (`a+a+…`) takes time linear in its length: a
+    /// tenfold longer line takes well under fifteen times as long (100,000 and 1,000,000
+    /// characters took 0.41 and 13.9 s when each token's text was appended to a copy of the run
+    /// before it, 0.26 and 2.26 s since). The command line renders, in release.
+    @Test(.slow) func aLongHighlightedCodeLineTakesLinearTime() throws {
+        let folder = try Render.scratchFolder("long-code-line")
+        var seconds: [Double] = []
+        for n in [100_000, 1_000_000] {
+            let input = folder + "/line-\(n).md"
+            try ("```c\n" + String(repeating: "a+", count: n / 2) + "\n```\n").write(
+                toFile: input, atomically: true, encoding: .utf8)
+            var status: Int32 = -1
+            seconds.append(
+                try Timing.bestSeconds(of: 1) {
+                    status = try PDFProbe.run(Render.binary, ["render", input, "-o", folder + "/out.pdf", "-q"]).status
+                })
+            #expect(status == 0)
+        }
+        #expect(seconds[1] < 15 * seconds[0], "\(seconds) s for 100,000 and 1,000,000 characters")
+    }
+
     /// Unicode noncharacters and control characters: the document renders, the text around them
     /// is drawn, one warning names the first.
     @Test(arguments: [0xFFFF, 0xFFFE, 0xFDD0, 0xFDEF, 0x1FFFF, 0x10FFFF, 0x1, 0x7F, 0x9F] as [UInt32])
