@@ -642,23 +642,34 @@ struct TableLayout {
     func captionItem(_ caption: StyledParagraph, width: Double, scale: Double, path: [StructureElement]) -> Item {
         let paragraph = TableLayout.scaled(caption, by: scale)
         let shaped = shaper.shape(paragraph, width: max(12, width))
-        var item = Item(height: 0)
-        var y = 0.0
+        let bands = placedLines(shaped.lines, of: paragraph, x: left, top: 0, path: path)
+        return Item(
+            height: (bands.last?.bottom ?? 0) + options.page.blockSpacing * 0.5, elements: bands.flatMap(\.elements))
+    }
+
+    /// The lines of `paragraph` (shaped as `lines`) placed from `top` (pt) down at `x`, each
+    /// marked with `path` as a line of text is (``StructureMarks/line(_:x:baseline:path:linksBefore:endsBetweenWords:endsInAddedHyphen:)``):
+    /// each line's elements and its band's top and bottom.
+    func placedLines(
+        _ lines: [ShapedLine], of paragraph: StyledParagraph, x: Double, top: Double, path: [StructureElement]
+    ) -> [(elements: [PageElement], top: Double, bottom: Double)] {
+        var bands: [(elements: [PageElement], top: Double, bottom: Double)] = []
+        var y = top
         var linksBefore = 0
         var wordSpaces = WordSpaces(paragraph)
-        let boxes = LineGrid(shaper: shaper, style: paragraph.style).boxes(for: shaped.lines)
-        for (k, (line, box)) in zip(shaped.lines, boxes).enumerated() {
+        let boxes = LineGrid(shaper: shaper, style: paragraph.style).boxes(for: lines)
+        for (k, (line, box)) in zip(lines, boxes).enumerated() {
             let baseline = y + box.above
-            let notLast = k < shaped.lines.count - 1
-            item.elements += StructureMarks.line(
-                line, x: left, baseline: baseline, path: path, linksBefore: linksBefore,
+            let notLast = k < lines.count - 1
+            let elements = StructureMarks.line(
+                line, x: x, baseline: baseline, path: path, linksBefore: linksBefore,
                 endsBetweenWords: notLast && wordSpaces.endsBetweenWords(line),
                 endsInAddedHyphen: notLast && wordSpaces.endedInAddedHyphen)
             linksBefore += line.links.count
+            bands.append((elements, y, baseline + box.below))
             y = baseline + box.below
         }
-        item.height = y + options.page.blockSpacing * 0.5
-        return item
+        return bands
     }
 
     /// A row as one item, and its cells' lines as bands (for splitting a row taller than a page).
@@ -685,20 +696,10 @@ struct TableLayout {
             }
             let cellPath = path.isEmpty ? [] : path + [cellElement]
             var y = padding
-            var linksBefore = 0
-            var wordSpaces = WordSpaces(cell)
-            let boxes = LineGrid(shaper: shaper, style: cell.style).boxes(for: shaped.lines)
-            for (k, (line, box)) in zip(shaped.lines, boxes).enumerated() {
-                let baseline = y + box.above
-                let notLast = k < shaped.lines.count - 1
-                let endsBetweenWords = notLast && wordSpaces.endsBetweenWords(line)
-                let band = StructureMarks.line(
-                    line, x: x + sidePadding[j], baseline: baseline, path: cellPath, linksBefore: linksBefore,
-                    endsBetweenWords: endsBetweenWords, endsInAddedHyphen: notLast && wordSpaces.endedInAddedHyphen)
-                linksBefore += line.links.count
-                elements += band
-                lines.append(LineBand(top: y, bottom: baseline + box.below, column: j, elements: band))
-                y = baseline + box.below
+            for band in placedLines(shaped.lines, of: cell, x: x + sidePadding[j], top: padding, path: cellPath) {
+                elements += band.elements
+                lines.append(LineBand(top: band.top, bottom: band.bottom, column: j, elements: band.elements))
+                y = band.bottom
             }
             height = max(height, y + padding)
         }
