@@ -648,8 +648,8 @@ struct TableLayout {
     }
 
     /// The lines of `paragraph` (shaped as `lines`) placed from `top` (pt) down at `x`, each
-    /// marked with `path` as a line of text is (``StructureMarks/line(_:x:baseline:path:linksBefore:endsBetweenWords:endsInAddedHyphen:)``):
-    /// each line's elements and its band's top and bottom.
+    /// marked with `path` as a line of text is (``StructureMarks``): each line's elements and
+    /// its band's top and bottom.
     func placedLines(
         _ lines: [ShapedLine], of paragraph: StyledParagraph, x: Double, top: Double, path: [StructureElement]
     ) -> [(elements: [PageElement], top: Double, bottom: Double)] {
