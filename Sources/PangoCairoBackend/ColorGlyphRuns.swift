@@ -8,8 +8,9 @@ import Foundation
 /// page's `/XObject` resources, which `qpdf --check` reports as a damaged file. So the runs of a
 /// line set in a colour font are hidden while Pango draws the line (their glyphs become
 /// `PANGO_GLYPH_EMPTY`, which keeps every other glyph, underline and background where it was),
-/// and each is then drawn through Cairo into an ARGB image at 300 dpi and painted at the run's
-/// place: a crisp image XObject per run, no Type 3 font.
+/// and each of their glyphs is then drawn through Cairo into an ARGB image at 300 dpi and
+/// painted at its place: a crisp image XObject per kind of glyph in the document, no Type 3
+/// font.
 ///
 /// In a PDF the emoji stay part of the text: while Pango draws the line, each colour cluster
 /// (an emoji, a ZWJ sequence, a flag, a keycap) is drawn as one *stand-in*, the space glyph of
@@ -146,47 +147,151 @@ enum ColorGlyphRuns {
             .map { ($0.element.text, $0.element.extra) }
     }
 
-    /// Draws the glyphs of `run` into an image at ``resolution`` and paints it with the run's
-    /// origin at (`x`, `baseline`), pt.
+    /// Paints each colour glyph of `run` (its run origin at (`x`, `baseline`), pt) as an image at
+    /// ``resolution``. Each glyph's image is drawn once for the surface `cr` draws on
+    /// (``GlyphImages``): Cairo writes a surface it is given again as the same image XObject
+    /// (its source surfaces are keyed by the surface's unique id for the whole document), so a
+    /// document of ten thousand emoji of one kind holds one image, not ten thousand.
     private static func paint(
         _ run: UnsafeMutablePointer<PangoGlyphItem>, cr: OpaquePointer, x: Double, baseline: Double
     ) {
         guard let font = run.pointee.item.pointee.analysis.font, let glyphs = run.pointee.glyphs else { return }
-        var ink = PangoRectangle()
-        var logical = PangoRectangle()
-        pango_glyph_string_extents(glyphs, font, &ink, &logical)
+        let images = GlyphImages.of(cairo_get_target(cr))
+        let grouped = cairo_surface_get_type(cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_PDF
         let unit = Double(PANGO_SCALE)
-        let inkX = Double(ink.x) / unit
-        let inkY = Double(ink.y) / unit
-        let inkWidth = Double(ink.width) / unit
-        let inkHeight = Double(ink.height) / unit
-        guard inkWidth > 0, inkHeight > 0, inkWidth < 2000, inkHeight < 2000 else { return }
-        let scale = resolution / 72
-        let margin = 1.0  // pixels of transparent border, so filtering never clips the edge
-        let width = Int32((inkWidth * scale).rounded(.up) + 2 * margin)
-        let height = Int32((inkHeight * scale).rounded(.up) + 2 * margin)
-        guard let image = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height) else { return }
-        defer { cairo_surface_destroy(image) }
-        guard cairo_surface_status(image) == CAIRO_STATUS_SUCCESS, let icr = cairo_create(image) else { return }
-        cairo_translate(icr, margin, margin)
-        cairo_scale(icr, scale, scale)
-        cairo_move_to(icr, -inkX, -inkY)
-        pango_cairo_show_glyph_string(icr, font, glyphs)
-        cairo_destroy(icr)
-        cairo_surface_flush(image)
+        var advance = 0.0
+        for index in 0..<Int(glyphs.pointee.num_glyphs) {
+            let info = glyphs.pointee.glyphs[index]
+            defer { advance += Double(info.geometry.width) / unit }
+            guard info.glyph != PangoGlyph(0x0FFF_FFFF), let image = images.image(of: info.glyph, in: font) else {
+                continue
+            }
+            let originX = x + advance + Double(info.geometry.x_offset) / unit
+            let originY = baseline + Double(info.geometry.y_offset) / unit
+            cairo_save(cr)
+            // Cairo 1.16 lists a page's image XObject once per use in the page's resources, a
+            // dictionary with repeated keys (PDF 32000-1 §7.3.7 wants them unique): each use on a
+            // PDF page is wrapped in a group (a form XObject of its own, a few bytes) that lists it
+            // once, as pictures are (``InlineImageShapes/draw(_:in:on:)``).
+            if grouped { cairo_push_group(cr) }
+            cairo_translate(cr, originX + image.offsetX, originY + image.offsetY)
+            cairo_scale(cr, 1 / resolutionScale, 1 / resolutionScale)
+            cairo_set_source_surface(cr, image.surface, 0, 0)
+            // A filled rectangle, never `cairo_paint` of the image: Cairo 1.16's recording surface
+            // (behind every PDF page) treats an unclipped OVER paint of an opaque source on a page
+            // with nothing drawn yet as covering the page and drops every command recorded before
+            // it — the open `Document` tag, so its end no longer matches (CAIRO_STATUS_TAG_ERROR),
+            // the page's content markers, and its destinations and links
+            // (`_cairo_recording_surface_paint`, "optimize_clears"). A group has an alpha channel,
+            // so painting it is never taken for covering the page.
+            cairo_new_path(cr)
+            cairo_rectangle(cr, 0, 0, Double(image.width), Double(image.height))
+            cairo_fill(cr)
+            if grouped {
+                cairo_pop_group_to_source(cr)
+                cairo_paint(cr)
+            }
+            cairo_restore(cr)
+        }
+    }
 
-        cairo_save(cr)
-        cairo_translate(cr, x + inkX - margin / scale, baseline + inkY - margin / scale)
-        cairo_scale(cr, 1 / scale, 1 / scale)
-        cairo_set_source_surface(cr, image, 0, 0)
-        // A filled rectangle, never `cairo_paint`: Cairo 1.16's recording surface (behind every
-        // PDF page) treats an unclipped OVER paint on a page with nothing drawn yet as covering
-        // the page and drops every command recorded before it — the open `Document` tag, so
-        // its end no longer matches (CAIRO_STATUS_TAG_ERROR), the page's content markers, and
-        // its destinations and links (`_cairo_recording_surface_paint`, "optimize_clears").
-        cairo_new_path(cr)
-        cairo_rectangle(cr, 0, 0, Double(width), Double(height))
-        cairo_fill(cr)
-        cairo_restore(cr)
+    /// Pixels per pt at ``resolution``.
+    static let resolutionScale = resolution / 72
+
+    /// The images of the colour glyphs drawn on one Cairo surface (a PDF document, or one page's
+    /// picture), each drawn once, kept as the surface's user data and freed with it.
+    final class GlyphImages {
+        struct Image {
+            /// An ARGB surface at ``ColorGlyphRuns/resolution``.
+            let surface: OpaquePointer
+            let width: Int32
+            let height: Int32
+            /// From the glyph's origin to the image's top left corner, pt.
+            let offsetX: Double
+            let offsetY: Double
+        }
+
+        private struct Key: Hashable {
+            let font: UnsafeMutablePointer<PangoFont>
+            let glyph: PangoGlyph
+        }
+
+        /// nil for a glyph with no ink.
+        private var images: [Key: Image?] = [:]
+        /// The fonts of the keys, each held by a reference so its address is never another's.
+        private var fonts: Set<UnsafeMutablePointer<PangoFont>> = []
+
+        nonisolated(unsafe) private static let key = UnsafeMutablePointer<cairo_user_data_key_t>.allocate(
+            capacity: 1)
+
+        /// The images of `surface`, made the first time it is asked for.
+        static func of(_ surface: OpaquePointer) -> GlyphImages {
+            if let data = cairo_surface_get_user_data(surface, key) {
+                return Unmanaged<GlyphImages>.fromOpaque(data).takeUnretainedValue()
+            }
+            let images = GlyphImages()
+            let box = Unmanaged.passRetained(images).toOpaque()
+            let status = cairo_surface_set_user_data(surface, key, box) { data in
+                if let data { Unmanaged<GlyphImages>.fromOpaque(data).release() }
+            }
+            if status != CAIRO_STATUS_SUCCESS { Unmanaged<GlyphImages>.fromOpaque(box).release() }
+            return images
+        }
+
+        deinit {
+            for image in images.values { if let image { cairo_surface_destroy(image.surface) } }
+            for font in fonts { g_object_unref(font) }
+        }
+
+        /// The image of `glyph` of `font`, drawn the first time it is asked for; nil when the
+        /// glyph has no ink or its ink is over 2,000 pt either way.
+        func image(of glyph: PangoGlyph, in font: UnsafeMutablePointer<PangoFont>) -> Image? {
+            let key = Key(font: font, glyph: glyph)
+            if let known = images[key] { return known }
+            if fonts.insert(font).inserted { g_object_ref(font) }
+            let image = Self.draw(glyph, of: font)
+            images[key] = image
+            return image
+        }
+
+        private static func draw(_ glyph: PangoGlyph, of font: UnsafeMutablePointer<PangoFont>) -> Image? {
+            var ink = PangoRectangle()
+            var logical = PangoRectangle()
+            pango_font_get_glyph_extents(font, glyph, &ink, &logical)
+            let unit = Double(PANGO_SCALE)
+            let inkX = Double(ink.x) / unit
+            let inkY = Double(ink.y) / unit
+            let inkWidth = Double(ink.width) / unit
+            let inkHeight = Double(ink.height) / unit
+            guard inkWidth > 0, inkHeight > 0, inkWidth < 2000, inkHeight < 2000 else { return nil }
+            let scale = ColorGlyphRuns.resolutionScale
+            let margin = 1.0  // pixels of transparent border, so filtering never clips the edge
+            let width = Int32((inkWidth * scale).rounded(.up) + 2 * margin)
+            let height = Int32((inkHeight * scale).rounded(.up) + 2 * margin)
+            guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height) else { return nil }
+            guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let icr = cairo_create(surface) else {
+                cairo_surface_destroy(surface)
+                return nil
+            }
+            guard let one = pango_glyph_string_new() else {
+                cairo_destroy(icr)
+                cairo_surface_destroy(surface)
+                return nil
+            }
+            pango_glyph_string_set_size(one, 1)
+            one.pointee.glyphs[0] = PangoGlyphInfo(
+                glyph: glyph, geometry: PangoGlyphGeometry(width: logical.width, x_offset: 0, y_offset: 0),
+                attr: PangoGlyphVisAttr())
+            cairo_translate(icr, margin, margin)
+            cairo_scale(icr, scale, scale)
+            cairo_move_to(icr, -inkX, -inkY)
+            pango_cairo_show_glyph_string(icr, font, one)
+            pango_glyph_string_free(one)
+            cairo_destroy(icr)
+            cairo_surface_flush(surface)
+            return Image(
+                surface: surface, width: width, height: height, offsetX: inkX - margin / scale,
+                offsetY: inkY - margin / scale)
+        }
     }
 }

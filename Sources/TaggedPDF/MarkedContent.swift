@@ -123,7 +123,7 @@ enum MarkedContentRewrite {
     /// stand-in draws) maps to a different emoji in each, whatever emoji a page shows: a
     /// ToUnicode CMap maps a code to one text.
     static func standInFaceSuffix(_ text: [UInt8]) -> String {
-        "-e" + text.map { String(format: "%02x", $0) }.joined()
+        "-e" + Hexadecimal.digits(text)
     }
 
     /// `bytes` (a page's decoded content stream) rewritten for `runs` of `structure`.

@@ -61,10 +61,7 @@ public enum PDFNames {
             || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(b)
     }
 
-    private static func hex(_ b: UInt8) -> String {
-        let digits = Array("0123456789ABCDEF")
-        return String([digits[Int(b >> 4)], digits[Int(b & 15)]])
-    }
+    private static func hex(_ b: UInt8) -> String { Hexadecimal.digits([b], uppercase: true) }
 
     /// Quotes a value for a Cairo tag attribute string (`'…'`, with `\` and `'` escaped), in
     /// one pass over the bytes: every link of a document is quoted once.

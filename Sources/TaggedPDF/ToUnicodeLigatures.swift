@@ -64,7 +64,7 @@ enum ToUnicodeLigatures {
     /// the others follow in blocks of at most 100 (PDF 1.7 §9.10.3).
     static func overriding(_ plain: [UInt8], with entries: [(code: [UInt8], text: [UInt8])]) -> [UInt8] {
         guard !entries.isEmpty else { return plain }
-        func hex(_ bytes: [UInt8]) -> String { "<" + bytes.map { String(format: "%02x", $0) }.joined() + ">" }
+        func hex(_ bytes: [UInt8]) -> String { "<" + Hexadecimal.digits(bytes) + ">" }
         var remaining: [String: String] = [:]
         var order: [String] = []
         for entry in entries where remaining[hex(entry.code)] == nil {
@@ -129,7 +129,7 @@ enum ToUnicodeLigatures {
             let value = UInt32(parts[1].dropFirst().dropLast(), radix: 16), let scalar = Unicode.Scalar(value),
             let letters = letters(of: scalar)
         else { return nil }
-        let units = letters.utf16.map { String(format: "%04x", $0) }.joined()
+        let units = Hexadecimal.digits(utf16: letters.utf16)
         return "\(parts[0]) <\(units)>"
     }
 

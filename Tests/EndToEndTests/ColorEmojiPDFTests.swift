@@ -147,4 +147,36 @@ import Testing
         let pypdf = Self.tokens(try PDFProbe.run(python, [script, "text", pdf], standardErrorToo: false).output)
         #expect(pypdf == expected, "pypdf: \(pypdf)")
     }
+
+    /// Each kind of colour glyph, at each size, is one image in the PDF however often it is
+    /// shown: on one line, many times on a page, on many pages, in a heading and a table cell,
+    /// with and without tags. The document with every emoji hundreds of times holds as many
+    /// images as the one with each once, is `qpdf --check` clean (one key a use in a page's
+    /// resources) and reads back every emoji.
+    @Test(arguments: [true, false])
+    func eachKindOfColourGlyphIsOneImage(tagged: Bool) throws {
+        func document(_ copies: Int) -> String {
+            let line = Array(repeating: "😀 👍🏽 🇰🇷 👩‍💻", count: copies).joined(separator: " ")
+            return "# Title 😀\n\n\(line) end.\n\n| 😀 | 🇰🇷 |\n|---|---|\n| x | y |\n"
+        }
+        let dir = try Render.scratchFolder("emoji-images-\(tagged)")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var images: [Int] = []
+        for copies in [1, 400] {
+            try document(copies).write(toFile: dir + "/doc.md", atomically: true, encoding: .utf8)
+            let pdf = dir + "/doc-\(copies).pdf"
+            let result = try typeset(
+                ["render", dir + "/doc.md", "--paper", "a6", "-o", pdf] + (tagged ? [] : ["--no-tags"]))
+            #expect(result.status == 0, "\(result.output)")
+            #expect(try PDFProbe.info(pdf)["Pages"].flatMap { Int($0) } ?? 0 > (copies == 1 ? 0 : 5))
+            let check = try PDFProbe.run("qpdf", ["--check", pdf])
+            #expect(check.status == 0 && !check.output.contains("WARNING"), "\(check.output)")
+            images.append(try PDFProbe.contentStreams(pdf).components(separatedBy: "/Subtype /Image").count - 1)
+            if tagged {
+                let emoji = Self.tokens(try PDFProbe.text(pdf)).filter { $0 == "😀" }.count
+                #expect(emoji == copies + 2, "\(copies) copies")
+            }
+        }
+        #expect(images[0] > 0 && images[1] == images[0], "images with each emoji once, and 400 times: \(images)")
+    }
 }
