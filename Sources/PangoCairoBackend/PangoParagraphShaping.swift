@@ -176,8 +176,8 @@ extension PangoShaper {
     /// ``prepare(_:text:paragraph:)`` for a paragraph too wide for one layout: each piece
     /// (``ParagraphPieces``, cut after a space where there is one) is shaped unwrapped in a
     /// layout of its own and released; the break opportunities are Pango's for the whole text
-    /// (`pango_get_log_attrs`, UAX #14), which no cut changes. Time and memory stay linear in
-    /// the paragraph's length.
+    /// (``BreakAttributes``, UAX #14), which no cut changes. Time and memory stay linear in the
+    /// paragraph's length.
     fileprivate func prepareInPieces(text: String, paragraph: StyledParagraph, starts: [Int]) -> PreparedParagraph {
         let bytes = Array(text.utf8)
         var advanceAtByte = [Int32](repeating: 0, count: bytes.count + 1)
@@ -214,11 +214,7 @@ extension PangoShaper {
             Self.addAdvances(of: layout, at: start, to: &advanceAtByte)
             start = end
         }
-        let scalarCount = paragraph.runs.reduce(0) { $0 + $1.text.unicodeScalars.count }
-        var attrs = [PangoLogAttr](repeating: PangoLogAttr(), count: scalarCount + 1)
-        let safe = PDFText.sameLength(text)
-        pango_get_log_attrs(
-            safe, Int32(bytes.count), -1, pango_context_get_language(context.opaque), &attrs, Int32(attrs.count))
+        let attrs = BreakAttributes.of(PDFText.sameLength(text), language: pango_context_get_language(context.opaque))
         return attrs.withUnsafeBufferPointer { prepared(paragraph, advanceAtByte: advanceAtByte, breaks: $0) }
     }
 

@@ -1,0 +1,80 @@
+internal import CPangoCairo
+import Foundation
+
+/// The break opportunities of a long text (Pango's log attributes: a line break and a
+/// character break before each scalar, UAX #14 and UAX #29 with Pango's tailoring), computed a
+/// stretch at a time.
+///
+/// Pango 1.50's `pango_default_break` also finds sentence boundaries, and one of its rules
+/// (UAX #29 SB8, a full stop, then other characters, then a lowercase letter) clears the
+/// sentence end of every character back to the last sentence boundary: text with many such
+/// places and no sentence boundary (URLs, dotted names) took time quadratic in its length.
+/// So the text is cut into stretches of a few KB, each analysed alone. A cut is made only
+/// before a letter or digit that follows one space after a letter or digit: no line-break
+/// rule looks across such a space (the rules that do, UAX #14 LB14–LB17, need an opening or
+/// closing punctuation mark, a quotation mark or a dash before it), no grapheme cluster spans
+/// it, and the break there is allowed (LB18), so every stretch gives the attributes the whole
+/// text would. A text with no such place is analysed whole.
+enum BreakAttributes {
+    /// The least UTF-8 bytes of a stretch.
+    static let stretchBytes = 4_096
+
+    /// `is_line_break` and `is_char_break` before each scalar of `text` and at its end (one
+    /// more than its scalars), in `language`. `stretch` is the least bytes of a stretch.
+    static func of(
+        _ text: String, language: OpaquePointer?, stretch: Int = stretchBytes
+    ) -> [PangoLogAttr] {
+        let scalars = Array(text.unicodeScalars)
+        var attributes = [PangoLogAttr](repeating: PangoLogAttr(), count: scalars.count + 1)
+        let bytes = Array(text.utf8)
+        var start = 0  // scalar index of the stretch's start
+        var startByte = 0
+        while start < scalars.count {
+            let (end, endByte) = cut(scalars, from: start, byte: startByte, stretch: stretch)
+            let count = end - start
+            var stretchAttributes = [PangoLogAttr](repeating: PangoLogAttr(), count: count + 1)
+            bytes.withUnsafeBufferPointer { buffer in
+                buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { pointer in
+                    pango_get_log_attrs(
+                        pointer + startByte, Int32(endByte - startByte), -1, language, &stretchAttributes,
+                        Int32(count + 1))
+                }
+            }
+            let last = end == scalars.count ? count : count - 1
+            for index in 0...last { attributes[start + index] = stretchAttributes[index] }
+            if start > 0 {
+                attributes[start].is_line_break = 1
+                attributes[start].is_char_break = 1
+            }
+            start = end
+            startByte = endByte
+        }
+        return attributes
+    }
+
+    /// The end of the stretch from scalar `start` (at UTF-8 byte `byte`): the first place to
+    /// cut at least `stretch` bytes on, or the text's end; as a scalar index and a byte offset.
+    private static func cut(
+        _ scalars: [Unicode.Scalar], from start: Int, byte: Int, stretch: Int
+    ) -> (index: Int, byte: Int) {
+        var index = start
+        var offset = byte
+        while index < scalars.count {
+            if offset - byte >= stretch, index >= 2, scalars[index - 1] == " ", isLetterOrDigit(scalars[index]),
+                isLetterOrDigit(scalars[index - 2])
+            {
+                return (index, offset)
+            }
+            offset += UTF8.width(scalars[index])
+            index += 1
+        }
+        return (index, offset)
+    }
+
+    private static func isLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .otherLetter, .decimalNumber: true
+        default: false
+        }
+    }
+}
