@@ -9,12 +9,17 @@ import Foundation
 /// (UAX #29 SB8, a full stop, then other characters, then a lowercase letter) clears the
 /// sentence end of every character back to the last sentence boundary: text with many such
 /// places and no sentence boundary (URLs, dotted names) took time quadratic in its length.
-/// So the text is cut into stretches of a few KB, each analysed alone. A cut is made only
-/// before a letter or digit that follows one space after a letter or digit: no line-break
-/// rule looks across such a space (the rules that do, UAX #14 LB14–LB17, need an opening or
-/// closing punctuation mark, a quotation mark or a dash before it), no grapheme cluster spans
-/// it, and the break there is allowed (LB18), so every stretch gives the attributes the whole
-/// text would. A text with no such place is analysed whole.
+/// So the text is cut into stretches of a few KB, each analysed alone, at places where no
+/// rule looks across and whose own breaks are known, so that every stretch gives the
+/// attributes the whole text would:
+/// - before a letter or digit that follows one space after a letter or digit: the rules that
+///   look across spaces (UAX #14 LB14–LB17) need an opening or closing punctuation mark, a
+///   quotation mark or a dash before them; the line may break there (LB18);
+/// - before an ASCII letter that follows an ASCII letter (a URL or a long word without
+///   spaces): no rule looks across two letters of the Latin alphabet; the line may not break
+///   there (LB28).
+/// Either place is a grapheme cluster boundary (UAX #29 GB999). A text with neither is
+/// analysed whole.
 enum BreakAttributes {
     /// The least UTF-8 bytes of a stretch.
     static let stretchBytes = 4_096
@@ -30,7 +35,7 @@ enum BreakAttributes {
         var start = 0  // scalar index of the stretch's start
         var startByte = 0
         while start < scalars.count {
-            let (end, endByte) = cut(scalars, from: start, byte: startByte, stretch: stretch)
+            let (end, endByte, breaksLine) = cut(scalars, from: start, byte: startByte, stretch: stretch)
             let count = end - start
             var stretchAttributes = [PangoLogAttr](repeating: PangoLogAttr(), count: count + 1)
             bytes.withUnsafeBufferPointer { buffer in
@@ -41,10 +46,11 @@ enum BreakAttributes {
                 }
             }
             let last = end == scalars.count ? count : count - 1
-            for index in 0...last { attributes[start + index] = stretchAttributes[index] }
-            if start > 0 {
-                attributes[start].is_line_break = 1
-                attributes[start].is_char_break = 1
+            for index in 1..<(last + 1) { attributes[start + index] = stretchAttributes[index] }
+            if start == 0 { attributes[0] = stretchAttributes[0] }
+            if end < scalars.count {
+                attributes[end].is_line_break = breaksLine ? 1 : 0
+                attributes[end].is_char_break = 1
             }
             start = end
             startByte = endByte
@@ -53,22 +59,32 @@ enum BreakAttributes {
     }
 
     /// The end of the stretch from scalar `start` (at UTF-8 byte `byte`): the first place to
-    /// cut at least `stretch` bytes on, or the text's end; as a scalar index and a byte offset.
+    /// cut at least `stretch` bytes on, or the text's end; as a scalar index and a byte offset,
+    /// with whether the line may break there.
     private static func cut(
         _ scalars: [Unicode.Scalar], from start: Int, byte: Int, stretch: Int
-    ) -> (index: Int, byte: Int) {
+    ) -> (index: Int, byte: Int, breaksLine: Bool) {
         var index = start
         var offset = byte
         while index < scalars.count {
-            if offset - byte >= stretch, index >= 2, scalars[index - 1] == " ", isLetterOrDigit(scalars[index]),
-                isLetterOrDigit(scalars[index - 2])
-            {
-                return (index, offset)
+            if offset - byte >= stretch, index >= 2 {
+                let before = scalars[index - 1]
+                let after = scalars[index]
+                if before == " ", isLetterOrDigit(after), isLetterOrDigit(scalars[index - 2]) {
+                    return (index, offset, true)
+                }
+                if isASCIILetter(before), isASCIILetter(after) {
+                    return (index, offset, false)
+                }
             }
             offset += UTF8.width(scalars[index])
             index += 1
         }
-        return (index, offset)
+        return (index, offset, false)
+    }
+
+    private static func isASCIILetter(_ scalar: Unicode.Scalar) -> Bool {
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
     }
 
     private static func isLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {

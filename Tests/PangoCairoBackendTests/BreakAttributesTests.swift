@@ -11,7 +11,8 @@ import Testing
     /// Texts whose breaks depend on context: punctuation and quotation marks around spaces
     /// (UAX #14 LB14–LB17), numbers with separators and currency (LB25), dashes, combining marks
     /// after a space, emoji sequences and flags (LB30a, grapheme clusters), no-break spaces,
-    /// Hangul, kana, Thai (a dictionary break), Arabic and Hebrew, URLs and dotted names.
+    /// Hangul, kana, Thai (a dictionary break), Arabic and Hebrew, URLs and dotted names, and
+    /// text without spaces.
     static let texts: [(name: String, text: String)] = [
         ("punctuation", "He said ( a b ) “ c d ” and [ e ] — f g ; h ! i ? j k 」 l m « n o » p"),
         ("numbers", "cost $ 1,234.50 or 12 % or (1) 2.3.4 or 1 000 000 € and 3 4 5 6 7 8 9"),
@@ -21,6 +22,8 @@ import Testing
         ("scripts", "한국어 문장은 단어를 지킨다 かな カナ 漢字 ภาษาไทย ง่าย ไหม العربية نص עברית טקסט x y"),
         ("urls", "see https://example.com/a.b/c?d=e&f x//a.b/c e.g. a.b.c i.e. foo.bar() baz-qux a/b"),
         ("hyphens", "well-known x-ray co\u{AD}operate a – b — c - d e-mail f ‐ g h"),
+        ("spaceless", "https://example.com/a/b.c?d=e&f=g#hxyz/é\u{301}ABcd(ef)[gh]\"ij\"kl—mn-op…qr"),
+        ("word", "Donaudampfschifffahrtsgesellschaftskapitänsmützenabzeichenherstellungsunternehmen"),
     ]
 
     /// The attributes Pango gives `text` whole.
@@ -50,17 +53,19 @@ import Testing
     }
 
     /// Places Pango analyses in time quadratic in their distance from the last sentence
-    /// boundary (a full stop, other characters, a lowercase letter): eight times the text takes
+    /// boundary (a full stop, other characters, a lowercase letter), with spaces and without (a
+    /// URL): eight times the text takes
     /// well under sixteen times as long (analysed whole, 20,000 and 160,000 repetitions of
     /// `x//a.b/c ` took 0.81 and 51 s in a debug build, 63 times as long).
-    @Test func timeIsLinearWhereSentencesNeverEnd() throws {
+    @Test(arguments: ["spaced", "spaceless"])
+    func timeIsLinearWhereSentencesNeverEnd(kind: String) throws {
         let language = pango_language_from_string("en")
         var seconds: [Double] = []
         for count in [20_000, 160_000] {
-            let text = String(repeating: "x//a.b/c ", count: count)
+            let text = String(repeating: kind == "spaced" ? "x//a.b/c " : "a/b.c", count: count)
             seconds.append(
                 try Timing.bestThreadSeconds(of: 2) { _ = BreakAttributes.of(text, language: language) })
         }
-        #expect(seconds[1] < 16 * seconds[0], "\(seconds) s")
+        #expect(seconds[1] < 16 * seconds[0], "\(kind): \(seconds) s")
     }
 }
