@@ -276,6 +276,44 @@ public final class Paginator {
         if block.keepWithNext { keptLinesToCome = Paginator.keptLines }
     }
 
+    /// The vertical geometry of `blocks` laid out one after another (with this paginator's
+    /// shaper and options, from a fresh start, nothing placed): for each item its height, the
+    /// space above it, its break rule, the lines kept after it, how far its ink reaches beyond
+    /// its box, and the heights of its notes, pt. Blocks whose geometries are equal are
+    /// paginated alike wherever they stand: they differ only in what their lines show (a table
+    /// of contents' page numbers), not in the room they take or where a page may end.
+    /// - Throws: what laying a block out throws.
+    public func geometry(of blocks: [StyledBlock]) throws -> [Double] {
+        var figures: [Double] = []
+        var previous: StyledBlock?
+        var panelID = 0
+        for block in blocks {
+            if case .pageBreak = block.content {
+                figures.append(-1)
+                continue
+            }
+            panelID += 1
+            figures.append(max(previous?.spaceAfter ?? 0, block.spaceBefore))
+            previous = block
+            let layout = BlockLayout(shaper: shaper, options: options, panelID: panelID, emptyParagraphs: CellMemory())
+            try layout.layOut(block) { item in
+                var item = item
+                measureInk(of: &item)
+                let rule: Double =
+                    switch item.breakBefore {
+                    case .allowed: 0
+                    case .avoid: 1
+                    case .forced: 2
+                    }
+                let ink = item.ink ?? Overhang()
+                figures += [item.height, item.spaceBefore, rule, Double(item.linesKeptAfter), ink.above, ink.below]
+                for note in item.notes { figures += [note.height, note.ink?.above ?? 0, note.ink?.below ?? 0] }
+                figures.append(Double(item.notes.count))
+            }
+        }
+        return figures
+    }
+
     /// How much of a heading's keep one item of `block` fulfils: a line of text is one line; a
     /// table row or a figure fulfils it whole (a table keeps its header with its first row, a
     /// figure with its caption); a rule is no text and fulfils none of it.

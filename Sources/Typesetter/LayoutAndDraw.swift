@@ -40,8 +40,10 @@ struct LayoutAndDraw {
     /// Passes that draw nothing, only when something needs the page count or the pages
     /// headings land on: `{pages}` in a running text, or a table of contents. The contents'
     /// own page numbers can change its length, so it is laid out again until the pages
-    /// headings land on stop changing (at most three passes). They keep only numbers: the
-    /// page count and the page of each destination.
+    /// headings land on stop changing (at most three passes); a pass is not made when the
+    /// contents with the numbers found take the same room as with those the last pass set
+    /// (``Paginator/geometry(of:)``), since it would find the same pages. They keep only
+    /// numbers: the page count and the page of each destination.
     func countPages() throws -> PageNumbers {
         var numbers = PageNumbers()
         guard frontMatter.running.needsPageCount || frontMatter.contents != nil else { return numbers }
@@ -49,7 +51,14 @@ struct LayoutAndDraw {
             let pass = try layOut(pages: numbers.destinations, pageCount: nil, into: PageCounter()).paginator
             numbers.pageCount = pass.pageCount
             guard frontMatter.contents != nil, pass.destinations != numbers.destinations else { break }
+            let laidOut = numbers.destinations
             numbers.destinations = pass.destinations
+            let geometry = Paginator(shaper: shaper, options: layoutOptions(pageCount: nil), renderer: PageCounter())
+            if try geometry.geometry(of: frontMatter.blocks(pages: laidOut))
+                == geometry.geometry(of: frontMatter.blocks(pages: pass.destinations))
+            {
+                break
+            }
         }
         if settings.options.tunesHeap { FreedMemory.release() }
         return numbers
@@ -105,12 +114,7 @@ struct LayoutAndDraw {
     ) throws -> (paginator: Paginator, diagnostics: [Diagnostic]) {
         let theme = settings.theme
         let options = settings.options
-        let running = frontMatter.running
-        let layout = LayoutOptions(
-            page: theme.page, widows: options.widows ?? 2, orphans: options.orphans ?? 2,
-            header: running.header(pageCount: pageCount),
-            footer: running.footer(pageCount: pageCount))
-        let paginator = Paginator(shaper: shaper, options: layout, renderer: renderer)
+        let paginator = Paginator(shaper: shaper, options: layoutOptions(pageCount: pageCount), renderer: renderer)
         var styling = settings.styling
         styling.droppedLinks = survey.links.droppedTargets
         styling.mathLabels = survey.mathLabels
@@ -158,6 +162,16 @@ struct LayoutAndDraw {
             }
         }
         return (paginator, diagnostics)
+    }
+
+    /// The page, widows, orphans and running texts of a layout pass, `{pages}` read as
+    /// `pageCount`.
+    private func layoutOptions(pageCount: Int?) -> LayoutOptions {
+        let options = settings.options
+        return LayoutOptions(
+            page: settings.theme.page, widows: options.widows ?? 2, orphans: options.orphans ?? 2,
+            header: frontMatter.running.header(pageCount: pageCount),
+            footer: frontMatter.running.footer(pageCount: pageCount))
     }
 
     /// The warning for text whose glyphs reach past the text area even alone at the top of a
