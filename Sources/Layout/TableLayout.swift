@@ -54,9 +54,10 @@ struct TableLayout {
         let available = options.page.measure - indent
         let fit = fit(table, columns: columns, available: available)
         let split = fit.parts.count > 1
-        for (number, part) in fit.parts.enumerated() {
+        // A table with no header row (an HTML table without `<th>`) sets its top rule alone.
+        let hasHeader = table.header.contains { !$0.runs.isEmpty }
+        for number in fit.parts.indices {
             var first = true
-            let bounds = part.map { fit.bounds[$0] }
             // Each part of columns is a `Table` of its own, its label its caption: a table's
             // rows have one number of columns, and it has at most one caption, first or last
             // (PDF/UA-1 ISO 14289-1 §7.5; PDF 1.7 §14.8.4.3.4).
@@ -65,8 +66,7 @@ struct TableLayout {
                 partPath[partPath.count - 1] = StructureElement(.table, id: leaf.id, index: number)
             }
             try layOutPart(
-                table, columns: part, scale: fit.scale, bounds: bounds, partNumber: number, path: partPath,
-                available: available
+                table, fit: fit, partNumber: number, hasHeader: hasHeader, path: partPath, available: available
             ) { item in
                 var item = item
                 if first, number == 0, fit.scale < 1 || split {
@@ -81,23 +81,28 @@ struct TableLayout {
         }
     }
 
-    /// The columns `columns` of `table` (indices into each row), with their bounds at `scale`
-    /// (`bounds`, one per listed column), laid out as one table: part `partNumber` of the
-    /// table's ``TableFit/parts`` (labelled when there are several).
+    /// Part `partNumber` of `table` as `fit` sets it (its columns ``TableFit/parts``, their
+    /// ``TableFit/bounds`` at ``TableFit/scale``), laid out as one table (labelled when there are
+    /// several parts); `hasHeader` tells whether any header cell holds text. Only the part's
+    /// cells of each row are read and shaped, so a table of many columns split into many parts
+    /// costs its cells once, not its rows once a part.
     func layOutPart(
-        _ table: StyledTable, columns part: [Int], scale: Double, bounds: [ColumnBounds], partNumber: Int,
-        path: [StructureElement], available: Double, emit: (Item) throws -> Void
+        _ table: StyledTable, fit: TableFit, partNumber: Int, hasHeader: Bool, path: [StructureElement],
+        available: Double, emit: (Item) throws -> Void
     ) rethrows {
+        let (part, scale) = (fit.parts[partNumber], fit.scale)
+        let bounds = part.map { fit.bounds[$0] }
         let pad = table.cellPadding
         let columns = part.count
         let totalColumns = max(table.header.count, table.rows.columnCount)
-        func cells(_ row: [StyledParagraph]) -> [StyledParagraph] {
+        /// The part's cells, at `scale`, of a row of `count` cells whose cell `j` is `cell(j)`.
+        func cells(count: Int, _ cell: (Int) -> StyledParagraph) -> [StyledParagraph] {
             // A row shorter than the table has empty cells at its end.
             part.map { column in
-                guard column < row.count else {
-                    return StyledParagraph(runs: [], style: (row.first ?? table.header[0]).style)
+                guard column < count else {
+                    return StyledParagraph(runs: [], style: (count > 0 ? cell(0) : table.header[0]).style)
                 }
-                return TableLayout.scaled(row[column], by: scale)
+                return TableLayout.scaled(cell(column), by: scale)
             }
         }
         // When the minimum widths overflow the measure, side padding gives way first, but only
@@ -112,7 +117,7 @@ struct TableLayout {
         // a letter (about an em; dozens of columns) does it shrink further, the same in every
         // column.
         let sumMin = bounds.reduce(0) { $0 + $1.minimum }
-        let em = (table.header.map(\.style.baseFont.size).max() ?? 0) * scale
+        let em = fit.naturalSize * scale
         var sidePad = pad
         if sumMin > available {
             let least = TableLayout.sidePadding(
@@ -140,13 +145,13 @@ struct TableLayout {
             of: table, partNumber: partNumber, columns: part, totalColumns: totalColumns, scale: scale,
             width: tableWidth, path: path, emit: emit)
         let textHeight = options.page.textHeight
-        // A table with no header row (an HTML table without `<th>`) sets its top rule alone,
-        // kept with the first row: no empty band stands for a header, and none repeats.
-        let hasHeader = table.header.contains { !$0.runs.isEmpty }
+        // A table with no header row sets its top rule alone, kept with the first row: no empty
+        // band stands for a header, and none repeats.
         var header =
             hasHeader
             ? row(
-                cells(table.header), widths: widths, padding: pad, sidePadding: hpad, lines: &headerLines,
+                cells(count: table.header.count) { table.header[$0] }, widths: widths, padding: pad, sidePadding: hpad,
+                lines: &headerLines,
                 path: rowPath(0), cellRole: .tableHeader, firstCell: firstRow * totalColumns,
                 headerScopes: headerScopes(table, row: 0, columns: part))
             : Item(height: strong)
@@ -173,10 +178,11 @@ struct TableLayout {
         // A row taller than a page (less the repeated header) is the one row that is split:
         // the paginator ends its first part where the page ends (``RowFragments``).
         let tallest = textHeight - (headerBox?.item.height ?? 0) - 1
-        for (i, row) in table.rows.enumerated() {
+        for i in 0..<rowCount {
             var lines: [LineBand] = []
+            let rowCells = cells(count: table.rows.cellCount(inRow: i)) { table.rows.paragraph(row: i, column: $0) }
             var item = self.row(
-                cells(row), widths: widths, padding: pad, sidePadding: hpad, lines: &lines,
+                rowCells, widths: widths, padding: pad, sidePadding: hpad, lines: &lines,
                 path: rowPath(i + 1), cellRole: .tableData,
                 firstCell: (firstRow + i + 1) * totalColumns,
                 headerScopes: headerScopes(table, row: i + 1, columns: part))
@@ -265,9 +271,7 @@ struct TableLayout {
         if scale < 1 {
             shaper.forgetKeptLayouts()
             bounds = columnBounds(
-                header: table.header.map { TableLayout.scaled($0, by: scale) },
-                rows: table.rows.lazy.map { $0.map { TableLayout.scaled($0, by: scale) } },
-                columns: columns, padding: pad)
+                header: table.header, rows: table.rows, columns: columns, padding: pad, scale: scale)
         }
         let widths = legible(bounds, em: naturalSize * scale).map { $0 + pad }
         // Set smaller, the table fits (to within rounding, which the column widths absorb);
@@ -393,14 +397,19 @@ struct TableLayout {
     /// reports them. Where it does not, each word is measured alone, and those widths are
     /// remembered for repeated words; the memory is emptied when it holds ``wordMemory`` words,
     /// so a table of ever-new words (numbers, ids) does not grow it.
-    func columnBounds(header: [StyledParagraph], rows: some Sequence<[StyledParagraph]>, columns: Int, padding: Double)
-        -> [ColumnBounds]
-    {
+    ///
+    /// Each cell is measured as set at `scale` times its size (``scaled(_:by:)``), one at a
+    /// time: a row of many cells is not held scaled whole.
+    func columnBounds(
+        header: [StyledParagraph], rows: some Sequence<[StyledParagraph]>, columns: Int, padding: Double,
+        scale: Double = 1
+    ) -> [ColumnBounds] {
         var bounds = [ColumnBounds](repeating: ColumnBounds(minimum: 0, maximum: 0), count: columns)
         var wordWidths: [[StyledRun]: Double] = [:]
         func measure(_ row: [StyledParagraph]) {
             if wordWidths.count >= TableLayout.wordMemory { wordWidths.removeAll(keepingCapacity: true) }
-            for (j, cell) in row.enumerated() {
+            for (j, unscaled) in row.enumerated() {
+                let cell = TableLayout.scaled(unscaled, by: scale)
                 let (minimum, maximum) = memory.bounds(of: cell) { measureCell(cell, wordWidths: &wordWidths) }
                 let slack = max(0.5, cell.runs.map(\.style.letterSpacing).max() ?? 0)
                 let extra = 2 * padding + slack
@@ -447,7 +456,7 @@ struct TableLayout {
         return (minimum, maximum)
     }
 
-    /// How many measured word widths ``columnBounds(header:rows:columns:padding:)`` keeps at most.
+    /// How many measured word widths ``columnBounds(header:rows:columns:padding:scale:)`` keeps at most.
     static let wordMemory = 4096
 
     /// The unbreakable words of a paragraph, each as the runs (styles) that hold its characters

@@ -70,6 +70,19 @@ public struct StyledTableRows: RandomAccessCollection, Hashable, Sendable, Expre
         return (rowStarts[index]..<rowStarts[index + 1]).map(paragraph(atCell:))
     }
 
+    /// The number of cells in row `index`.
+    public func cellCount(inRow index: Int) -> Int {
+        precondition(index >= 0 && index < endIndex, "row index out of range")
+        return rowStarts[index + 1] - rowStarts[index]
+    }
+
+    /// Cell `column` (from 0) of row `row`, rebuilt as a paragraph alone: reading a few cells of
+    /// a row costs those cells, not the row.
+    public func paragraph(row: Int, column: Int) -> StyledParagraph {
+        precondition(column >= 0 && column < cellCount(inRow: row), "cell index out of range")
+        return paragraph(atCell: rowStarts[row] + column)
+    }
+
     /// Applies `update` to every cell in turn, row by row. The storage is rebuilt from the
     /// first row that `update` changes; when it changes none, nothing is rebuilt.
     public mutating func updateEach(_ update: (inout StyledParagraph) -> Void) {

@@ -79,6 +79,35 @@ import Testing
         #expect(text.contains("w59999") && text.contains("last line"))
     }
 
+    /// An HTML table of `columns` columns, a header row and one body row, every cell different.
+    static func wideTable(columns: Int) -> String {
+        "<table>\n<tr>" + (0..<columns).map { "<th>h\($0)</th>" }.joined() + "</tr>\n<tr>"
+            + (0..<columns).map { "<td>x\($0)</td>" }.joined() + "</tr>\n</table>\n\nlast line\n"
+    }
+
+    /// A table too wide for the measure is split into parts of a few columns each: each part
+    /// reads and shapes only its own cells of every row, so eight times the columns take at most
+    /// ten times the processor time and memory (a part reading every row whole is quadratic:
+    /// 22 times). An HTML table, as cmark-gfm 0.29 appends each cell of a Markdown row by
+    /// walking the row's list of cells, quadratic in the row's cells before layout begins.
+    @Test func eightTimesTheColumnsTakeAtMostTenTimesTheTimeAndMemory() throws {
+        func measure(_ columns: Int) throws -> (seconds: Double, mebibytes: Double, pdf: String) {
+            let name = "scaling-columns-\(columns)"
+            let seconds = try Render.processorSeconds(Self.wideTable(columns: columns), name: name)
+            let peak = try Render.peak(Self.wideTable(columns: columns), name: name)
+            return (seconds, peak.mebibytes, peak.pdf)
+        }
+        let (small, large) = try Timing.firstHolding {
+            (try measure(2_000), try measure(16_000))
+        } holds: {
+            $0.1.seconds <= 10 * $0.0.seconds && $0.1.mebibytes <= 10 * $0.0.mebibytes
+        }
+        #expect(large.seconds <= 10 * small.seconds, "×1 \(small.seconds) s, ×8 \(large.seconds) s")
+        #expect(large.mebibytes <= 10 * small.mebibytes, "×1 \(small.mebibytes) MiB, ×8 \(large.mebibytes) MiB")
+        let text = try PDFProbe.run("pdftotext", [large.pdf, "-"]).output
+        #expect(text.contains("h15999") && text.contains("x15999") && text.contains("last line"))
+    }
+
     @Test(arguments: ["-\n", "1.\n"])
     func eightTimesTheEmptyListItemsTakeAtMostTenTimesTheTimeAndMemory(item: String) throws {
         let kind = item == "-\n" ? "bullet" : "number"
