@@ -54,11 +54,12 @@ struct LayoutAndDraw {
             let laidOut = numbers.destinations
             numbers.destinations = pass.destinations
             let geometry = Paginator(shaper: shaper, options: layoutOptions(pageCount: nil), renderer: PageCounter())
-            if try geometry.geometry(of: frontMatter.blocks(pages: laidOut))
+            let sameRoom =
+                try geometry.geometry(of: frontMatter.blocks(pages: laidOut))
                 == geometry.geometry(of: frontMatter.blocks(pages: pass.destinations))
-            {
-                break
-            }
+            // Words those layouts found wider than the measure are the drawing pass's to report.
+            shaper.overwideWords.removeAll()
+            if sameRoom { break }
         }
         if settings.options.tunesHeap { FreedMemory.release() }
         return numbers
