@@ -11,7 +11,7 @@ import Testing
 /// and system) of the two, tagged, measured in turn in the same run, the best of two each:
 /// the formulas may take at most 8 times the words (the pair measured again, up to three
 /// times, until it holds).
-/// Measured 2026-12-05: 2.2 s against 0.22 s (×10) before, 1.3 s against 0.22 s (×5.8) after.
+/// Measured 2026-12-04: 2.2 s against 0.22 s (×10) before, 1.3 s against 0.22 s (×5.8) after.
 @Suite(.serialized, .slow) struct ManyInlineFormulasTests {
     @Test func aParagraphOfInlineFormulasCostsABoundedMultipleOfProse() throws {
         let count = 20_000
