@@ -24,15 +24,26 @@ public enum FormulaMarkers {
         while let found = firstMarker(in: line[from...]) {
             let contentStart = found + opening.count
             guard let close = line[contentStart...].firstIndex(of: UInt8(ascii: ">")) else { break }
-            let html = String(decoding: line[contentStart..<close], as: UTF8.self)
+            let html = line[contentStart..<close]
             from = close + 1
-            guard let start = attribute("c", in: html).flatMap({ Int($0) }) else { continue }
+            guard let start = attribute("c", in: html).flatMap(decimal) else { continue }
             places.append(
                 Place(
                     markedStart: found - line.startIndex + 1, markedEnd: close - line.startIndex + 2,
-                    start: start, end: attribute("e", in: html).flatMap { Int($0) }))
+                    start: start, end: attribute("e", in: html).flatMap(decimal)))
         }
         return places
+    }
+
+    /// The number `digits` writes in decimal; nil for an empty or non-decimal value.
+    private static func decimal(_ digits: ArraySlice<UInt8>) -> Int? {
+        guard !digits.isEmpty, digits.count < 19 else { return nil }
+        var value = 0
+        for digit in digits {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
+            value = value * 10 + Int(digit - UInt8(ascii: "0"))
+        }
+        return value
     }
 
     /// The bytes a marker opens with: the word joiner, `<`, the tag and a space.
@@ -66,15 +77,30 @@ public enum FormulaMarkers {
         return end + (column - place.markedEnd)
     }
 
-    /// The value of the attribute `name` in a marker's HTML (`name="value"`).
+    /// The value of the attribute `name` in a marker's HTML (`name="value"`): a scan of its
+    /// bytes, time linear in the HTML.
     public static func attribute(_ name: String, in html: String) -> String? {
-        let first = "\(name)=\""
-        guard
-            let start = html.hasPrefix(first)
-                ? html.index(html.startIndex, offsetBy: first.count)
-                : html.firstRange(of: " " + first)?.upperBound,
-            let end = html[start...].firstIndex(of: "\"")
-        else { return nil }
-        return String(html[start..<end])
+        var html = html
+        return html.withUTF8 { bytes in
+            attribute(name, in: bytes).map { String(decoding: UnsafeBufferPointer(rebasing: $0), as: UTF8.self) }
+        }
+    }
+
+    /// The bytes of the value of the attribute `name` in a marker's HTML bytes `html`
+    /// (`name="value"`, at the start or after a space).
+    static func attribute<Bytes: Collection<UInt8>>(_ name: String, in html: Bytes) -> Bytes.SubSequence? {
+        let first = Array(name.utf8) + [UInt8(ascii: "="), UInt8(ascii: "\"")]
+        var index = html.startIndex
+        var atStart = true
+        while index != html.endIndex {
+            if atStart, html[index...].starts(with: first) {
+                let start = html.index(index, offsetBy: first.count)
+                guard let end = html[start...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+                return html[start..<end]
+            }
+            atStart = html[index] == UInt8(ascii: " ")
+            index = html.index(after: index)
+        }
+        return nil
     }
 }

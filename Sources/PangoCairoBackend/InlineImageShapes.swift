@@ -14,7 +14,7 @@ import Typography
 enum InlineImageShapes {
     /// Each picture named, its file and its alternative text, in generations a shaper holds
     /// (``ShapeGenerations``); identifiers from 1 and below ``MathShapes/firstIdentifier``.
-    static let pictures = ShapeGenerations<(path: String, alternativeText: String), Never>(
+    static let pictures = ShapeGenerations<(path: String, alternativeText: String), Never, String>(
         first: 1, limit: 2_048, ceiling: MathShapes.firstIdentifier)
 
     /// A non-zero number naming `path` with `alternativeText` in a shape attribute's data

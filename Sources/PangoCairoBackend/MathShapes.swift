@@ -155,14 +155,50 @@ enum MathShapes {
     /// The pieces of formulas laid out, each with what draws it, by source, size and faces; a
     /// formula's pieces are laid out at once and kept together by the formula.
     static let formulas = ShapeGenerations<
-        (box: MathBox, font: HarfBuzzMathFont, text: PangoMathText, source: String, piece: FormulaPiece?), [MathBox]
+        (box: MathBox, font: HarfBuzzMathFont, text: PangoMathText, source: String, piece: FormulaPiece?), [MathBox],
+        PieceKey
     >(first: firstIdentifier, limit: 2_048, ceiling: Int.max)
+
+    /// What a formula's layout depends on: its source (by digest and length), family, size,
+    /// display, frame, a broken display's line starts, the face of its `\text` and the
+    /// render's fonts. Hashing it hashes a few short strings, whatever the formula's length.
+    struct LayoutKey: Hashable {
+        /// The math font's family.
+        let family: String
+        /// The size it is set at, pt.
+        let size: Double
+        let display: Bool
+        let frame: InlineFormula.TaggedFrame?
+        /// The `\text` face's families, weight and style (its size follows the math style).
+        let textFamilies: [String]
+        let textWeight: FontWeight
+        let textItalic: Bool
+        let monospaceFamilies: [String]
+        /// The render's fonts.
+        let fonts: ObjectIdentifier
+        /// A broken display's line starts, by number and digest: a formula of n pieces is
+        /// looked up n times, and hashing the whole list at each would take n² steps.
+        let lineStartCount: Int
+        let lineStartDigest: Int
+        /// The source, by digest (``InlineFormula/sourceDigest``) and length in UTF-8 bytes: a
+        /// false match would need two sources of one length whose 64-bit SipHash digests,
+        /// keyed afresh in each process, agree.
+        let sourceDigest: Int
+        let sourceLength: Int
+    }
+
+    /// A formula's layout key and one of its pieces (nil: the formula's pieces together, as
+    /// kept in a generation's memos).
+    struct PieceKey: Hashable {
+        let layout: LayoutKey
+        let piece: Int?
+    }
 
     /// A piece of an inline formula cut into pieces (``InlineFormula/pieceNodes``): what tells
     /// the pieces of one formula side by side on a line, which are tagged as one `Formula`.
     struct FormulaPiece {
         /// The formula's layout key (its source's digest, size and faces), shared by its pieces.
-        let formulaKey: String
+        let formulaKey: LayoutKey
         /// The parsed formula.
         let formula: MathFormula
         /// The nodes the piece sets.
@@ -200,30 +236,26 @@ enum MathShapes {
         _ formula: InlineFormula, size textSize: Double, fonts: FontConfiguration, hold: ShapeHold
     ) -> (box: MathBox, identifier: Int)? {
         let size = textSize * formula.scale
-        let frame = formula.taggedFrame.map { "\($0.width) \($0.inset)" } ?? ""
         let text = PangoMathText(
             font: formula.textFont, configuration: fonts, monospaceFamilies: formula.monospaceFamilies)
-        let textFace =
-            "\(text.font.families) \(text.font.weight) \(text.font.italic) \(text.monospaceFamilies) "
-            + "\(ObjectIdentifier(fonts).hashValue)"
-        // The source and a broken display's line starts by their digests and lengths: a
-        // formula of n pieces is looked up n times, and writing the whole of either into each
-        // key made that n² bytes. (A false match would need two sources of one length whose
-        // 64-bit SipHash digests, keyed afresh in each process, agree.)
         let starts = formula.displayLineStarts
-        let key =
-            "\(formula.family)\u{0}\(size)\u{0}\(formula.display)\u{0}\(frame)\u{0}\(textFace)\u{0}"
-            + "\(starts.count) \(starts.hashValue)\u{0}\(formula.sourceDigest) \(formula.source.utf8.count)"
-        let pieceKey = key + "\u{0}\(formula.piece)"
+        let key = LayoutKey(
+            family: formula.family, size: size, display: formula.display, frame: formula.taggedFrame,
+            textFamilies: text.font.families, textWeight: text.font.weight, textItalic: text.font.italic,
+            monospaceFamilies: text.monospaceFamilies, fonts: ObjectIdentifier(fonts), lineStartCount: starts.count,
+            lineStartDigest: starts.isEmpty ? 0 : starts.hashValue, sourceDigest: formula.sourceDigest,
+            sourceLength: formula.source.utf8.count)
+        let pieceKey = PieceKey(layout: key, piece: formula.piece)
+        let whole = PieceKey(layout: key, piece: nil)
         let generation = hold.formulas
         if let known = formulas.named(pieceKey, in: generation) { return (known.entry.box, known.identifier) }
-        let known = formulas.memo(key, in: generation)
+        let known = formulas.memo(whole, in: generation)
         guard let font = font(formula.family) else { return nil }
         let pieces = known ?? layoutPieces(formula, size: size, font: font, text: text)
         guard pieces.indices.contains(formula.piece) else { return nil }
         let piece = formula.pieceNodes.map { FormulaPiece(formulaKey: key, formula: formula.formula, nodes: $0) }
         let identifier = formulas.add(
-            (pieces[formula.piece], font, text, formula.alternativeText, piece), named: pieceKey, memo: (key, pieces),
+            (pieces[formula.piece], font, text, formula.alternativeText, piece), named: pieceKey, memo: (whole, pieces),
             in: generation)
         return (pieces[formula.piece], identifier)
     }

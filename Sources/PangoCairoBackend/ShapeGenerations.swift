@@ -11,8 +11,9 @@ import Foundation
 /// ceiling given), plus its index in the generation.
 ///
 /// `Entry` is what an identifier names; `Memo` is anything else a generation keeps by key
-/// (the pieces of a formula, laid out at once). Thread-safe: every access takes one lock.
-final class ShapeGenerations<Entry, Memo>: @unchecked Sendable {
+/// (the pieces of a formula, laid out at once); `Name` names entries and memos. Thread-safe:
+/// every access takes one lock.
+final class ShapeGenerations<Entry, Memo, Name: Hashable>: @unchecked Sendable {
     /// The identifier of the first entry of generation 0.
     let first: Int
     /// The entries a generation holds before a new shaper begins the next one.
@@ -27,8 +28,8 @@ final class ShapeGenerations<Entry, Memo>: @unchecked Sendable {
 
     private struct Generation {
         var entries: [Entry] = []
-        var names: [String: Int] = [:]
-        var memos: [String: Memo] = [:]
+        var names: [Name: Int] = [:]
+        var memos: [Name: Memo] = [:]
         var holders = 0
     }
 
@@ -89,7 +90,7 @@ final class ShapeGenerations<Entry, Memo>: @unchecked Sendable {
     }
 
     /// The identifier and entry named `name` in `generation`, if it has one.
-    func named(_ name: String, in generation: Int) -> (identifier: Int, entry: Entry)? {
+    func named(_ name: Name, in generation: Int) -> (identifier: Int, entry: Entry)? {
         lock.lock()
         defer { lock.unlock() }
         guard let kept = generations[generation], let index = kept.names[name] else { return nil }
@@ -97,7 +98,7 @@ final class ShapeGenerations<Entry, Memo>: @unchecked Sendable {
     }
 
     /// What `generation` keeps by `key` besides its entries.
-    func memo(_ key: String, in generation: Int) -> Memo? {
+    func memo(_ key: Name, in generation: Int) -> Memo? {
         lock.lock()
         defer { lock.unlock() }
         return generations[generation]?.memos[key]
@@ -105,7 +106,7 @@ final class ShapeGenerations<Entry, Memo>: @unchecked Sendable {
 
     /// Adds `entry` named `name` to `generation` (and `memo` by its key), or finds the entry
     /// already named so; returns its identifier.
-    func add(_ entry: Entry, named name: String, memo: (key: String, value: Memo)? = nil, in generation: Int) -> Int {
+    func add(_ entry: Entry, named name: Name, memo: (key: Name, value: Memo)? = nil, in generation: Int) -> Int {
         lock.lock()
         defer { lock.unlock() }
         var kept = generations.removeValue(forKey: generation) ?? Generation()

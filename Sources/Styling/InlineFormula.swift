@@ -167,15 +167,17 @@ extension Styler {
                 formula: location, sourceStart: sourceStart)
             unansweredMathReferences.append((reference.key, place))
         }
-        var style = cascade.runStyle
-        style.background = nil
-        style.underline = nil
-        style.strikethrough = nil
+        // The formula's appearance is its own (``AppearanceTable`` hands it back unheld): its
+        // settings are made once and boxed once a piece.
+        var values = cascade.appearanceValues
+        values.background = nil
+        values.underline = nil
+        values.strikethrough = nil
         var content = InlineFormula(
             source: source, display: display, formula: formula,
             family: theme.families["math"]?.first ?? InlineFormula.defaultFamily,
             errorColor: theme.colors["error"] ?? RGBAColor(red: 0.8, green: 0, blue: 0),
-            colors: theme.colors, textFont: style.font, monospaceFamilies: theme.monospaceFamilies)
+            colors: theme.colors, textFont: values.font, monospaceFamilies: theme.monospaceFamilies)
         content.location = location
         let cuts = display ? [] : formula.breakIndices.map { $0 + 1 }
         let bounds = [0] + cuts + [formula.nodes.count]
@@ -187,8 +189,8 @@ extension Styler {
                 from: cuts.isEmpty ? source : formula.source(ofNodes: bounds[piece]..<bounds[piece + 1]))
             // A formula that is only a reference (`\eqref{key}`) reads as what it prints.
             if formula.nodes.count == 1, formula.references.count == 1 { content.alternativeText = formula.plainText }
-            style.inlineFormula = content
-            return StyledRun("\u{FFFC}", style: appearances.shared(style))
+            values.inlineFormula = content
+            return StyledRun("\u{FFFC}", style: RunStyle(appearance: RunAppearance(values), link: cascade.link))
         }
     }
 
