@@ -151,13 +151,13 @@ enum ColorGlyphRuns {
     /// ``resolution``. Each glyph's image is drawn once for the surface `cr` draws on
     /// (``GlyphImages``): Cairo writes a surface it is given again as the same image XObject
     /// (its source surfaces are keyed by the surface's unique id for the whole document), so a
-    /// document of ten thousand emoji of one kind holds one image, not ten thousand.
+    /// document of ten thousand emoji of one kind holds one image, not ten thousand
+    /// (``ImagePainting/paint(_:width:height:x:y:scaleX:scaleY:on:)``).
     private static func paint(
         _ run: UnsafeMutablePointer<PangoGlyphItem>, cr: OpaquePointer, x: Double, baseline: Double
     ) {
         guard let font = run.pointee.item.pointee.analysis.font, let glyphs = run.pointee.glyphs else { return }
         let images = GlyphImages.of(cairo_get_target(cr))
-        let grouped = cairo_surface_get_type(cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_PDF
         let unit = Double(PANGO_SCALE)
         var advance = 0.0
         for index in 0..<Int(glyphs.pointee.num_glyphs) {
@@ -168,30 +168,9 @@ enum ColorGlyphRuns {
             }
             let originX = x + advance + Double(info.geometry.x_offset) / unit
             let originY = baseline + Double(info.geometry.y_offset) / unit
-            cairo_save(cr)
-            // Cairo 1.16 lists a page's image XObject once per use in the page's resources, a
-            // dictionary with repeated keys (PDF 32000-1 §7.3.7 wants them unique): each use on a
-            // PDF page is wrapped in a group (a form XObject of its own, a few bytes) that lists it
-            // once, as pictures are (``InlineImageShapes/draw(_:in:on:)``).
-            if grouped { cairo_push_group(cr) }
-            cairo_translate(cr, originX + image.offsetX, originY + image.offsetY)
-            cairo_scale(cr, 1 / resolutionScale, 1 / resolutionScale)
-            cairo_set_source_surface(cr, image.surface, 0, 0)
-            // A filled rectangle, never `cairo_paint` of the image: Cairo 1.16's recording surface
-            // (behind every PDF page) treats an unclipped OVER paint of an opaque source on a page
-            // with nothing drawn yet as covering the page and drops every command recorded before
-            // it — the open `Document` tag, so its end no longer matches (CAIRO_STATUS_TAG_ERROR),
-            // the page's content markers, and its destinations and links
-            // (`_cairo_recording_surface_paint`, "optimize_clears"). A group has an alpha channel,
-            // so painting it is never taken for covering the page.
-            cairo_new_path(cr)
-            cairo_rectangle(cr, 0, 0, Double(image.width), Double(image.height))
-            cairo_fill(cr)
-            if grouped {
-                cairo_pop_group_to_source(cr)
-                cairo_paint(cr)
-            }
-            cairo_restore(cr)
+            ImagePainting.paint(
+                image.surface, width: Int(image.width), height: Int(image.height), x: originX + image.offsetX,
+                y: originY + image.offsetY, scaleX: 1 / resolutionScale, scaleY: 1 / resolutionScale, on: cr)
         }
     }
 

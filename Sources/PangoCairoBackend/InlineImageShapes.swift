@@ -184,24 +184,9 @@ extension ImageDecoder {
         // A PDF embeds a JPEG's own bytes; any other surface (a PNG preview) draws pixels.
         let vector = cairo_surface_get_type(cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_PDF
         guard let image = surface(ofFile: path, pixels: !vector) else { return }
-        cairo_save(cr)
-        defer { cairo_restore(cr) }
-        // Cairo 1.16 lists a page's image XObject once per use in the page's resources, a
-        // dictionary with repeated keys (PDF 32000-1 §7.3.7 wants them unique): each use on a
-        // PDF page is wrapped in a group (a form XObject of its own, a few bytes) that lists it
-        // once.
-        let grouped = cairo_surface_get_type(cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_PDF
-        if grouped { cairo_push_group(cr) }
-        cairo_translate(cr, rect.x, rect.y)
-        cairo_scale(cr, rect.width / Double(image.width), rect.height / Double(image.height))
-        cairo_set_source_surface(cr, image.surface, 0, 0)
-        cairo_new_path(cr)
-        cairo_rectangle(cr, 0, 0, Double(image.width), Double(image.height))
-        cairo_fill(cr)
-        if grouped {
-            cairo_pop_group_to_source(cr)
-            cairo_paint(cr)
-        }
+        ImagePainting.paint(
+            image.surface, width: image.width, height: image.height, x: rect.x, y: rect.y,
+            scaleX: rect.width / Double(image.width), scaleY: rect.height / Double(image.height), on: cr)
     }
 
     /// An SVG document parsed by librsvg, shared by every occurrence of its file in a render.
