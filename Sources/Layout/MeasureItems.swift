@@ -161,7 +161,42 @@ extension ParagraphComposer {
             }
             allowed[i] = true
         }
+        breakBeforeHyphensInAddresses(scalars, allowed: &allowed)
         return (allowed, withheld)
+    }
+
+    /// In a web or e-mail address (a word holding `://` or `@` with a period after it, or
+    /// starting with `www.`), a line that may break after a hyphen breaks before it instead: a
+    /// line ending in a hyphen is read as a hyphenated word, and the address copied from the
+    /// page loses the hyphen (The Chicago Manual of Style, 17th ed., 14.18: break a URL before
+    /// a hyphen, never after one).
+    static func breakBeforeHyphensInAddresses(_ scalars: [Unicode.Scalar], allowed: inout [Bool]) {
+        var start = 0
+        while start < scalars.count {
+            guard !isWhitespace(scalars[start]) else {
+                start += 1
+                continue
+            }
+            var end = start
+            while end < scalars.count, !isWhitespace(scalars[end]) { end += 1 }
+            let word = scalars[start..<end]
+            if isAddress(word) {
+                for i in start + 2..<max(start + 2, end + 1)
+                where allowed[i] && (scalars[i - 1] == "-" || scalars[i - 1] == "\u{2010}") {
+                    allowed[i] = false
+                    allowed[i - 1] = true
+                }
+            }
+            start = end
+        }
+    }
+
+    /// Whether `word` is a web or e-mail address (``breakBeforeHyphensInAddresses(_:allowed:)``).
+    static func isAddress(_ word: ArraySlice<Unicode.Scalar>) -> Bool {
+        let text = String(String.UnicodeScalarView(word))
+        if text.contains("://") || text.hasPrefix("www.") { return true }
+        guard let at = text.firstIndex(of: "@") else { return false }
+        return text[at...].contains(".")
     }
 
     /// Emergency breaks: grapheme boundaries inside a piece (between allowed breaks, hyphenation

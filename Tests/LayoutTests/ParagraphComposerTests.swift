@@ -45,6 +45,42 @@ func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
         c.lines.map { String(String.UnicodeScalarView(p.scalars[$0.start..<$0.end])) }
     }
 
+    /// A web or e-mail address never ends a line with a hyphen (copied, the line's end would
+    /// read as a hyphenated word and the address lose its hyphen): it breaks before the hyphen
+    /// (The Chicago Manual of Style 14.18), while a hyphenated word of prose still breaks after
+    /// its hyphen. Members: a URL with a hyphenated path and query, an e-mail address with a
+    /// hyphenated domain, a `www.` address; at every measure from 60 to 300 pt, justified and
+    /// ragged.
+    @Test(arguments: [TextAlignment.justify, .left])
+    func anAddressBreaksBeforeAHyphenNeverAfter(alignment: TextAlignment) {
+        let addresses = [
+            "https://developer.example.com/docs/widget-kit/advanced-options?lang=en-US&format=json",
+            "someone.with-a-long-name@subdomain.example-company.co.uk",
+            "www.example-site.org/well-known/path-to-page",
+        ]
+        let text = "Read " + addresses.joined(separator: " and write to ") + " for a well-known x-ray today."
+        let p = prepared([self.text(text)])
+        var brokeBefore = false
+        var brokeProse = false
+        for width in stride(from: 60.0, through: 300, by: 5) {
+            let c = ParagraphComposer.compose(
+                paragraph([self.text(text)], alignment: alignment), prepared: p, width: width,
+                hyphenate: { _, _ in [] })
+            let lines = lineTexts(c, p)
+            #expect(lines.joined().filter { $0 != " " } == text.filter { $0 != " " }, "nothing lost at \(width) pt")
+            for line in lines where line.hasSuffix("-") {
+                let word = line.split(separator: " ").last.map(String.init) ?? ""
+                #expect(
+                    !addresses.contains { $0.hasPrefix(word) || $0.contains(word) && word.contains(".") },
+                    "an address ends a line with a hyphen at \(width) pt: \(lines)")
+                if word == "well-" || word == "x-" { brokeProse = true }
+            }
+            if lines.dropFirst().contains(where: { $0.hasPrefix("-") }) { brokeBefore = true }
+        }
+        #expect(brokeBefore, "some measure breaks an address before a hyphen")
+        #expect(brokeProse, "a hyphenated word of prose still breaks after its hyphen")
+    }
+
     /// A word wider than the measure — an identifier, a path, an address — breaks between its
     /// parts where there are any (before a period, slash or underscore, after a colon or a
     /// double slash, The Chicago Manual of Style 14.18), else where a lower-case letter meets a
