@@ -233,11 +233,17 @@ struct BlockLayout {
     }
 
     /// A contents entry: the text wraps short of the page number, which sits flush right on the
-    /// last line's baseline after a dot leader (dots every 4 pt, aligned across entries).
+    /// last line's baseline after a dot leader (dots every 4 pt, aligned across entries). The
+    /// number is drawn after a word space, which shows nothing (the leader ends before it) but
+    /// reads between the text and the number when the entry's text is extracted ("Results 12",
+    /// not "Results12").
     func entryItems(_ text: StyledParagraph, trailing: StyledParagraph, path: [StructureElement]) -> [Item] {
-        guard let number = shaper.shape(trailing, width: nil).lines.first else {
+        guard let first = trailing.runs.first, let number = shaper.shape(trailing, width: nil).lines.first else {
             return paragraphItems(text, background: nil, padding: 0, path: path)
         }
+        var spaced = trailing
+        spaced.runs[0].text = " " + first.text
+        let drawn = shaper.shape(spaced, width: nil).lines.first ?? number
         var narrowed = text
         let gap = text.style.baseFont.size * 1.5
         narrowed.style.rightIndent += number.width + gap
@@ -249,7 +255,7 @@ struct BlockLayout {
         else { return items }
         let right = left + measure
         items[last].elements.append(.structure(path))
-        items[last].elements.append(.text(number, x: right - number.width, baseline: baseline))
+        items[last].elements.append(.text(drawn, x: right - drawn.width, baseline: baseline))
         items[last].elements.append(.structure([.artifact]))
         let dot = max(0.6, text.style.baseFont.size * 0.09)
         var dotX = (((x + line.width + gap / 3) - left) / 4).rounded(.up) * 4 + left

@@ -166,6 +166,17 @@ import Typesetter
         // The contents: a TOC whose entries are the listed headings.
         let toc = try #require(nodes.first { $0.name == "TOC" })
         #expect(toc.children.count > 20 && toc.children.allSatisfy { $0.name == "TOCI" })
+        // Each entry reads its title, a space and its page number: "Results 12", not "Results12".
+        func read(_ node: Node) -> String {
+            node.parts.map { part in
+                switch part {
+                case .text(let text): text
+                case .child(let child): read(child)
+                }
+            }.joined()
+        }
+        let unspaced = toc.children.map(read).filter { $0.range(of: #"\S \d+$"#, options: .regularExpression) == nil }
+        #expect(unspaced.isEmpty, "\(unspaced)")
 
         // Lists nest as deep as the source's, every item a label and a body.
         #expect(nodes.map(\.depthInLists).max() == expected.deepestList && expected.deepestList >= 3)
