@@ -8,10 +8,19 @@ extension MathSyntax {
     static let rawTextElements = ["pre", "script", "style", "textarea"]
 
     /// The bytes that close the raw HTML block that `content` (a line after its indentation)
-    /// opens, lowercased: `</pre>` for `<pre`, `-->` for `<!--`; nil when it opens none.
+    /// opens, lowercased: `</pre>` for `<pre`, `-->` for `<!--`, `?>` for a processing
+    /// instruction `<?`, `]]>` for `<![CDATA[`, `>` for a declaration `<!` and a letter
+    /// (CommonMark 0.31 §4.6, kinds 1 to 5); nil when it opens none.
     static func rawBlockCloser(opening content: ArraySlice<UInt8>) -> [UInt8]? {
         guard content.first == UInt8(ascii: "<") else { return nil }
         if content.starts(with: "<!--".utf8) { return Array("-->".utf8) }
+        if content.starts(with: "<?".utf8) { return Array("?>".utf8) }
+        if content.starts(with: "<![CDATA[".utf8) { return Array("]]>".utf8) }
+        if content.starts(with: "<!".utf8), let letter = content.dropFirst(2).first,
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(letter | 0x20)
+        {
+            return Array(">".utf8)
+        }
         let lowered = content.dropFirst().prefix(9).map(asciiLowercase)
         for name in rawTextElements where lowered.starts(with: name.utf8) {
             let after = lowered.dropFirst(name.utf8.count).first
@@ -71,20 +80,49 @@ extension MathSyntax {
         return nil
     }
 
-    /// What opens at `index`, when it is an HTML comment (-3) or a raw-text element's opening
-    /// (-4 for `<pre`, -5, -6, -7 for the others of ``rawTextElements``): the kind that
+    /// What opens at `index`, when it is an HTML comment (-3), a raw-text element's opening
+    /// (-4 for `<pre`, -5, -6, -7 for the others of ``rawTextElements``), a processing
+    /// instruction (-8), a CDATA section (-9) or a declaration (-10): the kind that
     /// ``rawEnd(_:_:at:lineEnd:limit:)`` ends; nil for anything else. Reads a dozen bytes.
     static func rawKind(_ bytes: [UInt8], at index: Int) -> Int? {
         guard let closer = rawBlockCloser(opening: bytes[index..<min(bytes.count, index + 12)]) else { return nil }
-        if closer.first != UInt8(ascii: "<") { return -3 }
-        return -4 - (rawTextElements.firstIndex { closer.dropFirst(2).starts(with: $0.utf8) } ?? 0)
+        switch closer {
+        case Array("-->".utf8): return -3
+        case Array("?>".utf8): return -8
+        case Array("]]>".utf8): return -9
+        case Array(">".utf8): return -10
+        default: return -4 - (rawTextElements.firstIndex { closer.dropFirst(2).starts(with: $0.utf8) } ?? 0)
+        }
     }
 
-    /// The end of the HTML comment or raw-text element of kind `kind` (``rawKind(_:at:)``)
-    /// opening at `index`: after `-->` or its closing tag, before `limit`; nil when it is not
-    /// closed there, or a raw-text element's opening tag does not end on its line.
+    /// The bytes that close a processing instruction (-8), a CDATA section (-9) or a
+    /// declaration (-10) (``rawKind(_:at:)``); nil for the other kinds.
+    static func markupCloser(_ kind: Int) -> [UInt8]? {
+        switch kind {
+        case -8: Array("?>".utf8)
+        case -9: Array("]]>".utf8)
+        case -10: Array(">".utf8)
+        default: nil
+        }
+    }
+
+    /// The end of the HTML comment, raw-text element, processing instruction, CDATA section or
+    /// declaration of kind `kind` (``rawKind(_:at:)``) opening at `index`: after `-->`, its
+    /// closing tag, `?>`, `]]>` or `>`, before `limit`; nil when it is not closed there, or a
+    /// raw-text element's opening tag does not end on its line.
     static func rawEnd(_ kind: Int, _ bytes: [UInt8], at index: Int, lineEnd: Int, limit: Int) -> Int? {
         if kind == -3 { return commentEnd(bytes, at: index, limit: limit) }
+        if let closer = markupCloser(kind) {
+            // After the opener (`<?`, `<![CDATA[`, `<!` and a letter), the first closer.
+            var next = index + (kind == -9 ? 9 : 2)
+            while next + closer.count <= limit {
+                if bytes[next] == closer[0], bytes[next..<(next + closer.count)].elementsEqual(closer) {
+                    return next + closer.count
+                }
+                next += 1
+            }
+            return nil
+        }
         guard let tagEnd = tagEnd(bytes, at: index, lineEnd: lineEnd) else { return nil }
         let closer = Array("</\(rawTextElements[-4 - kind])>".utf8)
         var next = tagEnd

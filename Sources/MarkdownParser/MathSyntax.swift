@@ -8,7 +8,10 @@ import Foundation
 /// literal dollar), inline `` $`…`$ ``, display `$$…$$`. Code spans,
 /// fenced and indented code are left alone. Each formula becomes an inline HTML marker holding
 /// its source (base64) and the line breaks it spanned, so that later lines keep their numbers;
-/// the converter turns markers back into ``Inline/math(_:display:location:)``.
+/// the converter turns markers back into ``Inline/math(_:display:location:)``. The same pass
+/// escapes each `<?`, `<!` and a letter, or `<![CDATA[` inside a paragraph that nothing after it
+/// in the paragraph closes: text, as CommonMark reads it, which cmark-gfm 0.29 would otherwise
+/// search the rest of the paragraph for at each.
 enum MathSyntax {
     /// The marker's tag name.
     static let tag = FormulaMarkers.tag
@@ -21,7 +24,10 @@ enum MathSyntax {
     static func marking(_ text: String, firstLine: Int = 1) -> (
         text: String, unclosedDisplays: [(line: Int, column: Int)]
     ) {
-        guard text.utf8.contains(UInt8(ascii: "$")) || text.utf8.firstRange(of: "\\begin{".utf8) != nil else {
+        guard
+            text.utf8.contains(UInt8(ascii: "$")) || text.utf8.firstRange(of: "\\begin{".utf8) != nil
+                || text.utf8.firstRange(of: "<?".utf8) != nil || text.utf8.firstRange(of: "<!".utf8) != nil
+        else {
             return (text, [])
         }
         let bytes = Array(text.utf8)
@@ -109,6 +115,16 @@ enum MathSyntax {
             index = markLine(bytes, from: index, lineEnd: lineEnd, tableRow: inTable, into: &output, scan: &scan)
         }
         return (String(decoding: output, as: UTF8.self), scan.unclosedDisplays)
+    }
+
+    /// Whether the `<` at `index` may open an HTML block: only spaces, tabs, `>` and list
+    /// markers (`-`, `*`, `+`, digits with `.` or `)`) are before it on its line.
+    static func opensBlock(_ bytes: [UInt8], lineStart: Int, at index: Int) -> Bool {
+        bytes[lineStart..<index].allSatisfy { byte in
+            byte == 0x20 || byte == 0x09 || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "-")
+                || byte == UInt8(ascii: "*") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: ".")
+                || byte == UInt8(ascii: ")") || (0x30...0x39).contains(byte)
+        }
     }
 
     /// The columns from a line's first non-space byte to where the content of the list item
@@ -293,14 +309,24 @@ enum MathSyntax {
                 index += run
                 continue
             }
-            if byte == UInt8(ascii: "<"), let kind = Self.rawKind(bytes, at: index),
-                let rawEnd = scan.rawEnd(kind, at: index, lineEnd: end)
-            {
-                // An HTML comment or `<pre>`-like element: its text is never math.
-                output += bytes[index..<rawEnd]
-                index = rawEnd
-                end = max(end, scan.lineEnd(after: rawEnd - 1))
-                continue
+            if byte == UInt8(ascii: "<"), let kind = Self.rawKind(bytes, at: index) {
+                if let rawEnd = scan.rawEnd(kind, at: index, lineEnd: end) {
+                    // An HTML comment, `<pre>`-like element, processing instruction, CDATA section
+                    // or declaration: its text is never math.
+                    output += bytes[index..<rawEnd]
+                    index = rawEnd
+                    end = max(end, scan.lineEnd(after: rawEnd - 1))
+                    continue
+                }
+                if Self.markupCloser(kind) != nil, !Self.opensBlock(bytes, lineStart: start, at: index) {
+                    // A `<?`, `<![CDATA[` or `<!` and a letter that nothing in its paragraph
+                    // closes is text: escaped, so that cmark-gfm 0.29, which looks for the
+                    // closer from each such opener to the paragraph's end, does not read the
+                    // paragraph once an opener (time quadratic in a paragraph of them).
+                    output += [UInt8(ascii: "\\"), byte]
+                    index += 1
+                    continue
+                }
             }
             if let verbatimEnd = Self.verbatimEnd(bytes, at: index, lineStart: start, lineEnd: end) {
                 output += bytes[index..<verbatimEnd]

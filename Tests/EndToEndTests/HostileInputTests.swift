@@ -134,6 +134,33 @@ import Typography
         #expect(seconds[1] < 15 * seconds[0], "\(seconds) s for 100,000 and 1,000,000 characters")
     }
 
+    /// Openers of raw HTML that nothing in their paragraph closes — a processing instruction
+    /// `<?`, a declaration `<!A`, a CDATA section `<![CDATA[` — take time linear in their number:
+    /// eight times as many in one paragraph take well under sixteen times as long, and each is
+    /// set as text. cmark-gfm 0.29 looks for the closer from each opener to the paragraph's
+    /// end: `a <? ` 5,000 and 20,000 times took 0.19 and 2.39 s before they were escaped for it.
+    /// The command line renders, in release.
+    @Test(.slow, arguments: ["a <? ", "a <!A ", "a <![CDATA[ "])
+    func unclosedMarkupTakesLinearTime(unit: String) throws {
+        let folder = try Render.scratchFolder("unclosed-markup")
+        var seconds: [Double] = []
+        for count in [5_000, 40_000] {
+            let input = folder + "/markup-\(count).md"
+            try (String(repeating: unit, count: count) + "\n").write(toFile: input, atomically: true, encoding: .utf8)
+            var status: Int32 = -1
+            seconds.append(
+                try Timing.bestSeconds(of: 1) {
+                    status = try PDFProbe.run(Render.binary, ["render", input, "-o", folder + "/out.pdf", "-q"]).status
+                })
+            #expect(status == 0)
+            // Read without line ends and page numbers: a line may end inside `<![CDATA[`.
+            let text = try PDFProbe.text(folder + "/out.pdf").filter { !$0.isWhitespace && !$0.isNumber }
+            let opener = String(unit.dropFirst(2).dropLast())
+            #expect(text.components(separatedBy: opener).count - 1 == count, "\(unit) × \(count) set as text")
+        }
+        #expect(seconds[1] < 16 * seconds[0], "\(unit): \(seconds) s for 5,000 and 40,000")
+    }
+
     /// Unicode noncharacters and control characters: the document renders, the text around them
     /// is drawn, one warning names the first.
     @Test(arguments: [0xFFFF, 0xFFFE, 0xFDD0, 0xFDEF, 0x1FFFF, 0x10FFFF, 0x1, 0x7F, 0x9F] as [UInt32])
