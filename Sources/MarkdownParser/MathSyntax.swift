@@ -318,9 +318,12 @@ enum MathSyntax {
                     end = max(end, scan.lineEnd(after: rawEnd - 1))
                     continue
                 }
-                if Self.markupCloser(kind) != nil, !Self.opensBlock(bytes, lineStart: start, at: index) {
+                if Self.markupCloser(kind) != nil, !Self.opensBlock(bytes, lineStart: start, at: index),
+                    index == 0 || bytes[index - 1] != UInt8(ascii: "(")
+                {
                     // A `<?`, `<![CDATA[` or `<!` and a letter that nothing in its paragraph
-                    // closes is text: escaped, so that cmark-gfm 0.29, which looks for the
+                    // closes (and that opens no link destination, `](<?x>)`) is text:
+                    // escaped, so that cmark-gfm 0.29, which looks for the
                     // closer from each such opener to the paragraph's end, does not read the
                     // paragraph once an opener (time quadratic in a paragraph of them).
                     output += [UInt8(ascii: "\\"), byte]
