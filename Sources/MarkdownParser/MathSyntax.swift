@@ -26,7 +26,7 @@ enum MathSyntax {
     ) {
         guard
             text.utf8.contains(UInt8(ascii: "$")) || text.utf8.firstRange(of: "\\begin{".utf8) != nil
-                || text.utf8.firstRange(of: "<?".utf8) != nil || text.utf8.firstRange(of: "<!".utf8) != nil
+                || Self.holdsMarkupOpener(text)
         else {
             return (text, [])
         }
@@ -115,6 +115,25 @@ enum MathSyntax {
             index = markLine(bytes, from: index, lineEnd: lineEnd, tableRow: inTable, into: &output, scan: &scan)
         }
         return (String(decoding: output, as: UTF8.self), scan.unclosedDisplays)
+    }
+
+    /// Whether `text` holds a processing instruction's, CDATA section's or declaration's opener
+    /// (`<?`, `<![`, `<!` and a letter), which the marking pass escapes when nothing closes it;
+    /// comments (`<!--`) are not looked for, so a text of comments is not copied.
+    static func holdsMarkupOpener(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        var beforePrevious: UInt8 = 0
+        for byte in text.utf8 {
+            if beforePrevious == UInt8(ascii: "<"), previous == UInt8(ascii: "!"),
+                byte == UInt8(ascii: "[") || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+            {
+                return true
+            }
+            if previous == UInt8(ascii: "<"), byte == UInt8(ascii: "?") { return true }
+            beforePrevious = previous
+            previous = byte
+        }
+        return false
     }
 
     /// Whether the `<` at `index` may open an HTML block: only spaces, tabs, `>` and list
