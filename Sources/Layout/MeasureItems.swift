@@ -180,7 +180,7 @@ extension ParagraphComposer {
             var end = start
             while end < scalars.count, !isWhitespace(scalars[end]) { end += 1 }
             let word = scalars[start..<end]
-            if isAddress(word) {
+            if word.contains(where: { $0 == "-" || $0 == "\u{2010}" }), isAddress(word) {
                 for i in start + 2..<max(start + 2, end + 1)
                 where allowed[i] && (scalars[i - 1] == "-" || scalars[i - 1] == "\u{2010}") {
                     allowed[i] = false
@@ -193,10 +193,16 @@ extension ParagraphComposer {
 
     /// Whether `word` is a web or e-mail address (``breakBeforeHyphensInAddresses(_:allowed:)``).
     static func isAddress(_ word: ArraySlice<Unicode.Scalar>) -> Bool {
-        let text = String(String.UnicodeScalarView(word))
-        if text.contains("://") || text.hasPrefix("www.") { return true }
-        guard let at = text.firstIndex(of: "@") else { return false }
-        return text[at...].contains(".")
+        if word.starts(with: ["w", "w", "w", "."]) { return true }
+        var index = word.startIndex
+        while index < word.endIndex {
+            switch word[index] {
+            case ":" where word[(index + 1)...].starts(with: ["/", "/"]): return true
+            case "@" where word[(index + 1)...].contains("."): return true
+            default: index += 1
+            }
+        }
+        return false
     }
 
     /// Emergency breaks: grapheme boundaries inside a piece (between allowed breaks, hyphenation
