@@ -158,12 +158,15 @@ enum ColorGlyphRuns {
     ) {
         guard let font = run.pointee.item.pointee.analysis.font, let glyphs = run.pointee.glyphs else { return }
         let images = GlyphImages.of(cairo_get_target(cr))
+        let fontName = GlyphImages.name(of: font)
         let unit = Double(PANGO_SCALE)
         var advance = 0.0
         for index in 0..<Int(glyphs.pointee.num_glyphs) {
             let info = glyphs.pointee.glyphs[index]
             defer { advance += Double(info.geometry.width) / unit }
-            guard info.glyph != PangoGlyph(0x0FFF_FFFF), let image = images.image(of: info.glyph, in: font) else {
+            guard info.glyph != PangoGlyph(0x0FFF_FFFF),
+                let image = images.image(of: info.glyph, in: font, named: fontName)
+            else {
                 continue
             }
             let originX = x + advance + Double(info.geometry.x_offset) / unit
@@ -190,15 +193,17 @@ enum ColorGlyphRuns {
             let offsetY: Double
         }
 
+        /// A glyph of a face at a size. The font is named by its description (family, style,
+        /// weight, absolute size), not held: a Pango font is given up only under the faces'
+        /// lock (``CairoFaces``), which the surface's end, when the images are freed, does not
+        /// hold.
         private struct Key: Hashable {
-            let font: UnsafeMutablePointer<PangoFont>
+            let font: String
             let glyph: PangoGlyph
         }
 
         /// nil for a glyph with no ink.
         private var images: [Key: Image?] = [:]
-        /// The fonts of the keys, each held by a reference so its address is never another's.
-        private var fonts: Set<UnsafeMutablePointer<PangoFont>> = []
 
         nonisolated(unsafe) private static let key = UnsafeMutablePointer<cairo_user_data_key_t>.allocate(
             capacity: 1)
@@ -219,15 +224,25 @@ enum ColorGlyphRuns {
 
         deinit {
             for image in images.values { if let image { cairo_surface_destroy(image.surface) } }
-            for font in fonts { g_object_unref(font) }
         }
 
-        /// The image of `glyph` of `font`, drawn the first time it is asked for; nil when the
-        /// glyph has no ink or its ink is over 2,000 pt either way.
-        func image(of glyph: PangoGlyph, in font: UnsafeMutablePointer<PangoFont>) -> Image? {
-            let key = Key(font: font, glyph: glyph)
+        /// The name of `font` in the keys: its description and the scale HarfBuzz draws its
+        /// glyphs at (which tells its size apart where the description's does not).
+        static func name(of font: UnsafeMutablePointer<PangoFont>) -> String {
+            var scale = (x: Int32(0), y: Int32(0))
+            if let hb = pango_font_get_hb_font(font) { hb_font_get_scale(hb, &scale.x, &scale.y) }
+            guard let description = pango_font_describe_with_absolute_size(font) else { return "\(scale)" }
+            defer { pango_font_description_free(description) }
+            guard let text = pango_font_description_to_string(description) else { return "\(scale)" }
+            defer { g_free(text) }
+            return String(cString: text) + " \(scale.x) \(scale.y)"
+        }
+
+        /// The image of `glyph` of `font` (named `fontName`, ``name(of:)``), drawn the first time
+        /// it is asked for; nil when the glyph has no ink or its ink is over 2,000 pt either way.
+        func image(of glyph: PangoGlyph, in font: UnsafeMutablePointer<PangoFont>, named fontName: String) -> Image? {
+            let key = Key(font: fontName, glyph: glyph)
             if let known = images[key] { return known }
-            if fonts.insert(font).inserted { g_object_ref(font) }
             let image = Self.draw(glyph, of: font)
             images[key] = image
             return image

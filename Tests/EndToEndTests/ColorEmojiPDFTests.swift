@@ -151,8 +151,8 @@ import Testing
     /// Each kind of colour glyph, at each size, is one image in the PDF however often it is
     /// shown: on one line, many times on a page, on many pages, in a heading and a table cell,
     /// with and without tags. The document with every emoji hundreds of times holds as many
-    /// images as the one with each once, is `qpdf --check` clean (one key a use in a page's
-    /// resources) and reads back every emoji.
+    /// images as the one with each once, each size its own, is `qpdf --check` clean (one key a
+    /// use in a page's resources) and reads back every emoji.
     @Test(arguments: [true, false])
     func eachKindOfColourGlyphIsOneImage(tagged: Bool) throws {
         func document(_ copies: Int) -> String {
@@ -171,7 +171,12 @@ import Testing
             #expect(try PDFProbe.info(pdf)["Pages"].flatMap { Int($0) } ?? 0 > (copies == 1 ? 0 : 5))
             let check = try PDFProbe.run("qpdf", ["--check", pdf])
             #expect(check.status == 0 && !check.output.contains("WARNING"), "\(check.output)")
-            images.append(try PDFProbe.contentStreams(pdf).components(separatedBy: "/Subtype /Image").count - 1)
+            let objects = try PDFProbe.contentStreams(pdf)
+            images.append(objects.components(separatedBy: "/Subtype /Image").count - 1)
+            // The heading's emoji are larger than the paragraph's and the table's: images of
+            // their own, never one size's image drawn at another's place.
+            let widths = Set(objects.matches(of: /\/Width (\d+)/).map { String($0.output.1) })
+            #expect(widths.count >= 3, "image widths \(widths)")
             if tagged {
                 let emoji = Self.tokens(try PDFProbe.text(pdf)).filter { $0 == "😀" }.count
                 #expect(emoji == copies + 2, "\(copies) copies")
