@@ -556,16 +556,19 @@ struct CmarkConverter {
         let excess = cells[columns...].filter { !blank($0) }
         guard let first = excess.first else { return nil }
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
+        // A row wider than a table may be has its cells past the limit in its last, escaped.
+        let written = source.writtenCells[line]
         let text = excess.map { range in
             let cell = bytes[range].drop(while: isSpace)
-            return MathSyntax.unmarked(
+            let cellText = MathSyntax.unmarked(
                 String(decoding: cell.prefix(cell.count - cell.reversed().prefix(while: isSpace).count), as: UTF8.self))
+            return written == nil ? cellText : cellText.replacingOccurrences(of: "\\|", with: "|")
         }.joined(separator: " | ")
         let firstByte = bytes[first].firstIndex { !isSpace($0) } ?? first.lowerBound
         let place = SourceLocation(
             file: file, line: line,
             column: source.lines.sourceColumn(line: line - 1, column: firstByte - bytes.startIndex + 1))
-        return (place, cells.count, text)
+        return (place, written ?? cells.count, text)
     }
 
     /// The cells of a table row, one inline list each.

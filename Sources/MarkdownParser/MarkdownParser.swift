@@ -106,22 +106,29 @@ public enum MarkdownParser {
                 frontMatter.text, firstLine: frontMatter.firstLine, file: file,
                 diagnostics: &diagnostics)
         }
-        if math ?? mathEnabled(metadata, diagnostics: &diagnostics) {
-            // The front matter is YAML, read as written: only the Markdown after it is marked.
-            let body = source.bodyOffset
-            let head = text.utf8.prefix(body)
-            // Without front matter the text is marked as it is: a copy of a long text costs its length.
-            let marking = MathSyntax.marking(
-                body == 0 ? text : String(decoding: text.utf8.dropFirst(body), as: UTF8.self),
-                firstLine: 1 + head.count { $0 == 0x0A })
-            let marked = body == 0 ? marking.text : String(decoding: head, as: UTF8.self) + marking.text
-            if marked != text { source = SourceText(marked, file: file) }
-            for place in marking.unclosedDisplays {
-                diagnostics.append(
-                    Diagnostic(
-                        .warning, "'$$' opens display math with no closing '$$' in its paragraph; set as text",
-                        at: SourceLocation(file: file, line: place.line, column: place.column), kind: .content))
-            }
+        // The front matter is YAML, read as written: only the Markdown after it is marked.
+        let body = source.bodyOffset
+        let head = text.utf8.prefix(body)
+        // Without front matter the text is marked as it is: a copy of a long text costs its length.
+        let marking = MathSyntax.marking(
+            body == 0 ? text : String(decoding: text.utf8.dropFirst(body), as: UTF8.self),
+            firstLine: 1 + head.count { $0 == 0x0A }, math: math ?? mathEnabled(metadata, diagnostics: &diagnostics))
+        let marked = body == 0 ? marking.text : String(decoding: head, as: UTF8.self) + marking.text
+        if marked != text { source = SourceText(marked, file: file) }
+        source.writtenCells = marking.findings.wideRows
+        for place in marking.findings.unclosedDisplays {
+            diagnostics.append(
+                Diagnostic(
+                    .warning, "'$$' opens display math with no closing '$$' in its paragraph; set as text",
+                    at: SourceLocation(file: file, line: place.line, column: place.column), kind: .content))
+        }
+        for table in marking.findings.wideTables {
+            diagnostics.append(
+                Diagnostic(
+                    .warning,
+                    "table of \(table.columns) columns is wider than the \(MathSyntax.maximumTableColumns) a table "
+                        + "may have; set as text",
+                    at: SourceLocation(file: file, line: table.line, column: table.column), kind: .content))
         }
 
         let smart = smartPunctuation(metadata, diagnostics: &diagnostics)

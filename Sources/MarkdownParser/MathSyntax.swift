@@ -8,28 +8,62 @@ import Foundation
 /// literal dollar), inline `` $`…`$ ``, display `$$…$$`. Code spans,
 /// fenced and indented code are left alone. Each formula becomes an inline HTML marker holding
 /// its source (base64) and the line breaks it spanned, so that later lines keep their numbers;
-/// the converter turns markers back into ``Inline/math(_:display:location:)``. The same pass
-/// escapes each `<?`, `<!` and a letter, or `<![CDATA[` inside a paragraph that nothing after it
-/// in the paragraph closes: text, as CommonMark reads it, which cmark-gfm 0.29 would otherwise
-/// search the rest of the paragraph for at each.
+/// the converter turns markers back into ``Inline/math(_:display:location:)``.
+///
+/// The same pass, with math on or off, rewrites three kinds of text that cmark-gfm 0.29 reads
+/// in time quadratic in their number, into text it reads as the same thing in linear time:
+/// - each `<?`, `<!` and a letter, or `<![CDATA[` inside a paragraph that nothing after it in
+///   the paragraph closes is escaped: text, as CommonMark reads it, which cmark-gfm would
+///   otherwise search the rest of the paragraph for at each;
+/// - each `![` that no `]` closes, when a paragraph holds more than
+///   ``unmatchedImageOpenerAllowance`` of them, is escaped: text either way, but cmark-gfm
+///   walks every open image opener each time a link is made after it;
+/// - each bare e-mail address (GitHub's extended e-mail autolink), when a paragraph holds more
+///   than ``bareAddressAllowance`` `@`, is written as an autolink (`<name@example.com>`,
+///   CommonMark 0.31 §6.5): the same link, where cmark-gfm's autolink extension would split
+///   the paragraph's text once an address, in a recursion as deep as their number;
+/// - a table wider than ``maximumTableColumns`` columns is set as text (its delimiter row
+///   escaped, with a warning), and a row of a narrower table with more cells than that keeps
+///   its cells past the limit in its last one (escaped `|`; GitHub drops cells past the
+///   header's, and the converter warns of them): cmark-gfm appends each cell of a row to a
+///   list by walking it.
 enum MathSyntax {
     /// The marker's tag name.
     static let tag = FormulaMarkers.tag
 
-    /// `text` with each formula replaced by its marker (`text` itself when it has no `$`), and
-    /// where each paragraph's first `$$` with no closing `$$` after it in its paragraph is
-    /// written (line in the file, 1-based byte column): left as text, as Pandoc and GitHub
-    /// leave it. `text` begins on line `firstLine` of its file (after front matter, the line
-    /// after it), so that each marker names the formula's line in the file.
-    static func marking(_ text: String, firstLine: Int = 1) -> (
-        text: String, unclosedDisplays: [(line: Int, column: Int)]
+    /// The most columns a table may have: a wider one is set as text, with a warning. A page
+    /// sets a table part by part (its columns split across parts), but a table of more than a
+    /// thousand columns is no table a reader follows across hundreds of parts.
+    static let maximumTableColumns = 1000
+
+    /// How many `![` no `]` closes a paragraph may hold before they are escaped (below it,
+    /// cmark-gfm's walks over them cost little).
+    static let unmatchedImageOpenerAllowance = 16
+
+    /// How many `@` a paragraph may hold before its bare e-mail addresses are written as
+    /// autolinks.
+    static let bareAddressAllowance = 64
+
+    /// What the pass found to report: each paragraph's first `$$` with no closing `$$` after
+    /// it in its paragraph (left as text, as Pandoc and GitHub leave it), and each table wider
+    /// than ``maximumTableColumns`` (set as text); places are the line in the file and the
+    /// 1-based byte column.
+    struct Findings {
+        var unclosedDisplays: [(line: Int, column: Int)] = []
+        var wideTables: [(line: Int, column: Int, columns: Int)] = []
+        /// The rows of narrower tables with more cells than that (line → cells written), whose
+        /// cells past the limit the pass escaped.
+        var wideRows: [Int: Int] = [:]
+    }
+
+    /// `text` with each formula replaced by its marker and the text cmark-gfm reads slowly
+    /// rewritten (`text` itself when it holds neither), and what the pass found. `text` begins
+    /// on line `firstLine` of its file (after front matter, the line after it), so that each
+    /// marker names the formula's line in the file. With `math` false no formula is marked.
+    static func marking(_ text: String, firstLine: Int = 1, math: Bool = true) -> (
+        text: String, findings: Findings
     ) {
-        guard
-            text.utf8.contains(UInt8(ascii: "$")) || text.utf8.firstRange(of: "\\begin{".utf8) != nil
-                || Self.holdsMarkupOpener(text)
-        else {
-            return (text, [])
-        }
+        guard Self.needsMarking(text, math: math) else { return (text, Findings()) }
         let bytes = Array(text.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count + 64)
@@ -37,13 +71,17 @@ enum MathSyntax {
         var fence: (byte: UInt8, count: Int)?
         // The closing bytes of the raw HTML block open (`</pre>`, `-->`), whose text is never math.
         var rawBlock: [UInt8]?
-        // Whether the lines since the last blank one are a table's (a delimiter row seen).
+        // Whether the lines since the last blank one are a table's (a delimiter row seen), and
+        // which of its rows the line is (0: the header, 1: the delimiter row).
         var inTable = false
+        var tableRow = 0
+        // Whether the table's header or delimiter row is too wide: set as text.
+        var wideTable = false
         var previousBlank = true
         // The content indent of the list item or footnote the line is in (0 at the top level):
         // code is indented four columns past it, and a fence may be indented up to three.
         var base = 0
-        var scan = Scan(bytes, firstLine: firstLine)
+        var scan = Scan(bytes, firstLine: firstLine, math: math)
         while index < bytes.count {
             let lineEnd = bytes[index...].firstIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count
             let line = bytes[index..<lineEnd]
@@ -99,12 +137,32 @@ enum MathSyntax {
             // to a blank line; a formula in a row stays in its cell.
             if blank {
                 inTable = false
-            } else if !inTable, content.contains(UInt8(ascii: "|")), lineEnd < bytes.count {
+            } else if inTable {
+                tableRow += 1
+            } else if content.contains(UInt8(ascii: "|")), lineEnd < bytes.count {
                 let nextEnd = bytes[lineEnd...].firstIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count
                 let next = bytes[lineEnd..<nextEnd]
                 inTable = Self.isDelimiterRow(next.drop { $0 == 0x20 })
+                tableRow = 0
+                let widest = max(Self.cellCount(in: line), Self.cellCount(in: next))
+                wideTable = inTable && widest > Self.maximumTableColumns
+                if wideTable {
+                    let place = scan.position(of: Self.rowStart(in: line))
+                    scan.findings.wideTables.append((place.line, place.column, widest))
+                }
             }
-            if !blank, indent < base + 4, content.first == UInt8(ascii: "\\"),
+            if inTable, wideTable, tableRow == 1 {
+                // A backslash, which no delimiter row holds, before its first `|`: the table
+                // is text, its rows one paragraph.
+                let pipe = line.firstIndex(of: UInt8(ascii: "|")) ?? line.startIndex
+                output += bytes[index..<pipe]
+                output.append(UInt8(ascii: "\\"))
+                output += bytes[pipe..<lineEnd]
+                index = lineEnd
+                inTable = false
+                continue
+            }
+            if math, !blank, indent < base + 4, content.first == UInt8(ascii: "\\"),
                 let end = Self.environmentEnd(
                     bytes, from: index + indent, limit: scan.paragraphEnd(from: index + indent))
             {
@@ -112,28 +170,132 @@ enum MathSyntax {
                 index = markEnvironment(bytes, from: index + indent, to: end, into: &output, scan: &scan)
                 continue
             }
+            let rowStart = output.count
+            let lineStart = index
             index = markLine(bytes, from: index, lineEnd: lineEnd, tableRow: inTable, into: &output, scan: &scan)
+            if inTable, tableRow > 1, Self.cellBoundaries(in: output[rowStart...]) > Self.maximumTableColumns + 1 {
+                scan.findings.wideRows[scan.position(of: lineStart).line] = Self.cellCount(in: line)
+                Self.escapeCellBoundaries(in: &output, from: rowStart, after: Self.maximumTableColumns + 1)
+            }
         }
-        return (String(decoding: output, as: UTF8.self), scan.unclosedDisplays)
+        return (String(decoding: output, as: UTF8.self), scan.findings)
     }
 
-    /// Whether `text` holds a processing instruction's, CDATA section's or declaration's opener
-    /// (`<?`, `<![`, `<!` and a letter), which the marking pass escapes when nothing closes it;
-    /// comments (`<!--`) are not looked for, so a text of comments is not copied.
-    static func holdsMarkupOpener(_ text: String) -> Bool {
+    /// Whether `text` holds anything the pass rewrites: with `math`, a `$` or `\begin{`; a
+    /// processing instruction's, CDATA section's or declaration's opener (`<?`, `<![`, `<!` and
+    /// a letter; comments are not looked for, so a text of comments is not copied); more `![`
+    /// than a paragraph may leave open; or more `|` than a table row may hold. One read of its
+    /// bytes.
+    static func needsMarking(_ text: String, math: Bool) -> Bool {
         var previous: UInt8 = 0
         var beforePrevious: UInt8 = 0
+        var imageOpeners = 0
+        var pipes = 0
+        var atSigns = 0
+        var begin = 0
+        let beginBytes = Array("\\begin{".utf8)
         for byte in text.utf8 {
-            if beforePrevious == UInt8(ascii: "<"), previous == UInt8(ascii: "!"),
-                byte == UInt8(ascii: "[") || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
-            {
-                return true
+            switch byte {
+            case UInt8(ascii: "$"):
+                if math { return true }
+            case UInt8(ascii: "?"):
+                if previous == UInt8(ascii: "<") { return true }
+            case UInt8(ascii: "["):
+                if previous == UInt8(ascii: "!") {
+                    imageOpeners += 1
+                    if beforePrevious == UInt8(ascii: "<") { return true }
+                    if imageOpeners > Self.unmatchedImageOpenerAllowance { return true }
+                }
+            case UInt8(ascii: "|"):
+                pipes += 1
+                if pipes > Self.maximumTableColumns { return true }
+            case UInt8(ascii: "@"):
+                atSigns += 1
+                if atSigns > Self.bareAddressAllowance { return true }
+            default:
+                if beforePrevious == UInt8(ascii: "<"), previous == UInt8(ascii: "!"),
+                    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+                {
+                    return true
+                }
             }
-            if previous == UInt8(ascii: "<"), byte == UInt8(ascii: "?") { return true }
+            if math {
+                begin = byte == beginBytes[begin] ? begin + 1 : (byte == beginBytes[0] ? 1 : 0)
+                if begin == beginBytes.count { return true }
+            }
             beforePrevious = previous
             previous = byte
         }
         return false
+    }
+
+    /// The `|` in `line` that split it into cells as a GitHub table row: those no backslash
+    /// escapes (GitHub Flavored Markdown, "Tables (extension)": code spans included).
+    static func cellBoundaries(in line: ArraySlice<UInt8>) -> Int {
+        var count = 0
+        var index = line.startIndex
+        while index < line.endIndex {
+            if line[index] == UInt8(ascii: "\\") {
+                index += 2
+                continue
+            }
+            if line[index] == UInt8(ascii: "|") { count += 1 }
+            index += 1
+        }
+        return count
+    }
+
+    /// The cells of `line` as a GitHub table row: one more than its ``cellBoundaries(in:)``,
+    /// less a `|` that opens or closes the row.
+    static func cellCount(in line: ArraySlice<UInt8>) -> Int {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        let row = line[Self.rowStart(in: line)...]
+        let trimmed = row.prefix(row.count - row.reversed().prefix(while: isSpace).count)
+        var cells = Self.cellBoundaries(in: trimmed) + 1
+        if trimmed.first == UInt8(ascii: "|") { cells -= 1 }
+        if trimmed.count > 1, trimmed.last == UInt8(ascii: "|"), trimmed.dropLast().last != UInt8(ascii: "\\") {
+            cells -= 1
+        }
+        return max(cells, 0)
+    }
+
+    /// Where a table row on `line` starts: after its indent and the markers of the block quotes
+    /// and list item it is in.
+    static func rowStart(in line: ArraySlice<UInt8>) -> Int {
+        var start = line.startIndex
+        while true {
+            while start < line.endIndex, line[start] == 0x20 || line[start] == 0x09 || line[start] == UInt8(ascii: ">")
+            {
+                start += 1
+            }
+            guard let marker = Self.contentIndent(opening: line[start...]), line[start] != UInt8(ascii: "[") else {
+                return start
+            }
+            start = min(start + marker, line.endIndex)
+        }
+    }
+
+    /// Escapes each `|` of `output` from `start` that splits cells, after the first `kept`.
+    static func escapeCellBoundaries(in output: inout [UInt8], from start: Int, after kept: Int) {
+        var rewritten: [UInt8] = []
+        rewritten.reserveCapacity(2 * (output.count - start))
+        var count = 0
+        var index = start
+        while index < output.count {
+            let byte = output[index]
+            if byte == UInt8(ascii: "\\") {
+                rewritten += output[index..<min(index + 2, output.count)]
+                index += 2
+                continue
+            }
+            if byte == UInt8(ascii: "|") {
+                count += 1
+                if count > kept { rewritten.append(UInt8(ascii: "\\")) }
+            }
+            rewritten.append(byte)
+            index += 1
+        }
+        output.replaceSubrange(start..., with: rewritten)
     }
 
     /// Whether the `<` at `index` may open an HTML block: only spaces, tabs, `>` and list
@@ -194,8 +356,18 @@ enum MathSyntax {
         /// (``closerIsAbsent(_:from:limit:)``).
         private var absentFrom: [Int: Int] = [:]
         private var absentParagraphEnd = -1
-        /// Where each `$$` found with no closing `$$` in its paragraph is written.
-        var unclosedDisplays: [(line: Int, column: Int)] = []
+        /// What the pass found to report.
+        var findings = Findings()
+        /// Whether formulas are marked.
+        let math: Bool
+        /// The `![` no `]` closes in the paragraph ending at ``openersParagraphEnd``, when it
+        /// holds more than ``MathSyntax/unmatchedImageOpenerAllowance`` of them (else empty).
+        private var unmatchedOpeners: Set<Int> = []
+        private var openersParagraphEnd = -1
+        /// Whether the paragraph ending at ``atSignsParagraphEnd`` holds more than
+        /// ``MathSyntax/bareAddressAllowance`` `@`.
+        private var manyAtSigns = false
+        private var atSignsParagraphEnd = -1
         /// The keys of `$$` and of `` `$ `` in ``closerIsAbsent(_:from:limit:)``.
         static let displayCloser = -1
         static let backtickCloser = -2
@@ -216,9 +388,35 @@ enum MathSyntax {
         /// The line the bytes begin on, 1-based.
         let firstLine: Int
 
-        init(_ bytes: [UInt8], firstLine: Int = 1) {
+        init(_ bytes: [UInt8], firstLine: Int = 1, math: Bool = true) {
             self.bytes = bytes
             self.firstLine = firstLine
+            self.math = math
+        }
+
+        /// Whether the `![` at `index` is one that no `]` in its paragraph closes, in a
+        /// paragraph of more than ``MathSyntax/unmatchedImageOpenerAllowance`` of them.
+        /// Brackets pair as CommonMark's delimiter stack pairs them (each `]` closes the
+        /// innermost open `[` or `![`; CommonMark 0.31 §6.3), read from the paragraph's first
+        /// `![` on; escaped brackets and code spans are skipped.
+        mutating func isUnmatchedImageOpener(at index: Int) -> Bool {
+            let limit = paragraphEnd(from: index)
+            if limit != openersParagraphEnd {
+                openersParagraphEnd = limit
+                unmatchedOpeners = MathSyntax.unmatchedImageOpeners(bytes, from: index, limit: limit)
+            }
+            return unmatchedOpeners.contains(index)
+        }
+
+        /// Whether the paragraph holding `index` holds more than
+        /// ``MathSyntax/bareAddressAllowance`` `@` from `index` on.
+        mutating func holdsManyAtSigns(from index: Int) -> Bool {
+            let limit = paragraphEnd(from: index)
+            if limit != atSignsParagraphEnd {
+                atSignsParagraphEnd = limit
+                manyAtSigns = bytes[index..<limit].count { $0 == UInt8(ascii: "@") } > MathSyntax.bareAddressAllowance
+            }
+            return manyAtSigns
         }
 
         /// The line (counted from ``firstLine``) and 1-based byte column of the byte at `index`.
@@ -294,11 +492,16 @@ enum MathSyntax {
     ) -> Int {
         var index = start
         var end = lineEnd
+        // The `[` open on the line: an address in a link's text is left as written (a link
+        // holds no other link).
+        var openBrackets = 0
         let dollar = UInt8(ascii: "$")
         let backtick = UInt8(ascii: "`")
         while index < end {
             let byte = bytes[index]
-            if byte == UInt8(ascii: "\\"), let referenceEnd = Self.referenceEnd(bytes, at: index, lineEnd: end) {
+            if scan.math, byte == UInt8(ascii: "\\"),
+                let referenceEnd = Self.referenceEnd(bytes, at: index, lineEnd: end)
+            {
                 // `\eqref{key}` in running text, as MathJax reads it in a notebook's text: the
                 // formula reference it is.
                 let position = scan.position(of: index)
@@ -356,7 +559,28 @@ enum MathSyntax {
                 end = max(end, scan.lineEnd(after: verbatimEnd - 1))
                 continue
             }
-            guard byte == dollar, let formula = formula(in: bytes, at: index, tableRow: tableRow, scan: &scan) else {
+            if byte == UInt8(ascii: "[") { openBrackets += 1 }
+            if byte == UInt8(ascii: "]") { openBrackets = max(0, openBrackets - 1) }
+            if byte == UInt8(ascii: "@"), openBrackets == 0, scan.holdsManyAtSigns(from: index),
+                let address = Self.bareAddress(bytes, at: index, lineStart: start, lineEnd: end),
+                output.suffix(index - address.lowerBound).elementsEqual(bytes[address.lowerBound..<index])
+            {
+                output.insert(UInt8(ascii: "<"), at: output.count - (index - address.lowerBound))
+                output += bytes[index..<address.upperBound]
+                output.append(UInt8(ascii: ">"))
+                index = address.upperBound
+                continue
+            }
+            if byte == UInt8(ascii: "!"), index + 1 < end, bytes[index + 1] == UInt8(ascii: "["),
+                scan.isUnmatchedImageOpener(at: index)
+            {
+                output += [byte, UInt8(ascii: "\\"), UInt8(ascii: "[")]
+                index += 2
+                continue
+            }
+            guard scan.math, byte == dollar,
+                let formula = formula(in: bytes, at: index, tableRow: tableRow, scan: &scan)
+            else {
                 output.append(byte)
                 index += 1
                 continue
@@ -599,6 +823,74 @@ enum MathSyntax {
         return lines.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// The bare e-mail address whose `@` is at `index`, as GitHub's extended e-mail autolink
+    /// reads it (GitHub Flavored Markdown, "Autolinks (extension)": letters, digits, `.`, `-`,
+    /// `_`, `+` before the `@`, not after a `/` (nor a `<`: an autolink); after it, labels separated by `.`, at least
+    /// one `.`, a final `.` not part of it), when it is also a CommonMark e-mail autolink
+    /// (each label of the domain letters, digits and inner `-`, 63 bytes at most): nil for any
+    /// other, left for cmark-gfm to read.
+    static func bareAddress(_ bytes: [UInt8], at index: Int, lineStart: Int, lineEnd: Int) -> Range<Int>? {
+        func isAlphanumeric(_ byte: UInt8) -> Bool {
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+        }
+        var start = index
+        while start > lineStart, isAlphanumeric(bytes[start - 1]) || ".-_+".utf8.contains(bytes[start - 1]) {
+            start -= 1
+        }
+        // After `<` it is an autolink already.
+        guard start < index,
+            start == lineStart || bytes[start - 1] != UInt8(ascii: "/") && bytes[start - 1] != UInt8(ascii: "<")
+        else { return nil }
+        var end = index + 1
+        var labels = 0
+        while true {
+            let label = end
+            while end < lineEnd, isAlphanumeric(bytes[end]) || bytes[end] == UInt8(ascii: "-") { end += 1 }
+            guard end > label, end - label <= 63, bytes[label] != UInt8(ascii: "-"),
+                bytes[end - 1] != UInt8(ascii: "-")
+            else { return nil }
+            labels += 1
+            guard end + 1 < lineEnd, bytes[end] == UInt8(ascii: "."), isAlphanumeric(bytes[end + 1]) else { break }
+            end += 1
+        }
+        // GitHub's reading runs on over `_` and a final `-`, which CommonMark's does not take.
+        guard labels > 1, end == lineEnd || bytes[end] != UInt8(ascii: "_") && bytes[end] != UInt8(ascii: "-") else {
+            return nil
+        }
+        return start..<end
+    }
+
+    /// The offsets of the `![` from `start` to `limit` that no `]` closes, when there are more
+    /// than ``unmatchedImageOpenerAllowance`` of them; else none. See
+    /// ``Scan/isUnmatchedImageOpener(at:)``.
+    static func unmatchedImageOpeners(_ bytes: [UInt8], from start: Int, limit: Int) -> Set<Int> {
+        // The open brackets, innermost last: the offset of each `![`, -1 for each `[`.
+        var open: [Int] = []
+        var index = start
+        while index < limit {
+            switch bytes[index] {
+            case UInt8(ascii: "\\"):
+                index += 1
+            case UInt8(ascii: "`"):
+                let run = bytes[index..<limit].prefix { $0 == UInt8(ascii: "`") }.count
+                if let close = closingRun(bytes, of: run, from: index + run, limit: limit) {
+                    index = close + run - 1
+                } else {
+                    index += run - 1
+                }
+            case UInt8(ascii: "["):
+                open.append(index > start && bytes[index - 1] == UInt8(ascii: "!") ? index - 1 : -1)
+            case UInt8(ascii: "]"):
+                _ = open.popLast()
+            default:
+                break
+            }
+            index += 1
+        }
+        let unmatched = open.filter { $0 >= 0 }
+        return unmatched.count > unmatchedImageOpenerAllowance ? Set(unmatched) : []
+    }
+
     static func lineEndAfter(_ bytes: [UInt8], _ index: Int) -> Int {
         bytes[index...].firstIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count
     }
@@ -655,7 +947,7 @@ enum MathSyntax {
                 }
                 position += 1
             }
-            scan.unclosedDisplays.append(scan.position(of: index))
+            scan.findings.unclosedDisplays.append(scan.position(of: index))
             scan.noteAbsent(Scan.displayCloser, from: index + 2, limit: limit)
             return nil
         }

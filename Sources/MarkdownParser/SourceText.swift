@@ -51,6 +51,9 @@ struct SourceText {
     /// Whether the conversion keeps escaped punctuation for smart punctuation to leave as
     /// written (``InlineSyntax/keepsEscapedPunctuation``).
     var keepsEscapedPunctuation = false
+    /// The table rows whose cells past ``MathSyntax/maximumTableColumns`` the marking pass
+    /// escaped: line (1-based, in the file) → the cells the row was written with.
+    var writtenCells: [Int: Int] = [:]
 
     init(_ text: String, file: String) {
         let input = Array(text.utf8)
