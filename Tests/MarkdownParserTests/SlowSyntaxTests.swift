@@ -77,7 +77,7 @@ import Testing
                     case .table: tables += 1
                     case .paragraph(let inlines): text += inlines.plainText + " "
                     case .blockQuote(let inner), .div(let inner): visit(inner)
-                    case .list(let list): list.items.forEach { visit($0.blocks) }
+                    case .list(let list): for item in list.items { visit(item.blocks) }
                     default: break
                     }
                 }
