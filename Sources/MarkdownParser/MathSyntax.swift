@@ -500,17 +500,9 @@ enum MathSyntax {
         while index < end {
             let byte = bytes[index]
             if scan.math, byte == UInt8(ascii: "\\"),
-                let referenceEnd = Self.referenceEnd(bytes, at: index, lineEnd: end)
+                let next = Self.markReference(bytes, at: index, lineEnd: end, into: &output, scan: &scan)
             {
-                // `\eqref{key}` in running text, as MathJax reads it in a notebook's text: the
-                // formula reference it is.
-                let position = scan.position(of: index)
-                let closing = scan.position(of: referenceEnd)
-                output += marker(
-                    source: String(decoding: bytes[index..<referenceEnd], as: UTF8.self), display: false,
-                    bytes: bytes[index..<referenceEnd], line: position.line, column: position.column,
-                    endColumn: closing.column, sourceStart: position)
-                index = referenceEnd
+                index = next
                 continue
             }
             if byte == UInt8(ascii: "\\"), index + 1 < end {
@@ -561,21 +553,11 @@ enum MathSyntax {
             }
             if byte == UInt8(ascii: "[") { openBrackets += 1 }
             if byte == UInt8(ascii: "]") { openBrackets = max(0, openBrackets - 1) }
-            if byte == UInt8(ascii: "@"), openBrackets == 0, scan.holdsManyAtSigns(from: index),
-                let address = Self.bareAddress(bytes, at: index, lineStart: start, lineEnd: end),
-                output.suffix(index - address.lowerBound).elementsEqual(bytes[address.lowerBound..<index])
+            if let next = Self.rewriteForCmark(
+                bytes, at: index, lineStart: start, lineEnd: end, inLinkText: openBrackets > 0, into: &output,
+                scan: &scan)
             {
-                output.insert(UInt8(ascii: "<"), at: output.count - (index - address.lowerBound))
-                output += bytes[index..<address.upperBound]
-                output.append(UInt8(ascii: ">"))
-                index = address.upperBound
-                continue
-            }
-            if byte == UInt8(ascii: "!"), index + 1 < end, bytes[index + 1] == UInt8(ascii: "["),
-                scan.isUnmatchedImageOpener(at: index)
-            {
-                output += [byte, UInt8(ascii: "\\"), UInt8(ascii: "[")]
-                index += 2
+                index = next
                 continue
             }
             guard scan.math, byte == dollar,
@@ -619,6 +601,50 @@ enum MathSyntax {
             end = max(end, scan.lineEnd(after: formula.end - 1))
         }
         return end
+    }
+
+    /// Marks the `\eqref{key}` (or `\ref`) at `index` in running text, as MathJax reads it in a
+    /// notebook's text: the formula reference it is. Returns the offset after it; nil when none
+    /// starts at `index`.
+    static func markReference(
+        _ bytes: [UInt8], at index: Int, lineEnd: Int, into output: inout [UInt8], scan: inout Scan
+    ) -> Int? {
+        guard let referenceEnd = Self.referenceEnd(bytes, at: index, lineEnd: lineEnd) else { return nil }
+        let position = scan.position(of: index)
+        let closing = scan.position(of: referenceEnd)
+        output += marker(
+            source: String(decoding: bytes[index..<referenceEnd], as: UTF8.self), display: false,
+            bytes: bytes[index..<referenceEnd], line: position.line, column: position.column,
+            endColumn: closing.column, sourceStart: position)
+        return referenceEnd
+    }
+
+    /// Writes a bare e-mail address whose `@` is at `index` as an autolink, or escapes the
+    /// `![` at `index`, when its paragraph holds so many that cmark-gfm would read them in
+    /// quadratic time or memory (see ``MathSyntax``); returns where the copy goes on, nil when
+    /// neither applies. An address in a link's text (`inLinkText`) is left as written: a link
+    /// holds no other link.
+    static func rewriteForCmark(
+        _ bytes: [UInt8], at index: Int, lineStart: Int, lineEnd: Int, inLinkText: Bool, into output: inout [UInt8],
+        scan: inout Scan
+    ) -> Int? {
+        let byte = bytes[index]
+        if byte == UInt8(ascii: "@"), !inLinkText, scan.holdsManyAtSigns(from: index),
+            let address = Self.bareAddress(bytes, at: index, lineStart: lineStart, lineEnd: lineEnd),
+            output.suffix(index - address.lowerBound).elementsEqual(bytes[address.lowerBound..<index])
+        {
+            output.insert(UInt8(ascii: "<"), at: output.count - (index - address.lowerBound))
+            output += bytes[index..<address.upperBound]
+            output.append(UInt8(ascii: ">"))
+            return address.upperBound
+        }
+        if byte == UInt8(ascii: "!"), index + 1 < lineEnd, bytes[index + 1] == UInt8(ascii: "["),
+            scan.isUnmatchedImageOpener(at: index)
+        {
+            output += [byte, UInt8(ascii: "\\"), UInt8(ascii: "[")]
+            return index + 2
+        }
+        return nil
     }
 
     /// Where text that is never math ends, when such text starts at `index`: an HTML tag or an
