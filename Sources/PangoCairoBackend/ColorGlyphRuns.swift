@@ -210,16 +210,7 @@ enum ColorGlyphRuns {
 
         /// The images of `surface`, made the first time it is asked for.
         static func of(_ surface: OpaquePointer) -> GlyphImages {
-            if let data = cairo_surface_get_user_data(surface, key) {
-                return Unmanaged<GlyphImages>.fromOpaque(data).takeUnretainedValue()
-            }
-            let images = GlyphImages()
-            let box = Unmanaged.passRetained(images).toOpaque()
-            let status = cairo_surface_set_user_data(surface, key, box) { data in
-                if let data { Unmanaged<GlyphImages>.fromOpaque(data).release() }
-            }
-            if status != CAIRO_STATUS_SUCCESS { Unmanaged<GlyphImages>.fromOpaque(box).release() }
-            return images
+            SurfaceData.attached(to: surface, key: key) { GlyphImages() }
         }
 
         deinit {

@@ -212,8 +212,14 @@ final class MissingGlyphStandIns {
     /// Draws the hex boxes of the line's unknown glyphs (after ``restore()``) as filled
     /// outlines, with the line's origin at `x`, `baseline`, in each run's foreground colour
     /// (Pango's renderer draws an outline pass with `cairo_text_path` for the digits and two
-    /// rectangles of opposite windings for the frame).
+    /// rectangles of opposite windings for the frame). On a PDF the tagging pass rewrites,
+    /// each box of a code point, face and colour is drawn once, as a form the page paints
+    /// wherever the box stands (``BoxForms``): a box's outlines are some 2 KB of path, and a
+    /// text of a script no font covers is a box a character.
     func drawBoxes(cr: OpaquePointer, x: Double, baseline: Double) {
+        let forms =
+            !spaceEachCluster && cairo_surface_get_type(cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_PDF
+            ? BoxForms.of(cairo_get_target(cr)) : nil
         for (run, runX, indices) in boxes {
             guard let font = run.pointee.item.pointee.analysis.font,
                 let copy = pango_glyph_string_copy(run.pointee.glyphs)
@@ -227,9 +233,15 @@ final class MissingGlyphStandIns {
             cairo_new_path(cr)
             Self.setForeground(of: run, on: cr)
             let unit = Double(PANGO_SCALE)
-            cairo_move_to(cr, x + Double(runX) / unit, baseline - Double(run.pointee.y_offset) / unit)
-            pango_cairo_glyph_string_path(cr, font, copy)
-            cairo_fill(cr)
+            let originX = x + Double(runX) / unit
+            let originY = baseline - Double(run.pointee.y_offset) / unit
+            if let forms {
+                forms.paint(copy, of: font, on: cr, x: originX, baseline: originY)
+            } else {
+                cairo_move_to(cr, originX, originY)
+                pango_cairo_glyph_string_path(cr, font, copy)
+                cairo_fill(cr)
+            }
             cairo_restore(cr)
             // Without stand-ins (a formula's text) a run drawn with boxes alone would draw no
             // glyph at all, and readers of `/ActualText` (poppler) place a span's replacement
@@ -242,6 +254,108 @@ final class MissingGlyphStandIns {
                     space, of: font, on: cr, x: x + Double(Int(runX) + before) / unit,
                     baseline: baseline - Double(run.pointee.y_offset) / unit)
             }
+        }
+    }
+
+    /// The hex boxes drawn on one PDF surface, each code point's box in a face and colour
+    /// recorded once (a recording surface, which Cairo writes as one form XObject however often
+    /// it is painted: its source surfaces are keyed by the surface's unique id), kept as the
+    /// surface's user data and freed with it. Cairo lists the form once per use in the page's
+    /// resources; the tagging pass lists it once (`PDFRewriter`).
+    final class BoxForms {
+        /// A box: the glyph (its code point with `PANGO_GLYPH_UNKNOWN_FLAG`), the face's name
+        /// (``ColorGlyphRuns/GlyphImages/name(of:)``: a font is not held), and the colour.
+        private struct Key: Hashable {
+            let font: String
+            let glyph: PangoGlyph
+            /// The glyph's advance, Pango units: Pango centres a box in it.
+            let width: Int32
+            let color: [Double]
+        }
+
+        /// Each box's recording (from its top left corner) and the rectangle it fills from the
+        /// glyph's origin, pt.
+        private var forms: [Key: (surface: OpaquePointer, extents: cairo_rectangle_t)] = [:]
+
+        nonisolated(unsafe) private static let key = UnsafeMutablePointer<cairo_user_data_key_t>.allocate(capacity: 1)
+
+        /// The boxes of `surface`, made the first time they are asked for.
+        static func of(_ surface: OpaquePointer) -> BoxForms {
+            SurfaceData.attached(to: surface, key: key) { BoxForms() }
+        }
+
+        deinit {
+            for form in forms.values { cairo_surface_destroy(form.surface) }
+        }
+
+        /// Paints the boxes of `glyphs` (its other glyphs `PANGO_GLYPH_EMPTY`) of `font`, its
+        /// origin at (`x`, `baseline`), in `cr`'s source colour.
+        func paint(
+            _ glyphs: UnsafeMutablePointer<PangoGlyphString>, of font: UnsafeMutablePointer<PangoFont>,
+            on cr: OpaquePointer, x: Double, baseline: Double
+        ) {
+            var (red, green, blue, alpha) = (0.0, 0.0, 0.0, 1.0)
+            if let source = cairo_get_source(cr) { _ = cairo_pattern_get_rgba(source, &red, &green, &blue, &alpha) }
+            let color = [red, green, blue, alpha]
+            let name = ColorGlyphRuns.GlyphImages.name(of: font)
+            let unit = Double(PANGO_SCALE)
+            var advance = 0
+            for index in 0..<Int(glyphs.pointee.num_glyphs) {
+                let info = glyphs.pointee.glyphs[index]
+                defer { advance += Int(info.geometry.width) }
+                guard info.glyph != PANGO_GLYPH_EMPTY else { continue }
+                let key = Key(font: name, glyph: info.glyph, width: info.geometry.width, color: color)
+                if forms[key] == nil { forms[key] = Self.record(info, of: font, color: color) }
+                guard let form = forms[key] else { continue }
+                cairo_save(cr)
+                cairo_translate(
+                    cr, x + Double(advance + Int(info.geometry.x_offset)) / unit,
+                    baseline + Double(info.geometry.y_offset) / unit)
+                cairo_set_source_surface(cr, form.surface, form.extents.x, form.extents.y)
+                cairo_new_path(cr)
+                cairo_rectangle(cr, form.extents.x, form.extents.y, form.extents.width, form.extents.height)
+                cairo_fill(cr)
+                cairo_restore(cr)
+            }
+        }
+
+        /// The box of `glyph` (its glyph and advance) recorded at the origin in `color`, and the rectangle its outlines
+        /// fill and a point more on each side (measured on the path: Pango's extents of an
+        /// unknown glyph are not where its renderer draws the box).
+        private static func record(
+            _ glyph: PangoGlyphInfo, of font: UnsafeMutablePointer<PangoFont>, color: [Double]
+        ) -> (surface: OpaquePointer, extents: cairo_rectangle_t) {
+            let single = pango_glyph_string_new()!
+            defer { pango_glyph_string_free(single) }
+            pango_glyph_string_set_size(single, 1)
+            single.pointee.glyphs[0] = PangoGlyphInfo()
+            single.pointee.glyphs[0].glyph = glyph.glyph
+            single.pointee.glyphs[0].geometry.width = glyph.geometry.width
+            single.pointee.glyphs[0].attr.is_cluster_start = 1
+            single.pointee.log_clusters[0] = 0
+            func outline(_ cr: OpaquePointer) {
+                cairo_move_to(cr, 0, 0)
+                pango_cairo_glyph_string_path(cr, font, single)
+            }
+            let scratch = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1)
+            let measure = cairo_create(scratch)!
+            outline(measure)
+            var (x0, y0, x1, y1) = (0.0, 0.0, 0.0, 0.0)
+            cairo_path_extents(measure, &x0, &y0, &x1, &y1)
+            cairo_destroy(measure)
+            cairo_surface_destroy(scratch)
+            let extents = cairo_rectangle_t(x: x0 - 1, y: y0 - 1, width: x1 - x0 + 2, height: y1 - y0 + 2)
+            // Recorded from (0, 0): Cairo 1.16 writes a recording whose extents start elsewhere
+            // displaced by their start.
+            var bounds = cairo_rectangle_t(x: 0, y: 0, width: extents.width, height: extents.height)
+            let surface = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &bounds)!
+            let recorder = cairo_create(surface)!
+            defer { cairo_destroy(recorder) }
+            cairo_set_source_rgba(recorder, color[0], color[1], color[2], color[3])
+            cairo_translate(recorder, -extents.x, -extents.y)
+            outline(recorder)
+            cairo_fill(recorder)
+            return (surface, extents)
         }
     }
 

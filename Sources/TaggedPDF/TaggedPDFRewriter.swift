@@ -369,6 +369,17 @@ enum TaggedPDFRewriter {
             return (continuations, substitutions)
         }
 
+        /// `resources` with each name of its `/XObject` dictionary listed once, nil when none is
+        /// listed twice. Cairo 1.16 lists a form or image once per use in the resources of the
+        /// page that uses it (its Form XObject of a recording surface drawn many times, a box
+        /// of a missing glyph); a dictionary's keys are unique (PDF 32000-1 §7.3.7).
+        static func listingEachXObjectOnce(_ resources: PDFValue) -> PDFValue? {
+            guard case .dictionary(let entries)? = resources["XObject"] else { return nil }
+            var seen = Set<String>()
+            let unique = entries.filter { seen.insert($0.key).inserted }
+            return unique.count == entries.count ? nil : resources.setting("XObject", .dictionary(unique))
+        }
+
         /// Writes the pages' resource dictionaries, each with the text faces its pages draw
         /// with (`/f-1-0-t`, ``MarkedContentRewrite/GlyphSubstitution``), and the text faces:
         /// each a copy of its font whose ToUnicode CMap maps each glyph drawn alone in a
@@ -381,12 +392,18 @@ enum TaggedPDFRewriter {
             /// By font object and face suffix: the text face's number and the texts of its codes.
             var faces: [TextFaceKey: (number: Int32, texts: [[UInt8]: [UInt8]])] = [:]
             for (number, users) in resources.sorted(by: { $0.key < $1.key }) {
-                let object = try file.object(number)
+                var object = try file.object(number)
+                let listed = Self.listingEachXObjectOnce(object.value)
                 let drawn = users.flatMap { substitutions[$0] ?? [] }
                 guard !drawn.isEmpty, case .dictionary(var fonts)? = try file.resolved(object.value["Font"]) else {
-                    writer.add(number, body: raw(file.bytes, object.valueRange))
+                    if let listed {
+                        writer.add(number, listed)
+                    } else {
+                        writer.add(number, body: raw(file.bytes, object.valueRange))
+                    }
                     continue
                 }
+                if let listed { object.value = listed }
                 let original = fonts
                 for substitution in drawn {
                     guard case .reference(let font)? = original.first(where: { $0.key == substitution.font })?.value

@@ -226,4 +226,37 @@ struct MissingGlyphTextTests {
         let box = try #require(try PDFProbe.words(pdf).first { $0.text == word })
         #expect(try PDFProbe.inkHeight(pdf, in: box) > 2)
     }
+
+    /// Each box of a code point, face and colour is drawn once on a tagged PDF and painted
+    /// where it stands: 400 times the missing word (in a paragraph, a heading and a coloured
+    /// link) adds a few dozen bytes a box, where its outlines are some 2 KB (a page of Thai
+    /// with no Thai font was 260 MB at 900 KB of text); the file stays `qpdf --check` clean
+    /// (each form listed once in a page's resources), the boxes show, and the text reads as
+    /// written. Without tags, the boxes are outlines as before.
+    @Test(arguments: [true, false])
+    func eachBoxIsDrawnOnce(tagged: Bool) throws {
+        let word = try #require(Self.word)
+        let dir = try Render.scratchFolder("missing-glyph-forms-\(tagged)")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var sizes: [Int] = []
+        for copies in [1, 400] {
+            let line = Array(repeating: "\(word) [\(word)](https://example.com)", count: copies).joined(separator: " ")
+            try "# Title \(word)\n\n\(line) end.\n".write(toFile: dir + "/doc.md", atomically: false, encoding: .utf8)
+            let pdf = dir + "/doc-\(copies).pdf"
+            let result = try typeset(["render", dir + "/doc.md", "-o", pdf] + (tagged ? [] : ["--no-tags"]))
+            #expect(result.status == 0, "\(result.output)")
+            let check = try PDFProbe.run("qpdf", ["--check", pdf])
+            #expect(check.status == 0 && !check.output.contains("WARNING"), "\(check.output.prefix(300))")
+            let read = Self.tokens(try PDFProbe.text(pdf)).filter { $0 == word }.count
+            #expect(read == 1 + 2 * copies, "\(copies) copies read \(read) times")
+            sizes.append(try FileManager.default.attributesOfItem(atPath: pdf)[.size] as? Int ?? 0)
+        }
+        let boxes = 2 * 399 * word.unicodeScalars.count
+        let bytesABox = Double(sizes[1] - sizes[0]) / Double(boxes)
+        if tagged {
+            #expect(bytesABox < 120, "\(sizes) bytes: \(bytesABox) a box")
+        } else {
+            #expect(bytesABox > 200, "outlines without tags: \(sizes) bytes, \(bytesABox) a box")
+        }
+    }
 }
