@@ -13,7 +13,7 @@ import Testing
 
     /// A PNG picture of a page of text (Typeset's own `-f png`), at `path`.
     func picture(in dir: String, dpi: Int = 24) throws -> String {
-        try "# Picture\n\nSome text to draw.\n".write(toFile: dir + "/picture.md", atomically: true, encoding: .utf8)
+        try "# Picture\n\nSome text to draw.\n".write(toFile: dir + "/picture.md", atomically: false, encoding: .utf8)
         let made = try typeset([
             "render", dir + "/picture.md", "-f", "png", "--dpi", "\(dpi)", "-o", dir + "/picture.png",
         ])
@@ -30,7 +30,7 @@ import Testing
         let png = try picture(in: dir)
         let markdown =
             "Before.\n\n![figure](\(png)){width=\(value)}\n\nInline [![pic](\(png))]{height=\(value)} after.\n"
-        try markdown.write(toFile: dir + "/a.md", atomically: true, encoding: .utf8)
+        try markdown.write(toFile: dir + "/a.md", atomically: false, encoding: .utf8)
         let result = try typeset(["render", dir + "/a.md", "-o", dir + "/a.pdf"])
         #expect(result.status == 0, "\(value): \(result.output)")
         #expect(result.output.contains("a.md:3:"), "\(value): the figure's warning at its line: \(result.output)")
@@ -55,7 +55,7 @@ import Testing
         let spans = Self.absurd.enumerated().map {
             "Word\($0.offset) [big]{size=\($0.element)} [wide]{tracking=\($0.element)} end."
         }
-        try spans.joined(separator: "\n\n").write(toFile: dir + "/a.md", atomically: true, encoding: .utf8)
+        try spans.joined(separator: "\n\n").write(toFile: dir + "/a.md", atomically: false, encoding: .utf8)
         let result = try typeset(["render", dir + "/a.md", "-o", dir + "/a.pdf"])
         #expect(result.status == 0, "\(result.output)")
         // Warnings that say the same thing are said once, at the first place, with their count
@@ -73,16 +73,16 @@ import Testing
     /// errors at their position (the option, the front-matter line, the theme's value).
     @Test(arguments: ["1e300pt", "-5pt", "nan", "inf"]) func absurdPageAndThemeLengthsAreErrors(value: String) throws {
         let dir = try Render.scratchFolder("absurd-page")
-        try "# Hi\n".write(toFile: dir + "/a.md", atomically: true, encoding: .utf8)
+        try "# Hi\n".write(toFile: dir + "/a.md", atomically: false, encoding: .utf8)
         let option = try typeset(["render", dir + "/a.md", "-o", dir + "/a.pdf", "-V", "margins=\(value)"])
         #expect(
             option.status != 0 && option.output.contains("-V margins") && option.output.contains(value),
             "\(option.output)")
-        try "---\nmargins: \(value)\n---\n\n# Hi\n".write(toFile: dir + "/b.md", atomically: true, encoding: .utf8)
+        try "---\nmargins: \(value)\n---\n\n# Hi\n".write(toFile: dir + "/b.md", atomically: false, encoding: .utf8)
         let front = try typeset(["render", dir + "/b.md", "-o", dir + "/b.pdf"])
         #expect(front.status != 0 && front.output.contains("b.md:2:10: front matter 'margins'"), "\(front.output)")
         try "{\"roles\": {\"body\": {\"size\": \"\(value)\"}}}".write(
-            toFile: dir + "/t.json", atomically: true, encoding: .utf8)
+            toFile: dir + "/t.json", atomically: false, encoding: .utf8)
         let theme = try typeset(["render", dir + "/a.md", "-o", dir + "/c.pdf", "--theme", dir + "/t.json"])
         #expect(theme.status == 1 && theme.output.contains("t.json:1:29: role Body: size"), "\(theme.output)")
         #expect(
@@ -94,7 +94,7 @@ import Testing
     /// named within the limit, for a PDF, PNG pages, an output folder and a specimen.
     @Test func outputNamesNearTheLimit() throws {
         let dir = try Render.scratchFolder("long-names")
-        try "# Long\n\nA name near the limit.\n".write(toFile: dir + "/a.md", atomically: true, encoding: .utf8)
+        try "# Long\n\nA name near the limit.\n".write(toFile: dir + "/a.md", atomically: false, encoding: .utf8)
         let pdfName = String(repeating: "n", count: 246) + ".pdf"
         let pdf = try typeset(["render", dir + "/a.md", "-o", dir + "/" + pdfName])
         #expect(pdf.status == 0, "\(pdf.output)")
@@ -107,7 +107,7 @@ import Testing
         #expect(png.status == 0, "\(png.output)")
         #expect(FileManager.default.fileExists(atPath: dir + "/" + stem + "-1.png"))
         let inputName = String(repeating: "i", count: 248) + ".md"
-        try "# Input\n".write(toFile: dir + "/" + inputName, atomically: true, encoding: .utf8)
+        try "# Input\n".write(toFile: dir + "/" + inputName, atomically: false, encoding: .utf8)
         try FileManager.default.createDirectory(atPath: dir + "/out", withIntermediateDirectories: true)
         let folder = try typeset(["render", dir + "/" + inputName, "-o", dir + "/out/"])
         let intoFolder =
@@ -126,7 +126,7 @@ import Testing
     /// before anything is drawn.
     @Test func outputNamesAtTheLimitAndDevices() throws {
         let dir = try Render.scratchFolder("names-at-the-limit")
-        try "# Long\n\nA name at the limit.\n".write(toFile: dir + "/a.md", atomically: true, encoding: .utf8)
+        try "# Long\n\nA name at the limit.\n".write(toFile: dir + "/a.md", atomically: false, encoding: .utf8)
         let pdfName = String(repeating: "n", count: 251) + ".pdf"
         let pdf = try typeset(["render", dir + "/a.md", "-o", dir + "/" + pdfName])
         #expect(pdf.status == 0 && !pdf.output.contains("untagged"), "\(pdf.output)")
@@ -153,7 +153,7 @@ import Testing
         var times: [Double] = []
         for count in [10, 80] {
             let markdown = (1...count).map { "![copy \($0)](\(png)){width=40pt}" }.joined(separator: "\n\n")
-            try markdown.write(toFile: dir + "/copies\(count).md", atomically: true, encoding: .utf8)
+            try markdown.write(toFile: dir + "/copies\(count).md", atomically: false, encoding: .utf8)
             let start = Date()
             let result = try typeset(["render", dir + "/copies\(count).md", "-o", dir + "/copies\(count).pdf"])
             times.append(Date().timeIntervalSince(start))
@@ -190,13 +190,13 @@ import Testing
         let bomb =
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"100\"><defs>"
             + levels.joined() + "</defs><use href=\"#l9\"/></svg>\n"
-        try bomb.write(toFile: dir + "/bomb.svg", atomically: true, encoding: .utf8)
+        try bomb.write(toFile: dir + "/bomb.svg", atomically: false, encoding: .utf8)
         let few =
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"100\"><defs>" + levels[0]
             + "</defs><use href=\"#l0\"/><use href=\"#l0\" x=\"5\"/></svg>\n"
-        try few.write(toFile: dir + "/few.svg", atomically: true, encoding: .utf8)
+        try few.write(toFile: dir + "/few.svg", atomically: false, encoding: .utf8)
         try "Text.\n\n![bomb](bomb.svg)\n\n![few](few.svg)\n\nAfter.\n".write(
-            toFile: dir + "/a.md", atomically: true, encoding: .utf8)
+            toFile: dir + "/a.md", atomically: false, encoding: .utf8)
         let result = try typeset(["render", dir + "/a.md", "-o", dir + "/a.pdf"])
         #expect(result.status == 0, "\(result.output)")
         #expect(
@@ -209,7 +209,7 @@ import Testing
     /// A PNG page of more pixels than the limit is refused with the resolution that fits.
     @Test func aPNGPageOfTooManyPixelsIsRefused() throws {
         let dir = try Render.scratchFolder("png-pixels")
-        try "# Big\n".write(toFile: dir + "/a.md", atomically: true, encoding: .utf8)
+        try "# Big\n".write(toFile: dir + "/a.md", atomically: false, encoding: .utf8)
         for dpi in ["2400", "1200"] {
             let result = try typeset(["render", dir + "/a.md", "-f", "png", "--dpi", dpi, "-o", dir + "/a.png"])
             #expect(result.status == 1, "\(result.output)")

@@ -288,7 +288,7 @@ import Typesetter
             "<rect x=\"\($0)\" y=\"0.5\" width=\"0.00533\" height=\"0.00533\"/>"
         }
         try "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"40\" height=\"20\">\(rects.joined())</svg>"
-            .write(toFile: svg, atomically: true, encoding: .utf8)
+            .write(toFile: svg, atomically: false, encoding: .utf8)
         let markdown =
             "# Dots\n\n![Four dots](\(svg))\n\nA [link](https://example.com) after.\n\n"
             + String(repeating: "Words and more words. ", count: 400)
@@ -361,7 +361,7 @@ import Typesetter
         // The command line's flag.
         let out = Render.folder + "/cli-untagged.pdf"
         let md = Render.folder + "/cli-untagged.md"
-        try markdown.write(toFile: md, atomically: true, encoding: .utf8)
+        try markdown.write(toFile: md, atomically: false, encoding: .utf8)
         let (status, _) = try PDFProbe.run(Render.binary, ["render", md, "-o", out, "--no-tags", "-q"])
         #expect(status == 0)
         #expect(try Self.structure(out).children.first?.all.map(\.name) == ["Document", "Link"])
@@ -405,7 +405,7 @@ extension AccessibilityTests {
             + " ones, a note.[^n] An inline ![a small type scale](type-scale.png) picture and a linked one"
             + " [![the press photo](press.jpg)](https://example.com/press) too.\n\n[^n]: The note.\n"
         let source = folder + "/links.md"
-        try markdown.write(toFile: source, atomically: true, encoding: .utf8)
+        try markdown.write(toFile: source, atomically: false, encoding: .utf8)
         let pdf = try PDFValidationTests.render(source, into: folder, name: "links")
 
         let tree = try Self.structure(pdf)
@@ -464,7 +464,7 @@ extension AccessibilityTests {
             + " [![the press photo](press.jpg)](https://example.com/press) end.\n\n"
             + "שלום [קישור לדף](https://example.com/he) עולם.\n"
         let source = folder + "/pieces.md"
-        try markdown.write(toFile: source, atomically: true, encoding: .utf8)
+        try markdown.write(toFile: source, atomically: false, encoding: .utf8)
         let tagged = try PDFValidationTests.render(source, into: folder, name: "tagged")
         let untagged = try PDFValidationTests.render(source, into: folder, name: "untagged", options: ["--no-tags"])
         #expect(try Self.structure(tagged).all.filter { $0.name == "Link" }.count == 5)

@@ -22,7 +22,7 @@ import Testing
         let jpeg = try Data(contentsOf: URL(fileURLWithPath: folder + "/stripes.jpg"))
         #expect(jpeg.range(of: Data("Adobe".utf8)) != nil, "ImageMagick writes Adobe's APP14 marker")
         try "---\ntitle: CMYK\n---\n\n![Four stripes](stripes.jpg)\n".write(
-            toFile: folder + "/doc.md", atomically: true, encoding: .utf8)
+            toFile: folder + "/doc.md", atomically: false, encoding: .utf8)
         let rendered = try typeset(["render", folder + "/doc.md", "-o", folder + "/doc.pdf"])
         try #require(rendered.status == 0, "\(rendered.output)")
         let page = try PDFProbe.run(
@@ -62,7 +62,7 @@ import Testing
             try #require(decoded.status == 0)
             let source = try #require(NetpbmImage(path: folder + "/\(name).ppm"))
             try "---\ntitle: \(name)\n---\n\n![Stripes](\(name).jpg)\n".write(
-                toFile: folder + "/\(name).md", atomically: true, encoding: .utf8)
+                toFile: folder + "/\(name).md", atomically: false, encoding: .utf8)
             let rendered = try typeset([
                 "render", folder + "/\(name).md", "-f", "png", "-q", "-o", folder + "/\(name).png",
             ])

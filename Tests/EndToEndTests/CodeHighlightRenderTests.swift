@@ -169,7 +169,7 @@ import Typography
         #expect(unknown.report.diagnostics.isEmpty)
 
         let folder = try Render.scratchFolder("code-variable")
-        try Self.markdown(samples).write(toFile: folder + "/in.md", atomically: true, encoding: .utf8)
+        try Self.markdown(samples).write(toFile: folder + "/in.md", atomically: false, encoding: .utf8)
         let off = try typeset(["render", folder + "/in.md", "-o", folder + "/off.pdf", "-V", "highlight=false"])
         #expect(off.status == 0, "\(off.output)")
         #expect(try colours(folder + "/off.pdf") == [text])

@@ -33,7 +33,7 @@ import Testing
         #expect(!markdown.isEmpty)
         let dir = try Render.scratchFolder("emoji-\(name)")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try markdown.write(toFile: dir + "/doc.md", atomically: true, encoding: .utf8)
+        try markdown.write(toFile: dir + "/doc.md", atomically: false, encoding: .utf8)
         let pdf = dir + "/doc.pdf"
         let result = try typeset([
             "render", dir + "/doc.md", "--paper", "a6", "--margins", "15mm", "--theme", "hig", "-o", pdf,
@@ -85,7 +85,7 @@ import Testing
         let (markdown, joined) = Self.joinedDocuments[index]
         let dir = try Render.scratchFolder("emoji-joined-\(index)")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try markdown.write(toFile: dir + "/doc.md", atomically: true, encoding: .utf8)
+        try markdown.write(toFile: dir + "/doc.md", atomically: false, encoding: .utf8)
         let pdf = dir + "/doc.pdf"
         let result = try typeset(["render", dir + "/doc.md", "-o", pdf])
         #expect(result.status == 0, "\(result.output)")
@@ -129,7 +129,7 @@ import Testing
         // A title, which PDF/UA-1 asks for (and the title block shows first).
         let title = "Emoji read back"
         try ("---\ntitle: \(title)\n---\n\n" + markdown).write(
-            toFile: dir + "/doc.md", atomically: true, encoding: .utf8)
+            toFile: dir + "/doc.md", atomically: false, encoding: .utf8)
         let pdf = dir + "/doc.pdf"
         let result = try typeset(["render", dir + "/doc.md", "--paper", "a6", "--margins", "12mm", "-o", pdf])
         #expect(result.status == 0, "\(result.output)")
@@ -163,7 +163,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         var images: [Int] = []
         for copies in [1, 400] {
-            try document(copies).write(toFile: dir + "/doc.md", atomically: true, encoding: .utf8)
+            try document(copies).write(toFile: dir + "/doc.md", atomically: false, encoding: .utf8)
             let pdf = dir + "/doc-\(copies).pdf"
             let result = try typeset(
                 ["render", dir + "/doc.md", "--paper", "a6", "-o", pdf] + (tagged ? [] : ["--no-tags"]))

@@ -71,7 +71,7 @@ import Testing
 
     @Test func theInputsLanguagesAreLoadedUnlessHighlightingIsOff() throws {
         let path = Render.folder + "/early-definitions.md"
-        try Self.markdown.write(toFile: path, atomically: true, encoding: .utf8)
+        try Self.markdown.write(toFile: path, atomically: false, encoding: .utf8)
         let loading = try #require(Typesetter.startLoadingCodeDefinitions(forInputs: ["-", "/dev/null", path]))
         loading.loader.finish()
         // `markdown` and `go` are loaded too: definitions that know them.
@@ -83,7 +83,7 @@ import Testing
     /// The command line loads definitions early unless `TYPESET_THREADS=1`; the PDF is the same.
     @Test func earlyLoadingChangesNoByte() throws {
         let path = Render.folder + "/early-definitions-cli.md"
-        try Self.markdown.write(toFile: path, atomically: true, encoding: .utf8)
+        try Self.markdown.write(toFile: path, atomically: false, encoding: .utf8)
         var outputs: [Data] = []
         for threads in ["0", "1"] {
             let output = Render.folder + "/early-definitions-\(threads).pdf"

@@ -30,7 +30,7 @@ import Testing
     /// which must be `qpdf --check` clean.
     func strictlyRenderedWords(_ markdown: String, name: String) throws -> [PDFWord] {
         let dir = try Render.scratchFolder("footnote-split")
-        try markdown.write(toFile: dir + "/\(name).md", atomically: true, encoding: .utf8)
+        try markdown.write(toFile: dir + "/\(name).md", atomically: false, encoding: .utf8)
         let run = try typeset(["render", dir + "/\(name).md", "-o", dir + "/\(name).pdf", "--strict"])
         #expect(run.status == 0, "\(run.output)")
         #expect(try PDFProbe.qpdfClean(dir + "/\(name).pdf"))
@@ -95,7 +95,7 @@ import Testing
         let dir = try Render.scratchFolder("footnote-split")
         let note = (0..<160).map { "N\($0) " + Self.prose(12, seed: $0) }.joined(separator: " ")
         try ("Short text[^1] here.\n\nAfter.\n\n[^1]: " + note + " NOTEEND\n").write(
-            toFile: dir + "/huge.md", atomically: true, encoding: .utf8)
+            toFile: dir + "/huge.md", atomically: false, encoding: .utf8)
         let run = try typeset(["render", dir + "/huge.md", "-o", dir + "/huge.pdf"])
         #expect(run.status == 0, "\(run.output)")
         let marks = try PDFProbe.words(dir + "/huge.pdf").map(\.text).filter {

@@ -212,7 +212,7 @@ enum FuzzCampaign {
             let saved = failureFolder + "/\(name).\(input.fileExtension)"
             FileManager.default.createFile(atPath: saved, contents: input.data)
             try? "\(verdict)\nreproduce: \(repro)   (input: \(saved))\n".write(
-                toFile: saved + ".txt", atomically: true, encoding: .utf8)
+                toFile: saved + ".txt", atomically: false, encoding: .utf8)
         }
         return "\(name) [\(input.kind)]: \(verdict) — reproduce: \(repro)"
     }

@@ -179,7 +179,7 @@ import Typesetter
             func measure(_ markdown: String, _ label: String) throws -> (seconds: Double, mebibytes: Double) {
                 let input = folder + "/\(label).md"
                 let report = folder + "/\(label).time"
-                try markdown.write(toFile: input, atomically: true, encoding: .utf8)
+                try markdown.write(toFile: input, atomically: false, encoding: .utf8)
                 let arguments = [
                     "-f", "%U %S %M", "-o", report, Render.binary, "render", input, "-q",
                     "-o", folder + "/\(label).pdf",

@@ -123,7 +123,7 @@ import Typography
         for n in [100_000, 1_000_000] {
             let input = folder + "/line-\(n).md"
             try ("```c\n" + String(repeating: "a+", count: n / 2) + "\n```\n").write(
-                toFile: input, atomically: true, encoding: .utf8)
+                toFile: input, atomically: false, encoding: .utf8)
             var status: Int32 = -1
             seconds.append(
                 try Timing.bestSeconds(of: 1) {
@@ -148,7 +148,7 @@ import Typography
             for count in [5_000, 40_000] {
                 let input = folder + "/markup-\(count).md"
                 try (String(repeating: unit, count: count) + "\n").write(
-                    toFile: input, atomically: true, encoding: .utf8)
+                    toFile: input, atomically: false, encoding: .utf8)
                 var status: Int32 = -1
                 seconds.append(
                     try Timing.bestSeconds(of: 1) {
@@ -404,7 +404,7 @@ import Typography
         let folder = Render.folder + "/signal-\(signal)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let input = folder + "/long.md"
-        try String(repeating: "word ", count: 600_000).write(toFile: input, atomically: true, encoding: .utf8)
+        try String(repeating: "word ", count: 600_000).write(toFile: input, atomically: false, encoding: .utf8)
         let process = try PDFProbe.start(Render.binary, ["render", input, "-o", folder + "/out.pdf", "-q"])
         // Wait until the temporary file exists: the render is under way.
         let deadline = Date().addingTimeInterval(60)
@@ -427,7 +427,7 @@ import Typography
     @Test func yamlAliasErrorIsOneLine() throws {
         let folder = Render.folder + "/messages-yaml"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try "---\na: &a [*a, *a]\n---\n\nBody\n".write(toFile: folder + "/bomb.md", atomically: true, encoding: .utf8)
+        try "---\na: &a [*a, *a]\n---\n\nBody\n".write(toFile: folder + "/bomb.md", atomically: false, encoding: .utf8)
         try? FileManager.default.removeItem(atPath: folder + "/bomb.pdf")
         let result = try typeset(["render", folder + "/bomb.md", "-o", folder + "/bomb.pdf"])
         #expect(result.status == 1)
@@ -441,7 +441,7 @@ import Typography
     @Test func themePathMessages() throws {
         let folder = Render.folder + "/messages"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try "# Hi\n".write(toFile: folder + "/a.md", atomically: true, encoding: .utf8)
+        try "# Hi\n".write(toFile: folder + "/a.md", atomically: false, encoding: .utf8)
         #expect(FileManager.default.createFile(atPath: folder + "/empty.json", contents: Data()))
         let empty = try typeset([
             "render", folder + "/a.md", "-o", folder + "/a.pdf", "--theme", folder + "/empty.json",

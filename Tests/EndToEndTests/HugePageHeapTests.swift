@@ -28,7 +28,7 @@ import Testing
         let input = folder + "/\(name).md"
         let pdf = folder + "/\(name).pdf"
         let report = folder + "/\(name).time"
-        try markdown.write(toFile: input, atomically: true, encoding: .utf8)
+        try markdown.write(toFile: input, atomically: false, encoding: .utf8)
         var fewest = Int.max
         for _ in 0..<3 {
             let run = try PDFProbe.run(

@@ -34,7 +34,7 @@ import Testing
         }
         let input = folder + "/\(name).md"
         let pdf = folder + "/\(name).pdf"
-        try markdown.write(toFile: input, atomically: true, encoding: .utf8)
+        try markdown.write(toFile: input, atomically: false, encoding: .utf8)
         // `env` sets the variable for the binary alone.
         let (status, log) = try PDFProbe.run("LD_DEBUG=files", [Render.binary, "render", input, "-o", pdf, "-q"])
         let names = log.split(separator: "\n").compactMap { line -> String? in
@@ -64,7 +64,7 @@ import Testing
         let folder = Render.folder + "/lazy-libraries"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try ##"{"name": "Plain", "colors": {"text": "#202020"}}"##.write(
-            toFile: folder + "/plain-theme.json", atomically: true, encoding: .utf8)
+            toFile: folder + "/plain-theme.json", atomically: false, encoding: .utf8)
         let documents = [
             ("no-code", "# Title\n\nA paragraph with `inline code` and [a span]{.python}.\n"),
             ("no-language", "Before.\n\n```\nlet x = 1\n```\n\n    indented();\n"),

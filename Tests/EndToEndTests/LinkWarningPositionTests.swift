@@ -105,8 +105,8 @@ import Testing
         let dir = try Render.scratchFolder("book-link-warnings")
         let one = "# One\n\nText [a](#nope1) and [b](two.md#nope2).\n"
         let two = "# Two\n\nSee [d](#nope4) and [f](one.md#zzz).\n"
-        try one.write(toFile: dir + "/one.md", atomically: true, encoding: .utf8)
-        try two.write(toFile: dir + "/two.md", atomically: true, encoding: .utf8)
+        try one.write(toFile: dir + "/one.md", atomically: false, encoding: .utf8)
+        try two.write(toFile: dir + "/two.md", atomically: false, encoding: .utf8)
         let result = try typeset(["render", dir + "/one.md", dir + "/two.md", "-o", dir + "/book.pdf"])
         #expect(result.status == 0, "\(result.output)")
         for (file, text, needle) in [

@@ -71,7 +71,7 @@ import Typesetter
         let folder = try Render.scratchFolder("alert-theme")
         let theme = folder + "/alerts.json"
         try ##"{"extends": "default", "colors": {"warning": "#12AB34"}}"##.write(
-            toFile: theme, atomically: true, encoding: .utf8)
+            toFile: theme, atomically: false, encoding: .utf8)
         var options = RenderOptions()
         options.themeRequest.theme = theme
         let (pdf, _) = try Render.markdown(

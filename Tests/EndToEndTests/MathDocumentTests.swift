@@ -140,14 +140,14 @@ import Typography
     @Test func theCommandLineTurnsMathOnAndOff() throws {
         let folder = try Render.scratchFolder("math-variable")
         let input = folder + "/money.md"
-        try "---\nmath: false\n---\n\nPay $x^2$ now.\n".write(toFile: input, atomically: true, encoding: .utf8)
+        try "---\nmath: false\n---\n\nPay $x^2$ now.\n".write(toFile: input, atomically: false, encoding: .utf8)
         let pdf = folder + "/money.pdf"
         #expect(try typeset(["render", input, "-o", pdf]).status == 0)
         #expect(try PDFProbe.text(pdf).contains("Pay $x^2$ now."))
         #expect(try Self.formulaAlts(pdf).isEmpty)
         #expect(try typeset(["render", input, "-o", pdf, "-V", "math=true"]).status == 0)
         #expect(try Self.formulaAlts(pdf) == ["x^2"])
-        try "Pay $x^2$ now.\n".write(toFile: input, atomically: true, encoding: .utf8)
+        try "Pay $x^2$ now.\n".write(toFile: input, atomically: false, encoding: .utf8)
         #expect(try typeset(["render", input, "-o", pdf, "-V", "math=false"]).status == 0)
         #expect(try PDFProbe.text(pdf).contains("Pay $x^2$ now."))
     }
@@ -507,7 +507,7 @@ import Typography
     @Test func aFormulaInTheTitleIsSpelledAsItsSymbols() throws {
         let dir = try Render.scratchFolder("math-title")
         try "---\ntitle: 'On $\\alpha$ decay'\n---\n\n# One\n\ntext\n\n\\newpage\n\nmore\n".write(
-            toFile: dir + "/t.md", atomically: true, encoding: .utf8)
+            toFile: dir + "/t.md", atomically: false, encoding: .utf8)
         let result = try typeset(["render", dir + "/t.md", "-o", dir + "/t.pdf", "--header", "{title}"])
         #expect(result.status == 0, "\(result.output)")
         #expect(try PDFProbe.info(dir + "/t.pdf")["Title"] == "On α decay")

@@ -83,7 +83,7 @@ struct MissingGlyphTextTests {
         let (name, markdown, reads) = Self.documents[index]
         let dir = try Render.scratchFolder("missing-glyph-\(name)")
         try markdown.replacingOccurrences(of: "W", with: word).write(
-            toFile: dir + "/doc.md", atomically: true, encoding: .utf8)
+            toFile: dir + "/doc.md", atomically: false, encoding: .utf8)
         let pdf = dir + "/doc.pdf"
         let result = try typeset(["render", dir + "/doc.md", "-o", pdf] + options)
         #expect(result.status == 0, "\(result.output)")
@@ -157,7 +157,7 @@ struct MissingGlyphTextTests {
         let dir = try Render.scratchFolder("missing-glyph-whole-point")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let text = line.replacingOccurrences(of: "W", with: word)
-        try (text + "\n").write(toFile: dir + "/doc.md", atomically: true, encoding: .utf8)
+        try (text + "\n").write(toFile: dir + "/doc.md", atomically: false, encoding: .utf8)
         let probe = dir + "/probe.pdf"
         #expect(try typeset(["render", dir + "/doc.md", "--no-tags", "--margins", "72pt", "-o", probe]).status == 0)
         let baseline = try Self.firstBaseline(probe)
@@ -188,7 +188,7 @@ struct MissingGlyphTextTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let markdown =
             "Formula $x + \\text{\(word)} = y$ here.\n\n$$\\text{\(word)} + 1$$\n\nAlone $\\text{\(word)}$ here.\n"
-        try markdown.write(toFile: dir + "/doc.md", atomically: true, encoding: .utf8)
+        try markdown.write(toFile: dir + "/doc.md", atomically: false, encoding: .utf8)
         let pdf = dir + "/doc.pdf"
         let result = try typeset(["render", dir + "/doc.md", "-o", pdf])
         #expect(result.status == 0)
@@ -220,7 +220,7 @@ struct MissingGlyphTextTests {
         let word = try #require(Self.word)
         let dir = try Render.scratchFolder("missing-glyph-ink")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try "Before \(word) after.\n".write(toFile: dir + "/doc.md", atomically: true, encoding: .utf8)
+        try "Before \(word) after.\n".write(toFile: dir + "/doc.md", atomically: false, encoding: .utf8)
         let pdf = dir + "/doc.pdf"
         #expect(try typeset(["render", dir + "/doc.md", "-o", pdf]).status == 0)
         let box = try #require(try PDFProbe.words(pdf).first { $0.text == word })

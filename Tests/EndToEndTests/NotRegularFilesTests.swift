@@ -36,7 +36,7 @@ import Testing
         for (index, item) in cases.enumerated() {
             let markdown =
                 "Before \(index).\n\n![figure \(index)](\(item.path))\n\nInline ![pic](\(item.path)) after.\n"
-            try markdown.write(toFile: dir + "/a\(index).md", atomically: true, encoding: .utf8)
+            try markdown.write(toFile: dir + "/a\(index).md", atomically: false, encoding: .utf8)
             // `--root /`: the devices lie outside the input's folder, which alone would refuse them.
             let result = try typeset(["render", dir + "/a\(index).md", "-o", dir + "/a\(index).pdf", "--root", "/"])
             #expect(result.status == 0, "\(item.path): \(result.output)")
@@ -53,7 +53,7 @@ import Testing
     @Test func themesThatAreNotRegularFilesAreRefused() throws {
         let dir = try folder("not-files-themes")
         let pipe = try fifo(dir + "/theme.json")
-        try "# Hi\n".write(toFile: dir + "/a.md", atomically: true, encoding: .utf8)
+        try "# Hi\n".write(toFile: dir + "/a.md", atomically: false, encoding: .utf8)
         for (theme, words) in [
             ("/dev/zero", "character device"), ("/dev/urandom", "character device"), (pipe, "FIFO (named pipe)"),
         ] {
@@ -61,7 +61,7 @@ import Testing
             #expect(
                 option.status == 1 && option.output.contains("it is a \(words), not a regular file"), "\(option.output)"
             )
-            try "---\ntheme: \(theme)\n---\n\n# Hi\n".write(toFile: dir + "/b.md", atomically: true, encoding: .utf8)
+            try "---\ntheme: \(theme)\n---\n\n# Hi\n".write(toFile: dir + "/b.md", atomically: false, encoding: .utf8)
             let front = try typeset(["render", dir + "/b.md", "-o", dir + "/b.pdf", "--root", "/"])
             #expect(
                 front.status == 1 && front.output.contains("b.md:2:") && front.output.contains(words), "\(front.output)"
@@ -95,7 +95,7 @@ import Testing
     /// scanned to its end and its fonts registered.
     @Test func fontFoldersDoNotHangOrLoop() throws {
         let dir = try folder("not-files-fonts")
-        try "# Hi\n".write(toFile: dir + "/a.md", atomically: true, encoding: .utf8)
+        try "# Hi\n".write(toFile: dir + "/a.md", atomically: false, encoding: .utf8)
         for system in ["/proc/self", "/sys", "/dev"] {
             let render = try typeset(["render", dir + "/a.md", "-o", dir + "/a.pdf", "--fonts", system])
             #expect(
@@ -104,7 +104,7 @@ import Testing
             let fonts = try typeset(["fonts", "--fonts", system])
             #expect(fonts.status == 1 && fonts.output.contains("not a folder of fonts"), "\(fonts.output)")
             try "{\"fontFolders\": [\"\(system)\"]}".write(
-                toFile: dir + "/theme.json", atomically: true, encoding: .utf8)
+                toFile: dir + "/theme.json", atomically: false, encoding: .utf8)
             let theme = try typeset(["render", dir + "/a.md", "-o", dir + "/a.pdf", "--theme", dir + "/theme.json"])
             #expect(theme.status == 1 && theme.output.contains("theme.json:1:18: fontFolders:"), "\(theme.output)")
         }
@@ -131,7 +131,7 @@ import Testing
         let theme = dir + "/huge.json"
         #expect(FileManager.default.createFile(atPath: theme, contents: nil))
         #expect(truncate(theme, 40 << 20) == 0, "a sparse 40 MB file")
-        try "# Hi\n".write(toFile: dir + "/a.md", atomically: true, encoding: .utf8)
+        try "# Hi\n".write(toFile: dir + "/a.md", atomically: false, encoding: .utf8)
         let result = try typeset(["render", dir + "/a.md", "-o", dir + "/a.pdf", "--theme", theme])
         #expect(
             result.status == 1 && result.output.contains("it is 40.0 MB, more than the 16.0 MB a theme file may have"),

@@ -25,7 +25,7 @@ import Testing
         let folder = try Render.scratchFolder("pdf-numbers")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let source = folder + "/numbers.md"
-        try Self.document.write(toFile: source, atomically: true, encoding: .utf8)
+        try Self.document.write(toFile: source, atomically: false, encoding: .utf8)
         var files: [Data] = []
         for glibcOnly in ["0", "1"] {
             let pdf = folder + "/numbers-\(glibcOnly).pdf"

@@ -121,7 +121,7 @@ import Testing
             The end, with baffle, waffle and officer.
             """
         let path = folder + "/constructs.md"
-        try markdown.write(toFile: path, atomically: true, encoding: .utf8)
+        try markdown.write(toFile: path, atomically: false, encoding: .utf8)
         return path
     }
 
@@ -209,7 +209,7 @@ import Testing
         ]
         for (index, item) in cases.enumerated() {
             let source = folder + "/case\(index).md"
-            try item.markdown.write(toFile: source, atomically: true, encoding: .utf8)
+            try item.markdown.write(toFile: source, atomically: false, encoding: .utf8)
             let pdf = folder + "/case\(index).pdf"
             let result = try typeset(["render", source, "-o", pdf] + item.options)
             #expect(result.status != 0, "case \(index) must fail: \(result.output)")
@@ -223,13 +223,13 @@ import Testing
         }
         // A heading is the title when the front matter gives none, asked for or not.
         let headed = folder + "/headed.md"
-        try "## Only a heading\n\nText.\n".write(toFile: headed, atomically: true, encoding: .utf8)
+        try "## Only a heading\n\nText.\n".write(toFile: headed, atomically: false, encoding: .utf8)
         try Self.expectValid([
             try Self.render(headed, into: folder, name: "headed", options: ["--pdf-standard", "ua-1"])
         ])
         let asked = folder + "/asked.md"
         try "---\ntitle: Archived\npdf-standard: a-2b\n---\n\nText.\n".write(
-            toFile: asked, atomically: true, encoding: .utf8)
+            toFile: asked, atomically: false, encoding: .utf8)
         try Self.expectValid([try Self.render(asked, into: folder, name: "asked")], profile: "2b")
     }
 
@@ -258,7 +258,7 @@ import Testing
             guard input.kind == .markdown, input.bytes == nil else { continue }
             let source = FuzzInput.imageFolder + "/ua-fuzz-\(index).md"
             try ("---\ntitle: Fuzz \(index)\n---\n\n" + input.text).write(
-                toFile: source, atomically: true, encoding: .utf8)
+                toFile: source, atomically: false, encoding: .utf8)
             defer { try? FileManager.default.removeItem(atPath: source) }
             let pdf = folder + "/fuzz-\(index).pdf"
             if try typeset(["render", source, "-q", "-o", pdf, "--pdf-standard", "ua-1,a-2b"]).status == 0 {

@@ -51,7 +51,7 @@ import Testing
         let input = folder + "/\(name).md"
         let pdf = folder + "/\(name).pdf"
         let report = folder + "/\(name).time"
-        try markdown.write(toFile: input, atomically: true, encoding: .utf8)
+        try markdown.write(toFile: input, atomically: false, encoding: .utf8)
         let run = try PDFProbe.run(
             "time", ["-f", "%M %U %S", "-o", report, Render.binary, "render", input, "-q", "-o", pdf])
         #expect(run.status == 0, "\(name): \(run.output)")

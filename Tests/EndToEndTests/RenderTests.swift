@@ -175,7 +175,7 @@ import Typography
         let dir = Render.folder
         try Data((0..<300).map { UInt8(truncatingIfNeeded: $0 &* 37) }).write(
             to: URL(fileURLWithPath: dir + "/corrupt.png"))
-        try "not a jpeg".write(toFile: dir + "/fake.jpg", atomically: true, encoding: .utf8)
+        try "not a jpeg".write(toFile: dir + "/fake.jpg", atomically: false, encoding: .utf8)
         // A real PNG cut short: a valid header, no IEND.
         let png = try Data(contentsOf: URL(fileURLWithPath: Render.packageRoot + "/templates/images/type-scale.png"))
         try png.prefix(300).write(to: URL(fileURLWithPath: dir + "/truncated.png"))
@@ -183,9 +183,9 @@ import Typography
         // where its address is written.
         try Data().write(to: URL(fileURLWithPath: dir + "/empty.png"))
         try #"<svg xmlns="http://www.w3.org/2000/svg"><rect x="1" y="1" width="8" height="8"/></svg>"#.write(
-            toFile: dir + "/nosize.svg", atomically: true, encoding: .utf8)
+            toFile: dir + "/nosize.svg", atomically: false, encoding: .utf8)
         try #"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="8" height="8"/>"#.write(
-            toFile: dir + "/cut.svg", atomically: true, encoding: .utf8)
+            toFile: dir + "/cut.svg", atomically: false, encoding: .utf8)
         let (pdf, report) = try Render.markdown(
             "![Corrupt figure](corrupt.png)\n\n![f](fake.jpg)\n\n![m](missing.png)\n\n"
                 + "![r](https://example.com/x.png)\n\n![t](truncated.png)\n"
@@ -243,9 +243,9 @@ import Typography
         ]
         for (name, svg) in svgs {
             try ("<?xml version=\"1.0\"?>\n" + svg).write(
-                toFile: dir + "/\(name).svg", atomically: true, encoding: .utf8)
+                toFile: dir + "/\(name).svg", atomically: false, encoding: .utf8)
         }
-        try "not a png".write(toFile: dir + "/bad.png", atomically: true, encoding: .utf8)
+        try "not a png".write(toFile: dir + "/bad.png", atomically: false, encoding: .utf8)
         let (pdf, report) = try Render.markdown(
             "![External alt](external.svg)\n\n![Bomb alt](bomb.svg)\n\n![ill](illustrator.svg)\n\n"
                 + "Text ![bad png](bad.png) and ![bad svg](external.svg) inline.\n",

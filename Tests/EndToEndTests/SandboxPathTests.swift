@@ -12,12 +12,12 @@ extension SandboxTests {
     @Test func specialFilesAsIncludesAndSettingsAreRefusedAtOnce() throws {
         let (root, _, _) = try layout("special-includes")
         #expect(mkfifo(root + "/pipe.md", 0o644) == 0)
-        try "---\ninclude: pipe.md\n---\n\n# Book\n".write(toFile: root + "/book.md", atomically: true, encoding: .utf8)
+        try "---\ninclude: pipe.md\n---\n\n# Book\n".write(toFile: root + "/book.md", atomically: false, encoding: .utf8)
         let include = try typeset(["render", root + "/book.md", "--root", root, "-o", root + "/book.pdf"])
         #expect(include.status == 1, "\(include.output)")
         #expect(include.output.contains("book.md:2:10: include 'pipe.md'"), "\(include.output)")
         #expect(include.output.contains("FIFO"), "\(include.output)")
-        try "# Doc\n".write(toFile: root + "/doc.md", atomically: true, encoding: .utf8)
+        try "# Doc\n".write(toFile: root + "/doc.md", atomically: false, encoding: .utf8)
         let settings = try typeset(["render", root + "/doc.md", "--metadata-file", "/dev/zero", "-o", root + "/d.pdf"])
         #expect(settings.status != 124 && settings.status != 0, "\(settings.output)")
         #expect(settings.output.contains("character device"), "\(settings.output)")
@@ -28,11 +28,11 @@ extension SandboxTests {
     /// Markdown files outside (one there, one not) are warned about alike.
     @Test func messagesDoNotTellWhatIsOutside() throws {
         let (root, outside, _) = try layout("existence")
-        try "# Here\n".write(toFile: outside + "/exists.md", atomically: true, encoding: .utf8)
+        try "# Here\n".write(toFile: outside + "/exists.md", atomically: false, encoding: .utf8)
         var messages: [String] = []
         for folder in [outside + "/missing", outside + "/exists.md", outside] {
-            try "{\"fontFolders\": [\"\(folder)\"]}".write(toFile: root + "/f.json", atomically: true, encoding: .utf8)
-            try "---\ntheme: f.json\n---\n\nText.\n".write(toFile: root + "/f.md", atomically: true, encoding: .utf8)
+            try "{\"fontFolders\": [\"\(folder)\"]}".write(toFile: root + "/f.json", atomically: false, encoding: .utf8)
+            try "---\ntheme: f.json\n---\n\nText.\n".write(toFile: root + "/f.md", atomically: false, encoding: .utf8)
             let result = try typeset(["render", root + "/f.md", "--root", root, "-o", root + "/f.pdf"])
             #expect(result.status == 1, "\(result.output)")
             messages.append(result.output.replacingOccurrences(of: folder, with: "FOLDER"))
@@ -41,7 +41,7 @@ extension SandboxTests {
         #expect(messages[0].contains("is outside the folders this render may read"), "\(messages)")
         let escape = "../" + (outside as NSString).lastPathComponent
         try "[a](\(escape)/exists.md)\n\n[b](\(escape)/missing.md)\n".write(
-            toFile: root + "/links.md", atomically: true, encoding: .utf8)
+            toFile: root + "/links.md", atomically: false, encoding: .utf8)
         let links = try typeset(["render", root + "/links.md", "--root", root, "-o", root + "/links.pdf"])
         #expect(links.output.contains("2 links into other Markdown files"), "\(links.output)")
     }
@@ -55,8 +55,8 @@ extension SandboxTests {
             (0..<10).map { "![p\($0)](\(String(repeating: "a/", count: components))x\($0).png)\n" }
                 .joined(separator: "\n")
         }
-        try document(3).write(toFile: root + "/short.md", atomically: true, encoding: .utf8)
-        try document(3_000).write(toFile: root + "/long.md", atomically: true, encoding: .utf8)
+        try document(3).write(toFile: root + "/short.md", atomically: false, encoding: .utf8)
+        try document(3_000).write(toFile: root + "/long.md", atomically: false, encoding: .utf8)
         let short = try Timing.bestSeconds(of: 2) {
             _ = try typeset(["render", root + "/short.md", "--root", root, "-o", root + "/short.pdf", "-q"])
         }
@@ -74,7 +74,7 @@ extension SandboxTests {
     @Test func quotedValuesCannotForgeMessageLines() throws {
         let (root, _, _) = try layout("forged-lines")
         let forged = "---\ntheme: \"x.json\\nfake.md:9:9: error: forged\"\n---\n\nText.\n"
-        try forged.write(toFile: root + "/doc.md", atomically: true, encoding: .utf8)
+        try forged.write(toFile: root + "/doc.md", atomically: false, encoding: .utf8)
         for extra in [["--root", root], []] {
             let result = try typeset(["render", root + "/doc.md", "-o", root + "/doc.pdf"] + extra)
             #expect(result.status == 1, "\(result.output)")

@@ -47,7 +47,7 @@ import Typography
         ]
         for (index, item) in cases.enumerated() {
             let document = root + "/doc\(index).md"
-            try "Before.\n\n\(item.markdown)\n\nAfter.\n".write(toFile: document, atomically: true, encoding: .utf8)
+            try "Before.\n\n\(item.markdown)\n\nAfter.\n".write(toFile: document, atomically: false, encoding: .utf8)
             let refused = try typeset(["render", document, "-o", root + "/refused\(index).pdf"])
             #expect(refused.status == 0, "\(refused.output)")
             // At the address, as every image warning is.
@@ -77,11 +77,11 @@ import Typography
         try FileManager.default.createSymbolicLink(
             atPath: root + "/b.png", withDestinationPath: root + "/pictures/a.png")
         let markdown = "![one](pictures/a.png)\n\n![two](b.png)\n\n![three](\(root)/pictures/../pictures/a.png)\n"
-        try markdown.write(toFile: root + "/doc.md", atomically: true, encoding: .utf8)
+        try markdown.write(toFile: root + "/doc.md", atomically: false, encoding: .utf8)
         let result = try typeset(["render", root + "/doc.md", "-o", root + "/doc.pdf", "--root", root])
         #expect(result.status == 0 && !result.output.contains("warning"), "\(result.output)")
         #expect(try imageCount(root + "/doc.pdf") == 3)
-        try "![res](secret.png)\n".write(toFile: root + "/res.md", atomically: true, encoding: .utf8)
+        try "![res](secret.png)\n".write(toFile: root + "/res.md", atomically: false, encoding: .utf8)
         let resources = try typeset([
             "render", root + "/res.md", "-o", root + "/res.pdf", "--root", root, "--resource-path", outside,
         ])
@@ -96,12 +96,12 @@ import Typography
         let (root, outside, _) = try layout("themes")
         let marker = "SECRET-MARKER-\(UUID().uuidString.prefix(8))"
         try "{\"name\": \"\(marker)\", \"bogus\": \"\(marker)\"}".write(
-            toFile: outside + "/theme.json", atomically: true, encoding: .utf8)
+            toFile: outside + "/theme.json", atomically: false, encoding: .utf8)
         let passwd = (try? String(contentsOfFile: "/etc/passwd", encoding: .utf8)) ?? "root:x:0:0"
         let firstLine = String(passwd.split(separator: "\n").first ?? "root:x:0:0")
         for (theme, secret) in [("/etc/passwd", firstLine), (outside + "/theme.json", marker)] {
             try "---\ntitle: T\ntheme: \(theme)\n---\n\n# Hi\n".write(
-                toFile: root + "/doc.md", atomically: true, encoding: .utf8)
+                toFile: root + "/doc.md", atomically: false, encoding: .utf8)
             let result = try typeset(["render", root + "/doc.md", "-o", root + "/doc.pdf"])
             #expect(result.status == 1, "\(result.output)")
             #expect(
@@ -113,8 +113,8 @@ import Typography
         // The control: read when allowed, the file's own problem named (so the refusal above is the sandbox).
         let allowed = try typeset(["render", root + "/doc.md", "-o", root + "/doc.pdf", "--root", "/"])
         #expect(allowed.status == 1 && allowed.output.contains("bogus"), "\(allowed.output)")
-        try "{\"fontFolders\": [\"\(outside)\"]}".write(toFile: root + "/fonts.json", atomically: true, encoding: .utf8)
-        try "---\ntheme: fonts.json\n---\n\n# Hi\n".write(toFile: root + "/f.md", atomically: true, encoding: .utf8)
+        try "{\"fontFolders\": [\"\(outside)\"]}".write(toFile: root + "/fonts.json", atomically: false, encoding: .utf8)
+        try "---\ntheme: fonts.json\n---\n\n# Hi\n".write(toFile: root + "/f.md", atomically: false, encoding: .utf8)
         let fonts = try typeset(["render", root + "/f.md", "-o", root + "/f.pdf"])
         #expect(fonts.status == 1 && fonts.output.contains("fontFolders") && fonts.output.contains("is outside"))
         let given = try typeset(["render", root + "/f.md", "-o", root + "/f.pdf", "--theme", root + "/fonts.json"])
@@ -127,9 +127,9 @@ import Typography
         let (root, _, _) = try layout("includes")
         try FileManager.default.createDirectory(atPath: root + "/book", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: root + "/shared", withIntermediateDirectories: true)
-        try "# Shared\n\nShared text.\n".write(toFile: root + "/shared/ch.md", atomically: true, encoding: .utf8)
+        try "# Shared\n\nShared text.\n".write(toFile: root + "/shared/ch.md", atomically: false, encoding: .utf8)
         try "---\ninclude: [../shared/ch.md]\n---\n\n# Main\n".write(
-            toFile: root + "/book/main.md", atomically: true, encoding: .utf8)
+            toFile: root + "/book/main.md", atomically: false, encoding: .utf8)
         let refused = try typeset(["render", root + "/book/main.md", "-o", root + "/a.pdf"])
         #expect(refused.status == 1 && refused.output.contains("main.md:2:") && refused.output.contains("outside"))
         let rooted = try typeset(["render", root + "/book/main.md", "-o", root + "/b.pdf", "--root", root])
@@ -145,7 +145,7 @@ import Typography
         let (root, _, _) = try layout("devices")
         #expect(mkfifo(root + "/pipe.png", 0o644) == 0)
         #expect(mkfifo(root + "/pipe.json", 0o644) == 0)
-        try "# Plain\n\nText.\n".write(toFile: root + "/plain.md", atomically: true, encoding: .utf8)
+        try "# Plain\n\nText.\n".write(toFile: root + "/plain.md", atomically: false, encoding: .utf8)
         let ordinary = try Timing.bestSeconds(of: 2) {
             _ = try typeset(["render", root + "/plain.md", "-o", root + "/plain.pdf"])
         }
@@ -154,7 +154,7 @@ import Typography
             "---\ntheme: pipe.json\n---\n\n# Hi\n",
         ]
         for (index, markdown) in documents.enumerated() {
-            try markdown.write(toFile: root + "/h\(index).md", atomically: true, encoding: .utf8)
+            try markdown.write(toFile: root + "/h\(index).md", atomically: false, encoding: .utf8)
             var result: (status: Int32, output: String) = (0, "")
             let seconds = try Timing.bestSeconds(of: 1) {
                 result = try typeset(["render", root + "/h\(index).md", "-o", root + "/h\(index).pdf"])

@@ -37,7 +37,7 @@ import Testing
 
     func render(_ markdown: String, _ name: String, _ options: [String]) throws -> (pdf: String, output: String) {
         let dir = try Render.scratchFolder("sections")
-        try markdown.write(toFile: dir + "/\(name).md", atomically: true, encoding: .utf8)
+        try markdown.write(toFile: dir + "/\(name).md", atomically: false, encoding: .utf8)
         let pdf = dir + "/\(name).pdf"
         let run = try typeset(["render", dir + "/\(name).md", "-o", pdf] + options)
         #expect(run.status == 0, "\(run.output)")
@@ -124,14 +124,14 @@ import Testing
 
     @Test func badDepthsAreUsageErrors() throws {
         let dir = try Render.scratchFolder("sections-bad")
-        try "# A\n".write(toFile: dir + "/a.md", atomically: true, encoding: .utf8)
+        try "# A\n".write(toFile: dir + "/a.md", atomically: false, encoding: .utf8)
         for arguments in [
             ["--toc-depth", "0"], ["--toc-depth", "x"], ["-V", "toc-depth=9"], ["-V", "number-sections=maybe"],
         ] {
             let run = try typeset(["render", dir + "/a.md", "-o", dir + "/a.pdf"] + arguments)
             #expect(run.status == 2, "\(arguments): \(run.output)")
         }
-        try "---\ntoc-depth: 12\n---\n# A\n".write(toFile: dir + "/b.md", atomically: true, encoding: .utf8)
+        try "---\ntoc-depth: 12\n---\n# A\n".write(toFile: dir + "/b.md", atomically: false, encoding: .utf8)
         let front = try typeset(["render", dir + "/b.md", "-o", dir + "/b.pdf"])
         #expect(front.output.contains("b.md:2:12: warning: front matter 'toc-depth'"), "\(front.output)")
     }

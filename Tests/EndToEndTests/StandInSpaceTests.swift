@@ -42,7 +42,7 @@ struct StandInSpaceTests {
         let (name, markdown) = documents[index]
         let dir = try Render.scratchFolder("stand-in-space-\(name)")
         let text = markdown.replacingOccurrences(of: "M", with: missing ?? "M")
-        try text.write(toFile: dir + "/doc.md", atomically: true, encoding: .utf8)
+        try text.write(toFile: dir + "/doc.md", atomically: false, encoding: .utf8)
         let pdf = dir + "/doc.pdf"
         let result = try typeset(["render", dir + "/doc.md", "-o", pdf] + options)
         #expect(result.status == 0, "\(result.output)")

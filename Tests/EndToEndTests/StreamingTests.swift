@@ -202,7 +202,7 @@ import Typography
         let long = (1...400).map { "Paragraph \($0) of a long document, set and released." }.joined(separator: "\n\n")
         for (last, kind) in [("A [span]{.headlin}.", "styling"), (String(repeating: "x", count: 3_000), "layout")] {
             let path = folder + "/out.pdf"
-            try "old".write(toFile: path, atomically: true, encoding: .utf8)
+            try "old".write(toFile: path, atomically: false, encoding: .utf8)
             #expect(throws: TypesetError.self, "\(kind)") {
                 _ = try Typesetter.render(
                     markdown: long + "\n\n" + last, file: "strict.md", to: path, options: RenderOptions(strict: true))

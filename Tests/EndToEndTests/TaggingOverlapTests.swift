@@ -45,7 +45,7 @@ import Testing
     func theTaggedFileIsTheSameWithTheOverlapOnOrOff(_ name: String) throws {
         let markdown = name == "features" ? Self.features : Prose.manual(sections: 30)
         let source = Render.folder + "/overlap-\(name).md"
-        try markdown.write(toFile: source, atomically: true, encoding: .utf8)
+        try markdown.write(toFile: source, atomically: false, encoding: .utf8)
         var files: [Data] = []
         for threads in ["1", "2"] {
             let pdf = Render.folder + "/overlap-\(name)-\(threads).pdf"

@@ -207,7 +207,7 @@ extension TextFidelityTests {
             + "shows the official waffle.\n"
         let expected =
             ["Ligatures"] + Self.words(of: sentence) + ["Typeset", "office", "shows", "the", "official", "waffle"]
-        try markdown.write(toFile: folder + "/ligatures.md", atomically: true, encoding: .utf8)
+        try markdown.write(toFile: folder + "/ligatures.md", atomically: false, encoding: .utf8)
         var pdfs: [String] = []
         var ligatured = 0
         for family in ["Inter", "DejaVu Sans", "DejaVu Serif"] {

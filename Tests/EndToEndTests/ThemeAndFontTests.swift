@@ -120,7 +120,7 @@ import Typography
 
     @Test func strictTurnsFaceWarningsIntoErrors() throws {
         let dir = Render.folder
-        try "*기울임*\n".write(toFile: dir + "/strict.md", atomically: true, encoding: .utf8)
+        try "*기울임*\n".write(toFile: dir + "/strict.md", atomically: false, encoding: .utf8)
         let result = try PDFProbe.run(
             Render.binary, ["render", dir + "/strict.md", "-o", dir + "/strict.pdf", "--strict"])
         #expect(result.status == 1)
@@ -153,7 +153,7 @@ import Typography
             "title": { "weight": "heavyish", "family": "No Such Family" }
           }
         }
-        """.write(toFile: bad, atomically: true, encoding: .utf8)
+        """.write(toFile: bad, atomically: false, encoding: .utf8)
         let result = try PDFProbe.run(Render.binary, ["theme", "check", bad])
         #expect(result.status == 1)
         #expect(result.output.contains("bad-theme.json:3:5: unknown role 'bodyy'"), "\(result.output)")
@@ -162,7 +162,7 @@ import Typography
             result.output.contains("bad-theme.json:4:48: role Title: family 'No Such Family' is not installed"),
             "\(result.output)")
         let syntax = Render.folder + "/syntax-theme.json"
-        try "{\n  \"name\": \"x\",\n}\n".write(toFile: syntax, atomically: true, encoding: .utf8)
+        try "{\n  \"name\": \"x\",\n}\n".write(toFile: syntax, atomically: false, encoding: .utf8)
         let broken = try PDFProbe.run(Render.binary, ["theme", "check", syntax])
         #expect(broken.status == 1 && broken.output.contains("syntax-theme.json:3:1: invalid JSON"), "\(broken.output)")
         let good = Render.packageRoot + "/templates/themes/pretendard.json"

@@ -24,7 +24,7 @@ import Typography
         #expect(export.status == 0, "\(export.output)")
         let dir = try Render.scratchFolder("export")
         let file = dir + "/\(theme).swift"
-        try export.output.write(toFile: file, atomically: true, encoding: .utf8)
+        try export.output.write(toFile: file, atomically: false, encoding: .utf8)
         let parsed = try PDFProbe.run("swiftc", ["-parse", file])
         #expect(parsed.status == 0, "\(parsed.output)")
         let weights = [
@@ -58,7 +58,7 @@ import Typography
         // CSS's generic families stay keywords: quoted, "sans-serif" would name a font.
         let dir = try Render.scratchFolder("css-generic")
         try #"{"extends": "default", "families": {"sans": ["Inter", "sans-serif", "System-UI", "Serif Font"]}}"#
-            .write(toFile: dir + "/generic.json", atomically: true, encoding: .utf8)
+            .write(toFile: dir + "/generic.json", atomically: false, encoding: .utf8)
         let generic = try typeset(["theme", "export", dir + "/generic.json", "--format", "css"])
         #expect(
             generic.output.contains(#"--body-font-family: "Inter", sans-serif, system-ui, "Serif Font";"#),
@@ -109,7 +109,7 @@ import Typography
         let dir = try Render.scratchFolder("css-export")
         var arguments = [Render.packageRoot + "/Tests/Scripts/css-render.py"]
         for (index, css) in styleSheets.enumerated() {
-            try sampleHTML(css).write(toFile: dir + "/\(name)-\(index).html", atomically: true, encoding: .utf8)
+            try sampleHTML(css).write(toFile: dir + "/\(name)-\(index).html", atomically: false, encoding: .utf8)
             arguments += [dir + "/\(name)-\(index).html", dir + "/\(name)-\(index).pdf"]
         }
         let run = try PDFProbe.run(python, arguments)
@@ -196,7 +196,7 @@ import Typography
             let export = try typeset(["theme", "export", theme, "--format", format])
             #expect(export.status == 0, "\(export.output)")
             let tokens = dir + "/\(theme)-\(format).tokens.json"
-            try export.output.write(toFile: tokens, atomically: true, encoding: .utf8)
+            try export.output.write(toFile: tokens, atomically: false, encoding: .utf8)
             let imported = try typeset(["theme", "import", tokens, "-o", dir + "/\(theme)-\(format).json"])
             #expect(imported.status == 0, "\(imported.output)")
             let original = try typeset(["theme", "show", theme])

@@ -65,7 +65,7 @@ import Testing
         let imported = try typeset(["theme", "import", Self.fixtures + "/" + file, "-o", theme] + options)
         #expect(imported.status == 0, "\(imported.output)")
         let markdown = roles.map { Self.paragraph($0.role, size: $0.size) }.joined(separator: "\n")
-        try markdown.write(toFile: dir + "/specimen.md", atomically: true, encoding: .utf8)
+        try markdown.write(toFile: dir + "/specimen.md", atomically: false, encoding: .utf8)
         let pdf = dir + "/specimen.pdf"
         let rendered = try typeset(["render", dir + "/specimen.md", "--theme", theme, "-o", pdf])
         #expect(rendered.status == 0, "\(rendered.output)")
@@ -142,7 +142,7 @@ import Testing
         // Capitals: a role set in small caps (Style Dictionary's caption) keeps the word one run.
         let word = "MINIMUM"
         let markdown = roles.map { "::: {.\($0.role)}\n\(word)\n:::\n" }.joined(separator: "\n")
-        try markdown.write(toFile: dir + "/words.md", atomically: true, encoding: .utf8)
+        try markdown.write(toFile: dir + "/words.md", atomically: false, encoding: .utf8)
         func widths(_ theme: String, _ name: String) throws -> [Double] {
             let pdf = dir + "/\(name).pdf"
             let rendered = try typeset(["render", dir + "/words.md", "--theme", theme, "-o", pdf])
@@ -173,7 +173,7 @@ import Testing
         ])
         #expect(imported.status == 0, "\(imported.output)")
         let markdown = "Body one.\n\nBody two.\n\n::: {.caption2}\nquiet overline\n:::\n\n#### under\n\nunder\n"
-        try markdown.write(toFile: dir + "/d.md", atomically: true, encoding: .utf8)
+        try markdown.write(toFile: dir + "/d.md", atomically: false, encoding: .utf8)
         let pdf = dir + "/d.pdf"
         #expect(try typeset(["render", dir + "/d.md", "--theme", theme, "-o", pdf]).status == 0)
         let text = try PDFProbe.text(pdf)
@@ -220,7 +220,7 @@ import Testing
         ]
         var files = Self.cases.map { Self.fixtures + "/" + $0.file }
         for (name, json) in bad {
-            try json.write(toFile: dir + "/" + name, atomically: true, encoding: .utf8)
+            try json.write(toFile: dir + "/" + name, atomically: false, encoding: .utf8)
             files.append(dir + "/" + name)
         }
         func errors(_ output: String) -> [String] {
@@ -245,7 +245,7 @@ import Testing
         #expect(result.output.contains("'bodytext' is no role; roles are display, large-title, title, title2"))
         let dir = try Render.scratchFolder("tokens-map")
         try #"{"roles": {"bodytext": "md.sys.typescale.body-large"}}"#.write(
-            toFile: dir + "/roles.json", atomically: true, encoding: .utf8)
+            toFile: dir + "/roles.json", atomically: false, encoding: .utf8)
         let fromFile = try typeset(["theme", "import", file, "-o", dir + "/t.json", "--map-file", dir + "/roles.json"])
         #expect(fromFile.status == 1)
         #expect(fromFile.output.contains(dir + "/roles.json:1:12: 'bodytext' is no role"), "\(fromFile.output)")
@@ -255,7 +255,7 @@ import Testing
     @Test func showResolvesAFile() throws {
         let dir = try Render.scratchFolder("tokens-show")
         try #"{"extends": "hig", "page": {"paper": "a5"}, "roles": {"body": {"size": 12}}}"#.write(
-            toFile: dir + "/mine.json", atomically: true, encoding: .utf8)
+            toFile: dir + "/mine.json", atomically: false, encoding: .utf8)
         let shown = try typeset(["theme", "show", dir + "/mine.json"])
         #expect(shown.status == 0, "\(shown.output)")
         #expect(shown.output.contains(#""paper": "a5""#))
@@ -269,7 +269,7 @@ import Testing
         #expect(tokens.status == 0 && tokens.output.contains(#""family": ["DejaVu Serif""#))
         #expect(!tokens.output.contains(#"["DejaVu Serif", "Noto Serif CJK KR", "serif", "Inter""#))
         // A theme that does not exist is a theme error (status 1), in the words `render` uses.
-        try "Text.\n".write(toFile: dir + "/doc.md", atomically: true, encoding: .utf8)
+        try "Text.\n".write(toFile: dir + "/doc.md", atomically: false, encoding: .utf8)
         for command in [["theme", "show"], ["theme", "export", "--format", "css"], ["render", "--theme"]] {
             let document = command[0] == "render" ? [dir + "/doc.md", "-o", dir + "/doc.pdf"] : []
             let missing = try typeset(command + [dir + "/nothing.json"] + document)

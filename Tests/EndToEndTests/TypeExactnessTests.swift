@@ -176,7 +176,7 @@ import Typography
             ? #"["Pretendard", "Inter", "Noto Sans CJK KR", "Noto Color Emoji"]"#
             : #"["Inter", "Noto Sans CJK KR", "Noto Color Emoji"]"#
         try #"{ "name": "emoji-\#(base)", "extends": "\#(base)", "families": { "sans": \#(sans) } }"#
-            .write(toFile: path, atomically: true, encoding: .utf8)
+            .write(toFile: path, atomically: false, encoding: .utf8)
         return path
     }
 

@@ -200,7 +200,7 @@ import Typography
     @Test func coverageTableDetectsALatinOnlyFont() throws {
         let themePath = Self.folder + "/latin-only.json"
         try #"{"name": "latin-only", "extends": "default", "roles": {"Body": {"family": ["DejaVu Sans Mono"]}}}"#
-            .write(toFile: themePath, atomically: true, encoding: .utf8)
+            .write(toFile: themePath, atomically: false, encoding: .utf8)
         let (pdf, _) = try Self.render(themePath)
         let pages = try PDFProbe.layout(pdf)
         let index = try #require(pages.firstIndex { $0.lines.contains { $0.text == "Glyph coverage" } })
@@ -235,7 +235,7 @@ import Typography
 
     @Test func missingTemplateAndBadTemplateAreErrors() throws {
         let bad = Self.folder + "/bad.md"
-        try "{{#roles}} unclosed".write(toFile: bad, atomically: true, encoding: .utf8)
+        try "{{#roles}} unclosed".write(toFile: bad, atomically: false, encoding: .utf8)
         #expect(throws: TypesetError.self) {
             try Typesetter.renderSpecimen(
                 request: ThemeRequest(), options: SpecimenOptions(templatePath: bad), to: Self.folder + "/bad.pdf")
@@ -250,7 +250,7 @@ import Typography
     func codePageShowsTheThemesTokenStyles(style: String) throws {
         let themeFile = Self.folder + "/code-\(style).json"
         try #"{"extends": "default", "code": {"style": "\#(style)"}}"#
-            .write(toFile: themeFile, atomically: true, encoding: .utf8)
+            .write(toFile: themeFile, atomically: false, encoding: .utf8)
         let (pdf, theme) = try Self.render(themeFile, name: "code-\(style)")
         #expect(theme.code.name == style)
         let stretches = try PDFColoredText.read(pdf)
@@ -291,7 +291,7 @@ import Typography
     func aDarkStylesLegendStandsOnItsPanel(style: String) throws {
         let themeFile = Self.folder + "/legend-\(style).json"
         try #"{"extends": "default", "code": {"style": "\#(style)"}}"#
-            .write(toFile: themeFile, atomically: true, encoding: .utf8)
+            .write(toFile: themeFile, atomically: false, encoding: .utf8)
         let (pdf, theme) = try Self.render(themeFile, name: "legend-\(style)")
         let panel = theme.code.effectiveBackground(in: theme)
         let stretches = try PDFColoredText.read(pdf)

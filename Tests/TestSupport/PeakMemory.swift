@@ -17,7 +17,7 @@ extension Render {
         let input = memoryFolder + "/\(name).md"
         let pdf = memoryFolder + "/\(name).pdf"
         let report = memoryFolder + "/\(name).time"
-        try markdown.write(toFile: input, atomically: true, encoding: .utf8)
+        try markdown.write(toFile: input, atomically: false, encoding: .utf8)
         let start = Date()
         let arguments =
             ["-f", "%M", "-o", report, binary, "render", input, "-q", "-o", pdf]
@@ -41,7 +41,7 @@ extension Render {
         try FileManager.default.createDirectory(atPath: timeFolder, withIntermediateDirectories: true)
         let input = timeFolder + "/\(name).md"
         let report = timeFolder + "/\(name).time"
-        try markdown.write(toFile: input, atomically: true, encoding: .utf8)
+        try markdown.write(toFile: input, atomically: false, encoding: .utf8)
         let arguments =
             ["-f", "%U %S", "-o", report, binary, "render", input, "-q", "-o", timeFolder + "/\(name).pdf"] + options
         let run = try PDFProbe.run("time", arguments)
@@ -67,7 +67,7 @@ extension Render {
         }
         let input = countFolder + "/\(name).md"
         let counts = countFolder + "/\(name).callgrind"
-        try markdown.write(toFile: input, atomically: true, encoding: .utf8)
+        try markdown.write(toFile: input, atomically: false, encoding: .utf8)
         let arguments =
             [
                 "TYPESET_THREADS=1", "valgrind", "--tool=callgrind", "--dump-instr=no",

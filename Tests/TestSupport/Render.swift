@@ -42,5 +42,5 @@ public enum Render {
 /// Writes `text` to the file at `path` as UTF-8, replacing it (a test's input files).
 /// - Throws: the file system's error when the file cannot be written.
 public func write(_ text: String, _ path: String) throws {
-    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    try text.write(toFile: path, atomically: false, encoding: .utf8)
 }
