@@ -265,10 +265,10 @@ enum MathShapes {
     /// set at the text's size broken into lines after its relations and binary operations,
     /// each line as full as fits (``InlineFormula/displayLineStarts``), its lines' runs apart
     /// by line separators, and one with no such break is shrunk further, down to
-    /// ``InlineFormula/smallestUnbrokenScale``. A piece of an inline formula (the formula cut
-    /// after its relations and operations) wider than `width` has nowhere to break: it is
-    /// shrunk to fit as well, down to the same scale, rather than run off the page. Those
-    /// shrunk below the first scale are listed.
+    /// whatever fits: a formula wider than the page would run off it, its text lost to every
+    /// reader of the page. A piece of an inline formula (the formula cut after its relations
+    /// and operations) wider than `width` has nowhere to break: it is shrunk to fit as well.
+    /// Those shrunk below the first scale are listed.
     static func fittingWideFormulas(
         _ paragraph: StyledParagraph, width: Double, fonts: FontConfiguration, hold: ShapeHold
     ) -> (paragraph: StyledParagraph, overwide: [OverwideFormula]) {
@@ -282,11 +282,11 @@ enum MathShapes {
                 let box = layout(formula, size: style.font.size, fonts: fonts, hold: hold)?.box, box.width > width
             else { continue }
             if !formula.display {
-                formula.scale = max(InlineFormula.smallestUnbrokenScale, width / box.width)
+                formula.scale = width / box.width
                 overwide.append(
                     OverwideFormula(
-                        source: formula.alternativeText, scale: formula.scale,
-                        fits: box.width * formula.scale <= width + 0.01, display: false, location: formula.location))
+                        source: formula.alternativeText, scale: formula.scale, display: false,
+                        location: formula.location))
                 fitted.runs[index].style.inlineFormula = formula
                 continue
             }
@@ -303,11 +303,11 @@ enum MathShapes {
                     broken.append((index, lines))
                     continue
                 }
-                formula.scale = max(InlineFormula.smallestUnbrokenScale, width / box.width)
+                formula.scale = width / box.width
                 overwide.append(
                     OverwideFormula(
-                        source: formula.source, scale: formula.scale, fits: box.width * formula.scale <= width + 0.01,
-                        location: formula.location, hasBreaks: !formula.formula.breakIndices.isEmpty))
+                        source: formula.source, scale: formula.scale, location: formula.location,
+                        hasBreaks: !formula.formula.breakIndices.isEmpty))
             }
             fitted.runs[index].style.inlineFormula = formula
         }
@@ -533,10 +533,8 @@ extension FontLibrary {
 public struct OverwideFormula: Hashable, Sendable {
     /// Its TeX source.
     public var source: String
-    /// The factor on the text's size it is set at (at least ``InlineFormula/smallestUnbrokenScale``).
+    /// The factor on the text's size it is set at to fit the measure.
     public var scale: Double
-    /// Whether it fits the measure at that size; false: it runs into the margin.
-    public var fits: Bool
     /// Whether it is displayed; false: a piece of an inline formula.
     public var display = true
     /// Where the formula is written.

@@ -76,10 +76,11 @@ public struct InlineFormula: Hashable, Sendable {
     /// lines (``displayLineStarts``): 80 % of the text's size.
     public static let smallestDisplayScale = 0.8
 
-    /// How far a displayed formula with no place to break (``MathFormula/breakIndices``) is
-    /// shrunk to fit the measure, rather than run off the page, before it is left wider than
-    /// the measure: a quarter of the text's size (small, but every glyph on the page).
-    public static let smallestUnbrokenScale = 0.25
+    /// The smallest factor on the text's size a formula with no place to break
+    /// (``MathFormula/breakIndices``), shrunk to fit the measure, is legible at: a quarter of
+    /// it. One shrunk further still fits (every glyph on the page, its text read), and is
+    /// warned of as too small to read.
+    public static let smallestLegibleScale = 0.25
 
     /// Creates a formula run's content; `\text` is set in `textFont` (default: the default
     /// sans-serif family) and `\texttt` in `monospaceFamilies`.

@@ -189,17 +189,19 @@ struct LayoutAndDraw {
     }
 
     /// The warning for a displayed formula wider than the measure at 80 % of the text's size
-    /// with no place to break: the size it was set at to fit, or that it runs into the margin.
+    /// with no place to break: the size it was set at to fit, and whether that is too small to
+    /// read.
     static func overwideFormula(
         _ formula: OverwideFormula, measure: Double, at location: SourceLocation?
     ) -> Diagnostic {
         let source = formula.source
         let shown = source.count > 60 ? source.prefix(60) + "…" : Substring(source)
         let percent = Int((formula.scale * 100).rounded(.down))
+        let size = percent >= 1 ? "\(percent) %" : "under 1 %"
         let done =
-            formula.fits
-            ? "is set at \(percent) % of the text's size to fit it"
-            : "runs into the margin even at \(percent) % of the text's size"
+            formula.scale >= InlineFormula.smallestLegibleScale
+            ? "is set at \(size) of the text's size to fit it"
+            : "is set at \(size) of the text's size to fit it, too small to read"
         let message =
             switch (formula.display, formula.hasBreaks) {
             case (true, false):

@@ -247,6 +247,30 @@ import Typography
             "\(broken.diagnostics.map(\.description))")
     }
 
+    /// A formula with no place to break is shrunk until it fits the measure, however small
+    /// that makes it: never past the page's edge, where its text is lost to every reader of
+    /// the page. `\text` of 40 to 150 words, inline, displayed, in a table cell and in a
+    /// heading: every word is read from the page, inside it, and the warning names the size.
+    @Test(arguments: [("inline", 40), ("inline", 150), ("display", 60), ("cell", 60), ("heading", 60)])
+    func aFormulaWiderThanThePageStaysOnIt(place: String, words count: Int) throws {
+        let formula = "\\text{" + String(repeating: "Mathword ", count: count) + "}"
+        let markdown =
+            switch place {
+            case "display": "Before.\n\n$$\(formula)$$\n\nAfter.\n"
+            case "cell": "| A | B |\n|---|---|\n| $\(formula)$ | b |\n"
+            case "heading": "# Head $\(formula)$\n\nBody.\n"
+            default: "Before $\(formula)$ after.\n"
+            }
+        let (pdf, report) = try Render.markdown(markdown, name: "math-wider-than-page-\(place)-\(count)")
+        let text = try PDFProbe.text(pdf)
+        #expect(text.components(separatedBy: "Mathword").count - 1 == count, "\(place) \(count)")
+        let width = try #require(PDFProbe.info(pdf)["Page size"].flatMap { Double($0.split(separator: " ")[0]) })
+        let words = try PDFProbe.words(pdf).filter { $0.text.contains("Mathword") }
+        #expect(words.allSatisfy { $0.xMin >= 0 && $0.xMax <= width }, "\(words.map(\.xMax).max() ?? 0) of \(width)")
+        let warning = report.diagnostics.first { $0.message.contains("to fit it") }
+        #expect(warning != nil, "\(report.diagnostics.map(\.description))")
+    }
+
     /// A displayed formula is kept with the line that introduces it: wherever the page ends
     /// near it, the page that holds the formula holds that line too.
     @Test func aDisplayedFormulaStaysWithTheLineBeforeIt() throws {

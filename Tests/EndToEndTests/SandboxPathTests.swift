@@ -12,7 +12,8 @@ extension SandboxTests {
     @Test func specialFilesAsIncludesAndSettingsAreRefusedAtOnce() throws {
         let (root, _, _) = try layout("special-includes")
         #expect(mkfifo(root + "/pipe.md", 0o644) == 0)
-        try "---\ninclude: pipe.md\n---\n\n# Book\n".write(toFile: root + "/book.md", atomically: false, encoding: .utf8)
+        try "---\ninclude: pipe.md\n---\n\n# Book\n".write(
+            toFile: root + "/book.md", atomically: false, encoding: .utf8)
         let include = try typeset(["render", root + "/book.md", "--root", root, "-o", root + "/book.pdf"])
         #expect(include.status == 1, "\(include.output)")
         #expect(include.output.contains("book.md:2:10: include 'pipe.md'"), "\(include.output)")

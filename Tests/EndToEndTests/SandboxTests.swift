@@ -113,7 +113,8 @@ import Typography
         // The control: read when allowed, the file's own problem named (so the refusal above is the sandbox).
         let allowed = try typeset(["render", root + "/doc.md", "-o", root + "/doc.pdf", "--root", "/"])
         #expect(allowed.status == 1 && allowed.output.contains("bogus"), "\(allowed.output)")
-        try "{\"fontFolders\": [\"\(outside)\"]}".write(toFile: root + "/fonts.json", atomically: false, encoding: .utf8)
+        try "{\"fontFolders\": [\"\(outside)\"]}".write(
+            toFile: root + "/fonts.json", atomically: false, encoding: .utf8)
         try "---\ntheme: fonts.json\n---\n\n# Hi\n".write(toFile: root + "/f.md", atomically: false, encoding: .utf8)
         let fonts = try typeset(["render", root + "/f.md", "-o", root + "/f.pdf"])
         #expect(fonts.status == 1 && fonts.output.contains("fontFolders") && fonts.output.contains("is outside"))
