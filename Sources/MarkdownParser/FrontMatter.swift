@@ -54,6 +54,13 @@ enum FrontMatter {
         "mainfont", "sansfont", "monofont",
     ]
 
+    /// One-value keys a list makes no sense for (a switch, a number, a size, a name of one
+    /// thing): a list given to one of them is reported and ignored. The others join a list's
+    /// items (`title: [A, B]` → "A, B"; the font keys, a list of families).
+    static let listlessKeys: Set<String> = scalarKeys.subtracting([
+        "title", "subtitle", "date", "lang", "header", "footer", "mainfont", "sansfont", "monofont",
+    ])
+
     /// Why a `lang` value is not a language tag (``LanguageTag``), or nil when it is: a list,
     /// an empty value, a YAML boolean written plain (`lang: true`), a malformed tag.
     static func languageProblem(_ node: Reader.Node, reader: inout Reader) -> String? {
@@ -192,6 +199,24 @@ enum FrontMatter {
                             kind: .frontMatter))
                     continue
                 }
+                if Self.listlessKeys.contains(canonical), valueNode.pointee.type == YAML_SEQUENCE_NODE {
+                    diagnostics.append(
+                        Diagnostic(
+                            .warning, "front matter '\(key)' takes one value, not a list; ignored",
+                            at: places.location(valueNode.pointee.start_mark),
+                            kind: .frontMatter))
+                    continue
+                }
+                if canonical == "author" || canonical == "authors",
+                    let nameless = reader.namelessAuthor(valueNode)
+                {
+                    diagnostics.append(
+                        Diagnostic(
+                            .warning,
+                            "front matter '\(key)': a mapping with no 'name' (nor 'given' or 'family'); its values "
+                                + "are taken for the name",
+                            at: places.location(nameless.pointee.start_mark), kind: .frontMatter))
+                }
                 if canonical == "lang", let problem = Self.languageProblem(valueNode, reader: &reader) {
                     diagnostics.append(
                         Diagnostic(
@@ -306,17 +331,53 @@ enum FrontMatter {
 
         mutating func node(_ index: Int32) -> Node? { yaml_document_get_node(&document, index) }
 
-        mutating func pairs(_ mapping: Node) -> [(Node, Node)] {
-            var result: [(Node, Node)] = []
-            guard var pair = mapping.pointee.data.mapping.pairs.start else { return result }
+        /// The pairs of `mapping`, in order, with YAML's merge key resolved (`<<: *base`, or a
+        /// list of aliases: the pairs of each mapping merged whose keys the mapping does not
+        /// give itself, after its own; YAML 1.1, "Merge Key Language-Independent Type"), as
+        /// PyYAML, Ruby's Psych and Jekyll read it. Merges nest at most ``maxMergeDepth`` deep.
+        mutating func pairs(_ mapping: Node, mergeDepth: Int = 0) -> [(Node, Node)] {
+            var own: [(Node, Node)] = []
+            var merged: [Node] = []
+            guard var pair = mapping.pointee.data.mapping.pairs.start else { return own }
             let top = mapping.pointee.data.mapping.pairs.top
             while pair != top {
                 if let key = node(pair.pointee.key), let value = node(pair.pointee.value) {
-                    result.append((key, value))
+                    if Self.isMergeKey(key), mergeDepth < Self.maxMergeDepth {
+                        merged += value.pointee.type == YAML_SEQUENCE_NODE ? items(value) : [value]
+                    } else {
+                        own.append((key, value))
+                    }
                 }
                 pair += 1
             }
-            return result
+            guard !merged.isEmpty else { return own }
+            var given = Set(own.map { Self.scalar($0.0) })
+            for source in merged where source.pointee.type == YAML_MAPPING_NODE {
+                for (key, value) in pairs(source, mergeDepth: mergeDepth + 1)
+                where given.insert(Self.scalar(key)).inserted {
+                    own.append((key, value))
+                }
+            }
+            return own
+        }
+
+        /// How deep merges (``pairs(_:mergeDepth:)``) nest: a mapping that merges itself stops there.
+        static let maxMergeDepth = 8
+
+        /// Whether `key` is YAML's merge key: `<<` written plain (a quoted `'<<'` is a key).
+        static func isMergeKey(_ key: Node) -> Bool {
+            key.pointee.type == YAML_SCALAR_NODE && key.pointee.data.scalar.style == YAML_PLAIN_SCALAR_STYLE
+                && scalar(key) == "<<"
+        }
+
+        /// The first mapping of an `author` value (one author or a list) with no `name`,
+        /// `given` or `family` key; nil when there is none.
+        mutating func namelessAuthor(_ node: Node) -> Node? {
+            let authors = node.pointee.type == YAML_SEQUENCE_NODE ? items(node) : [node]
+            return authors.first { item in
+                item.pointee.type == YAML_MAPPING_NODE
+                    && !pairs(item).contains { ["name", "given", "family"].contains(Self.scalar($0.0)) }
+            }
         }
 
         mutating func items(_ sequence: Node) -> [Node] {

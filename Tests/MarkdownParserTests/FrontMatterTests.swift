@@ -31,6 +31,46 @@ import Testing
 
     /// A key given twice (libyaml accepts it) is a warning at the second, naming the first's
     /// line; the later value is used. Spellings of one key (`bold_text`, `bold-text`) count as one.
+    /// YAML's merge key (`<<: *base`, a list of aliases, nested merges) gives the mapping the
+    /// keys it does not give itself, at the top and in nested mappings; a quoted `'<<'` is a
+    /// key like any other, and a mapping merged into itself stops.
+    @Test func mergeKeysGiveTheKeysNotGiven() {
+        let r = parse(
+            "---\nbase: &b {title: Merged, subtitle: Base}\nmore: &m {date: 2026, <<: *b}\n<<: [*m]\n"
+                + "subtitle: Own\nmargins:\n  <<: {top: 20mm, left: 10mm}\n  left: 15mm\n---\n\nBody\n")
+        #expect(r.document.metadata.title == "Merged")
+        #expect(r.document.metadata.subtitle == "Own")
+        #expect(r.document.metadata.date == "2026")
+        #expect(r.document.metadata.fields["margins.top"] == "20mm")
+        #expect(r.document.metadata.fields["margins.left"] == "15mm")
+        #expect(!r.diagnostics.contains { $0.message.contains("<<") }, "\(r.diagnostics)")
+        let quoted = parse("---\n'<<': {title: Not}\n---\n\nBody\n")
+        #expect(quoted.document.metadata.title == nil)
+        let recursive = parse("---\nm: &m {title: Self, <<: *m}\ntitle: T\n---\n\nBody\n")
+        #expect(recursive.document.metadata.title == "T" || !recursive.diagnostics.isEmpty)
+    }
+
+    /// A list given to a key of one value that no list makes sense for (a switch, a number, a
+    /// size) is warned about at the list and ignored; a mapping for an author with no name is
+    /// warned about where it is written.
+    @Test func listsForOneValueAndNamelessAuthorsAreWarnedAbout() {
+        for (yaml, key, column) in [
+            ("justify: [true]", "justify", 10), ("toc-depth: [2, 3]", "toc-depth", 12),
+            ("fontsize:\n  - 12pt", "fontsize", 3),
+        ] {
+            let r = parse("---\n\(yaml)\n---\n\nBody\n")
+            let warning = r.diagnostics.first { $0.message.contains("'\(key)' takes one value, not a list") }
+            #expect(warning != nil, "\(yaml): \(r.diagnostics)")
+            #expect(warning?.location?.column == column, "\(yaml)")
+            #expect(r.document.metadata.fields[key] == nil, "\(yaml)")
+        }
+        let titled = parse("---\ntitle: [A, B]\n---\n\nBody\n")
+        #expect(titled.document.metadata.title == "A, B" && titled.diagnostics.isEmpty)
+        let r = parse("---\nauthor:\n  - name: Ann\n  - {a: 1}\n---\n\nBody\n")
+        let nameless = r.diagnostics.first { $0.message.contains("a mapping with no 'name'") }
+        #expect(nameless?.location == SourceLocation(file: "t.md", line: 4, column: 5), "\(r.diagnostics)")
+    }
+
     @Test func aRepeatedKeyIsWarnedAtTheRepeat() {
         let r = parse("---\ntitle: First\ndate: 2024\ntitle: Second\nbold_text: true\nbold-text: false\n---\n\nBody\n")
         let repeats = r.diagnostics.filter { $0.message.contains("is given again") }
