@@ -191,31 +191,11 @@ enum FrontMatter {
                 } else {
                     firstLines[canonical] = keyLocation.line
                 }
-                if Self.scalarKeys.contains(canonical), valueNode.pointee.type == YAML_MAPPING_NODE {
-                    diagnostics.append(
-                        Diagnostic(
-                            .warning, "front matter '\(key)' takes one value, not a mapping of keys to values; ignored",
-                            at: places.location(valueNode.pointee.start_mark),
-                            kind: .frontMatter))
-                    continue
-                }
-                if Self.listlessKeys.contains(canonical), valueNode.pointee.type == YAML_SEQUENCE_NODE {
-                    diagnostics.append(
-                        Diagnostic(
-                            .warning, "front matter '\(key)' takes one value, not a list; ignored",
-                            at: places.location(valueNode.pointee.start_mark),
-                            kind: .frontMatter))
-                    continue
-                }
-                if canonical == "author" || canonical == "authors",
-                    let nameless = reader.namelessAuthor(valueNode)
+                if let (warning, ignored) = Self.shapeWarning(
+                    of: valueNode, key: key, canonical: canonical, reader: &reader, places: places)
                 {
-                    diagnostics.append(
-                        Diagnostic(
-                            .warning,
-                            "front matter '\(key)': a mapping with no 'name' (nor 'given' or 'family'); its values "
-                                + "are taken for the name",
-                            at: places.location(nameless.pointee.start_mark), kind: .frontMatter))
+                    diagnostics.append(warning)
+                    if ignored { continue }
                 }
                 if canonical == "lang", let problem = Self.languageProblem(valueNode, reader: &reader) {
                     diagnostics.append(
@@ -244,6 +224,33 @@ enum FrontMatter {
             }
         }
         return metadata
+    }
+
+    /// The warning for a value of the wrong shape for its key, and whether the value is then
+    /// ignored: a mapping or (for ``listlessKeys``) a list given to a key of one value, or an
+    /// author mapping with no name (its values then taken for the name); nil for any other.
+    private static func shapeWarning(
+        of valueNode: Reader.Node, key: String, canonical: String, reader: inout Reader, places: YAMLPlaces
+    ) -> (Diagnostic, ignored: Bool)? {
+        let place = places.location(valueNode.pointee.start_mark)
+        if Self.scalarKeys.contains(canonical), valueNode.pointee.type == YAML_MAPPING_NODE {
+            let message = "front matter '\(key)' takes one value, not a mapping of keys to values; ignored"
+            return (Diagnostic(.warning, message, at: place, kind: .frontMatter), true)
+        }
+        if Self.listlessKeys.contains(canonical), valueNode.pointee.type == YAML_SEQUENCE_NODE {
+            let message = "front matter '\(key)' takes one value, not a list; ignored"
+            return (Diagnostic(.warning, message, at: place, kind: .frontMatter), true)
+        }
+        if canonical == "author" || canonical == "authors", let nameless = reader.namelessAuthor(valueNode) {
+            let message =
+                "front matter '\(key)': a mapping with no 'name' (nor 'given' or 'family'); its values are taken "
+                + "for the name"
+            return (
+                Diagnostic(.warning, message, at: places.location(nameless.pointee.start_mark), kind: .frontMatter),
+                false
+            )
+        }
+        return nil
     }
 
     /// Stores the value of front-matter `key` (`canonical`, written at `keyLocation`) in
