@@ -73,6 +73,9 @@ struct Item {
     /// Set on a table row taller than a page: its lines by cell, so the page it does not fit
     /// on ends where whole lines stop fitting (``split(within:widows:orphans:strict:)``).
     var fragments: RowFragments?
+    /// Whether ``elements`` are yet to be made from ``fragments`` (the rest of a split row,
+    /// ``withRowElements``): empty until the rest is placed whole or measured.
+    var rowElementsDeferred = false
     /// Where the item's block starts in the source, for warnings.
     var source: SourceLocation?
     /// On a table's first item: how a table too wide for the measure was set (smaller, in
@@ -344,7 +347,10 @@ public final class Paginator {
     /// row's rest is returned, still to be placed.
     private func placeOrSplit(_ item: Item) throws -> Item? {
         var item = item
-        measureInk(of: &item)
+        // The rest of a split row is made elements of only when it may fit (no taller than the
+        // text area) or is placed whole below; one taller is split again at once.
+        if item.rowElementsDeferred, item.height <= textHeight + 0.01 { item = item.withRowElements }
+        if !item.rowElementsDeferred { measureInk(of: &item) }
         if item.breakBefore == .forced && !placed.isEmpty { try flush() }
         // A right-hand page has an odd number: after an odd count of pages, one left blank.
         if item.opensRightHandPage, placed.isEmpty, pageCount % 2 == 1 { try flush(blank: true) }
@@ -397,6 +403,14 @@ public final class Paginator {
         // A page holding nothing but a repeated table header takes the item whatever its height:
         // moving it on would only repeat the header forever.
         if placed.count == repeatedOnPage || fits {
+            // The rest of a split row placed whole (alone on a page after its header) needs its
+            // elements and their ink.
+            var ink = ink
+            if item.rowElementsDeferred {
+                item = item.withRowElements
+                measureInk(of: &item)
+                ink = item.ink ?? Overhang()
+            }
             if placed.count == repeatedOnPage, cursor + item.height + notes > textHeight, !item.notes.isEmpty {
                 // Even alone on a page the line and its notes do not fit: the notes follow it
                 // in the text rather than overprint it.

@@ -21,12 +21,23 @@ import Typography
 struct RowFragments {
     /// One cell's lines still to place.
     struct Cell {
-        /// The cell's lines not yet placed, pt from the top of the fragment they are in.
-        var lines: [TableLayout.LineBand]
+        /// The cell's lines not yet placed, in the positions they were laid out at: each is
+        /// ``shift`` pt lower than in the fragment it is in. (A slice of the row's lines, never
+        /// copied or moved as the row is split: a split costs the lines it places, not the
+        /// row's rest, so a row of many pages is split in time linear in its lines.)
+        var lines: ArraySlice<TableLayout.LineBand>
+        /// How far the lines are moved up in the fragment they are in, pt: the top of the cell's
+        /// first line placed in this fragment, as laid out (0 in the row's first fragment).
+        var shift = 0.0
         /// How many of the cell's lines went on earlier pages.
         var placedBefore = 0
         /// All of the cell's lines, wherever they are placed.
         var count: Int { placedBefore + lines.count }
+        /// The bottom of the cell's `index`-th line still to place (0: the first), pt from the
+        /// fragment's top.
+        func bottom(_ index: Int) -> Double { lines[lines.startIndex + index].bottom - shift }
+        /// The bottom of the cell's last line, pt from the fragment's top; nil when none is left.
+        var lastBottom: Double? { lines.last.map { $0.bottom - shift } }
     }
 
     /// The cells, in column order (a cell with no lines left is empty).
@@ -44,25 +55,23 @@ struct RowFragments {
     /// The fragments of a row whose cells' lines are `lines` (``TableLayout/LineBand/column``
     /// says whose), its content ending `bottomPadding` pt above its bottom edge.
     init(lines: [TableLayout.LineBand], columns: Int, bottomPadding: Double, closing: [PageElement]) {
-        var cells = [Cell](repeating: Cell(lines: []), count: columns)
-        for line in lines where line.column < columns { cells[line.column].lines.append(line) }
-        self.init(cells: cells, bottomPadding: bottomPadding, closing: closing)
-    }
-
-    init(cells: [Cell], bottomPadding: Double, closing: [PageElement]) {
-        self.cells = cells
+        var byCell = [[TableLayout.LineBand]](repeating: [], count: columns)
+        for line in lines where line.column < columns { byCell[line.column].append(line) }
+        cells = byCell.map { Cell(lines: $0[...]) }
         self.bottomPadding = bottomPadding
         self.closing = closing
-        ownElements = cells.reduce(0) { $0 + $1.lines.reduce(0) { $0 + $1.elements.count } } + closing.count
+        ownElements = lines.filter { $0.column < columns }.reduce(0) { $0 + $1.elements.count } + closing.count
     }
 
     /// The height of the row from here on, pt: its tallest cell plus the padding below.
-    var height: Double { (cells.compactMap(\.lines.last?.bottom).max() ?? 0) + bottomPadding }
+    var height: Double { (cells.compactMap(\.lastBottom).max() ?? 0) + bottomPadding }
 
     /// The elements of the row from here on: every cell's lines, then ``closing`` at the bottom.
     var elements: [PageElement] {
         let height = height
-        return cells.flatMap { $0.lines.flatMap(\.elements) } + closing.map { $0.offset(by: height) }
+        return cells.flatMap { cell in
+            cell.lines.flatMap { band in band.elements.map { cell.shift == 0 ? $0 : $0.offset(by: -cell.shift) } }
+        } + closing.map { $0.offset(by: height) }
     }
 
     /// How many of each cell's lines fit within `room` pt of the fragment's top.
@@ -79,7 +88,7 @@ struct RowFragments {
             var counts: [Int] = []
             for cell in cells {
                 var fitting = 0
-                while fitting < cell.lines.count, cell.lines[fitting].bottom <= room { fitting += 1 }
+                while fitting < cell.lines.count, cell.bottom(fitting) <= room { fitting += 1 }
                 if strict {
                     // A break before the cell's line i (from its first) is allowed as in a paragraph.
                     while fitting > 0, fitting < cell.lines.count,
@@ -92,31 +101,30 @@ struct RowFragments {
             }
             guard counts.contains(where: { $0 > 0 }) else { return nil }
             if zip(cells, counts).contains(where: { $0.lines.count > $1 }) { return counts }
-            room = (cells.compactMap(\.lines.last?.bottom).max() ?? 0) - 0.01
+            room = (cells.compactMap(\.lastBottom).max() ?? 0) - 0.01
         }
         return nil
     }
 
-    /// The first `counts[j]` lines of each cell `j` (positions unchanged), and the rest of the
-    /// row with each cell's remaining lines moved up to start at the fragment's top.
+    /// The first `counts[j]` lines of each cell `j` (positions in the fragment), and the rest of
+    /// the row with each cell's remaining lines moved up to start at the next fragment's top.
     func split(at counts: [Int]) -> (head: [PageElement], headHeight: Double, rest: RowFragments) {
         var head: [PageElement] = []
         var headHeight = 0.0
-        var rest = cells
+        var rest = self
         for (j, k) in counts.enumerated() {
-            let taken = cells[j].lines.prefix(k)
-            head += taken.flatMap(\.elements)
-            if let last = taken.last { headHeight = max(headHeight, last.bottom) }
-            let remaining = cells[j].lines.dropFirst(k)
-            let shift = remaining.first?.top ?? 0
-            rest[j].lines = remaining.map { band in
-                TableLayout.LineBand(
-                    top: band.top - shift, bottom: band.bottom - shift, column: band.column,
-                    elements: band.elements.map { $0.offset(by: -shift) })
+            let cell = cells[j]
+            let taken = cell.lines.prefix(k)
+            for band in taken {
+                head += band.elements.map { cell.shift == 0 ? $0 : $0.offset(by: -cell.shift) }
+                rest.ownElements -= band.elements.count
             }
-            rest[j].placedBefore += k
+            if let last = taken.last { headHeight = max(headHeight, last.bottom - cell.shift) }
+            rest.cells[j].lines = cell.lines.dropFirst(k)
+            rest.cells[j].shift = rest.cells[j].lines.first?.top ?? 0
+            rest.cells[j].placedBefore += k
         }
-        return (head, headHeight, RowFragments(cells: rest, bottomPadding: bottomPadding, closing: closing))
+        return (head, headHeight, rest)
     }
 }
 
@@ -129,18 +137,22 @@ extension Item {
     /// header's top rule), its space above and its break rule; the rest starts a page
     /// (no space above, a break allowed before it) and may be split again. Both keep the
     /// item's quote bars, panel, structure and repeated header; each footnote goes with the
-    /// part that holds its reference.
+    /// part that holds its reference. The rest's elements are left to be made when it is
+    /// placed whole (``withRowElements``): a row many pages long is split a page at a time
+    /// without its rest's elements made again each time.
     func split(within room: Double, widows: Int, orphans: Int, strict: Bool) -> (head: Item, rest: Item)? {
         guard let fragments,
             let counts = fragments.counts(within: room, widows: widows, orphans: orphans, strict: strict)
         else { return nil }
         let parts = fragments.split(at: counts)
         var head = self
-        head.elements = Array(elements.dropLast(fragments.ownElements)) + parts.head
+        head.elements = (rowElementsDeferred ? [] : Array(elements.dropLast(fragments.ownElements))) + parts.head
         head.height = parts.headHeight
         head.fragments = nil
+        head.rowElementsDeferred = false
         var rest = self
-        rest.elements = parts.rest.elements
+        rest.elements = []
+        rest.rowElementsDeferred = true
         rest.height = parts.rest.height
         rest.fragments = parts.rest
         rest.spaceBefore = 0
@@ -155,6 +167,16 @@ extension Item {
             (head.notes, rest.notes) = Item.partition(notes, cited: cited)
         }
         return (head, rest)
+    }
+
+    /// The item with the elements of the rest of its row made (after ``split(within:widows:orphans:strict:)``),
+    /// for it to be placed whole or measured; the item itself when they are made already.
+    var withRowElements: Item {
+        guard rowElementsDeferred, let fragments else { return self }
+        var item = self
+        item.elements = fragments.elements
+        item.rowElementsDeferred = false
+        return item
     }
 
     /// Footnote lines (`notes`, each note's first line holding its `fn-N` destination) split
