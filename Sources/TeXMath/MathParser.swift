@@ -23,6 +23,12 @@ public struct MathParser {
     /// atom, and no later problem is reported, since each (a `}` or an argument the groups
     /// still open miss) would follow from that one.
     var abandoned = false
+    /// The rest of the source where the formula nested past ``maximumDepth``, until the top
+    /// level sets it as its last atom: set there, not as the innermost group's, where every
+    /// group around it would place it again (its items copied once a level).
+    var abandonedRest: String?
+    /// How much of the rest of a formula nested too deeply is drawn, characters.
+    static let longestAbandonedRest = 200
     /// The commands defined so far (``MathMacro``), by name without the backslash.
     var macros: [String: MathMacro] = [:]
     /// The definitions this formula's commands expanded.
@@ -209,8 +215,12 @@ public struct MathParser {
             if depth > Self.maximumDepth {
                 problem("math nested too deeply", at: position)
                 abandoned = true
-                let rest = String(String.UnicodeScalarView(scalars[position...]))
-                nodes.append(.atom(MathAtom(.ord, .error(rest))))
+                // Drawn up to ``longestAbandonedRest`` characters: the formula's text, read from
+                // its element's replacement text, is its whole source all the same.
+                let rest = scalars[position...]
+                abandonedRest =
+                    String(String.UnicodeScalarView(rest.prefix(Self.longestAbandonedRest)))
+                    + (rest.count > Self.longestAbandonedRest ? "…" : "")
                 position = scalars.count
                 break
             }
@@ -238,6 +248,10 @@ public struct MathParser {
                 position += 1
                 nodes.append(characterNode(scalar))
             }
+        }
+        if depth == 1, let rest = abandonedRest {
+            nodes.append(.atom(MathAtom(.ord, .error(rest))))
+            abandonedRest = nil
         }
         return nodes
     }

@@ -485,7 +485,12 @@ import Testing
         #expect(formula.problems.map(\.message) == ["math nested too deeply"], "\(source.prefix(20))")
         #expect((formula.problems.first?.offset ?? .max) <= offset)
         let errors = Self.errorTexts(formula.nodes)
-        #expect(errors.count == 1 && source.hasSuffix(errors[0]) && errors[0].count > 100)
+        // The rest is the formula's last atom at the top level (placed once, not in every group
+        // around where it stopped), drawn up to 200 characters.
+        let rest = errors.first.map { $0.hasSuffix("…") ? String($0.dropLast()) : $0 } ?? ""
+        #expect(errors.count == 1 && source.contains(rest) && rest.count > 100)
+        #expect(rest.count <= MathParser.longestAbandonedRest)
+        #expect(Self.errorTexts(Array(formula.nodes.suffix(1))) == errors)
     }
 
     /// The text of every error atom in `nodes`, however deep.
