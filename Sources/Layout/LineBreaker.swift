@@ -187,16 +187,24 @@ public struct LineBreaker: Sendable {
     /// emergency pass) also breaks at emergency penalties, and as a last resort leaves a line
     /// overfull.
     public func breakLines(_ items: [Item], width: Double) -> Result {
+        var mostNodes = 0
+        return breakLines(items, width: width, mostNodes: &mostNodes)
+    }
+
+    /// ``breakLines(_:width:)``, counting in `mostNodes` the most nodes any pass held at once
+    /// after compacting them (the search's memory, for tests).
+    func breakLines(_ items: [Item], width: Double, mostNodes: inout Int) -> Result {
         var items = items
         if items.last.map({ !($0.kind == .penalty && $0.cost == -.infinity) }) ?? true {
             items.append(.penalty(cost: -.infinity, position: items.last.map { $0.position } ?? 0))
         }
-        if let lines = search(items, width: width, tolerance: parameters.tolerance, emergency: false)
-            ?? search(items, width: width, tolerance: .infinity, emergency: false)
+        if let lines = search(
+            items, width: width, tolerance: parameters.tolerance, emergency: false, mostNodes: &mostNodes)
+            ?? search(items, width: width, tolerance: .infinity, emergency: false, mostNodes: &mostNodes)
         {
             return Result(lines: lines, emergency: false, overfull: false)
         }
-        let lines = search(items, width: width, tolerance: .infinity, emergency: true)!
+        let lines = search(items, width: width, tolerance: .infinity, emergency: true, mostNodes: &mostNodes)!
         let overfull = lines.contains { $0.naturalWidth - width - $0.hang > 0.01 && $0.ratio <= -1 }
         return Result(lines: lines, emergency: true, overfull: overfull)
     }
@@ -225,8 +233,18 @@ public struct LineBreaker: Sendable {
         return start < items.count && items[start].kind == .box ? items[start].hang : 0
     }
 
+    /// The node of the paragraph's start: no line yet, decent fitness.
+    private func startNode(_ items: [Item]) -> Node {
+        Node(
+            position: -1, line: 0, fitness: 2, hyphens: 0, totalWidth: 0, totalStretch: 0, totalShrink: 0,
+            widthBefore: 0, demerits: 0, previous: -1, ratio: 0, hyphenated: false,
+            startHang: startHang(after: -1, items))
+    }
+
     /// One pass of the search; nil when no feasible breaks exist (never nil when `emergency`).
-    private func search(_ items: [Item], width: Double, tolerance: Double, emergency: Bool) -> [Line]? {
+    private func search(
+        _ items: [Item], width: Double, tolerance: Double, emergency: Bool, mostNodes: inout Int
+    ) -> [Line]? {
         let count = items.count
         // Running sums of the items before item `i` (boxes and glue; penalties count only at a
         // break), kept as the loop goes, not as arrays over the whole paragraph: a node keeps
@@ -235,12 +253,7 @@ public struct LineBreaker: Sendable {
         var sumWidth = 0.0
         var sumStretch = 0.0
         var sumShrink = 0.0
-        var nodes: [Node] = [
-            Node(
-                position: -1, line: 0, fitness: 2, hyphens: 0, totalWidth: 0, totalStretch: 0,
-                totalShrink: 0, widthBefore: 0, demerits: 0, previous: -1, ratio: 0, hyphenated: false,
-                startHang: startHang(after: -1, items))
-        ]
+        var nodes = [startNode(items)]
         var nodeLimit = compactionThreshold
         var settled: [Node] = []  // the breaks every active break descends from, in order (see `compact`)
         var dominated: [Bool] = [false]
@@ -340,8 +353,9 @@ public struct LineBreaker: Sendable {
                 hyphenated: hyphenated, to: &nodes, dominated: &dominated)
             active.append(first..<nodes.count)
             if nodes.count >= nodeLimit {
-                compact(&nodes, dominated: &dominated, active: &active, lastResort: &lastResort, settled: &settled)
-                nodeLimit = max(compactionThreshold, 2 * nodes.count)
+                nodeLimit = compactHeld(
+                    &nodes, dominated: &dominated, active: &active, lastResort: &lastResort, settled: &settled,
+                    emergency: emergency, mostNodes: &mostNodes)
             }
         }
         return chosenLines(items, nodes: nodes, active: active, settled: settled)
@@ -475,6 +489,71 @@ public struct LineBreaker: Sendable {
             startHang = node.startHang
         }
         return lines
+    }
+
+    /// Compacts the nodes (``compact(_:dominated:active:lastResort:settled:)``), in the emergency
+    /// pass cutting the paths to the best one's when compaction left more than
+    /// ``emergencyNodeLimit``; notes the nodes left in `mostNodes`, and returns how many the
+    /// search may hold before it compacts again (twice what was left, and at least
+    /// ``compactionThreshold``).
+    private func compactHeld(
+        _ nodes: inout [Node], dominated: inout [Bool], active: inout [Range<Int>], lastResort: inout Int?,
+        settled: inout [Node], emergency: Bool, mostNodes: inout Int
+    ) -> Int {
+        compact(&nodes, dominated: &dominated, active: &active, lastResort: &lastResort, settled: &settled)
+        if emergency, nodes.count > Self.emergencyNodeLimit {
+            keepDescendantsOfTheBest(&active, nodes: nodes, dominated: dominated)
+            compact(&nodes, dominated: &dominated, active: &active, lastResort: &lastResort, settled: &settled)
+        }
+        mostNodes = max(mostNodes, nodes.count)
+        return max(compactionThreshold, 2 * nodes.count)
+    }
+
+    /// How many lines back the emergency pass settles the best break's path when its paths do
+    /// not meet (``keepDescendantsOfTheBest(_:nodes:dominated:)``).
+    static let emergencyHorizon = 16
+
+    /// How many nodes compaction may leave in the emergency pass before the paths are cut to the
+    /// best one's (``keepDescendantsOfTheBest(_:nodes:dominated:)``): a paragraph's few
+    /// thousand nodes of its last lines are never cut.
+    static let emergencyNodeLimit = 8192
+
+    /// Keeps, of the active breaks, those that descend from the break the best of them (the
+    /// fewest demerits) descends from ``emergencyHorizon`` lines back. In the emergency pass a
+    /// word wider than the measure may break between any two letters, every line inside it is
+    /// as full as the next, and paths a letter apart never meet: compaction then settles
+    /// nothing and the search holds every node of the word (a word of a megabyte: hundreds of
+    /// MB). Run only when compaction left more than ``emergencyNodeLimit`` nodes, in the
+    /// emergency pass: a choice between paths that parted more than sixteen lines back is given
+    /// up there.
+    private func keepDescendantsOfTheBest(_ active: inout [Range<Int>], nodes: [Node], dominated: [Bool]) {
+        var best = -1
+        for group in active {
+            for a in group where !dominated[a] && (best < 0 || nodes[a].demerits < nodes[best].demerits) { best = a }
+        }
+        guard best >= 0 else { return }
+        let target = nodes[best].line - Self.emergencyHorizon
+        guard target > 0 else { return }
+        func ancestor(_ node: Int) -> Int {
+            var link = node
+            while link >= 0, nodes[link].line > target { link = nodes[link].previous }
+            return link
+        }
+        let anchor = ancestor(best)
+        var kept: [Range<Int>] = []
+        for group in active {
+            var start: Int?
+            for a in group {
+                if ancestor(a) == anchor {
+                    if start == nil { start = a }
+                } else if let first = start {
+                    kept.append(first..<a)
+                    start = nil
+                }
+            }
+            if let first = start { kept.append(first..<group.upperBound) }
+        }
+        active = kept
     }
 
     /// Drops the nodes that neither an active break nor ``search``'s last resort descends from

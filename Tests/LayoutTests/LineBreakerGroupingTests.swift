@@ -93,6 +93,33 @@ import Testing
         #expect(result.lines == ReferenceLineBreaker(parameters: parameters).breakLines(items, width: 453.5).lines)
         for line in result.lines.dropLast() { #expect(line.naturalWidth <= 453.5 && line.naturalWidth > 453.5 - 7) }
     }
+
+    /// A word of 40,000 letters, where paths a letter apart never meet and compaction alone
+    /// settles nothing (the search held more nodes the longer the word: 44,000 at 80,000
+    /// letters), is cut to
+    /// the best path's descendants sixteen lines back (``LineBreaker/emergencyNodeLimit``): the
+    /// search holds a bounded number of nodes whatever the word's length, and its lines are
+    /// still every one full, the lines the reference search (which holds every node) chooses.
+    @Test func aVeryLongWordIsBrokenLikeTheReferenceHoldingFewNodes() {
+        func word(_ letters: Int) -> [LineBreaker.Item] {
+            var items: [LineBreaker.Item] = []
+            for l in 0..<letters {
+                if l > 0 { items.append(.penalty(cost: 500, emergency: true)) }
+                items.append(.box(5 + Double(l % 7) * 0.25))
+            }
+            return items + [.penalty(cost: -.infinity)]
+        }
+        let items = word(40_000)
+        var held = 0
+        let result = LineBreaker().breakLines(items, width: 453.5, mostNodes: &held)
+        #expect(held <= 4 * LineBreaker.emergencyNodeLimit, "\(held) nodes held")
+        var heldByTwice = 0
+        _ = LineBreaker().breakLines(word(80_000), width: 453.5, mostNodes: &heldByTwice)
+        #expect(heldByTwice <= 4 * LineBreaker.emergencyNodeLimit, "\(heldByTwice) nodes held")
+        let reference = ReferenceLineBreaker(parameters: LineBreaker.Parameters()).breakLines(items, width: 453.5)
+        #expect(result.lines == reference.lines)
+        for line in result.lines.dropLast() { #expect(line.naturalWidth <= 453.5 && line.naturalWidth > 453.5 - 7) }
+    }
 }
 
 /// The node-at-a-time total-fit search as ``LineBreaker`` ran it before breaks were grouped
