@@ -1594,8 +1594,13 @@ public struct Styler: Sendable {
     /// Schemes a PDF link may open; anything else (`javascript:`, `data:`) is not made clickable.
     static let linkSchemes: Set<String> = ["http", "https", "mailto", "ftp", "ftps", "tel", "file"]
 
+    /// The longest address a link may have, bytes: 64 KiB, eight times what HTTP asks every
+    /// recipient to take (RFC 9110 §4.1, 8,000 octets).
+    static let longestAddress = 65_536
+
     /// The target of a Markdown link: `#id` inside the document, a URI with an allowed scheme
-    /// or a relative reference; nil (with a warning) for an empty or unsafe destination.
+    /// or a relative reference; nil (with a warning) for an empty or unsafe destination, or
+    /// one longer than ``longestAddress``.
     mutating func linkTarget(_ destination: String) -> LinkTarget? {
         // Foundation's trimming and path parsing cost tens of thousands of instructions a link:
         // both run only where they can change something.
@@ -1603,6 +1608,14 @@ public struct Styler: Sendable {
             Self.hasWhitespaceEnd(destination)
             ? destination.trimmingCharacters(in: .whitespaces) : destination
         if trimmed.isEmpty { return nil }
+        if trimmed.utf8.count > Self.longestAddress {
+            // Cairo writes a link's address in every annotation of the link (one a page it
+            // spans), and a PDF reader would hand the address on as it is.
+            warn(
+                "a link's address is \(trimmed.utf8.count) bytes long, over the \(Self.longestAddress) a link may "
+                    + "have: '\(trimmed.prefix(60))…' is not linked; its text is set", nil)
+            return nil
+        }
         if trimmed.hasPrefix("#") { return .internal(String(trimmed.dropFirst())) }
         // Byte tests: `String.contains(String)` is Foundation's locale-aware search.
         let hasColon = trimmed.utf8.contains(UInt8(ascii: ":"))
