@@ -103,6 +103,23 @@ import Typography
         #expect(runs.first { $0.text == "mail" }?.style.link == .external("mailto:a@b.c"))
     }
 
+    /// A link's address over 64 KiB is not made a link (its text is set), with a warning where
+    /// it is written; one of 64 KiB is a link. Links, bare URLs and reference links alike.
+    @Test func anAddressOverSixtyFourKiBIsNoLink() {
+        let long = "https://example.com/" + String(repeating: "a", count: 70_000)
+        let fits = "https://example.com/" + String(repeating: "b", count: 65_536 - 20)
+        let doc = style("Text [long](\(long)) [fits](\(fits)) \(long) [ref][r]\n\n[r]: \(long)\n")
+        let runs = paragraphs(doc)[0].runs
+        #expect(runs.first { $0.text == "long" }?.style.link == nil)
+        #expect(runs.first { $0.text == "fits" }?.style.link == .external(fits))
+        #expect(runs.first { $0.text == "ref" }?.style.link == nil)
+        #expect(!runs.contains { $0.style.link == .external(long) })
+        let warnings = doc.diagnostics.filter { $0.message.contains("over the 65536 a link may have") }
+        #expect(warnings.count == 3, "\(doc.diagnostics.map(\.description))")
+        #expect(warnings.first?.location?.line == 1)
+        #expect(paragraphs(doc)[0].text.contains(long))
+    }
+
     @Test func slugsKeepHangulAndDeduplicate() {
         var slugs = SlugGenerator()
         #expect(slugs.slug(for: "한국어 타이포그래피") == "한국어-타이포그래피")
