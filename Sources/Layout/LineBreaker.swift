@@ -164,7 +164,8 @@ public struct LineBreaker: Sendable {
     /// How many nodes the search holds before it drops those no active break descends from and
     /// sets aside the breaks every active one descends from (then again whenever it holds twice
     /// what was left, and at least this many): enough that an ordinary paragraph never
-    /// compacts; tests set it low. The result is the same at any value.
+    /// compacts; tests set it low. The result is the same at any value (but where the
+    /// emergency pass cuts its paths, ``emergencyNodeLimit``, which it checks as it compacts).
     var compactionThreshold = 4096
 
     private struct Node {

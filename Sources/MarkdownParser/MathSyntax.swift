@@ -10,7 +10,7 @@ import Foundation
 /// its source (base64) and the line breaks it spanned, so that later lines keep their numbers;
 /// the converter turns markers back into ``Inline/math(_:display:location:)``.
 ///
-/// The same pass, with math on or off, rewrites three kinds of text that cmark-gfm 0.29 reads
+/// The same pass, with math on or off, rewrites the kinds of text below, which cmark-gfm 0.29 reads
 /// in time quadratic in their number, into text it reads as the same thing in linear time:
 /// - each `<?`, `<!` and a letter, or `<![CDATA[` inside a paragraph that nothing after it in
 ///   the paragraph closes is escaped: text, as CommonMark reads it, which cmark-gfm would

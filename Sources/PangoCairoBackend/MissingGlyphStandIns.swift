@@ -319,9 +319,10 @@ final class MissingGlyphStandIns {
             }
         }
 
-        /// The box of `glyph` (its glyph and advance) recorded at the origin in `color`, and the rectangle its outlines
-        /// fill and a point more on each side (measured on the path: Pango's extents of an
-        /// unknown glyph are not where its renderer draws the box).
+        /// The box of `glyph` (its glyph and advance, in which Pango centres the box) recorded in
+        /// `color`, and the rectangle its outlines fill and a point more on each side, from the
+        /// glyph's origin (measured on the path: Pango's extents of an unknown glyph are not
+        /// where its renderer draws the box).
         private static func record(
             _ glyph: PangoGlyphInfo, of font: UnsafeMutablePointer<PangoFont>, color: [Double]
         ) -> (surface: OpaquePointer, extents: cairo_rectangle_t) {
@@ -345,8 +346,7 @@ final class MissingGlyphStandIns {
             cairo_destroy(measure)
             cairo_surface_destroy(scratch)
             let extents = cairo_rectangle_t(x: x0 - 1, y: y0 - 1, width: x1 - x0 + 2, height: y1 - y0 + 2)
-            // Recorded from (0, 0): Cairo 1.16 writes a recording whose extents start elsewhere
-            // displaced by their start.
+            // Recorded from its top left corner at (0, 0), and painted from the extents' start.
             var bounds = cairo_rectangle_t(x: 0, y: 0, width: extents.width, height: extents.height)
             let surface = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &bounds)!
             let recorder = cairo_create(surface)!
