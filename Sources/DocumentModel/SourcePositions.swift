@@ -111,7 +111,8 @@ public struct SourcePositions: Hashable, Sendable {
     /// (the start of its block) to where that text is written: its first occurrence at or after
     /// the location, within `window` bytes, and after the place found for the diagnostic before
     /// it with the same location (two links in one paragraph are found one after the other),
-    /// else from the location again. One not found keeps its location. Reads the source once
+    /// else from the location again; where it is not written whole (a word with a code span
+    /// in it), where its longest start of at least 8 bytes is. One not found keeps its location. Reads the source once
     /// (back from where it was set aside, if it was), only when some diagnostic has a subject;
     /// a book's source places each diagnostic in the source of the chapter it names.
     public func placingSubjects(of diagnostics: [Diagnostic], window: Int = 1 << 20) -> [Diagnostic] {
@@ -139,16 +140,38 @@ public struct SourcePositions: Hashable, Sendable {
             // Warnings of one block found in another order than written: the search starts
             // again at the block's start.
             guard
-                let found = Self.firstIndex(of: needle, in: text, from: from, to: min(text.count, from + window))
+                let (found, length) = Self.firstIndex(
+                    of: needle, in: text, from: from, to: min(text.count, from + window)
+                )
+                .map({ ($0, needle.count) })
                     ?? (from > start
-                        ? Self.firstIndex(of: needle, in: text, from: start, to: min(text.count, start + window)) : nil)
+                        ? Self.firstIndex(of: needle, in: text, from: start, to: min(text.count, start + window))
+                            .map { ($0, needle.count) } : nil)
+                    ?? Self.longestPrefix(of: needle, in: text, from: from, to: min(text.count, from + (1 << 16)))
             else { return diagnostic }
-            resumeAt[location] = found + needle.count
+            resumeAt[location] = found + length
             var placed = diagnostic
             placed.location = self.location(ofOffset: found, file: location.file)
             return placed
         }
     }
+
+    /// Where the longest start of `needle` found in `from..<to` is, and its length: the start of
+    /// a quoted text whose printed characters are written apart (a word with a code span in
+    /// it, `Environment`API_KEY``), at least ``shortestPrefix`` bytes; nil when none is.
+    static func longestPrefix(of needle: [UInt8], in text: [UInt8], from: Int, to: Int) -> (Int, Int)? {
+        var length = needle.count - 1
+        while length >= shortestPrefix {
+            if let found = firstIndex(of: Array(needle.prefix(length)), in: text, from: from, to: to) {
+                return (found, length)
+            }
+            length -= 1
+        }
+        return nil
+    }
+
+    /// The shortest start of a quoted text ``longestPrefix(of:in:from:to:)`` places it by, bytes.
+    static let shortestPrefix = 8
 
     /// The first offset in `from..<to` where `needle` starts in `text`; nil when none.
     static func firstIndex(of needle: [UInt8], in text: [UInt8], from: Int, to: Int) -> Int? {

@@ -464,7 +464,8 @@ struct InlineSyntax {
 
     // MARK: Heading attributes
 
-    /// Removes a trailing `{…}` (Pandoc heading attributes) and the spaces before it.
+    /// Removes a trailing `{…}` (Pandoc heading attributes) and the spaces before it, when it
+    /// names an id, a class or a `key=value` (bare words alone are text).
     func extractTrailingAttributes(_ tokens: inout [InlineToken]) -> Attributes? {
         var end = tokens.count
         while end > 0, case .byte(let byte, _, _, _) = tokens[end - 1], AttributeListParser.isSpace(byte) { end -= 1 }
@@ -480,6 +481,10 @@ struct InlineSyntax {
             else {
                 continue
             }
+            // Bare words alone (`## Placeholders like {bold}`) are the heading's text, as Pandoc
+            // and GitHub read them: a heading's list names an id, a class or a `key=value`.
+            guard parsed.id != nil || !parsed.classes.isEmpty || parsed.pairs.contains(where: { $0.value != nil })
+            else { return nil }
             let attributes = parsed.attributes { [tokens] offset in location(tokens[start + offset]) }
             tokens.removeSubrange(start...)
             while case .byte(let byte, _, _, _)? = tokens.last, AttributeListParser.isSpace(byte) {

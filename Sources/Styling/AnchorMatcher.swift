@@ -4,7 +4,7 @@ import Foundation
 /// `#Usage%20Notes`) to a destination of the document the way GitHub's Markdown renderer
 /// does: percent-escapes decoded, Unicode normalized (NFC), then compared as written, without
 /// regard to case, and as a heading slug (lower case, punctuation dropped, spaces to hyphens —
-/// the rule ``SlugGenerator`` gives headings).
+/// the rule ``SlugGenerator`` gives headings), then as that slug with runs of hyphens made one.
 public struct AnchorMatcher: Sendable {
     /// Destinations by normalized form; the first destination wins a tie.
     private var byKey: [String: String] = [:]
@@ -28,6 +28,20 @@ public struct AnchorMatcher: Sendable {
         let lower = decoded.lowercased()
         var slugs = SlugGenerator()
         let slug = slugs.slug(for: decoded.trimmingCharacters(in: .whitespaces))
-        return [decoded, lower, slug]
+        return [decoded, lower, slug, Self.collapsingHyphens(slug)]
+    }
+
+    /// `slug` with each run of hyphens one hyphen: the loosest form, in which GitHub's id of a
+    /// heading written with `--` or `---` (`## Install -- Linux`, `#install----linux`) meets
+    /// the id of the same heading set with smart punctuation, whose dash is no letter
+    /// (`install--linux`).
+    static func collapsingHyphens(_ slug: String) -> String {
+        var collapsed = ""
+        var previous: Character?
+        for character in slug where !(character == "-" && previous == "-") {
+            collapsed.append(character)
+            previous = character
+        }
+        return collapsed
     }
 }

@@ -231,6 +231,28 @@ import Testing
         }
     }
 
+    /// A warning's quoted word written apart in the source (a code span inside it, emphasis) is
+    /// placed where its longest start is written, not left at its block's start: in a
+    /// paragraph's second line and in a table's third row.
+    @Test func aWordWrittenApartIsPlacedWhereItStarts() {
+        for (markdown, line, column) in [
+            ("First line\nthen Environmentvariable`API_KEY_VALUE`isconfigured end.\n", 2, 6),
+            ("| a | b |\n|---|---|\n| x | y |\n| 1 | 환경변수`API_KEY`에설정 |\n", 4, 7),
+            ("Words *and* a **Longwordwith**emphasisinside end.\n", 1, 17),
+        ] {
+            let document = MarkdownParser.parse(markdown, file: "t.md").document
+            let printed =
+                markdown.contains("환경")
+                ? "환경변수API_KEY에설정"
+                : markdown.contains("Long") ? "LongwordwithemphasisinsideX" : "EnvironmentvariableAPI_KEY"
+            let diagnostic = Diagnostic(
+                .warning, "w", at: SourceLocation(file: "t.md", line: 1, column: 1), subject: String(printed.prefix(24))
+            )
+            let placed = document.source.placingSubjects(of: [diagnostic]).first?.location
+            #expect(placed == SourceLocation(file: "t.md", line: line, column: column), "\(markdown)")
+        }
+    }
+
     /// Placing warnings on a line of many formulas reads the line's markers once, not once a
     /// warning: n warnings on a line of n formulas, and 8n on a line of 8n, take at most ten
     /// times as long (a `make fuzz` find: 19 to 58 s for a 12–68 KB input).

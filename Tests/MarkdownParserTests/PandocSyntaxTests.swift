@@ -18,6 +18,24 @@ import Testing
         return (i, b.attributes)
     }
 
+    /// A heading's trailing `{…}` of bare words alone is its text, as Pandoc and GitHub read it
+    /// (`## Tips {underline}`); with an id, a class or a `key=value` it is the heading's
+    /// attributes, bare flags among them. A span's `[x]{bold}` stays a span.
+    @Test(arguments: ["{bold}", "{underline}", "{monospaced}", "{italic smallCaps}", "{optional}"])
+    func aHeadingsBareWordsInBracesAreText(braces: String) {
+        let h = heading("## Placeholders like \(braces)")
+        #expect(h.inlines.plainText == "Placeholders like \(braces)")
+        #expect(h.attributes.isEmpty)
+    }
+
+    @Test func aHeadingsAttributesNameAnIdAClassOrAValue() {
+        #expect(heading("## Title {#intro}").attributes.id == "intro")
+        #expect(heading("## Title {.caption italic}").attributes.classes == ["caption"])
+        #expect(heading("## Title {.caption italic}").inlines.plainText == "Title")
+        #expect(heading("## Title {underline=#D0453A}").inlines.plainText == "Title")
+        #expect(paragraph("Call [it]{bold} now.").contains { if case .span = $0 { true } else { false } })
+    }
+
     /// Kind 1: what CommonMark escapes or writes as a reference is text, wherever it stands —
     /// after an entity, after an escaped backslash, as a numeric reference.
     @Test func escapesAndReferencesAreNeverSyntax() {

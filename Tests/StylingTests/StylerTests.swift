@@ -103,6 +103,18 @@ import Typography
         #expect(runs.first { $0.text == "mail" }?.style.link == .external("mailto:a@b.c"))
     }
 
+    /// GitHub's id of a heading written with `--` or `---` (`#install----linux`) reaches the
+    /// heading, whose smart dash is no letter of its own id (`install--linux`); exact ids win.
+    @Test func gitHubIdsOfHeadingsWithDashesReachThem() {
+        let doc = style(
+            "## Install -- Linux\n\n## Foo & Bar --- Baz\n\n[a](#install----linux) [b](#foo--bar-----baz)\n")
+        let messages = doc.diagnostics.map(\.description)
+        #expect(!messages.contains { $0.contains("matches no heading") }, "\(messages)")
+        let runs = paragraphs(doc).last?.runs ?? []
+        #expect(runs.first { $0.text == "a" }?.style.link != nil)
+        #expect(runs.first { $0.text == "b" }?.style.link != nil)
+    }
+
     /// A link's address over 64 KiB is not made a link (its text is set), with a warning where
     /// it is written; one of 64 KiB is a link. Links, bare URLs and reference links alike.
     @Test func anAddressOverSixtyFourKiBIsNoLink() {
