@@ -169,7 +169,9 @@ extension StyleStream {
                 return
             }
             frames[depth].item?.next += 1
+            let start = pending.count
             let opened = style(item.blocks[item.next], in: item.frame.context, mayOpenFrame: item.marked)
+            if item.next == 1, !opened { Styler.keepWithLeadIn(&pending, at: start, after: item.blocks[0]) }
             // Set as soon as the first block is there, when it can carry the marker, as it is
             // set when the item is styled whole: later blocks never change the first.
             if !opened, !item.marked, item.first < pending.count {

@@ -529,13 +529,27 @@ public struct Styler: Sendable {
         for index in list.items.indices {
             let item = openItem(index, of: frame)
             let first = blocks.count
-            for child in list.items[index].blocks { append(child, context: item.context, to: &blocks) }
+            let children = list.items[index].blocks
+            for (position, child) in children.enumerated() {
+                let start = blocks.count
+                append(child, context: item.context, to: &blocks)
+                if position == 1 { Self.keepWithLeadIn(&blocks, at: start, after: children[0]) }
+            }
             if !hangMarker(of: item, onBlockAt: first, in: &blocks) {
                 addMarkerLine(of: item, at: first, to: &blocks)
             }
             closeItem(of: frame, in: &blocks)
         }
         closeList(in: &blocks)
+    }
+
+    /// Marks the block at `start` (the first of a list item's second child) to stay with the
+    /// item's first child, `leadIn`, when that is a paragraph: the line that opens an item
+    /// ("1. Install it:") is never left at a page's foot, its code block, table or nested list
+    /// on the next page, as a heading is kept with what follows it.
+    static func keepWithLeadIn(_ blocks: inout [StyledBlock], at start: Int, after leadIn: Block) {
+        guard case .paragraph = leadIn.kind, start < blocks.count else { return }
+        blocks[start].keepWithPrevious = true
     }
 
     /// What every item of one list shares: its context, structure element, indent and

@@ -68,6 +68,31 @@ import Typesetter
         }
     }
 
+    /// The line that opens a list item stays with the code block, table, quote or nested list
+    /// that follows it in the item, wherever the page ends near them (it was left alone at a
+    /// page's foot, its code on the next page); numbered and bulleted items alike.
+    @Test(arguments: [
+        ("1. Install it:\n\n   ```sh\n   make install\n   ```\n", "make install"),
+        ("- A table:\n\n  | a | b |\n  |---|---|\n  | cellx | y |\n", "cellx"),
+        ("- A quote:\n\n  > quotedword\n", "quotedword"),
+        ("1. Parent:\n   - childword\n", "childword"),
+    ])
+    func aListItemsOpeningLineStaysWithWhatFollows(item: String, follower: String) throws {
+        var pages: [Int] = []
+        for fillers in 32...41 {
+            let lines = (0..<fillers).map { "Filler line \($0)." }.joined(separator: "  \n")
+            let (pdf, _) = try Render.markdown(
+                "# Keep\n\n\(lines)\n\n\(item)", name: "list-lead-in-\(follower)-\(fillers)")
+            let text = try PDFProbe.run("pdftotext", ["-raw", pdf, "-"]).output.split(separator: "\u{0C}")
+            let page = try #require(text.firstIndex { $0.contains(follower) })
+            let leadIn = String(item.prefix { $0 != ":" }.drop { !$0.isLetter })
+            #expect(
+                text[page].contains(leadIn), "\(fillers) lines: \(follower) on page \(page + 1) without '\(leadIn)'")
+            pages.append(page)
+        }
+        #expect(pages.first == 0 && pages.last == 1, "the page ends before and after the item: \(pages)")
+    }
+
     @Test func markersHangOutsidePanelsBarsAndTables() throws {
         let markdown = """
             - plain item
