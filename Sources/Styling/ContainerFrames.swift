@@ -114,6 +114,10 @@ extension StyleStream {
     mutating func nextPart() -> [StyledBlock] {
         while !frames.isEmpty {
             step()
+            if let follower = leadInFollower, follower < pending.count {
+                pending[follower].keepWithPrevious = true
+                leadInFollower = nil
+            }
             if handOutLimit >= partsPerChunk { break }
         }
         let end = frames.isEmpty ? pending.count : handOutLimit
@@ -124,6 +128,7 @@ extension StyleStream {
         pending.removeFirst(end)
         handedOut += end
         for index in frames.indices { frames[index].item?.first -= end }
+        if let follower = leadInFollower { leadInFollower = follower - end }
         return chunk
     }
 
@@ -171,7 +176,13 @@ extension StyleStream {
             frames[depth].item?.next += 1
             let start = pending.count
             let opened = style(item.blocks[item.next], in: item.frame.context, mayOpenFrame: item.marked)
-            if item.next == 1, !opened { Styler.keepWithLeadIn(&pending, at: start, after: item.blocks[0]) }
+            if item.next == 1, case .paragraph = item.blocks[0].kind {
+                if opened {
+                    leadInFollower = start
+                } else {
+                    Styler.keepWithLeadIn(&pending, at: start, after: item.blocks[0])
+                }
+            }
             // Set as soon as the first block is there, when it can carry the marker, as it is
             // set when the item is styled whole: later blocks never change the first.
             if !opened, !item.marked, item.first < pending.count {

@@ -26,6 +26,10 @@ public struct StyleStream: Sendable {
     var pending: [StyledBlock] = []
     /// Blocks styled inside ``frames`` and handed out.
     var handedOut = 0
+    /// Where in ``pending`` the first block of a list item's second child will be, when that
+    /// child opened a frame of its own: it keeps with the item's opening paragraph
+    /// (``Styler/keepWithLeadIn(_:at:after:)``) once it is styled.
+    var leadInFollower: Int?
     /// A container holding more blocks than this, counted through its nested containers, is
     /// styled a part at a time (a list item, a quote's or div's block) and handed out in
     /// chunks of about as many blocks; a smaller one is styled whole.
