@@ -112,9 +112,10 @@ public struct SourcePositions: Hashable, Sendable {
     /// the location, within `window` bytes, and after the place found for the diagnostic before
     /// it with the same location (two links in one paragraph are found one after the other),
     /// else from the location again; where it is not written whole (a word with a code span
-    /// in it), where its longest start of at least 8 bytes is. One not found keeps its location. Reads the source once
-    /// (back from where it was set aside, if it was), only when some diagnostic has a subject;
-    /// a book's source places each diagnostic in the source of the chapter it names.
+    /// in it), where its longest start of at least ``shortestPrefix`` bytes is. One not found
+    /// keeps its location. Reads the source once (back from where it was set aside, if it
+    /// was), only when some diagnostic has a subject; a book's source places each diagnostic in
+    /// the source of the chapter it names.
     public func placingSubjects(of diagnostics: [Diagnostic], window: Int = 1 << 20) -> [Diagnostic] {
         if let chapters {
             var result = diagnostics
@@ -139,14 +140,12 @@ public struct SourcePositions: Hashable, Sendable {
             let from = max(start, resumeAt[location] ?? start)
             // Warnings of one block found in another order than written: the search starts
             // again at the block's start.
+            let whole =
+                Self.firstIndex(of: needle, in: text, from: from, to: min(text.count, from + window))
+                ?? (from > start
+                    ? Self.firstIndex(of: needle, in: text, from: start, to: min(text.count, start + window)) : nil)
             guard
-                let (found, length) = Self.firstIndex(
-                    of: needle, in: text, from: from, to: min(text.count, from + window)
-                )
-                .map({ ($0, needle.count) })
-                    ?? (from > start
-                        ? Self.firstIndex(of: needle, in: text, from: start, to: min(text.count, start + window))
-                            .map { ($0, needle.count) } : nil)
+                let (found, length) = whole.map({ ($0, needle.count) })
                     ?? Self.longestPrefix(of: needle, in: text, from: from, to: min(text.count, from + (1 << 16)))
             else { return diagnostic }
             resumeAt[location] = found + length
