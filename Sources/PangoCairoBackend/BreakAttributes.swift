@@ -21,6 +21,18 @@ import Foundation
 /// Either place is a grapheme cluster boundary (UAX #29 GB999). A text with neither is
 /// analysed whole.
 enum BreakAttributes {
+    /// Pango breaks Thai with libthai's shared word breaker (`th_brk_find_breaks` given no
+    /// breaker of its own), which libthai makes on its first use without a lock: two threads
+    /// breaking their first Thai text at once may both make it, and free one twice. Reading
+    /// this runs one Thai break analysis, once for the process, before any other (Swift runs a
+    /// static's initializer once, the other threads waiting for it); every layout, break
+    /// analysis and render reads it first.
+    static let thaiBreakerReady: Void = {
+        let thai = "ภาษาไทย"
+        var attributes = [PangoLogAttr](repeating: PangoLogAttr(), count: thai.unicodeScalars.count + 1)
+        pango_get_log_attrs(thai, Int32(thai.utf8.count), -1, nil, &attributes, Int32(attributes.count))
+    }()
+
     /// The least UTF-8 bytes of a stretch.
     static let stretchBytes = 4_096
 
@@ -29,6 +41,7 @@ enum BreakAttributes {
     static func of(
         _ text: String, language: OpaquePointer?, stretch: Int = stretchBytes
     ) -> [PangoLogAttr] {
+        _ = thaiBreakerReady
         let scalars = Array(text.unicodeScalars)
         var attributes = [PangoLogAttr](repeating: PangoLogAttr(), count: scalars.count + 1)
         let bytes = Array(text.utf8)

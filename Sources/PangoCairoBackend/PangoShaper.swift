@@ -53,6 +53,7 @@ public final class PangoShaper: TextShaper {
     ///   - session: the font map and fonts to shape with; by default one of the installed
     ///     fonts alone.
     public init(pictures: Bool = false, session: FontSession = FontSession()) {
+        _ = BreakAttributes.thaiBreakerReady
         self.session = session
         let setup = session.setup
         self.setup = setup

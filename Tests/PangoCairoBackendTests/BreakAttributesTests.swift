@@ -28,6 +28,7 @@ import Testing
 
     /// The attributes Pango gives `text` whole.
     static func whole(_ text: String, language: OpaquePointer?) -> [PangoLogAttr] {
+        _ = BreakAttributes.thaiBreakerReady
         var attributes = [PangoLogAttr](repeating: PangoLogAttr(), count: text.unicodeScalars.count + 1)
         pango_get_log_attrs(
             text, Int32(text.utf8.count), -1, language, &attributes, Int32(attributes.count))
